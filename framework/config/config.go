@@ -1,0 +1,122 @@
+// Package config reads experiment files: HCL documents that declare
+// datasets, encoders, pipelines, learners, reductions, cross-validation and
+// outputs. Parsing keeps every source range, and every problem found is
+// reported as an hcl.Diagnostic with its location instead of stopping at the
+// first.
+package config
+
+import (
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/polyclass/polyclass/framework/sdk"
+)
+
+// Experiment is a parsed experiment file.
+type Experiment struct {
+	Name string
+	Seed uint64
+	// File is the experiment file's path; Dir its directory, against which
+	// relative paths resolve.
+	File, Dir string
+
+	Datasets   []*Dataset
+	Encoders   []*Encoder
+	Pipelines  []*Pipeline
+	Learners   []*Learner
+	Reductions []*Reduction
+	CV         CV
+	Metrics    []string
+	Output     Output
+
+	MetricsRange hcl.Range
+}
+
+// Dataset declares one data file.
+type Dataset struct {
+	Name string
+	// Path is resolved against the experiment file's directory.
+	Path         string
+	Target       string
+	Labels       []string
+	LabelsPrefix string
+	Categorical  []string
+	Numeric      []string
+	Ignore       []string
+	Missing      []string
+	Delimiter    string
+
+	DeclRange, PathRange, TargetRange, CategoricalRange hcl.Range
+}
+
+// Encoder declares one encoding step.
+type Encoder struct {
+	Name string
+	Type string
+	// Options holds the other attributes of the block.
+	Options map[string]Param
+
+	DeclRange, TypeRange hcl.Range
+}
+
+// Pipeline is an ordered list of encoder names.
+type Pipeline struct {
+	Name  string
+	Steps []string
+	// Default marks the pipeline made of every encoder when the file
+	// declares none.
+	Default bool
+
+	DeclRange, StepsRange hcl.Range
+}
+
+// Param is a parameter value as written, with its location. A list given
+// for a scalar parameter expands into one combination per element.
+type Param struct {
+	Value sdk.Value
+	Range hcl.Range
+}
+
+// Learner declares a learner plugin and its parameter grid.
+type Learner struct {
+	Name   string
+	Plugin string
+	Params map[string]Param
+
+	DeclRange, PluginRange, ParamsRange hcl.Range
+}
+
+// Reduction declares a reduction scheme and its parameters.
+type Reduction struct {
+	Name   string
+	Plugin string
+	Scheme string
+	Params map[string]Param
+
+	DeclRange, PluginRange, SchemeRange hcl.Range
+}
+
+// CV configures cross-validation.
+type CV struct {
+	Folds      int
+	Repeats    int
+	Stratified bool
+	// FoldsFile, when set, gives a predefined fold per data row (resolved
+	// against the experiment file's directory).
+	FoldsFile string
+	// Timeout bounds one fold of one cell, in seconds (0 = none).
+	Timeout float64
+
+	FoldsFileRange hcl.Range
+}
+
+// Output configures what a run writes.
+type Output struct {
+	// Dir is the results directory, resolved against the experiment file.
+	Dir         string
+	Formats     []string
+	Predictions bool
+	Baseline    string
+	Alpha       float64
+
+	FormatsRange hcl.Range
+}

@@ -1,0 +1,663 @@
+package config
+
+import (
+	"fmt"
+	"math"
+	"path/filepath"
+	"sort"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclparse"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+	"github.com/zclconf/go-cty/cty/function"
+	"github.com/zclconf/go-cty/cty/function/stdlib"
+
+	"github.com/polyclass/polyclass/framework/sdk"
+)
+
+// Schemas of the file, as in Nomad's jobspec2: one var per block type.
+var (
+	rootSchema = &hcl.BodySchema{
+		Attributes: []hcl.AttributeSchema{{Name: "metrics"}},
+		Blocks: []hcl.BlockHeaderSchema{
+			{Type: "experiment", LabelNames: []string{"name"}},
+			{Type: "variable", LabelNames: []string{"name"}},
+			{Type: "locals"},
+			{Type: "dataset", LabelNames: []string{"name"}},
+			{Type: "encoder", LabelNames: []string{"name"}},
+			{Type: "pipeline", LabelNames: []string{"name"}},
+			{Type: "learner", LabelNames: []string{"name"}},
+			{Type: "reduction", LabelNames: []string{"name"}},
+			{Type: "cv"},
+			{Type: "output"},
+		},
+	}
+	experimentSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "seed"}}}
+	variableSchema   = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "default"}, {Name: "description"}}}
+	datasetSchema    = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+		{Name: "path", Required: true}, {Name: "target"}, {Name: "labels"}, {Name: "labels_prefix"},
+		{Name: "categorical"}, {Name: "numeric"}, {Name: "ignore"}, {Name: "missing"}, {Name: "delimiter"},
+	}}
+	pipelineSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "steps", Required: true}}}
+	learnerSchema  = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "plugin"}, {Name: "params"}}}
+	cvSchema       = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+		{Name: "folds"}, {Name: "repeats"}, {Name: "stratified"}, {Name: "folds_file"}, {Name: "timeout"},
+	}}
+	outputSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+		{Name: "dir"}, {Name: "formats"}, {Name: "predictions"}, {Name: "baseline"}, {Name: "alpha"},
+	}}
+)
+
+// Defaults applied to attributes a file leaves out.
+const (
+	DefaultFolds = 10
+	DefaultAlpha = 0.05
+)
+
+// DefaultMetrics are reported when a file names none.
+var DefaultMetrics = []string{"accuracy", "macro_f1"}
+
+// Functions are the functions experiment files may call: go-cty's standard
+// library (range, pow, concat, format, ...).
+func Functions() map[string]function.Function {
+	return map[string]function.Function{
+		"abs": stdlib.AbsoluteFunc, "ceil": stdlib.CeilFunc, "floor": stdlib.FloorFunc,
+		"log": stdlib.LogFunc, "max": stdlib.MaxFunc, "min": stdlib.MinFunc, "pow": stdlib.PowFunc,
+		"range": stdlib.RangeFunc, "concat": stdlib.ConcatFunc, "length": stdlib.LengthFunc,
+		"format": stdlib.FormatFunc, "join": stdlib.JoinFunc, "lower": stdlib.LowerFunc,
+		"upper": stdlib.UpperFunc, "flatten": stdlib.FlattenFunc, "distinct": stdlib.DistinctFunc,
+		"reverse": stdlib.ReverseListFunc, "sort": stdlib.SortFunc, "zipmap": stdlib.ZipmapFunc,
+		"setproduct": stdlib.SetProductFunc, "tolist": stdlib.MakeToFunc(cty.List(cty.DynamicPseudoType)),
+	}
+}
+
+// Parser reads experiment files, keeping their sources for diagnostics.
+type Parser struct {
+	p *hclparse.Parser
+}
+
+// NewParser returns a Parser.
+func NewParser() *Parser { return &Parser{p: hclparse.NewParser()} }
+
+// Files returns the sources read so far, for printing diagnostics.
+func (p *Parser) Files() map[string]*hcl.File { return p.p.Files() }
+
+// ParseFile reads and decodes an experiment file. The Experiment is
+// returned whenever the file could be read, with every diagnostic found.
+func (p *Parser) ParseFile(path string) (*Experiment, hcl.Diagnostics) {
+	f, diags := p.p.ParseHCLFile(path)
+	if f == nil || diags.HasErrors() {
+		return nil, diags
+	}
+	exp, more := decode(f.Body, path)
+	return exp, append(diags, more...)
+}
+
+// ParseSource decodes an experiment from src, named filename in
+// diagnostics and resolved against filename's directory.
+func (p *Parser) ParseSource(src []byte, filename string) (*Experiment, hcl.Diagnostics) {
+	f, diags := p.p.ParseHCL(src, filename)
+	if f == nil || diags.HasErrors() {
+		return nil, diags
+	}
+	exp, more := decode(f.Body, filename)
+	return exp, append(diags, more...)
+}
+
+// decoder accumulates diagnostics while decoding.
+type decoder struct {
+	ctx   *hcl.EvalContext
+	diags hcl.Diagnostics
+	dir   string
+}
+
+func (d *decoder) errorf(rng hcl.Range, summary, format string, args ...any) {
+	r := rng
+	d.diags = append(d.diags, &hcl.Diagnostic{
+		Severity: hcl.DiagError, Summary: summary, Detail: fmt.Sprintf(format, args...), Subject: &r,
+	})
+}
+
+func decode(body hcl.Body, path string) (*Experiment, hcl.Diagnostics) {
+	d := &decoder{dir: filepath.Dir(path)}
+	content, diags := body.Content(rootSchema)
+	d.diags = append(d.diags, diags...)
+	exp := &Experiment{File: path, Dir: d.dir, CV: CV{Folds: DefaultFolds, Stratified: true},
+		Output: Output{Formats: []string{"markdown", "csv"}, Alpha: DefaultAlpha}}
+
+	d.ctx = d.evalContext(content.Blocks)
+
+	seen := map[string]map[string]hcl.Range{}
+	unique := func(b *hcl.Block) bool {
+		if len(b.Labels) == 0 {
+			if prev, dup := seen[b.Type][""]; dup {
+				d.errorf(b.DefRange, "Duplicate "+b.Type+" block", "Only one %s block is allowed; the first is at %s.", b.Type, prev)
+				return false
+			}
+			if seen[b.Type] == nil {
+				seen[b.Type] = map[string]hcl.Range{}
+			}
+			seen[b.Type][""] = b.DefRange
+			return true
+		}
+		name := b.Labels[0]
+		if prev, dup := seen[b.Type][name]; dup {
+			d.errorf(b.LabelRanges[0], "Duplicate "+b.Type+" name", "A %s named %q is already declared at %s.", b.Type, name, prev)
+			return false
+		}
+		if seen[b.Type] == nil {
+			seen[b.Type] = map[string]hcl.Range{}
+		}
+		seen[b.Type][name] = b.DefRange
+		return true
+	}
+
+	for _, b := range content.Blocks {
+		if !unique(b) {
+			continue
+		}
+		switch b.Type {
+		case "experiment":
+			d.experiment(b, exp)
+		case "dataset":
+			exp.Datasets = append(exp.Datasets, d.dataset(b))
+		case "encoder":
+			exp.Encoders = append(exp.Encoders, d.encoder(b))
+		case "pipeline":
+			exp.Pipelines = append(exp.Pipelines, d.pipeline(b))
+		case "learner":
+			exp.Learners = append(exp.Learners, d.learner(b))
+		case "reduction":
+			exp.Reductions = append(exp.Reductions, d.reduction(b))
+		case "cv":
+			d.cv(b, &exp.CV)
+		case "output":
+			d.output(b, &exp.Output)
+		}
+	}
+	if _, ok := seen["experiment"]; !ok {
+		d.diags = append(d.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Missing experiment block",
+			Detail: `An experiment file needs an experiment "NAME" { seed = N } block.`, Subject: body.MissingItemRange().Ptr()})
+	}
+	if a, ok := content.Attributes["metrics"]; ok {
+		exp.Metrics = d.strings(a)
+		exp.MetricsRange = a.Expr.Range()
+	} else {
+		exp.Metrics = append([]string(nil), DefaultMetrics...)
+		exp.MetricsRange = body.MissingItemRange()
+	}
+	if exp.Output.Dir == "" {
+		// Like most command-line tools: relative to the working directory.
+		exp.Output.Dir = filepath.Join("results", exp.Name)
+	}
+	d.crossCheck(exp)
+	return exp, d.diags
+}
+
+// evalContext evaluates variable defaults and locals first, so that every
+// other block may refer to var.NAME and local.NAME.
+func (d *decoder) evalContext(blocks hcl.Blocks) *hcl.EvalContext {
+	vars := map[string]cty.Value{}
+	for _, b := range blocks.OfType("variable") {
+		c, diags := b.Body.Content(variableSchema)
+		d.diags = append(d.diags, diags...)
+		if a, ok := c.Attributes["default"]; ok {
+			v, diags := a.Expr.Value(&hcl.EvalContext{Functions: Functions()})
+			d.diags = append(d.diags, diags...)
+			vars[b.Labels[0]] = v
+		} else {
+			d.errorf(b.DefRange, "Variable without default", "Variable %q needs a default value.", b.Labels[0])
+		}
+	}
+	ctx := &hcl.EvalContext{Functions: Functions(), Variables: map[string]cty.Value{
+		"var": cty.ObjectVal(vars), "local": cty.EmptyObjectVal,
+	}}
+	// Locals may refer to each other: evaluate until no more resolve.
+	var pending []*hcl.Attribute
+	for _, b := range blocks.OfType("locals") {
+		attrs, diags := b.Body.JustAttributes()
+		d.diags = append(d.diags, diags...)
+		for _, a := range attrs {
+			pending = append(pending, a)
+		}
+	}
+	sort.Slice(pending, func(i, j int) bool { return pending[i].Range.Start.Byte < pending[j].Range.Start.Byte })
+	locals := map[string]cty.Value{}
+	for len(pending) > 0 {
+		var next []*hcl.Attribute
+		var lastDiags hcl.Diagnostics
+		for _, a := range pending {
+			v, diags := a.Expr.Value(ctx)
+			if diags.HasErrors() {
+				next = append(next, a)
+				lastDiags = append(lastDiags, diags...)
+				continue
+			}
+			locals[a.Name] = v
+			ctx.Variables["local"] = cty.ObjectVal(locals)
+		}
+		if len(next) == len(pending) {
+			d.diags = append(d.diags, lastDiags...)
+			break
+		}
+		pending = next
+	}
+	return ctx
+}
+
+func (d *decoder) value(a *hcl.Attribute) (cty.Value, bool) {
+	v, diags := a.Expr.Value(d.ctx)
+	d.diags = append(d.diags, diags...)
+	if diags.HasErrors() {
+		return cty.NilVal, false
+	}
+	if v.IsNull() || !v.IsWhollyKnown() {
+		d.errorf(a.Expr.Range(), "Invalid value", "%s must have a known, non-null value.", a.Name)
+		return cty.NilVal, false
+	}
+	return v, true
+}
+
+func (d *decoder) str(a *hcl.Attribute) string {
+	v, ok := d.value(a)
+	if !ok {
+		return ""
+	}
+	s, err := convert.Convert(v, cty.String)
+	if err != nil {
+		d.errorf(a.Expr.Range(), "Incorrect attribute value type", "%s must be a string.", a.Name)
+		return ""
+	}
+	return s.AsString()
+}
+
+func (d *decoder) strings(a *hcl.Attribute) []string {
+	v, ok := d.value(a)
+	if !ok {
+		return nil
+	}
+	l, err := convert.Convert(v, cty.List(cty.String))
+	if err != nil {
+		d.errorf(a.Expr.Range(), "Incorrect attribute value type", "%s must be a list of strings.", a.Name)
+		return nil
+	}
+	var out []string
+	for _, e := range l.AsValueSlice() {
+		out = append(out, e.AsString())
+	}
+	return out
+}
+
+func (d *decoder) number(a *hcl.Attribute) (float64, bool) {
+	v, ok := d.value(a)
+	if !ok {
+		return 0, false
+	}
+	n, err := convert.Convert(v, cty.Number)
+	if err != nil {
+		d.errorf(a.Expr.Range(), "Incorrect attribute value type", "%s must be a number.", a.Name)
+		return 0, false
+	}
+	f, _ := n.AsBigFloat().Float64()
+	return f, true
+}
+
+func (d *decoder) integer(a *hcl.Attribute, min int) (int, bool) {
+	f, ok := d.number(a)
+	if !ok {
+		return 0, false
+	}
+	if f != math.Trunc(f) || f < float64(min) || f > math.MaxInt32 {
+		d.errorf(a.Expr.Range(), "Invalid value", "%s must be a whole number >= %d, not %v.", a.Name, min, f)
+		return 0, false
+	}
+	return int(f), true
+}
+
+func (d *decoder) boolean(a *hcl.Attribute) bool {
+	v, ok := d.value(a)
+	if !ok {
+		return false
+	}
+	b, err := convert.Convert(v, cty.Bool)
+	if err != nil {
+		d.errorf(a.Expr.Range(), "Incorrect attribute value type", "%s must be true or false.", a.Name)
+		return false
+	}
+	return b.True()
+}
+
+func (d *decoder) path(a *hcl.Attribute) string {
+	p := d.str(a)
+	if p != "" && !filepath.IsAbs(p) {
+		p = filepath.Join(d.dir, p)
+	}
+	return p
+}
+
+// toValue converts an HCL value to a parameter value.
+func toValue(v cty.Value) (sdk.Value, error) {
+	if v.IsNull() {
+		return sdk.Value{}, fmt.Errorf("null is not a parameter value")
+	}
+	t := v.Type()
+	switch {
+	case t == cty.Number:
+		f, _ := v.AsBigFloat().Float64()
+		return sdk.Number(f), nil
+	case t == cty.String:
+		return sdk.String(v.AsString()), nil
+	case t == cty.Bool:
+		return sdk.Bool(v.True()), nil
+	case t.IsTupleType() || t.IsListType() || t.IsSetType():
+		var out []sdk.Value
+		for _, e := range v.AsValueSlice() {
+			ev, err := toValue(e)
+			if err != nil {
+				return sdk.Value{}, err
+			}
+			out = append(out, ev)
+		}
+		return sdk.List(out...), nil
+	}
+	return sdk.Value{}, fmt.Errorf("a %s is not a parameter value (use numbers, strings, bools and lists)", t.FriendlyName())
+}
+
+func (d *decoder) param(name string, expr hcl.Expression) (Param, bool) {
+	v, diags := expr.Value(d.ctx)
+	d.diags = append(d.diags, diags...)
+	if diags.HasErrors() {
+		return Param{}, false
+	}
+	pv, err := toValue(v)
+	if err != nil {
+		d.errorf(expr.Range(), "Invalid parameter value", "%s: %v.", name, err)
+		return Param{}, false
+	}
+	return Param{Value: pv, Range: expr.Range()}, true
+}
+
+func (d *decoder) experiment(b *hcl.Block, exp *Experiment) {
+	exp.Name = b.Labels[0]
+	c, diags := b.Body.Content(experimentSchema)
+	d.diags = append(d.diags, diags...)
+	if a, ok := c.Attributes["seed"]; ok {
+		if f, ok := d.number(a); ok {
+			if f < 0 || f != math.Trunc(f) || f > 1<<53 {
+				d.errorf(a.Expr.Range(), "Invalid seed", "seed must be a whole number from 0 to 2^53, not %v.", f)
+			} else {
+				exp.Seed = uint64(f)
+			}
+		}
+	}
+}
+
+func (d *decoder) dataset(b *hcl.Block) *Dataset {
+	ds := &Dataset{Name: b.Labels[0], DeclRange: b.DefRange}
+	c, diags := b.Body.Content(datasetSchema)
+	d.diags = append(d.diags, diags...)
+	for name, a := range c.Attributes {
+		switch name {
+		case "path":
+			ds.Path, ds.PathRange = d.path(a), a.Expr.Range()
+		case "target":
+			ds.Target, ds.TargetRange = d.str(a), a.Expr.Range()
+		case "labels":
+			ds.Labels = d.strings(a)
+		case "labels_prefix":
+			ds.LabelsPrefix = d.str(a)
+		case "categorical":
+			ds.Categorical, ds.CategoricalRange = d.strings(a), a.Expr.Range()
+		case "numeric":
+			ds.Numeric = d.strings(a)
+		case "ignore":
+			ds.Ignore = d.strings(a)
+		case "missing":
+			ds.Missing = d.strings(a)
+		case "delimiter":
+			ds.Delimiter = d.str(a)
+			if len([]rune(ds.Delimiter)) != 1 {
+				d.errorf(a.Expr.Range(), "Invalid delimiter", "delimiter must be a single character, not %q.", ds.Delimiter)
+			}
+		}
+	}
+	n := 0
+	for _, set := range []bool{ds.Target != "", len(ds.Labels) > 0, ds.LabelsPrefix != ""} {
+		if set {
+			n++
+		}
+	}
+	if n == 0 {
+		ds.Target = "class"
+	} else if n > 1 {
+		d.errorf(b.DefRange, "Conflicting targets", "Dataset %q sets more than one of target, labels and labels_prefix.", ds.Name)
+	}
+	return ds
+}
+
+// rest decodes a block with required and optional attributes and returns
+// the other attributes as parameters.
+func (d *decoder) rest(b *hcl.Block, known ...string) (map[string]*hcl.Attribute, map[string]Param) {
+	attrs, diags := b.Body.JustAttributes()
+	d.diags = append(d.diags, diags...)
+	fixed := map[string]*hcl.Attribute{}
+	params := map[string]Param{}
+	for name, a := range attrs {
+		isKnown := false
+		for _, k := range known {
+			if k == name {
+				isKnown = true
+			}
+		}
+		if isKnown {
+			fixed[name] = a
+			continue
+		}
+		if p, ok := d.param(name, a.Expr); ok {
+			params[name] = p
+		}
+	}
+	return fixed, params
+}
+
+func (d *decoder) encoder(b *hcl.Block) *Encoder {
+	e := &Encoder{Name: b.Labels[0], DeclRange: b.DefRange}
+	fixed, params := d.rest(b, "type")
+	e.Options = params
+	if a, ok := fixed["type"]; ok {
+		e.Type, e.TypeRange = d.str(a), a.Expr.Range()
+	} else {
+		d.errorf(b.DefRange, "Missing required argument", `The argument "type" is required in encoder %q.`, e.Name)
+	}
+	return e
+}
+
+func (d *decoder) pipeline(b *hcl.Block) *Pipeline {
+	p := &Pipeline{Name: b.Labels[0], DeclRange: b.DefRange}
+	c, diags := b.Body.Content(pipelineSchema)
+	d.diags = append(d.diags, diags...)
+	if a, ok := c.Attributes["steps"]; ok {
+		p.Steps, p.StepsRange = d.strings(a), a.Expr.Range()
+	}
+	return p
+}
+
+func (d *decoder) learner(b *hcl.Block) *Learner {
+	l := &Learner{Name: b.Labels[0], Plugin: b.Labels[0], DeclRange: b.DefRange, PluginRange: b.LabelRanges[0], Params: map[string]Param{}}
+	c, diags := b.Body.Content(learnerSchema)
+	d.diags = append(d.diags, diags...)
+	if a, ok := c.Attributes["plugin"]; ok {
+		l.Plugin, l.PluginRange = d.str(a), a.Expr.Range()
+	}
+	if a, ok := c.Attributes["params"]; ok {
+		l.ParamsRange = a.Expr.Range()
+		pairs, diags := hcl.ExprMap(a.Expr)
+		if diags.HasErrors() {
+			// Not an object literal (e.g. a local): evaluate it whole.
+			v, ok := d.value(a)
+			if !ok {
+				return l
+			}
+			if !v.Type().IsObjectType() && !v.Type().IsMapType() {
+				d.errorf(a.Expr.Range(), "Incorrect attribute value type", "params must be an object such as { C = [0.1, 1] }.")
+				return l
+			}
+			for k, ev := range v.AsValueMap() {
+				pv, err := toValue(ev)
+				if err != nil {
+					d.errorf(a.Expr.Range(), "Invalid parameter value", "%s: %v.", k, err)
+					continue
+				}
+				l.Params[k] = Param{Value: pv, Range: a.Expr.Range()}
+			}
+			return l
+		}
+		for _, kv := range pairs {
+			key := hcl.ExprAsKeyword(kv.Key)
+			if key == "" {
+				kval, diags := kv.Key.Value(d.ctx)
+				d.diags = append(d.diags, diags...)
+				if diags.HasErrors() || kval.Type() != cty.String {
+					d.errorf(kv.Key.Range(), "Invalid parameter name", "Parameter names must be identifiers or strings.")
+					continue
+				}
+				key = kval.AsString()
+			}
+			if p, ok := d.param(key, kv.Value); ok {
+				l.Params[key] = p
+			}
+		}
+	}
+	return l
+}
+
+func (d *decoder) reduction(b *hcl.Block) *Reduction {
+	r := &Reduction{Name: b.Labels[0], Plugin: "reducers", DeclRange: b.DefRange, PluginRange: b.DefRange}
+	fixed, params := d.rest(b, "plugin", "scheme")
+	r.Params = params
+	if a, ok := fixed["plugin"]; ok {
+		r.Plugin, r.PluginRange = d.str(a), a.Expr.Range()
+	}
+	if a, ok := fixed["scheme"]; ok {
+		r.Scheme, r.SchemeRange = d.str(a), a.Expr.Range()
+	} else {
+		r.Scheme, r.SchemeRange = r.Name, b.LabelRanges[0]
+	}
+	return r
+}
+
+func (d *decoder) cv(b *hcl.Block, cv *CV) {
+	c, diags := b.Body.Content(cvSchema)
+	d.diags = append(d.diags, diags...)
+	if a, ok := c.Attributes["folds"]; ok {
+		if n, ok := d.integer(a, 2); ok {
+			cv.Folds = n
+		}
+	}
+	if a, ok := c.Attributes["repeats"]; ok {
+		if n, ok := d.integer(a, 1); ok {
+			cv.Repeats = n
+		}
+	}
+	if a, ok := c.Attributes["stratified"]; ok {
+		cv.Stratified = d.boolean(a)
+	}
+	if a, ok := c.Attributes["folds_file"]; ok {
+		cv.FoldsFile, cv.FoldsFileRange = d.path(a), a.Expr.Range()
+	}
+	if a, ok := c.Attributes["timeout"]; ok {
+		if f, ok := d.number(a); ok {
+			if f < 0 {
+				d.errorf(a.Expr.Range(), "Invalid timeout", "timeout is in seconds and must not be negative.")
+			}
+			cv.Timeout = f
+		}
+	}
+	if cv.Repeats == 0 {
+		cv.Repeats = 1
+	}
+	if cv.FoldsFile != "" && cv.Repeats > 1 {
+		d.errorf(cv.FoldsFileRange, "Conflicting fold settings", "A folds_file fixes the folds, so repeats must be 1.")
+	}
+}
+
+// Output formats a run can write.
+var Formats = []string{"markdown", "csv", "json"}
+
+func (d *decoder) output(b *hcl.Block, o *Output) {
+	c, diags := b.Body.Content(outputSchema)
+	d.diags = append(d.diags, diags...)
+	if a, ok := c.Attributes["dir"]; ok {
+		o.Dir = d.path(a)
+	}
+	if a, ok := c.Attributes["formats"]; ok {
+		o.Formats, o.FormatsRange = d.strings(a), a.Expr.Range()
+		for _, f := range o.Formats {
+			if !contains(Formats, f) {
+				d.errorf(a.Expr.Range(), "Unknown output format", "%q is not an output format; choose from %v.", f, Formats)
+			}
+		}
+	}
+	if a, ok := c.Attributes["predictions"]; ok {
+		o.Predictions = d.boolean(a)
+	}
+	if a, ok := c.Attributes["baseline"]; ok {
+		o.Baseline = d.str(a)
+	}
+	if a, ok := c.Attributes["alpha"]; ok {
+		if f, ok := d.number(a); ok {
+			if f <= 0 || f >= 1 {
+				d.errorf(a.Expr.Range(), "Invalid alpha", "alpha is a significance level in (0, 1), not %v.", f)
+			}
+			o.Alpha = f
+		}
+	}
+}
+
+func contains(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// crossCheck checks references between blocks and fills the default
+// pipeline.
+func (d *decoder) crossCheck(exp *Experiment) {
+	enc := map[string]bool{}
+	for _, e := range exp.Encoders {
+		enc[e.Name] = true
+	}
+	for _, p := range exp.Pipelines {
+		for _, s := range p.Steps {
+			if !enc[s] {
+				d.errorf(p.StepsRange, "Unknown encoder", "Pipeline %q names encoder %q, which is not declared.", p.Name, s)
+			}
+		}
+	}
+	if len(exp.Pipelines) == 0 {
+		def := &Pipeline{Name: "default", Default: true}
+		for _, e := range exp.Encoders {
+			def.Steps = append(def.Steps, e.Name)
+		}
+		if len(exp.Encoders) == 0 {
+			def.Name = "none"
+		}
+		exp.Pipelines = []*Pipeline{def}
+	}
+	if len(exp.Datasets) == 0 {
+		d.diags = append(d.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "No datasets",
+			Detail: `Declare at least one dataset "NAME" { path = "..." } block.`})
+	}
+	if len(exp.Learners) == 0 {
+		d.diags = append(d.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "No learners",
+			Detail: `Declare at least one learner "NAME" { plugin = "..." } block.`})
+	}
+	if len(exp.Reductions) == 0 {
+		// A learner used without a reduction runs natively.
+		exp.Reductions = []*Reduction{{Name: "none", Plugin: "reducers", Scheme: "none", Params: map[string]Param{}}}
+	}
+}

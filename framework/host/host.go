@@ -1,0 +1,319 @@
+// Package host discovers, starts and stops plugin processes and hands out
+// typed clients for them. Each plugin binary runs as one process for the
+// whole run; its stderr goes to the run log and is kept for error messages.
+package host
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/hashicorp/go-plugin"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/polyclass/polyclass/framework/sdk"
+)
+
+// BinaryPrefix starts the file name of every plugin binary.
+const BinaryPrefix = "bench-plugin-"
+
+// Binary is a plugin binary found on disk.
+type Binary struct {
+	Name   string // the name experiment files use: the file name without BinaryPrefix
+	Path   string
+	SHA256 string // lower-case hex digest of the file
+}
+
+// Discover lists the plugin binaries in dir, sorted by name.
+func Discover(dir string) ([]Binary, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("plugins dir: %w", err)
+	}
+	var out []Binary
+	for _, e := range entries {
+		name := e.Name()
+		if !strings.HasPrefix(name, BinaryPrefix) || e.IsDir() {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil || info.Mode()&0o111 == 0 {
+			continue
+		}
+		path := filepath.Join(dir, name)
+		sum, err := fileSHA256(path)
+		if err != nil {
+			return nil, fmt.Errorf("plugin %s: %w", name, err)
+		}
+		out = append(out, Binary{Name: strings.TrimSuffix(strings.TrimPrefix(name, BinaryPrefix), ".exe"), Path: path, SHA256: sum})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, nil
+}
+
+func fileSHA256(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// Plugin is a running plugin process.
+type Plugin struct {
+	Binary
+	// Learner and LearnerInfo are set when the plugin serves a learner.
+	Learner     *sdk.LearnerClient
+	LearnerInfo *sdk.LearnerInfo
+	// Reducer and ReducerInfo are set when the plugin serves a reducer.
+	Reducer     *sdk.ReducerClient
+	ReducerInfo *sdk.ReducerInfo
+
+	client *plugin.Client
+	stderr *tailBuffer
+}
+
+// Version returns the version the plugin reports.
+func (p *Plugin) Version() string {
+	if p.LearnerInfo != nil {
+		return p.LearnerInfo.Version
+	}
+	if p.ReducerInfo != nil {
+		return p.ReducerInfo.Version
+	}
+	return ""
+}
+
+// Exited reports whether the plugin process has ended.
+func (p *Plugin) Exited() bool { return p.client.Exited() }
+
+// Stderr returns the last lines the plugin wrote to stderr.
+func (p *Plugin) Stderr() string { return p.stderr.String() }
+
+// Kill stops the plugin process.
+func (p *Plugin) Kill() { p.client.Kill() }
+
+// Host starts plugins from one directory, each at most once.
+type Host struct {
+	dir string
+	log io.Writer
+
+	mu       sync.Mutex
+	binaries map[string]Binary
+	running  map[string]*startResult
+}
+
+type startResult struct {
+	once sync.Once
+	p    *Plugin
+	err  error
+}
+
+// New returns a Host for the plugins in dir. Plugin stderr is copied to log
+// (which may be nil), each line prefixed with the plugin's name.
+func New(dir string, log io.Writer) *Host {
+	if log == nil {
+		log = io.Discard
+	}
+	return &Host{dir: dir, log: &syncWriter{w: log}, running: map[string]*startResult{}}
+}
+
+// Dir returns the plugins directory.
+func (h *Host) Dir() string { return h.dir }
+
+// Binaries lists the plugin binaries of the host's directory.
+func (h *Host) Binaries() ([]Binary, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.binaries == nil {
+		bins, err := Discover(h.dir)
+		if err != nil {
+			return nil, err
+		}
+		h.binaries = map[string]Binary{}
+		for _, b := range bins {
+			h.binaries[b.Name] = b
+		}
+	}
+	out := make([]Binary, 0, len(h.binaries))
+	for _, b := range h.binaries {
+		out = append(out, b)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, nil
+}
+
+// ErrNotFound is returned for a plugin name with no binary.
+var ErrNotFound = errors.New("plugin not found")
+
+// Get returns the running plugin name, starting it on first use.
+func (h *Host) Get(ctx context.Context, name string) (*Plugin, error) {
+	bins, err := h.Binaries()
+	if err != nil {
+		return nil, err
+	}
+	h.mu.Lock()
+	b, ok := h.binaries[name]
+	r := h.running[name]
+	if r == nil {
+		r = &startResult{}
+		h.running[name] = r
+	}
+	h.mu.Unlock()
+	if !ok {
+		names := make([]string, len(bins))
+		for i, b := range bins {
+			names[i] = b.Name
+		}
+		return nil, fmt.Errorf("%w: no %s%s in %s (found: %s)", ErrNotFound, BinaryPrefix, name, h.dir, strings.Join(names, ", "))
+	}
+	r.once.Do(func() { r.p, r.err = h.start(ctx, b) })
+	return r.p, r.err
+}
+
+func (h *Host) start(ctx context.Context, b Binary) (*Plugin, error) {
+	sum, err := hex.DecodeString(b.SHA256)
+	if err != nil {
+		return nil, fmt.Errorf("plugin %s: %w", b.Name, err)
+	}
+	tail := newTailBuffer(64 << 10)
+	client := plugin.NewClient(&plugin.ClientConfig{
+		HandshakeConfig:  sdk.Handshake,
+		VersionedPlugins: sdk.HostPluginSets(),
+		Cmd:              exec.Command(b.Path),
+		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
+		Managed:          true,
+		// The checksum taken at discovery guards against the binary
+		// changing between discovery and start.
+		SecureConfig:    &plugin.SecureConfig{Checksum: sum, Hash: sha256.New()},
+		Stderr:          io.MultiWriter(tail, &prefixWriter{prefix: "[" + b.Name + "] ", w: h.log}),
+		Logger:          hclog.NewNullLogger(),
+		GRPCDialOptions: sdk.GRPCDialOptions(),
+	})
+	p := &Plugin{Binary: b, client: client, stderr: tail}
+	fail := func(err error) (*Plugin, error) {
+		client.Kill()
+		if s := strings.TrimSpace(tail.String()); s != "" {
+			err = fmt.Errorf("%w\nplugin stderr:\n%s", err, s)
+		}
+		return nil, fmt.Errorf("plugin %s (%s): %w", b.Name, b.Path, err)
+	}
+	rpc, err := client.Client()
+	if err != nil {
+		return fail(err)
+	}
+	if raw, err := rpc.Dispense(sdk.LearnerPluginName); err == nil {
+		lc := raw.(*sdk.LearnerClient)
+		info, err := lc.Info(ctx)
+		switch {
+		case err == nil:
+			p.Learner, p.LearnerInfo = lc, &info
+		case status.Code(errors.Unwrap(err)) != codes.Unimplemented:
+			return fail(err)
+		}
+	}
+	if raw, err := rpc.Dispense(sdk.ReducerPluginName); err == nil {
+		rc := raw.(*sdk.ReducerClient)
+		info, err := rc.Info(ctx)
+		switch {
+		case err == nil:
+			p.Reducer, p.ReducerInfo = rc, &info
+		case status.Code(errors.Unwrap(err)) != codes.Unimplemented:
+			return fail(err)
+		}
+	}
+	if p.Learner == nil && p.Reducer == nil {
+		return fail(errors.New("serves neither a learner nor a reducer"))
+	}
+	return p, nil
+}
+
+// Close stops every plugin the host started.
+func (h *Host) Close() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, r := range h.running {
+		if r.p != nil {
+			r.p.client.Kill()
+		}
+	}
+}
+
+// tailBuffer keeps the last max bytes written to it.
+type tailBuffer struct {
+	mu  sync.Mutex
+	max int
+	buf []byte
+}
+
+func newTailBuffer(max int) *tailBuffer { return &tailBuffer{max: max} }
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if over := len(t.buf) - t.max; over > 0 {
+		t.buf = append(t.buf[:0], t.buf[over:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.buf)
+}
+
+// prefixWriter prefixes each line with a tag.
+type prefixWriter struct {
+	prefix string
+	w      io.Writer
+	mid    bool
+}
+
+func (p *prefixWriter) Write(b []byte) (int, error) {
+	var out bytes.Buffer
+	for _, c := range b {
+		if !p.mid {
+			out.WriteString(p.prefix)
+			p.mid = true
+		}
+		out.WriteByte(c)
+		if c == '\n' {
+			p.mid = false
+		}
+	}
+	if _, err := p.w.Write(out.Bytes()); err != nil {
+		return 0, err
+	}
+	return len(b), nil
+}
+
+// syncWriter serialises writes from several plugins.
+type syncWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *syncWriter) Write(b []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(b)
+}

@@ -1,0 +1,209 @@
+package sdk
+
+import (
+	"context"
+	"fmt"
+
+	"gonum.org/v1/gonum/mat"
+
+	pb "github.com/polyclass/polyclass/framework/internal/protov1"
+)
+
+// LearnerClient is the host's handle on a learner plugin. Every method
+// passes the caller's context to the RPC.
+type LearnerClient struct {
+	rpc pb.LearnerServiceClient
+}
+
+// Info asks the plugin to describe itself.
+func (c *LearnerClient) Info(ctx context.Context) (LearnerInfo, error) {
+	r, err := c.rpc.Info(ctx, &pb.InfoRequest{})
+	if err != nil {
+		return LearnerInfo{}, fmt.Errorf("learner info: %w", err)
+	}
+	return LearnerInfo{
+		Name: r.GetName(), Version: r.GetVersion(), Description: r.GetDescription(),
+		Capabilities: Capabilities{
+			Binary: r.GetBinary(), Multiclass: r.GetMulticlass(), Regression: r.GetRegression(),
+			Scores: r.GetScores(), Probabilities: r.GetProbabilities(), Sparse: r.GetSparse(),
+		},
+		Params: specsFromPB(r.GetParams()),
+	}, nil
+}
+
+// Missing returns the digests the plugin does not hold.
+func (c *LearnerClient) Missing(ctx context.Context, digests ...string) ([]string, error) {
+	r, err := c.rpc.Has(ctx, &pb.HasRequest{Digests: digests})
+	if err != nil {
+		return nil, fmt.Errorf("learner has: %w", err)
+	}
+	return r.GetMissing(), nil
+}
+
+// Upload streams m to the plugin in chunks of at most ChunkSize bytes.
+func (c *LearnerClient) Upload(ctx context.Context, m *EncodedMatrix) error {
+	stream, err := c.rpc.Upload(ctx)
+	if err != nil {
+		return fmt.Errorf("upload %s: %w", m.Digest, err)
+	}
+	msg := &pb.UploadChunk{Header: m.header()}
+	data := m.Data
+	for {
+		n := min(len(data), ChunkSize)
+		msg.Data = data[:n]
+		if err := stream.Send(msg); err != nil {
+			// The server's status says why; CloseAndRecv returns it.
+			if _, rerr := stream.CloseAndRecv(); rerr != nil {
+				err = rerr
+			}
+			return fmt.Errorf("upload %s: %w", m.Digest, err)
+		}
+		data = data[n:]
+		if len(data) == 0 {
+			break
+		}
+		msg = &pb.UploadChunk{}
+	}
+	if _, err := stream.CloseAndRecv(); err != nil {
+		return fmt.Errorf("upload %s: %w", m.Digest, err)
+	}
+	return nil
+}
+
+// Ensure uploads m unless the plugin already holds it, and reports whether
+// it uploaded.
+func (c *LearnerClient) Ensure(ctx context.Context, m *EncodedMatrix) (bool, error) {
+	missing, err := c.Missing(ctx, m.Digest)
+	if err != nil {
+		return false, err
+	}
+	if len(missing) == 0 {
+		return false, nil
+	}
+	return true, c.Upload(ctx, m)
+}
+
+// ModelRef names a model trained in a plugin.
+type ModelRef struct {
+	Handle  string
+	Outputs int
+	Stats   map[string]float64
+}
+
+// Fit trains problems on the given rows of dataset digest.
+func (c *LearnerClient) Fit(ctx context.Context, digest string, rows []int, params Params, problems []Problem) ([]ModelRef, error) {
+	req := &pb.FitRequest{Digest: digest, Rows: intsToInt64(rows), Params: paramsToPB(params)}
+	for _, p := range problems {
+		req.Problems = append(req.Problems, problemToPB(p))
+	}
+	r, err := c.rpc.Fit(ctx, req)
+	if err != nil {
+		return nil, fmt.Errorf("fit: %w", err)
+	}
+	if len(r.GetModels()) != len(problems) {
+		return nil, fmt.Errorf("fit: %d models for %d problems", len(r.GetModels()), len(problems))
+	}
+	out := make([]ModelRef, len(r.GetModels()))
+	for i, m := range r.GetModels() {
+		out[i] = ModelRef{Handle: m.GetHandle(), Outputs: int(m.GetOutputs()), Stats: m.GetStats()}
+	}
+	return out, nil
+}
+
+// Predict returns the rows × Σ outputs score matrix of the models on rows
+// of dataset digest, and the probabilities when asked for and available.
+func (c *LearnerClient) Predict(ctx context.Context, digest string, rows []int, models []ModelRef, probabilities bool) (scores, probs *mat.Dense, err error) {
+	handles := make([]string, len(models))
+	for i, m := range models {
+		handles[i] = m.Handle
+	}
+	r, err := c.rpc.Predict(ctx, &pb.PredictRequest{Digest: digest, Rows: intsToInt64(rows), Handles: handles, Probabilities: probabilities})
+	if err != nil {
+		return nil, nil, fmt.Errorf("predict: %w", err)
+	}
+	if scores, err = denseFromPB(r.GetScores()); err != nil {
+		return nil, nil, fmt.Errorf("predict: scores: %w", err)
+	}
+	if probs, err = denseFromPB(r.GetProbabilities()); err != nil {
+		return nil, nil, fmt.Errorf("predict: probabilities: %w", err)
+	}
+	return scores, probs, nil
+}
+
+// Release frees models.
+func (c *LearnerClient) Release(ctx context.Context, models []ModelRef) error {
+	handles := make([]string, len(models))
+	for i, m := range models {
+		handles[i] = m.Handle
+	}
+	if _, err := c.rpc.Release(ctx, &pb.ReleaseRequest{Handles: handles}); err != nil {
+		return fmt.Errorf("release: %w", err)
+	}
+	return nil
+}
+
+// ReducerClient is the host's handle on a reducer plugin.
+type ReducerClient struct {
+	rpc pb.ReducerServiceClient
+}
+
+// Info asks the plugin to describe itself.
+func (c *ReducerClient) Info(ctx context.Context) (ReducerInfo, error) {
+	r, err := c.rpc.Info(ctx, &pb.InfoRequest{})
+	if err != nil {
+		return ReducerInfo{}, fmt.Errorf("reducer info: %w", err)
+	}
+	info := ReducerInfo{Name: r.GetName(), Version: r.GetVersion(), Description: r.GetDescription()}
+	for _, s := range r.GetSchemes() {
+		info.Schemes = append(info.Schemes, Scheme{
+			Name: s.GetName(), Description: s.GetDescription(), MultiLabel: s.GetMultilabel(),
+			NeedsMulticlass: s.GetNeedsMulticlass(), NeedsRegression: s.GetNeedsRegression(),
+			Params: specsFromPB(s.GetParams()),
+		})
+	}
+	return info, nil
+}
+
+// Plan asks for the problems of one fold.
+func (c *ReducerClient) Plan(ctx context.Context, req PlanRequest) (Plan, error) {
+	lm := denseToPB(req.LabelMatrix)
+	r, err := c.rpc.Plan(ctx, &pb.PlanRequest{
+		Scheme: req.Scheme, Params: paramsToPB(req.Params), NumClasses: int32(req.NumClasses),
+		Labels: intsToInt32(req.Labels), LabelMatrix: lm, Seed: req.Seed, ClassNames: req.ClassNames,
+		Stage: int32(req.Stage), State: req.State,
+	})
+	if err != nil {
+		return Plan{}, fmt.Errorf("plan: %w", err)
+	}
+	p := Plan{
+		Code: codeFromPB(r.GetCode()), State: r.GetState(), NeedsTrainingScores: r.GetNeedsTrainingScores(),
+		Diagnostics: r.GetDiagnostics(), Warnings: r.GetWarnings(),
+	}
+	for _, pp := range r.GetProblems() {
+		p.Problems = append(p.Problems, problemFromPB(pp))
+	}
+	if ns := r.GetNextStage(); ns != nil {
+		p.NextStage = &StageSpec{InnerFolds: int(ns.GetInnerFolds()), AppendOutputs: ns.GetAppendOutputs()}
+	}
+	return p, nil
+}
+
+// Decode turns a fold's outputs into predictions.
+func (c *ReducerClient) Decode(ctx context.Context, req DecodeRequest) (Decoding, error) {
+	r, err := c.rpc.Decode(ctx, &pb.DecodeRequest{
+		Scheme: req.Scheme, Params: paramsToPB(req.Params), State: req.State,
+		Scores: denseToPB(req.Scores), Probabilities: denseToPB(req.Probabilities),
+		TrainingScores: denseToPB(req.TrainingScores),
+	})
+	if err != nil {
+		return Decoding{}, fmt.Errorf("decode: %w", err)
+	}
+	d := Decoding{Predicted: int32sToInts(r.GetPredicted()), Ties: int(r.GetTies())}
+	if d.ClassScores, err = denseFromPB(r.GetClassScores()); err != nil {
+		return Decoding{}, fmt.Errorf("decode: class scores: %w", err)
+	}
+	if d.LabelMatrix, err = denseFromPB(r.GetLabelMatrix()); err != nil {
+		return Decoding{}, fmt.Errorf("decode: label matrix: %w", err)
+	}
+	return d, nil
+}

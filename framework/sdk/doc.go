@@ -1,0 +1,22 @@
+// Package sdk is the plugin-author SDK of polyclass.
+//
+// A learner or reducer plugin is a small main package that implements the
+// ctx-first Learner or Reducer interface and calls Serve:
+//
+//	func main() {
+//		sdk.Serve(sdk.WithLearner(myLearner{}))
+//	}
+//
+// The SDK speaks protocol v1 (see framework/internal/protov1/plugin.proto)
+// over gRPC through hashicorp/go-plugin. It owns everything that is not the
+// learning algorithm: the handshake, dataset uploads (kept once per process,
+// addressed by SHA-256, evicted least-recently-used beyond a byte budget),
+// parameter defaults and schema checks, gathering the rows each problem
+// uses, training the problems of a batch in parallel, model handles and
+// their release. Plugins in other languages implement the same gRPC services
+// directly.
+//
+// The package also holds the host side of the contract (Handshake,
+// PluginSet, LearnerClient, ReducerClient) so that one package defines the
+// protocol for both ends, as in go-plugin's examples.
+package sdk

@@ -1,0 +1,359 @@
+package sdk
+
+import (
+	"container/list"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"strconv"
+	"sync"
+
+	"gonum.org/v1/gonum/mat"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	pb "github.com/polyclass/polyclass/framework/internal/protov1"
+)
+
+// DefaultCacheBytes bounds the datasets a learner process keeps.
+const DefaultCacheBytes = 4 << 30
+
+// datasetCache keeps uploaded datasets by digest, evicting the least
+// recently used beyond a byte budget.
+type datasetCache struct {
+	mu      sync.Mutex
+	budget  int64
+	used    int64
+	order   *list.List // front = most recently used; values are *cacheEntry
+	entries map[string]*list.Element
+}
+
+type cacheEntry struct {
+	digest string
+	m      Matrix
+	size   int64
+}
+
+func newDatasetCache(budget int64) *datasetCache {
+	return &datasetCache{budget: budget, order: list.New(), entries: map[string]*list.Element{}}
+}
+
+func (c *datasetCache) get(digest string) (Matrix, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	el, ok := c.entries[digest]
+	if !ok {
+		return Matrix{}, false
+	}
+	c.order.MoveToFront(el)
+	return el.Value.(*cacheEntry).m, true
+}
+
+func (c *datasetCache) has(digest string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	_, ok := c.entries[digest]
+	return ok
+}
+
+func (c *datasetCache) put(digest string, m Matrix, size int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if el, ok := c.entries[digest]; ok {
+		c.order.MoveToFront(el)
+		return
+	}
+	c.entries[digest] = c.order.PushFront(&cacheEntry{digest: digest, m: m, size: size})
+	c.used += size
+	// Evict from the back, but always keep the entry just added.
+	for c.used > c.budget && c.order.Len() > 1 {
+		el := c.order.Back()
+		e := el.Value.(*cacheEntry)
+		c.order.Remove(el)
+		delete(c.entries, e.digest)
+		c.used -= e.size
+	}
+}
+
+// learnerServer serves a Learner over gRPC.
+type learnerServer struct {
+	pb.UnimplementedLearnerServiceServer
+	impl  Learner
+	info  LearnerInfo
+	cache *datasetCache
+	sem   chan struct{} // bounds concurrent Fit work across requests
+
+	mu     sync.Mutex
+	next   uint64
+	models map[string]Model
+}
+
+func newLearnerServer(impl Learner, cacheBytes int64, workers int) *learnerServer {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	return &learnerServer{
+		impl: impl, info: impl.Info(), cache: newDatasetCache(cacheBytes),
+		sem: make(chan struct{}, workers), models: map[string]Model{},
+	}
+}
+
+func (s *learnerServer) Info(context.Context, *pb.InfoRequest) (*pb.LearnerInfo, error) {
+	c := s.info.Capabilities
+	return &pb.LearnerInfo{
+		Name: s.info.Name, Version: s.info.Version, Description: s.info.Description,
+		Binary: c.Binary, Multiclass: c.Multiclass, Regression: c.Regression, Scores: c.Scores,
+		Probabilities: c.Probabilities, Sparse: c.Sparse, Params: specsToPB(s.info.Params),
+	}, nil
+}
+
+func (s *learnerServer) Has(_ context.Context, req *pb.HasRequest) (*pb.HasResponse, error) {
+	resp := &pb.HasResponse{}
+	for _, d := range req.GetDigests() {
+		if !s.cache.has(d) {
+			resp.Missing = append(resp.Missing, d)
+		}
+	}
+	return resp, nil
+}
+
+func (s *learnerServer) Upload(stream pb.LearnerService_UploadServer) error {
+	first, err := stream.Recv()
+	if err != nil {
+		return status.Errorf(codes.InvalidArgument, "upload: reading header: %v", err)
+	}
+	h := first.GetHeader()
+	if h == nil {
+		return status.Error(codes.InvalidArgument, "upload: the first message carries no header")
+	}
+	if h.GetSize() < 0 || h.GetSize() > 1<<40 {
+		return status.Errorf(codes.InvalidArgument, "upload: implausible size %d", h.GetSize())
+	}
+	data := make([]byte, 0, h.GetSize())
+	data = append(data, first.GetData()...)
+	for {
+		chunk, err := stream.Recv()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return status.Errorf(codes.Aborted, "upload %s: %v", h.GetDigest(), err)
+		}
+		if len(chunk.GetData()) > ChunkSize {
+			return status.Errorf(codes.InvalidArgument, "upload: chunk of %d bytes exceeds %d", len(chunk.GetData()), ChunkSize)
+		}
+		data = append(data, chunk.GetData()...)
+	}
+	if int64(len(data)) != h.GetSize() {
+		return status.Errorf(codes.InvalidArgument, "upload %s: received %d bytes, header says %d", h.GetDigest(), len(data), h.GetSize())
+	}
+	m, err := decodeMatrix(h, data)
+	if err != nil {
+		return status.Errorf(codes.InvalidArgument, "upload: %v", err)
+	}
+	s.cache.put(h.GetDigest(), m, int64(len(data)))
+	return stream.SendAndClose(&pb.UploadResponse{Digest: h.GetDigest()})
+}
+
+func (s *learnerServer) dataset(digest string) (Matrix, error) {
+	m, ok := s.cache.get(digest)
+	if !ok {
+		return Matrix{}, status.Errorf(codes.FailedPrecondition, "dataset %s is not loaded (upload it first)", digest)
+	}
+	return m, nil
+}
+
+// fitInput selects the rows a problem uses and converts its targets.
+func fitInput(x Matrix, rows []int, p Problem) (FitInput, error) {
+	if len(p.Targets) != len(rows) {
+		return FitInput{}, fmt.Errorf("%d targets for %d rows", len(p.Targets), len(rows))
+	}
+	if p.Weights != nil && len(p.Weights) != len(rows) {
+		return FitInput{}, fmt.Errorf("%d weights for %d rows", len(p.Weights), len(rows))
+	}
+	in := FitInput{Kind: p.Kind, NumClasses: p.NumClasses, Seed: p.Seed}
+	used := make([]int, 0, len(rows))
+	for i, t := range p.Targets {
+		switch p.Kind {
+		case Binary:
+			if t != 0 && t != 1 && t != -1 {
+				return FitInput{}, fmt.Errorf("binary target %v at row %d is not −1, 0 or +1", t, rows[i])
+			}
+			if t == 0 {
+				continue
+			}
+			in.Targets = append(in.Targets, t)
+		case Multiclass:
+			if t != float64(int(t)) || t < 0 || int(t) > p.NumClasses {
+				return FitInput{}, fmt.Errorf("class target %v at row %d is not in 0..%d", t, rows[i], p.NumClasses)
+			}
+			if t == 0 {
+				continue
+			}
+			in.Classes = append(in.Classes, int(t)-1)
+		case Regression:
+			in.Targets = append(in.Targets, t)
+		default:
+			return FitInput{}, fmt.Errorf("unknown problem kind %d", p.Kind)
+		}
+		used = append(used, rows[i])
+		if p.Weights != nil {
+			in.Weights = append(in.Weights, p.Weights[i])
+		}
+	}
+	if len(used) == 0 {
+		return FitInput{}, errors.New("the problem uses no rows")
+	}
+	in.X = gatherRows(x, used)
+	return in, nil
+}
+
+func (s *learnerServer) capable(k ProblemKind) bool {
+	c := s.info.Capabilities
+	switch k {
+	case Binary:
+		return c.Binary
+	case Multiclass:
+		return c.Multiclass
+	case Regression:
+		return c.Regression
+	}
+	return false
+}
+
+func (s *learnerServer) Fit(ctx context.Context, req *pb.FitRequest) (*pb.FitResponse, error) {
+	x, err := s.dataset(req.GetDigest())
+	if err != nil {
+		return nil, err
+	}
+	n, _ := x.Dims()
+	rows := make([]int, len(req.GetRows()))
+	for i, r := range req.GetRows() {
+		if r < 0 || int(r) >= n {
+			return nil, status.Errorf(codes.InvalidArgument, "row %d out of range 0..%d", r, n-1)
+		}
+		rows[i] = int(r)
+	}
+	params := paramsFromPB(req.GetParams())
+	if errs := CheckParams(s.info.Params, params); len(errs) > 0 {
+		return nil, status.Errorf(codes.InvalidArgument, "parameters: %v", errors.Join(errs...))
+	}
+	params = WithDefaults(s.info.Params, params)
+
+	problems := req.GetProblems()
+	models := make([]Model, len(problems))
+	errs := make([]error, len(problems))
+	var wg sync.WaitGroup
+	for i, pp := range problems {
+		p := problemFromPB(pp)
+		if !s.capable(p.Kind) {
+			return nil, status.Errorf(codes.InvalidArgument, "problem %d: %s cannot train %s problems", i, s.info.Name, p.Kind)
+		}
+		select {
+		case s.sem <- struct{}{}:
+		case <-ctx.Done():
+			wg.Wait()
+			return nil, status.FromContextError(ctx.Err()).Err()
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-s.sem }()
+			in, err := fitInput(x, rows, p)
+			if err == nil {
+				models[i], err = s.impl.Fit(ctx, in, params)
+			}
+			if err != nil {
+				errs[i] = fmt.Errorf("problem %d: %w", i, err)
+			}
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		if ctx.Err() != nil {
+			return nil, status.FromContextError(ctx.Err()).Err()
+		}
+		return nil, status.Errorf(codes.Internal, "fit: %v", err)
+	}
+	resp := &pb.FitResponse{Models: make([]*pb.Model, len(models))}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i, m := range models {
+		s.next++
+		h := "m" + strconv.FormatUint(s.next, 10)
+		s.models[h] = m
+		pm := &pb.Model{Handle: h, Outputs: int32(m.Outputs())}
+		if sm, ok := m.(StatsModel); ok {
+			pm.Stats = sm.Stats()
+		}
+		resp.Models[i] = pm
+	}
+	return resp, nil
+}
+
+func (s *learnerServer) Predict(ctx context.Context, req *pb.PredictRequest) (*pb.PredictResponse, error) {
+	x, err := s.dataset(req.GetDigest())
+	if err != nil {
+		return nil, err
+	}
+	n, _ := x.Dims()
+	rows := make([]int, len(req.GetRows()))
+	for i, r := range req.GetRows() {
+		if r < 0 || int(r) >= n {
+			return nil, status.Errorf(codes.InvalidArgument, "row %d out of range 0..%d", r, n-1)
+		}
+		rows[i] = int(r)
+	}
+	s.mu.Lock()
+	models := make([]Model, len(req.GetHandles()))
+	total := 0
+	for i, h := range req.GetHandles() {
+		m, ok := s.models[h]
+		if !ok {
+			s.mu.Unlock()
+			return nil, status.Errorf(codes.NotFound, "no model %q", h)
+		}
+		models[i] = m
+		total += m.Outputs()
+	}
+	s.mu.Unlock()
+	if len(rows) == 0 || total == 0 {
+		return &pb.PredictResponse{}, nil
+	}
+	probs := req.GetProbabilities() && s.info.Capabilities.Probabilities
+	sub := gatherRows(x, rows)
+	scores := mat.NewDense(len(rows), total, nil)
+	var prob *mat.Dense
+	if probs {
+		prob = mat.NewDense(len(rows), total, nil)
+	}
+	col := 0
+	for i, m := range models {
+		k := m.Outputs()
+		sc := mat.NewDense(len(rows), k, nil)
+		var pr *mat.Dense
+		if probs {
+			pr = mat.NewDense(len(rows), k, nil)
+		}
+		if err := m.Predict(ctx, sub, sc, pr); err != nil {
+			return nil, status.Errorf(codes.Internal, "predict with model %s: %v", req.GetHandles()[i], err)
+		}
+		scores.Slice(0, len(rows), col, col+k).(*mat.Dense).Copy(sc)
+		if probs {
+			prob.Slice(0, len(rows), col, col+k).(*mat.Dense).Copy(pr)
+		}
+		col += k
+	}
+	return &pb.PredictResponse{Scores: denseToPB(scores), Probabilities: denseToPB(prob)}, nil
+}
+
+func (s *learnerServer) Release(_ context.Context, req *pb.ReleaseRequest) (*pb.ReleaseResponse, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, h := range req.GetHandles() {
+		delete(s.models, h)
+	}
+	return &pb.ReleaseResponse{}, nil
+}

@@ -1,0 +1,120 @@
+package sdk
+
+import (
+	"context"
+	"errors"
+	"gonum.org/v1/gonum/mat"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	pb "github.com/polyclass/polyclass/framework/internal/protov1"
+)
+
+// reducerServer serves a Reducer over gRPC.
+type reducerServer struct {
+	pb.UnimplementedReducerServiceServer
+	impl    Reducer
+	info    ReducerInfo
+	schemes map[string]Scheme
+}
+
+func newReducerServer(impl Reducer) *reducerServer {
+	info := impl.Info()
+	s := &reducerServer{impl: impl, info: info, schemes: map[string]Scheme{}}
+	for _, sc := range info.Schemes {
+		s.schemes[sc.Name] = sc
+	}
+	return s
+}
+
+func (s *reducerServer) Info(context.Context, *pb.InfoRequest) (*pb.ReducerInfo, error) {
+	out := &pb.ReducerInfo{Name: s.info.Name, Version: s.info.Version, Description: s.info.Description}
+	for _, sc := range s.info.Schemes {
+		out.Schemes = append(out.Schemes, &pb.Scheme{
+			Name: sc.Name, Description: sc.Description, Multilabel: sc.MultiLabel,
+			NeedsMulticlass: sc.NeedsMulticlass, NeedsRegression: sc.NeedsRegression, Params: specsToPB(sc.Params),
+		})
+	}
+	return out, nil
+}
+
+// params checks and completes the parameters of a scheme.
+func (s *reducerServer) params(scheme string, m map[string]*pb.Value) (Params, error) {
+	sc, ok := s.schemes[scheme]
+	if !ok {
+		return nil, status.Errorf(codes.InvalidArgument, "unknown scheme %q", scheme)
+	}
+	p := paramsFromPB(m)
+	if errs := CheckParams(sc.Params, p); len(errs) > 0 {
+		return nil, status.Errorf(codes.InvalidArgument, "scheme %s: %v", scheme, errors.Join(errs...))
+	}
+	return WithDefaults(sc.Params, p), nil
+}
+
+func (s *reducerServer) Plan(ctx context.Context, req *pb.PlanRequest) (*pb.PlanResponse, error) {
+	params, err := s.params(req.GetScheme(), req.GetParams())
+	if err != nil {
+		return nil, err
+	}
+	lm, err := denseFromPB(req.GetLabelMatrix())
+	if err != nil {
+		return nil, status.Errorf(codes.InvalidArgument, "label matrix: %v", err)
+	}
+	plan, err := s.impl.Plan(ctx, PlanRequest{
+		Scheme: req.GetScheme(), Params: params, NumClasses: int(req.GetNumClasses()),
+		Labels: int32sToInts(req.GetLabels()), LabelMatrix: lm, ClassNames: req.GetClassNames(),
+		Seed: req.GetSeed(), Stage: int(req.GetStage()), State: req.GetState(),
+	})
+	if err != nil {
+		return nil, status.Errorf(codes.InvalidArgument, "plan %s: %v", req.GetScheme(), err)
+	}
+	out := &pb.PlanResponse{
+		Code: codeToPB(plan.Code), State: plan.State, NeedsTrainingScores: plan.NeedsTrainingScores,
+		Diagnostics: plan.Diagnostics, Warnings: plan.Warnings,
+	}
+	for _, p := range plan.Problems {
+		out.Problems = append(out.Problems, problemToPB(p))
+	}
+	if plan.NextStage != nil {
+		out.NextStage = &pb.StageSpec{InnerFolds: int32(plan.NextStage.InnerFolds), AppendOutputs: plan.NextStage.AppendOutputs}
+	}
+	return out, nil
+}
+
+func (s *reducerServer) Decode(ctx context.Context, req *pb.DecodeRequest) (*pb.DecodeResponse, error) {
+	params, err := s.params(req.GetScheme(), req.GetParams())
+	if err != nil {
+		return nil, err
+	}
+	var dr DecodeRequest
+	dr.Scheme, dr.Params, dr.State = req.GetScheme(), params, req.GetState()
+	for _, m := range []struct {
+		dst **mat.Dense
+		src *pb.Dense
+		nm  string
+	}{
+		{&dr.Scores, req.GetScores(), "scores"},
+		{&dr.Probabilities, req.GetProbabilities(), "probabilities"},
+		{&dr.TrainingScores, req.GetTrainingScores(), "training scores"},
+	} {
+		if *m.dst, err = denseFromPB(m.src); err != nil {
+			return nil, status.Errorf(codes.InvalidArgument, "%s: %v", m.nm, err)
+		}
+	}
+	if dr.Scores == nil {
+		return nil, status.Error(codes.InvalidArgument, "decode: no scores")
+	}
+	d, err := s.impl.Decode(ctx, dr)
+	if err != nil {
+		return nil, status.Errorf(codes.InvalidArgument, "decode %s: %v", req.GetScheme(), err)
+	}
+	n, _ := dr.Scores.Dims()
+	if d.Predicted != nil && len(d.Predicted) != n {
+		return nil, status.Errorf(codes.Internal, "decode %s: %d predictions for %d rows", req.GetScheme(), len(d.Predicted), n)
+	}
+	return &pb.DecodeResponse{
+		Predicted: intsToInt32(d.Predicted), ClassScores: denseToPB(d.ClassScores),
+		LabelMatrix: denseToPB(d.LabelMatrix), Ties: int64(d.Ties),
+	}, nil
+}

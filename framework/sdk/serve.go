@@ -1,0 +1,136 @@
+package sdk
+
+import (
+	"context"
+	"errors"
+
+	"github.com/hashicorp/go-plugin"
+	"google.golang.org/grpc"
+
+	pb "github.com/polyclass/polyclass/framework/internal/protov1"
+)
+
+// LearnerPlugin adapts a Learner to go-plugin. Plugin authors use Serve;
+// hosts use the zero value to dispense a *LearnerClient.
+type LearnerPlugin struct {
+	plugin.NetRPCUnsupportedPlugin
+	// Impl is the learner served (server side only).
+	Impl Learner
+	// CacheBytes bounds the uploaded datasets kept (default DefaultCacheBytes).
+	CacheBytes int64
+	// Workers bounds the problems trained at once (default GOMAXPROCS).
+	Workers int
+}
+
+// GRPCServer registers the learner service.
+func (p *LearnerPlugin) GRPCServer(_ *plugin.GRPCBroker, s *grpc.Server) error {
+	if p.Impl == nil {
+		return errors.New("sdk: LearnerPlugin has no Impl")
+	}
+	budget := p.CacheBytes
+	if budget <= 0 {
+		budget = DefaultCacheBytes
+	}
+	pb.RegisterLearnerServiceServer(s, newLearnerServer(p.Impl, budget, p.Workers))
+	return nil
+}
+
+// GRPCClient returns a *LearnerClient.
+func (p *LearnerPlugin) GRPCClient(_ context.Context, _ *plugin.GRPCBroker, c *grpc.ClientConn) (interface{}, error) {
+	return &LearnerClient{rpc: pb.NewLearnerServiceClient(c)}, nil
+}
+
+// ReducerPlugin adapts a Reducer to go-plugin.
+type ReducerPlugin struct {
+	plugin.NetRPCUnsupportedPlugin
+	// Impl is the reducer served (server side only).
+	Impl Reducer
+}
+
+// GRPCServer registers the reducer service.
+func (p *ReducerPlugin) GRPCServer(_ *plugin.GRPCBroker, s *grpc.Server) error {
+	if p.Impl == nil {
+		return errors.New("sdk: ReducerPlugin has no Impl")
+	}
+	pb.RegisterReducerServiceServer(s, newReducerServer(p.Impl))
+	return nil
+}
+
+// GRPCClient returns a *ReducerClient.
+func (p *ReducerPlugin) GRPCClient(_ context.Context, _ *plugin.GRPCBroker, c *grpc.ClientConn) (interface{}, error) {
+	return &ReducerClient{rpc: pb.NewReducerServiceClient(c)}, nil
+}
+
+// ServeOption configures Serve.
+type ServeOption func(*serveConfig)
+
+type serveConfig struct {
+	learner *LearnerPlugin
+	reducer *ReducerPlugin
+	test    *plugin.ServeTestConfig
+}
+
+// WithLearner serves l.
+func WithLearner(l Learner) ServeOption {
+	return func(c *serveConfig) {
+		if c.learner == nil {
+			c.learner = &LearnerPlugin{}
+		}
+		c.learner.Impl = l
+	}
+}
+
+// WithReducer serves r.
+func WithReducer(r Reducer) ServeOption {
+	return func(c *serveConfig) { c.reducer = &ReducerPlugin{Impl: r} }
+}
+
+// WithCacheBytes bounds the datasets a learner keeps in memory.
+func WithCacheBytes(n int64) ServeOption {
+	return func(c *serveConfig) {
+		if c.learner == nil {
+			c.learner = &LearnerPlugin{}
+		}
+		c.learner.CacheBytes = n
+	}
+}
+
+// WithWorkers bounds the problems a learner trains at once.
+func WithWorkers(n int) ServeOption {
+	return func(c *serveConfig) {
+		if c.learner == nil {
+			c.learner = &LearnerPlugin{}
+		}
+		c.learner.Workers = n
+	}
+}
+
+// WithTestConfig serves in-process for tests (see go-plugin's
+// ServeTestConfig): the reattach configuration is sent on its channel.
+func WithTestConfig(t *plugin.ServeTestConfig) ServeOption {
+	return func(c *serveConfig) { c.test = t }
+}
+
+// Serve serves the given learner and/or reducer over gRPC until the host
+// closes the connection. It is the whole body of a plugin's main.
+func Serve(opts ...ServeOption) {
+	var c serveConfig
+	for _, o := range opts {
+		o(&c)
+	}
+	set := plugin.PluginSet{}
+	if c.learner != nil && c.learner.Impl != nil {
+		set[LearnerPluginName] = c.learner
+	}
+	if c.reducer != nil {
+		set[ReducerPluginName] = c.reducer
+	}
+	plugin.Serve(&plugin.ServeConfig{
+		HandshakeConfig:  Handshake,
+		VersionedPlugins: map[int]plugin.PluginSet{ProtocolVersion: set},
+		GRPCServer: func(opts []grpc.ServerOption) *grpc.Server {
+			return grpc.NewServer(append(opts, GRPCServerOptions()...)...)
+		},
+		Test: c.test,
+	})
+}

@@ -1,0 +1,219 @@
+package sdk
+
+import (
+	"context"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/polyclass/polyclass/framework/sparse"
+)
+
+// Matrix is a design matrix: dense, or sparse in CSR form. Exactly one of
+// the fields is set.
+type Matrix struct {
+	Dense *mat.Dense
+	CSR   *sparse.CSR
+}
+
+// Dims returns the number of rows and columns of m.
+func (m Matrix) Dims() (r, c int) {
+	if m.CSR != nil {
+		return m.CSR.Dims()
+	}
+	if m.Dense == nil {
+		return 0, 0
+	}
+	return m.Dense.Dims()
+}
+
+// ProblemKind is the kind of target of a problem.
+type ProblemKind uint8
+
+// Problem kinds.
+const (
+	// Binary targets are −1 or +1 (0 = row not used).
+	Binary ProblemKind = iota + 1
+	// Multiclass targets are class numbers 1..NumClasses (0 = row not used).
+	Multiclass
+	// Regression targets are real values; every row is used.
+	Regression
+)
+
+// String names the kind.
+func (k ProblemKind) String() string {
+	switch k {
+	case Binary:
+		return "binary"
+	case Multiclass:
+		return "multiclass"
+	case Regression:
+		return "regression"
+	}
+	return "unknown"
+}
+
+// Problem is one training problem as the host sends it: one target per row
+// of the batch, in the wire convention of its Kind.
+type Problem struct {
+	Kind       ProblemKind
+	Targets    []float64
+	NumClasses int
+	// Weights are optional per-row weights; nil means all 1.
+	Weights []float64
+	Seed    uint64
+}
+
+// Capabilities lists what a learner can do.
+type Capabilities struct {
+	Binary        bool // trains Binary problems
+	Multiclass    bool // trains Multiclass problems natively
+	Regression    bool // trains Regression problems
+	Scores        bool // predicts real-valued scores
+	Probabilities bool // predicts probabilities
+	Sparse        bool // uses CSR input without densifying it
+}
+
+// LearnerInfo describes a learner plugin.
+type LearnerInfo struct {
+	Name, Version, Description string
+	Capabilities               Capabilities
+	Params                     []ParamSpec
+}
+
+// FitInput is one problem as a learner sees it: the rows it uses only.
+type FitInput struct {
+	Kind ProblemKind
+	// X holds the problem's training rows.
+	X Matrix
+	// Targets: ±1 for Binary, real values for Regression.
+	Targets []float64
+	// Classes: 0..NumClasses−1 for Multiclass.
+	Classes    []int
+	NumClasses int
+	// Weights are per-row weights; nil means all 1.
+	Weights []float64
+	Seed    uint64
+}
+
+// Learner is the interface a learner plugin implements.
+type Learner interface {
+	// Info describes the learner. It is called once per process.
+	Info() LearnerInfo
+	// Fit trains one problem. params holds every declared parameter,
+	// defaults filled in. Fit may be called concurrently.
+	Fit(ctx context.Context, in FitInput, params Params) (Model, error)
+}
+
+// Model is a trained model.
+type Model interface {
+	// Outputs is the number of score columns the model predicts.
+	Outputs() int
+	// Predict writes the scores of every row of x into scores
+	// (rows × Outputs) and, when probs is not nil, probabilities of the
+	// same shape.
+	Predict(ctx context.Context, x Matrix, scores, probs *mat.Dense) error
+}
+
+// StatsModel is a Model that reports solver statistics (objective value,
+// iterations, ...) for the run log.
+type StatsModel interface {
+	Model
+	Stats() map[string]float64
+}
+
+// Scheme describes one reduction a reducer offers.
+type Scheme struct {
+	Name, Description string
+	MultiLabel        bool
+	NeedsMulticlass   bool
+	NeedsRegression   bool
+	Params            []ParamSpec
+}
+
+// ReducerInfo describes a reducer plugin.
+type ReducerInfo struct {
+	Name, Version, Description string
+	Schemes                    []Scheme
+}
+
+// CodeMatrix is a K × L ternary output-code matrix, row-major.
+type CodeMatrix struct {
+	Rows, Cols int
+	Entries    []int8
+}
+
+// At returns entry (class i, column j).
+func (c CodeMatrix) At(i, j int) int8 { return c.Entries[i*c.Cols+j] }
+
+// PlanRequest describes the training part of one fold.
+type PlanRequest struct {
+	Scheme string
+	Params Params
+	// NumClasses is K, the number of classes or labels.
+	NumClasses int
+	// Labels are the class indices 0..K−1 of the training rows (multiclass).
+	Labels []int
+	// LabelMatrix is the n_train × K 0/1 matrix (multi-label).
+	LabelMatrix *mat.Dense
+	ClassNames  []string
+	Seed        uint64
+	// Stage counts the stages run so far; State is the previous stage's.
+	Stage int
+	State []byte
+}
+
+// StageSpec asks the host to run another stage before decoding.
+type StageSpec struct {
+	InnerFolds    int
+	AppendOutputs bool
+}
+
+// Plan is a reducer's answer to a PlanRequest.
+type Plan struct {
+	// Problems hold one target per training row.
+	Problems []Problem
+	// Code is the code matrix behind the problems, when there is one.
+	Code *CodeMatrix
+	// State is passed back to Decode (and to the next stage's Plan).
+	State []byte
+	// NextStage, when set, asks for another stage.
+	NextStage *StageSpec
+	// NeedsTrainingScores asks the host to pass the models' scores on the
+	// training rows to Decode.
+	NeedsTrainingScores bool
+	Diagnostics         map[string]float64
+	Warnings            []string
+}
+
+// DecodeRequest carries a fold's outputs.
+type DecodeRequest struct {
+	Scheme string
+	Params Params
+	State  []byte
+	// Scores is n_test × L, columns in problem order.
+	Scores *mat.Dense
+	// Probabilities is n_test × L, or nil.
+	Probabilities *mat.Dense
+	// TrainingScores is n_train × L, when the plan asked for it.
+	TrainingScores *mat.Dense
+}
+
+// Decoding holds a reducer's predictions.
+type Decoding struct {
+	// Predicted is the class index of each row (multiclass).
+	Predicted []int
+	// ClassScores is n_test × K; rows are probabilities.
+	ClassScores *mat.Dense
+	// LabelMatrix is the n_test × K 0/1 prediction (multi-label).
+	LabelMatrix *mat.Dense
+	// Ties counts rows decided by the tie-breaking rule.
+	Ties int
+}
+
+// Reducer is the interface a reducer plugin implements. A reducer holds no
+// state between calls: whatever Decode needs travels in Plan.State.
+type Reducer interface {
+	Info() ReducerInfo
+	Plan(ctx context.Context, req PlanRequest) (Plan, error)
+	Decode(ctx context.Context, req DecodeRequest) (Decoding, error)
+}

@@ -1,0 +1,388 @@
+package sdk
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// ValueKind tells which field of a Value is set.
+type ValueKind uint8
+
+// Value kinds.
+const (
+	NullValue ValueKind = iota
+	NumberValue
+	StringValue
+	BoolValue
+	ListValue
+)
+
+// Value is a parameter value: a number, a string, a bool or a list of values.
+// The zero Value is null.
+type Value struct {
+	kind ValueKind
+	num  float64
+	str  string
+	b    bool
+	list []Value
+}
+
+// Number returns a number value.
+func Number(f float64) Value { return Value{kind: NumberValue, num: f} }
+
+// String returns a string value.
+func String(s string) Value { return Value{kind: StringValue, str: s} }
+
+// Bool returns a bool value.
+func Bool(b bool) Value { return Value{kind: BoolValue, b: b} }
+
+// List returns a list value.
+func List(vs ...Value) Value { return Value{kind: ListValue, list: vs} }
+
+// Kind returns the kind of v.
+func (v Value) Kind() ValueKind { return v.kind }
+
+// IsNull reports whether v is the zero Value.
+func (v Value) IsNull() bool { return v.kind == NullValue }
+
+// Num returns the number held by v, or NaN.
+func (v Value) Num() float64 {
+	if v.kind != NumberValue {
+		return math.NaN()
+	}
+	return v.num
+}
+
+// Str returns the string held by v, or "".
+func (v Value) Str() string { return v.str }
+
+// Truth returns the bool held by v.
+func (v Value) Truth() bool { return v.b }
+
+// Elems returns the elements of a list value.
+func (v Value) Elems() []Value { return v.list }
+
+// String formats v the way it is written in an experiment file and in
+// result tables: 0.1, "ova", true, [1, 2].
+func (v Value) String() string {
+	switch v.kind {
+	case NumberValue:
+		return strconv.FormatFloat(v.num, 'g', -1, 64)
+	case StringValue:
+		return v.str
+	case BoolValue:
+		return strconv.FormatBool(v.b)
+	case ListValue:
+		parts := make([]string, len(v.list))
+		for i, e := range v.list {
+			parts[i] = e.String()
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	}
+	return "null"
+}
+
+// Equal reports whether v and w hold the same value.
+func (v Value) Equal(w Value) bool {
+	if v.kind != w.kind {
+		return false
+	}
+	switch v.kind {
+	case NumberValue:
+		return v.num == w.num
+	case StringValue:
+		return v.str == w.str
+	case BoolValue:
+		return v.b == w.b
+	case ListValue:
+		if len(v.list) != len(w.list) {
+			return false
+		}
+		for i := range v.list {
+			if !v.list[i].Equal(w.list[i]) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// Params holds parameter values by name.
+type Params map[string]Value
+
+// Float returns the number parameter name, or def when it is absent.
+func (p Params) Float(name string, def float64) float64 {
+	if v, ok := p[name]; ok && v.kind == NumberValue {
+		return v.num
+	}
+	return def
+}
+
+// Int returns the integer parameter name, or def when it is absent.
+func (p Params) Int(name string, def int) int {
+	if v, ok := p[name]; ok && v.kind == NumberValue {
+		return int(v.num)
+	}
+	return def
+}
+
+// Str returns the string parameter name, or def when it is absent.
+func (p Params) Str(name, def string) string {
+	if v, ok := p[name]; ok && v.kind == StringValue {
+		return v.str
+	}
+	return def
+}
+
+// Bool returns the bool parameter name, or def when it is absent.
+func (p Params) Bool(name string, def bool) bool {
+	if v, ok := p[name]; ok && v.kind == BoolValue {
+		return v.b
+	}
+	return def
+}
+
+// Floats returns the number-list parameter name, or nil.
+func (p Params) Floats(name string) []float64 {
+	v, ok := p[name]
+	if !ok || v.kind != ListValue {
+		return nil
+	}
+	out := make([]float64, len(v.list))
+	for i, e := range v.list {
+		out[i] = e.Num()
+	}
+	return out
+}
+
+// Strings returns the string-list parameter name, or nil.
+func (p Params) Strings(name string) []string {
+	v, ok := p[name]
+	if !ok || v.kind != ListValue {
+		return nil
+	}
+	out := make([]string, len(v.list))
+	for i, e := range v.list {
+		out[i] = e.String()
+	}
+	return out
+}
+
+// Matrix returns the number-matrix parameter name, or nil.
+func (p Params) Matrix(name string) [][]float64 {
+	v, ok := p[name]
+	if !ok || v.kind != ListValue {
+		return nil
+	}
+	out := make([][]float64, len(v.list))
+	for i, row := range v.list {
+		for _, e := range row.list {
+			out[i] = append(out[i], e.Num())
+		}
+	}
+	return out
+}
+
+// String formats p as name=value pairs in name order, the form used to
+// label a parameter combination in result tables.
+func (p Params) String() string {
+	names := make([]string, 0, len(p))
+	for n := range p {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = n + "=" + p[n].String()
+	}
+	return strings.Join(parts, ",")
+}
+
+// ParamType is the type of a parameter.
+type ParamType uint8
+
+// Parameter types.
+const (
+	NumberParam ParamType = iota + 1
+	IntegerParam
+	StringParam
+	BoolParam
+	NumberListParam
+	StringListParam
+	NumberMatrixParam
+)
+
+var paramTypeNames = map[ParamType]string{
+	NumberParam: "number", IntegerParam: "integer", StringParam: "string", BoolParam: "bool",
+	NumberListParam: "list(number)", StringListParam: "list(string)", NumberMatrixParam: "list(list(number))",
+}
+
+// String returns the HCL-style name of t.
+func (t ParamType) String() string {
+	if s, ok := paramTypeNames[t]; ok {
+		return s
+	}
+	return "unknown"
+}
+
+// Scalar reports whether t holds a single value (so that a list given for
+// it in an experiment file expands into one combination per element).
+func (t ParamType) Scalar() bool { return t <= BoolParam }
+
+// ParamSpec describes one parameter: its type, default and allowed range.
+type ParamSpec struct {
+	Name        string
+	Type        ParamType
+	Description string
+	Default     Value
+	// Min and Max are inclusive bounds for numbers, unless nil.
+	Min, Max *float64
+	// MinExclusive makes Min a strict bound.
+	MinExclusive bool
+	// Allowed lists the accepted strings of a string parameter.
+	Allowed []string
+}
+
+// Bound returns a pointer to f, for ParamSpec.Min and Max.
+func Bound(f float64) *float64 { return &f }
+
+// Check reports whether v is a valid value of the parameter.
+func (s ParamSpec) Check(v Value) error {
+	switch s.Type {
+	case NumberParam, IntegerParam:
+		if v.kind != NumberValue {
+			return fmt.Errorf("%s must be a number, not %s", s.Name, kindName(v.kind))
+		}
+		if s.Type == IntegerParam && v.num != math.Trunc(v.num) {
+			return fmt.Errorf("%s must be a whole number, not %v", s.Name, v.num)
+		}
+		if math.IsNaN(v.num) {
+			return fmt.Errorf("%s must not be NaN", s.Name)
+		}
+		if s.Min != nil && (v.num < *s.Min || (s.MinExclusive && v.num == *s.Min)) {
+			op := ">="
+			if s.MinExclusive {
+				op = ">"
+			}
+			return fmt.Errorf("%s = %v is out of range: it must be %s %v", s.Name, v.num, op, *s.Min)
+		}
+		if s.Max != nil && v.num > *s.Max {
+			return fmt.Errorf("%s = %v is out of range: it must be <= %v", s.Name, v.num, *s.Max)
+		}
+	case StringParam:
+		if v.kind != StringValue {
+			return fmt.Errorf("%s must be a string, not %s", s.Name, kindName(v.kind))
+		}
+		if len(s.Allowed) > 0 {
+			for _, a := range s.Allowed {
+				if a == v.str {
+					return nil
+				}
+			}
+			return fmt.Errorf("%s = %q is not one of %s", s.Name, v.str, quoteList(s.Allowed))
+		}
+	case BoolParam:
+		if v.kind != BoolValue {
+			return fmt.Errorf("%s must be a bool, not %s", s.Name, kindName(v.kind))
+		}
+	case NumberListParam, StringListParam:
+		if v.kind != ListValue {
+			return fmt.Errorf("%s must be a list, not %s", s.Name, kindName(v.kind))
+		}
+		want := NumberValue
+		if s.Type == StringListParam {
+			want = StringValue
+		}
+		for i, e := range v.list {
+			if e.kind != want {
+				return fmt.Errorf("%s[%d] must be a %s, not %s", s.Name, i, kindName(want), kindName(e.kind))
+			}
+		}
+	case NumberMatrixParam:
+		if v.kind != ListValue {
+			return fmt.Errorf("%s must be a list of lists of numbers, not %s", s.Name, kindName(v.kind))
+		}
+		for i, row := range v.list {
+			if row.kind != ListValue {
+				return fmt.Errorf("%s[%d] must be a list of numbers, not %s", s.Name, i, kindName(row.kind))
+			}
+			for j, e := range row.list {
+				if e.kind != NumberValue {
+					return fmt.Errorf("%s[%d][%d] must be a number, not %s", s.Name, i, j, kindName(e.kind))
+				}
+			}
+		}
+	default:
+		return fmt.Errorf("%s has an unknown parameter type", s.Name)
+	}
+	return nil
+}
+
+func kindName(k ValueKind) string {
+	switch k {
+	case NumberValue:
+		return "number"
+	case StringValue:
+		return "string"
+	case BoolValue:
+		return "bool"
+	case ListValue:
+		return "list"
+	}
+	return "null"
+}
+
+func quoteList(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = strconv.Quote(s)
+	}
+	return strings.Join(q, ", ")
+}
+
+// CheckParams checks p against specs: every name must be declared and every
+// value valid. It returns one error per problem, in name order.
+func CheckParams(specs []ParamSpec, p Params) []error {
+	byName := make(map[string]ParamSpec, len(specs))
+	for _, s := range specs {
+		byName[s.Name] = s
+	}
+	names := make([]string, 0, len(p))
+	for n := range p {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var errs []error
+	for _, n := range names {
+		s, ok := byName[n]
+		if !ok {
+			valid := make([]string, 0, len(specs))
+			for _, s := range specs {
+				valid = append(valid, s.Name)
+			}
+			errs = append(errs, fmt.Errorf("unknown parameter %q; valid parameters: %s", n, strings.Join(valid, ", ")))
+			continue
+		}
+		if err := s.Check(p[n]); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errs
+}
+
+// WithDefaults returns p completed with the default of every spec it lacks.
+func WithDefaults(specs []ParamSpec, p Params) Params {
+	out := make(Params, len(specs)+len(p))
+	for _, s := range specs {
+		if !s.Default.IsNull() {
+			out[s.Name] = s.Default
+		}
+	}
+	for n, v := range p {
+		out[n] = v
+	}
+	return out
+}
