@@ -1,0 +1,157 @@
+// Package cv assigns data rows to cross-validation folds: seeded plain and
+// stratified k-fold, and predefined assignments read from a folds file.
+package cv
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// Seed derives a 64-bit seed from the experiment seed and the parts that
+// identify what the seed is for (a dataset name, a cell key, a fold number).
+// It depends on nothing else, so results do not depend on execution order.
+func Seed(base uint64, parts ...string) uint64 {
+	h := sha256.New()
+	var b [8]byte
+	binary.LittleEndian.PutUint64(b[:], base)
+	h.Write(b[:])
+	for _, p := range parts {
+		binary.LittleEndian.PutUint64(b[:], uint64(len(p)))
+		h.Write(b[:])
+		h.Write([]byte(p))
+	}
+	return binary.LittleEndian.Uint64(h.Sum(nil))
+}
+
+// KFold assigns n rows to k folds of sizes differing by at most one, in a
+// random order drawn from seed.
+func KFold(n, k int, seed uint64) ([]int, error) {
+	if k < 2 || k > n {
+		return nil, fmt.Errorf("cannot split %d rows into %d folds", n, k)
+	}
+	rng := rand.New(rand.NewPCG(seed, 0x6b666f6c64))
+	perm := rng.Perm(n)
+	fold := make([]int, n)
+	for i, r := range perm {
+		fold[r] = i % k
+	}
+	return fold, nil
+}
+
+// StratifiedKFold assigns rows to k folds so that every class is spread as
+// evenly as possible over the folds: the rows of each class are shuffled
+// (seeded) and dealt to the folds in turn, each class starting where the
+// previous one stopped so that fold sizes differ by at most one.
+func StratifiedKFold(labels []int, k int, seed uint64) ([]int, error) {
+	n := len(labels)
+	if k < 2 || k > n {
+		return nil, fmt.Errorf("cannot split %d rows into %d folds", n, k)
+	}
+	byClass := map[int][]int{}
+	maxClass := 0
+	for i, y := range labels {
+		byClass[y] = append(byClass[y], i)
+		maxClass = max(maxClass, y)
+	}
+	rng := rand.New(rand.NewPCG(seed, 0x7374726174))
+	fold := make([]int, n)
+	next := 0
+	for c := 0; c <= maxClass; c++ {
+		rows := byClass[c]
+		rng.Shuffle(len(rows), func(i, j int) { rows[i], rows[j] = rows[j], rows[i] })
+		for _, r := range rows {
+			fold[r] = next
+			next = (next + 1) % k
+		}
+	}
+	return fold, nil
+}
+
+// ReadFoldsFile reads a predefined assignment: a CSV file with a header
+// that has a column `fold`, and one row per data row holding its fold
+// number (0-based). It returns the fold of each row and the number of folds.
+func ReadFoldsFile(path string) ([]int, int, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, 0, fmt.Errorf("folds file: %w", err)
+	}
+	defer f.Close()
+	return ParseFolds(f, path)
+}
+
+// ParseFolds parses a folds file read from r; name labels errors.
+func ParseFolds(r io.Reader, name string) ([]int, int, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	line := 0
+	col := -1
+	var folds []int
+	maxFold := -1
+	for sc.Scan() {
+		line++
+		text := strings.TrimRight(sc.Text(), "\r")
+		fields := strings.Split(text, ",")
+		if col < 0 {
+			for i, h := range fields {
+				if strings.TrimSpace(h) == "fold" {
+					col = i
+				}
+			}
+			if col < 0 {
+				return nil, 0, fmt.Errorf("%s:%d: no column named \"fold\" in the header %q", name, line, text)
+			}
+			continue
+		}
+		if text == "" {
+			continue
+		}
+		if col >= len(fields) {
+			return nil, 0, fmt.Errorf("%s:%d: row has %d fields, the fold column is number %d", name, line, len(fields), col+1)
+		}
+		v, err := strconv.Atoi(strings.TrimSpace(fields[col]))
+		if err != nil || v < 0 {
+			return nil, 0, fmt.Errorf("%s:%d: column \"fold\": %q is not a fold number (0, 1, ...)", name, line, fields[col])
+		}
+		folds = append(folds, v)
+		maxFold = max(maxFold, v)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, 0, fmt.Errorf("%s: %w", name, err)
+	}
+	if col < 0 {
+		return nil, 0, fmt.Errorf("%s: empty folds file", name)
+	}
+	k := maxFold + 1
+	seen := make([]bool, k)
+	for _, v := range folds {
+		seen[v] = true
+	}
+	for i, s := range seen {
+		if !s {
+			return nil, 0, fmt.Errorf("%s: fold %d has no rows (folds must be numbered 0..%d without gaps)", name, i, k-1)
+		}
+	}
+	if k < 2 {
+		return nil, 0, fmt.Errorf("%s: needs at least 2 folds, found %d", name, k)
+	}
+	return folds, k, nil
+}
+
+// Split returns the training and test rows of fold f.
+func Split(folds []int, f int) (train, test []int) {
+	for i, v := range folds {
+		if v == f {
+			test = append(test, i)
+		} else {
+			train = append(train, i)
+		}
+	}
+	return train, test
+}

@@ -1,0 +1,115 @@
+package cv
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestStratifiedKFoldBalances(t *testing.T) {
+	// 3 classes of 50, 30, 20 rows over 10 folds: each fold gets 5, 3, 2.
+	var labels []int
+	for c, n := range []int{50, 30, 20} {
+		for i := 0; i < n; i++ {
+			labels = append(labels, c)
+		}
+	}
+	folds, err := StratifiedKFold(labels, 10, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := map[[2]int]int{}
+	for i, f := range folds {
+		count[[2]int{f, labels[i]}]++
+	}
+	for f := 0; f < 10; f++ {
+		for c, want := range []int{5, 3, 2} {
+			if got := count[[2]int{f, c}]; got != want {
+				t.Errorf("fold %d class %d: %d rows, want %d", f, c, got, want)
+			}
+		}
+	}
+	again, _ := StratifiedKFold(labels, 10, 7)
+	other, _ := StratifiedKFold(labels, 10, 8)
+	same, differ := true, false
+	for i := range folds {
+		same = same && folds[i] == again[i]
+		differ = differ || folds[i] != other[i]
+	}
+	if !same || !differ {
+		t.Errorf("same seed reproduces: %v; another seed differs: %v", same, differ)
+	}
+}
+
+func TestKFoldSizes(t *testing.T) {
+	folds, err := KFold(23, 5, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	size := make([]int, 5)
+	for _, f := range folds {
+		size[f]++
+	}
+	for f, n := range size {
+		if n != 4 && n != 5 {
+			t.Errorf("fold %d has %d rows, want 4 or 5", f, n)
+		}
+	}
+	if _, err := KFold(3, 5, 1); err == nil {
+		t.Error("5 folds of 3 rows: want an error")
+	}
+}
+
+func TestParseFolds(t *testing.T) {
+	tests := []struct {
+		name, in, err string
+		k             int
+	}{
+		{name: "ok", in: "fold\n0\n1\n1\n0\n", k: 2},
+		{name: "second column", in: "row,fold\n0,1\n1,0\n", k: 2},
+		{name: "no column", in: "x\n0\n", err: "folds.csv:1: no column named \"fold\""},
+		{name: "not a number", in: "fold\n0\nx\n", err: "folds.csv:3: column \"fold\": \"x\""},
+		{name: "negative", in: "fold\n0\n-1\n", err: "folds.csv:3:"},
+		{name: "gap", in: "fold\n0\n2\n", err: "fold 1 has no rows"},
+		{name: "one fold", in: "fold\n0\n0\n", err: "at least 2 folds"},
+		{name: "empty", in: "", err: "empty folds file"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, k, err := ParseFolds(strings.NewReader(tt.in), "folds.csv")
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("error %v, want it to contain %q", err, tt.err)
+				}
+				return
+			}
+			if err != nil || k != tt.k {
+				t.Fatalf("k=%d err=%v, want k=%d", k, err, tt.k)
+			}
+		})
+	}
+}
+
+func TestSeedDependsOnPartsOnly(t *testing.T) {
+	if Seed(1, "iris", "0") != Seed(1, "iris", "0") {
+		t.Fatal("Seed is not deterministic")
+	}
+	if Seed(1, "iris", "0") == Seed(1, "iris0") || Seed(1, "a") == Seed(2, "a") {
+		t.Fatal("distinct inputs gave the same seed")
+	}
+}
+
+func FuzzParseFolds(f *testing.F) {
+	f.Add("fold\n0\n1\n")
+	f.Add("a,fold\n1,0\n2,1\n")
+	f.Fuzz(func(t *testing.T, in string) {
+		folds, k, err := ParseFolds(strings.NewReader(in), "f")
+		if err != nil {
+			return
+		}
+		for _, v := range folds {
+			if v < 0 || v >= k {
+				t.Fatalf("fold %d outside 0..%d", v, k-1)
+			}
+		}
+	})
+}

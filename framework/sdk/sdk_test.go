@@ -1,0 +1,293 @@
+package sdk
+
+import (
+	"context"
+	"math"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/hashicorp/go-plugin"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/polyclass/polyclass/framework/sparse"
+)
+
+// meanLearner is a test learner: its model scores a row by the mean target
+// of the training rows plus the row's first feature, so predictions show
+// which rows a problem was trained on.
+type meanLearner struct {
+	mu   sync.Mutex
+	fits []FitInput
+}
+
+func (*meanLearner) Info() LearnerInfo {
+	return LearnerInfo{
+		Name: "mean", Version: "1.2.3",
+		Capabilities: Capabilities{Binary: true, Multiclass: true, Regression: true, Scores: true, Probabilities: true, Sparse: true},
+		Params: []ParamSpec{
+			{Name: "C", Type: NumberParam, Default: Number(1), Min: Bound(0), MinExclusive: true},
+			{Name: "solver", Type: StringParam, Default: String("a"), Allowed: []string{"a", "b"}},
+		},
+	}
+}
+
+func (l *meanLearner) Fit(_ context.Context, in FitInput, p Params) (Model, error) {
+	l.mu.Lock()
+	l.fits = append(l.fits, in)
+	l.mu.Unlock()
+	var s float64
+	n := len(in.Targets)
+	for _, t := range in.Targets {
+		s += t
+	}
+	for _, c := range in.Classes {
+		s += float64(c)
+		n = len(in.Classes)
+	}
+	return meanModel{mean: s/float64(n) + p.Float("C", 0)*0}, nil
+}
+
+type meanModel struct{ mean float64 }
+
+func (meanModel) Outputs() int { return 1 }
+
+func (m meanModel) Predict(_ context.Context, x Matrix, scores, probs *mat.Dense) error {
+	r, _ := x.Dims()
+	for i := 0; i < r; i++ {
+		var f0 float64
+		if x.CSR != nil {
+			f0 = x.CSR.At(i, 0)
+		} else {
+			f0 = x.Dense.At(i, 0)
+		}
+		scores.Set(i, 0, m.mean+f0)
+		if probs != nil {
+			probs.Set(i, 0, 1/(1+math.Exp(-(m.mean+f0))))
+		}
+	}
+	return nil
+}
+
+// connect serves l in-process through go-plugin's test helpers and returns
+// the host-side client.
+func connect(t *testing.T, lp *LearnerPlugin) *LearnerClient {
+	t.Helper()
+	client, _ := plugin.TestPluginGRPCConn(t, false, map[string]plugin.Plugin{LearnerPluginName: lp})
+	t.Cleanup(func() { client.Close() })
+	raw, err := client.Dispense(LearnerPluginName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return raw.(*LearnerClient)
+}
+
+func TestLearnerProtocolRoundTrip(t *testing.T) {
+	ctx := context.Background()
+	impl := &meanLearner{}
+	c := connect(t, &LearnerPlugin{Impl: impl})
+
+	info, err := c.Info(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Name != "mean" || info.Version != "1.2.3" || !info.Capabilities.Probabilities || len(info.Params) != 2 {
+		t.Fatalf("info = %+v", info)
+	}
+	if s := info.Params[0]; s.Name != "C" || s.Min == nil || *s.Min != 0 || !s.MinExclusive || s.Default.Num() != 1 {
+		t.Fatalf("param spec C = %+v", s)
+	}
+
+	x := mat.NewDense(4, 2, []float64{10, 1, 20, 2, 30, 3, 40, 4})
+	enc := EncodeMatrix(Matrix{Dense: x})
+	up, err := c.Ensure(ctx, enc)
+	if err != nil || !up {
+		t.Fatalf("first Ensure: uploaded=%v err=%v", up, err)
+	}
+	if up, err = c.Ensure(ctx, enc); err != nil || up {
+		t.Fatalf("second Ensure uploaded again: %v %v", up, err)
+	}
+
+	// Rows 0, 1, 3 train; the second problem leaves row 1 out (target 0).
+	models, err := c.Fit(ctx, enc.Digest, []int{0, 1, 3}, Params{"C": Number(2)}, []Problem{
+		{Kind: Binary, Targets: []float64{1, -1, 1}},
+		{Kind: Binary, Targets: []float64{1, 0, -1}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(impl.fits) != 2 {
+		t.Fatalf("%d fits, want 2", len(impl.fits))
+	}
+	for _, f := range impl.fits {
+		r, _ := f.X.Dims()
+		if r != len(f.Targets) {
+			t.Fatalf("fit input has %d rows and %d targets", r, len(f.Targets))
+		}
+		if r == 2 && (f.X.Dense.At(0, 0) != 10 || f.X.Dense.At(1, 0) != 40) {
+			t.Fatalf("problem 2 trained on rows %v, want rows 0 and 3", mat.Formatted(f.X.Dense))
+		}
+	}
+	scores, probs, err := c.Predict(ctx, enc.Digest, []int{2}, models, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Problem 1: mean(1,−1,1) = 1/3; problem 2: mean(1,−1) = 0; row 2 has f0 = 30.
+	want := []float64{30 + 1.0/3, 30}
+	for j, w := range want {
+		if got := scores.At(0, j); math.Abs(got-w) > 1e-12 {
+			t.Errorf("score[0,%d] = %v, want %v", j, got, w)
+		}
+		if got := probs.At(0, j); math.Abs(got-1/(1+math.Exp(-w))) > 1e-12 {
+			t.Errorf("prob[0,%d] = %v", j, got)
+		}
+	}
+	if err := c.Release(ctx, models); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := c.Predict(ctx, enc.Digest, []int{2}, models, false); err == nil || !strings.Contains(err.Error(), "no model") {
+		t.Fatalf("predict after release: %v", err)
+	}
+}
+
+func TestLearnerRejectsBadInput(t *testing.T) {
+	ctx := context.Background()
+	c := connect(t, &LearnerPlugin{Impl: &meanLearner{}})
+	enc := EncodeMatrix(Matrix{Dense: mat.NewDense(2, 1, []float64{1, 2})})
+	if _, err := c.Fit(ctx, enc.Digest, []int{0}, nil, []Problem{{Kind: Binary, Targets: []float64{1}}}); err == nil || !strings.Contains(err.Error(), "not loaded") {
+		t.Fatalf("fit before upload: %v", err)
+	}
+	if _, err := c.Ensure(ctx, enc); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name   string
+		rows   []int
+		params Params
+		p      Problem
+		want   string
+	}{
+		{"bad param value", []int{0, 1}, Params{"C": Number(0)}, Problem{Kind: Binary, Targets: []float64{1, -1}}, "C = 0 is out of range"},
+		{"unknown param", []int{0, 1}, Params{"gamma": Number(1)}, Problem{Kind: Binary, Targets: []float64{1, -1}}, `unknown parameter "gamma"`},
+		{"bad enum", []int{0, 1}, Params{"solver": String("c")}, Problem{Kind: Binary, Targets: []float64{1, -1}}, `solver = "c" is not one of`},
+		{"row out of range", []int{0, 5}, nil, Problem{Kind: Binary, Targets: []float64{1, -1}}, "row 5 out of range"},
+		{"target count", []int{0, 1}, nil, Problem{Kind: Binary, Targets: []float64{1}}, "1 targets for 2 rows"},
+		{"binary target", []int{0, 1}, nil, Problem{Kind: Binary, Targets: []float64{1, 2}}, "binary target 2"},
+		{"no rows used", []int{0, 1}, nil, Problem{Kind: Binary, Targets: []float64{0, 0}}, "uses no rows"},
+		{"class target", []int{0, 1}, nil, Problem{Kind: Multiclass, NumClasses: 2, Targets: []float64{1, 3}}, "class target 3"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := c.Fit(ctx, enc.Digest, tt.rows, tt.params, []Problem{tt.p})
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("error %v, want it to contain %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestUploadChunksAndSparse(t *testing.T) {
+	ctx := context.Background()
+	impl := &meanLearner{}
+	c := connect(t, &LearnerPlugin{Impl: impl})
+	// 3 MiB of dense data travels in several chunks.
+	big := mat.NewDense(4096, 96, nil)
+	for i := 0; i < 4096; i++ {
+		big.Set(i, 0, float64(i))
+	}
+	enc := EncodeMatrix(Matrix{Dense: big})
+	if enc.Size() <= 2*ChunkSize {
+		t.Fatalf("test matrix too small: %d bytes", enc.Size())
+	}
+	if _, err := c.Ensure(ctx, enc); err != nil {
+		t.Fatal(err)
+	}
+	models, err := c.Fit(ctx, enc.Digest, []int{0, 4095}, nil, []Problem{{Kind: Regression, Targets: []float64{2, 4}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _, err := c.Predict(ctx, enc.Digest, []int{4000}, models, false)
+	if err != nil || s.At(0, 0) != 4003 {
+		t.Fatalf("predict on chunked upload: %v, %v", s, err)
+	}
+	// A CSR matrix round-trips.
+	csr := &sparse.CSR{Rows: 3, Cols: 5, Indptr: []int64{0, 1, 1, 3}, Indices: []int32{0, 0, 4}, Values: []float64{7, 9, 1}}
+	senc := EncodeMatrix(Matrix{CSR: csr})
+	if senc.Digest == enc.Digest {
+		t.Fatal("digests collide")
+	}
+	if _, err := c.Ensure(ctx, senc); err != nil {
+		t.Fatal(err)
+	}
+	models, err = c.Fit(ctx, senc.Digest, []int{0, 1, 2}, nil, []Problem{{Kind: Regression, Targets: []float64{0, 0, 0}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _, err = c.Predict(ctx, senc.Digest, []int{2, 0, 1}, models, false)
+	if err != nil || s.At(0, 0) != 9 || s.At(1, 0) != 7 || s.At(2, 0) != 0 {
+		t.Fatalf("sparse predict: %v %v", mat.Formatted(s), err)
+	}
+}
+
+func TestUploadRejectsCorruptData(t *testing.T) {
+	c := connect(t, &LearnerPlugin{Impl: &meanLearner{}})
+	enc := EncodeMatrix(Matrix{Dense: mat.NewDense(2, 2, []float64{1, 2, 3, 4})})
+	bad := *enc
+	bad.Data = append([]byte(nil), enc.Data...)
+	bad.Data[3] ^= 1
+	err := c.Upload(context.Background(), &bad)
+	if err == nil || !strings.Contains(err.Error(), "digest mismatch") {
+		t.Fatalf("corrupt upload: %v", err)
+	}
+}
+
+func TestDatasetCacheEvictsLeastRecentlyUsed(t *testing.T) {
+	c := newDatasetCache(100)
+	c.put("a", Matrix{}, 40)
+	c.put("b", Matrix{}, 40)
+	c.get("a") // a is now the most recent
+	c.put("c", Matrix{}, 40)
+	if !c.has("a") || c.has("b") || !c.has("c") {
+		t.Fatalf("after eviction: a=%v b=%v c=%v, want a and c kept", c.has("a"), c.has("b"), c.has("c"))
+	}
+	c.put("huge", Matrix{}, 1000)
+	if !c.has("huge") || c.has("a") {
+		t.Fatal("an entry larger than the budget must be kept alone")
+	}
+}
+
+func TestParamSpecCheck(t *testing.T) {
+	matrix := ParamSpec{Name: "matrix", Type: NumberMatrixParam}
+	tests := []struct {
+		spec ParamSpec
+		v    Value
+		want string
+	}{
+		{ParamSpec{Name: "n", Type: IntegerParam}, Number(1.5), "whole number"},
+		{ParamSpec{Name: "n", Type: IntegerParam, Max: Bound(3)}, Number(4), "must be <= 3"},
+		{ParamSpec{Name: "b", Type: BoolParam}, String("yes"), "must be a bool"},
+		{ParamSpec{Name: "l", Type: StringListParam}, List(String("a"), Number(1)), "l[1] must be a string"},
+		{matrix, List(List(Number(1)), Number(2)), "matrix[1] must be a list"},
+		{matrix, List(List(Number(1), String("x"))), "matrix[0][1] must be a number"},
+		{matrix, List(List(Number(1), Number(-1))), ""},
+	}
+	for _, tt := range tests {
+		err := tt.spec.Check(tt.v)
+		if tt.want == "" {
+			if err != nil {
+				t.Errorf("%s = %v: %v", tt.spec.Name, tt.v, err)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s = %v: error %v, want %q", tt.spec.Name, tt.v, err, tt.want)
+		}
+	}
+}
+
+func TestParamsString(t *testing.T) {
+	p := Params{"solver": String("lbfgs"), "C": Number(0.1), "m": List(Number(1), Number(-1))}
+	if got, want := p.String(), "C=0.1,m=[1, -1],solver=lbfgs"; got != want {
+		t.Fatalf("Params.String() = %q, want %q", got, want)
+	}
+}

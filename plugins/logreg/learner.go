@@ -1,0 +1,105 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/polyclass/polyclass/framework/sdk"
+	"github.com/polyclass/polyclass/plugins/logreg/logistic"
+)
+
+// version is reported in Info and recorded in run manifests.
+const version = "0.1.0"
+
+// learner adapts package logistic to the plugin SDK.
+type learner struct{}
+
+func (learner) Info() sdk.LearnerInfo {
+	return sdk.LearnerInfo{
+		Name: "logreg", Version: version,
+		Description: "L2 logistic regression 0.5·||w||² + C·Σ log(1+exp(−y(w·x+b))), intercept not penalised; softmax regression for native multiclass problems",
+		Capabilities: sdk.Capabilities{Binary: true, Multiclass: true, Scores: true, Probabilities: true, Sparse: true},
+		Params: []sdk.ParamSpec{
+			{Name: "C", Type: sdk.NumberParam, Default: sdk.Number(1), Min: sdk.Bound(0), MinExclusive: true, Description: "inverse regularisation strength"},
+			{Name: "solver", Type: sdk.StringParam, Default: sdk.String(logistic.SolverNewton), Allowed: []string{logistic.SolverNewton, logistic.SolverLBFGS, logistic.SolverSGD, logistic.SolverGD}, Description: "binary solver: trust-region Newton (as LIBLINEAR), L-BFGS, stochastic or full-batch gradient descent"},
+			{Name: "multinomial", Type: sdk.BoolParam, Default: sdk.Bool(true), Description: "fit native multiclass problems (reduction none) by softmax regression; false rejects them"},
+			{Name: "tol", Type: sdk.NumberParam, Default: sdk.Number(1e-4), Min: sdk.Bound(0), MinExclusive: true, Description: "binary: stop when ||∇f|| ≤ tol·max(min(n+,n−),1)/n·||∇f(0)|| (LIBLINEAR's rule); softmax: ||∇f|| ≤ tol·||∇f(0)||"},
+			{Name: "max_iter", Type: sdk.IntegerParam, Default: sdk.Number(1000), Min: sdk.Bound(1), Description: "iteration limit"},
+			{Name: "epochs", Type: sdk.IntegerParam, Default: sdk.Number(100), Min: sdk.Bound(1), Description: "passes over the data for solver sgd"},
+			{Name: "step", Type: sdk.NumberParam, Default: sdk.Number(0.1), Min: sdk.Bound(0), MinExclusive: true, Description: "initial step size for sgd (η_t = step/(1+step·λ·t)) and gd"},
+		},
+	}
+}
+
+func design(x sdk.Matrix) logistic.Design {
+	if x.CSR != nil {
+		return logistic.NewCSR(x.CSR)
+	}
+	return logistic.NewDense(x.Dense)
+}
+
+func (learner) Fit(_ context.Context, in sdk.FitInput, p sdk.Params) (sdk.Model, error) {
+	x := design(in.X)
+	switch in.Kind {
+	case sdk.Binary:
+		r, err := logistic.Fit(x, in.Targets, in.Weights, logistic.Options{
+			C: p.Float("C", 1), Tol: p.Float("tol", 1e-4), MaxIter: p.Int("max_iter", 1000),
+			Solver: p.Str("solver", logistic.SolverNewton), Epochs: p.Int("epochs", 100),
+			Step: p.Float("step", 0.1), Seed: in.Seed,
+		})
+		if err != nil {
+			return nil, err
+		}
+		return binaryModel{r}, nil
+	case sdk.Multiclass:
+		if !p.Bool("multinomial", true) {
+			return nil, fmt.Errorf("a native multiclass problem needs multinomial = true")
+		}
+		r, err := logistic.FitSoftmax(x, in.Classes, in.NumClasses, in.Weights, logistic.SoftmaxOptions{
+			C: p.Float("C", 1), Tol: p.Float("tol", 1e-4), MaxIter: p.Int("max_iter", 1000),
+		})
+		if err != nil {
+			return nil, err
+		}
+		return softmaxModel{r}, nil
+	}
+	return nil, fmt.Errorf("logreg cannot fit %s problems", in.Kind)
+}
+
+type binaryModel struct{ r *logistic.Result }
+
+func (binaryModel) Outputs() int { return 1 }
+
+func (m binaryModel) Predict(_ context.Context, x sdk.Matrix, scores, probs *mat.Dense) error {
+	d := design(x)
+	n, _ := d.Dims()
+	s := m.r.Decision(make([]float64, n), d)
+	scores.SetCol(0, s)
+	if probs != nil {
+		probs.SetCol(0, m.r.Probability(make([]float64, n), d))
+	}
+	return nil
+}
+
+func (m binaryModel) Stats() map[string]float64 {
+	return map[string]float64{"objective": m.r.Objective, "iterations": float64(m.r.Iterations), "grad_norm": m.r.GradNorm}
+}
+
+type softmaxModel struct{ r *logistic.SoftmaxResult }
+
+func (m softmaxModel) Outputs() int { return len(m.r.B) }
+
+func (m softmaxModel) Predict(_ context.Context, x sdk.Matrix, scores, probs *mat.Dense) error {
+	d := design(x)
+	m.r.Decision(scores, d)
+	if probs != nil {
+		m.r.Probability(probs, d)
+	}
+	return nil
+}
+
+func (m softmaxModel) Stats() map[string]float64 {
+	return map[string]float64{"objective": m.r.Objective, "iterations": float64(m.r.Iterations), "grad_norm": m.r.GradNorm}
+}

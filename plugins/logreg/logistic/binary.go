@@ -1,0 +1,280 @@
+package logistic
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/floats"
+)
+
+// Solver names accepted by Options.Solver.
+const (
+	// SolverNewton is a trust-region Newton method with preconditioned
+	// conjugate gradients (LIBLINEAR's TRON). It is the default.
+	SolverNewton = "newton"
+	// SolverLBFGS uses gonum's optimize.LBFGS.
+	SolverLBFGS = "lbfgs"
+	// SolverSGD is plain stochastic gradient descent (a baseline).
+	SolverSGD = "sgd"
+	// SolverGD is full-batch gradient descent (a baseline).
+	SolverGD = "gd"
+)
+
+// Options configures Fit. The zero value selects every default.
+type Options struct {
+	// C is the loss weight (inverse regularisation strength); 0 means 1.
+	C float64
+	// Tol is the relative gradient tolerance of the LIBLINEAR-style stopping
+	// rule described in the package documentation; 0 means 0.01.
+	Tol float64
+	// MaxIter bounds the outer iterations; 0 means 1000 for newton, 10000
+	// for lbfgs and 100000 for gd. SGD uses Epochs instead.
+	MaxIter int
+	// Solver is one of SolverNewton (default when empty), SolverLBFGS,
+	// SolverSGD or SolverGD.
+	Solver string
+	// Epochs is the maximum number of passes over the data for sgd (0 means
+	// 100); sgd stops earlier once the Tol rule holds after an epoch.
+	Epochs int
+	// Step is the initial step η₀ for sgd (0 means 0.1), with schedule
+	// η_t = η₀/(1 + η₀·λ·t), λ = 1/(C·n), t = number of sample updates so
+	// far. For gd, Step > 0 selects a fixed step; 0 selects Armijo
+	// backtracking.
+	Step float64
+	// Seed seeds the sgd shuffling.
+	Seed uint64
+}
+
+// Result is a fitted binary model and solver diagnostics.
+type Result struct {
+	// W holds the d feature weights.
+	W []float64
+	// B is the (unpenalised) intercept.
+	B float64
+	// Objective is f(W,B).
+	Objective float64
+	// GradNorm is ‖∇f(W,B)‖₂ including the intercept component.
+	GradNorm float64
+	// Iterations is the number of outer iterations (accepted Newton
+	// steps, L-BFGS major iterations, gd steps or sgd epochs).
+	Iterations int
+	// Converged reports whether the stopping rule was met.
+	Converged bool
+}
+
+// ErrInput reports invalid arguments.
+var ErrInput = errors.New("logistic: invalid input")
+
+// Fit solves the binary L2 logistic regression problem on x with labels
+// y ∈ {−1,+1} and optional nonnegative row weights s (nil means all 1).
+func Fit(x Design, y, s []float64, opt Options) (*Result, error) {
+	n, d := x.Dims()
+	if len(y) != n {
+		return nil, fmt.Errorf("%w: %d labels for %d rows", ErrInput, len(y), n)
+	}
+	if s != nil && len(s) != n {
+		return nil, fmt.Errorf("%w: %d row weights for %d rows", ErrInput, len(s), n)
+	}
+	var npos, nneg int
+	for i, v := range y {
+		switch v {
+		case 1:
+			npos++
+		case -1:
+			nneg++
+		default:
+			return nil, fmt.Errorf("%w: label %v at row %d is not ±1", ErrInput, v, i)
+		}
+		if s != nil && !(s[i] >= 0) {
+			return nil, fmt.Errorf("%w: row weight %v at row %d is not ≥ 0", ErrInput, s[i], i)
+		}
+	}
+	if n == 0 {
+		return nil, fmt.Errorf("%w: no rows", ErrInput)
+	}
+	o, err := opt.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	p := newBinProblem(x, y, s, o.C)
+	// Absolute gradient-norm threshold of the LIBLINEAR rule.
+	g0 := make([]float64, d+1)
+	theta := make([]float64, d+1)
+	p.fun(theta)
+	p.grad(theta, g0)
+	thresh := o.Tol * float64(max(min(npos, nneg), 1)) / float64(n) * floats.Norm(g0, 2)
+
+	var iters int
+	switch o.Solver {
+	case SolverNewton:
+		iters = tron(p, theta, g0, thresh, o.MaxIter)
+	case SolverLBFGS:
+		iters, err = lbfgs(p, theta, thresh, o.MaxIter)
+	case SolverSGD:
+		iters = sgd(p, theta, thresh, o)
+	case SolverGD:
+		iters = gd(p, theta, thresh, o)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("logistic: %s solver: %w", o.Solver, err)
+	}
+	g := g0
+	f := p.fun(theta)
+	p.grad(theta, g)
+	gn := floats.Norm(g, 2)
+	return &Result{
+		W:          theta[:d:d],
+		B:          theta[d],
+		Objective:  f,
+		GradNorm:   gn,
+		Iterations: iters,
+		Converged:  gn <= thresh,
+	}, nil
+}
+
+func (o Options) withDefaults() (Options, error) {
+	if o.C == 0 {
+		o.C = 1
+	}
+	if !(o.C > 0) || math.IsInf(o.C, 1) {
+		return o, fmt.Errorf("%w: C = %v, want a positive finite value", ErrInput, o.C)
+	}
+	if o.Tol == 0 {
+		o.Tol = 0.01
+	}
+	if !(o.Tol > 0) {
+		return o, fmt.Errorf("%w: Tol = %v, want > 0", ErrInput, o.Tol)
+	}
+	if o.Solver == "" {
+		o.Solver = SolverNewton
+	}
+	if o.MaxIter < 0 || o.Epochs < 0 || o.Step < 0 {
+		return o, fmt.Errorf("%w: negative MaxIter, Epochs or Step", ErrInput)
+	}
+	if o.MaxIter == 0 {
+		switch o.Solver {
+		case SolverNewton:
+			o.MaxIter = 1000
+		case SolverLBFGS:
+			o.MaxIter = 10000
+		case SolverGD:
+			o.MaxIter = 100000
+		}
+	}
+	switch o.Solver {
+	case SolverNewton, SolverLBFGS, SolverGD:
+	case SolverSGD:
+		if o.Epochs == 0 {
+			o.Epochs = 100
+		}
+		if o.Step == 0 {
+			o.Step = 0.1
+		}
+	default:
+		return o, fmt.Errorf("%w: unknown solver %q (want newton, lbfgs, sgd or gd)", ErrInput, o.Solver)
+	}
+	return o, nil
+}
+
+// binProblem evaluates the binary objective on θ = (w, b) (length d+1, the
+// intercept last). It owns its workspaces, so one value must not be shared
+// between goroutines.
+type binProblem struct {
+	x    Design
+	y, s []float64
+	c    float64
+	n, d int
+	z    []float64 // X·w + b at the last fun call
+	dd   []float64 // C·sᵢ·σᵢ(1−σᵢ) at the last grad call
+	tmp  []float64 // length n scratch
+}
+
+func newBinProblem(x Design, y, s []float64, c float64) *binProblem {
+	n, d := x.Dims()
+	return &binProblem{
+		x: x, y: y, s: s, c: c, n: n, d: d,
+		z:   make([]float64, n),
+		dd:  make([]float64, n),
+		tmp: make([]float64, n),
+	}
+}
+
+func (p *binProblem) weight(i int) float64 {
+	if p.s == nil {
+		return 1
+	}
+	return p.s[i]
+}
+
+// logLoss returns log(1+exp(−t)) without overflow.
+func logLoss(t float64) float64 {
+	if t >= 0 {
+		return math.Log1p(math.Exp(-t))
+	}
+	return -t + math.Log1p(math.Exp(t))
+}
+
+// sigmoid returns 1/(1+exp(−t)) without overflow.
+func sigmoid(t float64) float64 {
+	if t >= 0 {
+		return 1 / (1 + math.Exp(-t))
+	}
+	e := math.Exp(t)
+	return e / (1 + e)
+}
+
+// fun returns f(θ) and stores the margins X·w+b for a following grad call.
+func (p *binProblem) fun(theta []float64) float64 {
+	w, b := theta[:p.d], theta[p.d]
+	p.x.MulVec(p.z, w)
+	var loss float64
+	for i := range p.z {
+		p.z[i] += b
+		loss += p.weight(i) * logLoss(p.y[i]*p.z[i])
+	}
+	return 0.5*floats.Dot(w, w) + p.c*loss
+}
+
+// grad sets g = ∇f(θ) using the margins of the preceding fun(θ) call and
+// stores the Hessian diagonal weights for hv and precond.
+func (p *binProblem) grad(theta, g []float64) {
+	var gb float64
+	for i, zi := range p.z {
+		sg := sigmoid(p.y[i] * zi) // σ(y z)
+		cs := p.c * p.weight(i)
+		p.dd[i] = cs * sg * (1 - sg)
+		r := -cs * p.y[i] * (1 - sg)
+		p.tmp[i] = r
+		gb += r
+	}
+	p.x.MulVecTrans(g[:p.d], p.tmp)
+	floats.Add(g[:p.d], theta[:p.d])
+	g[p.d] = gb
+}
+
+// hv sets out = ∇²f·v with the Hessian at the last grad point.
+func (p *binProblem) hv(v, out []float64) {
+	p.x.MulVec(p.tmp, v[:p.d])
+	var hb float64
+	for i := range p.tmp {
+		p.tmp[i] = p.dd[i] * (p.tmp[i] + v[p.d])
+		hb += p.tmp[i]
+	}
+	p.x.MulVecTrans(out[:p.d], p.tmp)
+	floats.Add(out[:p.d], v[:p.d])
+	out[p.d] = hb
+}
+
+// precond sets m to the diagonal of the Hessian at the last grad point.
+func (p *binProblem) precond(m []float64) {
+	p.x.MulVecTransSq(m[:p.d], p.dd)
+	var sb float64
+	for i := range m[:p.d] {
+		m[i]++
+	}
+	for _, v := range p.dd {
+		sb += v
+	}
+	m[p.d] = sb
+}

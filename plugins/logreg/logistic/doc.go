@@ -1,0 +1,38 @@
+// Package logistic implements L2-regularised logistic regression solvers:
+// binary logistic regression (trust-region Newton, L-BFGS, stochastic and
+// full-batch gradient descent) and native multiclass softmax (multinomial)
+// regression, on dense (*mat.Dense) or sparse (sparse.CSR) designs.
+//
+// # Binary problem
+//
+// Fit minimises
+//
+//	f(w,b) = ½·‖w‖² + C·Σᵢ sᵢ·log(1 + exp(−yᵢ(w·xᵢ + b)))
+//
+// over w ∈ ℝᵈ and the intercept b, which is NOT penalised. yᵢ ∈ {−1,+1}
+// and sᵢ ≥ 0 are optional row weights (nil means all 1).
+//
+// # Stopping rule
+//
+// Options.Tol has LIBLINEAR's semantics for its primal solvers (`-s 0`), so
+// timings compare like with like: a solver stops at the first iterate with
+//
+//	‖∇f(w,b)‖₂ ≤ Tol · max(min(n₊, n₋), 1)/n · ‖∇f(0,0)‖₂
+//
+// where n₊ and n₋ count the positive and negative rows (unweighted, as
+// LIBLINEAR does). The default Tol is LIBLINEAR's default eps 0.01. The
+// gradient includes the intercept component. For tight optima (for example to
+// reproduce reference objective values to 1e-6) use Tol around 1e-8.
+//
+// # Softmax problem
+//
+// FitSoftmax minimises ½·Σₖ‖wₖ‖² + C·Σᵢ sᵢ·(−log P(yᵢ|xᵢ)) with
+// P(k|x) = exp(wₖ·x+bₖ)/Σⱼexp(wⱼ·x+bⱼ) and unpenalised intercepts, using
+// gonum's L-BFGS and a numerically stable log-sum-exp. Since the intercepts
+// are only determined up to a common shift, the returned B is normalised to
+// sum to zero.
+//
+// All solvers keep their state in per-call workspaces, so concurrent calls
+// (for example the K problems of a one-vs-rest reduction) are safe as long
+// as the shared inputs are not modified.
+package logistic

@@ -1,0 +1,155 @@
+package logistic
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/floats"
+)
+
+// Trust-region constants of LIBLINEAR's TRON (Lin, Weng & Keerthi 2008).
+const (
+	tronEta0, tronEta1, tronEta2       = 1e-4, 0.25, 0.75
+	tronSigma1, tronSigma2, tronSigma3 = 0.25, 0.5, 4.0
+	tronEpsCG                          = 0.1  // relative CG residual tolerance
+	tronAlphaPCG                       = 0.01 // preconditioner mixing weight
+)
+
+// tron minimises p from theta in place with LIBLINEAR's trust-region
+// Newton method and diagonal-preconditioned CG, stopping once ‖∇f‖₂ ≤
+// thresh. g is scratch of length d+1. It returns the number of accepted
+// steps.
+func tron(p *binProblem, theta, g []float64, thresh float64, maxIter int) int {
+	np := len(theta)
+	ws := make([]float64, 7*np)
+	s, r, m, wNew := ws[:np], ws[np:2*np], ws[2*np:3*np], ws[3*np:4*np]
+	cgD, cgHd, cgZ := ws[4*np:5*np], ws[5*np:6*np], ws[6*np:7*np]
+
+	f := p.fun(theta)
+	p.grad(theta, g)
+	if floats.Norm(g, 2) <= thresh {
+		return 0
+	}
+	tronPrecond(p, m)
+	delta := math.Sqrt(uTMv(g, m, g))
+	deltaAdjusted := false
+	iter := 1
+	for iter <= maxIter {
+		reach := trpcg(p, delta, g, m, s, r, cgD, cgHd, cgZ)
+		copy(wNew, theta)
+		floats.Add(wNew, s)
+		gs := floats.Dot(g, s)
+		prered := -0.5 * (gs - floats.Dot(s, r))
+		fnew := p.fun(wNew)
+		actred := f - fnew
+
+		sMnorm := math.Sqrt(uTMv(s, m, s))
+		if iter == 1 && !deltaAdjusted {
+			delta = math.Min(delta, sMnorm)
+			deltaAdjusted = true
+		}
+		var alpha float64
+		if fnew-f-gs <= 0 {
+			alpha = tronSigma3
+		} else {
+			alpha = math.Max(tronSigma1, -0.5*(gs/(fnew-f-gs)))
+		}
+		switch {
+		case actred < tronEta0*prered:
+			delta = math.Min(alpha*sMnorm, tronSigma2*delta)
+		case actred < tronEta1*prered:
+			delta = math.Max(tronSigma1*delta, math.Min(alpha*sMnorm, tronSigma2*delta))
+		case actred < tronEta2*prered:
+			delta = math.Max(tronSigma1*delta, math.Min(alpha*sMnorm, tronSigma3*delta))
+		case reach:
+			delta = tronSigma3 * delta
+		default:
+			delta = math.Max(delta, math.Min(alpha*sMnorm, tronSigma3*delta))
+		}
+		if actred > tronEta0*prered {
+			iter++
+			copy(theta, wNew)
+			f = fnew
+			p.grad(theta, g)
+			tronPrecond(p, m)
+			if floats.Norm(g, 2) <= thresh {
+				break
+			}
+		}
+		if prered <= 0 {
+			break
+		}
+		if math.Abs(actred) <= 1e-12*math.Abs(f) && math.Abs(prered) <= 1e-12*math.Abs(f) {
+			break
+		}
+	}
+	return iter - 1
+}
+
+// tronPrecond sets m to LIBLINEAR's mixed diagonal preconditioner
+// (1−α)·1 + α·diag(∇²f).
+func tronPrecond(p *binProblem, m []float64) {
+	p.precond(m)
+	for i := range m {
+		m[i] = (1 - tronAlphaPCG) + tronAlphaPCG*m[i]
+	}
+}
+
+// uTMv returns Σ uᵢ·mᵢ·vᵢ.
+func uTMv(u, m, v []float64) float64 {
+	var s float64
+	for i := range u {
+		s += u[i] * m[i] * v[i]
+	}
+	return s
+}
+
+// trpcg approximately solves ∇²f·s = −g within the trust region
+// ‖s‖_M ≤ delta by preconditioned CG. On return r = −g − ∇²f·s. It reports
+// whether the step reached the trust-region boundary.
+func trpcg(p *binProblem, delta float64, g, m, s, r, d, hd, z []float64) bool {
+	for i := range g {
+		s[i] = 0
+		r[i] = -g[i]
+		z[i] = r[i] / m[i]
+		d[i] = z[i]
+	}
+	zTr := floats.Dot(z, r)
+	cgtol := tronEpsCG * math.Sqrt(zTr)
+	maxCG := max(len(g), 5)
+	for it := 0; it < maxCG; it++ {
+		if math.Sqrt(zTr) <= cgtol {
+			break
+		}
+		p.hv(d, hd)
+		alpha := zTr / floats.Dot(d, hd)
+		floats.AddScaled(s, alpha, d)
+		if math.Sqrt(uTMv(s, m, s)) > delta {
+			// Step back and move to the boundary along d.
+			floats.AddScaled(s, -alpha, d)
+			sTMd := uTMv(s, m, d)
+			sTMs := uTMv(s, m, s)
+			dTMd := uTMv(d, m, d)
+			dsq := delta * delta
+			rad := math.Sqrt(sTMd*sTMd + dTMd*(dsq-sTMs))
+			if sTMd >= 0 {
+				alpha = (dsq - sTMs) / (sTMd + rad)
+			} else {
+				alpha = (rad - sTMd) / dTMd
+			}
+			floats.AddScaled(s, alpha, d)
+			floats.AddScaled(r, -alpha, hd)
+			return true
+		}
+		floats.AddScaled(r, -alpha, hd)
+		for i := range z {
+			z[i] = r[i] / m[i]
+		}
+		zNew := floats.Dot(z, r)
+		beta := zNew / zTr
+		for i := range d {
+			d[i] = z[i] + beta*d[i]
+		}
+		zTr = zNew
+	}
+	return false
+}

@@ -1,0 +1,10 @@
+// Command bench-plugin-logreg serves L2-regularised logistic regression:
+// binary (trust-region Newton, L-BFGS, SGD or gradient descent) and native
+// multiclass softmax regression.
+package main
+
+import "github.com/polyclass/polyclass/framework/sdk"
+
+func main() {
+	sdk.Serve(sdk.WithLearner(learner{}))
+}
