@@ -19,7 +19,7 @@ type learner struct{}
 func (learner) Info() sdk.LearnerInfo {
 	return sdk.LearnerInfo{
 		Name: "logreg", Version: version,
-		Description: "L2 logistic regression 0.5·||w||² + C·Σ log(1+exp(−y(w·x+b))), intercept not penalised; softmax regression for native multiclass problems",
+		Description:  "L2 logistic regression 0.5·||w||² + C·Σ log(1+exp(−y(w·x+b))), intercept not penalised; softmax regression for native multiclass problems",
 		Capabilities: sdk.Capabilities{Binary: true, Multiclass: true, Scores: true, Probabilities: true, Sparse: true},
 		Params: []sdk.ParamSpec{
 			{Name: "C", Type: sdk.NumberParam, Default: sdk.Number(1), Min: sdk.Bound(0), MinExclusive: true, Description: "inverse regularisation strength"},
