@@ -123,7 +123,7 @@ func decode(body hcl.Body, path string) (*Experiment, hcl.Diagnostics) {
 	d := &decoder{dir: filepath.Dir(path)}
 	content, diags := body.Content(rootSchema)
 	d.diags = append(d.diags, diags...)
-	exp := &Experiment{File: path, Dir: d.dir, CV: CV{Folds: DefaultFolds, Stratified: true},
+	exp := &Experiment{File: path, Dir: d.dir, CV: CV{Folds: DefaultFolds, Repeats: 1, Stratified: true},
 		Output: Output{Formats: []string{"markdown", "csv"}, Alpha: DefaultAlpha}}
 
 	d.ctx = d.evalContext(content.Blocks)

@@ -1,0 +1,54 @@
+# polyclass — `make run` builds everything and runs the default experiment;
+# `make test` runs the whole test suite.
+
+GO      ?= go
+BIN     := bin
+PLUGINS := $(patsubst plugins/%/main.go,%,$(wildcard plugins/*/main.go))
+TOOLS   := $(CURDIR)/.tools
+# Pinned protobuf code generators (fetched from the Go module proxy).
+PROTOC_GEN_GO_VERSION      := v1.36.12
+PROTOC_GEN_GO_GRPC_VERSION := v1.5.1
+PROTO_DIR := framework/internal/protov1
+
+.PHONY: all build run test vet fmt-check bench proto clean
+
+all: build
+
+build:
+	$(GO) build -o $(BIN)/bench ./cmd/bench
+	@for p in $(PLUGINS); do \
+		echo "$(GO) build -o $(BIN)/bench-plugin-$$p ./plugins/$$p"; \
+		$(GO) build -o $(BIN)/bench-plugin-$$p ./plugins/$$p || exit 1; \
+	done
+
+run: build
+	$(BIN)/bench run experiments/quickstart.hcl
+
+fmt-check:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+
+vet:
+	$(GO) vet ./...
+
+test: build fmt-check vet
+	$(GO) test -count=1 -timeout 15m ./...
+
+# Peer comparisons (scikit-learn, LIBLINEAR) and Go benchmarks; slow.
+bench: build
+	@command -v liblinear-train >/dev/null || { apt-get update -qq && apt-get install -y -qq liblinear-tools; }
+	@python3 -c 'import sklearn' 2>/dev/null || { apt-get update -qq && apt-get install -y -qq python3-sklearn; }
+	$(GO) test -run '^$$' -bench . -benchmem ./plugins/... ./framework/...
+	$(GO) run ./cmd/peerbench
+
+proto:
+	@command -v protoc >/dev/null || { apt-get update -qq && apt-get install -y -qq protobuf-compiler; }
+	GOBIN=$(TOOLS) $(GO) install google.golang.org/protobuf/cmd/protoc-gen-go@$(PROTOC_GEN_GO_VERSION)
+	GOBIN=$(TOOLS) $(GO) install google.golang.org/grpc/cmd/protoc-gen-go-grpc@$(PROTOC_GEN_GO_GRPC_VERSION)
+	PATH=$(TOOLS):$$PATH protoc --proto_path=$(PROTO_DIR) \
+		--go_out=$(PROTO_DIR) --go_opt=paths=source_relative \
+		--go-grpc_out=$(PROTO_DIR) --go-grpc_opt=paths=source_relative \
+		$(PROTO_DIR)/plugin.proto
+
+clean:
+	rm -rf $(BIN) $(TOOLS)

@@ -1,0 +1,203 @@
+package config
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/polyclass/polyclass/framework/sdk"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+const base = `experiment "x" { seed = 3 }
+dataset "iris" { path = "iris.csv" }
+learner "logreg" { params = { C = [0.1, 1] } }
+`
+
+func parse(t *testing.T, src string) (*Experiment, string) {
+	t.Helper()
+	p := NewParser()
+	exp, diags := p.ParseSource([]byte(src), "exp.hcl")
+	var b bytes.Buffer
+	if err := WriteDiagnostics(&b, p.Files(), diags); err != nil {
+		t.Fatal(err)
+	}
+	return exp, b.String()
+}
+
+func TestParseMinimal(t *testing.T) {
+	exp, diags := parse(t, base)
+	if diags != "" {
+		t.Fatalf("diagnostics:\n%s", diags)
+	}
+	if exp.Name != "x" || exp.Seed != 3 {
+		t.Errorf("name %q seed %d", exp.Name, exp.Seed)
+	}
+	if d := exp.Datasets[0]; d.Target != "class" || d.Path != "iris.csv" {
+		t.Errorf("dataset = %+v", d)
+	}
+	l := exp.Learners[0]
+	if l.Plugin != "logreg" {
+		t.Errorf("plugin defaults to the block name, got %q", l.Plugin)
+	}
+	if c := l.Params["C"].Value; c.Kind() != sdk.ListValue || len(c.Elems()) != 2 || c.Elems()[0].Num() != 0.1 {
+		t.Errorf("C = %v", c)
+	}
+	if len(exp.Reductions) != 1 || exp.Reductions[0].Scheme != "none" {
+		t.Errorf("without a reduction block the learner runs natively, got %+v", exp.Reductions)
+	}
+	if exp.CV.Folds != DefaultFolds || !exp.CV.Stratified || exp.CV.Repeats != 1 {
+		t.Errorf("cv defaults = %+v", exp.CV)
+	}
+	if got := strings.Join(exp.Metrics, ","); got != "accuracy,macro_f1" {
+		t.Errorf("default metrics %s", got)
+	}
+	if exp.Output.Dir != filepath.Join("results", "x") {
+		t.Errorf("default output dir %q", exp.Output.Dir)
+	}
+	if p := exp.Pipelines; len(p) != 1 || p[0].Name != "none" {
+		t.Errorf("pipelines = %+v", p)
+	}
+}
+
+func TestDefaultPipelineInFileOrder(t *testing.T) {
+	exp, diags := parse(t, base+`
+encoder "onehot" { type = "onehot" }
+encoder "std" { type = "standardize" }
+`)
+	if diags != "" {
+		t.Fatal(diags)
+	}
+	if p := exp.Pipelines[0]; p.Name != "default" || strings.Join(p.Steps, ",") != "onehot,std" {
+		t.Fatalf("default pipeline = %+v", p)
+	}
+}
+
+func TestVariablesLocalsAndFunctions(t *testing.T) {
+	exp, diags := parse(t, `
+variable "folds" { default = 5 }
+locals {
+  grid = [for e in range(-1, 2) : pow(10, e)]
+  name = "iris"
+}
+experiment "x" { seed = 1 }
+dataset "iris" { path = "${local.name}.csv" }
+learner "logreg" { params = { C = local.grid } }
+cv { folds = var.folds }
+reduction "ecoc" {
+  scheme = "ecoc"
+  matrix = [[1, -1, 0], [-1, 1, 1]]
+  decode = ["hamming", "loss:exp"]
+}
+`)
+	if diags != "" {
+		t.Fatal(diags)
+	}
+	if exp.CV.Folds != 5 || exp.Datasets[0].Path != "iris.csv" {
+		t.Errorf("folds %d path %s", exp.CV.Folds, exp.Datasets[0].Path)
+	}
+	if got := exp.Learners[0].Params["C"].Value.String(); got != "[0.1, 1, 10]" {
+		t.Errorf("C = %s", got)
+	}
+	r := exp.Reductions[0]
+	if r.Scheme != "ecoc" || r.Params["matrix"].Value.String() != "[[1, -1, 0], [-1, 1, 1]]" || r.Params["decode"].Value.String() != "[hamming, loss:exp]" {
+		t.Errorf("reduction = %+v", r)
+	}
+}
+
+// TestDiagnostics checks that each mistake gives a diagnostic at its
+// location, and that all of them are reported at once.
+func TestDiagnostics(t *testing.T) {
+	tests := []struct {
+		name, src, want string
+	}{
+		{"unknown block", base + "model \"m\" {}\n", `exp.hcl:4:1: error: Unsupported block type`},
+		{"unknown attribute", base + "cv { foldz = 3 }\n", `exp.hcl:4:6: error: Unsupported argument`},
+		{"missing path", `experiment "x" {}` + "\ndataset \"d\" {}\nlearner \"l\" {}\n", `exp.hcl:2:13: error: Missing required argument`},
+		{"missing experiment", "dataset \"d\" { path = \"a\" }\nlearner \"l\" {}\n", `error: Missing experiment block`},
+		{"no learners", `experiment "x" {}` + "\ndataset \"d\" { path = \"a\" }\n", "error: No learners"},
+		{"bad folds", base + "cv { folds = 1 }\n", `exp.hcl:4:14: error: Invalid value`},
+		{"fractional folds", base + "cv { folds = 2.5 }\n", `exp.hcl:4:14: error: Invalid value`},
+		{"folds type", base + "cv { folds = \"ten\" }\n", `exp.hcl:4:14: error: Incorrect attribute value type`},
+		{"negative seed", `experiment "x" { seed = -1 }` + "\ndataset \"d\" { path = \"a\" }\nlearner \"l\" {}\n", `exp.hcl:1:25: error: Invalid seed`},
+		{"duplicate dataset", base + "dataset \"iris\" { path = \"b\" }\n", `exp.hcl:4:9: error: Duplicate dataset name`},
+		{"duplicate cv", base + "cv {}\ncv {}\n", `exp.hcl:5:1: error: Duplicate cv block`},
+		{"unknown encoder in pipeline", base + "encoder \"s\" { type = \"standardize\" }\npipeline \"p\" { steps = [\"s\", \"pca\"] }\n", `exp.hcl:5:24: error: Unknown encoder`},
+		{"encoder without type", base + "encoder \"s\" {}\n", `exp.hcl:4:1: error: Missing required argument`},
+		{"params not object", base + "learner \"svm\" { params = 3 }\n", `exp.hcl:4:26: error: Incorrect attribute value type`},
+		{"param object value", base + "learner \"svm\" { params = { C = { a = 1 } } }\n", `exp.hcl:4:32: error: Invalid parameter value`},
+		{"unknown function", base + "learner \"svm\" { params = { C = frobnicate(1) } }\n", `exp.hcl:4:32: error: Call to unknown function`},
+		{"unknown variable", base + "cv { folds = var.nope }\n", `exp.hcl:4:17: error: Unsupported attribute`},
+		{"bad format", base + "output { formats = [\"pdf\"] }\n", `exp.hcl:4:20: error: Unknown output format`},
+		{"bad alpha", base + "output { alpha = 2 }\n", `exp.hcl:4:18: error: Invalid alpha`},
+		{"two targets", base + "dataset \"e\" {\n  path = \"e.csv\"\n  target = \"a\"\n  labels = [\"b\"]\n}\n", `exp.hcl:4:1: error: Conflicting targets`},
+		{"delimiter", base + "dataset \"e\" {\n path = \"e.csv\"\n delimiter = \";;\"\n}\n", `exp.hcl:6:14: error: Invalid delimiter`},
+		{"folds file with repeats", base + "cv {\n folds_file = \"f.csv\"\n repeats = 2\n}\n", `exp.hcl:5:15: error: Conflicting fold settings`},
+		{"syntax", base + "cv { folds = }\n", `exp.hcl:4:14: error: Invalid expression`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, diags := parse(t, tt.src)
+			if !strings.Contains(diags, tt.want) {
+				t.Fatalf("diagnostics:\n%s\nwant a line containing %q", diags, tt.want)
+			}
+		})
+	}
+}
+
+func TestAllDiagnosticsAtOnce(t *testing.T) {
+	src := `experiment "x" { seed = -1 }
+dataset "d" { pth = "a.csv" }
+learner "l" { params = { C = 1 } }
+cv {
+  folds = 1
+}
+output { formats = ["pdf"] }
+`
+	_, diags := parse(t, src)
+	for _, want := range []string{"exp.hcl:1:25:", "exp.hcl:2:15: error: Missing required argument", "exp.hcl:2:15: error: Unsupported argument", "exp.hcl:5:11:", "exp.hcl:7:20:"} {
+		if !strings.Contains(diags, want) {
+			t.Errorf("missing %s in\n%s", want, diags)
+		}
+	}
+}
+
+// TestDiagnosticFormat pins the printed form: location, snippet, caret and
+// detail.
+func TestDiagnosticFormat(t *testing.T) {
+	_, got := parse(t, base+"cv {\n  folds = \"ten\"\n}\n")
+	golden := filepath.Join("testdata", "diagnostic.golden")
+	if *update {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Fatalf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	f.Add(base)
+	f.Add(`experiment "x" { seed = 1 }` + "\ncv { folds = 3 }\nreduction \"r\" { matrix = [[1, -1]] }\n")
+	f.Add("locals { a = local.b\n b = local.a }\n")
+	f.Fuzz(func(t *testing.T, src string) {
+		p := NewParser()
+		exp, diags := p.ParseSource([]byte(src), "fuzz.hcl")
+		var b bytes.Buffer
+		if err := WriteDiagnostics(&b, p.Files(), diags); err != nil {
+			t.Fatal(err)
+		}
+		if exp == nil && !diags.HasErrors() {
+			t.Fatal("no experiment and no error")
+		}
+	})
+}
