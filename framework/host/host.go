@@ -88,6 +88,29 @@ type Plugin struct {
 
 	client *plugin.Client
 	stderr *tailBuffer
+
+	uploadMu sync.Mutex
+	uploads  map[string]*sync.Mutex
+}
+
+// EnsureDataset uploads m to the learner unless it already holds it, and
+// reports whether it uploaded. Concurrent calls for the same dataset wait
+// for each other, so a dataset travels once per process however many folds
+// and problems use it (unless the plugin evicted it meanwhile).
+func (p *Plugin) EnsureDataset(ctx context.Context, m *sdk.EncodedMatrix) (bool, error) {
+	p.uploadMu.Lock()
+	if p.uploads == nil {
+		p.uploads = map[string]*sync.Mutex{}
+	}
+	mu := p.uploads[m.Digest]
+	if mu == nil {
+		mu = &sync.Mutex{}
+		p.uploads[m.Digest] = mu
+	}
+	p.uploadMu.Unlock()
+	mu.Lock()
+	defer mu.Unlock()
+	return p.Learner.Ensure(ctx, m)
 }
 
 // Version returns the version the plugin reports.

@@ -1,6 +1,9 @@
 // Package reducer implements the reducers plugin: it turns a K-class task
-// into the binary problems of a ternary code matrix (or hands it to a native
-// multiclass learner) and decodes the learners' scores into classes.
+// into the binary problems of a ternary code matrix (one-vs-all, ordered
+// one-vs-rest, one-vs-one, user or generated ECOC codes), or hands it whole
+// to a native multiclass learner, and decodes the learners' scores into
+// classes. It holds no state between calls: Plan's state blob carries what
+// Decode needs.
 package reducer
 
 import (
@@ -12,10 +15,15 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/polyclass/polyclass/framework/sdk"
+	"github.com/polyclass/polyclass/plugins/reducers/codes"
 )
 
 // Version is the plugin version reported in Info and the manifest.
-const Version = "0.1.0"
+const Version = "0.2.0"
+
+// Argmax is the decoder that predicts the class of the largest score
+// column; it applies to one-vs-all and native multiclass outputs.
+const Argmax = "argmax"
 
 // Reducer serves the reduction schemes. The zero value is ready to use.
 type Reducer struct{}
@@ -23,20 +31,53 @@ type Reducer struct{}
 // New returns a Reducer.
 func New() *Reducer { return &Reducer{} }
 
+func decodeSpec(def string) sdk.ParamSpec {
+	return sdk.ParamSpec{
+		Name: "decode", Type: sdk.StringParam, Default: sdk.String(def),
+		Allowed:     append([]string{Argmax}, codes.DecoderNames()...),
+		Description: "decoder: argmax (one-vs-all), hamming, vote, loss:exp|hinge|logistic|squared|zero_one|linear, coverage, sequential (ordered)",
+	}
+}
+
 // Info describes the schemes.
 func (*Reducer) Info() sdk.ReducerInfo {
 	return sdk.ReducerInfo{
 		Name: "reducers", Version: Version,
-		Description: "reductions of multiclass tasks to binary problems",
+		Description: "reductions of multiclass tasks to binary problems through ternary code matrices",
 		Schemes: []sdk.Scheme{
 			{
 				Name:        "ova",
-				Description: "one-vs-all: K problems, class k = +1 and the rest −1; predict the argmax of the scores",
+				Description: "one-vs-all: K problems, class k = +1, the rest −1; predict the argmax of the scores",
+				Params:      []sdk.ParamSpec{decodeSpec(Argmax)},
+			},
+			{
+				Name:        "ordered",
+				Description: "ordered one-vs-rest (decision list): C1 vs {C2..CK}, C2 vs {C3..CK}, …; K−1 problems",
+				Params: []sdk.ParamSpec{decodeSpec(codes.Sequential),
+					{Name: "order", Type: sdk.StringListParam, Description: "class names in decision order (default: by descending training frequency)"}},
+			},
+			{
+				Name:        "ovo",
+				Description: "one-vs-one: K(K−1)/2 problems class i (+1) vs class j (−1); asymmetric adds the swapped pairs",
+				Params: []sdk.ParamSpec{decodeSpec(codes.Vote),
+					{Name: "asymmetric", Type: sdk.BoolParam, Default: sdk.Bool(false), Description: "also train j vs i for every pair (K(K−1) problems)"}},
+			},
+			{
+				Name:        "ecoc",
+				Description: "error-correcting output codes: a user matrix (matrix, classes) or a generated code (code)",
+				Params: []sdk.ParamSpec{decodeSpec(codes.Hamming),
+					{Name: "matrix", Type: sdk.NumberMatrixParam, Description: "K×L matrix of +1/0/−1, one row per class"},
+					{Name: "classes", Type: sdk.StringListParam, Description: "class name of each matrix row (default: sorted class names)"},
+					{Name: "code", Type: sdk.StringParam, Allowed: []string{"random_dense", "random_sparse", "exhaustive"}, Description: "generated code when no matrix is given"},
+					{Name: "length", Type: sdk.IntegerParam, Min: sdk.Bound(1), Description: "columns of a random code (default ⌈factor·log2 K⌉)"},
+					{Name: "factor", Type: sdk.NumberParam, Min: sdk.Bound(0), MinExclusive: true, Description: "random code length factor (default 10 dense, 15 sparse)"},
+				},
 			},
 			{
 				Name:            "none",
 				Description:     "no reduction: one native multiclass problem",
 				NeedsMulticlass: true,
+				Params:          []sdk.ParamSpec{decodeSpec(Argmax)},
 			},
 		},
 	}
@@ -48,6 +89,9 @@ type state struct {
 	L      int    `json:"l"`
 	Code   []int8 `json:"code,omitempty"`
 	Native bool   `json:"native,omitempty"`
+	OVO    bool   `json:"ovo,omitempty"`
+	// Labels are the training rows' classes, for the coverage decoder.
+	Labels []int `json:"labels,omitempty"`
 }
 
 // Plan returns the problems of a scheme.
@@ -61,8 +105,11 @@ func (*Reducer) Plan(_ context.Context, req sdk.PlanRequest) (sdk.Plan, error) {
 			return sdk.Plan{}, fmt.Errorf("label %d of training row %d is outside 0..%d", y, i, K-1)
 		}
 	}
-	switch req.Scheme {
-	case "none":
+	decode := req.Params.Str("decode", Argmax)
+	if req.Scheme == "none" {
+		if decode != Argmax {
+			return sdk.Plan{}, fmt.Errorf("scheme none decodes by argmax, not %s", decode)
+		}
 		t := make([]float64, len(req.Labels))
 		for i, y := range req.Labels {
 			t[i] = float64(y + 1)
@@ -75,39 +122,172 @@ func (*Reducer) Plan(_ context.Context, req sdk.PlanRequest) (sdk.Plan, error) {
 			Problems: []sdk.Problem{{Kind: sdk.Multiclass, Targets: t, NumClasses: K, Seed: req.Seed}},
 			State:    st,
 		}, nil
-	case "ova":
-		code := sdk.CodeMatrix{Rows: K, Cols: K, Entries: make([]int8, K*K)}
-		for i := 0; i < K; i++ {
-			for j := 0; j < K; j++ {
-				code.Entries[i*K+j] = -1
-				if i == j {
-					code.Entries[i*K+j] = 1
-				}
-			}
-		}
-		return codePlan(req, code)
 	}
-	return sdk.Plan{}, fmt.Errorf("unknown scheme %q", req.Scheme)
-}
-
-// codePlan turns a code matrix into one binary problem per column.
-func codePlan(req sdk.PlanRequest, code sdk.CodeMatrix) (sdk.Plan, error) {
-	problems := make([]sdk.Problem, code.Cols)
-	for j := range problems {
-		t := make([]float64, len(req.Labels))
-		for i, y := range req.Labels {
-			t[i] = float64(code.At(y, j))
-		}
-		problems[j] = sdk.Problem{Kind: sdk.Binary, Targets: t, Seed: mixSeed(req.Seed, uint64(j))}
-	}
-	st, err := json.Marshal(state{K: code.Rows, L: code.Cols, Code: code.Entries})
+	m, err := matrixFor(req)
 	if err != nil {
 		return sdk.Plan{}, err
 	}
-	return sdk.Plan{
-		Problems: problems, Code: &code, State: st,
-		Diagnostics: map[string]float64{"L": float64(code.Cols)},
-	}, nil
+	if decode == Argmax && req.Scheme != "ova" {
+		return sdk.Plan{}, fmt.Errorf("decode = argmax applies to ova only; use hamming, vote or a loss for %s", req.Scheme)
+	}
+	if _, err := codes.NewDecoder(decode, m, coverageProbe(m)); err != nil && decode != Argmax {
+		return sdk.Plan{}, err
+	}
+	return codePlan(req, m, decode)
+}
+
+// coverageProbe is a placeholder counts table so that NewDecoder can check
+// a coverage decoder's shape at plan time.
+func coverageProbe(m *codes.Matrix) *mat.Dense {
+	K, L := m.Dims()
+	return mat.NewDense(L, K, nil)
+}
+
+// matrixFor builds the code matrix of the request's scheme.
+func matrixFor(req sdk.PlanRequest) (*codes.Matrix, error) {
+	K := req.NumClasses
+	p := req.Params
+	switch req.Scheme {
+	case "ova":
+		return codes.OVA(K)
+	case "ovo":
+		return codes.OVO(K, p.Bool("asymmetric", false))
+	case "ordered":
+		names := p.Strings("order")
+		if names == nil {
+			order, err := codes.FrequencyOrder(req.Labels, K)
+			if err != nil {
+				return nil, err
+			}
+			return codes.Ordered(order)
+		}
+		order, err := classIndices(names, req.ClassNames, "order")
+		if err != nil {
+			return nil, err
+		}
+		return codes.Ordered(order)
+	case "ecoc":
+		if rows := p.Matrix("matrix"); rows != nil {
+			if p.Str("code", "") != "" {
+				return nil, fmt.Errorf("give either matrix or code, not both")
+			}
+			m, err := codes.FromRows(rows)
+			if err != nil {
+				return nil, err
+			}
+			if err := m.CheckClasses(K); err != nil {
+				return nil, err
+			}
+			if names := p.Strings("classes"); names != nil {
+				// Row r of the matrix belongs to class names[r]: reorder
+				// the rows into class index order.
+				idx, err := classIndices(names, req.ClassNames, "classes")
+				if err != nil {
+					return nil, err
+				}
+				_, L := m.Dims()
+				entries := make([]int8, K*L)
+				for r, k := range idx {
+					copy(entries[k*L:(k+1)*L], m.Row(r))
+				}
+				return codes.NewMatrix(K, L, entries)
+			}
+			return m, nil
+		}
+		code := p.Str("code", "")
+		switch code {
+		case "exhaustive":
+			return codes.Exhaustive(K)
+		case "random_dense", "random_sparse":
+			L := p.Int("length", 0)
+			if L == 0 {
+				if f := p.Float("factor", 0); f > 0 {
+					L = codes.DefaultLength(K, f)
+				} else if code == "random_dense" {
+					L = codes.DefaultDenseLength(K)
+				} else {
+					L = codes.DefaultSparseLength(K)
+				}
+			}
+			if code == "random_dense" {
+				return codes.RandomDense(K, L, req.Seed)
+			}
+			return codes.RandomSparse(K, L, req.Seed)
+		case "":
+			return nil, fmt.Errorf("scheme ecoc needs matrix = [[...], ...] or code = \"random_dense\" | \"random_sparse\" | \"exhaustive\"")
+		}
+		return nil, fmt.Errorf("unknown code %q", code)
+	}
+	return nil, fmt.Errorf("unknown scheme %q", req.Scheme)
+}
+
+// classIndices maps class names to indices; every class must appear once.
+func classIndices(names, classNames []string, param string) ([]int, error) {
+	index := map[string]int{}
+	for i, c := range classNames {
+		index[c] = i
+	}
+	if len(names) != len(classNames) {
+		return nil, fmt.Errorf("%s names %d classes, the data has %d (%v)", param, len(names), len(classNames), classNames)
+	}
+	out := make([]int, len(names))
+	seen := map[string]bool{}
+	for i, n := range names {
+		k, ok := index[n]
+		if !ok {
+			return nil, fmt.Errorf("%s[%d] = %q is not a class of the data (%v)", param, i, n, classNames)
+		}
+		if seen[n] {
+			return nil, fmt.Errorf("%s names class %q twice", param, n)
+		}
+		seen[n] = true
+		out[i] = k
+	}
+	return out, nil
+}
+
+// codePlan turns a code matrix into one binary problem per column.
+func codePlan(req sdk.PlanRequest, m *codes.Matrix, decode string) (sdk.Plan, error) {
+	K, L := m.Dims()
+	problems := make([]sdk.Problem, L)
+	for j := range problems {
+		t := make([]float64, len(req.Labels))
+		for i, y := range req.Labels {
+			t[i] = float64(m.At(y, j))
+		}
+		problems[j] = sdk.Problem{Kind: sdk.Binary, Targets: t, Seed: mixSeed(req.Seed, uint64(j))}
+	}
+	st := state{K: K, L: L, Code: m.Entries(), OVO: req.Scheme == "ovo"}
+	plan := sdk.Plan{Problems: problems, Code: &sdk.CodeMatrix{Rows: K, Cols: L, Entries: m.Entries()}}
+	if decode == codes.Coverage {
+		st.Labels = req.Labels
+		plan.NeedsTrainingScores = true
+	}
+	var err error
+	if plan.State, err = json.Marshal(st); err != nil {
+		return sdk.Plan{}, err
+	}
+	d := codes.Diagnose(m)
+	plan.Diagnostics = map[string]float64{
+		"K": float64(d.K), "L": float64(d.L), "d_min": d.MinDistance, "d_mean": d.MeanDistance,
+		"correcting": float64(d.Correcting), "constant_columns": float64(len(d.ConstantColumns)),
+		"duplicate_columns": float64(len(d.DuplicateColumns)), "complementary_columns": float64(len(d.ComplementaryColumns)),
+		"identical_rows": float64(len(d.IdenticalRows)), "unseparated_pairs": float64(len(d.Unseparated)),
+	}
+	for _, c := range d.ConstantColumns {
+		plan.Warnings = append(plan.Warnings, fmt.Sprintf("column %d lacks a +1 or a −1: it is not a binary problem", c))
+	}
+	for _, p := range d.Unseparated {
+		plan.Warnings = append(plan.Warnings, fmt.Sprintf("no column separates classes %s and %s", name(req.ClassNames, p.A), name(req.ClassNames, p.B)))
+	}
+	return plan, nil
+}
+
+func name(names []string, k int) string {
+	if k < len(names) {
+		return names[k]
+	}
+	return fmt.Sprint(k)
 }
 
 // mixSeed derives the seed of problem j from the fold's seed (splitmix64).
@@ -124,17 +304,83 @@ func (*Reducer) Decode(_ context.Context, req sdk.DecodeRequest) (sdk.Decoding, 
 	if err := json.Unmarshal(req.State, &st); err != nil {
 		return sdk.Decoding{}, fmt.Errorf("state: %w", err)
 	}
-	n, L := req.Scores.Dims()
-	if L != st.L {
+	if _, L := req.Scores.Dims(); L != st.L {
 		return sdk.Decoding{}, fmt.Errorf("scores have %d columns, the plan has %d problems", L, st.L)
 	}
-	// Native and one-vs-all: class k's score is column k.
-	d := sdk.Decoding{Predicted: make([]int, n), ClassScores: mat.NewDense(n, st.K, nil)}
+	decode := req.Params.Str("decode", Argmax)
+	if st.Native || decode == Argmax {
+		return argmax(req, st.K), nil
+	}
+	m, err := codes.NewMatrix(st.K, st.L, st.Code)
+	if err != nil {
+		return sdk.Decoding{}, err
+	}
+	var counts *mat.Dense
+	if decode == codes.Coverage {
+		if req.TrainingScores == nil {
+			return sdk.Decoding{}, fmt.Errorf("coverage decoding needs the training scores")
+		}
+		if counts, err = codes.CoverageCounts(req.TrainingScores, st.Labels, st.K); err != nil {
+			return sdk.Decoding{}, err
+		}
+	}
+	dec, err := codes.NewDecoder(decode, m, counts)
+	if err != nil {
+		return sdk.Decoding{}, err
+	}
+	scores := &mat.Dense{}
+	pred, ties, err := codes.DecodeAll(dec, scores, req.Scores)
+	if err != nil {
+		return sdk.Decoding{}, err
+	}
+	if st.OVO && decode == codes.Vote {
+		breakVoteTies(scores, pred, req.Scores, m)
+	}
+	probs := &mat.Dense{}
+	codes.Softmax(probs, scores)
+	return sdk.Decoding{Predicted: pred, ClassScores: probs, Ties: ties}, nil
+}
+
+// breakVoteTies adds scikit-learn's confidence term to one-vs-one votes:
+// class k gets conf_k/(3(|conf_k|+1)), where conf_k sums the scores of its
+// pairs signed in its favour. The term lies in (−⅓, ⅓), so it decides only
+// between classes with equal votes, as sklearn's ovr_decision_function.
+func breakVoteTies(votes *mat.Dense, pred []int, s *mat.Dense, m *codes.Matrix) {
+	K, L := m.Dims()
+	n, _ := s.Dims()
+	conf := make([]float64, K)
+	for i := 0; i < n; i++ {
+		for k := range conf {
+			conf[k] = 0
+		}
+		row := s.RawRowView(i)
+		for j := 0; j < L; j++ {
+			for k := 0; k < K; k++ {
+				conf[k] += float64(m.At(k, j)) * row[j]
+			}
+		}
+		v := votes.RawRowView(i)
+		best := 0
+		for k := range v {
+			v[k] += conf[k] / (3 * (math.Abs(conf[k]) + 1))
+			if v[k] > v[best] {
+				best = k
+			}
+		}
+		pred[i] = best
+	}
+}
+
+// argmax predicts the class of the largest score column. Class scores are
+// the learner's probabilities normalised to sum to one when it has them,
+// else the softmax of the scores.
+func argmax(req sdk.DecodeRequest, K int) sdk.Decoding {
+	n, _ := req.Scores.Dims()
+	d := sdk.Decoding{Predicted: make([]int, n), ClassScores: mat.NewDense(n, K, nil)}
 	for i := 0; i < n; i++ {
 		row := req.Scores.RawRowView(i)
-		best := 0
-		tie := false
-		for k := 1; k < st.K; k++ {
+		best, tie := 0, false
+		for k := 1; k < K; k++ {
 			switch {
 			case row[k] > row[best]:
 				best, tie = k, false
@@ -148,16 +394,16 @@ func (*Reducer) Decode(_ context.Context, req sdk.DecodeRequest) (sdk.Decoding, 
 		}
 		out := d.ClassScores.RawRowView(i)
 		if req.Probabilities != nil {
-			probRow(out, req.Probabilities.RawRowView(i))
+			normalise(out, req.Probabilities.RawRowView(i))
 		} else {
 			softmax(out, row)
 		}
 	}
-	return d, nil
+	return d
 }
 
-// probRow normalises per-class probabilities to sum to one.
-func probRow(dst, p []float64) {
+// normalise writes p scaled to sum to one (uniform if it sums to zero).
+func normalise(dst, p []float64) {
 	var s float64
 	for _, v := range p {
 		s += v

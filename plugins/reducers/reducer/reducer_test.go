@@ -1,0 +1,219 @@
+package reducer
+
+import (
+	"context"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/go-plugin"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/polyclass/polyclass/framework/sdk"
+)
+
+// connect serves the reducer in-process over gRPC (go-plugin test helpers)
+// so that every test goes through the protocol.
+func connect(t *testing.T) *sdk.ReducerClient {
+	t.Helper()
+	client, _ := plugin.TestPluginGRPCConn(t, false, map[string]plugin.Plugin{sdk.ReducerPluginName: &sdk.ReducerPlugin{Impl: New()}})
+	t.Cleanup(func() { client.Close() })
+	raw, err := client.Dispense(sdk.ReducerPluginName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return raw.(*sdk.ReducerClient)
+}
+
+func TestPlanProblems(t *testing.T) {
+	c := connect(t)
+	ctx := context.Background()
+	labels := []int{0, 1, 2, 1}
+	tests := []struct {
+		scheme string
+		params sdk.Params
+		// want[j] are the targets of problem j.
+		want [][]float64
+	}{
+		{"ova", nil, [][]float64{{1, -1, -1, -1}, {-1, 1, -1, 1}, {-1, -1, 1, -1}}},
+		{"ovo", nil, [][]float64{{1, -1, 0, -1}, {1, 0, -1, 0}, {0, 1, -1, 1}}},
+		// Frequency order: class 1 (2 rows) first, then 0, then 2.
+		{"ordered", nil, [][]float64{{-1, 1, -1, 1}, {1, 0, -1, 0}}},
+		{"ordered", sdk.Params{"order": sdk.List(sdk.String("c"), sdk.String("a"), sdk.String("b"))}, [][]float64{{-1, -1, 1, -1}, {1, -1, 0, -1}}},
+		{"ecoc", sdk.Params{
+			"matrix":  sdk.List(sdk.List(sdk.Number(1), sdk.Number(1)), sdk.List(sdk.Number(-1), sdk.Number(0)), sdk.List(sdk.Number(0), sdk.Number(-1))),
+			"classes": sdk.List(sdk.String("b"), sdk.String("a"), sdk.String("c")),
+		}, [][]float64{{-1, 1, 0, 1}, {0, 1, -1, 1}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.scheme, func(t *testing.T) {
+			plan, err := c.Plan(ctx, sdk.PlanRequest{Scheme: tt.scheme, Params: tt.params, NumClasses: 3, Labels: labels, ClassNames: []string{"a", "b", "c"}, Seed: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(plan.Problems) != len(tt.want) {
+				t.Fatalf("%d problems, want %d", len(plan.Problems), len(tt.want))
+			}
+			for j, p := range plan.Problems {
+				for i, w := range tt.want[j] {
+					if p.Targets[i] != w || p.Kind != sdk.Binary {
+						t.Fatalf("problem %d targets %v, want %v", j, p.Targets, tt.want[j])
+					}
+				}
+			}
+			if plan.Code == nil || plan.Diagnostics["L"] != float64(len(tt.want)) {
+				t.Fatalf("code %v diagnostics %v", plan.Code, plan.Diagnostics)
+			}
+		})
+	}
+}
+
+func TestPlanErrors(t *testing.T) {
+	c := connect(t)
+	ctx := context.Background()
+	m := func(rows ...[]float64) sdk.Value {
+		var out []sdk.Value
+		for _, r := range rows {
+			var vs []sdk.Value
+			for _, v := range r {
+				vs = append(vs, sdk.Number(v))
+			}
+			out = append(out, sdk.List(vs...))
+		}
+		return sdk.List(out...)
+	}
+	tests := []struct {
+		name   string
+		scheme string
+		params sdk.Params
+		want   string
+	}{
+		{"identical rows", "ecoc", sdk.Params{"matrix": m([]float64{1, -1}, []float64{1, -1}, []float64{-1, 1})}, "rows 0 and 1 are identical"},
+		{"bad value", "ecoc", sdk.Params{"matrix": m([]float64{1, 2}, []float64{-1, 1}, []float64{-1, -1})}, "entry [0][1] = 2"},
+		{"wrong rows", "ecoc", sdk.Params{"matrix": m([]float64{1, -1}, []float64{-1, 1})}, "2 rows"},
+		{"no code", "ecoc", nil, "needs matrix"},
+		{"unknown class", "ordered", sdk.Params{"order": sdk.List(sdk.String("a"), sdk.String("b"), sdk.String("z"))}, `order[2] = "z" is not a class`},
+		{"argmax with ovo", "ovo", sdk.Params{"decode": sdk.String("argmax")}, "applies to ova only"},
+		{"unknown decoder", "ova", sdk.Params{"decode": sdk.String("psychic")}, `decode = "psychic" is not one of`},
+		{"unknown scheme", "bogus", nil, `unknown scheme "bogus"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := c.Plan(ctx, sdk.PlanRequest{Scheme: tt.scheme, Params: tt.params, NumClasses: 3, Labels: []int{0, 1, 2}, ClassNames: []string{"a", "b", "c"}})
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("error %v, want it to contain %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// TestDecodeWorkedExamples runs the lecture's one-vs-one example through the
+// plugin: scores s = (+5, −0.5, +4, −0.5, +4, +0.5) on the 4-class OvO code;
+// zero-one loss decoding picks class 3, exp-loss decoding class 1, and votes
+// are (2, 1, 3, 0).
+func TestDecodeWorkedExamples(t *testing.T) {
+	c := connect(t)
+	ctx := context.Background()
+	s := mat.NewDense(1, 6, []float64{5, -0.5, 4, -0.5, 4, 0.5})
+	for _, tt := range []struct {
+		decode string
+		want   int
+	}{{"loss:zero_one", 2}, {"loss:exp", 0}, {"vote", 2}, {"hamming", 2}} {
+		t.Run(tt.decode, func(t *testing.T) {
+			params := sdk.Params{"decode": sdk.String(tt.decode)}
+			plan, err := c.Plan(ctx, sdk.PlanRequest{Scheme: "ovo", Params: params, NumClasses: 4, Labels: []int{0, 1, 2, 3}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			d, err := c.Decode(ctx, sdk.DecodeRequest{Scheme: "ovo", Params: params, State: plan.State, Scores: s})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.Predicted[0] != tt.want {
+				t.Fatalf("predicted class %d, want %d (class scores %v)", d.Predicted[0]+1, tt.want+1, d.ClassScores.RawRowView(0))
+			}
+			var sum float64
+			for _, p := range d.ClassScores.RawRowView(0) {
+				sum += p
+			}
+			if math.Abs(sum-1) > 1e-12 {
+				t.Fatalf("class probabilities sum to %v", sum)
+			}
+		})
+	}
+}
+
+// TestOVOVoteTieBreak: three classes, each winning one duel, tie on votes;
+// the confidence term (as scikit-learn's) gives the class with the most
+// confident wins.
+func TestOVOVoteTieBreak(t *testing.T) {
+	c := connect(t)
+	ctx := context.Background()
+	plan, err := c.Plan(ctx, sdk.PlanRequest{Scheme: "ovo", NumClasses: 3, Labels: []int{0, 1, 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Columns 1v2, 1v3, 2v3: class 1 beats 2 (+0.1), 3 beats 1 (−0.2), 2 beats 3 (+3).
+	s := mat.NewDense(1, 3, []float64{0.1, -0.2, 3})
+	d, err := c.Decode(ctx, sdk.DecodeRequest{Scheme: "ovo", Params: sdk.Params{"decode": sdk.String("vote")}, State: plan.State, Scores: s})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// conf = (0.1−0.2, −0.1+3, 0.2−3) = (−0.1, 2.9, −2.8): class 2 wins.
+	if d.Predicted[0] != 1 || d.Ties != 1 {
+		t.Fatalf("predicted %d ties %d, want class 2 and 1 tie", d.Predicted[0]+1, d.Ties)
+	}
+}
+
+func TestCoverageDecodingUsesTrainingScores(t *testing.T) {
+	c := connect(t)
+	ctx := context.Background()
+	labels := []int{0, 0, 1, 1, 2, 2}
+	params := sdk.Params{"decode": sdk.String("coverage")}
+	plan, err := c.Plan(ctx, sdk.PlanRequest{Scheme: "ova", Params: params, NumClasses: 3, Labels: labels})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !plan.NeedsTrainingScores {
+		t.Fatal("coverage decoding must ask for training scores")
+	}
+	// Classifier 0 fires on both class-0 rows and one class-1 row.
+	train := mat.NewDense(6, 3, []float64{
+		1, -1, -1,
+		1, -1, -1,
+		1, 1, -1,
+		-1, 1, -1,
+		-1, -1, 1,
+		-1, -1, 1,
+	})
+	test := mat.NewDense(1, 3, []float64{1, 1, -1})
+	d, err := c.Decode(ctx, sdk.DecodeRequest{Scheme: "ova", Params: params, State: plan.State, Scores: test, TrainingScores: train})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Counts: classifier 0 covers (2,1,0), classifier 1 covers (0,2,0):
+	// the test row scores (2, 3, 0) → class 2.
+	if d.Predicted[0] != 1 {
+		t.Fatalf("predicted %d, want class 2", d.Predicted[0]+1)
+	}
+}
+
+func TestNativeAndArgmax(t *testing.T) {
+	c := connect(t)
+	ctx := context.Background()
+	plan, err := c.Plan(ctx, sdk.PlanRequest{Scheme: "none", NumClasses: 3, Labels: []int{2, 0, 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := plan.Problems; len(p) != 1 || p[0].Kind != sdk.Multiclass || p[0].Targets[0] != 3 || p[0].NumClasses != 3 {
+		t.Fatalf("native plan %+v", p)
+	}
+	probs := mat.NewDense(2, 3, []float64{0.2, 0.5, 0.3, 0.6, 0.2, 0.2})
+	d, err := c.Decode(ctx, sdk.DecodeRequest{Scheme: "none", State: plan.State, Scores: probs, Probabilities: probs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Predicted[0] != 1 || d.Predicted[1] != 0 || d.ClassScores.At(0, 1) != 0.5 {
+		t.Fatalf("decoding %+v", d)
+	}
+}
