@@ -1,0 +1,292 @@
+package metrics
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Input is one fold's predictions. A multiclass fold sets True and Pred
+// (and Prob for the probability metrics); a multi-label fold sets TrueSet and
+// PredSet. Metrics that exist for both (micro_f1, macro_f1, ...) treat the
+// input as multi-label whenever TrueSet is non-nil.
+type Input struct {
+	K                int        // number of classes (multiclass) or labels (multi-label)
+	True, Pred       []int      // actual and predicted class indices in [0, K) (multiclass)
+	Prob             *mat.Dense // n×K class probabilities (rows sum to 1), may be nil
+	TrueSet, PredSet *mat.Dense // n×K 0/1 label indicator matrices (multi-label), may be nil
+	FitSeconds       float64    // wall-clock seconds spent fitting
+	PredictSeconds   float64    // wall-clock seconds spent predicting
+}
+
+// MultiLabel reports whether the input is a multi-label fold.
+func (in *Input) MultiLabel() bool { return in.TrueSet != nil }
+
+// Kind says which inputs a metric applies to; values can be or-ed.
+type Kind uint8
+
+const (
+	// Multiclass metrics read True and Pred (and possibly Prob).
+	Multiclass Kind = 1 << iota
+	// MultiLabel metrics read TrueSet and PredSet.
+	MultiLabel
+	// Timing metrics read FitSeconds or PredictSeconds.
+	Timing
+)
+
+// Has reports whether k includes every kind in o.
+func (k Kind) Has(o Kind) bool { return k&o == o }
+
+// String lists the kinds in k, joined by "|".
+func (k Kind) String() string {
+	var s []string
+	for _, c := range []struct {
+		k Kind
+		n string
+	}{{Multiclass, "multiclass"}, {MultiLabel, "multilabel"}, {Timing, "timing"}} {
+		if k.Has(c.k) {
+			s = append(s, c.n)
+		}
+	}
+	if len(s) == 0 {
+		return "none"
+	}
+	return strings.Join(s, "|")
+}
+
+// evalFunc computes a metric value and its number of zero-division cases
+// from validated input.
+type evalFunc func(in *Input) (float64, int)
+
+// Metric is a named fold score.
+type Metric struct {
+	Name           string // identifier used in configuration files
+	HigherIsBetter bool   // whether larger values are better
+	Kind           Kind   // inputs the metric applies to
+	Doc            string // one-line definition
+
+	needProb bool     // multiclass evaluation reads Prob
+	mc       evalFunc // multiclass (or timing) evaluation
+	ml       evalFunc // multi-label evaluation
+}
+
+// Eval computes the metric on one fold. warnings counts the zero-division
+// (or otherwise undefined) cases that were set to 0, as described in the
+// package documentation. It fails when the input lacks what the metric needs
+// or is inconsistent.
+func (m Metric) Eval(in *Input) (value float64, warnings int, err error) {
+	if in == nil {
+		return 0, 0, fmt.Errorf("metric %q: nil input", m.Name)
+	}
+	switch {
+	case m.Kind.Has(Timing):
+		if m.mc == nil {
+			return 0, 0, fmt.Errorf("metric %q: no evaluator", m.Name)
+		}
+		v, w := m.mc(in)
+		return v, w, nil
+	case in.MultiLabel():
+		if m.ml == nil {
+			return 0, 0, fmt.Errorf("metric %q is not defined for multi-label input", m.Name)
+		}
+		if err := validateMultiLabel(in); err != nil {
+			return 0, 0, fmt.Errorf("metric %q: %w", m.Name, err)
+		}
+		v, w := m.ml(in)
+		return v, w, nil
+	default:
+		if m.mc == nil {
+			return 0, 0, fmt.Errorf("metric %q is not defined for multiclass input", m.Name)
+		}
+		if err := validateMulticlass(in, m.needProb); err != nil {
+			return 0, 0, fmt.Errorf("metric %q: %w", m.Name, err)
+		}
+		v, w := m.mc(in)
+		return v, w, nil
+	}
+}
+
+// errEmpty reports a fold without rows.
+var errEmpty = errors.New("fold has no rows")
+
+// validateMulticlass checks True/Pred (unless only Prob is needed) and Prob.
+func validateMulticlass(in *Input, needProb bool) error {
+	if in.K < 1 {
+		return fmt.Errorf("number of classes K = %d, want ≥ 1", in.K)
+	}
+	n := len(in.True)
+	if n == 0 {
+		return errEmpty
+	}
+	for i, t := range in.True {
+		if t < 0 || t >= in.K {
+			return fmt.Errorf("true label %d of row %d outside [0, %d)", t, i, in.K)
+		}
+	}
+	if needProb {
+		if in.Prob == nil {
+			return errors.New("class probabilities (Prob) are required")
+		}
+		r, c := in.Prob.Dims()
+		if r != n || c != in.K {
+			return fmt.Errorf("Prob is %d×%d, want %d×%d", r, c, n, in.K)
+		}
+		for i := 0; i < r; i++ {
+			for j := 0; j < c; j++ {
+				if v := in.Prob.At(i, j); math.IsNaN(v) || v < 0 || v > 1 {
+					return fmt.Errorf("Prob[%d][%d] = %v is not a probability", i, j, v)
+				}
+			}
+		}
+		return nil
+	}
+	if len(in.Pred) != n {
+		return fmt.Errorf("%d true labels but %d predicted labels", n, len(in.Pred))
+	}
+	for i, p := range in.Pred {
+		if p < 0 || p >= in.K {
+			return fmt.Errorf("predicted label %d of row %d outside [0, %d)", p, i, in.K)
+		}
+	}
+	return nil
+}
+
+// validateMultiLabel checks that TrueSet and PredSet are n×K 0/1 matrices.
+func validateMultiLabel(in *Input) error {
+	if in.PredSet == nil {
+		return errors.New("predicted label sets (PredSet) are required")
+	}
+	n, k := in.TrueSet.Dims()
+	if n == 0 {
+		return errEmpty
+	}
+	if k != in.K || k < 1 {
+		return fmt.Errorf("TrueSet has %d columns, want K = %d", k, in.K)
+	}
+	if r, c := in.PredSet.Dims(); r != n || c != k {
+		return fmt.Errorf("PredSet is %d×%d, TrueSet is %d×%d", r, c, n, k)
+	}
+	for _, m := range []*mat.Dense{in.TrueSet, in.PredSet} {
+		for i := 0; i < n; i++ {
+			for j := 0; j < k; j++ {
+				if v := m.At(i, j); v != 0 && v != 1 {
+					return fmt.Errorf("label matrix entry [%d][%d] = %v is not 0 or 1", i, j, v)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// catalog returns every metric, in the order Names reports them.
+func catalog() []Metric {
+	prf := func(name string, avg Averaging, pick func(PRF) (float64, int), what string) Metric {
+		return Metric{
+			Name: name, HigherIsBetter: true, Kind: Multiclass | MultiLabel,
+			Doc: fmt.Sprintf("%s-averaged %s (multiclass: over classes in true or predicted labels; multi-label: over all labels)", avg, what),
+			mc: func(in *Input) (float64, int) {
+				v, w := pick(AveragePRF(PerClass(nil, Confusion(in.True, in.Pred, in.K)), avg, true))
+				return v, w
+			},
+			ml: func(in *Input) (float64, int) {
+				v, w := pick(AveragePRF(labelScores(in.TrueSet, in.PredSet), avg, false))
+				return v, w
+			},
+		}
+	}
+	precision := func(r PRF) (float64, int) { return r.Precision, r.PrecisionWarnings }
+	recall := func(r PRF) (float64, int) { return r.Recall, r.RecallWarnings }
+	fscore := func(r PRF) (float64, int) { return r.F1, r.F1Warnings }
+	mc := func(name string, higher bool, doc string, f evalFunc) Metric {
+		return Metric{Name: name, HigherIsBetter: higher, Kind: Multiclass, Doc: doc, mc: f}
+	}
+	mcProb := func(name string, higher bool, doc string, f evalFunc) Metric {
+		m := mc(name, higher, doc, f)
+		m.needProb = true
+		return m
+	}
+	ml := func(name string, higher bool, doc string, f evalFunc) Metric {
+		return Metric{Name: name, HigherIsBetter: higher, Kind: MultiLabel, Doc: doc, ml: f}
+	}
+	return []Metric{
+		mc("accuracy", true, "fraction of rows whose predicted class is the true class", accuracy),
+		mc("error", false, "1 − accuracy", func(in *Input) (float64, int) {
+			a, w := accuracy(in)
+			return 1 - a, w
+		}),
+		mc("balanced_accuracy", true, "mean recall over classes present in the true labels", balancedAccuracy),
+		prf("micro_precision", Micro, precision, "precision"),
+		prf("micro_recall", Micro, recall, "recall"),
+		prf("micro_f1", Micro, fscore, "F1"),
+		prf("macro_precision", Macro, precision, "precision"),
+		prf("macro_recall", Macro, recall, "recall"),
+		prf("macro_f1", Macro, fscore, "F1"),
+		prf("weighted_precision", Weighted, precision, "precision"),
+		prf("weighted_recall", Weighted, recall, "recall"),
+		prf("weighted_f1", Weighted, fscore, "F1"),
+		mc("kappa", true, "Cohen's kappa (po − pe)/(1 − pe)", kappa),
+		mc("mcc", true, "multiclass Matthews correlation coefficient (Gorodkin's R_K)", mcc),
+		mcProb("log_loss", false, "mean −log p(true class), p clipped to [1e-15, 1−1e-15] and rows renormalised", logLoss),
+		mcProb("brier", false, "multiclass Brier score: mean over rows of Σ_k (p_k − [y = k])²", brier),
+		mcProb("auc_ovr", true, "macro mean of one-vs-rest ROC AUCs over classes present in the true labels", func(in *Input) (float64, int) {
+			return Average(OvRAUC(nil, in.True, in.Prob), nil)
+		}),
+		mcProb("auc_ovr_weighted", true, "prevalence-weighted mean of one-vs-rest ROC AUCs", func(in *Input) (float64, int) {
+			w := make([]float64, in.K)
+			for _, t := range in.True {
+				w[t]++
+			}
+			return Average(OvRAUC(nil, in.True, in.Prob), w)
+		}),
+		mcProb("auc_ovo", true, "Hand & Till M: mean over class pairs of (A(i|j) + A(j|i))/2", func(in *Input) (float64, int) {
+			return HandTillM(in.True, in.Prob)
+		}),
+		{Name: "fit_seconds", Kind: Timing, Doc: "seconds spent fitting the model", mc: func(in *Input) (float64, int) { return in.FitSeconds, 0 }},
+		{Name: "predict_seconds", Kind: Timing, Doc: "seconds spent predicting the test fold", mc: func(in *Input) (float64, int) { return in.PredictSeconds, 0 }},
+		ml("hamming_loss", false, "fraction of (row, label) cells predicted wrongly", hammingLoss),
+		ml("jaccard", true, "mean over rows of |Y ∩ Z| / |Y ∪ Z| (0 when both are empty)", func(in *Input) (float64, int) {
+			return exampleBased(in, func(inter, yn, zn float64) (float64, bool) {
+				u := yn + zn - inter
+				return ratio(inter, u), u == 0
+			})
+		}),
+		ml("example_precision", true, "mean over rows of |Y ∩ Z| / |Z| (0 when Z is empty)", func(in *Input) (float64, int) {
+			return exampleBased(in, func(inter, yn, zn float64) (float64, bool) { return ratio(inter, zn), zn == 0 })
+		}),
+		ml("example_recall", true, "mean over rows of |Y ∩ Z| / |Y| (0 when Y is empty)", func(in *Input) (float64, int) {
+			return exampleBased(in, func(inter, yn, zn float64) (float64, bool) { return ratio(inter, yn), yn == 0 })
+		}),
+		ml("example_f1", true, "mean over rows of the F1 of that row's precision and recall", func(in *Input) (float64, int) {
+			return exampleBased(in, func(inter, yn, zn float64) (float64, bool) {
+				return f1(ratio(inter, zn), ratio(inter, yn)), yn == 0 || zn == 0
+			})
+		}),
+		ml("subset_accuracy", true, "fraction of rows whose predicted label set equals the true set", subsetAccuracy),
+	}
+}
+
+// Lookup returns the metric called name, or an error listing the valid names.
+func Lookup(name string) (Metric, error) {
+	for _, m := range catalog() {
+		if m.Name == name {
+			return m, nil
+		}
+	}
+	return Metric{}, fmt.Errorf("unknown metric %q (valid: %s)", name, strings.Join(Names(), ", "))
+}
+
+// Names returns the names of all metrics.
+func Names() []string {
+	c := catalog()
+	names := make([]string, len(c))
+	for i, m := range c {
+		names[i] = m.Name
+	}
+	return names
+}
+
+// Metrics returns all metrics.
+func Metrics() []Metric { return catalog() }
