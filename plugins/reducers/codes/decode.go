@@ -24,18 +24,28 @@ type Decoder interface {
 	Decode(dst, s []float64) (class int, tie bool)
 }
 
-// Decoder names.
+// Decoder names accepted by NewDecoder (formulas in the package doc).
 const (
-	Hamming     = "hamming"
-	Vote        = "vote"
-	LossExp     = "loss:exp"
-	LossHinge   = "loss:hinge"
-	LossLogit   = "loss:logistic"
+	// Hamming decodes by Hamming distance to the codewords.
+	Hamming = "hamming"
+	// Vote counts (pairwise) votes.
+	Vote = "vote"
+	// LossExp is loss-based decoding with L(z) = e^{−z}.
+	LossExp = "loss:exp"
+	// LossHinge is loss-based decoding with L(z) = max(0, 1−z).
+	LossHinge = "loss:hinge"
+	// LossLogit is loss-based decoding with L(z) = log(1 + e^{−z}).
+	LossLogit = "loss:logistic"
+	// LossSquared is loss-based decoding with L(z) = (1−z)².
 	LossSquared = "loss:squared"
+	// LossZeroOne is loss-based decoding with L(z) = (1 − sign z)/2.
 	LossZeroOne = "loss:zero_one"
-	LossLinear  = "loss:linear"
-	Coverage    = "coverage"
-	Sequential  = "sequential"
+	// LossLinear is loss-based decoding with L(z) = −z.
+	LossLinear = "loss:linear"
+	// Coverage sums training-coverage counts of the positive classifiers.
+	Coverage = "coverage"
+	// Sequential walks a decision list built by Ordered.
+	Sequential = "sequential"
 )
 
 // DecoderNames returns the valid decoder names in a fixed order.

@@ -41,6 +41,7 @@ func (k ErrorKind) String() string {
 // element so that a caller (e.g. the HCL layer) can point at it. Indices are
 // 0-based; −1 means "not applicable".
 type MatrixError struct {
+	// Kind classifies the problem.
 	Kind ErrorKind
 	// Row and Col locate the element (ErrValue), the row (ErrRagged, and
 	// for ErrIdenticalRows the later of the two rows) or nothing.

@@ -80,7 +80,7 @@ func Parse(r io.Reader) (*Matrix, error) {
 		if errors.As(err, &me) && me.Row >= 0 && me.Row < len(lines) {
 			return nil, &ParseError{Line: lines[me.Row], Column: me.Col + 1, Err: err}
 		}
-		return nil, &ParseError{Line: lineNo, Err: err}
+		return nil, &ParseError{Line: max(lineNo, 1), Err: err}
 	}
 	return m, nil
 }

@@ -1,0 +1,190 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/polyclass/polyclass/framework/sdk"
+	"github.com/polyclass/polyclass/plugins/lda/discriminant"
+)
+
+// version is reported in Info and recorded in run manifests.
+const version = "0.1.0"
+
+// learner adapts package discriminant to the plugin SDK.
+type learner struct{}
+
+func (learner) Info() sdk.LearnerInfo {
+	return sdk.LearnerInfo{
+		Name: "lda", Version: version,
+		Description:  "linear discriminant analysis (pooled covariance, SVD solver as scikit-learn), least-squares indicator regression, ridge regression",
+		Capabilities: sdk.Capabilities{Binary: true, Multiclass: true, Regression: true, Scores: true, Probabilities: true},
+		Params: []sdk.ParamSpec{
+			{Name: "method", Type: sdk.StringParam, Default: sdk.String("lda"), Allowed: []string{"lda", "lsq", "ridge"}, Description: "lda; lsq = least squares on the indicator matrix, argmax; ridge = regression (binary targets ±1)"},
+			{Name: "shrinkage", Type: sdk.NumberParam, Default: sdk.Number(0), Min: sdk.Bound(0), Max: sdk.Bound(1), Description: "covariance shrinkage towards trace/d·I (> 0 switches to the lsqr solver)"},
+			{Name: "auto_shrinkage", Type: sdk.BoolParam, Default: sdk.Bool(false), Description: "Ledoit–Wolf shrinkage (lsqr solver)"},
+			{Name: "ridge", Type: sdk.NumberParam, Default: sdk.Number(0), Min: sdk.Bound(0), Description: "ridge penalty of lsq and ridge (0 = ordinary least squares)"},
+			{Name: "tol", Type: sdk.NumberParam, Default: sdk.Number(discriminant.DefaultTol), Min: sdk.Bound(0), MinExclusive: true, Description: "rank tolerance of the SVD solver"},
+		},
+	}
+}
+
+// dense returns x as a dense matrix: the solvers need one.
+func dense(x sdk.Matrix) *mat.Dense {
+	if x.Dense != nil {
+		return x.Dense
+	}
+	c := x.CSR
+	m := mat.NewDense(c.Rows, c.Cols, nil)
+	for i := 0; i < c.Rows; i++ {
+		idx, val := c.Row(i)
+		row := m.RawRowView(i)
+		for k, j := range idx {
+			row[j] = val[k]
+		}
+	}
+	return m
+}
+
+func (learner) Fit(_ context.Context, in sdk.FitInput, p sdk.Params) (sdk.Model, error) {
+	x := dense(in.X)
+	method := p.Str("method", "lda")
+	ridge := p.Float("ridge", 0)
+	if in.Kind == sdk.Regression || (in.Kind == sdk.Binary && method == "ridge") {
+		t := mat.NewDense(len(in.Targets), 1, append([]float64(nil), in.Targets...))
+		r, err := discriminant.FitRidge(x, t, in.Weights, ridge)
+		if err != nil {
+			return nil, err
+		}
+		return ridgeModel{r}, nil
+	}
+	classes, k := in.Classes, in.NumClasses
+	if in.Kind == sdk.Binary {
+		classes, k = make([]int, len(in.Targets)), 2
+		for i, t := range in.Targets {
+			if t > 0 {
+				classes[i] = 1
+			}
+		}
+	}
+	switch method {
+	case "lda":
+		if in.Weights != nil {
+			return nil, fmt.Errorf("lda does not take row weights")
+		}
+		opt := discriminant.LDAOptions{Tol: p.Float("tol", discriminant.DefaultTol)}
+		if s := p.Float("shrinkage", 0); s > 0 || p.Bool("auto_shrinkage", false) {
+			opt.Solver, opt.Shrinkage, opt.AutoShrinkage = discriminant.SolverLSQR, s, p.Bool("auto_shrinkage", false)
+		}
+		m, err := discriminant.FitLDA(x, classes, k, opt)
+		if err != nil {
+			return nil, err
+		}
+		return ldaModel{m: m, binary: in.Kind == sdk.Binary}, nil
+	case "lsq":
+		m, err := discriminant.FitLSQ(x, classes, k, in.Weights, ridge)
+		if err != nil {
+			return nil, err
+		}
+		return lsqModel{m: m, binary: in.Kind == sdk.Binary}, nil
+	}
+	return nil, fmt.Errorf("method %s fits real-valued targets; it cannot train %s problems", method, in.Kind)
+}
+
+// ldaModel scores with the discriminants: for a binary problem the score
+// is δ₊ − δ₋ and the probability P(+1|x).
+type ldaModel struct {
+	m      *discriminant.LDA
+	binary bool
+}
+
+func (m ldaModel) Outputs() int {
+	if m.binary {
+		return 1
+	}
+	return len(m.m.Intercept)
+}
+
+func (m ldaModel) Predict(_ context.Context, x sdk.Matrix, scores, probs *mat.Dense) error {
+	d := dense(x)
+	s := m.m.DecisionFunction(nil, d)
+	var pr *mat.Dense
+	if probs != nil {
+		pr = m.m.PredictProba(nil, d)
+	}
+	return fill(s, pr, m.binary, scores, probs)
+}
+
+// fill copies K-column outputs into the model's output matrices; a binary
+// model reports the difference of the two columns and P(class 1).
+func fill(s, pr *mat.Dense, binary bool, scores, probs *mat.Dense) error {
+	n, _ := s.Dims()
+	for i := 0; i < n; i++ {
+		if binary {
+			scores.Set(i, 0, s.At(i, 1)-s.At(i, 0))
+			if probs != nil && pr != nil {
+				probs.Set(i, 0, pr.At(i, 1))
+			}
+			continue
+		}
+		scores.SetRow(i, s.RawRowView(i))
+		if probs != nil && pr != nil {
+			probs.SetRow(i, pr.RawRowView(i))
+		}
+	}
+	return nil
+}
+
+type lsqModel struct {
+	m      *discriminant.LSQ
+	binary bool
+}
+
+func (m lsqModel) Outputs() int {
+	if m.binary {
+		return 1
+	}
+	_, c := m.m.Ridge.Coef.Dims()
+	return c
+}
+
+func (m lsqModel) Predict(_ context.Context, x sdk.Matrix, scores, probs *mat.Dense) error {
+	s := m.m.DecisionFunction(nil, dense(x))
+	// Indicator-regression outputs are not probabilities: report them
+	// clipped to [0, 1] and normalised, so that AUC can rank rows.
+	var pr *mat.Dense
+	if probs != nil {
+		r, c := s.Dims()
+		pr = mat.NewDense(r, c, nil)
+		for i := 0; i < r; i++ {
+			var sum float64
+			for j := 0; j < c; j++ {
+				v := min(max(s.At(i, j), 0), 1)
+				pr.Set(i, j, v)
+				sum += v
+			}
+			for j := 0; j < c && sum > 0; j++ {
+				pr.Set(i, j, pr.At(i, j)/sum)
+			}
+		}
+	}
+	return fill(s, pr, m.binary, scores, probs)
+}
+
+type ridgeModel struct{ r *discriminant.Ridge }
+
+func (ridgeModel) Outputs() int { return 1 }
+
+func (m ridgeModel) Predict(_ context.Context, x sdk.Matrix, scores, probs *mat.Dense) error {
+	p := m.r.Predict(nil, dense(x))
+	n, _ := p.Dims()
+	for i := 0; i < n; i++ {
+		scores.Set(i, 0, p.At(i, 0))
+		if probs != nil {
+			probs.Set(i, 0, min(max((p.At(i, 0)+1)/2, 0), 1))
+		}
+	}
+	return nil
+}

@@ -1,0 +1,140 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/polyclass/polyclass/framework/sdk"
+	"github.com/polyclass/polyclass/plugins/svm/linsvm"
+)
+
+// version is reported in Info and recorded in run manifests.
+const version = "0.1.0"
+
+// Methods.
+const (
+	dualCD        = "dual_cd"
+	crammerSinger = "crammer_singer"
+	perceptron    = "perceptron"
+	pocket        = "pocket"
+)
+
+// learner adapts package linsvm to the plugin SDK.
+type learner struct{}
+
+func (learner) Info() sdk.LearnerInfo {
+	return sdk.LearnerInfo{
+		Name: "svm", Version: version,
+		Description:  "linear SVM 0.5·(||w||²+b²) + C·Σ loss, bias a penalised constant feature; Crammer–Singer for native multiclass problems",
+		Capabilities: sdk.Capabilities{Binary: true, Multiclass: true, Scores: true, Sparse: true},
+		Params: []sdk.ParamSpec{
+			{Name: "method", Type: sdk.StringParam, Default: sdk.String(dualCD), Allowed: []string{dualCD, crammerSinger, perceptron, pocket}, Description: "dual coordinate descent (binary), Crammer–Singer (multiclass), perceptron or pocket (binary baselines)"},
+			{Name: "loss", Type: sdk.StringParam, Default: sdk.String(linsvm.LossHinge), Allowed: []string{linsvm.LossHinge, linsvm.LossSquaredHinge}, Description: "dual_cd loss: hinge (LIBLINEAR -s 3) or squared_hinge (-s 1)"},
+			{Name: "C", Type: sdk.NumberParam, Default: sdk.Number(1), Min: sdk.Bound(0), MinExclusive: true, Description: "penalty of the loss"},
+			{Name: "bias", Type: sdk.NumberParam, Default: sdk.Number(1), Description: "value of the constant feature appended to every row (≤ 0: no bias)"},
+			{Name: "tol", Type: sdk.NumberParam, Default: sdk.Number(1e-3), Min: sdk.Bound(0), MinExclusive: true, Description: "stopping tolerance in LIBLINEAR's eps sense (LIBLINEAR's default is 0.1; 1e-3 reaches the optimum closely enough for per-fold parity)"},
+			{Name: "max_iter", Type: sdk.IntegerParam, Default: sdk.Number(1000), Min: sdk.Bound(1), Description: "outer iteration limit (Crammer–Singer uses 100 × max_iter)"},
+			{Name: "epochs", Type: sdk.IntegerParam, Default: sdk.Number(100), Min: sdk.Bound(1), Description: "passes over the data for perceptron and pocket"},
+		},
+	}
+}
+
+func rows(x sdk.Matrix) linsvm.Rows {
+	if x.CSR != nil {
+		return x.CSR
+	}
+	return linsvm.NewDense(x.Dense)
+}
+
+func (learner) Fit(_ context.Context, in sdk.FitInput, p sdk.Params) (sdk.Model, error) {
+	x := rows(in.X)
+	method := p.Str("method", dualCD)
+	opt := linsvm.Options{
+		C: p.Float("C", 1), Loss: p.Str("loss", linsvm.LossHinge), Bias: p.Float("bias", 1),
+		Tol: p.Float("tol", 1e-3), MaxIter: p.Int("max_iter", 1000), Seed: in.Seed,
+	}
+	switch {
+	case in.Kind == sdk.Multiclass && method == crammerSinger:
+		opt.MaxIter *= 100
+		r, err := linsvm.FitCrammerSinger(x, in.Classes, in.NumClasses, in.Weights, opt)
+		if err != nil {
+			return nil, err
+		}
+		return csModel{r}, nil
+	case in.Kind == sdk.Multiclass:
+		return nil, fmt.Errorf("method %s trains binary problems; use method = %q for a native multiclass problem (reduction none)", method, crammerSinger)
+	case in.Kind != sdk.Binary:
+		return nil, fmt.Errorf("svm cannot fit %s problems", in.Kind)
+	case method == dualCD:
+		r, err := linsvm.Fit(x, in.Targets, in.Weights, opt)
+		if err != nil {
+			return nil, err
+		}
+		return linearModel{w: r.W, b: r.B, stats: map[string]float64{"objective": r.Objective, "dual_objective": r.DualObjective, "iterations": float64(r.Iterations)}}, nil
+	case method == perceptron || method == pocket:
+		po := linsvm.PerceptronOptions{Epochs: p.Int("epochs", 100), Bias: p.Float("bias", 1), Seed: in.Seed}
+		fit := linsvm.Perceptron
+		if method == pocket {
+			fit = linsvm.Pocket
+		}
+		r, err := fit(x, in.Targets, po)
+		if err != nil {
+			return nil, err
+		}
+		return linearModel{w: r.W, b: r.B, stats: map[string]float64{"errors": float64(r.Errors), "updates": float64(r.Updates)}}, nil
+	}
+	return nil, fmt.Errorf("method %s cannot train binary problems; use it with reduction none", method)
+}
+
+// linearModel scores w·x + b.
+type linearModel struct {
+	w     []float64
+	b     float64
+	stats map[string]float64
+}
+
+func (linearModel) Outputs() int { return 1 }
+
+func (m linearModel) Predict(_ context.Context, x sdk.Matrix, scores, _ *mat.Dense) error {
+	r := rows(x)
+	n, d := r.Dims()
+	if d != len(m.w) {
+		return fmt.Errorf("model has %d weights, data has %d columns", len(m.w), d)
+	}
+	for i := 0; i < n; i++ {
+		idx, val := r.Row(i)
+		s := m.b
+		if idx == nil {
+			for j, v := range val {
+				s += m.w[j] * v
+			}
+		} else {
+			for k, j := range idx {
+				s += m.w[j] * val[k]
+			}
+		}
+		scores.Set(i, 0, s)
+	}
+	return nil
+}
+
+func (m linearModel) Stats() map[string]float64 { return m.stats }
+
+type csModel struct{ r *linsvm.CSResult }
+
+func (m csModel) Outputs() int { return len(m.r.B) }
+
+func (m csModel) Predict(_ context.Context, x sdk.Matrix, scores, _ *mat.Dense) error {
+	r := rows(x)
+	n, _ := r.Dims()
+	for i := 0; i < n; i++ {
+		m.r.Decision(scores.RawRowView(i), r, i)
+	}
+	return nil
+}
+
+func (m csModel) Stats() map[string]float64 {
+	return map[string]float64{"objective": m.r.Objective, "dual_objective": m.r.DualObjective, "iterations": float64(m.r.Iterations)}
+}

@@ -1,0 +1,125 @@
+package linsvm
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// letter returns letter.csv standardised over the whole file (mean,
+// population std) with class indices.
+func letter(b *testing.B) (Dense, []int, int) {
+	b.Helper()
+	x, y, k := wholeFile(b, "letter")
+	return NewDense(x), y, k
+}
+
+// BenchmarkLetterOvRHinge fits the 26 one-vs-rest hinge problems of letter
+// (20000×16, C = 1, Bias = 1, default Tol = LIBLINEAR's eps 0.1) one after
+// the other, like `liblinear-train -s 3 -c 1 -B 1`.
+func BenchmarkLetterOvRHinge(b *testing.B) {
+	x, y, k := letter(b)
+	benchOvR(b, x, y, k)
+}
+
+// BenchmarkLetterOvRHingeCSR is BenchmarkLetterOvRHinge on CSR input.
+func BenchmarkLetterOvRHingeCSR(b *testing.B) {
+	x, y, k := wholeFile(b, "letter")
+	benchOvR(b, toCSR(x), y, k)
+}
+
+func benchOvR(b *testing.B, x Rows, y []int, k int) {
+	labels := make([][]float64, k)
+	for c := range labels {
+		labels[c] = binaryLabels(y, c)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		for c := range k {
+			if _, err := Fit(x, labels[c], nil, DefaultOptions()); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+// BenchmarkLetterCrammerSinger fits Crammer–Singer on letter (C = 1,
+// Bias = 1, default Tol), like `liblinear-train -s 4 -c 1 -B 1`.
+func BenchmarkLetterCrammerSinger(b *testing.B) {
+	x, y, k := letter(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := FitCrammerSinger(x, y, k, nil, DefaultOptions()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkLetterPocket runs 10 pocket epochs for class A vs rest.
+func BenchmarkLetterPocket(b *testing.B) {
+	x, y, _ := letter(b)
+	yb := binaryLabels(y, 0)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := Pocket(x, yb, PerceptronOptions{Epochs: 10, Bias: 1}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// benchLIBLINEAR times `liblinear-train -s solver -c 1 -B 1` on letter
+// (standardised the same way, LIBSVM format in a temporary directory), when
+// /usr/bin/liblinear-train exists. The time includes process start-up and
+// parsing the 20000-row text file.
+func benchLIBLINEAR(b *testing.B, solver string) {
+	const bin = "/usr/bin/liblinear-train"
+	if _, err := os.Stat(bin); err != nil {
+		b.Skipf("%s not installed: %v", bin, err)
+	}
+	xd, y, _ := wholeFile(b, "letter")
+	dir := b.TempDir()
+	data := filepath.Join(dir, "letter.svm")
+	f, err := os.Create(data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	w := bufio.NewWriter(f)
+	n, d := xd.Dims()
+	for i := range n {
+		fmt.Fprintf(w, "%d", y[i])
+		for j := range d {
+			if v := xd.At(i, j); v != 0 {
+				fmt.Fprintf(w, " %d:%.17g", j+1, v)
+			}
+		}
+		fmt.Fprintln(w)
+	}
+	if err := w.Flush(); err != nil {
+		b.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		b.Fatal(err)
+	}
+	model := filepath.Join(dir, "model")
+	b.ResetTimer()
+	for b.Loop() {
+		out, err := exec.Command(bin, "-q", "-s", solver, "-c", "1", "-B", "1", data, model).CombinedOutput()
+		if err != nil {
+			b.Fatalf("liblinear-train: %v\n%s", err, out)
+		}
+	}
+}
+
+// BenchmarkLIBLINEARLetterOvRHinge times `liblinear-train -s 3 -c 1 -B 1`
+// on letter for comparison with BenchmarkLetterOvRHinge.
+func BenchmarkLIBLINEARLetterOvRHinge(b *testing.B) { benchLIBLINEAR(b, "3") }
+
+// BenchmarkLIBLINEARLetterCrammerSinger times `liblinear-train -s 4 -c 1
+// -B 1` on letter for comparison with BenchmarkLetterCrammerSinger.
+func BenchmarkLIBLINEARLetterCrammerSinger(b *testing.B) { benchLIBLINEAR(b, "4") }

@@ -1,0 +1,10 @@
+// Command bench-plugin-svm serves linear support vector machines: binary
+// L1- and L2-loss SVMs by dual coordinate descent (as LIBLINEAR), the native
+// multiclass Crammer–Singer SVM, and the perceptron and pocket baselines.
+package main
+
+import "github.com/polyclass/polyclass/framework/sdk"
+
+func main() {
+	sdk.Serve(sdk.WithLearner(learner{}))
+}
