@@ -44,8 +44,11 @@ type Dataset struct {
 	Ignore       []string
 	Missing      []string
 	Delimiter    string
+	// FoldsFile, when set, fixes this dataset's folds (it overrides the
+	// cv block's folds_file).
+	FoldsFile string
 
-	DeclRange, PathRange, TargetRange, CategoricalRange hcl.Range
+	DeclRange, PathRange, TargetRange, CategoricalRange, FoldsFileRange hcl.Range
 }
 
 // Encoder declares one encoding step.

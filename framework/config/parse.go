@@ -38,6 +38,7 @@ var (
 	datasetSchema    = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 		{Name: "path", Required: true}, {Name: "target"}, {Name: "labels"}, {Name: "labels_prefix"},
 		{Name: "categorical"}, {Name: "numeric"}, {Name: "ignore"}, {Name: "missing"}, {Name: "delimiter"},
+		{Name: "folds_file"},
 	}}
 	pipelineSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "steps", Required: true}}}
 	learnerSchema  = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "plugin"}, {Name: "params"}}}
@@ -415,6 +416,8 @@ func (d *decoder) dataset(b *hcl.Block) *Dataset {
 			ds.Ignore = d.strings(a)
 		case "missing":
 			ds.Missing = d.strings(a)
+		case "folds_file":
+			ds.FoldsFile, ds.FoldsFileRange = d.path(a), a.Expr.Range()
 		case "delimiter":
 			ds.Delimiter = d.str(a)
 			if len([]rune(ds.Delimiter)) != 1 {

@@ -35,7 +35,7 @@ func (learner) Info() sdk.LearnerInfo {
 			{Name: "C", Type: sdk.NumberParam, Default: sdk.Number(1), Min: sdk.Bound(0), MinExclusive: true, Description: "penalty of the loss"},
 			{Name: "bias", Type: sdk.NumberParam, Default: sdk.Number(1), Description: "value of the constant feature appended to every row (≤ 0: no bias)"},
 			{Name: "tol", Type: sdk.NumberParam, Default: sdk.Number(1e-3), Min: sdk.Bound(0), MinExclusive: true, Description: "stopping tolerance in LIBLINEAR's eps sense (LIBLINEAR's default is 0.1; 1e-3 reaches the optimum closely enough for per-fold parity)"},
-			{Name: "max_iter", Type: sdk.IntegerParam, Default: sdk.Number(1000), Min: sdk.Bound(1), Description: "outer iteration limit (Crammer–Singer uses 100 × max_iter)"},
+			{Name: "max_iter", Type: sdk.IntegerParam, Default: sdk.Number(100000), Min: sdk.Bound(1), Description: "outer iteration limit (LIBLINEAR's 1000 stops short of the optimum on nearly separable problems; Crammer–Singer uses 100 × max_iter)"},
 			{Name: "epochs", Type: sdk.IntegerParam, Default: sdk.Number(100), Min: sdk.Bound(1), Description: "passes over the data for perceptron and pocket"},
 		},
 	}
@@ -53,7 +53,7 @@ func (learner) Fit(_ context.Context, in sdk.FitInput, p sdk.Params) (sdk.Model,
 	method := p.Str("method", dualCD)
 	opt := linsvm.Options{
 		C: p.Float("C", 1), Loss: p.Str("loss", linsvm.LossHinge), Bias: p.Float("bias", 1),
-		Tol: p.Float("tol", 1e-3), MaxIter: p.Int("max_iter", 1000), Seed: in.Seed,
+		Tol: p.Float("tol", 1e-3), MaxIter: p.Int("max_iter", 100000), Seed: in.Seed,
 	}
 	switch {
 	case in.Kind == sdk.Multiclass && method == crammerSinger:

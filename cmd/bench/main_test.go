@@ -1,0 +1,114 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// pluginsDir holds the real plugin binaries, built once for all tests, plus
+// the crash and hang test plugins.
+var pluginsDir string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "bench-plugins-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	pluginsDir = dir
+	mains, _ := filepath.Glob("../../plugins/*/main.go")
+	for _, extra := range []string{"testdata/plugins/crash/main.go", "testdata/plugins/hang/main.go", "testdata/plugins/centroid/main.go"} {
+		mains = append(mains, extra)
+	}
+	for _, mf := range mains {
+		pkg := "./" + filepath.Dir(mf)
+		out := filepath.Join(dir, "bench-plugin-"+filepath.Base(filepath.Dir(mf)))
+		cmd := exec.Command("go", "build", "-o", out, pkg)
+		cmd.Stderr = os.Stderr
+		if err := cmd.Run(); err != nil {
+			fmt.Fprintf(os.Stderr, "building %s: %v\n", pkg, err)
+			os.RemoveAll(dir)
+			os.Exit(1)
+		}
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// bench runs the command in-process and returns its stdout and stderr.
+func bench(t *testing.T, args ...string) (string, string, error) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	full := append([]string{args[0], "--plugins", pluginsDir, "--quiet"}, args[1:]...)
+	if args[0] == "plugins" {
+		full = []string{"plugins", "--plugins", pluginsDir}
+	}
+	err := run(context.Background(), full, &stdout, &stderr)
+	return stdout.String(), stderr.String(), err
+}
+
+// sharedDir returns ../shared beside the repository, or skips.
+func sharedDir(t *testing.T) string {
+	t.Helper()
+	dir, err := filepath.Abs("../../../shared")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "reference", "sklearn_cv.jsonl")); err != nil {
+		t.Skipf("shared reference data not found at %s", dir)
+	}
+	return dir
+}
+
+// writeExperiment writes src into a temporary directory and returns its
+// path; %SHARED% and %REPO% are replaced by absolute paths.
+func writeExperiment(t *testing.T, src string) string {
+	t.Helper()
+	repo, _ := filepath.Abs("../..")
+	shared, _ := filepath.Abs("../../../shared")
+	src = strings.ReplaceAll(src, "%SHARED%", shared)
+	src = strings.ReplaceAll(src, "%REPO%", repo)
+	path := filepath.Join(t.TempDir(), "exp.hcl")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// reference returns the per-fold accuracies of a set-up in
+// sklearn_cv.jsonl.
+func reference(t *testing.T, dataset, setup string) []float64 {
+	t.Helper()
+	b := readFile(t, filepath.Join(sharedDir(t), "reference", "sklearn_cv.jsonl"))
+	for _, line := range strings.Split(strings.TrimSpace(b), "\n") {
+		var r struct {
+			Dataset, Setup string
+			AccFolds       []float64 `json:"acc_folds"`
+		}
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatal(err)
+		}
+		if r.Dataset == dataset && r.Setup == setup {
+			return r.AccFolds
+		}
+	}
+	t.Fatalf("no reference for %s %s", dataset, setup)
+	return nil
+}

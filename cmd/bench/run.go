@@ -1,0 +1,385 @@
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+
+	"github.com/polyclass/polyclass/framework/config"
+	"github.com/polyclass/polyclass/framework/engine"
+	"github.com/polyclass/polyclass/framework/host"
+	"github.com/polyclass/polyclass/framework/metrics"
+	"github.com/polyclass/polyclass/framework/report"
+	"github.com/polyclass/polyclass/framework/sdk"
+)
+
+const usage = `usage: bench COMMAND [flags] [FILE]
+
+commands:
+  run FILE        cross-validate every combination FILE declares, write tables
+  validate FILE   check FILE against its data and plugins, report every problem
+  plugins         list the plugins found, with capabilities and parameters
+
+flags:
+  -o DIR          results directory (run; default: output.dir of FILE, else results/NAME)
+  -j N            folds run in parallel (run; default: number of CPUs)
+  --quiet         no progress bar (run)
+  --plugins DIR   plugins directory (default: the directory of the bench binary)
+`
+
+// usageError is a mistake on the command line.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg + "\n" + usage }
+
+// errReported marks an error already printed (diagnostics).
+var errReported = errors.New("errors reported above")
+
+// options are the parsed flags.
+type options struct {
+	out        string
+	jobs       int
+	quiet      bool
+	pluginsDir string
+	args       []string
+}
+
+// parseFlags accepts flags before and after positional arguments.
+func parseFlags(cmd string, args []string, stderr io.Writer) (*options, error) {
+	o := &options{}
+	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&o.out, "o", "", "results directory")
+	fs.IntVar(&o.jobs, "j", runtime.NumCPU(), "parallel folds")
+	fs.BoolVar(&o.quiet, "quiet", false, "no progress bar")
+	fs.StringVar(&o.pluginsDir, "plugins", "", "plugins directory")
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, usageError{fmt.Sprintf("%s: %v", cmd, err)}
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		o.args = append(o.args, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	if o.jobs < 1 {
+		return nil, usageError{fmt.Sprintf("%s: -j must be at least 1", cmd)}
+	}
+	if o.pluginsDir == "" {
+		exe, err := os.Executable()
+		if err != nil {
+			return nil, fmt.Errorf("finding the plugins directory: %w", err)
+		}
+		o.pluginsDir = filepath.Dir(exe)
+	}
+	return o, nil
+}
+
+// run is the whole command, testable: it writes to stdout and stderr and
+// returns an error instead of exiting.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		return usageError{"no command"}
+	}
+	cmd := args[0]
+	switch cmd {
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	case "run", "validate", "plugins":
+	default:
+		return usageError{fmt.Sprintf("unknown command %q", cmd)}
+	}
+	o, err := parseFlags(cmd, args[1:], stderr)
+	if err != nil {
+		return err
+	}
+	h := host.New(o.pluginsDir, nil)
+	defer h.Close()
+	switch cmd {
+	case "plugins":
+		if len(o.args) != 0 {
+			return usageError{"plugins takes no arguments"}
+		}
+		return listPlugins(ctx, h, stdout)
+	}
+	if len(o.args) != 1 {
+		return usageError{fmt.Sprintf("%s needs exactly one experiment file", cmd)}
+	}
+	file := o.args[0]
+	p := config.NewParser()
+	exp, diags := p.ParseFile(file)
+	var grid *engine.Grid
+	if !diags.HasErrors() {
+		var more = diags[:0:0]
+		grid, more = engine.Resolve(ctx, exp, h)
+		diags = append(diags, more...)
+	}
+	if len(diags) > 0 {
+		if err := config.WriteDiagnostics(stderr, p.Files(), diags); err != nil {
+			return err
+		}
+	}
+	if diags.HasErrors() {
+		n := 0
+		for _, d := range diags {
+			if d.Severity == 1 {
+				n++
+			}
+		}
+		fmt.Fprintf(stderr, "%s: %d error(s)\n", file, n)
+		return errReported
+	}
+	if cmd == "validate" {
+		fmt.Fprintf(stdout, "%s: ok — %d dataset(s), %d pipeline(s), %d learner(s), %d reduction(s): %d cells × folds\n",
+			file, len(grid.Datasets), len(grid.Pipelines), len(grid.Learners), len(grid.Reductions), len(grid.Cells))
+		return nil
+	}
+	return runExperiment(ctx, o, file, grid, stdout, stderr)
+}
+
+func runExperiment(ctx context.Context, o *options, file string, g *engine.Grid, stdout, stderr io.Writer) error {
+	exp := g.Experiment
+	out := o.out
+	if out == "" {
+		out = exp.Output.Dir
+	}
+	cellsDir := filepath.Join(out, "cells")
+	if err := os.MkdirAll(cellsDir, 0o755); err != nil {
+		return fmt.Errorf("results directory: %w", err)
+	}
+	// Cells of an earlier run of another grid must not mix with this one.
+	if old, err := filepath.Glob(filepath.Join(cellsDir, "*.json")); err == nil {
+		for _, f := range old {
+			os.Remove(f)
+		}
+	}
+	logFile, err := os.Create(filepath.Join(out, "run.log"))
+	if err != nil {
+		return fmt.Errorf("run log: %w", err)
+	}
+	defer logFile.Close()
+
+	start := time.Now().UTC()
+	total := 0
+	for _, c := range g.Cells {
+		total += len(c.Dataset.Folds) * c.Dataset.NumFolds
+	}
+	var bar *progressbar.ProgressBar
+	if f, ok := stderr.(*os.File); ok && !o.quiet && term.IsTerminal(int(f.Fd())) {
+		bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(stderr),
+			progressbar.OptionSetDescription(exp.Name), progressbar.OptionShowCount(),
+			progressbar.OptionSetPredictTime(true), progressbar.OptionClearOnFinish())
+	}
+	opts := engine.Options{Workers: o.jobs, CellsDir: cellsDir, Log: io.MultiWriter(logFile, stderr),
+		Timeout: time.Duration(exp.CV.Timeout * float64(time.Second))}
+	if bar != nil {
+		opts.Progress = func(done, _ int) { bar.Set(done) }
+	}
+	fmt.Fprintf(logFile, "bench run %s: %d cells, %d folds in all, %d workers\n", file, len(g.Cells), total, o.jobs)
+	results, stats, runErr := engine.Run(ctx, g, opts)
+	if bar != nil {
+		bar.Finish()
+	}
+	end := time.Now().UTC()
+	// Plugin stderr goes to the run log.
+	for _, l := range g.Learners {
+		if s := l.Plugin.Stderr(); s != "" {
+			fmt.Fprintf(logFile, "--- plugin %s stderr ---\n%s\n", l.Plugin.Name, s)
+		}
+	}
+	written, err := writeOutputs(out, file, exp, g, results, stats, o, start, end)
+	if err != nil {
+		return errors.Join(runErr, err)
+	}
+	failed := 0
+	for _, r := range results {
+		if r.Failed() {
+			failed++
+		}
+	}
+	fmt.Fprintf(stdout, "%s: %d cells (%d failed) in %s\n", exp.Name, len(results), failed, end.Sub(start).Round(time.Millisecond))
+	for _, w := range written {
+		fmt.Fprintf(stdout, "  %s\n", w)
+	}
+	if runErr != nil {
+		return runErr
+	}
+	if failed > 0 {
+		return fmt.Errorf("%d of %d cells failed; see %s", failed, len(results), filepath.Join(out, "run.log"))
+	}
+	return nil
+}
+
+// direction looks up whether higher values of a metric are better.
+func direction(name string) bool {
+	m, err := metrics.Lookup(name)
+	return err != nil || m.HigherIsBetter
+}
+
+func writeOutputs(out, file string, exp *config.Experiment, g *engine.Grid, results []*engine.CellResult,
+	stats engine.Stats, o *options, start, end time.Time) ([]string, error) {
+	var written []string
+	write := func(name string, fn func(io.Writer) error) error {
+		path := filepath.Join(out, name)
+		f, err := os.Create(path)
+		if err != nil {
+			return fmt.Errorf("writing %s: %w", path, err)
+		}
+		if err := fn(f); err != nil {
+			f.Close()
+			return fmt.Errorf("writing %s: %w", path, err)
+		}
+		if err := f.Close(); err != nil {
+			return fmt.Errorf("writing %s: %w", path, err)
+		}
+		written = append(written, path)
+		return nil
+	}
+	sums := report.Summarise(results, g.Metrics)
+	if err := write("summary.csv", func(w io.Writer) error { return report.WriteSummaryCSV(w, sums) }); err != nil {
+		return written, err
+	}
+	if err := write("folds.csv", func(w io.Writer) error { return report.WriteFoldsCSV(w, results, g.Metrics) }); err != nil {
+		return written, err
+	}
+	for _, f := range exp.Output.Formats {
+		switch f {
+		case "markdown":
+			err := write(exp.Name+".md", func(w io.Writer) error {
+				return report.WriteMarkdown(w, exp.Name, sums, g.Metrics, direction)
+			})
+			if err != nil {
+				return written, err
+			}
+		}
+	}
+	m := &report.Manifest{
+		Experiment: exp.Name, File: file, Seed: exp.Seed, Args: append([]string{"bench", "run"}, o.args...),
+		Workers: o.jobs, Start: start, End: end, Cells: len(results), Uploads: stats.Uploads,
+		GoVersion: runtime.Version(), Outputs: map[string]string{},
+	}
+	if b, err := os.ReadFile(file); err == nil {
+		sum := sha256.Sum256(b)
+		m.FileSHA256 = hex.EncodeToString(sum[:])
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		m.GoVersion = bi.GoVersion
+	}
+	for _, d := range g.Datasets {
+		m.Datasets = append(m.Datasets, report.DatasetRecord{Name: d.Config.Name, Path: d.Config.Path, SHA256: d.SHA256, Rows: d.Table.NumRows})
+	}
+	seen := map[string]bool{}
+	add := func(p *host.Plugin) {
+		if seen[p.Name] {
+			return
+		}
+		seen[p.Name] = true
+		m.Plugins = append(m.Plugins, report.PluginRecord{Name: p.Name, Version: p.Version(), Path: p.Path, SHA256: p.SHA256})
+	}
+	for _, l := range g.Learners {
+		add(l.Plugin)
+	}
+	for _, r := range g.Reductions {
+		add(r.Plugin)
+	}
+	for _, r := range results {
+		if r.Failed() {
+			m.FailedCells++
+		}
+	}
+	for _, w := range written {
+		m.Outputs[filepath.Base(w)] = w
+	}
+	if err := write("manifest.json", func(w io.Writer) error { return report.WriteManifest(w, m) }); err != nil {
+		return written, err
+	}
+	return written, nil
+}
+
+func listPlugins(ctx context.Context, h *host.Host, w io.Writer) error {
+	bins, err := h.Binaries()
+	if err != nil {
+		return err
+	}
+	if len(bins) == 0 {
+		fmt.Fprintf(w, "no plugins (%s*) in %s\n", host.BinaryPrefix, h.Dir())
+		return nil
+	}
+	var errs []error
+	for _, b := range bins {
+		p, err := h.Get(ctx, b.Name)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		fmt.Fprintf(w, "%s %s\n  path: %s\n  sha256: %s\n", p.Name, p.Version(), p.Path, p.SHA256)
+		if li := p.LearnerInfo; li != nil {
+			c := li.Capabilities
+			var caps []string
+			for _, x := range []struct {
+				on   bool
+				name string
+			}{{c.Binary, "binary"}, {c.Multiclass, "multiclass"}, {c.Regression, "regression"},
+				{c.Scores, "scores"}, {c.Probabilities, "probabilities"}, {c.Sparse, "sparse"}} {
+				if x.on {
+					caps = append(caps, x.name)
+				}
+			}
+			fmt.Fprintf(w, "  learner: %s\n  capabilities: %s\n", li.Description, strings.Join(caps, ", "))
+			writeParams(w, "  ", li.Params)
+		}
+		if ri := p.ReducerInfo; ri != nil {
+			fmt.Fprintf(w, "  reducer: %s\n", ri.Description)
+			for _, s := range ri.Schemes {
+				fmt.Fprintf(w, "  scheme %s: %s\n", s.Name, s.Description)
+				writeParams(w, "    ", s.Params)
+			}
+		}
+		fmt.Fprintln(w)
+	}
+	return errors.Join(errs...)
+}
+
+func writeParams(w io.Writer, indent string, specs []sdk.ParamSpec) {
+	specs = append([]sdk.ParamSpec(nil), specs...)
+	sort.SliceStable(specs, func(i, j int) bool { return specs[i].Name < specs[j].Name })
+	for _, s := range specs {
+		line := fmt.Sprintf("%sparam %s (%s)", indent, s.Name, s.Type)
+		if !s.Default.IsNull() {
+			line += " default " + s.Default.String()
+		}
+		if s.Min != nil {
+			op := ">="
+			if s.MinExclusive {
+				op = ">"
+			}
+			line += fmt.Sprintf(" %s %v", op, *s.Min)
+		}
+		if s.Max != nil {
+			line += fmt.Sprintf(" <= %v", *s.Max)
+		}
+		if len(s.Allowed) > 0 {
+			line += " one of " + strings.Join(s.Allowed, "|")
+		}
+		if s.Description != "" {
+			line += ": " + s.Description
+		}
+		fmt.Fprintln(w, line)
+	}
+}

@@ -1,0 +1,439 @@
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/polyclass/polyclass/framework/engine"
+)
+
+// readCells loads the cell files of a results directory by cell key.
+func readCells(t *testing.T, dir string) map[string]*engine.CellResult {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "cells", "*.json"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no cell files in %s: %v", dir, err)
+	}
+	out := map[string]*engine.CellResult{}
+	for _, f := range files {
+		var c engine.CellResult
+		if err := json.Unmarshal([]byte(readFile(t, f)), &c); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		out[c.Dataset+"|"+c.Learner+"|"+c.Reduction] = &c
+	}
+	return out
+}
+
+func TestRunQuickstart(t *testing.T) {
+	out := t.TempDir()
+	stdout, stderr, err := bench(t, "run", "-o", out, "../../experiments/quickstart.hcl")
+	if err != nil {
+		t.Fatalf("run: %v\nstderr:\n%s", err, stderr)
+	}
+	for _, f := range []string{"summary.csv", "folds.csv", "quickstart.md", "manifest.json"} {
+		if !strings.Contains(stdout, filepath.Join(out, f)) {
+			t.Errorf("stdout does not say where %s went:\n%s", f, stdout)
+		}
+	}
+	summary := strings.Split(strings.TrimSpace(readFile(t, filepath.Join(out, "summary.csv"))), "\n")
+	// 3 datasets × 3 values of C × 2 metrics, plus the header.
+	if len(summary) != 1+3*3*2 {
+		t.Fatalf("summary.csv has %d lines:\n%s", len(summary), strings.Join(summary, "\n"))
+	}
+	if summary[0] != "dataset,encoder,learner,params,reduction,metric,mean,std,n_folds" {
+		t.Errorf("header %q", summary[0])
+	}
+	if !strings.HasPrefix(summary[3], "iris,default,logreg,C=1,ova,accuracy,0.9") {
+		t.Errorf("iris C=1 accuracy row: %q", summary[3])
+	}
+	md := readFile(t, filepath.Join(out, "quickstart.md"))
+	if !strings.Contains(md, "| learner | params | reduction | iris | wine | car |") || !strings.Contains(md, "**") {
+		t.Errorf("markdown table:\n%s", md)
+	}
+	var m struct {
+		Plugins  []struct{ Name, Version, SHA256 string }
+		Datasets []struct {
+			Name, SHA256 string
+			Rows         int
+		}
+		Seed uint64
+	}
+	if err := json.Unmarshal([]byte(readFile(t, filepath.Join(out, "manifest.json"))), &m); err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Plugins) != 2 || m.Plugins[0].Name != "logreg" || len(m.Plugins[0].SHA256) != 64 || m.Seed != 1 {
+		t.Errorf("manifest plugins %+v seed %d", m.Plugins, m.Seed)
+	}
+	if len(m.Datasets) != 3 || m.Datasets[0].Rows != 150 || len(m.Datasets[2].SHA256) != 64 {
+		t.Errorf("manifest datasets %+v", m.Datasets)
+	}
+	if files, _ := filepath.Glob(filepath.Join(out, "cells", "*.json")); len(files) != 9 {
+		t.Errorf("%d cell files, want 9", len(files))
+	}
+}
+
+// TestDeterministicAcrossWorkers: the same file and seed give
+// byte-identical tables with 1 and 4 workers.
+func TestDeterministicAcrossWorkers(t *testing.T) {
+	src := `experiment "det" { seed = 7 }
+dataset "iris" { path = "%REPO%/experiments/data/iris.csv" }
+dataset "car" {
+  path = "%REPO%/experiments/data/car.csv"
+  categorical = ["buying", "maint", "doors", "persons", "lug_boot", "safety"]
+}
+encoder "std" { type = "standardize" }
+encoder "onehot" { type = "onehot" }
+learner "logreg" { params = { C = [0.5, 2] } }
+learner "svm" { params = { C = 1 } }
+reduction "ova" { scheme = "ova" }
+reduction "ecoc" {
+  scheme = "ecoc"
+  code   = "random_dense"
+  decode = ["hamming", "loss:exp"]
+}
+cv {
+  folds   = 5
+  repeats = 2
+}
+metrics = ["accuracy", "macro_f1", "kappa", "log_loss"]
+`
+	file := writeExperiment(t, src)
+	var outs [2]string
+	for i, j := range []string{"1", "4"} {
+		outs[i] = t.TempDir()
+		if _, stderr, err := bench(t, "run", "-j", j, "-o", outs[i], file); err != nil {
+			t.Fatalf("-j %s: %v\n%s", j, err, stderr)
+		}
+	}
+	for _, f := range []string{"summary.csv", "folds.csv", "det.md"} {
+		a, b := readFile(t, filepath.Join(outs[0], f)), readFile(t, filepath.Join(outs[1], f))
+		if a != b {
+			t.Errorf("%s differs between -j 1 and -j 4", f)
+		}
+	}
+	if n := strings.Count(readFile(t, filepath.Join(outs[0], "folds.csv")), "\n"); n != 1+2*3*3*10*4 {
+		t.Errorf("folds.csv has %d lines, want %d", n, 1+2*3*3*10*4)
+	}
+}
+
+// TestDatasetUploadedOncePerProcess: without encoders every fold of iris
+// uses the same design matrix, so it travels to the learner once for all
+// 2 reductions × 3 values of C × 10 folds; with standardize each fold has
+// its own matrix, uploaded once whatever the number of cells.
+func TestDatasetUploadedOncePerProcess(t *testing.T) {
+	for _, tt := range []struct {
+		name, encoder string
+		want          float64
+	}{{"raw", "", 1}, {"standardized", `encoder "std" { type = "standardize" }`, 10}} {
+		t.Run(tt.name, func(t *testing.T) {
+			file := writeExperiment(t, `experiment "up" { seed = 1 }
+dataset "iris" { path = "%REPO%/experiments/data/iris.csv" }
+`+tt.encoder+`
+learner "logreg" { params = { C = [0.1, 1, 10] } }
+reduction "ova" { scheme = "ova" }
+reduction "ovo" { scheme = "ovo" }
+`)
+			out := t.TempDir()
+			if _, stderr, err := bench(t, "run", "-j", "4", "-o", out, file); err != nil {
+				t.Fatalf("%v\n%s", err, stderr)
+			}
+			var m map[string]any
+			json.Unmarshal([]byte(readFile(t, filepath.Join(out, "manifest.json"))), &m)
+			if m["uploads"] != tt.want || m["cells"] != 6.0 {
+				t.Fatalf("uploads %v for %v cells, want %v", m["uploads"], m["cells"], tt.want)
+			}
+		})
+	}
+}
+
+// parity runs src and checks each listed cell's per-fold accuracy against
+// scikit-learn's on the same folds: within one test row, or equal.
+func parity(t *testing.T, src string, checks map[string]string, exact map[string]bool) {
+	t.Helper()
+	file := writeExperiment(t, src)
+	out := t.TempDir()
+	if _, stderr, err := bench(t, "run", "-o", out, file); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	cells := readCells(t, out)
+	for key, setup := range checks {
+		c := cells[key]
+		if c == nil {
+			t.Errorf("no cell %s", key)
+			continue
+		}
+		ref := reference(t, c.Dataset, setup)
+		for _, f := range c.Folds {
+			got := f.Metrics["accuracy"]
+			tol := 1/float64(f.NTest) + 1e-6
+			if exact[key] {
+				tol = 1e-6
+			}
+			if math.Abs(got-ref[f.Fold]) > tol {
+				t.Errorf("%s fold %d: accuracy %.6f, scikit-learn %.6f (%d test rows)", key, f.Fold, got, ref[f.Fold], f.NTest)
+			}
+		}
+	}
+}
+
+func datasets(names ...string) string {
+	var b strings.Builder
+	for _, n := range names {
+		b.WriteString(`dataset "` + n + `" {
+  path       = "%SHARED%/data/` + n + `.csv"
+  folds_file = "%SHARED%/reference/folds/` + n + `.folds.csv"
+}
+`)
+	}
+	return b.String()
+}
+
+// TestParityReductions: standardize + logreg / svm (C = 1) with one-vs-all
+// and one-vs-one against scikit-learn and LIBLINEAR on the reference folds.
+func TestParityReductions(t *testing.T) {
+	sharedDir(t)
+	names := []string{"iris", "wine", "vehicle", "digits", "segment"}
+	src := `experiment "parity" { seed = 0 }
+` + datasets(names...) + `
+encoder "std" { type = "standardize" }
+learner "logreg" { params = { C = 1 } }
+learner "svm" { params = { C = 1 } }
+reduction "ova" { scheme = "ova" }
+reduction "ovo" { scheme = "ovo" }
+metrics = ["accuracy"]
+`
+	checks := map[string]string{}
+	for _, n := range names {
+		checks[n+"|logreg|ova"] = "logreg+ova"
+		checks[n+"|logreg|ovo"] = "logreg+ovo"
+		checks[n+"|svm|ova"] = "svm+ova"
+		checks[n+"|svm|ovo"] = "svm+ovo"
+	}
+	parity(t, src, checks, nil)
+}
+
+// TestParityNative: softmax regression, Crammer–Singer and LDA run without
+// a reduction; LDA must equal scikit-learn on every fold.
+func TestParityNative(t *testing.T) {
+	sharedDir(t)
+	names := []string{"iris", "wine", "vehicle", "digits", "segment"}
+	src := `experiment "native" { seed = 0 }
+` + datasets(names...) + `
+encoder "std" { type = "standardize" }
+learner "softmax" {
+  plugin = "logreg"
+  params = { C = 1 }
+}
+learner "cs" {
+  plugin = "svm"
+  params = { method = "crammer_singer", C = 1 }
+}
+learner "lda" {}
+reduction "none" { scheme = "none" }
+metrics = ["accuracy"]
+`
+	checks, exact := map[string]string{}, map[string]bool{}
+	for _, n := range names {
+		checks[n+"|softmax|none"] = "softmax"
+		checks[n+"|cs|none"] = "svm+crammer_singer"
+		checks[n+"|lda|none"] = "lda"
+		exact[n+"|lda|none"] = true
+	}
+	parity(t, src, checks, exact)
+}
+
+// TestParityCategorical: car, one-hot encoded inside each fold, logreg + ova.
+func TestParityCategorical(t *testing.T) {
+	sharedDir(t)
+	src := `experiment "car" { seed = 0 }
+dataset "car" {
+  path        = "%SHARED%/data/car.csv"
+  folds_file  = "%SHARED%/reference/folds/car.folds.csv"
+  categorical = ["buying", "maint", "doors", "persons", "lug_boot", "safety"]
+}
+encoder "onehot" { type = "onehot" }
+learner "logreg" { params = { C = 1 } }
+reduction "ova" { scheme = "ova" }
+metrics = ["accuracy"]
+`
+	parity(t, src, map[string]string{"car|logreg|ova": "logreg+ova"}, nil)
+}
+
+// TestFailingPluginsFailOnlyTheirCells: a plugin that crashes and one that
+// hangs fail their own cells, with the plugin's stderr shown; the other
+// cells and every output file are still written.
+func TestFailingPluginsFailOnlyTheirCells(t *testing.T) {
+	file := writeExperiment(t, `experiment "faults" { seed = 1 }
+dataset "iris" { path = "%REPO%/experiments/data/iris.csv" }
+encoder "std" { type = "standardize" }
+learner "logreg" {}
+learner "crash" {}
+learner "hang" {}
+reduction "ova" { scheme = "ova" }
+cv {
+  folds   = 3
+  timeout = 2
+}
+`)
+	out := t.TempDir()
+	_, stderr, err := bench(t, "run", "-j", "2", "-o", out, file)
+	if err == nil || !strings.Contains(err.Error(), "2 of 3 cells failed") {
+		t.Fatalf("error %v, want 2 of 3 cells failed", err)
+	}
+	cells := readCells(t, out)
+	if c := cells["iris|logreg|ova"]; c.Failed() || len(c.Folds) != 3 {
+		t.Errorf("logreg cell: %+v", c)
+	}
+	if c := cells["iris|crash|ova"]; !strings.Contains(c.Error, "simulated segmentation fault") {
+		t.Errorf("crash cell error %q does not show the plugin's stderr", c.Error)
+	}
+	if c := cells["iris|hang|ova"]; !strings.Contains(c.Error, "DeadlineExceeded") && !strings.Contains(c.Error, "deadline exceeded") {
+		t.Errorf("hang cell error %q", c.Error)
+	}
+	if !strings.Contains(stderr, "failed") {
+		t.Errorf("stderr does not report the failures:\n%s", stderr)
+	}
+	summary := readFile(t, filepath.Join(out, "summary.csv"))
+	if !strings.Contains(summary, "iris,default,crash,,ova,accuracy,,,0") || !strings.Contains(summary, "iris,default,logreg,,ova,accuracy,0.") {
+		t.Errorf("summary.csv:\n%s", summary)
+	}
+}
+
+// TestValidateReportsEveryMistake: one file, many mistakes, each reported
+// with file:line:col.
+func TestValidateReportsEveryMistake(t *testing.T) {
+	file := writeExperiment(t, `experiment "bad" { seed = 1 }
+dataset "iris" {
+  path   = "%REPO%/experiments/data/iris.csv"
+  target = "species"
+}
+dataset "ghost" { path = "nope.csv" }
+encoder "pca" { type = "pca" }
+learner "logreg" {
+  plugin = "logreg"
+  params = { C = [1, -1], gamma = 2, solver = "adam" }
+}
+learner "xgb" { plugin = "xgboost" }
+learner "hang" {}
+reduction "magic" { scheme = "magic" }
+reduction "none" { scheme = "none" }
+reduction "ecoc" {
+  scheme = "ecoc"
+  decode = "psychic"
+}
+metrics = ["accuracy", "auc_roc"]
+`)
+	_, stderr, err := bench(t, "validate", file)
+	if err == nil {
+		t.Fatal("validate accepted a broken file")
+	}
+	for _, want := range []string{
+		"exp.hcl:4:12: error: Unknown column",
+		"exp.hcl:6:26: error: Cannot load dataset",
+		"exp.hcl:7:24: error: Unknown encoder type",
+		"exp.hcl:10:18: error: Invalid parameter value", // C = -1
+		"exp.hcl:10:35: error: Unknown parameter",       // gamma
+		"exp.hcl:10:47: error: Invalid parameter value", // solver
+		"exp.hcl:12:26: error: Unknown plugin",
+		"exp.hcl:14:30: error: Unknown scheme",
+		"exp.hcl:15:29: error: Learner cannot run without a reduction",
+		"exp.hcl:18:12: error: Invalid parameter value", // decode
+		"exp.hcl:20:11: error: Unknown metric",
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("missing %q", want)
+		}
+	}
+	if t.Failed() {
+		t.Logf("stderr:\n%s", stderr)
+	}
+}
+
+func TestValidateOK(t *testing.T) {
+	stdout, stderr, err := bench(t, "validate", "../../experiments/quickstart.hcl")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	if !strings.Contains(stdout, "ok — 3 dataset(s), 1 pipeline(s), 1 learner(s), 1 reduction(s): 9 cells") {
+		t.Errorf("stdout %q", stdout)
+	}
+}
+
+func TestPluginsCommand(t *testing.T) {
+	stdout, _, err := bench(t, "plugins")
+	// The crash and hang test plugins start fine; every plugin is listed.
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"logreg 0.1.0", "capabilities: binary, multiclass, scores, probabilities, sparse",
+		"param C (number) default 1 > 0: inverse regularisation strength",
+		"reducers 0.2.0", "scheme ovo:", "param asymmetric (bool) default false",
+		"svm 0.1.0", "lda 0.1.0", "param method (string) default lda one of lda|lsq|ridge",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("plugins output lacks %q", want)
+		}
+	}
+	if t.Failed() {
+		t.Log(stdout)
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{}, {"frobnicate"}, {"run"}, {"validate", "a.hcl", "b.hcl"}, {"run", "-j", "0", "x.hcl"}, {"run", "--nope", "x.hcl"},
+	} {
+		var so, se strings.Builder
+		err := run(t.Context(), args, &so, &se)
+		if _, ok := err.(usageError); !ok {
+			t.Errorf("%v: error %v, want a usage error", args, err)
+		}
+	}
+	var so strings.Builder
+	if err := run(t.Context(), []string{"help"}, &so, &so); err != nil || !strings.Contains(so.String(), "usage: bench") {
+		t.Errorf("help: %v %q", err, so.String())
+	}
+}
+
+func TestRunMissingFile(t *testing.T) {
+	_, stderr, err := bench(t, "run", filepath.Join(t.TempDir(), "none.hcl"))
+	if err == nil || !strings.Contains(stderr, "none.hcl") {
+		t.Fatalf("err %v stderr %q", err, stderr)
+	}
+	if _, err := os.Stat("results"); err == nil {
+		t.Error("a failed parse must not create a results directory")
+	}
+}
+
+// TestReadmePlugin: the plugin shown in the README is the file
+// testdata/plugins/centroid/main.go, and it runs in a grid.
+func TestReadmePlugin(t *testing.T) {
+	readme := readFile(t, "../../README.md")
+	src := readFile(t, "testdata/plugins/centroid/main.go")
+	if !strings.Contains(readme, "```go\n"+src+"```") {
+		t.Fatal("README's plugin example differs from testdata/plugins/centroid/main.go")
+	}
+	file := writeExperiment(t, `experiment "centroid" { seed = 1 }
+dataset "iris" { path = "%REPO%/experiments/data/iris.csv" }
+encoder "std" { type = "standardize" }
+learner "centroid" { params = { shift = [0, 0.5] } }
+reduction "ova" { scheme = "ova" }
+`)
+	out := t.TempDir()
+	if _, stderr, err := bench(t, "run", "-o", out, file); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	for _, c := range readCells(t, out) {
+		for _, f := range c.Folds {
+			if f.Metrics["accuracy"] < 0.5 {
+				t.Errorf("%s fold %d: accuracy %v", c.Params, f.Fold, f.Metrics["accuracy"])
+			}
+		}
+	}
+}

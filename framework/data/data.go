@@ -1,0 +1,442 @@
+// Package data loads tabular classification datasets (CSV, ARFF, LIBSVM)
+// into a column table: numeric columns as float64 with NaN for missing
+// values, categorical columns as level codes with −1 for missing values,
+// and, for LIBSVM input, a sparse numeric block.
+//
+// Loaders never invent values: a ragged row, a non-numeric value in a
+// column declared numeric, a duplicate or unknown column name, or an empty
+// input is an error of type *ParseError that names the file, line and
+// column.
+package data
+
+import (
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/polyclass/polyclass/framework/sparse"
+)
+
+// Kind is the type of a column.
+type Kind uint8
+
+const (
+	// Numeric columns hold float64 values; NaN marks a missing value.
+	Numeric Kind = iota
+	// Categorical columns hold codes into a list of levels; −1 marks a
+	// missing value.
+	Categorical
+)
+
+// String returns "numeric" or "categorical".
+func (k Kind) String() string {
+	switch k {
+	case Numeric:
+		return "numeric"
+	case Categorical:
+		return "categorical"
+	}
+	return fmt.Sprintf("Kind(%d)", uint8(k))
+}
+
+// Column is one column of a Table. Exactly one of Num (Numeric) or
+// Levels/Codes (Categorical) is in use.
+type Column struct {
+	Name string
+	Kind Kind
+	// Num holds the values of a Numeric column, NaN = missing. Every
+	// non-missing value is finite.
+	Num []float64
+	// Levels holds the distinct values of a Categorical column, in order
+	// of first appearance (for ARFF nominal attributes: in declared order,
+	// including declared values that never occur).
+	Levels []string
+	// Codes holds, per row, an index into Levels, −1 = missing.
+	Codes []int32
+}
+
+// Len returns the number of rows of the column.
+func (c *Column) Len() int {
+	if c.Kind == Categorical {
+		return len(c.Codes)
+	}
+	return len(c.Num)
+}
+
+// MissingCount returns the number of missing values in the column.
+func (c *Column) MissingCount() int {
+	n := 0
+	if c.Kind == Categorical {
+		for _, v := range c.Codes {
+			if v < 0 {
+				n++
+			}
+		}
+		return n
+	}
+	for _, v := range c.Num {
+		if v != v {
+			n++
+		}
+	}
+	return n
+}
+
+// Table is a loaded dataset: dense columns plus an optional sparse numeric
+// block, all with NumRows rows.
+type Table struct {
+	// Source is the file path as given (or the source name passed to a
+	// Parse function); it prefixes error messages.
+	Source  string
+	NumRows int
+	Columns []Column
+	// Sparse is the numeric feature block of LIBSVM input, nil otherwise.
+	// Column j of Sparse is named SparseNames[j] ("f1", "f2", … for the
+	// 1-based LIBSVM feature indices).
+	Sparse      *sparse.CSR
+	SparseNames []string
+
+	// Relation is the ARFF @relation name; "" for other formats.
+	Relation string
+	// LabelCount is the label count given by a MEKA/MULAN "-C n" option in
+	// the ARFF relation name (e.g. 'emotions: -C -6'): n > 0 means the
+	// first n attributes are labels, n < 0 the last −n; 0 means none given.
+	LabelCount int
+	// Labels holds the names of the label attributes that LabelCount
+	// designates, in attribute order, leaving out ignored attributes.
+	Labels []string
+}
+
+// Lookup returns the column named name.
+func (t *Table) Lookup(name string) (*Column, bool) {
+	for i := range t.Columns {
+		if t.Columns[i].Name == name {
+			return &t.Columns[i], true
+		}
+	}
+	return nil, false
+}
+
+// Names returns the column names in order.
+func (t *Table) Names() []string {
+	names := make([]string, len(t.Columns))
+	for i, c := range t.Columns {
+		names[i] = c.Name
+	}
+	return names
+}
+
+// Validate checks the structural invariants of t: unique column names,
+// every column NumRows long, codes in range, distinct levels, finite
+// numeric values, and a well-formed sparse block of NumRows rows.
+func (t *Table) Validate() error {
+	if t.NumRows < 0 {
+		return fmt.Errorf("data: negative row count %d", t.NumRows)
+	}
+	seen := make(map[string]bool, len(t.Columns))
+	for i := range t.Columns {
+		c := &t.Columns[i]
+		if seen[c.Name] {
+			return fmt.Errorf("data: duplicate column name %q", c.Name)
+		}
+		seen[c.Name] = true
+		switch c.Kind {
+		case Numeric:
+			if len(c.Num) != t.NumRows {
+				return fmt.Errorf("data: column %q has %d values, want %d", c.Name, len(c.Num), t.NumRows)
+			}
+			for r, v := range c.Num {
+				if v-v != 0 && v == v { // ±Inf
+					return fmt.Errorf("data: column %q row %d: infinite value", c.Name, r)
+				}
+			}
+		case Categorical:
+			if len(c.Codes) != t.NumRows {
+				return fmt.Errorf("data: column %q has %d codes, want %d", c.Name, len(c.Codes), t.NumRows)
+			}
+			lv := make(map[string]bool, len(c.Levels))
+			for _, l := range c.Levels {
+				if lv[l] {
+					return fmt.Errorf("data: column %q: duplicate level %q", c.Name, l)
+				}
+				lv[l] = true
+			}
+			for r, code := range c.Codes {
+				if code < -1 || int(code) >= len(c.Levels) {
+					return fmt.Errorf("data: column %q row %d: code %d out of range [-1, %d)", c.Name, r, code, len(c.Levels))
+				}
+			}
+		default:
+			return fmt.Errorf("data: column %q has unknown kind %d", c.Name, c.Kind)
+		}
+	}
+	if t.Sparse != nil {
+		if t.Sparse.Rows != t.NumRows {
+			return fmt.Errorf("data: sparse block has %d rows, want %d", t.Sparse.Rows, t.NumRows)
+		}
+		if err := t.Sparse.Validate(); err != nil {
+			return fmt.Errorf("data: %w", err)
+		}
+		if len(t.SparseNames) != t.Sparse.Cols {
+			return fmt.Errorf("data: %d sparse names for %d sparse columns", len(t.SparseNames), t.Sparse.Cols)
+		}
+	}
+	return nil
+}
+
+// Options controls how a file is read. The zero value reads a
+// comma-separated file, infers column types and treats only empty fields
+// (and '?' in ARFF) as missing.
+type Options struct {
+	// Delimiter separates CSV fields; 0 means ','. It must not be '"',
+	// '\r', '\n' or an invalid rune.
+	Delimiter rune
+	// Categorical, Numeric and Ignore name columns to read as categorical
+	// (keeping the original text as the level, e.g. integer codes), to
+	// read as numeric (any other value is an error), or to drop. A name
+	// that is not a column of the file, or that appears in two of the
+	// lists, is an error.
+	Categorical, Numeric, Ignore []string
+	// Missing lists extra markers of a missing value besides the empty
+	// field, e.g. "?" or "NA". Markers are compared with the whole field.
+	Missing []string
+	// MaxFeatures bounds the LIBSVM feature index; 0 means 1<<22.
+	MaxFeatures int
+}
+
+// Sentinel causes wrapped by ParseError; test with errors.Is.
+var (
+	// ErrEmpty reports an input without header or without data rows.
+	ErrEmpty = errors.New("no data")
+	// ErrRagged reports a row whose field count differs from the header.
+	ErrRagged = errors.New("wrong number of fields")
+	// ErrNotNumeric reports a value that is not a finite number in a
+	// column that must be numeric.
+	ErrNotNumeric = errors.New("not a number")
+	// ErrDuplicateColumn reports a column name given twice.
+	ErrDuplicateColumn = errors.New("duplicate column name")
+	// ErrUnknownColumn reports an option naming a column the file lacks.
+	ErrUnknownColumn = errors.New("unknown column")
+	// ErrSyntax reports malformed input.
+	ErrSyntax = errors.New("syntax error")
+	// ErrUnsupported reports a valid but unsupported construct, such as an
+	// ARFF date attribute.
+	ErrUnsupported = errors.New("unsupported")
+	// ErrUndeclared reports an ARFF nominal value that is not declared.
+	ErrUndeclared = errors.New("undeclared nominal value")
+	// ErrOptions reports invalid Options.
+	ErrOptions = errors.New("invalid options")
+)
+
+// ParseError is the error returned by every loader. It prints as
+//
+//	data/car.csv:1291: column "safety" (col 6): not a number: "hi"
+//
+// leaving out the parts that do not apply.
+type ParseError struct {
+	Source string // file path or source name
+	Line   int    // 1-based line in the (decompressed) file; 0 if not tied to a line
+	Column string // column name; "" if not tied to a column
+	Col    int    // 1-based field or attribute position; 0 if not tied to one
+	Err    error  // the cause, wrapping one of the Err* sentinels
+}
+
+// Error formats the error as source:line: column "name" (col N): cause.
+func (e *ParseError) Error() string {
+	var b strings.Builder
+	src := e.Source
+	if src == "" {
+		src = "<input>"
+	}
+	b.WriteString(src)
+	if e.Line > 0 {
+		fmt.Fprintf(&b, ":%d", e.Line)
+	}
+	b.WriteString(": ")
+	switch {
+	case e.Column != "" && e.Col > 0:
+		fmt.Fprintf(&b, "column %q (col %d): ", e.Column, e.Col)
+	case e.Column != "":
+		fmt.Fprintf(&b, "column %q: ", e.Column)
+	case e.Col > 0:
+		fmt.Fprintf(&b, "col %d: ", e.Col)
+	}
+	if e.Err != nil {
+		b.WriteString(e.Err.Error())
+	}
+	return b.String()
+}
+
+// Unwrap returns the cause.
+func (e *ParseError) Unwrap() error { return e.Err }
+
+// Read loads path, choosing the format from its extension (after an
+// optional ".gz", which means gzip): .csv, .tsv (tab delimiter unless
+// Options.Delimiter is set), .arff, and .libsvm/.svm/.svmlight/.txt.
+func Read(path string, opt Options) (*Table, error) {
+	base := strings.TrimSuffix(strings.ToLower(path), ".gz")
+	switch filepath.Ext(base) {
+	case ".csv":
+		return ReadCSV(path, opt)
+	case ".tsv":
+		if opt.Delimiter == 0 {
+			opt.Delimiter = '\t'
+		}
+		return ReadCSV(path, opt)
+	case ".arff":
+		return ReadARFF(path, opt)
+	case ".libsvm", ".svm", ".svmlight", ".txt":
+		return ReadLIBSVM(path, opt)
+	}
+	return nil, &ParseError{Source: path, Err: fmt.Errorf("%w: unknown file extension %q (want .csv, .tsv, .arff, .libsvm, .svm or .txt, optionally .gz)", ErrUnsupported, filepath.Ext(base))}
+}
+
+// FileSHA256 returns the hex SHA-256 of the bytes of path as stored (for a
+// .gz file, of the compressed bytes).
+func FileSHA256(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", fmt.Errorf("data: %w", err)
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", fmt.Errorf("data: hash %s: %w", path, err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// readFile returns the whole content of path, gunzipped when the name
+// ends in .gz.
+func readFile(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", fmt.Errorf("data: %w", err)
+	}
+	defer f.Close()
+	var r io.Reader = f
+	var b strings.Builder
+	if fi, err := f.Stat(); err == nil && fi.Size() > 0 {
+		if strings.HasSuffix(strings.ToLower(path), ".gz") {
+			b.Grow(int(min(fi.Size()*6, 1<<30)))
+		} else {
+			b.Grow(int(fi.Size()))
+		}
+	}
+	if strings.HasSuffix(strings.ToLower(path), ".gz") {
+		zr, err := gzip.NewReader(f)
+		if err != nil {
+			return "", fmt.Errorf("data: %s: gunzip: %w", path, err)
+		}
+		defer zr.Close()
+		r = zr
+	}
+	if _, err := io.Copy(&b, r); err != nil {
+		return "", fmt.Errorf("data: read %s: %w", path, err)
+	}
+	return b.String(), nil
+}
+
+// readAll returns the whole content of r.
+func readAll(r io.Reader, source string) (string, error) {
+	var b strings.Builder
+	if _, err := io.Copy(&b, r); err != nil {
+		return "", fmt.Errorf("data: read %s: %w", source, err)
+	}
+	return b.String(), nil
+}
+
+// override is the type requested for a column by Options.
+type override uint8
+
+const (
+	ovNone override = iota
+	ovNumeric
+	ovCategorical
+	ovIgnore
+)
+
+// overrides is the resolved form of the Options name lists.
+type overrides struct {
+	kind  map[string]override
+	order []string // names in option order, for error messages
+}
+
+// resolve checks the option lists and returns them as a map.
+func (o *Options) resolve() (overrides, error) {
+	ov := overrides{kind: make(map[string]override)}
+	lists := []struct {
+		names []string
+		kind  override
+		label string
+	}{{o.Categorical, ovCategorical, "Categorical"}, {o.Numeric, ovNumeric, "Numeric"}, {o.Ignore, ovIgnore, "Ignore"}}
+	label := map[override]string{ovCategorical: "Categorical", ovNumeric: "Numeric", ovIgnore: "Ignore"}
+	for _, l := range lists {
+		for _, n := range l.names {
+			if k, ok := ov.kind[n]; ok {
+				if k != l.kind {
+					return ov, fmt.Errorf("%w: column %q is in both %s and %s", ErrOptions, n, label[k], l.label)
+				}
+				continue
+			}
+			ov.kind[n] = l.kind
+			ov.order = append(ov.order, n)
+		}
+	}
+	for _, m := range o.Missing {
+		if m == "" {
+			return ov, fmt.Errorf("%w: empty Missing marker (the empty field is always missing)", ErrOptions)
+		}
+	}
+	if o.MaxFeatures < 0 {
+		return ov, fmt.Errorf("%w: negative MaxFeatures %d", ErrOptions, o.MaxFeatures)
+	}
+	return ov, nil
+}
+
+// unknown returns an error naming the override names for which has is
+// false, or nil.
+func (ov overrides) unknown(has func(string) bool) error {
+	var bad []string
+	for _, n := range ov.order {
+		if !has(n) {
+			bad = append(bad, fmt.Sprintf("%q", n))
+		}
+	}
+	if len(bad) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%w: options name %s, not in the file", ErrUnknownColumn, strings.Join(bad, ", "))
+}
+
+// delimiter returns the UTF-8 encoding of the CSV delimiter.
+func (o *Options) delimiter() (string, error) {
+	d := o.Delimiter
+	if d == 0 {
+		d = ','
+	}
+	if d == '"' || d == '\r' || d == '\n' || !utf8.ValidRune(d) || d == utf8.RuneError {
+		return "", fmt.Errorf("%w: delimiter %q", ErrOptions, d)
+	}
+	return string(d), nil
+}
+
+// isMissing reports whether field s is a missing value.
+func isMissing(s string, markers []string) bool {
+	if s == "" {
+		return true
+	}
+	for _, m := range markers {
+		if s == m {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,135 @@
+// Package encode turns a data table into a numeric design matrix, one
+// pipeline step at a time. Every step is fitted on the training rows of a
+// fold only and then applied to all rows, so nothing about the test rows
+// leaks into the encoding.
+package encode
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/polyclass/polyclass/framework/data"
+	"github.com/polyclass/polyclass/framework/sdk"
+	"github.com/polyclass/polyclass/framework/sparse"
+)
+
+// NumCol is a numeric feature column; NaN marks a missing value.
+type NumCol struct {
+	Name string
+	Vals []float64
+}
+
+// CatCol is a categorical column: per-row codes into Levels, −1 = missing.
+type CatCol struct {
+	Name   string
+	Levels []string
+	Codes  []int32
+}
+
+// Frame is the working state of a pipeline: numeric and categorical
+// columns over every row of a dataset, plus sparse blocks already encoded.
+type Frame struct {
+	Rows   int
+	Num    []NumCol
+	Cat    []CatCol
+	Sparse []SparseBlock
+}
+
+// SparseBlock is a block of numeric features stored sparse.
+type SparseBlock struct {
+	Names []string
+	M     *sparse.CSR
+}
+
+// NewFrame returns the feature columns of t, leaving out the columns named
+// in exclude (the target or label columns).
+func NewFrame(t *data.Table, exclude map[string]bool) *Frame {
+	f := &Frame{Rows: t.NumRows}
+	for _, c := range t.Columns {
+		if exclude[c.Name] {
+			continue
+		}
+		switch c.Kind {
+		case data.Numeric:
+			f.Num = append(f.Num, NumCol{Name: c.Name, Vals: c.Num})
+		case data.Categorical:
+			f.Cat = append(f.Cat, CatCol{Name: c.Name, Levels: c.Levels, Codes: c.Codes})
+		}
+	}
+	if t.Sparse != nil {
+		f.Sparse = append(f.Sparse, SparseBlock{Names: t.SparseNames, M: t.Sparse})
+	}
+	return f
+}
+
+// Width returns the number of numeric features the frame holds.
+func (f *Frame) Width() int {
+	w := len(f.Num)
+	for _, b := range f.Sparse {
+		w += b.M.Cols
+	}
+	return w
+}
+
+// Design assembles the numeric features into a design matrix: dense when
+// every feature is a dense column, CSR when any block is sparse (dense
+// columns then join it as sparse entries). Categorical columns left
+// unencoded and missing values are errors.
+func (f *Frame) Design() (sdk.Matrix, []string, error) {
+	if len(f.Cat) > 0 {
+		names := make([]string, len(f.Cat))
+		for i, c := range f.Cat {
+			names[i] = c.Name
+		}
+		return sdk.Matrix{}, nil, fmt.Errorf("categorical column(s) %s have no encoder: add an encoder such as onehot to the pipeline", strings.Join(names, ", "))
+	}
+	for _, c := range f.Num {
+		for i, v := range c.Vals {
+			if math.IsNaN(v) {
+				return sdk.Matrix{}, nil, fmt.Errorf("column %q has a missing value in data row %d: add an impute encoder to the pipeline", c.Name, i+1)
+			}
+		}
+	}
+	var names []string
+	for _, c := range f.Num {
+		names = append(names, c.Name)
+	}
+	for _, b := range f.Sparse {
+		names = append(names, b.Names...)
+	}
+	if len(names) == 0 {
+		return sdk.Matrix{}, nil, fmt.Errorf("the pipeline leaves no features")
+	}
+	if len(f.Sparse) == 0 {
+		m := mat.NewDense(f.Rows, len(f.Num), nil)
+		for j, c := range f.Num {
+			for i, v := range c.Vals {
+				m.Set(i, j, v)
+			}
+		}
+		return sdk.Matrix{Dense: m}, names, nil
+	}
+	out := &sparse.CSR{Rows: f.Rows, Cols: len(names), Indptr: make([]int64, f.Rows+1)}
+	for i := 0; i < f.Rows; i++ {
+		for j, c := range f.Num {
+			if v := c.Vals[i]; v != 0 {
+				out.Indices = append(out.Indices, int32(j))
+				out.Values = append(out.Values, v)
+			}
+		}
+		off := len(f.Num)
+		for _, b := range f.Sparse {
+			idx, val := b.M.Row(i)
+			for k, j := range idx {
+				out.Indices = append(out.Indices, int32(off)+j)
+				out.Values = append(out.Values, val[k])
+			}
+			off += b.M.Cols
+		}
+		out.Indptr[i+1] = int64(len(out.Values))
+	}
+	return sdk.Matrix{CSR: out}, names, nil
+}

@@ -1,0 +1,137 @@
+// Package engine resolves an experiment against its data and plugins into a
+// grid of cells and cross-validates every cell, writing each finished cell
+// to disk at once.
+package engine
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/polyclass/polyclass/framework/config"
+	"github.com/polyclass/polyclass/framework/data"
+	"github.com/polyclass/polyclass/framework/encode"
+	"github.com/polyclass/polyclass/framework/host"
+	"github.com/polyclass/polyclass/framework/sdk"
+)
+
+// Dataset is a loaded dataset with its target and fold assignments.
+type Dataset struct {
+	Config *config.Dataset
+	Table  *data.Table
+	SHA256 string
+	// Classes are the class names in index order (sorted), Labels the class
+	// index of each row.
+	Classes []string
+	Labels  []int
+	// Folds[r][i] is the fold of row i in repeat r; NumFolds folds each.
+	Folds    [][]int
+	NumFolds int
+	// Features is the frame of feature columns (target left out).
+	Features *encode.Frame
+}
+
+// K returns the number of classes.
+func (d *Dataset) K() int { return len(d.Classes) }
+
+// Pipeline is a resolved pipeline: its steps in order.
+type Pipeline struct {
+	Config *config.Pipeline
+	Steps  []encode.Step
+}
+
+// Learner is a learner block with its running plugin.
+type Learner struct {
+	Config *config.Learner
+	Plugin *host.Plugin
+	Info   *sdk.LearnerInfo
+}
+
+// Reduction is a reduction block with its running plugin.
+type Reduction struct {
+	Config *config.Reduction
+	Plugin *host.Plugin
+	Scheme sdk.Scheme
+}
+
+// Cell is one combination of the grid.
+type Cell struct {
+	Index     int
+	Dataset   *Dataset
+	Pipeline  *Pipeline
+	Learner   *Learner
+	Params    sdk.Params
+	Reduction *Reduction
+	RedParams sdk.Params
+}
+
+// ID names the cell's coordinates for tables and files.
+type ID struct {
+	Dataset   string `json:"dataset"`
+	Encoder   string `json:"encoder"`
+	Learner   string `json:"learner"`
+	Params    string `json:"params"`
+	Reduction string `json:"reduction"`
+}
+
+// ID returns the cell's coordinates.
+func (c *Cell) ID() ID {
+	red := c.Reduction.Config.Name
+	if len(c.RedParams) > 0 {
+		red += "[" + c.RedParams.String() + "]"
+	}
+	return ID{
+		Dataset: c.Dataset.Config.Name, Encoder: c.Pipeline.Config.Name,
+		Learner: c.Learner.Config.Name, Params: c.Params.String(), Reduction: red,
+	}
+}
+
+// Key is the cell's identity, from which its seeds derive.
+func (id ID) Key() string {
+	return strings.Join([]string{id.Dataset, id.Encoder, id.Learner, id.Params, id.Reduction}, "|")
+}
+
+// Grid is a resolved experiment.
+type Grid struct {
+	Experiment *config.Experiment
+	Datasets   []*Dataset
+	Pipelines  []*Pipeline
+	Learners   []*Learner
+	Reductions []*Reduction
+	Cells      []*Cell
+	Metrics    []string
+}
+
+// expand returns every combination of the list-valued parameters of a
+// scalar type: {C = [0.1, 1], tol = 1e-6} gives two parameter sets.
+func expand(params map[string]config.Param, specs []sdk.ParamSpec) []sdk.Params {
+	scalar := map[string]bool{}
+	for _, s := range specs {
+		scalar[s.Name] = s.Type.Scalar()
+	}
+	names := make([]string, 0, len(params))
+	for n := range params {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	out := []sdk.Params{{}}
+	for _, n := range names {
+		v := params[n].Value
+		choices := []sdk.Value{v}
+		if v.Kind() == sdk.ListValue && scalar[n] {
+			choices = v.Elems()
+		}
+		var next []sdk.Params
+		for _, p := range out {
+			for _, c := range choices {
+				q := make(sdk.Params, len(p)+1)
+				for k, x := range p {
+					q[k] = x
+				}
+				q[n] = c
+				next = append(next, q)
+			}
+		}
+		out = next
+	}
+	return out
+}

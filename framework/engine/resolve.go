@@ -1,0 +1,360 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/polyclass/polyclass/framework/config"
+	"github.com/polyclass/polyclass/framework/cv"
+	"github.com/polyclass/polyclass/framework/data"
+	"github.com/polyclass/polyclass/framework/encode"
+	"github.com/polyclass/polyclass/framework/host"
+	"github.com/polyclass/polyclass/framework/metrics"
+	"github.com/polyclass/polyclass/framework/sdk"
+)
+
+type resolver struct {
+	ctx   context.Context
+	exp   *config.Experiment
+	host  *host.Host
+	diags hcl.Diagnostics
+}
+
+func (r *resolver) errorf(rng hcl.Range, summary, format string, args ...any) {
+	rr := rng
+	d := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: fmt.Sprintf(format, args...)}
+	if rr.Filename != "" {
+		d.Subject = &rr
+	}
+	r.diags = append(r.diags, d)
+}
+
+// Resolve loads the datasets, starts the plugins, checks every name and
+// parameter against the plugins' own schemas and expands the grid. It
+// reports every problem it finds as a diagnostic with its location.
+func Resolve(ctx context.Context, exp *config.Experiment, h *host.Host) (*Grid, hcl.Diagnostics) {
+	r := &resolver{ctx: ctx, exp: exp, host: h}
+	g := &Grid{Experiment: exp, Metrics: exp.Metrics}
+	for _, m := range exp.Metrics {
+		if _, err := metrics.Lookup(m); err != nil {
+			r.errorf(exp.MetricsRange, "Unknown metric", "%v", err)
+		}
+	}
+	for _, d := range exp.Datasets {
+		if ds := r.dataset(d); ds != nil {
+			g.Datasets = append(g.Datasets, ds)
+		}
+	}
+	encoders := map[string]*config.Encoder{}
+	for _, e := range exp.Encoders {
+		encoders[e.Name] = e
+	}
+	for _, p := range exp.Pipelines {
+		if rp := r.pipeline(p, encoders); rp != nil {
+			g.Pipelines = append(g.Pipelines, rp)
+		}
+	}
+	learnerParams := map[*Learner][]sdk.Params{}
+	for _, l := range exp.Learners {
+		if rl := r.learner(l); rl != nil {
+			g.Learners = append(g.Learners, rl)
+			learnerParams[rl] = expand(l.Params, rl.Info.Params)
+		}
+	}
+	redParams := map[*Reduction][]sdk.Params{}
+	for _, rd := range exp.Reductions {
+		if rr := r.reduction(rd); rr != nil {
+			g.Reductions = append(g.Reductions, rr)
+			redParams[rr] = expand(rd.Params, rr.Scheme.Params)
+		}
+	}
+	for _, l := range g.Learners {
+		for _, red := range g.Reductions {
+			r.compatible(l, red)
+		}
+	}
+	if r.diags.HasErrors() {
+		return g, r.diags
+	}
+	for _, d := range g.Datasets {
+		for _, p := range g.Pipelines {
+			for _, l := range g.Learners {
+				for _, lp := range learnerParams[l] {
+					for _, red := range g.Reductions {
+						for _, rp := range redParams[red] {
+							g.Cells = append(g.Cells, &Cell{
+								Index: len(g.Cells), Dataset: d, Pipeline: p, Learner: l, Params: lp,
+								Reduction: red, RedParams: rp,
+							})
+						}
+					}
+				}
+			}
+		}
+	}
+	return g, r.diags
+}
+
+func (r *resolver) dataset(c *config.Dataset) *Dataset {
+	opt := data.Options{Categorical: c.Categorical, Numeric: c.Numeric, Ignore: c.Ignore, Missing: c.Missing}
+	if c.Delimiter != "" {
+		opt.Delimiter = []rune(c.Delimiter)[0]
+	}
+	if c.Target != "" {
+		// Class values are names, even when they look like numbers.
+		opt.Categorical = append(append([]string(nil), opt.Categorical...), c.Target)
+	}
+	t, err := data.Read(c.Path, opt)
+	if errors.Is(err, data.ErrUnknownColumn) && c.Target != "" {
+		// Is it the target? Load without it to tell, and list the columns.
+		opt.Categorical = c.Categorical
+		if t2, err2 := data.Read(c.Path, opt); err2 == nil {
+			var names []string
+			for _, col := range t2.Columns {
+				names = append(names, col.Name)
+			}
+			r.errorf(c.TargetRange, "Unknown column", "Dataset %q has no column %q; its columns are: %s.", c.Name, c.Target, strings.Join(names, ", "))
+			return nil
+		}
+	}
+	if err != nil {
+		rng := c.PathRange
+		if errors.Is(err, data.ErrUnknownColumn) {
+			rng = c.DeclRange
+		}
+		r.errorf(rng, "Cannot load dataset", "Dataset %q: %v", c.Name, err)
+		return nil
+	}
+	sum, err := data.FileSHA256(c.Path)
+	if err != nil {
+		r.errorf(c.PathRange, "Cannot load dataset", "Dataset %q: %v", c.Name, err)
+		return nil
+	}
+	ds := &Dataset{Config: c, Table: t, SHA256: sum}
+	target, ok := t.Lookup(c.Target)
+	if !ok {
+		var names []string
+		for _, col := range t.Columns {
+			names = append(names, col.Name)
+		}
+		r.errorf(c.TargetRange, "Unknown column", "Dataset %q has no column %q; its columns are: %s.", c.Name, c.Target, strings.Join(names, ", "))
+		return nil
+	}
+	// Classes in sorted order, as scikit-learn's LabelEncoder.
+	order := make([]int, len(target.Levels))
+	for i := range order {
+		order[i] = i
+	}
+	sort.Slice(order, func(a, b int) bool { return target.Levels[order[a]] < target.Levels[order[b]] })
+	index := make([]int, len(target.Levels))
+	for k, code := range order {
+		ds.Classes = append(ds.Classes, target.Levels[code])
+		index[code] = k
+	}
+	ds.Labels = make([]int, t.NumRows)
+	for i, code := range target.Codes {
+		if code < 0 {
+			r.errorf(c.PathRange, "Missing class", "Dataset %q: data row %d has no value in the target column %q.", c.Name, i+1, c.Target)
+			return nil
+		}
+		ds.Labels[i] = index[code]
+	}
+	if len(ds.Classes) < 2 {
+		r.errorf(c.TargetRange, "Too few classes", "Dataset %q: the target column %q has %d class(es); at least 2 are needed.", c.Name, c.Target, len(ds.Classes))
+		return nil
+	}
+	ds.Features = encode.NewFrame(t, map[string]bool{c.Target: true})
+
+	cvc := r.exp.CV
+	foldsFile, foldsRange := cvc.FoldsFile, cvc.FoldsFileRange
+	if c.FoldsFile != "" {
+		foldsFile, foldsRange = c.FoldsFile, c.FoldsFileRange
+	}
+	if foldsFile != "" {
+		folds, k, err := cv.ReadFoldsFile(foldsFile)
+		if err != nil {
+			r.errorf(foldsRange, "Cannot read folds file", "%v", err)
+			return nil
+		}
+		if len(folds) != t.NumRows {
+			r.errorf(foldsRange, "Folds file does not fit the dataset",
+				"%s assigns %d rows, dataset %q has %d.", foldsFile, len(folds), c.Name, t.NumRows)
+			return nil
+		}
+		ds.Folds, ds.NumFolds = [][]int{folds}, k
+		return ds
+	}
+	ds.NumFolds = cvc.Folds
+	for rep := 0; rep < cvc.Repeats; rep++ {
+		seed := cv.Seed(r.exp.Seed, "folds", c.Name, fmt.Sprint(rep))
+		var folds []int
+		if cvc.Stratified {
+			folds, err = cv.StratifiedKFold(ds.Labels, cvc.Folds, seed)
+		} else {
+			folds, err = cv.KFold(t.NumRows, cvc.Folds, seed)
+		}
+		if err != nil {
+			r.errorf(c.DeclRange, "Cannot make folds", "Dataset %q: %v", c.Name, err)
+			return nil
+		}
+		ds.Folds = append(ds.Folds, folds)
+	}
+	return ds
+}
+
+func (r *resolver) pipeline(p *config.Pipeline, encoders map[string]*config.Encoder) *Pipeline {
+	kinds := encode.Kinds()
+	out := &Pipeline{Config: p}
+	ok := true
+	for _, name := range p.Steps {
+		e := encoders[name]
+		if e == nil {
+			ok = false // reported by the parser
+			continue
+		}
+		kind, found := kinds[e.Type]
+		if !found {
+			names := make([]string, 0, len(kinds))
+			for n := range kinds {
+				names = append(names, n)
+			}
+			sort.Strings(names)
+			r.errorf(e.TypeRange, "Unknown encoder type", "Encoder %q has type %q; the types are: %s.", e.Name, e.Type, strings.Join(names, ", "))
+			ok = false
+			continue
+		}
+		params := sdk.Params{}
+		for n, p := range e.Options {
+			params[n] = p.Value
+		}
+		if !r.checkParams(kind.Options, e.Options, "encoder "+e.Name) {
+			ok = false
+			continue
+		}
+		step, err := kind.New(sdk.WithDefaults(kind.Options, params))
+		if err != nil {
+			r.errorf(e.DeclRange, "Invalid encoder", "Encoder %q: %v", e.Name, err)
+			ok = false
+			continue
+		}
+		out.Steps = append(out.Steps, step)
+	}
+	if !ok {
+		return nil
+	}
+	return out
+}
+
+// checkParams checks each parameter, and each element of a list given for
+// a scalar parameter, against the specs, reporting at the value's location.
+func (r *resolver) checkParams(specs []sdk.ParamSpec, params map[string]config.Param, owner string) bool {
+	byName := map[string]sdk.ParamSpec{}
+	var valid []string
+	for _, s := range specs {
+		byName[s.Name] = s
+		valid = append(valid, s.Name)
+	}
+	ok := true
+	names := make([]string, 0, len(params))
+	for n := range params {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		p := params[n]
+		s, found := byName[n]
+		if !found {
+			r.errorf(p.Range, "Unknown parameter", "%s has no parameter %q; its parameters are: %s.", owner, n, strings.Join(valid, ", "))
+			ok = false
+			continue
+		}
+		values := []sdk.Value{p.Value}
+		if s.Type.Scalar() && p.Value.Kind() == sdk.ListValue {
+			values = p.Value.Elems()
+			if len(values) == 0 {
+				r.errorf(p.Range, "Invalid parameter value", "%s: %s is an empty list, so it gives no combination.", owner, n)
+				ok = false
+			}
+		}
+		for _, v := range values {
+			if err := s.Check(v); err != nil {
+				r.errorf(p.Range, "Invalid parameter value", "%s: %v.", owner, err)
+				ok = false
+			}
+		}
+	}
+	return ok
+}
+
+func (r *resolver) plugin(name string, rng hcl.Range) *host.Plugin {
+	p, err := r.host.Get(r.ctx, name)
+	if errors.Is(err, host.ErrNotFound) {
+		r.errorf(rng, "Unknown plugin", "%v", err)
+		return nil
+	}
+	if err != nil {
+		r.errorf(rng, "Plugin failed to start", "%v", err)
+		return nil
+	}
+	return p
+}
+
+func (r *resolver) learner(l *config.Learner) *Learner {
+	p := r.plugin(l.Plugin, l.PluginRange)
+	if p == nil {
+		return nil
+	}
+	if p.Learner == nil {
+		r.errorf(l.PluginRange, "Not a learner", "Plugin %q serves no learner.", l.Plugin)
+		return nil
+	}
+	if !r.checkParams(p.LearnerInfo.Params, l.Params, "learner "+l.Name) {
+		return nil
+	}
+	return &Learner{Config: l, Plugin: p, Info: p.LearnerInfo}
+}
+
+func (r *resolver) reduction(rd *config.Reduction) *Reduction {
+	p := r.plugin(rd.Plugin, rd.PluginRange)
+	if p == nil {
+		return nil
+	}
+	if p.Reducer == nil {
+		r.errorf(rd.PluginRange, "Not a reducer", "Plugin %q serves no reducer.", rd.Plugin)
+		return nil
+	}
+	var names []string
+	for _, s := range p.ReducerInfo.Schemes {
+		if s.Name == rd.Scheme {
+			if !r.checkParams(s.Params, rd.Params, "reduction "+rd.Name) {
+				return nil
+			}
+			return &Reduction{Config: rd, Plugin: p, Scheme: s}
+		}
+		names = append(names, s.Name)
+	}
+	r.errorf(rd.SchemeRange, "Unknown scheme", "Plugin %q has no scheme %q; its schemes are: %s.", rd.Plugin, rd.Scheme, strings.Join(names, ", "))
+	return nil
+}
+
+func (r *resolver) compatible(l *Learner, red *Reduction) {
+	c := l.Info.Capabilities
+	switch {
+	case red.Scheme.NeedsMulticlass && !c.Multiclass:
+		r.errorf(red.Config.SchemeRange, "Learner cannot run without a reduction",
+			"Reduction %q (scheme %s) hands the whole multiclass task to the learner, but learner %q (plugin %s) trains binary problems only. Use a reduction such as ova or ovo with it.",
+			red.Config.Name, red.Scheme.Name, l.Config.Name, l.Config.Plugin)
+	case red.Scheme.NeedsRegression && !c.Regression:
+		r.errorf(red.Config.SchemeRange, "Learner cannot fit real-valued targets",
+			"Reduction %q needs a regression learner; learner %q (plugin %s) has no regression capability.",
+			red.Config.Name, l.Config.Name, l.Config.Plugin)
+	case !red.Scheme.NeedsMulticlass && !red.Scheme.NeedsRegression && !c.Binary:
+		r.errorf(red.Config.SchemeRange, "Learner cannot train binary problems",
+			"Reduction %q trains binary problems; learner %q (plugin %s) cannot.", red.Config.Name, l.Config.Name, l.Config.Plugin)
+	}
+}

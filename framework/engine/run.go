@@ -1,0 +1,441 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/polyclass/polyclass/framework/cv"
+	"github.com/polyclass/polyclass/framework/encode"
+	"github.com/polyclass/polyclass/framework/host"
+	"github.com/polyclass/polyclass/framework/metrics"
+	"github.com/polyclass/polyclass/framework/sdk"
+)
+
+// FoldResult is one fold of one cell.
+type FoldResult struct {
+	Repeat  int                `json:"repeat"`
+	Fold    int                `json:"fold"`
+	NTrain  int                `json:"n_train"`
+	NTest   int                `json:"n_test"`
+	Metrics map[string]float64 `json:"metrics"`
+	// Warnings counts metric values set by a convention (0/0 → 0).
+	Warnings       map[string]int `json:"warnings,omitempty"`
+	Ties           int            `json:"ties"`
+	FitSeconds     float64        `json:"fit_seconds"`
+	PredictSeconds float64        `json:"predict_seconds"`
+	// Confusion is the K×K confusion matrix (rows = actual).
+	Confusion [][]int `json:"confusion"`
+}
+
+// CellResult is a finished cell.
+type CellResult struct {
+	Index int `json:"index"`
+	ID
+	Classes     []string           `json:"classes"`
+	Folds       []FoldResult       `json:"folds"`
+	Diagnostics map[string]float64 `json:"diagnostics,omitempty"`
+	Error       string             `json:"error,omitempty"`
+}
+
+// Failed reports whether the cell failed.
+func (c *CellResult) Failed() bool { return c.Error != "" }
+
+// Options configure a run.
+type Options struct {
+	// Workers is the number of folds run at once (default: CPUs).
+	Workers int
+	// CellsDir receives one JSON file per finished cell, written
+	// atomically; empty means none.
+	CellsDir string
+	// Progress is called after each fold with the folds done and total.
+	Progress func(done, total int)
+	// Log receives one line per failed cell.
+	Log io.Writer
+	// Timeout bounds one fold of one cell; 0 means no bound.
+	Timeout time.Duration
+}
+
+// Stats counts what a run did.
+type Stats struct {
+	// Uploads counts datasets sent to learner plugins.
+	Uploads int64
+	// Folds counts the folds run.
+	Folds int64
+}
+
+// matrixKey identifies one encoded design matrix.
+type matrixKey struct{ dataset, pipeline, repeat, fold int }
+
+type matrixEntry struct {
+	once sync.Once
+	m    sdk.Matrix
+	enc  *sdk.EncodedMatrix
+	err  error
+	refs atomic.Int64
+}
+
+type task struct {
+	cell         *Cell
+	repeat, fold int
+	key          matrixKey
+}
+
+// Run cross-validates every cell of g. Results are returned in cell order;
+// a failed cell carries its error, and never stops the others. Run returns
+// an error only when ctx is cancelled (with the results finished so far).
+func Run(ctx context.Context, g *Grid, opt Options) ([]*CellResult, Stats, error) {
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	dsIndex := map[*Dataset]int{}
+	for i, d := range g.Datasets {
+		dsIndex[d] = i
+	}
+	plIndex := map[*Pipeline]int{}
+	for i, p := range g.Pipelines {
+		plIndex[p] = i
+	}
+	// Tasks grouped by design matrix, so that each matrix is built once and
+	// freed when its last task ends.
+	var tasks []task
+	matrices := map[matrixKey]*matrixEntry{}
+	for di, d := range g.Datasets {
+		for pi, p := range g.Pipelines {
+			for rep := range d.Folds {
+				for f := 0; f < d.NumFolds; f++ {
+					key := matrixKey{di, pi, rep, f}
+					for _, c := range g.Cells {
+						if c.Dataset == d && c.Pipeline == p {
+							tasks = append(tasks, task{cell: c, repeat: rep, fold: f, key: key})
+							if matrices[key] == nil {
+								matrices[key] = &matrixEntry{}
+							}
+							matrices[key].refs.Add(1)
+						}
+					}
+				}
+			}
+		}
+	}
+	results := make([]*CellResult, len(g.Cells))
+	remaining := make([]int, len(g.Cells))
+	for i, c := range g.Cells {
+		id := c.ID()
+		results[i] = &CellResult{Index: i, ID: id, Classes: c.Dataset.Classes,
+			Folds: make([]FoldResult, len(c.Dataset.Folds)*c.Dataset.NumFolds)}
+		remaining[i] = len(results[i].Folds)
+	}
+	if opt.CellsDir != "" {
+		if err := os.MkdirAll(opt.CellsDir, 0o755); err != nil {
+			return nil, Stats{}, fmt.Errorf("cells dir: %w", err)
+		}
+	}
+	var (
+		mu        sync.Mutex
+		stats     Stats
+		done      int
+		foldErrs  = make([]map[int]error, len(g.Cells))
+		writeErrs []error
+	)
+	ch := make(chan task)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for t := range ch {
+				entry := matrices[t.key]
+				mu.Lock()
+				failed := foldErrs[t.cell.Index] != nil
+				mu.Unlock()
+				var fr FoldResult
+				var err error
+				if !failed {
+					fr, err = runFold(ctx, g, t, entry, &stats, opt.Timeout)
+				} else {
+					err = errSkipped
+				}
+				if entry.refs.Add(-1) == 0 {
+					entry.m, entry.enc = sdk.Matrix{}, nil
+				}
+				mu.Lock()
+				i := t.cell.Index
+				slot := t.repeat*t.cell.Dataset.NumFolds + t.fold
+				if err != nil {
+					if foldErrs[i] == nil {
+						foldErrs[i] = map[int]error{}
+					}
+					foldErrs[i][slot] = err
+				} else {
+					results[i].Folds[slot] = fr
+				}
+				remaining[i]--
+				done++
+				if remaining[i] == 0 {
+					finishCell(results[i], foldErrs[i], t.cell)
+					if results[i].Failed() && opt.Log != nil {
+						fmt.Fprintf(opt.Log, "cell %d (%s) failed: %s\n", i, results[i].Key(), results[i].Error)
+					}
+					if opt.CellsDir != "" {
+						if err := WriteCell(opt.CellsDir, results[i]); err != nil {
+							writeErrs = append(writeErrs, err)
+						}
+					}
+				}
+				if opt.Progress != nil {
+					opt.Progress(done, len(tasks))
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+feed:
+	for _, t := range tasks {
+		select {
+		case ch <- t:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(ch)
+	wg.Wait()
+	stats.Folds = int64(done)
+	if err := ctx.Err(); err != nil {
+		var finished []*CellResult
+		for i, r := range results {
+			if remaining[i] == 0 {
+				finished = append(finished, r)
+			}
+		}
+		return finished, stats, fmt.Errorf("run interrupted after %d of %d folds: %w", done, len(tasks), err)
+	}
+	return results, stats, errors.Join(writeErrs...)
+}
+
+var errSkipped = errors.New("skipped after an earlier fold failed")
+
+// finishCell records the first failure in fold order, so the message does
+// not depend on which worker failed first.
+func finishCell(r *CellResult, errs map[int]error, c *Cell) {
+	if len(errs) == 0 {
+		return
+	}
+	slots := make([]int, 0, len(errs))
+	for s, err := range errs {
+		if !errors.Is(err, errSkipped) {
+			slots = append(slots, s)
+		}
+	}
+	sort.Ints(slots)
+	if len(slots) == 0 {
+		r.Error = errSkipped.Error()
+	} else {
+		s := slots[0]
+		r.Error = fmt.Sprintf("repeat %d fold %d: %v", s/c.Dataset.NumFolds, s%c.Dataset.NumFolds, errs[s])
+	}
+	r.Folds = nil
+}
+
+// design returns the encoded matrix of a task, building it on first use.
+func design(g *Grid, t task, e *matrixEntry) (sdk.Matrix, *sdk.EncodedMatrix, error) {
+	e.once.Do(func() {
+		d, p := t.cell.Dataset, t.cell.Pipeline
+		train, _ := cv.Split(d.Folds[t.repeat], t.fold)
+		ctx := &encode.Context{Train: train, Labels: d.Labels, K: d.K(),
+			Seed: cv.Seed(g.Experiment.Seed, "encode", d.Config.Name, p.Config.Name, strconv.Itoa(t.repeat), strconv.Itoa(t.fold))}
+		f := d.Features
+		for i, s := range p.Steps {
+			var err error
+			if f, err = s.FitTransform(f, ctx); err != nil {
+				e.err = fmt.Errorf("pipeline %s step %d (%s): %w", p.Config.Name, i+1, p.Config.Steps[i], err)
+				return
+			}
+		}
+		m, _, err := f.Design()
+		if err != nil {
+			e.err = fmt.Errorf("dataset %s, pipeline %s: %w", d.Config.Name, p.Config.Name, err)
+			return
+		}
+		e.m, e.enc = m, sdk.EncodeMatrix(m)
+	})
+	return e.m, e.enc, e.err
+}
+
+// pluginErr adds the plugin's stderr to an error when its process died.
+// A broken connection is reported before the process is seen to exit, so
+// it waits a little for the exit (and the last stderr lines).
+func pluginErr(err error, p *host.Plugin) error {
+	if status.Code(errors.Unwrap(err)) == codes.Unavailable {
+		for deadline := time.Now().Add(2 * time.Second); !p.Exited() && time.Now().Before(deadline); {
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	if !p.Exited() {
+		return err
+	}
+	name := p.Name
+	stderr := strings.TrimSpace(p.Stderr())
+	if stderr == "" {
+		return fmt.Errorf("plugin %s exited: %w", name, err)
+	}
+	return fmt.Errorf("plugin %s exited: %w\nplugin stderr:\n%s", name, err, stderr)
+}
+
+func runFold(ctx context.Context, g *Grid, t task, e *matrixEntry, stats *Stats, timeout time.Duration) (fr FoldResult, err error) {
+	// A bug must fail the fold's cell, not the run.
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("internal error: %v\n%s", p, debug.Stack())
+		}
+	}()
+	if timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
+	c := t.cell
+	d := c.Dataset
+	id := c.ID()
+	_, enc, err := design(g, t, e)
+	if err != nil {
+		return FoldResult{}, err
+	}
+	train, test := cv.Split(d.Folds[t.repeat], t.fold)
+	lp, rp := c.Learner.Plugin, c.Reduction.Plugin
+	lerr := func(err error) error { return pluginErr(err, lp) }
+	rerr := func(err error) error { return pluginErr(err, rp) }
+
+	uploaded, err := lp.EnsureDataset(ctx, enc)
+	if err != nil {
+		return FoldResult{}, lerr(err)
+	}
+	if uploaded {
+		atomic.AddInt64(&stats.Uploads, 1)
+	}
+	trainLabels := make([]int, len(train))
+	for i, r := range train {
+		trainLabels[i] = d.Labels[r]
+	}
+	seed := cv.Seed(g.Experiment.Seed, "cell", id.Key(), strconv.Itoa(t.repeat), strconv.Itoa(t.fold))
+	plan, err := rp.Reducer.Plan(ctx, sdk.PlanRequest{
+		Scheme: c.Reduction.Scheme.Name, Params: c.RedParams, NumClasses: d.K(), Labels: trainLabels,
+		ClassNames: d.Classes, Seed: seed,
+	})
+	if err != nil {
+		return FoldResult{}, rerr(err)
+	}
+	start := time.Now()
+	models, err := lp.Learner.Fit(ctx, enc.Digest, train, c.Params, plan.Problems)
+	if err != nil {
+		return FoldResult{}, lerr(err)
+	}
+	fitSeconds := time.Since(start).Seconds()
+	defer func() {
+		// Free the models even when the fold's context has ended.
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		defer cancel()
+		_ = lp.Learner.Release(rctx, models)
+	}()
+	start = time.Now()
+	probs := c.Learner.Info.Capabilities.Probabilities
+	scores, prob, err := lp.Learner.Predict(ctx, enc.Digest, test, models, probs)
+	if err != nil {
+		return FoldResult{}, lerr(err)
+	}
+	var trainScores *mat.Dense
+	if plan.NeedsTrainingScores {
+		if trainScores, _, err = lp.Learner.Predict(ctx, enc.Digest, train, models, false); err != nil {
+			return FoldResult{}, lerr(err)
+		}
+	}
+	predictSeconds := time.Since(start).Seconds()
+	dec, err := rp.Reducer.Decode(ctx, sdk.DecodeRequest{
+		Scheme: c.Reduction.Scheme.Name, Params: c.RedParams, State: plan.State,
+		Scores: scores, Probabilities: prob, TrainingScores: trainScores,
+	})
+	if err != nil {
+		return FoldResult{}, rerr(err)
+	}
+	if len(dec.Predicted) != len(test) {
+		return FoldResult{}, fmt.Errorf("reducer %s returned %d predictions for %d test rows", rp.Name, len(dec.Predicted), len(test))
+	}
+	truth := make([]int, len(test))
+	for i, r := range test {
+		truth[i] = d.Labels[r]
+	}
+	fr = FoldResult{
+		Repeat: t.repeat, Fold: t.fold, NTrain: len(train), NTest: len(test),
+		Metrics: map[string]float64{}, Ties: dec.Ties, FitSeconds: fitSeconds, PredictSeconds: predictSeconds,
+	}
+	in := &metrics.Input{K: d.K(), True: truth, Pred: dec.Predicted, Prob: dec.ClassScores,
+		FitSeconds: fitSeconds, PredictSeconds: predictSeconds}
+	for _, name := range g.Metrics {
+		m, err := metrics.Lookup(name)
+		if err != nil {
+			return FoldResult{}, err
+		}
+		v, warn, err := m.Eval(in)
+		if err != nil {
+			return FoldResult{}, fmt.Errorf("metric %s: %w", name, err)
+		}
+		fr.Metrics[name] = v
+		if warn > 0 {
+			if fr.Warnings == nil {
+				fr.Warnings = map[string]int{}
+			}
+			fr.Warnings[name] = warn
+		}
+	}
+	fr.Confusion = make([][]int, d.K())
+	for k := range fr.Confusion {
+		fr.Confusion[k] = make([]int, d.K())
+	}
+	for i := range truth {
+		fr.Confusion[truth[i]][dec.Predicted[i]]++
+	}
+	return fr, nil
+}
+
+// WriteCell writes a cell's result to dir atomically (temp file + rename).
+func WriteCell(dir string, r *CellResult) error {
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return fmt.Errorf("cell %d: %w", r.Index, err)
+	}
+	name := filepath.Join(dir, fmt.Sprintf("%04d.json", r.Index))
+	tmp, err := os.CreateTemp(dir, ".cell-*.tmp")
+	if err != nil {
+		return fmt.Errorf("cell %d: %w", r.Index, err)
+	}
+	if _, err := tmp.Write(append(b, '\n')); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return fmt.Errorf("cell %d: %w", r.Index, err)
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("cell %d: %w", r.Index, err)
+	}
+	if err := os.Rename(tmp.Name(), name); err != nil {
+		return fmt.Errorf("cell %d: %w", r.Index, err)
+	}
+	return nil
+}

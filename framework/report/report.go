@@ -1,0 +1,209 @@
+// Package report writes the results of a run: tidy CSV files, Markdown
+// comparison tables and the run manifest. Statistics are computed in package
+// stats and metrics; this package only lays them out.
+package report
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/polyclass/polyclass/framework/engine"
+)
+
+// Summary is the mean and standard deviation of one metric of one cell.
+type Summary struct {
+	engine.ID
+	Metric string
+	Mean   float64
+	// Std is the sample standard deviation (n−1) over folds and repeats.
+	Std    float64
+	NFolds int
+	Failed bool
+}
+
+// Summarise returns one Summary per cell × metric, in cell then metric
+// order.
+func Summarise(cells []*engine.CellResult, metricNames []string) []Summary {
+	var out []Summary
+	for _, c := range cells {
+		for _, m := range metricNames {
+			s := Summary{ID: c.ID, Metric: m, Failed: c.Failed()}
+			if !c.Failed() {
+				vals := make([]float64, len(c.Folds))
+				for i, f := range c.Folds {
+					vals[i] = f.Metrics[m]
+				}
+				s.Mean, s.Std = meanStd(vals)
+				s.NFolds = len(vals)
+			}
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// meanStd returns the mean and sample standard deviation, summing in order
+// so that the result is the same on every run.
+func meanStd(x []float64) (mean, std float64) {
+	if len(x) == 0 {
+		return math.NaN(), math.NaN()
+	}
+	for _, v := range x {
+		mean += v
+	}
+	mean /= float64(len(x))
+	if len(x) < 2 {
+		return mean, 0
+	}
+	var ss float64
+	for _, v := range x {
+		ss += (v - mean) * (v - mean)
+	}
+	return mean, math.Sqrt(ss / float64(len(x)-1))
+}
+
+func num(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+
+var idHeader = []string{"dataset", "encoder", "learner", "params", "reduction"}
+
+func idFields(id engine.ID) []string {
+	return []string{id.Dataset, id.Encoder, id.Learner, id.Params, id.Reduction}
+}
+
+// WriteSummaryCSV writes the tidy summary: one row per cell × metric. A
+// failed cell has empty mean and std and n_folds 0.
+func WriteSummaryCSV(w io.Writer, sums []Summary) error {
+	cw := csv.NewWriter(w)
+	cw.Write(append(append([]string{}, idHeader...), "metric", "mean", "std", "n_folds"))
+	for _, s := range sums {
+		mean, std := "", ""
+		if !s.Failed {
+			mean, std = num(s.Mean), num(s.Std)
+		}
+		cw.Write(append(idFields(s.ID), s.Metric, mean, std, strconv.Itoa(s.NFolds)))
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// WriteFoldsCSV writes one row per cell × fold × metric.
+func WriteFoldsCSV(w io.Writer, cells []*engine.CellResult, metricNames []string) error {
+	cw := csv.NewWriter(w)
+	cw.Write(append(append([]string{}, idHeader...), "repeat", "fold", "metric", "value"))
+	for _, c := range cells {
+		for _, f := range c.Folds {
+			for _, m := range metricNames {
+				cw.Write(append(idFields(c.ID), strconv.Itoa(f.Repeat), strconv.Itoa(f.Fold), m, num(f.Metrics[m])))
+			}
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// Direction tells whether higher metric values are better.
+type Direction func(metric string) (higherIsBetter bool)
+
+// rowKey is a table row: everything but the dataset.
+type rowKey struct{ encoder, learner, params, reduction string }
+
+// WriteMarkdown writes one comparison table per metric: rows are
+// learner + params + reduction (+ encoder when there are several), columns
+// are datasets, cells are mean ± std over folds, and the best mean of each
+// column is bold.
+func WriteMarkdown(w io.Writer, title string, sums []Summary, metricNames []string, higher Direction) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# %s\n\n", title)
+	var datasets []string
+	var rows []rowKey
+	seenDS, seenRow := map[string]bool{}, map[rowKey]bool{}
+	encoders := map[string]bool{}
+	for _, s := range sums {
+		if !seenDS[s.Dataset] {
+			seenDS[s.Dataset] = true
+			datasets = append(datasets, s.Dataset)
+		}
+		k := rowKey{s.Encoder, s.Learner, s.Params, s.Reduction}
+		if !seenRow[k] {
+			seenRow[k] = true
+			rows = append(rows, k)
+		}
+		encoders[s.Encoder] = true
+	}
+	showEnc := len(encoders) > 1
+	for _, m := range metricNames {
+		cell := map[rowKey]map[string]Summary{}
+		for _, s := range sums {
+			if s.Metric != m {
+				continue
+			}
+			k := rowKey{s.Encoder, s.Learner, s.Params, s.Reduction}
+			if cell[k] == nil {
+				cell[k] = map[string]Summary{}
+			}
+			cell[k][s.Dataset] = s
+		}
+		best := map[string]float64{}
+		up := higher(m)
+		for _, d := range datasets {
+			first := true
+			for _, r := range rows {
+				s, ok := cell[r][d]
+				if !ok || s.Failed {
+					continue
+				}
+				if first || (up && s.Mean > best[d]) || (!up && s.Mean < best[d]) {
+					best[d], first = s.Mean, false
+				}
+			}
+		}
+		arrow := "higher is better"
+		if !up {
+			arrow = "lower is better"
+		}
+		fmt.Fprintf(&b, "## %s (%s)\n\n", m, arrow)
+		head := []string{"learner", "params", "reduction"}
+		if showEnc {
+			head = append([]string{"encoder"}, head...)
+		}
+		head = append(head, datasets...)
+		b.WriteString("| " + strings.Join(head, " | ") + " |\n")
+		b.WriteString("|" + strings.Repeat(" --- |", len(head)-len(datasets)) + strings.Repeat(" ---: |", len(datasets)) + "\n")
+		for _, r := range rows {
+			fields := []string{r.learner, orDash(r.params), r.reduction}
+			if showEnc {
+				fields = append([]string{r.encoder}, fields...)
+			}
+			for _, d := range datasets {
+				s, ok := cell[r][d]
+				switch {
+				case !ok:
+					fields = append(fields, "")
+				case s.Failed:
+					fields = append(fields, "failed")
+				default:
+					v := fmt.Sprintf("%.4f ± %.4f", s.Mean, s.Std)
+					if s.Mean == best[d] {
+						v = "**" + v + "**"
+					}
+					fields = append(fields, v)
+				}
+			}
+			b.WriteString("| " + strings.Join(fields, " | ") + " |\n")
+		}
+		b.WriteString("\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "–"
+	}
+	return strings.ReplaceAll(s, "|", `\|`)
+}
