@@ -22,7 +22,6 @@ import (
 	"github.com/polyclass/polyclass/framework/config"
 	"github.com/polyclass/polyclass/framework/engine"
 	"github.com/polyclass/polyclass/framework/host"
-	"github.com/polyclass/polyclass/framework/metrics"
 	"github.com/polyclass/polyclass/framework/report"
 	"github.com/polyclass/polyclass/framework/sdk"
 )
@@ -33,6 +32,7 @@ commands:
   run FILE        cross-validate every combination FILE declares, write tables
   validate FILE   check FILE against its data and plugins, report every problem
   plugins         list the plugins found, with capabilities and parameters
+  table DIR       render the tables of a results directory again
 
 flags:
   -o DIR          results directory (run; default: output.dir of FILE, else results/NAME)
@@ -101,7 +101,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil
-	case "run", "validate", "plugins":
+	case "run", "validate", "plugins", "table":
 	default:
 		return usageError{fmt.Sprintf("unknown command %q", cmd)}
 	}
@@ -117,6 +117,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return usageError{"plugins takes no arguments"}
 		}
 		return listPlugins(ctx, h, stdout)
+	case "table":
+		if len(o.args) != 1 {
+			return usageError{"table needs exactly one results directory"}
+		}
+		return table(o.args[0], stdout)
 	}
 	if len(o.args) != 1 {
 		return usageError{fmt.Sprintf("%s needs exactly one experiment file", cmd)}
@@ -226,53 +231,14 @@ func runExperiment(ctx context.Context, o *options, file string, g *engine.Grid,
 	return nil
 }
 
-// direction looks up whether higher values of a metric are better.
-func direction(name string) bool {
-	m, err := metrics.Lookup(name)
-	return err != nil || m.HigherIsBetter
-}
-
 func writeOutputs(out, file string, exp *config.Experiment, g *engine.Grid, results []*engine.CellResult,
 	stats engine.Stats, o *options, start, end time.Time) ([]string, error) {
-	var written []string
-	write := func(name string, fn func(io.Writer) error) error {
-		path := filepath.Join(out, name)
-		f, err := os.Create(path)
-		if err != nil {
-			return fmt.Errorf("writing %s: %w", path, err)
-		}
-		if err := fn(f); err != nil {
-			f.Close()
-			return fmt.Errorf("writing %s: %w", path, err)
-		}
-		if err := f.Close(); err != nil {
-			return fmt.Errorf("writing %s: %w", path, err)
-		}
-		written = append(written, path)
-		return nil
-	}
-	sums := report.Summarise(results, g.Metrics)
-	if err := write("summary.csv", func(w io.Writer) error { return report.WriteSummaryCSV(w, sums) }); err != nil {
-		return written, err
-	}
-	if err := write("folds.csv", func(w io.Writer) error { return report.WriteFoldsCSV(w, results, g.Metrics) }); err != nil {
-		return written, err
-	}
-	for _, f := range exp.Output.Formats {
-		switch f {
-		case "markdown":
-			err := write(exp.Name+".md", func(w io.Writer) error {
-				return report.WriteMarkdown(w, exp.Name, sums, g.Metrics, direction)
-			})
-			if err != nil {
-				return written, err
-			}
-		}
-	}
 	m := &report.Manifest{
 		Experiment: exp.Name, File: file, Seed: exp.Seed, Args: append([]string{"bench", "run"}, o.args...),
 		Workers: o.jobs, Start: start, End: end, Cells: len(results), Uploads: stats.Uploads,
 		GoVersion: runtime.Version(), Outputs: map[string]string{},
+		Metrics: g.Metrics, Formats: exp.Output.Formats, Baseline: exp.Output.Baseline, Alpha: exp.Output.Alpha,
+		Predictions: exp.Output.Predictions,
 	}
 	if b, err := os.ReadFile(file); err == nil {
 		sum := sha256.Sum256(b)
@@ -303,13 +269,80 @@ func writeOutputs(out, file string, exp *config.Experiment, g *engine.Grid, resu
 			m.FailedCells++
 		}
 	}
+	written, err := report.WriteAll(out, m, results)
+	if err != nil {
+		return written, err
+	}
+	return writeManifest(out, m, written)
+}
+
+// writeManifest records the outputs in the manifest and writes it last.
+func writeManifest(out string, m *report.Manifest, written []string) ([]string, error) {
+	m.Outputs = map[string]string{}
 	for _, w := range written {
 		m.Outputs[filepath.Base(w)] = w
 	}
-	if err := write("manifest.json", func(w io.Writer) error { return report.WriteManifest(w, m) }); err != nil {
-		return written, err
+	path := filepath.Join(out, "manifest.json")
+	f, err := os.Create(path)
+	if err != nil {
+		return written, fmt.Errorf("writing %s: %w", path, err)
 	}
-	return written, nil
+	if err := report.WriteManifest(f, m); err != nil {
+		f.Close()
+		return written, fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return written, fmt.Errorf("writing %s: %w", path, err)
+	}
+	return append(written, path), nil
+}
+
+// readResults loads a results directory: its manifest and cell files.
+func readResults(dir string) (*report.Manifest, []*engine.CellResult, error) {
+	f, err := os.Open(filepath.Join(dir, "manifest.json"))
+	if err != nil {
+		return nil, nil, fmt.Errorf("results directory %s: %w", dir, err)
+	}
+	defer f.Close()
+	m, err := report.ReadManifest(f)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", f.Name(), err)
+	}
+	files, err := filepath.Glob(filepath.Join(dir, "cells", "*.json"))
+	if err != nil {
+		return nil, nil, err
+	}
+	sort.Strings(files)
+	var cells []*engine.CellResult
+	for _, name := range files {
+		c, err := engine.ReadCell(name)
+		if err != nil {
+			return nil, nil, err
+		}
+		cells = append(cells, c)
+	}
+	sort.Slice(cells, func(i, j int) bool { return cells[i].Index < cells[j].Index })
+	return m, cells, nil
+}
+
+// table renders the tables of a results directory again.
+func table(dir string, stdout io.Writer) error {
+	m, cells, err := readResults(dir)
+	if err != nil {
+		return err
+	}
+	written, err := report.WriteAll(dir, m, cells)
+	if err != nil {
+		return err
+	}
+	if written, err = writeManifest(dir, m, written); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s: %d cells\n", m.Experiment, len(cells))
+	for _, w := range written {
+		fmt.Fprintf(stdout, "  %s\n", w)
+	}
+	return nil
 }
 
 func listPlugins(ctx context.Context, h *host.Host, w io.Writer) error {

@@ -75,6 +75,21 @@ func TestRunQuickstart(t *testing.T) {
 	if files, _ := filepath.Glob(filepath.Join(out, "cells", "*.json")); len(files) != 9 {
 		t.Errorf("%d cell files, want 9", len(files))
 	}
+
+	// bench table renders the same tables from the results directory alone.
+	before := map[string]string{}
+	for _, f := range []string{"summary.csv", "folds.csv", "quickstart.md"} {
+		before[f] = readFile(t, filepath.Join(out, f))
+		os.Remove(filepath.Join(out, f))
+	}
+	if stdout, stderr, err := bench(t, "table", out); err != nil || !strings.Contains(stdout, "quickstart: 9 cells") {
+		t.Fatalf("table: %v\n%s%s", err, stdout, stderr)
+	}
+	for f, want := range before {
+		if got := readFile(t, filepath.Join(out, f)); got != want {
+			t.Errorf("bench table wrote a different %s", f)
+		}
+	}
 }
 
 // TestDeterministicAcrossWorkers: the same file and seed give

@@ -195,6 +195,7 @@ header:
 		}
 	}
 
+	capHint := strings.Count(s[lr.pos:], "\n") + 1
 	builders := make([]*colBuilder, len(attrs))
 	for i, a := range attrs {
 		k := ov.kind[a.name]
@@ -207,22 +208,22 @@ header:
 			return nil, perr(a.line, i+1, a.name, fmt.Errorf("%w: date attributes are not supported; add the column to Ignore", ErrUnsupported))
 		case arffNumeric:
 			if k == ovCategorical {
-				b = newBuilder(a.name, modeCat)
+				b = newBuilder(a.name, modeCat, capHint)
 			} else {
-				b = newBuilder(a.name, modeNum)
+				b = newBuilder(a.name, modeNum, capHint)
 			}
 		case arffNominal:
 			if k == ovNumeric {
-				b = newBuilder(a.name, modeNum)
+				b = newBuilder(a.name, modeNum, capHint)
 			} else {
-				b = newBuilder(a.name, modeCat)
+				b = newBuilder(a.name, modeCat, capHint)
 				b.declare(a.levels)
 			}
 		case arffString:
 			if k == ovNumeric {
-				b = newBuilder(a.name, modeNum)
+				b = newBuilder(a.name, modeNum, capHint)
 			} else {
-				b = newBuilder(a.name, modeCat)
+				b = newBuilder(a.name, modeCat, capHint)
 			}
 		}
 		builders[i] = b

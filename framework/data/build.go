@@ -23,17 +23,33 @@ type colBuilder struct {
 	cat    bool // values are interned as levels
 	closed bool // levels are fixed; other values are errors (ARFF nominal)
 	num    []float64
-	raw    []string // modeInfer while numeric: the text of each value
 	levels []string
 	index  map[string]int32
 	codes  []int32
+
+	// While an inferred column is numeric, the text of each value is kept
+	// (to become its level should the column turn categorical) as a span
+	// of src, or in extra (by row) when it is not a substring of src.
+	// Spans hold no pointers, which keeps the garbage collector out.
+	src   string
+	spans []span
+	extra map[int]string
+	hint  int // expected row count, for preallocation
 }
 
-func newBuilder(name string, mode colMode) *colBuilder {
-	b := &colBuilder{name: name, mode: mode}
-	if mode == modeCat {
+// span locates a value in colBuilder.src; off < 0 means "see extra".
+type span struct{ off, end int }
+
+// newBuilder returns a builder; capHint is the expected row count.
+func newBuilder(name string, mode colMode, capHint int) *colBuilder {
+	b := &colBuilder{name: name, mode: mode, hint: capHint}
+	switch mode {
+	case modeCat:
 		b.cat = true
 		b.index = make(map[string]int32)
+		b.codes = make([]int32, 0, capHint)
+	case modeNum:
+		b.num = make([]float64, 0, capHint)
 	}
 	return b
 }
@@ -49,6 +65,19 @@ func (b *colBuilder) declare(levels []string) {
 
 // add appends one value; missing values become NaN or −1.
 func (b *colBuilder) add(s string, missing bool) error {
+	return b.addAt(s, -1, missing)
+}
+
+// addAt appends one value; off ≥ 0 says that s == b.src[off:off+len(s)].
+func (b *colBuilder) addAt(s string, off int, missing bool) error {
+	if b.num == nil && !b.cat {
+		// Allocate on the first value: most inferred columns that turn
+		// out categorical do so at once.
+		b.num = make([]float64, 0, b.hint)
+		if b.mode == modeInfer {
+			b.spans = make([]span, 0, b.hint)
+		}
+	}
 	if missing {
 		if b.cat {
 			b.codes = append(b.codes, -1)
@@ -56,7 +85,7 @@ func (b *colBuilder) add(s string, missing bool) error {
 		}
 		b.num = append(b.num, math.NaN())
 		if b.mode == modeInfer {
-			b.raw = append(b.raw, "")
+			b.spans = append(b.spans, span{})
 		}
 		return nil
 	}
@@ -70,10 +99,16 @@ func (b *colBuilder) add(s string, missing bool) error {
 	}
 	v, ok := parseNum(s)
 	if ok {
-		b.num = append(b.num, v)
 		if b.mode == modeInfer {
-			b.raw = append(b.raw, s)
+			if off < 0 {
+				if b.extra == nil {
+					b.extra = make(map[int]string)
+				}
+				b.extra[len(b.num)] = s
+			}
+			b.spans = append(b.spans, span{off, off + len(s)})
 		}
+		b.num = append(b.num, v)
 		return nil
 	}
 	if b.mode == modeNum {
@@ -81,7 +116,7 @@ func (b *colBuilder) add(s string, missing bool) error {
 	}
 	// An inferred column met text: it is categorical after all.
 	b.toCategorical()
-	return b.add(s, false)
+	return b.addAt(s, off, false)
 }
 
 // toCategorical turns an inferred column read so far as numbers into a
@@ -89,15 +124,23 @@ func (b *colBuilder) add(s string, missing bool) error {
 func (b *colBuilder) toCategorical() {
 	b.cat = true
 	b.index = make(map[string]int32)
-	b.codes = make([]int32, len(b.num), max(len(b.num), 16)*2)
+	codes := make([]int32, len(b.num), max(b.hint, len(b.num)))
 	for i, v := range b.num {
 		if v != v {
-			b.codes[i] = -1
+			codes[i] = -1
 			continue
 		}
-		b.codes[i], _ = b.intern(b.raw[i])
+		sp := b.spans[i]
+		var text string
+		if sp.off < 0 {
+			text = b.extra[i]
+		} else {
+			text = b.src[sp.off:sp.end]
+		}
+		codes[i], _ = b.intern(text)
 	}
-	b.num, b.raw = nil, nil
+	b.codes = codes
+	b.num, b.spans, b.extra = nil, nil, nil
 }
 
 // intern returns the code of level s, adding it unless the set is closed.

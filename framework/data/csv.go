@@ -71,16 +71,18 @@ func parseCSV(s, source string, opt Options) (*Table, error) {
 	if err := ov.unknown(func(n string) bool { _, ok := seen[n]; return ok }); err != nil {
 		return nil, &ParseError{Source: source, Line: headerLine, Err: err}
 	}
+	capHint := strings.Count(s[sc.pos:], "\n") + 1
 	builders := make([]*colBuilder, len(header))
 	for i, name := range header {
 		switch ov.kind[name] {
 		case ovIgnore:
 		case ovNumeric:
-			builders[i] = newBuilder(name, modeNum)
+			builders[i] = newBuilder(name, modeNum, capHint)
 		case ovCategorical:
-			builders[i] = newBuilder(name, modeCat)
+			builders[i] = newBuilder(name, modeCat, capHint)
 		default:
-			builders[i] = newBuilder(name, modeInfer)
+			builders[i] = newBuilder(name, modeInfer, capHint)
+			builders[i].src = s
 		}
 	}
 	rows := 0
@@ -100,7 +102,7 @@ func parseCSV(s, source string, opt Options) (*Table, error) {
 				continue
 			}
 			f := sc.fields[i]
-			if err := b.add(f, isMissing(f, opt.Missing)); err != nil {
+			if err := b.addAt(f, sc.offs[i], isMissing(f, opt.Missing)); err != nil {
 				return nil, &ParseError{Source: source, Line: sc.lines[i], Column: b.name, Col: i + 1, Err: err}
 			}
 		}
@@ -128,6 +130,7 @@ type csvScanner struct {
 	d0      byte
 	fields  []string // fields of the current record
 	lines   []int    // line on which each field starts
+	offs    []int    // offset of each field in s, −1 if not a substring
 	recLine int      // line on which the current record starts
 	errLine int      // line of the last syntax error
 }
@@ -160,15 +163,17 @@ func (sc *csvScanner) next() (bool, error) {
 	sc.recLine = sc.line
 	sc.fields = sc.fields[:0]
 	sc.lines = sc.lines[:0]
+	sc.offs = sc.offs[:0]
 fields:
 	for {
 		sc.lines = append(sc.lines, sc.line)
 		if sc.pos < len(s) && s[sc.pos] == '"' {
-			f, err := sc.quoted()
+			f, off, err := sc.quoted()
 			if err != nil {
 				return false, err
 			}
 			sc.fields = append(sc.fields, f)
+			sc.offs = append(sc.offs, off)
 			// What follows the closing quote ends the field or record.
 			switch {
 			case sc.pos == len(s):
@@ -196,6 +201,7 @@ fields:
 			c := s[i]
 			if c == sc.d0 && (len(sc.delim) == 1 || strings.HasPrefix(s[i:], sc.delim)) {
 				sc.fields = append(sc.fields, s[start:i])
+				sc.offs = append(sc.offs, start)
 				sc.pos = i + len(sc.delim)
 				continue fields
 			}
@@ -205,6 +211,7 @@ fields:
 					f = f[:len(f)-1]
 				}
 				sc.fields = append(sc.fields, f)
+				sc.offs = append(sc.offs, start)
 				sc.pos = i + 1
 				sc.line++
 				return true, nil
@@ -220,14 +227,16 @@ fields:
 			f = f[:len(f)-1]
 		}
 		sc.fields = append(sc.fields, f)
+		sc.offs = append(sc.offs, start)
 		sc.pos = len(s)
 		return true, nil
 	}
 }
 
 // quoted reads a quoted field starting at the opening quote at sc.pos and
-// leaves sc.pos after the closing quote.
-func (sc *csvScanner) quoted() (string, error) {
+// leaves sc.pos after the closing quote. It returns the field and its
+// offset in sc.s, or −1 when the field had to be unescaped.
+func (sc *csvScanner) quoted() (string, int, error) {
 	s := sc.s
 	startLine := sc.line
 	sc.pos++
@@ -238,7 +247,7 @@ func (sc *csvScanner) quoted() (string, error) {
 		j := strings.IndexByte(s[sc.pos:], '"')
 		if j < 0 {
 			sc.errLine = startLine
-			return "", fmt.Errorf("%w: quoted field %d is not closed", ErrSyntax, len(sc.fields)+1)
+			return "", -1, fmt.Errorf("%w: quoted field %d is not closed", ErrSyntax, len(sc.fields)+1)
 		}
 		seg := s[sc.pos : sc.pos+j]
 		if nl := strings.Count(seg, "\n"); nl > 0 {
@@ -269,9 +278,9 @@ func (sc *csvScanner) quoted() (string, error) {
 			continue
 		}
 		if useBuf {
-			return string(buf), nil
+			return string(buf), -1, nil
 		}
-		return s[start : sc.pos-1], nil
+		return s[start : sc.pos-1], start, nil
 	}
 }
 

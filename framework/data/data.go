@@ -325,7 +325,7 @@ func readFile(path string) (string, error) {
 	var b strings.Builder
 	if fi, err := f.Stat(); err == nil && fi.Size() > 0 {
 		if strings.HasSuffix(strings.ToLower(path), ".gz") {
-			b.Grow(int(min(fi.Size()*6, 1<<30)))
+			b.Grow(int(min(fi.Size()*10, 1<<30)))
 		} else {
 			b.Grow(int(fi.Size()))
 		}

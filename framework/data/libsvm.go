@@ -154,9 +154,9 @@ func parseLIBSVM(s, source string, opt Options) (*Table, error) {
 			return nil, perr(0, "", err)
 		}
 		if k := ov.kind["label"]; k != ovIgnore {
-			b := newBuilder("label", modeCat)
+			b := newBuilder("label", modeCat, rows)
 			if k == ovNumeric {
-				b = newBuilder("label", modeNum)
+				b = newBuilder("label", modeNum, rows)
 			}
 			for i, lab := range labels {
 				if err := b.add(lab, isMissing(lab, opt.Missing)); err != nil {
@@ -200,16 +200,14 @@ func parseLIBSVM(s, source string, opt Options) (*Table, error) {
 		}
 		for j, n := range names {
 			name := "label_" + n
-			mode := modeInfer
+			mode := modeNum
 			switch ov.kind[name] {
 			case ovIgnore:
 				continue
-			case ovNumeric:
-				mode = modeNum
 			case ovCategorical:
 				mode = modeCat
 			}
-			b := newBuilder(name, mode)
+			b := newBuilder(name, mode, rows)
 			for i := 0; i < rows; i++ {
 				v := "0"
 				if has[j][i] {

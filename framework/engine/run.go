@@ -42,16 +42,32 @@ type FoldResult struct {
 	PredictSeconds float64        `json:"predict_seconds"`
 	// Confusion is the K×K confusion matrix (rows = actual).
 	Confusion [][]int `json:"confusion"`
+	// Diagnostics and Warnings are the reducer's notes on its plan (code
+	// matrix distances, degenerate columns).
+	Diagnostics  map[string]float64 `json:"diagnostics,omitempty"`
+	PlanWarnings []string           `json:"plan_warnings,omitempty"`
+	// Predictions holds the fold's per-row predictions when
+	// Options.KeepPredictions is set; it is not written to cell files.
+	Predictions *Predictions `json:"-"`
+}
+
+// Predictions are one fold's predictions for its test rows.
+type Predictions struct {
+	// Rows are the 0-based data rows of the test part.
+	Rows []int
+	// True and Predicted are class indices.
+	True, Predicted []int
+	// Scores is the rows × K matrix of class probabilities the metrics used.
+	Scores *mat.Dense
 }
 
 // CellResult is a finished cell.
 type CellResult struct {
 	Index int `json:"index"`
 	ID
-	Classes     []string           `json:"classes"`
-	Folds       []FoldResult       `json:"folds"`
-	Diagnostics map[string]float64 `json:"diagnostics,omitempty"`
-	Error       string             `json:"error,omitempty"`
+	Classes []string     `json:"classes"`
+	Folds   []FoldResult `json:"folds"`
+	Error   string       `json:"error,omitempty"`
 }
 
 // Failed reports whether the cell failed.
@@ -70,6 +86,8 @@ type Options struct {
 	Log io.Writer
 	// Timeout bounds one fold of one cell; 0 means no bound.
 	Timeout time.Duration
+	// KeepPredictions keeps every fold's per-row predictions in the results.
+	KeepPredictions bool
 }
 
 // Stats counts what a run did.
@@ -169,7 +187,7 @@ func Run(ctx context.Context, g *Grid, opt Options) ([]*CellResult, Stats, error
 				var fr FoldResult
 				var err error
 				if !failed {
-					fr, err = runFold(ctx, g, t, entry, &stats, opt.Timeout)
+					fr, err = runFold(ctx, g, t, entry, &stats, opt.Timeout, opt.KeepPredictions)
 				} else {
 					err = errSkipped
 				}
@@ -299,7 +317,7 @@ func pluginErr(err error, p *host.Plugin) error {
 	return fmt.Errorf("plugin %s exited: %w\nplugin stderr:\n%s", name, err, stderr)
 }
 
-func runFold(ctx context.Context, g *Grid, t task, e *matrixEntry, stats *Stats, timeout time.Duration) (fr FoldResult, err error) {
+func runFold(ctx context.Context, g *Grid, t task, e *matrixEntry, stats *Stats, timeout time.Duration, keep bool) (fr FoldResult, err error) {
 	// A bug must fail the fold's cell, not the run.
 	defer func() {
 		if p := recover(); p != nil {
@@ -334,7 +352,8 @@ func runFold(ctx context.Context, g *Grid, t task, e *matrixEntry, stats *Stats,
 	for i, r := range train {
 		trainLabels[i] = d.Labels[r]
 	}
-	seed := cv.Seed(g.Experiment.Seed, "cell", id.Key(), strconv.Itoa(t.repeat), strconv.Itoa(t.fold))
+	// One seed per cell: a random code is the same matrix in every fold.
+	seed := cv.Seed(g.Experiment.Seed, "cell", id.Key())
 	plan, err := rp.Reducer.Plan(ctx, sdk.PlanRequest{
 		Scheme: c.Reduction.Scheme.Name, Params: c.RedParams, NumClasses: d.K(), Labels: trainLabels,
 		ClassNames: d.Classes, Seed: seed,
@@ -384,6 +403,10 @@ func runFold(ctx context.Context, g *Grid, t task, e *matrixEntry, stats *Stats,
 	fr = FoldResult{
 		Repeat: t.repeat, Fold: t.fold, NTrain: len(train), NTest: len(test),
 		Metrics: map[string]float64{}, Ties: dec.Ties, FitSeconds: fitSeconds, PredictSeconds: predictSeconds,
+		Diagnostics: plan.Diagnostics, PlanWarnings: plan.Warnings,
+	}
+	if keep {
+		fr.Predictions = &Predictions{Rows: test, True: truth, Predicted: dec.Predicted, Scores: dec.ClassScores}
 	}
 	in := &metrics.Input{K: d.K(), True: truth, Pred: dec.Predicted, Prob: dec.ClassScores,
 		FitSeconds: fitSeconds, PredictSeconds: predictSeconds}
@@ -412,6 +435,19 @@ func runFold(ctx context.Context, g *Grid, t task, e *matrixEntry, stats *Stats,
 		fr.Confusion[truth[i]][dec.Predicted[i]]++
 	}
 	return fr, nil
+}
+
+// ReadCell reads a cell file written by WriteCell.
+func ReadCell(path string) (*CellResult, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("cell file: %w", err)
+	}
+	var c CellResult
+	if err := json.Unmarshal(b, &c); err != nil {
+		return nil, fmt.Errorf("cell file %s: %w", path, err)
+	}
+	return &c, nil
 }
 
 // WriteCell writes a cell's result to dir atomically (temp file + rename).

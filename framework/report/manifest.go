@@ -24,6 +24,22 @@ type Manifest struct {
 	FailedCells int               `json:"failed_cells"`
 	Uploads     int64             `json:"uploads"`
 	Outputs     map[string]string `json:"outputs"`
+	// What the tables show, so that they can be rendered again from the
+	// results directory alone (bench table).
+	Metrics     []string `json:"metrics"`
+	Formats     []string `json:"formats"`
+	Baseline    string   `json:"baseline,omitempty"`
+	Alpha       float64  `json:"alpha"`
+	Predictions bool     `json:"predictions"`
+}
+
+// ReadManifest reads a manifest written by WriteManifest.
+func ReadManifest(r io.Reader) (*Manifest, error) {
+	var m Manifest
+	if err := json.NewDecoder(r).Decode(&m); err != nil {
+		return nil, fmt.Errorf("manifest: %w", err)
+	}
+	return &m, nil
 }
 
 // DatasetRecord identifies one dataset file.

@@ -115,7 +115,7 @@ type rowKey struct{ encoder, learner, params, reduction string }
 // learner + params + reduction (+ encoder when there are several), columns
 // are datasets, cells are mean ± std over folds, and the best mean of each
 // column is bold.
-func WriteMarkdown(w io.Writer, title string, sums []Summary, metricNames []string, higher Direction) error {
+func WriteMarkdown(w io.Writer, title string, sums []Summary, cells []*engine.CellResult, metricNames []string, higher Direction) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s\n\n", title)
 	var datasets []string
@@ -197,8 +197,43 @@ func WriteMarkdown(w io.Writer, title string, sums []Summary, metricNames []stri
 		}
 		b.WriteString("\n")
 	}
+	writeCodeTable(&b, cells)
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeCodeTable lists the code-matrix diagnostics of every reduction that
+// has them, per number of classes: K, L, minimum and mean row distance and
+// the error-correcting capability.
+func writeCodeTable(b *strings.Builder, cells []*engine.CellResult) {
+	type key struct {
+		reduction string
+		k         int
+	}
+	seen := map[key]bool{}
+	var rows []string
+	for _, c := range cells {
+		if c.Failed() || len(c.Folds) == 0 || c.Folds[0].Diagnostics == nil {
+			continue
+		}
+		d := c.Folds[0].Diagnostics
+		k := key{c.Reduction, int(d["K"])}
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		rows = append(rows, fmt.Sprintf("| %s | %d | %d | %s | %s | %d |", c.Reduction, int(d["K"]), int(d["L"]),
+			strconv.FormatFloat(d["d_min"], 'f', -1, 64), strconv.FormatFloat(d["d_mean"], 'f', 2, 64), int(d["correcting"])))
+	}
+	if len(rows) == 0 {
+		return
+	}
+	b.WriteString("## Code matrices\n\n")
+	b.WriteString("| reduction | K | L | d_min | d_mean | corrects |\n| --- | ---: | ---: | ---: | ---: | ---: |\n")
+	for _, r := range rows {
+		b.WriteString(r + "\n")
+	}
+	b.WriteString("\n")
 }
 
 func orDash(s string) string {
