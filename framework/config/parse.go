@@ -586,7 +586,7 @@ func (d *decoder) cv(b *hcl.Block, cv *CV) {
 }
 
 // Output formats a run can write.
-var Formats = []string{"markdown", "csv", "json"}
+var Formats = []string{"markdown", "csv", "json", "latex", "html"}
 
 func (d *decoder) output(b *hcl.Block, o *Output) {
 	c, diags := b.Body.Content(outputSchema)

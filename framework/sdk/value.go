@@ -213,11 +213,15 @@ const (
 	NumberListParam
 	StringListParam
 	NumberMatrixParam
+	// NumberOrStringParam takes a number or a string (folds = 5 or "loo");
+	// Allowed then lists the accepted strings.
+	NumberOrStringParam
 )
 
 var paramTypeNames = map[ParamType]string{
 	NumberParam: "number", IntegerParam: "integer", StringParam: "string", BoolParam: "bool",
 	NumberListParam: "list(number)", StringListParam: "list(string)", NumberMatrixParam: "list(list(number))",
+	NumberOrStringParam: "number or string",
 }
 
 // String returns the HCL-style name of t.
@@ -230,7 +234,7 @@ func (t ParamType) String() string {
 
 // Scalar reports whether t holds a single value (so that a list given for
 // it in an experiment file expands into one combination per element).
-func (t ParamType) Scalar() bool { return t <= BoolParam }
+func (t ParamType) Scalar() bool { return t <= BoolParam || t == NumberOrStringParam }
 
 // ParamSpec describes one parameter: its type, default and allowed range.
 type ParamSpec struct {
@@ -315,6 +319,14 @@ func (s ParamSpec) Check(v Value) error {
 				}
 			}
 		}
+	case NumberOrStringParam:
+		switch v.kind {
+		case NumberValue:
+			return ParamSpec{Name: s.Name, Type: NumberParam, Min: s.Min, Max: s.Max, MinExclusive: s.MinExclusive}.Check(v)
+		case StringValue:
+			return ParamSpec{Name: s.Name, Type: StringParam, Allowed: s.Allowed}.Check(v)
+		}
+		return fmt.Errorf("%s must be a number or a string, not %s", s.Name, kindName(v.kind))
 	default:
 		return fmt.Errorf("%s has an unknown parameter type", s.Name)
 	}
