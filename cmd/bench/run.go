@@ -151,8 +151,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return errReported
 	}
 	if cmd == "validate" {
-		fmt.Fprintf(stdout, "%s: ok — %d dataset(s), %d pipeline(s), %d learner(s), %d reduction(s): %d cells × folds\n",
+		fmt.Fprintf(stdout, "%s: ok — %d dataset(s), %d pipeline(s), %d learner(s), %d reduction(s): %d cells\n",
 			file, len(grid.Datasets), len(grid.Pipelines), len(grid.Learners), len(grid.Reductions), len(grid.Cells))
+		writeCodes(stdout, grid.Codes)
 		return nil
 	}
 	return runExperiment(ctx, o, file, grid, stdout, stderr)
@@ -343,6 +344,22 @@ func table(dir string, stdout io.Writer) error {
 		fmt.Fprintf(stdout, "  %s\n", w)
 	}
 	return nil
+}
+
+// writeCodes prints the code-matrix diagnostics of the reductions.
+func writeCodes(w io.Writer, codes []engine.CodeInfo) {
+	if len(codes) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\ncode matrices (distances count a 0 entry as 1/2):\n")
+	fmt.Fprintf(w, "  %-10s %-40s %4s %4s %6s %7s %8s\n", "dataset", "reduction", "K", "L", "d_min", "d_mean", "corrects")
+	for _, c := range codes {
+		d := c.Diagnostics
+		fmt.Fprintf(w, "  %-10s %-40s %4d %4d %6g %7.2f %8d\n", c.Dataset, c.Reduction, int(d["K"]), int(d["L"]), d["d_min"], d["d_mean"], int(d["correcting"]))
+		for _, warn := range c.Warnings {
+			fmt.Fprintf(w, "    warning: %s\n", warn)
+		}
+	}
 }
 
 func listPlugins(ctx context.Context, h *host.Host, w io.Writer) error {

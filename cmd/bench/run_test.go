@@ -452,3 +452,69 @@ reduction "ova" { scheme = "ova" }
 		}
 	}
 }
+
+// TestValidateCodeMatrices: user code matrices that cannot work are
+// errors at the matrix's location, and validate prints the diagnostics of
+// good ones.
+func TestValidateCodeMatrices(t *testing.T) {
+	file := writeExperiment(t, `experiment "codes" { seed = 1 }
+dataset "iris" { path = "%REPO%/experiments/data/iris.csv" }
+learner "logreg" {}
+reduction "rows" {
+  scheme = "ecoc"
+  matrix = [[1, -1], [-1, 1]]
+}
+reduction "same" {
+  scheme = "ecoc"
+  matrix = [[1, -1], [-1, 1], [1, -1]]
+}
+reduction "value" {
+  scheme = "ecoc"
+  matrix = [[1, -1], [-1, 2], [0, 1]]
+}
+reduction "classes" {
+  scheme  = "ecoc"
+  matrix  = [[1, -1], [-1, 1], [1, 1]]
+  classes = ["setosa", "virginica", "rose"]
+}
+`)
+	_, stderr, err := bench(t, "validate", file)
+	if err == nil {
+		t.Fatal("validate accepted broken code matrices")
+	}
+	for _, want := range []string{
+		"exp.hcl:6:12: error: Invalid reduction", "2 rows",
+		"exp.hcl:10:12: error: Invalid reduction", "rows 0 and 2 are identical",
+		"exp.hcl:14:12: error: Invalid reduction", "entry [1][1] = 2",
+		"exp.hcl:19:13: error: Invalid reduction", `"rose" is not a class`,
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("missing %q", want)
+		}
+	}
+	if t.Failed() {
+		t.Log(stderr)
+	}
+
+	file = writeExperiment(t, `experiment "codes" { seed = 1 }
+dataset "iris" { path = "%REPO%/experiments/data/iris.csv" }
+learner "logreg" {}
+reduction "ovo" {}
+reduction "ecoc" {
+  scheme = "ecoc"
+  matrix = [[1, -1, 1], [-1, 1, 1], [1, 1, -1]]
+}
+`)
+	stdout, stderr, err := bench(t, "validate", file)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	// OvO with 3 classes: two rows differ by 1 in their own column and by
+	// ½ in each of the two columns where one of them is 0: d = 2.
+	for _, want := range []string{"iris       ovo                                         3    3      2    2.00        0",
+		"iris       ecoc                                        3    3      2    2.00        0"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("validate output lacks %q:\n%s", want, stdout)
+		}
+	}
+}

@@ -94,6 +94,10 @@ type Reduction struct {
 	Plugin string
 	Scheme string
 	Params map[string]Param
+	// Datasets, when set, limits the reduction to these datasets (a user
+	// code matrix fits one number of classes).
+	Datasets      []string
+	DatasetsRange hcl.Range
 
 	DeclRange, PluginRange, SchemeRange hcl.Range
 }

@@ -537,8 +537,11 @@ func (d *decoder) learner(b *hcl.Block) *Learner {
 
 func (d *decoder) reduction(b *hcl.Block) *Reduction {
 	r := &Reduction{Name: b.Labels[0], Plugin: "reducers", DeclRange: b.DefRange, PluginRange: b.DefRange}
-	fixed, params := d.rest(b, "plugin", "scheme")
+	fixed, params := d.rest(b, "plugin", "scheme", "datasets")
 	r.Params = params
+	if a, ok := fixed["datasets"]; ok {
+		r.Datasets, r.DatasetsRange = d.strings(a), a.Expr.Range()
+	}
 	if a, ok := fixed["plugin"]; ok {
 		r.Plugin, r.PluginRange = d.str(a), a.Expr.Range()
 	}
@@ -650,6 +653,17 @@ func (d *decoder) crossCheck(exp *Experiment) {
 			def.Name = "none"
 		}
 		exp.Pipelines = []*Pipeline{def}
+	}
+	dsNames := map[string]bool{}
+	for _, ds := range exp.Datasets {
+		dsNames[ds.Name] = true
+	}
+	for _, r := range exp.Reductions {
+		for _, n := range r.Datasets {
+			if !dsNames[n] {
+				d.errorf(r.DatasetsRange, "Unknown dataset", "Reduction %q names dataset %q, which is not declared.", r.Name, n)
+			}
+		}
 	}
 	if len(exp.Datasets) == 0 {
 		d.diags = append(d.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "No datasets",

@@ -51,6 +51,8 @@ type Reduction struct {
 	Config *config.Reduction
 	Plugin *host.Plugin
 	Scheme sdk.Scheme
+	// Varied names the parameters given as a list that expands.
+	Varied map[string]bool
 }
 
 // Cell is one combination of the grid.
@@ -75,9 +77,17 @@ type ID struct {
 
 // ID returns the cell's coordinates.
 func (c *Cell) ID() ID {
+	// A reduction's label names only the parameters its block varies
+	// (decode = ["hamming", "loss:exp"]); the others are part of its name.
 	red := c.Reduction.Config.Name
-	if len(c.RedParams) > 0 {
-		red += "[" + c.RedParams.String() + "]"
+	varied := sdk.Params{}
+	for n, v := range c.RedParams {
+		if c.Reduction.Varied[n] {
+			varied[n] = v
+		}
+	}
+	if len(varied) > 0 {
+		red += "[" + varied.String() + "]"
 	}
 	return ID{
 		Dataset: c.Dataset.Config.Name, Encoder: c.Pipeline.Config.Name,
@@ -90,8 +100,18 @@ func (id ID) Key() string {
 	return strings.Join([]string{id.Dataset, id.Encoder, id.Learner, id.Params, id.Reduction}, "|")
 }
 
+// CodeInfo is the plan a reduction makes for a dataset, as checked when
+// the grid is resolved: its code-matrix diagnostics and warnings.
+type CodeInfo struct {
+	Dataset, Reduction string
+	Diagnostics        map[string]float64
+	Warnings           []string
+}
+
 // Grid is a resolved experiment.
 type Grid struct {
+	// Codes holds one CodeInfo per dataset × reduction × parameter set.
+	Codes      []CodeInfo
 	Experiment *config.Experiment
 	Datasets   []*Dataset
 	Pipelines  []*Pipeline
@@ -103,7 +123,8 @@ type Grid struct {
 
 // expand returns every combination of the list-valued parameters of a
 // scalar type: {C = [0.1, 1], tol = 1e-6} gives two parameter sets.
-func expand(params map[string]config.Param, specs []sdk.ParamSpec) []sdk.Params {
+func expand(params map[string]config.Param, specs []sdk.ParamSpec) ([]sdk.Params, map[string]bool) {
+	varied := map[string]bool{}
 	scalar := map[string]bool{}
 	for _, s := range specs {
 		scalar[s.Name] = s.Type.Scalar()
@@ -119,6 +140,7 @@ func expand(params map[string]config.Param, specs []sdk.ParamSpec) []sdk.Params 
 		choices := []sdk.Value{v}
 		if v.Kind() == sdk.ListValue && scalar[n] {
 			choices = v.Elems()
+			varied[n] = true
 		}
 		var next []sdk.Params
 		for _, p := range out {
@@ -133,5 +155,5 @@ func expand(params map[string]config.Param, specs []sdk.ParamSpec) []sdk.Params 
 		}
 		out = next
 	}
-	return out
+	return out, varied
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -63,14 +64,14 @@ func Resolve(ctx context.Context, exp *config.Experiment, h *host.Host) (*Grid, 
 	for _, l := range exp.Learners {
 		if rl := r.learner(l); rl != nil {
 			g.Learners = append(g.Learners, rl)
-			learnerParams[rl] = expand(l.Params, rl.Info.Params)
+			learnerParams[rl], _ = expand(l.Params, rl.Info.Params)
 		}
 	}
 	redParams := map[*Reduction][]sdk.Params{}
 	for _, rd := range exp.Reductions {
 		if rr := r.reduction(rd); rr != nil {
 			g.Reductions = append(g.Reductions, rr)
-			redParams[rr] = expand(rd.Params, rr.Scheme.Params)
+			redParams[rr], rr.Varied = expand(rd.Params, rr.Scheme.Params)
 		}
 	}
 	for _, l := range g.Learners {
@@ -81,11 +82,30 @@ func Resolve(ctx context.Context, exp *config.Experiment, h *host.Host) (*Grid, 
 	if r.diags.HasErrors() {
 		return g, r.diags
 	}
+	// Dry-run every reduction on every dataset it meets: a user code matrix
+	// that does not fit the classes is an error at its location now, not a
+	// failed cell later.
+	for _, d := range g.Datasets {
+		for _, red := range g.Reductions {
+			if ds := red.Config.Datasets; ds != nil && !slices.Contains(ds, d.Config.Name) {
+				continue
+			}
+			for _, rp := range redParams[red] {
+				r.dryRun(g, d, red, rp)
+			}
+		}
+	}
+	if r.diags.HasErrors() {
+		return g, r.diags
+	}
 	for _, d := range g.Datasets {
 		for _, p := range g.Pipelines {
 			for _, l := range g.Learners {
 				for _, lp := range learnerParams[l] {
 					for _, red := range g.Reductions {
+						if ds := red.Config.Datasets; ds != nil && !slices.Contains(ds, d.Config.Name) {
+							continue
+						}
 						for _, rp := range redParams[red] {
 							g.Cells = append(g.Cells, &Cell{
 								Index: len(g.Cells), Dataset: d, Pipeline: p, Learner: l, Params: lp,
@@ -340,6 +360,32 @@ func (r *resolver) reduction(rd *config.Reduction) *Reduction {
 	}
 	r.errorf(rd.SchemeRange, "Unknown scheme", "Plugin %q has no scheme %q; its schemes are: %s.", rd.Plugin, rd.Scheme, strings.Join(names, ", "))
 	return nil
+}
+
+func (r *resolver) dryRun(g *Grid, d *Dataset, red *Reduction, params sdk.Params) {
+	plan, err := red.Plugin.Reducer.Plan(r.ctx, sdk.PlanRequest{
+		Scheme: red.Scheme.Name, Params: params, NumClasses: d.K(), Labels: d.Labels,
+		ClassNames: d.Classes, Seed: r.exp.Seed,
+	})
+	label := (&Cell{Dataset: d, Pipeline: &Pipeline{Config: &config.Pipeline{}}, Learner: &Learner{Config: &config.Learner{}},
+		Reduction: red, RedParams: params}).ID().Reduction
+	if err != nil {
+		// Point at the parameter the message names; a matrix error says
+		// "code matrix", so the matrix goes before code.
+		rng := red.Config.SchemeRange
+		for _, name := range []string{"classes", "order", "length", "matrix", "code"} {
+			if p, ok := red.Config.Params[name]; ok && strings.Contains(err.Error(), name) {
+				rng = p.Range
+				break
+			}
+		}
+		r.errorf(rng, "Invalid reduction", "Reduction %s on dataset %q (%d classes: %s): %v",
+			label, d.Config.Name, d.K(), strings.Join(d.Classes, ", "), err)
+		return
+	}
+	if plan.Code != nil {
+		g.Codes = append(g.Codes, CodeInfo{Dataset: d.Config.Name, Reduction: label, Diagnostics: plan.Diagnostics, Warnings: plan.Warnings})
+	}
 }
 
 func (r *resolver) compatible(l *Learner, red *Reduction) {

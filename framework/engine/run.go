@@ -301,7 +301,7 @@ func design(g *Grid, t task, e *matrixEntry) (sdk.Matrix, *sdk.EncodedMatrix, er
 // A broken connection is reported before the process is seen to exit, so
 // it waits a little for the exit (and the last stderr lines).
 func pluginErr(err error, p *host.Plugin) error {
-	if status.Code(errors.Unwrap(err)) == codes.Unavailable {
+	if status.Code(err) == codes.Unavailable {
 		for deadline := time.Now().Add(2 * time.Second); !p.Exited() && time.Now().Before(deadline); {
 			time.Sleep(20 * time.Millisecond)
 		}

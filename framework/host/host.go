@@ -253,7 +253,7 @@ func (h *Host) start(ctx context.Context, b Binary) (*Plugin, error) {
 		switch {
 		case err == nil:
 			p.Learner, p.LearnerInfo = lc, &info
-		case status.Code(errors.Unwrap(err)) != codes.Unimplemented:
+		case status.Code(err) != codes.Unimplemented:
 			return fail(err)
 		}
 	}
@@ -263,7 +263,7 @@ func (h *Host) start(ctx context.Context, b Binary) (*Plugin, error) {
 		switch {
 		case err == nil:
 			p.Reducer, p.ReducerInfo = rc, &info
-		case status.Code(errors.Unwrap(err)) != codes.Unimplemented:
+		case status.Code(err) != codes.Unimplemented:
 			return fail(err)
 		}
 	}

@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
 	"gonum.org/v1/gonum/mat"
 
 	pb "github.com/polyclass/polyclass/framework/internal/protov1"
@@ -19,7 +22,7 @@ type LearnerClient struct {
 func (c *LearnerClient) Info(ctx context.Context) (LearnerInfo, error) {
 	r, err := c.rpc.Info(ctx, &pb.InfoRequest{})
 	if err != nil {
-		return LearnerInfo{}, fmt.Errorf("learner info: %w", err)
+		return LearnerInfo{}, rpcErr("learner info", err)
 	}
 	return LearnerInfo{
 		Name: r.GetName(), Version: r.GetVersion(), Description: r.GetDescription(),
@@ -35,7 +38,7 @@ func (c *LearnerClient) Info(ctx context.Context) (LearnerInfo, error) {
 func (c *LearnerClient) Missing(ctx context.Context, digests ...string) ([]string, error) {
 	r, err := c.rpc.Has(ctx, &pb.HasRequest{Digests: digests})
 	if err != nil {
-		return nil, fmt.Errorf("learner has: %w", err)
+		return nil, rpcErr("learner has", err)
 	}
 	return r.GetMissing(), nil
 }
@@ -56,7 +59,7 @@ func (c *LearnerClient) Upload(ctx context.Context, m *EncodedMatrix) error {
 			if _, rerr := stream.CloseAndRecv(); rerr != nil {
 				err = rerr
 			}
-			return fmt.Errorf("upload %s: %w", m.Digest, err)
+			return rpcErr("upload "+m.Digest, err)
 		}
 		data = data[n:]
 		if len(data) == 0 {
@@ -65,7 +68,7 @@ func (c *LearnerClient) Upload(ctx context.Context, m *EncodedMatrix) error {
 		msg = &pb.UploadChunk{}
 	}
 	if _, err := stream.CloseAndRecv(); err != nil {
-		return fmt.Errorf("upload %s: %w", m.Digest, err)
+		return rpcErr("upload "+m.Digest, err)
 	}
 	return nil
 }
@@ -98,7 +101,7 @@ func (c *LearnerClient) Fit(ctx context.Context, digest string, rows []int, para
 	}
 	r, err := c.rpc.Fit(ctx, req)
 	if err != nil {
-		return nil, fmt.Errorf("fit: %w", err)
+		return nil, rpcErr("fit", err)
 	}
 	if len(r.GetModels()) != len(problems) {
 		return nil, fmt.Errorf("fit: %d models for %d problems", len(r.GetModels()), len(problems))
@@ -119,7 +122,7 @@ func (c *LearnerClient) Predict(ctx context.Context, digest string, rows []int, 
 	}
 	r, err := c.rpc.Predict(ctx, &pb.PredictRequest{Digest: digest, Rows: intsToInt64(rows), Handles: handles, Probabilities: probabilities})
 	if err != nil {
-		return nil, nil, fmt.Errorf("predict: %w", err)
+		return nil, nil, rpcErr("predict", err)
 	}
 	if scores, err = denseFromPB(r.GetScores()); err != nil {
 		return nil, nil, fmt.Errorf("predict: scores: %w", err)
@@ -137,7 +140,7 @@ func (c *LearnerClient) Release(ctx context.Context, models []ModelRef) error {
 		handles[i] = m.Handle
 	}
 	if _, err := c.rpc.Release(ctx, &pb.ReleaseRequest{Handles: handles}); err != nil {
-		return fmt.Errorf("release: %w", err)
+		return rpcErr("release", err)
 	}
 	return nil
 }
@@ -151,7 +154,7 @@ type ReducerClient struct {
 func (c *ReducerClient) Info(ctx context.Context) (ReducerInfo, error) {
 	r, err := c.rpc.Info(ctx, &pb.InfoRequest{})
 	if err != nil {
-		return ReducerInfo{}, fmt.Errorf("reducer info: %w", err)
+		return ReducerInfo{}, rpcErr("reducer info", err)
 	}
 	info := ReducerInfo{Name: r.GetName(), Version: r.GetVersion(), Description: r.GetDescription()}
 	for _, s := range r.GetSchemes() {
@@ -173,7 +176,7 @@ func (c *ReducerClient) Plan(ctx context.Context, req PlanRequest) (Plan, error)
 		Stage: int32(req.Stage), State: req.State,
 	})
 	if err != nil {
-		return Plan{}, fmt.Errorf("plan: %w", err)
+		return Plan{}, rpcErr("plan", err)
 	}
 	p := Plan{
 		Code: codeFromPB(r.GetCode()), State: r.GetState(), NeedsTrainingScores: r.GetNeedsTrainingScores(),
@@ -196,7 +199,7 @@ func (c *ReducerClient) Decode(ctx context.Context, req DecodeRequest) (Decoding
 		TrainingScores: denseToPB(req.TrainingScores),
 	})
 	if err != nil {
-		return Decoding{}, fmt.Errorf("decode: %w", err)
+		return Decoding{}, rpcErr("decode", err)
 	}
 	d := Decoding{Predicted: int32sToInts(r.GetPredicted()), Ties: int(r.GetTies())}
 	if d.ClassScores, err = denseFromPB(r.GetClassScores()); err != nil {
@@ -206,4 +209,32 @@ func (c *ReducerClient) Decode(ctx context.Context, req DecodeRequest) (Decoding
 		return Decoding{}, fmt.Errorf("decode: label matrix: %w", err)
 	}
 	return d, nil
+}
+
+// RPCError is a failed call to a plugin. It prints the plugin's own message
+// (with the gRPC code when the failure is not the caller's input) and keeps
+// the gRPC status for errors.As and status.Code.
+type RPCError struct {
+	Op     string
+	Status *status.Status
+}
+
+// Error implements error.
+func (e *RPCError) Error() string {
+	switch e.Status.Code() {
+	case codes.InvalidArgument, codes.FailedPrecondition, codes.NotFound:
+		return e.Op + ": " + e.Status.Message()
+	}
+	return fmt.Sprintf("%s: %s: %s", e.Op, e.Status.Code(), e.Status.Message())
+}
+
+// GRPCStatus returns the call's status.
+func (e *RPCError) GRPCStatus() *status.Status { return e.Status }
+
+// rpcErr wraps an error returned by a gRPC call.
+func rpcErr(op string, err error) error {
+	if st, ok := status.FromError(err); ok {
+		return &RPCError{Op: op, Status: st}
+	}
+	return fmt.Errorf("%s: %w", op, err)
 }
