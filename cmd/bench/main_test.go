@@ -24,7 +24,7 @@ func TestMain(m *testing.M) {
 	}
 	pluginsDir = dir
 	mains, _ := filepath.Glob("../../plugins/*/main.go")
-	for _, extra := range []string{"testdata/plugins/crash/main.go", "testdata/plugins/hang/main.go", "testdata/plugins/centroid/main.go"} {
+	for _, extra := range []string{"testdata/plugins/crash/main.go", "testdata/plugins/hang/main.go", "testdata/plugins/centroid/main.go", "testdata/plugins/memorise/main.go"} {
 		mains = append(mains, extra)
 	}
 	for _, mf := range mains {

@@ -388,7 +388,7 @@ func TestPluginsCommand(t *testing.T) {
 	for _, want := range []string{
 		"logreg 0.1.0", "capabilities: binary, multiclass, scores, probabilities, sparse",
 		"param C (number) default 1 > 0: inverse regularisation strength",
-		"reducers 0.2.0", "scheme ovo:", "param asymmetric (bool) default false",
+		"reducers 0.3.0", "scheme ovo:", "param asymmetric (bool) default false",
 		"svm 0.1.0", "lda 0.1.0", "param method (string) default lda one of lda|lsq|ridge",
 	} {
 		if !strings.Contains(stdout, want) {
@@ -516,5 +516,114 @@ reduction "ecoc" {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("validate output lacks %q:\n%s", want, stdout)
 		}
+	}
+}
+
+// TestParityMultiLabel: emotions on the reference folds, standardize +
+// logreg C = 1 for binary relevance and stacking, ordinary least squares
+// for PLST, against scikit-learn per fold (br and plst within 0.01 in
+// Hamming loss and Jaccard; stacking, with scikit-learn's inner split,
+// within 0.02).
+func TestParityMultiLabel(t *testing.T) {
+	shared := sharedDir(t)
+	file := writeExperiment(t, `experiment "ml" { seed = 0 }
+dataset "emotions" {
+  path          = "%SHARED%/data/emotions.csv"
+  labels_prefix = "label_"
+  folds_file    = "%SHARED%/reference/folds/emotions.folds.csv"
+}
+encoder "std" { type = "standardize" }
+learner "logreg" { params = { C = 1 } }
+learner "ols" {
+  plugin = "lda"
+  params = { method = "ridge" }
+}
+reduction "br" { learners = ["logreg"] }
+reduction "stack" {
+  learners    = ["logreg"]
+  inner_folds = 5
+  inner_seed  = 0 # scikit-learn's KFold(5, shuffle=True, random_state=0)
+}
+reduction "plst" {
+  learners   = ["ols"]
+  components = [2, 4]
+}
+metrics = ["hamming_loss", "jaccard", "example_f1", "subset_accuracy", "micro_f1", "macro_f1"]
+`)
+	out := t.TempDir()
+	if _, stderr, err := bench(t, "run", "-o", out, file); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	cells := readCells(t, out)
+	refs := map[string][]map[string]float64{}
+	for _, line := range strings.Split(strings.TrimSpace(readFile(t, filepath.Join(shared, "reference", "sklearn_multilabel.jsonl"))), "\n") {
+		var r struct {
+			Setup string
+			Folds []map[string]float64
+		}
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatal(err)
+		}
+		refs[r.Setup] = r.Folds
+	}
+	for key, tc := range map[string]struct {
+		setup string
+		tol   float64
+	}{
+		"emotions|logreg|br":              {"br", 0.01},
+		"emotions|logreg|stack":           {"stack", 0.02},
+		"emotions|ols|plst[components=2]": {"plst_2", 0.01},
+		"emotions|ols|plst[components=4]": {"plst_4", 0.01},
+	} {
+		c := cells[key]
+		if c == nil || c.Failed() {
+			t.Errorf("cell %s: %+v", key, c)
+			continue
+		}
+		for _, f := range c.Folds {
+			for _, m := range []string{"hamming_loss", "jaccard"} {
+				got, want := f.Metrics[m], refs[tc.setup][f.Fold][m]
+				if math.Abs(got-want) > tc.tol {
+					t.Errorf("%s fold %d %s: %.4f, scikit-learn %.4f", key, f.Fold, m, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestStackingStageOneIsOutOfFold: a learner that memorises its training
+// rows answers ½ for rows it has not seen. Every stage-1 output appended
+// to a training row must be ½ — it came from a model that never saw the
+// row — while the test rows get ½ too (unseen by the refitted model).
+func TestStackingStageOneIsOutOfFold(t *testing.T) {
+	sharedDir(t)
+	file := writeExperiment(t, `experiment "oof" { seed = 3 }
+dataset "emotions" {
+  path          = "%SHARED%/data/emotions.csv"
+  labels_prefix = "label_"
+}
+learner "memorise" { params = { features = 72 } }
+reduction "stack" { inner_folds = 4 }
+cv { folds = 3 }
+metrics = ["hamming_loss"]
+`)
+	out := t.TempDir()
+	if _, stderr, err := bench(t, "run", "-o", out, file); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	log := readFile(t, filepath.Join(out, "run.log"))
+	lines := 0
+	for _, line := range strings.Split(log, "\n") {
+		if !strings.Contains(line, "memorise: appended values:") {
+			continue
+		}
+		lines++
+		if !strings.HasSuffix(line, ", 0 memorised") {
+			t.Errorf("a stage-2 fit saw memorised stage-1 outputs: %s", line)
+		}
+	}
+	// 3 outer folds × 6 labels, one stage-2 fit each.
+	if lines != 18 {
+		t.Errorf("%d stage-2 fits logged, want 18:\n%s", lines, log)
 	}
 }

@@ -98,6 +98,9 @@ type Reduction struct {
 	// code matrix fits one number of classes).
 	Datasets      []string
 	DatasetsRange hcl.Range
+	// Learners, when set, limits the reduction to these learners.
+	Learners      []string
+	LearnersRange hcl.Range
 
 	DeclRange, PluginRange, SchemeRange hcl.Range
 }

@@ -537,10 +537,13 @@ func (d *decoder) learner(b *hcl.Block) *Learner {
 
 func (d *decoder) reduction(b *hcl.Block) *Reduction {
 	r := &Reduction{Name: b.Labels[0], Plugin: "reducers", DeclRange: b.DefRange, PluginRange: b.DefRange}
-	fixed, params := d.rest(b, "plugin", "scheme", "datasets")
+	fixed, params := d.rest(b, "plugin", "scheme", "datasets", "learners")
 	r.Params = params
 	if a, ok := fixed["datasets"]; ok {
 		r.Datasets, r.DatasetsRange = d.strings(a), a.Expr.Range()
+	}
+	if a, ok := fixed["learners"]; ok {
+		r.Learners, r.LearnersRange = d.strings(a), a.Expr.Range()
 	}
 	if a, ok := fixed["plugin"]; ok {
 		r.Plugin, r.PluginRange = d.str(a), a.Expr.Range()
@@ -658,10 +661,19 @@ func (d *decoder) crossCheck(exp *Experiment) {
 	for _, ds := range exp.Datasets {
 		dsNames[ds.Name] = true
 	}
+	lNames := map[string]bool{}
+	for _, l := range exp.Learners {
+		lNames[l.Name] = true
+	}
 	for _, r := range exp.Reductions {
 		for _, n := range r.Datasets {
 			if !dsNames[n] {
 				d.errorf(r.DatasetsRange, "Unknown dataset", "Reduction %q names dataset %q, which is not declared.", r.Name, n)
+			}
+		}
+		for _, n := range r.Learners {
+			if !lNames[n] {
+				d.errorf(r.LearnersRange, "Unknown learner", "Reduction %q names learner %q, which is not declared.", r.Name, n)
 			}
 		}
 	}

@@ -113,3 +113,38 @@ func FuzzParseFolds(f *testing.F) {
 		}
 	})
 }
+
+// TestSklearnKFold: fold assignments made by scikit-learn 1.2.1 (Debian
+// python3-sklearn) with
+//
+//	for i, (_, te) in enumerate(KFold(k, shuffle=True, random_state=s).split(np.zeros(n))): f[te] = i
+func TestSklearnKFold(t *testing.T) {
+	tests := []struct {
+		n, k int
+		seed uint64
+		want []int
+		sum  int // sum of all folds, for the long case
+	}{
+		{n: 20, k: 5, seed: 0, want: []int{4, 0, 2, 4, 2, 2, 1, 3, 0, 3, 1, 3, 4, 1, 2, 4, 3, 1, 0, 0}},
+		{n: 23, k: 4, seed: 7, want: []int{1, 0, 0, 3, 3, 0, 1, 3, 2, 2, 2, 1, 0, 2, 2, 3, 1, 2, 1, 3, 0, 1, 0}},
+		{n: 534, k: 5, seed: 0, want: []int{3, 0, 2, 3, 1, 1, 1, 1, 1, 4, 1, 3, 0, 3, 1, 0, 3, 0, 1, 3}, sum: 1066},
+	}
+	for _, tt := range tests {
+		got, err := SklearnKFold(tt.n, tt.k, tt.seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := 0
+		for _, f := range got {
+			sum += f
+		}
+		for i, w := range tt.want {
+			if got[i] != w {
+				t.Fatalf("n=%d k=%d seed=%d: folds %v, want %v", tt.n, tt.k, tt.seed, got[:len(tt.want)], tt.want)
+			}
+		}
+		if tt.sum != 0 && sum != tt.sum {
+			t.Errorf("n=%d: fold sum %d, want %d", tt.n, sum, tt.sum)
+		}
+	}
+}

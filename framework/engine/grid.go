@@ -4,6 +4,8 @@
 package engine
 
 import (
+	"gonum.org/v1/gonum/mat"
+
 	"sort"
 	"strings"
 
@@ -20,9 +22,12 @@ type Dataset struct {
 	Table  *data.Table
 	SHA256 string
 	// Classes are the class names in index order (sorted), Labels the class
-	// index of each row.
-	Classes []string
-	Labels  []int
+	// index of each row. For multi-label data Classes are the label names
+	// and LabelMatrix the n × K 0/1 label matrix.
+	Classes     []string
+	Labels      []int
+	MultiLabel  bool
+	LabelMatrix *mat.Dense
 	// Folds[r][i] is the fold of row i in repeat r; NumFolds folds each.
 	Folds    [][]int
 	NumFolds int

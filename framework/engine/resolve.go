@@ -4,11 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"gonum.org/v1/gonum/mat"
 
 	"github.com/polyclass/polyclass/framework/config"
 	"github.com/polyclass/polyclass/framework/cv"
@@ -76,7 +79,32 @@ func Resolve(ctx context.Context, exp *config.Experiment, h *host.Host) (*Grid, 
 	}
 	for _, l := range g.Learners {
 		for _, red := range g.Reductions {
-			r.compatible(l, red)
+			if red.meets(l) {
+				r.compatible(l, red)
+			}
+		}
+	}
+	for _, d := range g.Datasets {
+		for _, red := range g.Reductions {
+			if red.covers(d) && red.Scheme.MultiLabel != d.MultiLabel {
+				kind := map[bool]string{false: "multiclass", true: "multi-label"}
+				r.errorf(red.Config.SchemeRange, "Reduction does not fit the dataset",
+					"Reduction %q (scheme %s) is for %s data, but dataset %q is %s. Limit the reduction with datasets = [...].",
+					red.Config.Name, red.Scheme.Name, kind[red.Scheme.MultiLabel], d.Config.Name, kind[d.MultiLabel])
+			}
+		}
+	}
+	for _, name := range exp.Metrics {
+		m, err := metrics.Lookup(name)
+		if err != nil {
+			continue
+		}
+		used := false
+		for _, d := range g.Datasets {
+			used = used || applies(m, d)
+		}
+		if !used && len(g.Datasets) > 0 {
+			r.errorf(exp.MetricsRange, "Metric does not fit the datasets", "Metric %s (%s) applies to none of the datasets.", name, m.Kind)
 		}
 	}
 	if r.diags.HasErrors() {
@@ -87,7 +115,7 @@ func Resolve(ctx context.Context, exp *config.Experiment, h *host.Host) (*Grid, 
 	// failed cell later.
 	for _, d := range g.Datasets {
 		for _, red := range g.Reductions {
-			if ds := red.Config.Datasets; ds != nil && !slices.Contains(ds, d.Config.Name) {
+			if !red.covers(d) || red.Scheme.MultiLabel != d.MultiLabel {
 				continue
 			}
 			for _, rp := range redParams[red] {
@@ -103,7 +131,7 @@ func Resolve(ctx context.Context, exp *config.Experiment, h *host.Host) (*Grid, 
 			for _, l := range g.Learners {
 				for _, lp := range learnerParams[l] {
 					for _, red := range g.Reductions {
-						if ds := red.Config.Datasets; ds != nil && !slices.Contains(ds, d.Config.Name) {
+						if !red.covers(d) || !red.meets(l) {
 							continue
 						}
 						for _, rp := range redParams[red] {
@@ -134,11 +162,7 @@ func (r *resolver) dataset(c *config.Dataset) *Dataset {
 		// Is it the target? Load without it to tell, and list the columns.
 		opt.Categorical = c.Categorical
 		if t2, err2 := data.Read(c.Path, opt); err2 == nil {
-			var names []string
-			for _, col := range t2.Columns {
-				names = append(names, col.Name)
-			}
-			r.errorf(c.TargetRange, "Unknown column", "Dataset %q has no column %q; its columns are: %s.", c.Name, c.Target, strings.Join(names, ", "))
+			r.errorf(c.TargetRange, "Unknown column", "Dataset %q has no column %q; its columns are: %s.", c.Name, c.Target, strings.Join(columnNames(t2), ", "))
 			return nil
 		}
 	}
@@ -156,39 +180,15 @@ func (r *resolver) dataset(c *config.Dataset) *Dataset {
 		return nil
 	}
 	ds := &Dataset{Config: c, Table: t, SHA256: sum}
-	target, ok := t.Lookup(c.Target)
+	var ok bool
+	if c.Target != "" {
+		ok = r.classTarget(ds)
+	} else {
+		ok = r.labelTargets(ds)
+	}
 	if !ok {
-		var names []string
-		for _, col := range t.Columns {
-			names = append(names, col.Name)
-		}
-		r.errorf(c.TargetRange, "Unknown column", "Dataset %q has no column %q; its columns are: %s.", c.Name, c.Target, strings.Join(names, ", "))
 		return nil
 	}
-	// Classes in sorted order, as scikit-learn's LabelEncoder.
-	order := make([]int, len(target.Levels))
-	for i := range order {
-		order[i] = i
-	}
-	sort.Slice(order, func(a, b int) bool { return target.Levels[order[a]] < target.Levels[order[b]] })
-	index := make([]int, len(target.Levels))
-	for k, code := range order {
-		ds.Classes = append(ds.Classes, target.Levels[code])
-		index[code] = k
-	}
-	ds.Labels = make([]int, t.NumRows)
-	for i, code := range target.Codes {
-		if code < 0 {
-			r.errorf(c.PathRange, "Missing class", "Dataset %q: data row %d has no value in the target column %q.", c.Name, i+1, c.Target)
-			return nil
-		}
-		ds.Labels[i] = index[code]
-	}
-	if len(ds.Classes) < 2 {
-		r.errorf(c.TargetRange, "Too few classes", "Dataset %q: the target column %q has %d class(es); at least 2 are needed.", c.Name, c.Target, len(ds.Classes))
-		return nil
-	}
-	ds.Features = encode.NewFrame(t, map[string]bool{c.Target: true})
 
 	cvc := r.exp.CV
 	foldsFile, foldsRange := cvc.FoldsFile, cvc.FoldsFileRange
@@ -213,7 +213,8 @@ func (r *resolver) dataset(c *config.Dataset) *Dataset {
 	for rep := 0; rep < cvc.Repeats; rep++ {
 		seed := cv.Seed(r.exp.Seed, "folds", c.Name, fmt.Sprint(rep))
 		var folds []int
-		if cvc.Stratified {
+		// Multi-label data: plain shuffled k-fold.
+		if cvc.Stratified && !ds.MultiLabel {
 			folds, err = cv.StratifiedKFold(ds.Labels, cvc.Folds, seed)
 		} else {
 			folds, err = cv.KFold(t.NumRows, cvc.Folds, seed)
@@ -225,6 +226,101 @@ func (r *resolver) dataset(c *config.Dataset) *Dataset {
 		ds.Folds = append(ds.Folds, folds)
 	}
 	return ds
+}
+
+// classTarget reads the class column of a multiclass dataset.
+func (r *resolver) classTarget(ds *Dataset) bool {
+	c, t := ds.Config, ds.Table
+	target, ok := t.Lookup(c.Target)
+	if !ok {
+		r.errorf(c.TargetRange, "Unknown column", "Dataset %q has no column %q; its columns are: %s.", c.Name, c.Target, strings.Join(columnNames(t), ", "))
+		return false
+	}
+	// Classes in sorted order, as scikit-learn's LabelEncoder.
+	order := make([]int, len(target.Levels))
+	for i := range order {
+		order[i] = i
+	}
+	sort.Slice(order, func(a, b int) bool { return target.Levels[order[a]] < target.Levels[order[b]] })
+	index := make([]int, len(target.Levels))
+	for k, code := range order {
+		ds.Classes = append(ds.Classes, target.Levels[code])
+		index[code] = k
+	}
+	ds.Labels = make([]int, t.NumRows)
+	for i, code := range target.Codes {
+		if code < 0 {
+			r.errorf(c.PathRange, "Missing class", "Dataset %q: data row %d has no value in the target column %q.", c.Name, i+1, c.Target)
+			return false
+		}
+		ds.Labels[i] = index[code]
+	}
+	if len(ds.Classes) < 2 {
+		r.errorf(c.TargetRange, "Too few classes", "Dataset %q: the target column %q has %d class(es); at least 2 are needed.", c.Name, c.Target, len(ds.Classes))
+		return false
+	}
+	ds.Features = encode.NewFrame(t, map[string]bool{c.Target: true})
+	return true
+}
+
+// labelTargets reads the 0/1 label columns of a multi-label dataset, named
+// by labels or by labels_prefix (in file order).
+func (r *resolver) labelTargets(ds *Dataset) bool {
+	c, t := ds.Config, ds.Table
+	names := c.Labels
+	if c.LabelsPrefix != "" {
+		for _, col := range t.Columns {
+			if strings.HasPrefix(col.Name, c.LabelsPrefix) {
+				names = append(names, col.Name)
+			}
+		}
+		if len(names) == 0 {
+			r.errorf(c.DeclRange, "No label columns", "Dataset %q has no column starting with %q; its columns are: %s.", c.Name, c.LabelsPrefix, strings.Join(columnNames(t), ", "))
+			return false
+		}
+	}
+	if len(names) < 2 {
+		r.errorf(c.DeclRange, "Too few labels", "Dataset %q declares %d label column(s); multi-label data needs at least 2.", c.Name, len(names))
+		return false
+	}
+	ds.MultiLabel = true
+	ds.LabelMatrix = mat.NewDense(t.NumRows, len(names), nil)
+	exclude := map[string]bool{}
+	for k, name := range names {
+		col, ok := t.Lookup(name)
+		if !ok {
+			r.errorf(c.DeclRange, "Unknown column", "Dataset %q has no label column %q; its columns are: %s.", c.Name, name, strings.Join(columnNames(t), ", "))
+			return false
+		}
+		exclude[name] = true
+		ds.Classes = append(ds.Classes, name)
+		for i := 0; i < t.NumRows; i++ {
+			v := math.NaN()
+			switch col.Kind {
+			case data.Numeric:
+				v = col.Num[i]
+			case data.Categorical:
+				if code := col.Codes[i]; code >= 0 {
+					v, _ = strconv.ParseFloat(col.Levels[code], 64)
+				}
+			}
+			if v != 0 && v != 1 {
+				r.errorf(c.PathRange, "Invalid label value", "Dataset %q: data row %d: label column %q must hold 0 or 1.", c.Name, i+1, name)
+				return false
+			}
+			ds.LabelMatrix.Set(i, k, v)
+		}
+	}
+	ds.Features = encode.NewFrame(t, exclude)
+	return true
+}
+
+func columnNames(t *data.Table) []string {
+	var names []string
+	for _, col := range t.Columns {
+		names = append(names, col.Name)
+	}
+	return names
 }
 
 func (r *resolver) pipeline(p *config.Pipeline, encoders map[string]*config.Encoder) *Pipeline {
@@ -362,11 +458,27 @@ func (r *resolver) reduction(rd *config.Reduction) *Reduction {
 	return nil
 }
 
+// covers reports whether the reduction applies to dataset d.
+func (red *Reduction) covers(d *Dataset) bool {
+	ds := red.Config.Datasets
+	return ds == nil || slices.Contains(ds, d.Config.Name)
+}
+
+// meets reports whether the reduction applies to learner l.
+func (red *Reduction) meets(l *Learner) bool {
+	ls := red.Config.Learners
+	return ls == nil || slices.Contains(ls, l.Config.Name)
+}
+
 func (r *resolver) dryRun(g *Grid, d *Dataset, red *Reduction, params sdk.Params) {
-	plan, err := red.Plugin.Reducer.Plan(r.ctx, sdk.PlanRequest{
+	req := sdk.PlanRequest{
 		Scheme: red.Scheme.Name, Params: params, NumClasses: d.K(), Labels: d.Labels,
 		ClassNames: d.Classes, Seed: r.exp.Seed,
-	})
+	}
+	if d.MultiLabel {
+		req.Labels, req.LabelMatrix = nil, d.LabelMatrix
+	}
+	plan, err := red.Plugin.Reducer.Plan(r.ctx, req)
 	label := (&Cell{Dataset: d, Pipeline: &Pipeline{Config: &config.Pipeline{}}, Learner: &Learner{Config: &config.Learner{}},
 		Reduction: red, RedParams: params}).ID().Reduction
 	if err != nil {

@@ -9,22 +9,16 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"sort"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"gonum.org/v1/gonum/mat"
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
 
 	"github.com/polyclass/polyclass/framework/cv"
 	"github.com/polyclass/polyclass/framework/encode"
-	"github.com/polyclass/polyclass/framework/host"
-	"github.com/polyclass/polyclass/framework/metrics"
 	"github.com/polyclass/polyclass/framework/sdk"
 )
 
@@ -55,8 +49,10 @@ type FoldResult struct {
 type Predictions struct {
 	// Rows are the 0-based data rows of the test part.
 	Rows []int
-	// True and Predicted are class indices.
+	// True and Predicted are class indices (multiclass).
 	True, Predicted []int
+	// TrueSet and PredSet are the rows × K 0/1 label matrices (multi-label).
+	TrueSet, PredSet *mat.Dense
 	// Scores is the rows × K matrix of class probabilities the metrics used.
 	Scores *mat.Dense
 }
@@ -295,146 +291,6 @@ func design(g *Grid, t task, e *matrixEntry) (sdk.Matrix, *sdk.EncodedMatrix, er
 		e.m, e.enc = m, sdk.EncodeMatrix(m)
 	})
 	return e.m, e.enc, e.err
-}
-
-// pluginErr adds the plugin's stderr to an error when its process died.
-// A broken connection is reported before the process is seen to exit, so
-// it waits a little for the exit (and the last stderr lines).
-func pluginErr(err error, p *host.Plugin) error {
-	if status.Code(err) == codes.Unavailable {
-		for deadline := time.Now().Add(2 * time.Second); !p.Exited() && time.Now().Before(deadline); {
-			time.Sleep(20 * time.Millisecond)
-		}
-	}
-	if !p.Exited() {
-		return err
-	}
-	name := p.Name
-	stderr := strings.TrimSpace(p.Stderr())
-	if stderr == "" {
-		return fmt.Errorf("plugin %s exited: %w", name, err)
-	}
-	return fmt.Errorf("plugin %s exited: %w\nplugin stderr:\n%s", name, err, stderr)
-}
-
-func runFold(ctx context.Context, g *Grid, t task, e *matrixEntry, stats *Stats, timeout time.Duration, keep bool) (fr FoldResult, err error) {
-	// A bug must fail the fold's cell, not the run.
-	defer func() {
-		if p := recover(); p != nil {
-			err = fmt.Errorf("internal error: %v\n%s", p, debug.Stack())
-		}
-	}()
-	if timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, timeout)
-		defer cancel()
-	}
-	c := t.cell
-	d := c.Dataset
-	id := c.ID()
-	_, enc, err := design(g, t, e)
-	if err != nil {
-		return FoldResult{}, err
-	}
-	train, test := cv.Split(d.Folds[t.repeat], t.fold)
-	lp, rp := c.Learner.Plugin, c.Reduction.Plugin
-	lerr := func(err error) error { return pluginErr(err, lp) }
-	rerr := func(err error) error { return pluginErr(err, rp) }
-
-	uploaded, err := lp.EnsureDataset(ctx, enc)
-	if err != nil {
-		return FoldResult{}, lerr(err)
-	}
-	if uploaded {
-		atomic.AddInt64(&stats.Uploads, 1)
-	}
-	trainLabels := make([]int, len(train))
-	for i, r := range train {
-		trainLabels[i] = d.Labels[r]
-	}
-	// One seed per cell: a random code is the same matrix in every fold.
-	seed := cv.Seed(g.Experiment.Seed, "cell", id.Key())
-	plan, err := rp.Reducer.Plan(ctx, sdk.PlanRequest{
-		Scheme: c.Reduction.Scheme.Name, Params: c.RedParams, NumClasses: d.K(), Labels: trainLabels,
-		ClassNames: d.Classes, Seed: seed,
-	})
-	if err != nil {
-		return FoldResult{}, rerr(err)
-	}
-	start := time.Now()
-	models, err := lp.Learner.Fit(ctx, enc.Digest, train, c.Params, plan.Problems)
-	if err != nil {
-		return FoldResult{}, lerr(err)
-	}
-	fitSeconds := time.Since(start).Seconds()
-	defer func() {
-		// Free the models even when the fold's context has ended.
-		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-		defer cancel()
-		_ = lp.Learner.Release(rctx, models)
-	}()
-	start = time.Now()
-	probs := c.Learner.Info.Capabilities.Probabilities
-	scores, prob, err := lp.Learner.Predict(ctx, enc.Digest, test, models, probs)
-	if err != nil {
-		return FoldResult{}, lerr(err)
-	}
-	var trainScores *mat.Dense
-	if plan.NeedsTrainingScores {
-		if trainScores, _, err = lp.Learner.Predict(ctx, enc.Digest, train, models, false); err != nil {
-			return FoldResult{}, lerr(err)
-		}
-	}
-	predictSeconds := time.Since(start).Seconds()
-	dec, err := rp.Reducer.Decode(ctx, sdk.DecodeRequest{
-		Scheme: c.Reduction.Scheme.Name, Params: c.RedParams, State: plan.State,
-		Scores: scores, Probabilities: prob, TrainingScores: trainScores,
-	})
-	if err != nil {
-		return FoldResult{}, rerr(err)
-	}
-	if len(dec.Predicted) != len(test) {
-		return FoldResult{}, fmt.Errorf("reducer %s returned %d predictions for %d test rows", rp.Name, len(dec.Predicted), len(test))
-	}
-	truth := make([]int, len(test))
-	for i, r := range test {
-		truth[i] = d.Labels[r]
-	}
-	fr = FoldResult{
-		Repeat: t.repeat, Fold: t.fold, NTrain: len(train), NTest: len(test),
-		Metrics: map[string]float64{}, Ties: dec.Ties, FitSeconds: fitSeconds, PredictSeconds: predictSeconds,
-		Diagnostics: plan.Diagnostics, PlanWarnings: plan.Warnings,
-	}
-	if keep {
-		fr.Predictions = &Predictions{Rows: test, True: truth, Predicted: dec.Predicted, Scores: dec.ClassScores}
-	}
-	in := &metrics.Input{K: d.K(), True: truth, Pred: dec.Predicted, Prob: dec.ClassScores,
-		FitSeconds: fitSeconds, PredictSeconds: predictSeconds}
-	for _, name := range g.Metrics {
-		m, err := metrics.Lookup(name)
-		if err != nil {
-			return FoldResult{}, err
-		}
-		v, warn, err := m.Eval(in)
-		if err != nil {
-			return FoldResult{}, fmt.Errorf("metric %s: %w", name, err)
-		}
-		fr.Metrics[name] = v
-		if warn > 0 {
-			if fr.Warnings == nil {
-				fr.Warnings = map[string]int{}
-			}
-			fr.Warnings[name] = warn
-		}
-	}
-	fr.Confusion = make([][]int, d.K())
-	for k := range fr.Confusion {
-		fr.Confusion[k] = make([]int, d.K())
-	}
-	for i := range truth {
-		fr.Confusion[truth[i]][dec.Predicted[i]]++
-	}
-	return fr, nil
 }
 
 // ReadCell reads a cell file written by WriteCell.

@@ -186,7 +186,7 @@ func (c *ReducerClient) Plan(ctx context.Context, req PlanRequest) (Plan, error)
 		p.Problems = append(p.Problems, problemFromPB(pp))
 	}
 	if ns := r.GetNextStage(); ns != nil {
-		p.NextStage = &StageSpec{InnerFolds: int(ns.GetInnerFolds()), AppendOutputs: ns.GetAppendOutputs()}
+		p.NextStage = &StageSpec{InnerFolds: int(ns.GetInnerFolds()), AppendOutputs: ns.GetAppendOutputs(), InnerSeed: ns.GetInnerSeed()}
 	}
 	return p, nil
 }

@@ -77,7 +77,7 @@ func (s *reducerServer) Plan(ctx context.Context, req *pb.PlanRequest) (*pb.Plan
 		out.Problems = append(out.Problems, problemToPB(p))
 	}
 	if plan.NextStage != nil {
-		out.NextStage = &pb.StageSpec{InnerFolds: int32(plan.NextStage.InnerFolds), AppendOutputs: plan.NextStage.AppendOutputs}
+		out.NextStage = &pb.StageSpec{InnerFolds: int32(plan.NextStage.InnerFolds), AppendOutputs: plan.NextStage.AppendOutputs, InnerSeed: plan.NextStage.InnerSeed}
 	}
 	return out, nil
 }

@@ -166,6 +166,9 @@ type PlanRequest struct {
 type StageSpec struct {
 	InnerFolds    int
 	AppendOutputs bool
+	// InnerSeed seeds the inner split, made as scikit-learn's
+	// KFold(InnerFolds, shuffle=True, random_state=InnerSeed mod 2^32).
+	InnerSeed uint64
 }
 
 // Plan is a reducer's answer to a PlanRequest.

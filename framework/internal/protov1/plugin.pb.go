@@ -1790,6 +1790,9 @@ type StageSpec struct {
 	// Append the stage's outputs (probabilities when the learner has them,
 	// else scores) to the features for the next stage.
 	AppendOutputs bool `protobuf:"varint,2,opt,name=append_outputs,json=appendOutputs,proto3" json:"append_outputs,omitempty"`
+	// Seed of the inner split, made as scikit-learn's
+	// KFold(inner_folds, shuffle=True, random_state=inner_seed mod 2^32).
+	InnerSeed     uint64 `protobuf:"varint,3,opt,name=inner_seed,json=innerSeed,proto3" json:"inner_seed,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1836,6 +1839,13 @@ func (x *StageSpec) GetAppendOutputs() bool {
 		return x.AppendOutputs
 	}
 	return false
+}
+
+func (x *StageSpec) GetInnerSeed() uint64 {
+	if x != nil {
+		return x.InnerSeed
+	}
+	return 0
 }
 
 // PlanResponse returns the problems to train on the training rows.
@@ -2254,11 +2264,13 @@ const file_plugin_proto_rawDesc = "" +
 	"CodeMatrix\x12\x12\n" +
 	"\x04rows\x18\x01 \x01(\x05R\x04rows\x12\x12\n" +
 	"\x04cols\x18\x02 \x01(\x05R\x04cols\x12\x18\n" +
-	"\aentries\x18\x03 \x03(\x05R\aentries\"S\n" +
+	"\aentries\x18\x03 \x03(\x05R\aentries\"r\n" +
 	"\tStageSpec\x12\x1f\n" +
 	"\vinner_folds\x18\x01 \x01(\x05R\n" +
 	"innerFolds\x12%\n" +
-	"\x0eappend_outputs\x18\x02 \x01(\bR\rappendOutputs\"\xb8\x03\n" +
+	"\x0eappend_outputs\x18\x02 \x01(\bR\rappendOutputs\x12\x1d\n" +
+	"\n" +
+	"inner_seed\x18\x03 \x01(\x04R\tinnerSeed\"\xb8\x03\n" +
 	"\fPlanResponse\x128\n" +
 	"\bproblems\x18\x01 \x03(\v2\x1c.polyclass.plugin.v1.ProblemR\bproblems\x123\n" +
 	"\x04code\x18\x02 \x01(\v2\x1f.polyclass.plugin.v1.CodeMatrixR\x04code\x12\x14\n" +

@@ -19,7 +19,7 @@ import (
 )
 
 // Version is the plugin version reported in Info and the manifest.
-const Version = "0.2.0"
+const Version = "0.3.0"
 
 // Argmax is the decoder that predicts the class of the largest score
 // column; it applies to one-vs-all and native multiclass outputs.
@@ -44,7 +44,7 @@ func (*Reducer) Info() sdk.ReducerInfo {
 	return sdk.ReducerInfo{
 		Name: "reducers", Version: Version,
 		Description: "reductions of multiclass tasks to binary problems through ternary code matrices",
-		Schemes: []sdk.Scheme{
+		Schemes: append([]sdk.Scheme{
 			{
 				Name:        "ova",
 				Description: "one-vs-all: K problems, class k = +1, the rest −1; predict the argmax of the scores",
@@ -79,7 +79,7 @@ func (*Reducer) Info() sdk.ReducerInfo {
 				NeedsMulticlass: true,
 				Params:          []sdk.ParamSpec{decodeSpec(Argmax)},
 			},
-		},
+		}, multiLabelSchemes()...),
 	}
 }
 
@@ -99,6 +99,13 @@ func (*Reducer) Plan(_ context.Context, req sdk.PlanRequest) (sdk.Plan, error) {
 	K := req.NumClasses
 	if K < 2 {
 		return sdk.Plan{}, fmt.Errorf("need at least 2 classes, got %d", K)
+	}
+	switch req.Scheme {
+	case BinaryRelevance, Stacking, PLST:
+		return planMultiLabel(req)
+	}
+	if req.LabelMatrix != nil {
+		return sdk.Plan{}, fmt.Errorf("scheme %s is for multiclass data, not a label matrix", req.Scheme)
 	}
 	for i, y := range req.Labels {
 		if y < 0 || y >= K {
@@ -300,6 +307,10 @@ func mixSeed(seed, j uint64) uint64 {
 
 // Decode turns scores into classes.
 func (*Reducer) Decode(_ context.Context, req sdk.DecodeRequest) (sdk.Decoding, error) {
+	switch req.Scheme {
+	case BinaryRelevance, Stacking, PLST:
+		return decodeMultiLabel(req)
+	}
 	var st state
 	if err := json.Unmarshal(req.State, &st); err != nil {
 		return sdk.Decoding{}, fmt.Errorf("state: %w", err)

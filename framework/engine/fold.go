@@ -1,0 +1,395 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"runtime/debug"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/polyclass/polyclass/framework/cv"
+	"github.com/polyclass/polyclass/framework/host"
+	"github.com/polyclass/polyclass/framework/metrics"
+	"github.com/polyclass/polyclass/framework/sdk"
+	"github.com/polyclass/polyclass/framework/sparse"
+)
+
+// pluginErr adds the plugin's stderr to an error when its process died.
+// A broken connection is reported before the process is seen to exit, so
+// it waits a little for the exit (and the last stderr lines).
+func pluginErr(err error, p *host.Plugin) error {
+	if status.Code(err) == codes.Unavailable {
+		for deadline := time.Now().Add(2 * time.Second); !p.Exited() && time.Now().Before(deadline); {
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	if !p.Exited() {
+		return err
+	}
+	stderr := strings.TrimSpace(p.Stderr())
+	if stderr == "" {
+		return fmt.Errorf("plugin %s exited: %w", p.Name, err)
+	}
+	return fmt.Errorf("plugin %s exited: %w\nplugin stderr:\n%s", p.Name, err, stderr)
+}
+
+// fold runs one fold of one cell.
+type fold struct {
+	ctx         context.Context
+	g           *Grid
+	c           *Cell
+	stats       *Stats
+	train, test []int
+	seed        uint64
+	lp, rp      *host.Plugin
+
+	fitSeconds, predictSeconds float64
+	models                     [][]sdk.ModelRef // every batch trained, released at the end
+}
+
+func (f *fold) lerr(err error) error { return pluginErr(err, f.lp) }
+func (f *fold) rerr(err error) error { return pluginErr(err, f.rp) }
+
+// upload sends a design matrix to the learner unless it holds it.
+func (f *fold) upload(enc *sdk.EncodedMatrix) error {
+	uploaded, err := f.lp.EnsureDataset(f.ctx, enc)
+	if err != nil {
+		return f.lerr(err)
+	}
+	if uploaded {
+		atomic.AddInt64(&f.stats.Uploads, 1)
+	}
+	return nil
+}
+
+// fit trains problems on rows and keeps the models for release.
+func (f *fold) fit(digest string, rows []int, problems []sdk.Problem) ([]sdk.ModelRef, error) {
+	start := time.Now()
+	models, err := f.lp.Learner.Fit(f.ctx, digest, rows, f.c.Params, problems)
+	f.fitSeconds += time.Since(start).Seconds()
+	if err != nil {
+		return nil, f.lerr(err)
+	}
+	f.models = append(f.models, models)
+	return models, nil
+}
+
+// predict scores rows; probabilities come along when the learner has them.
+func (f *fold) predict(digest string, rows []int, models []sdk.ModelRef) (scores, probs *mat.Dense, err error) {
+	start := time.Now()
+	scores, probs, err = f.lp.Learner.Predict(f.ctx, digest, rows, models, f.c.Learner.Info.Capabilities.Probabilities)
+	f.predictSeconds += time.Since(start).Seconds()
+	if err != nil {
+		return nil, nil, f.lerr(err)
+	}
+	return scores, probs, nil
+}
+
+// release frees every model, even when the fold's context has ended.
+func (f *fold) release() {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(f.ctx), 10*time.Second)
+	defer cancel()
+	for _, m := range f.models {
+		_ = f.lp.Learner.Release(ctx, m)
+	}
+}
+
+func runFold(ctx context.Context, g *Grid, t task, e *matrixEntry, stats *Stats, timeout time.Duration, keep bool) (fr FoldResult, err error) {
+	// A bug must fail the fold's cell, not the run.
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("internal error: %v\n%s", p, debug.Stack())
+		}
+	}()
+	if timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
+	c := t.cell
+	d := c.Dataset
+	x, enc, err := design(g, t, e)
+	if err != nil {
+		return FoldResult{}, err
+	}
+	train, test := cv.Split(d.Folds[t.repeat], t.fold)
+	f := &fold{
+		ctx: ctx, g: g, c: c, stats: stats, train: train, test: test,
+		// One seed per cell: a random code is the same matrix in every fold.
+		seed: cv.Seed(g.Experiment.Seed, "cell", c.ID().Key()),
+		lp:   c.Learner.Plugin, rp: c.Reduction.Plugin,
+	}
+	defer f.release()
+
+	req := sdk.PlanRequest{
+		Scheme: c.Reduction.Scheme.Name, Params: c.RedParams, NumClasses: d.K(),
+		ClassNames: d.Classes, Seed: f.seed,
+	}
+	if d.MultiLabel {
+		req.LabelMatrix = rowsOf(d.LabelMatrix, train)
+	} else {
+		req.Labels = make([]int, len(train))
+		for i, r := range train {
+			req.Labels[i] = d.Labels[r]
+		}
+	}
+	if err := f.upload(enc); err != nil {
+		return FoldResult{}, err
+	}
+	// A reduction may run in stages: each stage but the last adds its
+	// outputs to the features of the next.
+	var plan sdk.Plan
+	for {
+		if plan, err = f.rp.Reducer.Plan(ctx, req); err != nil {
+			return FoldResult{}, f.rerr(err)
+		}
+		if plan.NextStage == nil {
+			break
+		}
+		if req.Stage >= 8 {
+			return FoldResult{}, fmt.Errorf("reducer %s asks for more than 8 stages", f.rp.Name)
+		}
+		if x, enc, err = f.stage(x, enc, plan); err != nil {
+			return FoldResult{}, err
+		}
+		if err := f.upload(enc); err != nil {
+			return FoldResult{}, err
+		}
+		req.Stage++
+		req.State = plan.State
+	}
+	models, err := f.fit(enc.Digest, train, plan.Problems)
+	if err != nil {
+		return FoldResult{}, err
+	}
+	scores, prob, err := f.predict(enc.Digest, test, models)
+	if err != nil {
+		return FoldResult{}, err
+	}
+	var trainScores *mat.Dense
+	if plan.NeedsTrainingScores {
+		if trainScores, _, err = f.predict(enc.Digest, train, models); err != nil {
+			return FoldResult{}, err
+		}
+	}
+	dec, err := f.rp.Reducer.Decode(ctx, sdk.DecodeRequest{
+		Scheme: c.Reduction.Scheme.Name, Params: c.RedParams, State: plan.State,
+		Scores: scores, Probabilities: prob, TrainingScores: trainScores,
+	})
+	if err != nil {
+		return FoldResult{}, f.rerr(err)
+	}
+	fr = FoldResult{
+		Repeat: t.repeat, Fold: t.fold, NTrain: len(train), NTest: len(test),
+		Metrics: map[string]float64{}, Ties: dec.Ties, FitSeconds: f.fitSeconds, PredictSeconds: f.predictSeconds,
+		Diagnostics: plan.Diagnostics, PlanWarnings: plan.Warnings,
+	}
+	in := &metrics.Input{K: d.K(), FitSeconds: f.fitSeconds, PredictSeconds: f.predictSeconds}
+	if d.MultiLabel {
+		if dec.LabelMatrix == nil {
+			return FoldResult{}, fmt.Errorf("reducer %s returned no label matrix for multi-label data", f.rp.Name)
+		}
+		if r, k := dec.LabelMatrix.Dims(); r != len(test) || k != d.K() {
+			return FoldResult{}, fmt.Errorf("reducer %s returned a %d×%d label matrix for %d test rows and %d labels", f.rp.Name, r, k, len(test), d.K())
+		}
+		in.TrueSet, in.PredSet = rowsOf(d.LabelMatrix, test), dec.LabelMatrix
+		if keep {
+			fr.Predictions = &Predictions{Rows: test, TrueSet: in.TrueSet, PredSet: in.PredSet, Scores: dec.ClassScores}
+		}
+	} else {
+		if len(dec.Predicted) != len(test) {
+			return FoldResult{}, fmt.Errorf("reducer %s returned %d predictions for %d test rows", f.rp.Name, len(dec.Predicted), len(test))
+		}
+		truth := make([]int, len(test))
+		for i, r := range test {
+			truth[i] = d.Labels[r]
+		}
+		in.True, in.Pred, in.Prob = truth, dec.Predicted, dec.ClassScores
+		fr.Confusion = make([][]int, d.K())
+		for k := range fr.Confusion {
+			fr.Confusion[k] = make([]int, d.K())
+		}
+		for i := range truth {
+			fr.Confusion[truth[i]][dec.Predicted[i]]++
+		}
+		if keep {
+			fr.Predictions = &Predictions{Rows: test, True: truth, Predicted: dec.Predicted, Scores: dec.ClassScores}
+		}
+	}
+	for _, name := range g.Metrics {
+		m, err := metrics.Lookup(name)
+		if err != nil {
+			return FoldResult{}, err
+		}
+		if !applies(m, d) {
+			continue
+		}
+		v, warn, err := m.Eval(in)
+		if err != nil {
+			return FoldResult{}, fmt.Errorf("metric %s: %w", name, err)
+		}
+		fr.Metrics[name] = v
+		if warn > 0 {
+			if fr.Warnings == nil {
+				fr.Warnings = map[string]int{}
+			}
+			fr.Warnings[name] = warn
+		}
+	}
+	return fr, nil
+}
+
+// applies reports whether metric m is defined for dataset d's task.
+func applies(m metrics.Metric, d *Dataset) bool {
+	if m.Kind.Has(metrics.Timing) {
+		return true
+	}
+	if d.MultiLabel {
+		return m.Kind.Has(metrics.MultiLabel)
+	}
+	return m.Kind.Has(metrics.Multiclass)
+}
+
+// stage runs a non-final stage of a reduction: its problems are trained
+// on the training part by an inner cross-validation, whose out-of-fold
+// outputs become the training rows' new features (never outputs of a model
+// that saw the row), while models refitted on the whole training part give
+// the test rows' new features. It returns the augmented design matrix.
+func (f *fold) stage(x sdk.Matrix, enc *sdk.EncodedMatrix, plan sdk.Plan) (sdk.Matrix, *sdk.EncodedMatrix, error) {
+	spec := plan.NextStage
+	k := spec.InnerFolds
+	if k < 2 || k > len(f.train) {
+		return sdk.Matrix{}, nil, fmt.Errorf("reducer %s asks for %d inner folds on %d training rows", f.rp.Name, k, len(f.train))
+	}
+	inner, err := cv.SklearnKFold(len(f.train), k, spec.InnerSeed)
+	if err != nil {
+		return sdk.Matrix{}, nil, err
+	}
+	n, _ := x.Dims()
+	var extra *mat.Dense // n × outputs, filled for train and test rows
+	put := func(rows []int, out *mat.Dense) {
+		_, w := out.Dims()
+		if extra == nil {
+			extra = mat.NewDense(n, w, nil)
+		}
+		for i, r := range rows {
+			extra.SetRow(r, out.RawRowView(i))
+		}
+	}
+	output := func(rows []int, models []sdk.ModelRef) (*mat.Dense, error) {
+		scores, probs, err := f.predict(enc.Digest, rows, models)
+		if err != nil {
+			return nil, err
+		}
+		if probs != nil {
+			return probs, nil
+		}
+		return scores, nil
+	}
+	for j := 0; j < k; j++ {
+		var fitIdx, outIdx []int // positions in f.train
+		for i, v := range inner {
+			if v == j {
+				outIdx = append(outIdx, i)
+			} else {
+				fitIdx = append(fitIdx, i)
+			}
+		}
+		models, err := f.fit(enc.Digest, pick(f.train, fitIdx), subsetProblems(plan.Problems, fitIdx))
+		if err != nil {
+			return sdk.Matrix{}, nil, fmt.Errorf("stage inner fold %d: %w", j, err)
+		}
+		out, err := output(pick(f.train, outIdx), models)
+		if err != nil {
+			return sdk.Matrix{}, nil, fmt.Errorf("stage inner fold %d: %w", j, err)
+		}
+		put(pick(f.train, outIdx), out)
+	}
+	models, err := f.fit(enc.Digest, f.train, plan.Problems)
+	if err != nil {
+		return sdk.Matrix{}, nil, err
+	}
+	out, err := output(f.test, models)
+	if err != nil {
+		return sdk.Matrix{}, nil, err
+	}
+	put(f.test, out)
+	if !spec.AppendOutputs {
+		return x, enc, nil
+	}
+	aug := appendColumns(x, extra)
+	return aug, sdk.EncodeMatrix(aug), nil
+}
+
+func pick(rows, idx []int) []int {
+	out := make([]int, len(idx))
+	for i, j := range idx {
+		out[i] = rows[j]
+	}
+	return out
+}
+
+// subsetProblems keeps the targets (and weights) at positions idx.
+func subsetProblems(ps []sdk.Problem, idx []int) []sdk.Problem {
+	out := make([]sdk.Problem, len(ps))
+	for i, p := range ps {
+		q := p
+		q.Targets = make([]float64, len(idx))
+		for j, k := range idx {
+			q.Targets[j] = p.Targets[k]
+		}
+		if p.Weights != nil {
+			q.Weights = make([]float64, len(idx))
+			for j, k := range idx {
+				q.Weights[j] = p.Weights[k]
+			}
+		}
+		out[i] = q
+	}
+	return out
+}
+
+// rowsOf returns the given rows of m.
+func rowsOf(m *mat.Dense, rows []int) *mat.Dense {
+	_, c := m.Dims()
+	out := mat.NewDense(len(rows), c, nil)
+	for i, r := range rows {
+		out.SetRow(i, m.RawRowView(r))
+	}
+	return out
+}
+
+// appendColumns returns [x, extra].
+func appendColumns(x sdk.Matrix, extra *mat.Dense) sdk.Matrix {
+	n, w := extra.Dims()
+	if x.Dense != nil {
+		_, c := x.Dense.Dims()
+		out := mat.NewDense(n, c+w, nil)
+		for i := 0; i < n; i++ {
+			row := out.RawRowView(i)
+			copy(row, x.Dense.RawRowView(i))
+			copy(row[c:], extra.RawRowView(i))
+		}
+		return sdk.Matrix{Dense: out}
+	}
+	src := x.CSR
+	out := &sparse.CSR{Rows: n, Cols: src.Cols + w, Indptr: make([]int64, n+1)}
+	for i := 0; i < n; i++ {
+		idx, val := src.Row(i)
+		out.Indices = append(out.Indices, idx...)
+		out.Values = append(out.Values, val...)
+		for j, v := range extra.RawRowView(i) {
+			if v != 0 {
+				out.Indices = append(out.Indices, int32(src.Cols+j))
+				out.Values = append(out.Values, v)
+			}
+		}
+		out.Indptr[i+1] = int64(len(out.Values))
+	}
+	return sdk.Matrix{CSR: out}
+}
