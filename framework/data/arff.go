@@ -135,12 +135,19 @@ header:
 			if len(attrs) > 0 {
 				return nil, perr(lr.line, 0, "", fmt.Errorf("%w: @relation after @attribute", ErrSyntax))
 			}
-			name, tail, err := arffWord(rest, false)
-			if err != nil {
-				return nil, perr(lr.line, 0, "", err)
-			}
-			if err := endOfDecl(tail); err != nil {
-				return nil, perr(lr.line, 0, "", err)
+			name := strings.TrimSpace(rest)
+			if name != "" && (name[0] == '\'' || name[0] == '"') {
+				var tail string
+				if name, tail, err = arffWord(name, false); err == nil {
+					err = endOfDecl(tail)
+				}
+				if err != nil {
+					return nil, perr(lr.line, 0, "", err)
+				}
+			} else {
+				// Unquoted: the rest of the line, as some MULAN files
+				// write e.g. "@relation emotions: -C -6".
+				name = strings.Clone(name)
 			}
 			relation, relLine, hasRelation = name, lr.line, true
 		case "@attribute":

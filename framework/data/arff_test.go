@@ -2,6 +2,7 @@ package data
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -164,6 +165,34 @@ func TestParseARFFErrors(t *testing.T) {
 				t.Errorf("error %v does not wrap %v", err, tc.is)
 			}
 		})
+	}
+}
+
+func TestParseARFFRelation(t *testing.T) {
+	for _, tc := range []struct {
+		decl, name string
+		count      int
+	}{
+		{"@relation emotions: -C -6", "emotions: -C -6", -6},
+		{"@relation 'emotions: -C -6' % MULAN", "emotions: -C -6", -6},
+		{`@RELATION "Scene: -C 6"`, "Scene: -C 6", 6},
+		{"@relation plain", "plain", 0},
+	} {
+		in := tc.decl + "\n"
+		for i := 0; i < 7; i++ {
+			in += fmt.Sprintf("@attribute a%d {0,1}\n", i)
+		}
+		in += "@data\n0,1,0,1,0,1,0\n"
+		tb, err := ParseARFF(strings.NewReader(in), "r.arff", Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.decl, err)
+		}
+		if tb.Relation != tc.name || tb.LabelCount != tc.count || len(tb.Labels) != max(tc.count, -tc.count) {
+			t.Errorf("%s: relation %q, count %d, labels %q", tc.decl, tb.Relation, tb.LabelCount, tb.Labels)
+		}
+		if tc.count < 0 && tb.Labels[0] != "a1" || tc.count > 0 && tb.Labels[5] != "a5" {
+			t.Errorf("%s: labels %q", tc.decl, tb.Labels)
+		}
 	}
 }
 

@@ -50,6 +50,9 @@ func newBuilder(name string, mode colMode, capHint int) *colBuilder {
 		b.codes = make([]int32, 0, capHint)
 	case modeNum:
 		b.num = make([]float64, 0, capHint)
+	case modeInfer:
+		// Grown by append: most inferred columns that turn out
+		// categorical do so at once, and a preallocation would be wasted.
 	}
 	return b
 }
@@ -70,14 +73,6 @@ func (b *colBuilder) add(s string, missing bool) error {
 
 // addAt appends one value; off ≥ 0 says that s == b.src[off:off+len(s)].
 func (b *colBuilder) addAt(s string, off int, missing bool) error {
-	if b.num == nil && !b.cat {
-		// Allocate on the first value: most inferred columns that turn
-		// out categorical do so at once.
-		b.num = make([]float64, 0, b.hint)
-		if b.mode == modeInfer {
-			b.spans = make([]span, 0, b.hint)
-		}
-	}
 	if missing {
 		if b.cat {
 			b.codes = append(b.codes, -1)
@@ -99,6 +94,14 @@ func (b *colBuilder) addAt(s string, off int, missing bool) error {
 	}
 	v, ok := parseNum(s)
 	if ok {
+		if cap(b.num) < b.hint && len(b.num) < 64 {
+			// The first numbers: from here on the column is likely
+			// numeric throughout, so reserve room for every row.
+			b.num = append(make([]float64, 0, b.hint), b.num...)
+			if b.mode == modeInfer {
+				b.spans = append(make([]span, 0, b.hint), b.spans...)
+			}
+		}
 		if b.mode == modeInfer {
 			if off < 0 {
 				if b.extra == nil {
