@@ -120,8 +120,9 @@ func runFold(ctx context.Context, g *Grid, t task, e *matrixEntry, stats *Stats,
 	train, test := cv.Split(d.Folds[t.repeat], t.fold)
 	f := &fold{
 		ctx: ctx, g: g, c: c, stats: stats, train: train, test: test,
-		// One seed per cell: a random code is the same matrix in every fold.
-		seed: cv.Seed(g.Experiment.Seed, "cell", c.ID().Key()),
+		// One seed per dataset and reduction block: a random code is the
+		// same matrix in every fold, for every learner and decoder.
+		seed: cv.Seed(g.Experiment.Seed, "plan", d.Config.Name, c.Reduction.Config.Name),
 		lp:   c.Learner.Plugin, rp: c.Reduction.Plugin,
 	}
 	defer f.release()

@@ -473,7 +473,7 @@ func (red *Reduction) meets(l *Learner) bool {
 func (r *resolver) dryRun(g *Grid, d *Dataset, red *Reduction, params sdk.Params) {
 	req := sdk.PlanRequest{
 		Scheme: red.Scheme.Name, Params: params, NumClasses: d.K(), Labels: d.Labels,
-		ClassNames: d.Classes, Seed: r.exp.Seed,
+		ClassNames: d.Classes, Seed: cv.Seed(r.exp.Seed, "plan", d.Config.Name, red.Config.Name),
 	}
 	if d.MultiLabel {
 		req.Labels, req.LabelMatrix = nil, d.LabelMatrix
