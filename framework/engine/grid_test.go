@@ -1,0 +1,89 @@
+package engine
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/polyclass/polyclass/framework/config"
+	"github.com/polyclass/polyclass/framework/sdk"
+	"github.com/polyclass/polyclass/framework/sparse"
+)
+
+func TestExpand(t *testing.T) {
+	specs := []sdk.ParamSpec{
+		{Name: "C", Type: sdk.NumberParam},
+		{Name: "solver", Type: sdk.StringParam},
+		{Name: "matrix", Type: sdk.NumberMatrixParam},
+		{Name: "order", Type: sdk.StringListParam},
+	}
+	params := map[string]config.Param{
+		"C":      {Value: sdk.List(sdk.Number(0.1), sdk.Number(1))},
+		"solver": {Value: sdk.List(sdk.String("newton"), sdk.String("lbfgs"), sdk.String("sgd"))},
+		"matrix": {Value: sdk.List(sdk.List(sdk.Number(1)), sdk.List(sdk.Number(-1)))},
+		"order":  {Value: sdk.List(sdk.String("a"), sdk.String("b"))},
+	}
+	got, varied := expand(params, specs)
+	if len(got) != 6 {
+		t.Fatalf("%d combinations, want 2 × 3 = 6", len(got))
+	}
+	var labels []string
+	for _, p := range got {
+		labels = append(labels, p.String())
+	}
+	// Lists of list-typed parameters stay whole; names expand in sorted
+	// order, values in the order written.
+	want := "C=0.1,matrix=[[1], [-1]],order=[a, b],solver=newton"
+	if labels[0] != want || !strings.HasPrefix(labels[5], "C=1,") || !strings.HasSuffix(labels[5], "solver=sgd") {
+		t.Errorf("combinations %v", labels)
+	}
+	if !varied["C"] || !varied["solver"] || varied["matrix"] || varied["order"] {
+		t.Errorf("varied = %v", varied)
+	}
+	if got, _ := expand(nil, specs); len(got) != 1 || len(got[0]) != 0 {
+		t.Errorf("no parameters: %v, want one empty combination", got)
+	}
+}
+
+func TestSubsetProblems(t *testing.T) {
+	ps := []sdk.Problem{{Kind: sdk.Binary, Targets: []float64{1, -1, 0, 1}, Weights: []float64{1, 2, 3, 4}, Seed: 9}}
+	got := subsetProblems(ps, []int{3, 1})
+	if g := got[0]; g.Targets[0] != 1 || g.Targets[1] != -1 || g.Weights[0] != 4 || g.Weights[1] != 2 || g.Seed != 9 {
+		t.Fatalf("subset %+v", g)
+	}
+	if ps[0].Targets[0] != 1 || len(ps[0].Targets) != 4 {
+		t.Fatal("subsetProblems modified its input")
+	}
+}
+
+func TestAppendColumns(t *testing.T) {
+	extra := mat.NewDense(2, 2, []float64{0.5, 0, 0.25, 1})
+	d := appendColumns(sdk.Matrix{Dense: mat.NewDense(2, 1, []float64{7, 8})}, extra)
+	if !mat.Equal(d.Dense, mat.NewDense(2, 3, []float64{7, 0.5, 0, 8, 0.25, 1})) {
+		t.Fatalf("dense: %v", mat.Formatted(d.Dense))
+	}
+	csr := &sparse.CSR{Rows: 2, Cols: 3, Indptr: []int64{0, 1, 1}, Indices: []int32{2}, Values: []float64{5}}
+	s := appendColumns(sdk.Matrix{CSR: csr}, extra)
+	if err := s.CSR.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	want := [][]float64{{0, 0, 5, 0.5, 0}, {0, 0, 0, 0.25, 1}}
+	for i, row := range want {
+		for j, v := range row {
+			if got := s.CSR.At(i, j); got != v {
+				t.Errorf("csr[%d,%d] = %v, want %v", i, j, got, v)
+			}
+		}
+	}
+}
+
+func TestFinishCellReportsLowestFailedFold(t *testing.T) {
+	c := &Cell{Dataset: &Dataset{NumFolds: 5}}
+	r := &CellResult{Folds: make([]FoldResult, 10)}
+	finishCell(r, map[int]error{7: errors.New("late"), 3: errors.New("early"), 1: errSkipped}, c)
+	if r.Error != "repeat 0 fold 3: early" || r.Folds != nil {
+		t.Fatalf("error %q folds %v", r.Error, r.Folds)
+	}
+}

@@ -1,0 +1,121 @@
+package host
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// reducers is the path of a real plugin binary built for these tests.
+var reducers string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "host-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	reducers = filepath.Join(dir, "bench-plugin-reducers")
+	cmd := exec.Command("go", "build", "-o", reducers, "../../plugins/reducers")
+	cmd.Stderr = os.Stderr
+	if err := cmd.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "building the reducers plugin:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+func copyFile(t *testing.T, src, dst string, mode os.FileMode) {
+	t.Helper()
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dst, b, mode); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestDiscover(t *testing.T) {
+	dir := t.TempDir()
+	copyFile(t, reducers, filepath.Join(dir, "bench-plugin-reducers"), 0o755)
+	os.WriteFile(filepath.Join(dir, "bench-plugin-notes"), []byte("not executable"), 0o644)
+	os.WriteFile(filepath.Join(dir, "other-tool"), []byte("#!/bin/sh\n"), 0o755)
+	os.Mkdir(filepath.Join(dir, "bench-plugin-dir"), 0o755)
+	bins, err := Discover(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(bins) != 1 || bins[0].Name != "reducers" || len(bins[0].SHA256) != 64 {
+		t.Fatalf("discovered %+v, want only reducers", bins)
+	}
+	if _, err := Discover(filepath.Join(dir, "missing")); err == nil {
+		t.Fatal("a missing directory must be an error")
+	}
+}
+
+func TestStartDispenseAndStop(t *testing.T) {
+	dir := t.TempDir()
+	copyFile(t, reducers, filepath.Join(dir, "bench-plugin-reducers"), 0o755)
+	h := New(dir, nil)
+	defer h.Close()
+	p, err := h.Get(context.Background(), "reducers")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Reducer == nil || p.Learner != nil || p.ReducerInfo.Name != "reducers" || p.Version() == "" {
+		t.Fatalf("plugin %+v", p)
+	}
+	again, err := h.Get(context.Background(), "reducers")
+	if err != nil || again != p {
+		t.Fatal("a plugin must be started once per host")
+	}
+	if _, err := h.Get(context.Background(), "svm"); !errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), "found: reducers") {
+		t.Fatalf("unknown plugin: %v", err)
+	}
+	h.Close()
+	if !p.Exited() {
+		t.Fatal("Close must stop the plugin process")
+	}
+}
+
+// TestChecksumGuardsTheBinary: a binary replaced after discovery does not
+// start (go-plugin's SecureConfig with the discovered SHA-256).
+func TestChecksumGuardsTheBinary(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "bench-plugin-reducers")
+	copyFile(t, reducers, path, 0o755)
+	h := New(dir, nil)
+	defer h.Close()
+	if _, err := h.Binaries(); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write([]byte("tampered"))
+	f.Close()
+	_, err = h.Get(context.Background(), "reducers")
+	if err == nil || !strings.Contains(err.Error(), "checksum") {
+		t.Fatalf("tampered binary: %v, want a checksum error", err)
+	}
+}
+
+func TestLineFilterDropsPluginDebugLines(t *testing.T) {
+	var b strings.Builder
+	f := &lineFilter{w: &b}
+	f.Write([]byte(`{"@level":"debug","@message":"plugin address"}` + "\npanic: boom\n"))
+	f.Write([]byte("goroutine 1 [run"))
+	f.Write([]byte("ning]:\n"))
+	if got, want := b.String(), "panic: boom\ngoroutine 1 [running]:\n"; got != want {
+		t.Fatalf("filtered %q, want %q", got, want)
+	}
+}
