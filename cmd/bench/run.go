@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hashicorp/hcl/v2"
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
@@ -33,9 +34,12 @@ commands:
   validate FILE   check FILE against its data and plugins, report every problem
   plugins         list the plugins found, with capabilities and parameters
   table DIR       render the tables of a results directory again
+  rerun DIR       run the experiment a results directory records again, with
+                  its seed, into DIR/rerun, and report every difference
 
 flags:
-  -o DIR          results directory (run; default: output.dir of FILE, else results/NAME)
+  -o DIR          results directory (run, rerun; default: output.dir of FILE,
+                  else results/NAME; for rerun DIR/rerun)
   -j N            folds run in parallel (run; default: number of CPUs)
   --quiet         no progress bar (run)
   --plugins DIR   plugins directory (default: the directory of the bench binary)
@@ -56,6 +60,39 @@ type options struct {
 	quiet      bool
 	pluginsDir string
 	args       []string
+}
+
+// prepare parses an experiment file (with the seed replaced when seed is
+// not nil) and resolves it against its data and plugins, printing every
+// diagnostic.
+func prepare(ctx context.Context, h *host.Host, file string, seed *uint64, stderr io.Writer) (*engine.Grid, error) {
+	p := config.NewParser()
+	exp, diags := p.ParseFile(file)
+	var grid *engine.Grid
+	if !diags.HasErrors() {
+		if seed != nil {
+			exp.Seed = *seed
+		}
+		var more hcl.Diagnostics
+		grid, more = engine.Resolve(ctx, exp, h)
+		diags = append(diags, more...)
+	}
+	if len(diags) > 0 {
+		if err := config.WriteDiagnostics(stderr, p.Files(), diags); err != nil {
+			return nil, err
+		}
+	}
+	if diags.HasErrors() {
+		n := 0
+		for _, d := range diags {
+			if d.Severity == hcl.DiagError {
+				n++
+			}
+		}
+		fmt.Fprintf(stderr, "%s: %d error(s)\n", file, n)
+		return nil, errReported
+	}
+	return grid, nil
 }
 
 // parseFlags accepts flags before and after positional arguments.
@@ -101,7 +138,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil
-	case "run", "validate", "plugins", "table":
+	case "run", "validate", "plugins", "table", "rerun":
 	default:
 		return usageError{fmt.Sprintf("unknown command %q", cmd)}
 	}
@@ -122,33 +159,19 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return usageError{"table needs exactly one results directory"}
 		}
 		return table(o.args[0], stdout)
+	case "rerun":
+		if len(o.args) != 1 {
+			return usageError{"rerun needs exactly one results directory"}
+		}
+		return rerun(ctx, h, o, stdout, stderr)
 	}
 	if len(o.args) != 1 {
 		return usageError{fmt.Sprintf("%s needs exactly one experiment file", cmd)}
 	}
 	file := o.args[0]
-	p := config.NewParser()
-	exp, diags := p.ParseFile(file)
-	var grid *engine.Grid
-	if !diags.HasErrors() {
-		var more = diags[:0:0]
-		grid, more = engine.Resolve(ctx, exp, h)
-		diags = append(diags, more...)
-	}
-	if len(diags) > 0 {
-		if err := config.WriteDiagnostics(stderr, p.Files(), diags); err != nil {
-			return err
-		}
-	}
-	if diags.HasErrors() {
-		n := 0
-		for _, d := range diags {
-			if d.Severity == 1 {
-				n++
-			}
-		}
-		fmt.Fprintf(stderr, "%s: %d error(s)\n", file, n)
-		return errReported
+	grid, err := prepare(ctx, h, file, nil, stderr)
+	if err != nil {
+		return err
 	}
 	if cmd == "validate" {
 		fmt.Fprintf(stdout, "%s: ok — %d dataset(s), %d pipeline(s), %d learner(s), %d reduction(s): %d cells\n",
@@ -193,7 +216,7 @@ func runExperiment(ctx context.Context, o *options, file string, g *engine.Grid,
 			progressbar.OptionSetPredictTime(true), progressbar.OptionClearOnFinish())
 	}
 	opts := engine.Options{Workers: o.jobs, CellsDir: cellsDir, Log: io.MultiWriter(logFile, stderr),
-		Timeout: time.Duration(exp.CV.Timeout * float64(time.Second))}
+		Timeout: time.Duration(exp.CV.Timeout * float64(time.Second)), KeepPredictions: exp.Output.Predictions}
 	if bar != nil {
 		opts.Progress = func(done, _ int) { bar.Set(done) }
 	}
@@ -239,7 +262,7 @@ func writeOutputs(out, file string, exp *config.Experiment, g *engine.Grid, resu
 		Workers: o.jobs, Start: start, End: end, Cells: len(results), Uploads: stats.Uploads,
 		GoVersion: runtime.Version(), Outputs: map[string]string{},
 		Metrics: g.Metrics, Formats: exp.Output.Formats, Baseline: exp.Output.Baseline, Alpha: exp.Output.Alpha,
-		Predictions: exp.Output.Predictions,
+		Predictions: exp.Output.Predictions, ConfusionRows: exp.Output.Confusion,
 	}
 	if b, err := os.ReadFile(file); err == nil {
 		sum := sha256.Sum256(b)

@@ -1,12 +1,15 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/polyclass/polyclass/framework/engine"
 )
@@ -625,5 +628,73 @@ metrics = ["hamming_loss"]
 	// 3 outer folds × 6 labels, one stage-2 fit each.
 	if lines != 18 {
 		t.Errorf("%d stage-2 fits logged, want 18:\n%s", lines, log)
+	}
+}
+
+// TestInterruptKeepsFinishedCells: cancelling the run (as Ctrl-C does)
+// stops it, but every cell that finished is on disk and in the tables.
+func TestInterruptKeepsFinishedCells(t *testing.T) {
+	file := writeExperiment(t, `experiment "stop" { seed = 1 }
+dataset "iris" { path = "%REPO%/experiments/data/iris.csv" }
+learner "logreg" { params = { C = [0.1, 1, 10] } }
+learner "hang" {}
+reduction "ova" {}
+cv { folds = 3 }
+`)
+	out := t.TempDir()
+	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Second)
+	defer cancel()
+	var stdout, stderr bytes.Buffer
+	err := run(ctx, []string{"run", "--plugins", pluginsDir, "--quiet", "-j", "2", "-o", out, file}, &stdout, &stderr)
+	if err == nil || !strings.Contains(err.Error(), "interrupted") {
+		t.Fatalf("error %v, want an interrupted run", err)
+	}
+	summary := readFile(t, filepath.Join(out, "summary.csv"))
+	for _, c := range []string{"C=0.1", "C=1", "C=10"} {
+		if !strings.Contains(summary, "iris,none,logreg,"+c+",ova,accuracy,0.") {
+			t.Errorf("finished cell logreg %s missing from summary.csv:\n%s", c, summary)
+		}
+	}
+	if strings.Contains(summary, "hang") {
+		t.Errorf("the unfinished cell is in summary.csv:\n%s", summary)
+	}
+	if files, _ := filepath.Glob(filepath.Join(out, "cells", "*.json")); len(files) != 3 {
+		t.Errorf("%d cell files, want the 3 finished cells", len(files))
+	}
+}
+
+// TestRerun: rerunning a results directory reproduces it exactly; after a
+// result is tampered with, rerun reports the difference.
+func TestRerun(t *testing.T) {
+	file := writeExperiment(t, `experiment "again" { seed = 5 }
+dataset "iris" { path = "%REPO%/experiments/data/iris.csv" }
+encoder "std" { type = "standardize" }
+learner "logreg" { params = { C = [0.1, 1] } }
+reduction "ecoc" {
+  scheme = "ecoc"
+  code   = "random_dense"
+}
+cv { folds = 5 }
+metrics = ["accuracy", "log_loss", "fit_seconds"]
+`)
+	out := t.TempDir()
+	if _, stderr, err := bench(t, "run", "-o", out, file); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	stdout, stderr, err := bench(t, "rerun", out)
+	if err != nil || !strings.Contains(stdout, "identical results (2 cells") {
+		t.Fatalf("rerun: %v\n%s%s", err, stdout, stderr)
+	}
+	// Change one fold's accuracy in a cell file.
+	cell := filepath.Join(out, "cells", "0000.json")
+	b := readFile(t, cell)
+	i := strings.Index(b, `"accuracy": `)
+	tampered := b[:i] + `"accuracy": 0.123456, "was": ` + b[i+len(`"accuracy": `):]
+	if err := os.WriteFile(cell, []byte(tampered), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout, _, err = bench(t, "rerun", out)
+	if err == nil || !strings.Contains(err.Error(), "1 result difference(s)") || !strings.Contains(stdout, "accuracy") {
+		t.Fatalf("rerun after tampering: %v\n%s", err, stdout)
 	}
 }

@@ -127,6 +127,9 @@ type Output struct {
 	Predictions bool
 	Baseline    string
 	Alpha       float64
+	// Confusion names the rows (as labelled in the tables, e.g.
+	// "logreg C=1 ova") whose confusion matrices are drawn.
+	Confusion []string
 
 	FormatsRange hcl.Range
 }

@@ -46,7 +46,7 @@ var (
 		{Name: "folds"}, {Name: "repeats"}, {Name: "stratified"}, {Name: "folds_file"}, {Name: "timeout"},
 	}}
 	outputSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
-		{Name: "dir"}, {Name: "formats"}, {Name: "predictions"}, {Name: "baseline"}, {Name: "alpha"},
+		{Name: "dir"}, {Name: "formats"}, {Name: "predictions"}, {Name: "baseline"}, {Name: "alpha"}, {Name: "confusion"},
 	}}
 )
 
@@ -592,7 +592,7 @@ func (d *decoder) cv(b *hcl.Block, cv *CV) {
 }
 
 // Output formats a run can write.
-var Formats = []string{"markdown", "csv", "json", "latex", "html"}
+var Formats = []string{"markdown", "csv", "json", "latex", "html", "plots"}
 
 func (d *decoder) output(b *hcl.Block, o *Output) {
 	c, diags := b.Body.Content(outputSchema)
@@ -613,6 +613,9 @@ func (d *decoder) output(b *hcl.Block, o *Output) {
 	}
 	if a, ok := c.Attributes["baseline"]; ok {
 		o.Baseline = d.str(a)
+	}
+	if a, ok := c.Attributes["confusion"]; ok {
+		o.Confusion = d.strings(a)
 	}
 	if a, ok := c.Attributes["alpha"]; ok {
 		if f, ok := d.number(a); ok {

@@ -133,3 +133,15 @@ func (f *Frame) Design() (sdk.Matrix, []string, error) {
 	}
 	return sdk.Matrix{CSR: out}, names, nil
 }
+
+// clone returns a copy of f whose column and block slices are new, so that
+// a step can replace or append columns without touching f (frames are
+// shared between folds and goroutines). The column data itself is shared.
+func (f *Frame) clone() *Frame {
+	return &Frame{
+		Rows:   f.Rows,
+		Num:    append([]NumCol(nil), f.Num...),
+		Cat:    append([]CatCol(nil), f.Cat...),
+		Sparse: append([]SparseBlock(nil), f.Sparse...),
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/polyclass/polyclass/framework/sdk"
+	"github.com/polyclass/polyclass/framework/sparse"
 )
 
 // Context is what a step may know while fitting: the training rows of the
@@ -45,18 +46,110 @@ func Kinds() map[string]Kind {
 				return &Standardize{Columns: o.Strings("columns")}, nil
 			},
 		},
+		"impute": {
+			Name:        "impute",
+			Description: "missing values: numeric → training mean or median; categorical → a level of its own (or the training mode)",
+			Options: []sdk.ParamSpec{columnsSpec,
+				{Name: "strategy", Type: sdk.StringParam, Default: sdk.String("mean"), Allowed: []string{"mean", "median"}, Description: "fill value of numeric columns"},
+				{Name: "categorical", Type: sdk.StringParam, Default: sdk.String("level"), Allowed: []string{"level", "mode"}, Description: "categorical columns: a new level \"<missing>\" or the most frequent training level"},
+			},
+			New: func(o sdk.Params) (Step, error) {
+				return &Impute{Columns: o.Strings("columns"), Strategy: o.Str("strategy", "mean"), Categorical: o.Str("categorical", "level")}, nil
+			},
+		},
 		"onehot": {
 			Name:        "onehot",
-			Description: "categorical columns: one indicator per level seen in the training rows; unseen levels → all zeros",
+			Description: "categorical columns: one indicator per level seen in the training rows; unseen levels → all zeros; sparse beyond 64 indicators",
 			Options: []sdk.ParamSpec{columnsSpec,
 				{Name: "drop_first", Type: sdk.BoolParam, Default: sdk.Bool(false), Description: "leave out the first level's indicator"},
 				{Name: "unknown", Type: sdk.BoolParam, Default: sdk.Bool(false), Description: "add an indicator for levels unseen in training"},
+				{Name: "sparse", Type: sdk.StringParam, Default: sdk.String("auto"), Allowed: []string{"auto", "always", "never"}, Description: "emit a sparse block: auto = when the step makes more than 64 indicators"},
 			},
 			New: func(o sdk.Params) (Step, error) {
-				return &OneHot{Columns: o.Strings("columns"), DropFirst: o.Bool("drop_first", false), Unknown: o.Bool("unknown", false)}, nil
+				return &OneHot{Columns: o.Strings("columns"), DropFirst: o.Bool("drop_first", false), Unknown: o.Bool("unknown", false), Sparse: o.Str("sparse", "auto")}, nil
+			},
+		},
+		"hash": {
+			Name:        "hash",
+			Description: "categorical columns: hashing trick into one sparse block of `buckets` features (FNV-1a 64 + fmix64 of \"column=value\")",
+			Options: []sdk.ParamSpec{columnsSpec,
+				{Name: "buckets", Type: sdk.IntegerParam, Default: sdk.Number(1024), Min: sdk.Bound(1), Max: sdk.Bound(1 << 26), Description: "number of hash buckets B"},
+				{Name: "signed", Type: sdk.BoolParam, Default: sdk.Bool(false), Description: "signed hashing: each entry is ±1 by another hash bit"},
+				{Name: "seed", Type: sdk.IntegerParam, Default: sdk.Number(0), Min: sdk.Bound(0), Max: sdk.Bound(1 << 53), Description: "hash seed"},
+			},
+			New: func(o sdk.Params) (Step, error) {
+				return &Hash{Columns: o.Strings("columns"), Buckets: o.Int("buckets", 1024), Signed: o.Bool("signed", false), Seed: uint64(o.Int("seed", 0))}, nil
+			},
+		},
+		"counts": {
+			Name:        "counts",
+			Description: "categorical columns: smoothed class frequencies (successes_k + c_k)/(counts + Σc) from the training rows, optionally out-of-fold",
+			Options: []sdk.ParamSpec{columnsSpec,
+				{Name: "priors", Type: sdk.NumberListParam, Description: "prior counts c_1..c_K (one number = the same for every class); default all 1"},
+				{Name: "prior_sets", Type: sdk.NumberMatrixParam, Description: "several prior sets, one feature group each (instead of priors)"},
+				{Name: "include_counts", Type: sdk.BoolParam, Default: sdk.Bool(false), Description: "add counts(u) and successes_k(u) as features"},
+				{Name: "folds", Type: sdk.NumberOrStringParam, Default: sdk.Number(0), Min: sdk.Bound(0), Allowed: []string{"loo"}, Description: "training rows' statistics: 0 = in-sample, m ≥ 2 = out-of-fold over m parts, \"loo\" = leave-one-out"},
+				{Name: "min_count", Type: sdk.IntegerParam, Default: sdk.Number(0), Min: sdk.Bound(0), Description: "values seen in fewer training rows (and unseen values) share one rare level"},
+				{Name: "hash_buckets", Type: sdk.IntegerParam, Default: sdk.Number(0), Min: sdk.Bound(0), Max: sdk.Bound(1 << 26), Description: "keep statistics per hashed value in this many buckets (0 = per value)"},
+			},
+			New: newCounts,
+		},
+		"cross": {
+			Name:        "cross",
+			Description: "categorical columns: add every pairwise cross a×b as a new categorical column",
+			Options: []sdk.ParamSpec{columnsSpec,
+				{Name: "keep", Type: sdk.BoolParam, Default: sdk.Bool(true), Description: "keep the crossed columns beside their crosses"},
+			},
+			New: func(o sdk.Params) (Step, error) {
+				cols := o.Strings("columns")
+				if cols != nil && len(cols) < 2 {
+					return nil, fmt.Errorf("cross needs at least two columns, got %d", len(cols))
+				}
+				return &Cross{Columns: cols, Drop: !o.Bool("keep", true)}, nil
 			},
 		},
 	}
+}
+
+// newCounts builds a Counts step from checked options.
+func newCounts(o sdk.Params) (Step, error) {
+	s := &Counts{Columns: o.Strings("columns"), IncludeCounts: o.Bool("include_counts", false),
+		MinCount: o.Int("min_count", 0), HashBuckets: o.Int("hash_buckets", 0)}
+	if p := o.Floats("priors"); p != nil {
+		s.Priors = [][]float64{p}
+	}
+	if ps := o.Matrix("prior_sets"); ps != nil {
+		if s.Priors != nil {
+			return nil, fmt.Errorf("give priors or prior_sets, not both")
+		}
+		s.Priors = ps
+	}
+	for i, p := range s.Priors {
+		if len(p) == 0 {
+			return nil, fmt.Errorf("prior set %d is empty", i+1)
+		}
+		for _, c := range p {
+			if !(c >= 0) {
+				return nil, fmt.Errorf("prior set %d has a negative prior %v", i+1, c)
+			}
+		}
+	}
+	if v, ok := o["folds"]; ok {
+		switch v.Kind() {
+		case sdk.StringValue:
+			if v.Str() != "loo" {
+				return nil, fmt.Errorf("folds = %q: want a number or \"loo\"", v.Str())
+			}
+			s.LOO = true
+		case sdk.NumberValue:
+			m := v.Num()
+			if m != math.Trunc(m) || m == 1 || m < 0 {
+				return nil, fmt.Errorf("folds = %v: want 0 (in-sample), a whole number ≥ 2 or \"loo\"", m)
+			}
+			s.Folds = int(m)
+		}
+	}
+	return s, nil
 }
 
 var columnsSpec = sdk.ParamSpec{Name: "columns", Type: sdk.StringListParam, Description: "columns to encode (default: every column of the kind the encoder applies to)"}
@@ -119,19 +212,42 @@ func (s *Standardize) FitTransform(f *Frame, ctx *Context) (*Frame, error) {
 	return &out, nil
 }
 
-// OneHot replaces categorical columns by indicator columns.
+// SparseThreshold is the indicator count above which onehot (with Sparse
+// "auto") emits a sparse block instead of dense columns.
+const SparseThreshold = 64
+
+// OneHot replaces categorical columns by indicator columns
+// g_j(x) = [f(x) = u_j], one per level u_j seen in the training rows, in
+// sorted level order (as scikit-learn's OneHotEncoder). Levels unseen in
+// training and missing values give all zeros (or, with Unknown, a 1 in an
+// extra "col=<unknown>" indicator for unseen non-missing levels).
+//
+// The indicators are dense numeric columns when the step makes at most
+// SparseThreshold of them (Sparse "auto") or always (Sparse "never"), and
+// otherwise one sparse CSR block holding every indicator of the step, in
+// the same order; both give the same design matrix up to column order
+// (dense columns come before sparse blocks in Frame.Design).
 type OneHot struct {
+	// Columns limits the step to these columns; nil means every
+	// categorical one.
 	Columns   []string
 	DropFirst bool
 	// Unknown adds an indicator for levels not seen in the training rows.
 	Unknown bool
+	// Sparse is "auto" (default when empty), "always" or "never".
+	Sparse string
 }
 
 // FitTransform implements Step.
 func (o *OneHot) FitTransform(f *Frame, ctx *Context) (*Frame, error) {
-	out := *f
+	out := f.clone()
 	out.Cat = nil
-	out.Num = append([]NumCol(nil), f.Num...)
+	type coded struct {
+		codes []int32
+		col   []int32 // indicator of each level (offset in the step), −1 = none
+	}
+	var cols []coded
+	var names []string
 	for _, c := range f.Cat {
 		if !selected(o.Columns, c.Name) {
 			out.Cat = append(out.Cat, c)
@@ -143,7 +259,6 @@ func (o *OneHot) FitTransform(f *Frame, ctx *Context) (*Frame, error) {
 				seen[code] = true
 			}
 		}
-		// Levels in sorted order, as scikit-learn's OneHotEncoder.
 		var levels []int
 		for code, s := range seen {
 			if s {
@@ -151,26 +266,70 @@ func (o *OneHot) FitTransform(f *Frame, ctx *Context) (*Frame, error) {
 			}
 		}
 		sort.Slice(levels, func(a, b int) bool { return c.Levels[levels[a]] < c.Levels[levels[b]] })
+		cc := coded{codes: c.Codes, col: make([]int32, len(c.Levels))}
+		for code := range cc.col {
+			cc.col[code] = -1
+		}
 		if o.DropFirst && len(levels) > 0 {
 			levels = levels[1:]
 		}
-		col := make(map[int32]int, len(levels))
 		for _, code := range levels {
-			col[int32(code)] = len(out.Num)
-			out.Num = append(out.Num, NumCol{Name: c.Name + "=" + c.Levels[code], Vals: make([]float64, f.Rows)})
+			cc.col[code] = int32(len(names))
+			names = append(names, c.Name+"="+c.Levels[code])
 		}
-		unknown := -1
 		if o.Unknown {
-			unknown = len(out.Num)
-			out.Num = append(out.Num, NumCol{Name: c.Name + "=<unknown>", Vals: make([]float64, f.Rows)})
+			for code, s := range seen {
+				if !s {
+					cc.col[code] = int32(len(names))
+				}
+			}
+			names = append(names, c.Name+"=<unknown>")
 		}
-		for i, code := range c.Codes {
-			if j, ok := col[code]; ok {
-				out.Num[j].Vals[i] = 1
-			} else if unknown >= 0 && code >= 0 && !seen[code] {
-				out.Num[unknown].Vals[i] = 1
+		cols = append(cols, cc)
+	}
+	var dense bool
+	switch o.Sparse {
+	case "", "auto":
+		dense = len(names) <= SparseThreshold
+	case "never":
+		dense = true
+	case "always":
+	default:
+		return nil, fmt.Errorf("onehot: sparse = %q: want auto, always or never", o.Sparse)
+	}
+	if len(cols) == 0 {
+		return out, nil
+	}
+	if dense {
+		base := len(out.Num)
+		for _, n := range names {
+			out.Num = append(out.Num, NumCol{Name: n, Vals: make([]float64, f.Rows)})
+		}
+		for _, c := range cols {
+			for i, code := range c.codes {
+				if code >= 0 && c.col[code] >= 0 {
+					out.Num[base+int(c.col[code])].Vals[i] = 1
+				}
 			}
 		}
+		return out, nil
 	}
-	return &out, nil
+	// Each column's indicators follow the previous column's, so a row's
+	// entries come out in increasing column order.
+	m := &sparse.CSR{Rows: f.Rows, Cols: len(names), Indptr: make([]int64, f.Rows+1)}
+	m.Indices = make([]int32, 0, f.Rows*len(cols))
+	for i := 0; i < f.Rows; i++ {
+		for _, c := range cols {
+			if code := c.codes[i]; code >= 0 && c.col[code] >= 0 {
+				m.Indices = append(m.Indices, c.col[code])
+			}
+		}
+		m.Indptr[i+1] = int64(len(m.Indices))
+	}
+	m.Values = make([]float64, len(m.Indices))
+	for j := range m.Values {
+		m.Values[j] = 1
+	}
+	out.Sparse = append(out.Sparse, SparseBlock{Names: names, M: m})
+	return out, nil
 }

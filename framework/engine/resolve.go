@@ -345,8 +345,19 @@ func (r *resolver) pipeline(p *config.Pipeline, encoders map[string]*config.Enco
 			continue
 		}
 		params := sdk.Params{}
+		listed := false
 		for n, p := range e.Options {
 			params[n] = p.Value
+			for _, spec := range kind.Options {
+				if spec.Name == n && spec.Type.Scalar() && p.Value.Kind() == sdk.ListValue {
+					r.errorf(p.Range, "Invalid encoder option", "Encoder %q: %s takes one value; encoder options do not expand into a grid (declare one encoder per value and a pipeline for each).", e.Name, n)
+					listed = true
+				}
+			}
+		}
+		if listed {
+			ok = false
+			continue
 		}
 		if !r.checkParams(kind.Options, e.Options, "encoder "+e.Name) {
 			ok = false

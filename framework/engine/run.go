@@ -127,23 +127,25 @@ func Run(ctx context.Context, g *Grid, opt Options) ([]*CellResult, Stats, error
 	for i, p := range g.Pipelines {
 		plIndex[p] = i
 	}
-	// Tasks grouped by design matrix, so that each matrix is built once and
-	// freed when its last task ends.
+	// Tasks grouped by dataset and pipeline, so that each fold's design
+	// matrix is built once and freed when the group's last task ends; within
+	// a group cell by cell, so that cells finish (and are saved) early.
 	var tasks []task
 	matrices := map[matrixKey]*matrixEntry{}
 	for di, d := range g.Datasets {
 		for pi, p := range g.Pipelines {
-			for rep := range d.Folds {
-				for f := 0; f < d.NumFolds; f++ {
-					key := matrixKey{di, pi, rep, f}
-					for _, c := range g.Cells {
-						if c.Dataset == d && c.Pipeline == p {
-							tasks = append(tasks, task{cell: c, repeat: rep, fold: f, key: key})
-							if matrices[key] == nil {
-								matrices[key] = &matrixEntry{}
-							}
-							matrices[key].refs.Add(1)
+			for _, c := range g.Cells {
+				if c.Dataset != d || c.Pipeline != p {
+					continue
+				}
+				for rep := range d.Folds {
+					for f := 0; f < d.NumFolds; f++ {
+						key := matrixKey{di, pi, rep, f}
+						tasks = append(tasks, task{cell: c, repeat: rep, fold: f, key: key})
+						if matrices[key] == nil {
+							matrices[key] = &matrixEntry{}
 						}
+						matrices[key].refs.Add(1)
 					}
 				}
 			}

@@ -31,6 +31,10 @@ type Manifest struct {
 	Baseline    string   `json:"baseline,omitempty"`
 	Alpha       float64  `json:"alpha"`
 	Predictions bool     `json:"predictions"`
+	// ConfusionRows names the rows (FindRow rule) whose confusion matrices
+	// are drawn on every dataset; empty means the best row of each dataset
+	// by the first metric.
+	ConfusionRows []string `json:"confusion_rows,omitempty"`
 }
 
 // ReadManifest reads a manifest written by WriteManifest.

@@ -1,6 +1,8 @@
-// Package report writes the results of a run: tidy CSV files, Markdown
-// comparison tables and the run manifest. Statistics are computed in package
-// stats and metrics; this package only lays them out.
+// Package report writes the results of a run: tidy CSV files, comparison
+// tables (Markdown, LaTeX, HTML, JSON) with significance tests, figures,
+// per-row predictions and the run manifest. The tests themselves live in
+// package stats and the figures in package plots; this package chooses what
+// to compare and lays the results out.
 package report
 
 import (
@@ -32,7 +34,10 @@ func Summarise(cells []*engine.CellResult, metricNames []string) []Summary {
 	for _, c := range cells {
 		for _, m := range metricNames {
 			s := Summary{ID: c.ID, Metric: m, Failed: c.Failed()}
-			if !c.Failed() {
+			if !c.Failed() && len(c.Folds) > 0 {
+				if _, ok := c.Folds[0].Metrics[m]; !ok {
+					continue // the metric does not apply to this cell's task
+				}
 				vals := make([]float64, len(c.Folds))
 				for i, f := range c.Folds {
 					vals[i] = f.Metrics[m]
@@ -97,6 +102,9 @@ func WriteFoldsCSV(w io.Writer, cells []*engine.CellResult, metricNames []string
 	for _, c := range cells {
 		for _, f := range c.Folds {
 			for _, m := range metricNames {
+				if _, ok := f.Metrics[m]; !ok {
+					continue
+				}
 				cw.Write(append(idFields(c.ID), strconv.Itoa(f.Repeat), strconv.Itoa(f.Fold), m, num(f.Metrics[m])))
 			}
 		}
@@ -105,97 +113,14 @@ func WriteFoldsCSV(w io.Writer, cells []*engine.CellResult, metricNames []string
 	return cw.Error()
 }
 
-// Direction tells whether higher metric values are better.
-type Direction func(metric string) (higherIsBetter bool)
-
-// rowKey is a table row: everything but the dataset.
-type rowKey struct{ encoder, learner, params, reduction string }
-
-// WriteMarkdown writes one comparison table per metric: rows are
-// learner + params + reduction (+ encoder when there are several), columns
-// are datasets, cells are mean ± std over folds, and the best mean of each
-// column is bold.
-func WriteMarkdown(w io.Writer, title string, sums []Summary, cells []*engine.CellResult, metricNames []string, higher Direction) error {
+// WriteMarkdown writes the comparison tables of t as Markdown, one per
+// metric (see Comparison), each followed by its statistics, and then the
+// code-matrix diagnostics of the cells' reductions.
+func WriteMarkdown(w io.Writer, t *Tables, cells []*engine.CellResult) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# %s\n\n", title)
-	var datasets []string
-	var rows []rowKey
-	seenDS, seenRow := map[string]bool{}, map[rowKey]bool{}
-	encoders := map[string]bool{}
-	for _, s := range sums {
-		if !seenDS[s.Dataset] {
-			seenDS[s.Dataset] = true
-			datasets = append(datasets, s.Dataset)
-		}
-		k := rowKey{s.Encoder, s.Learner, s.Params, s.Reduction}
-		if !seenRow[k] {
-			seenRow[k] = true
-			rows = append(rows, k)
-		}
-		encoders[s.Encoder] = true
-	}
-	showEnc := len(encoders) > 1
-	for _, m := range metricNames {
-		cell := map[rowKey]map[string]Summary{}
-		for _, s := range sums {
-			if s.Metric != m {
-				continue
-			}
-			k := rowKey{s.Encoder, s.Learner, s.Params, s.Reduction}
-			if cell[k] == nil {
-				cell[k] = map[string]Summary{}
-			}
-			cell[k][s.Dataset] = s
-		}
-		best := map[string]float64{}
-		up := higher(m)
-		for _, d := range datasets {
-			first := true
-			for _, r := range rows {
-				s, ok := cell[r][d]
-				if !ok || s.Failed {
-					continue
-				}
-				if first || (up && s.Mean > best[d]) || (!up && s.Mean < best[d]) {
-					best[d], first = s.Mean, false
-				}
-			}
-		}
-		arrow := "higher is better"
-		if !up {
-			arrow = "lower is better"
-		}
-		fmt.Fprintf(&b, "## %s (%s)\n\n", m, arrow)
-		head := []string{"learner", "params", "reduction"}
-		if showEnc {
-			head = append([]string{"encoder"}, head...)
-		}
-		head = append(head, datasets...)
-		b.WriteString("| " + strings.Join(head, " | ") + " |\n")
-		b.WriteString("|" + strings.Repeat(" --- |", len(head)-len(datasets)) + strings.Repeat(" ---: |", len(datasets)) + "\n")
-		for _, r := range rows {
-			fields := []string{r.learner, orDash(r.params), r.reduction}
-			if showEnc {
-				fields = append([]string{r.encoder}, fields...)
-			}
-			for _, d := range datasets {
-				s, ok := cell[r][d]
-				switch {
-				case !ok:
-					fields = append(fields, "")
-				case s.Failed:
-					fields = append(fields, "failed")
-				default:
-					v := fmt.Sprintf("%.4f ± %.4f", s.Mean, s.Std)
-					if s.Mean == best[d] {
-						v = "**" + v + "**"
-					}
-					fields = append(fields, v)
-				}
-			}
-			b.WriteString("| " + strings.Join(fields, " | ") + " |\n")
-		}
-		b.WriteString("\n")
+	fmt.Fprintf(&b, "# %s\n\n", t.Experiment)
+	for _, c := range t.Metrics {
+		writeMarkdownTable(&b, c)
 	}
 	writeCodeTable(&b, cells)
 	_, err := io.WriteString(w, b.String())

@@ -1,0 +1,88 @@
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/polyclass/polyclass/framework/host"
+	"github.com/polyclass/polyclass/framework/metrics"
+	"github.com/polyclass/polyclass/framework/report"
+)
+
+// rerun runs the experiment a results directory records again, with the
+// recorded seed, and reports what changed: inputs (experiment file,
+// datasets, plugin binaries) and every differing result.
+func rerun(ctx context.Context, h *host.Host, o *options, stdout, stderr io.Writer) error {
+	dir := o.args[0]
+	old, oldCells, err := readResults(dir)
+	if err != nil {
+		return err
+	}
+	changed := 0
+	note := func(format string, args ...any) {
+		changed++
+		fmt.Fprintf(stdout, "changed: "+format+"\n", args...)
+	}
+	if b, err := os.ReadFile(old.File); err != nil {
+		return fmt.Errorf("rerun: the recorded experiment file: %w", err)
+	} else if sum := sha256.Sum256(b); hex.EncodeToString(sum[:]) != old.FileSHA256 {
+		note("experiment file %s (sha256 %s, recorded %s)", old.File, hex.EncodeToString(sum[:]), old.FileSHA256)
+	}
+	g, err := prepare(ctx, h, old.File, &old.Seed, stderr)
+	if err != nil {
+		return err
+	}
+	recorded := map[string]string{}
+	for _, d := range old.Datasets {
+		recorded["dataset "+d.Name] = d.SHA256
+	}
+	for _, p := range old.Plugins {
+		recorded["plugin "+p.Name] = p.SHA256
+	}
+	for _, d := range g.Datasets {
+		if want, ok := recorded["dataset "+d.Config.Name]; ok && want != d.SHA256 {
+			note("dataset %s (%s): sha256 %s, recorded %s", d.Config.Name, d.Config.Path, d.SHA256, want)
+		}
+	}
+	for _, l := range g.Learners {
+		if want, ok := recorded["plugin "+l.Plugin.Name]; ok && want != l.Plugin.SHA256 {
+			note("plugin %s: sha256 %s, recorded %s", l.Plugin.Name, l.Plugin.SHA256, want)
+		}
+	}
+	out := o.out
+	if out == "" {
+		out = filepath.Join(dir, "rerun")
+	}
+	sub := *o
+	sub.out = out
+	sub.quiet = true
+	sub.args = []string{old.File}
+	runErr := runExperiment(ctx, &sub, old.File, g, stdout, stderr)
+	_, newCells, err := readResults(out)
+	if err != nil {
+		return fmt.Errorf("rerun: %w (run: %v)", err, runErr)
+	}
+	// Timings differ from run to run; every other metric must not.
+	var compared []string
+	for _, name := range old.Metrics {
+		if m, err := metrics.Lookup(name); err == nil && !m.Kind.Has(metrics.Timing) {
+			compared = append(compared, name)
+		}
+	}
+	diffs := report.Compare(oldCells, newCells, compared)
+	if len(diffs) > 0 {
+		if err := report.WriteDifferences(stdout, diffs); err != nil {
+			return err
+		}
+	}
+	if len(diffs) > 0 || changed > 0 {
+		return fmt.Errorf("rerun of %s: %d result difference(s), %d changed input(s)", dir, len(diffs), changed)
+	}
+	fmt.Fprintf(stdout, "rerun of %s: identical results (%d cells; timings not compared)\n", dir, len(newCells))
+	return runErr
+}

@@ -1,0 +1,143 @@
+package plots
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// maxPanelsPerRow is the number of dataset panels side by side in BoxPlots.
+const maxPanelsPerRow = 4
+
+// BoxPlots draws Tukey box plots of fold scores: one panel per dataset,
+// one horizontal box per row (method) in each, the rows listed top to bottom
+// in the given order. scores[d][r] holds the fold scores of row r on dataset
+// d; an empty slice (a failed or missing cell) leaves its place empty.
+// xLabel names the metric (say whether it is minimised).
+func BoxPlots(title, xLabel string, datasets, rows []string, scores [][][]float64) (*Figure, error) {
+	if len(datasets) == 0 || len(rows) == 0 {
+		return nil, fmt.Errorf("box plots: need datasets and rows, have %d and %d", len(datasets), len(rows))
+	}
+	if len(scores) != len(datasets) {
+		return nil, fmt.Errorf("box plots: scores for %d datasets, want %d", len(scores), len(datasets))
+	}
+	cols := min(len(datasets), maxPanelsPerRow)
+	nrows := (len(datasets) + cols - 1) / cols
+	grid := make([][]*plot.Plot, nrows)
+	for i := range grid {
+		grid[i] = make([]*plot.Plot, cols)
+	}
+	// Row labels top to bottom: position len(rows)-1-r on the y axis.
+	names := make([]string, len(rows))
+	for r, n := range rows {
+		names[len(rows)-1-r] = n
+	}
+	for d, ds := range datasets {
+		if len(scores[d]) != len(rows) {
+			return nil, fmt.Errorf("box plots: dataset %q has %d rows of scores, want %d", ds, len(scores[d]), len(rows))
+		}
+		p := plot.New()
+		p.Title.Text = ds
+		p.Title.TextStyle.Font = sans(11, true).Font
+		p.X.Label.Text = xLabel
+		p.X.Label.TextStyle.Font = sans(9, false).Font
+		p.X.Tick.Label.Font = sans(8, false).Font
+		p.Y.Tick.Label.Font = sans(9, false).Font
+		p.Add(plotter.NewGrid())
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for r, vals := range scores[d] {
+			if len(vals) == 0 {
+				continue
+			}
+			b, err := plotter.NewBoxPlot(vg.Points(10), float64(len(rows)-1-r), plotter.Values(vals))
+			if err != nil {
+				return nil, fmt.Errorf("box plots: %s, %s: %w", ds, rows[r], err)
+			}
+			b.Horizontal = true
+			b.FillColor = plotutil.SoftColors[r%len(plotutil.SoftColors)]
+			b.MedianStyle.Width = vg.Points(1.5)
+			b.GlyphStyle.Radius = vg.Points(2)
+			b.GlyphStyle.Shape = draw.CircleGlyph{}
+			p.Add(b)
+			for _, v := range vals {
+				lo, hi = math.Min(lo, v), math.Max(hi, v)
+			}
+		}
+		if lo <= hi {
+			span := hi - lo
+			if span == 0 {
+				span = math.Max(math.Abs(hi)*0.02, 0.01)
+			}
+			p.X.Min, p.X.Max = lo-0.08*span, hi+0.08*span
+		}
+		p.NominalY(names...)
+		p.Y.Min, p.Y.Max = -0.6, float64(len(rows))-0.4
+		if d%cols != 0 {
+			p.Y.Tick.Label.Color = color.Transparent
+			p.Y.Tick.Marker = blankTicks(len(rows))
+		}
+		grid[d/cols][d%cols] = p
+	}
+	var labelW vg.Length
+	sty := sans(9, false)
+	for _, n := range rows {
+		labelW = max(labelW, sty.Width(n)+8)
+	}
+	panelW := vg.Length(2.3) * vg.Inch
+	panelH := vg.Length(len(rows))*vg.Points(20) + vg.Points(70)
+	titleH := vg.Length(0)
+	if title != "" {
+		titleH = 24
+	}
+	W := labelW + vg.Length(cols)*panelW + 10
+	H := titleH + vg.Length(nrows)*panelH
+	f := &Figure{Width: W, Height: H}
+	f.draw = func(c draw.Canvas) {
+		if title != "" {
+			s := sans(12, true)
+			s.XAlign, s.YAlign = -0.5, -1
+			c.FillText(s, vg.Point{X: c.Min.X + W/2, Y: c.Max.Y - 6}, title)
+		}
+		// The first column is wider by the row labels, so that every
+		// panel's data area has about the same width.
+		for i := range grid {
+			for j, p := range grid[i] {
+				if p == nil {
+					continue
+				}
+				x0 := c.Min.X + vg.Length(j)*panelW
+				x1 := x0 + panelW
+				if j == 0 {
+					x1 += labelW
+				} else {
+					x0 += labelW
+					x1 += labelW
+				}
+				y1 := c.Max.Y - titleH - vg.Length(i)*panelH
+				pc := c
+				pc.Rectangle = vg.Rectangle{Min: vg.Point{X: x0 + 4, Y: y1 - panelH + 4}, Max: vg.Point{X: x1 - 6, Y: y1 - 4}}
+				p.Draw(pc)
+			}
+		}
+	}
+	return f, nil
+}
+
+// blankTicks keeps the nominal tick positions without labels, so that the
+// panels after the first in a row do not repeat the row names.
+type blankTicks int
+
+// Ticks returns one unlabelled tick per row.
+func (n blankTicks) Ticks(_, _ float64) []plot.Tick {
+	t := make([]plot.Tick, int(n))
+	for i := range t {
+		t[i] = plot.Tick{Value: float64(i)}
+	}
+	return t
+}

@@ -1,0 +1,105 @@
+package plots
+
+import (
+	"bytes"
+	"flag"
+	"image/png"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+var keep = flag.String("keep", "", "directory to keep the test figures in, for inspection")
+
+// demsarRanks are the average ranks of Demšar's (2006) Table 6 example
+// (C4.5, C4.5+m, C4.5+cf, C4.5+m+cf); CD = 1.25 at α = 0.05 for N = 14.
+var demsarRanks = []float64{3.143, 2.000, 2.893, 1.964}
+
+func TestCDGroups(t *testing.T) {
+	tests := []struct {
+		name  string
+		ranks []float64
+		cd    float64
+		want  [][]int
+	}{
+		// Demšar section 3.2.4: the largest difference, C4.5 (3.143) vs
+		// C4.5+m+cf (1.964), is 1.179 < CD = 1.25, so all four form one group.
+		{"demsar CD 1.25", demsarRanks, 1.25, [][]int{{3, 1, 2, 0}}},
+		// With CD 1.1, C4.5 separates from the two best (1.179 and 1.143 ≥ 1.1).
+		{"demsar CD 1.1", demsarRanks, 1.1, [][]int{{3, 1, 2}, {2, 0}}},
+		{"all distinct", []float64{1, 2, 3}, 0.5, nil},
+		{"two groups", []float64{1, 1.2, 3, 3.1}, 0.5, [][]int{{0, 1}, {2, 3}}},
+		{"nested not repeated", []float64{1, 1.3, 1.6, 1.9}, 0.65, [][]int{{0, 1, 2}, {1, 2, 3}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := CDGroups(tc.ranks, tc.cd); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("CDGroups(%v, %v) = %v, want %v", tc.ranks, tc.cd, got, tc.want)
+			}
+		})
+	}
+}
+
+func save(t *testing.T, name string, f *Figure) {
+	t.Helper()
+	b, err := f.PNG()
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// PNG size follows the nominal size at DefaultDPI.
+	wantW := int(f.Width.Dots(DefaultDPI) + 0.5)
+	if got := img.Bounds().Dx(); got < wantW-1 || got > wantW+1 {
+		t.Errorf("%s: PNG width %d px, want %d", name, got, wantW)
+	}
+	var svg bytes.Buffer
+	if err := f.WriteSVG(&svg); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(svg.String(), "<svg") {
+		t.Errorf("%s: not an SVG", name)
+	}
+	if *keep != "" {
+		if _, err := f.Save(filepath.Join(*keep, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Deterministic: drawing twice gives the same bytes.
+	b2, _ := f.PNG()
+	if !bytes.Equal(b, b2) {
+		t.Errorf("%s: PNG differs between two renderings", name)
+	}
+}
+
+func TestFigures(t *testing.T) {
+	if *keep != "" {
+		os.MkdirAll(*keep, 0o755)
+	}
+	cd, err := CriticalDifference("accuracy: Nemenyi CD at α = 0.05", []string{"C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"}, demsarRanks, 1.25)
+	if err != nil {
+		t.Fatal(err)
+	}
+	save(t, "cd", cd)
+	bp, err := BoxPlots("accuracy (higher is better)", "accuracy", []string{"iris", "wine", "car"},
+		[]string{"logreg C=0.1 ova", "logreg C=1 ova", "logreg C=10 ova"},
+		[][][]float64{
+			{{0.93, 0.87, 1, 0.8, 0.87, 0.93}, {0.93, 0.93, 1, 0.87, 0.93, 1}, {1, 0.93, 1, 0.93, 0.87, 1}},
+			{{1, 1, 0.94, 1, 1, 0.94}, {1, 0.94, 0.94, 1, 1, 1}, {1, 0.94, 0.94, 1, 1, 1}},
+			{{0.84, 0.86, 0.82, 0.85}, {0.88, 0.89, 0.87, 0.9}, {}},
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	save(t, "box", bp)
+	cm, err := ConfusionHeatMap("iris — logreg C=1 ova", []string{"setosa", "versicolor", "virginica"},
+		[][]int{{50, 0, 0}, {0, 45, 5}, {0, 3, 47}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	save(t, "confusion", cm)
+}

@@ -1,0 +1,157 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/polyclass/polyclass/framework/engine"
+	"github.com/polyclass/polyclass/framework/plots"
+)
+
+// Figure is one figure of a report.
+type Figure struct {
+	// Name is the file name without extension (under plots/).
+	Name string
+	// Metric is the metric the figure belongs to; empty for confusion
+	// matrices.
+	Metric  string
+	Caption string
+	Fig     *plots.Figure
+}
+
+// fileSafe maps s to a file-name-safe string.
+func fileSafe(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '.', r == '=':
+			b.WriteRune(r)
+		default:
+			b.WriteByte('_')
+		}
+	}
+	return b.String()
+}
+
+// BuildFigures draws the figures of a run: for every metric a box plot of
+// the fold scores (file box_METRIC) and, when the tests across datasets ran,
+// a critical-difference diagram (cd_METRIC); then a confusion-matrix heat map
+// (confusion_DATASET_ROW, summed over folds) for each dataset and each row
+// that confusionRows names (FindRow rule), or, when confusionRows is empty,
+// for the best row of each dataset by the first metric.
+func BuildFigures(t *Tables, cells []*engine.CellResult, confusionRows []string) ([]Figure, error) {
+	var figs []Figure
+	for _, c := range t.Metrics {
+		labels := make([]string, len(c.Rows))
+		for i, r := range c.Rows {
+			labels[i] = r.Label
+		}
+		scores := make([][][]float64, len(c.Datasets))
+		for d := range c.Datasets {
+			scores[d] = make([][]float64, len(c.Rows))
+			for r := range c.Rows {
+				if e := c.Entries[r][d]; e.ok() {
+					for _, f := range e.folds {
+						scores[d][r] = append(scores[d][r], f.v)
+					}
+				}
+			}
+		}
+		title := fmt.Sprintf("%s (%s): fold scores", c.Metric, direction(c.HigherIsBetter))
+		if len(c.Rows) > 0 && len(c.Datasets) > 0 {
+			f, err := plots.BoxPlots(title, c.Metric, c.Datasets, labels, scores)
+			if err != nil {
+				return figs, fmt.Errorf("figures: %w", err)
+			}
+			figs = append(figs, Figure{Name: "box_" + fileSafe(c.Metric), Metric: c.Metric, Caption: title, Fig: f})
+		}
+		if a := c.Across; a != nil {
+			title := fmt.Sprintf("%s: average ranks, Nemenyi CD at α = %s (N = %d)", c.Metric, fixed(c.Alpha, 2), a.Friedman.N)
+			f, err := plots.CriticalDifference(title, labels, a.Friedman.AvgRanks, a.CD)
+			if err != nil {
+				return figs, fmt.Errorf("figures: %w", err)
+			}
+			figs = append(figs, Figure{Name: "cd_" + fileSafe(c.Metric), Metric: c.Metric, Caption: title, Fig: f})
+		}
+	}
+	if len(t.Metrics) == 0 {
+		return figs, nil
+	}
+	first := t.Metrics[0]
+	var chosen []int
+	for _, name := range confusionRows {
+		r, err := FindRow(first.Rows, name)
+		if err != nil {
+			return figs, fmt.Errorf("confusion matrix: %w", err)
+		}
+		chosen = append(chosen, r)
+	}
+	rows, _, rowOf := rowsOf(cells)
+	for d, ds := range first.Datasets {
+		want := chosen
+		if len(confusionRows) == 0 {
+			want = nil
+			for r := range first.Rows {
+				if e := first.Entries[r][d]; e.ok() && e.Rank == bestRank(columnRanks(first, d)) {
+					want = append(want, r)
+					break
+				}
+			}
+		}
+		for _, r := range want {
+			for i, cell := range cells {
+				if cell.Dataset != ds || rowOf[i] != r || cell.Failed() {
+					continue
+				}
+				counts, ok := sumConfusion(cell)
+				if !ok {
+					continue
+				}
+				title := fmt.Sprintf("%s: %s (summed over %d folds)", ds, rows[r].Label, len(cell.Folds))
+				f, err := plots.ConfusionHeatMap(title, cell.Classes, counts)
+				if err != nil {
+					return figs, fmt.Errorf("figures: %w", err)
+				}
+				figs = append(figs, Figure{Name: "confusion_" + fileSafe(ds) + "_" + fileSafe(rows[r].Label), Caption: title, Fig: f})
+			}
+		}
+	}
+	return figs, nil
+}
+
+func columnRanks(c *Comparison, d int) []float64 {
+	var rs []float64
+	for r := range c.Rows {
+		if e := c.Entries[r][d]; e.ok() {
+			rs = append(rs, e.Rank)
+		}
+	}
+	return rs
+}
+
+// sumConfusion sums a cell's confusion matrices over its folds; ok is false
+// when they are missing or do not match the cell's classes.
+func sumConfusion(c *engine.CellResult) ([][]int, bool) {
+	k := len(c.Classes)
+	if k == 0 || len(c.Folds) == 0 {
+		return nil, false
+	}
+	sum := make([][]int, k)
+	for i := range sum {
+		sum[i] = make([]int, k)
+	}
+	for _, f := range c.Folds {
+		if len(f.Confusion) != k {
+			return nil, false
+		}
+		for i, row := range f.Confusion {
+			if len(row) != k {
+				return nil, false
+			}
+			for j, v := range row {
+				sum[i][j] += v
+			}
+		}
+	}
+	return sum, true
+}

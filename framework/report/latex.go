@@ -1,0 +1,101 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// texPost replaces the Unicode characters the shared sentences contain.
+var texPost = strings.NewReplacer("–", "--", "−", "$-$", "∞", `$\infty$`)
+
+// texLabel turns s into a string safe inside \label{}.
+func texLabel(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '.':
+			b.WriteRune(r)
+		default:
+			b.WriteByte('-')
+		}
+	}
+	return b.String()
+}
+
+// WriteLaTeX writes the comparison tables of t as LaTeX table floats for
+// \input: booktabs rules (\usepackage{booktabs} in the preamble), the best
+// mean of each column in bold, v / * marks against the baseline, an
+// average-rank column and the statistics under each table. Nothing else is
+// required of the document.
+func WriteLaTeX(w io.Writer, t *Tables) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%% Comparison tables of experiment %s; needs \\usepackage{booktabs}.\n", t.Experiment)
+	for _, c := range t.Metrics {
+		writeLaTeXTable(&b, t.Experiment, c)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func writeLaTeXTable(b *strings.Builder, experiment string, c *Comparison) {
+	showEnc := showEncoder(c.Rows)
+	head := []string{"learner", "params", "reduction"}
+	if showEnc {
+		head = append([]string{"encoder"}, head...)
+	}
+	nID := len(head)
+	for _, d := range c.Datasets {
+		head = append(head, texEscape(d))
+	}
+	head = append(head, `avg.\ rank`)
+	if c.Baseline >= 0 {
+		head = append(head, "w/t/l")
+	}
+	fmt.Fprintf(b, "\n%% %s (%s)\n", c.Metric, direction(c.HigherIsBetter))
+	b.WriteString("\\begin{table}[htbp]\n\\centering\n\\small\n")
+	fmt.Fprintf(b, "\\caption{%s: %s (%s), mean %s std over folds.}\n", texEscape(experiment), texEscape(c.Metric),
+		direction(c.HigherIsBetter), `$\pm$`)
+	fmt.Fprintf(b, "\\label{tab:%s-%s}\n", texLabel(experiment), texLabel(c.Metric))
+	fmt.Fprintf(b, "\\begin{tabular}{%s%s}\n\\toprule\n", strings.Repeat("l", nID), strings.Repeat("r", len(head)-nID))
+	b.WriteString(strings.Join(head, " & ") + ` \\` + "\n\\midrule\n")
+	for r, row := range c.Rows {
+		fields := []string{texEscape(row.Learner), texEscape(orDashPlain(row.Params)), texEscape(row.Reduction)}
+		if showEnc {
+			fields = append([]string{texEscape(row.Encoder)}, fields...)
+		}
+		for d := range c.Datasets {
+			e := c.Entries[r][d]
+			v := entryText(Entry{Present: e.Present, Failed: e.Failed, Mean: e.Mean, Std: e.Std}, `$\pm$`)
+			if e.Best && e.ok() {
+				v = `\textbf{` + v + `}`
+			}
+			if e.Mark != "" {
+				v += `\,` + e.Mark
+			}
+			fields = append(fields, texPost.Replace(v))
+		}
+		fields = append(fields, texPost.Replace(fixed(c.AvgRank[r], 2)))
+		if c.Baseline >= 0 {
+			fields = append(fields, wtlText(c, r))
+		}
+		b.WriteString(strings.Join(fields, " & ") + ` \\` + "\n")
+	}
+	b.WriteString("\\bottomrule\n\\end{tabular}\n")
+	if lines := statLines(c, texFlavor); len(lines) > 0 {
+		b.WriteString("\n\\medskip\n\\begin{minipage}{\\linewidth}\\footnotesize\n")
+		for _, l := range lines {
+			b.WriteString(texPost.Replace(l) + "\\par\n")
+		}
+		b.WriteString("\\end{minipage}\n")
+	}
+	b.WriteString("\\end{table}\n")
+}
+
+// orDashPlain is orDash without Markdown escaping.
+func orDashPlain(s string) string {
+	if s == "" {
+		return "–"
+	}
+	return s
+}

@@ -1,0 +1,465 @@
+package report
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"flag"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/polyclass/polyclass/framework/engine"
+	"github.com/polyclass/polyclass/framework/metrics"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// mkCell builds a finished cell whose folds have the given scores per
+// metric (all slices of one length), nTrain/nTest rows each.
+func mkCell(ds, learner, params, red string, nTrain, nTest int, scores map[string][]float64) *engine.CellResult {
+	c := &engine.CellResult{ID: engine.ID{Dataset: ds, Encoder: "default", Learner: learner, Params: params, Reduction: red},
+		Classes: []string{"a", "b"}}
+	n := 0
+	for _, v := range scores {
+		n = len(v)
+	}
+	for i := 0; i < n; i++ {
+		f := engine.FoldResult{Fold: i, NTrain: nTrain, NTest: nTest, Metrics: map[string]float64{}}
+		for m, v := range scores {
+			f.Metrics[m] = v[i]
+		}
+		c.Folds = append(c.Folds, f)
+	}
+	return c
+}
+
+// withErr is mkCell's scores as accuracy and error = 1 − accuracy.
+func withErr(acc []float64) map[string][]float64 {
+	e := make([]float64, len(acc))
+	for i, a := range acc {
+		e[i] = 1 - a
+	}
+	return map[string][]float64{"accuracy": acc, "error": e}
+}
+
+// goldenCells: three rows on two datasets, five folds of 120/30 rows.
+func goldenCells() []*engine.CellResult {
+	return []*engine.CellResult{
+		mkCell("iris", "logreg", "C=1", "ova", 120, 30, withErr([]float64{0.9, 0.9333333333333333, 0.9666666666666667, 0.9, 0.9333333333333333})),
+		mkCell("iris", "logreg", "C=10", "ova", 120, 30, withErr([]float64{0.9666666666666667, 1, 1, 0.9666666666666667, 1})),
+		mkCell("iris", "svm_cs", "", "ova", 120, 30, withErr([]float64{0.8, 0.8333333333333334, 0.9, 0.8666666666666667, 0.8})),
+		mkCell("wine&co", "logreg", "C=1", "ova", 120, 30, withErr([]float64{0.9666666666666667, 0.9333333333333333, 1, 0.9666666666666667, 0.9666666666666667})),
+		mkCell("wine&co", "logreg", "C=10", "ova", 120, 30, withErr([]float64{0.9666666666666667, 0.9333333333333333, 1, 0.9666666666666667, 0.9666666666666667})),
+		{ID: engine.ID{Dataset: "wine&co", Encoder: "default", Learner: "svm_cs", Reduction: "ova"}, Error: "repeat 0 fold 2: boom"},
+	}
+}
+
+var dataURI = regexp.MustCompile(`data:image/png;base64,[A-Za-z0-9+/=]+`)
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	if strings.HasSuffix(name, ".html") {
+		// PNG bytes depend on floating-point rasterisation; compare the markup.
+		got = dataURI.ReplaceAll(got, []byte("data:image/png;base64,PNG"))
+	}
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the golden file (go test -update to accept):\n%s", name, got)
+	}
+}
+
+func TestGolden(t *testing.T) {
+	cells := goldenCells()
+	tables := BuildTables("golden", cells, []string{"accuracy", "error"}, "logreg C=1", 0)
+	figs, err := BuildFigures(tables, cells, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		file string
+		fn   func(*bytes.Buffer) error
+	}{
+		{"golden.md", func(b *bytes.Buffer) error { return WriteMarkdown(b, tables, cells) }},
+		{"golden.tex", func(b *bytes.Buffer) error { return WriteLaTeX(b, tables) }},
+		{"golden.json", func(b *bytes.Buffer) error { return WriteJSON(b, tables) }},
+		{"golden.html", func(b *bytes.Buffer) error { return WriteHTML(b, tables, figs) }},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := tc.fn(&b); err != nil {
+				t.Fatal(err)
+			}
+			golden(t, tc.file, b.Bytes())
+		})
+	}
+}
+
+// TestWriteAllDeterministic writes every format twice and compares bytes.
+func TestWriteAllDeterministic(t *testing.T) {
+	m := &Manifest{Experiment: "det", Metrics: []string{"accuracy", "error"},
+		Formats: []string{"markdown", "csv", "json", "latex", "html"}, Baseline: "logreg C=1"}
+	var runs [2]map[string][]byte
+	for i := range runs {
+		dir := t.TempDir()
+		cells := goldenCells()
+		for i := range cells[1].Folds {
+			cells[1].Folds[i].Confusion = [][]int{{15, 0}, {1, 14}}
+		}
+		written, err := WriteAll(dir, m, cells)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs[i] = map[string][]byte{}
+		for _, p := range written {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rel, _ := filepath.Rel(dir, p)
+			runs[i][rel] = b
+		}
+	}
+	for _, want := range []string{"summary.csv", "folds.csv", "det.md", "det.tex", "det.html", "det.json",
+		"plots/box_accuracy.png", "plots/box_accuracy.svg", "plots/box_error.svg",
+		"plots/confusion_iris_logreg_C=10_ova.png", "plots/confusion_iris_logreg_C=10_ova.svg"} {
+		if _, ok := runs[0][want]; !ok {
+			t.Errorf("WriteAll did not write %s", want)
+		}
+	}
+	if len(runs[0]) != len(runs[1]) {
+		t.Fatalf("%d files then %d", len(runs[0]), len(runs[1]))
+	}
+	for name, b := range runs[0] {
+		if !bytes.Equal(b, runs[1][name]) {
+			t.Errorf("%s differs between two identical runs", name)
+		}
+	}
+	// The critical-difference diagram needs two complete datasets.
+	dir := t.TempDir()
+	written, err := WriteAll(dir, &Manifest{Experiment: "d", Metrics: []string{"auc_ovr"}, Formats: []string{"plots"}}, demsarCells([]int{0, 1, 2, 3}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(strings.Join(written, " "), filepath.Join(dir, "plots", "cd_auc_ovr.png")) {
+		t.Errorf("no CD diagram among %v", written)
+	}
+}
+
+// TestCorrectedMarks checks v / * / tie on folds built so that the verdict
+// is known. Baseline b: ten folds of 0.80, n_train 90, n_test 10, so the
+// correction is 1/J + n_test/n_train = 0.1 + 0.1111 = 0.2111.
+//
+//   - "up": d alternates 0.01, 0.03: mean 0.02, var = 10·0.01²/9 = 1.111e-4,
+//     t = 0.02/√(0.2111·1.111e-4) = 4.13, p(t₉) ≈ 0.0026 → v.
+//   - "down": d = −(0.01, 0.03, …): t = −4.13 → *.
+//   - "noisy": d alternates 0.00, 0.04: mean 0.02, var = 4.444e-4. The naive
+//     paired t = 0.02/√(4.444e-4/10) = 3.00 (p ≈ 0.015) would call it
+//     significant; corrected t = 0.02/√(0.2111·4.444e-4) = 2.065, p ≈ 0.069
+//     → tie.
+//
+// For "error" = 1 − accuracy (lower is better) the differences change sign
+// (t = −4.13 for "up") but the verdicts must stay: lower error is better.
+func TestCorrectedMarks(t *testing.T) {
+	base := make([]float64, 10)
+	mk := func(d0, d1 float64) []float64 {
+		v := make([]float64, 10)
+		for i := range v {
+			base[i] = 0.8
+			v[i] = 0.8 + d0
+			if i%2 == 1 {
+				v[i] = 0.8 + d1
+			}
+		}
+		return v
+	}
+	cells := []*engine.CellResult{
+		mkCell("d", "base", "", "ova", 90, 10, withErr(mk(0, 0))),
+		mkCell("d", "up", "", "ova", 90, 10, withErr(mk(0.01, 0.03))),
+		mkCell("d", "down", "", "ova", 90, 10, withErr(mk(-0.01, -0.03))),
+		mkCell("d", "noisy", "", "ova", 90, 10, withErr(mk(0, 0.04))),
+	}
+	tables := BuildTables("marks", cells, []string{"accuracy", "error"}, "base", 0.05)
+	want := map[string][]string{"accuracy": {"", "v", "*", ""}, "error": {"", "v", "*", ""}}
+	for _, c := range tables.Metrics {
+		for r, w := range want[c.Metric] {
+			if got := c.Entries[r][0].Mark; got != w {
+				t.Errorf("%s, %s: mark %q, want %q", c.Metric, c.Rows[r].Label, got, w)
+			}
+		}
+		e := c.Entries[1][0]
+		if math.Abs(math.Abs(e.T)-4.1295) > 1e-3 || math.Abs(e.P-0.00257) > 2e-4 {
+			t.Errorf("%s up: t = %v, p = %v; hand 4.1295, 0.0026", c.Metric, e.T, e.P)
+		}
+		if e := c.Entries[3][0]; math.Abs(math.Abs(e.T)-2.0647) > 1e-3 || !(e.P > 0.05 && e.P < 0.08) {
+			t.Errorf("%s noisy: t = %v, p = %v; hand 2.065, 0.069", c.Metric, e.T, e.P)
+		}
+		if (e.T > 0) != (c.Metric == "accuracy") {
+			t.Errorf("%s up: t = %v has the wrong sign", c.Metric, e.T)
+		}
+		if c.WTL[1] != (WTL{Win: 1}) || c.WTL[2] != (WTL{Loss: 1}) || c.WTL[3] != (WTL{Tie: 1}) {
+			t.Errorf("%s: w/t/l %v", c.Metric, c.WTL)
+		}
+	}
+	var md bytes.Buffer
+	WriteMarkdown(&md, tables, cells)
+	if !strings.Contains(md.String(), "| up | – | ova | **0.8200 ± 0.0105** v | 1.00 | 1/0/0 |") ||
+		!strings.Contains(md.String(), `| down | – | ova | 0.7800 ± 0.0105 \* | 4.00 | 0/0/1 |`) {
+		t.Errorf("markdown marks:\n%s", md.String())
+	}
+	// Without a baseline: no marks, no w/t/l column.
+	plain := BuildTables("marks", cells, []string{"accuracy"}, "", 0)
+	for r := range plain.Metrics[0].Rows {
+		if m := plain.Metrics[0].Entries[r][0].Mark; m != "" {
+			t.Errorf("mark %q without a baseline", m)
+		}
+	}
+}
+
+func TestFindRow(t *testing.T) {
+	rows, _, _ := rowsOf(goldenCells())
+	for _, tc := range []struct {
+		name string
+		want int
+		err  string
+	}{
+		{"logreg C=1 ova", 0, ""},
+		{"logreg C=10", 1, ""},
+		{"svm_cs", 2, ""},
+		{"svm_cs ova", 2, ""},
+		{"logreg", -1, "several rows"},
+		{"tree", -1, "matches no row"},
+	} {
+		got, err := FindRow(rows, tc.name)
+		if got != tc.want || (tc.err == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tc.err)) {
+			t.Errorf("FindRow(%q) = %d, %v; want %d, %q", tc.name, got, err, tc.want, tc.err)
+		}
+	}
+}
+
+// demsar is Demšar's (2006) Table 6 (AUC of four C4.5 variants on 14 data
+// sets), as in package stats' tests.
+var demsar = [][]float64{
+	{0.763, 0.768, 0.771, 0.798}, {0.599, 0.591, 0.590, 0.569}, {0.954, 0.971, 0.968, 0.967},
+	{0.628, 0.661, 0.654, 0.657}, {0.882, 0.888, 0.886, 0.898}, {0.936, 0.931, 0.916, 0.931},
+	{0.661, 0.668, 0.609, 0.685}, {0.583, 0.583, 0.563, 0.625}, {0.775, 0.838, 0.866, 0.875},
+	{1.000, 1.000, 1.000, 1.000}, {0.940, 0.962, 0.965, 0.962}, {0.619, 0.666, 0.614, 0.669},
+	{0.972, 0.981, 0.97501, 0.975}, {0.957, 0.978, 0.946, 0.970},
+}
+
+func demsarCells(methods []int) []*engine.CellResult {
+	names := []string{"C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"}
+	var cells []*engine.CellResult
+	for d, row := range demsar {
+		for _, j := range methods {
+			cells = append(cells, mkCell("ds"+strconv.Itoa(d), names[j], "", "", 100, 10,
+				map[string][]float64{"auc_ovr": {row[j], row[j]}}))
+		}
+	}
+	return cells
+}
+
+// TestAcrossDemsar renders the Friedman / Nemenyi example of Demšar (2006,
+// section 3.2.4): average ranks 3.143, 2.000, 2.893, 1.964; χ²_F = 9.28,
+// F_F = 3.69, CD = 1.25 for k = 4, N = 14 at α = 0.05.
+func TestAcrossDemsar(t *testing.T) {
+	cells := demsarCells([]int{0, 1, 2, 3})
+	tables := BuildTables("demsar", cells, []string{"auc_ovr"}, "", 0)
+	c := tables.Metrics[0]
+	for j, want := range []float64{3.143, 2.000, 2.893, 1.964} {
+		if math.Abs(c.AvgRank[j]-want) > 0.0005 {
+			t.Errorf("avg rank %d = %v, paper %v", j, c.AvgRank[j], want)
+		}
+	}
+	var md, tex, js bytes.Buffer
+	WriteMarkdown(&md, tables, cells)
+	WriteLaTeX(&tex, tables)
+	WriteJSON(&js, tables)
+	for _, want := range []string{"| C4.5+m+cf | – |  | ", "1.96 |",
+		"Friedman χ²_F = 9.279 (df 3, p = 0.0258), Iman–Davenport F_F = 3.686 (df 3, 39, p = 0.0198)",
+		"CD = 1.254 (α = 0.05, k = 4, N = 14)", "Nemenyi: no two rows differ by at least CD."} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md.String())
+		}
+	}
+	if !strings.Contains(tex.String(), `Friedman $\chi^2_F$ = 9.279`) || !strings.Contains(tex.String(), "CD = 1.254") {
+		t.Errorf("latex:\n%s", tex.String())
+	}
+	var parsed struct {
+		Metrics []struct {
+			Across struct {
+				Friedman  struct{ Chi2, FF float64 }
+				NemenyiCD float64 `json:"nemenyi_cd"`
+			}
+		}
+	}
+	if err := json.Unmarshal(js.Bytes(), &parsed); err != nil {
+		t.Fatal(err)
+	}
+	a := parsed.Metrics[0].Across
+	if math.Abs(a.Friedman.Chi2-9.28) > 0.005 || math.Abs(a.Friedman.FF-3.69) > 0.005 || math.Abs(a.NemenyiCD-1.25) > 0.005 {
+		t.Errorf("json across: %+v", a)
+	}
+
+	// Two methods: Wilcoxon, C4.5 vs C4.5+m. Demšar section 3.1.3: the
+	// rank sums are 12 (C4.5 better) and 93 (C4.5+m better), T = 12, below
+	// the critical 21 for N = 14 at α = 0.05; with the tie correction
+	// z = (12 − 52.5)/√(253.75 − 12/48) = −2.544, p = 0.011.
+	two := demsarCells([]int{0, 1})
+	tw := BuildTables("demsar2", two, []string{"auc_ovr"}, "", 0)
+	w := tw.Metrics[0].Across.Wilcoxon
+	if w == nil || w.RPlus != 12 || w.RMinus != 93 || math.Abs(w.Z+2.5437) > 1e-4 || !(w.P < 0.05) {
+		t.Fatalf("wilcoxon %+v", w)
+	}
+	md.Reset()
+	WriteMarkdown(&md, tw, two)
+	if !strings.Contains(md.String(), "Wilcoxon signed-ranks, C4.5 vs C4.5+m: R+ = 12.0, R− = 93.0, T = 12.0, p = 0.0110 (normal approximation, z = -2.544).") {
+		t.Errorf("markdown wilcoxon:\n%s", md.String())
+	}
+}
+
+// TestLaTeXCompiles runs pdflatex on the golden tables in a minimal article.
+func TestLaTeXCompiles(t *testing.T) {
+	pdflatex, err := exec.LookPath("pdflatex")
+	if err != nil {
+		t.Skip("pdflatex not installed: LaTeX output not compiled (apt-get install texlive-latex-base texlive-latex-recommended)")
+	}
+	dir := t.TempDir()
+	var tex bytes.Buffer
+	tables := BuildTables("golden_run", goldenCells(), []string{"accuracy", "error"}, "logreg C=1", 0)
+	if err := WriteLaTeX(&tex, tables); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "tables.tex"), tex.Bytes(), 0o644)
+	doc := "\\documentclass{article}\n\\usepackage{booktabs}\n\\begin{document}\n\\input{tables}\n\\end{document}\n"
+	os.WriteFile(filepath.Join(dir, "doc.tex"), []byte(doc), 0o644)
+	cmd := exec.Command(pdflatex, "-interaction=nonstopmode", "-halt-on-error", "doc.tex")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("pdflatex: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "doc.pdf")); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestPredictionsRecompute writes predictions.csv and recomputes accuracy
+// and macro_f1 of every cell from it alone.
+func TestPredictionsRecompute(t *testing.T) {
+	classes := []string{"cat", "dog", "emu"}
+	folds := []struct{ rows, y, p []int }{
+		{[]int{0, 3, 5, 7, 9}, []int{0, 1, 2, 2, 1}, []int{0, 1, 2, 1, 1}},
+		{[]int{1, 2, 4, 6, 8}, []int{0, 0, 1, 2, 2}, []int{1, 0, 1, 2, 0}},
+	}
+	acc, _ := metrics.Lookup("accuracy")
+	f1, _ := metrics.Lookup("macro_f1")
+	c := &engine.CellResult{ID: engine.ID{Dataset: "zoo", Encoder: "default", Learner: "lr", Params: "C=1", Reduction: "ova"}, Classes: classes}
+	for i, f := range folds {
+		scores := mat.NewDense(len(f.y), 3, nil)
+		for r, p := range f.p {
+			scores.Set(r, p, 0.7)
+			scores.Set(r, (p+1)%3, 0.2)
+			scores.Set(r, (p+2)%3, 0.1)
+		}
+		in := &metrics.Input{K: 3, True: f.y, Pred: f.p}
+		a, _, _ := acc.Eval(in)
+		m, _, _ := f1.Eval(in)
+		c.Folds = append(c.Folds, engine.FoldResult{Fold: i, Metrics: map[string]float64{"accuracy": a, "macro_f1": m},
+			Predictions: &engine.Predictions{Rows: f.rows, True: f.y, Predicted: f.p, Scores: scores}})
+	}
+	dir := t.TempDir()
+	m := &Manifest{Experiment: "p", Metrics: []string{"accuracy", "macro_f1"}, Predictions: true}
+	if _, err := WriteAll(dir, m, []*engine.CellResult{c}); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(filepath.Join(dir, "predictions.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "dataset,encoder,learner,params,reduction,repeat,fold,row,true,predicted,score_cat,score_dog,score_emu"
+	if got := strings.Join(recs[0], ","); got != want {
+		t.Fatalf("header %s, want %s", got, want)
+	}
+	idx := map[string]int{"cat": 0, "dog": 1, "emu": 2}
+	byFold := map[string]*metrics.Input{}
+	for _, r := range recs[1:] {
+		in := byFold[r[6]]
+		if in == nil {
+			in = &metrics.Input{K: 3}
+			byFold[r[6]] = in
+		}
+		in.True = append(in.True, idx[r[8]])
+		in.Pred = append(in.Pred, idx[r[9]])
+		if s, _ := strconv.ParseFloat(r[10+idx[r[9]]], 64); s != 0.7 {
+			t.Errorf("score of the predicted class %v, want 0.7", s)
+		}
+	}
+	if len(byFold) != 2 || len(recs) != 11 {
+		t.Fatalf("%d folds, %d lines", len(byFold), len(recs))
+	}
+	for i, fr := range c.Folds {
+		in := byFold[strconv.Itoa(i)]
+		a, _, _ := acc.Eval(in)
+		m, _, _ := f1.Eval(in)
+		if a != fr.Metrics["accuracy"] || m != fr.Metrics["macro_f1"] {
+			t.Errorf("fold %d: recomputed accuracy %v macro_f1 %v, cell %v %v", i, a, m, fr.Metrics["accuracy"], fr.Metrics["macro_f1"])
+		}
+	}
+	// The known values: fold 0 has 4 of 5 right, fold 1 3 of 5.
+	if c.Folds[0].Metrics["accuracy"] != 0.8 || c.Folds[1].Metrics["accuracy"] != 0.6 {
+		t.Errorf("accuracies %v %v", c.Folds[0].Metrics["accuracy"], c.Folds[1].Metrics["accuracy"])
+	}
+}
+
+func TestCompare(t *testing.T) {
+	a := goldenCells()
+	b := goldenCells()
+	if d := Compare(a, b, nil); len(d) != 0 {
+		t.Fatalf("identical runs differ: %v", d)
+	}
+	b[0].Folds[2].Metrics["accuracy"] = 0.9666666666666666 // last bit
+	b = append(b[:1], b[2:]...)                            // drop logreg C=10 on iris
+	b = append(b, mkCell("iris", "tree", "", "ova", 120, 30, withErr([]float64{1})))
+	b[4].Error = "other" // svm_cs on wine&co: another error
+	d := Compare(a, b, []string{"accuracy"})
+	var lines []string
+	for _, x := range d {
+		lines = append(lines, x.String())
+	}
+	want := []string{
+		"iris|default|logreg|C=10|ova: missing",
+		"iris|default|logreg|C=1|ova repeat 0 fold 2 accuracy: 0.9666666666666667 → 0.9666666666666666 (Δ -1.1102230246251565e-16)",
+		"iris|default|tree||ova: added",
+		`wine&co|default|svm_cs||ova: error "repeat 0 fold 2: boom" → "other"`,
+	}
+	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
+		t.Errorf("differences:\n%s\nwant:\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
+	}
+	var buf bytes.Buffer
+	WriteDifferences(&buf, d)
+	if !strings.HasPrefix(buf.String(), "4 differences:\n") {
+		t.Errorf("report: %s", buf.String())
+	}
+}
