@@ -32,6 +32,15 @@ learner "logreg" {
   params = { C = [0.1, 1, 10] } # a list expands into one cell per value
 }
 
+learner "svm" {
+  plugin = "svm" # linear SVM, hinge loss, dual coordinate descent
+  params = { C = 1 }
+}
+
+learner "lda" {
+  plugin = "lda" # linear discriminant analysis, also binary
+}
+
 reduction "ova" {
   plugin = "reducers"
   scheme = "ova"
@@ -45,5 +54,5 @@ cv {
 metrics = ["accuracy", "macro_f1"]
 
 output {
-  formats = ["markdown", "csv"]
+  formats = ["markdown", "csv", "latex", "html"]
 }

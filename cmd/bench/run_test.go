@@ -44,8 +44,8 @@ func TestRunQuickstart(t *testing.T) {
 		}
 	}
 	summary := strings.Split(strings.TrimSpace(readFile(t, filepath.Join(out, "summary.csv"))), "\n")
-	// 3 datasets × 3 values of C × 2 metrics, plus the header.
-	if len(summary) != 1+3*3*2 {
+	// 3 datasets × (3 values of C + svm + lda) × 2 metrics, plus the header.
+	if len(summary) != 1+3*5*2 {
 		t.Fatalf("summary.csv has %d lines:\n%s", len(summary), strings.Join(summary, "\n"))
 	}
 	if summary[0] != "dataset,encoder,learner,params,reduction,metric,mean,std,n_folds" {
@@ -69,14 +69,14 @@ func TestRunQuickstart(t *testing.T) {
 	if err := json.Unmarshal([]byte(readFile(t, filepath.Join(out, "manifest.json"))), &m); err != nil {
 		t.Fatal(err)
 	}
-	if len(m.Plugins) != 2 || m.Plugins[0].Name != "logreg" || len(m.Plugins[0].SHA256) != 64 || m.Seed != 1 {
+	if len(m.Plugins) != 4 || m.Plugins[0].Name != "logreg" || len(m.Plugins[0].SHA256) != 64 || m.Seed != 1 {
 		t.Errorf("manifest plugins %+v seed %d", m.Plugins, m.Seed)
 	}
 	if len(m.Datasets) != 3 || m.Datasets[0].Rows != 150 || len(m.Datasets[2].SHA256) != 64 {
 		t.Errorf("manifest datasets %+v", m.Datasets)
 	}
-	if files, _ := filepath.Glob(filepath.Join(out, "cells", "*.json")); len(files) != 9 {
-		t.Errorf("%d cell files, want 9", len(files))
+	if files, _ := filepath.Glob(filepath.Join(out, "cells", "*.json")); len(files) != 15 {
+		t.Errorf("%d cell files, want 15", len(files))
 	}
 
 	// bench table renders the same tables from the results directory alone.
@@ -85,7 +85,7 @@ func TestRunQuickstart(t *testing.T) {
 		before[f] = readFile(t, filepath.Join(out, f))
 		os.Remove(filepath.Join(out, f))
 	}
-	if stdout, stderr, err := bench(t, "table", out); err != nil || !strings.Contains(stdout, "quickstart: 9 cells") {
+	if stdout, stderr, err := bench(t, "table", out); err != nil || !strings.Contains(stdout, "quickstart: 15 cells") {
 		t.Fatalf("table: %v\n%s%s", err, stdout, stderr)
 	}
 	for f, want := range before {
@@ -377,7 +377,7 @@ func TestValidateOK(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, stderr)
 	}
-	if !strings.Contains(stdout, "ok — 3 dataset(s), 1 pipeline(s), 1 learner(s), 1 reduction(s): 9 cells") {
+	if !strings.Contains(stdout, "ok — 3 dataset(s), 1 pipeline(s), 3 learner(s), 1 reduction(s): 15 cells") {
 		t.Errorf("stdout %q", stdout)
 	}
 }
