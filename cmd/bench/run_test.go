@@ -698,3 +698,38 @@ metrics = ["accuracy", "log_loss", "fit_seconds"]
 		t.Fatalf("rerun after tampering: %v\n%s", err, stdout)
 	}
 }
+
+// TestValidateEncoderOptions: encoder options are checked against the
+// encoder's own schema, and a list does not silently stand for one value.
+func TestValidateEncoderOptions(t *testing.T) {
+	file := writeExperiment(t, `experiment "enc" { seed = 1 }
+dataset "car" {
+  path        = "%REPO%/experiments/data/car.csv"
+  categorical = ["buying", "maint", "doors", "persons", "lug_boot", "safety"]
+}
+encoder "counts" {
+  type  = "counts"
+  folds = [0, 5]
+}
+encoder "hash" {
+  type    = "hash"
+  buckets = 0
+  colour  = "red"
+}
+learner "logreg" {}
+reduction "ova" {}
+`)
+	_, stderr, err := bench(t, "validate", file)
+	if err == nil {
+		t.Fatal("validate accepted bad encoder options")
+	}
+	for _, want := range []string{
+		"exp.hcl:8:11: error: Invalid encoder option",
+		"exp.hcl:12:13: error: Invalid parameter value",
+		"exp.hcl:13:13: error: Unknown parameter",
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("missing %q in\n%s", want, stderr)
+		}
+	}
+}
