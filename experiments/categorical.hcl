@@ -59,7 +59,7 @@ cv {
   stratified = true
 }
 
-metrics = ["accuracy", "macro_f1"]
+metrics = ["accuracy", "macro_f1", "fit_seconds", "predict_seconds"]
 
 output {
   formats = ["markdown", "csv"]

@@ -56,8 +56,8 @@ const (
 	DefaultAlpha = 0.05
 )
 
-// DefaultMetrics are reported when a file names none.
-var DefaultMetrics = []string{"accuracy", "macro_f1"}
+// DefaultMetrics returns the metrics reported when a file names none.
+func DefaultMetrics() []string { return []string{"accuracy", "macro_f1"} }
 
 // Functions are the functions experiment files may call: go-cty's standard
 // library (range, pow, concat, format, ...).
@@ -185,7 +185,7 @@ func decode(body hcl.Body, path string) (*Experiment, hcl.Diagnostics) {
 		exp.Metrics = d.strings(a)
 		exp.MetricsRange = a.Expr.Range()
 	} else {
-		exp.Metrics = append([]string(nil), DefaultMetrics...)
+		exp.Metrics = DefaultMetrics()
 		exp.MetricsRange = body.MissingItemRange()
 	}
 	if exp.Output.Dir == "" {
@@ -591,8 +591,8 @@ func (d *decoder) cv(b *hcl.Block, cv *CV) {
 	}
 }
 
-// Output formats a run can write.
-var Formats = []string{"markdown", "csv", "json", "latex", "html", "plots"}
+// Formats returns the output formats a run can write.
+func Formats() []string { return []string{"markdown", "csv", "json", "latex", "html", "plots"} }
 
 func (d *decoder) output(b *hcl.Block, o *Output) {
 	c, diags := b.Body.Content(outputSchema)
@@ -603,8 +603,8 @@ func (d *decoder) output(b *hcl.Block, o *Output) {
 	if a, ok := c.Attributes["formats"]; ok {
 		o.Formats, o.FormatsRange = d.strings(a), a.Expr.Range()
 		for _, f := range o.Formats {
-			if !contains(Formats, f) {
-				d.errorf(a.Expr.Range(), "Unknown output format", "%q is not an output format; choose from %v.", f, Formats)
+			if !contains(Formats(), f) {
+				d.errorf(a.Expr.Range(), "Unknown output format", "%q is not an output format; choose from %v.", f, Formats())
 			}
 		}
 	}
