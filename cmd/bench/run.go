@@ -14,6 +14,7 @@ import (
 	"runtime/debug"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -60,6 +61,30 @@ type options struct {
 	quiet      bool
 	pluginsDir string
 	args       []string
+	pluginLog  *pluginLog
+}
+
+// pluginLog receives the plugins' stderr (each line tagged with the
+// plugin's name); it writes to the current run log, or nowhere.
+type pluginLog struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *pluginLog) set(w io.Writer) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.w = w
+}
+
+// Write implements io.Writer.
+func (l *pluginLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.w == nil {
+		return len(p), nil
+	}
+	return l.w.Write(p)
 }
 
 // prepare parses an experiment file (with the seed replaced when seed is
@@ -146,7 +171,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	h := host.New(o.pluginsDir, nil)
+	// Plugin stderr streams into the run log once a run opens it.
+	o.pluginLog = &pluginLog{}
+	h := host.New(o.pluginsDir, o.pluginLog)
 	defer h.Close()
 	switch cmd {
 	case "plugins":
@@ -203,6 +230,8 @@ func runExperiment(ctx context.Context, o *options, file string, g *engine.Grid,
 		return fmt.Errorf("run log: %w", err)
 	}
 	defer logFile.Close()
+	o.pluginLog.set(logFile)
+	defer o.pluginLog.set(nil)
 
 	start := time.Now().UTC()
 	total := 0
@@ -226,12 +255,6 @@ func runExperiment(ctx context.Context, o *options, file string, g *engine.Grid,
 		bar.Finish()
 	}
 	end := time.Now().UTC()
-	// Plugin stderr goes to the run log.
-	for _, l := range g.Learners {
-		if s := l.Plugin.Stderr(); s != "" {
-			fmt.Fprintf(logFile, "--- plugin %s stderr ---\n%s\n", l.Plugin.Name, s)
-		}
-	}
 	written, err := writeOutputs(out, file, exp, g, results, stats, o, start, end)
 	if err != nil {
 		return errors.Join(runErr, err)
