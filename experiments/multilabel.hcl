@@ -41,6 +41,10 @@ reduction "plst" {
   components = [2, 4, 6]
 }
 
-cv { folds = 10 } # plain shuffled k-fold for multi-label data
+cv {
+  folds = 10
+  # Plain shuffled k-fold for multi-label data, unless
+  # stratified = "iterative" (Sechidis et al. 2011).
+}
 
 metrics = ["hamming_loss", "jaccard", "example_f1", "subset_accuracy", "micro_f1", "macro_f1"]

@@ -110,6 +110,10 @@ type CV struct {
 	Folds      int
 	Repeats    int
 	Stratified bool
+	// Iterative (stratified = "iterative") stratifies multi-label data by
+	// iterative stratification; multi-label data otherwise gets plain
+	// shuffled k-fold.
+	Iterative bool
 	// FoldsFile, when set, gives a predefined fold per data row (resolved
 	// against the experiment file's directory).
 	FoldsFile string

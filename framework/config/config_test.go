@@ -64,6 +64,16 @@ func TestParseMinimal(t *testing.T) {
 	}
 }
 
+func TestIterativeStratification(t *testing.T) {
+	exp, diags := parse(t, base+`cv { stratified = "iterative" }`+"\n")
+	if diags != "" {
+		t.Fatal(diags)
+	}
+	if !exp.CV.Stratified || !exp.CV.Iterative {
+		t.Fatalf("cv = %+v", exp.CV)
+	}
+}
+
 func TestDefaultPipelineInFileOrder(t *testing.T) {
 	exp, diags := parse(t, base+`
 encoder "onehot" { type = "onehot" }
@@ -138,6 +148,7 @@ func TestDiagnostics(t *testing.T) {
 		{"delimiter", base + "dataset \"e\" {\n path = \"e.csv\"\n delimiter = \";;\"\n}\n", `exp.hcl:6:14: error: Invalid delimiter`},
 		{"folds file with repeats", base + "cv {\n folds_file = \"f.csv\"\n repeats = 2\n}\n", `exp.hcl:5:15: error: Conflicting fold settings`},
 		{"syntax", base + "cv { folds = }\n", `exp.hcl:4:14: error: Invalid expression`},
+		{"stratified word", base + "cv { stratified = \"yes\" }\n", `exp.hcl:4:19: error: Invalid value`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -570,7 +570,14 @@ func (d *decoder) cv(b *hcl.Block, cv *CV) {
 		}
 	}
 	if a, ok := c.Attributes["stratified"]; ok {
-		cv.Stratified = d.boolean(a)
+		if v, diags := a.Expr.Value(d.ctx); !diags.HasErrors() && v.Type() == cty.String && v.IsKnown() && !v.IsNull() {
+			if v.AsString() != "iterative" {
+				d.errorf(a.Expr.Range(), "Invalid value", `stratified is true, false or "iterative" (multi-label data), not %q.`, v.AsString())
+			}
+			cv.Stratified, cv.Iterative = true, true
+		} else {
+			cv.Stratified = d.boolean(a)
+		}
 	}
 	if a, ok := c.Attributes["folds_file"]; ok {
 		cv.FoldsFile, cv.FoldsFileRange = d.path(a), a.Expr.Range()

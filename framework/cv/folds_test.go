@@ -148,3 +148,54 @@ func TestSklearnKFold(t *testing.T) {
 		}
 	}
 }
+
+// TestIterativeStratificationSpreadsLabels: a rare label's 10 positives
+// over 5 folds land 2 per fold, every label's positives differ by at most
+// one between folds, and fold sizes stay balanced.
+func TestIterativeStratificationSpreadsLabels(t *testing.T) {
+	const n, q, k = 200, 4, 5
+	labels := make([][]bool, n)
+	for i := range labels {
+		labels[i] = []bool{i%2 == 0, i%5 == 0, i < 10, i%3 == 0 && i%2 == 1}
+	}
+	folds, err := IterativeStratification(labels, k, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	size := make([]int, k)
+	pos := make([][]int, q)
+	for j := range pos {
+		pos[j] = make([]int, k)
+	}
+	for i, f := range folds {
+		size[f]++
+		for j, on := range labels[i] {
+			if on {
+				pos[j][f]++
+			}
+		}
+	}
+	for j := range pos {
+		lo, hi := pos[j][0], pos[j][0]
+		for _, c := range pos[j] {
+			lo, hi = min(lo, c), max(hi, c)
+		}
+		if hi-lo > 1 {
+			t.Errorf("label %d positives per fold %v", j, pos[j])
+		}
+	}
+	if pos[2][0] != 2 {
+		t.Errorf("rare label per fold %v, want 2 each", pos[2])
+	}
+	for f, s := range size {
+		if s < 38 || s > 42 {
+			t.Errorf("fold %d has %d rows, want about 40", f, s)
+		}
+	}
+	again, _ := IterativeStratification(labels, k, 1)
+	for i := range folds {
+		if folds[i] != again[i] {
+			t.Fatal("not reproducible from the seed")
+		}
+	}
+}

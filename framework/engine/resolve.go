@@ -213,10 +213,21 @@ func (r *resolver) dataset(c *config.Dataset) *Dataset {
 	for rep := 0; rep < cvc.Repeats; rep++ {
 		seed := cv.Seed(r.exp.Seed, "folds", c.Name, fmt.Sprint(rep))
 		var folds []int
-		// Multi-label data: plain shuffled k-fold.
-		if cvc.Stratified && !ds.MultiLabel {
+		// Multi-label data: plain shuffled k-fold, or iterative
+		// stratification when asked for.
+		switch {
+		case ds.MultiLabel && cvc.Iterative:
+			rows := make([][]bool, t.NumRows)
+			for i := range rows {
+				rows[i] = make([]bool, ds.K())
+				for j := range rows[i] {
+					rows[i][j] = ds.LabelMatrix.At(i, j) == 1
+				}
+			}
+			folds, err = cv.IterativeStratification(rows, cvc.Folds, seed)
+		case cvc.Stratified && !ds.MultiLabel:
 			folds, err = cv.StratifiedKFold(ds.Labels, cvc.Folds, seed)
-		} else {
+		default:
 			folds, err = cv.KFold(t.NumRows, cvc.Folds, seed)
 		}
 		if err != nil {
