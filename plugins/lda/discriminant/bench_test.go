@@ -1,15 +1,19 @@
 package discriminant
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/polyclass/polyclass/plugins/internal/reftest"
+)
 
 // benchLDA fits LDA on the whole data file (raw features: LDA is
 // invariant to per-column affine scaling).
 func benchLDA(b *testing.B, name string, opts LDAOptions) {
-	ds := loadDataset(b, name)
+	ds := reftest.Load(b, name)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		if _, err := FitLDA(ds.x, ds.y, len(ds.classes), opts); err != nil {
+		if _, err := FitLDA(ds.X, ds.Y, len(ds.Classes), opts); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -35,11 +39,11 @@ func BenchmarkLDADigitsLSQRAuto(b *testing.B) {
 
 // BenchmarkLSQLetter fits least-squares indicator regression on letter.
 func BenchmarkLSQLetter(b *testing.B) {
-	ds := loadDataset(b, "letter")
+	ds := reftest.Load(b, "letter")
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		if _, err := FitLSQ(ds.x, ds.y, len(ds.classes), nil, 0); err != nil {
+		if _, err := FitLSQ(ds.X, ds.Y, len(ds.Classes), nil, 0); err != nil {
 			b.Fatal(err)
 		}
 	}

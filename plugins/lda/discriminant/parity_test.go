@@ -3,6 +3,8 @@ package discriminant
 import (
 	"math"
 	"testing"
+
+	"github.com/polyclass/polyclass/plugins/internal/reftest"
 )
 
 // TestLDAFoldParity checks that per-fold test accuracy on the reference
@@ -13,16 +15,16 @@ import (
 func TestLDAFoldParity(t *testing.T) {
 	for _, name := range []string{"iris", "wine", "breast_cancer", "vehicle", "digits", "segment"} {
 		t.Run(name, func(t *testing.T) {
-			ds := loadDataset(t, name)
-			folds := loadFolds(t, name)
-			ref := loadCVRef(t, name, "lda")
+			ds := reftest.Load(t, name)
+			folds := reftest.Folds(t, name)
+			ref := reftest.SklearnAccuracy(t, name, "lda")
 			for k := range 10 {
-				xtr, ytr, xte, yte := split(ds, folds, k)
-				m, err := FitLDA(xtr, ytr, len(ds.classes), LDAOptions{})
+				xtr, ytr, xte, yte := reftest.Split(ds, folds, k)
+				m, err := FitLDA(xtr, ytr, len(ds.Classes), LDAOptions{})
 				if err != nil {
 					t.Fatalf("fold %d: %v", k, err)
 				}
-				acc := accuracy(m.Predict(nil, xte), yte)
+				acc := reftest.Accuracy(m.Predict(nil, xte), yte)
 				if math.Abs(acc-ref[k]) > 5e-7 {
 					t.Errorf("fold %d: accuracy %.6f, sklearn %.6f", k, acc, ref[k])
 				}

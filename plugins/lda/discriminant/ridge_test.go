@@ -8,6 +8,8 @@ import (
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/polyclass/polyclass/plugins/internal/reftest"
 )
 
 // randomRegression returns an n×d design, n×m targets and positive weights.
@@ -311,7 +313,7 @@ func TestLSQMasking(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if acc := accuracy(quad.Predict(nil, xq), y); acc != 1 {
+	if acc := reftest.Accuracy(quad.Predict(nil, xq), y); acc != 1 {
 		t.Errorf("LSQ on (x, x²): training accuracy %g, want 1", acc)
 	}
 }

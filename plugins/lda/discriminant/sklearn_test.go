@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/polyclass/polyclass/plugins/internal/reftest"
 )
 
 // sklearnLDA is testdata/sklearn_lda.json (see testdata/gen_sklearn_lda.py).
@@ -55,15 +57,15 @@ func TestLDAPredictionsMatchSklearn(t *testing.T) {
 		for cname, opts := range configs {
 			t.Run(name+"/"+cname, func(t *testing.T) {
 				want := ref.Predictions[name][cname]
-				ds := loadDataset(t, name)
-				folds := loadFolds(t, name)
+				ds := reftest.Load(t, name)
+				folds := reftest.Folds(t, name)
 				if len(want) != len(folds) {
 					t.Fatalf("testdata has %d predictions, data %d rows", len(want), len(folds))
 				}
 				got := make([]int, len(folds))
 				for k := range 10 {
-					xtr, ytr, xte, _ := split(ds, folds, k)
-					m, err := FitLDA(xtr, ytr, len(ds.classes), opts)
+					xtr, ytr, xte, _ := reftest.Split(ds, folds, k)
+					m, err := FitLDA(xtr, ytr, len(ds.Classes), opts)
 					if err != nil {
 						t.Fatalf("fold %d: %v", k, err)
 					}
@@ -100,10 +102,10 @@ func TestLDAModelMatchesSklearn(t *testing.T) {
 	ref := loadSklearnLDA(t)
 	for _, r := range ref.Models {
 		t.Run(r.Dataset+"/"+r.Config, func(t *testing.T) {
-			ds := loadDataset(t, r.Dataset)
-			folds := loadFolds(t, r.Dataset)
-			xtr, ytr, xte, _ := split(ds, folds, 0)
-			m, err := FitLDA(xtr, ytr, len(ds.classes), configs[r.Config])
+			ds := reftest.Load(t, r.Dataset)
+			folds := reftest.Folds(t, r.Dataset)
+			xtr, ytr, xte, _ := reftest.Split(ds, folds, 0)
+			m, err := FitLDA(xtr, ytr, len(ds.Classes), configs[r.Config])
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -165,9 +167,9 @@ func TestCovarianceMatchesSklearn(t *testing.T) {
 		t.Fatalf("decode testdata: %v", err)
 	}
 	c := ref.Covariance
-	ds := loadDataset(t, "wine")
-	_, d := ds.x.Dims()
-	x := ds.x.Slice(0, c.Rows, 0, d).(*mat.Dense)
+	ds := reftest.Load(t, "wine")
+	_, d := ds.X.Dims()
+	x := ds.X.Slice(0, c.Rows, 0, d).(*mat.Dense)
 	lw, s := LedoitWolf(x)
 	if math.Abs(s-c.Shrinkage) > 1e-12 {
 		t.Errorf("Ledoit–Wolf shrinkage %.15g, sklearn %.15g", s, c.Shrinkage)

@@ -1,53 +1,27 @@
 package logistic
 
 import (
-	"encoding/json"
 	"math"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
-)
 
-type optimum struct {
-	Objective float64   `json:"objective"`
-	W         []float64 `json:"w"`
-	B         float64   `json:"b"`
-}
+	"github.com/polyclass/polyclass/plugins/internal/reftest"
+)
 
 // breastCancer returns the standardised breast cancer design (whole-file
 // mean and population std), labels +1 = malignant, and the reference optima.
-func breastCancer(tb testing.TB) (*mat.Dense, []float64, map[string]optimum) {
+func breastCancer(tb testing.TB) (*mat.Dense, []float64, map[string]reftest.Optimum) {
 	tb.Helper()
-	ds := loadDataset(tb, "breast_cancer")
-	path := filepath.Join(sharedDir, "reference", "breast_cancer_optima.json")
-	b, err := os.ReadFile(path)
-	if err != nil {
-		tb.Skipf("reference %s not available: %v", path, err)
-	}
-	var opt map[string]optimum
-	if err := json.Unmarshal(b, &opt); err != nil {
-		tb.Fatalf("parsing %s: %v", path, err)
-	}
-	n, _ := ds.x.Dims()
-	x := standardize(ds.x, seq(n), seq(n))
-	pos := -1
-	for k, c := range ds.classes {
-		if c == "malignant" {
-			pos = k
-		}
-	}
-	if pos < 0 {
-		tb.Fatalf("no malignant class in %v", ds.classes)
-	}
-	return x, binaryLabels(ds.y, pos), opt
+	ds := reftest.Load(tb, "breast_cancer")
+	opt := reftest.Optima(tb)
+	return ds.Standardized(), reftest.BinaryLabels(ds.Y, ds.Class(tb, "malignant")), opt
 }
 
 func TestFitBreastCancerOptima(t *testing.T) {
 	x, y, ref := breastCancer(t)
-	designs := map[string]Design{"dense": NewDense(x), "csr": NewCSR(toCSR(x))}
+	designs := map[string]Design{"dense": NewDense(x), "csr": NewCSR(reftest.CSR(x))}
 	for _, tc := range []struct {
 		key string
 		c   float64
@@ -98,7 +72,7 @@ func TestBinaryDerivatives(t *testing.T) {
 		theta[j] = 0.3 * math.Cos(float64(3*j+1))
 		v[j] = math.Sin(float64(j + 2))
 	}
-	for dname, des := range map[string]Design{"dense": NewDense(x), "csr": NewCSR(toCSR(x))} {
+	for dname, des := range map[string]Design{"dense": NewDense(x), "csr": NewCSR(reftest.CSR(x))} {
 		p := newBinProblem(des, y, s, 1.7)
 		g := make([]float64, d+1)
 		p.fun(theta)
@@ -210,7 +184,7 @@ func TestBaselineSolvers(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			des := Design(NewDense(x))
 			if tc.name == "sgd-csr" {
-				des = NewCSR(toCSR(x))
+				des = NewCSR(reftest.CSR(x))
 			}
 			res, err := Fit(des, y, nil, tc.opt)
 			if err != nil {

@@ -8,6 +8,8 @@ import (
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/polyclass/polyclass/plugins/internal/reftest"
 )
 
 // TestSoftmaxTwoClassEqualsBinary checks the K = 2 reduction. With
@@ -24,7 +26,7 @@ func TestSoftmaxTwoClassEqualsBinary(t *testing.T) {
 		}
 	}
 	for _, c := range []float64{0.05, 0.5, 5} {
-		for dname, des := range map[string]Design{"dense": NewDense(x), "csr": NewCSR(toCSR(x))} {
+		for dname, des := range map[string]Design{"dense": NewDense(x), "csr": NewCSR(reftest.CSR(x))} {
 			sm, err := FitSoftmax(des, cls, 2, nil, SoftmaxOptions{C: c, Tol: 1e-9})
 			if err != nil {
 				t.Fatal(err)
@@ -56,16 +58,15 @@ func TestSoftmaxTwoClassEqualsBinary(t *testing.T) {
 // objective (independent of the analytic gradient the solver used), and that
 // the class-sum conditions Σₖwₖ = 0 hold.
 func TestSoftmaxGradientZeroAtOptimum(t *testing.T) {
-	ds := loadDataset(t, "wine")
-	n, _ := ds.x.Dims()
-	x := standardize(ds.x, seq(n), seq(n))
-	k := len(ds.classes)
+	ds := reftest.Load(t, "wine")
+	x := ds.Standardized()
+	k := len(ds.Classes)
 	for _, c := range []float64{0.1, 1, 10} {
-		res, err := FitSoftmax(NewDense(x), ds.y, k, nil, SoftmaxOptions{C: c, Tol: 1e-8})
+		res, err := FitSoftmax(NewDense(x), ds.Y, k, nil, SoftmaxOptions{C: c, Tol: 1e-8})
 		if err != nil {
 			t.Fatal(err)
 		}
-		p := newSoftProblem(NewDense(x), ds.y, k, nil, c)
+		p := newSoftProblem(NewDense(x), ds.Y, k, nil, c)
 		theta := append(append([]float64(nil), res.W.RawMatrix().Data...), res.B...)
 		fd := fdGrad(p.fun, theta)
 		if nrm := floats.Norm(fd, math.Inf(1)); nrm > 1e-4*(1+c) {
@@ -102,10 +103,10 @@ func fdGrad(f func([]float64) float64, x []float64) []float64 {
 }
 
 func TestSoftmaxAnalyticGradient(t *testing.T) {
-	ds := loadDataset(t, "iris")
-	n, d := ds.x.Dims()
-	x := standardize(ds.x, seq(n), seq(n))
-	k := len(ds.classes)
+	ds := reftest.Load(t, "iris")
+	n, d := ds.X.Dims()
+	x := ds.Standardized()
+	k := len(ds.Classes)
 	s := make([]float64, n)
 	for i := range s {
 		s[i] = 0.5 + float64(i%3)
@@ -114,8 +115,8 @@ func TestSoftmaxAnalyticGradient(t *testing.T) {
 	for j := range theta {
 		theta[j] = math.Sin(float64(j + 1)) // arbitrary non-optimal point
 	}
-	for dname, des := range map[string]Design{"dense": NewDense(x), "csr": NewCSR(toCSR(x))} {
-		p := newSoftProblem(des, ds.y, k, s, 2.5)
+	for dname, des := range map[string]Design{"dense": NewDense(x), "csr": NewCSR(reftest.CSR(x))} {
+		p := newSoftProblem(des, ds.Y, k, s, 2.5)
 		g := make([]float64, len(theta))
 		p.fun(theta)
 		p.grad(theta, g)
@@ -131,29 +132,17 @@ func TestSoftmaxAnalyticGradient(t *testing.T) {
 // the test-part sizes.
 func cvAccuracy(t *testing.T, name, setup string) (correct, sizes []int) {
 	t.Helper()
-	ds := loadDataset(t, name)
-	folds := loadFolds(t, name)
-	n, _ := ds.x.Dims()
+	ds := reftest.Load(t, name)
+	folds := reftest.Folds(t, name)
+	n, _ := ds.X.Dims()
 	if len(folds) != n {
 		t.Fatalf("%s: %d fold entries for %d rows", name, len(folds), n)
 	}
-	k := len(ds.classes)
+	k := len(ds.Classes)
 	for f := 0; f < 10; f++ {
-		var train, test []int
-		for i, fi := range folds {
-			if fi == f {
-				test = append(test, i)
-			} else {
-				train = append(train, i)
-			}
-		}
-		xtr := NewDense(standardize(ds.x, train, train))
-		xte := NewDense(standardize(ds.x, train, test))
-		ytr := make([]int, len(train))
-		for j, i := range train {
-			ytr[j] = ds.y[i]
-		}
-		scores := mat.NewDense(len(test), k, nil)
+		xd, ytr, xdte, yte := reftest.Split(ds, folds, f)
+		xtr, xte := NewDense(xd), NewDense(xdte)
+		scores := mat.NewDense(len(yte), k, nil)
 		switch setup {
 		case "softmax":
 			res, err := FitSoftmax(xtr, ytr, k, nil, SoftmaxOptions{Tol: 1e-6})
@@ -169,7 +158,7 @@ func cvAccuracy(t *testing.T, name, setup string) (correct, sizes []int) {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					res, err := Fit(xtr, binaryLabels(ytr, c), nil, Options{Tol: 1e-6})
+					res, err := Fit(xtr, reftest.BinaryLabels(ytr, c), nil, Options{Tol: 1e-6})
 					if err != nil {
 						errs[c] = err
 						return
@@ -185,13 +174,13 @@ func cvAccuracy(t *testing.T, name, setup string) (correct, sizes []int) {
 			}
 		}
 		ok := 0
-		for j, i := range test {
-			if floats.MaxIdx(scores.RawRowView(j)) == ds.y[i] {
+		for j, c := range yte {
+			if floats.MaxIdx(scores.RawRowView(j)) == c {
 				ok++
 			}
 		}
 		correct = append(correct, ok)
-		sizes = append(sizes, len(test))
+		sizes = append(sizes, len(yte))
 	}
 	return correct, sizes
 }
@@ -200,7 +189,7 @@ func TestCVParityWithSklearn(t *testing.T) {
 	for _, name := range []string{"iris", "wine", "vehicle", "digits", "segment"} {
 		for _, setup := range []string{"softmax", "logreg+ova"} {
 			t.Run(fmt.Sprintf("%s/%s", name, setup), func(t *testing.T) {
-				ref := sklearnAcc(t, name, setup)
+				ref := reftest.SklearnAccuracy(t, name, setup)
 				correct, sizes := cvAccuracy(t, name, setup)
 				for f := range correct {
 					want := ref[f] * float64(sizes[f])

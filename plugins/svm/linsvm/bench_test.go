@@ -7,6 +7,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/polyclass/polyclass/plugins/internal/reftest"
 )
 
 // letter returns letter.csv standardised over the whole file (mean,
@@ -28,14 +30,11 @@ func BenchmarkLetterOvRHinge(b *testing.B) {
 // BenchmarkLetterOvRHingeCSR is BenchmarkLetterOvRHinge on CSR input.
 func BenchmarkLetterOvRHingeCSR(b *testing.B) {
 	x, y, k := wholeFile(b, "letter")
-	benchOvR(b, toCSR(x), y, k)
+	benchOvR(b, reftest.CSR(x), y, k)
 }
 
 func benchOvR(b *testing.B, x Rows, y []int, k int) {
-	labels := make([][]float64, k)
-	for c := range labels {
-		labels[c] = binaryLabels(y, c)
-	}
+	labels := reftest.OneVsRest(y, k)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
@@ -63,7 +62,7 @@ func BenchmarkLetterCrammerSinger(b *testing.B) {
 // BenchmarkLetterPocket runs 10 pocket epochs for class A vs rest.
 func BenchmarkLetterPocket(b *testing.B) {
 	x, y, _ := letter(b)
-	yb := binaryLabels(y, 0)
+	yb := reftest.BinaryLabels(y, 0)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {

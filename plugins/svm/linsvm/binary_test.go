@@ -8,6 +8,8 @@ import (
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/polyclass/polyclass/plugins/internal/reftest"
 )
 
 // tightTol is the stopping tolerance the optimum tests use.
@@ -19,8 +21,8 @@ const tightTol = 1e-10
 // ½‖(w,b) − (w*,b*)‖² ≤ P(w,b) − P* ≤ P(w,b) − D(α) must hold.
 func TestFitBreastCancerOptima(t *testing.T) {
 	x, y := breastCancer(t)
-	ref := loadOptima(t)
-	xs := map[string]Rows{"dense": NewDense(x), "csr": toCSR(x)}
+	ref := reftest.Optima(t)
+	xs := map[string]Rows{"dense": NewDense(x), "csr": reftest.CSR(x)}
 	for _, tc := range []struct {
 		key string
 		c   float64
@@ -229,11 +231,11 @@ func TestFitDefaultTolGap(t *testing.T) {
 // a sparse design (digits scaled to [0,1], about half zeros), both at the
 // default and at a tight tolerance.
 func TestFitDenseCSR(t *testing.T) {
-	ds := loadDataset(t, "digits")
-	x := mat.DenseCopyOf(ds.x)
+	ds := reftest.Load(t, "digits")
+	x := mat.DenseCopyOf(ds.X)
 	x.Scale(1.0/16, x)
-	y := binaryLabels(ds.y, 3)
-	csr := toCSR(x)
+	y := reftest.BinaryLabels(ds.Y, 3)
+	csr := reftest.CSR(x)
 	if nnz, n := csr.NNZ(), len(y)*64; nnz > n*3/4 {
 		t.Fatalf("digits is not sparse: %d of %d entries", nnz, n)
 	}

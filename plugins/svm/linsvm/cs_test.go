@@ -7,6 +7,8 @@ import (
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/polyclass/polyclass/plugins/internal/reftest"
 )
 
 // TestCrammerSingerLIBLINEAR checks the Crammer–Singer optimum against
@@ -26,7 +28,7 @@ func TestCrammerSingerLIBLINEAR(t *testing.T) {
 	} {
 		x, y, k := wholeFile(t, tc.data)
 		want := ref[tc.key]
-		for kind, rows := range map[string]Rows{"dense": NewDense(x), "csr": toCSR(x)} {
+		for kind, rows := range map[string]Rows{"dense": NewDense(x), "csr": reftest.CSR(x)} {
 			r, err := FitCrammerSinger(rows, y, k, nil, Options{C: tc.c, Bias: 1, Tol: tightTol})
 			if err != nil {
 				t.Fatal(err)
@@ -129,15 +131,15 @@ func TestCrammerSingerKKT(t *testing.T) {
 // sparse design at the default tolerance, and that the default tolerance
 // converges with a small gap.
 func TestCrammerSingerDenseCSRDefaultTol(t *testing.T) {
-	ds := loadDataset(t, "digits")
-	x := mat.DenseCopyOf(ds.x)
+	ds := reftest.Load(t, "digits")
+	x := mat.DenseCopyOf(ds.X)
 	x.Scale(1.0/16, x)
 	opt := DefaultOptions()
-	rd, err := FitCrammerSinger(NewDense(x), ds.y, 10, nil, opt)
+	rd, err := FitCrammerSinger(NewDense(x), ds.Y, 10, nil, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rs, err := FitCrammerSinger(toCSR(x), ds.y, 10, nil, opt)
+	rs, err := FitCrammerSinger(reftest.CSR(x), ds.Y, 10, nil, opt)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,51 +6,35 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/floats"
-)
 
-// foldSplit returns the training and test row indices of fold k.
-func foldSplit(folds []int, k int) (train, test []int) {
-	for i, f := range folds {
-		if f == k {
-			test = append(test, i)
-		} else {
-			train = append(train, i)
-		}
-	}
-	return train, test
-}
+	"github.com/polyclass/polyclass/plugins/internal/reftest"
+)
 
 // cvAccuracy runs the 10-fold CV of the reference on data set name, with
 // fit returning a predictor for the standardised test rows.
 func cvAccuracy(t *testing.T, name string, fit func(x Rows, y []int, k int) (func(x Rows, i int) int, error)) (acc []float64, nTest []int) {
 	t.Helper()
-	ds := loadDataset(t, name)
-	folds := loadFolds(t, name)
-	if len(folds) != len(ds.y) {
-		t.Fatalf("%s: %d fold entries for %d rows", name, len(folds), len(ds.y))
+	ds := reftest.Load(t, name)
+	folds := reftest.Folds(t, name)
+	if len(folds) != len(ds.Y) {
+		t.Fatalf("%s: %d fold entries for %d rows", name, len(folds), len(ds.Y))
 	}
-	k := len(ds.classes)
+	k := len(ds.Classes)
 	for f := range 10 {
-		train, test := foldSplit(folds, f)
-		xtr := standardize(ds.x, train, train)
-		xte := standardize(ds.x, train, test)
-		ytr := make([]int, len(train))
-		for i, r := range train {
-			ytr[i] = ds.y[r]
-		}
+		xtr, ytr, xte, yte := reftest.Split(ds, folds, f)
 		predict, err := fit(NewDense(xtr), ytr, k)
 		if err != nil {
 			t.Fatalf("%s fold %d: %v", name, f, err)
 		}
 		rows := NewDense(xte)
 		var ok int
-		for i, r := range test {
-			if predict(rows, i) == ds.y[r] {
+		for i, c := range yte {
+			if predict(rows, i) == c {
 				ok++
 			}
 		}
-		acc = append(acc, float64(ok)/float64(len(test)))
-		nTest = append(nTest, len(test))
+		acc = append(acc, float64(ok)/float64(len(yte)))
+		nTest = append(nTest, len(yte))
 	}
 	return acc, nTest
 }
@@ -61,7 +45,7 @@ func fitOvR(tol float64) func(x Rows, y []int, k int) (func(x Rows, i int) int, 
 	return func(x Rows, y []int, k int) (func(x Rows, i int) int, error) {
 		models := make([]*Result, k)
 		for c := range k {
-			r, err := Fit(x, binaryLabels(y, c), nil, parityOptions(tol))
+			r, err := Fit(x, reftest.BinaryLabels(y, c), nil, parityOptions(tol))
 			if err != nil {
 				return nil, err
 			}
@@ -128,7 +112,7 @@ func TestParityLIBLINEAR(t *testing.T) {
 				if testing.Short() && (name == "digits" || name == "segment") {
 					t.Skip("large data set skipped in -short mode")
 				}
-				want := sklearnAcc(t, name, tc.setup)
+				want := reftest.SklearnAccuracy(t, name, tc.setup)
 				got, nTest := cvAccuracy(t, name, tc.fit)
 				exact := 0
 				for f := range got {

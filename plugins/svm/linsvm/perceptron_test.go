@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/polyclass/polyclass/plugins/internal/reftest"
 )
 
 // toySet draws n points uniformly in [−1,1]² labelled by the line
@@ -54,7 +56,7 @@ func trainErrors(x *mat.Dense, y, w []float64, b float64) int {
 func TestPerceptronSeparable(t *testing.T) {
 	for _, seed := range []uint64{1, 2, 3} {
 		x, y := toySet(200, 0.05, 0, seed)
-		for kind, rows := range map[string]Rows{"dense": NewDense(x), "csr": toCSR(x)} {
+		for kind, rows := range map[string]Rows{"dense": NewDense(x), "csr": reftest.CSR(x)} {
 			r, err := Perceptron(rows, y, PerceptronOptions{Epochs: 1000, Bias: 1, Seed: seed})
 			if err != nil {
 				t.Fatal(err)
