@@ -117,7 +117,8 @@ type CV struct {
 	// FoldsFile, when set, gives a predefined fold per data row (resolved
 	// against the experiment file's directory).
 	FoldsFile string
-	// Timeout bounds one fold of one cell, in seconds (0 = none).
+	// Timeout bounds one fold of one cell, in seconds (0 = none); a
+	// plugin that hangs fails only its own cells. Default DefaultTimeout.
 	Timeout float64
 
 	FoldsFileRange hcl.Range

@@ -54,6 +54,8 @@ var (
 const (
 	DefaultFolds = 10
 	DefaultAlpha = 0.05
+	// DefaultTimeout bounds one fold of one cell: one hour.
+	DefaultTimeout = 3600
 )
 
 // DefaultMetrics returns the metrics reported when a file names none.
@@ -124,7 +126,7 @@ func decode(body hcl.Body, path string) (*Experiment, hcl.Diagnostics) {
 	d := &decoder{dir: filepath.Dir(path)}
 	content, diags := body.Content(rootSchema)
 	d.diags = append(d.diags, diags...)
-	exp := &Experiment{File: path, Dir: d.dir, CV: CV{Folds: DefaultFolds, Repeats: 1, Stratified: true},
+	exp := &Experiment{File: path, Dir: d.dir, CV: CV{Folds: DefaultFolds, Repeats: 1, Stratified: true, Timeout: DefaultTimeout},
 		Output: Output{Formats: []string{"markdown", "csv"}, Alpha: DefaultAlpha}}
 
 	d.ctx = d.evalContext(content.Blocks)
