@@ -37,7 +37,7 @@ test: build fmt-check vet
 # Peer comparisons (scikit-learn, LIBLINEAR) and Go benchmarks; slow.
 bench: build
 	@command -v liblinear-train >/dev/null || { apt-get update -qq && apt-get install -y -qq liblinear-tools; }
-	@python3 -c 'import sklearn' 2>/dev/null || { apt-get update -qq && apt-get install -y -qq python3-sklearn; }
+	@/usr/bin/python3 -c 'import sklearn' 2>/dev/null || { apt-get update -qq && apt-get install -y -qq python3-sklearn; }
 	$(GO) test -run '^$$' -bench . -benchmem ./plugins/... ./framework/...
 	$(GO) run ./cmd/peerbench
 

@@ -1,0 +1,38 @@
+// Command peerbench times polyclass against its peers and prints the results
+// as Markdown, ready to paste into the README (`make bench` runs it):
+//
+//  1. letter, one-vs-rest (26 binary problems, C = 1): logistic regression
+//     (trust-region Newton, LIBLINEAR's -s 0 stopping rule, eps 0.01) and
+//     the hinge-loss linear SVM (dual coordinate descent, eps 0.1) fitted
+//     in-process, next to `liblinear-train -s 0` / `-s 3` on the same data
+//     and scikit-learn's LogisticRegression and LinearSVC;
+//  2. the whole letter grid through the real plugins (bin/bench run
+//     experiments/bench/letter.hcl): wall time and mean fit time per fold;
+//  3. diabetes130 with one-hot and hashed encodings through logreg + ova
+//     (experiments/bench/diabetes130.hcl): wall time and peak memory.
+//
+// Usage:
+//
+//	peerbench [-n 5] [-data DIR] [-root DIR] [-bench PATH] [-liblinear PATH]
+//	          [-python PATH] [-only letter,grid,diabetes]
+//
+// A peer that is not installed (liblinear-train, python3 with scikit-learn)
+// is reported as skipped; a missing bin/bench asks for `make build`.
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "peerbench:", err)
+		os.Exit(1)
+	}
+}
