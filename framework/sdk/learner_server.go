@@ -223,18 +223,28 @@ func (s *learnerServer) capable(k ProblemKind) bool {
 	return false
 }
 
-func (s *learnerServer) Fit(ctx context.Context, req *pb.FitRequest) (*pb.FitResponse, error) {
-	x, err := s.dataset(req.GetDigest())
+// datasetRows returns the dataset with this digest and the row indices of a request,
+// checked against the dataset's size.
+func (s *learnerServer) datasetRows(digest string, req []int64) (Matrix, []int, error) {
+	x, err := s.dataset(digest)
 	if err != nil {
-		return nil, err
+		return Matrix{}, nil, err
 	}
 	n, _ := x.Dims()
-	rows := make([]int, len(req.GetRows()))
-	for i, r := range req.GetRows() {
+	rows := make([]int, len(req))
+	for i, r := range req {
 		if r < 0 || int(r) >= n {
-			return nil, status.Errorf(codes.InvalidArgument, "row %d out of range 0..%d", r, n-1)
+			return Matrix{}, nil, status.Errorf(codes.InvalidArgument, "row %d out of range 0..%d", r, n-1)
 		}
 		rows[i] = int(r)
+	}
+	return x, rows, nil
+}
+
+func (s *learnerServer) Fit(ctx context.Context, req *pb.FitRequest) (*pb.FitResponse, error) {
+	x, rows, err := s.datasetRows(req.GetDigest(), req.GetRows())
+	if err != nil {
+		return nil, err
 	}
 	params := paramsFromPB(req.GetParams())
 	if errs := CheckParams(s.info.Params, params); len(errs) > 0 {
@@ -294,17 +304,9 @@ func (s *learnerServer) Fit(ctx context.Context, req *pb.FitRequest) (*pb.FitRes
 }
 
 func (s *learnerServer) Predict(ctx context.Context, req *pb.PredictRequest) (*pb.PredictResponse, error) {
-	x, err := s.dataset(req.GetDigest())
+	x, rows, err := s.datasetRows(req.GetDigest(), req.GetRows())
 	if err != nil {
 		return nil, err
-	}
-	n, _ := x.Dims()
-	rows := make([]int, len(req.GetRows()))
-	for i, r := range req.GetRows() {
-		if r < 0 || int(r) >= n {
-			return nil, status.Errorf(codes.InvalidArgument, "row %d out of range 0..%d", r, n-1)
-		}
-		rows[i] = int(r)
 	}
 	s.mu.Lock()
 	models := make([]Model, len(req.GetHandles()))
