@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -731,5 +732,47 @@ reduction "ova" {}
 		if !strings.Contains(stderr, want) {
 			t.Errorf("missing %q in\n%s", want, stderr)
 		}
+	}
+}
+
+// TestMultiLabelARFF: a MEKA-style ARFF whose relation names its label
+// count ("-C 2": the first two attributes are labels) runs as multi-label
+// data without a labels attribute in the experiment file.
+func TestMultiLabelARFF(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("@relation 'toy: -C 2'\n@attribute sun {0,1}\n@attribute rain {0,1}\n@attribute x numeric\n@attribute y numeric\n@data\n")
+	for i := 0; i < 60; i++ {
+		x, y := float64(i%10), float64((i*7)%10)
+		sun, rain := 0, 0
+		if x > 4 {
+			sun = 1
+		}
+		if y > 5 {
+			rain = 1
+		}
+		fmt.Fprintf(&b, "%d,%d,%g,%g\n", sun, rain, x, y)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "toy.arff"), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, "exp.hcl")
+	os.WriteFile(file, []byte(`experiment "toy" { seed = 1 }
+dataset "toy" { path = "toy.arff" }
+encoder "std" { type = "standardize" }
+learner "logreg" { params = { C = 100 } }
+reduction "br" {}
+cv { folds = 3 }
+metrics = ["hamming_loss", "subset_accuracy"]
+`), 0o644)
+	out := t.TempDir()
+	if _, stderr, err := bench(t, "run", "-o", out, file); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	summary := readFile(t, filepath.Join(out, "summary.csv"))
+	// Each label is a threshold on one feature: binary relevance with
+	// logistic regression separates both.
+	if !strings.Contains(summary, "toy,default,logreg,C=100,br,hamming_loss,0,0,3") {
+		t.Errorf("summary.csv:\n%s", summary)
 	}
 }

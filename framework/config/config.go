@@ -35,15 +35,19 @@ type Experiment struct {
 type Dataset struct {
 	Name string
 	// Path is resolved against the experiment file's directory.
-	Path         string
-	Target       string
-	Labels       []string
-	LabelsPrefix string
-	Categorical  []string
-	Numeric      []string
-	Ignore       []string
-	Missing      []string
-	Delimiter    string
+	Path   string
+	Target string
+	// TargetDefaulted reports that the file named neither target nor
+	// labels: the target is "class", unless the data file itself names
+	// its labels (a MEKA/MULAN ARFF relation with "-C n").
+	TargetDefaulted bool
+	Labels          []string
+	LabelsPrefix    string
+	Categorical     []string
+	Numeric         []string
+	Ignore          []string
+	Missing         []string
+	Delimiter       string
 	// FoldsFile, when set, fixes this dataset's folds (it overrides the
 	// cv block's folds_file).
 	FoldsFile string

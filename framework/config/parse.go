@@ -434,7 +434,7 @@ func (d *decoder) dataset(b *hcl.Block) *Dataset {
 		}
 	}
 	if n == 0 {
-		ds.Target = "class"
+		ds.Target, ds.TargetDefaulted = "class", true
 	} else if n > 1 {
 		d.errorf(b.DefRange, "Conflicting targets", "Dataset %q sets more than one of target, labels and labels_prefix.", ds.Name)
 	}

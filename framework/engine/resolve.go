@@ -158,6 +158,16 @@ func (r *resolver) dataset(c *config.Dataset) *Dataset {
 		opt.Categorical = append(append([]string(nil), opt.Categorical...), c.Target)
 	}
 	t, err := data.Read(c.Path, opt)
+	if c.TargetDefaulted && errors.Is(err, data.ErrUnknownColumn) {
+		// No "class" column: perhaps a multi-label ARFF naming its labels.
+		opt.Categorical = c.Categorical
+		if t2, err2 := data.Read(c.Path, opt); err2 == nil && len(t2.Labels) > 0 {
+			t, err = t2, nil
+			cc := *c
+			cc.Target, cc.Labels = "", t2.Labels
+			c = &cc
+		}
+	}
 	if errors.Is(err, data.ErrUnknownColumn) && c.Target != "" {
 		// Is it the target? Load without it to tell, and list the columns.
 		opt.Categorical = c.Categorical
