@@ -280,6 +280,10 @@ func runExperiment(ctx context.Context, o *options, file string, g *engine.Grid,
 
 func writeOutputs(out, file string, exp *config.Experiment, g *engine.Grid, results []*engine.CellResult,
 	stats engine.Stats, o *options, start, end time.Time) ([]string, error) {
+	// An absolute path, so that bench rerun works from any directory.
+	if abs, err := filepath.Abs(file); err == nil {
+		file = abs
+	}
 	m := &report.Manifest{
 		Experiment: exp.Name, File: file, Seed: exp.Seed, Args: append([]string{"bench", "run"}, o.args...),
 		Workers: o.jobs, Start: start, End: end, Cells: len(results), Uploads: stats.Uploads,

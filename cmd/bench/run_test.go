@@ -284,42 +284,57 @@ metrics = ["accuracy"]
 }
 
 // TestFailingPluginsFailOnlyTheirCells: a plugin that crashes and one that
-// hangs fail their own cells, with the plugin's stderr shown; the other
-// cells and every output file are still written.
+// hangs fail the cells they were running, with the plugin's stderr shown;
+// the other cells — including later cells of the same plugins, which get a
+// fresh process — and every output file are still written.
 func TestFailingPluginsFailOnlyTheirCells(t *testing.T) {
 	file := writeExperiment(t, `experiment "faults" { seed = 1 }
 dataset "iris" { path = "%REPO%/experiments/data/iris.csv" }
 encoder "std" { type = "standardize" }
 learner "logreg" {}
 learner "crash" {}
+learner "crash_ok" {
+  plugin = "crash"
+  params = { crash = false }
+}
 learner "hang" {}
+learner "hang_ok" {
+  plugin = "hang"
+  params = { hang = false }
+}
 reduction "ova" { scheme = "ova" }
 cv {
   folds   = 3
   timeout = 2
 }
 `)
-	out := t.TempDir()
-	_, stderr, err := bench(t, "run", "-j", "2", "-o", out, file)
-	if err == nil || !strings.Contains(err.Error(), "2 of 3 cells failed") {
-		t.Fatalf("error %v, want 2 of 3 cells failed", err)
-	}
-	cells := readCells(t, out)
-	if c := cells["iris|logreg|ova"]; c.Failed() || len(c.Folds) != 3 {
-		t.Errorf("logreg cell: %+v", c)
-	}
-	if c := cells["iris|crash|ova"]; !strings.Contains(c.Error, "simulated segmentation fault") {
-		t.Errorf("crash cell error %q does not show the plugin's stderr", c.Error)
-	}
-	if c := cells["iris|hang|ova"]; !strings.Contains(c.Error, "DeadlineExceeded") && !strings.Contains(c.Error, "deadline exceeded") {
-		t.Errorf("hang cell error %q", c.Error)
-	}
-	if !strings.Contains(stderr, "failed") {
-		t.Errorf("stderr does not report the failures:\n%s", stderr)
-	}
-	summary := readFile(t, filepath.Join(out, "summary.csv"))
-	if !strings.Contains(summary, "iris,default,crash,,ova,accuracy,,,0") || !strings.Contains(summary, "iris,default,logreg,,ova,accuracy,0.") {
-		t.Errorf("summary.csv:\n%s", summary)
+	for _, j := range []string{"1", "3"} {
+		t.Run("j"+j, func(t *testing.T) {
+			out := t.TempDir()
+			_, stderr, err := bench(t, "run", "-j", j, "-o", out, file)
+			if err == nil || !strings.Contains(err.Error(), "2 of 5 cells failed") {
+				t.Fatalf("error %v, want 2 of 5 cells failed\n%s", err, stderr)
+			}
+			cells := readCells(t, out)
+			for _, ok := range []string{"iris|logreg|ova", "iris|crash_ok|ova", "iris|hang_ok|ova"} {
+				if c := cells[ok]; c == nil || c.Failed() || len(c.Folds) != 3 {
+					t.Errorf("cell %s: %+v", ok, c)
+				}
+			}
+			if c := cells["iris|crash|ova"]; !strings.Contains(c.Error, "simulated segmentation fault") {
+				t.Errorf("crash cell error %q does not show the plugin's stderr", c.Error)
+			}
+			if c := cells["iris|hang|ova"]; !strings.Contains(c.Error, "did not answer within the fold's timeout") {
+				t.Errorf("hang cell error %q", c.Error)
+			}
+			if !strings.Contains(stderr, "failed") {
+				t.Errorf("stderr does not report the failures:\n%s", stderr)
+			}
+			summary := readFile(t, filepath.Join(out, "summary.csv"))
+			if !strings.Contains(summary, "iris,default,crash,,ova,accuracy,,,0") || !strings.Contains(summary, "iris,default,logreg,,ova,accuracy,0.") {
+				t.Errorf("summary.csv:\n%s", summary)
+			}
+		})
 	}
 }
 
@@ -774,5 +789,56 @@ metrics = ["hamming_loss", "subset_accuracy"]
 	// logistic regression separates both.
 	if !strings.Contains(summary, "toy,default,logreg,C=100,br,hamming_loss,0,0,3") {
 		t.Errorf("summary.csv:\n%s", summary)
+	}
+}
+
+// TestRerunNoticesChangedPlugins: rerun compares every plugin binary the
+// run used — reducers as well as learners — with the manifest, and finds
+// the experiment file from any working directory.
+func TestRerunNoticesChangedPlugins(t *testing.T) {
+	plugins := t.TempDir()
+	for _, name := range []string{"logreg", "reducers"} {
+		b, err := os.ReadFile(filepath.Join(pluginsDir, "bench-plugin-"+name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(plugins, "bench-plugin-"+name), b, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	file := writeExperiment(t, `experiment "p" { seed = 1 }
+dataset "iris" { path = "%REPO%/experiments/data/iris.csv" }
+learner "logreg" {}
+reduction "ova" {}
+cv { folds = 3 }
+`)
+	// A relative experiment path, recorded absolute in the manifest.
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel, err := filepath.Rel(wd, file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	run := func(args ...string) (string, error) {
+		var so, se bytes.Buffer
+		err := run(t.Context(), append([]string{args[0], "--plugins", plugins, "--quiet"}, args[1:]...), &so, &se)
+		return so.String() + se.String(), err
+	}
+	if text, err := run("run", "-o", out, rel); err != nil {
+		t.Fatalf("%v\n%s", err, text)
+	}
+	f, err := os.OpenFile(filepath.Join(plugins, "bench-plugin-reducers"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write([]byte{0})
+	f.Close()
+	t.Chdir(t.TempDir()) // rerun from elsewhere
+	text, err := run("rerun", out)
+	if err == nil || !strings.Contains(text, "changed: plugin reducers") {
+		t.Fatalf("rerun after changing the reducers binary: %v\n%s", err, text)
 	}
 }

@@ -2,8 +2,10 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -19,10 +21,21 @@ import (
 	"github.com/polyclass/polyclass/framework/sparse"
 )
 
-// pluginErr adds the plugin's stderr to an error when its process died.
-// A broken connection is reported before the process is seen to exit, so
-// it waits a little for the exit (and the last stderr lines).
-func pluginErr(err error, p *host.Plugin) error {
+// errPluginDied marks a fold that failed because its plugin process ended
+// under it; the fold is run once more on a fresh process, since the
+// process may have died in another cell's fold.
+var errPluginDied = errors.New("plugin process ended")
+
+// pluginErr explains a failed plugin call. A call that outlived the fold's
+// timeout kills the plugin (a call that ignores its context would hold the
+// plugin's workers forever); the host starts it again for later folds. A
+// broken connection is reported before the process is seen to exit, so it
+// waits a little for the exit and the last stderr lines, which it adds.
+func pluginErr(ctx context.Context, err error, p *host.Plugin) error {
+	if ctx.Err() == context.DeadlineExceeded && status.Code(err) == codes.DeadlineExceeded {
+		p.Kill()
+		return fmt.Errorf("plugin %s did not answer within the fold's timeout (cv.timeout); it was stopped and will be started again: %w", p.Name, err)
+	}
 	if status.Code(err) == codes.Unavailable {
 		for deadline := time.Now().Add(2 * time.Second); !p.Exited() && time.Now().Before(deadline); {
 			time.Sleep(20 * time.Millisecond)
@@ -33,9 +46,9 @@ func pluginErr(err error, p *host.Plugin) error {
 	}
 	stderr := strings.TrimSpace(p.Stderr())
 	if stderr == "" {
-		return fmt.Errorf("plugin %s exited: %w", p.Name, err)
+		return fmt.Errorf("plugin %s: %w: %w", p.Name, errPluginDied, err)
 	}
-	return fmt.Errorf("plugin %s exited: %w\nplugin stderr:\n%s", p.Name, err, stderr)
+	return fmt.Errorf("plugin %s: %w: %w\nplugin stderr:\n%s", p.Name, errPluginDied, err, stderr)
 }
 
 // fold runs one fold of one cell.
@@ -45,15 +58,30 @@ type fold struct {
 	c           *Cell
 	stats       *Stats
 	train, test []int
-	seed        uint64
+	seed        uint64 // the plan's seed
+	solverSeed  uint64 // the problems' seeds derive from it
 	lp, rp      *host.Plugin
 
 	fitSeconds, predictSeconds float64
 	models                     [][]sdk.ModelRef // every batch trained, released at the end
 }
 
-func (f *fold) lerr(err error) error { return pluginErr(err, f.lp) }
-func (f *fold) rerr(err error) error { return pluginErr(err, f.rp) }
+func (f *fold) lerr(err error) error { return pluginErr(f.ctx, err, f.lp) }
+func (f *fold) rerr(err error) error { return pluginErr(f.ctx, err, f.rp) }
+
+// plan asks the reducer for a stage's problems and gives every problem a
+// solver seed from the cell's identity, the repeat, the fold, the stage and
+// the problem's index.
+func (f *fold) plan(req sdk.PlanRequest) (sdk.Plan, error) {
+	plan, err := f.rp.Reducer.Plan(f.ctx, req)
+	if err != nil {
+		return sdk.Plan{}, f.rerr(err)
+	}
+	for j := range plan.Problems {
+		plan.Problems[j].Seed = cv.Seed(f.solverSeed, strconv.Itoa(req.Stage), strconv.Itoa(j))
+	}
+	return plan, nil
+}
 
 // upload sends a design matrix to the learner unless it holds it.
 func (f *fold) upload(enc *sdk.EncodedMatrix) error {
@@ -120,10 +148,21 @@ func runFold(ctx context.Context, g *Grid, t task, e *matrixEntry, stats *Stats,
 	train, test := cv.Split(d.Folds[t.repeat], t.fold)
 	f := &fold{
 		ctx: ctx, g: g, c: c, stats: stats, train: train, test: test,
-		// One seed per dataset and reduction block: a random code is the
-		// same matrix in every fold, for every learner and decoder.
-		seed: cv.Seed(g.Experiment.Seed, "plan", d.Config.Name, c.Reduction.Config.Name),
-		lp:   c.Learner.Plugin, rp: c.Reduction.Plugin,
+		// One plan seed per dataset and reduction block: a random code is
+		// the same matrix in every fold, for every learner and decoder.
+		seed:       cv.Seed(g.Experiment.Seed, "plan", d.Config.Name, c.Reduction.Config.Name),
+		solverSeed: cv.Seed(g.Experiment.Seed, "solver", c.ID().Key(), strconv.Itoa(t.repeat), strconv.Itoa(t.fold)),
+		lp:         c.Learner.Plugin, rp: c.Reduction.Plugin,
+	}
+	// The current process of each plugin: a plugin that died in an
+	// earlier fold has been started again.
+	if g.Host != nil {
+		if f.lp, err = g.Host.Get(ctx, c.Learner.Plugin.Name); err != nil {
+			return FoldResult{}, err
+		}
+		if f.rp, err = g.Host.Get(ctx, c.Reduction.Plugin.Name); err != nil {
+			return FoldResult{}, err
+		}
 	}
 	defer f.release()
 
@@ -146,8 +185,8 @@ func runFold(ctx context.Context, g *Grid, t task, e *matrixEntry, stats *Stats,
 	// outputs to the features of the next.
 	var plan sdk.Plan
 	for {
-		if plan, err = f.rp.Reducer.Plan(ctx, req); err != nil {
-			return FoldResult{}, f.rerr(err)
+		if plan, err = f.plan(req); err != nil {
+			return FoldResult{}, err
 		}
 		if plan.NextStage == nil {
 			break
@@ -205,6 +244,16 @@ func runFold(ctx context.Context, g *Grid, t task, e *matrixEntry, stats *Stats,
 	} else {
 		if len(dec.Predicted) != len(test) {
 			return FoldResult{}, fmt.Errorf("reducer %s returned %d predictions for %d test rows", f.rp.Name, len(dec.Predicted), len(test))
+		}
+		for i, k := range dec.Predicted {
+			if k < 0 || k >= d.K() {
+				return FoldResult{}, fmt.Errorf("reducer %s predicted class %d for test row %d; classes are 0..%d", f.rp.Name, k, i, d.K()-1)
+			}
+		}
+		if dec.ClassScores != nil {
+			if r, k := dec.ClassScores.Dims(); r != len(test) || k != d.K() {
+				return FoldResult{}, fmt.Errorf("reducer %s returned %d×%d class scores for %d test rows and %d classes", f.rp.Name, r, k, len(test), d.K())
+			}
 		}
 		truth := make([]int, len(test))
 		for i, r := range test {

@@ -115,6 +115,9 @@ type CodeInfo struct {
 
 // Grid is a resolved experiment.
 type Grid struct {
+	// Host runs the plugins; cells ask it for a plugin at every fold, so
+	// a plugin that died is started again.
+	Host *host.Host
 	// Codes holds one CodeInfo per dataset × reduction × parameter set.
 	Codes      []CodeInfo
 	Experiment *config.Experiment

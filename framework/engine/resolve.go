@@ -43,7 +43,7 @@ func (r *resolver) errorf(rng hcl.Range, summary, format string, args ...any) {
 // reports every problem it finds as a diagnostic with its location.
 func Resolve(ctx context.Context, exp *config.Experiment, h *host.Host) (*Grid, hcl.Diagnostics) {
 	r := &resolver{ctx: ctx, exp: exp, host: h}
-	g := &Grid{Experiment: exp, Metrics: exp.Metrics}
+	g := &Grid{Experiment: exp, Metrics: exp.Metrics, Host: h}
 	for _, m := range exp.Metrics {
 		if _, err := metrics.Lookup(m); err != nil {
 			r.errorf(exp.MetricsRange, "Unknown metric", "%v", err)

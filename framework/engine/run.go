@@ -165,11 +165,12 @@ func Run(ctx context.Context, g *Grid, opt Options) ([]*CellResult, Stats, error
 		}
 	}
 	var (
-		mu        sync.Mutex
-		stats     Stats
-		done      int
-		foldErrs  = make([]map[int]error, len(g.Cells))
-		writeErrs []error
+		mu          sync.Mutex
+		stats       Stats
+		done        int
+		foldErrs    = make([]map[int]error, len(g.Cells))
+		interrupted = make([]bool, len(g.Cells))
+		writeErrs   []error
 	)
 	ch := make(chan task)
 	var wg sync.WaitGroup
@@ -186,6 +187,11 @@ func Run(ctx context.Context, g *Grid, opt Options) ([]*CellResult, Stats, error
 				var err error
 				if !failed {
 					fr, err = runFold(ctx, g, t, entry, &stats, opt.Timeout, opt.KeepPredictions)
+					if errors.Is(err, errPluginDied) && ctx.Err() == nil {
+						// Perhaps another cell's fold killed it: once more,
+						// on a fresh process.
+						fr, err = runFold(ctx, g, t, entry, &stats, opt.Timeout, opt.KeepPredictions)
+					}
 				} else {
 					err = errSkipped
 				}
@@ -195,6 +201,11 @@ func Run(ctx context.Context, g *Grid, opt Options) ([]*CellResult, Stats, error
 				mu.Lock()
 				i := t.cell.Index
 				slot := t.repeat*t.cell.Dataset.NumFolds + t.fold
+				if err != nil && ctx.Err() != nil {
+					// Cut off by the interruption, not failed: the cell
+					// stays unfinished and is neither written nor reported.
+					interrupted[i] = true
+				}
 				if err != nil {
 					if foldErrs[i] == nil {
 						foldErrs[i] = map[int]error{}
@@ -205,7 +216,7 @@ func Run(ctx context.Context, g *Grid, opt Options) ([]*CellResult, Stats, error
 				}
 				remaining[i]--
 				done++
-				if remaining[i] == 0 {
+				if remaining[i] == 0 && !interrupted[i] {
 					finishCell(results[i], foldErrs[i], t.cell)
 					if results[i].Failed() && opt.Log != nil {
 						fmt.Fprintf(opt.Log, "cell %d (%s) failed: %s\n", i, results[i].Key(), results[i].Error)
@@ -237,11 +248,11 @@ feed:
 	if err := ctx.Err(); err != nil {
 		var finished []*CellResult
 		for i, r := range results {
-			if remaining[i] == 0 {
+			if remaining[i] == 0 && !interrupted[i] {
 				finished = append(finished, r)
 			}
 		}
-		return finished, stats, fmt.Errorf("run interrupted after %d of %d folds: %w", done, len(tasks), err)
+		return finished, stats, errors.Join(fmt.Errorf("run interrupted after %d of %d folds: %w", done, len(tasks), err), errors.Join(writeErrs...))
 	}
 	return results, stats, errors.Join(writeErrs...)
 }

@@ -17,6 +17,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
@@ -145,6 +146,7 @@ type Host struct {
 
 type startResult struct {
 	once sync.Once
+	done atomic.Bool
 	p    *Plugin
 	err  error
 }
@@ -186,7 +188,10 @@ func (h *Host) Binaries() ([]Binary, error) {
 // ErrNotFound is returned for a plugin name with no binary.
 var ErrNotFound = errors.New("plugin not found")
 
-// Get returns the running plugin name, starting it on first use.
+// Get returns the running plugin name, starting it on first use, and
+// starting it again when its process has ended (it crashed, or was killed
+// after a hung call): a plugin's failure then costs only the cells it was
+// running.
 func (h *Host) Get(ctx context.Context, name string) (*Plugin, error) {
 	bins, err := h.Binaries()
 	if err != nil {
@@ -195,6 +200,10 @@ func (h *Host) Get(ctx context.Context, name string) (*Plugin, error) {
 	h.mu.Lock()
 	b, ok := h.binaries[name]
 	r := h.running[name]
+	if r != nil && r.done.Load() && r.p != nil && r.p.Exited() {
+		r.p.client.Kill()
+		r = nil
+	}
 	if r == nil {
 		r = &startResult{}
 		h.running[name] = r
@@ -207,7 +216,10 @@ func (h *Host) Get(ctx context.Context, name string) (*Plugin, error) {
 		}
 		return nil, fmt.Errorf("%w: no %s%s in %s (found: %s)", ErrNotFound, BinaryPrefix, name, h.dir, strings.Join(names, ", "))
 	}
-	r.once.Do(func() { r.p, r.err = h.start(ctx, b) })
+	r.once.Do(func() {
+		r.p, r.err = h.start(ctx, b)
+		r.done.Store(true)
+	})
 	return r.p, r.err
 }
 

@@ -252,15 +252,17 @@ func (s *learnerServer) Fit(ctx context.Context, req *pb.FitRequest) (*pb.FitRes
 	}
 	params = WithDefaults(s.info.Params, params)
 
-	problems := req.GetProblems()
+	problems := make([]Problem, len(req.GetProblems()))
+	for i, pp := range req.GetProblems() {
+		problems[i] = problemFromPB(pp)
+		if !s.capable(problems[i].Kind) {
+			return nil, status.Errorf(codes.InvalidArgument, "problem %d: %s cannot train %s problems", i, s.info.Name, problems[i].Kind)
+		}
+	}
 	models := make([]Model, len(problems))
 	errs := make([]error, len(problems))
 	var wg sync.WaitGroup
-	for i, pp := range problems {
-		p := problemFromPB(pp)
-		if !s.capable(p.Kind) {
-			return nil, status.Errorf(codes.InvalidArgument, "problem %d: %s cannot train %s problems", i, s.info.Name, p.Kind)
-		}
+	for i, p := range problems {
 		select {
 		case s.sem <- struct{}{}:
 		case <-ctx.Done():

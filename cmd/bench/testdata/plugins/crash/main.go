@@ -1,9 +1,13 @@
-// Command crash is a learner plugin for tests: it panics during Fit, as a
-// buggy third-party plugin would; the panic goes to its stderr.
+// Command crash is a learner plugin for tests: with crash = true (the
+// default) it panics during Fit, as a buggy third-party plugin would, the
+// panic going to its stderr; with crash = false it is a small working
+// learner, so a test can show that a crash costs only the cells it hit.
 package main
 
 import (
 	"context"
+
+	"gonum.org/v1/gonum/mat"
 
 	"github.com/polyclass/polyclass/framework/sdk"
 )
@@ -11,11 +15,42 @@ import (
 type learner struct{}
 
 func (learner) Info() sdk.LearnerInfo {
-	return sdk.LearnerInfo{Name: "crash", Version: "0.0.1", Capabilities: sdk.Capabilities{Binary: true, Multiclass: true, Scores: true}}
+	return sdk.LearnerInfo{
+		Name: "crash", Version: "0.0.2",
+		Capabilities: sdk.Capabilities{Binary: true, Multiclass: true, Scores: true},
+		Params:       []sdk.ParamSpec{{Name: "crash", Type: sdk.BoolParam, Default: sdk.Bool(true)}},
+	}
 }
 
-func (learner) Fit(context.Context, sdk.FitInput, sdk.Params) (sdk.Model, error) {
-	panic("crash: simulated segmentation fault in Fit")
+func (learner) Fit(_ context.Context, in sdk.FitInput, p sdk.Params) (sdk.Model, error) {
+	if p.Bool("crash", true) {
+		panic("crash: simulated segmentation fault in Fit")
+	}
+	return fitDirection(in), nil
+}
+
+// direction scores x·w with w = Σ yᵢxᵢ, the difference of the class sums.
+type direction []float64
+
+func fitDirection(in sdk.FitInput) direction {
+	_, d := in.X.Dims()
+	w := make(direction, d)
+	for i, y := range in.Targets {
+		for j := range w {
+			w[j] += y * in.X.Dense.At(i, j)
+		}
+	}
+	return w
+}
+
+func (direction) Outputs() int { return 1 }
+
+func (w direction) Predict(_ context.Context, x sdk.Matrix, scores, _ *mat.Dense) error {
+	n, _ := x.Dims()
+	for i := 0; i < n; i++ {
+		scores.Set(i, 0, mat.Dot(mat.NewVecDense(len(w), w), x.Dense.RowView(i)))
+	}
+	return nil
 }
 
 func main() { sdk.Serve(sdk.WithLearner(learner{})) }

@@ -1,5 +1,7 @@
-// Command hang is a learner plugin for tests: its Fit never returns and
-// ignores its context, as a stuck third-party plugin would.
+// Command hang is a learner plugin for tests: with hang = true (the
+// default) its Fit never returns and ignores its context, as a stuck
+// third-party plugin would; with hang = false it is a small working
+// learner, so a test can show that a hang costs only the cells it hit.
 package main
 
 import (
@@ -7,18 +9,47 @@ import (
 	"fmt"
 	"os"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/polyclass/polyclass/framework/sdk"
 )
 
 type learner struct{}
 
 func (learner) Info() sdk.LearnerInfo {
-	return sdk.LearnerInfo{Name: "hang", Version: "0.0.1", Capabilities: sdk.Capabilities{Binary: true, Scores: true}}
+	return sdk.LearnerInfo{
+		Name: "hang", Version: "0.0.2",
+		Capabilities: sdk.Capabilities{Binary: true, Scores: true},
+		Params:       []sdk.ParamSpec{{Name: "hang", Type: sdk.BoolParam, Default: sdk.Bool(true)}},
+	}
 }
 
-func (learner) Fit(context.Context, sdk.FitInput, sdk.Params) (sdk.Model, error) {
-	fmt.Fprintln(os.Stderr, "hang: stuck in Fit")
-	select {}
+func (learner) Fit(_ context.Context, in sdk.FitInput, p sdk.Params) (sdk.Model, error) {
+	if p.Bool("hang", true) {
+		fmt.Fprintln(os.Stderr, "hang: stuck in Fit")
+		select {}
+	}
+	_, d := in.X.Dims()
+	w := make(direction, d)
+	for i, y := range in.Targets {
+		for j := range w {
+			w[j] += y * in.X.Dense.At(i, j)
+		}
+	}
+	return w, nil
+}
+
+// direction scores x·w with w = Σ yᵢxᵢ, the difference of the class sums.
+type direction []float64
+
+func (direction) Outputs() int { return 1 }
+
+func (w direction) Predict(_ context.Context, x sdk.Matrix, scores, _ *mat.Dense) error {
+	n, _ := x.Dims()
+	for i := 0; i < n; i++ {
+		scores.Set(i, 0, mat.Dot(mat.NewVecDense(len(w), w), x.Dense.RowView(i)))
+	}
+	return nil
 }
 
 func main() { sdk.Serve(sdk.WithLearner(learner{})) }
