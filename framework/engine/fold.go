@@ -32,8 +32,12 @@ var errPluginDied = errors.New("plugin process ended")
 // broken connection is reported before the process is seen to exit, so it
 // waits a little for the exit and the last stderr lines, which it adds.
 func pluginErr(ctx context.Context, err error, p *host.Plugin) error {
-	if ctx.Err() == context.DeadlineExceeded && status.Code(err) == codes.DeadlineExceeded {
-		p.Kill()
+	if ctx.Err() == context.DeadlineExceeded || status.Code(err) == codes.DeadlineExceeded {
+		if !p.KillFirst() {
+			// Another fold's timeout stopped the process first: this one
+			// may only have queued behind the stuck call.
+			return fmt.Errorf("plugin %s: %w: stopped after another fold's timeout: %w", p.Name, errPluginDied, err)
+		}
 		return fmt.Errorf("plugin %s did not answer within the fold's timeout (cv.timeout); it was stopped and will be started again: %w", p.Name, err)
 	}
 	if status.Code(err) == codes.Unavailable {

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -85,5 +86,20 @@ func TestFinishCellReportsLowestFailedFold(t *testing.T) {
 	finishCell(r, map[int]error{7: errors.New("late"), 3: errors.New("early"), 1: errSkipped}, c)
 	if r.Error != "repeat 0 fold 3: early" || r.Folds != nil {
 		t.Fatalf("error %q folds %v", r.Error, r.Folds)
+	}
+}
+
+func TestFinishCellPrefersOwnFailure(t *testing.T) {
+	c := &Cell{Dataset: &Dataset{NumFolds: 3}}
+	r := &CellResult{Folds: make([]FoldResult, 3)}
+	collateral := fmt.Errorf("plugin p: %w: stopped after another fold's timeout", errPluginDied)
+	finishCell(r, map[int]error{0: collateral, 2: errors.New("did not answer within the fold's timeout")}, c)
+	if r.Error != "repeat 0 fold 2: did not answer within the fold's timeout" {
+		t.Fatalf("error %q, want fold 2's own failure", r.Error)
+	}
+	r = &CellResult{Folds: make([]FoldResult, 3)}
+	finishCell(r, map[int]error{1: collateral}, c)
+	if !strings.HasPrefix(r.Error, "repeat 0 fold 1: plugin p") {
+		t.Fatalf("error %q, want the collateral failure when there is nothing else", r.Error)
 	}
 }

@@ -187,9 +187,15 @@ func Run(ctx context.Context, g *Grid, opt Options) ([]*CellResult, Stats, error
 				var err error
 				if !failed {
 					fr, err = runFold(ctx, g, t, entry, &stats, opt.Timeout, opt.KeepPredictions)
-					if errors.Is(err, errPluginDied) && ctx.Err() == nil {
-						// Perhaps another cell's fold killed it: once more,
-						// on a fresh process.
+					// The process may have died in another cell's fold: try
+					// again on a fresh one, a bounded number of times.
+					for retry := 0; retry < maxRetries && errors.Is(err, errPluginDied) && ctx.Err() == nil; retry++ {
+						mu.Lock()
+						failed := foldErrs[t.cell.Index] != nil
+						mu.Unlock()
+						if failed {
+							break // the cell failed anyway: no more restarts for it
+						}
 						fr, err = runFold(ctx, g, t, entry, &stats, opt.Timeout, opt.KeepPredictions)
 					}
 				} else {
@@ -259,16 +265,30 @@ feed:
 
 var errSkipped = errors.New("skipped after an earlier fold failed")
 
-// finishCell records the first failure in fold order, so the message does
-// not depend on which worker failed first.
+// maxRetries bounds how often a fold whose plugin process ended under it is
+// run again on a fresh process.
+const maxRetries = 2
+
+// finishCell records the first failure in fold order (a fold's own failure
+// before collateral ones), so the message does not depend on which worker
+// failed first.
 func finishCell(r *CellResult, errs map[int]error, c *Cell) {
 	if len(errs) == 0 {
 		return
 	}
+	// Prefer a fold's own failure to the collateral of a plugin that died
+	// or was stopped in a sibling fold.
 	slots := make([]int, 0, len(errs))
 	for s, err := range errs {
-		if !errors.Is(err, errSkipped) {
+		if !errors.Is(err, errSkipped) && !errors.Is(err, errPluginDied) {
 			slots = append(slots, s)
+		}
+	}
+	if len(slots) == 0 {
+		for s, err := range errs {
+			if !errors.Is(err, errSkipped) {
+				slots = append(slots, s)
+			}
 		}
 	}
 	sort.Ints(slots)

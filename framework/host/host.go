@@ -92,6 +92,7 @@ type Plugin struct {
 
 	uploadMu sync.Mutex
 	uploads  map[string]*sync.Mutex
+	killed   atomic.Bool
 }
 
 // EnsureDataset uploads m to the learner unless it already holds it, and
@@ -133,6 +134,15 @@ func (p *Plugin) Stderr() string { return p.stderr.String() }
 
 // Kill stops the plugin process.
 func (p *Plugin) Kill() { p.client.Kill() }
+
+// KillFirst stops the plugin process and reports whether this call was
+// the first to ask for it: of several calls that time out together on a
+// stuck process, one owns the kill and the others were collateral.
+func (p *Plugin) KillFirst() bool {
+	first := p.killed.CompareAndSwap(false, true) && !p.client.Exited()
+	p.client.Kill()
+	return first
+}
 
 // Host starts plugins from one directory, each at most once.
 type Host struct {

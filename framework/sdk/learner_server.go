@@ -83,7 +83,10 @@ type learnerServer struct {
 	impl  Learner
 	info  LearnerInfo
 	cache *datasetCache
-	sem   chan struct{} // bounds concurrent Fit work across requests
+	// workers bounds the problems of one Fit request trained at once. The
+	// bound is per request, not per process: a call that never returns
+	// must not starve the calls of other cells.
+	workers int
 
 	mu     sync.Mutex
 	next   uint64
@@ -96,7 +99,7 @@ func newLearnerServer(impl Learner, cacheBytes int64, workers int) *learnerServe
 	}
 	return &learnerServer{
 		impl: impl, info: impl.Info(), cache: newDatasetCache(cacheBytes),
-		sem: make(chan struct{}, workers), models: map[string]Model{},
+		workers: workers, models: map[string]Model{},
 	}
 }
 
@@ -261,10 +264,11 @@ func (s *learnerServer) Fit(ctx context.Context, req *pb.FitRequest) (*pb.FitRes
 	}
 	models := make([]Model, len(problems))
 	errs := make([]error, len(problems))
+	sem := make(chan struct{}, s.workers)
 	var wg sync.WaitGroup
 	for i, p := range problems {
 		select {
-		case s.sem <- struct{}{}:
+		case sem <- struct{}{}:
 		case <-ctx.Done():
 			wg.Wait()
 			return nil, status.FromContextError(ctx.Err()).Err()
@@ -272,7 +276,7 @@ func (s *learnerServer) Fit(ctx context.Context, req *pb.FitRequest) (*pb.FitRes
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			defer func() { <-s.sem }()
+			defer func() { <-sem }()
 			in, err := fitInput(x, rows, p)
 			if err == nil {
 				models[i], err = s.impl.Fit(ctx, in, params)

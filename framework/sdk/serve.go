@@ -18,7 +18,8 @@ type LearnerPlugin struct {
 	Impl Learner
 	// CacheBytes bounds the uploaded datasets kept (default DefaultCacheBytes).
 	CacheBytes int64
-	// Workers bounds the problems trained at once (default GOMAXPROCS).
+	// Workers bounds the problems of one Fit call trained at once
+	// (default GOMAXPROCS).
 	Workers int
 }
 
@@ -95,7 +96,7 @@ func WithCacheBytes(n int64) ServeOption {
 	}
 }
 
-// WithWorkers bounds the problems a learner trains at once.
+// WithWorkers bounds the problems of one Fit call a learner trains at once.
 func WithWorkers(n int) ServeOption {
 	return func(c *serveConfig) {
 		if c.learner == nil {
