@@ -30,7 +30,7 @@ func (learner) Info() sdk.LearnerInfo {
 		Description:  "linear SVM 0.5·(||w||²+b²) + C·Σ loss, bias a penalised constant feature; Crammer–Singer for native multiclass problems",
 		Capabilities: sdk.Capabilities{Binary: true, Multiclass: true, Scores: true, Sparse: true},
 		Params: []sdk.ParamSpec{
-			{Name: "method", Type: sdk.StringParam, Default: sdk.String(dualCD), Allowed: []string{dualCD, crammerSinger, perceptron, pocket}, Description: "dual coordinate descent (binary), Crammer–Singer (multiclass), perceptron or pocket (binary baselines)"},
+			{Name: "method", Type: sdk.StringParam, Default: sdk.String(dualCD), Allowed: []string{dualCD, crammerSinger, perceptron, pocket}, Description: "dual coordinate descent (binary; native multiclass problems then use Crammer–Singer), Crammer–Singer (multiclass), perceptron or pocket (binary baselines)"},
 			{Name: "loss", Type: sdk.StringParam, Default: sdk.String(linsvm.LossHinge), Allowed: []string{linsvm.LossHinge, linsvm.LossSquaredHinge}, Description: "dual_cd loss: hinge (LIBLINEAR -s 3) or squared_hinge (-s 1)"},
 			{Name: "C", Type: sdk.NumberParam, Default: sdk.Number(1), Min: sdk.Bound(0), MinExclusive: true, Description: "penalty of the loss"},
 			{Name: "bias", Type: sdk.NumberParam, Default: sdk.Number(1), Description: "value of the constant feature appended to every row (≤ 0: no bias)"},
@@ -56,7 +56,9 @@ func (learner) Fit(_ context.Context, in sdk.FitInput, p sdk.Params) (sdk.Model,
 		Tol: p.Float("tol", 1e-3), MaxIter: p.Int("max_iter", 100000), Seed: in.Seed,
 	}
 	switch {
-	case in.Kind == sdk.Multiclass && method == crammerSinger:
+	// Crammer–Singer is the native multiclass solver: reduction none runs
+	// it with the default method too.
+	case in.Kind == sdk.Multiclass && (method == crammerSinger || method == dualCD):
 		opt.MaxIter *= 100
 		r, err := linsvm.FitCrammerSinger(x, in.Classes, in.NumClasses, in.Weights, opt)
 		if err != nil {
@@ -64,7 +66,7 @@ func (learner) Fit(_ context.Context, in sdk.FitInput, p sdk.Params) (sdk.Model,
 		}
 		return csModel{r}, nil
 	case in.Kind == sdk.Multiclass:
-		return nil, fmt.Errorf("method %s trains binary problems; use method = %q for a native multiclass problem (reduction none)", method, crammerSinger)
+		return nil, fmt.Errorf("method %s trains binary problems; use method = %q (or the default) for a native multiclass problem (reduction none)", method, crammerSinger)
 	case in.Kind != sdk.Binary:
 		return nil, fmt.Errorf("svm cannot fit %s problems", in.Kind)
 	case method == dualCD:

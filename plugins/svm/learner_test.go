@@ -22,15 +22,18 @@ func TestProtocol(t *testing.T) {
 		plugintest.CheckBinary(t, c, p)
 	}
 	plugintest.CheckMulticlass(t, c, sdk.Params{"method": sdk.String("crammer_singer"), "C": sdk.Number(10)})
+	// The default method hands native multiclass problems to Crammer–Singer.
+	plugintest.CheckMulticlass(t, c, sdk.Params{"C": sdk.Number(10)})
 
-	// dual_cd is binary only: a native multiclass problem is refused.
+	// The perceptron is binary only: a native multiclass problem is refused.
 	enc, y := plugintest.Blobs(t, c)
 	rows := make([]int, len(y))
 	classes := make([]float64, len(y))
 	for i, k := range y {
 		rows[i], classes[i] = i, float64(k+1)
 	}
-	if _, err := c.Fit(context.Background(), enc.Digest, rows, nil, []sdk.Problem{{Kind: sdk.Multiclass, Targets: classes, NumClasses: 3}}); err == nil {
-		t.Error("dual_cd accepted a multiclass problem")
+	params := sdk.Params{"method": sdk.String("perceptron")}
+	if _, err := c.Fit(context.Background(), enc.Digest, rows, params, []sdk.Problem{{Kind: sdk.Multiclass, Targets: classes, NumClasses: 3}}); err == nil {
+		t.Error("the perceptron accepted a multiclass problem")
 	}
 }
