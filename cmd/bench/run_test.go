@@ -842,3 +842,28 @@ cv { folds = 3 }
 		t.Fatalf("rerun after changing the reducers binary: %v\n%s", err, text)
 	}
 }
+
+// TestIdenticalPipelinesShareTheirMatrix: two pipelines that encode the
+// same matrix (content-addressed, so one upload) run side by side; the
+// first to finish must not make the plugin forget what the other uses.
+func TestIdenticalPipelinesShareTheirMatrix(t *testing.T) {
+	file := writeExperiment(t, `experiment "twins" { seed = 1 }
+dataset "iris" { path = "%REPO%/experiments/data/iris.csv" }
+encoder "std" { type = "standardize" }
+encoder "fill" { type = "impute" }
+pipeline "a" { steps = ["std"] }
+pipeline "b" { steps = ["fill", "std"] }
+learner "logreg" { params = { C = [0.5, 1, 2] } }
+reduction "ova" {}
+cv { folds = 4 }
+`)
+	out := t.TempDir()
+	if _, stderr, err := bench(t, "run", "-j", "4", "-o", out, file); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	var m map[string]any
+	json.Unmarshal([]byte(readFile(t, filepath.Join(out, "manifest.json"))), &m)
+	if m["failed_cells"] != 0.0 || m["uploads"].(float64) > 8 {
+		t.Fatalf("failed cells %v, uploads %v (want 0 and at most one per fold and pipeline)", m["failed_cells"], m["uploads"])
+	}
+}

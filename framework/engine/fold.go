@@ -123,6 +123,8 @@ func (f *fold) predict(digest string, rows []int, models []sdk.ModelRef) (scores
 }
 
 // release frees every model, even when the fold's context has ended.
+// Stage matrices are left to the plugin's cache: being content-addressed,
+// the same one may serve another fold at this very moment.
 func (f *fold) release() {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(f.ctx), 10*time.Second)
 	defer cancel()

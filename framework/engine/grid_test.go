@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -101,5 +102,26 @@ func TestFinishCellPrefersOwnFailure(t *testing.T) {
 	finishCell(r, map[int]error{1: collateral}, c)
 	if !strings.HasPrefix(r.Error, "repeat 0 fold 1: plugin p") {
 		t.Fatalf("error %q, want the collateral failure when there is nothing else", r.Error)
+	}
+}
+
+func TestUnusedKeepsDigestsOfUnfinishedGroups(t *testing.T) {
+	entry := func(d string) *matrixEntry {
+		e := &matrixEntry{}
+		if d != "" {
+			e.digest.Store(&d)
+		}
+		return e
+	}
+	matrices := map[matrixKey]*matrixEntry{
+		{0, 0, 0, 0}: entry("x"), {0, 0, 0, 1}: entry("x"), {0, 0, 0, 2}: entry("y"),
+		{0, 1, 0, 0}: entry("y"), {0, 1, 0, 1}: entry(""), // group (0,1) still running
+		{1, 0, 0, 0}: entry("x"), // group (1,0) finished
+	}
+	groups := map[groupKey]*atomic.Int64{{0, 0}: {}, {0, 1}: {}, {1, 0}: {}}
+	groups[groupKey{0, 1}].Store(3)
+	got := unused(groupKey{0, 0}, matrices, groups)
+	if len(got) != 1 || got[0] != "x" {
+		t.Fatalf("unused = %v, want [x] (y is still in use by group (0,1))", got)
 	}
 }

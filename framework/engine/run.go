@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"sync"
@@ -98,12 +99,16 @@ type Stats struct {
 type matrixKey struct{ dataset, pipeline, repeat, fold int }
 
 type matrixEntry struct {
-	once sync.Once
-	m    sdk.Matrix
-	enc  *sdk.EncodedMatrix
-	err  error
-	refs atomic.Int64
+	once   sync.Once
+	m      sdk.Matrix
+	enc    *sdk.EncodedMatrix
+	digest atomic.Pointer[string] // kept after m and enc are freed
+	err    error
+	refs   atomic.Int64
 }
+
+// groupKey identifies the design matrices of one dataset and pipeline.
+type groupKey struct{ dataset, pipeline int }
 
 type task struct {
 	cell         *Cell
@@ -132,6 +137,7 @@ func Run(ctx context.Context, g *Grid, opt Options) ([]*CellResult, Stats, error
 	// a group cell by cell, so that cells finish (and are saved) early.
 	var tasks []task
 	matrices := map[matrixKey]*matrixEntry{}
+	groups := map[groupKey]*atomic.Int64{}
 	for di, d := range g.Datasets {
 		for pi, p := range g.Pipelines {
 			for _, c := range g.Cells {
@@ -146,6 +152,11 @@ func Run(ctx context.Context, g *Grid, opt Options) ([]*CellResult, Stats, error
 							matrices[key] = &matrixEntry{}
 						}
 						matrices[key].refs.Add(1)
+						gk := groupKey{di, pi}
+						if groups[gk] == nil {
+							groups[gk] = &atomic.Int64{}
+						}
+						groups[gk].Add(1)
 					}
 				}
 			}
@@ -203,6 +214,12 @@ func Run(ctx context.Context, g *Grid, opt Options) ([]*CellResult, Stats, error
 				}
 				if entry.refs.Add(-1) == 0 {
 					entry.m, entry.enc = sdk.Matrix{}, nil
+				}
+				if gk := (groupKey{t.key.dataset, t.key.pipeline}); groups[gk].Add(-1) == 0 {
+					// The group's last task: its matrices (the same one for
+					// every fold when nothing is fitted) are needed no more,
+					// unless an unfinished group made an identical one.
+					forget(ctx, g, unused(gk, matrices, groups)...)
 				}
 				mu.Lock()
 				i := t.cell.Index
@@ -265,6 +282,49 @@ feed:
 
 var errSkipped = errors.New("skipped after an earlier fold failed")
 
+// unused returns the digests of group gk's matrices that no unfinished
+// group has also made (content addressing lets two pipelines share one).
+func unused(gk groupKey, matrices map[matrixKey]*matrixEntry, groups map[groupKey]*atomic.Int64) []string {
+	busy := map[string]bool{}
+	var mine []string
+	for k, e := range matrices {
+		d := e.digest.Load()
+		if d == nil {
+			continue
+		}
+		switch own := (groupKey{k.dataset, k.pipeline}); {
+		case own == gk:
+			mine = append(mine, *d)
+		case groups[own].Load() > 0:
+			busy[*d] = true
+		}
+	}
+	sort.Strings(mine)
+	mine = slices.Compact(mine)
+	return slices.DeleteFunc(mine, func(d string) bool { return busy[d] })
+}
+
+// forget tells every running learner plugin that no task needs the design
+// matrices any more, so that their memory goes back before the cache's
+// budget would evict them.
+func forget(ctx context.Context, g *Grid, digests ...string) {
+	if g.Host == nil || len(digests) == 0 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	seen := map[string]bool{}
+	for _, l := range g.Learners {
+		if seen[l.Plugin.Name] {
+			continue
+		}
+		seen[l.Plugin.Name] = true
+		if p := g.Host.Running(l.Plugin.Name); p != nil {
+			_ = p.Learner.Forget(ctx, digests...)
+		}
+	}
+}
+
 // maxRetries bounds how often a fold whose plugin process ended under it is
 // run again on a fresh process.
 const maxRetries = 2
@@ -322,6 +382,7 @@ func design(g *Grid, t task, e *matrixEntry) (sdk.Matrix, *sdk.EncodedMatrix, er
 			return
 		}
 		e.m, e.enc = m, sdk.EncodeMatrix(m)
+		e.digest.Store(&e.enc.Digest)
 	})
 	return e.m, e.enc, e.err
 }

@@ -233,6 +233,18 @@ func (h *Host) Get(ctx context.Context, name string) (*Plugin, error) {
 	return r.p, r.err
 }
 
+// Running returns the plugin's current process if it is up, else nil; it
+// never starts one.
+func (h *Host) Running(name string) *Plugin {
+	h.mu.Lock()
+	r := h.running[name]
+	h.mu.Unlock()
+	if r == nil || !r.done.Load() || r.p == nil || r.p.Exited() {
+		return nil
+	}
+	return r.p
+}
+
 func (h *Host) start(ctx context.Context, b Binary) (*Plugin, error) {
 	sum, err := hex.DecodeString(b.SHA256)
 	if err != nil {

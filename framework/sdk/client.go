@@ -145,6 +145,15 @@ func (c *LearnerClient) Release(ctx context.Context, models []ModelRef) error {
 	return nil
 }
 
+// Forget tells the plugin it may drop datasets; plugins that predate the
+// call are fine (their cache evicts on its own).
+func (c *LearnerClient) Forget(ctx context.Context, digests ...string) error {
+	if _, err := c.rpc.Forget(ctx, &pb.ForgetRequest{Digests: digests}); err != nil && status.Code(err) != codes.Unimplemented {
+		return rpcErr("forget", err)
+	}
+	return nil
+}
+
 // ReducerClient is the host's handle on a reducer plugin.
 type ReducerClient struct {
 	rpc pb.ReducerServiceClient

@@ -58,6 +58,17 @@ func (c *datasetCache) has(digest string) bool {
 	return ok
 }
 
+// remove drops a dataset.
+func (c *datasetCache) remove(digest string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if el, ok := c.entries[digest]; ok {
+		c.used -= el.Value.(*cacheEntry).size
+		c.order.Remove(el)
+		delete(c.entries, digest)
+	}
+}
+
 func (c *datasetCache) put(digest string, m Matrix, size int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -364,4 +375,11 @@ func (s *learnerServer) Release(_ context.Context, req *pb.ReleaseRequest) (*pb.
 		delete(s.models, h)
 	}
 	return &pb.ReleaseResponse{}, nil
+}
+
+func (s *learnerServer) Forget(_ context.Context, req *pb.ForgetRequest) (*pb.ForgetResponse, error) {
+	for _, d := range req.GetDigests() {
+		s.cache.remove(d)
+	}
+	return &pb.ForgetResponse{}, nil
 }

@@ -1450,6 +1450,88 @@ func (*ReleaseResponse) Descriptor() ([]byte, []int) {
 	return file_plugin_proto_rawDescGZIP(), []int{18}
 }
 
+// ForgetRequest names datasets to drop.
+type ForgetRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Digests       []string               `protobuf:"bytes,1,rep,name=digests,proto3" json:"digests,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ForgetRequest) Reset() {
+	*x = ForgetRequest{}
+	mi := &file_plugin_proto_msgTypes[19]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ForgetRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ForgetRequest) ProtoMessage() {}
+
+func (x *ForgetRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_plugin_proto_msgTypes[19]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ForgetRequest.ProtoReflect.Descriptor instead.
+func (*ForgetRequest) Descriptor() ([]byte, []int) {
+	return file_plugin_proto_rawDescGZIP(), []int{19}
+}
+
+func (x *ForgetRequest) GetDigests() []string {
+	if x != nil {
+		return x.Digests
+	}
+	return nil
+}
+
+// ForgetResponse confirms a forget.
+type ForgetResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ForgetResponse) Reset() {
+	*x = ForgetResponse{}
+	mi := &file_plugin_proto_msgTypes[20]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ForgetResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ForgetResponse) ProtoMessage() {}
+
+func (x *ForgetResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_plugin_proto_msgTypes[20]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ForgetResponse.ProtoReflect.Descriptor instead.
+func (*ForgetResponse) Descriptor() ([]byte, []int) {
+	return file_plugin_proto_rawDescGZIP(), []int{20}
+}
+
 // ReducerInfo describes a reducer plugin.
 type ReducerInfo struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -1463,7 +1545,7 @@ type ReducerInfo struct {
 
 func (x *ReducerInfo) Reset() {
 	*x = ReducerInfo{}
-	mi := &file_plugin_proto_msgTypes[19]
+	mi := &file_plugin_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1475,7 +1557,7 @@ func (x *ReducerInfo) String() string {
 func (*ReducerInfo) ProtoMessage() {}
 
 func (x *ReducerInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[19]
+	mi := &file_plugin_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1488,7 +1570,7 @@ func (x *ReducerInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReducerInfo.ProtoReflect.Descriptor instead.
 func (*ReducerInfo) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{19}
+	return file_plugin_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *ReducerInfo) GetName() string {
@@ -1535,7 +1617,7 @@ type Scheme struct {
 
 func (x *Scheme) Reset() {
 	*x = Scheme{}
-	mi := &file_plugin_proto_msgTypes[20]
+	mi := &file_plugin_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1547,7 +1629,7 @@ func (x *Scheme) String() string {
 func (*Scheme) ProtoMessage() {}
 
 func (x *Scheme) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[20]
+	mi := &file_plugin_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1560,7 +1642,7 @@ func (x *Scheme) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Scheme.ProtoReflect.Descriptor instead.
 func (*Scheme) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{20}
+	return file_plugin_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *Scheme) GetName() string {
@@ -1628,7 +1710,7 @@ type PlanRequest struct {
 
 func (x *PlanRequest) Reset() {
 	*x = PlanRequest{}
-	mi := &file_plugin_proto_msgTypes[21]
+	mi := &file_plugin_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1640,7 +1722,7 @@ func (x *PlanRequest) String() string {
 func (*PlanRequest) ProtoMessage() {}
 
 func (x *PlanRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[21]
+	mi := &file_plugin_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1653,7 +1735,7 @@ func (x *PlanRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlanRequest.ProtoReflect.Descriptor instead.
 func (*PlanRequest) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{21}
+	return file_plugin_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *PlanRequest) GetScheme() string {
@@ -1732,7 +1814,7 @@ type CodeMatrix struct {
 
 func (x *CodeMatrix) Reset() {
 	*x = CodeMatrix{}
-	mi := &file_plugin_proto_msgTypes[22]
+	mi := &file_plugin_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1744,7 +1826,7 @@ func (x *CodeMatrix) String() string {
 func (*CodeMatrix) ProtoMessage() {}
 
 func (x *CodeMatrix) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[22]
+	mi := &file_plugin_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1757,7 +1839,7 @@ func (x *CodeMatrix) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CodeMatrix.ProtoReflect.Descriptor instead.
 func (*CodeMatrix) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{22}
+	return file_plugin_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *CodeMatrix) GetRows() int32 {
@@ -1799,7 +1881,7 @@ type StageSpec struct {
 
 func (x *StageSpec) Reset() {
 	*x = StageSpec{}
-	mi := &file_plugin_proto_msgTypes[23]
+	mi := &file_plugin_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1811,7 +1893,7 @@ func (x *StageSpec) String() string {
 func (*StageSpec) ProtoMessage() {}
 
 func (x *StageSpec) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[23]
+	mi := &file_plugin_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1824,7 +1906,7 @@ func (x *StageSpec) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StageSpec.ProtoReflect.Descriptor instead.
 func (*StageSpec) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{23}
+	return file_plugin_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *StageSpec) GetInnerFolds() int32 {
@@ -1869,7 +1951,7 @@ type PlanResponse struct {
 
 func (x *PlanResponse) Reset() {
 	*x = PlanResponse{}
-	mi := &file_plugin_proto_msgTypes[24]
+	mi := &file_plugin_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1881,7 +1963,7 @@ func (x *PlanResponse) String() string {
 func (*PlanResponse) ProtoMessage() {}
 
 func (x *PlanResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[24]
+	mi := &file_plugin_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1894,7 +1976,7 @@ func (x *PlanResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlanResponse.ProtoReflect.Descriptor instead.
 func (*PlanResponse) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{24}
+	return file_plugin_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *PlanResponse) GetProblems() []*Problem {
@@ -1964,7 +2046,7 @@ type DecodeRequest struct {
 
 func (x *DecodeRequest) Reset() {
 	*x = DecodeRequest{}
-	mi := &file_plugin_proto_msgTypes[25]
+	mi := &file_plugin_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1976,7 +2058,7 @@ func (x *DecodeRequest) String() string {
 func (*DecodeRequest) ProtoMessage() {}
 
 func (x *DecodeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[25]
+	mi := &file_plugin_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1989,7 +2071,7 @@ func (x *DecodeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DecodeRequest.ProtoReflect.Descriptor instead.
 func (*DecodeRequest) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{25}
+	return file_plugin_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *DecodeRequest) GetScheme() string {
@@ -2051,7 +2133,7 @@ type DecodeResponse struct {
 
 func (x *DecodeResponse) Reset() {
 	*x = DecodeResponse{}
-	mi := &file_plugin_proto_msgTypes[26]
+	mi := &file_plugin_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2063,7 +2145,7 @@ func (x *DecodeResponse) String() string {
 func (*DecodeResponse) ProtoMessage() {}
 
 func (x *DecodeResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[26]
+	mi := &file_plugin_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2076,7 +2158,7 @@ func (x *DecodeResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DecodeResponse.ProtoReflect.Descriptor instead.
 func (*DecodeResponse) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{26}
+	return file_plugin_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *DecodeResponse) GetPredicted() []int32 {
@@ -2230,7 +2312,10 @@ const file_plugin_proto_rawDesc = "" +
 	"\rprobabilities\x18\x02 \x01(\v2\x1a.polyclass.plugin.v1.DenseR\rprobabilities\"*\n" +
 	"\x0eReleaseRequest\x12\x18\n" +
 	"\ahandles\x18\x01 \x03(\tR\ahandles\"\x11\n" +
-	"\x0fReleaseResponse\"\x94\x01\n" +
+	"\x0fReleaseResponse\")\n" +
+	"\rForgetRequest\x12\x18\n" +
+	"\adigests\x18\x01 \x03(\tR\adigests\"\x10\n" +
+	"\x0eForgetResponse\"\x94\x01\n" +
 	"\vReducerInfo\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\tR\aversion\x12 \n" +
@@ -2297,14 +2382,15 @@ const file_plugin_proto_rawDesc = "" +
 	"\tpredicted\x18\x01 \x03(\x05R\tpredicted\x12=\n" +
 	"\fclass_scores\x18\x02 \x01(\v2\x1a.polyclass.plugin.v1.DenseR\vclassScores\x12=\n" +
 	"\flabel_matrix\x18\x03 \x01(\v2\x1a.polyclass.plugin.v1.DenseR\vlabelMatrix\x12\x12\n" +
-	"\x04ties\x18\x04 \x01(\x03R\x04ties2\xef\x03\n" +
+	"\x04ties\x18\x04 \x01(\x03R\x04ties2\xc2\x04\n" +
 	"\x0eLearnerService\x12J\n" +
 	"\x04Info\x12 .polyclass.plugin.v1.InfoRequest\x1a .polyclass.plugin.v1.LearnerInfo\x12H\n" +
 	"\x03Has\x12\x1f.polyclass.plugin.v1.HasRequest\x1a .polyclass.plugin.v1.HasResponse\x12Q\n" +
 	"\x06Upload\x12 .polyclass.plugin.v1.UploadChunk\x1a#.polyclass.plugin.v1.UploadResponse(\x01\x12H\n" +
 	"\x03Fit\x12\x1f.polyclass.plugin.v1.FitRequest\x1a .polyclass.plugin.v1.FitResponse\x12T\n" +
 	"\aPredict\x12#.polyclass.plugin.v1.PredictRequest\x1a$.polyclass.plugin.v1.PredictResponse\x12T\n" +
-	"\aRelease\x12#.polyclass.plugin.v1.ReleaseRequest\x1a$.polyclass.plugin.v1.ReleaseResponse2\xfc\x01\n" +
+	"\aRelease\x12#.polyclass.plugin.v1.ReleaseRequest\x1a$.polyclass.plugin.v1.ReleaseResponse\x12Q\n" +
+	"\x06Forget\x12\".polyclass.plugin.v1.ForgetRequest\x1a#.polyclass.plugin.v1.ForgetResponse2\xfc\x01\n" +
 	"\x0eReducerService\x12J\n" +
 	"\x04Info\x12 .polyclass.plugin.v1.InfoRequest\x1a .polyclass.plugin.v1.ReducerInfo\x12K\n" +
 	"\x04Plan\x12 .polyclass.plugin.v1.PlanRequest\x1a!.polyclass.plugin.v1.PlanResponse\x12Q\n" +
@@ -2323,7 +2409,7 @@ func file_plugin_proto_rawDescGZIP() []byte {
 }
 
 var file_plugin_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 32)
+var file_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 34)
 var file_plugin_proto_goTypes = []any{
 	(ParamSpec_Type)(0),       // 0: polyclass.plugin.v1.ParamSpec.Type
 	(Problem_Kind)(0),         // 1: polyclass.plugin.v1.Problem.Kind
@@ -2347,19 +2433,21 @@ var file_plugin_proto_goTypes = []any{
 	(*PredictResponse)(nil),   // 19: polyclass.plugin.v1.PredictResponse
 	(*ReleaseRequest)(nil),    // 20: polyclass.plugin.v1.ReleaseRequest
 	(*ReleaseResponse)(nil),   // 21: polyclass.plugin.v1.ReleaseResponse
-	(*ReducerInfo)(nil),       // 22: polyclass.plugin.v1.ReducerInfo
-	(*Scheme)(nil),            // 23: polyclass.plugin.v1.Scheme
-	(*PlanRequest)(nil),       // 24: polyclass.plugin.v1.PlanRequest
-	(*CodeMatrix)(nil),        // 25: polyclass.plugin.v1.CodeMatrix
-	(*StageSpec)(nil),         // 26: polyclass.plugin.v1.StageSpec
-	(*PlanResponse)(nil),      // 27: polyclass.plugin.v1.PlanResponse
-	(*DecodeRequest)(nil),     // 28: polyclass.plugin.v1.DecodeRequest
-	(*DecodeResponse)(nil),    // 29: polyclass.plugin.v1.DecodeResponse
-	nil,                       // 30: polyclass.plugin.v1.FitRequest.ParamsEntry
-	nil,                       // 31: polyclass.plugin.v1.Model.StatsEntry
-	nil,                       // 32: polyclass.plugin.v1.PlanRequest.ParamsEntry
-	nil,                       // 33: polyclass.plugin.v1.PlanResponse.DiagnosticsEntry
-	nil,                       // 34: polyclass.plugin.v1.DecodeRequest.ParamsEntry
+	(*ForgetRequest)(nil),     // 22: polyclass.plugin.v1.ForgetRequest
+	(*ForgetResponse)(nil),    // 23: polyclass.plugin.v1.ForgetResponse
+	(*ReducerInfo)(nil),       // 24: polyclass.plugin.v1.ReducerInfo
+	(*Scheme)(nil),            // 25: polyclass.plugin.v1.Scheme
+	(*PlanRequest)(nil),       // 26: polyclass.plugin.v1.PlanRequest
+	(*CodeMatrix)(nil),        // 27: polyclass.plugin.v1.CodeMatrix
+	(*StageSpec)(nil),         // 28: polyclass.plugin.v1.StageSpec
+	(*PlanResponse)(nil),      // 29: polyclass.plugin.v1.PlanResponse
+	(*DecodeRequest)(nil),     // 30: polyclass.plugin.v1.DecodeRequest
+	(*DecodeResponse)(nil),    // 31: polyclass.plugin.v1.DecodeResponse
+	nil,                       // 32: polyclass.plugin.v1.FitRequest.ParamsEntry
+	nil,                       // 33: polyclass.plugin.v1.Model.StatsEntry
+	nil,                       // 34: polyclass.plugin.v1.PlanRequest.ParamsEntry
+	nil,                       // 35: polyclass.plugin.v1.PlanResponse.DiagnosticsEntry
+	nil,                       // 36: polyclass.plugin.v1.DecodeRequest.ParamsEntry
 }
 var file_plugin_proto_depIdxs = []int32{
 	4,  // 0: polyclass.plugin.v1.Value.list:type_name -> polyclass.plugin.v1.ValueList
@@ -2370,21 +2458,21 @@ var file_plugin_proto_depIdxs = []int32{
 	5,  // 5: polyclass.plugin.v1.LearnerInfo.params:type_name -> polyclass.plugin.v1.ParamSpec
 	2,  // 6: polyclass.plugin.v1.DatasetHeader.layout:type_name -> polyclass.plugin.v1.DatasetHeader.Layout
 	12, // 7: polyclass.plugin.v1.UploadChunk.header:type_name -> polyclass.plugin.v1.DatasetHeader
-	30, // 8: polyclass.plugin.v1.FitRequest.params:type_name -> polyclass.plugin.v1.FitRequest.ParamsEntry
+	32, // 8: polyclass.plugin.v1.FitRequest.params:type_name -> polyclass.plugin.v1.FitRequest.ParamsEntry
 	7,  // 9: polyclass.plugin.v1.FitRequest.problems:type_name -> polyclass.plugin.v1.Problem
-	31, // 10: polyclass.plugin.v1.Model.stats:type_name -> polyclass.plugin.v1.Model.StatsEntry
+	33, // 10: polyclass.plugin.v1.Model.stats:type_name -> polyclass.plugin.v1.Model.StatsEntry
 	16, // 11: polyclass.plugin.v1.FitResponse.models:type_name -> polyclass.plugin.v1.Model
 	6,  // 12: polyclass.plugin.v1.PredictResponse.scores:type_name -> polyclass.plugin.v1.Dense
 	6,  // 13: polyclass.plugin.v1.PredictResponse.probabilities:type_name -> polyclass.plugin.v1.Dense
-	23, // 14: polyclass.plugin.v1.ReducerInfo.schemes:type_name -> polyclass.plugin.v1.Scheme
+	25, // 14: polyclass.plugin.v1.ReducerInfo.schemes:type_name -> polyclass.plugin.v1.Scheme
 	5,  // 15: polyclass.plugin.v1.Scheme.params:type_name -> polyclass.plugin.v1.ParamSpec
-	32, // 16: polyclass.plugin.v1.PlanRequest.params:type_name -> polyclass.plugin.v1.PlanRequest.ParamsEntry
+	34, // 16: polyclass.plugin.v1.PlanRequest.params:type_name -> polyclass.plugin.v1.PlanRequest.ParamsEntry
 	6,  // 17: polyclass.plugin.v1.PlanRequest.label_matrix:type_name -> polyclass.plugin.v1.Dense
 	7,  // 18: polyclass.plugin.v1.PlanResponse.problems:type_name -> polyclass.plugin.v1.Problem
-	25, // 19: polyclass.plugin.v1.PlanResponse.code:type_name -> polyclass.plugin.v1.CodeMatrix
-	26, // 20: polyclass.plugin.v1.PlanResponse.next_stage:type_name -> polyclass.plugin.v1.StageSpec
-	33, // 21: polyclass.plugin.v1.PlanResponse.diagnostics:type_name -> polyclass.plugin.v1.PlanResponse.DiagnosticsEntry
-	34, // 22: polyclass.plugin.v1.DecodeRequest.params:type_name -> polyclass.plugin.v1.DecodeRequest.ParamsEntry
+	27, // 19: polyclass.plugin.v1.PlanResponse.code:type_name -> polyclass.plugin.v1.CodeMatrix
+	28, // 20: polyclass.plugin.v1.PlanResponse.next_stage:type_name -> polyclass.plugin.v1.StageSpec
+	35, // 21: polyclass.plugin.v1.PlanResponse.diagnostics:type_name -> polyclass.plugin.v1.PlanResponse.DiagnosticsEntry
+	36, // 22: polyclass.plugin.v1.DecodeRequest.params:type_name -> polyclass.plugin.v1.DecodeRequest.ParamsEntry
 	6,  // 23: polyclass.plugin.v1.DecodeRequest.scores:type_name -> polyclass.plugin.v1.Dense
 	6,  // 24: polyclass.plugin.v1.DecodeRequest.probabilities:type_name -> polyclass.plugin.v1.Dense
 	6,  // 25: polyclass.plugin.v1.DecodeRequest.training_scores:type_name -> polyclass.plugin.v1.Dense
@@ -2399,20 +2487,22 @@ var file_plugin_proto_depIdxs = []int32{
 	15, // 34: polyclass.plugin.v1.LearnerService.Fit:input_type -> polyclass.plugin.v1.FitRequest
 	18, // 35: polyclass.plugin.v1.LearnerService.Predict:input_type -> polyclass.plugin.v1.PredictRequest
 	20, // 36: polyclass.plugin.v1.LearnerService.Release:input_type -> polyclass.plugin.v1.ReleaseRequest
-	8,  // 37: polyclass.plugin.v1.ReducerService.Info:input_type -> polyclass.plugin.v1.InfoRequest
-	24, // 38: polyclass.plugin.v1.ReducerService.Plan:input_type -> polyclass.plugin.v1.PlanRequest
-	28, // 39: polyclass.plugin.v1.ReducerService.Decode:input_type -> polyclass.plugin.v1.DecodeRequest
-	9,  // 40: polyclass.plugin.v1.LearnerService.Info:output_type -> polyclass.plugin.v1.LearnerInfo
-	11, // 41: polyclass.plugin.v1.LearnerService.Has:output_type -> polyclass.plugin.v1.HasResponse
-	14, // 42: polyclass.plugin.v1.LearnerService.Upload:output_type -> polyclass.plugin.v1.UploadResponse
-	17, // 43: polyclass.plugin.v1.LearnerService.Fit:output_type -> polyclass.plugin.v1.FitResponse
-	19, // 44: polyclass.plugin.v1.LearnerService.Predict:output_type -> polyclass.plugin.v1.PredictResponse
-	21, // 45: polyclass.plugin.v1.LearnerService.Release:output_type -> polyclass.plugin.v1.ReleaseResponse
-	22, // 46: polyclass.plugin.v1.ReducerService.Info:output_type -> polyclass.plugin.v1.ReducerInfo
-	27, // 47: polyclass.plugin.v1.ReducerService.Plan:output_type -> polyclass.plugin.v1.PlanResponse
-	29, // 48: polyclass.plugin.v1.ReducerService.Decode:output_type -> polyclass.plugin.v1.DecodeResponse
-	40, // [40:49] is the sub-list for method output_type
-	31, // [31:40] is the sub-list for method input_type
+	22, // 37: polyclass.plugin.v1.LearnerService.Forget:input_type -> polyclass.plugin.v1.ForgetRequest
+	8,  // 38: polyclass.plugin.v1.ReducerService.Info:input_type -> polyclass.plugin.v1.InfoRequest
+	26, // 39: polyclass.plugin.v1.ReducerService.Plan:input_type -> polyclass.plugin.v1.PlanRequest
+	30, // 40: polyclass.plugin.v1.ReducerService.Decode:input_type -> polyclass.plugin.v1.DecodeRequest
+	9,  // 41: polyclass.plugin.v1.LearnerService.Info:output_type -> polyclass.plugin.v1.LearnerInfo
+	11, // 42: polyclass.plugin.v1.LearnerService.Has:output_type -> polyclass.plugin.v1.HasResponse
+	14, // 43: polyclass.plugin.v1.LearnerService.Upload:output_type -> polyclass.plugin.v1.UploadResponse
+	17, // 44: polyclass.plugin.v1.LearnerService.Fit:output_type -> polyclass.plugin.v1.FitResponse
+	19, // 45: polyclass.plugin.v1.LearnerService.Predict:output_type -> polyclass.plugin.v1.PredictResponse
+	21, // 46: polyclass.plugin.v1.LearnerService.Release:output_type -> polyclass.plugin.v1.ReleaseResponse
+	23, // 47: polyclass.plugin.v1.LearnerService.Forget:output_type -> polyclass.plugin.v1.ForgetResponse
+	24, // 48: polyclass.plugin.v1.ReducerService.Info:output_type -> polyclass.plugin.v1.ReducerInfo
+	29, // 49: polyclass.plugin.v1.ReducerService.Plan:output_type -> polyclass.plugin.v1.PlanResponse
+	31, // 50: polyclass.plugin.v1.ReducerService.Decode:output_type -> polyclass.plugin.v1.DecodeResponse
+	41, // [41:51] is the sub-list for method output_type
+	31, // [31:41] is the sub-list for method input_type
 	31, // [31:31] is the sub-list for extension type_name
 	31, // [31:31] is the sub-list for extension extendee
 	0,  // [0:31] is the sub-list for field type_name
@@ -2435,7 +2525,7 @@ func file_plugin_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_plugin_proto_rawDesc), len(file_plugin_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   32,
+			NumMessages:   34,
 			NumExtensions: 0,
 			NumServices:   2,
 		},

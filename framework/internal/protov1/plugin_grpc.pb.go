@@ -36,6 +36,7 @@ const (
 	LearnerService_Fit_FullMethodName     = "/polyclass.plugin.v1.LearnerService/Fit"
 	LearnerService_Predict_FullMethodName = "/polyclass.plugin.v1.LearnerService/Predict"
 	LearnerService_Release_FullMethodName = "/polyclass.plugin.v1.LearnerService/Release"
+	LearnerService_Forget_FullMethodName  = "/polyclass.plugin.v1.LearnerService/Forget"
 )
 
 // LearnerServiceClient is the client API for LearnerService service.
@@ -56,6 +57,9 @@ type LearnerServiceClient interface {
 	Predict(ctx context.Context, in *PredictRequest, opts ...grpc.CallOption) (*PredictResponse, error)
 	// Release frees models.
 	Release(ctx context.Context, in *ReleaseRequest, opts ...grpc.CallOption) (*ReleaseResponse, error)
+	// Forget drops datasets the host will not use again (optional: the
+	// host ignores Unimplemented; the cache also evicts on its own).
+	Forget(ctx context.Context, in *ForgetRequest, opts ...grpc.CallOption) (*ForgetResponse, error)
 }
 
 type learnerServiceClient struct {
@@ -129,6 +133,16 @@ func (c *learnerServiceClient) Release(ctx context.Context, in *ReleaseRequest, 
 	return out, nil
 }
 
+func (c *learnerServiceClient) Forget(ctx context.Context, in *ForgetRequest, opts ...grpc.CallOption) (*ForgetResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ForgetResponse)
+	err := c.cc.Invoke(ctx, LearnerService_Forget_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // LearnerServiceServer is the server API for LearnerService service.
 // All implementations must embed UnimplementedLearnerServiceServer
 // for forward compatibility.
@@ -147,6 +161,9 @@ type LearnerServiceServer interface {
 	Predict(context.Context, *PredictRequest) (*PredictResponse, error)
 	// Release frees models.
 	Release(context.Context, *ReleaseRequest) (*ReleaseResponse, error)
+	// Forget drops datasets the host will not use again (optional: the
+	// host ignores Unimplemented; the cache also evicts on its own).
+	Forget(context.Context, *ForgetRequest) (*ForgetResponse, error)
 	mustEmbedUnimplementedLearnerServiceServer()
 }
 
@@ -174,6 +191,9 @@ func (UnimplementedLearnerServiceServer) Predict(context.Context, *PredictReques
 }
 func (UnimplementedLearnerServiceServer) Release(context.Context, *ReleaseRequest) (*ReleaseResponse, error) {
 	return nil, status.Errorf(codes.Unimplemented, "method Release not implemented")
+}
+func (UnimplementedLearnerServiceServer) Forget(context.Context, *ForgetRequest) (*ForgetResponse, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method Forget not implemented")
 }
 func (UnimplementedLearnerServiceServer) mustEmbedUnimplementedLearnerServiceServer() {}
 func (UnimplementedLearnerServiceServer) testEmbeddedByValue()                        {}
@@ -293,6 +313,24 @@ func _LearnerService_Release_Handler(srv interface{}, ctx context.Context, dec f
 	return interceptor(ctx, in, info, handler)
 }
 
+func _LearnerService_Forget_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ForgetRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(LearnerServiceServer).Forget(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: LearnerService_Forget_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(LearnerServiceServer).Forget(ctx, req.(*ForgetRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // LearnerService_ServiceDesc is the grpc.ServiceDesc for LearnerService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -319,6 +357,10 @@ var LearnerService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "Release",
 			Handler:    _LearnerService_Release_Handler,
+		},
+		{
+			MethodName: "Forget",
+			Handler:    _LearnerService_Forget_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{
