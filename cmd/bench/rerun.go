@@ -49,21 +49,10 @@ func rerun(ctx context.Context, h *host.Host, o *options, stdout, stderr io.Writ
 			note("dataset %s (%s): sha256 %s, recorded %s", d.Config.Name, d.Config.Path, d.SHA256, want)
 		}
 	}
-	seen := map[string]bool{}
-	check := func(p *host.Plugin) {
-		if seen[p.Name] {
-			return
-		}
-		seen[p.Name] = true
+	for _, p := range g.Plugins() {
 		if want, ok := recorded["plugin "+p.Name]; ok && want != p.SHA256 {
 			note("plugin %s: sha256 %s, recorded %s", p.Name, p.SHA256, want)
 		}
-	}
-	for _, l := range g.Learners {
-		check(l.Plugin)
-	}
-	for _, r := range g.Reductions {
-		check(r.Plugin)
 	}
 	out := o.out
 	if out == "" {

@@ -301,19 +301,8 @@ func writeOutputs(out, file string, exp *config.Experiment, g *engine.Grid, resu
 	for _, d := range g.Datasets {
 		m.Datasets = append(m.Datasets, report.DatasetRecord{Name: d.Config.Name, Path: d.Config.Path, SHA256: d.SHA256, Rows: d.Table.NumRows})
 	}
-	seen := map[string]bool{}
-	add := func(p *host.Plugin) {
-		if seen[p.Name] {
-			return
-		}
-		seen[p.Name] = true
+	for _, p := range g.Plugins() {
 		m.Plugins = append(m.Plugins, report.PluginRecord{Name: p.Name, Version: p.Version(), Path: p.Path, SHA256: p.SHA256})
-	}
-	for _, l := range g.Learners {
-		add(l.Plugin)
-	}
-	for _, r := range g.Reductions {
-		add(r.Plugin)
 	}
 	for _, r := range results {
 		if r.Failed() {

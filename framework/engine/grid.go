@@ -82,22 +82,26 @@ type ID struct {
 
 // ID returns the cell's coordinates.
 func (c *Cell) ID() ID {
-	// A reduction's label names only the parameters its block varies
-	// (decode = ["hamming", "loss:exp"]); the others are part of its name.
-	red := c.Reduction.Config.Name
+	return ID{
+		Dataset: c.Dataset.Config.Name, Encoder: c.Pipeline.Config.Name,
+		Learner: c.Learner.Config.Name, Params: c.Params.String(), Reduction: c.Reduction.Label(c.RedParams),
+	}
+}
+
+// Label names the reduction with one of its parameter sets. It names only
+// the parameters its block varies (decode = ["hamming", "loss:exp"]); the
+// others are part of its name.
+func (red *Reduction) Label(params sdk.Params) string {
 	varied := sdk.Params{}
-	for n, v := range c.RedParams {
-		if c.Reduction.Varied[n] {
+	for n, v := range params {
+		if red.Varied[n] {
 			varied[n] = v
 		}
 	}
-	if len(varied) > 0 {
-		red += "[" + varied.String() + "]"
+	if len(varied) == 0 {
+		return red.Config.Name
 	}
-	return ID{
-		Dataset: c.Dataset.Config.Name, Encoder: c.Pipeline.Config.Name,
-		Learner: c.Learner.Config.Name, Params: c.Params.String(), Reduction: red,
-	}
+	return red.Config.Name + "[" + varied.String() + "]"
 }
 
 // Key is the cell's identity, from which its seeds derive.
@@ -127,6 +131,26 @@ type Grid struct {
 	Reductions []*Reduction
 	Cells      []*Cell
 	Metrics    []string
+}
+
+// Plugins returns every plugin the grid uses, once each: the learners'
+// first, in declaration order, then the reducers'.
+func (g *Grid) Plugins() []*host.Plugin {
+	var out []*host.Plugin
+	seen := map[string]bool{}
+	add := func(p *host.Plugin) {
+		if !seen[p.Name] {
+			seen[p.Name] = true
+			out = append(out, p)
+		}
+	}
+	for _, l := range g.Learners {
+		add(l.Plugin)
+	}
+	for _, r := range g.Reductions {
+		add(r.Plugin)
+	}
+	return out
 }
 
 // expand returns every combination of the list-valued parameters of a

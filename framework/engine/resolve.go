@@ -511,8 +511,7 @@ func (r *resolver) dryRun(g *Grid, d *Dataset, red *Reduction, params sdk.Params
 		req.Labels, req.LabelMatrix = nil, d.LabelMatrix
 	}
 	plan, err := red.Plugin.Reducer.Plan(r.ctx, req)
-	label := (&Cell{Dataset: d, Pipeline: &Pipeline{Config: &config.Pipeline{}}, Learner: &Learner{Config: &config.Learner{}},
-		Reduction: red, RedParams: params}).ID().Reduction
+	label := red.Label(params)
 	if err != nil {
 		// Point at the parameter the message names; a matrix error says
 		// "code matrix", so the matrix goes before code.

@@ -313,13 +313,11 @@ func forget(ctx context.Context, g *Grid, digests ...string) {
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
-	seen := map[string]bool{}
-	for _, l := range g.Learners {
-		if seen[l.Plugin.Name] {
+	for _, lp := range g.Plugins() {
+		if lp.Learner == nil {
 			continue
 		}
-		seen[l.Plugin.Name] = true
-		if p := g.Host.Running(l.Plugin.Name); p != nil {
+		if p := g.Host.Running(lp.Name); p != nil {
 			_ = p.Learner.Forget(ctx, digests...)
 		}
 	}
