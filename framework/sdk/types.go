@@ -60,7 +60,8 @@ type Problem struct {
 	NumClasses int
 	// Weights are optional per-row weights; nil means all 1.
 	Weights []float64
-	Seed    uint64
+	// Seed seeds the problem's solver; the host sets it.
+	Seed uint64
 }
 
 // Capabilities lists what a learner can do.

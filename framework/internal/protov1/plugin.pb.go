@@ -562,7 +562,9 @@ type Problem struct {
 	NumClasses int32 `protobuf:"varint,3,opt,name=num_classes,json=numClasses,proto3" json:"num_classes,omitempty"`
 	// Optional per-row weights aligned with targets; empty means all 1.
 	Weights []float64 `protobuf:"fixed64,4,rep,packed,name=weights,proto3" json:"weights,omitempty"`
-	// Seed for any randomness of this problem's solver.
+	// Seed for any randomness of this problem's solver. The host sets it
+	// (from the cell, repeat, fold, stage and problem index); a reducer
+	// leaves it 0.
 	Seed          uint64 `protobuf:"varint,5,opt,name=seed,proto3" json:"seed,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache

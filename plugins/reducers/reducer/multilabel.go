@@ -81,7 +81,7 @@ func planMultiLabel(req sdk.PlanRequest) (sdk.Plan, error) {
 			for i := range t {
 				t[i] = 2*y.At(i, k) - 1
 			}
-			plan.Problems[k] = sdk.Problem{Kind: sdk.Binary, Targets: t, Seed: mixSeed(req.Seed, uint64(k))}
+			plan.Problems[k] = sdk.Problem{Kind: sdk.Binary, Targets: t}
 		}
 		if req.Scheme == Stacking && req.Stage == 0 {
 			seed := req.Seed
@@ -102,7 +102,7 @@ func planMultiLabel(req sdk.PlanRequest) (sdk.Plan, error) {
 		st.Mean, st.V, st.M = mean, v.RawMatrix().Data, M
 		plan.Problems = make([]sdk.Problem, M)
 		for m := range plan.Problems {
-			plan.Problems[m] = sdk.Problem{Kind: sdk.Regression, Targets: mat.Col(nil, m, z), Seed: mixSeed(req.Seed, uint64(m))}
+			plan.Problems[m] = sdk.Problem{Kind: sdk.Regression, Targets: mat.Col(nil, m, z)}
 		}
 	default:
 		return sdk.Plan{}, fmt.Errorf("unknown scheme %q", req.Scheme)

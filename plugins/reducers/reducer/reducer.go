@@ -126,7 +126,7 @@ func (*Reducer) Plan(_ context.Context, req sdk.PlanRequest) (sdk.Plan, error) {
 			return sdk.Plan{}, err
 		}
 		return sdk.Plan{
-			Problems: []sdk.Problem{{Kind: sdk.Multiclass, Targets: t, NumClasses: K, Seed: req.Seed}},
+			Problems: []sdk.Problem{{Kind: sdk.Multiclass, Targets: t, NumClasses: K}},
 			State:    st,
 		}, nil
 	}
@@ -262,7 +262,7 @@ func codePlan(req sdk.PlanRequest, m *codes.Matrix, decode string) (sdk.Plan, er
 		for i, y := range req.Labels {
 			t[i] = float64(m.At(y, j))
 		}
-		problems[j] = sdk.Problem{Kind: sdk.Binary, Targets: t, Seed: mixSeed(req.Seed, uint64(j))}
+		problems[j] = sdk.Problem{Kind: sdk.Binary, Targets: t}
 	}
 	st := state{K: K, L: L, Code: m.Entries(), OVO: req.Scheme == "ovo"}
 	plan := sdk.Plan{Problems: problems, Code: &sdk.CodeMatrix{Rows: K, Cols: L, Entries: m.Entries()}}
@@ -295,14 +295,6 @@ func name(names []string, k int) string {
 		return names[k]
 	}
 	return fmt.Sprint(k)
-}
-
-// mixSeed derives the seed of problem j from the fold's seed (splitmix64).
-func mixSeed(seed, j uint64) uint64 {
-	z := seed + (j+1)*0x9e3779b97f4a7c15
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
-	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
-	return z ^ (z >> 31)
 }
 
 // Decode turns scores into classes.
