@@ -10,7 +10,7 @@ PROTOC_GEN_GO_VERSION      := v1.36.12
 PROTOC_GEN_GO_GRPC_VERSION := v1.5.1
 PROTO_DIR := framework/internal/protov1
 
-.PHONY: all build run test vet fmt-check bench proto clean
+.PHONY: all build run test test-deps testdata vet fmt-check bench proto clean
 
 all: build
 
@@ -31,8 +31,23 @@ fmt-check:
 vet:
 	$(GO) vet ./...
 
+# The whole suite. testsummary prints the number of tests run and fails on
+# a skip that is not for an installable tool, or when fewer tests ran than
+# testdata/testcount records (tests carry their own data in testdata/).
 test: build fmt-check vet
-	$(GO) test -count=1 -timeout 15m ./...
+	@bash -o pipefail -c '$(GO) test -count=1 -timeout 15m -json ./... | $(GO) run ./internal/cmd/testsummary -min-file testdata/testcount'
+
+# Installs the Debian tools some tests use (LIBLINEAR, pdflatex). Tests
+# that need one skip, saying so, when it is missing; CI installs them.
+test-deps:
+	@command -v liblinear-train >/dev/null && command -v pdflatex >/dev/null || { \
+		apt-get update -qq && apt-get install -y -qq --no-install-recommends \
+			liblinear-tools texlive-latex-base texlive-latex-recommended; }
+
+# Regenerates testdata/ (data sets, folds, scikit-learn references) from the
+# shared reference directory, SHARED (default ../shared).
+testdata:
+	scripts/testdata.sh $(SHARED)
 
 # Peer comparisons (scikit-learn, LIBLINEAR) and Go benchmarks; slow.
 bench: build

@@ -8,8 +8,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/polyclass/polyclass/internal/refdata"
 )
 
 // pluginsDir holds the real plugin binaries, built once for all tests, plus
@@ -55,26 +58,17 @@ func bench(t *testing.T, args ...string) (string, string, error) {
 	return stdout.String(), stderr.String(), err
 }
 
-// sharedDir returns ../shared beside the repository, or skips.
-func sharedDir(t *testing.T) string {
-	t.Helper()
-	dir, err := filepath.Abs("../../../shared")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(dir, "reference", "sklearn_cv.jsonl")); err != nil {
-		t.Skipf("shared reference data not found at %s", dir)
-	}
-	return dir
-}
-
 // writeExperiment writes src into a temporary directory and returns its
-// path; %SHARED% and %REPO% are replaced by absolute paths.
+// path. %REPO% is replaced by the repository's absolute path, %REF% by
+// the reference directory of testdata, and %DATA%/NAME by the path of the
+// data set NAME in testdata (compressed or not).
 func writeExperiment(t *testing.T, src string) string {
 	t.Helper()
 	repo, _ := filepath.Abs("../..")
-	shared, _ := filepath.Abs("../../../shared")
-	src = strings.ReplaceAll(src, "%SHARED%", shared)
+	src = dataRef.ReplaceAllStringFunc(src, func(m string) string {
+		return refdata.Data(t, strings.TrimPrefix(m, "%DATA%/"))
+	})
+	src = strings.ReplaceAll(src, "%REF%", filepath.Dir(refdata.Reference(t, "sklearn_cv.jsonl")))
 	src = strings.ReplaceAll(src, "%REPO%", repo)
 	path := filepath.Join(t.TempDir(), "exp.hcl")
 	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
@@ -82,6 +76,9 @@ func writeExperiment(t *testing.T, src string) string {
 	}
 	return path
 }
+
+// dataRef matches a %DATA%/NAME reference in an experiment source.
+var dataRef = regexp.MustCompile(`%DATA%/[A-Za-z0-9_.]+`)
 
 func readFile(t *testing.T, path string) string {
 	t.Helper()
@@ -96,7 +93,7 @@ func readFile(t *testing.T, path string) string {
 // sklearn_cv.jsonl.
 func reference(t *testing.T, dataset, setup string) []float64 {
 	t.Helper()
-	b := readFile(t, filepath.Join(sharedDir(t), "reference", "sklearn_cv.jsonl"))
+	b := readFile(t, refdata.Reference(t, "sklearn_cv.jsonl"))
 	for _, line := range strings.Split(strings.TrimSpace(b), "\n") {
 		var r struct {
 			Dataset, Setup string

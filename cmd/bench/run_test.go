@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/polyclass/polyclass/framework/engine"
+	"github.com/polyclass/polyclass/internal/refdata"
 )
 
 // readCells loads the cell files of a results directory by cell key.
@@ -204,8 +205,8 @@ func datasets(names ...string) string {
 	var b strings.Builder
 	for _, n := range names {
 		b.WriteString(`dataset "` + n + `" {
-  path       = "%SHARED%/data/` + n + `.csv"
-  folds_file = "%SHARED%/reference/folds/` + n + `.folds.csv"
+  path       = "%DATA%/` + n + `.csv"
+  folds_file = "%REF%/folds/` + n + `.folds.csv"
 }
 `)
 	}
@@ -215,7 +216,6 @@ func datasets(names ...string) string {
 // TestParityReductions: standardize + logreg / svm (C = 1) with one-vs-all
 // and one-vs-one against scikit-learn and LIBLINEAR on the reference folds.
 func TestParityReductions(t *testing.T) {
-	sharedDir(t)
 	names := []string{"iris", "wine", "vehicle", "digits", "segment"}
 	src := `experiment "parity" { seed = 0 }
 ` + datasets(names...) + `
@@ -239,7 +239,6 @@ metrics = ["accuracy"]
 // TestParityNative: softmax regression, Crammer–Singer and LDA run without
 // a reduction; LDA must equal scikit-learn on every fold.
 func TestParityNative(t *testing.T) {
-	sharedDir(t)
 	names := []string{"iris", "wine", "vehicle", "digits", "segment"}
 	src := `experiment "native" { seed = 0 }
 ` + datasets(names...) + `
@@ -268,11 +267,10 @@ metrics = ["accuracy"]
 
 // TestParityCategorical: car, one-hot encoded inside each fold, logreg + ova.
 func TestParityCategorical(t *testing.T) {
-	sharedDir(t)
 	src := `experiment "car" { seed = 0 }
 dataset "car" {
-  path        = "%SHARED%/data/car.csv"
-  folds_file  = "%SHARED%/reference/folds/car.folds.csv"
+  path        = "%DATA%/car.csv"
+  folds_file  = "%REF%/folds/car.folds.csv"
   categorical = ["buying", "maint", "doors", "persons", "lug_boot", "safety"]
 }
 encoder "onehot" { type = "onehot" }
@@ -544,12 +542,11 @@ reduction "ecoc" {
 // Hamming loss and Jaccard; stacking, with scikit-learn's inner split,
 // within 0.02).
 func TestParityMultiLabel(t *testing.T) {
-	shared := sharedDir(t)
 	file := writeExperiment(t, `experiment "ml" { seed = 0 }
 dataset "emotions" {
-  path          = "%SHARED%/data/emotions.csv"
+  path          = "%DATA%/emotions.csv"
   labels_prefix = "label_"
-  folds_file    = "%SHARED%/reference/folds/emotions.folds.csv"
+  folds_file    = "%REF%/folds/emotions.folds.csv"
 }
 encoder "std" { type = "standardize" }
 learner "logreg" { params = { C = 1 } }
@@ -575,7 +572,7 @@ metrics = ["hamming_loss", "jaccard", "example_f1", "subset_accuracy", "micro_f1
 	}
 	cells := readCells(t, out)
 	refs := map[string][]map[string]float64{}
-	for _, line := range strings.Split(strings.TrimSpace(readFile(t, filepath.Join(shared, "reference", "sklearn_multilabel.jsonl"))), "\n") {
+	for _, line := range strings.Split(strings.TrimSpace(readFile(t, refdata.Reference(t, "sklearn_multilabel.jsonl"))), "\n") {
 		var r struct {
 			Setup string
 			Folds []map[string]float64
@@ -615,10 +612,9 @@ metrics = ["hamming_loss", "jaccard", "example_f1", "subset_accuracy", "micro_f1
 // to a training row must be ½ — it came from a model that never saw the
 // row — while the test rows get ½ too (unseen by the refitted model).
 func TestStackingStageOneIsOutOfFold(t *testing.T) {
-	sharedDir(t)
 	file := writeExperiment(t, `experiment "oof" { seed = 3 }
 dataset "emotions" {
-  path          = "%SHARED%/data/emotions.csv"
+  path          = "%DATA%/emotions.csv"
   labels_prefix = "label_"
 }
 learner "memorise" { params = { features = 72 } }

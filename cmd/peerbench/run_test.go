@@ -129,7 +129,7 @@ func TestRunGridFakeBench(t *testing.T) {
 func TestRunLIBLINEAR(t *testing.T) {
 	ll, err := exec.LookPath("liblinear-train")
 	if err != nil {
-		t.Skip("liblinear-train not installed")
+		t.Skip("liblinear-train not installed (apt-get install liblinear-tools; make test-deps does)")
 	}
 	dir := t.TempDir()
 	writeSynthetic(t, dir, 60)

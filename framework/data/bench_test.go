@@ -1,9 +1,13 @@
 package data
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/polyclass/polyclass/internal/refdata"
+)
 
 func benchRead(b *testing.B, name string, opt Options) {
-	p := shared(b, name)
+	p := refdata.Data(b, name)
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := Read(p, opt); err != nil {

@@ -2,24 +2,11 @@ package data
 
 import (
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/polyclass/polyclass/internal/refdata"
 )
-
-// sharedData is /work/shared/data seen from this package directory.
-const sharedData = "../../../shared/data"
-
-// shared returns the path of a shared data file, skipping the test when
-// the shared data directory is absent.
-func shared(tb testing.TB, name string) string {
-	tb.Helper()
-	p := filepath.Join(sharedData, name)
-	if _, err := os.Stat(p); err != nil {
-		tb.Skipf("shared data file %s not available: %v", p, err)
-	}
-	return p
-}
 
 // classCounts counts the rows of each level of a categorical column.
 func classCounts(t *testing.T, tb *Table, name string) map[string]int {
@@ -33,7 +20,7 @@ func classCounts(t *testing.T, tb *Table, name string) map[string]int {
 }
 
 func TestRealIris(t *testing.T) {
-	p := shared(t, "iris.csv")
+	p := refdata.Data(t, "iris.csv")
 	tb, err := Read(p, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -69,7 +56,7 @@ func TestRealIris(t *testing.T) {
 }
 
 func TestRealCar(t *testing.T) {
-	tb, err := Read(shared(t, "car.csv"), Options{})
+	tb, err := Read(refdata.Data(t, "car.csv"), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +83,7 @@ func TestRealCar(t *testing.T) {
 }
 
 func TestRealMushroom(t *testing.T) {
-	tb, err := Read(shared(t, "mushroom.csv"), Options{})
+	tb, err := Read(refdata.Data(t, "mushroom.csv"), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +104,7 @@ func TestRealMushroom(t *testing.T) {
 }
 
 func TestRealCovertype(t *testing.T) {
-	p := shared(t, "covertype_50k.csv.gz")
+	p := refdata.Data(t, "covertype_50k.csv.gz")
 	plain, err := Read(p, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -159,7 +146,7 @@ func TestRealCovertype(t *testing.T) {
 }
 
 func TestRealEmotions(t *testing.T) {
-	tb, err := Read(shared(t, "emotions.csv"), Options{})
+	tb, err := Read(refdata.Data(t, "emotions.csv"), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +177,7 @@ func TestRealEmotions(t *testing.T) {
 }
 
 func TestRealAdult(t *testing.T) {
-	tb, err := Read(shared(t, "adult_train.csv.gz"), Options{})
+	tb, err := Read(refdata.Data(t, "adult_train.csv.gz"), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,7 +208,7 @@ func TestRealDiabetes(t *testing.T) {
 		t.Skip("large file")
 	}
 	ids := []string{"admission_type_id", "discharge_disposition_id", "admission_source_id"}
-	tb, err := Read(shared(t, "diabetes130.csv.gz"), Options{Categorical: ids})
+	tb, err := Read(refdata.Data(t, "diabetes130.csv.gz"), Options{Categorical: ids})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,7 +229,7 @@ func TestRealDiabetes(t *testing.T) {
 	}
 }
 
-// TestRealAllValid loads every shared file and checks table invariants and
+// TestRealAllValid loads every data set file of testdata and checks table invariants and
 // the row counts the README gives.
 func TestRealAllValid(t *testing.T) {
 	rows := map[string]int{
@@ -253,7 +240,7 @@ func TestRealAllValid(t *testing.T) {
 		"scene.csv.gz": 2407, "yeast_multilabel.csv.gz": 2417,
 	}
 	for name, want := range rows {
-		tb, err := Read(shared(t, name), Options{})
+		tb, err := Read(refdata.Data(t, name), Options{})
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
 			continue

@@ -1,22 +1,17 @@
 package encode
 
 import (
-	"os"
 	"testing"
 
 	"github.com/polyclass/polyclass/framework/data"
+	"github.com/polyclass/polyclass/internal/refdata"
 )
 
-const diabetesPath = "../../../shared/data/diabetes130.csv.gz"
-
 // loadDiabetes reads diabetes130 (101766 rows, 47 features) with its
-// integer-coded categorical columns declared, or skips.
+// integer-coded categorical columns declared.
 func loadDiabetes(tb testing.TB) (*Frame, *Context) {
 	tb.Helper()
-	if _, err := os.Stat(diabetesPath); err != nil {
-		tb.Skipf("diabetes130 not available at %s: %v", diabetesPath, err)
-	}
-	t, err := data.ReadCSV(diabetesPath, data.Options{Categorical: []string{"admission_type_id", "discharge_disposition_id", "admission_source_id"}})
+	t, err := data.ReadCSV(refdata.Data(tb, "diabetes130.csv.gz"), data.Options{Categorical: []string{"admission_type_id", "discharge_disposition_id", "admission_source_id"}})
 	if err != nil {
 		tb.Fatal(err)
 	}

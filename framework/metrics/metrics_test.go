@@ -5,13 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/floats/scalar"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/polyclass/polyclass/internal/refdata"
 )
 
 // worked is the 3×3 worked example: rows actual, columns predicted.
@@ -329,22 +330,18 @@ func TestLogLossClipping(t *testing.T) {
 
 // TestEmotionsReference scores the binary-relevance predictions of
 // testdata/emotions_br_pred.csv (reproduced with scikit-learn by
-// testdata/gen_emotions_br.py) on the folds of the shared reference and
+// testdata/gen_emotions_br.py) on the reference folds of testdata and
 // compares every multi-label metric with sklearn_multilabel.jsonl ("br").
 func TestEmotionsReference(t *testing.T) {
-	const shared = "../../../shared"
-	trueAll, err := readCSV(shared+"/data/emotions.csv", "label_")
+	trueAll, err := readCSV(refdata.Data(t, "emotions.csv"), "label_")
 	if err != nil {
-		t.Skipf("shared emotions data not available: %v", err)
+		t.Fatal(err)
 	}
-	foldCol, err := readCSV(shared+"/reference/folds/emotions.folds.csv", "fold")
+	foldCol, err := readCSV(refdata.Reference(t, "folds", "emotions.folds.csv"), "fold")
 	if err != nil {
-		t.Skipf("shared emotions folds not available: %v", err)
+		t.Fatal(err)
 	}
-	refFile, err := os.ReadFile(shared + "/reference/sklearn_multilabel.jsonl")
-	if err != nil {
-		t.Skipf("shared multi-label reference not available: %v", err)
-	}
+	refFile := refdata.ReadFile(t, refdata.Reference(t, "sklearn_multilabel.jsonl"))
 	predAll, err := readCSV("testdata/emotions_br_pred.csv", "label_")
 	if err != nil {
 		t.Fatal(err)
@@ -400,7 +397,7 @@ func TestEmotionsReference(t *testing.T) {
 
 // readCSV returns the columns of a CSV file whose header starts with prefix.
 func readCSV(path, prefix string) ([][]float64, error) {
-	f, err := os.Open(path)
+	f, err := refdata.Open(path)
 	if err != nil {
 		return nil, err
 	}

@@ -339,7 +339,7 @@ func TestAcrossDemsar(t *testing.T) {
 func TestLaTeXCompiles(t *testing.T) {
 	pdflatex, err := exec.LookPath("pdflatex")
 	if err != nil {
-		t.Skip("pdflatex not installed: LaTeX output not compiled (apt-get install texlive-latex-base texlive-latex-recommended)")
+		t.Skip("pdflatex not installed: LaTeX output not compiled (apt-get install texlive-latex-base texlive-latex-recommended; make test-deps does)")
 	}
 	dir := t.TempDir()
 	var tex bytes.Buffer

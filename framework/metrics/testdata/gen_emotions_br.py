@@ -12,6 +12,7 @@ as emotions.csv), columns in the order of its label_* columns.
     /usr/bin/python3 gen_emotions_br.py > emotions_br_pred.csv
 """
 import csv
+import gzip
 import json
 import sys
 
@@ -20,15 +21,15 @@ from sklearn import metrics as M
 from sklearn.linear_model import LogisticRegression
 from sklearn.preprocessing import StandardScaler
 
-SHARED = "../../../../shared"
+TESTDATA = "../../../testdata"  # the repository's copies of the reference data
 
-rows = list(csv.reader(open(f"{SHARED}/data/emotions.csv")))
+rows = list(csv.reader(gzip.open(f"{TESTDATA}/data/emotions.csv.gz", "rt")))
 hdr, A = rows[0], np.array(rows[1:], dtype=float)
 li = [i for i, c in enumerate(hdr) if c.startswith("label_")]
 X = A[:, [i for i in range(len(hdr)) if i not in li]]
 Y = A[:, li].astype(int)
-folds = np.array([int(r[0]) for r in list(csv.reader(open(f"{SHARED}/reference/folds/emotions.folds.csv")))[1:]])
-ref = {r["setup"]: r for r in map(json.loads, open(f"{SHARED}/reference/sklearn_multilabel.jsonl"))}["br"]
+folds = np.array([int(r[0]) for r in list(csv.reader(open(f"{TESTDATA}/reference/folds/emotions.folds.csv")))[1:]])
+ref = {r["setup"]: r for r in map(json.loads, open(f"{TESTDATA}/reference/sklearn_multilabel.jsonl"))}["br"]
 
 Z = np.zeros_like(Y)
 for k in range(10):

@@ -1,24 +1,21 @@
 // Package reftest holds the test helpers the solver packages under plugins/
-// share: loading the shared classification data sets and reference files
-// (the sibling directory `shared` of the module root, see SharedDir),
+// share: loading the classification data sets and reference files kept in
+// the repository's testdata directory (see internal/refdata),
 // standardising fold splits the way the references did, and small
 // conversions (dense → CSR, one-vs-rest labels, accuracy).
 //
-// Every loader takes a testing.TB and skips the test when the shared
-// directory or the requested file is missing; malformed files fail the
-// test.
+// Every loader takes a testing.TB and fails the test when the requested
+// file is missing or malformed.
 package reftest
 
 import (
 	"bufio"
 	"encoding/csv"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"testing"
@@ -28,6 +25,7 @@ import (
 
 	"github.com/polyclass/polyclass/framework/cv"
 	"github.com/polyclass/polyclass/framework/sparse"
+	"github.com/polyclass/polyclass/internal/refdata"
 )
 
 // Dataset is a numeric classification data set with string classes.
@@ -52,64 +50,12 @@ type Optimum struct {
 	B float64 `json:"b"`
 }
 
-// ModuleRoot returns the nearest directory at or above dir that holds a
-// go.mod file.
-func ModuleRoot(dir string) (string, error) {
-	dir, err := filepath.Abs(dir)
-	if err != nil {
-		return "", fmt.Errorf("module root of %s: %w", dir, err)
-	}
-	for d := dir; ; {
-		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
-			return d, nil
-		} else if !errors.Is(err, os.ErrNotExist) {
-			return "", fmt.Errorf("module root of %s: %w", dir, err)
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			return "", fmt.Errorf("module root of %s: no go.mod found: %w", dir, os.ErrNotExist)
-		}
-		d = parent
-	}
-}
-
-// SharedDir returns the shared data directory, the sibling `shared` of the
-// module root found from the working directory, or skips the test when it
-// does not exist.
-func SharedDir(tb testing.TB) string {
-	tb.Helper()
-	wd, err := os.Getwd()
-	if err != nil {
-		tb.Fatalf("working directory: %v", err)
-	}
-	root, err := ModuleRoot(wd)
-	if err != nil {
-		tb.Fatalf("locating shared data: %v", err)
-	}
-	dir := filepath.Join(filepath.Dir(root), "shared")
-	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		tb.Skipf("shared data directory %s not available (stat: %v)", dir, err)
-	}
-	return dir
-}
-
-// Path returns the path of a file under the shared directory, given as
-// slash-separated elements, or skips the test when it does not exist.
-func Path(tb testing.TB, elem ...string) string {
-	tb.Helper()
-	path := filepath.Join(append([]string{SharedDir(tb)}, elem...)...)
-	if _, err := os.Stat(path); err != nil {
-		tb.Skipf("shared file %s not available: %v", path, err)
-	}
-	return path
-}
-
-// Load reads data/NAME.csv (a header row, numeric features, class last)
-// or skips the test when it is missing.
+// Load reads the data set NAME.csv (a header row, numeric features, class
+// last) from the repository's testdata, compressed or not.
 func Load(tb testing.TB, name string) *Dataset {
 	tb.Helper()
-	path := Path(tb, "data", name+".csv")
-	f, err := os.Open(path)
+	path := refdata.Data(tb, name+".csv")
+	f, err := refdata.Open(path)
 	if err != nil {
 		tb.Fatalf("opening data set: %v", err)
 	}
@@ -178,7 +124,7 @@ func (ds *Dataset) Standardized() *mat.Dense {
 // (a header, then one `fold` column) or skips the test when it is missing.
 func Folds(tb testing.TB, name string) []int {
 	tb.Helper()
-	path := Path(tb, "reference", "folds", name+".folds.csv")
+	path := refdata.Reference(tb, "folds", name+".folds.csv")
 	f, err := os.Open(path)
 	if err != nil {
 		tb.Fatalf("opening fold file: %v", err)
@@ -205,7 +151,7 @@ func Folds(tb testing.TB, name string) []int {
 // when the file is missing and failing it when it has no such entry.
 func SklearnAccuracy(tb testing.TB, name, setup string) []float64 {
 	tb.Helper()
-	path := Path(tb, "reference", "sklearn_cv.jsonl")
+	path := refdata.Reference(tb, "sklearn_cv.jsonl")
 	f, err := os.Open(path)
 	if err != nil {
 		tb.Fatalf("opening reference: %v", err)
@@ -235,7 +181,7 @@ func SklearnAccuracy(tb testing.TB, name, setup string) []float64 {
 // (e.g. "logreg_C1"), or skips the test when it is missing.
 func Optima(tb testing.TB) map[string]Optimum {
 	tb.Helper()
-	path := Path(tb, "reference", "breast_cancer_optima.json")
+	path := refdata.Reference(tb, "breast_cancer_optima.json")
 	b, err := os.ReadFile(path)
 	if err != nil {
 		tb.Fatalf("reading reference: %v", err)

@@ -2,8 +2,6 @@ package reftest
 
 import (
 	"math"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -166,41 +164,8 @@ func TestLabelsAndAccuracy(t *testing.T) {
 	}
 }
 
-func TestModuleRoot(t *testing.T) {
-	top := t.TempDir()
-	deep := filepath.Join(top, "mod", "a", "b")
-	if err := os.MkdirAll(deep, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(top, "mod", "go.mod"), []byte("module m\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	for _, dir := range []string{deep, filepath.Join(top, "mod")} {
-		got, err := ModuleRoot(dir)
-		if err != nil || got != filepath.Join(top, "mod") {
-			t.Errorf("ModuleRoot(%s) = %q, %v", dir, got, err)
-		}
-	}
-	if _, err := ModuleRoot(top); err == nil {
-		t.Errorf("ModuleRoot(%s) found a go.mod above a temporary directory", top)
-	}
-	// From this package the root holds this module's go.mod.
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	root, err := ModuleRoot(wd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rel, err := filepath.Rel(root, wd); err != nil || rel != filepath.Join("plugins", "internal", "reftest") {
-		t.Errorf("module root %s, package dir relative to it %q (%v)", root, rel, err)
-	}
-}
-
-// TestSharedIris checks the loaders on the shared iris files (skipped
-// without /work/shared).
-func TestSharedIris(t *testing.T) {
+// TestIris checks the loaders on the iris files of testdata.
+func TestIris(t *testing.T) {
 	ds := Load(t, "iris")
 	if r, c := ds.X.Dims(); r != 150 || c != 4 {
 		t.Errorf("iris is %d×%d, want 150×4", r, c)

@@ -9,7 +9,7 @@ import (
 
 // TestLDAFoldParity checks that per-fold test accuracy on the reference
 // 10-fold splits equals scikit-learn 1.2.1 LinearDiscriminantAnalysis()
-// (solver="svd") as recorded in shared/reference/sklearn_cv.jsonl
+// (solver="svd") as recorded in testdata/reference/sklearn_cv.jsonl
 // (rounded to 6 decimals there, so equal accuracy means an equal count of
 // correct test rows).
 func TestLDAFoldParity(t *testing.T) {

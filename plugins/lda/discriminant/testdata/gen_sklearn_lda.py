@@ -3,7 +3,7 @@
 
 Run from the package directory: /usr/bin/python3 testdata/gen_sklearn_lda.py
 
-For each dataset the reference folds of shared/reference/folds are used;
+For each dataset the reference folds of testdata/reference/folds (the repository root) are used;
 each training part is standardised (mean, population std, constant column
 -> scale 1) and the same scaling is applied to its test part, as in
 helpers_test.go. Classes are indexed in sorted string order.
@@ -17,6 +17,7 @@ the first 40 rows of wine.csv (unscaled).
 """
 import csv
 import json
+import gzip
 import os
 
 import numpy as np
@@ -24,7 +25,14 @@ import sklearn
 from sklearn.covariance import empirical_covariance, ledoit_wolf, shrunk_covariance
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 
-SHARED = os.path.join(os.path.dirname(__file__), "..", "..", "..", "..", "..", "shared")
+TESTDATA = os.path.join(os.path.dirname(__file__), "..", "..", "..", "..", "testdata")
+
+
+def open_data(path):
+    """Opens a data file of testdata, or its gzip-compressed copy."""
+    if os.path.exists(path):
+        return open(path)
+    return gzip.open(path + ".gz", "rt")
 CONFIGS = {
     "svd": dict(solver="svd"),
     "lsqr": dict(solver="lsqr"),
@@ -34,13 +42,13 @@ CONFIGS = {
 
 
 def load(name):
-    with open(os.path.join(SHARED, "data", name + ".csv")) as f:
+    with open_data(os.path.join(TESTDATA, "data", name + ".csv")) as f:
         rows = list(csv.reader(f))[1:]
     x = np.array([[float(v) for v in r[:-1]] for r in rows])
     labels = [r[-1] for r in rows]
     classes = sorted(set(labels))
     y = np.array([classes.index(l) for l in labels])
-    with open(os.path.join(SHARED, "reference", "folds", name + ".folds.csv")) as f:
+    with open(os.path.join(TESTDATA, "reference", "folds", name + ".folds.csv")) as f:
         folds = np.array([int(r[0]) for r in list(csv.reader(f))[1:]])
     return x, y, folds
 

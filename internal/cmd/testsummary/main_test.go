@@ -1,0 +1,79 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A stream of three packages: one passing test with a passing subtest, a
+// test skipped for a missing data file, a test skipped for an installable
+// tool, and one failing test.
+const stream = `{"Action":"run","Package":"p/a","Test":"TestA"}
+{"Action":"output","Package":"p/a","Test":"TestA","Output":"=== RUN   TestA\n"}
+{"Action":"run","Package":"p/a","Test":"TestA/sub"}
+{"Action":"pass","Package":"p/a","Test":"TestA/sub","Elapsed":0}
+{"Action":"pass","Package":"p/a","Test":"TestA","Elapsed":0.1}
+{"Action":"output","Package":"p/a","Test":"TestData","Output":"=== RUN   TestData\n"}
+{"Action":"output","Package":"p/a","Test":"TestData","Output":"    a_test.go:9: data file missing\n"}
+{"Action":"output","Package":"p/a","Test":"TestData","Output":"--- SKIP: TestData (0.00s)\n"}
+{"Action":"skip","Package":"p/a","Test":"TestData","Elapsed":0}
+{"Action":"pass","Package":"p/a","Elapsed":0.2}
+{"Action":"output","Package":"p/b","Test":"TestTeX","Output":"    b_test.go:3: pdflatex not installed (apt-get install texlive-latex-base)\n"}
+{"Action":"skip","Package":"p/b","Test":"TestTeX","Elapsed":0}
+{"Action":"output","Package":"p/b","Test":"TestBad","Output":"    b_test.go:7: got 2, want 3\n"}
+{"Action":"fail","Package":"p/b","Test":"TestBad","Elapsed":0}
+{"Action":"fail","Package":"p/b","Elapsed":0.3}
+# p/c [build failed]
+`
+
+func TestSummary(t *testing.T) {
+	var out, errOut bytes.Buffer
+	err := run(context.Background(), []string{"-min", "6"}, strings.NewReader(stream), &out, &errOut)
+	if err == nil {
+		t.Fatal("no error for a failed test and a skip for missing data")
+	}
+	for _, want := range []string{
+		"tests: 5 run, 2 passed, 1 failed, 2 skipped\n",
+		"skipped: p/a.TestData: a_test.go:9: data file missing\n",
+		"skipped: p/b.TestTeX: b_test.go:3: pdflatex not installed (apt-get install texlive-latex-base)\n",
+		"b_test.go:7: got 2, want 3\n",
+		"ok\tp/a\t0.200s\n",
+		"FAIL\tp/b\t0.300s\n",
+		"# p/c [build failed]\n",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+	for _, want := range []string{
+		"p/a.TestData was skipped (a_test.go:9: data file missing)",
+		"1 tests failed in 1 packages: p/b",
+		"5 tests ran, fewer than the 6 recorded",
+	} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error lacks %q: %v", want, err)
+		}
+	}
+	if strings.Contains(err.Error(), "TestTeX") {
+		t.Errorf("a skip for an installable tool is an error: %v", err)
+	}
+}
+
+func TestSummaryClean(t *testing.T) {
+	clean := strings.Join(strings.Split(stream, "\n")[:5], "\n") + "\n"
+	count := filepath.Join(t.TempDir(), "count")
+	if err := os.WriteFile(count, []byte("2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := run(context.Background(), []string{"-min-file", count}, strings.NewReader(clean), &out, &out); err != nil {
+		t.Fatalf("clean stream: %v\n%s", err, out.String())
+	}
+	if !strings.Contains(out.String(), "tests: 2 run, 2 passed, 0 failed, 0 skipped") {
+		t.Errorf("totals: %s", out.String())
+	}
+}

@@ -1,0 +1,125 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+)
+
+// event is one line of `go test -json` (test2json's TestEvent).
+type event struct {
+	Action  string
+	Package string
+	Test    string
+	Elapsed float64
+	Output  string
+}
+
+// summary counts the tests of one `go test -json` stream. Subtests count
+// as tests of their own, as `go test -v` lists them.
+type summary struct {
+	passed, failed int
+	skipped        []skip
+	pkgFailed      []string
+}
+
+// skip is a skipped test and the message it gave.
+type skip struct{ name, reason string }
+
+// summarise reads events from r, writes a line per package and the output
+// of failed tests to w, and returns the counts.
+func summarise(r io.Reader, w io.Writer) (*summary, error) {
+	s := &summary{}
+	output := map[string][]string{} // package/test → output lines
+	sc := bufio.NewScanner(r)
+	sc.Buffer(nil, 16<<20)
+	for sc.Scan() {
+		var e event
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+			// Build errors and other non-JSON lines pass through.
+			fmt.Fprintln(w, sc.Text())
+			continue
+		}
+		key := e.Package + " " + e.Test
+		switch e.Action {
+		case "output":
+			output[key] = append(output[key], e.Output)
+		case "pass", "fail", "skip":
+			s.record(w, e, output[key])
+			delete(output, key)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("reading go test -json: %w", err)
+	}
+	return s, nil
+}
+
+func (s *summary) record(w io.Writer, e event, out []string) {
+	if e.Test == "" { // a package result
+		switch e.Action {
+		case "fail":
+			s.pkgFailed = append(s.pkgFailed, e.Package)
+			fmt.Fprint(w, strings.Join(out, ""))
+			fmt.Fprintf(w, "FAIL\t%s\t%.3fs\n", e.Package, e.Elapsed)
+		case "pass":
+			fmt.Fprintf(w, "ok\t%s\t%.3fs\n", e.Package, e.Elapsed)
+		default:
+			fmt.Fprintf(w, "?\t%s\t[no test files]\n", e.Package)
+		}
+		return
+	}
+	switch e.Action {
+	case "pass":
+		s.passed++
+	case "fail":
+		s.failed++
+		fmt.Fprint(w, strings.Join(out, ""))
+	case "skip":
+		s.skipped = append(s.skipped, skip{e.Package + "." + e.Test, skipReason(out)})
+	}
+}
+
+// skipReason returns the message a skipped test gave: the output lines
+// after its "=== RUN" and before its "--- SKIP" line.
+func skipReason(out []string) string {
+	var msg []string
+	for _, l := range out {
+		t := strings.TrimSpace(l)
+		if t == "" || strings.HasPrefix(t, "=== ") || strings.HasPrefix(t, "--- SKIP") {
+			continue
+		}
+		msg = append(msg, t)
+	}
+	return strings.Join(msg, " ")
+}
+
+// installable reports whether a skip is for a tool the Makefile or CI can
+// install, which is the only acceptable reason to skip.
+func installable(reason string) bool { return strings.Contains(reason, "apt-get install") }
+
+// verdict prints the totals and the skipped tests and returns an error
+// when the run is not acceptable.
+func (s *summary) verdict(w io.Writer, minimum int) error {
+	ran := s.passed + s.failed + len(s.skipped)
+	fmt.Fprintf(w, "\ntests: %d run, %d passed, %d failed, %d skipped\n", ran, s.passed, s.failed, len(s.skipped))
+	slices.SortFunc(s.skipped, func(a, b skip) int { return strings.Compare(a.name, b.name) })
+	var errs []error
+	for _, sk := range s.skipped {
+		fmt.Fprintf(w, "skipped: %s: %s\n", sk.name, sk.reason)
+		if !installable(sk.reason) {
+			errs = append(errs, fmt.Errorf("%s was skipped (%s): tests carry their own data and must run", sk.name, sk.reason))
+		}
+	}
+	if s.failed > 0 || len(s.pkgFailed) > 0 {
+		errs = append(errs, fmt.Errorf("%d tests failed in %d packages: %s", s.failed, len(s.pkgFailed), strings.Join(s.pkgFailed, ", ")))
+	}
+	if ran < minimum {
+		errs = append(errs, fmt.Errorf("%d tests ran, fewer than the %d recorded in testdata/testcount: tests stopped running (lower the count only when tests were removed on purpose)", ran, minimum))
+	}
+	return errors.Join(errs...)
+}
