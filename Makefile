@@ -10,7 +10,7 @@ PROTOC_GEN_GO_VERSION      := v1.36.12
 PROTOC_GEN_GO_GRPC_VERSION := v1.5.1
 PROTO_DIR := framework/internal/protov1
 
-.PHONY: all build run test test-deps testdata vet fmt-check bench proto clean
+.PHONY: all build run docs test test-deps testdata vet fmt-check bench proto clean
 
 all: build
 
@@ -36,6 +36,11 @@ vet:
 # testdata/testcount records (tests carry their own data in testdata/).
 test: build fmt-check vet
 	@bash -o pipefail -c '$(GO) test -count=1 -timeout 15m -json ./... | $(GO) run ./internal/cmd/testsummary -min-file testdata/testcount'
+
+# Regenerates the README's tables by running the shipped experiments (a
+# test fails when the committed README differs from what this produces).
+docs: build
+	$(GO) run ./internal/cmd/docs -bench $(BIN)/bench README.md
 
 # Installs the Debian tools some tests use (LIBLINEAR, pdflatex). Tests
 # that need one skip, saying so, when it is missing; CI installs them.
