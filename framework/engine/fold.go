@@ -68,6 +68,7 @@ type fold struct {
 
 	fitSeconds, predictSeconds float64
 	models                     [][]sdk.ModelRef // every batch trained, released at the end
+	uploaded                   map[string]*sdk.EncodedMatrix
 }
 
 func (f *fold) lerr(err error) error { return pluginErr(f.ctx, err, f.lp) }
@@ -89,6 +90,10 @@ func (f *fold) plan(req sdk.PlanRequest) (sdk.Plan, error) {
 
 // upload sends a design matrix to the learner unless it holds it.
 func (f *fold) upload(enc *sdk.EncodedMatrix) error {
+	if f.uploaded == nil {
+		f.uploaded = map[string]*sdk.EncodedMatrix{}
+	}
+	f.uploaded[enc.Digest] = enc
 	uploaded, err := f.lp.EnsureDataset(f.ctx, enc)
 	if err != nil {
 		return f.lerr(err)
@@ -103,6 +108,9 @@ func (f *fold) upload(enc *sdk.EncodedMatrix) error {
 func (f *fold) fit(digest string, rows []int, problems []sdk.Problem) ([]sdk.ModelRef, error) {
 	start := time.Now()
 	models, err := f.lp.Learner.Fit(f.ctx, digest, rows, f.c.Params, problems)
+	if f.reuploaded(digest, err) {
+		models, err = f.lp.Learner.Fit(f.ctx, digest, rows, f.c.Params, problems)
+	}
 	f.fitSeconds += time.Since(start).Seconds()
 	if err != nil {
 		return nil, f.lerr(err)
@@ -115,11 +123,26 @@ func (f *fold) fit(digest string, rows []int, problems []sdk.Problem) ([]sdk.Mod
 func (f *fold) predict(digest string, rows []int, models []sdk.ModelRef) (scores, probs *mat.Dense, err error) {
 	start := time.Now()
 	scores, probs, err = f.lp.Learner.Predict(f.ctx, digest, rows, models, f.c.Learner.Info.Capabilities.Probabilities)
+	if f.reuploaded(digest, err) {
+		scores, probs, err = f.lp.Learner.Predict(f.ctx, digest, rows, models, f.c.Learner.Info.Capabilities.Probabilities)
+	}
 	f.predictSeconds += time.Since(start).Seconds()
 	if err != nil {
 		return nil, nil, f.lerr(err)
 	}
 	return scores, probs, nil
+}
+
+// reuploaded is the second line of defence behind the leases: when the
+// learner answered that it does not hold the fold's matrix (its cache may
+// have evicted it), the matrix is uploaded again and the caller retries
+// once.
+func (f *fold) reuploaded(digest string, err error) bool {
+	enc := f.uploaded[digest]
+	if err == nil || enc == nil || !notLoaded(err) {
+		return false
+	}
+	return f.upload(enc) == nil
 }
 
 // release frees every model, even when the fold's context has ended.
@@ -133,7 +156,7 @@ func (f *fold) release() {
 	}
 }
 
-func runFold(ctx context.Context, g *Grid, t task, e *matrixEntry, stats *Stats, timeout time.Duration, keep bool) (fr FoldResult, err error) {
+func runFold(ctx context.Context, g *Grid, t task, e *matrixEntry, ls *leases, stats *Stats, timeout time.Duration, keep bool) (fr FoldResult, err error) {
 	// A bug must fail the fold's cell, not the run.
 	defer func() {
 		if p := recover(); p != nil {
@@ -151,6 +174,10 @@ func runFold(ctx context.Context, g *Grid, t task, e *matrixEntry, stats *Stats,
 	if err != nil {
 		return FoldResult{}, err
 	}
+	// Held until the fold's last Predict: Forget cannot drop the matrix
+	// between the upload check and its use.
+	ls.acquire(enc.Digest)
+	defer ls.release(enc.Digest)
 	train, test := cv.Split(d.Folds[t.repeat], t.fold)
 	f := &fold{
 		ctx: ctx, g: g, c: c, stats: stats, train: train, test: test,

@@ -177,6 +177,7 @@ func Run(ctx context.Context, g *Grid, opt Options) ([]*CellResult, Stats, error
 	}
 	var (
 		mu          sync.Mutex
+		ls          leases
 		stats       Stats
 		done        int
 		foldErrs    = make([]map[int]error, len(g.Cells))
@@ -197,7 +198,7 @@ func Run(ctx context.Context, g *Grid, opt Options) ([]*CellResult, Stats, error
 				var fr FoldResult
 				var err error
 				if !failed {
-					fr, err = runFold(ctx, g, t, entry, &stats, opt.Timeout, opt.KeepPredictions)
+					fr, err = runFold(ctx, g, t, entry, &ls, &stats, opt.Timeout, opt.KeepPredictions)
 					// The process may have died in another cell's fold: try
 					// again on a fresh one, a bounded number of times.
 					for retry := 0; retry < maxRetries && errors.Is(err, errPluginDied) && ctx.Err() == nil; retry++ {
@@ -207,7 +208,7 @@ func Run(ctx context.Context, g *Grid, opt Options) ([]*CellResult, Stats, error
 						if failed {
 							break // the cell failed anyway: no more restarts for it
 						}
-						fr, err = runFold(ctx, g, t, entry, &stats, opt.Timeout, opt.KeepPredictions)
+						fr, err = runFold(ctx, g, t, entry, &ls, &stats, opt.Timeout, opt.KeepPredictions)
 					}
 				} else {
 					err = errSkipped
@@ -219,7 +220,7 @@ func Run(ctx context.Context, g *Grid, opt Options) ([]*CellResult, Stats, error
 					// The group's last task: its matrices (the same one for
 					// every fold when nothing is fitted) are needed no more,
 					// unless an unfinished group made an identical one.
-					forget(ctx, g, unused(gk, matrices, groups)...)
+					ls.forget(unused(gk, matrices, groups), func(free []string) { forget(ctx, g, free...) })
 				}
 				mu.Lock()
 				i := t.cell.Index

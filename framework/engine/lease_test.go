@@ -1,0 +1,105 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/polyclass/polyclass/framework/sdk"
+)
+
+func TestLeasesForgetOnlyFreeDigests(t *testing.T) {
+	var l leases
+	l.acquire("a")
+	l.acquire("a")
+	l.acquire("b")
+	l.release("b")
+	var dropped []string
+	l.forget([]string{"a", "b", "c"}, func(free []string) { dropped = free })
+	if !slices.Equal(dropped, []string{"b", "c"}) {
+		t.Errorf("dropped %v, want [b c] (a is held twice)", dropped)
+	}
+	l.release("a")
+	if n := l.held("a"); n != 1 {
+		t.Errorf("a held %d times, want 1", n)
+	}
+	called := false
+	l.forget([]string{"a"}, func([]string) { called = true })
+	if called {
+		t.Error("forget dropped a held digest")
+	}
+}
+
+// TestLeasesNoUseAfterForget models the race the leases close: folds take a
+// lease, check that the plugin holds the matrix (uploading it if not) and
+// use it, while other goroutines forget it. A use must never find the
+// matrix gone. Run with -race.
+func TestLeasesNoUseAfterForget(t *testing.T) {
+	var (
+		l      leases
+		mu     sync.Mutex
+		loaded = map[string]bool{}
+		wg     sync.WaitGroup
+		errs   = make(chan error, 1)
+	)
+	for w := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 2000 {
+				d := fmt.Sprint(i % 3)
+				if w%2 == 0 {
+					l.forget([]string{d}, func(free []string) {
+						mu.Lock()
+						for _, f := range free {
+							delete(loaded, f)
+						}
+						mu.Unlock()
+					})
+					continue
+				}
+				l.acquire(d)
+				mu.Lock()
+				loaded[d] = true // Has or Upload
+				mu.Unlock()
+				mu.Lock()
+				ok := loaded[d] // Fit and Predict
+				mu.Unlock()
+				l.release(d)
+				if !ok {
+					select {
+					case errs <- fmt.Errorf("matrix %s forgotten while leased", d):
+					default:
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	select {
+	case err := <-errs:
+		t.Fatal(err)
+	default:
+	}
+}
+
+func TestNotLoaded(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		want bool
+	}{
+		{&sdk.RPCError{Op: "fit", Status: status.New(codes.FailedPrecondition, "dataset d is not loaded")}, true},
+		{fmt.Errorf("fold 3: %w", &sdk.RPCError{Op: "predict", Status: status.New(codes.FailedPrecondition, "x")}), true},
+		{&sdk.RPCError{Op: "fit", Status: status.New(codes.InvalidArgument, "C must be > 0")}, false},
+		{fmt.Errorf("plain"), false},
+		{nil, false},
+	} {
+		if got := notLoaded(tc.err); got != tc.want {
+			t.Errorf("notLoaded(%v) = %v, want %v", tc.err, got, tc.want)
+		}
+	}
+}
