@@ -13,16 +13,36 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/hashicorp/go-plugin"
+
+	"github.com/polyclass/polyclass/framework/host"
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// A closed terminal (SIGHUP), a closed pipe on stdout (SIGPIPE) and
+	// SIGTERM stop a run as Ctrl-C does: finished cells are kept. A second
+	// signal ends bench at once; its plugins die with it (see package host).
+	ctx, stop := signal.NotifyContext(context.Background(),
+		os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGPIPE)
+	go func() {
+		<-ctx.Done()
+		stop()
+	}()
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
-	// Managed plugin clients: kill every plugin process on every exit path.
-	plugin.CleanupClients()
+	// Managed plugin clients: kill any plugin process the run left, without
+	// waiting on one that no longer answers.
+	cleaned := make(chan struct{})
+	go func() {
+		plugin.CleanupClients()
+		close(cleaned)
+	}()
+	select {
+	case <-cleaned:
+	case <-time.After(2 * host.ShutdownGrace):
+	}
 	if err != nil {
 		var ue usageError
 		if !errors.As(err, &ue) && !errors.Is(err, errReported) {

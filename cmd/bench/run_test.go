@@ -328,6 +328,16 @@ cv {
 			if !strings.Contains(stderr, "failed") {
 				t.Errorf("stderr does not report the failures:\n%s", stderr)
 			}
+			// Both restarts are in the run log, with their reason.
+			log := readFile(t, filepath.Join(out, "run.log"))
+			for _, want := range []string{
+				"[crash] plugin process ended (exit status 2); starting a new one",
+				"[hang] plugin process ended (killed by the host after a call did not answer in time); starting a new one",
+			} {
+				if !strings.Contains(log, want) {
+					t.Errorf("run.log lacks %q:\n%s", want, log)
+				}
+			}
 			summary := readFile(t, filepath.Join(out, "summary.csv"))
 			if !strings.Contains(summary, "iris,default,crash,,ova,accuracy,,,0") || !strings.Contains(summary, "iris,default,logreg,,ova,accuracy,0.") {
 				t.Errorf("summary.csv:\n%s", summary)

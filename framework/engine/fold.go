@@ -145,10 +145,16 @@ func (f *fold) reuploaded(digest string, err error) bool {
 	return f.upload(enc) == nil
 }
 
-// release frees every model, even when the fold's context has ended.
+// release frees every model of a fold that ran to its end.
 // Stage matrices are left to the plugin's cache: being content-addressed,
 // the same one may serve another fold at this very moment.
 func (f *fold) release() {
+	if f.ctx.Err() != nil {
+		// The fold timed out (the host killed the plugin) or the run was
+		// interrupted (the host is about to stop every plugin): the models
+		// go with the process, and a hung plugin must not hold us here.
+		return
+	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(f.ctx), 10*time.Second)
 	defer cancel()
 	for _, m := range f.models {

@@ -309,8 +309,8 @@ func unused(gk groupKey, matrices map[matrixKey]*matrixEntry, groups map[groupKe
 // matrices any more, so that their memory goes back before the cache's
 // budget would evict them.
 func forget(ctx context.Context, g *Grid, digests ...string) {
-	if g.Host == nil || len(digests) == 0 {
-		return
+	if g.Host == nil || len(digests) == 0 || ctx.Err() != nil {
+		return // an interrupted run's plugins are about to be stopped
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()

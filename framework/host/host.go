@@ -18,6 +18,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
@@ -88,6 +89,7 @@ type Plugin struct {
 	ReducerInfo *sdk.ReducerInfo
 
 	client *plugin.Client
+	cmd    *exec.Cmd
 	stderr *tailBuffer
 
 	uploadMu sync.Mutex
@@ -132,15 +134,45 @@ func (p *Plugin) Exited() bool { return p.client.Exited() }
 // Stderr returns the last lines the plugin wrote to stderr.
 func (p *Plugin) Stderr() string { return p.stderr.String() }
 
-// Kill stops the plugin process.
-func (p *Plugin) Kill() { p.client.Kill() }
+// ShutdownGrace bounds how long a plugin may take to answer the graceful
+// shutdown, and then to exit after being killed: a plugin that stops
+// answering (a deadlock, SIGSTOP) must not keep its host from leaving.
+const ShutdownGrace = 2 * time.Second
+
+// Kill stops the plugin process: a graceful shutdown first, then SIGKILL
+// when the process has not exited within ShutdownGrace. It returns within
+// about twice ShutdownGrace whatever the process does.
+func (p *Plugin) Kill() { stop(p.client, p.cmd) }
+
+// stop ends a plugin client and its process. go-plugin's Client.Kill sends
+// the gRPC shutdown without a deadline, so it runs aside while a timer
+// kills the process, which also ends the shutdown call.
+func stop(client *plugin.Client, cmd *exec.Cmd) {
+	done := make(chan struct{})
+	go func() {
+		client.Kill()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return
+	case <-time.After(ShutdownGrace):
+	}
+	if cmd != nil && cmd.Process != nil {
+		_ = cmd.Process.Kill()
+	}
+	select {
+	case <-done:
+	case <-time.After(ShutdownGrace):
+	}
+}
 
 // KillFirst stops the plugin process and reports whether this call was
 // the first to ask for it: of several calls that time out together on a
 // stuck process, one owns the kill and the others were collateral.
 func (p *Plugin) KillFirst() bool {
 	first := p.killed.CompareAndSwap(false, true) && !p.client.Exited()
-	p.client.Kill()
+	p.Kill()
 	return first
 }
 
@@ -211,7 +243,8 @@ func (h *Host) Get(ctx context.Context, name string) (*Plugin, error) {
 	b, ok := h.binaries[name]
 	r := h.running[name]
 	if r != nil && r.done.Load() && r.p != nil && r.p.Exited() {
-		r.p.client.Kill()
+		r.p.Kill()
+		fmt.Fprintf(h.log, "[%s] plugin process ended (%s); starting a new one\n", name, r.p.exitReason())
 		r = nil
 	}
 	if r == nil {
@@ -250,12 +283,14 @@ func (h *Host) start(ctx context.Context, b Binary) (*Plugin, error) {
 	if err != nil {
 		return nil, fmt.Errorf("plugin %s: %w", b.Name, err)
 	}
+	cmd := exec.Command(b.Path)
+	dieWithParent(cmd)
 	tail := newTailBuffer(64 << 10)
 	stderr := &lineFilter{w: io.MultiWriter(tail, &prefixWriter{prefix: "[" + b.Name + "] ", w: h.log})}
 	client := plugin.NewClient(&plugin.ClientConfig{
 		HandshakeConfig:  sdk.Handshake,
 		VersionedPlugins: sdk.HostPluginSets(),
-		Cmd:              exec.Command(b.Path),
+		Cmd:              cmd,
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
 		Managed:          true,
 		// The checksum taken at discovery guards against the binary
@@ -269,9 +304,9 @@ func (h *Host) start(ctx context.Context, b Binary) (*Plugin, error) {
 		Logger:          hclog.NewNullLogger(),
 		GRPCDialOptions: sdk.GRPCDialOptions(),
 	})
-	p := &Plugin{Binary: b, client: client, stderr: tail}
+	p := &Plugin{Binary: b, client: client, cmd: cmd, stderr: tail}
 	fail := func(err error) (*Plugin, error) {
-		client.Kill()
+		stop(client, cmd)
 		if s := strings.TrimSpace(tail.String()); s != "" {
 			err = fmt.Errorf("%w\nplugin stderr:\n%s", err, s)
 		}
@@ -307,15 +342,33 @@ func (h *Host) start(ctx context.Context, b Binary) (*Plugin, error) {
 	return p, nil
 }
 
-// Close stops every plugin the host started.
+// Close stops every plugin the host started, all at once, so that it
+// returns within about twice ShutdownGrace however many plugins hang.
 func (h *Host) Close() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	var wg sync.WaitGroup
 	for _, r := range h.running {
-		if r.p != nil {
-			r.p.client.Kill()
+		if r.done.Load() && r.p != nil {
+			wg.Add(1)
+			go func(p *Plugin) {
+				defer wg.Done()
+				p.Kill()
+			}(r.p)
 		}
 	}
+	wg.Wait()
+}
+
+// exitReason describes how the plugin's process ended, for the run log.
+func (p *Plugin) exitReason() string {
+	switch {
+	case p.killed.Load():
+		return "killed by the host after a call did not answer in time"
+	case p.cmd.ProcessState != nil:
+		return p.cmd.ProcessState.String()
+	}
+	return "exited"
 }
 
 // tailBuffer keeps the last max bytes written to it.

@@ -2,12 +2,15 @@
 // default) its Fit never returns and ignores its context, as a stuck
 // third-party plugin would; with hang = false it is a small working
 // learner, so a test can show that a hang costs only the cells it hit.
+// With stop = true, Fit stops the whole process (SIGSTOP), so that no call,
+// the graceful shutdown included, is ever answered.
 package main
 
 import (
 	"context"
 	"fmt"
 	"os"
+	"syscall"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -20,11 +23,19 @@ func (learner) Info() sdk.LearnerInfo {
 	return sdk.LearnerInfo{
 		Name: "hang", Version: "0.0.2",
 		Capabilities: sdk.Capabilities{Binary: true, Scores: true},
-		Params:       []sdk.ParamSpec{{Name: "hang", Type: sdk.BoolParam, Default: sdk.Bool(true)}},
+		Params: []sdk.ParamSpec{
+			{Name: "hang", Type: sdk.BoolParam, Default: sdk.Bool(true)},
+			{Name: "stop", Type: sdk.BoolParam, Default: sdk.Bool(false)},
+		},
 	}
 }
 
 func (learner) Fit(_ context.Context, in sdk.FitInput, p sdk.Params) (sdk.Model, error) {
+	if p.Bool("stop", false) {
+		// As kill -STOP: every call, the shutdown included, goes unanswered.
+		fmt.Fprintln(os.Stderr, "hang: stopping the process")
+		_ = syscall.Kill(os.Getpid(), syscall.SIGSTOP)
+	}
 	if p.Bool("hang", true) {
 		fmt.Fprintln(os.Stderr, "hang: stuck in Fit")
 		select {}

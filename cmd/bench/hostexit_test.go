@@ -1,0 +1,203 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// proc is one line of /proc/PID/stat: the fields this file needs.
+type proc struct {
+	pid, ppid int
+	comm      string
+	state     byte
+}
+
+// processes lists the processes of the machine from /proc.
+func processes(t *testing.T) []proc {
+	t.Helper()
+	stats, err := filepath.Glob("/proc/[0-9]*/stat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []proc
+	for _, s := range stats {
+		b, err := os.ReadFile(s)
+		if err != nil {
+			continue // ended meanwhile
+		}
+		// pid (comm) state ppid …; comm may hold spaces and parentheses.
+		open, end := bytes.IndexByte(b, '('), bytes.LastIndexByte(b, ')')
+		if open < 0 || end < open {
+			continue
+		}
+		f := strings.Fields(string(b[end+1:]))
+		pid, _ := strconv.Atoi(strings.TrimSpace(string(b[:open])))
+		ppid, _ := strconv.Atoi(f[1])
+		out = append(out, proc{pid: pid, ppid: ppid, comm: string(b[open+1 : end]), state: f[0][0]})
+	}
+	return out
+}
+
+// children returns the live plugin processes whose parent is pid.
+func children(t *testing.T, pid int) []proc {
+	var out []proc
+	for _, p := range processes(t) {
+		if p.ppid == pid && p.state != 'Z' && strings.HasPrefix(p.comm, "bench-plugin") {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// alive reports which of ps still run (neither gone nor a zombie).
+func alive(t *testing.T, ps []proc) []proc {
+	live := map[int]bool{}
+	for _, p := range processes(t) {
+		if p.state != 'Z' {
+			live[p.pid] = true
+		}
+	}
+	var out []proc
+	for _, p := range ps {
+		if live[p.pid] {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// waitFor polls cond every 20 ms for up to limit.
+func waitFor(limit time.Duration, cond func() bool) bool {
+	for end := time.Now().Add(limit); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+		if cond() {
+			return true
+		}
+	}
+	return cond()
+}
+
+const stoppedExperiment = `experiment "stopped" { seed = 1 }
+dataset "iris" { path = "%REPO%/experiments/data/iris.csv" }
+learner "logreg" {}
+learner "stopped" {
+  plugin = "hang"
+  params = { stop = true }
+}
+reduction "ova" {}
+cv {
+  folds   = 3
+  timeout = TIMEOUT
+}
+`
+
+// TestStoppedPluginFailsOnlyItsCell: a plugin process that stops answering
+// every call, its graceful shutdown included (SIGSTOP), fails its cell
+// after the fold timeout; the other cell finishes and bench returns.
+func TestStoppedPluginFailsOnlyItsCell(t *testing.T) {
+	file := writeExperiment(t, strings.Replace(stoppedExperiment, "TIMEOUT", "2", 1))
+	out := t.TempDir()
+	_, stderr, err := bench(t, "run", "-j", "2", "-o", out, file)
+	if err == nil || !strings.Contains(err.Error(), "1 of 2 cells failed") {
+		t.Fatalf("error %v, want 1 of 2 cells failed\n%s", err, stderr)
+	}
+	cells := readCells(t, out)
+	if c := cells["iris|logreg|ova"]; c == nil || c.Failed() || len(c.Folds) != 3 {
+		t.Errorf("logreg cell: %+v", c)
+	}
+	if c := cells["iris|stopped|ova"]; c == nil || !strings.Contains(c.Error, "did not answer within the fold's timeout") {
+		t.Errorf("stopped cell: %+v", c)
+	}
+	if left := children(t, os.Getpid()); len(left) > 0 {
+		t.Errorf("plugin processes left after the run: %+v", left)
+	}
+}
+
+// TestInterruptReturnsWithStoppedPlugin: with no fold timeout, a stopped
+// plugin would hold the run forever; cancelling it (Ctrl-C) returns within
+// 5 s and leaves no plugin process.
+func TestInterruptReturnsWithStoppedPlugin(t *testing.T) {
+	file := writeExperiment(t, strings.Replace(stoppedExperiment, "TIMEOUT", "0", 1))
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	done := make(chan error, 1)
+	var stdout, stderr bytes.Buffer
+	go func() {
+		done <- run(ctx, []string{"run", "--plugins", pluginsDir, "--quiet", "-j", "2", "-o", t.TempDir(), file}, &stdout, &stderr)
+	}()
+	stopped := waitFor(30*time.Second, func() bool {
+		for _, p := range children(t, os.Getpid()) {
+			if p.state == 'T' {
+				return true
+			}
+		}
+		return false
+	})
+	if !stopped {
+		cancel()
+		<-done
+		t.Fatalf("the hang plugin never stopped itself\n%s", stderr.String())
+	}
+	cancel()
+	start := time.Now()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "interrupted") {
+			t.Errorf("error %v, want an interrupted run", err)
+		}
+		t.Logf("returned %v after the interruption", time.Since(start).Round(time.Millisecond))
+	case <-time.After(5 * time.Second):
+		t.Fatal("run did not return within 5 s of the interruption")
+	}
+	if left := children(t, os.Getpid()); len(left) > 0 {
+		t.Errorf("plugin processes left after the run: %+v", left)
+	}
+}
+
+// TestKilledBenchLeavesNoPlugins: kill -9 of a running bench leaves no
+// plugin process alive 2 s later.
+func TestKilledBenchLeavesNoPlugins(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "bench")
+	if b, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, b)
+	}
+	file := writeExperiment(t, `experiment "killed" { seed = 1 }
+dataset "iris" { path = "%REPO%/experiments/data/iris.csv" }
+learner "logreg" {}
+learner "hang" {}
+reduction "ova" {}
+cv {
+  folds   = 3
+  timeout = 0
+}
+`)
+	cmd := exec.Command(bin, "run", "--plugins", pluginsDir, "--quiet", "-o", t.TempDir(), file)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var plugins []proc
+	// logreg, hang and reducers, with hang stuck in Fit.
+	if !waitFor(30*time.Second, func() bool { plugins = children(t, cmd.Process.Pid); return len(plugins) >= 3 }) {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		t.Fatalf("bench started %d plugin processes, want 3", len(plugins))
+	}
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	if !waitFor(2*time.Second, func() bool { return len(alive(t, plugins)) == 0 }) {
+		left := alive(t, plugins)
+		for _, p := range left {
+			_ = syscall.Kill(p.pid, syscall.SIGKILL)
+		}
+		t.Fatalf("plugin processes alive 2 s after kill -9 of bench: %+v", left)
+	}
+}
