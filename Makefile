@@ -8,9 +8,11 @@ TOOLS   := $(CURDIR)/.tools
 # Pinned protobuf code generators (fetched from the Go module proxy).
 PROTOC_GEN_GO_VERSION      := v1.36.12
 PROTOC_GEN_GO_GRPC_VERSION := v1.5.1
+# Pinned linter (fetched from the Go module proxy).
+STATICCHECK_VERSION := v0.8.2
 PROTO_DIR := framework/internal/protov1
 
-.PHONY: all build run docs test test-deps testdata vet fmt-check bench proto clean
+.PHONY: all build run docs staticcheck test test-deps testdata vet fmt-check bench proto clean
 
 all: build
 
@@ -34,8 +36,15 @@ vet:
 # The whole suite. testsummary prints the number of tests run and fails on
 # a skip that is not for an installable tool, or when fewer tests ran than
 # testdata/testcount records (tests carry their own data in testdata/).
-test: build fmt-check vet
+test: build fmt-check vet staticcheck
 	@bash -o pipefail -c '$(GO) test -count=1 -timeout 15m -json ./... | $(GO) run ./internal/cmd/testsummary -min-file testdata/testcount'
+	$(GO) test -race -count=1 -timeout 15m ./framework/engine/... ./framework/host/... ./cmd/bench/...
+
+staticcheck:
+	@test -x $(TOOLS)/staticcheck-$(STATICCHECK_VERSION) || { \
+		GOBIN=$(TOOLS) $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION) && \
+		mv $(TOOLS)/staticcheck $(TOOLS)/staticcheck-$(STATICCHECK_VERSION); }
+	$(TOOLS)/staticcheck-$(STATICCHECK_VERSION) ./...
 
 # Regenerates the README's tables by running the shipped experiments (a
 # test fails when the committed README differs from what this produces).

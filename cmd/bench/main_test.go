@@ -27,9 +27,7 @@ func TestMain(m *testing.M) {
 	}
 	pluginsDir = dir
 	mains, _ := filepath.Glob("../../plugins/*/main.go")
-	for _, extra := range []string{"testdata/plugins/crash/main.go", "testdata/plugins/hang/main.go", "testdata/plugins/centroid/main.go", "testdata/plugins/memorise/main.go"} {
-		mains = append(mains, extra)
-	}
+	mains = append(mains, "testdata/plugins/crash/main.go", "testdata/plugins/hang/main.go", "testdata/plugins/centroid/main.go", "testdata/plugins/memorise/main.go")
 	for _, mf := range mains {
 		pkg := "./" + filepath.Dir(mf)
 		out := filepath.Join(dir, "bench-plugin-"+filepath.Base(filepath.Dir(mf)))

@@ -179,14 +179,13 @@ func repeat(ctx context.Context, n int, f func() (time.Duration, error)) (time.D
 
 // solverRow is one solver of the letter comparison.
 type solverRow struct {
-	name      string
-	flags     []string // liblinear-train flags
-	fit       func(c int) (bool, error)
-	seq, par  time.Duration
-	notConv   int
-	llRaw     time.Duration // liblinear-train with flags
-	llBase    time.Duration // liblinear-train with -e 1e9 (reading, set-up, output)
-	llMissing bool
+	name     string
+	flags    []string // liblinear-train flags
+	fit      func(c int) (bool, error)
+	seq, par time.Duration
+	notConv  int
+	llRaw    time.Duration // liblinear-train with flags
+	llBase   time.Duration // liblinear-train with -e 1e9 (reading, set-up, output)
 }
 
 // letterSection times the one-vs-rest fits on letter.

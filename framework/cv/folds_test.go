@@ -90,8 +90,11 @@ func TestParseFolds(t *testing.T) {
 }
 
 func TestSeedDependsOnPartsOnly(t *testing.T) {
-	if Seed(1, "iris", "0") != Seed(1, "iris", "0") {
-		t.Fatal("Seed is not deterministic")
+	// Seeds are part of every result: a change of this value changes every
+	// published table, so it is pinned (computed by this implementation
+	// when the seed derivation was fixed).
+	if got := Seed(1, "iris", "0"); got != 4783876338122303396 {
+		t.Fatalf("Seed(1, iris, 0) = %d, want 4783876338122303396", got)
 	}
 	if Seed(1, "iris", "0") == Seed(1, "iris0") || Seed(1, "a") == Seed(2, "a") {
 		t.Fatal("distinct inputs gave the same seed")

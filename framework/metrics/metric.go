@@ -132,12 +132,12 @@ func validateMulticlass(in *Input, needProb bool) error {
 		}
 		r, c := in.Prob.Dims()
 		if r != n || c != in.K {
-			return fmt.Errorf("Prob is %d×%d, want %d×%d", r, c, n, in.K)
+			return fmt.Errorf("class probabilities are %d×%d, want %d×%d", r, c, n, in.K)
 		}
 		for i := 0; i < r; i++ {
 			for j := 0; j < c; j++ {
 				if v := in.Prob.At(i, j); math.IsNaN(v) || v < 0 || v > 1 {
-					return fmt.Errorf("Prob[%d][%d] = %v is not a probability", i, j, v)
+					return fmt.Errorf("class probability [%d][%d] = %v is not a probability", i, j, v)
 				}
 			}
 		}

@@ -258,7 +258,7 @@ func TestEvalErrors(t *testing.T) {
 		{"length mismatch", "accuracy", &Input{K: 2, True: []int{0, 1}, Pred: []int{0}}, "2 true labels but 1 predicted"},
 		{"label out of range", "macro_f1", &Input{K: 2, True: []int{0, 2}, Pred: []int{0, 1}}, "outside [0, 2)"},
 		{"missing probabilities", "log_loss", &Input{K: 2, True: []int{0, 1}, Pred: []int{0, 1}}, "Prob) are required"},
-		{"probability shape", "auc_ovo", &Input{K: 3, True: []int{0, 1}, Prob: prob}, "Prob is 2×2, want 2×3"},
+		{"probability shape", "auc_ovo", &Input{K: 3, True: []int{0, 1}, Prob: prob}, "class probabilities are 2×2, want 2×3"},
 		{"not a probability", "brier", &Input{K: 2, True: []int{0, 1}, Prob: mat.NewDense(2, 2, []float64{0.5, 0.5, -1, 2})}, "not a probability"},
 		{"multi-label only", "hamming_loss", &Input{K: 2, True: []int{0, 1}, Pred: []int{0, 1}}, "not defined for multiclass"},
 		{"multiclass only", "kappa", &Input{K: 2, TrueSet: prob, PredSet: prob}, "not defined for multi-label"},

@@ -10,9 +10,9 @@ import (
 
 // flavor is how one output format writes the statistics under a table.
 type flavor struct {
-	esc                     func(string) string // escapes a label
-	chi, ff, alpha, pm, dot string              // χ²_F, F_F, α, ±, ·
-	rplus, rminus, le       string              // R+, R−, ≤
+	esc                func(string) string // escapes a label
+	chi, ff, alpha, pm string              // χ²_F, F_F, α, ±
+	rplus, rminus, le  string              // R+, R−, ≤
 }
 
 var (
