@@ -11,6 +11,10 @@ PROTOC_GEN_GO_GRPC_VERSION := v1.5.1
 # Pinned linter (fetched from the Go module proxy).
 STATICCHECK_VERSION := v0.8.2
 PROTO_DIR := framework/internal/protov1
+# The Python plugin SDK; its generated stubs come from Debian's protoc and
+# grpc_python_plugin (protobuf-compiler, protobuf-compiler-grpc).
+PY_SDK    := plugins/sklearn/polyclass_plugin
+PYTHON    := /usr/bin/python3
 
 .PHONY: all build run docs staticcheck test test-deps testdata vet fmt-check bench proto clean
 
@@ -22,6 +26,7 @@ build:
 		echo "$(GO) build -o $(BIN)/bench-plugin-$$p ./plugins/$$p"; \
 		$(GO) build -o $(BIN)/bench-plugin-$$p ./plugins/$$p || exit 1; \
 	done
+	$(PYTHON) plugins/sklearn/build.py $(BIN)/bench-plugin-sklearn
 
 run: build
 	$(BIN)/bench run experiments/quickstart.hcl
@@ -51,12 +56,16 @@ staticcheck:
 docs: build
 	$(GO) run ./internal/cmd/docs -bench $(BIN)/bench README.md
 
-# Installs the Debian tools some tests use (LIBLINEAR, pdflatex). Tests
-# that need one skip, saying so, when it is missing; CI installs them.
+# Installs the Debian tools some tests use (LIBLINEAR, pdflatex, and the
+# Python packages of the sklearn plugin). Tests that need one skip, saying
+# so, when it is missing; CI installs them.
 test-deps:
 	@command -v liblinear-train >/dev/null && command -v pdflatex >/dev/null || { \
 		apt-get update -qq && apt-get install -y -qq --no-install-recommends \
 			liblinear-tools texlive-latex-base texlive-latex-recommended; }
+	@$(PYTHON) -c 'import grpc, google.protobuf, sklearn' 2>/dev/null || { \
+		apt-get update -qq && apt-get install -y -qq --no-install-recommends \
+			python3-grpcio python3-protobuf python3-sklearn; }
 
 # Regenerates testdata/ (data sets, folds, scikit-learn references) from the
 # shared reference directory, SHARED (default ../shared).
@@ -78,6 +87,12 @@ proto:
 		--go_out=$(PROTO_DIR) --go_opt=paths=source_relative \
 		--go-grpc_out=$(PROTO_DIR) --go-grpc_opt=paths=source_relative \
 		$(PROTO_DIR)/plugin.proto
+	@command -v grpc_python_plugin >/dev/null || { apt-get update -qq && apt-get install -y -qq protobuf-compiler-grpc; }
+	protoc --proto_path=$(PROTO_DIR) --proto_path=plugins/sklearn/proto \
+		--plugin=protoc-gen-grpc_python=$$(command -v grpc_python_plugin) \
+		--python_out=$(PY_SDK)/_proto --grpc_python_out=$(PY_SDK)/_proto \
+		plugin.proto health.proto grpc_controller.proto
+	sed -i 's/^import \([a-z_]*_pb2\) as/from . import \1 as/' $(PY_SDK)/_proto/*_pb2_grpc.py
 
 clean:
 	rm -rf $(BIN) $(TOOLS)

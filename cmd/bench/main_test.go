@@ -15,6 +15,10 @@ import (
 	"github.com/polyclass/polyclass/internal/refdata"
 )
 
+// pythonPath is the interpreter of the Python plugins: Debian's, whose
+// packages (python3-sklearn, python3-grpcio) they import.
+const pythonPath = "/usr/bin/python3"
+
 // pluginsDir holds the real plugin binaries, built once for all tests, plus
 // the crash and hang test plugins.
 var pluginsDir string
@@ -38,6 +42,12 @@ func TestMain(m *testing.M) {
 			os.RemoveAll(dir)
 			os.Exit(1)
 		}
+	}
+	// The Python plugin is a zip archive run by Debian's python3.
+	if out, err := exec.Command(pythonPath, "../../plugins/sklearn/build.py", filepath.Join(dir, "bench-plugin-sklearn")).CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "building the sklearn plugin: %v\n%s", err, out)
+		os.RemoveAll(dir)
+		os.Exit(1)
 	}
 	code := m.Run()
 	os.RemoveAll(dir)

@@ -410,11 +410,13 @@ func listPlugins(ctx context.Context, h *host.Host, w io.Writer) error {
 		fmt.Fprintf(w, "no plugins (%s*) in %s\n", host.BinaryPrefix, h.Dir())
 		return nil
 	}
-	var errs []error
+	var unavailable []string
 	for _, b := range bins {
 		p, err := h.Get(ctx, b.Name)
 		if err != nil {
-			errs = append(errs, err)
+			// A plugin that cannot start (a Python plugin without its
+			// packages, a broken binary) is not listed; the reason is.
+			unavailable = append(unavailable, fmt.Sprintf("%s (%s): %v", b.Name, b.Path, err))
 			continue
 		}
 		fmt.Fprintf(w, "%s %s\n  path: %s\n  sha256: %s\n", p.Name, p.Version(), p.Path, p.SHA256)
@@ -442,7 +444,13 @@ func listPlugins(ctx context.Context, h *host.Host, w io.Writer) error {
 		}
 		fmt.Fprintln(w)
 	}
-	return errors.Join(errs...)
+	if len(unavailable) > 0 {
+		fmt.Fprintf(w, "not available (cannot start):\n")
+		for _, u := range unavailable {
+			fmt.Fprintf(w, "  %s\n", strings.ReplaceAll(u, "\n", "\n    "))
+		}
+	}
+	return nil
 }
 
 func writeParams(w io.Writer, indent string, specs []sdk.ParamSpec) {

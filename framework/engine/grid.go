@@ -157,10 +157,6 @@ func (g *Grid) Plugins() []*host.Plugin {
 // scalar type: {C = [0.1, 1], tol = 1e-6} gives two parameter sets.
 func expand(params map[string]config.Param, specs []sdk.ParamSpec) ([]sdk.Params, map[string]bool) {
 	varied := map[string]bool{}
-	scalar := map[string]bool{}
-	for _, s := range specs {
-		scalar[s.Name] = s.Type.Scalar()
-	}
 	names := make([]string, 0, len(params))
 	for n := range params {
 		names = append(names, n)
@@ -170,7 +166,8 @@ func expand(params map[string]config.Param, specs []sdk.ParamSpec) ([]sdk.Params
 	for _, n := range names {
 		v := params[n].Value
 		choices := []sdk.Value{v}
-		if v.Kind() == sdk.ListValue && scalar[n] {
+		s, known := sdk.LookupSpec(specs, n)
+		if v.Kind() == sdk.ListValue && known && s.Type.Scalar() {
 			choices = v.Elems()
 			varied[n] = true
 		}

@@ -401,10 +401,8 @@ func (r *resolver) pipeline(p *config.Pipeline, encoders map[string]*config.Enco
 // checkParams checks each parameter, and each element of a list given for
 // a scalar parameter, against the specs, reporting at the value's location.
 func (r *resolver) checkParams(specs []sdk.ParamSpec, params map[string]config.Param, owner string) bool {
-	byName := map[string]sdk.ParamSpec{}
 	var valid []string
 	for _, s := range specs {
-		byName[s.Name] = s
 		valid = append(valid, s.Name)
 	}
 	ok := true
@@ -415,7 +413,7 @@ func (r *resolver) checkParams(specs []sdk.ParamSpec, params map[string]config.P
 	sort.Strings(names)
 	for _, n := range names {
 		p := params[n]
-		s, found := byName[n]
+		s, found := sdk.LookupSpec(specs, n)
 		if !found {
 			r.errorf(p.Range, "Unknown parameter", "%s has no parameter %q; its parameters are: %s.", owner, n, strings.Join(valid, ", "))
 			ok = false

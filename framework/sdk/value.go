@@ -216,12 +216,21 @@ const (
 	// NumberOrStringParam takes a number or a string (folds = 5 or "loo");
 	// Allowed then lists the accepted strings.
 	NumberOrStringParam
+	// AnyParam takes any value; a list expands into one combination per
+	// element, as for a scalar. A spec of this type named AnyName admits
+	// every parameter name the other specs do not declare.
+	AnyParam
 )
+
+// AnyName is the name of a spec that admits undeclared parameter names
+// (its Type must be AnyParam): a bridge plugin to a library whose
+// parameters it cannot list checks them itself when it trains.
+const AnyName = "*"
 
 var paramTypeNames = map[ParamType]string{
 	NumberParam: "number", IntegerParam: "integer", StringParam: "string", BoolParam: "bool",
 	NumberListParam: "list(number)", StringListParam: "list(string)", NumberMatrixParam: "list(list(number))",
-	NumberOrStringParam: "number or string",
+	NumberOrStringParam: "number or string", AnyParam: "any",
 }
 
 // String returns the HCL-style name of t.
@@ -234,7 +243,29 @@ func (t ParamType) String() string {
 
 // Scalar reports whether t holds a single value (so that a list given for
 // it in an experiment file expands into one combination per element).
-func (t ParamType) Scalar() bool { return t <= BoolParam || t == NumberOrStringParam }
+func (t ParamType) Scalar() bool {
+	return t <= BoolParam || t == NumberOrStringParam || t == AnyParam
+}
+
+// LookupSpec returns the spec of the parameter name: the spec of that name,
+// else the AnyName spec when there is one.
+func LookupSpec(specs []ParamSpec, name string) (ParamSpec, bool) {
+	var wildcard *ParamSpec
+	for i, s := range specs {
+		if s.Name == name {
+			return s, true
+		}
+		if s.Name == AnyName && s.Type == AnyParam {
+			wildcard = &specs[i]
+		}
+	}
+	if wildcard != nil {
+		w := *wildcard
+		w.Name = name
+		return w, true
+	}
+	return ParamSpec{}, false
+}
 
 // ParamSpec describes one parameter: its type, default and allowed range.
 type ParamSpec struct {
@@ -327,6 +358,10 @@ func (s ParamSpec) Check(v Value) error {
 			return ParamSpec{Name: s.Name, Type: StringParam, Allowed: s.Allowed}.Check(v)
 		}
 		return fmt.Errorf("%s must be a number or a string, not %s", s.Name, kindName(v.kind))
+	case AnyParam:
+		if v.kind == NullValue {
+			return fmt.Errorf("%s has no value", s.Name)
+		}
 	default:
 		return fmt.Errorf("%s has an unknown parameter type", s.Name)
 	}
@@ -358,10 +393,6 @@ func quoteList(ss []string) string {
 // CheckParams checks p against specs: every name must be declared and every
 // value valid. It returns one error per problem, in name order.
 func CheckParams(specs []ParamSpec, p Params) []error {
-	byName := make(map[string]ParamSpec, len(specs))
-	for _, s := range specs {
-		byName[s.Name] = s
-	}
 	names := make([]string, 0, len(p))
 	for n := range p {
 		names = append(names, n)
@@ -369,7 +400,7 @@ func CheckParams(specs []ParamSpec, p Params) []error {
 	sort.Strings(names)
 	var errs []error
 	for _, n := range names {
-		s, ok := byName[n]
+		s, ok := LookupSpec(specs, n)
 		if !ok {
 			valid := make([]string, 0, len(specs))
 			for _, s := range specs {

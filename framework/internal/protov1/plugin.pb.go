@@ -46,6 +46,12 @@ const (
 	ParamSpec_NUMBER_MATRIX    ParamSpec_Type = 7
 	// A number or a string, e.g. folds = 5 or folds = "loo".
 	ParamSpec_NUMBER_OR_STRING ParamSpec_Type = 8
+	// Any number, string or bool; a list given for it crosses into one
+	// combination per element, like a scalar's. A spec of this type named
+	// "*" admits every parameter name the plugin does not list (a bridge
+	// to a library whose parameters the plugin cannot enumerate checks
+	// them itself and reports an invalid one as a parameter error).
+	ParamSpec_ANY ParamSpec_Type = 9
 )
 
 // Enum value maps for ParamSpec_Type.
@@ -60,6 +66,7 @@ var (
 		6: "STRING_LIST",
 		7: "NUMBER_MATRIX",
 		8: "NUMBER_OR_STRING",
+		9: "ANY",
 	}
 	ParamSpec_Type_value = map[string]int32{
 		"TYPE_UNSPECIFIED": 0,
@@ -71,6 +78,7 @@ var (
 		"STRING_LIST":      6,
 		"NUMBER_MATRIX":    7,
 		"NUMBER_OR_STRING": 8,
+		"ANY":              9,
 	}
 )
 
@@ -2203,7 +2211,7 @@ const file_plugin_proto_rawDesc = "" +
 	"\x04list\x18\x04 \x01(\v2\x1e.polyclass.plugin.v1.ValueListH\x00R\x04listB\x06\n" +
 	"\x04kind\"?\n" +
 	"\tValueList\x122\n" +
-	"\x06values\x18\x01 \x03(\v2\x1a.polyclass.plugin.v1.ValueR\x06values\"\xde\x03\n" +
+	"\x06values\x18\x01 \x03(\v2\x1a.polyclass.plugin.v1.ValueR\x06values\"\xe7\x03\n" +
 	"\tParamSpec\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x127\n" +
 	"\x04type\x18\x02 \x01(\x0e2#.polyclass.plugin.v1.ParamSpec.TypeR\x04type\x12 \n" +
@@ -2215,7 +2223,7 @@ const file_plugin_proto_rawDesc = "" +
 	"\x03max\x18\b \x01(\x01R\x03max\x12\x18\n" +
 	"\aallowed\x18\t \x03(\tR\aallowed\x12#\n" +
 	"\rmin_exclusive\x18\n" +
-	" \x01(\bR\fminExclusive\"\x96\x01\n" +
+	" \x01(\bR\fminExclusive\"\x9f\x01\n" +
 	"\x04Type\x12\x14\n" +
 	"\x10TYPE_UNSPECIFIED\x10\x00\x12\n" +
 	"\n" +
@@ -2227,7 +2235,8 @@ const file_plugin_proto_rawDesc = "" +
 	"\vNUMBER_LIST\x10\x05\x12\x0f\n" +
 	"\vSTRING_LIST\x10\x06\x12\x11\n" +
 	"\rNUMBER_MATRIX\x10\a\x12\x14\n" +
-	"\x10NUMBER_OR_STRING\x10\b\"C\n" +
+	"\x10NUMBER_OR_STRING\x10\b\x12\a\n" +
+	"\x03ANY\x10\t\"C\n" +
 	"\x05Dense\x12\x12\n" +
 	"\x04rows\x18\x01 \x01(\x03R\x04rows\x12\x12\n" +
 	"\x04cols\x18\x02 \x01(\x03R\x04cols\x12\x12\n" +

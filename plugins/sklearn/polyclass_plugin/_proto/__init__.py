@@ -1,0 +1,1 @@
+"""Generated protocol stubs (make proto); do not edit."""

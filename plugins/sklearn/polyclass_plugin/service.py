@@ -1,0 +1,255 @@
+"""The LearnerService: a Learner served over gRPC."""
+
+import itertools
+import threading
+
+import grpc
+import numpy as np
+import scipy.sparse
+
+from . import dataset
+from ._proto import plugin_pb2 as pb
+from ._proto import plugin_pb2_grpc as pb_grpc
+from .learner import BINARY, MULTICLASS, PARAM_TYPES, REGRESSION, FitInput, ParamError
+
+_KINDS = {pb.Problem.BINARY: BINARY, pb.Problem.MULTICLASS: MULTICLASS, pb.Problem.REGRESSION: REGRESSION}
+
+
+def value_from_pb(v):
+    """A protocol Value as Python: float, str, bool, list or None."""
+    kind = v.WhichOneof("kind")
+    if kind == "number":
+        return v.number
+    if kind == "string":
+        return v.string
+    if kind == "bool":
+        return v.bool
+    if kind == "list":
+        return [value_from_pb(e) for e in v.list.values]
+    return None
+
+
+def value_to_pb(x):
+    """A Python value (number, str, bool, list) as a protocol Value."""
+    if x is None:
+        return None
+    if isinstance(x, bool):
+        return pb.Value(bool=x)
+    if isinstance(x, (int, float)):
+        return pb.Value(number=float(x))
+    if isinstance(x, str):
+        return pb.Value(string=x)
+    return pb.Value(list=pb.ValueList(values=[value_to_pb(e) for e in x]))
+
+
+def spec_to_pb(s):
+    if s.type not in PARAM_TYPES:
+        raise ValueError(f"parameter {s.name}: unknown type {s.type!r}")
+    out = pb.ParamSpec(
+        name=s.name,
+        type=PARAM_TYPES.index(s.type) + 1,
+        description=s.description,
+        allowed=s.allowed,
+        min_exclusive=s.min_exclusive,
+    )
+    if s.default is not None:
+        out.default.CopyFrom(value_to_pb(s.default))
+    if s.min is not None:
+        out.has_min, out.min = True, s.min
+    if s.max is not None:
+        out.has_max, out.max = True, s.max
+    return out
+
+
+def dense_to_pb(a):
+    """A 2-D array as a protocol Dense (little-endian float64, row-major)."""
+    a = np.ascontiguousarray(a, dtype="<f8")
+    return pb.Dense(rows=a.shape[0], cols=a.shape[1], data=a.tobytes())
+
+
+def _targets(p, rows):
+    """The rows a problem uses and its targets in FitInput's convention."""
+    t = np.asarray(p.targets, dtype=np.float64)
+    if t.shape[0] != rows.shape[0]:
+        raise ValueError(f"{t.shape[0]} targets for {rows.shape[0]} rows")
+    w = None
+    if len(p.weights):
+        w = np.asarray(p.weights, dtype=np.float64)
+        if w.shape[0] != rows.shape[0]:
+            raise ValueError(f"{w.shape[0]} weights for {rows.shape[0]} rows")
+    kind = _KINDS.get(p.kind)
+    if kind == BINARY:
+        if not np.all((t == 0) | (t == 1) | (t == -1)):
+            raise ValueError("binary targets must be −1, 0 or +1")
+        used = t != 0
+        y = t[used]
+    elif kind == MULTICLASS:
+        if not np.all((t == np.round(t)) & (t >= 0) & (t <= p.num_classes)):
+            raise ValueError(f"class targets must be in 0..{p.num_classes}")
+        used = t != 0
+        y = t[used].astype(np.int64) - 1
+    elif kind == REGRESSION:
+        used = np.ones(t.shape[0], dtype=bool)
+        y = t
+    else:
+        raise ValueError(f"unknown problem kind {p.kind}")
+    if not used.any():
+        raise ValueError("the problem uses no rows")
+    if w is not None:
+        w = w[used]
+    return kind, rows[used], y, w
+
+
+class LearnerService(pb_grpc.LearnerServiceServicer):
+    """Serves a Learner: uploads by digest, batch Fit and Predict, handles."""
+
+    def __init__(self, learner, cache_bytes=dataset.DEFAULT_CACHE_BYTES):
+        self._learner = learner
+        self._info = learner.info()
+        self._cache = dataset.Cache(cache_bytes)
+        self._models = {}
+        self._lock = threading.Lock()
+        self._next = itertools.count(1)
+
+    # ------------------------------------------------------------ datasets
+
+    def Info(self, request, context):
+        i, c = self._info, self._info.capabilities
+        return pb.LearnerInfo(
+            name=i.name, version=i.version, description=i.description,
+            binary=c.binary, multiclass=c.multiclass, regression=c.regression,
+            scores=c.scores, probabilities=c.probabilities, sparse=c.sparse,
+            params=[spec_to_pb(s) for s in i.params],
+        )
+
+    def Has(self, request, context):
+        return pb.HasResponse(missing=[d for d in request.digests if not self._cache.has(d)])
+
+    def Upload(self, request_iterator, context):
+        first = next(request_iterator, None)
+        if first is None or not first.HasField("header"):
+            context.abort(grpc.StatusCode.INVALID_ARGUMENT, "upload: the first message carries no header")
+        h = first.header
+        if h.size < 0 or h.size > 1 << 40:
+            context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"upload: implausible size {h.size}")
+        data = bytearray(first.data)
+        for chunk in request_iterator:
+            if len(chunk.data) > dataset.CHUNK_SIZE:
+                context.abort(grpc.StatusCode.INVALID_ARGUMENT,
+                              f"upload: chunk of {len(chunk.data)} bytes exceeds {dataset.CHUNK_SIZE}")
+            data += chunk.data
+        if len(data) != h.size:
+            context.abort(grpc.StatusCode.INVALID_ARGUMENT,
+                          f"upload {h.digest}: received {len(data)} bytes, header says {h.size}")
+        try:
+            m = dataset.decode(h, data)
+        except ValueError as e:
+            context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"upload: {e}")
+        self._cache.put(h.digest, m, len(data))
+        return pb.UploadResponse(digest=h.digest)
+
+    def Forget(self, request, context):
+        for d in request.digests:
+            self._cache.remove(d)
+        return pb.ForgetResponse()
+
+    def _dataset_rows(self, digest, rows, context):
+        x = self._cache.get(digest)
+        if x is None:
+            context.abort(grpc.StatusCode.FAILED_PRECONDITION, f"dataset {digest} is not loaded (upload it first)")
+        r = np.asarray(rows, dtype=np.int64)
+        n = x.shape[0]
+        bad = r[(r < 0) | (r >= n)]
+        if bad.size:
+            context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"row {bad[0]} out of range 0..{n - 1}")
+        return x, r
+
+    def _input(self, x, rows):
+        sub = x[rows]
+        if scipy.sparse.issparse(sub) and not self._info.capabilities.sparse:
+            sub = sub.toarray()
+        return sub
+
+    # ------------------------------------------------------------ models
+
+    def _params(self, request, context):
+        specs = {s.name: s for s in self._info.params}
+        wildcard = "*" in specs and specs["*"].type == "any"
+        params = {s.name: s.default for s in self._info.params if s.default is not None and s.name != "*"}
+        for name, v in request.params.items():
+            if name not in specs and not wildcard:
+                context.abort(grpc.StatusCode.INVALID_ARGUMENT,
+                              f"parameter {name}: unknown; valid parameters: {', '.join(sorted(specs))}")
+            params[name] = value_from_pb(v)
+        return params
+
+    def Fit(self, request, context):
+        x, rows = self._dataset_rows(request.digest, request.rows, context)
+        params = self._params(request, context)
+        c = self._info.capabilities
+        able = {BINARY: c.binary, MULTICLASS: c.multiclass, REGRESSION: c.regression}
+        inputs = []
+        for i, p in enumerate(request.problems):
+            try:
+                kind, used, y, w = _targets(p, rows)
+            except ValueError as e:
+                context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"problem {i}: {e}")
+            if not able[kind]:
+                context.abort(grpc.StatusCode.INVALID_ARGUMENT,
+                              f"problem {i}: {self._info.name} cannot train {kind} problems")
+            inputs.append((kind, used, y, w, p))
+        models = []
+        for i, (kind, used, y, w, p) in enumerate(inputs):
+            if not context.is_active():
+                context.abort(grpc.StatusCode.CANCELLED, "fit cancelled")
+            fi = FitInput(kind=kind, X=self._input(x, used), y=y, weights=w, num_classes=p.num_classes, seed=p.seed)
+            try:
+                models.append(self._learner.fit(fi, params))
+            except ParamError as e:
+                context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"problem {i}: {e}")
+            except Exception as e:  # the learner's own failure fails this call only
+                context.abort(grpc.StatusCode.INTERNAL, f"fit: problem {i}: {type(e).__name__}: {e}")
+        resp = pb.FitResponse()
+        with self._lock:
+            for m in models:
+                h = f"m{next(self._next)}"
+                self._models[h] = m
+                resp.models.add(handle=h, outputs=m.outputs, stats=m.stats())
+        return resp
+
+    def Predict(self, request, context):
+        x, rows = self._dataset_rows(request.digest, request.rows, context)
+        with self._lock:
+            missing = [h for h in request.handles if h not in self._models]
+            models = [self._models.get(h) for h in request.handles]
+        if missing:
+            context.abort(grpc.StatusCode.NOT_FOUND, f"no model {missing[0]!r}")
+        if rows.size == 0 or not models:
+            return pb.PredictResponse()
+        want = request.probabilities and self._info.capabilities.probabilities
+        sub = self._input(x, rows)
+        scores, probs = [], []
+        for h, m in zip(request.handles, models):
+            if not context.is_active():
+                context.abort(grpc.StatusCode.CANCELLED, "predict cancelled")
+            try:
+                s, p = m.predict(sub, want)
+            except Exception as e:
+                context.abort(grpc.StatusCode.INTERNAL, f"predict with model {h}: {type(e).__name__}: {e}")
+            s = np.asarray(s, dtype=np.float64).reshape(rows.size, -1)
+            if s.shape[1] != m.outputs:
+                context.abort(grpc.StatusCode.INTERNAL,
+                              f"predict with model {h}: {s.shape[1]} score columns, the model has {m.outputs}")
+            scores.append(s)
+            probs.append(None if p is None else np.asarray(p, dtype=np.float64).reshape(rows.size, -1))
+        resp = pb.PredictResponse(scores=dense_to_pb(np.hstack(scores)))
+        # Probabilities come back only when every model has them.
+        if want and all(p is not None for p in probs):
+            resp.probabilities.CopyFrom(dense_to_pb(np.hstack(probs)))
+        return resp
+
+    def Release(self, request, context):
+        with self._lock:
+            for h in request.handles:
+                self._models.pop(h, None)
+        return pb.ReleaseResponse()
