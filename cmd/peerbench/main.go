@@ -9,12 +9,14 @@
 //  2. the whole letter grid through the real plugins (bin/bench run
 //     experiments/bench/letter.hcl): wall time and mean fit time per fold;
 //  3. diabetes130 with one-hot and hashed encodings through logreg + ova
-//     (experiments/bench/diabetes130.hcl): wall time and peak memory.
+//     (experiments/bench/diabetes130.hcl): wall time and peak memory;
+//  4. the Python plugin tax: scikit-learn's LogisticRegression on letter
+//     through the sklearn plugin vs a plain Python loop (sklearn_tax.py).
 //
 // Usage:
 //
 //	peerbench [-n 5] [-data DIR] [-root DIR] [-bench PATH] [-liblinear PATH]
-//	          [-python PATH] [-only letter,grid,diabetes]
+//	          [-python PATH] [-only letter,grid,diabetes,tax]
 //
 // A peer that is not installed (liblinear-train, python3 with scikit-learn)
 // is reported as skipped; a missing bin/bench asks for `make build`.

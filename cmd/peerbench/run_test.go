@@ -81,6 +81,7 @@ func TestRunNoPeers(t *testing.T) {
 		"no-python` with scikit-learn is not available, skipped",
 		"## letter: the whole grid through the plugins\n\nSkipped: `" + filepath.Join(root, "bin", "bench") + "` not found — run `make build` first.",
 		"## diabetes130: one-hot vs hashing, time and memory\n\nSkipped: diabetes130.csv.gz not found in " + dir,
+		"## The Python plugin tax: scikit-learn through the plugin vs a plain loop\n\nSkipped: `" + filepath.Join(root, "bin", "bench") + "` not found",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("report lacks %q:\n%s", want, got)
