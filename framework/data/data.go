@@ -17,7 +17,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"unicode/utf8"
 
@@ -278,24 +277,13 @@ func (e *ParseError) Error() string {
 func (e *ParseError) Unwrap() error { return e.Err }
 
 // Read loads path, choosing the format from its extension (after an
-// optional ".gz", which means gzip): .csv, .tsv (tab delimiter unless
-// Options.Delimiter is set), .arff, and .libsvm/.svm/.svmlight/.txt.
+// optional ".gz", which means gzip); Formats lists them.
 func Read(path string, opt Options) (*Table, error) {
-	base := strings.TrimSuffix(strings.ToLower(path), ".gz")
-	switch filepath.Ext(base) {
-	case ".csv":
-		return ReadCSV(path, opt)
-	case ".tsv":
-		if opt.Delimiter == 0 {
-			opt.Delimiter = '\t'
-		}
-		return ReadCSV(path, opt)
-	case ".arff":
-		return ReadARFF(path, opt)
-	case ".libsvm", ".svm", ".svmlight", ".txt":
-		return ReadLIBSVM(path, opt)
+	f, err := formatOf(path)
+	if err != nil {
+		return nil, &ParseError{Source: path, Err: err}
 	}
-	return nil, &ParseError{Source: path, Err: fmt.Errorf("%w: unknown file extension %q (want .csv, .tsv, .arff, .libsvm, .svm or .txt, optionally .gz)", ErrUnsupported, filepath.Ext(base))}
+	return f.read(path, opt)
 }
 
 // FileSHA256 returns the hex SHA-256 of the bytes of path as stored (for a

@@ -259,7 +259,7 @@ func TestReadErrors(t *testing.T) {
 		t.Errorf("missing file: error %v", err)
 	}
 	_, err := Read("testdata/file.xlsx", Options{})
-	if want := `testdata/file.xlsx: unsupported: unknown file extension ".xlsx" (want .csv, .tsv, .arff, .libsvm, .svm or .txt, optionally .gz)`; err == nil || err.Error() != want {
+	if want := `testdata/file.xlsx: unsupported: unknown file extension ".xlsx" (want .csv, .tsv, .arff, .libsvm, .svm, .svmlight, .txt, optionally followed by .gz)`; err == nil || err.Error() != want {
 		t.Errorf("got %v, want %s", err, want)
 	}
 	if _, err := ReadCSV("testdata/mini.libsvm.gz", Options{}); err == nil {
