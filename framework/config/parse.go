@@ -1,8 +1,11 @@
 package config
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"math"
+	"os"
 	"path/filepath"
 	"sort"
 
@@ -89,12 +92,21 @@ func (p *Parser) Files() map[string]*hcl.File { return p.p.Files() }
 // ParseFile reads and decodes an experiment file. The Experiment is
 // returned whenever the file could be read, with every diagnostic found.
 func (p *Parser) ParseFile(path string) (*Experiment, hcl.Diagnostics) {
-	f, diags := p.p.ParseHCLFile(path)
-	if f == nil || diags.HasErrors() {
-		return nil, diags
+	src, err := os.ReadFile(path)
+	if err != nil {
+		// Say why: no such file, permission denied, a directory.
+		reason := err
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			reason = pe.Err
+		}
+		return nil, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Cannot read experiment file",
+			Detail:   fmt.Sprintf("The experiment file %q cannot be read: %v.", path, reason),
+		}}
 	}
-	exp, more := decode(f.Body, path)
-	return exp, append(diags, more...)
+	return p.ParseSource(src, path)
 }
 
 // ParseSource decodes an experiment from src, named filename in
