@@ -31,12 +31,26 @@ type Reducer struct{}
 // New returns a Reducer.
 func New() *Reducer { return &Reducer{} }
 
-func decodeSpec(def string) sdk.ParamSpec {
+// decodeSpec is the decode parameter of a scheme whose decoders are
+// allowed, def first.
+func decodeSpec(def string, allowed []string) sdk.ParamSpec {
 	return sdk.ParamSpec{
 		Name: "decode", Type: sdk.StringParam, Default: sdk.String(def),
-		Allowed:     append([]string{Argmax}, codes.DecoderNames()...),
+		Allowed:     allowed,
 		Description: "decoder: argmax (one-vs-all), hamming, vote, loss:exp|hinge|logistic|squared|zero_one|linear, coverage, sequential (ordered)",
 	}
+}
+
+// codeDecoders returns the decoders of a code matrix: every decoder of
+// package codes except sequential, which needs a decision list.
+func codeDecoders() []string {
+	var out []string
+	for _, n := range codes.DecoderNames() {
+		if n != codes.Sequential {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // Info describes the schemes.
@@ -48,24 +62,24 @@ func (*Reducer) Info() sdk.ReducerInfo {
 			{
 				Name:        "ova",
 				Description: "one-vs-all: K problems, class k = +1, the rest −1; predict the argmax of the scores",
-				Params:      []sdk.ParamSpec{decodeSpec(Argmax)},
+				Params:      []sdk.ParamSpec{decodeSpec(Argmax, append([]string{Argmax}, codeDecoders()...))},
 			},
 			{
 				Name:        "ordered",
 				Description: "ordered one-vs-rest (decision list): C1 vs {C2..CK}, C2 vs {C3..CK}, …; K−1 problems",
-				Params: []sdk.ParamSpec{decodeSpec(codes.Sequential),
+				Params: []sdk.ParamSpec{decodeSpec(codes.Sequential, codes.DecoderNames()),
 					{Name: "order", Type: sdk.StringListParam, Description: "class names in decision order (default: by descending training frequency)"}},
 			},
 			{
 				Name:        "ovo",
 				Description: "one-vs-one: K(K−1)/2 problems class i (+1) vs class j (−1); asymmetric adds the swapped pairs",
-				Params: []sdk.ParamSpec{decodeSpec(codes.Vote),
+				Params: []sdk.ParamSpec{decodeSpec(codes.Vote, codeDecoders()),
 					{Name: "asymmetric", Type: sdk.BoolParam, Default: sdk.Bool(false), Description: "also train j vs i for every pair (K(K−1) problems)"}},
 			},
 			{
 				Name:        "ecoc",
 				Description: "error-correcting output codes: a user matrix (matrix, classes) or a generated code (code)",
-				Params: []sdk.ParamSpec{decodeSpec(codes.Hamming),
+				Params: []sdk.ParamSpec{decodeSpec(codes.Hamming, codeDecoders()),
 					{Name: "matrix", Type: sdk.NumberMatrixParam, Description: "K×L matrix of +1/0/−1, one row per class"},
 					{Name: "classes", Type: sdk.StringListParam, Description: "class name of each matrix row (default: sorted class names)"},
 					{Name: "code", Type: sdk.StringParam, Allowed: []string{"random_dense", "random_sparse", "exhaustive"}, Description: "generated code when no matrix is given"},
@@ -77,7 +91,7 @@ func (*Reducer) Info() sdk.ReducerInfo {
 				Name:            "none",
 				Description:     "no reduction: one native multiclass problem",
 				NeedsMulticlass: true,
-				Params:          []sdk.ParamSpec{decodeSpec(Argmax)},
+				Params:          []sdk.ParamSpec{decodeSpec(Argmax, []string{Argmax})},
 			},
 		}, multiLabelSchemes()...),
 	}

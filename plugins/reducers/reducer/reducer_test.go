@@ -93,7 +93,7 @@ func TestPlanErrors(t *testing.T) {
 		{"wrong rows", "ecoc", sdk.Params{"matrix": m([]float64{1, -1}, []float64{-1, 1})}, "2 rows"},
 		{"no code", "ecoc", nil, "needs matrix"},
 		{"unknown class", "ordered", sdk.Params{"order": sdk.List(sdk.String("a"), sdk.String("b"), sdk.String("z"))}, `order[2] = "z" is not a class`},
-		{"argmax with ovo", "ovo", sdk.Params{"decode": sdk.String("argmax")}, "applies to ova only"},
+		{"argmax with ovo", "ovo", sdk.Params{"decode": sdk.String("argmax")}, `decode = "argmax" is not one of "hamming", "vote"`},
 		{"unknown decoder", "ova", sdk.Params{"decode": sdk.String("psychic")}, `decode = "psychic" is not one of`},
 		{"unknown scheme", "bogus", nil, `unknown scheme "bogus"`},
 	}
