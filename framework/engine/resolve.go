@@ -501,14 +501,7 @@ func (red *Reduction) meets(l *Learner) bool {
 }
 
 func (r *resolver) dryRun(g *Grid, d *Dataset, red *Reduction, params sdk.Params) {
-	req := sdk.PlanRequest{
-		Scheme: red.Scheme.Name, Params: params, NumClasses: d.K(), Labels: d.Labels,
-		ClassNames: d.Classes, Seed: cv.Seed(r.exp.Seed, "plan", d.Config.Name, red.Config.Name),
-	}
-	if d.MultiLabel {
-		req.Labels, req.LabelMatrix = nil, d.LabelMatrix
-	}
-	plan, err := red.Plugin.Reducer.Plan(r.ctx, req)
+	plan, err := red.Plugin.Reducer.Plan(r.ctx, planRequest(r.exp.Seed, d, red, params))
 	label := red.Label(params)
 	if err != nil {
 		// Point at the parameter the message names; a matrix error says
