@@ -20,8 +20,10 @@ PYTHON    := /usr/bin/python3
 
 all: build
 
+# bench records the commit it is built from (bench version), whatever
+# GOFLAGS says.
 build:
-	$(GO) build -o $(BIN)/bench ./cmd/bench
+	$(GO) build -buildvcs=auto -o $(BIN)/bench ./cmd/bench
 	@for p in $(PLUGINS); do \
 		echo "$(GO) build -o $(BIN)/bench-plugin-$$p ./plugins/$$p"; \
 		$(GO) build -o $(BIN)/bench-plugin-$$p ./plugins/$$p || exit 1; \

@@ -28,29 +28,6 @@ import (
 	"github.com/polyclass/polyclass/framework/sdk"
 )
 
-const usage = `usage: bench COMMAND [flags] [FILE]
-
-commands:
-  run FILE        cross-validate every combination FILE declares, write tables
-  validate FILE   check FILE against its data and plugins, report every problem
-  plugins         list the plugins found, with capabilities and parameters
-  table DIR       render the tables of a results directory again
-  rerun DIR       run the experiment a results directory records again, with
-                  its seed, into DIR/rerun, and report every difference
-
-flags:
-  -o DIR          results directory (run, rerun; default: output.dir of FILE,
-                  else results/NAME; for rerun DIR/rerun)
-  -j N            folds run in parallel (run; default: number of CPUs)
-  --quiet         no progress bar (run)
-  --plugins DIR   plugins directory (default: the directory of the bench binary)
-`
-
-// usageError is a mistake on the command line.
-type usageError struct{ msg string }
-
-func (e usageError) Error() string { return e.msg + "\n" + usage }
-
 // errReported marks an error already printed (diagnostics).
 var errReported = errors.New("errors reported above")
 
@@ -59,6 +36,7 @@ type options struct {
 	out        string
 	jobs       int
 	quiet      bool
+	plan       bool
 	pluginsDir string
 	args       []string
 	pluginLog  *pluginLog
@@ -120,17 +98,28 @@ func prepare(ctx context.Context, h *host.Host, file string, seed *uint64, stder
 	return grid, nil
 }
 
-// parseFlags accepts flags before and after positional arguments.
-func parseFlags(cmd string, args []string, stderr io.Writer) (*options, error) {
-	o := &options{}
+// flagSet defines the flags of every command (flagDocs describes them),
+// parsed into o.
+func flagSet(cmd string, o *options) *flag.FlagSet {
 	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&o.out, "o", "", "results directory")
-	fs.IntVar(&o.jobs, "j", runtime.NumCPU(), "parallel folds")
+	fs.IntVar(&o.jobs, "j", 0, "parallel folds (0: number of CPUs)")
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress bar")
 	fs.StringVar(&o.pluginsDir, "plugins", "", "plugins directory")
+	fs.BoolVar(&o.plan, "plan", false, "list the cells, folds and fits")
+	return fs
+}
+
+// parseFlags accepts flags before and after positional arguments. It
+// returns errHelp for -h, -help and --help.
+func parseFlags(cmd string, args []string, stderr io.Writer) (*options, error) {
+	o := &options{}
+	fs := flagSet(cmd, o)
 	for {
-		if err := fs.Parse(args); err != nil {
+		if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
+			return nil, errHelp
+		} else if err != nil {
 			return nil, usageError{fmt.Sprintf("%s: %v", cmd, err)}
 		}
 		if fs.NArg() == 0 {
@@ -139,8 +128,11 @@ func parseFlags(cmd string, args []string, stderr io.Writer) (*options, error) {
 		o.args = append(o.args, fs.Arg(0))
 		args = fs.Args()[1:]
 	}
-	if o.jobs < 1 {
-		return nil, usageError{fmt.Sprintf("%s: -j must be at least 1", cmd)}
+	switch {
+	case o.jobs < 0:
+		return nil, usageError{fmt.Sprintf("%s: -j %d: want 0 (all CPUs) or more", cmd, o.jobs)}
+	case o.jobs == 0:
+		o.jobs = runtime.NumCPU()
 	}
 	if o.pluginsDir == "" {
 		exe, err := os.Executable()
@@ -154,20 +146,27 @@ func parseFlags(cmd string, args []string, stderr io.Writer) (*options, error) {
 
 // run is the whole command, testable: it writes to stdout and stderr and
 // returns an error instead of exiting.
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err error) {
 	if len(args) == 0 {
 		return usageError{"no command"}
 	}
 	cmd := args[0]
 	switch cmd {
 	case "help", "-h", "--help":
-		fmt.Fprint(stdout, usage)
-		return nil
-	case "run", "validate", "plugins", "table", "rerun":
-	default:
+		return help(args[1:], stdout)
+	case "version", "--version":
+		return version(args[1:], stdout)
+	}
+	c, ok := lookupCommand(cmd)
+	if !ok || c.internal {
 		return usageError{fmt.Sprintf("unknown command %q", cmd)}
 	}
+	defer func() { err = forCommand(cmd, err) }()
 	o, err := parseFlags(cmd, args[1:], stderr)
+	if errors.Is(err, errHelp) {
+		c.writeHelp(stdout)
+		return nil
+	}
 	if err != nil {
 		return err
 	}
@@ -181,6 +180,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return usageError{"plugins takes no arguments"}
 		}
 		return listPlugins(ctx, h, stdout)
+	case "list":
+		return list(ctx, h, o.args, stdout, stderr)
 	case "table":
 		if len(o.args) != 1 {
 			return usageError{"table needs exactly one results directory"}
@@ -204,6 +205,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "%s: ok — %d dataset(s), %d pipeline(s), %d learner(s), %d reduction(s): %d cells\n",
 			file, len(grid.Datasets), len(grid.Pipelines), len(grid.Learners), len(grid.Reductions), len(grid.Cells))
 		writeCodes(stdout, grid.Codes)
+		if o.plan {
+			return writePlan(ctx, grid, stdout)
+		}
 		return nil
 	}
 	return runExperiment(ctx, o, file, grid, stdout, stderr)

@@ -427,22 +427,6 @@ func TestPluginsCommand(t *testing.T) {
 	}
 }
 
-func TestUsageErrors(t *testing.T) {
-	for _, args := range [][]string{
-		{}, {"frobnicate"}, {"run"}, {"validate", "a.hcl", "b.hcl"}, {"run", "-j", "0", "x.hcl"}, {"run", "--nope", "x.hcl"},
-	} {
-		var so, se strings.Builder
-		err := run(t.Context(), args, &so, &se)
-		if _, ok := err.(usageError); !ok {
-			t.Errorf("%v: error %v, want a usage error", args, err)
-		}
-	}
-	var so strings.Builder
-	if err := run(t.Context(), []string{"help"}, &so, &so); err != nil || !strings.Contains(so.String(), "usage: bench") {
-		t.Errorf("help: %v %q", err, so.String())
-	}
-}
-
 func TestRunMissingFile(t *testing.T) {
 	_, stderr, err := bench(t, "run", filepath.Join(t.TempDir(), "none.hcl"))
 	if err == nil || !strings.Contains(stderr, "none.hcl") {

@@ -1,0 +1,197 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// command documents one bench command: the global usage lists its
+// synopsis and summary, "bench help NAME" and "bench NAME --help" print
+// its synopsis, doc and flags.
+type command struct {
+	name     string
+	args     string   // arguments after the flags, as in the synopsis
+	summary  string   // one line for the global usage
+	flags    []string // names of the flags (see flagDocs) that affect it
+	doc      string   // what it does, in full
+	internal bool     // runs without the host (help, version)
+}
+
+// flagDocs describes each flag of parseFlags: its synopsis and its meaning.
+var flagDocs = map[string][2]string{
+	"o":       {"-o DIR", "results directory"},
+	"j":       {"-j N", "folds run in parallel; 0 means the number of CPUs (default)"},
+	"quiet":   {"--quiet", "no progress bar"},
+	"plugins": {"--plugins DIR", "plugins directory (default: the directory of the bench binary)"},
+	"plan":    {"--plan", "list every cell with its folds and model fits, and the totals"},
+}
+
+// commands are bench's commands in the order the global usage lists them.
+var commands = []command{
+	{name: "run", args: "FILE", flags: []string{"o", "j", "quiet", "plugins"},
+		summary: "cross-validate every combination FILE declares, write tables",
+		doc: `Run cross-validates every combination the experiment FILE declares
+(datasets × pipelines × learners × parameter sets × reductions) and writes
+the comparison tables, one file per finished cell, run.log and
+manifest.json into the results directory: -o DIR, else output.dir of
+FILE, else results/NAME. A progress bar goes to stderr when it is a
+terminal. The exit status is 1 when a cell failed (see run.log).`},
+	{name: "validate", args: "FILE", flags: []string{"plan", "plugins"},
+		summary: "check FILE against its data and plugins, report every problem",
+		doc: `Validate parses FILE, loads its datasets and starts its plugins, and
+reports every problem with its file:line:col. When FILE is valid it prints
+the size of the grid and the diagnostics of each code matrix. With --plan
+it also lists every cell with its folds (repeats × folds) and the models
+one fold fits, and the totals the file expands to: cells, folds, and
+binary (and multiclass, regression) fits.`},
+	{name: "plugins", flags: []string{"plugins"},
+		summary: "list the plugins found, with capabilities and parameters",
+		doc: `Plugins starts every bench-plugin-NAME binary in the plugins directory
+and prints its name, version, path, sha256, and its learner capabilities
+and parameters or its reduction schemes and their parameters.`},
+	{name: "list", args: "metrics|encoders|schemes|decoders|formats", flags: []string{"plugins"},
+		summary: "list the names an experiment file may use",
+		doc: `List prints the names an experiment file may use:
+  metrics    the metrics = [...] names: kind, direction, definition
+  encoders   the encoder types (type = "...") and their options
+  schemes    the reduction schemes (scheme = "...") the reducer plugins
+             serve, with their parameters
+  decoders   the values of a reduction's decode parameter, with the
+             schemes that accept each and the schemes it is the default of
+  formats    the data file formats a dataset's path may have`},
+	{name: "table", args: "DIR",
+		summary: "render the tables of a results directory again",
+		doc: `Table renders the tables of the results directory DIR again from its
+cell files and manifest.json.`},
+	{name: "rerun", args: "DIR", flags: []string{"o", "j", "plugins"},
+		summary: "run a results directory's experiment again, report differences",
+		doc: `Rerun runs the experiment the results directory DIR records again, with
+its recorded seed, into -o DIR (default DIR/rerun), and reports every
+changed input (experiment file, datasets, plugin binaries) and every
+differing result; timings are not compared. The exit status is 1 when
+anything differs.`},
+	{name: "version", internal: true,
+		summary: "print bench's version, commit and Go version (also --version)",
+		doc: `Version prints the module version, the VCS commit bench was built from
+(with "modified" when the checkout had uncommitted changes), the commit
+time, and the Go version and platform.`},
+	{name: "help", args: "[COMMAND]", internal: true,
+		summary: "print this usage, or a command's (also COMMAND --help)",
+		doc:     `Help prints the usage of bench, or of COMMAND.`},
+}
+
+// lookupCommand returns the command called name.
+func lookupCommand(name string) (command, bool) {
+	for _, c := range commands {
+		if c.name == name {
+			return c, true
+		}
+	}
+	return command{}, false
+}
+
+// synopsis is the command's usage line.
+func (c command) synopsis() string {
+	s := "bench " + c.name
+	for _, f := range c.flags {
+		s += " [" + flagDocs[f][0] + "]"
+	}
+	if c.args != "" {
+		s += " " + c.args
+	}
+	return s
+}
+
+// writeHelp prints the command's usage, doc and flags.
+func (c command) writeHelp(w io.Writer) {
+	fmt.Fprintf(w, "usage: %s\n\n%s\n", c.synopsis(), c.doc)
+	if len(c.flags) > 0 {
+		fmt.Fprintf(w, "\nflags:\n")
+		for _, f := range c.flags {
+			fmt.Fprintf(w, "  %-14s  %s\n", flagDocs[f][0], flagDocs[f][1])
+		}
+	}
+}
+
+// globalUsage is bench's usage: every command and flag.
+func globalUsage() string {
+	var b strings.Builder
+	b.WriteString("usage: bench COMMAND [flags] [ARGS]\n\ncommands:\n")
+	for _, c := range commands {
+		name := c.name
+		if c.args != "" && len(c.args) < 10 {
+			name += " " + c.args
+		}
+		fmt.Fprintf(&b, "  %-14s  %s\n", name, c.summary)
+	}
+	b.WriteString("\nflags:\n")
+	for _, f := range []string{"o", "j", "quiet", "plugins", "plan"} {
+		var used []string
+		for _, c := range commands {
+			for _, g := range c.flags {
+				if g == f {
+					used = append(used, c.name)
+				}
+			}
+		}
+		fmt.Fprintf(&b, "  %-14s  %s (%s)\n", flagDocs[f][0], flagDocs[f][1], strings.Join(used, ", "))
+	}
+	b.WriteString("\nRun 'bench help COMMAND' for a command's details.\n")
+	return b.String()
+}
+
+// help prints the global usage, or the usage of the command args names.
+func help(args []string, stdout io.Writer) error {
+	switch len(args) {
+	case 0:
+		fmt.Fprint(stdout, globalUsage())
+		return nil
+	case 1:
+		c, ok := lookupCommand(args[0])
+		if !ok {
+			return usageError{fmt.Sprintf("help: unknown command %q", args[0])}
+		}
+		c.writeHelp(stdout)
+		return nil
+	}
+	return usageError{"help takes at most one command"}
+}
+
+// errHelp is returned by parseFlags when the command line asks for help.
+var errHelp = errors.New("help requested")
+
+// usageError is a mistake on the command line.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg + "\n" + globalUsage() }
+
+// commandUsageError is a mistake on a command's command line: it shows
+// that command's synopsis rather than every command.
+type commandUsageError struct {
+	cmd command
+	err usageError
+}
+
+func (e commandUsageError) Error() string {
+	return fmt.Sprintf("%s\nusage: %s\nRun 'bench help %s' for details.", e.err.msg, e.cmd.synopsis(), e.cmd.name)
+}
+
+// Unwrap returns the usage error.
+func (e commandUsageError) Unwrap() error { return e.err }
+
+// forCommand makes a usage error of the command called name show that
+// command's synopsis.
+func forCommand(name string, err error) error {
+	var ue usageError
+	c, ok := lookupCommand(name)
+	if !ok || !errors.As(err, &ue) {
+		return err
+	}
+	var cue commandUsageError
+	if errors.As(err, &cue) {
+		return err
+	}
+	return commandUsageError{cmd: c, err: ue}
+}
