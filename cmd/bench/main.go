@@ -2,8 +2,11 @@
 // combination an experiment file declares and writes comparison tables.
 //
 //	bench run [-o DIR] [-j N] [--quiet] [--plugins DIR] FILE
-//	bench validate [--plugins DIR] FILE
+//	bench validate [--plan] [--plugins DIR] FILE
 //	bench plugins [--plugins DIR]
+//	bench list metrics|encoders|schemes|decoders|formats
+//
+// "bench help" lists every command, "bench help COMMAND" describes one.
 package main
 
 import (
