@@ -93,7 +93,7 @@ func ParseFolds(r io.Reader, name string) ([]int, int, error) {
 	line := 0
 	col := -1
 	var folds []int
-	maxFold := -1
+	maxFold, maxLine := -1, 0
 	for sc.Scan() {
 		line++
 		text := strings.TrimRight(sc.Text(), "\r")
@@ -120,13 +120,21 @@ func ParseFolds(r io.Reader, name string) ([]int, int, error) {
 			return nil, 0, fmt.Errorf("%s:%d: column \"fold\": %q is not a fold number (0, 1, ...)", name, line, fields[col])
 		}
 		folds = append(folds, v)
-		maxFold = max(maxFold, v)
+		if v > maxFold {
+			maxFold, maxLine = v, line
+		}
 	}
 	if err := sc.Err(); err != nil {
 		return nil, 0, fmt.Errorf("%s: %w", name, err)
 	}
 	if col < 0 {
 		return nil, 0, fmt.Errorf("%s: empty folds file", name)
+	}
+	if maxFold >= len(folds) {
+		// Folds are numbered 0..k−1 and none is empty, so k ≤ rows; this
+		// also bounds the memory of the check below.
+		return nil, 0, fmt.Errorf("%s:%d:%d: column \"fold\": fold %d with only %d rows (folds are numbered 0..k-1 without gaps)",
+			name, maxLine, col+1, maxFold, len(folds))
 	}
 	k := maxFold + 1
 	seen := make([]bool, k)

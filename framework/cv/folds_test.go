@@ -69,7 +69,11 @@ func TestParseFolds(t *testing.T) {
 		{name: "no column", in: "x\n0\n", err: "folds.csv:1: no column named \"fold\""},
 		{name: "not a number", in: "fold\n0\nx\n", err: "folds.csv:3: column \"fold\": \"x\""},
 		{name: "negative", in: "fold\n0\n-1\n", err: "folds.csv:3:"},
-		{name: "gap", in: "fold\n0\n2\n", err: "fold 1 has no rows"},
+		{name: "gap", in: "fold\n0\n2\n2\n", err: "fold 1 has no rows"},
+		{name: "more folds than rows", in: "fold\n0\n2\n", err: "folds.csv:3:1: column \"fold\": fold 2 with only 2 rows"},
+		{name: "largest int", in: "id,fold\n7,0\n8,9223372036854775807\n9,1\n", err: "folds.csv:3:2: column \"fold\": fold 9223372036854775807 with only 3 rows"},
+		{name: "2^40", in: "fold\n1099511627776\n0\n", err: "folds.csv:2:1: column \"fold\": fold 1099511627776 with only 2 rows"},
+		{name: "too large for int", in: "fold\n0\n9223372036854775808\n", err: "folds.csv:3: column \"fold\": \"9223372036854775808\" is not a fold number"},
 		{name: "one fold", in: "fold\n0\n0\n", err: "at least 2 folds"},
 		{name: "empty", in: "", err: "empty folds file"},
 	}

@@ -33,10 +33,12 @@
 //     labels, as sklearn does when labels= lists all K classes; each absent
 //     class counts as a warning. With no usable class (auc_ovr) or pair
 //     (auc_ovo) the AUC metrics return 0.
-//   - log_loss clips probabilities to [1e-15, 1−1e-15] and then renormalises
-//     each row (sklearn 1.2 with eps=1e-15; note that sklearn 1.2's default
-//     eps="auto" clips at float64 machine epsilon instead, which only matters
-//     for probabilities within 1e-15 of 0 or 1).
+//   - log_loss clips probabilities to [ε, 1−ε] with ε = 2⁻⁵² (float64
+//     machine epsilon) and then renormalises each row, as scikit-learn ≥ 1.2
+//     does by default (eps="auto"); the old default 1e-15 gives different
+//     values for probabilities within 1e-15 of 0 or 1.
+//   - log_loss and brier of a learner that gives no probabilities use a
+//     softmax of the decoder's class scores.
 //   - brier is the multiclass Brier score mean_i Σ_k (p_ik − [y_i = k])²,
 //     Brier's original definition. It ranges over [0, 2]; for K = 2 it is twice
 //     sklearn's binary brier_score_loss.

@@ -229,7 +229,7 @@ func catalog() []Metric {
 		prf("weighted_f1", Weighted, fscore, "F1"),
 		mc("kappa", true, "Cohen's kappa (po − pe)/(1 − pe)", kappa),
 		mc("mcc", true, "multiclass Matthews correlation coefficient (Gorodkin's R_K)", mcc),
-		mcProb("log_loss", false, "mean −log p(true class), p clipped to [1e-15, 1−1e-15] and rows renormalised", logLoss),
+		mcProb("log_loss", false, "mean −log p(true class), p clipped to [ε, 1−ε] (ε = 2.22e-16, float64 machine epsilon, as scikit-learn ≥ 1.2) and rows renormalised; for a learner without probabilities, p is the softmax of the decoder's class scores", logLoss),
 		mcProb("brier", false, "multiclass Brier score: mean over rows of Σ_k (p_k − [y = k])²", brier),
 		mcProb("auc_ovr", true, "macro mean of one-vs-rest ROC AUCs over classes present in the true labels", func(in *Input) (float64, int) {
 			return Average(OvRAUC(nil, in.True, in.Prob), nil)

@@ -316,10 +316,17 @@ func TestLogLossClipping(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Row 1 after clipping: (1e-15, 1−1e-15, 1e-15), sum 1+1e-15.
+	// Row 1 after clipping: (ε, 1−ε, ε) with ε = 2⁻⁵², sum 1+ε, so
+	// −log p = 52 ln 2 + log1p(ε). scikit-learn 1.2.1 (Debian):
+	// log_loss([0, 1], [[0, 1, 0], [.2, .3, .5]], labels=[0, 1, 2])
+	// = 18.623813096721545 (eps="auto"); with eps=1e-15 it gives
+	// 17.87137459961831, the old default's value.
 	want := (-math.Log(LogLossEps/(1+LogLossEps)) - math.Log(0.3)) / 2
 	if !scalar.EqualWithinAbsOrRel(got, want, 0, 1e-15) {
 		t.Errorf("log_loss = %v, want %v", got, want)
+	}
+	if !scalar.EqualWithinAbsOrRel(got, 18.623813096721545, 0, 1e-15) {
+		t.Errorf("log_loss = %v, scikit-learn 1.2.1 gives 18.623813096721545", got)
 	}
 	m, _ = Lookup("brier")
 	got, _, _ = m.Eval(in)

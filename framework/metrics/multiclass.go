@@ -96,11 +96,14 @@ func mcc(in *Input) (float64, int) {
 	return covYtYp / math.Sqrt(covYtYt*covYpYp), 0
 }
 
-// LogLossEps is the clipping bound of log_loss.
-const LogLossEps = 1e-15
+// LogLossEps is the clipping bound of log_loss: float64 machine epsilon,
+// 2⁻⁵² ≈ 2.22e-16, as scikit-learn ≥ 1.2 uses by default (eps="auto"; later
+// versions removed the parameter and always clip at the dtype's epsilon).
+// 1e-15 was scikit-learn's default before 1.2.
+const LogLossEps = 0x1p-52
 
 // logLoss clips each probability to [eps, 1−eps], renormalises the row and
-// averages −log of the true class's probability (sklearn 1.2, eps = 1e-15).
+// averages −log of the true class's probability (scikit-learn ≥ 1.2).
 func logLoss(in *Input) (float64, int) {
 	_, K := in.Prob.Dims()
 	row := make([]float64, K)

@@ -5,7 +5,7 @@ Run with the Debian interpreter that has scikit-learn 1.2.1:
     /usr/bin/python3 gen_sklearn_crosscheck.py > sklearn_crosscheck.json
 
 Conventions that differ from a bare sklearn call (documented in the Go package):
-  * log_loss uses eps=1e-15 (sklearn 1.2's default eps="auto" is float64 eps);
+  * log_loss uses sklearn 1.2's default eps="auto" (float64 machine epsilon);
   * brier is the multiclass Brier score mean_i sum_k (p_ik - [y_i=k])^2, which
     sklearn 1.2 does not provide (brier_score_loss is binary only);
   * auc_ovr/auc_ovr_weighted: when a class is absent from y_true sklearn raises,
@@ -32,7 +32,7 @@ def multiclass_case(name, y, p, prob, K):
         "balanced_accuracy": M.balanced_accuracy_score(y, p),
         "kappa": M.cohen_kappa_score(y, p),
         "mcc": M.matthews_corrcoef(y, p),
-        "log_loss": M.log_loss(y, prob, eps=1e-15, labels=labels),
+        "log_loss": M.log_loss(y, prob, labels=labels),
         "brier": float(np.mean(np.sum((prob - np.eye(K)[y]) ** 2, axis=1))),
         "auc_ovo": M.roc_auc_score(y, prob, multi_class="ovo", average="macro", labels=labels),
     }
