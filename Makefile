@@ -16,7 +16,7 @@ PROTO_DIR := framework/internal/protov1
 PY_SDK    := plugins/sklearn/polyclass_plugin
 PYTHON    := /usr/bin/python3
 
-.PHONY: all build run docs staticcheck test test-deps testdata vet fmt-check bench proto clean
+.PHONY: all build run docs staticcheck tidy-check test test-deps testdata vet fmt-check bench proto clean
 
 all: build
 
@@ -37,13 +37,17 @@ fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
+# go.mod and go.sum must be what go mod tidy makes of them.
+tidy-check:
+	$(GO) mod tidy -diff
+
 vet:
 	$(GO) vet ./...
 
 # The whole suite. testsummary prints the number of tests run and fails on
 # a skip that is not for an installable tool, or when fewer tests ran than
 # testdata/testcount records (tests carry their own data in testdata/).
-test: build fmt-check vet staticcheck
+test: build fmt-check tidy-check vet staticcheck
 	@bash -o pipefail -c '$(GO) test -count=1 -timeout 15m -json ./... | $(GO) run ./internal/cmd/testsummary -min-file testdata/testcount'
 	$(GO) test -race -count=1 -timeout 15m ./framework/engine/... ./framework/host/... ./cmd/bench/...
 
