@@ -286,7 +286,7 @@ func (h *Host) start(ctx context.Context, b Binary) (*Plugin, error) {
 	cmd := exec.Command(b.Path)
 	dieWithParent(cmd)
 	tail := newTailBuffer(64 << 10)
-	stderr := &lineFilter{w: io.MultiWriter(tail, &prefixWriter{prefix: "[" + b.Name + "] ", w: h.log})}
+	stderr := io.MultiWriter(tail, &prefixWriter{prefix: "[" + b.Name + "] ", w: h.log})
 	client := plugin.NewClient(&plugin.ClientConfig{
 		HandshakeConfig:  sdk.Handshake,
 		VersionedPlugins: sdk.HostPluginSets(),
@@ -419,34 +419,6 @@ func (p *prefixWriter) Write(b []byte) (int, error) {
 		return 0, err
 	}
 	return len(b), nil
-}
-
-// lineFilter drops go-plugin's own debug and trace log lines (JSON with
-// "@level":"debug"), which would bury the plugin's messages.
-type lineFilter struct {
-	mu  sync.Mutex
-	w   io.Writer
-	buf []byte
-}
-
-func (f *lineFilter) Write(p []byte) (int, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.buf = append(f.buf, p...)
-	for {
-		i := bytes.IndexByte(f.buf, '\n')
-		if i < 0 {
-			break
-		}
-		line := f.buf[:i+1]
-		if !(bytes.HasPrefix(line, []byte(`{"@level":"debug"`)) || bytes.HasPrefix(line, []byte(`{"@level":"trace"`))) {
-			if _, err := f.w.Write(line); err != nil {
-				return 0, err
-			}
-		}
-		f.buf = f.buf[i+1:]
-	}
-	return len(p), nil
 }
 
 // syncWriter serialises writes from several plugins.

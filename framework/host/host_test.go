@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -109,13 +110,37 @@ func TestChecksumGuardsTheBinary(t *testing.T) {
 	}
 }
 
-func TestLineFilterDropsPluginDebugLines(t *testing.T) {
-	var b strings.Builder
-	f := &lineFilter{w: &b}
-	f.Write([]byte(`{"@level":"debug","@message":"plugin address"}` + "\npanic: boom\n"))
-	f.Write([]byte("goroutine 1 [run"))
-	f.Write([]byte("ning]:\n"))
-	if got, want := b.String(), "panic: boom\ngoroutine 1 [running]:\n"; got != want {
-		t.Fatalf("filtered %q, want %q", got, want)
+// TestPluginLogIsQuiet: a plugin's start, calls and shutdown put none of
+// go-plugin's debug or trace lines into the run log (the SDK serves with a
+// warning-level logger).
+func TestPluginLogIsQuiet(t *testing.T) {
+	dir := t.TempDir()
+	copyFile(t, reducers, filepath.Join(dir, "bench-plugin-reducers"), 0o755)
+	var log syncBuffer
+	h := New(dir, &log)
+	if _, err := h.Get(context.Background(), "reducers"); err != nil {
+		t.Fatal(err)
 	}
+	h.Close()
+	if s := log.String(); strings.Contains(s, `"@level":"debug"`) || strings.Contains(s, `"@level":"trace"`) {
+		t.Errorf("run log has go-plugin debug lines:\n%s", s)
+	}
+}
+
+// syncBuffer is a strings.Builder safe for the plugin's stderr goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

@@ -3,7 +3,9 @@ package sdk
 import (
 	"context"
 	"errors"
+	"os"
 
+	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
 
@@ -133,5 +135,9 @@ func Serve(opts ...ServeOption) {
 			return grpc.NewServer(append(opts, GRPCServerOptions()...)...)
 		},
 		Test: c.test,
+		// go-plugin logs every connection at debug and trace level to
+		// stderr, which the host shows as the plugin's messages: only
+		// warnings and errors are worth that place.
+		Logger: hclog.New(&hclog.LoggerOptions{Name: "plugin", Level: hclog.Warn, Output: os.Stderr, JSONFormat: true}),
 	})
 }
