@@ -24,20 +24,27 @@ var flagDocs = map[string][2]string{
 	"o":       {"-o DIR", "results directory"},
 	"j":       {"-j N", "folds run in parallel; 0 means the number of CPUs (default)"},
 	"quiet":   {"--quiet", "no progress bar"},
+	"fresh":   {"--fresh", "start over: move an earlier run's cells in DIR aside to DIR/superseded/TIME/ instead of resuming"},
 	"plugins": {"--plugins DIR", "plugins directory (default: the directory of the bench binary)"},
 	"plan":    {"--plan", "list every cell with its folds and model fits, and the totals"},
 }
 
 // commands are bench's commands in the order the global usage lists them.
 var commands = []command{
-	{name: "run", args: "FILE", flags: []string{"o", "j", "quiet", "plugins"},
+	{name: "run", args: "FILE", flags: []string{"o", "j", "fresh", "quiet", "plugins"},
 		summary: "cross-validate every combination FILE declares, write tables",
 		doc: `Run cross-validates every combination the experiment FILE declares
 (datasets × pipelines × learners × parameter sets × reductions) and writes
 the comparison tables, one file per finished cell, run.log and
 manifest.json into the results directory: -o DIR, else output.dir of
 FILE, else results/NAME. A progress bar goes to stderr when it is a
-terminal. The exit status is 1 when a cell failed (see run.log).`},
+terminal. The exit status is 1 when a cell failed (see run.log).
+
+Into a directory that holds a run of the same experiment, run resumes:
+a cell whose file is there and whose digest (inputs, plugins, seed, folds)
+matches is kept and not computed again; the others run. --fresh starts
+over, moving the old cells aside (never deleting them). A directory that
+holds another experiment is refused.`},
 	{name: "validate", args: "FILE", flags: []string{"plan", "plugins"},
 		summary: "check FILE against its data and plugins, report every problem",
 		doc: `Validate parses FILE, loads its datasets and starts its plugins, and
@@ -62,9 +69,11 @@ and parameters or its reduction schemes and their parameters.`},
              schemes that accept each and the schemes it is the default of
   formats    the data file formats a dataset's path may have`},
 	{name: "table", args: "DIR",
-		summary: "render the tables of a results directory again",
-		doc: `Table renders the tables of the results directory DIR again from its
-cell files and manifest.json.`},
+		summary: "check the cell files of DIR, render its tables again",
+		doc: `Table checks every cell file of the results directory DIR (schema,
+index range, duplicates, metric ranges; a bad file is named with the
+reason) and renders the tables again from the cell files and
+manifest.json. The tables of a partial run say so in their header.`},
 	{name: "rerun", args: "DIR", flags: []string{"o", "j", "plugins"},
 		summary: "run a results directory's experiment again, report differences",
 		doc: `Rerun runs the experiment the results directory DIR records again, with
@@ -127,7 +136,7 @@ func globalUsage() string {
 		fmt.Fprintf(&b, "  %-14s  %s\n", name, c.summary)
 	}
 	b.WriteString("\nflags:\n")
-	for _, f := range []string{"o", "j", "quiet", "plugins", "plan"} {
+	for _, f := range []string{"o", "j", "fresh", "quiet", "plugins", "plan"} {
 		var used []string
 		for _, c := range commands {
 			for _, g := range c.flags {

@@ -1,7 +1,7 @@
 // Command bench runs polyclass experiments: it cross-validates every
 // combination an experiment file declares and writes comparison tables.
 //
-//	bench run [-o DIR] [-j N] [--quiet] [--plugins DIR] FILE
+//	bench run [-o DIR] [-j N] [--fresh] [--quiet] [--plugins DIR] FILE
 //	bench validate [--plan] [--plugins DIR] FILE
 //	bench plugins [--plugins DIR]
 //	bench list metrics|encoders|schemes|decoders|formats

@@ -12,6 +12,7 @@ import (
 	"github.com/polyclass/polyclass/framework/host"
 	"github.com/polyclass/polyclass/framework/metrics"
 	"github.com/polyclass/polyclass/framework/report"
+	"github.com/polyclass/polyclass/framework/results"
 )
 
 // rerun runs the experiment a results directory records again, with the
@@ -19,10 +20,11 @@ import (
 // datasets, plugin binaries) and every differing result.
 func rerun(ctx context.Context, h *host.Host, o *options, stdout, stderr io.Writer) error {
 	dir := o.args[0]
-	old, oldCells, err := readResults(dir)
+	old, oldFiles, err := results.Load(dir)
 	if err != nil {
 		return err
 	}
+	oldCells := results.Results(oldFiles)
 	changed := 0
 	note := func(format string, args ...any) {
 		changed++
@@ -61,9 +63,11 @@ func rerun(ctx context.Context, h *host.Host, o *options, stdout, stderr io.Writ
 	sub := *o
 	sub.out = out
 	sub.quiet = true
+	sub.fresh = true // a rerun computes every cell again
 	sub.args = []string{old.File}
 	runErr := runExperiment(ctx, &sub, old.File, g, stdout, stderr)
-	_, newCells, err := readResults(out)
+	_, newFiles, err := results.Load(out)
+	newCells := results.Results(newFiles)
 	if err != nil {
 		return fmt.Errorf("rerun: %w (run: %v)", err, runErr)
 	}

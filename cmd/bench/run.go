@@ -24,7 +24,7 @@ import (
 	"github.com/polyclass/polyclass/framework/config"
 	"github.com/polyclass/polyclass/framework/engine"
 	"github.com/polyclass/polyclass/framework/host"
-	"github.com/polyclass/polyclass/framework/report"
+	"github.com/polyclass/polyclass/framework/results"
 	"github.com/polyclass/polyclass/framework/sdk"
 )
 
@@ -38,6 +38,7 @@ type options struct {
 	quiet      bool
 	plan       bool
 	pluginsDir string
+	fresh      bool
 	args       []string
 	pluginLog  *pluginLog
 }
@@ -108,6 +109,7 @@ func flagSet(cmd string, o *options) *flag.FlagSet {
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress bar")
 	fs.StringVar(&o.pluginsDir, "plugins", "", "plugins directory")
 	fs.BoolVar(&o.plan, "plan", false, "list the cells, folds and fits")
+	fs.BoolVar(&o.fresh, "fresh", false, "start over instead of resuming")
 	return fs
 }
 
@@ -219,28 +221,19 @@ func runExperiment(ctx context.Context, o *options, file string, g *engine.Grid,
 	if out == "" {
 		out = exp.Output.Dir
 	}
-	cellsDir := filepath.Join(out, "cells")
-	if err := os.MkdirAll(cellsDir, 0o755); err != nil {
-		return fmt.Errorf("results directory: %w", err)
-	}
-	// Cells of an earlier run of another grid must not mix with this one.
-	if old, err := filepath.Glob(filepath.Join(cellsDir, "*.json")); err == nil {
-		for _, f := range old {
-			os.Remove(f)
-		}
-	}
-	logFile, err := os.Create(filepath.Join(out, "run.log"))
+	run, err := results.Begin(out, newManifest(file, g, o), results.Digests(g), results.Options{Fresh: o.fresh, Notes: stderr})
 	if err != nil {
-		return fmt.Errorf("run log: %w", err)
+		return err
 	}
-	defer logFile.Close()
-	o.pluginLog.set(logFile)
-	defer o.pluginLog.set(nil)
+	kept := run.Kept()
+	o.pluginLog.set(run.Log())
 
-	start := time.Now().UTC()
+	start := time.Now()
 	total := 0
 	for _, c := range g.Cells {
-		total += len(c.Dataset.Folds) * c.Dataset.NumFolds
+		if kept[c.Index] == nil {
+			total += len(c.Dataset.Folds) * c.Dataset.NumFolds
+		}
 	}
 	var bar *progressbar.ProgressBar
 	if f, ok := stderr.(*os.File); ok && !o.quiet && term.IsTerminal(int(f.Fd())) {
@@ -248,28 +241,39 @@ func runExperiment(ctx context.Context, o *options, file string, g *engine.Grid,
 			progressbar.OptionSetDescription(exp.Name), progressbar.OptionShowCount(),
 			progressbar.OptionSetPredictTime(true), progressbar.OptionClearOnFinish())
 	}
-	opts := engine.Options{Workers: o.jobs, CellsDir: cellsDir, Log: io.MultiWriter(logFile, stderr),
+	opts := engine.Options{Workers: o.jobs, Sink: run, Done: kept, Log: io.MultiWriter(run.Log(), stderr),
 		Timeout: time.Duration(exp.CV.Timeout * float64(time.Second)), KeepPredictions: exp.Output.Predictions}
 	if bar != nil {
 		opts.Progress = func(done, _ int) { bar.Set(done) }
 	}
-	fmt.Fprintf(logFile, "bench run %s: %d cells, %d folds in all, %d workers\n", file, len(g.Cells), total, o.jobs)
-	results, stats, runErr := engine.Run(ctx, g, opts)
+	fmt.Fprintf(run.Log(), "bench run %s: %d cells (%d kept), %d folds to run, %d workers\n", file, len(g.Cells), len(kept), total, o.jobs)
+	cells, stats, runErr := engine.Run(ctx, g, opts)
 	if bar != nil {
 		bar.Finish()
 	}
-	end := time.Now().UTC()
-	written, err := writeOutputs(out, file, exp, g, results, stats, o, start, end)
+	status := results.StatusComplete
+	switch {
+	case runErr != nil && ctx.Err() != nil:
+		status = results.StatusInterrupted
+	case runErr != nil:
+		status = results.StatusFailed
+	}
+	o.pluginLog.set(nil)
+	written, err := run.Finish(status, stats.Uploads)
 	if err != nil {
 		return errors.Join(runErr, err)
 	}
 	failed := 0
-	for _, r := range results {
+	for _, r := range cells {
 		if r.Failed() {
 			failed++
 		}
 	}
-	fmt.Fprintf(stdout, "%s: %d cells (%d failed) in %s\n", exp.Name, len(results), failed, end.Sub(start).Round(time.Millisecond))
+	resumed := ""
+	if len(kept) > 0 {
+		resumed = fmt.Sprintf(", %d kept from an earlier run", len(kept))
+	}
+	fmt.Fprintf(stdout, "%s: %d cells (%d failed%s) in %s\n", exp.Name, len(cells), failed, resumed, time.Since(start).Round(time.Millisecond))
 	for _, w := range written {
 		fmt.Fprintf(stdout, "  %s\n", w)
 	}
@@ -277,21 +281,21 @@ func runExperiment(ctx context.Context, o *options, file string, g *engine.Grid,
 		return runErr
 	}
 	if failed > 0 {
-		return fmt.Errorf("%d of %d cells failed; see %s", failed, len(results), filepath.Join(out, "run.log"))
+		return fmt.Errorf("%d of %d cells failed; see %s", failed, len(cells), filepath.Join(out, results.LogFile))
 	}
 	return nil
 }
 
-func writeOutputs(out, file string, exp *config.Experiment, g *engine.Grid, results []*engine.CellResult,
-	stats engine.Stats, o *options, start, end time.Time) ([]string, error) {
+// newManifest records the run's inputs and what its tables show.
+func newManifest(file string, g *engine.Grid, o *options) *results.Manifest {
+	exp := g.Experiment
 	// An absolute path, so that bench rerun works from any directory.
 	if abs, err := filepath.Abs(file); err == nil {
 		file = abs
 	}
-	m := &report.Manifest{
+	m := &results.Manifest{
 		Experiment: exp.Name, File: file, Seed: exp.Seed, Args: append([]string{"bench", "run"}, o.args...),
-		Workers: o.jobs, Start: start, End: end, Cells: len(results), Uploads: stats.Uploads,
-		GoVersion: runtime.Version(), Outputs: map[string]string{},
+		Workers: o.jobs, GoVersion: runtime.Version(),
 		Metrics: g.Metrics, Formats: exp.Output.Formats, Baseline: exp.Output.Baseline, Alpha: exp.Output.Alpha,
 		Predictions: exp.Output.Predictions, ConfusionRows: exp.Output.Confusion,
 	}
@@ -303,86 +307,24 @@ func writeOutputs(out, file string, exp *config.Experiment, g *engine.Grid, resu
 		m.GoVersion = bi.GoVersion
 	}
 	for _, d := range g.Datasets {
-		m.Datasets = append(m.Datasets, report.DatasetRecord{Name: d.Config.Name, Path: d.Config.Path, SHA256: d.SHA256, Rows: d.Table.NumRows})
+		m.Datasets = append(m.Datasets, results.DatasetRecord{Name: d.Config.Name, Path: d.Config.Path, SHA256: d.SHA256, Rows: d.Table.NumRows})
 	}
 	for _, p := range g.Plugins() {
-		m.Plugins = append(m.Plugins, report.PluginRecord{Name: p.Name, Version: p.Version(), Path: p.Path, SHA256: p.SHA256})
+		m.Plugins = append(m.Plugins, results.PluginRecord{Name: p.Name, Version: p.Version(), Path: p.Path, SHA256: p.SHA256})
 	}
-	for _, r := range results {
-		if r.Failed() {
-			m.FailedCells++
-		}
-	}
-	written, err := report.WriteAll(out, m, results)
-	if err != nil {
-		return written, err
-	}
-	return writeManifest(out, m, written)
-}
-
-// writeManifest records the outputs in the manifest and writes it last.
-func writeManifest(out string, m *report.Manifest, written []string) ([]string, error) {
-	m.Outputs = map[string]string{}
-	for _, w := range written {
-		m.Outputs[filepath.Base(w)] = w
-	}
-	path := filepath.Join(out, "manifest.json")
-	f, err := os.Create(path)
-	if err != nil {
-		return written, fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := report.WriteManifest(f, m); err != nil {
-		f.Close()
-		return written, fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return written, fmt.Errorf("writing %s: %w", path, err)
-	}
-	return append(written, path), nil
-}
-
-// readResults loads a results directory: its manifest and cell files.
-func readResults(dir string) (*report.Manifest, []*engine.CellResult, error) {
-	f, err := os.Open(filepath.Join(dir, "manifest.json"))
-	if err != nil {
-		return nil, nil, fmt.Errorf("results directory %s: %w", dir, err)
-	}
-	defer f.Close()
-	m, err := report.ReadManifest(f)
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", f.Name(), err)
-	}
-	files, err := filepath.Glob(filepath.Join(dir, "cells", "*.json"))
-	if err != nil {
-		return nil, nil, err
-	}
-	sort.Strings(files)
-	var cells []*engine.CellResult
-	for _, name := range files {
-		c, err := engine.ReadCell(name)
-		if err != nil {
-			return nil, nil, err
-		}
-		cells = append(cells, c)
-	}
-	sort.Slice(cells, func(i, j int) bool { return cells[i].Index < cells[j].Index })
-	return m, cells, nil
+	return m
 }
 
 // table renders the tables of a results directory again.
 func table(dir string, stdout io.Writer) error {
-	m, cells, err := readResults(dir)
+	m, written, err := results.Render(dir)
 	if err != nil {
 		return err
 	}
-	written, err := report.WriteAll(dir, m, cells)
-	if err != nil {
-		return err
+	fmt.Fprintf(stdout, "%s: %d cells\n", m.Experiment, m.Finished)
+	if m.Finished < m.Cells {
+		fmt.Fprintf(stdout, "  partial: %d of %d cells finished (run %s)\n", m.Finished, m.Cells, m.Status)
 	}
-	if written, err = writeManifest(dir, m, written); err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "%s: %d cells\n", m.Experiment, len(cells))
 	for _, w := range written {
 		fmt.Fprintf(stdout, "  %s\n", w)
 	}

@@ -692,7 +692,11 @@ metrics = ["accuracy", "log_loss", "fit_seconds"]
 		t.Fatalf("rerun: %v\n%s%s", err, stdout, stderr)
 	}
 	// Change one fold's accuracy in a cell file.
-	cell := filepath.Join(out, "cells", "0000.json")
+	cells, _ := filepath.Glob(filepath.Join(out, "cells", "0000-*.json"))
+	if len(cells) != 1 {
+		t.Fatalf("cell files of cell 0: %v", cells)
+	}
+	cell := cells[0]
 	b := readFile(t, cell)
 	i := strings.Index(b, `"accuracy": `)
 	tampered := b[:i] + `"accuracy": 0.123456, "was": ` + b[i+len(`"accuracy": `):]

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"unicode"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclparse"
@@ -157,6 +158,10 @@ func decode(body hcl.Body, path string) (*Experiment, hcl.Diagnostics) {
 			return true
 		}
 		name := b.Labels[0]
+		if why := labelProblem(name); why != "" {
+			d.errorf(b.LabelRanges[0], "Invalid "+b.Type+" name",
+				"%q %s: a name is made of letters, digits, _, - and . and does not start with a dot, since it names files in the results directory.", name, why)
+		}
 		if prev, dup := seen[b.Type][name]; dup {
 			d.errorf(b.LabelRanges[0], "Duplicate "+b.Type+" name", "A %s named %q is already declared at %s.", b.Type, name, prev)
 			return false
@@ -646,6 +651,23 @@ func (d *decoder) output(b *hcl.Block, o *Output) {
 			o.Alpha = f
 		}
 	}
+}
+
+// labelProblem says what makes a block label unfit to be an identifier
+// (letters, digits, _, - and ., no leading dot), or "" when it is one.
+func labelProblem(name string) string {
+	if name == "" {
+		return "is empty"
+	}
+	if name[0] == '.' {
+		return "starts with a dot"
+	}
+	for _, r := range name {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' && r != '-' && r != '.' {
+			return fmt.Sprintf("holds %q", r)
+		}
+	}
+	return ""
 }
 
 func contains(ss []string, s string) bool {

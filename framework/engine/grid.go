@@ -1,6 +1,6 @@
 // Package engine resolves an experiment against its data and plugins into a
-// grid of cells and cross-validates every cell, writing each finished cell
-// to disk at once.
+// grid of cells and cross-validates every cell, handing each finished cell
+// to a Sink at once (package results writes it to disk).
 package engine
 
 import (

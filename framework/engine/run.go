@@ -2,12 +2,9 @@ package engine
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"sort"
@@ -74,9 +71,13 @@ func (c *CellResult) Failed() bool { return c.Error != "" }
 type Options struct {
 	// Workers is the number of folds run at once (default: CPUs).
 	Workers int
-	// CellsDir receives one JSON file per finished cell, written
-	// atomically; empty means none.
-	CellsDir string
+	// Sink receives every cell as it finishes (failed ones included; not
+	// the cells cut off by an interruption), one call at a time; nil means
+	// none. Package results implements it with one file per cell.
+	Sink Sink
+	// Done holds cells finished by an earlier run, by cell index: they are
+	// not run again, and Run returns them among its results.
+	Done map[int]*CellResult
 	// Progress is called after each fold with the folds done and total.
 	Progress func(done, total int)
 	// Log receives one line per failed cell.
@@ -85,6 +86,13 @@ type Options struct {
 	Timeout time.Duration
 	// KeepPredictions keeps every fold's per-row predictions in the results.
 	KeepPredictions bool
+}
+
+// Sink receives finished cells.
+type Sink interface {
+	// CellFinished is called once per finished cell, never concurrently.
+	// An error is reported by Run and does not stop the run.
+	CellFinished(r *CellResult) error
 }
 
 // Stats counts what a run did.
@@ -141,7 +149,7 @@ func Run(ctx context.Context, g *Grid, opt Options) ([]*CellResult, Stats, error
 	for di, d := range g.Datasets {
 		for pi, p := range g.Pipelines {
 			for _, c := range g.Cells {
-				if c.Dataset != d || c.Pipeline != p {
+				if c.Dataset != d || c.Pipeline != p || opt.Done[c.Index] != nil {
 					continue
 				}
 				for rep := range d.Folds {
@@ -165,15 +173,14 @@ func Run(ctx context.Context, g *Grid, opt Options) ([]*CellResult, Stats, error
 	results := make([]*CellResult, len(g.Cells))
 	remaining := make([]int, len(g.Cells))
 	for i, c := range g.Cells {
+		if done := opt.Done[i]; done != nil {
+			results[i] = done
+			continue
+		}
 		id := c.ID()
 		results[i] = &CellResult{Index: i, ID: id, Classes: c.Dataset.Classes,
 			Folds: make([]FoldResult, len(c.Dataset.Folds)*c.Dataset.NumFolds)}
 		remaining[i] = len(results[i].Folds)
-	}
-	if opt.CellsDir != "" {
-		if err := os.MkdirAll(opt.CellsDir, 0o755); err != nil {
-			return nil, Stats{}, fmt.Errorf("cells dir: %w", err)
-		}
 	}
 	var (
 		mu          sync.Mutex
@@ -245,8 +252,8 @@ func Run(ctx context.Context, g *Grid, opt Options) ([]*CellResult, Stats, error
 					if results[i].Failed() && opt.Log != nil {
 						fmt.Fprintf(opt.Log, "cell %d (%s) failed: %s\n", i, results[i].Key(), results[i].Error)
 					}
-					if opt.CellsDir != "" {
-						if err := WriteCell(opt.CellsDir, results[i]); err != nil {
+					if opt.Sink != nil {
+						if err := opt.Sink.CellFinished(results[i]); err != nil {
 							writeErrs = append(writeErrs, err)
 						}
 					}
@@ -384,43 +391,4 @@ func design(g *Grid, t task, e *matrixEntry) (sdk.Matrix, *sdk.EncodedMatrix, er
 		e.digest.Store(&e.enc.Digest)
 	})
 	return e.m, e.enc, e.err
-}
-
-// ReadCell reads a cell file written by WriteCell.
-func ReadCell(path string) (*CellResult, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("cell file: %w", err)
-	}
-	var c CellResult
-	if err := json.Unmarshal(b, &c); err != nil {
-		return nil, fmt.Errorf("cell file %s: %w", path, err)
-	}
-	return &c, nil
-}
-
-// WriteCell writes a cell's result to dir atomically (temp file + rename).
-func WriteCell(dir string, r *CellResult) error {
-	b, err := json.MarshalIndent(r, "", "  ")
-	if err != nil {
-		return fmt.Errorf("cell %d: %w", r.Index, err)
-	}
-	name := filepath.Join(dir, fmt.Sprintf("%04d.json", r.Index))
-	tmp, err := os.CreateTemp(dir, ".cell-*.tmp")
-	if err != nil {
-		return fmt.Errorf("cell %d: %w", r.Index, err)
-	}
-	if _, err := tmp.Write(append(b, '\n')); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return fmt.Errorf("cell %d: %w", r.Index, err)
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("cell %d: %w", r.Index, err)
-	}
-	if err := os.Rename(tmp.Name(), name); err != nil {
-		return fmt.Errorf("cell %d: %w", r.Index, err)
-	}
-	return nil
 }

@@ -35,6 +35,9 @@ func WriteHTML(w io.Writer, t *Tables, figs []Figure) error {
 	fmt.Fprintf(&b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>%s</title>\n<style>\n%s</style>\n</head>\n<body>\n",
 		htmlEscape(t.Experiment), htmlStyle)
 	fmt.Fprintf(&b, "<h1>%s</h1>\n", htmlEscape(t.Experiment))
+	if t.Partial != "" {
+		fmt.Fprintf(&b, "<p><strong>Partial results:</strong> %s.</p>\n", htmlEscape(t.Partial))
+	}
 	for _, c := range t.Metrics {
 		writeHTMLTable(&b, c)
 		for _, f := range figs {

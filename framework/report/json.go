@@ -29,6 +29,7 @@ func (x jnum) MarshalJSON() ([]byte, error) {
 
 type jsonTables struct {
 	Experiment string       `json:"experiment"`
+	Partial    string       `json:"partial,omitempty"`
 	Baseline   string       `json:"baseline,omitempty"`
 	Alpha      jnum         `json:"alpha"`
 	Metrics    []jsonMetric `json:"metrics"`
@@ -97,7 +98,7 @@ func jp(x float64) *jnum { v := jnum(x); return &v }
 // datasets; and the notes. Non-finite numbers are written as null (NaN) or
 // "+Inf" / "-Inf".
 func WriteJSON(w io.Writer, t *Tables) error {
-	out := jsonTables{Experiment: t.Experiment, Baseline: t.Baseline, Alpha: jnum(t.Alpha), Metrics: []jsonMetric{}}
+	out := jsonTables{Experiment: t.Experiment, Partial: t.Partial, Baseline: t.Baseline, Alpha: jnum(t.Alpha), Metrics: []jsonMetric{}}
 	for _, c := range t.Metrics {
 		m := jsonMetric{Metric: c.Metric, HigherIsBetter: c.HigherIsBetter, Datasets: c.Datasets, Notes: c.Notes}
 		if c.Baseline >= 0 {

@@ -31,6 +31,9 @@ func texLabel(s string) string {
 func WriteLaTeX(w io.Writer, t *Tables) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%% Comparison tables of experiment %s; needs \\usepackage{booktabs}.\n", t.Experiment)
+	if t.Partial != "" {
+		fmt.Fprintf(&b, "%% Partial results: %s.\n", t.Partial)
+	}
 	for _, c := range t.Metrics {
 		writeLaTeXTable(&b, t.Experiment, c)
 	}

@@ -119,6 +119,9 @@ func WriteFoldsCSV(w io.Writer, cells []*engine.CellResult, metricNames []string
 func WriteMarkdown(w io.Writer, t *Tables, cells []*engine.CellResult) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s\n\n", t.Experiment)
+	if t.Partial != "" {
+		fmt.Fprintf(&b, "> **Partial results:** %s.\n\n", t.Partial)
+	}
 	for _, c := range t.Metrics {
 		writeMarkdownTable(&b, c)
 	}

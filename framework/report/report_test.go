@@ -112,9 +112,34 @@ func TestGolden(t *testing.T) {
 	}
 }
 
+// writeAll writes the files of a run into dir, as package results does,
+// and returns their paths.
+func writeAll(dir string, s Spec, cells []*engine.CellResult) ([]string, error) {
+	files, err := Files(s, cells)
+	if err != nil {
+		return nil, err
+	}
+	var written []string
+	for _, f := range files {
+		p := filepath.Join(dir, filepath.FromSlash(f.Name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return written, err
+		}
+		var b bytes.Buffer
+		if err := f.Write(&b); err != nil {
+			return written, err
+		}
+		if err := os.WriteFile(p, b.Bytes(), 0o644); err != nil {
+			return written, err
+		}
+		written = append(written, p)
+	}
+	return written, nil
+}
+
 // TestWriteAllDeterministic writes every format twice and compares bytes.
 func TestWriteAllDeterministic(t *testing.T) {
-	m := &Manifest{Experiment: "det", Metrics: []string{"accuracy", "error"},
+	m := Spec{Experiment: "det", Metrics: []string{"accuracy", "error"},
 		Formats: []string{"markdown", "csv", "json", "latex", "html"}, Baseline: "logreg C=1"}
 	var runs [2]map[string][]byte
 	for i := range runs {
@@ -123,7 +148,7 @@ func TestWriteAllDeterministic(t *testing.T) {
 		for i := range cells[1].Folds {
 			cells[1].Folds[i].Confusion = [][]int{{15, 0}, {1, 14}}
 		}
-		written, err := WriteAll(dir, m, cells)
+		written, err := writeAll(dir, m, cells)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -154,7 +179,7 @@ func TestWriteAllDeterministic(t *testing.T) {
 	}
 	// The critical-difference diagram needs two complete datasets.
 	dir := t.TempDir()
-	written, err := WriteAll(dir, &Manifest{Experiment: "d", Metrics: []string{"auc_ovr"}, Formats: []string{"plots"}}, demsarCells([]int{0, 1, 2, 3}))
+	written, err := writeAll(dir, Spec{Experiment: "d", Metrics: []string{"auc_ovr"}, Formats: []string{"plots"}}, demsarCells([]int{0, 1, 2, 3}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -385,8 +410,8 @@ func TestPredictionsRecompute(t *testing.T) {
 			Predictions: &engine.Predictions{Rows: f.rows, True: f.y, Predicted: f.p, Scores: scores}})
 	}
 	dir := t.TempDir()
-	m := &Manifest{Experiment: "p", Metrics: []string{"accuracy", "macro_f1"}, Predictions: true}
-	if _, err := WriteAll(dir, m, []*engine.CellResult{c}); err != nil {
+	m := Spec{Experiment: "p", Metrics: []string{"accuracy", "macro_f1"}, Predictions: true}
+	if _, err := writeAll(dir, m, []*engine.CellResult{c}); err != nil {
 		t.Fatal(err)
 	}
 	f, err := os.Open(filepath.Join(dir, "predictions.csv"))

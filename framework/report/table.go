@@ -110,6 +110,9 @@ type Tables struct {
 	Baseline   string
 	Alpha      float64
 	Metrics    []*Comparison
+	// Partial, when not empty, says that the run is incomplete; every
+	// format repeats it in its header.
+	Partial string
 }
 
 // rowsOf returns the distinct rows and datasets of cells in first-seen

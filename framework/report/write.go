@@ -1,13 +1,12 @@
 package report
 
 import (
-	"fmt"
 	"io"
-	"os"
-	"path/filepath"
+	"path"
 
 	"github.com/polyclass/polyclass/framework/engine"
 	"github.com/polyclass/polyclass/framework/metrics"
+	"github.com/polyclass/polyclass/framework/plots"
 )
 
 // HigherIsBetter looks up whether higher values of a metric are better
@@ -17,94 +16,88 @@ func HigherIsBetter(name string) bool {
 	return err != nil || m.HigherIsBetter
 }
 
-// WriteAll writes every output of a run into dir and returns the paths
-// written, in order. Always: summary.csv and folds.csv (the tidy CSV of the
-// "csv" format). Then per format in m.Formats:
+// Spec is what the outputs of a run show: the experiment's name, metrics,
+// formats and comparison settings, all recorded in the run's manifest so
+// that the outputs can be rendered again from the results directory alone.
+type Spec struct {
+	Experiment string
+	Metrics    []string
+	Formats    []string
+	// Baseline names the row (FindRow rule) compared with every other row
+	// at level Alpha (DefaultAlpha when 0).
+	Baseline string
+	Alpha    float64
+	// Predictions asks for predictions.csv.
+	Predictions bool
+	// ConfusionRows names the rows whose confusion matrices are drawn.
+	ConfusionRows []string
+	// Partial, when not empty, says that the run is incomplete ("12 of 40
+	// cells; run interrupted"); every table header repeats it.
+	Partial string
+}
+
+// File is one output file: its path relative to the results directory
+// ("summary.csv", "plots/box_accuracy.png") and what to write into it.
+type File struct {
+	Name  string
+	Write func(io.Writer) error
+}
+
+// Files returns every output of a run, in order; the caller (package
+// results) writes them. Always: summary.csv and folds.csv (the tidy CSV of
+// the "csv" format). Then per format in s.Formats:
 //
 //	markdown  NAME.md    comparison tables + statistics + code matrices
 //	latex     NAME.tex   booktabs table floats for \input
 //	html      NAME.html  self-contained report with the figures inline
 //	json      NAME.json  tables, ranks and tests, machine-readable
 //
-// with NAME = m.Experiment. When the formats include "latex", "html" or
-// "plots", the figures are also written to dir/plots/ as PNG and SVG
+// with NAME = s.Experiment. When the formats include "latex", "html" or
+// "plots", the figures are also written under plots/ as PNG and SVG
 // (box_METRIC, cd_METRIC, confusion_DATASET_ROW). predictions.csv is
-// written when m.Predictions is set and some cell kept its predictions
+// included when s.Predictions is set and some cell kept its predictions
 // (they are not stored in the cell files, so re-rendering a results
-// directory cannot rewrite it). The row named by m.Baseline (see FindRow)
-// is compared with every other row at level m.Alpha (DefaultAlpha when 0).
-// The same manifest and cells always give the same bytes. The manifest
-// itself is the caller's to write, last.
-func WriteAll(dir string, m *Manifest, cells []*engine.CellResult) ([]string, error) {
-	var written []string
-	write := func(name string, fn func(io.Writer) error) error {
-		path := filepath.Join(dir, name)
-		f, err := os.Create(path)
-		if err != nil {
-			return fmt.Errorf("writing %s: %w", path, err)
-		}
-		if err := fn(f); err != nil {
-			f.Close()
-			return fmt.Errorf("writing %s: %w", path, err)
-		}
-		if err := f.Close(); err != nil {
-			return fmt.Errorf("writing %s: %w", path, err)
-		}
-		written = append(written, path)
-		return nil
+// directory cannot rewrite it). The same spec and cells always give the
+// same bytes.
+func Files(s Spec, cells []*engine.CellResult) ([]File, error) {
+	sums := Summarise(cells, s.Metrics)
+	files := []File{
+		{"summary.csv", func(w io.Writer) error { return WriteSummaryCSV(w, sums) }},
+		{"folds.csv", func(w io.Writer) error { return WriteFoldsCSV(w, cells, s.Metrics) }},
 	}
-	sums := Summarise(cells, m.Metrics)
-	if err := write("summary.csv", func(w io.Writer) error { return WriteSummaryCSV(w, sums) }); err != nil {
-		return written, err
-	}
-	if err := write("folds.csv", func(w io.Writer) error { return WriteFoldsCSV(w, cells, m.Metrics) }); err != nil {
-		return written, err
-	}
-	tables := BuildTables(m.Experiment, cells, m.Metrics, m.Baseline, m.Alpha)
+	tables := BuildTables(s.Experiment, cells, s.Metrics, s.Baseline, s.Alpha)
+	tables.Partial = s.Partial
 	formats := map[string]bool{}
-	for _, f := range m.Formats {
+	for _, f := range s.Formats {
 		formats[f] = true
 	}
 	var figs []Figure
 	if formats["html"] || formats["latex"] || formats["plots"] {
 		var err error
-		if figs, err = BuildFigures(tables, cells, m.ConfusionRows); err != nil {
-			return written, err
+		if figs, err = BuildFigures(tables, cells, s.ConfusionRows); err != nil {
+			return nil, err
 		}
 	}
-	for _, f := range m.Formats {
-		var err error
+	for _, f := range s.Formats {
 		switch f {
 		case "markdown":
-			err = write(m.Experiment+".md", func(w io.Writer) error { return WriteMarkdown(w, tables, cells) })
+			files = append(files, File{s.Experiment + ".md", func(w io.Writer) error { return WriteMarkdown(w, tables, cells) }})
 		case "latex":
-			err = write(m.Experiment+".tex", func(w io.Writer) error { return WriteLaTeX(w, tables) })
+			files = append(files, File{s.Experiment + ".tex", func(w io.Writer) error { return WriteLaTeX(w, tables) }})
 		case "html":
-			err = write(m.Experiment+".html", func(w io.Writer) error { return WriteHTML(w, tables, figs) })
+			files = append(files, File{s.Experiment + ".html", func(w io.Writer) error { return WriteHTML(w, tables, figs) }})
 		case "json":
-			err = write(m.Experiment+".json", func(w io.Writer) error { return WriteJSON(w, tables) })
-		}
-		if err != nil {
-			return written, err
+			files = append(files, File{s.Experiment + ".json", func(w io.Writer) error { return WriteJSON(w, tables) }})
 		}
 	}
-	if len(figs) > 0 {
-		pdir := filepath.Join(dir, "plots")
-		if err := os.MkdirAll(pdir, 0o755); err != nil {
-			return written, fmt.Errorf("plots: %w", err)
-		}
-		for _, f := range figs {
-			paths, err := f.Fig.Save(filepath.Join(pdir, f.Name))
-			written = append(written, paths...)
-			if err != nil {
-				return written, fmt.Errorf("plots: %w", err)
-			}
-		}
+	for _, f := range figs {
+		fig := f.Fig
+		files = append(files,
+			File{path.Join("plots", f.Name+".png"), func(w io.Writer) error { return fig.WritePNG(w, plots.DefaultDPI) }},
+			File{path.Join("plots", f.Name+".svg"), fig.WriteSVG})
 	}
-	if m.Predictions && HasPredictions(cells) {
-		if err := write("predictions.csv", func(w io.Writer) error { return WritePredictionsCSV(w, cells) }); err != nil {
-			return written, err
-		}
+	if s.Predictions && HasPredictions(cells) {
+		files = append(files, File{"predictions.csv", func(w io.Writer) error { return WritePredictionsCSV(w, cells) }})
 	}
-	return written, nil
+	return files, nil
 }

@@ -1,0 +1,84 @@
+package results
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// tmpPrefix starts the name of every file being written; a file so named
+// is an unfinished write (bench was killed) and never a result.
+const tmpPrefix = ".tmp-"
+
+// writeFile writes what fn produces to path through a temporary file in the
+// same directory, synced and then renamed over path: a reader (or a later
+// run after a crash or a full disk) sees the old file or the whole new one,
+// never a truncated one.
+func writeFile(path string, fn func(io.Writer) error) error {
+	var b bytes.Buffer
+	if err := fn(&b); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return writeBytes(path, b.Bytes())
+}
+
+// writeBytes is writeFile for bytes at hand.
+func writeBytes(path string, b []byte) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	tmp, err := os.CreateTemp(dir, tmpPrefix+filepath.Base(path)+"-*")
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	fail := func(err error) error {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if _, err := tmp.Write(b); err != nil {
+		return fail(err)
+	}
+	if err := tmp.Sync(); err != nil {
+		return fail(err)
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		return fail(err)
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
+}
+
+// removeTemps removes the unfinished writes a killed run left in dir.
+func removeTemps(dir string) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if !e.IsDir() && strings.HasPrefix(e.Name(), tmpPrefix) {
+			os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
+}
+
+// inside joins dir and a slash-separated relative name, refusing a name
+// that would lead outside dir.
+func inside(dir, name string) (string, error) {
+	local, err := filepath.Localize(name)
+	if err != nil || !filepath.IsLocal(local) {
+		return "", fmt.Errorf("output name %q would leave the results directory %s", name, dir)
+	}
+	return filepath.Join(dir, local), nil
+}

@@ -1,0 +1,202 @@
+package results
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/polyclass/polyclass/framework/engine"
+)
+
+// CellSchema is the version of the cell file format.
+const CellSchema = 1
+
+// Cell is one cell file: a finished cell with the digest of everything that
+// determined its numbers (see CellDigest).
+type Cell struct {
+	Schema int    `json:"schema"`
+	Digest string `json:"digest"`
+	*engine.CellResult
+}
+
+// CellFileName is the name of a cell's file in the cells directory:
+// "IIII-DDDDDDDDDDDDDDDD.json", the cell index (at least four digits) and the
+// first 16 hex digits of its digest. Shards of one run write disjoint
+// indices, so they never collide in a shared directory; two different runs
+// that computed the same index leave two files, which ReadCells reports as
+// duplicates instead of one silently replacing the other.
+func CellFileName(index int, digest string) string {
+	if len(digest) > 16 {
+		digest = digest[:16]
+	}
+	return fmt.Sprintf("%04d-%s.json", index, digest)
+}
+
+var hexSHA = regexp.MustCompile(`^[0-9a-f]{64}$`)
+
+// WriteCell writes cell r with its digest into cellsDir atomically and
+// returns the file's path.
+func WriteCell(cellsDir string, r *engine.CellResult, digest string) (string, error) {
+	b, err := json.MarshalIndent(Cell{Schema: CellSchema, Digest: digest, CellResult: r}, "", "  ")
+	if err != nil {
+		return "", fmt.Errorf("cell %d: %w", r.Index, err)
+	}
+	path := filepath.Join(cellsDir, CellFileName(r.Index, digest))
+	return path, writeBytes(path, append(b, '\n'))
+}
+
+// CellError is a cell file that failed validation.
+type CellError struct {
+	Path   string
+	Reason string
+}
+
+func (e *CellError) Error() string { return e.Path + ": " + e.Reason }
+
+// ReadCell reads and checks one cell file: the JSON schema (no unknown
+// fields, nothing after the object), the file name against the index and
+// digest it holds, the index in [0, total) when total ≥ 0, a failed cell
+// with no folds, a finished one with folds whose metrics are numbers within
+// their range (see metricRange). The error is a *CellError.
+func ReadCell(path string, total int) (*Cell, error) {
+	bad := func(format string, args ...any) (*Cell, error) {
+		return nil, &CellError{Path: path, Reason: fmt.Sprintf(format, args...)}
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, &CellError{Path: path, Reason: err.Error()}
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	var c Cell
+	if err := dec.Decode(&c); err != nil {
+		return bad("not a cell file: %v", err)
+	}
+	if dec.More() {
+		return bad("not a cell file: more than one JSON value")
+	}
+	if c.CellResult == nil {
+		return bad("not a cell file: no cell (null or empty object)")
+	}
+	if c.Schema != CellSchema {
+		return bad("cell schema %d, this bench reads %d (written by another version?)", c.Schema, CellSchema)
+	}
+	if !hexSHA.MatchString(c.Digest) {
+		return bad("digest %q is not a SHA-256 in lower-case hex", c.Digest)
+	}
+	if c.Index < 0 || (total >= 0 && c.Index >= total) {
+		return bad("cell index %d out of range [0, %d)", c.Index, total)
+	}
+	if want := CellFileName(c.Index, c.Digest); filepath.Base(path) != want {
+		return bad("file name does not match its cell (index %d, digest %.16s…): want %s", c.Index, c.Digest, want)
+	}
+	for _, f := range []struct{ name, v string }{{"dataset", c.Dataset}, {"encoder", c.Encoder}, {"learner", c.Learner}, {"reduction", c.Reduction}} {
+		if f.v == "" {
+			return bad("no %s", f.name)
+		}
+	}
+	if c.Failed() {
+		if len(c.Folds) > 0 {
+			return bad("a failed cell with %d folds", len(c.Folds))
+		}
+		return &c, nil
+	}
+	if len(c.Folds) == 0 {
+		return bad("no folds and no error")
+	}
+	seen := map[[2]int]bool{}
+	for i, f := range c.Folds {
+		if f.Repeat < 0 || f.Fold < 0 || seen[[2]int{f.Repeat, f.Fold}] {
+			return bad("fold %d: repeat %d fold %d is negative or repeated", i, f.Repeat, f.Fold)
+		}
+		seen[[2]int{f.Repeat, f.Fold}] = true
+		if f.NTest <= 0 || f.NTrain <= 0 {
+			return bad("fold %d: %d training and %d test rows", i, f.NTrain, f.NTest)
+		}
+		if len(f.Metrics) == 0 {
+			return bad("fold %d: no metrics", i)
+		}
+		names := make([]string, 0, len(f.Metrics))
+		for n := range f.Metrics {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			v := f.Metrics[n]
+			lo, hi := metricRange(n)
+			if !math.IsNaN(v) && (v < lo || v > hi) {
+				return bad("fold %d: %s = %v is outside [%v, %v]", i, n, v, lo, hi)
+			}
+		}
+	}
+	return &c, nil
+}
+
+// metricRange returns the interval every value of a metric lies in; an
+// unknown name gets (−∞, +∞).
+func metricRange(name string) (lo, hi float64) {
+	switch name {
+	case "kappa", "mcc":
+		return -1, 1
+	case "brier":
+		return 0, 2
+	case "log_loss", "fit_seconds", "predict_seconds":
+		return 0, math.Inf(1)
+	case "accuracy", "error", "balanced_accuracy", "hamming_loss", "jaccard", "subset_accuracy",
+		"auc_ovr", "auc_ovr_weighted", "auc_ovo":
+		return 0, 1
+	}
+	for _, p := range []string{"micro_", "macro_", "weighted_", "example_", "samples_"} {
+		if strings.HasPrefix(name, p) {
+			return 0, 1
+		}
+	}
+	return math.Inf(-1), math.Inf(1)
+}
+
+// ReadCells reads and checks every cell file of a cells directory (names
+// starting with "." are unfinished writes and skipped), in index order.
+// total is the number of cells of the grid (from the manifest; < 0 when
+// unknown). Every bad file is reported, each named with its reason (joined
+// *CellError values), as are two files holding the same cell index; the
+// good cells are returned all the same.
+func ReadCells(cellsDir string, total int) ([]*Cell, error) {
+	entries, err := os.ReadDir(cellsDir)
+	if err != nil {
+		return nil, fmt.Errorf("cells: %w", err)
+	}
+	var cells []*Cell
+	var errs []error
+	byIndex := map[int]string{}
+	for _, e := range entries {
+		name := e.Name()
+		if strings.HasPrefix(name, ".") {
+			continue
+		}
+		path := filepath.Join(cellsDir, name)
+		if e.IsDir() || !strings.HasSuffix(name, ".json") {
+			errs = append(errs, &CellError{Path: path, Reason: "not a cell file (cells/ holds IIII-DIGEST.json files only)"})
+			continue
+		}
+		c, err := ReadCell(path, total)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if prev, dup := byIndex[c.Index]; dup {
+			errs = append(errs, &CellError{Path: path, Reason: fmt.Sprintf("cell %d again (also in %s)", c.Index, filepath.Base(prev))})
+			continue
+		}
+		byIndex[c.Index] = path
+		cells = append(cells, c)
+	}
+	sort.Slice(cells, func(i, j int) bool { return cells[i].Index < cells[j].Index })
+	return cells, errors.Join(errs...)
+}

@@ -1,0 +1,20 @@
+//go:build !unix
+
+package results
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// lockDir opens DIR/.lock; without flock a second run is not detected.
+func lockDir(dir string) (*os.File, error) {
+	f, err := os.OpenFile(filepath.Join(dir, lockFile), os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("results directory: %w", err)
+	}
+	return f, nil
+}
+
+func unlockDir(f *os.File) { f.Close() }

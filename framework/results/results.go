@@ -1,0 +1,364 @@
+// Package results owns a run's results directory: its layout, and every
+// file in it. No other package writes there.
+//
+//	DIR/manifest.json    the run: status, inputs with their SHA-256, what the
+//	                     tables show; written first ("running"), updated last
+//	DIR/run.log          one section per run, appended (failed cells, plugin
+//	                     restarts and stderr, cells kept or moved aside)
+//	DIR/cells/IIII-D.json one file per finished cell, with its digest
+//	DIR/summary.csv, folds.csv, NAME.md|.tex|.html|.json, predictions.csv
+//	DIR/plots/           figures (PNG and SVG)
+//	DIR/superseded/TIME/ cell files (and the manifest) a run moved aside:
+//	                     never deleted
+//
+// Every file but the run log is written to a temporary name and renamed, so
+// a crash or a full disk leaves the old version or the new one, never a
+// truncated file. A run resumes: the cells whose file exists and whose digest
+// matches (see CellDigest) are kept and not computed again.
+package results
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/polyclass/polyclass/framework/engine"
+	"github.com/polyclass/polyclass/framework/report"
+)
+
+// The layout of a results directory.
+const (
+	ManifestFile  = "manifest.json"
+	LogFile       = "run.log"
+	CellsDir      = "cells"
+	SupersededDir = "superseded"
+	lockFile      = ".lock"
+)
+
+// Options configure Begin.
+type Options struct {
+	// Fresh starts over: the cells (and manifest) of an earlier run are
+	// moved aside to superseded/TIME/ instead of being resumed.
+	Fresh bool
+	// Notes receives what Begin did with an earlier run's files (besides
+	// the run log); nil means the run log only.
+	Notes io.Writer
+	// Now is the clock (time.Now when nil).
+	Now func() time.Time
+}
+
+// Run is a run writing into a results directory. It implements engine.Sink.
+type Run struct {
+	dir      string
+	m        *Manifest
+	digests  []string
+	lock     *os.File
+	log      *os.File
+	kept     map[int]*engine.CellResult
+	now      func() time.Time
+	mu       sync.Mutex
+	finished map[int]*engine.CellResult
+}
+
+// Begin opens dir for a run of the grid whose cell digests are digests
+// (by cell index) and whose manifest is m (m.Experiment set; Begin fills
+// status, digests, counts and start time). It locks the directory against a
+// second run, refuses a directory that holds another experiment, moves
+// aside (never deletes) what cannot be resumed, writes the manifest with
+// status "running" and opens the run log. Cells of an earlier run of the
+// same experiment whose digest matches are kept: see Kept.
+func Begin(dir string, m *Manifest, digests []string, opt Options) (*Run, error) {
+	now := opt.Now
+	if now == nil {
+		now = time.Now
+	}
+	cells := filepath.Join(dir, CellsDir)
+	if err := os.MkdirAll(cells, 0o755); err != nil {
+		return nil, fmt.Errorf("results directory: %w", err)
+	}
+	lock, err := lockDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	r := &Run{dir: dir, m: m, digests: digests, lock: lock, now: now,
+		kept: map[int]*engine.CellResult{}, finished: map[int]*engine.CellResult{}}
+	ok := false
+	defer func() {
+		if !ok {
+			r.unlock()
+		}
+	}()
+	removeTemps(dir)
+	removeTemps(cells)
+	var notes []string
+	note := func(format string, args ...any) {
+		s := fmt.Sprintf(format, args...)
+		notes = append(notes, s)
+		if opt.Notes != nil {
+			fmt.Fprintln(opt.Notes, s)
+		}
+	}
+	stamp := now().UTC().Format("20060102T150405.000000000Z")
+	aside := filepath.Join(dir, SupersededDir, stamp)
+	moveAside := func(path, why string) error {
+		if err := os.MkdirAll(filepath.Join(aside, CellsDir), 0o755); err != nil {
+			return fmt.Errorf("moving aside %s: %w", path, err)
+		}
+		rel, _ := filepath.Rel(dir, path)
+		if err := os.Rename(path, filepath.Join(aside, rel)); err != nil {
+			return fmt.Errorf("moving aside %s: %w", path, err)
+		}
+		note("moved %s aside to %s: %s", rel, filepath.Join(SupersededDir, stamp, rel), why)
+		return nil
+	}
+
+	old, err := ReadManifest(dir)
+	switch {
+	case err == nil && old.Experiment != m.Experiment:
+		return nil, fmt.Errorf("results directory %s holds experiment %q, not %q: choose another directory with -o (or move it away)",
+			dir, old.Experiment, m.Experiment)
+	case err != nil && !errors.Is(err, os.ErrNotExist):
+		return nil, fmt.Errorf("cannot tell what results directory %s holds: %w", dir, err)
+	}
+	entries, err := os.ReadDir(cells)
+	if err != nil {
+		return nil, fmt.Errorf("results directory: %w", err)
+	}
+	if opt.Fresh {
+		for _, e := range entries {
+			if err := moveAside(filepath.Join(cells, e.Name()), "--fresh"); err != nil {
+				return nil, err
+			}
+		}
+		if old != nil {
+			if err := moveAside(filepath.Join(dir, ManifestFile), "--fresh"); err != nil {
+				return nil, err
+			}
+		}
+	} else if len(entries) > 0 {
+		found, readErr := ReadCells(cells, len(digests))
+		// readErr joins *CellError values, each naming its file.
+		var bad []error
+		if j, ok := readErr.(interface{ Unwrap() []error }); ok {
+			bad = j.Unwrap()
+		} else if readErr != nil {
+			bad = []error{readErr}
+		}
+		for _, e := range bad {
+			var ce *CellError
+			if !errors.As(e, &ce) {
+				return nil, e
+			}
+			if err := moveAside(ce.Path, ce.Reason); err != nil {
+				return nil, err
+			}
+		}
+		for _, c := range found {
+			path := filepath.Join(cells, CellFileName(c.Index, c.Digest))
+			if c.Digest != digests[c.Index] {
+				if err := moveAside(path, "its inputs changed (digest differs)"); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			r.kept[c.Index] = c.CellResult
+		}
+	}
+	if len(r.kept) > 0 {
+		note("resuming: %d of %d cells kept from an earlier run, %d to run", len(r.kept), len(digests), len(digests)-len(r.kept))
+	}
+
+	m.Status = StatusRunning
+	m.RunDigest = RunDigest(m.Experiment, digests)
+	m.Cells = len(digests)
+	m.Resumed = len(r.kept)
+	m.Finished = len(r.kept)
+	m.Start = now().UTC()
+	m.End = time.Time{}
+	if m.Outputs == nil {
+		m.Outputs = map[string]string{}
+	}
+	if err := writeManifest(dir, m); err != nil {
+		return nil, err
+	}
+	r.log, err = os.OpenFile(filepath.Join(dir, LogFile), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("run log: %w", err)
+	}
+	fmt.Fprintf(r.log, "=== %s: run of %s started (%d cells, run digest %.16s)\n", m.Start.Format(time.RFC3339), m.Experiment, m.Cells, m.RunDigest)
+	for _, n := range notes {
+		fmt.Fprintln(r.log, n)
+	}
+	ok = true
+	return r, nil
+}
+
+// Kept returns the cells kept from an earlier run, by index (engine.Options
+// Done).
+func (r *Run) Kept() map[int]*engine.CellResult { return r.kept }
+
+// Log is the run log: append-only, one section per run.
+func (r *Run) Log() io.Writer { return r.log }
+
+// Dir is the results directory.
+func (r *Run) Dir() string { return r.dir }
+
+// CellFinished writes a finished cell's file (engine.Sink).
+func (r *Run) CellFinished(c *engine.CellResult) error {
+	if c.Index < 0 || c.Index >= len(r.digests) {
+		return fmt.Errorf("cell index %d out of range [0, %d)", c.Index, len(r.digests))
+	}
+	if _, err := WriteCell(filepath.Join(r.dir, CellsDir), c, r.digests[c.Index]); err != nil {
+		return err
+	}
+	r.mu.Lock()
+	r.finished[c.Index] = c
+	r.mu.Unlock()
+	return nil
+}
+
+// Finish writes the tables of the cells on disk (kept and finished in this
+// run) and then the manifest with its final status and outputs, and closes
+// the run. status is StatusComplete, StatusInterrupted or StatusFailed;
+// StatusComplete becomes StatusInterrupted when cells are missing. It
+// returns the paths written, the manifest last. uploads is recorded in the
+// manifest.
+func (r *Run) Finish(status Status, uploads int64) ([]string, error) {
+	defer r.close()
+	r.mu.Lock()
+	cells := make([]*engine.CellResult, 0, len(r.kept)+len(r.finished))
+	for _, c := range r.kept {
+		cells = append(cells, c)
+	}
+	for _, c := range r.finished {
+		cells = append(cells, c)
+	}
+	r.mu.Unlock()
+	sort.Slice(cells, func(i, j int) bool { return cells[i].Index < cells[j].Index })
+	m := r.m
+	if status == StatusComplete && len(cells) < m.Cells {
+		status = StatusInterrupted
+	}
+	m.Status = status
+	m.End = r.now().UTC()
+	m.Uploads = uploads
+	m.Finished = len(cells)
+	m.FailedCells = 0
+	for _, c := range cells {
+		if c.Failed() {
+			m.FailedCells++
+		}
+	}
+	written, err := render(r.dir, m, cells)
+	if err != nil {
+		m.Status = StatusFailed
+		fmt.Fprintf(r.log, "writing the tables: %v\n", err)
+	}
+	werr := writeManifest(r.dir, m)
+	if werr == nil {
+		written = append(written, filepath.Join(r.dir, ManifestFile))
+	}
+	fmt.Fprintf(r.log, "=== %s: run %s, %d of %d cells (%d failed, %d kept from an earlier run)\n",
+		m.End.Format(time.RFC3339), m.Status, m.Finished, m.Cells, m.FailedCells, m.Resumed)
+	return written, errors.Join(err, werr)
+}
+
+// Abort closes a run that ended before Finish could be called (the grid
+// could not run): the manifest keeps status "running" only if it cannot be
+// rewritten.
+func (r *Run) Abort(cause error) error {
+	defer r.close()
+	r.m.Status = StatusFailed
+	r.m.End = r.now().UTC()
+	fmt.Fprintf(r.log, "=== run failed: %v\n", cause)
+	return writeManifest(r.dir, r.m)
+}
+
+func (r *Run) close() {
+	if r.log != nil {
+		r.log.Close()
+	}
+	r.unlock()
+}
+
+// render writes the outputs of m's run for cells into dir and records them
+// in m.Outputs.
+func render(dir string, m *Manifest, cells []*engine.CellResult) ([]string, error) {
+	files, err := report.Files(m.Spec(len(cells)), cells)
+	if err != nil {
+		return nil, err
+	}
+	m.Outputs = map[string]string{}
+	var written []string
+	for _, f := range files {
+		path, err := inside(dir, f.Name)
+		if err != nil {
+			return written, err
+		}
+		if err := writeFile(path, f.Write); err != nil {
+			return written, err
+		}
+		m.Outputs[f.Name] = path
+		written = append(written, path)
+	}
+	return written, nil
+}
+
+// Load reads a results directory: its manifest and every cell file,
+// checked (see ReadCells). A bad cell file is an error naming it.
+func Load(dir string) (*Manifest, []*Cell, error) {
+	m, err := ReadManifest(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	cells, err := ReadCells(filepath.Join(dir, CellsDir), m.Cells)
+	if err != nil {
+		return m, cells, err
+	}
+	return m, cells, nil
+}
+
+// Results returns the engine results of cells.
+func Results(cells []*Cell) []*engine.CellResult {
+	out := make([]*engine.CellResult, len(cells))
+	for i, c := range cells {
+		out[i] = c.CellResult
+	}
+	return out
+}
+
+// Render writes the tables of a results directory again from its manifest
+// and cell files (bench table) and updates the manifest's outputs. Cell
+// files are checked first: any bad one stops it, named with its reason.
+func Render(dir string) (*Manifest, []string, error) {
+	lock, err := lockDir(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer unlockDir(lock)
+	m, cells, err := Load(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	written, err := render(dir, m, Results(cells))
+	if err != nil {
+		return m, written, err
+	}
+	m.Finished = len(cells)
+	if err := writeManifest(dir, m); err != nil {
+		return m, written, err
+	}
+	return m, append(written, filepath.Join(dir, ManifestFile)), nil
+}
+
+func (r *Run) unlock() {
+	if r.lock != nil {
+		unlockDir(r.lock)
+		r.lock = nil
+	}
+}

@@ -1,0 +1,335 @@
+package results
+
+import (
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/polyclass/polyclass/framework/engine"
+)
+
+// digest returns a fake cell digest: the SHA-256 of i.
+func digest(i int) string { return fmt.Sprintf("%x", sha256.Sum256([]byte{byte(i)})) }
+
+func digests(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = digest(i)
+	}
+	return out
+}
+
+// cell returns a finished cell with 3 folds of known accuracy.
+func cell(i int) *engine.CellResult {
+	c := &engine.CellResult{Index: i, ID: engine.ID{Dataset: "iris", Encoder: "none", Learner: "logreg",
+		Params: fmt.Sprintf("C=%d", i+1), Reduction: "ova"}, Classes: []string{"a", "b"}}
+	for f := range 3 {
+		c.Folds = append(c.Folds, engine.FoldResult{Fold: f, NTrain: 100, NTest: 50,
+			Metrics: map[string]float64{"accuracy": 0.5 + 0.1*float64(f) + 0.01*float64(i)}})
+	}
+	return c
+}
+
+func manifest(name string) *Manifest {
+	return &Manifest{Experiment: name, Metrics: []string{"accuracy"}, Formats: []string{"markdown", "csv", "json"}}
+}
+
+// clock returns a clock one second later at every call.
+func clock() func() time.Time {
+	t := time.Date(2026, 11, 22, 19, 0, 0, 0, time.UTC)
+	return func() time.Time { t = t.Add(time.Second); return t }
+}
+
+func begin(t *testing.T, dir, name string, n int, opt Options) *Run {
+	t.Helper()
+	if opt.Now == nil {
+		opt.Now = clock()
+	}
+	r, err := Begin(dir, manifest(name), digests(n), opt)
+	if err != nil {
+		t.Fatalf("Begin: %v", err)
+	}
+	return r
+}
+
+// TestManifestFirstThenFinal: the manifest says "running" before any cell
+// is computed, and the final one records the status, counts and outputs;
+// the tables of a partial run say so in their header.
+func TestManifestFirstThenFinal(t *testing.T) {
+	dir := t.TempDir()
+	r := begin(t, dir, "exp", 3, Options{})
+	m, err := ReadManifest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Status != StatusRunning || m.Cells != 3 || m.Finished != 0 || len(m.RunDigest) != 64 {
+		t.Errorf("first manifest: %+v", m)
+	}
+	for _, i := range []int{0, 2} {
+		if err := r.CellFinished(cell(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := r.Finish(StatusComplete, 4); err != nil {
+		t.Fatal(err)
+	}
+	m, err = ReadManifest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Status != StatusInterrupted || m.Finished != 2 || m.Uploads != 4 || m.Outputs["exp.md"] == "" {
+		t.Errorf("final manifest: %+v", m)
+	}
+	md, _ := os.ReadFile(filepath.Join(dir, "exp.md"))
+	if !strings.HasPrefix(string(md), "# exp\n\n> **Partial results:** 2 of 3 cells finished (run interrupted).\n") {
+		t.Errorf("markdown header:\n%s", md)
+	}
+	js, _ := os.ReadFile(filepath.Join(dir, "exp.json"))
+	if !strings.Contains(string(js), `"partial": "2 of 3 cells finished (run interrupted)"`) {
+		t.Errorf("json header:\n%.300s", js)
+	}
+	for _, want := range []string{"cells/0000-" + digest(0)[:16] + ".json", "cells/0002-" + digest(2)[:16] + ".json"} {
+		if _, err := os.Stat(filepath.Join(dir, want)); err != nil {
+			t.Error(err)
+		}
+	}
+	// Nothing left under a temporary name.
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if strings.HasPrefix(d.Name(), tmpPrefix) {
+			t.Errorf("temporary file left: %s", p)
+		}
+		return nil
+	})
+}
+
+// TestResume: a second run of the same experiment keeps the cells whose
+// digest matches, moves aside (never deletes) the others and anything that
+// is not a valid cell, and its complete tables have no partial header.
+func TestResume(t *testing.T) {
+	dir := t.TempDir()
+	r := begin(t, dir, "exp", 4, Options{})
+	for i := range 3 {
+		if err := r.CellFinished(cell(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r.Finish(StatusInterrupted, 0)
+	cells := filepath.Join(dir, CellsDir)
+	// Cell 1's inputs change; a stray file appears; a write was cut off.
+	stale := filepath.Join(cells, CellFileName(1, digest(1)))
+	os.WriteFile(filepath.Join(cells, "notes.txt"), []byte("x"), 0o644)
+	os.WriteFile(filepath.Join(cells, tmpPrefix+"0003.json-123"), []byte("{"), 0o644)
+	ds := digests(4)
+	ds[1] = digest(99)
+	var notes strings.Builder
+	r, err := Begin(dir, manifest("exp"), ds, Options{Notes: &notes, Now: clock()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept := r.Kept()
+	if len(kept) != 2 || kept[0] == nil || kept[2] == nil || kept[2].Folds[1].Metrics["accuracy"] != 0.62 {
+		t.Fatalf("kept %v", kept)
+	}
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("the stale cell is still in cells/: %v", err)
+	}
+	for _, want := range []string{"moved cells/0001-" + digest(1)[:16] + ".json aside to superseded/", "its inputs changed",
+		"moved cells/notes.txt aside", "resuming: 2 of 4 cells kept from an earlier run, 2 to run"} {
+		if !strings.Contains(notes.String(), want) {
+			t.Errorf("notes lack %q:\n%s", want, notes.String())
+		}
+	}
+	aside, _ := filepath.Glob(filepath.Join(dir, SupersededDir, "*", CellsDir, "*"))
+	if len(aside) != 2 {
+		t.Errorf("moved aside: %v", aside)
+	}
+	if left, _ := filepath.Glob(filepath.Join(cells, tmpPrefix+"*")); len(left) != 0 {
+		t.Errorf("unfinished writes left: %v", left)
+	}
+	c1 := cell(1)
+	c1.Folds[0].Metrics["accuracy"] = 0.25
+	r.CellFinished(c1)
+	r.CellFinished(cell(3))
+	if _, err := r.Finish(StatusComplete, 0); err != nil {
+		t.Fatal(err)
+	}
+	m, _ := ReadManifest(dir)
+	if m.Status != StatusComplete || m.Finished != 4 || m.Resumed != 2 {
+		t.Errorf("manifest %+v", m)
+	}
+	md, _ := os.ReadFile(filepath.Join(dir, "exp.md"))
+	if strings.Contains(string(md), "Partial") {
+		t.Errorf("complete run with a partial header:\n%s", md)
+	}
+	_, loaded, err := Load(dir)
+	if err != nil || len(loaded) != 4 || loaded[1].Digest != digest(99) || loaded[1].Folds[0].Metrics["accuracy"] != 0.25 {
+		t.Errorf("Load: %v %v", loaded, err)
+	}
+	log, _ := os.ReadFile(filepath.Join(dir, LogFile))
+	if strings.Count(string(log), "started") != 2 || !strings.Contains(string(log), "run complete, 4 of 4 cells (0 failed, 2 kept") {
+		t.Errorf("run log:\n%s", log)
+	}
+}
+
+// TestRefuseOtherExperiment: a directory holding another experiment is
+// refused, naming both, and nothing in it changes.
+func TestRefuseOtherExperiment(t *testing.T) {
+	dir := t.TempDir()
+	r := begin(t, dir, "first", 1, Options{})
+	r.CellFinished(cell(0))
+	r.Finish(StatusComplete, 0)
+	for _, fresh := range []bool{false, true} {
+		_, err := Begin(dir, manifest("second"), digests(1), Options{Fresh: fresh})
+		if err == nil || !strings.Contains(err.Error(), `holds experiment "first", not "second"`) {
+			t.Errorf("fresh %v: error %v", fresh, err)
+		}
+	}
+	if _, cells, err := Load(dir); err != nil || len(cells) != 1 {
+		t.Errorf("after the refusal: %v %v", cells, err)
+	}
+}
+
+// TestFresh: --fresh moves the earlier cells and manifest aside.
+func TestFresh(t *testing.T) {
+	dir := t.TempDir()
+	r := begin(t, dir, "exp", 2, Options{})
+	r.CellFinished(cell(0))
+	r.CellFinished(cell(1))
+	r.Finish(StatusComplete, 0)
+	r = begin(t, dir, "exp", 2, Options{Fresh: true})
+	if len(r.Kept()) != 0 {
+		t.Errorf("fresh run kept %d cells", len(r.Kept()))
+	}
+	r.Finish(StatusInterrupted, 0)
+	aside, _ := filepath.Glob(filepath.Join(dir, SupersededDir, "*", "*"))
+	cellsAside, _ := filepath.Glob(filepath.Join(dir, SupersededDir, "*", CellsDir, "*.json"))
+	if len(cellsAside) != 2 || len(aside) != 2 {
+		t.Errorf("moved aside: %v %v", aside, cellsAside)
+	}
+	if m, _ := ReadManifest(dir); m == nil || m.Finished != 0 {
+		t.Errorf("manifest after the fresh run: %+v", m)
+	}
+}
+
+// TestSecondRunIsLockedOut: two runs never write one directory at once.
+func TestSecondRunIsLockedOut(t *testing.T) {
+	dir := t.TempDir()
+	r := begin(t, dir, "exp", 1, Options{})
+	if _, err := Begin(dir, manifest("exp"), digests(1), Options{}); err == nil || !strings.Contains(err.Error(), "in use by another bench run") {
+		t.Errorf("second Begin: %v", err)
+	}
+	if _, _, err := Render(dir); err == nil {
+		t.Error("Render ran during a run")
+	}
+	r.Finish(StatusComplete, 0)
+	if _, _, err := Render(dir); err != nil {
+		t.Errorf("Render after the run: %v", err)
+	}
+}
+
+// TestReadCellRejects: bench table checks every cell file: schema, index
+// range, duplicates, metric ranges; each bad file is named with its reason.
+func TestReadCellRejects(t *testing.T) {
+	good := func() map[string]any {
+		b, _ := json.Marshal(Cell{Schema: CellSchema, Digest: digest(1), CellResult: cell(1)})
+		var m map[string]any
+		json.Unmarshal(b, &m)
+		return m
+	}
+	metric := func(name string, v any) func(map[string]any) {
+		return func(m map[string]any) {
+			m["folds"].([]any)[1].(map[string]any)["metrics"].(map[string]any)[name] = v
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		raw  string // the file's content, when set
+		edit func(map[string]any)
+		file string // default: the cell's own name
+		want string
+	}{
+		{name: "good", edit: func(map[string]any) {}},
+		{name: "null", raw: "null", want: "no cell (null or empty object)"},
+		{name: "empty object", raw: "{}", want: "no cell (null or empty object)"},
+		{name: "truncated", raw: `{"schema": 1, "digest": "`, want: "not a cell file: unexpected EOF"},
+		{name: "two values", raw: "{} {}", want: "more than one JSON value"},
+		{name: "no schema", edit: func(m map[string]any) { delete(m, "schema") }, want: "cell schema 0, this bench reads 1"},
+		{name: "unknown field", edit: func(m map[string]any) { m["accuracy"] = 1 }, want: `unknown field "accuracy"`},
+		{name: "bad digest", edit: func(m map[string]any) { m["digest"] = "xyz" }, want: `digest "xyz" is not a SHA-256`},
+		{name: "index too large", edit: func(m map[string]any) { m["index"] = 7 }, want: "cell index 7 out of range [0, 3)"},
+		{name: "negative index", edit: func(m map[string]any) { m["index"] = -1 }, want: "cell index -1 out of range [0, 3)"},
+		{name: "renamed", edit: func(map[string]any) {}, file: "0002-" + digest(1)[:16] + ".json", want: "file name does not match its cell (index 1"},
+		{name: "accuracy 5", edit: metric("accuracy", 5), want: "fold 1: accuracy = 5 is outside [0, 1]"},
+		{name: "kappa -2", edit: metric("kappa", -2), want: "fold 1: kappa = -2 is outside [-1, 1]"},
+		{name: "negative log_loss", edit: metric("log_loss", -0.5), want: "fold 1: log_loss = -0.5 is outside [0, +Inf]"},
+		{name: "metric as text", edit: metric("accuracy", "0.9"), want: "cannot unmarshal string"},
+		{name: "no folds", edit: func(m map[string]any) { m["folds"] = []any{} }, want: "no folds and no error"},
+		{name: "failed with folds", edit: func(m map[string]any) { m["error"] = "boom" }, want: "a failed cell with 3 folds"},
+		{name: "no learner", edit: func(m map[string]any) { m["learner"] = "" }, want: "no learner"},
+		{name: "repeated fold", edit: func(m map[string]any) {
+			m["folds"].([]any)[2].(map[string]any)["fold"] = 0
+		}, want: "fold 2: repeat 0 fold 0 is negative or repeated"},
+		{name: "no test rows", edit: func(m map[string]any) {
+			m["folds"].([]any)[0].(map[string]any)["n_test"] = 0
+		}, want: "fold 0: 100 training and 0 test rows"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			raw := []byte(tc.raw)
+			if tc.raw == "" {
+				m := good()
+				tc.edit(m)
+				raw, _ = json.Marshal(m)
+			}
+			file := tc.file
+			if file == "" {
+				file = CellFileName(1, digest(1))
+			}
+			path := filepath.Join(dir, file)
+			os.WriteFile(path, raw, 0o644)
+			c, err := ReadCell(path, 3)
+			if tc.want == "" {
+				if err != nil || c.Index != 1 || len(c.Folds) != 3 {
+					t.Fatalf("good cell: %v %+v", err, c)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), path+": ") {
+				t.Errorf("error %v, want %s: …%s", err, path, tc.want)
+			}
+		})
+	}
+}
+
+// TestReadCellsDuplicates: two files of one cell index are both named.
+func TestReadCellsDuplicates(t *testing.T) {
+	dir := t.TempDir()
+	WriteCell(dir, cell(0), digest(0))
+	WriteCell(dir, cell(0), digest(5))
+	WriteCell(dir, cell(1), digest(1))
+	cells, err := ReadCells(dir, 2)
+	want := fmt.Sprintf("%s: cell 0 again (also in %s)", filepath.Join(dir, CellFileName(0, digest(5))), CellFileName(0, digest(0)))
+	if err == nil || err.Error() != want {
+		t.Errorf("error %v, want %s", err, want)
+	}
+	if len(cells) != 2 || cells[0].Index != 0 || cells[1].Index != 1 {
+		t.Errorf("cells %v", cells)
+	}
+}
+
+// TestInsideRefusesEscapes: no output name leads out of the directory.
+func TestInsideRefusesEscapes(t *testing.T) {
+	for _, name := range []string{"../x.md", "/etc/x", "plots/../../x", ""} {
+		if p, err := inside("/r", name); err == nil {
+			t.Errorf("%q → %s", name, p)
+		}
+	}
+	if p, err := inside("/r", "plots/box_accuracy.png"); err != nil || p != "/r/plots/box_accuracy.png" {
+		t.Errorf("plots: %s %v", p, err)
+	}
+}
