@@ -323,7 +323,7 @@ func table(dir string, stdout io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "%s: %d cells\n", m.Experiment, m.Finished)
 	if m.Finished < m.Cells {
-		fmt.Fprintf(stdout, "  partial: %d of %d cells finished (run %s)\n", m.Finished, m.Cells, m.Status)
+		fmt.Fprintf(stdout, "  partial: %d of %d cells finished (run status: %s)\n", m.Finished, m.Cells, m.Status)
 	}
 	for _, w := range written {
 		fmt.Fprintf(stdout, "  %s\n", w)

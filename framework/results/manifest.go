@@ -94,12 +94,13 @@ type PluginRecord struct {
 }
 
 // Spec returns what the tables of the run show, with finished of the
-// manifest's cells done: the tables of a partial run say so.
+// manifest's cells done: the tables of a partial run say so ("12 of 40
+// cells finished (run status: interrupted)").
 func (m *Manifest) Spec(finished int) report.Spec {
 	s := report.Spec{Experiment: m.Experiment, Metrics: m.Metrics, Formats: m.Formats, Baseline: m.Baseline,
 		Alpha: m.Alpha, Predictions: m.Predictions, ConfusionRows: m.ConfusionRows}
 	if finished < m.Cells {
-		s.Partial = fmt.Sprintf("%d of %d cells finished (run %s)", finished, m.Cells, m.Status)
+		s.Partial = fmt.Sprintf("%d of %d cells finished (run status: %s)", finished, m.Cells, m.Status)
 	}
 	return s
 }

@@ -158,15 +158,37 @@ func Begin(dir string, m *Manifest, digests []string, opt Options) (*Run, error)
 				return nil, err
 			}
 		}
+		// A cell is found by its digest: when blocks were added or removed
+		// its index may have changed, and it is renumbered.
+		byDigest := map[string]int{}
+		for i, d := range digests {
+			byDigest[d] = i
+		}
 		for _, c := range found {
 			path := filepath.Join(cells, CellFileName(c.Index, c.Digest))
-			if c.Digest != digests[c.Index] {
+			i, ok := byDigest[c.Digest]
+			switch {
+			case !ok:
 				if err := moveAside(path, "its inputs changed (digest differs)"); err != nil {
 					return nil, err
 				}
 				continue
+			case r.kept[i] != nil:
+				if err := moveAside(path, fmt.Sprintf("cell %d again", i)); err != nil {
+					return nil, err
+				}
+				continue
+			case i != c.Index:
+				from := c.Index
+				c.Index = i
+				if _, err := WriteCell(cells, c.CellResult, c.Digest); err != nil {
+					return nil, err
+				}
+				if err := moveAside(path, fmt.Sprintf("renumbered: cell %d is now cell %d", from, i)); err != nil {
+					return nil, err
+				}
 			}
-			r.kept[c.Index] = c.CellResult
+			r.kept[i] = c.CellResult
 		}
 	}
 	if len(r.kept) > 0 {

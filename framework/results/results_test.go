@@ -86,11 +86,11 @@ func TestManifestFirstThenFinal(t *testing.T) {
 		t.Errorf("final manifest: %+v", m)
 	}
 	md, _ := os.ReadFile(filepath.Join(dir, "exp.md"))
-	if !strings.HasPrefix(string(md), "# exp\n\n> **Partial results:** 2 of 3 cells finished (run interrupted).\n") {
+	if !strings.HasPrefix(string(md), "# exp\n\n> **Partial results:** 2 of 3 cells finished (run status: interrupted).\n") {
 		t.Errorf("markdown header:\n%s", md)
 	}
 	js, _ := os.ReadFile(filepath.Join(dir, "exp.json"))
-	if !strings.Contains(string(js), `"partial": "2 of 3 cells finished (run interrupted)"`) {
+	if !strings.Contains(string(js), `"partial": "2 of 3 cells finished (run status: interrupted)"`) {
 		t.Errorf("json header:\n%.300s", js)
 	}
 	for _, want := range []string{"cells/0000-" + digest(0)[:16] + ".json", "cells/0002-" + digest(2)[:16] + ".json"} {
@@ -173,6 +173,35 @@ func TestResume(t *testing.T) {
 	log, _ := os.ReadFile(filepath.Join(dir, LogFile))
 	if strings.Count(string(log), "started") != 2 || !strings.Contains(string(log), "run complete, 4 of 4 cells (0 failed, 2 kept") {
 		t.Errorf("run log:\n%s", log)
+	}
+}
+
+// TestResumeRenumbers: a block added before others shifts the indices;
+// the kept cells are found by digest and renumbered, not computed again.
+func TestResumeRenumbers(t *testing.T) {
+	dir := t.TempDir()
+	r := begin(t, dir, "exp", 2, Options{})
+	r.CellFinished(cell(0))
+	r.CellFinished(cell(1))
+	r.Finish(StatusComplete, 0)
+	// A new cell comes first: the old cells 0 and 1 are now 1 and 2.
+	ds := []string{digest(7), digest(0), digest(1)}
+	r, err := Begin(dir, manifest("exp"), ds, Options{Now: clock()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept := r.Kept()
+	if len(kept) != 2 || kept[1] == nil || kept[1].Params != "C=1" || kept[1].Index != 1 || kept[2].Params != "C=2" {
+		t.Fatalf("kept %+v", kept)
+	}
+	r.CellFinished(cell(0))
+	r.Finish(StatusComplete, 0)
+	_, cells, err := Load(dir)
+	if err != nil || len(cells) != 3 || cells[1].Digest != digest(0) || cells[2].Digest != digest(1) {
+		t.Errorf("Load: %v %v", cells, err)
+	}
+	if aside, _ := filepath.Glob(filepath.Join(dir, SupersededDir, "*", CellsDir, "*")); len(aside) != 2 {
+		t.Errorf("old files moved aside: %v", aside)
 	}
 }
 
