@@ -168,6 +168,13 @@ func Begin(dir string, m *Manifest, digests []string, opt Options) (*Run, error)
 			path := filepath.Join(cells, CellFileName(c.Index, c.Digest))
 			i, ok := byDigest[c.Digest]
 			switch {
+			case m.Predictions && !c.Failed():
+				// Per-row predictions are not stored in cell files: a kept
+				// cell would be missing from predictions.csv.
+				if err := moveAside(path, "output.predictions is set and cell files do not hold predictions: the cell runs again"); err != nil {
+					return nil, err
+				}
+				continue
 			case !ok:
 				if err := moveAside(path, "its inputs changed (digest differs)"); err != nil {
 					return nil, err

@@ -205,6 +205,27 @@ func TestResumeRenumbers(t *testing.T) {
 	}
 }
 
+// TestResumeWithPredictions: cell files do not hold per-row predictions,
+// so a run that writes predictions.csv computes every cell again (the old
+// files are moved aside).
+func TestResumeWithPredictions(t *testing.T) {
+	dir := t.TempDir()
+	r := begin(t, dir, "exp", 2, Options{})
+	r.CellFinished(cell(0))
+	r.Finish(StatusInterrupted, 0)
+	m := manifest("exp")
+	m.Predictions = true
+	var notes strings.Builder
+	r, err := Begin(dir, m, digests(2), Options{Now: clock(), Notes: &notes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Finish(StatusInterrupted, 0)
+	if len(r.Kept()) != 0 || !strings.Contains(notes.String(), "cell files do not hold predictions") {
+		t.Errorf("kept %d cells; notes:\n%s", len(r.Kept()), notes.String())
+	}
+}
+
 // TestRefuseOtherExperiment: a directory holding another experiment is
 // refused, naming both, and nothing in it changes.
 func TestRefuseOtherExperiment(t *testing.T) {
