@@ -120,7 +120,9 @@ func ReadManifest(dir string) (*Manifest, error) {
 	if m.Experiment == "" {
 		return nil, fmt.Errorf("%s: no experiment name", path)
 	}
-	if m.Schema != ManifestSchema {
+	// Schema 0 is a manifest of a bench from before resume: readable, and
+	// its cell files are moved aside as not resumable.
+	if m.Schema > ManifestSchema {
 		return nil, fmt.Errorf("%s: manifest schema %d, this bench reads %d (written by another version?)", path, m.Schema, ManifestSchema)
 	}
 	return &m, nil

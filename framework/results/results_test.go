@@ -226,6 +226,29 @@ func TestResumeWithPredictions(t *testing.T) {
 	}
 }
 
+// TestResumeOverAnOlderLayout: a directory written by a bench from before
+// resume (manifest without schema, cells/NNNN.json without digest) is
+// taken over: its cells are moved aside and computed again.
+func TestResumeOverAnOlderLayout(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, CellsDir), 0o755)
+	os.WriteFile(filepath.Join(dir, ManifestFile), []byte(`{"experiment": "exp", "cells": 1}`), 0o644)
+	b, _ := json.Marshal(cell(0))
+	os.WriteFile(filepath.Join(dir, CellsDir, "0000.json"), b, 0o644)
+	var notes strings.Builder
+	r, err := Begin(dir, manifest("exp"), digests(1), Options{Now: clock(), Notes: &notes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Finish(StatusInterrupted, 0)
+	if len(r.Kept()) != 0 || !strings.Contains(notes.String(), "moved cells/0000.json aside") {
+		t.Errorf("kept %d; notes:\n%s", len(r.Kept()), notes.String())
+	}
+	if _, err := Begin(dir, manifest("other"), digests(1), Options{}); err == nil {
+		t.Error("another experiment was let in")
+	}
+}
+
 // TestRefuseOtherExperiment: a directory holding another experiment is
 // refused, naming both, and nothing in it changes.
 func TestRefuseOtherExperiment(t *testing.T) {
