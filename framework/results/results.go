@@ -297,17 +297,6 @@ func (r *Run) Finish(status Status, uploads int64) ([]string, error) {
 	return written, errors.Join(err, werr)
 }
 
-// Abort closes a run that ended before Finish could be called (the grid
-// could not run): the manifest keeps status "running" only if it cannot be
-// rewritten.
-func (r *Run) Abort(cause error) error {
-	defer r.close()
-	r.m.Status = StatusFailed
-	r.m.End = r.now().UTC()
-	fmt.Fprintf(r.log, "=== run failed: %v\n", cause)
-	return writeManifest(r.dir, r.m)
-}
-
 func (r *Run) close() {
 	if r.log != nil {
 		r.log.Close()
