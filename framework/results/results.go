@@ -354,6 +354,9 @@ func Results(cells []*Cell) []*engine.CellResult {
 // and cell files (bench table) and updates the manifest's outputs. Cell
 // files are checked first: any bad one stops it, named with its reason.
 func Render(dir string) (*Manifest, []string, error) {
+	if _, err := ReadManifest(dir); err != nil {
+		return nil, nil, err // before the lock, which would create a file
+	}
 	lock, err := lockDir(dir)
 	if err != nil {
 		return nil, nil, err
