@@ -1,10 +1,15 @@
 package main
 
 import (
+	"encoding/json"
 	"math"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/polyclass/polyclass/framework/engine"
 )
 
 // needPython skips a test of the Python plugin when Debian's packages it
@@ -121,6 +126,206 @@ func TestSklearnECOC(t *testing.T) {
 			if i >= len(second[key]) || math.Abs(acc[i]-second[key][i]) > 0 {
 				t.Errorf("%s: folds %v on the first run, %v on the second", key, acc, second[key])
 				break
+			}
+		}
+	}
+}
+
+// TestSklearnSparse: the hash encoder makes car a CSR matrix, which
+// reaches the plugin as scipy.sparse. LogisticRegression takes it as is
+// and agrees with the logreg plugin per fold within one test row (the same
+// objective); LinearDiscriminantAnalysis does not take sparse input, so the
+// plugin densifies the rows for it, and it still learns (0.876 seen here,
+// a majority-class guess scores 0.70).
+func TestSklearnSparse(t *testing.T) {
+	needPython(t)
+	file := writeExperiment(t, `experiment "sklearn_sparse" { seed = 0 }
+dataset "car" {
+  path        = "%DATA%/car.csv"
+  folds_file  = "%REF%/folds/car.folds.csv"
+  categorical = ["buying", "maint", "doors", "persons", "lug_boot", "safety"]
+}
+encoder "hash" {
+  type    = "hash"
+  buckets = 256
+}
+learner "sk" {
+  plugin = "sklearn"
+  params = { estimator = "sklearn.linear_model.LogisticRegression", C = 1, tol = 1e-8, max_iter = 5000 }
+}
+learner "sk_lda" {
+  plugin = "sklearn"
+  params = { estimator = "sklearn.discriminant_analysis.LinearDiscriminantAnalysis" }
+}
+learner "logreg" { params = { C = 1 } }
+reduction "ova" { scheme = "ova" }
+metrics = ["accuracy"]
+`)
+	out := t.TempDir()
+	if _, stderr, err := bench(t, "run", "-o", out, file); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	cells := readCells(t, out)
+	sk, lr, lda := cells["car|sk|ova"], cells["car|logreg|ova"], cells["car|sk_lda|ova"]
+	if sk == nil || lr == nil || lda == nil {
+		t.Fatalf("cells %v", cells)
+	}
+	for i, f := range sk.Folds {
+		g := lr.Folds[i]
+		if f.Fold != g.Fold || math.Abs(f.Metrics["accuracy"]-g.Metrics["accuracy"]) > 1/float64(f.NTest)+1e-9 {
+			t.Errorf("fold %d: sklearn %.4f, logreg %.4f (%d test rows)", f.Fold, f.Metrics["accuracy"], g.Metrics["accuracy"], f.NTest)
+		}
+	}
+	mean := 0.0
+	for _, f := range lda.Folds {
+		mean += f.Metrics["accuracy"] / float64(len(lda.Folds))
+	}
+	if len(lda.Folds) != 10 || mean < 0.85 {
+		t.Errorf("LDA on densified rows: %d folds, mean accuracy %.4f, want 10 and at least 0.85", len(lda.Folds), mean)
+	}
+}
+
+// TestSklearnParameterErrors: values scikit-learn rejects fail only their
+// own cells, with the estimator's message under the parameter's name; an
+// estimator that cannot be imported is an error on estimator.
+func TestSklearnParameterErrors(t *testing.T) {
+	needPython(t)
+	file := writeExperiment(t, `experiment "sklearn_errors" { seed = 0 }
+dataset "iris" { path = "%DATA%/iris.csv" }
+learner "sk" {
+  plugin = "sklearn"
+  params = { estimator = "sklearn.linear_model.LogisticRegression", C = [1, -1] }
+}
+learner "nope" {
+  plugin = "sklearn"
+  params = { estimator = "sklearn.linear_model.NoSuchModel" }
+}
+reduction "ova" { scheme = "ova" }
+metrics = ["accuracy"]
+`)
+	out := t.TempDir()
+	_, stderr, err := bench(t, "run", "-o", out, file)
+	if err == nil {
+		t.Fatalf("no error for invalid parameters\n%s", stderr)
+	}
+	want := map[string]string{
+		"C=1":  "",
+		"C=-1": "parameter C: The 'C' parameter of LogisticRegression must be a float in the range (0, inf]. Got -1.0 instead.",
+		"estimator=sklearn.linear_model.NoSuchModel": "parameter estimator: cannot import sklearn.linear_model.NoSuchModel",
+	}
+	files, _ := filepath.Glob(filepath.Join(out, "cells", "*.json"))
+	for _, f := range files {
+		var c engine.CellResult
+		if err := json.Unmarshal([]byte(readFile(t, f)), &c); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		key := strings.Split(c.Params, ",")[0]
+		w, ok := want[key]
+		if !ok {
+			t.Errorf("unexpected cell %s %s", c.Learner, c.Params)
+			continue
+		}
+		delete(want, key)
+		if w == "" && c.Failed() || w != "" && !strings.Contains(c.Error, w) {
+			t.Errorf("cell %s %s: error %q, want %q", c.Learner, c.Params, c.Error, w)
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("cells missing: %v", want)
+	}
+}
+
+// TestSklearnPluginWithoutPackages: without Debian's Python packages (here:
+// python3 -S, which leaves dist-packages off the path) the plugin exits
+// before the handshake saying what to install, and `bench plugins` lists
+// it as not available with that reason instead of failing.
+func TestSklearnPluginWithoutPackages(t *testing.T) {
+	zip := filepath.Join(pluginsDir, "bench-plugin-sklearn")
+	cmd := exec.Command(pythonPath, "-S", zip)
+	cmd.Env = append(os.Environ(), "POLYCLASS_PLUGIN=d0c1a55e5-multiclass-reduction")
+	out, err := cmd.CombinedOutput()
+	const want = "apt-get install python3-grpcio python3-protobuf python3-sklearn"
+	if err == nil || !strings.Contains(string(out), want) {
+		t.Fatalf("python3 -S %s: %v, output %q; want a failure saying %q", zip, err, out, want)
+	}
+
+	dir := t.TempDir()
+	script := "#!/bin/sh\n" + pythonPath + " -S " + zip + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "bench-plugin-sklearn"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr strings.Builder
+	if err := run(t.Context(), []string{"plugins", "--plugins", dir}, &stdout, &stderr); err != nil {
+		t.Fatalf("bench plugins: %v", err)
+	}
+	got := stdout.String()
+	if !strings.Contains(got, "not available (cannot start):\n  sklearn (") || !strings.Contains(got, want) || strings.Contains(got, "capabilities:") {
+		t.Errorf("bench plugins:\n%s", got)
+	}
+}
+
+// TestReadmePythonCentroid runs the README's Python nearest-centroid
+// plugin. Under one-vs-one each pairwise vote goes to the nearer of two
+// class means, so the class of the nearest mean wins all its votes: every
+// fold must equal scikit-learn's NearestCentroid (through the sklearn
+// plugin, no reduction).
+func TestReadmePythonCentroid(t *testing.T) {
+	needPython(t)
+	readme := readFile(t, "../../README.md")
+	_, after, ok := strings.Cut(readme, "### In Python")
+	if !ok {
+		t.Fatal("README has no \"### In Python\" section")
+	}
+	_, code, ok := strings.Cut(after, "```python\n")
+	code, _, ok2 := strings.Cut(code, "```")
+	if !ok || !ok2 {
+		t.Fatal("the README's Python section has no python code block")
+	}
+	dir := t.TempDir()
+	repo, _ := filepath.Abs("../..")
+	src := filepath.Join(dir, "centroid.py")
+	launcher := "#!/bin/sh\nPYTHONPATH=" + filepath.Join(repo, "plugins", "sklearn") + " exec " + pythonPath + " " + src + "\n"
+	files := map[string]string{"centroid.py": code, "bench-plugin-pycentroid": launcher}
+	for _, p := range []string{"sklearn", "reducers"} {
+		files["bench-plugin-"+p] = readFile(t, filepath.Join(pluginsDir, "bench-plugin-"+p))
+	}
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	file := writeExperiment(t, `experiment "centroid" { seed = 0 }
+`+datasets("iris", "wine")+`
+encoder "std" { type = "standardize" }
+learner "pycentroid" {}
+learner "nc" {
+  plugin = "sklearn"
+  params = { estimator = "sklearn.neighbors.NearestCentroid" }
+}
+reduction "ovo" {
+  scheme   = "ovo"
+  learners = ["pycentroid"]
+}
+reduction "none" {
+  scheme   = "none"
+  learners = ["nc"]
+}
+metrics = ["accuracy"]
+`)
+	out := t.TempDir()
+	var stdout, stderr strings.Builder
+	if err := run(t.Context(), []string{"run", "--plugins", dir, "--quiet", "-o", out, file}, &stdout, &stderr); err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	cells := readCells(t, out)
+	for _, d := range []string{"iris", "wine"} {
+		c, ref := cells[d+"|pycentroid|ovo"], cells[d+"|nc|none"]
+		if c == nil || ref == nil || len(c.Folds) != 10 || len(ref.Folds) != 10 {
+			t.Fatalf("%s: cells %v, %v", d, c, ref)
+		}
+		for i, f := range c.Folds {
+			if got, want := f.Metrics["accuracy"], ref.Folds[i].Metrics["accuracy"]; got != want {
+				t.Errorf("%s fold %d: centroid + ovo %.4f, NearestCentroid %.4f", d, f.Fold, got, want)
 			}
 		}
 	}

@@ -14,7 +14,8 @@ estimator's parameter accepts only reals. The host's seed becomes
 
 Scores: ``decision_function`` when the estimator has it, else the
 probabilities of ``predict_proba`` mapped to 2p − 1 for binary problems
-(so the sign still decides), else ``predict`` (regressors). Probabilities
+(so the sign still decides), else ``predict``: the value for regressors,
++1 for the predicted class and −1 elsewhere for classifiers. Probabilities
 come from ``predict_proba`` when the estimator has it.
 """
 
@@ -59,8 +60,8 @@ def _info():
                 description="import path of the estimator class, e.g. sklearn.svm.SVC",
             ),
             pp.ParamSpec(
-                "scores", "string", default="auto", allowed=["auto", "decision_function", "predict_proba"],
-                description="where scores come from (auto: decision_function, else predict_proba)",
+                "scores", "string", default="auto", allowed=["auto", "decision_function", "predict_proba", "predict"],
+                description="where scores come from (auto: decision_function, else predict_proba, else predict)",
             ),
             pp.ParamSpec("*", "any", description="any keyword argument of the estimator"),
         ],
@@ -159,6 +160,14 @@ class _Fitted(pp.Model):
             proba = est.predict_proba(X)
         if kind == pp.REGRESSION:
             return np.asarray(est.predict(X), float).reshape(-1, 1), None
+        if self.source == "predict":
+            # Hard predictions: +1 for the predicted class, −1 elsewhere.
+            pred = np.asarray(est.predict(X))
+            if kind == pp.BINARY:
+                return np.where(pred > 0, 1.0, -1.0).reshape(-1, 1), None
+            s = np.full((pred.shape[0], self.outputs), -1.0)
+            s[np.arange(pred.shape[0]), pred.astype(np.int64)] = 1.0
+            return s, (self._spread(proba, 0.0) if probabilities and proba is not None else None)
         if kind == pp.BINARY:
             # classes_ is [-1, +1]: column 1 and positive decision values mean +1.
             if self.source == "decision_function":
@@ -202,7 +211,7 @@ class SklearnLearner(pp.Learner):
         except (TypeError, ValueError) as e:
             raise _located(cls, kwargs, e) from None
         if source == "auto":
-            source = "decision_function" if hasattr(est, "decision_function") else "predict_proba"
+            source = next(m for m in ("decision_function", "predict_proba", "predict") if hasattr(est, m))
         if problem.kind != pp.REGRESSION and not hasattr(est, source):
             raise pp.ParamError("scores", f"{path} has no {source}")
         y = problem.y

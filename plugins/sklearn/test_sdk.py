@@ -1,0 +1,91 @@
+"""Unit tests of the Python plugin SDK (run by plugins/sklearn/sdk_test.go,
+or by hand: /usr/bin/python3 -m unittest discover -s plugins/sklearn)."""
+
+import struct
+import unittest
+
+import numpy as np
+import scipy.sparse
+
+from polyclass_plugin import dataset, service
+from polyclass_plugin._proto import plugin_pb2 as pb
+
+
+def header(layout, rows, cols, nnz, data):
+    return pb.DatasetHeader(
+        digest=dataset.digest_of(layout, rows, cols, nnz, data),
+        layout=layout, rows=rows, cols=cols, nnz=nnz, size=len(data),
+    )
+
+
+class DecodeTest(unittest.TestCase):
+    def test_dense_round_trip(self):
+        x = np.arange(6, dtype="<f8").reshape(2, 3) / 4
+        data = bytearray(x.tobytes())
+        got = dataset.decode(header(pb.DatasetHeader.DENSE, 2, 3, 0, data), data)
+        np.testing.assert_array_equal(got, x)
+
+    def test_csr_round_trip(self):
+        m = scipy.sparse.csr_matrix(np.array([[0, 1.5, 0], [0, 0, 0], [2, 0, -3]]))
+        data = bytearray(
+            m.indptr.astype("<i8").tobytes() + m.indices.astype("<i4").tobytes() + m.data.astype("<f8").tobytes()
+        )
+        got = dataset.decode(header(pb.DatasetHeader.CSR, 3, 3, 3, data), data)
+        self.assertTrue(scipy.sparse.issparse(got))
+        np.testing.assert_array_equal(got.toarray(), m.toarray())
+
+    def test_rejects(self):
+        good = bytearray(struct.pack("<2d", 1, 2))
+        cases = [
+            ("digest mismatch", pb.DatasetHeader(digest="00", layout=1, rows=1, cols=2, size=16), good),
+            ("needs 24 bytes", header(pb.DatasetHeader.DENSE, 1, 3, 0, good), good),
+            ("is empty", header(pb.DatasetHeader.DENSE, 0, 2, 0, bytearray()), bytearray()),
+            ("indptr must rise",
+             header(pb.DatasetHeader.CSR, 1, 2, 1, bytearray(struct.pack("<qqid", 1, 0, 0, 1.0))),
+             bytearray(struct.pack("<qqid", 1, 0, 0, 1.0))),
+            ("column index is outside",
+             header(pb.DatasetHeader.CSR, 1, 2, 1, bytearray(struct.pack("<qqid", 0, 1, 5, 1.0))),
+             bytearray(struct.pack("<qqid", 0, 1, 5, 1.0))),
+        ]
+        for want, h, data in cases:
+            with self.subTest(want):
+                with self.assertRaisesRegex(ValueError, want):
+                    dataset.decode(h, data)
+
+
+class CacheTest(unittest.TestCase):
+    def test_evicts_least_recently_used(self):
+        c = dataset.Cache(budget=20)
+        c.put("a", "A", 10)
+        c.put("b", "B", 10)
+        c.get("a")  # b is now the least recently used
+        c.put("c", "C", 10)
+        self.assertEqual([c.has(d) for d in "abc"], [True, False, True])
+        c.put("big", "X", 100)  # always kept, everything else goes
+        self.assertEqual([c.has(d) for d in ("a", "c", "big")], [False, False, True])
+        c.remove("big")
+        self.assertIsNone(c.get("big"))
+
+
+class ValueTest(unittest.TestCase):
+    def test_round_trip(self):
+        for v in [1.5, "rbf", True, False, [1.0, [2.0, "x"]]]:
+            with self.subTest(v=v):
+                self.assertEqual(service.value_from_pb(service.value_to_pb(v)), v)
+
+    def test_targets(self):
+        rows = np.array([10, 11, 12, 13])
+        p = pb.Problem(kind=pb.Problem.MULTICLASS, targets=[1, 0, 3, 2], num_classes=3, weights=[1, 2, 3, 4])
+        kind, used, y, w = service._targets(p, rows)
+        self.assertEqual(kind, "multiclass")
+        np.testing.assert_array_equal(used, [10, 12, 13])
+        np.testing.assert_array_equal(y, [0, 2, 1])
+        np.testing.assert_array_equal(w, [1, 3, 4])
+        with self.assertRaisesRegex(ValueError, "binary targets"):
+            service._targets(pb.Problem(kind=pb.Problem.BINARY, targets=[1, 2, 0, 0]), rows)
+        with self.assertRaisesRegex(ValueError, "uses no rows"):
+            service._targets(pb.Problem(kind=pb.Problem.BINARY, targets=[0, 0, 0, 0]), rows)
+
+
+if __name__ == "__main__":
+    unittest.main()
