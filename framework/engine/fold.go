@@ -162,28 +162,45 @@ func (f *fold) release() {
 	}
 }
 
-func runFold(ctx context.Context, g *Grid, t task, e *matrixEntry, ls *leases, stats *Stats, timeout time.Duration, keep bool) (fr FoldResult, err error) {
-	// A bug must fail the fold's cell, not the run.
+// runFold runs task t: it builds (or reuses) the fold's design matrix,
+// holds a lease on it, and runs the fold's steps: plan, fit and predict,
+// decode, score. A panic fails the fold's cell, not the run.
+func (s *scheduler) runFold(ctx context.Context, t task, e *matrixEntry) (fr FoldResult, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("internal error: %v\n%s", p, debug.Stack())
 		}
 	}()
-	if timeout > 0 {
+	if s.opt.Timeout > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, timeout)
+		ctx, cancel = context.WithTimeout(ctx, s.opt.Timeout)
 		defer cancel()
 	}
-	c := t.cell
-	d := c.Dataset
-	x, enc, err := design(g, t, e)
+	x, enc, err := design(s.g, t, e)
 	if err != nil {
 		return FoldResult{}, err
 	}
 	// Held until the fold's last Predict: Forget cannot drop the matrix
 	// between the upload check and its use.
-	ls.acquire(enc.Digest)
-	defer ls.release(enc.Digest)
+	s.ls.acquire(enc.Digest)
+	defer s.ls.release(enc.Digest)
+	f, err := newFold(ctx, s.g, t, &s.stats)
+	if err != nil {
+		return FoldResult{}, err
+	}
+	defer f.release()
+	out, err := f.evaluate(x, enc)
+	if err != nil {
+		return FoldResult{}, err
+	}
+	return f.score(t, out, s.opt.KeepPredictions)
+}
+
+// newFold prepares task t's fold: its rows, its seeds, and the current
+// process of each of its plugins (a plugin that died in an earlier fold
+// has been started again).
+func newFold(ctx context.Context, g *Grid, t task, stats *Stats) (*fold, error) {
+	c, d := t.cell, t.cell.Dataset
 	train, test := cv.Split(d.Folds[t.repeat], t.fold)
 	f := &fold{
 		ctx: ctx, g: g, c: c, stats: stats, train: train, test: test,
@@ -193,144 +210,218 @@ func runFold(ctx context.Context, g *Grid, t task, e *matrixEntry, ls *leases, s
 		solverSeed: cv.Seed(g.Experiment.Seed, "solver", c.ID().Key(), strconv.Itoa(t.repeat), strconv.Itoa(t.fold)),
 		lp:         c.Learner.Plugin, rp: c.Reduction.Plugin,
 	}
-	// The current process of each plugin: a plugin that died in an
-	// earlier fold has been started again.
 	if g.Host != nil {
+		var err error
 		if f.lp, err = g.Host.Get(ctx, c.Learner.Plugin.Name); err != nil {
-			return FoldResult{}, err
+			return nil, err
 		}
 		if f.rp, err = g.Host.Get(ctx, c.Reduction.Plugin.Name); err != nil {
-			return FoldResult{}, err
+			return nil, err
 		}
 	}
-	defer f.release()
+	return f, nil
+}
 
+// outcome is what a fold's models and decoder made of its test rows.
+type outcome struct {
+	plan sdk.Plan
+	dec  sdk.Decoding
+}
+
+// evaluate trains the cell on the fold's training rows of x and decodes
+// its predictions for the test rows: the plan (every stage of it), the
+// fit, the predictions, the decoding.
+func (f *fold) evaluate(x sdk.Matrix, enc *sdk.EncodedMatrix) (outcome, error) {
+	if err := f.upload(enc); err != nil {
+		return outcome{}, err
+	}
+	plan, enc, err := f.stages(f.planRequest(), x, enc)
+	if err != nil {
+		return outcome{}, err
+	}
+	req, err := f.fitPredict(enc, plan)
+	if err != nil {
+		return outcome{}, err
+	}
+	dec, err := f.rp.Reducer.Decode(f.ctx, req)
+	if err != nil {
+		return outcome{}, f.rerr(err)
+	}
+	return outcome{plan: plan, dec: dec}, nil
+}
+
+// planRequest describes the fold's training part to the reducer.
+func (f *fold) planRequest() sdk.PlanRequest {
+	c, d := f.c, f.c.Dataset
 	req := sdk.PlanRequest{
 		Scheme: c.Reduction.Scheme.Name, Params: c.RedParams, NumClasses: d.K(),
 		ClassNames: d.Classes, Seed: f.seed,
 	}
 	if d.MultiLabel {
-		req.LabelMatrix = rowsOf(d.LabelMatrix, train)
-	} else {
-		req.Labels = make([]int, len(train))
-		for i, r := range train {
-			req.Labels[i] = d.Labels[r]
-		}
+		req.LabelMatrix = rowsOf(d.LabelMatrix, f.train)
+		return req
 	}
-	if err := f.upload(enc); err != nil {
-		return FoldResult{}, err
+	req.Labels = make([]int, len(f.train))
+	for i, r := range f.train {
+		req.Labels[i] = d.Labels[r]
 	}
-	// A reduction may run in stages: each stage but the last adds its
-	// outputs to the features of the next.
-	var plan sdk.Plan
+	return req
+}
+
+// stages asks the reducer for its plan. A reduction may run in stages:
+// each stage but the last adds its outputs to the features of the next,
+// so stages returns the last stage's plan with its design matrix, uploaded.
+func (f *fold) stages(req sdk.PlanRequest, x sdk.Matrix, enc *sdk.EncodedMatrix) (sdk.Plan, *sdk.EncodedMatrix, error) {
 	for {
-		if plan, err = f.plan(req); err != nil {
-			return FoldResult{}, err
+		plan, err := f.plan(req)
+		if err != nil {
+			return sdk.Plan{}, nil, err
 		}
 		if plan.NextStage == nil {
-			break
+			return plan, enc, nil
 		}
-		if req.Stage >= 8 {
-			return FoldResult{}, fmt.Errorf("reducer %s asks for more than 8 stages", f.rp.Name)
+		if req.Stage >= maxStages {
+			return sdk.Plan{}, nil, fmt.Errorf("reducer %s asks for more than %d stages", f.rp.Name, maxStages)
 		}
 		if x, enc, err = f.stage(x, enc, plan); err != nil {
-			return FoldResult{}, err
+			return sdk.Plan{}, nil, err
 		}
 		if err := f.upload(enc); err != nil {
-			return FoldResult{}, err
+			return sdk.Plan{}, nil, err
 		}
 		req.Stage++
 		req.State = plan.State
 	}
-	models, err := f.fit(enc.Digest, train, plan.Problems)
+}
+
+// fitPredict trains the plan's problems on the training rows and predicts
+// the test rows (and the training rows, when the plan asks for them); it
+// returns the request for the decoder.
+func (f *fold) fitPredict(enc *sdk.EncodedMatrix, plan sdk.Plan) (sdk.DecodeRequest, error) {
+	models, err := f.fit(enc.Digest, f.train, plan.Problems)
 	if err != nil {
-		return FoldResult{}, err
+		return sdk.DecodeRequest{}, err
 	}
-	scores, prob, err := f.predict(enc.Digest, test, models)
+	scores, prob, err := f.predict(enc.Digest, f.test, models)
 	if err != nil {
-		return FoldResult{}, err
+		return sdk.DecodeRequest{}, err
 	}
 	var trainScores *mat.Dense
 	if plan.NeedsTrainingScores {
-		if trainScores, _, err = f.predict(enc.Digest, train, models); err != nil {
-			return FoldResult{}, err
+		if trainScores, _, err = f.predict(enc.Digest, f.train, models); err != nil {
+			return sdk.DecodeRequest{}, err
 		}
 	}
-	dec, err := f.rp.Reducer.Decode(ctx, sdk.DecodeRequest{
-		Scheme: c.Reduction.Scheme.Name, Params: c.RedParams, State: plan.State,
+	return sdk.DecodeRequest{
+		Scheme: f.c.Reduction.Scheme.Name, Params: f.c.RedParams, State: plan.State,
 		Scores: scores, Probabilities: prob, TrainingScores: trainScores,
-	})
-	if err != nil {
-		return FoldResult{}, f.rerr(err)
+	}, nil
+}
+
+// score checks the decoder's answer against the fold's test rows and
+// evaluates the grid's metrics on it.
+func (f *fold) score(t task, out outcome, keep bool) (FoldResult, error) {
+	d, dec := f.c.Dataset, out.dec
+	if err := checkDecoding(dec, d, len(f.test), f.rp.Name); err != nil {
+		return FoldResult{}, err
 	}
-	fr = FoldResult{
-		Repeat: t.repeat, Fold: t.fold, NTrain: len(train), NTest: len(test),
-		Metrics: map[string]float64{}, Ties: dec.Ties, FitSeconds: f.fitSeconds, PredictSeconds: f.predictSeconds,
-		Diagnostics: plan.Diagnostics, PlanWarnings: plan.Warnings,
+	fr := FoldResult{
+		Repeat: t.repeat, Fold: t.fold, NTrain: len(f.train), NTest: len(f.test),
+		Ties: dec.Ties, FitSeconds: f.fitSeconds, PredictSeconds: f.predictSeconds,
+		Diagnostics: out.plan.Diagnostics, PlanWarnings: out.plan.Warnings,
 	}
 	in := &metrics.Input{K: d.K(), FitSeconds: f.fitSeconds, PredictSeconds: f.predictSeconds}
 	if d.MultiLabel {
-		if dec.LabelMatrix == nil {
-			return FoldResult{}, fmt.Errorf("reducer %s returned no label matrix for multi-label data", f.rp.Name)
-		}
-		if r, k := dec.LabelMatrix.Dims(); r != len(test) || k != d.K() {
-			return FoldResult{}, fmt.Errorf("reducer %s returned a %d×%d label matrix for %d test rows and %d labels", f.rp.Name, r, k, len(test), d.K())
-		}
-		in.TrueSet, in.PredSet = rowsOf(d.LabelMatrix, test), dec.LabelMatrix
+		in.TrueSet, in.PredSet = rowsOf(d.LabelMatrix, f.test), dec.LabelMatrix
 		if keep {
-			fr.Predictions = &Predictions{Rows: test, TrueSet: in.TrueSet, PredSet: in.PredSet, Scores: dec.ClassScores}
+			fr.Predictions = &Predictions{Rows: f.test, TrueSet: in.TrueSet, PredSet: in.PredSet, Scores: dec.ClassScores}
 		}
 	} else {
-		if len(dec.Predicted) != len(test) {
-			return FoldResult{}, fmt.Errorf("reducer %s returned %d predictions for %d test rows", f.rp.Name, len(dec.Predicted), len(test))
-		}
-		for i, k := range dec.Predicted {
-			if k < 0 || k >= d.K() {
-				return FoldResult{}, fmt.Errorf("reducer %s predicted class %d for test row %d; classes are 0..%d", f.rp.Name, k, i, d.K()-1)
-			}
-		}
-		if dec.ClassScores != nil {
-			if r, k := dec.ClassScores.Dims(); r != len(test) || k != d.K() {
-				return FoldResult{}, fmt.Errorf("reducer %s returned %d×%d class scores for %d test rows and %d classes", f.rp.Name, r, k, len(test), d.K())
-			}
-		}
-		truth := make([]int, len(test))
-		for i, r := range test {
+		truth := make([]int, len(f.test))
+		for i, r := range f.test {
 			truth[i] = d.Labels[r]
 		}
 		in.True, in.Pred, in.Prob = truth, dec.Predicted, dec.ClassScores
-		fr.Confusion = make([][]int, d.K())
-		for k := range fr.Confusion {
-			fr.Confusion[k] = make([]int, d.K())
-		}
-		for i := range truth {
-			fr.Confusion[truth[i]][dec.Predicted[i]]++
-		}
+		fr.Confusion = confusion(truth, dec.Predicted, d.K())
 		if keep {
-			fr.Predictions = &Predictions{Rows: test, True: truth, Predicted: dec.Predicted, Scores: dec.ClassScores}
+			fr.Predictions = &Predictions{Rows: f.test, True: truth, Predicted: dec.Predicted, Scores: dec.ClassScores}
 		}
 	}
-	for _, name := range g.Metrics {
+	var err error
+	fr.Metrics, fr.Warnings, err = evaluateMetrics(f.g.Metrics, d, in)
+	if err != nil {
+		return FoldResult{}, err
+	}
+	return fr, nil
+}
+
+// checkDecoding checks that a decoding fits n test rows of dataset d: a
+// label matrix of n × K for multi-label data, else n predictions in 0..K−1
+// and, when given, n × K class scores. reducer names the culprit.
+func checkDecoding(dec sdk.Decoding, d *Dataset, n int, reducer string) error {
+	if d.MultiLabel {
+		if dec.LabelMatrix == nil {
+			return fmt.Errorf("reducer %s returned no label matrix for multi-label data", reducer)
+		}
+		if r, k := dec.LabelMatrix.Dims(); r != n || k != d.K() {
+			return fmt.Errorf("reducer %s returned a %d×%d label matrix for %d test rows and %d labels", reducer, r, k, n, d.K())
+		}
+		return nil
+	}
+	if len(dec.Predicted) != n {
+		return fmt.Errorf("reducer %s returned %d predictions for %d test rows", reducer, len(dec.Predicted), n)
+	}
+	for i, k := range dec.Predicted {
+		if k < 0 || k >= d.K() {
+			return fmt.Errorf("reducer %s predicted class %d for test row %d; classes are 0..%d", reducer, k, i, d.K()-1)
+		}
+	}
+	if dec.ClassScores != nil {
+		if r, k := dec.ClassScores.Dims(); r != n || k != d.K() {
+			return fmt.Errorf("reducer %s returned %d×%d class scores for %d test rows and %d classes", reducer, r, k, n, d.K())
+		}
+	}
+	return nil
+}
+
+// confusion returns the k×k confusion matrix of predictions (rows = actual).
+func confusion(truth, pred []int, k int) [][]int {
+	m := make([][]int, k)
+	for i := range m {
+		m[i] = make([]int, k)
+	}
+	for i := range truth {
+		m[truth[i]][pred[i]]++
+	}
+	return m
+}
+
+// evaluateMetrics evaluates the named metrics that apply to dataset d on
+// in, with the number of values each set by a convention (0/0 → 0).
+func evaluateMetrics(names []string, d *Dataset, in *metrics.Input) (map[string]float64, map[string]int, error) {
+	values := map[string]float64{}
+	var warnings map[string]int
+	for _, name := range names {
 		m, err := metrics.Lookup(name)
 		if err != nil {
-			return FoldResult{}, err
+			return nil, nil, err
 		}
 		if !applies(m, d) {
 			continue
 		}
 		v, warn, err := m.Eval(in)
 		if err != nil {
-			return FoldResult{}, fmt.Errorf("metric %s: %w", name, err)
+			return nil, nil, fmt.Errorf("metric %s: %w", name, err)
 		}
-		fr.Metrics[name] = v
+		values[name] = v
 		if warn > 0 {
-			if fr.Warnings == nil {
-				fr.Warnings = map[string]int{}
+			if warnings == nil {
+				warnings = map[string]int{}
 			}
-			fr.Warnings[name] = warn
+			warnings[name] = warn
 		}
 	}
-	return fr, nil
+	return values, warnings, nil
 }
 
 // applies reports whether metric m is defined for dataset d's task.

@@ -128,8 +128,9 @@ func (p *Plugin) Version() string {
 	return ""
 }
 
-// Exited reports whether the plugin process has ended.
-func (p *Plugin) Exited() bool { return p.client.Exited() }
+// Exited reports whether the plugin process has ended. A plugin served
+// in-process (no client, as in tests) never ends.
+func (p *Plugin) Exited() bool { return p.client != nil && p.client.Exited() }
 
 // Stderr returns the last lines the plugin wrote to stderr.
 func (p *Plugin) Stderr() string { return p.stderr.String() }

@@ -1,0 +1,261 @@
+package engine
+
+import (
+	"context"
+	"encoding/binary"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/hashicorp/go-plugin"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/polyclass/polyclass/framework/config"
+	"github.com/polyclass/polyclass/framework/data"
+	"github.com/polyclass/polyclass/framework/encode"
+	"github.com/polyclass/polyclass/framework/host"
+	"github.com/polyclass/polyclass/framework/metrics"
+	"github.com/polyclass/polyclass/framework/sdk"
+)
+
+// centroid is a learner for binary problems on one feature: its score is
+// the distance to the negatives' mean minus the distance to the
+// positives' mean. It counts its fits.
+type centroid struct{ fits atomic.Int64 }
+
+func (c *centroid) Info() sdk.LearnerInfo {
+	return sdk.LearnerInfo{Name: "centroid", Version: "1", Capabilities: sdk.Capabilities{Binary: true, Scores: true}}
+}
+
+func (c *centroid) Fit(_ context.Context, in sdk.FitInput, _ sdk.Params) (sdk.Model, error) {
+	c.fits.Add(1)
+	var sum [2]float64
+	var n [2]int
+	for i, y := range in.Targets {
+		k := 0
+		if y > 0 {
+			k = 1
+		}
+		sum[k] += in.X.Dense.At(i, 0)
+		n[k]++
+	}
+	return centroidModel{neg: sum[0] / float64(n[0]), pos: sum[1] / float64(n[1])}, nil
+}
+
+type centroidModel struct{ neg, pos float64 }
+
+func (m centroidModel) Outputs() int { return 1 }
+
+func (m centroidModel) Predict(_ context.Context, x sdk.Matrix, scores, _ *mat.Dense) error {
+	r, _ := x.Dims()
+	for i := 0; i < r; i++ {
+		v := x.Dense.At(i, 0)
+		scores.Set(i, 0, math.Abs(v-m.neg)-math.Abs(v-m.pos))
+	}
+	return nil
+}
+
+// oneVsAll is a reducer with one scheme: class k against the rest, decoded
+// by the largest score.
+type oneVsAll struct{}
+
+func (oneVsAll) Info() sdk.ReducerInfo {
+	return sdk.ReducerInfo{Name: "ova", Version: "1", Schemes: []sdk.Scheme{{Name: "ova"}}}
+}
+
+func (oneVsAll) Plan(_ context.Context, req sdk.PlanRequest) (sdk.Plan, error) {
+	plan := sdk.Plan{State: binary.AppendUvarint(nil, uint64(req.NumClasses))}
+	for k := 0; k < req.NumClasses; k++ {
+		p := sdk.Problem{Kind: sdk.Binary, Targets: make([]float64, len(req.Labels))}
+		for i, y := range req.Labels {
+			p.Targets[i] = -1
+			if y == k {
+				p.Targets[i] = 1
+			}
+		}
+		plan.Problems = append(plan.Problems, p)
+	}
+	return plan, nil
+}
+
+func (oneVsAll) Decode(_ context.Context, req sdk.DecodeRequest) (sdk.Decoding, error) {
+	r, k := req.Scores.Dims()
+	dec := sdk.Decoding{Predicted: make([]int, r)}
+	for i := 0; i < r; i++ {
+		for j := 1; j < k; j++ {
+			if req.Scores.At(i, j) > req.Scores.At(i, dec.Predicted[i]) {
+				dec.Predicted[i] = j
+			}
+		}
+	}
+	return dec, nil
+}
+
+// pluginGrid is one cell, centroid + ova on 12 rows of one feature in
+// three classes (at 0, 5 and 10) and two given folds. Row 3 is class 0 but
+// lies at 9.8, among class 2. The plugins are served in-process over gRPC.
+func pluginGrid(t *testing.T) (*Grid, *centroid) {
+	t.Helper()
+	csv := "x,class\n0,a\n0,a\n0,a\n9.8,a\n5,b\n5,b\n5,b\n5,b\n10,c\n10,c\n10,c\n10,c\n"
+	path := filepath.Join(t.TempDir(), "blobs.csv")
+	if err := os.WriteFile(path, []byte(csv), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	table, err := data.Read(path, data.Options{Categorical: []string{"class"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	impl := &centroid{}
+	lc, _ := plugin.TestPluginGRPCConn(t, false, map[string]plugin.Plugin{sdk.LearnerPluginName: &sdk.LearnerPlugin{Impl: impl}})
+	rc, _ := plugin.TestPluginGRPCConn(t, false, map[string]plugin.Plugin{sdk.ReducerPluginName: &sdk.ReducerPlugin{Impl: oneVsAll{}}})
+	t.Cleanup(func() { lc.Close(); rc.Close() })
+	l, err := lc.Dispense(sdk.LearnerPluginName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := rc.Dispense(sdk.ReducerPluginName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	linfo, rinfo := impl.Info(), oneVsAll{}.Info()
+	lp := &host.Plugin{Binary: host.Binary{Name: "centroid"}, Learner: l.(*sdk.LearnerClient), LearnerInfo: &linfo}
+	rp := &host.Plugin{Binary: host.Binary{Name: "ova"}, Reducer: r.(*sdk.ReducerClient), ReducerInfo: &rinfo}
+
+	d := &Dataset{Config: &config.Dataset{Name: "blobs", Target: "class"}, Table: table,
+		Classes: []string{"a", "b", "c"}, Labels: []int{0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2},
+		Folds: [][]int{{0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1}}, NumFolds: 2,
+		Features: encode.NewFrame(table, map[string]bool{"class": true})}
+	g := &Grid{Experiment: &config.Experiment{Name: "blobs", Seed: 1}, Metrics: []string{"accuracy", "macro_f1"},
+		Datasets: []*Dataset{d}, Pipelines: []*Pipeline{{Config: &config.Pipeline{Name: "raw"}}},
+		Learners:   []*Learner{{Config: &config.Learner{Name: "centroid"}, Plugin: lp, Info: &linfo}},
+		Reductions: []*Reduction{{Config: &config.Reduction{Name: "ova"}, Plugin: rp, Scheme: rinfo.Schemes[0]}}}
+	g.Cells = []*Cell{{Dataset: d, Pipeline: g.Pipelines[0], Learner: g.Learners[0], Reduction: g.Reductions[0]}}
+	return g, impl
+}
+
+func TestFoldStepsOnInProcessPlugins(t *testing.T) {
+	g, _ := pluginGrid(t)
+	s := newScheduler(g, Options{})
+	tk := s.tasks[1] // fold 1: trains on the clean rows, tests row 3
+	x, enc, err := design(g, tk, s.matrices[tk.key])
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := newFold(context.Background(), g, tk, &s.stats)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []int{0, 2, 4, 6, 8, 10}; !reflect.DeepEqual(f.train, want) {
+		t.Errorf("train rows %v, want %v", f.train, want)
+	}
+	if req := f.planRequest(); !reflect.DeepEqual(req.Labels, []int{0, 0, 1, 1, 2, 2}) || req.NumClasses != 3 || req.Seed != f.seed {
+		t.Errorf("plan request labels %v, K %d", req.Labels, req.NumClasses)
+	}
+	out, err := f.evaluate(x, enc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Test rows 1, 3, 5, 7, 9, 11: row 3 (class a, at 9.8) goes to c.
+	if want := []int{0, 2, 1, 1, 2, 2}; !reflect.DeepEqual(out.dec.Predicted, want) {
+		t.Errorf("predicted %v, want %v", out.dec.Predicted, want)
+	}
+	fr, err := f.score(tk, out, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fr.Metrics["accuracy"] != 5.0/6 || math.Abs(fr.Metrics["macro_f1"]-(2.0/3+1+0.8)/3) > 1e-15 {
+		t.Errorf("metrics %v, want accuracy 5/6 and macro F1 (2/3+1+4/5)/3", fr.Metrics)
+	}
+	if want := [][]int{{1, 0, 1}, {0, 2, 0}, {0, 0, 2}}; !reflect.DeepEqual(fr.Confusion, want) {
+		t.Errorf("confusion %v, want %v", fr.Confusion, want)
+	}
+	if fr.NTrain != 6 || fr.NTest != 6 || fr.Fold != 1 || fr.Predictions == nil || !reflect.DeepEqual(fr.Predictions.Rows, []int{1, 3, 5, 7, 9, 11}) {
+		t.Errorf("fold result %+v", fr)
+	}
+	if s.stats.Uploads != 1 {
+		t.Errorf("%d uploads, want 1", s.stats.Uploads)
+	}
+}
+
+func TestRunOnInProcessPlugins(t *testing.T) {
+	g, learner := pluginGrid(t)
+	res, stats, err := Run(context.Background(), g, Options{Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res) != 1 || res[0].Failed() {
+		t.Fatalf("results %+v", res)
+	}
+	// Fold 0 trains with row 3 among class a (its mean 4.9), and still
+	// gets every test row right (a row at 5 scores 2.45 for b, 2.4 for a).
+	acc := []float64{res[0].Folds[0].Metrics["accuracy"], res[0].Folds[1].Metrics["accuracy"]}
+	if acc[0] != 1 || acc[1] != 5.0/6 {
+		t.Errorf("accuracies %v, want [1 5/6]", acc)
+	}
+	// Three problems per fold; one design matrix for both folds (nothing
+	// is fitted on the raw features), uploaded once.
+	if n := learner.fits.Load(); n != 6 {
+		t.Errorf("%d fits, want 6", n)
+	}
+	if stats.Folds != 2 || stats.Uploads != 1 {
+		t.Errorf("stats %+v, want 2 folds, 1 upload", stats)
+	}
+}
+
+func TestCheckDecoding(t *testing.T) {
+	mc := &Dataset{Classes: []string{"a", "b", "c"}}
+	ml := &Dataset{Classes: []string{"a", "b"}, MultiLabel: true}
+	for _, tc := range []struct {
+		name string
+		d    *Dataset
+		dec  sdk.Decoding
+		want string
+	}{
+		{"ok", mc, sdk.Decoding{Predicted: []int{0, 2}, ClassScores: mat.NewDense(2, 3, nil)}, ""},
+		{"too few", mc, sdk.Decoding{Predicted: []int{0}}, "reducer r returned 1 predictions for 2 test rows"},
+		{"class out of range", mc, sdk.Decoding{Predicted: []int{0, 3}}, "reducer r predicted class 3 for test row 1; classes are 0..2"},
+		{"negative class", mc, sdk.Decoding{Predicted: []int{-1, 0}}, "predicted class -1 for test row 0"},
+		{"scores shape", mc, sdk.Decoding{Predicted: []int{0, 1}, ClassScores: mat.NewDense(2, 2, nil)}, "returned 2×2 class scores for 2 test rows and 3 classes"},
+		{"multi-label ok", ml, sdk.Decoding{LabelMatrix: mat.NewDense(2, 2, nil)}, ""},
+		{"no label matrix", ml, sdk.Decoding{Predicted: []int{0, 1}}, "returned no label matrix for multi-label data"},
+		{"label matrix shape", ml, sdk.Decoding{LabelMatrix: mat.NewDense(3, 2, nil)}, "returned a 3×2 label matrix for 2 test rows and 2 labels"},
+	} {
+		err := checkDecoding(tc.dec, tc.d, 2, "r")
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s: %v", tc.name, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%s: error %v, want %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+func TestEvaluateMetrics(t *testing.T) {
+	d := &Dataset{Classes: []string{"a", "b", "c"}}
+	in := &metrics.Input{K: 3, True: []int{0, 0, 1, 1, 2, 2}, Pred: []int{0, 1, 1, 1, 2, 0}, FitSeconds: 1.5}
+	// subset_accuracy is a multi-label metric: left out for multiclass data.
+	got, warn, err := evaluateMetrics([]string{"accuracy", "macro_f1", "fit_seconds", "subset_accuracy"}, d, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// F1 per class: a 1/2, b 4/5, c 2/3.
+	want := map[string]float64{"accuracy": 4.0 / 6, "macro_f1": 59.0 / 90, "fit_seconds": 1.5}
+	if len(got) != len(want) || warn != nil {
+		t.Fatalf("metrics %v (warnings %v), want %v", got, warn, want)
+	}
+	for k, v := range want {
+		if math.Abs(got[k]-v) > 1e-15 {
+			t.Errorf("%s = %v, want %v", k, got[k], v)
+		}
+	}
+	if c := confusion(in.True, in.Pred, 3); !reflect.DeepEqual(c, [][]int{{1, 1, 0}, {0, 2, 0}, {1, 0, 1}}) {
+		t.Errorf("confusion %v", c)
+	}
+	if _, _, err := evaluateMetrics([]string{"acuracy"}, d, in); err == nil {
+		t.Error("unknown metric: no error")
+	}
+}

@@ -1,0 +1,224 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/polyclass/polyclass/framework/sdk"
+)
+
+// foldFunc runs one task of a run: one fold of one cell on its design
+// matrix entry.
+type foldFunc func(ctx context.Context, t task, e *matrixEntry) (FoldResult, error)
+
+// scheduler runs the folds of a grid's cells on a pool of workers. It owns
+// the run's shared state: the task list, the design matrices and their
+// reference counts, the leases, and the results with their bookkeeping
+// (folds left per cell, fold errors, interrupted cells). Each finished
+// cell goes to the Sink at once.
+type scheduler struct {
+	g   *Grid
+	opt Options
+	// fold runs one task; Run uses the engine's, tests their own.
+	fold foldFunc
+
+	tasks    []task
+	matrices map[matrixKey]*matrixEntry
+	groups   map[groupKey]*atomic.Int64
+	ls       leases
+	stats    Stats
+
+	mu          sync.Mutex // guards what follows
+	results     []*CellResult
+	remaining   []int // folds not yet recorded, per cell
+	foldErrs    []map[int]error
+	interrupted []bool
+	done        int
+	writeErrs   []error
+}
+
+// newScheduler plans the run of g: every fold of every cell not in
+// opt.Done, grouped by dataset and pipeline so that each fold's design
+// matrix is built once and freed when the group's last task ends; within a
+// group cell by cell, so that cells finish (and are saved) early.
+func newScheduler(g *Grid, opt Options) *scheduler {
+	s := &scheduler{g: g, opt: opt,
+		matrices: map[matrixKey]*matrixEntry{}, groups: map[groupKey]*atomic.Int64{}}
+	s.fold = s.runFold
+	for di, d := range g.Datasets {
+		for pi, p := range g.Pipelines {
+			for _, c := range g.Cells {
+				if c.Dataset != d || c.Pipeline != p || opt.Done[c.Index] != nil {
+					continue
+				}
+				s.add(c, groupKey{di, pi})
+			}
+		}
+	}
+	n := len(g.Cells)
+	s.results, s.remaining = make([]*CellResult, n), make([]int, n)
+	s.foldErrs, s.interrupted = make([]map[int]error, n), make([]bool, n)
+	for i, c := range g.Cells {
+		if done := opt.Done[i]; done != nil {
+			s.results[i] = done
+			continue
+		}
+		s.results[i] = &CellResult{Index: i, ID: c.ID(), Classes: c.Dataset.Classes,
+			Folds: make([]FoldResult, len(c.Dataset.Folds)*c.Dataset.NumFolds)}
+		s.remaining[i] = len(s.results[i].Folds)
+	}
+	return s
+}
+
+// add queues every fold of cell c, whose design matrices belong to group gk.
+func (s *scheduler) add(c *Cell, gk groupKey) {
+	d := c.Dataset
+	for rep := range d.Folds {
+		for f := 0; f < d.NumFolds; f++ {
+			key := matrixKey{gk.dataset, gk.pipeline, rep, f}
+			s.tasks = append(s.tasks, task{cell: c, repeat: rep, fold: f, key: key})
+			if s.matrices[key] == nil {
+				s.matrices[key] = &matrixEntry{}
+			}
+			s.matrices[key].refs.Add(1)
+			if s.groups[gk] == nil {
+				s.groups[gk] = &atomic.Int64{}
+			}
+			s.groups[gk].Add(1)
+		}
+	}
+}
+
+// run feeds the tasks to the workers until they are done or ctx ends.
+func (s *scheduler) run(ctx context.Context) ([]*CellResult, Stats, error) {
+	workers := s.opt.Workers
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	ch := make(chan task)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for t := range ch {
+				fr, err := s.execute(ctx, t)
+				s.free(ctx, t)
+				s.record(t, fr, err, ctx.Err() != nil)
+			}
+		}()
+	}
+feed:
+	for _, t := range s.tasks {
+		select {
+		case ch <- t:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(ch)
+	wg.Wait()
+	return s.outcome(ctx.Err())
+}
+
+// failed reports whether a fold of cell i has failed already.
+func (s *scheduler) failed(i int) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.foldErrs[i] != nil
+}
+
+// execute runs task t unless its cell has failed already. A fold whose
+// plugin process ended under it (perhaps in another cell's fold) runs again
+// on a fresh process, at most maxRetries times, while its cell stands.
+func (s *scheduler) execute(ctx context.Context, t task) (FoldResult, error) {
+	if s.failed(t.cell.Index) {
+		return FoldResult{}, errSkipped
+	}
+	e := s.matrices[t.key]
+	fr, err := s.fold(ctx, t, e)
+	for retry := 0; retry < maxRetries && errors.Is(err, errPluginDied) && ctx.Err() == nil; retry++ {
+		if s.failed(t.cell.Index) {
+			break // the cell failed anyway: no more restarts for it
+		}
+		fr, err = s.fold(ctx, t, e)
+	}
+	return fr, err
+}
+
+// free drops task t's hold on its design matrix. When t is its group's last
+// task, the group's matrices (the same one for every fold when nothing is
+// fitted) are needed no more, unless an unfinished group made an identical
+// one: the learner plugins are told to forget them.
+func (s *scheduler) free(ctx context.Context, t task) {
+	if e := s.matrices[t.key]; e.refs.Add(-1) == 0 {
+		e.m, e.enc = sdk.Matrix{}, nil
+	}
+	if gk := (groupKey{t.key.dataset, t.key.pipeline}); s.groups[gk].Add(-1) == 0 {
+		s.ls.forget(unused(gk, s.matrices, s.groups), func(free []string) { forget(ctx, s.g, free...) })
+	}
+}
+
+// record stores a fold's outcome. A fold cut off by an interruption leaves
+// its cell unfinished: neither written nor reported. The cell's last fold
+// finishes the cell and hands it to the Sink.
+func (s *scheduler) record(t task, fr FoldResult, err error, interrupted bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	i := t.cell.Index
+	slot := t.repeat*t.cell.Dataset.NumFolds + t.fold
+	switch {
+	case err != nil:
+		if interrupted {
+			s.interrupted[i] = true
+		}
+		if s.foldErrs[i] == nil {
+			s.foldErrs[i] = map[int]error{}
+		}
+		s.foldErrs[i][slot] = err
+	default:
+		s.results[i].Folds[slot] = fr
+	}
+	s.remaining[i]--
+	s.done++
+	if s.remaining[i] == 0 && !s.interrupted[i] {
+		s.finish(i, t.cell)
+	}
+	if s.opt.Progress != nil {
+		s.opt.Progress(s.done, len(s.tasks))
+	}
+}
+
+// finish closes cell i (s.mu held): its error, its log line, its Sink call.
+func (s *scheduler) finish(i int, c *Cell) {
+	r := s.results[i]
+	finishCell(r, s.foldErrs[i], c)
+	if r.Failed() && s.opt.Log != nil {
+		fmt.Fprintf(s.opt.Log, "cell %d (%s) failed: %s\n", i, r.Key(), r.Error)
+	}
+	if s.opt.Sink != nil {
+		if err := s.opt.Sink.CellFinished(r); err != nil {
+			s.writeErrs = append(s.writeErrs, err)
+		}
+	}
+}
+
+// outcome returns the results once the workers have stopped: every cell
+// in order, or after an interruption (cause not nil) the finished ones.
+func (s *scheduler) outcome(cause error) ([]*CellResult, Stats, error) {
+	s.stats.Folds = int64(s.done)
+	if cause != nil {
+		var finished []*CellResult
+		for i, r := range s.results {
+			if s.remaining[i] == 0 && !s.interrupted[i] {
+				finished = append(finished, r)
+			}
+		}
+		return finished, s.stats, errors.Join(fmt.Errorf("run interrupted after %d of %d folds: %w", s.done, len(s.tasks), cause), errors.Join(s.writeErrs...))
+	}
+	return s.results, s.stats, errors.Join(s.writeErrs...)
+}

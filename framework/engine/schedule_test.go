@@ -1,0 +1,231 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/polyclass/polyclass/framework/config"
+)
+
+// stubGrid is a grid of two datasets (2 folds × 2 repeats, then 3 folds
+// × 1 repeat), one pipeline, two learners and one reduction: four cells,
+// no plugins. Cells run through a stub fold function.
+func stubGrid() *Grid {
+	g := &Grid{Experiment: &config.Experiment{Name: "stub", Seed: 7}}
+	g.Datasets = []*Dataset{
+		{Config: &config.Dataset{Name: "a"}, Classes: []string{"x", "y"}, Folds: [][]int{{0, 1, 0, 1}, {1, 0, 0, 1}}, NumFolds: 2},
+		{Config: &config.Dataset{Name: "b"}, Classes: []string{"x", "y"}, Folds: [][]int{{0, 1, 2, 0, 1, 2}}, NumFolds: 3},
+	}
+	g.Pipelines = []*Pipeline{{Config: &config.Pipeline{Name: "raw"}}}
+	g.Learners = []*Learner{{Config: &config.Learner{Name: "l1"}}, {Config: &config.Learner{Name: "l2"}}}
+	g.Reductions = []*Reduction{{Config: &config.Reduction{Name: "ova"}}}
+	for _, d := range g.Datasets {
+		for _, l := range g.Learners {
+			g.Cells = append(g.Cells, &Cell{Index: len(g.Cells), Dataset: d, Pipeline: g.Pipelines[0], Learner: l, Reduction: g.Reductions[0]})
+		}
+	}
+	return g
+}
+
+// stubValue is the accuracy the stub fold reports: it names the task.
+func stubValue(t task) float64 { return float64(100*t.cell.Index + 10*t.repeat + t.fold) }
+
+// sinkFunc adapts a function to Sink.
+type sinkFunc func(r *CellResult) error
+
+func (f sinkFunc) CellFinished(r *CellResult) error { return f(r) }
+
+func TestSchedulerPlansTasksByGroup(t *testing.T) {
+	g := stubGrid()
+	done := &CellResult{Index: 1, ID: g.Cells[1].ID()}
+	s := newScheduler(g, Options{Done: map[int]*CellResult{1: done}})
+	var got []string
+	for _, tk := range s.tasks {
+		got = append(got, fmt.Sprintf("c%d r%d f%d", tk.cell.Index, tk.repeat, tk.fold))
+	}
+	// Cell 1 is done; the others cell by cell, repeat by repeat, fold by fold.
+	want := "c0 r0 f0,c0 r0 f1,c0 r1 f0,c0 r1 f1,c2 r0 f0,c2 r0 f1,c2 r0 f2,c3 r0 f0,c3 r0 f1,c3 r0 f2"
+	if strings.Join(got, ",") != want {
+		t.Errorf("tasks\n got %s\nwant %s", strings.Join(got, ","), want)
+	}
+	// Dataset b's folds serve both of its cells: two references each.
+	for k, e := range s.matrices {
+		want := int64(1)
+		if k.dataset == 1 {
+			want = 2
+		}
+		if e.refs.Load() != want {
+			t.Errorf("matrix %+v: %d references, want %d", k, e.refs.Load(), want)
+		}
+	}
+	if n := s.groups[groupKey{0, 0}].Load(); n != 4 {
+		t.Errorf("group a: %d tasks, want 4", n)
+	}
+	if n := s.groups[groupKey{1, 0}].Load(); n != 6 {
+		t.Errorf("group b: %d tasks, want 6", n)
+	}
+	if s.results[1] != done || s.remaining[1] != 0 || s.remaining[0] != 4 || s.remaining[3] != 3 {
+		t.Errorf("results[1] = %p (done %p), remaining %v", s.results[1], done, s.remaining)
+	}
+}
+
+func TestSchedulerRunsEveryFoldWhateverTheWorkers(t *testing.T) {
+	var first []*CellResult
+	for _, workers := range []int{1, 2, 7} {
+		g := stubGrid()
+		var (
+			mu              sync.Mutex
+			sunk            []int
+			lastDone, total int
+		)
+		s := newScheduler(g, Options{Workers: workers,
+			Sink:     sinkFunc(func(r *CellResult) error { sunk = append(sunk, r.Index); return nil }),
+			Progress: func(d, n int) { mu.Lock(); lastDone, total = d, n; mu.Unlock() },
+		})
+		s.fold = func(_ context.Context, tk task, _ *matrixEntry) (FoldResult, error) {
+			return FoldResult{Repeat: tk.repeat, Fold: tk.fold, Metrics: map[string]float64{"accuracy": stubValue(tk)}}, nil
+		}
+		res, stats, err := s.run(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res) != 4 || len(sunk) != 4 || stats.Folds != 14 || lastDone != 14 || total != 14 {
+			t.Fatalf("workers %d: %d results, sink got %v, %d folds, progress %d/%d; want 4, 4 cells, 14 folds", workers, len(res), sunk, stats.Folds, lastDone, total)
+		}
+		// Fold slots are repeat-major: repeat 1 fold 0 of cell 1 is slot 2.
+		if v := res[1].Folds[2].Metrics["accuracy"]; v != 110 {
+			t.Errorf("workers %d: cell 1 slot 2 = %v, want 110", workers, v)
+		}
+		if first == nil {
+			first = res
+			continue
+		}
+		for i := range res {
+			if fmt.Sprint(res[i]) != fmt.Sprint(first[i]) {
+				t.Errorf("workers %d: cell %d = %v, with 1 worker %v", workers, i, res[i], first[i])
+			}
+		}
+	}
+}
+
+func TestSchedulerFailedFoldFailsItsCellOnly(t *testing.T) {
+	g := stubGrid()
+	var log strings.Builder
+	s := newScheduler(g, Options{Workers: 1, Log: &log})
+	ran := 0
+	s.fold = func(_ context.Context, tk task, _ *matrixEntry) (FoldResult, error) {
+		ran++
+		if tk.cell.Index == 2 && tk.fold == 1 {
+			return FoldResult{}, errors.New("boom")
+		}
+		return FoldResult{Metrics: map[string]float64{"accuracy": stubValue(tk)}}, nil
+	}
+	res, _, err := s.run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res[2].Error != "repeat 0 fold 1: boom" || res[2].Folds != nil {
+		t.Errorf("cell 2: error %q, %d folds; want the failing fold named and no folds", res[2].Error, len(res[2].Folds))
+	}
+	// With one worker, the fold after the failure is skipped, not run.
+	if ran != 13 {
+		t.Errorf("%d folds ran, want 13 (cell 2's third skipped)", ran)
+	}
+	for _, i := range []int{0, 1, 3} {
+		if res[i].Failed() {
+			t.Errorf("cell %d failed: %s", i, res[i].Error)
+		}
+	}
+	if want := "cell 2 (b|raw|l1||ova) failed: repeat 0 fold 1: boom\n"; log.String() != want {
+		t.Errorf("log %q, want %q", log.String(), want)
+	}
+}
+
+func TestSchedulerRetriesAFoldWhosePluginDied(t *testing.T) {
+	for _, tc := range []struct {
+		deaths  int
+		failed  bool
+		attempt int
+	}{
+		{deaths: 1, attempt: 2},
+		{deaths: maxRetries, attempt: maxRetries + 1},
+		{deaths: maxRetries + 1, failed: true, attempt: maxRetries + 1},
+	} {
+		g := stubGrid()
+		g.Cells = g.Cells[:1]
+		s := newScheduler(g, Options{Workers: 1})
+		attempts := 0
+		s.fold = func(_ context.Context, tk task, _ *matrixEntry) (FoldResult, error) {
+			if tk.repeat == 0 && tk.fold == 0 {
+				if attempts++; attempts <= tc.deaths {
+					return FoldResult{}, fmt.Errorf("plugin l1: %w", errPluginDied)
+				}
+			}
+			return FoldResult{Metrics: map[string]float64{"accuracy": 1}}, nil
+		}
+		res, _, err := s.run(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if attempts != tc.attempt || res[0].Failed() != tc.failed {
+			t.Errorf("%d deaths: %d attempts, failed %v (%s); want %d, %v", tc.deaths, attempts, res[0].Failed(), res[0].Error, tc.attempt, tc.failed)
+		}
+	}
+}
+
+func TestSchedulerInterruptedCellsAreNotReported(t *testing.T) {
+	g := stubGrid()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var sunk []int
+	s := newScheduler(g, Options{Workers: 1, Sink: sinkFunc(func(r *CellResult) error { sunk = append(sunk, r.Index); return nil })})
+	s.fold = func(ctx context.Context, tk task, _ *matrixEntry) (FoldResult, error) {
+		if tk.cell.Index == 1 && tk.repeat == 1 {
+			cancel() // Ctrl-C in cell 1's second repeat
+		}
+		if ctx.Err() != nil {
+			return FoldResult{}, ctx.Err()
+		}
+		return FoldResult{Metrics: map[string]float64{"accuracy": 1}}, nil
+	}
+	res, _, err := s.run(ctx)
+	// The feeder may hand out one more task before it sees the cancel.
+	if !errors.Is(err, context.Canceled) || (!strings.Contains(err.Error(), "run interrupted after 7 of 14 folds") && !strings.Contains(err.Error(), "run interrupted after 8 of 14 folds")) {
+		t.Fatalf("error %v, want an interruption after 7 (or 8) of 14 folds", err)
+	}
+	if len(res) != 1 || res[0].Index != 0 || len(sunk) != 1 || sunk[0] != 0 {
+		t.Errorf("%d results, sink got %v; want cell 0 alone", len(res), sunk)
+	}
+}
+
+func TestSchedulerJoinsSinkErrorsAndFreesMatrices(t *testing.T) {
+	g := stubGrid()
+	s := newScheduler(g, Options{Workers: 3, Sink: sinkFunc(func(r *CellResult) error {
+		if r.Index%2 == 1 {
+			return fmt.Errorf("cell %d: disk full", r.Index)
+		}
+		return nil
+	})})
+	s.fold = func(_ context.Context, tk task, e *matrixEntry) (FoldResult, error) {
+		e.once.Do(func() { d := fmt.Sprint(tk.key); e.digest.Store(&d) })
+		return FoldResult{Metrics: map[string]float64{"accuracy": 1}}, nil
+	}
+	res, _, err := s.run(context.Background())
+	if len(res) != 4 || err == nil || !strings.Contains(err.Error(), "cell 1: disk full") || !strings.Contains(err.Error(), "cell 3: disk full") {
+		t.Fatalf("%d results, error %v; want 4 and both sink errors", len(res), err)
+	}
+	for k, e := range s.matrices {
+		if e.refs.Load() != 0 || e.enc != nil {
+			t.Errorf("matrix %+v: %d references left", k, e.refs.Load())
+		}
+	}
+	for gk, n := range s.groups {
+		if n.Load() != 0 {
+			t.Errorf("group %+v: %d tasks left", gk, n.Load())
+		}
+	}
+}
