@@ -373,7 +373,7 @@ func listPlugins(ctx context.Context, h *host.Host, w io.Writer) error {
 				on   bool
 				name string
 			}{{c.Binary, "binary"}, {c.Multiclass, "multiclass"}, {c.Regression, "regression"},
-				{c.Scores, "scores"}, {c.Probabilities, "probabilities"}, {c.Sparse, "sparse"}} {
+				{c.Scores, "scores"}, {c.Probabilities, "probabilities"}, {c.Sparse, "sparse"}, {c.Weights, "weights"}} {
 				if x.on {
 					caps = append(caps, x.name)
 				}

@@ -88,6 +88,9 @@ type Learner struct {
 	Name   string
 	Plugin string
 	Params map[string]Param
+	// ClassWeight, when set, weighs the rows of every problem the learner
+	// trains by their class.
+	ClassWeight *ClassWeight
 
 	DeclRange, PluginRange, ParamsRange hcl.Range
 }
@@ -105,6 +108,10 @@ type Reduction struct {
 	// Learners, when set, limits the reduction to these learners.
 	Learners      []string
 	LearnersRange hcl.Range
+	// ClassWeight, when set, weighs the rows of the reduction's problems
+	// (for each binary problem, "balanced" counts its own positives and
+	// negatives).
+	ClassWeight *ClassWeight
 
 	DeclRange, PluginRange, SchemeRange hcl.Range
 }

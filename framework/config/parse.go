@@ -45,7 +45,7 @@ var (
 		{Name: "folds_file"},
 	}}
 	pipelineSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "steps", Required: true}}}
-	learnerSchema  = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "plugin"}, {Name: "params"}}}
+	learnerSchema  = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "plugin"}, {Name: "params"}, {Name: "class_weight"}}}
 	cvSchema       = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 		{Name: "folds"}, {Name: "repeats"}, {Name: "stratified"}, {Name: "folds_file"}, {Name: "timeout"},
 	}}
@@ -512,6 +512,9 @@ func (d *decoder) learner(b *hcl.Block) *Learner {
 	if a, ok := c.Attributes["plugin"]; ok {
 		l.Plugin, l.PluginRange = d.str(a), a.Expr.Range()
 	}
+	if a, ok := c.Attributes["class_weight"]; ok {
+		l.ClassWeight = d.classWeight(a)
+	}
 	if a, ok := c.Attributes["params"]; ok {
 		l.ParamsRange = a.Expr.Range()
 		pairs, diags := hcl.ExprMap(a.Expr)
@@ -556,8 +559,11 @@ func (d *decoder) learner(b *hcl.Block) *Learner {
 
 func (d *decoder) reduction(b *hcl.Block) *Reduction {
 	r := &Reduction{Name: b.Labels[0], Plugin: "reducers", DeclRange: b.DefRange, PluginRange: b.DefRange}
-	fixed, params := d.rest(b, "plugin", "scheme", "datasets", "learners")
+	fixed, params := d.rest(b, "plugin", "scheme", "datasets", "learners", "class_weight")
 	r.Params = params
+	if a, ok := fixed["class_weight"]; ok {
+		r.ClassWeight = d.classWeight(a)
+	}
 	if a, ok := fixed["datasets"]; ok {
 		r.Datasets, r.DatasetsRange = d.strings(a), a.Expr.Range()
 	}

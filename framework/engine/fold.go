@@ -76,7 +76,7 @@ func (f *fold) rerr(err error) error { return pluginErr(f.ctx, err, f.rp) }
 
 // plan asks the reducer for a stage's problems and gives every problem a
 // solver seed from the cell's identity, the repeat, the fold, the stage and
-// the problem's index.
+// the problem's index, and the cell's class weights (see ClassWeights).
 func (f *fold) plan(req sdk.PlanRequest) (sdk.Plan, error) {
 	plan, err := f.rp.Reducer.Plan(f.ctx, req)
 	if err != nil {
@@ -84,6 +84,7 @@ func (f *fold) plan(req sdk.PlanRequest) (sdk.Plan, error) {
 	}
 	for j := range plan.Problems {
 		plan.Problems[j].Seed = cv.Seed(f.solverSeed, strconv.Itoa(req.Stage), strconv.Itoa(j))
+		plan.Problems[j] = f.c.Weights.Weigh(plan.Problems[j], req.Labels)
 	}
 	return plan, nil
 }

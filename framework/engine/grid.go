@@ -69,6 +69,21 @@ type Cell struct {
 	Params    sdk.Params
 	Reduction *Reduction
 	RedParams sdk.Params
+	// Weights, when set, weighs the rows of every problem the cell's
+	// learner trains (the reduction's class_weight, else the learner's).
+	Weights *ClassWeights
+}
+
+// ClassWeight returns the class_weight setting behind c.Weights, or nil.
+func (c *Cell) ClassWeight() *config.ClassWeight { return classWeight(c.Learner, c.Reduction) }
+
+// classWeight returns the class_weight that applies to cells of learner l
+// under reduction red: the reduction's, else the learner's.
+func classWeight(l *Learner, red *Reduction) *config.ClassWeight {
+	if red.Config.ClassWeight != nil {
+		return red.Config.ClassWeight
+	}
+	return l.Config.ClassWeight
 }
 
 // ID names the cell's coordinates for tables and files.

@@ -81,9 +81,11 @@ func Resolve(ctx context.Context, exp *config.Experiment, h *host.Host) (*Grid, 
 		for _, red := range g.Reductions {
 			if red.meets(l) {
 				r.compatible(l, red)
+				r.weighable(l, red)
 			}
 		}
 	}
+	r.classNames(g)
 	for _, d := range g.Datasets {
 		for _, red := range g.Reductions {
 			if red.covers(d) && red.Scheme.MultiLabel != d.MultiLabel {
@@ -138,6 +140,7 @@ func Resolve(ctx context.Context, exp *config.Experiment, h *host.Host) (*Grid, 
 							g.Cells = append(g.Cells, &Cell{
 								Index: len(g.Cells), Dataset: d, Pipeline: p, Learner: l, Params: lp,
 								Reduction: red, RedParams: rp,
+								Weights: newClassWeights(classWeight(l, red), d.Classes),
 							})
 						}
 					}
@@ -536,5 +539,62 @@ func (r *resolver) compatible(l *Learner, red *Reduction) {
 	case !red.Scheme.NeedsMulticlass && !red.Scheme.NeedsRegression && !c.Binary:
 		r.errorf(red.Config.SchemeRange, "Learner cannot train binary problems",
 			"Reduction %q trains binary problems; learner %q (plugin %s) cannot.", red.Config.Name, l.Config.Name, l.Config.Plugin)
+	}
+}
+
+// weighable checks the class_weight of learner l under reduction red: set
+// on one of them at most, and only for a learner that takes row weights.
+func (r *resolver) weighable(l *Learner, red *Reduction) {
+	lw, rw := l.Config.ClassWeight, red.Config.ClassWeight
+	if lw != nil && rw != nil {
+		r.errorf(rw.Range, "Conflicting class weights",
+			"Reduction %q and learner %q both set class_weight; set it on one of them (the learner's applies under every reduction).", red.Config.Name, l.Config.Name)
+		return
+	}
+	w := classWeight(l, red)
+	if w == nil || l.Info.Capabilities.Weights {
+		return
+	}
+	r.errorf(w.Range, "Learner cannot take class weights",
+		"class_weight needs per-row weights, but learner %q (plugin %s) does not take them (its capabilities lack weights).", l.Config.Name, l.Config.Plugin)
+}
+
+// classNames checks every class_weight map against the datasets it meets:
+// multiclass data only, and each class named must be a class of one of
+// them.
+func (r *resolver) classNames(g *Grid) {
+	check := func(w *config.ClassWeight, owner string, covers func(*Dataset) bool) {
+		if w == nil || w.Balanced {
+			return
+		}
+		known := map[string]bool{}
+		for _, d := range g.Datasets {
+			if !covers(d) {
+				continue
+			}
+			if d.MultiLabel {
+				r.errorf(w.Range, "Invalid class_weight", "%s: a class_weight map weighs rows by their class, but dataset %q is multi-label; use \"balanced\".", owner, d.Config.Name)
+				return
+			}
+			for _, c := range d.Classes {
+				known[c] = true
+			}
+		}
+		names := make([]string, 0, len(w.ByClass))
+		for n := range w.ByClass {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			if !known[n] {
+				r.errorf(w.Range, "Unknown class", "%s: class_weight names class %q, which no dataset it meets has.", owner, n)
+			}
+		}
+	}
+	for _, l := range g.Learners {
+		check(l.Config.ClassWeight, "learner "+l.Config.Name, func(*Dataset) bool { return true })
+	}
+	for _, red := range g.Reductions {
+		check(red.Config.ClassWeight, "reduction "+red.Config.Name, red.covers)
 	}
 }

@@ -74,6 +74,9 @@ func CellDigest(g *engine.Grid, c *engine.Cell) string {
 	put("reduction", c.Reduction.Config.Plugin, c.Reduction.Config.Scheme)
 	putParams(put, "reduction.param", c.RedParams)
 	putPlugin(put, "reduction.plugin", c.Reduction.Plugin)
+	if w := c.ClassWeight(); w != nil {
+		put("class_weight", w.String())
+	}
 
 	metrics := append([]string(nil), g.Metrics...)
 	sort.Strings(metrics)

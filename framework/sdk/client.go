@@ -29,6 +29,7 @@ func (c *LearnerClient) Info(ctx context.Context) (LearnerInfo, error) {
 		Capabilities: Capabilities{
 			Binary: r.GetBinary(), Multiclass: r.GetMulticlass(), Regression: r.GetRegression(),
 			Scores: r.GetScores(), Probabilities: r.GetProbabilities(), Sparse: r.GetSparse(),
+			Weights: r.GetWeights(),
 		},
 		Params: specsFromPB(r.GetParams()),
 	}, nil

@@ -119,7 +119,7 @@ func (s *learnerServer) Info(context.Context, *pb.InfoRequest) (*pb.LearnerInfo,
 	return &pb.LearnerInfo{
 		Name: s.info.Name, Version: s.info.Version, Description: s.info.Description,
 		Binary: c.Binary, Multiclass: c.Multiclass, Regression: c.Regression, Scores: c.Scores,
-		Probabilities: c.Probabilities, Sparse: c.Sparse, Params: specsToPB(s.info.Params),
+		Probabilities: c.Probabilities, Sparse: c.Sparse, Weights: c.Weights, Params: specsToPB(s.info.Params),
 	}, nil
 }
 

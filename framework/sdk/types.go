@@ -72,6 +72,7 @@ type Capabilities struct {
 	Scores        bool // predicts real-valued scores
 	Probabilities bool // predicts probabilities
 	Sparse        bool // uses CSR input without densifying it
+	Weights       bool // takes per-row weights (class_weight needs them)
 }
 
 // LearnerInfo describes a learner plugin.

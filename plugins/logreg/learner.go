@@ -20,7 +20,7 @@ func (learner) Info() sdk.LearnerInfo {
 	return sdk.LearnerInfo{
 		Name: "logreg", Version: version,
 		Description:  "L2 logistic regression 0.5·||w||² + C·Σ log(1+exp(−y(w·x+b))), intercept not penalised; softmax regression for native multiclass problems",
-		Capabilities: sdk.Capabilities{Binary: true, Multiclass: true, Scores: true, Probabilities: true, Sparse: true},
+		Capabilities: sdk.Capabilities{Binary: true, Multiclass: true, Scores: true, Probabilities: true, Sparse: true, Weights: true},
 		Params: []sdk.ParamSpec{
 			{Name: "C", Type: sdk.NumberParam, Default: sdk.Number(1), Min: sdk.Bound(0), MinExclusive: true, Description: "inverse regularisation strength"},
 			{Name: "solver", Type: sdk.StringParam, Default: sdk.String(logistic.SolverNewton), Allowed: []string{logistic.SolverNewton, logistic.SolverLBFGS, logistic.SolverSGD, logistic.SolverGD}, Description: "binary solver: trust-region Newton (as LIBLINEAR), L-BFGS, stochastic or full-batch gradient descent"},

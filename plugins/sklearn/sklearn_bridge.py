@@ -50,9 +50,11 @@ def _info():
         # What the bridge accepts: a classifier trains binary and (natively)
         # multiclass problems, a regressor regression ones; a mismatch is an
         # error on the estimator parameter. CSR input is densified for an
-        # estimator that does not take sparse input.
+        # estimator that does not take sparse input. Row weights go to fit's
+        # sample_weight; an estimator without it fails the cell that sends any.
         capabilities=pp.Capabilities(
-            binary=True, multiclass=True, regression=True, scores=True, probabilities=True, sparse=True
+            binary=True, multiclass=True, regression=True, scores=True, probabilities=True, sparse=True,
+            weights=True,
         ),
         params=[
             pp.ParamSpec(

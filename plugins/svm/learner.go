@@ -28,7 +28,7 @@ func (learner) Info() sdk.LearnerInfo {
 	return sdk.LearnerInfo{
 		Name: "svm", Version: version,
 		Description:  "linear SVM 0.5·(||w||²+b²) + C·Σ loss, bias a penalised constant feature; Crammer–Singer for native multiclass problems",
-		Capabilities: sdk.Capabilities{Binary: true, Multiclass: true, Scores: true, Sparse: true},
+		Capabilities: sdk.Capabilities{Binary: true, Multiclass: true, Scores: true, Sparse: true, Weights: true},
 		Params: []sdk.ParamSpec{
 			{Name: "method", Type: sdk.StringParam, Default: sdk.String(dualCD), Allowed: []string{dualCD, crammerSinger, perceptron, pocket}, Description: "dual coordinate descent (binary; native multiclass problems then use Crammer–Singer), Crammer–Singer (multiclass), perceptron or pocket (binary baselines)"},
 			{Name: "loss", Type: sdk.StringParam, Default: sdk.String(linsvm.LossHinge), Allowed: []string{linsvm.LossHinge, linsvm.LossSquaredHinge}, Description: "dual_cd loss: hinge (LIBLINEAR -s 3) or squared_hinge (-s 1)"},

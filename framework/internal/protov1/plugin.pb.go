@@ -694,6 +694,9 @@ type LearnerInfo struct {
 	Probabilities bool         `protobuf:"varint,8,opt,name=probabilities,proto3" json:"probabilities,omitempty"`
 	Sparse        bool         `protobuf:"varint,9,opt,name=sparse,proto3" json:"sparse,omitempty"`
 	Params        []*ParamSpec `protobuf:"bytes,10,rep,name=params,proto3" json:"params,omitempty"`
+	// Takes per-row weights (Problem.weights) on every problem kind it
+	// trains; the host's class_weight needs it.
+	Weights       bool `protobuf:"varint,11,opt,name=weights,proto3" json:"weights,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -796,6 +799,13 @@ func (x *LearnerInfo) GetParams() []*ParamSpec {
 		return x.Params
 	}
 	return nil
+}
+
+func (x *LearnerInfo) GetWeights() bool {
+	if x != nil {
+		return x.Weights
+	}
+	return false
 }
 
 // HasRequest lists dataset digests.
@@ -2256,7 +2266,7 @@ const file_plugin_proto_rawDesc = "" +
 	"MULTICLASS\x10\x02\x12\x0e\n" +
 	"\n" +
 	"REGRESSION\x10\x03\"\r\n" +
-	"\vInfoRequest\"\xc3\x02\n" +
+	"\vInfoRequest\"\xdd\x02\n" +
 	"\vLearnerInfo\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\tR\aversion\x12 \n" +
@@ -2272,7 +2282,8 @@ const file_plugin_proto_rawDesc = "" +
 	"\rprobabilities\x18\b \x01(\bR\rprobabilities\x12\x16\n" +
 	"\x06sparse\x18\t \x01(\bR\x06sparse\x126\n" +
 	"\x06params\x18\n" +
-	" \x03(\v2\x1e.polyclass.plugin.v1.ParamSpecR\x06params\"&\n" +
+	" \x03(\v2\x1e.polyclass.plugin.v1.ParamSpecR\x06params\x12\x18\n" +
+	"\aweights\x18\v \x01(\bR\aweights\"&\n" +
 	"\n" +
 	"HasRequest\x12\x18\n" +
 	"\adigests\x18\x01 \x03(\tR\adigests\"'\n" +

@@ -35,6 +35,7 @@ class Capabilities:
     scores: bool = False
     probabilities: bool = False
     sparse: bool = False
+    weights: bool = False
 
 
 @dataclass

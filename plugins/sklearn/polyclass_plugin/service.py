@@ -118,7 +118,7 @@ class LearnerService(pb_grpc.LearnerServiceServicer):
         return pb.LearnerInfo(
             name=i.name, version=i.version, description=i.description,
             binary=c.binary, multiclass=c.multiclass, regression=c.regression,
-            scores=c.scores, probabilities=c.probabilities, sparse=c.sparse,
+            scores=c.scores, probabilities=c.probabilities, sparse=c.sparse, weights=c.weights,
             params=[spec_to_pb(s) for s in i.params],
         )
 
