@@ -2,7 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
+	"os"
 	"strings"
 	"testing"
 )
@@ -107,5 +109,155 @@ reduction "none" {
 	}
 	if t.Failed() {
 		t.Logf("stderr:\n%s", stderr)
+	}
+}
+
+// TestHoldoutAdultParity: adult's training file → its test file, impute +
+// standardize + onehot fitted on the training file only, logreg (C = 1) +
+// ova: test accuracy within 0.002 of scikit-learn's with the same encoding
+// (testdata/design/holdout.json), and the tables show one value, no ±.
+func TestHoldoutAdultParity(t *testing.T) {
+	var ref struct {
+		Accuracy      float64 `json:"accuracy"`
+		NTrain, NTest int
+	}
+	designRef(t, "holdout.json", &ref)
+	file := writeExperiment(t, `experiment "adult" { seed = 1 }
+dataset "adult" {
+  path      = "%DATA%/adult_train.csv.gz"
+  test_path = "%DATA%/adult_test.csv.gz"
+}
+encoder "fill"   { type = "impute" }
+encoder "std"    { type = "standardize" }
+encoder "onehot" { type = "onehot" }
+learner "logreg" { params = { C = 1, tol = 1e-8 } }
+reduction "ova" { scheme = "ova" }
+metrics = ["accuracy"]
+`)
+	out := t.TempDir()
+	if _, stderr, err := bench(t, "run", "-o", out, file); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	c := readCells(t, out)["adult|logreg|ova"]
+	if c == nil || len(c.Folds) != 1 {
+		t.Fatalf("cell adult|logreg|ova: %+v", c)
+	}
+	f := c.Folds[0]
+	if f.NTrain != 32561 || f.NTest != 16281 {
+		t.Errorf("%d training and %d test rows, want adult's 32561 and 16281", f.NTrain, f.NTest)
+	}
+	if got := f.Metrics["accuracy"]; math.Abs(got-ref.Accuracy) > 0.002 {
+		t.Errorf("accuracy %.6f, scikit-learn %.6f", got, ref.Accuracy)
+	}
+	md := readFile(t, out+"/adult.md")
+	want := fmt.Sprintf("| logreg | C=1,tol=1e-08 | ova | **%.4f** | 1.00 |", f.Metrics["accuracy"])
+	if !strings.Contains(md, "| learner | params | reduction | adult (holdout) | avg. rank |") || !strings.Contains(md, want) {
+		t.Errorf("adult.md does not mark the holdout column or shows a ±; want %q in\n%s", want, md)
+	}
+}
+
+// TestRepeatedHoldout: cv { holdout = 0.25, repeats = 3 } on iris: three
+// stratified random splits of 38 test rows (ceil(0.25 · 150)), 13/13/12
+// per class, different in each repeat, the same at every run.
+func TestRepeatedHoldout(t *testing.T) {
+	file := writeExperiment(t, `experiment "rh" { seed = 4 }
+dataset "iris" { path = "%REPO%/experiments/data/iris.csv" }
+learner "logreg" {}
+reduction "ova" { scheme = "ova" }
+cv {
+  holdout = 0.25
+  repeats = 3
+}
+output { predictions = true }
+`)
+	var runs [2]string
+	for i := range runs {
+		out := t.TempDir()
+		if _, stderr, err := bench(t, "run", "-o", out, file); err != nil {
+			t.Fatalf("%v\n%s", err, stderr)
+		}
+		c := readCells(t, out)["iris|logreg|ova"]
+		if c == nil || len(c.Folds) != 3 {
+			t.Fatalf("cell: %+v", c)
+		}
+		for _, f := range c.Folds {
+			if f.Fold != 0 || f.NTest != 38 || f.NTrain != 112 {
+				t.Errorf("repeat %d: fold %d, %d test and %d training rows; want fold 0, 38 and 112", f.Repeat, f.Fold, f.NTest, f.NTrain)
+			}
+			perClass := []int{}
+			for _, row := range f.Confusion {
+				n := 0
+				for _, v := range row {
+					n += v
+				}
+				perClass = append(perClass, n)
+			}
+			if fmt.Sprint(perClass) != "[13 13 12]" && fmt.Sprint(perClass) != "[13 12 13]" && fmt.Sprint(perClass) != "[12 13 13]" {
+				t.Errorf("repeat %d: test rows per class %v, want 13/13/12 in some order", f.Repeat, perClass)
+			}
+		}
+		runs[i] = readFile(t, out+"/predictions.csv")
+	}
+	if runs[0] != runs[1] {
+		t.Error("two runs with the same seed made different splits")
+	}
+	// Each repeat holds out its own rows (column 8 is the data row).
+	rows := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(runs[0]), "\n")[1:] {
+		f := strings.Split(line, ",")
+		rows[f[5]] += f[7] + " "
+	}
+	if len(rows) != 3 || rows["0"] == rows["1"] || rows["1"] == rows["2"] || rows["0"] == rows["2"] {
+		t.Errorf("test rows per repeat %v: want three different sets", rows)
+	}
+}
+
+// TestValidateHoldout: settings that contradict a holdout are rejected,
+// located.
+func TestValidateHoldout(t *testing.T) {
+	bad := t.TempDir() + "/bad_test.csv"
+	if err := os.WriteFile(bad, []byte("sepal_length_cm,petal_length_cm,class\n1,2,setosa\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	parsed := writeExperiment(t, `experiment "h" { seed = 1 }
+dataset "wine" {
+  path       = "%DATA%/wine.csv"
+  test_path  = "%DATA%/wine.csv"
+  folds_file = "%REF%/folds/wine.folds.csv"
+}
+learner "logreg" {}
+cv {
+  folds   = 5
+  holdout = 1.5
+}
+`)
+	resolved := writeExperiment(t, `experiment "h" { seed = 1 }
+dataset "iris" {
+  path      = "%REPO%/experiments/data/iris.csv"
+  test_path = "`+bad+`"
+}
+learner "logreg" {}
+`)
+	for file, wants := range map[string][]string{
+		parsed: {
+			`exp.hcl:4:16: error: Conflicting fold settings`,
+			`Dataset "wine" has a test file, which fixes its one split; drop folds_file.`,
+			`exp.hcl:10:13: error: Invalid holdout`,
+			`exp.hcl:10:13: error: Conflicting fold settings`,
+		},
+		resolved: {
+			`exp.hcl:4:15: error: Test file does not fit the training file`,
+			`bad_test.csv has 3 columns`,
+		},
+	} {
+		_, stderr, err := bench(t, "validate", file)
+		if err == nil {
+			t.Fatalf("validate accepted contradicting holdout settings:\n%s", stderr)
+		}
+		for _, want := range wants {
+			if !strings.Contains(stderr, want) {
+				t.Errorf("missing %q in\n%s", want, stderr)
+			}
+		}
 	}
 }

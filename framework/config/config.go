@@ -52,6 +52,11 @@ type Dataset struct {
 	// cv block's folds_file).
 	FoldsFile string
 
+	// TestPath, when set, names the dataset's test file: one fit on the
+	// rows of Path, one score on the rows of TestPath (same columns).
+	TestPath      string
+	TestPathRange hcl.Range
+
 	DeclRange, PathRange, TargetRange, CategoricalRange, FoldsFileRange hcl.Range
 }
 
@@ -133,6 +138,11 @@ type CV struct {
 	Timeout float64
 
 	FoldsFileRange hcl.Range
+	// Holdout, when in (0, 1), replaces k-fold by one random train/test
+	// split with this fraction of test rows (stratified as Stratified says),
+	// drawn afresh for each repeat.
+	Holdout      float64
+	HoldoutRange hcl.Range
 }
 
 // Output configures what a run writes.

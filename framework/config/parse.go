@@ -42,12 +42,12 @@ var (
 	datasetSchema    = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 		{Name: "path", Required: true}, {Name: "target"}, {Name: "labels"}, {Name: "labels_prefix"},
 		{Name: "categorical"}, {Name: "numeric"}, {Name: "ignore"}, {Name: "missing"}, {Name: "delimiter"},
-		{Name: "folds_file"},
+		{Name: "folds_file"}, {Name: "test_path"},
 	}}
 	pipelineSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "steps", Required: true}}}
 	learnerSchema  = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "plugin"}, {Name: "params"}, {Name: "class_weight"}}}
 	cvSchema       = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
-		{Name: "folds"}, {Name: "repeats"}, {Name: "stratified"}, {Name: "folds_file"}, {Name: "timeout"},
+		{Name: "folds"}, {Name: "repeats"}, {Name: "stratified"}, {Name: "folds_file"}, {Name: "timeout"}, {Name: "holdout"},
 	}}
 	outputSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 		{Name: "dir"}, {Name: "formats"}, {Name: "predictions"}, {Name: "baseline"}, {Name: "alpha"}, {Name: "confusion"},
@@ -437,6 +437,8 @@ func (d *decoder) dataset(b *hcl.Block) *Dataset {
 			ds.Missing = d.strings(a)
 		case "folds_file":
 			ds.FoldsFile, ds.FoldsFileRange = d.path(a), a.Expr.Range()
+		case "test_path":
+			ds.TestPath, ds.TestPathRange = d.path(a), a.Expr.Range()
 		case "delimiter":
 			ds.Delimiter = d.str(a)
 			if len([]rune(ds.Delimiter)) != 1 {
@@ -449,6 +451,9 @@ func (d *decoder) dataset(b *hcl.Block) *Dataset {
 		if set {
 			n++
 		}
+	}
+	if ds.TestPath != "" && ds.FoldsFile != "" {
+		d.errorf(ds.TestPathRange, "Conflicting fold settings", "Dataset %q has a test file, which fixes its one split; drop folds_file.", ds.Name)
 	}
 	if n == 0 {
 		ds.Target, ds.TargetDefaulted = "class", true
@@ -615,8 +620,22 @@ func (d *decoder) cv(b *hcl.Block, cv *CV) {
 			cv.Timeout = f
 		}
 	}
+	if a, ok := c.Attributes["holdout"]; ok {
+		if f, ok := d.number(a); ok {
+			if !(f > 0 && f < 1) {
+				d.errorf(a.Expr.Range(), "Invalid holdout", "holdout is the fraction of rows held out for testing, in (0, 1), not %v.", f)
+			}
+			cv.Holdout, cv.HoldoutRange = f, a.Expr.Range()
+		}
+		if _, set := c.Attributes["folds"]; set {
+			d.errorf(a.Expr.Range(), "Conflicting fold settings", "holdout replaces k-fold cross-validation; drop folds.")
+		}
+	}
 	if cv.Repeats == 0 {
 		cv.Repeats = 1
+	}
+	if cv.FoldsFile != "" && cv.Holdout > 0 {
+		d.errorf(cv.HoldoutRange, "Conflicting fold settings", "A folds_file fixes the folds; drop holdout.")
 	}
 	if cv.FoldsFile != "" && cv.Repeats > 1 {
 		d.errorf(cv.FoldsFileRange, "Conflicting fold settings", "A folds_file fixes the folds, so repeats must be 1.")

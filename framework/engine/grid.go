@@ -21,6 +21,9 @@ type Dataset struct {
 	Config *config.Dataset
 	Table  *data.Table
 	SHA256 string
+	// TestSHA256 is the digest of the test file, when the dataset has one:
+	// Table then holds the training rows followed by the test rows.
+	TestSHA256 string
 	// Classes are the class names in index order (sorted), Labels the class
 	// index of each row. For multi-label data Classes are the label names
 	// and LabelMatrix the n × K 0/1 label matrix.

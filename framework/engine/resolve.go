@@ -193,6 +193,13 @@ func (r *resolver) dataset(c *config.Dataset) *Dataset {
 		return nil
 	}
 	ds := &Dataset{Config: c, Table: t, SHA256: sum}
+	train := t.NumRows
+	if c.TestPath != "" {
+		if ds.Table, ds.TestSHA256 = r.testFile(c, t, opt); ds.Table == nil {
+			return nil
+		}
+		t = ds.Table
+	}
 	var ok bool
 	if c.Target != "" {
 		ok = r.classTarget(ds)
@@ -204,6 +211,15 @@ func (r *resolver) dataset(c *config.Dataset) *Dataset {
 	}
 
 	cvc := r.exp.CV
+	if c.TestPath != "" {
+		// One split: fold 0 (the test part) is the test file's rows.
+		folds := make([]int, t.NumRows)
+		for i := range train {
+			folds[i] = 1
+		}
+		ds.Folds, ds.NumFolds = [][]int{folds}, 1
+		return ds
+	}
 	foldsFile, foldsRange := cvc.FoldsFile, cvc.FoldsFileRange
 	if c.FoldsFile != "" {
 		foldsFile, foldsRange = c.FoldsFile, c.FoldsFileRange
@@ -223,9 +239,24 @@ func (r *resolver) dataset(c *config.Dataset) *Dataset {
 		return ds
 	}
 	ds.NumFolds = cvc.Folds
+	if cvc.Holdout > 0 {
+		ds.NumFolds = 1
+	}
 	for rep := 0; rep < cvc.Repeats; rep++ {
 		seed := cv.Seed(r.exp.Seed, "folds", c.Name, fmt.Sprint(rep))
 		var folds []int
+		if cvc.Holdout > 0 {
+			var labels []int
+			if cvc.Stratified && !ds.MultiLabel {
+				labels = ds.Labels
+			}
+			if folds, err = cv.Holdout(t.NumRows, labels, cvc.Holdout, seed); err != nil {
+				r.errorf(cvc.HoldoutRange, "Cannot make folds", "Dataset %q: %v", c.Name, err)
+				return nil
+			}
+			ds.Folds = append(ds.Folds, folds)
+			continue
+		}
 		// Multi-label data: plain shuffled k-fold, or iterative
 		// stratification when asked for.
 		switch {
@@ -597,4 +628,26 @@ func (r *resolver) classNames(g *Grid) {
 	for _, red := range g.Reductions {
 		check(red.Config.ClassWeight, "reduction "+red.Config.Name, red.covers)
 	}
+}
+
+// testFile reads dataset c's test file with the options of its training
+// file and returns the training rows followed by the test rows, with the
+// test file's SHA-256.
+func (r *resolver) testFile(c *config.Dataset, train *data.Table, opt data.Options) (*data.Table, string) {
+	test, err := data.Read(c.TestPath, opt)
+	if err != nil {
+		r.errorf(c.TestPathRange, "Cannot load test file", "Dataset %q: %v", c.Name, err)
+		return nil, ""
+	}
+	sum, err := data.FileSHA256(c.TestPath)
+	if err != nil {
+		r.errorf(c.TestPathRange, "Cannot load test file", "Dataset %q: %v", c.Name, err)
+		return nil, ""
+	}
+	both, err := data.Append(train, test)
+	if err != nil {
+		r.errorf(c.TestPathRange, "Test file does not fit the training file", "Dataset %q: %v", c.Name, err)
+		return nil, ""
+	}
+	return both, sum
 }

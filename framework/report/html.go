@@ -114,7 +114,7 @@ func writeHTMLTable(b *strings.Builder, c *Comparison) {
 			case e.Best && e.ok():
 				class += " best"
 			}
-			v := htmlEscape(entryText(Entry{Present: e.Present, Failed: e.Failed, Mean: e.Mean, Std: e.Std}, "±"))
+			v := htmlEscape(entryText(Entry{Present: e.Present, Failed: e.Failed, Mean: e.Mean, Std: e.Std, N: e.N}, "±"))
 			if e.Mark != "" {
 				v += "<span class=\"mark\">" + htmlEscape(e.Mark) + "</span>"
 			}

@@ -69,7 +69,7 @@ func writeLaTeXTable(b *strings.Builder, experiment string, c *Comparison) {
 		}
 		for d := range c.Datasets {
 			e := c.Entries[r][d]
-			v := entryText(Entry{Present: e.Present, Failed: e.Failed, Mean: e.Mean, Std: e.Std}, `$\pm$`)
+			v := entryText(Entry{Present: e.Present, Failed: e.Failed, Mean: e.Mean, Std: e.Std, N: e.N}, `$\pm$`)
 			if e.Best && e.ok() {
 				v = `\textbf{` + v + `}`
 			}

@@ -102,6 +102,8 @@ func statLines(c *Comparison, f flavor) []string {
 }
 
 // entryText formats an entry: "mean ± std" and its mark, or "failed" or "".
+// A single split (a holdout or a test file) has no spread: its value
+// stands alone.
 func entryText(e Entry, pm string) string {
 	switch {
 	case !e.Present:
@@ -109,7 +111,10 @@ func entryText(e Entry, pm string) string {
 	case e.Failed:
 		return "failed"
 	}
-	s := fixed(e.Mean, 4) + " " + pm + " " + fixed(e.Std, 4)
+	s := fixed(e.Mean, 4)
+	if e.N != 1 {
+		s += " " + pm + " " + fixed(e.Std, 4)
+	}
 	if e.Mark != "" {
 		s += " " + e.Mark
 	}
@@ -159,7 +164,7 @@ func writeMarkdownTable(b *strings.Builder, c *Comparison) {
 		head = append([]string{"encoder"}, head...)
 	}
 	nID := len(head)
-	head = append(head, c.Datasets...)
+	head = append(head, columnHeads(c)...)
 	head = append(head, "avg. rank")
 	if c.Baseline >= 0 {
 		head = append(head, "w/t/l")
@@ -173,7 +178,7 @@ func writeMarkdownTable(b *strings.Builder, c *Comparison) {
 		}
 		for d := range c.Datasets {
 			e := c.Entries[r][d]
-			v := entryText(Entry{Present: e.Present, Failed: e.Failed, Mean: e.Mean, Std: e.Std}, "±")
+			v := entryText(Entry{Present: e.Present, Failed: e.Failed, Mean: e.Mean, Std: e.Std, N: e.N}, "±")
 			if e.Best && e.ok() {
 				v = "**" + v + "**"
 			}
@@ -192,4 +197,24 @@ func writeMarkdownTable(b *strings.Builder, c *Comparison) {
 	for _, l := range statLines(c, mdFlavor) {
 		b.WriteString(l + "\n\n")
 	}
+}
+
+// columnHeads names the dataset columns of c; a column whose every value
+// comes from a single split (a test file or one holdout) says so.
+func columnHeads(c *Comparison) []string {
+	heads := make([]string, len(c.Datasets))
+	for d, name := range c.Datasets {
+		heads[d] = name
+		single, any := true, false
+		for r := range c.Rows {
+			if e := c.Entries[r][d]; e.Present && !e.Failed {
+				any = true
+				single = single && e.N == 1
+			}
+		}
+		if any && single {
+			heads[d] += " (holdout)"
+		}
+	}
+	return heads
 }

@@ -43,6 +43,9 @@ func CellDigest(g *engine.Grid, c *engine.Cell) string {
 	d := c.Dataset
 	dc := d.Config
 	put("dataset.sha256", d.SHA256)
+	if d.TestSHA256 != "" {
+		put("dataset.test_sha256", d.TestSHA256)
+	}
 	put("dataset.target", dc.Target, fmt.Sprint(dc.TargetDefaulted), dc.LabelsPrefix, dc.Delimiter)
 	put("dataset.labels", dc.Labels...)
 	put("dataset.categorical", dc.Categorical...)

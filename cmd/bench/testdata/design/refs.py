@@ -7,11 +7,17 @@ Run from the repository root: /usr/bin/python3 cmd/bench/testdata/design/refs.py
   glass.folds.csv         StratifiedKFold(5, shuffle=True, random_state=0) of glass
   class_weight.json       glass, standardize + logreg (C=1) one-vs-rest, per-fold
                           accuracy with and without class_weight="balanced"
+  holdout.json            adult: fit on adult_train, accuracy on adult_test of
+                          logreg (C=1) after the encoding impute (missing
+                          categories get a level of their own), standardize,
+                          onehot (unseen levels -> zeros), all fitted on the
+                          training file
 and plugins/logreg/testdata/balanced_breast_cancer.json: the optimum of
 balanced binary logistic regression on breast_cancer (whole-file
 standardised, +1 = malignant).
 """
 import csv
+import gzip
 import json
 import os
 import sys
@@ -20,7 +26,7 @@ import numpy as np
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import StratifiedKFold
 from sklearn.multiclass import OneVsRestClassifier
-from sklearn.preprocessing import StandardScaler
+from sklearn.preprocessing import OneHotEncoder, StandardScaler
 from sklearn.utils.class_weight import compute_class_weight
 
 ROOT = os.getcwd()
@@ -103,9 +109,44 @@ def glass_class_weight():
     return out
 
 
+ADULT_CATEGORICAL = ["workclass", "education", "marital_status", "occupation", "relationship", "race", "sex",
+                     "native_country"]
+
+
+def read_csv(path):
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt") as f:
+        rows = list(csv.reader(f))
+    return rows[0], rows[1:]
+
+
+def adult_holdout():
+    header, train = read_csv(os.path.join(DATA, "adult_train.csv.gz"))
+    _, test = read_csv(os.path.join(DATA, "adult_test.csv.gz"))
+    k = header.index("class")
+    cat = [header.index(c) for c in ADULT_CATEGORICAL]
+    num = [j for j in range(len(header)) if j != k and j not in cat]
+
+    def split(rows):
+        xn = np.array([[float(r[j]) for j in num] for r in rows])
+        xc = np.array([[r[j] if r[j] != "" else "<missing>" for j in cat] for r in rows], dtype=object)
+        return xn, xc, np.array([r[k] for r in rows])
+
+    ntr, ctr, ytr = split(train)
+    nte, cte, yte = split(test)
+    sc = StandardScaler().fit(ntr)
+    oh = OneHotEncoder(handle_unknown="ignore", sparse_output=False).fit(ctr)
+    xtr = np.hstack([sc.transform(ntr), oh.transform(ctr)])
+    xte = np.hstack([sc.transform(nte), oh.transform(cte)])
+    m = logreg().fit(xtr, ytr)
+    return {"accuracy": float(np.mean(m.predict(xte) == yte)), "n_test": len(yte), "n_train": len(ytr),
+            "features": xtr.shape[1]}
+
+
 def main():
     dump(os.path.join(ROOT, "plugins", "logreg", "testdata", "balanced_breast_cancer.json"), balanced_optimum())
     dump(os.path.join(HERE, "class_weight.json"), glass_class_weight())
+    dump(os.path.join(HERE, "holdout.json"), adult_holdout())
 
 
 if __name__ == "__main__":
