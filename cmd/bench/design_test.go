@@ -154,6 +154,10 @@ metrics = ["accuracy"]
 	if !strings.Contains(md, "| learner | params | reduction | adult (holdout) | avg. rank |") || !strings.Contains(md, want) {
 		t.Errorf("adult.md does not mark the holdout column or shows a ±; want %q in\n%s", want, md)
 	}
+	// The README's "Test sets and holdout" table is this run's.
+	if readme := readFile(t, "../../README.md"); !strings.Contains(readme, want) {
+		t.Errorf("README's holdout table is stale: want %q", want)
+	}
 }
 
 // TestRepeatedHoldout: cv { holdout = 0.25, repeats = 3 } on iris: three
