@@ -265,3 +265,115 @@ learner "logreg" {}
 		}
 	}
 }
+
+// TestNestedTuningParity: logreg (softmax, standardize refitted inside
+// every inner fold) tuned over C ∈ {0.01, 0.1, 1, 10, 100} by 5-fold inner
+// CV on accuracy, on iris, wine and vehicle with the reference outer folds,
+// against scikit-learn's GridSearchCV(make_pipeline(StandardScaler(),
+// LogisticRegression()), cv=StratifiedKFold(5, shuffle=True,
+// random_state=0)) on each outer training part (inner_seed = 0 makes the
+// inner split that one): the same C in at least 90% of the outer folds,
+// and where the C agrees the outer accuracy within one test row. One cell
+// per dataset, the chosen C in its cell file.
+func TestNestedTuningParity(t *testing.T) {
+	var ref map[string][]struct {
+		Fold     int
+		C        float64
+		Accuracy float64
+	}
+	designRef(t, "tuning.json", &ref)
+	src := `experiment "tune" { seed = 0 }
+` + datasets("iris", "wine", "vehicle") + `
+encoder "std" { type = "standardize" }
+learner "logreg" {
+  params = { C = [0.01, 0.1, 1, 10, 100], tol = 1e-8, max_iter = 10000 }
+  tune {
+    folds      = 5
+    metric     = "accuracy"
+    inner_seed = 0
+  }
+}
+reduction "none" { scheme = "none" }
+metrics = ["accuracy"]
+`
+	out := t.TempDir()
+	if _, stderr, err := bench(t, "run", "-o", out, writeExperiment(t, src)); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	cells := readCells(t, out)
+	if len(cells) != 3 {
+		t.Fatalf("%d cells, want one per dataset", len(cells))
+	}
+	agree, total := 0, 0
+	for _, name := range []string{"iris", "wine", "vehicle"} {
+		c := cells[name+"|logreg|none"]
+		if c == nil || len(c.Folds) != 10 {
+			t.Fatalf("cell %s: %+v", name, c)
+		}
+		if want := "C=[0.01, 0.1, 1, 10, 100],max_iter=10000,tol=1e-08 (tuned)"; c.Params != want {
+			t.Errorf("%s: params %q, want %q", name, c.Params, want)
+		}
+		for _, f := range c.Folds {
+			r := ref[name][f.Fold]
+			total++
+			if len(f.TuneScores) != 5 {
+				t.Errorf("%s fold %d: %d tune scores, want 5", name, f.Fold, len(f.TuneScores))
+			}
+			if f.Chosen != fmt.Sprintf("C=%v", r.C) {
+				t.Logf("%s fold %d: chose %s, scikit-learn C=%v (inner means %v)", name, f.Fold, f.Chosen, r.C, f.TuneScores)
+				continue
+			}
+			agree++
+			if got := f.Metrics["accuracy"]; math.Abs(got-r.Accuracy) > 1/float64(f.NTest)+1e-9 {
+				t.Errorf("%s fold %d (C=%v): accuracy %.6f, scikit-learn %.6f", name, f.Fold, r.C, got, r.Accuracy)
+			}
+		}
+	}
+	// The README's tuning tables are this run's.
+	md, readme := readFile(t, out+"/tune.md"), readFile(t, "../../README.md")
+	for _, line := range strings.Split(md, "\n") {
+		if strings.HasPrefix(line, "| logreg |") || strings.HasPrefix(line, "| iris |") || strings.HasPrefix(line, "| wine |") || strings.HasPrefix(line, "| vehicle |") {
+			if !strings.Contains(readme, line+"\n") {
+				t.Errorf("README's tuning tables are stale: no line %q", line)
+			}
+		}
+	}
+	if agree*10 < total*9 {
+		t.Errorf("the same C as scikit-learn in %d of %d outer folds, want at least 90%%", agree, total)
+	}
+	t.Logf("the same C as scikit-learn in %d of %d outer folds", agree, total)
+}
+
+// TestValidateTune: a tune block with nothing to tune or a metric that
+// cannot choose is rejected, located.
+func TestValidateTune(t *testing.T) {
+	file := writeExperiment(t, `experiment "t" { seed = 1 }
+dataset "iris" { path = "%REPO%/experiments/data/iris.csv" }
+learner "logreg" {
+  params = { C = 1 }
+  tune {}
+}
+learner "svm" {
+  params = { C = [0.1, 1] }
+  tune { metric = "acuracy" }
+}
+learner "lda" {
+  params = { shrinkage = [0, 0.5] }
+  tune { metric = "fit_seconds" }
+}
+`)
+	_, stderr, err := bench(t, "validate", file)
+	if err == nil {
+		t.Fatalf("validate accepted bad tune blocks:\n%s", stderr)
+	}
+	for _, want := range []string{
+		`exp.hcl:5:3: error: Nothing to tune`,
+		`exp.hcl:9:19: error: Unknown metric`,
+		`exp.hcl:13:19: error: Invalid tune metric`,
+		`fit_seconds is a timing, not a quality to tune for`,
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("missing %q in\n%s", want, stderr)
+		}
+	}
+}

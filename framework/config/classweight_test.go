@@ -63,3 +63,43 @@ learner "lr" {
 		}
 	}
 }
+
+func TestTuneBlock(t *testing.T) {
+	exp, diags := parse(t, `experiment "x" { seed = 3 }
+dataset "iris" { path = "iris.csv" }
+learner "logreg" {
+  params = { C = [0.1, 1] }
+  tune {
+    folds      = 3
+    metric     = "macro_f1"
+    inner_seed = 0
+  }
+}
+learner "svm" {
+  tune {}
+}
+`)
+	if diags != "" {
+		t.Fatalf("diagnostics:\n%s", diags)
+	}
+	lr, svm := exp.Learners[0].Tune, exp.Learners[1].Tune
+	if lr == nil || lr.Folds != 3 || lr.Metric != "macro_f1" || lr.InnerSeed != 0 {
+		t.Errorf("logreg tune %+v", lr)
+	}
+	// Defaults: 5 folds, the experiment's first metric (set when resolved),
+	// the inner split seeded from the cell.
+	if svm == nil || svm.Folds != DefaultTuneFolds || svm.Metric != "" || svm.InnerSeed != -1 {
+		t.Errorf("svm tune %+v", svm)
+	}
+	_, diags = parse(t, base+`learner "lr" {
+  plugin = "logreg"
+  tune { folds = 1 }
+  tune { metric = "accuracy" }
+}
+`)
+	for _, want := range []string{"exp.hcl:6:18: error: Invalid value", "folds must be a whole number >= 2", "exp.hcl:7:3: error: Duplicate tune block"} {
+		if !strings.Contains(diags, want) {
+			t.Errorf("missing %q in\n%s", want, diags)
+		}
+	}
+}

@@ -96,6 +96,9 @@ type Learner struct {
 	// ClassWeight, when set, weighs the rows of every problem the learner
 	// trains by their class.
 	ClassWeight *ClassWeight
+	// Tune, when set, tunes the list-valued parameters by inner
+	// cross-validation instead of crossing them into the grid.
+	Tune *Tune
 
 	DeclRange, PluginRange, ParamsRange hcl.Range
 }

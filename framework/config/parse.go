@@ -45,8 +45,9 @@ var (
 		{Name: "folds_file"}, {Name: "test_path"},
 	}}
 	pipelineSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "steps", Required: true}}}
-	learnerSchema  = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "plugin"}, {Name: "params"}, {Name: "class_weight"}}}
-	cvSchema       = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	learnerSchema  = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "plugin"}, {Name: "params"}, {Name: "class_weight"}},
+		Blocks: []hcl.BlockHeaderSchema{{Type: "tune"}}}
+	cvSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 		{Name: "folds"}, {Name: "repeats"}, {Name: "stratified"}, {Name: "folds_file"}, {Name: "timeout"}, {Name: "holdout"},
 	}}
 	outputSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
@@ -519,6 +520,13 @@ func (d *decoder) learner(b *hcl.Block) *Learner {
 	}
 	if a, ok := c.Attributes["class_weight"]; ok {
 		l.ClassWeight = d.classWeight(a)
+	}
+	for _, tb := range c.Blocks {
+		if l.Tune != nil {
+			d.errorf(tb.DefRange, "Duplicate tune block", "Learner %q has more than one tune block.", l.Name)
+			continue
+		}
+		l.Tune = d.tune(tb)
 	}
 	if a, ok := c.Attributes["params"]; ok {
 		l.ParamsRange = a.Expr.Range()

@@ -92,3 +92,67 @@ func (m *mt19937) interval(max uint32) int {
 		}
 	}
 }
+
+// SklearnStratifiedKFold assigns rows to k folds exactly as scikit-learn's
+// StratifiedKFold(n_splits=k, shuffle=True, random_state=seed) does (1.x):
+// classes are numbered in order of first appearance; the rows sorted by
+// class are dealt to the folds in turn (row i of that order to fold i mod
+// k), which fixes how many rows of each class each fold gets; then for
+// each class its list of fold numbers (ascending) is shuffled by numpy's
+// legacy RandomState(seed) and assigned to the class's rows in order.
+// Only the low 32 bits of seed are used.
+func SklearnStratifiedKFold(labels []int, k int, seed uint64) ([]int, error) {
+	n := len(labels)
+	if k < 2 || k > n {
+		return nil, fmt.Errorf("cannot split %d rows into %d folds", n, k)
+	}
+	enc := map[int]int{} // class → number in order of first appearance
+	y := make([]int, n)
+	for i, c := range labels {
+		e, ok := enc[c]
+		if !ok {
+			e = len(enc)
+			enc[c] = e
+		}
+		y[i] = e
+	}
+	count := make([]int, len(enc))
+	for _, e := range y {
+		count[e]++
+	}
+	// allocation[f][c]: rows of class c in fold f when the class-sorted
+	// rows are dealt to the folds in turn.
+	allocation := make([][]int, k)
+	for f := range allocation {
+		allocation[f] = make([]int, len(enc))
+	}
+	pos := 0
+	for c, m := range count {
+		for r := 0; r < m; r++ {
+			allocation[(pos+r)%k][c]++
+		}
+		pos += m
+	}
+	mt := newMT19937(uint32(seed))
+	fold := make([]int, n)
+	for c := range count {
+		var folds []int
+		for f := 0; f < k; f++ {
+			for r := 0; r < allocation[f][c]; r++ {
+				folds = append(folds, f)
+			}
+		}
+		for i := len(folds) - 1; i > 0; i-- {
+			j := mt.interval(uint32(i))
+			folds[i], folds[j] = folds[j], folds[i]
+		}
+		next := 0
+		for i, e := range y {
+			if e == c {
+				fold[i] = folds[next]
+				next++
+			}
+		}
+	}
+	return fold, nil
+}

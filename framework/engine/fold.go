@@ -66,6 +66,10 @@ type fold struct {
 	solverSeed  uint64 // the problems' seeds derive from it
 	lp, rp      *host.Plugin
 
+	// params are the learner's parameters for this fit (a candidate of a
+	// tuned learner, else the cell's).
+	params sdk.Params
+
 	fitSeconds, predictSeconds float64
 	models                     [][]sdk.ModelRef // every batch trained, released at the end
 	uploaded                   map[string]*sdk.EncodedMatrix
@@ -108,9 +112,9 @@ func (f *fold) upload(enc *sdk.EncodedMatrix) error {
 // fit trains problems on rows and keeps the models for release.
 func (f *fold) fit(digest string, rows []int, problems []sdk.Problem) ([]sdk.ModelRef, error) {
 	start := time.Now()
-	models, err := f.lp.Learner.Fit(f.ctx, digest, rows, f.c.Params, problems)
+	models, err := f.lp.Learner.Fit(f.ctx, digest, rows, f.params, problems)
 	if f.reuploaded(digest, err) {
-		models, err = f.lp.Learner.Fit(f.ctx, digest, rows, f.c.Params, problems)
+		models, err = f.lp.Learner.Fit(f.ctx, digest, rows, f.params, problems)
 	}
 	f.fitSeconds += time.Since(start).Seconds()
 	if err != nil {
@@ -190,11 +194,22 @@ func (s *scheduler) runFold(ctx context.Context, t task, e *matrixEntry) (fr Fol
 		return FoldResult{}, err
 	}
 	defer f.release()
+	var tuned *tuning
+	if t.cell.Learner.Candidates != nil {
+		if tuned, err = f.tune(t); err != nil {
+			return FoldResult{}, err
+		}
+		f.params = tuned.best
+	}
 	out, err := f.evaluate(x, enc)
 	if err != nil {
 		return FoldResult{}, err
 	}
-	return f.score(t, out, s.opt.KeepPredictions)
+	fr, err = f.score(t, out, s.opt.KeepPredictions)
+	if err == nil && tuned != nil {
+		fr.Chosen, fr.TuneScores = tuned.chosen, tuned.scores
+	}
+	return fr, err
 }
 
 // newFold prepares task t's fold: its rows, its seeds, and the current
@@ -209,7 +224,7 @@ func newFold(ctx context.Context, g *Grid, t task, stats *Stats) (*fold, error) 
 		// the same matrix in every fold, for every learner and decoder.
 		seed:       cv.Seed(g.Experiment.Seed, "plan", d.Config.Name, c.Reduction.Config.Name),
 		solverSeed: cv.Seed(g.Experiment.Seed, "solver", c.ID().Key(), strconv.Itoa(t.repeat), strconv.Itoa(t.fold)),
-		lp:         c.Learner.Plugin, rp: c.Reduction.Plugin,
+		lp:         c.Learner.Plugin, rp: c.Reduction.Plugin, params: c.Params,
 	}
 	if g.Host != nil {
 		var err error
@@ -331,21 +346,15 @@ func (f *fold) score(t task, out outcome, keep bool) (FoldResult, error) {
 		Ties: dec.Ties, FitSeconds: f.fitSeconds, PredictSeconds: f.predictSeconds,
 		Diagnostics: out.plan.Diagnostics, PlanWarnings: out.plan.Warnings,
 	}
-	in := &metrics.Input{K: d.K(), FitSeconds: f.fitSeconds, PredictSeconds: f.predictSeconds}
+	in := f.metricsInput(dec)
 	if d.MultiLabel {
-		in.TrueSet, in.PredSet = rowsOf(d.LabelMatrix, f.test), dec.LabelMatrix
 		if keep {
 			fr.Predictions = &Predictions{Rows: f.test, TrueSet: in.TrueSet, PredSet: in.PredSet, Scores: dec.ClassScores}
 		}
 	} else {
-		truth := make([]int, len(f.test))
-		for i, r := range f.test {
-			truth[i] = d.Labels[r]
-		}
-		in.True, in.Pred, in.Prob = truth, dec.Predicted, dec.ClassScores
-		fr.Confusion = confusion(truth, dec.Predicted, d.K())
+		fr.Confusion = confusion(in.True, dec.Predicted, d.K())
 		if keep {
-			fr.Predictions = &Predictions{Rows: f.test, True: truth, Predicted: dec.Predicted, Scores: dec.ClassScores}
+			fr.Predictions = &Predictions{Rows: f.test, True: in.True, Predicted: dec.Predicted, Scores: dec.ClassScores}
 		}
 	}
 	var err error
@@ -354,6 +363,22 @@ func (f *fold) score(t task, out outcome, keep bool) (FoldResult, error) {
 		return FoldResult{}, err
 	}
 	return fr, nil
+}
+
+// metricsInput pairs the decoder's answer with the truth of the test rows.
+func (f *fold) metricsInput(dec sdk.Decoding) *metrics.Input {
+	d := f.c.Dataset
+	in := &metrics.Input{K: d.K(), FitSeconds: f.fitSeconds, PredictSeconds: f.predictSeconds}
+	if d.MultiLabel {
+		in.TrueSet, in.PredSet = rowsOf(d.LabelMatrix, f.test), dec.LabelMatrix
+		return in
+	}
+	truth := make([]int, len(f.test))
+	for i, r := range f.test {
+		truth[i] = d.Labels[r]
+	}
+	in.True, in.Pred, in.Prob = truth, dec.Predicted, dec.ClassScores
+	return in
 }
 
 // checkDecoding checks that a decoding fits n test rows of dataset d: a

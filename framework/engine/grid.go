@@ -52,6 +52,14 @@ type Learner struct {
 	Config *config.Learner
 	Plugin *host.Plugin
 	Info   *sdk.LearnerInfo
+	// Candidates are the parameter combinations a tuned learner (one with
+	// a tune block) chooses from on each fold, in grid order; Tuned names
+	// the parameters that vary, TuneMetric the metric that chooses. A
+	// learner without a tune block has no Candidates: its combinations are
+	// crossed into the grid.
+	Candidates []sdk.Params
+	Tuned      map[string]bool
+	TuneMetric string
 }
 
 // Reduction is a reduction block with its running plugin.
@@ -100,9 +108,13 @@ type ID struct {
 
 // ID returns the cell's coordinates.
 func (c *Cell) ID() ID {
+	params := c.Params.String()
+	if c.Learner.Candidates != nil {
+		params += " (tuned)"
+	}
 	return ID{
 		Dataset: c.Dataset.Config.Name, Encoder: c.Pipeline.Config.Name,
-		Learner: c.Learner.Config.Name, Params: c.Params.String(), Reduction: c.Reduction.Label(c.RedParams),
+		Learner: c.Learner.Config.Name, Params: params, Reduction: c.Reduction.Label(c.RedParams),
 	}
 }
 

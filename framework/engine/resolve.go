@@ -67,7 +67,12 @@ func Resolve(ctx context.Context, exp *config.Experiment, h *host.Host) (*Grid, 
 	for _, l := range exp.Learners {
 		if rl := r.learner(l); rl != nil {
 			g.Learners = append(g.Learners, rl)
-			learnerParams[rl], _ = expand(l.Params, rl.Info.Params)
+			learnerParams[rl], rl.Tuned = expand(l.Params, rl.Info.Params)
+			if l.Tune != nil {
+				r.tuned(rl, exp)
+				// One cell holds every candidate; each fold picks one.
+				rl.Candidates, learnerParams[rl] = learnerParams[rl], []sdk.Params{whole(l.Params)}
+			}
 		}
 	}
 	redParams := map[*Reduction][]sdk.Params{}
@@ -650,4 +655,34 @@ func (r *resolver) testFile(c *config.Dataset, train *data.Table, opt data.Optio
 		return nil, ""
 	}
 	return both, sum
+}
+
+// tuned checks a tuned learner's tune block: something to tune, and a
+// metric that exists (the experiment's first one by default).
+func (r *resolver) tuned(l *Learner, exp *config.Experiment) {
+	t := l.Config.Tune
+	if len(l.Tuned) == 0 {
+		r.errorf(t.DeclRange, "Nothing to tune", "Learner %q has a tune block but no parameter given as a list, such as C = [0.1, 1, 10].", l.Config.Name)
+	}
+	l.TuneMetric = t.Metric
+	if l.TuneMetric == "" && len(exp.Metrics) > 0 {
+		l.TuneMetric = exp.Metrics[0]
+	}
+	m, err := metrics.Lookup(l.TuneMetric)
+	switch {
+	case err != nil:
+		r.errorf(t.MetricRange, "Unknown metric", "Learner %q: tune metric: %v", l.Config.Name, err)
+	case m.Kind.Has(metrics.Timing):
+		r.errorf(t.MetricRange, "Invalid tune metric", "Learner %q: %s is a timing, not a quality to tune for.", l.Config.Name, l.TuneMetric)
+	}
+}
+
+// whole returns the parameters as given, lists kept whole: a tuned cell's
+// parameters, which name its candidates.
+func whole(params map[string]config.Param) sdk.Params {
+	out := sdk.Params{}
+	for n, p := range params {
+		out[n] = p.Value
+	}
+	return out
 }

@@ -37,6 +37,11 @@ type FoldResult struct {
 	// matrix distances, degenerate columns).
 	Diagnostics  map[string]float64 `json:"diagnostics,omitempty"`
 	PlanWarnings []string           `json:"plan_warnings,omitempty"`
+	// Chosen names the parameter values a tuned learner chose on this
+	// fold's training part (e.g. "C=10"); TuneScores are the inner
+	// cross-validation's mean metric of each candidate, in grid order.
+	Chosen     string    `json:"chosen,omitempty"`
+	TuneScores []float64 `json:"tune_scores,omitempty"`
 	// Predictions holds the fold's per-row predictions when
 	// Options.KeepPredictions is set; it is not written to cell files.
 	Predictions *Predictions `json:"-"`
@@ -214,23 +219,32 @@ func design(g *Grid, t task, e *matrixEntry) (sdk.Matrix, *sdk.EncodedMatrix, er
 	e.once.Do(func() {
 		d, p := t.cell.Dataset, t.cell.Pipeline
 		train, _ := cv.Split(d.Folds[t.repeat], t.fold)
-		ctx := &encode.Context{Train: train, Labels: d.Labels, K: d.K(),
-			Seed: cv.Seed(g.Experiment.Seed, "encode", d.Config.Name, p.Config.Name, strconv.Itoa(t.repeat), strconv.Itoa(t.fold))}
-		f := d.Features
-		for i, s := range p.Steps {
-			var err error
-			if f, err = s.FitTransform(f, ctx); err != nil {
-				e.err = fmt.Errorf("pipeline %s step %d (%s): %w", p.Config.Name, i+1, p.Config.Steps[i], err)
-				return
-			}
-		}
-		m, _, err := f.Design()
+		seed := cv.Seed(g.Experiment.Seed, "encode", d.Config.Name, p.Config.Name, strconv.Itoa(t.repeat), strconv.Itoa(t.fold))
+		m, err := encodeRows(d, p, train, seed)
 		if err != nil {
-			e.err = fmt.Errorf("dataset %s, pipeline %s: %w", d.Config.Name, p.Config.Name, err)
+			e.err = err
 			return
 		}
 		e.m, e.enc = m, sdk.EncodeMatrix(m)
 		e.digest.Store(&e.enc.Digest)
 	})
 	return e.m, e.enc, e.err
+}
+
+// encodeRows fits pipeline p's steps on the train rows of dataset d and
+// returns the design matrix of every row.
+func encodeRows(d *Dataset, p *Pipeline, train []int, seed uint64) (sdk.Matrix, error) {
+	ctx := &encode.Context{Train: train, Labels: d.Labels, K: d.K(), Seed: seed}
+	f := d.Features
+	for i, s := range p.Steps {
+		var err error
+		if f, err = s.FitTransform(f, ctx); err != nil {
+			return sdk.Matrix{}, fmt.Errorf("pipeline %s step %d (%s): %w", p.Config.Name, i+1, p.Config.Steps[i], err)
+		}
+	}
+	m, _, err := f.Design()
+	if err != nil {
+		return sdk.Matrix{}, fmt.Errorf("dataset %s, pipeline %s: %w", d.Config.Name, p.Config.Name, err)
+	}
+	return m, nil
 }

@@ -95,7 +95,8 @@ func WriteSummaryCSV(w io.Writer, sums []Summary) error {
 	return cw.Error()
 }
 
-// WriteFoldsCSV writes one row per cell × fold × metric.
+// WriteFoldsCSV writes one row per cell × fold × metric, and for a tuned
+// cell one more per fold: metric "chosen", value the parameters chosen.
 func WriteFoldsCSV(w io.Writer, cells []*engine.CellResult, metricNames []string) error {
 	cw := csv.NewWriter(w)
 	cw.Write(append(append([]string{}, idHeader...), "repeat", "fold", "metric", "value"))
@@ -106,6 +107,10 @@ func WriteFoldsCSV(w io.Writer, cells []*engine.CellResult, metricNames []string
 					continue
 				}
 				cw.Write(append(idFields(c.ID), strconv.Itoa(f.Repeat), strconv.Itoa(f.Fold), m, num(f.Metrics[m])))
+			}
+			if f.Chosen != "" {
+				// A tuned cell: what the fold's inner cross-validation chose.
+				cw.Write(append(idFields(c.ID), strconv.Itoa(f.Repeat), strconv.Itoa(f.Fold), "chosen", f.Chosen))
 			}
 		}
 	}
@@ -125,6 +130,7 @@ func WriteMarkdown(w io.Writer, t *Tables, cells []*engine.CellResult) error {
 	for _, c := range t.Metrics {
 		writeMarkdownTable(&b, c)
 	}
+	writeChosenTable(&b, cells)
 	writeCodeTable(&b, cells)
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -77,6 +77,9 @@ func CellDigest(g *engine.Grid, c *engine.Cell) string {
 	put("reduction", c.Reduction.Config.Plugin, c.Reduction.Config.Scheme)
 	putParams(put, "reduction.param", c.RedParams)
 	putPlugin(put, "reduction.plugin", c.Reduction.Plugin)
+	if t := c.Learner.Config.Tune; t != nil {
+		put("tune", fmt.Sprint(t.Folds), c.Learner.TuneMetric, fmt.Sprint(t.InnerSeed))
+	}
 	if w := c.ClassWeight(); w != nil {
 		put("class_weight", w.String())
 	}

@@ -12,6 +12,13 @@ Run from the repository root: /usr/bin/python3 cmd/bench/testdata/design/refs.py
                           categories get a level of their own), standardize,
                           onehot (unseen levels -> zeros), all fitted on the
                           training file
+  tuning.json             iris, wine, vehicle on testdata/reference/folds: per
+                          outer fold, GridSearchCV(Pipeline(StandardScaler,
+                          LogisticRegression(tol=1e-10)), C in {0.01, 0.1, 1,
+                          10, 100}, cv=StratifiedKFold(5, shuffle=True,
+                          random_state=0), scoring="accuracy") on the training
+                          part: the chosen C, the inner mean accuracy of each
+                          C, the refitted model's outer test accuracy
 and plugins/logreg/testdata/balanced_breast_cancer.json: the optimum of
 balanced binary logistic regression on breast_cancer (whole-file
 standardised, +1 = malignant).
@@ -143,10 +150,37 @@ def adult_holdout():
             "features": xtr.shape[1]}
 
 
+TUNE_C = [0.01, 0.1, 1, 10, 100]
+
+
+def tuning():
+    from sklearn.model_selection import GridSearchCV
+    from sklearn.pipeline import make_pipeline
+    out = {}
+    for name in ["iris", "wine", "vehicle"]:
+        x, y = load(name)
+        folds = np.loadtxt(os.path.join(ROOT, "testdata", "reference", "folds", name + ".folds.csv"),
+                           skiprows=1, dtype=int)
+        rows = []
+        for k in range(folds.max() + 1):
+            tr, te = folds != k, folds == k
+            gs = GridSearchCV(make_pipeline(StandardScaler(), logreg()), {"logisticregression__C": TUNE_C},
+                              cv=StratifiedKFold(5, shuffle=True, random_state=0), scoring="accuracy")
+            gs.fit(x[tr], y[tr])
+            rows.append({
+                "fold": k, "C": gs.best_params_["logisticregression__C"],
+                "inner": list(gs.cv_results_["mean_test_score"]),
+                "accuracy": float(np.mean(gs.predict(x[te]) == y[te])), "n_test": int(te.sum()),
+            })
+        out[name] = rows
+    return out
+
+
 def main():
     dump(os.path.join(ROOT, "plugins", "logreg", "testdata", "balanced_breast_cancer.json"), balanced_optimum())
     dump(os.path.join(HERE, "class_weight.json"), glass_class_weight())
     dump(os.path.join(HERE, "holdout.json"), adult_holdout())
+    dump(os.path.join(HERE, "tuning.json"), tuning())
 
 
 if __name__ == "__main__":

@@ -1,0 +1,122 @@
+package engine
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/polyclass/polyclass/framework/cv"
+	"github.com/polyclass/polyclass/framework/metrics"
+	"github.com/polyclass/polyclass/framework/sdk"
+)
+
+// tuning is what the inner cross-validation of a fold found.
+type tuning struct {
+	best   sdk.Params // the chosen candidate, every parameter set
+	chosen string     // its tuned parameters, e.g. "C=10"
+	scores []float64  // mean inner metric per candidate, in grid order
+}
+
+// tune runs the nested cross-validation of a tuned learner on the fold's
+// training part: each inner fold's design matrix is built by fitting the
+// pipeline on the inner training rows only (no leakage), every candidate
+// is trained and scored on it, and the candidate with the best mean of the
+// tune metric wins; ties go to the first in grid order, as scikit-learn's
+// GridSearchCV. The inner models are released as soon as they are scored.
+func (f *fold) tune(t task) (*tuning, error) {
+	l, d := f.c.Learner, f.c.Dataset
+	m, err := metrics.Lookup(l.TuneMetric)
+	if err != nil {
+		return nil, err
+	}
+	inner, err := f.innerFolds(l.Config.Tune.Folds, l.Config.Tune.InnerSeed)
+	if err != nil {
+		return nil, fmt.Errorf("tune: %w", err)
+	}
+	k := l.Config.Tune.Folds
+	sums := make([]float64, len(l.Candidates))
+	for j := 0; j < k; j++ {
+		fitIdx, scoreIdx := cv.Split(inner, j)
+		train, test := pick(f.train, fitIdx), pick(f.train, scoreIdx)
+		seed := cv.Seed(f.g.Experiment.Seed, "encode", d.Config.Name, f.c.Pipeline.Config.Name,
+			strconv.Itoa(t.repeat), strconv.Itoa(t.fold), "tune", strconv.Itoa(j))
+		x, err := encodeRows(d, f.c.Pipeline, train, seed)
+		if err != nil {
+			return nil, fmt.Errorf("tune inner fold %d: %w", j, err)
+		}
+		enc := sdk.EncodeMatrix(x)
+		for ci, cand := range l.Candidates {
+			v, err := f.innerScore(train, test, cand, x, enc, m)
+			if err != nil {
+				return nil, fmt.Errorf("tune inner fold %d, %s: %w", j, cand, err)
+			}
+			sums[ci] += v
+		}
+	}
+	tr := &tuning{scores: make([]float64, len(sums))}
+	for ci, s := range sums {
+		tr.scores[ci] = s / float64(k)
+	}
+	tr.best = l.Candidates[best(tr.scores, m.HigherIsBetter)]
+	varied := sdk.Params{}
+	for n := range l.Tuned {
+		varied[n] = tr.best[n]
+	}
+	tr.chosen = varied.String()
+	return tr, nil
+}
+
+// innerFolds splits the fold's training rows for tuning: stratified as
+// the outer folds are (multiclass data), scikit-learn's split when
+// innerSeed ≥ 0, else seeded from the cell and the fold.
+func (f *fold) innerFolds(k int, innerSeed int64) ([]int, error) {
+	d := f.c.Dataset
+	stratified := f.g.Experiment.CV.Stratified && !d.MultiLabel
+	labels := make([]int, len(f.train))
+	for i, r := range f.train {
+		if !d.MultiLabel {
+			labels[i] = d.Labels[r]
+		}
+	}
+	switch {
+	case innerSeed >= 0 && stratified:
+		return cv.SklearnStratifiedKFold(labels, k, uint64(innerSeed))
+	case innerSeed >= 0:
+		return cv.SklearnKFold(len(f.train), k, uint64(innerSeed))
+	case stratified:
+		return cv.StratifiedKFold(labels, k, cv.Seed(f.solverSeed, "tune"))
+	}
+	return cv.KFold(len(f.train), k, cv.Seed(f.solverSeed, "tune"))
+}
+
+// innerScore trains candidate params on the train rows of x and returns
+// metric m on the test rows. Its time counts toward the fold's.
+func (f *fold) innerScore(train, test []int, params sdk.Params, x sdk.Matrix, enc *sdk.EncodedMatrix, m metrics.Metric) (float64, error) {
+	sub := &fold{ctx: f.ctx, g: f.g, c: f.c, stats: f.stats, train: train, test: test,
+		seed: f.seed, solverSeed: f.solverSeed, lp: f.lp, rp: f.rp, params: params}
+	defer func() {
+		sub.release()
+		f.fitSeconds += sub.fitSeconds
+		f.predictSeconds += sub.predictSeconds
+	}()
+	out, err := sub.evaluate(x, enc)
+	if err != nil {
+		return 0, err
+	}
+	if err := checkDecoding(out.dec, f.c.Dataset, len(test), f.rp.Name); err != nil {
+		return 0, err
+	}
+	v, _, err := m.Eval(sub.metricsInput(out.dec))
+	return v, err
+}
+
+// best returns the index of the best score; a tie goes to the first, as
+// scikit-learn's GridSearchCV (its best_index_ is the first of rank 1).
+func best(scores []float64, higherIsBetter bool) int {
+	b := 0
+	for i, v := range scores {
+		if (higherIsBetter && v > scores[b]) || (!higherIsBetter && v < scores[b]) {
+			b = i
+		}
+	}
+	return b
+}

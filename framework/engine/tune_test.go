@@ -1,0 +1,76 @@
+package engine
+
+import (
+	"testing"
+
+	"github.com/polyclass/polyclass/framework/config"
+	"github.com/polyclass/polyclass/framework/cv"
+)
+
+func TestBestCandidate(t *testing.T) {
+	for _, tc := range []struct {
+		scores []float64
+		higher bool
+		want   int
+	}{
+		{[]float64{0.8, 0.9, 0.85}, true, 1},
+		{[]float64{0.9, 0.8, 0.9}, true, 0}, // tie: the first in grid order
+		{[]float64{0.3, 0.1, 0.1}, false, 1},
+		{[]float64{0.5}, true, 0},
+	} {
+		if got := best(tc.scores, tc.higher); got != tc.want {
+			t.Errorf("best(%v, higher=%v) = %d, want %d", tc.scores, tc.higher, got, tc.want)
+		}
+	}
+}
+
+func TestInnerFolds(t *testing.T) {
+	g := stubGrid()
+	g.Experiment.CV.Stratified = true
+	d := g.Datasets[1]
+	d.Folds = [][]int{{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1}}
+	d.Labels = []int{0, 1, 1, 0, 0, 1, 0, 1, 1, 0, 0, 1}
+	f := &fold{g: g, c: g.Cells[2], train: []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, solverSeed: 11}
+	labels := []int{0, 1, 1, 0, 0, 1, 0, 1, 1, 0}
+	// inner_seed: scikit-learn's StratifiedKFold on the training rows.
+	got, err := f.innerFolds(2, 3)
+	want, _ := cv.SklearnStratifiedKFold(labels, 2, 3)
+	if err != nil || !equalInts(got, want) {
+		t.Errorf("inner_seed 3: %v (%v), want %v", got, err, want)
+	}
+	// Otherwise stratified folds seeded from the cell's solver seed.
+	got, _ = f.innerFolds(2, -1)
+	want, _ = cv.StratifiedKFold(labels, 2, cv.Seed(11, "tune"))
+	if !equalInts(got, want) {
+		t.Errorf("seeded: %v, want %v", got, want)
+	}
+	for k := 0; k < 2; k++ {
+		n := 0
+		for i, v := range got {
+			if v == k && labels[i] == 1 {
+				n++
+			}
+		}
+		if n != 2 && n != 3 {
+			t.Errorf("inner fold %d holds %d of the 5 rows of class 1: not stratified", k, n)
+		}
+	}
+	g.Experiment.CV = config.CV{Stratified: false}
+	got, _ = f.innerFolds(2, 3)
+	want, _ = cv.SklearnKFold(10, 2, 3)
+	if !equalInts(got, want) {
+		t.Errorf("unstratified inner_seed 3: %v, want scikit-learn's KFold %v", got, want)
+	}
+}
+
+func equalInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
