@@ -377,3 +377,72 @@ learner "lda" {
 		}
 	}
 }
+
+// TestCalibrationDigits: svm + ova on digits (reference folds), with and
+// without calibrate = "platt": the calibrated probabilities have a lower
+// log_loss than the softmax of the decoder's scores, and every row of
+// predictions.csv sums to 1.
+func TestCalibrationDigits(t *testing.T) {
+	file := writeExperiment(t, `experiment "cal" { seed = 1 }
+dataset "digits" {
+  path       = "%DATA%/digits.csv"
+  folds_file = "%REF%/folds/digits.folds.csv"
+}
+encoder "std" { type = "standardize" }
+learner "svm" { params = { C = 1 } }
+reduction "ova" { scheme = "ova" }
+reduction "ova_platt" {
+  scheme    = "ova"
+  calibrate = "platt"
+}
+metrics = ["accuracy", "log_loss"]
+output { predictions = true }
+`)
+	out := t.TempDir()
+	if _, stderr, err := bench(t, "run", "-o", out, file); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	cells := readCells(t, out)
+	mean := func(key string) float64 {
+		c := cells[key]
+		if c == nil || len(c.Folds) != 10 {
+			t.Fatalf("cell %s: %+v", key, c)
+		}
+		s := 0.0
+		for _, f := range c.Folds {
+			s += f.Metrics["log_loss"]
+		}
+		return s / 10
+	}
+	plain, platt := mean("digits|svm|ova"), mean("digits|svm|ova_platt")
+	if !(platt < plain) {
+		t.Errorf("log_loss: Platt-calibrated %.4f, softmax of scores %.4f; want calibrated lower", platt, plain)
+	}
+	t.Logf("log_loss: softmax of scores %.4f, Platt %.4f", plain, platt)
+	lines := strings.Split(strings.TrimSpace(readFile(t, out+"/predictions.csv")), "\n")
+	header := strings.Split(lines[0], ",")
+	first := 0
+	for first < len(header) && !strings.HasPrefix(header[first], "score_") {
+		first++
+	}
+	n := 0
+	for _, line := range lines[1:] {
+		f := strings.Split(line, ",")
+		if f[4] != "ova_platt" {
+			continue
+		}
+		n++
+		sum := 0.0
+		for _, v := range f[first:] {
+			var x float64
+			fmt.Sscan(v, &x)
+			sum += x
+		}
+		if math.Abs(sum-1) > 1e-9 {
+			t.Fatalf("probabilities of a row sum to %v: %s", sum, line)
+		}
+	}
+	if n != 1797 {
+		t.Errorf("%d calibrated prediction rows, want digits' 1797", n)
+	}
+}

@@ -103,3 +103,18 @@ learner "svm" {
 		}
 	}
 }
+
+func TestCalibrate(t *testing.T) {
+	exp, diags := parse(t, base+`reduction "ova" { calibrate = "isotonic" }
+reduction "ovo" { calibrate = "beta" }
+`)
+	if exp.Reductions[0].Calibrate != "isotonic" {
+		t.Errorf("calibrate %q", exp.Reductions[0].Calibrate)
+	}
+	if _, isParam := exp.Reductions[0].Params["calibrate"]; isParam {
+		t.Error("calibrate taken for a scheme parameter")
+	}
+	if want := `exp.hcl:5:31: error: Invalid calibrate`; !strings.Contains(diags, want) || !strings.Contains(diags, `not "beta"`) {
+		t.Errorf("diagnostics\n%s\nwant %q", diags, want)
+	}
+}

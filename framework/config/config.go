@@ -120,6 +120,11 @@ type Reduction struct {
 	// (for each binary problem, "balanced" counts its own positives and
 	// negatives).
 	ClassWeight *ClassWeight
+	// Calibrate, when "platt" or "isotonic", replaces the decoder's class
+	// scores by probabilities calibrated by an inner cross-validation on
+	// each training part, as scikit-learn's CalibratedClassifierCV(cv=5).
+	Calibrate      string
+	CalibrateRange hcl.Range
 
 	DeclRange, PluginRange, SchemeRange hcl.Range
 }

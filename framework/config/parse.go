@@ -572,8 +572,14 @@ func (d *decoder) learner(b *hcl.Block) *Learner {
 
 func (d *decoder) reduction(b *hcl.Block) *Reduction {
 	r := &Reduction{Name: b.Labels[0], Plugin: "reducers", DeclRange: b.DefRange, PluginRange: b.DefRange}
-	fixed, params := d.rest(b, "plugin", "scheme", "datasets", "learners", "class_weight")
+	fixed, params := d.rest(b, "plugin", "scheme", "datasets", "learners", "class_weight", "calibrate")
 	r.Params = params
+	if a, ok := fixed["calibrate"]; ok {
+		r.Calibrate, r.CalibrateRange = d.str(a), a.Expr.Range()
+		if r.Calibrate != "platt" && r.Calibrate != "isotonic" {
+			d.errorf(a.Expr.Range(), "Invalid calibrate", `calibrate is "platt" (a sigmoid per class) or "isotonic", not %q.`, r.Calibrate)
+		}
+	}
 	if a, ok := fixed["class_weight"]; ok {
 		r.ClassWeight = d.classWeight(a)
 	}

@@ -205,6 +205,12 @@ func (s *scheduler) runFold(ctx context.Context, t task, e *matrixEntry) (fr Fol
 	if err != nil {
 		return FoldResult{}, err
 	}
+	if t.cell.Reduction.Config.Calibrate != "" {
+		if out.dec.ClassScores, err = f.calibrated(x, enc); err != nil {
+			return FoldResult{}, err
+		}
+		out.dec.Predicted = argmax(out.dec.ClassScores)
+	}
 	fr, err = f.score(t, out, s.opt.KeepPredictions)
 	if err == nil && tuned != nil {
 		fr.Chosen, fr.TuneScores = tuned.chosen, tuned.scores

@@ -93,6 +93,9 @@ func Resolve(ctx context.Context, exp *config.Experiment, h *host.Host) (*Grid, 
 	r.classNames(g)
 	for _, d := range g.Datasets {
 		for _, red := range g.Reductions {
+			if red.covers(d) && d.MultiLabel && red.Config.Calibrate != "" {
+				r.errorf(red.Config.CalibrateRange, "Cannot calibrate", "Reduction %q: calibrate makes class probabilities of multiclass data; dataset %q is multi-label.", red.Config.Name, d.Config.Name)
+			}
 			if red.covers(d) && red.Scheme.MultiLabel != d.MultiLabel {
 				kind := map[bool]string{false: "multiclass", true: "multi-label"}
 				r.errorf(red.Config.SchemeRange, "Reduction does not fit the dataset",

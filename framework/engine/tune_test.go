@@ -1,7 +1,11 @@
 package engine
 
 import (
+	"context"
+	"strings"
 	"testing"
+
+	"gonum.org/v1/gonum/mat"
 
 	"github.com/polyclass/polyclass/framework/config"
 	"github.com/polyclass/polyclass/framework/cv"
@@ -73,4 +77,27 @@ func equalInts(a, b []int) bool {
 		}
 	}
 	return true
+}
+
+func TestArgmax(t *testing.T) {
+	p := mat.NewDense(3, 3, []float64{0.2, 0.5, 0.3, 0.4, 0.4, 0.2, 0, 0, 1})
+	if got := argmax(p); !equalInts(got, []int{1, 0, 2}) {
+		t.Errorf("argmax %v, want [1 0 2] (a tie to the first)", got)
+	}
+}
+
+// TestCalibrationNeedsClassScores: a decoder without class scores cannot
+// be calibrated; the fold says why.
+func TestCalibrationNeedsClassScores(t *testing.T) {
+	g, _ := pluginGrid(t)
+	g.Reductions[0].Config.Calibrate = "platt"
+	g.Experiment.CV.Stratified = true
+	// 12 rows, 6 for training: calibration's 5 inner folds need them.
+	res, _, err := Run(context.Background(), g, Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "calibrate: reducer ova gives no class scores to calibrate"; !strings.Contains(res[0].Error, want) {
+		t.Errorf("cell error %q, want %q", res[0].Error, want)
+	}
 }

@@ -80,6 +80,9 @@ func CellDigest(g *engine.Grid, c *engine.Cell) string {
 	if t := c.Learner.Config.Tune; t != nil {
 		put("tune", fmt.Sprint(t.Folds), c.Learner.TuneMetric, fmt.Sprint(t.InnerSeed))
 	}
+	if cal := c.Reduction.Config.Calibrate; cal != "" {
+		put("calibrate", cal)
+	}
 	if w := c.ClassWeight(); w != nil {
 		put("class_weight", w.String())
 	}

@@ -1,0 +1,107 @@
+package engine
+
+import (
+	"fmt"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/polyclass/polyclass/framework/calibrate"
+	"github.com/polyclass/polyclass/framework/cv"
+	"github.com/polyclass/polyclass/framework/sdk"
+)
+
+// CalibrationFolds is the number of inner folds of calibrate, as
+// scikit-learn's CalibratedClassifierCV(cv=5).
+const CalibrationFolds = 5
+
+// calibrated returns the fold's test rows' class probabilities as
+// scikit-learn's CalibratedClassifierCV(cv=5, ensemble=True) makes them:
+// the training part is split into 5 stratified inner folds; the cell is
+// trained on 4 of them, and on the fifth each class's decoder score is
+// mapped to a probability of that class (Platt's sigmoid or isotonic
+// regression, one against the rest); the 5 calibrated models' normalised
+// probabilities for the test rows are averaged. The calibrators see the
+// decoder's class scores as they are (for svm + ova, a softmax of the
+// decision values: a monotone map of each), and the design matrix is the
+// fold's (encoders fitted on the whole training part).
+func (f *fold) calibrated(x sdk.Matrix, enc *sdk.EncodedMatrix) (*mat.Dense, error) {
+	d, kind := f.c.Dataset, f.c.Reduction.Config.Calibrate
+	inner, err := f.innerFolds(CalibrationFolds, -1)
+	if err != nil {
+		return nil, fmt.Errorf("calibrate: %w", err)
+	}
+	k := d.K()
+	out := mat.NewDense(len(f.test), k, nil)
+	for j := 0; j < CalibrationFolds; j++ {
+		fitIdx, calIdx := cv.Split(inner, j)
+		cal := pick(f.train, calIdx)
+		rows := append(append([]int(nil), cal...), f.test...)
+		sub := &fold{ctx: f.ctx, g: f.g, c: f.c, stats: f.stats, train: pick(f.train, fitIdx), test: rows,
+			seed: f.seed, solverSeed: f.solverSeed, lp: f.lp, rp: f.rp, params: f.params}
+		o, err := sub.evaluate(x, enc)
+		sub.release()
+		f.fitSeconds += sub.fitSeconds
+		f.predictSeconds += sub.predictSeconds
+		if err != nil {
+			return nil, fmt.Errorf("calibrate inner fold %d: %w", j, err)
+		}
+		s := o.dec.ClassScores
+		if s == nil {
+			return nil, fmt.Errorf("calibrate: reducer %s gives no class scores to calibrate", f.rp.Name)
+		}
+		if r, c := s.Dims(); r != len(rows) || c != k {
+			return nil, fmt.Errorf("calibrate: reducer %s returned %d×%d class scores for %d rows and %d classes", f.rp.Name, r, c, len(rows), k)
+		}
+		p := mat.NewDense(len(f.test), k, nil)
+		for c := 0; c < k; c++ {
+			score := make([]float64, len(cal))
+			is := make([]bool, len(cal))
+			for i, r := range cal {
+				score[i], is[i] = s.At(i, c), d.Labels[r] == c
+			}
+			predict := calibrator(kind, score, is)
+			for i := range f.test {
+				p.Set(i, c, predict(s.At(len(cal)+i, c)))
+			}
+		}
+		for i := range f.test {
+			row := p.RawRowView(i)
+			sum := 0.0
+			for _, v := range row {
+				sum += v
+			}
+			for c := range row {
+				if sum > 0 {
+					row[c] /= sum
+				} else {
+					row[c] = 1 / float64(k) // as scikit-learn: uniform
+				}
+				out.Set(i, c, out.At(i, c)+row[c]/CalibrationFolds)
+			}
+		}
+	}
+	return out, nil
+}
+
+// calibrator fits a calibration of the given kind and returns its map.
+func calibrator(kind string, score []float64, is []bool) func(float64) float64 {
+	if kind == "isotonic" {
+		return calibrate.FitIsotonic(score, is).Predict
+	}
+	return calibrate.FitSigmoid(score, is).Predict
+}
+
+// argmax returns each row's largest column (ties to the first).
+func argmax(p *mat.Dense) []int {
+	r, _ := p.Dims()
+	out := make([]int, r)
+	for i := 0; i < r; i++ {
+		row := p.RawRowView(i)
+		for c, v := range row {
+			if v > row[out[i]] {
+				out[i] = c
+			}
+		}
+	}
+	return out
+}
