@@ -11,7 +11,8 @@ import (
 )
 
 // writePlan lists every cell of the grid with its folds (repeats × folds)
-// and the models one fold fits, then the totals the file expands to.
+// and the models one fold fits (tuning and calibration included), then the
+// totals the file expands to.
 func writePlan(ctx context.Context, g *engine.Grid, w io.Writer) error {
 	type key struct{ dataset, reduction string }
 	perFold := map[key]engine.Fits{}
@@ -31,6 +32,7 @@ func writePlan(ctx context.Context, g *engine.Grid, w io.Writer) error {
 			}
 			perFold[k] = f
 		}
+		f = f.Scale(c.FitRounds()) // tuning and calibration train it again on inner folds
 		n := len(c.Dataset.Folds) * c.Dataset.NumFolds
 		folds += n
 		total = total.Add(f.Scale(n))

@@ -79,3 +79,19 @@ func (g *Grid) FoldFits(ctx context.Context, c *Cell) (Fits, error) {
 		req.State = plan.State
 	}
 }
+
+// FitRounds is how many times one fold of cell c trains the reducer's
+// problems: once on the training part, plus, for a tuned learner, once per
+// inner fold and candidate (tune folds × candidates), plus, when the
+// reduction calibrates, once per calibration fold (CalibrationFolds).
+// FoldFits × FitRounds is the models one fold trains.
+func (c *Cell) FitRounds() int {
+	n := 1
+	if l := c.Learner; l.Candidates != nil {
+		n += l.Config.Tune.Folds * len(l.Candidates)
+	}
+	if c.Reduction.Config.Calibrate != "" {
+		n += CalibrationFolds
+	}
+	return n
+}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/polyclass/polyclass/framework/config"
 	"github.com/polyclass/polyclass/framework/cv"
+	"github.com/polyclass/polyclass/framework/sdk"
 )
 
 func TestBestCandidate(t *testing.T) {
@@ -99,5 +100,22 @@ func TestCalibrationNeedsClassScores(t *testing.T) {
 	}
 	if want := "calibrate: reducer ova gives no class scores to calibrate"; !strings.Contains(res[0].Error, want) {
 		t.Errorf("cell error %q, want %q", res[0].Error, want)
+	}
+}
+
+func TestFitRounds(t *testing.T) {
+	g := stubGrid()
+	c := g.Cells[0]
+	if n := c.FitRounds(); n != 1 {
+		t.Errorf("plain cell: %d rounds, want 1", n)
+	}
+	c.Learner.Config.Tune = &config.Tune{Folds: 5}
+	c.Learner.Candidates = make([]sdk.Params, 3)
+	if n := c.FitRounds(); n != 1+5*3 {
+		t.Errorf("tuned over 3 candidates by 5 folds: %d rounds, want 16", n)
+	}
+	c.Reduction.Config.Calibrate = "platt"
+	if n := c.FitRounds(); n != 1+5*3+CalibrationFolds {
+		t.Errorf("tuned and calibrated: %d rounds, want 21", n)
 	}
 }
