@@ -89,3 +89,35 @@ class ValueTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class ListenTest(unittest.TestCase):
+    def test_two_plugins_get_two_ports(self):
+        # Two plugins scanning the same PLUGIN_MIN_PORT..PLUGIN_MAX_PORT must
+        # not share a port (gRPC's default SO_REUSEPORT would let them).
+        import importlib
+        import os
+        import socket
+
+        serve = importlib.import_module("polyclass_plugin.serve")
+
+        probe = socket.socket()
+        probe.bind(("127.0.0.1", 0))
+        lo = probe.getsockname()[1]
+        probe.close()
+        old = {k: os.environ.get(k) for k in ("PLUGIN_MIN_PORT", "PLUGIN_MAX_PORT")}
+        os.environ["PLUGIN_MIN_PORT"], os.environ["PLUGIN_MAX_PORT"] = str(lo), str(lo + 50)
+        servers = [serve._new_server(1), serve._new_server(1)]
+        try:
+            ports = [serve._listen(s) for s in servers]
+            for s in servers:
+                s.start()
+            self.assertNotEqual(ports[0], ports[1])
+        finally:
+            for s in servers:
+                s.stop(None)
+            for k, v in old.items():
+                if v is None:
+                    os.environ.pop(k, None)
+                else:
+                    os.environ[k] = v

@@ -106,6 +106,24 @@ def _watch_parent(stop):
     threading.Thread(target=watch, daemon=True).start()
 
 
+def _new_server(workers=None):
+    """A gRPC server for one plugin process, with the message bounds of the
+    Go SDK."""
+    return grpc.server(
+        futures.ThreadPoolExecutor(max_workers=workers or 4 * (os.cpu_count() or 1)),
+        options=[
+            ("grpc.max_receive_message_length", MAX_MESSAGE_SIZE),
+            ("grpc.max_send_message_length", MAX_MESSAGE_SIZE),
+            # gRPC sets SO_REUSEPORT by default, so two plugins scanning the
+            # host's PLUGIN_MIN_PORT..PLUGIN_MAX_PORT would both bind its
+            # first port and the kernel would hand the host's calls to
+            # either process: a learner answered by another plugin ("no
+            # parameter estimator", "no model"). One port, one process.
+            ("grpc.so_reuseport", 0),
+        ],
+    )
+
+
 def serve(learner, cache_bytes=dataset.DEFAULT_CACHE_BYTES, workers=None):
     """Serves learner until the host shuts the plugin down. It is the whole
     body of a plugin's main.
@@ -118,13 +136,7 @@ def serve(learner, cache_bytes=dataset.DEFAULT_CACHE_BYTES, workers=None):
     # plugins stop (as go-plugin's Go servers do).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     stop = threading.Event()
-    server = grpc.server(
-        futures.ThreadPoolExecutor(max_workers=workers or 4 * (os.cpu_count() or 1)),
-        options=[
-            ("grpc.max_receive_message_length", MAX_MESSAGE_SIZE),
-            ("grpc.max_send_message_length", MAX_MESSAGE_SIZE),
-        ],
-    )
+    server = _new_server(workers)
     health_pb2_grpc.add_HealthServicer_to_server(_Health(), server)
     ctl_grpc.add_GRPCControllerServicer_to_server(_Controller(stop), server)
     pb_grpc.add_LearnerServiceServicer_to_server(LearnerService(learner, cache_bytes), server)
