@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/polyclass/polyclass/framework/suggest"
 )
 
 // Input is one fold's predictions. A multiclass fold sets True and Pred
@@ -275,7 +277,7 @@ func Lookup(name string) (Metric, error) {
 			return m, nil
 		}
 	}
-	return Metric{}, fmt.Errorf("unknown metric %q (valid: %s)", name, strings.Join(Names(), ", "))
+	return Metric{}, fmt.Errorf("unknown metric %q%s; the metrics are: %s", name, suggest.DidYouMean(name, Names()), strings.Join(Names(), ", "))
 }
 
 // Names returns the names of all metrics.

@@ -1,0 +1,103 @@
+// Package suggest finds the names a misspelt name was probably meant to
+// be, for "did you mean" hints in error messages.
+package suggest
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// Closest returns the candidates closest to name, best first: those at the
+// smallest edit distance (Levenshtein, after lower-casing and ignoring
+// '_', '-', '.' and ' ') when that distance is small for the name's
+// length, and those made of the same words in another order ("f1_macro"
+// for "macro_f1"). It returns nil when no candidate is close.
+func Closest(name string, candidates []string) []string {
+	n := fold(name)
+	if n == "" {
+		return nil
+	}
+	limit := max(1, len([]rune(n))/3)
+	best := limit + 1
+	var out []string
+	words := wordKey(name)
+	for _, c := range candidates {
+		if c == name || slices.Contains(out, c) {
+			continue
+		}
+		d := distance(n, fold(c))
+		if words != "" && wordKey(c) == words {
+			d = 0
+		}
+		switch {
+		case d < best:
+			best, out = d, []string{c}
+		case d == best:
+			out = append(out, c)
+		}
+	}
+	if best > limit {
+		return nil
+	}
+	return out
+}
+
+// DidYouMean returns ` (did you mean "x"?)`, ` (did you mean "x" or "y"?)`
+// for the closest candidates, or "" when none is close.
+func DidYouMean(name string, candidates []string) string {
+	c := Closest(name, candidates)
+	if len(c) == 0 {
+		return ""
+	}
+	q := make([]string, len(c))
+	for i, s := range c {
+		q[i] = fmt.Sprintf("%q", s)
+	}
+	return fmt.Sprintf(" (did you mean %s?)", strings.Join(q, " or "))
+}
+
+// fold lower-cases s and drops separators.
+func fold(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch r {
+		case '_', '-', '.', ' ':
+			return -1
+		}
+		return r
+	}, strings.ToLower(s))
+}
+
+// wordKey returns the sorted words of s (split at separators), or "" for a
+// single word.
+func wordKey(s string) string {
+	w := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return r == '_' || r == '-' || r == '.' || r == ' ' })
+	if len(w) < 2 {
+		return ""
+	}
+	sort.Strings(w)
+	return strings.Join(w, " ")
+}
+
+// distance is the Levenshtein distance between a and b, in runes.
+func distance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}

@@ -1,0 +1,52 @@
+package suggest
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestClosest(t *testing.T) {
+	metrics := []string{"accuracy", "error", "macro_f1", "micro_f1", "log_loss", "brier", "kappa", "mcc"}
+	for _, tc := range []struct {
+		name string
+		want []string
+	}{
+		{"acuracy", []string{"accuracy"}},
+		{"f1_macro", []string{"macro_f1"}},
+		{"logloss", []string{"log_loss"}},
+		{"Log-Loss", []string{"log_loss"}},
+		{"macro-f2", []string{"macro_f1"}},
+		{"mcro_f1", []string{"macro_f1", "micro_f1"}},
+		{"zzz", nil},
+		{"precision", nil},
+		{"", nil},
+		{"accuracy", nil}, // an exact name suggests nothing else
+	} {
+		if got := Closest(tc.name, metrics); !slices.Equal(got, tc.want) {
+			t.Errorf("Closest(%q) = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestDidYouMean(t *testing.T) {
+	for _, tc := range []struct{ name, want string }{
+		{"acuracy", ` (did you mean "accuracy"?)`},
+		{"mcro_f1", ` (did you mean "macro_f1" or "micro_f1"?)`},
+		{"nothing like it", ""},
+	} {
+		if got := DidYouMean(tc.name, []string{"accuracy", "macro_f1", "micro_f1"}); got != tc.want {
+			t.Errorf("DidYouMean(%q) = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestDistance(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		d    int
+	}{{"", "", 0}, {"kitten", "sitting", 3}, {"abc", "", 3}, {"héllo", "hello", 1}} {
+		if got := distance(tc.a, tc.b); got != tc.d {
+			t.Errorf("distance(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.d)
+		}
+	}
+}
