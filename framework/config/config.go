@@ -29,6 +29,9 @@ type Experiment struct {
 	Output     Output
 
 	MetricsRange hcl.Range
+	// MetricRanges holds the range of each element of Metrics (all
+	// MetricsRange when the list is not written out literally).
+	MetricRanges []hcl.Range
 }
 
 // Dataset declares one data file.
@@ -146,6 +149,8 @@ type CV struct {
 	Timeout float64
 
 	FoldsFileRange hcl.Range
+	// FoldsRange is the range of the folds value; empty when defaulted.
+	FoldsRange hcl.Range
 	// Holdout, when in (0, 1), replaces k-fold by one random train/test
 	// split with this fraction of test rows (stratified as Stratified says),
 	// drawn afresh for each repeat.
@@ -166,4 +171,6 @@ type Output struct {
 	Confusion []string
 
 	FormatsRange hcl.Range
+	// BaselineRange is the range of the baseline value.
+	BaselineRange hcl.Range
 }

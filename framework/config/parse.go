@@ -174,7 +174,11 @@ func decode(body hcl.Body, path string) (*Experiment, hcl.Diagnostics) {
 		return true
 	}
 
+	var firstExperiment *hcl.Block
 	for _, b := range content.Blocks {
+		if b.Type == "experiment" && d.repeatedExperiment(b, &firstExperiment) {
+			continue
+		}
 		if !unique(b) {
 			continue
 		}
@@ -204,6 +208,7 @@ func decode(body hcl.Body, path string) (*Experiment, hcl.Diagnostics) {
 	if a, ok := content.Attributes["metrics"]; ok {
 		exp.Metrics = d.strings(a)
 		exp.MetricsRange = a.Expr.Range()
+		exp.MetricRanges = d.metricList(a, exp.Metrics)
 	} else {
 		exp.Metrics = DefaultMetrics()
 		exp.MetricsRange = body.MissingItemRange()
@@ -604,6 +609,7 @@ func (d *decoder) cv(b *hcl.Block, cv *CV) {
 	c, diags := b.Body.Content(cvSchema)
 	d.diags = append(d.diags, diags...)
 	if a, ok := c.Attributes["folds"]; ok {
+		cv.FoldsRange = a.Expr.Range()
 		if n, ok := d.integer(a, 2); ok {
 			cv.Folds = n
 		}
@@ -677,7 +683,7 @@ func (d *decoder) output(b *hcl.Block, o *Output) {
 		o.Predictions = d.boolean(a)
 	}
 	if a, ok := c.Attributes["baseline"]; ok {
-		o.Baseline = d.str(a)
+		o.Baseline, o.BaselineRange = d.str(a), a.Expr.Range()
 	}
 	if a, ok := c.Attributes["confusion"]; ok {
 		o.Confusion = d.strings(a)

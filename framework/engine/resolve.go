@@ -44,9 +44,9 @@ func (r *resolver) errorf(rng hcl.Range, summary, format string, args ...any) {
 func Resolve(ctx context.Context, exp *config.Experiment, h *host.Host) (*Grid, hcl.Diagnostics) {
 	r := &resolver{ctx: ctx, exp: exp, host: h}
 	g := &Grid{Experiment: exp, Metrics: exp.Metrics, Host: h}
-	for _, m := range exp.Metrics {
+	for i, m := range exp.Metrics {
 		if _, err := metrics.Lookup(m); err != nil {
-			r.errorf(exp.MetricsRange, "Unknown metric", "%v", err)
+			r.errorf(metricRange(exp, i), "Unknown metric", "%v", err)
 		}
 	}
 	for _, d := range exp.Datasets {
@@ -183,7 +183,7 @@ func (r *resolver) dataset(c *config.Dataset) *Dataset {
 		// Is it the target? Load without it to tell, and list the columns.
 		opt.Categorical = c.Categorical
 		if t2, err2 := data.Read(c.Path, opt); err2 == nil {
-			r.errorf(c.TargetRange, "Unknown column", "Dataset %q has no column %q; its columns are: %s.", c.Name, c.Target, strings.Join(columnNames(t2), ", "))
+			r.unknownTarget(c, columnNames(t2))
 			return nil
 		}
 	}
@@ -296,7 +296,7 @@ func (r *resolver) classTarget(ds *Dataset) bool {
 	c, t := ds.Config, ds.Table
 	target, ok := t.Lookup(c.Target)
 	if !ok {
-		r.errorf(c.TargetRange, "Unknown column", "Dataset %q has no column %q; its columns are: %s.", c.Name, c.Target, strings.Join(columnNames(t), ", "))
+		r.unknownTarget(c, columnNames(t))
 		return false
 	}
 	// Classes in sorted order, as scikit-learn's LabelEncoder.
@@ -319,7 +319,7 @@ func (r *resolver) classTarget(ds *Dataset) bool {
 		ds.Labels[i] = index[code]
 	}
 	if len(ds.Classes) < 2 {
-		r.errorf(c.TargetRange, "Too few classes", "Dataset %q: the target column %q has %d class(es); at least 2 are needed.", c.Name, c.Target, len(ds.Classes))
+		r.errorf(targetRange(c), "Too few classes", "Dataset %q: the target column %q has %d class(es); at least 2 are needed.", c.Name, c.Target, len(ds.Classes))
 		return false
 	}
 	ds.Features = encode.NewFrame(t, map[string]bool{c.Target: true})

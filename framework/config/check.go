@@ -1,0 +1,58 @@
+package config
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+)
+
+// Checks that make validate reject what a run would otherwise accept and
+// then fail on, or silently misread. They are kept apart from the
+// decoding of the schema so that either can change alone.
+
+// repeatedExperiment reports, at the second experiment block, that a file
+// holds one experiment; first is the first block seen (nil before it).
+// It returns true for a block that must be skipped.
+func (d *decoder) repeatedExperiment(b *hcl.Block, first **hcl.Block) bool {
+	if *first == nil {
+		*first = b
+		return false
+	}
+	d.errorf(b.DefRange, "Duplicate experiment block",
+		"A file declares one experiment; experiment %q is already declared at %s. Put the second experiment in a file of its own.",
+		(*first).Labels[0], at((*first).DefRange))
+	return true
+}
+
+// metricList checks the metrics attribute: at least one metric, each named
+// once. It returns the range of each element (the whole list's range when
+// the expression is not a literal list).
+func (d *decoder) metricList(a *hcl.Attribute, names []string) []hcl.Range {
+	ranges := make([]hcl.Range, len(names))
+	for i := range ranges {
+		ranges[i] = a.Expr.Range()
+	}
+	if exprs, diags := hcl.ExprList(a.Expr); !diags.HasErrors() && len(exprs) == len(names) {
+		for i, e := range exprs {
+			ranges[i] = e.Range()
+		}
+	}
+	if v, diags := a.Expr.Value(d.ctx); len(names) == 0 && !diags.HasErrors() && v.IsWhollyKnown() && !v.IsNull() && v.CanIterateElements() && v.LengthInt() == 0 {
+		d.errorf(a.Expr.Range(), "No metrics", "metrics is an empty list, so the tables would have no column; name at least one metric (bench list metrics), or leave metrics out for the default (%s).", strings.Join(DefaultMetrics(), ", "))
+	}
+	first := map[string]int{}
+	for i, n := range names {
+		if j, dup := first[n]; dup {
+			d.errorf(ranges[i], "Duplicate metric", "Metric %q is listed twice (first at %s).", n, at(ranges[j]))
+			continue
+		}
+		first[n] = i
+	}
+	return ranges
+}
+
+// at formats the start of r as file:line:col.
+func at(r hcl.Range) string {
+	return fmt.Sprintf("%s:%d:%d", r.Filename, r.Start.Line, r.Start.Column)
+}
