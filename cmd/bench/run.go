@@ -80,6 +80,9 @@ func prepare(ctx context.Context, h *host.Host, file string, seed *uint64, stder
 		var more hcl.Diagnostics
 		grid, more = engine.Resolve(ctx, exp, h)
 		diags = append(diags, more...)
+		if !diags.HasErrors() {
+			diags = append(diags, checkGrid(grid)...)
+		}
 	}
 	if len(diags) > 0 {
 		if err := config.WriteDiagnostics(stderr, p.Files(), diags); err != nil {

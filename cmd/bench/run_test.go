@@ -385,7 +385,7 @@ metrics = ["accuracy", "auc_roc"]
 		"exp.hcl:14:30: error: Unknown scheme",
 		"exp.hcl:15:29: error: Learner cannot run without a reduction",
 		"exp.hcl:18:12: error: Invalid parameter value", // decode
-		"exp.hcl:20:11: error: Unknown metric",
+		"exp.hcl:20:24: error: Unknown metric",
 	} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("missing %q", want)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/polyclass/polyclass/framework/engine"
 	"github.com/polyclass/polyclass/framework/stats"
+	"github.com/polyclass/polyclass/framework/suggest"
 )
 
 // DefaultAlpha is the significance level used when Manifest.Alpha is 0.
@@ -177,7 +178,11 @@ func FindRow(rows []Row, name string) (int, error) {
 		for i, r := range rows {
 			labels[i] = fmt.Sprintf("%q", r.Label)
 		}
-		return -1, fmt.Errorf("baseline %q matches no row (rows: %s)", name, strings.Join(labels, ", "))
+		names := make([]string, 0, 2*len(rows))
+		for _, r := range rows {
+			names = append(names, r.Label, r.Learner)
+		}
+		return -1, fmt.Errorf("baseline %q matches no row%s (rows: %s)", name, suggest.DidYouMean(name, names), strings.Join(labels, ", "))
 	}
 	var labels []string
 	for _, i := range found {
