@@ -21,12 +21,21 @@ type command struct {
 
 // flagDocs describes each flag of parseFlags: its synopsis and its meaning.
 var flagDocs = map[string][2]string{
-	"o":       {"-o DIR", "results directory"},
-	"j":       {"-j N", "folds run in parallel; 0 means the number of CPUs (default)"},
-	"quiet":   {"--quiet", "no progress bar"},
-	"fresh":   {"--fresh", "start over: move an earlier run's cells in DIR aside to DIR/superseded/TIME/ instead of resuming"},
-	"plugins": {"--plugins DIR", "plugins directory (default: the directory of the bench binary)"},
-	"plan":    {"--plan", "list every cell with its folds and model fits, and the totals"},
+	"o":           {"-o DIR", "results directory"},
+	"j":           {"-j N", "folds run in parallel; 0 means the number of CPUs (default)"},
+	"quiet":       {"--quiet", "no progress bar"},
+	"fresh":       {"--fresh", "start over: move an earlier run's cells in DIR aside to DIR/superseded/TIME/ instead of resuming"},
+	"plugins":     {"--plugins DIR", "plugins directory (default: the directory of the bench binary)"},
+	"plan":        {"--plan", "list every cell with its folds and model fits, and the totals"},
+	"shards":      {"--shards N", "number of shards: tasks of the job array, completions of the Indexed Job"},
+	"partition":   {"--partition P", "Slurm partition (default: the cluster's)"},
+	"time":        {"--time T", "time limit of each task, as sbatch --time takes it (minutes, HH:MM:SS, D-HH:MM:SS)"},
+	"cpus":        {"--cpus C", "CPUs of each task, and the folds it runs in parallel (default: 1 on Slurm, bench's default on Kubernetes)"},
+	"mem":         {"--mem M", "memory of each task: a whole number with K, M, G or T (binary units; M when bare), as sbatch --mem"},
+	"now":         {"--now", "submit at once: sbatch the job array, then the merge job depending on it; print the job ids"},
+	"image":       {"--image IMG", "container image holding bench (on PATH, plugins beside it), FILE and its data"},
+	"claim":       {"--claim NAME", "PersistentVolumeClaim holding the results, mounted at " + k8sMount + " (default polyclass-results)"},
+	"parallelism": {"--parallelism P", "shards running at once (default: all)"},
 }
 
 // commands are bench's commands in the order the global usage lists them.
@@ -81,6 +90,38 @@ its recorded seed, into -o DIR (default DIR/rerun), and reports every
 changed input (experiment file, datasets, plugin binaries) and every
 differing result; timings are not compared. The exit status is 1 when
 anything differs.`},
+	{name: "submit", args: "slurm|k8s FILE",
+		flags:   []string{"o", "plugins", "shards", "partition", "time", "cpus", "mem", "now", "image", "claim", "parallelism"},
+		summary: "write (and submit) a Slurm job array or Kubernetes Indexed Job of FILE's shards",
+		doc: `Submit splits the experiment FILE into --shards N shards (bench run
+--shard I/N) and writes what runs them on a cluster's scheduler, with a
+merge that writes the tables of the whole grid once every shard is done.
+The tables equal those of one bench run of FILE. The results directory
+(-o DIR, else output.dir of FILE, else results/NAME) must be on storage
+every task sees.
+
+slurm: validates FILE against its data and plugins, then writes
+DIR/slurm/array.sbatch, a job array (--array=0-(N-1)) whose task I runs
+shard I with this bench binary and plugins directory (absolute paths),
+and DIR/slurm/merge.sbatch, the merge job. Task output goes to
+DIR/slurm/logs/. With --now it submits both with sbatch --parsable, the
+merge with --dependency=afterok on the array, and prints the job ids.
+Flags: --partition, --time, --cpus, --mem, --now.
+
+k8s: parses FILE and writes DIR/k8s/shards.json, an Indexed Job
+(completionMode Indexed, completions N; the pod of completion index I
+runs shard I), and DIR/k8s/merge.json, the merge Job; JSON, which
+kubectl applies as it does YAML. Both run --image IMG, which must hold
+bench on its PATH with the plugins beside it, and FILE (with its data) at
+the path given, relative to the image's working directory; results go to
+` + k8sMount + `/NAME on the PersistentVolumeClaim --claim NAME
+(ReadWriteMany when pods may run on several nodes). Apply the merge Job
+once the shards' Job is complete. Flags: --image, --claim,
+--parallelism, --cpus, --mem.
+
+Submitting again is resuming: a shard keeps the cells the results
+directory holds and computes only the missing ones, so a failed task is
+retried by submitting again.`},
 	{name: "version", internal: true,
 		summary: "print bench's version, commit and Go version (also --version)",
 		doc: `Version prints the module version, the VCS commit bench was built from
@@ -119,7 +160,7 @@ func (c command) writeHelp(w io.Writer) {
 	if len(c.flags) > 0 {
 		fmt.Fprintf(w, "\nflags:\n")
 		for _, f := range c.flags {
-			fmt.Fprintf(w, "  %-14s  %s\n", flagDocs[f][0], flagDocs[f][1])
+			fmt.Fprintf(w, "  %-15s  %s\n", flagDocs[f][0], flagDocs[f][1])
 		}
 	}
 }
@@ -133,10 +174,11 @@ func globalUsage() string {
 		if c.args != "" && len(c.args) < 10 {
 			name += " " + c.args
 		}
-		fmt.Fprintf(&b, "  %-14s  %s\n", name, c.summary)
+		fmt.Fprintf(&b, "  %-15s  %s\n", name, c.summary)
 	}
 	b.WriteString("\nflags:\n")
-	for _, f := range []string{"o", "j", "fresh", "quiet", "plugins", "plan"} {
+	for _, f := range []string{"o", "j", "fresh", "quiet", "plugins", "plan",
+		"shards", "partition", "time", "cpus", "mem", "now", "image", "claim", "parallelism"} {
 		var used []string
 		for _, c := range commands {
 			for _, g := range c.flags {
@@ -145,7 +187,7 @@ func globalUsage() string {
 				}
 			}
 		}
-		fmt.Fprintf(&b, "  %-14s  %s (%s)\n", flagDocs[f][0], flagDocs[f][1], strings.Join(used, ", "))
+		fmt.Fprintf(&b, "  %-15s  %s (%s)\n", flagDocs[f][0], flagDocs[f][1], strings.Join(used, ", "))
 	}
 	b.WriteString("\nRun 'bench help COMMAND' for a command's details.\n")
 	return b.String()

@@ -41,6 +41,19 @@ type options struct {
 	fresh      bool
 	args       []string
 	pluginLog  *pluginLog
+	// set holds the names of the flags the command line gives.
+	set map[string]bool
+
+	// bench submit
+	shards      int
+	partition   string
+	time        string
+	cpus        int
+	mem         string
+	now         bool
+	image       string
+	claim       string
+	parallelism int
 }
 
 // pluginLog receives the plugins' stderr (each line tagged with the
@@ -113,6 +126,15 @@ func flagSet(cmd string, o *options) *flag.FlagSet {
 	fs.StringVar(&o.pluginsDir, "plugins", "", "plugins directory")
 	fs.BoolVar(&o.plan, "plan", false, "list the cells, folds and fits")
 	fs.BoolVar(&o.fresh, "fresh", false, "start over instead of resuming")
+	fs.IntVar(&o.shards, "shards", 0, "number of shards")
+	fs.StringVar(&o.partition, "partition", "", "Slurm partition")
+	fs.StringVar(&o.time, "time", "", "Slurm time limit")
+	fs.IntVar(&o.cpus, "cpus", 0, "CPUs per task")
+	fs.StringVar(&o.mem, "mem", "", "memory per task")
+	fs.BoolVar(&o.now, "now", false, "submit with sbatch")
+	fs.StringVar(&o.image, "image", "", "container image")
+	fs.StringVar(&o.claim, "claim", "polyclass-results", "PersistentVolumeClaim of the results")
+	fs.IntVar(&o.parallelism, "parallelism", 0, "shards running at once")
 	return fs
 }
 
@@ -133,6 +155,8 @@ func parseFlags(cmd string, args []string, stderr io.Writer) (*options, error) {
 		o.args = append(o.args, fs.Arg(0))
 		args = fs.Args()[1:]
 	}
+	o.set = map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { o.set[f.Name] = true })
 	switch {
 	case o.jobs < 0:
 		return nil, usageError{fmt.Sprintf("%s: -j %d: want 0 (all CPUs) or more", cmd, o.jobs)}
@@ -197,6 +221,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 			return usageError{"rerun needs exactly one results directory"}
 		}
 		return rerun(ctx, h, o, stdout, stderr)
+	case "submit":
+		return submit(ctx, h, o, stdout, stderr)
 	}
 	if len(o.args) != 1 {
 		return usageError{fmt.Sprintf("%s needs exactly one experiment file", cmd)}

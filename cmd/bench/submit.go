@@ -1,0 +1,225 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/polyclass/polyclass/framework/cluster"
+	"github.com/polyclass/polyclass/framework/config"
+	"github.com/polyclass/polyclass/framework/host"
+)
+
+// Where bench submit writes, below the results directory.
+const (
+	slurmDir = "slurm"
+	k8sDir   = "k8s"
+	// k8sMount is where the results claim is mounted in the pods.
+	k8sMount = "/results"
+)
+
+// submitFlags are the flags each scheduler takes (see flagDocs); submit
+// refuses the others rather than ignore them.
+var submitFlags = map[string][]string{
+	"slurm": {"o", "plugins", "shards", "partition", "time", "cpus", "mem", "now"},
+	"k8s":   {"o", "shards", "image", "claim", "parallelism", "cpus", "mem"},
+}
+
+// submit writes the job scripts (Slurm) or manifests (Kubernetes) that run
+// the experiment's shards and merge them, and with --now submits them.
+func submit(ctx context.Context, h *host.Host, o *options, stdout, stderr io.Writer) error {
+	if len(o.args) != 2 || submitFlags[o.args[0]] == nil {
+		return usageError{"submit needs a scheduler, slurm or k8s, and one experiment file"}
+	}
+	sched, file := o.args[0], o.args[1]
+	allowed := map[string]bool{}
+	for _, f := range submitFlags[sched] {
+		allowed[f] = true
+	}
+	var given []string
+	for name := range o.set {
+		given = append(given, name)
+	}
+	sort.Strings(given)
+	for _, name := range given {
+		if !allowed[name] {
+			return usageError{fmt.Sprintf("submit %s: %s is not a flag of %s (it takes %s)", sched, flagDocs[name][0], sched, flagList(submitFlags[sched]))}
+		}
+	}
+	switch {
+	case o.shards < 1:
+		return usageError{fmt.Sprintf("submit: --shards %d: want 1 or more shards", o.shards)}
+	case o.cpus < 0:
+		return usageError{fmt.Sprintf("submit: --cpus %d: want 1 or more", o.cpus)}
+	case o.parallelism < 0:
+		return usageError{fmt.Sprintf("submit: --parallelism %d: want 1 or more", o.parallelism)}
+	case sched == "k8s" && o.image == "":
+		return usageError{"submit k8s: --image IMG is required: the image holding bench, its plugins, the experiment file and its data"}
+	}
+	if sched == "slurm" {
+		return submitSlurm(ctx, h, o, file, stdout, stderr)
+	}
+	return submitK8s(o, file, stdout, stderr)
+}
+
+// flagList names the flags names as their synopses.
+func flagList(names []string) string {
+	s := make([]string, len(names))
+	for i, n := range names {
+		s[i] = flagDocs[n][0]
+	}
+	return strings.Join(s, ", ")
+}
+
+// submitSlurm validates the experiment against its data and plugins (the
+// tasks run the same bench and plugins), writes the job array's and the
+// merge job's batch scripts and, with --now, submits them.
+func submitSlurm(ctx context.Context, h *host.Host, o *options, file string, stdout, stderr io.Writer) error {
+	grid, err := prepare(ctx, h, file, nil, stderr)
+	if err != nil {
+		return err
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("finding the bench binary: %w", err)
+	}
+	out := o.out
+	if out == "" {
+		out = grid.Experiment.Output.Dir
+	}
+	var abs [4]string
+	for i, p := range []string{exe, o.pluginsDir, file, out} {
+		if abs[i], err = filepath.Abs(p); err != nil {
+			return err
+		}
+	}
+	s := &cluster.Slurm{Run: cluster.Run{Experiment: grid.Experiment.Name, Bench: abs[0], Plugins: abs[1], File: abs[2], Dir: abs[3], Shards: o.shards},
+		Partition: o.partition, Time: o.time, CPUs: o.cpus, Mem: o.mem, Scripts: filepath.Join(abs[3], slurmDir)}
+	if err := s.Check(); err != nil {
+		return usageError{"submit slurm: " + err.Error()}
+	}
+	if err := os.MkdirAll(filepath.Join(s.Scripts, cluster.LogsDir), 0o755); err != nil {
+		return fmt.Errorf("scripts directory: %w", err)
+	}
+	array, merge := filepath.Join(s.Scripts, cluster.ArrayScript), filepath.Join(s.Scripts, cluster.MergeScript)
+	for _, f := range []struct{ path, text string }{{array, s.ArrayScript()}, {merge, s.MergeScript()}} {
+		if err := writeScript(f.path, []byte(f.text)); err != nil {
+			return err
+		}
+	}
+	warnEmptyShards(stderr, o.shards, len(grid.Cells))
+	fmt.Fprintf(stdout, "%s: %d cells in %d shards, results in %s\n  %s\n  %s\n", s.Experiment, len(grid.Cells), s.Shards, s.Dir, array, merge)
+	if !o.now {
+		fmt.Fprintf(stdout, "submit them with --now, or:\n  jobid=$(sbatch --parsable %s)\n  sbatch --dependency=afterok:${jobid%%%%;*} %s\n", array, merge)
+		return nil
+	}
+	arrayID, err := sbatch(ctx, array)
+	if err != nil {
+		return fmt.Errorf("submitting the job array: %w", err)
+	}
+	mergeID, err := sbatch(ctx, merge, "--dependency=afterok:"+arrayID)
+	if err != nil {
+		return fmt.Errorf("job array %s submitted, but not the merge job (submit it with sbatch --dependency=afterok:%s %s): %w", arrayID, arrayID, merge, err)
+	}
+	fmt.Fprintf(stdout, "submitted job array %s (%d tasks) and merge job %s (runs when every task has succeeded)\n  logs: %s\n",
+		arrayID, s.Shards, mergeID, filepath.Join(s.Scripts, cluster.LogsDir))
+	return nil
+}
+
+// warnEmptyShards notes a submission of more shards than cells.
+func warnEmptyShards(stderr io.Writer, shards, cells int) {
+	if shards > cells {
+		fmt.Fprintf(stderr, "note: %d shards for %d cells: %d shards have no cell to run\n", shards, cells, shards-cells)
+	}
+}
+
+// writeScript writes an executable file through a temporary file renamed
+// over path.
+func writeScript(path string, b []byte) error {
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, b, 0o755); err != nil {
+		return fmt.Errorf("writing %w", err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("writing %w", err)
+	}
+	return nil
+}
+
+// sbatch submits script with sbatch --parsable and the extra options, and
+// returns the job id sbatch prints (without a cluster name).
+func sbatch(ctx context.Context, script string, extra ...string) (string, error) {
+	args := append([]string{"--parsable"}, extra...)
+	cmd := exec.CommandContext(ctx, "sbatch", append(args, script)...)
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Run(); err != nil {
+		if errors.Is(err, exec.ErrNotFound) {
+			return "", fmt.Errorf("sbatch is not on PATH (without --now, bench submit only writes the scripts): %w", err)
+		}
+		return "", fmt.Errorf("sbatch %s: %w\n%s", strings.Join(cmd.Args[1:], " "), err, strings.TrimSpace(errOut.String()))
+	}
+	id, _, _ := strings.Cut(strings.TrimSpace(out.String()), ";")
+	if id == "" || strings.ContainsAny(id, " \n") {
+		return "", fmt.Errorf("sbatch %s printed %q, not a job id", strings.Join(cmd.Args[1:], " "), out.String())
+	}
+	return id, nil
+}
+
+// submitK8s writes the shards' Indexed Job and the merge Job. The file is
+// only parsed: its data and plugins are those of the image, which the
+// pods read the file from at the path given, relative to the image's
+// working directory.
+func submitK8s(o *options, file string, stdout, stderr io.Writer) error {
+	p := config.NewParser()
+	exp, diags := p.ParseFile(file)
+	if len(diags) > 0 {
+		if err := config.WriteDiagnostics(stderr, p.Files(), diags); err != nil {
+			return err
+		}
+	}
+	if diags.HasErrors() {
+		fmt.Fprintf(stderr, "%s: %d error(s)\n", file, len(diags.Errs()))
+		return errReported
+	}
+	out := o.out
+	if out == "" {
+		out = exp.Output.Dir
+	}
+	k := &cluster.Kubernetes{Run: cluster.Run{Experiment: exp.Name, Bench: "bench", File: filepath.ToSlash(filepath.Clean(file)),
+		Dir: k8sMount + "/" + exp.Name, Shards: o.shards},
+		Image: o.image, Claim: o.claim, Mount: k8sMount, Parallelism: o.parallelism, CPUs: o.cpus, Mem: o.mem}
+	shards, merge, err := k.Manifests()
+	if err != nil {
+		return usageError{"submit k8s: " + err.Error()}
+	}
+	dir := filepath.Join(out, k8sDir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("manifests directory: %w", err)
+	}
+	shardsPath, mergePath := filepath.Join(dir, cluster.ShardsManifest), filepath.Join(dir, cluster.MergeManifest)
+	for _, f := range []struct {
+		path string
+		b    []byte
+	}{{shardsPath, shards}, {mergePath, merge}} {
+		if err := writeScript(f.path, f.b); err != nil {
+			return err
+		}
+		if err := os.Chmod(f.path, 0o644); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(stdout, "%s: %d shards of %s in image %s, results in %s on claim %s\n  %s\n  %s\n",
+		exp.Name, k.Shards, k.File, k.Image, k.Dir, k.Claim, shardsPath, mergePath)
+	fmt.Fprintf(stdout, "run them with:\n  kubectl apply -f %s\n  kubectl wait --for=condition=complete --timeout=-1s job/%s\n  kubectl apply -f %s\n",
+		shardsPath, k.JobName(), mergePath)
+	return nil
+}

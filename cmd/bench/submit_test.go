@@ -1,0 +1,283 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// smallExperiment has 4 cells (2 datasets × 2 learners).
+const smallExperiment = `experiment "small" { seed = 3 }
+dataset "iris" { path = "%DATA%/iris.csv" }
+dataset "wine" { path = "%DATA%/wine.csv" }
+learner "logreg" {}
+learner "lda" {}
+cv { folds = 3 }
+metrics = ["accuracy"]
+`
+
+// fakeSbatch puts an sbatch on PATH that appends its arguments to the
+// returned log and prints the job ids sbatch --parsable would: the array's
+// with a cluster name, the merge's without. fail makes the call whose
+// arguments contain it print an error and exit 1.
+func fakeSbatch(t *testing.T, fail string) string {
+	t.Helper()
+	dir := t.TempDir()
+	log := filepath.Join(dir, "calls")
+	script := fmt.Sprintf(`#!/bin/sh
+echo "$@" >> %s
+case "$*" in
+%s) echo "sbatch: error: Batch job submission failed: Invalid partition name specified" >&2; exit 1;;
+*--dependency*) echo 4712;;
+*) echo "4711;cluster";;
+esac
+`, log, fail)
+	if fail == "" {
+		script = strings.Replace(script, "\n) echo \"sbatch: error", "\n__never__) echo \"sbatch: error", 1)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "sbatch"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	return log
+}
+
+// TestSubmitSlurm: bench submit slurm writes the array and merge scripts
+// into DIR/slurm with absolute paths and, with --now, submits the array
+// and then the merge depending on it.
+func TestSubmitSlurm(t *testing.T) {
+	exp := writeExperiment(t, smallExperiment)
+	exe, _ := os.Executable()
+	plugins, _ := filepath.Abs(pluginsDir)
+	tests := []struct {
+		name      string
+		flags     []string
+		fail      string // the sbatch call that fails
+		wantOut   []string
+		wantErr   string
+		wantCalls []string // sbatch's arguments, %S for the scripts directory
+		wantArray []string // in array.sbatch
+		wantMerge []string // in merge.sbatch
+		wantNote  string   // stderr
+	}{
+		{name: "scripts only", flags: []string{"--shards", "3"},
+			wantOut: []string{"small: 4 cells in 3 shards, results in %D\n  %S/array.sbatch\n  %S/merge.sbatch\n",
+				"submit them with --now, or:\n  jobid=$(sbatch --parsable %S/array.sbatch)\n  sbatch --dependency=afterok:${jobid%%;*} %S/merge.sbatch\n"},
+			wantArray: []string{"#SBATCH --job-name=small\n#SBATCH --array=0-2\n#SBATCH --output=%S/logs/%x-%A_%a.out\nset -euo pipefail\n",
+				"exec " + exe + " run --plugins " + plugins + ` -j "${SLURM_CPUS_PER_TASK:-1}" --shard "${SLURM_ARRAY_TASK_ID}/3" -o %D ` + exp + "\n"},
+			wantMerge: []string{"#SBATCH --job-name=small-merge\n#SBATCH --kill-on-invalid-dep=yes\n#SBATCH --output=%S/logs/%x-%j.out\nset -euo pipefail\n",
+				"exec " + exe + " merge --plugins " + plugins + " %D %D\n"}},
+		{name: "resources, submitted", flags: []string{"--shards", "2", "--partition", "short", "--time", "0:30:00", "--cpus", "2", "--mem", "3G", "--now"},
+			wantOut:   []string{"submitted job array 4711 (2 tasks) and merge job 4712 (runs when every task has succeeded)\n  logs: %S/logs\n"},
+			wantCalls: []string{"--parsable %S/array.sbatch", "--parsable --dependency=afterok:4711 %S/merge.sbatch"},
+			wantArray: []string{"#SBATCH --array=0-1\n#SBATCH --output=%S/logs/%x-%A_%a.out\n#SBATCH --partition=short\n#SBATCH --time=0:30:00\n#SBATCH --cpus-per-task=2\n#SBATCH --mem=3G\n"},
+			wantMerge: []string{"#SBATCH --partition=short\n#SBATCH --time=0:30:00\n#SBATCH --mem=3G\nset"}},
+		{name: "more shards than cells", flags: []string{"--shards", "6"},
+			wantOut: []string{"small: 4 cells in 6 shards"}, wantArray: []string{"--array=0-5\n"},
+			wantNote: "note: 6 shards for 4 cells: 2 shards have no cell to run\n"},
+		{name: "array refused", flags: []string{"--shards", "2", "--now"}, fail: "*array.sbatch",
+			wantErr:   "submitting the job array: sbatch --parsable %S/array.sbatch: exit status 1\nsbatch: error: Batch job submission failed: Invalid partition name specified",
+			wantCalls: []string{"--parsable %S/array.sbatch"}},
+		{name: "merge refused", flags: []string{"--shards", "2", "--now"}, fail: "*merge.sbatch",
+			wantErr:   "job array 4711 submitted, but not the merge job (submit it with sbatch --dependency=afterok:4711 %S/merge.sbatch): sbatch --parsable --dependency=afterok:4711 %S/merge.sbatch: exit status 1\nsbatch: error",
+			wantCalls: []string{"--parsable %S/array.sbatch", "--parsable --dependency=afterok:4711 %S/merge.sbatch"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			log := fakeSbatch(t, tt.fail)
+			dir := filepath.Join(t.TempDir(), "res")
+			scripts := filepath.Join(dir, "slurm")
+			expand := func(s string) string {
+				return strings.ReplaceAll(strings.ReplaceAll(s, "%S", scripts), "%D", dir)
+			}
+			args := append([]string{"submit", "slurm", exp, "--plugins", pluginsDir, "-o", dir}, tt.flags...)
+			stdout, stderr, err := runBench(t, args...)
+			switch {
+			case tt.wantErr == "" && err != nil:
+				t.Fatalf("error %v\nstderr:\n%s", err, stderr)
+			case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), expand(tt.wantErr))):
+				t.Fatalf("error %v, want one containing %q", err, expand(tt.wantErr))
+			}
+			for _, w := range tt.wantOut {
+				if !strings.Contains(stdout, expand(w)) {
+					t.Errorf("stdout:\n%s\nwant it to contain:\n%s", stdout, expand(w))
+				}
+			}
+			if stderr != tt.wantNote {
+				t.Errorf("stderr %q, want %q", stderr, tt.wantNote)
+			}
+			calls := ""
+			if b, err := os.ReadFile(log); err == nil {
+				calls = string(b)
+			}
+			var want string
+			for _, c := range tt.wantCalls {
+				want += expand(c) + "\n"
+			}
+			if calls != want {
+				t.Errorf("sbatch calls:\n%s\nwant:\n%s", calls, want)
+			}
+			for file, wants := range map[string][]string{"array.sbatch": tt.wantArray, "merge.sbatch": tt.wantMerge} {
+				text := readFile(t, filepath.Join(scripts, file))
+				for _, w := range wants {
+					if !strings.Contains(text, expand(w)) {
+						t.Errorf("%s:\n%s\nwant it to contain:\n%s", file, text, expand(w))
+					}
+				}
+				if fi, err := os.Stat(filepath.Join(scripts, file)); err != nil || fi.Mode().Perm() != 0o755 {
+					t.Errorf("%s: %v, mode %v; want an executable file", file, err, fi.Mode())
+				}
+			}
+			if fi, err := os.Stat(filepath.Join(scripts, "logs")); err != nil || !fi.IsDir() {
+				t.Errorf("no logs directory: %v (Slurm does not create it)", err)
+			}
+		})
+	}
+}
+
+// TestSubmitSlurmWithoutSbatch: --now without sbatch on PATH says so, after
+// writing the scripts.
+func TestSubmitSlurmWithoutSbatch(t *testing.T) {
+	exp := writeExperiment(t, smallExperiment)
+	t.Setenv("PATH", t.TempDir())
+	dir := t.TempDir()
+	_, _, err := runBench(t, "submit", "slurm", "--plugins", pluginsDir, "--shards", "2", "--now", "-o", dir, exp)
+	if err == nil || !strings.Contains(err.Error(), "sbatch is not on PATH (without --now, bench submit only writes the scripts)") {
+		t.Errorf("error %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "slurm", "array.sbatch")); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestSubmitSlurmInvalidExperiment: the file is validated against its data
+// and plugins before anything is written or submitted.
+func TestSubmitSlurmInvalidExperiment(t *testing.T) {
+	exp := writeExperiment(t, strings.Replace(smallExperiment, `learner "lda" {}`, `learner "lda" { params = { shrinkage = "sometimes" } }`, 1))
+	log := fakeSbatch(t, "")
+	dir := filepath.Join(t.TempDir(), "res")
+	_, stderr, err := runBench(t, "submit", "slurm", "--plugins", pluginsDir, "--shards", "2", "--now", "-o", dir, exp)
+	if !errors.Is(err, errReported) || !strings.Contains(stderr, "exp.hcl:5:") || !strings.Contains(stderr, "1 error(s)") {
+		t.Errorf("error %v, stderr:\n%s", err, stderr)
+	}
+	if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("results directory written: %v", err)
+	}
+	if _, err := os.Stat(log); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("sbatch called: %v", err)
+	}
+}
+
+// TestSubmitK8s: bench submit k8s writes the Indexed Job and the merge Job
+// into DIR/k8s, naming the file as given (a path in the image) and the
+// results directory on the claim.
+func TestSubmitK8s(t *testing.T) {
+	exp := writeExperiment(t, smallExperiment)
+	tests := []struct {
+		name        string
+		flags       []string
+		wantCommand []string
+		wantPar     float64
+		wantClaim   string
+		wantRes     string // resources of the shards' container as JSON
+	}{
+		{name: "defaults", flags: nil, wantPar: 3, wantClaim: "polyclass-results", wantRes: "null",
+			wantCommand: []string{"bench", "run", "--shard", "$(JOB_COMPLETION_INDEX)/3", "-o", "/results/small", "%F"}},
+		{name: "claim, parallelism, resources", flags: []string{"--claim", "lab-share", "--parallelism", "2", "--cpus", "4", "--mem", "2G"},
+			wantPar: 2, wantClaim: "lab-share", wantRes: `{"limits":{"cpu":"4","memory":"2Gi"},"requests":{"cpu":"4","memory":"2Gi"}}`,
+			wantCommand: []string{"bench", "run", "-j", "4", "--shard", "$(JOB_COMPLETION_INDEX)/3", "-o", "/results/small", "%F"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "res")
+			args := append([]string{"submit", "k8s", exp, "--shards", "3", "--image", "reg.example.org/polyclass:2", "-o", dir}, tt.flags...)
+			stdout, stderr, err := runBench(t, args...)
+			if err != nil || stderr != "" {
+				t.Fatalf("error %v, stderr:\n%s", err, stderr)
+			}
+			shards, merge := filepath.Join(dir, "k8s", "shards.json"), filepath.Join(dir, "k8s", "merge.json")
+			want := fmt.Sprintf("small: 3 shards of %s in image reg.example.org/polyclass:2, results in /results/small on claim %s\n  %s\n  %s\n"+
+				"run them with:\n  kubectl apply -f %s\n  kubectl wait --for=condition=complete --timeout=-1s job/polyclass-small\n  kubectl apply -f %s\n",
+				exp, tt.wantClaim, shards, merge, shards, merge)
+			if stdout != want {
+				t.Errorf("stdout:\n%s\nwant:\n%s", stdout, want)
+			}
+			var s, m map[string]any
+			for path, v := range map[string]*map[string]any{shards: &s, merge: &m} {
+				if err := json.Unmarshal([]byte(readFile(t, path)), v); err != nil {
+					t.Fatalf("%s: %v", path, err)
+				}
+			}
+			spec := s["spec"].(map[string]any)
+			c := spec["template"].(map[string]any)["spec"].(map[string]any)["containers"].([]any)[0].(map[string]any)
+			cmd, _ := json.Marshal(c["command"])
+			wantCmd, _ := json.Marshal(tt.wantCommand)
+			res, _ := json.Marshal(c["resources"])
+			vol := spec["template"].(map[string]any)["spec"].(map[string]any)["volumes"].([]any)[0].(map[string]any)
+			claim := vol["persistentVolumeClaim"].(map[string]any)["claimName"]
+			if got := strings.ReplaceAll(string(cmd), exp, "%F"); got != string(wantCmd) || spec["completionMode"] != "Indexed" ||
+				spec["completions"] != 3.0 || spec["parallelism"] != tt.wantPar || string(res) != tt.wantRes || claim != tt.wantClaim || c["image"] != "reg.example.org/polyclass:2" {
+				t.Errorf("shards.json: command %s (want %s), spec %v, resources %s, claim %v", got, wantCmd, spec, res, claim)
+			}
+			if m["metadata"].(map[string]any)["name"] != "polyclass-small-merge" {
+				t.Errorf("merge.json: %v", m["metadata"])
+			}
+		})
+	}
+}
+
+// TestSubmitK8sParseError: a file that does not parse is reported with its
+// position, and nothing is written.
+func TestSubmitK8sParseError(t *testing.T) {
+	exp := writeExperiment(t, "experiment \"x\" {\n  seed = \n}\n")
+	dir := filepath.Join(t.TempDir(), "res")
+	_, stderr, err := runBench(t, "submit", "k8s", "--shards", "2", "--image", "img", "-o", dir, exp)
+	if !errors.Is(err, errReported) || !strings.Contains(stderr, "exp.hcl:2:10: error: Invalid expression") || !strings.Contains(stderr, "1 error(s)") {
+		t.Errorf("error %v, stderr:\n%s", err, stderr)
+	}
+	if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("results directory written: %v", err)
+	}
+}
+
+// TestSubmitUsageErrors: mistakes on submit's command line are usage
+// errors that name the flag or value.
+func TestSubmitUsageErrors(t *testing.T) {
+	exp := writeExperiment(t, smallExperiment)
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"submit", "--shards", "2", exp}, "submit needs a scheduler, slurm or k8s, and one experiment file"},
+		{[]string{"submit", "pbs", exp, "--shards", "2"}, "submit needs a scheduler, slurm or k8s"},
+		{[]string{"submit", "slurm", exp}, "submit: --shards 0: want 1 or more shards"},
+		{[]string{"submit", "slurm", exp, "--shards", "-1"}, "submit: --shards -1"},
+		{[]string{"submit", "slurm", exp, "--shards", "2", "--cpus", "-3"}, "submit: --cpus -3"},
+		{[]string{"submit", "k8s", exp, "--shards", "2"}, "submit k8s: --image IMG is required"},
+		{[]string{"submit", "slurm", exp, "--shards", "2", "--image", "x"}, "submit slurm: --image IMG is not a flag of slurm (it takes -o DIR, --plugins DIR, --shards N, --partition P, --time T, --cpus C, --mem M, --now)"},
+		{[]string{"submit", "k8s", exp, "--shards", "2", "--image", "x", "--now"}, "submit k8s: --now is not a flag of k8s"},
+		{[]string{"submit", "k8s", exp, "--shards", "2", "--image", "x", "--partition", "p"}, "submit k8s: --partition P is not a flag of k8s"},
+		{[]string{"submit", "slurm", exp, "--shards", "2", "-j", "2"}, "submit slurm: -j N is not a flag of slurm"},
+		{[]string{"submit", "slurm", exp, "--shards", "2", "--time", "2h"}, `submit slurm: time "2h": want minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS`},
+		{[]string{"submit", "slurm", exp, "--shards", "2", "--mem", "4GB"}, `submit slurm: memory "4GB": want a whole number with an optional unit K, M, G or T`},
+		{[]string{"submit", "k8s", exp, "--shards", "2", "--image", "x", "--claim", "My_Claim"}, `submit k8s: claim "My_Claim"`},
+		{[]string{"submit", "k8s", exp, "--shards", "2", "--image", "x", "--parallelism", "-1"}, "submit: --parallelism -1"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args[1:], " "), func(t *testing.T) {
+			args := tt.args
+			if args[1] != "k8s" {
+				args = append(args, "--plugins", pluginsDir)
+			}
+			_, _, err := runBench(t, args...)
+			var ue usageError
+			if !errors.As(err, &ue) || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), "usage: bench submit") {
+				t.Errorf("error %v, want a usage error containing %q", err, tt.want)
+			}
+		})
+	}
+}

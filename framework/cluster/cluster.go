@@ -1,0 +1,91 @@
+// Package cluster writes what runs an experiment's shards on a cluster's
+// own scheduler: a Slurm job array with a dependent merge job, or a
+// Kubernetes Indexed Job with a merge Job. Each task runs one shard
+// (bench run --shard I/N) into a results directory on shared storage; the
+// merge renders the tables of the whole grid. A task that is run again
+// resumes: only cells missing from the results directory are computed.
+package cluster
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// Run is what every task of a submission runs: the shards of one
+// experiment file into one results directory.
+type Run struct {
+	// Experiment is the experiment's name; it names the jobs.
+	Experiment string
+	// Bench is the bench binary the tasks run.
+	Bench string
+	// Plugins is the plugins directory; empty leaves bench's default (the
+	// directory of the bench binary).
+	Plugins string
+	// File is the experiment file.
+	File string
+	// Dir is the results directory the shards and the merge write.
+	Dir string
+	// Shards is the number of shards (tasks), at least 1.
+	Shards int
+}
+
+// check reports what is wrong with r.
+func (r Run) check() error {
+	switch {
+	case r.Shards < 1:
+		return fmt.Errorf("shards: %d, want 1 or more", r.Shards)
+	case r.Experiment == "" || r.Bench == "" || r.File == "" || r.Dir == "":
+		return fmt.Errorf("a run needs its experiment name, bench binary, experiment file and results directory")
+	}
+	return nil
+}
+
+// command is the bench command line of subcommand sub, with the plugins
+// directory when r names one.
+func (r Run) command(sub string) []string {
+	args := []string{r.Bench, sub}
+	if r.Plugins != "" {
+		args = append(args, "--plugins", r.Plugins)
+	}
+	return args
+}
+
+// MergeArgs is the command line that merges the shards' results and
+// writes the tables of the whole grid into the results directory.
+func (r Run) MergeArgs() []string {
+	return append(r.command("merge"), r.Dir, r.Dir)
+}
+
+// memory is a memory size as Slurm's --mem takes it: a whole number with
+// an optional unit K, M, G or T (binary units; M when bare).
+var memory = regexp.MustCompile(`^([1-9][0-9]*)([KMGT]?)$`)
+
+// checkMem reports whether mem (empty: not set) is a memory size.
+func checkMem(mem string) error {
+	if mem != "" && !memory.MatchString(mem) {
+		return fmt.Errorf("memory %q: want a whole number with an optional unit K, M, G or T, such as 4G", mem)
+	}
+	return nil
+}
+
+// safeShell are the characters a shell word may hold unquoted.
+var safeShell = regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./-]+$`)
+
+// shellQuote quotes s as one word for bash, leaving it bare when that is
+// safe.
+func shellQuote(s string) string {
+	if safeShell.MatchString(s) {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// shellLine joins args into one bash command line.
+func shellLine(args []string) string {
+	q := make([]string, len(args))
+	for i, a := range args {
+		q[i] = shellQuote(a)
+	}
+	return strings.Join(q, " ")
+}
