@@ -10,10 +10,38 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 )
 
-// ConfusionHeatMap draws a K×K confusion matrix (rows = actual class,
-// columns = predicted class) as a heat map annotated with the counts. Each
-// cell is shaded by its share of its row (the recall of the actual class
-// for diagonal cells), so classes of different sizes read alike.
+// ConfusionWidth is the nominal width of every confusion heat map, whatever
+// its number of classes or the length of their names, so that the heat maps
+// of a report line up at equal widths.
+const ConfusionWidth vg.Length = 330
+
+// RowShares normalises a confusion matrix per true class: entry (i, j) is
+// the share of the rows of class i predicted as class j, so every row with
+// at least one count sums to 1 (its diagonal entry is the class's recall).
+// A class with no rows gets a row of zeros.
+func RowShares(counts [][]int) [][]float64 {
+	out := make([][]float64, len(counts))
+	for i, row := range counts {
+		out[i] = make([]float64, len(row))
+		total := 0
+		for _, v := range row {
+			total += v
+		}
+		if total == 0 {
+			continue
+		}
+		for j, v := range row {
+			out[i][j] = float64(v) / float64(total)
+		}
+	}
+	return out
+}
+
+// ConfusionHeatMap draws a K×K confusion matrix (rows = true class, columns
+// = predicted class) normalised per true class (see RowShares): each cell is
+// shaded and, when there is room, labelled with its share of the row, so
+// classes of different sizes read alike. A colour bar on the right maps
+// shades to shares from 0 to 1. The figure is ConfusionWidth wide.
 func ConfusionHeatMap(title string, classes []string, counts [][]int) (*Figure, error) {
 	k := len(classes)
 	if k == 0 || len(counts) != k {
@@ -29,23 +57,32 @@ func ConfusionHeatMap(title string, classes []string, counts [][]int) (*Figure, 
 			}
 		}
 	}
-	cell := max(min(vg.Length(320/k), 44), 18)
-	numSize := max(min(cell/3, 11), 6)
+	shares := RowShares(counts)
 	lab := sans(9, false)
 	var labW vg.Length
 	for _, c := range classes {
 		labW = max(labW, lab.Width(c))
 	}
+	labW = min(labW, 90) // longer names overrun the margin rather than shrink the grid
 	titleH := vg.Length(0)
 	if title != "" {
 		titleH = 24
 	}
-	const axisTitle = 16
+	const (
+		axisTitle = 16
+		barGap    = 12 // grid to colour bar
+		barW      = 10
+		barLabels = 26 // tick labels right of the bar
+		right     = 6
+	)
 	left := labW + axisTitle + 12
+	grid := ConfusionWidth - left - barGap - barW - barLabels - right
+	cell := grid / vg.Length(k)
 	bottom := labW + axisTitle + 12 // x labels are rotated
-	grid := vg.Length(k) * cell
-	W := left + grid + 16
+	W := ConfusionWidth
 	H := titleH + grid + bottom + 8
+	numSize := max(min(cell/3, 11), 6)
+	annotate := cell >= 16 // room for "0.93"
 	f := &Figure{Width: W, Height: H}
 	f.draw = func(c draw.Canvas) {
 		if title != "" {
@@ -55,29 +92,23 @@ func ConfusionHeatMap(title string, classes []string, counts [][]int) (*Figure, 
 		}
 		gx0 := c.Min.X + left
 		gy1 := c.Max.Y - titleH - 4 // top of the grid
-		for i, row := range counts {
-			total := 0
-			for _, v := range row {
-				total += v
-			}
-			for j, v := range row {
-				frac := 0.0
-				if total > 0 {
-					frac = float64(v) / float64(total)
-				}
+		for i, row := range shares {
+			for j, frac := range row {
 				x, y := gx0+vg.Length(j)*cell, gy1-vg.Length(i+1)*cell
-				fill := blues(frac)
-				c.FillPolygon(fill, []vg.Point{{X: x, Y: y}, {X: x + cell, Y: y}, {X: x + cell, Y: y + cell}, {X: x, Y: y + cell}})
+				c.FillPolygon(blues(frac), rect(x, y, cell, cell))
+				if !annotate {
+					continue
+				}
 				s := sans(numSize, i == j)
 				if frac > 0.55 {
 					s.Color = color.White
 				}
 				s.XAlign, s.YAlign = text.XCenter, text.YCenter
-				c.FillText(s, vg.Point{X: x + cell/2, Y: y + cell/2}, strconv.Itoa(v))
+				c.FillText(s, vg.Point{X: x + cell/2, Y: y + cell/2}, shareText(frac, counts[i][j]))
 			}
 		}
 		frame := line(0.8, color.Gray{Y: 90})
-		c.StrokeLines(frame, []vg.Point{{X: gx0, Y: gy1}, {X: gx0 + grid, Y: gy1}, {X: gx0 + grid, Y: gy1 - grid}, {X: gx0, Y: gy1 - grid}, {X: gx0, Y: gy1}})
+		c.StrokeLines(frame, append(rect(gx0, gy1-grid, grid, grid), vg.Point{X: gx0, Y: gy1 - grid}))
 		for i, name := range classes {
 			s := lab
 			s.XAlign, s.YAlign = text.XRight, text.YCenter
@@ -90,9 +121,45 @@ func ConfusionHeatMap(title string, classes []string, counts [][]int) (*Figure, 
 		c.FillText(at, vg.Point{X: gx0 + grid/2, Y: c.Min.Y + 4}, "predicted")
 		at.Rotation = 1.5707963267948966
 		at.YAlign = text.YTop
-		c.FillText(at, vg.Point{X: c.Min.X + 4, Y: gy1 - grid/2}, "actual")
+		c.FillText(at, vg.Point{X: c.Min.X + 4, Y: gy1 - grid/2}, "true class")
+		colourBar(c, gx0+grid+barGap, gy1-grid, barW, grid, frame)
 	}
 	return f, nil
+}
+
+// shareText labels a heat-map cell: its share with two decimals, "0" for
+// an empty cell, and "<.01" for a share that rounds to 0 but is not empty.
+func shareText(frac float64, count int) string {
+	switch {
+	case count == 0:
+		return "0"
+	case frac < 0.005:
+		return "<.01"
+	}
+	return strconv.FormatFloat(frac, 'f', 2, 64)
+}
+
+// colourBar draws the shade scale from 0 (bottom) to 1 (top) in the
+// rectangle at (x, y) of size w × h, with ticks at 0, 0.25, 0.5, 0.75, 1.
+func colourBar(c draw.Canvas, x, y, w, h vg.Length, frame draw.LineStyle) {
+	const steps = 64
+	step := h / steps
+	for i := range steps {
+		c.FillPolygon(blues((float64(i)+0.5)/steps), rect(x, y+vg.Length(i)*step, w, step+0.3))
+	}
+	c.StrokeLines(frame, append(rect(x, y, w, h), vg.Point{X: x, Y: y}))
+	s := sans(8, false)
+	s.XAlign, s.YAlign = text.XLeft, text.YCenter
+	for _, t := range []float64{0, 0.25, 0.5, 0.75, 1} {
+		ty := y + vg.Length(t)*h
+		c.StrokeLine2(frame, x+w, ty, x+w+3, ty)
+		c.FillText(s, vg.Point{X: x + w + 5, Y: ty}, strconv.FormatFloat(t, 'g', -1, 64))
+	}
+}
+
+// rect returns the corners of the rectangle at (x, y) of size w × h.
+func rect(x, y, w, h vg.Length) []vg.Point {
+	return []vg.Point{{X: x, Y: y}, {X: x + w, Y: y}, {X: x + w, Y: y + h}, {X: x, Y: y + h}}
 }
 
 // blues maps a share in [0, 1] to a white-to-blue ramp (ColorBrewer Blues

@@ -103,3 +103,88 @@ func TestFigures(t *testing.T) {
 	}
 	save(t, "confusion", cm)
 }
+
+func TestRowShares(t *testing.T) {
+	tests := []struct {
+		name   string
+		counts [][]int
+		want   [][]float64
+	}{
+		{"iris-like", [][]int{{50, 0, 0}, {0, 45, 5}, {0, 3, 47}},
+			[][]float64{{1, 0, 0}, {0, 0.9, 0.1}, {0, 0.06, 0.94}}},
+		// Class sizes differ 1:4; the shares do not.
+		{"unequal classes", [][]int{{3, 1}, {4, 12}}, [][]float64{{0.75, 0.25}, {0.25, 0.75}}},
+		{"class without rows", [][]int{{2, 0}, {0, 0}}, [][]float64{{1, 0}, {0, 0}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := RowShares(tc.counts)
+			for i := range tc.want {
+				sum := 0.0
+				for j := range tc.want[i] {
+					sum += got[i][j]
+					if d := got[i][j] - tc.want[i][j]; d > 1e-15 || d < -1e-15 {
+						t.Errorf("share (%d, %d) = %v, want %v", i, j, got[i][j], tc.want[i][j])
+					}
+				}
+				if n := tc.counts[i][0] + tc.counts[i][1]; n > 0 && (sum < 1-1e-15 || sum > 1+1e-15) {
+					t.Errorf("row %d sums to %v, want 1", i, sum)
+				}
+			}
+		})
+	}
+}
+
+// TestConfusionHeatMap: every heat map is ConfusionWidth wide whatever its
+// classes, and its cells are shaded by their share of the true class.
+func TestConfusionHeatMap(t *testing.T) {
+	letters := make([]string, 26)
+	big := make([][]int, 26)
+	for i := range letters {
+		letters[i] = string(rune('A' + i))
+		big[i] = make([]int, 26)
+		big[i][i], big[i][(i+1)%26] = 30, 1
+	}
+	tests := []struct {
+		name    string
+		classes []string
+		counts  [][]int
+		shades  []float64 // shares whose exact colour must appear
+	}{
+		{"iris", []string{"setosa", "versicolor", "virginica"}, [][]int{{50, 0, 0}, {0, 45, 5}, {0, 3, 47}}, []float64{1, 0.9, 0.1, 0.06, 0.94}},
+		{"car", []string{"acc", "good", "unacc", "vgood"}, [][]int{{300, 20, 60, 4}, {30, 30, 5, 4}, {50, 2, 1148, 10}, {10, 5, 0, 50}},
+			[]float64{300.0 / 384, 1148.0 / 1210, 50.0 / 65}},
+		{"letter, 26 classes", letters, big, []float64{30.0 / 31, 1.0 / 31}},
+		{"long class names", []string{"a very long class name indeed", "b"}, [][]int{{1, 1}, {0, 4}}, []float64{0.5, 1}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f, err := ConfusionHeatMap(tc.name, tc.classes, tc.counts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if f.Width != ConfusionWidth {
+				t.Errorf("width %v, want %v", f.Width, ConfusionWidth)
+			}
+			save(t, "confusion_"+strings.ReplaceAll(tc.name, " ", "_"), f)
+			b, _ := f.PNG()
+			img, err := png.Decode(bytes.NewReader(b))
+			if err != nil {
+				t.Fatal(err)
+			}
+			seen := map[[3]uint32]bool{}
+			for y := img.Bounds().Min.Y; y < img.Bounds().Max.Y; y++ {
+				for x := img.Bounds().Min.X; x < img.Bounds().Max.X; x++ {
+					r, g, b, _ := img.At(x, y).RGBA()
+					seen[[3]uint32{r >> 8, g >> 8, b >> 8}] = true
+				}
+			}
+			for _, s := range tc.shades {
+				r, g, b, _ := blues(s).RGBA()
+				if !seen[[3]uint32{r >> 8, g >> 8, b >> 8}] {
+					t.Errorf("no cell shaded for share %.4f", s)
+				}
+			}
+		})
+	}
+}
