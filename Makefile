@@ -64,10 +64,12 @@ staticcheck:
 docs: build
 	$(GO) run ./internal/cmd/docs -bench $(BIN)/bench README.md
 
-# Installs the Debian tools some tests use (LIBLINEAR, pdflatex, and the
-# Python packages of the sklearn plugin). Tests that need one skip, saying
-# so, when it is missing; CI installs them.
+# Installs the Debian tools some tests use (LIBLINEAR, pdflatex, Chromium
+# for the HTML report, and the Python packages of the sklearn plugin). Tests
+# that need one skip, saying so, when it is missing; CI installs them.
 test-deps:
+	@command -v chromium >/dev/null || { \
+		apt-get update -qq && apt-get install -y -qq --no-install-recommends chromium fonts-liberation; }
 	@command -v liblinear-train >/dev/null && command -v pdflatex >/dev/null || { \
 		apt-get update -qq && apt-get install -y -qq --no-install-recommends \
 			liblinear-tools texlive-latex-base texlive-latex-recommended; }
