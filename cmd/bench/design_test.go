@@ -200,7 +200,7 @@ output { predictions = true }
 				t.Errorf("repeat %d: test rows per class %v, want 13/13/12 in some order", f.Repeat, perClass)
 			}
 		}
-		runs[i] = readFile(t, out+"/predictions.csv")
+		runs[i] = readFile(t, out+"/predictions/iris.csv")
 	}
 	if runs[0] != runs[1] {
 		t.Error("two runs with the same seed made different splits")
@@ -381,7 +381,7 @@ learner "lda" {
 // TestCalibrationDigits: svm + ova on digits (reference folds), with and
 // without calibrate = "platt": the calibrated probabilities have a lower
 // log_loss than the softmax of the decoder's scores, and every row of
-// predictions.csv sums to 1.
+// predictions/digits.csv sums to 1.
 func TestCalibrationDigits(t *testing.T) {
 	file := writeExperiment(t, `experiment "cal" { seed = 1 }
 dataset "digits" {
@@ -419,7 +419,7 @@ output { predictions = true }
 		t.Errorf("log_loss: Platt-calibrated %.4f, softmax of scores %.4f; want calibrated lower", platt, plain)
 	}
 	t.Logf("log_loss: softmax of scores %.4f, Platt %.4f", plain, platt)
-	lines := strings.Split(strings.TrimSpace(readFile(t, out+"/predictions.csv")), "\n")
+	lines := strings.Split(strings.TrimSpace(readFile(t, out+"/predictions/digits.csv")), "\n")
 	header := strings.Split(lines[0], ",")
 	first := 0
 	for first < len(header) && !strings.HasPrefix(header[first], "score_") {

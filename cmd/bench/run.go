@@ -326,7 +326,7 @@ func newManifest(file string, g *engine.Grid, o *options) *results.Manifest {
 		Experiment: exp.Name, File: file, Seed: exp.Seed, Args: append([]string{"bench", "run"}, o.args...),
 		Workers: o.jobs, GoVersion: runtime.Version(),
 		Metrics: g.Metrics, Formats: exp.Output.Formats, Baseline: exp.Output.Baseline, Alpha: exp.Output.Alpha,
-		Predictions: exp.Output.Predictions, ConfusionRows: exp.Output.Confusion,
+		Predictions: exp.Output.Predictions, ConfusionRows: exp.Output.Confusion, CV: results.NewCVRecord(exp.CV),
 	}
 	if b, err := os.ReadFile(file); err == nil {
 		sum := sha256.Sum256(b)
@@ -336,7 +336,7 @@ func newManifest(file string, g *engine.Grid, o *options) *results.Manifest {
 		m.GoVersion = bi.GoVersion
 	}
 	for _, d := range g.Datasets {
-		m.Datasets = append(m.Datasets, results.DatasetRecord{Name: d.Config.Name, Path: d.Config.Path, SHA256: d.SHA256, Rows: d.Table.NumRows})
+		m.Datasets = append(m.Datasets, results.NewDatasetRecord(d))
 	}
 	for _, p := range g.Plugins() {
 		m.Plugins = append(m.Plugins, results.PluginRecord{Name: p.Name, Version: p.Version(), Path: p.Path, SHA256: p.SHA256})

@@ -36,7 +36,8 @@ func fileSafe(s string) string {
 // BuildFigures draws the figures of a run: for every metric a box plot of
 // the fold scores (file box_METRIC) and, when the tests across datasets ran,
 // a critical-difference diagram (cd_METRIC); then a confusion-matrix heat map
-// (confusion_DATASET_ROW, summed over folds) for each dataset and each row
+// (confusion_DATASET_ROW: counts summed over folds and repeats, each row
+// normalised to sum to 1) for each dataset and each row
 // that confusionRows names (FindRow rule), or, when confusionRows is empty,
 // for the best row of each dataset by the first metric.
 func BuildFigures(t *Tables, cells []*engine.CellResult, confusionRows []string) ([]Figure, error) {
@@ -107,12 +108,13 @@ func BuildFigures(t *Tables, cells []*engine.CellResult, confusionRows []string)
 				if !ok {
 					continue
 				}
-				title := fmt.Sprintf("%s: %s (summed over %d folds)", ds, rows[r].Label, len(cell.Folds))
+				title := fmt.Sprintf("%s: %s", ds, rows[r].Label)
 				f, err := plots.ConfusionHeatMap(title, cell.Classes, counts)
 				if err != nil {
 					return figs, fmt.Errorf("figures: %w", err)
 				}
-				figs = append(figs, Figure{Name: "confusion_" + fileSafe(ds) + "_" + fileSafe(rows[r].Label), Caption: title, Fig: f})
+				figs = append(figs, Figure{Name: "confusion_" + fileSafe(ds) + "_" + fileSafe(rows[r].Label),
+					Caption: title + ": " + confusionNote(cell, counts), Fig: f})
 			}
 		}
 	}
@@ -154,4 +156,30 @@ func sumConfusion(c *engine.CellResult) ([][]int, bool) {
 		}
 	}
 	return sum, true
+}
+
+// confusionNote says what a heat map shows: how many test rows, summed over
+// how many folds and repeats, and that each true class's row sums to 1.
+func confusionNote(c *engine.CellResult, counts [][]int) string {
+	n := 0
+	for _, row := range counts {
+		for _, v := range row {
+			n += v
+		}
+	}
+	repeats := map[int]bool{}
+	for _, f := range c.Folds {
+		repeats[f.Repeat] = true
+	}
+	folds := len(c.Folds) / max(len(repeats), 1)
+	return fmt.Sprintf("%d test rows summed over %s × %s; each true class's row sums to 1",
+		n, plural(folds, "fold"), plural(len(repeats), "repeat"))
+}
+
+// plural returns "1 fold", "10 folds".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

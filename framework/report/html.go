@@ -4,82 +4,200 @@ import (
 	"encoding/base64"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
+
+	"github.com/polyclass/polyclass/framework/engine"
 )
 
-const htmlStyle = `body{font-family:"Liberation Sans",Arial,Helvetica,sans-serif;margin:2em auto;max-width:70em;padding:0 1em;color:#222;line-height:1.4}
+const htmlStyle = `*{box-sizing:border-box}
+body{font-family:"Liberation Sans",Arial,Helvetica,sans-serif;margin:0;padding:1em 2em 3em;color:#222;line-height:1.4}
 h1{font-size:1.6em;border-bottom:2px solid #2c5d8f;padding-bottom:.2em}
 h2{font-size:1.25em;margin-top:2em;color:#2c5d8f}
+h3{font-size:1.05em;margin-top:1.2em}
+nav{font-size:.9em}
+nav a{margin-right:1em;color:#2c5d8f}
+.banner{border:2px solid #c47f00;background:#fff4dc;padding:.6em 1em;margin:1em 0;font-size:1.05em}
+.banner.failed{border-color:#b00;background:#fdeaea}
+.wide{overflow-x:auto;max-width:100%}
 table{border-collapse:collapse;margin:1em 0;font-size:.92em}
 thead th{border-top:2px solid #222;border-bottom:1px solid #222;padding:.35em .7em;text-align:left}
 tbody td{padding:.25em .7em;white-space:nowrap}
+tbody td.wrap{white-space:normal;min-width:16em}
 tbody tr:last-child td{border-bottom:2px solid #222}
 tbody tr:nth-child(even){background:#f4f7fa}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
 td.best{font-weight:bold}
 td.failed{color:#b00}
+.digest{font-family:"Liberation Mono",monospace;font-size:.8em;color:#555;word-break:break-all}
+tbody td.digest{white-space:normal;min-width:18em}
+dl.setup{display:grid;grid-template-columns:max-content 1fr;gap:.2em 1.2em;margin:1em 0}
+dl.setup dt{font-weight:bold}
+dl.setup dd{margin:0}
 .mark{color:#2c5d8f;font-weight:bold;padding-left:.25em}
-.stats{font-size:.9em;color:#333;max-width:60em}
+.stats{font-size:.9em;color:#333}
 .note{color:#8a5a00}
-figure{margin:1em 0}
+.figs{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,34em),1fr));gap:1.5em;align-items:start}
+.heatmaps{grid-template-columns:repeat(auto-fill,minmax(min(100%,24em),1fr))}
+figure{margin:0}
 figcaption{font-size:.85em;color:#555}
-img{max-width:100%;height:auto}
+figure img{display:block;width:100%;height:auto}
 `
 
-// WriteHTML writes a self-contained HTML report: inline CSS, the comparison
-// tables of t with their statistics, and figs embedded as base64 PNG
-// images (no external files). Figures with a Metric follow that metric's
-// table; the others (confusion matrices) close the report.
-func WriteHTML(w io.Writer, t *Tables, figs []Figure) error {
+// HTMLReport is what the HTML report shows.
+type HTMLReport struct {
+	Tables  *Tables
+	Figures []Figure
+	// Cells give the code-matrix table and the count of failed cells.
+	Cells []*engine.CellResult
+	// Setup, when set, is shown first.
+	Setup *Setup
+	// ConfusionRows are the rows whose heat maps were asked for (empty:
+	// the best row of each dataset by the first metric).
+	ConfusionRows []string
+}
+
+// WriteHTML writes a self-contained HTML report (inline CSS, figures as
+// base64 PNG, no script, no external file) that uses the whole width of
+// the window: a banner when the run is partial or cells failed, the set-up,
+// the comparison table of every metric with its statistics and figures,
+// the code-matrix table (dataset, reduction, K, L, distances) and the
+// confusion heat maps, all at one width, with a note of which cells they
+// show and how they are normalised.
+func WriteHTML(w io.Writer, r HTMLReport) error {
+	t := r.Tables
 	var b strings.Builder
-	fmt.Fprintf(&b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>%s</title>\n<style>\n%s</style>\n</head>\n<body>\n",
+	fmt.Fprintf(&b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>%s</title>\n<style>\n%s</style>\n</head>\n<body>\n",
 		htmlEscape(t.Experiment), htmlStyle)
 	fmt.Fprintf(&b, "<h1>%s</h1>\n", htmlEscape(t.Experiment))
 	if t.Partial != "" {
-		fmt.Fprintf(&b, "<p><strong>Partial results:</strong> %s.</p>\n", htmlEscape(t.Partial))
+		fmt.Fprintf(&b, "<div class=\"banner\" id=\"partial\" role=\"status\"><strong>Partial run:</strong> %s. The tables and figures show the finished cells only.</div>\n",
+			htmlEscape(t.Partial))
+	}
+	if n := failedCells(r.Cells); n > 0 {
+		fmt.Fprintf(&b, "<div class=\"banner failed\" id=\"failed\" role=\"status\"><strong>%s failed</strong> (of %d with a result): their entries read &ldquo;failed&rdquo;; run.log has their errors.</div>\n",
+			plural(n, "cell"), len(r.Cells))
+	}
+	codes := codeRows(r.Cells)
+	heatmaps := 0
+	for _, f := range r.Figures {
+		if f.Metric == "" {
+			heatmaps++
+		}
+	}
+	writeHTMLNav(&b, r.Setup != nil, t, len(codes) > 0, heatmaps > 0)
+	if r.Setup != nil {
+		writeHTMLSetup(&b, r.Setup)
 	}
 	for _, c := range t.Metrics {
+		fmt.Fprintf(&b, "<section id=\"metric-%s\">\n", fileSafe(c.Metric))
 		writeHTMLTable(&b, c)
-		for _, f := range figs {
+		var figs []Figure
+		for _, f := range r.Figures {
 			if f.Metric == c.Metric {
-				if err := writeHTMLFigure(&b, f); err != nil {
-					return err
-				}
+				figs = append(figs, f)
 			}
 		}
-	}
-	heading := false
-	for _, f := range figs {
-		if f.Metric != "" {
-			continue
-		}
-		if !heading {
-			b.WriteString("<h2>Confusion matrices</h2>\n")
-			heading = true
-		}
-		if err := writeHTMLFigure(&b, f); err != nil {
+		if err := writeHTMLFigures(&b, "figs", figs); err != nil {
 			return err
 		}
+		b.WriteString("</section>\n")
+	}
+	if len(codes) > 0 {
+		writeHTMLCodes(&b, codes)
+	}
+	if heatmaps > 0 {
+		var figs []Figure
+		for _, f := range r.Figures {
+			if f.Metric == "" {
+				figs = append(figs, f)
+			}
+		}
+		b.WriteString("<section id=\"confusion\">\n<h2>Confusion matrices</h2>\n")
+		fmt.Fprintf(&b, "<p class=\"stats\">%s Rows are true classes, columns predicted classes; the test rows of every fold and repeat are summed and each row is then divided by its total, so every row sums to 1 and the diagonal is the class&rsquo;s recall. The colour bar maps shades to shares from 0 to 1.</p>\n",
+			htmlEscape(confusionChoice(r.ConfusionRows, t)))
+		if err := writeHTMLFigures(&b, "figs heatmaps", figs); err != nil {
+			return err
+		}
+		b.WriteString("</section>\n")
 	}
 	b.WriteString("</body>\n</html>\n")
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-func writeHTMLFigure(b *strings.Builder, f Figure) error {
-	png, err := f.Fig.PNG()
-	if err != nil {
-		return fmt.Errorf("html figure %s: %w", f.Name, err)
+// confusionChoice says which cells have a heat map.
+func confusionChoice(rows []string, t *Tables) string {
+	if len(rows) > 0 {
+		return "One heat map per dataset for each row named by output { confusion }: " + strings.Join(rows, ", ") + "."
 	}
-	// Shown at the figure's nominal size (1 pt = 4/3 CSS px).
-	width := int(f.Fig.Width.Points()*4/3 + 0.5)
-	fmt.Fprintf(b, "<figure>\n<img alt=\"%s\" width=\"%d\" src=\"data:image/png;base64,%s\">\n<figcaption>%s</figcaption>\n</figure>\n",
-		htmlEscape(f.Caption), width, base64.StdEncoding.EncodeToString(png), htmlEscape(f.Caption))
+	metric := ""
+	if len(t.Metrics) > 0 {
+		metric = " by " + t.Metrics[0].Metric
+	}
+	return "One heat map per dataset, for its best row" + metric + " (output { confusion = [...] } names others)."
+}
+
+func failedCells(cells []*engine.CellResult) int {
+	n := 0
+	for _, c := range cells {
+		if c.Failed() {
+			n++
+		}
+	}
+	return n
+}
+
+// writeHTMLNav writes the links to the report's sections.
+func writeHTMLNav(b *strings.Builder, setup bool, t *Tables, codes, confusion bool) {
+	b.WriteString("<nav>")
+	if setup {
+		b.WriteString("<a href=\"#setup\">Set-up</a>")
+	}
+	for _, c := range t.Metrics {
+		fmt.Fprintf(b, "<a href=\"#metric-%s\">%s</a>", fileSafe(c.Metric), htmlEscape(c.Metric))
+	}
+	if codes {
+		b.WriteString("<a href=\"#code-matrices\">Code matrices</a>")
+	}
+	if confusion {
+		b.WriteString("<a href=\"#confusion\">Confusion matrices</a>")
+	}
+	b.WriteString("</nav>\n")
+}
+
+// writeHTMLCodes writes the code-matrix table.
+func writeHTMLCodes(b *strings.Builder, rows []codeRow) {
+	b.WriteString("<section id=\"code-matrices\">\n<h2>Code matrices</h2>\n<div class=\"wide\"><table>\n<thead><tr><th>dataset</th><th>reduction</th>" +
+		"<th class=\"num\">K</th><th class=\"num\">L</th><th class=\"num\">d<sub>min</sub></th><th class=\"num\">d<sub>mean</sub></th><th class=\"num\">corrects</th></tr></thead>\n<tbody>\n")
+	for _, r := range rows {
+		fmt.Fprintf(b, "<tr><td>%s</td><td>%s</td><td class=\"num\">%d</td><td class=\"num\">%d</td><td class=\"num\">%s</td><td class=\"num\">%s</td><td class=\"num\">%d</td></tr>\n",
+			htmlEscape(r.Dataset), htmlEscape(r.Reduction), r.K, r.L, strconv.FormatFloat(r.DMin, 'f', -1, 64), strconv.FormatFloat(r.DMean, 'f', 2, 64), r.Corrects)
+	}
+	b.WriteString("</tbody>\n</table></div>\n<p class=\"stats\">K classes, L binary problems; d<sub>min</sub> and d<sub>mean</sub> are the smallest and mean Hamming distance between two class codes (a 0 entry counts as &frac12;); a code corrects &lfloor;(d<sub>min</sub> &minus; 1)/2&rfloor; errors.</p>\n</section>\n")
+}
+
+// writeHTMLFigures writes figs as a grid of equal-width columns (class
+// names the grid): a figure fills its column's width.
+func writeHTMLFigures(b *strings.Builder, class string, figs []Figure) error {
+	if len(figs) == 0 {
+		return nil
+	}
+	fmt.Fprintf(b, "<div class=\"%s\">\n", class)
+	for _, f := range figs {
+		png, err := f.Fig.PNG()
+		if err != nil {
+			return fmt.Errorf("html figure %s: %w", f.Name, err)
+		}
+		fmt.Fprintf(b, "<figure id=\"fig-%s\">\n<img alt=\"%s\" src=\"data:image/png;base64,%s\">\n<figcaption>%s</figcaption>\n</figure>\n",
+			htmlEscape(f.Name), htmlEscape(f.Caption), base64.StdEncoding.EncodeToString(png), htmlEscape(f.Caption))
+	}
+	b.WriteString("</div>\n")
 	return nil
 }
 
 func writeHTMLTable(b *strings.Builder, c *Comparison) {
-	fmt.Fprintf(b, "<h2>%s <small>(%s)</small></h2>\n<table>\n<thead><tr>", htmlEscape(c.Metric), direction(c.HigherIsBetter))
+	fmt.Fprintf(b, "<h2>%s <small>(%s)</small></h2>\n<div class=\"wide\"><table>\n<thead><tr>", htmlEscape(c.Metric), direction(c.HigherIsBetter))
 	showEnc := showEncoder(c.Rows)
 	head := []string{"learner", "params", "reduction"}
 	if showEnc {
@@ -126,7 +244,7 @@ func writeHTMLTable(b *strings.Builder, c *Comparison) {
 		}
 		b.WriteString("</tr>\n")
 	}
-	b.WriteString("</tbody>\n</table>\n")
+	b.WriteString("</tbody>\n</table></div>\n")
 	for _, l := range statLines(c, htmlFlavor) {
 		class := "stats"
 		if strings.HasPrefix(l, "Note: ") {

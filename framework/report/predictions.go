@@ -4,6 +4,8 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"path"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -22,24 +24,48 @@ func HasPredictions(cells []*engine.CellResult) bool {
 	return false
 }
 
-// WritePredictionsCSV writes one line per cell × test row: the cell's
-// columns (dataset, encoder, learner, params, reduction), repeat, fold, row
-// (0-based index of the data row in its file), true and predicted (class
-// names; for multi-label rows the names of the set labels joined by ";"),
-// then one score_CLASS column per class name over all cells in first-seen
-// order, holding the class scores the metrics used (empty when the cell
-// has no such class or no scores). Numbers are written in the shortest
-// form that reads back exactly, so every metric can be recomputed from the
-// file. Cells without predictions are left out.
-func WritePredictionsCSV(w io.Writer, cells []*engine.CellResult) error {
-	var classes []string
-	col := map[string]int{}
+// PredictionFiles returns one file per dataset with a cell that kept its
+// predictions, predictions/DATASET.csv, in dataset order (see
+// WritePredictionsCSV): each dataset's file has that dataset's own
+// score_CLASS columns, so no column is empty for want of a class.
+func PredictionFiles(cells []*engine.CellResult) []File {
+	var order []string
+	byDataset := map[string][]*engine.CellResult{}
 	for _, c := range cells {
-		for _, k := range c.Classes {
-			if _, ok := col[k]; !ok {
-				col[k] = len(classes)
-				classes = append(classes, k)
-			}
+		if _, ok := byDataset[c.Dataset]; !ok {
+			order = append(order, c.Dataset)
+		}
+		byDataset[c.Dataset] = append(byDataset[c.Dataset], c)
+	}
+	var files []File
+	for _, ds := range order {
+		dc := byDataset[ds]
+		if !HasPredictions(dc) {
+			continue
+		}
+		files = append(files, File{path.Join("predictions", fileSafe(ds)+".csv"), func(w io.Writer) error { return WritePredictionsCSV(w, dc) }})
+	}
+	return files
+}
+
+// WritePredictionsCSV writes the predictions of the cells of one dataset,
+// one line per cell × test row: the cell's columns (dataset, encoder,
+// learner, params, reduction), repeat, fold, row (0-based index of the data
+// row in its file), true and predicted (class names; for multi-label rows
+// the names of the set labels joined by ";"), then one score_CLASS column
+// per class of the dataset, in class order, holding the class scores the
+// metrics used (empty when the cell has no scores). Numbers are written in
+// the shortest form that reads back exactly, so every metric can be
+// recomputed from the file. Cells without predictions are left out; cells
+// of another dataset, or with other classes, are an error.
+func WritePredictionsCSV(w io.Writer, cells []*engine.CellResult) error {
+	if len(cells) == 0 {
+		return nil
+	}
+	classes := cells[0].Classes
+	for _, c := range cells[1:] {
+		if c.Dataset != cells[0].Dataset || !slices.Equal(c.Classes, classes) {
+			return fmt.Errorf("predictions of %s: dataset %q with classes %v, not %q with %v", c.Key(), c.Dataset, c.Classes, cells[0].Dataset, classes)
 		}
 	}
 	cw := csv.NewWriter(w)
@@ -77,8 +103,8 @@ func WritePredictionsCSV(w io.Writer, cells []*engine.CellResult) error {
 				}
 				if p.Scores != nil {
 					for j, v := range p.Scores.RawRowView(i) {
-						if j < len(c.Classes) {
-							rec[base+col[c.Classes[j]]] = num(v)
+						if j < len(classes) {
+							rec[base+j] = num(v)
 						}
 					}
 				}

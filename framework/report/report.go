@@ -136,36 +136,50 @@ func WriteMarkdown(w io.Writer, t *Tables, cells []*engine.CellResult) error {
 	return err
 }
 
-// writeCodeTable lists the code-matrix diagnostics of every reduction that
-// has them, per number of classes: K, L, minimum and mean row distance and
-// the error-correcting capability.
-func writeCodeTable(b *strings.Builder, cells []*engine.CellResult) {
-	type key struct {
-		reduction string
-		k         int
-	}
+// codeRow is one line of the code-matrix table: the diagnostics of one
+// reduction's code matrix on one dataset.
+type codeRow struct {
+	Dataset, Reduction string
+	K, L, Corrects     int
+	DMin, DMean        float64
+}
+
+// codeRows returns the code-matrix diagnostics of every reduction that has
+// them, once per dataset, in cell order: the same reduction may have a
+// different matrix on a dataset with another number of classes.
+func codeRows(cells []*engine.CellResult) []codeRow {
+	type key struct{ dataset, reduction string }
 	seen := map[key]bool{}
-	var rows []string
+	var rows []codeRow
 	for _, c := range cells {
 		if c.Failed() || len(c.Folds) == 0 || c.Folds[0].Diagnostics == nil {
 			continue
 		}
-		d := c.Folds[0].Diagnostics
-		k := key{c.Reduction, int(d["K"])}
+		k := key{c.Dataset, c.Reduction}
 		if seen[k] {
 			continue
 		}
 		seen[k] = true
-		rows = append(rows, fmt.Sprintf("| %s | %d | %d | %s | %s | %d |", c.Reduction, int(d["K"]), int(d["L"]),
-			strconv.FormatFloat(d["d_min"], 'f', -1, 64), strconv.FormatFloat(d["d_mean"], 'f', 2, 64), int(d["correcting"])))
+		d := c.Folds[0].Diagnostics
+		rows = append(rows, codeRow{Dataset: c.Dataset, Reduction: c.Reduction, K: int(d["K"]), L: int(d["L"]),
+			Corrects: int(d["correcting"]), DMin: d["d_min"], DMean: d["d_mean"]})
 	}
+	return rows
+}
+
+// writeCodeTable writes the code-matrix table (see codeRows): dataset,
+// reduction, K, L, minimum and mean row distance and the error-correcting
+// capability.
+func writeCodeTable(b *strings.Builder, cells []*engine.CellResult) {
+	rows := codeRows(cells)
 	if len(rows) == 0 {
 		return
 	}
 	b.WriteString("## Code matrices\n\n")
-	b.WriteString("| reduction | K | L | d_min | d_mean | corrects |\n| --- | ---: | ---: | ---: | ---: | ---: |\n")
+	b.WriteString("| dataset | reduction | K | L | d_min | d_mean | corrects |\n| --- | --- | ---: | ---: | ---: | ---: | ---: |\n")
 	for _, r := range rows {
-		b.WriteString(r + "\n")
+		fmt.Fprintf(b, "| %s | %s | %d | %d | %s | %s | %d |\n", mdEscape(r.Dataset), mdEscape(r.Reduction), r.K, r.L,
+			strconv.FormatFloat(r.DMin, 'f', -1, 64), strconv.FormatFloat(r.DMean, 'f', 2, 64), r.Corrects)
 	}
 	b.WriteString("\n")
 }

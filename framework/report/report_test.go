@@ -50,8 +50,38 @@ func withErr(acc []float64) map[string][]float64 {
 	return map[string][]float64{"accuracy": acc, "error": e}
 }
 
-// goldenCells: three rows on two datasets, five folds of 120/30 rows.
+// goldenCells: three rows on two datasets, five folds of 120/30 rows; every
+// fold has the confusion matrix its accuracy implies (15 rows per class,
+// errors split between the two classes) and the one-vs-all code matrix
+// diagnostics of K = 2.
 func goldenCells() []*engine.CellResult {
+	cells := goldenScores()
+	for _, c := range cells {
+		for i := range c.Folds {
+			f := &c.Folds[i]
+			wrong := 30 - int(math.Round(30*f.Metrics["accuracy"]))
+			f.Confusion = [][]int{{15 - wrong/2, wrong / 2}, {wrong - wrong/2, 15 - (wrong - wrong/2)}}
+			f.Diagnostics = map[string]float64{"K": 2, "L": 2, "d_min": 2, "d_mean": 2, "correcting": 0}
+		}
+	}
+	return cells
+}
+
+// goldenSetup is the set-up of the golden run.
+func goldenSetup() *Setup {
+	return &Setup{File: "/home/u/exp/golden.hcl", FileSHA256: strings.Repeat("ab", 32), Seed: 7,
+		CV: CVInfo{Folds: 5, Stratified: true, Repeats: 1},
+		Datasets: []DatasetInfo{
+			{Name: "iris", Path: "data/iris.csv", SHA256: strings.Repeat("01", 32), Rows: 150, Numeric: 4,
+				Classes: []ClassCount{{"a", 75}, {"b", 75}}},
+			{Name: "wine&co", Path: "data/wine.csv", SHA256: strings.Repeat("02", 32), Rows: 150, Numeric: 10, Categorical: 3,
+				Classes: []ClassCount{{"a", 75}, {"b", 75}}},
+		},
+		Plugins:   []PluginInfo{{Name: "logreg", Version: "0.3.0", SHA256: strings.Repeat("cd", 32)}},
+		GoVersion: "go1.26.8", Status: "complete", Cells: 6, Finished: 6, Failed: 1}
+}
+
+func goldenScores() []*engine.CellResult {
 	return []*engine.CellResult{
 		mkCell("iris", "logreg", "C=1", "ova", 120, 30, withErr([]float64{0.9, 0.9333333333333333, 0.9666666666666667, 0.9, 0.9333333333333333})),
 		mkCell("iris", "logreg", "C=10", "ova", 120, 30, withErr([]float64{0.9666666666666667, 1, 1, 0.9666666666666667, 1})),
@@ -100,7 +130,9 @@ func TestGolden(t *testing.T) {
 		{"golden.md", func(b *bytes.Buffer) error { return WriteMarkdown(b, tables, cells) }},
 		{"golden.tex", func(b *bytes.Buffer) error { return WriteLaTeX(b, tables) }},
 		{"golden.json", func(b *bytes.Buffer) error { return WriteJSON(b, tables) }},
-		{"golden.html", func(b *bytes.Buffer) error { return WriteHTML(b, tables, figs) }},
+		{"golden.html", func(b *bytes.Buffer) error {
+			return WriteHTML(b, HTMLReport{Tables: tables, Figures: figs, Cells: cells, Setup: goldenSetup()})
+		}},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			var b bytes.Buffer
@@ -385,7 +417,7 @@ func TestLaTeXCompiles(t *testing.T) {
 	}
 }
 
-// TestPredictionsRecompute writes predictions.csv and recomputes accuracy
+// TestPredictionsRecompute writes predictions/zoo.csv and recomputes accuracy
 // and macro_f1 of every cell from it alone.
 func TestPredictionsRecompute(t *testing.T) {
 	classes := []string{"cat", "dog", "emu"}
@@ -414,7 +446,7 @@ func TestPredictionsRecompute(t *testing.T) {
 	if _, err := writeAll(dir, m, []*engine.CellResult{c}); err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Open(filepath.Join(dir, "predictions.csv"))
+	f, err := os.Open(filepath.Join(dir, "predictions", "zoo.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -486,5 +518,64 @@ func TestCompare(t *testing.T) {
 	WriteDifferences(&buf, d)
 	if !strings.HasPrefix(buf.String(), "4 differences:\n") {
 		t.Errorf("report: %s", buf.String())
+	}
+}
+
+// TestPredictionFiles: two datasets with different classes get one file
+// each, predictions/DATASET.csv, whose score columns are that dataset's
+// classes only: no column is empty for want of a class.
+func TestPredictionFiles(t *testing.T) {
+	cell := func(ds string, classes []string, y, p []int) *engine.CellResult {
+		scores := mat.NewDense(len(y), len(classes), nil)
+		for r := range y {
+			for k := range classes {
+				scores.Set(r, k, float64(10*r+k)/100)
+			}
+		}
+		return &engine.CellResult{ID: engine.ID{Dataset: ds, Encoder: "default", Learner: "lr", Reduction: "ova"}, Classes: classes,
+			Folds: []engine.FoldResult{{Metrics: map[string]float64{"accuracy": 1}, Predictions: &engine.Predictions{
+				Rows: []int{0, 1}, True: y, Predicted: p, Scores: scores}}}}
+	}
+	cells := []*engine.CellResult{
+		cell("iris", []string{"setosa", "versicolor", "virginica"}, []int{0, 2}, []int{0, 1}),
+		cell("car", []string{"acc", "good", "unacc", "vgood"}, []int{3, 1}, []int{3, 2}),
+		{ID: engine.ID{Dataset: "wine", Learner: "lr", Reduction: "ova"}, Error: "boom"},
+	}
+	dir := t.TempDir()
+	if _, err := writeAll(dir, Spec{Experiment: "p", Metrics: []string{"accuracy"}, Predictions: true}, cells); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		file string
+		want string
+	}{
+		{"iris.csv", `dataset,encoder,learner,params,reduction,repeat,fold,row,true,predicted,score_setosa,score_versicolor,score_virginica
+iris,default,lr,,ova,0,0,0,setosa,setosa,0,0.01,0.02
+iris,default,lr,,ova,0,0,1,virginica,versicolor,0.1,0.11,0.12
+`},
+		{"car.csv", `dataset,encoder,learner,params,reduction,repeat,fold,row,true,predicted,score_acc,score_good,score_unacc,score_vgood
+car,default,lr,,ova,0,0,0,vgood,vgood,0,0.01,0.02,0.03
+car,default,lr,,ova,0,0,1,good,unacc,0.1,0.11,0.12,0.13
+`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.file, func(t *testing.T) {
+			b, err := os.ReadFile(filepath.Join(dir, "predictions", tc.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(b) != tc.want {
+				t.Errorf("got\n%s\nwant\n%s", b, tc.want)
+			}
+		})
+	}
+	for _, gone := range []string{"predictions.csv", "predictions/wine.csv"} {
+		if _, err := os.Stat(filepath.Join(dir, gone)); err == nil {
+			t.Errorf("%s written", gone)
+		}
+	}
+	var b bytes.Buffer
+	if err := WritePredictionsCSV(&b, cells[:2]); err == nil || !strings.Contains(err.Error(), `not "iris"`) {
+		t.Errorf("cells of two datasets in one file: %v", err)
 	}
 }

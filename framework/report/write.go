@@ -27,13 +27,16 @@ type Spec struct {
 	// at level Alpha (DefaultAlpha when 0).
 	Baseline string
 	Alpha    float64
-	// Predictions asks for predictions.csv.
+	// Predictions asks for the per-row predictions, one file per dataset
+	// (predictions/DATASET.csv).
 	Predictions bool
 	// ConfusionRows names the rows whose confusion matrices are drawn.
 	ConfusionRows []string
 	// Partial, when not empty, says that the run is incomplete ("12 of 40
 	// cells; run interrupted"); every table header repeats it.
 	Partial string
+	// Setup, when set, is the set-up section of the HTML report.
+	Setup *Setup
 }
 
 // File is one output file: its path relative to the results directory
@@ -54,10 +57,11 @@ type File struct {
 //
 // with NAME = s.Experiment. When the formats include "latex", "html" or
 // "plots", the figures are also written under plots/ as PNG and SVG
-// (box_METRIC, cd_METRIC, confusion_DATASET_ROW). predictions.csv is
-// included when s.Predictions is set and some cell kept its predictions
-// (they are not stored in the cell files, so re-rendering a results
-// directory cannot rewrite it). The same spec and cells always give the
+// (box_METRIC, cd_METRIC, confusion_DATASET_ROW). predictions/DATASET.csv
+// (see WritePredictionsCSV) are included when s.Predictions is set, for
+// every dataset with a cell that kept its predictions (they are not stored
+// in the cell files, so re-rendering a results directory cannot rewrite
+// them). The same spec and cells always give the
 // same bytes.
 func Files(s Spec, cells []*engine.CellResult) ([]File, error) {
 	sums := Summarise(cells, s.Metrics)
@@ -85,7 +89,9 @@ func Files(s Spec, cells []*engine.CellResult) ([]File, error) {
 		case "latex":
 			files = append(files, File{s.Experiment + ".tex", func(w io.Writer) error { return WriteLaTeX(w, tables) }})
 		case "html":
-			files = append(files, File{s.Experiment + ".html", func(w io.Writer) error { return WriteHTML(w, tables, figs) }})
+			files = append(files, File{s.Experiment + ".html", func(w io.Writer) error {
+				return WriteHTML(w, HTMLReport{Tables: tables, Figures: figs, Cells: cells, Setup: s.Setup, ConfusionRows: s.ConfusionRows})
+			}})
 		case "json":
 			files = append(files, File{s.Experiment + ".json", func(w io.Writer) error { return WriteJSON(w, tables) }})
 		}
@@ -96,8 +102,8 @@ func Files(s Spec, cells []*engine.CellResult) ([]File, error) {
 			File{path.Join("plots", f.Name+".png"), func(w io.Writer) error { return fig.WritePNG(w, plots.DefaultDPI) }},
 			File{path.Join("plots", f.Name+".svg"), fig.WriteSVG})
 	}
-	if s.Predictions && HasPredictions(cells) {
-		files = append(files, File{"predictions.csv", func(w io.Writer) error { return WritePredictionsCSV(w, cells) }})
+	if s.Predictions {
+		files = append(files, PredictionFiles(cells)...)
 	}
 	return files, nil
 }

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/polyclass/polyclass/framework/config"
+	"github.com/polyclass/polyclass/framework/engine"
 	"github.com/polyclass/polyclass/framework/report"
 )
 
@@ -45,17 +47,20 @@ type Manifest struct {
 	// RunDigest identifies the grid: the SHA-256 of the experiment's name
 	// and of every cell's digest in cell order (see RunDigest). Two runs
 	// (or two shards) with the same RunDigest compute the same cells.
-	RunDigest  string          `json:"run_digest"`
-	File       string          `json:"file"`
-	FileSHA256 string          `json:"file_sha256"`
-	Seed       uint64          `json:"seed"`
-	Datasets   []DatasetRecord `json:"datasets"`
-	Plugins    []PluginRecord  `json:"plugins"`
-	GoVersion  string          `json:"go_version"`
-	Args       []string        `json:"args"`
-	Workers    int             `json:"workers"`
-	Start      time.Time       `json:"start"`
-	End        time.Time       `json:"end,omitzero"`
+	RunDigest  string `json:"run_digest"`
+	File       string `json:"file"`
+	FileSHA256 string `json:"file_sha256"`
+	Seed       uint64 `json:"seed"`
+	// CV is the resampling; nil in a manifest of a bench from before it
+	// was recorded.
+	CV        *CVRecord       `json:"cv,omitempty"`
+	Datasets  []DatasetRecord `json:"datasets"`
+	Plugins   []PluginRecord  `json:"plugins"`
+	GoVersion string          `json:"go_version"`
+	Args      []string        `json:"args"`
+	Workers   int             `json:"workers"`
+	Start     time.Time       `json:"start"`
+	End       time.Time       `json:"end,omitzero"`
 	// Cells is the number of cells of the grid; Finished the number with a
 	// cell file; Resumed the number kept from an earlier run.
 	Cells       int               `json:"cells"`
@@ -77,12 +82,30 @@ type Manifest struct {
 	ConfusionRows []string `json:"confusion_rows,omitempty"`
 }
 
-// DatasetRecord identifies one dataset file.
+// CVRecord is the resampling of a run (the experiment's cv block).
+type CVRecord struct {
+	Folds      int     `json:"folds"`
+	Repeats    int     `json:"repeats"`
+	Stratified bool    `json:"stratified"`
+	Iterative  bool    `json:"iterative,omitempty"`
+	Holdout    float64 `json:"holdout,omitempty"`
+	FoldsFile  string  `json:"folds_file,omitempty"`
+}
+
+// DatasetRecord identifies one dataset file and records its shape.
 type DatasetRecord struct {
-	Name   string `json:"name"`
-	Path   string `json:"path"`
-	SHA256 string `json:"sha256"`
-	Rows   int    `json:"rows"`
+	Name     string `json:"name"`
+	Path     string `json:"path"`
+	SHA256   string `json:"sha256"`
+	TestPath string `json:"test_path,omitempty"`
+	// Rows counts the rows of the file (and of the test file).
+	Rows int `json:"rows"`
+	// NumericFeatures and CategoricalFeatures count the feature columns.
+	NumericFeatures     int  `json:"numeric_features"`
+	CategoricalFeatures int  `json:"categorical_features"`
+	MultiLabel          bool `json:"multi_label,omitempty"`
+	// Classes are the classes (or labels) with their number of rows.
+	Classes []report.ClassCount `json:"classes,omitempty"`
 }
 
 // PluginRecord identifies one plugin binary.
@@ -98,9 +121,28 @@ type PluginRecord struct {
 // cells finished (run status: interrupted)").
 func (m *Manifest) Spec(finished int) report.Spec {
 	s := report.Spec{Experiment: m.Experiment, Metrics: m.Metrics, Formats: m.Formats, Baseline: m.Baseline,
-		Alpha: m.Alpha, Predictions: m.Predictions, ConfusionRows: m.ConfusionRows}
+		Alpha: m.Alpha, Predictions: m.Predictions, ConfusionRows: m.ConfusionRows, Setup: m.setup(finished)}
 	if finished < m.Cells {
 		s.Partial = fmt.Sprintf("%d of %d cells finished (run status: %s)", finished, m.Cells, m.Status)
+	}
+	return s
+}
+
+// setup returns the set-up section of the report: what the manifest
+// records of the run's inputs.
+func (m *Manifest) setup(finished int) *report.Setup {
+	s := &report.Setup{File: m.File, FileSHA256: m.FileSHA256, Seed: m.Seed, GoVersion: m.GoVersion,
+		Status: string(m.Status), Cells: m.Cells, Finished: finished, Failed: m.FailedCells}
+	if cv := m.CV; cv != nil {
+		s.CV = report.CVInfo{Folds: cv.Folds, Repeats: cv.Repeats, Stratified: cv.Stratified, Iterative: cv.Iterative,
+			Holdout: cv.Holdout, FoldsFile: cv.FoldsFile}
+	}
+	for _, d := range m.Datasets {
+		s.Datasets = append(s.Datasets, report.DatasetInfo{Name: d.Name, Path: d.Path, SHA256: d.SHA256, TestPath: d.TestPath,
+			Rows: d.Rows, Numeric: d.NumericFeatures, Categorical: d.CategoricalFeatures, MultiLabel: d.MultiLabel, Classes: d.Classes})
+	}
+	for _, p := range m.Plugins {
+		s.Plugins = append(s.Plugins, report.PluginInfo{Name: p.Name, Version: p.Version, SHA256: p.SHA256})
 	}
 	return s
 }
@@ -136,4 +178,45 @@ func writeManifest(dir string, m *Manifest) error {
 		return fmt.Errorf("manifest: %w", err)
 	}
 	return writeBytes(filepath.Join(dir, ManifestFile), append(b, '\n'))
+}
+
+// NewDatasetRecord records a loaded dataset: its files, digest and shape
+// (rows, feature columns by kind, rows per class or label).
+func NewDatasetRecord(d *engine.Dataset) DatasetRecord {
+	r := DatasetRecord{Name: d.Config.Name, Path: d.Config.Path, SHA256: d.SHA256, TestPath: d.Config.TestPath,
+		Rows: d.Table.NumRows, MultiLabel: d.MultiLabel}
+	if f := d.Features; f != nil {
+		r.NumericFeatures, r.CategoricalFeatures = len(f.Num), len(f.Cat)
+		for _, b := range f.Sparse {
+			r.NumericFeatures += len(b.Names)
+		}
+	}
+	counts := make([]int, len(d.Classes))
+	switch {
+	case d.LabelMatrix != nil:
+		rows, cols := d.LabelMatrix.Dims()
+		for i := range rows {
+			for j := range min(cols, len(counts)) {
+				if d.LabelMatrix.At(i, j) != 0 {
+					counts[j]++
+				}
+			}
+		}
+	default:
+		for _, k := range d.Labels {
+			if k >= 0 && k < len(counts) {
+				counts[k]++
+			}
+		}
+	}
+	for k, name := range d.Classes {
+		r.Classes = append(r.Classes, report.ClassCount{Name: name, Count: counts[k]})
+	}
+	return r
+}
+
+// NewCVRecord records an experiment's cv block.
+func NewCVRecord(cv config.CV) *CVRecord {
+	return &CVRecord{Folds: cv.Folds, Repeats: cv.Repeats, Stratified: cv.Stratified, Iterative: cv.Iterative,
+		Holdout: cv.Holdout, FoldsFile: cv.FoldsFile}
 }

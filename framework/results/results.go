@@ -6,7 +6,8 @@
 //	DIR/run.log          one section per run, appended (failed cells, plugin
 //	                     restarts and stderr, cells kept or moved aside)
 //	DIR/cells/IIII-D.json one file per finished cell, with its digest
-//	DIR/summary.csv, folds.csv, NAME.md|.tex|.html|.json, predictions.csv
+//	DIR/summary.csv, folds.csv, NAME.md|.tex|.html|.json
+//	DIR/predictions/DATASET.csv per-row predictions (output.predictions)
 //	DIR/plots/           figures (PNG and SVG)
 //	DIR/superseded/TIME/ cell files (and the manifest) a run moved aside:
 //	                     never deleted
@@ -38,7 +39,15 @@ const (
 	CellsDir      = "cells"
 	SupersededDir = "superseded"
 	lockFile      = ".lock"
+	// oldPredictionsFile is where a bench from before the per-dataset
+	// files (predictions/DATASET.csv) wrote every prediction.
+	oldPredictionsFile = "predictions.csv"
 )
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
 
 // Options configure Begin.
 type Options struct {
@@ -170,7 +179,7 @@ func Begin(dir string, m *Manifest, digests []string, opt Options) (*Run, error)
 			switch {
 			case m.Predictions && !c.Failed():
 				// Per-row predictions are not stored in cell files: a kept
-				// cell would be missing from predictions.csv.
+				// cell would be missing from predictions/DATASET.csv.
 				if err := moveAside(path, "output.predictions is set and cell files do not hold predictions: the cell runs again"); err != nil {
 					return nil, err
 				}
@@ -196,6 +205,13 @@ func Begin(dir string, m *Manifest, digests []string, opt Options) (*Run, error)
 				}
 			}
 			r.kept[i] = c.CellResult
+		}
+	}
+	// A bench from before predictions/DATASET.csv wrote one wide file; it
+	// would now sit beside the per-dataset files, stale.
+	if old := filepath.Join(dir, oldPredictionsFile); fileExists(old) {
+		if err := moveAside(old, "predictions are now written per dataset, to predictions/DATASET.csv"); err != nil {
+			return nil, err
 		}
 	}
 	if len(r.kept) > 0 {

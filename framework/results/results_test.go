@@ -226,6 +226,32 @@ func TestResumeWithPredictions(t *testing.T) {
 	}
 }
 
+// TestOldPredictionsFile: the single predictions.csv of an older bench is
+// moved aside, not left stale beside predictions/DATASET.csv.
+func TestOldPredictionsFile(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "predictions.csv"), []byte("dataset,row\niris,0\n"), 0o644)
+	var notes strings.Builder
+	r, err := Begin(dir, manifest("exp"), digests(1), Options{Now: clock(), Notes: &notes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Finish(StatusInterrupted, 0)
+	if fileExists(filepath.Join(dir, "predictions.csv")) {
+		t.Error("predictions.csv left in place")
+	}
+	aside, _ := filepath.Glob(filepath.Join(dir, SupersededDir, "*", "predictions.csv"))
+	if len(aside) != 1 {
+		t.Fatalf("moved aside: %v", aside)
+	}
+	if b, _ := os.ReadFile(aside[0]); string(b) != "dataset,row\niris,0\n" {
+		t.Errorf("moved file holds %q", b)
+	}
+	if !strings.Contains(notes.String(), "predictions are now written per dataset") {
+		t.Errorf("notes:\n%s", notes.String())
+	}
+}
+
 // TestResumeOverAnOlderLayout: a directory written by a bench from before
 // resume (manifest without schema, cells/NNNN.json without digest) is
 // taken over: its cells are moved aside and computed again.
