@@ -33,10 +33,8 @@
 //     usable distinct columns, 2^{K−1} − 1 and (3^K − 2^{K+1} + 1)/2.
 //     (scikit-learn's OutputCodeClassifier instead uses L = 1.5·K.) Cost
 //     O(trials·(K²·L)).
-//   - FromRows and Parse read user matrices; errors locate the element
-//     (*MatrixError: 0-based row/column; *ParseError: 1-based line and
-//     entry column). The file format is one row per line, entries "+1",
-//     "1", "0" or "-1" separated by whitespace or commas, "#" comments.
+//   - FromRows reads a user matrix (the reduction's matrix attribute);
+//     errors locate the element (*MatrixError: 0-based row/column).
 //
 // # Diagnostics
 //

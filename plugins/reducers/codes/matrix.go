@@ -135,7 +135,7 @@ func (m *Matrix) AppendColumns(cols ...[]int8) (*Matrix, error) {
 }
 
 // String formats m one row per line with entries "+1", " 0" and "-1"
-// separated by a space; Parse reads it back.
+// separated by a space.
 func (m *Matrix) String() string {
 	var b strings.Builder
 	for k := 0; k < m.k; k++ {
