@@ -403,11 +403,13 @@ func Softmax(dst, src *mat.Dense) {
 	}
 	for r := 0; r < n; r++ {
 		in, out := src.RawRowView(r), dst.RawRowView(r)
-		softmaxRow(out, in)
+		SoftmaxRow(out, in)
 	}
 }
 
-func softmaxRow(dst, s []float64) {
+// SoftmaxRow writes the softmax of one row of class scores s into dst (of
+// s's length), as Softmax does for each row of a matrix.
+func SoftmaxRow(dst, s []float64) {
 	m := math.Inf(-1)
 	for _, v := range s {
 		m = math.Max(m, v)

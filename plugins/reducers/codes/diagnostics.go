@@ -111,13 +111,21 @@ func (d Diagnostics) Degenerate() bool {
 		len(d.ComplementaryColumns) > 0 || len(d.Unseparated) > 0
 }
 
-// Warnings returns one human-readable line per defect (0-based indices),
-// empty for a clean matrix. Complementary columns are reported although a
-// deliberate asymmetric one-vs-one matrix has them.
-func (d Diagnostics) Warnings() []string {
+// Warnings returns one human-readable line per defect, empty for a clean
+// matrix. Columns are 0-based; classes are named by names[k] where given,
+// else by their 0-based index. Complementary columns are reported although
+// a deliberate asymmetric one-vs-one matrix has them (clear
+// ComplementaryColumns first to leave them out).
+func (d Diagnostics) Warnings(names []string) []string {
+	class := func(k int) string {
+		if k < len(names) {
+			return names[k]
+		}
+		return fmt.Sprint(k)
+	}
 	var w []string
 	for _, i := range d.ConstantColumns {
-		w = append(w, fmt.Sprintf("column %d lacks a +1 or a -1: it is not a binary problem", i))
+		w = append(w, fmt.Sprintf("column %d lacks a +1 or a −1: it is not a binary problem", i))
 	}
 	for _, p := range d.DuplicateColumns {
 		w = append(w, fmt.Sprintf("columns %d and %d are identical", p.A, p.B))
@@ -126,24 +134,24 @@ func (d Diagnostics) Warnings() []string {
 		w = append(w, fmt.Sprintf("columns %d and %d are complementary (the same problem with labels swapped)", p.A, p.B))
 	}
 	for _, k := range d.ZeroRows {
-		w = append(w, fmt.Sprintf("class %d is 0 in every column: no problem trains on it", k))
+		w = append(w, fmt.Sprintf("class %s is 0 in every column: no problem trains on it", class(k)))
 	}
 	for _, p := range d.Unseparated {
-		w = append(w, fmt.Sprintf("classes %d and %d are never on opposite sides of a column", p.A, p.B))
+		w = append(w, fmt.Sprintf("no column separates classes %s and %s", class(p.A), class(p.B)))
 	}
 	return w
 }
 
 // Map returns the scalar diagnostics under stable names (for
-// sdk.Plan.Diagnostics): K, L, min_distance, mean_distance, correcting,
+// sdk.Plan.Diagnostics): K, L, d_min, d_mean, correcting,
 // constant_columns, duplicate_columns, complementary_columns,
 // identical_rows, zero_rows and unseparated_pairs (the last six are counts).
 func (d Diagnostics) Map() map[string]float64 {
 	return map[string]float64{
 		"K":                     float64(d.K),
 		"L":                     float64(d.L),
-		"min_distance":          d.MinDistance,
-		"mean_distance":         d.MeanDistance,
+		"d_min":                 d.MinDistance,
+		"d_mean":                d.MeanDistance,
 		"correcting":            float64(d.Correcting),
 		"constant_columns":      float64(len(d.ConstantColumns)),
 		"duplicate_columns":     float64(len(d.DuplicateColumns)),

@@ -38,11 +38,11 @@ func TestDiagnoseDefects(t *testing.T) {
 	if !d.Degenerate() {
 		t.Error("not Degenerate")
 	}
-	if got := len(d.Warnings()); got != 2+1+2+1+4 {
-		t.Errorf("%d warnings, want 10: %v", got, d.Warnings())
+	if got := len(d.Warnings(nil)); got != 2+1+2+1+4 {
+		t.Errorf("%d warnings, want 10: %v", got, d.Warnings(nil))
 	}
 	mp := d.Map()
-	if mp["min_distance"] != 1 || mp["unseparated_pairs"] != 4 || mp["L"] != 5 || len(mp) != 11 {
+	if mp["d_min"] != 1 || mp["unseparated_pairs"] != 4 || mp["L"] != 5 || len(mp) != 11 {
 		t.Errorf("Map = %v", mp)
 	}
 }
@@ -56,8 +56,8 @@ func TestDiagnoseClean(t *testing.T) {
 		{-1, -1, -1, 1, -1, -1, 1},
 	})
 	d := Diagnose(m)
-	if d.Degenerate() || len(d.Warnings()) != 0 {
-		t.Errorf("clean matrix flagged: %v", d.Warnings())
+	if d.Degenerate() || len(d.Warnings(nil)) != 0 {
+		t.Errorf("clean matrix flagged: %v", d.Warnings(nil))
 	}
 	if d.MinDistance != 4 || d.Correcting != 1 {
 		t.Errorf("d_min %v correcting %d, want 4 and 1", d.MinDistance, d.Correcting)

@@ -45,7 +45,7 @@ func TestExampleOVA4(t *testing.T) {
 		t.Errorf("extended OVA(4): min %v mean %v correcting %d, want 4, 4, 1", d.MinDistance, d.MeanDistance, d.Correcting)
 	}
 	if d.Degenerate() {
-		t.Errorf("extended OVA(4) reported degenerate: %v", d.Warnings())
+		t.Errorf("extended OVA(4) reported degenerate: %v", d.Warnings(nil))
 	}
 	if K, L := ext.Dims(); K != 4 || L != 7 {
 		t.Errorf("extended dims %d×%d, want 4×7", K, L)

@@ -96,7 +96,7 @@ func TestRandomReproducibleAndValid(t *testing.T) {
 					}
 					d := Diagnose(a)
 					if d.Degenerate() || len(d.IdenticalRows) > 0 || len(d.ZeroRows) > 0 {
-						t.Errorf("%s: degenerate: %v\n%v", name, d.Warnings(), a)
+						t.Errorf("%s: degenerate: %v\n%v", name, d.Warnings(nil), a)
 					}
 					if g.name == "dense" {
 						for _, v := range a.Entries() {

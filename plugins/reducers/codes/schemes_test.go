@@ -112,7 +112,7 @@ func TestSchemeShapesAndDistances(t *testing.T) {
 			}
 			if len(d.ComplementaryColumns) != tc.comp || len(d.ConstantColumns) != 0 ||
 				len(d.DuplicateColumns) != 0 || len(d.Unseparated) != 0 || len(d.IdenticalRows) != 0 {
-				t.Errorf("%s(%d): unexpected defects %v", tc.name, K, d.Warnings())
+				t.Errorf("%s(%d): unexpected defects %v", tc.name, K, d.Warnings(nil))
 			}
 			for k := 0; k < K; k++ {
 				z := 0

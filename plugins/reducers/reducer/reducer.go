@@ -289,26 +289,12 @@ func codePlan(req sdk.PlanRequest, m *codes.Matrix, decode string) (sdk.Plan, er
 		return sdk.Plan{}, err
 	}
 	d := codes.Diagnose(m)
-	plan.Diagnostics = map[string]float64{
-		"K": float64(d.K), "L": float64(d.L), "d_min": d.MinDistance, "d_mean": d.MeanDistance,
-		"correcting": float64(d.Correcting), "constant_columns": float64(len(d.ConstantColumns)),
-		"duplicate_columns": float64(len(d.DuplicateColumns)), "complementary_columns": float64(len(d.ComplementaryColumns)),
-		"identical_rows": float64(len(d.IdenticalRows)), "unseparated_pairs": float64(len(d.Unseparated)),
+	plan.Diagnostics = d.Map()
+	if req.Scheme == "ovo" {
+		d.ComplementaryColumns = nil // asymmetric one-vs-one swaps each pair on purpose
 	}
-	for _, c := range d.ConstantColumns {
-		plan.Warnings = append(plan.Warnings, fmt.Sprintf("column %d lacks a +1 or a −1: it is not a binary problem", c))
-	}
-	for _, p := range d.Unseparated {
-		plan.Warnings = append(plan.Warnings, fmt.Sprintf("no column separates classes %s and %s", name(req.ClassNames, p.A), name(req.ClassNames, p.B)))
-	}
+	plan.Warnings = d.Warnings(req.ClassNames)
 	return plan, nil
-}
-
-func name(names []string, k int) string {
-	if k < len(names) {
-		return names[k]
-	}
-	return fmt.Sprint(k)
 }
 
 // Decode turns scores into classes.
@@ -413,7 +399,7 @@ func argmax(req sdk.DecodeRequest, K int) sdk.Decoding {
 		if req.Probabilities != nil {
 			normalise(out, req.Probabilities.RawRowView(i))
 		} else {
-			softmax(out, row)
+			codes.SoftmaxRow(out, row)
 		}
 	}
 	return d
@@ -431,21 +417,5 @@ func normalise(dst, p []float64) {
 		} else {
 			dst[k] = 1 / float64(len(p))
 		}
-	}
-}
-
-// softmax writes the softmax of s into dst.
-func softmax(dst, s []float64) {
-	m := math.Inf(-1)
-	for _, v := range s {
-		m = math.Max(m, v)
-	}
-	var sum float64
-	for k, v := range s {
-		dst[k] = math.Exp(v - m)
-		sum += dst[k]
-	}
-	for k := range dst {
-		dst[k] /= sum
 	}
 }

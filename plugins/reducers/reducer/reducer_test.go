@@ -217,3 +217,30 @@ func TestNativeAndArgmax(t *testing.T) {
 		t.Fatalf("decoding %+v", d)
 	}
 }
+
+// TestArgmaxClassScores checks the softmax of scores argmax reports as
+// class scores, infinite scores included (one +∞ takes all the mass, two
+// share it, all −∞ is uniform).
+func TestArgmaxClassScores(t *testing.T) {
+	inf := math.Inf(1)
+	for _, tc := range []struct {
+		name         string
+		scores, want []float64
+		pred         int
+	}{
+		{"finite", []float64{0, math.Log(3), 0}, []float64{0.2, 0.6, 0.2}, 1},
+		{"one +inf", []float64{1, inf, 2}, []float64{0, 1, 0}, 1},
+		{"two +inf", []float64{inf, -1, inf}, []float64{0.5, 0, 0.5}, 0},
+		{"all -inf", []float64{-inf, -inf, -inf}, []float64{1. / 3, 1. / 3, 1. / 3}, 0},
+	} {
+		d := argmax(sdk.DecodeRequest{Scores: mat.NewDense(1, 3, tc.scores)}, 3)
+		if d.Predicted[0] != tc.pred {
+			t.Errorf("%s: predicted %d, want %d", tc.name, d.Predicted[0], tc.pred)
+		}
+		for k, w := range tc.want {
+			if got := d.ClassScores.At(0, k); math.Abs(got-w) > 1e-15 {
+				t.Errorf("%s: class score %d = %v, want %v", tc.name, k, got, w)
+			}
+		}
+	}
+}
