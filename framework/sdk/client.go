@@ -91,7 +91,6 @@ func (c *LearnerClient) Ensure(ctx context.Context, m *EncodedMatrix) (bool, err
 type ModelRef struct {
 	Handle  string
 	Outputs int
-	Stats   map[string]float64
 }
 
 // Fit trains problems on the given rows of dataset digest.
@@ -109,7 +108,7 @@ func (c *LearnerClient) Fit(ctx context.Context, digest string, rows []int, para
 	}
 	out := make([]ModelRef, len(r.GetModels()))
 	for i, m := range r.GetModels() {
-		out[i] = ModelRef{Handle: m.GetHandle(), Outputs: int(m.GetOutputs()), Stats: m.GetStats()}
+		out[i] = ModelRef{Handle: m.GetHandle(), Outputs: int(m.GetOutputs())}
 	}
 	return out, nil
 }

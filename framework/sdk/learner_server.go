@@ -311,11 +311,7 @@ func (s *learnerServer) Fit(ctx context.Context, req *pb.FitRequest) (*pb.FitRes
 		s.next++
 		h := "m" + strconv.FormatUint(s.next, 10)
 		s.models[h] = m
-		pm := &pb.Model{Handle: h, Outputs: int32(m.Outputs())}
-		if sm, ok := m.(StatsModel); ok {
-			pm.Stats = sm.Stats()
-		}
-		resp.Models[i] = pm
+		resp.Models[i] = &pb.Model{Handle: h, Outputs: int32(m.Outputs())}
 	}
 	return resp, nil
 }

@@ -116,13 +116,6 @@ type Model interface {
 	Predict(ctx context.Context, x Matrix, scores, probs *mat.Dense) error
 }
 
-// StatsModel is a Model that reports solver statistics (objective value,
-// iterations, ...) for the run log.
-type StatsModel interface {
-	Model
-	Stats() map[string]float64
-}
-
 // Scheme describes one reduction a reducer offers.
 type Scheme struct {
 	Name, Description string

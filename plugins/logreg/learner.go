@@ -83,10 +83,6 @@ func (m binaryModel) Predict(_ context.Context, x sdk.Matrix, scores, probs *mat
 	return nil
 }
 
-func (m binaryModel) Stats() map[string]float64 {
-	return map[string]float64{"objective": m.r.Objective, "iterations": float64(m.r.Iterations), "grad_norm": m.r.GradNorm}
-}
-
 type softmaxModel struct{ r *logistic.SoftmaxResult }
 
 func (m softmaxModel) Outputs() int { return len(m.r.B) }
@@ -98,8 +94,4 @@ func (m softmaxModel) Predict(_ context.Context, x sdk.Matrix, scores, probs *ma
 		m.r.Probability(probs, d)
 	}
 	return nil
-}
-
-func (m softmaxModel) Stats() map[string]float64 {
-	return map[string]float64{"objective": m.r.Objective, "iterations": float64(m.r.Iterations), "grad_norm": m.r.GradNorm}
 }

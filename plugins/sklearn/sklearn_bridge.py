@@ -141,12 +141,6 @@ class _Fitted(pp.Model):
         if kind == pp.MULTICLASS:
             self._cols = np.asarray(est.classes_, dtype=np.int64)
 
-    def stats(self):
-        n = getattr(self.est, "n_iter_", None)
-        if n is None:
-            return {}
-        return {"iterations": float(np.max(n))}
-
     def _spread(self, a, fill):
         """Class columns of the estimator's classes_ into all num_classes."""
         out = np.full((a.shape[0], self.outputs), fill, dtype=np.float64)

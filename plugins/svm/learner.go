@@ -74,7 +74,7 @@ func (learner) Fit(_ context.Context, in sdk.FitInput, p sdk.Params) (sdk.Model,
 		if err != nil {
 			return nil, err
 		}
-		return linearModel{w: r.W, b: r.B, stats: map[string]float64{"objective": r.Objective, "dual_objective": r.DualObjective, "iterations": float64(r.Iterations)}}, nil
+		return linearModel{w: r.W, b: r.B}, nil
 	case method == perceptron || method == pocket:
 		po := linsvm.PerceptronOptions{Epochs: p.Int("epochs", 100), Bias: p.Float("bias", 1), Seed: in.Seed}
 		fit := linsvm.Perceptron
@@ -85,16 +85,15 @@ func (learner) Fit(_ context.Context, in sdk.FitInput, p sdk.Params) (sdk.Model,
 		if err != nil {
 			return nil, err
 		}
-		return linearModel{w: r.W, b: r.B, stats: map[string]float64{"errors": float64(r.Errors), "updates": float64(r.Updates)}}, nil
+		return linearModel{w: r.W, b: r.B}, nil
 	}
 	return nil, fmt.Errorf("method %s cannot train binary problems; use it with reduction none", method)
 }
 
 // linearModel scores w·x + b.
 type linearModel struct {
-	w     []float64
-	b     float64
-	stats map[string]float64
+	w []float64
+	b float64
 }
 
 func (linearModel) Outputs() int { return 1 }
@@ -122,8 +121,6 @@ func (m linearModel) Predict(_ context.Context, x sdk.Matrix, scores, _ *mat.Den
 	return nil
 }
 
-func (m linearModel) Stats() map[string]float64 { return m.stats }
-
 type csModel struct{ r *linsvm.CSResult }
 
 func (m csModel) Outputs() int { return len(m.r.B) }
@@ -135,8 +132,4 @@ func (m csModel) Predict(_ context.Context, x sdk.Matrix, scores, _ *mat.Dense) 
 		m.r.Decision(scores.RawRowView(i), r, i)
 	}
 	return nil
-}
-
-func (m csModel) Stats() map[string]float64 {
-	return map[string]float64{"objective": m.r.Objective, "dual_objective": m.r.DualObjective, "iterations": float64(m.r.Iterations)}
 }

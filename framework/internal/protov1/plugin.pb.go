@@ -1162,7 +1162,8 @@ type Model struct {
 	// Number of score columns the model predicts (1 for binary and
 	// regression, num_classes for multiclass).
 	Outputs int32 `protobuf:"varint,2,opt,name=outputs,proto3" json:"outputs,omitempty"`
-	// Solver statistics (objective, iterations, ...), for the run log.
+	// Unused: the host never read it and no plugin fills it any more; kept
+	// so that plugins built against older versions still decode.
 	Stats         map[string]float64 `protobuf:"bytes,3,rep,name=stats,proto3" json:"stats,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"fixed64,2,opt,name=value"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache

@@ -103,10 +103,6 @@ class Model:
         binary model a positive score means class +1."""
         raise NotImplementedError
 
-    def stats(self) -> Dict[str, float]:
-        """Solver statistics (objective, iterations, ...) for the run log."""
-        return {}
-
 
 class Learner:
     """A learner plugin: describes itself and trains models."""

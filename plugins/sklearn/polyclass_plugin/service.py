@@ -214,7 +214,7 @@ class LearnerService(pb_grpc.LearnerServiceServicer):
             for m in models:
                 h = f"m{next(self._next)}"
                 self._models[h] = m
-                resp.models.add(handle=h, outputs=m.outputs, stats=m.stats())
+                resp.models.add(handle=h, outputs=m.outputs)
         return resp
 
     def Predict(self, request, context):
