@@ -5,13 +5,11 @@ import (
 	"math"
 	"strings"
 
+	"github.com/polyclass/polyclass/framework/config"
 	"github.com/polyclass/polyclass/framework/engine"
 	"github.com/polyclass/polyclass/framework/stats"
 	"github.com/polyclass/polyclass/framework/suggest"
 )
-
-// DefaultAlpha is the significance level used when Manifest.Alpha is 0.
-const DefaultAlpha = 0.05
 
 // Row is one row of a comparison table: a cell's coordinates without the
 // dataset.
@@ -193,12 +191,12 @@ func FindRow(rows []Row, name string) (int, error) {
 
 // BuildTables computes the comparison table of every metric: means, ranks,
 // the corrected t-test of each row against the baseline row (named as in
-// FindRow; empty for none) at level alpha (DefaultAlpha when 0), and the
+// FindRow; empty for none) at level alpha (config.DefaultAlpha when 0), and the
 // tests across datasets. Problems that do not prevent the table (an unknown
 // baseline, a test that cannot run) are recorded in Notes.
 func BuildTables(experiment string, cells []*engine.CellResult, metricNames []string, baseline string, alpha float64) *Tables {
 	if alpha == 0 {
-		alpha = DefaultAlpha
+		alpha = config.DefaultAlpha
 	}
 	rows, datasets, rowOf := rowsOf(cells)
 	t := &Tables{Experiment: experiment, Baseline: baseline, Alpha: alpha}

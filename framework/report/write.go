@@ -24,7 +24,7 @@ type Spec struct {
 	Metrics    []string
 	Formats    []string
 	// Baseline names the row (FindRow rule) compared with every other row
-	// at level Alpha (DefaultAlpha when 0).
+	// at level Alpha (config.DefaultAlpha when 0).
 	Baseline string
 	Alpha    float64
 	// Predictions asks for the per-row predictions, one file per dataset
