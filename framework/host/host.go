@@ -140,14 +140,12 @@ func (p *Plugin) Stderr() string { return p.stderr.String() }
 // answering (a deadlock, SIGSTOP) must not keep its host from leaving.
 const ShutdownGrace = 2 * time.Second
 
-// Kill stops the plugin process: a graceful shutdown first, then SIGKILL
-// when the process has not exited within ShutdownGrace. It returns within
-// about twice ShutdownGrace whatever the process does.
-func (p *Plugin) Kill() { stop(p.client, p.cmd) }
-
-// stop ends a plugin client and its process. go-plugin's Client.Kill sends
-// the gRPC shutdown without a deadline, so it runs aside while a timer
-// kills the process, which also ends the shutdown call.
+// stop ends a plugin client and its process: a graceful shutdown first,
+// then SIGKILL when the process has not exited within ShutdownGrace; it
+// returns within about twice ShutdownGrace whatever the process does.
+// go-plugin's Client.Kill sends the gRPC shutdown without a deadline, so it
+// runs aside while a timer kills the process, which also ends the shutdown
+// call.
 func stop(client *plugin.Client, cmd *exec.Cmd) {
 	done := make(chan struct{})
 	go func() {
@@ -173,7 +171,7 @@ func stop(client *plugin.Client, cmd *exec.Cmd) {
 // stuck process, one owns the kill and the others were collateral.
 func (p *Plugin) KillFirst() bool {
 	first := p.killed.CompareAndSwap(false, true) && !p.client.Exited()
-	p.Kill()
+	stop(p.client, p.cmd)
 	return first
 }
 
@@ -244,7 +242,7 @@ func (h *Host) Get(ctx context.Context, name string) (*Plugin, error) {
 	b, ok := h.binaries[name]
 	r := h.running[name]
 	if r != nil && r.done.Load() && r.p != nil && r.p.Exited() {
-		r.p.Kill()
+		stop(r.p.client, r.p.cmd)
 		fmt.Fprintf(h.log, "[%s] plugin process ended (%s); starting a new one\n", name, r.p.exitReason())
 		r = nil
 	}
@@ -354,7 +352,7 @@ func (h *Host) Close() {
 			wg.Add(1)
 			go func(p *Plugin) {
 				defer wg.Done()
-				p.Kill()
+				stop(p.client, p.cmd)
 			}(r.p)
 		}
 	}
