@@ -218,6 +218,12 @@ func TestWriteAllDeterministic(t *testing.T) {
 	if !strings.Contains(strings.Join(written, " "), filepath.Join(dir, "plots", "cd_auc_ovr.png")) {
 		t.Errorf("no CD diagram among %v", written)
 	}
+	// Without "csv" among the formats, no CSV file is written.
+	for _, w := range written {
+		if strings.HasSuffix(w, ".csv") {
+			t.Errorf("formats [plots] wrote %s", w)
+		}
+	}
 }
 
 // TestCorrectedMarks checks v / * / tie on folds built so that the verdict

@@ -47,9 +47,10 @@ type File struct {
 }
 
 // Files returns every output of a run, in order; the caller (package
-// results) writes them. Always: summary.csv and folds.csv (the tidy CSV of
-// the "csv" format). Then per format in s.Formats:
+// results) writes them, per format in s.Formats:
 //
+//	csv       summary.csv and folds.csv (tidy: a row per cell × metric, and
+//	          per cell × fold × metric)
 //	markdown  NAME.md    comparison tables + statistics + code matrices
 //	latex     NAME.tex   booktabs table floats for \input
 //	html      NAME.html  self-contained report with the figures inline
@@ -64,11 +65,7 @@ type File struct {
 // them). The same spec and cells always give the
 // same bytes.
 func Files(s Spec, cells []*engine.CellResult) ([]File, error) {
-	sums := Summarise(cells, s.Metrics)
-	files := []File{
-		{"summary.csv", func(w io.Writer) error { return WriteSummaryCSV(w, sums) }},
-		{"folds.csv", func(w io.Writer) error { return WriteFoldsCSV(w, cells, s.Metrics) }},
-	}
+	var files []File
 	tables := BuildTables(s.Experiment, cells, s.Metrics, s.Baseline, s.Alpha)
 	tables.Partial = s.Partial
 	formats := map[string]bool{}
@@ -84,6 +81,11 @@ func Files(s Spec, cells []*engine.CellResult) ([]File, error) {
 	}
 	for _, f := range s.Formats {
 		switch f {
+		case "csv":
+			sums := Summarise(cells, s.Metrics)
+			files = append(files,
+				File{"summary.csv", func(w io.Writer) error { return WriteSummaryCSV(w, sums) }},
+				File{"folds.csv", func(w io.Writer) error { return WriteFoldsCSV(w, cells, s.Metrics) }})
 		case "markdown":
 			files = append(files, File{s.Experiment + ".md", func(w io.Writer) error { return WriteMarkdown(w, tables, cells) }})
 		case "latex":
