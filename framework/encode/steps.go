@@ -54,7 +54,7 @@ func Kinds() map[string]Kind {
 				{Name: "categorical", Type: sdk.StringParam, Default: sdk.String("level"), Allowed: []string{"level", "mode"}, Description: "categorical columns: a new level \"<missing>\" or the most frequent training level"},
 			},
 			New: func(o sdk.Params) (Step, error) {
-				return &Impute{Columns: o.Strings("columns"), Strategy: o.Str("strategy", "mean"), Categorical: o.Str("categorical", "level")}, nil
+				return &Impute{Columns: o.Strings("columns"), Strategy: o.Str("strategy"), Categorical: o.Str("categorical")}, nil
 			},
 		},
 		"onehot": {
@@ -66,7 +66,7 @@ func Kinds() map[string]Kind {
 				{Name: "sparse", Type: sdk.StringParam, Default: sdk.String("auto"), Allowed: []string{"auto", "always", "never"}, Description: "emit a sparse block: auto = when the step makes more than 64 indicators"},
 			},
 			New: func(o sdk.Params) (Step, error) {
-				return &OneHot{Columns: o.Strings("columns"), DropFirst: o.Bool("drop_first", false), Unknown: o.Bool("unknown", false), Sparse: o.Str("sparse", "auto")}, nil
+				return &OneHot{Columns: o.Strings("columns"), DropFirst: o.Bool("drop_first"), Unknown: o.Bool("unknown"), Sparse: o.Str("sparse")}, nil
 			},
 		},
 		"hash": {
@@ -78,7 +78,7 @@ func Kinds() map[string]Kind {
 				{Name: "seed", Type: sdk.IntegerParam, Default: sdk.Number(0), Min: sdk.Bound(0), Max: sdk.Bound(1 << 53), Description: "hash seed"},
 			},
 			New: func(o sdk.Params) (Step, error) {
-				return &Hash{Columns: o.Strings("columns"), Buckets: o.Int("buckets", 1024), Signed: o.Bool("signed", false), Seed: uint64(o.Int("seed", 0))}, nil
+				return &Hash{Columns: o.Strings("columns"), Buckets: o.Int("buckets"), Signed: o.Bool("signed"), Seed: uint64(o.Int("seed"))}, nil
 			},
 		},
 		"counts": {
@@ -105,7 +105,7 @@ func Kinds() map[string]Kind {
 				if cols != nil && len(cols) < 2 {
 					return nil, fmt.Errorf("cross needs at least two columns, got %d", len(cols))
 				}
-				return &Cross{Columns: cols, Drop: !o.Bool("keep", true)}, nil
+				return &Cross{Columns: cols, Drop: !o.Bool("keep")}, nil
 			},
 		},
 	}
@@ -113,8 +113,8 @@ func Kinds() map[string]Kind {
 
 // newCounts builds a Counts step from checked options.
 func newCounts(o sdk.Params) (Step, error) {
-	s := &Counts{Columns: o.Strings("columns"), IncludeCounts: o.Bool("include_counts", false),
-		MinCount: o.Int("min_count", 0), HashBuckets: o.Int("hash_buckets", 0)}
+	s := &Counts{Columns: o.Strings("columns"), IncludeCounts: o.Bool("include_counts"),
+		MinCount: o.Int("min_count"), HashBuckets: o.Int("hash_buckets")}
 	if p := o.Floats("priors"); p != nil {
 		s.Priors = [][]float64{p}
 	}

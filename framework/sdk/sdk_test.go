@@ -17,8 +17,9 @@ import (
 // of the training rows plus the row's first feature, so predictions show
 // which rows a problem was trained on.
 type meanLearner struct {
-	mu   sync.Mutex
-	fits []FitInput
+	mu     sync.Mutex
+	fits   []FitInput
+	params []Params // of each fit
 }
 
 func (*meanLearner) Info() LearnerInfo {
@@ -35,6 +36,7 @@ func (*meanLearner) Info() LearnerInfo {
 func (l *meanLearner) Fit(_ context.Context, in FitInput, p Params) (Model, error) {
 	l.mu.Lock()
 	l.fits = append(l.fits, in)
+	l.params = append(l.params, p)
 	l.mu.Unlock()
 	var s float64
 	n := len(in.Targets)
@@ -45,7 +47,7 @@ func (l *meanLearner) Fit(_ context.Context, in FitInput, p Params) (Model, erro
 		s += float64(c)
 		n = len(in.Classes)
 	}
-	return meanModel{mean: s/float64(n) + p.Float("C", 0)*0}, nil
+	return meanModel{mean: s/float64(n) + p.Float("C")*0}, nil
 }
 
 type meanModel struct{ mean float64 }
@@ -118,6 +120,13 @@ func TestLearnerProtocolRoundTrip(t *testing.T) {
 	}
 	if len(impl.fits) != 2 {
 		t.Fatalf("%d fits, want 2", len(impl.fits))
+	}
+	// The SDK completes the parameters with the spec's defaults: Fit sees
+	// solver = "a" although the host sent only C.
+	for _, p := range impl.params {
+		if len(p) != 2 || p.Float("C") != 2 || p.Str("solver") != "a" {
+			t.Fatalf("Fit got params %v, want C=2 solver=a", p)
+		}
 	}
 	for _, f := range impl.fits {
 		r, _ := f.X.Dims()

@@ -111,38 +111,44 @@ func (v Value) Equal(w Value) bool {
 }
 
 // Params holds parameter values by name.
+//
+// A plugin's Fit, Plan and Decode, and an encoder's constructor, receive
+// their parameters completed by WithDefaults: the ParamSpec's Default is the
+// one place a default is written, so the accessors below take none. They
+// return the zero value (0, "", false) only for a parameter that is absent
+// and declared without a default.
 type Params map[string]Value
 
-// Float returns the number parameter name, or def when it is absent.
-func (p Params) Float(name string, def float64) float64 {
+// Float returns the number parameter name, or 0 when it is absent.
+func (p Params) Float(name string) float64 {
 	if v, ok := p[name]; ok && v.kind == NumberValue {
 		return v.num
 	}
-	return def
+	return 0
 }
 
-// Int returns the integer parameter name, or def when it is absent.
-func (p Params) Int(name string, def int) int {
+// Int returns the integer parameter name, or 0 when it is absent.
+func (p Params) Int(name string) int {
 	if v, ok := p[name]; ok && v.kind == NumberValue {
 		return int(v.num)
 	}
-	return def
+	return 0
 }
 
-// Str returns the string parameter name, or def when it is absent.
-func (p Params) Str(name, def string) string {
+// Str returns the string parameter name, or "" when it is absent.
+func (p Params) Str(name string) string {
 	if v, ok := p[name]; ok && v.kind == StringValue {
 		return v.str
 	}
-	return def
+	return ""
 }
 
-// Bool returns the bool parameter name, or def when it is absent.
-func (p Params) Bool(name string, def bool) bool {
+// Bool returns the bool parameter name, or false when it is absent.
+func (p Params) Bool(name string) bool {
 	if v, ok := p[name]; ok && v.kind == BoolValue {
 		return v.b
 	}
-	return def
+	return false
 }
 
 // Floats returns the number-list parameter name, or nil.

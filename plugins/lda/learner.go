@@ -50,8 +50,8 @@ func dense(x sdk.Matrix) *mat.Dense {
 
 func (learner) Fit(_ context.Context, in sdk.FitInput, p sdk.Params) (sdk.Model, error) {
 	x := dense(in.X)
-	method := p.Str("method", "lda")
-	ridge := p.Float("ridge", 0)
+	method := p.Str("method")
+	ridge := p.Float("ridge")
 	if in.Kind == sdk.Regression || (in.Kind == sdk.Binary && method == "ridge") {
 		t := mat.NewDense(len(in.Targets), 1, append([]float64(nil), in.Targets...))
 		r, err := discriminant.FitRidge(x, t, in.Weights, ridge)
@@ -74,9 +74,9 @@ func (learner) Fit(_ context.Context, in sdk.FitInput, p sdk.Params) (sdk.Model,
 		if in.Weights != nil {
 			return nil, fmt.Errorf("lda does not take row weights")
 		}
-		opt := discriminant.LDAOptions{Tol: p.Float("tol", discriminant.DefaultTol)}
-		if s := p.Float("shrinkage", 0); s > 0 || p.Bool("auto_shrinkage", false) {
-			opt.Solver, opt.Shrinkage, opt.AutoShrinkage = discriminant.SolverLSQR, s, p.Bool("auto_shrinkage", false)
+		opt := discriminant.LDAOptions{Tol: p.Float("tol")}
+		if s := p.Float("shrinkage"); s > 0 || p.Bool("auto_shrinkage") {
+			opt.Solver, opt.Shrinkage, opt.AutoShrinkage = discriminant.SolverLSQR, s, p.Bool("auto_shrinkage")
 		}
 		m, err := discriminant.FitLDA(x, classes, k, opt)
 		if err != nil {

@@ -50,7 +50,7 @@ func TestBalancedClassWeightReachesSklearnOptimum(t *testing.T) {
 	}
 	for _, solver := range []string{"newton", "lbfgs"} {
 		m, err := learner{}.Fit(context.Background(), sdk.FitInput{Kind: sdk.Binary, X: sdk.Matrix{Dense: x}, Targets: y, Weights: p.Weights},
-			sdk.Params{"C": sdk.Number(1), "tol": sdk.Number(1e-8), "solver": sdk.String(solver)})
+			sdk.WithDefaults(learner{}.Info().Params, sdk.Params{"C": sdk.Number(1), "tol": sdk.Number(1e-8), "solver": sdk.String(solver)}))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -70,7 +70,7 @@ func TestBalancedClassWeightReachesSklearnOptimum(t *testing.T) {
 	}
 	// Unweighted, the optimum is another one: the weights are in effect.
 	m, err := learner{}.Fit(context.Background(), sdk.FitInput{Kind: sdk.Binary, X: sdk.Matrix{Dense: x}, Targets: y},
-		sdk.Params{"C": sdk.Number(1), "tol": sdk.Number(1e-8)})
+		sdk.WithDefaults(learner{}.Info().Params, sdk.Params{"C": sdk.Number(1), "tol": sdk.Number(1e-8)}))
 	if err != nil {
 		t.Fatal(err)
 	}

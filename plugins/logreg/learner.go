@@ -45,20 +45,20 @@ func (learner) Fit(_ context.Context, in sdk.FitInput, p sdk.Params) (sdk.Model,
 	switch in.Kind {
 	case sdk.Binary:
 		r, err := logistic.Fit(x, in.Targets, in.Weights, logistic.Options{
-			C: p.Float("C", 1), Tol: p.Float("tol", 1e-4), MaxIter: p.Int("max_iter", 1000),
-			Solver: p.Str("solver", logistic.SolverNewton), Epochs: p.Int("epochs", 100),
-			Step: p.Float("step", 0.1), Seed: in.Seed,
+			C: p.Float("C"), Tol: p.Float("tol"), MaxIter: p.Int("max_iter"),
+			Solver: p.Str("solver"), Epochs: p.Int("epochs"),
+			Step: p.Float("step"), Seed: in.Seed,
 		})
 		if err != nil {
 			return nil, err
 		}
 		return binaryModel{r}, nil
 	case sdk.Multiclass:
-		if !p.Bool("multinomial", true) {
+		if !p.Bool("multinomial") {
 			return nil, fmt.Errorf("a native multiclass problem needs multinomial = true")
 		}
 		r, err := logistic.FitSoftmax(x, in.Classes, in.NumClasses, in.Weights, logistic.SoftmaxOptions{
-			C: p.Float("C", 1), Tol: p.Float("tol", 1e-4), MaxIter: p.Int("max_iter", 1000),
+			C: p.Float("C"), Tol: p.Float("tol"), MaxIter: p.Int("max_iter"),
 		})
 		if err != nil {
 			return nil, err

@@ -50,10 +50,10 @@ func rows(x sdk.Matrix) linsvm.Rows {
 
 func (learner) Fit(_ context.Context, in sdk.FitInput, p sdk.Params) (sdk.Model, error) {
 	x := rows(in.X)
-	method := p.Str("method", dualCD)
+	method := p.Str("method")
 	opt := linsvm.Options{
-		C: p.Float("C", 1), Loss: p.Str("loss", linsvm.LossHinge), Bias: p.Float("bias", 1),
-		Tol: p.Float("tol", 1e-3), MaxIter: p.Int("max_iter", 100000), Seed: in.Seed,
+		C: p.Float("C"), Loss: p.Str("loss"), Bias: p.Float("bias"),
+		Tol: p.Float("tol"), MaxIter: p.Int("max_iter"), Seed: in.Seed,
 	}
 	switch {
 	// Crammer–Singer is the native multiclass solver: reduction none runs
@@ -76,7 +76,7 @@ func (learner) Fit(_ context.Context, in sdk.FitInput, p sdk.Params) (sdk.Model,
 		}
 		return linearModel{w: r.W, b: r.B}, nil
 	case method == perceptron || method == pocket:
-		po := linsvm.PerceptronOptions{Epochs: p.Int("epochs", 100), Bias: p.Float("bias", 1), Seed: in.Seed}
+		po := linsvm.PerceptronOptions{Epochs: p.Int("epochs"), Bias: p.Float("bias"), Seed: in.Seed}
 		fit := linsvm.Perceptron
 		if method == pocket {
 			fit = linsvm.Pocket

@@ -86,12 +86,12 @@ func planMultiLabel(req sdk.PlanRequest) (sdk.Plan, error) {
 		if req.Scheme == Stacking && req.Stage == 0 {
 			seed := req.Seed
 			if _, ok := req.Params["inner_seed"]; ok {
-				seed = uint64(req.Params.Int("inner_seed", 0))
+				seed = uint64(req.Params.Int("inner_seed"))
 			}
-			plan.NextStage = &sdk.StageSpec{InnerFolds: req.Params.Int("inner_folds", 5), AppendOutputs: true, InnerSeed: seed}
+			plan.NextStage = &sdk.StageSpec{InnerFolds: req.Params.Int("inner_folds"), AppendOutputs: true, InnerSeed: seed}
 		}
 	case PLST:
-		M := req.Params.Int("components", 0)
+		M := req.Params.Int("components")
 		if M < 1 || M > K {
 			return sdk.Plan{}, fmt.Errorf("plst needs components = M with 1 ≤ M ≤ %d (the number of labels)", K)
 		}
@@ -146,7 +146,7 @@ func decodeMultiLabel(req sdk.DecodeRequest) (sdk.Decoding, error) {
 		return sdk.Decoding{}, fmt.Errorf("state: %w", err)
 	}
 	n, L := req.Scores.Dims()
-	th := req.Params.Float("threshold", 0.5)
+	th := req.Params.Float("threshold")
 	d := sdk.Decoding{LabelMatrix: mat.NewDense(n, st.K, nil), ClassScores: mat.NewDense(n, st.K, nil)}
 	switch req.Scheme {
 	case BinaryRelevance, Stacking:

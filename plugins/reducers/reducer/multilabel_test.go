@@ -51,7 +51,7 @@ func TestPLSTFullRankEqualsLeastSquaresBR(t *testing.T) {
 	x, y := randomTask(n, d, K, 11)
 	r := New()
 	ctx := context.Background()
-	plan, err := r.Plan(ctx, sdk.PlanRequest{Scheme: PLST, Params: sdk.Params{"components": sdk.Number(K)}, NumClasses: K, LabelMatrix: y})
+	plan, err := r.Plan(ctx, sdk.PlanRequest{Scheme: PLST, Params: withDefaults(PLST, sdk.Params{"components": sdk.Number(K)}), NumClasses: K, LabelMatrix: y})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +66,7 @@ func TestPLSTFullRankEqualsLeastSquaresBR(t *testing.T) {
 		}
 		scores.SetCol(m, mat.Col(nil, 0, fit.Predict(nil, x)))
 	}
-	dec, err := r.Decode(ctx, sdk.DecodeRequest{Scheme: PLST, Params: sdk.Params{"components": sdk.Number(K)}, State: plan.State, Scores: scores})
+	dec, err := r.Decode(ctx, sdk.DecodeRequest{Scheme: PLST, Params: withDefaults(PLST, sdk.Params{"components": sdk.Number(K)}), State: plan.State, Scores: scores})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +95,7 @@ func TestPLSTFullRankEqualsLeastSquaresBR(t *testing.T) {
 // norms are the top singular values squared, in decreasing order.
 func TestPLSTTargets(t *testing.T) {
 	_, y := randomTask(80, 3, 5, 3)
-	plan, err := New().Plan(context.Background(), sdk.PlanRequest{Scheme: PLST, Params: sdk.Params{"components": sdk.Number(3)}, NumClasses: 5, LabelMatrix: y})
+	plan, err := New().Plan(context.Background(), sdk.PlanRequest{Scheme: PLST, Params: withDefaults(PLST, sdk.Params{"components": sdk.Number(3)}), NumClasses: 5, LabelMatrix: y})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +127,7 @@ func TestMultiLabelPlanErrors(t *testing.T) {
 		want string
 	}{
 		{sdk.PlanRequest{Scheme: PLST, NumClasses: 2, LabelMatrix: y}, "components"},
-		{sdk.PlanRequest{Scheme: PLST, Params: sdk.Params{"components": sdk.Number(3)}, NumClasses: 2, LabelMatrix: y}, "1 ≤ M ≤ 2"},
+		{sdk.PlanRequest{Scheme: PLST, Params: withDefaults(PLST, sdk.Params{"components": sdk.Number(3)}), NumClasses: 2, LabelMatrix: y}, "1 ≤ M ≤ 2"},
 		{sdk.PlanRequest{Scheme: BinaryRelevance, NumClasses: 2, Labels: []int{0, 1}}, "needs multi-label data"},
 		{sdk.PlanRequest{Scheme: "ova", NumClasses: 2, LabelMatrix: y}, "multiclass data"},
 		{sdk.PlanRequest{Scheme: BinaryRelevance, NumClasses: 2, LabelMatrix: mat.NewDense(1, 2, []float64{2, 0})}, "labels are 0 or 1"},
@@ -139,6 +139,17 @@ func TestMultiLabelPlanErrors(t *testing.T) {
 }
 
 func contains(s, sub string) bool { return strings.Contains(s, sub) }
+
+// withDefaults completes p with the defaults of scheme's parameters, as the
+// SDK does before a call reaches the reducer.
+func withDefaults(scheme string, p sdk.Params) sdk.Params {
+	for _, sc := range New().Info().Schemes {
+		if sc.Name == scheme {
+			return sdk.WithDefaults(sc.Params, p)
+		}
+	}
+	panic("no scheme " + scheme)
+}
 
 // TestBinaryRelevanceDecode: probabilities are thresholded; without them
 // the sign of the score decides.
@@ -162,7 +173,7 @@ func TestBinaryRelevanceDecode(t *testing.T) {
 	if d.LabelMatrix.At(0, 0) != 1 || d.LabelMatrix.At(0, 1) != 0 {
 		t.Fatalf("labels %v", d.LabelMatrix.RawRowView(0))
 	}
-	d, err = r.Decode(ctx, sdk.DecodeRequest{Scheme: BinaryRelevance, State: plan.State, Scores: mat.NewDense(1, 2, []float64{-0.1, 0})})
+	d, err = r.Decode(ctx, sdk.DecodeRequest{Scheme: BinaryRelevance, Params: withDefaults(BinaryRelevance, nil), State: plan.State, Scores: mat.NewDense(1, 2, []float64{-0.1, 0})})
 	if err != nil || d.LabelMatrix.At(0, 0) != 0 || d.LabelMatrix.At(0, 1) != 1 {
 		t.Fatalf("score decoding %v %v", d.LabelMatrix, err)
 	}

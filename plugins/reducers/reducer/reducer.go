@@ -126,7 +126,7 @@ func (*Reducer) Plan(_ context.Context, req sdk.PlanRequest) (sdk.Plan, error) {
 			return sdk.Plan{}, fmt.Errorf("label %d of training row %d is outside 0..%d", y, i, K-1)
 		}
 	}
-	decode := req.Params.Str("decode", Argmax)
+	decode := req.Params.Str("decode")
 	if req.Scheme == "none" {
 		if decode != Argmax {
 			return sdk.Plan{}, fmt.Errorf("scheme none decodes by argmax, not %s", decode)
@@ -172,7 +172,7 @@ func matrixFor(req sdk.PlanRequest) (*codes.Matrix, error) {
 	case "ova":
 		return codes.OVA(K)
 	case "ovo":
-		return codes.OVO(K, p.Bool("asymmetric", false))
+		return codes.OVO(K, p.Bool("asymmetric"))
 	case "ordered":
 		names := p.Strings("order")
 		if names == nil {
@@ -189,7 +189,7 @@ func matrixFor(req sdk.PlanRequest) (*codes.Matrix, error) {
 		return codes.Ordered(order)
 	case "ecoc":
 		if rows := p.Matrix("matrix"); rows != nil {
-			if p.Str("code", "") != "" {
+			if p.Str("code") != "" {
 				return nil, fmt.Errorf("give either matrix or code, not both")
 			}
 			m, err := codes.FromRows(rows)
@@ -215,14 +215,14 @@ func matrixFor(req sdk.PlanRequest) (*codes.Matrix, error) {
 			}
 			return m, nil
 		}
-		code := p.Str("code", "")
+		code := p.Str("code")
 		switch code {
 		case "exhaustive":
 			return codes.Exhaustive(K)
 		case "random_dense", "random_sparse":
-			L := p.Int("length", 0)
+			L := p.Int("length")
 			if L == 0 {
-				if f := p.Float("factor", 0); f > 0 {
+				if f := p.Float("factor"); f > 0 {
 					L = codes.DefaultLength(K, f)
 				} else if code == "random_dense" {
 					L = codes.DefaultDenseLength(K)
@@ -310,7 +310,7 @@ func (*Reducer) Decode(_ context.Context, req sdk.DecodeRequest) (sdk.Decoding, 
 	if _, L := req.Scores.Dims(); L != st.L {
 		return sdk.Decoding{}, fmt.Errorf("scores have %d columns, the plan has %d problems", L, st.L)
 	}
-	decode := req.Params.Str("decode", Argmax)
+	decode := req.Params.Str("decode")
 	if st.Native || decode == Argmax {
 		return argmax(req, st.K), nil
 	}

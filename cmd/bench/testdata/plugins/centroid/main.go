@@ -27,7 +27,7 @@ func (centroid) Fit(ctx context.Context, in sdk.FitInput, p sdk.Params) (sdk.Mod
 			w[j] += y * in.X.Dense.At(i, j)
 		}
 	}
-	return model{w: w, b: p.Float("shift", 0)}, nil
+	return model{w: w, b: p.Float("shift")}, nil // params arrive with the defaults of Info().Params
 }
 
 type model struct {

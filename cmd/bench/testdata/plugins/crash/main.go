@@ -23,7 +23,7 @@ func (learner) Info() sdk.LearnerInfo {
 }
 
 func (learner) Fit(_ context.Context, in sdk.FitInput, p sdk.Params) (sdk.Model, error) {
-	if p.Bool("crash", true) {
+	if p.Bool("crash") {
 		panic("crash: simulated segmentation fault in Fit")
 	}
 	return fitDirection(in), nil

@@ -31,12 +31,12 @@ func (learner) Info() sdk.LearnerInfo {
 }
 
 func (learner) Fit(_ context.Context, in sdk.FitInput, p sdk.Params) (sdk.Model, error) {
-	if p.Bool("stop", false) {
+	if p.Bool("stop") {
 		// As kill -STOP: every call, the shutdown included, goes unanswered.
 		fmt.Fprintln(os.Stderr, "hang: stopping the process")
 		_ = syscall.Kill(os.Getpid(), syscall.SIGSTOP)
 	}
-	if p.Bool("hang", true) {
+	if p.Bool("hang") {
 		fmt.Fprintln(os.Stderr, "hang: stuck in Fit")
 		select {}
 	}

@@ -32,7 +32,7 @@ func key(x sdk.Matrix, i int) string { return fmt.Sprint(x.Dense.RawRowView(i)) 
 func (learner) Fit(_ context.Context, in sdk.FitInput, p sdk.Params) (sdk.Model, error) {
 	seen := map[string]float64{}
 	n, d := in.X.Dims()
-	base := p.Int("features", 0)
+	base := p.Int("features")
 	var half, answers int
 	for i := 0; i < n; i++ {
 		seen[key(in.X, i)] = in.Targets[i]
