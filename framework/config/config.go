@@ -38,29 +38,35 @@ type Experiment struct {
 type Dataset struct {
 	Name string
 	// Path is resolved against the experiment file's directory.
-	Path   string
-	Target string
+	Path   string `hcl:"path"`
+	Target string `hcl:"target,optional"`
 	// TargetDefaulted reports that the file named neither target nor
 	// labels: the target is "class", unless the data file itself names
 	// its labels (a MEKA/MULAN ARFF relation with "-C n").
 	TargetDefaulted bool
-	Labels          []string
-	LabelsPrefix    string
-	Categorical     []string
-	Numeric         []string
-	Ignore          []string
-	Missing         []string
-	Delimiter       string
+	Labels          []string `hcl:"labels,optional"`
+	LabelsPrefix    string   `hcl:"labels_prefix,optional"`
+	Categorical     []string `hcl:"categorical,optional"`
+	Numeric         []string `hcl:"numeric,optional"`
+	Ignore          []string `hcl:"ignore,optional"`
+	Missing         []string `hcl:"missing,optional"`
+	Delimiter       string   `hcl:"delimiter,optional"`
 	// FoldsFile, when set, fixes this dataset's folds (it overrides the
 	// cv block's folds_file).
-	FoldsFile string
+	FoldsFile string `hcl:"folds_file,optional"`
 
 	// TestPath, when set, names the dataset's test file: one fit on the
 	// rows of Path, one score on the rows of TestPath (same columns).
-	TestPath      string
-	TestPathRange hcl.Range
+	TestPath string `hcl:"test_path,optional"`
 
-	DeclRange, PathRange, TargetRange, CategoricalRange, FoldsFileRange hcl.Range
+	// Ranges of the block and of its values (empty when not given).
+	DeclRange        hcl.Range
+	PathRange        hcl.Range `hcl:"path,attr_value_range"`
+	TargetRange      hcl.Range `hcl:"target,attr_value_range"`
+	CategoricalRange hcl.Range `hcl:"categorical,attr_value_range"`
+	FoldsFileRange   hcl.Range `hcl:"folds_file,attr_value_range"`
+	TestPathRange    hcl.Range `hcl:"test_path,attr_value_range"`
+	DelimiterRange   hcl.Range `hcl:"delimiter,attr_value_range"`
 }
 
 // Encoder declares one encoding step.
@@ -76,12 +82,13 @@ type Encoder struct {
 // Pipeline is an ordered list of encoder names.
 type Pipeline struct {
 	Name  string
-	Steps []string
+	Steps []string `hcl:"steps"`
 	// Default marks the pipeline made of every encoder when the file
 	// declares none.
 	Default bool
 
-	DeclRange, StepsRange hcl.Range
+	DeclRange  hcl.Range
+	StepsRange hcl.Range `hcl:"steps,attr_value_range"`
 }
 
 // Param is a parameter value as written, with its location. A list given
@@ -161,16 +168,17 @@ type CV struct {
 // Output configures what a run writes.
 type Output struct {
 	// Dir is the results directory, resolved against the experiment file.
-	Dir         string
-	Formats     []string
-	Predictions bool
-	Baseline    string
-	Alpha       float64
+	Dir         string   `hcl:"dir,optional"`
+	Formats     []string `hcl:"formats,optional"`
+	Predictions bool     `hcl:"predictions,optional"`
+	Baseline    string   `hcl:"baseline,optional"`
+	Alpha       float64  `hcl:"alpha,optional"`
 	// Confusion names the rows (as labelled in the tables, e.g.
 	// "logreg C=1 ova") whose confusion matrices are drawn.
-	Confusion []string
+	Confusion []string `hcl:"confusion,optional"`
 
-	FormatsRange hcl.Range
-	// BaselineRange is the range of the baseline value.
-	BaselineRange hcl.Range
+	// Ranges of the values given (empty when not given).
+	FormatsRange  hcl.Range `hcl:"formats,attr_value_range"`
+	BaselineRange hcl.Range `hcl:"baseline,attr_value_range"`
+	AlphaRange    hcl.Range `hcl:"alpha,attr_value_range"`
 }

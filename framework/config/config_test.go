@@ -212,3 +212,64 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestParamsShape: params = { … } is the one shape of a block's
+// parameters; encoders and reductions also take them as bare attributes,
+// and a name given both ways is an error at the bare attribute.
+func TestParamsShape(t *testing.T) {
+	for _, tc := range []struct {
+		name, block string
+		want        map[string]string // parameter → value, nil when an error is expected
+		err         string
+	}{
+		{"encoder params", `encoder "imp" {
+  type   = "impute"
+  params = { strategy = "median" }
+}`, map[string]string{"strategy": "median"}, ""},
+		{"encoder bare", `encoder "imp" {
+  type     = "impute"
+  strategy = "median"
+}`, map[string]string{"strategy": "median"}, ""},
+		{"reduction params", `reduction "ecoc" {
+  params = { code = "random_dense", length = [10, 20] }
+}`, map[string]string{"code": "random_dense", "length": "[10, 20]"}, ""},
+		{"reduction both", `reduction "ecoc" {
+  params = { code = "random_dense" }
+  length = 10
+}`, map[string]string{"code": "random_dense", "length": "10"}, ""},
+		{"reduction twice", `reduction "ecoc" {
+  params = { length = 20 }
+  length = 10
+}`, nil, `exp.hcl:6:3: error: Duplicate parameter`},
+		{"learner bare is not sugar", `learner "svm" {
+  C = 1
+}`, nil, `exp.hcl:5:3: error: Unsupported argument`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			exp, diags := parse(t, base+tc.block+"\n")
+			if tc.want == nil {
+				if !strings.Contains(diags, tc.err) {
+					t.Fatalf("diagnostics:\n%s\nwant a line containing %q", diags, tc.err)
+				}
+				return
+			}
+			if diags != "" {
+				t.Fatalf("diagnostics:\n%s", diags)
+			}
+			var got map[string]Param
+			if len(exp.Encoders) > 0 {
+				got = exp.Encoders[0].Options
+			} else {
+				got = exp.Reductions[0].Params
+			}
+			if len(got) != len(tc.want) {
+				t.Errorf("params %v, want %v", got, tc.want)
+			}
+			for k, v := range tc.want {
+				if p, ok := got[k]; !ok || p.Value.String() != v {
+					t.Errorf("%s = %v, want %s", k, p.Value, v)
+				}
+			}
+		})
+	}
+}

@@ -8,19 +8,25 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
+	"strings"
 	"unicode"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/gohcl"
 	"github.com/hashicorp/hcl/v2/hclparse"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
-	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
 
 	"github.com/polyclass/polyclass/framework/sdk"
 )
 
-// Schemas of the file, as in Nomad's jobspec2: one var per block type.
+// rootSchema and variableSchema are the parts of the file read by hand (the
+// blocks in order, variables before everything else); every other block is
+// decoded by gohcl into a struct whose tags are its schema, as in Nomad's
+// jobspec2.
 var (
 	rootSchema = &hcl.BodySchema{
 		Attributes: []hcl.AttributeSchema{{Name: "metrics"}},
@@ -37,22 +43,7 @@ var (
 			{Type: "output"},
 		},
 	}
-	experimentSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "seed"}}}
-	variableSchema   = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "default"}, {Name: "description"}}}
-	datasetSchema    = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
-		{Name: "path", Required: true}, {Name: "target"}, {Name: "labels"}, {Name: "labels_prefix"},
-		{Name: "categorical"}, {Name: "numeric"}, {Name: "ignore"}, {Name: "missing"}, {Name: "delimiter"},
-		{Name: "folds_file"}, {Name: "test_path"},
-	}}
-	pipelineSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "steps", Required: true}}}
-	learnerSchema  = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "plugin"}, {Name: "params"}, {Name: "class_weight"}},
-		Blocks: []hcl.BlockHeaderSchema{{Type: "tune"}}}
-	cvSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
-		{Name: "folds"}, {Name: "repeats"}, {Name: "stratified"}, {Name: "folds_file"}, {Name: "timeout"}, {Name: "holdout"},
-	}}
-	outputSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
-		{Name: "dir"}, {Name: "formats"}, {Name: "predictions"}, {Name: "baseline"}, {Name: "alpha"}, {Name: "confusion"},
-	}}
+	variableSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "default"}, {Name: "description"}}}
 )
 
 // Defaults applied to attributes a file leaves out.
@@ -206,7 +197,7 @@ func decode(body hcl.Body, path string) (*Experiment, hcl.Diagnostics) {
 			Detail: `An experiment file needs an experiment "NAME" { seed = N } block.`, Subject: body.MissingItemRange().Ptr()})
 	}
 	if a, ok := content.Attributes["metrics"]; ok {
-		exp.Metrics = d.strings(a)
+		d.decodeExpr(a, &exp.Metrics)
 		exp.MetricsRange = a.Expr.Range()
 		exp.MetricRanges = d.metricList(a, exp.Metrics)
 	} else {
@@ -285,83 +276,6 @@ func (d *decoder) value(a *hcl.Attribute) (cty.Value, bool) {
 	return v, true
 }
 
-func (d *decoder) str(a *hcl.Attribute) string {
-	v, ok := d.value(a)
-	if !ok {
-		return ""
-	}
-	s, err := convert.Convert(v, cty.String)
-	if err != nil {
-		d.errorf(a.Expr.Range(), "Incorrect attribute value type", "%s must be a string.", a.Name)
-		return ""
-	}
-	return s.AsString()
-}
-
-func (d *decoder) strings(a *hcl.Attribute) []string {
-	v, ok := d.value(a)
-	if !ok {
-		return nil
-	}
-	l, err := convert.Convert(v, cty.List(cty.String))
-	if err != nil {
-		d.errorf(a.Expr.Range(), "Incorrect attribute value type", "%s must be a list of strings.", a.Name)
-		return nil
-	}
-	var out []string
-	for _, e := range l.AsValueSlice() {
-		out = append(out, e.AsString())
-	}
-	return out
-}
-
-func (d *decoder) number(a *hcl.Attribute) (float64, bool) {
-	v, ok := d.value(a)
-	if !ok {
-		return 0, false
-	}
-	n, err := convert.Convert(v, cty.Number)
-	if err != nil {
-		d.errorf(a.Expr.Range(), "Incorrect attribute value type", "%s must be a number.", a.Name)
-		return 0, false
-	}
-	f, _ := n.AsBigFloat().Float64()
-	return f, true
-}
-
-func (d *decoder) integer(a *hcl.Attribute, min int) (int, bool) {
-	f, ok := d.number(a)
-	if !ok {
-		return 0, false
-	}
-	if f != math.Trunc(f) || f < float64(min) || f > math.MaxInt32 {
-		d.errorf(a.Expr.Range(), "Invalid value", "%s must be a whole number >= %d, not %v.", a.Name, min, f)
-		return 0, false
-	}
-	return int(f), true
-}
-
-func (d *decoder) boolean(a *hcl.Attribute) bool {
-	v, ok := d.value(a)
-	if !ok {
-		return false
-	}
-	b, err := convert.Convert(v, cty.Bool)
-	if err != nil {
-		d.errorf(a.Expr.Range(), "Incorrect attribute value type", "%s must be true or false.", a.Name)
-		return false
-	}
-	return b.True()
-}
-
-func (d *decoder) path(a *hcl.Attribute) string {
-	p := d.str(a)
-	if p != "" && !filepath.IsAbs(p) {
-		p = filepath.Join(d.dir, p)
-	}
-	return p
-}
-
 // toValue converts an HCL value to a parameter value.
 func toValue(v cty.Value) (sdk.Value, error) {
 	if v.IsNull() {
@@ -404,53 +318,86 @@ func (d *decoder) param(name string, expr hcl.Expression) (Param, bool) {
 	return Param{Value: pv, Range: expr.Range()}, true
 }
 
+// decodeBody decodes body into v with gohcl (v's field tags are the
+// block's schema).
+func (d *decoder) decodeBody(body hcl.Body, v any) {
+	d.typeDiags(gohcl.DecodeBody(body, d.ctx, v), func(r hcl.Range) string { return attributeAt(body, r) })
+}
+
+// decodeExpr decodes the value of a into v with gohcl.
+func (d *decoder) decodeExpr(a *hcl.Attribute, v any) {
+	d.typeDiags(gohcl.DecodeExpression(a.Expr, d.ctx, v), func(hcl.Range) string { return a.Name + ": " })
+}
+
+// typeDiags keeps diags, restating gohcl's type errors, which do not name
+// the attribute, as "Incorrect attribute value type: NAME: a number is
+// required." at the whole value; name gives "NAME: " for a value's range.
+func (d *decoder) typeDiags(diags hcl.Diagnostics, name func(hcl.Range) string) {
+	for _, dg := range diags {
+		if dg.Summary != "Unsuitable value type" || dg.Context == nil {
+			continue
+		}
+		detail := strings.TrimPrefix(dg.Detail, "Unsuitable value: ")
+		if strings.HasPrefix(detail, "value must be a whole number") {
+			detail = "a whole number is required"
+		}
+		dg.Summary, dg.Detail, dg.Subject = "Incorrect attribute value type", name(*dg.Context)+detail+".", dg.Context
+	}
+	d.diags = append(d.diags, diags...)
+}
+
+// attributeAt returns "NAME: " for the attribute of body whose value spans
+// rng, or "" when there is none.
+func attributeAt(body hcl.Body, rng hcl.Range) string {
+	if sb, ok := body.(*hclsyntax.Body); ok {
+		for name, a := range sb.Attributes {
+			if a.Expr.Range() == rng {
+				return name + ": "
+			}
+		}
+	}
+	return ""
+}
+
+// integer checks that the number f given at rng is a whole number >= min.
+func (d *decoder) integer(name string, f float64, rng hcl.Range, min int) (int, bool) {
+	if f != math.Trunc(f) || f < float64(min) || f > math.MaxInt32 {
+		d.errorf(rng, "Invalid value", "%s must be a whole number >= %d, not %v.", name, min, f)
+		return 0, false
+	}
+	return int(f), true
+}
+
+// abs resolves a path against the directory of the file.
+func (d *decoder) abs(p string) string {
+	if p != "" && !filepath.IsAbs(p) {
+		p = filepath.Join(d.dir, p)
+	}
+	return p
+}
+
 func (d *decoder) experiment(b *hcl.Block, exp *Experiment) {
 	exp.Name = b.Labels[0]
-	c, diags := b.Body.Content(experimentSchema)
-	d.diags = append(d.diags, diags...)
-	if a, ok := c.Attributes["seed"]; ok {
-		if f, ok := d.number(a); ok {
-			if f < 0 || f != math.Trunc(f) || f > 1<<53 {
-				d.errorf(a.Expr.Range(), "Invalid seed", "seed must be a whole number from 0 to 2^53, not %v.", f)
-			} else {
-				exp.Seed = uint64(f)
-			}
+	var e struct {
+		Seed      *float64  `hcl:"seed,optional"`
+		SeedRange hcl.Range `hcl:"seed,attr_value_range"`
+	}
+	d.decodeBody(b.Body, &e)
+	if f := e.Seed; f != nil {
+		if *f < 0 || *f != math.Trunc(*f) || *f > 1<<53 {
+			d.errorf(e.SeedRange, "Invalid seed", "seed must be a whole number from 0 to 2^53, not %v.", *f)
+		} else {
+			exp.Seed = uint64(*f)
 		}
 	}
 }
 
 func (d *decoder) dataset(b *hcl.Block) *Dataset {
 	ds := &Dataset{Name: b.Labels[0], DeclRange: b.DefRange}
-	c, diags := b.Body.Content(datasetSchema)
-	d.diags = append(d.diags, diags...)
-	for name, a := range c.Attributes {
-		switch name {
-		case "path":
-			ds.Path, ds.PathRange = d.path(a), a.Expr.Range()
-		case "target":
-			ds.Target, ds.TargetRange = d.str(a), a.Expr.Range()
-		case "labels":
-			ds.Labels = d.strings(a)
-		case "labels_prefix":
-			ds.LabelsPrefix = d.str(a)
-		case "categorical":
-			ds.Categorical, ds.CategoricalRange = d.strings(a), a.Expr.Range()
-		case "numeric":
-			ds.Numeric = d.strings(a)
-		case "ignore":
-			ds.Ignore = d.strings(a)
-		case "missing":
-			ds.Missing = d.strings(a)
-		case "folds_file":
-			ds.FoldsFile, ds.FoldsFileRange = d.path(a), a.Expr.Range()
-		case "test_path":
-			ds.TestPath, ds.TestPathRange = d.path(a), a.Expr.Range()
-		case "delimiter":
-			ds.Delimiter = d.str(a)
-			if len([]rune(ds.Delimiter)) != 1 {
-				d.errorf(a.Expr.Range(), "Invalid delimiter", "delimiter must be a single character, not %q.", ds.Delimiter)
-			}
-		}
+	d.decodeBody(b.Body, ds)
+	ds.Path, ds.FoldsFile, ds.TestPath = d.abs(ds.Path), d.abs(ds.FoldsFile), d.abs(ds.TestPath)
+	if ds.DelimiterRange != (hcl.Range{}) && len([]rune(ds.Delimiter)) != 1 {
+		d.errorf(ds.DelimiterRange, "Invalid delimiter", "delimiter must be a single character, not %q.", ds.Delimiter)
 	}
 	n := 0
 	for _, set := range []bool{ds.Target != "", len(ds.Labels) > 0, ds.LabelsPrefix != ""} {
@@ -469,37 +416,78 @@ func (d *decoder) dataset(b *hcl.Block) *Dataset {
 	return ds
 }
 
-// rest decodes a block with required and optional attributes and returns
-// the other attributes as parameters.
-func (d *decoder) rest(b *hcl.Block, known ...string) (map[string]*hcl.Attribute, map[string]Param) {
-	attrs, diags := b.Body.JustAttributes()
-	d.diags = append(d.diags, diags...)
-	fixed := map[string]*hcl.Attribute{}
-	params := map[string]Param{}
-	for name, a := range attrs {
-		isKnown := false
-		for _, k := range known {
-			if k == name {
-				isKnown = true
-			}
-		}
-		if isKnown {
-			fixed[name] = a
+// params decodes a block's parameters: the params = { … } object and, as
+// sugar in encoder and reduction blocks, the attributes outside the
+// block's schema (rest). A name given both ways is an error.
+func (d *decoder) params(a *hcl.Attribute, rest hcl.Attributes, block string) map[string]Param {
+	out := map[string]Param{}
+	if a != nil {
+		d.paramsObject(a, out)
+	}
+	for name, ra := range rest {
+		if _, dup := out[name]; dup {
+			d.errorf(ra.NameRange, "Duplicate parameter", "%s %s sets %s both in params and as an attribute; keep one.", block, name, name)
 			continue
 		}
-		if p, ok := d.param(name, a.Expr); ok {
-			params[name] = p
+		if p, ok := d.param(name, ra.Expr); ok {
+			out[name] = p
 		}
 	}
-	return fixed, params
+	return out
+}
+
+// paramsObject decodes params = { name = value, … } into out.
+func (d *decoder) paramsObject(a *hcl.Attribute, out map[string]Param) {
+	pairs, diags := hcl.ExprMap(a.Expr)
+	if diags.HasErrors() {
+		// Not an object literal (e.g. a local): evaluate it whole.
+		v, ok := d.value(a)
+		if !ok {
+			return
+		}
+		if !v.Type().IsObjectType() && !v.Type().IsMapType() {
+			d.errorf(a.Expr.Range(), "Incorrect attribute value type", "params must be an object such as { C = [0.1, 1] }.")
+			return
+		}
+		for k, ev := range v.AsValueMap() {
+			pv, err := toValue(ev)
+			if err != nil {
+				d.errorf(a.Expr.Range(), "Invalid parameter value", "%s: %v.", k, err)
+				continue
+			}
+			out[k] = Param{Value: pv, Range: a.Expr.Range()}
+		}
+		return
+	}
+	for _, kv := range pairs {
+		key := hcl.ExprAsKeyword(kv.Key)
+		if key == "" {
+			kval, diags := kv.Key.Value(d.ctx)
+			d.diags = append(d.diags, diags...)
+			if diags.HasErrors() || kval.Type() != cty.String {
+				d.errorf(kv.Key.Range(), "Invalid parameter name", "Parameter names must be identifiers or strings.")
+				continue
+			}
+			key = kval.AsString()
+		}
+		if p, ok := d.param(key, kv.Value); ok {
+			out[key] = p
+		}
+	}
 }
 
 func (d *decoder) encoder(b *hcl.Block) *Encoder {
 	e := &Encoder{Name: b.Labels[0], DeclRange: b.DefRange}
-	fixed, params := d.rest(b, "type")
-	e.Options = params
-	if a, ok := fixed["type"]; ok {
-		e.Type, e.TypeRange = d.str(a), a.Expr.Range()
+	var raw struct {
+		Type      *string        `hcl:"type,optional"`
+		TypeRange hcl.Range      `hcl:"type,attr_value_range"`
+		Params    *hcl.Attribute `hcl:"params,optional"`
+		Rest      hcl.Attributes `hcl:",remain"`
+	}
+	d.decodeBody(b.Body, &raw)
+	e.Options = d.params(raw.Params, raw.Rest, "Encoder "+strconv.Quote(e.Name))
+	if raw.Type != nil {
+		e.Type, e.TypeRange = *raw.Type, raw.TypeRange
 	} else {
 		d.errorf(b.DefRange, "Missing required argument", `The argument "type" is required in encoder %q.`, e.Name)
 	}
@@ -508,147 +496,132 @@ func (d *decoder) encoder(b *hcl.Block) *Encoder {
 
 func (d *decoder) pipeline(b *hcl.Block) *Pipeline {
 	p := &Pipeline{Name: b.Labels[0], DeclRange: b.DefRange}
-	c, diags := b.Body.Content(pipelineSchema)
-	d.diags = append(d.diags, diags...)
-	if a, ok := c.Attributes["steps"]; ok {
-		p.Steps, p.StepsRange = d.strings(a), a.Expr.Range()
-	}
+	d.decodeBody(b.Body, p)
 	return p
 }
 
 func (d *decoder) learner(b *hcl.Block) *Learner {
-	l := &Learner{Name: b.Labels[0], Plugin: b.Labels[0], DeclRange: b.DefRange, PluginRange: b.LabelRanges[0], Params: map[string]Param{}}
-	c, diags := b.Body.Content(learnerSchema)
-	d.diags = append(d.diags, diags...)
-	if a, ok := c.Attributes["plugin"]; ok {
-		l.Plugin, l.PluginRange = d.str(a), a.Expr.Range()
+	l := &Learner{Name: b.Labels[0], Plugin: b.Labels[0], DeclRange: b.DefRange, PluginRange: b.LabelRanges[0]}
+	var raw struct {
+		Plugin      *string        `hcl:"plugin,optional"`
+		PluginRange hcl.Range      `hcl:"plugin,attr_value_range"`
+		ClassWeight *hcl.Attribute `hcl:"class_weight,optional"`
+		Params      *hcl.Attribute `hcl:"params,optional"`
+		Tune        []*tuneBlock   `hcl:"tune,block"`
 	}
-	if a, ok := c.Attributes["class_weight"]; ok {
-		l.ClassWeight = d.classWeight(a)
+	d.decodeBody(b.Body, &raw)
+	if raw.Plugin != nil {
+		l.Plugin, l.PluginRange = *raw.Plugin, raw.PluginRange
 	}
-	for _, tb := range c.Blocks {
-		if l.Tune != nil {
-			d.errorf(tb.DefRange, "Duplicate tune block", "Learner %q has more than one tune block.", l.Name)
+	if raw.ClassWeight != nil {
+		l.ClassWeight = d.classWeight(raw.ClassWeight)
+	}
+	for i, t := range raw.Tune {
+		if i > 0 {
+			d.errorf(t.DefRange, "Duplicate tune block", "Learner %q has more than one tune block.", l.Name)
 			continue
 		}
-		l.Tune = d.tune(tb)
+		l.Tune = d.tune(t)
 	}
-	if a, ok := c.Attributes["params"]; ok {
-		l.ParamsRange = a.Expr.Range()
-		pairs, diags := hcl.ExprMap(a.Expr)
-		if diags.HasErrors() {
-			// Not an object literal (e.g. a local): evaluate it whole.
-			v, ok := d.value(a)
-			if !ok {
-				return l
-			}
-			if !v.Type().IsObjectType() && !v.Type().IsMapType() {
-				d.errorf(a.Expr.Range(), "Incorrect attribute value type", "params must be an object such as { C = [0.1, 1] }.")
-				return l
-			}
-			for k, ev := range v.AsValueMap() {
-				pv, err := toValue(ev)
-				if err != nil {
-					d.errorf(a.Expr.Range(), "Invalid parameter value", "%s: %v.", k, err)
-					continue
-				}
-				l.Params[k] = Param{Value: pv, Range: a.Expr.Range()}
-			}
-			return l
-		}
-		for _, kv := range pairs {
-			key := hcl.ExprAsKeyword(kv.Key)
-			if key == "" {
-				kval, diags := kv.Key.Value(d.ctx)
-				d.diags = append(d.diags, diags...)
-				if diags.HasErrors() || kval.Type() != cty.String {
-					d.errorf(kv.Key.Range(), "Invalid parameter name", "Parameter names must be identifiers or strings.")
-					continue
-				}
-				key = kval.AsString()
-			}
-			if p, ok := d.param(key, kv.Value); ok {
-				l.Params[key] = p
-			}
-		}
+	if raw.Params != nil {
+		l.ParamsRange = raw.Params.Expr.Range()
 	}
+	l.Params = d.params(raw.Params, nil, "Learner "+strconv.Quote(l.Name))
 	return l
 }
 
 func (d *decoder) reduction(b *hcl.Block) *Reduction {
-	r := &Reduction{Name: b.Labels[0], Plugin: "reducers", DeclRange: b.DefRange, PluginRange: b.DefRange}
-	fixed, params := d.rest(b, "plugin", "scheme", "datasets", "learners", "class_weight", "calibrate")
-	r.Params = params
-	if a, ok := fixed["calibrate"]; ok {
-		r.Calibrate, r.CalibrateRange = d.str(a), a.Expr.Range()
-		if r.Calibrate != "platt" && r.Calibrate != "isotonic" {
-			d.errorf(a.Expr.Range(), "Invalid calibrate", `calibrate is "platt" (a sigmoid per class) or "isotonic", not %q.`, r.Calibrate)
-		}
+	r := &Reduction{Name: b.Labels[0], Plugin: "reducers", Scheme: b.Labels[0], DeclRange: b.DefRange, PluginRange: b.DefRange, SchemeRange: b.LabelRanges[0]}
+	var raw struct {
+		Plugin      *string        `hcl:"plugin,optional"`
+		PluginRange hcl.Range      `hcl:"plugin,attr_value_range"`
+		Scheme      *string        `hcl:"scheme,optional"`
+		SchemeRange hcl.Range      `hcl:"scheme,attr_value_range"`
+		ClassWeight *hcl.Attribute `hcl:"class_weight,optional"`
+		Datasets    []string       `hcl:"datasets,optional"`
+		DatasetsR   hcl.Range      `hcl:"datasets,attr_value_range"`
+		Learners    []string       `hcl:"learners,optional"`
+		LearnersR   hcl.Range      `hcl:"learners,attr_value_range"`
+		Calibrate   *string        `hcl:"calibrate,optional"`
+		CalibrateR  hcl.Range      `hcl:"calibrate,attr_value_range"`
+		Params      *hcl.Attribute `hcl:"params,optional"`
+		Rest        hcl.Attributes `hcl:",remain"`
 	}
-	if a, ok := fixed["class_weight"]; ok {
-		r.ClassWeight = d.classWeight(a)
+	d.decodeBody(b.Body, &raw)
+	r.Datasets, r.DatasetsRange, r.Learners, r.LearnersRange = raw.Datasets, raw.DatasetsR, raw.Learners, raw.LearnersR
+	if raw.Plugin != nil {
+		r.Plugin, r.PluginRange = *raw.Plugin, raw.PluginRange
 	}
-	if a, ok := fixed["datasets"]; ok {
-		r.Datasets, r.DatasetsRange = d.strings(a), a.Expr.Range()
+	if raw.Scheme != nil {
+		r.Scheme, r.SchemeRange = *raw.Scheme, raw.SchemeRange
 	}
-	if a, ok := fixed["learners"]; ok {
-		r.Learners, r.LearnersRange = d.strings(a), a.Expr.Range()
+	if raw.ClassWeight != nil {
+		r.ClassWeight = d.classWeight(raw.ClassWeight)
 	}
-	if a, ok := fixed["plugin"]; ok {
-		r.Plugin, r.PluginRange = d.str(a), a.Expr.Range()
+	r.Params = d.params(raw.Params, raw.Rest, "Reduction "+strconv.Quote(r.Name))
+	if raw.Calibrate != nil {
+		r.Calibrate, r.CalibrateRange = *raw.Calibrate, raw.CalibrateR
 	}
-	if a, ok := fixed["scheme"]; ok {
-		r.Scheme, r.SchemeRange = d.str(a), a.Expr.Range()
-	} else {
-		r.Scheme, r.SchemeRange = r.Name, b.LabelRanges[0]
+	if raw.Calibrate != nil && r.Calibrate != "platt" && r.Calibrate != "isotonic" {
+		d.errorf(r.CalibrateRange, "Invalid calibrate", `calibrate is "platt" (a sigmoid per class) or "isotonic", not %q.`, r.Calibrate)
 	}
 	return r
 }
 
 func (d *decoder) cv(b *hcl.Block, cv *CV) {
-	c, diags := b.Body.Content(cvSchema)
-	d.diags = append(d.diags, diags...)
-	if a, ok := c.Attributes["folds"]; ok {
-		cv.FoldsRange = a.Expr.Range()
-		if n, ok := d.integer(a, 2); ok {
+	var c struct {
+		Folds        *float64       `hcl:"folds,optional"`
+		Repeats      *float64       `hcl:"repeats,optional"`
+		Stratified   *hcl.Attribute `hcl:"stratified,optional"`
+		FoldsFile    *string        `hcl:"folds_file,optional"`
+		Timeout      *float64       `hcl:"timeout,optional"`
+		Holdout      *float64       `hcl:"holdout,optional"`
+		FoldsRange   hcl.Range      `hcl:"folds,attr_value_range"`
+		RepeatsRange hcl.Range      `hcl:"repeats,attr_value_range"`
+		FileRange    hcl.Range      `hcl:"folds_file,attr_value_range"`
+		TimeoutRange hcl.Range      `hcl:"timeout,attr_value_range"`
+		HoldoutRange hcl.Range      `hcl:"holdout,attr_value_range"`
+	}
+	d.decodeBody(b.Body, &c)
+	if c.FoldsRange != (hcl.Range{}) {
+		cv.FoldsRange = c.FoldsRange
+	}
+	if c.Folds != nil {
+		if n, ok := d.integer("folds", *c.Folds, c.FoldsRange, 2); ok {
 			cv.Folds = n
 		}
 	}
-	if a, ok := c.Attributes["repeats"]; ok {
-		if n, ok := d.integer(a, 1); ok {
+	if c.Repeats != nil {
+		if n, ok := d.integer("repeats", *c.Repeats, c.RepeatsRange, 1); ok {
 			cv.Repeats = n
 		}
 	}
-	if a, ok := c.Attributes["stratified"]; ok {
+	if a := c.Stratified; a != nil {
 		if v, diags := a.Expr.Value(d.ctx); !diags.HasErrors() && v.Type() == cty.String && v.IsKnown() && !v.IsNull() {
 			if v.AsString() != "iterative" {
 				d.errorf(a.Expr.Range(), "Invalid value", `stratified is true, false or "iterative" (multi-label data), not %q.`, v.AsString())
 			}
 			cv.Stratified, cv.Iterative = true, true
 		} else {
-			cv.Stratified = d.boolean(a)
+			d.decodeExpr(a, &cv.Stratified)
 		}
 	}
-	if a, ok := c.Attributes["folds_file"]; ok {
-		cv.FoldsFile, cv.FoldsFileRange = d.path(a), a.Expr.Range()
+	if c.FoldsFile != nil {
+		cv.FoldsFile, cv.FoldsFileRange = d.abs(*c.FoldsFile), c.FileRange
 	}
-	if a, ok := c.Attributes["timeout"]; ok {
-		if f, ok := d.number(a); ok {
-			if f < 0 {
-				d.errorf(a.Expr.Range(), "Invalid timeout", "timeout is in seconds and must not be negative.")
-			}
-			cv.Timeout = f
+	if c.Timeout != nil {
+		if *c.Timeout < 0 {
+			d.errorf(c.TimeoutRange, "Invalid timeout", "timeout is in seconds and must not be negative.")
 		}
+		cv.Timeout = *c.Timeout
 	}
-	if a, ok := c.Attributes["holdout"]; ok {
-		if f, ok := d.number(a); ok {
-			if !(f > 0 && f < 1) {
-				d.errorf(a.Expr.Range(), "Invalid holdout", "holdout is the fraction of rows held out for testing, in (0, 1), not %v.", f)
-			}
-			cv.Holdout, cv.HoldoutRange = f, a.Expr.Range()
+	if c.Holdout != nil {
+		if f := *c.Holdout; !(f > 0 && f < 1) {
+			d.errorf(c.HoldoutRange, "Invalid holdout", "holdout is the fraction of rows held out for testing, in (0, 1), not %v.", f)
 		}
-		if _, set := c.Attributes["folds"]; set {
-			d.errorf(a.Expr.Range(), "Conflicting fold settings", "holdout replaces k-fold cross-validation; drop folds.")
+		cv.Holdout, cv.HoldoutRange = *c.Holdout, c.HoldoutRange
+		if c.Folds != nil {
+			d.errorf(c.HoldoutRange, "Conflicting fold settings", "holdout replaces k-fold cross-validation; drop folds.")
 		}
 	}
 	if cv.Repeats == 0 {
@@ -666,35 +639,15 @@ func (d *decoder) cv(b *hcl.Block, cv *CV) {
 func Formats() []string { return []string{"markdown", "csv", "json", "latex", "html", "plots"} }
 
 func (d *decoder) output(b *hcl.Block, o *Output) {
-	c, diags := b.Body.Content(outputSchema)
-	d.diags = append(d.diags, diags...)
-	if a, ok := c.Attributes["dir"]; ok {
-		o.Dir = d.path(a)
-	}
-	if a, ok := c.Attributes["formats"]; ok {
-		o.Formats, o.FormatsRange = d.strings(a), a.Expr.Range()
-		for _, f := range o.Formats {
-			if !contains(Formats(), f) {
-				d.errorf(a.Expr.Range(), "Unknown output format", "%q is not an output format; choose from %v.", f, Formats())
-			}
+	d.decodeBody(b.Body, o)
+	o.Dir = d.abs(o.Dir)
+	for _, f := range o.Formats {
+		if !contains(Formats(), f) {
+			d.errorf(o.FormatsRange, "Unknown output format", "%q is not an output format; choose from %v.", f, Formats())
 		}
 	}
-	if a, ok := c.Attributes["predictions"]; ok {
-		o.Predictions = d.boolean(a)
-	}
-	if a, ok := c.Attributes["baseline"]; ok {
-		o.Baseline, o.BaselineRange = d.str(a), a.Expr.Range()
-	}
-	if a, ok := c.Attributes["confusion"]; ok {
-		o.Confusion = d.strings(a)
-	}
-	if a, ok := c.Attributes["alpha"]; ok {
-		if f, ok := d.number(a); ok {
-			if f <= 0 || f >= 1 {
-				d.errorf(a.Expr.Range(), "Invalid alpha", "alpha is a significance level in (0, 1), not %v.", f)
-			}
-			o.Alpha = f
-		}
+	if o.AlphaRange != (hcl.Range{}) && (o.Alpha <= 0 || o.Alpha >= 1) {
+		d.errorf(o.AlphaRange, "Invalid alpha", "alpha is a significance level in (0, 1), not %v.", o.Alpha)
 	}
 }
 

@@ -27,23 +27,30 @@ type Tune struct {
 // DefaultTuneFolds is the number of inner folds of a tune block.
 const DefaultTuneFolds = 5
 
-var tuneSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "folds"}, {Name: "metric"}, {Name: "inner_seed"}}}
+// tuneBlock is a tune block as written.
+type tuneBlock struct {
+	Folds      *float64  `hcl:"folds,optional"`
+	Metric     *string   `hcl:"metric,optional"`
+	InnerSeed  *float64  `hcl:"inner_seed,optional"`
+	FoldsR     hcl.Range `hcl:"folds,attr_value_range"`
+	MetricR    hcl.Range `hcl:"metric,attr_value_range"`
+	InnerSeedR hcl.Range `hcl:"inner_seed,attr_value_range"`
+	DefRange   hcl.Range `hcl:",def_range"`
+}
 
-// tune decodes a learner's tune block.
-func (d *decoder) tune(b *hcl.Block) *Tune {
+// tune checks a learner's tune block.
+func (d *decoder) tune(b *tuneBlock) *Tune {
 	t := &Tune{Folds: DefaultTuneFolds, InnerSeed: -1, DeclRange: b.DefRange}
-	c, diags := b.Body.Content(tuneSchema)
-	d.diags = append(d.diags, diags...)
-	if a, ok := c.Attributes["folds"]; ok {
-		if n, ok := d.integer(a, 2); ok {
+	if b.Folds != nil {
+		if n, ok := d.integer("folds", *b.Folds, b.FoldsR, 2); ok {
 			t.Folds = n
 		}
 	}
-	if a, ok := c.Attributes["metric"]; ok {
-		t.Metric, t.MetricRange = d.str(a), a.Expr.Range()
+	if b.Metric != nil {
+		t.Metric, t.MetricRange = *b.Metric, b.MetricR
 	}
-	if a, ok := c.Attributes["inner_seed"]; ok {
-		if n, ok := d.integer(a, 0); ok {
+	if b.InnerSeed != nil {
+		if n, ok := d.integer("inner_seed", *b.InnerSeed, b.InnerSeedR, 0); ok {
 			t.InnerSeed = int64(n)
 		}
 	}
