@@ -29,13 +29,13 @@ const DefaultTuneFolds = 5
 
 // tuneBlock is a tune block as written.
 type tuneBlock struct {
-	Folds      *float64  `hcl:"folds,optional"`
-	Metric     *string   `hcl:"metric,optional"`
-	InnerSeed  *float64  `hcl:"inner_seed,optional"`
-	FoldsR     hcl.Range `hcl:"folds,attr_value_range"`
-	MetricR    hcl.Range `hcl:"metric,attr_value_range"`
-	InnerSeedR hcl.Range `hcl:"inner_seed,attr_value_range"`
 	DefRange   hcl.Range `hcl:",def_range"`
+	Folds      *float64  `hcl:"folds,optional"`
+	FoldsR     hcl.Range `hcl:"folds,attr_value_range"`
+	Metric     *string   `hcl:"metric,optional"`
+	MetricR    hcl.Range `hcl:"metric,attr_value_range"`
+	InnerSeed  *float64  `hcl:"inner_seed,optional"`
+	InnerSeedR hcl.Range `hcl:"inner_seed,attr_value_range"`
 }
 
 // tune checks a learner's tune block.
