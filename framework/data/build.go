@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // colMode says how a column builder treats its values.
@@ -29,20 +30,27 @@ type colBuilder struct {
 
 	// While an inferred column is numeric, the text of each value is kept
 	// (to become its level should the column turn categorical) as a span
-	// of src, or in extra (by row) when it is not a substring of src.
-	// Spans hold no pointers, which keeps the garbage collector out.
-	src   string
+	// of text. Spans hold no pointers, which keeps the garbage collector
+	// out.
+	text  []byte
 	spans []span
-	extra map[int]string
 	hint  int // expected row count, for preallocation
+
+	// firstBad is the row of the first infinite or out-of-range number of
+	// an inferred column (−1: none): an error if the column ends numeric.
+	// addAt sets justBad when it records one, for the reader to fill in
+	// badLine and badByte.
+	firstBad, badLine, badByte int
+	badText                    string
+	justBad                    bool
 }
 
-// span locates a value in colBuilder.src; off < 0 means "see extra".
+// span locates a value in colBuilder.text.
 type span struct{ off, end int }
 
 // newBuilder returns a builder; capHint is the expected row count.
 func newBuilder(name string, mode colMode, capHint int) *colBuilder {
-	b := &colBuilder{name: name, mode: mode, hint: capHint}
+	b := &colBuilder{name: name, mode: mode, hint: capHint, firstBad: -1}
 	switch mode {
 	case modeCat:
 		b.cat = true
@@ -68,11 +76,14 @@ func (b *colBuilder) declare(levels []string) {
 
 // add appends one value; missing values become NaN or −1.
 func (b *colBuilder) add(s string, missing bool) error {
-	return b.addAt(s, -1, missing)
+	return b.addAt(s, missing, -1)
 }
 
-// addAt appends one value; off ≥ 0 says that s == b.src[off:off+len(s)].
-func (b *colBuilder) addAt(s string, off int, missing bool) error {
+// addAt appends the value of row; missing values become NaN or −1. An
+// infinite or out-of-range number is an error in a numeric column; in an
+// inferred column it is recorded in firstBad (when row ≥ 0) and becomes
+// an error only if the column ends numeric (see finish).
+func (b *colBuilder) addAt(s string, missing bool, row int) error {
 	if missing {
 		if b.cat {
 			b.codes = append(b.codes, -1)
@@ -92,34 +103,49 @@ func (b *colBuilder) addAt(s string, off int, missing bool) error {
 		b.codes = append(b.codes, code)
 		return nil
 	}
-	v, ok := parseNum(s)
-	if ok {
-		if cap(b.num) < b.hint && len(b.num) < 64 {
-			// The first numbers: from here on the column is likely
-			// numeric throughout, so reserve room for every row.
-			b.num = append(make([]float64, 0, b.hint), b.num...)
-			if b.mode == modeInfer {
-				b.spans = append(make([]span, 0, b.hint), b.spans...)
-			}
-		}
-		if b.mode == modeInfer {
-			if off < 0 {
-				if b.extra == nil {
-					b.extra = make(map[int]string)
-				}
-				b.extra[len(b.num)] = s
-			}
-			b.spans = append(b.spans, span{off, off + len(s)})
-		}
-		b.num = append(b.num, v)
-		return nil
+	v, kind := parseNum(s)
+	if kind == numInfinite && row < 0 && b.mode == modeInfer {
+		kind = numText // no row to report it at: keep the text
 	}
-	if b.mode == modeNum {
+	switch {
+	case kind == numText && b.mode == modeNum:
 		return fmt.Errorf("%w: %q", ErrNotNumeric, s)
+	case kind == numText:
+		// An inferred column met text: it is categorical after all.
+		b.toCategorical()
+		return b.addAt(s, false, row)
+	case kind == numInfinite && b.mode == modeNum:
+		return fmt.Errorf("%w: %q (infinite or out of range)", ErrNotNumeric, s)
+	case kind == numInfinite:
+		if b.firstBad < 0 {
+			b.firstBad, b.badText, b.justBad = row, strings.Clone(s), true
+		}
+		v = math.NaN()
 	}
-	// An inferred column met text: it is categorical after all.
-	b.toCategorical()
-	return b.addAt(s, off, false)
+	if cap(b.num) < b.hint && len(b.num) < 64 {
+		// The first numbers: from here on the column is likely numeric
+		// throughout, so reserve room for every row.
+		b.num = append(make([]float64, 0, b.hint), b.num...)
+		if b.mode == modeInfer {
+			b.spans = append(make([]span, 0, b.hint), b.spans...)
+		}
+	}
+	if b.mode == modeInfer {
+		b.spans = append(b.spans, span{len(b.text), len(b.text) + len(s)})
+		b.text = append(b.text, s...)
+	}
+	b.num = append(b.num, v)
+	return nil
+}
+
+// finish returns the error an inferred column that ends numeric owes for
+// an infinite or out-of-range value, and drops the kept text.
+func (b *colBuilder) finish() error {
+	if !b.cat && b.firstBad >= 0 {
+		return fmt.Errorf("%w: %q (infinite or out of range; data row %d) in a column of numbers: give a finite value, leave the field empty for a missing value, or list the column in categorical", ErrNotNumeric, b.badText, b.firstBad+1)
+	}
+	b.text, b.spans = nil, nil
+	return nil
 }
 
 // toCategorical turns an inferred column read so far as numbers into a
@@ -128,22 +154,16 @@ func (b *colBuilder) toCategorical() {
 	b.cat = true
 	b.index = make(map[string]int32)
 	codes := make([]int32, len(b.num), max(b.hint, len(b.num)))
-	for i, v := range b.num {
-		if v != v {
-			codes[i] = -1
+	for i, sp := range b.spans {
+		if sp == (span{}) {
+			codes[i] = -1 // missing
 			continue
 		}
-		sp := b.spans[i]
-		var text string
-		if sp.off < 0 {
-			text = b.extra[i]
-		} else {
-			text = b.src[sp.off:sp.end]
-		}
-		codes[i], _ = b.intern(text)
+		codes[i], _ = b.intern(string(b.text[sp.off:sp.end]))
 	}
 	b.codes = codes
-	b.num, b.spans, b.extra = nil, nil, nil
+	b.num, b.spans, b.text = nil, nil, nil
+	b.firstBad, b.justBad = -1, false
 }
 
 // intern returns the code of level s, adding it unless the set is closed.
@@ -153,6 +173,9 @@ func (b *colBuilder) intern(s string) (int32, error) {
 	}
 	if b.closed {
 		return -1, fmt.Errorf("%w %q (declared: %s)", ErrUndeclared, s, levelList(b.levels))
+	}
+	if !utf8.ValidString(s) {
+		return -1, fmt.Errorf("%w: %q", ErrEncoding, s)
 	}
 	if len(b.levels) >= math.MaxInt32 {
 		return -1, fmt.Errorf("%w: too many levels", ErrUnsupported)
@@ -203,14 +226,24 @@ func levelList(levels []string) string {
 	return b.String()
 }
 
-// parseNum parses a finite decimal number, ignoring surrounding blanks.
-// NaN, infinities, hexadecimal and out-of-range values are not numbers.
-func parseNum(s string) (float64, bool) {
+// numKind classifies a field's text.
+type numKind uint8
+
+const (
+	numFinite   numKind = iota // a finite decimal number
+	numInfinite                // "inf", "-Infinity", 1e400: infinite or out of range
+	numText                    // anything else
+)
+
+// parseNum parses a decimal number, ignoring surrounding blanks.
+// Infinities and out-of-range values are numInfinite; NaN, hexadecimal
+// and underscores are text.
+func parseNum(s string) (float64, numKind) {
 	if len(s) > 0 && (s[0] == ' ' || s[0] == '\t' || s[len(s)-1] == ' ' || s[len(s)-1] == '\t') {
 		s = strings.Trim(s, " \t")
 	}
 	if len(s) == 0 {
-		return 0, false
+		return 0, numText
 	}
 	// Fast path for short unsigned integers, the most common case.
 	if len(s) <= 9 {
@@ -225,17 +258,20 @@ func parseNum(s string) (float64, bool) {
 			n = n*10 + int64(c)
 		}
 		if ok {
-			return float64(n), true
+			return float64(n), numFinite
 		}
 	}
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c == 'x' || c == 'X' || c == '_' {
-			return 0, false
+			return 0, numText
 		}
 	}
 	v, err := strconv.ParseFloat(s, 64)
-	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-		return 0, false
+	switch {
+	case math.IsInf(v, 0):
+		return v, numInfinite // also ErrRange
+	case err != nil || math.IsNaN(v):
+		return 0, numText
 	}
-	return v, true
+	return v, numFinite
 }

@@ -1,43 +1,52 @@
 package data
 
 import (
+	"bufio"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // ReadCSV loads a CSV file with a header row; a path ending in .gz is
 // gunzipped. See ParseCSV for the format.
 func ReadCSV(path string, opt Options) (*Table, error) {
-	s, err := readFile(path)
+	f, err := openFile(path)
 	if err != nil {
 		return nil, err
 	}
-	return parseCSV(s, path, opt)
+	defer f.Close()
+	return parseCSV(f, path, opt, fileSizeHint(path))
 }
 
 // ParseCSV reads CSV from r; source names the input in errors.
 //
-// The first record is the header; names must be non-empty and distinct.
-// Fields are separated by Options.Delimiter (default ','), may be quoted
-// as in RFC 4180 (a quoted field may hold delimiters, newlines and doubled
-// quotes), and lines may end in CRLF. Empty lines are skipped; a leading
-// UTF-8 byte order mark is dropped. An empty field or one equal to an
+// The records are read by encoding/csv: the first record is the header;
+// names must be non-empty and distinct. Fields are separated by
+// Options.Delimiter (default ','), may be quoted as in RFC 4180 (a quoted
+// field may hold delimiters, newlines and doubled quotes), and lines may
+// end in CRLF. Empty lines are skipped; a leading UTF-8 byte order mark is
+// dropped. A line longer than Options.MaxLineBytes is an error, so that a
+// file with the wrong delimiter or no line breaks is rejected in bounded
+// memory.
+//
+// An empty field, "NaN" (in any case) or a field equal to an
 // Options.Missing marker is missing. A column is numeric when every
-// non-missing value is a finite decimal number (blanks around it are
-// allowed), otherwise categorical with the field text as levels; the
-// Options lists override this.
+// non-missing value is a decimal number (blanks around it are allowed),
+// otherwise categorical with the field text as levels; the Options lists
+// override this. An infinite or out-of-range number ("inf", "-Infinity",
+// 1e400) in a numeric column is an error. Every field must be valid UTF-8.
+// Errors name the line and byte column of the field (csv.Reader.FieldPos).
 func ParseCSV(r io.Reader, source string, opt Options) (*Table, error) {
-	s, err := readAll(r, source)
-	if err != nil {
-		return nil, err
-	}
-	return parseCSV(s, source, opt)
+	return parseCSV(r, source, opt, 0)
 }
 
-func parseCSV(s, source string, opt Options) (*Table, error) {
+// parseCSV is ParseCSV for an input of about size bytes (0: unknown),
+// from which it guesses the row count after the first row.
+func parseCSV(r io.Reader, source string, opt Options, size int64) (*Table, error) {
 	delim, err := opt.delimiter()
 	if err != nil {
 		return nil, &ParseError{Source: source, Err: err}
@@ -46,64 +55,71 @@ func parseCSV(s, source string, opt Options) (*Table, error) {
 	if err != nil {
 		return nil, &ParseError{Source: source, Err: err}
 	}
-	s = strings.TrimPrefix(s, "\uFEFF")
-	sc := csvScanner{s: s, line: 1, delim: delim, d0: delim[0]}
-	ok, err := sc.next()
-	if err != nil {
-		return nil, &ParseError{Source: source, Line: sc.errLine, Err: err}
-	}
-	if !ok {
+	lines := newLineLimiter(r, opt.maxLine())
+	cr := csv.NewReader(lines)
+	cr.Comma, _ = utf8.DecodeRuneInString(delim)
+	cr.FieldsPerRecord = -1
+	cr.ReuseRecord = true
+	rec, err := cr.Read()
+	if err == io.EOF {
 		return nil, &ParseError{Source: source, Err: fmt.Errorf("%w: empty file (no header row)", ErrEmpty)}
 	}
-	headerLine := sc.recLine
-	header := make([]string, len(sc.fields))
-	seen := make(map[string]int, len(header))
-	for i, f := range sc.fields {
-		if f == "" {
-			return nil, &ParseError{Source: source, Line: sc.lines[i], Col: i + 1, Err: fmt.Errorf("%w: empty column name", ErrSyntax)}
-		}
-		if j, dup := seen[f]; dup {
-			return nil, &ParseError{Source: source, Line: sc.lines[i], Column: f, Col: i + 1, Err: fmt.Errorf("%w (first at col %d)", ErrDuplicateColumn, j+1)}
-		}
-		seen[f] = i
-		header[i] = strings.Clone(f)
+	if err != nil {
+		return nil, csvError(source, lines, err)
 	}
-	if err := ov.unknown(func(n string) bool { _, ok := seen[n]; return ok }); err != nil {
+	header, err := csvHeader(cr, rec, source)
+	if err != nil {
+		return nil, err
+	}
+	headerLine, _ := cr.FieldPos(0)
+	headerEnd := cr.InputOffset()
+	seen := make(map[string]bool, len(header))
+	for _, n := range header {
+		seen[n] = true
+	}
+	if err := ov.unknown(func(n string) bool { return seen[n] }); err != nil {
 		return nil, &ParseError{Source: source, Line: headerLine, Err: err}
 	}
-	capHint := strings.Count(s[sc.pos:], "\n") + 1
 	builders := make([]*colBuilder, len(header))
 	for i, name := range header {
 		switch ov.kind[name] {
 		case ovIgnore:
 		case ovNumeric:
-			builders[i] = newBuilder(name, modeNum, capHint)
+			builders[i] = newBuilder(name, modeNum, 0)
 		case ovCategorical:
-			builders[i] = newBuilder(name, modeCat, capHint)
+			builders[i] = newBuilder(name, modeCat, 0)
 		default:
-			builders[i] = newBuilder(name, modeInfer, capHint)
-			builders[i].src = s
+			builders[i] = newBuilder(name, modeInfer, 0)
 		}
 	}
 	rows := 0
 	for {
-		ok, err := sc.next()
-		if err != nil {
-			return nil, &ParseError{Source: source, Line: sc.errLine, Err: err}
-		}
-		if !ok {
+		rec, err := cr.Read()
+		if err == io.EOF {
 			break
 		}
-		if len(sc.fields) != len(header) {
-			return nil, &ParseError{Source: source, Line: sc.recLine, Err: fmt.Errorf("%w: row has %d, header has %d", ErrRagged, len(sc.fields), len(header))}
+		if err != nil {
+			return nil, csvError(source, lines, err)
+		}
+		if len(rec) != len(header) {
+			line, _ := cr.FieldPos(0)
+			return nil, &ParseError{Source: source, Line: line, Err: fmt.Errorf("%w: row has %d, header has %d", ErrRagged, len(rec), len(header))}
+		}
+		if rows == 0 && size > 0 {
+			presize(builders, size, cr.InputOffset()-headerEnd)
 		}
 		for i, b := range builders {
 			if b == nil {
 				continue
 			}
-			f := sc.fields[i]
-			if err := b.addAt(f, sc.offs[i], isMissing(f, opt.Missing)); err != nil {
-				return nil, &ParseError{Source: source, Line: sc.lines[i], Column: b.name, Col: i + 1, Err: err}
+			f := rec[i]
+			if err := b.addAt(f, csvMissing(f, opt.Missing), rows); err != nil {
+				line, col := cr.FieldPos(i)
+				return nil, &ParseError{Source: source, Line: line, Byte: col, Column: b.name, Col: i + 1, Err: err}
+			}
+			if b.justBad {
+				b.badLine, b.badByte = cr.FieldPos(i)
+				b.justBad = false
 			}
 		}
 		rows++
@@ -112,176 +128,155 @@ func parseCSV(s, source string, opt Options) (*Table, error) {
 		return nil, &ParseError{Source: source, Line: headerLine, Err: fmt.Errorf("%w: header but no data rows", ErrEmpty)}
 	}
 	t := &Table{Source: source, NumRows: rows}
-	for _, b := range builders {
-		if b != nil {
-			t.Columns = append(t.Columns, b.column())
+	for i, b := range builders {
+		if b == nil {
+			continue
 		}
+		if err := b.finish(); err != nil {
+			return nil, &ParseError{Source: source, Line: b.badLine, Byte: b.badByte, Column: b.name, Col: i + 1, Err: err}
+		}
+		t.Columns = append(t.Columns, b.column())
 	}
 	return t, nil
 }
 
-// csvScanner splits a CSV text into records. Fields are substrings of the
-// text except quoted fields holding doubled quotes or CRLF line breaks.
-type csvScanner struct {
-	s       string
-	pos     int
-	line    int // line number at pos, 1-based
-	delim   string
-	d0      byte
-	fields  []string // fields of the current record
-	lines   []int    // line on which each field starts
-	offs    []int    // offset of each field in s, −1 if not a substring
-	recLine int      // line on which the current record starts
-	errLine int      // line of the last syntax error
+// presize sets the builders' row count hint from the input size and the
+// length of the first row.
+func presize(builders []*colBuilder, size, rowBytes int64) {
+	rows := int(min(size/max(rowBytes, 1)+1, 1<<26))
+	for _, b := range builders {
+		if b != nil {
+			b.hint = rows
+		}
+	}
 }
 
-// next reads the next record into sc.fields; it returns false at the end
-// of the input. Its semantics follow encoding/csv (with FieldsPerRecord
-// −1 and no LazyQuotes).
-func (sc *csvScanner) next() (bool, error) {
-	s := sc.s
-	// Skip empty lines.
-	for sc.pos < len(s) {
+// csvHeader checks and copies the header record: non-empty, distinct and
+// valid UTF-8 names.
+func csvHeader(cr *csv.Reader, rec []string, source string) ([]string, error) {
+	header := make([]string, len(rec))
+	first := make(map[string]int, len(rec))
+	for i, f := range rec {
+		line, col := cr.FieldPos(i)
 		switch {
-		case s[sc.pos] == '\n':
-			sc.pos++
-			sc.line++
-			continue
-		case s[sc.pos] == '\r' && sc.pos+1 == len(s):
-			sc.pos++
-			continue
-		case s[sc.pos] == '\r' && s[sc.pos+1] == '\n':
-			sc.pos += 2
-			sc.line++
-			continue
+		case f == "":
+			return nil, &ParseError{Source: source, Line: line, Byte: col, Col: i + 1, Err: fmt.Errorf("%w: empty column name", ErrSyntax)}
+		case !utf8.ValidString(f):
+			return nil, &ParseError{Source: source, Line: line, Byte: col, Col: i + 1, Err: fmt.Errorf("%w: column name %q", ErrEncoding, f)}
 		}
-		break
+		if j, dup := first[f]; dup {
+			return nil, &ParseError{Source: source, Line: line, Byte: col, Column: f, Col: i + 1, Err: fmt.Errorf("%w (first at col %d)", ErrDuplicateColumn, j+1)}
+		}
+		first[f] = i
+		header[i] = f
 	}
-	if sc.pos >= len(s) {
-		return false, nil
-	}
-	sc.recLine = sc.line
-	sc.fields = sc.fields[:0]
-	sc.lines = sc.lines[:0]
-	sc.offs = sc.offs[:0]
-fields:
-	for {
-		sc.lines = append(sc.lines, sc.line)
-		if sc.pos < len(s) && s[sc.pos] == '"' {
-			f, off, err := sc.quoted()
-			if err != nil {
-				return false, err
-			}
-			sc.fields = append(sc.fields, f)
-			sc.offs = append(sc.offs, off)
-			// What follows the closing quote ends the field or record.
-			switch {
-			case sc.pos == len(s):
-				return true, nil
-			case s[sc.pos] == sc.d0 && strings.HasPrefix(s[sc.pos:], sc.delim):
-				sc.pos += len(sc.delim)
-				continue
-			case s[sc.pos] == '\n':
-				sc.pos++
-				sc.line++
-				return true, nil
-			case s[sc.pos] == '\r' && sc.pos+1 == len(s):
-				sc.pos++
-				return true, nil
-			case s[sc.pos] == '\r' && s[sc.pos+1] == '\n':
-				sc.pos += 2
-				sc.line++
-				return true, nil
-			}
-			sc.errLine = sc.line
-			return false, fmt.Errorf("%w: unexpected %q after closing quote of field %d", ErrSyntax, s[sc.pos], len(sc.fields))
-		}
-		start := sc.pos
-		for i := start; i < len(s); i++ {
-			c := s[i]
-			if c == sc.d0 && (len(sc.delim) == 1 || strings.HasPrefix(s[i:], sc.delim)) {
-				sc.fields = append(sc.fields, s[start:i])
-				sc.offs = append(sc.offs, start)
-				sc.pos = i + len(sc.delim)
-				continue fields
-			}
-			if c == '\n' {
-				f := s[start:i]
-				if len(f) > 0 && f[len(f)-1] == '\r' {
-					f = f[:len(f)-1]
-				}
-				sc.fields = append(sc.fields, f)
-				sc.offs = append(sc.offs, start)
-				sc.pos = i + 1
-				sc.line++
-				return true, nil
-			}
-			if c == '"' {
-				sc.errLine = sc.line
-				return false, fmt.Errorf("%w: bare quote in unquoted field %d", ErrSyntax, len(sc.fields)+1)
-			}
-		}
-		// End of input.
-		f := s[start:]
-		if len(f) > 0 && f[len(f)-1] == '\r' {
-			f = f[:len(f)-1]
-		}
-		sc.fields = append(sc.fields, f)
-		sc.offs = append(sc.offs, start)
-		sc.pos = len(s)
-		return true, nil
-	}
+	return header, nil
 }
 
-// quoted reads a quoted field starting at the opening quote at sc.pos and
-// leaves sc.pos after the closing quote. It returns the field and its
-// offset in sc.s, or −1 when the field had to be unescaped.
-func (sc *csvScanner) quoted() (string, int, error) {
-	s := sc.s
-	startLine := sc.line
-	sc.pos++
-	start := sc.pos
-	var buf []byte
-	useBuf := false
-	for {
-		j := strings.IndexByte(s[sc.pos:], '"')
-		if j < 0 {
-			sc.errLine = startLine
-			return "", -1, fmt.Errorf("%w: quoted field %d is not closed", ErrSyntax, len(sc.fields)+1)
-		}
-		seg := s[sc.pos : sc.pos+j]
-		if nl := strings.Count(seg, "\n"); nl > 0 {
-			sc.line += nl
-			if strings.Contains(seg, "\r\n") {
-				if !useBuf {
-					buf = append(buf[:0], s[start:sc.pos]...)
-					useBuf = true
-				}
-				seg = strings.ReplaceAll(seg, "\r\n", "\n")
-				buf = append(buf, seg...)
-			} else if useBuf {
-				buf = append(buf, seg...)
-			}
-		} else if useBuf {
-			buf = append(buf, seg...)
-		}
-		sc.pos += j + 1
-		if sc.pos < len(s) && s[sc.pos] == '"' {
-			// Doubled quote: a literal quote character.
-			if !useBuf {
-				buf = append(buf[:0], s[start:sc.pos]...)
-				useBuf = true
-			} else {
-				buf = append(buf, '"')
-			}
-			sc.pos++
-			continue
-		}
-		if useBuf {
-			return string(buf), -1, nil
-		}
-		return s[start : sc.pos-1], start, nil
+// csvMissing reports whether CSV field s is a missing value: empty, "NaN"
+// in any case (as pandas and NumPy write it, blanks around it allowed), or
+// a marker.
+func csvMissing(s string, markers []string) bool {
+	if isMissing(s, markers) {
+		return true
 	}
+	if len(s) < 3 || len(s) > 7 || (s[0]|0x20 != 'n' && s[0] != ' ' && s[0] != '\t') {
+		return false
+	}
+	return strings.EqualFold(strings.Trim(s, " \t"), "nan")
+}
+
+// csvError turns an error of csv.Reader into a *ParseError with the line
+// and byte column; an over-long line takes precedence, since the reader
+// saw only part of it.
+func csvError(source string, lines *lineLimiter, err error) error {
+	if lines.tooLong != nil {
+		return &ParseError{Source: source, Line: lines.line, Err: lines.tooLong}
+	}
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		what := "bare quote in an unquoted field"
+		if errors.Is(pe.Err, csv.ErrQuote) {
+			what = "quote not closed, or text after a closing quote"
+			if pe.StartLine != pe.Line {
+				what += fmt.Sprintf(" (the quoted field starts on line %d)", pe.StartLine)
+			}
+		} else if !errors.Is(pe.Err, csv.ErrBareQuote) {
+			what = pe.Err.Error()
+		}
+		return &ParseError{Source: source, Line: pe.Line, Byte: pe.Column, Err: fmt.Errorf("%w: %s", ErrSyntax, what)}
+	}
+	return &ParseError{Source: source, Err: fmt.Errorf("data: read: %w", err)}
+}
+
+// lineLimiter passes the input on one whole line at a time, dropping a
+// leading byte order mark, and fails at a line longer than max bytes
+// before passing on any of it, so that the CSV reader never holds more
+// than max bytes of a line. It counts lines so that the error can name
+// the line.
+type lineLimiter struct {
+	r       *bufio.Reader
+	max     int
+	long    []byte // a line longer than r's buffer, gathered
+	pending []byte // the rest of the current line
+	line    int    // 1-based number of the current line
+	started bool
+	err     error // the error that ends the input, once seen
+	tooLong error // the over-long line error, when that was it
+}
+
+func newLineLimiter(r io.Reader, max int) *lineLimiter {
+	return &lineLimiter{r: bufio.NewReaderSize(r, min(64<<10, max+1)), max: max}
+}
+
+func (l *lineLimiter) Read(p []byte) (int, error) {
+	if len(l.pending) == 0 {
+		if l.err != nil {
+			return 0, l.err
+		}
+		l.next()
+		if len(l.pending) == 0 {
+			return 0, l.err
+		}
+	}
+	n := copy(p, l.pending)
+	l.pending = l.pending[n:]
+	return n, nil
+}
+
+// next reads the next line into pending, or sets err.
+func (l *lineLimiter) next() {
+	if !l.started {
+		l.started = true
+		if b, err := l.r.Peek(3); err == nil && string(b) == "\uFEFF" {
+			l.r.Discard(3)
+		}
+	}
+	l.line++
+	line, err := l.r.ReadSlice('\n')
+	if errors.Is(err, bufio.ErrBufferFull) {
+		if l.long == nil {
+			// Room for the longest line allowed, at once: growing by
+			// doubling would allocate twice that.
+			l.long = make([]byte, 0, l.max+l.r.Size()+1)
+		}
+		l.long = append(l.long[:0], line...)
+		for errors.Is(err, bufio.ErrBufferFull) && len(l.long) <= l.max {
+			line, err = l.r.ReadSlice('\n')
+			l.long = append(l.long, line...)
+		}
+		line = l.long
+	}
+	if n := len(line); n > l.max && (n > l.max+1 || line[n-1] != '\n') {
+		l.long = nil
+		l.tooLong = fmt.Errorf("%w: line longer than %d bytes (a wrong delimiter, or no line breaks?)", ErrSyntax, l.max)
+		l.err = l.tooLong
+		return
+	}
+	if err != nil {
+		l.err = err
+	}
+	l.pending = line
 }
 
 // WriteCSV writes t as comma-separated values with a header row: numbers

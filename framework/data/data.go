@@ -208,6 +208,21 @@ type Options struct {
 	Missing []string
 	// MaxFeatures bounds the LIBSVM feature index; 0 means 1<<22.
 	MaxFeatures int
+	// MaxLineBytes bounds the length of a CSV line; 0 means
+	// DefaultMaxLineBytes.
+	MaxLineBytes int
+}
+
+// DefaultMaxLineBytes is the longest CSV line read by default: 8 MiB, room
+// for some 800,000 numeric features in a row.
+const DefaultMaxLineBytes = 8 << 20
+
+// maxLine returns the CSV line length bound.
+func (o *Options) maxLine() int {
+	if o.MaxLineBytes > 0 {
+		return o.MaxLineBytes
+	}
+	return DefaultMaxLineBytes
 }
 
 // Sentinel causes wrapped by ParseError; test with errors.Is.
@@ -232,22 +247,26 @@ var (
 	ErrUndeclared = errors.New("undeclared nominal value")
 	// ErrOptions reports invalid Options.
 	ErrOptions = errors.New("invalid options")
+	// ErrEncoding reports text that is not valid UTF-8.
+	ErrEncoding = errors.New("not valid UTF-8")
 )
 
 // ParseError is the error returned by every loader. It prints as
 //
-//	data/car.csv:1291: column "safety" (col 6): not a number: "hi"
+//	data/car.csv:1291:17: column "safety" (col 6): not a number: "hi"
 //
 // leaving out the parts that do not apply.
 type ParseError struct {
 	Source string // file path or source name
 	Line   int    // 1-based line in the (decompressed) file; 0 if not tied to a line
+	Byte   int    // 1-based byte column in Line where the field starts; 0 if unknown
 	Column string // column name; "" if not tied to a column
 	Col    int    // 1-based field or attribute position; 0 if not tied to one
 	Err    error  // the cause, wrapping one of the Err* sentinels
 }
 
-// Error formats the error as source:line: column "name" (col N): cause.
+// Error formats the error as source:line:byte: column "name" (col N):
+// cause.
 func (e *ParseError) Error() string {
 	var b strings.Builder
 	src := e.Source
@@ -257,6 +276,9 @@ func (e *ParseError) Error() string {
 	b.WriteString(src)
 	if e.Line > 0 {
 		fmt.Fprintf(&b, ":%d", e.Line)
+		if e.Byte > 0 {
+			fmt.Fprintf(&b, ":%d", e.Byte)
+		}
 	}
 	b.WriteString(": ")
 	switch {
@@ -299,6 +321,46 @@ func FileSHA256(path string) (string, error) {
 		return "", fmt.Errorf("data: hash %s: %w", path, err)
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// openFile opens path for reading, gunzipped when the name ends in .gz.
+func openFile(path string) (io.ReadCloser, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("data: %w", err)
+	}
+	if !strings.HasSuffix(strings.ToLower(path), ".gz") {
+		return f, nil
+	}
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("data: %s: gunzip: %w", path, err)
+	}
+	return gzipFile{zr, f}, nil
+}
+
+// fileSizeHint returns about how many bytes reading path gives: its size,
+// times 4 for a gzip file; 0 when unknown.
+func fileSizeHint(path string) int64 {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return 0
+	}
+	if strings.HasSuffix(strings.ToLower(path), ".gz") {
+		return fi.Size() * 4
+	}
+	return fi.Size()
+}
+
+// gzipFile closes both the gzip reader and its file.
+type gzipFile struct {
+	*gzip.Reader
+	f *os.File
+}
+
+func (g gzipFile) Close() error {
+	return errors.Join(g.Reader.Close(), g.f.Close())
 }
 
 // readFile returns the whole content of path, gunzipped when the name

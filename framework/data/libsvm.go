@@ -127,7 +127,8 @@ func parseLIBSVM(s, source string, opt Options) (*Table, error) {
 			if idx <= prev {
 				return nil, perr(lr.line, "f"+strconv.Itoa(idx), fmt.Errorf("%w: token %d: feature index %d not greater than previous %d", ErrSyntax, tok, idx, prev))
 			}
-			v, ok := parseNum(w[colon+1:])
+			v, kind := parseNum(w[colon+1:])
+			ok := kind == numFinite
 			if !ok || w[colon+1:] != strings.TrimSpace(w[colon+1:]) {
 				return nil, perr(lr.line, "f"+strconv.Itoa(idx), fmt.Errorf("%w: token %d: value %q", ErrNotNumeric, tok, clip(w[colon+1:])))
 			}
@@ -236,7 +237,8 @@ func parseLIBSVM(s, source string, opt Options) (*Table, error) {
 func sortLabels(names []string) {
 	vals := make(map[string]float64, len(names))
 	for _, n := range names {
-		v, ok := parseNum(n)
+		v, kind := parseNum(n)
+		ok := kind == numFinite
 		if !ok {
 			sort.Strings(names)
 			return
