@@ -1,11 +1,14 @@
 package engine
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/polyclass/polyclass/framework/config"
+	"github.com/polyclass/polyclass/framework/data"
+	"github.com/polyclass/polyclass/framework/encode"
 	"github.com/polyclass/polyclass/framework/suggest"
 )
 
@@ -37,4 +40,174 @@ func (r *resolver) unknownTarget(c *config.Dataset, columns []string) {
 		return
 	}
 	r.errorf(targetRange(c), "Unknown column", "Dataset %q has no column %q%s; its columns are: %s.", c.Name, c.Target, hint, strings.Join(columns, ", "))
+}
+
+// loadOptions returns the data options of dataset c, as the dataset is
+// loaded (the target read as categorical).
+func loadOptions(c *config.Dataset) data.Options {
+	opt := data.Options{Categorical: c.Categorical, Numeric: c.Numeric, Ignore: c.Ignore, Missing: c.Missing}
+	if c.Delimiter != "" {
+		opt.Delimiter = []rune(c.Delimiter)[0]
+	}
+	if c.Target != "" {
+		// Class values are names, even when they look like numbers.
+		opt.Categorical = append(append([]string(nil), opt.Categorical...), c.Target)
+	}
+	return opt
+}
+
+// encodable runs pipeline p's steps once on every row of dataset d, as
+// each fold will on its own rows, and reports what would fail every fold:
+// categorical columns left without an encoder, and missing values that no
+// impute step fills, located in the data file.
+func (r *resolver) encodable(d *Dataset, p *Pipeline) {
+	c := d.Config
+	train := make([]int, d.Table.NumRows)
+	for i := range train {
+		train[i] = i
+	}
+	ctx := &encode.Context{Train: train, Labels: d.Labels, K: d.K(), Seed: r.exp.Seed}
+	f := d.Features
+	for i, s := range p.Steps {
+		var err error
+		if f, err = s.FitTransform(f, ctx); err != nil {
+			r.errorf(p.Config.StepsRange, "Pipeline fails on the dataset", "Dataset %q, pipeline %q step %d (%s): %v",
+				c.Name, p.Config.Name, i+1, p.Config.Steps[i], err)
+			return
+		}
+	}
+	steps := "no steps"
+	if len(p.Config.Steps) > 0 {
+		steps = "steps " + strings.Join(p.Config.Steps, ", ")
+	}
+	if len(f.Cat) > 0 {
+		names := make([]string, len(f.Cat))
+		for i, col := range f.Cat {
+			names[i] = fmt.Sprintf("%q", col.Name)
+		}
+		r.errorf(c.PathRange, "Categorical columns without an encoder",
+			"Dataset %q: column(s) %s hold text, and pipeline %q (%s) does not encode them, so every fold would fail. Add an encoder such as onehot to the pipeline, or list the columns in ignore.",
+			c.Name, strings.Join(names, ", "), p.Config.Name, steps)
+		return
+	}
+	col, row, count := firstMissing(f)
+	if col == "" {
+		return
+	}
+	fix := "declare an impute encoder, encoder \"impute\" { type = \"impute\" }, before the other encoders (the default pipeline takes them in file order)"
+	if !p.Config.Default {
+		fix = "declare encoder \"impute\" { type = \"impute\" } and put it first in the pipeline's steps"
+	}
+	r.errorf(c.PathRange, "Missing values without impute",
+		"Dataset %q: %s column %q has a missing value (data row %d; %d missing value(s) in all), and pipeline %q (%s) has no impute step that fills it, so every fold would fail. To fix it, %s.",
+		c.Name, r.locate(d, row, col), col, rowInFile(d, row)+1, count, p.Config.Name, steps, fix)
+}
+
+// firstMissing returns the column and row of the first missing value of
+// the frame's numeric columns (lowest row, then column order) and the
+// number of missing values; "" when there is none.
+func firstMissing(f *encode.Frame) (col string, row, count int) {
+	row = -1
+	for _, nc := range f.Num {
+		for i, v := range nc.Vals {
+			if v != v {
+				count++
+				if row < 0 || i < row {
+					col, row = nc.Name, i
+				}
+			}
+		}
+	}
+	return col, row, count
+}
+
+// rowInFile returns the 0-based row of table row i in its file: the test
+// file's rows follow the training file's.
+func rowInFile(d *Dataset, i int) int {
+	if n := trainRows(d); d.Config.TestPath != "" && i >= n {
+		return i - n
+	}
+	return i
+}
+
+// trainRows returns the number of rows that come from the dataset's path.
+func trainRows(d *Dataset) int {
+	if d.Config.TestPath == "" {
+		return d.Table.NumRows
+	}
+	n := 0
+	for _, f := range d.Folds[0] {
+		if f == 1 {
+			n++
+		}
+	}
+	return n
+}
+
+// locate names the file, line and byte column of table row i in column
+// name, as "file:line:col:", or "file:" when the format has no positions.
+func (r *resolver) locate(d *Dataset, i int, name string) string {
+	path := d.Config.Path
+	if d.Config.TestPath != "" && i >= trainRows(d) {
+		path = d.Config.TestPath
+	}
+	pos := data.Locate(path, loadOptions(d.Config), rowInFile(d, i), name)
+	if pos.Line == 0 {
+		return path + ":"
+	}
+	return fmt.Sprintf("%s:%d:%d:", path, pos.Line, pos.Byte)
+}
+
+// foldWarnings warns, as scikit-learn's StratifiedKFold does, when the
+// least populated class has fewer rows than there are folds, and when a
+// test part has fewer rows than there are classes.
+func (r *resolver) foldWarnings(d *Dataset) {
+	cvc := r.exp.CV
+	c := d.Config
+	if !cvc.Stratified || d.MultiLabel || cvc.Holdout > 0 || cvc.FoldsFile != "" || c.FoldsFile != "" || c.TestPath != "" {
+		return
+	}
+	rng := cvc.FoldsRange
+	if rng.Filename == "" {
+		rng = c.DeclRange
+	}
+	counts := make([]int, d.K())
+	for _, y := range d.Labels {
+		counts[y]++
+	}
+	least := 0
+	for k, n := range counts {
+		if n < counts[least] {
+			least = k
+		}
+	}
+	if counts[least] < d.NumFolds {
+		r.warnf(rng, "Class smaller than the number of folds",
+			"Dataset %q: the least populated class %q has only %d row(s), fewer than folds = %d, so some test parts have none of it (scikit-learn's StratifiedKFold warns the same).",
+			c.Name, d.Classes[least], counts[least], d.NumFolds)
+	}
+	// The smallest test part of all repeats, the first of them on ties.
+	smallest, fold, repeat := -1, 0, 0
+	for rep, folds := range d.Folds {
+		sizes := make([]int, d.NumFolds)
+		for _, f := range folds {
+			sizes[f]++
+		}
+		for f, n := range sizes {
+			if smallest < 0 || n < smallest {
+				smallest, fold, repeat = n, f, rep
+			}
+		}
+	}
+	if smallest >= 0 && smallest < d.K() {
+		r.warnf(rng, "Fold smaller than the number of classes",
+			"Dataset %q: fold %d of repeat %d has %d test row(s) for %d classes, so it cannot hold every class; use fewer folds.",
+			c.Name, fold+1, repeat+1, smallest, d.K())
+	}
+}
+
+// warnf records a warning at rng.
+func (r *resolver) warnf(rng hcl.Range, summary, format string, args ...any) {
+	rr := rng
+	r.diags = append(r.diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: summary, Detail: fmt.Sprintf(format, args...), Subject: &rr})
 }

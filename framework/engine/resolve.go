@@ -52,6 +52,7 @@ func Resolve(ctx context.Context, exp *config.Experiment, h *host.Host) (*Grid, 
 	for _, d := range exp.Datasets {
 		if ds := r.dataset(d); ds != nil {
 			g.Datasets = append(g.Datasets, ds)
+			r.foldWarnings(ds)
 		}
 	}
 	encoders := map[string]*config.Encoder{}
@@ -120,6 +121,11 @@ func Resolve(ctx context.Context, exp *config.Experiment, h *host.Host) (*Grid, 
 	if r.diags.HasErrors() {
 		return g, r.diags
 	}
+	for _, d := range g.Datasets {
+		for _, p := range g.Pipelines {
+			r.encodable(d, p)
+		}
+	}
 	// Dry-run every reduction on every dataset it meets: a user code matrix
 	// that does not fit the classes is an error at its location now, not a
 	// failed cell later.
@@ -160,14 +166,7 @@ func Resolve(ctx context.Context, exp *config.Experiment, h *host.Host) (*Grid, 
 }
 
 func (r *resolver) dataset(c *config.Dataset) *Dataset {
-	opt := data.Options{Categorical: c.Categorical, Numeric: c.Numeric, Ignore: c.Ignore, Missing: c.Missing}
-	if c.Delimiter != "" {
-		opt.Delimiter = []rune(c.Delimiter)[0]
-	}
-	if c.Target != "" {
-		// Class values are names, even when they look like numbers.
-		opt.Categorical = append(append([]string(nil), opt.Categorical...), c.Target)
-	}
+	opt := loadOptions(c)
 	t, err := data.Read(c.Path, opt)
 	if c.TargetDefaulted && errors.Is(err, data.ErrUnknownColumn) {
 		// No "class" column: perhaps a multi-label ARFF naming its labels.
