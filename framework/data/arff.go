@@ -5,6 +5,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // ReadARFF loads a Weka ARFF file; a path ending in .gz is gunzipped. See
@@ -156,6 +157,9 @@ header:
 				return nil, perr(lr.line, len(attrs)+1, "", err)
 			}
 			a.line = lr.line
+			if err := a.validUTF8(); err != nil {
+				return nil, perr(lr.line, len(attrs)+1, "", err)
+			}
 			if j, dup := seen[a.name]; dup {
 				return nil, perr(lr.line, len(attrs)+1, a.name, fmt.Errorf("%w (first at attribute %d, line %d)", ErrDuplicateColumn, j+1, attrs[j].line))
 			}
@@ -358,6 +362,20 @@ header:
 }
 
 // parseAttribute parses the text after @attribute.
+// validUTF8 returns an ErrEncoding error when the attribute's name or a
+// declared value is not valid UTF-8 (protobuf strings must be).
+func (a *arffAttr) validUTF8() error {
+	if !utf8.ValidString(a.name) {
+		return fmt.Errorf("%w: attribute name %q", ErrEncoding, a.name)
+	}
+	for _, l := range a.levels {
+		if !utf8.ValidString(l) {
+			return fmt.Errorf("%w: attribute %q declares value %q", ErrEncoding, a.name, l)
+		}
+	}
+	return nil
+}
+
 func parseAttribute(rest string) (arffAttr, error) {
 	name, tail, err := arffWord(rest, true)
 	if err != nil {

@@ -126,6 +126,8 @@ func TestParseARFFErrors(t *testing.T) {
 		is   error
 	}{
 		{"empty", "% only a comment\n\n", Options{}, "e.arff: no data: empty file", ErrEmpty},
+		{"declared value not UTF-8", "@relation r\n@attribute a numeric\n@attribute class {x,caf\xe9}\n@data\n1,x\n", Options{}, `e.arff:3: col 2: not valid UTF-8: attribute "class" declares value "caf\xe9"`, ErrEncoding},
+		{"string value not UTF-8", "@relation r\n@attribute s string\n@data\n'ok'\n'\xff'\n", Options{}, `e.arff:5: column "s" (col 1): not valid UTF-8: "\xff"`, ErrEncoding},
 		{"no data section", "@relation r\n@attribute a numeric\n", Options{}, "e.arff: syntax error: no @data section", ErrSyntax},
 		{"no attributes", "@relation r\n@data\n1\n", Options{}, "e.arff: no data: no @attribute declarations", ErrEmpty},
 		{"no rows", head + "% nothing\n", Options{}, "e.arff: no data: no data rows after @data", ErrEmpty},
