@@ -1,6 +1,8 @@
 package data
 
 import (
+	"io"
+	"strings"
 	"testing"
 
 	"github.com/polyclass/polyclass/internal/refdata"
@@ -29,3 +31,15 @@ func BenchmarkReadDiabetes(b *testing.B) {
 
 // BenchmarkReadCovertype loads covertype_50k.csv.gz (50000×13, gzip).
 func BenchmarkReadCovertype(b *testing.B) { benchRead(b, "covertype_50k.csv.gz", Options{}) }
+
+// BenchmarkRejectLongLine rejects a CSV whose third line is 50 MB long;
+// B/op stays near Options.MaxLineBytes (8 MiB), not the line's length.
+func BenchmarkRejectLongLine(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		_, err := ParseCSV(io.MultiReader(strings.NewReader("a,b\n1,2\n"), &endlessLine{n: 50 << 20}), "long.csv", Options{})
+		if err == nil {
+			b.Fatal("no error")
+		}
+	}
+}

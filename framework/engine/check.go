@@ -71,7 +71,8 @@ func (r *resolver) encodable(d *Dataset, p *Pipeline) {
 	for i, s := range p.Steps {
 		var err error
 		if f, err = s.FitTransform(f, ctx); err != nil {
-			r.errorf(p.Config.StepsRange, "Pipeline fails on the dataset", "Dataset %q, pipeline %q step %d (%s): %v",
+			// Fitted on every row it fails; a fold's rows may still do.
+			r.warnf(c.PathRange, "Pipeline fails on the whole dataset", "Dataset %q, pipeline %q step %d (%s), fitted on every row: %v",
 				c.Name, p.Config.Name, i+1, p.Config.Steps[i], err)
 			return
 		}
