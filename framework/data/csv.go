@@ -55,11 +55,7 @@ func parseCSV(r io.Reader, source string, opt Options, size int64) (*Table, erro
 	if err != nil {
 		return nil, &ParseError{Source: source, Err: err}
 	}
-	lines := newLineLimiter(r, opt.maxLine())
-	cr := csv.NewReader(lines)
-	cr.Comma, _ = utf8.DecodeRuneInString(delim)
-	cr.FieldsPerRecord = -1
-	cr.ReuseRecord = true
+	cr, lines := newCSVReader(r, delim, opt.maxLine())
 	rec, err := cr.Read()
 	if err == io.EOF {
 		return nil, &ParseError{Source: source, Err: fmt.Errorf("%w: empty file (no header row)", ErrEmpty)}
@@ -138,6 +134,17 @@ func parseCSV(r io.Reader, source string, opt Options, size int64) (*Table, erro
 		t.Columns = append(t.Columns, b.column())
 	}
 	return t, nil
+}
+
+// newCSVReader returns a csv.Reader of r's records (fields of any count,
+// the record slice reused) and the line limiter it reads through.
+func newCSVReader(r io.Reader, delim string, maxLine int) (*csv.Reader, *lineLimiter) {
+	lines := newLineLimiter(r, maxLine)
+	cr := csv.NewReader(lines)
+	cr.Comma, _ = utf8.DecodeRuneInString(delim)
+	cr.FieldsPerRecord = -1
+	cr.ReuseRecord = true
+	return cr, lines
 }
 
 // presize sets the builders' row count hint from the input size and the

@@ -366,29 +366,14 @@ func (g gzipFile) Close() error {
 // readFile returns the whole content of path, gunzipped when the name
 // ends in .gz.
 func readFile(path string) (string, error) {
-	f, err := os.Open(path)
+	f, err := openFile(path)
 	if err != nil {
-		return "", fmt.Errorf("data: %w", err)
+		return "", err
 	}
 	defer f.Close()
-	var r io.Reader = f
 	var b strings.Builder
-	if fi, err := f.Stat(); err == nil && fi.Size() > 0 {
-		if strings.HasSuffix(strings.ToLower(path), ".gz") {
-			b.Grow(int(min(fi.Size()*10, 1<<30)))
-		} else {
-			b.Grow(int(fi.Size()))
-		}
-	}
-	if strings.HasSuffix(strings.ToLower(path), ".gz") {
-		zr, err := gzip.NewReader(f)
-		if err != nil {
-			return "", fmt.Errorf("data: %s: gunzip: %w", path, err)
-		}
-		defer zr.Close()
-		r = zr
-	}
-	if _, err := io.Copy(&b, r); err != nil {
+	b.Grow(int(min(fileSizeHint(path), 1<<30)))
+	if _, err := io.Copy(&b, f); err != nil {
 		return "", fmt.Errorf("data: read %s: %w", path, err)
 	}
 	return b.String(), nil

@@ -1,11 +1,5 @@
 package data
 
-import (
-	"encoding/csv"
-	"io"
-	"unicode/utf8"
-)
-
 // Position is where a value of a data file is: the 1-based line and byte
 // column of its field. Zero fields mean unknown.
 type Position struct {
@@ -33,10 +27,7 @@ func Locate(path string, opt Options, row int, name string) Position {
 		return Position{}
 	}
 	defer in.Close()
-	cr := csv.NewReader(newLineLimiter(in, opt.maxLine()))
-	cr.Comma, _ = utf8.DecodeRuneInString(delim)
-	cr.FieldsPerRecord = -1
-	cr.ReuseRecord = true
+	cr, _ := newCSVReader(in, delim, opt.maxLine())
 	header, err := cr.Read()
 	if err != nil {
 		return Position{}
@@ -51,11 +42,9 @@ func Locate(path string, opt Options, row int, name string) Position {
 		return Position{}
 	}
 	for r := 0; ; r++ {
-		rec, err := cr.Read()
-		if err == io.EOF || err != nil || len(rec) <= col {
+		if rec, err := cr.Read(); err != nil || len(rec) <= col {
 			return Position{}
-		}
-		if r == row {
+		} else if r == row {
 			line, b := cr.FieldPos(col)
 			return Position{Line: line, Byte: b}
 		}
