@@ -137,6 +137,8 @@ func TestDiagnostics(t *testing.T) {
 		{"duplicate dataset", base + "dataset \"iris\" { path = \"b\" }\n", `exp.hcl:4:9: error: Duplicate dataset name`},
 		{"duplicate cv", base + "cv {}\ncv {}\n", `exp.hcl:5:1: error: Duplicate cv block`},
 		{"unknown encoder in pipeline", base + "encoder \"s\" { type = \"standardize\" }\npipeline \"p\" { steps = [\"s\", \"pca\"] }\n", `exp.hcl:5:24: error: Unknown encoder`},
+		{"unknown dataset in reduction", base + "reduction \"ova\" { datasets = [\"iris\", \"wine\"] }\n", `exp.hcl:4:30: error: Unknown dataset`},
+		{"unknown learner in reduction", base + "reduction \"ova\" { learners = [\"svm\"] }\n", `exp.hcl:4:30: error: Unknown learner`},
 		{"encoder without type", base + "encoder \"s\" {}\n", `exp.hcl:4:1: error: Missing required argument`},
 		{"params not object", base + "learner \"svm\" { params = 3 }\n", `exp.hcl:4:26: error: Incorrect attribute value type`},
 		{"param object value", base + "learner \"svm\" { params = { C = { a = 1 } } }\n", `exp.hcl:4:32: error: Invalid parameter value`},

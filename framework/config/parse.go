@@ -677,19 +677,31 @@ func contains(ss []string, s string) bool {
 	return false
 }
 
+// nameSet returns the names of xs as a set.
+func nameSet[T any](xs []T, name func(T) string) map[string]bool {
+	set := map[string]bool{}
+	for _, x := range xs {
+		set[name(x)] = true
+	}
+	return set
+}
+
+// declared reports, at rng, each of names that is not in set: who names a
+// kind (encoder, dataset, learner) that the file does not declare.
+func (d *decoder) declared(names []string, set map[string]bool, rng hcl.Range, kind, who string) {
+	for _, n := range names {
+		if !set[n] {
+			d.errorf(rng, "Unknown "+kind, "%s names %s %q, which is not declared.", who, kind, n)
+		}
+	}
+}
+
 // crossCheck checks references between blocks and fills the default
 // pipeline.
 func (d *decoder) crossCheck(exp *Experiment) {
-	enc := map[string]bool{}
-	for _, e := range exp.Encoders {
-		enc[e.Name] = true
-	}
+	encoders := nameSet(exp.Encoders, func(e *Encoder) string { return e.Name })
 	for _, p := range exp.Pipelines {
-		for _, s := range p.Steps {
-			if !enc[s] {
-				d.errorf(p.StepsRange, "Unknown encoder", "Pipeline %q names encoder %q, which is not declared.", p.Name, s)
-			}
-		}
+		d.declared(p.Steps, encoders, p.StepsRange, "encoder", "Pipeline "+strconv.Quote(p.Name))
 	}
 	if len(exp.Pipelines) == 0 {
 		def := &Pipeline{Name: "default", Default: true}
@@ -701,25 +713,12 @@ func (d *decoder) crossCheck(exp *Experiment) {
 		}
 		exp.Pipelines = []*Pipeline{def}
 	}
-	dsNames := map[string]bool{}
-	for _, ds := range exp.Datasets {
-		dsNames[ds.Name] = true
-	}
-	lNames := map[string]bool{}
-	for _, l := range exp.Learners {
-		lNames[l.Name] = true
-	}
+	datasets := nameSet(exp.Datasets, func(ds *Dataset) string { return ds.Name })
+	learners := nameSet(exp.Learners, func(l *Learner) string { return l.Name })
 	for _, r := range exp.Reductions {
-		for _, n := range r.Datasets {
-			if !dsNames[n] {
-				d.errorf(r.DatasetsRange, "Unknown dataset", "Reduction %q names dataset %q, which is not declared.", r.Name, n)
-			}
-		}
-		for _, n := range r.Learners {
-			if !lNames[n] {
-				d.errorf(r.LearnersRange, "Unknown learner", "Reduction %q names learner %q, which is not declared.", r.Name, n)
-			}
-		}
+		who := "Reduction " + strconv.Quote(r.Name)
+		d.declared(r.Datasets, datasets, r.DatasetsRange, "dataset", who)
+		d.declared(r.Learners, learners, r.LearnersRange, "learner", who)
 	}
 	if len(exp.Datasets) == 0 {
 		d.diags = append(d.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "No datasets",
