@@ -131,9 +131,10 @@ func rowInFile(d *Dataset, i int) int {
 	return i
 }
 
-// trainRows returns the number of rows that come from the dataset's path.
+// trainRows returns the number of rows that come from the dataset's path
+// (all rows until the folds are made).
 func trainRows(d *Dataset) int {
-	if d.Config.TestPath == "" {
+	if d.Config.TestPath == "" || len(d.Folds) == 0 {
 		return d.Table.NumRows
 	}
 	n := 0
@@ -149,6 +150,9 @@ func trainRows(d *Dataset) int {
 // name, as "file:line:col:", or "file:" when the format has no positions.
 func (r *resolver) locate(d *Dataset, i int, name string) string {
 	path := d.Config.Path
+	if d.Config.TestPath != "" && len(d.Folds) == 0 {
+		return "" // the rows of the two files are not told apart yet
+	}
 	if d.Config.TestPath != "" && i >= trainRows(d) {
 		path = d.Config.TestPath
 	}

@@ -312,7 +312,7 @@ func (r *resolver) classTarget(ds *Dataset) bool {
 	ds.Labels = make([]int, t.NumRows)
 	for i, code := range target.Codes {
 		if code < 0 {
-			r.errorf(c.PathRange, "Missing class", "Dataset %q: data row %d has no value in the target column %q.", c.Name, i+1, c.Target)
+			r.errorf(c.PathRange, "Missing class", "Dataset %q: %s data row %d has no value in the target column %q.", c.Name, r.locate(ds, i, c.Target), i+1, c.Target)
 			return false
 		}
 		ds.Labels[i] = index[code]
@@ -367,7 +367,7 @@ func (r *resolver) labelTargets(ds *Dataset) bool {
 				}
 			}
 			if v != 0 && v != 1 {
-				r.errorf(c.PathRange, "Invalid label value", "Dataset %q: data row %d: label column %q must hold 0 or 1.", c.Name, i+1, name)
+				r.errorf(c.PathRange, "Invalid label value", "Dataset %q: %s data row %d: label column %q must hold 0 or 1.", c.Name, r.locate(ds, i, name), i+1, name)
 				return false
 			}
 			ds.LabelMatrix.Set(i, k, v)
