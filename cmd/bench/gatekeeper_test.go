@@ -26,7 +26,7 @@ cv {
   folds      = %d
   stratified = true
 }
-output { baseline = "%s" }
+output { %s }
 %s
 `
 
@@ -42,7 +42,7 @@ func TestValidateIsRunsGatekeeper(t *testing.T) {
 		data     string // d.csv; gateData when empty
 		attrs    string // dataset attributes (line 4)
 		folds    int    // 3 when 0
-		baseline string // "logreg" when empty
+		output   string // the output block's body; baseline = "logreg" when empty
 		tail     string // from line 17 on
 		want     []string
 		warnOnly bool // validate passes (with the wanted warnings)
@@ -56,10 +56,12 @@ func TestValidateIsRunsGatekeeper(t *testing.T) {
 			want: []string{`exp.hcl:17:36: error: Duplicate metric`, `Metric "accuracy" is listed twice (first at `, `exp.hcl:17:12)`}},
 		{name: "misspelt metric", tail: `metrics = ["accuracy", "f1_macro"]`,
 			want: []string{`exp.hcl:17:24: error: Unknown metric`, `unknown metric "f1_macro" (did you mean "macro_f1"?)`}},
-		{name: "baseline matching no row", baseline: "logreg C=1",
+		{name: "baseline matching no row", output: `baseline = "logreg C=1"`,
 			want: []string{`exp.hcl:16:21: error: Unknown baseline`, `baseline "logreg C=1" matches no row`, `(rows: "logreg ova")`}},
-		{name: "misspelt baseline", baseline: "logrg",
+		{name: "misspelt baseline", output: `baseline = "logrg"`,
 			want: []string{`exp.hcl:16:21: error: Unknown baseline`, `(did you mean "logreg"?)`}},
+		{name: "unknown confusion row", output: `confusion = ["logreg ova", "svm ova"]`,
+			want: []string{`exp.hcl:16:22: error: Unknown confusion row`, `confusion row "svm ova" matches no row (rows: "logreg ova")`}},
 		{name: "default target missing", data: strings.Replace(gateData, "class", "Class", 1),
 			want: []string{`exp.hcl:2:1: error: Unknown column`, `no column "class", the default target (did you mean "Class"?); set target = "COLUMN"`, "Its columns are: a, b, Class."}},
 		{name: "missing class", data: strings.Replace(gateData, "4,5,y", "4,5,", 1),
@@ -101,15 +103,15 @@ func TestValidateIsRunsGatekeeper(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
-			data, folds, baseline := tc.data, tc.folds, tc.baseline
+			data, folds, output := tc.data, tc.folds, tc.output
 			if data == "" {
 				data = gateData
 			}
 			if folds == 0 {
 				folds = 3
 			}
-			if baseline == "" {
-				baseline = "logreg"
+			if output == "" {
+				output = `baseline = "logreg"`
 			}
 			if err := os.WriteFile(filepath.Join(dir, "d.csv"), []byte(data), 0o644); err != nil {
 				t.Fatal(err)
@@ -117,7 +119,7 @@ func TestValidateIsRunsGatekeeper(t *testing.T) {
 			file := filepath.Join(dir, "exp.hcl")
 			src := strings.Replace(gateExperiment, "%s", tc.attrs, 1)
 			src = strings.Replace(src, "%d", strconv.Itoa(folds), 1)
-			src = strings.Replace(src, "%s", baseline, 1)
+			src = strings.Replace(src, "%s", output, 1)
 			src = strings.Replace(src, "%s", tc.tail, 1)
 			if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
 				t.Fatal(err)

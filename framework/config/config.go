@@ -178,7 +178,8 @@ type Output struct {
 	Confusion []string `hcl:"confusion,optional"`
 
 	// Ranges of the values given (empty when not given).
-	FormatsRange  hcl.Range `hcl:"formats,attr_value_range"`
-	BaselineRange hcl.Range `hcl:"baseline,attr_value_range"`
-	AlphaRange    hcl.Range `hcl:"alpha,attr_value_range"`
+	FormatsRange   hcl.Range `hcl:"formats,attr_value_range"`
+	BaselineRange  hcl.Range `hcl:"baseline,attr_value_range"`
+	AlphaRange     hcl.Range `hcl:"alpha,attr_value_range"`
+	ConfusionRange hcl.Range `hcl:"confusion,attr_value_range"`
 }

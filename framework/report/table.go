@@ -180,13 +180,13 @@ func FindRow(rows []Row, name string) (int, error) {
 		for _, r := range rows {
 			names = append(names, r.Label, r.Learner)
 		}
-		return -1, fmt.Errorf("baseline %q matches no row%s (rows: %s)", name, suggest.DidYouMean(name, names), strings.Join(labels, ", "))
+		return -1, fmt.Errorf("%q matches no row%s (rows: %s)", name, suggest.DidYouMean(name, names), strings.Join(labels, ", "))
 	}
 	var labels []string
 	for _, i := range found {
 		labels = append(labels, fmt.Sprintf("%q", rows[i].Label))
 	}
-	return -1, fmt.Errorf("baseline %q matches several rows: %s", name, strings.Join(labels, ", "))
+	return -1, fmt.Errorf("%q matches several rows: %s", name, strings.Join(labels, ", "))
 }
 
 // BuildTables computes the comparison table of every metric: means, ranks,
@@ -205,7 +205,7 @@ func BuildTables(experiment string, cells []*engine.CellResult, metricNames []st
 	if baseline != "" {
 		var err error
 		if base, err = FindRow(rows, baseline); err != nil {
-			baseNote = err.Error() + "; no significance marks"
+			baseNote = "baseline " + err.Error() + "; no significance marks"
 		}
 	}
 	dsIndex := map[string]int{}
