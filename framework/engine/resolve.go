@@ -318,7 +318,7 @@ func (r *resolver) classTarget(ds *Dataset) bool {
 		ds.Labels[i] = index[code]
 	}
 	if len(ds.Classes) < 2 {
-		r.errorf(targetRange(c), "Too few classes", "Dataset %q: the target column %q has %d class(es); at least 2 are needed.", c.Name, c.Target, len(ds.Classes))
+		r.errorf(targetRange(c), "Too few classes", "Dataset %q: the target column %q has %d class(es) %q in its %d rows; at least 2 are needed.", c.Name, c.Target, len(ds.Classes), ds.Classes, t.NumRows)
 		return false
 	}
 	ds.Features = encode.NewFrame(t, map[string]bool{c.Target: true})
