@@ -35,13 +35,15 @@ func WriteLaTeX(w io.Writer, t *Tables) error {
 		fmt.Fprintf(&b, "%% Partial results: %s.\n", t.Partial)
 	}
 	for _, c := range t.Metrics {
-		writeLaTeXTable(&b, t.Experiment, c)
+		writeLaTeXTable(&b, t.Experiment, t.Partial, c)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-func writeLaTeXTable(b *strings.Builder, experiment string, c *Comparison) {
+// writeLaTeXTable writes one table float; a partial run says so in the
+// caption, where a reader of the paper sees it.
+func writeLaTeXTable(b *strings.Builder, experiment, partial string, c *Comparison) {
 	showEnc := showEncoder(c.Rows)
 	head := []string{"learner", "params", "reduction"}
 	if showEnc {
@@ -57,8 +59,12 @@ func writeLaTeXTable(b *strings.Builder, experiment string, c *Comparison) {
 	}
 	fmt.Fprintf(b, "\n%% %s (%s)\n", c.Metric, direction(c.HigherIsBetter))
 	b.WriteString("\\begin{table}[htbp]\n\\centering\n\\small\n")
-	fmt.Fprintf(b, "\\caption{%s: %s (%s), mean %s std over folds.}\n", texEscape(experiment), texEscape(c.Metric),
-		direction(c.HigherIsBetter), `$\pm$`)
+	note := ""
+	if partial != "" {
+		note = " Partial results: " + texEscape(partial) + "."
+	}
+	fmt.Fprintf(b, "\\caption{%s: %s (%s), mean %s std over folds.%s}\n", texEscape(experiment), texEscape(c.Metric),
+		direction(c.HigherIsBetter), `$\pm$`, note)
 	fmt.Fprintf(b, "\\label{tab:%s-%s}\n", texLabel(experiment), texLabel(c.Metric))
 	fmt.Fprintf(b, "\\begin{tabular}{%s%s}\n\\toprule\n", strings.Repeat("l", nID), strings.Repeat("r", len(head)-nID))
 	b.WriteString(strings.Join(head, " & ") + ` \\` + "\n\\midrule\n")

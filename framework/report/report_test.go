@@ -585,3 +585,49 @@ car,default,lr,,ova,0,0,1,good,unacc,0.1,0.11,0.12,0.13
 		t.Errorf("cells of two datasets in one file: %v", err)
 	}
 }
+
+// TestPartialInEveryFormat: the tables of a partial run say so where their
+// reader looks: a Markdown quote under the title, the caption of every
+// LaTeX table, a banner at the top of the HTML report, a JSON field; and
+// nothing of the kind for a complete run.
+func TestPartialInEveryFormat(t *testing.T) {
+	const partial = "5 of 6 cells finished (run status: interrupted)"
+	tests := []struct {
+		file  string
+		want  string
+		count int // occurrences: one per metric table for LaTeX
+	}{
+		{"p.md", "> **Partial results:** 5 of 6 cells finished (run status: interrupted).\n", 1},
+		{"p.tex", "std over folds. Partial results: 5 of 6 cells finished (run status: interrupted).}", 2},
+		{"p.html", `<div class="banner" id="partial" role="status"><strong>Partial run:</strong> 5 of 6 cells finished (run status: interrupted). The tables and figures show the finished cells only.</div>`, 1},
+		{"p.json", `"partial": "5 of 6 cells finished (run status: interrupted)"`, 1},
+	}
+	for _, run := range []struct {
+		name    string
+		partial string
+	}{{"partial", partial}, {"complete", ""}} {
+		dir := t.TempDir()
+		s := Spec{Experiment: "p", Metrics: []string{"accuracy", "error"}, Formats: []string{"markdown", "latex", "html", "json"}, Partial: run.partial}
+		if _, err := writeAll(dir, s, goldenCells()); err != nil {
+			t.Fatal(err)
+		}
+		for _, tc := range tests {
+			t.Run(run.name+"/"+tc.file, func(t *testing.T) {
+				b, err := os.ReadFile(filepath.Join(dir, tc.file))
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := tc.count
+				if run.partial == "" {
+					want = 0
+				}
+				if got := strings.Count(string(b), tc.want); got != want {
+					t.Errorf("%d times %q, want %d", got, tc.want, want)
+				}
+				if run.partial == "" && strings.Contains(strings.ToLower(string(b)), "partial") {
+					t.Errorf("a complete run's %s mentions partial results", tc.file)
+				}
+			})
+		}
+	}
+}
