@@ -35,14 +35,14 @@ func TestHelp(t *testing.T) {
 		args []string
 		want string // stdout prefix
 	}{
-		{[]string{"run", "--help"}, "usage: bench run [-o DIR] [-j N] [--fresh] [--quiet] [--plugins DIR] FILE\n"},
+		{[]string{"run", "--help"}, "usage: bench run [-o DIR] [-j N] [--fresh] [--dense-budget SIZE] [--quiet] [--plugins DIR] FILE\n"},
 		{[]string{"run", "-h"}, "usage: bench run [-o DIR]"},
 		{[]string{"run", "-help"}, "usage: bench run [-o DIR]"},
 		{[]string{"run", "exp.hcl", "--help"}, "usage: bench run [-o DIR]"},
 		{[]string{"help", "run"}, "usage: bench run [-o DIR]"},
 		{[]string{"validate", "--help"}, "usage: bench validate [--plan] [--plugins DIR] FILE\n"},
 		{[]string{"help", "list"}, "usage: bench list [--plugins DIR] metrics|encoders|schemes|decoders|formats\n"},
-		{[]string{"rerun", "-h"}, "usage: bench rerun [-o DIR] [-j N] [--plugins DIR] DIR\n"},
+		{[]string{"rerun", "-h"}, "usage: bench rerun [-o DIR] [-j N] [--dense-budget SIZE] [--plugins DIR] DIR\n"},
 		{[]string{"help", "version"}, "usage: bench version\n"},
 		{[]string{"help"}, "usage: bench COMMAND [flags] [ARGS]\n"},
 		{[]string{"--help"}, "usage: bench COMMAND [flags] [ARGS]\n"},
@@ -84,6 +84,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"run", "--bogus", "x.hcl"}, []string{"run: flag provided but not defined: -bogus", "usage: bench run [-o DIR]", "Run 'bench help run' for details."}, "commands:"},
 		{[]string{"run", "-j", "-1", "x.hcl"}, []string{"run: -j -1: want 0 (all CPUs) or more", "usage: bench run"}, "commands:"},
 		{[]string{"run"}, []string{"run needs exactly one experiment file", "usage: bench run"}, "commands:"},
+		{[]string{"run", "--dense-budget", "lots", "x.hcl"}, []string{`run: invalid value "lots" for flag -dense-budget: "lots" is not a size`, "usage: bench run"}, "commands:"},
 		{[]string{"validate", "a.hcl", "b.hcl"}, []string{"validate needs exactly one experiment file", "usage: bench validate"}, "commands:"},
 		{[]string{"list"}, []string{"list needs one of metrics, encoders, schemes, decoders, formats", "usage: bench list"}, "commands:"},
 		{[]string{"list", "learners"}, []string{`list: unknown topic "learners"`}, "commands:"},

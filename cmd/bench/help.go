@@ -21,26 +21,27 @@ type command struct {
 
 // flagDocs describes each flag of parseFlags: its synopsis and its meaning.
 var flagDocs = map[string][2]string{
-	"o":           {"-o DIR", "results directory"},
-	"j":           {"-j N", "folds run in parallel; 0 means the number of CPUs (default)"},
-	"quiet":       {"--quiet", "no progress bar"},
-	"fresh":       {"--fresh", "start over: move an earlier run's cells in DIR aside to DIR/superseded/TIME/ instead of resuming"},
-	"plugins":     {"--plugins DIR", "plugins directory (default: the directory of the bench binary)"},
-	"plan":        {"--plan", "list every cell with its folds and model fits, and the totals"},
-	"shards":      {"--shards N", "number of shards: tasks of the job array, completions of the Indexed Job"},
-	"partition":   {"--partition P", "Slurm partition (default: the cluster's)"},
-	"time":        {"--time T", "time limit of each task, as sbatch --time takes it (minutes, HH:MM:SS, D-HH:MM:SS)"},
-	"cpus":        {"--cpus C", "CPUs of each task, and the folds it runs in parallel (default: 1 on Slurm, bench's default on Kubernetes)"},
-	"mem":         {"--mem M", "memory of each task: a whole number with K, M, G or T (binary units; M when bare), as sbatch --mem"},
-	"now":         {"--now", "submit at once: sbatch the job array, then the merge job depending on it; print the job ids"},
-	"image":       {"--image IMG", "container image holding bench (on PATH, plugins beside it), FILE and its data"},
-	"claim":       {"--claim NAME", "PersistentVolumeClaim holding the results, mounted at " + k8sMount + " (default polyclass-results)"},
-	"parallelism": {"--parallelism P", "shards running at once (default: all)"},
+	"o":            {"-o DIR", "results directory"},
+	"j":            {"-j N", "folds run in parallel; 0 means the number of CPUs (default)"},
+	"quiet":        {"--quiet", "no progress bar"},
+	"fresh":        {"--fresh", "start over: move an earlier run's cells in DIR aside to DIR/superseded/TIME/ instead of resuming"},
+	"plugins":      {"--plugins DIR", "plugins directory (default: the directory of the bench binary)"},
+	"plan":         {"--plan", "list every cell with its folds and model fits, and the totals"},
+	"shards":       {"--shards N", "number of shards: tasks of the job array, completions of the Indexed Job"},
+	"partition":    {"--partition P", "Slurm partition (default: the cluster's)"},
+	"time":         {"--time T", "time limit of each task, as sbatch --time takes it (minutes, HH:MM:SS, D-HH:MM:SS)"},
+	"cpus":         {"--cpus C", "CPUs of each task, and the folds it runs in parallel (default: 1 on Slurm, bench's default on Kubernetes)"},
+	"mem":          {"--mem M", "memory of each task: a whole number with K, M, G or T (binary units; M when bare), as sbatch --mem"},
+	"now":          {"--now", "submit at once: sbatch the job array, then the merge job depending on it; print the job ids"},
+	"image":        {"--image IMG", "container image holding bench (on PATH, plugins beside it), FILE and its data"},
+	"claim":        {"--claim NAME", "PersistentVolumeClaim holding the results, mounted at " + k8sMount + " (default polyclass-results)"},
+	"parallelism":  {"--parallelism P", "shards running at once (default: all)"},
+	"dense-budget": {"--dense-budget SIZE", "bound on a sparse design matrix densified for a learner without the sparse capability, e.g. 512M, 8G (default 2G); a larger one fails the cell"},
 }
 
 // commands are bench's commands in the order the global usage lists them.
 var commands = []command{
-	{name: "run", args: "FILE", flags: []string{"o", "j", "fresh", "quiet", "plugins"},
+	{name: "run", args: "FILE", flags: []string{"o", "j", "fresh", "dense-budget", "quiet", "plugins"},
 		summary: "cross-validate every combination FILE declares, write tables",
 		doc: `Run cross-validates every combination the experiment FILE declares
 (datasets × pipelines × learners × parameter sets × reductions) and writes
@@ -53,7 +54,12 @@ Into a directory that holds a run of the same experiment, run resumes:
 a cell whose file is there and whose digest (inputs, plugins, seed, folds)
 matches is kept and not computed again; the others run. --fresh starts
 over, moving the old cells aside (never deleting them). A directory that
-holds another experiment is refused.`},
+holds another experiment is refused.
+
+A learner that does not declare the sparse capability gets dense input:
+a sparse design matrix (hash encoder, wide one-hot) is densified once per
+fold for such learners, and a cell whose dense matrix would exceed
+--dense-budget fails with the learner, dataset, pipeline and sizes.`},
 	{name: "validate", args: "FILE", flags: []string{"plan", "plugins"},
 		summary: "check FILE against its data and plugins, report every problem",
 		doc: `Validate parses FILE, loads its datasets and starts its plugins, and
@@ -83,7 +89,7 @@ and parameters or its reduction schemes and their parameters.`},
 index range, duplicates, metric ranges; a bad file is named with the
 reason) and renders the tables again from the cell files and
 manifest.json. The tables of a partial run say so in their header.`},
-	{name: "rerun", args: "DIR", flags: []string{"o", "j", "plugins"},
+	{name: "rerun", args: "DIR", flags: []string{"o", "j", "dense-budget", "plugins"},
 		summary: "run a results directory's experiment again, report differences",
 		doc: `Rerun runs the experiment the results directory DIR records again, with
 its recorded seed, into -o DIR (default DIR/rerun), and reports every
@@ -160,7 +166,7 @@ func (c command) writeHelp(w io.Writer) {
 	if len(c.flags) > 0 {
 		fmt.Fprintf(w, "\nflags:\n")
 		for _, f := range c.flags {
-			fmt.Fprintf(w, "  %-15s  %s\n", flagDocs[f][0], flagDocs[f][1])
+			fmt.Fprintf(w, "  %-19s  %s\n", flagDocs[f][0], flagDocs[f][1])
 		}
 	}
 }
@@ -177,7 +183,7 @@ func globalUsage() string {
 		fmt.Fprintf(&b, "  %-15s  %s\n", name, c.summary)
 	}
 	b.WriteString("\nflags:\n")
-	for _, f := range []string{"o", "j", "fresh", "quiet", "plugins", "plan",
+	for _, f := range []string{"o", "j", "fresh", "dense-budget", "quiet", "plugins", "plan",
 		"shards", "partition", "time", "cpus", "mem", "now", "image", "claim", "parallelism"} {
 		var used []string
 		for _, c := range commands {
@@ -187,7 +193,7 @@ func globalUsage() string {
 				}
 			}
 		}
-		fmt.Fprintf(&b, "  %-15s  %s (%s)\n", flagDocs[f][0], flagDocs[f][1], strings.Join(used, ", "))
+		fmt.Fprintf(&b, "  %-19s  %s (%s)\n", flagDocs[f][0], flagDocs[f][1], strings.Join(used, ", "))
 	}
 	b.WriteString("\nRun 'bench help COMMAND' for a command's details.\n")
 	return b.String()

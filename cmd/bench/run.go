@@ -39,8 +39,6 @@ type options struct {
 	plan       bool
 	pluginsDir string
 	fresh      bool
-	args       []string
-	pluginLog  *pluginLog
 	// set holds the names of the flags the command line gives.
 	set map[string]bool
 
@@ -54,6 +52,11 @@ type options struct {
 	image       string
 	claim       string
 	parallelism int
+	// denseBudget bounds a sparse matrix densified for a learner without
+	// the sparse capability (engine.Options.DenseBudget); 0: the default.
+	denseBudget byteSize
+	args        []string
+	pluginLog   *pluginLog
 }
 
 // pluginLog receives the plugins' stderr (each line tagged with the
@@ -135,6 +138,7 @@ func flagSet(cmd string, o *options) *flag.FlagSet {
 	fs.StringVar(&o.image, "image", "", "container image")
 	fs.StringVar(&o.claim, "claim", "polyclass-results", "PersistentVolumeClaim of the results")
 	fs.IntVar(&o.parallelism, "parallelism", 0, "shards running at once")
+	fs.Var(&o.denseBudget, "dense-budget", "bound on a densified matrix")
 	return fs
 }
 
@@ -271,7 +275,8 @@ func runExperiment(ctx context.Context, o *options, file string, g *engine.Grid,
 			progressbar.OptionSetPredictTime(true), progressbar.OptionClearOnFinish())
 	}
 	opts := engine.Options{Workers: o.jobs, Sink: run, Done: kept, Log: io.MultiWriter(run.Log(), stderr),
-		Timeout: time.Duration(exp.CV.Timeout * float64(time.Second)), KeepPredictions: exp.Output.Predictions}
+		Timeout: time.Duration(exp.CV.Timeout * float64(time.Second)), KeepPredictions: exp.Output.Predictions,
+		DenseBudget: int64(o.denseBudget)}
 	if bar != nil {
 		opts.Progress = func(done, _ int) { bar.Set(done) }
 	}

@@ -464,6 +464,74 @@ reduction "ova" { scheme = "ova" }
 	}
 }
 
+// TestReadmePluginDenseInput: the hash encoder makes car a CSR matrix;
+// the README's centroid does not declare Sparse, so it gets the rows dense.
+// Under one-vs-one the class of the nearest mean wins all its votes, so
+// every fold equals scikit-learn's NearestCentroid on the same CSR matrix
+// (sklearn plugin, no reduction). With --dense-budget below the 1728 × 256
+// dense matrix (3.4 MiB), the centroid's cell fails naming learner,
+// dataset, pipeline and sizes while the sparse learner's cell runs.
+func TestReadmePluginDenseInput(t *testing.T) {
+	needPython(t)
+	file := writeExperiment(t, `experiment "dense_input" { seed = 0 }
+dataset "car" {
+  path        = "%DATA%/car.csv"
+  folds_file  = "%REF%/folds/car.folds.csv"
+  categorical = ["buying", "maint", "doors", "persons", "lug_boot", "safety"]
+}
+encoder "hash" {
+  type    = "hash"
+  buckets = 256
+}
+learner "centroid" {}
+learner "nc" {
+  plugin = "sklearn"
+  params = { estimator = "sklearn.neighbors.NearestCentroid" }
+}
+reduction "ovo" {
+  scheme   = "ovo"
+  learners = ["centroid"]
+}
+reduction "none" {
+  scheme   = "none"
+  learners = ["nc"]
+}
+metrics = ["accuracy"]
+`)
+	out := t.TempDir()
+	if _, stderr, err := bench(t, "run", "-o", out, file); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	cells := readCells(t, out)
+	c, ref := cells["car|centroid|ovo"], cells["car|nc|none"]
+	if c == nil || ref == nil || len(c.Folds) != 10 || len(ref.Folds) != 10 {
+		t.Fatalf("cells %v", cells)
+	}
+	for i, f := range c.Folds {
+		if got, want := f.Metrics["accuracy"], ref.Folds[i].Metrics["accuracy"]; got != want {
+			t.Errorf("fold %d: centroid + ovo %.4f, NearestCentroid %.4f", f.Fold, got, want)
+		}
+	}
+
+	out = t.TempDir()
+	_, stderr, err := bench(t, "run", "-o", out, "--dense-budget", "3M", file)
+	if err == nil {
+		t.Fatal("a run with a failed cell succeeded")
+	}
+	cells = readCells(t, out)
+	if got := cells["car|centroid|ovo"]; got == nil || !got.Failed() {
+		t.Fatalf("centroid cell %+v, want it failed", got)
+	}
+	want := "learner centroid (plugin centroid) takes dense input only (it does not declare the sparse capability), " +
+		"but dataset car under pipeline default gives a 1728 × 256 sparse design matrix: 3.4 MiB dense, over the 3 MiB budget"
+	if msg := cells["car|centroid|ovo"].Error; !strings.Contains(msg, want) || !strings.Contains(stderr, want) {
+		t.Errorf("error %q\nwant %q (also on stderr:\n%s)", msg, want, stderr)
+	}
+	if got := cells["car|nc|none"]; got == nil || got.Failed() {
+		t.Errorf("the sparse learner's cell %+v failed", got)
+	}
+}
+
 // TestValidateCodeMatrices: user code matrices that cannot work are
 // errors at the matrix's location, and validate prints the diagnostics of
 // good ones.

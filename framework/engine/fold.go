@@ -73,6 +73,9 @@ type fold struct {
 	fitSeconds, predictSeconds float64
 	models                     [][]sdk.ModelRef // every batch trained, released at the end
 	uploaded                   map[string]*sdk.EncodedMatrix
+	// denseBudget bounds the matrices densified for a learner without
+	// the sparse capability (see forLearner).
+	denseBudget int64
 }
 
 func (f *fold) lerr(err error) error { return pluginErr(f.ctx, err, f.lp) }
@@ -97,6 +100,9 @@ func (f *fold) plan(req sdk.PlanRequest) (sdk.Plan, error) {
 func (f *fold) upload(enc *sdk.EncodedMatrix) error {
 	if f.uploaded == nil {
 		f.uploaded = map[string]*sdk.EncodedMatrix{}
+	}
+	if enc.Sparse && !f.c.Learner.Info.Capabilities.Sparse {
+		return fmt.Errorf("internal error: a CSR matrix about to go to learner %s, which takes dense input only", f.c.Learner.Config.Name)
 	}
 	f.uploaded[enc.Digest] = enc
 	uploaded, err := f.lp.EnsureDataset(f.ctx, enc)
@@ -181,7 +187,7 @@ func (s *scheduler) runFold(ctx context.Context, t task, e *matrixEntry) (fr Fol
 		ctx, cancel = context.WithTimeout(ctx, s.opt.Timeout)
 		defer cancel()
 	}
-	x, enc, err := design(s.g, t, e)
+	x, enc, err := design(s.g, t, e, s.opt.denseBudget())
 	if err != nil {
 		return FoldResult{}, err
 	}
@@ -193,6 +199,7 @@ func (s *scheduler) runFold(ctx context.Context, t task, e *matrixEntry) (fr Fol
 	if err != nil {
 		return FoldResult{}, err
 	}
+	f.denseBudget = s.opt.denseBudget()
 	defer f.release()
 	var tuned *tuning
 	if t.cell.Learner.Candidates != nil {
@@ -231,6 +238,7 @@ func newFold(ctx context.Context, g *Grid, t task, stats *Stats) (*fold, error) 
 		seed:       cv.Seed(g.Experiment.Seed, "plan", d.Config.Name, c.Reduction.Config.Name),
 		solverSeed: cv.Seed(g.Experiment.Seed, "solver", c.ID().Key(), strconv.Itoa(t.repeat), strconv.Itoa(t.fold)),
 		lp:         c.Learner.Plugin, rp: c.Reduction.Plugin, params: c.Params,
+		denseBudget: DefaultDenseBudget,
 	}
 	if g.Host != nil {
 		var err error

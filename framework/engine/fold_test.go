@@ -141,7 +141,7 @@ func TestFoldStepsOnInProcessPlugins(t *testing.T) {
 	g, _ := pluginGrid(t)
 	s := newScheduler(g, Options{})
 	tk := s.tasks[1] // fold 1: trains on the clean rows, tests row 3
-	x, enc, err := design(g, tk, s.matrices[tk.key])
+	x, enc, err := design(g, tk, s.matrices[tk.key], DefaultDenseBudget)
 	if err != nil {
 		t.Fatal(err)
 	}

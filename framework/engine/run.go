@@ -90,6 +90,10 @@ type Options struct {
 	Timeout time.Duration
 	// KeepPredictions keeps every fold's per-row predictions in the results.
 	KeepPredictions bool
+	// DenseBudget bounds, in bytes, a sparse design matrix densified for a
+	// learner without the sparse capability; a larger one fails the cell
+	// with a *DenseBudgetError. 0 means DefaultDenseBudget.
+	DenseBudget int64
 }
 
 // Sink receives finished cells.
@@ -117,6 +121,25 @@ type matrixEntry struct {
 	digest atomic.Pointer[string] // kept after m and enc are freed
 	err    error
 	refs   atomic.Int64
+
+	// The matrix densified, for learners without the sparse capability
+	// (made on first use, when m is CSR); content addressing lets every
+	// such learner's plugin share the one upload.
+	denseOnce   sync.Once
+	dm          sdk.Matrix
+	denc        *sdk.EncodedMatrix
+	denseDigest atomic.Pointer[string]
+}
+
+// digests returns the digests of the entry's matrices made so far.
+func (e *matrixEntry) digests() []string {
+	var out []string
+	for _, d := range []*string{e.digest.Load(), e.denseDigest.Load()} {
+		if d != nil {
+			out = append(out, *d)
+		}
+	}
+	return out
 }
 
 // groupKey identifies the design matrices of one dataset and pipeline.
@@ -143,15 +166,13 @@ func unused(gk groupKey, matrices map[matrixKey]*matrixEntry, groups map[groupKe
 	busy := map[string]bool{}
 	var mine []string
 	for k, e := range matrices {
-		d := e.digest.Load()
-		if d == nil {
-			continue
-		}
-		switch own := (groupKey{k.dataset, k.pipeline}); {
-		case own == gk:
-			mine = append(mine, *d)
-		case groups[own].Load() > 0:
-			busy[*d] = true
+		for _, d := range e.digests() {
+			switch own := (groupKey{k.dataset, k.pipeline}); {
+			case own == gk:
+				mine = append(mine, d)
+			case groups[own].Load() > 0:
+				busy[d] = true
+			}
 		}
 	}
 	sort.Strings(mine)
@@ -214,8 +235,27 @@ func finishCell(r *CellResult, errs map[int]error, c *Cell) {
 	r.Folds = nil
 }
 
-// design returns the encoded matrix of a task, building it on first use.
-func design(g *Grid, t task, e *matrixEntry) (sdk.Matrix, *sdk.EncodedMatrix, error) {
+// design returns the encoded matrix of a task as its cell's learner takes
+// it: built on first use, and densified (also once, within budget bytes)
+// for a learner without the sparse capability.
+func design(g *Grid, t task, e *matrixEntry, budget int64) (sdk.Matrix, *sdk.EncodedMatrix, error) {
+	m, enc, err := encoded(g, t, e)
+	if err != nil || !needsDense(t.cell, m) {
+		return m, enc, err
+	}
+	if err := checkDense(t.cell, m, budget); err != nil {
+		return sdk.Matrix{}, nil, err
+	}
+	e.denseOnce.Do(func() {
+		e.dm = m.AsDense()
+		e.denc = sdk.EncodeMatrix(e.dm)
+		e.denseDigest.Store(&e.denc.Digest)
+	})
+	return e.dm, e.denc, nil
+}
+
+// encoded returns the encoded matrix of a task, building it on first use.
+func encoded(g *Grid, t task, e *matrixEntry) (sdk.Matrix, *sdk.EncodedMatrix, error) {
 	e.once.Do(func() {
 		d, p := t.cell.Dataset, t.cell.Pipeline
 		train, _ := cv.Split(d.Folds[t.repeat], t.fold)

@@ -156,7 +156,7 @@ func (s *scheduler) execute(ctx context.Context, t task) (FoldResult, error) {
 // one: the learner plugins are told to forget them.
 func (s *scheduler) free(ctx context.Context, t task) {
 	if e := s.matrices[t.key]; e.refs.Add(-1) == 0 {
-		e.m, e.enc = sdk.Matrix{}, nil
+		e.m, e.enc, e.dm, e.denc = sdk.Matrix{}, nil, sdk.Matrix{}, nil
 	}
 	if gk := (groupKey{t.key.dataset, t.key.pipeline}); s.groups[gk].Add(-1) == 0 {
 		s.ls.forget(unused(gk, s.matrices, s.groups), func(free []string) { forget(ctx, s.g, free...) })

@@ -40,6 +40,9 @@ func (f *fold) tune(t task) (*tuning, error) {
 		seed := cv.Seed(f.g.Experiment.Seed, "encode", d.Config.Name, f.c.Pipeline.Config.Name,
 			strconv.Itoa(t.repeat), strconv.Itoa(t.fold), "tune", strconv.Itoa(j))
 		x, err := encodeRows(d, f.c.Pipeline, train, seed)
+		if err == nil {
+			x, err = forLearner(f.c, x, f.denseBudget)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("tune inner fold %d: %w", j, err)
 		}

@@ -289,6 +289,9 @@ func (s *learnerServer) Fit(ctx context.Context, req *pb.FitRequest) (*pb.FitRes
 			defer wg.Done()
 			defer func() { <-sem }()
 			in, err := fitInput(x, rows, p)
+			if err == nil && !s.info.Capabilities.Sparse {
+				in.X = in.X.AsDense()
+			}
 			if err == nil {
 				models[i], err = s.impl.Fit(ctx, in, params)
 			}
@@ -339,6 +342,9 @@ func (s *learnerServer) Predict(ctx context.Context, req *pb.PredictRequest) (*p
 	}
 	probs := req.GetProbabilities() && s.info.Capabilities.Probabilities
 	sub := gatherRows(x, rows)
+	if !s.info.Capabilities.Sparse {
+		sub = sub.AsDense()
+	}
 	scores := mat.NewDense(len(rows), total, nil)
 	var prob *mat.Dense
 	if probs {

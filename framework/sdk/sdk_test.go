@@ -2,6 +2,7 @@ package sdk
 
 import (
 	"context"
+	"errors"
 	"math"
 	"strings"
 	"sync"
@@ -298,5 +299,64 @@ func TestParamsString(t *testing.T) {
 	p := Params{"solver": String("lbfgs"), "C": Number(0.1), "m": List(Number(1), Number(-1))}
 	if got, want := p.String(), "C=0.1,m=[1, -1],solver=lbfgs"; got != want {
 		t.Fatalf("Params.String() = %q, want %q", got, want)
+	}
+}
+
+// denseOnly is meanLearner without the sparse capability; its models fail
+// on CSR input, as the README's example would.
+type denseOnly struct{ meanLearner }
+
+func (d *denseOnly) Info() LearnerInfo {
+	info := d.meanLearner.Info()
+	info.Capabilities.Sparse = false
+	return info
+}
+
+func (d *denseOnly) Fit(ctx context.Context, in FitInput, p Params) (Model, error) {
+	if in.X.Dense == nil {
+		return nil, errors.New("Fit got CSR input")
+	}
+	m, err := d.meanLearner.Fit(ctx, in, p)
+	return denseModel{m.(meanModel)}, err
+}
+
+type denseModel struct{ meanModel }
+
+func (m denseModel) Predict(ctx context.Context, x Matrix, scores, probs *mat.Dense) error {
+	if x.Dense == nil {
+		return errors.New("Predict got CSR input")
+	}
+	return m.meanModel.Predict(ctx, x, scores, probs)
+}
+
+// TestDenseOnlyLearnerGetsDenseRows: a learner without the sparse
+// capability sees the rows of a CSR upload as a dense matrix, in Fit and
+// in Predict.
+func TestDenseOnlyLearnerGetsDenseRows(t *testing.T) {
+	ctx := context.Background()
+	impl := &denseOnly{}
+	c := connect(t, &LearnerPlugin{Impl: impl})
+	// [[7 0 0 0 0] [0 0 0 0 0] [9 0 0 0 1]]
+	csr := &sparse.CSR{Rows: 3, Cols: 5, Indptr: []int64{0, 1, 1, 3}, Indices: []int32{0, 0, 4}, Values: []float64{7, 9, 1}}
+	enc := EncodeMatrix(Matrix{CSR: csr})
+	if _, err := c.Ensure(ctx, enc); err != nil {
+		t.Fatal(err)
+	}
+	models, err := c.Fit(ctx, enc.Digest, []int{2, 0}, nil, []Problem{{Kind: Regression, Targets: []float64{1, 3}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := mat.NewDense(2, 5, []float64{9, 0, 0, 0, 1, 7, 0, 0, 0, 0})
+	if got := impl.fits[0].X.Dense; !mat.Equal(got, want) {
+		t.Fatalf("Fit saw\n%v\nwant\n%v", mat.Formatted(got), mat.Formatted(want))
+	}
+	s, _, err := c.Predict(ctx, enc.Digest, []int{2, 0, 1}, models, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []float64{2 + 9, 2 + 7, 2 + 0} { // mean target 2 + first feature
+		if s.At(i, 0) != want {
+			t.Errorf("row %d: score %v, want %v", i, s.At(i, 0), want)
+		}
 	}
 }

@@ -26,6 +26,18 @@ func (m Matrix) Dims() (r, c int) {
 	return m.Dense.Dims()
 }
 
+// AsDense returns m in dense form: m itself when it is dense, else its CSR
+// matrix densified.
+func (m Matrix) AsDense() Matrix {
+	if m.CSR == nil {
+		return m
+	}
+	return Matrix{Dense: m.CSR.ToDense()}
+}
+
+// DenseBytes is the memory a dense rows × cols matrix of float64 takes.
+func DenseBytes(rows, cols int) int64 { return 8 * int64(rows) * int64(cols) }
+
 // ProblemKind is the kind of target of a problem.
 type ProblemKind uint8
 
@@ -71,8 +83,11 @@ type Capabilities struct {
 	Regression    bool // trains Regression problems
 	Scores        bool // predicts real-valued scores
 	Probabilities bool // predicts probabilities
-	Sparse        bool // uses CSR input without densifying it
-	Weights       bool // takes per-row weights (class_weight needs them)
+	// Sparse: the learner takes CSR input as it is. A learner without it
+	// gets dense matrices only: the host densifies before uploading, and
+	// the SDK densifies any CSR upload before Fit and Predict see it.
+	Sparse  bool
+	Weights bool // takes per-row weights (class_weight needs them)
 }
 
 // LearnerInfo describes a learner plugin.

@@ -2,7 +2,11 @@
 // carries end to end for wide one-hot and hashed feature blocks.
 package sparse
 
-import "fmt"
+import (
+	"fmt"
+
+	"gonum.org/v1/gonum/mat"
+)
 
 // CSR is a compressed sparse row matrix. Row i holds the entries
 // Indices[Indptr[i]:Indptr[i+1]] (column indices, strictly increasing)
@@ -78,4 +82,21 @@ func (m *CSR) MulVec(dst, x []float64) {
 		}
 		dst[i] = s
 	}
+}
+
+// ToDense returns m as a dense matrix (a 0×0 one when m has no rows or no
+// columns, which gonum cannot represent otherwise).
+func (m *CSR) ToDense() *mat.Dense {
+	if m.Rows == 0 || m.Cols == 0 {
+		return &mat.Dense{}
+	}
+	d := mat.NewDense(m.Rows, m.Cols, nil)
+	for i := 0; i < m.Rows; i++ {
+		idx, val := m.Row(i)
+		row := d.RawRowView(i)
+		for k, j := range idx {
+			row[j] = val[k]
+		}
+	}
+	return d
 }

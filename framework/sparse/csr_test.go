@@ -3,6 +3,8 @@ package sparse
 import (
 	"strings"
 	"testing"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 func TestCSR(t *testing.T) {
@@ -15,6 +17,12 @@ func TestCSR(t *testing.T) {
 	}
 	if m.At(0, 2) != 2 || m.At(1, 1) != 0 || m.At(2, 1) != 3 || m.NNZ() != 3 {
 		t.Fatal("At or NNZ wrong")
+	}
+	if got, want := m.ToDense(), mat.NewDense(3, 3, []float64{1, 0, 2, 0, 0, 0, 0, 3, 0}); !mat.Equal(got, want) {
+		t.Fatalf("ToDense = %v, want %v", mat.Formatted(got), mat.Formatted(want))
+	}
+	if r, c := (&CSR{Rows: 0, Cols: 4, Indptr: []int64{0}}).ToDense().Dims(); r != 0 || c != 0 {
+		t.Fatalf("ToDense of a 0×4 matrix has dims %d×%d", r, c)
 	}
 	dst := make([]float64, 3)
 	m.MulVec(dst, []float64{1, 10, 100})

@@ -31,22 +31,10 @@ func (learner) Info() sdk.LearnerInfo {
 	}
 }
 
-// dense returns x as a dense matrix: the solvers need one.
-func dense(x sdk.Matrix) *mat.Dense {
-	if x.Dense != nil {
-		return x.Dense
-	}
-	c := x.CSR
-	m := mat.NewDense(c.Rows, c.Cols, nil)
-	for i := 0; i < c.Rows; i++ {
-		idx, val := c.Row(i)
-		row := m.RawRowView(i)
-		for k, j := range idx {
-			row[j] = val[k]
-		}
-	}
-	return m
-}
+// dense returns x as a dense matrix: the solvers need one. (lda does not
+// declare the sparse capability, so x is dense already when it comes
+// through the SDK.)
+func dense(x sdk.Matrix) *mat.Dense { return x.AsDense().Dense }
 
 func (learner) Fit(_ context.Context, in sdk.FitInput, p sdk.Params) (sdk.Model, error) {
 	x := dense(in.X)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -18,20 +19,35 @@ func (centroid) Info() sdk.LearnerInfo {
 	}
 }
 
-// Fit sees only the rows its problem uses; targets are ±1.
+// Fit sees only the rows its problem uses, targets ±1, and dense rows
+// (it does not declare Sparse). Its score w·x + b is positive on the side
+// of the positive class's mean: w = μ₊ − μ₋, b = −w·(μ₊ + μ₋)/2 + shift.
 func (centroid) Fit(ctx context.Context, in sdk.FitInput, p sdk.Params) (sdk.Model, error) {
-	_, d := in.X.Dims()
-	w := make([]float64, d)
-	for i, y := range in.Targets {
-		for j := 0; j < d; j++ {
-			w[j] += y * in.X.Dense.At(i, j)
+	n, d := in.X.Dims()
+	pos, neg := mat.NewVecDense(d, nil), mat.NewVecDense(d, nil)
+	var np, nn float64
+	for i := 0; i < n; i++ {
+		if in.Targets[i] > 0 {
+			pos.AddVec(pos, in.X.Dense.RowView(i))
+			np++
+		} else {
+			neg.AddVec(neg, in.X.Dense.RowView(i))
+			nn++
 		}
 	}
-	return model{w: w, b: p.Float("shift")}, nil // params arrive with the defaults of Info().Params
+	if np == 0 || nn == 0 {
+		return nil, errors.New("centroid needs rows of both classes")
+	}
+	pos.ScaleVec(1/np, pos)
+	neg.ScaleVec(1/nn, neg)
+	w, mid := mat.NewVecDense(d, nil), mat.NewVecDense(d, nil)
+	w.SubVec(pos, neg)
+	mid.AddVec(pos, neg)
+	return model{w: w, b: -mat.Dot(w, mid)/2 + p.Float("shift")}, nil // params arrive with the defaults of Info().Params
 }
 
 type model struct {
-	w []float64
+	w *mat.VecDense
 	b float64
 }
 
@@ -40,7 +56,7 @@ func (model) Outputs() int { return 1 }
 func (m model) Predict(ctx context.Context, x sdk.Matrix, scores, _ *mat.Dense) error {
 	r, _ := x.Dims()
 	for i := 0; i < r; i++ {
-		scores.Set(i, 0, mat.Dot(mat.NewVecDense(len(m.w), m.w), x.Dense.RowView(i))+m.b)
+		scores.Set(i, 0, mat.Dot(m.w, x.Dense.RowView(i))+m.b)
 	}
 	return nil
 }

@@ -1,0 +1,88 @@
+package engine
+
+import (
+	"fmt"
+
+	"github.com/polyclass/polyclass/framework/sdk"
+)
+
+// DefaultDenseBudget bounds the dense matrix made for a learner without the
+// sparse capability when Options.DenseBudget is 0: 2 GiB.
+const DefaultDenseBudget = 2 << 30
+
+// DenseBudgetError is the failure of a cell whose learner takes dense
+// input only while its pipeline makes a sparse design matrix too large to
+// densify within the budget.
+type DenseBudgetError struct {
+	Learner, Plugin, Dataset, Pipeline string
+	Rows, Cols                         int
+	// Bytes is the size of the dense matrix; Budget the bound it exceeds.
+	Bytes, Budget int64
+}
+
+// Error implements error.
+func (e *DenseBudgetError) Error() string {
+	return fmt.Sprintf("learner %s (plugin %s) takes dense input only (it does not declare the sparse capability), "+
+		"but dataset %s under pipeline %s gives a %d × %d sparse design matrix: %s dense, over the %s budget for densified matrices "+
+		"(bench run --dense-budget); use fewer columns (e.g. fewer hash buckets) or a learner that takes sparse input",
+		e.Learner, e.Plugin, e.Dataset, e.Pipeline, e.Rows, e.Cols, byteSize(e.Bytes), byteSize(e.Budget))
+}
+
+// needsDense reports whether cell c's learner must get x densified: x is
+// CSR and the learner lacks the sparse capability.
+func needsDense(c *Cell, x sdk.Matrix) bool {
+	return x.CSR != nil && (c.Learner.Info == nil || !c.Learner.Info.Capabilities.Sparse)
+}
+
+// checkDense returns a *DenseBudgetError when x, densified for cell c's
+// learner, would take more than budget bytes.
+func checkDense(c *Cell, x sdk.Matrix, budget int64) error {
+	r, k := x.Dims()
+	if n := sdk.DenseBytes(r, k); n > budget {
+		e := &DenseBudgetError{Learner: c.Learner.Config.Name, Dataset: c.Dataset.Config.Name,
+			Pipeline: c.Pipeline.Config.Name, Rows: r, Cols: k, Bytes: n, Budget: budget}
+		if c.Learner.Plugin != nil {
+			e.Plugin = c.Learner.Plugin.Name
+		}
+		return e
+	}
+	return nil
+}
+
+// forLearner returns x as cell c's learner takes it: densified when the
+// learner lacks the sparse capability, within budget bytes.
+func forLearner(c *Cell, x sdk.Matrix, budget int64) (sdk.Matrix, error) {
+	if !needsDense(c, x) {
+		return x, nil
+	}
+	if err := checkDense(c, x, budget); err != nil {
+		return sdk.Matrix{}, err
+	}
+	return x.AsDense(), nil
+}
+
+// denseBudget is the run's bound on a densified matrix.
+func (o Options) denseBudget() int64 {
+	if o.DenseBudget > 0 {
+		return o.DenseBudget
+	}
+	return DefaultDenseBudget
+}
+
+// byteSize prints n bytes with a binary unit: 512 B, 1.5 KiB, 2 GiB.
+func byteSize(n int64) string {
+	const units = "KMGTPE"
+	if n < 1024 {
+		return fmt.Sprintf("%d B", n)
+	}
+	v, u := float64(n)/1024, 0
+	for v >= 1024 && u < len(units)-1 {
+		v /= 1024
+		u++
+	}
+	s := fmt.Sprintf("%.1f", v)
+	if s[len(s)-2:] == ".0" {
+		s = s[:len(s)-2]
+	}
+	return s + " " + units[u:u+1] + "iB"
+}

@@ -1,0 +1,144 @@
+package engine
+
+import (
+	"errors"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/polyclass/polyclass/framework/config"
+	"github.com/polyclass/polyclass/framework/host"
+	"github.com/polyclass/polyclass/framework/sdk"
+	"github.com/polyclass/polyclass/framework/sparse"
+)
+
+// denseCell is a cell of dataset "adult" under pipeline "hash" whose
+// learner "centroid" (plugin nc) has the sparse capability or not.
+func denseCell(sparseCapable bool) *Cell {
+	info := &sdk.LearnerInfo{Name: "nc", Capabilities: sdk.Capabilities{Binary: true, Sparse: sparseCapable}}
+	return &Cell{
+		Dataset:  &Dataset{Config: &config.Dataset{Name: "adult"}},
+		Pipeline: &Pipeline{Config: &config.Pipeline{Name: "hash"}},
+		Learner: &Learner{Config: &config.Learner{Name: "centroid"}, Info: info,
+			Plugin: &host.Plugin{Binary: host.Binary{Name: "nc"}}},
+	}
+}
+
+// builtEntry is a matrix entry whose design matrix is m, already built.
+func builtEntry(m sdk.Matrix) *matrixEntry {
+	e := &matrixEntry{}
+	e.once.Do(func() {
+		e.m, e.enc = m, sdk.EncodeMatrix(m)
+		e.digest.Store(&e.enc.Digest)
+	})
+	return e
+}
+
+// TestDesignDensifiesForDenseLearners: a learner without the sparse
+// capability gets the CSR design matrix densified, one dense matrix (one
+// digest) shared by every such learner; a sparse learner gets the CSR one;
+// both digests are forgotten with the entry's group.
+func TestDesignDensifiesForDenseLearners(t *testing.T) {
+	// [[1 0 2] [0 0 0] [0 3 0]]
+	csr := &sparse.CSR{Rows: 3, Cols: 3, Indptr: []int64{0, 2, 2, 3}, Indices: []int32{0, 2, 1}, Values: []float64{1, 2, 3}}
+	dense := mat.NewDense(3, 3, []float64{1, 0, 2, 0, 0, 0, 0, 3, 0})
+	e := builtEntry(sdk.Matrix{CSR: csr})
+	for _, tt := range []struct {
+		name      string
+		sparse    bool
+		wantCSR   bool
+		wantEnc   string
+		wantShare bool
+	}{
+		{"sparse learner", true, true, sdk.EncodeMatrix(sdk.Matrix{CSR: csr}).Digest, false},
+		{"dense learner", false, false, sdk.EncodeMatrix(sdk.Matrix{Dense: dense}).Digest, false},
+		{"second dense learner", false, false, sdk.EncodeMatrix(sdk.Matrix{Dense: dense}).Digest, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			before := e.denc
+			x, enc, err := design(nil, task{cell: denseCell(tt.sparse)}, e, 8*9)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (x.CSR != nil) != tt.wantCSR || enc.Sparse != tt.wantCSR {
+				t.Fatalf("CSR input %v, encoded sparse %v, want %v", x.CSR != nil, enc.Sparse, tt.wantCSR)
+			}
+			if !tt.wantCSR && !mat.Equal(x.Dense, dense) {
+				t.Errorf("dense matrix\n%v\nwant\n%v", mat.Formatted(x.Dense), mat.Formatted(dense))
+			}
+			if enc.Digest != tt.wantEnc {
+				t.Errorf("digest %s, want %s", enc.Digest, tt.wantEnc)
+			}
+			if tt.wantShare && enc != before {
+				t.Error("the second dense learner got a second dense matrix")
+			}
+		})
+	}
+	matrices := map[matrixKey]*matrixEntry{{0, 0, 0, 0}: e}
+	groups := map[groupKey]*atomic.Int64{{0, 0}: {}}
+	if got := unused(groupKey{0, 0}, matrices, groups); len(got) != 2 {
+		t.Errorf("unused = %v, want the CSR and the dense digest", got)
+	}
+}
+
+// TestDenseBudgetError: a sparse matrix whose dense form exceeds the
+// budget fails with an error naming the learner, its plugin, the dataset,
+// the pipeline, the sizes and the flag that raises the budget; a dense
+// matrix or a sparse learner is never refused.
+func TestDenseBudgetError(t *testing.T) {
+	// 40000 × 8192 hashed columns: 40000·8192·8 B = 2,621,440,000 B.
+	wide := sdk.Matrix{CSR: &sparse.CSR{Rows: 40000, Cols: 8192, Indptr: make([]int64, 40001)}}
+	for _, tt := range []struct {
+		name   string
+		x      sdk.Matrix
+		sparse bool
+		budget int64
+		want   []string // substrings of the error; nil: no error
+	}{
+		{"over the default budget", wide, false, DefaultDenseBudget, []string{
+			"learner centroid (plugin nc) takes dense input only",
+			"dataset adult under pipeline hash gives a 40000 × 8192 sparse design matrix: 2.4 GiB dense, over the 2 GiB budget",
+			"--dense-budget", "fewer hash buckets"}},
+		{"over a small budget", sdk.Matrix{CSR: &sparse.CSR{Rows: 3, Cols: 3, Indptr: make([]int64, 4)}}, false, 71, []string{
+			"a 3 × 3 sparse design matrix: 72 B dense, over the 71 B budget"}},
+		{"at the budget", sdk.Matrix{CSR: &sparse.CSR{Rows: 3, Cols: 3, Indptr: make([]int64, 4)}}, false, 72, nil},
+		{"sparse learner", wide, true, DefaultDenseBudget, nil},
+		{"dense matrix", sdk.Matrix{Dense: mat.NewDense(3, 3, nil)}, false, 8, nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := forLearner(denseCell(tt.sparse), tt.x, tt.budget)
+			if tt.want == nil {
+				if err != nil {
+					t.Fatalf("error %v, want none", err)
+				}
+				return
+			}
+			var be *DenseBudgetError
+			if !errors.As(err, &be) {
+				t.Fatalf("error %v, want a *DenseBudgetError", err)
+			}
+			r, c := tt.x.Dims()
+			if be.Rows != r || be.Cols != c || be.Bytes != int64(8*r*c) || be.Budget != tt.budget {
+				t.Errorf("error fields %+v", be)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q\nlacks %q", err, w)
+				}
+			}
+		})
+	}
+}
+
+func TestByteSize(t *testing.T) {
+	for n, want := range map[int64]string{
+		0: "0 B", 1023: "1023 B", 1024: "1 KiB", 1536: "1.5 KiB", 2 << 30: "2 GiB",
+		2621440000: "2.4 GiB", 5 << 40: "5 TiB",
+	} {
+		if got := byteSize(n); got != want {
+			t.Errorf("byteSize(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
