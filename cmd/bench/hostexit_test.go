@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -199,5 +200,47 @@ cv {
 			_ = syscall.Kill(p.pid, syscall.SIGKILL)
 		}
 		t.Fatalf("plugin processes alive 2 s after kill -9 of bench: %+v", left)
+	}
+}
+
+// TestBinaryRunSurvivesPluginCrash: the bench binary (with its signal
+// handling, which run() in-process lacks) keeps running when a plugin
+// crashes mid-call. gRPC's write to the dead plugin's connection raises
+// SIGPIPE, which once stopped the whole run as an interrupt; now only the
+// crashed cell fails and the others are written.
+func TestBinaryRunSurvivesPluginCrash(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "bench")
+	if b, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, b)
+	}
+	file := writeExperiment(t, `experiment "crashed" { seed = 1 }
+dataset "iris" { path = "%REPO%/experiments/data/iris.csv" }
+encoder "std" { type = "standardize" }
+learner "logreg" {}
+learner "crash" {}
+learner "crash_ok" {
+  plugin = "crash"
+  params = { crash = false }
+}
+reduction "ova" { scheme = "ova" }
+cv { folds = 3 }
+`)
+	out := t.TempDir()
+	var stderr bytes.Buffer
+	cmd := exec.Command(bin, "run", "--plugins", pluginsDir, "--quiet", "-o", out, file)
+	cmd.Stderr = &stderr
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 1 {
+		t.Fatalf("exit %v, want status 1 (a failed cell)\n%s", err, stderr.String())
+	}
+	if strings.Contains(stderr.String(), "interrupted") || !strings.Contains(stderr.String(), "1 of 3 cells failed") {
+		t.Errorf("stderr:\n%s", stderr.String())
+	}
+	cells := readCells(t, out)
+	for key, failed := range map[string]bool{"iris|logreg|ova": false, "iris|crash|ova": true, "iris|crash_ok|ova": false} {
+		if c := cells[key]; c == nil || c.Failed() != failed {
+			t.Errorf("cell %s: %+v, want failed %v", key, c, failed)
+		}
 	}
 }

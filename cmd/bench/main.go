@@ -27,14 +27,30 @@ func main() {
 	// A closed terminal (SIGHUP), a closed pipe on stdout (SIGPIPE) and
 	// SIGTERM stop a run as Ctrl-C does: finished cells are kept. A second
 	// signal ends bench at once; its plugins die with it (see package host).
-	ctx, stop := signal.NotifyContext(context.Background(),
-		os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGPIPE)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	ctx, closed := context.WithCancel(ctx)
+	// SIGPIPE also comes from a write to the connection of a plugin that
+	// crashed: that costs only the plugin's cells (its call fails), so
+	// only a broken stdout stops the run.
+	pipe := make(chan os.Signal, 1)
+	signal.Notify(pipe, syscall.SIGPIPE)
 	go func() {
-		<-ctx.Done()
-		stop()
+		for {
+			select {
+			case <-pipe:
+				if brokenPipe(int(os.Stdout.Fd())) {
+					closed()
+				}
+			case <-ctx.Done():
+				stop()
+				signal.Stop(pipe)
+				return
+			}
+		}
 	}()
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
+	closed()
 	// Managed plugin clients: kill any plugin process the run left, without
 	// waiting on one that no longer answers.
 	cleaned := make(chan struct{})

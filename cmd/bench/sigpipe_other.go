@@ -1,0 +1,6 @@
+//go:build !unix
+
+package main
+
+// brokenPipe: no SIGPIPE outside Unix.
+func brokenPipe(int) bool { return false }
