@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/polyclass/polyclass/framework/sdk/conformance"
 )
 
 // command documents one bench command: the global usage lists its
@@ -73,6 +75,21 @@ binary (and multiclass, regression) fits.`},
 		doc: `Plugins starts every bench-plugin-NAME binary in the plugins directory
 and prints its name, version, path, sha256, and its learner capabilities
 and parameters or its reduction schemes and their parameters.`},
+	{name: "plugin", args: "check PATH",
+		summary: "run the protocol conformance suite on a plugin binary",
+		doc: `Plugin check starts the plugin binary PATH (any file name, any language)
+as a run starts plugins and runs the protocol conformance suite on it,
+printing one row per check with PASS, FAIL or SKIP (a capability the
+plugin does not declare) and what was seen. The exit status is 1 when a
+check failed. A check whose call ends the plugin's process fails, and the
+plugin is started again for the next.
+
+Learner checks:
+` + checkDocs(conformance.Checks()) + `
+Reducer checks:
+` + checkDocs(conformance.ReducerChecks()) + `
+Go plugins run the same suite in their tests with conformance.Test
+(package github.com/polyclass/polyclass/framework/sdk/conformance).`},
 	{name: "list", args: "metrics|encoders|schemes|decoders|formats", flags: []string{"plugins"},
 		summary: "list the names an experiment file may use",
 		doc: `List prints the names an experiment file may use:
@@ -136,6 +153,23 @@ time, and the Go version and platform.`},
 	{name: "help", args: "[COMMAND]", internal: true,
 		summary: "print this usage, or a command's (also COMMAND --help)",
 		doc:     `Help prints the usage of bench, or of COMMAND.`},
+}
+
+// checkDocs lists conformance checks with their descriptions.
+func checkDocs(checks []conformance.Check) string {
+	var b strings.Builder
+	for _, c := range checks {
+		line := fmt.Sprintf("  %-14s", c.Name)
+		for _, w := range strings.Fields(c.Doc) {
+			if len(line)+1+len(w) > 76 {
+				b.WriteString(line + "\n")
+				line = strings.Repeat(" ", 16)
+			}
+			line += " " + w
+		}
+		b.WriteString(line + "\n")
+	}
+	return b.String()
 }
 
 // lookupCommand returns the command called name.

@@ -43,6 +43,18 @@ func TestMain(m *testing.M) {
 			os.Exit(1)
 		}
 	}
+	// The deliberately broken plugins of the conformance tests, one
+	// source built under three names, in a directory of their own.
+	brokenDir := filepath.Join(dir, "broken")
+	for _, name := range []string{"wrongshape", "nocancel", "csrcrash"} {
+		cmd := exec.Command("go", "build", "-o", filepath.Join(brokenDir, "bench-plugin-"+name), "./testdata/plugins/broken")
+		cmd.Stderr = os.Stderr
+		if err := cmd.Run(); err != nil {
+			fmt.Fprintf(os.Stderr, "building the broken plugin %s: %v\n", name, err)
+			os.RemoveAll(dir)
+			os.Exit(1)
+		}
+	}
 	// The Python plugin is a zip archive run by Debian's python3.
 	if out, err := exec.Command(pythonPath, "../../plugins/sklearn/build.py", filepath.Join(dir, "bench-plugin-sklearn")).CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "building the sklearn plugin: %v\n%s", err, out)

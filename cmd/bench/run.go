@@ -215,6 +215,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 		return listPlugins(ctx, h, stdout)
 	case "list":
 		return list(ctx, h, o.args, stdout, stderr)
+	case "plugin":
+		return pluginCommand(ctx, o, stdout, stderr)
 	case "table":
 		if len(o.args) != 1 {
 			return usageError{"table needs exactly one results directory"}

@@ -132,6 +132,14 @@ func (p *Plugin) Version() string {
 // in-process (no client, as in tests) never ends.
 func (p *Plugin) Exited() bool { return p.client != nil && p.client.Exited() }
 
+// CPUTime returns the CPU time the plugin's process has used (Linux only).
+func (p *Plugin) CPUTime() (time.Duration, error) {
+	if p.cmd == nil || p.cmd.Process == nil {
+		return 0, errors.New("the plugin runs in-process")
+	}
+	return cpuTime(p.cmd.Process.Pid)
+}
+
 // Stderr returns the last lines the plugin wrote to stderr.
 func (p *Plugin) Stderr() string { return p.stderr.String() }
 
@@ -199,6 +207,18 @@ func New(dir string, log io.Writer) *Host {
 		log = io.Discard
 	}
 	return &Host{dir: dir, log: &syncWriter{w: log}, running: map[string]*startResult{}}
+}
+
+// Open starts the plugin binary at path, whatever its file name: the
+// plugin's name is the file name without BinaryPrefix. Its stderr is
+// copied to log (which may be nil). The caller stops it with Kill.
+func Open(ctx context.Context, path string, log io.Writer) (*Plugin, error) {
+	sum, err := fileSHA256(path)
+	if err != nil {
+		return nil, fmt.Errorf("plugin %s: %w", path, err)
+	}
+	name := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(path), BinaryPrefix), ".exe")
+	return New(filepath.Dir(path), log).start(ctx, Binary{Name: name, Path: path, SHA256: sum})
 }
 
 // Dir returns the plugins directory.

@@ -1,8 +1,15 @@
 package host
 
 import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
 	"os/exec"
+	"strconv"
+	"strings"
 	"syscall"
+	"time"
 )
 
 // dieWithParent asks Linux to SIGKILL the plugin when the thread that
@@ -12,4 +19,37 @@ import (
 // goroutine that exits.
 func dieWithParent(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+}
+
+// cpuTime reads the user and system CPU time of process pid from
+// /proc/PID/stat (fields 14 and 15, in clock ticks of 1/100 s, Linux's
+// USER_HZ).
+func cpuTime(pid int) (time.Duration, error) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0, err
+	}
+	return statCPU(b)
+}
+
+// statCPU returns utime + stime of a /proc/PID/stat line.
+func statCPU(b []byte) (time.Duration, error) {
+	// The command name (field 2) is in parentheses and may hold spaces.
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return 0, errors.New("/proc stat: no command name")
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 13 {
+		return 0, fmt.Errorf("/proc stat: %d fields", len(f)+2)
+	}
+	var ticks int64
+	for _, s := range f[11:13] { // fields 14 and 15
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return 0, fmt.Errorf("/proc stat: %w", err)
+		}
+		ticks += n
+	}
+	return time.Duration(ticks) * 10 * time.Millisecond, nil
 }

@@ -51,10 +51,16 @@ func (learner) Fit(_ context.Context, in sdk.FitInput, p sdk.Params) (sdk.Model,
 	classes, k := in.Classes, in.NumClasses
 	if in.Kind == sdk.Binary {
 		classes, k = make([]int, len(in.Targets)), 2
+		pos := 0
 		for i, t := range in.Targets {
 			if t > 0 {
 				classes[i] = 1
+				pos++
 			}
+		}
+		// A class without rows has prior 0: its discriminant is −∞.
+		if pos == 0 || pos == len(classes) {
+			return nil, fmt.Errorf("a binary problem needs rows of both classes; all %d rows are %+d", len(classes), 2*classes[0]-1)
 		}
 	}
 	switch method {

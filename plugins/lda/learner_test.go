@@ -4,17 +4,20 @@ import (
 	"testing"
 
 	"github.com/polyclass/polyclass/framework/sdk"
-	"github.com/polyclass/polyclass/plugins/internal/plugintest"
+	"github.com/polyclass/polyclass/framework/sdk/conformance"
 )
 
 // TestProtocol trains every method through the protocol.
 func TestProtocol(t *testing.T) {
-	c := plugintest.Connect(t, learner{})
-	plugintest.CheckSchema(t, c)
+	c := conformance.Connect(t, learner{})
+	conformance.CheckSchema(t, c)
 	for _, method := range []string{"lda", "lsq", "ridge"} {
-		plugintest.CheckBinary(t, c, sdk.Params{"method": sdk.String(method)})
+		conformance.CheckBinary(t, c, sdk.Params{"method": sdk.String(method)})
 	}
-	plugintest.CheckBinary(t, c, sdk.Params{"shrinkage": sdk.Number(0.2)})
-	plugintest.CheckMulticlass(t, c, nil)
-	plugintest.CheckMulticlass(t, c, sdk.Params{"method": sdk.String("lsq")})
+	conformance.CheckBinary(t, c, sdk.Params{"shrinkage": sdk.Number(0.2)})
+	conformance.CheckMulticlass(t, c, nil)
+	conformance.CheckMulticlass(t, c, sdk.Params{"method": sdk.String("lsq")})
 }
+
+// TestConformance runs the protocol conformance suite in-process.
+func TestConformance(t *testing.T) { conformance.Test(t, learner{}, nil) }

@@ -4,15 +4,18 @@ import (
 	"testing"
 
 	"github.com/polyclass/polyclass/framework/sdk"
-	"github.com/polyclass/polyclass/plugins/internal/plugintest"
+	"github.com/polyclass/polyclass/framework/sdk/conformance"
 )
 
 // TestProtocol trains binary and softmax problems through the protocol.
 func TestProtocol(t *testing.T) {
-	c := plugintest.Connect(t, learner{})
-	plugintest.CheckSchema(t, c)
+	c := conformance.Connect(t, learner{})
+	conformance.CheckSchema(t, c)
 	for _, solver := range []string{"newton", "lbfgs", "sgd", "gd"} {
-		plugintest.CheckBinary(t, c, sdk.Params{"solver": sdk.String(solver)})
+		conformance.CheckBinary(t, c, sdk.Params{"solver": sdk.String(solver)})
 	}
-	plugintest.CheckMulticlass(t, c, sdk.Params{"C": sdk.Number(10)})
+	conformance.CheckMulticlass(t, c, sdk.Params{"C": sdk.Number(10)})
 }
+
+// TestConformance runs the protocol conformance suite in-process.
+func TestConformance(t *testing.T) { conformance.Test(t, learner{}, nil) }

@@ -67,6 +67,30 @@ class CacheTest(unittest.TestCase):
         self.assertIsNone(c.get("big"))
 
 
+class ParamSpecTest(unittest.TestCase):
+    def test_check(self):
+        from polyclass_plugin.learner import ParamSpec
+        c = ParamSpec("C", "number", min=0.0, min_exclusive=True)
+        n = ParamSpec("n", "integer", max=10.0)
+        e = ParamSpec("estimator", "string")
+        k = ParamSpec("kernel", "string", allowed=["rbf", "linear"])
+        g = ParamSpec("gamma", "number_or_string", min=0.0, allowed=["scale", "auto"])
+        cases = [
+            (c, 1.0, None), (c, 0.0, "C = 0.0 is out of range: it must be > 0.0"), (c, "1", "C must be a number, not string"),
+            (c, True, "C must be a number, not bool"), (n, 3.5, "n must be a whole number, not 3.5"),
+            (n, 11.0, "n = 11.0 is out of range: it must be <= 10.0"), (e, True, "estimator must be a string, not bool"),
+            (e, "sklearn.svm.SVC", None), (k, "poly", "kernel = 'poly' is not one of rbf, linear"),
+            (g, "scale", None), (g, 0.1, None), (g, -1.0, "gamma = -1.0 is out of range: it must be >= 0.0"),
+            (g, [1.0], "gamma must be a number or a string, not list"),
+            (ParamSpec("w", "number_list"), [1.0, "x"], "w[1] must be a number, not string"),
+            (ParamSpec("b", "bool"), 1.0, "b must be a bool, not number"),
+            (ParamSpec("*", "any"), [1.0], None),
+        ]
+        for spec, v, want in cases:
+            with self.subTest(spec=spec.name, v=v):
+                self.assertEqual(spec.check(v), want)
+
+
 class ValueTest(unittest.TestCase):
     def test_round_trip(self):
         for v in [1.5, "rbf", True, False, [1.0, [2.0, "x"]]]:

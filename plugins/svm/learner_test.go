@@ -5,28 +5,28 @@ import (
 	"testing"
 
 	"github.com/polyclass/polyclass/framework/sdk"
-	"github.com/polyclass/polyclass/plugins/internal/plugintest"
+	"github.com/polyclass/polyclass/framework/sdk/conformance"
 )
 
 // TestProtocol trains every method through the protocol: the binary ones
 // on a binary problem, Crammer–Singer on a native multiclass one.
 func TestProtocol(t *testing.T) {
-	c := plugintest.Connect(t, learner{})
-	plugintest.CheckSchema(t, c)
+	c := conformance.Connect(t, learner{})
+	conformance.CheckSchema(t, c)
 	for _, p := range []sdk.Params{
 		{"C": sdk.Number(10)},
 		{"loss": sdk.String("squared_hinge")},
 		{"method": sdk.String("perceptron")},
 		{"method": sdk.String("pocket")},
 	} {
-		plugintest.CheckBinary(t, c, p)
+		conformance.CheckBinary(t, c, p)
 	}
-	plugintest.CheckMulticlass(t, c, sdk.Params{"method": sdk.String("crammer_singer"), "C": sdk.Number(10)})
+	conformance.CheckMulticlass(t, c, sdk.Params{"method": sdk.String("crammer_singer"), "C": sdk.Number(10)})
 	// The default method hands native multiclass problems to Crammer–Singer.
-	plugintest.CheckMulticlass(t, c, sdk.Params{"C": sdk.Number(10)})
+	conformance.CheckMulticlass(t, c, sdk.Params{"C": sdk.Number(10)})
 
 	// The perceptron is binary only: a native multiclass problem is refused.
-	enc, y := plugintest.Blobs(t, c)
+	enc, y := conformance.Blobs(t, c)
 	rows := make([]int, len(y))
 	classes := make([]float64, len(y))
 	for i, k := range y {
@@ -37,3 +37,6 @@ func TestProtocol(t *testing.T) {
 		t.Error("the perceptron accepted a multiclass problem")
 	}
 }
+
+// TestConformance runs the protocol conformance suite in-process.
+func TestConformance(t *testing.T) { conformance.Test(t, learner{}, nil) }

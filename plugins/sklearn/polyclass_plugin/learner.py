@@ -56,6 +56,66 @@ class ParamSpec:
     min_exclusive: bool = False
     allowed: List[str] = field(default_factory=list)
 
+    def check(self, v) -> Optional[str]:
+        """Why v is not a valid value of the parameter, or None (the Go
+        SDK's ParamSpec.Check)."""
+        t, n = self.type, self.name
+        if t in ("number", "integer"):
+            if isinstance(v, bool) or not isinstance(v, (int, float)):
+                return f"{n} must be a number, not {_kind(v)}"
+            if t == "integer" and v != int(v):
+                return f"{n} must be a whole number, not {v}"
+            if v != v:
+                return f"{n} must not be NaN"
+            if self.min is not None and (v < self.min or (self.min_exclusive and v == self.min)):
+                return f"{n} = {v} is out of range: it must be {'>' if self.min_exclusive else '>='} {self.min}"
+            if self.max is not None and v > self.max:
+                return f"{n} = {v} is out of range: it must be <= {self.max}"
+        elif t == "string":
+            if not isinstance(v, str):
+                return f"{n} must be a string, not {_kind(v)}"
+            if self.allowed and v not in self.allowed:
+                return f"{n} = {v!r} is not one of {', '.join(self.allowed)}"
+        elif t == "bool":
+            if not isinstance(v, bool):
+                return f"{n} must be a bool, not {_kind(v)}"
+        elif t in ("number_list", "string_list"):
+            if not isinstance(v, list):
+                return f"{n} must be a list, not {_kind(v)}"
+            want = str if t == "string_list" else float
+            for i, e in enumerate(v):
+                if isinstance(e, bool) or not isinstance(e, want):
+                    return f"{n}[{i}] must be a {'string' if want is str else 'number'}, not {_kind(e)}"
+        elif t == "number_matrix":
+            if not isinstance(v, list) or not all(isinstance(r, list) for r in v):
+                return f"{n} must be a list of lists of numbers"
+            for i, r in enumerate(v):
+                for j, e in enumerate(r):
+                    if isinstance(e, bool) or not isinstance(e, float):
+                        return f"{n}[{i}][{j}] must be a number, not {_kind(e)}"
+        elif t == "number_or_string":
+            if isinstance(v, str):
+                return ParamSpec(n, "string", allowed=self.allowed).check(v)
+            if isinstance(v, (int, float)) and not isinstance(v, bool):
+                return ParamSpec(n, "number", min=self.min, max=self.max, min_exclusive=self.min_exclusive).check(v)
+            return f"{n} must be a number or a string, not {_kind(v)}"
+        elif v is None:
+            return f"{n} has no value"
+        return None
+
+
+def _kind(v) -> str:
+    """The protocol's name of a value's kind."""
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "bool"
+    if isinstance(v, (int, float)):
+        return "number"
+    if isinstance(v, str):
+        return "string"
+    return "list"
+
 
 @dataclass
 class LearnerInfo:

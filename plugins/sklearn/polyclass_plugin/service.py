@@ -1,5 +1,6 @@
 """The LearnerService: a Learner served over gRPC."""
 
+import dataclasses
 import itertools
 import threading
 
@@ -180,7 +181,11 @@ class LearnerService(pb_grpc.LearnerServiceServicer):
             if name not in specs and not wildcard:
                 context.abort(grpc.StatusCode.INVALID_ARGUMENT,
                               f"parameter {name}: unknown; valid parameters: {', '.join(sorted(specs))}")
-            params[name] = value_from_pb(v)
+            value = value_from_pb(v)
+            problem = dataclasses.replace(specs.get(name) or specs["*"], name=name).check(value)
+            if problem is not None:
+                context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"parameter {name}: {problem}")
+            params[name] = value
         return params
 
     def Fit(self, request, context):

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"time"
+
+	"github.com/polyclass/polyclass/framework/host"
+	"github.com/polyclass/polyclass/framework/sdk"
+	"github.com/polyclass/polyclass/framework/sdk/conformance"
+)
+
+// pluginCommand runs "bench plugin check PATH": the conformance suite on
+// the plugin binary at PATH, started as a run starts plugins, with a
+// pass/fail table on stdout and the plugin's stderr on stderr.
+func pluginCommand(ctx context.Context, o *options, stdout, stderr io.Writer) error {
+	if len(o.args) != 2 || o.args[0] != "check" {
+		return usageError{"plugin takes a subcommand and a path: bench plugin check PATH"}
+	}
+	path, err := filepath.Abs(o.args[1])
+	if err != nil {
+		return err
+	}
+	p, err := host.Open(ctx, path, stderr)
+	if err != nil {
+		return err
+	}
+	defer func() { p.Kill() }()
+	if p.Learner == nil {
+		fmt.Fprintf(stdout, "%s: reducer %s %s\n", path, p.ReducerInfo.Name, p.ReducerInfo.Version)
+		results := conformance.RunReducer(ctx, p.Reducer)
+		return printChecks(stdout, results)
+	}
+	fmt.Fprintf(stdout, "%s: learner %s %s\n", path, p.LearnerInfo.Name, p.LearnerInfo.Version)
+	target := &conformance.Target{
+		Client:  p.Learner,
+		Alive:   func() bool { return !p.Exited() },
+		CPUTime: func() (time.Duration, error) { return p.CPUTime() },
+		Restart: func(ctx context.Context) (*sdk.LearnerClient, error) {
+			p.Kill()
+			q, err := host.Open(ctx, path, stderr)
+			if err != nil {
+				return nil, err
+			}
+			if q.Learner == nil {
+				q.Kill()
+				return nil, errors.New("the restarted plugin serves no learner")
+			}
+			p = q
+			return q.Learner, nil
+		},
+	}
+	return printChecks(stdout, conformance.Run(ctx, target))
+}
+
+// printChecks prints the table and the tally; failed checks make an error.
+func printChecks(w io.Writer, results []conformance.Result) error {
+	if err := conformance.WriteTable(w, results); err != nil {
+		return err
+	}
+	n := map[conformance.Status]int{}
+	for _, r := range results {
+		n[r.Status]++
+	}
+	fmt.Fprintf(w, "%d checks: %d passed, %d failed, %d skipped\n", len(results), n[conformance.Pass], n[conformance.Fail], n[conformance.Skip])
+	if n[conformance.Fail] > 0 {
+		return fmt.Errorf("%d of %d conformance checks failed", n[conformance.Fail], len(results))
+	}
+	return nil
+}

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// checkRow is one row of the conformance table: check name and result.
+var checkRow = regexp.MustCompile(`(?m)^(\S+)\s+(PASS|FAIL|SKIP)\b`)
+
+// TestPluginCheck runs bench plugin check on every shipped plugin (all
+// pass) and on the deliberately broken ones, which fail exactly the checks
+// their defect breaks, by name.
+func TestPluginCheck(t *testing.T) {
+	for _, tt := range []struct {
+		path   string
+		fail   []string // the checks that must fail; every other passes or is skipped
+		skip   []string // the checks that must be skipped
+		python bool
+	}{
+		{path: "bench-plugin-logreg"},
+		{path: "bench-plugin-svm"},
+		{path: "bench-plugin-lda", skip: []string{"csr"}},
+		{path: "bench-plugin-reducers"},
+		{path: "bench-plugin-sklearn", python: true},
+		{path: "broken/bench-plugin-wrongshape", fail: []string{"csr", "fit-predict"}},
+		{path: "broken/bench-plugin-csrcrash", fail: []string{"csr"}},
+		{path: "broken/bench-plugin-nocancel", fail: []string{"cancel"}},
+	} {
+		t.Run(filepath.Base(tt.path), func(t *testing.T) {
+			if tt.python {
+				needPython(t)
+			}
+			stdout, stderr, err := runBench(t, "plugin", "check", filepath.Join(pluginsDir, tt.path))
+			rows := checkRow.FindAllStringSubmatch(stdout, -1)
+			if len(rows) < 4 {
+				t.Fatalf("no table:\n%s\nstderr:\n%s", stdout, stderr)
+			}
+			var failed, skipped []string
+			for _, r := range rows {
+				switch r[2] {
+				case "FAIL":
+					failed = append(failed, r[1])
+				case "SKIP":
+					skipped = append(skipped, r[1])
+				}
+			}
+			if !slices.Equal(failed, tt.fail) || !slices.Equal(skipped, tt.skip) {
+				t.Errorf("failed %v, skipped %v; want %v, %v\n%s", failed, skipped, tt.fail, tt.skip, stdout)
+			}
+			if (err != nil) != (len(tt.fail) > 0) {
+				t.Errorf("error %v with %d failed checks", err, len(failed))
+			}
+			if len(tt.fail) > 0 && !strings.Contains(err.Error(), "conformance checks failed") {
+				t.Errorf("error %q", err)
+			}
+		})
+	}
+}
+
+func TestPluginCheckUsage(t *testing.T) {
+	for _, args := range [][]string{{"plugin"}, {"plugin", "check"}, {"plugin", "verify", "x"}} {
+		if _, _, err := runBench(t, args...); err == nil || !strings.Contains(err.Error(), "bench plugin check PATH") {
+			t.Errorf("%v: error %v", args, err)
+		}
+	}
+	if _, _, err := runBench(t, "plugin", "check", filepath.Join(t.TempDir(), "none")); err == nil || !strings.Contains(err.Error(), "none") {
+		t.Errorf("missing binary: error %v", err)
+	}
+}

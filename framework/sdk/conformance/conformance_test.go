@@ -1,0 +1,159 @@
+package conformance
+
+import (
+	"context"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/polyclass/polyclass/framework/sdk"
+)
+
+// centroid is a nearest-centroid learner for binary problems, dense or
+// CSR; its defect field breaks it on purpose.
+type centroid struct{ defect string }
+
+func (centroid) Info() sdk.LearnerInfo {
+	return sdk.LearnerInfo{Name: "centroid", Version: "1",
+		Capabilities: sdk.Capabilities{Binary: true, Scores: true, Sparse: true},
+		Params:       []sdk.ParamSpec{{Name: "shift", Type: sdk.NumberParam, Default: sdk.Number(0)}}}
+}
+
+func (l centroid) Fit(ctx context.Context, in sdk.FitInput, p sdk.Params) (sdk.Model, error) {
+	x := in.X.AsDense().Dense
+	n, d := x.Dims()
+	pos, neg := mat.NewVecDense(d, nil), mat.NewVecDense(d, nil)
+	var np, nn float64
+	for i := 0; i < n; i++ {
+		if in.Targets[i] > 0 {
+			pos.AddVec(pos, x.RowView(i))
+			np++
+		} else {
+			neg.AddVec(neg, x.RowView(i))
+			nn++
+		}
+	}
+	if np == 0 || nn == 0 {
+		return nil, errors.New("needs both classes")
+	}
+	pos.ScaleVec(1/np, pos)
+	neg.ScaleVec(1/nn, neg)
+	w, mid := mat.NewVecDense(d, nil), mat.NewVecDense(d, nil)
+	w.SubVec(pos, neg)
+	mid.AddVec(pos, neg)
+	m := model{w: w, b: -mat.Dot(w, mid)/2 + p.Float("shift", 0), defect: l.defect}
+	if l.defect == "random" {
+		m.b += rand.Float64() * 1e-9 // ignores the seed
+	}
+	return m, nil
+}
+
+type model struct {
+	w      *mat.VecDense
+	b      float64
+	defect string
+}
+
+func (m model) Outputs() int {
+	if m.defect == "outputs" {
+		return 2
+	}
+	return 1
+}
+
+func (m model) Predict(_ context.Context, x sdk.Matrix, scores, _ *mat.Dense) error {
+	d := x.AsDense().Dense
+	r, _ := d.Dims()
+	for i := 0; i < r; i++ {
+		s := mat.Dot(m.w, d.RowView(i)) + m.b
+		switch m.defect {
+		case "nan":
+			s = math.NaN()
+		case "constant":
+			s = 1
+		}
+		for j := 0; j < m.Outputs(); j++ {
+			scores.Set(i, j, s)
+		}
+	}
+	return nil
+}
+
+// TestRun: a sound learner passes every check; each defect fails the
+// checks it breaks, by name, with what was wrong.
+func TestRun(t *testing.T) {
+	for _, tt := range []struct {
+		defect string
+		fail   map[string]string // check → substring of its detail
+	}{
+		{"", nil},
+		{"outputs", map[string]string{"csr": "scores 13×2, want 13×1", "fit-predict": "the model has 2 outputs, want 1"}},
+		{"random", map[string]string{"deterministic": "two Fits with seed 7 predict different scores"}},
+		{"nan", map[string]string{"fit-predict": "scores[0][0] = NaN"}},
+		{"constant", map[string]string{"fit-predict": "the separable blobs are not learnt"}},
+	} {
+		t.Run("defect="+tt.defect, func(t *testing.T) {
+			results := Run(context.Background(), &Target{Client: Connect(t, centroid{tt.defect})})
+			if len(results) != len(Checks()) {
+				t.Fatalf("%d results for %d checks", len(results), len(Checks()))
+			}
+			for _, r := range results {
+				want, fail := tt.fail[r.Check]
+				if fail != (r.Status == Fail) || (fail && !strings.Contains(r.Detail, want)) {
+					t.Errorf("%s: %s %q; want failed %v (%q)", r.Check, r.Status, r.Detail, fail, want)
+				}
+				if !fail && r.Status == Skip {
+					t.Errorf("%s skipped: %s", r.Check, r.Detail)
+				}
+			}
+		})
+	}
+}
+
+// TestTest: the suite as Go plugins run it in their tests.
+func TestTest(t *testing.T) { Test(t, centroid{}, sdk.Params{"shift": sdk.Number(0)}) }
+
+func TestCheckInfo(t *testing.T) {
+	ok := centroid{}.Info()
+	for _, tt := range []struct {
+		name string
+		edit func(*sdk.LearnerInfo)
+		want string
+	}{
+		{"sound", func(*sdk.LearnerInfo) {}, ""},
+		{"no name", func(i *sdk.LearnerInfo) { i.Name = " " }, "no name"},
+		{"no version", func(i *sdk.LearnerInfo) { i.Version = "" }, "no version"},
+		{"trains nothing", func(i *sdk.LearnerInfo) { i.Capabilities.Binary = false }, "trains no kind of problem"},
+		{"predicts nothing", func(i *sdk.LearnerInfo) { i.Capabilities.Scores = false }, "predicts neither"},
+		{"twice", func(i *sdk.LearnerInfo) { i.Params = append(i.Params, i.Params[0]) }, "parameter shift is declared twice"},
+		{"wildcard", func(i *sdk.LearnerInfo) {
+			i.Params = append(i.Params, sdk.ParamSpec{Name: "*", Type: sdk.NumberParam})
+		}, "parameter * must have type any"},
+		{"bounds", func(i *sdk.LearnerInfo) { i.Params[0].Min, i.Params[0].Max = sdk.Bound(2), sdk.Bound(1) }, "min 2 > max 1"},
+		{"default", func(i *sdk.LearnerInfo) { i.Params[0].Default = sdk.String("x") }, "default of shift fails its own schema"},
+	} {
+		info := ok
+		info.Params = append([]sdk.ParamSpec(nil), ok.Params...)
+		tt.edit(&info)
+		err := checkInfo(info)
+		if (err == nil) != (tt.want == "") || (err != nil && !strings.Contains(err.Error(), tt.want)) {
+			t.Errorf("%s: %v, want %q", tt.name, err, tt.want)
+		}
+	}
+}
+
+func TestWriteTable(t *testing.T) {
+	var b strings.Builder
+	rs := []Result{{"info", Pass, "x 1"}, {"csr", Skip, "no sparse"}, {"cancel", Fail, "kept\ncomputing"}}
+	if err := WriteTable(&b, rs); err != nil {
+		t.Fatal(err)
+	}
+	want := "check   result  detail\ninfo    PASS    x 1\ncsr     SKIP    no sparse\ncancel  FAIL    kept computing\n"
+	if b.String() != want || Failed(rs) != 1 {
+		t.Errorf("table:\n%s\nwant:\n%s", b.String(), want)
+	}
+}
