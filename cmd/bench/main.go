@@ -4,6 +4,7 @@
 //	bench run [-o DIR] [-j N] [--fresh] [--quiet] [--plugins DIR] FILE
 //	bench validate [--plan] [--plugins DIR] FILE
 //	bench plugins [--plugins DIR]
+//	bench plugin check PATH
 //	bench list metrics|encoders|schemes|decoders|formats
 //
 // "bench help" lists every command, "bench help COMMAND" describes one.
