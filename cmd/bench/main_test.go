@@ -55,6 +55,15 @@ func TestMain(m *testing.M) {
 			os.Exit(1)
 		}
 	}
+	// The third-party reducer knobs, in a directory of its own (its scheme
+	// ova would shadow the shipped one's in listings).
+	cmd := exec.Command("go", "build", "-o", filepath.Join(dir, "third", "bench-plugin-knobs"), "./testdata/plugins/knobs")
+	cmd.Stderr = os.Stderr
+	if err := cmd.Run(); err != nil {
+		fmt.Fprintf(os.Stderr, "building the knobs plugin: %v\n", err)
+		os.RemoveAll(dir)
+		os.Exit(1)
+	}
 	// The Python plugin is a zip archive run by Debian's python3.
 	if out, err := exec.Command(pythonPath, "../../plugins/sklearn/build.py", filepath.Join(dir, "bench-plugin-sklearn")).CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "building the sklearn plugin: %v\n%s", err, out)

@@ -28,7 +28,7 @@ func pluginCommand(ctx context.Context, o *options, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	defer func() { p.Kill() }()
+	defer func() { p.Stop() }()
 	if p.Learner == nil {
 		fmt.Fprintf(stdout, "%s: reducer %s %s\n", path, p.ReducerInfo.Name, p.ReducerInfo.Version)
 		results := conformance.RunReducer(ctx, p.Reducer)
@@ -40,13 +40,13 @@ func pluginCommand(ctx context.Context, o *options, stdout, stderr io.Writer) er
 		Alive:   func() bool { return !p.Exited() },
 		CPUTime: func() (time.Duration, error) { return p.CPUTime() },
 		Restart: func(ctx context.Context) (*sdk.LearnerClient, error) {
-			p.Kill()
+			p.Stop()
 			q, err := host.Open(ctx, path, stderr)
 			if err != nil {
 				return nil, err
 			}
 			if q.Learner == nil {
-				q.Kill()
+				q.Stop()
 				return nil, errors.New("the restarted plugin serves no learner")
 			}
 			p = q

@@ -929,3 +929,44 @@ cv { folds = 4 }
 		t.Fatalf("failed cells %v, uploads %v (want 0 and at most one per fold and pipeline)", m["failed_cells"], m["uploads"])
 	}
 }
+
+// TestThirdPartyReducerLocatedErrors: a third-party reducer's error that
+// blames a parameter through the structured field (in words that do not
+// name it) is located at that parameter's attribute; the same plugin
+// runs a grid when the parameter is right.
+func TestThirdPartyReducerLocatedErrors(t *testing.T) {
+	dir := filepath.Join(pluginsDir, "third")
+	for _, p := range []string{"logreg", "reducers"} {
+		src := filepath.Join(pluginsDir, "bench-plugin-"+p)
+		if err := os.WriteFile(filepath.Join(dir, "bench-plugin-"+p), []byte(readFile(t, src)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	src := `experiment "third" { seed = 1 }
+dataset "iris" { path = "%REPO%/experiments/data/iris.csv" }
+learner "logreg" {}
+reduction "mine" {
+  plugin = "knobs"
+  scheme = "ova"
+  label  = "x"
+  knob   = KNOB
+}
+cv { folds = 3 }
+`
+	file := writeExperiment(t, strings.Replace(src, "KNOB", "7", 1))
+	var stdout, stderr strings.Builder
+	err := run(t.Context(), []string{"validate", "--plugins", dir, file}, &stdout, &stderr)
+	want := "exp.hcl:8:12: error: Invalid reduction"
+	if err == nil || !strings.Contains(stderr.String(), want) || !strings.Contains(stderr.String(), "7 is more than the 3 classes of the data") {
+		t.Fatalf("error %v, want %q in stderr:\n%s", err, want, stderr.String())
+	}
+	file = writeExperiment(t, strings.Replace(src, "KNOB", "2", 1))
+	out := t.TempDir()
+	stderr.Reset()
+	if err := run(t.Context(), []string{"run", "--plugins", dir, "--quiet", "-o", out, file}, &stdout, &stderr); err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	if c := readCells(t, out)["iris|logreg|mine"]; c == nil || c.Failed() || len(c.Folds) != 3 || c.Folds[0].Metrics["accuracy"] < 0.7 {
+		t.Errorf("cell %+v", c)
+	}
+}

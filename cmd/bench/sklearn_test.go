@@ -6,10 +6,17 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
 	"github.com/polyclass/polyclass/framework/engine"
+	"github.com/polyclass/polyclass/framework/host"
+	"github.com/polyclass/polyclass/framework/sdk"
 )
 
 // needPython skips a test of the Python plugin when Debian's packages it
@@ -327,6 +334,37 @@ metrics = ["accuracy"]
 			if got, want := f.Metrics["accuracy"], ref.Folds[i].Metrics["accuracy"]; got != want {
 				t.Errorf("%s fold %d: centroid + ovo %.4f, NearestCentroid %.4f", d, f.Fold, got, want)
 			}
+		}
+	}
+}
+
+// TestSklearnFaultParams: the Python SDK sends the parameter an error
+// blames as the structured field (a google.rpc.BadRequest field violation
+// it encodes by hand), as the Go SDK does: a value of the wrong type, and
+// a value scikit-learn itself rejects.
+func TestSklearnFaultParams(t *testing.T) {
+	needPython(t)
+	ctx := t.Context()
+	p, err := host.Open(ctx, filepath.Join(pluginsDir, "bench-plugin-sklearn"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Stop()
+	enc := sdk.EncodeMatrix(sdk.Matrix{Dense: mat.NewDense(4, 1, []float64{0, 1, 2, 3})})
+	if _, err := p.Learner.Ensure(ctx, enc); err != nil {
+		t.Fatal(err)
+	}
+	problem := []sdk.Problem{{Kind: sdk.Binary, Targets: []float64{-1, -1, 1, 1}}}
+	for _, tt := range []struct {
+		params sdk.Params
+		want   string
+	}{
+		{sdk.Params{"estimator": sdk.Bool(true)}, "estimator"},
+		{sdk.Params{"estimator": sdk.String("sklearn.linear_model.LogisticRegression"), "C": sdk.Number(-1)}, "C"},
+	} {
+		_, err := p.Learner.Fit(ctx, enc.Digest, []int{0, 1, 2, 3}, tt.params, problem)
+		if got := sdk.FaultParams(err); status.Code(err) != codes.InvalidArgument || !slices.Equal(got, []string{tt.want}) {
+			t.Errorf("%v: error %v (%s), FaultParams %v; want [%s]", tt.params, err, status.Code(err), got, tt.want)
 		}
 	}
 }

@@ -545,11 +545,11 @@ func (r *resolver) dryRun(g *Grid, d *Dataset, red *Reduction, params sdk.Params
 	plan, err := red.Plugin.Reducer.Plan(r.ctx, planRequest(r.exp.Seed, d, red, params))
 	label := red.Label(params)
 	if err != nil {
-		// Point at the parameter the message names; a matrix error says
-		// "code matrix", so the matrix goes before code.
+		// Point at the parameter the plugin blames (its error's structured
+		// field), else at the scheme.
 		rng := red.Config.SchemeRange
-		for _, name := range []string{"classes", "order", "length", "matrix", "code"} {
-			if p, ok := red.Config.Params[name]; ok && strings.Contains(err.Error(), name) {
+		for _, name := range sdk.FaultParams(err) {
+			if p, ok := red.Config.Params[name]; ok {
 				rng = p.Range
 				break
 			}

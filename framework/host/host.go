@@ -174,6 +174,10 @@ func stop(client *plugin.Client, cmd *exec.Cmd) {
 	}
 }
 
+// Stop ends the plugin process (graceful shutdown, then SIGKILL; see
+// stop): the caller of Open stops its plugin with it.
+func (p *Plugin) Stop() { stop(p.client, p.cmd) }
+
 // KillFirst stops the plugin process and reports whether this call was
 // the first to ask for it: of several calls that time out together on a
 // stuck process, one owns the kill and the others were collateral.

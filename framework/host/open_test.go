@@ -15,7 +15,7 @@ func TestOpen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer p.Kill()
+	defer p.Stop()
 	if p.Name != "my-reducer" || p.ReducerInfo == nil || p.ReducerInfo.Name != "reducers" || p.Exited() {
 		t.Fatalf("plugin %+v", p.Binary)
 	}

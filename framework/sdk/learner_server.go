@@ -262,7 +262,8 @@ func (s *learnerServer) Fit(ctx context.Context, req *pb.FitRequest) (*pb.FitRes
 	}
 	params := paramsFromPB(req.GetParams())
 	if errs := CheckParams(s.info.Params, params); len(errs) > 0 {
-		return nil, status.Errorf(codes.InvalidArgument, "parameters: %v", errors.Join(errs...))
+		err := errors.Join(errs...)
+		return nil, statusErr(codes.InvalidArgument, fmt.Sprintf("parameters: %v", err), err)
 	}
 	params = WithDefaults(s.info.Params, params)
 
@@ -305,7 +306,13 @@ func (s *learnerServer) Fit(ctx context.Context, req *pb.FitRequest) (*pb.FitRes
 		if ctx.Err() != nil {
 			return nil, status.FromContextError(ctx.Err()).Err()
 		}
-		return nil, status.Errorf(codes.Internal, "fit: %v", err)
+		// A parameter's fault is the caller's (InvalidArgument, located
+		// by the host); any other is the learner's.
+		c := codes.Internal
+		if len(FaultParams(err)) > 0 {
+			c = codes.InvalidArgument
+		}
+		return nil, statusErr(c, fmt.Sprintf("fit: %v", err), err)
 	}
 	resp := &pb.FitResponse{Models: make([]*pb.Model, len(models))}
 	s.mu.Lock()

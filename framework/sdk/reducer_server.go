@@ -3,6 +3,7 @@ package sdk
 import (
 	"context"
 	"errors"
+	"fmt"
 	"gonum.org/v1/gonum/mat"
 
 	"google.golang.org/grpc/codes"
@@ -47,7 +48,8 @@ func (s *reducerServer) params(scheme string, m map[string]*pb.Value) (Params, e
 	}
 	p := paramsFromPB(m)
 	if errs := CheckParams(sc.Params, p); len(errs) > 0 {
-		return nil, status.Errorf(codes.InvalidArgument, "scheme %s: %v", scheme, errors.Join(errs...))
+		err := errors.Join(errs...)
+		return nil, statusErr(codes.InvalidArgument, fmt.Sprintf("scheme %s: %v", scheme, err), err)
 	}
 	return WithDefaults(sc.Params, p), nil
 }
@@ -67,7 +69,7 @@ func (s *reducerServer) Plan(ctx context.Context, req *pb.PlanRequest) (*pb.Plan
 		Seed: req.GetSeed(), Stage: int(req.GetStage()), State: req.GetState(),
 	})
 	if err != nil {
-		return nil, status.Errorf(codes.InvalidArgument, "plan %s: %v", req.GetScheme(), err)
+		return nil, statusErr(codes.InvalidArgument, fmt.Sprintf("plan %s: %v", req.GetScheme(), err), err)
 	}
 	out := &pb.PlanResponse{
 		Code: codeToPB(plan.Code), State: plan.State, NeedsTrainingScores: plan.NeedsTrainingScores,
@@ -107,7 +109,7 @@ func (s *reducerServer) Decode(ctx context.Context, req *pb.DecodeRequest) (*pb.
 	}
 	d, err := s.impl.Decode(ctx, dr)
 	if err != nil {
-		return nil, status.Errorf(codes.InvalidArgument, "decode %s: %v", req.GetScheme(), err)
+		return nil, statusErr(codes.InvalidArgument, fmt.Sprintf("decode %s: %v", req.GetScheme(), err), err)
 	}
 	n, _ := dr.Scores.Dims()
 	if d.Predicted != nil && len(d.Predicted) != n {

@@ -412,11 +412,11 @@ func CheckParams(specs []ParamSpec, p Params) []error {
 			for _, s := range specs {
 				valid = append(valid, s.Name)
 			}
-			errs = append(errs, fmt.Errorf("unknown parameter %q; valid parameters: %s", n, strings.Join(valid, ", ")))
+			errs = append(errs, WithParam(n, fmt.Errorf("unknown parameter %q; valid parameters: %s", n, strings.Join(valid, ", "))))
 			continue
 		}
 		if err := s.Check(p[n]); err != nil {
-			errs = append(errs, err)
+			errs = append(errs, WithParam(n, err))
 		}
 	}
 	return errs

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -441,8 +442,8 @@ func checkBadParams(ctx context.Context, s *session) (string, error) {
 		if code(err) != codes.InvalidArgument {
 			return fmt.Errorf("%s %s = %v: %v (code %s), want InvalidArgument", what, name, v, err, code(err))
 		}
-		if !strings.Contains(err.Error(), name) {
-			return fmt.Errorf("%s %s = %v: the error does not name the parameter: %v", what, name, v, err)
+		if !slices.Contains(sdk.FaultParams(err), name) {
+			return fmt.Errorf("%s %s = %v: the error does not blame the parameter in its structured field (a google.rpc.BadRequest field violation params.%s): %v", what, name, v, name, err)
 		}
 		return nil
 	}
@@ -468,7 +469,7 @@ func checkBadParams(ctx context.Context, s *session) (string, error) {
 	if len(done) == 0 {
 		return "", errSkip("every parameter name and value is accepted (a single parameter of type any)")
 	}
-	return strings.Join(done, ", ") + ": InvalidArgument naming it", nil
+	return strings.Join(done, ", ") + ": InvalidArgument blaming it", nil
 }
 
 // Cancellation: a Fit of many problems on a large, noisy dataset is

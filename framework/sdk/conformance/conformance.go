@@ -95,7 +95,7 @@ func Checks() []Check {
 		{"fit-predict", "Fit answers one model per problem, 1 output for binary and regression problems, K for multiclass; Predict returns rows × outputs, finite, rows in the order asked, probabilities in [0, 1]; the blobs are learnt", checkFitPredict},
 		{"release", "a released model cannot predict", checkRelease},
 		{"forget", "Forget drops a dataset (Has reports it missing), and Fit on a dataset the plugin does not hold fails with FailedPrecondition, so that the host uploads it again", checkForget},
-		{"bad-params", "an unknown parameter and a value of the wrong type are InvalidArgument errors naming the parameter", checkBadParams},
+		{"bad-params", "an unknown parameter and a value of the wrong type are InvalidArgument errors that blame the parameter in their structured field (google.rpc.BadRequest field violation params.NAME)", checkBadParams},
 		{"cancel", "a cancelled Fit stops: the plugin's process goes idle within seconds and answers the next call", checkCancel},
 		{"deterministic", "two Fits with the same seed predict identical scores", checkDeterministic},
 		{"one-class", "a binary problem with one class is an error or a model with finite scores; the plugin survives", checkOneClass},

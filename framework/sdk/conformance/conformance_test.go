@@ -45,7 +45,7 @@ func (l centroid) Fit(ctx context.Context, in sdk.FitInput, p sdk.Params) (sdk.M
 	w, mid := mat.NewVecDense(d, nil), mat.NewVecDense(d, nil)
 	w.SubVec(pos, neg)
 	mid.AddVec(pos, neg)
-	m := model{w: w, b: -mat.Dot(w, mid)/2 + p.Float("shift", 0), defect: l.defect}
+	m := model{w: w, b: -mat.Dot(w, mid)/2 + p.Float("shift"), defect: l.defect}
 	if l.defect == "random" {
 		m.b += rand.Float64() * 1e-9 // ignores the seed
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
@@ -18,7 +19,7 @@ func ReducerChecks() []Check {
 	return []Check{
 		{"info", "Info answers: a name, a version, schemes with unique names and sane parameter schemas", nil},
 		{"plan-decode", "each scheme plans K = 3 classes (or labels) with its default parameters: one target per training row, a K × L code matrix when it has one; Decode of L score columns returns one class in 0..K−1 (or a row of K labels) per test row and finite class scores", nil},
-		{"bad-params", "an unknown parameter and a value of the wrong type are InvalidArgument errors naming the parameter", nil},
+		{"bad-params", "an unknown parameter and a value of the wrong type are InvalidArgument errors that blame the parameter in their structured field", nil},
 		{"deterministic", "two Plans with the same seed are identical", nil},
 	}
 }
@@ -206,8 +207,8 @@ func checkReducerBadParams(ctx context.Context, c *sdk.ReducerClient, info sdk.R
 				return fmt.Errorf("scheme %s: %s = %v was accepted", s.Name, name, v)
 			case code(err) != codes.InvalidArgument:
 				return fmt.Errorf("scheme %s: %s = %v: %v (code %s), want InvalidArgument", s.Name, name, v, err, code(err))
-			case !strings.Contains(err.Error(), name):
-				return fmt.Errorf("scheme %s: %s = %v: the error does not name the parameter: %v", s.Name, name, v, err)
+			case !slices.Contains(sdk.FaultParams(err), name):
+				return fmt.Errorf("scheme %s: %s = %v: the error does not blame the parameter in its structured field (a google.rpc.BadRequest field violation params.%s): %v", s.Name, name, v, name, err)
 			}
 			return nil
 		}
@@ -221,10 +222,10 @@ func checkReducerBadParams(ctx context.Context, c *sdk.ReducerClient, info sdk.R
 				if err := try(spec.Name, v); err != nil {
 					return "", err
 				}
-				return fmt.Sprintf("scheme %s: unknown name and wrong type for %s: InvalidArgument naming it", s.Name, spec.Name), nil
+				return fmt.Sprintf("scheme %s: unknown name and wrong type for %s: InvalidArgument blaming it", s.Name, spec.Name), nil
 			}
 		}
-		return fmt.Sprintf("scheme %s: unknown name: InvalidArgument naming it", s.Name), nil
+		return fmt.Sprintf("scheme %s: unknown name: InvalidArgument blaming it", s.Name), nil
 	}
 	return "", errSkip("no scheme plans with its default parameters")
 }

@@ -93,7 +93,7 @@ func planMultiLabel(req sdk.PlanRequest) (sdk.Plan, error) {
 	case PLST:
 		M := req.Params.Int("components")
 		if M < 1 || M > K {
-			return sdk.Plan{}, fmt.Errorf("plst needs components = M with 1 ≤ M ≤ %d (the number of labels)", K)
+			return sdk.Plan{}, sdk.WithParam("components", fmt.Errorf("plst needs components = M with 1 ≤ M ≤ %d (the number of labels)", K))
 		}
 		mean, v, z, err := plst(y, M)
 		if err != nil {

@@ -9,6 +9,7 @@ package reducer
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 
@@ -129,7 +130,7 @@ func (*Reducer) Plan(_ context.Context, req sdk.PlanRequest) (sdk.Plan, error) {
 	decode := req.Params.Str("decode")
 	if req.Scheme == "none" {
 		if decode != Argmax {
-			return sdk.Plan{}, fmt.Errorf("scheme none decodes by argmax, not %s", decode)
+			return sdk.Plan{}, sdk.WithParam("decode", fmt.Errorf("scheme none decodes by argmax, not %s", decode))
 		}
 		t := make([]float64, len(req.Labels))
 		for i, y := range req.Labels {
@@ -149,10 +150,10 @@ func (*Reducer) Plan(_ context.Context, req sdk.PlanRequest) (sdk.Plan, error) {
 		return sdk.Plan{}, err
 	}
 	if decode == Argmax && req.Scheme != "ova" {
-		return sdk.Plan{}, fmt.Errorf("decode = argmax applies to ova only; use hamming, vote or a loss for %s", req.Scheme)
+		return sdk.Plan{}, sdk.WithParam("decode", fmt.Errorf("decode = argmax applies to ova only; use hamming, vote or a loss for %s", req.Scheme))
 	}
 	if _, err := codes.NewDecoder(decode, m, coverageProbe(m)); err != nil && decode != Argmax {
-		return sdk.Plan{}, err
+		return sdk.Plan{}, sdk.WithParam("decode", err)
 	}
 	return codePlan(req, m, decode)
 }
@@ -184,27 +185,28 @@ func matrixFor(req sdk.PlanRequest) (*codes.Matrix, error) {
 		}
 		order, err := classIndices(names, req.ClassNames, "order")
 		if err != nil {
-			return nil, err
+			return nil, sdk.WithParam("order", err)
 		}
-		return codes.Ordered(order)
+		m, err := codes.Ordered(order)
+		return m, sdk.WithParam("order", err)
 	case "ecoc":
 		if rows := p.Matrix("matrix"); rows != nil {
 			if p.Str("code") != "" {
-				return nil, fmt.Errorf("give either matrix or code, not both")
+				return nil, sdk.WithParam("matrix", errors.New("give either matrix or code, not both"))
 			}
 			m, err := codes.FromRows(rows)
 			if err != nil {
-				return nil, err
+				return nil, sdk.WithParam("matrix", err)
 			}
 			if err := m.CheckClasses(K); err != nil {
-				return nil, err
+				return nil, sdk.WithParam("matrix", err)
 			}
 			if names := p.Strings("classes"); names != nil {
 				// Row r of the matrix belongs to class names[r]: reorder
 				// the rows into class index order.
 				idx, err := classIndices(names, req.ClassNames, "classes")
 				if err != nil {
-					return nil, err
+					return nil, sdk.WithParam("classes", err)
 				}
 				_, L := m.Dims()
 				entries := make([]int8, K*L)
@@ -218,7 +220,8 @@ func matrixFor(req sdk.PlanRequest) (*codes.Matrix, error) {
 		code := p.Str("code")
 		switch code {
 		case "exhaustive":
-			return codes.Exhaustive(K)
+			m, err := codes.Exhaustive(K)
+			return m, sdk.WithParam("code", err)
 		case "random_dense", "random_sparse":
 			L := p.Int("length")
 			if L == 0 {
@@ -230,14 +233,20 @@ func matrixFor(req sdk.PlanRequest) (*codes.Matrix, error) {
 					L = codes.DefaultSparseLength(K)
 				}
 			}
-			if code == "random_dense" {
-				return codes.RandomDense(K, L, req.Seed)
+			blame := "code"
+			if p.Int("length") != 0 {
+				blame = "length"
 			}
-			return codes.RandomSparse(K, L, req.Seed)
+			if code == "random_dense" {
+				m, err := codes.RandomDense(K, L, req.Seed)
+				return m, sdk.WithParam(blame, err)
+			}
+			m, err := codes.RandomSparse(K, L, req.Seed)
+			return m, sdk.WithParam(blame, err)
 		case "":
 			return nil, fmt.Errorf("scheme ecoc needs matrix = [[...], ...] or code = \"random_dense\" | \"random_sparse\" | \"exhaustive\"")
 		}
-		return nil, fmt.Errorf("unknown code %q", code)
+		return nil, sdk.WithParam("code", fmt.Errorf("unknown code %q", code))
 	}
 	return nil, fmt.Errorf("unknown scheme %q", req.Scheme)
 }

@@ -16,6 +16,38 @@ from .learner import BINARY, MULTICLASS, PARAM_TYPES, REGRESSION, FitInput, Para
 _KINDS = {pb.Problem.BINARY: BINARY, pb.Problem.MULTICLASS: MULTICLASS, pb.Problem.REGRESSION: REGRESSION}
 
 
+def _varint(n: int) -> bytes:
+    out = bytearray()
+    while True:
+        b, n = n & 0x7F, n >> 7
+        out.append(b | (0x80 if n else 0))
+        if not n:
+            return bytes(out)
+
+
+def _field(num: int, data: bytes) -> bytes:
+    """A length-delimited protobuf field."""
+    return _varint(num << 3 | 2) + _varint(len(data)) + data
+
+
+def param_status_details(code: int, message: str, name: str) -> bytes:
+    """The google.rpc.Status (code, message, one google.rpc.BadRequest
+    field violation "params.NAME") that gRPC carries in the trailer
+    grpc-status-details-bin: the structured field by which the host locates
+    a parameter's error. Encoded by hand: Debian's python3-grpcio comes
+    without the google.rpc messages."""
+    violation = _field(1, ("params." + name).encode()) + _field(2, message.encode())
+    any_ = _field(1, b"type.googleapis.com/google.rpc.BadRequest") + _field(2, _field(1, violation))
+    return _varint(1 << 3) + _varint(code) + _field(2, message.encode()) + _field(3, any_)
+
+
+def abort_param(context, name: str, message: str):
+    """Aborts the call with INVALID_ARGUMENT blaming parameter name."""
+    code = grpc.StatusCode.INVALID_ARGUMENT
+    context.set_trailing_metadata((("grpc-status-details-bin", param_status_details(code.value[0], message, name)),))
+    context.abort(code, message)
+
+
 def value_from_pb(v):
     """A protocol Value as Python: float, str, bool, list or None."""
     kind = v.WhichOneof("kind")
@@ -179,12 +211,11 @@ class LearnerService(pb_grpc.LearnerServiceServicer):
         params = {s.name: s.default for s in self._info.params if s.default is not None and s.name != "*"}
         for name, v in request.params.items():
             if name not in specs and not wildcard:
-                context.abort(grpc.StatusCode.INVALID_ARGUMENT,
-                              f"parameter {name}: unknown; valid parameters: {', '.join(sorted(specs))}")
+                abort_param(context, name, f"parameter {name}: unknown; valid parameters: {', '.join(sorted(specs))}")
             value = value_from_pb(v)
             problem = dataclasses.replace(specs.get(name) or specs["*"], name=name).check(value)
             if problem is not None:
-                context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"parameter {name}: {problem}")
+                abort_param(context, name, f"parameter {name}: {problem}")
             params[name] = value
         return params
 
@@ -211,7 +242,7 @@ class LearnerService(pb_grpc.LearnerServiceServicer):
             try:
                 models.append(self._learner.fit(fi, params))
             except ParamError as e:
-                context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"problem {i}: {e}")
+                abort_param(context, e.name, f"problem {i}: {e}")
             except Exception as e:  # the learner's own failure fails this call only
                 context.abort(grpc.StatusCode.INTERNAL, f"fit: problem {i}: {type(e).__name__}: {e}")
         resp = pb.FitResponse()

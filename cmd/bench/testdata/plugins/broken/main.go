@@ -74,7 +74,7 @@ func (l learner) Fit(ctx context.Context, in sdk.FitInput, p sdk.Params) (sdk.Mo
 	if np == 0 || nn == 0 {
 		return nil, errors.New("centroid needs rows of both classes")
 	}
-	m := model{w: make([]float64, d), b: p.Float("shift", 0), outputs: 1}
+	m := model{w: make([]float64, d), b: p.Float("shift"), outputs: 1}
 	for j := range m.w {
 		pm, nm := pos[j]/np, neg[j]/nn
 		m.w[j] = pm - nm

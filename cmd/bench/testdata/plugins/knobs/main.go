@@ -1,0 +1,73 @@
+// Command knobs is a third-party reducer plugin for tests: scheme "ova"
+// (one class against the rest, argmax) with a parameter knob that must
+// not exceed the number of classes. Its error blames knob through the
+// structured field (sdk.WithParam), in words that do not name it, so the
+// host can only locate it by the field.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/polyclass/polyclass/framework/sdk"
+)
+
+type reducer struct{}
+
+func (reducer) Info() sdk.ReducerInfo {
+	return sdk.ReducerInfo{Name: "knobs", Version: "0.1.0", Schemes: []sdk.Scheme{{
+		Name: "ova", Description: "one against the rest, argmax",
+		Params: []sdk.ParamSpec{
+			{Name: "knob", Type: sdk.NumberParam, Default: sdk.Number(1), Min: sdk.Bound(1)},
+			{Name: "label", Type: sdk.StringParam, Default: sdk.String("")},
+		},
+	}}}
+}
+
+func (reducer) Plan(_ context.Context, req sdk.PlanRequest) (sdk.Plan, error) {
+	K := req.NumClasses
+	if k := req.Params.Float("knob"); k > float64(K) {
+		return sdk.Plan{}, sdk.WithParam("knob", fmt.Errorf("%v is more than the %d classes of the data", k, K))
+	}
+	plan := sdk.Plan{}
+	for c := 0; c < K; c++ {
+		t := make([]float64, len(req.Labels))
+		for i, y := range req.Labels {
+			t[i] = -1
+			if y == c {
+				t[i] = 1
+			}
+		}
+		plan.Problems = append(plan.Problems, sdk.Problem{Kind: sdk.Binary, Targets: t})
+	}
+	plan.State, _ = json.Marshal(K)
+	return plan, nil
+}
+
+func (reducer) Decode(_ context.Context, req sdk.DecodeRequest) (sdk.Decoding, error) {
+	var K int
+	if err := json.Unmarshal(req.State, &K); err != nil {
+		return sdk.Decoding{}, err
+	}
+	n, L := req.Scores.Dims()
+	if L != K {
+		return sdk.Decoding{}, errors.New("scores do not match the plan")
+	}
+	d := sdk.Decoding{Predicted: make([]int, n), ClassScores: mat.NewDense(n, K, nil)}
+	for i := 0; i < n; i++ {
+		row := req.Scores.RawRowView(i)
+		for j, v := range row {
+			if v > row[d.Predicted[i]] {
+				d.Predicted[i] = j
+			}
+		}
+		d.ClassScores.Set(i, d.Predicted[i], 1)
+	}
+	return d, nil
+}
+
+func main() { sdk.Serve(sdk.WithReducer(reducer{})) }

@@ -1,0 +1,107 @@
+package sdk
+
+import (
+	"errors"
+	"strings"
+
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+)
+
+// ParamError is an error about one parameter. A plugin returns it (wrapped
+// or joined with others, as it likes) from Fit, Plan or Decode, and the
+// SDK sends the parameter's name with the error's status as a
+// google.rpc.BadRequest field violation "params.NAME", so that the host
+// locates the error at the parameter's attribute in the experiment file.
+// Its message is Err's: say what is wrong in words, the name travels apart.
+type ParamError struct {
+	Param string
+	Err   error
+}
+
+// Error returns Err's message.
+func (e *ParamError) Error() string { return e.Err.Error() }
+
+// Unwrap returns Err.
+func (e *ParamError) Unwrap() error { return e.Err }
+
+// WithParam blames parameter name for err; a nil err stays nil.
+func WithParam(name string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return &ParamError{Param: name, Err: err}
+}
+
+// paramField is the BadRequest field of a parameter.
+const paramField = "params."
+
+// FaultParams returns the parameters err blames: those of the ParamErrors
+// in its chain (and in joined errors), else those of the BadRequest field
+// violations "params.NAME" of the plugin's status, in order, without
+// repeats.
+func FaultParams(err error) []string {
+	var out []string
+	add := func(n string) {
+		for _, o := range out {
+			if o == n {
+				return
+			}
+		}
+		out = append(out, n)
+	}
+	var walk func(error)
+	walk = func(e error) {
+		switch x := e.(type) {
+		case nil:
+		case *ParamError:
+			add(x.Param)
+		case interface{ Unwrap() []error }:
+			for _, c := range x.Unwrap() {
+				walk(c)
+			}
+		case interface{ Unwrap() error }:
+			walk(x.Unwrap())
+		}
+	}
+	walk(err)
+	if len(out) > 0 {
+		return out
+	}
+	if st, ok := status.FromError(err); ok {
+		for _, d := range st.Details() {
+			if br, ok := d.(*errdetails.BadRequest); ok {
+				for _, v := range br.GetFieldViolations() {
+					if n, ok := strings.CutPrefix(v.GetField(), paramField); ok {
+						add(n)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// statusErr is the status of a plugin's failure: code c, the message, and
+// the parameters err blames as BadRequest field violations.
+func statusErr(c codes.Code, msg string, err error) error {
+	st := status.New(c, msg)
+	params := FaultParams(err)
+	if len(params) == 0 {
+		return st.Err()
+	}
+	br := &errdetails.BadRequest{}
+	var pe *ParamError
+	for _, p := range params {
+		desc := msg
+		if errors.As(err, &pe) && pe.Param == p {
+			desc = pe.Err.Error()
+		}
+		br.FieldViolations = append(br.FieldViolations, &errdetails.BadRequest_FieldViolation{Field: paramField + p, Description: desc})
+	}
+	if withDetails, derr := st.WithDetails(br); derr == nil {
+		return withDetails.Err()
+	}
+	return st.Err()
+}
