@@ -473,8 +473,10 @@ func checkBadParams(ctx context.Context, s *session) (string, error) {
 }
 
 // Cancellation: a Fit of many problems on a large, noisy dataset is
-// cancelled after cancelAfter; the plugin's process must then go idle (a
-// window of idleWindow with under idleCPU of CPU) within idleWithin.
+// cancelled once the plugin has spent cancelAfter of CPU on it (or after
+// cancelAfter when its CPU cannot be read); the plugin's process must then
+// go idle (a window of idleWindow with under idleCPU of CPU) within
+// idleWithin.
 const (
 	cancelAfter = 300 * time.Millisecond
 	idleWindow  = 500 * time.Millisecond
@@ -507,7 +509,7 @@ func checkCancel(ctx context.Context, s *session) (string, error) {
 	var a answer
 	select {
 	case a = <-ch:
-	case <-time.After(cancelAfter):
+	case <-s.computing(fctx):
 		cancel()
 		a = <-ch
 	}
@@ -538,6 +540,32 @@ func checkCancel(ctx context.Context, s *session) (string, error) {
 		return "", fmt.Errorf("after the cancelled Fit: %w", err)
 	}
 	return detail, nil
+}
+
+// computing returns a channel closed once the Fit under way is surely
+// computing: the plugin's process has used cancelAfter of CPU since the
+// call (else, without CPUTime, once cancelAfter has passed). On a busy
+// machine the call may reach the plugin late; cancelling it before it
+// starts would prove nothing.
+// The watch ends with ctx.
+func (s *session) computing(ctx context.Context) <-chan struct{} {
+	out := make(chan struct{})
+	if s.t.CPUTime == nil {
+		time.AfterFunc(cancelAfter, func() { close(out) })
+		return out
+	}
+	start, err := s.t.CPUTime()
+	go func() {
+		defer close(out)
+		for deadline := time.Now().Add(idleWithin); err == nil && time.Now().Before(deadline) && ctx.Err() == nil; {
+			time.Sleep(20 * time.Millisecond)
+			var now time.Duration
+			if now, err = s.t.CPUTime(); now-start >= cancelAfter {
+				return
+			}
+		}
+	}()
+	return out
 }
 
 // waitIdle waits until the plugin's process uses under idleCPU in a window

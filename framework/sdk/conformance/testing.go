@@ -27,7 +27,9 @@ func Test(t *testing.T, l sdk.Learner, params sdk.Params) {
 			case Fail:
 				t.Error(r.Detail)
 			case Skip:
-				t.Skip(r.Detail)
+				// Not a skipped test: the check does not apply, which is
+				// the answer (the learner lacks the capability).
+				t.Log("does not apply: " + r.Detail)
 			}
 		})
 	}
