@@ -68,7 +68,7 @@ func TestSubmitSlurm(t *testing.T) {
 			wantOut: []string{"small: 4 cells in 3 shards, results in %D\n  %S/array.sbatch\n  %S/merge.sbatch\n",
 				"submit them with --now, or:\n  jobid=$(sbatch --parsable %S/array.sbatch)\n  sbatch --dependency=afterok:${jobid%%;*} %S/merge.sbatch\n"},
 			wantArray: []string{"#SBATCH --job-name=small\n#SBATCH --array=0-2\n#SBATCH --output=%S/logs/%x-%A_%a.out\nset -euo pipefail\n",
-				"exec " + exe + " run --plugins " + plugins + ` -j "${SLURM_CPUS_PER_TASK:-1}" --shard "${SLURM_ARRAY_TASK_ID}/3" -o %D ` + exp + "\n"},
+				"exec " + exe + " run --plugins " + plugins + " \\\n\t" + `-j "${SLURM_CPUS_PER_TASK:-1}" --shard "${SLURM_ARRAY_TASK_ID}/3" \` + "\n\t-o %D " + exp + "\n"},
 			wantMerge: []string{"#SBATCH --job-name=small-merge\n#SBATCH --kill-on-invalid-dep=yes\n#SBATCH --output=%S/logs/%x-%j.out\nset -euo pipefail\n",
 				"exec " + exe + " merge --plugins " + plugins + " %D %D\n"}},
 		{name: "resources, submitted", flags: []string{"--shards", "2", "--partition", "short", "--time", "0:30:00", "--cpus", "2", "--mem", "3G", "--now"},
@@ -281,3 +281,4 @@ func TestSubmitUsageErrors(t *testing.T) {
 		})
 	}
 }
+

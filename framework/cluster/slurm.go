@@ -95,7 +95,7 @@ func (s *Slurm) ArrayScript() string {
 	b.WriteString("# and computes only the missing ones: resubmit the array to retry.\n")
 	s.header(&b, s.Experiment, "%x-%A_%a.out", fmt.Sprintf("--array=0-%d", s.Shards-1))
 	b.WriteString("set -euo pipefail\n")
-	fmt.Fprintf(&b, "exec %s -j \"${SLURM_CPUS_PER_TASK:-1}\" --shard \"${SLURM_ARRAY_TASK_ID}/%d\" -o %s %s\n",
+	fmt.Fprintf(&b, "exec %s \\\n\t-j \"${SLURM_CPUS_PER_TASK:-1}\" --shard \"${SLURM_ARRAY_TASK_ID}/%d\" \\\n\t-o %s %s\n",
 		shellLine(s.command("run")), s.Shards, shellQuote(s.Dir), shellQuote(s.File))
 	return b.String()
 }
