@@ -16,7 +16,7 @@ PROTO_DIR := framework/internal/protov1
 PY_SDK    := plugins/sklearn/polyclass_plugin
 PYTHON    := /usr/bin/python3
 
-.PHONY: all build run docs staticcheck tidy-check test test-deps testdata vet fmt-check bench proto clean
+.PHONY: all build run docs staticcheck tidy-check test test-deps test-slurm testdata vet fmt-check bench proto clean
 
 all: build
 
@@ -52,6 +52,14 @@ vet:
 test: build fmt-check tidy-check vet staticcheck
 	@bash -o pipefail -c '$(GO) test -count=1 -timeout 40m -json ./... | $(GO) run ./internal/cmd/testsummary -min-file testdata/testcount'
 	$(GO) test -race -count=1 -timeout 40m ./framework/engine/... ./framework/host/... ./cmd/bench/...
+
+# A real Slurm job array: scripts/slurm-local starts a single-node Slurm of
+# Debian's slurm-wlm and munge (installing them when missing; as root), and
+# scripts/test-slurm submits the quickstart as 4 shards with bench submit
+# slurm --now, then checks that the merged tables equal a single run's
+# byte for byte, and that a resubmission computes only a missing cell.
+test-slurm: build
+	scripts/test-slurm
 
 staticcheck:
 	@test -x $(TOOLS)/staticcheck-$(STATICCHECK_VERSION) || { \
