@@ -281,4 +281,3 @@ func TestSubmitUsageErrors(t *testing.T) {
 		})
 	}
 }
-
