@@ -35,12 +35,13 @@ func TestHelp(t *testing.T) {
 		args []string
 		want string // stdout prefix
 	}{
-		{[]string{"run", "--help"}, "usage: bench run [-o DIR] [-j N] [--fresh] [--dense-budget SIZE] [--quiet] [--plugins DIR] FILE\n"},
+		{[]string{"run", "--help"}, "usage: bench run [-o DIR] [-j N] [--fresh] [--dense-budget SIZE] [--shard I/N] [--shards N] [--quiet] [--plugins DIR] FILE\n"},
 		{[]string{"run", "-h"}, "usage: bench run [-o DIR]"},
 		{[]string{"run", "-help"}, "usage: bench run [-o DIR]"},
 		{[]string{"run", "exp.hcl", "--help"}, "usage: bench run [-o DIR]"},
 		{[]string{"help", "run"}, "usage: bench run [-o DIR]"},
-		{[]string{"validate", "--help"}, "usage: bench validate [--plan] [--plugins DIR] FILE\n"},
+		{[]string{"validate", "--help"}, "usage: bench validate [--plan] [--shards N] [--plugins DIR] FILE\n"},
+		{[]string{"help", "merge"}, "usage: bench merge OUT [DIR...]\n"},
 		{[]string{"help", "list"}, "usage: bench list [--plugins DIR] metrics|encoders|schemes|decoders|formats\n"},
 		{[]string{"rerun", "-h"}, "usage: bench rerun [-o DIR] [-j N] [--dense-budget SIZE] [--plugins DIR] DIR\n"},
 		{[]string{"help", "version"}, "usage: bench version\n"},
@@ -86,6 +87,9 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"run"}, []string{"run needs exactly one experiment file", "usage: bench run"}, "commands:"},
 		{[]string{"run", "--dense-budget", "lots", "x.hcl"}, []string{`run: invalid value "lots" for flag -dense-budget: "lots" is not a size`, "usage: bench run"}, "commands:"},
 		{[]string{"validate", "a.hcl", "b.hcl"}, []string{"validate needs exactly one experiment file", "usage: bench validate"}, "commands:"},
+		{[]string{"merge"}, []string{"merge needs the output directory and the shards' results directories", "usage: bench merge OUT [DIR...]"}, "commands:"},
+		{[]string{"run", "--shard", "3/3", "x.hcl"}, []string{"shard 3/3: the shard index must be in [0, 3)", "usage: bench run"}, "commands:"},
+		{[]string{"run", "--shard", "1", "x.hcl"}, []string{"want I/N", "usage: bench run"}, "commands:"},
 		{[]string{"list"}, []string{"list needs one of metrics, encoders, schemes, decoders, formats", "usage: bench list"}, "commands:"},
 		{[]string{"list", "learners"}, []string{`list: unknown topic "learners"`}, "commands:"},
 		{[]string{"help", "nosuch"}, []string{`help: unknown command "nosuch"`, "commands:"}, ""},

@@ -29,7 +29,8 @@ var flagDocs = map[string][2]string{
 	"fresh":        {"--fresh", "start over: move an earlier run's cells in DIR aside to DIR/superseded/TIME/ instead of resuming"},
 	"plugins":      {"--plugins DIR", "plugins directory (default: the directory of the bench binary)"},
 	"plan":         {"--plan", "list every cell with its folds and model fits, and the totals"},
-	"shards":       {"--shards N", "number of shards: tasks of the job array, completions of the Indexed Job"},
+	"shard":        {"--shard I/N", "run shard I (from 0) of N only; see 'bench help merge'"},
+	"shards":       {"--shards N", "number of shards: tasks of the job array, completions of the Indexed Job (submit); the N of JOB_COMPLETION_INDEX (run); the shards of the plan (validate --plan)"},
 	"partition":    {"--partition P", "Slurm partition (default: the cluster's)"},
 	"time":         {"--time T", "time limit of each task, as sbatch --time takes it (minutes, HH:MM:SS, D-HH:MM:SS)"},
 	"cpus":         {"--cpus C", "CPUs of each task, and the folds it runs in parallel (default: 1 on Slurm, bench's default on Kubernetes)"},
@@ -43,7 +44,7 @@ var flagDocs = map[string][2]string{
 
 // commands are bench's commands in the order the global usage lists them.
 var commands = []command{
-	{name: "run", args: "FILE", flags: []string{"o", "j", "fresh", "dense-budget", "quiet", "plugins"},
+	{name: "run", args: "FILE", flags: []string{"o", "j", "fresh", "dense-budget", "shard", "shards", "quiet", "plugins"},
 		summary: "cross-validate every combination FILE declares, write tables",
 		doc: `Run cross-validates every combination the experiment FILE declares
 (datasets × pipelines × learners × parameter sets × reductions) and writes
@@ -61,15 +62,30 @@ holds another experiment is refused.
 A learner that does not declare the sparse capability gets dense input:
 a sparse design matrix (hash encoder, wide one-hot) is densified once per
 fold for such learners, and a cell whose dense matrix would exceed
---dense-budget fails with the learner, dataset, pipeline and sizes.`},
-	{name: "validate", args: "FILE", flags: []string{"plan", "plugins"},
+--dense-budget fails with the learner, dataset, pipeline and sizes.
+
+With --shard I/N, run computes shard I of N only (I counts from 0): a
+rule that depends on the experiment alone deals the cells to N shards,
+balancing their estimated work (rows × models × folds) and keeping the
+cells of a dataset and pipeline together where it can. Without --shard
+the shard comes from the environment when there is one: a Slurm job
+array task's SLURM_ARRAY_TASK_ID (less SLURM_ARRAY_TASK_MIN) of
+SLURM_ARRAY_TASK_COUNT, or a Kubernetes Indexed Job's
+JOB_COMPLETION_INDEX of --shards N (or of the shards already in DIR).
+Shards write into one shared DIR or each into its own: a shard writes
+its cells' files, DIR/shards/I-of-N.json (its manifest) and
+DIR/shards/I-of-N.log, and no tables; run again, it resumes. bench merge
+writes the tables.`},
+	{name: "validate", args: "FILE", flags: []string{"plan", "shards", "plugins"},
 		summary: "check FILE against its data and plugins, report every problem",
 		doc: `Validate parses FILE, loads its datasets and starts its plugins, and
 reports every problem with its file:line:col. When FILE is valid it prints
 the size of the grid and the diagnostics of each code matrix. With --plan
 it also lists every cell with its folds (repeats × folds) and the models
 one fold fits, and the totals the file expands to: cells, folds, and
-binary (and multiclass, regression) fits.`},
+binary (and multiclass, regression) fits. With --plan --shards N, each
+cell's shard (as bench run --shard I/N deals them), and each shard's
+cells and estimated work.`},
 	{name: "plugins", flags: []string{"plugins"},
 		summary: "list the plugins found, with capabilities and parameters",
 		doc: `Plugins starts every bench-plugin-NAME binary in the plugins directory
@@ -100,6 +116,25 @@ Go plugins run the same suite in their tests with conformance.Test
   decoders   the values of a reduction's decode parameter, with the
              schemes that accept each and the schemes it is the default of
   formats    the data file formats a dataset's path may have`},
+	{name: "merge", args: "OUT [DIR...]",
+		summary: "merge the shards of a run (bench run --shard) and write its tables",
+		doc: `Merge reads the shards that bench run --shard I/N wrote into the results
+directories DIR... (one shared directory or one per shard; several
+shards per directory are fine) and writes the whole run into OUT: the
+cell files, manifest.json and the tables, byte-identical to those of a
+single bench run of the same file and seed. OUT may be one of the DIRs:
+"bench merge DIR" (or "bench merge DIR DIR") merges a shared directory
+in place.
+
+Merge refuses shards of different runs and names the difference: the
+experiment, the number of shards, the experiment file's digest, the
+seed, a dataset's or a plugin's digest or version, or the grid. Each
+cell file is checked against the digest its shard recorded. Cells that
+are missing (a shard that failed, was killed, or has not run) are listed
+by name with the shard that owns them; the tables are then written as
+partial, and the exit status is 1. Run those shards again (they resume)
+and merge again. bench table over a directory of shards merges it in
+place.`},
 	{name: "table", args: "DIR",
 		summary: "check the cell files of DIR, render its tables again",
 		doc: `Table checks every cell file of the results directory DIR (schema,
@@ -217,7 +252,7 @@ func globalUsage() string {
 		fmt.Fprintf(&b, "  %-15s  %s\n", name, c.summary)
 	}
 	b.WriteString("\nflags:\n")
-	for _, f := range []string{"o", "j", "fresh", "dense-budget", "quiet", "plugins", "plan",
+	for _, f := range []string{"o", "j", "fresh", "dense-budget", "shard", "quiet", "plugins", "plan",
 		"shards", "partition", "time", "cpus", "mem", "now", "image", "claim", "parallelism"} {
 		var used []string
 		for _, c := range commands {

@@ -1,8 +1,9 @@
 // Command bench runs polyclass experiments: it cross-validates every
 // combination an experiment file declares and writes comparison tables.
 //
-//	bench run [-o DIR] [-j N] [--fresh] [--quiet] [--plugins DIR] FILE
-//	bench validate [--plan] [--plugins DIR] FILE
+//	bench run [-o DIR] [-j N] [--fresh] [--shard I/N] [--quiet] [--plugins DIR] FILE
+//	bench merge OUT [DIR...]
+//	bench validate [--plan [--shards N]] [--plugins DIR] FILE
 //	bench plugins [--plugins DIR]
 //	bench plugin check PATH
 //	bench list metrics|encoders|schemes|decoders|formats

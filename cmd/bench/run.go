@@ -26,6 +26,7 @@ import (
 	"github.com/polyclass/polyclass/framework/host"
 	"github.com/polyclass/polyclass/framework/results"
 	"github.com/polyclass/polyclass/framework/sdk"
+	"github.com/polyclass/polyclass/framework/shard"
 )
 
 // errReported marks an error already printed (diagnostics).
@@ -39,10 +40,11 @@ type options struct {
 	plan       bool
 	pluginsDir string
 	fresh      bool
+	shard      string // --shard I/N (run)
 	// set holds the names of the flags the command line gives.
 	set map[string]bool
 
-	// bench submit
+	// bench submit (shards also: bench run, validate --plan)
 	shards      int
 	partition   string
 	time        string
@@ -129,6 +131,7 @@ func flagSet(cmd string, o *options) *flag.FlagSet {
 	fs.StringVar(&o.pluginsDir, "plugins", "", "plugins directory")
 	fs.BoolVar(&o.plan, "plan", false, "list the cells, folds and fits")
 	fs.BoolVar(&o.fresh, "fresh", false, "start over instead of resuming")
+	fs.StringVar(&o.shard, "shard", "", "run shard I of N (I/N)")
 	fs.IntVar(&o.shards, "shards", 0, "number of shards")
 	fs.StringVar(&o.partition, "partition", "", "Slurm partition")
 	fs.StringVar(&o.time, "time", "", "Slurm time limit")
@@ -221,7 +224,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 		if len(o.args) != 1 {
 			return usageError{"table needs exactly one results directory"}
 		}
-		return table(o.args[0], stdout)
+		return table(o.args[0], stdout, stderr)
 	case "rerun":
 		if len(o.args) != 1 {
 			return usageError{"rerun needs exactly one results directory"}
@@ -229,9 +232,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 		return rerun(ctx, h, o, stdout, stderr)
 	case "submit":
 		return submit(ctx, h, o, stdout, stderr)
+	case "merge":
+		return merge(o, stdout, stderr)
 	}
 	if len(o.args) != 1 {
 		return usageError{fmt.Sprintf("%s needs exactly one experiment file", cmd)}
+	}
+	if o.shard != "" {
+		if _, err := shard.Parse(o.shard); err != nil {
+			return usageError{err.Error()} // before the data is loaded
+		}
 	}
 	file := o.args[0]
 	grid, err := prepare(ctx, h, file, nil, stderr)
@@ -243,7 +253,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 			file, len(grid.Datasets), len(grid.Pipelines), len(grid.Learners), len(grid.Reductions), len(grid.Cells))
 		writeCodes(stdout, grid.Codes)
 		if o.plan {
-			return writePlan(ctx, grid, stdout)
+			return writePlan(ctx, grid, o.shards, stdout)
 		}
 		return nil
 	}
@@ -256,7 +266,24 @@ func runExperiment(ctx context.Context, o *options, file string, g *engine.Grid,
 	if out == "" {
 		out = exp.Output.Dir
 	}
-	run, err := results.Begin(out, newManifest(file, g, o), results.Digests(g), results.Options{Fresh: o.fresh, Notes: stderr})
+	spec, err := shardOf(o, out)
+	if err != nil {
+		return err
+	}
+	digests := results.Digests(g)
+	ropt := results.Options{Fresh: o.fresh, Notes: stderr}
+	var selectCell func(int) bool
+	if spec != nil {
+		if ropt.Shard, err = shardCells(ctx, g, *spec, digests); err != nil {
+			return err
+		}
+		mine := map[int]bool{}
+		for _, c := range ropt.Shard.Cells {
+			mine[c.Index] = true
+		}
+		selectCell = func(i int) bool { return mine[i] }
+	}
+	run, err := results.Begin(out, newManifest(file, g, o), digests, ropt)
 	if err != nil {
 		return err
 	}
@@ -264,10 +291,11 @@ func runExperiment(ctx context.Context, o *options, file string, g *engine.Grid,
 	o.pluginLog.set(run.Log())
 
 	start := time.Now()
-	total := 0
+	total, cellsToRun := 0, 0
 	for _, c := range g.Cells {
-		if kept[c.Index] == nil {
+		if kept[c.Index] == nil && (selectCell == nil || selectCell(c.Index)) {
 			total += len(c.Dataset.Folds) * c.Dataset.NumFolds
+			cellsToRun++
 		}
 	}
 	var bar *progressbar.ProgressBar
@@ -276,13 +304,17 @@ func runExperiment(ctx context.Context, o *options, file string, g *engine.Grid,
 			progressbar.OptionSetDescription(exp.Name), progressbar.OptionShowCount(),
 			progressbar.OptionSetPredictTime(true), progressbar.OptionClearOnFinish())
 	}
-	opts := engine.Options{Workers: o.jobs, Sink: run, Done: kept, Log: io.MultiWriter(run.Log(), stderr),
+	opts := engine.Options{Workers: o.jobs, Sink: run, Done: kept, Select: selectCell, Log: io.MultiWriter(run.Log(), stderr),
 		Timeout: time.Duration(exp.CV.Timeout * float64(time.Second)), KeepPredictions: exp.Output.Predictions,
 		DenseBudget: int64(o.denseBudget)}
 	if bar != nil {
 		opts.Progress = func(done, _ int) { bar.Set(done) }
 	}
-	fmt.Fprintf(run.Log(), "bench run %s: %d cells (%d kept), %d folds to run, %d workers\n", file, len(g.Cells), len(kept), total, o.jobs)
+	what := fmt.Sprintf("%d cells", len(g.Cells))
+	if spec != nil {
+		what = fmt.Sprintf("shard %s, %d of %d cells", spec, len(ropt.Shard.Cells), len(g.Cells))
+	}
+	fmt.Fprintf(run.Log(), "bench run %s: %s (%d kept), %d cells and %d folds to run, %d workers\n", file, what, len(kept), cellsToRun, total, o.jobs)
 	cells, stats, runErr := engine.Run(ctx, g, opts)
 	if bar != nil {
 		bar.Finish()
@@ -295,6 +327,7 @@ func runExperiment(ctx context.Context, o *options, file string, g *engine.Grid,
 		status = results.StatusFailed
 	}
 	o.pluginLog.set(nil)
+	logPath := run.LogPath()
 	written, err := run.Finish(status, stats.Uploads)
 	if err != nil {
 		return errors.Join(runErr, err)
@@ -309,15 +342,22 @@ func runExperiment(ctx context.Context, o *options, file string, g *engine.Grid,
 	if len(kept) > 0 {
 		resumed = fmt.Sprintf(", %d kept from an earlier run", len(kept))
 	}
-	fmt.Fprintf(stdout, "%s: %d cells (%d failed%s) in %s\n", exp.Name, len(cells), failed, resumed, time.Since(start).Round(time.Millisecond))
+	name := exp.Name
+	if spec != nil {
+		name = fmt.Sprintf("%s shard %s", exp.Name, spec)
+	}
+	fmt.Fprintf(stdout, "%s: %d cells (%d failed%s) in %s\n", name, len(cells), failed, resumed, time.Since(start).Round(time.Millisecond))
 	for _, w := range written {
 		fmt.Fprintf(stdout, "  %s\n", w)
+	}
+	if spec != nil && runErr == nil {
+		fmt.Fprintf(stdout, "when every shard is done: bench merge %s %s\n", out, out)
 	}
 	if runErr != nil {
 		return runErr
 	}
 	if failed > 0 {
-		return fmt.Errorf("%d of %d cells failed; see %s", failed, len(cells), filepath.Join(out, results.LogFile))
+		return fmt.Errorf("%d of %d cells failed; see %s", failed, len(cells), logPath)
 	}
 	return nil
 }
@@ -351,8 +391,15 @@ func newManifest(file string, g *engine.Grid, o *options) *results.Manifest {
 	return m
 }
 
-// table renders the tables of a results directory again.
-func table(dir string, stdout io.Writer) error {
+// table renders the tables of a results directory again; a directory that
+// shards wrote (and no whole run) is merged in place.
+func table(dir string, stdout, stderr io.Writer) error {
+	if n, err := results.ShardCount(dir); err == nil && n > 0 {
+		m, err := results.ReadManifest(dir)
+		if errors.Is(err, os.ErrNotExist) || (err == nil && m.MergedShards > 0) {
+			return writeMerge(dir, []string{dir}, stdout, stderr)
+		}
+	}
 	m, written, err := results.Render(dir)
 	if err != nil {
 		return err

@@ -50,15 +50,10 @@ func planRequest(seed uint64, d *Dataset, red *Reduction, params sdk.Params) sdk
 // plans on its training rows only, so the count is exact when every class
 // occurs in every training part (as stratified folds ensure).
 func (g *Grid) FoldFits(ctx context.Context, c *Cell) (Fits, error) {
-	req := planRequest(g.Experiment.Seed, c.Dataset, c.Reduction, c.RedParams)
 	var fits Fits
-	for {
-		plan, err := c.Reduction.Plugin.Reducer.Plan(ctx, req)
-		if err != nil {
-			return Fits{}, fmt.Errorf("reduction %s on dataset %s, stage %d: %w", c.Reduction.Label(c.RedParams), c.Dataset.Config.Name, req.Stage, err)
-		}
+	err := g.planStages(ctx, c, func(problems []sdk.Problem, times int) {
 		var stage Fits
-		for _, p := range plan.Problems {
+		for _, p := range problems {
 			switch p.Kind {
 			case sdk.Binary:
 				stage.Binary++
@@ -68,13 +63,55 @@ func (g *Grid) FoldFits(ctx context.Context, c *Cell) (Fits, error) {
 				stage.Multiclass++
 			}
 		}
+		fits = fits.Add(stage.Scale(times))
+	})
+	return fits, err
+}
+
+// FoldRows estimates the work of one fold of cell c as FoldFits plans it:
+// the rows every model trains on (a binary or multiclass problem leaves out
+// the rows whose target is 0, as one-vs-one does), a multiclass model
+// counting K times, the rows of the whole dataset standing for the
+// training part's. Tuning and calibration rounds are not included (see
+// FitRounds).
+func (g *Grid) FoldRows(ctx context.Context, c *Cell) (int64, error) {
+	var rows int64
+	err := g.planStages(ctx, c, func(problems []sdk.Problem, times int) {
+		for _, p := range problems {
+			var n int64
+			for _, t := range p.Targets {
+				if t != 0 || p.Kind == sdk.Regression {
+					n++
+				}
+			}
+			if p.Kind == sdk.Multiclass && p.NumClasses > 1 {
+				n *= int64(p.NumClasses)
+			}
+			rows += n * int64(times)
+		}
+	})
+	return rows, err
+}
+
+// planStages follows the reducer's plan of cell c on every row of its
+// dataset through every stage, calling fn with each stage's problems and
+// the times a fold trains them: k+1 for a stage that asks for another with
+// k inner folds, 1 for the last.
+func (g *Grid) planStages(ctx context.Context, c *Cell, fn func(problems []sdk.Problem, times int)) error {
+	req := planRequest(g.Experiment.Seed, c.Dataset, c.Reduction, c.RedParams)
+	for {
+		plan, err := c.Reduction.Plugin.Reducer.Plan(ctx, req)
+		if err != nil {
+			return fmt.Errorf("reduction %s on dataset %s, stage %d: %w", c.Reduction.Label(c.RedParams), c.Dataset.Config.Name, req.Stage, err)
+		}
 		if plan.NextStage == nil {
-			return fits.Add(stage), nil
+			fn(plan.Problems, 1)
+			return nil
 		}
 		if req.Stage >= maxStages {
-			return Fits{}, fmt.Errorf("reducer %s asks for more than %d stages", c.Reduction.Plugin.Name, maxStages)
+			return fmt.Errorf("reducer %s asks for more than %d stages", c.Reduction.Plugin.Name, maxStages)
 		}
-		fits = fits.Add(stage.Scale(plan.NextStage.InnerFolds + 1))
+		fn(plan.Problems, plan.NextStage.InnerFolds+1)
 		req.Stage++
 		req.State = plan.State
 	}

@@ -82,6 +82,9 @@ type Options struct {
 	// Done holds cells finished by an earlier run, by cell index: they are
 	// not run again, and Run returns them among its results.
 	Done map[int]*CellResult
+	// Select, when set, limits the run to the cells it accepts (a
+	// shard's): the others are neither run nor returned.
+	Select func(index int) bool
 	// Progress is called after each fold with the folds done and total.
 	Progress func(done, total int)
 	// Log receives one line per failed cell.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -52,7 +53,7 @@ func newScheduler(g *Grid, opt Options) *scheduler {
 	for di, d := range g.Datasets {
 		for pi, p := range g.Pipelines {
 			for _, c := range g.Cells {
-				if c.Dataset != d || c.Pipeline != p || opt.Done[c.Index] != nil {
+				if c.Dataset != d || c.Pipeline != p || opt.Done[c.Index] != nil || !s.selected(c.Index) {
 					continue
 				}
 				s.add(c, groupKey{di, pi})
@@ -63,6 +64,9 @@ func newScheduler(g *Grid, opt Options) *scheduler {
 	s.results, s.remaining = make([]*CellResult, n), make([]int, n)
 	s.foldErrs, s.interrupted = make([]map[int]error, n), make([]bool, n)
 	for i, c := range g.Cells {
+		if !s.selected(i) {
+			continue
+		}
 		if done := opt.Done[i]; done != nil {
 			s.results[i] = done
 			continue
@@ -73,6 +77,9 @@ func newScheduler(g *Grid, opt Options) *scheduler {
 	}
 	return s
 }
+
+// selected reports whether the run includes cell i (Options.Select).
+func (s *scheduler) selected(i int) bool { return s.opt.Select == nil || s.opt.Select(i) }
 
 // add queues every fold of cell c, whose design matrices belong to group gk.
 func (s *scheduler) add(c *Cell, gk groupKey) {
@@ -214,11 +221,15 @@ func (s *scheduler) outcome(cause error) ([]*CellResult, Stats, error) {
 	if cause != nil {
 		var finished []*CellResult
 		for i, r := range s.results {
-			if s.remaining[i] == 0 && !s.interrupted[i] {
+			if r != nil && s.remaining[i] == 0 && !s.interrupted[i] {
 				finished = append(finished, r)
 			}
 		}
 		return finished, s.stats, errors.Join(fmt.Errorf("run interrupted after %d of %d folds: %w", s.done, len(s.tasks), cause), errors.Join(s.writeErrs...))
 	}
-	return s.results, s.stats, errors.Join(s.writeErrs...)
+	results := s.results
+	if s.opt.Select != nil {
+		results = slices.DeleteFunc(slices.Clone(results), func(r *CellResult) bool { return r == nil })
+	}
+	return results, s.stats, errors.Join(s.writeErrs...)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -227,5 +228,56 @@ func TestSchedulerJoinsSinkErrorsAndFreesMatrices(t *testing.T) {
 		if n.Load() != 0 {
 			t.Errorf("group %+v: %d tasks left", gk, n.Load())
 		}
+	}
+}
+
+// TestSchedulerRunsSelectedCellsOnly: Select (a shard) limits the run to
+// cells 0 and 3; with cell 3 done already only cell 0's 4 folds run, and the
+// results hold cells 0 and 3 only.
+func TestSchedulerRunsSelectedCellsOnly(t *testing.T) {
+	tests := []struct {
+		name    string
+		done    map[int]*CellResult
+		folds   int64
+		results []int
+		sunk    []int
+	}{
+		{"nothing done", nil, 4 + 3, []int{0, 3}, []int{0, 3}},
+		{"cell 3 done", map[int]*CellResult{3: {Index: 3}}, 4, []int{0, 3}, []int{0}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := stubGrid()
+			var sunk []int
+			s := newScheduler(g, Options{Workers: 2, Done: tt.done,
+				Select: func(i int) bool { return i == 0 || i == 3 },
+				Sink:   sinkFunc(func(r *CellResult) error { sunk = append(sunk, r.Index); return nil }),
+			})
+			var ran []int
+			var mu sync.Mutex
+			s.fold = func(_ context.Context, tk task, _ *matrixEntry) (FoldResult, error) {
+				mu.Lock()
+				ran = append(ran, tk.cell.Index)
+				mu.Unlock()
+				return FoldResult{Repeat: tk.repeat, Fold: tk.fold, Metrics: map[string]float64{"accuracy": stubValue(tk)}}, nil
+			}
+			res, stats, err := s.run(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []int
+			for _, r := range res {
+				got = append(got, r.Index)
+			}
+			slices.Sort(sunk) // cells finish in any order
+			if fmt.Sprint(got) != fmt.Sprint(tt.results) || stats.Folds != tt.folds || fmt.Sprint(sunk) != fmt.Sprint(tt.sunk) {
+				t.Errorf("results %v, %d folds, sink %v; want %v, %d, %v", got, stats.Folds, sunk, tt.results, tt.folds, tt.sunk)
+			}
+			for _, i := range ran {
+				if i != 0 && i != 3 {
+					t.Errorf("ran a fold of cell %d", i)
+				}
+			}
+		})
 	}
 }

@@ -61,13 +61,18 @@ func writeBytes(path string, b []byte) error {
 }
 
 // removeTemps removes the unfinished writes a killed run left in dir.
-func removeTemps(dir string) {
+func removeTemps(dir string) { removeTempsOf(dir, func(string) bool { return true }) }
+
+// removeTempsOf removes the unfinished writes in dir whose name (the
+// temporary one) mine accepts: a shard removes its own only, since other
+// shards may be writing theirs.
+func removeTempsOf(dir string, mine func(name string) bool) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return
 	}
 	for _, e := range entries {
-		if !e.IsDir() && strings.HasPrefix(e.Name(), tmpPrefix) {
+		if !e.IsDir() && strings.HasPrefix(e.Name(), tmpPrefix) && mine(e.Name()) {
 			os.Remove(filepath.Join(dir, e.Name()))
 		}
 	}

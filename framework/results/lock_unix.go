@@ -13,16 +13,33 @@ import (
 // lockDir takes an exclusive lock on dir (flock on DIR/.lock), which the
 // kernel releases when the process ends, however it ends.
 func lockDir(dir string) (*os.File, error) {
-	f, err := os.OpenFile(filepath.Join(dir, lockFile), os.O_RDWR|os.O_CREATE, 0o644)
+	return lockPath(filepath.Join(dir, lockFile), false,
+		fmt.Sprintf("results directory %s is in use by another bench run", dir))
+}
+
+// lockPath takes a lock on the file path (created when missing): shared or
+// exclusive, never waiting; busy is the error when another process holds
+// it. On a file system without flock (some cluster file systems answer
+// ENOLCK or EOPNOTSUPP) the file is opened unlocked.
+func lockPath(path string, shared bool, busy string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("results directory: %w", err)
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		f.Close()
-		if errors.Is(err, syscall.EWOULDBLOCK) {
-			return nil, fmt.Errorf("results directory %s is in use by another bench run", dir)
+	how := syscall.LOCK_EX
+	if shared {
+		how = syscall.LOCK_SH
+	}
+	if err := syscall.Flock(int(f.Fd()), how|syscall.LOCK_NB); err != nil {
+		switch {
+		case errors.Is(err, syscall.EWOULDBLOCK):
+			f.Close()
+			return nil, errors.New(busy)
+		case errors.Is(err, syscall.ENOLCK), errors.Is(err, syscall.EOPNOTSUPP), errors.Is(err, syscall.ENOSYS):
+			return f, nil
 		}
-		return nil, fmt.Errorf("results directory %s: lock: %w", dir, err)
+		f.Close()
+		return nil, fmt.Errorf("%s: lock: %w", path, err)
 	}
 	return f, nil
 }

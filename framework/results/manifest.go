@@ -80,6 +80,12 @@ type Manifest struct {
 	// matrices are drawn on every dataset; empty means the best row of
 	// each dataset by the first metric.
 	ConfusionRows []string `json:"confusion_rows,omitempty"`
+	// Shard is set in the manifest of one shard of a run
+	// (DIR/shards/I-of-N.json): which shard, and the cells it owns.
+	Shard *Shard `json:"shard,omitempty"`
+	// MergedShards is, in the manifest bench merge writes, the number of
+	// shards merged.
+	MergedShards int `json:"merged_shards,omitempty"`
 }
 
 // CVRecord is the resampling of a run (the experiment's cv block).
@@ -150,9 +156,17 @@ func (m *Manifest) setup(finished int) *report.Setup {
 // ReadManifest reads dir/manifest.json.
 func ReadManifest(dir string) (*Manifest, error) {
 	path := filepath.Join(dir, ManifestFile)
+	if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("results directory %s: %w", dir, err)
+	}
+	return readManifestFile(path)
+}
+
+// readManifestFile reads a manifest file: the run's or a shard's.
+func readManifestFile(path string) (*Manifest, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("results directory %s: %w", dir, err)
+		return nil, err
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	var m Manifest
@@ -173,11 +187,16 @@ func ReadManifest(dir string) (*Manifest, error) {
 // writeManifest writes m to dir/manifest.json atomically.
 func writeManifest(dir string, m *Manifest) error {
 	m.Schema = ManifestSchema
+	return writeManifestFile(filepath.Join(dir, ManifestFile), m)
+}
+
+// writeManifestFile writes m to path atomically.
+func writeManifestFile(path string, m *Manifest) error {
 	b, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return fmt.Errorf("manifest: %w", err)
 	}
-	return writeBytes(filepath.Join(dir, ManifestFile), append(b, '\n'))
+	return writeBytes(path, append(b, '\n'))
 }
 
 // NewDatasetRecord records a loaded dataset: its files, digest and shape

@@ -59,19 +59,27 @@ type Options struct {
 	Notes io.Writer
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
+	// Shard, when set, makes the run one shard of the grid: it computes
+	// the shard's cells only and records them in DIR/shards/I-of-N.json
+	// (see beginShard); bench merge writes the tables.
+	Shard *Shard
 }
 
 // Run is a run writing into a results directory. It implements engine.Sink.
 type Run struct {
-	dir      string
-	m        *Manifest
-	digests  []string
-	lock     *os.File
-	log      *os.File
-	kept     map[int]*engine.CellResult
-	now      func() time.Time
-	mu       sync.Mutex
-	finished map[int]*engine.CellResult
+	dir     string
+	m       *Manifest
+	digests []string
+	lock    *os.File
+	log     *os.File
+	// shard is the shard the run computes (nil: the whole grid), and
+	// shardLock its lock.
+	shard     *Shard
+	shardLock *os.File
+	kept      map[int]*engine.CellResult
+	now       func() time.Time
+	mu        sync.Mutex
+	finished  map[int]*engine.CellResult
 }
 
 // Begin opens dir for a run of the grid whose cell digests are digests
@@ -85,6 +93,9 @@ func Begin(dir string, m *Manifest, digests []string, opt Options) (*Run, error)
 	now := opt.Now
 	if now == nil {
 		now = time.Now
+	}
+	if opt.Shard != nil {
+		return beginShard(dir, m, digests, opt, now)
 	}
 	cells := filepath.Join(dir, CellsDir)
 	if err := os.MkdirAll(cells, 0o755); err != nil {
@@ -104,28 +115,8 @@ func Begin(dir string, m *Manifest, digests []string, opt Options) (*Run, error)
 	}()
 	removeTemps(dir)
 	removeTemps(cells)
-	var notes []string
-	note := func(format string, args ...any) {
-		s := fmt.Sprintf(format, args...)
-		notes = append(notes, s)
-		if opt.Notes != nil {
-			fmt.Fprintln(opt.Notes, s)
-		}
-	}
-	stamp := now().UTC().Format("20060102T150405.000000000Z")
-	aside := filepath.Join(dir, SupersededDir, stamp)
-	moveAside := func(path, why string) error {
-		if err := os.MkdirAll(filepath.Join(aside, CellsDir), 0o755); err != nil {
-			return fmt.Errorf("moving aside %s: %w", path, err)
-		}
-		rel, _ := filepath.Rel(dir, path)
-		if err := os.Rename(path, filepath.Join(aside, rel)); err != nil {
-			return fmt.Errorf("moving aside %s: %w", path, err)
-		}
-		note("moved %s aside to %s: %s", rel, filepath.Join(SupersededDir, stamp, rel), why)
-		return nil
-	}
-
+	s := newSetup(dir, now, opt.Notes)
+	note, moveAside := s.note, s.moveAside
 	old, err := ReadManifest(dir)
 	switch {
 	case err == nil && old.Experiment != m.Experiment:
@@ -236,7 +227,7 @@ func Begin(dir string, m *Manifest, digests []string, opt Options) (*Run, error)
 		return nil, fmt.Errorf("run log: %w", err)
 	}
 	fmt.Fprintf(r.log, "=== %s: run of %s started (%d cells, run digest %.16s)\n", m.Start.Format(time.RFC3339), m.Experiment, m.Cells, m.RunDigest)
-	for _, n := range notes {
+	for _, n := range s.notes {
 		fmt.Fprintln(r.log, n)
 	}
 	ok = true
@@ -274,6 +265,9 @@ func (r *Run) CellFinished(c *engine.CellResult) error {
 // returns the paths written, the manifest last. uploads is recorded in the
 // manifest.
 func (r *Run) Finish(status Status, uploads int64) ([]string, error) {
+	if r.shard != nil {
+		return r.finishShard(status, uploads)
+	}
 	defer r.close()
 	r.mu.Lock()
 	cells := make([]*engine.CellResult, 0, len(r.kept)+len(r.finished))
@@ -394,6 +388,10 @@ func Render(dir string) (*Manifest, []string, error) {
 }
 
 func (r *Run) unlock() {
+	if r.shardLock != nil {
+		unlockDir(r.shardLock)
+		r.shardLock = nil
+	}
 	if r.lock != nil {
 		unlockDir(r.lock)
 		r.lock = nil

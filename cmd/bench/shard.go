@@ -1,0 +1,168 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+
+	"github.com/polyclass/polyclass/framework/engine"
+	"github.com/polyclass/polyclass/framework/results"
+	"github.com/polyclass/polyclass/framework/shard"
+)
+
+// shardOf returns the shard bench run computes, or nil for the whole grid:
+// --shard I/N, else the environment of a Slurm job array task
+// (SLURM_ARRAY_TASK_ID, with SLURM_ARRAY_TASK_COUNT or
+// SLURM_ARRAY_TASK_MIN and _MAX), else that of a Kubernetes Indexed Job's
+// pod (JOB_COMPLETION_INDEX, with the count from --shards N or from the
+// shard manifests already in the results directory out).
+func shardOf(o *options, out string) (*shard.Spec, error) {
+	if o.shard != "" {
+		s, err := shard.Parse(o.shard)
+		if err != nil {
+			return nil, usageError{err.Error()}
+		}
+		if o.shards != 0 && o.shards != s.Count {
+			return nil, usageError{fmt.Sprintf("--shard %s and --shards %d disagree", s, o.shards)}
+		}
+		return &s, nil
+	}
+	if id, ok := os.LookupEnv("SLURM_ARRAY_TASK_ID"); ok {
+		return slurmShard(id, o.shards)
+	}
+	if idx, ok := os.LookupEnv("JOB_COMPLETION_INDEX"); ok {
+		i, err := strconv.Atoi(idx)
+		if err != nil {
+			return nil, fmt.Errorf("JOB_COMPLETION_INDEX=%q is not a whole number", idx)
+		}
+		n := o.shards
+		if n == 0 {
+			if n, err = results.ShardCount(out); err != nil {
+				return nil, err
+			}
+		}
+		if n == 0 {
+			return nil, usageError{fmt.Sprintf("JOB_COMPLETION_INDEX=%d gives the shard, not the number of shards: give --shards N (or --shard %d/N)", i, i)}
+		}
+		s := shard.Spec{Index: i, Count: n}
+		if err := s.Check(); err != nil {
+			return nil, fmt.Errorf("JOB_COMPLETION_INDEX: %w", err)
+		}
+		return &s, nil
+	}
+	if o.shards != 0 {
+		return nil, usageError{fmt.Sprintf("--shards %d needs the shard's index: --shard I/%d, or SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX in the environment", o.shards, o.shards)}
+	}
+	return nil, nil
+}
+
+// slurmShard is the shard of a Slurm job array task: I = ID − MIN, N =
+// SLURM_ARRAY_TASK_COUNT, else MAX − MIN + 1, else --shards.
+func slurmShard(id string, shards int) (*shard.Spec, error) {
+	env := func(name string) (int, bool, error) {
+		v, ok := os.LookupEnv(name)
+		if !ok {
+			return 0, false, nil
+		}
+		x, err := strconv.Atoi(v)
+		if err != nil {
+			return 0, false, fmt.Errorf("%s=%q is not a whole number", name, v)
+		}
+		return x, true, nil
+	}
+	i, err := strconv.Atoi(id)
+	if err != nil {
+		return nil, fmt.Errorf("SLURM_ARRAY_TASK_ID=%q is not a whole number", id)
+	}
+	lo, hasMin, err1 := env("SLURM_ARRAY_TASK_MIN")
+	hi, hasMax, err2 := env("SLURM_ARRAY_TASK_MAX")
+	count, hasCount, err3 := env("SLURM_ARRAY_TASK_COUNT")
+	if err := errors.Join(err1, err2, err3); err != nil {
+		return nil, err
+	}
+	s := shard.Spec{Index: i - lo, Count: shards}
+	switch {
+	case hasCount:
+		s.Count = count
+	case hasMin && hasMax:
+		s.Count = hi - lo + 1
+	}
+	if s.Count == 0 {
+		return nil, usageError{fmt.Sprintf("SLURM_ARRAY_TASK_ID=%d gives the shard, not the number of shards (no SLURM_ARRAY_TASK_COUNT, _MIN and _MAX): give --shards N", i)}
+	}
+	if shards != 0 && shards != s.Count {
+		return nil, usageError{fmt.Sprintf("--shards %d and the job array's %d tasks disagree", shards, s.Count)}
+	}
+	if err := s.Check(); err != nil {
+		return nil, fmt.Errorf("SLURM_ARRAY_TASK_ID: %w", err)
+	}
+	return &s, nil
+}
+
+// shardCells assigns the cells of g to the shards of spec (package shard)
+// and returns spec's, with their names and digests.
+func shardCells(ctx context.Context, g *engine.Grid, spec shard.Spec, digests []string) (*results.Shard, error) {
+	est, err := shard.Estimate(ctx, g)
+	if err != nil {
+		return nil, fmt.Errorf("assigning cells to shards: %w", err)
+	}
+	owner := shard.Assign(est, spec.Count)
+	sh := &results.Shard{Index: spec.Index, Count: spec.Count, Cells: []results.ShardCell{}}
+	for i, c := range est {
+		if owner[i] == spec.Index {
+			sh.Cells = append(sh.Cells, results.ShardCell{Index: c.Index, Name: c.Key, Digest: digests[c.Index]})
+		}
+	}
+	return sh, nil
+}
+
+// merge is bench merge OUT DIR...: the shards found in the DIRs merged
+// into OUT (bench merge DIR alone merges DIR in place).
+func merge(o *options, stdout, stderr io.Writer) error {
+	if len(o.args) == 0 {
+		return usageError{"merge needs the output directory and the shards' results directories"}
+	}
+	out, dirs := o.args[0], o.args[1:]
+	if len(dirs) == 0 {
+		dirs = []string{out}
+	}
+	return writeMerge(out, dirs, stdout, stderr)
+}
+
+// writeMerge merges dirs into out and reports what it did; missing cells
+// are an error, after the partial tables are written.
+func writeMerge(out string, dirs []string, stdout, stderr io.Writer) error {
+	res, err := results.Merge(out, dirs)
+	if err != nil {
+		return err
+	}
+	m := res.Manifest
+	found := 0
+	for _, f := range res.Found {
+		if f {
+			found++
+		}
+	}
+	fmt.Fprintf(stdout, "%s: %d of %d cells from %d of %d shards\n", m.Experiment, res.Cells, m.Cells, found, res.Shards)
+	for _, w := range res.Written {
+		fmt.Fprintf(stdout, "  %s\n", w)
+	}
+	if res.Complete() {
+		return nil
+	}
+	fmt.Fprintf(stderr, "missing cells (the tables are partial):\n")
+	for i, ok := range res.Found {
+		if !ok {
+			fmt.Fprintf(stderr, "  shard %d/%d: no manifest (%s/%s) in %v: not started, or written elsewhere\n",
+				i, res.Shards, results.ShardsDir, results.ShardManifestName(i, res.Shards), dirs)
+		}
+	}
+	for _, c := range res.Missing {
+		fmt.Fprintf(stderr, "  cell %d %s (shard %d/%d)\n", c.Index, c.Name, c.Shard, res.Shards)
+	}
+	missing := len(res.Missing) + res.MissingUnknown
+	return fmt.Errorf("%d of %d cells missing: run their shards again (they resume), then merge again", missing, m.Cells)
+}

@@ -1,0 +1,350 @@
+package results
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/polyclass/polyclass/framework/engine"
+)
+
+// ShardsDir holds, in a results directory that shards write, each shard's
+// manifest (I-of-N.json), run log (I-of-N.log) and lock.
+const ShardsDir = "shards"
+
+// Shard is the part of a grid one run computes (Options.Shard): shard
+// Index of Count, and the cells it owns.
+type Shard struct {
+	Index int `json:"index"`
+	Count int `json:"count"`
+	// Cells are the cells the shard owns, in index order.
+	Cells []ShardCell `json:"cells"`
+}
+
+// ShardCell is a cell a shard owns, as its manifest records it: a merge
+// names the missing ones and checks the others by digest.
+type ShardCell struct {
+	Index  int    `json:"index"`
+	Name   string `json:"name"`
+	Digest string `json:"digest"`
+}
+
+// String returns "I/N".
+func (s *Shard) String() string { return fmt.Sprintf("%d/%d", s.Index, s.Count) }
+
+// ShardManifestName is the name of shard i of n's manifest in ShardsDir.
+func ShardManifestName(i, n int) string { return fmt.Sprintf("%d-of-%d.json", i, n) }
+
+// ShardLogName is the name of shard i of n's run log in ShardsDir.
+func ShardLogName(i, n int) string { return fmt.Sprintf("%d-of-%d.log", i, n) }
+
+var shardManifestName = regexp.MustCompile(`^([0-9]+)-of-([0-9]+)\.json$`)
+
+// beginShard is Begin for one shard of a run (opt.Shard set). Several
+// shards of one run share a results directory: each holds a shared lock
+// on the directory (a whole run, a merge or bench table hold it
+// exclusively) and an exclusive one on its shard, touches only its own
+// cells' files, and writes its own manifest and run log in DIR/shards/
+// instead of DIR/manifest.json and DIR/run.log. It writes no tables
+// (bench merge does).
+func beginShard(dir string, m *Manifest, digests []string, opt Options, now func() time.Time) (*Run, error) {
+	sh := opt.Shard
+	if m.Predictions {
+		return nil, errors.New("output.predictions cannot be sharded: cell files do not hold per-row predictions, so a merge could not write predictions.csv (run without --shard)")
+	}
+	cells := filepath.Join(dir, CellsDir)
+	shards := filepath.Join(dir, ShardsDir)
+	for _, d := range []string{cells, shards} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return nil, fmt.Errorf("results directory: %w", err)
+		}
+	}
+	lock, err := lockPath(filepath.Join(dir, lockFile), true,
+		fmt.Sprintf("results directory %s is in use by a bench run that is not a shard (or by a merge)", dir))
+	if err != nil {
+		return nil, err
+	}
+	shardLock, err := lockPath(filepath.Join(shards, fmt.Sprintf(".lock-%d-of-%d", sh.Index, sh.Count)), false,
+		fmt.Sprintf("shard %s is already running in results directory %s", sh, dir))
+	if err != nil {
+		unlockDir(lock)
+		return nil, err
+	}
+	r := &Run{dir: dir, m: m, digests: digests, lock: lock, shardLock: shardLock, shard: sh, now: now,
+		kept: map[int]*engine.CellResult{}, finished: map[int]*engine.CellResult{}}
+	ok := false
+	defer func() {
+		if !ok {
+			r.unlock()
+		}
+	}()
+	own := map[int]string{}
+	for _, c := range sh.Cells {
+		own[c.Index] = c.Digest
+	}
+	manifestName := ShardManifestName(sh.Index, sh.Count)
+	removeTempsOf(shards, func(name string) bool { return strings.HasPrefix(name, tmpPrefix+manifestName+"-") })
+	removeTempsOf(cells, func(name string) bool { i, ok := cellIndex(name); return ok && own[i] != "" })
+
+	if old, err := ReadManifest(dir); err == nil && old.Experiment != m.Experiment {
+		return nil, fmt.Errorf("results directory %s holds experiment %q, not %q: choose another directory with -o (or move it away)",
+			dir, old.Experiment, m.Experiment)
+	}
+	others, err := readShardManifests(dir)
+	if err != nil {
+		return nil, err
+	}
+	s := newSetup(dir, now, opt.Notes)
+	for _, o := range others {
+		if o.Experiment != m.Experiment {
+			return nil, fmt.Errorf("results directory %s holds shard %s of experiment %q, not %q: choose another directory with -o (or move it away)",
+				dir, o.Shard, o.Experiment, m.Experiment)
+		}
+		if o.Shard.Index == sh.Index && o.Shard.Count == sh.Count {
+			if opt.Fresh {
+				if err := s.moveAside(filepath.Join(shards, manifestName), "--fresh"); err != nil {
+					return nil, err
+				}
+			}
+			continue
+		}
+		if o.Shard.Count != sh.Count {
+			s.note("note: %s/%s is shard %s of %d shards, this run is one of %d: bench merge takes shards of one count only",
+				ShardsDir, ShardManifestName(o.Shard.Index, o.Shard.Count), o.Shard, o.Shard.Count, sh.Count)
+		} else if o.RunDigest != RunDigest(m.Experiment, digests) {
+			s.note("note: shard %s in %s ran another version of the grid (its inputs differ): run it again before bench merge", o.Shard, dir)
+		}
+	}
+
+	entries, err := os.ReadDir(cells)
+	if err != nil {
+		return nil, fmt.Errorf("results directory: %w", err)
+	}
+	for _, e := range entries {
+		name := e.Name()
+		i, isCell := cellIndex(name)
+		d := own[i]
+		if !isCell || d == "" {
+			continue // another shard's, or not a cell file: not ours to touch
+		}
+		path := filepath.Join(cells, name)
+		switch {
+		case opt.Fresh:
+			err = s.moveAside(path, "--fresh")
+		case name != CellFileName(i, d):
+			err = s.moveAside(path, "its inputs changed (digest differs)")
+		default:
+			c, rerr := ReadCell(path, len(digests))
+			switch {
+			case rerr != nil:
+				var ce *CellError
+				reason := rerr.Error()
+				if errors.As(rerr, &ce) {
+					reason = ce.Reason
+				}
+				err = s.moveAside(path, reason)
+			case c.Digest != d:
+				err = s.moveAside(path, "its inputs changed (digest differs)")
+			default:
+				r.kept[i] = c.CellResult
+			}
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if len(r.kept) > 0 {
+		s.note("resuming shard %s: %d of its %d cells kept from an earlier run, %d to run", sh, len(r.kept), len(sh.Cells), len(sh.Cells)-len(r.kept))
+	}
+
+	m.Status = StatusRunning
+	m.RunDigest = RunDigest(m.Experiment, digests)
+	m.Cells = len(digests)
+	m.Resumed = len(r.kept)
+	m.Finished = len(r.kept)
+	m.Start = now().UTC()
+	m.End = time.Time{}
+	m.Shard = sh
+	m.Outputs = map[string]string{}
+	if err := r.writeManifest(); err != nil {
+		return nil, err
+	}
+	r.log, err = os.OpenFile(filepath.Join(shards, ShardLogName(sh.Index, sh.Count)), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("run log: %w", err)
+	}
+	fmt.Fprintf(r.log, "=== %s: shard %s of a run of %s started (%d of %d cells, run digest %.16s)\n",
+		m.Start.Format(time.RFC3339), sh, m.Experiment, len(sh.Cells), m.Cells, m.RunDigest)
+	for _, n := range s.notes {
+		fmt.Fprintln(r.log, n)
+	}
+	ok = true
+	return r, nil
+}
+
+// finishShard records the end of a shard's run in its manifest: no tables.
+func (r *Run) finishShard(status Status, uploads int64) ([]string, error) {
+	defer r.close()
+	m := r.m
+	r.mu.Lock()
+	m.Finished = len(r.kept) + len(r.finished)
+	m.FailedCells = 0
+	for _, set := range []map[int]*engine.CellResult{r.kept, r.finished} {
+		for _, c := range set {
+			if c.Failed() {
+				m.FailedCells++
+			}
+		}
+	}
+	r.mu.Unlock()
+	if status == StatusComplete && m.Finished < len(r.shard.Cells) {
+		status = StatusInterrupted
+	}
+	m.Status = status
+	m.End = r.now().UTC()
+	m.Uploads = uploads
+	err := r.writeManifest()
+	fmt.Fprintf(r.log, "=== %s: shard %s %s, %d of its %d cells (%d failed, %d kept from an earlier run)\n",
+		m.End.Format(time.RFC3339), r.shard, m.Status, m.Finished, len(r.shard.Cells), m.FailedCells, m.Resumed)
+	if err != nil {
+		return nil, err
+	}
+	return []string{r.ManifestPath()}, nil
+}
+
+// ManifestPath is the path of the run's manifest: DIR/manifest.json, or a
+// shard's DIR/shards/I-of-N.json.
+func (r *Run) ManifestPath() string {
+	if r.shard != nil {
+		return filepath.Join(r.dir, ShardsDir, ShardManifestName(r.shard.Index, r.shard.Count))
+	}
+	return filepath.Join(r.dir, ManifestFile)
+}
+
+// LogPath is the path of the run log: DIR/run.log, or a shard's
+// DIR/shards/I-of-N.log.
+func (r *Run) LogPath() string {
+	if r.shard != nil {
+		return filepath.Join(r.dir, ShardsDir, ShardLogName(r.shard.Index, r.shard.Count))
+	}
+	return filepath.Join(r.dir, LogFile)
+}
+
+// writeManifest writes the run's manifest where it belongs.
+func (r *Run) writeManifest() error {
+	if r.shard == nil {
+		return writeManifest(r.dir, r.m)
+	}
+	r.m.Schema = ManifestSchema
+	return writeManifestFile(r.ManifestPath(), r.m)
+}
+
+// readShardManifests reads every shard manifest of dir (none when dir has
+// no shards directory), in the order of their count and index.
+func readShardManifests(dir string) ([]*Manifest, error) {
+	entries, err := os.ReadDir(filepath.Join(dir, ShardsDir))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("results directory %s: %w", dir, err)
+	}
+	var out []*Manifest
+	for _, e := range entries {
+		sm := shardManifestName.FindStringSubmatch(e.Name())
+		if sm == nil || e.IsDir() {
+			continue
+		}
+		path := filepath.Join(dir, ShardsDir, e.Name())
+		m, err := readManifestFile(path)
+		if err != nil {
+			return nil, err
+		}
+		i, _ := strconv.Atoi(sm[1])
+		n, _ := strconv.Atoi(sm[2])
+		if m.Shard == nil || m.Shard.Index != i || m.Shard.Count != n {
+			return nil, fmt.Errorf("%s: not the manifest of shard %d/%d", path, i, n)
+		}
+		out = append(out, m)
+	}
+	sort.Slice(out, func(a, b int) bool {
+		if out[a].Shard.Count != out[b].Shard.Count {
+			return out[a].Shard.Count < out[b].Shard.Count
+		}
+		return out[a].Shard.Index < out[b].Shard.Index
+	})
+	return out, nil
+}
+
+// ShardCount returns the number of shards the shard manifests in dir were
+// written for: 0 when there are none, an error when there are several.
+func ShardCount(dir string) (int, error) {
+	ms, err := readShardManifests(dir)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, m := range ms {
+		if n != 0 && m.Shard.Count != n {
+			return 0, fmt.Errorf("results directory %s holds shards of %d and of %d shards", dir, n, m.Shard.Count)
+		}
+		n = m.Shard.Count
+	}
+	return n, nil
+}
+
+// cellIndex returns the index a cell file's name starts with.
+func cellIndex(name string) (int, bool) {
+	name = strings.TrimPrefix(name, tmpPrefix)
+	digits, rest, ok := strings.Cut(name, "-")
+	if !ok || !strings.HasSuffix(rest, ".json") && !strings.Contains(rest, ".json-") {
+		return 0, false
+	}
+	i, err := strconv.Atoi(digits)
+	if err != nil || i < 0 {
+		return 0, false
+	}
+	return i, true
+}
+
+// setup is what Begin does with an earlier run's files: notes for the run
+// log, and files moved aside to DIR/superseded/TIME/.
+type setup struct {
+	dir, stamp string
+	w          io.Writer
+	notes      []string
+}
+
+func newSetup(dir string, now func() time.Time, w io.Writer) *setup {
+	return &setup{dir: dir, stamp: now().UTC().Format("20060102T150405.000000000Z"), w: w}
+}
+
+func (s *setup) note(format string, args ...any) {
+	line := fmt.Sprintf(format, args...)
+	s.notes = append(s.notes, line)
+	if s.w != nil {
+		fmt.Fprintln(s.w, line)
+	}
+}
+
+// moveAside moves path (inside dir) to the same place under
+// superseded/TIME/, saying why.
+func (s *setup) moveAside(path, why string) error {
+	rel, _ := filepath.Rel(s.dir, path)
+	to := filepath.Join(s.dir, SupersededDir, s.stamp, rel)
+	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+		return fmt.Errorf("moving aside %s: %w", path, err)
+	}
+	if err := os.Rename(path, to); err != nil {
+		return fmt.Errorf("moving aside %s: %w", path, err)
+	}
+	s.note("moved %s aside to %s: %s", rel, filepath.Join(SupersededDir, s.stamp, rel), why)
+	return nil
+}

@@ -1,0 +1,250 @@
+package results
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// shardOf returns shard i of n of a grid of cells cells, owning the cells
+// whose index is i modulo n.
+func shardOf(i, n, cells int) *Shard {
+	s := &Shard{Index: i, Count: n, Cells: []ShardCell{}}
+	for c := i; c < cells; c += n {
+		s.Cells = append(s.Cells, ShardCell{Index: c, Name: cell(c).Key(), Digest: digest(c)})
+	}
+	return s
+}
+
+func finishCells(t *testing.T, r *Run, cells ...int) {
+	t.Helper()
+	for _, i := range cells {
+		if err := r.CellFinished(cell(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// singleRun writes the tables of a whole run of cells cells into a new
+// directory and returns it.
+func singleRun(t *testing.T, cells int) string {
+	t.Helper()
+	dir := t.TempDir()
+	r := begin(t, dir, "exp", cells, Options{})
+	for i := 0; i < cells; i++ {
+		finishCells(t, r, i)
+	}
+	if _, err := r.Finish(StatusComplete, 0); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func sameTables(t *testing.T, want, got string) {
+	t.Helper()
+	for _, f := range []string{"summary.csv", "folds.csv", "exp.md", "exp.json"} {
+		a, err1 := os.ReadFile(filepath.Join(want, f))
+		b, err2 := os.ReadFile(filepath.Join(got, f))
+		if err1 != nil || err2 != nil {
+			t.Fatalf("%s: %v %v", f, err1, err2)
+		}
+		if string(a) != string(b) {
+			t.Errorf("%s of the merge differs from the single run's:\n%s\n---\n%s", f, b, a)
+		}
+	}
+}
+
+// TestShardsShareADirectory: two shards of one run write into one
+// directory at once; a second copy of a running shard, a whole run and a
+// merge are locked out meanwhile; the merge afterwards writes the tables
+// of a single run, byte for byte.
+func TestShardsShareADirectory(t *testing.T) {
+	const cells = 5
+	dir := t.TempDir()
+	r0 := begin(t, dir, "exp", cells, Options{Shard: shardOf(0, 2, cells)})
+	r1 := begin(t, dir, "exp", cells, Options{Shard: shardOf(1, 2, cells)})
+	if _, err := Begin(dir, manifest("exp"), digests(cells), Options{Shard: shardOf(1, 2, cells)}); err == nil || !strings.Contains(err.Error(), "shard 1/2 is already running") {
+		t.Errorf("the same shard twice: %v", err)
+	}
+	if _, err := Begin(dir, manifest("exp"), digests(cells), Options{}); err == nil || !strings.Contains(err.Error(), "in use") {
+		t.Errorf("a whole run beside shards: %v", err)
+	}
+	if _, err := Merge(dir, []string{dir}); err == nil || !strings.Contains(err.Error(), "in use") {
+		t.Errorf("a merge while shards run: %v", err)
+	}
+	finishCells(t, r1, 1, 3)
+	finishCells(t, r0, 0, 2, 4)
+	for _, r := range []*Run{r0, r1} {
+		written, err := r.Finish(StatusComplete, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// A shard writes its manifest only: no tables, no run manifest.
+		if len(written) != 1 || !strings.HasPrefix(filepath.Base(written[0]), fmt.Sprintf("%d-of-2", r.shard.Index)) {
+			t.Errorf("shard %s wrote %v", r.shard, written)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, ManifestFile)); err == nil {
+		t.Error("a shard wrote manifest.json")
+	}
+	m0, err := readManifestFile(filepath.Join(dir, ShardsDir, "0-of-2.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m0.Status != StatusComplete || m0.Finished != 3 || m0.Cells != cells || len(m0.Shard.Cells) != 3 || m0.RunDigest != RunDigest("exp", digests(cells)) {
+		t.Errorf("shard 0's manifest: %+v", m0)
+	}
+	res, err := Merge(dir, []string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Complete() || res.Cells != cells || res.Manifest.Status != StatusComplete || res.Manifest.Uploads != 4 || res.Manifest.MergedShards != 2 {
+		t.Errorf("merge: %+v, manifest %+v", res, res.Manifest)
+	}
+	sameTables(t, singleRun(t, cells), dir)
+	// The merged directory is a results directory: bench table renders it.
+	if _, _, err := Render(dir); err != nil {
+		t.Errorf("Render after the merge: %v", err)
+	}
+}
+
+// TestShardResumesItsOwnCells: a shard run again keeps its cells whose
+// digest matches, moves aside its own stale ones, and leaves alone the
+// files of other shards, their unfinished writes included.
+func TestShardResumesItsOwnCells(t *testing.T) {
+	const cells = 4
+	dir := t.TempDir()
+	r := begin(t, dir, "exp", cells, Options{Shard: shardOf(0, 2, cells)})
+	finishCells(t, r, 0)
+	if _, err := r.Finish(StatusInterrupted, 0); err != nil {
+		t.Fatal(err)
+	}
+	cellsDir := filepath.Join(dir, CellsDir)
+	stale := CellFileName(2, digest(9))                          // shard 0's cell 2, other inputs
+	other := CellFileName(3, digest(9))                          // shard 1's, stale too: not ours
+	otherTemp := tmpPrefix + CellFileName(1, digest(1)) + "-123" // shard 1 writing
+	ownTemp := tmpPrefix + CellFileName(2, digest(2)) + "-456"   // killed shard 0's
+	for _, name := range []string{stale, other, otherTemp, ownTemp} {
+		if err := os.WriteFile(filepath.Join(cellsDir, name), []byte("{}"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var notes strings.Builder
+	r = begin(t, dir, "exp", cells, Options{Shard: shardOf(0, 2, cells), Notes: &notes})
+	if len(r.Kept()) != 1 || r.Kept()[0] == nil {
+		t.Errorf("kept %v, want cell 0", r.Kept())
+	}
+	for name, want := range map[string]bool{stale: false, other: true, otherTemp: true, ownTemp: false, CellFileName(0, digest(0)): true} {
+		if _, err := os.Stat(filepath.Join(cellsDir, name)); (err == nil) != want {
+			t.Errorf("%s: present %v, want %v", name, err == nil, want)
+		}
+	}
+	if !strings.Contains(notes.String(), "moved cells/"+stale+" aside") || !strings.Contains(notes.String(), "1 of its 2 cells kept") {
+		t.Errorf("notes:\n%s", notes.String())
+	}
+	finishCells(t, r, 2)
+	if _, err := r.Finish(StatusComplete, 0); err != nil {
+		t.Fatal(err)
+	}
+	log, err := os.ReadFile(filepath.Join(dir, ShardsDir, "0-of-2.log"))
+	if err != nil || strings.Count(string(log), "=== ") != 4 {
+		t.Errorf("shard log (two runs, two sections each):\n%s", log)
+	}
+}
+
+// TestMergeReportsMissingCells: a shard that did not finish a cell and a
+// shard that never ran: the merge names the first's missing cell with its
+// shard, counts the second's, and writes tables that say they are partial.
+func TestMergeReportsMissingCells(t *testing.T) {
+	const cells = 6
+	dir, out := t.TempDir(), t.TempDir()
+	r0 := begin(t, dir, "exp", cells, Options{Shard: shardOf(0, 3, cells)})
+	finishCells(t, r0, 0) // not 3
+	if _, err := r0.Finish(StatusInterrupted, 0); err != nil {
+		t.Fatal(err)
+	}
+	other := t.TempDir()
+	r1 := begin(t, other, "exp", cells, Options{Shard: shardOf(1, 3, cells)})
+	finishCells(t, r1, 1, 4)
+	if _, err := r1.Finish(StatusComplete, 0); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Merge(out, []string{dir, other})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []MissingCell{{Index: 3, Name: cell(3).Key(), Shard: 0}}
+	if fmt.Sprint(res.Missing) != fmt.Sprint(want) || res.MissingUnknown != 2 || fmt.Sprint(res.Found) != "[true true false]" || res.Cells != 3 {
+		t.Errorf("missing %v (want %v), unknown %d (want 2), found %v, cells %d", res.Missing, want, res.MissingUnknown, res.Found, res.Cells)
+	}
+	if res.Manifest.Status != StatusIncomplete {
+		t.Errorf("status %s", res.Manifest.Status)
+	}
+	md, _ := os.ReadFile(filepath.Join(out, "exp.md"))
+	if !strings.Contains(string(md), "3 of 6 cells finished (run status: incomplete)") {
+		t.Errorf("exp.md is not marked partial:\n%s", md)
+	}
+	// The sources are read only; out holds the merged cells and manifests.
+	got, _ := filepath.Glob(filepath.Join(out, CellsDir, "*.json"))
+	shards, _ := filepath.Glob(filepath.Join(out, ShardsDir, "*.json"))
+	if len(got) != 3 || len(shards) != 2 {
+		t.Errorf("out holds %d cells and %d shard manifests, want 3 and 2", len(got), len(shards))
+	}
+	if _, err := os.Stat(filepath.Join(dir, ManifestFile)); err == nil {
+		t.Error("merge wrote into a source directory")
+	}
+}
+
+// TestMergeRefusesOtherRuns: shards whose runs differ are refused with the
+// difference named.
+func TestMergeRefusesOtherRuns(t *testing.T) {
+	tests := []struct {
+		name   string
+		change func(m *Manifest)
+		want   string
+	}{
+		{"experiment", func(m *Manifest) { m.Experiment = "other" }, `experiment: "exp" in shard 0/2`},
+		{"count", func(m *Manifest) { m.Shard.Count = 3 }, "number of shards: 2 in shard 0/2"},
+		{"file", func(m *Manifest) { m.FileSHA256 = strings.Repeat("b", 64) }, "experiment file: exp.hcl (sha256 aaaaaaaaaaaa…)"},
+		{"seed", func(m *Manifest) { m.Seed = 2 }, "seed: 1 in"},
+		{"dataset", func(m *Manifest) { m.Datasets[0].SHA256 = strings.Repeat("d", 64) }, "dataset iris: sha256 cccccccccccc… in shard 0/2"},
+		{"dataset missing", func(m *Manifest) { m.Datasets = nil }, "dataset iris: sha256 cccccccccccc… in shard 0/2 (A), absent in shard 1/2 (B)"},
+		{"plugin", func(m *Manifest) { m.Plugins[0].SHA256 = strings.Repeat("f", 64) }, "plugin logreg: v1 sha256 eeeeeeeeeeee… in shard 0/2 (A), v1 sha256 ffffffffffff… in shard 1/2 (B)"},
+		{"plugin version", func(m *Manifest) { m.Plugins[0].Version = "v2" }, "plugin logreg: v1 sha256"},
+		{"grid", func(m *Manifest) { m.RunDigest = strings.Repeat("0", 64) }, "grid: run digest"},
+	}
+	base := func(i int) shardRun {
+		m := manifest("exp")
+		m.File, m.FileSHA256, m.Seed = "exp.hcl", strings.Repeat("a", 64), 1
+		m.Datasets = []DatasetRecord{{Name: "iris", SHA256: strings.Repeat("c", 64)}}
+		m.Plugins = []PluginRecord{{Name: "logreg", Version: "v1", SHA256: strings.Repeat("e", 64)}}
+		m.RunDigest = RunDigest("exp", digests(4))
+		m.Shard = shardOf(i, 2, 4)
+		return shardRun{dir: string(rune('A' + i)), m: m}
+	}
+	if d := differ(base(0), base(1)); d != "" {
+		t.Fatalf("shards of one run differ: %s", d)
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := base(1)
+			tt.change(b.m)
+			if d := differ(base(0), b); !strings.Contains(d, tt.want) {
+				t.Errorf("difference %q, want %q", d, tt.want)
+			}
+		})
+	}
+}
+
+// TestMergeNeedsShards: a directory no shard wrote is refused.
+func TestMergeNeedsShards(t *testing.T) {
+	dir := singleRun(t, 2)
+	if _, err := Merge(t.TempDir(), []string{dir}); err == nil || !strings.Contains(err.Error(), "holds no shard manifest") {
+		t.Errorf("merge of a whole run: %v", err)
+	}
+	if _, err := Merge(t.TempDir(), []string{filepath.Join(dir, "nothing")}); err == nil || !strings.Contains(err.Error(), "no such file") {
+		t.Errorf("merge of a missing directory: %v", err)
+	}
+}
