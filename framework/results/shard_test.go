@@ -248,3 +248,26 @@ func TestMergeNeedsShards(t *testing.T) {
 		t.Errorf("merge of a missing directory: %v", err)
 	}
 }
+
+// TestWholeRunKeepsShardCells: a whole run into a directory that shards
+// wrote keeps their cells (found by digest) and computes only the others:
+// the way to finish a run whose shards did not all complete, on one
+// machine.
+func TestWholeRunKeepsShardCells(t *testing.T) {
+	const cells = 5
+	dir := t.TempDir()
+	r := begin(t, dir, "exp", cells, Options{Shard: shardOf(1, 2, cells)})
+	finishCells(t, r, 1, 3)
+	if _, err := r.Finish(StatusComplete, 0); err != nil {
+		t.Fatal(err)
+	}
+	whole := begin(t, dir, "exp", cells, Options{})
+	if k := whole.Kept(); len(k) != 2 || k[1] == nil || k[3] == nil {
+		t.Fatalf("kept %v, want cells 1 and 3", k)
+	}
+	finishCells(t, whole, 0, 2, 4)
+	if _, err := whole.Finish(StatusComplete, 0); err != nil {
+		t.Fatal(err)
+	}
+	sameTables(t, singleRun(t, cells), dir)
+}
