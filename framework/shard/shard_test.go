@@ -227,3 +227,38 @@ func TestParse(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParse: whatever the input, Parse either fails or returns a shard
+// with 0 ≤ I < N that prints back to an input Parse reads the same.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{"0/4", "3/4", "4/4", "-1/2", "1", "a/b", " 2 / 3 ", "0/0", "9999999999999999999/1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		s, err := Parse(in)
+		if err != nil {
+			return
+		}
+		if s.Index < 0 || s.Index >= s.Count {
+			t.Fatalf("Parse(%q) = %v: index outside [0, N)", in, s)
+		}
+		if back, err := Parse(s.String()); err != nil || back != s {
+			t.Fatalf("Parse(%q) = %v, which reads back as %v, %v", in, s, back, err)
+		}
+	})
+}
+
+// TestAssignByWorkOnly: the same cells with other indices (a grid whose
+// blocks were declared in another order) land in the same shards: the
+// rule reads keys, groups and work, not positions.
+func TestAssignByWorkOnly(t *testing.T) {
+	cells := letterIris()
+	renumbered := slices.Clone(cells)
+	for i := range renumbered {
+		renumbered[i].Index = len(cells) - 1 - i
+	}
+	a, b := Assign(cells, 3), Assign(renumbered, 3)
+	if !slices.Equal(a, b) {
+		t.Errorf("renumbering moved cells: %v vs %v", a, b)
+	}
+}
