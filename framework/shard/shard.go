@@ -201,7 +201,8 @@ func work(c Cell) int64 {
 // reducer's plan on the whole dataset, a multiclass model counting K
 // times) × the fit rounds of tuning and calibration × folds × repeats. It
 // asks each reducer for its plan once per dataset and reduction parameter
-// set.
+// set; where the plan fails (the cell will fail when it runs), it counts
+// one-vs-all's K problems of every row. It fails only when ctx ends.
 func Estimate(ctx context.Context, g *engine.Grid) ([]Cell, error) {
 	type key struct{ dataset, reduction string }
 	perFold := map[key]int64{}
@@ -213,7 +214,12 @@ func Estimate(ctx context.Context, g *engine.Grid) ([]Cell, error) {
 		if !ok {
 			var err error
 			if rows, err = g.FoldRows(ctx, c); err != nil {
-				return nil, err
+				if ctx.Err() != nil {
+					return nil, err
+				}
+				// A plan that fails here fails the cell when it runs; the
+				// estimate of one-vs-all keeps the assignment going.
+				rows = int64(c.Dataset.Table.NumRows) * int64(max(c.Dataset.K(), 1))
 			}
 			perFold[k] = rows
 		}
