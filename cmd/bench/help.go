@@ -66,11 +66,11 @@ fold for such learners, and a cell whose dense matrix would exceed
 
 With --shard I/N, run computes shard I of N only (I counts from 0): a
 rule that depends on the experiment alone deals the cells to N shards,
-balancing their estimated work (rows × models × folds) and keeping the
-cells of a dataset and pipeline together where it can. Without --shard
-the shard comes from the environment when there is one: a Slurm job
-array task's SLURM_ARRAY_TASK_ID (less SLURM_ARRAY_TASK_MIN) of
-SLURM_ARRAY_TASK_COUNT, or a Kubernetes Indexed Job's
+balancing their estimated work (rows × features × models × folds) and
+keeping the cells of a dataset and pipeline together where it can.
+Without --shard the shard comes from the environment when there is one:
+a Slurm job array task's SLURM_ARRAY_TASK_ID (less SLURM_ARRAY_TASK_MIN)
+of SLURM_ARRAY_TASK_COUNT, or a Kubernetes Indexed Job's
 JOB_COMPLETION_INDEX of --shards N (or of the shards already in DIR).
 Shards write into one shared DIR or each into its own: a shard writes
 its cells' files, DIR/shards/I-of-N.json (its manifest) and

@@ -93,7 +93,7 @@ func writeShards(w io.Writer, est []shard.Cell, owner []int, n int) {
 		sum += l
 	}
 	mean := float64(sum) / float64(n)
-	fmt.Fprintf(w, "\nshards (estimated work: training rows of every model of every fold):\n")
+	fmt.Fprintf(w, "\nshards (estimated work: training rows × features of every model of every fold):\n")
 	for s, l := range loads {
 		ratio := 0.0
 		if mean > 0 {

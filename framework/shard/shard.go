@@ -3,9 +3,9 @@
 // Indexed Job) run on their own.
 //
 // The assignment depends only on the experiment: each cell's identity and
-// its estimated work (rows × models per fold × folds), never on timing or
-// on the machine, so that every task computes the same assignment without
-// talking to the others. Cells that share a dataset and a pipeline (and
+// its estimated work (rows × features × models per fold × folds), never on
+// timing or on the machine, so that every task computes the same
+// assignment without talking to the others. Cells that share a dataset and a pipeline (and
 // so their encoded design matrices and uploads) stay in one shard unless
 // their group is too big for the shards to balance; the groups, or their
 // parts, are then dealt largest first to the least-loaded shard (LPT).
@@ -199,10 +199,11 @@ func work(c Cell) int64 {
 // Estimate returns the cells of grid g with their estimated work: the
 // rows every model of one fold trains on (engine.Grid.FoldRows: the
 // reducer's plan on the whole dataset, a multiclass model counting K
-// times) × the fit rounds of tuning and calibration × folds × repeats. It
-// asks each reducer for its plan once per dataset and reduction parameter
-// set; where the plan fails (the cell will fail when it runs), it counts
-// one-vs-all's K problems of every row. It fails only when ctx ends.
+// times) × the dataset's features (see features) × the fit rounds of
+// tuning and calibration × folds × repeats. It asks each reducer for its
+// plan once per dataset and reduction parameter set; where the plan fails
+// (the cell will fail when it runs), it counts one-vs-all's K problems of
+// every row. It fails only when ctx ends.
 func Estimate(ctx context.Context, g *engine.Grid) ([]Cell, error) {
 	type key struct{ dataset, reduction string }
 	perFold := map[key]int64{}
@@ -225,7 +226,25 @@ func Estimate(ctx context.Context, g *engine.Grid) ([]Cell, error) {
 		}
 		folds := int64(len(c.Dataset.Folds) * c.Dataset.NumFolds)
 		out[i] = Cell{Index: c.Index, Key: id.Key(), Group: id.Dataset + "|" + id.Encoder,
-			Work: rows * int64(c.FitRounds()) * folds}
+			Work: rows * features(c.Dataset) * int64(c.FitRounds()) * folds}
 	}
 	return out, nil
+}
+
+// features estimates the width of a dataset's design matrix, as its cost
+// per row: a numeric column counts 1, a categorical one its levels (as
+// one-hot encodes it), a sparse block its mean entries per row.
+func features(d *engine.Dataset) int64 {
+	f := d.Features
+	if f == nil {
+		return 1
+	}
+	n := int64(len(f.Num))
+	for _, c := range f.Cat {
+		n += int64(max(len(c.Levels), 1))
+	}
+	for _, b := range f.Sparse {
+		n += int64(len(b.M.Values)/max(b.M.Rows, 1)) + 1
+	}
+	return max(n, 1)
 }
