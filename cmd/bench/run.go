@@ -291,11 +291,10 @@ func runExperiment(ctx context.Context, o *options, file string, g *engine.Grid,
 	o.pluginLog.set(run.Log())
 
 	start := time.Now()
-	total, cellsToRun := 0, 0
+	total := 0
 	for _, c := range g.Cells {
 		if kept[c.Index] == nil && (selectCell == nil || selectCell(c.Index)) {
 			total += len(c.Dataset.Folds) * c.Dataset.NumFolds
-			cellsToRun++
 		}
 	}
 	var bar *progressbar.ProgressBar
@@ -314,7 +313,7 @@ func runExperiment(ctx context.Context, o *options, file string, g *engine.Grid,
 	if spec != nil {
 		what = fmt.Sprintf("shard %s, %d of %d cells", spec, len(ropt.Shard.Cells), len(g.Cells))
 	}
-	fmt.Fprintf(run.Log(), "bench run %s: %s (%d kept), %d cells and %d folds to run, %d workers\n", file, what, len(kept), cellsToRun, total, o.jobs)
+	fmt.Fprintf(run.Log(), "bench run %s: %s (%d kept), %d folds to run, %d workers\n", file, what, len(kept), total, o.jobs)
 	cells, stats, runErr := engine.Run(ctx, g, opts)
 	if bar != nil {
 		bar.Finish()

@@ -317,7 +317,7 @@ func TestKilledShardResumes(t *testing.T) {
 	log := readFile(t, filepath.Join(dir, "shards", "0-of-2.log"))
 	sections := strings.Split(log, "=== ")
 	last := sections[len(sections)-2]
-	want := fmt.Sprintf("shard 0/2, %d of 5 cells (%d kept), %d cells and %d folds to run", len(owned), had, len(owned)-had, 3*(len(owned)-had))
+	want := fmt.Sprintf("shard 0/2, %d of 5 cells (%d kept), %d folds to run", len(owned), had, 3*(len(owned)-had))
 	if !strings.Contains(last, want) {
 		t.Errorf("the resumed shard's log lacks %q:\n%s", want, last)
 	}

@@ -156,10 +156,11 @@ func (m *Manifest) setup(finished int) *report.Setup {
 // ReadManifest reads dir/manifest.json.
 func ReadManifest(dir string) (*Manifest, error) {
 	path := filepath.Join(dir, ManifestFile)
-	if _, err := os.Stat(path); err != nil {
+	b, err := os.ReadFile(path)
+	if err != nil {
 		return nil, fmt.Errorf("results directory %s: %w", dir, err)
 	}
-	return readManifestFile(path)
+	return parseManifest(path, b)
 }
 
 // readManifestFile reads a manifest file: the run's or a shard's.
@@ -168,6 +169,11 @@ func readManifestFile(path string) (*Manifest, error) {
 	if err != nil {
 		return nil, err
 	}
+	return parseManifest(path, b)
+}
+
+// parseManifest reads the manifest b, read from path.
+func parseManifest(path string, b []byte) (*Manifest, error) {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	var m Manifest
 	if err := dec.Decode(&m); err != nil {
