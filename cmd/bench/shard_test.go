@@ -355,6 +355,9 @@ output { formats = ["csv"] }
 	otherPlugins := t.TempDir()
 	entries, _ := os.ReadDir(pluginsDir)
 	for _, e := range entries {
+		if e.IsDir() {
+			continue
+		}
 		b, err := os.ReadFile(filepath.Join(pluginsDir, e.Name()))
 		if err != nil {
 			t.Fatal(err)
