@@ -30,6 +30,12 @@ type scipyRef struct {
 		T, P  float64
 		Exact bool
 	} `json:"wilcoxon"`
+	Interval []struct {
+		A, B         []float64
+		NTrain       int `json:"n_train"`
+		NTest        int `json:"n_test"`
+		Mean, Lo, Hi float64
+	} `json:"interval"`
 	NemenyiQ []struct {
 		K     int
 		Alpha float64

@@ -48,6 +48,31 @@ func CorrectedTTest(a, b []float64, nTrain, nTest int) (t, p float64, err error)
 	return t, p, nil
 }
 
+// CorrectedInterval returns the mean of the paired differences d = a − b
+// of two learners' fold scores and its two-sided confidence interval at
+// level (e.g. 0.95) by Nadeau & Bengio's (2003) corrected resampled
+// t-test: mean(d) ± t_{(1+level)/2, J−1} · sqrt((1/J + nTest/nTrain) ·
+// var(d)). It is the effect size that goes with CorrectedTTest: the
+// interval excludes 0 exactly when that test's p-value is below 1 − level.
+// Equal differences give an interval of width 0.
+func CorrectedInterval(a, b []float64, nTrain, nTest int, level float64) (mean, lo, hi float64, err error) {
+	if !(level > 0 && level < 1) {
+		return 0, 0, 0, fmt.Errorf("corrected interval: level %v outside (0, 1)", level)
+	}
+	if _, _, err := CorrectedTTest(a, b, nTrain, nTest); err != nil {
+		return 0, 0, 0, fmt.Errorf("corrected interval: %w", err)
+	}
+	J := len(a)
+	d := make([]float64, J)
+	for i := range d {
+		d[i] = a[i] - b[i]
+	}
+	mean, variance := stat.MeanVariance(d, nil)
+	se := math.Sqrt((1/float64(J) + float64(nTest)/float64(nTrain)) * variance)
+	q := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(J - 1)}.Quantile((1 + level) / 2)
+	return mean, mean - q*se, mean + q*se, nil
+}
+
 // Verdict is the outcome of comparing learner A with learner B.
 type Verdict int
 

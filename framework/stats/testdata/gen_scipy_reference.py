@@ -61,6 +61,18 @@ def main():
 
     out["nemenyi_q"] = [{"k": k, "alpha": al, "q": float(S.studentized_range.ppf(1 - al, k, np.inf) / np.sqrt(2))}
                         for al in (0.05, 0.10) for k in range(2, 11)]
+    # 95% interval of the corrected resampled t-test (effect size): drawn
+    # after every case above, so that their values do not change.
+    iv = []
+    for J, ntr, nte, shift in [(10, 900, 100, 0.01), (5, 120, 30, -0.02), (30, 540, 60, 0.0)]:
+        a = rng.uniform(0.7, 0.9, size=J)
+        b = a - shift + rng.normal(0, 0.02, size=J)
+        d = a - b
+        se = np.sqrt((1 / J + nte / ntr) * d.var(ddof=1))
+        lo, hi = S.t.interval(0.95, J - 1, loc=d.mean(), scale=se)
+        iv.append({"a": a.tolist(), "b": b.tolist(), "n_train": ntr, "n_test": nte,
+                   "mean": float(d.mean()), "lo": float(lo), "hi": float(hi)})
+    out["interval"] = iv
     json.dump(out, sys.stdout, indent=1)
     sys.stdout.write("\n")
 
