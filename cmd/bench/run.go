@@ -372,7 +372,8 @@ func newManifest(file string, g *engine.Grid, o *options) *results.Manifest {
 		Experiment: exp.Name, File: file, Seed: exp.Seed, Args: append([]string{"bench", "run"}, o.args...),
 		Workers: o.jobs, GoVersion: runtime.Version(),
 		Metrics: g.Metrics, Formats: exp.Output.Formats, Baseline: exp.Output.Baseline, Alpha: exp.Output.Alpha,
-		Predictions: exp.Output.Predictions, ConfusionRows: exp.Output.Confusion, CV: results.NewCVRecord(exp.CV),
+		RankTimings: exp.Output.RankTimings, Predictions: exp.Output.Predictions, ConfusionRows: exp.Output.Confusion,
+		CV: results.NewCVRecord(exp.CV),
 	}
 	if b, err := os.ReadFile(file); err == nil {
 		sum := sha256.Sum256(b)

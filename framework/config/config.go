@@ -173,6 +173,10 @@ type Output struct {
 	Predictions bool     `hcl:"predictions,optional"`
 	Baseline    string   `hcl:"baseline,optional"`
 	Alpha       float64  `hcl:"alpha,optional"`
+	// RankTimings ranks and tests timing metrics (fit_seconds,
+	// predict_seconds) like the others; by default their tables show the
+	// means only.
+	RankTimings bool `hcl:"rank_timings,optional"`
 	// Confusion names the rows (as labelled in the tables, e.g.
 	// "logreg C=1 ova") whose confusion matrices are drawn.
 	Confusion []string `hcl:"confusion,optional"`

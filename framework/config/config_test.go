@@ -64,6 +64,25 @@ func TestParseMinimal(t *testing.T) {
 	}
 }
 
+func TestOutputRankTimings(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		want bool
+	}{
+		{base, false},
+		{base + "output { rank_timings = true }\n", true},
+		{base + "output { rank_timings = false }\n", false},
+	} {
+		exp, diags := parse(t, tc.src)
+		if diags != "" {
+			t.Fatal(diags)
+		}
+		if exp.Output.RankTimings != tc.want {
+			t.Errorf("%q: rank_timings %v, want %v", tc.src, exp.Output.RankTimings, tc.want)
+		}
+	}
+}
+
 func TestIterativeStratification(t *testing.T) {
 	exp, diags := parse(t, base+`cv { stratified = "iterative" }`+"\n")
 	if diags != "" {
@@ -146,6 +165,7 @@ func TestDiagnostics(t *testing.T) {
 		{"unknown variable", base + "cv { folds = var.nope }\n", `exp.hcl:4:17: error: Unsupported attribute`},
 		{"bad format", base + "output { formats = [\"pdf\"] }\n", `exp.hcl:4:20: error: Unknown output format`},
 		{"bad alpha", base + "output { alpha = 2 }\n", `exp.hcl:4:18: error: Invalid alpha`},
+		{"rank_timings type", base + "output { rank_timings = \"yes\" }\n", `exp.hcl:4:25: error: `},
 		{"two targets", base + "dataset \"e\" {\n  path = \"e.csv\"\n  target = \"a\"\n  labels = [\"b\"]\n}\n", `exp.hcl:4:1: error: Conflicting targets`},
 		{"delimiter", base + "dataset \"e\" {\n path = \"e.csv\"\n delimiter = \";;\"\n}\n", `exp.hcl:6:14: error: Invalid delimiter`},
 		{"folds file with repeats", base + "cv {\n folds_file = \"f.csv\"\n repeats = 2\n}\n", `exp.hcl:5:15: error: Conflicting fold settings`},

@@ -51,6 +51,26 @@ func rankOrder(ranks []float64) []int {
 // significantly different (CDGroups), and a scale bar of length cd above the
 // axis. Ranks must already respect the metric's direction (1 = best).
 func CriticalDifference(title string, names []string, ranks []float64, cd float64) (*Figure, error) {
+	return cdDiagram(title, names, ranks, cd, -1)
+}
+
+// CriticalDifferenceControl draws the control variant of the diagram
+// (Demšar 2006, Figure 1(b)): the methods on the rank axis as in
+// CriticalDifference, and instead of the groups one thick bar marking the
+// interval of one Bonferroni–Dunn critical difference cd to either side of
+// the control's average rank (clipped to the axis). A method whose rank
+// lies outside it differs significantly from the control. The control's
+// label ends in "(control)".
+func CriticalDifferenceControl(title string, names []string, ranks []float64, control int, cd float64) (*Figure, error) {
+	if control < 0 || control >= len(ranks) {
+		return nil, fmt.Errorf("cd diagram: control %d outside the %d methods", control, len(ranks))
+	}
+	return cdDiagram(title, names, ranks, cd, control)
+}
+
+// cdDiagram draws either variant: groups (control < 0) or the interval
+// around the control.
+func cdDiagram(title string, names []string, ranks []float64, cd float64, control int) (*Figure, error) {
 	k := len(ranks)
 	switch {
 	case k < 2:
@@ -66,7 +86,12 @@ func CriticalDifference(title string, names []string, ranks []float64, cd float6
 		}
 	}
 	order := rankOrder(ranks)
-	groups := CDGroups(ranks, cd)
+	var groups [][]int
+	if control < 0 {
+		groups = CDGroups(ranks, cd)
+	} else {
+		groups = [][]int{{control}} // one bar: the control's interval
+	}
 	label := sans(10, false)
 	small := sans(9, false)
 	head := sans(11, true)
@@ -75,6 +100,9 @@ func CriticalDifference(title string, names []string, ranks []float64, cd float6
 	half := (k + 1) / 2
 	for pos, i := range order {
 		labels[i] = fmt.Sprintf("%s (%.2f)", names[i], ranks[i])
+		if i == control {
+			labels[i] += " (control)"
+		}
 		w := label.Width(labels[i])
 		if pos < half {
 			leftW = max(leftW, w)
@@ -162,6 +190,15 @@ func CriticalDifference(title string, names []string, ranks []float64, cd float6
 		}
 		// Groups of methods that are not significantly different.
 		bar := line(3, color.RGBA{R: 200, G: 30, B: 30, A: 255})
+		if control >= 0 {
+			lo, hi := math.Max(1, ranks[control]-cd), math.Min(float64(k), ranks[control]+cd)
+			gy := y(axisFromTop + 7)
+			c.StrokeLine2(bar, xOf(lo), gy, xOf(hi), gy)
+			for _, x := range []vg.Length{xOf(lo), xOf(hi)} {
+				c.StrokeLine2(line(1, color.RGBA{R: 200, G: 30, B: 30, A: 255}), x, gy-4, x, gy+4)
+			}
+			return
+		}
 		for gi, g := range groups {
 			gy := y(axisFromTop + 7 + vg.Length(gi)*groupH)
 			c.StrokeLine2(bar, xOf(ranks[g[0]])-4, gy, xOf(ranks[g[len(g)-1]])+4, gy)

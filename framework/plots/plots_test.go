@@ -85,6 +85,22 @@ func TestFigures(t *testing.T) {
 		t.Fatal(err)
 	}
 	save(t, "cd", cd)
+	// The control variant (Demšar's Figure 1(b)): C4.5 as the control, the
+	// Bonferroni–Dunn interval 3.143 ± 1.168 clipped to [2.0, 4].
+	names := []string{"C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"}
+	bd, err := CriticalDifferenceControl("auc: Bonferroni–Dunn CD against C4.5", names, demsarRanks, 0, 1.168)
+	if err != nil {
+		t.Fatal(err)
+	}
+	save(t, "cd_control", bd)
+	var svg bytes.Buffer
+	bd.WriteSVG(&svg)
+	if !strings.Contains(svg.String(), "C4.5 (3.14) (control)") || strings.Contains(svg.String(), "C4.5+m (2.00) (control)") {
+		t.Errorf("control diagram does not mark C4.5 alone as the control")
+	}
+	if _, err := CriticalDifferenceControl("", names, demsarRanks, 4, 1.168); err == nil {
+		t.Error("control 4 of 4 methods accepted")
+	}
 	bp, err := BoxPlots("accuracy (higher is better)", "accuracy", []string{"iris", "wine", "car"},
 		[]string{"logreg C=0.1 ova", "logreg C=1 ova", "logreg C=10 ova"},
 		[][][]float64{

@@ -34,8 +34,10 @@ func fileSafe(s string) string {
 }
 
 // BuildFigures draws the figures of a run: for every metric a box plot of
-// the fold scores (file box_METRIC) and, when the tests across datasets ran,
-// a critical-difference diagram (cd_METRIC); then a confusion-matrix heat map
+// the fold scores (file box_METRIC) and, when the Friedman test ran, a
+// critical-difference diagram (cd_METRIC) and, with a baseline among the
+// rows tested, its control variant (cd_control_METRIC: the Bonferroni–Dunn
+// interval around the baseline); then a confusion-matrix heat map
 // (confusion_DATASET_ROW: counts summed over folds and repeats, each row
 // normalised to sum to 1) for each dataset and each row
 // that confusionRows names (FindRow rule), or, when confusionRows is empty,
@@ -66,13 +68,26 @@ func BuildFigures(t *Tables, cells []*engine.CellResult, confusionRows []string)
 			}
 			figs = append(figs, Figure{Name: "box_" + fileSafe(c.Metric), Metric: c.Metric, Caption: title, Fig: f})
 		}
-		if a := c.Across; a != nil {
+		if a := c.Across; a != nil && a.Friedman != nil {
+			tested := make([]string, len(a.Rows))
+			for i, r := range a.Rows {
+				tested[i] = labels[r]
+			}
 			title := fmt.Sprintf("%s: average ranks, Nemenyi CD at α = %s (N = %d)", c.Metric, fixed(c.Alpha, 2), a.Friedman.N)
-			f, err := plots.CriticalDifference(title, labels, a.Friedman.AvgRanks, a.CD)
+			f, err := plots.CriticalDifference(title, tested, a.Friedman.AvgRanks, a.CD)
 			if err != nil {
 				return figs, fmt.Errorf("figures: %w", err)
 			}
 			figs = append(figs, Figure{Name: "cd_" + fileSafe(c.Metric), Metric: c.Metric, Caption: title, Fig: f})
+			if ctl := a.Control; ctl != nil {
+				title := fmt.Sprintf("%s: average ranks, Bonferroni–Dunn CD against %s at α = %s (N = %d)", c.Metric,
+					tested[ctl.Control], fixed(c.Alpha, 2), a.Friedman.N)
+				f, err := plots.CriticalDifferenceControl(title, tested, a.Friedman.AvgRanks, ctl.Control, ctl.CD)
+				if err != nil {
+					return figs, fmt.Errorf("figures: %w", err)
+				}
+				figs = append(figs, Figure{Name: "cd_control_" + fileSafe(c.Metric), Metric: c.Metric, Caption: title, Fig: f})
+			}
 		}
 	}
 	if len(t.Metrics) == 0 {

@@ -209,9 +209,8 @@ func writeHTMLTable(b *strings.Builder, c *Comparison) {
 	for _, d := range c.Datasets {
 		fmt.Fprintf(b, "<th class=\"num\">%s</th>", htmlEscape(d))
 	}
-	b.WriteString("<th class=\"num\">avg. rank</th>")
-	if c.Baseline >= 0 {
-		b.WriteString("<th class=\"num\">w/t/l</th>")
+	for _, h := range rankHeads(c) {
+		fmt.Fprintf(b, "<th class=\"num\">%s</th>", h)
 	}
 	b.WriteString("</tr></thead>\n<tbody>\n")
 	for r, row := range c.Rows {
@@ -238,9 +237,8 @@ func writeHTMLTable(b *strings.Builder, c *Comparison) {
 			}
 			fmt.Fprintf(b, "<td class=\"%s\">%s</td>", class, v)
 		}
-		fmt.Fprintf(b, "<td class=\"num\">%s</td>", fixed(c.AvgRank[r], 2))
-		if c.Baseline >= 0 {
-			fmt.Fprintf(b, "<td class=\"num\">%s</td>", wtlText(c, r))
+		for _, v := range rankFields(c, r) {
+			fmt.Fprintf(b, "<td class=\"num\">%s</td>", v)
 		}
 		b.WriteString("</tr>\n")
 	}

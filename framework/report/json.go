@@ -40,6 +40,7 @@ type jsonMetric struct {
 	HigherIsBetter bool       `json:"higher_is_better"`
 	Datasets       []string   `json:"datasets"`
 	Baseline       string     `json:"baseline,omitempty"`
+	Ranked         bool       `json:"ranked"`
 	Rows           []jsonRow  `json:"rows"`
 	Across         *jsonCross `json:"across,omitempty"`
 	Notes          []string   `json:"notes,omitempty"`
@@ -53,54 +54,90 @@ type jsonRow struct {
 }
 
 type jsonEntry struct {
-	Dataset string `json:"dataset"`
-	Status  string `json:"status"` // "ok", "failed" or "missing"
-	Mean    *jnum  `json:"mean,omitempty"`
-	Std     *jnum  `json:"std,omitempty"`
-	N       int    `json:"n"`
-	Rank    *jnum  `json:"rank,omitempty"`
-	Best    bool   `json:"best"`
-	Test    *struct {
-		T       jnum   `json:"t"`
-		P       jnum   `json:"p"`
-		Verdict string `json:"verdict"` // "better", "worse" or "tie", against the baseline
-	} `json:"baseline_test,omitempty"`
+	Dataset string    `json:"dataset"`
+	Status  string    `json:"status"` // "ok", "failed" or "missing"
+	Mean    *jnum     `json:"mean,omitempty"`
+	Std     *jnum     `json:"std,omitempty"`
+	N       int       `json:"n"`
+	Rank    *jnum     `json:"rank,omitempty"`
+	Best    bool      `json:"best"`
+	Test    *jsonTest `json:"baseline_test,omitempty"`
+}
+
+// jsonTest is the corrected resampled t-test of a row against the baseline
+// on one dataset, with its effect size: the mean difference of the fold
+// scores (row − baseline) and its 95% interval.
+type jsonTest struct {
+	T        jnum    `json:"t"`
+	P        jnum    `json:"p"`
+	Verdict  string  `json:"verdict"` // "better", "worse" or "tie", against the baseline
+	MeanDiff jnum    `json:"mean_diff"`
+	CI95     [2]jnum `json:"ci95"`
 }
 
 type jsonCross struct {
 	Datasets []string `json:"datasets"`
 	N        int      `json:"n"`
 	K        int      `json:"k"`
-	Friedman struct {
-		AvgRanks []jnum `json:"avg_ranks"`
-		ChiSq    jnum   `json:"chi2"`
-		PChiSq   jnum   `json:"p_chi2"`
-		FF       jnum   `json:"ff"`
-		PFF      jnum   `json:"p_ff"`
-	} `json:"friedman"`
-	NemenyiCD jnum `json:"nemenyi_cd"`
-	Wilcoxon  *struct {
-		N      int  `json:"n"`
-		RPlus  jnum `json:"r_plus"`
-		RMinus jnum `json:"r_minus"`
-		T      jnum `json:"t"`
-		Z      jnum `json:"z"`
-		P      jnum `json:"p"`
-		Exact  bool `json:"exact"`
-	} `json:"wilcoxon,omitempty"`
+	// Rows are the labels of the rows tested; LeftOut of those left out.
+	Rows     []string      `json:"rows"`
+	LeftOut  []string      `json:"left_out,omitempty"`
+	NoTest   string        `json:"no_test,omitempty"`
+	Friedman *jsonFriedman `json:"friedman,omitempty"`
+	Control  *jsonControl  `json:"control,omitempty"`
+	Wilcoxon *jsonWilcoxon `json:"wilcoxon,omitempty"`
+}
+
+type jsonFriedman struct {
+	AvgRanks  []jnum `json:"avg_ranks"` // in the order of the rows tested
+	ChiSq     jnum   `json:"chi2"`
+	PChiSq    jnum   `json:"p_chi2"`
+	FF        jnum   `json:"ff"` // null when the ranks agree on every dataset
+	PFF       jnum   `json:"p_ff"`
+	NemenyiCD jnum   `json:"nemenyi_cd"`
+}
+
+type jsonControl struct {
+	Baseline         string            `json:"baseline"`
+	BonferroniDunnCD jnum              `json:"bonferroni_dunn_cd"`
+	Comparisons      []jsonControlComp `json:"comparisons"` // in Holm's order
+}
+
+type jsonControlComp struct {
+	Row            string `json:"row"`
+	RankDiff       jnum   `json:"rank_diff"` // R_row − R_baseline; negative: ranks better
+	Z              jnum   `json:"z"`
+	P              jnum   `json:"p"`
+	HolmP          jnum   `json:"holm_p"`
+	Holm           bool   `json:"holm_rejects"`
+	BonferroniDunn bool   `json:"bonferroni_dunn_rejects"`
+}
+
+type jsonWilcoxon struct {
+	N      int  `json:"n"`
+	RPlus  jnum `json:"r_plus"`
+	RMinus jnum `json:"r_minus"`
+	T      jnum `json:"t"`
+	Z      jnum `json:"z"`
+	P      jnum `json:"p"`
+	Exact  bool `json:"exact"`
 }
 
 func jp(x float64) *jnum { v := jnum(x); return &v }
 
 // WriteJSON writes the comparison tables of t as indented JSON: per metric,
 // per row, per dataset the mean, std, number of folds, rank and the test
-// against the baseline; the Friedman, Nemenyi and Wilcoxon results across
-// datasets; and the notes. Non-finite numbers are written as null (NaN) or
-// "+Inf" / "-Inf".
+// against the baseline with its effect size (mean difference of the fold
+// scores and its 95% interval by the corrected resampled t-test); across
+// datasets the rows tested and left out, the Friedman test with the
+// Nemenyi CD, Holm's and the Bonferroni–Dunn tests against the baseline
+// and the Wilcoxon test; and the notes. Non-finite numbers are written as
+// null (NaN) or "+Inf" / "-Inf"; an Iman–Davenport F_F that is infinite
+// (the ranks agree on every dataset) as null.
 func WriteJSON(w io.Writer, t *Tables) error {
 	out := jsonTables{Experiment: t.Experiment, Partial: t.Partial, Baseline: t.Baseline, Alpha: jnum(t.Alpha), Metrics: []jsonMetric{}}
 	for _, c := range t.Metrics {
-		m := jsonMetric{Metric: c.Metric, HigherIsBetter: c.HigherIsBetter, Datasets: c.Datasets, Notes: c.Notes}
+		m := jsonMetric{Metric: c.Metric, HigherIsBetter: c.HigherIsBetter, Datasets: c.Datasets, Ranked: c.Ranked, Notes: c.Notes}
 		if c.Baseline >= 0 {
 			m.Baseline = c.Rows[c.Baseline].Label
 		}
@@ -121,35 +158,15 @@ func WriteJSON(w io.Writer, t *Tables) error {
 					je.Mean, je.Std, je.N, je.Rank, je.Best = jp(e.Mean), jp(e.Std), e.N, jp(e.Rank), e.Best
 				}
 				if e.Tested {
-					je.Test = &struct {
-						T       jnum   `json:"t"`
-						P       jnum   `json:"p"`
-						Verdict string `json:"verdict"`
-					}{T: jnum(e.T), P: jnum(e.P), Verdict: map[string]string{"v": "better", "*": "worse", "": "tie"}[e.Mark]}
+					je.Test = &jsonTest{T: jnum(e.T), P: jnum(e.P), Verdict: map[string]string{"v": "better", "*": "worse", "": "tie"}[e.Mark],
+						MeanDiff: jnum(e.Diff), CI95: [2]jnum{jnum(e.Lo), jnum(e.Hi)}}
 				}
 				jr.Cells = append(jr.Cells, je)
 			}
 			m.Rows = append(m.Rows, jr)
 		}
 		if a := c.Across; a != nil {
-			jc := &jsonCross{Datasets: a.Datasets, N: a.Friedman.N, K: a.Friedman.K, NemenyiCD: jnum(a.CD)}
-			for _, r := range a.Friedman.AvgRanks {
-				jc.Friedman.AvgRanks = append(jc.Friedman.AvgRanks, jnum(r))
-			}
-			jc.Friedman.ChiSq, jc.Friedman.PChiSq = jnum(a.Friedman.ChiSq), jnum(a.Friedman.PChiSq)
-			jc.Friedman.FF, jc.Friedman.PFF = jnum(a.Friedman.FF), jnum(a.Friedman.PFF)
-			if wr := a.Wilcoxon; wr != nil {
-				jc.Wilcoxon = &struct {
-					N      int  `json:"n"`
-					RPlus  jnum `json:"r_plus"`
-					RMinus jnum `json:"r_minus"`
-					T      jnum `json:"t"`
-					Z      jnum `json:"z"`
-					P      jnum `json:"p"`
-					Exact  bool `json:"exact"`
-				}{wr.N, jnum(wr.RPlus), jnum(wr.RMinus), jnum(wr.T), jnum(wr.Z), jnum(wr.P), wr.Exact}
-			}
-			m.Across = jc
+			m.Across = jsonAcross(c, a)
 		}
 		out.Metrics = append(out.Metrics, m)
 	}
@@ -159,4 +176,38 @@ func WriteJSON(w io.Writer, t *Tables) error {
 	}
 	_, err = w.Write(append(b, '\n'))
 	return err
+}
+
+// jsonAcross lays out the tests across datasets.
+func jsonAcross(c *Comparison, a *Across) *jsonCross {
+	label := func(i int) string { return c.Rows[i].Label }
+	jc := &jsonCross{Datasets: a.Datasets, N: len(a.Datasets), K: len(a.Rows), NoTest: a.NoTest, Rows: []string{}}
+	for _, r := range a.Rows {
+		jc.Rows = append(jc.Rows, label(r))
+	}
+	for _, r := range a.LeftOut {
+		jc.LeftOut = append(jc.LeftOut, label(r))
+	}
+	if fr := a.Friedman; fr != nil {
+		jf := &jsonFriedman{ChiSq: jnum(fr.ChiSq), PChiSq: jnum(fr.PChiSq), FF: jnum(fr.FF), PFF: jnum(fr.PFF), NemenyiCD: jnum(a.CD)}
+		if math.IsInf(fr.FF, 0) {
+			jf.FF = jnum(math.NaN())
+		}
+		for _, r := range fr.AvgRanks {
+			jf.AvgRanks = append(jf.AvgRanks, jnum(r))
+		}
+		jc.Friedman = jf
+	}
+	if ctl := a.Control; ctl != nil {
+		jctl := &jsonControl{Baseline: label(a.Rows[ctl.Control]), BonferroniDunnCD: jnum(ctl.CD)}
+		for _, x := range ctl.Comparisons {
+			jctl.Comparisons = append(jctl.Comparisons, jsonControlComp{Row: label(a.Rows[x.Method]), RankDiff: jnum(x.RankDiff),
+				Z: jnum(x.Z), P: jnum(x.P), HolmP: jnum(x.HolmP), Holm: x.Holm, BonferroniDunn: x.BonferroniDunn})
+		}
+		jc.Control = jctl
+	}
+	if w := a.Wilcoxon; w != nil {
+		jc.Wilcoxon = &jsonWilcoxon{w.N, jnum(w.RPlus), jnum(w.RMinus), jnum(w.T), jnum(w.Z), jnum(w.P), w.Exact}
+	}
+	return jc
 }

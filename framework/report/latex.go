@@ -53,9 +53,8 @@ func writeLaTeXTable(b *strings.Builder, experiment, partial string, c *Comparis
 	for _, d := range c.Datasets {
 		head = append(head, texEscape(d))
 	}
-	head = append(head, `avg.\ rank`)
-	if c.Baseline >= 0 {
-		head = append(head, "w/t/l")
+	for _, h := range rankHeads(c) {
+		head = append(head, strings.Replace(h, "avg. ", `avg.\ `, 1))
 	}
 	fmt.Fprintf(b, "\n%% %s (%s)\n", c.Metric, direction(c.HigherIsBetter))
 	b.WriteString("\\begin{table}[htbp]\n\\centering\n\\small\n")
@@ -84,9 +83,8 @@ func writeLaTeXTable(b *strings.Builder, experiment, partial string, c *Comparis
 			}
 			fields = append(fields, texPost.Replace(v))
 		}
-		fields = append(fields, texPost.Replace(fixed(c.AvgRank[r], 2)))
-		if c.Baseline >= 0 {
-			fields = append(fields, wtlText(c, r))
+		for _, v := range rankFields(c, r) {
+			fields = append(fields, texPost.Replace(v))
 		}
 		b.WriteString(strings.Join(fields, " & ") + ` \\` + "\n")
 	}

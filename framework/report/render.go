@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/polyclass/polyclass/framework/stats"
 )
 
 // flavor is how one output format writes the statistics under a table.
@@ -13,14 +15,16 @@ type flavor struct {
 	esc                func(string) string // escapes a label
 	chi, ff, alpha, pm string              // χ²_F, F_F, α, ±
 	rplus, rminus, le  string              // R+, R−, ≤
+	zdef               string              // the z statistic against the baseline
 }
 
 var (
-	mdFlavor  = flavor{esc: mdEscape, chi: "χ²_F", ff: "F_F", alpha: "α", pm: "±", rplus: "R+", rminus: "R−", le: "≤"}
+	mdFlavor = flavor{esc: mdEscape, chi: "χ²_F", ff: "F_F", alpha: "α", pm: "±", rplus: "R+", rminus: "R−", le: "≤",
+		zdef: "z = (R_i − R_baseline)/√(k(k+1)/6N)"}
 	texFlavor = flavor{esc: texEscape, chi: `$\chi^2_F$`, ff: `$F_F$`, alpha: `$\alpha$`, pm: `$\pm$`,
-		rplus: `$R^+$`, rminus: `$R^-$`, le: `$\le$`}
+		rplus: `$R^+$`, rminus: `$R^-$`, le: `$\le$`, zdef: `$z = (R_i - R_{\mathrm{baseline}})/\sqrt{k(k+1)/6N}$`}
 	htmlFlavor = flavor{esc: htmlEscape, chi: "χ<sup>2</sup><sub>F</sub>", ff: "F<sub>F</sub>", alpha: "α", pm: "±",
-		rplus: "R<sup>+</sup>", rminus: "R<sup>−</sup>", le: "≤"}
+		rplus: "R<sup>+</sup>", rminus: "R<sup>−</sup>", le: "≤", zdef: "z = (R<sub>i</sub> − R<sub>baseline</sub>)/√(k(k+1)/6N)"}
 )
 
 // fixed formats a float with d decimals; NaN prints as "–" and infinities
@@ -62,43 +66,122 @@ func statLines(c *Comparison, f flavor) []string {
 			f.esc(c.Rows[c.Baseline].Label), f.alpha, fixed(c.Alpha, 2)))
 	}
 	if a := c.Across; a != nil {
-		fr := a.Friedman
-		out = append(out, fmt.Sprintf("Across %d datasets: Friedman %s = %s (df %d, p %s), Iman–Davenport %s = %s (df %d, %d, p %s); Nemenyi critical difference CD = %s (%s = %s, k = %d, N = %d).",
-			fr.N, f.chi, fixed(fr.ChiSq, 3), fr.K-1, pval(fr.PChiSq), f.ff, fixed(fr.FF, 3), fr.K-1, (fr.K-1)*(fr.N-1), pval(fr.PFF),
-			fixed(a.CD, 3), f.alpha, fixed(c.Alpha, 2), fr.K, fr.N))
-		var pairs []string
-		order := make([]int, len(c.Rows))
-		for i := range order {
-			order[i] = i
-		}
-		sort.SliceStable(order, func(i, j int) bool { return fr.AvgRanks[order[i]] < fr.AvgRanks[order[j]] })
-		for i, r := range order {
-			for _, s := range order[i+1:] {
-				if fr.AvgRanks[s]-fr.AvgRanks[r] >= a.CD {
-					pairs = append(pairs, fmt.Sprintf("%s (%s) > %s (%s)", f.esc(c.Rows[r].Label), fixed(fr.AvgRanks[r], 2),
-						f.esc(c.Rows[s].Label), fixed(fr.AvgRanks[s], 2)))
-				}
-			}
-		}
-		if len(pairs) == 0 {
-			out = append(out, "Nemenyi: no two rows differ by at least CD.")
-		} else {
-			out = append(out, "Nemenyi, rank difference at least CD: "+strings.Join(pairs, "; ")+".")
-		}
-		if w := a.Wilcoxon; w != nil {
-			how := "exact"
-			if !w.Exact {
-				how = "normal approximation, z = " + fixed(w.Z, 3)
-			}
-			out = append(out, fmt.Sprintf("Wilcoxon signed-ranks, %s vs %s: %s = %s, %s = %s, T = %s, p %s (%s).",
-				f.esc(c.Rows[0].Label), f.esc(c.Rows[1].Label), f.rplus, fixed(w.RPlus, 1), f.rminus, fixed(w.RMinus, 1),
-				fixed(w.T, 1), pval(w.P), how))
-		}
+		out = append(out, acrossLines(c, a, f)...)
 	}
 	for _, n := range c.Notes {
 		out = append(out, "Note: "+f.esc(n)+".")
 	}
 	return out
+}
+
+// labels returns the escaped labels of rows.
+func labels(c *Comparison, rows []int, f flavor) []string {
+	out := make([]string, len(rows))
+	for i, r := range rows {
+		out[i] = f.esc(c.Rows[r].Label)
+	}
+	return out
+}
+
+// acrossLines describes the tests across datasets: which rows were left
+// out, why there is no test, or the Friedman test with its post-hoc tests,
+// and the Wilcoxon test of two rows.
+func acrossLines(c *Comparison, a *Across, f flavor) []string {
+	var out []string
+	if len(a.LeftOut) > 0 {
+		out = append(out, fmt.Sprintf("Tests across datasets use the %d rows with a value on every dataset; left out (missing or failed on some dataset): %s.",
+			len(a.Rows), strings.Join(labels(c, a.LeftOut, f), ", ")))
+	}
+	if a.NoTest != "" {
+		out = append(out, strings.ToUpper(a.NoTest[:1])+a.NoTest[1:]+".")
+	}
+	if fr := a.Friedman; fr != nil {
+		ff := fmt.Sprintf("Iman–Davenport %s = %s (df %d, %d, p %s)", f.ff, fixed(fr.FF, 3), fr.K-1, (fr.K-1)*(fr.N-1), pval(fr.PFF))
+		if math.IsInf(fr.FF, 0) {
+			ff = fmt.Sprintf("Iman–Davenport %s undefined (every dataset ranks the rows alike)", f.ff)
+		}
+		out = append(out, fmt.Sprintf("Across %d datasets: Friedman %s = %s (df %d, p %s), %s; Nemenyi critical difference CD = %s (%s = %s, k = %d, N = %d).",
+			fr.N, f.chi, fixed(fr.ChiSq, 3), fr.K-1, pval(fr.PChiSq), ff, fixed(a.CD, 3), f.alpha, fixed(c.Alpha, 2), fr.K, fr.N))
+		out = append(out, nemenyiLine(c, a, f))
+		if a.Control != nil {
+			out = append(out, controlLine(c, a, f))
+		}
+	}
+	if w := a.Wilcoxon; w != nil {
+		how := "exact"
+		if !w.Exact {
+			how = "normal approximation, z = " + fixed(w.Z, 3)
+		}
+		first, second := f.esc(c.Rows[a.Rows[0]].Label), f.esc(c.Rows[a.Rows[1]].Label)
+		line := fmt.Sprintf("Wilcoxon signed-ranks, %s vs %s: %s = %s, %s = %s, T = %s, p %s (%s).",
+			first, second, f.rplus, fixed(w.RPlus, 1), f.rminus, fixed(w.RMinus, 1), fixed(w.T, 1), pval(w.P), how)
+		if minP := stats.WilcoxonMinP(len(a.Datasets)); minP >= c.Alpha {
+			line += fmt.Sprintf(" With %d datasets this test cannot be significant at %s = %s: even the most extreme outcome has exact p = %s.",
+				len(a.Datasets), f.alpha, fixed(c.Alpha, 2), fixed(minP, 4))
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+// nemenyiLine lists the pairs of rows whose average ranks differ by at
+// least the Nemenyi CD.
+func nemenyiLine(c *Comparison, a *Across, f flavor) string {
+	ranks := a.Friedman.AvgRanks
+	order := make([]int, len(ranks))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(i, j int) bool { return ranks[order[i]] < ranks[order[j]] })
+	var pairs []string
+	for i, r := range order {
+		for _, s := range order[i+1:] {
+			if ranks[s]-ranks[r] >= a.CD {
+				pairs = append(pairs, fmt.Sprintf("%s (%s) > %s (%s)", f.esc(c.Rows[a.Rows[r]].Label), fixed(ranks[r], 2),
+					f.esc(c.Rows[a.Rows[s]].Label), fixed(ranks[s], 2)))
+			}
+		}
+	}
+	if len(pairs) == 0 {
+		return "Nemenyi: no two rows differ by at least CD."
+	}
+	return "Nemenyi, rank difference at least CD: " + strings.Join(pairs, "; ") + "."
+}
+
+// controlLine describes the post-hoc tests against the baseline: each
+// row's z and p in Holm's order with Holm's verdict, and the
+// Bonferroni–Dunn critical difference with the rows beyond it.
+func controlLine(c *Comparison, a *Across, f flavor) string {
+	ctl := a.Control
+	ranks := a.Friedman.AvgRanks
+	var parts, bd []string
+	for _, cmp := range ctl.Comparisons {
+		verdict := "not different"
+		if cmp.Holm {
+			verdict = "worse"
+			if cmp.RankDiff < 0 {
+				verdict = "better"
+			}
+		}
+		label := f.esc(c.Rows[a.Rows[cmp.Method]].Label)
+		parts = append(parts, fmt.Sprintf("%s (%s): z = %s, p %s, Holm p %s, %s", label, fixed(ranks[cmp.Method], 2),
+			fixed(cmp.Z, 3), pval(cmp.P), pval(cmp.HolmP), verdict))
+		if cmp.BonferroniDunn {
+			bd = append(bd, label)
+		}
+	}
+	bdText := "no row differs from the baseline by at least CD"
+	if len(bd) > 0 {
+		bdText = "beyond CD: " + strings.Join(bd, ", ")
+	}
+	line := fmt.Sprintf("Against the baseline %s (avg. rank %s), %s with Holm's step-down procedure at %s = %s: %s. Bonferroni–Dunn critical difference CD = %s (%s).",
+		f.esc(c.Rows[c.Baseline].Label), fixed(ranks[ctl.Control], 2), f.zdef, f.alpha, fixed(c.Alpha, 2), strings.Join(parts, "; "),
+		fixed(ctl.CD, 3), bdText)
+	if !(a.Friedman.PFF < c.Alpha) {
+		line += fmt.Sprintf(" The Friedman test does not reject equal ranks at %s = %s, so these post-hoc results do not establish differences.",
+			f.alpha, fixed(c.Alpha, 2))
+	}
+	return line
 }
 
 // entryText formats an entry: "mean ± std" and its mark, or "failed" or "".
@@ -119,6 +202,31 @@ func entryText(e Entry, pm string) string {
 		s += " " + e.Mark
 	}
 	return s
+}
+
+// rankHeads names the columns after the datasets: the average rank (for a
+// ranked table) and w/t/l (with a baseline).
+func rankHeads(c *Comparison) []string {
+	var h []string
+	if c.Ranked {
+		h = append(h, "avg. rank")
+	}
+	if c.Baseline >= 0 {
+		h = append(h, "w/t/l")
+	}
+	return h
+}
+
+// rankFields are row r's values of the rankHeads columns.
+func rankFields(c *Comparison, r int) []string {
+	var f []string
+	if c.Ranked {
+		f = append(f, fixed(c.AvgRank[r], 2))
+	}
+	if c.Baseline >= 0 {
+		f = append(f, wtlText(c, r))
+	}
+	return f
 }
 
 func wtlText(c *Comparison, r int) string {
@@ -165,10 +273,7 @@ func writeMarkdownTable(b *strings.Builder, c *Comparison) {
 	}
 	nID := len(head)
 	head = append(head, columnHeads(c)...)
-	head = append(head, "avg. rank")
-	if c.Baseline >= 0 {
-		head = append(head, "w/t/l")
-	}
+	head = append(head, rankHeads(c)...)
 	b.WriteString("| " + strings.Join(head, " | ") + " |\n")
 	b.WriteString("|" + strings.Repeat(" --- |", nID) + strings.Repeat(" ---: |", len(head)-nID) + "\n")
 	for r, row := range c.Rows {
@@ -187,10 +292,7 @@ func writeMarkdownTable(b *strings.Builder, c *Comparison) {
 			}
 			fields = append(fields, v)
 		}
-		fields = append(fields, fixed(c.AvgRank[r], 2))
-		if c.Baseline >= 0 {
-			fields = append(fields, wtlText(c, r))
-		}
+		fields = append(fields, rankFields(c, r)...)
 		b.WriteString("| " + strings.Join(fields, " | ") + " |\n")
 	}
 	b.WriteString("\n")

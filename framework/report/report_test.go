@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -118,7 +119,7 @@ func golden(t *testing.T, name string, got []byte) {
 
 func TestGolden(t *testing.T) {
 	cells := goldenCells()
-	tables := BuildTables("golden", cells, []string{"accuracy", "error"}, "logreg C=1", 0)
+	tables := BuildTables(Spec{Experiment: "golden", Metrics: []string{"accuracy", "error"}, Baseline: "logreg C=1"}, cells)
 	figs, err := BuildFigures(tables, cells, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -259,7 +260,7 @@ func TestCorrectedMarks(t *testing.T) {
 		mkCell("d", "down", "", "ova", 90, 10, withErr(mk(-0.01, -0.03))),
 		mkCell("d", "noisy", "", "ova", 90, 10, withErr(mk(0, 0.04))),
 	}
-	tables := BuildTables("marks", cells, []string{"accuracy", "error"}, "base", 0.05)
+	tables := BuildTables(Spec{Experiment: "marks", Metrics: []string{"accuracy", "error"}, Baseline: "base", Alpha: 0.05}, cells)
 	want := map[string][]string{"accuracy": {"", "v", "*", ""}, "error": {"", "v", "*", ""}}
 	for _, c := range tables.Metrics {
 		for r, w := range want[c.Metric] {
@@ -277,6 +278,16 @@ func TestCorrectedMarks(t *testing.T) {
 		if (e.T > 0) != (c.Metric == "accuracy") {
 			t.Errorf("%s up: t = %v has the wrong sign", c.Metric, e.T)
 		}
+		// Effect size of "up": mean difference 0.02 (−0.02 in error), 95%
+		// interval ± t_{0.975, 9}·√(0.2111·1.111e-4) = ± 2.262157·0.0048432.
+		sign := 1.0
+		if c.Metric == "error" {
+			sign = -1
+		}
+		half := 2.262157 * math.Sqrt((0.1+10.0/90)*(10*1e-4/9))
+		if math.Abs(e.Diff-sign*0.02) > 1e-12 || math.Abs(e.Lo-(sign*0.02-half)) > 1e-6 || math.Abs(e.Hi-(sign*0.02+half)) > 1e-6 {
+			t.Errorf("%s up: effect %v [%v, %v], want %v ± %v", c.Metric, e.Diff, e.Lo, e.Hi, sign*0.02, half)
+		}
 		if c.WTL[1] != (WTL{Win: 1}) || c.WTL[2] != (WTL{Loss: 1}) || c.WTL[3] != (WTL{Tie: 1}) {
 			t.Errorf("%s: w/t/l %v", c.Metric, c.WTL)
 		}
@@ -288,7 +299,7 @@ func TestCorrectedMarks(t *testing.T) {
 		t.Errorf("markdown marks:\n%s", md.String())
 	}
 	// Without a baseline: no marks, no w/t/l column.
-	plain := BuildTables("marks", cells, []string{"accuracy"}, "", 0)
+	plain := BuildTables(Spec{Experiment: "marks", Metrics: []string{"accuracy"}}, cells)
 	for r := range plain.Metrics[0].Rows {
 		if m := plain.Metrics[0].Entries[r][0].Mark; m != "" {
 			t.Errorf("mark %q without a baseline", m)
@@ -344,7 +355,7 @@ func demsarCells(methods []int) []*engine.CellResult {
 // F_F = 3.69, CD = 1.25 for k = 4, N = 14 at α = 0.05.
 func TestAcrossDemsar(t *testing.T) {
 	cells := demsarCells([]int{0, 1, 2, 3})
-	tables := BuildTables("demsar", cells, []string{"auc_ovr"}, "", 0)
+	tables := BuildTables(Spec{Experiment: "demsar", Metrics: []string{"auc_ovr"}}, cells)
 	c := tables.Metrics[0]
 	for j, want := range []float64{3.143, 2.000, 2.893, 1.964} {
 		if math.Abs(c.AvgRank[j]-want) > 0.0005 {
@@ -368,8 +379,10 @@ func TestAcrossDemsar(t *testing.T) {
 	var parsed struct {
 		Metrics []struct {
 			Across struct {
-				Friedman  struct{ Chi2, FF float64 }
-				NemenyiCD float64 `json:"nemenyi_cd"`
+				Friedman struct {
+					Chi2, FF  float64
+					NemenyiCD float64 `json:"nemenyi_cd"`
+				}
 			}
 		}
 	}
@@ -377,7 +390,7 @@ func TestAcrossDemsar(t *testing.T) {
 		t.Fatal(err)
 	}
 	a := parsed.Metrics[0].Across
-	if math.Abs(a.Friedman.Chi2-9.28) > 0.005 || math.Abs(a.Friedman.FF-3.69) > 0.005 || math.Abs(a.NemenyiCD-1.25) > 0.005 {
+	if math.Abs(a.Friedman.Chi2-9.28) > 0.005 || math.Abs(a.Friedman.FF-3.69) > 0.005 || math.Abs(a.Friedman.NemenyiCD-1.25) > 0.005 {
 		t.Errorf("json across: %+v", a)
 	}
 
@@ -386,7 +399,7 @@ func TestAcrossDemsar(t *testing.T) {
 	// the critical 21 for N = 14 at α = 0.05; with the tie correction
 	// z = (12 − 52.5)/√(253.75 − 12/48) = −2.544, p = 0.011.
 	two := demsarCells([]int{0, 1})
-	tw := BuildTables("demsar2", two, []string{"auc_ovr"}, "", 0)
+	tw := BuildTables(Spec{Experiment: "demsar2", Metrics: []string{"auc_ovr"}}, two)
 	w := tw.Metrics[0].Across.Wilcoxon
 	if w == nil || w.RPlus != 12 || w.RMinus != 93 || math.Abs(w.Z+2.5437) > 1e-4 || !(w.P < 0.05) {
 		t.Fatalf("wilcoxon %+v", w)
@@ -406,8 +419,14 @@ func TestLaTeXCompiles(t *testing.T) {
 	}
 	dir := t.TempDir()
 	var tex bytes.Buffer
-	tables := BuildTables("golden_run", goldenCells(), []string{"accuracy", "error"}, "logreg C=1", 0)
+	tables := BuildTables(Spec{Experiment: "golden_run", Metrics: []string{"accuracy", "error"}, Baseline: "logreg C=1"}, goldenCells())
 	if err := WriteLaTeX(&tex, tables); err != nil {
+		t.Fatal(err)
+	}
+	// And the statistics of Demšar's example with a control (Holm's and
+	// the Bonferroni–Dunn tests), whose sentences carry formulas.
+	demsarTables := BuildTables(Spec{Experiment: "demsar", Metrics: []string{"auc_ovr"}, Baseline: "C4.5"}, demsarCells([]int{0, 1, 2, 3}))
+	if err := WriteLaTeX(&tex, demsarTables); err != nil {
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(dir, "tables.tex"), tex.Bytes(), 0o644)
@@ -628,6 +647,292 @@ func TestPartialInEveryFormat(t *testing.T) {
 					t.Errorf("a complete run's %s mentions partial results", tc.file)
 				}
 			})
+		}
+	}
+}
+
+// TestAcrossCaveats: the tests across datasets run only with at least 3
+// datasets and 2 complete rows, and say why not otherwise; rows missing on
+// some dataset are left out by name; a perfect agreement of ranks prints
+// no ∞; the Wilcoxon test of two rows on fewer than 6 datasets says that
+// it cannot be significant.
+func TestAcrossCaveats(t *testing.T) {
+	// cell: row name, dataset, the fold scores.
+	type cell struct {
+		row, ds string
+		acc     []float64
+	}
+	build := func(cs []cell) []*engine.CellResult {
+		var out []*engine.CellResult
+		for _, c := range cs {
+			out = append(out, mkCell(c.ds, c.row, "", "ova", 90, 10, withErr(c.acc)))
+		}
+		return out
+	}
+	lo, hi := []float64{0.70, 0.72, 0.74}, []float64{0.80, 0.83, 0.81}
+	for _, tc := range []struct {
+		name      string
+		cells     []cell
+		rows      []string // rows tested
+		leftOut   []string
+		noTest    string
+		friedman  bool
+		wilcoxon  bool
+		md, notMD []string
+	}{
+		{
+			// The issue's case: k = 2, N = 2 printed F_F = ∞ beside Wilcoxon p = 0.5.
+			name:   "k=2 N=2",
+			cells:  []cell{{"a", "d1", lo}, {"b", "d1", hi}, {"a", "d2", lo}, {"b", "d2", hi}},
+			rows:   []string{"a ova", "b ova"},
+			noTest: "no test across datasets on 2 datasets (they need at least 3)",
+			md:     []string{"No test across datasets on 2 datasets (they need at least 3)."},
+			notMD:  []string{"∞", "Friedman", "Wilcoxon", "Nemenyi"},
+		},
+		{
+			name:   "k=3 N=1",
+			cells:  []cell{{"a", "d1", lo}, {"b", "d1", hi}, {"c", "d1", lo}},
+			rows:   []string{"a ova", "b ova", "c ova"},
+			noTest: "no test across datasets on 1 dataset (they need at least 3)",
+			notMD:  []string{"Friedman", "Left out"},
+		},
+		{
+			// b wins on all three datasets: χ²_F = N(k−1) = 3, F_F's
+			// denominator is 0.
+			name:     "perfect agreement N=3",
+			cells:    []cell{{"a", "d1", lo}, {"b", "d1", hi}, {"a", "d2", lo}, {"b", "d2", hi}, {"a", "d3", lo}, {"b", "d3", hi}},
+			rows:     []string{"a ova", "b ova"},
+			friedman: true,
+			wilcoxon: true,
+			md: []string{"Friedman χ²_F = 3.000 (df 1, p = 0.0833), Iman–Davenport F_F undefined (every dataset ranks the rows alike)",
+				"Wilcoxon signed-ranks, a ova vs b ova: R+ = 0.0, R− = 6.0, T = 0.0, p = 0.0833 (normal approximation, z = -1.732). With 3 datasets this test cannot be significant at α = 0.05: even the most extreme outcome has exact p = 0.2500."},
+			notMD: []string{"∞"},
+		},
+		{
+			// c failed on d2 and is missing on d3: left out; a and b are
+			// tested on all three datasets.
+			name: "incomplete rows",
+			cells: []cell{{"a", "d1", lo}, {"b", "d1", hi}, {"c", "d1", hi}, {"a", "d2", hi}, {"b", "d2", lo},
+				{"a", "d3", lo}, {"b", "d3", hi}},
+			rows:     []string{"a ova", "b ova"},
+			leftOut:  []string{"c ova"},
+			friedman: true,
+			wilcoxon: true,
+			md: []string{"Tests across datasets use the 2 rows with a value on every dataset; left out (missing or failed on some dataset): c ova.",
+				"Across 3 datasets: Friedman χ²_F = 0.333 (df 1, p = 0.5637), Iman–Davenport F_F = 0.250 (df 1, 2, p = 0.6667)"},
+		},
+		{
+			name:    "one complete row",
+			cells:   []cell{{"a", "d1", lo}, {"b", "d1", hi}, {"a", "d2", lo}, {"b", "d3", hi}, {"a", "d3", lo}},
+			rows:    []string{"a ova"},
+			leftOut: []string{"b ova"},
+			noTest:  "no test across datasets: 1 row has a value on every dataset (the tests need at least 2)",
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cells := build(tc.cells)
+			if tc.name == "incomplete rows" {
+				cells = append(cells, &engine.CellResult{ID: engine.ID{Dataset: "d2", Encoder: "default", Learner: "c", Reduction: "ova"}, Error: "boom"})
+			}
+			tables := BuildTables(Spec{Experiment: "x", Metrics: []string{"accuracy"}}, cells)
+			c := tables.Metrics[0]
+			a := c.Across
+			if a == nil {
+				t.Fatal("no Across")
+			}
+			var rows, left []string
+			for _, r := range a.Rows {
+				rows = append(rows, c.Rows[r].Label)
+			}
+			for _, r := range a.LeftOut {
+				left = append(left, c.Rows[r].Label)
+			}
+			if strings.Join(rows, ",") != strings.Join(tc.rows, ",") || strings.Join(left, ",") != strings.Join(tc.leftOut, ",") {
+				t.Errorf("rows %v left out %v; want %v, %v", rows, left, tc.rows, tc.leftOut)
+			}
+			if a.NoTest != tc.noTest || (a.Friedman != nil) != tc.friedman || (a.Wilcoxon != nil) != tc.wilcoxon {
+				t.Errorf("no test %q, Friedman %v, Wilcoxon %v; want %q, %v, %v", a.NoTest, a.Friedman != nil, a.Wilcoxon != nil,
+					tc.noTest, tc.friedman, tc.wilcoxon)
+			}
+			var md, js bytes.Buffer
+			WriteMarkdown(&md, tables, cells)
+			WriteJSON(&js, tables)
+			for _, want := range tc.md {
+				if !strings.Contains(md.String(), want) {
+					t.Errorf("markdown lacks %q:\n%s", want, md.String())
+				}
+			}
+			for _, not := range tc.notMD {
+				if strings.Contains(md.String(), not) {
+					t.Errorf("markdown has %q:\n%s", not, md.String())
+				}
+			}
+			var parsed struct {
+				Metrics []struct {
+					Across struct {
+						Rows     []string
+						LeftOut  []string `json:"left_out"`
+						NoTest   string   `json:"no_test"`
+						Friedman *struct {
+							FF *float64 `json:"ff"`
+						}
+					}
+				}
+			}
+			if err := json.Unmarshal(js.Bytes(), &parsed); err != nil {
+				t.Fatal(err)
+			}
+			ja := parsed.Metrics[0].Across
+			if ja.NoTest != tc.noTest || strings.Join(ja.LeftOut, ",") != strings.Join(tc.leftOut, ",") {
+				t.Errorf("json no_test %q left_out %v", ja.NoTest, ja.LeftOut)
+			}
+			if tc.name == "perfect agreement N=3" && (ja.Friedman == nil || ja.Friedman.FF != nil) {
+				t.Errorf("json: an infinite F_F should be null: %s", js.String())
+			}
+		})
+	}
+}
+
+// TestHolmControlDemsar: with C4.5 as the baseline, the tables carry
+// Demšar's (2006, section 3.2.2) post-hoc tests against the control: Holm
+// finds C4.5+m+cf (z = −2.415, p = 0.0157) and C4.5+m (z = −2.342, p =
+// 0.0192) better and C4.5+cf (p = 0.608; the paper prints 0.607) not
+// different; the Bonferroni–Dunn CD is 1.168 (the paper prints 1.16) and
+// only C4.5+m+cf lies beyond it. A CD diagram of the control variant is
+// drawn.
+func TestHolmControlDemsar(t *testing.T) {
+	cells := demsarCells([]int{0, 1, 2, 3})
+	tables := BuildTables(Spec{Experiment: "demsar", Metrics: []string{"auc_ovr"}, Baseline: "C4.5"}, cells)
+	c := tables.Metrics[0]
+	ctl := c.Across.Control
+	if ctl == nil {
+		t.Fatalf("no tests against the control; notes %v", c.Notes)
+	}
+	if math.Abs(ctl.CD-1.168) > 5e-4 {
+		t.Errorf("Bonferroni–Dunn CD %.4f, want 1.168", ctl.CD)
+	}
+	var md, tex, js bytes.Buffer
+	WriteMarkdown(&md, tables, cells)
+	WriteLaTeX(&tex, tables)
+	WriteJSON(&js, tables)
+	want := "Against the baseline C4.5 (avg. rank 3.14), z = (R_i − R_baseline)/√(k(k+1)/6N) with Holm's step-down procedure at α = 0.05: " +
+		"C4.5+m+cf (1.96): z = -2.415, p = 0.0157, Holm p = 0.0472, better; " +
+		"C4.5+m (2.00): z = -2.342, p = 0.0192, Holm p = 0.0472, better; " +
+		"C4.5+cf (2.89): z = -0.512, p = 0.6084, Holm p = 0.6084, not different. " +
+		"Bonferroni–Dunn critical difference CD = 1.168 (beyond CD: C4.5+m+cf)."
+	if !strings.Contains(md.String(), want) {
+		t.Errorf("markdown lacks\n%s\nin\n%s", want, md.String())
+	}
+	if !strings.Contains(tex.String(), `$z = (R_i - R_{\mathrm{baseline}})/\sqrt{k(k+1)/6N}$ with Holm's step-down procedure at $\alpha$ = 0.05`) {
+		t.Errorf("latex:\n%s", tex.String())
+	}
+	var parsed struct {
+		Metrics []struct {
+			Across struct {
+				Control struct {
+					Baseline    string
+					CD          float64 `json:"bonferroni_dunn_cd"`
+					Comparisons []struct {
+						Row   string
+						Z, P  float64
+						HolmP float64 `json:"holm_p"`
+						Holm  bool    `json:"holm_rejects"`
+						BD    bool    `json:"bonferroni_dunn_rejects"`
+					}
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal(js.Bytes(), &parsed); err != nil {
+		t.Fatal(err)
+	}
+	jc := parsed.Metrics[0].Across.Control
+	if jc.Baseline != "C4.5" || len(jc.Comparisons) != 3 || jc.Comparisons[0].Row != "C4.5+m+cf" || !jc.Comparisons[0].Holm ||
+		!jc.Comparisons[0].BD || !jc.Comparisons[1].Holm || jc.Comparisons[1].BD || jc.Comparisons[2].Holm {
+		t.Errorf("json control: %+v", jc)
+	}
+	figs, err := BuildFigures(tables, cells, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, f := range figs {
+		if f.Metric != "" {
+			names = append(names, f.Name)
+		}
+	}
+	if strings.Join(names, ",") != "box_auc_ovr,cd_auc_ovr,cd_control_auc_ovr" {
+		t.Errorf("figures %v", names)
+	}
+
+	// A baseline left out of the tests (missing on a dataset): no control
+	// tests, and the table says so.
+	cells = append(cells[:len(cells)-4:len(cells)-4], cells[len(cells)-3:]...) // drop C4.5 on the last dataset
+	tables = BuildTables(Spec{Experiment: "demsar", Metrics: []string{"auc_ovr"}, Baseline: "C4.5"}, cells)
+	c = tables.Metrics[0]
+	if c.Across.Control != nil || !slices.Contains(c.Notes, "the baseline C4.5 is left out of the tests across datasets: no Holm or Bonferroni–Dunn tests against it") {
+		t.Errorf("baseline left out: control %v, notes %v", c.Across.Control, c.Notes)
+	}
+}
+
+// TestTimingTables: timing metrics are reported without ranks, bold,
+// marks or tests unless Spec.RankTimings.
+func TestTimingTables(t *testing.T) {
+	var cells []*engine.CellResult
+	for d, ds := range []string{"d1", "d2", "d3"} {
+		for j, row := range []string{"fast", "slow"} {
+			s := 0.1 * float64(1+j) * float64(1+d)
+			cells = append(cells, mkCell(ds, row, "", "ova", 90, 10, map[string][]float64{
+				"fit_seconds": {s, s + 0.01, s + 0.02}, "accuracy": {0.8, 0.81, 0.82}}))
+		}
+	}
+	plain := BuildTables(Spec{Experiment: "t", Metrics: []string{"accuracy", "fit_seconds"}, Baseline: "fast"}, cells)
+	ranked := BuildTables(Spec{Experiment: "t", Metrics: []string{"accuracy", "fit_seconds"}, Baseline: "fast", RankTimings: true}, cells)
+	for _, tc := range []struct {
+		name    string
+		tables  *Tables
+		ranked  bool
+		md, not []string
+	}{
+		{"default", plain, false,
+			[]string{"## fit_seconds (lower is better)\n\n| learner | params | reduction | d1 | d2 | d3 |\n",
+				"| slow | – | ova | 0.2100 ± 0.0100 | 0.4100 ± 0.0100 | 0.6100 ± 0.0100 |\n",
+				"Note: timing metric: reported, not ranked or tested (output { rank_timings = true } ranks it)."},
+			[]string{"**0.1100", "Friedman χ²_F = 3.000"}},
+		{"rank_timings", ranked, true,
+			[]string{"| learner | params | reduction | d1 | d2 | d3 | avg. rank | w/t/l |\n", "| fast | – | ova | **0.1100 ± 0.0100** |",
+				"Friedman χ²_F = 3.000"},
+			[]string{"timing metric"}},
+	} {
+		c := tc.tables.Metrics[1]
+		if c.Ranked != tc.ranked || (c.Across != nil) != tc.ranked || (c.Baseline >= 0) != tc.ranked {
+			t.Errorf("%s: ranked %v, across %v, baseline %d", tc.name, c.Ranked, c.Across != nil, c.Baseline)
+		}
+		if !tc.tables.Metrics[0].Ranked || tc.tables.Metrics[0].Across == nil {
+			t.Errorf("%s: accuracy not ranked", tc.name)
+		}
+		var md bytes.Buffer
+		WriteMarkdown(&md, tc.tables, cells)
+		fit := md.String()[strings.Index(md.String(), "## fit_seconds"):]
+		for _, w := range tc.md {
+			if !strings.Contains(fit, w) {
+				t.Errorf("%s: markdown lacks %q:\n%s", tc.name, w, fit)
+			}
+		}
+		for _, w := range tc.not {
+			if strings.Contains(fit, w) {
+				t.Errorf("%s: markdown has %q:\n%s", tc.name, w, fit)
+			}
+		}
+	}
+	// No CD diagram for an unranked timing metric.
+	figs, err := BuildFigures(plain, cells, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range figs {
+		if f.Name == "cd_fit_seconds" {
+			t.Error("CD diagram drawn for an unranked timing metric")
 		}
 	}
 }

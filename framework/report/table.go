@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/polyclass/polyclass/framework/config"
@@ -48,6 +49,10 @@ type Entry struct {
 	Tested bool
 	T      float64
 	P      float64
+	// Diff is the effect size that goes with the test: the mean over
+	// folds of this row's score minus the baseline's, with its 95%
+	// interval [Lo, Hi] from the corrected resampled t-test.
+	Diff, Lo, Hi float64
 
 	folds []foldScore
 }
@@ -65,17 +70,33 @@ type WTL struct {
 	Loss int
 }
 
-// Across holds the tests across datasets of one metric (Demšar 2006), run on
-// the mean scores of the datasets where every row has a value.
+// Across holds the tests across datasets of one metric (Demšar 2006), run
+// on the rows' mean scores. The datasets used are those where some row has
+// a value; the rows tested are those with a value on every one of them
+// (the complete rows), and the others are left out and named.
 type Across struct {
-	// Datasets are the datasets used (complete columns), N of them.
+	// Datasets are the datasets used, N of them.
 	Datasets []string
-	// Friedman is the Friedman test on the rows' ranks.
-	Friedman stats.FriedmanResult
-	// CD is the Nemenyi critical difference at level Alpha.
+	// Rows are the indices of the rows tested; LeftOut those of the rows
+	// missing or failed on some dataset used.
+	Rows    []int
+	LeftOut []int
+	// NoTest says why there is no test across datasets: fewer than
+	// stats.MinFriedmanDatasets datasets or fewer than 2 complete rows.
+	// Empty when the tests ran.
+	NoTest string
+	// Friedman is the Friedman test on the ranks of the rows tested (its
+	// AvgRanks in the order of Rows); nil when NoTest says why not.
+	Friedman *stats.FriedmanResult
+	// CD is the Nemenyi critical difference at level Alpha (0 without
+	// Friedman).
 	CD float64
-	// Wilcoxon is the signed-ranks test of the first row against the second
-	// when there are exactly two rows.
+	// Control holds Holm's and the Bonferroni–Dunn tests of every row
+	// tested against the baseline (method indices are positions in Rows),
+	// when the baseline is among at least 3 rows tested.
+	Control *stats.ControlResult
+	// Wilcoxon is the signed-ranks test of the first row tested against
+	// the second when exactly two rows are tested.
 	Wilcoxon *stats.WilcoxonResult
 }
 
@@ -96,8 +117,12 @@ type Comparison struct {
 	// WTL[r] is row r's record against the baseline (zero for the
 	// baseline and without one).
 	WTL []WTL
-	// Across is nil unless there are at least two rows and two complete
-	// datasets.
+	// Ranked is false for a timing metric (fit_seconds, predict_seconds)
+	// unless the run asks for ranks (Spec.RankTimings): its table shows
+	// the means without ranks, marks or tests.
+	Ranked bool
+	// Across is nil for a table that is not ranked or has fewer than two
+	// rows.
 	Across *Across
 	// Notes explain what could not be computed.
 	Notes []string
@@ -189,22 +214,25 @@ func FindRow(rows []Row, name string) (int, error) {
 	return -1, fmt.Errorf("%q matches several rows: %s", name, strings.Join(labels, ", "))
 }
 
-// BuildTables computes the comparison table of every metric: means, ranks,
-// the corrected t-test of each row against the baseline row (named as in
-// FindRow; empty for none) at level alpha (config.DefaultAlpha when 0), and the
-// tests across datasets. Problems that do not prevent the table (an unknown
+// BuildTables computes the comparison table of every metric of s: means,
+// ranks, the corrected t-test of each row against the baseline row
+// (s.Baseline, named as in FindRow; empty for none) at level s.Alpha
+// (config.DefaultAlpha when 0) with its effect size, and the tests across
+// datasets. Timing metrics are reported without ranks or tests unless
+// s.RankTimings. Problems that do not prevent the table (an unknown
 // baseline, a test that cannot run) are recorded in Notes.
-func BuildTables(experiment string, cells []*engine.CellResult, metricNames []string, baseline string, alpha float64) *Tables {
+func BuildTables(s Spec, cells []*engine.CellResult) *Tables {
+	alpha := s.Alpha
 	if alpha == 0 {
 		alpha = config.DefaultAlpha
 	}
 	rows, datasets, rowOf := rowsOf(cells)
-	t := &Tables{Experiment: experiment, Baseline: baseline, Alpha: alpha}
+	t := &Tables{Experiment: s.Experiment, Baseline: s.Baseline, Alpha: alpha}
 	base := -1
 	var baseNote string
-	if baseline != "" {
+	if s.Baseline != "" {
 		var err error
-		if base, err = FindRow(rows, baseline); err != nil {
+		if base, err = FindRow(rows, s.Baseline); err != nil {
 			baseNote = "baseline " + err.Error() + "; no significance marks"
 		}
 	}
@@ -212,10 +240,13 @@ func BuildTables(experiment string, cells []*engine.CellResult, metricNames []st
 	for i, d := range datasets {
 		dsIndex[d] = i
 	}
-	for _, m := range metricNames {
+	for _, m := range s.Metrics {
 		c := &Comparison{Metric: m, HigherIsBetter: HigherIsBetter(m), Datasets: datasets, Rows: rows,
-			Baseline: base, Alpha: alpha}
-		if baseNote != "" {
+			Baseline: base, Alpha: alpha, Ranked: s.RankTimings || !IsTiming(m)}
+		if !c.Ranked {
+			c.Baseline = -1
+		}
+		if baseNote != "" && c.Ranked {
 			c.Notes = append(c.Notes, baseNote)
 		}
 		c.Entries = make([][]Entry, len(rows))
@@ -244,9 +275,17 @@ func BuildTables(experiment string, cells []*engine.CellResult, metricNames []st
 			e.Mean, e.Std = meanStd(vals)
 			e.N = len(vals)
 		}
-		c.rank()
-		c.testBaseline()
-		c.across()
+		if c.Ranked {
+			c.rank()
+			c.testBaseline()
+			c.across()
+		} else {
+			c.AvgRank = make([]float64, len(rows))
+			for r := range c.AvgRank {
+				c.AvgRank[r] = math.NaN()
+			}
+			c.Notes = append(c.Notes, "timing metric: reported, not ranked or tested (output { rank_timings = true } ranks it)")
+		}
 		t.Metrics = append(t.Metrics, c)
 	}
 	return t
@@ -319,6 +358,9 @@ func (c *Comparison) testBaseline() {
 				var v stats.Verdict
 				v, e.T, e.P, err = stats.CompareCorrected(a, bb, nTrain, nTest, c.Alpha, c.HigherIsBetter)
 				if err == nil {
+					e.Diff, e.Lo, e.Hi, err = stats.CorrectedInterval(a, bb, nTrain, nTest, 0.95)
+				}
+				if err == nil {
 					e.Tested = true
 					switch v {
 					case stats.Win:
@@ -368,50 +410,56 @@ func pairFolds(a, b []foldScore) (x, y []float64, nTrain, nTest int, err error) 
 	return x, y, nTrain, nTest, nil
 }
 
-// across runs Friedman, Nemenyi and (for two rows) Wilcoxon on the datasets
-// where every row has a value.
+// across runs the tests across datasets on the complete rows, given at
+// least stats.MinFriedmanDatasets datasets and 2 rows: Friedman with the
+// Nemenyi critical difference, the post-hoc tests against the baseline
+// (at least 3 rows) and, for exactly two rows, Wilcoxon.
 func (c *Comparison) across() {
-	if len(c.Rows) < 2 || len(c.Datasets) < 2 {
+	if len(c.Rows) < 2 {
 		return
 	}
-	var used []string
-	var scores [][]float64
+	a := &Across{}
+	c.Across = a
+	var used []int
 	for d, ds := range c.Datasets {
-		row := make([]float64, len(c.Rows))
-		complete := true
 		for r := range c.Rows {
-			e := &c.Entries[r][d]
-			if !e.ok() {
-				complete = false
+			if c.Entries[r][d].ok() {
+				used = append(used, d)
+				a.Datasets = append(a.Datasets, ds)
 				break
 			}
-			row[r] = e.Mean
+		}
+	}
+	for r := range c.Rows {
+		complete := true
+		for _, d := range used {
+			complete = complete && c.Entries[r][d].ok()
 		}
 		if complete {
-			used = append(used, ds)
-			scores = append(scores, row)
+			a.Rows = append(a.Rows, r)
+		} else {
+			a.LeftOut = append(a.LeftOut, r)
 		}
 	}
-	if len(used) < len(c.Datasets) {
-		c.Notes = append(c.Notes, fmt.Sprintf("tests across datasets use the %d of %d datasets where every row has a value", len(used), len(c.Datasets)))
+	scores := make([][]float64, len(used))
+	for i, d := range used {
+		scores[i] = make([]float64, len(a.Rows))
+		for j, r := range a.Rows {
+			scores[i][j] = c.Entries[r][d].Mean
+		}
 	}
-	if len(used) < 2 {
-		c.Notes = append(c.Notes, "fewer than 2 complete datasets: no Friedman test")
+	N, k := len(used), len(a.Rows)
+	switch {
+	case k < 2:
+		a.NoTest = fmt.Sprintf("no test across datasets: %s a value on every dataset (the tests need at least 2)", countOf(k, "row has", "rows have"))
+	case N < stats.MinFriedmanDatasets:
+		a.NoTest = fmt.Sprintf("no test across datasets on %s (they need at least %d)", countOf(N, "dataset", "datasets"), stats.MinFriedmanDatasets)
 		return
+	default:
+		c.friedman(a, scores)
 	}
-	fr, err := stats.Friedman(scores, c.HigherIsBetter)
-	if err != nil {
-		c.Notes = append(c.Notes, err.Error())
-		return
-	}
-	cd, err := stats.NemenyiCD(len(c.Rows), len(used), c.Alpha)
-	if err != nil {
-		c.Notes = append(c.Notes, err.Error())
-		return
-	}
-	a := &Across{Datasets: used, Friedman: fr, CD: cd}
-	if len(c.Rows) == 2 {
-		x, y := make([]float64, len(scores)), make([]float64, len(scores))
+	if k == 2 {
+		x, y := make([]float64, N), make([]float64, N)
 		for i, s := range scores {
 			x[i], y[i] = s[0], s[1]
 		}
@@ -422,5 +470,41 @@ func (c *Comparison) across() {
 			a.Wilcoxon = &w
 		}
 	}
-	c.Across = a
+}
+
+// friedman runs the Friedman test, the Nemenyi critical difference and,
+// with a baseline among at least 3 rows tested, the post-hoc tests against
+// it.
+func (c *Comparison) friedman(a *Across, scores [][]float64) {
+	fr, err := stats.Friedman(scores, c.HigherIsBetter)
+	if err != nil {
+		c.Notes = append(c.Notes, err.Error())
+		return
+	}
+	a.Friedman = &fr
+	if a.CD, err = stats.NemenyiCD(fr.K, fr.N, c.Alpha); err != nil {
+		c.Notes = append(c.Notes, err.Error())
+	}
+	if c.Baseline < 0 || fr.K < 3 {
+		return
+	}
+	control := slices.Index(a.Rows, c.Baseline)
+	if control < 0 {
+		c.Notes = append(c.Notes, fmt.Sprintf("the baseline %s is left out of the tests across datasets: no Holm or Bonferroni–Dunn tests against it", c.Rows[c.Baseline].Label))
+		return
+	}
+	ctl, err := stats.CompareWithControl(fr.AvgRanks, control, fr.N, c.Alpha)
+	if err != nil {
+		c.Notes = append(c.Notes, err.Error())
+		return
+	}
+	a.Control = &ctl
+}
+
+// countOf is "1 row has" or "3 rows have".
+func countOf(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

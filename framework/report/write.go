@@ -9,6 +9,13 @@ import (
 	"github.com/polyclass/polyclass/framework/plots"
 )
 
+// IsTiming reports whether a metric is a timing (fit_seconds,
+// predict_seconds), which the tables report without ranking it.
+func IsTiming(name string) bool {
+	m, err := metrics.Lookup(name)
+	return err == nil && m.Kind.Has(metrics.Timing)
+}
+
 // HigherIsBetter looks up whether higher values of a metric are better
 // (unknown names count as higher-is-better).
 func HigherIsBetter(name string) bool {
@@ -27,6 +34,9 @@ type Spec struct {
 	// at level Alpha (config.DefaultAlpha when 0).
 	Baseline string
 	Alpha    float64
+	// RankTimings ranks and tests timing metrics like the others; without
+	// it their tables show the means only.
+	RankTimings bool
 	// Predictions asks for the per-row predictions, one file per dataset
 	// (predictions/DATASET.csv).
 	Predictions bool
@@ -58,7 +68,8 @@ type File struct {
 //
 // with NAME = s.Experiment. When the formats include "latex", "html" or
 // "plots", the figures are also written under plots/ as PNG and SVG
-// (box_METRIC, cd_METRIC, confusion_DATASET_ROW). predictions/DATASET.csv
+// (box_METRIC, cd_METRIC, cd_control_METRIC, confusion_DATASET_ROW).
+// predictions/DATASET.csv
 // (see WritePredictionsCSV) are included when s.Predictions is set, for
 // every dataset with a cell that kept its predictions (they are not stored
 // in the cell files, so re-rendering a results directory cannot rewrite
@@ -66,7 +77,7 @@ type File struct {
 // same bytes.
 func Files(s Spec, cells []*engine.CellResult) ([]File, error) {
 	var files []File
-	tables := BuildTables(s.Experiment, cells, s.Metrics, s.Baseline, s.Alpha)
+	tables := BuildTables(s, cells)
 	tables.Partial = s.Partial
 	formats := map[string]bool{}
 	for _, f := range s.Formats {

@@ -75,6 +75,7 @@ type Manifest struct {
 	Formats     []string `json:"formats"`
 	Baseline    string   `json:"baseline,omitempty"`
 	Alpha       float64  `json:"alpha"`
+	RankTimings bool     `json:"rank_timings,omitempty"`
 	Predictions bool     `json:"predictions"`
 	// ConfusionRows names the rows (report.FindRow rule) whose confusion
 	// matrices are drawn on every dataset; empty means the best row of
@@ -127,7 +128,8 @@ type PluginRecord struct {
 // cells finished (run status: interrupted)").
 func (m *Manifest) Spec(finished int) report.Spec {
 	s := report.Spec{Experiment: m.Experiment, Metrics: m.Metrics, Formats: m.Formats, Baseline: m.Baseline,
-		Alpha: m.Alpha, Predictions: m.Predictions, ConfusionRows: m.ConfusionRows, Setup: m.setup(finished)}
+		Alpha: m.Alpha, RankTimings: m.RankTimings, Predictions: m.Predictions, ConfusionRows: m.ConfusionRows,
+		Setup: m.setup(finished)}
 	if finished < m.Cells {
 		s.Partial = fmt.Sprintf("%d of %d cells finished (run status: %s)", finished, m.Cells, m.Status)
 	}
