@@ -419,6 +419,23 @@ output { predictions = true }
 		t.Errorf("log_loss: Platt-calibrated %.4f, softmax of scores %.4f; want calibrated lower", platt, plain)
 	}
 	t.Logf("log_loss: softmax of scores %.4f, Platt %.4f", plain, platt)
+	// The table flags the softmax of scores, not the calibrated row.
+	if !cells["digits|svm|ova"].Folds[0].SoftmaxScores || cells["digits|svm|ova_platt"].Folds[0].SoftmaxScores {
+		t.Error("cell files: softmax_scores should be set for ova alone")
+	}
+	md := readFile(t, out+"/cal.md")
+	ll := md[strings.Index(md, "## log_loss"):]
+	for _, line := range strings.Split(ll, "\n") {
+		switch {
+		case strings.HasPrefix(line, "| svm | C=1 | ova |") && !strings.HasSuffix(line, " † | 2.00 |"):
+			t.Errorf("softmax log_loss not flagged: %s", line)
+		case strings.HasPrefix(line, "| svm | C=1 | ova_platt |") && strings.Contains(line, "†"):
+			t.Errorf("calibrated log_loss flagged: %s", line)
+		}
+	}
+	if !strings.Contains(ll, "†: log_loss from a softmax of the decoder's class scores") {
+		t.Errorf("no softmax footnote under the log_loss table:\n%s", ll)
+	}
 	lines := strings.Split(strings.TrimSpace(readFile(t, out+"/predictions/digits.csv")), "\n")
 	header := strings.Split(lines[0], ",")
 	first := 0

@@ -222,7 +222,24 @@ func (s *scheduler) runFold(ctx context.Context, t task, e *matrixEntry) (fr Fol
 	if err == nil && tuned != nil {
 		fr.Chosen, fr.TuneScores = tuned.chosen, tuned.scores
 	}
+	fr.SoftmaxScores = softmaxScores(t.cell, out)
 	return fr, err
+}
+
+// softmaxScores tells whether a multiclass cell's class probabilities
+// (what log_loss and brier read) are a softmax of the decoder's class
+// scores rather than probabilities: not calibrated, and either the learner
+// gave no probabilities or the reduction decodes by something other than
+// argmax (the decoder of the built-in reducers that passes the learner's
+// probabilities on, normalised: native learners and ova by default; their
+// ECOC decoders give a softmax of their class scores). A scheme without a
+// decode parameter is taken to pass the probabilities on.
+func softmaxScores(c *Cell, out outcome) bool {
+	if c.Dataset.MultiLabel || c.Reduction.Config.Calibrate != "" {
+		return false
+	}
+	decode := sdk.WithDefaults(c.Reduction.Scheme.Params, c.RedParams).Str("decode")
+	return !out.learnerProbs || (decode != "" && decode != "argmax")
 }
 
 // newFold prepares task t's fold: its rows, its seeds, and the current
@@ -256,6 +273,9 @@ func newFold(ctx context.Context, g *Grid, t task, stats *Stats) (*fold, error) 
 type outcome struct {
 	plan sdk.Plan
 	dec  sdk.Decoding
+	// learnerProbs tells whether the learner gave probabilities with its
+	// scores (the decoder's request carried them).
+	learnerProbs bool
 }
 
 // evaluate trains the cell on the fold's training rows of x and decodes
@@ -277,7 +297,7 @@ func (f *fold) evaluate(x sdk.Matrix, enc *sdk.EncodedMatrix) (outcome, error) {
 	if err != nil {
 		return outcome{}, f.rerr(err)
 	}
-	return outcome{plan: plan, dec: dec}, nil
+	return outcome{plan: plan, dec: dec, learnerProbs: req.Probabilities != nil}, nil
 }
 
 // planRequest describes the fold's training part to the reducer.

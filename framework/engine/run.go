@@ -42,6 +42,10 @@ type FoldResult struct {
 	// cross-validation's mean metric of each candidate, in grid order.
 	Chosen     string    `json:"chosen,omitempty"`
 	TuneScores []float64 `json:"tune_scores,omitempty"`
+	// SoftmaxScores tells that the class probabilities the metrics read
+	// (log_loss, brier) are a softmax of the decoder's class scores, not
+	// the learner's probabilities nor calibrated ones.
+	SoftmaxScores bool `json:"softmax_scores,omitempty"`
 	// Predictions holds the fold's per-row predictions when
 	// Options.KeepPredictions is set; it is not written to cell files.
 	Predictions *Predictions `json:"-"`

@@ -232,6 +232,9 @@ func writeHTMLTable(b *strings.Builder, c *Comparison) {
 				class += " best"
 			}
 			v := htmlEscape(entryText(Entry{Present: e.Present, Failed: e.Failed, Mean: e.Mean, Std: e.Std, N: e.N}, "±"))
+			if e.Softmax && e.ok() {
+				v += htmlFlavor.dagger
+			}
 			if e.Mark != "" {
 				v += "<span class=\"mark\">" + htmlEscape(e.Mark) + "</span>"
 			}

@@ -54,13 +54,16 @@ type jsonRow struct {
 }
 
 type jsonEntry struct {
-	Dataset string    `json:"dataset"`
-	Status  string    `json:"status"` // "ok", "failed" or "missing"
-	Mean    *jnum     `json:"mean,omitempty"`
-	Std     *jnum     `json:"std,omitempty"`
-	N       int       `json:"n"`
-	Rank    *jnum     `json:"rank,omitempty"`
-	Best    bool      `json:"best"`
+	Dataset string `json:"dataset"`
+	Status  string `json:"status"` // "ok", "failed" or "missing"
+	Mean    *jnum  `json:"mean,omitempty"`
+	Std     *jnum  `json:"std,omitempty"`
+	N       int    `json:"n"`
+	Rank    *jnum  `json:"rank,omitempty"`
+	Best    bool   `json:"best"`
+	// Softmax: a log_loss or brier from a softmax of the decoder's class
+	// scores, not probabilities.
+	Softmax bool      `json:"softmax_scores,omitempty"`
 	Test    *jsonTest `json:"baseline_test,omitempty"`
 }
 
@@ -155,7 +158,7 @@ func WriteJSON(w io.Writer, t *Tables) error {
 					je.Status = "failed"
 				case e.ok():
 					je.Status = "ok"
-					je.Mean, je.Std, je.N, je.Rank, je.Best = jp(e.Mean), jp(e.Std), e.N, jp(e.Rank), e.Best
+					je.Mean, je.Std, je.N, je.Rank, je.Best, je.Softmax = jp(e.Mean), jp(e.Std), e.N, jp(e.Rank), e.Best, e.Softmax
 				}
 				if e.Tested {
 					je.Test = &jsonTest{T: jnum(e.T), P: jnum(e.P), Verdict: map[string]string{"v": "better", "*": "worse", "": "tie"}[e.Mark],

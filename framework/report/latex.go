@@ -78,6 +78,9 @@ func writeLaTeXTable(b *strings.Builder, experiment, partial string, c *Comparis
 			if e.Best && e.ok() {
 				v = `\textbf{` + v + `}`
 			}
+			if e.Softmax && e.ok() {
+				v += texFlavor.dagger
+			}
 			if e.Mark != "" {
 				v += `\,` + e.Mark
 			}

@@ -16,15 +16,18 @@ type flavor struct {
 	chi, ff, alpha, pm string              // χ²_F, F_F, α, ±
 	rplus, rminus, le  string              // R+, R−, ≤
 	zdef               string              // the z statistic against the baseline
+	dagger             string              // the softmax footnote mark, with its leading space
 }
 
 var (
 	mdFlavor = flavor{esc: mdEscape, chi: "χ²_F", ff: "F_F", alpha: "α", pm: "±", rplus: "R+", rminus: "R−", le: "≤",
-		zdef: "z = (R_i − R_baseline)/√(k(k+1)/6N)"}
+		zdef: "z = (R_i − R_baseline)/√(k(k+1)/6N)", dagger: " †"}
 	texFlavor = flavor{esc: texEscape, chi: `$\chi^2_F$`, ff: `$F_F$`, alpha: `$\alpha$`, pm: `$\pm$`,
-		rplus: `$R^+$`, rminus: `$R^-$`, le: `$\le$`, zdef: `$z = (R_i - R_{\mathrm{baseline}})/\sqrt{k(k+1)/6N}$`}
+		rplus: `$R^+$`, rminus: `$R^-$`, le: `$\le$`, zdef: `$z = (R_i - R_{\mathrm{baseline}})/\sqrt{k(k+1)/6N}$`,
+		dagger: `\,$^\dagger$`}
 	htmlFlavor = flavor{esc: htmlEscape, chi: "χ<sup>2</sup><sub>F</sub>", ff: "F<sub>F</sub>", alpha: "α", pm: "±",
-		rplus: "R<sup>+</sup>", rminus: "R<sup>−</sup>", le: "≤", zdef: "z = (R<sub>i</sub> − R<sub>baseline</sub>)/√(k(k+1)/6N)"}
+		rplus: "R<sup>+</sup>", rminus: "R<sup>−</sup>", le: "≤", zdef: "z = (R<sub>i</sub> − R<sub>baseline</sub>)/√(k(k+1)/6N)",
+		dagger: "<sup>†</sup>"}
 )
 
 // fixed formats a float with d decimals; NaN prints as "–" and infinities
@@ -64,6 +67,10 @@ func statLines(c *Comparison, f flavor) []string {
 	if c.Baseline >= 0 {
 		out = append(out, fmt.Sprintf("v / *: significantly better / worse than the baseline %s (Nadeau–Bengio corrected resampled t-test on the fold scores, %s = %s); w/t/l counts the datasets won, tied and lost.",
 			f.esc(c.Rows[c.Baseline].Label), f.alpha, fixed(c.Alpha, 2)))
+	}
+	if c.hasSoftmax() {
+		out = append(out, fmt.Sprintf("%s: %s from a softmax of the decoder's class scores, not from probabilities (the learner gives none, or the reduction's decoder does not pass them on): it measures how the scores rank, not calibration; calibrate = \"platt\" or \"isotonic\" on the reduction makes probabilities.",
+			strings.TrimSpace(strings.TrimPrefix(f.dagger, `\,`)), f.esc(c.Metric)))
 	}
 	if a := c.Across; a != nil {
 		out = append(out, acrossLines(c, a, f)...)
@@ -286,6 +293,9 @@ func writeMarkdownTable(b *strings.Builder, c *Comparison) {
 			v := entryText(Entry{Present: e.Present, Failed: e.Failed, Mean: e.Mean, Std: e.Std, N: e.N}, "±")
 			if e.Best && e.ok() {
 				v = "**" + v + "**"
+			}
+			if e.Softmax && e.ok() {
+				v += mdFlavor.dagger
 			}
 			if e.Mark != "" {
 				v += " " + strings.ReplaceAll(e.Mark, "*", `\*`)

@@ -936,3 +936,52 @@ func TestTimingTables(t *testing.T) {
 		}
 	}
 }
+
+// TestSoftmaxFootnote: a log_loss or brier computed from a softmax of the
+// decoder's class scores is flagged with a dagger and a footnote in every
+// format; calibrated cells and other metrics are not.
+func TestSoftmaxFootnote(t *testing.T) {
+	scores := map[string][]float64{"accuracy": {0.9, 0.8}, "log_loss": {0.30, 0.35}, "brier": {0.1, 0.12}}
+	svm := mkCell("digits", "svm", "C=1", "ova", 90, 10, scores)
+	platt := mkCell("digits", "svm", "C=1", "ova_platt", 90, 10, map[string][]float64{"accuracy": {0.9, 0.8}, "log_loss": {0.25, 0.3}, "brier": {0.09, 0.1}})
+	for i := range svm.Folds {
+		svm.Folds[i].SoftmaxScores = true
+	}
+	cells := []*engine.CellResult{svm, platt}
+	tables := BuildTables(Spec{Experiment: "cal", Metrics: []string{"accuracy", "log_loss", "brier"}}, cells)
+	for _, c := range tables.Metrics {
+		want := c.Metric != "accuracy"
+		if c.Entries[0][0].Softmax != want || c.Entries[1][0].Softmax {
+			t.Errorf("%s: softmax flags %v, %v; want %v, false", c.Metric, c.Entries[0][0].Softmax, c.Entries[1][0].Softmax, want)
+		}
+	}
+	var md, tex, html, js bytes.Buffer
+	WriteMarkdown(&md, tables, cells)
+	WriteLaTeX(&tex, tables)
+	WriteHTML(&html, tables, nil)
+	WriteJSON(&js, tables)
+	for _, tc := range []struct {
+		format, out string
+		want        []string
+		count       int // daggers: 2 entries + 2 footnotes
+		dagger      string
+	}{
+		{"markdown", md.String(), []string{"| svm | C=1 | ova | 0.3250 ± 0.0354 † |",
+			"†: log_loss from a softmax of the decoder's class scores, not from probabilities"}, 4, "†"},
+		{"latex", tex.String(), []string{`0.3250 $\pm$ 0.0354\,$^\dagger$ &`, `$^\dagger$: brier from a softmax`}, 4, `$^\dagger$`},
+		{"html", html.String(), []string{"0.3250 ± 0.0354<sup>†</sup></td>", "<sup>†</sup>: log_loss from a softmax"}, 4, "<sup>†</sup>"},
+		{"json", js.String(), []string{`"softmax_scores": true`}, 0, ""},
+	} {
+		for _, w := range tc.want {
+			if !strings.Contains(tc.out, w) {
+				t.Errorf("%s lacks %q:\n%s", tc.format, w, tc.out)
+			}
+		}
+		if tc.dagger != "" && strings.Count(tc.out, tc.dagger) != tc.count {
+			t.Errorf("%s: %d daggers, want %d", tc.format, strings.Count(tc.out, tc.dagger), tc.count)
+		}
+	}
+	if n := strings.Count(js.String(), `"softmax_scores": true`); n != 2 {
+		t.Errorf("json: %d entries flagged, want 2 (log_loss and brier of svm ova)", n)
+	}
+}

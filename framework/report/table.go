@@ -40,6 +40,10 @@ type Entry struct {
 	Rank float64
 	// Best marks the best mean of the column.
 	Best bool
+	// Softmax marks a log_loss or brier computed from a softmax of the
+	// decoder's class scores rather than from probabilities (see
+	// engine.FoldResult.SoftmaxScores); the tables flag it with a dagger.
+	Softmax bool
 	// Mark is "v" (significantly better than the baseline), "*"
 	// (significantly worse) or "" (no significant difference, no test, or
 	// the baseline row itself).
@@ -274,6 +278,7 @@ func BuildTables(s Spec, cells []*engine.CellResult) *Tables {
 			e.Present = true
 			e.Mean, e.Std = meanStd(vals)
 			e.N = len(vals)
+			e.Softmax = fromProbabilities(m) && softmaxCell(cell)
 		}
 		if c.Ranked {
 			c.rank()
@@ -289,6 +294,34 @@ func BuildTables(s Spec, cells []*engine.CellResult) *Tables {
 		t.Metrics = append(t.Metrics, c)
 	}
 	return t
+}
+
+// fromProbabilities reports whether a metric measures the class
+// probabilities themselves (log_loss, brier), so that a softmax of scores
+// in their place is worth a footnote.
+func fromProbabilities(metric string) bool { return metric == "log_loss" || metric == "brier" }
+
+// softmaxCell reports whether some fold of a cell scored a softmax of the
+// decoder's class scores.
+func softmaxCell(c *engine.CellResult) bool {
+	for _, f := range c.Folds {
+		if f.SoftmaxScores {
+			return true
+		}
+	}
+	return false
+}
+
+// hasSoftmax reports whether some entry of c is flagged Softmax.
+func (c *Comparison) hasSoftmax() bool {
+	for _, row := range c.Entries {
+		for _, e := range row {
+			if e.Softmax && e.ok() {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // ok reports whether an entry has a value.
