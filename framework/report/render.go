@@ -99,7 +99,8 @@ func acrossLines(c *Comparison, a *Across, f flavor) []string {
 		out = append(out, fmt.Sprintf("Tests across datasets use the %d rows with a value on every dataset; left out (missing or failed on some dataset): %s.",
 			len(a.Rows), strings.Join(labels(c, a.LeftOut, f), ", ")))
 	}
-	if a.NoTest != "" {
+	if a.NoTest != "" && len(a.Datasets) > 1 {
+		// One dataset is no comparison across datasets: nothing to explain.
 		out = append(out, strings.ToUpper(a.NoTest[:1])+a.NoTest[1:]+".")
 	}
 	if fr := a.Friedman; fr != nil {

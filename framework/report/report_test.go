@@ -694,7 +694,7 @@ func TestAcrossCaveats(t *testing.T) {
 			cells:  []cell{{"a", "d1", lo}, {"b", "d1", hi}, {"c", "d1", lo}},
 			rows:   []string{"a ova", "b ova", "c ova"},
 			noTest: "no test across datasets on 1 dataset (they need at least 3)",
-			notMD:  []string{"Friedman", "Left out"},
+			notMD:  []string{"Friedman", "Left out", "No test"}, // said in JSON only
 		},
 		{
 			// b wins on all three datasets: χ²_F = N(k−1) = 3, F_F's
