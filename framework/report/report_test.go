@@ -429,6 +429,15 @@ func TestLaTeXCompiles(t *testing.T) {
 	if err := WriteLaTeX(&tex, demsarTables); err != nil {
 		t.Fatal(err)
 	}
+	// And a log_loss from a softmax of scores, with its dagger and footnote.
+	soft := mkCell("digits", "svm", "C=1", "ova", 90, 10, map[string][]float64{"log_loss": {0.3, 0.35}})
+	soft.Folds[0].SoftmaxScores = true
+	if err := WriteLaTeX(&tex, BuildTables(Spec{Experiment: "soft", Metrics: []string{"log_loss"}}, []*engine.CellResult{soft})); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(tex.String(), `$^\dagger$: log\_loss from a softmax`) {
+		t.Errorf("no softmax footnote in the LaTeX tables")
+	}
 	os.WriteFile(filepath.Join(dir, "tables.tex"), tex.Bytes(), 0o644)
 	doc := "\\documentclass{article}\n\\usepackage{booktabs}\n\\begin{document}\n\\input{tables}\n\\end{document}\n"
 	os.WriteFile(filepath.Join(dir, "doc.tex"), []byte(doc), 0o644)
