@@ -967,7 +967,7 @@ func TestSoftmaxFootnote(t *testing.T) {
 	var md, tex, html, js bytes.Buffer
 	WriteMarkdown(&md, tables, cells)
 	WriteLaTeX(&tex, tables)
-	WriteHTML(&html, tables, nil)
+	WriteHTML(&html, HTMLReport{Tables: tables, Cells: cells})
 	WriteJSON(&js, tables)
 	for _, tc := range []struct {
 		format, out string
