@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -279,5 +280,50 @@ func TestSubmitUsageErrors(t *testing.T) {
 				t.Errorf("error %v, want a usage error containing %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// TestSubmitSlurmScriptsRun runs the scripts bench submit slurm writes as
+// Slurm would, without Slurm: the array's tasks at once, each with its
+// SLURM_ARRAY_TASK_ID, then the merge. The merged tables equal a single
+// run's byte for byte. (make test-slurm does the same on a real Slurm.)
+func TestSubmitSlurmScriptsRun(t *testing.T) {
+	bin := buildBench(t)
+	exp := writeExperiment(t, smallExperiment+"output { formats = [\"markdown\", \"csv\", \"latex\", \"json\"] }\n")
+	single, dir := filepath.Join(t.TempDir(), "single"), filepath.Join(t.TempDir(), "cluster")
+	if out, err := exec.Command(bin, "run", "--plugins", pluginsDir, "--quiet", "-o", single, exp).CombinedOutput(); err != nil {
+		t.Fatalf("bench run: %v\n%s", err, out)
+	}
+	if out, err := exec.Command(bin, "submit", "slurm", "--plugins", pluginsDir, "--shards", "3", "-o", dir, exp).CombinedOutput(); err != nil {
+		t.Fatalf("bench submit: %v\n%s", err, out)
+	}
+	script := func(name string, env ...string) *exec.Cmd {
+		cmd := exec.Command("bash", filepath.Join(dir, "slurm", name))
+		cmd.Env = append(os.Environ(), env...)
+		return cmd
+	}
+	var tasks []*exec.Cmd
+	var outs []*strings.Builder
+	for i := range 3 {
+		cmd := script("array.sbatch", fmt.Sprintf("SLURM_ARRAY_TASK_ID=%d", i), "SLURM_CPUS_PER_TASK=1")
+		out := &strings.Builder{}
+		cmd.Stdout, cmd.Stderr = out, out
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		tasks, outs = append(tasks, cmd), append(outs, out)
+	}
+	for i, cmd := range tasks {
+		if err := cmd.Wait(); err != nil {
+			t.Fatalf("task %d: %v\n%s", i, err, outs[i])
+		}
+	}
+	if out, err := script("merge.sbatch").CombinedOutput(); err != nil {
+		t.Fatalf("merge: %v\n%s", err, out)
+	}
+	for _, name := range []string{"summary.csv", "folds.csv", "small.md", "small.tex", "small.json"} {
+		if want, got := readFile(t, filepath.Join(single, name)), readFile(t, filepath.Join(dir, name)); got != want {
+			t.Errorf("merged %s differs from the single run's:\n%s\nwant:\n%s", name, got, want)
+		}
 	}
 }
