@@ -383,7 +383,7 @@ func newManifest(file string, g *engine.Grid, o *options) *results.Manifest {
 		m.GoVersion = bi.GoVersion
 	}
 	for _, d := range g.Datasets {
-		m.Datasets = append(m.Datasets, results.NewDatasetRecord(d))
+		m.Datasets = append(m.Datasets, results.NewDatasetRecord(d, filepath.Dir(file)))
 	}
 	for _, p := range g.Plugins() {
 		m.Plugins = append(m.Plugins, results.PluginRecord{Name: p.Name, Version: p.Version(), Path: p.Path, SHA256: p.SHA256})

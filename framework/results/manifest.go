@@ -208,10 +208,13 @@ func writeManifestFile(path string, m *Manifest) error {
 }
 
 // NewDatasetRecord records a loaded dataset: its files, digest and shape
-// (rows, feature columns by kind, rows per class or label).
-func NewDatasetRecord(d *engine.Dataset) DatasetRecord {
-	r := DatasetRecord{Name: d.Config.Name, Path: d.Config.Path, SHA256: d.SHA256, TestPath: d.Config.TestPath,
-		Rows: d.Table.NumRows, MultiLabel: d.MultiLabel}
+// (rows, feature columns by kind, rows per class or label). The files are
+// recorded relative to dir, the experiment file's directory, as the file
+// names them: a run of "exp.hcl" and one of "/abs/exp.hcl" (a cluster
+// task's) record the same paths, so their reports are byte-identical.
+func NewDatasetRecord(d *engine.Dataset, dir string) DatasetRecord {
+	r := DatasetRecord{Name: d.Config.Name, Path: relativeTo(dir, d.Config.Path), SHA256: d.SHA256,
+		TestPath: relativeTo(dir, d.Config.TestPath), Rows: d.Table.NumRows, MultiLabel: d.MultiLabel}
 	if f := d.Features; f != nil {
 		r.NumericFeatures, r.CategoricalFeatures = len(f.Num), len(f.Cat)
 		for _, b := range f.Sparse {
@@ -240,6 +243,24 @@ func NewDatasetRecord(d *engine.Dataset) DatasetRecord {
 		r.Classes = append(r.Classes, report.ClassCount{Name: name, Count: counts[k]})
 	}
 	return r
+}
+
+// relativeTo gives path relative to dir when both are on the same
+// filesystem tree, else path unchanged ("" stays "").
+func relativeTo(dir, path string) string {
+	if path == "" {
+		return ""
+	}
+	ad, err1 := filepath.Abs(dir)
+	ap, err2 := filepath.Abs(path)
+	if err1 != nil || err2 != nil {
+		return path
+	}
+	rel, err := filepath.Rel(ad, ap)
+	if err != nil {
+		return path
+	}
+	return filepath.ToSlash(rel)
 }
 
 // NewCVRecord records an experiment's cv block.
