@@ -3,8 +3,11 @@
 // regression for real-valued targets.
 package main
 
-import "github.com/polyclass/polyclass/framework/sdk"
+import (
+	"github.com/polyclass/polyclass/framework/sdk"
+	"github.com/polyclass/polyclass/plugins/lda/learner"
+)
 
 func main() {
-	sdk.Serve(sdk.WithLearner(learner{}))
+	sdk.Serve(sdk.WithLearner(learner.New()))
 }

@@ -3,8 +3,11 @@
 // multiclass softmax regression.
 package main
 
-import "github.com/polyclass/polyclass/framework/sdk"
+import (
+	"github.com/polyclass/polyclass/framework/sdk"
+	"github.com/polyclass/polyclass/plugins/logreg/learner"
+)
 
 func main() {
-	sdk.Serve(sdk.WithLearner(learner{}))
+	sdk.Serve(sdk.WithLearner(learner.New()))
 }

@@ -3,8 +3,11 @@
 // multiclass Crammer–Singer SVM, and the perceptron and pocket baselines.
 package main
 
-import "github.com/polyclass/polyclass/framework/sdk"
+import (
+	"github.com/polyclass/polyclass/framework/sdk"
+	"github.com/polyclass/polyclass/plugins/svm/learner"
+)
 
 func main() {
-	sdk.Serve(sdk.WithLearner(learner{}))
+	sdk.Serve(sdk.WithLearner(learner.New()))
 }

@@ -1,4 +1,6 @@
-package main
+// Package learner adapts the logreg solvers to the plugin SDK; the
+// bench-plugin-logreg command serves it, and an in-process host can link it.
+package learner
 
 import (
 	"context"
@@ -15,6 +17,9 @@ const version = "0.1.0"
 
 // learner adapts package logistic to the plugin SDK.
 type learner struct{}
+
+// New returns the logreg learner.
+func New() sdk.Learner { return learner{} }
 
 func (learner) Info() sdk.LearnerInfo {
 	return sdk.LearnerInfo{

@@ -1,4 +1,6 @@
-package main
+// Package learner adapts the svm solvers to the plugin SDK; the
+// bench-plugin-svm command serves it, and an in-process host can link it.
+package learner
 
 import (
 	"context"
@@ -23,6 +25,9 @@ const (
 
 // learner adapts package linsvm to the plugin SDK.
 type learner struct{}
+
+// New returns the svm learner.
+func New() sdk.Learner { return learner{} }
 
 func (learner) Info() sdk.LearnerInfo {
 	return sdk.LearnerInfo{

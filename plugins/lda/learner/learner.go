@@ -1,4 +1,6 @@
-package main
+// Package learner adapts the lda solvers to the plugin SDK; the
+// bench-plugin-lda command serves it, and an in-process host can link it.
+package learner
 
 import (
 	"context"
@@ -15,6 +17,9 @@ const version = "0.1.0"
 
 // learner adapts package discriminant to the plugin SDK.
 type learner struct{}
+
+// New returns the lda learner.
+func New() sdk.Learner { return learner{} }
 
 func (learner) Info() sdk.LearnerInfo {
 	return sdk.LearnerInfo{
