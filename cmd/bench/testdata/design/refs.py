@@ -19,7 +19,7 @@ Run from the repository root: /usr/bin/python3 cmd/bench/testdata/design/refs.py
                           random_state=0), scoring="accuracy") on the training
                           part: the chosen C, the inner mean accuracy of each
                           C, the refitted model's outer test accuracy
-and plugins/logreg/testdata/balanced_breast_cancer.json: the optimum of
+and plugins/logreg/learner/testdata/balanced_breast_cancer.json: the optimum of
 balanced binary logistic regression on breast_cancer (whole-file
 standardised, +1 = malignant).
 """
