@@ -136,41 +136,13 @@ func decode(body hcl.Body, path string) (*Experiment, hcl.Diagnostics) {
 
 	d.ctx = d.evalContext(content.Blocks)
 
-	seen := map[string]map[string]hcl.Range{}
-	unique := func(b *hcl.Block) bool {
-		if len(b.Labels) == 0 {
-			if prev, dup := seen[b.Type][""]; dup {
-				d.errorf(b.DefRange, "Duplicate "+b.Type+" block", "Only one %s block is allowed; the first is at %s.", b.Type, prev)
-				return false
-			}
-			if seen[b.Type] == nil {
-				seen[b.Type] = map[string]hcl.Range{}
-			}
-			seen[b.Type][""] = b.DefRange
-			return true
-		}
-		name := b.Labels[0]
-		if why := labelProblem(name); why != "" {
-			d.errorf(b.LabelRanges[0], "Invalid "+b.Type+" name",
-				"%q %s: a name is made of letters, digits, _, - and . and does not start with a dot, since it names files in the results directory.", name, why)
-		}
-		if prev, dup := seen[b.Type][name]; dup {
-			d.errorf(b.LabelRanges[0], "Duplicate "+b.Type+" name", "A %s named %q is already declared at %s.", b.Type, name, prev)
-			return false
-		}
-		if seen[b.Type] == nil {
-			seen[b.Type] = map[string]hcl.Range{}
-		}
-		seen[b.Type][name] = b.DefRange
-		return true
-	}
-
+	seen := map[[2]string]hcl.Range{} // type and name of each block
 	var firstExperiment *hcl.Block
 	for _, b := range content.Blocks {
 		if b.Type == "experiment" && d.repeatedExperiment(b, &firstExperiment) {
 			continue
 		}
-		if !unique(b) {
+		if !d.unique(b, seen) {
 			continue
 		}
 		switch b.Type {
@@ -192,7 +164,7 @@ func decode(body hcl.Body, path string) (*Experiment, hcl.Diagnostics) {
 			d.output(b, &exp.Output)
 		}
 	}
-	if _, ok := seen["experiment"]; !ok {
+	if firstExperiment == nil {
 		d.diags = append(d.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Missing experiment block",
 			Detail: `An experiment file needs an experiment "NAME" { seed = N } block.`, Subject: body.MissingItemRange().Ptr()})
 	}
@@ -210,6 +182,29 @@ func decode(body hcl.Body, path string) (*Experiment, hcl.Diagnostics) {
 	}
 	d.crossCheck(exp)
 	return exp, d.diags
+}
+
+// unique checks the name of block b and reports whether it is the first
+// block of its type and name; seen holds the ones before it.
+func (d *decoder) unique(b *hcl.Block, seen map[[2]string]hcl.Range) bool {
+	key := [2]string{b.Type, ""}
+	if len(b.Labels) > 0 {
+		key[1] = b.Labels[0]
+		if why := labelProblem(key[1]); why != "" {
+			d.errorf(b.LabelRanges[0], "Invalid "+b.Type+" name",
+				"%q %s: a name is made of letters, digits, _, - and . and does not start with a dot, since it names files in the results directory.", key[1], why)
+		}
+	}
+	prev, dup := seen[key]
+	switch {
+	case dup && len(b.Labels) == 0:
+		d.errorf(b.DefRange, "Duplicate "+b.Type+" block", "Only one %s block is allowed; the first is at %s.", b.Type, prev)
+	case dup:
+		d.errorf(b.LabelRanges[0], "Duplicate "+b.Type+" name", "A %s named %q is already declared at %s.", b.Type, key[1], prev)
+	default:
+		seen[key] = b.DefRange
+	}
+	return !dup
 }
 
 // evalContext evaluates variable defaults and locals first, so that every
