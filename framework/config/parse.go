@@ -497,17 +497,15 @@ func (d *decoder) pipeline(b *hcl.Block) *Pipeline {
 
 func (d *decoder) learner(b *hcl.Block) *Learner {
 	l := &Learner{Name: b.Labels[0], Plugin: b.Labels[0], DeclRange: b.DefRange, PluginRange: b.LabelRanges[0]}
-	var raw struct {
-		Plugin      *string        `hcl:"plugin,optional"`
+	raw := struct {
+		Plugin      string         `hcl:"plugin,optional"`
 		PluginRange hcl.Range      `hcl:"plugin,attr_value_range"`
 		ClassWeight *hcl.Attribute `hcl:"class_weight,optional"`
 		Params      *hcl.Attribute `hcl:"params,optional"`
 		Tune        []*tuneBlock   `hcl:"tune,block"`
-	}
+	}{Plugin: l.Plugin, PluginRange: l.PluginRange}
 	d.decodeBody(b.Body, &raw)
-	if raw.Plugin != nil {
-		l.Plugin, l.PluginRange = *raw.Plugin, raw.PluginRange
-	}
+	l.Plugin, l.PluginRange = raw.Plugin, raw.PluginRange
 	if raw.ClassWeight != nil {
 		l.ClassWeight = d.classWeight(raw.ClassWeight)
 	}
@@ -527,10 +525,10 @@ func (d *decoder) learner(b *hcl.Block) *Learner {
 
 func (d *decoder) reduction(b *hcl.Block) *Reduction {
 	r := &Reduction{Name: b.Labels[0], Plugin: "reducers", Scheme: b.Labels[0], DeclRange: b.DefRange, PluginRange: b.DefRange, SchemeRange: b.LabelRanges[0]}
-	var raw struct {
-		Plugin      *string        `hcl:"plugin,optional"`
+	raw := struct {
+		Plugin      string         `hcl:"plugin,optional"`
 		PluginRange hcl.Range      `hcl:"plugin,attr_value_range"`
-		Scheme      *string        `hcl:"scheme,optional"`
+		Scheme      string         `hcl:"scheme,optional"`
 		SchemeRange hcl.Range      `hcl:"scheme,attr_value_range"`
 		ClassWeight *hcl.Attribute `hcl:"class_weight,optional"`
 		Datasets    []string       `hcl:"datasets,optional"`
@@ -541,15 +539,10 @@ func (d *decoder) reduction(b *hcl.Block) *Reduction {
 		CalibrateR  hcl.Range      `hcl:"calibrate,attr_value_range"`
 		Params      *hcl.Attribute `hcl:"params,optional"`
 		Rest        hcl.Attributes `hcl:",remain"`
-	}
+	}{Plugin: r.Plugin, PluginRange: r.PluginRange, Scheme: r.Scheme, SchemeRange: r.SchemeRange}
 	d.decodeBody(b.Body, &raw)
 	r.Datasets, r.DatasetsRange, r.Learners, r.LearnersRange = raw.Datasets, raw.DatasetsR, raw.Learners, raw.LearnersR
-	if raw.Plugin != nil {
-		r.Plugin, r.PluginRange = *raw.Plugin, raw.PluginRange
-	}
-	if raw.Scheme != nil {
-		r.Scheme, r.SchemeRange = *raw.Scheme, raw.SchemeRange
-	}
+	r.Plugin, r.PluginRange, r.Scheme, r.SchemeRange = raw.Plugin, raw.PluginRange, raw.Scheme, raw.SchemeRange
 	if raw.ClassWeight != nil {
 		r.ClassWeight = d.classWeight(raw.ClassWeight)
 	}
