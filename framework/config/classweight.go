@@ -2,8 +2,9 @@ package config
 
 import (
 	"fmt"
+	"maps"
 	"math"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -31,11 +32,7 @@ func (w *ClassWeight) String() string {
 	if w.Balanced {
 		return "balanced"
 	}
-	names := make([]string, 0, len(w.ByClass))
-	for n := range w.ByClass {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(w.ByClass))
 	parts := make([]string, len(names))
 	for i, n := range names {
 		parts[i] = fmt.Sprintf("%s=%v", n, w.ByClass[n])

@@ -4,9 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -230,9 +232,7 @@ func (d *decoder) evalContext(blocks hcl.Blocks) *hcl.EvalContext {
 	for _, b := range blocks.OfType("locals") {
 		attrs, diags := b.Body.JustAttributes()
 		d.diags = append(d.diags, diags...)
-		for _, a := range attrs {
-			pending = append(pending, a)
-		}
+		pending = slices.AppendSeq(pending, maps.Values(attrs))
 	}
 	sort.Slice(pending, func(i, j int) bool { return pending[i].Range.Start.Byte < pending[j].Range.Start.Byte })
 	locals := map[string]cty.Value{}
@@ -354,13 +354,16 @@ func attributeAt(body hcl.Body, rng hcl.Range) string {
 	return ""
 }
 
-// integer checks that the number f given at rng is a whole number >= min.
-func (d *decoder) integer(name string, f float64, rng hcl.Range, min int) (int, bool) {
-	if f != math.Trunc(f) || f < float64(min) || f > math.MaxInt32 {
-		d.errorf(rng, "Invalid value", "%s must be a whole number >= %d, not %v.", name, min, f)
-		return 0, false
+// integer sets *dst to the number f of attribute name, given at rng,
+// unless f is nil; f must be a whole number >= min.
+func integer[T int | int64](d *decoder, dst *T, name string, f *float64, rng hcl.Range, min int) {
+	switch {
+	case f == nil:
+	case *f != math.Trunc(*f) || *f < float64(min) || *f > math.MaxInt32:
+		d.errorf(rng, "Invalid value", "%s must be a whole number >= %d, not %v.", name, min, *f)
+	default:
+		*dst = T(*f)
 	}
-	return int(f), true
 }
 
 // abs resolves a path against the directory of the file.
@@ -571,19 +574,9 @@ func (d *decoder) cv(b *hcl.Block, cv *CV) {
 		HoldoutRange hcl.Range      `hcl:"holdout,attr_value_range"`
 	}
 	d.decodeBody(b.Body, &c)
-	if c.FoldsRange != (hcl.Range{}) {
-		cv.FoldsRange = c.FoldsRange
-	}
-	if c.Folds != nil {
-		if n, ok := d.integer("folds", *c.Folds, c.FoldsRange, 2); ok {
-			cv.Folds = n
-		}
-	}
-	if c.Repeats != nil {
-		if n, ok := d.integer("repeats", *c.Repeats, c.RepeatsRange, 1); ok {
-			cv.Repeats = n
-		}
-	}
+	cv.FoldsRange = c.FoldsRange
+	integer(d, &cv.Folds, "folds", c.Folds, c.FoldsRange, 2)
+	integer(d, &cv.Repeats, "repeats", c.Repeats, c.RepeatsRange, 1)
 	if a := c.Stratified; a != nil {
 		if v, diags := a.Expr.Value(d.ctx); !diags.HasErrors() && v.Type() == cty.String && v.IsKnown() && !v.IsNull() {
 			if v.AsString() != "iterative" {
@@ -630,7 +623,7 @@ func (d *decoder) output(b *hcl.Block, o *Output) {
 	d.decodeBody(b.Body, o)
 	o.Dir = d.abs(o.Dir)
 	for _, f := range o.Formats {
-		if !contains(Formats(), f) {
+		if !slices.Contains(Formats(), f) {
 			d.errorf(o.FormatsRange, "Unknown output format", "%q is not an output format; choose from %v.", f, Formats())
 		}
 	}
@@ -654,15 +647,6 @@ func labelProblem(name string) string {
 		}
 	}
 	return ""
-}
-
-func contains(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // nameSet returns the names of xs as a set.

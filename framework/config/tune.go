@@ -41,18 +41,10 @@ type tuneBlock struct {
 // tune checks a learner's tune block.
 func (d *decoder) tune(b *tuneBlock) *Tune {
 	t := &Tune{Folds: DefaultTuneFolds, InnerSeed: -1, DeclRange: b.DefRange}
-	if b.Folds != nil {
-		if n, ok := d.integer("folds", *b.Folds, b.FoldsR, 2); ok {
-			t.Folds = n
-		}
-	}
+	integer(d, &t.Folds, "folds", b.Folds, b.FoldsR, 2)
 	if b.Metric != nil {
 		t.Metric, t.MetricRange = *b.Metric, b.MetricR
 	}
-	if b.InnerSeed != nil {
-		if n, ok := d.integer("inner_seed", *b.InnerSeed, b.InnerSeedR, 0); ok {
-			t.InnerSeed = int64(n)
-		}
-	}
+	integer(d, &t.InnerSeed, "inner_seed", b.InnerSeed, b.InnerSeedR, 0)
 	return t
 }
