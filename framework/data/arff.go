@@ -75,20 +75,32 @@ func (lr *lineReader) next() (string, bool) {
 		return "", false
 	}
 	lr.line++
-	rest := lr.s[lr.pos:]
-	j := strings.IndexByte(rest, '\n')
-	var l string
-	if j < 0 {
-		l = rest
-		lr.pos = len(lr.s)
-	} else {
-		l = rest[:j]
-		lr.pos += j + 1
+	l, _, _ := strings.Cut(lr.s[lr.pos:], "\n")
+	lr.pos = min(lr.pos+len(l)+1, len(lr.s))
+	return strings.TrimSuffix(l, "\r"), true
+}
+
+// content returns the next line that is not blank or a % comment, trimmed.
+func (lr *lineReader) content() (string, bool) {
+	for {
+		l, ok := lr.next()
+		if !ok || !blank(l) {
+			return strings.TrimSpace(l), ok
+		}
 	}
-	if len(l) > 0 && l[len(l)-1] == '\r' {
-		l = l[:len(l)-1]
-	}
-	return l, true
+}
+
+// arffReader holds the state of reading one ARFF text.
+type arffReader struct {
+	lines    lineReader
+	source   string
+	missing  []string
+	relation string
+	relLine  int // 0 until @relation is read
+	attrs    []arffAttr
+	index    map[string]int // attribute name → position in attrs
+	builders []*colBuilder  // per attribute; nil for ignored ones
+	pieces   []string       // the fields of the current row
 }
 
 func parseARFF(s, source string, opt Options) (*Table, error) {
@@ -96,264 +108,36 @@ func parseARFF(s, source string, opt Options) (*Table, error) {
 	if err != nil {
 		return nil, &ParseError{Source: source, Err: err}
 	}
-	s = strings.TrimPrefix(s, "\uFEFF")
-	lr := lineReader{s: s}
-	perr := func(line int, attr int, name string, err error) error {
-		return &ParseError{Source: source, Line: line, Column: name, Col: attr, Err: err}
+	r := &arffReader{source: source, missing: opt.Missing, index: map[string]int{}}
+	r.lines.s = strings.TrimPrefix(s, "\uFEFF")
+	if err := r.header(); err != nil {
+		return nil, err
 	}
-	var (
-		relation    string
-		relLine     int
-		hasRelation bool
-		attrs       []arffAttr
-		seen        = map[string]int{}
-		inData      bool
-		nonBlank    bool
-	)
-header:
-	for {
-		l, ok := lr.next()
-		if !ok {
-			break
-		}
-		t := strings.TrimSpace(l)
-		if t == "" || t[0] == '%' {
-			continue
-		}
-		nonBlank = true
-		if t[0] != '@' {
-			return nil, perr(lr.line, 0, "", fmt.Errorf("%w: expected @relation, @attribute or @data, found %q", ErrSyntax, clip(t)))
-		}
-		kw, rest := t, ""
-		if i := strings.IndexAny(t, " \t{'\""); i >= 0 {
-			kw, rest = t[:i], t[i:]
-		}
-		switch strings.ToLower(kw) {
-		case "@relation":
-			if hasRelation {
-				return nil, perr(lr.line, 0, "", fmt.Errorf("%w: second @relation (first on line %d)", ErrSyntax, relLine))
-			}
-			if len(attrs) > 0 {
-				return nil, perr(lr.line, 0, "", fmt.Errorf("%w: @relation after @attribute", ErrSyntax))
-			}
-			name := strings.TrimSpace(rest)
-			if name != "" && (name[0] == '\'' || name[0] == '"') {
-				var tail string
-				if name, tail, err = arffWord(name, false); err == nil {
-					err = endOfDecl(tail)
-				}
-				if err != nil {
-					return nil, perr(lr.line, 0, "", err)
-				}
-			} else {
-				// Unquoted: the rest of the line, as some MULAN files
-				// write e.g. "@relation emotions: -C -6".
-				name = strings.Clone(name)
-			}
-			relation, relLine, hasRelation = name, lr.line, true
-		case "@attribute":
-			a, err := parseAttribute(rest)
-			if err != nil {
-				return nil, perr(lr.line, len(attrs)+1, "", err)
-			}
-			a.line = lr.line
-			if err := a.validUTF8(); err != nil {
-				return nil, perr(lr.line, len(attrs)+1, "", err)
-			}
-			if j, dup := seen[a.name]; dup {
-				return nil, perr(lr.line, len(attrs)+1, a.name, fmt.Errorf("%w (first at attribute %d, line %d)", ErrDuplicateColumn, j+1, attrs[j].line))
-			}
-			seen[a.name] = len(attrs)
-			attrs = append(attrs, a)
-		case "@data":
-			if strings.TrimSpace(rest) != "" && strings.TrimSpace(rest)[0] != '%' {
-				return nil, perr(lr.line, 0, "", fmt.Errorf("%w: unexpected %q after @data", ErrSyntax, clip(rest)))
-			}
-			inData = true
-			break header
-		case "@end":
-			return nil, perr(lr.line, 0, "", fmt.Errorf("%w: relational attributes are not supported", ErrUnsupported))
-		default:
-			return nil, perr(lr.line, 0, "", fmt.Errorf("%w: unknown declaration %q", ErrSyntax, kw))
-		}
+	if err := ov.unknown(func(n string) bool { _, ok := r.index[n]; return ok }); err != nil {
+		return nil, r.errorAt(0, err)
 	}
-	switch {
-	case !nonBlank:
-		return nil, perr(0, 0, "", fmt.Errorf("%w: empty file", ErrEmpty))
-	case !inData:
-		return nil, perr(0, 0, "", fmt.Errorf("%w: no @data section", ErrSyntax))
-	case len(attrs) == 0:
-		return nil, perr(0, 0, "", fmt.Errorf("%w: no @attribute declarations", ErrEmpty))
+	t := &Table{Source: source, Relation: r.relation}
+	if err := r.labels(t, ov); err != nil {
+		return nil, err
 	}
-	if err := ov.unknown(func(n string) bool { _, ok := seen[n]; return ok }); err != nil {
-		return nil, perr(0, 0, "", err)
+	if err := r.newBuilders(ov); err != nil {
+		return nil, err
 	}
-
-	t := &Table{Source: source, Relation: relation}
-	if n, ok := labelCount(relation); ok {
-		if n == 0 || n > len(attrs) || -n > len(attrs) {
-			return nil, perr(relLine, 0, "", fmt.Errorf("%w: relation declares -C %d but there are %d attributes", ErrSyntax, n, len(attrs)))
+	for l, ok := r.lines.content(); ok; l, ok = r.lines.content() {
+		if l[0] == '{' {
+			err = r.sparseRow(l)
+		} else {
+			err = r.denseRow(l)
 		}
-		t.LabelCount = n
-		lo, hi := 0, n
-		if n < 0 {
-			lo, hi = len(attrs)+n, len(attrs)
-		}
-		for _, a := range attrs[lo:hi] {
-			if ov.kind[a.name] != ovIgnore {
-				t.Labels = append(t.Labels, a.name)
-			}
-		}
-	}
-
-	capHint := strings.Count(s[lr.pos:], "\n") + 1
-	builders := make([]*colBuilder, len(attrs))
-	for i, a := range attrs {
-		k := ov.kind[a.name]
-		if k == ovIgnore {
-			continue
-		}
-		var b *colBuilder
-		switch a.typ {
-		case arffDate:
-			return nil, perr(a.line, i+1, a.name, fmt.Errorf("%w: date attributes are not supported; add the column to Ignore", ErrUnsupported))
-		case arffNumeric:
-			if k == ovCategorical {
-				b = newBuilder(a.name, modeCat, capHint)
-			} else {
-				b = newBuilder(a.name, modeNum, capHint)
-			}
-		case arffNominal:
-			if k == ovNumeric {
-				b = newBuilder(a.name, modeNum, capHint)
-			} else {
-				b = newBuilder(a.name, modeCat, capHint)
-				b.declare(a.levels)
-			}
-		case arffString:
-			if k == ovNumeric {
-				b = newBuilder(a.name, modeNum, capHint)
-			} else {
-				b = newBuilder(a.name, modeCat, capHint)
-			}
-		}
-		builders[i] = b
-	}
-
-	// add stores the value of attribute i; quoted values are never '?'.
-	add := func(i int, v string, quoted bool) error {
-		b := builders[i]
-		if b == nil {
-			return nil
-		}
-		missing := !quoted && (v == "?" || isMissing(v, opt.Missing))
-		if err := b.add(v, missing); err != nil {
-			return perr(lr.line, i+1, attrs[i].name, err)
-		}
-		return nil
-	}
-	// fill stores the value an omitted sparse entry stands for.
-	fill := func(i int) error {
-		if builders[i] == nil {
-			return nil
-		}
-		switch a := &attrs[i]; a.typ {
-		case arffNumeric:
-			return add(i, "0", true)
-		case arffNominal:
-			if len(a.levels) > 0 {
-				return add(i, a.levels[0], true)
-			}
-		}
-		return builders[i].add("", true)
-	}
-	var pieces []string
-	rows := 0
-	for {
-		l, ok := lr.next()
-		if !ok {
-			break
-		}
-		t := strings.TrimSpace(l)
-		if t == "" || t[0] == '%' {
-			continue
-		}
-		if t[0] == '{' {
-			if t[len(t)-1] != '}' {
-				return nil, perr(lr.line, 0, "", fmt.Errorf("%w: sparse row does not end in '}' (instance weights are not supported)", ErrSyntax))
-			}
-			pieces, err = arffSplit(pieces[:0], t[1:len(t)-1])
-			if err != nil {
-				return nil, perr(lr.line, 0, "", err)
-			}
-			next := 0
-			for k, p := range pieces {
-				if p == "" && len(pieces) == 1 {
-					break // {} : every value omitted
-				}
-				sp := strings.IndexAny(p, " \t")
-				if sp < 0 {
-					return nil, perr(lr.line, 0, "", fmt.Errorf("%w: sparse entry %d %q is not \"index value\"", ErrSyntax, k+1, clip(p)))
-				}
-				idx, err := strconv.Atoi(p[:sp])
-				if err != nil || idx < 0 || idx >= len(attrs) {
-					return nil, perr(lr.line, 0, "", fmt.Errorf("%w: sparse entry %d: index %q is not in [0, %d)", ErrSyntax, k+1, p[:sp], len(attrs)))
-				}
-				if idx < next {
-					return nil, perr(lr.line, idx+1, attrs[idx].name, fmt.Errorf("%w: sparse index %d is not increasing", ErrSyntax, idx))
-				}
-				for ; next < idx; next++ {
-					if err := fill(next); err != nil {
-						return nil, err
-					}
-				}
-				v, quoted, err := arffUnquote(strings.TrimSpace(p[sp:]))
-				if err != nil {
-					return nil, perr(lr.line, idx+1, attrs[idx].name, err)
-				}
-				if err := add(idx, v, quoted); err != nil {
-					return nil, err
-				}
-				next = idx + 1
-			}
-			for ; next < len(attrs); next++ {
-				if err := fill(next); err != nil {
-					return nil, err
-				}
-			}
-			rows++
-			continue
-		}
-		pieces, err = arffSplit(pieces[:0], t)
 		if err != nil {
-			return nil, perr(lr.line, 0, "", err)
+			return nil, err
 		}
-		if len(pieces) != len(attrs) {
-			extra := ""
-			if len(pieces) == len(attrs)+1 && strings.HasPrefix(pieces[len(pieces)-1], "{") {
-				extra = " (instance weights are not supported)"
-			}
-			return nil, perr(lr.line, 0, "", fmt.Errorf("%w: row has %d values, %d attributes are declared%s", ErrRagged, len(pieces), len(attrs), extra))
-		}
-		for i, p := range pieces {
-			if builders[i] == nil {
-				continue
-			}
-			v, quoted, err := arffUnquote(p)
-			if err != nil {
-				return nil, perr(lr.line, i+1, attrs[i].name, err)
-			}
-			if err := add(i, v, quoted); err != nil {
-				return nil, err
-			}
-		}
-		rows++
+		t.NumRows++
 	}
-	if rows == 0 {
-		return nil, perr(0, 0, "", fmt.Errorf("%w: no data rows after @data", ErrEmpty))
+	if t.NumRows == 0 {
+		return nil, r.errorAt(0, fmt.Errorf("%w: no data rows after @data", ErrEmpty))
 	}
-	t.NumRows = rows
-	for _, b := range builders {
+	for _, b := range r.builders {
 		if b != nil {
 			t.Columns = append(t.Columns, b.column())
 		}
@@ -361,7 +145,251 @@ header:
 	return t, nil
 }
 
-// parseAttribute parses the text after @attribute.
+// errorAt returns a *ParseError at line (0: none).
+func (r *arffReader) errorAt(line int, err error) error {
+	return &ParseError{Source: r.source, Line: line, Err: err}
+}
+
+// valueError returns a *ParseError at attribute i of the current line.
+func (r *arffReader) valueError(i int, err error) error {
+	return &ParseError{Source: r.source, Line: r.lines.line, Column: r.attrs[i].name, Col: i + 1, Err: err}
+}
+
+// header reads the declarations up to and including @data.
+func (r *arffReader) header() error {
+	t, ok := r.lines.content()
+	if !ok {
+		return r.errorAt(0, fmt.Errorf("%w: empty file", ErrEmpty))
+	}
+	for ; ok; t, ok = r.lines.content() {
+		if t[0] != '@' {
+			return r.errorAt(r.lines.line, fmt.Errorf("%w: expected @relation, @attribute or @data, found %q", ErrSyntax, clip(t)))
+		}
+		kw, rest := t, ""
+		if i := strings.IndexAny(t, " \t{'\""); i >= 0 {
+			kw, rest = t[:i], t[i:]
+		}
+		var err error
+		switch strings.ToLower(kw) {
+		case "@relation":
+			err = r.readRelation(rest)
+		case "@attribute":
+			if err := r.readAttribute(rest); err != nil {
+				return err // located at the attribute
+			}
+		case "@data":
+			if !blank(rest) {
+				return r.errorAt(r.lines.line, fmt.Errorf("%w: unexpected %q after @data", ErrSyntax, clip(rest)))
+			}
+			if len(r.attrs) == 0 {
+				return r.errorAt(0, fmt.Errorf("%w: no @attribute declarations", ErrEmpty))
+			}
+			return nil
+		case "@end":
+			err = fmt.Errorf("%w: relational attributes are not supported", ErrUnsupported)
+		default:
+			err = fmt.Errorf("%w: unknown declaration %q", ErrSyntax, kw)
+		}
+		if err != nil {
+			return r.errorAt(r.lines.line, err)
+		}
+	}
+	return r.errorAt(0, fmt.Errorf("%w: no @data section", ErrSyntax))
+}
+
+// readRelation reads the name after @relation.
+func (r *arffReader) readRelation(rest string) error {
+	switch {
+	case r.relLine > 0:
+		return fmt.Errorf("%w: second @relation (first on line %d)", ErrSyntax, r.relLine)
+	case len(r.attrs) > 0:
+		return fmt.Errorf("%w: @relation after @attribute", ErrSyntax)
+	}
+	name := strings.TrimSpace(rest)
+	r.relation, r.relLine = strings.Clone(name), r.lines.line
+	if name == "" || (name[0] != '\'' && name[0] != '"') {
+		// Unquoted: the rest of the line, as some MULAN files
+		// write e.g. "@relation emotions: -C -6".
+		return nil
+	}
+	var tail string
+	var err error
+	if r.relation, tail, err = arffWord(name); err != nil {
+		return err
+	}
+	return endOfDecl(tail)
+}
+
+// readAttribute reads the declaration after @attribute.
+func (r *arffReader) readAttribute(rest string) error {
+	col := len(r.attrs) + 1
+	a, err := parseAttribute(rest)
+	if err == nil {
+		err = a.validUTF8()
+	}
+	if err != nil {
+		return &ParseError{Source: r.source, Line: r.lines.line, Col: col, Err: err}
+	}
+	if j, dup := r.index[a.name]; dup {
+		err := fmt.Errorf("%w (first at attribute %d, line %d)", ErrDuplicateColumn, j+1, r.attrs[j].line)
+		return &ParseError{Source: r.source, Line: r.lines.line, Column: a.name, Col: col, Err: err}
+	}
+	a.line = r.lines.line
+	r.index[a.name] = len(r.attrs)
+	r.attrs = append(r.attrs, a)
+	return nil
+}
+
+// labels sets t.LabelCount and t.Labels from a "-C n" option in the
+// relation name.
+func (r *arffReader) labels(t *Table, ov overrides) error {
+	n, ok := labelCount(r.relation)
+	if !ok {
+		return nil
+	}
+	if n == 0 || n > len(r.attrs) || -n > len(r.attrs) {
+		return r.errorAt(r.relLine, fmt.Errorf("%w: relation declares -C %d but there are %d attributes", ErrSyntax, n, len(r.attrs)))
+	}
+	t.LabelCount = n
+	lo, hi := 0, n
+	if n < 0 {
+		lo, hi = len(r.attrs)+n, len(r.attrs)
+	}
+	for _, a := range r.attrs[lo:hi] {
+		if ov.kind[a.name] != ovIgnore {
+			t.Labels = append(t.Labels, a.name)
+		}
+	}
+	return nil
+}
+
+// newBuilders makes the column builders: numeric attributes are numeric,
+// nominal ones categorical with their declared levels, string ones
+// categorical, unless Options say otherwise.
+func (r *arffReader) newBuilders(ov overrides) error {
+	rows := strings.Count(r.lines.s[r.lines.pos:], "\n") + 1
+	r.builders = make([]*colBuilder, len(r.attrs))
+	for i, a := range r.attrs {
+		def := modeCat
+		if a.typ == arffNumeric {
+			def = modeNum
+		}
+		mode, ok := ov.mode(a.name, def)
+		if !ok {
+			continue
+		}
+		if a.typ == arffDate {
+			err := fmt.Errorf("%w: date attributes are not supported; add the column to Ignore", ErrUnsupported)
+			return &ParseError{Source: r.source, Line: a.line, Column: a.name, Col: i + 1, Err: err}
+		}
+		r.builders[i] = newBuilder(a.name, mode, rows)
+		if mode == modeCat && a.typ == arffNominal {
+			r.builders[i].declare(a.levels)
+		}
+	}
+	return nil
+}
+
+// denseRow reads a row of comma-separated values, one per attribute.
+func (r *arffReader) denseRow(t string) error {
+	var err error
+	if r.pieces, err = arffSplit(r.pieces[:0], t); err != nil {
+		return r.errorAt(r.lines.line, err)
+	}
+	if n := len(r.pieces); n != len(r.attrs) {
+		extra := ""
+		if n == len(r.attrs)+1 && strings.HasPrefix(r.pieces[n-1], "{") {
+			extra = " (instance weights are not supported)"
+		}
+		return r.errorAt(r.lines.line, fmt.Errorf("%w: row has %d values, %d attributes are declared%s", ErrRagged, n, len(r.attrs), extra))
+	}
+	for i, p := range r.pieces {
+		if r.builders[i] == nil {
+			continue
+		}
+		if err := r.addText(i, p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sparseRow reads a row {index value, …}, indices increasing; the
+// attributes it leaves out get the value fill gives them.
+func (r *arffReader) sparseRow(t string) error {
+	line := r.lines.line
+	if t[len(t)-1] != '}' {
+		return r.errorAt(line, fmt.Errorf("%w: sparse row does not end in '}' (instance weights are not supported)", ErrSyntax))
+	}
+	var err error
+	if r.pieces, err = arffSplit(r.pieces[:0], t[1:len(t)-1]); err != nil {
+		return r.errorAt(line, err)
+	}
+	if len(r.pieces) == 1 && r.pieces[0] == "" {
+		r.pieces = r.pieces[:0] // {}: every value omitted
+	}
+	next := 0
+	for k, p := range r.pieces {
+		sp := strings.IndexAny(p, " \t")
+		if sp < 0 {
+			return r.errorAt(line, fmt.Errorf("%w: sparse entry %d %q is not \"index value\"", ErrSyntax, k+1, clip(p)))
+		}
+		idx, err := strconv.Atoi(p[:sp])
+		if err != nil || idx < 0 || idx >= len(r.attrs) {
+			return r.errorAt(line, fmt.Errorf("%w: sparse entry %d: index %q is not in [0, %d)", ErrSyntax, k+1, p[:sp], len(r.attrs)))
+		}
+		if idx < next {
+			return r.valueError(idx, fmt.Errorf("%w: sparse index %d is not increasing", ErrSyntax, idx))
+		}
+		if err := r.fill(next, idx); err != nil {
+			return err
+		}
+		if err := r.addText(idx, strings.TrimSpace(p[sp:])); err != nil {
+			return err
+		}
+		next = idx + 1
+	}
+	return r.fill(next, len(r.attrs))
+}
+
+// fill stores, for attributes from to to-1 omitted from a sparse row, the
+// value they stand for: 0, the first declared nominal value, or missing.
+func (r *arffReader) fill(from, to int) error {
+	for i := from; i < to; i++ {
+		v, missing := "", true
+		switch a := &r.attrs[i]; {
+		case a.typ == arffNumeric:
+			v, missing = "0", false
+		case a.typ == arffNominal && len(a.levels) > 0:
+			v, missing = a.levels[0], false
+		}
+		if err := r.add(i, v, missing); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// addText stores the value written p (quoted or not) of attribute i; '?'
+// and Options.Missing markers are missing unless quoted.
+func (r *arffReader) addText(i int, p string) error {
+	v, quoted, err := arffUnquote(p)
+	if err != nil {
+		return r.valueError(i, err)
+	}
+	return r.add(i, v, !quoted && (v == "?" || isMissing(v, r.missing)))
+}
+
+// add stores value v of attribute i, unless the attribute is ignored.
+func (r *arffReader) add(i int, v string, missing bool) error {
+	if b := r.builders[i]; b != nil {
+		if err := b.add(v, missing); err != nil {
+			return r.valueError(i, err)
+		}
+	}
+	return nil
+}
+
 // validUTF8 returns an ErrEncoding error when the attribute's name or a
 // declared value is not valid UTF-8 (protobuf strings must be).
 func (a *arffAttr) validUTF8() error {
@@ -376,8 +404,9 @@ func (a *arffAttr) validUTF8() error {
 	return nil
 }
 
+// parseAttribute parses the text after @attribute.
 func parseAttribute(rest string) (arffAttr, error) {
-	name, tail, err := arffWord(rest, true)
+	name, tail, err := arffWord(rest)
 	if err != nil {
 		return arffAttr{}, err
 	}
@@ -387,54 +416,9 @@ func parseAttribute(rest string) (arffAttr, error) {
 	a := arffAttr{name: name}
 	tail = strings.TrimSpace(tail)
 	if strings.HasPrefix(tail, "{") {
-		end := -1
-		var q byte
-		for i := 1; i < len(tail); i++ {
-			c := tail[i]
-			if q != 0 {
-				if c == '\\' {
-					i++
-				} else if c == q {
-					q = 0
-				}
-				continue
-			}
-			if c == '\'' || c == '"' {
-				q = c
-			} else if c == '}' {
-				end = i
-				break
-			}
-		}
-		if end < 0 {
-			return a, fmt.Errorf("%w: attribute %q: nominal value list is not closed with '}'", ErrSyntax, name)
-		}
-		if err := endOfDecl(tail[end+1:]); err != nil {
-			return a, err
-		}
 		a.typ = arffNominal
-		body := strings.TrimSpace(tail[1:end])
-		if body == "" {
-			a.levels = []string{}
-			return a, nil
-		}
-		pieces, err := arffSplit(nil, body)
-		if err != nil {
-			return a, err
-		}
-		dup := make(map[string]bool, len(pieces))
-		for _, p := range pieces {
-			v, _, err := arffUnquote(p)
-			if err != nil {
-				return a, err
-			}
-			if dup[v] {
-				return a, fmt.Errorf("%w: attribute %q declares nominal value %q twice", ErrSyntax, name, v)
-			}
-			dup[v] = true
-			a.levels = append(a.levels, strings.Clone(v))
-		}
-		return a, nil
+		a.levels, err = nominalValues(name, tail)
+		return a, err
 	}
 	word, after := tail, ""
 	if i := strings.IndexAny(tail, " \t"); i >= 0 {
@@ -458,111 +442,159 @@ func parseAttribute(rest string) (arffAttr, error) {
 	return a, endOfDecl(after)
 }
 
+// nominalValues parses the value list {v1, v2, …} that starts decl, the
+// type of attribute name.
+func nominalValues(name, decl string) ([]string, error) {
+	end, err := indexUnquoted(decl, '}')
+	if end < 0 || err != nil {
+		return nil, fmt.Errorf("%w: attribute %q: nominal value list is not closed with '}'", ErrSyntax, name)
+	}
+	if err := endOfDecl(decl[end+1:]); err != nil {
+		return nil, err
+	}
+	body := strings.TrimSpace(decl[1:end])
+	if body == "" {
+		return []string{}, nil
+	}
+	pieces, err := arffSplit(nil, body)
+	if err != nil {
+		return nil, err
+	}
+	levels := make([]string, 0, len(pieces))
+	declared := make(map[string]bool, len(pieces))
+	for _, p := range pieces {
+		v, _, err := arffUnquote(p)
+		if err != nil {
+			return nil, err
+		}
+		if declared[v] {
+			return nil, fmt.Errorf("%w: attribute %q declares nominal value %q twice", ErrSyntax, name, v)
+		}
+		declared[v] = true
+		levels = append(levels, strings.Clone(v))
+	}
+	return levels, nil
+}
+
+// blank reports whether s holds nothing but blanks and a % comment.
+func blank(s string) bool {
+	s = strings.TrimSpace(s)
+	return s == "" || s[0] == '%'
+}
+
 // endOfDecl checks that only blanks or a % comment follow a declaration.
 func endOfDecl(s string) error {
-	s = strings.TrimSpace(s)
-	if s == "" || s[0] == '%' {
+	if blank(s) {
 		return nil
 	}
-	return fmt.Errorf("%w: unexpected %q at end of declaration", ErrSyntax, clip(s))
+	return fmt.Errorf("%w: unexpected %q at end of declaration", ErrSyntax, clip(strings.TrimSpace(s)))
 }
 
 // arffWord reads one possibly quoted word from the start of s (after
-// blanks) and returns it unquoted with the remaining text. When brace is
-// set, an unquoted word also ends at '{'.
-func arffWord(s string, brace bool) (word, rest string, err error) {
+// blanks) and returns it unquoted with the remaining text. An unquoted
+// word ends at a blank or '{'.
+func arffWord(s string) (word, rest string, err error) {
 	s = strings.TrimLeft(s, " \t")
-	if s == "" {
-		return "", "", nil
-	}
-	if q := s[0]; q == '\'' || q == '"' {
-		for i := 1; i < len(s); i++ {
-			if s[i] == '\\' {
-				i++
-				continue
-			}
-			if s[i] == q {
-				w, _, err := arffUnquote(s[:i+1])
-				return strings.Clone(w), s[i+1:], err
-			}
+	if s != "" && (s[0] == '\'' || s[0] == '"') {
+		end := closingQuote(s)
+		if end < 0 {
+			return "", "", fmt.Errorf("%w: unterminated quote in %q", ErrSyntax, clip(s))
 		}
-		return "", "", fmt.Errorf("%w: unterminated quote in %q", ErrSyntax, clip(s))
+		w, _, err := arffUnquote(s[:end+1])
+		return strings.Clone(w), s[end+1:], err
 	}
-	end := len(s)
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c == ' ' || c == '\t' || (brace && c == '{') {
-			end = i
-			break
-		}
+	end := strings.IndexAny(s, " \t{")
+	if end < 0 {
+		end = len(s)
 	}
 	return strings.Clone(s[:end]), s[end:], nil
+}
+
+// closingQuote returns the index of the quote that closes the one s
+// starts with, skipping backslash escapes, or -1.
+func closingQuote(s string) int {
+	for i := 1; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case s[0]:
+			return i
+		}
+	}
+	return -1
+}
+
+// indexUnquoted returns the index of the first c in s outside quotes, or
+// -1; a quote that is not closed is an error.
+func indexUnquoted(s string, c byte) (int, error) {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case c:
+			return i, nil
+		case '\'', '"':
+			end := closingQuote(s[i:])
+			if end < 0 {
+				return -1, fmt.Errorf("%w: unterminated quote", ErrSyntax)
+			}
+			i += end
+		}
+	}
+	return -1, nil
 }
 
 // arffSplit appends to dst the comma-separated pieces of s, trimmed, with
 // commas inside quotes kept.
 func arffSplit(dst []string, s string) ([]string, error) {
-	start := 0
-	var q byte
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if q != 0 {
-			if c == '\\' {
-				i++
-			} else if c == q {
-				q = 0
-			}
-			continue
+	for {
+		i, err := indexUnquoted(s, ',')
+		if err != nil {
+			return dst, err
 		}
-		switch c {
-		case '\'', '"':
-			q = c
-		case ',':
-			dst = append(dst, strings.TrimSpace(s[start:i]))
-			start = i + 1
+		if i < 0 {
+			return append(dst, strings.TrimSpace(s)), nil
 		}
+		dst = append(dst, strings.TrimSpace(s[:i]))
+		s = s[i+1:]
 	}
-	if q != 0 {
-		return dst, fmt.Errorf("%w: unterminated quote", ErrSyntax)
-	}
-	return append(dst, strings.TrimSpace(s[start:])), nil
 }
 
-// arffUnquote returns the value of a trimmed token: a quoted token loses
-// its quotes and escapes; a bare token is returned as is.
+// arffUnquote returns the value of a trimmed token and whether it was
+// quoted: a quoted token loses its quotes and escapes (\n, \t, \r, and a
+// backslash before any other character); a bare token is returned as is.
 func arffUnquote(t string) (string, bool, error) {
 	if t == "" || (t[0] != '\'' && t[0] != '"') {
 		return t, false, nil
 	}
-	q := t[0]
-	if len(t) >= 2 && t[len(t)-1] == q && strings.IndexByte(t[1:len(t)-1], '\\') < 0 && strings.IndexByte(t[1:len(t)-1], q) < 0 {
-		return t[1 : len(t)-1], true, nil
+	end := closingQuote(t)
+	switch {
+	case end < 0:
+		return "", true, fmt.Errorf("%w: unterminated quote in %q", ErrSyntax, clip(t))
+	case end < len(t)-1:
+		return "", true, fmt.Errorf("%w: text after closing quote in %q", ErrSyntax, clip(t))
+	}
+	body := t[1:end]
+	if strings.IndexByte(body, '\\') < 0 {
+		return body, true, nil
 	}
 	var b strings.Builder
-	for i := 1; i < len(t); i++ {
-		c := t[i]
-		switch {
-		case c == '\\' && i+1 < len(t):
+	for i := 0; i < len(body); i++ {
+		c := body[i]
+		if c == '\\' {
+			// Never the last byte: closingQuote skipped the byte after it.
 			i++
-			switch t[i] {
+			c = body[i]
+			switch c {
 			case 'n':
-				b.WriteByte('\n')
+				c = '\n'
 			case 't':
-				b.WriteByte('\t')
+				c = '\t'
 			case 'r':
-				b.WriteByte('\r')
-			default:
-				b.WriteByte(t[i])
+				c = '\r'
 			}
-		case c == q:
-			if i != len(t)-1 {
-				return "", true, fmt.Errorf("%w: text after closing quote in %q", ErrSyntax, clip(t))
-			}
-			return b.String(), true, nil
-		default:
-			b.WriteByte(c)
 		}
+		b.WriteByte(c)
 	}
-	return "", true, fmt.Errorf("%w: unterminated quote in %q", ErrSyntax, clip(t))
+	return b.String(), true, nil
 }
 
 // labelCount finds a MEKA/MULAN "-C n" option in a relation name.

@@ -78,14 +78,8 @@ func parseCSV(r io.Reader, source string, opt Options, size int64) (*Table, erro
 	}
 	builders := make([]*colBuilder, len(header))
 	for i, name := range header {
-		switch ov.kind[name] {
-		case ovIgnore:
-		case ovNumeric:
-			builders[i] = newBuilder(name, modeNum, 0)
-		case ovCategorical:
-			builders[i] = newBuilder(name, modeCat, 0)
-		default:
-			builders[i] = newBuilder(name, modeInfer, 0)
+		if mode, ok := ov.mode(name, modeInfer); ok {
+			builders[i] = newBuilder(name, mode, 0)
 		}
 	}
 	rows := 0

@@ -436,6 +436,20 @@ func (o *Options) resolve() (overrides, error) {
 	return ov, nil
 }
 
+// mode returns how to build column name: as the Options lists say, else
+// as def; false when the column is ignored.
+func (ov overrides) mode(name string, def colMode) (colMode, bool) {
+	switch ov.kind[name] {
+	case ovIgnore:
+		return def, false
+	case ovNumeric:
+		return modeNum, true
+	case ovCategorical:
+		return modeCat, true
+	}
+	return def, true
+}
+
 // unknown returns an error naming the override names for which has is
 // false, or nil.
 func (ov overrides) unknown(has func(string) bool) error {
