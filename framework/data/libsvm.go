@@ -48,6 +48,21 @@ func ParseLIBSVM(r io.Reader, source string, opt Options) (*Table, error) {
 	return parseLIBSVM(s, source, opt)
 }
 
+// libsvmReader holds what has been read of a LIBSVM text: the sparse
+// features, and the labels of each row (labels[labPtr[i]:labPtr[i+1]]).
+type libsvmReader struct {
+	source  string
+	maxF    int
+	indptr  []int64
+	indices []int32
+	values  []float64
+	ncols   int
+	labels  []string
+	labPtr  []int
+	lines   []int // the line of each row
+	multi   bool  // some line has no label or several
+}
+
 func parseLIBSVM(s, source string, opt Options) (*Table, error) {
 	ov, err := opt.resolve()
 	if err != nil {
@@ -57,180 +72,170 @@ func parseLIBSVM(s, source string, opt Options) (*Table, error) {
 	if maxF == 0 {
 		maxF = defaultMaxFeatures
 	}
-	maxF = min(maxF, math.MaxInt32)
-	s = strings.TrimPrefix(s, "\uFEFF")
-	lr := lineReader{s: s}
-	perr := func(line int, column string, err error) error {
-		return &ParseError{Source: source, Line: line, Column: column, Err: err}
+	r := &libsvmReader{source: source, maxF: min(maxF, math.MaxInt32), indptr: []int64{0}, labPtr: []int{0}}
+	lr := lineReader{s: strings.TrimPrefix(s, "\uFEFF")}
+	for l, ok := lr.next(); ok; l, ok = lr.next() {
+		if err := r.readLine(l, lr.line); err != nil {
+			return nil, err
+		}
 	}
-	var (
-		indptr  = []int64{0}
-		indices []int32
-		values  []float64
-		labels  []string // all labels, flat
-		labPtr  = []int{0}
-		lines   []int
-		multi   bool
-		ncols   int
-	)
-	for {
-		l, ok := lr.next()
-		if !ok {
-			break
-		}
-		if i := strings.IndexByte(l, '#'); i >= 0 {
-			l = l[:i]
-		}
-		tok := 0
-		prev := 0
-		for {
-			l = strings.TrimLeft(l, " \t")
-			if l == "" {
-				break
-			}
-			end := strings.IndexAny(l, " \t")
-			if end < 0 {
-				end = len(l)
-			}
-			w := l[:end]
-			l = l[end:]
-			tok++
-			colon := strings.IndexByte(w, ':')
-			if tok == 1 && colon < 0 {
-				// The label(s).
-				n := 0
-				for _, lab := range strings.Split(w, ",") {
-					if lab == "" {
-						return nil, perr(lr.line, "label", fmt.Errorf("%w: empty label in %q", ErrSyntax, clip(w)))
-					}
-					labels = append(labels, lab)
-					n++
-				}
-				if n != 1 {
-					multi = true
-				}
-				continue
-			}
-			if tok == 1 {
-				multi = true // no label on this line
-			}
-			if colon < 0 {
-				return nil, perr(lr.line, "", fmt.Errorf("%w: token %d %q is not index:value", ErrSyntax, tok, clip(w)))
-			}
-			if w[:colon] == "qid" {
-				return nil, perr(lr.line, "", fmt.Errorf("%w: qid (ranking) is not supported", ErrUnsupported))
-			}
-			idx, err := strconv.Atoi(w[:colon])
-			if err != nil || idx < 1 || idx > maxF {
-				return nil, perr(lr.line, "", fmt.Errorf("%w: token %d %q: feature index must be an integer in [1, %d]", ErrSyntax, tok, clip(w), maxF))
-			}
-			if idx <= prev {
-				return nil, perr(lr.line, "f"+strconv.Itoa(idx), fmt.Errorf("%w: token %d: feature index %d not greater than previous %d", ErrSyntax, tok, idx, prev))
-			}
-			v, kind := parseNum(w[colon+1:])
-			ok := kind == numFinite
-			if !ok || w[colon+1:] != strings.TrimSpace(w[colon+1:]) {
-				return nil, perr(lr.line, "f"+strconv.Itoa(idx), fmt.Errorf("%w: token %d: value %q", ErrNotNumeric, tok, clip(w[colon+1:])))
-			}
-			prev = idx
-			ncols = max(ncols, idx)
-			indices = append(indices, int32(idx-1))
-			values = append(values, v)
-		}
-		if tok == 0 {
-			continue // blank or comment line
-		}
-		indptr = append(indptr, int64(len(values)))
-		labPtr = append(labPtr, len(labels))
-		lines = append(lines, lr.line)
-	}
-	rows := len(indptr) - 1
+	rows := len(r.lines)
 	if rows == 0 {
-		return nil, perr(0, "", fmt.Errorf("%w: no data lines", ErrEmpty))
+		return nil, &ParseError{Source: source, Err: fmt.Errorf("%w: no data lines", ErrEmpty)}
 	}
-
 	t := &Table{Source: source, NumRows: rows}
-	if !multi {
-		if err := ov.unknown(func(n string) bool { return n == "label" }); err != nil {
-			return nil, perr(0, "", err)
-		}
-		if k := ov.kind["label"]; k != ovIgnore {
-			b := newBuilder("label", modeCat, rows)
-			if k == ovNumeric {
-				b = newBuilder("label", modeNum, rows)
-			}
-			for i, lab := range labels {
-				if err := b.add(lab, isMissing(lab, opt.Missing)); err != nil {
-					return nil, &ParseError{Source: source, Line: lines[i], Column: "label", Col: 1, Err: err}
-				}
-			}
-			t.Columns = append(t.Columns, b.column())
-		}
+	if r.multi {
+		t.Columns, err = r.labelColumns(ov)
 	} else {
-		distinct := map[string]int{}
-		var names []string
-		for _, lab := range labels {
-			if _, ok := distinct[lab]; !ok {
-				distinct[lab] = 0
-				names = append(names, lab)
-			}
-		}
-		sortLabels(names)
-		for j, n := range names {
-			distinct[n] = j
-		}
-		cols := make(map[string]bool, len(names))
-		for _, n := range names {
-			cols["label_"+n] = true
-		}
-		if err := ov.unknown(func(n string) bool { return cols[n] }); err != nil {
-			return nil, perr(0, "", err)
-		}
-		has := make([][]bool, len(names))
-		for j := range has {
-			has[j] = make([]bool, rows)
-		}
-		for i := 0; i < rows; i++ {
-			for _, lab := range labels[labPtr[i]:labPtr[i+1]] {
-				j := distinct[lab]
-				if has[j][i] {
-					return nil, &ParseError{Source: source, Line: lines[i], Column: "label_" + lab, Err: fmt.Errorf("%w: label %q listed twice", ErrSyntax, lab)}
-				}
-				has[j][i] = true
-			}
-		}
-		for j, n := range names {
-			name := "label_" + n
-			mode := modeNum
-			switch ov.kind[name] {
-			case ovIgnore:
-				continue
-			case ovCategorical:
-				mode = modeCat
-			}
-			b := newBuilder(name, mode, rows)
-			for i := 0; i < rows; i++ {
-				v := "0"
-				if has[j][i] {
-					v = "1"
-				}
-				if err := b.add(v, false); err != nil {
-					return nil, &ParseError{Source: source, Line: lines[i], Column: name, Err: err}
-				}
-			}
-			t.Columns = append(t.Columns, b.column())
-		}
+		t.Columns, err = r.labelColumn(ov, opt.Missing)
 	}
-	t.Sparse = &sparse.CSR{Rows: rows, Cols: ncols, Indptr: indptr, Indices: indices, Values: values}
-	if indices == nil {
+	if err != nil {
+		return nil, err
+	}
+	t.Sparse = &sparse.CSR{Rows: rows, Cols: r.ncols, Indptr: r.indptr, Indices: r.indices, Values: r.values}
+	if r.indices == nil {
 		t.Sparse.Indices = []int32{}
 		t.Sparse.Values = []float64{}
 	}
-	t.SparseNames = make([]string, ncols)
+	t.SparseNames = make([]string, r.ncols)
 	for j := range t.SparseNames {
 		t.SparseNames[j] = "f" + strconv.Itoa(j+1)
 	}
 	return t, nil
+}
+
+// readLine reads line number n, "labels index:value …"; a line blank up
+// to its # comment holds no row.
+func (r *libsvmReader) readLine(l string, n int) error {
+	l, _, _ = strings.Cut(l, "#")
+	perr := func(column string, err error) error {
+		return &ParseError{Source: r.source, Line: n, Column: column, Err: err}
+	}
+	tok, prev := 0, 0
+	for w := range strings.FieldsFuncSeq(l, func(c rune) bool { return c == ' ' || c == '\t' }) {
+		tok++
+		colon := strings.IndexByte(w, ':')
+		if tok == 1 && colon < 0 {
+			for lab := range strings.SplitSeq(w, ",") {
+				if lab == "" {
+					return perr("label", fmt.Errorf("%w: empty label in %q", ErrSyntax, clip(w)))
+				}
+				r.labels = append(r.labels, lab)
+			}
+			r.multi = r.multi || strings.Contains(w, ",")
+			continue
+		}
+		if tok == 1 {
+			r.multi = true // no label on this line
+		}
+		if colon < 0 {
+			return perr("", fmt.Errorf("%w: token %d %q is not index:value", ErrSyntax, tok, clip(w)))
+		}
+		if w[:colon] == "qid" {
+			return perr("", fmt.Errorf("%w: qid (ranking) is not supported", ErrUnsupported))
+		}
+		idx, err := strconv.Atoi(w[:colon])
+		if err != nil || idx < 1 || idx > r.maxF {
+			return perr("", fmt.Errorf("%w: token %d %q: feature index must be an integer in [1, %d]", ErrSyntax, tok, clip(w), r.maxF))
+		}
+		if idx <= prev {
+			return perr("f"+strconv.Itoa(idx), fmt.Errorf("%w: token %d: feature index %d not greater than previous %d", ErrSyntax, tok, idx, prev))
+		}
+		val := w[colon+1:]
+		v, kind := parseNum(val)
+		if kind != numFinite || val != strings.TrimSpace(val) {
+			return perr("f"+strconv.Itoa(idx), fmt.Errorf("%w: token %d: value %q", ErrNotNumeric, tok, clip(val)))
+		}
+		prev = idx
+		r.ncols = max(r.ncols, idx)
+		r.indices = append(r.indices, int32(idx-1))
+		r.values = append(r.values, v)
+	}
+	if tok > 0 {
+		r.indptr = append(r.indptr, int64(len(r.values)))
+		r.labPtr = append(r.labPtr, len(r.labels))
+		r.lines = append(r.lines, n)
+	}
+	return nil
+}
+
+// labelColumn returns the column "label" of a single-label file (none
+// when it is ignored).
+func (r *libsvmReader) labelColumn(ov overrides, missing []string) ([]Column, error) {
+	if err := ov.unknown(func(n string) bool { return n == "label" }); err != nil {
+		return nil, &ParseError{Source: r.source, Err: err}
+	}
+	mode, ok := ov.mode("label", modeCat)
+	if !ok {
+		return nil, nil
+	}
+	b := newBuilder("label", mode, len(r.lines))
+	for i, lab := range r.labels {
+		if err := b.add(lab, isMissing(lab, missing)); err != nil {
+			return nil, &ParseError{Source: r.source, Line: r.lines[i], Column: "label", Col: 1, Err: err}
+		}
+	}
+	return []Column{b.column()}, nil
+}
+
+// labelColumns returns the 0/1 columns "label_l" of a multi-label file,
+// one per distinct label l, ordered by sortLabels, less the ignored ones.
+func (r *libsvmReader) labelColumns(ov overrides) ([]Column, error) {
+	var names []string
+	index := map[string]int{} // label → position in names
+	for _, lab := range r.labels {
+		if _, ok := index[lab]; !ok {
+			index[lab] = 0
+			names = append(names, lab)
+		}
+	}
+	sortLabels(names)
+	for j, n := range names {
+		index[n] = j
+	}
+	known := func(col string) bool {
+		lab, ok := strings.CutPrefix(col, "label_")
+		_, has := index[lab]
+		return ok && has
+	}
+	if err := ov.unknown(known); err != nil {
+		return nil, &ParseError{Source: r.source, Err: err}
+	}
+	builders := make([]*colBuilder, len(names))
+	for j, n := range names {
+		if mode, ok := ov.mode("label_"+n, modeNum); ok {
+			builders[j] = newBuilder("label_"+n, mode, len(r.lines))
+		}
+	}
+	has := make([]bool, len(names)) // the labels of the current row
+	for i, line := range r.lines {
+		clear(has)
+		for _, lab := range r.labels[r.labPtr[i]:r.labPtr[i+1]] {
+			if has[index[lab]] {
+				return nil, &ParseError{Source: r.source, Line: line, Column: "label_" + lab, Err: fmt.Errorf("%w: label %q listed twice", ErrSyntax, lab)}
+			}
+			has[index[lab]] = true
+		}
+		for j, b := range builders {
+			if b == nil {
+				continue
+			}
+			v := "0"
+			if has[j] {
+				v = "1"
+			}
+			if err := b.add(v, false); err != nil {
+				return nil, &ParseError{Source: r.source, Line: line, Column: b.name, Err: err}
+			}
+		}
+	}
+	var cols []Column
+	for _, b := range builders {
+		if b != nil {
+			cols = append(cols, b.column())
+		}
+	}
+	return cols, nil
 }
 
 // sortLabels orders labels numerically when all are numbers, else by text.
