@@ -11,11 +11,7 @@ import (
 // ReadARFF loads a Weka ARFF file; a path ending in .gz is gunzipped. See
 // ParseARFF for the format.
 func ReadARFF(path string, opt Options) (*Table, error) {
-	s, err := readFile(path)
-	if err != nil {
-		return nil, err
-	}
-	return parseARFF(s, path, opt)
+	return readPath(path, opt, parseARFF)
 }
 
 // ParseARFF reads Weka ARFF from r; source names the input in errors.
@@ -38,11 +34,7 @@ func ReadARFF(path string, opt Options) (*Table, error) {
 // categorical one (levels are the value text), Options.Numeric a nominal
 // or string attribute into a numeric one.
 func ParseARFF(r io.Reader, source string, opt Options) (*Table, error) {
-	s, err := readAll(r, source)
-	if err != nil {
-		return nil, err
-	}
-	return parseARFF(s, source, opt)
+	return parseARFF(r, source, opt, 0)
 }
 
 // arffType is the declared type of an ARFF attribute.
@@ -103,7 +95,12 @@ type arffReader struct {
 	pieces   []string       // the fields of the current row
 }
 
-func parseARFF(s, source string, opt Options) (*Table, error) {
+// parseARFF is ParseARFF for an input of about size bytes (0: unknown).
+func parseARFF(in io.Reader, source string, opt Options, size int64) (*Table, error) {
+	s, err := readAll(in, source, size)
+	if err != nil {
+		return nil, err
+	}
 	ov, err := opt.resolve()
 	if err != nil {
 		return nil, &ParseError{Source: source, Err: err}

@@ -14,12 +14,7 @@ import (
 // ReadCSV loads a CSV file with a header row; a path ending in .gz is
 // gunzipped. See ParseCSV for the format.
 func ReadCSV(path string, opt Options) (*Table, error) {
-	f, err := openFile(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return parseCSV(f, path, opt, fileSizeHint(path))
+	return readPath(path, opt, parseCSV)
 }
 
 // ParseCSV reads CSV from r; source names the input in errors.

@@ -363,25 +363,21 @@ func (g gzipFile) Close() error {
 	return errors.Join(g.Reader.Close(), g.f.Close())
 }
 
-// readFile returns the whole content of path, gunzipped when the name
-// ends in .gz.
-func readFile(path string) (string, error) {
+// readPath parses the file path, gunzipped when the name ends in .gz,
+// with parse, which is told about how many bytes it holds.
+func readPath(path string, opt Options, parse func(io.Reader, string, Options, int64) (*Table, error)) (*Table, error) {
 	f, err := openFile(path)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	defer f.Close()
-	var b strings.Builder
-	b.Grow(int(min(fileSizeHint(path), 1<<30)))
-	if _, err := io.Copy(&b, f); err != nil {
-		return "", fmt.Errorf("data: read %s: %w", path, err)
-	}
-	return b.String(), nil
+	return parse(f, path, opt, fileSizeHint(path))
 }
 
-// readAll returns the whole content of r.
-func readAll(r io.Reader, source string) (string, error) {
+// readAll returns the whole content of r, about size bytes (0: unknown).
+func readAll(r io.Reader, source string, size int64) (string, error) {
 	var b strings.Builder
+	b.Grow(int(min(size, 1<<30)))
 	if _, err := io.Copy(&b, r); err != nil {
 		return "", fmt.Errorf("data: read %s: %w", source, err)
 	}

@@ -18,11 +18,7 @@ const defaultMaxFeatures = 1 << 22
 // ReadLIBSVM loads a LIBSVM/SVMlight file; a path ending in .gz is
 // gunzipped. See ParseLIBSVM for the format.
 func ReadLIBSVM(path string, opt Options) (*Table, error) {
-	s, err := readFile(path)
-	if err != nil {
-		return nil, err
-	}
-	return parseLIBSVM(s, path, opt)
+	return readPath(path, opt, parseLIBSVM)
 }
 
 // ParseLIBSVM reads LIBSVM text from r; source names the input in errors.
@@ -41,11 +37,7 @@ func ReadLIBSVM(path string, opt Options) (*Table, error) {
 // columns. In a single-label file a label equal to an Options.Missing
 // marker is missing.
 func ParseLIBSVM(r io.Reader, source string, opt Options) (*Table, error) {
-	s, err := readAll(r, source)
-	if err != nil {
-		return nil, err
-	}
-	return parseLIBSVM(s, source, opt)
+	return parseLIBSVM(r, source, opt, 0)
 }
 
 // libsvmReader holds what has been read of a LIBSVM text: the sparse
@@ -63,7 +55,13 @@ type libsvmReader struct {
 	multi   bool  // some line has no label or several
 }
 
-func parseLIBSVM(s, source string, opt Options) (*Table, error) {
+// parseLIBSVM is ParseLIBSVM for an input of about size bytes (0:
+// unknown).
+func parseLIBSVM(in io.Reader, source string, opt Options, size int64) (*Table, error) {
+	s, err := readAll(in, source, size)
+	if err != nil {
+		return nil, err
+	}
 	ov, err := opt.resolve()
 	if err != nil {
 		return nil, &ParseError{Source: source, Err: err}
