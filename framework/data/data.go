@@ -305,6 +305,9 @@ func Read(path string, opt Options) (*Table, error) {
 	if err != nil {
 		return nil, &ParseError{Source: path, Err: err}
 	}
+	if opt.Delimiter == 0 {
+		opt.Delimiter = f.delim
+	}
 	return f.read(path, opt)
 }
 

@@ -16,30 +16,23 @@ type Format struct {
 	// Description says what the format holds and how its target is found.
 	Description string
 
-	read func(path string, opt Options) (*Table, error)
+	read  func(path string, opt Options) (*Table, error)
+	delim rune // the default delimiter of a delimited text format, else 0
 }
 
 // Formats returns the formats Read accepts, in the order it tries their
 // extensions.
 func Formats() []Format {
 	return []Format{
-		{Name: "csv", Extensions: []string{".csv"}, read: ReadCSV,
+		{Name: "csv", Extensions: []string{".csv"}, read: ReadCSV, delim: ',',
 			Description: "comma-separated values with a header row (Options.Delimiter for another delimiter); quoted fields as RFC 4180"},
-		{Name: "tsv", Extensions: []string{".tsv"}, read: readTSV,
+		{Name: "tsv", Extensions: []string{".tsv"}, read: ReadCSV, delim: '\t',
 			Description: "tab-separated values with a header row"},
 		{Name: "arff", Extensions: []string{".arff"}, read: ReadARFF,
 			Description: "Weka ARFF, dense or sparse rows; nominal attributes are categorical; MEKA/MULAN multi-label files (-C n) name their labels"},
 		{Name: "libsvm", Extensions: []string{".libsvm", ".svm", ".svmlight", ".txt"}, read: ReadLIBSVM,
 			Description: "LIBSVM/SVMlight sparse rows \"label index:value ...\"; comma-separated labels make a multi-label file"},
 	}
-}
-
-// readTSV reads a CSV file whose delimiter is a tab unless opt says otherwise.
-func readTSV(path string, opt Options) (*Table, error) {
-	if opt.Delimiter == 0 {
-		opt.Delimiter = '\t'
-	}
-	return ReadCSV(path, opt)
 }
 
 // formatOf returns the format path's extension selects.

@@ -1,5 +1,7 @@
 package data
 
+import "slices"
+
 // Position is where a value of a data file is: the 1-based line and byte
 // column of its field. Zero fields mean unknown.
 type Position struct {
@@ -12,11 +14,11 @@ type Position struct {
 // the zero Position.
 func Locate(path string, opt Options, row int, name string) Position {
 	f, err := formatOf(path)
-	if err != nil || (f.Name != "csv" && f.Name != "tsv") {
+	if err != nil || f.delim == 0 {
 		return Position{}
 	}
-	if f.Name == "tsv" && opt.Delimiter == 0 {
-		opt.Delimiter = '\t'
+	if opt.Delimiter == 0 {
+		opt.Delimiter = f.delim
 	}
 	delim, err := opt.delimiter()
 	if err != nil {
@@ -29,16 +31,8 @@ func Locate(path string, opt Options, row int, name string) Position {
 	defer in.Close()
 	cr, _ := newCSVReader(in, delim, opt.maxLine())
 	header, err := cr.Read()
-	if err != nil {
-		return Position{}
-	}
-	col := -1
-	for i, h := range header {
-		if h == name {
-			col = i
-		}
-	}
-	if col < 0 {
+	col := slices.Index(header, name) // the names of a file Read accepts are distinct
+	if err != nil || col < 0 {
 		return Position{}
 	}
 	for r := 0; ; r++ {
