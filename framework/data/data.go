@@ -61,14 +61,6 @@ type Column struct {
 	Codes []int32
 }
 
-// Len returns the number of rows of the column.
-func (c *Column) Len() int {
-	if c.Kind == Categorical {
-		return len(c.Codes)
-	}
-	return len(c.Num)
-}
-
 // MissingCount returns the number of missing values in the column.
 func (c *Column) MissingCount() int {
 	n := 0
@@ -392,8 +384,8 @@ type override uint8
 
 const (
 	ovNone override = iota
-	ovNumeric
 	ovCategorical
+	ovNumeric
 	ovIgnore
 )
 
@@ -406,22 +398,20 @@ type overrides struct {
 // resolve checks the option lists and returns them as a map.
 func (o *Options) resolve() (overrides, error) {
 	ov := overrides{kind: make(map[string]override)}
-	lists := []struct {
-		names []string
-		kind  override
+	lists := [...]struct {
 		label string
-	}{{o.Categorical, ovCategorical, "Categorical"}, {o.Numeric, ovNumeric, "Numeric"}, {o.Ignore, ovIgnore, "Ignore"}}
-	label := map[override]string{ovCategorical: "Categorical", ovNumeric: "Numeric", ovIgnore: "Ignore"}
-	for _, l := range lists {
+		names []string
+	}{ovCategorical: {"Categorical", o.Categorical}, ovNumeric: {"Numeric", o.Numeric}, ovIgnore: {"Ignore", o.Ignore}}
+	for k, l := range lists {
 		for _, n := range l.names {
-			if k, ok := ov.kind[n]; ok {
-				if k != l.kind {
-					return ov, fmt.Errorf("%w: column %q is in both %s and %s", ErrOptions, n, label[k], l.label)
-				}
-				continue
+			prev, dup := ov.kind[n]
+			switch {
+			case !dup:
+				ov.kind[n] = override(k)
+				ov.order = append(ov.order, n)
+			case prev != override(k):
+				return ov, fmt.Errorf("%w: column %q is in both %s and %s", ErrOptions, n, lists[prev].label, l.label)
 			}
-			ov.kind[n] = l.kind
-			ov.order = append(ov.order, n)
 		}
 	}
 	for _, m := range o.Missing {
