@@ -417,10 +417,7 @@ func parseAttribute(rest string) (arffAttr, error) {
 		a.levels, err = nominalValues(name, tail)
 		return a, err
 	}
-	word, after := tail, ""
-	if i := strings.IndexAny(tail, " \t"); i >= 0 {
-		word, after = tail[:i], tail[i:]
-	}
+	word, after := cutWord(tail)
 	switch strings.ToLower(word) {
 	case "numeric", "real", "integer":
 		a.typ = arffNumeric
@@ -471,6 +468,16 @@ func nominalValues(name, decl string) ([]string, error) {
 		levels = append(levels, strings.Clone(v))
 	}
 	return levels, nil
+}
+
+// cutWord returns the first blank-separated word of s and the text after
+// it.
+func cutWord(s string) (word, rest string) {
+	s = strings.TrimLeft(s, " \t")
+	if i := strings.IndexAny(s, " \t"); i >= 0 {
+		return s[:i], s[i:]
+	}
+	return s, ""
 }
 
 // blank reports whether s holds nothing but blanks and a % comment.

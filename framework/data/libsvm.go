@@ -110,7 +110,7 @@ func (r *libsvmReader) readLine(l string, n int) error {
 		return &ParseError{Source: r.source, Line: n, Column: column, Err: err}
 	}
 	tok, prev := 0, 0
-	for w := range strings.FieldsFuncSeq(l, func(c rune) bool { return c == ' ' || c == '\t' }) {
+	for w, rest := cutWord(l); w != ""; w, rest = cutWord(rest) {
 		tok++
 		colon := strings.IndexByte(w, ':')
 		if tok == 1 && colon < 0 {
