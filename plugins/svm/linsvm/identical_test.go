@@ -164,3 +164,18 @@ func TestFitCrammerSingerIdenticalToReference(t *testing.T) {
 		}
 	}
 }
+
+// TestPermIntN checks that permIntN draws what rand.Rand.IntN draws from
+// the same PCG state, for small, power-of-two and large bounds.
+func TestPermIntN(t *testing.T) {
+	a := rand.NewPCG(1, permSeq)
+	b := rand.NewPCG(1, permSeq)
+	r := rand.New(b)
+	for _, n := range []int{1, 2, 3, 7, 8, 1000, 1 << 20, 20000, 1<<62 + 12345, math.MaxInt} {
+		for range 2000 {
+			if got, want := permIntN(a, n), r.IntN(n); got != want {
+				t.Fatalf("n = %d: permIntN %d, IntN %d", n, got, want)
+			}
+		}
+	}
+}

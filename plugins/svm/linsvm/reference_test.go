@@ -452,4 +452,3 @@ func fitCrammerSingerReference(x Rows, y []int, k int, s []float64, opt Options)
 	res.Objective = 0.5*sq + o.C*csLoss(res, x, y, s)
 	return res, nil
 }
-
