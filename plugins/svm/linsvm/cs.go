@@ -70,6 +70,7 @@ type csSolver struct {
 	alphaNew   []float64
 	dInd       []int32 // classes whose α moved in the last update
 	dVal       []float64
+	sink       float64 // written by touch, never read
 }
 
 // csRow is the per-row state of the Crammer–Singer solver, packed so that
@@ -374,6 +375,21 @@ func FitCrammerSinger(x Rows, y []int, k int, s []float64, opt Options) (*CSResu
 	return res, nil
 }
 
+// touch reads a few words of row i's dual variables, class indices and
+// state so that their cache lines are on their way while the current row
+// is processed (the rows are visited in random order, and α alone is n·K
+// values). The values only feed cs.sink, which nothing reads.
+func (cs *csSolver) touch(i int) {
+	k := cs.k
+	a := cs.alpha[i*k : (i+1)*k : (i+1)*k]
+	t := a[0] + a[k-1] + cs.rows[i].qd
+	for m := 8; m < k; m += 8 {
+		t += a[m]
+	}
+	t += float64(cs.alphaIndex[i*k] + cs.alphaIndex[i*k+k-1])
+	cs.sink += t
+}
+
 // solve runs the outer iterations of LIBLINEAR's Solver_MCSVM_CS::Solve
 // over the rows listed in index and returns the number of iterations and
 // whether the Tol rule was met.
@@ -393,6 +409,9 @@ func (cs *csSolver) solve(index []int, y []int, o Options) (int, bool) {
 		}
 		for s := 0; s < activeSize; s++ {
 			i := index[s]
+			if s+1 < activeSize {
+				cs.touch(index[s+1])
+			}
 			shrunkRow, spread := cs.visit(i, y[i])
 			if shrunkRow {
 				activeSize--
