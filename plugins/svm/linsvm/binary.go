@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/bits"
 	"math/rand/v2"
+	"runtime"
 
 	"gonum.org/v1/gonum/floats"
 )
@@ -195,6 +196,7 @@ func Fit(x Rows, y, s []float64, opt Options) (*Result, error) {
 	pgMaxOld, pgMinOld := math.Inf(1), math.Inf(-1)
 	iter := 0
 	converged := false
+	var sink float64
 	for iter < o.MaxIter {
 		pgMaxNew, pgMinNew := math.Inf(-1), math.Inf(1)
 		for i := range activeSize {
@@ -203,6 +205,16 @@ func Fit(x Rows, y, s []float64, opt Options) (*Result, error) {
 		}
 		for s := 0; s < activeSize; s++ {
 			i := index[s]
+			if s+1 < activeSize {
+				// Read the next row's values ahead so that their cache
+				// lines arrive while this row is processed (rows are
+				// visited in random order); only sink uses them.
+				j := index[s+1]
+				sink += y[j] + alpha[j] + qd[j] + upper[j]
+				if v.kind == viewDense {
+					sink += v.data[j*v.stride]
+				}
+			}
 			yi := y[i]
 			var dot float64
 			if v.kind == viewDense {
@@ -282,6 +294,7 @@ func Fit(x Rows, y, s []float64, opt Options) (*Result, error) {
 		}
 	}
 
+	runtime.KeepAlive(sink)
 	res := &Result{
 		W:          w[:d:d],
 		B:          w[d] * bias,
