@@ -158,30 +158,25 @@ func (cs *csSolver) gradient(i int, aidx []int32, act, yi int) {
 	if yi < act {
 		g[yi] = 0
 	}
-	if v := &cs.x; v.kind == viewDense {
-		off := i * v.stride
-		for j, xv := range v.data[off : off+v.cols : off+v.cols] {
+	v := &cs.x
+	if v.kind == viewDense {
+		cs.gradientDense(i, aidx)
+		return
+	}
+	idx, val := v.row(i)
+	if idx == nil {
+		for j, xv := range val {
 			wj := w[j*k : (j+1)*k : (j+1)*k]
 			for m, am := range aidx {
 				g[m] += wj[am] * xv
 			}
 		}
 	} else {
-		idx, val := v.row(i)
-		if idx == nil {
-			for j, xv := range val {
-				wj := w[j*k : (j+1)*k : (j+1)*k]
-				for m, am := range aidx {
-					g[m] += wj[am] * xv
-				}
-			}
-		} else {
-			for p, j := range idx {
-				xv := val[p]
-				wj := w[int(j)*k : (int(j)+1)*k : (int(j)+1)*k]
-				for m, am := range aidx {
-					g[m] += wj[am] * xv
-				}
+		for p, j := range idx {
+			xv := val[p]
+			wj := w[int(j)*k : (int(j)+1)*k : (int(j)+1)*k]
+			for m, am := range aidx {
+				g[m] += wj[am] * xv
 			}
 		}
 	}
@@ -190,6 +185,26 @@ func (cs *csSolver) gradient(i int, aidx []int32, act, yi int) {
 		for m, am := range aidx {
 			g[m] += wj[am] * bias
 		}
+	}
+}
+
+// gradientDense is gradient for a dense row, class by class with the sum
+// in a register: the same additions in the same order as the
+// feature-by-feature loops of gradient.
+func (cs *csSolver) gradientDense(i int, aidx []int32) {
+	k, w, g, v := cs.k, cs.w, cs.g, &cs.x
+	off := i * v.stride
+	x := v.data[off : off+v.cols : off+v.cols]
+	bias, wb := cs.bias, cs.w[cs.d*k:(cs.d+1)*k:(cs.d+1)*k]
+	for m, am := range aidx {
+		t := g[m]
+		for j, xv := range x {
+			t += w[j*k+int(am)] * xv
+		}
+		if bias > 0 {
+			t += wb[am] * bias
+		}
+		g[m] = t
 	}
 }
 
