@@ -246,9 +246,39 @@ func letterSection(ctx context.Context, o *options, w io.Writer, stderr io.Write
 	k := len(ds.classes)
 	labels := ovrLabels(ds.y, k)
 	p := len(labels)
+	logreg, hinge, rows := letterSolvers(ds, labels)
+	loadStart := loadAverage()
+	ll, haveLL := lookTool(o.liblinear)
+	if err := timeSolvers(ctx, o, rows, ll, haveLL, ds, stderr); err != nil {
+		return err
+	}
+	const workers = 2
+	par := []*parallelRow{{name: logreg.name, fit: logreg.fit}, {name: hinge.name, fit: hinge.fit}}
+	if err := timeParallel(ctx, o, par, p, workers, stderr); err != nil {
+		return err
+	}
+	loadEnd := loadAverage()
+	var llNote string
+	if haveLL {
+		llNote = toolVersion(ctx, "dpkg-query", "-W", "-f=${Version}", "liblinear-tools")
+	}
+	printSolvers(w, o, rows, haveLL, llNote, path, n, d, k, p)
+	printParallel(w, par, workers, p)
+	fmt.Fprintf(w, "Machine load (1-minute load average, %d CPUs): %s at the start of these measurements, %s at the end. "+
+		"Wall times and the speed-up suffer when other processes compete for the cores; CPU times (user + system of our process, or of the `liblinear-train` process) are steadier.\n\n",
+		runtime.NumCPU(), orUnknown(loadStart), orUnknown(loadEnd))
+	return sklearnPart(ctx, o, w, stderr, ds)
+}
+
+// letterSolvers returns the solvers of the comparison with LIBLINEAR and,
+// separately, the logistic and hinge one-vs-rest fits the parallel table
+// times.
+func letterSolvers(ds *dataset, labels [][]float64) (logreg, hinge ovrRow, rows []*solverRow) {
+	p := len(labels)
+	k := len(ds.classes)
 	lx := logistic.NewDense(ds.x)
 	sx := linsvm.NewDense(ds.x)
-	logreg := ovrRow{
+	logreg = ovrRow{
 		name:  fmt.Sprintf("logistic regression, trust-region Newton, eps %g", logregTol),
 		flags: []string{"-s", "0", "-c", "1", "-e", strconv.FormatFloat(logregTol, 'g', -1, 64), "-B", "1"},
 		fit: func(c int) (bool, error) {
@@ -271,7 +301,7 @@ func letterSection(ctx context.Context, o *options, w io.Writer, stderr io.Write
 	svmFlags := func(solver string) []string {
 		return []string{"-s", solver, "-c", "1", "-e", strconv.FormatFloat(svmTol, 'g', -1, 64), "-B", "1"}
 	}
-	hinge := ovrRow{name: fmt.Sprintf("linear SVM, hinge, dual CD, bias 1, eps %g", svmTol), flags: svmFlags("3"), fit: svmFit(linsvm.LossHinge)}
+	hinge = ovrRow{name: fmt.Sprintf("linear SVM, hinge, dual CD, bias 1, eps %g", svmTol), flags: svmFlags("3"), fit: svmFit(linsvm.LossHinge)}
 	squared := ovrRow{name: fmt.Sprintf("linear SVM, squared hinge, dual CD, bias 1, eps %g", svmTol), flags: svmFlags("1"), fit: svmFit(linsvm.LossSquaredHinge)}
 	sequential := func(r ovrRow) func() (int, error) {
 		return func() (int, error) {
@@ -279,7 +309,7 @@ func letterSection(ctx context.Context, o *options, w io.Writer, stderr io.Write
 			return nc, err
 		}
 	}
-	rows := []*solverRow{
+	rows = []*solverRow{
 		{name: logreg.name, flags: logreg.flags, fit: sequential(logreg)},
 		{name: hinge.name, flags: hinge.flags, fit: sequential(hinge)},
 		{name: squared.name, flags: squared.flags, fit: sequential(squared)},
@@ -298,14 +328,13 @@ func letterSection(ctx context.Context, o *options, w io.Writer, stderr io.Write
 			},
 		},
 	}
-	loadStart := loadAverage()
-	ll, haveLL := lookTool(o.liblinear)
-	if err := timeSolvers(ctx, o, rows, ll, haveLL, ds, stderr); err != nil {
-		return err
-	}
-	const workers = 2
-	par := []*parallelRow{{name: logreg.name, fit: logreg.fit}, {name: hinge.name, fit: hinge.fit}}
-	for _, r := range par {
+	return logreg, hinge, rows
+}
+
+// timeParallel times each row's p problems sequentially and on workers
+// goroutines, alternately, o.runs rounds.
+func timeParallel(ctx context.Context, o *options, rows []*parallelRow, p, workers int, stderr io.Writer) error {
+	for _, r := range rows {
 		fmt.Fprintf(stderr, "peerbench: letter: %s, sequential vs %d goroutines\n", r.name, workers)
 		med, err := alternate(ctx, o.runs,
 			func() (sample, error) { return fitAllTimed(p, 1, r.fit) },
@@ -315,17 +344,7 @@ func letterSection(ctx context.Context, o *options, w io.Writer, stderr io.Write
 		}
 		r.seq, r.par = med[0], med[1]
 	}
-	loadEnd := loadAverage()
-	var llNote string
-	if haveLL {
-		llNote = toolVersion(ctx, "dpkg-query", "-W", "-f=${Version}", "liblinear-tools")
-	}
-	printSolvers(w, o, rows, haveLL, llNote, path, n, d, k, p)
-	printParallel(w, par, workers, p)
-	fmt.Fprintf(w, "Machine load (1-minute load average, %d CPUs): %s at the start of these measurements, %s at the end. "+
-		"Wall times and the speed-up suffer when other processes compete for the cores; CPU times (user + system of our process, or of the `liblinear-train` process) are steadier.\n\n",
-		runtime.NumCPU(), orUnknown(loadStart), orUnknown(loadEnd))
-	return sklearnPart(ctx, o, w, stderr, ds)
+	return nil
 }
 
 // fitAllTimed runs fitAll and returns its wall and CPU time.
