@@ -9,3 +9,6 @@ func processCPU() time.Duration { return 0 }
 
 // loadAverage is not known on this platform.
 func loadAverage() string { return "" }
+
+// autogroupOn is false outside Linux.
+func autogroupOn() bool { return false }

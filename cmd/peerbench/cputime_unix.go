@@ -31,3 +31,10 @@ func loadAverage() string {
 	}
 	return f[0]
 }
+
+// autogroupOn reports whether Linux's autogroup scheduling is enabled: CPU
+// time is then shared fairly between sessions, not between threads.
+func autogroupOn() bool {
+	b, err := os.ReadFile("/proc/sys/kernel/sched_autogroup_enabled")
+	return err == nil && strings.TrimSpace(string(b)) == "1"
+}

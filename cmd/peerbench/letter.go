@@ -267,6 +267,9 @@ func letterSection(ctx context.Context, o *options, w io.Writer, stderr io.Write
 	fmt.Fprintf(w, "Machine load (1-minute load average, %d CPUs): %s at the start of these measurements, %s at the end. "+
 		"Wall times and the speed-up suffer when other processes compete for the cores; CPU times (user + system of our process, or of the `liblinear-train` process) are steadier.\n\n",
 		runtime.NumCPU(), orUnknown(loadStart), orUnknown(loadEnd))
+	if autogroupOn() {
+		fmt.Fprintf(w, "Linux autogroup scheduling is on (`/proc/sys/kernel/sched_autogroup_enabled`): the cores are shared equally between sessions, not threads, so while other sessions keep them busy a second goroutine gets no extra CPU and the speed-up tends to 1×; it measures free cores, the CPU columns measure the code.\n\n")
+	}
 	return sklearnPart(ctx, o, w, stderr, ds)
 }
 
