@@ -161,31 +161,73 @@ func median(ds []time.Duration) time.Duration {
 	return (s[n/2-1] + s[n/2]) / 2
 }
 
-// repeat runs f n times and returns the median duration.
-func repeat(ctx context.Context, n int, f func() (time.Duration, error)) (time.Duration, error) {
-	ds := make([]time.Duration, 0, n)
-	for range n {
-		if err := ctx.Err(); err != nil {
-			return 0, err
-		}
-		d, err := f()
-		if err != nil {
-			return 0, err
-		}
-		ds = append(ds, d)
-	}
-	return median(ds), nil
+// sample is one timed run: wall-clock time and the CPU time (user +
+// system) it used.
+type sample struct {
+	wall, cpu time.Duration
 }
 
-// solverRow is one solver of the letter comparison.
+// alternate runs the functions fs in turn, n rounds (f₀, f₁, …, f₀, f₁, …),
+// so that every side of a comparison sees the same machine load, and
+// returns the median wall and CPU time of each function.
+func alternate(ctx context.Context, n int, fs ...func() (sample, error)) ([]sample, error) {
+	walls := make([][]time.Duration, len(fs))
+	cpus := make([][]time.Duration, len(fs))
+	for range n {
+		for i, f := range fs {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			s, err := f()
+			if err != nil {
+				return nil, err
+			}
+			walls[i] = append(walls[i], s.wall)
+			cpus[i] = append(cpus[i], s.cpu)
+		}
+	}
+	med := make([]sample, len(fs))
+	for i := range fs {
+		med[i] = sample{wall: median(walls[i]), cpu: median(cpus[i])}
+	}
+	return med, nil
+}
+
+// inProcess times f in this process; its CPU time is the process's, so
+// nothing else may run in the process meanwhile.
+func inProcess(f func() error) (sample, error) {
+	cpu := processCPU()
+	start := time.Now()
+	err := f()
+	return sample{wall: time.Since(start), cpu: processCPU() - cpu}, err
+}
+
+// ovrRow is a solver fitted on all p one-vs-rest problems.
+type ovrRow struct {
+	name  string
+	flags []string // liblinear-train flags
+	fit   func(c int) (bool, error)
+}
+
+// solverRow is one solver of the comparison with LIBLINEAR: fit fits every
+// problem in this process, one after the other, and returns the number that
+// did not converge.
 type solverRow struct {
+	name    string
+	flags   []string // liblinear-train flags
+	fit     func() (notConv int, err error)
+	notConv int
+	ours    sample
+	llRaw   sample // liblinear-train with flags
+	llBase  sample // liblinear-train with -e 1e9 (reading, set-up, output)
+}
+
+// parallelRow is a solver fitted on the p problems sequentially and on
+// several goroutines.
+type parallelRow struct {
 	name     string
-	flags    []string // liblinear-train flags
 	fit      func(c int) (bool, error)
-	seq, par time.Duration
-	notConv  int
-	llRaw    time.Duration // liblinear-train with flags
-	llBase   time.Duration // liblinear-train with -e 1e9 (reading, set-up, output)
+	seq, par sample
 }
 
 // letterSection times the one-vs-rest fits on letter.
@@ -204,109 +246,214 @@ func letterSection(ctx context.Context, o *options, w io.Writer, stderr io.Write
 	k := len(ds.classes)
 	labels := ovrLabels(ds.y, k)
 	p := len(labels)
-	lx := logistic.NewDense(ds.x)
-	sx := linsvm.NewDense(ds.x)
-	rows := []*solverRow{
-		{
-			name:  fmt.Sprintf("logistic regression, trust-region Newton, eps %g", logregTol),
-			flags: []string{"-s", "0", "-c", "1", "-e", strconv.FormatFloat(logregTol, 'g', -1, 64), "-B", "1"},
-			fit: func(c int) (bool, error) {
-				r, err := logistic.Fit(lx, labels[c], nil, logistic.Options{C: 1, Solver: logistic.SolverNewton, Tol: logregTol})
-				if err != nil {
-					return false, err
-				}
-				return r.Converged, nil
-			},
-		},
-		{
-			name:  fmt.Sprintf("linear SVM, hinge, dual CD, bias 1, eps %g", svmTol),
-			flags: []string{"-s", "3", "-c", "1", "-e", strconv.FormatFloat(svmTol, 'g', -1, 64), "-B", "1"},
-			fit: func(c int) (bool, error) {
-				r, err := linsvm.Fit(sx, labels[c], nil, linsvm.Options{C: 1, Loss: linsvm.LossHinge, Bias: 1, Tol: svmTol, Seed: uint64(c)})
-				if err != nil {
-					return false, err
-				}
-				return r.Converged, nil
-			},
-		},
-	}
-	procs := runtime.GOMAXPROCS(0)
-	for _, r := range rows {
-		fmt.Fprintf(stderr, "peerbench: letter: ours, %s\n", r.name)
-		r.seq, err = repeat(ctx, o.runs, func() (time.Duration, error) {
-			t, nc, err := fitAll(p, 1, r.fit)
-			r.notConv = nc
-			return t, err
-		})
-		if err != nil {
-			return fmt.Errorf("%s: %w", r.name, err)
-		}
-		r.par, err = repeat(ctx, o.runs, func() (time.Duration, error) {
-			t, _, err := fitAll(p, procs, r.fit)
-			return t, err
-		})
-		if err != nil {
-			return fmt.Errorf("%s: %w", r.name, err)
-		}
-	}
-
+	logreg, hinge, rows := letterSolvers(ds, labels)
+	loadStart := loadAverage()
 	ll, haveLL := lookTool(o.liblinear)
+	if err := timeSolvers(ctx, o, rows, ll, haveLL, ds, stderr); err != nil {
+		return err
+	}
+	const workers = 2
+	par := []*parallelRow{{name: logreg.name, fit: logreg.fit}, {name: hinge.name, fit: hinge.fit}}
+	if err := timeParallel(ctx, o, par, p, workers, stderr); err != nil {
+		return err
+	}
+	loadEnd := loadAverage()
 	var llNote string
 	if haveLL {
-		svm := filepath.Join(o.tmp, "letter.svm")
+		llNote = toolVersion(ctx, "dpkg-query", "-W", "-f=${Version}", "liblinear-tools")
+	}
+	printSolvers(w, o, rows, haveLL, llNote, path, n, d, k, p)
+	printParallel(w, par, workers, p)
+	fmt.Fprintf(w, "Machine load (1-minute load average, %d CPUs): %s at the start of these measurements, %s at the end. "+
+		"Wall times and the speed-up suffer when other processes compete for the cores; CPU times (user + system of our process, or of the `liblinear-train` process) are steadier.\n\n",
+		runtime.NumCPU(), orUnknown(loadStart), orUnknown(loadEnd))
+	if autogroupOn() {
+		fmt.Fprintf(w, "Linux autogroup scheduling is on (`/proc/sys/kernel/sched_autogroup_enabled`): the cores are shared equally between sessions, not threads, so while other sessions keep them busy a second goroutine gets no extra CPU and the speed-up tends to 1×; it measures free cores, the CPU columns measure the code.\n\n")
+	}
+	return sklearnPart(ctx, o, w, stderr, ds)
+}
+
+// letterSolvers returns the solvers of the comparison with LIBLINEAR and,
+// separately, the logistic and hinge one-vs-rest fits the parallel table
+// times.
+func letterSolvers(ds *dataset, labels [][]float64) (logreg, hinge ovrRow, rows []*solverRow) {
+	p := len(labels)
+	k := len(ds.classes)
+	lx := logistic.NewDense(ds.x)
+	sx := linsvm.NewDense(ds.x)
+	logreg = ovrRow{
+		name:  fmt.Sprintf("logistic regression, trust-region Newton, eps %g", logregTol),
+		flags: []string{"-s", "0", "-c", "1", "-e", strconv.FormatFloat(logregTol, 'g', -1, 64), "-B", "1"},
+		fit: func(c int) (bool, error) {
+			r, err := logistic.Fit(lx, labels[c], nil, logistic.Options{C: 1, Solver: logistic.SolverNewton, Tol: logregTol})
+			if err != nil {
+				return false, err
+			}
+			return r.Converged, nil
+		},
+	}
+	svmFit := func(loss string) func(c int) (bool, error) {
+		return func(c int) (bool, error) {
+			r, err := linsvm.Fit(sx, labels[c], nil, linsvm.Options{C: 1, Loss: loss, Bias: 1, Tol: svmTol, Seed: uint64(c)})
+			if err != nil {
+				return false, err
+			}
+			return r.Converged, nil
+		}
+	}
+	svmFlags := func(solver string) []string {
+		return []string{"-s", solver, "-c", "1", "-e", strconv.FormatFloat(svmTol, 'g', -1, 64), "-B", "1"}
+	}
+	hinge = ovrRow{name: fmt.Sprintf("linear SVM, hinge, dual CD, bias 1, eps %g", svmTol), flags: svmFlags("3"), fit: svmFit(linsvm.LossHinge)}
+	squared := ovrRow{name: fmt.Sprintf("linear SVM, squared hinge, dual CD, bias 1, eps %g", svmTol), flags: svmFlags("1"), fit: svmFit(linsvm.LossSquaredHinge)}
+	sequential := func(r ovrRow) func() (int, error) {
+		return func() (int, error) {
+			_, nc, err := fitAll(p, 1, r.fit)
+			return nc, err
+		}
+	}
+	rows = []*solverRow{
+		{name: logreg.name, flags: logreg.flags, fit: sequential(logreg)},
+		{name: hinge.name, flags: hinge.flags, fit: sequential(hinge)},
+		{name: squared.name, flags: squared.flags, fit: sequential(squared)},
+		{
+			name:  fmt.Sprintf("Crammer–Singer multiclass SVM (one problem, %d classes), bias 1, eps %g", k, svmTol),
+			flags: svmFlags("4"),
+			fit: func() (int, error) {
+				r, err := linsvm.FitCrammerSinger(sx, ds.y, k, nil, linsvm.Options{C: 1, Bias: 1, Tol: svmTol})
+				if err != nil {
+					return 0, err
+				}
+				if !r.Converged {
+					return 1, nil
+				}
+				return 0, nil
+			},
+		},
+	}
+	return logreg, hinge, rows
+}
+
+// timeParallel times each row's p problems sequentially and on workers
+// goroutines, alternately, o.runs rounds.
+func timeParallel(ctx context.Context, o *options, rows []*parallelRow, p, workers int, stderr io.Writer) error {
+	for _, r := range rows {
+		fmt.Fprintf(stderr, "peerbench: letter: %s, sequential vs %d goroutines\n", r.name, workers)
+		med, err := alternate(ctx, o.runs,
+			func() (sample, error) { return fitAllTimed(p, 1, r.fit) },
+			func() (sample, error) { return fitAllTimed(p, workers, r.fit) })
+		if err != nil {
+			return fmt.Errorf("%s: %w", r.name, err)
+		}
+		r.seq, r.par = med[0], med[1]
+	}
+	return nil
+}
+
+// fitAllTimed runs fitAll and returns its wall and CPU time.
+func fitAllTimed(p, workers int, fit func(c int) (bool, error)) (sample, error) {
+	return inProcess(func() error {
+		_, _, err := fitAll(p, workers, fit)
+		return err
+	})
+}
+
+// timeSolvers times each row in this process and, when LIBLINEAR is
+// installed, liblinear-train with the row's flags and with -e 1e9,
+// alternately, o.runs rounds.
+func timeSolvers(ctx context.Context, o *options, rows []*solverRow, ll string, haveLL bool, ds *dataset, stderr io.Writer) error {
+	var svm, model string
+	if haveLL {
+		svm = filepath.Join(o.tmp, "letter.svm")
 		if err := writeFile(svm, func(w io.Writer) error { return writeLIBSVM(w, ds.x, ds.y) }); err != nil {
 			return err
 		}
-		model := filepath.Join(o.tmp, "letter.model")
-		for _, r := range rows {
-			fmt.Fprintf(stderr, "peerbench: letter: %s %s\n", ll, strings.Join(r.flags, " "))
-			if r.llRaw, err = repeat(ctx, o.runs, func() (time.Duration, error) { return timeCommand(ctx, ll, append(r.flags, "-q", svm, model)...) }); err != nil {
-				return err
-			}
-			base := append(slices.Clone(r.flags[:2]), "-c", "1", "-e", "1e9", "-B", "1", "-q", svm, model)
-			if r.llBase, err = repeat(ctx, o.runs, func() (time.Duration, error) { return timeCommand(ctx, ll, base...) }); err != nil {
-				return err
-			}
-		}
-		llNote = toolVersion(ctx, "dpkg-query", "-W", "-f=${Version}", "liblinear-tools")
+		model = filepath.Join(o.tmp, "letter.model")
 	}
+	for _, r := range rows {
+		ours := func() (sample, error) {
+			var nc int
+			s, err := inProcess(func() error {
+				var err error
+				nc, err = r.fit()
+				return err
+			})
+			r.notConv = nc
+			return s, err
+		}
+		fs := []func() (sample, error){ours}
+		if haveLL {
+			raw := append(slices.Clone(r.flags), "-q", svm, model)
+			base := append(slices.Clone(r.flags[:2]), "-c", "1", "-e", "1e9", "-B", "1", "-q", svm, model)
+			fs = append(fs,
+				func() (sample, error) { return timeProcess(ctx, ll, raw...) },
+				func() (sample, error) { return timeProcess(ctx, ll, base...) })
+			fmt.Fprintf(stderr, "peerbench: letter: %s vs %s %s\n", r.name, ll, strings.Join(r.flags, " "))
+		} else {
+			fmt.Fprintf(stderr, "peerbench: letter: ours, %s\n", r.name)
+		}
+		med, err := alternate(ctx, o.runs, fs...)
+		if err != nil {
+			return fmt.Errorf("%s: %w", r.name, err)
+		}
+		r.ours = med[0]
+		if haveLL {
+			r.llRaw, r.llBase = med[1], med[2]
+		}
+	}
+	return nil
+}
 
+// printSolvers writes the table of our solvers against LIBLINEAR.
+func printSolvers(w io.Writer, o *options, rows []*solverRow, haveLL bool, llNote, path string, n, d, k, p int) {
 	fmt.Fprintf(w, "## letter: one-vs-rest fit times\n\n")
 	fmt.Fprintf(w, "`%s`: %d rows × %d features, %d classes → %d binary problems, standardised over the whole file, C = 1. "+
-		"Median of %d runs; %d CPUs, GOMAXPROCS %d. Ours is `Fit` in-process on the in-memory matrix; ", filepath.Base(path), n, d, k, p, o.runs, runtime.NumCPU(), procs)
-	if haveLL {
-		fmt.Fprintf(w, "LIBLINEAR is `liblinear-train` (Debian liblinear-tools %s) on the same data in LIBSVM format, timed as a process in the same run.\n\n", orUnknown(llNote))
-	} else {
+		"Median of %d runs, the two sides of every ratio run alternately in the same run; %d CPUs, GOMAXPROCS %d. "+
+		"Ours is `Fit` (`FitCrammerSinger`) in-process on the in-memory matrix, the problems one after the other; ",
+		filepath.Base(path), n, d, k, p, o.runs, runtime.NumCPU(), runtime.GOMAXPROCS(0))
+	if !haveLL {
 		fmt.Fprintf(w, "LIBLINEAR: `%s` is not installed, column skipped (`apt-get install liblinear-tools`).\n\n", o.liblinear)
+		fmt.Fprintf(w, "| solver | ours | ours, CPU |\n| --- | ---: | ---: |\n")
+		for _, r := range rows {
+			fmt.Fprintf(w, "| %s | %s | %s |\n", r.name, fmtDur(r.ours.wall), fmtDur(r.ours.cpu))
+		}
+		fmt.Fprintln(w)
+		printNotConverged(w, rows, p)
+		return
 	}
-	if haveLL {
-		fmt.Fprintf(w, "| solver | ours, sequential | ours, %d goroutines | LIBLINEAR flags | LIBLINEAR raw | LIBLINEAR `-e 1e9` (read + set-up) | LIBLINEAR adjusted | ours / LIBLINEAR adjusted | ours / LIBLINEAR raw |\n", procs)
-		fmt.Fprintf(w, "| --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: |\n")
-		for _, r := range rows {
-			adj := r.llRaw - r.llBase
-			fmt.Fprintf(w, "| %s | %s | %s | `%s` | %s | %s | %s | %s | %s |\n", r.name, fmtDur(r.seq), fmtDur(r.par), strings.Join(r.flags, " "),
-				fmtDur(r.llRaw), fmtDur(r.llBase), fmtDur(adj), ratio(r.seq, adj), ratio(r.seq, r.llRaw))
-		}
-	} else {
-		fmt.Fprintf(w, "| solver | ours, sequential | ours, %d goroutines |\n| --- | ---: | ---: |\n", procs)
-		for _, r := range rows {
-			fmt.Fprintf(w, "| %s | %s | %s |\n", r.name, fmtDur(r.seq), fmtDur(r.par))
-		}
+	fmt.Fprintf(w, "LIBLINEAR is `liblinear-train` (Debian liblinear-tools %s) on the same data in LIBSVM format, timed as a process.\n\n", orUnknown(llNote))
+	fmt.Fprintf(w, "| solver | ours | LIBLINEAR flags | LIBLINEAR raw | LIBLINEAR `-e 1e9` (read + set-up) | LIBLINEAR adjusted | ours / LIBLINEAR adjusted | ours / LIBLINEAR raw | ours, CPU | LIBLINEAR adjusted, CPU | ours / LIBLINEAR, CPU |\n")
+	fmt.Fprintf(w, "| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
+	for _, r := range rows {
+		adj, adjCPU := r.llRaw.wall-r.llBase.wall, r.llRaw.cpu-r.llBase.cpu
+		fmt.Fprintf(w, "| %s | %s | `%s` | %s | %s | %s | **%s** | %s | %s | %s | %s |\n", r.name, fmtDur(r.ours.wall), strings.Join(r.flags, " "),
+			fmtDur(r.llRaw.wall), fmtDur(r.llBase.wall), fmtDur(adj), ratio(r.ours.wall, adj), ratio(r.ours.wall, r.llRaw.wall),
+			fmtDur(r.ours.cpu), fmtDur(adjCPU), ratio(r.ours.cpu, adjCPU))
 	}
 	fmt.Fprintln(w)
+	printNotConverged(w, rows, p)
+	fmt.Fprintf(w, "- Same stopping rules: logistic regression stops when ‖∇f‖₂ ≤ eps·max(min(n₊,n₋),1)/n·‖∇f(0)‖₂ (LIBLINEAR `-s 0`), the binary SVMs when the projected-gradient spread over a full pass is ≤ eps (`-s 3`, `-s 1`), Crammer–Singer when the largest per-row gradient spread over a full pass is < eps (`-s 4`).\n")
+	fmt.Fprintf(w, "- With `-B 1` LIBLINEAR's logistic regression penalises the bias (a constant feature); ours does not (the SVMs of both penalise it), so the `-s 0` problems differ slightly.\n")
+	fmt.Fprintf(w, "- \"raw\" is the whole `liblinear-train` process: start-up, parsing the text file, training, writing the model. \"`-e 1e9`\" runs the same command with eps = 10⁹, which stops every problem after its first gradient (or first dual pass); \"adjusted\" = raw − that, i.e. LIBLINEAR's training time alone (slightly under-estimated by that one pass). The CPU columns are user + system time, of our process during the fits and of the `liblinear-train` processes (adjusted the same way).\n\n")
+}
+
+// printNotConverged notes solvers that stopped at their iteration cap.
+func printNotConverged(w io.Writer, rows []*solverRow, p int) {
 	for _, r := range rows {
 		if r.notConv > 0 {
 			fmt.Fprintf(w, "Note: %s: %d of %d problems stopped at the iteration cap.\n\n", r.name, r.notConv, p)
 		}
 	}
-	fmt.Fprintf(w, "- Same stopping rules: logistic regression stops when ‖∇f‖₂ ≤ eps·max(min(n₊,n₋),1)/n·‖∇f(0)‖₂ (LIBLINEAR `-s 0`), the SVM when the projected-gradient spread over a full pass is ≤ eps (`-s 3`).\n")
-	fmt.Fprintf(w, "- With `-B 1` LIBLINEAR's logistic regression penalises the bias (a constant feature); ours does not (`-s 3` and our SVM both penalise it), so the `-s 0` problems differ slightly.\n")
-	if haveLL {
-		fmt.Fprintf(w, "- \"raw\" is the whole `liblinear-train` process: start-up, parsing the text file, training, writing the model. \"`-e 1e9`\" runs the same command with eps = 10⁹, which stops every problem after its first gradient (or first dual pass); \"adjusted\" = raw − that, i.e. LIBLINEAR's training time alone (slightly under-estimated by that one pass).\n")
-	}
-	fmt.Fprintln(w)
+}
 
-	return sklearnPart(ctx, o, w, stderr, ds)
+// printParallel writes the sequential vs parallel table.
+func printParallel(w io.Writer, rows []*parallelRow, workers, p int) {
+	fmt.Fprintf(w, "The %d problems one after the other and spread over %d goroutines (each goroutine takes the next problem), timed alternately:\n\n", p, workers)
+	fmt.Fprintf(w, "| solver | sequential | %d goroutines | speed-up | sequential, CPU | %d goroutines, CPU |\n| --- | ---: | ---: | ---: | ---: | ---: |\n", workers, workers)
+	for _, r := range rows {
+		fmt.Fprintf(w, "| %s | %s | %s | **%s×** | %s | %s |\n", r.name, fmtDur(r.seq.wall), fmtDur(r.par.wall), ratio(r.seq.wall, r.par.wall), fmtDur(r.seq.cpu), fmtDur(r.par.cpu))
+	}
+	fmt.Fprintf(w, "\nThe CPU columns show the work: equal CPU times mean the goroutines do not slow each other down, and the speed-up then reaches %d× when %d cores are free.\n\n", workers, workers)
 }
 
 // sklearnPart times scikit-learn on the same standardised data.
@@ -430,14 +577,21 @@ func writeFile(path string, fill func(io.Writer) error) error {
 
 // timeCommand runs a command and returns its wall time.
 func timeCommand(ctx context.Context, name string, args ...string) (time.Duration, error) {
+	s, err := timeProcess(ctx, name, args...)
+	return s.wall, err
+}
+
+// timeProcess runs a command and returns its wall time and the CPU time
+// (user + system) of the process.
+func timeProcess(ctx context.Context, name string, args ...string) (sample, error) {
 	cmd := exec.CommandContext(ctx, name, args...)
 	start := time.Now()
 	out, err := cmd.CombinedOutput()
-	d := time.Since(start)
+	wall := time.Since(start)
 	if err != nil {
-		return 0, fmt.Errorf("%s %s: %w\n%s", name, strings.Join(args, " "), err, out)
+		return sample{}, fmt.Errorf("%s %s: %w\n%s", name, strings.Join(args, " "), err, out)
 	}
-	return d, nil
+	return sample{wall: wall, cpu: cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()}, nil
 }
 
 // toolVersion returns the trimmed output of a command, or "" on failure.

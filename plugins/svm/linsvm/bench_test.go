@@ -6,7 +6,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/polyclass/polyclass/plugins/internal/reftest"
 )
@@ -24,26 +26,74 @@ func letter(b *testing.B) (Dense, []int, int) {
 // the other, like `liblinear-train -s 3 -c 1 -B 1`.
 func BenchmarkLetterOvRHinge(b *testing.B) {
 	x, y, k := letter(b)
-	benchOvR(b, x, y, k)
+	benchOvR(b, x, y, k, LossHinge)
 }
 
 // BenchmarkLetterOvRHingeCSR is BenchmarkLetterOvRHinge on CSR input.
 func BenchmarkLetterOvRHingeCSR(b *testing.B) {
 	x, y, k := wholeFile(b, "letter")
-	benchOvR(b, reftest.CSR(x), y, k)
+	benchOvR(b, reftest.CSR(x), y, k, LossHinge)
 }
 
-func benchOvR(b *testing.B, x Rows, y []int, k int) {
+// BenchmarkLetterOvRSquaredHinge is BenchmarkLetterOvRHinge with the
+// squared hinge loss, like `liblinear-train -s 1 -c 1 -B 1`.
+func BenchmarkLetterOvRSquaredHinge(b *testing.B) {
+	x, y, k := letter(b)
+	benchOvR(b, x, y, k, LossSquaredHinge)
+}
+
+// BenchmarkLetterOvRHingeParallel fits the 26 problems of
+// BenchmarkLetterOvRHinge on two goroutines; compare its cpu-ns/op with the
+// sequential benchmark's for the work lost to contention.
+func BenchmarkLetterOvRHingeParallel(b *testing.B) {
+	x, y, k := letter(b)
 	labels := reftest.OneVsRest(y, k)
 	b.ReportAllocs()
-	b.ResetTimer()
+	cpu := processCPU()
+	for b.Loop() {
+		next := make(chan int)
+		var wg sync.WaitGroup
+		for range 2 {
+			wg.Go(func() {
+				for c := range next {
+					if _, err := Fit(x, labels[c], nil, DefaultOptions()); err != nil {
+						b.Error(err)
+					}
+				}
+			})
+		}
+		for c := range k {
+			next <- c
+		}
+		close(next)
+		wg.Wait()
+	}
+	reportCPU(b, cpu)
+}
+
+// reportCPU reports the process CPU time per operation since start, a
+// measure less sensitive than wall time to the other load on a shared
+// machine.
+func reportCPU(b *testing.B, start time.Duration) {
+	if cpu := processCPU(); cpu > 0 {
+		b.ReportMetric(float64(cpu-start)/float64(b.N), "cpu-ns/op")
+	}
+}
+
+func benchOvR(b *testing.B, x Rows, y []int, k int, loss string) {
+	labels := reftest.OneVsRest(y, k)
+	opt := DefaultOptions()
+	opt.Loss = loss
+	b.ReportAllocs()
+	cpu := processCPU()
 	for b.Loop() {
 		for c := range k {
-			if _, err := Fit(x, labels[c], nil, DefaultOptions()); err != nil {
+			if _, err := Fit(x, labels[c], nil, opt); err != nil {
 				b.Fatal(err)
 			}
 		}
 	}
+	reportCPU(b, cpu)
 }
 
 // BenchmarkLetterCrammerSinger fits Crammer–Singer on letter (C = 1,
@@ -51,12 +101,13 @@ func benchOvR(b *testing.B, x Rows, y []int, k int) {
 func BenchmarkLetterCrammerSinger(b *testing.B) {
 	x, y, k := letter(b)
 	b.ReportAllocs()
-	b.ResetTimer()
+	cpu := processCPU()
 	for b.Loop() {
 		if _, err := FitCrammerSinger(x, y, k, nil, DefaultOptions()); err != nil {
 			b.Fatal(err)
 		}
 	}
+	reportCPU(b, cpu)
 }
 
 // BenchmarkLetterPocket runs 10 pocket epochs for class A vs rest.
@@ -106,18 +157,25 @@ func benchLIBLINEAR(b *testing.B, solver string) {
 		b.Fatal(err)
 	}
 	model := filepath.Join(dir, "model")
-	b.ResetTimer()
+	var cpu time.Duration
 	for b.Loop() {
-		out, err := exec.Command(bin, "-q", "-s", solver, "-c", "1", "-B", "1", data, model).CombinedOutput()
+		cmd := exec.Command(bin, "-q", "-s", solver, "-c", "1", "-B", "1", data, model)
+		out, err := cmd.CombinedOutput()
 		if err != nil {
 			b.Fatalf("liblinear-train: %v\n%s", err, out)
 		}
+		cpu += cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 	}
+	b.ReportMetric(float64(cpu)/float64(b.N), "cpu-ns/op")
 }
 
 // BenchmarkLIBLINEARLetterOvRHinge times `liblinear-train -s 3 -c 1 -B 1`
 // on letter for comparison with BenchmarkLetterOvRHinge.
 func BenchmarkLIBLINEARLetterOvRHinge(b *testing.B) { benchLIBLINEAR(b, "3") }
+
+// BenchmarkLIBLINEARLetterOvRSquaredHinge times `liblinear-train -s 1 -c 1
+// -B 1` on letter for comparison with BenchmarkLetterOvRSquaredHinge.
+func BenchmarkLIBLINEARLetterOvRSquaredHinge(b *testing.B) { benchLIBLINEAR(b, "1") }
 
 // BenchmarkLIBLINEARLetterCrammerSinger times `liblinear-train -s 4 -c 1
 // -B 1` on letter for comparison with BenchmarkLetterCrammerSinger.

@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"math/rand/v2"
+	"runtime"
 
 	"gonum.org/v1/gonum/floats"
 )
@@ -187,23 +189,40 @@ func Fit(x Rows, y, s []float64, opt Options) (*Result, error) {
 		index = append(index, i)
 	}
 	l := len(index)
-	rng := rand.New(rand.NewPCG(o.Seed, permSeq))
+	src := rand.NewPCG(o.Seed, permSeq)
+	v := newView(x)
 
 	activeSize := l
 	pgMaxOld, pgMinOld := math.Inf(1), math.Inf(-1)
 	iter := 0
 	converged := false
+	var sink float64
 	for iter < o.MaxIter {
 		pgMaxNew, pgMinNew := math.Inf(-1), math.Inf(1)
 		for i := range activeSize {
-			j := i + rng.IntN(activeSize-i)
+			j := i + permIntN(src, activeSize-i)
 			index[i], index[j] = index[j], index[i]
 		}
 		for s := 0; s < activeSize; s++ {
 			i := index[s]
+			if s+1 < activeSize {
+				// Read the next row's values ahead so that their cache
+				// lines arrive while this row is processed (rows are
+				// visited in random order); only sink uses them.
+				j := index[s+1]
+				sink += y[j] + alpha[j] + qd[j] + upper[j]
+				if v.kind == viewDense {
+					sink += v.data[j*v.stride]
+				}
+			}
 			yi := y[i]
-			idx, val := x.Row(i)
-			g := yi*(rowDot(idx, val, w)+w[d]*bias) - 1
+			var dot float64
+			if v.kind == viewDense {
+				dot = denseDot(v.data, i*v.stride, d, w)
+			} else {
+				dot = v.dot(i, w)
+			}
+			g := yi*(dot+w[d]*bias) - 1
 			c := upper[i]
 			ai := alpha[i]
 			g += ai * diag[i]
@@ -235,10 +254,24 @@ func Fit(x Rows, y, s []float64, opt Options) (*Result, error) {
 			pgMinNew = min(pgMinNew, pg)
 
 			if math.Abs(pg) > 1e-12 {
-				anew := min(max(ai-g/qd[i], 0), c)
+				// min(max(ai−g/Q̄ᵢᵢ, 0), c) with branches, which the CPU
+				// predicts instead of waiting for a min/max sequence: the
+				// same value for every input (−0 becomes +0, NaN stays),
+				// as c > 0.
+				anew := ai - g/qd[i]
+				if anew <= 0 {
+					anew = 0
+				}
+				if anew > c {
+					anew = c
+				}
 				alpha[i] = anew
 				delta := (anew - ai) * yi
-				rowAxpy(delta, idx, val, w)
+				if v.kind == viewDense {
+					denseAxpy(delta, v.data, i*v.stride, d, w)
+				} else {
+					v.axpy(delta, i, w)
+				}
 				w[d] += delta * bias
 			}
 		}
@@ -261,6 +294,7 @@ func Fit(x Rows, y, s []float64, opt Options) (*Result, error) {
 		}
 	}
 
+	runtime.KeepAlive(sink)
 	res := &Result{
 		W:          w[:d:d],
 		B:          w[d] * bias,
@@ -277,6 +311,24 @@ func Fit(x Rows, y, s []float64, opt Options) (*Result, error) {
 	res.DualObjective = dual
 	res.Objective = primalBinary(x, y, s, o.C, hinge, res.W, res.B, sq)
 	return res, nil
+}
+
+// permIntN returns a value in [0, n) from src exactly as
+// rand.New(src).IntN(n) does on 64-bit platforms (Lemire's multiply and
+// reject), without the interface call per draw.
+func permIntN(src *rand.PCG, n int) int {
+	un := uint64(n)
+	if un&(un-1) == 0 {
+		return int(src.Uint64() & (un - 1))
+	}
+	hi, lo := bits.Mul64(src.Uint64(), un)
+	if lo < un {
+		thresh := -un % un
+		for lo < thresh {
+			hi, lo = bits.Mul64(src.Uint64(), un)
+		}
+	}
+	return int(hi)
 }
 
 // primalBinary returns ½·sq + C·Σ sᵢ ℓ(yᵢ(w·xᵢ+b)), where sq is the squared

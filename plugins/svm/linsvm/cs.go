@@ -52,14 +52,72 @@ func (r *CSResult) Predict(x Rows, i int, work []float64) int {
 	return floats.MaxIdx(r.Decision(work, x, i))
 }
 
-// csSolver holds the workspace of one Crammer–Singer solve. Weights are
-// stored feature-major as LIBLINEAR does: w[j*K+m] is feature j of class m,
-// j = d being the bias feature.
+// csSolver holds the state of one Crammer–Singer solve. Weights are stored
+// feature-major as LIBLINEAR does: w[j*K+m] is feature j of class m, j = d
+// being the bias feature. The dual variables of row i are
+// alpha[i*K : (i+1)*K], indexed by class; alphaIndex[i*K : (i+1)*K] lists
+// the classes, the first rows[i].act of them active.
 type csSolver struct {
-	k        int
-	g, b     []float64 // gradient and sub-problem offsets (length K)
-	dsort    []float64 // sort buffer of the sub-problem (length K)
-	alphaNew []float64
+	k, d       int
+	bias       float64
+	x          view
+	w          []float64
+	alpha      []float64
+	alphaIndex []int32
+	rows       []csRow
+	g, b       []float64 // gradient and sub-problem offsets (length K)
+	dsort      []float64 // sort buffer of the sub-problem (length K)
+	alphaNew   []float64
+	dInd       []int32 // classes whose α moved in the last update
+	dVal       []float64
+	sink       float64 // written by touch, never read
+}
+
+// csRow is the per-row state of the Crammer–Singer solver, packed so that
+// a visit touches one small block: Q̄ᵢᵢ = ‖x̃ᵢ‖², the bound C·sᵢ, the position
+// of the row's class among its active classes and their number.
+type csRow struct {
+	qd, cw float64
+	yi     int32
+	act    int32
+}
+
+// newCSSolver returns the solver state at α = 0 and the indices of the
+// rows of positive weight, in order.
+func newCSSolver(x Rows, y []int, k int, s []float64, o Options) (*csSolver, []int) {
+	n, d := x.Dims()
+	cs := &csSolver{
+		k: k, d: d, bias: o.Bias, x: newView(x),
+		w:          make([]float64, (d+1)*k),
+		alpha:      make([]float64, n*k),
+		alphaIndex: make([]int32, n*k),
+		rows:       make([]csRow, n),
+		g:          make([]float64, k),
+		b:          make([]float64, k),
+		dsort:      make([]float64, k),
+		alphaNew:   make([]float64, k),
+		dInd:       make([]int32, k),
+		dVal:       make([]float64, k),
+	}
+	index := make([]int, 0, n)
+	for i := range n {
+		for m := range k {
+			cs.alphaIndex[i*k+m] = int32(m)
+		}
+		_, val := x.Row(i)
+		r := &cs.rows[i]
+		r.qd = rowSqNorm(val) + o.Bias*o.Bias
+		r.act = int32(k)
+		r.yi = int32(y[i])
+		r.cw = o.C
+		if s != nil {
+			r.cw *= s[i]
+		}
+		if r.cw > 0 {
+			index = append(index, i)
+		}
+	}
+	return cs, index
 }
 
 // solveSubProblem solves the K-variable sub-problem of row i (LIBLINEAR's
@@ -88,6 +146,196 @@ func (cs *csSolver) solveSubProblem(ai float64, yi int, cyi float64, active int)
 	}
 }
 
+// gradient sets g[m] = 1 − [m is the row's class] + w̃_{aidx[m]}·x̃ᵢ for the
+// act active classes of row i, each sum taken over the features in order
+// and then the bias feature.
+func (cs *csSolver) gradient(i int, aidx []int32, act, yi int) {
+	g, k, w := cs.g[:act], cs.k, cs.w
+	aidx = aidx[:act]
+	for m := range g {
+		g[m] = 1
+	}
+	if yi < act {
+		g[yi] = 0
+	}
+	v := &cs.x
+	if v.kind == viewDense {
+		cs.gradientDense(i, aidx)
+		return
+	}
+	idx, val := v.row(i)
+	if idx == nil {
+		for j, xv := range val {
+			wj := w[j*k : (j+1)*k : (j+1)*k]
+			for m, am := range aidx {
+				g[m] += wj[am] * xv
+			}
+		}
+	} else {
+		for p, j := range idx {
+			xv := val[p]
+			wj := w[int(j)*k : (int(j)+1)*k : (int(j)+1)*k]
+			for m, am := range aidx {
+				g[m] += wj[am] * xv
+			}
+		}
+	}
+	if bias := cs.bias; bias > 0 {
+		wj := w[cs.d*k : (cs.d+1)*k : (cs.d+1)*k]
+		for m, am := range aidx {
+			g[m] += wj[am] * bias
+		}
+	}
+}
+
+// gradientDense is gradient for a dense row, class by class with the sum
+// in a register: the same additions in the same order as the
+// feature-by-feature loops of gradient.
+func (cs *csSolver) gradientDense(i int, aidx []int32) {
+	k, w, g, v := cs.k, cs.w, cs.g, &cs.x
+	off := i * v.stride
+	x := v.data[off : off+v.cols : off+v.cols]
+	bias, wb := cs.bias, cs.w[cs.d*k:(cs.d+1)*k:(cs.d+1)*k]
+	for m, am := range aidx {
+		t := g[m]
+		for j, xv := range x {
+			t += w[j*k+int(am)] * xv
+		}
+		if bias > 0 {
+			t += wb[am] * bias
+		}
+		g[m] = t
+	}
+}
+
+// update adds the nz recorded changes of row i's dual variables to the
+// weights: w̃_m += Δα_m·x̃ᵢ.
+func (cs *csSolver) update(i, nz int) {
+	k, w := cs.k, cs.w
+	dInd, dVal := cs.dInd[:nz], cs.dVal[:nz]
+	if v := &cs.x; v.kind == viewDense {
+		off := i * v.stride
+		for j, xv := range v.data[off : off+v.cols : off+v.cols] {
+			wj := w[j*k : (j+1)*k : (j+1)*k]
+			for p, dm := range dInd {
+				wj[dm] += dVal[p] * xv
+			}
+		}
+	} else {
+		idx, val := v.row(i)
+		if idx == nil {
+			for j, xv := range val {
+				wj := w[j*k : (j+1)*k : (j+1)*k]
+				for p, dm := range dInd {
+					wj[dm] += dVal[p] * xv
+				}
+			}
+		} else {
+			for q, j := range idx {
+				xv := val[q]
+				wj := w[int(j)*k : (int(j)+1)*k : (int(j)+1)*k]
+				for p, dm := range dInd {
+					wj[dm] += dVal[p] * xv
+				}
+			}
+		}
+	}
+	if bias := cs.bias; bias > 0 {
+		wj := w[cs.d*k : (cs.d+1)*k : (cs.d+1)*k]
+		for p, dm := range dInd {
+			wj[dm] += dVal[p] * bias
+		}
+	}
+}
+
+// visit runs one step of the sequential dual method on row i, whose class
+// is cls. It returns whether the row is now fully shrunk (at most one
+// active class) and the gradient spread maxG − minG that enters the
+// stopping rule (−∞ when the row does not count).
+func (cs *csSolver) visit(i, cls int) (shrunkRow bool, spread float64) {
+	k := cs.k
+	r := &cs.rows[i]
+	ai := r.qd
+	if ai <= 0 {
+		return false, math.Inf(-1)
+	}
+	alphaI := cs.alpha[i*k : (i+1)*k : (i+1)*k]
+	aidx := cs.alphaIndex[i*k : (i+1)*k : (i+1)*k]
+	act := int(r.act)
+	yi := int(r.yi)
+	ci := r.cw
+	g := cs.g
+
+	cs.gradient(i, aidx, act, yi)
+
+	minG, maxG := math.Inf(1), math.Inf(-1)
+	for m, am := range aidx[:act] {
+		if alphaI[am] < 0 && g[m] < minG {
+			minG = g[m]
+		}
+		if g[m] > maxG {
+			maxG = g[m]
+		}
+	}
+	if yi < act && alphaI[cls] < ci && g[yi] < minG {
+		minG = g[yi]
+	}
+
+	// Shrinking: move variables at their bound with a gradient below minG
+	// behind the active part.
+	shrunk := func(m int) bool {
+		bound := 0.0
+		if m == yi {
+			bound = ci
+		}
+		return alphaI[aidx[m]] == bound && g[m] < minG
+	}
+	for m := 0; m < act; m++ {
+		if shrunk(m) {
+			act--
+			for act > m {
+				if !shrunk(act) {
+					aidx[m], aidx[act] = aidx[act], aidx[m]
+					g[m], g[act] = g[act], g[m]
+					if yi == act {
+						yi = m
+					} else if yi == m {
+						yi = act
+					}
+					break
+				}
+				act--
+			}
+		}
+	}
+	r.act = int32(act)
+	r.yi = int32(yi)
+
+	if act <= 1 {
+		return true, math.Inf(-1)
+	}
+	if maxG-minG <= 1e-12 {
+		return false, math.Inf(-1)
+	}
+
+	for m, am := range aidx[:act] {
+		cs.b[m] = g[m] - ai*alphaI[am]
+	}
+	cs.solveSubProblem(ai, yi, ci, act)
+	nz := 0
+	for m, am := range aidx[:act] {
+		delta := cs.alphaNew[m] - alphaI[am]
+		alphaI[am] = cs.alphaNew[m]
+		if math.Abs(delta) >= 1e-12 {
+			cs.dInd[nz] = am
+			cs.dVal[nz] = delta
+			nz++
+		}
+	}
+	cs.update(i, nz)
+	return false, maxG - minG
+}
+
 // FitCrammerSinger solves the Crammer–Singer multiclass SVM on x with
 // classes y ∈ {0..k−1} and optional row weights s (nil means all 1) by the
 // sequential dual method with shrinking (LIBLINEAR `-s 4`). opt.Loss is
@@ -112,207 +360,11 @@ func FitCrammerSinger(x Rows, y []int, k int, s []float64, opt Options) (*CSResu
 	if err != nil {
 		return nil, err
 	}
+	cs, index := newCSSolver(x, y, k, s, o)
+	iter, converged := cs.solve(index, y, o)
+
 	bias := o.Bias
-	hasBias := bias > 0
-
-	cs := &csSolver{
-		k:        k,
-		g:        make([]float64, k),
-		b:        make([]float64, k),
-		dsort:    make([]float64, k),
-		alphaNew: make([]float64, k),
-	}
-	w := make([]float64, (d+1)*k)
-	alpha := make([]float64, n*k)
-	alphaIndex := make([]int, n*k)
-	yIndex := make([]int, n)
-	activeSizeI := make([]int, n)
-	qd := make([]float64, n)
-	cw := make([]float64, n)
-	dInd := make([]int, k)
-	dVal := make([]float64, k)
-	index := make([]int, 0, n)
-	for i := range n {
-		for m := range k {
-			alphaIndex[i*k+m] = m
-		}
-		_, val := x.Row(i)
-		qd[i] = rowSqNorm(val) + bias*bias
-		activeSizeI[i] = k
-		yIndex[i] = y[i]
-		cw[i] = o.C
-		if s != nil {
-			cw[i] *= s[i]
-		}
-		if cw[i] > 0 {
-			index = append(index, i)
-		}
-	}
-	l := len(index)
-	rng := rand.New(rand.NewPCG(o.Seed, permSeq))
-
-	activeSize := l
-	epsShrink := max(10*o.Tol, 1)
-	startFromAll := true
-	iter := 0
-	converged := false
-	g := cs.g
-	for iter < o.MaxIter {
-		stopping := math.Inf(-1)
-		for i := range activeSize {
-			j := i + rng.IntN(activeSize-i)
-			index[i], index[j] = index[j], index[i]
-		}
-		for s := 0; s < activeSize; s++ {
-			i := index[s]
-			ai := qd[i]
-			if ai <= 0 {
-				continue
-			}
-			alphaI := alpha[i*k : (i+1)*k]
-			aidx := alphaIndex[i*k : (i+1)*k]
-			act := activeSizeI[i]
-			yi := yIndex[i]
-			ci := cw[i]
-
-			for m := range act {
-				g[m] = 1
-			}
-			if yi < act {
-				g[yi] = 0
-			}
-			idx, val := x.Row(i)
-			if idx == nil {
-				for j, v := range val {
-					wj := w[j*k : (j+1)*k]
-					for m, am := range aidx[:act] {
-						g[m] += wj[am] * v
-					}
-				}
-			} else {
-				for p, j := range idx {
-					v := val[p]
-					wj := w[int(j)*k : (int(j)+1)*k]
-					for m, am := range aidx[:act] {
-						g[m] += wj[am] * v
-					}
-				}
-			}
-			if hasBias {
-				wj := w[d*k : (d+1)*k]
-				for m, am := range aidx[:act] {
-					g[m] += wj[am] * bias
-				}
-			}
-
-			minG, maxG := math.Inf(1), math.Inf(-1)
-			for m := range act {
-				if alphaI[aidx[m]] < 0 && g[m] < minG {
-					minG = g[m]
-				}
-				if g[m] > maxG {
-					maxG = g[m]
-				}
-			}
-			if yi < act && alphaI[y[i]] < ci && g[yi] < minG {
-				minG = g[yi]
-			}
-
-			// Shrinking: move variables at their bound with a gradient
-			// below minG behind the active part.
-			shrunk := func(m int) bool {
-				bound := 0.0
-				if m == yi {
-					bound = ci
-				}
-				return alphaI[aidx[m]] == bound && g[m] < minG
-			}
-			for m := 0; m < act; m++ {
-				if shrunk(m) {
-					act--
-					for act > m {
-						if !shrunk(act) {
-							aidx[m], aidx[act] = aidx[act], aidx[m]
-							g[m], g[act] = g[act], g[m]
-							if yi == act {
-								yi = m
-							} else if yi == m {
-								yi = act
-							}
-							break
-						}
-						act--
-					}
-				}
-			}
-			activeSizeI[i] = act
-			yIndex[i] = yi
-
-			if act <= 1 {
-				activeSize--
-				index[s], index[activeSize] = index[activeSize], index[s]
-				s--
-				continue
-			}
-			if maxG-minG <= 1e-12 {
-				continue
-			}
-			stopping = max(maxG-minG, stopping)
-
-			for m := range act {
-				cs.b[m] = g[m] - ai*alphaI[aidx[m]]
-			}
-			cs.solveSubProblem(ai, yi, ci, act)
-			nz := 0
-			for m := range act {
-				delta := cs.alphaNew[m] - alphaI[aidx[m]]
-				alphaI[aidx[m]] = cs.alphaNew[m]
-				if math.Abs(delta) >= 1e-12 {
-					dInd[nz] = aidx[m]
-					dVal[nz] = delta
-					nz++
-				}
-			}
-			if idx == nil {
-				for j, v := range val {
-					wj := w[j*k : (j+1)*k]
-					for p, dm := range dInd[:nz] {
-						wj[dm] += dVal[p] * v
-					}
-				}
-			} else {
-				for q, j := range idx {
-					v := val[q]
-					wj := w[int(j)*k : (int(j)+1)*k]
-					for p, dm := range dInd[:nz] {
-						wj[dm] += dVal[p] * v
-					}
-				}
-			}
-			if hasBias {
-				wj := w[d*k : (d+1)*k]
-				for p, dm := range dInd[:nz] {
-					wj[dm] += dVal[p] * bias
-				}
-			}
-		}
-		iter++
-		if stopping < epsShrink {
-			if stopping < o.Tol && startFromAll {
-				converged = true
-				break
-			}
-			activeSize = l
-			for _, i := range index {
-				activeSizeI[i] = k
-			}
-			epsShrink = max(epsShrink/2, o.Tol)
-			startFromAll = true
-		} else {
-			startFromAll = false
-		}
-	}
-
+	w, alpha := cs.w, cs.alpha
 	res := &CSResult{
 		W:          mat.NewDense(k, d, nil),
 		B:          make([]float64, k),
@@ -336,6 +388,70 @@ func FitCrammerSinger(x Rows, y []int, k int, s []float64, opt Options) (*CSResu
 	res.DualObjective = dual
 	res.Objective = 0.5*sq + o.C*csLoss(res, x, y, s)
 	return res, nil
+}
+
+// touch reads a few words of row i's dual variables, class indices and
+// state so that their cache lines are on their way while the current row
+// is processed (the rows are visited in random order, and α alone is n·K
+// values). The values only feed cs.sink, which nothing reads.
+func (cs *csSolver) touch(i int) {
+	k := cs.k
+	a := cs.alpha[i*k : (i+1)*k : (i+1)*k]
+	t := a[0] + a[k-1] + cs.rows[i].qd
+	for m := 8; m < k; m += 8 {
+		t += a[m]
+	}
+	t += float64(cs.alphaIndex[i*k] + cs.alphaIndex[i*k+k-1])
+	cs.sink += t
+}
+
+// solve runs the outer iterations of LIBLINEAR's Solver_MCSVM_CS::Solve
+// over the rows listed in index and returns the number of iterations and
+// whether the Tol rule was met.
+func (cs *csSolver) solve(index []int, y []int, o Options) (int, bool) {
+	k := cs.k
+	l := len(index)
+	src := rand.NewPCG(o.Seed, permSeq)
+	activeSize := l
+	epsShrink := max(10*o.Tol, 1)
+	startFromAll := true
+	iter := 0
+	for iter < o.MaxIter {
+		stopping := math.Inf(-1)
+		for i := range activeSize {
+			j := i + permIntN(src, activeSize-i)
+			index[i], index[j] = index[j], index[i]
+		}
+		for s := 0; s < activeSize; s++ {
+			i := index[s]
+			if s+1 < activeSize {
+				cs.touch(index[s+1])
+			}
+			shrunkRow, spread := cs.visit(i, y[i])
+			if shrunkRow {
+				activeSize--
+				index[s], index[activeSize] = index[activeSize], index[s]
+				s--
+				continue
+			}
+			stopping = max(spread, stopping)
+		}
+		iter++
+		if stopping < epsShrink {
+			if stopping < o.Tol && startFromAll {
+				return iter, true
+			}
+			activeSize = l
+			for _, i := range index {
+				cs.rows[i].act = int32(k)
+			}
+			epsShrink = max(epsShrink/2, o.Tol)
+			startFromAll = true
+		} else {
+			startFromAll = false
+		}
+	}
+	return iter, false
 }
 
 // csLoss returns Σᵢ sᵢ·ξᵢ with ξᵢ = maxₖ(fₖ(xᵢ) + 1 − [yᵢ=k]) − f_{yᵢ}(xᵢ).

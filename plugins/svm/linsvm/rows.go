@@ -73,3 +73,107 @@ func rowAxpy(a float64, idx []int32, val, w []float64) {
 func rowSqNorm(val []float64) float64 {
 	return floats.Dot(val, val)
 }
+
+// view is the row access of the solvers' inner loops. Dense and CSR
+// storage is read directly, without an interface call per row; any other
+// Rows implementation goes through its Row method.
+type view struct {
+	kind viewKind
+	cols int
+	// Dense storage.
+	data   []float64
+	stride int
+	// CSR storage.
+	indptr  []int64
+	indices []int32
+	values  []float64
+	// Any other implementation.
+	rows Rows
+}
+
+type viewKind uint8
+
+const (
+	viewRows viewKind = iota
+	viewDense
+	viewCSR
+)
+
+// newView returns the view of x.
+func newView(x Rows) view {
+	switch m := x.(type) {
+	case Dense:
+		return view{kind: viewDense, cols: m.cols, data: m.data, stride: m.stride}
+	case *sparse.CSR:
+		return view{kind: viewCSR, cols: m.Cols, indptr: m.Indptr, indices: m.Indices, values: m.Values}
+	}
+	_, d := x.Dims()
+	return view{kind: viewRows, cols: d, rows: x}
+}
+
+// row returns row i as Rows.Row does.
+func (v *view) row(i int) ([]int32, []float64) {
+	switch v.kind {
+	case viewDense:
+		off := i * v.stride
+		return nil, v.data[off : off+v.cols : off+v.cols]
+	case viewCSR:
+		lo, hi := v.indptr[i], v.indptr[i+1]
+		return v.indices[lo:hi:hi], v.values[lo:hi:hi]
+	}
+	return v.rows.Row(i)
+}
+
+// dot returns x_i·w, summed in the same order as rowDot. The solvers'
+// inner loops call denseDot themselves for dense views (saving a call).
+func (v *view) dot(i int, w []float64) float64 {
+	if v.kind == viewDense {
+		return denseDot(v.data, i*v.stride, v.cols, w)
+	}
+	idx, val := v.row(i)
+	return rowDot(idx, val, w)
+}
+
+// axpy sets w += a·x_i, as rowAxpy.
+func (v *view) axpy(a float64, i int, w []float64) {
+	if v.kind == viewDense {
+		denseAxpy(a, v.data, i*v.stride, v.cols, w)
+		return
+	}
+	idx, val := v.row(i)
+	rowAxpy(a, idx, val, w)
+}
+
+// denseDot returns x·w[:cols] with the summation order of gonum's amd64
+// DotUnitary (floats.Dot): four running sums over the indices ≡ 0, 1, 2, 3
+// (mod 4) of the multiple-of-four prefix, the tail added to the first, then
+// (s0+s2) + (s1+s3). It gives the same bits as floats.Dot on amd64 without
+// the call, and the explicit conversions forbid fused multiply-adds.
+//
+// The row is data[off : off+cols].
+func denseDot(data []float64, off, cols int, w []float64) float64 {
+	x := data[off : off+cols : off+cols]
+	w = w[:len(x)]
+	var s0, s1, s2, s3 float64
+	i := 0
+	for ; i+4 <= len(x); i += 4 {
+		s0 += float64(x[i] * w[i])
+		s1 += float64(x[i+1] * w[i+1])
+		s2 += float64(x[i+2] * w[i+2])
+		s3 += float64(x[i+3] * w[i+3])
+	}
+	for ; i < len(x); i++ {
+		s0 += float64(x[i] * w[i])
+	}
+	return (s0 + s2) + (s1 + s3)
+}
+
+// denseAxpy sets w[:cols] += a·x for the row x = data[off : off+cols],
+// element by element as floats.AddScaled.
+func denseAxpy(a float64, data []float64, off, cols int, w []float64) {
+	x := data[off : off+cols : off+cols]
+	w = w[:len(x)]
+	for i, v := range x {
+		w[i] += float64(a * v)
+	}
+}

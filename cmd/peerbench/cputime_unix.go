@@ -1,0 +1,40 @@
+//go:build unix
+
+package main
+
+import (
+	"os"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// processCPU returns the user + system CPU time of this process so far.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// loadAverage returns the 1-minute load average from /proc/loadavg, or ""
+// where there is none.
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return ""
+	}
+	f := strings.Fields(string(b))
+	if len(f) == 0 {
+		return ""
+	}
+	return f[0]
+}
+
+// autogroupOn reports whether Linux's autogroup scheduling is enabled: CPU
+// time is then shared fairly between sessions, not between threads.
+func autogroupOn() bool {
+	b, err := os.ReadFile("/proc/sys/kernel/sched_autogroup_enabled")
+	return err == nil && strings.TrimSpace(string(b)) == "1"
+}

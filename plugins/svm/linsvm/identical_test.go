@@ -1,0 +1,181 @@
+package linsvm
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/polyclass/polyclass/framework/sparse"
+	"github.com/polyclass/polyclass/plugins/internal/reftest"
+)
+
+// wrapped hides the concrete type of a Rows, so that the solvers take
+// their generic (interface) path.
+type wrapped struct{ Rows }
+
+// sparsified returns x with about a third of its entries set to zero, as
+// CSR, so that the sparse path sees rows of varying length.
+func sparsified(x *mat.Dense, seed uint64) *sparse.CSR {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	z := mat.DenseCopyOf(x)
+	n, d := z.Dims()
+	for i := range n {
+		for j := range d {
+			if rng.IntN(3) == 0 {
+				z.Set(i, j, 0)
+			}
+		}
+	}
+	return reftest.CSR(z)
+}
+
+// rowWeights returns weights in [0, 2) with some zeros.
+func rowWeights(n int, seed uint64) []float64 {
+	rng := rand.New(rand.NewPCG(seed, 2))
+	s := make([]float64, n)
+	for i := range s {
+		if rng.IntN(7) != 0 {
+			s[i] = 2 * rng.Float64()
+		}
+	}
+	return s
+}
+
+// identicalInputs returns the designs the identity tests run on: each data
+// set as a Dense view, as CSR, hidden behind an interface, and sparsified.
+func identicalInputs(t *testing.T, names ...string) map[string]struct {
+	x Rows
+	y []int
+	k int
+} {
+	t.Helper()
+	in := map[string]struct {
+		x Rows
+		y []int
+		k int
+	}{}
+	for _, name := range names {
+		x, y, k := wholeFile(t, name)
+		for kind, rows := range map[string]Rows{
+			"dense": NewDense(x), "csr": reftest.CSR(x),
+			"wrapped": wrapped{NewDense(x)}, "sparse": sparsified(x, 7),
+		} {
+			in[name+"/"+kind] = struct {
+				x Rows
+				y []int
+				k int
+			}{rows, y, k}
+		}
+	}
+	return in
+}
+
+func sameFloats(a, b []float64) bool {
+	return slices.EqualFunc(a, b, func(u, v float64) bool { return math.Float64bits(u) == math.Float64bits(v) })
+}
+
+func sameFloat(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }
+
+// TestFitIdenticalToReference checks that Fit returns bit-identical
+// weights, duals, objectives and iteration counts to the reference
+// implementation (reference_test.go) over losses, tolerances, biases,
+// seeds, row weights and storage formats.
+func TestFitIdenticalToReference(t *testing.T) {
+	names := []string{"iris", "wine", "vehicle", "segment"}
+	if !testing.Short() {
+		names = append(names, "digits")
+	}
+	for key, in := range identicalInputs(t, names...) {
+		for _, loss := range []string{LossHinge, LossSquaredHinge} {
+			for _, tc := range []struct {
+				tol, bias, c float64
+				weights      bool
+			}{{0.1, 1, 1, false}, {1e-3, 1, 1, false}, {1e-3, 0, 0.5, true}, {0.1, 2, 10, true}} {
+				t.Run(fmt.Sprintf("%s/%s/%+v", key, loss, tc), func(t *testing.T) {
+					n, _ := in.x.Dims()
+					var s []float64
+					if tc.weights {
+						s = rowWeights(n, 3)
+					}
+					for c := range min(in.k, 4) {
+						opt := Options{C: tc.c, Loss: loss, Bias: tc.bias, Tol: tc.tol, MaxIter: 300, Seed: uint64(c)}
+						y := reftest.BinaryLabels(in.y, c)
+						got, err := Fit(in.x, y, s, opt)
+						if err != nil {
+							t.Fatal(err)
+						}
+						want, err := fitReference(in.x, y, s, opt)
+						if err != nil {
+							t.Fatal(err)
+						}
+						if !sameFloats(got.W, want.W) || !sameFloat(got.B, want.B) || !sameFloats(got.Alpha, want.Alpha) ||
+							!sameFloat(got.Objective, want.Objective) || !sameFloat(got.DualObjective, want.DualObjective) ||
+							got.Iterations != want.Iterations || got.Converged != want.Converged {
+							t.Fatalf("class %d: result differs from the reference: got iter %d obj %v, want iter %d obj %v",
+								c, got.Iterations, got.Objective, want.Iterations, want.Objective)
+						}
+					}
+				})
+			}
+		}
+	}
+}
+
+// TestFitCrammerSingerIdenticalToReference is TestFitIdenticalToReference
+// for FitCrammerSinger.
+func TestFitCrammerSingerIdenticalToReference(t *testing.T) {
+	names := []string{"iris", "wine", "vehicle", "segment"}
+	if !testing.Short() {
+		names = append(names, "digits")
+	}
+	for key, in := range identicalInputs(t, names...) {
+		for _, tc := range []struct {
+			tol, bias, c float64
+			weights      bool
+			seed         uint64
+		}{{0.1, 1, 1, false, 0}, {1e-3, 1, 1, false, 5}, {1e-3, 0, 0.5, true, 1}, {0.1, 2, 10, true, 2}} {
+			t.Run(fmt.Sprintf("%s/%+v", key, tc), func(t *testing.T) {
+				n, _ := in.x.Dims()
+				var s []float64
+				if tc.weights {
+					s = rowWeights(n, 3)
+				}
+				opt := Options{C: tc.c, Bias: tc.bias, Tol: tc.tol, MaxIter: 3000, Seed: tc.seed}
+				got, err := FitCrammerSinger(in.x, in.y, in.k, s, opt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, err := fitCrammerSingerReference(in.x, in.y, in.k, s, opt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !sameFloats(got.W.RawMatrix().Data, want.W.RawMatrix().Data) || !sameFloats(got.B, want.B) ||
+					!sameFloats(got.Alpha.RawMatrix().Data, want.Alpha.RawMatrix().Data) ||
+					!sameFloat(got.Objective, want.Objective) || !sameFloat(got.DualObjective, want.DualObjective) ||
+					got.Iterations != want.Iterations || got.Converged != want.Converged {
+					t.Fatalf("result differs from the reference: got iter %d obj %v, want iter %d obj %v",
+						got.Iterations, got.Objective, want.Iterations, want.Objective)
+				}
+			})
+		}
+	}
+}
+
+// TestPermIntN checks that permIntN draws what rand.Rand.IntN draws from
+// the same PCG state, for small, power-of-two and large bounds.
+func TestPermIntN(t *testing.T) {
+	a := rand.NewPCG(1, permSeq)
+	b := rand.NewPCG(1, permSeq)
+	r := rand.New(b)
+	for _, n := range []int{1, 2, 3, 7, 8, 1000, 1 << 20, 20000, 1<<62 + 12345, math.MaxInt} {
+		for range 2000 {
+			if got, want := permIntN(a, n), r.IntN(n); got != want {
+				t.Fatalf("n = %d: permIntN %d, IntN %d", n, got, want)
+			}
+		}
+	}
+}
