@@ -63,22 +63,33 @@ func (s *learnerServer) fitBatch(ctx context.Context, bf BatchFitter, ins []FitI
 	}
 }
 
+// converted is a problem converted by convertProblem: its input without X
+// and the rows it uses, or the conversion's error.
+type converted struct {
+	in   FitInput
+	used []int
+	err  error
+}
+
 // batchParts picks the problems of a request a BatchFitter trains
 // together: those that use every row. It returns their inputs, sharing one
 // gathered X, split round robin into at most s.workers parts, and the
-// indices of the other problems. Without a BatchFitter, or with fewer than
-// two such problems, every problem is left to Fit.
-func (s *learnerServer) batchParts(x Matrix, rows []int, problems []Problem) (parts [][]FitInput, partIdx [][]int, single []int) {
+// indices of the other problems, with their conversions when it made them
+// (conv[i] for problem i; conv is nil otherwise). Without a BatchFitter, or
+// with fewer than two such problems, every problem is left to Fit.
+func (s *learnerServer) batchParts(x Matrix, rows []int, problems []Problem) (parts [][]FitInput, partIdx [][]int, single []int, conv []converted) {
 	var ins []FitInput
 	var idx []int
 	if _, ok := s.impl.(BatchFitter); ok && len(problems) > 1 {
+		conv = make([]converted, len(problems))
 		for i, p := range problems {
-			in, used, err := convertProblem(rows, p)
-			if err != nil || len(used) != len(rows) {
+			c := &conv[i]
+			c.in, c.used, c.err = convertProblem(rows, p)
+			if c.err != nil || len(c.used) != len(rows) {
 				single = append(single, i)
 				continue
 			}
-			ins, idx = append(ins, in), append(idx, i)
+			ins, idx = append(ins, c.in), append(idx, i)
 		}
 	}
 	if len(ins) < 2 {
@@ -86,7 +97,7 @@ func (s *learnerServer) batchParts(x Matrix, rows []int, problems []Problem) (pa
 		for i := range problems {
 			single = append(single, i)
 		}
-		return nil, nil, single
+		return nil, nil, single, conv
 	}
 	shared := gatherRows(x, rows)
 	if !s.info.Capabilities.Sparse {
@@ -99,5 +110,5 @@ func (s *learnerServer) batchParts(x Matrix, rows []int, problems []Problem) (pa
 		parts[k%n] = append(parts[k%n], in)
 		partIdx[k%n] = append(partIdx[k%n], idx[k])
 	}
-	return parts, partIdx, single
+	return parts, partIdx, single, conv
 }

@@ -333,27 +333,47 @@ func (s *learnerServer) Fit(ctx context.Context, req *pb.FitRequest) (*pb.FitRes
 // per other problem. A job puts its models into models and its errors into
 // errs, at the problems' indices.
 func (s *learnerServer) fitJobs(ctx context.Context, x Matrix, rows []int, problems []Problem, params Params, models []Model, errs []error) []func() {
-	parts, partIdx, single := s.batchParts(x, rows, problems)
+	parts, partIdx, single, conv := s.batchParts(x, rows, problems)
 	jobs := make([]func(), 0, len(parts)+len(single))
 	for k, ins := range parts {
 		bf := s.impl.(BatchFitter)
 		jobs = append(jobs, func() { s.fitBatch(ctx, bf, ins, partIdx[k], params, models, errs) })
 	}
 	for _, i := range single {
+		var c *converted
+		if conv != nil {
+			c = &conv[i]
+		}
 		jobs = append(jobs, func() {
-			in, err := fitInput(x, rows, problems[i])
-			if err == nil && !s.info.Capabilities.Sparse {
-				in.X = in.X.AsDense()
-			}
-			if err == nil {
-				models[i], err = s.impl.Fit(ctx, in, params)
-			}
-			if err != nil {
+			var err error
+			if models[i], err = s.fitOne(ctx, x, rows, problems[i], c, params); err != nil {
 				errs[i] = fmt.Errorf("problem %d: %w", i, err)
 			}
 		})
 	}
 	return jobs
+}
+
+// fitOne trains one problem with Fit on the rows it uses, converting it
+// unless c holds its conversion already.
+func (s *learnerServer) fitOne(ctx context.Context, x Matrix, rows []int, p Problem, c *converted, params Params) (Model, error) {
+	var in FitInput
+	var err error
+	if c != nil {
+		in, err = c.in, c.err
+		if err == nil {
+			in.X = gatherRows(x, c.used)
+		}
+	} else {
+		in, err = fitInput(x, rows, p)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !s.info.Capabilities.Sparse {
+		in.X = in.X.AsDense()
+	}
+	return s.impl.Fit(ctx, in, params)
 }
 
 func (s *learnerServer) Predict(ctx context.Context, req *pb.PredictRequest) (*pb.PredictResponse, error) {
