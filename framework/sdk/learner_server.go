@@ -181,11 +181,22 @@ func (s *learnerServer) dataset(digest string) (Matrix, error) {
 
 // fitInput selects the rows a problem uses and converts its targets.
 func fitInput(x Matrix, rows []int, p Problem) (FitInput, error) {
+	in, used, err := convertProblem(rows, p)
+	if err != nil {
+		return FitInput{}, err
+	}
+	in.X = gatherRows(x, used)
+	return in, nil
+}
+
+// convertProblem converts a problem's targets and weights over rows to a
+// FitInput without X and returns the rows the problem uses.
+func convertProblem(rows []int, p Problem) (FitInput, []int, error) {
 	if len(p.Targets) != len(rows) {
-		return FitInput{}, fmt.Errorf("%d targets for %d rows", len(p.Targets), len(rows))
+		return FitInput{}, nil, fmt.Errorf("%d targets for %d rows", len(p.Targets), len(rows))
 	}
 	if p.Weights != nil && len(p.Weights) != len(rows) {
-		return FitInput{}, fmt.Errorf("%d weights for %d rows", len(p.Weights), len(rows))
+		return FitInput{}, nil, fmt.Errorf("%d weights for %d rows", len(p.Weights), len(rows))
 	}
 	in := FitInput{Kind: p.Kind, NumClasses: p.NumClasses, Seed: p.Seed}
 	used := make([]int, 0, len(rows))
@@ -193,7 +204,7 @@ func fitInput(x Matrix, rows []int, p Problem) (FitInput, error) {
 		switch p.Kind {
 		case Binary:
 			if t != 0 && t != 1 && t != -1 {
-				return FitInput{}, fmt.Errorf("binary target %v at row %d is not −1, 0 or +1", t, rows[i])
+				return FitInput{}, nil, fmt.Errorf("binary target %v at row %d is not −1, 0 or +1", t, rows[i])
 			}
 			if t == 0 {
 				continue
@@ -201,7 +212,7 @@ func fitInput(x Matrix, rows []int, p Problem) (FitInput, error) {
 			in.Targets = append(in.Targets, t)
 		case Multiclass:
 			if t != float64(int(t)) || t < 0 || int(t) > p.NumClasses {
-				return FitInput{}, fmt.Errorf("class target %v at row %d is not in 0..%d", t, rows[i], p.NumClasses)
+				return FitInput{}, nil, fmt.Errorf("class target %v at row %d is not in 0..%d", t, rows[i], p.NumClasses)
 			}
 			if t == 0 {
 				continue
@@ -210,7 +221,7 @@ func fitInput(x Matrix, rows []int, p Problem) (FitInput, error) {
 		case Regression:
 			in.Targets = append(in.Targets, t)
 		default:
-			return FitInput{}, fmt.Errorf("unknown problem kind %d", p.Kind)
+			return FitInput{}, nil, fmt.Errorf("unknown problem kind %d", p.Kind)
 		}
 		used = append(used, rows[i])
 		if p.Weights != nil {
@@ -218,10 +229,9 @@ func fitInput(x Matrix, rows []int, p Problem) (FitInput, error) {
 		}
 	}
 	if len(used) == 0 {
-		return FitInput{}, errors.New("the problem uses no rows")
+		return FitInput{}, nil, errors.New("the problem uses no rows")
 	}
-	in.X = gatherRows(x, used)
-	return in, nil
+	return in, used, nil
 }
 
 func (s *learnerServer) capable(k ProblemKind) bool {
@@ -276,9 +286,10 @@ func (s *learnerServer) Fit(ctx context.Context, req *pb.FitRequest) (*pb.FitRes
 	}
 	models := make([]Model, len(problems))
 	errs := make([]error, len(problems))
+	jobs := s.fitJobs(ctx, x, rows, problems, params, models, errs)
 	sem := make(chan struct{}, s.workers)
 	var wg sync.WaitGroup
-	for i, p := range problems {
+	for _, job := range jobs {
 		select {
 		case sem <- struct{}{}:
 		case <-ctx.Done():
@@ -289,16 +300,7 @@ func (s *learnerServer) Fit(ctx context.Context, req *pb.FitRequest) (*pb.FitRes
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			in, err := fitInput(x, rows, p)
-			if err == nil && !s.info.Capabilities.Sparse {
-				in.X = in.X.AsDense()
-			}
-			if err == nil {
-				models[i], err = s.impl.Fit(ctx, in, params)
-			}
-			if err != nil {
-				errs[i] = fmt.Errorf("problem %d: %w", i, err)
-			}
+			job()
 		}()
 	}
 	wg.Wait()
@@ -324,6 +326,54 @@ func (s *learnerServer) Fit(ctx context.Context, req *pb.FitRequest) (*pb.FitRes
 		resp.Models[i] = &pb.Model{Handle: h, Outputs: int32(m.Outputs())}
 	}
 	return resp, nil
+}
+
+// fitJobs returns the jobs that train the problems of a Fit request:
+// one per batch part a BatchFitter trains together (see batchParts), one
+// per other problem. A job puts its models into models and its errors into
+// errs, at the problems' indices.
+func (s *learnerServer) fitJobs(ctx context.Context, x Matrix, rows []int, problems []Problem, params Params, models []Model, errs []error) []func() {
+	parts, partIdx, single, conv := s.batchParts(x, rows, problems)
+	jobs := make([]func(), 0, len(parts)+len(single))
+	for k, ins := range parts {
+		bf := s.impl.(BatchFitter)
+		jobs = append(jobs, func() { s.fitBatch(ctx, bf, ins, partIdx[k], params, models, errs) })
+	}
+	for _, i := range single {
+		var c *converted
+		if conv != nil {
+			c = &conv[i]
+		}
+		jobs = append(jobs, func() {
+			var err error
+			if models[i], err = s.fitOne(ctx, x, rows, problems[i], c, params); err != nil {
+				errs[i] = fmt.Errorf("problem %d: %w", i, err)
+			}
+		})
+	}
+	return jobs
+}
+
+// fitOne trains one problem with Fit on the rows it uses, converting it
+// unless c holds its conversion already.
+func (s *learnerServer) fitOne(ctx context.Context, x Matrix, rows []int, p Problem, c *converted, params Params) (Model, error) {
+	var in FitInput
+	var err error
+	if c != nil {
+		in, err = c.in, c.err
+		if err == nil {
+			in.X = gatherRows(x, c.used)
+		}
+	} else {
+		in, err = fitInput(x, rows, p)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !s.info.Capabilities.Sparse {
+		in.X = in.X.AsDense()
+	}
+	return s.impl.Fit(ctx, in, params)
 }
 
 func (s *learnerServer) Predict(ctx context.Context, req *pb.PredictRequest) (*pb.PredictResponse, error) {

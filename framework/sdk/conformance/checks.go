@@ -633,6 +633,72 @@ func checkDeterministic(ctx context.Context, s *session) (string, error) {
 	return fmt.Sprintf("%d problem(s), seed 7: identical scores", len(ps)), nil
 }
 
+// checkTogether fits the problems of a 3-class one-vs-all (every row),
+// a one-vs-one problem (a subset), multiclass problems on every row and on
+// a subset and a regression problem, those the learner trains, in one Fit,
+// then each in a Fit of its own: a learner may train the problems of a call
+// together (sdk.BatchFitter), but never so that a model changes.
+func checkTogether(ctx context.Context, s *session) (string, error) {
+	c := s.info.Capabilities
+	x, y := noisy(300, 6, 0.2, 11, false)
+	for i := range y {
+		y[i] = (y[i] + i%3) % 3
+	}
+	var ps []sdk.Problem
+	if c.Binary {
+		ps = append(ps, binaryProblem(y, 0), binaryProblem(y, 1), binaryProblem(y, 2), pairProblem(y, 0, 1))
+	}
+	if c.Multiclass {
+		sub := multiclassProblem(y, 3)
+		sub.NumClasses = 2
+		for i := range sub.Targets {
+			sub.Targets[i] = float64(y[i]) // class 0 unused, 1 and 2 kept
+		}
+		ps = append(ps, multiclassProblem(y, 3), sub)
+	}
+	if c.Regression {
+		ps = append(ps, regressionProblem(y))
+	}
+	for i := range ps {
+		ps[i].Seed = 11 + uint64(i)
+		ps[i].Targets = ps[i].Targets[:240]
+	}
+	enc, err := s.upload(ctx, sdk.Matrix{Dense: x})
+	if err != nil {
+		return "", err
+	}
+	// Each alone first: a problem the learner refuses under these
+	// parameters (fit-predict reports it) is left out.
+	var kept []sdk.Problem
+	var alone []*mat.Dense
+	for _, p := range ps {
+		one, _, _, err := s.fitPredict(ctx, enc, seq(240), []sdk.Problem{p}, seq(300), false)
+		if err == nil {
+			kept, alone = append(kept, p), append(alone, one)
+		}
+	}
+	if len(kept) < 2 {
+		return "", errSkip(fmt.Sprintf("the learner trains %d of %d problems alone", len(kept), len(ps)))
+	}
+	all, _, _, err := s.fitPredict(ctx, enc, seq(240), kept, seq(300), false)
+	if err != nil {
+		return "", err
+	}
+	col := 0
+	for i, one := range alone {
+		_, w := one.Dims()
+		if _, cols := all.Dims(); col+w > cols || !sameBits(all.Slice(0, 300, col, col+w).(*mat.Dense), one) {
+			return "", fmt.Errorf("problem %d (%s) predicts other scores trained with the others than alone", i, kept[i].Kind)
+		}
+		col += w
+	}
+	detail := fmt.Sprintf("%d problems trained together or alone: identical scores", len(kept))
+	if len(kept) < len(ps) {
+		detail += fmt.Sprintf(" (%d refused alone, left out)", len(ps)-len(kept))
+	}
+	return detail, nil
+}
+
 // survives checks that the plugin answers Info after a call.
 func (s *session) survives(ctx context.Context, after string) error {
 	if _, err := s.c().Info(ctx); err != nil {

@@ -98,6 +98,7 @@ func Checks() []Check {
 		{"bad-params", "an unknown parameter and a value of the wrong type are InvalidArgument errors that blame the parameter in their structured field (google.rpc.BadRequest field violation params.NAME)", checkBadParams},
 		{"cancel", "a cancelled Fit stops: the plugin's process goes idle within seconds and answers the next call", checkCancel},
 		{"deterministic", "two Fits with the same seed predict identical scores", checkDeterministic},
+		{"together", "the problems of one Fit (one-vs-all on every row, one-vs-one on a subset, regression) each predict the scores they predict when trained in a Fit of their own", checkTogether},
 		{"one-class", "a binary problem with one class is an error or a model with finite scores; the plugin survives", checkOneClass},
 		{"empty", "a problem that uses no rows is an error, a Predict of no rows returns nothing; the plugin survives", checkEmpty},
 	}

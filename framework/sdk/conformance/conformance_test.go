@@ -52,6 +52,25 @@ func (l centroid) Fit(ctx context.Context, in sdk.FitInput, p sdk.Params) (sdk.M
 	return m, nil
 }
 
+// FitBatch declines, unless the defect is "batch": then the models of a
+// batch differ from Fit's by a shifted intercept.
+func (l centroid) FitBatch(ctx context.Context, ins []sdk.FitInput, p sdk.Params) ([]sdk.Model, error) {
+	if l.defect != "batch" {
+		return nil, sdk.ErrBatchDeclined
+	}
+	out := make([]sdk.Model, len(ins))
+	for i, in := range ins {
+		m, err := l.Fit(ctx, in, p)
+		if err != nil {
+			return nil, err
+		}
+		mm := m.(model)
+		mm.b += 1e-9
+		out[i] = mm
+	}
+	return out, nil
+}
+
 type model struct {
 	w      *mat.VecDense
 	b      float64
@@ -92,7 +111,8 @@ func TestRun(t *testing.T) {
 	}{
 		{"", nil},
 		{"outputs", map[string]string{"csr": "scores 13×2, want 13×1", "fit-predict": "the model has 2 outputs, want 1"}},
-		{"random", map[string]string{"deterministic": "two Fits with seed 7 predict different scores"}},
+		{"random", map[string]string{"deterministic": "two Fits with seed 7 predict different scores", "together": "problem 0 (binary) predicts other scores trained with the others than alone"}},
+		{"batch", map[string]string{"together": "problem 0 (binary) predicts other scores trained with the others than alone"}},
 		{"nan", map[string]string{"fit-predict": "scores[0][0] = NaN"}},
 		{"constant", map[string]string{"fit-predict": "the separable blobs are not learnt"}},
 	} {

@@ -45,15 +45,20 @@ func design(x sdk.Matrix) logistic.Design {
 	return logistic.NewDense(x.Dense)
 }
 
+// binaryOptions are the options of a binary problem.
+func binaryOptions(p sdk.Params, seed uint64) logistic.Options {
+	return logistic.Options{
+		C: p.Float("C"), Tol: p.Float("tol"), MaxIter: p.Int("max_iter"),
+		Solver: p.Str("solver"), Epochs: p.Int("epochs"),
+		Step: p.Float("step"), Seed: seed,
+	}
+}
+
 func (learner) Fit(_ context.Context, in sdk.FitInput, p sdk.Params) (sdk.Model, error) {
 	x := design(in.X)
 	switch in.Kind {
 	case sdk.Binary:
-		r, err := logistic.Fit(x, in.Targets, in.Weights, logistic.Options{
-			C: p.Float("C"), Tol: p.Float("tol"), MaxIter: p.Int("max_iter"),
-			Solver: p.Str("solver"), Epochs: p.Int("epochs"),
-			Step: p.Float("step"), Seed: in.Seed,
-		})
+		r, err := logistic.Fit(x, in.Targets, in.Weights, binaryOptions(p, in.Seed))
 		if err != nil {
 			return nil, err
 		}

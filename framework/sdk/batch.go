@@ -1,0 +1,114 @@
+package sdk
+
+import (
+	"context"
+	"errors"
+	"fmt"
+)
+
+// BatchFitter is an optional interface of a Learner: it trains several
+// problems that share one design matrix at once, for instance advancing
+// their solvers together so that a product with the matrix serves all of
+// them. The problems of a one-vs-all reduction are such a batch: every
+// row of the fold, a different target (and weights) each.
+//
+// The learner server calls FitBatch for the problems of one Fit request
+// that use every row of the request (Binary without a target 0,
+// Multiclass without a class 0, Regression); a problem that uses a subset
+// of the rows (one-vs-one) goes to Fit alone. It gathers the rows once for
+// the whole batch, splits the batch into at most as many parts as it
+// trains problems at once and calls FitBatch concurrently with the parts.
+// The inputs of a part share one X, which FitBatch must not modify.
+//
+// FitBatch returns one model per input, in order. Each must be the model
+// Fit gives for the input alone: batching is a matter of speed, never of
+// results. FitBatch returns ErrBatchDeclined, before doing any work, for
+// a batch it does not train together (a parameter or problem kind it does
+// not batch); the server then fits the batch's problems with Fit.
+type BatchFitter interface {
+	FitBatch(ctx context.Context, ins []FitInput, params Params) ([]Model, error)
+}
+
+// ErrBatchDeclined is returned by FitBatch for a batch the learner leaves
+// to Fit.
+var ErrBatchDeclined = errors.New("sdk: batch declined")
+
+// fitBatch trains the problems idx of a request, whose inputs ins share X,
+// with the learner's FitBatch, or with Fit one after the other when it
+// declines. Models go to models[idx[i]]; an error goes to errs[idx[0]].
+func (s *learnerServer) fitBatch(ctx context.Context, bf BatchFitter, ins []FitInput, idx []int, params Params, models []Model, errs []error) {
+	got, err := bf.FitBatch(ctx, ins, params)
+	if errors.Is(err, ErrBatchDeclined) {
+		for i, in := range ins {
+			if models[idx[i]], err = s.impl.Fit(ctx, in, params); err != nil {
+				errs[idx[i]] = fmt.Errorf("problem %d: %w", idx[i], err)
+			}
+		}
+		return
+	}
+	if err == nil && len(got) != len(ins) {
+		err = fmt.Errorf("FitBatch returned %d models for %d problems", len(got), len(ins))
+	}
+	for i := 0; err == nil && i < len(got); i++ {
+		if got[i] == nil {
+			err = fmt.Errorf("FitBatch returned no model for problem %d", idx[i])
+		}
+	}
+	if err != nil {
+		errs[idx[0]] = fmt.Errorf("problems %v: %w", idx, err)
+		return
+	}
+	for i, m := range got {
+		models[idx[i]] = m
+	}
+}
+
+// converted is a problem converted by convertProblem: its input without X
+// and the rows it uses, or the conversion's error.
+type converted struct {
+	in   FitInput
+	used []int
+	err  error
+}
+
+// batchParts picks the problems of a request a BatchFitter trains
+// together: those that use every row. It returns their inputs, sharing one
+// gathered X, split round robin into at most s.workers parts, and the
+// indices of the other problems, with their conversions when it made them
+// (conv[i] for problem i; conv is nil otherwise). Without a BatchFitter, or
+// with fewer than two such problems, every problem is left to Fit.
+func (s *learnerServer) batchParts(x Matrix, rows []int, problems []Problem) (parts [][]FitInput, partIdx [][]int, single []int, conv []converted) {
+	var ins []FitInput
+	var idx []int
+	if _, ok := s.impl.(BatchFitter); ok && len(problems) > 1 {
+		conv = make([]converted, len(problems))
+		for i, p := range problems {
+			c := &conv[i]
+			c.in, c.used, c.err = convertProblem(rows, p)
+			if c.err != nil || len(c.used) != len(rows) {
+				single = append(single, i)
+				continue
+			}
+			ins, idx = append(ins, c.in), append(idx, i)
+		}
+	}
+	if len(ins) < 2 {
+		single = single[:0]
+		for i := range problems {
+			single = append(single, i)
+		}
+		return nil, nil, single, conv
+	}
+	shared := gatherRows(x, rows)
+	if !s.info.Capabilities.Sparse {
+		shared = shared.AsDense()
+	}
+	n := min(s.workers, len(ins))
+	parts, partIdx = make([][]FitInput, n), make([][]int, n)
+	for k, in := range ins {
+		in.X = shared
+		parts[k%n] = append(parts[k%n], in)
+		partIdx[k%n] = append(partIdx[k%n], idx[k])
+	}
+	return parts, partIdx, single, conv
+}

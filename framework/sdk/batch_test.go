@@ -1,0 +1,122 @@
+package sdk
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// batchLearner is meanLearner with FitBatch: it records the batches it
+// gets and trains each input with meanLearner's Fit. It declines batches
+// when the solver is "b" and fails them when C is 7.
+type batchLearner struct {
+	meanLearner
+	bmu     sync.Mutex
+	batches [][]FitInput
+}
+
+func (l *batchLearner) FitBatch(ctx context.Context, ins []FitInput, p Params) ([]Model, error) {
+	if p.Str("solver") == "b" {
+		return nil, ErrBatchDeclined
+	}
+	if p.Float("C") == 7 {
+		return nil, WithParam("C", errors.New("seven"))
+	}
+	l.bmu.Lock()
+	l.batches = append(l.batches, ins)
+	l.bmu.Unlock()
+	models := make([]Model, len(ins))
+	for i, in := range ins {
+		m, err := l.meanLearner.Fit(ctx, in, p)
+		if err != nil {
+			return nil, err
+		}
+		models[i] = m
+	}
+	return models, nil
+}
+
+// TestFitBatchSharedRows: problems that use every row go to FitBatch, in
+// at most Workers parts sharing one X; a problem on a subset of the rows
+// goes to Fit; the models answer as Fit's would, in problem order.
+func TestFitBatchSharedRows(t *testing.T) {
+	ctx := context.Background()
+	impl := &batchLearner{}
+	c := connect(t, &LearnerPlugin{Impl: impl, Workers: 2})
+	x := mat.NewDense(4, 2, []float64{10, 1, 20, 2, 30, 3, 40, 4})
+	enc := EncodeMatrix(Matrix{Dense: x})
+	if _, err := c.Ensure(ctx, enc); err != nil {
+		t.Fatal(err)
+	}
+	rows := []int{3, 1, 0}
+	problems := []Problem{
+		{Kind: Binary, Targets: []float64{1, -1, 1}},
+		{Kind: Binary, Targets: []float64{1, 0, -1}}, // a subset: Fit
+		{Kind: Binary, Targets: []float64{-1, -1, 1}, Weights: []float64{1, 2, 3}},
+		{Kind: Regression, Targets: []float64{4, 5, 9}},
+		{Kind: Multiclass, NumClasses: 3, Targets: []float64{1, 2, 3}},
+	}
+	models, err := c.Fit(ctx, enc.Digest, rows, nil, problems)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(impl.batches) != 2 {
+		t.Fatalf("%d batches, want 2 (Workers)", len(impl.batches))
+	}
+	var batched int
+	for _, b := range impl.batches {
+		for _, in := range b {
+			batched++
+			if in.X != impl.batches[0][0].X {
+				t.Error("the inputs of a batch do not share X")
+			}
+			if r, _ := in.X.Dims(); r != len(rows) {
+				t.Errorf("batched input with %d rows, want %d", r, len(rows))
+			}
+		}
+	}
+	if batched != 4 || len(impl.fits) != 5 { // FitBatch above calls Fit for each
+		t.Fatalf("%d batched, %d fits; want 4 and 5", batched, len(impl.fits))
+	}
+	if got := impl.batches[0][0].X.Dense.RawRowView(0); !slices.Equal(got, []float64{40, 4}) {
+		t.Errorf("first gathered row %v, want [40 4]", got)
+	}
+	s, _, err := c.Predict(ctx, enc.Digest, []int{0}, models, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// mean target (Multiclass: mean class index 0..2) + first feature 10
+	for j, want := range []float64{1.0/3 + 10, 0 + 10, -1.0/3 + 10, 6 + 10, 1 + 10} {
+		if d := s.At(0, j) - want; d > 1e-12 || d < -1e-12 {
+			t.Errorf("model %d: score %v, want %v", j, s.At(0, j), want)
+		}
+	}
+}
+
+// TestFitBatchDeclinedOrFailed: a declined batch is trained by Fit; a
+// batch's error reaches the host with the parameter it blames.
+func TestFitBatchDeclinedOrFailed(t *testing.T) {
+	ctx := context.Background()
+	impl := &batchLearner{}
+	c := connect(t, &LearnerPlugin{Impl: impl})
+	enc := EncodeMatrix(Matrix{Dense: mat.NewDense(2, 1, []float64{1, 2})})
+	if _, err := c.Ensure(ctx, enc); err != nil {
+		t.Fatal(err)
+	}
+	problems := []Problem{{Kind: Binary, Targets: []float64{1, -1}}, {Kind: Binary, Targets: []float64{-1, 1}}}
+	if _, err := c.Fit(ctx, enc.Digest, []int{0, 1}, Params{"solver": String("b")}, problems); err != nil {
+		t.Fatal(err)
+	}
+	if len(impl.batches) != 0 || len(impl.fits) != 2 {
+		t.Errorf("declined: %d batches, %d fits; want 0 and 2", len(impl.batches), len(impl.fits))
+	}
+	_, err := c.Fit(ctx, enc.Digest, []int{0, 1}, Params{"C": Number(7)}, problems)
+	if err == nil || !strings.Contains(err.Error(), "seven") || !slices.Contains(FaultParams(err), "C") {
+		t.Errorf("failed batch: err = %v (blames %v), want seven blaming C", err, FaultParams(err))
+	}
+}
