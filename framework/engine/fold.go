@@ -563,7 +563,7 @@ func (f *fold) stage(x sdk.Matrix, enc *sdk.EncodedMatrix, plan sdk.Plan) (sdk.M
 		return x, enc, nil
 	}
 	aug := appendColumns(x, extra)
-	return aug, sdk.EncodeMatrix(aug), nil
+	return aug, sdk.StreamMatrix(aug), nil
 }
 
 func pick(rows, idx []int) []int {

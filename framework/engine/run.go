@@ -187,6 +187,41 @@ func unused(gk groupKey, matrices map[matrixKey]*matrixEntry, groups map[groupKe
 	return slices.DeleteFunc(mine, func(d string) bool { return busy[d] })
 }
 
+// done returns the digests of entry k's matrices, whose tasks have all
+// ended, that no other entry still in use has made, provided that k's
+// group has made matrices of different digests: its pipeline fits on each
+// fold's rows, so a later fold (whose digest is not known before it is
+// encoded) will not make k's again. Forgetting these at once keeps a
+// learner plugin from holding every fold's matrix of a group until the
+// group's end; a pipeline that fits nothing makes one matrix for all its
+// folds, which stays until then.
+func done(k matrixKey, matrices map[matrixKey]*matrixEntry) []string {
+	mine := matrices[k].digests()
+	if len(mine) == 0 {
+		return nil
+	}
+	busy := map[string]bool{}
+	differ := false
+	for k2, e := range matrices {
+		if k2 == k {
+			continue
+		}
+		ds := e.digests()
+		if k2.dataset == k.dataset && k2.pipeline == k.pipeline && len(ds) > 0 && !slices.Contains(mine, ds[0]) {
+			differ = true
+		}
+		if e.refs.Load() > 0 {
+			for _, d := range ds {
+				busy[d] = true
+			}
+		}
+	}
+	if !differ {
+		return nil
+	}
+	return slices.DeleteFunc(mine, func(d string) bool { return busy[d] })
+}
+
 // forget tells every running learner plugin that no task needs the design
 // matrices any more, so that their memory goes back before the cache's
 // budget would evict them.
@@ -255,7 +290,7 @@ func design(g *Grid, t task, e *matrixEntry, budget int64) (sdk.Matrix, *sdk.Enc
 	}
 	e.denseOnce.Do(func() {
 		e.dm = m.AsDense()
-		e.denc = sdk.EncodeMatrix(e.dm)
+		e.denc = sdk.StreamMatrix(e.dm)
 		e.denseDigest.Store(&e.denc.Digest)
 	})
 	return e.dm, e.denc, nil
@@ -272,7 +307,7 @@ func encoded(g *Grid, t task, e *matrixEntry) (sdk.Matrix, *sdk.EncodedMatrix, e
 			e.err = err
 			return
 		}
-		e.m, e.enc = m, sdk.EncodeMatrix(m)
+		e.m, e.enc = m, sdk.StreamMatrix(m)
 		e.digest.Store(&e.enc.Digest)
 	})
 	return e.m, e.enc, e.err
