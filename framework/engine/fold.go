@@ -111,6 +111,9 @@ func (f *fold) upload(enc *sdk.EncodedMatrix) error {
 	}
 	if uploaded {
 		atomic.AddInt64(&f.stats.Uploads, 1)
+		if enc.Size() >= bigMatrix {
+			debug.FreeOSMemory() // the upload's chunks are garbage
+		}
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime/debug"
 	"slices"
 	"sort"
 	"strconv"
@@ -136,6 +137,23 @@ type matrixEntry struct {
 	dm          sdk.Matrix
 	denc        *sdk.EncodedMatrix
 	denseDigest atomic.Pointer[string]
+}
+
+// bigMatrix is the wire size from which the engine gives the memory of an
+// encoded matrix, and of what encoding it left behind, back to the
+// operating system as soon as it is garbage (debug.FreeOSMemory): a
+// collection costs little next to the fold of such a matrix.
+const bigMatrix = 16 << 20
+
+// size returns the wire size of the entry's matrices made so far.
+func (e *matrixEntry) size() int {
+	n := 0
+	for _, enc := range []*sdk.EncodedMatrix{e.enc, e.denc} {
+		if enc != nil {
+			n += enc.Size()
+		}
+	}
+	return n
 }
 
 // digests returns the digests of the entry's matrices made so far.
@@ -309,6 +327,13 @@ func encoded(g *Grid, t task, e *matrixEntry) (sdk.Matrix, *sdk.EncodedMatrix, e
 		}
 		e.m, e.enc = m, sdk.StreamMatrix(m)
 		e.digest.Store(&e.enc.Digest)
+		if e.enc.Size() >= bigMatrix {
+			// What the pipeline's steps made on the way is garbage now:
+			// its pages go back before the fold's long fit, rather than
+			// stay with the process until the next collection's scavenger
+			// gets to them.
+			debug.FreeOSMemory()
+		}
 	})
 	return e.m, e.enc, e.err
 }

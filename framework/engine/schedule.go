@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -166,7 +167,9 @@ func (s *scheduler) execute(ctx context.Context, t task) (FoldResult, error) {
 func (s *scheduler) free(ctx context.Context, t task) {
 	e := s.matrices[t.key]
 	last := e.refs.Add(-1) == 0
+	big := false
 	if last {
+		big = e.size() >= bigMatrix
 		e.m, e.enc, e.dm, e.denc = sdk.Matrix{}, nil, sdk.Matrix{}, nil
 	}
 	drop := func(free []string) { forget(ctx, s.g, free...) }
@@ -176,6 +179,11 @@ func (s *scheduler) free(ctx context.Context, t task) {
 		s.ls.forget(unused(gk, s.matrices, s.groups), drop)
 	case last:
 		s.ls.forget(done(t.key, s.matrices), drop)
+	}
+	if big {
+		// A large matrix is garbage: its pages go back at once, not
+		// while the next fold's encoding grows the process around them.
+		debug.FreeOSMemory()
 	}
 }
 

@@ -330,19 +330,6 @@ func (d *matrixDecoder) finish() (Matrix, error) {
 	return Matrix{CSR: c}, nil
 }
 
-// decodeMatrix checks an uploaded dataset against its header and digest and
-// returns it as a Matrix.
-func decodeMatrix(h *pb.DatasetHeader, data []byte) (Matrix, error) {
-	d, err := newMatrixDecoder(h)
-	if err != nil {
-		return Matrix{}, err
-	}
-	if err := d.write(data); err != nil {
-		return Matrix{}, err
-	}
-	return d.finish()
-}
-
 // gatherRows returns the rows of m listed in rows, in that order.
 func gatherRows(m Matrix, rows []int) Matrix {
 	if m.CSR != nil {

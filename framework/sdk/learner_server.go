@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"sync"
 
@@ -391,6 +392,9 @@ func (s *learnerServer) Release(_ context.Context, req *pb.ReleaseRequest) (*pb.
 func (s *learnerServer) Forget(_ context.Context, req *pb.ForgetRequest) (*pb.ForgetResponse, error) {
 	for _, d := range req.GetDigests() {
 		s.cache.remove(d)
+	}
+	if len(req.GetDigests()) > 0 {
+		debug.FreeOSMemory() // a dataset is large: its pages go back at once
 	}
 	return &pb.ForgetResponse{}, nil
 }
