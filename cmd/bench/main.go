@@ -23,9 +23,11 @@ import (
 	"github.com/hashicorp/go-plugin"
 
 	"github.com/polyclass/polyclass/framework/host"
+	"github.com/polyclass/polyclass/framework/sdk"
 )
 
 func main() {
+	sdk.SetGCPercent()
 	// A closed terminal (SIGHUP), a closed pipe on stdout (SIGPIPE) and
 	// SIGTERM stop a run as Ctrl-C does: finished cells are kept. A second
 	// signal ends bench at once; its plugins die with it (see package host).

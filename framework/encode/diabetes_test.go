@@ -120,3 +120,20 @@ func BenchmarkDiabetesHash(b *testing.B) {
 		encodeAll(b, f, ctx, steps)
 	}
 }
+
+// BenchmarkDiabetesOneHotDesign measures the pipeline of
+// experiments/bench/diabetes130.hcl (impute → standardize → onehot) and
+// its CSR design on diabetes130, loading excluded: the bytes allocated per
+// fold's design matrix.
+func BenchmarkDiabetesOneHotDesign(b *testing.B) {
+	f, ctx := loadDiabetes(b)
+	steps := []Step{&Impute{}, &Standardize{}, &OneHot{}}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		out := encodeAll(b, f, ctx, steps)
+		if _, _, err := out.Design(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -112,7 +112,9 @@ func (f *Frame) Design() (sdk.Matrix, []string, error) {
 		}
 		return sdk.Matrix{Dense: m}, names, nil
 	}
-	out := &sparse.CSR{Rows: f.Rows, Cols: len(names), Indptr: make([]int64, f.Rows+1)}
+	out := &sparse.CSR{Rows: f.Rows, Cols: len(names), Indptr: f.rowEnds()}
+	nnz := out.Indptr[f.Rows]
+	out.Indices, out.Values = make([]int32, 0, nnz), make([]float64, 0, nnz)
 	for i := 0; i < f.Rows; i++ {
 		for j, c := range f.Num {
 			if v := c.Vals[i]; v != 0 {
@@ -129,9 +131,31 @@ func (f *Frame) Design() (sdk.Matrix, []string, error) {
 			}
 			off += b.M.Cols
 		}
-		out.Indptr[i+1] = int64(len(out.Values))
 	}
 	return sdk.Matrix{CSR: out}, names, nil
+}
+
+// rowEnds returns the row pointers of f's sparse design: row i's entries
+// end at element i+1, counting the non-zero dense values and the sparse
+// blocks' entries, so that the design is allocated once at its size.
+func (f *Frame) rowEnds() []int64 {
+	ends := make([]int64, f.Rows+1)
+	for _, c := range f.Num {
+		for i, v := range c.Vals {
+			if v != 0 {
+				ends[i+1]++
+			}
+		}
+	}
+	for _, b := range f.Sparse {
+		for i := 0; i < f.Rows; i++ {
+			ends[i+1] += b.M.Indptr[i+1] - b.M.Indptr[i]
+		}
+	}
+	for i := 1; i <= f.Rows; i++ {
+		ends[i] += ends[i-1]
+	}
+	return ends
 }
 
 // clone returns a copy of f whose column and block slices are new, so that

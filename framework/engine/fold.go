@@ -111,6 +111,9 @@ func (f *fold) upload(enc *sdk.EncodedMatrix) error {
 	}
 	if uploaded {
 		atomic.AddInt64(&f.stats.Uploads, 1)
+		if enc.Size() >= bigMatrix {
+			debug.FreeOSMemory() // the upload's chunks are garbage
+		}
 	}
 	return nil
 }
@@ -563,7 +566,7 @@ func (f *fold) stage(x sdk.Matrix, enc *sdk.EncodedMatrix, plan sdk.Plan) (sdk.M
 		return x, enc, nil
 	}
 	aug := appendColumns(x, extra)
-	return aug, sdk.EncodeMatrix(aug), nil
+	return aug, sdk.StreamMatrix(aug), nil
 }
 
 func pick(rows, idx []int) []int {

@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -123,5 +124,38 @@ func TestUnusedKeepsDigestsOfUnfinishedGroups(t *testing.T) {
 	got := unused(groupKey{0, 0}, matrices, groups)
 	if len(got) != 1 || got[0] != "x" {
 		t.Fatalf("unused = %v, want [x] (y is still in use by group (0,1))", got)
+	}
+}
+
+func TestDoneForgetsAFinishedFoldsMatrixOfAFittedPipeline(t *testing.T) {
+	entry := func(d string, refs int64) *matrixEntry {
+		e := &matrixEntry{}
+		if d != "" {
+			e.digest.Store(&d)
+		}
+		e.refs.Store(refs)
+		return e
+	}
+	// Group (0,0) fits on each fold: fold 0 is done, fold 1 runs, fold 2
+	// is not encoded yet.
+	matrices := map[matrixKey]*matrixEntry{
+		{0, 0, 0, 0}: entry("a", 0), {0, 0, 0, 1}: entry("b", 1), {0, 0, 0, 2}: entry("", 1),
+		// Group (0,1) fits nothing: one matrix for every fold.
+		{0, 1, 0, 0}: entry("r", 0), {0, 1, 0, 1}: entry("r", 1), {0, 1, 0, 2}: entry("", 1),
+		// Group (1,0) made fold 0's matrix of group (2,0), which runs.
+		{1, 0, 0, 0}: entry("s", 0), {1, 0, 0, 1}: entry("t", 0), {2, 0, 0, 0}: entry("s", 1),
+	}
+	for _, tt := range []struct {
+		k    matrixKey
+		want []string
+	}{
+		{matrixKey{0, 0, 0, 0}, []string{"a"}},
+		{matrixKey{0, 1, 0, 0}, nil}, // the pipeline's folds may share it
+		{matrixKey{1, 0, 0, 0}, nil}, // in use by group (2,0)
+		{matrixKey{1, 0, 0, 1}, []string{"t"}},
+	} {
+		if got := done(tt.k, matrices); !slices.Equal(got, tt.want) {
+			t.Errorf("done(%v) = %v, want %v", tt.k, got, tt.want)
+		}
 	}
 }

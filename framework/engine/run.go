@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime/debug"
 	"slices"
 	"sort"
 	"strconv"
@@ -138,6 +139,23 @@ type matrixEntry struct {
 	denseDigest atomic.Pointer[string]
 }
 
+// bigMatrix is the wire size from which the engine gives the memory of an
+// encoded matrix, and of what encoding it left behind, back to the
+// operating system as soon as it is garbage (debug.FreeOSMemory): a
+// collection costs little next to the fold of such a matrix.
+const bigMatrix = 16 << 20
+
+// size returns the wire size of the entry's matrices made so far.
+func (e *matrixEntry) size() int {
+	n := 0
+	for _, enc := range []*sdk.EncodedMatrix{e.enc, e.denc} {
+		if enc != nil {
+			n += enc.Size()
+		}
+	}
+	return n
+}
+
 // digests returns the digests of the entry's matrices made so far.
 func (e *matrixEntry) digests() []string {
 	var out []string
@@ -184,6 +202,41 @@ func unused(gk groupKey, matrices map[matrixKey]*matrixEntry, groups map[groupKe
 	}
 	sort.Strings(mine)
 	mine = slices.Compact(mine)
+	return slices.DeleteFunc(mine, func(d string) bool { return busy[d] })
+}
+
+// done returns the digests of entry k's matrices, whose tasks have all
+// ended, that no other entry still in use has made, provided that k's
+// group has made matrices of different digests: its pipeline fits on each
+// fold's rows, so a later fold (whose digest is not known before it is
+// encoded) will not make k's again. Forgetting these at once keeps a
+// learner plugin from holding every fold's matrix of a group until the
+// group's end; a pipeline that fits nothing makes one matrix for all its
+// folds, which stays until then.
+func done(k matrixKey, matrices map[matrixKey]*matrixEntry) []string {
+	mine := matrices[k].digests()
+	if len(mine) == 0 {
+		return nil
+	}
+	busy := map[string]bool{}
+	differ := false
+	for k2, e := range matrices {
+		if k2 == k {
+			continue
+		}
+		ds := e.digests()
+		if k2.dataset == k.dataset && k2.pipeline == k.pipeline && len(ds) > 0 && !slices.Contains(mine, ds[0]) {
+			differ = true
+		}
+		if e.refs.Load() > 0 {
+			for _, d := range ds {
+				busy[d] = true
+			}
+		}
+	}
+	if !differ {
+		return nil
+	}
 	return slices.DeleteFunc(mine, func(d string) bool { return busy[d] })
 }
 
@@ -255,7 +308,7 @@ func design(g *Grid, t task, e *matrixEntry, budget int64) (sdk.Matrix, *sdk.Enc
 	}
 	e.denseOnce.Do(func() {
 		e.dm = m.AsDense()
-		e.denc = sdk.EncodeMatrix(e.dm)
+		e.denc = sdk.StreamMatrix(e.dm)
 		e.denseDigest.Store(&e.denc.Digest)
 	})
 	return e.dm, e.denc, nil
@@ -272,8 +325,15 @@ func encoded(g *Grid, t task, e *matrixEntry) (sdk.Matrix, *sdk.EncodedMatrix, e
 			e.err = err
 			return
 		}
-		e.m, e.enc = m, sdk.EncodeMatrix(m)
+		e.m, e.enc = m, sdk.StreamMatrix(m)
 		e.digest.Store(&e.enc.Digest)
+		if e.enc.Size() >= bigMatrix {
+			// What the pipeline's steps made on the way is garbage now:
+			// its pages go back before the fold's long fit, rather than
+			// stay with the process until the next collection's scavenger
+			// gets to them.
+			debug.FreeOSMemory()
+		}
 	})
 	return e.m, e.enc, e.err
 }

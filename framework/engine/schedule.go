@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -157,16 +158,32 @@ func (s *scheduler) execute(ctx context.Context, t task) (FoldResult, error) {
 	return fr, err
 }
 
-// free drops task t's hold on its design matrix. When t is its group's last
-// task, the group's matrices (the same one for every fold when nothing is
-// fitted) are needed no more, unless an unfinished group made an identical
-// one: the learner plugins are told to forget them.
+// free drops task t's hold on its design matrix. When t is the matrix's
+// last task, the matrix is dropped, and the learner plugins are told to
+// forget it unless it may serve another task (see done). When t is its
+// group's last task, the group's matrices (the same one for every fold
+// when nothing is fitted) are needed no more, unless an unfinished group
+// made an identical one: the learner plugins are told to forget them.
 func (s *scheduler) free(ctx context.Context, t task) {
-	if e := s.matrices[t.key]; e.refs.Add(-1) == 0 {
+	e := s.matrices[t.key]
+	last := e.refs.Add(-1) == 0
+	big := false
+	if last {
+		big = e.size() >= bigMatrix
 		e.m, e.enc, e.dm, e.denc = sdk.Matrix{}, nil, sdk.Matrix{}, nil
 	}
-	if gk := (groupKey{t.key.dataset, t.key.pipeline}); s.groups[gk].Add(-1) == 0 {
-		s.ls.forget(unused(gk, s.matrices, s.groups), func(free []string) { forget(ctx, s.g, free...) })
+	drop := func(free []string) { forget(ctx, s.g, free...) }
+	gk := groupKey{t.key.dataset, t.key.pipeline}
+	switch {
+	case s.groups[gk].Add(-1) == 0:
+		s.ls.forget(unused(gk, s.matrices, s.groups), drop)
+	case last:
+		s.ls.forget(done(t.key, s.matrices), drop)
+	}
+	if big {
+		// A large matrix is garbage: its pages go back at once, not
+		// while the next fold's encoding grows the process around them.
+		debug.FreeOSMemory()
 	}
 }
 

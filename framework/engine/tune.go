@@ -46,7 +46,7 @@ func (f *fold) tune(t task) (*tuning, error) {
 		if err != nil {
 			return nil, fmt.Errorf("tune inner fold %d: %w", j, err)
 		}
-		enc := sdk.EncodeMatrix(x)
+		enc := sdk.StreamMatrix(x)
 		for ci, cand := range l.Candidates {
 			v, err := f.innerScore(train, test, cand, x, enc, m)
 			if err != nil {

@@ -50,23 +50,25 @@ func (c *LearnerClient) Upload(ctx context.Context, m *EncodedMatrix) error {
 	if err != nil {
 		return fmt.Errorf("upload %s: %w", m.Digest, err)
 	}
-	msg := &pb.UploadChunk{Header: m.header()}
-	data := m.Data
-	for {
-		n := min(len(data), ChunkSize)
-		msg.Data = data[:n]
-		if err := stream.Send(msg); err != nil {
-			// The server's status says why; CloseAndRecv returns it.
-			if _, rerr := stream.CloseAndRecv(); rerr != nil {
-				err = rerr
-			}
-			return rpcErr("upload "+m.Digest, err)
+	// The first message carries the header, even for an empty matrix.
+	first := true
+	send := func(p []byte) error {
+		msg := &pb.UploadChunk{Data: p}
+		if first {
+			msg.Header, first = m.header(), false
 		}
-		data = data[n:]
-		if len(data) == 0 {
-			break
+		return stream.Send(msg)
+	}
+	err = m.eachChunk(send)
+	if err == nil && first {
+		err = send(nil)
+	}
+	if err != nil {
+		// The server's status says why; CloseAndRecv returns it.
+		if _, rerr := stream.CloseAndRecv(); rerr != nil {
+			err = rerr
 		}
-		msg = &pb.UploadChunk{}
+		return rpcErr("upload "+m.Digest, err)
 	}
 	if _, err := stream.CloseAndRecv(); err != nil {
 		return rpcErr("upload "+m.Digest, err)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"sync"
 
@@ -145,29 +146,31 @@ func (s *learnerServer) Upload(stream pb.LearnerService_UploadServer) error {
 	if h.GetSize() < 0 || h.GetSize() > 1<<40 {
 		return status.Errorf(codes.InvalidArgument, "upload: implausible size %d", h.GetSize())
 	}
-	data := make([]byte, 0, h.GetSize())
-	data = append(data, first.GetData()...)
+	dec, err := newMatrixDecoder(h)
+	if err != nil {
+		return status.Errorf(codes.InvalidArgument, "upload: %v", err)
+	}
+	chunk := first
 	for {
-		chunk, err := stream.Recv()
+		if len(chunk.GetData()) > ChunkSize {
+			return status.Errorf(codes.InvalidArgument, "upload: chunk of %d bytes exceeds %d", len(chunk.GetData()), ChunkSize)
+		}
+		if err := dec.write(chunk.GetData()); err != nil {
+			return status.Errorf(codes.InvalidArgument, "upload %s: %v", h.GetDigest(), err)
+		}
+		chunk, err = stream.Recv()
 		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
 			return status.Errorf(codes.Aborted, "upload %s: %v", h.GetDigest(), err)
 		}
-		if len(chunk.GetData()) > ChunkSize {
-			return status.Errorf(codes.InvalidArgument, "upload: chunk of %d bytes exceeds %d", len(chunk.GetData()), ChunkSize)
-		}
-		data = append(data, chunk.GetData()...)
 	}
-	if int64(len(data)) != h.GetSize() {
-		return status.Errorf(codes.InvalidArgument, "upload %s: received %d bytes, header says %d", h.GetDigest(), len(data), h.GetSize())
-	}
-	m, err := decodeMatrix(h, data)
+	m, err := dec.finish()
 	if err != nil {
-		return status.Errorf(codes.InvalidArgument, "upload: %v", err)
+		return status.Errorf(codes.InvalidArgument, "upload %s: %v", h.GetDigest(), err)
 	}
-	s.cache.put(h.GetDigest(), m, int64(len(data)))
+	s.cache.put(h.GetDigest(), m, h.GetSize())
 	return stream.SendAndClose(&pb.UploadResponse{Digest: h.GetDigest()})
 }
 
@@ -439,6 +442,9 @@ func (s *learnerServer) Release(_ context.Context, req *pb.ReleaseRequest) (*pb.
 func (s *learnerServer) Forget(_ context.Context, req *pb.ForgetRequest) (*pb.ForgetResponse, error) {
 	for _, d := range req.GetDigests() {
 		s.cache.remove(d)
+	}
+	if len(req.GetDigests()) > 0 {
+		debug.FreeOSMemory() // a dataset is large: its pages go back at once
 	}
 	return &pb.ForgetResponse{}, nil
 }
