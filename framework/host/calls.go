@@ -17,15 +17,16 @@ const protocolPrefix = "/polyclass.plugin.v1."
 // CallStats counts the calls of one protocol method to one plugin, over
 // every process the host started for it.
 type CallStats struct {
-	Plugin string // the plugin's name
-	Method string // service and method, e.g. "LearnerService/Upload"
-	Calls  int64
+	Plugin string `json:"plugin"` // the plugin's name
+	Method string `json:"method"` // service and method, e.g. "LearnerService/Upload"
+	Calls  int64  `json:"calls"`
 	// Sent and Received are the bytes of the messages sent and received
 	// (serialised, with gRPC's 5-byte message framing, without HTTP/2's);
 	// SentMessages counts the messages sent (a streamed upload sends one
 	// per chunk).
-	Sent, Received int64
-	SentMessages   int64
+	Sent         int64 `json:"sent_bytes"`
+	Received     int64 `json:"received_bytes"`
+	SentMessages int64 `json:"sent_messages"`
 }
 
 // callCounter is the gRPC client stats handler of one plugin: it counts
@@ -129,5 +130,33 @@ func (h *Host) Calls() []CallStats {
 	for _, c := range counters {
 		out = append(out, c.snapshot()...)
 	}
+	return out
+}
+
+// AddCalls sums two lists of call counts (of shards of a run) by plugin
+// and method, sorted as Calls sorts.
+func AddCalls(a, b []CallStats) []CallStats {
+	type key struct{ plugin, method string }
+	at := map[key]int{}
+	var out []CallStats
+	for _, c := range append(append([]CallStats(nil), a...), b...) {
+		k := key{c.Plugin, c.Method}
+		i, ok := at[k]
+		if !ok {
+			at[k] = len(out)
+			out = append(out, c)
+			continue
+		}
+		out[i].Calls += c.Calls
+		out[i].Sent += c.Sent
+		out[i].Received += c.Received
+		out[i].SentMessages += c.SentMessages
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Plugin != out[j].Plugin {
+			return out[i].Plugin < out[j].Plugin
+		}
+		return out[i].Method < out[j].Method
+	})
 	return out
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/polyclass/polyclass/framework/config"
 	"github.com/polyclass/polyclass/framework/engine"
+	"github.com/polyclass/polyclass/framework/host"
 	"github.com/polyclass/polyclass/framework/report"
 )
 
@@ -68,6 +69,9 @@ type Manifest struct {
 	Resumed     int               `json:"resumed_cells"`
 	FailedCells int               `json:"failed_cells"`
 	Uploads     int64             `json:"uploads"`
+	// Calls counts the protocol calls to each plugin, by method, with
+	// their bytes (host.Host.Calls); summed over the shards of a merge.
+	Calls []host.CallStats `json:"calls,omitempty"`
 	Outputs     map[string]string `json:"outputs"`
 	// What the tables show, so that they can be rendered again from the
 	// results directory alone (bench table).

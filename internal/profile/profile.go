@@ -11,11 +11,20 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
+	"strings"
+	"unicode"
 )
 
 // Paths returns the CPU and heap profile files of process pid named name
-// in dir.
+// in dir; characters of name other than letters, digits, '-', '_' and '.'
+// become '_'.
 func Paths(dir, name string, pid int) (cpu, heap string) {
+	name = strings.Map(func(r rune) rune {
+		if r < 128 && (unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("-_.", r)) {
+			return r
+		}
+		return '_'
+	}, name)
 	base := filepath.Join(dir, fmt.Sprintf("%s-%d", name, pid))
 	return base + ".cpu.pprof", base + ".heap.pprof"
 }
