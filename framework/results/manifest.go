@@ -64,15 +64,12 @@ type Manifest struct {
 	End       time.Time       `json:"end,omitzero"`
 	// Cells is the number of cells of the grid; Finished the number with a
 	// cell file; Resumed the number kept from an earlier run.
-	Cells       int   `json:"cells"`
-	Finished    int   `json:"finished_cells"`
-	Resumed     int   `json:"resumed_cells"`
-	FailedCells int   `json:"failed_cells"`
-	Uploads     int64 `json:"uploads"`
-	// Calls counts the protocol calls to each plugin, by method, with
-	// their bytes (host.Host.Calls); summed over the shards of a merge.
-	Calls   []host.CallStats  `json:"calls,omitempty"`
-	Outputs map[string]string `json:"outputs"`
+	Cells       int               `json:"cells"`
+	Finished    int               `json:"finished_cells"`
+	Resumed     int               `json:"resumed_cells"`
+	FailedCells int               `json:"failed_cells"`
+	Uploads     int64             `json:"uploads"`
+	Outputs     map[string]string `json:"outputs"`
 	// What the tables show, so that they can be rendered again from the
 	// results directory alone (bench table).
 	Metrics     []string `json:"metrics"`
@@ -91,6 +88,10 @@ type Manifest struct {
 	// MergedShards is, in the manifest bench merge writes, the number of
 	// shards merged.
 	MergedShards int `json:"merged_shards,omitempty"`
+
+	// Calls counts the protocol calls to each plugin, by method, with
+	// their bytes (host.Host.Calls); summed over the shards of a merge.
+	Calls []host.CallStats `json:"calls,omitempty"`
 }
 
 // CVRecord is the resampling of a run (the experiment's cv block).
