@@ -386,30 +386,46 @@ func (h *Host) start(ctx context.Context, b Binary) (*Plugin, error) {
 	if err != nil {
 		return fail(err)
 	}
+	var lc *sdk.LearnerClient
+	var rc *sdk.ReducerClient
 	if raw, err := rpc.Dispense(sdk.LearnerPluginName); err == nil {
-		lc := raw.(*sdk.LearnerClient)
+		lc = raw.(*sdk.LearnerClient)
+	}
+	if raw, err := rpc.Dispense(sdk.ReducerPluginName); err == nil {
+		rc = raw.(*sdk.ReducerClient)
+	}
+	if err := p.probe(ctx, lc, rc); err != nil {
+		return fail(err)
+	}
+	return p, nil
+}
+
+// probe asks the plugin's learner and reducer services for their Info and
+// keeps those that answer; a service the plugin does not serve answers
+// Unimplemented.
+func (p *Plugin) probe(ctx context.Context, lc *sdk.LearnerClient, rc *sdk.ReducerClient) error {
+	if lc != nil {
 		info, err := lc.Info(ctx)
 		switch {
 		case err == nil:
 			p.Learner, p.LearnerInfo = lc, &info
 		case status.Code(err) != codes.Unimplemented:
-			return fail(err)
+			return err
 		}
 	}
-	if raw, err := rpc.Dispense(sdk.ReducerPluginName); err == nil {
-		rc := raw.(*sdk.ReducerClient)
+	if rc != nil {
 		info, err := rc.Info(ctx)
 		switch {
 		case err == nil:
 			p.Reducer, p.ReducerInfo = rc, &info
 		case status.Code(err) != codes.Unimplemented:
-			return fail(err)
+			return err
 		}
 	}
 	if p.Learner == nil && p.Reducer == nil {
-		return fail(errors.New("serves neither a learner nor a reducer"))
+		return errors.New("serves neither a learner nor a reducer")
 	}
-	return p, nil
+	return nil
 }
 
 // Close stops every plugin the host started, all at once, so that it

@@ -2,7 +2,6 @@ package host
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net"
 
@@ -70,30 +69,12 @@ func (h *Host) startInProcess(ctx context.Context, b Binary, impl InProcess) (*P
 		conn.Close()
 		srv.GracefulStop()
 	}}
-	fail := func(err error) (*Plugin, error) {
+	// Probed as a process is: Info on both services, in the same order.
+	lraw, _ := (&sdk.LearnerPlugin{}).GRPCClient(ctx, nil, conn)
+	rraw, _ := (&sdk.ReducerPlugin{}).GRPCClient(ctx, nil, conn)
+	if err := p.probe(ctx, lraw.(*sdk.LearnerClient), rraw.(*sdk.ReducerClient)); err != nil {
 		p.closeLocal()
 		return nil, fmt.Errorf("plugin %s (in-process): %w", b.Name, err)
-	}
-	if impl.Learner != nil {
-		raw, _ := (&sdk.LearnerPlugin{}).GRPCClient(ctx, nil, conn)
-		lc := raw.(*sdk.LearnerClient)
-		info, err := lc.Info(ctx)
-		if err != nil {
-			return fail(err)
-		}
-		p.Learner, p.LearnerInfo = lc, &info
-	}
-	if impl.Reducer != nil {
-		raw, _ := (&sdk.ReducerPlugin{}).GRPCClient(ctx, nil, conn)
-		rc := raw.(*sdk.ReducerClient)
-		info, err := rc.Info(ctx)
-		if err != nil {
-			return fail(err)
-		}
-		p.Reducer, p.ReducerInfo = rc, &info
-	}
-	if p.Learner == nil && p.Reducer == nil {
-		return fail(errors.New("serves neither a learner nor a reducer"))
 	}
 	return p, nil
 }
