@@ -155,9 +155,15 @@ func plugintaxSection(ctx context.Context, o *options, w io.Writer, stderr io.Wr
 // writePluginTax prints the timings and the calls per fold of the plugin
 // processes' first run.
 func writePluginTax(w io.Writer, title string, procs, local []*gridRun, workers int) {
-	wall := func(rs []*gridRun) time.Duration { return median(collect(rs, func(r *gridRun) time.Duration { return r.wall })) }
-	run := func(rs []*gridRun) time.Duration { return median(collect(rs, func(r *gridRun) time.Duration { return r.run })) }
-	cpu := func(rs []*gridRun) time.Duration { return median(collect(rs, func(r *gridRun) time.Duration { return r.cpu })) }
+	wall := func(rs []*gridRun) time.Duration {
+		return median(collect(rs, func(r *gridRun) time.Duration { return r.wall }))
+	}
+	run := func(rs []*gridRun) time.Duration {
+		return median(collect(rs, func(r *gridRun) time.Duration { return r.run }))
+	}
+	cpu := func(rs []*gridRun) time.Duration {
+		return median(collect(rs, func(r *gridRun) time.Duration { return r.cpu }))
+	}
 	fmt.Fprintf(w, "## %s\n\n", title)
 	fmt.Fprintf(w, "`experiments/bench/letter_tax.hcl`: letter (20000 × 16, 26 classes), standardize, logreg and svm (C = 1) × ova (26 problems) and ovo (325 problems), 10-fold stratified CV: %d cells × 10 folds, run by the engine in one process with %d workers, the plugins either as processes (`bin/bench-plugin-*`) or linked in and served by the SDK's gRPC servers on in-memory connections (`host.Register`; same calls, same marshalling, no process or socket). Median of %d, run alternately; the results are identical.\n\n",
 		len(procs[0].cells), workers, len(procs))
