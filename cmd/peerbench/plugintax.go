@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/polyclass/polyclass/framework/config"
@@ -97,9 +98,32 @@ func sameResults(a, b []*engine.CellResult) bool {
 	return true
 }
 
-// sameCalls reports whether two runs made the same calls, message for
-// message and byte for byte.
-func sameCalls(a, b []host.CallStats) bool { return reflect.DeepEqual(a, b) }
+// diffCalls lists the counters of two runs' calls that differ (calls,
+// messages, bytes), as "plugin method: a vs b".
+func diffCalls(a, b []host.CallStats) []string {
+	type key struct{ plugin, method string }
+	in := map[key][2]host.CallStats{}
+	var keys []key
+	for side, calls := range [][]host.CallStats{a, b} {
+		for _, c := range calls {
+			k := key{c.Plugin, c.Method}
+			v, seen := in[k]
+			if !seen {
+				keys = append(keys, k)
+			}
+			c.Plugin, c.Method = "", ""
+			v[side] = c
+			in[k] = v
+		}
+	}
+	var out []string
+	for _, k := range keys {
+		if v := in[k]; v[0] != v[1] {
+			out = append(out, fmt.Sprintf("%s %s: %+v vs %+v", k.plugin, k.method, v[0], v[1]))
+		}
+	}
+	return out
+}
 
 // plugintaxSection times the whole letter grid (logreg and svm, ova and
 // ovo, 10 folds) run by the engine in this process, once with the plugin
@@ -173,8 +197,9 @@ func writePluginTax(w io.Writer, title string, procs, local []*gridRun, workers 
 	fmt.Fprintf(w, "| CPU time of the whole grid, all processes (user + system) | %s | %s | %s |\n\n", fmtDur(cpu(procs)), fmtDur(cpu(local)), ratio(cpu(procs), cpu(local)))
 	p := procs[0]
 	same := "the same in both modes"
-	if !sameCalls(p.calls, local[0].calls) {
-		same = "those of the plugin processes; the linked-in run's differ"
+	diff := diffCalls(p.calls, local[0].calls)
+	if len(diff) > 0 {
+		same = "those of the plugin processes; the linked-in run's differ: " + strings.Join(diff, "; ")
 	}
 	folds := float64(p.stats.Folds)
 	fmt.Fprintf(w, "Protocol calls per fold (%d folds: cells × CV folds; %s); uploads: %d:\n\n", p.stats.Folds, same, p.stats.Uploads)
