@@ -39,7 +39,7 @@ var flagDocs = map[string][2]string{
 	"image":        {"--image IMG", "container image holding bench (on PATH, plugins beside it), FILE and its data"},
 	"claim":        {"--claim NAME", "PersistentVolumeClaim holding the results, mounted at " + k8sMount + " (default polyclass-results)"},
 	"parallelism":  {"--parallelism P", "shards running at once (default: all)"},
-	"profile":      {"--profile DIR", "write CPU and heap profiles of bench and of each plugin process into DIR (see 'Profiling' in bench help run)"},
+	"profile":      {"--profile DIR", "write pprof CPU and heap profiles of bench and of each Go plugin process into DIR (see bench help run)"},
 	"dense-budget": {"--dense-budget SIZE", "bound on a sparse design matrix densified for a learner without the sparse capability, e.g. 512M, 8G (default 2G); a larger one fails the cell"},
 }
 
