@@ -39,12 +39,13 @@ var flagDocs = map[string][2]string{
 	"image":        {"--image IMG", "container image holding bench (on PATH, plugins beside it), FILE and its data"},
 	"claim":        {"--claim NAME", "PersistentVolumeClaim holding the results, mounted at " + k8sMount + " (default polyclass-results)"},
 	"parallelism":  {"--parallelism P", "shards running at once (default: all)"},
+	"profile":      {"--profile DIR", "write pprof CPU and heap profiles of bench and of each Go plugin process into DIR (see bench help run)"},
 	"dense-budget": {"--dense-budget SIZE", "bound on a sparse design matrix densified for a learner without the sparse capability, e.g. 512M, 8G (default 2G); a larger one fails the cell"},
 }
 
 // commands are bench's commands in the order the global usage lists them.
 var commands = []command{
-	{name: "run", args: "FILE", flags: []string{"o", "j", "fresh", "dense-budget", "shard", "shards", "quiet", "plugins"},
+	{name: "run", args: "FILE", flags: []string{"o", "j", "fresh", "dense-budget", "shard", "shards", "quiet", "plugins", "profile"},
 		summary: "cross-validate every combination FILE declares, write tables",
 		doc: `Run cross-validates every combination the experiment FILE declares
 (datasets × pipelines × learners × parameter sets × reductions) and writes
@@ -75,7 +76,21 @@ JOB_COMPLETION_INDEX of --shards N (or of the shards already in DIR).
 Shards write into one shared DIR or each into its own: a shard writes
 its cells' files, DIR/shards/I-of-N.json (its manifest) and
 DIR/shards/I-of-N.log, and no tables; run again, it resumes. bench merge
-writes the tables.`},
+writes the tables.
+
+The run log ends with the protocol calls the run made to each plugin:
+calls, messages and bytes per method (uploads, fits, predictions), which
+manifest.json also records under "calls".
+
+Profiling: --profile DIR writes pprof profiles into DIR (created when
+missing): bench-PID.cpu.pprof for the whole command and bench-PID.heap.pprof
+at its end, and, through the environment variable POLYCLASS_PROFILE_DIR
+that bench sets for its plugin processes, NAME-PID.cpu.pprof and
+NAME-PID.heap.pprof of each Go plugin (NAME is the learner's or reducer's
+name; the heap profile is written when bench closes the plugin). Read
+them with go tool pprof, e.g. go tool pprof -top bin/bench-plugin-svm
+DIR/svm-*.cpu.pprof. The Python plugin (sklearn) ignores the variable
+and writes none.`},
 	{name: "validate", args: "FILE", flags: []string{"plan", "shards", "plugins"},
 		summary: "check FILE against its data and plugins, report every problem",
 		doc: `Validate parses FILE, loads its datasets and starts its plugins, and
@@ -252,7 +267,7 @@ func globalUsage() string {
 		fmt.Fprintf(&b, "  %-15s  %s\n", name, c.summary)
 	}
 	b.WriteString("\nflags:\n")
-	for _, f := range []string{"o", "j", "fresh", "dense-budget", "shard", "quiet", "plugins", "plan",
+	for _, f := range []string{"o", "j", "fresh", "dense-budget", "shard", "quiet", "plugins", "profile", "plan",
 		"shards", "partition", "time", "cpus", "mem", "now", "image", "claim", "parallelism"} {
 		var used []string
 		for _, c := range commands {

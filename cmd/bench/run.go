@@ -41,6 +41,7 @@ type options struct {
 	pluginsDir string
 	fresh      bool
 	shard      string // --shard I/N (run)
+	profile    string // --profile DIR (run)
 	// set holds the names of the flags the command line gives.
 	set map[string]bool
 
@@ -142,6 +143,7 @@ func flagSet(cmd string, o *options) *flag.FlagSet {
 	fs.StringVar(&o.claim, "claim", "polyclass-results", "PersistentVolumeClaim of the results")
 	fs.IntVar(&o.parallelism, "parallelism", 0, "shards running at once")
 	fs.Var(&o.denseBudget, "dense-budget", "bound on a densified matrix")
+	fs.StringVar(&o.profile, "profile", "", "profiles directory")
 	return fs
 }
 
@@ -209,6 +211,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 	// Plugin stderr streams into the run log once a run opens it.
 	o.pluginLog = &pluginLog{}
 	h := host.New(o.pluginsDir, o.pluginLog)
+	if o.profile != "" && cmd == "run" {
+		stop, err := startProfiles(h, o.profile)
+		if err != nil {
+			return err
+		}
+		defer func() { err = errors.Join(err, stop()) }()
+	}
 	defer h.Close()
 	switch cmd {
 	case "plugins":
@@ -283,7 +292,8 @@ func runExperiment(ctx context.Context, o *options, file string, g *engine.Grid,
 		}
 		selectCell = func(i int) bool { return mine[i] }
 	}
-	run, err := results.Begin(out, newManifest(file, g, o), digests, ropt)
+	manifest := newManifest(file, g, o)
+	run, err := results.Begin(out, manifest, digests, ropt)
 	if err != nil {
 		return err
 	}
@@ -325,6 +335,9 @@ func runExperiment(ctx context.Context, o *options, file string, g *engine.Grid,
 	case runErr != nil:
 		status = results.StatusFailed
 	}
+	calls := g.Host.Calls()
+	writeCalls(run.Log(), calls, stats.Folds)
+	manifest.Calls = calls
 	o.pluginLog.set(nil)
 	logPath := run.LogPath()
 	written, err := run.Finish(status, stats.Uploads)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/polyclass/polyclass/framework/engine"
+	"github.com/polyclass/polyclass/framework/host"
 	"github.com/polyclass/polyclass/internal/refdata"
 )
 
@@ -169,6 +170,71 @@ reduction "ovo" { scheme = "ovo" }
 			}
 		})
 	}
+}
+
+// TestOvOFoldUploadsOncePerProcess: one-vs-one on letter-like data (26
+// classes, 325 problems per fold) through logreg and svm: each fold's
+// standardized matrix travels once to each learner process, in one
+// message, and the 325 problems of a fold go in batched Fit calls, not one
+// call each. The run log and manifest.json record the counts.
+func TestOvOFoldUploadsOncePerProcess(t *testing.T) {
+	const classes, perClass, cols, folds = 26, 9, 4, 3
+	var csv strings.Builder
+	csv.WriteString("a,b,c,d,class\n")
+	for i := 0; i < classes*perClass; i++ {
+		k := i % classes
+		fmt.Fprintf(&csv, "%d,%d,%d,%d,c%02d\n", k+i%7, k*k%11+i%5, (k*7+i)%13, i%3, k)
+	}
+	dataFile := filepath.Join(t.TempDir(), "letters.csv")
+	if err := os.WriteFile(dataFile, []byte(csv.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	file := writeExperiment(t, fmt.Sprintf(`experiment "ovo" { seed = 1 }
+dataset "letters" { path = %q }
+encoder "std" { type = "standardize" }
+learner "logreg" { params = { C = 1 } }
+learner "svm" { params = { C = 1 } }
+reduction "ovo" { scheme = "ovo" }
+cv {
+  folds      = %d
+  stratified = true
+}
+`, dataFile, folds))
+	out := t.TempDir()
+	if _, stderr, err := bench(t, "run", "-j", "2", "-o", out, file); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	var m struct {
+		Uploads int64
+		Calls   []host.CallStats
+	}
+	if err := json.Unmarshal([]byte(readFile(t, filepath.Join(out, "manifest.json"))), &m); err != nil {
+		t.Fatal(err)
+	}
+	calls := map[string]host.CallStats{}
+	for _, c := range m.Calls {
+		calls[c.Plugin+" "+c.Method] = c
+	}
+	matrix := int64(classes * perClass * cols * 8)
+	for _, l := range []string{"logreg", "svm"} {
+		up := calls[l+" LearnerService/Upload"]
+		if up.Calls != folds || up.SentMessages != folds || up.Sent < folds*matrix || up.Sent > folds*(matrix+1024) {
+			t.Errorf("%s: %d uploads, %d messages, %d bytes; want %d of one %d-byte matrix each", l, up.Calls, up.SentMessages, up.Sent, folds, matrix)
+		}
+		if fit := calls[l+" LearnerService/Fit"]; fit.Calls < folds || fit.Calls > 4*folds {
+			t.Errorf("%s: %d Fit calls for %d folds of 325 problems: want the problems batched", l, fit.Calls, folds)
+		}
+		if pr := calls[l+" LearnerService/Predict"]; pr.Calls < folds || pr.Calls > 4*folds {
+			t.Errorf("%s: %d Predict calls for %d folds", l, pr.Calls, folds)
+		}
+	}
+	if m.Uploads != 2*folds {
+		t.Errorf("manifest uploads %d, want %d", m.Uploads, 2*folds)
+	}
+	if log := readFile(t, filepath.Join(out, "run.log")); !strings.Contains(log, "plugin calls (6 folds run):") || !strings.Contains(log, "LearnerService/Upload") {
+		t.Errorf("run log without the plugin calls:\n%s", log)
+	}
+	t.Logf("calls: %+v", m.Calls)
 }
 
 // parity runs src and checks each listed cell's per-fold accuracy against

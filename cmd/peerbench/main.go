@@ -12,11 +12,15 @@
 //     (experiments/bench/diabetes130.hcl): wall time and peak memory;
 //  4. the Python plugin tax: scikit-learn's LogisticRegression on letter
 //     through the sklearn plugin vs a plain Python loop (sklearn_tax.py).
+//  5. the plugin tax of the Go plugins: the whole letter grid
+//     (experiments/bench/letter_tax.hcl: logreg and svm × ova and ovo)
+//     with the plugin processes and with the same plugins linked in
+//     (plugintax.go), wall and CPU time, and the protocol calls per fold.
 //
 // Usage:
 //
 //	peerbench [-n 5] [-data DIR] [-root DIR] [-bench PATH] [-liblinear PATH]
-//	          [-python PATH] [-only letter,grid,diabetes,tax]
+//	          [-python PATH] [-only letter,grid,diabetes,tax,plugintax]
 //
 // A peer that is not installed (liblinear-train, python3 with scikit-learn)
 // is reported as skipped; a missing bin/bench asks for `make build`.

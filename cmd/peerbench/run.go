@@ -21,7 +21,7 @@ import (
 const modulePath = "github.com/polyclass/polyclass"
 
 // sectionNames returns the parts of the report, in print order.
-func sectionNames() []string { return []string{"letter", "grid", "diabetes", "tax"} }
+func sectionNames() []string { return []string{"letter", "grid", "diabetes", "tax", "plugintax"} }
 
 // options are the parsed flags.
 type options struct {
@@ -71,6 +71,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			err = diabetesSection(ctx, o, w, stderr)
 		case "tax":
 			err = taxSection(ctx, o, w, stderr)
+		case "plugintax":
+			err = plugintaxSection(ctx, o, w, stderr)
 		}
 		if err != nil {
 			// Report the failure in place and carry on with the rest.

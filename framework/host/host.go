@@ -22,6 +22,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
+	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
@@ -95,6 +96,10 @@ type Plugin struct {
 	uploadMu sync.Mutex
 	uploads  map[string]*sync.Mutex
 	killed   atomic.Bool
+
+	// closeLocal ends a plugin served in-process (Host.Register).
+	closeLocal func()
+	closeOnce  sync.Once
 }
 
 // EnsureDataset uploads m to the learner unless it already holds it, and
@@ -176,14 +181,20 @@ func stop(client *plugin.Client, cmd *exec.Cmd) {
 
 // Stop ends the plugin process (graceful shutdown, then SIGKILL; see
 // stop): the caller of Open stops its plugin with it.
-func (p *Plugin) Stop() { stop(p.client, p.cmd) }
+func (p *Plugin) Stop() {
+	if p.closeLocal != nil {
+		p.closeOnce.Do(p.closeLocal)
+		return
+	}
+	stop(p.client, p.cmd)
+}
 
 // KillFirst stops the plugin process and reports whether this call was
 // the first to ask for it: of several calls that time out together on a
 // stuck process, one owns the kill and the others were collateral.
 func (p *Plugin) KillFirst() bool {
-	first := p.killed.CompareAndSwap(false, true) && !p.client.Exited()
-	stop(p.client, p.cmd)
+	first := p.killed.CompareAndSwap(false, true) && !p.Exited()
+	p.Stop()
 	return first
 }
 
@@ -195,6 +206,11 @@ type Host struct {
 	mu       sync.Mutex
 	binaries map[string]Binary
 	running  map[string]*startResult
+	local    map[string]InProcess    // served in-process (Register)
+	calls    map[string]*callCounter // by plugin name
+	// profileDir, when set, asks every plugin process started from now
+	// on for CPU and heap profiles in it (SetProfileDir).
+	profileDir string
 }
 
 type startResult struct {
@@ -225,6 +241,16 @@ func Open(ctx context.Context, path string, log io.Writer) (*Plugin, error) {
 	return New(filepath.Dir(path), log).start(ctx, Binary{Name: name, Path: path, SHA256: sum})
 }
 
+// SetProfileDir asks the plugin processes the host starts from now on to
+// write CPU and heap profiles to dir, through the environment variable
+// sdk.ProfileDirEnv (Go plugins served by sdk.Serve do; others may
+// ignore it). An empty dir asks for none.
+func (h *Host) SetProfileDir(dir string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.profileDir = dir
+}
+
 // Dir returns the plugins directory.
 func (h *Host) Dir() string { return h.dir }
 
@@ -233,13 +259,19 @@ func (h *Host) Binaries() ([]Binary, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.binaries == nil {
-		bins, err := Discover(h.dir)
-		if err != nil {
-			return nil, err
+		var bins []Binary
+		if h.dir != "" || len(h.local) == 0 {
+			var err error
+			if bins, err = Discover(h.dir); err != nil {
+				return nil, err
+			}
 		}
 		h.binaries = map[string]Binary{}
 		for _, b := range bins {
 			h.binaries[b.Name] = b
+		}
+		for name := range h.local {
+			h.binaries[name] = Binary{Name: name, Path: InProcessPath}
 		}
 	}
 	out := make([]Binary, 0, len(h.binaries))
@@ -266,7 +298,7 @@ func (h *Host) Get(ctx context.Context, name string) (*Plugin, error) {
 	b, ok := h.binaries[name]
 	r := h.running[name]
 	if r != nil && r.done.Load() && r.p != nil && r.p.Exited() {
-		stop(r.p.client, r.p.cmd)
+		r.p.Stop()
 		fmt.Fprintf(h.log, "[%s] plugin process ended (%s); starting a new one\n", name, r.p.exitReason())
 		r = nil
 	}
@@ -274,6 +306,7 @@ func (h *Host) Get(ctx context.Context, name string) (*Plugin, error) {
 		r = &startResult{}
 		h.running[name] = r
 	}
+	impl, local := h.local[name]
 	h.mu.Unlock()
 	if !ok {
 		names := make([]string, len(bins))
@@ -283,6 +316,11 @@ func (h *Host) Get(ctx context.Context, name string) (*Plugin, error) {
 		return nil, fmt.Errorf("%w: no %s%s in %s (found: %s)", ErrNotFound, BinaryPrefix, name, h.dir, strings.Join(names, ", "))
 	}
 	r.once.Do(func() {
+		if local {
+			r.p, r.err = h.startInProcess(ctx, b, impl)
+			r.done.Store(true)
+			return
+		}
 		r.p, r.err = h.start(ctx, b)
 		r.done.Store(true)
 	})
@@ -308,6 +346,14 @@ func (h *Host) start(ctx context.Context, b Binary) (*Plugin, error) {
 	}
 	cmd := exec.Command(b.Path)
 	dieWithParent(cmd)
+	h.mu.Lock()
+	profileDir := h.profileDir
+	h.mu.Unlock()
+	if profileDir != "" {
+		// go-plugin adds the host's environment unless told not to; an
+		// earlier value of the variable there must not win.
+		cmd.Env = append(os.Environ(), sdk.ProfileDirEnv+"="+profileDir)
+	}
 	tail := newTailBuffer(64 << 10)
 	stderr := io.MultiWriter(tail, &prefixWriter{prefix: "[" + b.Name + "] ", w: h.log})
 	client := plugin.NewClient(&plugin.ClientConfig{
@@ -316,6 +362,7 @@ func (h *Host) start(ctx context.Context, b Binary) (*Plugin, error) {
 		Cmd:              cmd,
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
 		Managed:          true,
+		SkipHostEnv:      profileDir != "",
 		// The checksum taken at discovery guards against the binary
 		// changing between discovery and start.
 		SecureConfig: &plugin.SecureConfig{Checksum: sum, Hash: sha256.New()},
@@ -325,7 +372,7 @@ func (h *Host) start(ctx context.Context, b Binary) (*Plugin, error) {
 		Stderr:          stderr,
 		SyncStderr:      stderr,
 		Logger:          hclog.NewNullLogger(),
-		GRPCDialOptions: sdk.GRPCDialOptions(),
+		GRPCDialOptions: append(sdk.GRPCDialOptions(), grpc.WithStatsHandler(h.counter(b.Name))),
 	})
 	p := &Plugin{Binary: b, client: client, cmd: cmd, stderr: tail}
 	fail := func(err error) (*Plugin, error) {
@@ -339,30 +386,46 @@ func (h *Host) start(ctx context.Context, b Binary) (*Plugin, error) {
 	if err != nil {
 		return fail(err)
 	}
+	var lc *sdk.LearnerClient
+	var rc *sdk.ReducerClient
 	if raw, err := rpc.Dispense(sdk.LearnerPluginName); err == nil {
-		lc := raw.(*sdk.LearnerClient)
+		lc = raw.(*sdk.LearnerClient)
+	}
+	if raw, err := rpc.Dispense(sdk.ReducerPluginName); err == nil {
+		rc = raw.(*sdk.ReducerClient)
+	}
+	if err := p.probe(ctx, lc, rc); err != nil {
+		return fail(err)
+	}
+	return p, nil
+}
+
+// probe asks the plugin's learner and reducer services for their Info and
+// keeps those that answer; a service the plugin does not serve answers
+// Unimplemented.
+func (p *Plugin) probe(ctx context.Context, lc *sdk.LearnerClient, rc *sdk.ReducerClient) error {
+	if lc != nil {
 		info, err := lc.Info(ctx)
 		switch {
 		case err == nil:
 			p.Learner, p.LearnerInfo = lc, &info
 		case status.Code(err) != codes.Unimplemented:
-			return fail(err)
+			return err
 		}
 	}
-	if raw, err := rpc.Dispense(sdk.ReducerPluginName); err == nil {
-		rc := raw.(*sdk.ReducerClient)
+	if rc != nil {
 		info, err := rc.Info(ctx)
 		switch {
 		case err == nil:
 			p.Reducer, p.ReducerInfo = rc, &info
 		case status.Code(err) != codes.Unimplemented:
-			return fail(err)
+			return err
 		}
 	}
 	if p.Learner == nil && p.Reducer == nil {
-		return fail(errors.New("serves neither a learner nor a reducer"))
+		return errors.New("serves neither a learner nor a reducer")
 	}
-	return p, nil
+	return nil
 }
 
 // Close stops every plugin the host started, all at once, so that it
@@ -376,7 +439,7 @@ func (h *Host) Close() {
 			wg.Add(1)
 			go func(p *Plugin) {
 				defer wg.Done()
-				stop(p.client, p.cmd)
+				p.Stop()
 			}(r.p)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/polyclass/polyclass/framework/config"
 	"github.com/polyclass/polyclass/framework/engine"
+	"github.com/polyclass/polyclass/framework/host"
 	"github.com/polyclass/polyclass/framework/report"
 )
 
@@ -87,6 +88,10 @@ type Manifest struct {
 	// MergedShards is, in the manifest bench merge writes, the number of
 	// shards merged.
 	MergedShards int `json:"merged_shards,omitempty"`
+
+	// Calls counts the protocol calls to each plugin, by method, with
+	// their bytes (host.Host.Calls); summed over the shards of a merge.
+	Calls []host.CallStats `json:"calls,omitempty"`
 }
 
 // CVRecord is the resampling of a run (the experiment's cv block).

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/polyclass/polyclass/framework/engine"
+	"github.com/polyclass/polyclass/framework/host"
 )
 
 // StatusIncomplete is the status of a merge that lacks cells: a shard has
@@ -288,6 +289,7 @@ func mergedManifest(runs []shardRun, cells map[int]*foundCell, out string, dirs 
 	m.Args = append([]string{"bench", "merge", out}, dirs...)
 	m.Finished = len(cells)
 	m.Resumed, m.Uploads, m.FailedCells = 0, 0, 0
+	m.Calls = nil
 	m.Start, m.End = time.Time{}, time.Time{}
 	seen := map[int]bool{}
 	for _, r := range runs {
@@ -297,6 +299,7 @@ func mergedManifest(runs []shardRun, cells map[int]*foundCell, out string, dirs 
 		seen[r.m.Shard.Index] = true
 		m.Resumed += r.m.Resumed
 		m.Uploads += r.m.Uploads
+		m.Calls = host.AddCalls(m.Calls, r.m.Calls)
 		if m.Start.IsZero() || r.m.Start.Before(m.Start) {
 			m.Start = r.m.Start
 		}

@@ -3,6 +3,7 @@ package sdk
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 
 	"github.com/hashicorp/go-hclog"
@@ -10,7 +11,15 @@ import (
 	"google.golang.org/grpc"
 
 	pb "github.com/polyclass/polyclass/framework/internal/protov1"
+	"github.com/polyclass/polyclass/internal/profile"
 )
+
+// ProfileDirEnv names the environment variable through which a host asks a
+// plugin for profiles (bench run --profile DIR): a Go plugin served by
+// Serve then writes its CPU profile (for the whole process) and a heap
+// profile (when the host closes it) to DIR/NAME-PID.cpu.pprof and
+// DIR/NAME-PID.heap.pprof, NAME being its learner's (else reducer's) name.
+const ProfileDirEnv = "POLYCLASS_PROFILE_DIR"
 
 // LearnerPlugin adapts a Learner to go-plugin. Plugin authors use Serve;
 // hosts use the zero value to dispense a *LearnerClient.
@@ -129,6 +138,18 @@ func Serve(opts ...ServeOption) {
 	if c.reducer != nil {
 		set[ReducerPluginName] = c.reducer
 	}
+	if dir := os.Getenv(ProfileDirEnv); dir != "" && c.test == nil {
+		stop, err := profile.Start(dir, c.name())
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "profiling: %v\n", err)
+		} else {
+			defer func() {
+				if err := stop(); err != nil {
+					fmt.Fprintf(os.Stderr, "profiling: %v\n", err)
+				}
+			}()
+		}
+	}
 	plugin.Serve(&plugin.ServeConfig{
 		HandshakeConfig:  Handshake,
 		VersionedPlugins: map[int]plugin.PluginSet{ProtocolVersion: set},
@@ -141,4 +162,16 @@ func Serve(opts ...ServeOption) {
 		// warnings and errors are worth that place.
 		Logger: hclog.New(&hclog.LoggerOptions{Name: "plugin", Level: hclog.Warn, Output: os.Stderr, JSONFormat: true}),
 	})
+}
+
+// name names the plugin's profiles: its learner's name, else its
+// reducer's, else "plugin".
+func (c *serveConfig) name() string {
+	switch {
+	case c.learner != nil && c.learner.Impl != nil:
+		return c.learner.Impl.Info().Name
+	case c.reducer != nil && c.reducer.Impl != nil:
+		return c.reducer.Impl.Info().Name
+	}
+	return "plugin"
 }

@@ -1,0 +1,225 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/polyclass/polyclass/framework/config"
+	"github.com/polyclass/polyclass/framework/engine"
+	"github.com/polyclass/polyclass/framework/host"
+	lda "github.com/polyclass/polyclass/plugins/lda/learner"
+	logreg "github.com/polyclass/polyclass/plugins/logreg/learner"
+	"github.com/polyclass/polyclass/plugins/reducers/reducer"
+	svm "github.com/polyclass/polyclass/plugins/svm/learner"
+)
+
+// inProcessHost serves the shipped Go plugins in this process, each under
+// its binary's name, through the SDK's own gRPC servers on in-memory
+// connections (host.Register): the engine's calls are those it makes to
+// the plugin processes, without the processes.
+func inProcessHost() *host.Host {
+	h := host.New("", nil)
+	h.Register("logreg", host.InProcess{Learner: logreg.New()})
+	h.Register("svm", host.InProcess{Learner: svm.New()})
+	h.Register("lda", host.InProcess{Learner: lda.New()})
+	h.Register("reducers", host.InProcess{Reducer: reducer.New()})
+	return h
+}
+
+// gridRun is one run of an experiment by the engine in this process.
+type gridRun struct {
+	wall  time.Duration // resolve (data, plugin starts), run, plugins closed
+	run   time.Duration // engine.Run alone
+	cpu   time.Duration // CPU time (user + system) of this process and of the plugin processes over wall
+	cells []*engine.CellResult
+	stats engine.Stats
+	calls []host.CallStats
+}
+
+// runGrid resolves file against h's plugins and runs it with the given
+// workers, as bench run does (without writing results), then closes h.
+func runGrid(ctx context.Context, file string, h *host.Host, workers int) (*gridRun, error) {
+	defer h.Close()
+	runtime.GC()
+	exp, diags := config.NewParser().ParseFile(file)
+	if diags.HasErrors() {
+		return nil, fmt.Errorf("%s: %w", file, diags)
+	}
+	cpu0 := cpuTime()
+	start := time.Now()
+	g, diags := engine.Resolve(ctx, exp, h)
+	if diags.HasErrors() {
+		return nil, fmt.Errorf("%s: %w", file, diags)
+	}
+	r := &gridRun{}
+	runStart := time.Now()
+	cells, stats, err := engine.Run(ctx, g, engine.Options{Workers: workers})
+	r.run = time.Since(runStart)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range cells {
+		if c.Failed() {
+			return nil, fmt.Errorf("cell %d failed: %s", c.Index, c.Error)
+		}
+	}
+	r.calls = h.Calls()
+	h.Close()
+	r.wall = time.Since(start)
+	r.cpu = cpuTime() - cpu0
+	r.cells, r.stats = cells, stats
+	return r, nil
+}
+
+// sameResults reports whether two runs of one grid have equal accuracies
+// and confusion matrices on every fold of every cell.
+func sameResults(a, b []*engine.CellResult) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if len(a[i].Folds) != len(b[i].Folds) {
+			return false
+		}
+		for k, fa := range a[i].Folds {
+			fb := b[i].Folds[k]
+			if fa.Metrics["accuracy"] != fb.Metrics["accuracy"] || !reflect.DeepEqual(fa.Confusion, fb.Confusion) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// diffCalls lists the counters of two runs' calls that differ (calls,
+// messages, bytes), as "plugin method: a vs b".
+func diffCalls(a, b []host.CallStats) []string {
+	type key struct{ plugin, method string }
+	in := map[key][2]host.CallStats{}
+	var keys []key
+	for side, calls := range [][]host.CallStats{a, b} {
+		for _, c := range calls {
+			k := key{c.Plugin, c.Method}
+			v, seen := in[k]
+			if !seen {
+				keys = append(keys, k)
+			}
+			c.Plugin, c.Method = "", ""
+			v[side] = c
+			in[k] = v
+		}
+	}
+	var out []string
+	for _, k := range keys {
+		if v := in[k]; v[0] != v[1] {
+			out = append(out, fmt.Sprintf("%s %s: %+v vs %+v", k.plugin, k.method, v[0], v[1]))
+		}
+	}
+	return out
+}
+
+// plugintaxSection times the whole letter grid (logreg and svm, ova and
+// ovo, 10 folds) run by the engine in this process, once with the plugin
+// processes of bin/ and once with the same learners and reducers linked
+// in, alternately; it reports the ratio of the medians and the calls and
+// bytes per fold.
+func plugintaxSection(ctx context.Context, o *options, w io.Writer, stderr io.Writer) error {
+	const title = "The plugin tax: plugin processes vs the same plugins linked in"
+	if benchMissing(o, w, title) {
+		return nil
+	}
+	dataFile, err := o.dataFile("letter.csv")
+	if err != nil {
+		fmt.Fprintf(w, "## %s\n\nSkipped: %v.\n\n", title, err)
+		return nil
+	}
+	file, err := experimentFile(o, "letter_tax.hcl", dataFile)
+	if err != nil {
+		return err
+	}
+	const workers = 2
+	pluginsDir := filepath.Dir(o.bench)
+	var procs, local []*gridRun
+	for i := range o.runs {
+		order := []bool{true, false}
+		if i%2 == 1 {
+			order = []bool{false, true}
+		}
+		for _, viaProcess := range order {
+			h, what := inProcessHost(), "linked in"
+			if viaProcess {
+				h, what = host.New(pluginsDir, nil), "plugin processes"
+			}
+			fmt.Fprintf(stderr, "peerbench: plugin tax, run %d of %d, %s\n", i+1, o.runs, what)
+			r, err := runGrid(ctx, file, h, workers)
+			if err != nil {
+				return fmt.Errorf("%s: %w", what, err)
+			}
+			if viaProcess {
+				procs = append(procs, r)
+			} else {
+				local = append(local, r)
+			}
+		}
+	}
+	if !sameResults(procs[0].cells, local[0].cells) {
+		return errors.New("the plugin processes and the linked-in plugins gave different results")
+	}
+	writePluginTax(w, title, procs, local, workers)
+	return nil
+}
+
+// writePluginTax prints the timings and the calls per fold of the plugin
+// processes' first run.
+func writePluginTax(w io.Writer, title string, procs, local []*gridRun, workers int) {
+	wall := func(rs []*gridRun) time.Duration {
+		return median(collect(rs, func(r *gridRun) time.Duration { return r.wall }))
+	}
+	run := func(rs []*gridRun) time.Duration {
+		return median(collect(rs, func(r *gridRun) time.Duration { return r.run }))
+	}
+	cpu := func(rs []*gridRun) time.Duration {
+		return median(collect(rs, func(r *gridRun) time.Duration { return r.cpu }))
+	}
+	fmt.Fprintf(w, "## %s\n\n", title)
+	fmt.Fprintf(w, "`experiments/bench/letter_tax.hcl`: letter (20000 × 16, 26 classes), standardize, logreg and svm (C = 1) × ova (26 problems) and ovo (325 problems), 10-fold stratified CV: %d cells × 10 folds, run by the engine in one process with %d workers, the plugins either as processes (`bin/bench-plugin-*`) or linked in and served by the SDK's gRPC servers on in-memory connections (`host.Register`; same calls, same marshalling, no process or socket). Median of %d, run alternately; the results are identical.\n\n",
+		len(procs[0].cells), workers, len(procs))
+	fmt.Fprintf(w, "| | plugin processes | linked in | ratio |\n| --- | ---: | ---: | ---: |\n")
+	fmt.Fprintf(w, "| whole grid (data, plugin starts, folds, plugins closed) | %s | %s | %s |\n", fmtDur(wall(procs)), fmtDur(wall(local)), ratio(wall(procs), wall(local)))
+	fmt.Fprintf(w, "| folds only (`engine.Run`) | %s | %s | %s |\n", fmtDur(run(procs)), fmtDur(run(local)), ratio(run(procs), run(local)))
+	fmt.Fprintf(w, "| CPU time of the whole grid, all processes (user + system) | %s | %s | **%s** |\n\n", fmtDur(cpu(procs)), fmtDur(cpu(local)), ratio(cpu(procs), cpu(local)))
+	fmt.Fprintf(w, "The CPU time is the tax: on a machine shared with other work, the processes' wall time also gains from their larger number of runnable threads (each plugin runs its own Go runtime), which one process does not have.\n\n")
+	p := procs[0]
+	same := "the same in both modes"
+	diff := diffCalls(p.calls, local[0].calls)
+	if len(diff) > 0 {
+		same = "those of the plugin processes; the linked-in run's differ: " + strings.Join(diff, "; ")
+	}
+	folds := float64(p.stats.Folds)
+	fmt.Fprintf(w, "Protocol calls per fold (%d folds: cells × CV folds; %s); uploads: %d:\n\n", p.stats.Folds, same, p.stats.Uploads)
+	fmt.Fprintf(w, "| plugin | method | calls | per fold | sent per fold | received per fold |\n| --- | --- | ---: | ---: | ---: | ---: |\n")
+	for _, c := range p.calls {
+		if c.Calls == 0 || c.Method == "LearnerService/Info" || c.Method == "ReducerService/Info" {
+			continue
+		}
+		fmt.Fprintf(w, "| %s | %s | %d | %.2f | %s | %s |\n", c.Plugin, c.Method, c.Calls, float64(c.Calls)/folds,
+			fmtBytes(int64(float64(c.Sent)/folds)), fmtBytes(int64(float64(c.Received)/folds)))
+	}
+	fmt.Fprintln(w)
+}
+
+// collect maps runs to durations.
+func collect(rs []*gridRun, f func(*gridRun) time.Duration) []time.Duration {
+	out := make([]time.Duration, len(rs))
+	for i, r := range rs {
+		out[i] = f(r)
+	}
+	return out
+}

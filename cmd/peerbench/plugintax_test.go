@@ -1,0 +1,100 @@
+package main
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/polyclass/polyclass/framework/config"
+	"github.com/polyclass/polyclass/framework/host"
+)
+
+// TestPluginTaxModesAgree runs a small grid (iris, logreg and svm × ova
+// and ovo, 3 folds) through plugin processes built from the repository and
+// through the same plugins linked in: the results and the protocol calls
+// (counts, messages, bytes) are the same, and the report prints both.
+func TestPluginTaxModesAgree(t *testing.T) {
+	dir := t.TempDir()
+	for _, p := range []string{"logreg", "svm", "reducers"} {
+		cmd := exec.Command("go", "build", "-o", filepath.Join(dir, "bench-plugin-"+p), "../../plugins/"+p)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("building %s: %v\n%s", p, err, out)
+		}
+	}
+	repo, _ := filepath.Abs("../..")
+	file := filepath.Join(t.TempDir(), "tax.hcl")
+	src := `experiment "tax" { seed = 1 }
+dataset "iris" { path = "` + repo + `/experiments/data/iris.csv" }
+encoder "std" { type = "standardize" }
+learner "logreg" { params = { C = 1 } }
+learner "svm" { params = { C = 1 } }
+reduction "ova" { scheme = "ova" }
+reduction "ovo" { scheme = "ovo" }
+cv { folds = 3 }
+`
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	procs, err := runGrid(ctx, file, host.New(dir, nil), 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	local, err := runGrid(ctx, file, inProcessHost(), 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(procs.cells) != 4 || !sameResults(procs.cells, local.cells) {
+		t.Fatalf("results differ:\n%+v\n%+v", procs.cells, local.cells)
+	}
+	if d := diffCalls(procs.calls, local.calls); len(d) > 0 {
+		t.Errorf("calls differ: %v", d)
+	}
+	uploads := 0
+	for _, c := range procs.calls {
+		if c.Method == "LearnerService/Upload" {
+			uploads += int(c.Calls)
+		}
+	}
+	if procs.stats.Folds != 12 || uploads != 2*3 {
+		t.Errorf("%d folds, %d uploads; want 12 and one per CV fold and learner", procs.stats.Folds, uploads)
+	}
+	var b strings.Builder
+	writePluginTax(&b, "tax", []*gridRun{procs}, []*gridRun{local}, 2)
+	for _, want := range []string{"| whole grid", "| folds only", "the same in both modes", "| logreg | LearnerService/Upload | 3 | 0.25 |"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("report without %q:\n%s", want, b.String())
+		}
+	}
+}
+
+// TestLetterTaxFile: experiments/bench/letter_tax.hcl parses, with its
+// data in ../shared/data or elsewhere, into 4 cells' worth of settings.
+func TestLetterTaxFile(t *testing.T) {
+	root, _ := filepath.Abs("../..")
+	o := &options{root: root, tmp: t.TempDir()}
+	other := filepath.Join(t.TempDir(), "letter.csv")
+	file, err := experimentFile(o, "letter_tax.hcl", other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exp, diags := config.NewParser().ParseFile(file)
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	if len(exp.Datasets) != 1 || exp.Datasets[0].Path != other || len(exp.Learners) != 2 || len(exp.Reductions) != 2 || exp.CV.Folds != 10 {
+		t.Errorf("experiment %+v", exp)
+	}
+}
+
+func TestDiffCalls(t *testing.T) {
+	a := []host.CallStats{{Plugin: "p", Method: "M", Calls: 2, Sent: 10}, {Plugin: "p", Method: "N", Calls: 1}}
+	b := []host.CallStats{{Plugin: "p", Method: "M", Calls: 2, Sent: 11}}
+	d := diffCalls(a, b)
+	if len(d) != 2 || !strings.HasPrefix(d[0], "p M: ") || !strings.HasPrefix(d[1], "p N: ") || len(diffCalls(a, a)) != 0 {
+		t.Errorf("diff %q", d)
+	}
+}

@@ -1,0 +1,162 @@
+package host
+
+import (
+	"context"
+	"sort"
+	"strings"
+	"sync"
+
+	"google.golang.org/grpc/stats"
+)
+
+// protocolPrefix starts the full name of every method of the plugin
+// protocol (framework/internal/protov1); go-plugin's own services
+// (stdio, controller, broker) are not counted.
+const protocolPrefix = "/polyclass.plugin.v1."
+
+// CallStats counts the calls of one protocol method to one plugin, over
+// every process the host started for it.
+type CallStats struct {
+	Plugin string `json:"plugin"` // the plugin's name
+	Method string `json:"method"` // service and method, e.g. "LearnerService/Upload"
+	Calls  int64  `json:"calls"`
+	// Sent and Received are the bytes of the messages sent and received
+	// (serialised, with gRPC's 5-byte message framing, without HTTP/2's);
+	// SentMessages counts the messages sent (a streamed upload sends one
+	// per chunk).
+	Sent         int64 `json:"sent_bytes"`
+	Received     int64 `json:"received_bytes"`
+	SentMessages int64 `json:"sent_messages"`
+}
+
+// callCounter is the gRPC client stats handler of one plugin: it counts
+// every protocol call, and the bytes going each way.
+type callCounter struct {
+	plugin string
+	mu     sync.Mutex
+	byName map[string]*CallStats
+}
+
+func newCallCounter(plugin string) *callCounter {
+	return &callCounter{plugin: plugin, byName: map[string]*CallStats{}}
+}
+
+type methodKey struct{}
+
+// TagRPC implements stats.Handler: it keeps the method's counters in the
+// call's context.
+func (c *callCounter) TagRPC(ctx context.Context, info *stats.RPCTagInfo) context.Context {
+	if !strings.HasPrefix(info.FullMethodName, protocolPrefix) {
+		return ctx
+	}
+	name := strings.TrimPrefix(info.FullMethodName, protocolPrefix)
+	c.mu.Lock()
+	s := c.byName[name]
+	if s == nil {
+		s = &CallStats{Plugin: c.plugin, Method: name}
+		c.byName[name] = s
+	}
+	c.mu.Unlock()
+	return context.WithValue(ctx, methodKey{}, s)
+}
+
+// HandleRPC implements stats.Handler.
+func (c *callCounter) HandleRPC(ctx context.Context, rs stats.RPCStats) {
+	s, ok := ctx.Value(methodKey{}).(*CallStats)
+	if !ok {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch rs := rs.(type) {
+	case *stats.Begin:
+		s.Calls++
+	case *stats.OutPayload:
+		s.Sent += int64(rs.WireLength)
+		s.SentMessages++
+	case *stats.InPayload:
+		s.Received += int64(rs.WireLength)
+	}
+}
+
+// TagConn implements stats.Handler.
+func (c *callCounter) TagConn(ctx context.Context, _ *stats.ConnTagInfo) context.Context {
+	return ctx
+}
+
+// HandleConn implements stats.Handler.
+func (c *callCounter) HandleConn(context.Context, stats.ConnStats) {}
+
+// snapshot returns the counters, sorted by method.
+func (c *callCounter) snapshot() []CallStats {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make([]CallStats, 0, len(c.byName))
+	for _, s := range c.byName {
+		out = append(out, *s)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Method < out[j].Method })
+	return out
+}
+
+// counter returns the call counter of plugin name, shared by all its
+// processes.
+func (h *Host) counter(name string) *callCounter {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.calls == nil {
+		h.calls = map[string]*callCounter{}
+	}
+	c := h.calls[name]
+	if c == nil {
+		c = newCallCounter(name)
+		h.calls[name] = c
+	}
+	return c
+}
+
+// Calls returns the protocol calls made to the host's plugins so far,
+// sorted by plugin and method: the calls of a run, for its log and
+// manifest (how many uploads, fits, predictions; how many bytes).
+func (h *Host) Calls() []CallStats {
+	h.mu.Lock()
+	counters := make([]*callCounter, 0, len(h.calls))
+	for _, c := range h.calls {
+		counters = append(counters, c)
+	}
+	h.mu.Unlock()
+	sort.Slice(counters, func(i, j int) bool { return counters[i].plugin < counters[j].plugin })
+	var out []CallStats
+	for _, c := range counters {
+		out = append(out, c.snapshot()...)
+	}
+	return out
+}
+
+// AddCalls sums two lists of call counts (of shards of a run) by plugin
+// and method, sorted as Calls sorts.
+func AddCalls(a, b []CallStats) []CallStats {
+	type key struct{ plugin, method string }
+	at := map[key]int{}
+	var out []CallStats
+	for _, c := range append(append([]CallStats(nil), a...), b...) {
+		k := key{c.Plugin, c.Method}
+		i, ok := at[k]
+		if !ok {
+			at[k] = len(out)
+			out = append(out, c)
+			continue
+		}
+		out[i].Calls += c.Calls
+		out[i].Sent += c.Sent
+		out[i].Received += c.Received
+		out[i].SentMessages += c.SentMessages
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Plugin != out[j].Plugin {
+			return out[i].Plugin < out[j].Plugin
+		}
+		return out[i].Method < out[j].Method
+	})
+	return out
+}

@@ -1,0 +1,128 @@
+package host
+
+import (
+	"context"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/polyclass/polyclass/framework/sdk"
+)
+
+// meanLearner scores every row by the mean target of its training rows.
+type meanLearner struct{}
+
+func (meanLearner) Info() sdk.LearnerInfo {
+	return sdk.LearnerInfo{Name: "mean", Version: "1", Capabilities: sdk.Capabilities{Binary: true, Scores: true}}
+}
+
+func (meanLearner) Fit(_ context.Context, in sdk.FitInput, _ sdk.Params) (sdk.Model, error) {
+	var sum float64
+	for _, y := range in.Targets {
+		sum += y
+	}
+	return meanModel(sum / float64(len(in.Targets))), nil
+}
+
+type meanModel float64
+
+func (meanModel) Outputs() int { return 1 }
+
+func (m meanModel) Predict(_ context.Context, x sdk.Matrix, scores, _ *mat.Dense) error {
+	r, _ := x.Dims()
+	for i := 0; i < r; i++ {
+		scores.Set(i, 0, float64(m))
+	}
+	return nil
+}
+
+// TestInProcessPluginCountsCalls: a learner registered in-process is
+// served through the SDK's gRPC server, and the host counts each protocol
+// call and the bytes it sent: a 300 × 500 matrix (1.2 MB) travels once, in
+// two chunks, however often it is ensured.
+func TestInProcessPluginCountsCalls(t *testing.T) {
+	ctx := context.Background()
+	h := New("", nil)
+	h.Register("mean", InProcess{Learner: meanLearner{}})
+	defer h.Close()
+	bins, err := h.Binaries()
+	if err != nil || len(bins) != 1 || bins[0].Name != "mean" || bins[0].Path != InProcessPath {
+		t.Fatalf("binaries %+v, %v", bins, err)
+	}
+	p, err := h.Get(ctx, "mean")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.LearnerInfo == nil || p.LearnerInfo.Name != "mean" || p.Reducer != nil || p.Exited() {
+		t.Fatalf("plugin %+v", p)
+	}
+	const rows, cols = 300, 500
+	x := mat.NewDense(rows, cols, nil)
+	x.Set(1, 2, 3)
+	m := sdk.EncodeMatrix(sdk.Matrix{Dense: x})
+	for i, want := range []bool{true, false, false} {
+		up, err := p.EnsureDataset(ctx, m)
+		if err != nil || up != want {
+			t.Fatalf("ensure %d: uploaded %v, %v; want %v", i, up, err, want)
+		}
+	}
+	targets := make([]float64, rows)
+	for i := range targets {
+		targets[i] = float64(1 - 2*(i%4/3)) // three +1 for one −1
+	}
+	trainRows := make([]int, rows)
+	for i := range trainRows {
+		trainRows[i] = i
+	}
+	problems := []sdk.Problem{{Kind: sdk.Binary, Targets: targets}, {Kind: sdk.Binary, Targets: targets}}
+	models, err := p.Learner.Fit(ctx, m.Digest, trainRows, nil, problems)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scores, _, err := p.Learner.Predict(ctx, m.Digest, []int{0, 1, 2}, models, false)
+	if err != nil || scores.At(2, 1) != 0.5 {
+		t.Fatalf("scores %v, %v; want 0.5 everywhere", scores, err)
+	}
+	calls := map[string]CallStats{}
+	for _, c := range h.Calls() {
+		if c.Plugin != "mean" {
+			t.Errorf("calls %+v of another plugin", c)
+		}
+		calls[c.Method] = c
+	}
+	for method, n := range map[string]int64{"LearnerService/Info": 1, "LearnerService/Has": 3, "LearnerService/Upload": 1, "LearnerService/Fit": 1, "LearnerService/Predict": 1} {
+		if calls[method].Calls != n {
+			t.Errorf("%s: %d calls, want %d", method, calls[method].Calls, n)
+		}
+	}
+	up := calls["LearnerService/Upload"]
+	if up.SentMessages != 2 || up.Sent < int64(m.Size()) || up.Sent > int64(m.Size())+1024 {
+		t.Errorf("upload sent %d bytes in %d messages, want %d bytes (and headers) in 2", up.Sent, up.SentMessages, m.Size())
+	}
+	if fit := calls["LearnerService/Fit"]; fit.Sent < 2*8*rows || fit.Received == 0 {
+		t.Errorf("fit sent %d bytes, received %d: want the two target vectors and the handles", fit.Sent, fit.Received)
+	}
+	if pr := calls["LearnerService/Predict"]; pr.Received < 3*2*8 {
+		t.Errorf("predict received %d bytes, want at least the 3 × 2 scores", pr.Received)
+	}
+	h.Close()
+	if _, err := p.Learner.Info(ctx); err == nil {
+		t.Error("Close must stop the in-process server")
+	}
+}
+
+// TestProcessCallsAreCounted: the host counts the calls to a plugin
+// process as well (its Info at start).
+func TestProcessCallsAreCounted(t *testing.T) {
+	dir := t.TempDir()
+	copyFile(t, reducers, dir+"/bench-plugin-reducers", 0o755)
+	h := New(dir, nil)
+	defer h.Close()
+	if _, err := h.Get(context.Background(), "reducers"); err != nil {
+		t.Fatal(err)
+	}
+	calls := h.Calls()
+	if len(calls) != 2 || calls[0].Method != "LearnerService/Info" || calls[1].Method != "ReducerService/Info" || calls[1].Calls != 1 || calls[1].Received == 0 {
+		t.Fatalf("calls %+v, want one Info of each service (the learner's unimplemented)", calls)
+	}
+}
