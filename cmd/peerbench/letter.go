@@ -271,6 +271,7 @@ func letterSection(ctx context.Context, o *options, w io.Writer, stderr io.Write
 		llNote = toolVersion(ctx, "dpkg-query", "-W", "-f=${Version}", "liblinear-tools")
 	}
 
+	letterGoals(o, rows, p, procs, haveLL)
 	fmt.Fprintf(w, "## letter: one-vs-rest fit times\n\n")
 	fmt.Fprintf(w, "`%s`: %d rows × %d features, %d classes → %d binary problems, standardised over the whole file, C = 1. "+
 		"Median of %d runs; %d CPUs, GOMAXPROCS %d. Ours is `Fit` in-process on the in-memory matrix; ", filepath.Base(path), n, d, k, p, o.runs, runtime.NumCPU(), procs)
