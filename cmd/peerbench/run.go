@@ -62,7 +62,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			continue
 		}
 		if err := ctx.Err(); err != nil {
-			return err
+			// Interrupted: report what was measured so far.
+			errs = append(errs, err)
+			break
 		}
 		fmt.Fprintf(stderr, "peerbench: section %s\n", s)
 		if err := runSection(ctx, s, o, &body, stderr); err != nil {
