@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -163,5 +164,25 @@ func TestResample(t *testing.T) {
 	}
 	if _, err := parseSizes("25k"); err == nil {
 		t.Error("parseSizes accepted 25k")
+	}
+}
+
+// TestScalingExperiment: the experiment of the scaling section parses,
+// one data set with soil_type categorical and 5 stratified folds.
+func TestScalingExperiment(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "s.hcl")
+	if err := os.WriteFile(file, fmt.Appendf(nil, scalingExperiment, 25000, `"cov.csv"`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	exp, diags := config.NewParser().ParseFile(file)
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	if ds := exp.Datasets[0]; ds.Name != "covertype_25000" || !slices.Equal(ds.Categorical, []string{"soil_type"}) || exp.CV.Folds != 5 || !exp.CV.Stratified {
+		t.Errorf("dataset %+v, cv %+v", ds, exp.CV)
+	}
+	if !slices.Contains(exp.Metrics, "fit_seconds") {
+		t.Errorf("metrics %v lack fit_seconds", exp.Metrics)
 	}
 }
