@@ -90,12 +90,19 @@ test-deps:
 testdata:
 	scripts/testdata.sh $(SHARED)
 
-# Peer comparisons (scikit-learn, LIBLINEAR) and Go benchmarks; slow.
+# Peer comparisons (scikit-learn, LIBLINEAR) and Go benchmarks; slow (the
+# better part of an hour on 2 cores). cmd/peerbench writes its report to
+# docs/performance.md and into the README's performance section (a test
+# fails when they differ). BENCH_DATA=DIR names the data directory (default:
+# experiments/data, then ../shared/data); PEERBENCH_FLAGS adds flags, e.g.
+# -scaling-runs 1 (the 400k-row runs take minutes each).
+BENCH_DATA ?=
+PEERBENCH_FLAGS ?=
 bench: build
 	@command -v liblinear-train >/dev/null || { apt-get update -qq && apt-get install -y -qq liblinear-tools; }
 	@/usr/bin/python3 -c 'import sklearn' 2>/dev/null || { apt-get update -qq && apt-get install -y -qq python3-sklearn; }
 	$(GO) test -run '^$$' -bench . -benchmem ./plugins/... ./framework/...
-	$(GO) run ./cmd/peerbench
+	$(GO) run ./cmd/peerbench $(if $(BENCH_DATA),-data $(BENCH_DATA)) $(PEERBENCH_FLAGS) -o docs/performance.md -readme README.md
 
 proto:
 	@command -v protoc >/dev/null || { apt-get update -qq && apt-get install -y -qq protobuf-compiler; }

@@ -24,7 +24,8 @@ const hclDataDefault = `default = "../../../shared/data"`
 // benchRun is one `bench run` child process.
 type benchRun struct {
 	wall    time.Duration
-	summary string // the "NAME: N cells (F failed) in D" line
+	cpu     time.Duration // user + system time of bench and its plugins
+	summary string        // the "NAME: N cells (F failed) in D" line
 	rows    []summaryRow
 	mem     treeMemory
 }
@@ -82,7 +83,7 @@ func runBench(ctx context.Context, o *options, file, outDir string, stderr io.Wr
 		return nil, fmt.Errorf("%s %s: %w\n%s%s", o.bench, strings.Join(args, " "), err, out.Bytes(), tail(errOut.String(), 20))
 	}
 	mem.maxrss = maxRSS(cmd.ProcessState)
-	r := &benchRun{wall: wall, mem: mem}
+	r := &benchRun{wall: wall, mem: mem, cpu: treeCPU(cmd.ProcessState, mem)}
 	r.summary, _, _ = strings.Cut(out.String(), "\n")
 	f, err := os.Open(filepath.Join(outDir, "summary.csv"))
 	if err != nil {
@@ -93,6 +94,13 @@ func runBench(ctx context.Context, o *options, file, outDir string, stderr io.Wr
 		return nil, fmt.Errorf("%s: %w", f.Name(), err)
 	}
 	return r, nil
+}
+
+// treeCPU is the CPU time of a finished process tree: what wait4 reports
+// (the root and the children it reaped) or the sum sampled from /proc
+// (which also sees descendants nobody reaped), whichever is larger.
+func treeCPU(ps *os.ProcessState, mem treeMemory) time.Duration {
+	return max(ps.UserTime()+ps.SystemTime(), mem.sampledCPU())
 }
 
 // tail returns the last n lines of s.

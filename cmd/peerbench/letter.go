@@ -258,6 +258,7 @@ func letterSection(ctx context.Context, o *options, w io.Writer, stderr io.Write
 		return err
 	}
 	loadEnd := loadAverage()
+	letterGoals(o, rows, par, p, workers, haveLL)
 	var llNote string
 	if haveLL {
 		llNote = toolVersion(ctx, "dpkg-query", "-W", "-f=${Version}", "liblinear-tools")

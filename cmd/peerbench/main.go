@@ -1,5 +1,8 @@
 // Command peerbench times polyclass against its peers and prints the results
-// as Markdown, ready to paste into the README (`make bench` runs it):
+// as Markdown, starting with one summary line per goal of the performance
+// work (ours, peer, ratio, target, met?); `make bench` runs it with
+// -o docs/performance.md -readme README.md, which writes the report there
+// and between the README's `make bench` markers:
 //
 //  1. letter, one-vs-rest (26 binary problems, C = 1): logistic regression
 //     (trust-region Newton, LIBLINEAR's -s 0 stopping rule, eps 0.01) and
@@ -11,16 +14,24 @@
 //  3. diabetes130 with one-hot and hashed encodings through logreg + ova
 //     (experiments/bench/diabetes130.hcl): wall time and peak memory;
 //  4. the Python plugin tax: scikit-learn's LogisticRegression on letter
-//     through the sklearn plugin vs a plain Python loop (sklearn_tax.py).
-//  5. the plugin tax of the Go plugins: the whole letter grid
+//     through the sklearn plugin vs a plain Python loop (sklearn_tax.py);
+//  5. plugintax: the plugin tax of the Go plugins: the whole letter grid
 //     (experiments/bench/letter_tax.hcl: logreg and svm × ova and ovo)
 //     with the plugin processes and with the same plugins linked in
-//     (plugintax.go), wall and CPU time, and the protocol calls per fold.
+//     (plugintax.go), wall and CPU time, and the protocol calls per fold;
+//  6. e2e: letter (standardize) and diabetes130 (impute → standardize →
+//     one-hot) with logreg + ova through `bench run -j 2` against
+//     scikit-learn's cross_validate(make_pipeline(...), n_jobs=2)
+//     (sklearn_e2e.py) on the same folds, alternately: wall, CPU and the
+//     peak summed RSS of each process tree;
+//  7. scaling: covertype_50k resampled with replacement to 25k, 100k and
+//     400k rows, one-hot + logreg + ova, 5 folds: time and memory per row.
 //
 // Usage:
 //
-//	peerbench [-n 5] [-data DIR] [-root DIR] [-bench PATH] [-liblinear PATH]
-//	          [-python PATH] [-only letter,grid,diabetes,tax,plugintax]
+//	peerbench [-n 5] [-long 3] [-scaling 25000,100000,400000] [-scaling-runs 3]
+//	          [-data DIR] [-root DIR] [-bench PATH] [-liblinear PATH] [-python PATH]
+//	          [-only letter,grid,diabetes,tax,plugintax,e2e,scaling] [-o FILE] [-readme README.md]
 //
 // A peer that is not installed (liblinear-train, python3 with scikit-learn)
 // is reported as skipped; a missing bin/bench asks for `make build`.

@@ -25,6 +25,19 @@ type treeMemory struct {
 	childHWM int64
 	// peakSum is the largest sum of VmRSS over the tree seen in a sample.
 	peakSum int64
+	// cpuTicks is the user + system time of every process of the tree, in
+	// clock ticks, as last sampled (a process reaped between samples keeps
+	// its last value).
+	cpuTicks int64
+}
+
+// clockTicks is the kernel's USER_HZ, the unit of /proc/PID/stat times
+// (100 on every Linux architecture Go supports).
+const clockTicks = 100
+
+// sampledCPU returns the sampled CPU time of the tree.
+func (m treeMemory) sampledCPU() time.Duration {
+	return time.Duration(m.cpuTicks) * time.Second / clockTicks
 }
 
 // maxRSS returns ru_maxrss of a finished process in bytes (Linux reports
@@ -44,9 +57,15 @@ func sampleTree(pid int, interval time.Duration) func() treeMemory {
 		m    treeMemory
 		done = make(chan struct{})
 		wg   sync.WaitGroup
+		cpu  = map[int]int64{}
 	)
 	sample := func() {
 		tree := descendants(pid)
+		for _, p := range tree {
+			if t, ok := procCPU(p); ok {
+				cpu[p] = t
+			}
+		}
 		var sum int64
 		for _, p := range tree {
 			rss, hwm, ok := procMemory(p)
@@ -62,8 +81,13 @@ func sampleTree(pid int, interval time.Duration) func() treeMemory {
 			}
 			mu.Unlock()
 		}
+		var ticks int64
+		for _, t := range cpu {
+			ticks += t
+		}
 		mu.Lock()
 		m.peakSum = max(m.peakSum, sum)
+		m.cpuTicks = ticks
 		mu.Unlock()
 	}
 	wg.Go(func() {
@@ -124,6 +148,31 @@ func descendants(pid int) []int {
 		out = append(out, children[out[i]]...)
 	}
 	return out
+}
+
+// procCPU reads utime + stime of a process from /proc/PID/stat, in clock
+// ticks.
+func procCPU(pid int) (int64, bool) {
+	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return 0, false
+	}
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return 0, false
+	}
+	// After "pid (comm)": state ppid pgrp session tty_nr tpgid flags
+	// minflt cminflt majflt cmajflt utime stime …
+	f := bytes.Fields(b[i+1:])
+	if len(f) < 13 {
+		return 0, false
+	}
+	u, err1 := strconv.ParseInt(string(f[11]), 10, 64)
+	s, err2 := strconv.ParseInt(string(f[12]), 10, 64)
+	if err1 != nil || err2 != nil {
+		return 0, false
+	}
+	return u + s, true
 }
 
 // procMemory reads VmRSS and VmHWM of a process in bytes.

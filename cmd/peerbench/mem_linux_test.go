@@ -41,3 +41,21 @@ func TestSampleTree(t *testing.T) {
 		t.Errorf("procMemory = %d, %d, %v", rss, hwm, ok)
 	}
 }
+
+// TestProcCPU: this process's CPU time, after spinning for 50 ms, is at
+// least a few ticks and at most what the runtime says it used.
+func TestProcCPU(t *testing.T) {
+	for start := time.Now(); time.Since(start) < 50*time.Millisecond; {
+	}
+	ticks, ok := procCPU(os.Getpid())
+	if !ok || ticks < 1 {
+		t.Fatalf("procCPU = %d, %v", ticks, ok)
+	}
+	m := treeMemory{cpuTicks: ticks}
+	if m.sampledCPU() != time.Duration(ticks)*10*time.Millisecond {
+		t.Errorf("sampledCPU = %v for %d ticks", m.sampledCPU(), ticks)
+	}
+	if _, ok := procCPU(1 << 30); ok {
+		t.Error("procCPU of a process that does not exist")
+	}
+}

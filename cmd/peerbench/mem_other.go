@@ -10,8 +10,11 @@ import (
 // treeMemory is the memory of a process tree, in bytes (not measured
 // outside Linux).
 type treeMemory struct {
-	maxrss, rootHWM, childHWM, peakSum int64
+	maxrss, rootHWM, childHWM, peakSum, cpuTicks int64
 }
+
+// sampledCPU is not measured outside Linux.
+func (treeMemory) sampledCPU() time.Duration { return 0 }
 
 // maxRSS is not measured outside Linux.
 func maxRSS(*os.ProcessState) int64 { return 0 }

@@ -172,6 +172,7 @@ func plugintaxSection(ctx context.Context, o *options, w io.Writer, stderr io.Wr
 	if !sameResults(procs[0].cells, local[0].cells) {
 		return errors.New("the plugin processes and the linked-in plugins gave different results")
 	}
+	pluginTaxGoals(o, procs, local)
 	writePluginTax(w, title, procs, local, workers)
 	return nil
 }
@@ -222,4 +223,19 @@ func collect(rs []*gridRun, f func(*gridRun) time.Duration) []time.Duration {
 		out[i] = f(r)
 	}
 	return out
+}
+
+// pluginTaxGoals records goal 3: the whole letter grid through the plugin
+// processes vs linked in, wall and CPU time (≤ 1.05×).
+func pluginTaxGoals(o *options, procs, local []*gridRun) {
+	for _, m := range []struct {
+		what string
+		of   func(*gridRun) time.Duration
+	}{
+		{"wall", func(r *gridRun) time.Duration { return r.wall }},
+		{"CPU time of all processes", func(r *gridRun) time.Duration { return r.cpu }},
+	} {
+		o.addGoal(goalResult{goal: 3, what: "plugin tax, whole letter grid (logreg and svm × ova and ovo, 10 folds): plugin processes vs linked in, " + m.what,
+			ours: median(collect(procs, m.of)).Seconds(), peer: median(collect(local, m.of)).Seconds(), unit: unitSeconds, target: 1.05})
+	}
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -11,17 +10,17 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
-	"time"
 )
 
 // modulePath identifies the repository root's go.mod.
 const modulePath = "github.com/polyclass/polyclass"
 
 // sectionNames returns the parts of the report, in print order.
-func sectionNames() []string { return []string{"letter", "grid", "diabetes", "tax", "plugintax"} }
+func sectionNames() []string {
+	return []string{"letter", "grid", "diabetes", "tax", "plugintax", "e2e", "scaling"}
+}
 
 // options are the parsed flags.
 type options struct {
@@ -33,6 +32,12 @@ type options struct {
 	python    string
 	sections  map[string]bool
 	tmp       string
+	longRuns  int    // runs of the long whole-run timings (e2e, scaling)
+	scaling   []int  // row counts of the scaling section
+	scaleRuns int    // runs of each size in the scaling section
+	out       string // file the report is written to ("" = stdout only)
+	readme    string // README whose performance section is replaced by the report
+	goals     []goalResult
 }
 
 // run parses args, runs the selected sections and writes the Markdown report
@@ -49,39 +54,34 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	defer os.RemoveAll(tmp)
 	o.tmp = tmp
 
-	w := bufio.NewWriter(stdout)
-	defer w.Flush()
-	fmt.Fprintf(w, "<!-- peerbench: %s, %s/%s, %d CPUs, GOMAXPROCS %d, %s -->\n\n",
-		runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.GOMAXPROCS(0), time.Now().UTC().Format("2006-01-02"))
+	start := machineNow(ctx, o.root)
+	var body bytes.Buffer
 	var errs []error
 	for _, s := range sectionNames() {
 		if !o.sections[s] {
 			continue
 		}
 		if err := ctx.Err(); err != nil {
-			return err
+			// Interrupted: report what was measured so far.
+			errs = append(errs, err)
+			break
 		}
-		var err error
-		switch s {
-		case "letter":
-			err = letterSection(ctx, o, w, stderr)
-		case "grid":
-			err = gridSection(ctx, o, w, stderr)
-		case "diabetes":
-			err = diabetesSection(ctx, o, w, stderr)
-		case "tax":
-			err = taxSection(ctx, o, w, stderr)
-		case "plugintax":
-			err = plugintaxSection(ctx, o, w, stderr)
-		}
-		if err != nil {
+		fmt.Fprintf(stderr, "peerbench: section %s\n", s)
+		if err := runSection(ctx, s, o, &body, stderr); err != nil {
 			// Report the failure in place and carry on with the rest.
-			fmt.Fprintf(w, "**%s failed:** %v\n\n", s, err)
+			fmt.Fprintf(&body, "**%s failed:** %v\n\n", s, err)
 			errs = append(errs, fmt.Errorf("section %s: %w", s, err))
 		}
-		if err := w.Flush(); err != nil {
-			return fmt.Errorf("writing the report: %w", err)
-		}
+	}
+	var report bytes.Buffer
+	writeHeader(&report, o, start, machineNow(ctx, o.root))
+	report.Write(body.Bytes())
+	md := demote(report.String())
+	if _, err := io.WriteString(stdout, md); err != nil {
+		return fmt.Errorf("writing the report: %w", err)
+	}
+	if err := o.save(md); err != nil {
+		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
 }
@@ -92,6 +92,11 @@ func parseFlags(args []string) (*options, error) {
 	fs := flag.NewFlagSet("peerbench", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.IntVar(&o.runs, "n", 5, "runs per timing (the median is reported)")
+	fs.IntVar(&o.longRuns, "long", 3, "runs of each whole-run timing of the e2e and scaling sections (the median is reported)")
+	sizes := fs.String("scaling", "25000,100000,400000", "row counts of the scaling section")
+	fs.IntVar(&o.scaleRuns, "scaling-runs", 3, "runs of each size in the scaling section (the median is reported)")
+	fs.StringVar(&o.out, "o", "", "also write the report to this file")
+	fs.StringVar(&o.readme, "readme", "", "replace the performance section of this README with the report")
 	fs.StringVar(&o.root, "root", "", "repository root (default: found from the working directory)")
 	fs.StringVar(&o.dataDir, "data", "", "data directory (default: experiments/data if it holds the file, else ../shared/data)")
 	fs.StringVar(&o.bench, "bench", "", "bench binary (default: ROOT/bin/bench)")
@@ -104,8 +109,12 @@ func parseFlags(args []string) (*options, error) {
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("peerbench: unexpected argument %q", fs.Arg(0))
 	}
-	if o.runs < 1 {
-		return nil, errors.New("peerbench: -n must be at least 1")
+	if o.runs < 1 || o.longRuns < 1 || o.scaleRuns < 1 {
+		return nil, errors.New("peerbench: -n, -long and -scaling-runs must be at least 1")
+	}
+	var err error
+	if o.scaling, err = parseSizes(*sizes); err != nil {
+		return nil, fmt.Errorf("peerbench: %w", err)
 	}
 	o.sections = map[string]bool{}
 	for _, s := range strings.Split(*only, ",") {

@@ -1,0 +1,355 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	_ "embed"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/polyclass/polyclass/framework/cv"
+)
+
+//go:embed sklearn_e2e.py
+var e2eScript string
+
+// e2eCase is one end-to-end comparison: the same data, folds and pipeline
+// through `bench run -j 2` and scikit-learn's cross_validate(n_jobs=2).
+type e2eCase struct {
+	name        string   // data set name in the experiment
+	file        string   // data file name
+	categorical []string // integer-coded categorical columns
+	folds       int
+	steps       []string // polyclass encoders, in order
+	describe    string   // the pipeline in words
+	memoryGoal  bool     // the case of goal 4 (memory)
+}
+
+// e2eCases are the comparisons of goal 5.
+func e2eCases() []e2eCase {
+	return []e2eCase{
+		{name: "letter", file: "letter.csv", folds: 10, steps: []string{"std"},
+			describe: "standardize → logreg C = 1 + ova, 10 folds"},
+		{name: "diabetes130", file: "diabetes130.csv.gz", folds: 5,
+			categorical: []string{"admission_type_id", "discharge_disposition_id", "admission_source_id"},
+			steps:       []string{"impute", "std", "onehot"},
+			describe:    "impute → standardize → one-hot, logreg C = 1 + ova, 5 folds", memoryGoal: true},
+	}
+}
+
+// e2eEncoders declares the encoders an e2e or scaling experiment may use.
+var e2eEncoders = map[string]string{
+	"impute": `encoder "impute" { type = "impute" }`,
+	"std":    `encoder "std" { type = "standardize" }`,
+	"onehot": `encoder "onehot" { type = "onehot" }`,
+}
+
+// e2eExperiment returns the experiment file of a comparison: one pipeline,
+// logreg (C = 1) + ova, accuracy, the folds of foldsFile.
+func e2eExperiment(name, data, foldsFile string, categorical, steps []string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "experiment %q { seed = 1 }\n\ndataset %q {\n  path       = %s\n  folds_file = %s\n", "e2e_"+name, name, strconv.Quote(data), strconv.Quote(foldsFile))
+	if len(categorical) > 0 {
+		q := make([]string, len(categorical))
+		for i, c := range categorical {
+			q[i] = strconv.Quote(c)
+		}
+		fmt.Fprintf(&b, "  categorical = [%s]\n", strings.Join(q, ", "))
+	}
+	b.WriteString("}\n\n")
+	for _, s := range steps {
+		b.WriteString(e2eEncoders[s] + "\n")
+	}
+	q := make([]string, len(steps))
+	for i, s := range steps {
+		q[i] = strconv.Quote(s)
+	}
+	fmt.Fprintf(&b, "pipeline \"p\" { steps = [%s] }\n\n", strings.Join(q, ", "))
+	b.WriteString("learner \"logreg\" { params = { C = 1 } }\nreduction \"ova\" { scheme = \"ova\" }\nmetrics = [\"accuracy\"]\noutput { formats = [\"csv\"] }\n")
+	return b.String()
+}
+
+// openData opens a CSV file, decompressing a .gz one.
+func openData(path string) (io.ReadCloser, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	if !strings.HasSuffix(path, ".gz") {
+		return f, nil
+	}
+	z, err := gzip.NewReader(f)
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return struct {
+		io.Reader
+		io.Closer
+	}{z, f}, nil
+}
+
+// classColumn reads the `class` column of a CSV file as class indices
+// (in order of first appearance).
+func classColumn(path string) ([]int, error) {
+	f, err := openData(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	r := csv.NewReader(f)
+	r.ReuseRecord = true
+	head, err := r.Read()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	col := slices.Index(head, "class")
+	if col < 0 {
+		return nil, fmt.Errorf("%s: no column \"class\"", path)
+	}
+	ids := map[string]int{}
+	var y []int
+	for {
+		rec, err := r.Read()
+		if errors.Is(err, io.EOF) {
+			return y, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		id, ok := ids[rec[col]]
+		if !ok {
+			id = len(ids)
+			ids[rec[col]] = id
+		}
+		y = append(y, id)
+	}
+}
+
+// writeFolds writes k seeded stratified folds of a data file (framework/cv,
+// seed 1) as a folds file, a `fold` column: both sides read it.
+func writeFolds(data string, k int, out string) error {
+	y, err := classColumn(data)
+	if err != nil {
+		return err
+	}
+	fold, err := cv.StratifiedKFold(y, k, 1)
+	if err != nil {
+		return fmt.Errorf("%s: %w", data, err)
+	}
+	var b bytes.Buffer
+	b.WriteString("fold\n")
+	for _, f := range fold {
+		b.WriteString(strconv.Itoa(f))
+		b.WriteByte('\n')
+	}
+	if err := os.WriteFile(out, b.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("writing %s: %w", out, err)
+	}
+	return nil
+}
+
+// sklearnE2E is what sklearn_e2e.py prints.
+type sklearnE2E struct {
+	Version  string  `json:"sklearn"`
+	Numpy    string  `json:"numpy"`
+	Load     float64 `json:"load_seconds"`
+	CV       float64 `json:"cv_seconds"`
+	Accuracy float64 `json:"accuracy"`
+	Folds    int     `json:"folds"`
+}
+
+// peerRun is one run of the scikit-learn side.
+type peerRun struct {
+	wall time.Duration
+	cpu  time.Duration // user + system time of python and its workers
+	mem  treeMemory
+	out  sklearnE2E
+}
+
+// runPeer runs the scikit-learn script as a child process, timing it and
+// sampling the memory of its process tree (the joblib workers included).
+func runPeer(ctx context.Context, py, script string, args ...string) (*peerRun, error) {
+	cmd := exec.CommandContext(ctx, py, append([]string{script}, args...)...)
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("starting %s: %w", py, err)
+	}
+	stop := sampleTree(cmd.Process.Pid, 100*time.Millisecond)
+	err := cmd.Wait()
+	r := &peerRun{wall: time.Since(start), mem: stop()}
+	if err == nil {
+		r.cpu = treeCPU(cmd.ProcessState, r.mem)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s %s %s: %w\n%s", py, script, strings.Join(args, " "), err, tail(errOut.String(), 20))
+	}
+	if err := json.Unmarshal(out.Bytes(), &r.out); err != nil {
+		return nil, fmt.Errorf("%s output %q: %w", filepath.Base(script), strings.TrimSpace(out.String()), err)
+	}
+	return r, nil
+}
+
+// e2eResult holds the medians of one comparison.
+type e2eResult struct {
+	c                e2eCase
+	ours, peer       time.Duration
+	oursCPU, peerCPU time.Duration
+	oursMem, peerMem int64
+	oursAcc, peerAcc float64
+	peerLoad, peerCV float64
+	sklearn          string
+}
+
+// e2eSection runs the comparisons of goal 5 (and the memory of goal 4):
+// bench and scikit-learn alternately, median of -long runs.
+func e2eSection(ctx context.Context, o *options, w io.Writer, stderr io.Writer) error {
+	const title = "End to end: `bench run -j 2` vs scikit-learn `cross_validate(n_jobs=2)`"
+	if benchMissing(o, w, title) {
+		return nil
+	}
+	py, ok := lookTool(o.python)
+	if ok {
+		ok = exec.CommandContext(ctx, py, "-c", "import sklearn").Run() == nil
+	}
+	if !ok {
+		fmt.Fprintf(w, "## %s\n\nSkipped: `%s` with scikit-learn is not available (`apt-get install python3-sklearn`).\n\n", title, o.python)
+		return nil
+	}
+	script := filepath.Join(o.tmp, "sklearn_e2e.py")
+	if err := os.WriteFile(script, []byte(e2eScript), 0o644); err != nil {
+		return fmt.Errorf("writing %s: %w", script, err)
+	}
+	var results []*e2eResult
+	var skipped []string
+	for _, c := range e2eCases() {
+		data, err := o.dataFile(c.file)
+		if err != nil {
+			skipped = append(skipped, err.Error())
+			continue
+		}
+		r, err := e2eRun(ctx, o, c, data, py, script, stderr)
+		if err != nil {
+			return fmt.Errorf("%s: %w", c.name, err)
+		}
+		results = append(results, r)
+	}
+	writeE2E(w, title, o.longRuns, results, skipped)
+	for _, r := range results {
+		o.addGoal(goalResult{goal: 5, what: fmt.Sprintf("%s end to end: `bench run -j 2` vs scikit-learn `cross_validate(n_jobs=2)` (wall, median of %d)", r.c.name, o.longRuns),
+			ours: r.ours.Seconds(), peer: r.peer.Seconds(), unit: unitSeconds, target: 0.2})
+		if r.c.memoryGoal {
+			o.addGoal(goalResult{goal: 4, what: r.c.name + " one-hot + logreg ova, 5 folds, `-j 2`: peak summed RSS of the process tree", ours: float64(r.oursMem), unit: unitBytes, target: 600e6})
+			o.addGoal(goalResult{goal: 4, what: r.c.name + ": peak summed RSS, ours vs scikit-learn's (bench + plugins vs python + joblib workers)", ours: float64(r.oursMem), peer: float64(r.peerMem), unit: unitBytes, target: 0.5})
+		}
+	}
+	return nil
+}
+
+// e2eRun times one comparison, the two sides alternately.
+func e2eRun(ctx context.Context, o *options, c e2eCase, data, py, script string, stderr io.Writer) (*e2eResult, error) {
+	folds := filepath.Join(o.tmp, c.name+".e2e.folds.csv")
+	if err := writeFolds(data, c.folds, folds); err != nil {
+		return nil, err
+	}
+	file := filepath.Join(o.tmp, c.name+".e2e.hcl")
+	if err := os.WriteFile(file, []byte(e2eExperiment(c.name, data, folds, c.categorical, c.steps)), 0o644); err != nil {
+		return nil, fmt.Errorf("writing %s: %w", file, err)
+	}
+	res := &e2eResult{c: c}
+	var ours, peer, oursCPU, peerCPU []time.Duration
+	var oursMem, peerMem []int64
+	var loads, cvs []float64
+	for i := range o.longRuns {
+		fmt.Fprintf(stderr, "peerbench: e2e %s, run %d of %d: bench\n", c.name, i+1, o.longRuns)
+		b, err := runBench(ctx, o, file, filepath.Join(o.tmp, fmt.Sprintf("e2e_%s_%d", c.name, i)), stderr)
+		if err != nil {
+			return nil, err
+		}
+		ours, oursMem, oursCPU = append(ours, b.wall), append(oursMem, b.mem.peakSum), append(oursCPU, b.cpu)
+		for _, row := range b.rows {
+			if row.metric == "accuracy" {
+				res.oursAcc = row.mean
+			}
+		}
+		fmt.Fprintf(stderr, "peerbench: e2e %s, run %d of %d: scikit-learn (%s)\n", c.name, i+1, o.longRuns, fmtDur(b.wall))
+		p, err := runPeer(ctx, py, script, data, folds, strings.Join(c.categorical, ","))
+		if err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(stderr, "peerbench: e2e %s: scikit-learn %s\n", c.name, fmtDur(p.wall))
+		peer, peerMem, peerCPU = append(peer, p.wall), append(peerMem, p.mem.peakSum), append(peerCPU, p.cpu)
+		loads, cvs = append(loads, p.out.Load), append(cvs, p.out.CV)
+		res.peerAcc, res.sklearn = p.out.Accuracy, p.out.Version+", numpy "+p.out.Numpy
+	}
+	res.ours, res.peer = median(ours), median(peer)
+	res.oursCPU, res.peerCPU = median(oursCPU), median(peerCPU)
+	res.oursMem, res.peerMem = medianInt(oursMem), medianInt(peerMem)
+	res.peerLoad, res.peerCV = medianFloat(loads), medianFloat(cvs)
+	return res, nil
+}
+
+// writeE2E prints the comparison table.
+func writeE2E(w io.Writer, title string, runs int, results []*e2eResult, skipped []string) {
+	fmt.Fprintf(w, "## %s\n\n", title)
+	fmt.Fprintf(w, "Goal 5 (and the memory of goal 4). Both sides read the same data file and the same folds file (stratified, written by peerbench), and run the same pipeline with logistic regression C = 1 one-vs-rest; "+
+		"scikit-learn as its users would run it on 2 cores: `cross_validate(make_pipeline(...), cv=PredefinedSplit(folds), n_jobs=2)`, `LogisticRegression(solver='lbfgs', multi_class='ovr', max_iter=1000)` (`cmd/peerbench/sklearn_e2e.py`). "+
+		"Wall time of the whole process (start-up and reading the data included), the two sides run alternately, median of %d; CPU is user + system time of the whole process tree (the larger of `wait4`'s figure and the per-process times sampled from `/proc`, which see the joblib workers too), less sensitive to a loaded machine; memory is the peak of the summed `VmRSS` of the process tree (bench and its plugins; python and its joblib workers), sampled every 100 ms, median over the runs.\n\n", runs)
+	if len(results) > 0 {
+		fmt.Fprintf(w, "| data, pipeline | ours wall | scikit-learn wall (load + `cross_validate`) | ratio | ours CPU | scikit-learn CPU | ratio | ours peak RSS | scikit-learn peak RSS | ratio | accuracy ours / scikit-learn |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n")
+		for _, r := range results {
+			fmt.Fprintf(w, "| %s: %s | %s | %s (%s + %s) | **%s** | %s | %s | %s | %s | %s | %s | %.4f / %.4f |\n", r.c.name, r.c.describe, fmtDur(r.ours), fmtDur(r.peer), fmtSeconds(r.peerLoad), fmtSeconds(r.peerCV),
+				ratio(r.ours, r.peer), fmtDur(r.oursCPU), fmtDur(r.peerCPU), ratio(r.oursCPU, r.peerCPU), fmtBytes(r.oursMem), fmtBytes(r.peerMem), ratioInt(r.oursMem, r.peerMem), r.oursAcc, r.peerAcc)
+		}
+		fmt.Fprintf(w, "\nscikit-learn %s. ", results[0].sklearn)
+		fmt.Fprintf(w, "Summed RSS counts pages shared between processes once per process, on both sides. Accuracies differ slightly: the stopping rules of the solvers differ.\n\n")
+	}
+	for _, s := range skipped {
+		fmt.Fprintf(w, "Skipped: %s.\n\n", s)
+	}
+}
+
+// medianInt returns the median of xs (the lower middle for an even count).
+func medianInt(xs []int64) int64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return s[(len(s)-1)/2]
+}
+
+// medianFloat returns the median of xs.
+func medianFloat(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
+
+// ratioInt prints a/b, or "–" when either is not positive.
+func ratioInt(a, b int64) string {
+	if a <= 0 || b <= 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.2f", float64(a)/float64(b))
+}

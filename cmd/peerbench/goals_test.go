@@ -1,0 +1,188 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/polyclass/polyclass/framework/config"
+	"github.com/polyclass/polyclass/framework/cv"
+)
+
+func TestWriteGoals(t *testing.T) {
+	var b bytes.Buffer
+	writeGoals(&b, []goalResult{
+		{goal: 5, what: "letter", ours: 4, peer: 5, unit: unitSeconds, target: 0.2},
+		{goal: 2, what: "speed-up", ours: 1.8, peer: 1, unit: unitSeconds, target: 1.7, atLeast: true},
+		{goal: 4, what: "peak", ours: 550e6, unit: unitBytes, target: 600e6},
+		{goal: 4, what: "vs sklearn", ours: 550e6, peer: 1e9, unit: unitBytes, target: 0.5},
+	})
+	want := "| goal | what | ours | peer | ratio | target | met? |\n| --- | --- | ---: | ---: | ---: | ---: | --- |\n" +
+		"| 1 | not measured in this run | – | – | – | – | – |\n" +
+		"| 2 | speed-up | 1.80 s | 1.00 s | 1.80 | ≥ 1.70 | **yes** |\n" +
+		"| 3 | not measured in this run | – | – | – | – | – |\n" +
+		"| 4 | peak | 550 MB | – | – | ≤ 600 MB | **yes** |\n" +
+		"| 4 | vs sklearn | 550 MB | 1.00 GB | 0.55 | ≤ 0.50 | no |\n" +
+		"| 5 | letter | 4.00 s | 5.00 s | 0.80 | ≤ 0.20 | no |\n" +
+		"| 6 | not measured in this run | – | – | – | – | – |\n" +
+		"| 7 | not measured in this run | – | – | – | – | – |\n\n"
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+}
+
+func TestSpliceReadme(t *testing.T) {
+	readme := "# r\n\n## Performance\n\nintro\n\n" + readmeBegin + "old\n" + readmeEnd + "\n## Next\n"
+	got, err := spliceReadme(readme, "new\nreport\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "# r\n\n## Performance\n\nintro\n\n" + readmeBegin + "new\nreport\n" + readmeEnd + "\n## Next\n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if s, err := readmeSection(got); err != nil || s != "new\nreport\n" {
+		t.Errorf("section %q, %v", s, err)
+	}
+	for _, bad := range []string{"no markers\n", readmeBegin + "x\n", readmeEnd + readmeBegin} {
+		if _, err := spliceReadme(bad, "r"); err == nil {
+			t.Errorf("spliced into %q", bad)
+		}
+		if _, err := readmeSection(bad); err == nil {
+			t.Errorf("found a section in %q", bad)
+		}
+	}
+}
+
+func TestDemote(t *testing.T) {
+	if got := demote("## a\n\ntext # not\n### b\n"); got != "### a\n\ntext # not\n#### b\n" {
+		t.Errorf("got %q", got)
+	}
+}
+
+// TestE2EExperiment: the generated experiment parses, with the folds file
+// and the categorical columns on the dataset and one pipeline.
+func TestE2EExperiment(t *testing.T) {
+	dir := t.TempDir()
+	data, folds := filepath.Join(dir, "d.csv"), filepath.Join(dir, "d.folds.csv")
+	file := filepath.Join(dir, "e.hcl")
+	src := e2eExperiment("d", data, folds, []string{"a", "b"}, []string{"impute", "std", "onehot"})
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	exp, diags := config.NewParser().ParseFile(file)
+	if diags.HasErrors() {
+		t.Fatalf("%s\n%s", diags.Error(), src)
+	}
+	ds := exp.Datasets[0]
+	if ds.Path != data || ds.FoldsFile != folds || !slices.Equal(ds.Categorical, []string{"a", "b"}) {
+		t.Errorf("dataset %+v", ds)
+	}
+	if len(exp.Pipelines) != 1 || len(exp.Learners) != 1 || len(exp.Reductions) != 1 {
+		t.Errorf("pipelines %d, learners %d, reductions %d, want 1 each", len(exp.Pipelines), len(exp.Learners), len(exp.Reductions))
+	}
+}
+
+// TestWriteFolds writes folds for a gzipped file: one per row, the
+// stratified assignment of framework/cv with seed 1.
+func TestWriteFolds(t *testing.T) {
+	dir := t.TempDir()
+	var raw bytes.Buffer
+	z := gzip.NewWriter(&raw)
+	z.Write([]byte("x,class\n"))
+	y := []int{}
+	for i := range 12 {
+		c := []string{"b", "a", "c"}[i%3]
+		z.Write([]byte("1," + c + "\n"))
+		y = append(y, i%3)
+	}
+	z.Close()
+	data := filepath.Join(dir, "d.csv.gz")
+	if err := os.WriteFile(data, raw.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := classColumn(data)
+	if err != nil || !slices.Equal(got, y) {
+		t.Fatalf("classColumn = %v, %v; want %v", got, err, y)
+	}
+	out := filepath.Join(dir, "folds.csv")
+	if err := writeFolds(data, 4, out); err != nil {
+		t.Fatal(err)
+	}
+	folds, k, err := cv.ReadFoldsFile(out)
+	if err != nil || k != 4 {
+		t.Fatalf("ReadFoldsFile: %d folds, %v", k, err)
+	}
+	want, _ := cv.StratifiedKFold(y, 4, 1)
+	if !slices.Equal(folds, want) {
+		t.Errorf("folds %v, want %v", folds, want)
+	}
+}
+
+// TestResample draws rows with replacement, the header first, the same
+// rows for the same size.
+func TestResample(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "s.csv")
+	if err := os.WriteFile(src, []byte("a,class\n1,x\n2,y\n3,z\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	read := func(n int) []string {
+		dst := filepath.Join(dir, "r.csv")
+		if err := resample(src, dst, n); err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(dst)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	}
+	got := read(50)
+	if len(got) != 51 || got[0] != "a,class" {
+		t.Fatalf("%d lines, header %q", len(got), got[0])
+	}
+	seen := map[string]bool{}
+	for _, l := range got[1:] {
+		if !slices.Contains([]string{"1,x", "2,y", "3,z"}, l) {
+			t.Fatalf("line %q is not a row of the source", l)
+		}
+		seen[l] = true
+	}
+	if len(seen) != 3 {
+		t.Errorf("50 draws saw %d of 3 rows", len(seen))
+	}
+	if again := read(50); !slices.Equal(again, got) {
+		t.Errorf("not reproducible")
+	}
+	if _, err := parseSizes("25000, 100000"); err != nil {
+		t.Error(err)
+	}
+	if _, err := parseSizes("25k"); err == nil {
+		t.Error("parseSizes accepted 25k")
+	}
+}
+
+// TestScalingExperiment: the experiment of the scaling section parses,
+// one data set with soil_type categorical and 5 stratified folds.
+func TestScalingExperiment(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "s.hcl")
+	if err := os.WriteFile(file, fmt.Appendf(nil, scalingExperiment, 25000, `"cov.csv"`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	exp, diags := config.NewParser().ParseFile(file)
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	if ds := exp.Datasets[0]; ds.Name != "covertype_25000" || !slices.Equal(ds.Categorical, []string{"soil_type"}) || exp.CV.Folds != 5 || !exp.CV.Stratified {
+		t.Errorf("dataset %+v, cv %+v", ds, exp.CV)
+	}
+	if !slices.Contains(exp.Metrics, "fit_seconds") {
+		t.Errorf("metrics %v lack fit_seconds", exp.Metrics)
+	}
+}
