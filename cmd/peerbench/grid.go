@@ -190,15 +190,26 @@ func benchMissing(o *options, w io.Writer, title string) bool {
 	return false
 }
 
+// sectionInput returns the path of the data file a section of bin/bench
+// runs needs, or "" after writing why the section is skipped (no bin/bench,
+// or no such file).
+func sectionInput(o *options, w io.Writer, title, name string) string {
+	if benchMissing(o, w, title) {
+		return ""
+	}
+	path, err := o.dataFile(name)
+	if err != nil {
+		fmt.Fprintf(w, "## %s\n\nSkipped: %v.\n\n", title, err)
+		return ""
+	}
+	return path
+}
+
 // gridSection runs experiments/bench/letter.hcl through the plugins.
 func gridSection(ctx context.Context, o *options, w io.Writer, stderr io.Writer) error {
 	const title = "letter: the whole grid through the plugins"
-	if benchMissing(o, w, title) {
-		return nil
-	}
-	dataFile, err := o.dataFile("letter.csv")
-	if err != nil {
-		fmt.Fprintf(w, "## %s\n\nSkipped: %v.\n\n", title, err)
+	dataFile := sectionInput(o, w, title, "letter.csv")
+	if dataFile == "" {
 		return nil
 	}
 	file, err := experimentFile(o, "letter.hcl", dataFile)

@@ -612,17 +612,7 @@ func orUnknown(s string) string {
 }
 
 // fmtDur prints a duration in seconds with three significant decimals.
-func fmtDur(d time.Duration) string {
-	s := d.Seconds()
-	switch {
-	case s >= 10:
-		return fmt.Sprintf("%.1f s", s)
-	case s >= 1:
-		return fmt.Sprintf("%.2f s", s)
-	default:
-		return fmt.Sprintf("%.0f ms", s*1000)
-	}
-}
+func fmtDur(d time.Duration) string { return fmtSeconds(d.Seconds()) }
 
 // ratio prints a/b, or "–" when b is not positive.
 func ratio(a, b time.Duration) string {

@@ -132,12 +132,8 @@ func diffCalls(a, b []host.CallStats) []string {
 // bytes per fold.
 func plugintaxSection(ctx context.Context, o *options, w io.Writer, stderr io.Writer) error {
 	const title = "The plugin tax: plugin processes vs the same plugins linked in"
-	if benchMissing(o, w, title) {
-		return nil
-	}
-	dataFile, err := o.dataFile("letter.csv")
-	if err != nil {
-		fmt.Fprintf(w, "## %s\n\nSkipped: %v.\n\n", title, err)
+	dataFile := sectionInput(o, w, title, "letter.csv")
+	if dataFile == "" {
 		return nil
 	}
 	file, err := experimentFile(o, "letter_tax.hcl", dataFile)

@@ -86,12 +86,8 @@ type scalingPoint struct {
 // size, the sizes in turn within each of -scaling-runs rounds.
 func scalingSection(ctx context.Context, o *options, w io.Writer, stderr io.Writer) error {
 	const title = "Linear scaling: covertype resampled to growing sizes"
-	if benchMissing(o, w, title) {
-		return nil
-	}
-	src, err := o.dataFile("covertype_50k.csv.gz")
-	if err != nil {
-		fmt.Fprintf(w, "## %s\n\nSkipped: %v.\n\n", title, err)
+	src := sectionInput(o, w, title, "covertype_50k.csv.gz")
+	if src == "" {
 		return nil
 	}
 	files := make([]string, len(o.scaling))

@@ -39,12 +39,8 @@ output { formats = ["csv"] }
 // protocol costs a Python learner.
 func taxSection(ctx context.Context, o *options, w io.Writer, stderr io.Writer) error {
 	const title = "The Python plugin tax: scikit-learn through the plugin vs a plain loop"
-	if benchMissing(o, w, title) {
-		return nil
-	}
-	dataFile, err := o.dataFile("letter.csv")
-	if err != nil {
-		fmt.Fprintf(w, "## %s\n\nSkipped: %v.\n\n", title, err)
+	dataFile := sectionInput(o, w, title, "letter.csv")
+	if dataFile == "" {
 		return nil
 	}
 	py, ok := lookTool(o.python)
