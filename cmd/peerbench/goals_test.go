@@ -186,3 +186,12 @@ func TestScalingExperiment(t *testing.T) {
 		t.Errorf("metrics %v lack fit_seconds", exp.Metrics)
 	}
 }
+
+// TestProfileNames: PIDs leave the listed profile names.
+func TestProfileNames(t *testing.T) {
+	got := profileNames([]string{"bench-812.cpu.pprof", "bench-plugin-x-9.heap.pprof", "odd"})
+	want := "`bench-PID.cpu.pprof`, `bench-plugin-x-PID.heap.pprof`, `odd`"
+	if got != want {
+		t.Errorf("profileNames = %s, want %s", got, want)
+	}
+}

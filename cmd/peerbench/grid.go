@@ -64,8 +64,8 @@ func experimentFile(o *options, name, dataFile string) (string, error) {
 
 // runBench runs `bench run --quiet -j 2 -o DIR FILE` as a child process,
 // timing it and sampling the memory of its process tree.
-func runBench(ctx context.Context, o *options, file, outDir string, stderr io.Writer) (*benchRun, error) {
-	args := []string{"run", "--quiet", "-j", "2", "-o", outDir, file}
+func runBench(ctx context.Context, o *options, file, outDir string, stderr io.Writer, flags ...string) (*benchRun, error) {
+	args := append(append([]string{"run", "--quiet", "-j", "2"}, flags...), "-o", outDir, file)
 	fmt.Fprintf(stderr, "peerbench: %s %s\n", o.bench, strings.Join(args, " "))
 	cmd := exec.CommandContext(ctx, o.bench, args...)
 	var out, errOut bytes.Buffer

@@ -97,6 +97,8 @@ func runSection(ctx context.Context, s string, o *options, w io.Writer, stderr i
 		return taxSection(ctx, o, w, stderr)
 	case "plugintax":
 		return plugintaxSection(ctx, o, w, stderr)
+	case "profile":
+		return profileSection(ctx, o, w, stderr)
 	case "e2e":
 		return e2eSection(ctx, o, w, stderr)
 	case "scaling":

@@ -19,19 +19,21 @@
 //     (experiments/bench/letter_tax.hcl: logreg and svm × ova and ovo)
 //     with the plugin processes and with the same plugins linked in
 //     (plugintax.go), wall and CPU time, and the protocol calls per fold;
-//  6. e2e: letter (standardize) and diabetes130 (impute → standardize →
+//  6. profile: the letter grid with `bench run --profile DIR` and without,
+//     and the profiles written (profile.go);
+//  7. e2e: letter (standardize) and diabetes130 (impute → standardize →
 //     one-hot) with logreg + ova through `bench run -j 2` against
 //     scikit-learn's cross_validate(make_pipeline(...), n_jobs=2)
 //     (sklearn_e2e.py) on the same folds, alternately: wall, CPU and the
 //     peak summed RSS of each process tree;
-//  7. scaling: covertype_50k resampled with replacement to 25k, 100k and
+//  8. scaling: covertype_50k resampled with replacement to 25k, 100k and
 //     400k rows, one-hot + logreg + ova, 5 folds: time and memory per row.
 //
 // Usage:
 //
 //	peerbench [-n 5] [-long 3] [-scaling 25000,100000,400000] [-scaling-runs 3]
 //	          [-data DIR] [-root DIR] [-bench PATH] [-liblinear PATH] [-python PATH]
-//	          [-only letter,grid,diabetes,tax,plugintax,e2e,scaling] [-o FILE] [-readme README.md]
+//	          [-only letter,grid,diabetes,tax,plugintax,profile,e2e,scaling] [-o FILE] [-readme README.md]
 //
 // A peer that is not installed (liblinear-train, python3 with scikit-learn)
 // is reported as skipped; a missing bin/bench asks for `make build`.

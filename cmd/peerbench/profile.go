@@ -1,0 +1,81 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// profileSection times the letter grid (experiments/bench/letter.hcl) with
+// `bench run --profile DIR` and without, alternately, and counts the
+// profiles written: goal 7, seeing where time goes, at a cost small enough
+// to leave profiling on (our own target: ≤ 1.10× the wall time).
+func profileSection(ctx context.Context, o *options, w io.Writer, stderr io.Writer) error {
+	const title = "Profiling: `bench run --profile DIR`"
+	dataFile := sectionInput(o, w, title, "letter.csv")
+	if dataFile == "" {
+		return nil
+	}
+	file, err := experimentFile(o, "letter.hcl", dataFile)
+	if err != nil {
+		return err
+	}
+	var with, without []time.Duration
+	var profiles []string
+	for i := range o.runs {
+		dir := filepath.Join(o.tmp, fmt.Sprintf("profile_%d", i))
+		a, err := runBench(ctx, o, file, filepath.Join(o.tmp, fmt.Sprintf("profile_on_%d", i)), stderr, "--profile", dir)
+		if err != nil {
+			return err
+		}
+		b, err := runBench(ctx, o, file, filepath.Join(o.tmp, fmt.Sprintf("profile_off_%d", i)), stderr)
+		if err != nil {
+			return err
+		}
+		with, without = append(with, a.wall), append(without, b.wall)
+		if profiles, err = nonEmptyFiles(dir, "*.pprof"); err != nil {
+			return err
+		}
+	}
+	on, off := median(with), median(without)
+	o.addGoal(goalResult{goal: 7, what: fmt.Sprintf("letter grid with `--profile DIR` (%d CPU and heap profiles: bench and each plugin process) vs without, wall", len(profiles)),
+		ours: on.Seconds(), peer: off.Seconds(), unit: unitSeconds, target: 1.10})
+	fmt.Fprintf(w, "## %s\n\n", title)
+	fmt.Fprintf(w, "`bin/bench run --quiet -j 2 --profile DIR experiments/bench/letter.hcl` against the same run without `--profile`, alternately, median of %d: **%s** against %s (ratio %s). Profiles written, each non-empty: %s.\n\n",
+		o.runs, fmtDur(on), fmtDur(off), ratio(on, off), profileNames(profiles))
+	return nil
+}
+
+// nonEmptyFiles lists the non-empty files of dir matching pattern.
+func nonEmptyFiles(dir, pattern string) ([]string, error) {
+	paths, err := filepath.Glob(filepath.Join(dir, pattern))
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, p := range paths {
+		if st, err := os.Stat(p); err == nil && st.Size() > 0 {
+			out = append(out, filepath.Base(p))
+		}
+	}
+	return out, nil
+}
+
+// profileNames lists profile file names (NAME-PID.KIND.pprof) with their
+// PIDs replaced by "PID", so that the report does not change from run to
+// run for that reason.
+func profileNames(names []string) string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		base, rest, ok := strings.Cut(n, ".")
+		if j := strings.LastIndex(base, "-"); ok && j >= 0 {
+			n = base[:j] + "-PID." + rest
+		}
+		out[i] = "`" + n + "`"
+	}
+	return strings.Join(out, ", ")
+}
