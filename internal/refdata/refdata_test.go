@@ -44,8 +44,8 @@ func TestNoSharedReads(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		for _, bad := range []string{"../shared", "/work/shared", "%SHARED%", `"shared")`} {
-			if bytes.Contains(b, []byte(bad)) && rel != filepath.Join("internal", "refdata", "refdata_test.go") {
+		for _, bad := range sharedPaths() {
+			if bytes.Contains(b, []byte(bad)) {
 				t.Errorf("%s mentions %s: tests must read testdata/ (internal/refdata)", rel, bad)
 			}
 		}
@@ -54,4 +54,12 @@ func TestNoSharedReads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// sharedPaths are the ways Go code names the shared directory beside the
+// repository. They are assembled from their parts so that this file, which
+// must spell them, does not itself name that directory.
+func sharedPaths() []string {
+	const dir = "sha" + "red"
+	return []string{"../" + dir, "/work/" + dir, "%" + strings.ToUpper(dir) + "%", `"` + dir + `")`}
 }
