@@ -111,9 +111,7 @@ func (f *fold) upload(enc *sdk.EncodedMatrix) error {
 	}
 	if uploaded {
 		atomic.AddInt64(&f.stats.Uploads, 1)
-		if enc.Size() >= bigMatrix {
-			debug.FreeOSMemory() // the upload's chunks are garbage
-		}
+		freeIfBig(enc.Size()) // the upload's chunks are garbage
 	}
 	return nil
 }

@@ -145,6 +145,15 @@ type matrixEntry struct {
 // collection costs little next to the fold of such a matrix.
 const bigMatrix = 16 << 20
 
+// freeIfBig gives the process's free memory back to the operating system
+// when a matrix of size wire bytes (or what was made on its way) has just
+// become garbage.
+func freeIfBig(size int) {
+	if size >= bigMatrix {
+		debug.FreeOSMemory()
+	}
+}
+
 // size returns the wire size of the entry's matrices made so far.
 func (e *matrixEntry) size() int {
 	n := 0
@@ -327,13 +336,10 @@ func encoded(g *Grid, t task, e *matrixEntry) (sdk.Matrix, *sdk.EncodedMatrix, e
 		}
 		e.m, e.enc = m, sdk.StreamMatrix(m)
 		e.digest.Store(&e.enc.Digest)
-		if e.enc.Size() >= bigMatrix {
-			// What the pipeline's steps made on the way is garbage now:
-			// its pages go back before the fold's long fit, rather than
-			// stay with the process until the next collection's scavenger
-			// gets to them.
-			debug.FreeOSMemory()
-		}
+		// What the pipeline's steps made on the way is garbage now: its
+		// pages go back before the fold's long fit, rather than stay with
+		// the process until the next collection's scavenger gets to them.
+		freeIfBig(e.enc.Size())
 	})
 	return e.m, e.enc, e.err
 }

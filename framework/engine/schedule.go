@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
-	"runtime/debug"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -167,9 +166,9 @@ func (s *scheduler) execute(ctx context.Context, t task) (FoldResult, error) {
 func (s *scheduler) free(ctx context.Context, t task) {
 	e := s.matrices[t.key]
 	last := e.refs.Add(-1) == 0
-	big := false
+	size := 0
 	if last {
-		big = e.size() >= bigMatrix
+		size = e.size()
 		e.m, e.enc, e.dm, e.denc = sdk.Matrix{}, nil, sdk.Matrix{}, nil
 	}
 	drop := func(free []string) { forget(ctx, s.g, free...) }
@@ -180,11 +179,9 @@ func (s *scheduler) free(ctx context.Context, t task) {
 	case last:
 		s.ls.forget(done(t.key, s.matrices), drop)
 	}
-	if big {
-		// A large matrix is garbage: its pages go back at once, not
-		// while the next fold's encoding grows the process around them.
-		debug.FreeOSMemory()
-	}
+	// A large matrix is garbage: its pages go back at once, not while the
+	// next fold's encoding grows the process around them.
+	freeIfBig(size)
 }
 
 // record stores a fold's outcome. A fold cut off by an interruption leaves
