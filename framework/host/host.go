@@ -402,8 +402,9 @@ func (h *Host) start(ctx context.Context, b Binary) (*Plugin, error) {
 
 // probe asks the plugin's learner and reducer services for their Info and
 // keeps those that answer; a service the plugin does not serve answers
-// Unimplemented.
+// Unimplemented. The probes are not counted in Calls (see uncounted).
 func (p *Plugin) probe(ctx context.Context, lc *sdk.LearnerClient, rc *sdk.ReducerClient) error {
+	ctx = uncounted(ctx)
 	if lc != nil {
 		info, err := lc.Info(ctx)
 		switch {

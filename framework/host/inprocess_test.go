@@ -90,7 +90,7 @@ func TestInProcessPluginCountsCalls(t *testing.T) {
 		}
 		calls[c.Method] = c
 	}
-	for method, n := range map[string]int64{"LearnerService/Info": 1, "LearnerService/Has": 3, "LearnerService/Upload": 1, "LearnerService/Fit": 1, "LearnerService/Predict": 1} {
+	for method, n := range map[string]int64{"LearnerService/Info": 0, "LearnerService/Has": 3, "LearnerService/Upload": 1, "LearnerService/Fit": 1, "LearnerService/Predict": 1} {
 		if calls[method].Calls != n {
 			t.Errorf("%s: %d calls, want %d", method, calls[method].Calls, n)
 		}
@@ -112,17 +112,29 @@ func TestInProcessPluginCountsCalls(t *testing.T) {
 }
 
 // TestProcessCallsAreCounted: the host counts the calls to a plugin
-// process as well (its Info at start).
+// process as well, but not the Info probes at its start: whether gRPC
+// reports the probe of the learner service the reducers plugin does not
+// serve as sent (and ended well) depends on whether the Unimplemented
+// answer arrives before the request is written, which made the plugin
+// processes' counts differ from the linked-in plugins' in
+// TestPluginTaxModesAgree about 1 run in 20 under load.
 func TestProcessCallsAreCounted(t *testing.T) {
 	dir := t.TempDir()
 	copyFile(t, reducers, dir+"/bench-plugin-reducers", 0o755)
 	h := New(dir, nil)
 	defer h.Close()
-	if _, err := h.Get(context.Background(), "reducers"); err != nil {
+	p, err := h.Get(context.Background(), "reducers")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls := h.Calls(); len(calls) != 0 {
+		t.Fatalf("calls %+v at start, want none (the probes are not counted)", calls)
+	}
+	if _, err := p.Reducer.Info(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	calls := h.Calls()
-	if len(calls) != 2 || calls[0].Method != "LearnerService/Info" || calls[1].Method != "ReducerService/Info" || calls[1].Calls != 1 || calls[1].Received == 0 {
-		t.Fatalf("calls %+v, want one Info of each service (the learner's unimplemented)", calls)
+	if len(calls) != 1 || calls[0].Method != "ReducerService/Info" || calls[0].Calls != 1 || calls[0].SentMessages != 1 || calls[0].Received == 0 {
+		t.Fatalf("calls %+v, want the one ReducerService/Info after the start", calls)
 	}
 }
