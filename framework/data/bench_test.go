@@ -1,6 +1,7 @@
 package data
 
 import (
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -43,3 +44,64 @@ func BenchmarkRejectLongLine(b *testing.B) {
 		}
 	}
 }
+
+// genARFF returns an ARFF text of rows rows: 30 numeric attributes, a
+// nominal and a string one; every fourth row is sparse.
+func genARFF(rows int) string {
+	var b strings.Builder
+	b.WriteString("@relation 'gen: -C -1'\n")
+	for j := range 30 {
+		fmt.Fprintf(&b, "@attribute x%d numeric\n", j)
+	}
+	b.WriteString("@attribute s string\n@attribute class {a,b,c}\n@data\n")
+	for i := range rows {
+		if i%4 == 3 {
+			fmt.Fprintf(&b, "{%d %d.25, 30 's %d', 31 c}\n", i%30, i%97, i%13)
+			continue
+		}
+		for j := range 30 {
+			fmt.Fprintf(&b, "%d.%d,", (i*j)%1000, j%10)
+		}
+		fmt.Fprintf(&b, "'s %d',%c\n", i%13, "abc"[i%3])
+	}
+	return b.String()
+}
+
+// genLIBSVM returns a LIBSVM text of rows rows of about 70 features each;
+// multi-label when multi.
+func genLIBSVM(rows int, multi bool) string {
+	var b strings.Builder
+	for i := range rows {
+		fmt.Fprintf(&b, "%d", i%5)
+		if multi {
+			fmt.Fprintf(&b, ",%d", 5+i%3)
+		}
+		for j := 1 + i%3; j <= 210; j += 3 {
+			fmt.Fprintf(&b, " %d:%d.%d", j, (i*j)%1000, j%10)
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func benchParse(b *testing.B, in string, parse func(io.Reader, string, Options) (*Table, error)) {
+	b.ReportAllocs()
+	b.SetBytes(int64(len(in)))
+	for b.Loop() {
+		if _, err := parse(strings.NewReader(in), "gen", Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkParseARFF parses a generated ARFF text (20000×32, a quarter
+// of the rows sparse).
+func BenchmarkParseARFF(b *testing.B) { benchParse(b, genARFF(20000), ParseARFF) }
+
+// BenchmarkParseLIBSVM parses a generated single-label LIBSVM text
+// (20000 rows × 70 features).
+func BenchmarkParseLIBSVM(b *testing.B) { benchParse(b, genLIBSVM(20000, false), ParseLIBSVM) }
+
+// BenchmarkParseLIBSVMMulti parses a generated multi-label LIBSVM text
+// (20000 rows × 70 features, 8 labels).
+func BenchmarkParseLIBSVMMulti(b *testing.B) { benchParse(b, genLIBSVM(20000, true), ParseLIBSVM) }
