@@ -35,7 +35,7 @@ func TestAppend(t *testing.T) {
 	if !reflect.DeepEqual(class.Levels, []string{"a", "b", "c"}) || !reflect.DeepEqual(class.Codes, []int32{0, 1, 1, 2}) {
 		t.Errorf("class levels %v codes %v", class.Levels, class.Codes)
 	}
-	if err := ab.Validate(); err != nil {
+	if err := checkTable(ab); err != nil {
 		t.Error(err)
 	}
 	for _, tc := range []struct{ src, want string }{

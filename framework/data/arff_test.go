@@ -48,7 +48,7 @@ func TestReadARFFTestdata(t *testing.T) {
 	if !sameStrings(levels, []string{"0", "1"}) || !sameStrings(vals, []string{"1", "0", "0", "1", "1", "0"}) {
 		t.Errorf("relaxing levels %q values %q", levels, vals)
 	}
-	if err := tb.Validate(); err != nil {
+	if err := checkTable(tb); err != nil {
 		t.Error(err)
 	}
 }
@@ -76,7 +76,7 @@ func TestParseARFFOverrides(t *testing.T) {
 	if tb.LabelCount != 2 || !sameStrings(tb.Labels, []string{"beach"}) {
 		t.Errorf("label count %d, labels %q (ignored labels are left out)", tb.LabelCount, tb.Labels)
 	}
-	if got := tb.Names(); !sameStrings(got, []string{"beach", "soil", "f1"}) {
+	if got := names(tb); !sameStrings(got, []string{"beach", "soil", "f1"}) {
 		t.Errorf("names = %q", got)
 	}
 	if got := num(t, tb, "beach"); !sameFloats(got, []float64{1, 0}) {

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -273,71 +272,4 @@ func (l *lineLimiter) next() {
 		l.err = err
 	}
 	l.pending = line
-}
-
-// WriteCSV writes t as comma-separated values with a header row: numbers
-// in the shortest form that reads back exactly, levels as their text,
-// missing values as empty fields, and the sparse block (if any) expanded
-// into dense columns after the others. Reading the output with
-// Options.Categorical naming the categorical columns gives back t (minus
-// ARFF levels that never occur).
-func WriteCSV(w io.Writer, t *Table) error {
-	cw := csv.NewWriter(w)
-	var sparseCols int
-	if t.Sparse != nil {
-		sparseCols = t.Sparse.Cols
-	}
-	rec := make([]string, 0, len(t.Columns)+sparseCols)
-	for _, c := range t.Columns {
-		rec = append(rec, c.Name)
-	}
-	if sparseCols > 0 {
-		rec = append(rec, t.SparseNames...)
-	}
-	if err := cw.Write(rec); err != nil {
-		return fmt.Errorf("data: write csv: %w", err)
-	}
-	buf := make([]byte, 0, 32)
-	nums := make([]string, sparseCols)
-	for i := 0; i < t.NumRows; i++ {
-		rec = rec[:0]
-		for j := range t.Columns {
-			c := &t.Columns[j]
-			switch {
-			case c.Kind == Categorical && c.Codes[i] >= 0:
-				rec = append(rec, c.Levels[c.Codes[i]])
-			case c.Kind == Numeric && c.Num[i] == c.Num[i]:
-				buf = strconv.AppendFloat(buf[:0], c.Num[i], 'g', -1, 64)
-				rec = append(rec, string(buf))
-			default:
-				rec = append(rec, "")
-			}
-		}
-		if sparseCols > 0 {
-			for j := range nums {
-				nums[j] = "0"
-			}
-			idx, val := t.Sparse.Row(i)
-			for k, j := range idx {
-				nums[j] = strconv.FormatFloat(val[k], 'g', -1, 64)
-			}
-			rec = append(rec, nums...)
-		}
-		if len(rec) == 1 && rec[0] == "" {
-			// A lone empty field would be an empty line, which readers skip.
-			cw.Flush()
-			if _, err := io.WriteString(w, "\"\"\n"); err != nil {
-				return fmt.Errorf("data: write csv: %w", err)
-			}
-			continue
-		}
-		if err := cw.Write(rec); err != nil {
-			return fmt.Errorf("data: write csv: %w", err)
-		}
-	}
-	cw.Flush()
-	if err := cw.Error(); err != nil {
-		return fmt.Errorf("data: write csv: %w", err)
-	}
-	return nil
 }

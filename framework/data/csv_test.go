@@ -51,7 +51,7 @@ func TestParseCSVInference(t *testing.T) {
 	if want := []string{"hello, world", `say "hi"`, "two\nlines", "plain"}; !sameStrings(vals, want) {
 		t.Errorf("q = %q, want %q", vals, want)
 	}
-	if err := tb.Validate(); err != nil {
+	if err := checkTable(tb); err != nil {
 		t.Error(err)
 	}
 }
@@ -67,7 +67,7 @@ func TestParseCSVOverrides(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := tb.Names(); !sameStrings(got, []string{"soil", "score", "note"}) {
+	if got := names(tb); !sameStrings(got, []string{"soil", "score", "note"}) {
 		t.Errorf("names = %q", got)
 	}
 	vals, levels := cat(t, tb, "soil")
@@ -171,7 +171,7 @@ func TestWriteCSVRoundTrip(t *testing.T) {
 			t.Fatal(err)
 		}
 		var buf bytes.Buffer
-		if err := WriteCSV(&buf, first); err != nil {
+		if err := writeCSV(&buf, first); err != nil {
 			t.Fatal(err)
 		}
 		var cats []string
@@ -196,7 +196,7 @@ func TestWriteCSVSparse(t *testing.T) {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	if err := WriteCSV(&buf, tb); err != nil {
+	if err := writeCSV(&buf, tb); err != nil {
 		t.Fatal(err)
 	}
 	if want := "label,f1,f2,f3\n1,0,0.5,0\n2,1,0,-2\n"; buf.String() != want {
@@ -233,7 +233,7 @@ func TestParseCSVMissingAndInfinite(t *testing.T) {
 	if !sameStrings(vals, []string{"inf", "Infinity", "text", ""}) || !sameStrings(levels, []string{"inf", "Infinity", "text"}) {
 		t.Errorf("word = %q, levels %q", vals, levels)
 	}
-	if err := tb.Validate(); err != nil {
+	if err := checkTable(tb); err != nil {
 		t.Error(err)
 	}
 }

@@ -46,7 +46,7 @@ func FuzzParseCSV(f *testing.F) {
 			}
 			// Round trip through WriteCSV.
 			var buf bytes.Buffer
-			if err := WriteCSV(&buf, tb); err != nil {
+			if err := writeCSV(&buf, tb); err != nil {
 				t.Fatal(err)
 			}
 			var cats []string

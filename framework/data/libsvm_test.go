@@ -11,8 +11,8 @@ func TestReadLIBSVMTestdata(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tb.NumRows != 4 || !sameStrings(tb.Names(), []string{"label"}) {
-		t.Fatalf("got %d rows, columns %q", tb.NumRows, tb.Names())
+	if tb.NumRows != 4 || !sameStrings(names(tb), []string{"label"}) {
+		t.Fatalf("got %d rows, columns %q", tb.NumRows, names(tb))
 	}
 	vals, levels := cat(t, tb, "label")
 	if !sameStrings(levels, []string{"+1", "-1"}) || !sameStrings(vals, []string{"+1", "-1", "+1", "-1"}) {
@@ -38,7 +38,7 @@ func TestReadLIBSVMTestdata(t *testing.T) {
 	if !sameStrings(tb.SparseNames, []string{"f1", "f2", "f3", "f4", "f5", "f6", "f7"}) {
 		t.Errorf("sparse names %q", tb.SparseNames)
 	}
-	if err := tb.Validate(); err != nil {
+	if err := checkTable(tb); err != nil {
 		t.Error(err)
 	}
 }
@@ -49,8 +49,8 @@ func TestReadLIBSVMMultiLabel(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Labels ordered numerically: 0, 1, 2, 10.
-	if want := []string{"label_0", "label_1", "label_2", "label_10"}; !sameStrings(tb.Names(), want) {
-		t.Fatalf("names %q, want %q", tb.Names(), want)
+	if want := []string{"label_0", "label_1", "label_2", "label_10"}; !sameStrings(names(tb), want) {
+		t.Fatalf("names %q, want %q", names(tb), want)
 	}
 	for name, want := range map[string][]float64{
 		"label_0":  {1, 0, 0, 1},
@@ -92,7 +92,7 @@ func TestParseLIBSVMOptions(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(tb.Columns) != 0 || tb.NumRows != 3 {
-		t.Errorf("columns %q, %d rows", tb.Names(), tb.NumRows)
+		t.Errorf("columns %q, %d rows", names(tb), tb.NumRows)
 	}
 }
 

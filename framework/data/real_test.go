@@ -248,7 +248,7 @@ func TestRealAllValid(t *testing.T) {
 		if tb.NumRows != want {
 			t.Errorf("%s: %d rows, want %d", name, tb.NumRows, want)
 		}
-		if err := tb.Validate(); err != nil {
+		if err := checkTable(tb); err != nil {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
