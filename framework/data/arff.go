@@ -3,6 +3,7 @@ package data
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -604,16 +605,12 @@ func arffUnquote(t string) (string, bool, error) {
 // labelCount finds a MEKA/MULAN "-C n" option in a relation name.
 func labelCount(relation string) (int, bool) {
 	f := strings.Fields(relation)
-	for i := 0; i+1 < len(f); i++ {
-		if f[i] == "-C" {
-			n, err := strconv.Atoi(f[i+1])
-			if err != nil {
-				return 0, false
-			}
-			return n, true
-		}
+	i := slices.Index(f, "-C")
+	if i < 0 || i+1 == len(f) {
+		return 0, false
 	}
-	return 0, false
+	n, err := strconv.Atoi(f[i+1])
+	return n, err == nil
 }
 
 // clip shortens s for an error message.

@@ -190,21 +190,17 @@ func (b *colBuilder) intern(s string) (int32, error) {
 // column returns the finished column.
 func (b *colBuilder) column() Column {
 	if b.cat {
-		levels := b.levels
-		if levels == nil {
-			levels = []string{}
-		}
-		codes := b.codes
-		if codes == nil {
-			codes = []int32{}
-		}
-		return Column{Name: b.name, Kind: Categorical, Levels: levels, Codes: codes}
+		return Column{Name: b.name, Kind: Categorical, Levels: nonNil(b.levels), Codes: nonNil(b.codes)}
 	}
-	num := b.num
-	if num == nil {
-		num = []float64{}
+	return Column{Name: b.name, Kind: Numeric, Num: nonNil(b.num)}
+}
+
+// nonNil returns s, or an empty slice when s is nil.
+func nonNil[S ~[]E, E any](s S) S {
+	if s == nil {
+		return S{}
 	}
-	return Column{Name: b.name, Kind: Numeric, Num: num}
+	return s
 }
 
 // levelList formats a level list for an error message, truncated.

@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -401,13 +402,5 @@ func (o *Options) delimiter() (string, error) {
 
 // isMissing reports whether field s is a missing value.
 func isMissing(s string, markers []string) bool {
-	if s == "" {
-		return true
-	}
-	for _, m := range markers {
-		if s == m {
-			return true
-		}
-	}
-	return false
+	return s == "" || slices.Contains(markers, s)
 }

@@ -3,6 +3,7 @@ package data
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -40,10 +41,8 @@ func formatOf(path string) (Format, error) {
 	ext := filepath.Ext(strings.TrimSuffix(strings.ToLower(path), ".gz"))
 	var all []string
 	for _, f := range Formats() {
-		for _, e := range f.Extensions {
-			if e == ext {
-				return f, nil
-			}
+		if slices.Contains(f.Extensions, ext) {
+			return f, nil
 		}
 		all = append(all, f.Extensions...)
 	}

@@ -1,10 +1,11 @@
 package data
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -90,11 +91,7 @@ func parseLIBSVM(in io.Reader, source string, opt Options, size int64) (*Table, 
 	if err != nil {
 		return nil, err
 	}
-	t.Sparse = &sparse.CSR{Rows: rows, Cols: r.ncols, Indptr: r.indptr, Indices: r.indices, Values: r.values}
-	if r.indices == nil {
-		t.Sparse.Indices = []int32{}
-		t.Sparse.Values = []float64{}
-	}
+	t.Sparse = &sparse.CSR{Rows: rows, Cols: r.ncols, Indptr: r.indptr, Indices: nonNil(r.indices), Values: nonNil(r.values)}
 	t.SparseNames = make([]string, r.ncols)
 	for j := range t.SparseNames {
 		t.SparseNames[j] = "f" + strconv.Itoa(j+1)
@@ -241,18 +238,13 @@ func sortLabels(names []string) {
 	vals := make(map[string]float64, len(names))
 	for _, n := range names {
 		v, kind := parseNum(n)
-		ok := kind == numFinite
-		if !ok {
-			sort.Strings(names)
+		if kind != numFinite {
+			slices.Sort(names)
 			return
 		}
 		vals[n] = v
 	}
-	sort.SliceStable(names, func(a, b int) bool {
-		va, vb := vals[names[a]], vals[names[b]]
-		if va != vb {
-			return va < vb
-		}
-		return names[a] < names[b]
+	slices.SortFunc(names, func(a, b string) int {
+		return cmp.Or(cmp.Compare(vals[a], vals[b]), strings.Compare(a, b))
 	})
 }
