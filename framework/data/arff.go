@@ -254,7 +254,7 @@ func (r *arffReader) labels(t *Table, ov overrides) error {
 		lo, hi = len(r.attrs)+n, len(r.attrs)
 	}
 	for _, a := range r.attrs[lo:hi] {
-		if ov.kind[a.name] != ovIgnore {
+		if ov.kind[a.name] != modeIgnore {
 			t.Labels = append(t.Labels, a.name)
 		}
 	}
@@ -272,8 +272,8 @@ func (r *arffReader) newBuilders(ov overrides) error {
 		if a.typ == arffNumeric {
 			def = modeNum
 		}
-		mode, ok := ov.mode(a.name, def)
-		if !ok {
+		mode := ov.mode(a.name, def)
+		if mode == modeIgnore {
 			continue
 		}
 		if a.typ == arffDate {

@@ -12,9 +12,10 @@ import (
 type colMode uint8
 
 const (
-	modeInfer colMode = iota // numeric while every value parses, else categorical
-	modeNum                  // numeric; other values are errors
-	modeCat                  // categorical
+	modeInfer  colMode = iota // numeric while every value parses, else categorical
+	modeCat                   // categorical
+	modeNum                   // numeric; other values are errors
+	modeIgnore                // not read (Options.Ignore)
 )
 
 // colBuilder accumulates the values of one column.

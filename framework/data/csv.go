@@ -72,7 +72,7 @@ func parseCSV(r io.Reader, source string, opt Options, size int64) (*Table, erro
 	}
 	builders := make([]*colBuilder, len(header))
 	for i, name := range header {
-		if mode, ok := ov.mode(name, modeInfer); ok {
+		if mode := ov.mode(name, modeInfer); mode != modeIgnore {
 			builders[i] = newBuilder(name, mode, 0)
 		}
 	}

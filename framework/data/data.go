@@ -313,45 +313,33 @@ func readAll(r io.Reader, source string, size int64) (string, error) {
 	return b.String(), nil
 }
 
-// override is the type requested for a column by Options.
-type override uint8
-
-const (
-	ovNone override = iota
-	ovCategorical
-	ovNumeric
-	ovIgnore
-)
-
 // overrides is the resolved form of the Options name lists.
 type overrides struct {
-	kind  map[string]override
-	order []string // names in option order, for error messages
+	kind  map[string]colMode // modeCat, modeNum or modeIgnore
+	order []string           // names in option order, for error messages
 }
 
 // resolve checks the option lists and returns them as a map.
 func (o *Options) resolve() (overrides, error) {
-	ov := overrides{kind: make(map[string]override)}
+	ov := overrides{kind: make(map[string]colMode)}
 	lists := [...]struct {
 		label string
 		names []string
-	}{ovCategorical: {"Categorical", o.Categorical}, ovNumeric: {"Numeric", o.Numeric}, ovIgnore: {"Ignore", o.Ignore}}
+	}{modeCat: {"Categorical", o.Categorical}, modeNum: {"Numeric", o.Numeric}, modeIgnore: {"Ignore", o.Ignore}}
 	for k, l := range lists {
 		for _, n := range l.names {
 			prev, dup := ov.kind[n]
 			switch {
 			case !dup:
-				ov.kind[n] = override(k)
+				ov.kind[n] = colMode(k)
 				ov.order = append(ov.order, n)
-			case prev != override(k):
+			case prev != colMode(k):
 				return ov, fmt.Errorf("%w: column %q is in both %s and %s", ErrOptions, n, lists[prev].label, l.label)
 			}
 		}
 	}
-	for _, m := range o.Missing {
-		if m == "" {
-			return ov, fmt.Errorf("%w: empty Missing marker (the empty field is always missing)", ErrOptions)
-		}
+	if slices.Contains(o.Missing, "") {
+		return ov, fmt.Errorf("%w: empty Missing marker (the empty field is always missing)", ErrOptions)
 	}
 	if o.MaxFeatures < 0 {
 		return ov, fmt.Errorf("%w: negative MaxFeatures %d", ErrOptions, o.MaxFeatures)
@@ -359,18 +347,13 @@ func (o *Options) resolve() (overrides, error) {
 	return ov, nil
 }
 
-// mode returns how to build column name: as the Options lists say, else
-// as def; false when the column is ignored.
-func (ov overrides) mode(name string, def colMode) (colMode, bool) {
-	switch ov.kind[name] {
-	case ovIgnore:
-		return def, false
-	case ovNumeric:
-		return modeNum, true
-	case ovCategorical:
-		return modeCat, true
+// mode returns how to build column name: as the Options lists say
+// (modeIgnore: not at all), else as def.
+func (ov overrides) mode(name string, def colMode) colMode {
+	if m, ok := ov.kind[name]; ok {
+		return m
 	}
-	return def, true
+	return def
 }
 
 // unknown returns an error naming the override names for which has is

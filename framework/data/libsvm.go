@@ -160,8 +160,8 @@ func (r *libsvmReader) labelColumn(ov overrides, missing []string) ([]Column, er
 	if err := ov.unknown(func(n string) bool { return n == "label" }); err != nil {
 		return nil, &ParseError{Source: r.source, Err: err}
 	}
-	mode, ok := ov.mode("label", modeCat)
-	if !ok {
+	mode := ov.mode("label", modeCat)
+	if mode == modeIgnore {
 		return nil, nil
 	}
 	b := newBuilder("label", mode, len(r.lines))
@@ -198,7 +198,7 @@ func (r *libsvmReader) labelColumns(ov overrides) ([]Column, error) {
 	}
 	builders := make([]*colBuilder, len(names))
 	for j, n := range names {
-		if mode, ok := ov.mode("label_"+n, modeNum); ok {
+		if mode := ov.mode("label_"+n, modeNum); mode != modeIgnore {
 			builders[j] = newBuilder("label_"+n, mode, len(r.lines))
 		}
 	}
