@@ -2,6 +2,7 @@ package data
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -41,7 +42,7 @@ func ParseCSV(r io.Reader, source string, opt Options) (*Table, error) {
 // parseCSV is ParseCSV for an input of about size bytes (0: unknown),
 // from which it guesses the row count after the first row.
 func parseCSV(r io.Reader, source string, opt Options, size int64) (*Table, error) {
-	delim, err := opt.delimiter()
+	cr, lines, err := newCSVReader(r, opt)
 	if err != nil {
 		return nil, &ParseError{Source: source, Err: err}
 	}
@@ -49,7 +50,6 @@ func parseCSV(r io.Reader, source string, opt Options, size int64) (*Table, erro
 	if err != nil {
 		return nil, &ParseError{Source: source, Err: err}
 	}
-	cr, lines := newCSVReader(r, delim, opt.maxLine())
 	rec, err := cr.Read()
 	if err == io.EOF {
 		return nil, &ParseError{Source: source, Err: fmt.Errorf("%w: empty file (no header row)", ErrEmpty)}
@@ -125,14 +125,23 @@ func parseCSV(r io.Reader, source string, opt Options, size int64) (*Table, erro
 }
 
 // newCSVReader returns a csv.Reader of r's records (fields of any count,
-// the record slice reused) and the line limiter it reads through.
-func newCSVReader(r io.Reader, delim string, maxLine int) (*csv.Reader, *lineLimiter) {
+// the record slice reused) as opt's Delimiter and MaxLineBytes say, and
+// the line limiter it reads through.
+func newCSVReader(r io.Reader, opt Options) (*csv.Reader, *lineLimiter, error) {
+	d := cmp.Or(opt.Delimiter, ',')
+	if d == '"' || d == '\r' || d == '\n' || !utf8.ValidRune(d) || d == utf8.RuneError {
+		return nil, nil, fmt.Errorf("%w: delimiter %q", ErrOptions, d)
+	}
+	maxLine := opt.MaxLineBytes
+	if maxLine <= 0 {
+		maxLine = DefaultMaxLineBytes
+	}
 	lines := newLineLimiter(r, maxLine)
 	cr := csv.NewReader(lines)
-	cr.Comma, _ = utf8.DecodeRuneInString(delim)
+	cr.Comma = d
 	cr.FieldsPerRecord = -1
 	cr.ReuseRecord = true
-	return cr, lines
+	return cr, lines, nil
 }
 
 // presize sets the builders' row count hint from the input size and the

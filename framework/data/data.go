@@ -19,7 +19,6 @@ import (
 	"os"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/polyclass/polyclass/framework/sparse"
 )
@@ -143,14 +142,6 @@ type Options struct {
 // for some 800,000 numeric features in a row.
 const DefaultMaxLineBytes = 8 << 20
 
-// maxLine returns the CSV line length bound.
-func (o *Options) maxLine() int {
-	if o.MaxLineBytes > 0 {
-		return o.MaxLineBytes
-	}
-	return DefaultMaxLineBytes
-}
-
 // Sentinel causes wrapped by ParseError; test with errors.Is.
 var (
 	// ErrEmpty reports an input without header or without data rows.
@@ -252,34 +243,27 @@ func FileSHA256(path string) (string, error) {
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// openFile opens path for reading, gunzipped when the name ends in .gz.
-func openFile(path string) (io.ReadCloser, error) {
+// openFile opens path for reading, gunzipped when the name ends in .gz,
+// and returns about how many bytes reading it gives: its size, times 4
+// for a gzip file; 0 when unknown.
+func openFile(path string) (io.ReadCloser, int64, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("data: %w", err)
+		return nil, 0, fmt.Errorf("data: %w", err)
+	}
+	var size int64
+	if fi, err := f.Stat(); err == nil {
+		size = fi.Size()
 	}
 	if !strings.HasSuffix(strings.ToLower(path), ".gz") {
-		return f, nil
+		return f, size, nil
 	}
 	zr, err := gzip.NewReader(f)
 	if err != nil {
 		f.Close()
-		return nil, fmt.Errorf("data: %s: gunzip: %w", path, err)
+		return nil, 0, fmt.Errorf("data: %s: gunzip: %w", path, err)
 	}
-	return gzipFile{zr, f}, nil
-}
-
-// fileSizeHint returns about how many bytes reading path gives: its size,
-// times 4 for a gzip file; 0 when unknown.
-func fileSizeHint(path string) int64 {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return 0
-	}
-	if strings.HasSuffix(strings.ToLower(path), ".gz") {
-		return fi.Size() * 4
-	}
-	return fi.Size()
+	return gzipFile{zr, f}, size * 4, nil
 }
 
 // gzipFile closes both the gzip reader and its file.
@@ -295,12 +279,12 @@ func (g gzipFile) Close() error {
 // readPath parses the file path, gunzipped when the name ends in .gz,
 // with parse, which is told about how many bytes it holds.
 func readPath(path string, opt Options, parse func(io.Reader, string, Options, int64) (*Table, error)) (*Table, error) {
-	f, err := openFile(path)
+	f, size, err := openFile(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return parse(f, path, opt, fileSizeHint(path))
+	return parse(f, path, opt, size)
 }
 
 // readAll returns the whole content of r, about size bytes (0: unknown).
@@ -369,18 +353,6 @@ func (ov overrides) unknown(has func(string) bool) error {
 		return nil
 	}
 	return fmt.Errorf("%w: options name %s, not in the file", ErrUnknownColumn, strings.Join(bad, ", "))
-}
-
-// delimiter returns the UTF-8 encoding of the CSV delimiter.
-func (o *Options) delimiter() (string, error) {
-	d := o.Delimiter
-	if d == 0 {
-		d = ','
-	}
-	if d == '"' || d == '\r' || d == '\n' || !utf8.ValidRune(d) || d == utf8.RuneError {
-		return "", fmt.Errorf("%w: delimiter %q", ErrOptions, d)
-	}
-	return string(d), nil
 }
 
 // isMissing reports whether field s is a missing value.

@@ -20,16 +20,15 @@ func Locate(path string, opt Options, row int, name string) Position {
 	if opt.Delimiter == 0 {
 		opt.Delimiter = f.delim
 	}
-	delim, err := opt.delimiter()
-	if err != nil {
-		return Position{}
-	}
-	in, err := openFile(path)
+	in, _, err := openFile(path)
 	if err != nil {
 		return Position{}
 	}
 	defer in.Close()
-	cr, _ := newCSVReader(in, delim, opt.maxLine())
+	cr, _, err := newCSVReader(in, opt)
+	if err != nil {
+		return Position{}
+	}
 	header, err := cr.Read()
 	col := slices.Index(header, name) // the names of a file Read accepts are distinct
 	if err != nil || col < 0 {
