@@ -2,6 +2,7 @@ package data
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/polyclass/polyclass/framework/sparse"
 )
@@ -29,7 +30,7 @@ func Append(a, b *Table) (*Table, error) {
 			return nil, fmt.Errorf("column %q is %s in %s but %s in %s; name it in categorical = [...] or numeric = [...]",
 				ca.Name, ca.Kind, a.Source, cb.Kind, b.Source)
 		}
-		c := Column{Name: ca.Name, Kind: ca.Kind}
+		c := Column{Name: ca.Name, Kind: ca.Kind, Num: slices.Concat(ca.Num, cb.Num)}
 		if ca.Kind == Categorical {
 			c.Levels = append([]string(nil), ca.Levels...)
 			index := make(map[string]int32, len(c.Levels))
@@ -51,8 +52,6 @@ func Append(a, b *Table) (*Table, error) {
 				}
 				c.Codes = append(c.Codes, k)
 			}
-		} else {
-			c.Num = append(append(make([]float64, 0, out.NumRows), ca.Num...), cb.Num...)
 		}
 		out.Columns[j] = c
 	}
@@ -67,10 +66,8 @@ func Append(a, b *Table) (*Table, error) {
 
 // stack returns the rows of a followed by those of b.
 func stack(a, b *sparse.CSR) *sparse.CSR {
-	out := &sparse.CSR{Rows: a.Rows + b.Rows, Cols: max(a.Cols, b.Cols)}
-	out.Indices = append(append([]int32(nil), a.Indices...), b.Indices...)
-	out.Values = append(append([]float64(nil), a.Values...), b.Values...)
-	out.Indptr = append([]int64(nil), a.Indptr...)
+	out := &sparse.CSR{Rows: a.Rows + b.Rows, Cols: max(a.Cols, b.Cols), Indptr: slices.Clone(a.Indptr),
+		Indices: slices.Concat(a.Indices, b.Indices), Values: slices.Concat(a.Values, b.Values)}
 	base := a.Indptr[a.Rows]
 	for _, p := range b.Indptr[1:] {
 		out.Indptr = append(out.Indptr, base+p)

@@ -207,20 +207,14 @@ func nonNil[S ~[]E, E any](s S) S {
 // levelList formats a level list for an error message, truncated.
 func levelList(levels []string) string {
 	const maxShown = 10
-	var b strings.Builder
-	b.WriteByte('{')
-	for i, l := range levels {
-		if i == maxShown {
-			fmt.Fprintf(&b, ", … %d more", len(levels)-maxShown)
-			break
-		}
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(strconv.Quote(l))
+	var quoted []string
+	for _, l := range levels[:min(len(levels), maxShown)] {
+		quoted = append(quoted, strconv.Quote(l))
 	}
-	b.WriteByte('}')
-	return b.String()
+	if len(levels) > maxShown {
+		quoted = append(quoted, fmt.Sprintf("… %d more", len(levels)-maxShown))
+	}
+	return "{" + strings.Join(quoted, ", ") + "}"
 }
 
 // numKind classifies a field's text.

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -63,11 +64,7 @@ func parseCSV(r io.Reader, source string, opt Options, size int64) (*Table, erro
 	}
 	headerLine, _ := cr.FieldPos(0)
 	headerEnd := cr.InputOffset()
-	seen := make(map[string]bool, len(header))
-	for _, n := range header {
-		seen[n] = true
-	}
-	if err := ov.unknown(func(n string) bool { return seen[n] }); err != nil {
+	if err := ov.unknown(func(n string) bool { return slices.Contains(header, n) }); err != nil {
 		return nil, &ParseError{Source: source, Line: headerLine, Err: err}
 	}
 	builders := make([]*colBuilder, len(header))

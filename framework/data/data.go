@@ -10,6 +10,7 @@
 package data
 
 import (
+	"cmp"
 	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
@@ -64,13 +65,10 @@ type Column struct {
 // MissingCount returns the number of missing values in the column.
 func (c *Column) MissingCount() int {
 	n := 0
-	if c.Kind == Categorical {
-		for _, v := range c.Codes {
-			if v < 0 {
-				n++
-			}
+	for _, v := range c.Codes {
+		if v < 0 {
+			n++
 		}
-		return n
 	}
 	for _, v := range c.Num {
 		if v != v {
@@ -186,11 +184,7 @@ type ParseError struct {
 // cause.
 func (e *ParseError) Error() string {
 	var b strings.Builder
-	src := e.Source
-	if src == "" {
-		src = "<input>"
-	}
-	b.WriteString(src)
+	b.WriteString(cmp.Or(e.Source, "<input>"))
 	if e.Line > 0 {
 		fmt.Fprintf(&b, ":%d", e.Line)
 		if e.Byte > 0 {

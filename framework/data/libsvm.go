@@ -67,11 +67,8 @@ func parseLIBSVM(in io.Reader, source string, opt Options, size int64) (*Table, 
 	if err != nil {
 		return nil, &ParseError{Source: source, Err: err}
 	}
-	maxF := opt.MaxFeatures
-	if maxF == 0 {
-		maxF = defaultMaxFeatures
-	}
-	r := &libsvmReader{source: source, maxF: min(maxF, math.MaxInt32), indptr: []int64{0}, labPtr: []int{0}}
+	maxF := min(cmp.Or(opt.MaxFeatures, defaultMaxFeatures), math.MaxInt32)
+	r := &libsvmReader{source: source, maxF: maxF, indptr: []int64{0}, labPtr: []int{0}}
 	lr := lineReader{s: strings.TrimPrefix(s, "\uFEFF")}
 	for l, ok := lr.next(); ok; l, ok = lr.next() {
 		if err := r.readLine(l, lr.line); err != nil {
