@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -173,14 +174,11 @@ func (r *libsvmReader) labelColumn(ov overrides, missing []string) ([]Column, er
 // labelColumns returns the 0/1 columns "label_l" of a multi-label file,
 // one per distinct label l, ordered by sortLabels, less the ignored ones.
 func (r *libsvmReader) labelColumns(ov overrides) ([]Column, error) {
-	var names []string
 	index := map[string]int{} // label → position in names
 	for _, lab := range r.labels {
-		if _, ok := index[lab]; !ok {
-			index[lab] = 0
-			names = append(names, lab)
-		}
+		index[lab] = 0
 	}
+	names := slices.Collect(maps.Keys(index))
 	sortLabels(names)
 	for j, n := range names {
 		index[n] = j
