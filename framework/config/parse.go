@@ -527,7 +527,7 @@ func (d *decoder) learner(b *hcl.Block) *Learner {
 }
 
 func (d *decoder) reduction(b *hcl.Block) *Reduction {
-	r := &Reduction{Name: b.Labels[0], Plugin: "reducers", Scheme: b.Labels[0], DeclRange: b.DefRange, PluginRange: b.DefRange, SchemeRange: b.LabelRanges[0]}
+	r := &Reduction{Name: b.Labels[0], Scheme: b.Labels[0], DeclRange: b.DefRange, PluginRange: b.DefRange, SchemeRange: b.LabelRanges[0]}
 	raw := struct {
 		Plugin      string         `hcl:"plugin,optional"`
 		PluginRange hcl.Range      `hcl:"plugin,attr_value_range"`
@@ -702,6 +702,6 @@ func (d *decoder) crossCheck(exp *Experiment) {
 	}
 	if len(exp.Reductions) == 0 {
 		// A learner used without a reduction runs natively.
-		exp.Reductions = []*Reduction{{Name: "none", Plugin: "reducers", Scheme: "none", Params: map[string]Param{}}}
+		exp.Reductions = []*Reduction{{Name: "none", Scheme: "none", Params: map[string]Param{}}}
 	}
 }

@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 	"gonum.org/v1/gonum/mat"
@@ -20,6 +22,7 @@ import (
 	"github.com/polyclass/polyclass/framework/host"
 	"github.com/polyclass/polyclass/framework/metrics"
 	"github.com/polyclass/polyclass/framework/sdk"
+	"github.com/polyclass/polyclass/framework/suggest"
 )
 
 type resolver struct {
@@ -27,6 +30,11 @@ type resolver struct {
 	exp   *config.Experiment
 	host  *host.Host
 	diags hcl.Diagnostics
+	// offers maps each scheme to the plugins whose reducer offers it,
+	// once a reduction without a plugin asked (see pickPlugin); probed
+	// lists the plugins started only to ask them.
+	offers map[string][]string
+	probed []string
 }
 
 func (r *resolver) errorf(rng hcl.Range, summary, format string, args ...any) {
@@ -83,6 +91,7 @@ func Resolve(ctx context.Context, exp *config.Experiment, h *host.Host) (*Grid, 
 			redParams[rr], rr.Varied = expand(rd.Params, rr.Scheme.Params)
 		}
 	}
+	r.stopProbed(g)
 	for _, l := range g.Learners {
 		for _, red := range g.Reductions {
 			if red.meets(l) {
@@ -507,6 +516,9 @@ func (r *resolver) learner(l *config.Learner) *Learner {
 }
 
 func (r *resolver) reduction(rd *config.Reduction) *Reduction {
+	if rd.Plugin == "" && !r.pickPlugin(rd) {
+		return nil
+	}
 	p := r.plugin(rd.Plugin, rd.PluginRange)
 	if p == nil {
 		return nil
@@ -527,6 +539,80 @@ func (r *resolver) reduction(rd *config.Reduction) *Reduction {
 	}
 	r.errorf(rd.SchemeRange, "Unknown scheme", "Plugin %q has no scheme %q; its schemes are: %s.", rd.Plugin, rd.Scheme, strings.Join(names, ", "))
 	return nil
+}
+
+// pickPlugin sets the plugin of rd, which the file leaves out, to the one
+// whose reducer offers rd's scheme. When none does and there is one
+// reducer, rd gets it, for its unknown-scheme error; several are an
+// error asking for plugin = "...".
+func (r *resolver) pickPlugin(rd *config.Reduction) bool {
+	if r.offers == nil {
+		r.offers = r.schemes()
+	}
+	names := r.offers[rd.Scheme]
+	if len(names) == 0 {
+		schemes := slices.Sorted(maps.Keys(r.offers))
+		var reducers []string
+		for _, ps := range r.offers {
+			reducers = append(reducers, ps...)
+		}
+		slices.Sort(reducers)
+		if reducers = slices.Compact(reducers); len(reducers) == 1 {
+			rd.Plugin = reducers[0]
+			return true
+		}
+		r.errorf(rd.SchemeRange, "Unknown scheme", "No plugin offers scheme %q%s; the plugins offer: %s.", rd.Scheme, suggest.DidYouMean(rd.Scheme, schemes), strings.Join(schemes, ", "))
+		return false
+	}
+	if len(names) > 1 {
+		r.errorf(rd.DeclRange, "Ambiguous scheme", "Plugins %s all offer scheme %q; choose one with plugin = \"...\".", strings.Join(names, " and "), rd.Scheme)
+		return false
+	}
+	rd.Plugin = names[0]
+	return true
+}
+
+// schemes starts every plugin of the host, side by side, and returns for
+// each scheme the plugins whose reducer offers it, by name; a plugin that
+// cannot start offers none.
+func (r *resolver) schemes() map[string][]string {
+	offers := map[string][]string{}
+	bins, err := r.host.Binaries()
+	if err != nil {
+		return offers
+	}
+	plugins := make([]*host.Plugin, len(bins))
+	var wg sync.WaitGroup
+	for i, b := range bins {
+		if r.host.Running(b.Name) == nil {
+			r.probed = append(r.probed, b.Name)
+		}
+		wg.Go(func() { plugins[i], _ = r.host.Get(r.ctx, b.Name) })
+	}
+	wg.Wait()
+	for _, p := range plugins {
+		if p == nil || p.ReducerInfo == nil {
+			continue
+		}
+		for _, s := range p.ReducerInfo.Schemes {
+			offers[s.Name] = append(offers[s.Name], p.Name)
+		}
+	}
+	return offers
+}
+
+// stopProbed stops the plugins started only to ask for their schemes
+// that the grid does not use.
+func (r *resolver) stopProbed(g *Grid) {
+	used := map[string]bool{}
+	for _, p := range g.Plugins() {
+		used[p.Name] = true
+	}
+	for _, name := range r.probed {
+		if p := r.host.Running(name); p != nil && !used[name] {
+			p.Stop()
+		}
+	}
 }
 
 // covers reports whether the reduction applies to dataset d.
