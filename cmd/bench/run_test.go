@@ -1081,3 +1081,18 @@ cv { folds = 3 }
 		}
 	}
 }
+
+// TestValidateDiagnosticCarets: without colour (a file, a CI log) a
+// diagnostic's source line is followed by a line of carets under the
+// subject, lined up after a tab too.
+func TestValidateDiagnosticCarets(t *testing.T) {
+	file := writeExperiment(t, "experiment \"x\" { seed = 1 }\ndataset \"iris\" { path = \"%REPO%/experiments/data/iris.csv\" }\nlearner \"logreg\" {}\ncv {\n\tfolds = \"ten\"\n}\n")
+	_, stderr, err := bench(t, "validate", file)
+	want := "exp.hcl:5:10: error: Incorrect attribute value type\n" +
+		"  on " + file + " line 5, in cv:\n" +
+		"   5: \tfolds = \"ten\"\n" +
+		"      \t        ^^^^^\n"
+	if err == nil || !strings.Contains(stderr, want) {
+		t.Fatalf("error %v; stderr:\n%s\nwant it to contain:\n%s", err, stderr, want)
+	}
+}

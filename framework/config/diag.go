@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
 )
@@ -11,7 +13,8 @@ import (
 // WriteDiagnostics prints diags with hcl's diagnostic text writer (the
 // source lines of each diagnostic, the block they are in, and the detail),
 // each headed by a compiler-style "file:line:col: error: summary" line that
-// editors and grep jump to. files maps file names to their sources
+// editors and grep jump to, with a line of carets under the subject's part
+// of each source line. files maps file names to their sources
 // (Parser.Files).
 func WriteDiagnostics(w io.Writer, files map[string]*hcl.File, diags hcl.Diagnostics) error {
 	for _, d := range diags {
@@ -26,13 +29,37 @@ func WriteDiagnostics(w io.Writer, files map[string]*hcl.File, diags hcl.Diagnos
 		// The library heads a diagnostic "Error: summary" and a blank
 		// line; the location line takes their place.
 		var b bytes.Buffer
-		if err := hcl.NewDiagnosticTextWriter(&b, files, 0, false).WriteDiagnostic(d); err != nil {
+		if err := hcl.NewDiagnosticTextWriter(&b, files, 0, true).WriteDiagnostic(d); err != nil {
 			return err
 		}
-		body := bytes.TrimPrefix(b.Bytes(), []byte(title+": "+d.Summary+"\n\n"))
+		body := strings.TrimPrefix(carets(b.String()), title+": "+d.Summary+"\n\n")
 		if _, err := fmt.Fprintf(w, "%s\n%s", head, body); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// carets returns the text of hcl's writer in colour mode without its
+// escape codes, and with a line of carets under each part it underlines.
+func carets(text string) string {
+	const underline = "\x1b[1;4m"
+	plain := strings.NewReplacer(underline, "", "\x1b[0m", "", "\x1b[31m", "", "\x1b[33m", "")
+	var b strings.Builder
+	for line := range strings.Lines(text) {
+		b.WriteString(plain.Replace(line))
+		before, rest, ok := strings.Cut(line, underline)
+		if !ok {
+			continue
+		}
+		subject, _, _ := strings.Cut(rest, "\x1b[0m")
+		pad := strings.Map(func(r rune) rune {
+			if r == '\t' {
+				return r // keeps the caret under its column after a tab
+			}
+			return ' '
+		}, plain.Replace(before))
+		b.WriteString(pad + strings.Repeat("^", max(utf8.RuneCountInString(subject), 1)) + "\n")
+	}
+	return b.String()
 }
