@@ -98,16 +98,11 @@ type arffReader struct {
 
 // parseARFF is ParseARFF for an input of about size bytes (0: unknown).
 func parseARFF(in io.Reader, source string, opt Options, size int64) (*Table, error) {
-	s, err := readAll(in, source, size)
+	lines, ov, err := readLines(in, source, opt, size)
 	if err != nil {
 		return nil, err
 	}
-	ov, err := opt.resolve()
-	if err != nil {
-		return nil, &ParseError{Source: source, Err: err}
-	}
-	r := &arffReader{source: source, missing: opt.Missing, index: map[string]int{}}
-	r.lines.s = strings.TrimPrefix(s, "\uFEFF")
+	r := &arffReader{lines: lines, source: source, missing: opt.Missing, index: map[string]int{}}
 	if err := r.header(); err != nil {
 		return nil, err
 	}

@@ -281,14 +281,19 @@ func readPath(path string, opt Options, parse func(io.Reader, string, Options, i
 	return parse(f, path, opt, size)
 }
 
-// readAll returns the whole content of r, about size bytes (0: unknown).
-func readAll(r io.Reader, source string, size int64) (string, error) {
+// readLines reads the whole of r, about size bytes (0: unknown), into a
+// lineReader, less a leading byte order mark, and resolves opt's lists.
+func readLines(r io.Reader, source string, opt Options, size int64) (lineReader, overrides, error) {
 	var b strings.Builder
 	b.Grow(int(min(size, 1<<30)))
 	if _, err := io.Copy(&b, r); err != nil {
-		return "", fmt.Errorf("data: read %s: %w", source, err)
+		return lineReader{}, overrides{}, fmt.Errorf("data: read %s: %w", source, err)
 	}
-	return b.String(), nil
+	ov, err := opt.resolve()
+	if err != nil {
+		return lineReader{}, ov, &ParseError{Source: source, Err: err}
+	}
+	return lineReader{s: strings.TrimPrefix(b.String(), "\uFEFF")}, ov, nil
 }
 
 // overrides is the resolved form of the Options name lists.

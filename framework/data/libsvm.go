@@ -60,17 +60,12 @@ type libsvmReader struct {
 // parseLIBSVM is ParseLIBSVM for an input of about size bytes (0:
 // unknown).
 func parseLIBSVM(in io.Reader, source string, opt Options, size int64) (*Table, error) {
-	s, err := readAll(in, source, size)
+	lr, ov, err := readLines(in, source, opt, size)
 	if err != nil {
 		return nil, err
 	}
-	ov, err := opt.resolve()
-	if err != nil {
-		return nil, &ParseError{Source: source, Err: err}
-	}
 	maxF := min(cmp.Or(opt.MaxFeatures, defaultMaxFeatures), math.MaxInt32)
 	r := &libsvmReader{source: source, maxF: maxF, indptr: []int64{0}, labPtr: []int{0}}
-	lr := lineReader{s: strings.TrimPrefix(s, "\uFEFF")}
 	for l, ok := lr.next(); ok; l, ok = lr.next() {
 		if err := r.readLine(l, lr.line); err != nil {
 			return nil, err
