@@ -547,7 +547,11 @@ func (r *resolver) reduction(rd *config.Reduction) *Reduction {
 // error asking for plugin = "...".
 func (r *resolver) pickPlugin(rd *config.Reduction) bool {
 	if r.offers == nil {
-		r.offers = r.schemes()
+		var err error
+		if r.offers, err = r.schemes(); err != nil {
+			r.errorf(rd.PluginRange, "Plugin failed to start", "%v", err)
+			return false
+		}
 	}
 	names := r.offers[rd.Scheme]
 	if len(names) == 0 {
@@ -561,7 +565,11 @@ func (r *resolver) pickPlugin(rd *config.Reduction) bool {
 			rd.Plugin = reducers[0]
 			return true
 		}
-		r.errorf(rd.SchemeRange, "Unknown scheme", "No plugin offers scheme %q%s; the plugins offer: %s.", rd.Scheme, suggest.DidYouMean(rd.Scheme, schemes), strings.Join(schemes, ", "))
+		offered := "no plugin serves a reducer"
+		if len(schemes) > 0 {
+			offered = "the plugins offer: " + strings.Join(schemes, ", ")
+		}
+		r.errorf(rd.SchemeRange, "Unknown scheme", "No plugin offers scheme %q%s; %s.", rd.Scheme, suggest.DidYouMean(rd.Scheme, schemes), offered)
 		return false
 	}
 	if len(names) > 1 {
@@ -575,11 +583,10 @@ func (r *resolver) pickPlugin(rd *config.Reduction) bool {
 // schemes starts every plugin of the host, side by side, and returns for
 // each scheme the plugins whose reducer offers it, by name; a plugin that
 // cannot start offers none.
-func (r *resolver) schemes() map[string][]string {
-	offers := map[string][]string{}
+func (r *resolver) schemes() (map[string][]string, error) {
 	bins, err := r.host.Binaries()
 	if err != nil {
-		return offers
+		return nil, err
 	}
 	plugins := make([]*host.Plugin, len(bins))
 	var wg sync.WaitGroup
@@ -590,6 +597,7 @@ func (r *resolver) schemes() map[string][]string {
 		wg.Go(func() { plugins[i], _ = r.host.Get(r.ctx, b.Name) })
 	}
 	wg.Wait()
+	offers := map[string][]string{}
 	for _, p := range plugins {
 		if p == nil || p.ReducerInfo == nil {
 			continue
@@ -598,7 +606,7 @@ func (r *resolver) schemes() map[string][]string {
 			offers[s.Name] = append(offers[s.Name], p.Name)
 		}
 	}
-	return offers
+	return offers, nil
 }
 
 // stopProbed stops the plugins started only to ask for their schemes
