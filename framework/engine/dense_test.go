@@ -29,10 +29,8 @@ func denseCell(sparseCapable bool) *Cell {
 // builtEntry is a matrix entry whose design matrix is m, already built.
 func builtEntry(m sdk.Matrix) *matrixEntry {
 	e := &matrixEntry{}
-	e.once.Do(func() {
-		e.m, e.enc = m, sdk.EncodeMatrix(m)
-		e.digest.Store(&e.enc.Digest)
-	})
+	e.m, e.enc = m, sdk.EncodeMatrix(m)
+	e.digest.Store(&e.enc.Digest)
 	return e
 }
 

@@ -76,6 +76,14 @@ type fold struct {
 	// denseBudget bounds the matrices densified for a learner without
 	// the sparse capability (see forLearner).
 	denseBudget int64
+
+	// design is the digest of the task's design matrix, which the fold
+	// lets go once uploaded for good (settle); redesign encodes it again
+	// for a learner that lost it. Both are unset in inner folds (tuning,
+	// calibration), which keep what they upload.
+	design   string
+	settle   func()
+	redesign func() (*sdk.EncodedMatrix, error)
 }
 
 func (f *fold) lerr(err error) error { return pluginErr(f.ctx, err, f.lp) }
@@ -150,11 +158,27 @@ func (f *fold) predict(digest string, rows []int, models []sdk.ModelRef) (scores
 // have evicted it), the matrix is uploaded again and the caller retries
 // once.
 func (f *fold) reuploaded(digest string, err error) bool {
-	enc := f.uploaded[digest]
-	if err == nil || enc == nil || !notLoaded(err) {
+	if err == nil || !notLoaded(err) {
 		return false
 	}
-	return f.upload(enc) == nil
+	enc := f.uploaded[digest]
+	if enc == nil && digest == f.design && f.redesign != nil {
+		var rerr error
+		if enc, rerr = f.redesign(); rerr != nil {
+			return false
+		}
+	}
+	return enc != nil && f.upload(enc) == nil
+}
+
+// settled lets the task's design matrix go once the fold's stages have
+// uploaded what its fits and predictions use (see matrixEntry.settle).
+func (f *fold) settled() {
+	if f.settle != nil {
+		delete(f.uploaded, f.design)
+		f.settle()
+		f.settle = nil
+	}
 }
 
 // release frees every model of a fold that ran to its end.
@@ -194,14 +218,24 @@ func (s *scheduler) runFold(ctx context.Context, t task, e *matrixEntry) (fr Fol
 	}
 	// Held until the fold's last Predict: Forget cannot drop the matrix
 	// between the upload check and its use.
-	s.ls.acquire(enc.Digest)
-	defer s.ls.release(enc.Digest)
+	digest := enc.Digest
+	s.ls.acquire(digest)
+	defer s.ls.release(digest)
 	f, err := newFold(ctx, s.g, t, &s.stats)
 	if err != nil {
 		return FoldResult{}, err
 	}
 	f.denseBudget = s.opt.denseBudget()
 	defer f.release()
+	calibrating := t.cell.Reduction.Config.Calibrate != ""
+	f.design = digest
+	f.redesign = func() (*sdk.EncodedMatrix, error) {
+		_, enc, err := design(s.g, t, e, f.denseBudget)
+		return enc, err
+	}
+	if !calibrating {
+		f.settle = func() { e.settle(t.cell.Index) }
+	}
 	var tuned *tuning
 	if t.cell.Learner.Candidates != nil {
 		if tuned, err = f.tune(t); err != nil {
@@ -209,15 +243,21 @@ func (s *scheduler) runFold(ctx context.Context, t task, e *matrixEntry) (fr Fol
 		}
 		f.params = tuned.best
 	}
+	// From here on the fold holds the matrix only through the entry, so
+	// that it can go once uploaded (f.settled).
 	out, err := f.evaluate(x, enc)
 	if err != nil {
 		return FoldResult{}, err
 	}
-	if t.cell.Reduction.Config.Calibrate != "" {
+	if calibrating {
+		if x, enc, err = design(s.g, t, e, f.denseBudget); err != nil {
+			return FoldResult{}, err
+		}
 		if out.dec.ClassScores, err = f.calibrated(x, enc); err != nil {
 			return FoldResult{}, err
 		}
 		out.dec.Predicted = argmax(out.dec.ClassScores)
+		e.settle(t.cell.Index)
 	}
 	fr, err = f.score(t, out, s.opt.KeepPredictions)
 	if err == nil && tuned != nil {
@@ -286,11 +326,12 @@ func (f *fold) evaluate(x sdk.Matrix, enc *sdk.EncodedMatrix) (outcome, error) {
 	if err := f.upload(enc); err != nil {
 		return outcome{}, err
 	}
-	plan, enc, err := f.stages(f.planRequest(), x, enc)
+	plan, digest, err := f.stages(f.planRequest(), x, enc)
 	if err != nil {
 		return outcome{}, err
 	}
-	req, err := f.fitPredict(enc, plan)
+	f.settled()
+	req, err := f.fitPredict(digest, plan)
 	if err != nil {
 		return outcome{}, err
 	}
@@ -321,24 +362,25 @@ func (f *fold) planRequest() sdk.PlanRequest {
 
 // stages asks the reducer for its plan. A reduction may run in stages:
 // each stage but the last adds its outputs to the features of the next,
-// so stages returns the last stage's plan with its design matrix, uploaded.
-func (f *fold) stages(req sdk.PlanRequest, x sdk.Matrix, enc *sdk.EncodedMatrix) (sdk.Plan, *sdk.EncodedMatrix, error) {
+// so stages returns the last stage's plan with the digest of its design
+// matrix, uploaded.
+func (f *fold) stages(req sdk.PlanRequest, x sdk.Matrix, enc *sdk.EncodedMatrix) (sdk.Plan, string, error) {
 	for {
 		plan, err := f.plan(req)
 		if err != nil {
-			return sdk.Plan{}, nil, err
+			return sdk.Plan{}, "", err
 		}
 		if plan.NextStage == nil {
-			return plan, enc, nil
+			return plan, enc.Digest, nil
 		}
 		if req.Stage >= maxStages {
-			return sdk.Plan{}, nil, fmt.Errorf("reducer %s asks for more than %d stages", f.rp.Name, maxStages)
+			return sdk.Plan{}, "", fmt.Errorf("reducer %s asks for more than %d stages", f.rp.Name, maxStages)
 		}
 		if x, enc, err = f.stage(x, enc, plan); err != nil {
-			return sdk.Plan{}, nil, err
+			return sdk.Plan{}, "", err
 		}
 		if err := f.upload(enc); err != nil {
-			return sdk.Plan{}, nil, err
+			return sdk.Plan{}, "", err
 		}
 		req.Stage++
 		req.State = plan.State
@@ -348,18 +390,18 @@ func (f *fold) stages(req sdk.PlanRequest, x sdk.Matrix, enc *sdk.EncodedMatrix)
 // fitPredict trains the plan's problems on the training rows and predicts
 // the test rows (and the training rows, when the plan asks for them); it
 // returns the request for the decoder.
-func (f *fold) fitPredict(enc *sdk.EncodedMatrix, plan sdk.Plan) (sdk.DecodeRequest, error) {
-	models, err := f.fit(enc.Digest, f.train, plan.Problems)
+func (f *fold) fitPredict(digest string, plan sdk.Plan) (sdk.DecodeRequest, error) {
+	models, err := f.fit(digest, f.train, plan.Problems)
 	if err != nil {
 		return sdk.DecodeRequest{}, err
 	}
-	scores, prob, err := f.predict(enc.Digest, f.test, models)
+	scores, prob, err := f.predict(digest, f.test, models)
 	if err != nil {
 		return sdk.DecodeRequest{}, err
 	}
 	var trainScores *mat.Dense
 	if plan.NeedsTrainingScores {
-		if trainScores, _, err = f.predict(enc.Digest, f.train, models); err != nil {
+		if trainScores, _, err = f.predict(digest, f.train, models); err != nil {
 			return sdk.DecodeRequest{}, err
 		}
 	}

@@ -259,3 +259,104 @@ func TestEvaluateMetrics(t *testing.T) {
 		t.Error("unknown metric: no error")
 	}
 }
+
+// forgetful is oneVsAll whose Plan first makes the learner plugin forget
+// the fold's design matrix (as a cache eviction or a restart would), and
+// whose Decode reports what the scheduler's entries hold then.
+type forgetful struct {
+	oneVsAll
+	forget   func(ctx context.Context)
+	onDecode func()
+}
+
+func (r forgetful) Plan(ctx context.Context, req sdk.PlanRequest) (sdk.Plan, error) {
+	r.forget(ctx)
+	return r.oneVsAll.Plan(ctx, req)
+}
+
+func (r forgetful) Decode(ctx context.Context, req sdk.DecodeRequest) (sdk.Decoding, error) {
+	r.onDecode()
+	return r.oneVsAll.Decode(ctx, req)
+}
+
+// TestSettledMatrixIsEncodedAgainWhenLost: once a fold has uploaded its
+// design matrix, the scheduler's entry lets it go, so that bench holds no
+// copy through the fits; a learner that has lost the matrix by then gets
+// it encoded again (to the same digest) and uploaded, and the results are
+// those of a run where nothing was lost.
+func TestSettledMatrixIsEncodedAgainWhenLost(t *testing.T) {
+	g, _ := pluginGrid(t)
+	want, _, err := Run(context.Background(), g, Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name    string
+		lose    bool
+		uploads int64
+		held    []int // entries holding a matrix at each fold's Decode
+	}{
+		// The raw pipeline's two folds share one digest: one upload.
+		// The entries hold nothing through the fits.
+		{"kept", false, 1, []int{0, 0}},
+		// Fold 0 uploads, loses the matrix at Plan and uploads it again
+		// at Fit; fold 1 finds it held, loses it, uploads it again. The
+		// matrix encoded again stays with its entry to the fold's end.
+		{"lost", true, 3, []int{1, 1}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g, _ := pluginGrid(t)
+			lc := g.Learners[0].Plugin.Learner
+			var s *scheduler
+			var held []int
+			r := forgetful{
+				forget: func(ctx context.Context) {
+					for _, e := range s.matrices {
+						if d := e.digest.Load(); d != nil && tc.lose {
+							if err := lc.Forget(ctx, *d); err != nil {
+								t.Error(err)
+							}
+						}
+					}
+				},
+				onDecode: func() {
+					n := 0
+					for _, e := range s.matrices {
+						e.mu.Lock()
+						if e.enc != nil {
+							n++
+						}
+						e.mu.Unlock()
+					}
+					held = append(held, n)
+				},
+			}
+			rc, _ := plugin.TestPluginGRPCConn(t, false, map[string]plugin.Plugin{sdk.ReducerPluginName: &sdk.ReducerPlugin{Impl: r}})
+			t.Cleanup(func() { rc.Close() })
+			raw, err := rc.Dispense(sdk.ReducerPluginName)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g.Reductions[0].Plugin = &host.Plugin{Binary: host.Binary{Name: "ova"}, Reducer: raw.(*sdk.ReducerClient), ReducerInfo: g.Reductions[0].Plugin.ReducerInfo}
+			s = newScheduler(g, Options{Workers: 1})
+			got, stats, err := s.run(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != 1 || got[0].Failed() {
+				t.Fatalf("results %+v", got)
+			}
+			for k := range want[0].Folds {
+				if !reflect.DeepEqual(got[0].Folds[k].Confusion, want[0].Folds[k].Confusion) || got[0].Folds[k].Metrics["accuracy"] != want[0].Folds[k].Metrics["accuracy"] {
+					t.Errorf("fold %d: %+v, want %+v", k, got[0].Folds[k], want[0].Folds[k])
+				}
+			}
+			if stats.Uploads != tc.uploads {
+				t.Errorf("%d uploads, want %d", stats.Uploads, tc.uploads)
+			}
+			if !reflect.DeepEqual(held, tc.held) {
+				t.Errorf("entries holding a matrix at each Decode: %v, want %v", held, tc.held)
+			}
+		})
+	}
+}

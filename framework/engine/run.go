@@ -122,21 +122,29 @@ type Stats struct {
 // matrixKey identifies one encoded design matrix.
 type matrixKey struct{ dataset, pipeline, repeat, fold int }
 
+// matrixEntry is one design matrix of a run and the tasks that use it. It
+// is built on first use; once each of its tasks has uploaded it for good
+// (see settle), or the last has ended, the entry drops it, and a task that
+// needs it again (a learner that lost it, a fold run again) has it encoded
+// again, to the same digest.
 type matrixEntry struct {
-	once   sync.Once
-	m      sdk.Matrix
-	enc    *sdk.EncodedMatrix
-	digest atomic.Pointer[string] // kept after m and enc are freed
-	err    error
-	refs   atomic.Int64
-
+	mu  sync.Mutex // guards what follows up to refs
+	m   sdk.Matrix
+	enc *sdk.EncodedMatrix
+	err error
 	// The matrix densified, for learners without the sparse capability
 	// (made on first use, when m is CSR); content addressing lets every
 	// such learner's plugin share the one upload.
-	denseOnce   sync.Once
-	dm          sdk.Matrix
-	denc        *sdk.EncodedMatrix
+	dm   sdk.Matrix
+	denc *sdk.EncodedMatrix
+	// tasks is the number of the entry's tasks; settled holds the cells
+	// of those that have settled.
+	tasks   int
+	settled map[int]bool
+
+	digest      atomic.Pointer[string] // kept after m and enc are dropped
 	denseDigest atomic.Pointer[string]
+	refs        atomic.Int64
 }
 
 // bigMatrix is the wire size from which the engine gives the memory of an
@@ -154,7 +162,8 @@ func freeIfBig(size int) {
 	}
 }
 
-// size returns the wire size of the entry's matrices made so far.
+// size returns the wire size of the entry's matrices held. The caller
+// holds e.mu.
 func (e *matrixEntry) size() int {
 	n := 0
 	for _, enc := range []*sdk.EncodedMatrix{e.enc, e.denc} {
@@ -163,6 +172,34 @@ func (e *matrixEntry) size() int {
 		}
 	}
 	return n
+}
+
+// drop lets the entry's matrices go (their digests stay) and gives their
+// memory back when they are big.
+func (e *matrixEntry) drop() {
+	e.mu.Lock()
+	size := e.size()
+	e.m, e.enc, e.dm, e.denc = sdk.Matrix{}, nil, sdk.Matrix{}, nil
+	e.mu.Unlock()
+	freeIfBig(size)
+}
+
+// settle records that cell's task has uploaded the matrix for good: it
+// needs the matrix no more, unless its learner loses it. When every task
+// of the entry has settled, the entry drops the matrix, so that bench does
+// not hold a copy of what the learner plugins hold through the long fits.
+// A task that settles twice (a fold run again) counts once.
+func (e *matrixEntry) settle(cell int) {
+	e.mu.Lock()
+	if e.settled == nil {
+		e.settled = map[int]bool{}
+	}
+	e.settled[cell] = true
+	all := len(e.settled) == e.tasks
+	e.mu.Unlock()
+	if all {
+		e.drop()
+	}
 }
 
 // digests returns the digests of the entry's matrices made so far.
@@ -305,43 +342,64 @@ func finishCell(r *CellResult, errs map[int]error, c *Cell) {
 }
 
 // design returns the encoded matrix of a task as its cell's learner takes
-// it: built on first use, and densified (also once, within budget bytes)
-// for a learner without the sparse capability.
+// it: built on first use (and again after the entry dropped it), and
+// densified (also once, within budget bytes) for a learner without the
+// sparse capability.
 func design(g *Grid, t task, e *matrixEntry, budget int64) (sdk.Matrix, *sdk.EncodedMatrix, error) {
-	m, enc, err := encoded(g, t, e)
-	if err != nil || !needsDense(t.cell, m) {
-		return m, enc, err
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if err := e.build(g, t); err != nil || !needsDense(t.cell, e.m) {
+		return e.m, e.enc, err
 	}
-	if err := checkDense(t.cell, m, budget); err != nil {
+	if err := checkDense(t.cell, e.m, budget); err != nil {
 		return sdk.Matrix{}, nil, err
 	}
-	e.denseOnce.Do(func() {
-		e.dm = m.AsDense()
-		e.denc = sdk.StreamMatrix(e.dm)
-		e.denseDigest.Store(&e.denc.Digest)
-	})
+	if e.denc == nil {
+		dm := e.m.AsDense()
+		denc := sdk.StreamMatrix(dm)
+		if err := sameDigest(&e.denseDigest, denc.Digest); err != nil {
+			return sdk.Matrix{}, nil, err
+		}
+		e.dm, e.denc = dm, denc
+	}
 	return e.dm, e.denc, nil
 }
 
-// encoded returns the encoded matrix of a task, building it on first use.
-func encoded(g *Grid, t task, e *matrixEntry) (sdk.Matrix, *sdk.EncodedMatrix, error) {
-	e.once.Do(func() {
-		d, p := t.cell.Dataset, t.cell.Pipeline
-		train, _ := cv.Split(d.Folds[t.repeat], t.fold)
-		seed := cv.Seed(g.Experiment.Seed, "encode", d.Config.Name, p.Config.Name, strconv.Itoa(t.repeat), strconv.Itoa(t.fold))
-		m, err := encodeRows(d, p, train, seed)
-		if err != nil {
-			e.err = err
-			return
-		}
-		e.m, e.enc = m, sdk.StreamMatrix(m)
-		e.digest.Store(&e.enc.Digest)
-		// What the pipeline's steps made on the way is garbage now: its
-		// pages go back before the fold's long fit, rather than stay with
-		// the process until the next collection's scavenger gets to them.
-		freeIfBig(e.enc.Size())
-	})
-	return e.m, e.enc, e.err
+// build encodes the entry's matrix unless it holds it. A failure is kept:
+// the entry's other tasks fail alike. The caller holds e.mu.
+func (e *matrixEntry) build(g *Grid, t task) error {
+	if e.err != nil || e.enc != nil {
+		return e.err
+	}
+	d, p := t.cell.Dataset, t.cell.Pipeline
+	train, _ := cv.Split(d.Folds[t.repeat], t.fold)
+	seed := cv.Seed(g.Experiment.Seed, "encode", d.Config.Name, p.Config.Name, strconv.Itoa(t.repeat), strconv.Itoa(t.fold))
+	m, err := encodeRows(d, p, train, seed)
+	if err != nil {
+		e.err = err
+		return err
+	}
+	enc := sdk.StreamMatrix(m)
+	if err := sameDigest(&e.digest, enc.Digest); err != nil {
+		e.err = err
+		return err
+	}
+	e.m, e.enc = m, enc
+	// What the pipeline's steps made on the way is garbage now: its
+	// pages go back before the fold's long fit, rather than stay with
+	// the process until the next collection's scavenger gets to them.
+	freeIfBig(enc.Size())
+	return nil
+}
+
+// sameDigest stores digest d in p on the first encoding of a matrix and
+// checks it on the next: an encoding made again must be the same matrix.
+func sameDigest(p *atomic.Pointer[string], d string) error {
+	if old := p.Load(); old != nil && *old != d {
+		return fmt.Errorf("internal error: a design matrix encoded again has digest %s, not %s", d, *old)
+	}
+	p.Store(&d)
+	return nil
 }
 
 // encodeRows fits pipeline p's steps on the train rows of dataset d and

@@ -8,8 +8,6 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
-
-	"github.com/polyclass/polyclass/framework/sdk"
 )
 
 // foldFunc runs one task of a run: one fold of one cell on its design
@@ -92,6 +90,7 @@ func (s *scheduler) add(c *Cell, gk groupKey) {
 				s.matrices[key] = &matrixEntry{}
 			}
 			s.matrices[key].refs.Add(1)
+			s.matrices[key].tasks++
 			if s.groups[gk] == nil {
 				s.groups[gk] = &atomic.Int64{}
 			}
@@ -166,10 +165,8 @@ func (s *scheduler) execute(ctx context.Context, t task) (FoldResult, error) {
 func (s *scheduler) free(ctx context.Context, t task) {
 	e := s.matrices[t.key]
 	last := e.refs.Add(-1) == 0
-	size := 0
 	if last {
-		size = e.size()
-		e.m, e.enc, e.dm, e.denc = sdk.Matrix{}, nil, sdk.Matrix{}, nil
+		e.drop()
 	}
 	drop := func(free []string) { forget(ctx, s.g, free...) }
 	gk := groupKey{t.key.dataset, t.key.pipeline}
@@ -179,9 +176,6 @@ func (s *scheduler) free(ctx context.Context, t task) {
 	case last:
 		s.ls.forget(done(t.key, s.matrices), drop)
 	}
-	// A large matrix is garbage: its pages go back at once, not while the
-	// next fold's encoding grows the process around them.
-	freeIfBig(size)
 }
 
 // record stores a fold's outcome. A fold cut off by an interruption leaves
