@@ -85,6 +85,11 @@ func (l *pluginLog) Write(p []byte) (int, error) {
 	return l.w.Write(p)
 }
 
+// defaultReducer is the plugin of a reduction that names none, when it
+// offers the reduction's scheme: the reducers bench ships (plugins/reducers).
+// Another plugin's scheme is found by asking every plugin.
+const defaultReducer = "reducers"
+
 // prepare parses an experiment file (with the seed replaced when seed is
 // not nil) and resolves it against its data and plugins, printing every
 // diagnostic.
@@ -97,7 +102,7 @@ func prepare(ctx context.Context, h *host.Host, file string, seed *uint64, stder
 			exp.Seed = *seed
 		}
 		var more hcl.Diagnostics
-		grid, more = engine.Resolve(ctx, exp, h)
+		grid, more = engine.Resolve(ctx, exp, h, engine.ResolveOptions{DefaultReducer: defaultReducer})
 		diags = append(diags, more...)
 		if !diags.HasErrors() {
 			diags = append(diags, checkGrid(grid)...)

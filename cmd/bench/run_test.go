@@ -1038,47 +1038,57 @@ cv { folds = 3 }
 }
 
 // TestThirdPartySchemeWithoutPlugin: a reduction that names no plugin
-// gets the one whose reducer offers its scheme (ovo: only the shipped
-// reducers); when two plugins offer it (ova: reducers and the
-// third-party knobs), validate asks for plugin = "..." at the
-// reduction's line.
+// gets the shipped reducers when they offer its scheme (ova, though the
+// third-party knobs offers it too), without asking the other plugins;
+// without the reducers plugin, the one plugin that offers the scheme,
+// and when two do (knobs and a copy of it), validate asks for
+// plugin = "..." at the reduction's line.
 func TestThirdPartySchemeWithoutPlugin(t *testing.T) {
-	dir := t.TempDir()
-	for _, src := range []string{
-		filepath.Join(pluginsDir, "bench-plugin-logreg"),
-		filepath.Join(pluginsDir, "bench-plugin-reducers"),
-		filepath.Join(pluginsDir, "third", "bench-plugin-knobs"),
-	} {
-		if err := os.WriteFile(filepath.Join(dir, filepath.Base(src)), []byte(readFile(t, src)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
 	src := `experiment "third" { seed = 1 }
 dataset "iris" { path = "%REPO%/experiments/data/iris.csv" }
 learner "logreg" {}
-reduction "SCHEME" {}
+reduction "ova" {}
 cv { folds = 3 }
 `
-	file := writeExperiment(t, strings.Replace(src, "SCHEME", "ovo", 1))
-	out := t.TempDir()
-	var stdout, stderr strings.Builder
-	if err := run(t.Context(), []string{"run", "--plugins", dir, "--quiet", "-o", out, file}, &stdout, &stderr); err != nil {
-		t.Fatalf("%v\n%s", err, stderr.String())
-	}
-	var m struct{ Plugins []struct{ Name string } }
-	if err := json.Unmarshal([]byte(readFile(t, filepath.Join(out, "manifest.json"))), &m); err != nil {
-		t.Fatal(err)
-	}
-	if len(m.Plugins) != 2 || m.Plugins[0].Name != "logreg" || m.Plugins[1].Name != "reducers" {
-		t.Errorf("manifest plugins %+v, want logreg and reducers", m.Plugins)
-	}
-	file = writeExperiment(t, strings.Replace(src, "SCHEME", "ova", 1))
-	stderr.Reset()
-	err := run(t.Context(), []string{"validate", "--plugins", dir, file}, &stdout, &stderr)
-	for _, want := range []string{"exp.hcl:4:1: error: Ambiguous scheme", `Plugins knobs and reducers all offer scheme "ova"; choose one with plugin = "...".`} {
-		if err == nil || !strings.Contains(stderr.String(), want) {
-			t.Errorf("error %v, want %q in stderr:\n%s", err, want, stderr.String())
-		}
+	logreg, reducers, knobs := filepath.Join(pluginsDir, "bench-plugin-logreg"), filepath.Join(pluginsDir, "bench-plugin-reducers"), filepath.Join(pluginsDir, "third", "bench-plugin-knobs")
+	for _, tc := range []struct {
+		name    string
+		plugins map[string]string // file name in the directory: source
+		want    string            // the reduction's plugin in the manifest, or the error
+	}{
+		{"default", map[string]string{"bench-plugin-logreg": logreg, "bench-plugin-reducers": reducers, "bench-plugin-knobs": knobs}, "reducers"},
+		{"the one offering", map[string]string{"bench-plugin-logreg": logreg, "bench-plugin-knobs": knobs}, "knobs"},
+		{"ambiguous", map[string]string{"bench-plugin-logreg": logreg, "bench-plugin-knobs": knobs, "bench-plugin-knobs2": knobs},
+			`Plugins knobs and knobs2 all offer scheme "ova"; choose one with plugin = "...".`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for name, src := range tc.plugins {
+				if err := os.WriteFile(filepath.Join(dir, name), []byte(readFile(t, src)), 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			file := writeExperiment(t, src)
+			out := t.TempDir()
+			var stdout, stderr strings.Builder
+			err := run(t.Context(), []string{"run", "--plugins", dir, "--quiet", "-o", out, file}, &stdout, &stderr)
+			if strings.Contains(tc.want, " ") {
+				if err == nil || !strings.Contains(stderr.String(), tc.want) || !strings.Contains(stderr.String(), "exp.hcl:4:1: error: Ambiguous scheme") {
+					t.Fatalf("error %v, want %q in stderr:\n%s", err, tc.want, stderr.String())
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("%v\n%s", err, stderr.String())
+			}
+			var m struct{ Plugins []struct{ Name string } }
+			if err := json.Unmarshal([]byte(readFile(t, filepath.Join(out, "manifest.json"))), &m); err != nil {
+				t.Fatal(err)
+			}
+			if len(m.Plugins) != 2 || m.Plugins[0].Name != "logreg" || m.Plugins[1].Name != tc.want {
+				t.Errorf("manifest plugins %+v, want logreg and %s", m.Plugins, tc.want)
+			}
+		})
 	}
 }
 

@@ -54,7 +54,7 @@ func runGrid(ctx context.Context, file string, h *host.Host, workers int) (*grid
 	}
 	cpu0 := cpuTime()
 	start := time.Now()
-	g, diags := engine.Resolve(ctx, exp, h)
+	g, diags := engine.Resolve(ctx, exp, h, engine.ResolveOptions{DefaultReducer: "reducers"})
 	if diags.HasErrors() {
 		return nil, fmt.Errorf("%s: %w", file, diags)
 	}

@@ -35,6 +35,7 @@ type resolver struct {
 	// lists the plugins started only to ask them.
 	offers map[string][]string
 	probed []string
+	opt    ResolveOptions
 }
 
 func (r *resolver) errorf(rng hcl.Range, summary, format string, args ...any) {
@@ -46,11 +47,22 @@ func (r *resolver) errorf(rng hcl.Range, summary, format string, args ...any) {
 	r.diags = append(r.diags, d)
 }
 
+// ResolveOptions are the choices of the application that resolves an
+// experiment, beyond the file.
+type ResolveOptions struct {
+	// DefaultReducer names the plugin a reduction without plugin = "..."
+	// gets when that plugin offers its scheme (an application ships its
+	// own reducers). Otherwise, or when it is empty, every plugin of the
+	// host is asked for its schemes, and the one that offers the scheme is
+	// taken; two are an error asking for plugin = "...".
+	DefaultReducer string
+}
+
 // Resolve loads the datasets, starts the plugins, checks every name and
 // parameter against the plugins' own schemas and expands the grid. It
 // reports every problem it finds as a diagnostic with its location.
-func Resolve(ctx context.Context, exp *config.Experiment, h *host.Host) (*Grid, hcl.Diagnostics) {
-	r := &resolver{ctx: ctx, exp: exp, host: h}
+func Resolve(ctx context.Context, exp *config.Experiment, h *host.Host, opt ResolveOptions) (*Grid, hcl.Diagnostics) {
+	r := &resolver{ctx: ctx, exp: exp, host: h, opt: opt}
 	g := &Grid{Experiment: exp, Metrics: exp.Metrics, Host: h}
 	for i, m := range exp.Metrics {
 		if _, err := metrics.Lookup(m); err != nil {
@@ -546,6 +558,10 @@ func (r *resolver) reduction(rd *config.Reduction) *Reduction {
 // reducer, rd gets it, for its unknown-scheme error; several are an
 // error asking for plugin = "...".
 func (r *resolver) pickPlugin(rd *config.Reduction) bool {
+	if r.defaultOffers(rd.Scheme) {
+		rd.Plugin = r.opt.DefaultReducer
+		return true
+	}
 	if r.offers == nil {
 		var err error
 		if r.offers, err = r.schemes(); err != nil {
@@ -578,6 +594,23 @@ func (r *resolver) pickPlugin(rd *config.Reduction) bool {
 	}
 	rd.Plugin = names[0]
 	return true
+}
+
+// defaultOffers reports whether the default reducer plugin offers scheme,
+// which spares starting every plugin to ask (see ResolveOptions).
+func (r *resolver) defaultOffers(scheme string) bool {
+	if r.opt.DefaultReducer == "" {
+		return false
+	}
+	bins, err := r.host.Binaries()
+	if err != nil || !slices.ContainsFunc(bins, func(b host.Binary) bool { return b.Name == r.opt.DefaultReducer }) {
+		return false
+	}
+	p, err := r.host.Get(r.ctx, r.opt.DefaultReducer)
+	if err != nil || p.ReducerInfo == nil {
+		return false
+	}
+	return slices.ContainsFunc(p.ReducerInfo.Schemes, func(s sdk.Scheme) bool { return s.Name == scheme })
 }
 
 // schemes starts every plugin of the host, side by side, and returns for
