@@ -11,16 +11,16 @@ import (
 )
 
 func valueToPB(v Value) *pb.Value {
-	switch v.kind {
+	switch v.Kind() {
 	case NumberValue:
-		return &pb.Value{Kind: &pb.Value_Number{Number: v.num}}
+		return &pb.Value{Kind: &pb.Value_Number{Number: v.Num()}}
 	case StringValue:
-		return &pb.Value{Kind: &pb.Value_String_{String_: v.str}}
+		return &pb.Value{Kind: &pb.Value_String_{String_: v.Str()}}
 	case BoolValue:
-		return &pb.Value{Kind: &pb.Value_Bool{Bool: v.b}}
+		return &pb.Value{Kind: &pb.Value_Bool{Bool: v.Truth()}}
 	case ListValue:
-		l := &pb.ValueList{Values: make([]*pb.Value, len(v.list))}
-		for i, e := range v.list {
+		l := &pb.ValueList{Values: make([]*pb.Value, len(v.Elems()))}
+		for i, e := range v.Elems() {
 			l.Values[i] = valueToPB(e)
 		}
 		return &pb.Value{Kind: &pb.Value_List{List: l}}
