@@ -55,11 +55,11 @@ func (c *LearnerClient) Upload(ctx context.Context, m *EncodedMatrix) error {
 	send := func(p []byte) error {
 		msg := &pb.UploadChunk{Data: p}
 		if first {
-			msg.Header, first = m.header(), false
+			msg.Header, first = headerOf(m), false
 		}
 		return stream.Send(msg)
 	}
-	err = m.eachChunk(send)
+	err = m.EachChunk(send)
 	if err == nil && first {
 		err = send(nil)
 	}

@@ -9,6 +9,8 @@ import (
 	"github.com/hashicorp/go-plugin"
 	"gonum.org/v1/gonum/mat"
 
+	pb "github.com/polyclass/polyclass/framework/internal/protov1"
+	"github.com/polyclass/polyclass/framework/matrix"
 	"github.com/polyclass/polyclass/framework/sparse"
 )
 
@@ -94,7 +96,7 @@ func TestStreamMatrixMatchesEncodeMatrix(t *testing.T) {
 		}
 		var wire []byte
 		var sizes []int
-		if err := s.eachChunk(func(p []byte) error {
+		if err := s.EachChunk(func(p []byte) error {
 			wire, sizes = append(wire, p...), append(sizes, len(p))
 			return nil
 		}); err != nil {
@@ -104,7 +106,7 @@ func TestStreamMatrixMatchesEncodeMatrix(t *testing.T) {
 			t.Fatalf("streamed bytes differ (chunks %v)", sizes)
 		}
 		for _, step := range []int{1, 3, 5, 7, 8, 1000, len(wire)} {
-			d, err := newMatrixDecoder(s.header())
+			d, err := newMatrixDecoder(headerOf(s))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -130,30 +132,38 @@ func TestStreamMatrixMatchesEncodeMatrix(t *testing.T) {
 // many bytes, too few, and bytes that do not hash to the digest.
 func TestDecoderRejectsBadUploads(t *testing.T) {
 	e := EncodeMatrix(Matrix{Dense: mat.NewDense(2, 2, []float64{1, 2, 3, 4})})
-	h := e.header()
+	h := headerOf(e)
 	h.Size++
 	if _, err := newMatrixDecoder(h); err == nil || !strings.Contains(err.Error(), "needs 32 bytes") {
 		t.Errorf("wrong size: %v", err)
 	}
-	d, _ := newMatrixDecoder(e.header())
+	d, _ := newMatrixDecoder(headerOf(e))
 	if err := d.write(append(append([]byte(nil), e.Data...), 0)); err == nil {
 		t.Error("a byte too many accepted")
 	}
-	d, _ = newMatrixDecoder(e.header())
+	d, _ = newMatrixDecoder(headerOf(e))
 	d.write(e.Data[:31])
 	if _, err := d.finish(); err == nil || !strings.Contains(err.Error(), "received 31 bytes") {
 		t.Errorf("a byte too few: %v", err)
 	}
 	bad := append([]byte(nil), e.Data...)
 	bad[3] ^= 1
-	d, _ = newMatrixDecoder(e.header())
+	d, _ = newMatrixDecoder(headerOf(e))
 	d.write(bad)
 	if _, err := d.finish(); err == nil || !strings.Contains(err.Error(), "digest mismatch") {
 		t.Errorf("tampered bytes: %v", err)
 	}
-	h = e.header()
+	h = headerOf(e)
 	h.Rows, h.Cols = 1<<40, 1<<40
 	if _, err := newMatrixDecoder(h); err == nil {
 		t.Error("an implausible header accepted")
+	}
+}
+
+// TestLayoutsMatchTheProtocol: package matrix hashes its layouts, which
+// must be the protocol's DatasetHeader layouts.
+func TestLayoutsMatchTheProtocol(t *testing.T) {
+	if pb.DatasetHeader_DENSE != pb.DatasetHeader_Layout(matrix.LayoutDense) || pb.DatasetHeader_CSR != pb.DatasetHeader_Layout(matrix.LayoutCSR) {
+		t.Errorf("layouts dense %d, CSR %d; protocol %d, %d", matrix.LayoutDense, matrix.LayoutCSR, pb.DatasetHeader_DENSE, pb.DatasetHeader_CSR)
 	}
 }

@@ -5,6 +5,8 @@ import (
 
 	"github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
+
+	"github.com/polyclass/polyclass/framework/matrix"
 )
 
 // ProtocolVersion is the plugin protocol version this SDK speaks.
@@ -26,7 +28,7 @@ const (
 )
 
 // ChunkSize is the largest data chunk of a dataset upload.
-const ChunkSize = 1 << 20
+const ChunkSize = matrix.ChunkSize
 
 // MaxMessageSize bounds gRPC messages in both directions: score matrices of
 // large test folds exceed gRPC's 4 MiB default.
