@@ -18,7 +18,9 @@ import (
 	"github.com/polyclass/polyclass/framework/data"
 	"github.com/polyclass/polyclass/framework/encode"
 	"github.com/polyclass/polyclass/framework/host"
+	"github.com/polyclass/polyclass/framework/matrix"
 	"github.com/polyclass/polyclass/framework/metrics"
+	"github.com/polyclass/polyclass/framework/param"
 	"github.com/polyclass/polyclass/framework/sdk"
 )
 
@@ -31,7 +33,7 @@ func (c *centroid) Info() sdk.LearnerInfo {
 	return sdk.LearnerInfo{Name: "centroid", Version: "1", Capabilities: sdk.Capabilities{Binary: true, Scores: true}}
 }
 
-func (c *centroid) Fit(_ context.Context, in sdk.FitInput, _ sdk.Params) (sdk.Model, error) {
+func (c *centroid) Fit(_ context.Context, in sdk.FitInput, _ param.Params) (sdk.Model, error) {
 	c.fits.Add(1)
 	var sum [2]float64
 	var n [2]int
@@ -50,7 +52,7 @@ type centroidModel struct{ neg, pos float64 }
 
 func (m centroidModel) Outputs() int { return 1 }
 
-func (m centroidModel) Predict(_ context.Context, x sdk.Matrix, scores, _ *mat.Dense) error {
+func (m centroidModel) Predict(_ context.Context, x matrix.Matrix, scores, _ *mat.Dense) error {
 	r, _ := x.Dims()
 	for i := 0; i < r; i++ {
 		v := x.Dense.At(i, 0)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/polyclass/polyclass/framework/cv"
+	"github.com/polyclass/polyclass/framework/param"
 	"github.com/polyclass/polyclass/framework/sdk"
 )
 
@@ -31,7 +32,7 @@ const maxStages = 8
 
 // planRequest is the request of the validation dry run: the reduction
 // planned on every row of the dataset.
-func planRequest(seed uint64, d *Dataset, red *Reduction, params sdk.Params) sdk.PlanRequest {
+func planRequest(seed uint64, d *Dataset, red *Reduction, params param.Params) sdk.PlanRequest {
 	req := sdk.PlanRequest{
 		Scheme: red.Scheme.Name, Params: params, NumClasses: d.K(), Labels: d.Labels,
 		ClassNames: d.Classes, Seed: cv.Seed(seed, "plan", d.Config.Name, red.Config.Name),

@@ -17,7 +17,7 @@ import (
 
 	"github.com/polyclass/polyclass/framework/cv"
 	"github.com/polyclass/polyclass/framework/encode"
-	"github.com/polyclass/polyclass/framework/sdk"
+	"github.com/polyclass/polyclass/framework/matrix"
 )
 
 // FoldResult is one fold of one cell.
@@ -124,8 +124,8 @@ type matrixKey struct{ dataset, pipeline, repeat, fold int }
 
 type matrixEntry struct {
 	once   sync.Once
-	m      sdk.Matrix
-	enc    *sdk.EncodedMatrix
+	m      matrix.Matrix
+	enc    *matrix.EncodedMatrix
 	digest atomic.Pointer[string] // kept after m and enc are freed
 	err    error
 	refs   atomic.Int64
@@ -134,8 +134,8 @@ type matrixEntry struct {
 	// (made on first use, when m is CSR); content addressing lets every
 	// such learner's plugin share the one upload.
 	denseOnce   sync.Once
-	dm          sdk.Matrix
-	denc        *sdk.EncodedMatrix
+	dm          matrix.Matrix
+	denc        *matrix.EncodedMatrix
 	denseDigest atomic.Pointer[string]
 }
 
@@ -157,7 +157,7 @@ func freeIfBig(size int) {
 // size returns the wire size of the entry's matrices made so far.
 func (e *matrixEntry) size() int {
 	n := 0
-	for _, enc := range []*sdk.EncodedMatrix{e.enc, e.denc} {
+	for _, enc := range []*matrix.EncodedMatrix{e.enc, e.denc} {
 		if enc != nil {
 			n += enc.Size()
 		}
@@ -307,24 +307,24 @@ func finishCell(r *CellResult, errs map[int]error, c *Cell) {
 // design returns the encoded matrix of a task as its cell's learner takes
 // it: built on first use, and densified (also once, within budget bytes)
 // for a learner without the sparse capability.
-func design(g *Grid, t task, e *matrixEntry, budget int64) (sdk.Matrix, *sdk.EncodedMatrix, error) {
+func design(g *Grid, t task, e *matrixEntry, budget int64) (matrix.Matrix, *matrix.EncodedMatrix, error) {
 	m, enc, err := encoded(g, t, e)
 	if err != nil || !needsDense(t.cell, m) {
 		return m, enc, err
 	}
 	if err := checkDense(t.cell, m, budget); err != nil {
-		return sdk.Matrix{}, nil, err
+		return matrix.Matrix{}, nil, err
 	}
 	e.denseOnce.Do(func() {
 		e.dm = m.AsDense()
-		e.denc = sdk.StreamMatrix(e.dm)
+		e.denc = matrix.StreamMatrix(e.dm)
 		e.denseDigest.Store(&e.denc.Digest)
 	})
 	return e.dm, e.denc, nil
 }
 
 // encoded returns the encoded matrix of a task, building it on first use.
-func encoded(g *Grid, t task, e *matrixEntry) (sdk.Matrix, *sdk.EncodedMatrix, error) {
+func encoded(g *Grid, t task, e *matrixEntry) (matrix.Matrix, *matrix.EncodedMatrix, error) {
 	e.once.Do(func() {
 		d, p := t.cell.Dataset, t.cell.Pipeline
 		train, _ := cv.Split(d.Folds[t.repeat], t.fold)
@@ -334,7 +334,7 @@ func encoded(g *Grid, t task, e *matrixEntry) (sdk.Matrix, *sdk.EncodedMatrix, e
 			e.err = err
 			return
 		}
-		e.m, e.enc = m, sdk.StreamMatrix(m)
+		e.m, e.enc = m, matrix.StreamMatrix(m)
 		e.digest.Store(&e.enc.Digest)
 		// What the pipeline's steps made on the way is garbage now: its
 		// pages go back before the fold's long fit, rather than stay with
@@ -346,18 +346,18 @@ func encoded(g *Grid, t task, e *matrixEntry) (sdk.Matrix, *sdk.EncodedMatrix, e
 
 // encodeRows fits pipeline p's steps on the train rows of dataset d and
 // returns the design matrix of every row.
-func encodeRows(d *Dataset, p *Pipeline, train []int, seed uint64) (sdk.Matrix, error) {
+func encodeRows(d *Dataset, p *Pipeline, train []int, seed uint64) (matrix.Matrix, error) {
 	ctx := &encode.Context{Train: train, Labels: d.Labels, K: d.K(), Seed: seed}
 	f := d.Features
 	for i, s := range p.Steps {
 		var err error
 		if f, err = s.FitTransform(f, ctx); err != nil {
-			return sdk.Matrix{}, fmt.Errorf("pipeline %s step %d (%s): %w", p.Config.Name, i+1, p.Config.Steps[i], err)
+			return matrix.Matrix{}, fmt.Errorf("pipeline %s step %d (%s): %w", p.Config.Name, i+1, p.Config.Steps[i], err)
 		}
 	}
 	m, _, err := f.Design()
 	if err != nil {
-		return sdk.Matrix{}, fmt.Errorf("dataset %s, pipeline %s: %w", d.Config.Name, p.Config.Name, err)
+		return matrix.Matrix{}, fmt.Errorf("dataset %s, pipeline %s: %w", d.Config.Name, p.Config.Name, err)
 	}
 	return m, nil
 }

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/polyclass/polyclass/framework/sdk"
+	"github.com/polyclass/polyclass/framework/matrix"
 )
 
 // foldFunc runs one task of a run: one fold of one cell on its design
@@ -169,7 +169,7 @@ func (s *scheduler) free(ctx context.Context, t task) {
 	size := 0
 	if last {
 		size = e.size()
-		e.m, e.enc, e.dm, e.denc = sdk.Matrix{}, nil, sdk.Matrix{}, nil
+		e.m, e.enc, e.dm, e.denc = matrix.Matrix{}, nil, matrix.Matrix{}, nil
 	}
 	drop := func(free []string) { forget(ctx, s.g, free...) }
 	gk := groupKey{t.key.dataset, t.key.pipeline}
