@@ -9,6 +9,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/polyclass/polyclass/framework/internal/convert"
 	pb "github.com/polyclass/polyclass/framework/internal/protov1"
 )
 
@@ -31,7 +32,7 @@ func (c *LearnerClient) Info(ctx context.Context) (LearnerInfo, error) {
 			Scores: r.GetScores(), Probabilities: r.GetProbabilities(), Sparse: r.GetSparse(),
 			Weights: r.GetWeights(),
 		},
-		Params: specsFromPB(r.GetParams()),
+		Params: convert.SpecsFromPB(r.GetParams()),
 	}, nil
 }
 
@@ -55,7 +56,7 @@ func (c *LearnerClient) Upload(ctx context.Context, m *EncodedMatrix) error {
 	send := func(p []byte) error {
 		msg := &pb.UploadChunk{Data: p}
 		if first {
-			msg.Header, first = headerOf(m), false
+			msg.Header, first = convert.Header(m), false
 		}
 		return stream.Send(msg)
 	}
@@ -97,9 +98,9 @@ type ModelRef struct {
 
 // Fit trains problems on the given rows of dataset digest.
 func (c *LearnerClient) Fit(ctx context.Context, digest string, rows []int, params Params, problems []Problem) ([]ModelRef, error) {
-	req := &pb.FitRequest{Digest: digest, Rows: intsToInt64(rows), Params: paramsToPB(params)}
+	req := &pb.FitRequest{Digest: digest, Rows: convert.IntsToInt64(rows), Params: convert.ParamsToPB(params)}
 	for _, p := range problems {
-		req.Problems = append(req.Problems, problemToPB(p))
+		req.Problems = append(req.Problems, convert.ProblemToPB(p))
 	}
 	r, err := c.rpc.Fit(ctx, req)
 	if err != nil {
@@ -122,14 +123,14 @@ func (c *LearnerClient) Predict(ctx context.Context, digest string, rows []int, 
 	for i, m := range models {
 		handles[i] = m.Handle
 	}
-	r, err := c.rpc.Predict(ctx, &pb.PredictRequest{Digest: digest, Rows: intsToInt64(rows), Handles: handles, Probabilities: probabilities})
+	r, err := c.rpc.Predict(ctx, &pb.PredictRequest{Digest: digest, Rows: convert.IntsToInt64(rows), Handles: handles, Probabilities: probabilities})
 	if err != nil {
 		return nil, nil, rpcErr("predict", err)
 	}
-	if scores, err = denseFromPB(r.GetScores()); err != nil {
+	if scores, err = convert.DenseFromPB(r.GetScores()); err != nil {
 		return nil, nil, fmt.Errorf("predict: scores: %w", err)
 	}
-	if probs, err = denseFromPB(r.GetProbabilities()); err != nil {
+	if probs, err = convert.DenseFromPB(r.GetProbabilities()); err != nil {
 		return nil, nil, fmt.Errorf("predict: probabilities: %w", err)
 	}
 	return scores, probs, nil
@@ -172,7 +173,7 @@ func (c *ReducerClient) Info(ctx context.Context) (ReducerInfo, error) {
 		info.Schemes = append(info.Schemes, Scheme{
 			Name: s.GetName(), Description: s.GetDescription(), MultiLabel: s.GetMultilabel(),
 			NeedsMulticlass: s.GetNeedsMulticlass(), NeedsRegression: s.GetNeedsRegression(),
-			Params: specsFromPB(s.GetParams()),
+			Params: convert.SpecsFromPB(s.GetParams()),
 		})
 	}
 	return info, nil
@@ -180,21 +181,21 @@ func (c *ReducerClient) Info(ctx context.Context) (ReducerInfo, error) {
 
 // Plan asks for the problems of one fold.
 func (c *ReducerClient) Plan(ctx context.Context, req PlanRequest) (Plan, error) {
-	lm := denseToPB(req.LabelMatrix)
+	lm := convert.DenseToPB(req.LabelMatrix)
 	r, err := c.rpc.Plan(ctx, &pb.PlanRequest{
-		Scheme: req.Scheme, Params: paramsToPB(req.Params), NumClasses: int32(req.NumClasses),
-		Labels: intsToInt32(req.Labels), LabelMatrix: lm, Seed: req.Seed, ClassNames: req.ClassNames,
+		Scheme: req.Scheme, Params: convert.ParamsToPB(req.Params), NumClasses: int32(req.NumClasses),
+		Labels: convert.IntsToInt32(req.Labels), LabelMatrix: lm, Seed: req.Seed, ClassNames: req.ClassNames,
 		Stage: int32(req.Stage), State: req.State,
 	})
 	if err != nil {
 		return Plan{}, rpcErr("plan", err)
 	}
 	p := Plan{
-		Code: codeFromPB(r.GetCode()), State: r.GetState(), NeedsTrainingScores: r.GetNeedsTrainingScores(),
+		Code: convert.CodeFromPB(r.GetCode()), State: r.GetState(), NeedsTrainingScores: r.GetNeedsTrainingScores(),
 		Diagnostics: r.GetDiagnostics(), Warnings: r.GetWarnings(),
 	}
 	for _, pp := range r.GetProblems() {
-		p.Problems = append(p.Problems, problemFromPB(pp))
+		p.Problems = append(p.Problems, convert.ProblemFromPB(pp))
 	}
 	if ns := r.GetNextStage(); ns != nil {
 		p.NextStage = &StageSpec{InnerFolds: int(ns.GetInnerFolds()), AppendOutputs: ns.GetAppendOutputs(), InnerSeed: ns.GetInnerSeed()}
@@ -205,18 +206,18 @@ func (c *ReducerClient) Plan(ctx context.Context, req PlanRequest) (Plan, error)
 // Decode turns a fold's outputs into predictions.
 func (c *ReducerClient) Decode(ctx context.Context, req DecodeRequest) (Decoding, error) {
 	r, err := c.rpc.Decode(ctx, &pb.DecodeRequest{
-		Scheme: req.Scheme, Params: paramsToPB(req.Params), State: req.State,
-		Scores: denseToPB(req.Scores), Probabilities: denseToPB(req.Probabilities),
-		TrainingScores: denseToPB(req.TrainingScores),
+		Scheme: req.Scheme, Params: convert.ParamsToPB(req.Params), State: req.State,
+		Scores: convert.DenseToPB(req.Scores), Probabilities: convert.DenseToPB(req.Probabilities),
+		TrainingScores: convert.DenseToPB(req.TrainingScores),
 	})
 	if err != nil {
 		return Decoding{}, rpcErr("decode", err)
 	}
-	d := Decoding{Predicted: int32sToInts(r.GetPredicted()), Ties: int(r.GetTies())}
-	if d.ClassScores, err = denseFromPB(r.GetClassScores()); err != nil {
+	d := Decoding{Predicted: convert.Int32sToInts(r.GetPredicted()), Ties: int(r.GetTies())}
+	if d.ClassScores, err = convert.DenseFromPB(r.GetClassScores()); err != nil {
 		return Decoding{}, fmt.Errorf("decode: class scores: %w", err)
 	}
-	if d.LabelMatrix, err = denseFromPB(r.GetLabelMatrix()); err != nil {
+	if d.LabelMatrix, err = convert.DenseFromPB(r.GetLabelMatrix()); err != nil {
 		return Decoding{}, fmt.Errorf("decode: label matrix: %w", err)
 	}
 	return d, nil

@@ -9,8 +9,7 @@ import (
 	"github.com/hashicorp/go-plugin"
 	"gonum.org/v1/gonum/mat"
 
-	pb "github.com/polyclass/polyclass/framework/internal/protov1"
-	"github.com/polyclass/polyclass/framework/matrix"
+	"github.com/polyclass/polyclass/framework/internal/convert"
 	"github.com/polyclass/polyclass/framework/sparse"
 )
 
@@ -106,7 +105,7 @@ func TestStreamMatrixMatchesEncodeMatrix(t *testing.T) {
 			t.Fatalf("streamed bytes differ (chunks %v)", sizes)
 		}
 		for _, step := range []int{1, 3, 5, 7, 8, 1000, len(wire)} {
-			d, err := newMatrixDecoder(headerOf(s))
+			d, err := newMatrixDecoder(convert.Header(s))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -132,38 +131,30 @@ func TestStreamMatrixMatchesEncodeMatrix(t *testing.T) {
 // many bytes, too few, and bytes that do not hash to the digest.
 func TestDecoderRejectsBadUploads(t *testing.T) {
 	e := EncodeMatrix(Matrix{Dense: mat.NewDense(2, 2, []float64{1, 2, 3, 4})})
-	h := headerOf(e)
+	h := convert.Header(e)
 	h.Size++
 	if _, err := newMatrixDecoder(h); err == nil || !strings.Contains(err.Error(), "needs 32 bytes") {
 		t.Errorf("wrong size: %v", err)
 	}
-	d, _ := newMatrixDecoder(headerOf(e))
+	d, _ := newMatrixDecoder(convert.Header(e))
 	if err := d.write(append(append([]byte(nil), e.Data...), 0)); err == nil {
 		t.Error("a byte too many accepted")
 	}
-	d, _ = newMatrixDecoder(headerOf(e))
+	d, _ = newMatrixDecoder(convert.Header(e))
 	d.write(e.Data[:31])
 	if _, err := d.finish(); err == nil || !strings.Contains(err.Error(), "received 31 bytes") {
 		t.Errorf("a byte too few: %v", err)
 	}
 	bad := append([]byte(nil), e.Data...)
 	bad[3] ^= 1
-	d, _ = newMatrixDecoder(headerOf(e))
+	d, _ = newMatrixDecoder(convert.Header(e))
 	d.write(bad)
 	if _, err := d.finish(); err == nil || !strings.Contains(err.Error(), "digest mismatch") {
 		t.Errorf("tampered bytes: %v", err)
 	}
-	h = headerOf(e)
+	h = convert.Header(e)
 	h.Rows, h.Cols = 1<<40, 1<<40
 	if _, err := newMatrixDecoder(h); err == nil {
 		t.Error("an implausible header accepted")
-	}
-}
-
-// TestLayoutsMatchTheProtocol: package matrix hashes its layouts, which
-// must be the protocol's DatasetHeader layouts.
-func TestLayoutsMatchTheProtocol(t *testing.T) {
-	if pb.DatasetHeader_DENSE != pb.DatasetHeader_Layout(matrix.LayoutDense) || pb.DatasetHeader_CSR != pb.DatasetHeader_Layout(matrix.LayoutCSR) {
-		t.Errorf("layouts dense %d, CSR %d; protocol %d, %d", matrix.LayoutDense, matrix.LayoutCSR, pb.DatasetHeader_DENSE, pb.DatasetHeader_CSR)
 	}
 }

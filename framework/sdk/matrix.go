@@ -1,9 +1,6 @@
 package sdk
 
-import (
-	pb "github.com/polyclass/polyclass/framework/internal/protov1"
-	"github.com/polyclass/polyclass/framework/matrix"
-)
+import "github.com/polyclass/polyclass/framework/matrix"
 
 // The design matrix and its wire form live in package matrix, which has no
 // RPC dependency; these aliases keep them in the plugin author's one import.
@@ -25,11 +22,3 @@ func StreamMatrix(m Matrix) *EncodedMatrix { return matrix.StreamMatrix(m) }
 
 // DenseBytes is the memory a dense rows × cols matrix of float64 takes.
 func DenseBytes(rows, cols int) int64 { return matrix.DenseBytes(rows, cols) }
-
-// headerOf returns the upload header of e.
-func headerOf(e *EncodedMatrix) *pb.DatasetHeader {
-	return &pb.DatasetHeader{
-		Digest: e.Digest, Layout: pb.DatasetHeader_Layout(e.Layout()), Rows: int64(e.Rows), Cols: int64(e.Cols),
-		Nnz: int64(e.NNZ), Size: int64(e.Size()),
-	}
-}
