@@ -115,17 +115,10 @@ func pluginGrid(t *testing.T) (*Grid, *centroid) {
 	lc, _ := plugin.TestPluginGRPCConn(t, false, map[string]plugin.Plugin{sdk.LearnerPluginName: &sdk.LearnerPlugin{Impl: impl}})
 	rc, _ := plugin.TestPluginGRPCConn(t, false, map[string]plugin.Plugin{sdk.ReducerPluginName: &sdk.ReducerPlugin{Impl: oneVsAll{}}})
 	t.Cleanup(func() { lc.Close(); rc.Close() })
-	l, err := lc.Dispense(sdk.LearnerPluginName)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := rc.Dispense(sdk.ReducerPluginName)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l, r := host.NewLearnerClient(lc.Conn), host.NewReducerClient(rc.Conn)
 	linfo, rinfo := impl.Info(), oneVsAll{}.Info()
-	lp := &host.Plugin{Binary: host.Binary{Name: "centroid"}, Learner: l.(*sdk.LearnerClient), LearnerInfo: &linfo}
-	rp := &host.Plugin{Binary: host.Binary{Name: "ova"}, Reducer: r.(*sdk.ReducerClient), ReducerInfo: &rinfo}
+	lp := &host.Plugin{Binary: host.Binary{Name: "centroid"}, Learner: l, LearnerInfo: &linfo}
+	rp := &host.Plugin{Binary: host.Binary{Name: "ova"}, Reducer: r, ReducerInfo: &rinfo}
 
 	d := &Dataset{Config: &config.Dataset{Name: "blobs", Target: "class"}, Table: table,
 		Classes: []string{"a", "b", "c"}, Labels: []int{0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2},

@@ -70,9 +70,7 @@ func (h *Host) startInProcess(ctx context.Context, b Binary, impl InProcess) (*P
 		srv.GracefulStop()
 	}}
 	// Probed as a process is: Info on both services, in the same order.
-	lraw, _ := (&sdk.LearnerPlugin{}).GRPCClient(ctx, nil, conn)
-	rraw, _ := (&sdk.ReducerPlugin{}).GRPCClient(ctx, nil, conn)
-	if err := p.probe(ctx, lraw.(*sdk.LearnerClient), rraw.(*sdk.ReducerClient)); err != nil {
+	if err := p.probe(ctx, NewLearnerClient(conn), NewReducerClient(conn)); err != nil {
 		p.closeLocal()
 		return nil, fmt.Errorf("plugin %s (in-process): %w", b.Name, err)
 	}

@@ -2,11 +2,9 @@ package sdk
 
 import (
 	"bytes"
-	"context"
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/go-plugin"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/polyclass/polyclass/framework/internal/convert"
@@ -27,39 +25,6 @@ func diabetesLike() *sparse.CSR {
 		c.Indptr[i+1] = int64(len(c.Values))
 	}
 	return c
-}
-
-// BenchmarkUploadCSR measures the upload path of a fold's design matrix:
-// the host's wire form and digest (EncodeMatrix), the gRPC stream in
-// chunks, and the plugin's decoding into its cache (dropped again after
-// each upload). B/op counts both sides.
-func BenchmarkUploadCSR(b *testing.B) { benchUpload(b, EncodeMatrix) }
-
-// BenchmarkUploadCSRStreamed is BenchmarkUploadCSR with the wire bytes
-// made chunk by chunk (StreamMatrix), as the engine sends them.
-func BenchmarkUploadCSRStreamed(b *testing.B) { benchUpload(b, StreamMatrix) }
-
-func benchUpload(b *testing.B, encode func(Matrix) *EncodedMatrix) {
-	ctx := context.Background()
-	client, _ := plugin.TestPluginGRPCConn(b, false, map[string]plugin.Plugin{LearnerPluginName: &LearnerPlugin{Impl: &meanLearner{}}})
-	b.Cleanup(func() { client.Close() })
-	raw, err := client.Dispense(LearnerPluginName)
-	if err != nil {
-		b.Fatal(err)
-	}
-	c := raw.(*LearnerClient)
-	m := Matrix{CSR: diabetesLike()}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		enc := encode(m)
-		if err := c.Upload(ctx, enc); err != nil {
-			b.Fatal(err)
-		}
-		if err := c.Forget(ctx, enc.Digest); err != nil {
-			b.Fatal(err)
-		}
-	}
 }
 
 // BenchmarkGatherRowsCSR measures the copy of a fold's training rows

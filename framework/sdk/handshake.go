@@ -49,13 +49,3 @@ func GRPCDialOptions() []grpc.DialOption {
 		grpc.MaxCallSendMsgSize(MaxMessageSize),
 	)}
 }
-
-// HostPluginSets returns the versioned plugin sets a host dispenses from.
-func HostPluginSets() map[int]plugin.PluginSet {
-	return map[int]plugin.PluginSet{
-		ProtocolVersion: {
-			LearnerPluginName: &LearnerPlugin{},
-			ReducerPluginName: &ReducerPlugin{},
-		},
-	}
-}

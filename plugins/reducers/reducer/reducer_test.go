@@ -9,20 +9,17 @@ import (
 	"github.com/hashicorp/go-plugin"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/polyclass/polyclass/framework/host"
 	"github.com/polyclass/polyclass/framework/sdk"
 )
 
 // connect serves the reducer in-process over gRPC (go-plugin test helpers)
 // so that every test goes through the protocol.
-func connect(t *testing.T) *sdk.ReducerClient {
+func connect(t *testing.T) *host.ReducerClient {
 	t.Helper()
 	client, _ := plugin.TestPluginGRPCConn(t, false, map[string]plugin.Plugin{sdk.ReducerPluginName: &sdk.ReducerPlugin{Impl: New()}})
 	t.Cleanup(func() { client.Close() })
-	raw, err := client.Dispense(sdk.ReducerPluginName)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return raw.(*sdk.ReducerClient)
+	return host.NewReducerClient(client.Conn)
 }
 
 func TestPlanProblems(t *testing.T) {

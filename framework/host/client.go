@@ -1,4 +1,4 @@
-package sdk
+package host
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/polyclass/polyclass/framework/internal/convert"
 	pb "github.com/polyclass/polyclass/framework/internal/protov1"
+	"github.com/polyclass/polyclass/framework/sdk"
 )
 
 // LearnerClient is the host's handle on a learner plugin. Every method
@@ -20,14 +21,14 @@ type LearnerClient struct {
 }
 
 // Info asks the plugin to describe itself.
-func (c *LearnerClient) Info(ctx context.Context) (LearnerInfo, error) {
+func (c *LearnerClient) Info(ctx context.Context) (sdk.LearnerInfo, error) {
 	r, err := c.rpc.Info(ctx, &pb.InfoRequest{})
 	if err != nil {
-		return LearnerInfo{}, rpcErr("learner info", err)
+		return sdk.LearnerInfo{}, rpcErr("learner info", err)
 	}
-	return LearnerInfo{
+	return sdk.LearnerInfo{
 		Name: r.GetName(), Version: r.GetVersion(), Description: r.GetDescription(),
-		Capabilities: Capabilities{
+		Capabilities: sdk.Capabilities{
 			Binary: r.GetBinary(), Multiclass: r.GetMulticlass(), Regression: r.GetRegression(),
 			Scores: r.GetScores(), Probabilities: r.GetProbabilities(), Sparse: r.GetSparse(),
 			Weights: r.GetWeights(),
@@ -45,8 +46,8 @@ func (c *LearnerClient) Missing(ctx context.Context, digests ...string) ([]strin
 	return r.GetMissing(), nil
 }
 
-// Upload streams m to the plugin in chunks of at most ChunkSize bytes.
-func (c *LearnerClient) Upload(ctx context.Context, m *EncodedMatrix) error {
+// Upload streams m to the plugin in chunks of at most sdk.ChunkSize bytes.
+func (c *LearnerClient) Upload(ctx context.Context, m *sdk.EncodedMatrix) error {
 	stream, err := c.rpc.Upload(ctx)
 	if err != nil {
 		return fmt.Errorf("upload %s: %w", m.Digest, err)
@@ -79,7 +80,7 @@ func (c *LearnerClient) Upload(ctx context.Context, m *EncodedMatrix) error {
 
 // Ensure uploads m unless the plugin already holds it, and reports whether
 // it uploaded.
-func (c *LearnerClient) Ensure(ctx context.Context, m *EncodedMatrix) (bool, error) {
+func (c *LearnerClient) Ensure(ctx context.Context, m *sdk.EncodedMatrix) (bool, error) {
 	missing, err := c.Missing(ctx, m.Digest)
 	if err != nil {
 		return false, err
@@ -97,7 +98,7 @@ type ModelRef struct {
 }
 
 // Fit trains problems on the given rows of dataset digest.
-func (c *LearnerClient) Fit(ctx context.Context, digest string, rows []int, params Params, problems []Problem) ([]ModelRef, error) {
+func (c *LearnerClient) Fit(ctx context.Context, digest string, rows []int, params sdk.Params, problems []sdk.Problem) ([]ModelRef, error) {
 	req := &pb.FitRequest{Digest: digest, Rows: convert.IntsToInt64(rows), Params: convert.ParamsToPB(params)}
 	for _, p := range problems {
 		req.Problems = append(req.Problems, convert.ProblemToPB(p))
@@ -163,14 +164,14 @@ type ReducerClient struct {
 }
 
 // Info asks the plugin to describe itself.
-func (c *ReducerClient) Info(ctx context.Context) (ReducerInfo, error) {
+func (c *ReducerClient) Info(ctx context.Context) (sdk.ReducerInfo, error) {
 	r, err := c.rpc.Info(ctx, &pb.InfoRequest{})
 	if err != nil {
-		return ReducerInfo{}, rpcErr("reducer info", err)
+		return sdk.ReducerInfo{}, rpcErr("reducer info", err)
 	}
-	info := ReducerInfo{Name: r.GetName(), Version: r.GetVersion(), Description: r.GetDescription()}
+	info := sdk.ReducerInfo{Name: r.GetName(), Version: r.GetVersion(), Description: r.GetDescription()}
 	for _, s := range r.GetSchemes() {
-		info.Schemes = append(info.Schemes, Scheme{
+		info.Schemes = append(info.Schemes, sdk.Scheme{
 			Name: s.GetName(), Description: s.GetDescription(), MultiLabel: s.GetMultilabel(),
 			NeedsMulticlass: s.GetNeedsMulticlass(), NeedsRegression: s.GetNeedsRegression(),
 			Params: convert.SpecsFromPB(s.GetParams()),
@@ -180,7 +181,7 @@ func (c *ReducerClient) Info(ctx context.Context) (ReducerInfo, error) {
 }
 
 // Plan asks for the problems of one fold.
-func (c *ReducerClient) Plan(ctx context.Context, req PlanRequest) (Plan, error) {
+func (c *ReducerClient) Plan(ctx context.Context, req sdk.PlanRequest) (sdk.Plan, error) {
 	lm := convert.DenseToPB(req.LabelMatrix)
 	r, err := c.rpc.Plan(ctx, &pb.PlanRequest{
 		Scheme: req.Scheme, Params: convert.ParamsToPB(req.Params), NumClasses: int32(req.NumClasses),
@@ -188,9 +189,9 @@ func (c *ReducerClient) Plan(ctx context.Context, req PlanRequest) (Plan, error)
 		Stage: int32(req.Stage), State: req.State,
 	})
 	if err != nil {
-		return Plan{}, rpcErr("plan", err)
+		return sdk.Plan{}, rpcErr("plan", err)
 	}
-	p := Plan{
+	p := sdk.Plan{
 		Code: convert.CodeFromPB(r.GetCode()), State: r.GetState(), NeedsTrainingScores: r.GetNeedsTrainingScores(),
 		Diagnostics: r.GetDiagnostics(), Warnings: r.GetWarnings(),
 	}
@@ -198,27 +199,27 @@ func (c *ReducerClient) Plan(ctx context.Context, req PlanRequest) (Plan, error)
 		p.Problems = append(p.Problems, convert.ProblemFromPB(pp))
 	}
 	if ns := r.GetNextStage(); ns != nil {
-		p.NextStage = &StageSpec{InnerFolds: int(ns.GetInnerFolds()), AppendOutputs: ns.GetAppendOutputs(), InnerSeed: ns.GetInnerSeed()}
+		p.NextStage = &sdk.StageSpec{InnerFolds: int(ns.GetInnerFolds()), AppendOutputs: ns.GetAppendOutputs(), InnerSeed: ns.GetInnerSeed()}
 	}
 	return p, nil
 }
 
 // Decode turns a fold's outputs into predictions.
-func (c *ReducerClient) Decode(ctx context.Context, req DecodeRequest) (Decoding, error) {
+func (c *ReducerClient) Decode(ctx context.Context, req sdk.DecodeRequest) (sdk.Decoding, error) {
 	r, err := c.rpc.Decode(ctx, &pb.DecodeRequest{
 		Scheme: req.Scheme, Params: convert.ParamsToPB(req.Params), State: req.State,
 		Scores: convert.DenseToPB(req.Scores), Probabilities: convert.DenseToPB(req.Probabilities),
 		TrainingScores: convert.DenseToPB(req.TrainingScores),
 	})
 	if err != nil {
-		return Decoding{}, rpcErr("decode", err)
+		return sdk.Decoding{}, rpcErr("decode", err)
 	}
-	d := Decoding{Predicted: convert.Int32sToInts(r.GetPredicted()), Ties: int(r.GetTies())}
+	d := sdk.Decoding{Predicted: convert.Int32sToInts(r.GetPredicted()), Ties: int(r.GetTies())}
 	if d.ClassScores, err = convert.DenseFromPB(r.GetClassScores()); err != nil {
-		return Decoding{}, fmt.Errorf("decode: class scores: %w", err)
+		return sdk.Decoding{}, fmt.Errorf("decode: class scores: %w", err)
 	}
 	if d.LabelMatrix, err = convert.DenseFromPB(r.GetLabelMatrix()); err != nil {
-		return Decoding{}, fmt.Errorf("decode: label matrix: %w", err)
+		return sdk.Decoding{}, fmt.Errorf("decode: label matrix: %w", err)
 	}
 	return d, nil
 }
