@@ -375,7 +375,7 @@ func (h *Host) start(ctx context.Context, b Binary) (*Plugin, error) {
 		Stderr:          stderr,
 		SyncStderr:      stderr,
 		Logger:          hclog.NewNullLogger(),
-		GRPCDialOptions: append(sdk.GRPCDialOptions(), grpc.WithStatsHandler(h.counter(b.Name))),
+		GRPCDialOptions: append(dialOptions(), grpc.WithStatsHandler(h.counter(b.Name))),
 	})
 	p := &Plugin{Binary: b, client: client, cmd: cmd, stderr: tail}
 	fail := func(err error) (*Plugin, error) {

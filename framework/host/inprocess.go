@@ -58,7 +58,7 @@ func (h *Host) startInProcess(ctx context.Context, b Binary, impl InProcess) (*P
 	}
 	go srv.Serve(lis) //nolint:errcheck // ends with GracefulStop
 	dial := func(ctx context.Context, _ string) (net.Conn, error) { return lis.DialContext(ctx) }
-	opts := append(sdk.GRPCDialOptions(), grpc.WithContextDialer(dial),
+	opts := append(dialOptions(), grpc.WithContextDialer(dial),
 		grpc.WithTransportCredentials(insecure.NewCredentials()), grpc.WithStatsHandler(h.counter(b.Name)))
 	conn, err := grpc.NewClient("passthrough:///"+b.Name, opts...)
 	if err != nil {

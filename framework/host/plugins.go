@@ -64,3 +64,11 @@ func PluginSets() map[int]plugin.PluginSet {
 		},
 	}
 }
+
+// dialOptions are the dial options the host connects to plugins with.
+func dialOptions() []grpc.DialOption {
+	return []grpc.DialOption{grpc.WithDefaultCallOptions(
+		grpc.MaxCallRecvMsgSize(sdk.MaxMessageSize),
+		grpc.MaxCallSendMsgSize(sdk.MaxMessageSize),
+	)}
+}

@@ -41,11 +41,3 @@ func GRPCServerOptions() []grpc.ServerOption {
 		grpc.MaxSendMsgSize(MaxMessageSize),
 	}
 }
-
-// GRPCDialOptions are the dial options hosts connect to plugins with.
-func GRPCDialOptions() []grpc.DialOption {
-	return []grpc.DialOption{grpc.WithDefaultCallOptions(
-		grpc.MaxCallRecvMsgSize(MaxMessageSize),
-		grpc.MaxCallSendMsgSize(MaxMessageSize),
-	)}
-}
