@@ -191,7 +191,7 @@ func (c *ReducerClient) Plan(ctx context.Context, req PlanRequest) (Plan, error)
 	}
 	p := Plan{
 		Code: codeFromPB(r.GetCode()), State: r.GetState(), NeedsTrainingScores: r.GetNeedsTrainingScores(),
-		Diagnostics: r.GetDiagnostics(), Warnings: r.GetWarnings(),
+		Diagnostics: codeDiagnosticsFromPB(r.GetCodeDiagnostics()), Warnings: r.GetWarnings(),
 	}
 	for _, pp := range r.GetProblems() {
 		p.Problems = append(p.Problems, problemFromPB(pp))

@@ -73,7 +73,7 @@ func (s *reducerServer) Plan(ctx context.Context, req *pb.PlanRequest) (*pb.Plan
 	}
 	out := &pb.PlanResponse{
 		Code: codeToPB(plan.Code), State: plan.State, NeedsTrainingScores: plan.NeedsTrainingScores,
-		Diagnostics: plan.Diagnostics, Warnings: plan.Warnings,
+		CodeDiagnostics: codeDiagnosticsToPB(plan.Diagnostics), Warnings: plan.Warnings,
 	}
 	for _, p := range plan.Problems {
 		out.Problems = append(out.Problems, problemToPB(p))

@@ -61,7 +61,7 @@ func TestPlanProblems(t *testing.T) {
 					}
 				}
 			}
-			if plan.Code == nil || plan.Diagnostics["L"] != float64(len(tt.want)) {
+			if plan.Code == nil || plan.Diagnostics == nil || plan.Diagnostics.Columns != len(tt.want) {
 				t.Fatalf("code %v diagnostics %v", plan.Code, plan.Diagnostics)
 			}
 		})

@@ -87,10 +87,12 @@ def spec_to_pb(s):
     )
     if s.default is not None:
         out.default.CopyFrom(value_to_pb(s.default))
+    # min and max are proto3 optional: assigning one sends it, 0 included
+    # (has_min/has_max are the deprecated flags of v1 plugins).
     if s.min is not None:
-        out.has_min, out.min = True, s.min
+        out.min = s.min
     if s.max is not None:
-        out.has_max, out.max = True, s.max
+        out.max = s.max
     return out
 
 
