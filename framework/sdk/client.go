@@ -16,6 +16,9 @@ import (
 // passes the caller's context to the RPC.
 type LearnerClient struct {
 	rpc pb.LearnerServiceClient
+	// MaxMessageBytes bounds the requests and responses of Fit and Predict,
+	// which split their work to stay within it; 0 means MaxMessageSize.
+	MaxMessageBytes int
 }
 
 // Info asks the plugin to describe itself.
@@ -95,8 +98,8 @@ type ModelRef struct {
 	Outputs int
 }
 
-// Fit trains problems on the given rows of dataset digest.
-func (c *LearnerClient) Fit(ctx context.Context, digest string, rows []int, params Params, problems []Problem) ([]ModelRef, error) {
+// fitOnce trains problems on the given rows of dataset digest in one call.
+func (c *LearnerClient) fitOnce(ctx context.Context, digest string, rows []int, params Params, problems []Problem) ([]ModelRef, error) {
 	req := &pb.FitRequest{Digest: digest, Rows: intsToInt64(rows), Params: paramsToPB(params)}
 	for _, p := range problems {
 		req.Problems = append(req.Problems, problemToPB(p))
@@ -115,9 +118,10 @@ func (c *LearnerClient) Fit(ctx context.Context, digest string, rows []int, para
 	return out, nil
 }
 
-// Predict returns the rows × Σ outputs score matrix of the models on rows
-// of dataset digest, and the probabilities when asked for and available.
-func (c *LearnerClient) Predict(ctx context.Context, digest string, rows []int, models []ModelRef, probabilities bool) (scores, probs *mat.Dense, err error) {
+// predictOnce returns the rows × Σ outputs score matrix of the models on
+// rows of dataset digest, and the probabilities when asked for and
+// available, from one call.
+func (c *LearnerClient) predictOnce(ctx context.Context, digest string, rows []int, models []ModelRef, probabilities bool) (scores, probs *mat.Dense, err error) {
 	handles := make([]string, len(models))
 	for i, m := range models {
 		handles[i] = m.Handle
