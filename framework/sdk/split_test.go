@@ -7,10 +7,10 @@ import (
 	"sync"
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/test/bufconn"
-	"gonum.org/v1/gonum/mat"
 
 	"github.com/polyclass/polyclass/framework/sdk"
 	"github.com/polyclass/polyclass/plugins/logreg/learner"
