@@ -1,6 +1,7 @@
 package sdk
 
 import (
+	"slices"
 	"testing"
 
 	"google.golang.org/protobuf/proto"
@@ -44,5 +45,26 @@ func TestCodeDiagnosticsWire(t *testing.T) {
 	}
 	if codeDiagnosticsFromPB(nil) != nil || codeDiagnosticsToPB(nil) != nil {
 		t.Fatal("nil diagnostics are not nil")
+	}
+}
+
+// Class indices are 0..K−1 in Go; only a Multiclass problem's wire targets
+// are 1..K with 0 for a row not used. Other kinds cross unchanged.
+func TestMulticlassTargetsShiftAtTheWire(t *testing.T) {
+	p := Problem{Kind: Multiclass, NumClasses: 3, Targets: []float64{0, 2, NotUsed, 1}}
+	w := problemToPB(p)
+	if got, want := w.GetTargets(), []float64{1, 3, 0, 2}; !slices.Equal(got, want) {
+		t.Fatalf("wire targets %v, want %v", got, want)
+	}
+	if !slices.Equal(p.Targets, []float64{0, 2, NotUsed, 1}) {
+		t.Fatalf("the conversion changed the problem's targets: %v", p.Targets)
+	}
+	if back := problemFromPB(w); !slices.Equal(back.Targets, p.Targets) || back.Uses(2) || !back.Uses(0) {
+		t.Fatalf("back from the wire: %v", back.Targets)
+	}
+	for _, q := range []Problem{{Kind: Binary, Targets: []float64{1, 0, -1}}, {Kind: Regression, Targets: []float64{0, 2.5}}} {
+		if got := problemToPB(q).GetTargets(); !slices.Equal(got, q.Targets) {
+			t.Errorf("%v targets %v went as %v", q.Kind, q.Targets, got)
+		}
 	}
 }

@@ -118,14 +118,14 @@ func specsFromPB(ss []*pb.ParamSpec) []ParamSpec {
 
 func problemToPB(p Problem) *pb.Problem {
 	return &pb.Problem{
-		Kind: pb.Problem_Kind(p.Kind), Targets: p.Targets, NumClasses: int32(p.NumClasses),
+		Kind: pb.Problem_Kind(p.Kind), Targets: classesToWire(p.Kind, p.Targets), NumClasses: int32(p.NumClasses),
 		Weights: p.Weights, Seed: p.Seed,
 	}
 }
 
 func problemFromPB(p *pb.Problem) Problem {
 	return Problem{
-		Kind: ProblemKind(p.GetKind()), Targets: p.GetTargets(), NumClasses: int(p.GetNumClasses()),
+		Kind: ProblemKind(p.GetKind()), Targets: classesFromWire(ProblemKind(p.GetKind()), p.GetTargets()), NumClasses: int(p.GetNumClasses()),
 		Weights: p.GetWeights(), Seed: p.GetSeed(),
 	}
 }

@@ -134,7 +134,7 @@ func (*Reducer) Plan(_ context.Context, req sdk.PlanRequest) (sdk.Plan, error) {
 		}
 		t := make([]float64, len(req.Labels))
 		for i, y := range req.Labels {
-			t[i] = float64(y + 1)
+			t[i] = float64(y)
 		}
 		st, err := json.Marshal(state{K: K, L: K, Native: true})
 		if err != nil {
