@@ -119,6 +119,9 @@ def _targets(p, rows):
         used = t != 0
         y = t[used]
     elif kind == MULTICLASS:
+        # The one place the SDK sees the wire's class numbers: 1..K, 0 for
+        # a row not used (plugin.proto's Problem.Kind); authors get class
+        # indices 0..K−1, as in every other message.
         if not np.all((t == np.round(t)) & (t >= 0) & (t <= p.num_classes)):
             raise ValueError(f"class targets must be in 0..{p.num_classes}")
         used = t != 0
