@@ -51,13 +51,23 @@ func (c *LearnerClient) Fit(ctx context.Context, digest string, rows []int, para
 }
 
 // fitParts splits problems into runs of consecutive problems whose Fit
-// request takes at most limit bytes.
+// request takes at most limit bytes. It sizes the request without building
+// it: the rows as packed varints, each problem with its targets as they
+// are (packed doubles take 8 bytes whatever their values).
 func fitParts(digest string, rows []int, params Params, problems []Problem, limit int) ([][]Problem, error) {
-	base := proto.Size(&pb.FitRequest{Digest: digest, Rows: intsToInt64(rows), Params: paramsToPB(params)})
+	base := proto.Size(&pb.FitRequest{Digest: digest, Params: paramsToPB(params)})
+	if len(rows) > 0 {
+		n := 0
+		for _, r := range rows {
+			n += protowire.SizeVarint(uint64(r))
+		}
+		base += protowire.SizeTag(2) + protowire.SizeBytes(n)
+	}
 	var parts [][]Problem
 	start, size := 0, base
 	for i, p := range problems {
-		n := protowire.SizeTag(4) + protowire.SizeBytes(proto.Size(problemToPB(p)))
+		sized := &pb.Problem{Kind: pb.Problem_Kind(p.Kind), Targets: p.Targets, NumClasses: int32(p.NumClasses), Weights: p.Weights, Seed: p.Seed}
+		n := protowire.SizeTag(4) + protowire.SizeBytes(proto.Size(sized))
 		if base+n > limit {
 			return nil, fmt.Errorf("fit: problem %d over %d rows makes a %d-byte request, more than the %d-byte message bound", i, len(rows), base+n, limit)
 		}
