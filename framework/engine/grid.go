@@ -144,7 +144,7 @@ func (id ID) Key() string {
 // the grid is resolved: its code-matrix diagnostics and warnings.
 type CodeInfo struct {
 	Dataset, Reduction string
-	Diagnostics        map[string]float64
+	Diagnostics        *sdk.CodeDiagnostics
 	Warnings           []string
 }
 

@@ -80,8 +80,8 @@ func (g *Grid) FoldRows(ctx context.Context, c *Cell) (int64, error) {
 	err := g.planStages(ctx, c, func(problems []sdk.Problem, times int) {
 		for _, p := range problems {
 			var n int64
-			for _, t := range p.Targets {
-				if t != 0 || p.Kind == sdk.Regression {
+			for i := range p.Targets {
+				if p.Uses(i) {
 					n++
 				}
 			}

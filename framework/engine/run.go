@@ -36,8 +36,8 @@ type FoldResult struct {
 	Confusion [][]int `json:"confusion"`
 	// Diagnostics and Warnings are the reducer's notes on its plan (code
 	// matrix distances, degenerate columns).
-	Diagnostics  map[string]float64 `json:"diagnostics,omitempty"`
-	PlanWarnings []string           `json:"plan_warnings,omitempty"`
+	Diagnostics  *sdk.CodeDiagnostics `json:"diagnostics,omitempty"`
+	PlanWarnings []string             `json:"plan_warnings,omitempty"`
 	// Chosen names the parameter values a tuned learner chose on this
 	// fold's training part (e.g. "C=10"); TuneScores are the inner
 	// cross-validation's mean metric of each candidate, in grid order.

@@ -18,6 +18,9 @@ import (
 // passes the caller's context to the RPC.
 type LearnerClient struct {
 	rpc pb.LearnerServiceClient
+	// MaxMessageBytes bounds the requests and responses of Fit and Predict,
+	// which split their work to stay within it; 0 means MaxMessageSize.
+	MaxMessageBytes int
 }
 
 // Info asks the plugin to describe itself.
@@ -97,8 +100,8 @@ type ModelRef struct {
 	Outputs int
 }
 
-// Fit trains problems on the given rows of dataset digest.
-func (c *LearnerClient) Fit(ctx context.Context, digest string, rows []int, params sdk.Params, problems []sdk.Problem) ([]ModelRef, error) {
+// fitOnce trains problems on the given rows of dataset digest in one call.
+func (c *LearnerClient) fitOnce(ctx context.Context, digest string, rows []int, params sdk.Params, problems []sdk.Problem) ([]ModelRef, error) {
 	req := &pb.FitRequest{Digest: digest, Rows: convert.IntsToInt64(rows), Params: convert.ParamsToPB(params)}
 	for _, p := range problems {
 		req.Problems = append(req.Problems, convert.ProblemToPB(p))
@@ -117,9 +120,10 @@ func (c *LearnerClient) Fit(ctx context.Context, digest string, rows []int, para
 	return out, nil
 }
 
-// Predict returns the rows × Σ outputs score matrix of the models on rows
-// of dataset digest, and the probabilities when asked for and available.
-func (c *LearnerClient) Predict(ctx context.Context, digest string, rows []int, models []ModelRef, probabilities bool) (scores, probs *mat.Dense, err error) {
+// predictOnce returns the rows × Σ outputs score matrix of the models on
+// rows of dataset digest, and the probabilities when asked for and
+// available, from one call.
+func (c *LearnerClient) predictOnce(ctx context.Context, digest string, rows []int, models []ModelRef, probabilities bool) (scores, probs *mat.Dense, err error) {
 	handles := make([]string, len(models))
 	for i, m := range models {
 		handles[i] = m.Handle
@@ -193,7 +197,7 @@ func (c *ReducerClient) Plan(ctx context.Context, req sdk.PlanRequest) (sdk.Plan
 	}
 	p := sdk.Plan{
 		Code: convert.CodeFromPB(r.GetCode()), State: r.GetState(), NeedsTrainingScores: r.GetNeedsTrainingScores(),
-		Diagnostics: r.GetDiagnostics(), Warnings: r.GetWarnings(),
+		Diagnostics: convert.CodeDiagnosticsFromPB(r.GetCodeDiagnostics()), Warnings: r.GetWarnings(),
 	}
 	for _, pp := range r.GetProblems() {
 		p.Problems = append(p.Problems, convert.ProblemFromPB(pp))

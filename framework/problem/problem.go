@@ -14,7 +14,9 @@ type ProblemKind uint8
 const (
 	// Binary targets are −1 or +1 (0 = row not used).
 	Binary ProblemKind = iota + 1
-	// Multiclass targets are class numbers 1..NumClasses (0 = row not used).
+	// Multiclass targets are class indices 0..NumClasses−1 (NotUsed = row
+	// not used), as everywhere in Go; only the wire shifts them (see
+	// package internal/convert).
 	Multiclass
 	// Regression targets are real values; every row is used.
 	Regression
@@ -34,7 +36,8 @@ func (k ProblemKind) String() string {
 }
 
 // Problem is one training problem as the host sends it: one target per row
-// of the batch, in the wire convention of its Kind.
+// of the batch, in the convention of its Kind (Uses tells which rows it
+// trains on).
 type Problem struct {
 	Kind       ProblemKind
 	Targets    []float64

@@ -61,7 +61,7 @@ func TestFitBatchSharedRows(t *testing.T) {
 		{Kind: sdk.Binary, Targets: []float64{1, 0, -1}}, // a subset: Fit
 		{Kind: sdk.Binary, Targets: []float64{-1, -1, 1}, Weights: []float64{1, 2, 3}},
 		{Kind: sdk.Regression, Targets: []float64{4, 5, 9}},
-		{Kind: sdk.Multiclass, NumClasses: 3, Targets: []float64{1, 2, 3}},
+		{Kind: sdk.Multiclass, NumClasses: 3, Targets: []float64{0, 1, 2}},
 	}
 	models, err := c.Fit(ctx, enc.Digest, rows, nil, problems)
 	if err != nil {

@@ -1,8 +1,6 @@
 package sdk
 
 import (
-	"math"
-
 	"github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
 
@@ -30,9 +28,15 @@ const (
 // ChunkSize is the largest data chunk of a dataset upload.
 const ChunkSize = matrix.ChunkSize
 
-// MaxMessageSize bounds gRPC messages in both directions: score matrices of
-// large test folds exceed gRPC's 4 MiB default.
-const MaxMessageSize = math.MaxInt32
+// MaxMessageSize bounds gRPC messages in both directions. gRPC's 4 MiB
+// default is too small for the score matrices of large test folds; no
+// bound at all (2 GiB) lets one message, which gRPC holds whole and then
+// decodes into a second copy, take gigabytes at once. 256 MiB holds the
+// largest message the host cannot split, a plan's targets (L problems ×
+// n_train rows × 8 bytes: 78 MB for one-vs-one on covertype's 465k
+// training rows), with room to spare; LearnerClient splits a Fit batch by
+// problems and a Predict by rows to stay within it.
+const MaxMessageSize = 256 << 20
 
 // GRPCServerOptions are the server options plugins are served with.
 func GRPCServerOptions() []grpc.ServerOption {

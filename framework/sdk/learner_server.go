@@ -215,13 +215,13 @@ func convertProblem(rows []int, p Problem) (FitInput, []int, error) {
 			}
 			in.Targets = append(in.Targets, t)
 		case Multiclass:
-			if t != float64(int(t)) || t < 0 || int(t) > p.NumClasses {
-				return FitInput{}, nil, fmt.Errorf("class target %v at row %d is not in 0..%d", t, rows[i], p.NumClasses)
+			if t != float64(int(t)) || t < NotUsed || int(t) >= p.NumClasses {
+				return FitInput{}, nil, fmt.Errorf("class target %v at row %d is not a class index 0..%d (or %d, not used)", t, rows[i], p.NumClasses-1, NotUsed)
 			}
-			if t == 0 {
+			if t == NotUsed {
 				continue
 			}
-			in.Classes = append(in.Classes, int(t)-1)
+			in.Classes = append(in.Classes, int(t))
 		case Regression:
 			in.Targets = append(in.Targets, t)
 		default:

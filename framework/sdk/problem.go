@@ -8,7 +8,7 @@ import "github.com/polyclass/polyclass/framework/problem"
 // ProblemKind is the kind of target of a problem.
 type ProblemKind = problem.ProblemKind
 
-// Problem kinds (see package problem for their wire conventions).
+// Problem kinds (see package problem for their target conventions).
 const (
 	Binary     = problem.Binary
 	Multiclass = problem.Multiclass
@@ -16,7 +16,8 @@ const (
 )
 
 // Problem is one training problem as the host sends it: one target per row
-// of the batch, in the wire convention of its Kind.
+// of the batch, in the convention of its Kind (Uses tells which rows it
+// trains on).
 type Problem = problem.Problem
 
 // CodeMatrix is a K × L ternary output-code matrix, row-major.

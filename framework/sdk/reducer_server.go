@@ -74,7 +74,7 @@ func (s *reducerServer) Plan(ctx context.Context, req *pb.PlanRequest) (*pb.Plan
 	}
 	out := &pb.PlanResponse{
 		Code: convert.CodeToPB(plan.Code), State: plan.State, NeedsTrainingScores: plan.NeedsTrainingScores,
-		Diagnostics: plan.Diagnostics, Warnings: plan.Warnings,
+		CodeDiagnostics: convert.CodeDiagnosticsToPB(plan.Diagnostics), Warnings: plan.Warnings,
 	}
 	for _, p := range plan.Problems {
 		out.Problems = append(out.Problems, convert.ProblemToPB(p))

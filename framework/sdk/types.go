@@ -115,8 +115,11 @@ type Plan struct {
 	// NeedsTrainingScores asks the host to pass the models' scores on the
 	// training rows to Decode.
 	NeedsTrainingScores bool
-	Diagnostics         map[string]float64
-	Warnings            []string
+	// Diagnostics describe the code matrix, when the scheme has one.
+	Diagnostics *CodeDiagnostics
+	// Warnings are human-readable notes on the plan (e.g. the defects of
+	// a degenerate code matrix).
+	Warnings []string
 }
 
 // DecodeRequest carries a fold's outputs.

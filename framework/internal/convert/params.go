@@ -68,10 +68,10 @@ func specToPB(s param.ParamSpec) *pb.ParamSpec {
 		out.Default = valueToPB(s.Default)
 	}
 	if s.Min != nil {
-		out.HasMin, out.Min = true, *s.Min
+		out.Min = param.Bound(*s.Min)
 	}
 	if s.Max != nil {
-		out.HasMax, out.Max = true, *s.Max
+		out.Max = param.Bound(*s.Max)
 	}
 	return out
 }
@@ -84,10 +84,14 @@ func specFromPB(s *pb.ParamSpec) param.ParamSpec {
 	if s.Default != nil {
 		out.Default = valueFromPB(s.Default)
 	}
-	if s.GetHasMin() {
+	// A v1 plugin flags a bound with has_min/has_max and leaves a bound
+	// of 0 off the wire; GetMin is then 0, which is the bound.
+	//lint:ignore SA1019 reads the deprecated flag of v1 plugins
+	if s.Min != nil || s.GetHasMin() {
 		out.Min = param.Bound(s.GetMin())
 	}
-	if s.GetHasMax() {
+	//lint:ignore SA1019 reads the deprecated flag of v1 plugins
+	if s.Max != nil || s.GetHasMax() {
 		out.Max = param.Bound(s.GetMax())
 	}
 	return out

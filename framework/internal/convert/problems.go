@@ -8,7 +8,7 @@ import (
 // ProblemToPB returns the message form of p.
 func ProblemToPB(p problem.Problem) *pb.Problem {
 	return &pb.Problem{
-		Kind: pb.Problem_Kind(p.Kind), Targets: p.Targets, NumClasses: int32(p.NumClasses),
+		Kind: pb.Problem_Kind(p.Kind), Targets: classesToWire(p.Kind, p.Targets), NumClasses: int32(p.NumClasses),
 		Weights: p.Weights, Seed: p.Seed,
 	}
 }
@@ -16,7 +16,7 @@ func ProblemToPB(p problem.Problem) *pb.Problem {
 // ProblemFromPB returns the problem of message p.
 func ProblemFromPB(p *pb.Problem) problem.Problem {
 	return problem.Problem{
-		Kind: problem.ProblemKind(p.GetKind()), Targets: p.GetTargets(), NumClasses: int(p.GetNumClasses()),
+		Kind: problem.ProblemKind(p.GetKind()), Targets: classesFromWire(problem.ProblemKind(p.GetKind()), p.GetTargets()), NumClasses: int(p.GetNumClasses()),
 		Weights: p.GetWeights(), Seed: p.GetSeed(),
 	}
 }

@@ -653,7 +653,7 @@ func checkTogether(ctx context.Context, s *session) (string, error) {
 		sub := multiclassProblem(y, 3)
 		sub.NumClasses = 2
 		for i := range sub.Targets {
-			sub.Targets[i] = float64(y[i]) // class 0 unused, 1 and 2 kept
+			sub.Targets[i] = float64(y[i] - 1) // class 0 not used, 1 and 2 become 0 and 1
 		}
 		ps = append(ps, multiclassProblem(y, 3), sub)
 	}

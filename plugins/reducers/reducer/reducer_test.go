@@ -58,7 +58,7 @@ func TestPlanProblems(t *testing.T) {
 					}
 				}
 			}
-			if plan.Code == nil || plan.Diagnostics["L"] != float64(len(tt.want)) {
+			if plan.Code == nil || plan.Diagnostics == nil || plan.Diagnostics.Columns != len(tt.want) {
 				t.Fatalf("code %v diagnostics %v", plan.Code, plan.Diagnostics)
 			}
 		})
@@ -202,7 +202,7 @@ func TestNativeAndArgmax(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p := plan.Problems; len(p) != 1 || p[0].Kind != sdk.Multiclass || p[0].Targets[0] != 3 || p[0].NumClasses != 3 {
+	if p := plan.Problems; len(p) != 1 || p[0].Kind != sdk.Multiclass || p[0].Targets[0] != 2 || p[0].NumClasses != 3 {
 		t.Fatalf("native plan %+v", p)
 	}
 	probs := mat.NewDense(2, 3, []float64{0.2, 0.5, 0.3, 0.6, 0.2, 0.2})

@@ -1,0 +1,92 @@
+package sdk
+
+import (
+	"slices"
+	"testing"
+
+	"google.golang.org/protobuf/proto"
+
+	pb "github.com/polyclass/polyclass/framework/internal/protov1"
+)
+
+// A v1 plugin flags its bounds with has_min/has_max, and proto3 leaves a
+// bound of 0 off the wire: the host still reads min = 0.
+func TestParamSpecV1Bounds(t *testing.T) {
+	//lint:ignore SA1019 builds what a v1 plugin sends
+	v1 := &pb.ParamSpec{Name: "alpha", Type: pb.ParamSpec_NUMBER, HasMin: true, HasMax: true, Max: proto.Float64(3)}
+	b, err := proto.Marshal(v1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got pb.ParamSpec
+	if err := proto.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Min != nil {
+		t.Fatalf("min 0 travelled: %v", got.Min)
+	}
+	s := specFromPB(&got)
+	if s.Min == nil || *s.Min != 0 || s.Max == nil || *s.Max != 3 {
+		t.Fatalf("bounds %v %v, want 0 and 3", s.Min, s.Max)
+	}
+	// Now: a bound of 0 travels with presence; no bound stays none.
+	s = specFromPB(specToPB(ParamSpec{Name: "alpha", Type: NumberParam, Min: Bound(0)}))
+	if s.Min == nil || *s.Min != 0 || s.Max != nil {
+		t.Fatalf("bounds %v %v, want 0 and none", s.Min, s.Max)
+	}
+}
+
+// The plan's code diagnostics cross the wire as they are; a plan without
+// them has none.
+func TestCodeDiagnosticsWire(t *testing.T) {
+	d := &CodeDiagnostics{Classes: 4, Columns: 7, MinDistance: 3.5, MeanDistance: 4.25, Correcting: 1}
+	if got := codeDiagnosticsFromPB(codeDiagnosticsToPB(d)); *got != *d {
+		t.Fatalf("got %+v, want %+v", got, d)
+	}
+	if codeDiagnosticsFromPB(nil) != nil || codeDiagnosticsToPB(nil) != nil {
+		t.Fatal("nil diagnostics are not nil")
+	}
+}
+
+// Class indices are 0..K−1 in Go; only a Multiclass problem's wire targets
+// are 1..K with 0 for a row not used. Other kinds cross unchanged.
+func TestMulticlassTargetsShiftAtTheWire(t *testing.T) {
+	p := Problem{Kind: Multiclass, NumClasses: 3, Targets: []float64{0, 2, NotUsed, 1}}
+	w := problemToPB(p)
+	if got, want := w.GetTargets(), []float64{1, 3, 0, 2}; !slices.Equal(got, want) {
+		t.Fatalf("wire targets %v, want %v", got, want)
+	}
+	if !slices.Equal(p.Targets, []float64{0, 2, NotUsed, 1}) {
+		t.Fatalf("the conversion changed the problem's targets: %v", p.Targets)
+	}
+	if back := problemFromPB(w); !slices.Equal(back.Targets, p.Targets) || back.Uses(2) || !back.Uses(0) {
+		t.Fatalf("back from the wire: %v", back.Targets)
+	}
+	for _, q := range []Problem{{Kind: Binary, Targets: []float64{1, 0, -1}}, {Kind: Regression, Targets: []float64{0, 2.5}}} {
+		if got := problemToPB(q).GetTargets(); !slices.Equal(got, q.Targets) {
+			t.Errorf("%v targets %v went as %v", q.Kind, q.Targets, got)
+		}
+	}
+}
+
+// fitParts sizes a Fit request exactly as it goes on the wire: a bound of
+// the request's size keeps it whole, one byte less splits it.
+func TestFitPartsSizesTheRequest(t *testing.T) {
+	rows := []int{0, 5, 300, 1 << 20}
+	problems := []Problem{
+		{Kind: Multiclass, NumClasses: 3, Targets: []float64{0, NotUsed, 2, 1}, Seed: 7},
+		{Kind: Binary, Targets: []float64{1, -1, 0, 1}, Weights: []float64{1, 2, 3, 4}},
+	}
+	params := Params{"C": Number(2)}
+	req := &pb.FitRequest{Digest: "abc", Rows: intsToInt64(rows), Params: paramsToPB(params)}
+	for _, p := range problems {
+		req.Problems = append(req.Problems, problemToPB(p))
+	}
+	size := proto.Size(req)
+	for _, tc := range []struct{ limit, parts int }{{size, 1}, {size - 1, 2}} {
+		parts, err := fitParts("abc", rows, params, problems, tc.limit)
+		if err != nil || len(parts) != tc.parts {
+			t.Errorf("bound %d (request %d bytes): %d parts, %v; want %d", tc.limit, size, len(parts), err, tc.parts)
+		}
+	}
+}
