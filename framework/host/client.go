@@ -19,7 +19,7 @@ import (
 type LearnerClient struct {
 	rpc pb.LearnerServiceClient
 	// MaxMessageBytes bounds the requests and responses of Fit and Predict,
-	// which split their work to stay within it; 0 means MaxMessageSize.
+	// which split their work to stay within it; 0 means sdk.MaxMessageSize.
 	MaxMessageBytes int
 }
 

@@ -68,25 +68,3 @@ func TestMulticlassTargetsShiftAtTheWire(t *testing.T) {
 		}
 	}
 }
-
-// fitParts sizes a Fit request exactly as it goes on the wire: a bound of
-// the request's size keeps it whole, one byte less splits it.
-func TestFitPartsSizesTheRequest(t *testing.T) {
-	rows := []int{0, 5, 300, 1 << 20}
-	problems := []Problem{
-		{Kind: Multiclass, NumClasses: 3, Targets: []float64{0, NotUsed, 2, 1}, Seed: 7},
-		{Kind: Binary, Targets: []float64{1, -1, 0, 1}, Weights: []float64{1, 2, 3, 4}},
-	}
-	params := Params{"C": Number(2)}
-	req := &pb.FitRequest{Digest: "abc", Rows: intsToInt64(rows), Params: paramsToPB(params)}
-	for _, p := range problems {
-		req.Problems = append(req.Problems, problemToPB(p))
-	}
-	size := proto.Size(req)
-	for _, tc := range []struct{ limit, parts int }{{size, 1}, {size - 1, 2}} {
-		parts, err := fitParts("abc", rows, params, problems, tc.limit)
-		if err != nil || len(parts) != tc.parts {
-			t.Errorf("bound %d (request %d bytes): %d parts, %v; want %d", tc.limit, size, len(parts), err, tc.parts)
-		}
-	}
-}

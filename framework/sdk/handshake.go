@@ -34,8 +34,9 @@ const ChunkSize = matrix.ChunkSize
 // decodes into a second copy, take gigabytes at once. 256 MiB holds the
 // largest message the host cannot split, a plan's targets (L problems ×
 // n_train rows × 8 bytes: 78 MB for one-vs-one on covertype's 465k
-// training rows), with room to spare; LearnerClient splits a Fit batch by
-// problems and a Predict by rows to stay within it.
+// training rows), with room to spare; the host's LearnerClient (package
+// host) splits a Fit batch by problems and a Predict by rows to stay
+// within it.
 const MaxMessageSize = 256 << 20
 
 // GRPCServerOptions are the server options plugins are served with.

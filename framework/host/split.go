@@ -1,4 +1,4 @@
-package sdk
+package host
 
 import (
 	"context"
@@ -8,7 +8,9 @@ import (
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/polyclass/polyclass/framework/internal/convert"
 	pb "github.com/polyclass/polyclass/framework/internal/protov1"
+	"github.com/polyclass/polyclass/framework/sdk"
 )
 
 // predictOverhead bounds the bytes of a Predict request or response that do
@@ -20,7 +22,7 @@ func (c *LearnerClient) maxMessage() int {
 	if c.MaxMessageBytes > 0 {
 		return c.MaxMessageBytes
 	}
-	return MaxMessageSize
+	return sdk.MaxMessageSize
 }
 
 // Fit trains problems on the given rows of dataset digest. A batch whose
@@ -28,7 +30,7 @@ func (c *LearnerClient) maxMessage() int {
 // consecutive problems; the models come back in problem order. Splitting
 // changes no model: a learner fits the problems of a batch as it fits
 // them one by one.
-func (c *LearnerClient) Fit(ctx context.Context, digest string, rows []int, params Params, problems []Problem) ([]ModelRef, error) {
+func (c *LearnerClient) Fit(ctx context.Context, digest string, rows []int, params sdk.Params, problems []sdk.Problem) ([]ModelRef, error) {
 	parts, err := fitParts(digest, rows, params, problems, c.maxMessage())
 	if err != nil {
 		return nil, err
@@ -54,8 +56,8 @@ func (c *LearnerClient) Fit(ctx context.Context, digest string, rows []int, para
 // request takes at most limit bytes. It sizes the request without building
 // it: the rows as packed varints, each problem with its targets as they
 // are (packed doubles take 8 bytes whatever their values).
-func fitParts(digest string, rows []int, params Params, problems []Problem, limit int) ([][]Problem, error) {
-	base := proto.Size(&pb.FitRequest{Digest: digest, Params: paramsToPB(params)})
+func fitParts(digest string, rows []int, params sdk.Params, problems []sdk.Problem, limit int) ([][]sdk.Problem, error) {
+	base := proto.Size(&pb.FitRequest{Digest: digest, Params: convert.ParamsToPB(params)})
 	if len(rows) > 0 {
 		n := 0
 		for _, r := range rows {
@@ -63,7 +65,7 @@ func fitParts(digest string, rows []int, params Params, problems []Problem, limi
 		}
 		base += protowire.SizeTag(2) + protowire.SizeBytes(n)
 	}
-	var parts [][]Problem
+	var parts [][]sdk.Problem
 	start, size := 0, base
 	for i, p := range problems {
 		sized := &pb.Problem{Kind: pb.Problem_Kind(p.Kind), Targets: p.Targets, NumClasses: int32(p.NumClasses), Weights: p.Weights, Seed: p.Seed}

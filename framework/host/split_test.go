@@ -1,4 +1,4 @@
-package sdk_test
+package host
 
 import (
 	"context"
@@ -11,25 +11,28 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/test/bufconn"
+	"google.golang.org/protobuf/proto"
 
+	"github.com/polyclass/polyclass/framework/internal/convert"
+	pb "github.com/polyclass/polyclass/framework/internal/protov1"
 	"github.com/polyclass/polyclass/framework/sdk"
 	"github.com/polyclass/polyclass/plugins/logreg/learner"
 )
 
-// callCounter counts the unary calls a server receives, by method.
-type callCounter struct {
+// serverCalls counts the unary calls a server receives, by method.
+type serverCalls struct {
 	mu    sync.Mutex
 	calls map[string]int
 }
 
-func (c *callCounter) intercept(ctx context.Context, req any, info *grpc.UnaryServerInfo, h grpc.UnaryHandler) (any, error) {
+func (c *serverCalls) intercept(ctx context.Context, req any, info *grpc.UnaryServerInfo, h grpc.UnaryHandler) (any, error) {
 	c.mu.Lock()
 	c.calls[info.FullMethod]++
 	c.mu.Unlock()
 	return h(ctx, req)
 }
 
-func (c *callCounter) take(method string) int {
+func (c *serverCalls) take(method string) int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	n := c.calls["/polyclass.plugin.v1.LearnerService/"+method]
@@ -39,9 +42,9 @@ func (c *callCounter) take(method string) int {
 
 // serveLogreg serves the logreg learner in-process and returns a client and
 // the server's call counter.
-func serveLogreg(t *testing.T) (*sdk.LearnerClient, *callCounter) {
+func serveLogreg(t *testing.T) (*LearnerClient, *serverCalls) {
 	t.Helper()
-	calls := &callCounter{calls: map[string]int{}}
+	calls := &serverCalls{calls: map[string]int{}}
 	lis := bufconn.Listen(1 << 20)
 	srv := grpc.NewServer(append(sdk.GRPCServerOptions(), grpc.UnaryInterceptor(calls.intercept))...)
 	if err := (&sdk.LearnerPlugin{Impl: learner.New()}).GRPCServer(nil, srv); err != nil {
@@ -50,17 +53,13 @@ func serveLogreg(t *testing.T) (*sdk.LearnerClient, *callCounter) {
 	go srv.Serve(lis) //nolint:errcheck // ends with Stop
 	t.Cleanup(srv.Stop)
 	dial := func(ctx context.Context, _ string) (net.Conn, error) { return lis.DialContext(ctx) }
-	conn, err := grpc.NewClient("passthrough:///logreg", append(sdk.GRPCDialOptions(),
+	conn, err := grpc.NewClient("passthrough:///logreg", append(dialOptions(),
 		grpc.WithContextDialer(dial), grpc.WithTransportCredentials(insecure.NewCredentials()))...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { conn.Close() })
-	raw, err := (&sdk.LearnerPlugin{}).GRPCClient(context.Background(), nil, conn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return raw.(*sdk.LearnerClient), calls
+	return NewLearnerClient(conn), calls
 }
 
 // A batch of problems and a Predict over many rows that exceed a tiny
@@ -101,7 +100,7 @@ func TestFitAndPredictSplitUnderMessageBound(t *testing.T) {
 	if _, err := c.Ensure(ctx, enc); err != nil {
 		t.Fatal(err)
 	}
-	fit := func() ([]sdk.ModelRef, *mat.Dense, *mat.Dense) {
+	fit := func() ([]ModelRef, *mat.Dense, *mat.Dense) {
 		models, err := c.Fit(ctx, enc.Digest, rows, sdk.Params{"C": sdk.Number(1)}, problems)
 		if err != nil {
 			t.Fatal(err)
@@ -138,5 +137,27 @@ func TestFitAndPredictSplitUnderMessageBound(t *testing.T) {
 	c.MaxMessageBytes = 512
 	if _, err := c.Fit(ctx, enc.Digest, rows, nil, problems); err == nil {
 		t.Error("a problem larger than the bound was sent")
+	}
+}
+
+// fitParts sizes a Fit request exactly as it goes on the wire: a bound of
+// the request's size keeps it whole, one byte less splits it.
+func TestFitPartsSizesTheRequest(t *testing.T) {
+	rows := []int{0, 5, 300, 1 << 20}
+	problems := []sdk.Problem{
+		{Kind: sdk.Multiclass, NumClasses: 3, Targets: []float64{0, sdk.NotUsed, 2, 1}, Seed: 7},
+		{Kind: sdk.Binary, Targets: []float64{1, -1, 0, 1}, Weights: []float64{1, 2, 3, 4}},
+	}
+	params := sdk.Params{"C": sdk.Number(2)}
+	req := &pb.FitRequest{Digest: "abc", Rows: convert.IntsToInt64(rows), Params: convert.ParamsToPB(params)}
+	for _, p := range problems {
+		req.Problems = append(req.Problems, convert.ProblemToPB(p))
+	}
+	size := proto.Size(req)
+	for _, tc := range []struct{ limit, parts int }{{size, 1}, {size - 1, 2}} {
+		parts, err := fitParts("abc", rows, params, problems, tc.limit)
+		if err != nil || len(parts) != tc.parts {
+			t.Errorf("bound %d (request %d bytes): %d parts, %v; want %d", tc.limit, size, len(parts), err, tc.parts)
+		}
 	}
 }
