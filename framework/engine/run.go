@@ -18,6 +18,7 @@ import (
 	"github.com/polyclass/polyclass/framework/cv"
 	"github.com/polyclass/polyclass/framework/encode"
 	"github.com/polyclass/polyclass/framework/matrix"
+	"github.com/polyclass/polyclass/framework/problem"
 )
 
 // FoldResult is one fold of one cell.
@@ -36,8 +37,8 @@ type FoldResult struct {
 	Confusion [][]int `json:"confusion"`
 	// Diagnostics and Warnings are the reducer's notes on its plan (code
 	// matrix distances, degenerate columns).
-	Diagnostics  *sdk.CodeDiagnostics `json:"diagnostics,omitempty"`
-	PlanWarnings []string             `json:"plan_warnings,omitempty"`
+	Diagnostics  *problem.CodeDiagnostics `json:"diagnostics,omitempty"`
+	PlanWarnings []string                 `json:"plan_warnings,omitempty"`
 	// Chosen names the parameter values a tuned learner chose on this
 	// fold's training part (e.g. "C=10"); TuneScores are the inner
 	// cross-validation's mean metric of each candidate, in grid order.

@@ -1,6 +1,6 @@
 // Package problem holds what the host and a plugin exchange about the
-// problems a reduction makes: a training Problem (its kind and targets)
-// and a reducer's CodeMatrix.
+// problems a reduction makes: a training Problem (its kind and targets),
+// a reducer's CodeMatrix and the CodeDiagnostics of that matrix.
 //
 // It depends on no RPC machinery (no gRPC, no go-plugin, no protobuf).
 // Plugin authors meet the same names through package sdk, which
@@ -46,6 +46,22 @@ type Problem struct {
 	Weights []float64
 	// Seed seeds the problem's solver; the host sets it.
 	Seed uint64
+}
+
+// NotUsed is the target of a row a Multiclass problem does not train on.
+const NotUsed = -1
+
+// Uses reports whether p trains on row i of its batch: a Binary target
+// other than 0, a Multiclass target other than NotUsed, every Regression
+// row.
+func (p Problem) Uses(i int) bool {
+	switch p.Kind {
+	case Binary:
+		return p.Targets[i] != 0
+	case Multiclass:
+		return p.Targets[i] != NotUsed
+	}
+	return true
 }
 
 // CodeMatrix is a K × L ternary output-code matrix, row-major.

@@ -22,3 +22,10 @@ type Problem = problem.Problem
 
 // CodeMatrix is a K × L ternary output-code matrix, row-major.
 type CodeMatrix = problem.CodeMatrix
+
+// NotUsed is the target of a row a Multiclass problem does not train on.
+const NotUsed = problem.NotUsed
+
+// CodeDiagnostics summarises the quality of the code matrix behind a
+// reducer's plan (see package problem for the distance it uses).
+type CodeDiagnostics = problem.CodeDiagnostics

@@ -1,13 +1,12 @@
-package sdk
-
-import pb "github.com/polyclass/polyclass/framework/internal/protov1"
+package problem
 
 // CodeDiagnostics summarises the quality of the K × L code matrix behind a
 // reducer's plan; the host shows it in the code-matrix table of a run and
 // of its report. The distance of two rows (classes) r and s is their
 // Hamming distance with a 0 entry in either row counting ½:
 // d(r, s) = Σᵢ (1 − rᵢsᵢ)/2. Defects of the matrix (constant or duplicated
-// columns, classes no column separates) go to Plan.Warnings.
+// columns, classes no column separates) go to the plan's warnings
+// (sdk.Plan.Warnings).
 //
 // The JSON names are those of the cell files, which kept them from the
 // string map this type replaces.
@@ -24,27 +23,4 @@ type CodeDiagnostics struct {
 	// ⌊(MinDistance − 1)/2⌋, floored at 0: the number of wrong binary
 	// outputs Hamming decoding always survives.
 	Correcting int `json:"correcting"`
-}
-
-func codeDiagnosticsToPB(d *CodeDiagnostics) *pb.CodeDiagnostics {
-	if d == nil {
-		return nil
-	}
-	return &pb.CodeDiagnostics{
-		Classes: int32(d.Classes), Columns: int32(d.Columns),
-		MinDistance: d.MinDistance, MeanDistance: d.MeanDistance, Correcting: int32(d.Correcting),
-	}
-}
-
-// codeDiagnosticsFromPB converts a plan's diagnostics; a plan without them
-// (or a v1 plugin that sends only the deprecated string map, which the host
-// does not read) gives nil.
-func codeDiagnosticsFromPB(d *pb.CodeDiagnostics) *CodeDiagnostics {
-	if d == nil {
-		return nil
-	}
-	return &CodeDiagnostics{
-		Classes: int(d.GetClasses()), Columns: int(d.GetColumns()),
-		MinDistance: d.GetMinDistance(), MeanDistance: d.GetMeanDistance(), Correcting: int(d.GetCorrecting()),
-	}
 }
