@@ -19,10 +19,12 @@
 //
 // A plugin author imports this package alone. The parameter vocabulary
 // (Value, Params, ParamSpec), the design matrix (Matrix, EncodedMatrix) and
-// the problems (Problem, CodeMatrix) it re-exports as aliases live in
-// packages param, matrix and problem, which depend on no RPC machinery, so
-// that the experiment parser and the encoders use them without gRPC. The
-// host's side of the contract (LearnerClient, ReducerClient and the plugin
-// sets it dispenses from) is in package host; the conversions to protocol
-// messages both sides share are in framework/internal/convert.
+// the problems (Problem, NotUsed, CodeMatrix, CodeDiagnostics) it
+// re-exports live in packages param, matrix and problem, which depend on
+// no RPC machinery, so that the experiment parser and the encoders use
+// them without gRPC. The host's side of the contract (LearnerClient, which
+// splits Fit and Predict to stay within MaxMessageSize, ReducerClient and
+// the plugin sets it dispenses from) is in package host; the conversions
+// to protocol messages both sides share, including the shift of class
+// indices to the wire's 1..K, are in framework/internal/convert.
 package sdk
