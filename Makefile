@@ -10,13 +10,16 @@ PROTOC_GEN_GO_VERSION      := v1.36.12
 PROTOC_GEN_GO_GRPC_VERSION := v1.5.1
 # Pinned linter (fetched from the Go module proxy).
 STATICCHECK_VERSION := v0.8.2
+# Pinned protocol breaking-change checker (fetched from the Go module proxy;
+# building it takes about 2 CPU-minutes).
+BUF_VERSION := v1.75.0
 PROTO_DIR := framework/internal/protov1
 # The Python plugin SDK; its generated stubs come from Debian's protoc and
 # grpc_python_plugin (protobuf-compiler, protobuf-compiler-grpc).
 PY_SDK    := plugins/sklearn/polyclass_plugin
 PYTHON    := /usr/bin/python3
 
-.PHONY: all build run docs staticcheck tidy-check test test-deps test-slurm testdata vet fmt-check bench proto clean
+.PHONY: all build run docs staticcheck proto-breaking tidy-check test test-deps test-slurm testdata vet fmt-check bench proto clean
 
 all: build
 
@@ -49,7 +52,7 @@ vet:
 # testdata/testcount records (tests carry their own data in testdata/).
 # The timeout only catches a hang: on a shared, busy machine the README
 # freshness test (every shipped experiment) alone has taken over 15 minutes.
-test: build fmt-check tidy-check vet staticcheck
+test: build fmt-check tidy-check vet staticcheck proto-breaking
 	@bash -o pipefail -c '$(GO) test -count=1 -timeout 40m -json ./... | $(GO) run ./internal/cmd/testsummary -min-file testdata/testcount'
 	$(GO) test -race -count=1 -timeout 40m ./framework/engine/... ./framework/host/... ./cmd/bench/...
 
@@ -66,6 +69,19 @@ staticcheck:
 		GOBIN=$(TOOLS) $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION) && \
 		mv $(TOOLS)/staticcheck $(TOOLS)/staticcheck-$(STATICCHECK_VERSION); }
 	$(TOOLS)/staticcheck-$(STATICCHECK_VERSION) ./...
+
+# plugin.proto must stay wire compatible with the last released protocol
+# v1 (buf.yaml names the rules): a field deleted without reserving its
+# number and name, or a changed type or number, fails. buf takes no
+# directory inside its module as the version to compare against, so the
+# released copy is compared from a temporary directory.
+proto-breaking:
+	@test -x $(TOOLS)/buf-$(BUF_VERSION) || { \
+		GOBIN=$(TOOLS) $(GO) install github.com/bufbuild/buf/cmd/buf@$(BUF_VERSION) && \
+		mv $(TOOLS)/buf $(TOOLS)/buf-$(BUF_VERSION); }
+	@tmp=$$(mktemp -d) && cp $(PROTO_DIR)/released/v1/plugin.proto $$tmp/ && \
+		$(TOOLS)/buf-$(BUF_VERSION) breaking --against $$tmp; \
+		rc=$$?; rm -rf $$tmp; exit $$rc
 
 # Regenerates the README's tables by running the shipped experiments (a
 # test fails when the committed README differs from what this produces).

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/polyclass/polyclass/framework/host"
-	"github.com/polyclass/polyclass/framework/sdk"
 	"github.com/polyclass/polyclass/framework/sdk/conformance"
 )
 
@@ -39,7 +38,7 @@ func pluginCommand(ctx context.Context, o *options, stdout, stderr io.Writer) er
 		Client:  p.Learner,
 		Alive:   func() bool { return !p.Exited() },
 		CPUTime: func() (time.Duration, error) { return p.CPUTime() },
-		Restart: func(ctx context.Context) (*sdk.LearnerClient, error) {
+		Restart: func(ctx context.Context) (*host.LearnerClient, error) {
 			p.Stop()
 			q, err := host.Open(ctx, path, stderr)
 			if err != nil {

@@ -441,7 +441,11 @@ func writeCodes(w io.Writer, codes []engine.CodeInfo) {
 	fmt.Fprintf(w, "  %-10s %-40s %4s %4s %6s %7s %8s\n", "dataset", "reduction", "K", "L", "d_min", "d_mean", "corrects")
 	for _, c := range codes {
 		d := c.Diagnostics
-		fmt.Fprintf(w, "  %-10s %-40s %4d %4d %6g %7.2f %8d\n", c.Dataset, c.Reduction, int(d["K"]), int(d["L"]), d["d_min"], d["d_mean"], int(d["correcting"]))
+		if d == nil { // a plugin's code matrix without diagnostics
+			fmt.Fprintf(w, "  %-10s %-40s %4s %4s %6s %7s %8s\n", c.Dataset, c.Reduction, "–", "–", "–", "–", "–")
+		} else {
+			fmt.Fprintf(w, "  %-10s %-40s %4d %4d %6g %7.2f %8d\n", c.Dataset, c.Reduction, d.Classes, d.Columns, d.MinDistance, d.MeanDistance, d.Correcting)
+		}
 		for _, warn := range c.Warnings {
 			fmt.Fprintf(w, "    warning: %s\n", warn)
 		}

@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -1027,6 +1028,15 @@ cv { folds = 3 }
 		t.Fatalf("error %v, want %q in stderr:\n%s", err, want, stderr.String())
 	}
 	file = writeExperiment(t, strings.Replace(src, "KNOB", "2", 1))
+	stdout.Reset()
+	if err := run(t.Context(), []string{"validate", "--plugins", dir, file}, &stdout, &stderr); err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	// The plugin's typed code diagnostics, as bench prints them.
+	row := regexp.MustCompile(`(?m)^  iris +mine +3 +3 +2 +2\.00 +0\n    warning: knob 2 is only a test$`)
+	if !row.MatchString(stdout.String()) {
+		t.Errorf("validate printed no diagnostics row for the plugin's code:\n%s", stdout.String())
+	}
 	out := t.TempDir()
 	stderr.Reset()
 	if err := run(t.Context(), []string{"run", "--plugins", dir, "--quiet", "-o", out, file}, &stdout, &stderr); err != nil {
@@ -1034,6 +1044,10 @@ cv { folds = 3 }
 	}
 	if c := readCells(t, out)["iris|logreg|mine"]; c == nil || c.Failed() || len(c.Folds) != 3 || c.Folds[0].Metrics["accuracy"] < 0.7 {
 		t.Errorf("cell %+v", c)
+	}
+	// ... and in the report's code-matrix table.
+	if md := readFile(t, filepath.Join(out, "third.md")); !strings.Contains(md, "## Code matrices") || !strings.Contains(md, "| iris | mine | 3 | 3 | 2 | 2.00 | 0 |") {
+		t.Errorf("report has no code-matrix row for the plugin:\n%s", md)
 	}
 }
 

@@ -8,7 +8,7 @@ package config
 import (
 	"github.com/hashicorp/hcl/v2"
 
-	"github.com/polyclass/polyclass/framework/sdk"
+	"github.com/polyclass/polyclass/framework/param"
 )
 
 // Experiment is a parsed experiment file.
@@ -94,7 +94,7 @@ type Pipeline struct {
 // Param is a parameter value as written, with its location. A list given
 // for a scalar parameter expands into one combination per element.
 type Param struct {
-	Value sdk.Value
+	Value param.Value
 	Range hcl.Range
 }
 

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/polyclass/polyclass/framework/sdk"
+	"github.com/polyclass/polyclass/framework/param"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -44,7 +44,7 @@ func TestParseMinimal(t *testing.T) {
 	if l.Plugin != "logreg" {
 		t.Errorf("plugin defaults to the block name, got %q", l.Plugin)
 	}
-	if c := l.Params["C"].Value; c.Kind() != sdk.ListValue || len(c.Elems()) != 2 || c.Elems()[0].Num() != 0.1 {
+	if c := l.Params["C"].Value; c.Kind() != param.ListValue || len(c.Elems()) != 2 || c.Elems()[0].Num() != 0.1 {
 		t.Errorf("C = %v", c)
 	}
 	if len(exp.Reductions) != 1 || exp.Reductions[0].Scheme != "none" {

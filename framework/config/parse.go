@@ -22,7 +22,7 @@ import (
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
 
-	"github.com/polyclass/polyclass/framework/sdk"
+	"github.com/polyclass/polyclass/framework/param"
 )
 
 // rootSchema and variableSchema are the parts of the file read by hand (the
@@ -272,31 +272,31 @@ func (d *decoder) value(a *hcl.Attribute) (cty.Value, bool) {
 }
 
 // toValue converts an HCL value to a parameter value.
-func toValue(v cty.Value) (sdk.Value, error) {
+func toValue(v cty.Value) (param.Value, error) {
 	if v.IsNull() {
-		return sdk.Value{}, fmt.Errorf("null is not a parameter value")
+		return param.Value{}, fmt.Errorf("null is not a parameter value")
 	}
 	t := v.Type()
 	switch {
 	case t == cty.Number:
 		f, _ := v.AsBigFloat().Float64()
-		return sdk.Number(f), nil
+		return param.Number(f), nil
 	case t == cty.String:
-		return sdk.String(v.AsString()), nil
+		return param.String(v.AsString()), nil
 	case t == cty.Bool:
-		return sdk.Bool(v.True()), nil
+		return param.Bool(v.True()), nil
 	case t.IsTupleType() || t.IsListType() || t.IsSetType():
-		var out []sdk.Value
+		var out []param.Value
 		for _, e := range v.AsValueSlice() {
 			ev, err := toValue(e)
 			if err != nil {
-				return sdk.Value{}, err
+				return param.Value{}, err
 			}
 			out = append(out, ev)
 		}
-		return sdk.List(out...), nil
+		return param.List(out...), nil
 	}
-	return sdk.Value{}, fmt.Errorf("a %s is not a parameter value (use numbers, strings, bools and lists)", t.FriendlyName())
+	return param.Value{}, fmt.Errorf("a %s is not a parameter value (use numbers, strings, bools and lists)", t.FriendlyName())
 }
 
 func (d *decoder) param(name string, expr hcl.Expression) (Param, bool) {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/polyclass/polyclass/framework/sdk"
+	"github.com/polyclass/polyclass/framework/param"
 	"github.com/polyclass/polyclass/framework/sparse"
 )
 
@@ -546,16 +546,16 @@ func TestDesignMixed(t *testing.T) {
 func allSteps(t *testing.T) map[string]Step {
 	t.Helper()
 	kinds := Kinds()
-	cfg := map[string]sdk.Params{
+	cfg := map[string]param.Params{
 		"standardize":  {},
-		"impute":       {"strategy": sdk.String("median")},
-		"onehot":       {"sparse": sdk.String("always"), "unknown": sdk.Bool(true)},
-		"hash":         {"buckets": sdk.Number(16), "signed": sdk.Bool(true)},
-		"counts":       {"folds": sdk.Number(3), "include_counts": sdk.Bool(true), "min_count": sdk.Number(2)},
-		"counts_loo":   {"folds": sdk.String("loo"), "prior_sets": sdk.List(sdk.List(sdk.Number(1)), sdk.List(sdk.Number(0.5), sdk.Number(2)))},
-		"counts_hash":  {"hash_buckets": sdk.Number(4), "priors": sdk.List(sdk.Number(2))},
-		"cross":        {"keep": sdk.Bool(false)},
-		"cross_listed": {"columns": sdk.List(sdk.String("id"), sdk.String("c"))},
+		"impute":       {"strategy": param.String("median")},
+		"onehot":       {"sparse": param.String("always"), "unknown": param.Bool(true)},
+		"hash":         {"buckets": param.Number(16), "signed": param.Bool(true)},
+		"counts":       {"folds": param.Number(3), "include_counts": param.Bool(true), "min_count": param.Number(2)},
+		"counts_loo":   {"folds": param.String("loo"), "prior_sets": param.List(param.List(param.Number(1)), param.List(param.Number(0.5), param.Number(2)))},
+		"counts_hash":  {"hash_buckets": param.Number(4), "priors": param.List(param.Number(2))},
+		"cross":        {"keep": param.Bool(false)},
+		"cross_listed": {"columns": param.List(param.String("id"), param.String("c"))},
 	}
 	steps := map[string]Step{}
 	for name, p := range cfg {
@@ -564,10 +564,10 @@ func allSteps(t *testing.T) map[string]Step {
 		if !ok {
 			t.Fatalf("no kind %q", kind)
 		}
-		if errs := sdk.CheckParams(k.Options, p); len(errs) > 0 {
+		if errs := param.CheckParams(k.Options, p); len(errs) > 0 {
 			t.Fatalf("%s: %v", name, errs)
 		}
-		s, err := k.New(sdk.WithDefaults(k.Options, p))
+		s, err := k.New(param.WithDefaults(k.Options, p))
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -727,23 +727,23 @@ func TestKindsOptions(t *testing.T) {
 				}
 			}
 		}
-		if _, err := k.New(sdk.WithDefaults(k.Options, sdk.Params{})); err != nil {
+		if _, err := k.New(param.WithDefaults(k.Options, param.Params{})); err != nil {
 			t.Errorf("%s with defaults: %v", name, err)
 		}
 	}
 	counts := Kinds()["counts"]
-	for name, p := range map[string]sdk.Params{
-		"folds 1":     {"folds": sdk.Number(1)},
-		"folds 2.5":   {"folds": sdk.Number(2.5)},
-		"both priors": {"priors": sdk.List(sdk.Number(1)), "prior_sets": sdk.List(sdk.List(sdk.Number(1)))},
-		"empty set":   {"prior_sets": sdk.List(sdk.List())},
-		"neg prior":   {"priors": sdk.List(sdk.Number(-1))},
+	for name, p := range map[string]param.Params{
+		"folds 1":     {"folds": param.Number(1)},
+		"folds 2.5":   {"folds": param.Number(2.5)},
+		"both priors": {"priors": param.List(param.Number(1)), "prior_sets": param.List(param.List(param.Number(1)))},
+		"empty set":   {"prior_sets": param.List(param.List())},
+		"neg prior":   {"priors": param.List(param.Number(-1))},
 	} {
-		if _, err := counts.New(sdk.WithDefaults(counts.Options, p)); err == nil {
+		if _, err := counts.New(param.WithDefaults(counts.Options, p)); err == nil {
 			t.Errorf("counts %s: no error", name)
 		}
 	}
-	if errs := sdk.CheckParams(counts.Options, sdk.Params{"folds": sdk.String("lo")}); len(errs) == 0 {
+	if errs := param.CheckParams(counts.Options, param.Params{"folds": param.String("lo")}); len(errs) == 0 {
 		t.Error(`folds = "lo" accepted`)
 	}
 }

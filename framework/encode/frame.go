@@ -12,7 +12,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/polyclass/polyclass/framework/data"
-	"github.com/polyclass/polyclass/framework/sdk"
+	"github.com/polyclass/polyclass/framework/matrix"
 	"github.com/polyclass/polyclass/framework/sparse"
 )
 
@@ -78,18 +78,18 @@ func (f *Frame) Width() int {
 // every feature is a dense column, CSR when any block is sparse (dense
 // columns then join it as sparse entries). Categorical columns left
 // unencoded and missing values are errors.
-func (f *Frame) Design() (sdk.Matrix, []string, error) {
+func (f *Frame) Design() (matrix.Matrix, []string, error) {
 	if len(f.Cat) > 0 {
 		names := make([]string, len(f.Cat))
 		for i, c := range f.Cat {
 			names[i] = c.Name
 		}
-		return sdk.Matrix{}, nil, fmt.Errorf("categorical column(s) %s have no encoder: add an encoder such as onehot to the pipeline", strings.Join(names, ", "))
+		return matrix.Matrix{}, nil, fmt.Errorf("categorical column(s) %s have no encoder: add an encoder such as onehot to the pipeline", strings.Join(names, ", "))
 	}
 	for _, c := range f.Num {
 		for i, v := range c.Vals {
 			if math.IsNaN(v) {
-				return sdk.Matrix{}, nil, fmt.Errorf("column %q has a missing value in data row %d: add an impute encoder to the pipeline", c.Name, i+1)
+				return matrix.Matrix{}, nil, fmt.Errorf("column %q has a missing value in data row %d: add an impute encoder to the pipeline", c.Name, i+1)
 			}
 		}
 	}
@@ -101,7 +101,7 @@ func (f *Frame) Design() (sdk.Matrix, []string, error) {
 		names = append(names, b.Names...)
 	}
 	if len(names) == 0 {
-		return sdk.Matrix{}, nil, fmt.Errorf("the pipeline leaves no features")
+		return matrix.Matrix{}, nil, fmt.Errorf("the pipeline leaves no features")
 	}
 	if len(f.Sparse) == 0 {
 		m := mat.NewDense(f.Rows, len(f.Num), nil)
@@ -110,7 +110,7 @@ func (f *Frame) Design() (sdk.Matrix, []string, error) {
 				m.Set(i, j, v)
 			}
 		}
-		return sdk.Matrix{Dense: m}, names, nil
+		return matrix.Matrix{Dense: m}, names, nil
 	}
 	out := &sparse.CSR{Rows: f.Rows, Cols: len(names), Indptr: f.rowEnds()}
 	nnz := out.Indptr[f.Rows]
@@ -132,7 +132,7 @@ func (f *Frame) Design() (sdk.Matrix, []string, error) {
 			off += b.M.Cols
 		}
 	}
-	return sdk.Matrix{CSR: out}, names, nil
+	return matrix.Matrix{CSR: out}, names, nil
 }
 
 // rowEnds returns the row pointers of f's sparse design: row i's entries

@@ -5,7 +5,7 @@ import (
 	"math"
 	"sort"
 
-	"github.com/polyclass/polyclass/framework/sdk"
+	"github.com/polyclass/polyclass/framework/param"
 	"github.com/polyclass/polyclass/framework/sparse"
 )
 
@@ -31,8 +31,8 @@ type Step interface {
 type Kind struct {
 	Name        string
 	Description string
-	Options     []sdk.ParamSpec
-	New         func(opts sdk.Params) (Step, error)
+	Options     []param.ParamSpec
+	New         func(opts param.Params) (Step, error)
 }
 
 // Kinds returns the encoder types by name.
@@ -41,66 +41,66 @@ func Kinds() map[string]Kind {
 		"standardize": {
 			Name:        "standardize",
 			Description: "numeric columns: (x − mean) / std with the training rows' mean and population std (std 0 → 1)",
-			Options:     []sdk.ParamSpec{columnsSpec},
-			New: func(o sdk.Params) (Step, error) {
+			Options:     []param.ParamSpec{columnsSpec},
+			New: func(o param.Params) (Step, error) {
 				return &Standardize{Columns: o.Strings("columns")}, nil
 			},
 		},
 		"impute": {
 			Name:        "impute",
 			Description: "missing values: numeric → training mean or median; categorical → a level of its own (or the training mode)",
-			Options: []sdk.ParamSpec{columnsSpec,
-				{Name: "strategy", Type: sdk.StringParam, Default: sdk.String("mean"), Allowed: []string{"mean", "median"}, Description: "fill value of numeric columns"},
-				{Name: "categorical", Type: sdk.StringParam, Default: sdk.String("level"), Allowed: []string{"level", "mode"}, Description: "categorical columns: a new level \"<missing>\" or the most frequent training level"},
+			Options: []param.ParamSpec{columnsSpec,
+				{Name: "strategy", Type: param.StringParam, Default: param.String("mean"), Allowed: []string{"mean", "median"}, Description: "fill value of numeric columns"},
+				{Name: "categorical", Type: param.StringParam, Default: param.String("level"), Allowed: []string{"level", "mode"}, Description: "categorical columns: a new level \"<missing>\" or the most frequent training level"},
 			},
-			New: func(o sdk.Params) (Step, error) {
+			New: func(o param.Params) (Step, error) {
 				return &Impute{Columns: o.Strings("columns"), Strategy: o.Str("strategy"), Categorical: o.Str("categorical")}, nil
 			},
 		},
 		"onehot": {
 			Name:        "onehot",
 			Description: "categorical columns: one indicator per level seen in the training rows; unseen levels → all zeros; sparse beyond 64 indicators",
-			Options: []sdk.ParamSpec{columnsSpec,
-				{Name: "drop_first", Type: sdk.BoolParam, Default: sdk.Bool(false), Description: "leave out the first level's indicator"},
-				{Name: "unknown", Type: sdk.BoolParam, Default: sdk.Bool(false), Description: "add an indicator for levels unseen in training"},
-				{Name: "sparse", Type: sdk.StringParam, Default: sdk.String("auto"), Allowed: []string{"auto", "always", "never"}, Description: "emit a sparse block: auto = when the step makes more than 64 indicators"},
+			Options: []param.ParamSpec{columnsSpec,
+				{Name: "drop_first", Type: param.BoolParam, Default: param.Bool(false), Description: "leave out the first level's indicator"},
+				{Name: "unknown", Type: param.BoolParam, Default: param.Bool(false), Description: "add an indicator for levels unseen in training"},
+				{Name: "sparse", Type: param.StringParam, Default: param.String("auto"), Allowed: []string{"auto", "always", "never"}, Description: "emit a sparse block: auto = when the step makes more than 64 indicators"},
 			},
-			New: func(o sdk.Params) (Step, error) {
+			New: func(o param.Params) (Step, error) {
 				return &OneHot{Columns: o.Strings("columns"), DropFirst: o.Bool("drop_first"), Unknown: o.Bool("unknown"), Sparse: o.Str("sparse")}, nil
 			},
 		},
 		"hash": {
 			Name:        "hash",
 			Description: "categorical columns: hashing trick into one sparse block of `buckets` features (FNV-1a 64 + fmix64 of \"column=value\")",
-			Options: []sdk.ParamSpec{columnsSpec,
-				{Name: "buckets", Type: sdk.IntegerParam, Default: sdk.Number(1024), Min: sdk.Bound(1), Max: sdk.Bound(1 << 26), Description: "number of hash buckets B"},
-				{Name: "signed", Type: sdk.BoolParam, Default: sdk.Bool(false), Description: "signed hashing: each entry is ±1 by another hash bit"},
-				{Name: "seed", Type: sdk.IntegerParam, Default: sdk.Number(0), Min: sdk.Bound(0), Max: sdk.Bound(1 << 53), Description: "hash seed"},
+			Options: []param.ParamSpec{columnsSpec,
+				{Name: "buckets", Type: param.IntegerParam, Default: param.Number(1024), Min: param.Bound(1), Max: param.Bound(1 << 26), Description: "number of hash buckets B"},
+				{Name: "signed", Type: param.BoolParam, Default: param.Bool(false), Description: "signed hashing: each entry is ±1 by another hash bit"},
+				{Name: "seed", Type: param.IntegerParam, Default: param.Number(0), Min: param.Bound(0), Max: param.Bound(1 << 53), Description: "hash seed"},
 			},
-			New: func(o sdk.Params) (Step, error) {
+			New: func(o param.Params) (Step, error) {
 				return &Hash{Columns: o.Strings("columns"), Buckets: o.Int("buckets"), Signed: o.Bool("signed"), Seed: uint64(o.Int("seed"))}, nil
 			},
 		},
 		"counts": {
 			Name:        "counts",
 			Description: "categorical columns: smoothed class frequencies (successes_k + c_k)/(counts + Σc) from the training rows, optionally out-of-fold",
-			Options: []sdk.ParamSpec{columnsSpec,
-				{Name: "priors", Type: sdk.NumberListParam, Description: "prior counts c_1..c_K (one number = the same for every class); default all 1"},
-				{Name: "prior_sets", Type: sdk.NumberMatrixParam, Description: "several prior sets, one feature group each (instead of priors)"},
-				{Name: "include_counts", Type: sdk.BoolParam, Default: sdk.Bool(false), Description: "add counts(u) and successes_k(u) as features"},
-				{Name: "folds", Type: sdk.NumberOrStringParam, Default: sdk.Number(0), Min: sdk.Bound(0), Allowed: []string{"loo"}, Description: "training rows' statistics: 0 = in-sample, m ≥ 2 = out-of-fold over m parts, \"loo\" = leave-one-out"},
-				{Name: "min_count", Type: sdk.IntegerParam, Default: sdk.Number(0), Min: sdk.Bound(0), Description: "values seen in fewer training rows (and unseen values) share one rare level"},
-				{Name: "hash_buckets", Type: sdk.IntegerParam, Default: sdk.Number(0), Min: sdk.Bound(0), Max: sdk.Bound(1 << 26), Description: "keep statistics per hashed value in this many buckets (0 = per value)"},
+			Options: []param.ParamSpec{columnsSpec,
+				{Name: "priors", Type: param.NumberListParam, Description: "prior counts c_1..c_K (one number = the same for every class); default all 1"},
+				{Name: "prior_sets", Type: param.NumberMatrixParam, Description: "several prior sets, one feature group each (instead of priors)"},
+				{Name: "include_counts", Type: param.BoolParam, Default: param.Bool(false), Description: "add counts(u) and successes_k(u) as features"},
+				{Name: "folds", Type: param.NumberOrStringParam, Default: param.Number(0), Min: param.Bound(0), Allowed: []string{"loo"}, Description: "training rows' statistics: 0 = in-sample, m ≥ 2 = out-of-fold over m parts, \"loo\" = leave-one-out"},
+				{Name: "min_count", Type: param.IntegerParam, Default: param.Number(0), Min: param.Bound(0), Description: "values seen in fewer training rows (and unseen values) share one rare level"},
+				{Name: "hash_buckets", Type: param.IntegerParam, Default: param.Number(0), Min: param.Bound(0), Max: param.Bound(1 << 26), Description: "keep statistics per hashed value in this many buckets (0 = per value)"},
 			},
 			New: newCounts,
 		},
 		"cross": {
 			Name:        "cross",
 			Description: "categorical columns: add every pairwise cross a×b as a new categorical column",
-			Options: []sdk.ParamSpec{columnsSpec,
-				{Name: "keep", Type: sdk.BoolParam, Default: sdk.Bool(true), Description: "keep the crossed columns beside their crosses"},
+			Options: []param.ParamSpec{columnsSpec,
+				{Name: "keep", Type: param.BoolParam, Default: param.Bool(true), Description: "keep the crossed columns beside their crosses"},
 			},
-			New: func(o sdk.Params) (Step, error) {
+			New: func(o param.Params) (Step, error) {
 				cols := o.Strings("columns")
 				if cols != nil && len(cols) < 2 {
 					return nil, fmt.Errorf("cross needs at least two columns, got %d", len(cols))
@@ -112,7 +112,7 @@ func Kinds() map[string]Kind {
 }
 
 // newCounts builds a Counts step from checked options.
-func newCounts(o sdk.Params) (Step, error) {
+func newCounts(o param.Params) (Step, error) {
 	s := &Counts{Columns: o.Strings("columns"), IncludeCounts: o.Bool("include_counts"),
 		MinCount: o.Int("min_count"), HashBuckets: o.Int("hash_buckets")}
 	if p := o.Floats("priors"); p != nil {
@@ -136,12 +136,12 @@ func newCounts(o sdk.Params) (Step, error) {
 	}
 	if v, ok := o["folds"]; ok {
 		switch v.Kind() {
-		case sdk.StringValue:
+		case param.StringValue:
 			if v.Str() != "loo" {
 				return nil, fmt.Errorf("folds = %q: want a number or \"loo\"", v.Str())
 			}
 			s.LOO = true
-		case sdk.NumberValue:
+		case param.NumberValue:
 			m := v.Num()
 			if m != math.Trunc(m) || m == 1 || m < 0 {
 				return nil, fmt.Errorf("folds = %v: want 0 (in-sample), a whole number ≥ 2 or \"loo\"", m)
@@ -152,7 +152,7 @@ func newCounts(o sdk.Params) (Step, error) {
 	return s, nil
 }
 
-var columnsSpec = sdk.ParamSpec{Name: "columns", Type: sdk.StringListParam, Description: "columns to encode (default: every column of the kind the encoder applies to)"}
+var columnsSpec = param.ParamSpec{Name: "columns", Type: param.StringListParam, Description: "columns to encode (default: every column of the kind the encoder applies to)"}
 
 func selected(names []string, name string) bool {
 	if names == nil {

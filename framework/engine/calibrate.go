@@ -7,7 +7,7 @@ import (
 
 	"github.com/polyclass/polyclass/framework/calibrate"
 	"github.com/polyclass/polyclass/framework/cv"
-	"github.com/polyclass/polyclass/framework/sdk"
+	"github.com/polyclass/polyclass/framework/matrix"
 )
 
 // CalibrationFolds is the number of inner folds of calibrate, as
@@ -24,7 +24,7 @@ const CalibrationFolds = 5
 // decoder's class scores as they are (for svm + ova, a softmax of the
 // decision values: a monotone map of each), and the design matrix is the
 // fold's (encoders fitted on the whole training part).
-func (f *fold) calibrated(x sdk.Matrix, enc *sdk.EncodedMatrix) (*mat.Dense, error) {
+func (f *fold) calibrated(x matrix.Matrix, enc *matrix.EncodedMatrix) (*mat.Dense, error) {
 	d, kind := f.c.Dataset, f.c.Reduction.Config.Calibrate
 	inner, err := f.innerFolds(CalibrationFolds, -1)
 	if err != nil {

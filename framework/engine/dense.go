@@ -3,7 +3,7 @@ package engine
 import (
 	"fmt"
 
-	"github.com/polyclass/polyclass/framework/sdk"
+	"github.com/polyclass/polyclass/framework/matrix"
 )
 
 // DefaultDenseBudget bounds the dense matrix made for a learner without the
@@ -30,15 +30,15 @@ func (e *DenseBudgetError) Error() string {
 
 // needsDense reports whether cell c's learner must get x densified: x is
 // CSR and the learner lacks the sparse capability.
-func needsDense(c *Cell, x sdk.Matrix) bool {
+func needsDense(c *Cell, x matrix.Matrix) bool {
 	return x.CSR != nil && (c.Learner.Info == nil || !c.Learner.Info.Capabilities.Sparse)
 }
 
 // checkDense returns a *DenseBudgetError when x, densified for cell c's
 // learner, would take more than budget bytes.
-func checkDense(c *Cell, x sdk.Matrix, budget int64) error {
+func checkDense(c *Cell, x matrix.Matrix, budget int64) error {
 	r, k := x.Dims()
-	if n := sdk.DenseBytes(r, k); n > budget {
+	if n := matrix.DenseBytes(r, k); n > budget {
 		e := &DenseBudgetError{Learner: c.Learner.Config.Name, Dataset: c.Dataset.Config.Name,
 			Pipeline: c.Pipeline.Config.Name, Rows: r, Cols: k, Bytes: n, Budget: budget}
 		if c.Learner.Plugin != nil {
@@ -51,12 +51,12 @@ func checkDense(c *Cell, x sdk.Matrix, budget int64) error {
 
 // forLearner returns x as cell c's learner takes it: densified when the
 // learner lacks the sparse capability, within budget bytes.
-func forLearner(c *Cell, x sdk.Matrix, budget int64) (sdk.Matrix, error) {
+func forLearner(c *Cell, x matrix.Matrix, budget int64) (matrix.Matrix, error) {
 	if !needsDense(c, x) {
 		return x, nil
 	}
 	if err := checkDense(c, x, budget); err != nil {
-		return sdk.Matrix{}, err
+		return matrix.Matrix{}, err
 	}
 	return x.AsDense(), nil
 }

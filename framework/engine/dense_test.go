@@ -10,6 +10,7 @@ import (
 
 	"github.com/polyclass/polyclass/framework/config"
 	"github.com/polyclass/polyclass/framework/host"
+	"github.com/polyclass/polyclass/framework/matrix"
 	"github.com/polyclass/polyclass/framework/sdk"
 	"github.com/polyclass/polyclass/framework/sparse"
 )
@@ -27,9 +28,9 @@ func denseCell(sparseCapable bool) *Cell {
 }
 
 // builtEntry is a matrix entry whose design matrix is m, already built.
-func builtEntry(m sdk.Matrix) *matrixEntry {
+func builtEntry(m matrix.Matrix) *matrixEntry {
 	e := &matrixEntry{}
-	e.m, e.enc = m, sdk.EncodeMatrix(m)
+	e.m, e.enc = m, matrix.EncodeMatrix(m)
 	e.digest.Store(&e.enc.Digest)
 	return e
 }
@@ -42,7 +43,7 @@ func TestDesignDensifiesForDenseLearners(t *testing.T) {
 	// [[1 0 2] [0 0 0] [0 3 0]]
 	csr := &sparse.CSR{Rows: 3, Cols: 3, Indptr: []int64{0, 2, 2, 3}, Indices: []int32{0, 2, 1}, Values: []float64{1, 2, 3}}
 	dense := mat.NewDense(3, 3, []float64{1, 0, 2, 0, 0, 0, 0, 3, 0})
-	e := builtEntry(sdk.Matrix{CSR: csr})
+	e := builtEntry(matrix.Matrix{CSR: csr})
 	for _, tt := range []struct {
 		name      string
 		sparse    bool
@@ -50,9 +51,9 @@ func TestDesignDensifiesForDenseLearners(t *testing.T) {
 		wantEnc   string
 		wantShare bool
 	}{
-		{"sparse learner", true, true, sdk.EncodeMatrix(sdk.Matrix{CSR: csr}).Digest, false},
-		{"dense learner", false, false, sdk.EncodeMatrix(sdk.Matrix{Dense: dense}).Digest, false},
-		{"second dense learner", false, false, sdk.EncodeMatrix(sdk.Matrix{Dense: dense}).Digest, true},
+		{"sparse learner", true, true, matrix.EncodeMatrix(matrix.Matrix{CSR: csr}).Digest, false},
+		{"dense learner", false, false, matrix.EncodeMatrix(matrix.Matrix{Dense: dense}).Digest, false},
+		{"second dense learner", false, false, matrix.EncodeMatrix(matrix.Matrix{Dense: dense}).Digest, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			before := e.denc
@@ -87,10 +88,10 @@ func TestDesignDensifiesForDenseLearners(t *testing.T) {
 // matrix or a sparse learner is never refused.
 func TestDenseBudgetError(t *testing.T) {
 	// 40000 × 8192 hashed columns: 40000·8192·8 B = 2,621,440,000 B.
-	wide := sdk.Matrix{CSR: &sparse.CSR{Rows: 40000, Cols: 8192, Indptr: make([]int64, 40001)}}
+	wide := matrix.Matrix{CSR: &sparse.CSR{Rows: 40000, Cols: 8192, Indptr: make([]int64, 40001)}}
 	for _, tt := range []struct {
 		name   string
-		x      sdk.Matrix
+		x      matrix.Matrix
 		sparse bool
 		budget int64
 		want   []string // substrings of the error; nil: no error
@@ -99,11 +100,11 @@ func TestDenseBudgetError(t *testing.T) {
 			"learner centroid (plugin nc) takes dense input only",
 			"dataset adult under pipeline hash gives a 40000 × 8192 sparse design matrix: 2.4 GiB dense, over the 2 GiB budget",
 			"--dense-budget", "fewer hash buckets"}},
-		{"over a small budget", sdk.Matrix{CSR: &sparse.CSR{Rows: 3, Cols: 3, Indptr: make([]int64, 4)}}, false, 71, []string{
+		{"over a small budget", matrix.Matrix{CSR: &sparse.CSR{Rows: 3, Cols: 3, Indptr: make([]int64, 4)}}, false, 71, []string{
 			"a 3 × 3 sparse design matrix: 72 B dense, over the 71 B budget"}},
-		{"at the budget", sdk.Matrix{CSR: &sparse.CSR{Rows: 3, Cols: 3, Indptr: make([]int64, 4)}}, false, 72, nil},
+		{"at the budget", matrix.Matrix{CSR: &sparse.CSR{Rows: 3, Cols: 3, Indptr: make([]int64, 4)}}, false, 72, nil},
 		{"sparse learner", wide, true, DefaultDenseBudget, nil},
-		{"dense matrix", sdk.Matrix{Dense: mat.NewDense(3, 3, nil)}, false, 8, nil},
+		{"dense matrix", matrix.Matrix{Dense: mat.NewDense(3, 3, nil)}, false, 8, nil},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := forLearner(denseCell(tt.sparse), tt.x, tt.budget)

@@ -71,7 +71,7 @@ type fold struct {
 	params sdk.Params
 
 	fitSeconds, predictSeconds float64
-	models                     [][]sdk.ModelRef // every batch trained, released at the end
+	models                     [][]host.ModelRef // every batch trained, released at the end
 	uploaded                   map[string]*sdk.EncodedMatrix
 	// denseBudget bounds the matrices densified for a learner without
 	// the sparse capability (see forLearner).
@@ -125,7 +125,7 @@ func (f *fold) upload(enc *sdk.EncodedMatrix) error {
 }
 
 // fit trains problems on rows and keeps the models for release.
-func (f *fold) fit(digest string, rows []int, problems []sdk.Problem) ([]sdk.ModelRef, error) {
+func (f *fold) fit(digest string, rows []int, problems []sdk.Problem) ([]host.ModelRef, error) {
 	start := time.Now()
 	models, err := f.lp.Learner.Fit(f.ctx, digest, rows, f.params, problems)
 	if f.reuploaded(digest, err) {
@@ -140,7 +140,7 @@ func (f *fold) fit(digest string, rows []int, problems []sdk.Problem) ([]sdk.Mod
 }
 
 // predict scores rows; probabilities come along when the learner has them.
-func (f *fold) predict(digest string, rows []int, models []sdk.ModelRef) (scores, probs *mat.Dense, err error) {
+func (f *fold) predict(digest string, rows []int, models []host.ModelRef) (scores, probs *mat.Dense, err error) {
 	start := time.Now()
 	scores, probs, err = f.lp.Learner.Predict(f.ctx, digest, rows, models, f.c.Learner.Info.Capabilities.Probabilities)
 	if f.reuploaded(digest, err) {
@@ -564,7 +564,7 @@ func (f *fold) stage(x sdk.Matrix, enc *sdk.EncodedMatrix, plan sdk.Plan) (sdk.M
 			extra.SetRow(r, out.RawRowView(i))
 		}
 	}
-	output := func(rows []int, models []sdk.ModelRef) (*mat.Dense, error) {
+	output := func(rows []int, models []host.ModelRef) (*mat.Dense, error) {
 		scores, probs, err := f.predict(enc.Digest, rows, models)
 		if err != nil {
 			return nil, err

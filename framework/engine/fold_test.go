@@ -18,7 +18,9 @@ import (
 	"github.com/polyclass/polyclass/framework/data"
 	"github.com/polyclass/polyclass/framework/encode"
 	"github.com/polyclass/polyclass/framework/host"
+	"github.com/polyclass/polyclass/framework/matrix"
 	"github.com/polyclass/polyclass/framework/metrics"
+	"github.com/polyclass/polyclass/framework/param"
 	"github.com/polyclass/polyclass/framework/sdk"
 )
 
@@ -31,7 +33,7 @@ func (c *centroid) Info() sdk.LearnerInfo {
 	return sdk.LearnerInfo{Name: "centroid", Version: "1", Capabilities: sdk.Capabilities{Binary: true, Scores: true}}
 }
 
-func (c *centroid) Fit(_ context.Context, in sdk.FitInput, _ sdk.Params) (sdk.Model, error) {
+func (c *centroid) Fit(_ context.Context, in sdk.FitInput, _ param.Params) (sdk.Model, error) {
 	c.fits.Add(1)
 	var sum [2]float64
 	var n [2]int
@@ -50,7 +52,7 @@ type centroidModel struct{ neg, pos float64 }
 
 func (m centroidModel) Outputs() int { return 1 }
 
-func (m centroidModel) Predict(_ context.Context, x sdk.Matrix, scores, _ *mat.Dense) error {
+func (m centroidModel) Predict(_ context.Context, x matrix.Matrix, scores, _ *mat.Dense) error {
 	r, _ := x.Dims()
 	for i := 0; i < r; i++ {
 		v := x.Dense.At(i, 0)
@@ -113,17 +115,10 @@ func pluginGrid(t *testing.T) (*Grid, *centroid) {
 	lc, _ := plugin.TestPluginGRPCConn(t, false, map[string]plugin.Plugin{sdk.LearnerPluginName: &sdk.LearnerPlugin{Impl: impl}})
 	rc, _ := plugin.TestPluginGRPCConn(t, false, map[string]plugin.Plugin{sdk.ReducerPluginName: &sdk.ReducerPlugin{Impl: oneVsAll{}}})
 	t.Cleanup(func() { lc.Close(); rc.Close() })
-	l, err := lc.Dispense(sdk.LearnerPluginName)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := rc.Dispense(sdk.ReducerPluginName)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l, r := host.NewLearnerClient(lc.Conn), host.NewReducerClient(rc.Conn)
 	linfo, rinfo := impl.Info(), oneVsAll{}.Info()
-	lp := &host.Plugin{Binary: host.Binary{Name: "centroid"}, Learner: l.(*sdk.LearnerClient), LearnerInfo: &linfo}
-	rp := &host.Plugin{Binary: host.Binary{Name: "ova"}, Reducer: r.(*sdk.ReducerClient), ReducerInfo: &rinfo}
+	lp := &host.Plugin{Binary: host.Binary{Name: "centroid"}, Learner: l, LearnerInfo: &linfo}
+	rp := &host.Plugin{Binary: host.Binary{Name: "ova"}, Reducer: r, ReducerInfo: &rinfo}
 
 	d := &Dataset{Config: &config.Dataset{Name: "blobs", Target: "class"}, Table: table,
 		Classes: []string{"a", "b", "c"}, Labels: []int{0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2},
@@ -333,11 +328,7 @@ func TestSettledMatrixIsEncodedAgainWhenLost(t *testing.T) {
 			}
 			rc, _ := plugin.TestPluginGRPCConn(t, false, map[string]plugin.Plugin{sdk.ReducerPluginName: &sdk.ReducerPlugin{Impl: r}})
 			t.Cleanup(func() { rc.Close() })
-			raw, err := rc.Dispense(sdk.ReducerPluginName)
-			if err != nil {
-				t.Fatal(err)
-			}
-			g.Reductions[0].Plugin = &host.Plugin{Binary: host.Binary{Name: "ova"}, Reducer: raw.(*sdk.ReducerClient), ReducerInfo: g.Reductions[0].Plugin.ReducerInfo}
+			g.Reductions[0].Plugin = &host.Plugin{Binary: host.Binary{Name: "ova"}, Reducer: host.NewReducerClient(rc.Conn), ReducerInfo: g.Reductions[0].Plugin.ReducerInfo}
 			s = newScheduler(g, Options{Workers: 1})
 			got, stats, err := s.run(context.Background())
 			if err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/polyclass/polyclass/framework/data"
 	"github.com/polyclass/polyclass/framework/encode"
 	"github.com/polyclass/polyclass/framework/host"
+	"github.com/polyclass/polyclass/framework/param"
 	"github.com/polyclass/polyclass/framework/sdk"
 )
 
@@ -57,7 +58,7 @@ type Learner struct {
 	// the parameters that vary, TuneMetric the metric that chooses. A
 	// learner without a tune block has no Candidates: its combinations are
 	// crossed into the grid.
-	Candidates []sdk.Params
+	Candidates []param.Params
 	Tuned      map[string]bool
 	TuneMetric string
 }
@@ -77,9 +78,9 @@ type Cell struct {
 	Dataset   *Dataset
 	Pipeline  *Pipeline
 	Learner   *Learner
-	Params    sdk.Params
+	Params    param.Params
 	Reduction *Reduction
-	RedParams sdk.Params
+	RedParams param.Params
 	// Weights, when set, weighs the rows of every problem the cell's
 	// learner trains (the reduction's class_weight, else the learner's).
 	Weights *ClassWeights
@@ -121,8 +122,8 @@ func (c *Cell) ID() ID {
 // Label names the reduction with one of its parameter sets. It names only
 // the parameters its block varies (decode = ["hamming", "loss:exp"]); the
 // others are part of its name.
-func (red *Reduction) Label(params sdk.Params) string {
-	varied := sdk.Params{}
+func (red *Reduction) Label(params param.Params) string {
+	varied := param.Params{}
 	for n, v := range params {
 		if red.Varied[n] {
 			varied[n] = v
@@ -143,7 +144,7 @@ func (id ID) Key() string {
 // the grid is resolved: its code-matrix diagnostics and warnings.
 type CodeInfo struct {
 	Dataset, Reduction string
-	Diagnostics        map[string]float64
+	Diagnostics        *sdk.CodeDiagnostics
 	Warnings           []string
 }
 
@@ -185,26 +186,26 @@ func (g *Grid) Plugins() []*host.Plugin {
 
 // expand returns every combination of the list-valued parameters of a
 // scalar type: {C = [0.1, 1], tol = 1e-6} gives two parameter sets.
-func expand(params map[string]config.Param, specs []sdk.ParamSpec) ([]sdk.Params, map[string]bool) {
+func expand(params map[string]config.Param, specs []param.ParamSpec) ([]param.Params, map[string]bool) {
 	varied := map[string]bool{}
 	names := make([]string, 0, len(params))
 	for n := range params {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	out := []sdk.Params{{}}
+	out := []param.Params{{}}
 	for _, n := range names {
 		v := params[n].Value
-		choices := []sdk.Value{v}
-		s, known := sdk.LookupSpec(specs, n)
-		if v.Kind() == sdk.ListValue && known && s.Type.Scalar() {
+		choices := []param.Value{v}
+		s, known := param.LookupSpec(specs, n)
+		if v.Kind() == param.ListValue && known && s.Type.Scalar() {
 			choices = v.Elems()
 			varied[n] = true
 		}
-		var next []sdk.Params
+		var next []param.Params
 		for _, p := range out {
 			for _, c := range choices {
-				q := make(sdk.Params, len(p)+1)
+				q := make(param.Params, len(p)+1)
 				for k, x := range p {
 					q[k] = x
 				}

@@ -11,22 +11,24 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/polyclass/polyclass/framework/config"
+	"github.com/polyclass/polyclass/framework/matrix"
+	"github.com/polyclass/polyclass/framework/param"
 	"github.com/polyclass/polyclass/framework/sdk"
 	"github.com/polyclass/polyclass/framework/sparse"
 )
 
 func TestExpand(t *testing.T) {
-	specs := []sdk.ParamSpec{
-		{Name: "C", Type: sdk.NumberParam},
-		{Name: "solver", Type: sdk.StringParam},
-		{Name: "matrix", Type: sdk.NumberMatrixParam},
-		{Name: "order", Type: sdk.StringListParam},
+	specs := []param.ParamSpec{
+		{Name: "C", Type: param.NumberParam},
+		{Name: "solver", Type: param.StringParam},
+		{Name: "matrix", Type: param.NumberMatrixParam},
+		{Name: "order", Type: param.StringListParam},
 	}
 	params := map[string]config.Param{
-		"C":      {Value: sdk.List(sdk.Number(0.1), sdk.Number(1))},
-		"solver": {Value: sdk.List(sdk.String("newton"), sdk.String("lbfgs"), sdk.String("sgd"))},
-		"matrix": {Value: sdk.List(sdk.List(sdk.Number(1)), sdk.List(sdk.Number(-1)))},
-		"order":  {Value: sdk.List(sdk.String("a"), sdk.String("b"))},
+		"C":      {Value: param.List(param.Number(0.1), param.Number(1))},
+		"solver": {Value: param.List(param.String("newton"), param.String("lbfgs"), param.String("sgd"))},
+		"matrix": {Value: param.List(param.List(param.Number(1)), param.List(param.Number(-1)))},
+		"order":  {Value: param.List(param.String("a"), param.String("b"))},
 	}
 	got, varied := expand(params, specs)
 	if len(got) != 6 {
@@ -63,12 +65,12 @@ func TestSubsetProblems(t *testing.T) {
 
 func TestAppendColumns(t *testing.T) {
 	extra := mat.NewDense(2, 2, []float64{0.5, 0, 0.25, 1})
-	d := appendColumns(sdk.Matrix{Dense: mat.NewDense(2, 1, []float64{7, 8})}, extra)
+	d := appendColumns(matrix.Matrix{Dense: mat.NewDense(2, 1, []float64{7, 8})}, extra)
 	if !mat.Equal(d.Dense, mat.NewDense(2, 3, []float64{7, 0.5, 0, 8, 0.25, 1})) {
 		t.Fatalf("dense: %v", mat.Formatted(d.Dense))
 	}
 	csr := &sparse.CSR{Rows: 2, Cols: 3, Indptr: []int64{0, 1, 1}, Indices: []int32{2}, Values: []float64{5}}
-	s := appendColumns(sdk.Matrix{CSR: csr}, extra)
+	s := appendColumns(matrix.Matrix{CSR: csr}, extra)
 	if err := s.CSR.Validate(); err != nil {
 		t.Fatal(err)
 	}

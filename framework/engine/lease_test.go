@@ -9,7 +9,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
-	"github.com/polyclass/polyclass/framework/sdk"
+	"github.com/polyclass/polyclass/framework/host"
 )
 
 func TestLeasesForgetOnlyFreeDigests(t *testing.T) {
@@ -92,9 +92,9 @@ func TestNotLoaded(t *testing.T) {
 		err  error
 		want bool
 	}{
-		{&sdk.RPCError{Op: "fit", Status: status.New(codes.FailedPrecondition, "dataset d is not loaded")}, true},
-		{fmt.Errorf("fold 3: %w", &sdk.RPCError{Op: "predict", Status: status.New(codes.FailedPrecondition, "x")}), true},
-		{&sdk.RPCError{Op: "fit", Status: status.New(codes.InvalidArgument, "C must be > 0")}, false},
+		{&host.RPCError{Op: "fit", Status: status.New(codes.FailedPrecondition, "dataset d is not loaded")}, true},
+		{fmt.Errorf("fold 3: %w", &host.RPCError{Op: "predict", Status: status.New(codes.FailedPrecondition, "x")}), true},
+		{&host.RPCError{Op: "fit", Status: status.New(codes.InvalidArgument, "C must be > 0")}, false},
 		{fmt.Errorf("plain"), false},
 		{nil, false},
 	} {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/polyclass/polyclass/framework/cv"
+	"github.com/polyclass/polyclass/framework/param"
 	"github.com/polyclass/polyclass/framework/sdk"
 )
 
@@ -31,7 +32,7 @@ const maxStages = 8
 
 // planRequest is the request of the validation dry run: the reduction
 // planned on every row of the dataset.
-func planRequest(seed uint64, d *Dataset, red *Reduction, params sdk.Params) sdk.PlanRequest {
+func planRequest(seed uint64, d *Dataset, red *Reduction, params param.Params) sdk.PlanRequest {
 	req := sdk.PlanRequest{
 		Scheme: red.Scheme.Name, Params: params, NumClasses: d.K(), Labels: d.Labels,
 		ClassNames: d.Classes, Seed: cv.Seed(seed, "plan", d.Config.Name, red.Config.Name),
@@ -79,8 +80,8 @@ func (g *Grid) FoldRows(ctx context.Context, c *Cell) (int64, error) {
 	err := g.planStages(ctx, c, func(problems []sdk.Problem, times int) {
 		for _, p := range problems {
 			var n int64
-			for _, t := range p.Targets {
-				if t != 0 || p.Kind == sdk.Regression {
+			for i := range p.Targets {
+				if p.Uses(i) {
 					n++
 				}
 			}

@@ -60,13 +60,10 @@ func TestFoldRows(t *testing.T) {
 			g, _ := pluginGrid(t)
 			rc, _ := plugin.TestPluginGRPCConn(t, false, map[string]plugin.Plugin{sdk.ReducerPluginName: &sdk.ReducerPlugin{Impl: tt.reducer}})
 			t.Cleanup(func() { rc.Close() })
-			r, err := rc.Dispense(sdk.ReducerPluginName)
-			if err != nil {
-				t.Fatal(err)
-			}
+			r := host.NewReducerClient(rc.Conn)
 			info := tt.reducer.Info()
 			red := g.Cells[0].Reduction
-			red.Plugin = &host.Plugin{Binary: host.Binary{Name: info.Name}, Reducer: r.(*sdk.ReducerClient), ReducerInfo: &info}
+			red.Plugin = &host.Plugin{Binary: host.Binary{Name: info.Name}, Reducer: r, ReducerInfo: &info}
 			red.Scheme = info.Schemes[0]
 			rows, err := g.FoldRows(context.Background(), g.Cells[0])
 			if err != nil || rows != tt.rows {

@@ -21,6 +21,7 @@ import (
 	"github.com/polyclass/polyclass/framework/encode"
 	"github.com/polyclass/polyclass/framework/host"
 	"github.com/polyclass/polyclass/framework/metrics"
+	"github.com/polyclass/polyclass/framework/param"
 	"github.com/polyclass/polyclass/framework/sdk"
 	"github.com/polyclass/polyclass/framework/suggest"
 )
@@ -84,7 +85,7 @@ func Resolve(ctx context.Context, exp *config.Experiment, h *host.Host, opt Reso
 			g.Pipelines = append(g.Pipelines, rp)
 		}
 	}
-	learnerParams := map[*Learner][]sdk.Params{}
+	learnerParams := map[*Learner][]param.Params{}
 	for _, l := range exp.Learners {
 		if rl := r.learner(l); rl != nil {
 			g.Learners = append(g.Learners, rl)
@@ -92,11 +93,11 @@ func Resolve(ctx context.Context, exp *config.Experiment, h *host.Host, opt Reso
 			if l.Tune != nil {
 				r.tuned(rl, exp)
 				// One cell holds every candidate; each fold picks one.
-				rl.Candidates, learnerParams[rl] = learnerParams[rl], []sdk.Params{whole(l.Params)}
+				rl.Candidates, learnerParams[rl] = learnerParams[rl], []param.Params{whole(l.Params)}
 			}
 		}
 	}
-	redParams := map[*Reduction][]sdk.Params{}
+	redParams := map[*Reduction][]param.Params{}
 	for _, rd := range exp.Reductions {
 		if rr := r.reduction(rd); rr != nil {
 			g.Reductions = append(g.Reductions, rr)
@@ -427,12 +428,12 @@ func (r *resolver) pipeline(p *config.Pipeline, encoders map[string]*config.Enco
 			ok = false
 			continue
 		}
-		params := sdk.Params{}
+		params := param.Params{}
 		listed := false
 		for n, p := range e.Options {
 			params[n] = p.Value
 			for _, spec := range kind.Options {
-				if spec.Name == n && spec.Type.Scalar() && p.Value.Kind() == sdk.ListValue {
+				if spec.Name == n && spec.Type.Scalar() && p.Value.Kind() == param.ListValue {
 					r.errorf(p.Range, "Invalid encoder option", "Encoder %q: %s takes one value; encoder options do not expand into a grid (declare one encoder per value and a pipeline for each).", e.Name, n)
 					listed = true
 				}
@@ -446,7 +447,7 @@ func (r *resolver) pipeline(p *config.Pipeline, encoders map[string]*config.Enco
 			ok = false
 			continue
 		}
-		step, err := kind.New(sdk.WithDefaults(kind.Options, params))
+		step, err := kind.New(param.WithDefaults(kind.Options, params))
 		if err != nil {
 			r.errorf(e.DeclRange, "Invalid encoder", "Encoder %q: %v", e.Name, err)
 			ok = false
@@ -462,7 +463,7 @@ func (r *resolver) pipeline(p *config.Pipeline, encoders map[string]*config.Enco
 
 // checkParams checks each parameter, and each element of a list given for
 // a scalar parameter, against the specs, reporting at the value's location.
-func (r *resolver) checkParams(specs []sdk.ParamSpec, params map[string]config.Param, owner string) bool {
+func (r *resolver) checkParams(specs []param.ParamSpec, params map[string]config.Param, owner string) bool {
 	var valid []string
 	for _, s := range specs {
 		valid = append(valid, s.Name)
@@ -475,14 +476,14 @@ func (r *resolver) checkParams(specs []sdk.ParamSpec, params map[string]config.P
 	sort.Strings(names)
 	for _, n := range names {
 		p := params[n]
-		s, found := sdk.LookupSpec(specs, n)
+		s, found := param.LookupSpec(specs, n)
 		if !found {
 			r.errorf(p.Range, "Unknown parameter", "%s has no parameter %q; its parameters are: %s.", owner, n, strings.Join(valid, ", "))
 			ok = false
 			continue
 		}
-		values := []sdk.Value{p.Value}
-		if s.Type.Scalar() && p.Value.Kind() == sdk.ListValue {
+		values := []param.Value{p.Value}
+		if s.Type.Scalar() && p.Value.Kind() == param.ListValue {
 			values = p.Value.Elems()
 			if len(values) == 0 {
 				r.errorf(p.Range, "Invalid parameter value", "%s: %s is an empty list, so it gives no combination.", owner, n)
@@ -668,7 +669,7 @@ func (red *Reduction) meets(l *Learner) bool {
 	return ls == nil || slices.Contains(ls, l.Config.Name)
 }
 
-func (r *resolver) dryRun(g *Grid, d *Dataset, red *Reduction, params sdk.Params) {
+func (r *resolver) dryRun(g *Grid, d *Dataset, red *Reduction, params param.Params) {
 	plan, err := red.Plugin.Reducer.Plan(r.ctx, planRequest(r.exp.Seed, d, red, params))
 	label := red.Label(params)
 	if err != nil {
@@ -808,8 +809,8 @@ func (r *resolver) tuned(l *Learner, exp *config.Experiment) {
 
 // whole returns the parameters as given, lists kept whole: a tuned cell's
 // parameters, which name its candidates.
-func whole(params map[string]config.Param) sdk.Params {
-	out := sdk.Params{}
+func whole(params map[string]config.Param) param.Params {
+	out := param.Params{}
 	for n, p := range params {
 		out[n] = p.Value
 	}

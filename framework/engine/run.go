@@ -17,7 +17,8 @@ import (
 
 	"github.com/polyclass/polyclass/framework/cv"
 	"github.com/polyclass/polyclass/framework/encode"
-	"github.com/polyclass/polyclass/framework/sdk"
+	"github.com/polyclass/polyclass/framework/matrix"
+	"github.com/polyclass/polyclass/framework/problem"
 )
 
 // FoldResult is one fold of one cell.
@@ -36,8 +37,8 @@ type FoldResult struct {
 	Confusion [][]int `json:"confusion"`
 	// Diagnostics and Warnings are the reducer's notes on its plan (code
 	// matrix distances, degenerate columns).
-	Diagnostics  map[string]float64 `json:"diagnostics,omitempty"`
-	PlanWarnings []string           `json:"plan_warnings,omitempty"`
+	Diagnostics  *problem.CodeDiagnostics `json:"diagnostics,omitempty"`
+	PlanWarnings []string                 `json:"plan_warnings,omitempty"`
 	// Chosen names the parameter values a tuned learner chose on this
 	// fold's training part (e.g. "C=10"); TuneScores are the inner
 	// cross-validation's mean metric of each candidate, in grid order.
@@ -129,14 +130,14 @@ type matrixKey struct{ dataset, pipeline, repeat, fold int }
 // again, to the same digest.
 type matrixEntry struct {
 	mu  sync.Mutex // guards what follows up to refs
-	m   sdk.Matrix
-	enc *sdk.EncodedMatrix
+	m   matrix.Matrix
+	enc *matrix.EncodedMatrix
 	err error
 	// The matrix densified, for learners without the sparse capability
 	// (made on first use, when m is CSR); content addressing lets every
 	// such learner's plugin share the one upload.
-	dm   sdk.Matrix
-	denc *sdk.EncodedMatrix
+	dm   matrix.Matrix
+	denc *matrix.EncodedMatrix
 	// tasks is the number of the entry's tasks; settled holds the cells
 	// of those that have settled.
 	tasks   int
@@ -166,7 +167,7 @@ func freeIfBig(size int) {
 // holds e.mu.
 func (e *matrixEntry) size() int {
 	n := 0
-	for _, enc := range []*sdk.EncodedMatrix{e.enc, e.denc} {
+	for _, enc := range []*matrix.EncodedMatrix{e.enc, e.denc} {
 		if enc != nil {
 			n += enc.Size()
 		}
@@ -179,7 +180,7 @@ func (e *matrixEntry) size() int {
 func (e *matrixEntry) drop() {
 	e.mu.Lock()
 	size := e.size()
-	e.m, e.enc, e.dm, e.denc = sdk.Matrix{}, nil, sdk.Matrix{}, nil
+	e.m, e.enc, e.dm, e.denc = matrix.Matrix{}, nil, matrix.Matrix{}, nil
 	e.mu.Unlock()
 	freeIfBig(size)
 }
@@ -345,20 +346,20 @@ func finishCell(r *CellResult, errs map[int]error, c *Cell) {
 // it: built on first use (and again after the entry dropped it), and
 // densified (also once, within budget bytes) for a learner without the
 // sparse capability.
-func design(g *Grid, t task, e *matrixEntry, budget int64) (sdk.Matrix, *sdk.EncodedMatrix, error) {
+func design(g *Grid, t task, e *matrixEntry, budget int64) (matrix.Matrix, *matrix.EncodedMatrix, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if err := e.build(g, t); err != nil || !needsDense(t.cell, e.m) {
 		return e.m, e.enc, err
 	}
 	if err := checkDense(t.cell, e.m, budget); err != nil {
-		return sdk.Matrix{}, nil, err
+		return matrix.Matrix{}, nil, err
 	}
 	if e.denc == nil {
 		dm := e.m.AsDense()
-		denc := sdk.StreamMatrix(dm)
+		denc := matrix.StreamMatrix(dm)
 		if err := sameDigest(&e.denseDigest, denc.Digest); err != nil {
-			return sdk.Matrix{}, nil, err
+			return matrix.Matrix{}, nil, err
 		}
 		e.dm, e.denc = dm, denc
 	}
@@ -379,7 +380,7 @@ func (e *matrixEntry) build(g *Grid, t task) error {
 		e.err = err
 		return err
 	}
-	enc := sdk.StreamMatrix(m)
+	enc := matrix.StreamMatrix(m)
 	if err := sameDigest(&e.digest, enc.Digest); err != nil {
 		e.err = err
 		return err
@@ -404,18 +405,18 @@ func sameDigest(p *atomic.Pointer[string], d string) error {
 
 // encodeRows fits pipeline p's steps on the train rows of dataset d and
 // returns the design matrix of every row.
-func encodeRows(d *Dataset, p *Pipeline, train []int, seed uint64) (sdk.Matrix, error) {
+func encodeRows(d *Dataset, p *Pipeline, train []int, seed uint64) (matrix.Matrix, error) {
 	ctx := &encode.Context{Train: train, Labels: d.Labels, K: d.K(), Seed: seed}
 	f := d.Features
 	for i, s := range p.Steps {
 		var err error
 		if f, err = s.FitTransform(f, ctx); err != nil {
-			return sdk.Matrix{}, fmt.Errorf("pipeline %s step %d (%s): %w", p.Config.Name, i+1, p.Config.Steps[i], err)
+			return matrix.Matrix{}, fmt.Errorf("pipeline %s step %d (%s): %w", p.Config.Name, i+1, p.Config.Steps[i], err)
 		}
 	}
 	m, _, err := f.Design()
 	if err != nil {
-		return sdk.Matrix{}, fmt.Errorf("dataset %s, pipeline %s: %w", d.Config.Name, p.Config.Name, err)
+		return matrix.Matrix{}, fmt.Errorf("dataset %s, pipeline %s: %w", d.Config.Name, p.Config.Name, err)
 	}
 	return m, nil
 }

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/polyclass/polyclass/framework/config"
+	"github.com/polyclass/polyclass/framework/param"
 	"github.com/polyclass/polyclass/framework/sdk"
 )
 
@@ -13,12 +14,12 @@ import (
 // native learners); otherwise a softmax of the decoder's class scores.
 func TestSoftmaxScores(t *testing.T) {
 	spec := func(def string) sdk.Scheme {
-		return sdk.Scheme{Name: "s", Params: []sdk.ParamSpec{{Name: "decode", Type: sdk.StringParam, Default: sdk.String(def)}}}
+		return sdk.Scheme{Name: "s", Params: []param.ParamSpec{{Name: "decode", Type: param.StringParam, Default: param.String(def)}}}
 	}
 	for _, tc := range []struct {
 		name       string
 		scheme     sdk.Scheme
-		params     sdk.Params
+		params     param.Params
 		calibrate  string
 		multiLabel bool
 		probs      bool
@@ -26,7 +27,7 @@ func TestSoftmaxScores(t *testing.T) {
 	}{
 		{"ova, learner with probabilities", spec("argmax"), nil, "", false, true, false},
 		{"ova, learner without (svm)", spec("argmax"), nil, "", false, false, true},
-		{"ova decoded by hamming", spec("argmax"), sdk.Params{"decode": sdk.String("hamming")}, "", false, true, true},
+		{"ova decoded by hamming", spec("argmax"), param.Params{"decode": param.String("hamming")}, "", false, true, true},
 		{"ovo votes by default", spec("vote"), nil, "", false, true, true},
 		{"ova calibrated, svm", spec("argmax"), nil, "platt", false, false, false},
 		{"ecoc calibrated", spec("hamming"), nil, "isotonic", false, true, false},

@@ -5,15 +5,16 @@ import (
 	"strconv"
 
 	"github.com/polyclass/polyclass/framework/cv"
+	"github.com/polyclass/polyclass/framework/matrix"
 	"github.com/polyclass/polyclass/framework/metrics"
-	"github.com/polyclass/polyclass/framework/sdk"
+	"github.com/polyclass/polyclass/framework/param"
 )
 
 // tuning is what the inner cross-validation of a fold found.
 type tuning struct {
-	best   sdk.Params // the chosen candidate, every parameter set
-	chosen string     // its tuned parameters, e.g. "C=10"
-	scores []float64  // mean inner metric per candidate, in grid order
+	best   param.Params // the chosen candidate, every parameter set
+	chosen string       // its tuned parameters, e.g. "C=10"
+	scores []float64    // mean inner metric per candidate, in grid order
 }
 
 // tune runs the nested cross-validation of a tuned learner on the fold's
@@ -46,7 +47,7 @@ func (f *fold) tune(t task) (*tuning, error) {
 		if err != nil {
 			return nil, fmt.Errorf("tune inner fold %d: %w", j, err)
 		}
-		enc := sdk.StreamMatrix(x)
+		enc := matrix.StreamMatrix(x)
 		for ci, cand := range l.Candidates {
 			v, err := f.innerScore(train, test, cand, x, enc, m)
 			if err != nil {
@@ -60,7 +61,7 @@ func (f *fold) tune(t task) (*tuning, error) {
 		tr.scores[ci] = s / float64(k)
 	}
 	tr.best = l.Candidates[best(tr.scores, m.HigherIsBetter)]
-	varied := sdk.Params{}
+	varied := param.Params{}
 	for n := range l.Tuned {
 		varied[n] = tr.best[n]
 	}
@@ -93,7 +94,7 @@ func (f *fold) innerFolds(k int, innerSeed int64) ([]int, error) {
 
 // innerScore trains candidate params on the train rows of x and returns
 // metric m on the test rows. Its time counts toward the fold's.
-func (f *fold) innerScore(train, test []int, params sdk.Params, x sdk.Matrix, enc *sdk.EncodedMatrix, m metrics.Metric) (float64, error) {
+func (f *fold) innerScore(train, test []int, params param.Params, x matrix.Matrix, enc *matrix.EncodedMatrix, m metrics.Metric) (float64, error) {
 	sub := &fold{ctx: f.ctx, g: f.g, c: f.c, stats: f.stats, train: train, test: test,
 		seed: f.seed, solverSeed: f.solverSeed, lp: f.lp, rp: f.rp, params: params}
 	defer func() {

@@ -9,7 +9,7 @@ import (
 
 	"github.com/polyclass/polyclass/framework/config"
 	"github.com/polyclass/polyclass/framework/cv"
-	"github.com/polyclass/polyclass/framework/sdk"
+	"github.com/polyclass/polyclass/framework/param"
 )
 
 func TestBestCandidate(t *testing.T) {
@@ -110,7 +110,7 @@ func TestFitRounds(t *testing.T) {
 		t.Errorf("plain cell: %d rounds, want 1", n)
 	}
 	c.Learner.Config.Tune = &config.Tune{Folds: 5}
-	c.Learner.Candidates = make([]sdk.Params, 3)
+	c.Learner.Candidates = make([]param.Params, 3)
 	if n := c.FitRounds(); n != 1+5*3 {
 		t.Errorf("tuned over 3 candidates by 5 folds: %d rounds, want 16", n)
 	}

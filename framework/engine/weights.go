@@ -60,13 +60,16 @@ func (w *ClassWeights) Weigh(p sdk.Problem, labels []int) sdk.Problem {
 		}
 	case p.Kind == sdk.Binary:
 		f = balanced(p.Targets, func(t float64) int {
-			if t > 0 {
+			switch {
+			case t > 0:
 				return 1
+			case t < 0:
+				return 0
 			}
-			return 0
+			return -1
 		})
 	case p.Kind == sdk.Multiclass:
-		f = balanced(p.Targets, func(t float64) int { return int(t) })
+		f = balanced(p.Targets, func(t float64) int { return int(t) }) // NotUsed is −1
 	case labels != nil:
 		f = balanced(nil, nil, labels...)
 	default:
@@ -84,9 +87,9 @@ func (w *ClassWeights) Weigh(p sdk.Problem, labels []int) sdk.Problem {
 }
 
 // balanced returns n / (K · n_k) for each row, where row i is of class
-// class(targets[i]) and is used when targets[i] ≠ 0 (or of class labels[i],
-// every row used, when targets is nil); n counts the rows used and K the
-// classes among them. Unused rows weigh 1.
+// class(targets[i]) and is used when that class is not negative (or of
+// class labels[i], every row used, when targets is nil); n counts the rows
+// used and K the classes among them. Unused rows weigh 1.
 func balanced(targets []float64, class func(float64) int, labels ...int) []float64 {
 	rows := len(labels)
 	if targets != nil {
@@ -98,11 +101,8 @@ func balanced(targets []float64, class func(float64) int, labels ...int) []float
 	for i := range of {
 		if targets == nil {
 			of[i] = labels[i]
-		} else if targets[i] == 0 {
-			of[i] = -1
+		} else if of[i] = class(targets[i]); of[i] < 0 {
 			continue
-		} else {
-			of[i] = class(targets[i])
 		}
 		count[of[i]]++
 		n++

@@ -13,7 +13,7 @@ func TestClassWeights(t *testing.T) {
 	labels := []int{0, 0, 0, 0, 1, 2}
 	ova1 := sdk.Problem{Kind: sdk.Binary, Targets: []float64{-1, -1, -1, -1, 1, -1}}
 	ovo01 := sdk.Problem{Kind: sdk.Binary, Targets: []float64{1, 1, 1, 1, -1, 0}, Weights: []float64{1, 1, 1, 1, 2, 1}}
-	native := sdk.Problem{Kind: sdk.Multiclass, NumClasses: 3, Targets: []float64{1, 1, 1, 1, 2, 3}}
+	native := sdk.Problem{Kind: sdk.Multiclass, NumClasses: 3, Targets: []float64{0, 0, 0, 0, 1, 2}}
 	reg := sdk.Problem{Kind: sdk.Regression, Targets: []float64{0.5, 0, 1, -2, 3, 0}}
 	bal := &ClassWeights{Balanced: true}
 	byClass := newClassWeights(&config.ClassWeight{ByClass: map[string]float64{"b": 3, "c": 0.5}}, []string{"a", "b", "c"})

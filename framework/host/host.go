@@ -1,6 +1,9 @@
 // Package host discovers, starts and stops plugin processes and hands out
 // typed clients for them. Each plugin binary runs as one process for the
 // whole run; its stderr goes to the run log and is kept for error messages.
+//
+// The typed clients (LearnerClient, ReducerClient) are the host's side of
+// the plugin protocol; the plugin's side is package sdk.
 package host
 
 import (
@@ -83,10 +86,10 @@ func fileSHA256(path string) (string, error) {
 type Plugin struct {
 	Binary
 	// Learner and LearnerInfo are set when the plugin serves a learner.
-	Learner     *sdk.LearnerClient
+	Learner     *LearnerClient
 	LearnerInfo *sdk.LearnerInfo
 	// Reducer and ReducerInfo are set when the plugin serves a reducer.
-	Reducer     *sdk.ReducerClient
+	Reducer     *ReducerClient
 	ReducerInfo *sdk.ReducerInfo
 
 	client *plugin.Client
@@ -358,7 +361,7 @@ func (h *Host) start(ctx context.Context, b Binary) (*Plugin, error) {
 	stderr := io.MultiWriter(tail, &prefixWriter{prefix: "[" + b.Name + "] ", w: h.log})
 	client := plugin.NewClient(&plugin.ClientConfig{
 		HandshakeConfig:  sdk.Handshake,
-		VersionedPlugins: sdk.HostPluginSets(),
+		VersionedPlugins: PluginSets(),
 		Cmd:              cmd,
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
 		Managed:          true,
@@ -372,7 +375,7 @@ func (h *Host) start(ctx context.Context, b Binary) (*Plugin, error) {
 		Stderr:          stderr,
 		SyncStderr:      stderr,
 		Logger:          hclog.NewNullLogger(),
-		GRPCDialOptions: append(sdk.GRPCDialOptions(), grpc.WithStatsHandler(h.counter(b.Name))),
+		GRPCDialOptions: append(dialOptions(), grpc.WithStatsHandler(h.counter(b.Name))),
 	})
 	p := &Plugin{Binary: b, client: client, cmd: cmd, stderr: tail}
 	fail := func(err error) (*Plugin, error) {
@@ -386,13 +389,13 @@ func (h *Host) start(ctx context.Context, b Binary) (*Plugin, error) {
 	if err != nil {
 		return fail(err)
 	}
-	var lc *sdk.LearnerClient
-	var rc *sdk.ReducerClient
+	var lc *LearnerClient
+	var rc *ReducerClient
 	if raw, err := rpc.Dispense(sdk.LearnerPluginName); err == nil {
-		lc = raw.(*sdk.LearnerClient)
+		lc = raw.(*LearnerClient)
 	}
 	if raw, err := rpc.Dispense(sdk.ReducerPluginName); err == nil {
-		rc = raw.(*sdk.ReducerClient)
+		rc = raw.(*ReducerClient)
 	}
 	if err := p.probe(ctx, lc, rc); err != nil {
 		return fail(err)
@@ -403,7 +406,7 @@ func (h *Host) start(ctx context.Context, b Binary) (*Plugin, error) {
 // probe asks the plugin's learner and reducer services for their Info and
 // keeps those that answer; a service the plugin does not serve answers
 // Unimplemented. The probes are not counted in Calls (see uncounted).
-func (p *Plugin) probe(ctx context.Context, lc *sdk.LearnerClient, rc *sdk.ReducerClient) error {
+func (p *Plugin) probe(ctx context.Context, lc *LearnerClient, rc *ReducerClient) error {
 	ctx = uncounted(ctx)
 	if lc != nil {
 		info, err := lc.Info(ctx)

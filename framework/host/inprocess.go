@@ -58,7 +58,7 @@ func (h *Host) startInProcess(ctx context.Context, b Binary, impl InProcess) (*P
 	}
 	go srv.Serve(lis) //nolint:errcheck // ends with GracefulStop
 	dial := func(ctx context.Context, _ string) (net.Conn, error) { return lis.DialContext(ctx) }
-	opts := append(sdk.GRPCDialOptions(), grpc.WithContextDialer(dial),
+	opts := append(dialOptions(), grpc.WithContextDialer(dial),
 		grpc.WithTransportCredentials(insecure.NewCredentials()), grpc.WithStatsHandler(h.counter(b.Name)))
 	conn, err := grpc.NewClient("passthrough:///"+b.Name, opts...)
 	if err != nil {
@@ -70,9 +70,7 @@ func (h *Host) startInProcess(ctx context.Context, b Binary, impl InProcess) (*P
 		srv.GracefulStop()
 	}}
 	// Probed as a process is: Info on both services, in the same order.
-	lraw, _ := (&sdk.LearnerPlugin{}).GRPCClient(ctx, nil, conn)
-	rraw, _ := (&sdk.ReducerPlugin{}).GRPCClient(ctx, nil, conn)
-	if err := p.probe(ctx, lraw.(*sdk.LearnerClient), rraw.(*sdk.ReducerClient)); err != nil {
+	if err := p.probe(ctx, NewLearnerClient(conn), NewReducerClient(conn)); err != nil {
 		p.closeLocal()
 		return nil, fmt.Errorf("plugin %s (in-process): %w", b.Name, err)
 	}

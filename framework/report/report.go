@@ -161,8 +161,8 @@ func codeRows(cells []*engine.CellResult) []codeRow {
 		}
 		seen[k] = true
 		d := c.Folds[0].Diagnostics
-		rows = append(rows, codeRow{Dataset: c.Dataset, Reduction: c.Reduction, K: int(d["K"]), L: int(d["L"]),
-			Corrects: int(d["correcting"]), DMin: d["d_min"], DMean: d["d_mean"]})
+		rows = append(rows, codeRow{Dataset: c.Dataset, Reduction: c.Reduction, K: d.Classes, L: d.Columns,
+			Corrects: d.Correcting, DMin: d.MinDistance, DMean: d.MeanDistance})
 	}
 	return rows
 }

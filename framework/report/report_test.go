@@ -19,6 +19,7 @@ import (
 
 	"github.com/polyclass/polyclass/framework/engine"
 	"github.com/polyclass/polyclass/framework/metrics"
+	"github.com/polyclass/polyclass/framework/sdk"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -62,7 +63,7 @@ func goldenCells() []*engine.CellResult {
 			f := &c.Folds[i]
 			wrong := 30 - int(math.Round(30*f.Metrics["accuracy"]))
 			f.Confusion = [][]int{{15 - wrong/2, wrong / 2}, {wrong - wrong/2, 15 - (wrong - wrong/2)}}
-			f.Diagnostics = map[string]float64{"K": 2, "L": 2, "d_min": 2, "d_mean": 2, "correcting": 0}
+			f.Diagnostics = &sdk.CodeDiagnostics{Classes: 2, Columns: 2, MinDistance: 2, MeanDistance: 2}
 		}
 	}
 	return cells

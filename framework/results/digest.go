@@ -12,7 +12,7 @@ import (
 	"github.com/polyclass/polyclass/framework/config"
 	"github.com/polyclass/polyclass/framework/engine"
 	"github.com/polyclass/polyclass/framework/host"
-	"github.com/polyclass/polyclass/framework/sdk"
+	"github.com/polyclass/polyclass/framework/param"
 )
 
 // digestVersion changes whenever what a cell digest covers changes, so that
@@ -121,15 +121,15 @@ func foldsDigest(h hash.Hash, folds [][]int) {
 	h.Write([]byte{'\n'})
 }
 
-func configParams(ps map[string]config.Param) sdk.Params {
-	out := sdk.Params{}
+func configParams(ps map[string]config.Param) param.Params {
+	out := param.Params{}
 	for n, p := range ps {
 		out[n] = p.Value
 	}
 	return out
 }
 
-func putParams(put func(string, ...string), key string, p sdk.Params) {
+func putParams(put func(string, ...string), key string, p param.Params) {
 	names := make([]string, 0, len(p))
 	for n := range p {
 		names = append(names, n)

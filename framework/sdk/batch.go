@@ -14,7 +14,7 @@ import (
 //
 // The learner server calls FitBatch for the problems of one Fit request
 // that use every row of the request (Binary without a target 0,
-// Multiclass without a class 0, Regression); a problem that uses a subset
+// Multiclass without a target NotUsed, Regression); a problem that uses a subset
 // of the rows (one-vs-one) goes to Fit alone. It gathers the rows once for
 // the whole batch, splits the batch into at most as many parts as it
 // trains problems at once and calls FitBatch concurrently with the parts.

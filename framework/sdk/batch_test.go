@@ -1,4 +1,4 @@
-package sdk
+package sdk_test
 
 import (
 	"context"
@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/polyclass/polyclass/framework/sdk"
 )
 
 // batchLearner is meanLearner with FitBatch: it records the batches it
@@ -17,20 +19,20 @@ import (
 type batchLearner struct {
 	meanLearner
 	bmu     sync.Mutex
-	batches [][]FitInput
+	batches [][]sdk.FitInput
 }
 
-func (l *batchLearner) FitBatch(ctx context.Context, ins []FitInput, p Params) ([]Model, error) {
+func (l *batchLearner) FitBatch(ctx context.Context, ins []sdk.FitInput, p sdk.Params) ([]sdk.Model, error) {
 	if p.Str("solver") == "b" {
-		return nil, ErrBatchDeclined
+		return nil, sdk.ErrBatchDeclined
 	}
 	if p.Float("C") == 7 {
-		return nil, WithParam("C", errors.New("seven"))
+		return nil, sdk.WithParam("C", errors.New("seven"))
 	}
 	l.bmu.Lock()
 	l.batches = append(l.batches, ins)
 	l.bmu.Unlock()
-	models := make([]Model, len(ins))
+	models := make([]sdk.Model, len(ins))
 	for i, in := range ins {
 		m, err := l.meanLearner.Fit(ctx, in, p)
 		if err != nil {
@@ -47,19 +49,19 @@ func (l *batchLearner) FitBatch(ctx context.Context, ins []FitInput, p Params) (
 func TestFitBatchSharedRows(t *testing.T) {
 	ctx := context.Background()
 	impl := &batchLearner{}
-	c := connect(t, &LearnerPlugin{Impl: impl, Workers: 2})
+	c := connect(t, &sdk.LearnerPlugin{Impl: impl, Workers: 2})
 	x := mat.NewDense(4, 2, []float64{10, 1, 20, 2, 30, 3, 40, 4})
-	enc := EncodeMatrix(Matrix{Dense: x})
+	enc := sdk.EncodeMatrix(sdk.Matrix{Dense: x})
 	if _, err := c.Ensure(ctx, enc); err != nil {
 		t.Fatal(err)
 	}
 	rows := []int{3, 1, 0}
-	problems := []Problem{
-		{Kind: Binary, Targets: []float64{1, -1, 1}},
-		{Kind: Binary, Targets: []float64{1, 0, -1}}, // a subset: Fit
-		{Kind: Binary, Targets: []float64{-1, -1, 1}, Weights: []float64{1, 2, 3}},
-		{Kind: Regression, Targets: []float64{4, 5, 9}},
-		{Kind: Multiclass, NumClasses: 3, Targets: []float64{1, 2, 3}},
+	problems := []sdk.Problem{
+		{Kind: sdk.Binary, Targets: []float64{1, -1, 1}},
+		{Kind: sdk.Binary, Targets: []float64{1, 0, -1}}, // a subset: Fit
+		{Kind: sdk.Binary, Targets: []float64{-1, -1, 1}, Weights: []float64{1, 2, 3}},
+		{Kind: sdk.Regression, Targets: []float64{4, 5, 9}},
+		{Kind: sdk.Multiclass, NumClasses: 3, Targets: []float64{0, 1, 2}},
 	}
 	models, err := c.Fit(ctx, enc.Digest, rows, nil, problems)
 	if err != nil {
@@ -103,20 +105,20 @@ func TestFitBatchSharedRows(t *testing.T) {
 func TestFitBatchDeclinedOrFailed(t *testing.T) {
 	ctx := context.Background()
 	impl := &batchLearner{}
-	c := connect(t, &LearnerPlugin{Impl: impl})
-	enc := EncodeMatrix(Matrix{Dense: mat.NewDense(2, 1, []float64{1, 2})})
+	c := connect(t, &sdk.LearnerPlugin{Impl: impl})
+	enc := sdk.EncodeMatrix(sdk.Matrix{Dense: mat.NewDense(2, 1, []float64{1, 2})})
 	if _, err := c.Ensure(ctx, enc); err != nil {
 		t.Fatal(err)
 	}
-	problems := []Problem{{Kind: Binary, Targets: []float64{1, -1}}, {Kind: Binary, Targets: []float64{-1, 1}}}
-	if _, err := c.Fit(ctx, enc.Digest, []int{0, 1}, Params{"solver": String("b")}, problems); err != nil {
+	problems := []sdk.Problem{{Kind: sdk.Binary, Targets: []float64{1, -1}}, {Kind: sdk.Binary, Targets: []float64{-1, 1}}}
+	if _, err := c.Fit(ctx, enc.Digest, []int{0, 1}, sdk.Params{"solver": sdk.String("b")}, problems); err != nil {
 		t.Fatal(err)
 	}
 	if len(impl.batches) != 0 || len(impl.fits) != 2 {
 		t.Errorf("declined: %d batches, %d fits; want 0 and 2", len(impl.batches), len(impl.fits))
 	}
-	_, err := c.Fit(ctx, enc.Digest, []int{0, 1}, Params{"C": Number(7)}, problems)
-	if err == nil || !strings.Contains(err.Error(), "seven") || !slices.Contains(FaultParams(err), "C") {
-		t.Errorf("failed batch: err = %v (blames %v), want seven blaming C", err, FaultParams(err))
+	_, err := c.Fit(ctx, enc.Digest, []int{0, 1}, sdk.Params{"C": sdk.Number(7)}, problems)
+	if err == nil || !strings.Contains(err.Error(), "seven") || !slices.Contains(sdk.FaultParams(err), "C") {
+		t.Errorf("failed batch: err = %v (blames %v), want seven blaming C", err, sdk.FaultParams(err))
 	}
 }

@@ -2,13 +2,12 @@ package sdk
 
 import (
 	"bytes"
-	"context"
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/go-plugin"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/polyclass/polyclass/framework/internal/convert"
 	"github.com/polyclass/polyclass/framework/sparse"
 )
 
@@ -26,39 +25,6 @@ func diabetesLike() *sparse.CSR {
 		c.Indptr[i+1] = int64(len(c.Values))
 	}
 	return c
-}
-
-// BenchmarkUploadCSR measures the upload path of a fold's design matrix:
-// the host's wire form and digest (EncodeMatrix), the gRPC stream in
-// chunks, and the plugin's decoding into its cache (dropped again after
-// each upload). B/op counts both sides.
-func BenchmarkUploadCSR(b *testing.B) { benchUpload(b, EncodeMatrix) }
-
-// BenchmarkUploadCSRStreamed is BenchmarkUploadCSR with the wire bytes
-// made chunk by chunk (StreamMatrix), as the engine sends them.
-func BenchmarkUploadCSRStreamed(b *testing.B) { benchUpload(b, StreamMatrix) }
-
-func benchUpload(b *testing.B, encode func(Matrix) *EncodedMatrix) {
-	ctx := context.Background()
-	client, _ := plugin.TestPluginGRPCConn(b, false, map[string]plugin.Plugin{LearnerPluginName: &LearnerPlugin{Impl: &meanLearner{}}})
-	b.Cleanup(func() { client.Close() })
-	raw, err := client.Dispense(LearnerPluginName)
-	if err != nil {
-		b.Fatal(err)
-	}
-	c := raw.(*LearnerClient)
-	m := Matrix{CSR: diabetesLike()}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		enc := encode(m)
-		if err := c.Upload(ctx, enc); err != nil {
-			b.Fatal(err)
-		}
-		if err := c.Forget(ctx, enc.Digest); err != nil {
-			b.Fatal(err)
-		}
-	}
 }
 
 // BenchmarkGatherRowsCSR measures the copy of a fold's training rows
@@ -94,7 +60,7 @@ func TestStreamMatrixMatchesEncodeMatrix(t *testing.T) {
 		}
 		var wire []byte
 		var sizes []int
-		if err := s.eachChunk(func(p []byte) error {
+		if err := s.EachChunk(func(p []byte) error {
 			wire, sizes = append(wire, p...), append(sizes, len(p))
 			return nil
 		}); err != nil {
@@ -104,7 +70,7 @@ func TestStreamMatrixMatchesEncodeMatrix(t *testing.T) {
 			t.Fatalf("streamed bytes differ (chunks %v)", sizes)
 		}
 		for _, step := range []int{1, 3, 5, 7, 8, 1000, len(wire)} {
-			d, err := newMatrixDecoder(s.header())
+			d, err := newMatrixDecoder(convert.Header(s))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -130,28 +96,28 @@ func TestStreamMatrixMatchesEncodeMatrix(t *testing.T) {
 // many bytes, too few, and bytes that do not hash to the digest.
 func TestDecoderRejectsBadUploads(t *testing.T) {
 	e := EncodeMatrix(Matrix{Dense: mat.NewDense(2, 2, []float64{1, 2, 3, 4})})
-	h := e.header()
+	h := convert.Header(e)
 	h.Size++
 	if _, err := newMatrixDecoder(h); err == nil || !strings.Contains(err.Error(), "needs 32 bytes") {
 		t.Errorf("wrong size: %v", err)
 	}
-	d, _ := newMatrixDecoder(e.header())
+	d, _ := newMatrixDecoder(convert.Header(e))
 	if err := d.write(append(append([]byte(nil), e.Data...), 0)); err == nil {
 		t.Error("a byte too many accepted")
 	}
-	d, _ = newMatrixDecoder(e.header())
+	d, _ = newMatrixDecoder(convert.Header(e))
 	d.write(e.Data[:31])
 	if _, err := d.finish(); err == nil || !strings.Contains(err.Error(), "received 31 bytes") {
 		t.Errorf("a byte too few: %v", err)
 	}
 	bad := append([]byte(nil), e.Data...)
 	bad[3] ^= 1
-	d, _ = newMatrixDecoder(e.header())
+	d, _ = newMatrixDecoder(convert.Header(e))
 	d.write(bad)
 	if _, err := d.finish(); err == nil || !strings.Contains(err.Error(), "digest mismatch") {
 		t.Errorf("tampered bytes: %v", err)
 	}
-	h = e.header()
+	h = convert.Header(e)
 	h.Rows, h.Cols = 1<<40, 1<<40
 	if _, err := newMatrixDecoder(h); err == nil {
 		t.Error("an implausible header accepted")

@@ -17,7 +17,14 @@
 // their release. Plugins in other languages implement the same gRPC services
 // directly.
 //
-// The package also holds the host side of the contract (Handshake,
-// PluginSet, LearnerClient, ReducerClient) so that one package defines the
-// protocol for both ends, as in go-plugin's examples.
+// A plugin author imports this package alone. The parameter vocabulary
+// (Value, Params, ParamSpec), the design matrix (Matrix, EncodedMatrix) and
+// the problems (Problem, NotUsed, CodeMatrix, CodeDiagnostics) it
+// re-exports live in packages param, matrix and problem, which depend on
+// no RPC machinery, so that the experiment parser and the encoders use
+// them without gRPC. The host's side of the contract (LearnerClient, which
+// splits Fit and Predict to stay within MaxMessageSize, ReducerClient and
+// the plugin sets it dispenses from) is in package host; the conversions
+// to protocol messages both sides share, including the shift of class
+// indices to the wire's 1..K, are in framework/internal/convert.
 package sdk

@@ -1,10 +1,10 @@
 package sdk
 
 import (
-	"math"
-
 	"github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
+
+	"github.com/polyclass/polyclass/framework/matrix"
 )
 
 // ProtocolVersion is the plugin protocol version this SDK speaks.
@@ -26,34 +26,23 @@ const (
 )
 
 // ChunkSize is the largest data chunk of a dataset upload.
-const ChunkSize = 1 << 20
+const ChunkSize = matrix.ChunkSize
 
-// MaxMessageSize bounds gRPC messages in both directions: score matrices of
-// large test folds exceed gRPC's 4 MiB default.
-const MaxMessageSize = math.MaxInt32
+// MaxMessageSize bounds gRPC messages in both directions. gRPC's 4 MiB
+// default is too small for the score matrices of large test folds; no
+// bound at all (2 GiB) lets one message, which gRPC holds whole and then
+// decodes into a second copy, take gigabytes at once. 256 MiB holds the
+// largest message the host cannot split, a plan's targets (L problems ×
+// n_train rows × 8 bytes: 78 MB for one-vs-one on covertype's 465k
+// training rows), with room to spare; the host's LearnerClient (package
+// host) splits a Fit batch by problems and a Predict by rows to stay
+// within it.
+const MaxMessageSize = 256 << 20
 
 // GRPCServerOptions are the server options plugins are served with.
 func GRPCServerOptions() []grpc.ServerOption {
 	return []grpc.ServerOption{
 		grpc.MaxRecvMsgSize(MaxMessageSize),
 		grpc.MaxSendMsgSize(MaxMessageSize),
-	}
-}
-
-// GRPCDialOptions are the dial options hosts connect to plugins with.
-func GRPCDialOptions() []grpc.DialOption {
-	return []grpc.DialOption{grpc.WithDefaultCallOptions(
-		grpc.MaxCallRecvMsgSize(MaxMessageSize),
-		grpc.MaxCallSendMsgSize(MaxMessageSize),
-	)}
-}
-
-// HostPluginSets returns the versioned plugin sets a host dispenses from.
-func HostPluginSets() map[int]plugin.PluginSet {
-	return map[int]plugin.PluginSet{
-		ProtocolVersion: {
-			LearnerPluginName: &LearnerPlugin{},
-			ReducerPluginName: &ReducerPlugin{},
-		},
 	}
 }

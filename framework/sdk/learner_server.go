@@ -15,6 +15,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
+	"github.com/polyclass/polyclass/framework/internal/convert"
 	pb "github.com/polyclass/polyclass/framework/internal/protov1"
 )
 
@@ -120,7 +121,7 @@ func (s *learnerServer) Info(context.Context, *pb.InfoRequest) (*pb.LearnerInfo,
 	return &pb.LearnerInfo{
 		Name: s.info.Name, Version: s.info.Version, Description: s.info.Description,
 		Binary: c.Binary, Multiclass: c.Multiclass, Regression: c.Regression, Scores: c.Scores,
-		Probabilities: c.Probabilities, Sparse: c.Sparse, Weights: c.Weights, Params: specsToPB(s.info.Params),
+		Probabilities: c.Probabilities, Sparse: c.Sparse, Weights: c.Weights, Params: convert.SpecsToPB(s.info.Params),
 	}, nil
 }
 
@@ -214,13 +215,13 @@ func convertProblem(rows []int, p Problem) (FitInput, []int, error) {
 			}
 			in.Targets = append(in.Targets, t)
 		case Multiclass:
-			if t != float64(int(t)) || t < 0 || int(t) > p.NumClasses {
-				return FitInput{}, nil, fmt.Errorf("class target %v at row %d is not in 0..%d", t, rows[i], p.NumClasses)
+			if t != float64(int(t)) || t < NotUsed || int(t) >= p.NumClasses {
+				return FitInput{}, nil, fmt.Errorf("class target %v at row %d is not a class index 0..%d (or %d, not used)", t, rows[i], p.NumClasses-1, NotUsed)
 			}
-			if t == 0 {
+			if t == NotUsed {
 				continue
 			}
-			in.Classes = append(in.Classes, int(t)-1)
+			in.Classes = append(in.Classes, int(t))
 		case Regression:
 			in.Targets = append(in.Targets, t)
 		default:
@@ -273,7 +274,7 @@ func (s *learnerServer) Fit(ctx context.Context, req *pb.FitRequest) (*pb.FitRes
 	if err != nil {
 		return nil, err
 	}
-	params := paramsFromPB(req.GetParams())
+	params := convert.ParamsFromPB(req.GetParams())
 	if errs := CheckParams(s.info.Params, params); len(errs) > 0 {
 		err := errors.Join(errs...)
 		return nil, statusErr(codes.InvalidArgument, fmt.Sprintf("parameters: %v", err), err)
@@ -282,7 +283,7 @@ func (s *learnerServer) Fit(ctx context.Context, req *pb.FitRequest) (*pb.FitRes
 
 	problems := make([]Problem, len(req.GetProblems()))
 	for i, pp := range req.GetProblems() {
-		problems[i] = problemFromPB(pp)
+		problems[i] = convert.ProblemFromPB(pp)
 		if !s.capable(problems[i].Kind) {
 			return nil, status.Errorf(codes.InvalidArgument, "problem %d: %s cannot train %s problems", i, s.info.Name, problems[i].Kind)
 		}
@@ -427,7 +428,7 @@ func (s *learnerServer) Predict(ctx context.Context, req *pb.PredictRequest) (*p
 		}
 		col += k
 	}
-	return &pb.PredictResponse{Scores: denseToPB(scores), Probabilities: denseToPB(prob)}, nil
+	return &pb.PredictResponse{Scores: convert.DenseToPB(scores), Probabilities: convert.DenseToPB(prob)}, nil
 }
 
 func (s *learnerServer) Release(_ context.Context, req *pb.ReleaseRequest) (*pb.ReleaseResponse, error) {

@@ -9,6 +9,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
+	"github.com/polyclass/polyclass/framework/internal/convert"
 	pb "github.com/polyclass/polyclass/framework/internal/protov1"
 )
 
@@ -34,7 +35,7 @@ func (s *reducerServer) Info(context.Context, *pb.InfoRequest) (*pb.ReducerInfo,
 	for _, sc := range s.info.Schemes {
 		out.Schemes = append(out.Schemes, &pb.Scheme{
 			Name: sc.Name, Description: sc.Description, Multilabel: sc.MultiLabel,
-			NeedsMulticlass: sc.NeedsMulticlass, NeedsRegression: sc.NeedsRegression, Params: specsToPB(sc.Params),
+			NeedsMulticlass: sc.NeedsMulticlass, NeedsRegression: sc.NeedsRegression, Params: convert.SpecsToPB(sc.Params),
 		})
 	}
 	return out, nil
@@ -46,7 +47,7 @@ func (s *reducerServer) params(scheme string, m map[string]*pb.Value) (Params, e
 	if !ok {
 		return nil, status.Errorf(codes.InvalidArgument, "unknown scheme %q", scheme)
 	}
-	p := paramsFromPB(m)
+	p := convert.ParamsFromPB(m)
 	if errs := CheckParams(sc.Params, p); len(errs) > 0 {
 		err := errors.Join(errs...)
 		return nil, statusErr(codes.InvalidArgument, fmt.Sprintf("scheme %s: %v", scheme, err), err)
@@ -59,24 +60,24 @@ func (s *reducerServer) Plan(ctx context.Context, req *pb.PlanRequest) (*pb.Plan
 	if err != nil {
 		return nil, err
 	}
-	lm, err := denseFromPB(req.GetLabelMatrix())
+	lm, err := convert.DenseFromPB(req.GetLabelMatrix())
 	if err != nil {
 		return nil, status.Errorf(codes.InvalidArgument, "label matrix: %v", err)
 	}
 	plan, err := s.impl.Plan(ctx, PlanRequest{
 		Scheme: req.GetScheme(), Params: params, NumClasses: int(req.GetNumClasses()),
-		Labels: int32sToInts(req.GetLabels()), LabelMatrix: lm, ClassNames: req.GetClassNames(),
+		Labels: convert.Int32sToInts(req.GetLabels()), LabelMatrix: lm, ClassNames: req.GetClassNames(),
 		Seed: req.GetSeed(), Stage: int(req.GetStage()), State: req.GetState(),
 	})
 	if err != nil {
 		return nil, statusErr(codes.InvalidArgument, fmt.Sprintf("plan %s: %v", req.GetScheme(), err), err)
 	}
 	out := &pb.PlanResponse{
-		Code: codeToPB(plan.Code), State: plan.State, NeedsTrainingScores: plan.NeedsTrainingScores,
-		Diagnostics: plan.Diagnostics, Warnings: plan.Warnings,
+		Code: convert.CodeToPB(plan.Code), State: plan.State, NeedsTrainingScores: plan.NeedsTrainingScores,
+		CodeDiagnostics: convert.CodeDiagnosticsToPB(plan.Diagnostics), Warnings: plan.Warnings,
 	}
 	for _, p := range plan.Problems {
-		out.Problems = append(out.Problems, problemToPB(p))
+		out.Problems = append(out.Problems, convert.ProblemToPB(p))
 	}
 	if plan.NextStage != nil {
 		out.NextStage = &pb.StageSpec{InnerFolds: int32(plan.NextStage.InnerFolds), AppendOutputs: plan.NextStage.AppendOutputs, InnerSeed: plan.NextStage.InnerSeed}
@@ -100,7 +101,7 @@ func (s *reducerServer) Decode(ctx context.Context, req *pb.DecodeRequest) (*pb.
 		{&dr.Probabilities, req.GetProbabilities(), "probabilities"},
 		{&dr.TrainingScores, req.GetTrainingScores(), "training scores"},
 	} {
-		if *m.dst, err = denseFromPB(m.src); err != nil {
+		if *m.dst, err = convert.DenseFromPB(m.src); err != nil {
 			return nil, status.Errorf(codes.InvalidArgument, "%s: %v", m.nm, err)
 		}
 	}
@@ -116,7 +117,7 @@ func (s *reducerServer) Decode(ctx context.Context, req *pb.DecodeRequest) (*pb.
 		return nil, status.Errorf(codes.Internal, "decode %s: %d predictions for %d rows", req.GetScheme(), len(d.Predicted), n)
 	}
 	return &pb.DecodeResponse{
-		Predicted: intsToInt32(d.Predicted), ClassScores: denseToPB(d.ClassScores),
-		LabelMatrix: denseToPB(d.LabelMatrix), Ties: int64(d.Ties),
+		Predicted: convert.IntsToInt32(d.Predicted), ClassScores: convert.DenseToPB(d.ClassScores),
+		LabelMatrix: convert.DenseToPB(d.LabelMatrix), Ties: int64(d.Ties),
 	}, nil
 }

@@ -21,8 +21,8 @@ import (
 // DIR/NAME-PID.heap.pprof, NAME being its learner's (else reducer's) name.
 const ProfileDirEnv = "POLYCLASS_PROFILE_DIR"
 
-// LearnerPlugin adapts a Learner to go-plugin. Plugin authors use Serve;
-// hosts use the zero value to dispense a *LearnerClient.
+// LearnerPlugin adapts a Learner to go-plugin, on the plugin's side. Plugin
+// authors use Serve; the host's side is in package host.
 type LearnerPlugin struct {
 	plugin.NetRPCUnsupportedPlugin
 	// Impl is the learner served (server side only).
@@ -47,12 +47,12 @@ func (p *LearnerPlugin) GRPCServer(_ *plugin.GRPCBroker, s *grpc.Server) error {
 	return nil
 }
 
-// GRPCClient returns a *LearnerClient.
-func (p *LearnerPlugin) GRPCClient(_ context.Context, _ *plugin.GRPCBroker, c *grpc.ClientConn) (interface{}, error) {
-	return &LearnerClient{rpc: pb.NewLearnerServiceClient(c)}, nil
+// GRPCClient refuses: the host's client is in package host.
+func (p *LearnerPlugin) GRPCClient(context.Context, *plugin.GRPCBroker, *grpc.ClientConn) (interface{}, error) {
+	return nil, errors.New("sdk: LearnerPlugin is served by a plugin; hosts dispense a learner with package host")
 }
 
-// ReducerPlugin adapts a Reducer to go-plugin.
+// ReducerPlugin adapts a Reducer to go-plugin, on the plugin's side.
 type ReducerPlugin struct {
 	plugin.NetRPCUnsupportedPlugin
 	// Impl is the reducer served (server side only).
@@ -68,9 +68,9 @@ func (p *ReducerPlugin) GRPCServer(_ *plugin.GRPCBroker, s *grpc.Server) error {
 	return nil
 }
 
-// GRPCClient returns a *ReducerClient.
-func (p *ReducerPlugin) GRPCClient(_ context.Context, _ *plugin.GRPCBroker, c *grpc.ClientConn) (interface{}, error) {
-	return &ReducerClient{rpc: pb.NewReducerServiceClient(c)}, nil
+// GRPCClient refuses: the host's client is in package host.
+func (p *ReducerPlugin) GRPCClient(context.Context, *plugin.GRPCBroker, *grpc.ClientConn) (interface{}, error) {
+	return nil, errors.New("sdk: ReducerPlugin is served by a plugin; hosts dispense a reducer with package host")
 }
 
 // ServeOption configures Serve.

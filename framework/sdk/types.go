@@ -4,77 +4,7 @@ import (
 	"context"
 
 	"gonum.org/v1/gonum/mat"
-
-	"github.com/polyclass/polyclass/framework/sparse"
 )
-
-// Matrix is a design matrix: dense, or sparse in CSR form. Exactly one of
-// the fields is set.
-type Matrix struct {
-	Dense *mat.Dense
-	CSR   *sparse.CSR
-}
-
-// Dims returns the number of rows and columns of m.
-func (m Matrix) Dims() (r, c int) {
-	if m.CSR != nil {
-		return m.CSR.Dims()
-	}
-	if m.Dense == nil {
-		return 0, 0
-	}
-	return m.Dense.Dims()
-}
-
-// AsDense returns m in dense form: m itself when it is dense, else its CSR
-// matrix densified.
-func (m Matrix) AsDense() Matrix {
-	if m.CSR == nil {
-		return m
-	}
-	return Matrix{Dense: m.CSR.ToDense()}
-}
-
-// DenseBytes is the memory a dense rows × cols matrix of float64 takes.
-func DenseBytes(rows, cols int) int64 { return 8 * int64(rows) * int64(cols) }
-
-// ProblemKind is the kind of target of a problem.
-type ProblemKind uint8
-
-// Problem kinds.
-const (
-	// Binary targets are −1 or +1 (0 = row not used).
-	Binary ProblemKind = iota + 1
-	// Multiclass targets are class numbers 1..NumClasses (0 = row not used).
-	Multiclass
-	// Regression targets are real values; every row is used.
-	Regression
-)
-
-// String names the kind.
-func (k ProblemKind) String() string {
-	switch k {
-	case Binary:
-		return "binary"
-	case Multiclass:
-		return "multiclass"
-	case Regression:
-		return "regression"
-	}
-	return "unknown"
-}
-
-// Problem is one training problem as the host sends it: one target per row
-// of the batch, in the wire convention of its Kind.
-type Problem struct {
-	Kind       ProblemKind
-	Targets    []float64
-	NumClasses int
-	// Weights are optional per-row weights; nil means all 1.
-	Weights []float64
-	// Seed seeds the problem's solver; the host sets it.
-	Seed uint64
-}
 
 // Capabilities lists what a learner can do.
 type Capabilities struct {
@@ -146,15 +76,6 @@ type ReducerInfo struct {
 	Schemes                    []Scheme
 }
 
-// CodeMatrix is a K × L ternary output-code matrix, row-major.
-type CodeMatrix struct {
-	Rows, Cols int
-	Entries    []int8
-}
-
-// At returns entry (class i, column j).
-func (c CodeMatrix) At(i, j int) int8 { return c.Entries[i*c.Cols+j] }
-
 // PlanRequest describes the training part of one fold.
 type PlanRequest struct {
 	Scheme string
@@ -194,8 +115,11 @@ type Plan struct {
 	// NeedsTrainingScores asks the host to pass the models' scores on the
 	// training rows to Decode.
 	NeedsTrainingScores bool
-	Diagnostics         map[string]float64
-	Warnings            []string
+	// Diagnostics describe the code matrix, when the scheme has one.
+	Diagnostics *CodeDiagnostics
+	// Warnings are human-readable notes on the plan (e.g. the defects of
+	// a degenerate code matrix).
+	Warnings []string
 }
 
 // DecodeRequest carries a fold's outputs.

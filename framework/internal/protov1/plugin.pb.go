@@ -116,7 +116,16 @@ const (
 	Problem_KIND_UNSPECIFIED Problem_Kind = 0
 	// targets in {-1, 0, +1}; 0 = row not used.
 	Problem_BINARY Problem_Kind = 1
-	// targets in {1..num_classes}; 0 = row not used.
+	// targets in {1..num_classes}: the class index plus one; 0 = row not
+	// used.
+	//
+	// Class indices are 0..K-1 everywhere else in the protocol
+	// (PlanRequest.labels, DecodeResponse.predicted, the columns of
+	// class_scores) and in the Go and Python SDKs, which shift these
+	// targets at the wire: the Go sdk.Problem and FitInput.Classes, and
+	// the Python FitInput.classes, hold 0..K-1 (the Go sdk.Problem marks
+	// an unused row -1). The wire alone keeps 1..K because 0, proto3's
+	// default, means "row not used" to the v1 plugins that read it.
 	Problem_MULTICLASS Problem_Kind = 2
 	// real-valued targets; every row is used (weights may be 0).
 	Problem_REGRESSION Problem_Kind = 3
@@ -385,11 +394,23 @@ type ParamSpec struct {
 	Type        ParamSpec_Type         `protobuf:"varint,2,opt,name=type,proto3,enum=polyclass.plugin.v1.ParamSpec_Type" json:"type,omitempty"`
 	Description string                 `protobuf:"bytes,3,opt,name=description,proto3" json:"description,omitempty"`
 	Default     *Value                 `protobuf:"bytes,4,opt,name=default,proto3" json:"default,omitempty"`
-	// Inclusive bounds for NUMBER and INTEGER parameters, when has_min/has_max.
-	HasMin bool    `protobuf:"varint,5,opt,name=has_min,json=hasMin,proto3" json:"has_min,omitempty"`
-	Min    float64 `protobuf:"fixed64,6,opt,name=min,proto3" json:"min,omitempty"`
-	HasMax bool    `protobuf:"varint,7,opt,name=has_max,json=hasMax,proto3" json:"has_max,omitempty"`
-	Max    float64 `protobuf:"fixed64,8,opt,name=max,proto3" json:"max,omitempty"`
+	// Deprecated: a v1 plugin's presence flags for min and max. They are
+	// kept, not reserved, because a v1 plugin sends a bound of 0 as
+	// has_min = true with min absent (proto3 does not send a 0 double): the
+	// host takes has_min without min as min = 0. A plugin now leaves them
+	// unset and sends min and max with presence.
+	//
+	// Deprecated: Marked as deprecated in plugin.proto.
+	HasMin bool `protobuf:"varint,5,opt,name=has_min,json=hasMin,proto3" json:"has_min,omitempty"`
+	// Inclusive lower bound of a NUMBER or INTEGER parameter, when present
+	// (see min_exclusive).
+	Min *float64 `protobuf:"fixed64,6,opt,name=min,proto3,oneof" json:"min,omitempty"`
+	// Deprecated: see has_min.
+	//
+	// Deprecated: Marked as deprecated in plugin.proto.
+	HasMax bool `protobuf:"varint,7,opt,name=has_max,json=hasMax,proto3" json:"has_max,omitempty"`
+	// Inclusive upper bound of a NUMBER or INTEGER parameter, when present.
+	Max *float64 `protobuf:"fixed64,8,opt,name=max,proto3,oneof" json:"max,omitempty"`
 	// Allowed values of a STRING parameter; empty means any.
 	Allowed []string `protobuf:"bytes,9,rep,name=allowed,proto3" json:"allowed,omitempty"`
 	// Exclusive lower bound (min is then a strict bound).
@@ -456,6 +477,7 @@ func (x *ParamSpec) GetDefault() *Value {
 	return nil
 }
 
+// Deprecated: Marked as deprecated in plugin.proto.
 func (x *ParamSpec) GetHasMin() bool {
 	if x != nil {
 		return x.HasMin
@@ -464,12 +486,13 @@ func (x *ParamSpec) GetHasMin() bool {
 }
 
 func (x *ParamSpec) GetMin() float64 {
-	if x != nil {
-		return x.Min
+	if x != nil && x.Min != nil {
+		return *x.Min
 	}
 	return 0
 }
 
+// Deprecated: Marked as deprecated in plugin.proto.
 func (x *ParamSpec) GetHasMax() bool {
 	if x != nil {
 		return x.HasMax
@@ -478,8 +501,8 @@ func (x *ParamSpec) GetHasMax() bool {
 }
 
 func (x *ParamSpec) GetMax() float64 {
-	if x != nil {
-		return x.Max
+	if x != nil && x.Max != nil {
+		return *x.Max
 	}
 	return 0
 }
@@ -1161,10 +1184,7 @@ type Model struct {
 	Handle string                 `protobuf:"bytes,1,opt,name=handle,proto3" json:"handle,omitempty"`
 	// Number of score columns the model predicts (1 for binary and
 	// regression, num_classes for multiclass).
-	Outputs int32 `protobuf:"varint,2,opt,name=outputs,proto3" json:"outputs,omitempty"`
-	// Unused: the host never read it and no plugin fills it any more; kept
-	// so that plugins built against older versions still decode.
-	Stats         map[string]float64 `protobuf:"bytes,3,rep,name=stats,proto3" json:"stats,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"fixed64,2,opt,name=value"`
+	Outputs       int32 `protobuf:"varint,2,opt,name=outputs,proto3" json:"outputs,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1211,13 +1231,6 @@ func (x *Model) GetOutputs() int32 {
 		return x.Outputs
 	}
 	return 0
-}
-
-func (x *Model) GetStats() map[string]float64 {
-	if x != nil {
-		return x.Stats
-	}
-	return nil
 }
 
 // FitResponse returns one model per problem, in order.
@@ -1963,11 +1976,21 @@ type PlanResponse struct {
 	NextStage *StageSpec `protobuf:"bytes,4,opt,name=next_stage,json=nextStage,proto3" json:"next_stage,omitempty"`
 	// Decode also needs the trained models' scores on the training rows.
 	NeedsTrainingScores bool `protobuf:"varint,5,opt,name=needs_training_scores,json=needsTrainingScores,proto3" json:"needs_training_scores,omitempty"`
-	// Diagnostics to report with the cell (d_min, L, ...).
-	Diagnostics   map[string]float64 `protobuf:"bytes,6,rep,name=diagnostics,proto3" json:"diagnostics,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"fixed64,2,opt,name=value"`
-	Warnings      []string           `protobuf:"bytes,7,rep,name=warnings,proto3" json:"warnings,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	// Deprecated: use code_diagnostics. The host no longer reads this map
+	// (not even as a fallback for a plugin that sends only it): before
+	// code_diagnostics its keys ("K", "L", "d_min", "d_mean", "correcting")
+	// were private names of the shipped reducers plugin.
+	//
+	// Deprecated: Marked as deprecated in plugin.proto.
+	Diagnostics map[string]float64 `protobuf:"bytes,6,rep,name=diagnostics,proto3" json:"diagnostics,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"fixed64,2,opt,name=value"`
+	// Human-readable notes on the plan (a degenerate code matrix, ...),
+	// printed with the code-matrix table.
+	Warnings []string `protobuf:"bytes,7,rep,name=warnings,proto3" json:"warnings,omitempty"`
+	// The quality of the code matrix, when the scheme has one; the host
+	// shows it in the code-matrix table of the run and of the report.
+	CodeDiagnostics *CodeDiagnostics `protobuf:"bytes,8,opt,name=code_diagnostics,json=codeDiagnostics,proto3" json:"code_diagnostics,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
 }
 
 func (x *PlanResponse) Reset() {
@@ -2035,6 +2058,7 @@ func (x *PlanResponse) GetNeedsTrainingScores() bool {
 	return false
 }
 
+// Deprecated: Marked as deprecated in plugin.proto.
 func (x *PlanResponse) GetDiagnostics() map[string]float64 {
 	if x != nil {
 		return x.Diagnostics
@@ -2047,6 +2071,101 @@ func (x *PlanResponse) GetWarnings() []string {
 		return x.Warnings
 	}
 	return nil
+}
+
+func (x *PlanResponse) GetCodeDiagnostics() *CodeDiagnostics {
+	if x != nil {
+		return x.CodeDiagnostics
+	}
+	return nil
+}
+
+// CodeDiagnostics summarises the quality of a K × L code matrix. The
+// distance of two rows (classes) r and s is their Hamming distance with a
+// 0 entry in either row counting 1/2: d(r, s) = sum_i (1 - r_i s_i) / 2.
+// Defects (constant or duplicated columns, unseparated classes, ...) go to
+// PlanResponse.warnings.
+type CodeDiagnostics struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// K, the number of classes (rows of the code matrix).
+	Classes int32 `protobuf:"varint,1,opt,name=classes,proto3" json:"classes,omitempty"`
+	// L, the number of binary problems (columns of the code matrix).
+	Columns int32 `protobuf:"varint,2,opt,name=columns,proto3" json:"columns,omitempty"`
+	// The minimum of d over the K(K-1)/2 pairs of rows (0 when K < 2).
+	MinDistance float64 `protobuf:"fixed64,3,opt,name=min_distance,json=minDistance,proto3" json:"min_distance,omitempty"`
+	// The mean of d over the K(K-1)/2 pairs of rows (0 when K < 2).
+	MeanDistance float64 `protobuf:"fixed64,4,opt,name=mean_distance,json=meanDistance,proto3" json:"mean_distance,omitempty"`
+	// The error-correcting capability floor((min_distance - 1) / 2),
+	// floored at 0: the number of wrong binary outputs Hamming decoding
+	// always survives.
+	Correcting    int32 `protobuf:"varint,5,opt,name=correcting,proto3" json:"correcting,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CodeDiagnostics) Reset() {
+	*x = CodeDiagnostics{}
+	mi := &file_plugin_proto_msgTypes[27]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CodeDiagnostics) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CodeDiagnostics) ProtoMessage() {}
+
+func (x *CodeDiagnostics) ProtoReflect() protoreflect.Message {
+	mi := &file_plugin_proto_msgTypes[27]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CodeDiagnostics.ProtoReflect.Descriptor instead.
+func (*CodeDiagnostics) Descriptor() ([]byte, []int) {
+	return file_plugin_proto_rawDescGZIP(), []int{27}
+}
+
+func (x *CodeDiagnostics) GetClasses() int32 {
+	if x != nil {
+		return x.Classes
+	}
+	return 0
+}
+
+func (x *CodeDiagnostics) GetColumns() int32 {
+	if x != nil {
+		return x.Columns
+	}
+	return 0
+}
+
+func (x *CodeDiagnostics) GetMinDistance() float64 {
+	if x != nil {
+		return x.MinDistance
+	}
+	return 0
+}
+
+func (x *CodeDiagnostics) GetMeanDistance() float64 {
+	if x != nil {
+		return x.MeanDistance
+	}
+	return 0
+}
+
+func (x *CodeDiagnostics) GetCorrecting() int32 {
+	if x != nil {
+		return x.Correcting
+	}
+	return 0
 }
 
 // DecodeRequest carries a fold's outputs.
@@ -2067,7 +2186,7 @@ type DecodeRequest struct {
 
 func (x *DecodeRequest) Reset() {
 	*x = DecodeRequest{}
-	mi := &file_plugin_proto_msgTypes[27]
+	mi := &file_plugin_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2079,7 +2198,7 @@ func (x *DecodeRequest) String() string {
 func (*DecodeRequest) ProtoMessage() {}
 
 func (x *DecodeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[27]
+	mi := &file_plugin_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2092,7 +2211,7 @@ func (x *DecodeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DecodeRequest.ProtoReflect.Descriptor instead.
 func (*DecodeRequest) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{27}
+	return file_plugin_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *DecodeRequest) GetScheme() string {
@@ -2154,7 +2273,7 @@ type DecodeResponse struct {
 
 func (x *DecodeResponse) Reset() {
 	*x = DecodeResponse{}
-	mi := &file_plugin_proto_msgTypes[28]
+	mi := &file_plugin_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2166,7 +2285,7 @@ func (x *DecodeResponse) String() string {
 func (*DecodeResponse) ProtoMessage() {}
 
 func (x *DecodeResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[28]
+	mi := &file_plugin_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2179,7 +2298,7 @@ func (x *DecodeResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DecodeResponse.ProtoReflect.Descriptor instead.
 func (*DecodeResponse) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{28}
+	return file_plugin_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *DecodeResponse) GetPredicted() []int32 {
@@ -2222,16 +2341,16 @@ const file_plugin_proto_rawDesc = "" +
 	"\x04list\x18\x04 \x01(\v2\x1e.polyclass.plugin.v1.ValueListH\x00R\x04listB\x06\n" +
 	"\x04kind\"?\n" +
 	"\tValueList\x122\n" +
-	"\x06values\x18\x01 \x03(\v2\x1a.polyclass.plugin.v1.ValueR\x06values\"\xe7\x03\n" +
+	"\x06values\x18\x01 \x03(\v2\x1a.polyclass.plugin.v1.ValueR\x06values\"\x89\x04\n" +
 	"\tParamSpec\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x127\n" +
 	"\x04type\x18\x02 \x01(\x0e2#.polyclass.plugin.v1.ParamSpec.TypeR\x04type\x12 \n" +
 	"\vdescription\x18\x03 \x01(\tR\vdescription\x124\n" +
-	"\adefault\x18\x04 \x01(\v2\x1a.polyclass.plugin.v1.ValueR\adefault\x12\x17\n" +
-	"\ahas_min\x18\x05 \x01(\bR\x06hasMin\x12\x10\n" +
-	"\x03min\x18\x06 \x01(\x01R\x03min\x12\x17\n" +
-	"\ahas_max\x18\a \x01(\bR\x06hasMax\x12\x10\n" +
-	"\x03max\x18\b \x01(\x01R\x03max\x12\x18\n" +
+	"\adefault\x18\x04 \x01(\v2\x1a.polyclass.plugin.v1.ValueR\adefault\x12\x1b\n" +
+	"\ahas_min\x18\x05 \x01(\bB\x02\x18\x01R\x06hasMin\x12\x15\n" +
+	"\x03min\x18\x06 \x01(\x01H\x00R\x03min\x88\x01\x01\x12\x1b\n" +
+	"\ahas_max\x18\a \x01(\bB\x02\x18\x01R\x06hasMax\x12\x15\n" +
+	"\x03max\x18\b \x01(\x01H\x01R\x03max\x88\x01\x01\x12\x18\n" +
 	"\aallowed\x18\t \x03(\tR\aallowed\x12#\n" +
 	"\rmin_exclusive\x18\n" +
 	" \x01(\bR\fminExclusive\"\x9f\x01\n" +
@@ -2247,7 +2366,9 @@ const file_plugin_proto_rawDesc = "" +
 	"\vSTRING_LIST\x10\x06\x12\x11\n" +
 	"\rNUMBER_MATRIX\x10\a\x12\x14\n" +
 	"\x10NUMBER_OR_STRING\x10\b\x12\a\n" +
-	"\x03ANY\x10\t\"C\n" +
+	"\x03ANY\x10\tB\x06\n" +
+	"\x04_minB\x06\n" +
+	"\x04_max\"C\n" +
 	"\x05Dense\x12\x12\n" +
 	"\x04rows\x18\x01 \x01(\x03R\x04rows\x12\x12\n" +
 	"\x04cols\x18\x02 \x01(\x03R\x04cols\x12\x12\n" +
@@ -2314,15 +2435,10 @@ const file_plugin_proto_rawDesc = "" +
 	"\bproblems\x18\x04 \x03(\v2\x1c.polyclass.plugin.v1.ProblemR\bproblems\x1aU\n" +
 	"\vParamsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x120\n" +
-	"\x05value\x18\x02 \x01(\v2\x1a.polyclass.plugin.v1.ValueR\x05value:\x028\x01\"\xb0\x01\n" +
+	"\x05value\x18\x02 \x01(\v2\x1a.polyclass.plugin.v1.ValueR\x05value:\x028\x01\"F\n" +
 	"\x05Model\x12\x16\n" +
 	"\x06handle\x18\x01 \x01(\tR\x06handle\x12\x18\n" +
-	"\aoutputs\x18\x02 \x01(\x05R\aoutputs\x12;\n" +
-	"\x05stats\x18\x03 \x03(\v2%.polyclass.plugin.v1.Model.StatsEntryR\x05stats\x1a8\n" +
-	"\n" +
-	"StatsEntry\x12\x10\n" +
-	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\x01R\x05value:\x028\x01\"A\n" +
+	"\aoutputs\x18\x02 \x01(\x05R\aoutputsJ\x04\b\x03\x10\x04R\x05stats\"A\n" +
 	"\vFitResponse\x122\n" +
 	"\x06models\x18\x01 \x03(\v2\x1a.polyclass.plugin.v1.ModelR\x06models\"|\n" +
 	"\x0ePredictRequest\x12\x16\n" +
@@ -2378,19 +2494,28 @@ const file_plugin_proto_rawDesc = "" +
 	"innerFolds\x12%\n" +
 	"\x0eappend_outputs\x18\x02 \x01(\bR\rappendOutputs\x12\x1d\n" +
 	"\n" +
-	"inner_seed\x18\x03 \x01(\x04R\tinnerSeed\"\xb8\x03\n" +
+	"inner_seed\x18\x03 \x01(\x04R\tinnerSeed\"\x8d\x04\n" +
 	"\fPlanResponse\x128\n" +
 	"\bproblems\x18\x01 \x03(\v2\x1c.polyclass.plugin.v1.ProblemR\bproblems\x123\n" +
 	"\x04code\x18\x02 \x01(\v2\x1f.polyclass.plugin.v1.CodeMatrixR\x04code\x12\x14\n" +
 	"\x05state\x18\x03 \x01(\fR\x05state\x12=\n" +
 	"\n" +
 	"next_stage\x18\x04 \x01(\v2\x1e.polyclass.plugin.v1.StageSpecR\tnextStage\x122\n" +
-	"\x15needs_training_scores\x18\x05 \x01(\bR\x13needsTrainingScores\x12T\n" +
-	"\vdiagnostics\x18\x06 \x03(\v22.polyclass.plugin.v1.PlanResponse.DiagnosticsEntryR\vdiagnostics\x12\x1a\n" +
-	"\bwarnings\x18\a \x03(\tR\bwarnings\x1a>\n" +
+	"\x15needs_training_scores\x18\x05 \x01(\bR\x13needsTrainingScores\x12X\n" +
+	"\vdiagnostics\x18\x06 \x03(\v22.polyclass.plugin.v1.PlanResponse.DiagnosticsEntryB\x02\x18\x01R\vdiagnostics\x12\x1a\n" +
+	"\bwarnings\x18\a \x03(\tR\bwarnings\x12O\n" +
+	"\x10code_diagnostics\x18\b \x01(\v2$.polyclass.plugin.v1.CodeDiagnosticsR\x0fcodeDiagnostics\x1a>\n" +
 	"\x10DiagnosticsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\x01R\x05value:\x028\x01\"\x97\x03\n" +
+	"\x05value\x18\x02 \x01(\x01R\x05value:\x028\x01\"\xad\x01\n" +
+	"\x0fCodeDiagnostics\x12\x18\n" +
+	"\aclasses\x18\x01 \x01(\x05R\aclasses\x12\x18\n" +
+	"\acolumns\x18\x02 \x01(\x05R\acolumns\x12!\n" +
+	"\fmin_distance\x18\x03 \x01(\x01R\vminDistance\x12#\n" +
+	"\rmean_distance\x18\x04 \x01(\x01R\fmeanDistance\x12\x1e\n" +
+	"\n" +
+	"correcting\x18\x05 \x01(\x05R\n" +
+	"correcting\"\x97\x03\n" +
 	"\rDecodeRequest\x12\x16\n" +
 	"\x06scheme\x18\x01 \x01(\tR\x06scheme\x12F\n" +
 	"\x06params\x18\x02 \x03(\v2..polyclass.plugin.v1.DecodeRequest.ParamsEntryR\x06params\x12\x14\n" +
@@ -2464,10 +2589,10 @@ var file_plugin_proto_goTypes = []any{
 	(*CodeMatrix)(nil),        // 27: polyclass.plugin.v1.CodeMatrix
 	(*StageSpec)(nil),         // 28: polyclass.plugin.v1.StageSpec
 	(*PlanResponse)(nil),      // 29: polyclass.plugin.v1.PlanResponse
-	(*DecodeRequest)(nil),     // 30: polyclass.plugin.v1.DecodeRequest
-	(*DecodeResponse)(nil),    // 31: polyclass.plugin.v1.DecodeResponse
-	nil,                       // 32: polyclass.plugin.v1.FitRequest.ParamsEntry
-	nil,                       // 33: polyclass.plugin.v1.Model.StatsEntry
+	(*CodeDiagnostics)(nil),   // 30: polyclass.plugin.v1.CodeDiagnostics
+	(*DecodeRequest)(nil),     // 31: polyclass.plugin.v1.DecodeRequest
+	(*DecodeResponse)(nil),    // 32: polyclass.plugin.v1.DecodeResponse
+	nil,                       // 33: polyclass.plugin.v1.FitRequest.ParamsEntry
 	nil,                       // 34: polyclass.plugin.v1.PlanRequest.ParamsEntry
 	nil,                       // 35: polyclass.plugin.v1.PlanResponse.DiagnosticsEntry
 	nil,                       // 36: polyclass.plugin.v1.DecodeRequest.ParamsEntry
@@ -2481,20 +2606,20 @@ var file_plugin_proto_depIdxs = []int32{
 	5,  // 5: polyclass.plugin.v1.LearnerInfo.params:type_name -> polyclass.plugin.v1.ParamSpec
 	2,  // 6: polyclass.plugin.v1.DatasetHeader.layout:type_name -> polyclass.plugin.v1.DatasetHeader.Layout
 	12, // 7: polyclass.plugin.v1.UploadChunk.header:type_name -> polyclass.plugin.v1.DatasetHeader
-	32, // 8: polyclass.plugin.v1.FitRequest.params:type_name -> polyclass.plugin.v1.FitRequest.ParamsEntry
+	33, // 8: polyclass.plugin.v1.FitRequest.params:type_name -> polyclass.plugin.v1.FitRequest.ParamsEntry
 	7,  // 9: polyclass.plugin.v1.FitRequest.problems:type_name -> polyclass.plugin.v1.Problem
-	33, // 10: polyclass.plugin.v1.Model.stats:type_name -> polyclass.plugin.v1.Model.StatsEntry
-	16, // 11: polyclass.plugin.v1.FitResponse.models:type_name -> polyclass.plugin.v1.Model
-	6,  // 12: polyclass.plugin.v1.PredictResponse.scores:type_name -> polyclass.plugin.v1.Dense
-	6,  // 13: polyclass.plugin.v1.PredictResponse.probabilities:type_name -> polyclass.plugin.v1.Dense
-	25, // 14: polyclass.plugin.v1.ReducerInfo.schemes:type_name -> polyclass.plugin.v1.Scheme
-	5,  // 15: polyclass.plugin.v1.Scheme.params:type_name -> polyclass.plugin.v1.ParamSpec
-	34, // 16: polyclass.plugin.v1.PlanRequest.params:type_name -> polyclass.plugin.v1.PlanRequest.ParamsEntry
-	6,  // 17: polyclass.plugin.v1.PlanRequest.label_matrix:type_name -> polyclass.plugin.v1.Dense
-	7,  // 18: polyclass.plugin.v1.PlanResponse.problems:type_name -> polyclass.plugin.v1.Problem
-	27, // 19: polyclass.plugin.v1.PlanResponse.code:type_name -> polyclass.plugin.v1.CodeMatrix
-	28, // 20: polyclass.plugin.v1.PlanResponse.next_stage:type_name -> polyclass.plugin.v1.StageSpec
-	35, // 21: polyclass.plugin.v1.PlanResponse.diagnostics:type_name -> polyclass.plugin.v1.PlanResponse.DiagnosticsEntry
+	16, // 10: polyclass.plugin.v1.FitResponse.models:type_name -> polyclass.plugin.v1.Model
+	6,  // 11: polyclass.plugin.v1.PredictResponse.scores:type_name -> polyclass.plugin.v1.Dense
+	6,  // 12: polyclass.plugin.v1.PredictResponse.probabilities:type_name -> polyclass.plugin.v1.Dense
+	25, // 13: polyclass.plugin.v1.ReducerInfo.schemes:type_name -> polyclass.plugin.v1.Scheme
+	5,  // 14: polyclass.plugin.v1.Scheme.params:type_name -> polyclass.plugin.v1.ParamSpec
+	34, // 15: polyclass.plugin.v1.PlanRequest.params:type_name -> polyclass.plugin.v1.PlanRequest.ParamsEntry
+	6,  // 16: polyclass.plugin.v1.PlanRequest.label_matrix:type_name -> polyclass.plugin.v1.Dense
+	7,  // 17: polyclass.plugin.v1.PlanResponse.problems:type_name -> polyclass.plugin.v1.Problem
+	27, // 18: polyclass.plugin.v1.PlanResponse.code:type_name -> polyclass.plugin.v1.CodeMatrix
+	28, // 19: polyclass.plugin.v1.PlanResponse.next_stage:type_name -> polyclass.plugin.v1.StageSpec
+	35, // 20: polyclass.plugin.v1.PlanResponse.diagnostics:type_name -> polyclass.plugin.v1.PlanResponse.DiagnosticsEntry
+	30, // 21: polyclass.plugin.v1.PlanResponse.code_diagnostics:type_name -> polyclass.plugin.v1.CodeDiagnostics
 	36, // 22: polyclass.plugin.v1.DecodeRequest.params:type_name -> polyclass.plugin.v1.DecodeRequest.ParamsEntry
 	6,  // 23: polyclass.plugin.v1.DecodeRequest.scores:type_name -> polyclass.plugin.v1.Dense
 	6,  // 24: polyclass.plugin.v1.DecodeRequest.probabilities:type_name -> polyclass.plugin.v1.Dense
@@ -2513,7 +2638,7 @@ var file_plugin_proto_depIdxs = []int32{
 	22, // 37: polyclass.plugin.v1.LearnerService.Forget:input_type -> polyclass.plugin.v1.ForgetRequest
 	8,  // 38: polyclass.plugin.v1.ReducerService.Info:input_type -> polyclass.plugin.v1.InfoRequest
 	26, // 39: polyclass.plugin.v1.ReducerService.Plan:input_type -> polyclass.plugin.v1.PlanRequest
-	30, // 40: polyclass.plugin.v1.ReducerService.Decode:input_type -> polyclass.plugin.v1.DecodeRequest
+	31, // 40: polyclass.plugin.v1.ReducerService.Decode:input_type -> polyclass.plugin.v1.DecodeRequest
 	9,  // 41: polyclass.plugin.v1.LearnerService.Info:output_type -> polyclass.plugin.v1.LearnerInfo
 	11, // 42: polyclass.plugin.v1.LearnerService.Has:output_type -> polyclass.plugin.v1.HasResponse
 	14, // 43: polyclass.plugin.v1.LearnerService.Upload:output_type -> polyclass.plugin.v1.UploadResponse
@@ -2523,7 +2648,7 @@ var file_plugin_proto_depIdxs = []int32{
 	23, // 47: polyclass.plugin.v1.LearnerService.Forget:output_type -> polyclass.plugin.v1.ForgetResponse
 	24, // 48: polyclass.plugin.v1.ReducerService.Info:output_type -> polyclass.plugin.v1.ReducerInfo
 	29, // 49: polyclass.plugin.v1.ReducerService.Plan:output_type -> polyclass.plugin.v1.PlanResponse
-	31, // 50: polyclass.plugin.v1.ReducerService.Decode:output_type -> polyclass.plugin.v1.DecodeResponse
+	32, // 50: polyclass.plugin.v1.ReducerService.Decode:output_type -> polyclass.plugin.v1.DecodeResponse
 	41, // [41:51] is the sub-list for method output_type
 	31, // [31:41] is the sub-list for method input_type
 	31, // [31:31] is the sub-list for extension type_name
@@ -2542,6 +2667,7 @@ func file_plugin_proto_init() {
 		(*Value_Bool)(nil),
 		(*Value_List)(nil),
 	}
+	file_plugin_proto_msgTypes[2].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{

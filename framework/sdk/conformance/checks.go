@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 	"google.golang.org/grpc/codes"
 
+	"github.com/polyclass/polyclass/framework/host"
 	"github.com/polyclass/polyclass/framework/sdk"
 )
 
@@ -90,7 +91,7 @@ func (s *session) upload(ctx context.Context, m sdk.Matrix) (*sdk.EncodedMatrix,
 
 // fitPredict trains problems on rows of fit and predicts rows of pred
 // (both of enc), releasing the models.
-func (s *session) fitPredict(ctx context.Context, enc *sdk.EncodedMatrix, rows []int, problems []sdk.Problem, predRows []int, probs bool) (scores, prob *mat.Dense, models []sdk.ModelRef, err error) {
+func (s *session) fitPredict(ctx context.Context, enc *sdk.EncodedMatrix, rows []int, problems []sdk.Problem, predRows []int, probs bool) (scores, prob *mat.Dense, models []host.ModelRef, err error) {
 	models, err = s.c().Fit(ctx, enc.Digest, rows, s.t.Params, problems)
 	if err != nil {
 		return nil, nil, nil, err
@@ -497,7 +498,7 @@ func checkCancel(ctx context.Context, s *session) (string, error) {
 	}
 	fctx, cancel := context.WithCancel(ctx)
 	type answer struct {
-		models []sdk.ModelRef
+		models []host.ModelRef
 		err    error
 	}
 	ch := make(chan answer, 1)
@@ -652,7 +653,7 @@ func checkTogether(ctx context.Context, s *session) (string, error) {
 		sub := multiclassProblem(y, 3)
 		sub.NumClasses = 2
 		for i := range sub.Targets {
-			sub.Targets[i] = float64(y[i]) // class 0 unused, 1 and 2 kept
+			sub.Targets[i] = float64(y[i] - 1) // class 0 not used, 1 and 2 become 0 and 1
 		}
 		ps = append(ps, multiclassProblem(y, 3), sub)
 	}

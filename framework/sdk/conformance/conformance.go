@@ -19,6 +19,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
+	"github.com/polyclass/polyclass/framework/host"
 	"github.com/polyclass/polyclass/framework/sdk"
 )
 
@@ -55,7 +56,7 @@ type Result struct {
 // Target is the plugin under check.
 type Target struct {
 	// Client is the host's handle on the plugin.
-	Client *sdk.LearnerClient
+	Client *host.LearnerClient
 	// Params go to every Fit, e.g. a bridge plugin's estimator.
 	Params sdk.Params
 	// Alive reports whether the plugin's process still runs; nil means
@@ -63,7 +64,7 @@ type Target struct {
 	Alive func() bool
 	// Restart starts the plugin again after a check ended its process and
 	// returns the new client; nil means the later checks fail.
-	Restart func(ctx context.Context) (*sdk.LearnerClient, error)
+	Restart func(ctx context.Context) (*host.LearnerClient, error)
 	// CPUTime returns the CPU time the plugin's process has used; nil
 	// means the cancellation check cannot see whether the plugin stops
 	// computing, only that it still answers.
@@ -110,7 +111,7 @@ type session struct {
 	info sdk.LearnerInfo
 }
 
-func (s *session) c() *sdk.LearnerClient { return s.t.Client }
+func (s *session) c() *host.LearnerClient { return s.t.Client }
 
 // Run runs every check on the target and returns one result per check.
 // A check whose call ends the plugin's process fails, and the plugin is

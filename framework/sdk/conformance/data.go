@@ -107,7 +107,7 @@ func pairProblem(y []int, a, b int) sdk.Problem {
 func multiclassProblem(y []int, k int) sdk.Problem {
 	t := make([]float64, len(y))
 	for i, c := range y {
-		t[i] = float64(c + 1)
+		t[i] = float64(c)
 	}
 	return sdk.Problem{Kind: sdk.Multiclass, Targets: t, NumClasses: k}
 }

@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 	"google.golang.org/grpc/codes"
 
+	"github.com/polyclass/polyclass/framework/host"
 	"github.com/polyclass/polyclass/framework/sdk"
 )
 
@@ -25,7 +26,7 @@ func ReducerChecks() []Check {
 }
 
 // RunReducer runs the reducer suite on a reducer plugin.
-func RunReducer(ctx context.Context, c *sdk.ReducerClient) []Result {
+func RunReducer(ctx context.Context, c *host.ReducerClient) []Result {
 	ctx, cancel := context.WithTimeout(ctx, DefaultTimeout)
 	defer cancel()
 	info, err := c.Info(ctx)
@@ -113,7 +114,7 @@ func scoresFor(p sdk.Plan, n int) *mat.Dense {
 	return m
 }
 
-func checkPlanDecode(ctx context.Context, c *sdk.ReducerClient, info sdk.ReducerInfo) (string, error) {
+func checkPlanDecode(ctx context.Context, c *host.ReducerClient, info sdk.ReducerInfo) (string, error) {
 	var ran, needs, staged []string
 	for _, s := range info.Schemes {
 		req := planRequest(s, nil, 1)
@@ -195,7 +196,7 @@ func checkDecoding(s sdk.Scheme, dec sdk.Decoding, n int) error {
 	return nil
 }
 
-func checkReducerBadParams(ctx context.Context, c *sdk.ReducerClient, info sdk.ReducerInfo) (string, error) {
+func checkReducerBadParams(ctx context.Context, c *host.ReducerClient, info sdk.ReducerInfo) (string, error) {
 	for _, s := range info.Schemes {
 		if _, err := c.Plan(ctx, planRequest(s, nil, 1)); err != nil {
 			continue // needs parameters: its errors may be about those
@@ -230,7 +231,7 @@ func checkReducerBadParams(ctx context.Context, c *sdk.ReducerClient, info sdk.R
 	return "", errSkip("no scheme plans with its default parameters")
 }
 
-func checkPlanDeterministic(ctx context.Context, c *sdk.ReducerClient, info sdk.ReducerInfo) (string, error) {
+func checkPlanDeterministic(ctx context.Context, c *host.ReducerClient, info sdk.ReducerInfo) (string, error) {
 	n := 0
 	for _, s := range info.Schemes {
 		a, err := c.Plan(ctx, planRequest(s, nil, 11))

@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/go-plugin"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/polyclass/polyclass/framework/host"
 	"github.com/polyclass/polyclass/framework/sdk"
 )
 
@@ -36,20 +37,16 @@ func Test(t *testing.T, l sdk.Learner, params sdk.Params) {
 }
 
 // Connect serves l in-process over gRPC and returns the host's client.
-func Connect(t *testing.T, l sdk.Learner) *sdk.LearnerClient {
+func Connect(t *testing.T, l sdk.Learner) *host.LearnerClient {
 	t.Helper()
 	client, _ := plugin.TestPluginGRPCConn(t, false, map[string]plugin.Plugin{sdk.LearnerPluginName: &sdk.LearnerPlugin{Impl: l}})
 	t.Cleanup(func() { client.Close() })
-	raw, err := client.Dispense(sdk.LearnerPluginName)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return raw.(*sdk.LearnerClient)
+	return host.NewLearnerClient(client.Conn)
 }
 
 // Blobs uploads the blobs of BlobsMatrix to c and returns the upload and
 // the classes.
-func Blobs(t *testing.T, c *sdk.LearnerClient) (*sdk.EncodedMatrix, []int) {
+func Blobs(t *testing.T, c *host.LearnerClient) (*sdk.EncodedMatrix, []int) {
 	t.Helper()
 	x, y := BlobsMatrix()
 	enc := sdk.EncodeMatrix(sdk.Matrix{Dense: x})
@@ -60,7 +57,7 @@ func Blobs(t *testing.T, c *sdk.LearnerClient) (*sdk.EncodedMatrix, []int) {
 }
 
 // CheckSchema checks that every declared default passes its own spec.
-func CheckSchema(t *testing.T, c *sdk.LearnerClient) sdk.LearnerInfo {
+func CheckSchema(t *testing.T, c *host.LearnerClient) sdk.LearnerInfo {
 	t.Helper()
 	info, err := c.Info(context.Background())
 	if err != nil {
@@ -74,7 +71,7 @@ func CheckSchema(t *testing.T, c *sdk.LearnerClient) sdk.LearnerInfo {
 
 // CheckBinary trains "class 2 against the rest" of the blobs with params
 // and checks that the score's sign separates the training rows.
-func CheckBinary(t *testing.T, c *sdk.LearnerClient, params sdk.Params) {
+func CheckBinary(t *testing.T, c *host.LearnerClient, params sdk.Params) {
 	t.Helper()
 	enc, y := Blobs(t, c)
 	scores := fitPredict(t, c, enc, params, binaryProblem(y, 1))
@@ -87,7 +84,7 @@ func CheckBinary(t *testing.T, c *sdk.LearnerClient, params sdk.Params) {
 
 // CheckMulticlass trains the blobs as one native multiclass problem with
 // params and checks that the largest score is each row's class.
-func CheckMulticlass(t *testing.T, c *sdk.LearnerClient, params sdk.Params) {
+func CheckMulticlass(t *testing.T, c *host.LearnerClient, params sdk.Params) {
 	t.Helper()
 	enc, y := Blobs(t, c)
 	scores := fitPredict(t, c, enc, params, multiclassProblem(y, 3))
@@ -98,7 +95,7 @@ func CheckMulticlass(t *testing.T, c *sdk.LearnerClient, params sdk.Params) {
 	}
 }
 
-func fitPredict(t *testing.T, c *sdk.LearnerClient, enc *sdk.EncodedMatrix, params sdk.Params, p sdk.Problem) *mat.Dense {
+func fitPredict(t *testing.T, c *host.LearnerClient, enc *sdk.EncodedMatrix, params sdk.Params, p sdk.Problem) *mat.Dense {
 	t.Helper()
 	ctx := context.Background()
 	rows := seq(len(p.Targets))

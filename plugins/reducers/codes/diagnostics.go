@@ -142,26 +142,6 @@ func (d Diagnostics) Warnings(names []string) []string {
 	return w
 }
 
-// Map returns the scalar diagnostics under stable names (for
-// sdk.Plan.Diagnostics): K, L, d_min, d_mean, correcting,
-// constant_columns, duplicate_columns, complementary_columns,
-// identical_rows, zero_rows and unseparated_pairs (the last six are counts).
-func (d Diagnostics) Map() map[string]float64 {
-	return map[string]float64{
-		"K":                     float64(d.K),
-		"L":                     float64(d.L),
-		"d_min":                 d.MinDistance,
-		"d_mean":                d.MeanDistance,
-		"correcting":            float64(d.Correcting),
-		"constant_columns":      float64(len(d.ConstantColumns)),
-		"duplicate_columns":     float64(len(d.DuplicateColumns)),
-		"complementary_columns": float64(len(d.ComplementaryColumns)),
-		"identical_rows":        float64(len(d.IdenticalRows)),
-		"zero_rows":             float64(len(d.ZeroRows)),
-		"unseparated_pairs":     float64(len(d.Unseparated)),
-	}
-}
-
 // RowDistance returns d(row a, row b) = Σᵢ (1 − m[a][i]·m[b][i])/2.
 func (m *Matrix) RowDistance(a, b int) float64 {
 	m.check(a, 0)

@@ -134,7 +134,7 @@ func (*Reducer) Plan(_ context.Context, req sdk.PlanRequest) (sdk.Plan, error) {
 		}
 		t := make([]float64, len(req.Labels))
 		for i, y := range req.Labels {
-			t[i] = float64(y + 1)
+			t[i] = float64(y)
 		}
 		st, err := json.Marshal(state{K: K, L: K, Native: true})
 		if err != nil {
@@ -298,7 +298,8 @@ func codePlan(req sdk.PlanRequest, m *codes.Matrix, decode string) (sdk.Plan, er
 		return sdk.Plan{}, err
 	}
 	d := codes.Diagnose(m)
-	plan.Diagnostics = d.Map()
+	plan.Diagnostics = &sdk.CodeDiagnostics{Classes: d.K, Columns: d.L, MinDistance: d.MinDistance,
+		MeanDistance: d.MeanDistance, Correcting: d.Correcting}
 	if req.Scheme == "ovo" {
 		d.ComplementaryColumns = nil // asymmetric one-vs-one swaps each pair on purpose
 	}

@@ -9,20 +9,17 @@ import (
 	"github.com/hashicorp/go-plugin"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/polyclass/polyclass/framework/host"
 	"github.com/polyclass/polyclass/framework/sdk"
 )
 
 // connect serves the reducer in-process over gRPC (go-plugin test helpers)
 // so that every test goes through the protocol.
-func connect(t *testing.T) *sdk.ReducerClient {
+func connect(t *testing.T) *host.ReducerClient {
 	t.Helper()
 	client, _ := plugin.TestPluginGRPCConn(t, false, map[string]plugin.Plugin{sdk.ReducerPluginName: &sdk.ReducerPlugin{Impl: New()}})
 	t.Cleanup(func() { client.Close() })
-	raw, err := client.Dispense(sdk.ReducerPluginName)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return raw.(*sdk.ReducerClient)
+	return host.NewReducerClient(client.Conn)
 }
 
 func TestPlanProblems(t *testing.T) {
@@ -61,7 +58,7 @@ func TestPlanProblems(t *testing.T) {
 					}
 				}
 			}
-			if plan.Code == nil || plan.Diagnostics["L"] != float64(len(tt.want)) {
+			if plan.Code == nil || plan.Diagnostics == nil || plan.Diagnostics.Columns != len(tt.want) {
 				t.Fatalf("code %v diagnostics %v", plan.Code, plan.Diagnostics)
 			}
 		})
@@ -205,7 +202,7 @@ func TestNativeAndArgmax(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p := plan.Problems; len(p) != 1 || p[0].Kind != sdk.Multiclass || p[0].Targets[0] != 3 || p[0].NumClasses != 3 {
+	if p := plan.Problems; len(p) != 1 || p[0].Kind != sdk.Multiclass || p[0].Targets[0] != 2 || p[0].NumClasses != 3 {
 		t.Fatalf("native plan %+v", p)
 	}
 	probs := mat.NewDense(2, 3, []float64{0.2, 0.5, 0.3, 0.6, 0.2, 0.2})

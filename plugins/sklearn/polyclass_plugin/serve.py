@@ -40,9 +40,10 @@ PROTOCOL_VERSION = 1
 # go-plugin's own protocol version (the first field of the handshake line).
 CORE_PROTOCOL_VERSION = 1
 
-# Messages up to 2 GiB − 1 in both directions: score matrices of large test
-# folds exceed gRPC's 4 MiB default (the Go SDK's MaxMessageSize).
-MAX_MESSAGE_SIZE = 2**31 - 1
+# Messages up to 256 MiB in both directions, the Go SDK's MaxMessageSize
+# (which says why): score matrices of large test folds exceed gRPC's 4 MiB
+# default, and the host splits Fit and Predict calls to stay within it.
+MAX_MESSAGE_SIZE = 256 << 20
 
 
 class _Health(health_pb2_grpc.HealthServicer):

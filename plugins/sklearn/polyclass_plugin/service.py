@@ -87,10 +87,12 @@ def spec_to_pb(s):
     )
     if s.default is not None:
         out.default.CopyFrom(value_to_pb(s.default))
+    # min and max are proto3 optional: assigning one sends it, 0 included
+    # (has_min/has_max are the deprecated flags of v1 plugins).
     if s.min is not None:
-        out.has_min, out.min = True, s.min
+        out.min = s.min
     if s.max is not None:
-        out.has_max, out.max = True, s.max
+        out.max = s.max
     return out
 
 
@@ -117,6 +119,9 @@ def _targets(p, rows):
         used = t != 0
         y = t[used]
     elif kind == MULTICLASS:
+        # The one place the SDK sees the wire's class numbers: 1..K, 0 for
+        # a row not used (plugin.proto's Problem.Kind); authors get class
+        # indices 0..K−1, as in every other message.
         if not np.all((t == np.round(t)) & (t >= 0) & (t <= p.num_classes)):
             raise ValueError(f"class targets must be in 0..{p.num_classes}")
         used = t != 0

@@ -30,7 +30,7 @@ func TestProtocol(t *testing.T) {
 	rows := make([]int, len(y))
 	classes := make([]float64, len(y))
 	for i, k := range y {
-		rows[i], classes[i] = i, float64(k+1)
+		rows[i], classes[i] = i, float64(k)
 	}
 	params := sdk.Params{"method": sdk.String("perceptron")}
 	if _, err := c.Fit(context.Background(), enc.Digest, rows, params, []sdk.Problem{{Kind: sdk.Multiclass, Targets: classes, NumClasses: 3}}); err == nil {

@@ -2,7 +2,9 @@
 // (one class against the rest, argmax) with a parameter knob that must
 // not exceed the number of classes. Its error blames knob through the
 // structured field (sdk.WithParam), in words that do not name it, so the
-// host can only locate it by the field.
+// host can only locate it by the field. Its plan carries the one-vs-rest
+// code matrix with typed code diagnostics and a warning, which the host
+// shows in its code-matrix tables.
 package main
 
 import (
@@ -33,7 +35,18 @@ func (reducer) Plan(_ context.Context, req sdk.PlanRequest) (sdk.Plan, error) {
 	if k := req.Params.Float("knob"); k > float64(K) {
 		return sdk.Plan{}, sdk.WithParam("knob", fmt.Errorf("%v is more than the %d classes of the data", k, K))
 	}
-	plan := sdk.Plan{}
+	plan := sdk.Plan{
+		Code: &sdk.CodeMatrix{Rows: K, Cols: K, Entries: make([]int8, K*K)},
+		// Rows of the one-vs-rest matrix differ in two columns.
+		Diagnostics: &sdk.CodeDiagnostics{Classes: K, Columns: K, MinDistance: 2, MeanDistance: 2},
+		Warnings:    []string{fmt.Sprintf("knob %v is only a test", req.Params.Float("knob"))},
+	}
+	for i := range plan.Code.Entries {
+		plan.Code.Entries[i] = -1
+		if i%(K+1) == 0 {
+			plan.Code.Entries[i] = 1
+		}
+	}
 	for c := 0; c < K; c++ {
 		t := make([]float64, len(req.Labels))
 		for i, y := range req.Labels {

@@ -1,4 +1,4 @@
-package sdk
+package host
 
 import (
 	"context"
@@ -9,29 +9,34 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/polyclass/polyclass/framework/internal/convert"
 	pb "github.com/polyclass/polyclass/framework/internal/protov1"
+	"github.com/polyclass/polyclass/framework/sdk"
 )
 
 // LearnerClient is the host's handle on a learner plugin. Every method
 // passes the caller's context to the RPC.
 type LearnerClient struct {
 	rpc pb.LearnerServiceClient
+	// MaxMessageBytes bounds the requests and responses of Fit and Predict,
+	// which split their work to stay within it; 0 means sdk.MaxMessageSize.
+	MaxMessageBytes int
 }
 
 // Info asks the plugin to describe itself.
-func (c *LearnerClient) Info(ctx context.Context) (LearnerInfo, error) {
+func (c *LearnerClient) Info(ctx context.Context) (sdk.LearnerInfo, error) {
 	r, err := c.rpc.Info(ctx, &pb.InfoRequest{})
 	if err != nil {
-		return LearnerInfo{}, rpcErr("learner info", err)
+		return sdk.LearnerInfo{}, rpcErr("learner info", err)
 	}
-	return LearnerInfo{
+	return sdk.LearnerInfo{
 		Name: r.GetName(), Version: r.GetVersion(), Description: r.GetDescription(),
-		Capabilities: Capabilities{
+		Capabilities: sdk.Capabilities{
 			Binary: r.GetBinary(), Multiclass: r.GetMulticlass(), Regression: r.GetRegression(),
 			Scores: r.GetScores(), Probabilities: r.GetProbabilities(), Sparse: r.GetSparse(),
 			Weights: r.GetWeights(),
 		},
-		Params: specsFromPB(r.GetParams()),
+		Params: convert.SpecsFromPB(r.GetParams()),
 	}, nil
 }
 
@@ -44,8 +49,8 @@ func (c *LearnerClient) Missing(ctx context.Context, digests ...string) ([]strin
 	return r.GetMissing(), nil
 }
 
-// Upload streams m to the plugin in chunks of at most ChunkSize bytes.
-func (c *LearnerClient) Upload(ctx context.Context, m *EncodedMatrix) error {
+// Upload streams m to the plugin in chunks of at most sdk.ChunkSize bytes.
+func (c *LearnerClient) Upload(ctx context.Context, m *sdk.EncodedMatrix) error {
 	stream, err := c.rpc.Upload(ctx)
 	if err != nil {
 		return fmt.Errorf("upload %s: %w", m.Digest, err)
@@ -55,11 +60,11 @@ func (c *LearnerClient) Upload(ctx context.Context, m *EncodedMatrix) error {
 	send := func(p []byte) error {
 		msg := &pb.UploadChunk{Data: p}
 		if first {
-			msg.Header, first = m.header(), false
+			msg.Header, first = convert.Header(m), false
 		}
 		return stream.Send(msg)
 	}
-	err = m.eachChunk(send)
+	err = m.EachChunk(send)
 	if err == nil && first {
 		err = send(nil)
 	}
@@ -78,7 +83,7 @@ func (c *LearnerClient) Upload(ctx context.Context, m *EncodedMatrix) error {
 
 // Ensure uploads m unless the plugin already holds it, and reports whether
 // it uploaded.
-func (c *LearnerClient) Ensure(ctx context.Context, m *EncodedMatrix) (bool, error) {
+func (c *LearnerClient) Ensure(ctx context.Context, m *sdk.EncodedMatrix) (bool, error) {
 	missing, err := c.Missing(ctx, m.Digest)
 	if err != nil {
 		return false, err
@@ -95,11 +100,11 @@ type ModelRef struct {
 	Outputs int
 }
 
-// Fit trains problems on the given rows of dataset digest.
-func (c *LearnerClient) Fit(ctx context.Context, digest string, rows []int, params Params, problems []Problem) ([]ModelRef, error) {
-	req := &pb.FitRequest{Digest: digest, Rows: intsToInt64(rows), Params: paramsToPB(params)}
+// fitOnce trains problems on the given rows of dataset digest in one call.
+func (c *LearnerClient) fitOnce(ctx context.Context, digest string, rows []int, params sdk.Params, problems []sdk.Problem) ([]ModelRef, error) {
+	req := &pb.FitRequest{Digest: digest, Rows: convert.IntsToInt64(rows), Params: convert.ParamsToPB(params)}
 	for _, p := range problems {
-		req.Problems = append(req.Problems, problemToPB(p))
+		req.Problems = append(req.Problems, convert.ProblemToPB(p))
 	}
 	r, err := c.rpc.Fit(ctx, req)
 	if err != nil {
@@ -115,21 +120,22 @@ func (c *LearnerClient) Fit(ctx context.Context, digest string, rows []int, para
 	return out, nil
 }
 
-// Predict returns the rows × Σ outputs score matrix of the models on rows
-// of dataset digest, and the probabilities when asked for and available.
-func (c *LearnerClient) Predict(ctx context.Context, digest string, rows []int, models []ModelRef, probabilities bool) (scores, probs *mat.Dense, err error) {
+// predictOnce returns the rows × Σ outputs score matrix of the models on
+// rows of dataset digest, and the probabilities when asked for and
+// available, from one call.
+func (c *LearnerClient) predictOnce(ctx context.Context, digest string, rows []int, models []ModelRef, probabilities bool) (scores, probs *mat.Dense, err error) {
 	handles := make([]string, len(models))
 	for i, m := range models {
 		handles[i] = m.Handle
 	}
-	r, err := c.rpc.Predict(ctx, &pb.PredictRequest{Digest: digest, Rows: intsToInt64(rows), Handles: handles, Probabilities: probabilities})
+	r, err := c.rpc.Predict(ctx, &pb.PredictRequest{Digest: digest, Rows: convert.IntsToInt64(rows), Handles: handles, Probabilities: probabilities})
 	if err != nil {
 		return nil, nil, rpcErr("predict", err)
 	}
-	if scores, err = denseFromPB(r.GetScores()); err != nil {
+	if scores, err = convert.DenseFromPB(r.GetScores()); err != nil {
 		return nil, nil, fmt.Errorf("predict: scores: %w", err)
 	}
-	if probs, err = denseFromPB(r.GetProbabilities()); err != nil {
+	if probs, err = convert.DenseFromPB(r.GetProbabilities()); err != nil {
 		return nil, nil, fmt.Errorf("predict: probabilities: %w", err)
 	}
 	return scores, probs, nil
@@ -162,62 +168,62 @@ type ReducerClient struct {
 }
 
 // Info asks the plugin to describe itself.
-func (c *ReducerClient) Info(ctx context.Context) (ReducerInfo, error) {
+func (c *ReducerClient) Info(ctx context.Context) (sdk.ReducerInfo, error) {
 	r, err := c.rpc.Info(ctx, &pb.InfoRequest{})
 	if err != nil {
-		return ReducerInfo{}, rpcErr("reducer info", err)
+		return sdk.ReducerInfo{}, rpcErr("reducer info", err)
 	}
-	info := ReducerInfo{Name: r.GetName(), Version: r.GetVersion(), Description: r.GetDescription()}
+	info := sdk.ReducerInfo{Name: r.GetName(), Version: r.GetVersion(), Description: r.GetDescription()}
 	for _, s := range r.GetSchemes() {
-		info.Schemes = append(info.Schemes, Scheme{
+		info.Schemes = append(info.Schemes, sdk.Scheme{
 			Name: s.GetName(), Description: s.GetDescription(), MultiLabel: s.GetMultilabel(),
 			NeedsMulticlass: s.GetNeedsMulticlass(), NeedsRegression: s.GetNeedsRegression(),
-			Params: specsFromPB(s.GetParams()),
+			Params: convert.SpecsFromPB(s.GetParams()),
 		})
 	}
 	return info, nil
 }
 
 // Plan asks for the problems of one fold.
-func (c *ReducerClient) Plan(ctx context.Context, req PlanRequest) (Plan, error) {
-	lm := denseToPB(req.LabelMatrix)
+func (c *ReducerClient) Plan(ctx context.Context, req sdk.PlanRequest) (sdk.Plan, error) {
+	lm := convert.DenseToPB(req.LabelMatrix)
 	r, err := c.rpc.Plan(ctx, &pb.PlanRequest{
-		Scheme: req.Scheme, Params: paramsToPB(req.Params), NumClasses: int32(req.NumClasses),
-		Labels: intsToInt32(req.Labels), LabelMatrix: lm, Seed: req.Seed, ClassNames: req.ClassNames,
+		Scheme: req.Scheme, Params: convert.ParamsToPB(req.Params), NumClasses: int32(req.NumClasses),
+		Labels: convert.IntsToInt32(req.Labels), LabelMatrix: lm, Seed: req.Seed, ClassNames: req.ClassNames,
 		Stage: int32(req.Stage), State: req.State,
 	})
 	if err != nil {
-		return Plan{}, rpcErr("plan", err)
+		return sdk.Plan{}, rpcErr("plan", err)
 	}
-	p := Plan{
-		Code: codeFromPB(r.GetCode()), State: r.GetState(), NeedsTrainingScores: r.GetNeedsTrainingScores(),
-		Diagnostics: r.GetDiagnostics(), Warnings: r.GetWarnings(),
+	p := sdk.Plan{
+		Code: convert.CodeFromPB(r.GetCode()), State: r.GetState(), NeedsTrainingScores: r.GetNeedsTrainingScores(),
+		Diagnostics: convert.CodeDiagnosticsFromPB(r.GetCodeDiagnostics()), Warnings: r.GetWarnings(),
 	}
 	for _, pp := range r.GetProblems() {
-		p.Problems = append(p.Problems, problemFromPB(pp))
+		p.Problems = append(p.Problems, convert.ProblemFromPB(pp))
 	}
 	if ns := r.GetNextStage(); ns != nil {
-		p.NextStage = &StageSpec{InnerFolds: int(ns.GetInnerFolds()), AppendOutputs: ns.GetAppendOutputs(), InnerSeed: ns.GetInnerSeed()}
+		p.NextStage = &sdk.StageSpec{InnerFolds: int(ns.GetInnerFolds()), AppendOutputs: ns.GetAppendOutputs(), InnerSeed: ns.GetInnerSeed()}
 	}
 	return p, nil
 }
 
 // Decode turns a fold's outputs into predictions.
-func (c *ReducerClient) Decode(ctx context.Context, req DecodeRequest) (Decoding, error) {
+func (c *ReducerClient) Decode(ctx context.Context, req sdk.DecodeRequest) (sdk.Decoding, error) {
 	r, err := c.rpc.Decode(ctx, &pb.DecodeRequest{
-		Scheme: req.Scheme, Params: paramsToPB(req.Params), State: req.State,
-		Scores: denseToPB(req.Scores), Probabilities: denseToPB(req.Probabilities),
-		TrainingScores: denseToPB(req.TrainingScores),
+		Scheme: req.Scheme, Params: convert.ParamsToPB(req.Params), State: req.State,
+		Scores: convert.DenseToPB(req.Scores), Probabilities: convert.DenseToPB(req.Probabilities),
+		TrainingScores: convert.DenseToPB(req.TrainingScores),
 	})
 	if err != nil {
-		return Decoding{}, rpcErr("decode", err)
+		return sdk.Decoding{}, rpcErr("decode", err)
 	}
-	d := Decoding{Predicted: int32sToInts(r.GetPredicted()), Ties: int(r.GetTies())}
-	if d.ClassScores, err = denseFromPB(r.GetClassScores()); err != nil {
-		return Decoding{}, fmt.Errorf("decode: class scores: %w", err)
+	d := sdk.Decoding{Predicted: convert.Int32sToInts(r.GetPredicted()), Ties: int(r.GetTies())}
+	if d.ClassScores, err = convert.DenseFromPB(r.GetClassScores()); err != nil {
+		return sdk.Decoding{}, fmt.Errorf("decode: class scores: %w", err)
 	}
-	if d.LabelMatrix, err = denseFromPB(r.GetLabelMatrix()); err != nil {
-		return Decoding{}, fmt.Errorf("decode: label matrix: %w", err)
+	if d.LabelMatrix, err = convert.DenseFromPB(r.GetLabelMatrix()); err != nil {
+		return sdk.Decoding{}, fmt.Errorf("decode: label matrix: %w", err)
 	}
 	return d, nil
 }

@@ -1,4 +1,4 @@
-package sdk
+package sdk_test
 
 import (
 	"context"
@@ -11,6 +11,8 @@ import (
 	"github.com/hashicorp/go-plugin"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/polyclass/polyclass/framework/host"
+	"github.com/polyclass/polyclass/framework/sdk"
 	"github.com/polyclass/polyclass/framework/sparse"
 )
 
@@ -19,22 +21,22 @@ import (
 // which rows a problem was trained on.
 type meanLearner struct {
 	mu     sync.Mutex
-	fits   []FitInput
-	params []Params // of each fit
+	fits   []sdk.FitInput
+	params []sdk.Params // of each fit
 }
 
-func (*meanLearner) Info() LearnerInfo {
-	return LearnerInfo{
+func (*meanLearner) Info() sdk.LearnerInfo {
+	return sdk.LearnerInfo{
 		Name: "mean", Version: "1.2.3",
-		Capabilities: Capabilities{Binary: true, Multiclass: true, Regression: true, Scores: true, Probabilities: true, Sparse: true},
-		Params: []ParamSpec{
-			{Name: "C", Type: NumberParam, Default: Number(1), Min: Bound(0), MinExclusive: true},
-			{Name: "solver", Type: StringParam, Default: String("a"), Allowed: []string{"a", "b"}},
+		Capabilities: sdk.Capabilities{Binary: true, Multiclass: true, Regression: true, Scores: true, Probabilities: true, Sparse: true},
+		Params: []sdk.ParamSpec{
+			{Name: "C", Type: sdk.NumberParam, Default: sdk.Number(1), Min: sdk.Bound(0), MinExclusive: true},
+			{Name: "solver", Type: sdk.StringParam, Default: sdk.String("a"), Allowed: []string{"a", "b"}},
 		},
 	}
 }
 
-func (l *meanLearner) Fit(_ context.Context, in FitInput, p Params) (Model, error) {
+func (l *meanLearner) Fit(_ context.Context, in sdk.FitInput, p sdk.Params) (sdk.Model, error) {
 	l.mu.Lock()
 	l.fits = append(l.fits, in)
 	l.params = append(l.params, p)
@@ -55,7 +57,7 @@ type meanModel struct{ mean float64 }
 
 func (meanModel) Outputs() int { return 1 }
 
-func (m meanModel) Predict(_ context.Context, x Matrix, scores, probs *mat.Dense) error {
+func (m meanModel) Predict(_ context.Context, x sdk.Matrix, scores, probs *mat.Dense) error {
 	r, _ := x.Dims()
 	for i := 0; i < r; i++ {
 		var f0 float64
@@ -74,21 +76,17 @@ func (m meanModel) Predict(_ context.Context, x Matrix, scores, probs *mat.Dense
 
 // connect serves l in-process through go-plugin's test helpers and returns
 // the host-side client.
-func connect(t *testing.T, lp *LearnerPlugin) *LearnerClient {
+func connect(t *testing.T, lp *sdk.LearnerPlugin) *host.LearnerClient {
 	t.Helper()
-	client, _ := plugin.TestPluginGRPCConn(t, false, map[string]plugin.Plugin{LearnerPluginName: lp})
+	client, _ := plugin.TestPluginGRPCConn(t, false, map[string]plugin.Plugin{sdk.LearnerPluginName: lp})
 	t.Cleanup(func() { client.Close() })
-	raw, err := client.Dispense(LearnerPluginName)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return raw.(*LearnerClient)
+	return host.NewLearnerClient(client.Conn)
 }
 
 func TestLearnerProtocolRoundTrip(t *testing.T) {
 	ctx := context.Background()
 	impl := &meanLearner{}
-	c := connect(t, &LearnerPlugin{Impl: impl})
+	c := connect(t, &sdk.LearnerPlugin{Impl: impl})
 
 	info, err := c.Info(ctx)
 	if err != nil {
@@ -102,7 +100,7 @@ func TestLearnerProtocolRoundTrip(t *testing.T) {
 	}
 
 	x := mat.NewDense(4, 2, []float64{10, 1, 20, 2, 30, 3, 40, 4})
-	enc := EncodeMatrix(Matrix{Dense: x})
+	enc := sdk.EncodeMatrix(sdk.Matrix{Dense: x})
 	up, err := c.Ensure(ctx, enc)
 	if err != nil || !up {
 		t.Fatalf("first Ensure: uploaded=%v err=%v", up, err)
@@ -112,9 +110,9 @@ func TestLearnerProtocolRoundTrip(t *testing.T) {
 	}
 
 	// Rows 0, 1, 3 train; the second problem leaves row 1 out (target 0).
-	models, err := c.Fit(ctx, enc.Digest, []int{0, 1, 3}, Params{"C": Number(2)}, []Problem{
-		{Kind: Binary, Targets: []float64{1, -1, 1}},
-		{Kind: Binary, Targets: []float64{1, 0, -1}},
+	models, err := c.Fit(ctx, enc.Digest, []int{0, 1, 3}, sdk.Params{"C": sdk.Number(2)}, []sdk.Problem{
+		{Kind: sdk.Binary, Targets: []float64{1, -1, 1}},
+		{Kind: sdk.Binary, Targets: []float64{1, 0, -1}},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -162,9 +160,9 @@ func TestLearnerProtocolRoundTrip(t *testing.T) {
 
 func TestLearnerRejectsBadInput(t *testing.T) {
 	ctx := context.Background()
-	c := connect(t, &LearnerPlugin{Impl: &meanLearner{}})
-	enc := EncodeMatrix(Matrix{Dense: mat.NewDense(2, 1, []float64{1, 2})})
-	if _, err := c.Fit(ctx, enc.Digest, []int{0}, nil, []Problem{{Kind: Binary, Targets: []float64{1}}}); err == nil || !strings.Contains(err.Error(), "not loaded") {
+	c := connect(t, &sdk.LearnerPlugin{Impl: &meanLearner{}})
+	enc := sdk.EncodeMatrix(sdk.Matrix{Dense: mat.NewDense(2, 1, []float64{1, 2})})
+	if _, err := c.Fit(ctx, enc.Digest, []int{0}, nil, []sdk.Problem{{Kind: sdk.Binary, Targets: []float64{1}}}); err == nil || !strings.Contains(err.Error(), "not loaded") {
 		t.Fatalf("fit before upload: %v", err)
 	}
 	if _, err := c.Ensure(ctx, enc); err != nil {
@@ -173,22 +171,22 @@ func TestLearnerRejectsBadInput(t *testing.T) {
 	tests := []struct {
 		name   string
 		rows   []int
-		params Params
-		p      Problem
+		params sdk.Params
+		p      sdk.Problem
 		want   string
 	}{
-		{"bad param value", []int{0, 1}, Params{"C": Number(0)}, Problem{Kind: Binary, Targets: []float64{1, -1}}, "C = 0 is out of range"},
-		{"unknown param", []int{0, 1}, Params{"gamma": Number(1)}, Problem{Kind: Binary, Targets: []float64{1, -1}}, `unknown parameter "gamma"`},
-		{"bad enum", []int{0, 1}, Params{"solver": String("c")}, Problem{Kind: Binary, Targets: []float64{1, -1}}, `solver = "c" is not one of`},
-		{"row out of range", []int{0, 5}, nil, Problem{Kind: Binary, Targets: []float64{1, -1}}, "row 5 out of range"},
-		{"target count", []int{0, 1}, nil, Problem{Kind: Binary, Targets: []float64{1}}, "1 targets for 2 rows"},
-		{"binary target", []int{0, 1}, nil, Problem{Kind: Binary, Targets: []float64{1, 2}}, "binary target 2"},
-		{"no rows used", []int{0, 1}, nil, Problem{Kind: Binary, Targets: []float64{0, 0}}, "uses no rows"},
-		{"class target", []int{0, 1}, nil, Problem{Kind: Multiclass, NumClasses: 2, Targets: []float64{1, 3}}, "class target 3"},
+		{"bad param value", []int{0, 1}, sdk.Params{"C": sdk.Number(0)}, sdk.Problem{Kind: sdk.Binary, Targets: []float64{1, -1}}, "C = 0 is out of range"},
+		{"unknown param", []int{0, 1}, sdk.Params{"gamma": sdk.Number(1)}, sdk.Problem{Kind: sdk.Binary, Targets: []float64{1, -1}}, `unknown parameter "gamma"`},
+		{"bad enum", []int{0, 1}, sdk.Params{"solver": sdk.String("c")}, sdk.Problem{Kind: sdk.Binary, Targets: []float64{1, -1}}, `solver = "c" is not one of`},
+		{"row out of range", []int{0, 5}, nil, sdk.Problem{Kind: sdk.Binary, Targets: []float64{1, -1}}, "row 5 out of range"},
+		{"target count", []int{0, 1}, nil, sdk.Problem{Kind: sdk.Binary, Targets: []float64{1}}, "1 targets for 2 rows"},
+		{"binary target", []int{0, 1}, nil, sdk.Problem{Kind: sdk.Binary, Targets: []float64{1, 2}}, "binary target 2"},
+		{"no rows used", []int{0, 1}, nil, sdk.Problem{Kind: sdk.Binary, Targets: []float64{0, 0}}, "uses no rows"},
+		{"class target", []int{0, 1}, nil, sdk.Problem{Kind: sdk.Multiclass, NumClasses: 2, Targets: []float64{1, 3}}, "class target 3"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := c.Fit(ctx, enc.Digest, tt.rows, tt.params, []Problem{tt.p})
+			_, err := c.Fit(ctx, enc.Digest, tt.rows, tt.params, []sdk.Problem{tt.p})
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("error %v, want it to contain %q", err, tt.want)
 			}
@@ -199,20 +197,20 @@ func TestLearnerRejectsBadInput(t *testing.T) {
 func TestUploadChunksAndSparse(t *testing.T) {
 	ctx := context.Background()
 	impl := &meanLearner{}
-	c := connect(t, &LearnerPlugin{Impl: impl})
+	c := connect(t, &sdk.LearnerPlugin{Impl: impl})
 	// 3 MiB of dense data travels in several chunks.
 	big := mat.NewDense(4096, 96, nil)
 	for i := 0; i < 4096; i++ {
 		big.Set(i, 0, float64(i))
 	}
-	enc := EncodeMatrix(Matrix{Dense: big})
-	if enc.Size() <= 2*ChunkSize {
+	enc := sdk.EncodeMatrix(sdk.Matrix{Dense: big})
+	if enc.Size() <= 2*sdk.ChunkSize {
 		t.Fatalf("test matrix too small: %d bytes", enc.Size())
 	}
 	if _, err := c.Ensure(ctx, enc); err != nil {
 		t.Fatal(err)
 	}
-	models, err := c.Fit(ctx, enc.Digest, []int{0, 4095}, nil, []Problem{{Kind: Regression, Targets: []float64{2, 4}}})
+	models, err := c.Fit(ctx, enc.Digest, []int{0, 4095}, nil, []sdk.Problem{{Kind: sdk.Regression, Targets: []float64{2, 4}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,14 +220,14 @@ func TestUploadChunksAndSparse(t *testing.T) {
 	}
 	// A CSR matrix round-trips.
 	csr := &sparse.CSR{Rows: 3, Cols: 5, Indptr: []int64{0, 1, 1, 3}, Indices: []int32{0, 0, 4}, Values: []float64{7, 9, 1}}
-	senc := EncodeMatrix(Matrix{CSR: csr})
+	senc := sdk.EncodeMatrix(sdk.Matrix{CSR: csr})
 	if senc.Digest == enc.Digest {
 		t.Fatal("digests collide")
 	}
 	if _, err := c.Ensure(ctx, senc); err != nil {
 		t.Fatal(err)
 	}
-	models, err = c.Fit(ctx, senc.Digest, []int{0, 1, 2}, nil, []Problem{{Kind: Regression, Targets: []float64{0, 0, 0}}})
+	models, err = c.Fit(ctx, senc.Digest, []int{0, 1, 2}, nil, []sdk.Problem{{Kind: sdk.Regression, Targets: []float64{0, 0, 0}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -240,8 +238,8 @@ func TestUploadChunksAndSparse(t *testing.T) {
 }
 
 func TestUploadRejectsCorruptData(t *testing.T) {
-	c := connect(t, &LearnerPlugin{Impl: &meanLearner{}})
-	enc := EncodeMatrix(Matrix{Dense: mat.NewDense(2, 2, []float64{1, 2, 3, 4})})
+	c := connect(t, &sdk.LearnerPlugin{Impl: &meanLearner{}})
+	enc := sdk.EncodeMatrix(sdk.Matrix{Dense: mat.NewDense(2, 2, []float64{1, 2, 3, 4})})
 	bad := *enc
 	bad.Data = append([]byte(nil), enc.Data...)
 	bad.Data[3] ^= 1
@@ -251,68 +249,17 @@ func TestUploadRejectsCorruptData(t *testing.T) {
 	}
 }
 
-func TestDatasetCacheEvictsLeastRecentlyUsed(t *testing.T) {
-	c := newDatasetCache(100)
-	c.put("a", Matrix{}, 40)
-	c.put("b", Matrix{}, 40)
-	c.get("a") // a is now the most recent
-	c.put("c", Matrix{}, 40)
-	if !c.has("a") || c.has("b") || !c.has("c") {
-		t.Fatalf("after eviction: a=%v b=%v c=%v, want a and c kept", c.has("a"), c.has("b"), c.has("c"))
-	}
-	c.put("huge", Matrix{}, 1000)
-	if !c.has("huge") || c.has("a") {
-		t.Fatal("an entry larger than the budget must be kept alone")
-	}
-}
-
-func TestParamSpecCheck(t *testing.T) {
-	matrix := ParamSpec{Name: "matrix", Type: NumberMatrixParam}
-	tests := []struct {
-		spec ParamSpec
-		v    Value
-		want string
-	}{
-		{ParamSpec{Name: "n", Type: IntegerParam}, Number(1.5), "whole number"},
-		{ParamSpec{Name: "n", Type: IntegerParam, Max: Bound(3)}, Number(4), "must be <= 3"},
-		{ParamSpec{Name: "b", Type: BoolParam}, String("yes"), "must be a bool"},
-		{ParamSpec{Name: "l", Type: StringListParam}, List(String("a"), Number(1)), "l[1] must be a string"},
-		{matrix, List(List(Number(1)), Number(2)), "matrix[1] must be a list"},
-		{matrix, List(List(Number(1), String("x"))), "matrix[0][1] must be a number"},
-		{matrix, List(List(Number(1), Number(-1))), ""},
-	}
-	for _, tt := range tests {
-		err := tt.spec.Check(tt.v)
-		if tt.want == "" {
-			if err != nil {
-				t.Errorf("%s = %v: %v", tt.spec.Name, tt.v, err)
-			}
-			continue
-		}
-		if err == nil || !strings.Contains(err.Error(), tt.want) {
-			t.Errorf("%s = %v: error %v, want %q", tt.spec.Name, tt.v, err, tt.want)
-		}
-	}
-}
-
-func TestParamsString(t *testing.T) {
-	p := Params{"solver": String("lbfgs"), "C": Number(0.1), "m": List(Number(1), Number(-1))}
-	if got, want := p.String(), "C=0.1,m=[1, -1],solver=lbfgs"; got != want {
-		t.Fatalf("Params.String() = %q, want %q", got, want)
-	}
-}
-
 // denseOnly is meanLearner without the sparse capability; its models fail
 // on CSR input, as the README's example would.
 type denseOnly struct{ meanLearner }
 
-func (d *denseOnly) Info() LearnerInfo {
+func (d *denseOnly) Info() sdk.LearnerInfo {
 	info := d.meanLearner.Info()
 	info.Capabilities.Sparse = false
 	return info
 }
 
-func (d *denseOnly) Fit(ctx context.Context, in FitInput, p Params) (Model, error) {
+func (d *denseOnly) Fit(ctx context.Context, in sdk.FitInput, p sdk.Params) (sdk.Model, error) {
 	if in.X.Dense == nil {
 		return nil, errors.New("Fit got CSR input")
 	}
@@ -322,7 +269,7 @@ func (d *denseOnly) Fit(ctx context.Context, in FitInput, p Params) (Model, erro
 
 type denseModel struct{ meanModel }
 
-func (m denseModel) Predict(ctx context.Context, x Matrix, scores, probs *mat.Dense) error {
+func (m denseModel) Predict(ctx context.Context, x sdk.Matrix, scores, probs *mat.Dense) error {
 	if x.Dense == nil {
 		return errors.New("Predict got CSR input")
 	}
@@ -335,14 +282,14 @@ func (m denseModel) Predict(ctx context.Context, x Matrix, scores, probs *mat.De
 func TestDenseOnlyLearnerGetsDenseRows(t *testing.T) {
 	ctx := context.Background()
 	impl := &denseOnly{}
-	c := connect(t, &LearnerPlugin{Impl: impl})
+	c := connect(t, &sdk.LearnerPlugin{Impl: impl})
 	// [[7 0 0 0 0] [0 0 0 0 0] [9 0 0 0 1]]
 	csr := &sparse.CSR{Rows: 3, Cols: 5, Indptr: []int64{0, 1, 1, 3}, Indices: []int32{0, 0, 4}, Values: []float64{7, 9, 1}}
-	enc := EncodeMatrix(Matrix{CSR: csr})
+	enc := sdk.EncodeMatrix(sdk.Matrix{CSR: csr})
 	if _, err := c.Ensure(ctx, enc); err != nil {
 		t.Fatal(err)
 	}
-	models, err := c.Fit(ctx, enc.Digest, []int{2, 0}, nil, []Problem{{Kind: Regression, Targets: []float64{1, 3}}})
+	models, err := c.Fit(ctx, enc.Digest, []int{2, 0}, nil, []sdk.Problem{{Kind: sdk.Regression, Targets: []float64{1, 3}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,72 @@
+package convert
+
+import (
+	"slices"
+	"testing"
+
+	"google.golang.org/protobuf/proto"
+
+	pb "github.com/polyclass/polyclass/framework/internal/protov1"
+	"github.com/polyclass/polyclass/framework/param"
+	"github.com/polyclass/polyclass/framework/problem"
+)
+
+// A v1 plugin flags its bounds with has_min/has_max, and proto3 leaves a
+// bound of 0 off the wire: the host still reads min = 0.
+func TestParamSpecV1Bounds(t *testing.T) {
+	//lint:ignore SA1019 builds what a v1 plugin sends
+	v1 := &pb.ParamSpec{Name: "alpha", Type: pb.ParamSpec_NUMBER, HasMin: true, HasMax: true, Max: proto.Float64(3)}
+	b, err := proto.Marshal(v1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got pb.ParamSpec
+	if err := proto.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Min != nil {
+		t.Fatalf("min 0 travelled: %v", got.Min)
+	}
+	s := specFromPB(&got)
+	if s.Min == nil || *s.Min != 0 || s.Max == nil || *s.Max != 3 {
+		t.Fatalf("bounds %v %v, want 0 and 3", s.Min, s.Max)
+	}
+	// Now: a bound of 0 travels with presence; no bound stays none.
+	s = specFromPB(specToPB(param.ParamSpec{Name: "alpha", Type: param.NumberParam, Min: param.Bound(0)}))
+	if s.Min == nil || *s.Min != 0 || s.Max != nil {
+		t.Fatalf("bounds %v %v, want 0 and none", s.Min, s.Max)
+	}
+}
+
+// The plan's code diagnostics cross the wire as they are; a plan without
+// them has none.
+func TestCodeDiagnosticsWire(t *testing.T) {
+	d := &problem.CodeDiagnostics{Classes: 4, Columns: 7, MinDistance: 3.5, MeanDistance: 4.25, Correcting: 1}
+	if got := CodeDiagnosticsFromPB(CodeDiagnosticsToPB(d)); *got != *d {
+		t.Fatalf("got %+v, want %+v", got, d)
+	}
+	if CodeDiagnosticsFromPB(nil) != nil || CodeDiagnosticsToPB(nil) != nil {
+		t.Fatal("nil diagnostics are not nil")
+	}
+}
+
+// Class indices are 0..K−1 in Go; only a Multiclass problem's wire targets
+// are 1..K with 0 for a row not used. Other kinds cross unchanged.
+func TestMulticlassTargetsShiftAtTheWire(t *testing.T) {
+	p := problem.Problem{Kind: problem.Multiclass, NumClasses: 3, Targets: []float64{0, 2, problem.NotUsed, 1}}
+	w := ProblemToPB(p)
+	if got, want := w.GetTargets(), []float64{1, 3, 0, 2}; !slices.Equal(got, want) {
+		t.Fatalf("wire targets %v, want %v", got, want)
+	}
+	if !slices.Equal(p.Targets, []float64{0, 2, problem.NotUsed, 1}) {
+		t.Fatalf("the conversion changed the problem's targets: %v", p.Targets)
+	}
+	if back := ProblemFromPB(w); !slices.Equal(back.Targets, p.Targets) || back.Uses(2) || !back.Uses(0) {
+		t.Fatalf("back from the wire: %v", back.Targets)
+	}
+	for _, q := range []problem.Problem{{Kind: problem.Binary, Targets: []float64{1, 0, -1}}, {Kind: problem.Regression, Targets: []float64{0, 2.5}}} {
+		if got := ProblemToPB(q).GetTargets(); !slices.Equal(got, q.Targets) {
+			t.Errorf("%v targets %v went as %v", q.Kind, q.Targets, got)
+		}
+	}
+}

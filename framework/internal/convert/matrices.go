@@ -1,0 +1,80 @@
+package convert
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+
+	pb "github.com/polyclass/polyclass/framework/internal/protov1"
+	"github.com/polyclass/polyclass/framework/matrix"
+)
+
+// DenseToPB encodes m as little-endian float64 bytes; nil stays nil.
+func DenseToPB(m *mat.Dense) *pb.Dense {
+	if m == nil {
+		return nil
+	}
+	r, c := m.Dims()
+	buf := make([]byte, 8*r*c)
+	k := 0
+	for i := 0; i < r; i++ {
+		for _, v := range m.RawRowView(i) {
+			binary.LittleEndian.PutUint64(buf[k:], math.Float64bits(v))
+			k += 8
+		}
+	}
+	return &pb.Dense{Rows: int64(r), Cols: int64(c), Data: buf}
+}
+
+// DenseFromPB decodes a matrix message; nil or empty gives nil.
+func DenseFromPB(d *pb.Dense) (*mat.Dense, error) {
+	if d == nil || d.GetRows() == 0 || d.GetCols() == 0 {
+		return nil, nil
+	}
+	r, c := int(d.GetRows()), int(d.GetCols())
+	if int64(len(d.GetData())) != 8*d.GetRows()*d.GetCols() {
+		return nil, fmt.Errorf("matrix %d×%d carries %d bytes, want %d", r, c, len(d.GetData()), 8*r*c)
+	}
+	vals := make([]float64, r*c)
+	for i := range vals {
+		vals[i] = math.Float64frombits(binary.LittleEndian.Uint64(d.Data[8*i:]))
+	}
+	return mat.NewDense(r, c, vals), nil
+}
+
+// Header returns the upload header of e.
+func Header(e *matrix.EncodedMatrix) *pb.DatasetHeader {
+	return &pb.DatasetHeader{
+		Digest: e.Digest, Layout: pb.DatasetHeader_Layout(e.Layout()), Rows: int64(e.Rows), Cols: int64(e.Cols),
+		Nnz: int64(e.NNZ), Size: int64(e.Size()),
+	}
+}
+
+// IntsToInt64 converts xs for a message.
+func IntsToInt64(xs []int) []int64 {
+	out := make([]int64, len(xs))
+	for i, x := range xs {
+		out[i] = int64(x)
+	}
+	return out
+}
+
+// IntsToInt32 converts xs for a message.
+func IntsToInt32(xs []int) []int32 {
+	out := make([]int32, len(xs))
+	for i, x := range xs {
+		out[i] = int32(x)
+	}
+	return out
+}
+
+// Int32sToInts converts xs from a message.
+func Int32sToInts(xs []int32) []int {
+	out := make([]int, len(xs))
+	for i, x := range xs {
+		out[i] = int(x)
+	}
+	return out
+}

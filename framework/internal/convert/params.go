@@ -1,0 +1,116 @@
+package convert
+
+import (
+	pb "github.com/polyclass/polyclass/framework/internal/protov1"
+	"github.com/polyclass/polyclass/framework/param"
+)
+
+func valueToPB(v param.Value) *pb.Value {
+	switch v.Kind() {
+	case param.NumberValue:
+		return &pb.Value{Kind: &pb.Value_Number{Number: v.Num()}}
+	case param.StringValue:
+		return &pb.Value{Kind: &pb.Value_String_{String_: v.Str()}}
+	case param.BoolValue:
+		return &pb.Value{Kind: &pb.Value_Bool{Bool: v.Truth()}}
+	case param.ListValue:
+		l := &pb.ValueList{Values: make([]*pb.Value, len(v.Elems()))}
+		for i, e := range v.Elems() {
+			l.Values[i] = valueToPB(e)
+		}
+		return &pb.Value{Kind: &pb.Value_List{List: l}}
+	}
+	return &pb.Value{}
+}
+
+func valueFromPB(v *pb.Value) param.Value {
+	switch k := v.GetKind().(type) {
+	case *pb.Value_Number:
+		return param.Number(k.Number)
+	case *pb.Value_String_:
+		return param.String(k.String_)
+	case *pb.Value_Bool:
+		return param.Bool(k.Bool)
+	case *pb.Value_List:
+		vs := make([]param.Value, len(k.List.GetValues()))
+		for i, e := range k.List.GetValues() {
+			vs[i] = valueFromPB(e)
+		}
+		return param.List(vs...)
+	}
+	return param.Value{}
+}
+
+// ParamsToPB returns the message form of p.
+func ParamsToPB(p param.Params) map[string]*pb.Value {
+	out := make(map[string]*pb.Value, len(p))
+	for n, v := range p {
+		out[n] = valueToPB(v)
+	}
+	return out
+}
+
+// ParamsFromPB returns the parameters of message m.
+func ParamsFromPB(m map[string]*pb.Value) param.Params {
+	out := make(param.Params, len(m))
+	for n, v := range m {
+		out[n] = valueFromPB(v)
+	}
+	return out
+}
+
+func specToPB(s param.ParamSpec) *pb.ParamSpec {
+	out := &pb.ParamSpec{
+		Name: s.Name, Type: pb.ParamSpec_Type(s.Type), Description: s.Description,
+		Allowed: s.Allowed, MinExclusive: s.MinExclusive,
+	}
+	if !s.Default.IsNull() {
+		out.Default = valueToPB(s.Default)
+	}
+	if s.Min != nil {
+		out.Min = param.Bound(*s.Min)
+	}
+	if s.Max != nil {
+		out.Max = param.Bound(*s.Max)
+	}
+	return out
+}
+
+func specFromPB(s *pb.ParamSpec) param.ParamSpec {
+	out := param.ParamSpec{
+		Name: s.GetName(), Type: param.ParamType(s.GetType()), Description: s.GetDescription(),
+		Allowed: s.GetAllowed(), MinExclusive: s.GetMinExclusive(),
+	}
+	if s.Default != nil {
+		out.Default = valueFromPB(s.Default)
+	}
+	// A v1 plugin flags a bound with has_min/has_max and leaves a bound
+	// of 0 off the wire; GetMin is then 0, which is the bound.
+	//lint:ignore SA1019 reads the deprecated flag of v1 plugins
+	if s.Min != nil || s.GetHasMin() {
+		out.Min = param.Bound(s.GetMin())
+	}
+	//lint:ignore SA1019 reads the deprecated flag of v1 plugins
+	if s.Max != nil || s.GetHasMax() {
+		out.Max = param.Bound(s.GetMax())
+	}
+	return out
+}
+
+// SpecsToPB returns the message form of ss.
+func SpecsToPB(ss []param.ParamSpec) []*pb.ParamSpec {
+	out := make([]*pb.ParamSpec, len(ss))
+	for i, s := range ss {
+		out[i] = specToPB(s)
+	}
+	return out
+}
+
+// SpecsFromPB returns the specs of messages ss.
+func SpecsFromPB(ss []*pb.ParamSpec) []param.ParamSpec {
+	out := make([]param.ParamSpec, len(ss))
+	for i, s := range ss {
+		out[i] = specFromPB(s)
+	}
+	return out
+}

@@ -1,0 +1,31 @@
+package sdk
+
+import "github.com/polyclass/polyclass/framework/problem"
+
+// The problem vocabulary lives in package problem, which has no RPC
+// dependency; these aliases keep it in the plugin author's one import.
+
+// ProblemKind is the kind of target of a problem.
+type ProblemKind = problem.ProblemKind
+
+// Problem kinds (see package problem for their target conventions).
+const (
+	Binary     = problem.Binary
+	Multiclass = problem.Multiclass
+	Regression = problem.Regression
+)
+
+// Problem is one training problem as the host sends it: one target per row
+// of the batch, in the convention of its Kind (Uses tells which rows it
+// trains on).
+type Problem = problem.Problem
+
+// CodeMatrix is a K × L ternary output-code matrix, row-major.
+type CodeMatrix = problem.CodeMatrix
+
+// NotUsed is the target of a row a Multiclass problem does not train on.
+const NotUsed = problem.NotUsed
+
+// CodeDiagnostics summarises the quality of the code matrix behind a
+// reducer's plan (see package problem for the distance it uses).
+type CodeDiagnostics = problem.CodeDiagnostics
