@@ -164,7 +164,7 @@ changed input (experiment file, datasets, plugin binaries) and every
 differing result; timings are not compared. The exit status is 1 when
 anything differs.`},
 	{name: "submit", args: "slurm|k8s FILE",
-		flags:   []string{"o", "plugins", "shards", "partition", "time", "cpus", "mem", "now", "image", "claim", "parallelism"},
+		flags:   []string{"o", "plugins", "shards", "dense-budget", "partition", "time", "cpus", "mem", "now", "image", "claim", "parallelism"},
 		summary: "write (and submit) a Slurm job array or Kubernetes Indexed Job of FILE's shards",
 		doc: `Submit splits the experiment FILE into --shards N shards (bench run
 --shard I/N) and writes what runs them on a cluster's scheduler, with a

@@ -28,8 +28,8 @@ const (
 // submitFlags are the flags each scheduler takes (see flagDocs); submit
 // refuses the others rather than ignore them.
 var submitFlags = map[string][]string{
-	"slurm": {"o", "plugins", "shards", "partition", "time", "cpus", "mem", "now"},
-	"k8s":   {"o", "shards", "image", "claim", "parallelism", "cpus", "mem"},
+	"slurm": {"o", "plugins", "shards", "dense-budget", "partition", "time", "cpus", "mem", "now"},
+	"k8s":   {"o", "shards", "dense-budget", "image", "claim", "parallelism", "cpus", "mem"},
 }
 
 // submit writes the job scripts (Slurm) or manifests (Kubernetes) that run
@@ -100,7 +100,7 @@ func submitSlurm(ctx context.Context, h *host.Host, o *options, file string, std
 			return err
 		}
 	}
-	s := &cluster.Slurm{Run: cluster.Run{Experiment: grid.Experiment.Name, Bench: abs[0], Plugins: abs[1], File: abs[2], Dir: abs[3], Shards: o.shards},
+	s := &cluster.Slurm{Run: cluster.Run{Experiment: grid.Experiment.Name, Bench: abs[0], Plugins: abs[1], File: abs[2], Dir: abs[3], Shards: o.shards, DenseBudget: int64(o.denseBudget)},
 		Partition: o.partition, Time: o.time, CPUs: o.cpus, Mem: o.mem, Scripts: filepath.Join(abs[3], slurmDir)}
 	if err := s.Check(); err != nil {
 		return usageError{"submit slurm: " + err.Error()}
@@ -195,7 +195,7 @@ func submitK8s(o *options, file string, stdout, stderr io.Writer) error {
 		out = exp.Output.Dir
 	}
 	k := &cluster.Kubernetes{Run: cluster.Run{Experiment: exp.Name, Bench: "bench", File: filepath.ToSlash(filepath.Clean(file)),
-		Dir: k8sMount + "/" + exp.Name, Shards: o.shards},
+		Dir: k8sMount + "/" + exp.Name, Shards: o.shards, DenseBudget: int64(o.denseBudget)},
 		Image: o.image, Claim: o.claim, Mount: k8sMount, Parallelism: o.parallelism, CPUs: o.cpus, Mem: o.mem}
 	shards, merge, err := k.Manifests()
 	if err != nil {

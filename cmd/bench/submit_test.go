@@ -191,6 +191,8 @@ func TestSubmitK8s(t *testing.T) {
 		{name: "claim, parallelism, resources", flags: []string{"--claim", "lab-share", "--parallelism", "2", "--cpus", "4", "--mem", "2G"},
 			wantPar: 2, wantClaim: "lab-share", wantRes: `{"limits":{"cpu":"4","memory":"2Gi"},"requests":{"cpu":"4","memory":"2Gi"}}`,
 			wantCommand: []string{"bench", "run", "-j", "4", "--shard", "$(JOB_COMPLETION_INDEX)/3", "-o", "/results/small", "%F"}},
+		{name: "dense budget", flags: []string{"--dense-budget", "512M"}, wantPar: 3, wantClaim: "polyclass-results", wantRes: "null",
+			wantCommand: []string{"bench", "run", "--dense-budget", "536870912", "--shard", "$(JOB_COMPLETION_INDEX)/3", "-o", "/results/small", "%F"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -259,7 +261,7 @@ func TestSubmitUsageErrors(t *testing.T) {
 		{[]string{"submit", "slurm", exp, "--shards", "-1"}, "submit: --shards -1"},
 		{[]string{"submit", "slurm", exp, "--shards", "2", "--cpus", "-3"}, "submit: --cpus -3"},
 		{[]string{"submit", "k8s", exp, "--shards", "2"}, "submit k8s: --image IMG is required"},
-		{[]string{"submit", "slurm", exp, "--shards", "2", "--image", "x"}, "submit slurm: --image IMG is not a flag of slurm (it takes -o DIR, --plugins DIR, --shards N, --partition P, --time T, --cpus C, --mem M, --now)"},
+		{[]string{"submit", "slurm", exp, "--shards", "2", "--image", "x"}, "submit slurm: --image IMG is not a flag of slurm (it takes -o DIR, --plugins DIR, --shards N, --dense-budget SIZE, --partition P, --time T, --cpus C, --mem M, --now)"},
 		{[]string{"submit", "k8s", exp, "--shards", "2", "--image", "x", "--now"}, "submit k8s: --now is not a flag of k8s"},
 		{[]string{"submit", "k8s", exp, "--shards", "2", "--image", "x", "--partition", "p"}, "submit k8s: --partition P is not a flag of k8s"},
 		{[]string{"submit", "slurm", exp, "--shards", "2", "-j", "2"}, "submit slurm: -j N is not a flag of slurm"},

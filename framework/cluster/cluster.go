@@ -9,6 +9,7 @@ package cluster
 import (
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -28,6 +29,9 @@ type Run struct {
 	Dir string
 	// Shards is the number of shards (tasks), at least 1.
 	Shards int
+	// DenseBudget, when not 0, is each shard's bench run --dense-budget,
+	// in bytes.
+	DenseBudget int64
 }
 
 // check reports what is wrong with r.
@@ -35,6 +39,8 @@ func (r Run) check() error {
 	switch {
 	case r.Shards < 1:
 		return fmt.Errorf("shards: %d, want 1 or more", r.Shards)
+	case r.DenseBudget < 0:
+		return fmt.Errorf("dense budget: %d bytes, want 0 (bench's default) or more", r.DenseBudget)
 	case r.Experiment == "" || r.Bench == "" || r.File == "" || r.Dir == "":
 		return fmt.Errorf("a run needs its experiment name, bench binary, experiment file and results directory")
 	}
@@ -47,6 +53,9 @@ func (r Run) command(sub string) []string {
 	args := []string{r.Bench, sub}
 	if r.Plugins != "" {
 		args = append(args, "--plugins", r.Plugins)
+	}
+	if sub == "run" && r.DenseBudget > 0 {
+		args = append(args, "--dense-budget", strconv.FormatInt(r.DenseBudget, 10))
 	}
 	return args
 }

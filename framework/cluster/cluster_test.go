@@ -145,6 +145,8 @@ func TestSlurmCheck(t *testing.T) {
 		{"zero memory", func(s *Slurm) { s.Mem = "0" }, `memory "0"`},
 		{"negative cpus", func(s *Slurm) { s.CPUs = -2 }, "cpus -2"},
 		{"no results directory", func(s *Slurm) { s.Dir = "" }, "results directory"},
+		{"dense budget", func(s *Slurm) { s.DenseBudget = 1 << 30 }, ""},
+		{"negative dense budget", func(s *Slurm) { s.DenseBudget = -1 }, "dense budget: -1 bytes"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
