@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -29,10 +30,7 @@ func (d *decoder) repeatedExperiment(b *hcl.Block, first **hcl.Block) bool {
 // once. It returns the range of each element (the whole list's range when
 // the expression is not a literal list).
 func (d *decoder) metricList(a *hcl.Attribute, names []string) []hcl.Range {
-	ranges := make([]hcl.Range, len(names))
-	for i := range ranges {
-		ranges[i] = a.Expr.Range()
-	}
+	ranges := slices.Repeat([]hcl.Range{a.Expr.Range()}, len(names))
 	if exprs, diags := hcl.ExprList(a.Expr); !diags.HasErrors() && len(exprs) == len(names) {
 		for i, e := range exprs {
 			ranges[i] = e.Range()

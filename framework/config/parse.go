@@ -1,6 +1,7 @@
 package config
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -122,11 +123,13 @@ type decoder struct {
 	dir   string
 }
 
+// errorf adds an error at rng, or about the whole file when rng is empty.
 func (d *decoder) errorf(rng hcl.Range, summary, format string, args ...any) {
-	r := rng
-	d.diags = append(d.diags, &hcl.Diagnostic{
-		Severity: hcl.DiagError, Summary: summary, Detail: fmt.Sprintf(format, args...), Subject: &r,
-	})
+	dg := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: fmt.Sprintf(format, args...)}
+	if rng != (hcl.Range{}) {
+		dg.Subject = &rng
+	}
+	d.diags = append(d.diags, dg)
 }
 
 func decode(body hcl.Body, path string) (*Experiment, hcl.Diagnostics) {
@@ -397,12 +400,8 @@ func (d *decoder) dataset(b *hcl.Block) *Dataset {
 	if ds.DelimiterRange != (hcl.Range{}) && len([]rune(ds.Delimiter)) != 1 {
 		d.errorf(ds.DelimiterRange, "Invalid delimiter", "delimiter must be a single character, not %q.", ds.Delimiter)
 	}
-	n := 0
-	for _, set := range []bool{ds.Target != "", len(ds.Labels) > 0, ds.LabelsPrefix != ""} {
-		if set {
-			n++
-		}
-	}
+	given := []bool{ds.Target != "", len(ds.Labels) > 0, ds.LabelsPrefix != ""}
+	n := len(slices.DeleteFunc(given, func(set bool) bool { return !set }))
 	if ds.TestPath != "" && ds.FoldsFile != "" {
 		d.errorf(ds.TestPathRange, "Conflicting fold settings", "Dataset %q has a test file, which fixes its one split; drop folds_file.", ds.Name)
 	}
@@ -605,9 +604,7 @@ func (d *decoder) cv(b *hcl.Block, cv *CV) {
 			d.errorf(c.HoldoutRange, "Conflicting fold settings", "holdout replaces k-fold cross-validation; drop folds.")
 		}
 	}
-	if cv.Repeats == 0 {
-		cv.Repeats = 1
-	}
+	cv.Repeats = cmp.Or(cv.Repeats, 1)
 	if cv.FoldsFile != "" && cv.Holdout > 0 {
 		d.errorf(cv.HoldoutRange, "Conflicting fold settings", "A folds_file fixes the folds; drop holdout.")
 	}
@@ -693,12 +690,10 @@ func (d *decoder) crossCheck(exp *Experiment) {
 		d.declared(r.Learners, learners, r.LearnersRange, "learner", who)
 	}
 	if len(exp.Datasets) == 0 {
-		d.diags = append(d.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "No datasets",
-			Detail: `Declare at least one dataset "NAME" { path = "..." } block.`})
+		d.errorf(hcl.Range{}, "No datasets", `Declare at least one dataset "NAME" { path = "..." } block.`)
 	}
 	if len(exp.Learners) == 0 {
-		d.diags = append(d.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "No learners",
-			Detail: `Declare at least one learner "NAME" { plugin = "..." } block.`})
+		d.errorf(hcl.Range{}, "No learners", `Declare at least one learner "NAME" { plugin = "..." } block.`)
 	}
 	if len(exp.Reductions) == 0 {
 		// A learner used without a reduction runs natively.
