@@ -102,7 +102,7 @@ type ModelRef struct {
 
 // fitOnce trains problems on the given rows of dataset digest in one call.
 func (c *LearnerClient) fitOnce(ctx context.Context, digest string, rows []int, params sdk.Params, problems []sdk.Problem) ([]ModelRef, error) {
-	req := &pb.FitRequest{Digest: digest, Rows: convert.IntsToInt64(rows), Params: convert.ParamsToPB(params)}
+	req := &pb.FitRequest{Digest: digest, Rows: convert.Ints[int64](rows), Params: convert.ParamsToPB(params)}
 	for _, p := range problems {
 		req.Problems = append(req.Problems, convert.ProblemToPB(p))
 	}
@@ -128,7 +128,7 @@ func (c *LearnerClient) predictOnce(ctx context.Context, digest string, rows []i
 	for i, m := range models {
 		handles[i] = m.Handle
 	}
-	r, err := c.rpc.Predict(ctx, &pb.PredictRequest{Digest: digest, Rows: convert.IntsToInt64(rows), Handles: handles, Probabilities: probabilities})
+	r, err := c.rpc.Predict(ctx, &pb.PredictRequest{Digest: digest, Rows: convert.Ints[int64](rows), Handles: handles, Probabilities: probabilities})
 	if err != nil {
 		return nil, nil, rpcErr("predict", err)
 	}
@@ -189,7 +189,7 @@ func (c *ReducerClient) Plan(ctx context.Context, req sdk.PlanRequest) (sdk.Plan
 	lm := convert.DenseToPB(req.LabelMatrix)
 	r, err := c.rpc.Plan(ctx, &pb.PlanRequest{
 		Scheme: req.Scheme, Params: convert.ParamsToPB(req.Params), NumClasses: int32(req.NumClasses),
-		Labels: convert.IntsToInt32(req.Labels), LabelMatrix: lm, Seed: req.Seed, ClassNames: req.ClassNames,
+		Labels: convert.Ints[int32](req.Labels), LabelMatrix: lm, Seed: req.Seed, ClassNames: req.ClassNames,
 		Stage: int32(req.Stage), State: req.State,
 	})
 	if err != nil {
@@ -218,7 +218,7 @@ func (c *ReducerClient) Decode(ctx context.Context, req sdk.DecodeRequest) (sdk.
 	if err != nil {
 		return sdk.Decoding{}, rpcErr("decode", err)
 	}
-	d := sdk.Decoding{Predicted: convert.Int32sToInts(r.GetPredicted()), Ties: int(r.GetTies())}
+	d := sdk.Decoding{Predicted: convert.Ints[int](r.GetPredicted()), Ties: int(r.GetTies())}
 	if d.ClassScores, err = convert.DenseFromPB(r.GetClassScores()); err != nil {
 		return sdk.Decoding{}, fmt.Errorf("decode: class scores: %w", err)
 	}

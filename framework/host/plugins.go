@@ -2,7 +2,7 @@ package host
 
 import (
 	"context"
-	"errors"
+	"fmt"
 
 	"github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
@@ -23,44 +23,31 @@ func NewReducerClient(conn *grpc.ClientConn) *ReducerClient {
 	return &ReducerClient{rpc: pb.NewReducerServiceClient(conn)}
 }
 
-// learnerPlugin is the host's half of the learner service for go-plugin:
-// it dispenses a *LearnerClient. The plugin's half is sdk.LearnerPlugin.
-type learnerPlugin struct {
+// clientPlugin is the host's half of a plugin service for go-plugin: it
+// dispenses the service's client (*LearnerClient, *ReducerClient). The
+// plugin's half is the SDK's (sdk.LearnerPlugin, sdk.ReducerPlugin).
+type clientPlugin struct {
 	plugin.NetRPCUnsupportedPlugin
+	service string
+	client  func(*grpc.ClientConn) any
 }
 
-// GRPCServer refuses: the host serves no learner.
-func (learnerPlugin) GRPCServer(*plugin.GRPCBroker, *grpc.Server) error {
-	return errors.New("host: a learner is served by a plugin (sdk.LearnerPlugin), not by the host")
+// GRPCServer refuses: the host serves no plugin service.
+func (p clientPlugin) GRPCServer(*plugin.GRPCBroker, *grpc.Server) error {
+	return fmt.Errorf("host: a %s is served by a plugin (the SDK's), not by the host", p.service)
 }
 
-// GRPCClient returns a *LearnerClient.
-func (learnerPlugin) GRPCClient(_ context.Context, _ *plugin.GRPCBroker, c *grpc.ClientConn) (interface{}, error) {
-	return NewLearnerClient(c), nil
-}
-
-// reducerPlugin is the host's half of the reducer service for go-plugin:
-// it dispenses a *ReducerClient. The plugin's half is sdk.ReducerPlugin.
-type reducerPlugin struct {
-	plugin.NetRPCUnsupportedPlugin
-}
-
-// GRPCServer refuses: the host serves no reducer.
-func (reducerPlugin) GRPCServer(*plugin.GRPCBroker, *grpc.Server) error {
-	return errors.New("host: a reducer is served by a plugin (sdk.ReducerPlugin), not by the host")
-}
-
-// GRPCClient returns a *ReducerClient.
-func (reducerPlugin) GRPCClient(_ context.Context, _ *plugin.GRPCBroker, c *grpc.ClientConn) (interface{}, error) {
-	return NewReducerClient(c), nil
+// GRPCClient returns the service's client on c.
+func (p clientPlugin) GRPCClient(_ context.Context, _ *plugin.GRPCBroker, c *grpc.ClientConn) (interface{}, error) {
+	return p.client(c), nil
 }
 
 // PluginSets returns the versioned plugin sets a host dispenses from.
 func PluginSets() map[int]plugin.PluginSet {
 	return map[int]plugin.PluginSet{
 		sdk.ProtocolVersion: {
-			sdk.LearnerPluginName: learnerPlugin{},
-			sdk.ReducerPluginName: reducerPlugin{},
+			sdk.LearnerPluginName: clientPlugin{service: "learner", client: func(c *grpc.ClientConn) any { return NewLearnerClient(c) }},
+			sdk.ReducerPluginName: clientPlugin{service: "reducer", client: func(c *grpc.ClientConn) any { return NewReducerClient(c) }},
 		},
 	}
 }

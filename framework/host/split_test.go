@@ -149,7 +149,7 @@ func TestFitPartsSizesTheRequest(t *testing.T) {
 		{Kind: sdk.Binary, Targets: []float64{1, -1, 0, 1}, Weights: []float64{1, 2, 3, 4}},
 	}
 	params := sdk.Params{"C": sdk.Number(2)}
-	req := &pb.FitRequest{Digest: "abc", Rows: convert.IntsToInt64(rows), Params: convert.ParamsToPB(params)}
+	req := &pb.FitRequest{Digest: "abc", Rows: convert.Ints[int64](rows), Params: convert.ParamsToPB(params)}
 	for _, p := range problems {
 		req.Problems = append(req.Problems, convert.ProblemToPB(p))
 	}

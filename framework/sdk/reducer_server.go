@@ -66,7 +66,7 @@ func (s *reducerServer) Plan(ctx context.Context, req *pb.PlanRequest) (*pb.Plan
 	}
 	plan, err := s.impl.Plan(ctx, PlanRequest{
 		Scheme: req.GetScheme(), Params: params, NumClasses: int(req.GetNumClasses()),
-		Labels: convert.Int32sToInts(req.GetLabels()), LabelMatrix: lm, ClassNames: req.GetClassNames(),
+		Labels: convert.Ints[int](req.GetLabels()), LabelMatrix: lm, ClassNames: req.GetClassNames(),
 		Seed: req.GetSeed(), Stage: int(req.GetStage()), State: req.GetState(),
 	})
 	if err != nil {
@@ -117,7 +117,7 @@ func (s *reducerServer) Decode(ctx context.Context, req *pb.DecodeRequest) (*pb.
 		return nil, status.Errorf(codes.Internal, "decode %s: %d predictions for %d rows", req.GetScheme(), len(d.Predicted), n)
 	}
 	return &pb.DecodeResponse{
-		Predicted: convert.IntsToInt32(d.Predicted), ClassScores: convert.DenseToPB(d.ClassScores),
+		Predicted: convert.Ints[int32](d.Predicted), ClassScores: convert.DenseToPB(d.ClassScores),
 		LabelMatrix: convert.DenseToPB(d.LabelMatrix), Ties: int64(d.Ties),
 	}, nil
 }

@@ -52,29 +52,13 @@ func Header(e *matrix.EncodedMatrix) *pb.DatasetHeader {
 	}
 }
 
-// IntsToInt64 converts xs for a message.
-func IntsToInt64(xs []int) []int64 {
-	out := make([]int64, len(xs))
+// Ints converts integers to another integer type: row and class indices
+// to a message's int64 or int32 fields, and back. Values are assumed to
+// fit (indices of matrices that were sent).
+func Ints[To, From ~int | ~int32 | ~int64](xs []From) []To {
+	out := make([]To, len(xs))
 	for i, x := range xs {
-		out[i] = int64(x)
-	}
-	return out
-}
-
-// IntsToInt32 converts xs for a message.
-func IntsToInt32(xs []int) []int32 {
-	out := make([]int32, len(xs))
-	for i, x := range xs {
-		out[i] = int32(x)
-	}
-	return out
-}
-
-// Int32sToInts converts xs from a message.
-func Int32sToInts(xs []int32) []int {
-	out := make([]int, len(xs))
-	for i, x := range xs {
-		out[i] = int(x)
+		out[i] = To(x)
 	}
 	return out
 }
