@@ -128,7 +128,7 @@ func (f *fold) upload(enc *sdk.EncodedMatrix) error {
 func (f *fold) fit(digest string, rows []int, problems []sdk.Problem) ([]host.ModelRef, error) {
 	start := time.Now()
 	models, err := f.lp.Learner.Fit(f.ctx, digest, rows, f.params, problems)
-	if f.reuploaded(digest, err) {
+	if f.reuploaded(digest, &err) {
 		models, err = f.lp.Learner.Fit(f.ctx, digest, rows, f.params, problems)
 	}
 	f.fitSeconds += time.Since(start).Seconds()
@@ -143,7 +143,7 @@ func (f *fold) fit(digest string, rows []int, problems []sdk.Problem) ([]host.Mo
 func (f *fold) predict(digest string, rows []int, models []host.ModelRef) (scores, probs *mat.Dense, err error) {
 	start := time.Now()
 	scores, probs, err = f.lp.Learner.Predict(f.ctx, digest, rows, models, f.c.Learner.Info.Capabilities.Probabilities)
-	if f.reuploaded(digest, err) {
+	if f.reuploaded(digest, &err) {
 		scores, probs, err = f.lp.Learner.Predict(f.ctx, digest, rows, models, f.c.Learner.Info.Capabilities.Probabilities)
 	}
 	f.predictSeconds += time.Since(start).Seconds()
@@ -156,15 +156,17 @@ func (f *fold) predict(digest string, rows []int, models []host.ModelRef) (score
 // reuploaded is the second line of defence behind the leases: when the
 // learner answered that it does not hold the fold's matrix (its cache may
 // have evicted it), the matrix is uploaded again and the caller retries
-// once.
-func (f *fold) reuploaded(digest string, err error) bool {
-	if err == nil || !notLoaded(err) {
+// once. err points to the call's error; when the matrix cannot be encoded
+// again, why is joined to it.
+func (f *fold) reuploaded(digest string, err *error) bool {
+	if *err == nil || !notLoaded(*err) {
 		return false
 	}
 	enc := f.uploaded[digest]
 	if enc == nil && digest == f.design && f.redesign != nil {
 		var rerr error
 		if enc, rerr = f.redesign(); rerr != nil {
+			*err = errors.Join(*err, fmt.Errorf("encoding the design matrix again: %w", rerr))
 			return false
 		}
 	}

@@ -36,7 +36,9 @@ type resolver struct {
 	// lists the plugins started only to ask them.
 	offers map[string][]string
 	probed []string
-	opt    ResolveOptions
+	// startErrs are the failures of the plugins asked (see schemes).
+	startErrs error
+	opt       ResolveOptions
 }
 
 func (r *resolver) errorf(rng hcl.Range, summary, format string, args ...any) {
@@ -559,7 +561,11 @@ func (r *resolver) reduction(rd *config.Reduction) *Reduction {
 // reducer, rd gets it, for its unknown-scheme error; several are an
 // error asking for plugin = "...".
 func (r *resolver) pickPlugin(rd *config.Reduction) bool {
-	if r.defaultOffers(rd.Scheme) {
+	switch ok, err := r.defaultOffers(rd.Scheme); {
+	case err != nil:
+		r.errorf(rd.PluginRange, "Plugin failed to start", "%v", err)
+		return false
+	case ok:
 		rd.Plugin = r.opt.DefaultReducer
 		return true
 	}
@@ -586,6 +592,9 @@ func (r *resolver) pickPlugin(rd *config.Reduction) bool {
 		if len(schemes) > 0 {
 			offered = "the plugins offer: " + strings.Join(schemes, ", ")
 		}
+		if r.startErrs != nil {
+			offered += "; and some plugins failed to start: " + r.startErrs.Error()
+		}
 		r.errorf(rd.SchemeRange, "Unknown scheme", "No plugin offers scheme %q%s; %s.", rd.Scheme, suggest.DidYouMean(rd.Scheme, schemes), offered)
 		return false
 	}
@@ -598,20 +607,24 @@ func (r *resolver) pickPlugin(rd *config.Reduction) bool {
 }
 
 // defaultOffers reports whether the default reducer plugin offers scheme,
-// which spares starting every plugin to ask (see ResolveOptions).
-func (r *resolver) defaultOffers(scheme string) bool {
+// which spares starting every plugin to ask (see ResolveOptions), and why
+// the default, when the directory holds it, cannot start.
+func (r *resolver) defaultOffers(scheme string) (bool, error) {
 	if r.opt.DefaultReducer == "" {
-		return false
+		return false, nil
 	}
 	bins, err := r.host.Binaries()
 	if err != nil || !slices.ContainsFunc(bins, func(b host.Binary) bool { return b.Name == r.opt.DefaultReducer }) {
-		return false
+		return false, nil // no default here: every plugin is asked
+	}
+	if r.host.Running(r.opt.DefaultReducer) == nil && !slices.Contains(r.probed, r.opt.DefaultReducer) {
+		r.probed = append(r.probed, r.opt.DefaultReducer) // stopped again unless the grid uses it
 	}
 	p, err := r.host.Get(r.ctx, r.opt.DefaultReducer)
-	if err != nil || p.ReducerInfo == nil {
-		return false
+	if err != nil {
+		return false, err
 	}
-	return slices.ContainsFunc(p.ReducerInfo.Schemes, func(s sdk.Scheme) bool { return s.Name == scheme })
+	return p.ReducerInfo != nil && slices.ContainsFunc(p.ReducerInfo.Schemes, func(s sdk.Scheme) bool { return s.Name == scheme }), nil
 }
 
 // schemes starts every plugin of the host, side by side, and returns for
@@ -623,14 +636,16 @@ func (r *resolver) schemes() (map[string][]string, error) {
 		return nil, err
 	}
 	plugins := make([]*host.Plugin, len(bins))
+	errs := make([]error, len(bins))
 	var wg sync.WaitGroup
 	for i, b := range bins {
-		if r.host.Running(b.Name) == nil {
+		if r.host.Running(b.Name) == nil && !slices.Contains(r.probed, b.Name) {
 			r.probed = append(r.probed, b.Name)
 		}
-		wg.Go(func() { plugins[i], _ = r.host.Get(r.ctx, b.Name) })
+		wg.Go(func() { plugins[i], errs[i] = r.host.Get(r.ctx, b.Name) })
 	}
 	wg.Wait()
+	r.startErrs = errors.Join(errs...)
 	offers := map[string][]string{}
 	for _, p := range plugins {
 		if p == nil || p.ReducerInfo == nil {

@@ -164,6 +164,9 @@ func (s *scheduler) execute(ctx context.Context, t task) (FoldResult, error) {
 // made an identical one: the learner plugins are told to forget them.
 func (s *scheduler) free(ctx context.Context, t task) {
 	e := s.matrices[t.key]
+	// A task that failed or was skipped before it settled has ended all
+	// the same: it must not keep the matrix for the entry's other tasks.
+	e.settle(t.cell.Index)
 	last := e.refs.Add(-1) == 0
 	if last {
 		e.drop()

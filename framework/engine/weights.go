@@ -9,8 +9,8 @@ import (
 // problems a reduction plans on a fold's training part.
 //
 // Balanced weighs the rows of class k by n / (K · n_k), scikit-learn's
-// class_weight = "balanced", counted on the rows the problem uses (target
-// not 0): for a binary problem of a reduction from the problem's own
+// class_weight = "balanced", counted on the rows the problem uses
+// (Problem.Uses): for a binary problem of a reduction from the problem's own
 // positives and negatives (K = 2), so that one-vs-all problems are
 // balanced whatever the class sizes; for a native multiclass problem from
 // its targets (K = the classes present); for a regression problem from the

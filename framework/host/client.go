@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 
+	"gonum.org/v1/gonum/mat"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
-
-	"gonum.org/v1/gonum/mat"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/polyclass/polyclass/framework/internal/convert"
 	pb "github.com/polyclass/polyclass/framework/internal/protov1"
@@ -210,11 +210,16 @@ func (c *ReducerClient) Plan(ctx context.Context, req sdk.PlanRequest) (sdk.Plan
 
 // Decode turns a fold's outputs into predictions.
 func (c *ReducerClient) Decode(ctx context.Context, req sdk.DecodeRequest) (sdk.Decoding, error) {
-	r, err := c.rpc.Decode(ctx, &pb.DecodeRequest{
+	msg := &pb.DecodeRequest{
 		Scheme: req.Scheme, Params: convert.ParamsToPB(req.Params), State: req.State,
 		Scores: convert.DenseToPB(req.Scores), Probabilities: convert.DenseToPB(req.Probabilities),
 		TrainingScores: convert.DenseToPB(req.TrainingScores),
-	})
+	}
+	if n := proto.Size(msg); n > sdk.MaxMessageSize {
+		r, l := req.Scores.Dims()
+		return sdk.Decoding{}, fmt.Errorf("decode: the request for %d test rows × %d problems takes %d bytes, over the %d MiB message bound; use more folds (fewer test rows each) or a reduction with fewer problems", r, l, n, sdk.MaxMessageSize>>20)
+	}
+	r, err := c.rpc.Decode(ctx, msg)
 	if err != nil {
 		return sdk.Decoding{}, rpcErr("decode", err)
 	}

@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"gonum.org/v1/gonum/mat"
 	"google.golang.org/protobuf/encoding/protowire"
@@ -18,9 +19,11 @@ import (
 // field tags and lengths of the rows and of the two matrices.
 const predictOverhead = 64
 
+// maxMessage is the bound Fit and Predict keep to: MaxMessageBytes, at
+// most the gRPC call limits the host dials with (sdk.MaxMessageSize).
 func (c *LearnerClient) maxMessage() int {
 	if c.MaxMessageBytes > 0 {
-		return c.MaxMessageBytes
+		return min(c.MaxMessageBytes, sdk.MaxMessageSize)
 	}
 	return sdk.MaxMessageSize
 }
@@ -43,7 +46,11 @@ func (c *LearnerClient) Fit(ctx context.Context, digest string, rows []int, para
 		refs, err := c.fitOnce(ctx, digest, rows, params, part)
 		if err != nil {
 			if len(out) > 0 {
-				_ = c.Release(ctx, out) // best effort: the fit's error is the one to report
+				// Best effort, also after a cancellation: the fit's error
+				// is the one to report.
+				rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+				_ = c.Release(rctx, out)
+				cancel()
 			}
 			return nil, err
 		}

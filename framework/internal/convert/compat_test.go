@@ -31,8 +31,14 @@ func TestParamSpecV1Bounds(t *testing.T) {
 	if s.Min == nil || *s.Min != 0 || s.Max == nil || *s.Max != 3 {
 		t.Fatalf("bounds %v %v, want 0 and 3", s.Min, s.Max)
 	}
-	// Now: a bound of 0 travels with presence; no bound stays none.
-	s = specFromPB(specToPB(param.ParamSpec{Name: "alpha", Type: param.NumberParam, Min: param.Bound(0)}))
+	// Now: a bound of 0 travels with presence; no bound stays none. The
+	// v1 flags are set too, for a host that reads only them.
+	sent := specToPB(param.ParamSpec{Name: "alpha", Type: param.NumberParam, Min: param.Bound(0)})
+	//lint:ignore SA1019 checks what an older host reads
+	if !sent.HasMin || sent.HasMax {
+		t.Errorf("has_min %v, has_max %v; want true and false", sent.HasMin, sent.HasMax) //lint:ignore SA1019 see above
+	}
+	s = specFromPB(sent)
 	if s.Min == nil || *s.Min != 0 || s.Max != nil {
 		t.Fatalf("bounds %v %v, want 0 and none", s.Min, s.Max)
 	}

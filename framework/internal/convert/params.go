@@ -67,11 +67,15 @@ func specToPB(s param.ParamSpec) *pb.ParamSpec {
 	if !s.Default.IsNull() {
 		out.Default = valueToPB(s.Default)
 	}
+	// The deprecated flags are set too, for hosts older than the
+	// optional fields: they read a bound only when its flag is set.
 	if s.Min != nil {
 		out.Min = param.Bound(*s.Min)
+		out.HasMin = true //lint:ignore SA1019 for older hosts, see above
 	}
 	if s.Max != nil {
 		out.Max = param.Bound(*s.Max)
+		out.HasMax = true //lint:ignore SA1019 for older hosts, see above
 	}
 	return out
 }

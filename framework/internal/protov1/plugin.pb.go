@@ -397,8 +397,9 @@ type ParamSpec struct {
 	// Deprecated: a v1 plugin's presence flags for min and max. They are
 	// kept, not reserved, because a v1 plugin sends a bound of 0 as
 	// has_min = true with min absent (proto3 does not send a 0 double): the
-	// host takes has_min without min as min = 0. A plugin now leaves them
-	// unset and sends min and max with presence.
+	// host takes has_min without min as min = 0. A plugin now sends min
+	// and max with presence, and still sets these flags for hosts that
+	// read only them.
 	//
 	// Deprecated: Marked as deprecated in plugin.proto.
 	HasMin bool `protobuf:"varint,5,opt,name=has_min,json=hasMin,proto3" json:"has_min,omitempty"`

@@ -87,12 +87,15 @@ def spec_to_pb(s):
     )
     if s.default is not None:
         out.default.CopyFrom(value_to_pb(s.default))
-    # min and max are proto3 optional: assigning one sends it, 0 included
-    # (has_min/has_max are the deprecated flags of v1 plugins).
+    # min and max are proto3 optional: assigning one sends it, 0 included;
+    # the deprecated has_min/has_max flags are set too, for hosts that read
+    # only them.
     if s.min is not None:
         out.min = s.min
+        out.has_min = True
     if s.max is not None:
         out.max = s.max
+        out.has_max = True
     return out
 
 
