@@ -213,30 +213,20 @@ func (cs *csSolver) gradientDense(i int, aidx []int32) {
 func (cs *csSolver) update(i, nz int) {
 	k, w := cs.k, cs.w
 	dInd, dVal := cs.dInd[:nz], cs.dVal[:nz]
-	if v := &cs.x; v.kind == viewDense {
-		off := i * v.stride
-		for j, xv := range v.data[off : off+v.cols : off+v.cols] {
+	idx, val := cs.x.row(i)
+	if idx == nil {
+		for j, xv := range val {
 			wj := w[j*k : (j+1)*k : (j+1)*k]
 			for p, dm := range dInd {
 				wj[dm] += dVal[p] * xv
 			}
 		}
 	} else {
-		idx, val := v.row(i)
-		if idx == nil {
-			for j, xv := range val {
-				wj := w[j*k : (j+1)*k : (j+1)*k]
-				for p, dm := range dInd {
-					wj[dm] += dVal[p] * xv
-				}
-			}
-		} else {
-			for q, j := range idx {
-				xv := val[q]
-				wj := w[int(j)*k : (int(j)+1)*k : (int(j)+1)*k]
-				for p, dm := range dInd {
-					wj[dm] += dVal[p] * xv
-				}
+		for q, j := range idx {
+			xv := val[q]
+			wj := w[int(j)*k : (int(j)+1)*k : (int(j)+1)*k]
+			for p, dm := range dInd {
+				wj[dm] += dVal[p] * xv
 			}
 		}
 	}
