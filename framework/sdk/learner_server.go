@@ -144,9 +144,6 @@ func (s *learnerServer) Upload(stream pb.LearnerService_UploadServer) error {
 	if h == nil {
 		return status.Error(codes.InvalidArgument, "upload: the first message carries no header")
 	}
-	if h.GetSize() < 0 || h.GetSize() > 1<<40 {
-		return status.Errorf(codes.InvalidArgument, "upload: implausible size %d", h.GetSize())
-	}
 	dec, err := newMatrixDecoder(h)
 	if err != nil {
 		return status.Errorf(codes.InvalidArgument, "upload: %v", err)
@@ -181,16 +178,6 @@ func (s *learnerServer) dataset(digest string) (Matrix, error) {
 		return Matrix{}, status.Errorf(codes.FailedPrecondition, "dataset %s is not loaded (upload it first)", digest)
 	}
 	return m, nil
-}
-
-// fitInput selects the rows a problem uses and converts its targets.
-func fitInput(x Matrix, rows []int, p Problem) (FitInput, error) {
-	in, used, err := convertProblem(rows, p)
-	if err != nil {
-		return FitInput{}, err
-	}
-	in.X = gatherRows(x, used)
-	return in, nil
 }
 
 // convertProblem converts a problem's targets and weights over rows to a
@@ -361,19 +348,15 @@ func (s *learnerServer) fitJobs(ctx context.Context, x Matrix, rows []int, probl
 // fitOne trains one problem with Fit on the rows it uses, converting it
 // unless c holds its conversion already.
 func (s *learnerServer) fitOne(ctx context.Context, x Matrix, rows []int, p Problem, c *converted, params Params) (Model, error) {
-	var in FitInput
-	var err error
-	if c != nil {
-		in, err = c.in, c.err
-		if err == nil {
-			in.X = gatherRows(x, c.used)
-		}
-	} else {
-		in, err = fitInput(x, rows, p)
+	if c == nil {
+		c = &converted{}
+		c.in, c.used, c.err = convertProblem(rows, p)
 	}
-	if err != nil {
-		return nil, err
+	if c.err != nil {
+		return nil, c.err
 	}
+	in := c.in
+	in.X = gatherRows(x, c.used)
 	if !s.info.Capabilities.Sparse {
 		in.X = in.X.AsDense()
 	}
