@@ -7,6 +7,9 @@ import "time"
 // processCPU is not measured on this platform.
 func processCPU() time.Duration { return 0 }
 
+// cpuTime is not measured on this platform.
+func cpuTime() time.Duration { return 0 }
+
 // loadAverage is not known on this platform.
 func loadAverage() string { return "" }
 

@@ -18,6 +18,16 @@ func processCPU() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
+// cpuTime returns the user and system time of this process and of its
+// children that have been waited for (plugin processes, once closed).
+func cpuTime() time.Duration {
+	var children syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_CHILDREN, &children) != nil {
+		return 0
+	}
+	return processCPU() + time.Duration(children.Utime.Nano()+children.Stime.Nano())
+}
+
 // loadAverage returns the 1-minute load average from /proc/loadavg, or ""
 // where there is none.
 func loadAverage() string {
