@@ -25,9 +25,9 @@ func profileSection(ctx context.Context, o *options, w io.Writer, stderr io.Writ
 		return err
 	}
 	var with, without []time.Duration
-	var profiles []string
+	var dir string
 	for i := range o.runs {
-		dir := filepath.Join(o.tmp, fmt.Sprintf("profile_%d", i))
+		dir = filepath.Join(o.tmp, fmt.Sprintf("profile_%d", i))
 		a, err := runBench(ctx, o, file, filepath.Join(o.tmp, fmt.Sprintf("profile_on_%d", i)), stderr, "--profile", dir)
 		if err != nil {
 			return err
@@ -37,9 +37,10 @@ func profileSection(ctx context.Context, o *options, w io.Writer, stderr io.Writ
 			return err
 		}
 		with, without = append(with, a.wall), append(without, b.wall)
-		if profiles, err = nonEmptyFiles(dir, "*.pprof"); err != nil {
-			return err
-		}
+	}
+	profiles, err := nonEmptyFiles(dir, "*.pprof") // the last run's
+	if err != nil {
+		return err
 	}
 	on, off := median(with), median(without)
 	o.addGoal(goalResult{goal: 7, what: fmt.Sprintf("letter grid with `--profile DIR` (%d CPU and heap profiles: bench and each plugin process) vs without, wall", len(profiles)),
