@@ -81,7 +81,9 @@ proto-breaking:
 		mv $(TOOLS)/buf $(TOOLS)/buf-$(BUF_VERSION); }
 	@tmp=$$(mktemp -d) && cp $(PROTO_DIR)/released/v1/plugin.proto $$tmp/ && \
 		$(TOOLS)/buf-$(BUF_VERSION) breaking --against $$tmp; \
-		rc=$$?; rm -rf $$tmp; exit $$rc
+		rc=$$?; rm -rf $$tmp; \
+		if [ $$rc -eq 0 ]; then echo "proto-breaking: plugin.proto is wire-compatible with released/v1"; fi; \
+		exit $$rc
 
 # Regenerates the README's tables by running the shipped experiments (a
 # test fails when the committed README differs from what this produces).
