@@ -123,7 +123,8 @@ func sameOutputs(t *testing.T, want, got string) {
 // small: one dataset, 3 folds, every format), n = 1, 2, 3 and 7 shards run
 // as separate bench processes — into one shared directory, one directory
 // each, or both — and their merge writes summary.csv, folds.csv, the
-// Markdown, LaTeX, JSON and HTML tables and the plots byte-identical to a
+// Markdown, LaTeX, JSON and HTML tables, the plots and (reductions and
+// multilabel) the per-row predictions byte-identical to a
 // single bench run's. Merges are by "bench merge OUT DIR...", "bench merge
 // DIR" (in place) and "bench table DIR".
 func TestShardsMergeToTheSingleRun(t *testing.T) {
@@ -162,6 +163,10 @@ func TestShardsMergeToTheSingleRun(t *testing.T) {
 				t.Fatalf("single run: %v\n%s", err, out)
 			}
 			cells := len(cellFiles(t, ref))
+			if strings.Contains(readFile(t, e.file), "predictions = true") &&
+				!slices.ContainsFunc(tableFiles(t, ref), func(f string) bool { return strings.HasPrefix(f, "predictions"+string(filepath.Separator)) }) {
+				t.Fatalf("single run wrote no predictions: %v", tableFiles(t, ref))
+			}
 			for _, l := range layouts {
 				t.Run(l.name, func(t *testing.T) {
 					n := len(l.dirOf)

@@ -49,8 +49,9 @@ type FoldResult struct {
 	// the learner's probabilities nor calibrated ones.
 	SoftmaxScores bool `json:"softmax_scores,omitempty"`
 	// Predictions holds the fold's per-row predictions when
-	// Options.KeepPredictions is set; it is not written to cell files.
-	Predictions *Predictions `json:"-"`
+	// Options.KeepPredictions is set (cell files keep them, so that a
+	// resumed run or a merge of shards writes the same predictions files).
+	Predictions *Predictions `json:"predictions,omitempty"`
 }
 
 // Predictions are one fold's predictions for its test rows.

@@ -123,6 +123,11 @@ func ReadCell(path string, total int) (*Cell, error) {
 		if len(f.Metrics) == 0 {
 			return bad("fold %d: no metrics", i)
 		}
+		if f.Predictions != nil {
+			if err := f.Predictions.Check(f.NTest, len(c.Classes)); err != nil {
+				return bad("fold %d: predictions: %v", i, err)
+			}
+		}
 		names := make([]string, 0, len(f.Metrics))
 		for n := range f.Metrics {
 			names = append(names, n)

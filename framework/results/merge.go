@@ -136,6 +136,13 @@ func Merge(out string, dirs []string) (*Merged, error) {
 	if old, err := ReadManifest(out); err == nil && old.Experiment != ref.m.Experiment {
 		return nil, fmt.Errorf("merge: results directory %s holds experiment %q, not %q: choose another output directory", out, old.Experiment, ref.m.Experiment)
 	}
+	if ref.m.Predictions {
+		for _, i := range sortedKeys(cells) {
+			if !hasPredictions(cells[i].cell.CellResult) {
+				return nil, fmt.Errorf("merge: %s holds no predictions, which output.predictions asks for (written by a bench that did not keep them?): run its shard again with --fresh", cells[i].path)
+			}
+		}
+	}
 	if err := placeCells(out, cells, runs); err != nil {
 		return nil, err
 	}

@@ -168,10 +168,9 @@ func Begin(dir string, m *Manifest, digests []string, opt Options) (*Run, error)
 			path := filepath.Join(cells, CellFileName(c.Index, c.Digest))
 			i, ok := byDigest[c.Digest]
 			switch {
-			case m.Predictions && !c.Failed():
-				// Per-row predictions are not stored in cell files: a kept
-				// cell would be missing from predictions/DATASET.csv.
-				if err := moveAside(path, "output.predictions is set and cell files do not hold predictions: the cell runs again"); err != nil {
+			case m.Predictions && !hasPredictions(c.CellResult):
+				// A kept cell would be missing from predictions/DATASET.csv.
+				if err := moveAside(path, "output.predictions is set and the cell file holds no predictions (computed without it): the cell runs again"); err != nil {
 					return nil, err
 				}
 				continue
@@ -312,6 +311,17 @@ func (r *Run) close() {
 		r.log.Close()
 	}
 	r.unlock()
+}
+
+// hasPredictions reports whether a finished cell holds the per-row
+// predictions of every fold; a failed cell has none to hold.
+func hasPredictions(c *engine.CellResult) bool {
+	for _, f := range c.Folds {
+		if f.Predictions == nil {
+			return false
+		}
+	}
+	return true
 }
 
 // render writes the outputs of m's run for cells into dir and records them

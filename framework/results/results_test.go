@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"gonum.org/v1/gonum/mat"
 
 	"github.com/polyclass/polyclass/framework/engine"
 )
@@ -205,24 +208,58 @@ func TestResumeRenumbers(t *testing.T) {
 	}
 }
 
-// TestResumeWithPredictions: cell files do not hold per-row predictions,
-// so a run that writes predictions.csv computes every cell again (the old
-// files are moved aside).
+// withPredictions returns cell(i) with per-row predictions in every fold.
+func withPredictions(i int) *engine.CellResult {
+	c := cell(i)
+	for f := range c.Folds {
+		n := c.Folds[f].NTest
+		p := &engine.Predictions{Rows: make([]int, n), True: make([]int, n), Predicted: make([]int, n), Scores: mat.NewDense(n, 2, nil)}
+		for r := range n {
+			p.Rows[r], p.True[r], p.Predicted[r] = 3*r+f, r%2, (r/3)%2
+			p.Scores.Set(r, 0, float64(r)/7)
+			p.Scores.Set(r, 1, 1-float64(r)/7)
+		}
+		c.Folds[f].Predictions = p
+	}
+	return c
+}
+
+// TestResumeWithPredictions: with output.predictions set, a resumed run
+// keeps the cells whose files hold the predictions, which read back
+// exactly, and computes again those computed without them (their files
+// moved aside).
 func TestResumeWithPredictions(t *testing.T) {
 	dir := t.TempDir()
-	r := begin(t, dir, "exp", 2, Options{})
-	r.CellFinished(cell(0))
-	r.Finish(StatusInterrupted, 0)
 	m := manifest("exp")
 	m.Predictions = true
+	r, err := Begin(dir, m, digests(2), Options{Now: clock()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.CellFinished(withPredictions(0))
+	r.Finish(StatusInterrupted, 0)
+	r = begin(t, dir, "exp", 2, Options{}) // without predictions
+	r.CellFinished(cell(1))
+	r.Finish(StatusInterrupted, 0)
+
 	var notes strings.Builder
-	r, err := Begin(dir, m, digests(2), Options{Now: clock(), Notes: &notes})
+	m = manifest("exp")
+	m.Predictions = true
+	r, err = Begin(dir, m, digests(2), Options{Now: clock(), Notes: &notes})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer r.Finish(StatusInterrupted, 0)
-	if len(r.Kept()) != 0 || !strings.Contains(notes.String(), "cell files do not hold predictions") {
-		t.Errorf("kept %d cells; notes:\n%s", len(r.Kept()), notes.String())
+	kept := r.Kept()
+	if len(kept) != 1 || kept[0] == nil || !strings.Contains(notes.String(), "the cell file holds no predictions (computed without it)") {
+		t.Fatalf("kept %v; notes:\n%s", kept, notes.String())
+	}
+	want := withPredictions(0)
+	for f := range want.Folds {
+		g, w := kept[0].Folds[f].Predictions, want.Folds[f].Predictions
+		if !slices.Equal(g.Rows, w.Rows) || !slices.Equal(g.True, w.True) || !slices.Equal(g.Predicted, w.Predicted) || !mat.Equal(g.Scores, w.Scores) {
+			t.Errorf("fold %d: predictions read back differ", f)
+		}
 	}
 }
 
@@ -373,6 +410,24 @@ func TestReadCellRejects(t *testing.T) {
 		{name: "repeated fold", edit: func(m map[string]any) {
 			m["folds"].([]any)[2].(map[string]any)["fold"] = 0
 		}, want: "fold 2: repeat 0 fold 0 is negative or repeated"},
+		{name: "predictions for fewer rows", edit: func(m map[string]any) {
+			m["folds"].([]any)[1].(map[string]any)["predictions"] = map[string]any{"rows": []int{1}, "true": []int{0}, "predicted": []int{1}}
+		}, want: "fold 1: predictions: 1 prediction rows for 50 test rows"},
+		{name: "predicted class out of range", edit: func(m map[string]any) {
+			p := predictionsOf(1, 50)
+			p["predicted"].([]int)[3] = 2
+			m["folds"].([]any)[1].(map[string]any)["predictions"] = p
+		}, want: "fold 1: predictions: row 3: true class 1, predicted 2, not in [0, 2)"},
+		{name: "scores of another shape", edit: func(m map[string]any) {
+			p := predictionsOf(1, 50)
+			p["scores"] = map[string]any{"rows": 50, "cols": 3, "data": make([]float64, 150)}
+			m["folds"].([]any)[1].(map[string]any)["predictions"] = p
+		}, want: "fold 1: predictions: scores is 50×3, not 50×2"},
+		{name: "scores short of entries", edit: func(m map[string]any) {
+			p := predictionsOf(1, 50)
+			p["scores"] = map[string]any{"rows": 50, "cols": 2, "data": make([]float64, 99)}
+			m["folds"].([]any)[1].(map[string]any)["predictions"] = p
+		}, want: "scores: 99 entries for a 50×2 matrix"},
 		{name: "no test rows", edit: func(m map[string]any) {
 			m["folds"].([]any)[0].(map[string]any)["n_test"] = 0
 		}, want: "fold 0: 100 training and 0 test rows"},
@@ -403,6 +458,16 @@ func TestReadCellRejects(t *testing.T) {
 			}
 		})
 	}
+}
+
+// predictionsOf returns the JSON form of good predictions of n rows.
+func predictionsOf(fold, n int) map[string]any {
+	p := map[string]any{"rows": make([]int, n), "true": make([]int, n), "predicted": make([]int, n)}
+	for r := range n {
+		p["rows"].([]int)[r] = r + fold
+		p["true"].([]int)[r] = r % 2
+	}
+	return p
 }
 
 // TestReadCellsDuplicates: two files of one cell index are both named.

@@ -56,9 +56,6 @@ var shardManifestName = regexp.MustCompile(`^([0-9]+)-of-([0-9]+)\.json$`)
 // (bench merge does).
 func beginShard(dir string, m *Manifest, digests []string, opt Options, now func() time.Time) (*Run, error) {
 	sh := opt.Shard
-	if m.Predictions {
-		return nil, errors.New("output.predictions cannot be sharded: cell files do not hold per-row predictions, so a merge could not write predictions.csv (run without --shard)")
-	}
 	cells := filepath.Join(dir, CellsDir)
 	shards := filepath.Join(dir, ShardsDir)
 	for _, d := range []string{cells, shards} {

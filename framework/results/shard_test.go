@@ -271,3 +271,45 @@ func TestWholeRunKeepsShardCells(t *testing.T) {
 	}
 	sameTables(t, singleRun(t, cells), dir)
 }
+
+// TestMergeNeedsPredictions: with output.predictions set, the merge writes
+// predictions/DATASET.csv from the shards' cell files, and refuses a cell
+// file that holds none (it would be missing from that file), naming it.
+func TestMergeNeedsPredictions(t *testing.T) {
+	const cells = 2
+	for _, without := range []bool{false, true} {
+		dir := t.TempDir()
+		m := manifest("exp")
+		m.Predictions = true
+		for i := range cells {
+			r, err := Begin(dir, m, digests(cells), Options{Now: clock(), Shard: shardOf(i, cells, cells)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := withPredictions(i)
+			if without && i == 1 {
+				c = cell(i)
+			}
+			if err := r.CellFinished(c); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := r.Finish(StatusComplete, 0); err != nil {
+				t.Fatal(err)
+			}
+		}
+		_, err := Merge(dir, []string{dir})
+		if without {
+			if err == nil || !strings.Contains(err.Error(), CellFileName(1, digest(1))+" holds no predictions") {
+				t.Errorf("a cell file without predictions: %v", err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(filepath.Join(dir, "predictions", "iris.csv"))
+		if lines := strings.Count(string(b), "\n"); err != nil || lines != 1+cells*3*50 {
+			t.Errorf("predictions/iris.csv: %d lines, %v", lines, err)
+		}
+	}
+}

@@ -1,5 +1,5 @@
 # experiments/multilabel.hcl made small for the shard tests: emotions only,
-# 3 folds (3 inner folds for stacking), every output format.
+# 3 folds (3 inner folds for stacking), every output format and the predictions.
 # Multi-label classification: binary relevance, 2BR stacking and principal
 # label space transformation (PLST with M = 2, 4, 6 components) on
 # emotions (6 labels), scene (6 labels) and yeast (14 labels).
@@ -45,4 +45,6 @@ metrics = ["hamming_loss", "jaccard", "example_f1", "subset_accuracy", "micro_f1
 
 output {
   formats = ["markdown", "csv", "latex", "json", "html"]
+  # Per-row predictions go through shards and the merge too.
+  predictions = true
 }

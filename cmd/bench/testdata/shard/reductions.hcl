@@ -1,5 +1,5 @@
 # experiments/reductions.hcl made small for the shard tests: vehicle only
-# (the digits-only code goes with digits), 3 folds, every output format.
+# (the digits-only code goes with digits), 3 folds, every output format and the predictions.
 # Reductions of multiclass to binary problems compared on digits (K = 10)
 # and vehicle (K = 4): one-vs-all, ordered one-vs-rest, one-vs-one
 # (symmetric and asymmetric), a custom 7-column code per dataset, a random
@@ -78,4 +78,6 @@ metrics = ["accuracy", "macro_f1"]
 
 output {
   formats = ["markdown", "csv", "latex", "json", "html"]
+  # Per-row predictions go through shards and the merge too.
+  predictions = true
 }
