@@ -109,12 +109,17 @@ type ModelRef struct {
 func (c *LearnerClient) fitOnce(ctx context.Context, digest string, rows []int, params sdk.Params, problems []sdk.Problem) ([]ModelRef, error) {
 	req := &pb.FitRequest{Digest: digest, Rows: convert.Ints[int64](rows), Params: convert.ParamsToPB(params)}
 	req.Problems, req.RowGroups = c.problemsToPB(problems)
+	return c.fitRequest(ctx, req, len(problems))
+}
+
+// fitRequest sends a Fit request of n problems.
+func (c *LearnerClient) fitRequest(ctx context.Context, req *pb.FitRequest, n int) ([]ModelRef, error) {
 	r, err := c.rpc.Fit(ctx, req)
 	if err != nil {
 		return nil, rpcErr("fit", err)
 	}
-	if len(r.GetModels()) != len(problems) {
-		return nil, fmt.Errorf("fit: %d models for %d problems", len(r.GetModels()), len(problems))
+	if len(r.GetModels()) != n {
+		return nil, fmt.Errorf("fit: %d models for %d problems", len(r.GetModels()), n)
 	}
 	out := make([]ModelRef, len(r.GetModels()))
 	for i, m := range r.GetModels() {
