@@ -8,12 +8,14 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"time"
 
 	"github.com/polyclass/polyclass/framework/config"
 	"github.com/polyclass/polyclass/framework/engine"
 	"github.com/polyclass/polyclass/framework/host"
+	"github.com/polyclass/polyclass/framework/sdk"
 	lda "github.com/polyclass/polyclass/plugins/lda/learner"
 	logreg "github.com/polyclass/polyclass/plugins/logreg/learner"
 	"github.com/polyclass/polyclass/plugins/reducers/reducer"
@@ -45,8 +47,15 @@ type gridRun struct {
 
 // runGrid resolves file against h's plugins and runs it with the given
 // workers, as bench run does (without writing results), then closes h.
+// This process stands in for bench, so it runs with bench's garbage
+// collector target (sdk.SetGCPercent, as bench's main and every plugin
+// process set it); linked-in plugins then collect as their processes do.
 func runGrid(ctx context.Context, file string, h *host.Host, workers int) (*gridRun, error) {
 	defer h.Close()
+	prev := debug.SetGCPercent(100)
+	debug.SetGCPercent(prev)
+	sdk.SetGCPercent()
+	defer debug.SetGCPercent(prev)
 	runtime.GC()
 	exp, diags := config.NewParser().ParseFile(file)
 	if diags.HasErrors() {

@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
 
 	"gonum.org/v1/gonum/mat"
 	"google.golang.org/grpc/codes"
@@ -21,6 +22,9 @@ type LearnerClient struct {
 	// MaxMessageBytes bounds the requests and responses of Fit and Predict,
 	// which split their work to stay within it; 0 means sdk.MaxMessageSize.
 	MaxMessageBytes int
+	// codeTargets: the plugin reads compact targets (Info said so), and
+	// Fit sends them when the problems have that form.
+	codeTargets atomic.Bool
 }
 
 // Info asks the plugin to describe itself.
@@ -29,6 +33,7 @@ func (c *LearnerClient) Info(ctx context.Context) (sdk.LearnerInfo, error) {
 	if err != nil {
 		return sdk.LearnerInfo{}, rpcErr("learner info", err)
 	}
+	c.codeTargets.Store(r.GetCodeTargets())
 	return sdk.LearnerInfo{
 		Name: r.GetName(), Version: r.GetVersion(), Description: r.GetDescription(),
 		Capabilities: sdk.Capabilities{
@@ -103,19 +108,38 @@ type ModelRef struct {
 // fitOnce trains problems on the given rows of dataset digest in one call.
 func (c *LearnerClient) fitOnce(ctx context.Context, digest string, rows []int, params sdk.Params, problems []sdk.Problem) ([]ModelRef, error) {
 	req := &pb.FitRequest{Digest: digest, Rows: convert.Ints[int64](rows), Params: convert.ParamsToPB(params)}
-	for _, p := range problems {
-		req.Problems = append(req.Problems, convert.ProblemToPB(p))
-	}
+	req.Problems, req.RowGroups = c.problemsToPB(problems)
+	return c.fitRequest(ctx, req, len(problems))
+}
+
+// fitRequest sends a Fit request of n problems.
+func (c *LearnerClient) fitRequest(ctx context.Context, req *pb.FitRequest, n int) ([]ModelRef, error) {
 	r, err := c.rpc.Fit(ctx, req)
 	if err != nil {
 		return nil, rpcErr("fit", err)
 	}
-	if len(r.GetModels()) != len(problems) {
-		return nil, fmt.Errorf("fit: %d models for %d problems", len(r.GetModels()), len(problems))
+	if len(r.GetModels()) != n {
+		return nil, fmt.Errorf("fit: %d models for %d problems", len(r.GetModels()), n)
 	}
 	out := make([]ModelRef, len(r.GetModels()))
 	for i, m := range r.GetModels() {
 		out[i] = ModelRef{Handle: m.GetHandle(), Outputs: int(m.GetOutputs())}
+	}
+	return out, nil
+}
+
+// problemsToPB returns the message form of a Fit batch: with compact
+// targets and their row groups when the learner reads them and the
+// problems have that form, else with dense targets.
+func (c *LearnerClient) problemsToPB(problems []sdk.Problem) ([]*pb.Problem, []int32) {
+	if c.codeTargets.Load() {
+		if out, groups, ok := convert.CompactProblemsToPB(problems); ok {
+			return out, groups
+		}
+	}
+	out := make([]*pb.Problem, len(problems))
+	for i, p := range problems {
+		out[i] = convert.ProblemToPB(p)
 	}
 	return out, nil
 }
@@ -190,7 +214,7 @@ func (c *ReducerClient) Plan(ctx context.Context, req sdk.PlanRequest) (sdk.Plan
 	r, err := c.rpc.Plan(ctx, &pb.PlanRequest{
 		Scheme: req.Scheme, Params: convert.ParamsToPB(req.Params), NumClasses: int32(req.NumClasses),
 		Labels: convert.Ints[int32](req.Labels), LabelMatrix: lm, Seed: req.Seed, ClassNames: req.ClassNames,
-		Stage: int32(req.Stage), State: req.State,
+		Stage: int32(req.Stage), State: req.State, AcceptsCodeTargets: true,
 	})
 	if err != nil {
 		return sdk.Plan{}, rpcErr("plan", err)
@@ -199,8 +223,8 @@ func (c *ReducerClient) Plan(ctx context.Context, req sdk.PlanRequest) (sdk.Plan
 		Code: convert.CodeFromPB(r.GetCode()), State: r.GetState(), NeedsTrainingScores: r.GetNeedsTrainingScores(),
 		Diagnostics: convert.CodeDiagnosticsFromPB(r.GetCodeDiagnostics()), Warnings: r.GetWarnings(),
 	}
-	for _, pp := range r.GetProblems() {
-		p.Problems = append(p.Problems, convert.ProblemFromPB(pp))
+	if p.Problems, err = convert.ProblemsFromPB(r.GetProblems(), r.GetRowGroups()); err != nil {
+		return sdk.Plan{}, fmt.Errorf("plan: %w", err)
 	}
 	if ns := r.GetNextStage(); ns != nil {
 		p.NextStage = &sdk.StageSpec{InnerFolds: int(ns.GetInnerFolds()), AppendOutputs: ns.GetAppendOutputs(), InnerSeed: ns.GetInnerSeed()}

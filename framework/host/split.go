@@ -32,8 +32,12 @@ func (c *LearnerClient) maxMessage() int {
 // request would exceed the message bound goes in several calls, each with
 // consecutive problems; the models come back in problem order. Splitting
 // changes no model: a learner fits the problems of a batch as it fits
-// them one by one.
+// them one by one. A batch in compact form (see problemsToPB) goes whole
+// when that form is within the bound.
 func (c *LearnerClient) Fit(ctx context.Context, digest string, rows []int, params sdk.Params, problems []sdk.Problem) ([]ModelRef, error) {
+	if req := c.compactRequest(digest, rows, params, problems); req != nil {
+		return c.fitRequest(ctx, req, len(problems))
+	}
 	parts, err := fitParts(digest, rows, params, problems, c.maxMessage())
 	if err != nil {
 		return nil, err
@@ -59,10 +63,29 @@ func (c *LearnerClient) Fit(ctx context.Context, digest string, rows []int, para
 	return out, nil
 }
 
+// compactRequest returns the Fit request of the whole batch with compact
+// targets, or nil when the learner does not read them, the problems do
+// not have that form, or the request exceeds the message bound.
+func (c *LearnerClient) compactRequest(digest string, rows []int, params sdk.Params, problems []sdk.Problem) *pb.FitRequest {
+	if !c.codeTargets.Load() {
+		return nil
+	}
+	ps, groups, ok := convert.CompactProblemsToPB(problems)
+	if !ok {
+		return nil
+	}
+	req := &pb.FitRequest{Digest: digest, Rows: convert.Ints[int64](rows), Params: convert.ParamsToPB(params), Problems: ps, RowGroups: groups}
+	if proto.Size(req) > c.maxMessage() {
+		return nil
+	}
+	return req
+}
+
 // fitParts splits problems into runs of consecutive problems whose Fit
 // request takes at most limit bytes. It sizes the request without building
 // it: the rows as packed varints, each problem with its targets as they
-// are (packed doubles take 8 bytes whatever their values).
+// are (packed doubles take 8 bytes whatever their values). It sizes the
+// dense form: a part may then go compact (fitOnce), smaller still.
 func fitParts(digest string, rows []int, params sdk.Params, problems []sdk.Problem, limit int) ([][]sdk.Problem, error) {
 	base := proto.Size(&pb.FitRequest{Digest: digest, Params: convert.ParamsToPB(params)})
 	if len(rows) > 0 {

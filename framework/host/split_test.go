@@ -161,3 +161,67 @@ func TestFitPartsSizesTheRequest(t *testing.T) {
 		}
 	}
 }
+
+// A batch whose dense form exceeds the bound but whose compact form does
+// not goes in one call to a learner that reads compact targets, and gives
+// the scores of the dense batch split in three.
+func TestCompactBatchGoesWhole(t *testing.T) {
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(3, 4))
+	const n, d, K = 150, 3, 3
+	x := mat.NewDense(n, d, nil)
+	labels := make([]int, n)
+	for i := range n {
+		labels[i] = i % K
+		for j := range d {
+			x.Set(i, j, rng.NormFloat64()+float64(labels[i]*j))
+		}
+	}
+	rows := make([]int, n)
+	for i := range rows {
+		rows[i] = i
+	}
+	problems := make([]sdk.Problem, K)
+	for k := range problems {
+		t := make([]float64, n)
+		for i, y := range labels {
+			t[i] = -1
+			if y == k {
+				t[i] = 1
+			}
+		}
+		problems[k] = sdk.Problem{Kind: sdk.Binary, Targets: t, Seed: uint64(k)}
+	}
+	enc := sdk.EncodeMatrix(sdk.Matrix{Dense: x})
+	fit := func(info bool) (*mat.Dense, int) {
+		c, calls := serveLogreg(t)
+		if info {
+			if _, err := c.Info(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// 150 rows × 8 bytes of targets per problem: at most one
+		// problem per call in dense form, the whole batch in compact form.
+		c.MaxMessageBytes = 1600
+		if _, err := c.Ensure(ctx, enc); err != nil {
+			t.Fatal(err)
+		}
+		models, err := c.Fit(ctx, enc.Digest, rows, sdk.Params{"C": sdk.Number(1)}, problems)
+		if err != nil {
+			t.Fatal(err)
+		}
+		scores, _, err := c.Predict(ctx, enc.Digest, rows[:20], models, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return scores, calls.take("Fit")
+	}
+	dense, denseCalls := fit(false)
+	compact, compactCalls := fit(true)
+	if denseCalls != K || compactCalls != 1 {
+		t.Errorf("%d Fit calls dense, %d compact; want %d and 1", denseCalls, compactCalls, K)
+	}
+	if !mat.Equal(dense, compact) {
+		t.Errorf("compact scores\n%v\nwant\n%v", mat.Formatted(compact), mat.Formatted(dense))
+	}
+}

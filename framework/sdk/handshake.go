@@ -33,12 +33,14 @@ const ChunkSize = matrix.ChunkSize
 // bound at all (2 GiB) lets one message, which gRPC holds whole and then
 // decodes into a second copy, take gigabytes at once. The host's
 // LearnerClient (package host) splits a Fit batch by problems and a
-// Predict by rows to stay within it. A plan's targets (L problems ×
-// n_train rows × 8 bytes: 78 MB for one-vs-one on covertype's 465k
-// training rows) and a Decode request (the fold's scores, probabilities
-// and, for a stage that asks, training scores: about (2·n_test +
-// n_train) × L × 8 bytes) are not split: a fold that large fails with an
-// error naming the bound (use more folds, or fewer problems).
+// Predict by rows to stay within it. A plan's dense targets (L problems
+// × n_train rows × 8 bytes: 78 MB for one-vs-one on covertype's 465k
+// training rows; the code-matrix reductions of a Go reducer travel
+// compact, a few bytes per row) and a Decode request (the fold's scores,
+// probabilities and, for a stage that asks, training scores: about
+// (2·n_test + n_train) × L × 8 bytes) are not split: a fold that large
+// fails with an error naming the bound (use more folds, or fewer
+// problems).
 const MaxMessageSize = 256 << 20
 
 // GRPCServerOptions are the server options plugins are served with.

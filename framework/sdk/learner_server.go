@@ -122,6 +122,8 @@ func (s *learnerServer) Info(context.Context, *pb.InfoRequest) (*pb.LearnerInfo,
 		Name: s.info.Name, Version: s.info.Version, Description: s.info.Description,
 		Binary: c.Binary, Multiclass: c.Multiclass, Regression: c.Regression, Scores: c.Scores,
 		Probabilities: c.Probabilities, Sparse: c.Sparse, Weights: c.Weights, Params: convert.SpecsToPB(s.info.Params),
+		// The SDK expands compact targets before Fit sees them.
+		CodeTargets: true,
 	}, nil
 }
 
@@ -268,9 +270,11 @@ func (s *learnerServer) Fit(ctx context.Context, req *pb.FitRequest) (*pb.FitRes
 	}
 	params = WithDefaults(s.info.Params, params)
 
-	problems := make([]Problem, len(req.GetProblems()))
-	for i, pp := range req.GetProblems() {
-		problems[i] = convert.ProblemFromPB(pp)
+	problems, err := convert.ProblemsFromPB(req.GetProblems(), req.GetRowGroups())
+	if err != nil {
+		return nil, status.Errorf(codes.InvalidArgument, "fit: %v", err)
+	}
+	for i := range problems {
 		if !s.capable(problems[i].Kind) {
 			return nil, status.Errorf(codes.InvalidArgument, "problem %d: %s cannot train %s problems", i, s.info.Name, problems[i].Kind)
 		}

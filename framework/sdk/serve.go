@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
@@ -127,6 +128,8 @@ func WithTestConfig(t *plugin.ServeTestConfig) ServeOption {
 // closes the connection. It is the whole body of a plugin's main.
 func Serve(opts ...ServeOption) {
 	SetGCPercent()
+	floor := heapFloor()
+	defer runtime.KeepAlive(floor)
 	var c serveConfig
 	for _, o := range opts {
 		o(&c)

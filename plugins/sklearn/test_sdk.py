@@ -110,6 +110,24 @@ class ValueTest(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "uses no rows"):
             service._targets(pb.Problem(kind=pb.Problem.BINARY, targets=[0, 0, 0, 0]), rows)
 
+    def test_compact_targets(self):
+        # Rows of groups 1, 0, 2, 1; group g's target is code[g].
+        rows, groups = np.array([10, 11, 12, 13]), np.array([1, 0, 2, 1])
+        p = pb.Problem(kind=pb.Problem.BINARY, code=[0, 1, -1], weights=[1, 2, 3, 4])
+        kind, used, y, w = service._targets(p, rows, groups)
+        self.assertEqual(kind, "binary")
+        np.testing.assert_array_equal(used, [10, 12, 13])
+        np.testing.assert_array_equal(y, [1, -1, 1])
+        np.testing.assert_array_equal(w, [1, 3, 4])
+        for bad, msg in [
+            (pb.Problem(kind=pb.Problem.BINARY, code=[0, 1]), "outside"),
+            (pb.Problem(kind=pb.Problem.BINARY, code=[0, 1, 2]), "code entries"),
+            (pb.Problem(kind=pb.Problem.REGRESSION, code=[0, 1, 1]), "not BINARY"),
+            (pb.Problem(kind=pb.Problem.BINARY, code=[0, 1, 1], targets=[1, 1, 1, 1]), "both"),
+        ]:
+            with self.subTest(msg=msg), self.assertRaisesRegex(ValueError, msg):
+                service._targets(bad, rows, groups)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -597,7 +597,17 @@ type Problem struct {
 	// Seed for any randomness of this problem's solver. The host sets it
 	// (from the cell, repeat, fold, stage and problem index); a reducer
 	// leaves it 0.
-	Seed          uint64 `protobuf:"varint,5,opt,name=seed,proto3" json:"seed,omitempty"`
+	Seed uint64 `protobuf:"varint,5,opt,name=seed,proto3" json:"seed,omitempty"`
+	// Compact targets of a BINARY problem, in place of targets (which are
+	// then empty): the target of row i is code[groups[i]], where groups is
+	// the row_groups field of the enclosing FitRequest or PlanResponse
+	// (one group index per row, shared by all the message's problems). A
+	// one-vs-one problem over 26 classes thus travels as 26 entries in
+	// {-1, 0, +1} instead of one float64 per row. Only a host that asked
+	// for them (PlanRequest.accepts_code_targets) receives them from a
+	// reducer, and only a learner that declared LearnerInfo.code_targets
+	// receives them from the host.
+	Code          []int32 `protobuf:"zigzag32,6,rep,packed,name=code,proto3" json:"code,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -667,6 +677,13 @@ func (x *Problem) GetSeed() uint64 {
 	return 0
 }
 
+func (x *Problem) GetCode() []int32 {
+	if x != nil {
+		return x.Code
+	}
+	return nil
+}
+
 // InfoRequest asks a plugin to describe itself.
 type InfoRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -720,7 +737,11 @@ type LearnerInfo struct {
 	Params        []*ParamSpec `protobuf:"bytes,10,rep,name=params,proto3" json:"params,omitempty"`
 	// Takes per-row weights (Problem.weights) on every problem kind it
 	// trains; the host's class_weight needs it.
-	Weights       bool `protobuf:"varint,11,opt,name=weights,proto3" json:"weights,omitempty"`
+	Weights bool `protobuf:"varint,11,opt,name=weights,proto3" json:"weights,omitempty"`
+	// Reads compact targets (Problem.code with FitRequest.row_groups); the
+	// host sends dense targets to a learner without it. The Go SDK sets it
+	// for every learner and expands the targets before Fit sees them.
+	CodeTargets   bool `protobuf:"varint,12,opt,name=code_targets,json=codeTargets,proto3" json:"code_targets,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -828,6 +849,13 @@ func (x *LearnerInfo) GetParams() []*ParamSpec {
 func (x *LearnerInfo) GetWeights() bool {
 	if x != nil {
 		return x.Weights
+	}
+	return false
+}
+
+func (x *LearnerInfo) GetCodeTargets() bool {
+	if x != nil {
+		return x.CodeTargets
 	}
 	return false
 }
@@ -1114,9 +1142,12 @@ type FitRequest struct {
 	state  protoimpl.MessageState `protogen:"open.v1"`
 	Digest string                 `protobuf:"bytes,1,opt,name=digest,proto3" json:"digest,omitempty"`
 	// Training row indices into the dataset.
-	Rows          []int64           `protobuf:"varint,2,rep,packed,name=rows,proto3" json:"rows,omitempty"`
-	Params        map[string]*Value `protobuf:"bytes,3,rep,name=params,proto3" json:"params,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
-	Problems      []*Problem        `protobuf:"bytes,4,rep,name=problems,proto3" json:"problems,omitempty"`
+	Rows     []int64           `protobuf:"varint,2,rep,packed,name=rows,proto3" json:"rows,omitempty"`
+	Params   map[string]*Value `protobuf:"bytes,3,rep,name=params,proto3" json:"params,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	Problems []*Problem        `protobuf:"bytes,4,rep,name=problems,proto3" json:"problems,omitempty"`
+	// The group of each training row (one per entry of rows), for the
+	// problems that carry compact targets (Problem.code).
+	RowGroups     []int32 `protobuf:"varint,5,rep,packed,name=row_groups,json=rowGroups,proto3" json:"row_groups,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1175,6 +1206,13 @@ func (x *FitRequest) GetParams() map[string]*Value {
 func (x *FitRequest) GetProblems() []*Problem {
 	if x != nil {
 		return x.Problems
+	}
+	return nil
+}
+
+func (x *FitRequest) GetRowGroups() []int32 {
+	if x != nil {
+		return x.RowGroups
 	}
 	return nil
 }
@@ -1737,10 +1775,14 @@ type PlanRequest struct {
 	// Class names, for schemes whose parameters name classes.
 	ClassNames []string `protobuf:"bytes,7,rep,name=class_names,json=classNames,proto3" json:"class_names,omitempty"`
 	// Stage number (0 first) and the state of the previous stage.
-	Stage         int32  `protobuf:"varint,8,opt,name=stage,proto3" json:"stage,omitempty"`
-	State         []byte `protobuf:"bytes,9,opt,name=state,proto3" json:"state,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Stage int32  `protobuf:"varint,8,opt,name=stage,proto3" json:"stage,omitempty"`
+	State []byte `protobuf:"bytes,9,opt,name=state,proto3" json:"state,omitempty"`
+	// The host reads compact targets (Problem.code with
+	// PlanResponse.row_groups); a reducer may send them for BINARY problems
+	// instead of dense targets.
+	AcceptsCodeTargets bool `protobuf:"varint,10,opt,name=accepts_code_targets,json=acceptsCodeTargets,proto3" json:"accepts_code_targets,omitempty"`
+	unknownFields      protoimpl.UnknownFields
+	sizeCache          protoimpl.SizeCache
 }
 
 func (x *PlanRequest) Reset() {
@@ -1834,6 +1876,13 @@ func (x *PlanRequest) GetState() []byte {
 		return x.State
 	}
 	return nil
+}
+
+func (x *PlanRequest) GetAcceptsCodeTargets() bool {
+	if x != nil {
+		return x.AcceptsCodeTargets
+	}
+	return false
 }
 
 // CodeMatrix is a K × L ternary output-code matrix.
@@ -1990,8 +2039,12 @@ type PlanResponse struct {
 	// The quality of the code matrix, when the scheme has one; the host
 	// shows it in the code-matrix table of the run and of the report.
 	CodeDiagnostics *CodeDiagnostics `protobuf:"bytes,8,opt,name=code_diagnostics,json=codeDiagnostics,proto3" json:"code_diagnostics,omitempty"`
-	unknownFields   protoimpl.UnknownFields
-	sizeCache       protoimpl.SizeCache
+	// The group of each training row (one per entry of PlanRequest.labels
+	// or row of its label_matrix), for the problems that carry compact
+	// targets (Problem.code).
+	RowGroups     []int32 `protobuf:"varint,9,rep,packed,name=row_groups,json=rowGroups,proto3" json:"row_groups,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *PlanResponse) Reset() {
@@ -2077,6 +2130,13 @@ func (x *PlanResponse) GetWarnings() []string {
 func (x *PlanResponse) GetCodeDiagnostics() *CodeDiagnostics {
 	if x != nil {
 		return x.CodeDiagnostics
+	}
+	return nil
+}
+
+func (x *PlanResponse) GetRowGroups() []int32 {
+	if x != nil {
+		return x.RowGroups
 	}
 	return nil
 }
@@ -2373,14 +2433,15 @@ const file_plugin_proto_rawDesc = "" +
 	"\x05Dense\x12\x12\n" +
 	"\x04rows\x18\x01 \x01(\x03R\x04rows\x12\x12\n" +
 	"\x04cols\x18\x02 \x01(\x03R\x04cols\x12\x12\n" +
-	"\x04data\x18\x03 \x01(\fR\x04data\"\xf3\x01\n" +
+	"\x04data\x18\x03 \x01(\fR\x04data\"\x87\x02\n" +
 	"\aProblem\x125\n" +
 	"\x04kind\x18\x01 \x01(\x0e2!.polyclass.plugin.v1.Problem.KindR\x04kind\x12\x18\n" +
 	"\atargets\x18\x02 \x03(\x01R\atargets\x12\x1f\n" +
 	"\vnum_classes\x18\x03 \x01(\x05R\n" +
 	"numClasses\x12\x18\n" +
 	"\aweights\x18\x04 \x03(\x01R\aweights\x12\x12\n" +
-	"\x04seed\x18\x05 \x01(\x04R\x04seed\"H\n" +
+	"\x04seed\x18\x05 \x01(\x04R\x04seed\x12\x12\n" +
+	"\x04code\x18\x06 \x03(\x11R\x04code\"H\n" +
 	"\x04Kind\x12\x14\n" +
 	"\x10KIND_UNSPECIFIED\x10\x00\x12\n" +
 	"\n" +
@@ -2389,7 +2450,7 @@ const file_plugin_proto_rawDesc = "" +
 	"MULTICLASS\x10\x02\x12\x0e\n" +
 	"\n" +
 	"REGRESSION\x10\x03\"\r\n" +
-	"\vInfoRequest\"\xdd\x02\n" +
+	"\vInfoRequest\"\x80\x03\n" +
 	"\vLearnerInfo\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\tR\aversion\x12 \n" +
@@ -2406,7 +2467,8 @@ const file_plugin_proto_rawDesc = "" +
 	"\x06sparse\x18\t \x01(\bR\x06sparse\x126\n" +
 	"\x06params\x18\n" +
 	" \x03(\v2\x1e.polyclass.plugin.v1.ParamSpecR\x06params\x12\x18\n" +
-	"\aweights\x18\v \x01(\bR\aweights\"&\n" +
+	"\aweights\x18\v \x01(\bR\aweights\x12!\n" +
+	"\fcode_targets\x18\f \x01(\bR\vcodeTargets\"&\n" +
 	"\n" +
 	"HasRequest\x12\x18\n" +
 	"\adigests\x18\x01 \x03(\tR\adigests\"'\n" +
@@ -2427,13 +2489,15 @@ const file_plugin_proto_rawDesc = "" +
 	"\x06header\x18\x01 \x01(\v2\".polyclass.plugin.v1.DatasetHeaderR\x06header\x12\x12\n" +
 	"\x04data\x18\x02 \x01(\fR\x04data\"(\n" +
 	"\x0eUploadResponse\x12\x16\n" +
-	"\x06digest\x18\x01 \x01(\tR\x06digest\"\x8e\x02\n" +
+	"\x06digest\x18\x01 \x01(\tR\x06digest\"\xad\x02\n" +
 	"\n" +
 	"FitRequest\x12\x16\n" +
 	"\x06digest\x18\x01 \x01(\tR\x06digest\x12\x12\n" +
 	"\x04rows\x18\x02 \x03(\x03R\x04rows\x12C\n" +
 	"\x06params\x18\x03 \x03(\v2+.polyclass.plugin.v1.FitRequest.ParamsEntryR\x06params\x128\n" +
-	"\bproblems\x18\x04 \x03(\v2\x1c.polyclass.plugin.v1.ProblemR\bproblems\x1aU\n" +
+	"\bproblems\x18\x04 \x03(\v2\x1c.polyclass.plugin.v1.ProblemR\bproblems\x12\x1d\n" +
+	"\n" +
+	"row_groups\x18\x05 \x03(\x05R\trowGroups\x1aU\n" +
 	"\vParamsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x120\n" +
 	"\x05value\x18\x02 \x01(\v2\x1a.polyclass.plugin.v1.ValueR\x05value:\x028\x01\"F\n" +
@@ -2469,7 +2533,7 @@ const file_plugin_proto_rawDesc = "" +
 	"multilabel\x12)\n" +
 	"\x10needs_multiclass\x18\x04 \x01(\bR\x0fneedsMulticlass\x12)\n" +
 	"\x10needs_regression\x18\x05 \x01(\bR\x0fneedsRegression\x126\n" +
-	"\x06params\x18\x06 \x03(\v2\x1e.polyclass.plugin.v1.ParamSpecR\x06params\"\x9b\x03\n" +
+	"\x06params\x18\x06 \x03(\v2\x1e.polyclass.plugin.v1.ParamSpecR\x06params\"\xcd\x03\n" +
 	"\vPlanRequest\x12\x16\n" +
 	"\x06scheme\x18\x01 \x01(\tR\x06scheme\x12D\n" +
 	"\x06params\x18\x02 \x03(\v2,.polyclass.plugin.v1.PlanRequest.ParamsEntryR\x06params\x12\x1f\n" +
@@ -2481,7 +2545,9 @@ const file_plugin_proto_rawDesc = "" +
 	"\vclass_names\x18\a \x03(\tR\n" +
 	"classNames\x12\x14\n" +
 	"\x05stage\x18\b \x01(\x05R\x05stage\x12\x14\n" +
-	"\x05state\x18\t \x01(\fR\x05state\x1aU\n" +
+	"\x05state\x18\t \x01(\fR\x05state\x120\n" +
+	"\x14accepts_code_targets\x18\n" +
+	" \x01(\bR\x12acceptsCodeTargets\x1aU\n" +
 	"\vParamsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x120\n" +
 	"\x05value\x18\x02 \x01(\v2\x1a.polyclass.plugin.v1.ValueR\x05value:\x028\x01\"N\n" +
@@ -2495,7 +2561,7 @@ const file_plugin_proto_rawDesc = "" +
 	"innerFolds\x12%\n" +
 	"\x0eappend_outputs\x18\x02 \x01(\bR\rappendOutputs\x12\x1d\n" +
 	"\n" +
-	"inner_seed\x18\x03 \x01(\x04R\tinnerSeed\"\x8d\x04\n" +
+	"inner_seed\x18\x03 \x01(\x04R\tinnerSeed\"\xac\x04\n" +
 	"\fPlanResponse\x128\n" +
 	"\bproblems\x18\x01 \x03(\v2\x1c.polyclass.plugin.v1.ProblemR\bproblems\x123\n" +
 	"\x04code\x18\x02 \x01(\v2\x1f.polyclass.plugin.v1.CodeMatrixR\x04code\x12\x14\n" +
@@ -2505,7 +2571,9 @@ const file_plugin_proto_rawDesc = "" +
 	"\x15needs_training_scores\x18\x05 \x01(\bR\x13needsTrainingScores\x12X\n" +
 	"\vdiagnostics\x18\x06 \x03(\v22.polyclass.plugin.v1.PlanResponse.DiagnosticsEntryB\x02\x18\x01R\vdiagnostics\x12\x1a\n" +
 	"\bwarnings\x18\a \x03(\tR\bwarnings\x12O\n" +
-	"\x10code_diagnostics\x18\b \x01(\v2$.polyclass.plugin.v1.CodeDiagnosticsR\x0fcodeDiagnostics\x1a>\n" +
+	"\x10code_diagnostics\x18\b \x01(\v2$.polyclass.plugin.v1.CodeDiagnosticsR\x0fcodeDiagnostics\x12\x1d\n" +
+	"\n" +
+	"row_groups\x18\t \x03(\x05R\trowGroups\x1a>\n" +
 	"\x10DiagnosticsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\x01R\x05value:\x028\x01\"\xad\x01\n" +

@@ -105,9 +105,27 @@ def dense_to_pb(a):
     return pb.Dense(rows=a.shape[0], cols=a.shape[1], data=a.tobytes())
 
 
-def _targets(p, rows):
+def _dense_targets(p, groups):
+    """A problem's targets, dense: its code (compact targets) expanded over
+    the request's row groups (plugin.proto's Problem.code), else its
+    targets."""
+    if not len(p.code):
+        return np.asarray(p.targets, dtype=np.float64)
+    if _KINDS.get(p.kind) != BINARY:
+        raise ValueError("compact targets (code) on a problem that is not BINARY")
+    if len(p.targets):
+        raise ValueError(f"both targets ({len(p.targets)}) and code ({len(p.code)})")
+    code = np.asarray(p.code, dtype=np.float64)
+    if not np.all((code == 0) | (code == 1) | (code == -1)):
+        raise ValueError("code entries must be −1, 0 or +1")
+    if groups.size and (groups.min() < 0 or groups.max() >= code.shape[0]):
+        raise ValueError(f"row groups outside the code's 0..{code.shape[0] - 1}")
+    return code[groups]
+
+
+def _targets(p, rows, groups=np.zeros(0, dtype=np.int64)):
     """The rows a problem uses and its targets in FitInput's convention."""
-    t = np.asarray(p.targets, dtype=np.float64)
+    t = _dense_targets(p, groups)
     if t.shape[0] != rows.shape[0]:
         raise ValueError(f"{t.shape[0]} targets for {rows.shape[0]} rows")
     w = None
@@ -161,6 +179,8 @@ class LearnerService(pb_grpc.LearnerServiceServicer):
             binary=c.binary, multiclass=c.multiclass, regression=c.regression,
             scores=c.scores, probabilities=c.probabilities, sparse=c.sparse, weights=c.weights,
             params=[spec_to_pb(s) for s in i.params],
+            # The SDK expands compact targets before fit sees them.
+            code_targets=True,
         )
 
     def Has(self, request, context):
@@ -233,9 +253,10 @@ class LearnerService(pb_grpc.LearnerServiceServicer):
         c = self._info.capabilities
         able = {BINARY: c.binary, MULTICLASS: c.multiclass, REGRESSION: c.regression}
         inputs = []
+        groups = np.asarray(request.row_groups, dtype=np.int64)
         for i, p in enumerate(request.problems):
             try:
-                kind, used, y, w = _targets(p, rows)
+                kind, used, y, w = _targets(p, rows, groups)
             except ValueError as e:
                 context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"problem {i}: {e}")
             if not able[kind]:

@@ -1,0 +1,100 @@
+package host
+
+import (
+	"context"
+	"net"
+	"reflect"
+	"testing"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/test/bufconn"
+
+	"github.com/polyclass/polyclass/framework/internal/convert"
+	pb "github.com/polyclass/polyclass/framework/internal/protov1"
+	"github.com/polyclass/polyclass/framework/sdk"
+)
+
+// recordingLearner is a learner service that keeps the Fit requests it
+// receives and says in Info whether it reads compact targets, as a plugin
+// of another SDK (the Python one) or an older Go plugin does not.
+type recordingLearner struct {
+	pb.UnimplementedLearnerServiceServer
+	codeTargets bool
+	fits        []*pb.FitRequest
+}
+
+func (l *recordingLearner) Info(context.Context, *pb.InfoRequest) (*pb.LearnerInfo, error) {
+	return &pb.LearnerInfo{Name: "rec", Binary: true, Scores: true, CodeTargets: l.codeTargets}, nil
+}
+
+func (l *recordingLearner) Fit(_ context.Context, req *pb.FitRequest) (*pb.FitResponse, error) {
+	l.fits = append(l.fits, req)
+	out := &pb.FitResponse{}
+	for range req.GetProblems() {
+		out.Models = append(out.Models, &pb.Model{Handle: "m", Outputs: 1})
+	}
+	return out, nil
+}
+
+// serveRecording serves l in-process and returns the host's client, after
+// its Info (as the host probes a plugin).
+func serveRecording(t *testing.T, l *recordingLearner) *LearnerClient {
+	t.Helper()
+	lis := bufconn.Listen(1 << 20)
+	srv := grpc.NewServer(sdk.GRPCServerOptions()...)
+	pb.RegisterLearnerServiceServer(srv, l)
+	go srv.Serve(lis) //nolint:errcheck // ends with Stop
+	t.Cleanup(srv.Stop)
+	dial := func(ctx context.Context, _ string) (net.Conn, error) { return lis.DialContext(ctx) }
+	conn, err := grpc.NewClient("passthrough:///rec", append(dialOptions(),
+		grpc.WithContextDialer(dial), grpc.WithTransportCredentials(insecure.NewCredentials()))...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	c := NewLearnerClient(conn)
+	if _, err := c.Info(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// A learner that declares code_targets gets the problems of a code matrix
+// in compact form, and one that does not (the Python SDK's, an older
+// plugin) gets dense targets; both read the same targets.
+func TestFitSendsCompactTargetsOnlyToLearnersThatReadThem(t *testing.T) {
+	labels := []int{0, 2, 1, 1, 0, 2, 2}
+	ova := make([]sdk.Problem, 3)
+	for k := range ova {
+		tg := make([]float64, len(labels))
+		for i, y := range labels {
+			tg[i] = -1
+			if y == k {
+				tg[i] = 1
+			}
+		}
+		ova[k] = sdk.Problem{Kind: sdk.Binary, Targets: tg, Seed: uint64(k)}
+	}
+	rows := []int{0, 1, 2, 3, 4, 5, 6}
+	for _, compact := range []bool{false, true} {
+		l := &recordingLearner{codeTargets: compact}
+		c := serveRecording(t, l)
+		if _, err := c.Fit(context.Background(), "d", rows, nil, ova); err != nil {
+			t.Fatal(err)
+		}
+		req := l.fits[0]
+		if got := len(req.GetRowGroups()) > 0; got != compact {
+			t.Errorf("code_targets %v: row groups %v", compact, req.GetRowGroups())
+		}
+		for j, p := range req.GetProblems() {
+			if (len(p.GetCode()) > 0) != compact || (len(p.GetTargets()) > 0) == compact {
+				t.Errorf("code_targets %v: problem %d has %d targets, %d code entries", compact, j, len(p.GetTargets()), len(p.GetCode()))
+			}
+		}
+		got, err := convert.ProblemsFromPB(req.GetProblems(), req.GetRowGroups())
+		if err != nil || !reflect.DeepEqual(got, ova) {
+			t.Errorf("code_targets %v: problems %v, %v; want %v", compact, got, err, ova)
+		}
+	}
+}

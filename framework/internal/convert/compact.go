@@ -1,0 +1,206 @@
+package convert
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	pb "github.com/polyclass/polyclass/framework/internal/protov1"
+	"github.com/polyclass/polyclass/framework/problem"
+)
+
+// Compact targets: a batch of Binary problems over the same rows whose
+// targets are constant on groups of rows (the rows of one class, for the
+// code-matrix reductions) travels as one group index per row (the
+// message's row_groups) and, per problem, the target of each group
+// (Problem.code), instead of one float64 per row and problem.
+
+// ternary returns t as an entry of a code column and whether t is one of
+// −1, +0 and +1 (a −0 or any other value has no compact form).
+func ternary(t float64) (int8, bool) {
+	switch math.Float64bits(t) {
+	case math.Float64bits(-1):
+		return -1, true
+	case 0:
+		return 0, true
+	case math.Float64bits(1):
+		return 1, true
+	}
+	return 0, false
+}
+
+// compactForm groups the rows of problems: groups[i] is the group of row
+// i, and codes[j][g] the target of problem j on every row of group g. ok
+// is false when a problem is not Binary, its targets are not all −1, +0 or
+// +1, the problems' row counts differ, or there are no rows. The form is
+// smaller than the dense one even with a group per row (a varint index per
+// row and an entry per group and problem, against 8 bytes per row and
+// problem). Group indices depend on the targets alone: the form is
+// deterministic.
+func compactForm(problems []problem.Problem) (groups []int32, codes [][]int8, ok bool) {
+	if len(problems) == 0 || len(problems[0].Targets) == 0 {
+		return nil, nil, false
+	}
+	n := len(problems[0].Targets)
+	gr := &grouping{groups: make([]int32, n), reps: []int{0}, codes: make([][]int8, 0, len(problems))}
+	for _, p := range problems {
+		if p.Kind != problem.Binary || len(p.Targets) != n {
+			return nil, nil, false
+		}
+		if !gr.add(p.Targets) {
+			return nil, nil, false
+		}
+	}
+	return gr.groups, gr.codes, true
+}
+
+// grouping is the partition of a batch's rows into groups on which every
+// problem seen so far is constant.
+type grouping struct {
+	groups []int32  // group of each row
+	reps   []int    // first row of each group
+	codes  [][]int8 // per problem seen, the target of each group
+	// scratch of split
+	table   []int32
+	claimed []bool
+}
+
+// add adds a problem's targets, splitting groups as they require, and
+// reports whether they are all −1, +0 or +1.
+func (gr *grouping) add(t []float64) bool {
+	col, ok := gr.constant(t)
+	if !ok {
+		col, ok = gr.split(t)
+	}
+	gr.codes = append(gr.codes, col)
+	return ok
+}
+
+// constant returns the code column of t when t is constant on every group
+// (once the groups are the classes, every further problem of a code
+// matrix): one comparison per row. ok is false otherwise or when a
+// target is not −1, +0 or +1.
+func (gr *grouping) constant(t []float64) ([]int8, bool) {
+	col := make([]int8, len(gr.reps))
+	val := make([]uint64, len(gr.reps))
+	for g, r := range gr.reps {
+		v, ok := ternary(t[r])
+		if !ok {
+			return nil, false
+		}
+		col[g], val[g] = v, math.Float64bits(t[r])
+	}
+	for i, g := range gr.groups {
+		if math.Float64bits(t[i]) != val[g] {
+			return nil, false
+		}
+	}
+	return col, true
+}
+
+// split splits every group by its rows' targets in t and returns t's code
+// column: a group's first value keeps the group's index, any other value
+// opens a new group, whose entries in the earlier problems are its
+// parent's. ok is false when a target is not −1, +0 or +1.
+func (gr *grouping) split(t []float64) ([]int8, bool) {
+	G := len(gr.reps)
+	gr.table = slices.Grow(gr.table[:0], 3*G)[:3*G]
+	for k := range gr.table {
+		gr.table[k] = -1
+	}
+	gr.claimed = slices.Grow(gr.claimed[:0], G)[:G]
+	clear(gr.claimed)
+	col := make([]int8, G, G+2)
+	for i, x := range t {
+		v, ok := ternary(x)
+		if !ok {
+			return nil, false
+		}
+		g := gr.groups[i]
+		key := 3*g + int32(v) + 1
+		id := gr.table[key]
+		if id < 0 {
+			if id = g; gr.claimed[g] {
+				id = int32(len(gr.reps))
+				gr.reps = append(gr.reps, i)
+				col = append(col, v)
+				for k, c := range gr.codes {
+					gr.codes[k] = append(c, c[g])
+				}
+			} else {
+				gr.claimed[g], col[g] = true, v
+			}
+			gr.table[key] = id
+		}
+		gr.groups[i] = id
+	}
+	return col, true
+}
+
+// CompactProblemsToPB returns the message form of problems with compact
+// targets and the row groups they refer to, when every problem has that
+// form (see Problem.code in plugin.proto); ok is false otherwise, and
+// ProblemToPB gives the dense form.
+func CompactProblemsToPB(problems []problem.Problem) (out []*pb.Problem, groups []int32, ok bool) {
+	groups, codes, ok := compactForm(problems)
+	if !ok {
+		return nil, nil, false
+	}
+	out = make([]*pb.Problem, len(problems))
+	for j, p := range problems {
+		code := make([]int32, len(codes[j]))
+		for g, v := range codes[j] {
+			code[g] = int32(v)
+		}
+		out[j] = &pb.Problem{Kind: pb.Problem_BINARY, Code: code, NumClasses: int32(p.NumClasses), Weights: p.Weights, Seed: p.Seed}
+	}
+	return out, groups, true
+}
+
+// ProblemsFromPB returns the problems of messages ps, expanding compact
+// targets (Problem.code) over groups, the row_groups of the enclosing
+// message. A compact problem must be Binary, with a code entry in
+// {−1, 0, +1} for every group index in groups.
+func ProblemsFromPB(ps []*pb.Problem, groups []int32) ([]problem.Problem, error) {
+	if len(ps) == 0 {
+		return nil, nil
+	}
+	out := make([]problem.Problem, len(ps))
+	for j, p := range ps {
+		if len(p.GetCode()) == 0 {
+			out[j] = ProblemFromPB(p)
+			continue
+		}
+		t, err := expandCode(p, groups)
+		if err != nil {
+			return nil, fmt.Errorf("problem %d: %w", j, err)
+		}
+		out[j] = problem.Problem{Kind: problem.Binary, Targets: t, NumClasses: int(p.GetNumClasses()), Weights: p.GetWeights(), Seed: p.GetSeed()}
+	}
+	return out, nil
+}
+
+// expandCode returns the dense targets of compact problem p over groups.
+func expandCode(p *pb.Problem, groups []int32) ([]float64, error) {
+	if p.GetKind() != pb.Problem_BINARY {
+		return nil, fmt.Errorf("compact targets (code) on a %s problem; only BINARY problems have them", p.GetKind())
+	}
+	if len(p.GetTargets()) > 0 {
+		return nil, fmt.Errorf("both targets (%d) and code (%d)", len(p.GetTargets()), len(p.GetCode()))
+	}
+	code := make([]float64, len(p.GetCode()))
+	for g, v := range p.GetCode() {
+		if v < -1 || v > 1 {
+			return nil, fmt.Errorf("code entry %d is %d, not -1, 0 or +1", g, v)
+		}
+		code[g] = float64(v)
+	}
+	t := make([]float64, len(groups))
+	for i, g := range groups {
+		if g < 0 || int(g) >= len(code) {
+			return nil, fmt.Errorf("row %d is in group %d, outside the code's 0..%d", i, g, len(code)-1)
+		}
+		t[i] = code[g]
+	}
+	return t, nil
+}

@@ -1,0 +1,85 @@
+package sdk_test
+
+import (
+	"context"
+	"reflect"
+	"testing"
+
+	"github.com/hashicorp/go-plugin"
+
+	"github.com/polyclass/polyclass/framework/internal/convert"
+	pb "github.com/polyclass/polyclass/framework/internal/protov1"
+	"github.com/polyclass/polyclass/framework/sdk"
+)
+
+// ovaReducer plans one-vs-all problems, or, for scheme "reg", one
+// regression problem (which has no compact form).
+type ovaReducer struct{}
+
+func (ovaReducer) Info() sdk.ReducerInfo {
+	return sdk.ReducerInfo{Name: "ova", Version: "1", Schemes: []sdk.Scheme{{Name: "ova"}, {Name: "reg"}}}
+}
+
+func (ovaReducer) Plan(_ context.Context, req sdk.PlanRequest) (sdk.Plan, error) {
+	if req.Scheme == "reg" {
+		t := make([]float64, len(req.Labels))
+		for i, y := range req.Labels {
+			t[i] = float64(y) / 2
+		}
+		return sdk.Plan{Problems: []sdk.Problem{{Kind: sdk.Regression, Targets: t}}}, nil
+	}
+	ps := make([]sdk.Problem, req.NumClasses)
+	for k := range ps {
+		t := make([]float64, len(req.Labels))
+		for i, y := range req.Labels {
+			t[i] = -1
+			if y == k {
+				t[i] = 1
+			}
+		}
+		ps[k] = sdk.Problem{Kind: sdk.Binary, Targets: t}
+	}
+	return sdk.Plan{Problems: ps}, nil
+}
+
+func (ovaReducer) Decode(context.Context, sdk.DecodeRequest) (sdk.Decoding, error) {
+	return sdk.Decoding{}, nil
+}
+
+// The SDK's reducer server sends a plan's problems in compact form only to
+// a host that accepts it (an older host gets dense targets), and only for
+// problems that have it; the host's reading of either is the same plan.
+func TestPlanSendsCompactTargetsOnlyWhenAccepted(t *testing.T) {
+	client, _ := plugin.TestPluginGRPCConn(t, false, map[string]plugin.Plugin{sdk.ReducerPluginName: &sdk.ReducerPlugin{Impl: ovaReducer{}}})
+	t.Cleanup(func() { client.Close() })
+	rpc := pb.NewReducerServiceClient(client.Conn)
+	labels := []int32{1, 0, 2, 2, 1}
+	want, err := ovaReducer{}.Plan(context.Background(), sdk.PlanRequest{Scheme: "ova", NumClasses: 3, Labels: convert.Ints[int](labels)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		scheme           string
+		accepts, compact bool
+	}{{"ova", false, false}, {"ova", true, true}, {"reg", true, false}} {
+		r, err := rpc.Plan(context.Background(), &pb.PlanRequest{Scheme: tt.scheme, NumClasses: 3, Labels: labels, AcceptsCodeTargets: tt.accepts})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := len(r.GetRowGroups()) == len(labels); got != tt.compact {
+			t.Errorf("%s, accepts %v: row groups %v", tt.scheme, tt.accepts, r.GetRowGroups())
+		}
+		for j, p := range r.GetProblems() {
+			if (len(p.GetCode()) > 0) != tt.compact || len(p.GetTargets()) != len(labels) && !tt.compact {
+				t.Errorf("%s, accepts %v: problem %d has %d targets, %d code entries", tt.scheme, tt.accepts, j, len(p.GetTargets()), len(p.GetCode()))
+			}
+		}
+		got, err := convert.ProblemsFromPB(r.GetProblems(), r.GetRowGroups())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tt.scheme == "ova" && !reflect.DeepEqual(got, want.Problems) {
+			t.Errorf("accepts %v: problems %v, want %v", tt.accepts, got, want.Problems)
+		}
+	}
+}
