@@ -138,9 +138,30 @@ func (c *CSRDesign) runProducts(reqs []*product) {
 }
 
 // mulVecRows sets dst[i] = x_i·w for the rows i0 ≤ i < i1, as
-// sparse.CSR.MulVec does.
+// sparse.CSR.MulVec does: each row's products added in index order. It
+// works on two rows at a time, whose sums are independent chains of
+// additions the processor overlaps; each chain is that of the row alone.
 func (c *CSRDesign) mulVecRows(dst, w []float64, i0, i1 int) {
-	for i := i0; i < i1; i++ {
+	i := i0
+	for ; i+1 < i1; i += 2 {
+		ia, va := c.m.Row(i)
+		ib, vb := c.m.Row(i + 1)
+		n := min(len(ia), len(ib))
+		va, vb = va[:len(ia)], vb[:len(ib)]
+		var sa, sb float64
+		for k := range n {
+			sa += va[k] * w[ia[k]]
+			sb += vb[k] * w[ib[k]]
+		}
+		for k := n; k < len(ia); k++ {
+			sa += va[k] * w[ia[k]]
+		}
+		for k := n; k < len(ib); k++ {
+			sb += vb[k] * w[ib[k]]
+		}
+		dst[i], dst[i+1] = sa, sb
+	}
+	if i < i1 {
 		idx, val := c.m.Row(i)
 		var s float64
 		for k, j := range idx {
