@@ -27,7 +27,10 @@
 //     (sklearn_e2e.py) on the same folds, alternately: wall, CPU and the
 //     peak summed RSS of each process tree;
 //  8. scaling: covertype_50k resampled with replacement to 25k, 100k and
-//     400k rows, one-hot + logreg + ova, 5 folds: time and memory per row.
+//     400k rows, one-hot + logreg + ova, 5 folds: time and memory per row;
+//     then, on each size encoded once, the one-vs-rest fits in-process and
+//     `liblinear-train -s 0` side by side: Newton steps and Hessian
+//     products per problem and the time per product and row.
 //
 // Usage:
 //

@@ -22,7 +22,8 @@ type BatchProblem struct {
 // and drops out of the batch when it stops; its iterates and result are
 // bit for bit those of Fit(x, Y, S, opt). The problems advance together:
 // each round collects the next product with x of every problem still
-// running (X·v, Xᵀ·v or (X∘X)ᵀ·v) and computes them all in one pass over x,
+// running (X·v, Xᵀ·v, (X∘X)ᵀ·v or the fused Xᵀ·(dd∘X·v) of a
+// Hessian-vector product) and computes them all in one pass over x,
 // block of rows by block of rows, so that a block is read from memory once
 // for all problems (see runProducts). The summation order of every product
 // is that of the one-by-one solver: this is why the pass applies gonum's
@@ -92,12 +93,16 @@ const (
 	opMulVec        productOp = iota + 1 // dst = X·src
 	opMulVecTrans                        // dst = Xᵀ·src
 	opMulVecTransSq                      // dst = (X∘X)ᵀ·src
+	opHessVec                            // tmp = dd∘(X·src + vb), dst = Xᵀ·tmp, hb = Σ tmp
 )
 
 // product is a product a problem of a batch waits for.
 type product struct {
 	op       productOp
 	dst, src []float64
+	// tmp, dd and vb are the operands of opHessVec, hb its sum.
+	tmp, dd []float64
+	vb, hb  float64
 }
 
 // errStopped unwinds a problem of a batch whose driver stopped early.

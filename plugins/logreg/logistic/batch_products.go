@@ -38,16 +38,19 @@ func runProduct(x Design, r *product) {
 		x.MulVecTrans(r.dst, r.src)
 	case opMulVecTransSq:
 		x.MulVecTransSq(r.dst, r.src)
+	case opHessVec:
+		r.hb = hessVec(x, r.dst, r.tmp, r.src, r.dd, r.vb)
 	}
 }
 
 // clearTransposed zeroes the outputs of the transpose products, which the
-// blocks of a pass add to.
+// blocks of a pass add to, and the sums of the Hessian products.
 func clearTransposed(reqs []*product) {
 	for _, r := range reqs {
 		if r.op != opMulVec {
 			clear(r.dst)
 		}
+		r.hb = 0
 	}
 }
 
@@ -64,6 +67,8 @@ func denseBlockRows(d int) int {
 // (MulVec, MulVecTrans, MulVecTransSq) the request stands for.
 //
 // X·v on a block is the block's rows of X·v (GemvN works row by row).
+// A Hessian product (opHessVec) does X·v, the weights and Xᵀ·tmp on each
+// block in turn, its sum hb carried from block to block in row order.
 // Xᵀ·v and (X∘X)ᵀ·v add up the rows in order, in GemvT as in the loop of
 // MulVecTransSq, so adding block after block (Gemv's beta = 1) repeats the
 // additions of one product with the whole matrix.
@@ -82,6 +87,11 @@ func (m *DenseDesign) runProducts(reqs []*product) {
 				blas64.Gemv(blas.Trans, 1, blk, vec(r.src[i0:i1]), 1, vec(r.dst))
 			case opMulVecTransSq:
 				addTransSq(r.dst, blk, r.src[i0:i1])
+			case opHessVec:
+				t := r.tmp[i0:i1]
+				blas64.Gemv(blas.NoTrans, 1, blk, vec(r.src), 0, vec(t))
+				r.hb = hessWeights(t, r.dd[i0:i1], r.vb, r.hb)
+				blas64.Gemv(blas.Trans, 1, blk, vec(t), 1, vec(r.dst))
 			}
 		}
 	}
@@ -118,15 +128,40 @@ func (c *CSRDesign) runProducts(reqs []*product) {
 				c.addTransRows(r.dst, r.src, i0, i1, false)
 			case opMulVecTransSq:
 				c.addTransRows(r.dst, r.src, i0, i1, true)
+			case opHessVec:
+				c.mulVecRows(r.tmp, r.src, i0, i1)
+				r.hb = hessWeights(r.tmp[i0:i1], r.dd[i0:i1], r.vb, r.hb)
+				c.addTransRows(r.dst, r.tmp, i0, i1, false)
 			}
 		}
 	}
 }
 
 // mulVecRows sets dst[i] = x_i·w for the rows i0 ≤ i < i1, as
-// sparse.CSR.MulVec does.
+// sparse.CSR.MulVec does: each row's products added in index order. It
+// works on two rows at a time, whose sums are independent chains of
+// additions the processor overlaps; each chain is that of the row alone.
 func (c *CSRDesign) mulVecRows(dst, w []float64, i0, i1 int) {
-	for i := i0; i < i1; i++ {
+	i := i0
+	for ; i+1 < i1; i += 2 {
+		ia, va := c.m.Row(i)
+		ib, vb := c.m.Row(i + 1)
+		n := min(len(ia), len(ib))
+		va, vb = va[:len(ia)], vb[:len(ib)]
+		var sa, sb float64
+		for k := range n {
+			sa += va[k] * w[ia[k]]
+			sb += vb[k] * w[ib[k]]
+		}
+		for k := n; k < len(ia); k++ {
+			sa += va[k] * w[ia[k]]
+		}
+		for k := n; k < len(ib); k++ {
+			sb += vb[k] * w[ib[k]]
+		}
+		dst[i], dst[i+1] = sa, sb
+	}
+	if i < i1 {
 		idx, val := c.m.Row(i)
 		var s float64
 		for k, j := range idx {

@@ -255,13 +255,12 @@ func (p *binProblem) grad(theta, g []float64) {
 
 // hv sets out = ∇²f·v with the Hessian at the last grad point.
 func (p *binProblem) hv(v, out []float64) {
-	p.x.MulVec(p.tmp, v[:p.d])
 	var hb float64
-	for i := range p.tmp {
-		p.tmp[i] = p.dd[i] * (p.tmp[i] + v[p.d])
-		hb += p.tmp[i]
+	if hx, ok := p.x.(hessVecer); ok {
+		hb = hx.hessVec(out[:p.d], p.tmp, v[:p.d], p.dd, v[p.d])
+	} else {
+		hb = hessVec(p.x, out[:p.d], p.tmp, v[:p.d], p.dd, v[p.d])
 	}
-	p.x.MulVecTrans(out[:p.d], p.tmp)
 	floats.Add(out[:p.d], v[:p.d])
 	out[p.d] = hb
 }

@@ -1,0 +1,91 @@
+package main
+
+import (
+	"bytes"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// TestParseTRONLog: LIBLINEAR's TRON lines give the steps and CG steps;
+// other lines are skipped.
+func TestParseTRONLog(t *testing.T) {
+	out := []byte("init f 6.931e+03 |g| 1.2e+03\n" +
+		"iter  1 act 6.403e-01 pre 6.330e-01 delta 8.961e-01 f 3.466e+00 |g| 1.471e+00 CG   2\n" +
+		"iter  2 act 1.125e-03 pre 1.123e-03 delta 8.961e-01 f 2.825e+00 |g| 5.826e-02 CG  13\n" +
+		"WARNING: reaching max number of iterations\n")
+	if it, cg := parseTRONLog(out); it != 2 || cg != 15 {
+		t.Errorf("parseTRONLog = %d steps, %d CG, want 2, 15", it, cg)
+	}
+}
+
+// TestEncodeCovertype: numeric columns standardized (population std),
+// then the sorted levels of wilderness_area and soil_type one-hot, classes
+// numbered in order of appearance.
+func TestEncodeCovertype(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.csv")
+	csv := "elevation,wilderness_area,soil_type,class\n" +
+		"1,Rawah,7202,3\n" +
+		"3,Cache la Poudre,4703,1\n" +
+		"5,Rawah,4703,3\n"
+	if err := os.WriteFile(path, []byte(csv), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	x, y, err := encodeCovertype(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := math.Sqrt(8.0 / 3)
+	want := mat.NewDense(3, 5, []float64{
+		-2 / s, 0, 1, 0, 1,
+		0, 1, 0, 1, 0,
+		2 / s, 0, 1, 1, 0,
+	})
+	if !mat.EqualApprox(x, want, 1e-15) {
+		t.Errorf("x = %v, want %v", mat.Formatted(x), mat.Formatted(want))
+	}
+	if !slices.Equal(y, []int{0, 1, 0}) {
+		t.Errorf("y = %v", y)
+	}
+	if nonzerosPerRow(x) != 3 {
+		t.Errorf("nonzerosPerRow = %d, want 3", nonzerosPerRow(x))
+	}
+}
+
+// TestOursScalingCounts: the counted products of a small problem add up
+// (every Hessian product is one X·v and one Xᵀ·v).
+func TestOursScalingCounts(t *testing.T) {
+	x := mat.NewDense(8, 2, []float64{1, 0, 2, 1, -1, 3, 0, 1, 4, -2, 1, 1, -3, 0, 2, 2})
+	y := []int{0, 1, 2, 0, 1, 2, 0, 1}
+	s := scalingSolver{rows: 8}
+	if err := oursScaling(x, y, &s); err != nil {
+		t.Fatal(err)
+	}
+	if s.iters < 1 || s.hv < s.iters || s.passes < 2*s.hv+2*s.iters {
+		t.Errorf("counts %+v", s)
+	}
+}
+
+// TestWriteSolverScaling: one row per size, LIBLINEAR's columns dashed
+// when it is missing, ratios against the first size.
+func TestWriteSolverScaling(t *testing.T) {
+	var b bytes.Buffer
+	writeSolverScaling(&b, []scalingSolver{
+		{rows: 100, iters: 5, hv: 40, passes: 95, ours: time.Second, perHv: 10, d: 54, nnzPR: 12,
+			haveLL: true, llIters: 6, llCG: 50, llTrain: 2 * time.Second, llPerHv: 20},
+		{rows: 400, iters: 6, hv: 60, passes: 140, ours: 6 * time.Second, perHv: 15, d: 54, nnzPR: 12},
+	})
+	out := b.String()
+	for _, want := range []string{"54 columns, 12 nonzeros", "| 100 | 5.0 | 40.0 | 95.0 | 1.00 s | 10.0 ns | 6.0 | 50.0 | 2.00 s | 20.0 ns | 1.00 | 1.00 |",
+		"| 400 | 6.0 | 60.0 | 140.0 | 6.00 s | 15.0 ns | – | – | – | – | 6.00 | – |"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}

@@ -1,0 +1,139 @@
+package logistic
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/polyclass/polyclass/framework/sparse"
+)
+
+// covertypeLike returns an n×54 dense design shaped like covertype after
+// standardize → one-hot (10 standard normal columns, then one-hot groups
+// of 4 and 40 columns) and k one-vs-rest-like problems on it (labels from
+// noisy linear rules).
+func covertypeLike(n, k int) (*DenseDesign, []BatchProblem) {
+	rng := rand.New(rand.NewPCG(1, uint64(n)))
+	x := mat.NewDense(n, 54, nil)
+	for i := range n {
+		row := x.RawRowView(i)
+		for j := range 10 {
+			row[j] = rng.NormFloat64()
+		}
+		row[10+rng.IntN(4)] = 1
+		row[14+rng.IntN(40)] = 1
+	}
+	probs := make([]BatchProblem, k)
+	for c := range probs {
+		w := make([]float64, 54)
+		for j := range w {
+			w[j] = rng.NormFloat64()
+		}
+		probs[c].Y = make([]float64, n)
+		for i := range n {
+			probs[c].Y[i] = -1
+			if mat.Dot(x.RowView(i), mat.NewVecDense(54, w))+2*rng.NormFloat64() > 1 {
+				probs[c].Y[i] = 1
+			}
+		}
+	}
+	return NewDense(x), probs
+}
+
+// BenchmarkCovertypeLikeBatch fits 3 problems on covertype-like dense
+// designs of growing height as one batch (C = 1); ns/row is the time per
+// row and problem, which linear scaling needs flat (the iterations grow
+// a little with the height too: see products/problem).
+func BenchmarkCovertypeLikeBatch(b *testing.B) {
+	for _, n := range []int{20000, 80000, 320000} {
+		b.Run(fmt.Sprintf("rows=%d", n), func(b *testing.B) {
+			x, probs := covertypeLike(n, 3)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				if _, err := FitBatch(context.Background(), x, probs, Options{C: 1}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n*len(probs)), "ns/row")
+		})
+	}
+}
+
+// BenchmarkHessVec compares the data part of one Hessian-vector product in
+// two passes over the rows (MulVec, weights, MulVecTrans) with the one
+// blocked pass of hessVec, on covertype-like dense designs; ns/row is the
+// time per row.
+func BenchmarkHessVec(b *testing.B) {
+	for _, n := range []int{20000, 80000, 320000} {
+		x, _ := covertypeLike(n, 0)
+		v, dd := make([]float64, 54), make([]float64, n)
+		for j := range v {
+			v[j] = float64(j%7) - 3
+		}
+		for i := range dd {
+			dd[i] = 0.25 / float64(1+i%5)
+		}
+		dst, tmp := make([]float64, 54), make([]float64, n)
+		for _, fused := range []bool{false, true} {
+			b.Run(fmt.Sprintf("rows=%d/fused=%v", n, fused), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if fused {
+						x.hessVec(dst, tmp, v, dd, 0.5)
+					} else {
+						hessVec(x, dst, tmp, v, dd, 0.5)
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/row")
+			})
+		}
+	}
+}
+
+// diabetesLike returns an n-row CSR design shaped like diabetes130 after
+// impute → standardize → one-hot: 12 standard normal columns, then 35
+// one-hot groups (one of 70 columns each, some of ~800), 2462 columns.
+func diabetesLike(n int) *CSRDesign {
+	rng := rand.New(rand.NewPCG(2, uint64(n)))
+	const numeric, groups, width = 12, 35, 70
+	m := &sparse.CSR{Rows: n, Cols: numeric + groups*width, Indptr: make([]int64, n+1)}
+	for i := range n {
+		for j := range numeric {
+			m.Indices = append(m.Indices, int32(j))
+			m.Values = append(m.Values, rng.NormFloat64())
+		}
+		for g := range groups {
+			// Skewed levels, as diagnoses codes are.
+			lvl := min(int(rng.ExpFloat64()*8), width-1)
+			m.Indices = append(m.Indices, int32(numeric+g*width+lvl))
+			m.Values = append(m.Values, 1)
+		}
+		m.Indptr[i+1] = int64(len(m.Values))
+	}
+	return NewCSR(m)
+}
+
+// BenchmarkHessVecCSR is BenchmarkHessVec (fused) on a diabetes-like CSR
+// design of 80 000 rows.
+func BenchmarkHessVecCSR(b *testing.B) {
+	const n = 80000
+	x := diabetesLike(n)
+	_, d := x.Dims()
+	v, dd := make([]float64, d), make([]float64, n)
+	for j := range v {
+		v[j] = float64(j%7) - 3
+	}
+	for i := range dd {
+		dd[i] = 0.25 / float64(1+i%5)
+	}
+	dst, tmp := make([]float64, d), make([]float64, n)
+	b.ReportAllocs()
+	for b.Loop() {
+		x.hessVec(dst, tmp, v, dd, 0.5)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/row")
+}
