@@ -108,7 +108,7 @@ type ModelRef struct {
 // fitOnce trains problems on the given rows of dataset digest in one call.
 func (c *LearnerClient) fitOnce(ctx context.Context, digest string, rows []int, params sdk.Params, problems []sdk.Problem) ([]ModelRef, error) {
 	req := &pb.FitRequest{Digest: digest, Rows: convert.Ints[int64](rows), Params: convert.ParamsToPB(params)}
-	req.Problems, req.RowGroups = c.problemsToPB(problems)
+	req.Problems, req.RowGroups = convert.ProblemsToPB(problems, c.codeTargets.Load())
 	return c.fitRequest(ctx, req, len(problems))
 }
 
@@ -124,22 +124,6 @@ func (c *LearnerClient) fitRequest(ctx context.Context, req *pb.FitRequest, n in
 	out := make([]ModelRef, len(r.GetModels()))
 	for i, m := range r.GetModels() {
 		out[i] = ModelRef{Handle: m.GetHandle(), Outputs: int(m.GetOutputs())}
-	}
-	return out, nil
-}
-
-// problemsToPB returns the message form of a Fit batch: with compact
-// targets and their row groups when the learner reads them and the
-// problems have that form, else with dense targets.
-func (c *LearnerClient) problemsToPB(problems []sdk.Problem) ([]*pb.Problem, []int32) {
-	if c.codeTargets.Load() {
-		if out, groups, ok := convert.CompactProblemsToPB(problems); ok {
-			return out, groups
-		}
-	}
-	out := make([]*pb.Problem, len(problems))
-	for i, p := range problems {
-		out[i] = convert.ProblemToPB(p)
 	}
 	return out, nil
 }

@@ -32,8 +32,8 @@ func (c *LearnerClient) maxMessage() int {
 // request would exceed the message bound goes in several calls, each with
 // consecutive problems; the models come back in problem order. Splitting
 // changes no model: a learner fits the problems of a batch as it fits
-// them one by one. A batch in compact form (see problemsToPB) goes whole
-// when that form is within the bound.
+// them one by one. A batch in compact form (see convert.ProblemsToPB)
+// goes whole when that form is within the bound.
 func (c *LearnerClient) Fit(ctx context.Context, digest string, rows []int, params sdk.Params, problems []sdk.Problem) ([]ModelRef, error) {
 	if req := c.compactRequest(digest, rows, params, problems); req != nil {
 		return c.fitRequest(ctx, req, len(problems))

@@ -76,7 +76,7 @@ func (s *reducerServer) Plan(ctx context.Context, req *pb.PlanRequest) (*pb.Plan
 		Code: convert.CodeToPB(plan.Code), State: plan.State, NeedsTrainingScores: plan.NeedsTrainingScores,
 		CodeDiagnostics: convert.CodeDiagnosticsToPB(plan.Diagnostics), Warnings: plan.Warnings,
 	}
-	out.Problems, out.RowGroups = planProblemsToPB(plan.Problems, req.GetAcceptsCodeTargets())
+	out.Problems, out.RowGroups = convert.ProblemsToPB(plan.Problems, req.GetAcceptsCodeTargets())
 	if plan.NextStage != nil {
 		out.NextStage = &pb.StageSpec{InnerFolds: int32(plan.NextStage.InnerFolds), AppendOutputs: plan.NextStage.AppendOutputs, InnerSeed: plan.NextStage.InnerSeed}
 	}
@@ -118,21 +118,4 @@ func (s *reducerServer) Decode(ctx context.Context, req *pb.DecodeRequest) (*pb.
 		Predicted: convert.Ints[int32](d.Predicted), ClassScores: convert.DenseToPB(d.ClassScores),
 		LabelMatrix: convert.DenseToPB(d.LabelMatrix), Ties: int64(d.Ties),
 	}, nil
-}
-
-// planProblemsToPB returns the message form of a plan's problems: with
-// compact targets and their row groups when the host accepts them and the
-// problems have that form (Binary, targets constant on groups of rows, as
-// the code-matrix reductions make them), else with dense targets.
-func planProblemsToPB(problems []Problem, compact bool) ([]*pb.Problem, []int32) {
-	if compact {
-		if out, groups, ok := convert.CompactProblemsToPB(problems); ok {
-			return out, groups
-		}
-	}
-	out := make([]*pb.Problem, len(problems))
-	for i, p := range problems {
-		out[i] = convert.ProblemToPB(p)
-	}
-	return out, nil
 }

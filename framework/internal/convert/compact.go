@@ -157,6 +157,23 @@ func CompactProblemsToPB(problems []problem.Problem) (out []*pb.Problem, groups 
 	return out, groups, true
 }
 
+// ProblemsToPB returns the message form of a batch of problems (a plan's,
+// or a Fit request's): with compact targets and the row groups they refer
+// to when compact is set (the receiver reads them) and the problems have
+// that form, else with dense targets and no groups.
+func ProblemsToPB(problems []problem.Problem, compact bool) ([]*pb.Problem, []int32) {
+	if compact {
+		if out, groups, ok := CompactProblemsToPB(problems); ok {
+			return out, groups
+		}
+	}
+	out := make([]*pb.Problem, len(problems))
+	for i, p := range problems {
+		out[i] = ProblemToPB(p)
+	}
+	return out, nil
+}
+
 // ProblemsFromPB returns the problems of messages ps, expanding compact
 // targets (Problem.code) over groups, the row_groups of the enclosing
 // message. A compact problem must be Binary, with a code entry in

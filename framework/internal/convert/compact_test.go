@@ -155,10 +155,10 @@ func TestProblemsFromPBBadCode(t *testing.T) {
 	}
 }
 
-// The compact form of the letter one-vs-one plan (325 problems over 18000
-// training rows) takes a few kilobytes where the dense form takes 47 MB.
-func TestCompactTargetsSize(t *testing.T) {
-	const K, n = 26, 18000
+// letterOneVsOne returns the one-vs-one problems of 26 classes (325, as
+// for letter) over n rows whose classes cycle.
+func letterOneVsOne(n int) []problem.Problem {
+	const K = 26
 	L := K * (K - 1) / 2
 	code := make([]int8, K*L)
 	j := 0
@@ -172,7 +172,14 @@ func TestCompactTargetsSize(t *testing.T) {
 	for i := range labels {
 		labels[i] = (i * 7) % K
 	}
-	ps := codeProblems(code, L, labels)
+	return codeProblems(code, L, labels)
+}
+
+// The compact form of the letter one-vs-one plan (325 problems over 18000
+// training rows) takes a few kilobytes where the dense form takes 47 MB.
+func TestCompactTargetsSize(t *testing.T) {
+	const n = 18000
+	ps := letterOneVsOne(n)
 	for i := range ps {
 		ps[i].Weights = nil
 	}
@@ -185,7 +192,7 @@ func TestCompactTargetsSize(t *testing.T) {
 	for _, p := range ps {
 		dense.Problems = append(dense.Problems, ProblemToPB(p))
 	}
-	if d := proto.Size(dense); compact > 30000 || d < 8*n*L {
+	if d := proto.Size(dense); compact > 30000 || d < 8*n*len(ps) {
 		t.Errorf("compact %d bytes, dense %d", compact, d)
 	}
 }
@@ -194,21 +201,7 @@ func TestCompactTargetsSize(t *testing.T) {
 // (325 problems × 18000 rows) into compact form, as a reducer and the
 // host send it.
 func BenchmarkCompactProblemsToPB(b *testing.B) {
-	const K, n = 26, 18000
-	L := K * (K - 1) / 2
-	code := make([]int8, K*L)
-	j := 0
-	for a := 0; a < K; a++ {
-		for c := a + 1; c < K; c++ {
-			code[a*L+j], code[c*L+j] = 1, -1
-			j++
-		}
-	}
-	labels := make([]int, n)
-	for i := range labels {
-		labels[i] = (i * 7) % K
-	}
-	ps := codeProblems(code, L, labels)
+	ps := letterOneVsOne(18000)
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, _, ok := CompactProblemsToPB(ps); !ok {
