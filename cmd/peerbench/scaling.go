@@ -3,10 +3,8 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/csv"
 	"fmt"
 	"io"
-	"maps"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -17,8 +15,9 @@ import (
 	"time"
 
 	"gonum.org/v1/gonum/mat"
-	"gonum.org/v1/gonum/stat"
 
+	"github.com/polyclass/polyclass/framework/data"
+	"github.com/polyclass/polyclass/framework/encode"
 	"github.com/polyclass/polyclass/plugins/logreg/logistic"
 )
 
@@ -219,95 +218,36 @@ type scalingSolver struct {
 	d, nnzPR int // columns, nonzeros per row
 }
 
-// encodeCovertype reads a covertype CSV and returns its design, standardized
-// numeric columns (mean, population std over all rows) followed by the
-// one-hot indicators of wilderness_area and soil_type (levels sorted), and
-// the class index of every row.
+// encodeCovertype reads a covertype CSV and returns its design as the
+// scaling experiment encodes it (soil_type categorical; standardize, then
+// one-hot; fitted on all rows), dense as bench gives it to the learner,
+// and the class index of every row.
 func encodeCovertype(path string) (*mat.Dense, []int, error) {
-	f, err := openData(path)
+	t, err := data.ReadCSV(path, data.Options{Categorical: []string{"soil_type", "class"}})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, fmt.Errorf("reading %s: %w", path, err)
 	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil || len(recs) < 2 {
-		return nil, nil, fmt.Errorf("reading %s: %w (%d records)", path, err, len(recs))
+	cls, ok := t.Lookup("class")
+	if !ok || cls.Kind != data.Categorical {
+		return nil, nil, fmt.Errorf("%s: no categorical column \"class\"", path)
 	}
-	head, recs := recs[0], recs[1:]
-	var num, cat []int
-	class := -1
-	for j, h := range head {
-		switch h {
-		case "class":
-			class = j
-		case "wilderness_area", "soil_type":
-			cat = append(cat, j)
-		default:
-			num = append(num, j)
+	y := make([]int, t.NumRows)
+	train := make([]int, t.NumRows)
+	for i, c := range cls.Codes {
+		y[i], train[i] = int(c), i
+	}
+	ctx := &encode.Context{Train: train, Labels: y, K: len(cls.Levels), Seed: 1}
+	f := encode.NewFrame(t, map[string]bool{"class": true})
+	for _, s := range []encode.Step{&encode.Standardize{}, &encode.OneHot{}} {
+		if f, err = s.FitTransform(f, ctx); err != nil {
+			return nil, nil, fmt.Errorf("encoding %s: %w", path, err)
 		}
 	}
-	if class < 0 || len(cat) != 2 {
-		return nil, nil, fmt.Errorf("%s: want class, wilderness_area and soil_type columns", path)
+	m, _, err := f.Design()
+	if err != nil {
+		return nil, nil, fmt.Errorf("encoding %s: %w", path, err)
 	}
-	levels, width := categoryLevels(recs, cat)
-	x := mat.NewDense(len(recs), len(num)+width, nil)
-	classes := map[string]int{}
-	y := make([]int, len(recs))
-	for i, r := range recs {
-		for k, j := range num {
-			v, err := strconv.ParseFloat(r[j], 64)
-			if err != nil {
-				return nil, nil, fmt.Errorf("%s row %d: %w", path, i+2, err)
-			}
-			x.Set(i, k, v)
-		}
-		for k, j := range cat {
-			x.Set(i, len(num)+levels[k][r[j]], 1)
-		}
-		if _, ok := classes[r[class]]; !ok {
-			classes[r[class]] = len(classes)
-		}
-		y[i] = classes[r[class]]
-	}
-	standardizeColumns(x, len(num))
-	return x, y, nil
-}
-
-// categoryLevels numbers the levels of the columns cat, sorted, one after
-// the other: levels[k][v] is the offset of value v of column cat[k] among
-// the width one-hot columns.
-func categoryLevels(recs [][]string, cat []int) (levels []map[string]int, width int) {
-	for _, j := range cat {
-		seen := map[string]bool{}
-		for _, r := range recs {
-			seen[r[j]] = true
-		}
-		vals := slices.Sorted(maps.Keys(seen))
-		m := make(map[string]int, len(vals))
-		for _, v := range vals {
-			m[v] = width
-			width++
-		}
-		levels = append(levels, m)
-	}
-	return levels, width
-}
-
-// standardizeColumns centres and scales the first k columns of x by their
-// mean and population standard deviation (a constant column is centred).
-func standardizeColumns(x *mat.Dense, k int) {
-	n, _ := x.Dims()
-	col := make([]float64, n)
-	for j := range k {
-		mat.Col(col, j, x)
-		mean, std := stat.PopMeanStdDev(col, nil)
-		if std == 0 {
-			std = 1
-		}
-		for i := range n {
-			x.Set(i, j, (col[i]-mean)/std)
-		}
-	}
+	return m.AsDense().Dense, y, nil
 }
 
 // productCounter counts the products a solver asks of a design.
