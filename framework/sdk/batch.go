@@ -77,14 +77,14 @@ type converted struct {
 // indices of the other problems, with their conversions when it made them
 // (conv[i] for problem i; conv is nil otherwise). Without a BatchFitter, or
 // with fewer than two such problems, every problem is left to Fit.
-func (s *learnerServer) batchParts(x Matrix, rows []int, problems []Problem) (parts [][]FitInput, partIdx [][]int, single []int, conv []converted) {
+func (s *learnerServer) batchParts(x Matrix, rows []int, members groupRows, problems []fitProblem) (parts [][]FitInput, partIdx [][]int, single []int, conv []converted) {
 	var ins []FitInput
 	var idx []int
 	if _, ok := s.impl.(BatchFitter); ok && len(problems) > 1 {
 		conv = make([]converted, len(problems))
 		for i, p := range problems {
 			c := &conv[i]
-			c.in, c.used, c.err = convertProblem(rows, p)
+			c.in, c.used, c.err = convertProblem(rows, members, p)
 			if c.err != nil || len(c.used) != len(rows) {
 				single = append(single, i)
 				continue

@@ -122,7 +122,7 @@ func (s *learnerServer) Info(context.Context, *pb.InfoRequest) (*pb.LearnerInfo,
 		Name: s.info.Name, Version: s.info.Version, Description: s.info.Description,
 		Binary: c.Binary, Multiclass: c.Multiclass, Regression: c.Regression, Scores: c.Scores,
 		Probabilities: c.Probabilities, Sparse: c.Sparse, Weights: c.Weights, Params: convert.SpecsToPB(s.info.Params),
-		// The SDK expands compact targets before Fit sees them.
+		// The SDK converts compact targets to each problem's FitInput.
 		CodeTargets: true,
 	}, nil
 }
@@ -182,51 +182,6 @@ func (s *learnerServer) dataset(digest string) (Matrix, error) {
 	return m, nil
 }
 
-// convertProblem converts a problem's targets and weights over rows to a
-// FitInput without X and returns the rows the problem uses.
-func convertProblem(rows []int, p Problem) (FitInput, []int, error) {
-	if len(p.Targets) != len(rows) {
-		return FitInput{}, nil, fmt.Errorf("%d targets for %d rows", len(p.Targets), len(rows))
-	}
-	if p.Weights != nil && len(p.Weights) != len(rows) {
-		return FitInput{}, nil, fmt.Errorf("%d weights for %d rows", len(p.Weights), len(rows))
-	}
-	in := FitInput{Kind: p.Kind, NumClasses: p.NumClasses, Seed: p.Seed}
-	used := make([]int, 0, len(rows))
-	for i, t := range p.Targets {
-		switch p.Kind {
-		case Binary:
-			if t != 0 && t != 1 && t != -1 {
-				return FitInput{}, nil, fmt.Errorf("binary target %v at row %d is not −1, 0 or +1", t, rows[i])
-			}
-			if t == 0 {
-				continue
-			}
-			in.Targets = append(in.Targets, t)
-		case Multiclass:
-			if t != float64(int(t)) || t < NotUsed || int(t) >= p.NumClasses {
-				return FitInput{}, nil, fmt.Errorf("class target %v at row %d is not a class index 0..%d (or %d, not used)", t, rows[i], p.NumClasses-1, NotUsed)
-			}
-			if t == NotUsed {
-				continue
-			}
-			in.Classes = append(in.Classes, int(t))
-		case Regression:
-			in.Targets = append(in.Targets, t)
-		default:
-			return FitInput{}, nil, fmt.Errorf("unknown problem kind %d", p.Kind)
-		}
-		used = append(used, rows[i])
-		if p.Weights != nil {
-			in.Weights = append(in.Weights, p.Weights[i])
-		}
-	}
-	if len(used) == 0 {
-		return FitInput{}, nil, errors.New("the problem uses no rows")
-	}
-	return in, used, nil
-}
-
 func (s *learnerServer) capable(k ProblemKind) bool {
 	c := s.info.Capabilities
 	switch k {
@@ -270,7 +225,7 @@ func (s *learnerServer) Fit(ctx context.Context, req *pb.FitRequest) (*pb.FitRes
 	}
 	params = WithDefaults(s.info.Params, params)
 
-	problems, err := convert.ProblemsFromPB(req.GetProblems(), req.GetRowGroups())
+	problems, members, err := fitProblems(req)
 	if err != nil {
 		return nil, status.Errorf(codes.InvalidArgument, "fit: %v", err)
 	}
@@ -281,7 +236,7 @@ func (s *learnerServer) Fit(ctx context.Context, req *pb.FitRequest) (*pb.FitRes
 	}
 	models := make([]Model, len(problems))
 	errs := make([]error, len(problems))
-	jobs := s.fitJobs(ctx, x, rows, problems, params, models, errs)
+	jobs := s.fitJobs(ctx, x, rows, members, problems, params, models, errs)
 	sem := make(chan struct{}, s.workers)
 	var wg sync.WaitGroup
 	for _, job := range jobs {
@@ -327,8 +282,8 @@ func (s *learnerServer) Fit(ctx context.Context, req *pb.FitRequest) (*pb.FitRes
 // one per batch part a BatchFitter trains together (see batchParts), one
 // per other problem. A job puts its models into models and its errors into
 // errs, at the problems' indices.
-func (s *learnerServer) fitJobs(ctx context.Context, x Matrix, rows []int, problems []Problem, params Params, models []Model, errs []error) []func() {
-	parts, partIdx, single, conv := s.batchParts(x, rows, problems)
+func (s *learnerServer) fitJobs(ctx context.Context, x Matrix, rows []int, members groupRows, problems []fitProblem, params Params, models []Model, errs []error) []func() {
+	parts, partIdx, single, conv := s.batchParts(x, rows, members, problems)
 	jobs := make([]func(), 0, len(parts)+len(single))
 	for k, ins := range parts {
 		bf := s.impl.(BatchFitter)
@@ -341,7 +296,7 @@ func (s *learnerServer) fitJobs(ctx context.Context, x Matrix, rows []int, probl
 		}
 		jobs = append(jobs, func() {
 			var err error
-			if models[i], err = s.fitOne(ctx, x, rows, problems[i], c, params); err != nil {
+			if models[i], err = s.fitOne(ctx, x, rows, members, problems[i], c, params); err != nil {
 				errs[i] = fmt.Errorf("problem %d: %w", i, err)
 			}
 		})
@@ -351,10 +306,10 @@ func (s *learnerServer) fitJobs(ctx context.Context, x Matrix, rows []int, probl
 
 // fitOne trains one problem with Fit on the rows it uses, converting it
 // unless c holds its conversion already.
-func (s *learnerServer) fitOne(ctx context.Context, x Matrix, rows []int, p Problem, c *converted, params Params) (Model, error) {
+func (s *learnerServer) fitOne(ctx context.Context, x Matrix, rows []int, members groupRows, p fitProblem, c *converted, params Params) (Model, error) {
 	if c == nil {
 		c = &converted{}
-		c.in, c.used, c.err = convertProblem(rows, p)
+		c.in, c.used, c.err = convertProblem(rows, members, p)
 	}
 	if c.err != nil {
 		return nil, c.err

@@ -174,50 +174,102 @@ func ProblemsToPB(problems []problem.Problem, compact bool) ([]*pb.Problem, []in
 	return out, nil
 }
 
+// CompactTargets are the targets of a problem in compact form: row i's
+// target is Code[Groups[i]].
+type CompactTargets struct {
+	Groups []int32 // group of each row, the row_groups of the message
+	Code   []int8  // target of each group: −1, 0 or +1
+}
+
 // ProblemsFromPB returns the problems of messages ps, expanding compact
 // targets (Problem.code) over groups, the row_groups of the enclosing
 // message. A compact problem must be Binary, with a code entry in
 // {−1, 0, +1} for every group index in groups.
 func ProblemsFromPB(ps []*pb.Problem, groups []int32) ([]problem.Problem, error) {
-	if len(ps) == 0 {
-		return nil, nil
+	out, compact, err := CompactProblemsFromPB(ps, groups)
+	if err != nil {
+		return nil, err
 	}
-	out := make([]problem.Problem, len(ps))
+	for j, c := range compact {
+		if c.Code == nil {
+			continue
+		}
+		t := make([]float64, len(c.Groups))
+		for i, g := range c.Groups {
+			t[i] = float64(c.Code[g])
+		}
+		out[j].Targets = t
+	}
+	return out, nil
+}
+
+// CompactProblemsFromPB returns the problems of messages ps as
+// ProblemsFromPB does, but leaves compact targets compact: a compact
+// problem j has nil Targets and its targets in compact[j]. compact[j] is
+// the zero CompactTargets for a dense problem, and compact is nil when no
+// problem is compact. Every group index in groups is checked against
+// every compact problem's code, so Code[Groups[i]] is in range.
+func CompactProblemsFromPB(ps []*pb.Problem, groups []int32) (out []problem.Problem, compact []CompactTargets, err error) {
+	if len(ps) == 0 {
+		return nil, nil, nil
+	}
+	out = make([]problem.Problem, len(ps))
+	span := -1 // 1 + the largest group index, once there is a compact problem
 	for j, p := range ps {
 		if len(p.GetCode()) == 0 {
 			out[j] = ProblemFromPB(p)
 			continue
 		}
-		t, err := expandCode(p, groups)
-		if err != nil {
-			return nil, fmt.Errorf("problem %d: %w", j, err)
+		if span < 0 {
+			if span, err = groupSpan(groups); err != nil {
+				return nil, nil, err
+			}
 		}
-		out[j] = problem.Problem{Kind: problem.Binary, Targets: t, NumClasses: int(p.GetNumClasses()), Weights: p.GetWeights(), Seed: p.GetSeed()}
+		code, err := codeFromPB(p, groups, span)
+		if err != nil {
+			return nil, nil, fmt.Errorf("problem %d: %w", j, err)
+		}
+		if compact == nil {
+			compact = make([]CompactTargets, len(ps))
+		}
+		compact[j] = CompactTargets{Groups: groups, Code: code}
+		out[j] = problem.Problem{Kind: problem.Binary, NumClasses: int(p.GetNumClasses()), Weights: p.GetWeights(), Seed: p.GetSeed()}
 	}
-	return out, nil
+	return out, compact, nil
 }
 
-// expandCode returns the dense targets of compact problem p over groups.
-func expandCode(p *pb.Problem, groups []int32) ([]float64, error) {
+// groupSpan returns 1 + the largest index in groups, which must not be
+// negative.
+func groupSpan(groups []int32) (int, error) {
+	span := 0
+	for i, g := range groups {
+		if g < 0 {
+			return 0, fmt.Errorf("row %d is in group %d; group indices are not negative", i, g)
+		}
+		span = max(span, int(g)+1)
+	}
+	return span, nil
+}
+
+// codeFromPB returns the code of compact problem p, checked to cover the
+// groups 0..span-1 of groups.
+func codeFromPB(p *pb.Problem, groups []int32, span int) ([]int8, error) {
 	if p.GetKind() != pb.Problem_BINARY {
 		return nil, fmt.Errorf("compact targets (code) on a %s problem; only BINARY problems have them", p.GetKind())
 	}
 	if len(p.GetTargets()) > 0 {
 		return nil, fmt.Errorf("both targets (%d) and code (%d)", len(p.GetTargets()), len(p.GetCode()))
 	}
-	code := make([]float64, len(p.GetCode()))
+	if len(p.GetCode()) < span {
+		i := slices.IndexFunc(groups, func(g int32) bool { return int(g) >= len(p.GetCode()) })
+		return nil, fmt.Errorf("row %d is in group %d, outside the code's 0..%d", i, groups[i], len(p.GetCode())-1)
+	}
+	code := make([]int8, len(p.GetCode()))
 	for g, v := range p.GetCode() {
 		if v < -1 || v > 1 {
 			return nil, fmt.Errorf("code entry %d is %d, not -1, 0 or +1", g, v)
 		}
-		code[g] = float64(v)
+		code[g] = int8(v)
 	}
-	t := make([]float64, len(groups))
-	for i, g := range groups {
-		if g < 0 || int(g) >= len(code) {
-			return nil, fmt.Errorf("row %d is in group %d, outside the code's 0..%d", i, g, len(code)-1)
-		}
-		t[i] = code[g]
-	}
-	return t, nil
+	return code, nil
 }

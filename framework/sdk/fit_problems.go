@@ -1,0 +1,223 @@
+package sdk
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/polyclass/polyclass/framework/internal/convert"
+	pb "github.com/polyclass/polyclass/framework/internal/protov1"
+)
+
+// A Fit request's problems may carry compact targets: a code entry per
+// row group instead of a target per row (see Problem.code in
+// plugin.proto). The learner server keeps them compact and builds each
+// problem's FitInput from the rows of the groups it uses, so that a
+// one-vs-one batch (325 problems on letter, two classes each) never
+// expands to a dense target per row and problem.
+
+// fitProblem is a problem of a Fit request: dense, or, when compact.Code
+// is not nil, with nil Targets and compact targets.
+type fitProblem struct {
+	Problem
+	compact convert.CompactTargets
+}
+
+// groupRows lists the rows of each row group, as ascending positions in a
+// request's rows.
+type groupRows [][]int
+
+// fitProblems returns the problems of a Fit request and, when some have
+// compact targets, the rows of each of the request's row groups.
+func fitProblems(req *pb.FitRequest) ([]fitProblem, groupRows, error) {
+	ps, compact, err := convert.CompactProblemsFromPB(req.GetProblems(), req.GetRowGroups())
+	if err != nil {
+		return nil, nil, err
+	}
+	out := make([]fitProblem, len(ps))
+	for j, p := range ps {
+		out[j].Problem = p
+		if compact != nil {
+			out[j].compact = compact[j]
+		}
+	}
+	var members groupRows
+	if compact != nil {
+		members = newGroupRows(req.GetRowGroups())
+	}
+	return out, members, nil
+}
+
+// newGroupRows returns the rows of each group of groups, whose indices
+// are not negative, in one backing array.
+func newGroupRows(groups []int32) groupRows {
+	var count []int
+	for _, g := range groups {
+		if int(g) >= len(count) {
+			count = append(count, make([]int, int(g)+1-len(count))...)
+		}
+		count[g]++
+	}
+	all := make([]int, len(groups))
+	members := make(groupRows, len(count))
+	off := 0
+	for g, c := range count {
+		members[g] = all[off : off : off+c]
+		off += c
+	}
+	for i, g := range groups {
+		members[g] = append(members[g], i)
+	}
+	return members
+}
+
+// convertProblem converts a problem's targets and weights over rows to a
+// FitInput without X and returns the rows the problem uses, in the order
+// of rows. members holds the rows of each group for a compact problem.
+func convertProblem(rows []int, members groupRows, p fitProblem) (FitInput, []int, error) {
+	if p.compact.Code != nil {
+		return convertCompact(rows, members, p)
+	}
+	return convertDense(rows, p.Problem)
+}
+
+// convertDense converts a problem with a target per row.
+func convertDense(rows []int, p Problem) (FitInput, []int, error) {
+	if len(p.Targets) != len(rows) {
+		return FitInput{}, nil, fmt.Errorf("%d targets for %d rows", len(p.Targets), len(rows))
+	}
+	if p.Weights != nil && len(p.Weights) != len(rows) {
+		return FitInput{}, nil, fmt.Errorf("%d weights for %d rows", len(p.Weights), len(rows))
+	}
+	m := usedRows(p)
+	in := FitInput{Kind: p.Kind, NumClasses: p.NumClasses, Seed: p.Seed}
+	if p.Kind == Multiclass {
+		in.Classes = make([]int, 0, m)
+	} else {
+		in.Targets = make([]float64, 0, m)
+	}
+	if p.Weights != nil {
+		in.Weights = make([]float64, 0, m)
+	}
+	used := make([]int, 0, m)
+	for i, t := range p.Targets {
+		switch p.Kind {
+		case Binary:
+			if t != 0 && t != 1 && t != -1 {
+				return FitInput{}, nil, fmt.Errorf("binary target %v at row %d is not −1, 0 or +1", t, rows[i])
+			}
+			if t == 0 {
+				continue
+			}
+			in.Targets = append(in.Targets, t)
+		case Multiclass:
+			if t != float64(int(t)) || t < NotUsed || int(t) >= p.NumClasses {
+				return FitInput{}, nil, fmt.Errorf("class target %v at row %d is not a class index 0..%d (or %d, not used)", t, rows[i], p.NumClasses-1, NotUsed)
+			}
+			if t == NotUsed {
+				continue
+			}
+			in.Classes = append(in.Classes, int(t))
+		case Regression:
+			in.Targets = append(in.Targets, t)
+		default:
+			return FitInput{}, nil, fmt.Errorf("unknown problem kind %d", p.Kind)
+		}
+		used = append(used, rows[i])
+		if p.Weights != nil {
+			in.Weights = append(in.Weights, p.Weights[i])
+		}
+	}
+	if len(used) == 0 {
+		return FitInput{}, nil, errors.New("the problem uses no rows")
+	}
+	return in, used, nil
+}
+
+// usedRows counts the rows a dense problem uses (a Binary target other
+// than 0, a Multiclass target other than NotUsed, every Regression
+// target), so that its input is allocated once.
+func usedRows(p Problem) int {
+	m := 0
+	for _, t := range p.Targets {
+		switch {
+		case p.Kind == Binary && t == 0, p.Kind == Multiclass && t == NotUsed:
+		default:
+			m++
+		}
+	}
+	return m
+}
+
+// convertCompact converts a problem with compact targets, visiting only
+// the rows of the groups it uses (a code entry other than 0).
+func convertCompact(rows []int, members groupRows, p fitProblem) (FitInput, []int, error) {
+	groups, code := p.compact.Groups, p.compact.Code
+	if len(groups) != len(rows) {
+		return FitInput{}, nil, fmt.Errorf("%d targets for %d rows", len(groups), len(rows))
+	}
+	if p.Weights != nil && len(p.Weights) != len(rows) {
+		return FitInput{}, nil, fmt.Errorf("%d weights for %d rows", len(p.Weights), len(rows))
+	}
+	var runs [][]int
+	m := 0
+	for g, rs := range members {
+		if code[g] != 0 && len(rs) > 0 {
+			runs = append(runs, rs)
+			m += len(rs)
+		}
+	}
+	if m == 0 {
+		return FitInput{}, nil, errors.New("the problem uses no rows")
+	}
+	var pos []int // positions in rows of the rows used; nil for all of them
+	if m < len(rows) {
+		pos = mergeRuns(runs, m)
+	}
+	in := FitInput{Kind: Binary, NumClasses: p.NumClasses, Seed: p.Seed, Targets: make([]float64, m)}
+	if p.Weights != nil {
+		in.Weights = make([]float64, m)
+	}
+	used := make([]int, m)
+	for k := range m {
+		i := k
+		if pos != nil {
+			i = pos[k]
+		}
+		in.Targets[k], used[k] = float64(code[groups[i]]), rows[i]
+		if p.Weights != nil {
+			in.Weights[k] = p.Weights[i]
+		}
+	}
+	return in, used, nil
+}
+
+// mergeRuns returns the union of ascending, disjoint runs in ascending
+// order; m is their total length. A single run is returned as it is.
+func mergeRuns(runs [][]int, m int) []int {
+	if len(runs) == 1 {
+		return runs[0]
+	}
+	for len(runs) > 2 {
+		next := runs[:0:0]
+		for k := 0; k+1 < len(runs); k += 2 {
+			next = append(next, mergeTwo(make([]int, 0, len(runs[k])+len(runs[k+1])), runs[k], runs[k+1]))
+		}
+		if len(runs)%2 == 1 {
+			next = append(next, runs[len(runs)-1])
+		}
+		runs = next
+	}
+	return mergeTwo(make([]int, 0, m), runs[0], runs[1])
+}
+
+// mergeTwo appends the ascending merge of ascending runs a and b to dst.
+func mergeTwo(dst, a, b []int) []int {
+	for len(a) > 0 && len(b) > 0 {
+		if a[0] < b[0] {
+			dst, a = append(dst, a[0]), a[1:]
+		} else {
+			dst, b = append(dst, b[0]), b[1:]
+		}
+	}
+	return append(append(dst, a...), b...)
+}
