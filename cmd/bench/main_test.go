@@ -56,13 +56,16 @@ func TestMain(m *testing.M) {
 		}
 	}
 	// The third-party reducer knobs, in a directory of its own (its scheme
-	// ova would shadow the shipped one's in listings).
-	cmd := exec.Command("go", "build", "-o", filepath.Join(dir, "third", "bench-plugin-knobs"), "./testdata/plugins/knobs")
-	cmd.Stderr = os.Stderr
-	if err := cmd.Run(); err != nil {
-		fmt.Fprintf(os.Stderr, "building the knobs plugin: %v\n", err)
-		os.RemoveAll(dir)
-		os.Exit(1)
+	// ova would shadow the shipped one's in listings), and as the broken
+	// bench-plugin-notrowwise, whose decode is not row-wise as it claims.
+	for _, out := range []string{filepath.Join(dir, "third", "bench-plugin-knobs"), filepath.Join(brokenDir, "bench-plugin-notrowwise")} {
+		cmd := exec.Command("go", "build", "-o", out, "./testdata/plugins/knobs")
+		cmd.Stderr = os.Stderr
+		if err := cmd.Run(); err != nil {
+			fmt.Fprintf(os.Stderr, "building the knobs plugin as %s: %v\n", filepath.Base(out), err)
+			os.RemoveAll(dir)
+			os.Exit(1)
+		}
 	}
 	// The Python plugin is a zip archive run by Debian's python3.
 	if out, err := exec.Command(pythonPath, "../../plugins/sklearn/build.py", filepath.Join(dir, "bench-plugin-sklearn")).CombinedOutput(); err != nil {

@@ -29,6 +29,8 @@ func TestPluginCheck(t *testing.T) {
 		{path: "broken/bench-plugin-wrongshape", fail: []string{"csr", "fit-predict"}},
 		{path: "broken/bench-plugin-csrcrash", fail: []string{"csr"}},
 		{path: "broken/bench-plugin-nocancel", fail: []string{"cancel"}},
+		{path: "third/bench-plugin-knobs"},
+		{path: "broken/bench-plugin-notrowwise", fail: []string{"row-wise-decode"}},
 	} {
 		t.Run(filepath.Base(tt.path), func(t *testing.T) {
 			if tt.python {

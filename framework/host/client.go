@@ -3,12 +3,12 @@ package host
 import (
 	"context"
 	"fmt"
+	"sync"
 	"sync/atomic"
 
 	"gonum.org/v1/gonum/mat"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
-	"google.golang.org/protobuf/proto"
 
 	"github.com/polyclass/polyclass/framework/internal/convert"
 	pb "github.com/polyclass/polyclass/framework/internal/protov1"
@@ -170,9 +170,18 @@ func (c *LearnerClient) Forget(ctx context.Context, digests ...string) error {
 	return nil
 }
 
-// ReducerClient is the host's handle on a reducer plugin.
+// ReducerClient is the host's handle on a reducer plugin. Every method
+// passes the caller's context to the RPC.
 type ReducerClient struct {
 	rpc pb.ReducerServiceClient
+	// MaxMessageBytes bounds the requests and responses of Decode, which
+	// splits the test rows of a row-wise scheme to stay within it; 0 means
+	// sdk.MaxMessageSize.
+	MaxMessageBytes int
+
+	mu sync.Mutex
+	// rowWise holds each scheme's RowWiseDecode, from the last Info.
+	rowWise map[string]bool
 }
 
 // Info asks the plugin to describe itself.
@@ -182,13 +191,18 @@ func (c *ReducerClient) Info(ctx context.Context) (sdk.ReducerInfo, error) {
 		return sdk.ReducerInfo{}, rpcErr("reducer info", err)
 	}
 	info := sdk.ReducerInfo{Name: r.GetName(), Version: r.GetVersion(), Description: r.GetDescription()}
+	rowWise := map[string]bool{}
 	for _, s := range r.GetSchemes() {
 		info.Schemes = append(info.Schemes, sdk.Scheme{
 			Name: s.GetName(), Description: s.GetDescription(), MultiLabel: s.GetMultilabel(),
 			NeedsMulticlass: s.GetNeedsMulticlass(), NeedsRegression: s.GetNeedsRegression(),
-			Params: convert.SpecsFromPB(s.GetParams()),
+			Params: convert.SpecsFromPB(s.GetParams()), RowWiseDecode: s.GetRowWiseDecode(),
 		})
+		rowWise[s.GetName()] = s.GetRowWiseDecode()
 	}
+	c.mu.Lock()
+	c.rowWise = rowWise
+	c.mu.Unlock()
 	return info, nil
 }
 
@@ -214,31 +228,6 @@ func (c *ReducerClient) Plan(ctx context.Context, req sdk.PlanRequest) (sdk.Plan
 		p.NextStage = &sdk.StageSpec{InnerFolds: int(ns.GetInnerFolds()), AppendOutputs: ns.GetAppendOutputs(), InnerSeed: ns.GetInnerSeed()}
 	}
 	return p, nil
-}
-
-// Decode turns a fold's outputs into predictions.
-func (c *ReducerClient) Decode(ctx context.Context, req sdk.DecodeRequest) (sdk.Decoding, error) {
-	msg := &pb.DecodeRequest{
-		Scheme: req.Scheme, Params: convert.ParamsToPB(req.Params), State: req.State,
-		Scores: convert.DenseToPB(req.Scores), Probabilities: convert.DenseToPB(req.Probabilities),
-		TrainingScores: convert.DenseToPB(req.TrainingScores),
-	}
-	if n := proto.Size(msg); n > sdk.MaxMessageSize {
-		r, l := req.Scores.Dims()
-		return sdk.Decoding{}, fmt.Errorf("decode: the request for %d test rows × %d problems takes %d bytes, over the %d MiB message bound; use more folds (fewer test rows each) or a reduction with fewer problems", r, l, n, sdk.MaxMessageSize>>20)
-	}
-	r, err := c.rpc.Decode(ctx, msg)
-	if err != nil {
-		return sdk.Decoding{}, rpcErr("decode", err)
-	}
-	d := sdk.Decoding{Predicted: convert.Ints[int](r.GetPredicted()), Ties: int(r.GetTies())}
-	if d.ClassScores, err = convert.DenseFromPB(r.GetClassScores()); err != nil {
-		return sdk.Decoding{}, fmt.Errorf("decode: class scores: %w", err)
-	}
-	if d.LabelMatrix, err = convert.DenseFromPB(r.GetLabelMatrix()); err != nil {
-		return sdk.Decoding{}, fmt.Errorf("decode: label matrix: %w", err)
-	}
-	return d, nil
 }
 
 // RPCError is a failed call to a plugin. It prints the plugin's own message

@@ -23,7 +23,8 @@
 // re-exports live in packages param, matrix and problem, which depend on
 // no RPC machinery, so that the experiment parser and the encoders use
 // them without gRPC. The host's side of the contract (LearnerClient, which
-// splits Fit and Predict to stay within MaxMessageSize, ReducerClient and
+// splits Fit and Predict to stay within MaxMessageSize, ReducerClient,
+// which splits the Decode of a row-wise scheme (Scheme.RowWiseDecode), and
 // the plugin sets it dispenses from) is in package host; the conversions
 // to protocol messages both sides share, including the shift of class
 // indices to the wire's 1..K, are in framework/internal/convert.

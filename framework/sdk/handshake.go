@@ -36,11 +36,13 @@ const ChunkSize = matrix.ChunkSize
 // Predict by rows to stay within it. A plan's dense targets (L problems
 // × n_train rows × 8 bytes: 78 MB for one-vs-one on covertype's 465k
 // training rows; the code-matrix reductions of a Go reducer travel
-// compact, a few bytes per row) and a Decode request (the fold's scores,
-// probabilities and, for a stage that asks, training scores: about
-// (2·n_test + n_train) × L × 8 bytes) are not split: a fold that large
-// fails with an error naming the bound (use more folds, or fewer
-// problems).
+// compact, a few bytes per row) is not split. The host's ReducerClient
+// splits a Decode request (the fold's scores, probabilities and, for a
+// plan that asks, training scores: about (2·n_test + n_train) × L × 8
+// bytes) by test rows when the scheme declares Scheme.RowWiseDecode; for
+// another scheme, or when the training scores alone exceed the bound, a
+// fold that large fails with an error naming the bound (use more folds,
+// or fewer problems).
 const MaxMessageSize = 256 << 20
 
 // GRPCServerOptions are the server options plugins are served with.

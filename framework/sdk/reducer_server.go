@@ -36,6 +36,7 @@ func (s *reducerServer) Info(context.Context, *pb.InfoRequest) (*pb.ReducerInfo,
 		out.Schemes = append(out.Schemes, &pb.Scheme{
 			Name: sc.Name, Description: sc.Description, Multilabel: sc.MultiLabel,
 			NeedsMulticlass: sc.NeedsMulticlass, NeedsRegression: sc.NeedsRegression, Params: convert.SpecsToPB(sc.Params),
+			RowWiseDecode: sc.RowWiseDecode,
 		})
 	}
 	return out, nil

@@ -68,6 +68,17 @@ type Scheme struct {
 	NeedsMulticlass   bool
 	NeedsRegression   bool
 	Params            []ParamSpec
+	// RowWiseDecode declares that Decode is row-wise: each test row's
+	// prediction (class, class scores, label row, tie) depends only on
+	// that row's scores and probabilities, the state, the parameters and
+	// the training scores, bit for bit, whatever the other test rows. The
+	// host then splits a decode over the message bound into runs of test
+	// rows and concatenates the answers (summing ties); without it such a
+	// decode fails. A decoder that looks at all test rows at once, or
+	// whose arithmetic depends on their number (a blocked matrix product,
+	// say), must leave it false. bench plugin check compares a decode
+	// whole with one in two halves for each scheme that sets it.
+	RowWiseDecode bool
 }
 
 // ReducerInfo describes a reducer plugin.

@@ -1684,8 +1684,18 @@ type Scheme struct {
 	NeedsMulticlass bool         `protobuf:"varint,4,opt,name=needs_multiclass,json=needsMulticlass,proto3" json:"needs_multiclass,omitempty"`
 	NeedsRegression bool         `protobuf:"varint,5,opt,name=needs_regression,json=needsRegression,proto3" json:"needs_regression,omitempty"`
 	Params          []*ParamSpec `protobuf:"bytes,6,rep,name=params,proto3" json:"params,omitempty"`
-	unknownFields   protoimpl.UnknownFields
-	sizeCache       protoimpl.SizeCache
+	// Decoding is row-wise: each test row's prediction (class, class
+	// scores, label row, tie) depends only on that row's scores and
+	// probabilities, the state, the parameters and the training scores,
+	// bit for bit, whatever the other test rows. The host may then split a
+	// DecodeRequest over the message bound into runs of test rows (each
+	// with the whole state, parameters and training scores) and
+	// concatenate the answers, summing ties. A scheme that looks at all
+	// test rows at once (or whose arithmetic depends on their number) leaves
+	// it false; its decode then fails over the bound.
+	RowWiseDecode bool `protobuf:"varint,7,opt,name=row_wise_decode,json=rowWiseDecode,proto3" json:"row_wise_decode,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Scheme) Reset() {
@@ -1758,6 +1768,13 @@ func (x *Scheme) GetParams() []*ParamSpec {
 		return x.Params
 	}
 	return nil
+}
+
+func (x *Scheme) GetRowWiseDecode() bool {
+	if x != nil {
+		return x.RowWiseDecode
+	}
+	return false
 }
 
 // PlanRequest describes the training part of one fold.
@@ -2229,7 +2246,8 @@ func (x *CodeDiagnostics) GetCorrecting() int32 {
 	return 0
 }
 
-// DecodeRequest carries a fold's outputs.
+// DecodeRequest carries a fold's outputs. Over the message bound, the
+// host splits it by test rows when the scheme declares row_wise_decode.
 type DecodeRequest struct {
 	state  protoimpl.MessageState `protogen:"open.v1"`
 	Scheme string                 `protobuf:"bytes,1,opt,name=scheme,proto3" json:"scheme,omitempty"`
@@ -2524,7 +2542,7 @@ const file_plugin_proto_rawDesc = "" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\tR\aversion\x12 \n" +
 	"\vdescription\x18\x03 \x01(\tR\vdescription\x125\n" +
-	"\aschemes\x18\x04 \x03(\v2\x1b.polyclass.plugin.v1.SchemeR\aschemes\"\xec\x01\n" +
+	"\aschemes\x18\x04 \x03(\v2\x1b.polyclass.plugin.v1.SchemeR\aschemes\"\x94\x02\n" +
 	"\x06Scheme\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12 \n" +
 	"\vdescription\x18\x02 \x01(\tR\vdescription\x12\x1e\n" +
@@ -2533,7 +2551,8 @@ const file_plugin_proto_rawDesc = "" +
 	"multilabel\x12)\n" +
 	"\x10needs_multiclass\x18\x04 \x01(\bR\x0fneedsMulticlass\x12)\n" +
 	"\x10needs_regression\x18\x05 \x01(\bR\x0fneedsRegression\x126\n" +
-	"\x06params\x18\x06 \x03(\v2\x1e.polyclass.plugin.v1.ParamSpecR\x06params\"\xcd\x03\n" +
+	"\x06params\x18\x06 \x03(\v2\x1e.polyclass.plugin.v1.ParamSpecR\x06params\x12&\n" +
+	"\x0frow_wise_decode\x18\a \x01(\bR\rrowWiseDecode\"\xcd\x03\n" +
 	"\vPlanRequest\x12\x16\n" +
 	"\x06scheme\x18\x01 \x01(\tR\x06scheme\x12D\n" +
 	"\x06params\x18\x02 \x03(\v2,.polyclass.plugin.v1.PlanRequest.ParamsEntryR\x06params\x12\x1f\n" +

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
+	"math/rand/v2"
 	"reflect"
 	"slices"
 	"strings"
@@ -22,6 +24,7 @@ func ReducerChecks() []Check {
 		{"plan-decode", "each scheme plans K = 3 classes (or labels) with its default parameters: one target per training row, a K × L code matrix when it has one; Decode of L score columns returns one class in 0..K−1 (or a row of K labels) per test row and finite class scores", nil},
 		{"bad-params", "an unknown parameter and a value of the wrong type are InvalidArgument errors that blame the parameter in their structured field", nil},
 		{"deterministic", "two Plans with the same seed are identical", nil},
+		{"row-wise-decode", "each scheme that declares row_wise_decode decodes 130 test rows (with and without probabilities) in two halves as at once, bit for bit: predictions, class scores, label matrices, ties summed", nil},
 	}
 }
 
@@ -55,6 +58,8 @@ func RunReducer(ctx context.Context, c *host.ReducerClient) []Result {
 	add("bad-params", d, err)
 	d, err = checkPlanDeterministic(ctx, c, info)
 	add("deterministic", d, err)
+	d, err = checkRowWiseDecode(ctx, c, info)
+	add("row-wise-decode", d, err)
 	return out
 }
 
@@ -251,4 +256,132 @@ func checkPlanDeterministic(ctx context.Context, c *host.ReducerClient, info sdk
 		return "", errSkip("no scheme plans with its default parameters")
 	}
 	return fmt.Sprintf("%d schemes, seed 11: identical plans", n), nil
+}
+
+// rowWiseRows is the number of test rows checkRowWiseDecode decodes: two
+// halves of 65, each over a 64-row block of gonum's matrix products.
+const rowWiseRows = 130
+
+// checkRowWiseDecode decodes, for each scheme that declares RowWiseDecode
+// and plans with its default parameters (a staged scheme's last stage),
+// varied scores of rowWiseRows test rows at once and in two halves, with
+// and without probabilities, and compares the answers bit for bit: the
+// host splits such a scheme's decode over the message bound and trusts
+// the joined answer to be the whole one.
+func checkRowWiseDecode(ctx context.Context, c *host.ReducerClient, info sdk.ReducerInfo) (string, error) {
+	var checked, skipped []string
+	for _, s := range info.Schemes {
+		if !s.RowWiseDecode {
+			continue
+		}
+		req := planRequest(s, nil, 1)
+		plan, err := c.Plan(ctx, req)
+		for stage := 1; err == nil && plan.NextStage != nil && stage < 4; stage++ {
+			req.Stage, req.State = stage, plan.State
+			plan, err = c.Plan(ctx, req)
+		}
+		if err != nil || plan.NextStage != nil {
+			skipped = append(skipped, s.Name)
+			continue
+		}
+		scores := variedScores(plan, rowWiseRows, 1)
+		probs := mat.NewDense(rowWiseRows, scores.RawMatrix().Cols, nil)
+		probs.Apply(func(_, _ int, v float64) float64 { return 1 / (1 + math.Exp(-v)) }, scores)
+		for _, p := range []*mat.Dense{nil, probs} {
+			dreq := sdk.DecodeRequest{Scheme: s.Name, State: plan.State, Scores: scores, Probabilities: p}
+			if plan.NeedsTrainingScores {
+				dreq.TrainingScores = variedScores(plan, 12, 2)
+			}
+			what := "scores"
+			if p != nil {
+				what = "scores and probabilities"
+			}
+			if err := decodeHalves(ctx, c, dreq); err != nil {
+				return "", fmt.Errorf("scheme %s declares row_wise_decode, but decoding %d test rows' %s in two halves %w", s.Name, rowWiseRows, what, err)
+			}
+		}
+		checked = append(checked, s.Name)
+	}
+	if len(checked) == 0 {
+		if len(skipped) > 0 {
+			return "", errSkip(fmt.Sprintf("the schemes that declare row_wise_decode need parameters or more stages to plan: %s", strings.Join(skipped, ", ")))
+		}
+		return "", errSkip("no scheme declares row_wise_decode")
+	}
+	d := fmt.Sprintf("%s: halves decode as the whole", strings.Join(checked, ", "))
+	if len(skipped) > 0 {
+		d += fmt.Sprintf("; not checked, needing parameters or more stages to plan: %s", strings.Join(skipped, ", "))
+	}
+	return d, nil
+}
+
+// variedScores makes n rows of normal scores for a plan's problems, as
+// scoresFor shapes them, from a fixed seed.
+func variedScores(p sdk.Plan, n int, seed uint64) *mat.Dense {
+	m := scoresFor(p, n)
+	rng := rand.New(rand.NewPCG(seed, 7))
+	m.Apply(func(_, _ int, _ float64) float64 { return rng.NormFloat64() }, m)
+	return m
+}
+
+// decodeHalves decodes req at once and in two halves of its test rows and
+// returns an error (completing "decoding … in two halves") unless the
+// answers agree bit for bit.
+func decodeHalves(ctx context.Context, c *host.ReducerClient, req sdk.DecodeRequest) error {
+	whole, err := c.Decode(ctx, req)
+	if err != nil {
+		return fmt.Errorf("could not be compared: decoding them at once failed: %w", err)
+	}
+	n, _ := req.Scores.Dims()
+	var parts [2]sdk.Decoding
+	for h, rows := range [2][2]int{{0, n / 2}, {n / 2, n}} {
+		part := req
+		part.Scores = sliceRows(req.Scores, rows[0], rows[1])
+		part.Probabilities = sliceRows(req.Probabilities, rows[0], rows[1])
+		if parts[h], err = c.Decode(ctx, part); err != nil {
+			return fmt.Errorf("failed: rows %d..%d: %w", rows[0], rows[1]-1, err)
+		}
+	}
+	if !slices.Equal(whole.Predicted, append(slices.Clip(parts[0].Predicted), parts[1].Predicted...)) {
+		return errors.New("gives other predicted classes than decoding them at once")
+	}
+	if whole.Ties != parts[0].Ties+parts[1].Ties {
+		return fmt.Errorf("counts %d + %d ties, at once %d", parts[0].Ties, parts[1].Ties, whole.Ties)
+	}
+	for _, m := range []struct {
+		name  string
+		whole *mat.Dense
+		a, b  *mat.Dense
+	}{{"class scores", whole.ClassScores, parts[0].ClassScores, parts[1].ClassScores}, {"label matrix", whole.LabelMatrix, parts[0].LabelMatrix, parts[1].LabelMatrix}} {
+		if (m.whole == nil) != (m.a == nil) || (m.a == nil) != (m.b == nil) {
+			return fmt.Errorf("gives a %s on one side only", m.name)
+		}
+		if m.whole == nil {
+			continue
+		}
+		_, k := m.whole.Dims()
+		for i := range n {
+			half, r := m.a, i
+			if i >= n/2 {
+				half, r = m.b, i-n/2
+			}
+			if hr, hk := half.Dims(); r >= hr || hk != k {
+				return fmt.Errorf("gives a %d×%d %s for a half, the whole a %d-column one", hr, hk, m.name, k)
+			}
+			for j := range k {
+				if math.Float64bits(half.At(r, j)) != math.Float64bits(m.whole.At(i, j)) {
+					return fmt.Errorf("gives %s entry (%d,%d) = %v, at once %v", m.name, i, j, half.At(r, j), m.whole.At(i, j))
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// sliceRows returns rows lo..hi−1 of m (nil for nil).
+func sliceRows(m *mat.Dense, lo, hi int) *mat.Dense {
+	if m == nil {
+		return nil
+	}
+	return m.Slice(lo, hi, 0, m.RawMatrix().Cols).(*mat.Dense)
 }

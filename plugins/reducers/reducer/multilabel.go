@@ -22,15 +22,24 @@ func thresholdSpec() sdk.ParamSpec {
 		Description: "predict a label when its probability (PLST: its reconstructed value) is at least this; learners without probabilities: score ≥ 0"}
 }
 
+// multiLabelSchemes describes br, stack and plst. br and stack decode
+// row-wise: a label is on when its own probability or score passes the
+// threshold (stack's decode sees only its final stage's outputs). plst
+// does not: its decoding multiplies the n × M test scores by V_Mᵀ with
+// gonum's Dgemm, which sums the M components in one run for a small
+// product but in runs of 64 when the product has 4 blocks of 64 × 64 or
+// more, so that with M > 64 a row's reconstructed labels depend, in the
+// last bits, on how many test rows share the product (see
+// TestPLSTDecodeNotRowWise).
 func multiLabelSchemes() []sdk.Scheme {
 	return []sdk.Scheme{
 		{
-			Name: BinaryRelevance, MultiLabel: true,
+			Name: BinaryRelevance, MultiLabel: true, RowWiseDecode: true,
 			Description: "binary relevance: one binary problem per label",
 			Params:      []sdk.ParamSpec{thresholdSpec()},
 		},
 		{
-			Name: Stacking, MultiLabel: true,
+			Name: Stacking, MultiLabel: true, RowWiseDecode: true,
 			Description: "2BR stacking: binary relevance, then binary relevance on [x, out-of-fold stage-1 outputs]",
 			Params: []sdk.ParamSpec{thresholdSpec(),
 				{Name: "inner_folds", Type: sdk.IntegerParam, Default: sdk.Number(5), Min: sdk.Bound(2), Description: "folds of the inner cross-validation giving the training rows' stage-1 outputs"},

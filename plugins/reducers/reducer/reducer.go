@@ -54,32 +54,41 @@ func codeDecoders() []string {
 	return out
 }
 
-// Info describes the schemes.
+// Info describes the schemes. Every code-matrix scheme and none decode
+// row-wise (sdk.Scheme.RowWiseDecode): a row's class scores and class come
+// from its own scores alone, through the code matrix (and, for coverage,
+// the table of the training scores, which every part of a split decode
+// carries); so do br and stack (a threshold per label). plst does not:
+// see multiLabelSchemes.
 func (*Reducer) Info() sdk.ReducerInfo {
 	return sdk.ReducerInfo{
 		Name: "reducers", Version: Version,
 		Description: "reductions of multiclass tasks to binary problems through ternary code matrices",
 		Schemes: append([]sdk.Scheme{
 			{
-				Name:        "ova",
-				Description: "one-vs-all: K problems, class k = +1, the rest −1; predict the argmax of the scores",
-				Params:      []sdk.ParamSpec{decodeSpec(Argmax, append([]string{Argmax}, codeDecoders()...))},
+				Name:          "ova",
+				RowWiseDecode: true,
+				Description:   "one-vs-all: K problems, class k = +1, the rest −1; predict the argmax of the scores",
+				Params:        []sdk.ParamSpec{decodeSpec(Argmax, append([]string{Argmax}, codeDecoders()...))},
 			},
 			{
-				Name:        "ordered",
-				Description: "ordered one-vs-rest (decision list): C1 vs {C2..CK}, C2 vs {C3..CK}, …; K−1 problems",
+				Name:          "ordered",
+				RowWiseDecode: true,
+				Description:   "ordered one-vs-rest (decision list): C1 vs {C2..CK}, C2 vs {C3..CK}, …; K−1 problems",
 				Params: []sdk.ParamSpec{decodeSpec(codes.Sequential, codes.DecoderNames()),
 					{Name: "order", Type: sdk.StringListParam, Description: "class names in decision order (default: by descending training frequency)"}},
 			},
 			{
-				Name:        "ovo",
-				Description: "one-vs-one: K(K−1)/2 problems class i (+1) vs class j (−1); asymmetric adds the swapped pairs",
+				Name:          "ovo",
+				RowWiseDecode: true,
+				Description:   "one-vs-one: K(K−1)/2 problems class i (+1) vs class j (−1); asymmetric adds the swapped pairs",
 				Params: []sdk.ParamSpec{decodeSpec(codes.Vote, codeDecoders()),
 					{Name: "asymmetric", Type: sdk.BoolParam, Default: sdk.Bool(false), Description: "also train j vs i for every pair (K(K−1) problems)"}},
 			},
 			{
-				Name:        "ecoc",
-				Description: "error-correcting output codes: a user matrix (matrix, classes) or a generated code (code)",
+				Name:          "ecoc",
+				RowWiseDecode: true,
+				Description:   "error-correcting output codes: a user matrix (matrix, classes) or a generated code (code)",
 				Params: []sdk.ParamSpec{decodeSpec(codes.Hamming, codeDecoders()),
 					{Name: "matrix", Type: sdk.NumberMatrixParam, Description: "K×L matrix of +1/0/−1, one row per class"},
 					{Name: "classes", Type: sdk.StringListParam, Description: "class name of each matrix row (default: sorted class names)"},
@@ -90,6 +99,7 @@ func (*Reducer) Info() sdk.ReducerInfo {
 			},
 			{
 				Name:            "none",
+				RowWiseDecode:   true,
 				Description:     "no reduction: one native multiclass problem",
 				NeedsMulticlass: true,
 				Params:          []sdk.ParamSpec{decodeSpec(Argmax, []string{Argmax})},

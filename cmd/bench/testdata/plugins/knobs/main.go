@@ -4,7 +4,10 @@
 // structured field (sdk.WithParam), in words that do not name it, so the
 // host can only locate it by the field. Its plan carries the one-vs-rest
 // code matrix with typed code diagnostics and a warning, which the host
-// shows in its code-matrix tables.
+// shows in its code-matrix tables. Its scheme declares row-wise decoding,
+// as its argmax is; built as bench-plugin-notrowwise it centres each score
+// column on its mean over the test rows before the argmax, which is not
+// row-wise, for the row-wise-decode check of bench plugin check.
 package main
 
 import (
@@ -12,17 +15,21 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/polyclass/polyclass/framework/sdk"
 )
 
-type reducer struct{}
+// reducer is the knobs reducer; notRowWise makes its decode depend on
+// every test row.
+type reducer struct{ notRowWise bool }
 
 func (reducer) Info() sdk.ReducerInfo {
 	return sdk.ReducerInfo{Name: "knobs", Version: "0.1.0", Schemes: []sdk.Scheme{{
-		Name: "ova", Description: "one against the rest, argmax",
+		Name: "ova", Description: "one against the rest, argmax", RowWiseDecode: true,
 		Params: []sdk.ParamSpec{
 			{Name: "knob", Type: sdk.NumberParam, Default: sdk.Number(1), Min: sdk.Bound(1)},
 			{Name: "label", Type: sdk.StringParam, Default: sdk.String("")},
@@ -61,7 +68,7 @@ func (reducer) Plan(_ context.Context, req sdk.PlanRequest) (sdk.Plan, error) {
 	return plan, nil
 }
 
-func (reducer) Decode(_ context.Context, req sdk.DecodeRequest) (sdk.Decoding, error) {
+func (r reducer) Decode(_ context.Context, req sdk.DecodeRequest) (sdk.Decoding, error) {
 	var K int
 	if err := json.Unmarshal(req.State, &K); err != nil {
 		return sdk.Decoding{}, err
@@ -69,6 +76,16 @@ func (reducer) Decode(_ context.Context, req sdk.DecodeRequest) (sdk.Decoding, e
 	n, L := req.Scores.Dims()
 	if L != K {
 		return sdk.Decoding{}, errors.New("scores do not match the plan")
+	}
+	if r.notRowWise {
+		centred := mat.DenseCopyOf(req.Scores)
+		for j := 0; j < L; j++ {
+			mean := mat.Sum(centred.ColView(j)) / float64(n)
+			for i := 0; i < n; i++ {
+				centred.Set(i, j, centred.At(i, j)-mean)
+			}
+		}
+		req.Scores = centred
 	}
 	d := sdk.Decoding{Predicted: make([]int, n), ClassScores: mat.NewDense(n, K, nil)}
 	for i := 0; i < n; i++ {
@@ -83,4 +100,7 @@ func (reducer) Decode(_ context.Context, req sdk.DecodeRequest) (sdk.Decoding, e
 	return d, nil
 }
 
-func main() { sdk.Serve(sdk.WithReducer(reducer{})) }
+func main() {
+	notRowWise := filepath.Base(os.Args[0]) == "bench-plugin-notrowwise"
+	sdk.Serve(sdk.WithReducer(reducer{notRowWise: notRowWise}))
+}
