@@ -7,9 +7,11 @@ package reducer
 // 2000 rows, a training fold of 18000), and benchmarks of both.
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -196,5 +198,104 @@ func BenchmarkBreakVoteTies(b *testing.B) {
 	}
 }
 
-var _ = fmt.Sprint
-var _ = sdk.Binary
+// refCodePlan is codePlan before its optimisation: every target through
+// Matrix.At.
+func refCodePlan(req sdk.PlanRequest, m *codes.Matrix, decode string) (sdk.Plan, error) {
+	K, L := m.Dims()
+	problems := make([]sdk.Problem, L)
+	for j := range problems {
+		t := make([]float64, len(req.Labels))
+		for i, y := range req.Labels {
+			t[i] = float64(m.At(y, j))
+		}
+		problems[j] = sdk.Problem{Kind: sdk.Binary, Targets: t}
+	}
+	st := state{K: K, L: L, Code: m.Entries(), OVO: req.Scheme == "ovo"}
+	plan := sdk.Plan{Problems: problems, Code: &sdk.CodeMatrix{Rows: K, Cols: L, Entries: m.Entries()}}
+	if decode == codes.Coverage {
+		st.Labels = req.Labels
+		plan.NeedsTrainingScores = true
+	}
+	var err error
+	if plan.State, err = json.Marshal(st); err != nil {
+		return sdk.Plan{}, err
+	}
+	d := codes.Diagnose(m)
+	plan.Diagnostics = &sdk.CodeDiagnostics{Classes: d.K, Columns: d.L, MinDistance: d.MinDistance,
+		MeanDistance: d.MeanDistance, Correcting: d.Correcting}
+	if req.Scheme == "ovo" {
+		d.ComplementaryColumns = nil // asymmetric one-vs-one swaps each pair on purpose
+	}
+	plan.Warnings = d.Warnings(req.ClassNames)
+	return plan, nil
+}
+
+// hotPlanRequest is the plan request of a training fold of n rows over the
+// classes of m.
+func hotPlanRequest(scheme string, m *codes.Matrix, n int) sdk.PlanRequest {
+	K, _ := m.Dims()
+	names := make([]string, K)
+	for k := range names {
+		names[k] = fmt.Sprintf("c%d", k)
+	}
+	return sdk.PlanRequest{Scheme: scheme, NumClasses: K, Labels: hotLabels(n, K, 5), ClassNames: names}
+}
+
+func TestCodePlanMatchesReference(t *testing.T) {
+	scheme := map[string]string{"ovo26": "ovo", "ovo26asym": "ovo", "ova26": "ova", "ovo3": "ovo"}
+	for _, hm := range hotMatrices(t) {
+		for _, decode := range []string{codes.Vote, codes.Hamming, codes.Coverage} {
+			t.Run(hm.name+"/"+decode, func(t *testing.T) {
+				sch := scheme[hm.name]
+				if sch == "" {
+					sch = "ecoc"
+				}
+				req := hotPlanRequest(sch, hm.m, 18000)
+				want, err := refCodePlan(req, hm.m, decode)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := codePlan(req, hm.m, decode)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(got.Problems) != len(want.Problems) {
+					t.Fatalf("%d problems, reference %d", len(got.Problems), len(want.Problems))
+				}
+				for j, p := range got.Problems {
+					if i, ok := sameBits(p.Targets, want.Problems[j].Targets); !ok {
+						t.Fatalf("problem %d target %d differs from the reference", j, i)
+					}
+					got.Problems[j].Targets, want.Problems[j].Targets = nil, nil
+				}
+				if !reflect.DeepEqual(got, want) {
+					t.Errorf("plan (targets aside) differs from the reference: state %s, reference %s; diagnostics %+v, reference %+v; warnings %q, reference %q",
+						got.State, want.State, got.Diagnostics, want.Diagnostics, got.Warnings, want.Warnings)
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkCodePlan: the one-vs-one plan of a letter training fold (18000
+// rows, 26 classes, 325 problems), the reference and the optimised code.
+func BenchmarkCodePlan(b *testing.B) {
+	m, err := codes.OVO(26, false)
+	if err != nil {
+		b.Fatal(err)
+	}
+	req := hotPlanRequest("ovo", m, 18000)
+	for _, impl := range []struct {
+		name string
+		f    func(sdk.PlanRequest, *codes.Matrix, string) (sdk.Plan, error)
+	}{{"reference", refCodePlan}, {"optimised", codePlan}} {
+		b.Run(impl.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := impl.f(req, m, codes.Vote); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -279,11 +279,22 @@ func classIndices(names, classNames []string, param string) ([]int, error) {
 // codePlan turns a code matrix into one binary problem per column.
 func codePlan(req sdk.PlanRequest, m *codes.Matrix, decode string) (sdk.Plan, error) {
 	K, L := m.Dims()
+	// cols[j*K+k] is entry (k, j): problem j's target for class k, read
+	// from one short contiguous column per problem. Plan has checked the
+	// labels against K.
+	f := m.Float64s()
+	cols := make([]float64, L*K)
+	for k := 0; k < K; k++ {
+		for j, v := range f[k*L : (k+1)*L] {
+			cols[j*K+k] = v
+		}
+	}
 	problems := make([]sdk.Problem, L)
 	for j := range problems {
+		col := cols[j*K : (j+1)*K]
 		t := make([]float64, len(req.Labels))
 		for i, y := range req.Labels {
-			t[i] = float64(m.At(y, j))
+			t[i] = col[y]
 		}
 		problems[j] = sdk.Problem{Kind: sdk.Binary, Targets: t}
 	}
