@@ -9,6 +9,7 @@ package codes
 import (
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -217,6 +218,129 @@ func BenchmarkSignDecoders(b *testing.B) {
 					if _, _, err := DecodeAll(impl.dec, dst, s); err != nil {
 						b.Fatal(err)
 					}
+				}
+			})
+		}
+	}
+}
+
+// refDiagnose is Diagnose before its optimisation: a copied column per
+// constant-column check, every pair of columns compared entry by entry.
+func refDiagnose(m *Matrix) Diagnostics {
+	K, L := m.k, m.l
+	d := Diagnostics{K: K, L: L}
+	for i := 0; i < L; i++ {
+		if !hasBothSigns(m.Col(i)) {
+			d.ConstantColumns = append(d.ConstantColumns, i)
+		}
+	}
+	for a := 0; a < L; a++ {
+		for b := a + 1; b < L; b++ {
+			same, comp := true, true
+			for k := 0; k < K; k++ {
+				x, y := m.data[k*L+a], m.data[k*L+b]
+				same = same && x == y
+				comp = comp && x == -y
+			}
+			if same {
+				d.DuplicateColumns = append(d.DuplicateColumns, Pair{a, b})
+			}
+			if comp {
+				d.ComplementaryColumns = append(d.ComplementaryColumns, Pair{a, b})
+			}
+		}
+	}
+	for k := 0; k < K; k++ {
+		zero := true
+		for _, v := range m.data[k*L : (k+1)*L] {
+			zero = zero && v == 0
+		}
+		if zero {
+			d.ZeroRows = append(d.ZeroRows, k)
+		}
+	}
+	d.MinDistance = math.Inf(1)
+	var sum float64
+	for a := 0; a < K; a++ {
+		for b := a + 1; b < K; b++ {
+			dot, sep, same := 0, false, true
+			for i := 0; i < L; i++ {
+				x, y := m.data[a*L+i], m.data[b*L+i]
+				dot += int(x) * int(y)
+				sep = sep || int(x)*int(y) < 0
+				same = same && x == y
+			}
+			dist := float64(L-dot) / 2
+			sum += dist
+			d.MinDistance = min(d.MinDistance, dist)
+			if same {
+				d.IdenticalRows = append(d.IdenticalRows, Pair{a, b})
+			}
+			if !sep {
+				d.Unseparated = append(d.Unseparated, Pair{a, b})
+			}
+		}
+	}
+	if K < 2 {
+		d.MinDistance = 0
+	} else {
+		d.MeanDistance = sum / float64(K*(K-1)/2)
+	}
+	d.Correcting = max(0, int(math.Floor((d.MinDistance-1)/2)))
+	return d
+}
+
+func TestDiagnoseMatchesReference(t *testing.T) {
+	ms := hotMatrices(t)
+	// Every defect at once: duplicate, complementary and zero columns
+	// (two zero columns are both), identical rows, a zero row.
+	ovo := must(t)(OVO(6, false))
+	dup := must(t)(ovo.AppendColumns(ovo.Col(0), neg8(ovo.Col(1)), make([]int8, 6), make([]int8, 6), ovo.Col(0)))
+	ms = append(ms,
+		hotMatrix{"defects", dup},
+		hotMatrix{"identicalRows", must(t)(NewMatrix(4, 3, []int8{1, -1, 0, 1, -1, 0, 0, 0, 0, -1, 1, 1}))},
+		hotMatrix{"oneRow", must(t)(NewMatrix(1, 3, []int8{1, 0, -1}))},
+		hotMatrix{"exhaustive7", must(t)(Exhaustive(7))},
+	)
+	for _, hm := range ms {
+		t.Run(hm.name, func(t *testing.T) {
+			got, want := Diagnose(hm.m), refDiagnose(hm.m)
+			if math.Float64bits(got.MinDistance) != math.Float64bits(want.MinDistance) ||
+				math.Float64bits(got.MeanDistance) != math.Float64bits(want.MeanDistance) {
+				t.Errorf("distances min %v mean %v, reference %v %v", got.MinDistance, got.MeanDistance, want.MinDistance, want.MeanDistance)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("Diagnose = %+v\nreference %+v", got, want)
+			}
+		})
+	}
+}
+
+// neg8 returns −v.
+func neg8(v []int8) []int8 {
+	out := make([]int8, len(v))
+	for i, x := range v {
+		out[i] = -x
+	}
+	return out
+}
+
+// BenchmarkDiagnose: the diagnostics of the letter codes (26 classes),
+// one-vs-one (325 columns) and a random dense code (47 columns), the
+// reference and the optimised code.
+func BenchmarkDiagnose(b *testing.B) {
+	for _, c := range []hotMatrix{
+		{"ovo26", must(b)(OVO(26, false))},
+		{"dense26", must(b)(RandomDense(26, DefaultDenseLength(26), 1))},
+	} {
+		for _, impl := range []struct {
+			name string
+			f    func(*Matrix) Diagnostics
+		}{{"reference", refDiagnose}, {"optimised", Diagnose}} {
+			b.Run(c.name+"/"+impl.name, func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					impl.f(c.m)
 				}
 			})
 		}
