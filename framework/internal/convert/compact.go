@@ -90,6 +90,7 @@ func (gr *grouping) constant(t []float64) ([]int8, bool) {
 		}
 		col[g], val[g] = v, math.Float64bits(t[r])
 	}
+	t = t[:len(gr.groups)] // hoists the bounds check of t[i] out of the loop
 	for i, g := range gr.groups {
 		if math.Float64bits(t[i]) != val[g] {
 			return nil, false

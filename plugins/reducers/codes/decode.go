@@ -65,15 +65,25 @@ func NewDecoder(name string, m *Matrix, counts *mat.Dense) (Decoder, error) {
 	}
 	switch name {
 	case Hamming, Vote:
-		zeros := make([]float64, m.k)
+		d := &signDecoder{m: m, vote: name == Vote, zeros: make([]float64, m.k), start: make([]int, 2*m.k+1)}
 		for k := 0; k < m.k; k++ {
-			for _, v := range m.data[k*m.l : (k+1)*m.l] {
-				if v == 0 {
-					zeros[k]++
+			for i, v := range m.data[k*m.l : (k+1)*m.l] {
+				switch v {
+				case 0:
+					d.zeros[k]++
+				case 1:
+					d.cols = append(d.cols, i)
 				}
 			}
+			d.start[2*k+1] = len(d.cols)
+			for i, v := range m.data[k*m.l : (k+1)*m.l] {
+				if v == -1 {
+					d.cols = append(d.cols, i)
+				}
+			}
+			d.start[2*k+2] = len(d.cols)
 		}
-		return &signDecoder{m: m, vote: name == Vote, zeros: zeros}, nil
+		return d, nil
 	case LossExp, LossHinge, LossLogit, LossSquared, LossZeroOne, LossLinear:
 		f, _ := lossFunc(name)
 		return &lossDecoder{name: name, m: m, loss: f, atZero: f(0)}, nil
@@ -134,15 +144,17 @@ func DecisionOrder(m *Matrix) ([]int, error) {
 }
 
 // sign returns −1, 0 or +1; sign(0) = 0, i.e. an output of exactly zero
-// abstains.
+// abstains (and so does NaN). It compiles without branches (SETcc): the
+// signs of scores are unpredictable.
 func sign(s float64) int {
-	switch {
-	case s > 0:
-		return 1
-	case s < 0:
-		return -1
+	p, n := 0, 0
+	if s > 0 {
+		p = 1
 	}
-	return 0
+	if s < 0 {
+		n = 1
+	}
+	return p - n
 }
 
 // argmax returns the first index of the maximum of v and whether another
@@ -171,6 +183,10 @@ type signDecoder struct {
 	m     *Matrix
 	vote  bool
 	zeros []float64 // number of 0 entries per row
+	// Row k has its +1 entries in the columns cols[start[2k]:start[2k+1]]
+	// and its −1 entries in cols[start[2k+1]:start[2k+2]].
+	start []int
+	cols  []int
 }
 
 func (d *signDecoder) Name() string {
@@ -182,13 +198,18 @@ func (d *signDecoder) Name() string {
 
 func (d *signDecoder) Dims() (int, int) { return d.m.k, d.m.l }
 
+// Decode sums sign(sᵢ)·c_{ki} over the non-zero entries of each row only
+// (a 0 entry adds nothing to the integer dot product).
 func (d *signDecoder) Decode(dst, s []float64) (int, bool) {
 	K, L := d.m.k, d.m.l
 	checkLens(d.Name(), dst, s, K, L)
 	for k := 0; k < K; k++ {
 		dot := 0
-		for i, c := range d.m.data[k*L : (k+1)*L] {
-			dot += sign(s[i]) * int(c)
+		for _, i := range d.cols[d.start[2*k]:d.start[2*k+1]] {
+			dot += sign(s[i])
+		}
+		for _, i := range d.cols[d.start[2*k+1]:d.start[2*k+2]] {
+			dot -= sign(s[i])
 		}
 		if d.vote {
 			// Σ (1 + wᵢcᵢ)/2 − zeros/2

@@ -1,6 +1,7 @@
 package codes
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 )
@@ -42,23 +43,46 @@ type Diagnostics struct {
 func Diagnose(m *Matrix) Diagnostics {
 	K, L := m.k, m.l
 	d := Diagnostics{K: K, L: L}
+	// cols[i*K:(i+1)*K] is column i and negs[i*K:(i+1)*K] its negation,
+	// as bytes: identical and complementary columns are found by looking
+	// columns up by content instead of comparing every pair entry by entry.
+	cols, negs := make([]byte, L*K), make([]byte, L*K)
+	for k := 0; k < K; k++ {
+		for i, v := range m.data[k*L : (k+1)*L] {
+			cols[i*K+k], negs[i*K+k] = byte(v), byte(-v)
+		}
+	}
+	col := func(b []byte, i int) []byte { return b[i*K : (i+1)*K] }
+	// first[c] is the first column of content c and next[i] the column
+	// after i with column i's content (−1 at the end): the columns of each
+	// content in increasing order. The keys are substrings of one string
+	// (no allocation per key).
+	keys := string(cols)
+	first, next := make(map[string]int, L), make([]int, L)
+	for i := L - 1; i >= 0; i-- {
+		key := keys[i*K : (i+1)*K]
+		next[i] = -1
+		if j, ok := first[key]; ok {
+			next[i] = j
+		}
+		first[key] = i
+	}
 	for i := 0; i < L; i++ {
-		if !hasBothSigns(m.Col(i)) {
+		c := col(cols, i)
+		if bytes.IndexByte(c, 1) < 0 || bytes.IndexByte(c, byte(0xff)) < 0 { // no +1 or no −1
 			d.ConstantColumns = append(d.ConstantColumns, i)
 		}
 	}
+	// Pairs (a, b), a < b, in the order of a, then b.
 	for a := 0; a < L; a++ {
-		for b := a + 1; b < L; b++ {
-			same, comp := true, true
-			for k := 0; k < K; k++ {
-				x, y := m.data[k*L+a], m.data[k*L+b]
-				same = same && x == y
-				comp = comp && x == -y
-			}
-			if same {
-				d.DuplicateColumns = append(d.DuplicateColumns, Pair{a, b})
-			}
-			if comp {
+		for b := next[a]; b >= 0; b = next[b] {
+			d.DuplicateColumns = append(d.DuplicateColumns, Pair{a, b})
+		}
+	}
+	for a := 0; a < L; a++ {
+		b, ok := first[string(col(negs, a))]
+		for ; ok && b >= 0; b = next[b] {
+			if b > a {
 				d.ComplementaryColumns = append(d.ComplementaryColumns, Pair{a, b})
 			}
 		}
@@ -72,24 +96,40 @@ func Diagnose(m *Matrix) Diagnostics {
 			d.ZeroRows = append(d.ZeroRows, k)
 		}
 	}
+	// nz[start[k]:start[k+1]] are the columns of row k's non-zero entries:
+	// only they add to a dot product of two rows.
+	start, nz := make([]int, K+1), []int(nil)
+	for k := 0; k < K; k++ {
+		for i, v := range m.data[k*L : (k+1)*L] {
+			if v != 0 {
+				nz = append(nz, i)
+			}
+		}
+		start[k+1] = len(nz)
+	}
 	d.MinDistance = math.Inf(1)
 	var sum float64
 	for a := 0; a < K; a++ {
+		ra, nza := m.data[a*L:(a+1)*L], nz[start[a]:start[a+1]]
 		for b := a + 1; b < K; b++ {
-			dot, sep, same := 0, false, true
-			for i := 0; i < L; i++ {
-				x, y := m.data[a*L+i], m.data[b*L+i]
-				dot += int(x) * int(y)
-				sep = sep || int(x)*int(y) < 0
-				same = same && x == y
+			rb := m.data[b*L : (b+1)*L][:len(ra)]
+			// Entries are −1, 0 or +1: the OR of the products is negative
+			// iff one is −1 (a separating column); the rows are identical
+			// iff they have as many non-zero entries and every product over
+			// row a's is +1.
+			dot, prods := 0, 0
+			for _, i := range nza {
+				p := int(ra[i]) * int(rb[i])
+				dot += p
+				prods |= p
 			}
 			dist := float64(L-dot) / 2
 			sum += dist
 			d.MinDistance = min(d.MinDistance, dist)
-			if same {
+			if dot == len(nza) && start[b+1]-start[b] == len(nza) {
 				d.IdenticalRows = append(d.IdenticalRows, Pair{a, b})
 			}
-			if !sep {
+			if prods >= 0 {
 				d.Unseparated = append(d.Unseparated, Pair{a, b})
 			}
 		}

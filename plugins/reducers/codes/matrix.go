@@ -94,6 +94,17 @@ func (m *Matrix) Col(i int) []int8 {
 // sdk.CodeMatrix.Entries).
 func (m *Matrix) Entries() []int8 { return append([]int8(nil), m.data...) }
 
+// Float64s returns the entries as float64 in row-major order, entry (k, i)
+// at index k·L+i: a new slice that hot loops can index directly instead of
+// calling At for every entry.
+func (m *Matrix) Float64s() []float64 {
+	out := make([]float64, len(m.data))
+	for i, v := range m.data {
+		out[i] = float64(v)
+	}
+	return out
+}
+
 // Clone returns a deep copy of m.
 func (m *Matrix) Clone() *Matrix {
 	return &Matrix{k: m.k, l: m.l, data: m.Entries()}

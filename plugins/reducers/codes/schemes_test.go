@@ -244,6 +244,14 @@ func TestMatrixAccessors(t *testing.T) {
 	if m.At(1, 0) != -1 {
 		t.Error("Row returned an alias")
 	}
+	f := m.Float64s()
+	if want := []float64{1, 0, -1, -1, 1, 0}; !reflect.DeepEqual(f, want) {
+		t.Errorf("Float64s = %v, want %v", f, want)
+	}
+	f[0] = 0 // a copy
+	if m.At(0, 0) != 1 {
+		t.Error("Float64s returned an alias")
+	}
 	c := m.Clone()
 	c.Set(0, 0, -1)
 	if m.At(0, 0) != 1 || c.Equal(m) {

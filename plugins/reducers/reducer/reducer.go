@@ -289,11 +289,22 @@ func classIndices(names, classNames []string, param string) ([]int, error) {
 // codePlan turns a code matrix into one binary problem per column.
 func codePlan(req sdk.PlanRequest, m *codes.Matrix, decode string) (sdk.Plan, error) {
 	K, L := m.Dims()
+	// cols[j*K+k] is entry (k, j): problem j's target for class k, read
+	// from one short contiguous column per problem. Plan has checked the
+	// labels against K.
+	f := m.Float64s()
+	cols := make([]float64, L*K)
+	for k := 0; k < K; k++ {
+		for j, v := range f[k*L : (k+1)*L] {
+			cols[j*K+k] = v
+		}
+	}
 	problems := make([]sdk.Problem, L)
 	for j := range problems {
+		col := cols[j*K : (j+1)*K]
 		t := make([]float64, len(req.Labels))
 		for i, y := range req.Labels {
-			t[i] = float64(m.At(y, j))
+			t[i] = col[y]
 		}
 		problems[j] = sdk.Problem{Kind: sdk.Binary, Targets: t}
 	}
@@ -368,18 +379,47 @@ func (*Reducer) Decode(_ context.Context, req sdk.DecodeRequest) (sdk.Decoding, 
 // class k gets conf_k/(3(|conf_k|+1)), where conf_k sums the scores of its
 // pairs signed in its favour. The term lies in (−⅓, ⅓), so it decides only
 // between classes with equal votes, as sklearn's ovr_decision_function.
+//
+// conf_k is Σⱼ m[k][j]·s[j] over j in order. A 0 entry adds ±0, which
+// leaves a sum that starts at +0 unchanged (it can never be −0), so only
+// the non-zero entries are summed, in the same order, with the same result
+// bit for bit; a row with an infinite score (0·∞ is NaN) takes every entry.
 func breakVoteTies(votes *mat.Dense, pred []int, s *mat.Dense, m *codes.Matrix) {
 	K, L := m.Dims()
 	n, _ := s.Dims()
+	f := m.Float64s()
+	// The non-zero entries of row k are cols[start[k]:start[k+1]], with
+	// values vals, in column order.
+	start := make([]int, K+1)
+	var cols []int
+	var vals []float64
+	for k := 0; k < K; k++ {
+		for j, c := range f[k*L : (k+1)*L] {
+			if c != 0 {
+				cols = append(cols, j)
+				vals = append(vals, c)
+			}
+		}
+		start[k+1] = len(cols)
+	}
 	conf := make([]float64, K)
 	for i := 0; i < n; i++ {
-		for k := range conf {
-			conf[k] = 0
-		}
-		row := s.RawRowView(i)
-		for j := 0; j < L; j++ {
-			for k := 0; k < K; k++ {
-				conf[k] += float64(m.At(k, j)) * row[j]
+		row := s.RawRowView(i)[:L]
+		if hasInf(row) {
+			for k := range conf {
+				var c float64
+				for j, e := range f[k*L : (k+1)*L] {
+					c += e * row[j]
+				}
+				conf[k] = c
+			}
+		} else {
+			for k := range conf {
+				var c float64
+				for p, j := range cols[start[k]:start[k+1]] {
+					c += vals[start[k]+p] * row[j]
+				}
+				conf[k] = c
 			}
 		}
 		v := votes.RawRowView(i)
@@ -392,6 +432,16 @@ func breakVoteTies(votes *mat.Dense, pred []int, s *mat.Dense, m *codes.Matrix) 
 		}
 		pred[i] = best
 	}
+}
+
+// hasInf reports whether v holds +∞ or −∞.
+func hasInf(v []float64) bool {
+	for _, x := range v {
+		if math.IsInf(x, 0) {
+			return true
+		}
+	}
+	return false
 }
 
 // argmax predicts the class of the largest score column. Class scores are

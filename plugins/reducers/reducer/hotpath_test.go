@@ -1,0 +1,301 @@
+package reducer
+
+// Reference implementations of the reducer's hot paths as they were before
+// their optimisation, the tests that hold the optimised code to them bit
+// for bit (math.Float64bits) on inputs shaped like the letter grid's (26
+// classes, one-vs-one and one-vs-all, random ECOC codes, a test fold of
+// 2000 rows, a training fold of 18000), and benchmarks of both.
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/polyclass/polyclass/framework/sdk"
+	"github.com/polyclass/polyclass/plugins/reducers/codes"
+)
+
+// refBreakVoteTies is breakVoteTies before its optimisation: every entry of
+// the code matrix through At, for every row.
+func refBreakVoteTies(votes *mat.Dense, pred []int, s *mat.Dense, m *codes.Matrix) {
+	K, L := m.Dims()
+	n, _ := s.Dims()
+	conf := make([]float64, K)
+	for i := 0; i < n; i++ {
+		for k := range conf {
+			conf[k] = 0
+		}
+		row := s.RawRowView(i)
+		for j := 0; j < L; j++ {
+			for k := 0; k < K; k++ {
+				conf[k] += float64(m.At(k, j)) * row[j]
+			}
+		}
+		v := votes.RawRowView(i)
+		best := 0
+		for k := range v {
+			v[k] += conf[k] / (3 * (math.Abs(conf[k]) + 1))
+			if v[k] > v[best] {
+				best = k
+			}
+		}
+		pred[i] = best
+	}
+}
+
+// hotMatrix is a named code matrix of the hot-path tests.
+type hotMatrix struct {
+	name string
+	m    *codes.Matrix
+}
+
+// hotMatrices returns the code matrices of the letter grid (26 classes:
+// one-vs-one, asymmetric one-vs-one, one-vs-all), random dense and sparse
+// ECOC codes of 26 classes and a small one-vs-one.
+func hotMatrices(t testing.TB) []hotMatrix {
+	t.Helper()
+	var out []hotMatrix
+	add := func(name string, m *codes.Matrix, err error) {
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		out = append(out, hotMatrix{name, m})
+	}
+	m, err := codes.OVO(26, false)
+	add("ovo26", m, err)
+	m, err = codes.OVO(26, true)
+	add("ovo26asym", m, err)
+	m, err = codes.OVA(26)
+	add("ova26", m, err)
+	m, err = codes.RandomDense(26, codes.DefaultDenseLength(26), 1)
+	add("dense26", m, err)
+	m, err = codes.RandomSparse(26, codes.DefaultSparseLength(26), 2)
+	add("sparse26", m, err)
+	m, err = codes.OVO(3, false)
+	add("ovo3", m, err)
+	return out
+}
+
+// hotScores returns n × L scores of a kind: "normal" (Gaussian decision
+// values), "ties" (few distinct values, ±0 among them, so that votes and
+// confidences tie) or "inf" (Gaussian with some ±∞). None is NaN.
+func hotScores(kind string, n, L int, seed uint64) *mat.Dense {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	s := mat.NewDense(n, L, nil)
+	few := []float64{-1, -0.5, math.Copysign(0, -1), 0, 0.5, 1}
+	for i := 0; i < n; i++ {
+		row := s.RawRowView(i)
+		for j := range row {
+			switch kind {
+			case "ties":
+				row[j] = few[rng.IntN(len(few))]
+			case "inf":
+				row[j] = 2 * rng.NormFloat64()
+				if rng.IntN(500) == 0 {
+					row[j] = math.Inf(1 - 2*rng.IntN(2))
+				}
+			default:
+				row[j] = 2 * rng.NormFloat64()
+			}
+		}
+	}
+	return s
+}
+
+// hotLabels returns n labels in 0..K−1, every class present.
+func hotLabels(n, K int, seed uint64) []int {
+	rng := rand.New(rand.NewPCG(seed, 11))
+	y := make([]int, n)
+	for i := range y {
+		if i < K {
+			y[i] = i
+		} else {
+			y[i] = rng.IntN(K)
+		}
+	}
+	return y
+}
+
+// sameBits reports the first index where a and b differ bit for bit.
+func sameBits(a, b []float64) (int, bool) {
+	if len(a) != len(b) {
+		return -1, false
+	}
+	for i := range a {
+		if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
+			return i, false
+		}
+	}
+	return 0, true
+}
+
+// votesOf returns the vote counts and predictions of scores under m.
+func votesOf(t testing.TB, m *codes.Matrix, s *mat.Dense) (*mat.Dense, []int) {
+	t.Helper()
+	dec, err := codes.NewDecoder(codes.Vote, m, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	votes := &mat.Dense{}
+	pred, _, err := codes.DecodeAll(dec, votes, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return votes, pred
+}
+
+func TestBreakVoteTiesMatchesReference(t *testing.T) {
+	for _, hm := range hotMatrices(t) {
+		for _, kind := range []string{"normal", "ties", "inf"} {
+			t.Run(hm.name+"/"+kind, func(t *testing.T) {
+				_, L := hm.m.Dims()
+				s := hotScores(kind, 2000, L, 3)
+				votes, pred := votesOf(t, hm.m, s)
+				wantVotes, wantPred := mat.DenseCopyOf(votes), append([]int(nil), pred...)
+				refBreakVoteTies(wantVotes, wantPred, s, hm.m)
+				breakVoteTies(votes, pred, s, hm.m)
+				if i, ok := sameBits(votes.RawMatrix().Data, wantVotes.RawMatrix().Data); !ok {
+					t.Fatalf("vote entry %d: %v, reference %v", i, votes.RawMatrix().Data[i], wantVotes.RawMatrix().Data[i])
+				}
+				for i := range pred {
+					if pred[i] != wantPred[i] {
+						t.Fatalf("row %d predicted %d, reference %d", i, pred[i], wantPred[i])
+					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkBreakVoteTies: a letter test fold (2000 rows) of one-vs-one
+// scores (26 classes, 325 problems), the reference and the optimised code.
+func BenchmarkBreakVoteTies(b *testing.B) {
+	m, err := codes.OVO(26, false)
+	if err != nil {
+		b.Fatal(err)
+	}
+	_, L := m.Dims()
+	s := hotScores("normal", 2000, L, 3)
+	votes, pred := votesOf(b, m, s)
+	for _, impl := range []struct {
+		name string
+		f    func(*mat.Dense, []int, *mat.Dense, *codes.Matrix)
+	}{{"reference", refBreakVoteTies}, {"optimised", breakVoteTies}} {
+		b.Run(impl.name, func(b *testing.B) {
+			v := mat.DenseCopyOf(votes)
+			p := append([]int(nil), pred...)
+			b.ReportAllocs()
+			for b.Loop() {
+				v.Copy(votes)
+				impl.f(v, p, s, m)
+			}
+		})
+	}
+}
+
+// refCodePlan is codePlan before its optimisation: every target through
+// Matrix.At.
+func refCodePlan(req sdk.PlanRequest, m *codes.Matrix, decode string) (sdk.Plan, error) {
+	K, L := m.Dims()
+	problems := make([]sdk.Problem, L)
+	for j := range problems {
+		t := make([]float64, len(req.Labels))
+		for i, y := range req.Labels {
+			t[i] = float64(m.At(y, j))
+		}
+		problems[j] = sdk.Problem{Kind: sdk.Binary, Targets: t}
+	}
+	st := state{K: K, L: L, Code: m.Entries(), OVO: req.Scheme == "ovo"}
+	plan := sdk.Plan{Problems: problems, Code: &sdk.CodeMatrix{Rows: K, Cols: L, Entries: m.Entries()}}
+	if decode == codes.Coverage {
+		st.Labels = req.Labels
+		plan.NeedsTrainingScores = true
+	}
+	var err error
+	if plan.State, err = json.Marshal(st); err != nil {
+		return sdk.Plan{}, err
+	}
+	d := codes.Diagnose(m)
+	plan.Diagnostics = &sdk.CodeDiagnostics{Classes: d.K, Columns: d.L, MinDistance: d.MinDistance,
+		MeanDistance: d.MeanDistance, Correcting: d.Correcting}
+	if req.Scheme == "ovo" {
+		d.ComplementaryColumns = nil // asymmetric one-vs-one swaps each pair on purpose
+	}
+	plan.Warnings = d.Warnings(req.ClassNames)
+	return plan, nil
+}
+
+// hotPlanRequest is the plan request of a training fold of n rows over the
+// classes of m.
+func hotPlanRequest(scheme string, m *codes.Matrix, n int) sdk.PlanRequest {
+	K, _ := m.Dims()
+	names := make([]string, K)
+	for k := range names {
+		names[k] = fmt.Sprintf("c%d", k)
+	}
+	return sdk.PlanRequest{Scheme: scheme, NumClasses: K, Labels: hotLabels(n, K, 5), ClassNames: names}
+}
+
+func TestCodePlanMatchesReference(t *testing.T) {
+	scheme := map[string]string{"ovo26": "ovo", "ovo26asym": "ovo", "ova26": "ova", "ovo3": "ovo"}
+	for _, hm := range hotMatrices(t) {
+		for _, decode := range []string{codes.Vote, codes.Hamming, codes.Coverage} {
+			t.Run(hm.name+"/"+decode, func(t *testing.T) {
+				sch := scheme[hm.name]
+				if sch == "" {
+					sch = "ecoc"
+				}
+				req := hotPlanRequest(sch, hm.m, 18000)
+				want, err := refCodePlan(req, hm.m, decode)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := codePlan(req, hm.m, decode)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(got.Problems) != len(want.Problems) {
+					t.Fatalf("%d problems, reference %d", len(got.Problems), len(want.Problems))
+				}
+				for j, p := range got.Problems {
+					if i, ok := sameBits(p.Targets, want.Problems[j].Targets); !ok {
+						t.Fatalf("problem %d target %d differs from the reference", j, i)
+					}
+					got.Problems[j].Targets, want.Problems[j].Targets = nil, nil
+				}
+				if !reflect.DeepEqual(got, want) {
+					t.Errorf("plan (targets aside) differs from the reference: state %s, reference %s; diagnostics %+v, reference %+v; warnings %q, reference %q",
+						got.State, want.State, got.Diagnostics, want.Diagnostics, got.Warnings, want.Warnings)
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkCodePlan: the one-vs-one plan of a letter training fold (18000
+// rows, 26 classes, 325 problems), the reference and the optimised code.
+func BenchmarkCodePlan(b *testing.B) {
+	m, err := codes.OVO(26, false)
+	if err != nil {
+		b.Fatal(err)
+	}
+	req := hotPlanRequest("ovo", m, 18000)
+	for _, impl := range []struct {
+		name string
+		f    func(sdk.PlanRequest, *codes.Matrix, string) (sdk.Plan, error)
+	}{{"reference", refCodePlan}, {"optimised", codePlan}} {
+		b.Run(impl.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := impl.f(req, m, codes.Vote); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
