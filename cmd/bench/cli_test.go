@@ -295,7 +295,7 @@ func TestList(t *testing.T) {
 		{"formats", append(formatRows, `(?m)^csv +\.csv +comma-separated`, `(?m)^libsvm +\.libsvm \.svm \.svmlight \.txt +`)},
 		{"schemes", []string{`(?m)^plugin reducers \d+\.\d+\.\d+: `, `(?m)^scheme ova: one-vs-all`, `(?m)^scheme ovo: `, `(?m)^scheme ordered: `,
 			`(?m)^scheme ecoc: `, `(?m)^scheme none \[needs a multiclass learner\]: `, `(?m)^scheme br \[multi-label data\]: `,
-			`(?m)^scheme plst \[multi-label data; needs a regression learner\]: `, `(?m)^  param asymmetric \(bool\) default false`}},
+			`(?m)^scheme plst \[multi-label data; needs a regression learner; decodes a fold's test rows in one call\]: `, `(?m)^  param asymmetric \(bool\) default false`}},
 		{"decoders", []string{`(?m)^plugin reducers \d+\.\d+\.\d+: decode = \.\.\.$`,
 			`(?m)^argmax +ova, none +ova, none$`, `(?m)^hamming +ecoc +ova, ordered, ovo, ecoc$`, `(?m)^vote +ovo +ova, ordered, ovo, ecoc$`,
 			`(?m)^loss:exp +ova, ordered, ovo, ecoc$`, `(?m)^sequential +ordered +ordered$`}},

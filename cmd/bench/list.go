@@ -130,6 +130,10 @@ func listSchemes(w io.Writer, reducers []*sdk.ReducerInfo) error {
 			if s.NeedsRegression {
 				notes = append(notes, "needs a regression learner")
 			}
+			if !s.RowWiseDecode {
+				// Its Decode is never split over the message bound.
+				notes = append(notes, "decodes a fold's test rows in one call")
+			}
 			note := ""
 			if len(notes) > 0 {
 				note = " [" + strings.Join(notes, "; ") + "]"
