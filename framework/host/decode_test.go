@@ -4,15 +4,11 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
-	"net"
 	"slices"
 	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
-	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
-	"google.golang.org/grpc/test/bufconn"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/polyclass/polyclass/framework/internal/convert"
@@ -22,33 +18,12 @@ import (
 )
 
 // takeReducer returns and resets the number of calls of a reducer method.
-func (c *serverCalls) takeReducer(method string) int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	n := c.calls["/polyclass.plugin.v1.ReducerService/"+method]
-	delete(c.calls, "/polyclass.plugin.v1.ReducerService/"+method)
-	return n
-}
+func (c *serverCalls) takeReducer(method string) int { return c.takeService("ReducerService", method) }
 
 // serveReducers serves the shipped reducers in-process and returns a
 // client and the server's call counter.
 func serveReducers(t *testing.T) (*ReducerClient, *serverCalls) {
-	t.Helper()
-	calls := &serverCalls{calls: map[string]int{}}
-	lis := bufconn.Listen(1 << 20)
-	srv := grpc.NewServer(append(sdk.GRPCServerOptions(), grpc.UnaryInterceptor(calls.intercept))...)
-	if err := (&sdk.ReducerPlugin{Impl: reducer.New()}).GRPCServer(nil, srv); err != nil {
-		t.Fatal(err)
-	}
-	go srv.Serve(lis) //nolint:errcheck // ends with Stop
-	t.Cleanup(srv.Stop)
-	dial := func(ctx context.Context, _ string) (net.Conn, error) { return lis.DialContext(ctx) }
-	conn, err := grpc.NewClient("passthrough:///reducers", append(dialOptions(),
-		grpc.WithContextDialer(dial), grpc.WithTransportCredentials(insecure.NewCredentials()))...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close() })
+	conn, calls := servePlugin(t, "reducers", &sdk.ReducerPlugin{Impl: reducer.New()})
 	return NewReducerClient(conn), calls
 }
 

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/hashicorp/go-plugin"
 	"gonum.org/v1/gonum/mat"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
@@ -32,34 +33,50 @@ func (c *serverCalls) intercept(ctx context.Context, req any, info *grpc.UnarySe
 	return h(ctx, req)
 }
 
-func (c *serverCalls) take(method string) int {
+// take returns and resets the number of calls of a learner method.
+func (c *serverCalls) take(method string) int { return c.takeService("LearnerService", method) }
+
+// takeService returns and resets the number of calls of a method of a
+// service.
+func (c *serverCalls) takeService(service, method string) int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	n := c.calls["/polyclass.plugin.v1.LearnerService/"+method]
-	delete(c.calls, "/polyclass.plugin.v1.LearnerService/"+method)
+	full := "/polyclass.plugin.v1." + service + "/" + method
+	n := c.calls[full]
+	delete(c.calls, full)
 	return n
 }
 
 // serveLogreg serves the logreg learner in-process and returns a client and
 // the server's call counter.
 func serveLogreg(t *testing.T) (*LearnerClient, *serverCalls) {
+	conn, calls := servePlugin(t, "logreg", &sdk.LearnerPlugin{Impl: learner.New()})
+	return NewLearnerClient(conn), calls
+}
+
+// servePlugin serves p's gRPC server in-process on an in-memory
+// connection and returns a connection to it, dialled as the host dials
+// plugins, and the server's call counter.
+func servePlugin(t *testing.T, name string, p interface {
+	GRPCServer(*plugin.GRPCBroker, *grpc.Server) error
+}) (*grpc.ClientConn, *serverCalls) {
 	t.Helper()
 	calls := &serverCalls{calls: map[string]int{}}
 	lis := bufconn.Listen(1 << 20)
 	srv := grpc.NewServer(append(sdk.GRPCServerOptions(), grpc.UnaryInterceptor(calls.intercept))...)
-	if err := (&sdk.LearnerPlugin{Impl: learner.New()}).GRPCServer(nil, srv); err != nil {
+	if err := p.GRPCServer(nil, srv); err != nil {
 		t.Fatal(err)
 	}
 	go srv.Serve(lis) //nolint:errcheck // ends with Stop
 	t.Cleanup(srv.Stop)
 	dial := func(ctx context.Context, _ string) (net.Conn, error) { return lis.DialContext(ctx) }
-	conn, err := grpc.NewClient("passthrough:///logreg", append(dialOptions(),
+	conn, err := grpc.NewClient("passthrough:///"+name, append(dialOptions(),
 		grpc.WithContextDialer(dial), grpc.WithTransportCredentials(insecure.NewCredentials()))...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { conn.Close() })
-	return NewLearnerClient(conn), calls
+	return conn, calls
 }
 
 // A batch of problems and a Predict over many rows that exceed a tiny

@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/polyclass/polyclass/plugins/reducers/internal/testscores"
 )
 
 // oldSignDecoder is the Hamming and vote decoder before its optimisation:
@@ -50,7 +52,7 @@ func (d *oldSignDecoder) Decode(dst, s []float64) (int, bool) {
 	for k := 0; k < K; k++ {
 		dot := 0
 		for i, c := range d.m.data[k*L : (k+1)*L] {
-			dot += oldSign(s[i]) * int(c)
+			dot += int(refSign(s[i])) * int(c)
 		}
 		if d.vote {
 			dst[k] = (float64(L+dot) - d.zeros[k]) / 2
@@ -61,18 +63,7 @@ func (d *oldSignDecoder) Decode(dst, s []float64) (int, bool) {
 	return argmax(dst)
 }
 
-// oldSign is sign before its optimisation (branches).
-func oldSign(s float64) int {
-	switch {
-	case s > 0:
-		return 1
-	case s < 0:
-		return -1
-	}
-	return 0
-}
-
-// TestSignMatchesReference: sign agrees with oldSign on the special
+// TestSignMatchesReference: sign agrees with refSign on the special
 // values and on random ones.
 func TestSignMatchesReference(t *testing.T) {
 	vals := []float64{0, math.Copysign(0, -1), 1, -1, math.Inf(1), math.Inf(-1), math.NaN(),
@@ -82,8 +73,8 @@ func TestSignMatchesReference(t *testing.T) {
 		vals = append(vals, rng.NormFloat64())
 	}
 	for _, v := range vals {
-		if sign(v) != oldSign(v) {
-			t.Errorf("sign(%v) = %d, reference %d", v, sign(v), oldSign(v))
+		if sign(v) != int(refSign(v)) {
+			t.Errorf("sign(%v) = %d, reference %d", v, sign(v), int(refSign(v)))
 		}
 	}
 }
@@ -112,52 +103,13 @@ func hotMatrices(t testing.TB) []hotMatrix {
 	}
 }
 
-// hotScores returns n × L scores of a kind: "normal" (Gaussian decision
-// values), "ties" (few distinct values, ±0 among them, so that distances
-// and votes tie) or "inf" (Gaussian with some ±∞). None is NaN.
-func hotScores(kind string, n, L int, seed uint64) *mat.Dense {
-	rng := rand.New(rand.NewPCG(seed, 7))
-	s := mat.NewDense(n, L, nil)
-	few := []float64{-1, -0.5, math.Copysign(0, -1), 0, 0.5, 1}
-	for i := 0; i < n; i++ {
-		row := s.RawRowView(i)
-		for j := range row {
-			switch kind {
-			case "ties":
-				row[j] = few[rng.IntN(len(few))]
-			case "inf":
-				row[j] = 2 * rng.NormFloat64()
-				if rng.IntN(500) == 0 {
-					row[j] = math.Inf(1 - 2*rng.IntN(2))
-				}
-			default:
-				row[j] = 2 * rng.NormFloat64()
-			}
-		}
-	}
-	return s
-}
-
-// sameBits reports the first index where a and b differ bit for bit.
-func sameBits(a, b []float64) (int, bool) {
-	if len(a) != len(b) {
-		return -1, false
-	}
-	for i := range a {
-		if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
-			return i, false
-		}
-	}
-	return 0, true
-}
-
 func TestSignDecodersMatchReference(t *testing.T) {
 	for _, hm := range hotMatrices(t) {
 		for _, name := range []string{Hamming, Vote} {
 			for _, kind := range []string{"normal", "ties", "inf"} {
 				t.Run(hm.name+"/"+name+"/"+kind, func(t *testing.T) {
 					_, L := hm.m.Dims()
-					s := hotScores(kind, 2000, L, 3)
+					s := testscores.New(kind, 2000, L, 3)
 					dec, err := NewDecoder(name, hm.m, nil)
 					if err != nil {
 						t.Fatal(err)
@@ -171,7 +123,7 @@ func TestSignDecodersMatchReference(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					if i, ok := sameBits(got.RawMatrix().Data, want.RawMatrix().Data); !ok {
+					if i, ok := testscores.SameBits(got.RawMatrix().Data, want.RawMatrix().Data); !ok {
 						t.Fatalf("class score %d: %v, reference %v", i, got.RawMatrix().Data[i], want.RawMatrix().Data[i])
 					}
 					if ties != wantTies {
@@ -202,7 +154,7 @@ func BenchmarkSignDecoders(b *testing.B) {
 	} {
 		vote := c.name[:4] == Vote
 		K, L := c.m.Dims()
-		s := hotScores("normal", 2000, L, 3)
+		s := testscores.New("normal", 2000, L, 3)
 		dst := mat.NewDense(2000, K, nil)
 		opt, err := NewDecoder(map[bool]string{true: Vote, false: Hamming}[vote], c.m, nil)
 		if err != nil {

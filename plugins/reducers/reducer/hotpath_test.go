@@ -16,6 +16,8 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/polyclass/polyclass/plugins/reducers/internal/testscores"
+
 	"github.com/polyclass/polyclass/framework/sdk"
 	"github.com/polyclass/polyclass/plugins/reducers/codes"
 )
@@ -81,32 +83,6 @@ func hotMatrices(t testing.TB) []hotMatrix {
 	return out
 }
 
-// hotScores returns n × L scores of a kind: "normal" (Gaussian decision
-// values), "ties" (few distinct values, ±0 among them, so that votes and
-// confidences tie) or "inf" (Gaussian with some ±∞). None is NaN.
-func hotScores(kind string, n, L int, seed uint64) *mat.Dense {
-	rng := rand.New(rand.NewPCG(seed, 7))
-	s := mat.NewDense(n, L, nil)
-	few := []float64{-1, -0.5, math.Copysign(0, -1), 0, 0.5, 1}
-	for i := 0; i < n; i++ {
-		row := s.RawRowView(i)
-		for j := range row {
-			switch kind {
-			case "ties":
-				row[j] = few[rng.IntN(len(few))]
-			case "inf":
-				row[j] = 2 * rng.NormFloat64()
-				if rng.IntN(500) == 0 {
-					row[j] = math.Inf(1 - 2*rng.IntN(2))
-				}
-			default:
-				row[j] = 2 * rng.NormFloat64()
-			}
-		}
-	}
-	return s
-}
-
 // hotLabels returns n labels in 0..K−1, every class present.
 func hotLabels(n, K int, seed uint64) []int {
 	rng := rand.New(rand.NewPCG(seed, 11))
@@ -119,19 +95,6 @@ func hotLabels(n, K int, seed uint64) []int {
 		}
 	}
 	return y
-}
-
-// sameBits reports the first index where a and b differ bit for bit.
-func sameBits(a, b []float64) (int, bool) {
-	if len(a) != len(b) {
-		return -1, false
-	}
-	for i := range a {
-		if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
-			return i, false
-		}
-	}
-	return 0, true
 }
 
 // votesOf returns the vote counts and predictions of scores under m.
@@ -154,12 +117,12 @@ func TestBreakVoteTiesMatchesReference(t *testing.T) {
 		for _, kind := range []string{"normal", "ties", "inf"} {
 			t.Run(hm.name+"/"+kind, func(t *testing.T) {
 				_, L := hm.m.Dims()
-				s := hotScores(kind, 2000, L, 3)
+				s := testscores.New(kind, 2000, L, 3)
 				votes, pred := votesOf(t, hm.m, s)
 				wantVotes, wantPred := mat.DenseCopyOf(votes), append([]int(nil), pred...)
 				refBreakVoteTies(wantVotes, wantPred, s, hm.m)
 				breakVoteTies(votes, pred, s, hm.m)
-				if i, ok := sameBits(votes.RawMatrix().Data, wantVotes.RawMatrix().Data); !ok {
+				if i, ok := testscores.SameBits(votes.RawMatrix().Data, wantVotes.RawMatrix().Data); !ok {
 					t.Fatalf("vote entry %d: %v, reference %v", i, votes.RawMatrix().Data[i], wantVotes.RawMatrix().Data[i])
 				}
 				for i := range pred {
@@ -180,7 +143,7 @@ func BenchmarkBreakVoteTies(b *testing.B) {
 		b.Fatal(err)
 	}
 	_, L := m.Dims()
-	s := hotScores("normal", 2000, L, 3)
+	s := testscores.New("normal", 2000, L, 3)
 	votes, pred := votesOf(b, m, s)
 	for _, impl := range []struct {
 		name string
@@ -263,7 +226,7 @@ func TestCodePlanMatchesReference(t *testing.T) {
 					t.Fatalf("%d problems, reference %d", len(got.Problems), len(want.Problems))
 				}
 				for j, p := range got.Problems {
-					if i, ok := sameBits(p.Targets, want.Problems[j].Targets); !ok {
+					if i, ok := testscores.SameBits(p.Targets, want.Problems[j].Targets); !ok {
 						t.Fatalf("problem %d target %d differs from the reference", j, i)
 					}
 					got.Problems[j].Targets, want.Problems[j].Targets = nil, nil
