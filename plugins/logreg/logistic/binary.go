@@ -101,14 +101,18 @@ func Fit(x Design, y, s []float64, opt Options) (*Result, error) {
 	// Absolute gradient-norm threshold of the LIBLINEAR rule.
 	g0 := make([]float64, d+1)
 	theta := make([]float64, d+1)
-	p.fun(theta)
+	f0 := p.fun(theta)
 	p.grad(theta, g0)
 	thresh := o.Tol * float64(max(min(npos, nneg), 1)) / float64(n) * floats.Norm(g0, 2)
 
 	var iters int
 	switch o.Solver {
 	case SolverNewton:
-		iters = tron(p, theta, g0, thresh, o.MaxIter)
+		// tron starts from the value and gradient at θ = 0 just computed
+		// and ends with those of its last iterate, which is θ.
+		var f float64
+		iters, f = tron(p, theta, g0, f0, thresh, o.MaxIter)
+		return result(theta, f, g0, iters, thresh), nil
 	case SolverLBFGS:
 		iters, err = lbfgs(p, theta, thresh, o.MaxIter)
 	case SolverSGD:
@@ -122,6 +126,13 @@ func Fit(x Design, y, s []float64, opt Options) (*Result, error) {
 	g := g0
 	f := p.fun(theta)
 	p.grad(theta, g)
+	return result(theta, f, g, iters, thresh), nil
+}
+
+// result returns the Result of a solver that stopped at θ = (w, b) after
+// iters iterations, with f = f(θ) and g = ∇f(θ).
+func result(theta []float64, f float64, g []float64, iters int, thresh float64) *Result {
+	d := len(theta) - 1
 	gn := floats.Norm(g, 2)
 	return &Result{
 		W:          theta[:d:d],
@@ -130,7 +141,7 @@ func Fit(x Design, y, s []float64, opt Options) (*Result, error) {
 		GradNorm:   gn,
 		Iterations: iters,
 		Converged:  gn <= thresh,
-	}, nil
+	}
 }
 
 func (o Options) withDefaults() (Options, error) {
@@ -186,6 +197,7 @@ type binProblem struct {
 	c    float64
 	n, d int
 	z    []float64 // X·w + b at the last fun call
+	e    []float64 // exp(−|yᵢzᵢ|) at the last fun call
 	dd   []float64 // C·sᵢ·σᵢ(1−σᵢ) at the last grad call
 	tmp  []float64 // length n scratch
 }
@@ -195,6 +207,7 @@ func newBinProblem(x Design, y, s []float64, c float64) *binProblem {
 	return &binProblem{
 		x: x, y: y, s: s, c: c, n: n, d: d,
 		z:   make([]float64, n),
+		e:   make([]float64, n),
 		dd:  make([]float64, n),
 		tmp: make([]float64, n),
 	}
@@ -207,31 +220,40 @@ func (p *binProblem) weight(i int) float64 {
 	return p.s[i]
 }
 
-// logLoss returns log(1+exp(−t)) without overflow.
-func logLoss(t float64) float64 {
+// logLoss returns log(1+exp(−t)) without overflow, and e = exp(−|t|),
+// from which sigmoidOf gives σ(t).
+func logLoss(t float64) (loss, e float64) {
 	if t >= 0 {
-		return math.Log1p(math.Exp(-t))
+		e = math.Exp(-t)
+		return math.Log1p(e), e
 	}
-	return -t + math.Log1p(math.Exp(t))
+	e = math.Exp(t)
+	return -t + math.Log1p(e), e
 }
 
 // sigmoid returns 1/(1+exp(−t)) without overflow.
-func sigmoid(t float64) float64 {
+func sigmoid(t float64) float64 { return sigmoidOf(t, math.Exp(-math.Abs(t))) }
+
+// sigmoidOf returns σ(t) = 1/(1+exp(−t)) from e = exp(−|t|), without
+// overflow.
+func sigmoidOf(t, e float64) float64 {
 	if t >= 0 {
-		return 1 / (1 + math.Exp(-t))
+		return 1 / (1 + e)
 	}
-	e := math.Exp(t)
 	return e / (1 + e)
 }
 
-// fun returns f(θ) and stores the margins X·w+b for a following grad call.
+// fun returns f(θ) and stores the margins X·w+b and exp(−|yᵢzᵢ|) for a
+// following grad call.
 func (p *binProblem) fun(theta []float64) float64 {
 	w, b := theta[:p.d], theta[p.d]
 	p.x.MulVec(p.z, w)
 	var loss float64
 	for i := range p.z {
 		p.z[i] += b
-		loss += p.weight(i) * logLoss(p.y[i]*p.z[i])
+		l, e := logLoss(p.y[i] * p.z[i])
+		p.e[i] = e
+		loss += p.weight(i) * l
 	}
 	return 0.5*floats.Dot(w, w) + p.c*loss
 }
@@ -241,7 +263,7 @@ func (p *binProblem) fun(theta []float64) float64 {
 func (p *binProblem) grad(theta, g []float64) {
 	var gb float64
 	for i, zi := range p.z {
-		sg := sigmoid(p.y[i] * zi) // σ(y z)
+		sg := sigmoidOf(p.y[i]*zi, p.e[i]) // σ(y z)
 		cs := p.c * p.weight(i)
 		p.dd[i] = cs * sg * (1 - sg)
 		r := -cs * p.y[i] * (1 - sg)

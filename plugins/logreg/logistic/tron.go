@@ -16,18 +16,18 @@ const (
 
 // tron minimises p from theta in place with LIBLINEAR's trust-region
 // Newton method and diagonal-preconditioned CG, stopping once ‖∇f‖₂ ≤
-// thresh. g is scratch of length d+1. It returns the number of accepted
-// steps.
-func tron(p *binProblem, theta, g []float64, thresh float64, maxIter int) int {
+// thresh. On entry f = f(theta), g = ∇f(theta) and p holds the state of
+// those two calls; on return theta is the last iterate, g its gradient and
+// p the state of its grad call. It returns the number of accepted steps
+// and f(theta).
+func tron(p *binProblem, theta, g []float64, f, thresh float64, maxIter int) (int, float64) {
 	np := len(theta)
 	ws := make([]float64, 7*np)
 	s, r, m, wNew := ws[:np], ws[np:2*np], ws[2*np:3*np], ws[3*np:4*np]
 	cgD, cgHd, cgZ := ws[4*np:5*np], ws[5*np:6*np], ws[6*np:7*np]
 
-	f := p.fun(theta)
-	p.grad(theta, g)
 	if floats.Norm(g, 2) <= thresh {
-		return 0
+		return 0, f
 	}
 	tronPrecond(p, m)
 	delta := math.Sqrt(uTMv(g, m, g))
@@ -82,7 +82,7 @@ func tron(p *binProblem, theta, g []float64, thresh float64, maxIter int) int {
 			break
 		}
 	}
-	return iter - 1
+	return iter - 1, f
 }
 
 // tronPrecond sets m to LIBLINEAR's mixed diagonal preconditioner
