@@ -20,15 +20,15 @@ type BatchProblem struct {
 //
 // Every problem keeps its own trust region, CG iterations and stopping rule
 // and drops out of the batch when it stops; its iterates and result are
-// bit for bit those of Fit(x, Y, S, opt). The problems advance together:
-// each round collects the next product with x of every problem still
-// running (X·v, Xᵀ·v, (X∘X)ᵀ·v or the fused Xᵀ·(dd∘X·v) of a
-// Hessian-vector product) and computes them all in one pass over x,
-// block of rows by block of rows, so that a block is read from memory once
-// for all problems (see runProducts). The summation order of every product
-// is that of the one-by-one solver: this is why the pass applies gonum's
-// Gemv per problem to each block rather than one Gemm to all problems,
-// whose kernels add up a dot product in a different order.
+// bit for bit those of Fit(x, Y, S, opt), whatever the other problems of
+// the batch. The problems advance together: each round collects the next
+// product with x of every problem still running (X·v, Xᵀ·v, (X∘X)ᵀ·v or
+// the fused Xᵀ·(dd∘(X·v + vb)) of a Hessian-vector product) and computes
+// all products of a kind in one pass over x (see productRunner): on a
+// dense design with the blockmul kernels, one lane per problem, whose
+// arithmetic for a problem does not depend on its lane or its neighbours;
+// on a CSR design block of rows by block of rows, a block read from memory
+// once for all problems.
 //
 // opt.Solver must be SolverNewton (or empty). opt.Seed is unused by it.
 // FitBatch works on one goroutine; callers parallelise by splitting the
@@ -37,13 +37,31 @@ func FitBatch(ctx context.Context, x Design, probs []BatchProblem, opt Options) 
 	if opt.Solver != "" && opt.Solver != SolverNewton {
 		return nil, fmt.Errorf("%w: FitBatch supports the %s solver only, not %q", ErrInput, SolverNewton, opt.Solver)
 	}
-	res := make([]*Result, len(probs))
-	errs := make([]error, len(probs))
+	res, errs, err := solveBatch(ctx, x, probs, opt)
+	if err != nil {
+		return nil, err
+	}
+	for k, err := range errs {
+		if err != nil {
+			errs[k] = fmt.Errorf("problem %d of the batch: %w", k, err)
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// solveBatch runs the problems of a batch together (see FitBatch) and
+// returns each problem's result or error; err reports a cancelled ctx.
+func solveBatch(ctx context.Context, x Design, probs []BatchProblem, opt Options) (res []*Result, errs []error, err error) {
+	res = make([]*Result, len(probs))
+	errs = make([]error, len(probs))
 	nexts := make([]func() (*product, bool), len(probs))
 	for k, p := range probs {
 		next, stop := iter.Pull(func(yield func(*product) bool) {
 			defer recoverStopped()
-			res[k], errs[k] = Fit(&deferredDesign{x: x, yield: yield}, p.Y, p.S, opt)
+			res[k], errs[k] = fit(&deferredDesign{x: x, yield: yield}, p.Y, p.S, opt)
 		})
 		defer stop()
 		nexts[k] = next
@@ -56,20 +74,12 @@ func FitBatch(ctx context.Context, x Design, probs []BatchProblem, opt Options) 
 	reqs := make([]*product, 0, len(probs))
 	for len(live) > 0 {
 		if err := ctx.Err(); err != nil {
-			return nil, fmt.Errorf("logistic: batch of %d problems: %w", len(probs), err)
+			return nil, nil, fmt.Errorf("logistic: batch of %d problems: %w", len(probs), err)
 		}
 		reqs, live = advance(nexts, live, reqs[:0])
 		run(reqs)
 	}
-	for k, err := range errs {
-		if err != nil {
-			errs[k] = fmt.Errorf("problem %d of the batch: %w", k, err)
-		}
-	}
-	if err := errors.Join(errs...); err != nil {
-		return nil, err
-	}
-	return res, nil
+	return res, errs, nil
 }
 
 // advance resumes the problems in live until each asks for its next
@@ -100,7 +110,8 @@ const (
 type product struct {
 	op       productOp
 	dst, src []float64
-	// tmp, dd and vb are the operands of opHessVec, hb its sum.
+	// tmp, dd and vb are the operands of opHessVec, hb its sum; tmp is
+	// scratch the dense kernels leave alone.
 	tmp, dd []float64
 	vb, hb  float64
 }

@@ -1,24 +1,25 @@
 package logistic
 
 import (
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
+	"github.com/polyclass/polyclass/plugins/logreg/logistic/internal/blockmul"
 )
 
-// blockBytes is the size of the block of dense rows one pass of
-// runProducts keeps in cache (the L1 data cache of current x86 cores).
-const blockBytes = 32 << 10
+// denseBlockRows is the number of rows a dense pass hands the kernels at
+// a time: the rows×w panel of a block (targets, weights or results) stays
+// in the L1 data cache.
+const denseBlockRows = 64
 
 // csrBlockRows is the number of CSR rows per block of runProducts.
 const csrBlockRows = 256
 
 // productRunner returns the function that computes a round of products of
-// a batch with x: in one blocked pass for the dense and CSR designs of this
-// package, one product after the other for any other design.
+// a batch with x: with the blockmul kernels for the dense designs of this
+// package, in one blocked pass for its CSR designs, one product after the
+// other with the design's own methods for any other design.
 func productRunner(x Design) func([]*product) {
 	switch x := x.(type) {
 	case *DenseDesign:
-		return x.runProducts
+		return (&denseRunner{m: x}).run
 	case *CSRDesign:
 		return x.runProducts
 	}
@@ -54,60 +55,202 @@ func clearTransposed(reqs []*product) {
 	}
 }
 
-// denseBlockRows is the number of rows of a block of a d-column dense
-// design: blockBytes of data, a multiple of 4 rows (at least 4) so that
-// GemvN, which works through the rows in groups of 4, 2 and 1, treats
-// every row of a block exactly as in a product with the whole matrix.
-func denseBlockRows(d int) int {
-	return max(4, blockBytes/(8*max(d, 1))/4*4)
+// denseRunner computes the rounds of products of a batch on a dense
+// design with the blockmul kernels: the products of a kind go side by side
+// in the lanes of one panel (a product alone goes in a panel of its own,
+// without copies), in one pass over the rows. A problem's products have
+// the arithmetic the blockmul documentation gives, in whichever lane it
+// sits, so a problem has the same iterates alone and in any batch.
+type denseRunner struct {
+	m *DenseDesign
+	// byOp holds the requests of a round by kind (index op−1).
+	byOp [4][]*product
+	// v and h are d×w panels, blk and t denseBlockRows×w ones; hb and vb
+	// hold w lanes.
+	v, h, blk, t, hb, vb []float64
+	// cols holds the w columns Pack and Unpack move; zeros (read) and
+	// sink (written) stand for the lanes beyond the requests.
+	cols        [][]float64
+	zeros, sink []float64
 }
 
-// runProducts computes every product of reqs with m, block of rows by
-// block of rows; each result equals, bit for bit, that of the method
-// (MulVec, MulVecTrans, MulVecTransSq) the request stands for.
-//
-// X·v on a block is the block's rows of X·v (GemvN works row by row).
-// A Hessian product (opHessVec) does X·v, the weights and Xᵀ·tmp on each
-// block in turn, its sum hb carried from block to block in row order.
-// Xᵀ·v and (X∘X)ᵀ·v add up the rows in order, in GemvT as in the loop of
-// MulVecTransSq, so adding block after block (Gemv's beta = 1) repeats the
-// additions of one product with the whole matrix.
-func (m *DenseDesign) runProducts(reqs []*product) {
-	n, d := m.Dims()
-	clearTransposed(reqs)
-	bs := denseBlockRows(d)
-	for i0 := 0; i0 < n; i0 += bs {
-		i1 := min(i0+bs, n)
-		blk := blas64.General{Rows: i1 - i0, Cols: d, Stride: m.raw.Stride, Data: m.raw.Data[i0*m.raw.Stride:]}
-		for _, r := range reqs {
-			switch r.op {
-			case opMulVec:
-				blas64.Gemv(blas.NoTrans, 1, blk, vec(r.src), 0, vec(r.dst[i0:i1]))
-			case opMulVecTrans:
-				blas64.Gemv(blas.Trans, 1, blk, vec(r.src[i0:i1]), 1, vec(r.dst))
-			case opMulVecTransSq:
-				addTransSq(r.dst, blk, r.src[i0:i1])
-			case opHessVec:
-				t := r.tmp[i0:i1]
-				blas64.Gemv(blas.NoTrans, 1, blk, vec(r.src), 0, vec(t))
-				r.hb = hessWeights(t, r.dd[i0:i1], r.vb, r.hb)
-				blas64.Gemv(blas.Trans, 1, blk, vec(t), 1, vec(r.dst))
-			}
+// run computes every product of reqs.
+func (k *denseRunner) run(reqs []*product) {
+	for i := range k.byOp {
+		k.byOp[i] = k.byOp[i][:0]
+	}
+	for _, r := range reqs {
+		k.byOp[r.op-1] = append(k.byOp[r.op-1], r)
+	}
+	if g := k.byOp[opMulVec-1]; len(g) > 0 {
+		k.mulVec(g)
+	}
+	if g := k.byOp[opMulVecTrans-1]; len(g) > 0 {
+		k.mulVecTrans(g, false)
+	}
+	if g := k.byOp[opMulVecTransSq-1]; len(g) > 0 {
+		k.mulVecTrans(g, true)
+	}
+	if g := k.byOp[opHessVec-1]; len(g) > 0 {
+		k.hessVec(g)
+	}
+}
+
+// panels sizes the panels for the requests of g and returns their width.
+func (k *denseRunner) panels(g []*product) int {
+	_, d := k.m.Dims()
+	w := blockmul.Width(len(g))
+	k.v = grow(k.v, d*w)
+	k.h = grow(k.h, d*w)
+	k.blk = grow(k.blk, denseBlockRows*w)
+	k.t = grow(k.t, denseBlockRows*w)
+	k.hb = grow(k.hb, w)
+	k.vb = grow(k.vb, w)
+	if cap(k.cols) < w {
+		k.cols = make([][]float64, w)
+	}
+	k.cols = k.cols[:w]
+	if n := max(d, denseBlockRows); len(k.zeros) < n {
+		k.zeros, k.sink = make([]float64, n), make([]float64, n)
+	}
+	return w
+}
+
+// columns sets k.cols to rows i0 ≤ i < i0+rows of col(r) for the requests
+// r of g, then to pad[:rows] for the lanes beyond them, and returns it.
+func (k *denseRunner) columns(g []*product, col func(*product) []float64, i0, rows int, pad []float64) [][]float64 {
+	for c := range k.cols {
+		if c < len(g) {
+			k.cols[c] = col(g[c])[i0 : i0+rows]
+		} else {
+			k.cols[c] = pad[:rows]
+		}
+	}
+	return k.cols
+}
+
+// grow returns s with length n, reallocated when too short.
+func grow(s []float64, n int) []float64 {
+	if cap(s) < n {
+		return make([]float64, n)
+	}
+	return s[:n]
+}
+
+// srcPanel returns the d×w panel of the src vectors of g (length d each):
+// the vector itself for one request, else k.v with vector c in lane c and
+// the lanes beyond the requests zero.
+func (k *denseRunner) srcPanel(g []*product, w int) []float64 {
+	if w == 1 {
+		return g[0].src
+	}
+	_, d := k.m.Dims()
+	blockmul.Pack(k.v, w, k.columns(g, srcOf, 0, d, k.zeros), d)
+	return k.v
+}
+
+// rowPanel returns the rows×w panel of rows i0 ≤ i < i0+rows of col(r)
+// for the requests r of g: the vector's rows themselves for one request,
+// else k.blk with request c in lane c and the lanes beyond the requests
+// zero.
+func (k *denseRunner) rowPanel(g []*product, col func(*product) []float64, i0, rows, w int) []float64 {
+	if w == 1 {
+		return col(g[0])[i0 : i0+rows]
+	}
+	blockmul.Pack(k.blk, w, k.columns(g, col, i0, rows, k.zeros), rows)
+	return k.blk
+}
+
+// srcOf, dstOf and ddOf select an operand of a product.
+func srcOf(r *product) []float64 { return r.src }
+func dstOf(r *product) []float64 { return r.dst }
+func ddOf(r *product) []float64  { return r.dd }
+
+// hPanel returns the zeroed d×w panel the transpose products of g add to:
+// the dst of a single request, else k.h.
+func (k *denseRunner) hPanel(g []*product, w int) []float64 {
+	h := k.h
+	if w == 1 {
+		h = g[0].dst
+	}
+	clear(h)
+	return h
+}
+
+// unpackH copies lane c of the d×w panel k.h into the dst of request c
+// (nothing to do for a single request, whose dst is the panel).
+func (k *denseRunner) unpackH(g []*product, w int) {
+	if w == 1 {
+		return
+	}
+	for c, r := range g {
+		for j := range r.dst {
+			r.dst[j] = k.h[j*w+c]
 		}
 	}
 }
 
-// addTransSq adds (B∘B)ᵀ·v to dst for a block B, with the arithmetic of
-// DenseDesign.MulVecTransSq.
-func addTransSq(dst []float64, b blas64.General, v []float64) {
-	for i, vi := range v {
-		if vi == 0 {
-			continue
+// block returns the rows of x from i0 (at most denseBlockRows) and their
+// number.
+func (k *denseRunner) block(i0 int) ([]float64, int) {
+	n, _ := k.m.Dims()
+	return k.m.raw.Data[i0*k.m.raw.Stride:], min(denseBlockRows, n-i0)
+}
+
+// mulVec computes dst = X·src for every request of g.
+func (k *denseRunner) mulVec(g []*product) {
+	n, d := k.m.Dims()
+	w := k.panels(g)
+	v := k.srcPanel(g, w)
+	if w == 1 {
+		blockmul.Mul(g[0].dst, k.m.raw.Data, k.m.raw.Stride, n, d, v, 1)
+		return
+	}
+	for i0 := 0; i0 < n; i0 += denseBlockRows {
+		x, rows := k.block(i0)
+		blockmul.Mul(k.t, x, k.m.raw.Stride, rows, d, v, w)
+		blockmul.Unpack(k.columns(g, dstOf, i0, rows, k.sink), k.t, w, rows)
+	}
+}
+
+// mulVecTrans computes dst = Xᵀ·src ((X∘X)ᵀ·src when sq) for every request
+// of g.
+func (k *denseRunner) mulVecTrans(g []*product, sq bool) {
+	n, d := k.m.Dims()
+	w := k.panels(g)
+	h := k.hPanel(g, w)
+	for i0 := 0; i0 < n; i0 += denseBlockRows {
+		x, rows := k.block(i0)
+		t := k.rowPanel(g, srcOf, i0, rows, w)
+		if sq {
+			blockmul.AddTransSq(h, x, k.m.raw.Stride, rows, d, t, w)
+		} else {
+			blockmul.AddTrans(h, x, k.m.raw.Stride, rows, d, t, w)
 		}
-		off := i * b.Stride
-		for j, x := range b.Data[off : off+b.Cols] {
-			dst[j] += vi * x * x
-		}
+	}
+	k.unpackH(g, w)
+}
+
+// hessVec computes the data part of the Hessian-vector product of every
+// request of g: dst = Xᵀ·(dd∘(X·src + vb)) and hb, the sum of
+// dd∘(X·src + vb) in row order.
+func (k *denseRunner) hessVec(g []*product) {
+	n, d := k.m.Dims()
+	w := k.panels(g)
+	v := k.srcPanel(g, w)
+	h := k.hPanel(g, w)
+	clear(k.hb)
+	clear(k.vb)
+	for c, r := range g {
+		k.vb[c] = r.vb
+	}
+	for i0 := 0; i0 < n; i0 += denseBlockRows {
+		x, rows := k.block(i0)
+		blockmul.Hess(h, k.hb, k.t, x, k.m.raw.Stride, rows, d, v, w, k.rowPanel(g, ddOf, i0, rows, w), k.vb)
+	}
+	k.unpackH(g, w)
+	for c, r := range g {
+		r.hb = k.hb[c]
 	}
 }
 

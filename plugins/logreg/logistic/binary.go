@@ -1,11 +1,14 @@
 package logistic
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
 
 	"gonum.org/v1/gonum/floats"
+
+	"github.com/polyclass/polyclass/plugins/logreg/logistic/internal/softplus"
 )
 
 // Solver names accepted by Options.Solver.
@@ -68,7 +71,26 @@ var ErrInput = errors.New("logistic: invalid input")
 
 // Fit solves the binary L2 logistic regression problem on x with labels
 // y ∈ {−1,+1} and optional nonnegative row weights s (nil means all 1).
+//
+// With the newton solver on a DenseDesign or a CSRDesign, Fit is a batch
+// of one problem (see FitBatch), so that a problem has the same iterates
+// alone and in any batch.
 func Fit(x Design, y, s []float64, opt Options) (*Result, error) {
+	if opt.Solver == "" || opt.Solver == SolverNewton {
+		switch x.(type) {
+		case *DenseDesign, *CSRDesign:
+			res, errs, err := solveBatch(context.Background(), x, []BatchProblem{{Y: y, S: s}}, opt)
+			if err != nil {
+				return nil, err
+			}
+			return res[0], errs[0]
+		}
+	}
+	return fit(x, y, s, opt)
+}
+
+// fit is Fit on the design's own products.
+func fit(x Design, y, s []float64, opt Options) (*Result, error) {
 	n, d := x.Dims()
 	if len(y) != n {
 		return nil, fmt.Errorf("%w: %d labels for %d rows", ErrInput, len(y), n)
@@ -220,17 +242,6 @@ func (p *binProblem) weight(i int) float64 {
 	return p.s[i]
 }
 
-// logLoss returns log(1+exp(−t)) without overflow, and e = exp(−|t|),
-// from which sigmoidOf gives σ(t).
-func logLoss(t float64) (loss, e float64) {
-	if t >= 0 {
-		e = math.Exp(-t)
-		return math.Log1p(e), e
-	}
-	e = math.Exp(t)
-	return -t + math.Log1p(e), e
-}
-
 // sigmoid returns 1/(1+exp(−t)) without overflow.
 func sigmoid(t float64) float64 { return sigmoidOf(t, math.Exp(-math.Abs(t))) }
 
@@ -244,18 +255,51 @@ func sigmoidOf(t, e float64) float64 {
 }
 
 // fun returns f(θ) and stores the margins X·w+b and exp(−|yᵢzᵢ|) for a
-// following grad call.
+// following grad call. The losses log(1+exp(−yᵢzᵢ)) come from
+// softplus.Eval, their weighted sum from lossSum.
 func (p *binProblem) fun(theta []float64) float64 {
 	w, b := theta[:p.d], theta[p.d]
 	p.x.MulVec(p.z, w)
-	var loss float64
 	for i := range p.z {
 		p.z[i] += b
-		l, e := logLoss(p.y[i] * p.z[i])
-		p.e[i] = e
-		loss += p.weight(i) * l
+		p.tmp[i] = p.y[i] * p.z[i]
 	}
-	return 0.5*floats.Dot(w, w) + p.c*loss
+	softplus.Eval(p.tmp, p.e, p.tmp)
+	return 0.5*floats.Dot(w, w) + p.c*lossSum(p.tmp, p.s)
+}
+
+// lossSum returns Σᵢ sᵢ·lᵢ (Σᵢ lᵢ when s is nil) in four running sums over
+// i ≡ 0, 1, 2, 3 (mod 4) up to the last whole group of four, combined as
+// (S₀ + S₂) + (S₁ + S₃), then the remaining terms in order. Each product
+// is rounded before it is added.
+func lossSum(l, s []float64) float64 {
+	n4 := len(l) &^ 3
+	var s0, s1, s2, s3 float64
+	if s == nil {
+		for i := 0; i < n4; i += 4 {
+			s0 += l[i]
+			s1 += l[i+1]
+			s2 += l[i+2]
+			s3 += l[i+3]
+		}
+	} else {
+		s = s[:len(l)]
+		for i := 0; i < n4; i += 4 {
+			s0 += float64(s[i] * l[i])
+			s1 += float64(s[i+1] * l[i+1])
+			s2 += float64(s[i+2] * l[i+2])
+			s3 += float64(s[i+3] * l[i+3])
+		}
+	}
+	sum := (s0 + s2) + (s1 + s3)
+	for i := n4; i < len(l); i++ {
+		if s == nil {
+			sum += l[i]
+		} else {
+			sum += float64(s[i] * l[i])
+		}
+	}
+	return sum
 }
 
 // grad sets g = ∇f(θ) using the margins of the preceding fun(θ) call and

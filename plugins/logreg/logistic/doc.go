@@ -32,6 +32,16 @@
 // are only determined up to a common shift, the returned B is normalised to
 // sum to zero.
 //
+// # Arithmetic
+//
+// The binary losses log(1+exp(−yᵢzᵢ)) come from package softplus (four
+// rows at a time, within a few ulp of math.Log1p(math.Exp(…))) and are
+// added up in four running sums. The newton solver on a DenseDesign or a
+// CSRDesign runs as a batch (see FitBatch); on a dense design its products
+// with X are blockmul's fused multiply-adds, whose order is fixed per
+// problem, so a problem's iterates are the same bits alone, in any batch,
+// with or without the assembly kernels.
+//
 // All solvers keep their state in per-call workspaces, so concurrent calls
 // (for example the K problems of a one-vs-rest reduction) are safe as long
 // as the shared inputs are not modified.

@@ -31,22 +31,6 @@ func hessWeights(t, dd []float64, vb, hb float64) float64 {
 	return hb
 }
 
-// hessVec computes hessVec(m, …) in one blocked pass (runProducts): each
-// block of rows is multiplied by v, weighted, and added into dst while it
-// is in cache, with the arithmetic of the two-pass version.
-func (m *DenseDesign) hessVec(dst, tmp, v, dd []float64, vb float64) float64 {
-	r := product{op: opHessVec, dst: dst, src: v, tmp: tmp, dd: dd, vb: vb}
-	m.runProducts([]*product{&r})
-	return r.hb
-}
-
-// hessVec computes hessVec(c, …) in one blocked pass (runProducts).
-func (c *CSRDesign) hessVec(dst, tmp, v, dd []float64, vb float64) float64 {
-	r := product{op: opHessVec, dst: dst, src: v, tmp: tmp, dd: dd, vb: vb}
-	c.runProducts([]*product{&r})
-	return r.hb
-}
-
 // hessVec hands the fused product to the batch driver.
 func (d *deferredDesign) hessVec(dst, tmp, v, dd []float64, vb float64) float64 {
 	d.req = product{op: opHessVec, dst: dst, src: v, tmp: tmp, dd: dd, vb: vb}

@@ -64,9 +64,10 @@ func BenchmarkCovertypeLikeBatch(b *testing.B) {
 }
 
 // BenchmarkHessVec compares the data part of one Hessian-vector product in
-// two passes over the rows (MulVec, weights, MulVecTrans) with the one
-// blocked pass of hessVec, on covertype-like dense designs; ns/row is the
-// time per row.
+// two passes over the rows with the design's own methods (MulVec, weights,
+// MulVecTrans: gonum's Gemv) with the batch's dense runner (the blockmul
+// kernel, one problem in a panel of 4 lanes), on covertype-like dense
+// designs; ns/row is the time per row.
 func BenchmarkHessVec(b *testing.B) {
 	for _, n := range []int{20000, 80000, 320000} {
 		x, _ := covertypeLike(n, 0)
@@ -78,12 +79,13 @@ func BenchmarkHessVec(b *testing.B) {
 			dd[i] = 0.25 / float64(1+i%5)
 		}
 		dst, tmp := make([]float64, 54), make([]float64, n)
-		for _, fused := range []bool{false, true} {
-			b.Run(fmt.Sprintf("rows=%d/fused=%v", n, fused), func(b *testing.B) {
+		run := productRunner(x)
+		for _, kernel := range []bool{false, true} {
+			b.Run(fmt.Sprintf("rows=%d/kernel=%v", n, kernel), func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
-					if fused {
-						x.hessVec(dst, tmp, v, dd, 0.5)
+					if kernel {
+						run([]*product{{op: opHessVec, dst: dst, src: v, tmp: tmp, dd: dd, vb: 0.5}})
 					} else {
 						hessVec(x, dst, tmp, v, dd, 0.5)
 					}
@@ -117,8 +119,8 @@ func diabetesLike(n int) *CSRDesign {
 	return NewCSR(m)
 }
 
-// BenchmarkHessVecCSR is BenchmarkHessVec (fused) on a diabetes-like CSR
-// design of 80 000 rows.
+// BenchmarkHessVecCSR is BenchmarkHessVec (the batch's runner) on a
+// diabetes-like CSR design of 80 000 rows.
 func BenchmarkHessVecCSR(b *testing.B) {
 	const n = 80000
 	x := diabetesLike(n)
@@ -131,9 +133,10 @@ func BenchmarkHessVecCSR(b *testing.B) {
 		dd[i] = 0.25 / float64(1+i%5)
 	}
 	dst, tmp := make([]float64, d), make([]float64, n)
+	run := productRunner(x)
 	b.ReportAllocs()
 	for b.Loop() {
-		x.hessVec(dst, tmp, v, dd, 0.5)
+		run([]*product{{op: opHessVec, dst: dst, src: v, tmp: tmp, dd: dd, vb: 0.5}})
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/row")
 }
