@@ -69,7 +69,9 @@ func addTrans(name string, h, x []float64, stride, rows, d int, t []float64, w i
 			addTransAsm(&h[0], &x[0], stride, r4, d, &t[0], w)
 		}
 	}
-	addTransGo(h, x[r4*stride:], stride, rows-r4, d, t[r4*w:], w, sq)
+	if rows > r4 {
+		addTransGo(h, x[r4*stride:], stride, rows-r4, d, t[r4*w:], w, sq)
+	}
 }
 
 // Hess adds the data part of the Hessian-vector products of logistic
@@ -99,6 +101,18 @@ func Hess(h, hb, t, x []float64, stride, rows, d int, v []float64, w int, dd, vb
 		mulScaleAsm(&t[0], &x[0], stride, rows, d, &v[0], w, &dd[0], &vb[0], &hb[0])
 	}
 	addTrans("Hess", h, x, stride, rows, d, t, w, false)
+}
+
+// Scale sets t[r·w+c] = (t[r·w+c] + vb[c])·dd[r·w+c] for r < rows and
+// c < w, the sum and the product each rounded, and adds each new t[r·w+c]
+// to hb[c], row after row: the weighting step of Hess, for products
+// computed elsewhere (the sparse designs).
+func Scale(t []float64, rows, w int, dd, vb, hb []float64) {
+	need("Scale", "t", t, rows*w)
+	need("Scale", "dd", dd, rows*w)
+	need("Scale", "vb", vb, w)
+	need("Scale", "hb", hb, w)
+	scaleGo(t, rows, w, dd, vb, hb)
 }
 
 // check panics unless the block and the width are consistent.

@@ -14,6 +14,7 @@ var shapes = []struct{ rows, d, w, stride int }{
 	{1, 1, 4, 1}, {3, 2, 4, 5}, {4, 1, 4, 1}, {4, 3, 8, 3}, {5, 16, 12, 16},
 	{7, 5, 16, 9}, {8, 16, 16, 16}, {13, 17, 20, 17}, {16, 33, 28, 40},
 	{64, 16, 16, 16}, {67, 53, 8, 53}, {130, 2, 24, 2}, {255, 7, 4, 11},
+	{8, 12, 8, 15},
 }
 
 // specials are values that test the arithmetic's edges: signed zeros,
@@ -313,5 +314,20 @@ func BenchmarkAddTrans(b *testing.B) {
 	b.SetBytes(benchRows * benchD * 8)
 	for b.Loop() {
 		AddTrans(h, x, benchD, benchRows, benchD, tp, benchW)
+	}
+}
+
+// TestExactView: a block given exactly (the last row ends the slice, rows
+// a multiple of 4, stride wider than d) is read within its bounds.
+func TestExactView(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	const rows, d, stride = 8, 12, 15
+	x := fill(rng, (rows-1)*stride+d, 0)
+	for _, w := range []int{1, 4} {
+		tp, h := fill(rng, rows*w, 0), make([]float64, d*w)
+		AddTrans(h, x, stride, rows, d, tp, w)
+		AddTransSq(h, x, stride, rows, d, tp, w)
+		Hess(h, make([]float64, w), make([]float64, rows*w), x, stride, rows, d, fill(rng, d*w, 0), w, fill(rng, rows*w, 0), fill(rng, w, 0))
+		Mul(tp, x, stride, rows, d, fill(rng, d*w, 0), w)
 	}
 }
