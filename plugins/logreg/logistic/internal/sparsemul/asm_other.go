@@ -1,0 +1,22 @@
+//go:build !amd64
+
+package sparsemul
+
+// useAsm is false: there are no assembly kernels for this architecture.
+const useAsm = false
+
+func mul4Asm(t *float64, tw int, v *float64, vw, rows int, vptr *int64, vidx *int32, vval *float64, uptr *int64, uidx *int32) {
+	panic("sparsemul: no assembly")
+}
+
+func mul1Asm(t, v *float64, rows int, vptr *int64, vidx *int32, vval *float64, uptr *int64, uidx *int32) {
+	panic("sparsemul: no assembly")
+}
+
+func addTrans4Asm(h *float64, hw int, t *float64, tw, rows int, vptr *int64, vidx *int32, vval *float64, uptr *int64, uidx *int32, sq int) {
+	panic("sparsemul: no assembly")
+}
+
+func addTrans1Asm(h, t *float64, rows int, vptr *int64, vidx *int32, vval *float64, uptr *int64, uidx *int32, sq int) {
+	panic("sparsemul: no assembly")
+}
