@@ -24,15 +24,15 @@ type BatchProblem struct {
 // the batch. The problems advance together: each round collects the next
 // product with x of every problem still running (X·v, Xᵀ·v, (X∘X)ᵀ·v or
 // the fused Xᵀ·(dd∘(X·v + vb)) of a Hessian-vector product) and computes
-// all products of a kind in one pass over x (see productRunner): on a
-// dense design with the blockmul kernels, one lane per problem, whose
-// arithmetic for a problem does not depend on its lane or its neighbours;
-// on a CSR design block of rows by block of rows, a block read from memory
-// once for all problems.
+// all products of a kind in one pass over x, one lane of a panel per
+// problem (see panelRunner): on a dense design with the blockmul kernels,
+// on a CSR design with the sparsemul ones. A problem's arithmetic does not
+// depend on its lane or its neighbours.
 //
 // opt.Solver must be SolverNewton (or empty). opt.Seed is unused by it.
-// FitBatch works on one goroutine; callers parallelise by splitting the
-// problems into several batches. ctx is checked between rounds.
+// The products run on opt.Workers goroutines, over chunks of rows; the
+// solvers' own steps between them on the calling goroutine. ctx is checked
+// between rounds.
 func FitBatch(ctx context.Context, x Design, probs []BatchProblem, opt Options) ([]*Result, error) {
 	if opt.Solver != "" && opt.Solver != SolverNewton {
 		return nil, fmt.Errorf("%w: FitBatch supports the %s solver only, not %q", ErrInput, SolverNewton, opt.Solver)
@@ -66,7 +66,7 @@ func solveBatch(ctx context.Context, x Design, probs []BatchProblem, opt Options
 		defer stop()
 		nexts[k] = next
 	}
-	run := productRunner(x)
+	run := productRunner(x, opt.Workers)
 	live := make([]int, len(probs))
 	for k := range live {
 		live[k] = k

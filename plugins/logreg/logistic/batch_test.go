@@ -3,6 +3,7 @@ package logistic
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -192,4 +193,34 @@ type countingDesign struct {
 func (c countingDesign) MulVec(dst, x []float64) {
 	c.onProduct()
 	c.Design.MulVec(dst, x)
+}
+
+// TestFitBatchWorkers: the products on 1, 2 or 3 goroutines give every
+// problem the same iterates, alone (Fit) and in a batch, dense and CSR, on
+// a design of several chunks of rows.
+func TestFitBatchWorkers(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	xd := randomDense(rng, 5000, 12)
+	probs := randomProblems(rng, 5000, 5, true)
+	for name, x := range map[string]Design{"dense": NewDense(xd), "csr": NewCSR(reftest.CSR(xd))} {
+		want, err := FitBatch(context.Background(), x, probs, Options{C: 2, Tol: 1e-6})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, workers := range []int{2, 3} {
+			opt := Options{C: 2, Tol: 1e-6, Workers: workers}
+			got, err := FitBatch(context.Background(), x, probs, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for k := range probs {
+				sameResult(t, fmt.Sprintf("%s batch, %d goroutines, problem %d", name, workers, k), got[k], want[k])
+				alone, err := Fit(x, probs[k].Y, probs[k].S, opt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				sameResult(t, fmt.Sprintf("%s alone, %d goroutines, problem %d", name, workers, k), alone, want[k])
+			}
+		}
+	}
 }

@@ -47,6 +47,11 @@ type Options struct {
 	Step float64
 	// Seed seeds the sgd shuffling.
 	Seed uint64
+	// Workers is the number of goroutines that compute the products of the
+	// newton solver on a DenseDesign or a CSRDesign (FitBatch, and Fit as a
+	// batch of one) over chunks of rows; 0 means 1. The results do not
+	// depend on it.
+	Workers int
 }
 
 // Result is a fitted binary model and solver diagnostics.

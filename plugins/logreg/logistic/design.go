@@ -1,11 +1,14 @@
 package logistic
 
 import (
+	"sync"
+
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/polyclass/polyclass/framework/sparse"
+	"github.com/polyclass/polyclass/plugins/logreg/logistic/internal/sparsemul"
 )
 
 // Design is a read-only n×d design matrix (one training row per matrix row)
@@ -108,6 +111,17 @@ func vec(x []float64) blas64.Vector {
 // allocate.
 type CSRDesign struct {
 	m *sparse.CSR
+	// units is m with its unit entries apart, for the batch's products,
+	// made once when first needed.
+	units     *sparsemul.Matrix
+	unitsOnce sync.Once
+}
+
+// unitMatrix returns the design with its unit entries apart
+// (sparsemul.FromCSR), made on the first call.
+func (c *CSRDesign) unitMatrix() *sparsemul.Matrix {
+	c.unitsOnce.Do(func() { c.units = sparsemul.FromCSR(c.m) })
+	return c.units
 }
 
 // NewCSR returns a Design view of x. x must be valid (see sparse.CSR.Validate)

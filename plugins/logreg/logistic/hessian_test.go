@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/polyclass/polyclass/plugins/internal/reftest"
+	"github.com/polyclass/polyclass/plugins/logreg/logistic/internal/sparsemul"
 )
 
 // roundOf returns a round of products of every kind on an n×d design, in
@@ -61,8 +62,31 @@ func copyRound(reqs []*product) []*product {
 	return out
 }
 
+// byChunks computes a transpose or Hessian product of an n-row design
+// chunk by chunk (chunkRows with blocks of b rows): part adds the sums of
+// rows r0 ≤ i < r1 to h and hb, which start at zero; the chunks' sums are
+// added chunk after chunk into r.dst and r.hb.
+func byChunks(r *product, n, b int, part func(h []float64, hb *float64, r0, r1 int)) {
+	size := chunkRows(n, b)
+	clear(r.dst)
+	r.hb = 0
+	for c := 0; c*size < n; c++ {
+		h, hb := make([]float64, len(r.dst)), 0.0
+		part(h, &hb, c*size, min(n, (c+1)*size))
+		if c == 0 {
+			copy(r.dst, h)
+			r.hb = hb
+			continue
+		}
+		for j := range h {
+			r.dst[j] += h[j]
+		}
+		r.hb += hb
+	}
+}
+
 // denseReference computes a product with the arithmetic the blockmul
-// documentation gives, one fma at a time.
+// documentation gives, one fma at a time, chunk by chunk.
 func denseReference(x *mat.Dense, r *product) {
 	n, d := x.Dims()
 	// dot: four fma chains over the columns of the whole 4-column
@@ -80,76 +104,105 @@ func denseReference(x *mat.Dense, r *product) {
 		}
 		return acc
 	}
+	const b = 64
 	switch r.op {
 	case opMulVec:
 		for i := range n {
 			r.dst[i] = dot(i, r.src)
 		}
 	case opMulVecTrans, opMulVecTransSq:
-		clear(r.dst)
-		for i := range n {
-			for j := range d {
-				xv := x.At(i, j)
-				if r.op == opMulVecTransSq {
-					xv *= xv
+		byChunks(r, n, b, func(h []float64, _ *float64, r0, r1 int) {
+			for i := r0; i < r1; i++ {
+				for j := range d {
+					xv := x.At(i, j)
+					if r.op == opMulVecTransSq {
+						xv *= xv
+					}
+					h[j] = math.FMA(xv, r.src[i], h[j])
 				}
-				r.dst[j] = math.FMA(xv, r.src[i], r.dst[j])
 			}
-		}
+		})
 	case opHessVec:
-		clear(r.dst)
-		r.hb = 0
-		for i := range n {
-			u := float64((dot(i, r.src) + r.vb) * r.dd[i])
-			r.hb += u
-			for j := range d {
-				r.dst[j] = math.FMA(x.At(i, j), u, r.dst[j])
+		byChunks(r, n, b, func(h []float64, hb *float64, r0, r1 int) {
+			for i := r0; i < r1; i++ {
+				u := float64((dot(i, r.src) + r.vb) * r.dd[i])
+				*hb += u
+				for j := range d {
+					h[j] = math.FMA(x.At(i, j), u, h[j])
+				}
 			}
-		}
+		})
+	}
+}
+
+// sparseReference computes a product one request at a time with
+// sparsemul's products in a panel of one lane, chunk by chunk.
+func sparseReference(m *sparsemul.Matrix, r *product) {
+	const b = 256
+	switch r.op {
+	case opMulVec:
+		m.Mul(r.dst, 0, m.Rows, r.src, 1)
+	case opMulVecTrans:
+		byChunks(r, m.Rows, b, func(h []float64, _ *float64, r0, r1 int) { m.AddTrans(h, r0, r1, r.src[r0:], 1) })
+	case opMulVecTransSq:
+		byChunks(r, m.Rows, b, func(h []float64, _ *float64, r0, r1 int) { m.AddTransSq(h, r0, r1, r.src[r0:], 1) })
+	case opHessVec:
+		byChunks(r, m.Rows, b, func(h []float64, hb *float64, r0, r1 int) {
+			u := make([]float64, r1-r0)
+			m.Mul(u, r0, r1, r.src, 1)
+			for i := range u {
+				u[i] = float64((u[i] + r.vb) * r.dd[r0+i])
+				*hb += u[i]
+			}
+			m.AddTrans(h, r0, r1, u, 1)
+		})
 	}
 }
 
 // TestProductRunners: a round of products of every kind, on heights that
-// end blocks anywhere and strided views, gives through the dense runner
-// the bits of the documented fma arithmetic, and through the CSR runner
-// the bits of the design's own methods (the Hessian product as MulVec,
-// weights, MulVecTrans).
+// end blocks and chunks anywhere and strided views, gives through the
+// dense runner the bits of the documented fma arithmetic, and through the
+// CSR runner (lanes side by side, block by block) the bits of sparsemul's
+// products one request at a time, chunk by chunk, on 1, 2 and 3
+// goroutines.
 func TestProductRunners(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	for _, dim := range []struct{ n, d int }{{1, 1}, {5, 3}, {67, 16}, {1001, 7}, {2051, 54}, {603, 33}, {4099, 2}} {
+	for _, dim := range []struct{ n, d int }{{1, 1}, {5, 3}, {67, 16}, {1001, 7}, {2051, 54}, {603, 33}, {4099, 2}, {20011, 5}} {
 		xd := randomDense(rng, dim.n, dim.d)
 		reqs := roundOf(rng, dim.n, dim.d)
 		name := fmt.Sprintf("%d×%d", dim.n, dim.d)
 
-		got, want := copyRound(reqs), copyRound(reqs)
-		productRunner(NewDense(xd))(got)
-		for _, r := range want {
-			denseReference(xd, r)
+		xs := reftest.CSR(xd)
+		wantDense, wantCSR := copyRound(reqs), copyRound(reqs)
+		for i := range reqs {
+			denseReference(xd, wantDense[i])
+			sparseReference(sparsemul.FromCSR(xs), wantCSR[i])
 		}
-		sameRound(t, "dense "+name, got, want)
-
-		xs := NewCSR(reftest.CSR(xd))
-		got, want = copyRound(reqs), copyRound(reqs)
-		productRunner(xs)(got)
-		for _, r := range want {
-			runProduct(xs, r)
+		for _, workers := range []int{1, 2, 3} {
+			got := copyRound(reqs)
+			productRunner(NewDense(xd), workers)(got)
+			sameRound(t, fmt.Sprintf("dense %s, %d goroutines", name, workers), got, wantDense)
+			got = copyRound(reqs)
+			productRunner(NewCSR(xs), workers)(got)
+			sameRound(t, fmt.Sprintf("csr %s, %d goroutines", name, workers), got, wantCSR)
 		}
-		sameRound(t, "csr "+name, got, want)
 	}
 }
 
-// TestDenseRunnerLanes: a problem's products do not depend on the other
-// problems of the round, in number or values.
-func TestDenseRunnerLanes(t *testing.T) {
+// TestRunnerLanes: a problem's products do not depend on the other
+// problems of the round, in number or values, on dense and CSR designs.
+func TestRunnerLanes(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	xd := randomDense(rng, 301, 9)
 	reqs := roundOf(rng, 301, 9)
-	all := copyRound(reqs)
-	productRunner(NewDense(xd))(all)
-	for i := range reqs {
-		alone := copyRound(reqs[i : i+1])
-		productRunner(NewDense(xd))(alone)
-		sameRound(t, fmt.Sprintf("request %d alone", i), alone, all[i:i+1])
+	for name, x := range map[string]Design{"dense": NewDense(xd), "csr": NewCSR(reftest.CSR(xd))} {
+		all := copyRound(reqs)
+		productRunner(x, 1)(all)
+		for i := range reqs {
+			alone := copyRound(reqs[i : i+1])
+			productRunner(x, 1)(alone)
+			sameRound(t, fmt.Sprintf("%s: request %d alone", name, i), alone, all[i:i+1])
+		}
 	}
 }
 

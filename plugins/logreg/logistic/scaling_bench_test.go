@@ -79,7 +79,7 @@ func BenchmarkHessVec(b *testing.B) {
 			dd[i] = 0.25 / float64(1+i%5)
 		}
 		dst, tmp := make([]float64, 54), make([]float64, n)
-		run := productRunner(x)
+		run := productRunner(x, 1)
 		for _, kernel := range []bool{false, true} {
 			b.Run(fmt.Sprintf("rows=%d/kernel=%v", n, kernel), func(b *testing.B) {
 				b.ReportAllocs()
@@ -133,7 +133,7 @@ func BenchmarkHessVecCSR(b *testing.B) {
 		dd[i] = 0.25 / float64(1+i%5)
 	}
 	dst, tmp := make([]float64, d), make([]float64, n)
-	run := productRunner(x)
+	run := productRunner(x, 1)
 	b.ReportAllocs()
 	for b.Loop() {
 		run([]*product{{op: opHessVec, dst: dst, src: v, tmp: tmp, dd: dd, vb: 0.5}})
