@@ -29,15 +29,39 @@ type BatchFitter interface {
 	FitBatch(ctx context.Context, ins []FitInput, params Params) ([]Model, error)
 }
 
+// ParallelBatchFitter is an optional interface of a BatchFitter that
+// spreads one batch over several goroutines itself, for instance over
+// chunks of rows. The learner server then passes every batch problem of a
+// Fit request in one call, with the number of goroutines the call may use
+// (the server's workers), instead of splitting the batch into parts that
+// it trains concurrently: problems trained in one pass over the rows cost
+// less than the same problems in parts, and the goroutines stay busy until
+// the last problem stops.
+//
+// FitBatchParallel has FitBatch's contract: one model per input, each the
+// model Fit gives for the input alone, whatever workers; ErrBatchDeclined
+// before doing any work for a batch it does not train together.
+type ParallelBatchFitter interface {
+	BatchFitter
+	FitBatchParallel(ctx context.Context, ins []FitInput, params Params, workers int) ([]Model, error)
+}
+
 // ErrBatchDeclined is returned by FitBatch for a batch the learner leaves
 // to Fit.
 var ErrBatchDeclined = errors.New("sdk: batch declined")
 
 // fitBatch trains the problems idx of a request, whose inputs ins share X,
-// with the learner's FitBatch, or with Fit one after the other when it
+// with the learner's FitBatch (FitBatchParallel on the server's workers
+// for a ParallelBatchFitter), or with Fit one after the other when it
 // declines. Models go to models[idx[i]]; an error goes to errs[idx[0]].
 func (s *learnerServer) fitBatch(ctx context.Context, bf BatchFitter, ins []FitInput, idx []int, params Params, models []Model, errs []error) {
-	got, err := bf.FitBatch(ctx, ins, params)
+	var got []Model
+	var err error
+	if pf, ok := bf.(ParallelBatchFitter); ok {
+		got, err = pf.FitBatchParallel(ctx, ins, params, s.workers)
+	} else {
+		got, err = bf.FitBatch(ctx, ins, params)
+	}
 	if errors.Is(err, ErrBatchDeclined) {
 		for i, in := range ins {
 			if models[idx[i]], err = s.impl.Fit(ctx, in, params); err != nil {
@@ -73,7 +97,8 @@ type converted struct {
 
 // batchParts picks the problems of a request a BatchFitter trains
 // together: those that use every row. It returns their inputs, sharing one
-// gathered X, split round robin into at most s.workers parts, and the
+// gathered X, split round robin into at most s.workers parts (one part for
+// a ParallelBatchFitter), and the
 // indices of the other problems, with their conversions when it made them
 // (conv[i] for problem i; conv is nil otherwise). Without a BatchFitter, or
 // with fewer than two such problems, every problem is left to Fit.
@@ -104,6 +129,9 @@ func (s *learnerServer) batchParts(x Matrix, rows []int, members groupRows, prob
 		shared = shared.AsDense()
 	}
 	n := min(s.workers, len(ins))
+	if _, ok := s.impl.(ParallelBatchFitter); ok {
+		n = 1
+	}
 	parts, partIdx = make([][]FitInput, n), make([][]int, n)
 	for k, in := range ins {
 		in.X = shared

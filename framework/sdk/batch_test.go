@@ -122,3 +122,53 @@ func TestFitBatchDeclinedOrFailed(t *testing.T) {
 		t.Errorf("failed batch: err = %v (blames %v), want seven blaming C", err, sdk.FaultParams(err))
 	}
 }
+
+// parallelLearner is batchLearner with FitBatchParallel: it records the
+// workers of each call as well.
+type parallelLearner struct {
+	batchLearner
+	workers []int
+}
+
+func (l *parallelLearner) FitBatchParallel(ctx context.Context, ins []sdk.FitInput, p sdk.Params, workers int) ([]sdk.Model, error) {
+	l.bmu.Lock()
+	l.workers = append(l.workers, workers)
+	l.bmu.Unlock()
+	return l.FitBatch(ctx, ins, p)
+}
+
+// TestFitBatchParallel: a ParallelBatchFitter gets every problem that uses
+// every row in one call, with the server's workers, and the models answer
+// as Fit's would.
+func TestFitBatchParallel(t *testing.T) {
+	ctx := context.Background()
+	impl := &parallelLearner{}
+	c := connect(t, &sdk.LearnerPlugin{Impl: impl, Workers: 3})
+	x := mat.NewDense(4, 2, []float64{10, 1, 20, 2, 30, 3, 40, 4})
+	enc := sdk.EncodeMatrix(sdk.Matrix{Dense: x})
+	if _, err := c.Ensure(ctx, enc); err != nil {
+		t.Fatal(err)
+	}
+	problems := []sdk.Problem{
+		{Kind: sdk.Binary, Targets: []float64{1, -1, 1}},
+		{Kind: sdk.Binary, Targets: []float64{1, 0, -1}}, // a subset: Fit
+		{Kind: sdk.Binary, Targets: []float64{-1, -1, 1}},
+		{Kind: sdk.Regression, Targets: []float64{4, 5, 9}},
+	}
+	models, err := c.Fit(ctx, enc.Digest, []int{3, 1, 0}, nil, problems)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(impl.batches) != 1 || len(impl.batches[0]) != 3 || !slices.Equal(impl.workers, []int{3}) {
+		t.Fatalf("batches %d (first of %d), workers %v; want one batch of 3 on 3 workers", len(impl.batches), len(impl.batches[0]), impl.workers)
+	}
+	s, _, err := c.Predict(ctx, enc.Digest, []int{0}, models, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j, want := range []float64{1.0/3 + 10, 0 + 10, -1.0/3 + 10, 6 + 10} {
+		if d := s.At(0, j) - want; d > 1e-12 || d < -1e-12 {
+			t.Errorf("model %d: score %v, want %v", j, s.At(0, j), want)
+		}
+	}
+}

@@ -7,11 +7,16 @@ import (
 	"github.com/polyclass/polyclass/plugins/logreg/logistic"
 )
 
-// FitBatch trains binary problems that share X together with
+// FitBatch is FitBatchParallel on one goroutine.
+func (l learner) FitBatch(ctx context.Context, ins []sdk.FitInput, p sdk.Params) ([]sdk.Model, error) {
+	return l.FitBatchParallel(ctx, ins, p, 1)
+}
+
+// FitBatchParallel trains binary problems that share X together with
 // logistic.FitBatch when the solver is newton (the seed, which only sgd
-// uses, does not matter); it declines any other batch. Each model is the
-// one Fit gives.
-func (learner) FitBatch(ctx context.Context, ins []sdk.FitInput, p sdk.Params) ([]sdk.Model, error) {
+// uses, does not matter), its products on workers goroutines; it declines
+// any other batch. Each model is the one Fit gives.
+func (learner) FitBatchParallel(ctx context.Context, ins []sdk.FitInput, p sdk.Params, workers int) ([]sdk.Model, error) {
 	if p.Str("solver") != logistic.SolverNewton || len(ins) == 0 {
 		return nil, sdk.ErrBatchDeclined
 	}
@@ -22,7 +27,9 @@ func (learner) FitBatch(ctx context.Context, ins []sdk.FitInput, p sdk.Params) (
 		}
 		probs[i] = logistic.BatchProblem{Y: in.Targets, S: in.Weights}
 	}
-	res, err := logistic.FitBatch(ctx, design(ins[0].X), probs, binaryOptions(p, 0))
+	opt := binaryOptions(p, 0)
+	opt.Workers = workers
+	res, err := logistic.FitBatch(ctx, design(ins[0].X), probs, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -33,5 +40,6 @@ func (learner) FitBatch(ctx context.Context, ins []sdk.FitInput, p sdk.Params) (
 	return models, nil
 }
 
-// learner trains batches of binary problems together.
-var _ sdk.BatchFitter = learner{}
+// learner trains batches of binary problems together, on several
+// goroutines.
+var _ sdk.ParallelBatchFitter = learner{}

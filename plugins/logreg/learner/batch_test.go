@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/polyclass/polyclass/framework/sdk"
@@ -11,8 +12,9 @@ import (
 )
 
 // TestFitBatchEqualsFit: the one-vs-rest problems of breast cancer's
-// design (plus a weighted one), dense and sparse, trained by FitBatch give
-// the models of Fit, bit for bit; other solvers and kinds are declined.
+// design (plus a weighted one), dense and sparse, trained by FitBatch and
+// by FitBatchParallel on 2 and 3 goroutines give the models of Fit, bit
+// for bit; other solvers and kinds are declined.
 func TestFitBatchEqualsFit(t *testing.T) {
 	ctx := context.Background()
 	ds := reftest.Load(t, "breast_cancer")
@@ -35,7 +37,14 @@ func TestFitBatchEqualsFit(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for i, in := range ins {
+		for _, workers := range []int{2, 3} {
+			par, err := l.FitBatchParallel(ctx, ins, params, workers)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, par...)
+		}
+		for i, in := range slices.Concat(ins, ins, ins) {
 			want, err := l.Fit(ctx, in, params)
 			if err != nil {
 				t.Fatal(err)
