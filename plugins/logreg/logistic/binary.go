@@ -260,65 +260,18 @@ func sigmoidOf(t, e float64) float64 {
 }
 
 // fun returns f(θ) and stores the margins X·w+b and exp(−|yᵢzᵢ|) for a
-// following grad call. The losses log(1+exp(−yᵢzᵢ)) come from
-// softplus.Eval, their weighted sum from lossSum.
+// following grad call; softplus.Loss adds b to X·w and sums the losses.
 func (p *binProblem) fun(theta []float64) float64 {
 	w, b := theta[:p.d], theta[p.d]
 	p.x.MulVec(p.z, w)
-	for i := range p.z {
-		p.z[i] += b
-		p.tmp[i] = p.y[i] * p.z[i]
-	}
-	softplus.Eval(p.tmp, p.e, p.tmp)
-	return 0.5*floats.Dot(w, w) + p.c*lossSum(p.tmp, p.s)
-}
-
-// lossSum returns Σᵢ sᵢ·lᵢ (Σᵢ lᵢ when s is nil) in four running sums over
-// i ≡ 0, 1, 2, 3 (mod 4) up to the last whole group of four, combined as
-// (S₀ + S₂) + (S₁ + S₃), then the remaining terms in order. Each product
-// is rounded before it is added.
-func lossSum(l, s []float64) float64 {
-	n4 := len(l) &^ 3
-	var s0, s1, s2, s3 float64
-	if s == nil {
-		for i := 0; i < n4; i += 4 {
-			s0 += l[i]
-			s1 += l[i+1]
-			s2 += l[i+2]
-			s3 += l[i+3]
-		}
-	} else {
-		s = s[:len(l)]
-		for i := 0; i < n4; i += 4 {
-			s0 += float64(s[i] * l[i])
-			s1 += float64(s[i+1] * l[i+1])
-			s2 += float64(s[i+2] * l[i+2])
-			s3 += float64(s[i+3] * l[i+3])
-		}
-	}
-	sum := (s0 + s2) + (s1 + s3)
-	for i := n4; i < len(l); i++ {
-		if s == nil {
-			sum += l[i]
-		} else {
-			sum += float64(s[i] * l[i])
-		}
-	}
-	return sum
+	return 0.5*floats.Dot(w, w) + p.c*softplus.Loss(p.z, b, p.y, p.s, p.e)
 }
 
 // grad sets g = ∇f(θ) using the margins of the preceding fun(θ) call and
-// stores the Hessian diagonal weights for hv and precond.
+// stores the Hessian diagonal weights for hv and precond
+// (softplus.Grad).
 func (p *binProblem) grad(theta, g []float64) {
-	var gb float64
-	for i, zi := range p.z {
-		sg := sigmoidOf(p.y[i]*zi, p.e[i]) // σ(y z)
-		cs := p.c * p.weight(i)
-		p.dd[i] = cs * sg * (1 - sg)
-		r := -cs * p.y[i] * (1 - sg)
-		p.tmp[i] = r
-		gb += r
-	}
+	gb := softplus.Grad(p.dd, p.tmp, p.z, p.y, p.s, p.e, p.c)
 	p.x.MulVecTrans(g[:p.d], p.tmp)
 	floats.Add(g[:p.d], theta[:p.d])
 	g[p.d] = gb
@@ -339,12 +292,8 @@ func (p *binProblem) hv(v, out []float64) {
 // precond sets m to the diagonal of the Hessian at the last grad point.
 func (p *binProblem) precond(m []float64) {
 	p.x.MulVecTransSq(m[:p.d], p.dd)
-	var sb float64
 	for i := range m[:p.d] {
 		m[i]++
 	}
-	for _, v := range p.dd {
-		sb += v
-	}
-	m[p.d] = sb
+	m[p.d] = softplus.Sum(p.dd)
 }

@@ -265,3 +265,263 @@ loop:
 done:
 	VZEROUPPER
 	RET
+
+// func lossAsm(z *float64, b float64, y, s, e *float64, n int, part *[4]float64)
+//
+// evalAsm's body on t = y·(z + b), z + b stored back, the loss (times s)
+// added to the running sums in Y6 (lane i mod 4 of row i); b broadcast to
+// the 32 bytes of the local frame, at R8, for a memory operand.
+TEXT ·lossAsm(SB), NOSPLIT, $32-56
+	MOVQ z+0(FP), DX
+	VBROADCASTSD b+8(FP), Y0
+	VMOVUPD Y0, 0(SP)
+	MOVQ SP, R8
+	MOVQ y+16(FP), BX
+	MOVQ s+24(FP), DI
+	MOVQ e+32(FP), SI
+	MOVQ n+40(FP), CX
+	SHRQ $2, CX
+	VXORPD Y6, Y6, Y6
+	TESTQ DI, DI
+	JZ   unweighted
+
+weighted:
+	// e = exp(x), x = max(−|t|, −746); a NaN x stays NaN (VMAXPD returns
+	// its second source).
+	VMOVUPD      (DX), Y0
+	VADDPD       (R8), Y0, Y0
+	VMOVUPD      Y0, (DX)
+	VMULPD       (BX), Y0, Y0
+	VORPD        SIGN, Y0, Y1
+	VMOVUPD      CLAMP, Y4
+	VMAXPD       Y1, Y4, Y1
+	VMULPD       LOG2E, Y1, Y2
+	VROUNDPD     $0, Y2, Y2
+	VFNMADD231PD LN2HI, Y2, Y1
+	VFNMADD231PD LN2LO, Y2, Y1
+	VMOVUPD      INV13, Y3
+	VFMADD213PD  INV12, Y1, Y3
+	VFMADD213PD  INV11, Y1, Y3
+	VFMADD213PD  INV10, Y1, Y3
+	VFMADD213PD  INV9, Y1, Y3
+	VFMADD213PD  INV8, Y1, Y3
+	VFMADD213PD  INV7, Y1, Y3
+	VFMADD213PD  INV6, Y1, Y3
+	VFMADD213PD  INV5, Y1, Y3
+	VFMADD213PD  INV4, Y1, Y3
+	VFMADD213PD  INV3, Y1, Y3
+	VFMADD213PD  INV2, Y1, Y3
+	VFMADD213PD  INV1, Y1, Y3
+	VFMADD213PD  INV0, Y1, Y3
+	VCVTPD2DQY   Y2, X4
+	VPSRAD       $1, X4, X5
+	VPSUBD       X5, X4, X4
+	VPMOVSXDQ    X5, Y5
+	VPMOVSXDQ    X4, Y4
+	VPADDQ       BIAS, Y5, Y5
+	VPADDQ       BIAS, Y4, Y4
+	VPSLLQ       $52, Y5, Y5
+	VPSLLQ       $52, Y4, Y4
+	VMULPD       Y5, Y3, Y3
+	VMULPD       Y4, Y3, Y3
+	VMOVUPD      Y3, (SI)
+
+	// log1p(e)
+	VADDPD    ONE, Y3, Y7
+	VSUBPD    ONE, Y7, Y8
+	VSUBPD    Y8, Y3, Y8
+	VDIVPD    Y7, Y8, Y8
+	VCMPPD    $0x1D, SQRT2M1, Y3, Y9
+	VANDPD    Y9, Y8, Y8
+	VMULPD    HALF, Y7, Y10
+	VSUBPD    ONE, Y10, Y10
+	VBLENDVPD Y9, Y10, Y3, Y10
+	VANDPD    ONE, Y9, Y11
+	VMULPD    HALF, Y10, Y12
+	VMULPD    Y10, Y12, Y12
+	VADDPD    TWO, Y10, Y13
+	VDIVPD    Y13, Y10, Y13
+	VMULPD    Y13, Y13, Y14
+	VMOVUPD   LP7, Y15
+	VFMADD213PD LP6, Y14, Y15
+	VFMADD213PD LP5, Y14, Y15
+	VFMADD213PD LP4, Y14, Y15
+	VFMADD213PD LP3, Y14, Y15
+	VFMADD213PD LP2, Y14, Y15
+	VFMADD213PD LP1, Y14, Y15
+	VMULPD    Y15, Y14, Y15
+	VADDPD    Y15, Y12, Y15
+	VMULPD    Y15, Y13, Y15
+	VMULPD    LN2LO, Y11, Y14
+	VADDPD    Y8, Y14, Y14
+	VADDPD    Y14, Y15, Y15
+	VSUBPD    Y15, Y12, Y15
+	VSUBPD    Y10, Y15, Y15
+	VMULPD    LN2HI, Y11, Y14
+	VSUBPD    Y15, Y14, Y15
+
+	// l = log1p(e) + (t ≥ 0 ? 0 : −t)
+	VXORPD  Y14, Y14, Y14
+	VCMPPD  $0x1D, Y14, Y0, Y13
+	VXORPD  SIGN, Y0, Y12
+	VANDNPD Y12, Y13, Y12
+	VADDPD  Y12, Y15, Y15
+
+	VMULPD  (DI), Y15, Y15
+	VADDPD  Y15, Y6, Y6
+	ADDQ $32, DX
+	ADDQ $32, BX
+	ADDQ $32, DI
+	ADDQ $32, SI
+	DECQ CX
+	JNZ  weighted
+	JMP  lossdone
+
+unweighted:
+	// e = exp(x), x = max(−|t|, −746); a NaN x stays NaN (VMAXPD returns
+	// its second source).
+	VMOVUPD      (DX), Y0
+	VADDPD       (R8), Y0, Y0
+	VMOVUPD      Y0, (DX)
+	VMULPD       (BX), Y0, Y0
+	VORPD        SIGN, Y0, Y1
+	VMOVUPD      CLAMP, Y4
+	VMAXPD       Y1, Y4, Y1
+	VMULPD       LOG2E, Y1, Y2
+	VROUNDPD     $0, Y2, Y2
+	VFNMADD231PD LN2HI, Y2, Y1
+	VFNMADD231PD LN2LO, Y2, Y1
+	VMOVUPD      INV13, Y3
+	VFMADD213PD  INV12, Y1, Y3
+	VFMADD213PD  INV11, Y1, Y3
+	VFMADD213PD  INV10, Y1, Y3
+	VFMADD213PD  INV9, Y1, Y3
+	VFMADD213PD  INV8, Y1, Y3
+	VFMADD213PD  INV7, Y1, Y3
+	VFMADD213PD  INV6, Y1, Y3
+	VFMADD213PD  INV5, Y1, Y3
+	VFMADD213PD  INV4, Y1, Y3
+	VFMADD213PD  INV3, Y1, Y3
+	VFMADD213PD  INV2, Y1, Y3
+	VFMADD213PD  INV1, Y1, Y3
+	VFMADD213PD  INV0, Y1, Y3
+	VCVTPD2DQY   Y2, X4
+	VPSRAD       $1, X4, X5
+	VPSUBD       X5, X4, X4
+	VPMOVSXDQ    X5, Y5
+	VPMOVSXDQ    X4, Y4
+	VPADDQ       BIAS, Y5, Y5
+	VPADDQ       BIAS, Y4, Y4
+	VPSLLQ       $52, Y5, Y5
+	VPSLLQ       $52, Y4, Y4
+	VMULPD       Y5, Y3, Y3
+	VMULPD       Y4, Y3, Y3
+	VMOVUPD      Y3, (SI)
+
+	// log1p(e)
+	VADDPD    ONE, Y3, Y7
+	VSUBPD    ONE, Y7, Y8
+	VSUBPD    Y8, Y3, Y8
+	VDIVPD    Y7, Y8, Y8
+	VCMPPD    $0x1D, SQRT2M1, Y3, Y9
+	VANDPD    Y9, Y8, Y8
+	VMULPD    HALF, Y7, Y10
+	VSUBPD    ONE, Y10, Y10
+	VBLENDVPD Y9, Y10, Y3, Y10
+	VANDPD    ONE, Y9, Y11
+	VMULPD    HALF, Y10, Y12
+	VMULPD    Y10, Y12, Y12
+	VADDPD    TWO, Y10, Y13
+	VDIVPD    Y13, Y10, Y13
+	VMULPD    Y13, Y13, Y14
+	VMOVUPD   LP7, Y15
+	VFMADD213PD LP6, Y14, Y15
+	VFMADD213PD LP5, Y14, Y15
+	VFMADD213PD LP4, Y14, Y15
+	VFMADD213PD LP3, Y14, Y15
+	VFMADD213PD LP2, Y14, Y15
+	VFMADD213PD LP1, Y14, Y15
+	VMULPD    Y15, Y14, Y15
+	VADDPD    Y15, Y12, Y15
+	VMULPD    Y15, Y13, Y15
+	VMULPD    LN2LO, Y11, Y14
+	VADDPD    Y8, Y14, Y14
+	VADDPD    Y14, Y15, Y15
+	VSUBPD    Y15, Y12, Y15
+	VSUBPD    Y10, Y15, Y15
+	VMULPD    LN2HI, Y11, Y14
+	VSUBPD    Y15, Y14, Y15
+
+	// l = log1p(e) + (t ≥ 0 ? 0 : −t)
+	VXORPD  Y14, Y14, Y14
+	VCMPPD  $0x1D, Y14, Y0, Y13
+	VXORPD  SIGN, Y0, Y12
+	VANDNPD Y12, Y13, Y12
+	VADDPD  Y12, Y15, Y15
+
+	VADDPD  Y15, Y6, Y6
+	ADDQ $32, DX
+	ADDQ $32, BX
+	ADDQ $32, SI
+	DECQ CX
+	JNZ  unweighted
+
+lossdone:
+	MOVQ    part+48(FP), AX
+	VMOVUPD Y6, (AX)
+	VZEROUPPER
+	RET
+
+// func gradAsm(dd, r, z, y, s, e *float64, c float64, n int, part *[4]float64)
+//
+// Four rows at a time: Y0 t = y·z, Y1 the mask t ≥ 0, Y2 σ, Y3 1 − σ,
+// Y4 cs, Y5 dd, Y7 r, Y6 the running sums of r, Y8 c, Y9 zero.
+TEXT ·gradAsm(SB), NOSPLIT, $0-72
+	MOVQ dd+0(FP), DI
+	MOVQ r+8(FP), R9
+	MOVQ z+16(FP), DX
+	MOVQ y+24(FP), BX
+	MOVQ s+32(FP), R10
+	MOVQ e+40(FP), SI
+	VBROADCASTSD c+48(FP), Y8
+	MOVQ n+56(FP), CX
+	SHRQ $2, CX
+	VXORPD Y6, Y6, Y6
+	VXORPD Y9, Y9, Y9
+
+grad_loop:
+	VMOVUPD   (BX), Y10
+	VMULPD    (DX), Y10, Y0
+	VCMPPD    $0x1D, Y9, Y0, Y1
+	VMOVUPD   (SI), Y11
+	VADDPD    ONE, Y11, Y12
+	VBLENDVPD Y1, ONE, Y11, Y2
+	VDIVPD    Y12, Y2, Y2
+	VMOVUPD   ONE, Y3
+	VSUBPD    Y2, Y3, Y3
+	VMOVAPD   Y8, Y4
+	TESTQ     R10, R10
+	JZ        grad_noweight
+	VMULPD    (R10), Y8, Y4
+	ADDQ      $32, R10
+
+grad_noweight:
+	VMULPD  Y2, Y4, Y5
+	VMULPD  Y3, Y5, Y5
+	VMOVUPD Y5, (DI)
+	VXORPD  SIGN, Y4, Y4
+	VMULPD  Y10, Y4, Y7
+	VMULPD  Y3, Y7, Y7
+	VMOVUPD Y7, (R9)
+	VADDPD  Y7, Y6, Y6
+	ADDQ    $32, DI
+	ADDQ    $32, R9
+	ADDQ    $32, DX
+	ADDQ    $32, BX
+	ADDQ    $32, SI
+	DECQ    CX
+	JNZ     grad_loop
+	MOVQ    part+64(FP), AX
+	VMOVUPD Y6, (AX)
+	VZEROUPPER
+	RET

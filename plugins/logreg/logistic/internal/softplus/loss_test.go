@@ -1,0 +1,196 @@
+package softplus
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// lossInputs returns n margins (before the offset), labels ±1 and weights
+// in [0, 2), some 0.
+func lossInputs(n int) (z, y, s []float64) {
+	rng := rand.New(rand.NewPCG(uint64(n), 3))
+	ts := margins(n)
+	z, y, s = make([]float64, n), make([]float64, n), make([]float64, n)
+	for i := range n {
+		z[i] = ts[i%len(ts)]
+		y[i] = 1
+		if rng.IntN(2) == 0 {
+			y[i] = -1
+		}
+		if rng.IntN(5) > 0 {
+			s[i] = 2 * rng.Float64()
+		}
+	}
+	return z, y, s
+}
+
+// TestLossAsmMatchesGo and TestGradAsmMatchesGo: the assembly parts give
+// the bits of the Go ones, weighted and not.
+func TestLossAsmMatchesGo(t *testing.T) {
+	if !useAsm {
+		t.Skip("the processor has no AVX2 and FMA: the assembly kernels never run here")
+	}
+	for _, weighted := range []bool{false, true} {
+		z, y, s := lossInputs(4096)
+		if !weighted {
+			s = nil
+		}
+		z2 := append([]float64(nil), z...)
+		e, e2 := make([]float64, len(z)), make([]float64, len(z))
+		var got, want [4]float64
+		var sp *float64
+		if s != nil {
+			sp = &s[0]
+		}
+		lossAsm(&z[0], 0.25, &y[0], sp, &e[0], len(z), &got)
+		lossGo(z2, 0.25, y, s, e2, &want)
+		for i := range z {
+			if !same(z[i], z2[i]) || !same(e[i], e2[i]) {
+				t.Fatalf("weighted %v, row %d: z %v, e %v; Go %v, %v", weighted, i, z[i], e[i], z2[i], e2[i])
+			}
+		}
+		for k := range got {
+			if !same(got[k], want[k]) {
+				t.Errorf("weighted %v: running sum %d = %v, Go %v", weighted, k, got[k], want[k])
+			}
+		}
+	}
+}
+
+func TestGradAsmMatchesGo(t *testing.T) {
+	if !useAsm {
+		t.Skip("the processor has no AVX2 and FMA: the assembly kernels never run here")
+	}
+	for _, weighted := range []bool{false, true} {
+		z, y, s := lossInputs(4096)
+		if !weighted {
+			s = nil
+		}
+		e := make([]float64, len(z))
+		Loss(z, 0, y, s, e)
+		dd, r, dd2, r2 := make([]float64, len(z)), make([]float64, len(z)), make([]float64, len(z)), make([]float64, len(z))
+		var got, want [4]float64
+		var sp *float64
+		if s != nil {
+			sp = &s[0]
+		}
+		gradAsm(&dd[0], &r[0], &z[0], &y[0], sp, &e[0], 0.7, len(z), &got)
+		for i := range z {
+			want[i%4] += grad1(dd2, r2, z, y, s, e, 0.7, i)
+		}
+		for i := range z {
+			if !same(dd[i], dd2[i]) || !same(r[i], r2[i]) {
+				t.Fatalf("weighted %v, row %d (t = %v): dd %v, r %v; Go %v, %v", weighted, i, y[i]*z[i], dd[i], r[i], dd2[i], r2[i])
+			}
+		}
+		for k := range got {
+			if !same(got[k], want[k]) {
+				t.Errorf("weighted %v: running sum %d = %v, Go %v", weighted, k, got[k], want[k])
+			}
+		}
+	}
+}
+
+// TestLossAndGrad checks Loss and Grad against the definitions evaluated
+// with math, for lengths around multiples of 4.
+func TestLossAndGrad(t *testing.T) {
+	for _, n := range []int{0, 1, 3, 4, 5, 7, 8, 61} {
+		for _, weighted := range []bool{false, true} {
+			name := fmt.Sprintf("n %d weighted %v", n, weighted)
+			z, y, s := lossInputs(n)
+			for i := range z { // finite margins of moderate size
+				z[i] = math.Mod(z[i], 30)
+				if math.IsNaN(z[i]) || math.IsInf(z[i], 0) {
+					z[i] = 0.5
+				}
+			}
+			if !weighted {
+				s = nil
+			}
+			orig := append([]float64(nil), z...)
+			e := make([]float64, n)
+			loss := Loss(z, -0.5, y, s, e)
+			var want, abs float64
+			for i := range z {
+				if z[i] != orig[i]-0.5 {
+					t.Fatalf("%s: z[%d] = %v, want %v", name, i, z[i], orig[i]-0.5)
+				}
+				m := y[i] * z[i]
+				l := math.Log1p(math.Exp(-math.Abs(m))) + math.Max(-m, 0)
+				w := 1.0
+				if s != nil {
+					w = s[i]
+				}
+				want += w * l
+				abs += math.Abs(w * l)
+				if d := math.Abs(e[i] - math.Exp(-math.Abs(m))); d > 2e-16*e[i] {
+					t.Fatalf("%s: e[%d] = %v, want %v", name, i, e[i], math.Exp(-math.Abs(m)))
+				}
+			}
+			if math.Abs(loss-want) > 1e-14*abs {
+				t.Errorf("%s: loss %v, want %v", name, loss, want)
+			}
+			dd, r := make([]float64, n), make([]float64, n)
+			gsum := Grad(dd, r, z, y, s, e, 2)
+			var wantSum, absSum float64
+			for i := range z {
+				m := y[i] * z[i]
+				sg := 1 / (1 + math.Exp(-m))
+				cs := 2.0
+				if s != nil {
+					cs *= s[i]
+				}
+				if math.Abs(dd[i]-cs*sg*(1-sg)) > 1e-15*(cs+1) || math.Abs(r[i]+cs*y[i]*(1-sg)) > 1e-15*(cs+1) {
+					t.Fatalf("%s: row %d: dd %v, r %v; want %v, %v", name, i, dd[i], r[i], cs*sg*(1-sg), -cs*y[i]*(1-sg))
+				}
+				wantSum += r[i]
+				absSum += math.Abs(r[i])
+			}
+			if math.Abs(gsum-wantSum) > 1e-14*absSum {
+				t.Errorf("%s: Σ r = %v, want %v", name, gsum, wantSum)
+			}
+		}
+	}
+}
+
+func BenchmarkLoss(b *testing.B) {
+	z, y, _ := lossInputs(18000)
+	for i := range z {
+		z[i] = math.Mod(z[i], 30)
+	}
+	e := make([]float64, len(z))
+	for b.Loop() {
+		Loss(z, 0, y, nil, e)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(z)), "ns/row")
+}
+
+func BenchmarkGrad(b *testing.B) {
+	z, y, _ := lossInputs(18000)
+	e, dd, r := make([]float64, len(z)), make([]float64, len(z)), make([]float64, len(z))
+	Loss(z, 0, y, nil, e)
+	for b.Loop() {
+		Grad(dd, r, z, y, nil, e, 1)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(z)), "ns/row")
+}
+
+func TestSum(t *testing.T) {
+	for _, c := range []struct {
+		v    []float64
+		want float64
+	}{
+		{nil, 0},
+		{[]float64{1}, 1},
+		{[]float64{1, 2, 3, 4, 5}, 15},
+		// (1e16 + -1e16) + (1 + 1): the order of the running sums keeps
+		// the ones that a left-to-right sum would lose.
+		{[]float64{1e16, 1, -1e16, 1}, 2},
+	} {
+		if got := Sum(c.v); got != c.want {
+			t.Errorf("Sum(%v) = %v, want %v", c.v, got, c.want)
+		}
+	}
+}
