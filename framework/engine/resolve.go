@@ -66,6 +66,7 @@ type ResolveOptions struct {
 // reports every problem it finds as a diagnostic with its location.
 func Resolve(ctx context.Context, exp *config.Experiment, h *host.Host, opt ResolveOptions) (*Grid, hcl.Diagnostics) {
 	r := &resolver{ctx: ctx, exp: exp, host: h, opt: opt}
+	r.prestart()
 	g := &Grid{Experiment: exp, Metrics: exp.Metrics, Host: h}
 	for i, m := range exp.Metrics {
 		if _, err := metrics.Lookup(m); err != nil {
@@ -656,6 +657,35 @@ func (r *resolver) schemes() (map[string][]string, error) {
 		}
 	}
 	return offers, nil
+}
+
+// prestart starts, in the background, the plugins the experiment names:
+// its learners' and reductions', and the default reducer for a reduction
+// that names none (probed: stopped again unless the grid uses it). Their
+// processes come up while the datasets load; the resolver's own calls to
+// Host.Get wait for the same start and report its failure.
+func (r *resolver) prestart() {
+	var names []string
+	add := func(name string) {
+		if name != "" && !slices.Contains(names, name) {
+			names = append(names, name)
+		}
+	}
+	for _, l := range r.exp.Learners {
+		add(l.Plugin)
+	}
+	for _, rd := range r.exp.Reductions {
+		add(rd.Plugin)
+		if d := r.opt.DefaultReducer; rd.Plugin == "" && d != "" && !slices.Contains(names, d) {
+			if r.host.Running(d) == nil && !slices.Contains(r.probed, d) {
+				r.probed = append(r.probed, d)
+			}
+			add(d)
+		}
+	}
+	for _, name := range names {
+		go r.host.Get(r.ctx, name) // the resolver's own Get reports a failure
+	}
 }
 
 // stopProbed stops the plugins started only to ask for their schemes

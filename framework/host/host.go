@@ -37,12 +37,16 @@ const BinaryPrefix = "bench-plugin-"
 
 // Binary is a plugin binary found on disk.
 type Binary struct {
-	Name   string // the name experiment files use: the file name without BinaryPrefix
-	Path   string
-	SHA256 string // lower-case hex digest of the file
+	Name string // the name experiment files use: the file name without BinaryPrefix
+	Path string
+	// SHA256 is the lower-case hex digest of the file, taken when the
+	// host first starts it (Discover leaves it empty): a run reads only
+	// the binaries it starts.
+	SHA256 string
 }
 
-// Discover lists the plugin binaries in dir, sorted by name.
+// Discover lists the plugin binaries in dir, sorted by name, without
+// reading them (their SHA256 is empty).
 func Discover(dir string) ([]Binary, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -59,11 +63,7 @@ func Discover(dir string) ([]Binary, error) {
 			continue
 		}
 		path := filepath.Join(dir, name)
-		sum, err := fileSHA256(path)
-		if err != nil {
-			return nil, fmt.Errorf("plugin %s: %w", name, err)
-		}
-		out = append(out, Binary{Name: strings.TrimSuffix(strings.TrimPrefix(name, BinaryPrefix), ".exe"), Path: path, SHA256: sum})
+		out = append(out, Binary{Name: strings.TrimSuffix(strings.TrimPrefix(name, BinaryPrefix), ".exe"), Path: path})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, nil
@@ -236,12 +236,8 @@ func New(dir string, log io.Writer) *Host {
 // plugin's name is the file name without BinaryPrefix. Its stderr is
 // copied to log (which may be nil). The caller stops it with Kill.
 func Open(ctx context.Context, path string, log io.Writer) (*Plugin, error) {
-	sum, err := fileSHA256(path)
-	if err != nil {
-		return nil, fmt.Errorf("plugin %s: %w", path, err)
-	}
 	name := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(path), BinaryPrefix), ".exe")
-	return New(filepath.Dir(path), log).start(ctx, Binary{Name: name, Path: path, SHA256: sum})
+	return New(filepath.Dir(path), log).start(ctx, Binary{Name: name, Path: path})
 }
 
 // SetProfileDir asks the plugin processes the host starts from now on to
@@ -343,6 +339,10 @@ func (h *Host) Running(name string) *Plugin {
 }
 
 func (h *Host) start(ctx context.Context, b Binary) (*Plugin, error) {
+	b, err := h.checksum(b)
+	if err != nil {
+		return nil, err
+	}
 	sum, err := hex.DecodeString(b.SHA256)
 	if err != nil {
 		return nil, fmt.Errorf("plugin %s: %w", b.Name, err)
@@ -401,6 +401,34 @@ func (h *Host) start(ctx context.Context, b Binary) (*Plugin, error) {
 		return fail(err)
 	}
 	return p, nil
+}
+
+// checksum returns b with its SHA256: the one taken when the host first
+// started the binary, so that a process started again (after a crash)
+// must be the same file, else the file's digest now, which it keeps.
+func (h *Host) checksum(b Binary) (Binary, error) {
+	if b.SHA256 != "" {
+		return b, nil
+	}
+	h.mu.Lock()
+	known := h.binaries[b.Name]
+	h.mu.Unlock()
+	if known.Path == b.Path && known.SHA256 != "" {
+		b.SHA256 = known.SHA256
+		return b, nil
+	}
+	sum, err := fileSHA256(b.Path)
+	if err != nil {
+		return b, fmt.Errorf("plugin %s: %w", b.Name, err)
+	}
+	b.SHA256 = sum
+	h.mu.Lock()
+	if known, ok := h.binaries[b.Name]; ok && known.Path == b.Path {
+		known.SHA256 = sum
+		h.binaries[b.Name] = known
+	}
+	h.mu.Unlock()
+	return b, nil
 }
 
 // probe asks the plugin's learner and reducer services for their Info and

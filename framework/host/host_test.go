@@ -54,8 +54,8 @@ func TestDiscover(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(bins) != 1 || bins[0].Name != "reducers" || len(bins[0].SHA256) != 64 {
-		t.Fatalf("discovered %+v, want only reducers", bins)
+	if len(bins) != 1 || bins[0].Name != "reducers" || bins[0].SHA256 != "" {
+		t.Fatalf("discovered %+v, want only reducers, not read", bins)
 	}
 	if _, err := Discover(filepath.Join(dir, "missing")); err == nil {
 		t.Fatal("a missing directory must be an error")
@@ -87,17 +87,23 @@ func TestStartDispenseAndStop(t *testing.T) {
 	}
 }
 
-// TestChecksumGuardsTheBinary: a binary replaced after discovery does not
-// start (go-plugin's SecureConfig with the discovered SHA-256).
+// TestChecksumGuardsTheBinary: the SHA-256 taken when the host first
+// starts a binary guards it: replaced afterwards, the binary does not start
+// again when its process has ended (go-plugin's SecureConfig).
 func TestChecksumGuardsTheBinary(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "bench-plugin-reducers")
 	copyFile(t, reducers, path, 0o755)
 	h := New(dir, nil)
 	defer h.Close()
-	if _, err := h.Binaries(); err != nil {
+	p, err := h.Get(context.Background(), "reducers")
+	if err != nil {
 		t.Fatal(err)
 	}
+	if want, _ := fileSHA256(path); p.SHA256 != want || len(want) != 64 {
+		t.Fatalf("started plugin's SHA256 %q, want the file's %q", p.SHA256, want)
+	}
+	p.Stop() // a running executable cannot be written
 	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -106,7 +112,7 @@ func TestChecksumGuardsTheBinary(t *testing.T) {
 	f.Close()
 	_, err = h.Get(context.Background(), "reducers")
 	if err == nil || !strings.Contains(err.Error(), "checksum") {
-		t.Fatalf("tampered binary: %v, want a checksum error", err)
+		t.Fatalf("tampered binary started again: %v, want a checksum error", err)
 	}
 }
 
