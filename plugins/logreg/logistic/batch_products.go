@@ -10,11 +10,15 @@ import (
 
 // productRunner returns the function that computes a round of products of
 // a batch with x: a panelRunner on workers goroutines for the dense and
-// CSR designs of this package, one product after the other with the
-// design's own methods for any other design.
+// CSR designs of this package (in sparse form for a dense design sparse
+// enough, see maxDensity), one product after the other with the design's
+// own methods for any other design.
 func productRunner(x Design, workers int) func([]*product) {
 	switch x := x.(type) {
 	case *DenseDesign:
+		if s := x.sparseForm(); s != nil {
+			return (&panelRunner{x: sparseBlocks{s}, workers: workers}).run
+		}
 		return (&panelRunner{x: denseBlocks{x}, workers: workers}).run
 	case *CSRDesign:
 		return (&panelRunner{x: sparseBlocks{x.unitMatrix()}, workers: workers}).run

@@ -45,6 +45,40 @@ type matMuler interface {
 // storage, so none of its methods allocate.
 type DenseDesign struct {
 	raw blas64.General
+	// sparse is the design in sparse form when at most maxDensity of its
+	// entries are non-zero (else nil), for the batch's products, made
+	// once when first needed.
+	sparse     *sparsemul.Matrix
+	sparseOnce sync.Once
+}
+
+// maxDensity is the largest fraction of non-zero entries of a dense design
+// whose batch products run in sparse form: below it the sparse kernels do
+// less work and read less memory (a covertype-like design, 12 non-zeros in
+// 54 columns, fits 7 problems in 195 instead of 354 ns per row and problem
+// at 320 000 rows; a single problem at 20 000 rows takes the same time).
+const maxDensity = 0.25
+
+// sparseForm returns the design in sparse form when it is sparse enough
+// (see maxDensity), else nil; it is made on the first call.
+func (m *DenseDesign) sparseForm() *sparsemul.Matrix {
+	m.sparseOnce.Do(func() {
+		n, d := m.Dims()
+		limit := int(maxDensity * float64(n) * float64(d))
+		nnz := 0
+		for i := range n {
+			for _, v := range m.row(i) {
+				if v != 0 {
+					nnz++
+				}
+			}
+			if nnz > limit {
+				return
+			}
+		}
+		m.sparse = sparsemul.FromDense(m.raw.Data, n, d, m.raw.Stride)
+	})
+	return m.sparse
 }
 
 // NewDense returns a Design view of x. x must not be modified while the

@@ -225,3 +225,34 @@ func sameBits(t *testing.T, what string, got, want []float64) {
 		}
 	}
 }
+
+// TestSparseDenseDesign: a dense design with at most maxDensity of its
+// entries non-zero runs its products in sparse form, the bits of its CSR
+// form's; a denser one does not.
+func TestSparseDenseDesign(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, keep := range []float64{0.1, 0.5} {
+		xd := randomDense(rng, 2100, 40)
+		for i := range 2100 {
+			for j := range 40 {
+				if rng.Float64() > keep {
+					xd.Set(i, j, 0)
+				} else if j%2 == 0 {
+					xd.Set(i, j, 1) // one-hot like
+				}
+			}
+		}
+		x := NewDense(xd)
+		if sparse := x.sparseForm() != nil; sparse != (keep < maxDensity) {
+			t.Fatalf("density about %v: sparse form %v", keep*0.8, sparse)
+		}
+		if keep > maxDensity {
+			continue
+		}
+		reqs := roundOf(rng, 2100, 40)
+		got, want := copyRound(reqs), copyRound(reqs)
+		productRunner(x, 2)(got)
+		productRunner(NewCSR(reftest.CSR(xd)), 1)(want)
+		sameRound(t, "sparse dense design", got, want)
+	}
+}

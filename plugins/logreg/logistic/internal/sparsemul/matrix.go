@@ -138,3 +138,42 @@ func val0(s []float64) *float64 {
 	}
 	return &s[0]
 }
+
+// FromDense returns the rows×cols matrix whose row i is
+// data[i·stride : i·stride+cols], its zeros left out and its entries
+// equal to 1 in the unit runs, every run in column order.
+func FromDense(data []float64, rows, cols, stride int) *Matrix {
+	if rows < 0 || cols < 0 || stride < cols || rows > 0 && len(data) < (rows-1)*stride+cols {
+		panic(fmt.Sprintf("sparsemul.FromDense: %d entries for %d×%d with stride %d", len(data), rows, cols, stride))
+	}
+	var nv, nu int
+	for i := range rows {
+		for _, v := range data[i*stride : i*stride+cols] {
+			switch {
+			case isUnit(v):
+				nu++
+			case v != 0:
+				nv++
+			}
+		}
+	}
+	s := &Matrix{
+		Rows: rows, Cols: cols,
+		VPtr: make([]int64, rows+1), UPtr: make([]int64, rows+1),
+		VIdx: make([]int32, 0, nv), VVal: make([]float64, 0, nv),
+		UIdx: make([]int32, 0, nu),
+	}
+	for i := range rows {
+		for j, v := range data[i*stride : i*stride+cols] {
+			switch {
+			case isUnit(v):
+				s.UIdx = append(s.UIdx, int32(j))
+			case v != 0:
+				s.VIdx = append(s.VIdx, int32(j))
+				s.VVal = append(s.VVal, v)
+			}
+		}
+		s.VPtr[i+1], s.UPtr[i+1] = int64(len(s.VIdx)), int64(len(s.UIdx))
+	}
+	return s
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/polyclass/polyclass/framework/sparse"
@@ -235,5 +236,31 @@ func BenchmarkHessParts(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/row")
 		})
+	}
+}
+
+// TestFromDense: a dense matrix (a strided view with zeros, ones and other
+// values) gives the matrix FromCSR gives for its non-zero entries.
+func TestFromDense(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	csr := randomCSR(rng, 31, 11, 8, 0)
+	const stride = 13
+	data := make([]float64, 30*stride+11)
+	for i := range data {
+		data[i] = 5 // outside the view
+	}
+	for i := range 31 {
+		clear(data[i*stride : i*stride+11])
+		idx, val := csr.Row(i)
+		for k, j := range idx {
+			data[i*stride+int(j)] = val[k]
+		}
+	}
+	got, want := FromDense(data, 31, 11, stride), FromCSR(csr)
+	if got.Rows != want.Rows || got.Cols != want.Cols || !slices.Equal(got.UPtr, want.UPtr) || !slices.Equal(got.UIdx, want.UIdx) {
+		t.Fatalf("unit runs differ: %v %v, want %v %v", got.UPtr, got.UIdx, want.UPtr, want.UIdx)
+	}
+	if !slices.Equal(got.VPtr, want.VPtr) || !slices.Equal(got.VIdx, want.VIdx) || !slices.Equal(got.VVal, want.VVal) {
+		t.Fatalf("valued runs differ")
 	}
 }
