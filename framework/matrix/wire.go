@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"hash"
-	"math"
 )
 
 // EncodedMatrix is a design matrix in its wire form, addressed by the
@@ -105,7 +104,8 @@ func StreamMatrix(m Matrix) *EncodedMatrix {
 }
 
 // EachChunk calls send with the wire bytes in order, in chunks of at most
-// ChunkSize bytes; each chunk is a new slice, which send may keep.
+// ChunkSize bytes; send may keep a chunk but must not modify it (on a
+// little-endian processor a chunk may be the matrix's own memory).
 func (e *EncodedMatrix) EachChunk(send func([]byte) error) error {
 	if e.Data == nil {
 		return e.src.chunks(e.size, send, true)
@@ -124,23 +124,27 @@ func (e *EncodedMatrix) EachChunk(send func([]byte) error) error {
 // ChunkSize bytes, each in a new buffer when fresh, else in one buffer
 // reused. It returns the first error of w.
 func (m Matrix) chunks(size int, w func([]byte) error, fresh bool) error {
+	if parts, ok := m.views(); ok {
+		for _, b := range parts {
+			for len(b) > 0 {
+				n := min(len(b), ChunkSize)
+				if err := w(b[:n:n]); err != nil {
+					return err
+				}
+				b = b[n:]
+			}
+		}
+		return nil
+	}
 	cw := &chunkWriter{w: w, fresh: fresh, buf: make([]byte, 0, min(size, ChunkSize))}
 	if c := m.CSR; c != nil {
-		for _, v := range c.Indptr {
-			cw.put8(uint64(v))
-		}
-		for _, v := range c.Indices {
-			cw.put4(uint32(v))
-		}
-		for _, v := range c.Values {
-			cw.put8(math.Float64bits(v))
-		}
+		putWords(cw, c.Indptr)
+		putWords(cw, c.Indices)
+		putWords(cw, c.Values)
 	} else if m.Dense != nil {
 		r, _ := m.Dense.Dims()
 		for i := 0; i < r; i++ {
-			for _, v := range m.Dense.RawRowView(i) {
-				cw.put8(math.Float64bits(v))
-			}
+			putWords(cw, m.Dense.RawRowView(i))
 		}
 	}
 	cw.flush()

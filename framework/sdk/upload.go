@@ -1,11 +1,9 @@
 package sdk
 
 import (
-	"encoding/binary"
 	"encoding/hex"
 	"fmt"
 	"hash"
-	"math"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -105,23 +103,17 @@ func (d *matrixDecoder) words(p []byte) int {
 	case d.indptr != nil && at < 8*len(d.indptr):
 		i := at / 8
 		n = min(len(p)/8, len(d.indptr)-i)
-		for k := range n {
-			d.indptr[i+k] = int64(binary.LittleEndian.Uint64(p[8*k:]))
-		}
+		matrix.DecodeInt64s(d.indptr[i:i+n], p)
 		n *= 8
 	case d.indptr != nil && at < 8*len(d.indptr)+4*len(d.indices):
 		i := (at - 8*len(d.indptr)) / 4
 		n = min(len(p)/4, len(d.indices)-i)
-		for k := range n {
-			d.indices[i+k] = int32(binary.LittleEndian.Uint32(p[4*k:]))
-		}
+		matrix.DecodeInt32s(d.indices[i:i+n], p)
 		n *= 4
 	default:
 		i := (at - 8*len(d.indptr) - 4*len(d.indices)) / 8
 		n = min(len(p)/8, len(d.values)-i)
-		for k := range n {
-			d.values[i+k] = math.Float64frombits(binary.LittleEndian.Uint64(p[8*k:]))
-		}
+		matrix.DecodeFloat64s(d.values[i:i+n], p)
 		n *= 8
 	}
 	d.got += n

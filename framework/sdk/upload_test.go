@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/hashicorp/go-plugin"
+	"gonum.org/v1/gonum/mat"
 
 	"github.com/polyclass/polyclass/framework/host"
 	"github.com/polyclass/polyclass/framework/sdk"
@@ -20,12 +21,30 @@ func BenchmarkUploadCSR(b *testing.B) { benchUpload(b, sdk.EncodeMatrix) }
 // made chunk by chunk (StreamMatrix), as the engine sends them.
 func BenchmarkUploadCSRStreamed(b *testing.B) { benchUpload(b, sdk.StreamMatrix) }
 
+// BenchmarkUploadDenseStreamed is BenchmarkUploadCSRStreamed with a dense
+// matrix of 100 000 rows and 54 columns (43 MB; covertype one-hot encoded,
+// as the engine sends it).
+func BenchmarkUploadDenseStreamed(b *testing.B) {
+	x := mat.NewDense(100000, 54, nil)
+	for i := range 100000 {
+		row := x.RawRowView(i)
+		for j := range 10 {
+			row[j] = float64(i%97-j) / 7
+		}
+		row[10+i%4], row[14+i%40] = 1, 1
+	}
+	benchUploadOf(b, sdk.Matrix{Dense: x}, sdk.StreamMatrix)
+}
+
 func benchUpload(b *testing.B, encode func(sdk.Matrix) *sdk.EncodedMatrix) {
+	benchUploadOf(b, sdk.Matrix{CSR: sdk.DiabetesLike()}, encode)
+}
+
+func benchUploadOf(b *testing.B, m sdk.Matrix, encode func(sdk.Matrix) *sdk.EncodedMatrix) {
 	ctx := context.Background()
 	client, _ := plugin.TestPluginGRPCConn(b, false, map[string]plugin.Plugin{sdk.LearnerPluginName: &sdk.LearnerPlugin{Impl: &meanLearner{}}})
 	b.Cleanup(func() { client.Close() })
 	c := host.NewLearnerClient(client.Conn)
-	m := sdk.Matrix{CSR: sdk.DiabetesLike()}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {

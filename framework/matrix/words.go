@@ -1,0 +1,124 @@
+package matrix
+
+import (
+	"encoding/binary"
+	"math"
+	"unsafe"
+)
+
+// nativeLittle reports whether the processor stores words little endian,
+// the wire's byte order: the words of a slice are then its wire bytes, and
+// they are copied as they are.
+var nativeLittle = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
+
+// bytesOf returns the memory of s as bytes (no copy).
+func bytesOf[T int32 | int64 | float64](s []T) []byte {
+	if len(s) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), len(s)*int(unsafe.Sizeof(s[0])))
+}
+
+// views returns the wire bytes of m as views of its own memory, in order,
+// when the processor's byte order is the wire's and the matrix's words lie
+// together (a dense matrix's rows one after the other); else ok is false.
+func (m Matrix) views() (parts [][]byte, ok bool) {
+	if !nativeLittle {
+		return nil, false
+	}
+	return m.memory()
+}
+
+// memory returns the memory of m's words as views, in wire order, when
+// they lie together (see views).
+func (m Matrix) memory() (parts [][]byte, ok bool) {
+	if c := m.CSR; c != nil {
+		return [][]byte{bytesOf(c.Indptr), bytesOf(c.Indices), bytesOf(c.Values)}, true
+	}
+	if m.Dense == nil {
+		return nil, true
+	}
+	raw := m.Dense.RawMatrix()
+	if raw.Stride != raw.Cols && raw.Rows > 1 {
+		return nil, false
+	}
+	if raw.Rows == 0 || raw.Cols == 0 {
+		return nil, true
+	}
+	return [][]byte{bytesOf(raw.Data[:(raw.Rows-1)*raw.Stride+raw.Cols])}, true
+}
+
+// DecodeFloat64s sets dst[i] to the float64 whose little-endian bits are
+// p[8i:8i+8], for every i < len(dst); p must hold 8·len(dst) bytes.
+func DecodeFloat64s(dst []float64, p []byte) { decodeFloat64s(dst, p, nativeLittle) }
+
+func decodeFloat64s(dst []float64, p []byte, native bool) {
+	if native {
+		copy(bytesOf(dst), p[:8*len(dst)])
+		return
+	}
+	for i := range dst {
+		dst[i] = math.Float64frombits(binary.LittleEndian.Uint64(p[8*i:]))
+	}
+}
+
+// DecodeInt64s sets dst[i] to the little-endian int64 p[8i:8i+8].
+func DecodeInt64s(dst []int64, p []byte) { decodeInt64s(dst, p, nativeLittle) }
+
+func decodeInt64s(dst []int64, p []byte, native bool) {
+	if native {
+		copy(bytesOf(dst), p[:8*len(dst)])
+		return
+	}
+	for i := range dst {
+		dst[i] = int64(binary.LittleEndian.Uint64(p[8*i:]))
+	}
+}
+
+// DecodeInt32s sets dst[i] to the little-endian int32 p[4i:4i+4].
+func DecodeInt32s(dst []int32, p []byte) { decodeInt32s(dst, p, nativeLittle) }
+
+func decodeInt32s(dst []int32, p []byte, native bool) {
+	if native {
+		copy(bytesOf(dst), p[:4*len(dst)])
+		return
+	}
+	for i := range dst {
+		dst[i] = int32(binary.LittleEndian.Uint32(p[4*i:]))
+	}
+}
+
+// putWords appends the wire bytes of s (little-endian words of size
+// bytes) to the chunks, in bulk when the processor's byte order is the
+// wire's.
+func putWords[T int32 | int64 | float64](cw *chunkWriter, s []T) {
+	putWordsAs(cw, s, nativeLittle)
+}
+
+// putWordsAs is putWords, in bulk when native.
+func putWordsAs[T int32 | int64 | float64](cw *chunkWriter, s []T, native bool) {
+	if !native {
+		for _, v := range s {
+			switch v := any(v).(type) {
+			case int32:
+				cw.put4(uint32(v))
+			case int64:
+				cw.put8(uint64(v))
+			case float64:
+				cw.put8(math.Float64bits(v))
+			}
+		}
+		return
+	}
+	for b := bytesOf(s); len(b) > 0; {
+		if len(cw.buf) == cap(cw.buf) {
+			cw.flush()
+			if cap(cw.buf) == 0 {
+				cw.buf = make([]byte, 0, ChunkSize)
+			}
+		}
+		n := copy(cw.buf[len(cw.buf):cap(cw.buf)], b)
+		cw.buf = cw.buf[:len(cw.buf)+n]
+		b = b[n:]
+	}
+}
