@@ -90,9 +90,9 @@ func (x denseBlocks) hess(h, hb, t []float64, i0, rows int, v []float64, w int, 
 	blockmul.Hess(h, hb, t, x.rows(i0), x.m.raw.Stride, rows, x.m.raw.Cols, v, w, dd, vb)
 }
 
-// sparseBlocks are the products of a CSR design: sparsemul's kernels on
-// the design with its unit entries apart, the weighting of blockmul.Scale
-// between them for a Hessian product.
+// sparseBlocks are the products of a CSR design (or of a dense design in
+// sparse form): sparsemul's kernels on the design with its unit entries
+// apart.
 type sparseBlocks struct{ m *sparsemul.Matrix }
 
 func (x sparseBlocks) dims() (n, d int) { return x.m.Rows, x.m.Cols }
@@ -112,8 +112,7 @@ func (x sparseBlocks) addTrans(h []float64, i0, rows int, t []float64, w int, sq
 }
 
 func (x sparseBlocks) hess(h, hb, t []float64, i0, rows int, v []float64, w int, dd, vb []float64) {
-	x.m.Mul(t, i0, i0+rows, v, w)
-	blockmul.Scale(t, rows, w, dd, vb, hb)
+	x.m.MulScale(t, i0, i0+rows, v, w, dd, vb, hb)
 	x.m.AddTrans(h, i0, i0+rows, t, w)
 }
 

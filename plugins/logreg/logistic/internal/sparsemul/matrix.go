@@ -82,8 +82,42 @@ func (m *Matrix) Mul(t []float64, r0, r1 int, v []float64, w int) {
 	case w == 1:
 		mul1Asm(&t[0], &v[0], r1-r0, &m.VPtr[r0], idx0(m.VIdx), val0(m.VVal), &m.UPtr[r0], idx0(m.UIdx))
 	default:
-		for c := 0; c < w; c += 4 {
-			mul4Asm(&t[c], w, &v[c], w, r1-r0, &m.VPtr[r0], idx0(m.VIdx), val0(m.VVal), &m.UPtr[r0], idx0(m.UIdx))
+		for c := 0; c < w; c += lanes(c, w) {
+			if lanes(c, w) == 8 {
+				mul8Asm(&t[c], w, &v[c], w, r1-r0, &m.VPtr[r0], idx0(m.VIdx), val0(m.VVal), &m.UPtr[r0], idx0(m.UIdx))
+			} else {
+				mul4Asm(&t[c], w, &v[c], w, r1-r0, &m.VPtr[r0], idx0(m.VIdx), val0(m.VVal), &m.UPtr[r0], idx0(m.UIdx))
+			}
+		}
+	}
+}
+
+// MulScale is Mul followed by the weighting of Hess: with t the product,
+// it sets t[(r−r0)·w+c] = (t + vb[c])·dd[(r−r0)·w+c], the sum and the
+// product each rounded, and adds it to hb[c], row after row.
+func (m *Matrix) MulScale(t []float64, r0, r1 int, v []float64, w int, dd, vb, hb []float64) {
+	m.check("MulScale", r0, r1, w)
+	need("MulScale", "t", t, (r1-r0)*w)
+	need("MulScale", "dd", dd, (r1-r0)*w)
+	need("MulScale", "v", v, m.Cols*w)
+	need("MulScale", "vb", vb, w)
+	need("MulScale", "hb", hb, w)
+	if r1 == r0 {
+		return
+	}
+	switch {
+	case !useAsm:
+		m.mulGo(t, r0, r1, v, w)
+		scaleGo(t, r1-r0, w, dd, vb, hb)
+	case w == 1:
+		mulScale1Asm(&t[0], &v[0], r1-r0, &m.VPtr[r0], idx0(m.VIdx), val0(m.VVal), &m.UPtr[r0], idx0(m.UIdx), &dd[0], vb[0], &hb[0])
+	default:
+		for c := 0; c < w; c += lanes(c, w) {
+			if lanes(c, w) == 8 {
+				mulScale8Asm(&t[c], w, &v[c], w, r1-r0, &m.VPtr[r0], idx0(m.VIdx), val0(m.VVal), &m.UPtr[r0], idx0(m.UIdx), &dd[c], &vb[c], &hb[c])
+			} else {
+				mulScale4Asm(&t[c], w, &v[c], w, r1-r0, &m.VPtr[r0], idx0(m.VIdx), val0(m.VVal), &m.UPtr[r0], idx0(m.UIdx), &dd[c], &vb[c], &hb[c])
+			}
 		}
 	}
 }
@@ -117,10 +151,23 @@ func (m *Matrix) addTrans(name string, h []float64, r0, r1 int, t []float64, w i
 	case w == 1:
 		addTrans1Asm(&h[0], &t[0], r1-r0, &m.VPtr[r0], idx0(m.VIdx), val0(m.VVal), &m.UPtr[r0], idx0(m.UIdx), s)
 	default:
-		for c := 0; c < w; c += 4 {
-			addTrans4Asm(&h[c], w, &t[c], w, r1-r0, &m.VPtr[r0], idx0(m.VIdx), val0(m.VVal), &m.UPtr[r0], idx0(m.UIdx), s)
+		for c := 0; c < w; c += lanes(c, w) {
+			if lanes(c, w) == 8 {
+				addTrans8Asm(&h[c], w, &t[c], w, r1-r0, &m.VPtr[r0], idx0(m.VIdx), val0(m.VVal), &m.UPtr[r0], idx0(m.UIdx), s)
+			} else {
+				addTrans4Asm(&h[c], w, &t[c], w, r1-r0, &m.VPtr[r0], idx0(m.VIdx), val0(m.VVal), &m.UPtr[r0], idx0(m.UIdx), s)
+			}
 		}
 	}
+}
+
+// lanes returns the lanes the kernels take at lane c of a panel of width w
+// (a multiple of 4): eight while eight are left, else four.
+func lanes(c, w int) int {
+	if w-c >= 8 {
+		return 8
+	}
+	return 4
 }
 
 // idx0 and val0 return the address of a run's first element, or of a

@@ -66,9 +66,10 @@ func sameBits(t *testing.T, what string, got, want []float64) {
 	}
 }
 
-// TestAsmMatchesGo: the assembly kernels give the bits of the Go versions,
-// for one lane and panels of 4 to 12 lanes, whole matrices and row ranges,
-// with and without special values.
+// TestAsmMatchesGo: the assembly kernels (Mul, MulScale, AddTrans,
+// AddTransSq) give the bits of the Go versions, for one lane and panels of
+// 4 to 12 lanes, whole matrices and row ranges, with and without special
+// values.
 func TestAsmMatchesGo(t *testing.T) {
 	if !useAsm {
 		t.Skip("the processor has no AVX2 and FMA: the assembly kernels never run here")
@@ -90,6 +91,12 @@ func TestAsmMatchesGo(t *testing.T) {
 					m.mulGo(want, r0, r1, v, w)
 					m.Mul(got, r0, r1, v, w)
 					sameBits(t, name+": Mul", got, want)
+					dd, vb, hb0 := fill(rng, (r1-r0)*w), fill(rng, w), fill(rng, w)
+					ghb, whb := append([]float64(nil), hb0...), append([]float64(nil), hb0...)
+					scaleGo(want, r1-r0, w, dd, vb, whb)
+					m.MulScale(got, r0, r1, v, w, dd, vb, ghb)
+					sameBits(t, name+": MulScale t", got, want)
+					sameBits(t, name+": MulScale hb", ghb, whb)
 					for _, sq := range []bool{false, true} {
 						h0 := fill(rng, sh.cols*w)
 						gh, wh := append([]float64(nil), h0...), append([]float64(nil), h0...)
@@ -223,7 +230,7 @@ func diabetesLike(n int) *Matrix {
 func BenchmarkHessParts(b *testing.B) {
 	const n, block = 80000, 256
 	m := diabetesLike(n)
-	for _, w := range []int{1, 4} {
+	for _, w := range []int{1, 4, 8} {
 		b.Run(fmt.Sprintf("lanes=%d", w), func(b *testing.B) {
 			rng := rand.New(rand.NewPCG(1, 1))
 			v, h, tp := fill(rng, m.Cols*w), make([]float64, m.Cols*w), make([]float64, block*w)
