@@ -13,7 +13,8 @@
 // addressed by SHA-256, evicted least-recently-used beyond a byte budget),
 // parameter defaults and schema checks, gathering the rows each problem
 // uses, training the problems of a batch in parallel (or handing those that
-// share every row to a learner's optional BatchFitter), model handles and
+// share every row to a learner's optional BatchFitter, whole to a
+// ParallelBatchFitter with the workers it may use), model handles and
 // their release. Plugins in other languages implement the same gRPC services
 // directly.
 //
