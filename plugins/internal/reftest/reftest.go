@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/rand/v2"
 	"os"
 	"slices"
 	"strconv"
@@ -294,4 +295,27 @@ func Accuracy(pred, y []int) float64 {
 		}
 	}
 	return float64(ok) / float64(len(y))
+}
+
+// DiabetesLike returns an n-row CSR design shaped like diabetes130 after
+// impute → standardize → one-hot, seeded by n: 12 standard normal
+// columns, then 35 one-hot groups of 70 columns with skewed levels (as
+// diagnosis codes are), 2462 columns, 47 entries a row, 35 of them 1.
+func DiabetesLike(n int) *sparse.CSR {
+	rng := rand.New(rand.NewPCG(2, uint64(n)))
+	const numeric, groups, width = 12, 35, 70
+	m := &sparse.CSR{Rows: n, Cols: numeric + groups*width, Indptr: make([]int64, n+1)}
+	for i := range n {
+		for j := range numeric {
+			m.Indices = append(m.Indices, int32(j))
+			m.Values = append(m.Values, rng.NormFloat64())
+		}
+		for g := range groups {
+			lvl := min(int(rng.ExpFloat64()*8), width-1)
+			m.Indices = append(m.Indices, int32(numeric+g*width+lvl))
+			m.Values = append(m.Values, 1)
+		}
+		m.Indptr[i+1] = int64(len(m.Values))
+	}
+	return m
 }

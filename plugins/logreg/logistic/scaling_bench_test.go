@@ -8,7 +8,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/polyclass/polyclass/framework/sparse"
+	"github.com/polyclass/polyclass/plugins/internal/reftest"
 )
 
 // covertypeLike returns an n×54 dense design shaped like covertype after
@@ -96,34 +96,11 @@ func BenchmarkHessVec(b *testing.B) {
 	}
 }
 
-// diabetesLike returns an n-row CSR design shaped like diabetes130 after
-// impute → standardize → one-hot: 12 standard normal columns, then 35
-// one-hot groups (one of 70 columns each, some of ~800), 2462 columns.
-func diabetesLike(n int) *CSRDesign {
-	rng := rand.New(rand.NewPCG(2, uint64(n)))
-	const numeric, groups, width = 12, 35, 70
-	m := &sparse.CSR{Rows: n, Cols: numeric + groups*width, Indptr: make([]int64, n+1)}
-	for i := range n {
-		for j := range numeric {
-			m.Indices = append(m.Indices, int32(j))
-			m.Values = append(m.Values, rng.NormFloat64())
-		}
-		for g := range groups {
-			// Skewed levels, as diagnoses codes are.
-			lvl := min(int(rng.ExpFloat64()*8), width-1)
-			m.Indices = append(m.Indices, int32(numeric+g*width+lvl))
-			m.Values = append(m.Values, 1)
-		}
-		m.Indptr[i+1] = int64(len(m.Values))
-	}
-	return NewCSR(m)
-}
-
 // BenchmarkHessVecCSR is BenchmarkHessVec (the batch's runner) on a
 // diabetes-like CSR design of 80 000 rows.
 func BenchmarkHessVecCSR(b *testing.B) {
 	const n = 80000
-	x := diabetesLike(n)
+	x := NewCSR(reftest.DiabetesLike(n))
 	_, d := x.Dims()
 	v, dd := make([]float64, d), make([]float64, n)
 	for j := range v {

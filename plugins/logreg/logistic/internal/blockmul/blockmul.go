@@ -103,6 +103,18 @@ func Hess(h, hb, t, x []float64, stride, rows, d int, v []float64, w int, dd, vb
 	addTrans("Hess", h, x, stride, rows, d, t, w, false)
 }
 
+// Scale sets t[r·w+c] = (t[r·w+c] + vb[c])·dd[r·w+c] for r < rows and
+// c < w, the sum and the product each rounded, and adds each new t[r·w+c]
+// to hb[c], row after row: the weighting step of Hess, in Go, for the
+// products computed elsewhere (package sparsemul's, without assembly).
+func Scale(t []float64, rows, w int, dd, vb, hb []float64) {
+	need("Scale", "t", t, rows*w)
+	need("Scale", "dd", dd, rows*w)
+	need("Scale", "vb", vb, w)
+	need("Scale", "hb", hb, w)
+	scaleGo(t, rows, w, dd, vb, hb)
+}
+
 // check panics unless the block and the width are consistent.
 func check(name string, x []float64, stride, rows, d, w int) {
 	if rows < 0 || d < 0 || stride < d || w < 0 || w != 1 && w%Lanes != 0 {

@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/polyclass/polyclass/plugins/logreg/logistic/internal/bitstest"
 )
 
 // shapes are the block shapes the tests run: rows around multiples of 4,
@@ -37,22 +39,6 @@ func fill(rng *rand.Rand, n int, special float64) []float64 {
 		}
 	}
 	return s
-}
-
-// same reports whether a and b have the same bits, or are both NaN: the
-// payload and sign of a NaN depend on the order of an addition's operands,
-// which the compiler may choose.
-func same(a, b float64) bool {
-	return math.Float64bits(a) == math.Float64bits(b) || math.IsNaN(a) && math.IsNaN(b)
-}
-
-func sameBits(t *testing.T, what string, got, want []float64) {
-	t.Helper()
-	for i := range want {
-		if !same(got[i], want[i]) {
-			t.Fatalf("%s[%d] = %v (%#x), want %v (%#x)", what, i, got[i], math.Float64bits(got[i]), want[i], math.Float64bits(want[i]))
-		}
-	}
 }
 
 // TestAsmMatchesGo: every assembly kernel gives the bits of its Go
@@ -90,7 +76,7 @@ func checkAsm(t *testing.T, rng *rand.Rand, rows, d, w, stride int, special floa
 		mulAsm(&got[0], &x[0], stride, rows, d, &v[0], w)
 	}
 	mulGo(want, x, stride, rows, d, v, w)
-	sameBits(t, "Mul", got, want)
+	bitstest.Equal(t, "Mul", got, want)
 
 	ghb, whb := append([]float64(nil), hb0...), append([]float64(nil), hb0...)
 	if w == 1 {
@@ -99,8 +85,8 @@ func checkAsm(t *testing.T, rng *rand.Rand, rows, d, w, stride int, special floa
 		mulScaleAsm(&got[0], &x[0], stride, rows, d, &v[0], w, &dd[0], &vb[0], &ghb[0])
 	}
 	scaleGo(want, rows, w, dd, vb, whb)
-	sameBits(t, "mulScale t", got, want)
-	sameBits(t, "mulScale hb", ghb, whb)
+	bitstest.Equal(t, "mulScale t", got, want)
+	bitstest.Equal(t, "mulScale hb", ghb, whb)
 
 	r4 := rows &^ 3
 	if r4 == 0 {
@@ -119,7 +105,7 @@ func checkAsm(t *testing.T, rng *rand.Rand, rows, d, w, stride int, special floa
 			addTransAsm(&got[0], &x[0], stride, r4, d, &tp[0], w)
 		}
 		addTransGo(want, x, stride, r4, d, tp, w, sq)
-		sameBits(t, fmt.Sprintf("AddTrans (square %v)", sq), got, want)
+		bitstest.Equal(t, fmt.Sprintf("AddTrans (square %v)", sq), got, want)
 	}
 }
 
@@ -143,8 +129,8 @@ func TestBlocksContinue(t *testing.T) {
 				i1 := min(i0+bs, rows)
 				Hess(h, hb, scratch, x[i0*stride:], stride, i1-i0, d, v, w, dd[i0*w:], vb)
 			}
-			sameBits(t, fmt.Sprintf("w %d blocks of %d: h", w, bs), h, wantH)
-			sameBits(t, fmt.Sprintf("w %d blocks of %d: hb", w, bs), hb, wantHb)
+			bitstest.Equal(t, fmt.Sprintf("w %d blocks of %d: h", w, bs), h, wantH)
+			bitstest.Equal(t, fmt.Sprintf("w %d blocks of %d: hb", w, bs), hb, wantHb)
 		}
 		// Lane c alone, in the first lane of a 4-wide panel whose other
 		// lanes hold other values, and in a panel of its own (w = 1).
@@ -171,11 +157,11 @@ func TestBlocksContinue(t *testing.T) {
 			h0, hb0 := make([]float64, d), make([]float64, 1)
 			Hess(h0, hb0, make([]float64, rows), x, stride, rows, d, v0, 1, dd0, vb1[:1])
 			for j := range d {
-				if !same(h1[j*4], wantH[j*w+c]) || !same(h0[j], wantH[j*w+c]) {
+				if !bitstest.Same(h1[j*4], wantH[j*w+c]) || !bitstest.Same(h0[j], wantH[j*w+c]) {
 					t.Fatalf("w %d lane %d alone: h[%d] = %v (4 lanes), %v (1 lane), want %v", w, c, j, h1[j*4], h0[j], wantH[j*w+c])
 				}
 			}
-			if !same(hb1[0], wantHb[c]) || !same(hb0[0], wantHb[c]) {
+			if !bitstest.Same(hb1[0], wantHb[c]) || !bitstest.Same(hb0[0], wantHb[c]) {
 				t.Fatalf("w %d lane %d alone: hb = %v (4 lanes), %v (1 lane), want %v", w, c, hb1[0], hb0[0], wantHb[c])
 			}
 		}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/polyclass/polyclass/plugins/logreg/logistic/internal/bitstest"
 )
 
 // TestPackUnpack: Pack puts column c's row r at r·w+c, Unpack gives the
@@ -22,7 +24,7 @@ func TestPackUnpack(t *testing.T) {
 			Pack(dst, w, cols, rows)
 			for r := range rows {
 				for c := range w {
-					if !same(dst[r*w+c], cols[c][r]) {
+					if !bitstest.Same(dst[r*w+c], cols[c][r]) {
 						t.Fatalf("w %d rows %d: Pack put %v at row %d lane %d, want %v", w, rows, dst[r*w+c], r, c, cols[c][r])
 					}
 				}
@@ -37,7 +39,7 @@ func TestPackUnpack(t *testing.T) {
 			}
 			Unpack(back, dst, w, rows)
 			for c := range w {
-				sameBits(t, fmt.Sprintf("w %d rows %d: column %d", w, rows, c), back[c][:rows], cols[c][:rows])
+				bitstest.Equal(t, fmt.Sprintf("w %d rows %d: column %d", w, rows, c), back[c][:rows], cols[c][:rows])
 				if back[c][rows] != 7 {
 					t.Fatalf("w %d rows %d: Unpack wrote past column %d", w, rows, c)
 				}

@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/polyclass/polyclass/plugins/logreg/logistic/internal/bitstest"
 )
 
 // lossInputs returns n margins (before the offset), labels ±1 and weights
@@ -47,12 +49,12 @@ func TestLossAsmMatchesGo(t *testing.T) {
 		lossAsm(&z[0], 0.25, &y[0], sp, &e[0], len(z), &got)
 		lossGo(z2, 0.25, y, s, e2, &want)
 		for i := range z {
-			if !same(z[i], z2[i]) || !same(e[i], e2[i]) {
+			if !bitstest.Same(z[i], z2[i]) || !bitstest.Same(e[i], e2[i]) {
 				t.Fatalf("weighted %v, row %d: z %v, e %v; Go %v, %v", weighted, i, z[i], e[i], z2[i], e2[i])
 			}
 		}
 		for k := range got {
-			if !same(got[k], want[k]) {
+			if !bitstest.Same(got[k], want[k]) {
 				t.Errorf("weighted %v: running sum %d = %v, Go %v", weighted, k, got[k], want[k])
 			}
 		}
@@ -81,12 +83,12 @@ func TestGradAsmMatchesGo(t *testing.T) {
 			want[i%4] += grad1(dd2, r2, z, y, s, e, 0.7, i)
 		}
 		for i := range z {
-			if !same(dd[i], dd2[i]) || !same(r[i], r2[i]) {
+			if !bitstest.Same(dd[i], dd2[i]) || !bitstest.Same(r[i], r2[i]) {
 				t.Fatalf("weighted %v, row %d (t = %v): dd %v, r %v; Go %v, %v", weighted, i, y[i]*z[i], dd[i], r[i], dd2[i], r2[i])
 			}
 		}
 		for k := range got {
-			if !same(got[k], want[k]) {
+			if !bitstest.Same(got[k], want[k]) {
 				t.Errorf("weighted %v: running sum %d = %v, Go %v", weighted, k, got[k], want[k])
 			}
 		}

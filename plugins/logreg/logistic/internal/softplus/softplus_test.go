@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/polyclass/polyclass/plugins/logreg/logistic/internal/bitstest"
 )
 
 // margins returns n margins: a sweep of [-40, 40], the edges of the
@@ -36,11 +38,6 @@ func margins(n int) []float64 {
 	return t
 }
 
-// same reports whether a and b have the same bits or are both NaN.
-func same(a, b float64) bool {
-	return math.Float64bits(a) == math.Float64bits(b) || math.IsNaN(a) && math.IsNaN(b)
-}
-
 // TestAsmMatchesGo: the assembly kernel gives the bits of the Go version
 // on every margin.
 func TestAsmMatchesGo(t *testing.T) {
@@ -53,7 +50,7 @@ func TestAsmMatchesGo(t *testing.T) {
 	evalAsm(&l[0], &e[0], &ts[0], len(ts))
 	for i, v := range ts {
 		wl, we := eval(v)
-		if !same(l[i], wl) || !same(e[i], we) {
+		if !bitstest.Same(l[i], wl) || !bitstest.Same(e[i], we) {
 			t.Fatalf("t = %v (%#x): assembly (%v, %v), Go (%v, %v)", v, math.Float64bits(v), l[i], e[i], wl, we)
 		}
 	}
@@ -144,7 +141,7 @@ func TestInPlace(t *testing.T) {
 	Eval(want, e, ts)
 	Eval(ts, e, ts)
 	for i := range ts {
-		if !same(ts[i], want[i]) {
+		if !bitstest.Same(ts[i], want[i]) {
 			t.Fatalf("in place: l[%d] = %v, want %v", i, ts[i], want[i])
 		}
 	}

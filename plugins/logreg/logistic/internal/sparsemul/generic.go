@@ -64,17 +64,3 @@ func (m *Matrix) addTransGo(h []float64, r0, r1 int, t []float64, w int, sq bool
 		}
 	}
 }
-
-// scaleGo sets t[r·w+c] = (t[r·w+c] + vb[c])·dd[r·w+c] and adds it to
-// hb[c], row after row. The conversion keeps the compiler from fusing the
-// product into the sum.
-func scaleGo(t []float64, rows, w int, dd, vb, hb []float64) {
-	for r := range rows {
-		tr, dr := t[r*w:r*w+w], dd[r*w:r*w+w]
-		for c := range tr {
-			u := float64((tr[c] + vb[c]) * dr[c])
-			tr[c] = u
-			hb[c] += u
-		}
-	}
-}

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/polyclass/polyclass/framework/sparse"
+	"github.com/polyclass/polyclass/plugins/logreg/logistic/internal/blockmul"
 )
 
 // Matrix is a sparse matrix whose rows keep their entries equal to 1 apart
@@ -108,7 +109,7 @@ func (m *Matrix) MulScale(t []float64, r0, r1 int, v []float64, w int, dd, vb, h
 	switch {
 	case !useAsm:
 		m.mulGo(t, r0, r1, v, w)
-		scaleGo(t, r1-r0, w, dd, vb, hb)
+		blockmul.Scale(t, r1-r0, w, dd, vb, hb)
 	case w == 1:
 		mulScale1Asm(&t[0], &v[0], r1-r0, &m.VPtr[r0], idx0(m.VIdx), val0(m.VVal), &m.UPtr[r0], idx0(m.UIdx), &dd[0], vb[0], &hb[0])
 	default:

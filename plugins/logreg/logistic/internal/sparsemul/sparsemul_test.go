@@ -8,6 +8,10 @@ import (
 	"testing"
 
 	"github.com/polyclass/polyclass/framework/sparse"
+	"github.com/polyclass/polyclass/plugins/internal/reftest"
+	"github.com/polyclass/polyclass/plugins/logreg/logistic/internal/blockmul"
+
+	"github.com/polyclass/polyclass/plugins/logreg/logistic/internal/bitstest"
 )
 
 // randomCSR returns a rows×cols CSR matrix whose rows hold 0 to maxNNZ
@@ -52,20 +56,6 @@ func fill(rng *rand.Rand, n int) []float64 {
 	return s
 }
 
-// same reports whether a and b have the same bits or are both NaN.
-func same(a, b float64) bool {
-	return math.Float64bits(a) == math.Float64bits(b) || math.IsNaN(a) && math.IsNaN(b)
-}
-
-func sameBits(t *testing.T, what string, got, want []float64) {
-	t.Helper()
-	for i := range want {
-		if !same(got[i], want[i]) {
-			t.Fatalf("%s[%d] = %v, want %v", what, i, got[i], want[i])
-		}
-	}
-}
-
 // TestAsmMatchesGo: the assembly kernels (Mul, MulScale, AddTrans,
 // AddTransSq) give the bits of the Go versions, for one lane and panels of
 // 4 to 12 lanes, whole matrices and row ranges, with and without special
@@ -90,19 +80,19 @@ func TestAsmMatchesGo(t *testing.T) {
 					got, want := make([]float64, (r1-r0)*w), make([]float64, (r1-r0)*w)
 					m.mulGo(want, r0, r1, v, w)
 					m.Mul(got, r0, r1, v, w)
-					sameBits(t, name+": Mul", got, want)
+					bitstest.Equal(t, name+": Mul", got, want)
 					dd, vb, hb0 := fill(rng, (r1-r0)*w), fill(rng, w), fill(rng, w)
 					ghb, whb := append([]float64(nil), hb0...), append([]float64(nil), hb0...)
-					scaleGo(want, r1-r0, w, dd, vb, whb)
+					blockmul.Scale(want, r1-r0, w, dd, vb, whb)
 					m.MulScale(got, r0, r1, v, w, dd, vb, ghb)
-					sameBits(t, name+": MulScale t", got, want)
-					sameBits(t, name+": MulScale hb", ghb, whb)
+					bitstest.Equal(t, name+": MulScale t", got, want)
+					bitstest.Equal(t, name+": MulScale hb", ghb, whb)
 					for _, sq := range []bool{false, true} {
 						h0 := fill(rng, sh.cols*w)
 						gh, wh := append([]float64(nil), h0...), append([]float64(nil), h0...)
 						m.addTransGo(wh, r0, r1, tp, w, sq)
 						m.addTrans("test", gh, r0, r1, tp, w, sq)
-						sameBits(t, fmt.Sprintf("%s: AddTrans (square %v)", name, sq), gh, wh)
+						bitstest.Equal(t, fmt.Sprintf("%s: AddTrans (square %v)", name, sq), gh, wh)
 					}
 				}
 			}
@@ -132,12 +122,12 @@ func TestLanesIndependent(t *testing.T) {
 		m.Mul(one, 0, 120, v1, 1)
 		m.AddTrans(h1, 0, 120, t1, 1)
 		for r := range 120 {
-			if !same(one[r], all[r*w+c]) {
+			if !bitstest.Same(one[r], all[r*w+c]) {
 				t.Fatalf("lane %d row %d: alone %v, in a panel of %d %v", c, r, one[r], w, all[r*w+c])
 			}
 		}
 		for j := range 60 {
-			if !same(h1[j], h[j*w+c]) {
+			if !bitstest.Same(h1[j], h[j*w+c]) {
 				t.Fatalf("lane %d column %d: alone %v, in a panel of %d %v", c, j, h1[j], w, h[j*w+c])
 			}
 		}
@@ -202,34 +192,12 @@ func TestShapePanics(t *testing.T) {
 	}
 }
 
-// diabetesLike is an n-row matrix shaped like diabetes130 after impute →
-// standardize → one-hot: 12 normal columns, then 35 one-hot groups of 70
-// columns (skewed levels).
-func diabetesLike(n int) *Matrix {
-	rng := rand.New(rand.NewPCG(2, uint64(n)))
-	const numeric, groups, width = 12, 35, 70
-	m := &sparse.CSR{Rows: n, Cols: numeric + groups*width, Indptr: make([]int64, n+1)}
-	for i := range n {
-		for j := range numeric {
-			m.Indices = append(m.Indices, int32(j))
-			m.Values = append(m.Values, rng.NormFloat64())
-		}
-		for g := range groups {
-			lvl := min(int(rng.ExpFloat64()*8), width-1)
-			m.Indices = append(m.Indices, int32(numeric+g*width+lvl))
-			m.Values = append(m.Values, 1)
-		}
-		m.Indptr[i+1] = int64(len(m.Values))
-	}
-	return FromCSR(m)
-}
-
 // BenchmarkHessParts runs X·v and Xᵀ·t, the two passes of a Hessian
 // product, on an 80 000-row diabetes-like matrix in blocks of 256 rows,
 // for one problem and a panel of 4.
 func BenchmarkHessParts(b *testing.B) {
 	const n, block = 80000, 256
-	m := diabetesLike(n)
+	m := FromCSR(reftest.DiabetesLike(n))
 	for _, w := range []int{1, 4, 8} {
 		b.Run(fmt.Sprintf("lanes=%d", w), func(b *testing.B) {
 			rng := rand.New(rand.NewPCG(1, 1))
