@@ -70,3 +70,17 @@ func denseOf(x *DenseDesign) *mat.Dense {
 	m.SetRawMatrix(x.raw)
 	return &m
 }
+
+// BenchmarkLetterOvRBatchTight is BenchmarkLetterOvRBatch at the learner's
+// default tolerance (tol 1e-4, the e2e comparison's), the products on one
+// goroutine: one fold's fit, about, of `bench run` on letter.
+func BenchmarkLetterOvRBatchTight(b *testing.B) {
+	x, y, k := letterDesign(b)
+	probs := letterProblems(y, k)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := FitBatch(context.Background(), x, probs, Options{C: 1, Tol: 1e-4}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
