@@ -286,13 +286,13 @@ func oursScaling(x *mat.Dense, y []int, s *scalingSolver) error {
 		if err != nil {
 			return fmt.Errorf("class %d: %w", c, err)
 		}
-		// Fit's gradients (Xᵀ·v): one at θ = 0, one per accepted step and
-		// two more (tron's start, Fit's final check); every other Xᵀ·v is
-		// a Hessian product. Its objective values (X·v): one at θ = 0,
-		// one per step tried, one final; every other X·v is a Hessian
-		// product's.
-		h := pc.trans - r.Iterations - 3
-		iters, hv, passes = iters+pc.mulVec-h-2, hv+h, passes+pc.mulVec+pc.trans+pc.transSq
+		// Fit's gradients (Xᵀ·v): one at θ = 0 and one per accepted
+		// step; every other Xᵀ·v is a Hessian product. Its objective
+		// values (X·v): one at θ = 0 and one per step tried; every other
+		// X·v is a Hessian product's. (A design of its own type runs Fit
+		// on its own methods, one product at a time, which are counted.)
+		h := pc.trans - r.Iterations - 1
+		iters, hv, passes = iters+pc.mulVec-h-1, hv+h, passes+pc.mulVec+pc.trans+pc.transSq
 	}
 	s.iters, s.hv, s.passes = float64(iters)/float64(k), float64(hv)/float64(k), float64(passes)/float64(k)
 	s.perHv = float64(s.ours.Nanoseconds()) / (float64(hv) * float64(s.rows))
@@ -398,7 +398,7 @@ func writeSolverScaling(w io.Writer, ss []scalingSolver) {
 	if len(ss) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "Where the growth comes from: the 7 one-vs-rest problems of each resampled file, encoded once over all its rows (%d columns, %d nonzeros a row, a dense matrix as bench gives the plugin), "+
+	fmt.Fprintf(w, "Where the growth comes from: the 7 one-vs-rest problems of each resampled file, encoded once over all its rows (%d columns, %d nonzeros a row, a dense matrix as bench gives the plugin, which the solver multiplies in sparse form), "+
 		"fitted in-process by `logistic.Fit` (C = 1, tol 10⁻⁴ as the scaling runs, one problem after the other, one goroutine, once) and by `liblinear-train -s 0 -c 1 -e 0.0001 -B 1` (the same stopping rule; its bias is penalised) on the same design in LIBSVM format (once; training time = that run − the same with `-e 1e9`, i.e. without reading the file). "+
 		"Rows drawn with replacement repeat each of the 50 000 distinct rows n/50 000 times on average, which weighs the loss like a larger C: the Newton steps and Hessian products (Hv) per problem count how much harder the problem gets. "+
 		"\"per Hv·row\" is the training time divided by the Hessian products (CG steps) and the rows, i.e. the cost of the work per row: flat if the growth were the problem's alone.\n\n", ss[0].d, ss[0].nnzPR)
