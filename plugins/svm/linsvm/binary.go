@@ -6,7 +6,7 @@ import (
 	"math"
 	"math/bits"
 	"math/rand/v2"
-	"runtime"
+	"unsafe"
 
 	"gonum.org/v1/gonum/floats"
 )
@@ -196,7 +196,7 @@ func Fit(x Rows, y, s []float64, opt Options) (*Result, error) {
 	pgMaxOld, pgMinOld := math.Inf(1), math.Inf(-1)
 	iter := 0
 	converged := false
-	var sink float64
+	var ahead [8]unsafe.Pointer
 	for iter < o.MaxIter {
 		pgMaxNew, pgMinNew := math.Inf(-1), math.Inf(1)
 		for i := range activeSize {
@@ -205,15 +205,17 @@ func Fit(x Rows, y, s []float64, opt Options) (*Result, error) {
 		}
 		for s := 0; s < activeSize; s++ {
 			i := index[s]
-			if s+1 < activeSize {
-				// Read the next row's values ahead so that their cache
-				// lines arrive while this row is processed (rows are
-				// visited in random order); only sink uses them.
-				j := index[s+1]
-				sink += y[j] + alpha[j] + qd[j] + upper[j]
-				if v.kind == viewDense {
-					sink += v.data[j*v.stride]
+			if s+prefetchAhead < activeSize {
+				// Ask for the cache lines of a row a few steps ahead (rows
+				// are visited in random order), so that they arrive while
+				// the rows before it are processed.
+				j := index[s+prefetchAhead]
+				ahead[0], ahead[1] = unsafe.Pointer(&y[j]), unsafe.Pointer(&alpha[j])
+				ahead[2], ahead[3] = unsafe.Pointer(&qd[j]), unsafe.Pointer(&upper[j])
+				if v.kind == viewDense && d > 0 {
+					ahead[4], ahead[5] = unsafe.Pointer(&v.data[j*v.stride]), unsafe.Pointer(&v.data[j*v.stride+d-1])
 				}
+				prefetch(&ahead)
 			}
 			yi := y[i]
 			var dot float64
@@ -294,7 +296,6 @@ func Fit(x Rows, y, s []float64, opt Options) (*Result, error) {
 		}
 	}
 
-	runtime.KeepAlive(sink)
 	res := &Result{
 		W:          w[:d:d],
 		B:          w[d] * bias,
@@ -312,6 +313,10 @@ func Fit(x Rows, y, s []float64, opt Options) (*Result, error) {
 	res.Objective = primalBinary(x, y, s, o.C, hinge, res.W, res.B, sq)
 	return res, nil
 }
+
+// prefetchAhead is how many rows ahead of the one it updates a
+// coordinate descent pass asks for a row's cache lines.
+const prefetchAhead = 4
 
 // permIntN returns a value in [0, n) from src exactly as
 // rand.New(src).IntN(n) does on 64-bit platforms (Lemire's multiply and

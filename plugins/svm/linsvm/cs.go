@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"unsafe"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
@@ -70,7 +71,7 @@ type csSolver struct {
 	alphaNew   []float64
 	dInd       []int32 // classes whose α moved in the last update
 	dVal       []float64
-	sink       float64 // written by touch, never read
+	ahead      [8]unsafe.Pointer // the addresses prefetch asks for
 }
 
 // csRow is the per-row state of the Crammer–Singer solver, packed so that
@@ -380,19 +381,26 @@ func FitCrammerSinger(x Rows, y []int, k int, s []float64, opt Options) (*CSResu
 	return res, nil
 }
 
-// touch reads a few words of row i's dual variables, class indices and
-// state so that their cache lines are on their way while the current row
-// is processed (the rows are visited in random order, and α alone is n·K
-// values). The values only feed cs.sink, which nothing reads.
-func (cs *csSolver) touch(i int) {
+// prefetch asks for the cache lines of row i's dual variables (a line in
+// eight), class indices, state and features, rows visited a few steps
+// later (the rows come in random order, and α alone is n·K values).
+func (cs *csSolver) prefetch(i int) {
 	k := cs.k
 	a := cs.alpha[i*k : (i+1)*k : (i+1)*k]
-	t := a[0] + a[k-1] + cs.rows[i].qd
-	for m := 8; m < k; m += 8 {
-		t += a[m]
+	for m := range cs.ahead {
+		cs.ahead[m] = nil
 	}
-	t += float64(cs.alphaIndex[i*k] + cs.alphaIndex[i*k+k-1])
-	cs.sink += t
+	cs.ahead[0], cs.ahead[1] = unsafe.Pointer(&a[0]), unsafe.Pointer(&a[k-1])
+	if k > 16 {
+		cs.ahead[2], cs.ahead[3] = unsafe.Pointer(&a[8]), unsafe.Pointer(&a[16])
+	}
+	cs.ahead[4] = unsafe.Pointer(&cs.alphaIndex[i*k])
+	cs.ahead[5] = unsafe.Pointer(&cs.alphaIndex[i*k+k-1])
+	cs.ahead[6] = unsafe.Pointer(&cs.rows[i])
+	if cs.x.kind == viewDense && cs.x.cols > 0 {
+		cs.ahead[7] = unsafe.Pointer(&cs.x.data[i*cs.x.stride])
+	}
+	prefetch(&cs.ahead)
 }
 
 // solve runs the outer iterations of LIBLINEAR's Solver_MCSVM_CS::Solve
@@ -414,8 +422,8 @@ func (cs *csSolver) solve(index []int, y []int, o Options) (int, bool) {
 		}
 		for s := 0; s < activeSize; s++ {
 			i := index[s]
-			if s+1 < activeSize {
-				cs.touch(index[s+1])
+			if s+prefetchAhead < activeSize {
+				cs.prefetch(index[s+prefetchAhead])
 			}
 			shrunkRow, spread := cs.visit(i, y[i])
 			if shrunkRow {
