@@ -34,13 +34,19 @@
 //
 // # Arithmetic
 //
-// The binary losses log(1+exp(−yᵢzᵢ)) come from package softplus (four
-// rows at a time, within a few ulp of math.Log1p(math.Exp(…))) and are
-// added up in four running sums. The newton solver on a DenseDesign or a
-// CSRDesign runs as a batch (see FitBatch); on a dense design its products
-// with X are blockmul's fused multiply-adds, whose order is fixed per
-// problem, so a problem's iterates are the same bits alone, in any batch,
-// with or without the assembly kernels.
+// The binary losses log(1+exp(−yᵢzᵢ)), their derivatives and the Hessian
+// weights come from package softplus (four rows at a time, within a few
+// ulp of math.Log1p(math.Exp(…))), their sums in four running sums. The
+// newton solver on a DenseDesign or a CSRDesign runs as a batch (see
+// FitBatch): its products with X are fused multiply-adds in an order
+// fixed per problem, package blockmul's on a dense design, package
+// sparsemul's on a CSR one and on a dense one with at most a quarter of
+// its entries non-zero, summed over chunks of rows whose size depends on
+// the number of rows alone. A problem's iterates are so the same bits
+// alone, in any batch, on any number of goroutines (Options.Workers) and
+// with or without the assembly kernels; they are not those of the
+// design's own methods (MulVec and the others, gonum's order), which the
+// other solvers use.
 //
 // All solvers keep their state in per-call workspaces, so concurrent calls
 // (for example the K problems of a one-vs-rest reduction) are safe as long
