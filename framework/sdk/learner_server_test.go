@@ -16,3 +16,23 @@ func TestDatasetCacheEvictsLeastRecentlyUsed(t *testing.T) {
 		t.Fatal("an entry larger than the budget must be kept alone")
 	}
 }
+
+// TestDatasetCacheRemove: remove returns the size it frees (Forget gives
+// memory back to the system only past bigDataset), 0 for an unknown or
+// already removed digest, and the budget counts the entry no more.
+func TestDatasetCacheRemove(t *testing.T) {
+	c := newDatasetCache(100)
+	c.put("a", Matrix{}, 60)
+	c.put("b", Matrix{}, 30)
+	for _, tc := range []struct {
+		digest string
+		want   int64
+	}{{"a", 60}, {"a", 0}, {"nope", 0}, {"b", 30}} {
+		if got := c.remove(tc.digest); got != tc.want {
+			t.Errorf("remove(%q) = %d, want %d", tc.digest, got, tc.want)
+		}
+	}
+	if c.used != 0 {
+		t.Errorf("used = %d after removing everything, want 0", c.used)
+	}
+}
