@@ -437,3 +437,128 @@ grad_noweight:
 	VMOVUPD Y6, (AX)
 	VZEROUPPER
 	RET
+
+// func lossAsm8(z *float64, b float64, y, s, e *float64, n int, part *[4]float64)
+//
+// lossAsm with AVX-512, eight margins at a time in the 512-bit registers
+// (n a multiple of 8): the same operations on each margin, the masks of
+// the comparisons in K1 and K2 instead of vector registers, constants
+// broadcast from the same table. The loss of rows i…i+3 of a group of
+// eight is added to the running sums in Y6 before that of rows i+4…i+7,
+// so every running sum gets the terms of lossAsm in the same order.
+// Z16 1, Z17 b, Z18 −746, Z19 0.5, Z20 2, Z21 0.
+TEXT ·lossAsm8(SB), NOSPLIT, $0-56
+	MOVQ z+0(FP), DX
+	VBROADCASTSD b+8(FP), Z17
+	MOVQ y+16(FP), BX
+	MOVQ s+24(FP), DI
+	MOVQ e+32(FP), SI
+	MOVQ n+40(FP), CX
+	SHRQ $3, CX
+	VXORPD Y6, Y6, Y6
+	VBROADCASTSD ONE, Z16
+	VBROADCASTSD CLAMP, Z18
+	VBROADCASTSD HALF, Z19
+	VBROADCASTSD TWO, Z20
+	VPXORQ Z21, Z21, Z21
+	TESTQ CX, CX
+	JZ    loss8_done
+
+loss8_loop:
+	// e = exp(x), x = max(−|t|, −746), t = y·(z + b).
+	VMOVUPD           (DX), Z0
+	VADDPD            Z17, Z0, Z0
+	VMOVUPD           Z0, (DX)
+	VMULPD            (BX), Z0, Z0
+	VPORQ.BCST        SIGN, Z0, Z1
+	VMAXPD            Z1, Z18, Z1
+	VMULPD.BCST       LOG2E, Z1, Z2
+	VRNDSCALEPD       $0, Z2, Z2
+	VFNMADD231PD.BCST LN2HI, Z2, Z1
+	VFNMADD231PD.BCST LN2LO, Z2, Z1
+	VBROADCASTSD      INV13, Z3
+	VFMADD213PD.BCST  INV12, Z1, Z3
+	VFMADD213PD.BCST  INV11, Z1, Z3
+	VFMADD213PD.BCST  INV10, Z1, Z3
+	VFMADD213PD.BCST  INV9, Z1, Z3
+	VFMADD213PD.BCST  INV8, Z1, Z3
+	VFMADD213PD.BCST  INV7, Z1, Z3
+	VFMADD213PD.BCST  INV6, Z1, Z3
+	VFMADD213PD.BCST  INV5, Z1, Z3
+	VFMADD213PD.BCST  INV4, Z1, Z3
+	VFMADD213PD.BCST  INV3, Z1, Z3
+	VFMADD213PD.BCST  INV2, Z1, Z3
+	VFMADD213PD.BCST  INV1, Z1, Z3
+	VFMADD213PD.BCST  INV0, Z1, Z3
+	VCVTPD2DQ         Z2, Y4
+	VPSRAD            $1, Y4, Y5
+	VPSUBD            Y5, Y4, Y4
+	VPMOVSXDQ         Y5, Z5
+	VPMOVSXDQ         Y4, Z4
+	VPADDQ.BCST       BIAS, Z5, Z5
+	VPADDQ.BCST       BIAS, Z4, Z4
+	VPSLLQ            $52, Z5, Z5
+	VPSLLQ            $52, Z4, Z4
+	VMULPD            Z5, Z3, Z3
+	VMULPD            Z4, Z3, Z3
+	VMOVUPD           Z3, (SI)
+
+	// log1p(e); K1 holds e ≥ √2 − 1.
+	VADDPD            Z16, Z3, Z7
+	VSUBPD            Z16, Z7, Z8
+	VSUBPD            Z8, Z3, Z8
+	VDIVPD            Z7, Z8, Z8
+	VCMPPD.BCST       $0x1D, SQRT2M1, Z3, K1
+	VMOVAPD.Z         Z8, K1, Z8
+	VMULPD            Z19, Z7, Z10
+	VSUBPD            Z16, Z10, Z10
+	VBLENDMPD         Z10, Z3, K1, Z10
+	VMOVAPD.Z         Z16, K1, Z11
+	VMULPD            Z19, Z10, Z12
+	VMULPD            Z10, Z12, Z12
+	VADDPD            Z20, Z10, Z13
+	VDIVPD            Z13, Z10, Z13
+	VMULPD            Z13, Z13, Z14
+	VBROADCASTSD      LP7, Z15
+	VFMADD213PD.BCST  LP6, Z14, Z15
+	VFMADD213PD.BCST  LP5, Z14, Z15
+	VFMADD213PD.BCST  LP4, Z14, Z15
+	VFMADD213PD.BCST  LP3, Z14, Z15
+	VFMADD213PD.BCST  LP2, Z14, Z15
+	VFMADD213PD.BCST  LP1, Z14, Z15
+	VMULPD            Z15, Z14, Z15
+	VADDPD            Z15, Z12, Z15
+	VMULPD            Z15, Z13, Z15
+	VMULPD.BCST       LN2LO, Z11, Z14
+	VADDPD            Z8, Z14, Z14
+	VADDPD            Z14, Z15, Z15
+	VSUBPD            Z15, Z12, Z15
+	VSUBPD            Z10, Z15, Z15
+	VMULPD.BCST       LN2HI, Z11, Z14
+	VSUBPD            Z15, Z14, Z15
+
+	// l = log1p(e) + (t ≥ 0 ? 0 : −t); K2 holds not t ≥ 0 (NaN included).
+	VCMPPD            $0x19, Z21, Z0, K2
+	VPXORQ.BCST.Z     SIGN, Z0, K2, Z12
+	VADDPD            Z12, Z15, Z15
+
+	TESTQ DI, DI
+	JZ    loss8_add
+	VMULPD (DI), Z15, Z15
+	ADDQ   $64, DI
+
+loss8_add:
+	VEXTRACTF64X4 $1, Z15, Y14
+	VADDPD        Y15, Y6, Y6
+	VADDPD        Y14, Y6, Y6
+	ADDQ          $64, DX
+	ADDQ          $64, BX
+	ADDQ          $64, SI
+	DECQ          CX
+	JNZ           loss8_loop
+
+loss8_done:
+	MOVQ    part+48(FP), AX
+	VMOVUPD Y6, (AX)
+	VZEROUPPER
+	RET

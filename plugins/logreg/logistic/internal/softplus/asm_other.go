@@ -5,9 +5,16 @@ package softplus
 // useAsm is false: there is no assembly kernel for this architecture.
 const useAsm = false
 
+// useAsm512 is false: there is no assembly kernel for this architecture.
+const useAsm512 = false
+
 func evalAsm(l, e, t *float64, n int) { panic("softplus: no assembly") }
 
 func lossAsm(z *float64, b float64, y, s, e *float64, n int, part *[4]float64) {
+	panic("softplus: no assembly")
+}
+
+func lossAsm8(z *float64, b float64, y, s, e *float64, n int, part *[4]float64) {
 	panic("softplus: no assembly")
 }
 

@@ -6,7 +6,9 @@
 // Eval runs four margins at a time in assembly on amd64 processors with
 // AVX2 and FMA, and in Go elsewhere (and for the margins left over), with
 // the same operations in the same order, so the results are the same bits
-// on every machine with IEEE-754 fused multiply-add.
+// on every machine with IEEE-754 fused multiply-add. Loss runs eight at a
+// time where the processor also has AVX-512 (the same operations on each
+// margin, the terms summed in the same order).
 //
 // # Method
 //

@@ -16,18 +16,29 @@ func Loss(z []float64, b float64, y, s, e []float64) float64 {
 		panic(fmt.Sprintf("softplus.Loss: %d margins, %d labels, %d weights, %d outputs", n, len(y), len(s), len(e)))
 	}
 	var part [4]float64
-	n4 := 0
-	if useAsm {
-		n4 = n &^ 3
-		if n4 > 0 {
-			var sp *float64
-			if s != nil {
-				sp = &s[0]
-			}
-			lossAsm(&z[0], b, &y[0], sp, &e[0], n4, &part)
+	n4 := n &^ 3
+	switch {
+	case useAsm512 && n >= 8:
+		n8 := n &^ 7
+		var sp *float64
+		if s != nil {
+			sp = &s[0]
 		}
-	} else {
-		n4 = n &^ 3
+		lossAsm8(&z[0], b, &y[0], sp, &e[0], n8, &part)
+		if n4 > n8 {
+			var sr []float64
+			if s != nil {
+				sr = s[n8:]
+			}
+			lossGo(z[n8:n4], b, y[n8:], sr, e[n8:], &part)
+		}
+	case useAsm && n4 > 0:
+		var sp *float64
+		if s != nil {
+			sp = &s[0]
+		}
+		lossAsm(&z[0], b, &y[0], sp, &e[0], n4, &part)
+	default:
 		lossGo(z[:n4], b, y, s, e, &part)
 	}
 	sum := (part[0] + part[2]) + (part[1] + part[3])

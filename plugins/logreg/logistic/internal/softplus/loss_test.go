@@ -34,28 +34,78 @@ func TestLossAsmMatchesGo(t *testing.T) {
 	if !useAsm {
 		t.Skip("the processor has no AVX2 and FMA: the assembly kernels never run here")
 	}
-	for _, weighted := range []bool{false, true} {
-		z, y, s := lossInputs(4096)
-		if !weighted {
-			s = nil
-		}
-		z2 := append([]float64(nil), z...)
-		e, e2 := make([]float64, len(z)), make([]float64, len(z))
-		var got, want [4]float64
-		var sp *float64
-		if s != nil {
-			sp = &s[0]
-		}
-		lossAsm(&z[0], 0.25, &y[0], sp, &e[0], len(z), &got)
-		lossGo(z2, 0.25, y, s, e2, &want)
-		for i := range z {
-			if !bitstest.Same(z[i], z2[i]) || !bitstest.Same(e[i], e2[i]) {
-				t.Fatalf("weighted %v, row %d: z %v, e %v; Go %v, %v", weighted, i, z[i], e[i], z2[i], e2[i])
+	kernels := []struct {
+		name string
+		run  func(z *float64, b float64, y, s, e *float64, n int, part *[4]float64)
+	}{{"lossAsm", lossAsm}}
+	if useAsm512 {
+		kernels = append(kernels, struct {
+			name string
+			run  func(z *float64, b float64, y, s, e *float64, n int, part *[4]float64)
+		}{"lossAsm8", lossAsm8})
+	}
+	for _, k := range kernels {
+		for _, weighted := range []bool{false, true} {
+			z, y, s := lossInputs(4096)
+			if !weighted {
+				s = nil
+			}
+			z2 := append([]float64(nil), z...)
+			e, e2 := make([]float64, len(z)), make([]float64, len(z))
+			var got, want [4]float64
+			var sp *float64
+			if s != nil {
+				sp = &s[0]
+			}
+			k.run(&z[0], 0.25, &y[0], sp, &e[0], len(z), &got)
+			lossGo(z2, 0.25, y, s, e2, &want)
+			for i := range z {
+				if !bitstest.Same(z[i], z2[i]) || !bitstest.Same(e[i], e2[i]) {
+					t.Fatalf("%s, weighted %v, row %d: z %v, e %v; Go %v, %v", k.name, weighted, i, z[i], e[i], z2[i], e2[i])
+				}
+			}
+			for j := range got {
+				if !bitstest.Same(got[j], want[j]) {
+					t.Errorf("%s, weighted %v: running sum %d = %v, Go %v", k.name, weighted, j, got[j], want[j])
+				}
 			}
 		}
-		for k := range got {
-			if !bitstest.Same(got[k], want[k]) {
-				t.Errorf("weighted %v: running sum %d = %v, Go %v", weighted, k, got[k], want[k])
+	}
+}
+
+// TestLossMatchesGo: Loss, whichever kernels it picks for the groups of
+// eight and four and the rows left over, gives the bits of lossGo and the
+// scalar tail, for lengths around multiples of 8.
+func TestLossMatchesGo(t *testing.T) {
+	for _, n := range []int{1, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17, 20, 1001, 1004, 1008} {
+		for _, weighted := range []bool{false, true} {
+			z, y, s := lossInputs(n)
+			if !weighted {
+				s = nil
+			}
+			z2 := append([]float64(nil), z...)
+			e, e2 := make([]float64, n), make([]float64, n)
+			got := Loss(z, -0.5, y, s, e)
+			var part [4]float64
+			n4 := n &^ 3
+			lossGo(z2[:n4], -0.5, y, s, e2, &part)
+			want := (part[0] + part[2]) + (part[1] + part[3])
+			for i := n4; i < n; i++ {
+				z2[i] += -0.5
+				l, ei := eval(y[i] * z2[i])
+				e2[i] = ei
+				if s != nil {
+					l = float64(s[i] * l)
+				}
+				want += l
+			}
+			if !bitstest.Same(got, want) {
+				t.Errorf("n %d, weighted %v: Loss = %v, Go %v", n, weighted, got, want)
+			}
+			for i := range n {
+				if !bitstest.Same(z[i], z2[i]) || !bitstest.Same(e[i], e2[i]) {
+					t.Fatalf("n %d, weighted %v, row %d: z %v, e %v; Go %v, %v", n, weighted, i, z[i], e[i], z2[i], e2[i])
+				}
 			}
 		}
 	}
