@@ -70,10 +70,10 @@ func tron(p *binProblem, theta, g []float64, f, thresh float64, maxIter int) (in
 			copy(theta, wNew)
 			f = fnew
 			p.grad(theta, g)
-			tronPrecond(p, m)
 			if floats.Norm(g, 2) <= thresh {
-				break
+				break // the preconditioner of θ would go unused
 			}
+			tronPrecond(p, m)
 		}
 		if prered <= 0 {
 			break
