@@ -28,6 +28,7 @@ import (
 
 func main() {
 	sdk.SetGCPercent()
+	defer sdk.HoldHeapFloor()()
 	// A closed terminal (SIGHUP), a closed pipe on stdout (SIGPIPE) and
 	// SIGTERM stop a run as Ctrl-C does: finished cells are kept. A second
 	// signal ends bench at once; its plugins die with it (see package host).

@@ -48,14 +48,16 @@ type gridRun struct {
 // runGrid resolves file against h's plugins and runs it with the given
 // workers, as bench run does (without writing results), then closes h.
 // This process stands in for bench, so it runs with bench's garbage
-// collector target (sdk.SetGCPercent, as bench's main and every plugin
-// process set it); linked-in plugins then collect as their processes do.
+// collector target and heap floor (sdk.SetGCPercent and
+// sdk.HoldHeapFloor, as bench's main and every plugin process set them);
+// linked-in plugins then collect as their processes do.
 func runGrid(ctx context.Context, file string, h *host.Host, workers int) (*gridRun, error) {
 	defer h.Close()
 	prev := debug.SetGCPercent(100)
 	debug.SetGCPercent(prev)
 	sdk.SetGCPercent()
 	defer debug.SetGCPercent(prev)
+	defer sdk.HoldHeapFloor()()
 	runtime.GC()
 	exp, diags := config.NewParser().ParseFile(file)
 	if diags.HasErrors() {
