@@ -50,47 +50,36 @@ func (m Matrix) memory() (parts [][]byte, ok bool) {
 
 // DecodeFloat64s sets dst[i] to the float64 whose little-endian bits are
 // p[8i:8i+8], for every i < len(dst); p must hold 8·len(dst) bytes.
-func DecodeFloat64s(dst []float64, p []byte) { decodeFloat64s(dst, p, nativeLittle) }
-
-func decodeFloat64s(dst []float64, p []byte, native bool) {
-	if native {
-		copy(bytesOf(dst), p[:8*len(dst)])
-		return
-	}
-	for i := range dst {
-		dst[i] = math.Float64frombits(binary.LittleEndian.Uint64(p[8*i:]))
-	}
-}
+func DecodeFloat64s(dst []float64, p []byte) { decodeWords(dst, p, nativeLittle) }
 
 // DecodeInt64s sets dst[i] to the little-endian int64 p[8i:8i+8].
-func DecodeInt64s(dst []int64, p []byte) { decodeInt64s(dst, p, nativeLittle) }
-
-func decodeInt64s(dst []int64, p []byte, native bool) {
-	if native {
-		copy(bytesOf(dst), p[:8*len(dst)])
-		return
-	}
-	for i := range dst {
-		dst[i] = int64(binary.LittleEndian.Uint64(p[8*i:]))
-	}
-}
+func DecodeInt64s(dst []int64, p []byte) { decodeWords(dst, p, nativeLittle) }
 
 // DecodeInt32s sets dst[i] to the little-endian int32 p[4i:4i+4].
-func DecodeInt32s(dst []int32, p []byte) { decodeInt32s(dst, p, nativeLittle) }
+func DecodeInt32s(dst []int32, p []byte) { decodeWords(dst, p, nativeLittle) }
 
-func decodeInt32s(dst []int32, p []byte, native bool) {
+// decodeWords sets dst from the little-endian words p, copied in bulk when
+// native (the processor's byte order is the wire's).
+func decodeWords[T int32 | int64 | float64](dst []T, p []byte, native bool) {
+	b := bytesOf(dst)
 	if native {
-		copy(bytesOf(dst), p[:4*len(dst)])
+		copy(b, p[:len(b)])
 		return
 	}
 	for i := range dst {
-		dst[i] = int32(binary.LittleEndian.Uint32(p[4*i:]))
+		switch d := any(&dst[i]).(type) {
+		case *int32:
+			*d = int32(binary.LittleEndian.Uint32(p[4*i:]))
+		case *int64:
+			*d = int64(binary.LittleEndian.Uint64(p[8*i:]))
+		case *float64:
+			*d = math.Float64frombits(binary.LittleEndian.Uint64(p[8*i:]))
+		}
 	}
 }
 
-// putWords appends the wire bytes of s (little-endian words of size
-// bytes) to the chunks, in bulk when the processor's byte order is the
-// wire's.
+// putWords appends the wire bytes of s (its words little endian) to the
+// chunks, in bulk when the processor's byte order is the wire's.
 func putWords[T int32 | int64 | float64](cw *chunkWriter, s []T) {
 	putWordsAs(cw, s, nativeLittle)
 }

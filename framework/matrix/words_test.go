@@ -105,9 +105,9 @@ func TestDecodeWords(t *testing.T) {
 			continue
 		}
 		gf, g64, g32 := make([]float64, len(f)), make([]int64, len(i64)), make([]int32, len(i32))
-		decodeFloat64s(gf, pf, native)
-		decodeInt64s(g64, p64, native)
-		decodeInt32s(g32, p32, native)
+		decodeWords(gf, pf, native)
+		decodeWords(g64, p64, native)
+		decodeWords(g32, p32, native)
 		for i := range f {
 			if math.Float64bits(gf[i]) != math.Float64bits(f[i]) {
 				t.Errorf("native %v: float %d = %v, want %v", native, i, gf[i], f[i])

@@ -162,6 +162,14 @@ func chunkRows(n, b int) int {
 	return max(b, (c+b-1)/b*b)
 }
 
+// chunking returns the rows of a chunk of the design and the number of
+// chunks (see chunkRows).
+func (k *panelRunner) chunking() (size, chunks int) {
+	n, _ := k.x.dims()
+	size = chunkRows(n, k.x.blockRows())
+	return size, (n + size - 1) / size
+}
+
 // run computes every product of reqs.
 func (k *panelRunner) run(reqs []*product) {
 	for i := range k.byOp {
@@ -186,10 +194,10 @@ func (k *panelRunner) run(reqs []*product) {
 
 // panels sizes the panels for the requests of g and returns their width.
 func (k *panelRunner) panels(g []*product) int {
-	n, d := k.x.dims()
+	_, d := k.x.dims()
 	b := k.x.blockRows()
 	w := blockmul.Width(len(g))
-	chunks := (n + chunkRows(n, b) - 1) / chunkRows(n, b)
+	_, chunks := k.chunking()
 	workers := min(max(k.workers, 1), chunks)
 	k.v = grow(k.v, d*w)
 	k.vb = grow(k.vb, w)
@@ -230,8 +238,7 @@ func grow(s []float64, n int) []float64 {
 // all are done.
 func (k *panelRunner) chunks(f func(s *panelScratch, c, r0, r1 int)) {
 	n, _ := k.x.dims()
-	size := chunkRows(n, k.x.blockRows())
-	chunks := (n + size - 1) / size
+	size, chunks := k.chunking()
 	workers := min(max(k.workers, 1), chunks)
 	if workers == 1 {
 		for c := range chunks {
@@ -314,8 +321,7 @@ func ddOf(r *product) []float64  { return r.dd }
 // chunks' d×w panels.
 func (k *panelRunner) unpack(g []*product, w int) {
 	_, d := k.x.dims()
-	n, _ := k.x.dims()
-	chunks := (n + chunkRows(n, k.x.blockRows()) - 1) / chunkRows(n, k.x.blockRows())
+	_, chunks := k.chunking()
 	parts := k.part[:chunks]
 	if w == 1 {
 		sumParts(g[0].dst, parts)
@@ -384,8 +390,7 @@ func (k *panelRunner) hessVec(g []*product) {
 			k.x.hess(h, hb, s.t, i0, rows, v, w, k.rowPanel(s, g, ddOf, i0, rows, w), k.vb)
 		}
 	})
-	n, _ := k.x.dims()
-	chunks := (n + chunkRows(n, b) - 1) / chunkRows(n, b)
+	_, chunks := k.chunking()
 	hb := k.vb // the offsets are no longer needed
 	sumParts(hb, k.partHb[:chunks])
 	for c, r := range g {

@@ -20,11 +20,7 @@ func Loss(z []float64, b float64, y, s, e []float64) float64 {
 	switch {
 	case useAsm512 && n >= 8:
 		n8 := n &^ 7
-		var sp *float64
-		if s != nil {
-			sp = &s[0]
-		}
-		lossAsm8(&z[0], b, &y[0], sp, &e[0], n8, &part)
+		lossAsm8(&z[0], b, &y[0], first(s), &e[0], n8, &part)
 		if n4 > n8 {
 			var sr []float64
 			if s != nil {
@@ -33,11 +29,7 @@ func Loss(z []float64, b float64, y, s, e []float64) float64 {
 			lossGo(z[n8:n4], b, y[n8:], sr, e[n8:], &part)
 		}
 	case useAsm && n4 > 0:
-		var sp *float64
-		if s != nil {
-			sp = &s[0]
-		}
-		lossAsm(&z[0], b, &y[0], sp, &e[0], n4, &part)
+		lossAsm(&z[0], b, &y[0], first(s), &e[0], n4, &part)
 	default:
 		lossGo(z[:n4], b, y, s, e, &part)
 	}
@@ -52,6 +44,15 @@ func Loss(z []float64, b float64, y, s, e []float64) float64 {
 		sum += l
 	}
 	return sum
+}
+
+// first returns the address of s[0], or nil for nil row weights (the
+// kernels' "all 1").
+func first(s []float64) *float64 {
+	if s == nil {
+		return nil
+	}
+	return &s[0]
 }
 
 // lossGo is the part of Loss for the whole groups of four (len(z) a
@@ -86,11 +87,7 @@ func Grad(dd, r, z, y, s, e []float64, c float64) float64 {
 	n4 := n &^ 3
 	if useAsm {
 		if n4 > 0 {
-			var sp *float64
-			if s != nil {
-				sp = &s[0]
-			}
-			gradAsm(&dd[0], &r[0], &z[0], &y[0], sp, &e[0], c, n4, &part)
+			gradAsm(&dd[0], &r[0], &z[0], &y[0], first(s), &e[0], c, n4, &part)
 		}
 	} else {
 		for i := range n4 {

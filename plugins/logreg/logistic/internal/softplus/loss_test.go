@@ -53,11 +53,7 @@ func TestLossAsmMatchesGo(t *testing.T) {
 			z2 := append([]float64(nil), z...)
 			e, e2 := make([]float64, len(z)), make([]float64, len(z))
 			var got, want [4]float64
-			var sp *float64
-			if s != nil {
-				sp = &s[0]
-			}
-			k.run(&z[0], 0.25, &y[0], sp, &e[0], len(z), &got)
+			k.run(&z[0], 0.25, &y[0], first(s), &e[0], len(z), &got)
 			lossGo(z2, 0.25, y, s, e2, &want)
 			for i := range z {
 				if !bitstest.Same(z[i], z2[i]) || !bitstest.Same(e[i], e2[i]) {
@@ -124,11 +120,7 @@ func TestGradAsmMatchesGo(t *testing.T) {
 		Loss(z, 0, y, s, e)
 		dd, r, dd2, r2 := make([]float64, len(z)), make([]float64, len(z)), make([]float64, len(z)), make([]float64, len(z))
 		var got, want [4]float64
-		var sp *float64
-		if s != nil {
-			sp = &s[0]
-		}
-		gradAsm(&dd[0], &r[0], &z[0], &y[0], sp, &e[0], 0.7, len(z), &got)
+		gradAsm(&dd[0], &r[0], &z[0], &y[0], first(s), &e[0], 0.7, len(z), &got)
 		for i := range z {
 			want[i%4] += grad1(dd2, r2, z, y, s, e, 0.7, i)
 		}
