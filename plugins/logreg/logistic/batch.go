@@ -24,8 +24,9 @@ type BatchProblem struct {
 // the batch. The problems advance together: each round collects the next
 // product with x of every problem still running (X·v, Xᵀ·v, (X∘X)ᵀ·v or
 // the fused Xᵀ·(dd∘(X·v + vb)) of a Hessian-vector product) and computes
-// all products of a kind in one pass over x, one lane of a panel per
-// problem (see panelRunner): on a dense design with the blockmul kernels,
+// all of them in one pass over x, the products of a kind side by side, one
+// lane of a panel per problem (see panelRunner): on a dense design with
+// the blockmul kernels,
 // on a CSR design with the sparsemul ones. A problem's arithmetic does not
 // depend on its lane or its neighbours.
 //

@@ -118,9 +118,11 @@ func (x sparseBlocks) hess(h, hb, t []float64, i0, rows int, v []float64, w int,
 
 // panelRunner computes the rounds of products of a batch: the products of
 // a kind go side by side in the lanes of one panel (a product alone in a
-// panel of its own, without copies), in one pass over the rows, block by
-// block. The kernels' arithmetic for a problem does not depend on its lane
-// or its neighbours, so a problem has the same iterates alone and in any
+// panel of its own, without copies), and all kinds of a round share one
+// pass over the rows, block by block, so that each block is read from
+// memory once a round rather than once per kind. The kernels' arithmetic
+// for a problem does not depend on its lane, its neighbours or the other
+// kinds of its round, so a problem has the same iterates alone and in any
 // batch.
 //
 // The rows are cut into chunks whose size depends on the number of rows
@@ -130,17 +132,31 @@ func (x sparseBlocks) hess(h, hb, t []float64, i0, rows int, v []float64, w int,
 type panelRunner struct {
 	x       blockProducts
 	workers int
-	// byOp holds the requests of a round by kind (index op−1).
-	byOp [4][]*product
-	// v is the d×w panel of a round's vectors, vb its w offsets.
-	v, vb []float64
-	// part holds each chunk's d×w panel of sums and its w Hessian sums.
-	part, partHb [][]float64
+	// groups holds the requests of a round by kind (index op−1), active
+	// those of its groups that have requests, in that order.
+	groups [4]panelGroup
+	active []*panelGroup
 	// scratch holds the panels of each goroutine.
 	scratch []*panelScratch
 	// zeros (read) and sink (written) stand for the lanes beyond the
 	// requests.
 	zeros, sink []float64
+}
+
+// panelGroup is the requests of one kind in a round and their panels.
+type panelGroup struct {
+	op   productOp
+	reqs []*product
+	// w is the panel width; src the d×w panel of the requests' src vectors
+	// the kernels read (X·v and Hessian products): v packed, or the vector
+	// itself for one request.
+	w   int
+	src []float64
+	// v is the packed d×w panel, then the sum of the chunks' parts; vb
+	// holds the w offsets of Hessian products, then their sums.
+	v, vb []float64
+	// part holds each chunk's d×w panel of sums and its w Hessian sums.
+	part, partHb [][]float64
 }
 
 // panelScratch is the working space of one goroutine of a round: blk and
@@ -172,57 +188,122 @@ func (k *panelRunner) chunking() (size, chunks int) {
 
 // run computes every product of reqs.
 func (k *panelRunner) run(reqs []*product) {
-	for i := range k.byOp {
-		k.byOp[i] = k.byOp[i][:0]
+	for i := range k.groups {
+		k.groups[i].op, k.groups[i].reqs = productOp(i+1), k.groups[i].reqs[:0]
 	}
 	for _, r := range reqs {
-		k.byOp[r.op-1] = append(k.byOp[r.op-1], r)
+		g := &k.groups[r.op-1]
+		g.reqs = append(g.reqs, r)
 	}
-	if g := k.byOp[opMulVec-1]; len(g) > 0 {
-		k.mulVec(g)
+	k.active = k.active[:0]
+	for i := range k.groups {
+		if g := &k.groups[i]; len(g.reqs) > 0 {
+			k.active = append(k.active, g)
+		}
 	}
-	if g := k.byOp[opMulVecTrans-1]; len(g) > 0 {
-		k.mulVecTrans(g, false)
+	if len(k.active) == 0 {
+		return
 	}
-	if g := k.byOp[opMulVecTransSq-1]; len(g) > 0 {
-		k.mulVecTrans(g, true)
-	}
-	if g := k.byOp[opHessVec-1]; len(g) > 0 {
-		k.hessVec(g)
+	k.panels()
+	b := k.x.blockRows()
+	k.chunks(func(s *panelScratch, c, r0, r1 int) {
+		for _, g := range k.active {
+			clear(g.part[c])
+			clear(g.partHb[c])
+		}
+		for i0 := r0; i0 < r1; i0 += b {
+			rows := min(b, r1-i0)
+			for _, g := range k.active {
+				k.block(s, g, c, i0, rows)
+			}
+		}
+	})
+	for _, g := range k.active {
+		k.finish(g)
 	}
 }
 
-// panels sizes the panels for the requests of g and returns their width.
-func (k *panelRunner) panels(g []*product) int {
+// block computes the part of g's products from the rows i0 ≤ i < i0+rows
+// of chunk c.
+func (k *panelRunner) block(s *panelScratch, g *panelGroup, c, i0, rows int) {
+	switch g.op {
+	case opMulVec:
+		if g.w == 1 {
+			k.x.mul(g.reqs[0].dst[i0:i0+rows], i0, rows, g.src, 1)
+			return
+		}
+		k.x.mul(s.t, i0, rows, g.src, g.w)
+		blockmul.Unpack(s.columns(g.reqs, dstOf, i0, rows, g.w, k.sink), s.t, g.w, rows)
+	case opMulVecTrans, opMulVecTransSq:
+		k.x.addTrans(g.part[c], i0, rows, k.rowPanel(s, g, srcOf, i0, rows), g.w, g.op == opMulVecTransSq)
+	case opHessVec:
+		k.x.hess(g.part[c], g.partHb[c], s.t, i0, rows, g.src, g.w, k.rowPanel(s, g, ddOf, i0, rows), g.vb)
+	}
+}
+
+// finish sets the results of g's products from the chunks' parts: the dst
+// of a transpose or Hessian product and the hb of a Hessian product (X·v
+// products wrote their dst in the pass).
+func (k *panelRunner) finish(g *panelGroup) {
+	if g.op == opMulVec {
+		return
+	}
+	_, chunks := k.chunking()
+	if g.op == opHessVec {
+		hb := g.vb // the offsets are no longer needed
+		sumParts(hb, g.partHb[:chunks])
+		for c, r := range g.reqs {
+			r.hb = hb[c]
+		}
+	}
+	k.unpack(g)
+}
+
+// panels sizes the panels of the active groups and the goroutines'
+// scratch, and packs the groups' src vectors and offsets.
+func (k *panelRunner) panels() {
 	_, d := k.x.dims()
 	b := k.x.blockRows()
-	w := blockmul.Width(len(g))
 	_, chunks := k.chunking()
 	workers := min(max(k.workers, 1), chunks)
-	k.v = grow(k.v, d*w)
-	k.vb = grow(k.vb, w)
-	for len(k.part) < chunks {
-		k.part, k.partHb = append(k.part, nil), append(k.partHb, nil)
-	}
-	for c := range chunks {
-		k.part[c] = grow(k.part[c], d*w)
-		k.partHb[c] = grow(k.partHb[c], w)
-	}
 	for len(k.scratch) < workers {
 		k.scratch = append(k.scratch, &panelScratch{})
 	}
-	for _, s := range k.scratch {
-		s.blk = grow(s.blk, b*w)
-		s.t = grow(s.t, b*w)
-		if cap(s.cols) < w {
-			s.cols = make([][]float64, w)
+	wmax := 0
+	for _, g := range k.active {
+		g.w = blockmul.Width(len(g.reqs))
+		wmax = max(wmax, g.w)
+		g.v = grow(g.v, d*g.w)
+		g.vb = grow(g.vb, g.w)
+		for len(g.part) < chunks {
+			g.part, g.partHb = append(g.part, nil), append(g.partHb, nil)
 		}
-		s.cols = s.cols[:w]
+		for c := range chunks {
+			g.part[c] = grow(g.part[c], d*g.w)
+			g.partHb[c] = grow(g.partHb[c], g.w)
+		}
+	}
+	for _, s := range k.scratch {
+		s.blk = grow(s.blk, b*wmax)
+		s.t = grow(s.t, b*wmax)
+		if cap(s.cols) < wmax {
+			s.cols = make([][]float64, wmax)
+		}
 	}
 	if m := max(d, b); len(k.zeros) < m {
 		k.zeros, k.sink = make([]float64, m), make([]float64, m)
 	}
-	return w
+	for _, g := range k.active {
+		if g.op == opMulVec || g.op == opHessVec {
+			g.src = k.srcPanel(g)
+		}
+		if g.op == opHessVec {
+			clear(g.vb)
+			for c, r := range g.reqs {
+				g.vb[c] = r.vb
+			}
+		}
+	}
 }
 
 // grow returns s with length n, reallocated when too short.
@@ -275,40 +356,42 @@ func sumParts(dst []float64, parts [][]float64) {
 	}
 }
 
-// columns sets s.cols to rows i0 ≤ i < i0+rows of col(r) for the requests
-// r of g, then to pad[:rows] for the lanes beyond them, and returns it.
-func (s *panelScratch) columns(g []*product, col func(*product) []float64, i0, rows int, pad []float64) [][]float64 {
-	for c := range s.cols {
+// columns returns the w columns of a panel: rows i0 ≤ i < i0+rows of
+// col(r) for the requests r of g, then pad[:rows] for the lanes beyond
+// them (in s.cols).
+func (s *panelScratch) columns(g []*product, col func(*product) []float64, i0, rows, w int, pad []float64) [][]float64 {
+	cols := s.cols[:w]
+	for c := range cols {
 		if c < len(g) {
-			s.cols[c] = col(g[c])[i0 : i0+rows]
+			cols[c] = col(g[c])[i0 : i0+rows]
 		} else {
-			s.cols[c] = pad[:rows]
+			cols[c] = pad[:rows]
 		}
 	}
-	return s.cols
+	return cols
 }
 
 // srcPanel returns the d×w panel of the src vectors of g (length d each):
-// the vector itself for one request, else k.v with vector c in lane c and
+// the vector itself for one request, else g.v with vector c in lane c and
 // the lanes beyond the requests zero.
-func (k *panelRunner) srcPanel(g []*product, w int) []float64 {
-	if w == 1 {
-		return g[0].src
+func (k *panelRunner) srcPanel(g *panelGroup) []float64 {
+	if g.w == 1 {
+		return g.reqs[0].src
 	}
 	_, d := k.x.dims()
-	blockmul.Pack(k.v, w, k.scratch[0].columns(g, srcOf, 0, d, k.zeros), d)
-	return k.v
+	blockmul.Pack(g.v, g.w, k.scratch[0].columns(g.reqs, srcOf, 0, d, g.w, k.zeros), d)
+	return g.v
 }
 
 // rowPanel returns the rows×w panel of rows i0 ≤ i < i0+rows of col(r)
 // for the requests r of g: the vector's rows themselves for one request,
 // else s.blk with request c in lane c and the lanes beyond the requests
 // zero.
-func (k *panelRunner) rowPanel(s *panelScratch, g []*product, col func(*product) []float64, i0, rows, w int) []float64 {
-	if w == 1 {
-		return col(g[0])[i0 : i0+rows]
+func (k *panelRunner) rowPanel(s *panelScratch, g *panelGroup, col func(*product) []float64, i0, rows int) []float64 {
+	if g.w == 1 {
+		return col(g.reqs[0])[i0 : i0+rows]
 	}
-	blockmul.Pack(s.blk, w, s.columns(g, col, i0, rows, k.zeros), rows)
+	blockmul.Pack(s.blk, g.w, s.columns(g.reqs, col, i0, rows, g.w, k.zeros), rows)
 	return s.blk
 }
 
@@ -319,82 +402,19 @@ func ddOf(r *product) []float64  { return r.dd }
 
 // unpack sets the dst of each request of g to the sum of its lane of the
 // chunks' d×w panels.
-func (k *panelRunner) unpack(g []*product, w int) {
+func (k *panelRunner) unpack(g *panelGroup) {
 	_, d := k.x.dims()
 	_, chunks := k.chunking()
-	parts := k.part[:chunks]
-	if w == 1 {
-		sumParts(g[0].dst, parts)
+	parts := g.part[:chunks]
+	if g.w == 1 {
+		sumParts(g.reqs[0].dst, parts)
 		return
 	}
-	sum := k.v[:d*w] // the vectors' panel is no longer needed
+	sum := g.v[:d*g.w] // the vectors' panel is no longer needed
 	sumParts(sum, parts)
-	for c, r := range g {
+	for c, r := range g.reqs {
 		for j := range r.dst {
-			r.dst[j] = sum[j*w+c]
+			r.dst[j] = sum[j*g.w+c]
 		}
 	}
-}
-
-// mulVec computes dst = X·src for every request of g.
-func (k *panelRunner) mulVec(g []*product) {
-	b := k.x.blockRows()
-	w := k.panels(g)
-	v := k.srcPanel(g, w)
-	k.chunks(func(s *panelScratch, _, r0, r1 int) {
-		for i0 := r0; i0 < r1; i0 += b {
-			rows := min(b, r1-i0)
-			if w == 1 {
-				k.x.mul(g[0].dst[i0:i0+rows], i0, rows, v, 1)
-				continue
-			}
-			k.x.mul(s.t, i0, rows, v, w)
-			blockmul.Unpack(s.columns(g, dstOf, i0, rows, k.sink), s.t, w, rows)
-		}
-	})
-}
-
-// mulVecTrans computes dst = Xᵀ·src ((X∘X)ᵀ·src when sq) for every request
-// of g.
-func (k *panelRunner) mulVecTrans(g []*product, sq bool) {
-	b := k.x.blockRows()
-	w := k.panels(g)
-	k.chunks(func(s *panelScratch, c, r0, r1 int) {
-		h := k.part[c]
-		clear(h)
-		for i0 := r0; i0 < r1; i0 += b {
-			rows := min(b, r1-i0)
-			k.x.addTrans(h, i0, rows, k.rowPanel(s, g, srcOf, i0, rows, w), w, sq)
-		}
-	})
-	k.unpack(g, w)
-}
-
-// hessVec computes the data part of the Hessian-vector product of every
-// request of g: dst = Xᵀ·(dd∘(X·src + vb)) and hb, the sum of
-// dd∘(X·src + vb) over the rows.
-func (k *panelRunner) hessVec(g []*product) {
-	b := k.x.blockRows()
-	w := k.panels(g)
-	v := k.srcPanel(g, w)
-	clear(k.vb)
-	for c, r := range g {
-		k.vb[c] = r.vb
-	}
-	k.chunks(func(s *panelScratch, c, r0, r1 int) {
-		h, hb := k.part[c], k.partHb[c]
-		clear(h)
-		clear(hb)
-		for i0 := r0; i0 < r1; i0 += b {
-			rows := min(b, r1-i0)
-			k.x.hess(h, hb, s.t, i0, rows, v, w, k.rowPanel(s, g, ddOf, i0, rows, w), k.vb)
-		}
-	})
-	_, chunks := k.chunking()
-	hb := k.vb // the offsets are no longer needed
-	sumParts(hb, k.partHb[:chunks])
-	for c, r := range g {
-		r.hb = hb[c]
-	}
-	k.unpack(g, w)
 }

@@ -224,3 +224,65 @@ func TestFitBatchWorkers(t *testing.T) {
 		}
 	}
 }
+
+// TestPanelRunnerMixedRound: a round that holds products of every kind,
+// several of each, gives every product the bits it gets in a round of its
+// own (one problem, no panel), dense and CSR, on 1 and 2 goroutines, on a
+// design of several chunks whose last block is short.
+func TestPanelRunnerMixedRound(t *testing.T) {
+	rng := rand.New(rand.NewPCG(25, 11))
+	const n, d = 3001, 9
+	xd := randomDense(rng, n, d)
+	vec := func(m int) []float64 {
+		v := make([]float64, m)
+		for i := range v {
+			v[i] = rng.NormFloat64()
+		}
+		return v
+	}
+	// counts of X·v, Xᵀ·v, (X∘X)ᵀ·v and Hessian products in the round.
+	counts := [4]int{2, 3, 1, 6}
+	newRound := func() []*product {
+		var reqs []*product
+		for op, c := range counts {
+			for range c {
+				r := &product{op: productOp(op + 1)}
+				switch r.op {
+				case opMulVec:
+					r.src, r.dst = vec(d), make([]float64, n)
+				case opMulVecTrans, opMulVecTransSq:
+					r.src, r.dst = vec(n), make([]float64, d)
+				case opHessVec:
+					r.src, r.dst, r.tmp, r.dd, r.vb = vec(d), make([]float64, d), make([]float64, n), vec(n), rng.NormFloat64()
+				}
+				reqs = append(reqs, r)
+			}
+		}
+		rng.Shuffle(len(reqs), func(i, j int) { reqs[i], reqs[j] = reqs[j], reqs[i] })
+		return reqs
+	}
+	for name, x := range map[string]Design{"dense": NewDense(xd), "csr": NewCSR(reftest.CSR(xd))} {
+		reqs := newRound()
+		for _, workers := range []int{1, 2} {
+			run := productRunner(x, workers)
+			alone := make([]product, len(reqs))
+			for i, r := range reqs {
+				alone[i] = *r
+				alone[i].dst = make([]float64, len(r.dst))
+				run([]*product{&alone[i]})
+			}
+			run(reqs)
+			for i, r := range reqs {
+				if math.Float64bits(r.hb) != math.Float64bits(alone[i].hb) {
+					t.Errorf("%s, %d goroutines, product %d (op %d): hb %.17g in the round, %.17g alone", name, workers, i, r.op, r.hb, alone[i].hb)
+				}
+				for j := range r.dst {
+					if math.Float64bits(r.dst[j]) != math.Float64bits(alone[i].dst[j]) {
+						t.Errorf("%s, %d goroutines, product %d (op %d): dst[%d] %.17g in the round, %.17g alone", name, workers, i, r.op, j, r.dst[j], alone[i].dst[j])
+						break
+					}
+				}
+			}
+		}
+	}
+}
