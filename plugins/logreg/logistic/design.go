@@ -64,19 +64,7 @@ const maxDensity = 0.25
 func (m *DenseDesign) sparseForm() *sparsemul.Matrix {
 	m.sparseOnce.Do(func() {
 		n, d := m.Dims()
-		limit := int(maxDensity * float64(n) * float64(d))
-		nnz := 0
-		for i := range n {
-			for _, v := range m.row(i) {
-				if v != 0 {
-					nnz++
-				}
-			}
-			if nnz > limit {
-				return
-			}
-		}
-		m.sparse = sparsemul.FromDense(m.raw.Data, n, d, m.raw.Stride)
+		m.sparse = sparsemul.FromDense(m.raw.Data, n, d, m.raw.Stride, int(maxDensity*float64(n)*float64(d)))
 	})
 	return m.sparse
 }

@@ -189,22 +189,29 @@ func val0(s []float64) *float64 {
 
 // FromDense returns the rows×cols matrix whose row i is
 // data[i·stride : i·stride+cols], its zeros left out and its entries
-// equal to 1 in the unit runs, every run in column order.
-func FromDense(data []float64, rows, cols, stride int) *Matrix {
+// equal to 1 in the unit runs, every run in column order; or nil when the
+// matrix has more than maxNonzeros non-zero entries (its count stops
+// there), so that a caller deciding on the density pays one pass for a
+// dense matrix.
+func FromDense(data []float64, rows, cols, stride, maxNonzeros int) *Matrix {
 	if rows < 0 || cols < 0 || stride < cols || rows > 0 && len(data) < (rows-1)*stride+cols {
 		panic(fmt.Sprintf("sparsemul.FromDense: %d entries for %d×%d with stride %d", len(data), rows, cols, stride))
 	}
-	var nv, nu int
+	var nz, nu int // non-zeros, of which units
 	for i := range rows {
 		for _, v := range data[i*stride : i*stride+cols] {
-			switch {
-			case isUnit(v):
-				nu++
-			case v != 0:
-				nv++
+			if v != 0 {
+				nz++
+				if isUnit(v) {
+					nu++
+				}
 			}
 		}
+		if nz > maxNonzeros {
+			return nil
+		}
 	}
+	nv := nz - nu
 	s := &Matrix{
 		Rows: rows, Cols: cols,
 		VPtr: make([]int64, rows+1), UPtr: make([]int64, rows+1),

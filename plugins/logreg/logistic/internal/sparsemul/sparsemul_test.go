@@ -215,7 +215,8 @@ func BenchmarkHessParts(b *testing.B) {
 }
 
 // TestFromDense: a dense matrix (a strided view with zeros, ones and other
-// values) gives the matrix FromCSR gives for its non-zero entries.
+// values) gives the matrix FromCSR gives for its non-zero entries, and nil
+// when it has more non-zeros than the limit.
 func TestFromDense(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	csr := randomCSR(rng, 31, 11, 8, 0)
@@ -231,7 +232,15 @@ func TestFromDense(t *testing.T) {
 			data[i*stride+int(j)] = val[k]
 		}
 	}
-	got, want := FromDense(data, 31, 11, stride), FromCSR(csr)
+	want := FromCSR(csr)
+	nnz := int(want.VPtr[31] + want.UPtr[31])
+	if m := FromDense(data, 31, 11, stride, nnz-1); m != nil {
+		t.Fatalf("%d non-zeros with a limit of %d: got a matrix, want nil", nnz, nnz-1)
+	}
+	got := FromDense(data, 31, 11, stride, nnz)
+	if got == nil {
+		t.Fatalf("%d non-zeros with a limit of %d: got nil", nnz, nnz)
+	}
 	if got.Rows != want.Rows || got.Cols != want.Cols || !slices.Equal(got.UPtr, want.UPtr) || !slices.Equal(got.UIdx, want.UIdx) {
 		t.Fatalf("unit runs differ: %v %v, want %v %v", got.UPtr, got.UIdx, want.UPtr, want.UIdx)
 	}
