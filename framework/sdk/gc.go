@@ -44,17 +44,11 @@ func SetGCPercent() {
 // to 407 MB with 64 MB.
 const HeapFloor = 64 << 20
 
-// heapFloor returns the block of HeapFloor bytes; the caller keeps it
-// alive (runtime.KeepAlive) for as long as the floor should hold.
-func heapFloor() []byte {
-	return make([]byte, HeapFloor)
-}
-
 // HoldHeapFloor gives the calling process the heap floor of a plugin
 // process (see HeapFloor) and returns the function that ends it; bench
 // holds it for the whole run, whose own live heap is a few MB on small
 // data sets (letter: a collection every 3 MB allocated without it).
 func HoldHeapFloor() (release func()) {
-	floor := heapFloor()
+	floor := make([]byte, HeapFloor)
 	return func() { runtime.KeepAlive(floor) }
 }

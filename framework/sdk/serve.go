@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"runtime"
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
@@ -128,8 +127,7 @@ func WithTestConfig(t *plugin.ServeTestConfig) ServeOption {
 // closes the connection. It is the whole body of a plugin's main.
 func Serve(opts ...ServeOption) {
 	SetGCPercent()
-	floor := heapFloor()
-	defer runtime.KeepAlive(floor)
+	defer HoldHeapFloor()()
 	var c serveConfig
 	for _, o := range opts {
 		o(&c)

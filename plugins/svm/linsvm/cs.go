@@ -383,13 +383,12 @@ func FitCrammerSinger(x Rows, y []int, k int, s []float64, opt Options) (*CSResu
 
 // prefetch asks for the cache lines of row i's dual variables (a line in
 // eight), class indices, state and features, rows visited a few steps
-// later (the rows come in random order, and α alone is n·K values).
+// later (the rows come in random order, and α alone is n·K values). The
+// slots the solver's shape leaves out (k ≤ 16, a design not dense) are
+// never set, so they stay nil.
 func (cs *csSolver) prefetch(i int) {
 	k := cs.k
 	a := cs.alpha[i*k : (i+1)*k : (i+1)*k]
-	for m := range cs.ahead {
-		cs.ahead[m] = nil
-	}
 	cs.ahead[0], cs.ahead[1] = unsafe.Pointer(&a[0]), unsafe.Pointer(&a[k-1])
 	if k > 16 {
 		cs.ahead[2], cs.ahead[3] = unsafe.Pointer(&a[8]), unsafe.Pointer(&a[16])

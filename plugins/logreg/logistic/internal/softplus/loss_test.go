@@ -34,15 +34,13 @@ func TestLossAsmMatchesGo(t *testing.T) {
 	if !useAsm {
 		t.Skip("the processor has no AVX2 and FMA: the assembly kernels never run here")
 	}
-	kernels := []struct {
+	type kernel struct {
 		name string
 		run  func(z *float64, b float64, y, s, e *float64, n int, part *[4]float64)
-	}{{"lossAsm", lossAsm}}
+	}
+	kernels := []kernel{{"lossAsm", lossAsm}}
 	if useAsm512 {
-		kernels = append(kernels, struct {
-			name string
-			run  func(z *float64, b float64, y, s, e *float64, n int, part *[4]float64)
-		}{"lossAsm8", lossAsm8})
+		kernels = append(kernels, kernel{"lossAsm8", lossAsm8})
 	}
 	for _, k := range kernels {
 		for _, weighted := range []bool{false, true} {

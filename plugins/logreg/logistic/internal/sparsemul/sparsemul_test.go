@@ -9,9 +9,8 @@ import (
 
 	"github.com/polyclass/polyclass/framework/sparse"
 	"github.com/polyclass/polyclass/plugins/internal/reftest"
-	"github.com/polyclass/polyclass/plugins/logreg/logistic/internal/blockmul"
-
 	"github.com/polyclass/polyclass/plugins/logreg/logistic/internal/bitstest"
+	"github.com/polyclass/polyclass/plugins/logreg/logistic/internal/blockmul"
 )
 
 // randomCSR returns a rows×cols CSR matrix whose rows hold 0 to maxNNZ
