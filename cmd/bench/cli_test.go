@@ -2,15 +2,19 @@ package main
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"testing"
 
@@ -426,5 +430,70 @@ metrics = ["accuracy", "hamming_loss"]
 	stdout, _, err = bench(t, "validate", exp)
 	if err != nil || strings.Contains(stdout, "total:") || !strings.Contains(stdout, ": 7 cells") {
 		t.Errorf("validate without --plan: %v\n%s", err, stdout)
+	}
+}
+
+// TestRunCachesPluginDigests: bench run keeps the SHA-256 of the plugin
+// binaries it starts in the user's cache directory ($XDG_CACHE_HOME), one
+// entry per binary holding the digest manifest.json records; a second run
+// starts from those entries and records the same digests.
+func TestRunCachesPluginDigests(t *testing.T) {
+	cache := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", cache)
+	exp := writeExperiment(t, `
+experiment "digests" { seed = 1 }
+dataset "iris" {
+  path   = "%DATA%/iris.csv"
+  target = "class"
+}
+learner "lda" {}
+reduction "ova" {}
+cv { folds = 2 }
+metrics = ["accuracy"]
+`)
+	var recorded []map[string]string
+	for run := range 2 {
+		out := t.TempDir()
+		if _, stderr, err := bench(t, "run", "-o", out, exp); err != nil {
+			t.Fatalf("run %d: %v\n%s", run, err, stderr)
+		}
+		var m struct {
+			Plugins []struct{ Name, Path, SHA256 string }
+		}
+		if err := json.Unmarshal([]byte(readFile(t, filepath.Join(out, "manifest.json"))), &m); err != nil {
+			t.Fatal(err)
+		}
+		sums := map[string]string{}
+		for _, p := range m.Plugins {
+			b, err := os.ReadFile(filepath.Join(pluginsDir, "bench-plugin-"+p.Name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := fmt.Sprintf("%x", sha256.Sum256(b)); p.SHA256 != want {
+				t.Errorf("run %d: manifest records %s's SHA-256 %s, the binary's is %s", run, p.Name, p.SHA256, want)
+			}
+			sums[p.Name] = p.SHA256
+		}
+		if len(sums) != 2 || sums["lda"] == "" || sums["reducers"] == "" {
+			t.Fatalf("run %d: manifest plugins %+v, want lda and reducers", run, m.Plugins)
+		}
+		recorded = append(recorded, sums)
+	}
+	entries, err := filepath.Glob(filepath.Join(cache, "polyclass", "plugin-sha256", "*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var held []string
+	for _, e := range entries {
+		held = append(held, strings.TrimSpace(readFile(t, e)))
+	}
+	slices.Sort(held)
+	want := []string{recorded[0]["lda"], recorded[0]["reducers"]}
+	slices.Sort(want)
+	if !slices.Equal(held, want) {
+		t.Errorf("cache entries hold %q, want the two binaries' digests %q", held, want)
+	}
+	if !maps.Equal(recorded[0], recorded[1]) {
+		t.Errorf("the second run (from the cache) recorded %v, the first %v", recorded[1], recorded[0])
 	}
 }

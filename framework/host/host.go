@@ -40,9 +40,13 @@ type Binary struct {
 	Name string // the name experiment files use: the file name without BinaryPrefix
 	Path string
 	// SHA256 is the lower-case hex digest of the file, taken when the
-	// host first starts it (Discover leaves it empty): a run reads only
+	// host first starts it (Discover leaves it empty), from the host's
+	// digest cache when it knows the file (SetSumCache): a run reads only
 	// the binaries it starts.
 	SHA256 string
+	// cached is set when SHA256 came from the host's digest cache and no
+	// start has checked it yet.
+	cached bool
 }
 
 // Discover lists the plugin binaries in dir, sorted by name, without
@@ -214,6 +218,10 @@ type Host struct {
 	// profileDir, when set, asks every plugin process started from now
 	// on for CPU and heap profiles in it (SetProfileDir).
 	profileDir string
+	// sums is the digest cache (SetSumCache); hashFile reads a binary's
+	// digest (fileSHA256; tests count the reads).
+	sums     sumCache
+	hashFile func(path string) (string, error)
 }
 
 type startResult struct {
@@ -229,7 +237,7 @@ func New(dir string, log io.Writer) *Host {
 	if log == nil {
 		log = io.Discard
 	}
-	return &Host{dir: dir, log: &syncWriter{w: log}, running: map[string]*startResult{}}
+	return &Host{dir: dir, log: &syncWriter{w: log}, running: map[string]*startResult{}, hashFile: fileSHA256}
 }
 
 // Open starts the plugin binary at path, whatever its file name: the
@@ -338,11 +346,32 @@ func (h *Host) Running(name string) *Plugin {
 	return r.p
 }
 
+// start starts the binary b after taking its digest (checksum). When the
+// digest came from the cache and SecureConfig finds that the binary's is
+// another, the entry is dropped and the start tried again with the
+// binary's own digest.
 func (h *Host) start(ctx context.Context, b Binary) (*Plugin, error) {
 	b, err := h.checksum(b)
 	if err != nil {
 		return nil, err
 	}
+	p, err := h.launch(ctx, b)
+	if err != nil && b.cached && errors.Is(err, plugin.ErrChecksumsDoNotMatch) {
+		h.forgetSum(b)
+		if b, err = h.checksum(Binary{Name: b.Name, Path: b.Path}); err != nil {
+			return nil, err
+		}
+		return h.launch(ctx, b)
+	}
+	if err == nil && b.cached {
+		h.verifiedSum(b)
+		p.Binary.cached = false
+	}
+	return p, err
+}
+
+// launch starts the process of b, whose SHA256 SecureConfig checks.
+func (h *Host) launch(ctx context.Context, b Binary) (*Plugin, error) {
 	sum, err := hex.DecodeString(b.SHA256)
 	if err != nil {
 		return nil, fmt.Errorf("plugin %s: %w", b.Name, err)
@@ -405,7 +434,9 @@ func (h *Host) start(ctx context.Context, b Binary) (*Plugin, error) {
 
 // checksum returns b with its SHA256: the one taken when the host first
 // started the binary, so that a process started again (after a crash)
-// must be the same file, else the file's digest now, which it keeps.
+// must be the same file, else the file's digest now, which it keeps: the
+// digest cache's entry for the file when it has one (b.cached set until a
+// start has checked it), else the digest of the file read now.
 func (h *Host) checksum(b Binary) (Binary, error) {
 	if b.SHA256 != "" {
 		return b, nil
@@ -417,18 +448,59 @@ func (h *Host) checksum(b Binary) (Binary, error) {
 		b.SHA256 = known.SHA256
 		return b, nil
 	}
-	sum, err := fileSHA256(b.Path)
-	if err != nil {
-		return b, fmt.Errorf("plugin %s: %w", b.Name, err)
+	h.mu.Lock()
+	sums := h.sums
+	h.mu.Unlock()
+	sum, cached := sums.lookup(b.Path)
+	if !cached {
+		var err error
+		if sum, err = sums.hash(b.Path, h.hashFile); err != nil {
+			return b, fmt.Errorf("plugin %s: %w", b.Name, err)
+		}
 	}
-	b.SHA256 = sum
+	b.SHA256, b.cached = sum, cached
 	h.mu.Lock()
 	if known, ok := h.binaries[b.Name]; ok && known.Path == b.Path {
-		known.SHA256 = sum
+		known.SHA256, known.cached = sum, cached
 		h.binaries[b.Name] = known
 	}
 	h.mu.Unlock()
 	return b, nil
+}
+
+// forgetSum drops the cached digest of b, which SecureConfig found not to
+// be the binary's, from the cache and from the host.
+func (h *Host) forgetSum(b Binary) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.sums.drop(b.Path)
+	if known, ok := h.binaries[b.Name]; ok && known.Path == b.Path && known.SHA256 == b.SHA256 {
+		known.SHA256, known.cached = "", false
+		h.binaries[b.Name] = known
+	}
+}
+
+// verifiedSum records that SecureConfig accepted b's cached digest: from
+// now on it guards the binary like a digest the host took itself (a
+// process started again after a crash must be the same file).
+func (h *Host) verifiedSum(b Binary) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if known, ok := h.binaries[b.Name]; ok && known.Path == b.Path && known.SHA256 == b.SHA256 {
+		known.cached = false
+		h.binaries[b.Name] = known
+	}
+}
+
+// SetSumCache keeps the SHA-256 digests of the plugin binaries the host
+// starts in dir (created when missing) from one run to the next, so that
+// a binary read by an earlier run is not read again for its digest (see
+// sumCache); an empty dir keeps none. go-plugin's SecureConfig hashes each
+// binary before it starts either way.
+func (h *Host) SetSumCache(dir string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.sums = sumCache{dir: dir}
 }
 
 // probe asks the plugin's learner and reducer services for their Info and

@@ -1,0 +1,242 @@
+package host
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+)
+
+// countingHost returns a host for dir with the digest cache in cache,
+// counting the binaries it reads for their digest in reads.
+func countingHost(dir, cache string, reads *atomic.Int64) *Host {
+	h := New(dir, nil)
+	h.SetSumCache(cache)
+	h.hashFile = func(path string) (string, error) {
+		reads.Add(1)
+		return fileSHA256(path)
+	}
+	return h
+}
+
+// startReducers starts the reducers plugin of h, checks that its digest is
+// the file's and stops it.
+func startReducers(t *testing.T, h *Host) {
+	t.Helper()
+	p, err := h.Get(context.Background(), "reducers")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := fileSHA256(p.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.SHA256 != want {
+		t.Fatalf("started plugin's SHA256 %q, want the file's %q", p.SHA256, want)
+	}
+	p.Stop()
+}
+
+// TestSumCacheSavesARead: a host whose cache knows the binary does not
+// read it for its digest (SecureConfig still checks it); the first host
+// read it once and filled the cache.
+func TestSumCacheSavesARead(t *testing.T) {
+	dir, cache := t.TempDir(), t.TempDir()
+	copyFile(t, reducers, filepath.Join(dir, "bench-plugin-reducers"), 0o755)
+	for i, want := range []int64{1, 0, 0} {
+		var reads atomic.Int64
+		h := countingHost(dir, cache, &reads)
+		startReducers(t, h)
+		h.Close()
+		if got := reads.Load(); got != want {
+			t.Errorf("host %d read the binary %d times for its digest, want %d", i, got, want)
+		}
+	}
+}
+
+// TestSumCacheWrongEntry: an entry whose digest is not the binary's (the
+// key matches) fails SecureConfig's check; the host drops it, hashes the
+// binary, starts it and writes the right entry.
+func TestSumCacheWrongEntry(t *testing.T) {
+	dir, cache := t.TempDir(), t.TempDir()
+	path := filepath.Join(dir, "bench-plugin-reducers")
+	copyFile(t, reducers, path, 0o755)
+	c := sumCache{dir: cache}
+	file, _, ok := c.entry(path)
+	if !ok {
+		t.Fatal("no cache entry for a regular file")
+	}
+	c.store(file, strings.Repeat("ab", 32))
+	if got, ok := c.lookup(path); !ok || got != strings.Repeat("ab", 32) {
+		t.Fatalf("lookup of the stored entry: %q %v", got, ok)
+	}
+	var reads atomic.Int64
+	h := countingHost(dir, cache, &reads)
+	defer h.Close()
+	startReducers(t, h)
+	if reads.Load() != 1 {
+		t.Errorf("read the binary %d times, want 1 (after the wrong entry failed the check)", reads.Load())
+	}
+	want, _ := fileSHA256(path)
+	if got, ok := c.lookup(path); !ok || got != want {
+		t.Errorf("entry after the start: %q %v, want %q", got, ok, want)
+	}
+}
+
+// TestSumCacheMissesAChangedBinary: a binary written after its entry was
+// made (new change time and size) is read again, and its new digest is
+// the one the plugin starts with.
+func TestSumCacheMissesAChangedBinary(t *testing.T) {
+	dir, cache := t.TempDir(), t.TempDir()
+	path := filepath.Join(dir, "bench-plugin-reducers")
+	copyFile(t, reducers, path, 0o755)
+	var reads atomic.Int64
+	h := countingHost(dir, cache, &reads)
+	startReducers(t, h)
+	h.Close()
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write([]byte("trailing bytes an ELF loader ignores"))
+	f.Close()
+	h = countingHost(dir, cache, &reads)
+	defer h.Close()
+	startReducers(t, h)
+	if reads.Load() != 2 {
+		t.Errorf("read the binary %d times over two hosts, want 2 (it changed in between)", reads.Load())
+	}
+}
+
+// TestSumCacheStillGuardsRestarts: a cached digest that SecureConfig
+// accepted guards the binary for the rest of the run like one the host
+// took itself: replaced after the start, the binary does not start again.
+func TestSumCacheStillGuardsRestarts(t *testing.T) {
+	dir, cache := t.TempDir(), t.TempDir()
+	path := filepath.Join(dir, "bench-plugin-reducers")
+	copyFile(t, reducers, path, 0o755)
+	var reads atomic.Int64
+	first := countingHost(dir, cache, &reads)
+	startReducers(t, first)
+	first.Close()
+	h := countingHost(dir, cache, &reads)
+	defer h.Close()
+	startReducers(t, h) // from the cache
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write([]byte("tampered"))
+	f.Close()
+	_, err = h.Get(context.Background(), "reducers")
+	if err == nil || !strings.Contains(err.Error(), "checksum") {
+		t.Fatalf("binary replaced after a start from the cache started again: %v, want a checksum error", err)
+	}
+}
+
+// TestSumCacheHash: hash stores the digest it read unless the file
+// changed during the read; the zero cache stores nothing and still
+// returns the digest.
+func TestSumCacheHash(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "f")
+	if err := os.WriteFile(path, []byte("one"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := sumCache{dir: filepath.Join(dir, "cache")}
+	changing := func(p string) (string, error) {
+		sum, err := fileSHA256(p)
+		os.WriteFile(p, []byte("two, longer"), 0o644)
+		return sum, err
+	}
+	if _, err := c.hash(path, changing); err != nil {
+		t.Fatal(err)
+	}
+	if sum, ok := c.lookup(path); ok {
+		t.Errorf("a file that changed while read left entry %q", sum)
+	}
+	want, _ := fileSHA256(path)
+	if got, err := c.hash(path, fileSHA256); err != nil || got != want {
+		t.Fatalf("hash = %q, %v; want %q", got, err, want)
+	}
+	if got, ok := c.lookup(path); !ok || got != want {
+		t.Errorf("lookup = %q %v, want %q", got, ok, want)
+	}
+	var zero sumCache
+	if got, err := zero.hash(path, fileSHA256); err != nil || got != want {
+		t.Errorf("zero cache: hash = %q, %v; want %q", got, err, want)
+	}
+	if _, ok := zero.lookup(path); ok {
+		t.Error("the zero cache holds an entry")
+	}
+}
+
+func TestParseSum(t *testing.T) {
+	hex64 := strings.Repeat("0123456789abcdef", 4)
+	for _, tc := range []struct {
+		in   string
+		want string
+		ok   bool
+	}{
+		{hex64, hex64, true},
+		{hex64 + "\n", hex64, true},
+		{hex64 + "\n\n", "", false},
+		{strings.ToUpper(hex64), "", false},
+		{hex64[:63], "", false},
+		{hex64[:63] + "g", "", false},
+		{"", "", false},
+	} {
+		got, ok := parseSum([]byte(tc.in))
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("parseSum(%q) = %q %v, want %q %v", tc.in, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+func FuzzParseSum(f *testing.F) {
+	f.Add([]byte(strings.Repeat("0f", 32) + "\n"))
+	f.Add([]byte("not a digest"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		s, ok := parseSum(b)
+		if !ok {
+			return
+		}
+		if len(s) != 64 || strings.Trim(s, "0123456789abcdef") != "" || !strings.HasPrefix(string(b), s) {
+			t.Fatalf("parseSum(%q) accepted %q", b, s)
+		}
+	})
+}
+
+// BenchmarkStart starts and stops the reducers plugin with a new host each
+// time (as each bench command does), without and with the digest cache
+// (filled by the first start).
+func BenchmarkStart(b *testing.B) {
+	for _, cached := range []bool{false, true} {
+		b.Run(fmt.Sprintf("cache=%v", cached), func(b *testing.B) {
+			dir, cache := b.TempDir(), ""
+			if cached {
+				cache = b.TempDir()
+			}
+			src, err := os.ReadFile(reducers)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, "bench-plugin-reducers"), src, 0o755); err != nil {
+				b.Fatal(err)
+			}
+			for b.Loop() {
+				h := New(dir, nil)
+				h.SetSumCache(cache)
+				p, err := h.Get(context.Background(), "reducers")
+				if err != nil {
+					b.Fatal(err)
+				}
+				p.Stop()
+				h.Close()
+			}
+		})
+	}
+}
