@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -316,6 +317,7 @@ func writeE2E(w io.Writer, title string, runs int, results []*e2eResult, skipped
 		}
 		fmt.Fprintf(w, "\nscikit-learn %s. ", results[0].sklearn)
 		fmt.Fprintf(w, "Summed RSS counts pages shared between processes once per process, on both sides. Accuracies differ slightly: the stopping rules of the solvers differ.\n\n")
+		writeE2EFloor(w, results, runtime.NumCPU())
 	}
 	for _, s := range skipped {
 		fmt.Fprintf(w, "Skipped: %s.\n\n", s)
@@ -352,4 +354,31 @@ func ratioInt(a, b int64) string {
 		return "–"
 	}
 	return fmt.Sprintf("%.2f", float64(a)/float64(b))
+}
+
+// e2eGoal is goal 5's bound on the ratio of the wall times.
+const e2eGoal = 0.2
+
+// writeE2EFloor prints, for each comparison, the wall time that bench's
+// CPU time allows on the machine's cores (every core busy from start to
+// end) and the CPU time that goal 5's ratio would need.
+func writeE2EFloor(w io.Writer, results []*e2eResult, cores int) {
+	if cores < 1 || len(results) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "What the CPU time allows:")
+	for i, r := range results {
+		if r.peer <= 0 {
+			continue
+		}
+		floor := r.oursCPU / time.Duration(cores)
+		need := time.Duration(e2eGoal * float64(cores) * float64(r.peer))
+		sep := ";"
+		if i == len(results)-1 {
+			sep = "."
+		}
+		fmt.Fprintf(w, " %s: bench's CPU time %s on %d cores takes at least %s of wall (%s× scikit-learn's), and a ratio of %.2f needs at most %s of CPU%s",
+			r.c.name, fmtDur(r.oursCPU), cores, fmtDur(floor), ratio(floor, r.peer), e2eGoal, fmtDur(need), sep)
+	}
+	fmt.Fprintf(w, "\n\n")
 }

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/polyclass/polyclass/framework/config"
 	"github.com/polyclass/polyclass/framework/cv"
@@ -193,5 +194,22 @@ func TestProfileNames(t *testing.T) {
 	want := "`bench-PID.cpu.pprof`, `bench-plugin-x-PID.heap.pprof`, `odd`"
 	if got != want {
 		t.Errorf("profileNames = %s, want %s", got, want)
+	}
+}
+
+// TestWriteE2EFloor: the CPU time bounds the wall from below on the
+// machine's cores, and goal 5's ratio sets the CPU time it needs (figures
+// of the published run at 806d4c6).
+func TestWriteE2EFloor(t *testing.T) {
+	results := []*e2eResult{
+		{c: e2eCase{name: "letter"}, ours: 896 * time.Millisecond, peer: 3600 * time.Millisecond, oursCPU: 1630 * time.Millisecond},
+		{c: e2eCase{name: "diabetes130"}, ours: 7810 * time.Millisecond, peer: 85100 * time.Millisecond, oursCPU: 12 * time.Second},
+	}
+	var b bytes.Buffer
+	writeE2EFloor(&b, results, 2)
+	want := "What the CPU time allows: letter: bench's CPU time 1.63 s on 2 cores takes at least 815 ms of wall (0.23× scikit-learn's), and a ratio of 0.20 needs at most 1.44 s of CPU;" +
+		" diabetes130: bench's CPU time 12.0 s on 2 cores takes at least 6.00 s of wall (0.07× scikit-learn's), and a ratio of 0.20 needs at most 34.0 s of CPU.\n\n"
+	if b.String() != want {
+		t.Errorf("got\n%q\nwant\n%q", b.String(), want)
 	}
 }

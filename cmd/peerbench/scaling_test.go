@@ -89,3 +89,34 @@ func TestWriteSolverScaling(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteScalingBudget: the paragraph's ratios, from the figures of the
+// published run at 806d4c6 (docs/performance.md).
+func TestWriteScalingBudget(t *testing.T) {
+	points := []scalingPoint{
+		{rows: 25000, wall: 688 * time.Millisecond, fit: 0.124},
+		{rows: 100000, wall: 3140 * time.Millisecond, fit: 0.787},
+		{rows: 400000, wall: 13 * time.Second, fit: 3.34},
+	}
+	ss := []scalingSolver{
+		{rows: 25000, hv: 116.3, perHv: 18.5, ours: 377 * time.Millisecond},
+		{rows: 400000, hv: 197.7, perHv: 21.6, ours: 11900 * time.Millisecond},
+	}
+	var b bytes.Buffer
+	writeScalingBudget(&b, points, ss)
+	for _, want := range []string{
+		"for 16× the rows the goal allows the whole run 17.00×; it grew 18.90×",
+		"bench's fit per fold 26.9× (124 ms → 3.34 s)",
+		"from 25000 to 400000 rows the Hessian products per problem grew 1.70× (116.3 → 197.7) and their cost per row 1.17×",
+		"rows × products × cost = 16 × 1.70 × 1.17 = 31.8×, the growth of the fits in-process above (31.56×)",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("paragraph lacks %q:\n%s", want, b.String())
+		}
+	}
+	b.Reset()
+	writeScalingBudget(&b, points[:1], ss)
+	if b.Len() != 0 {
+		t.Errorf("one size: %q, want nothing", b.String())
+	}
+}
