@@ -238,11 +238,10 @@ func TestVersionOfBuiltBinary(t *testing.T) {
 	}
 }
 
-// TestJobs: -j 0 means every CPU, as in make and ninja; a negative -j is a
-// usage error (TestUsageErrors).
-func TestJobs(t *testing.T) {
-	exp := writeExperiment(t, `
-experiment "jobs" { seed = 1 }
+// irisLDA writes the experiment name: iris, lda one-vs-all, 2 folds.
+func irisLDA(t *testing.T, name string) string {
+	t.Helper()
+	return writeExperiment(t, `experiment "`+name+`" { seed = 1 }
 dataset "iris" {
   path   = "%DATA%/iris.csv"
   target = "class"
@@ -252,6 +251,12 @@ reduction "ova" {}
 cv { folds = 2 }
 metrics = ["accuracy"]
 `)
+}
+
+// TestJobs: -j 0 means every CPU, as in make and ninja; a negative -j is a
+// usage error (TestUsageErrors).
+func TestJobs(t *testing.T) {
+	exp := irisLDA(t, "jobs")
 	for _, tt := range []struct {
 		j    string
 		want int
@@ -440,17 +445,7 @@ metrics = ["accuracy", "hamming_loss"]
 func TestRunCachesPluginDigests(t *testing.T) {
 	cache := t.TempDir()
 	t.Setenv("XDG_CACHE_HOME", cache)
-	exp := writeExperiment(t, `
-experiment "digests" { seed = 1 }
-dataset "iris" {
-  path   = "%DATA%/iris.csv"
-  target = "class"
-}
-learner "lda" {}
-reduction "ova" {}
-cv { folds = 2 }
-metrics = ["accuracy"]
-`)
+	exp := irisLDA(t, "digests")
 	var recorded []map[string]string
 	for run := range 2 {
 		out := t.TempDir()

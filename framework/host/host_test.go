@@ -44,6 +44,20 @@ func copyFile(t *testing.T, src, dst string, mode os.FileMode) {
 	}
 }
 
+// appendTo appends text to the file at path (a binary whose process has
+// stopped: a running executable cannot be written).
+func appendTo(t *testing.T, path, text string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, werr := f.WriteString(text)
+	if err := errors.Join(werr, f.Close()); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestDiscover(t *testing.T) {
 	dir := t.TempDir()
 	copyFile(t, reducers, filepath.Join(dir, "bench-plugin-reducers"), 0o755)
@@ -104,12 +118,7 @@ func TestChecksumGuardsTheBinary(t *testing.T) {
 		t.Fatalf("started plugin's SHA256 %q, want the file's %q", p.SHA256, want)
 	}
 	p.Stop() // a running executable cannot be written
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.Write([]byte("tampered"))
-	f.Close()
+	appendTo(t, path, "tampered")
 	_, err = h.Get(context.Background(), "reducers")
 	if err == nil || !strings.Contains(err.Error(), "checksum") {
 		t.Fatalf("tampered binary started again: %v, want a checksum error", err)

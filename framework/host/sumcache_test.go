@@ -40,6 +40,21 @@ func startReducers(t *testing.T, h *Host) {
 	p.Stop()
 }
 
+// reducersInCache copies the reducers plugin into a new directory and
+// starts it once with a host whose digest cache is new: the cache then
+// holds the binary's digest, and reads counts one read.
+func reducersInCache(t *testing.T) (dir, cache, path string, reads *atomic.Int64) {
+	t.Helper()
+	dir, cache = t.TempDir(), t.TempDir()
+	path = filepath.Join(dir, "bench-plugin-reducers")
+	copyFile(t, reducers, path, 0o755)
+	reads = new(atomic.Int64)
+	h := countingHost(dir, cache, reads)
+	startReducers(t, h)
+	h.Close()
+	return dir, cache, path, reads
+}
+
 // TestSumCacheSavesARead: a host whose cache knows the binary does not
 // read it for its digest (SecureConfig still checks it); the first host
 // read it once and filled the cache.
@@ -90,20 +105,9 @@ func TestSumCacheWrongEntry(t *testing.T) {
 // made (new change time and size) is read again, and its new digest is
 // the one the plugin starts with.
 func TestSumCacheMissesAChangedBinary(t *testing.T) {
-	dir, cache := t.TempDir(), t.TempDir()
-	path := filepath.Join(dir, "bench-plugin-reducers")
-	copyFile(t, reducers, path, 0o755)
-	var reads atomic.Int64
-	h := countingHost(dir, cache, &reads)
-	startReducers(t, h)
-	h.Close()
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.Write([]byte("trailing bytes an ELF loader ignores"))
-	f.Close()
-	h = countingHost(dir, cache, &reads)
+	dir, cache, path, reads := reducersInCache(t)
+	appendTo(t, path, "trailing bytes an ELF loader ignores")
+	h := countingHost(dir, cache, reads)
 	defer h.Close()
 	startReducers(t, h)
 	if reads.Load() != 2 {
@@ -115,23 +119,12 @@ func TestSumCacheMissesAChangedBinary(t *testing.T) {
 // accepted guards the binary for the rest of the run like one the host
 // took itself: replaced after the start, the binary does not start again.
 func TestSumCacheStillGuardsRestarts(t *testing.T) {
-	dir, cache := t.TempDir(), t.TempDir()
-	path := filepath.Join(dir, "bench-plugin-reducers")
-	copyFile(t, reducers, path, 0o755)
-	var reads atomic.Int64
-	first := countingHost(dir, cache, &reads)
-	startReducers(t, first)
-	first.Close()
-	h := countingHost(dir, cache, &reads)
+	dir, cache, path, reads := reducersInCache(t)
+	h := countingHost(dir, cache, reads)
 	defer h.Close()
 	startReducers(t, h) // from the cache
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.Write([]byte("tampered"))
-	f.Close()
-	_, err = h.Get(context.Background(), "reducers")
+	appendTo(t, path, "tampered")
+	_, err := h.Get(context.Background(), "reducers")
 	if err == nil || !strings.Contains(err.Error(), "checksum") {
 		t.Fatalf("binary replaced after a start from the cache started again: %v, want a checksum error", err)
 	}
