@@ -442,15 +442,12 @@ func (h *Host) checksum(b Binary) (Binary, error) {
 		return b, nil
 	}
 	h.mu.Lock()
-	known := h.binaries[b.Name]
+	known, sums := h.binaries[b.Name], h.sums
 	h.mu.Unlock()
 	if known.Path == b.Path && known.SHA256 != "" {
-		b.SHA256 = known.SHA256
+		b.SHA256, b.cached = known.SHA256, known.cached
 		return b, nil
 	}
-	h.mu.Lock()
-	sums := h.sums
-	h.mu.Unlock()
 	sum, cached := sums.lookup(b.Path)
 	if !cached {
 		var err error

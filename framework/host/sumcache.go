@@ -31,32 +31,32 @@ type sumCache struct {
 	dir string
 }
 
-// entry returns the path of path's entry and the key it was made from, or
-// ok false when the file's key cannot be told (no cache, a file that
-// cannot be stat-ed, a system without fileKey).
-func (c sumCache) entry(path string) (file, key string, ok bool) {
+// entry returns the path of path's entry, named by the SHA-256 of the
+// file's key, or ok false when the key cannot be told (no cache, a file
+// that cannot be stat-ed, a system without fileKey).
+func (c sumCache) entry(path string) (file string, ok bool) {
 	if c.dir == "" {
-		return "", "", false
+		return "", false
 	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
-		return "", "", false
+		return "", false
 	}
 	fi, err := os.Stat(abs)
 	if err != nil {
-		return "", "", false
+		return "", false
 	}
 	k, ok := fileKey(abs, fi)
 	if !ok {
-		return "", "", false
+		return "", false
 	}
 	sum := sha256.Sum256([]byte(k))
-	return filepath.Join(c.dir, hex.EncodeToString(sum[:])), k, true
+	return filepath.Join(c.dir, hex.EncodeToString(sum[:])), true
 }
 
 // lookup returns the cached digest of the binary at path.
 func (c sumCache) lookup(path string) (string, bool) {
-	file, _, ok := c.entry(path)
+	file, ok := c.entry(path)
 	if !ok {
 		return "", false
 	}
@@ -86,15 +86,15 @@ func parseSum(b []byte) (string, bool) {
 }
 
 // hash returns the digest of the binary at path, read with read, and
-// remembers it unless the file changed while it was read (its key before
-// and after differ).
+// remembers it unless the file changed while it was read (its entry, which
+// its key names, differs before and after).
 func (c sumCache) hash(path string, read func(string) (string, error)) (string, error) {
-	file, key, ok := c.entry(path)
+	file, ok := c.entry(path)
 	sum, err := read(path)
 	if err != nil || !ok {
 		return sum, err
 	}
-	if after, keyAfter, ok := c.entry(path); ok && after == file && keyAfter == key {
+	if after, ok := c.entry(path); ok && after == file {
 		c.store(file, sum)
 	}
 	return sum, nil
@@ -117,7 +117,7 @@ func (c sumCache) store(file, sum string) {
 
 // drop removes path's entry.
 func (c sumCache) drop(path string) {
-	if file, _, ok := c.entry(path); ok {
+	if file, ok := c.entry(path); ok {
 		os.Remove(file)
 	}
 }

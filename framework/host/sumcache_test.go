@@ -80,7 +80,7 @@ func TestSumCacheWrongEntry(t *testing.T) {
 	path := filepath.Join(dir, "bench-plugin-reducers")
 	copyFile(t, reducers, path, 0o755)
 	c := sumCache{dir: cache}
-	file, _, ok := c.entry(path)
+	file, ok := c.entry(path)
 	if !ok {
 		t.Fatal("no cache entry for a regular file")
 	}
