@@ -480,7 +480,8 @@ func TestRunCachesPluginDigests(t *testing.T) {
 	}
 	var held []string
 	for _, e := range entries {
-		held = append(held, strings.TrimSpace(readFile(t, e)))
+		f := strings.Fields(readFile(t, e)) // the key's SHA-256, the digest
+		held = append(held, f[len(f)-1])
 	}
 	slices.Sort(held)
 	want := []string{recorded[0]["lda"], recorded[0]["reducers"]}

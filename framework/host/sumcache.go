@@ -21,42 +21,51 @@ import (
 // before it starts, and a cached digest that fails that check is dropped
 // and the binary hashed afresh (Host.start).
 //
-// Entries are files named by the SHA-256 of the key, each holding the
-// digest in hex; they are written to a temporary file and renamed, so
-// that runs sharing the cache (several shards on one node) see whole
-// entries. A cache that cannot be read or written is no cache: the
-// binary is hashed as if the entry were missing. The zero value (no
+// Entries are files named by the SHA-256 of the binary's absolute path,
+// one a binary, so that a rebuild replaces the entry of the build before
+// it instead of adding one; each holds the SHA-256 of the key and the
+// binary's digest, in hex. They are written to a temporary file and
+// renamed, so that runs sharing the cache (several shards on one node)
+// see whole entries. A cache that cannot be read or written is no cache:
+// the binary is hashed as if the entry were missing. The zero value (no
 // directory) is a cache that holds nothing.
 type sumCache struct {
 	dir string
 }
 
 // entry returns the path of path's entry, named by the SHA-256 of the
-// file's key, or ok false when the key cannot be told (no cache, a file
-// that cannot be stat-ed, a system without fileKey).
-func (c sumCache) entry(path string) (file string, ok bool) {
+// absolute path, and the hex SHA-256 of the file's key, or ok false when
+// the key cannot be told (no cache, a file that cannot be stat-ed, a
+// system without fileKey).
+func (c sumCache) entry(path string) (file, key string, ok bool) {
 	if c.dir == "" {
-		return "", false
+		return "", "", false
 	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
-		return "", false
+		return "", "", false
 	}
 	fi, err := os.Stat(abs)
 	if err != nil {
-		return "", false
+		return "", "", false
 	}
 	k, ok := fileKey(abs, fi)
 	if !ok {
-		return "", false
+		return "", "", false
 	}
-	sum := sha256.Sum256([]byte(k))
-	return filepath.Join(c.dir, hex.EncodeToString(sum[:])), true
+	return filepath.Join(c.dir, hexSHA256(abs)), hexSHA256(k), true
 }
 
-// lookup returns the cached digest of the binary at path.
+// hexSHA256 returns the SHA-256 of s in lower-case hex.
+func hexSHA256(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:])
+}
+
+// lookup returns the cached digest of the binary at path: its entry's,
+// when the entry was written for the file's present key.
 func (c sumCache) lookup(path string) (string, bool) {
-	file, ok := c.entry(path)
+	file, key, ok := c.entry(path)
 	if !ok {
 		return "", false
 	}
@@ -64,44 +73,62 @@ func (c sumCache) lookup(path string) (string, bool) {
 	if err != nil {
 		return "", false
 	}
-	return parseSum(b)
+	k, sum, ok := parseEntry(b)
+	if !ok || k != key {
+		return "", false
+	}
+	return sum, true
 }
 
-// parseSum returns the digest an entry holds: 64 lower-case hex digits,
-// optionally followed by a newline; anything else is no digest.
-func parseSum(b []byte) (string, bool) {
+// parseEntry returns the key and digest an entry holds: two runs of 64
+// lower-case hex digits separated by a space, optionally followed by a
+// newline; anything else is no entry.
+func parseEntry(b []byte) (key, sum string, ok bool) {
 	s := string(b)
-	if len(s) == 65 && s[64] == '\n' {
-		s = s[:64]
+	if len(s) == 130 && s[129] == '\n' {
+		s = s[:129]
 	}
+	if len(s) != 129 || s[64] != ' ' {
+		return "", "", false
+	}
+	key, sum = s[:64], s[65:]
+	if !isHex64(key) || !isHex64(sum) {
+		return "", "", false
+	}
+	return key, sum, true
+}
+
+// isHex64 reports whether s is 64 lower-case hex digits.
+func isHex64(s string) bool {
 	if len(s) != 64 {
-		return "", false
+		return false
 	}
 	for _, r := range s {
 		if (r < '0' || r > '9') && (r < 'a' || r > 'f') {
-			return "", false
+			return false
 		}
 	}
-	return s, true
+	return true
 }
 
 // hash returns the digest of the binary at path, read with read, and
-// remembers it unless the file changed while it was read (its entry, which
-// its key names, differs before and after).
+// remembers it unless the file changed while it was read (its key differs
+// before and after).
 func (c sumCache) hash(path string, read func(string) (string, error)) (string, error) {
-	file, ok := c.entry(path)
+	file, key, ok := c.entry(path)
 	sum, err := read(path)
 	if err != nil || !ok {
 		return sum, err
 	}
-	if after, ok := c.entry(path); ok && after == file {
-		c.store(file, sum)
+	if _, after, ok := c.entry(path); ok && after == key {
+		c.store(file, key, sum)
 	}
 	return sum, nil
 }
 
-// store writes an entry; a failure leaves the cache without it.
-func (c sumCache) store(file, sum string) {
+// store writes the entry of key and sum to file, replacing the one there;
+// a failure leaves the cache without it.
+func (c sumCache) store(file, key, sum string) {
 	if err := os.MkdirAll(c.dir, 0o755); err != nil {
 		return
 	}
@@ -109,7 +136,7 @@ func (c sumCache) store(file, sum string) {
 	if err != nil {
 		return
 	}
-	_, werr := tmp.WriteString(sum + "\n")
+	_, werr := tmp.WriteString(key + " " + sum + "\n")
 	if cerr := tmp.Close(); werr != nil || cerr != nil || os.Rename(tmp.Name(), file) != nil {
 		os.Remove(tmp.Name())
 	}
@@ -117,7 +144,7 @@ func (c sumCache) store(file, sum string) {
 
 // drop removes path's entry.
 func (c sumCache) drop(path string) {
-	if file, ok := c.entry(path); ok {
+	if file, _, ok := c.entry(path); ok {
 		os.Remove(file)
 	}
 }

@@ -80,11 +80,11 @@ func TestSumCacheWrongEntry(t *testing.T) {
 	path := filepath.Join(dir, "bench-plugin-reducers")
 	copyFile(t, reducers, path, 0o755)
 	c := sumCache{dir: cache}
-	file, ok := c.entry(path)
+	file, key, ok := c.entry(path)
 	if !ok {
 		t.Fatal("no cache entry for a regular file")
 	}
-	c.store(file, strings.Repeat("ab", 32))
+	c.store(file, key, strings.Repeat("ab", 32))
 	if got, ok := c.lookup(path); !ok || got != strings.Repeat("ab", 32) {
 		t.Fatalf("lookup of the stored entry: %q %v", got, ok)
 	}
@@ -167,38 +167,98 @@ func TestSumCacheHash(t *testing.T) {
 	}
 }
 
-func TestParseSum(t *testing.T) {
-	hex64 := strings.Repeat("0123456789abcdef", 4)
+// TestSumCacheOneEntryABinary: a rebuilt binary's entry replaces the
+// one of the build before it, so the cache holds one entry a binary
+// however often it is rebuilt, and the entry is the new build's.
+func TestSumCacheOneEntryABinary(t *testing.T) {
+	dir, cache, path, reads := reducersInCache(t)
+	for i := range 3 {
+		appendTo(t, path, fmt.Sprintf("build %d", i))
+		h := countingHost(dir, cache, reads)
+		startReducers(t, h)
+		h.Close()
+	}
+	if got := reads.Load(); got != 4 {
+		t.Errorf("read the binary %d times over four builds, want 4", got)
+	}
+	entries, err := os.ReadDir(cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if len(names) != 1 {
+		t.Fatalf("cache holds %v after four builds of one binary, want one entry", names)
+	}
+	want, _ := fileSHA256(path)
+	if got, ok := (sumCache{dir: cache}).lookup(path); !ok || got != want {
+		t.Errorf("entry = %q %v, want the last build's %q", got, ok, want)
+	}
+}
+
+// TestSumCacheStaleKey: an entry written for another key of the same path
+// (the build before) is no digest for the present file.
+func TestSumCacheStaleKey(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "f")
+	if err := os.WriteFile(path, []byte("one"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := sumCache{dir: filepath.Join(dir, "cache")}
+	file, key, ok := c.entry(path)
+	if !ok {
+		t.Fatal("no cache entry for a regular file")
+	}
+	sum := strings.Repeat("cd", 32)
+	c.store(file, key, sum)
+	if got, ok := c.lookup(path); !ok || got != sum {
+		t.Fatalf("lookup of the stored entry: %q %v", got, ok)
+	}
+	if err := os.WriteFile(path, []byte("two, longer"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, ok := c.lookup(path); ok {
+		t.Errorf("entry of the old key found for the rewritten file: %q", got)
+	}
+}
+
+func TestParseEntry(t *testing.T) {
+	h1, h2 := strings.Repeat("0123456789abcdef", 4), strings.Repeat("fedcba9876543210", 4)
 	for _, tc := range []struct {
-		in   string
-		want string
-		ok   bool
+		in       string
+		key, sum string
+		ok       bool
 	}{
-		{hex64, hex64, true},
-		{hex64 + "\n", hex64, true},
-		{hex64 + "\n\n", "", false},
-		{strings.ToUpper(hex64), "", false},
-		{hex64[:63], "", false},
-		{hex64[:63] + "g", "", false},
-		{"", "", false},
+		{h1 + " " + h2, h1, h2, true},
+		{h1 + " " + h2 + "\n", h1, h2, true},
+		{h1 + " " + h2 + "\n\n", "", "", false},
+		{h1 + "\t" + h2, "", "", false},
+		{h1 + h2 + "\n", "", "", false},
+		{h2 + "\n", "", "", false},
+		{strings.ToUpper(h1) + " " + h2, "", "", false},
+		{h1 + " " + h2[:63] + "g", "", "", false},
+		{h1[:63] + "  " + h2, "", "", false},
+		{"", "", "", false},
 	} {
-		got, ok := parseSum([]byte(tc.in))
-		if got != tc.want || ok != tc.ok {
-			t.Errorf("parseSum(%q) = %q %v, want %q %v", tc.in, got, ok, tc.want, tc.ok)
+		key, sum, ok := parseEntry([]byte(tc.in))
+		if key != tc.key || sum != tc.sum || ok != tc.ok {
+			t.Errorf("parseEntry(%q) = %q %q %v, want %q %q %v", tc.in, key, sum, ok, tc.key, tc.sum, tc.ok)
 		}
 	}
 }
 
-func FuzzParseSum(f *testing.F) {
-	f.Add([]byte(strings.Repeat("0f", 32) + "\n"))
-	f.Add([]byte("not a digest"))
+func FuzzParseEntry(f *testing.F) {
+	f.Add([]byte(strings.Repeat("0f", 32) + " " + strings.Repeat("a1", 32) + "\n"))
+	f.Add([]byte("not an entry"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		s, ok := parseSum(b)
+		key, sum, ok := parseEntry(b)
 		if !ok {
 			return
 		}
-		if len(s) != 64 || strings.Trim(s, "0123456789abcdef") != "" || !strings.HasPrefix(string(b), s) {
-			t.Fatalf("parseSum(%q) accepted %q", b, s)
+		if !isHex64(key) || !isHex64(sum) || !strings.HasPrefix(string(b), key+" "+sum) {
+			t.Fatalf("parseEntry(%q) accepted %q %q", b, key, sum)
 		}
 	})
 }
