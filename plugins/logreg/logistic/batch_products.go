@@ -155,7 +155,8 @@ type panelGroup struct {
 	// v is the packed d×w panel, then the sum of the chunks' parts; vb
 	// holds the w offsets of Hessian products, then their sums.
 	v, vb []float64
-	// part holds each chunk's d×w panel of sums and its w Hessian sums.
+	// part holds each chunk's d×w panel of sums and its w Hessian sums
+	// (transpose and Hessian products; X·v products have none).
 	part, partHb [][]float64
 }
 
@@ -208,8 +209,10 @@ func (k *panelRunner) run(reqs []*product) {
 	b := k.x.blockRows()
 	k.chunks(func(s *panelScratch, c, r0, r1 int) {
 		for _, g := range k.active {
-			clear(g.part[c])
-			clear(g.partHb[c])
+			if g.op != opMulVec { // X·v products write their dst rows
+				clear(g.part[c])
+				clear(g.partHb[c])
+			}
 		}
 		for i0 := r0; i0 < r1; i0 += b {
 			rows := min(b, r1-i0)
@@ -275,6 +278,9 @@ func (k *panelRunner) panels() {
 		wmax = max(wmax, g.w)
 		g.v = grow(g.v, d*g.w)
 		g.vb = grow(g.vb, g.w)
+		if g.op == opMulVec {
+			continue // no chunk sums: see block
+		}
 		for len(g.part) < chunks {
 			g.part, g.partHb = append(g.part, nil), append(g.partHb, nil)
 		}
