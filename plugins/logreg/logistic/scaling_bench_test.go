@@ -123,15 +123,23 @@ func BenchmarkHessVecCSR(b *testing.B) {
 // (every entry non-zero, where the conversion gives up); ns/row is the
 // time per row.
 func BenchmarkSparseForm(b *testing.B) {
-	sparse, _ := covertypeLike(320000, 1)
-	full := mat.NewDense(320000, 54, nil)
-	for i := range 320000 {
-		for j := range 54 {
-			full.Set(i, j, float64(i%7+j%5)+0.5)
-		}
-	}
-	for name, x := range map[string]*mat.Dense{"covertype-like": denseOf(sparse), "dense": full} {
-		b.Run(name, func(b *testing.B) {
+	for _, bm := range []struct {
+		name   string
+		design func() *mat.Dense
+	}{
+		{"covertype-like", func() *mat.Dense { x, _ := covertypeLike(320000, 1); return denseOf(x) }},
+		{"dense", func() *mat.Dense {
+			full := mat.NewDense(320000, 54, nil)
+			for i := range 320000 {
+				for j := range 54 {
+					full.Set(i, j, float64(i%7+j%5)+0.5)
+				}
+			}
+			return full
+		}},
+	} {
+		b.Run(bm.name, func(b *testing.B) {
+			x := bm.design() // built only when this sub-benchmark runs
 			b.ReportAllocs()
 			for b.Loop() {
 				NewDense(x).sparseForm()
