@@ -74,11 +74,35 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	// The plugins' digest cache (os.UserCacheDir) of every run of the
-	// tests goes into the temporary directory, not the user's.
+	// tests goes into the temporary directory, not the user's. The go
+	// commands the tests run keep the user's build cache, which the go
+	// command would otherwise also look for under XDG_CACHE_HOME: an empty
+	// one makes their first go build compile every dependency again.
+	if err := pinGoCache(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.RemoveAll(dir)
+		os.Exit(1)
+	}
 	os.Setenv("XDG_CACHE_HOME", filepath.Join(dir, "cache"))
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
+}
+
+// pinGoCache sets GOCACHE to the go command's build cache when it is not
+// set, so that it does not move with XDG_CACHE_HOME.
+func pinGoCache() error {
+	if os.Getenv("GOCACHE") != "" {
+		return nil
+	}
+	out, err := exec.Command("go", "env", "GOCACHE").Output()
+	if err != nil {
+		return fmt.Errorf("go env GOCACHE: %w", err)
+	}
+	if c := strings.TrimSpace(string(out)); c != "" && c != "off" {
+		os.Setenv("GOCACHE", c)
+	}
+	return nil
 }
 
 // bench runs the command in-process and returns its stdout and stderr.
