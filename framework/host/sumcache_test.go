@@ -55,6 +55,32 @@ func reducersInCache(t *testing.T) (dir, cache, path string, reads *atomic.Int64
 	return dir, cache, path, reads
 }
 
+// fileWithCache writes a small file in a new directory and returns its
+// path and a digest cache in that directory.
+func fileWithCache(t *testing.T) (string, sumCache) {
+	t.Helper()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "f")
+	if err := os.WriteFile(path, []byte("one"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path, sumCache{dir: filepath.Join(dir, "cache")}
+}
+
+// storeEntry stores sum as the entry of the file at path in c and checks
+// that lookup finds it.
+func storeEntry(t *testing.T, c sumCache, path, sum string) {
+	t.Helper()
+	file, key, ok := c.entry(path)
+	if !ok {
+		t.Fatal("no cache entry for a regular file")
+	}
+	c.store(file, key, sum)
+	if got, ok := c.lookup(path); !ok || got != sum {
+		t.Fatalf("lookup of the stored entry: %q %v", got, ok)
+	}
+}
+
 // TestSumCacheSavesARead: a host whose cache knows the binary does not
 // read it for its digest (SecureConfig still checks it); the first host
 // read it once and filled the cache.
@@ -80,14 +106,7 @@ func TestSumCacheWrongEntry(t *testing.T) {
 	path := filepath.Join(dir, "bench-plugin-reducers")
 	copyFile(t, reducers, path, 0o755)
 	c := sumCache{dir: cache}
-	file, key, ok := c.entry(path)
-	if !ok {
-		t.Fatal("no cache entry for a regular file")
-	}
-	c.store(file, key, strings.Repeat("ab", 32))
-	if got, ok := c.lookup(path); !ok || got != strings.Repeat("ab", 32) {
-		t.Fatalf("lookup of the stored entry: %q %v", got, ok)
-	}
+	storeEntry(t, c, path, strings.Repeat("ab", 32))
 	var reads atomic.Int64
 	h := countingHost(dir, cache, &reads)
 	defer h.Close()
@@ -134,12 +153,7 @@ func TestSumCacheStillGuardsRestarts(t *testing.T) {
 // changed during the read; the zero cache stores nothing and still
 // returns the digest.
 func TestSumCacheHash(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "f")
-	if err := os.WriteFile(path, []byte("one"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	c := sumCache{dir: filepath.Join(dir, "cache")}
+	path, c := fileWithCache(t)
 	changing := func(p string) (string, error) {
 		sum, err := fileSHA256(p)
 		os.WriteFile(p, []byte("two, longer"), 0o644)
@@ -201,21 +215,8 @@ func TestSumCacheOneEntryABinary(t *testing.T) {
 // TestSumCacheStaleKey: an entry written for another key of the same path
 // (the build before) is no digest for the present file.
 func TestSumCacheStaleKey(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "f")
-	if err := os.WriteFile(path, []byte("one"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	c := sumCache{dir: filepath.Join(dir, "cache")}
-	file, key, ok := c.entry(path)
-	if !ok {
-		t.Fatal("no cache entry for a regular file")
-	}
-	sum := strings.Repeat("cd", 32)
-	c.store(file, key, sum)
-	if got, ok := c.lookup(path); !ok || got != sum {
-		t.Fatalf("lookup of the stored entry: %q %v", got, ok)
-	}
+	path, c := fileWithCache(t)
+	storeEntry(t, c, path, strings.Repeat("cd", 32))
 	if err := os.WriteFile(path, []byte("two, longer"), 0o644); err != nil {
 		t.Fatal(err)
 	}
