@@ -3,6 +3,7 @@ package sdk_test
 import (
 	"context"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/go-plugin"
@@ -12,15 +13,34 @@ import (
 	"github.com/polyclass/polyclass/framework/sdk"
 )
 
-// ovaReducer plans one-vs-all problems, or, for scheme "reg", one
-// regression problem (which has no compact form).
+// ovaReducer plans one-vs-all problems, with their targets or, for scheme
+// "ova-code", leaving them to the plan's code matrix; or, for scheme "reg",
+// one regression problem (which has no compact form).
 type ovaReducer struct{}
 
 func (ovaReducer) Info() sdk.ReducerInfo {
-	return sdk.ReducerInfo{Name: "ova", Version: "1", Schemes: []sdk.Scheme{{Name: "ova"}, {Name: "reg"}}}
+	return sdk.ReducerInfo{Name: "ova", Version: "1", Schemes: []sdk.Scheme{{Name: "ova"}, {Name: "ova-code"}, {Name: "ova-mixed"}, {Name: "reg"}}}
 }
 
 func (ovaReducer) Plan(_ context.Context, req sdk.PlanRequest) (sdk.Plan, error) {
+	if req.Scheme == "ova-code" || req.Scheme == "ova-mixed" {
+		K := req.NumClasses
+		code := &sdk.CodeMatrix{Rows: K, Cols: K, Entries: make([]int8, K*K)}
+		for k := range code.Entries {
+			code.Entries[k] = -1
+			if k/K == k%K {
+				code.Entries[k] = 1
+			}
+		}
+		ps := make([]sdk.Problem, K)
+		for k := range ps {
+			ps[k].Kind = sdk.Binary
+		}
+		if req.Scheme == "ova-mixed" { // a reducer's mistake: targets on one problem only
+			ps[0].Targets = make([]float64, len(req.Labels))
+		}
+		return sdk.Plan{Problems: ps, Code: code}, nil
+	}
 	if req.Scheme == "reg" {
 		t := make([]float64, len(req.Labels))
 		for i, y := range req.Labels {
@@ -48,7 +68,8 @@ func (ovaReducer) Decode(context.Context, sdk.DecodeRequest) (sdk.Decoding, erro
 
 // The SDK's reducer server sends a plan's problems in compact form only to
 // a host that accepts it (an older host gets dense targets), and only for
-// problems that have it; the host's reading of either is the same plan.
+// problems that have it; the host's reading of either is the same plan,
+// whether the reducer gave the targets or left them to its code matrix.
 func TestPlanSendsCompactTargetsOnlyWhenAccepted(t *testing.T) {
 	client, _ := plugin.TestPluginGRPCConn(t, false, map[string]plugin.Plugin{sdk.ReducerPluginName: &sdk.ReducerPlugin{Impl: ovaReducer{}}})
 	t.Cleanup(func() { client.Close() })
@@ -61,7 +82,7 @@ func TestPlanSendsCompactTargetsOnlyWhenAccepted(t *testing.T) {
 	for _, tt := range []struct {
 		scheme           string
 		accepts, compact bool
-	}{{"ova", false, false}, {"ova", true, true}, {"reg", true, false}} {
+	}{{"ova", false, false}, {"ova", true, true}, {"ova-code", false, false}, {"ova-code", true, true}, {"reg", true, false}} {
 		r, err := rpc.Plan(context.Background(), &pb.PlanRequest{Scheme: tt.scheme, NumClasses: 3, Labels: labels, AcceptsCodeTargets: tt.accepts})
 		if err != nil {
 			t.Fatal(err)
@@ -78,8 +99,22 @@ func TestPlanSendsCompactTargetsOnlyWhenAccepted(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if tt.scheme == "ova" && !reflect.DeepEqual(got, want.Problems) {
-			t.Errorf("accepts %v: problems %v, want %v", tt.accepts, got, want.Problems)
+		if tt.scheme != "reg" && !reflect.DeepEqual(got, want.Problems) {
+			t.Errorf("%s, accepts %v: problems %v, want %v", tt.scheme, tt.accepts, got, want.Problems)
+		}
+	}
+}
+
+// A plan that leaves some problems' targets to its code matrix and gives
+// others their own is refused with the problem at fault.
+func TestPlanMixedCodeTargets(t *testing.T) {
+	client, _ := plugin.TestPluginGRPCConn(t, false, map[string]plugin.Plugin{sdk.ReducerPluginName: &sdk.ReducerPlugin{Impl: ovaReducer{}}})
+	t.Cleanup(func() { client.Close() })
+	rpc := pb.NewReducerServiceClient(client.Conn)
+	for _, accepts := range []bool{false, true} {
+		_, err := rpc.Plan(context.Background(), &pb.PlanRequest{Scheme: "ova-mixed", NumClasses: 3, Labels: []int32{1, 0, 2}, AcceptsCodeTargets: accepts})
+		if want := "plan ova-mixed: problem 0: a binary problem with 3 targets"; err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("accepts %v: error %v, want one containing %q", accepts, err, want)
 		}
 	}
 }

@@ -274,3 +274,84 @@ func codeFromPB(p *pb.Problem, groups []int32, span int) ([]int8, error) {
 	}
 	return code, nil
 }
+
+// CodeProblemsToPB returns the compact message form of problems whose
+// targets come from a code matrix (see sdk.Plan): problem j is column j
+// of code, the row groups are the rows' labels, so that row i's target
+// is code[labels[i], j]. Every problem must be Binary with nil Targets,
+// there must be one per column of code, every entry of code must be −1,
+// 0 or +1 and every label a row of code. The problems' dense targets are
+// never made.
+func CodeProblemsToPB(problems []problem.Problem, code *problem.CodeMatrix, labels []int) ([]*pb.Problem, []int32, error) {
+	if err := checkCodeProblems(problems, code, labels); err != nil {
+		return nil, nil, err
+	}
+	groups := make([]int32, len(labels))
+	for i, y := range labels {
+		groups[i] = int32(y)
+	}
+	out := make([]*pb.Problem, len(problems))
+	for j, p := range problems {
+		col := make([]int32, code.Rows)
+		for k := range col {
+			col[k] = int32(code.Entries[k*code.Cols+j])
+		}
+		out[j] = &pb.Problem{Kind: pb.Problem_BINARY, Code: col, NumClasses: int32(p.NumClasses), Weights: p.Weights, Seed: p.Seed}
+	}
+	return out, groups, nil
+}
+
+// CodeTargets returns the dense targets of column j of code over the
+// rows' labels: code[labels[i], j] for row i. The arguments must have
+// passed checkCodeProblems.
+func CodeTargets(code *problem.CodeMatrix, j int, labels []int) []float64 {
+	t := make([]float64, len(labels))
+	for i, y := range labels {
+		t[i] = float64(code.Entries[y*code.Cols+j])
+	}
+	return t
+}
+
+// CodeProblemsToDense returns problems with the dense targets
+// CodeProblemsToPB would send in compact form (for a receiver that reads
+// dense targets only).
+func CodeProblemsToDense(problems []problem.Problem, code *problem.CodeMatrix, labels []int) ([]problem.Problem, error) {
+	if err := checkCodeProblems(problems, code, labels); err != nil {
+		return nil, err
+	}
+	out := make([]problem.Problem, len(problems))
+	for j, p := range problems {
+		p.Targets = CodeTargets(code, j, labels)
+		out[j] = p
+	}
+	return out, nil
+}
+
+// checkCodeProblems checks the arguments of CodeProblemsToPB.
+func checkCodeProblems(problems []problem.Problem, code *problem.CodeMatrix, labels []int) error {
+	if code == nil {
+		return fmt.Errorf("problems without targets need the plan's code matrix")
+	}
+	if len(code.Entries) != code.Rows*code.Cols {
+		return fmt.Errorf("code matrix %d×%d has %d entries", code.Rows, code.Cols, len(code.Entries))
+	}
+	if len(problems) != code.Cols {
+		return fmt.Errorf("%d problems without targets for the %d columns of the code matrix", len(problems), code.Cols)
+	}
+	for j, p := range problems {
+		if p.Kind != problem.Binary || p.Targets != nil {
+			return fmt.Errorf("problem %d: a %s problem with %d targets; problems from the code matrix are binary without targets", j, p.Kind, len(p.Targets))
+		}
+	}
+	for e, v := range code.Entries {
+		if v < -1 || v > 1 {
+			return fmt.Errorf("code matrix entry (%d, %d) is %d, not -1, 0 or +1", e/code.Cols, e%code.Cols, v)
+		}
+	}
+	for i, y := range labels {
+		if y < 0 || y >= code.Rows {
+			return fmt.Errorf("row %d has label %d, outside the code matrix's rows 0..%d", i, y, code.Rows-1)
+		}
+	}
+	return nil
+}

@@ -4,6 +4,7 @@ import (
 	"math"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"google.golang.org/protobuf/proto"
@@ -35,6 +36,13 @@ func roundTrip(t *testing.T, ps []problem.Problem) ([]problem.Problem, *pb.FitRe
 	if !ok {
 		t.Fatal("no compact form")
 	}
+	return readBack(t, msgs, groups)
+}
+
+// readBack marshals problem messages and their row groups in a Fit
+// request, unmarshals it and reads the problems.
+func readBack(t *testing.T, msgs []*pb.Problem, groups []int32) ([]problem.Problem, *pb.FitRequest) {
+	t.Helper()
 	b, err := proto.Marshal(&pb.FitRequest{Problems: msgs, RowGroups: groups})
 	if err != nil {
 		t.Fatal(err)
@@ -207,5 +215,87 @@ func BenchmarkCompactProblemsToPB(b *testing.B) {
 		if _, _, ok := CompactProblemsToPB(ps); !ok {
 			b.Fatal("no compact form")
 		}
+	}
+}
+
+// Problems left to a code matrix (one-vs-one over 4 classes, with weights
+// and seeds) travel as the rows' labels and one code column per problem,
+// and read back as the dense targets of the same code, bit for bit; a
+// class without rows keeps its code entry.
+func TestCodeProblemsRoundTrip(t *testing.T) {
+	code := []int8{
+		1, 1, 1, 0, 0, 0,
+		-1, 0, 0, 1, 1, 0,
+		0, -1, 0, -1, 0, 1,
+		0, 0, -1, 0, -1, -1,
+	}
+	labels := []int{2, 0, 1, 1, 0, 2, 0} // class 3 has no rows
+	want := codeProblems(code, 6, labels)
+	ps := make([]problem.Problem, len(want))
+	for j, p := range want {
+		ps[j] = p
+		ps[j].Targets = nil
+	}
+	cm := &problem.CodeMatrix{Rows: 4, Cols: 6, Entries: code}
+	msgs, groups, err := CodeProblemsToPB(ps, cm, labels)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(groups, []int32{2, 0, 1, 1, 0, 2, 0}) {
+		t.Errorf("row groups %v, want the labels", groups)
+	}
+	if got := msgs[3].GetCode(); !slices.Equal(got, []int32{0, 1, -1, 0}) {
+		t.Errorf("problem 3's code %v, want column 3 of the matrix", got)
+	}
+	if got, _ := readBack(t, msgs, groups); !reflect.DeepEqual(got, want) {
+		t.Errorf("read back %v, want %v", got, want)
+	}
+	dense, err := CodeProblemsToDense(ps, cm, labels)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(dense, want) {
+		t.Errorf("dense form %v, want %v", dense, want)
+	}
+}
+
+func TestCodeProblemsErrors(t *testing.T) {
+	binary := func(n int) []problem.Problem {
+		ps := make([]problem.Problem, n)
+		for j := range ps {
+			ps[j].Kind = problem.Binary
+		}
+		return ps
+	}
+	ova := &problem.CodeMatrix{Rows: 2, Cols: 2, Entries: []int8{1, -1, -1, 1}}
+	withTargets := binary(2)
+	withTargets[1].Targets = []float64{1, -1}
+	multi := binary(2)
+	multi[0].Kind = problem.Multiclass
+	for _, tt := range []struct {
+		name     string
+		problems []problem.Problem
+		code     *problem.CodeMatrix
+		labels   []int
+		want     string
+	}{
+		{"no code", binary(2), nil, []int{0, 1}, "need the plan's code matrix"},
+		{"entries", binary(2), &problem.CodeMatrix{Rows: 2, Cols: 2, Entries: []int8{1, -1, -1}}, []int{0}, "2×2 has 3 entries"},
+		{"count", binary(3), ova, []int{0, 1}, "3 problems without targets for the 2 columns"},
+		{"targets", withTargets, ova, []int{0, 1}, "problem 1: a binary problem with 2 targets"},
+		{"kind", multi, ova, []int{0, 1}, "problem 0: a multiclass problem"},
+		{"entry", binary(2), &problem.CodeMatrix{Rows: 2, Cols: 2, Entries: []int8{1, -1, 2, 1}}, []int{0, 1}, "entry (1, 0) is 2"},
+		{"label", binary(2), ova, []int{0, 2}, "row 1 has label 2, outside the code matrix's rows 0..1"},
+		{"negative label", binary(2), ova, []int{-1}, "row 0 has label -1"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, _, err := CodeProblemsToPB(tt.problems, tt.code, tt.labels)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("CodeProblemsToPB: error %v, want one containing %q", err, tt.want)
+			}
+			if _, err := CodeProblemsToDense(tt.problems, tt.code, tt.labels); err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("CodeProblemsToDense: error %v, want one containing %q", err, tt.want)
+			}
+		})
 	}
 }

@@ -7,6 +7,7 @@ package reducer
 // 2000 rows, a training fold of 18000), and benchmarks of both.
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -14,12 +15,13 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/hashicorp/go-plugin"
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/polyclass/polyclass/plugins/reducers/internal/testscores"
-
+	"github.com/polyclass/polyclass/framework/host"
 	"github.com/polyclass/polyclass/framework/sdk"
 	"github.com/polyclass/polyclass/plugins/reducers/codes"
+	"github.com/polyclass/polyclass/plugins/reducers/internal/testscores"
 )
 
 // refBreakVoteTies is breakVoteTies before its optimisation: every entry of
@@ -225,11 +227,14 @@ func TestCodePlanMatchesReference(t *testing.T) {
 				if len(got.Problems) != len(want.Problems) {
 					t.Fatalf("%d problems, reference %d", len(got.Problems), len(want.Problems))
 				}
-				for j, p := range got.Problems {
-					if i, ok := testscores.SameBits(p.Targets, want.Problems[j].Targets); !ok {
+				for j := range got.Problems {
+					if got.Problems[j].Targets != nil {
+						t.Fatalf("problem %d has %d targets; codePlan leaves them to the code matrix", j, len(got.Problems[j].Targets))
+					}
+					if i, ok := testscores.SameBits(got.Targets(j, req.Labels), want.Problems[j].Targets); !ok {
 						t.Fatalf("problem %d target %d differs from the reference", j, i)
 					}
-					got.Problems[j].Targets, want.Problems[j].Targets = nil, nil
+					want.Problems[j].Targets = nil
 				}
 				if !reflect.DeepEqual(got, want) {
 					t.Errorf("plan (targets aside) differs from the reference: state %s, reference %s; diagnostics %+v, reference %+v; warnings %q, reference %q",
@@ -241,7 +246,9 @@ func TestCodePlanMatchesReference(t *testing.T) {
 }
 
 // BenchmarkCodePlan: the one-vs-one plan of a letter training fold (18000
-// rows, 26 classes, 325 problems), the reference and the optimised code.
+// rows, 26 classes, 325 problems), the reference and the optimised code;
+// the optimised plan leaves its targets to the code matrix (see
+// BenchmarkPlanRPC for the plan on its way to the host).
 func BenchmarkCodePlan(b *testing.B) {
 	m, err := codes.OVO(26, false)
 	if err != nil {
@@ -261,4 +268,58 @@ func BenchmarkCodePlan(b *testing.B) {
 			}
 		})
 	}
+}
+
+// denseTargets is the reducer with every plan's targets made in the
+// reducer, as codePlan made them before it left them to the code matrix.
+type denseTargets struct{ *Reducer }
+
+func (r denseTargets) Plan(ctx context.Context, req sdk.PlanRequest) (sdk.Plan, error) {
+	plan, err := r.Reducer.Plan(ctx, req)
+	for j := range plan.Problems {
+		plan.Problems[j].Targets = plan.Targets(j, req.Labels)
+	}
+	return plan, err
+}
+
+// BenchmarkPlanRPC: the one-vs-one plan of a letter training fold (18000
+// rows, 26 classes, 325 problems) through the SDK's server and the host's
+// client over an in-memory gRPC connection, with the targets made in the
+// reducer (dense-targets, then put in compact form by the server) or left
+// to the code matrix (code-targets, sent as the rows' labels and one code
+// column per problem). The host reads both as the same dense targets.
+func BenchmarkPlanRPC(b *testing.B) {
+	m, err := codes.OVO(26, false)
+	if err != nil {
+		b.Fatal(err)
+	}
+	req := hotPlanRequest("ovo", m, 18000)
+	req.Params = sdk.WithDefaults(schemeParams(b, "ovo"), nil)
+	for _, impl := range []struct {
+		name string
+		r    sdk.Reducer
+	}{{"dense-targets", denseTargets{New()}}, {"code-targets", New()}} {
+		b.Run(impl.name, func(b *testing.B) {
+			client, _ := plugin.TestPluginGRPCConn(b, false, map[string]plugin.Plugin{sdk.ReducerPluginName: &sdk.ReducerPlugin{Impl: impl.r}})
+			b.Cleanup(func() { client.Close() })
+			c := host.NewReducerClient(client.Conn)
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := c.Plan(context.Background(), req); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// schemeParams returns the parameter specs of the reducer's scheme name.
+func schemeParams(tb testing.TB, name string) []sdk.ParamSpec {
+	for _, s := range New().Info().Schemes {
+		if s.Name == name {
+			return s.Params
+		}
+	}
+	tb.Fatalf("no scheme %s", name)
+	return nil
 }

@@ -286,27 +286,16 @@ func classIndices(names, classNames []string, param string) ([]int, error) {
 	return out, nil
 }
 
-// codePlan turns a code matrix into one binary problem per column.
+// codePlan turns a code matrix into one binary problem per column, whose
+// targets it leaves to the code matrix (sdk.Plan.Problems): the server
+// sends them in compact form, one code column per problem, without an
+// all-pairs plan's K(K−1)/2 target vectors over the fold's rows. Plan has
+// checked the labels against K.
 func codePlan(req sdk.PlanRequest, m *codes.Matrix, decode string) (sdk.Plan, error) {
 	K, L := m.Dims()
-	// cols[j*K+k] is entry (k, j): problem j's target for class k, read
-	// from one short contiguous column per problem. Plan has checked the
-	// labels against K.
-	f := m.Float64s()
-	cols := make([]float64, L*K)
-	for k := 0; k < K; k++ {
-		for j, v := range f[k*L : (k+1)*L] {
-			cols[j*K+k] = v
-		}
-	}
 	problems := make([]sdk.Problem, L)
 	for j := range problems {
-		col := cols[j*K : (j+1)*K]
-		t := make([]float64, len(req.Labels))
-		for i, y := range req.Labels {
-			t[i] = col[y]
-		}
-		problems[j] = sdk.Problem{Kind: sdk.Binary, Targets: t}
+		problems[j] = sdk.Problem{Kind: sdk.Binary}
 	}
 	st := state{K: K, L: L, Code: m.Entries(), OVO: req.Scheme == "ovo"}
 	plan := sdk.Plan{Problems: problems, Code: &sdk.CodeMatrix{Rows: K, Cols: L, Entries: m.Entries()}}
