@@ -66,11 +66,12 @@ func (s *reducerServer) Plan(ctx context.Context, req *pb.PlanRequest) (*pb.Plan
 	if err != nil {
 		return nil, status.Errorf(codes.InvalidArgument, "label matrix: %v", err)
 	}
-	plan, err := s.impl.Plan(ctx, PlanRequest{
+	pr := PlanRequest{
 		Scheme: req.GetScheme(), Params: params, NumClasses: int(req.GetNumClasses()),
 		Labels: convert.Ints[int](req.GetLabels()), LabelMatrix: lm, ClassNames: req.GetClassNames(),
 		Seed: req.GetSeed(), Stage: int(req.GetStage()), State: req.GetState(),
-	})
+	}
+	plan, err := s.impl.Plan(ctx, pr)
 	if err != nil {
 		return nil, statusErr(codes.InvalidArgument, fmt.Sprintf("plan %s: %v", req.GetScheme(), err), err)
 	}
@@ -78,7 +79,7 @@ func (s *reducerServer) Plan(ctx context.Context, req *pb.PlanRequest) (*pb.Plan
 		Code: convert.CodeToPB(plan.Code), State: plan.State, NeedsTrainingScores: plan.NeedsTrainingScores,
 		CodeDiagnostics: convert.CodeDiagnosticsToPB(plan.Diagnostics), Warnings: plan.Warnings,
 	}
-	if out.Problems, out.RowGroups, err = planProblemsToPB(plan, convert.Ints[int](req.GetLabels()), lm, req.GetAcceptsCodeTargets()); err != nil {
+	if out.Problems, out.RowGroups, err = planProblemsToPB(plan, pr.Labels, lm, req.GetAcceptsCodeTargets()); err != nil {
 		return nil, status.Errorf(codes.Internal, "plan %s: %v", req.GetScheme(), err)
 	}
 	if plan.NextStage != nil {

@@ -294,7 +294,7 @@ func BenchmarkPlanRPC(b *testing.B) {
 		b.Fatal(err)
 	}
 	req := hotPlanRequest("ovo", m, 18000)
-	req.Params = sdk.WithDefaults(schemeParams(b, "ovo"), nil)
+	req.Params = withDefaults("ovo", nil)
 	for _, impl := range []struct {
 		name string
 		r    sdk.Reducer
@@ -311,15 +311,4 @@ func BenchmarkPlanRPC(b *testing.B) {
 			}
 		})
 	}
-}
-
-// schemeParams returns the parameter specs of the reducer's scheme name.
-func schemeParams(tb testing.TB, name string) []sdk.ParamSpec {
-	for _, s := range New().Info().Schemes {
-		if s.Name == name {
-			return s.Params
-		}
-	}
-	tb.Fatalf("no scheme %s", name)
-	return nil
 }
