@@ -611,28 +611,44 @@ func (f *fold) stage(x sdk.Matrix, enc *sdk.EncodedMatrix, plan sdk.Plan) (sdk.M
 	return aug, sdk.StreamMatrix(aug), nil
 }
 
-func pick(rows, idx []int) []int {
-	out := make([]int, len(idx))
+// pick returns the elements of s at positions idx.
+func pick[T any](s []T, idx []int) []T {
+	out := make([]T, len(idx))
 	for i, j := range idx {
-		out[i] = rows[j]
+		out[i] = s[j]
 	}
 	return out
 }
 
 // subsetProblems keeps the targets (and weights) at positions idx.
+// Compact targets stay compact, and problems that shared their groups
+// share the groups' subset (so that they still go to the learner as they
+// are, see convert.CompactProblemsToPB).
 func subsetProblems(ps []sdk.Problem, idx []int) []sdk.Problem {
 	out := make([]sdk.Problem, len(ps))
+	type slice struct {
+		first *int32
+		n     int
+	}
+	subsets := map[slice][]int32{}
 	for i, p := range ps {
 		q := p
-		q.Targets = make([]float64, len(idx))
-		for j, k := range idx {
-			q.Targets[j] = p.Targets[k]
+		if c := p.Compact; c == nil {
+			q.Targets = pick(p.Targets, idx)
+		} else {
+			var key slice
+			if len(c.Groups) > 0 {
+				key = slice{&c.Groups[0], len(c.Groups)}
+			}
+			sub, ok := subsets[key]
+			if !ok {
+				sub = pick(c.Groups, idx)
+				subsets[key] = sub
+			}
+			q.Compact = &sdk.CompactTargets{Groups: sub, Code: c.Code}
 		}
 		if p.Weights != nil {
-			q.Weights = make([]float64, len(idx))
-			for j, k := range idx {
-				q.Weights[j] = p.Weights[k]
-			}
+			q.Weights = pick(p.Weights, idx)
 		}
 		out[i] = q
 	}

@@ -63,6 +63,40 @@ func TestSubsetProblems(t *testing.T) {
 	}
 }
 
+// Compact targets stay compact: the problems that shared their groups
+// share the subset, each keeps its code, and the targets are the dense
+// subset's.
+func TestSubsetCompactProblems(t *testing.T) {
+	groups := []int32{0, 1, 2, 1, 0}
+	other := []int32{0, 0, 1, 1, 1}
+	ps := []sdk.Problem{
+		{Kind: sdk.Binary, Compact: &sdk.CompactTargets{Groups: groups, Code: []int8{1, -1, 0}}, Weights: []float64{1, 2, 3, 4, 5}},
+		{Kind: sdk.Binary, Compact: &sdk.CompactTargets{Groups: other, Code: []int8{-1, 1}}},
+		{Kind: sdk.Binary, Compact: &sdk.CompactTargets{Groups: groups, Code: []int8{0, 1, -1}}, Seed: 3},
+		{Kind: sdk.Regression, Targets: []float64{0.5, 1, 1.5, 2, 2.5}},
+	}
+	idx := []int{4, 2, 1}
+	got := subsetProblems(ps, idx)
+	for j, p := range got {
+		want := subsetProblems([]sdk.Problem{ps[j].Dense()}, idx)[0]
+		if d := p.Dense(); !slices.Equal(d.Targets, want.Targets) || !slices.Equal(d.Weights, want.Weights) || d.Seed != want.Seed {
+			t.Errorf("problem %d: subset %+v, want %+v", j, d, want)
+		}
+		if (p.Compact != nil) != (ps[j].Compact != nil) {
+			t.Errorf("problem %d: compact %v, input's %v", j, p.Compact, ps[j].Compact)
+		}
+	}
+	if g0, g2 := got[0].Compact.Groups, got[2].Compact.Groups; &g0[0] != &g2[0] || !slices.Equal(g0, []int32{0, 2, 1}) {
+		t.Errorf("problems 0 and 2: groups %v and %v, want one slice [0 2 1]", g0, g2)
+	}
+	if g := got[1].Compact.Groups; !slices.Equal(g, []int32{1, 1, 0}) {
+		t.Errorf("problem 1: groups %v, want [1 1 0]", g)
+	}
+	if !slices.Equal(groups, []int32{0, 1, 2, 1, 0}) {
+		t.Fatal("subsetProblems modified its input")
+	}
+}
+
 func TestAppendColumns(t *testing.T) {
 	extra := mat.NewDense(2, 2, []float64{0.5, 0, 0.25, 1})
 	d := appendColumns(matrix.Matrix{Dense: mat.NewDense(2, 1, []float64{7, 8})}, extra)

@@ -80,7 +80,7 @@ func (g *Grid) FoldRows(ctx context.Context, c *Cell) (int64, error) {
 	err := g.planStages(ctx, c, func(problems []sdk.Problem, times int) {
 		for _, p := range problems {
 			var n int64
-			for i := range p.Targets {
+			for i := range p.Rows() {
 				if p.Uses(i) {
 					n++
 				}

@@ -59,8 +59,8 @@ func (w *ClassWeights) Weigh(p sdk.Problem, labels []int) sdk.Problem {
 			f[i] = w.ByClass[k]
 		}
 	case p.Kind == sdk.Binary:
-		f = balanced(p.Targets, func(t float64) int {
-			switch {
+		f = balanced(p.Rows(), func(i int) int {
+			switch t := p.Target(i); {
 			case t > 0:
 				return 1
 			case t < 0:
@@ -69,9 +69,9 @@ func (w *ClassWeights) Weigh(p sdk.Problem, labels []int) sdk.Problem {
 			return -1
 		})
 	case p.Kind == sdk.Multiclass:
-		f = balanced(p.Targets, func(t float64) int { return int(t) }) // NotUsed is −1
+		f = balanced(len(p.Targets), func(i int) int { return int(p.Targets[i]) }) // NotUsed is −1
 	case labels != nil:
-		f = balanced(nil, nil, labels...)
+		f = balanced(len(labels), func(i int) int { return labels[i] })
 	default:
 		return p
 	}
@@ -86,22 +86,15 @@ func (w *ClassWeights) Weigh(p sdk.Problem, labels []int) sdk.Problem {
 	return q
 }
 
-// balanced returns n / (K · n_k) for each row, where row i is of class
-// class(targets[i]) and is used when that class is not negative (or of
-// class labels[i], every row used, when targets is nil); n counts the rows
-// used and K the classes among them. Unused rows weigh 1.
-func balanced(targets []float64, class func(float64) int, labels ...int) []float64 {
-	rows := len(labels)
-	if targets != nil {
-		rows = len(targets)
-	}
+// balanced returns n / (K · n_k) for each of rows rows, where row i is of
+// class class(i) and is used when that class is not negative; n counts
+// the rows used and K the classes among them. Unused rows weigh 1.
+func balanced(rows int, class func(i int) int) []float64 {
 	of := make([]int, rows)
 	count := map[int]int{}
 	n := 0
 	for i := range of {
-		if targets == nil {
-			of[i] = labels[i]
-		} else if of[i] = class(targets[i]); of[i] < 0 {
+		if of[i] = class(i); of[i] < 0 {
 			continue
 		}
 		count[of[i]]++

@@ -13,6 +13,8 @@ func TestClassWeights(t *testing.T) {
 	labels := []int{0, 0, 0, 0, 1, 2}
 	ova1 := sdk.Problem{Kind: sdk.Binary, Targets: []float64{-1, -1, -1, -1, 1, -1}}
 	ovo01 := sdk.Problem{Kind: sdk.Binary, Targets: []float64{1, 1, 1, 1, -1, 0}, Weights: []float64{1, 1, 1, 1, 2, 1}}
+	// The same problem with compact targets over the rows' classes.
+	ovo01c := sdk.Problem{Kind: sdk.Binary, Compact: &sdk.CompactTargets{Groups: []int32{0, 0, 0, 0, 1, 2}, Code: []int8{1, -1, 0}}, Weights: ovo01.Weights}
 	native := sdk.Problem{Kind: sdk.Multiclass, NumClasses: 3, Targets: []float64{0, 0, 0, 0, 1, 2}}
 	reg := sdk.Problem{Kind: sdk.Regression, Targets: []float64{0.5, 0, 1, -2, 3, 0}}
 	bal := &ClassWeights{Balanced: true}
@@ -29,6 +31,7 @@ func TestClassWeights(t *testing.T) {
 		// Rows used: 4 positives, 1 negative (n = 5); the reducer's weight 2
 		// multiplies; the unused row keeps its weight.
 		{"balanced ovo", bal, ovo01, labels, []float64{5.0 / 8, 5.0 / 8, 5.0 / 8, 5.0 / 8, 2 * 2.5, 1}},
+		{"balanced ovo, compact", bal, ovo01c, labels, []float64{5.0 / 8, 5.0 / 8, 5.0 / 8, 5.0 / 8, 2 * 2.5, 1}},
 		// scikit-learn's n/(K n_k) with K = 3: 6/12, 6/3, 6/3.
 		{"balanced native", bal, native, labels, []float64{0.5, 0.5, 0.5, 0.5, 2, 2}},
 		{"balanced regression", bal, reg, labels, []float64{0.5, 0.5, 0.5, 0.5, 2, 2}},
@@ -48,7 +51,7 @@ func TestClassWeights(t *testing.T) {
 				break
 			}
 		}
-		if &got.Targets[0] != &tc.p.Targets[0] {
+		if !sameSlice(got.Targets, tc.p.Targets) || got.Compact != tc.p.Compact {
 			t.Errorf("%s: targets copied", tc.name)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net"
 	"reflect"
+	"slices"
 	"testing"
 
 	"google.golang.org/grpc"
@@ -62,10 +63,15 @@ func serveRecording(t *testing.T, l *recordingLearner) *LearnerClient {
 
 // A learner that declares code_targets gets the problems of a code matrix
 // in compact form, and one that does not (the Python SDK's, an older
-// plugin) gets dense targets; both read the same targets.
+// plugin) gets dense targets; both read the same targets, whether the host
+// held them dense or compact (as it keeps a plan's: then they go as they
+// are, the rows' classes as the row groups).
 func TestFitSendsCompactTargetsOnlyToLearnersThatReadThem(t *testing.T) {
 	labels := []int{0, 2, 1, 1, 0, 2, 2}
+	groups := convert.Ints[int32](labels)
+	code := sdk.CodeMatrix{Rows: 3, Cols: 3, Entries: []int8{1, -1, -1, -1, 1, -1, -1, -1, 1}}
 	ova := make([]sdk.Problem, 3)
+	ovaCompact := make([]sdk.Problem, 3)
 	for k := range ova {
 		tg := make([]float64, len(labels))
 		for i, y := range labels {
@@ -75,26 +81,37 @@ func TestFitSendsCompactTargetsOnlyToLearnersThatReadThem(t *testing.T) {
 			}
 		}
 		ova[k] = sdk.Problem{Kind: sdk.Binary, Targets: tg, Seed: uint64(k)}
+		ovaCompact[k] = sdk.Problem{Kind: sdk.Binary, Compact: sdk.CodeColumn(code, k, groups), Seed: uint64(k)}
 	}
 	rows := []int{0, 1, 2, 3, 4, 5, 6}
-	for _, compact := range []bool{false, true} {
-		l := &recordingLearner{codeTargets: compact}
+	for _, tt := range []struct {
+		name     string
+		problems []sdk.Problem
+		compact  bool
+	}{{"dense", ova, false}, {"dense", ova, true}, {"compact", ovaCompact, false}, {"compact", ovaCompact, true}} {
+		l := &recordingLearner{codeTargets: tt.compact}
 		c := serveRecording(t, l)
-		if _, err := c.Fit(context.Background(), "d", rows, nil, ova); err != nil {
+		if _, err := c.Fit(context.Background(), "d", rows, nil, tt.problems); err != nil {
 			t.Fatal(err)
 		}
 		req := l.fits[0]
-		if got := len(req.GetRowGroups()) > 0; got != compact {
-			t.Errorf("code_targets %v: row groups %v", compact, req.GetRowGroups())
+		if got := len(req.GetRowGroups()) > 0; got != tt.compact {
+			t.Errorf("%s, code_targets %v: row groups %v", tt.name, tt.compact, req.GetRowGroups())
+		}
+		if tt.name == "compact" && tt.compact && !slices.Equal(req.GetRowGroups(), groups) {
+			t.Errorf("compact, code_targets true: row groups %v, want the labels %v", req.GetRowGroups(), groups)
 		}
 		for j, p := range req.GetProblems() {
-			if (len(p.GetCode()) > 0) != compact || (len(p.GetTargets()) > 0) == compact {
-				t.Errorf("code_targets %v: problem %d has %d targets, %d code entries", compact, j, len(p.GetTargets()), len(p.GetCode()))
+			if (len(p.GetCode()) > 0) != tt.compact || (len(p.GetTargets()) > 0) == tt.compact {
+				t.Errorf("%s, code_targets %v: problem %d has %d targets, %d code entries", tt.name, tt.compact, j, len(p.GetTargets()), len(p.GetCode()))
 			}
 		}
 		got, err := convert.ProblemsFromPB(req.GetProblems(), req.GetRowGroups())
+		for j := range got {
+			got[j] = got[j].Dense()
+		}
 		if err != nil || !reflect.DeepEqual(got, ova) {
-			t.Errorf("code_targets %v: problems %v, %v; want %v", compact, got, err, ova)
+			t.Errorf("%s, code_targets %v: problems %v, %v; want %v", tt.name, tt.compact, got, err, ova)
 		}
 	}
 }

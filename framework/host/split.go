@@ -85,7 +85,8 @@ func (c *LearnerClient) compactRequest(digest string, rows []int, params sdk.Par
 // request takes at most limit bytes. It sizes the request without building
 // it: the rows as packed varints, each problem with its targets as they
 // are (packed doubles take 8 bytes whatever their values). It sizes the
-// dense form: a part may then go compact (fitOnce), smaller still.
+// dense form (compact targets sized as the dense ones they stand for): a
+// part may then go compact (fitOnce), smaller still.
 func fitParts(digest string, rows []int, params sdk.Params, problems []sdk.Problem, limit int) ([][]sdk.Problem, error) {
 	base := proto.Size(&pb.FitRequest{Digest: digest, Params: convert.ParamsToPB(params)})
 	if len(rows) > 0 {
@@ -97,8 +98,16 @@ func fitParts(digest string, rows []int, params sdk.Params, problems []sdk.Probl
 	}
 	var parts [][]sdk.Problem
 	start, size := 0, base
+	var zeros []float64 // stands for compact targets: the size of packed doubles does not depend on their values
 	for i, p := range problems {
-		sized := &pb.Problem{Kind: pb.Problem_Kind(p.Kind), Targets: p.Targets, NumClasses: int32(p.NumClasses), Weights: p.Weights, Seed: p.Seed}
+		targets := p.Targets
+		if p.Compact != nil {
+			if len(zeros) < p.Rows() {
+				zeros = make([]float64, p.Rows())
+			}
+			targets = zeros[:p.Rows()]
+		}
+		sized := &pb.Problem{Kind: pb.Problem_Kind(p.Kind), Targets: targets, NumClasses: int32(p.NumClasses), Weights: p.Weights, Seed: p.Seed}
 		n := protowire.SizeTag(4) + protowire.SizeBytes(proto.Size(sized))
 		if base+n > limit {
 			return nil, fmt.Errorf("fit: problem %d over %d rows makes a %d-byte request, more than the %d-byte message bound", i, len(rows), base+n, limit)

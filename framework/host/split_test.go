@@ -157,13 +157,15 @@ func TestFitAndPredictSplitUnderMessageBound(t *testing.T) {
 	}
 }
 
-// fitParts sizes a Fit request exactly as it goes on the wire: a bound of
-// the request's size keeps it whole, one byte less splits it.
+// fitParts sizes a Fit request exactly as it goes on the wire in dense
+// form (compact targets as the dense ones they stand for): a bound of the
+// request's size keeps it whole, one byte less splits it.
 func TestFitPartsSizesTheRequest(t *testing.T) {
 	rows := []int{0, 5, 300, 1 << 20}
 	problems := []sdk.Problem{
 		{Kind: sdk.Multiclass, NumClasses: 3, Targets: []float64{0, sdk.NotUsed, 2, 1}, Seed: 7},
 		{Kind: sdk.Binary, Targets: []float64{1, -1, 0, 1}, Weights: []float64{1, 2, 3, 4}},
+		{Kind: sdk.Binary, Compact: &sdk.CompactTargets{Groups: []int32{0, 1, 1, 2}, Code: []int8{1, -1, 0}}},
 	}
 	params := sdk.Params{"C": sdk.Number(2)}
 	req := &pb.FitRequest{Digest: "abc", Rows: convert.Ints[int64](rows), Params: convert.ParamsToPB(params)}
@@ -171,6 +173,9 @@ func TestFitPartsSizesTheRequest(t *testing.T) {
 		req.Problems = append(req.Problems, convert.ProblemToPB(p))
 	}
 	size := proto.Size(req)
+	if len(req.Problems[2].GetTargets()) != 4 {
+		t.Fatalf("compact problem's dense message: targets %v", req.Problems[2].GetTargets())
+	}
 	for _, tc := range []struct{ limit, parts int }{{size, 1}, {size - 1, 2}} {
 		parts, err := fitParts("abc", rows, params, problems, tc.limit)
 		if err != nil || len(parts) != tc.parts {

@@ -37,10 +37,13 @@ func (k ProblemKind) String() string {
 
 // Problem is one training problem as the host sends it: one target per row
 // of the batch, in the convention of its Kind (Uses tells which rows it
-// trains on).
+// trains on), held in Targets or, for a Binary problem, in Compact.
 type Problem struct {
-	Kind       ProblemKind
-	Targets    []float64
+	Kind    ProblemKind
+	Targets []float64
+	// Compact, when not nil, holds a Binary problem's targets in place of
+	// Targets (then nil): see CompactTargets.
+	Compact    *CompactTargets
 	NumClasses int
 	// Weights are optional per-row weights; nil means all 1.
 	Weights []float64
@@ -48,8 +51,60 @@ type Problem struct {
 	Seed uint64
 }
 
+// CompactTargets are a Binary problem's targets as one entry per group of
+// rows: row i's target is Code[Groups[i]], −1, 0 or +1. The problems of
+// one batch share their Groups slice (for a code matrix's problems, the
+// rows' classes), so that the K(K−1)/2 one-vs-one problems of K classes
+// over n rows hold n group indices in all and K entries each, where dense
+// targets would take n float64s each. Every index in Groups must be an
+// index of Code.
+type CompactTargets struct {
+	Groups []int32
+	Code   []int8
+}
+
+// CodeColumn returns the compact targets of column j of code over rows
+// of the given groups (each a row of code: the rows' classes).
+func CodeColumn(code CodeMatrix, j int, groups []int32) *CompactTargets {
+	col := make([]int8, code.Rows)
+	for k := range col {
+		col[k] = code.At(k, j)
+	}
+	return &CompactTargets{Groups: groups, Code: col}
+}
+
 // NotUsed is the target of a row a Multiclass problem does not train on.
 const NotUsed = -1
+
+// Rows returns the number of rows p has a target for.
+func (p Problem) Rows() int {
+	if p.Compact != nil {
+		return len(p.Compact.Groups)
+	}
+	return len(p.Targets)
+}
+
+// Target returns the target of row i.
+func (p Problem) Target(i int) float64 {
+	if c := p.Compact; c != nil {
+		return float64(c.Code[c.Groups[i]])
+	}
+	return p.Targets[i]
+}
+
+// Dense returns p with its targets in Targets: p itself when they are
+// already there, else a copy with Compact expanded into a new slice.
+func (p Problem) Dense() Problem {
+	if p.Compact == nil {
+		return p
+	}
+	t := make([]float64, len(p.Compact.Groups))
+	for i, g := range p.Compact.Groups {
+		t[i] = float64(p.Compact.Code[g])
+	}
+	p.Targets, p.Compact = t, nil
+	return p
+}
 
 // Uses reports whether p trains on row i of its batch: a Binary target
 // other than 0, a Multiclass target other than NotUsed, every Regression
@@ -57,7 +112,7 @@ const NotUsed = -1
 func (p Problem) Uses(i int) bool {
 	switch p.Kind {
 	case Binary:
-		return p.Targets[i] != 0
+		return p.Target(i) != 0
 	case Multiclass:
 		return p.Targets[i] != NotUsed
 	}

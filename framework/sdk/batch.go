@@ -102,7 +102,7 @@ type converted struct {
 // indices of the other problems, with their conversions when it made them
 // (conv[i] for problem i; conv is nil otherwise). Without a BatchFitter, or
 // with fewer than two such problems, every problem is left to Fit.
-func (s *learnerServer) batchParts(x Matrix, rows []int, members groupRows, problems []fitProblem) (parts [][]FitInput, partIdx [][]int, single []int, conv []converted) {
+func (s *learnerServer) batchParts(x Matrix, rows []int, members groupRows, problems []Problem) (parts [][]FitInput, partIdx [][]int, single []int, conv []converted) {
 	var ins []FitInput
 	var idx []int
 	if _, ok := s.impl.(BatchFitter); ok && len(problems) > 1 {

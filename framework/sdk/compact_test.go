@@ -3,6 +3,7 @@ package sdk_test
 import (
 	"context"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -14,32 +15,34 @@ import (
 )
 
 // ovaReducer plans one-vs-all problems, with their targets or, for scheme
-// "ova-code", leaving them to the plan's code matrix; or, for scheme "reg",
-// one regression problem (which has no compact form).
+// "ova-code", with compact targets from the plan's code matrix (for
+// "ova-bad", with a code column short of the last class); or, for scheme
+// "reg", one regression problem (which has no compact form).
 type ovaReducer struct{}
 
 func (ovaReducer) Info() sdk.ReducerInfo {
-	return sdk.ReducerInfo{Name: "ova", Version: "1", Schemes: []sdk.Scheme{{Name: "ova"}, {Name: "ova-code"}, {Name: "ova-mixed"}, {Name: "reg"}}}
+	return sdk.ReducerInfo{Name: "ova", Version: "1", Schemes: []sdk.Scheme{{Name: "ova"}, {Name: "ova-code"}, {Name: "ova-bad"}, {Name: "reg"}}}
 }
 
 func (ovaReducer) Plan(_ context.Context, req sdk.PlanRequest) (sdk.Plan, error) {
-	if req.Scheme == "ova-code" || req.Scheme == "ova-mixed" {
+	if req.Scheme == "ova-code" || req.Scheme == "ova-bad" {
 		K := req.NumClasses
-		code := &sdk.CodeMatrix{Rows: K, Cols: K, Entries: make([]int8, K*K)}
+		code := sdk.CodeMatrix{Rows: K, Cols: K, Entries: make([]int8, K*K)}
 		for k := range code.Entries {
 			code.Entries[k] = -1
 			if k/K == k%K {
 				code.Entries[k] = 1
 			}
 		}
+		groups := convert.Ints[int32](req.Labels)
 		ps := make([]sdk.Problem, K)
 		for k := range ps {
-			ps[k].Kind = sdk.Binary
+			ps[k] = sdk.Problem{Kind: sdk.Binary, Compact: sdk.CodeColumn(code, k, groups)}
 		}
-		if req.Scheme == "ova-mixed" { // a reducer's mistake: targets on one problem only
-			ps[0].Targets = make([]float64, len(req.Labels))
+		if req.Scheme == "ova-bad" { // a reducer's mistake
+			ps[1].Compact.Code = ps[1].Compact.Code[:K-1]
 		}
-		return sdk.Plan{Problems: ps, Code: code}, nil
+		return sdk.Plan{Problems: ps, Code: &code}, nil
 	}
 	if req.Scheme == "reg" {
 		t := make([]float64, len(req.Labels))
@@ -68,8 +71,10 @@ func (ovaReducer) Decode(context.Context, sdk.DecodeRequest) (sdk.Decoding, erro
 
 // The SDK's reducer server sends a plan's problems in compact form only to
 // a host that accepts it (an older host gets dense targets), and only for
-// problems that have it; the host's reading of either is the same plan,
-// whether the reducer gave the targets or left them to its code matrix.
+// problems that have it; the host's reading of either is the same plan
+// (compact targets kept compact), whether the reducer gave dense targets
+// or compact ones, which go as they are: the request's labels are the
+// row groups.
 func TestPlanSendsCompactTargetsOnlyWhenAccepted(t *testing.T) {
 	client, _ := plugin.TestPluginGRPCConn(t, false, map[string]plugin.Plugin{sdk.ReducerPluginName: &sdk.ReducerPlugin{Impl: ovaReducer{}}})
 	t.Cleanup(func() { client.Close() })
@@ -99,21 +104,30 @@ func TestPlanSendsCompactTargetsOnlyWhenAccepted(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		for j, p := range got {
+			if (p.Compact != nil) != tt.compact {
+				t.Errorf("%s, accepts %v: problem %d read back with compact targets %v", tt.scheme, tt.accepts, j, p.Compact)
+			}
+			got[j] = p.Dense()
+		}
 		if tt.scheme != "reg" && !reflect.DeepEqual(got, want.Problems) {
 			t.Errorf("%s, accepts %v: problems %v, want %v", tt.scheme, tt.accepts, got, want.Problems)
+		}
+		if tt.scheme == "ova-code" && tt.compact && !slices.Equal(r.GetRowGroups(), labels) {
+			t.Errorf("ova-code: row groups %v, want the labels %v", r.GetRowGroups(), labels)
 		}
 	}
 }
 
-// A plan that leaves some problems' targets to its code matrix and gives
-// others their own is refused with the problem at fault.
-func TestPlanMixedCodeTargets(t *testing.T) {
+// A plan whose compact targets do not cover its rows' groups is refused
+// with the problem at fault, whichever form the host reads.
+func TestPlanBadCompactTargets(t *testing.T) {
 	client, _ := plugin.TestPluginGRPCConn(t, false, map[string]plugin.Plugin{sdk.ReducerPluginName: &sdk.ReducerPlugin{Impl: ovaReducer{}}})
 	t.Cleanup(func() { client.Close() })
 	rpc := pb.NewReducerServiceClient(client.Conn)
 	for _, accepts := range []bool{false, true} {
-		_, err := rpc.Plan(context.Background(), &pb.PlanRequest{Scheme: "ova-mixed", NumClasses: 3, Labels: []int32{1, 0, 2}, AcceptsCodeTargets: accepts})
-		if want := "plan ova-mixed: problem 0: a binary problem with 3 targets"; err == nil || !strings.Contains(err.Error(), want) {
+		_, err := rpc.Plan(context.Background(), &pb.PlanRequest{Scheme: "ova-bad", NumClasses: 3, Labels: []int32{1, 0, 2}, AcceptsCodeTargets: accepts})
+		if want := "plan ova-bad: problem 1: row 2 is in group 2, outside the code's 0..1"; err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("accepts %v: error %v, want one containing %q", accepts, err, want)
 		}
 	}

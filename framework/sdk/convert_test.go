@@ -59,16 +59,12 @@ func TestConvertCompactProblems(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			dense, err := convert.ProblemsFromPB(req.GetProblems(), req.GetRowGroups())
-			if err != nil {
-				t.Fatal(err)
-			}
 			for j, p := range problems {
-				if p.compact.Code == nil || p.Targets != nil {
+				if p.Compact == nil || p.Targets != nil {
 					t.Fatalf("problem %d is not compact: %+v", j, p)
 				}
 				in, used, err := convertProblem(rows, members, p)
-				wantIn, wantUsed, wantErr := convertDense(rows, dense[j])
+				wantIn, wantUsed, wantErr := convertDense(rows, p.Dense())
 				if (err == nil) != (wantErr == nil) {
 					t.Fatalf("problem %d: error %v, want %v", j, err, wantErr)
 				}
@@ -200,7 +196,7 @@ func BenchmarkConvertOneVsOne(b *testing.B) {
 				b.Fatal(err)
 			}
 			for _, p := range ps {
-				if _, _, err := convertDense(rows, p); err != nil {
+				if _, _, err := convertDense(rows, p.Dense()); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -3,6 +3,7 @@ package sdk
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/polyclass/polyclass/framework/internal/convert"
 	pb "github.com/polyclass/polyclass/framework/internal/protov1"
@@ -15,36 +16,22 @@ import (
 // one-vs-one batch (325 problems on letter, two classes each) never
 // expands to a dense target per row and problem.
 
-// fitProblem is a problem of a Fit request: dense, or, when compact.Code
-// is not nil, with nil Targets and compact targets.
-type fitProblem struct {
-	Problem
-	compact convert.CompactTargets
-}
-
 // groupRows lists the rows of each row group, as ascending positions in a
 // request's rows.
 type groupRows [][]int
 
 // fitProblems returns the problems of a Fit request and, when some have
 // compact targets, the rows of each of the request's row groups.
-func fitProblems(req *pb.FitRequest) ([]fitProblem, groupRows, error) {
-	ps, compact, err := convert.CompactProblemsFromPB(req.GetProblems(), req.GetRowGroups())
+func fitProblems(req *pb.FitRequest) ([]Problem, groupRows, error) {
+	ps, err := convert.ProblemsFromPB(req.GetProblems(), req.GetRowGroups())
 	if err != nil {
 		return nil, nil, err
 	}
-	out := make([]fitProblem, len(ps))
-	for j, p := range ps {
-		out[j].Problem = p
-		if compact != nil {
-			out[j].compact = compact[j]
-		}
-	}
 	var members groupRows
-	if compact != nil {
+	if slices.ContainsFunc(ps, func(p Problem) bool { return p.Compact != nil }) {
 		members = newGroupRows(req.GetRowGroups())
 	}
-	return out, members, nil
+	return ps, members, nil
 }
 
 // newGroupRows returns the rows of each group of groups, whose indices
@@ -73,11 +60,11 @@ func newGroupRows(groups []int32) groupRows {
 // convertProblem converts a problem's targets and weights over rows to a
 // FitInput without X and returns the rows the problem uses, in the order
 // of rows. members holds the rows of each group for a compact problem.
-func convertProblem(rows []int, members groupRows, p fitProblem) (FitInput, []int, error) {
-	if p.compact.Code != nil {
+func convertProblem(rows []int, members groupRows, p Problem) (FitInput, []int, error) {
+	if p.Compact != nil {
 		return convertCompact(rows, members, p)
 	}
-	return convertDense(rows, p.Problem)
+	return convertDense(rows, p)
 }
 
 // convertDense converts a problem with a target per row.
@@ -150,8 +137,8 @@ func usedRows(p Problem) int {
 
 // convertCompact converts a problem with compact targets, visiting only
 // the rows of the groups it uses (a code entry other than 0).
-func convertCompact(rows []int, members groupRows, p fitProblem) (FitInput, []int, error) {
-	groups, code := p.compact.Groups, p.compact.Code
+func convertCompact(rows []int, members groupRows, p Problem) (FitInput, []int, error) {
+	groups, code := p.Compact.Groups, p.Compact.Code
 	if len(groups) != len(rows) {
 		return FitInput{}, nil, fmt.Errorf("%d targets for %d rows", len(groups), len(rows))
 	}

@@ -286,7 +286,7 @@ func (s *learnerServer) Fit(ctx context.Context, req *pb.FitRequest) (*pb.FitRes
 // one per batch part a BatchFitter trains together (see batchParts), one
 // per other problem. A job puts its models into models and its errors into
 // errs, at the problems' indices.
-func (s *learnerServer) fitJobs(ctx context.Context, x Matrix, rows []int, members groupRows, problems []fitProblem, params Params, models []Model, errs []error) []func() {
+func (s *learnerServer) fitJobs(ctx context.Context, x Matrix, rows []int, members groupRows, problems []Problem, params Params, models []Model, errs []error) []func() {
 	parts, partIdx, single, conv := s.batchParts(x, rows, members, problems)
 	jobs := make([]func(), 0, len(parts)+len(single))
 	for k, ins := range parts {
@@ -310,7 +310,7 @@ func (s *learnerServer) fitJobs(ctx context.Context, x Matrix, rows []int, membe
 
 // fitOne trains one problem with Fit on the rows it uses, converting it
 // unless c holds its conversion already.
-func (s *learnerServer) fitOne(ctx context.Context, x Matrix, rows []int, members groupRows, p fitProblem, c *converted, params Params) (Model, error) {
+func (s *learnerServer) fitOne(ctx context.Context, x Matrix, rows []int, members groupRows, p Problem, c *converted, params Params) (Model, error) {
 	if c == nil {
 		c = &converted{}
 		c.in, c.used, c.err = convertProblem(rows, members, p)

@@ -17,8 +17,19 @@ const (
 
 // Problem is one training problem as the host sends it: one target per row
 // of the batch, in the convention of its Kind (Uses tells which rows it
-// trains on).
+// trains on), held in Targets or, for a Binary problem, in Compact. A
+// Learner never sees compact targets: its FitInput has them dense.
 type Problem = problem.Problem
+
+// CompactTargets are a Binary problem's targets as one entry per group of
+// rows (see package problem).
+type CompactTargets = problem.CompactTargets
+
+// CodeColumn returns the compact targets of column j of code over rows of
+// the given groups, each a row of code (the rows' classes).
+func CodeColumn(code CodeMatrix, j int, groups []int32) *CompactTargets {
+	return problem.CodeColumn(code, j, groups)
+}
 
 // CodeMatrix is a K × L ternary output-code matrix, row-major.
 type CodeMatrix = problem.CodeMatrix

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 
 	"gonum.org/v1/gonum/mat"
 	"google.golang.org/grpc/codes"
@@ -79,7 +78,7 @@ func (s *reducerServer) Plan(ctx context.Context, req *pb.PlanRequest) (*pb.Plan
 		Code: convert.CodeToPB(plan.Code), State: plan.State, NeedsTrainingScores: plan.NeedsTrainingScores,
 		CodeDiagnostics: convert.CodeDiagnosticsToPB(plan.Diagnostics), Warnings: plan.Warnings,
 	}
-	if out.Problems, out.RowGroups, err = planProblemsToPB(plan, pr.Labels, lm, req.GetAcceptsCodeTargets()); err != nil {
+	if out.Problems, out.RowGroups, err = planProblemsToPB(plan, req.GetAcceptsCodeTargets()); err != nil {
 		return nil, status.Errorf(codes.Internal, "plan %s: %v", req.GetScheme(), err)
 	}
 	if plan.NextStage != nil {
@@ -88,35 +87,17 @@ func (s *reducerServer) Plan(ctx context.Context, req *pb.PlanRequest) (*pb.Plan
 	return out, nil
 }
 
-// planProblemsToPB returns the message form of a plan's problems over the
-// request's labels: compact when the host reads compact targets (compact)
-// and the problems have that form, else dense. Problems that leave their
-// targets to the plan's code matrix (see Plan) go compact without dense
-// targets being made, or dense when the host does not read compact ones.
-func planProblemsToPB(plan Plan, labels []int, lm *mat.Dense, compact bool) ([]*pb.Problem, []int32, error) {
-	if !codeTargets(plan) {
-		out, groups := convert.ProblemsToPB(plan.Problems, compact)
-		return out, groups, nil
-	}
-	if lm != nil {
-		return nil, nil, fmt.Errorf("problems without targets need single-label rows; the request has a label matrix")
-	}
-	if compact {
-		return convert.CodeProblemsToPB(plan.Problems, plan.Code, labels)
-	}
-	dense, err := convert.CodeProblemsToDense(plan.Problems, plan.Code, labels)
-	if err != nil {
+// planProblemsToPB returns the message form of a plan's problems: compact
+// when the host reads compact targets (compact) and the problems have
+// that form (problems with CompactTargets over one Groups slice go as
+// they are), else dense. Compact targets are checked first: a group index
+// outside its code, or an entry not −1, 0 or +1, is the reducer's error.
+func planProblemsToPB(plan Plan, compact bool) ([]*pb.Problem, []int32, error) {
+	if err := convert.CheckCompact(plan.Problems); err != nil {
 		return nil, nil, err
 	}
-	out, groups := convert.ProblemsToPB(dense, false)
+	out, groups := convert.ProblemsToPB(plan.Problems, compact)
 	return out, groups, nil
-}
-
-// codeTargets reports whether plan leaves its problems' targets to its
-// code matrix: it has one and a problem has no targets (the others must
-// then have none either, which CodeProblemsToPB checks).
-func codeTargets(plan Plan) bool {
-	return plan.Code != nil && slices.ContainsFunc(plan.Problems, func(p Problem) bool { return p.Targets == nil })
 }
 
 func (s *reducerServer) Decode(ctx context.Context, req *pb.DecodeRequest) (*pb.DecodeResponse, error) {

@@ -4,8 +4,6 @@ import (
 	"context"
 
 	"gonum.org/v1/gonum/mat"
-
-	"github.com/polyclass/polyclass/framework/internal/convert"
 )
 
 // Capabilities lists what a learner can do.
@@ -117,13 +115,12 @@ type StageSpec struct {
 
 // Plan is a reducer's answer to a PlanRequest.
 type Plan struct {
-	// Problems hold one target per training row. A plan with a code
-	// matrix may instead leave every problem's Targets nil: problem j is
-	// then Binary with the target Code[Labels[i], j] on row i (the
-	// request's Labels), one problem per column of Code, and the server
-	// sends the targets in compact form without making them (an
-	// all-pairs plan of K classes over n rows would otherwise hold
-	// K(K−1)/2 × n float64s). Targets gives such a problem's targets.
+	// Problems hold one target per training row, in Targets or, for
+	// Binary problems, in Compact: the problems of a code matrix are best
+	// given as CodeColumn(*Code, j, groups) with groups the request's
+	// Labels as int32s, one slice for all of them, which the server sends
+	// in compact form as it is (an all-pairs plan of K classes over n
+	// rows would otherwise hold K(K−1)/2 × n float64s).
 	Problems []Problem
 	// Code is the code matrix behind the problems, when there is one.
 	Code *CodeMatrix
@@ -139,17 +136,6 @@ type Plan struct {
 	// Warnings are human-readable notes on the plan (e.g. the defects of
 	// a degenerate code matrix).
 	Warnings []string
-}
-
-// Targets returns the targets of problem j of p over the rows of labels
-// (the request's Labels): its own Targets, or those its column of Code
-// gives when the plan leaves them to the code matrix (see Plan.Problems),
-// in which case every label must be a row of Code.
-func (p Plan) Targets(j int, labels []int) []float64 {
-	if t := p.Problems[j].Targets; t != nil || !codeTargets(p) {
-		return t
-	}
-	return convert.CodeTargets(p.Code, j, labels)
 }
 
 // DecodeRequest carries a fold's outputs.

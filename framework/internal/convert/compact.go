@@ -29,25 +29,25 @@ func ternary(t float64) (int8, bool) {
 	return 0, false
 }
 
-// compactForm groups the rows of problems: groups[i] is the group of row
-// i, and codes[j][g] the target of problem j on every row of group g. ok
-// is false when a problem is not Binary, its targets are not all −1, +0 or
+// compactForm groups the rows of problems (their targets made dense):
+// groups[i] is the group of row i, and codes[j][g] the target of problem
+// j on every row of group g. ok is false when a problem is not Binary, its targets are not all −1, +0 or
 // +1, the problems' row counts differ, or there are no rows. The form is
 // smaller than the dense one even with a group per row (a varint index per
 // row and an entry per group and problem, against 8 bytes per row and
 // problem). Group indices depend on the targets alone: the form is
 // deterministic.
 func compactForm(problems []problem.Problem) (groups []int32, codes [][]int8, ok bool) {
-	if len(problems) == 0 || len(problems[0].Targets) == 0 {
+	if len(problems) == 0 || problems[0].Rows() == 0 {
 		return nil, nil, false
 	}
-	n := len(problems[0].Targets)
+	n := problems[0].Rows()
 	gr := &grouping{groups: make([]int32, n), reps: []int{0}, codes: make([][]int8, 0, len(problems))}
 	for _, p := range problems {
-		if p.Kind != problem.Binary || len(p.Targets) != n {
+		if p.Kind != problem.Binary || p.Rows() != n {
 			return nil, nil, false
 		}
-		if !gr.add(p.Targets) {
+		if !gr.add(p.Dense().Targets) {
 			return nil, nil, false
 		}
 	}
@@ -141,9 +141,14 @@ func (gr *grouping) split(t []float64) ([]int8, bool) {
 // CompactProblemsToPB returns the message form of problems with compact
 // targets and the row groups they refer to, when every problem has that
 // form (see Problem.code in plugin.proto); ok is false otherwise, and
-// ProblemToPB gives the dense form.
+// ProblemToPB gives the dense form. Problems that share compact targets'
+// groups (see problem.CompactTargets) go as they are; any other batch of
+// Binary problems whose targets are −1, +0 and +1 is grouped afresh.
 func CompactProblemsToPB(problems []problem.Problem) (out []*pb.Problem, groups []int32, ok bool) {
-	groups, codes, ok := compactForm(problems)
+	codes, groups, ok := sharedCodes(problems)
+	if !ok {
+		groups, codes, ok = compactForm(problems)
+	}
 	if !ok {
 		return nil, nil, false
 	}
@@ -156,6 +161,30 @@ func CompactProblemsToPB(problems []problem.Problem) (out []*pb.Problem, groups 
 		out[j] = &pb.Problem{Kind: pb.Problem_BINARY, Code: code, NumClasses: int32(p.NumClasses), Weights: p.Weights, Seed: p.Seed}
 	}
 	return out, groups, true
+}
+
+// sharedCodes returns the codes of problems and their groups when every
+// problem is Binary with compact targets over one Groups slice (the same
+// array, not equal values), that slice is not empty and each code has an
+// entry −1, 0 or +1 for every group index in it.
+func sharedCodes(problems []problem.Problem) (codes [][]int8, groups []int32, ok bool) {
+	if len(problems) == 0 || problems[0].Compact == nil || len(problems[0].Compact.Groups) == 0 {
+		return nil, nil, false
+	}
+	groups = problems[0].Compact.Groups
+	span, err := groupSpan(groups)
+	if err != nil {
+		return nil, nil, false
+	}
+	codes = make([][]int8, len(problems))
+	for j, p := range problems {
+		c := p.Compact
+		if p.Kind != problem.Binary || c == nil || len(c.Groups) != len(groups) || &c.Groups[0] != &groups[0] || checkCode(c.Code, groups, span) != nil {
+			return nil, nil, false
+		}
+		codes[j] = c.Code
+	}
+	return codes, groups, true
 }
 
 // ProblemsToPB returns the message form of a batch of problems (a plan's,
@@ -175,46 +204,16 @@ func ProblemsToPB(problems []problem.Problem, compact bool) ([]*pb.Problem, []in
 	return out, nil
 }
 
-// CompactTargets are the targets of a problem in compact form: row i's
-// target is Code[Groups[i]].
-type CompactTargets struct {
-	Groups []int32 // group of each row, the row_groups of the message
-	Code   []int8  // target of each group: −1, 0 or +1
-}
-
-// ProblemsFromPB returns the problems of messages ps, expanding compact
-// targets (Problem.code) over groups, the row_groups of the enclosing
-// message. A compact problem must be Binary, with a code entry in
-// {−1, 0, +1} for every group index in groups.
+// ProblemsFromPB returns the problems of messages ps, leaving compact
+// targets (Problem.code) compact: such a problem gets nil Targets and
+// Compact over groups, the row_groups of the enclosing message, shared by
+// every compact problem of the batch. A compact problem must be Binary,
+// with a code entry in {−1, 0, +1} for every group index in groups.
 func ProblemsFromPB(ps []*pb.Problem, groups []int32) ([]problem.Problem, error) {
-	out, compact, err := CompactProblemsFromPB(ps, groups)
-	if err != nil {
-		return nil, err
-	}
-	for j, c := range compact {
-		if c.Code == nil {
-			continue
-		}
-		t := make([]float64, len(c.Groups))
-		for i, g := range c.Groups {
-			t[i] = float64(c.Code[g])
-		}
-		out[j].Targets = t
-	}
-	return out, nil
-}
-
-// CompactProblemsFromPB returns the problems of messages ps as
-// ProblemsFromPB does, but leaves compact targets compact: a compact
-// problem j has nil Targets and its targets in compact[j]. compact[j] is
-// the zero CompactTargets for a dense problem, and compact is nil when no
-// problem is compact. Every group index in groups is checked against
-// every compact problem's code, so Code[Groups[i]] is in range.
-func CompactProblemsFromPB(ps []*pb.Problem, groups []int32) (out []problem.Problem, compact []CompactTargets, err error) {
 	if len(ps) == 0 {
-		return nil, nil, nil
+		return nil, nil
 	}
-	out = make([]problem.Problem, len(ps))
+	out := make([]problem.Problem, len(ps))
 	span := -1 // 1 + the largest group index, once there is a compact problem
 	for j, p := range ps {
 		if len(p.GetCode()) == 0 {
@@ -222,21 +221,19 @@ func CompactProblemsFromPB(ps []*pb.Problem, groups []int32) (out []problem.Prob
 			continue
 		}
 		if span < 0 {
+			var err error
 			if span, err = groupSpan(groups); err != nil {
-				return nil, nil, err
+				return nil, err
 			}
 		}
 		code, err := codeFromPB(p, groups, span)
 		if err != nil {
-			return nil, nil, fmt.Errorf("problem %d: %w", j, err)
+			return nil, fmt.Errorf("problem %d: %w", j, err)
 		}
-		if compact == nil {
-			compact = make([]CompactTargets, len(ps))
-		}
-		compact[j] = CompactTargets{Groups: groups, Code: code}
-		out[j] = problem.Problem{Kind: problem.Binary, NumClasses: int(p.GetNumClasses()), Weights: p.GetWeights(), Seed: p.GetSeed()}
+		out[j] = problem.Problem{Kind: problem.Binary, Compact: &problem.CompactTargets{Groups: groups, Code: code},
+			NumClasses: int(p.GetNumClasses()), Weights: p.GetWeights(), Seed: p.GetSeed()}
 	}
-	return out, compact, nil
+	return out, nil
 }
 
 // groupSpan returns 1 + the largest index in groups, which must not be
@@ -261,96 +258,63 @@ func codeFromPB(p *pb.Problem, groups []int32, span int) ([]int8, error) {
 	if len(p.GetTargets()) > 0 {
 		return nil, fmt.Errorf("both targets (%d) and code (%d)", len(p.GetTargets()), len(p.GetCode()))
 	}
-	if len(p.GetCode()) < span {
-		i := slices.IndexFunc(groups, func(g int32) bool { return int(g) >= len(p.GetCode()) })
-		return nil, fmt.Errorf("row %d is in group %d, outside the code's 0..%d", i, groups[i], len(p.GetCode())-1)
+	if err := checkCode(p.GetCode(), groups, span); err != nil {
+		return nil, err
 	}
 	code := make([]int8, len(p.GetCode()))
 	for g, v := range p.GetCode() {
-		if v < -1 || v > 1 {
-			return nil, fmt.Errorf("code entry %d is %d, not -1, 0 or +1", g, v)
-		}
 		code[g] = int8(v)
 	}
 	return code, nil
 }
 
-// CodeProblemsToPB returns the compact message form of problems whose
-// targets come from a code matrix (see sdk.Plan): problem j is column j
-// of code, the row groups are the rows' labels, so that row i's target
-// is code[labels[i], j]. Every problem must be Binary with nil Targets,
-// there must be one per column of code, every entry of code must be −1,
-// 0 or +1 and every label a row of code. The problems' dense targets are
-// never made.
-func CodeProblemsToPB(problems []problem.Problem, code *problem.CodeMatrix, labels []int) ([]*pb.Problem, []int32, error) {
-	if err := checkCodeProblems(problems, code, labels); err != nil {
-		return nil, nil, err
+// CheckCompact checks the compact targets of problems: a problem with
+// Compact must be Binary without Targets, every group index must be an
+// index of its Code and every entry −1, 0 or +1. The error names the
+// first problem at fault.
+func CheckCompact(problems []problem.Problem) error {
+	type slice struct {
+		first *int32
+		n     int
 	}
-	groups := make([]int32, len(labels))
-	for i, y := range labels {
-		groups[i] = int32(y)
-	}
-	out := make([]*pb.Problem, len(problems))
+	spans := map[slice]int{} // 1 + the largest index of each Groups slice
 	for j, p := range problems {
-		col := make([]int32, code.Rows)
-		for k := range col {
-			col[k] = int32(code.Entries[k*code.Cols+j])
+		c := p.Compact
+		if c == nil {
+			continue
 		}
-		out[j] = &pb.Problem{Kind: pb.Problem_BINARY, Code: col, NumClasses: int32(p.NumClasses), Weights: p.Weights, Seed: p.Seed}
-	}
-	return out, groups, nil
-}
-
-// CodeTargets returns the dense targets of column j of code over the
-// rows' labels: code[labels[i], j] for row i. The arguments must have
-// passed checkCodeProblems.
-func CodeTargets(code *problem.CodeMatrix, j int, labels []int) []float64 {
-	t := make([]float64, len(labels))
-	for i, y := range labels {
-		t[i] = float64(code.Entries[y*code.Cols+j])
-	}
-	return t
-}
-
-// CodeProblemsToDense returns problems with the dense targets
-// CodeProblemsToPB would send in compact form (for a receiver that reads
-// dense targets only).
-func CodeProblemsToDense(problems []problem.Problem, code *problem.CodeMatrix, labels []int) ([]problem.Problem, error) {
-	if err := checkCodeProblems(problems, code, labels); err != nil {
-		return nil, err
-	}
-	out := make([]problem.Problem, len(problems))
-	for j, p := range problems {
-		p.Targets = CodeTargets(code, j, labels)
-		out[j] = p
-	}
-	return out, nil
-}
-
-// checkCodeProblems checks the arguments of CodeProblemsToPB.
-func checkCodeProblems(problems []problem.Problem, code *problem.CodeMatrix, labels []int) error {
-	if code == nil {
-		return fmt.Errorf("problems without targets need the plan's code matrix")
-	}
-	if len(code.Entries) != code.Rows*code.Cols {
-		return fmt.Errorf("code matrix %d×%d has %d entries", code.Rows, code.Cols, len(code.Entries))
-	}
-	if len(problems) != code.Cols {
-		return fmt.Errorf("%d problems without targets for the %d columns of the code matrix", len(problems), code.Cols)
-	}
-	for j, p := range problems {
 		if p.Kind != problem.Binary || p.Targets != nil {
-			return fmt.Errorf("problem %d: a %s problem with %d targets; problems from the code matrix are binary without targets", j, p.Kind, len(p.Targets))
+			return fmt.Errorf("problem %d: compact targets on a %s problem with %d dense targets; only a binary problem without dense targets has them", j, p.Kind, len(p.Targets))
+		}
+		span := 0
+		if len(c.Groups) > 0 {
+			var ok bool
+			key := slice{&c.Groups[0], len(c.Groups)}
+			if span, ok = spans[key]; !ok {
+				var err error
+				if span, err = groupSpan(c.Groups); err != nil {
+					return fmt.Errorf("problem %d: %w", j, err)
+				}
+				spans[key] = span
+			}
+		}
+		if err := checkCode(c.Code, c.Groups, span); err != nil {
+			return fmt.Errorf("problem %d: %w", j, err)
 		}
 	}
-	for e, v := range code.Entries {
+	return nil
+}
+
+// checkCode checks that code has an entry −1, 0 or +1 for every group of
+// groups, whose indices are below span.
+func checkCode[T int8 | int32](code []T, groups []int32, span int) error {
+	if len(code) < span {
+		i := slices.IndexFunc(groups, func(g int32) bool { return int(g) >= len(code) })
+		return fmt.Errorf("row %d is in group %d, outside the code's 0..%d", i, groups[i], len(code)-1)
+	}
+	for g, v := range code {
 		if v < -1 || v > 1 {
-			return fmt.Errorf("code matrix entry (%d, %d) is %d, not -1, 0 or +1", e/code.Cols, e%code.Cols, v)
-		}
-	}
-	for i, y := range labels {
-		if y < 0 || y >= code.Rows {
-			return fmt.Errorf("row %d has label %d, outside the code matrix's rows 0..%d", i, y, code.Rows-1)
+			return fmt.Errorf("code entry %d is %d, not -1, 0 or +1", g, v)
 		}
 	}
 	return nil

@@ -55,7 +55,21 @@ func readBack(t *testing.T, msgs []*pb.Problem, groups []int32) ([]problem.Probl
 	if err != nil {
 		t.Fatal(err)
 	}
-	return got, &req
+	for j, p := range got {
+		if c := p.Compact; c == nil || p.Targets != nil || &c.Groups[0] != &got[0].Compact.Groups[0] {
+			t.Fatalf("problem %d read back with %d dense targets, compact %v; want compact targets over the request's groups", j, len(p.Targets), c)
+		}
+	}
+	return dense(got), &req
+}
+
+// dense returns problems with their targets dense.
+func dense(ps []problem.Problem) []problem.Problem {
+	out := make([]problem.Problem, len(ps))
+	for j, p := range ps {
+		out[j] = p.Dense()
+	}
+	return out
 }
 
 // One-vs-one over 4 classes: 6 problems, the rows of the other two
@@ -206,23 +220,43 @@ func TestCompactTargetsSize(t *testing.T) {
 }
 
 // BenchmarkCompactProblemsToPB: the letter one-vs-one plan of one fold
-// (325 problems × 18000 rows) into compact form, as a reducer and the
-// host send it.
+// (325 problems × 18000 rows) into compact form, from dense targets
+// (grouped afresh) and from compact targets over one groups slice (sent
+// as they are), as a reducer and the host send it.
 func BenchmarkCompactProblemsToPB(b *testing.B) {
-	ps := letterOneVsOne(18000)
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, _, ok := CompactProblemsToPB(ps); !ok {
-			b.Fatal("no compact form")
+	const K, n = 26, 18000
+	ps := letterOneVsOne(n)
+	labels := make([]int, n)
+	for i := range labels {
+		labels[i] = (i * 7) % K
+	}
+	code := make([]int8, K*len(ps))
+	for j, p := range ps {
+		for i, y := range labels {
+			code[y*len(ps)+j] = int8(p.Targets[i])
 		}
+	}
+	for _, bb := range []struct {
+		name string
+		ps   []problem.Problem
+	}{{"dense", ps}, {"shared", codeColumns(ps, code, labels)}} {
+		b.Run(bb.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, _, ok := CompactProblemsToPB(bb.ps); !ok {
+					b.Fatal("no compact form")
+				}
+			}
+		})
 	}
 }
 
-// Problems left to a code matrix (one-vs-one over 4 classes, with weights
-// and seeds) travel as the rows' labels and one code column per problem,
-// and read back as the dense targets of the same code, bit for bit; a
-// class without rows keeps its code entry.
-func TestCodeProblemsRoundTrip(t *testing.T) {
+// Problems with compact targets over one groups slice (one-vs-one over
+// 4 classes, with weights and seeds, from problem.CodeColumn) travel as
+// they are: the rows' labels and one code column per problem, read back
+// as the dense targets of the same code, bit for bit; a class without
+// rows keeps its code entry.
+func TestSharedCompactRoundTrip(t *testing.T) {
 	code := []int8{
 		1, 1, 1, 0, 0, 0,
 		-1, 0, 0, 1, 1, 0,
@@ -231,15 +265,10 @@ func TestCodeProblemsRoundTrip(t *testing.T) {
 	}
 	labels := []int{2, 0, 1, 1, 0, 2, 0} // class 3 has no rows
 	want := codeProblems(code, 6, labels)
-	ps := make([]problem.Problem, len(want))
-	for j, p := range want {
-		ps[j] = p
-		ps[j].Targets = nil
-	}
-	cm := &problem.CodeMatrix{Rows: 4, Cols: 6, Entries: code}
-	msgs, groups, err := CodeProblemsToPB(ps, cm, labels)
-	if err != nil {
-		t.Fatal(err)
+	ps := codeColumns(want, code, labels)
+	msgs, groups, ok := CompactProblemsToPB(ps)
+	if !ok {
+		t.Fatal("no compact form")
 	}
 	if !slices.Equal(groups, []int32{2, 0, 1, 1, 0, 2, 0}) {
 		t.Errorf("row groups %v, want the labels", groups)
@@ -250,52 +279,133 @@ func TestCodeProblemsRoundTrip(t *testing.T) {
 	if got, _ := readBack(t, msgs, groups); !reflect.DeepEqual(got, want) {
 		t.Errorf("read back %v, want %v", got, want)
 	}
-	dense, err := CodeProblemsToDense(ps, cm, labels)
-	if err != nil {
-		t.Fatal(err)
+	if got := dense(ps); !reflect.DeepEqual(got, want) {
+		t.Errorf("dense form %v, want %v", got, want)
 	}
-	if !reflect.DeepEqual(dense, want) {
-		t.Errorf("dense form %v, want %v", dense, want)
+	for j, p := range ps {
+		if got := ProblemToPB(p).GetTargets(); !slices.Equal(got, want[j].Targets) {
+			t.Errorf("problem %d's dense message: targets %v, want %v", j, got, want[j].Targets)
+		}
 	}
 }
 
-func TestCodeProblemsErrors(t *testing.T) {
-	binary := func(n int) []problem.Problem {
-		ps := make([]problem.Problem, n)
-		for j := range ps {
-			ps[j].Kind = problem.Binary
-		}
-		return ps
+// codeColumns returns problems ps (of a K × L code over rows of labels)
+// with compact targets instead, one groups slice for all of them.
+func codeColumns(ps []problem.Problem, code []int8, labels []int) []problem.Problem {
+	L := len(ps)
+	cm := problem.CodeMatrix{Rows: len(code) / L, Cols: L, Entries: code}
+	groups := make([]int32, len(labels))
+	for i, y := range labels {
+		groups[i] = int32(y)
 	}
-	ova := &problem.CodeMatrix{Rows: 2, Cols: 2, Entries: []int8{1, -1, -1, 1}}
-	withTargets := binary(2)
-	withTargets[1].Targets = []float64{1, -1}
-	multi := binary(2)
-	multi[0].Kind = problem.Multiclass
+	out := make([]problem.Problem, L)
+	for j, p := range ps {
+		out[j] = p
+		out[j].Targets, out[j].Compact = nil, problem.CodeColumn(cm, j, groups)
+	}
+	return out
+}
+
+// Compact problems that do not share one groups slice, or that come with
+// dense ones, are grouped afresh from their targets: the same targets on
+// the wire, under the groups compactForm finds.
+func TestCompactRegrouped(t *testing.T) {
+	code := []int8{1, -1, 0, -1, 1, -1, 0, -1, 1} // one-vs-all-like 3 × 3
+	labels := []int{0, 1, 2, 2, 1, 0}
+	want := codeProblems(code, 3, labels)
+	shared := codeColumns(want, code, labels)
+	apart := slices.Clone(shared)
+	apart[1].Compact = &problem.CompactTargets{Groups: slices.Clone(shared[1].Compact.Groups), Code: shared[1].Compact.Code}
+	mixed := slices.Clone(shared)
+	mixed[2] = want[2]
+	for name, ps := range map[string][]problem.Problem{"groups apart": apart, "mixed": mixed} {
+		msgs, groups, ok := CompactProblemsToPB(ps)
+		if !ok {
+			t.Fatalf("%s: no compact form", name)
+		}
+		if got, _ := readBack(t, msgs, groups); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: read back %v, want %v", name, got, want)
+		}
+	}
+	if _, groups, _ := CompactProblemsToPB(shared); &groups[0] != &shared[0].Compact.Groups[0] {
+		t.Error("shared groups were not sent as they are")
+	}
+}
+
+// CheckCompact names the problem at fault and what is wrong with its
+// compact targets; dense problems and good compact ones pass.
+func TestCheckCompact(t *testing.T) {
+	groups := []int32{0, 1, 1, 2}
+	good := problem.Problem{Kind: problem.Binary, Compact: &problem.CompactTargets{Groups: groups, Code: []int8{1, -1, 0}}}
+	if err := CheckCompact([]problem.Problem{{Kind: problem.Regression, Targets: []float64{1}}, good, good}); err != nil {
+		t.Errorf("good problems: %v", err)
+	}
+	with := func(f func(p *problem.Problem)) problem.Problem {
+		p := good
+		c := *good.Compact
+		p.Compact = &c
+		f(&p)
+		return p
+	}
 	for _, tt := range []struct {
-		name     string
-		problems []problem.Problem
-		code     *problem.CodeMatrix
-		labels   []int
-		want     string
+		name string
+		p    problem.Problem
+		want string
 	}{
-		{"no code", binary(2), nil, []int{0, 1}, "need the plan's code matrix"},
-		{"entries", binary(2), &problem.CodeMatrix{Rows: 2, Cols: 2, Entries: []int8{1, -1, -1}}, []int{0}, "2×2 has 3 entries"},
-		{"count", binary(3), ova, []int{0, 1}, "3 problems without targets for the 2 columns"},
-		{"targets", withTargets, ova, []int{0, 1}, "problem 1: a binary problem with 2 targets"},
-		{"kind", multi, ova, []int{0, 1}, "problem 0: a multiclass problem"},
-		{"entry", binary(2), &problem.CodeMatrix{Rows: 2, Cols: 2, Entries: []int8{1, -1, 2, 1}}, []int{0, 1}, "entry (1, 0) is 2"},
-		{"label", binary(2), ova, []int{0, 2}, "row 1 has label 2, outside the code matrix's rows 0..1"},
-		{"negative label", binary(2), ova, []int{-1}, "row 0 has label -1"},
+		{"kind", with(func(p *problem.Problem) { p.Kind = problem.Multiclass }), "problem 1: compact targets on a multiclass problem"},
+		{"targets", with(func(p *problem.Problem) { p.Targets = []float64{1, 1, 1, 1} }), "problem 1: compact targets on a binary problem with 4 dense targets"},
+		{"short code", with(func(p *problem.Problem) { p.Compact.Code = []int8{1, -1} }), "problem 1: row 3 is in group 2, outside the code's 0..1"},
+		{"negative group", with(func(p *problem.Problem) { p.Compact.Groups = []int32{0, -1} }), "problem 1: row 1 is in group -1"},
+		{"entry", with(func(p *problem.Problem) { p.Compact.Code = []int8{1, 2, 0} }), "problem 1: code entry 1 is 2"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			_, _, err := CodeProblemsToPB(tt.problems, tt.code, tt.labels)
-			if err == nil || !strings.Contains(err.Error(), tt.want) {
-				t.Errorf("CodeProblemsToPB: error %v, want one containing %q", err, tt.want)
-			}
-			if _, err := CodeProblemsToDense(tt.problems, tt.code, tt.labels); err == nil || !strings.Contains(err.Error(), tt.want) {
-				t.Errorf("CodeProblemsToDense: error %v, want one containing %q", err, tt.want)
+			if err := CheckCompact([]problem.Problem{good, tt.p}); err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error %v, want one containing %q", err, tt.want)
 			}
 		})
 	}
+}
+
+// FuzzProblemsFromPB reads compact problems of arbitrary row groups and
+// code entries: an error, or problems whose every target is −1, 0 or +1
+// (no index out of range), which go back to the same message.
+func FuzzProblemsFromPB(f *testing.F) {
+	f.Add([]byte{0, 1, 2, 1}, []byte{1, 0xff, 0}, []byte{0, 1, 0xff})
+	f.Add([]byte{3}, []byte{1}, []byte{})
+	f.Fuzz(func(t *testing.T, groupBytes, code0, code1 []byte) {
+		groups := make([]int32, len(groupBytes))
+		for i, b := range groupBytes {
+			groups[i] = int32(int8(b))
+		}
+		var msgs []*pb.Problem
+		for _, c := range [][]byte{code0, code1} {
+			code := make([]int32, len(c))
+			for g, b := range c {
+				code[g] = int32(int8(b))
+			}
+			msgs = append(msgs, &pb.Problem{Kind: pb.Problem_BINARY, Code: code})
+		}
+		ps, err := ProblemsFromPB(msgs, groups)
+		if err != nil {
+			return
+		}
+		for j, p := range ps {
+			if p.Compact == nil {
+				continue
+			}
+			for i := range p.Rows() {
+				if v := p.Target(i); v != -1 && v != 0 && v != 1 {
+					t.Fatalf("problem %d, row %d: target %v", j, i, v)
+				}
+			}
+		}
+		if err := CheckCompact(ps); err != nil {
+			t.Fatalf("problems read from the wire fail the check: %v", err)
+		}
+		if back, g, ok := CompactProblemsToPB(ps); ok && len(groups) > 0 {
+			if !slices.Equal(g, groups) || !slices.EqualFunc(back, msgs, func(a, b *pb.Problem) bool { return slices.Equal(a.GetCode(), b.GetCode()) }) {
+				t.Fatalf("sent back as groups %v, codes %v; read from %v, %v", g, back, groups, msgs)
+			}
+		}
+	})
 }

@@ -5,8 +5,10 @@ import (
 	"github.com/polyclass/polyclass/framework/problem"
 )
 
-// ProblemToPB returns the message form of p.
+// ProblemToPB returns the message form of p, with dense targets (compact
+// ones expanded: see ProblemsToPB for the compact form).
 func ProblemToPB(p problem.Problem) *pb.Problem {
+	p = p.Dense()
 	return &pb.Problem{
 		Kind: pb.Problem_Kind(p.Kind), Targets: classesToWire(p.Kind, p.Targets), NumClasses: int32(p.NumClasses),
 		Weights: p.Weights, Seed: p.Seed,

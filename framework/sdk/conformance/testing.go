@@ -98,7 +98,7 @@ func CheckMulticlass(t *testing.T, c *host.LearnerClient, params sdk.Params) {
 func fitPredict(t *testing.T, c *host.LearnerClient, enc *sdk.EncodedMatrix, params sdk.Params, p sdk.Problem) *mat.Dense {
 	t.Helper()
 	ctx := context.Background()
-	rows := seq(len(p.Targets))
+	rows := seq(p.Rows())
 	models, err := c.Fit(ctx, enc.Digest, rows, params, []sdk.Problem{p})
 	if err != nil {
 		t.Fatal(err)

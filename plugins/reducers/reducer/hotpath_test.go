@@ -227,14 +227,15 @@ func TestCodePlanMatchesReference(t *testing.T) {
 				if len(got.Problems) != len(want.Problems) {
 					t.Fatalf("%d problems, reference %d", len(got.Problems), len(want.Problems))
 				}
-				for j := range got.Problems {
-					if got.Problems[j].Targets != nil {
-						t.Fatalf("problem %d has %d targets; codePlan leaves them to the code matrix", j, len(got.Problems[j].Targets))
+				groups := got.Problems[0].Compact.Groups
+				for j, p := range got.Problems {
+					if p.Targets != nil || p.Compact == nil || &p.Compact.Groups[0] != &groups[0] {
+						t.Fatalf("problem %d has %d dense targets, compact %v; codePlan gives compact ones over one groups slice", j, len(p.Targets), p.Compact)
 					}
-					if i, ok := testscores.SameBits(got.Targets(j, req.Labels), want.Problems[j].Targets); !ok {
+					if i, ok := testscores.SameBits(p.Dense().Targets, want.Problems[j].Targets); !ok {
 						t.Fatalf("problem %d target %d differs from the reference", j, i)
 					}
-					want.Problems[j].Targets = nil
+					got.Problems[j] = p.Dense()
 				}
 				if !reflect.DeepEqual(got, want) {
 					t.Errorf("plan (targets aside) differs from the reference: state %s, reference %s; diagnostics %+v, reference %+v; warnings %q, reference %q",
@@ -247,8 +248,8 @@ func TestCodePlanMatchesReference(t *testing.T) {
 
 // BenchmarkCodePlan: the one-vs-one plan of a letter training fold (18000
 // rows, 26 classes, 325 problems), the reference and the optimised code;
-// the optimised plan leaves its targets to the code matrix (see
-// BenchmarkPlanRPC for the plan on its way to the host).
+// the optimised plan gives compact targets (see BenchmarkPlanRPC for the
+// plan on its way to the host).
 func BenchmarkCodePlan(b *testing.B) {
 	m, err := codes.OVO(26, false)
 	if err != nil {
@@ -270,14 +271,14 @@ func BenchmarkCodePlan(b *testing.B) {
 	}
 }
 
-// denseTargets is the reducer with every plan's targets made in the
-// reducer, as codePlan made them before it left them to the code matrix.
+// denseTargets is the reducer with every plan's targets made dense in the
+// reducer, as codePlan made them before it gave compact ones.
 type denseTargets struct{ *Reducer }
 
 func (r denseTargets) Plan(ctx context.Context, req sdk.PlanRequest) (sdk.Plan, error) {
 	plan, err := r.Reducer.Plan(ctx, req)
 	for j := range plan.Problems {
-		plan.Problems[j].Targets = plan.Targets(j, req.Labels)
+		plan.Problems[j] = plan.Problems[j].Dense()
 	}
 	return plan, err
 }
@@ -285,9 +286,9 @@ func (r denseTargets) Plan(ctx context.Context, req sdk.PlanRequest) (sdk.Plan, 
 // BenchmarkPlanRPC: the one-vs-one plan of a letter training fold (18000
 // rows, 26 classes, 325 problems) through the SDK's server and the host's
 // client over an in-memory gRPC connection, with the targets made in the
-// reducer (dense-targets, then put in compact form by the server) or left
-// to the code matrix (code-targets, sent as the rows' labels and one code
-// column per problem). The host reads both as the same dense targets.
+// reducer (dense-targets, then put in compact form by the server) or
+// compact (code-targets, sent as they are: the rows' labels and one code
+// column per problem). The host reads both as the same compact targets.
 func BenchmarkPlanRPC(b *testing.B) {
 	m, err := codes.OVO(26, false)
 	if err != nil {

@@ -286,19 +286,24 @@ func classIndices(names, classNames []string, param string) ([]int, error) {
 	return out, nil
 }
 
-// codePlan turns a code matrix into one binary problem per column, whose
-// targets it leaves to the code matrix (sdk.Plan.Problems): the server
-// sends them in compact form, one code column per problem, without an
-// all-pairs plan's K(K−1)/2 target vectors over the fold's rows. Plan has
-// checked the labels against K.
+// codePlan turns a code matrix into one binary problem per column, with
+// compact targets (sdk.CodeColumn) over the rows' labels, shared by every
+// problem: the server sends them as they are, without an all-pairs plan's
+// K(K−1)/2 target vectors over the fold's rows. Plan has checked the
+// labels against K.
 func codePlan(req sdk.PlanRequest, m *codes.Matrix, decode string) (sdk.Plan, error) {
 	K, L := m.Dims()
+	code := sdk.CodeMatrix{Rows: K, Cols: L, Entries: m.Entries()}
+	groups := make([]int32, len(req.Labels))
+	for i, y := range req.Labels {
+		groups[i] = int32(y)
+	}
 	problems := make([]sdk.Problem, L)
 	for j := range problems {
-		problems[j] = sdk.Problem{Kind: sdk.Binary}
+		problems[j] = sdk.Problem{Kind: sdk.Binary, Compact: sdk.CodeColumn(code, j, groups)}
 	}
 	st := state{K: K, L: L, Code: m.Entries(), OVO: req.Scheme == "ovo"}
-	plan := sdk.Plan{Problems: problems, Code: &sdk.CodeMatrix{Rows: K, Cols: L, Entries: m.Entries()}}
+	plan := sdk.Plan{Problems: problems, Code: &code}
 	if decode == codes.Coverage {
 		st.Labels = req.Labels
 		plan.NeedsTrainingScores = true

@@ -53,8 +53,8 @@ func TestPlanProblems(t *testing.T) {
 			}
 			for j, p := range plan.Problems {
 				for i, w := range tt.want[j] {
-					if p.Targets[i] != w || p.Kind != sdk.Binary {
-						t.Fatalf("problem %d targets %v, want %v", j, p.Targets, tt.want[j])
+					if p.Target(i) != w || p.Kind != sdk.Binary {
+						t.Fatalf("problem %d targets %v, want %v", j, p.Dense().Targets, tt.want[j])
 					}
 				}
 			}

@@ -101,16 +101,15 @@ type outputs struct {
 }
 
 // fitOutputs trains logreg (default parameters) on each problem of plan
-// over the rows of xTrain it uses; labels are the plan request's (nil for
-// a label matrix).
-func fitOutputs(t *testing.T, plan sdk.Plan, labels []int, xTrain, xTest *mat.Dense) outputs {
+// over the rows of xTrain it uses.
+func fitOutputs(t *testing.T, plan sdk.Plan, xTrain, xTest *mat.Dense) outputs {
 	t.Helper()
 	ctx := context.Background()
 	lr := learner.New()
 	params := sdk.WithDefaults(lr.Info().Params, nil)
 	var tests, probs, trains []*mat.Dense
 	for j, p := range plan.Problems {
-		p.Targets = plan.Targets(j, labels)
+		p = p.Dense()
 		var rows []int
 		for i := range p.Targets {
 			if p.Uses(i) {
@@ -290,7 +289,7 @@ func TestRowWiseDecodeEvidence(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s %s: %v", d.data, pr.Scheme, err)
 			}
-			out := fitOutputs(t, plan, pr.Labels, xTrain, xTest)
+			out := fitOutputs(t, plan, xTrain, xTest)
 			decodeSpec, _ := sdk.LookupSpec(spec[pr.Scheme].Params, "decode")
 			for _, dec := range decodeSpec.Allowed {
 				params := sdk.Params{}
@@ -330,7 +329,7 @@ func TestRowWiseDecodeEvidence(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out := fitOutputs(t, plan, nil, xTrain, xTest)
+		out := fitOutputs(t, plan, xTrain, xTest)
 		if plan.NextStage != nil {
 			// stack decodes its second stage's outputs as br does; the
 			// first stage's stand in for them (the decode reads only
