@@ -2,6 +2,7 @@ package encode
 
 import (
 	"encoding/binary"
+	"fmt"
 	"hash/fnv"
 	"math"
 	"reflect"
@@ -463,7 +464,8 @@ func TestOneHotSparseEqualsDense(t *testing.T) {
 			}
 		}
 	}
-	// "auto": 5 + 11 indicators stay dense; more than SparseThreshold go sparse.
+	// "auto": the few indicators p and q make stay dense (the design's density
+	// is SparseDensity or more); more than SparseThreshold go sparse.
 	out, _ := (&OneHot{}).FitTransform(f, &Context{Train: train})
 	if len(out.Sparse) != 0 {
 		t.Error("auto made a sparse block for 16 indicators")
@@ -745,5 +747,76 @@ func TestKindsOptions(t *testing.T) {
 	}
 	if errs := param.CheckParams(counts.Options, param.Params{"folds": param.String("lo")}); len(errs) == 0 {
 		t.Error(`folds = "lo" accepted`)
+	}
+}
+
+// TestOneHotAutoDensity: with Sparse "auto", onehot's indicators are a
+// sparse block when there are more than SparseThreshold of them or when
+// the design would be less dense than SparseDensity (scikit-learn's
+// sparse_threshold), counting each dense numeric column as non-zero, one
+// indicator per encoded column and a sparse block's mean entries per row;
+// "never" keeps them dense whatever the density.
+func TestOneHotAutoDensity(t *testing.T) {
+	const rows = 40
+	levels := func(name string, k int) CatCol {
+		v := make([]string, rows)
+		for i := range v {
+			v[i] = fmt.Sprintf("l%02d", i%k)
+		}
+		return catCol(name, v...)
+	}
+	nums := func(n int) []NumCol {
+		out := make([]NumCol, n)
+		for j := range out {
+			out[j] = NumCol{Name: fmt.Sprintf("x%d", j), Vals: make([]float64, rows)}
+		}
+		return out
+	}
+	block := &sparse.CSR{Rows: rows, Cols: 1024, Indptr: make([]int64, rows+1)}
+	for i := range rows {
+		block.Indices, block.Values = append(block.Indices, int32(i)), append(block.Values, 1)
+		block.Indptr[i+1] = int64(i + 1)
+	}
+	train := make([]int, rows)
+	for i := range train {
+		train[i] = i
+	}
+	for _, tt := range []struct {
+		name   string
+		f      *Frame
+		sparse string
+		want   bool // a sparse block
+	}{
+		// 12 non-zeros in 10 + 4 + 40 columns: 0.22.
+		{"covertype-like", &Frame{Rows: rows, Num: nums(10), Cat: []CatCol{levels("w", 4), levels("s", 40)}}, "", true},
+		{"covertype-like, never", &Frame{Rows: rows, Num: nums(10), Cat: []CatCol{levels("w", 4), levels("s", 40)}}, "never", false},
+		// 11 in 14: 0.79.
+		{"mostly numeric", &Frame{Rows: rows, Num: nums(10), Cat: []CatCol{levels("w", 4)}}, "", false},
+		// 2 in 6: 0.33, at the threshold or above.
+		{"two 3-level columns", &Frame{Rows: rows, Cat: []CatCol{levels("a", 3), levels("b", 3)}}, "", false},
+		// 2 in 8: 0.25.
+		{"two 4-level columns", &Frame{Rows: rows, Cat: []CatCol{levels("a", 4), levels("b", 4)}}, "", true},
+		// A hashed block of 1 entry a row in 1024 columns, 3 levels: 2 in 1027.
+		{"after a sparse block", &Frame{Rows: rows, Cat: []CatCol{levels("a", 3)}, Sparse: []SparseBlock{{Names: make([]string, 1024), M: block}}}, "", true},
+		// 102 in 170 (0.6), but 70 indicators, more than SparseThreshold.
+		{"wide", &Frame{Rows: rows, Num: nums(100), Cat: []CatCol{levels("a", 40), levels("b", 30)}}, "", true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			out, err := (&OneHot{Sparse: tt.sparse}).FitTransform(tt.f, &Context{Train: train})
+			if err != nil {
+				t.Fatal(err)
+			}
+			gotSparse := len(out.Sparse) > len(tt.f.Sparse)
+			if gotSparse != tt.want {
+				t.Errorf("sparse block %v, want %v (%d dense columns, %d blocks)", gotSparse, tt.want, len(out.Num), len(out.Sparse))
+			}
+			m, _, err := out.Design()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (m.CSR != nil) != (tt.want || len(tt.f.Sparse) > 0) {
+				t.Errorf("design CSR %v", m.CSR != nil)
+			}
+		})
 	}
 }
