@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -11,6 +12,8 @@ import (
 	"time"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/polyclass/polyclass/framework/matrix"
 )
 
 // TestParseTRONLog: LIBLINEAR's TRON lines give the steps and CG steps;
@@ -27,9 +30,12 @@ func TestParseTRONLog(t *testing.T) {
 
 // TestEncodeCovertype: numeric columns standardized (population std),
 // then the sorted levels of wilderness_area and soil_type one-hot, classes
-// numbered in order of appearance.
+// numbered in order of appearance; dense while the design's density is at
+// least encode.SparseDensity (3 non-zeros in 5 columns), CSR below it (3
+// in 11, with more soil types), as bench gives it to the plugin.
 func TestEncodeCovertype(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "c.csv")
+	dir := t.TempDir()
+	path := filepath.Join(dir, "c.csv")
 	csv := "elevation,wilderness_area,soil_type,class\n" +
 		"1,Rawah,7202,3\n" +
 		"3,Cache la Poudre,4703,1\n" +
@@ -47,14 +53,33 @@ func TestEncodeCovertype(t *testing.T) {
 		0, 1, 0, 1, 0,
 		2 / s, 0, 1, 1, 0,
 	})
-	if !mat.EqualApprox(x, want, 1e-15) {
-		t.Errorf("x = %v, want %v", mat.Formatted(x), mat.Formatted(want))
+	if x.CSR != nil || !mat.EqualApprox(x.Dense, want, 1e-15) {
+		t.Errorf("x = %+v, want dense %v", x, mat.Formatted(want))
 	}
 	if !slices.Equal(y, []int{0, 1, 0}) {
 		t.Errorf("y = %v", y)
 	}
 	if nonzerosPerRow(x) != 3 {
 		t.Errorf("nonzerosPerRow = %d, want 3", nonzerosPerRow(x))
+	}
+
+	wide := filepath.Join(dir, "wide.csv")
+	csv = "elevation,wilderness_area,soil_type,class\n"
+	for i := range 8 {
+		csv += fmt.Sprintf("%d,%s,%d,%d\n", i, []string{"Rawah", "Comanche"}[i%2], 7000+i, i%3)
+	}
+	if err := os.WriteFile(wide, []byte(csv), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	x, _, err = encodeCovertype(wide)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, c := x.Dims(); x.CSR == nil || r != 8 || c != 11 || x.CSR.NNZ() != 8*3 || nonzerosPerRow(x) != 3 {
+		t.Fatalf("wide design: CSR %v, %d×%d, %d non-zeros a row", x.CSR != nil, r, c, nonzerosPerRow(x))
+	}
+	if v := x.CSR.At(5, 3+5); v != 1 { // elevation, then Comanche and Rawah, then soil 7000 to 7007
+		t.Errorf("row 5, soil 7005's indicator = %v, want 1", v)
 	}
 }
 
@@ -64,7 +89,7 @@ func TestOursScalingCounts(t *testing.T) {
 	x := mat.NewDense(8, 2, []float64{1, 0, 2, 1, -1, 3, 0, 1, 4, -2, 1, 1, -3, 0, 2, 2})
 	y := []int{0, 1, 2, 0, 1, 2, 0, 1}
 	s := scalingSolver{rows: 8}
-	if err := oursScaling(x, y, &s); err != nil {
+	if err := oursScaling(matrix.Matrix{Dense: x}, y, &s); err != nil {
 		t.Fatal(err)
 	}
 	if s.iters < 1 || s.hv < s.iters || s.passes < 2*s.hv+2*s.iters {
