@@ -25,3 +25,48 @@ func BenchmarkDenseDesign(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkCovertypeOneHot one-hot encodes a covertype-like frame (400 000
+// rows, 10 numeric columns, categorical columns of 4 and 40 levels) and
+// builds its design: auto (CSR, the design's density 12/54 being under
+// SparseDensity) against never (the dense design the step made before
+// SparseDensity).
+func BenchmarkCovertypeOneHot(b *testing.B) {
+	const rows = 400000
+	f := &Frame{Rows: rows}
+	for j := range 10 {
+		vals := make([]float64, rows)
+		for i := range vals {
+			vals[i] = float64((i*31+j)%7) - 3
+		}
+		f.Num = append(f.Num, NumCol{Name: fmt.Sprintf("x%d", j), Vals: vals})
+	}
+	for _, k := range []int{4, 40} {
+		c := CatCol{Name: fmt.Sprintf("c%d", k), Codes: make([]int32, rows)}
+		for l := range k {
+			c.Levels = append(c.Levels, fmt.Sprintf("l%02d", l))
+		}
+		for i := range c.Codes {
+			c.Codes[i] = int32((i * 7) % k)
+		}
+		f.Cat = append(f.Cat, c)
+	}
+	train := make([]int, rows*4/5)
+	for i := range train {
+		train[i] = i
+	}
+	for _, sparse := range []string{"auto", "never"} {
+		b.Run(sparse, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				out, err := (&OneHot{Sparse: sparse}).FitTransform(f, &Context{Train: train})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, _, err := out.Design(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
