@@ -63,7 +63,7 @@ func Kinds() map[string]Kind {
 			Options: []param.ParamSpec{columnsSpec,
 				{Name: "drop_first", Type: param.BoolParam, Default: param.Bool(false), Description: "leave out the first level's indicator"},
 				{Name: "unknown", Type: param.BoolParam, Default: param.Bool(false), Description: "add an indicator for levels unseen in training"},
-				{Name: "sparse", Type: param.StringParam, Default: param.String("auto"), Allowed: []string{"auto", "always", "never"}, Description: "emit a sparse block: auto = when the step makes more than 64 indicators or leaves a design under 30 % non-zeros (scikit-learn's sparse_threshold)"},
+				{Name: "sparse", Type: param.StringParam, Default: param.String("auto"), Allowed: []string{"auto", "always", "never"}, Description: "emit a sparse block: auto = when the step makes more than 64 indicators"},
 			},
 			New: func(o param.Params) (Step, error) {
 				return &OneHot{Columns: o.Strings("columns"), DropFirst: o.Bool("drop_first"), Unknown: o.Bool("unknown"), Sparse: o.Str("sparse")}, nil
@@ -216,18 +216,6 @@ func (s *Standardize) FitTransform(f *Frame, ctx *Context) (*Frame, error) {
 // "auto") emits a sparse block instead of dense columns.
 const SparseThreshold = 64
 
-// SparseDensity is the design density below which onehot (with Sparse
-// "auto") emits a sparse block even for SparseThreshold indicators or
-// fewer: scikit-learn's ColumnTransformer default (sparse_threshold =
-// 0.3), under which its one-hot output stays sparse. The density counted
-// is an upper bound on the design's after the step: every dense numeric
-// column counts as non-zero on every row, each encoded column as one
-// indicator per row, and each sparse block with its mean entries per row.
-// A covertype-like design (10 numeric columns, 2 categorical ones with 44
-// levels in all: 12 non-zeros in 54 columns, density 0.22) then travels
-// and is fitted as CSR, a third of its dense size.
-const SparseDensity = 0.3
-
 // OneHot replaces categorical columns by indicator columns
 // g_j(x) = [f(x) = u_j], one per level u_j seen in the training rows, in
 // sorted level order (as scikit-learn's OneHotEncoder). Levels unseen in
@@ -235,11 +223,10 @@ const SparseDensity = 0.3
 // extra "col=<unknown>" indicator for unseen non-missing levels).
 //
 // The indicators are dense numeric columns when the step makes at most
-// SparseThreshold of them and leaves a design of density SparseDensity or
-// more (Sparse "auto"), or always (Sparse "never"), and otherwise one
-// sparse CSR block holding every indicator of the step, in the same
-// order; both give the same design matrix up to column order (dense
-// columns come before sparse blocks in Frame.Design).
+// SparseThreshold of them (Sparse "auto") or always (Sparse "never"), and
+// otherwise one sparse CSR block holding every indicator of the step, in
+// the same order; both give the same design matrix up to column order
+// (dense columns come before sparse blocks in Frame.Design).
 type OneHot struct {
 	// Columns limits the step to these columns; nil means every
 	// categorical one.
@@ -249,25 +236,6 @@ type OneHot struct {
 	Unknown bool
 	// Sparse is "auto" (default when empty), "always" or "never".
 	Sparse string
-}
-
-// designDensity bounds the density of the design of frame f (whose
-// encoded columns are gone) once it has the indicators of encoded
-// columns: at most one of them is non-zero per row and column, every
-// dense numeric column is counted as non-zero, and a sparse block with
-// its mean entries per row.
-func designDensity(f *Frame, encoded, indicators int) float64 {
-	nonzeros, cols := float64(len(f.Num)+encoded), float64(len(f.Num)+indicators)
-	for _, b := range f.Sparse {
-		cols += float64(b.M.Cols)
-		if f.Rows > 0 {
-			nonzeros += float64(b.M.NNZ()) / float64(f.Rows)
-		}
-	}
-	if cols == 0 {
-		return 1
-	}
-	return nonzeros / cols
 }
 
 // FitTransform implements Step.
@@ -322,7 +290,7 @@ func (o *OneHot) FitTransform(f *Frame, ctx *Context) (*Frame, error) {
 	var dense bool
 	switch o.Sparse {
 	case "", "auto":
-		dense = len(names) <= SparseThreshold && designDensity(out, len(cols), len(names)) >= SparseDensity
+		dense = len(names) <= SparseThreshold
 	case "never":
 		dense = true
 	case "always":

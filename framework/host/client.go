@@ -12,6 +12,7 @@ import (
 
 	"github.com/polyclass/polyclass/framework/internal/convert"
 	pb "github.com/polyclass/polyclass/framework/internal/protov1"
+	"github.com/polyclass/polyclass/framework/problem"
 	"github.com/polyclass/polyclass/framework/sdk"
 )
 
@@ -222,6 +223,9 @@ func (c *ReducerClient) Plan(ctx context.Context, req sdk.PlanRequest) (sdk.Plan
 		Diagnostics: convert.CodeDiagnosticsFromPB(r.GetCodeDiagnostics()), Warnings: r.GetWarnings(),
 	}
 	if p.Problems, err = convert.ProblemsFromPB(r.GetProblems(), r.GetRowGroups()); err != nil {
+		return sdk.Plan{}, fmt.Errorf("plan: %w", err)
+	}
+	if err := problem.CheckRows(p.Problems, req.Rows()); err != nil {
 		return sdk.Plan{}, fmt.Errorf("plan: %w", err)
 	}
 	if ns := r.GetNextStage(); ns != nil {

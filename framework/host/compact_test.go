@@ -62,8 +62,8 @@ func serveRecording(t *testing.T, l *recordingLearner) *LearnerClient {
 }
 
 // A learner that declares code_targets gets the problems of a code matrix
-// in compact form, and one that does not (the Python SDK's, an older
-// plugin) gets dense targets; both read the same targets, whether the host
+// in compact form, and one that does not (an older plugin, or one of
+// another SDK) gets dense targets; both read the same targets, whether the host
 // held them dense or compact (as it keeps a plan's: then they go as they
 // are, the rows' classes as the row groups).
 func TestFitSendsCompactTargetsOnlyToLearnersThatReadThem(t *testing.T) {
@@ -113,5 +113,40 @@ func TestFitSendsCompactTargetsOnlyToLearnersThatReadThem(t *testing.T) {
 		if err != nil || !reflect.DeepEqual(got, ova) {
 			t.Errorf("%s, code_targets %v: problems %v, %v; want %v", tt.name, tt.compact, got, err, ova)
 		}
+	}
+}
+
+// shortPlanReducer is a reducer service, of any SDK, whose plans give
+// each problem fewer targets than the request has training rows.
+type shortPlanReducer struct {
+	pb.UnimplementedReducerServiceServer
+}
+
+func (shortPlanReducer) Plan(_ context.Context, req *pb.PlanRequest) (*pb.PlanResponse, error) {
+	n := len(req.GetLabels()) - 1
+	return &pb.PlanResponse{Problems: []*pb.Problem{
+		{Kind: pb.Problem_BINARY, Targets: make([]float64, n+1)},
+		{Kind: pb.Problem_BINARY, Targets: make([]float64, n)},
+	}}, nil
+}
+
+// The host refuses a plan whose problems do not have a target for each
+// training row, naming the problem, rather than failing later in the fold.
+func TestPlanRefusesTargetsOfOtherRows(t *testing.T) {
+	lis := bufconn.Listen(1 << 20)
+	srv := grpc.NewServer(sdk.GRPCServerOptions()...)
+	pb.RegisterReducerServiceServer(srv, shortPlanReducer{})
+	go srv.Serve(lis) //nolint:errcheck // ends with Stop
+	t.Cleanup(srv.Stop)
+	dial := func(ctx context.Context, _ string) (net.Conn, error) { return lis.DialContext(ctx) }
+	conn, err := grpc.NewClient("passthrough:///short", append(dialOptions(),
+		grpc.WithContextDialer(dial), grpc.WithTransportCredentials(insecure.NewCredentials()))...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	_, err = NewReducerClient(conn).Plan(context.Background(), sdk.PlanRequest{Scheme: "ova", NumClasses: 2, Labels: []int{0, 1, 1, 0}})
+	if want := "plan: problem 1 has 3 targets for the 4 training rows"; err == nil || err.Error() != want {
+		t.Errorf("Plan: error %v, want %q", err, want)
 	}
 }

@@ -7,6 +7,8 @@
 // re-exports them.
 package problem
 
+import "fmt"
+
 // ProblemKind is the kind of target of a problem.
 type ProblemKind uint8
 
@@ -71,6 +73,20 @@ func CodeColumn(code CodeMatrix, j int, groups []int32) *CompactTargets {
 		col[k] = code.At(k, j)
 	}
 	return &CompactTargets{Groups: groups, Code: col}
+}
+
+// CheckRows reports the first of problems that does not have a target
+// for each of n training rows, in Targets or in Compact.
+func CheckRows(problems []Problem, n int) error {
+	for j, p := range problems {
+		switch {
+		case p.Targets == nil && p.Compact == nil && n > 0:
+			return fmt.Errorf("problem %d has no targets (neither dense nor compact ones) for the %d training rows", j, n)
+		case p.Rows() != n:
+			return fmt.Errorf("problem %d has %d targets for the %d training rows", j, p.Rows(), n)
+		}
+	}
+	return nil
 }
 
 // NotUsed is the target of a row a Multiclass problem does not train on.

@@ -36,3 +36,31 @@ func TestCompactTargets(t *testing.T) {
 		t.Errorf("dense problem's dense form %+v", d)
 	}
 }
+
+// CheckRows names the first problem without a target for each training
+// row: too few or too many, dense or compact, or none at all.
+func TestCheckRows(t *testing.T) {
+	groups := []int32{0, 1, 1}
+	dense := Problem{Kind: Binary, Targets: []float64{1, -1, 0}}
+	compact := Problem{Kind: Binary, Compact: &CompactTargets{Groups: groups, Code: []int8{1, -1}}}
+	for _, tt := range []struct {
+		name string
+		ps   []Problem
+		n    int
+		want string // "" for no error
+	}{
+		{"dense and compact", []Problem{dense, compact}, 3, ""},
+		{"none", nil, 3, ""},
+		{"no rows", []Problem{{Kind: Binary}}, 0, ""},
+		{"short dense", []Problem{dense, {Kind: Regression, Targets: []float64{1}}}, 3, "problem 1 has 1 targets for the 3 training rows"},
+		{"long compact", []Problem{compact}, 2, "problem 0 has 3 targets for the 2 training rows"},
+		{"no targets", []Problem{dense, {Kind: Binary}}, 3, "problem 1 has no targets (neither dense nor compact ones) for the 3 training rows"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			err := CheckRows(tt.ps, tt.n)
+			if tt.want == "" && err != nil || tt.want != "" && (err == nil || err.Error() != tt.want) {
+				t.Errorf("CheckRows: %v, want %q", err, tt.want)
+			}
+		})
+	}
+}

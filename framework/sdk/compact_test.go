@@ -21,7 +21,7 @@ import (
 type ovaReducer struct{}
 
 func (ovaReducer) Info() sdk.ReducerInfo {
-	return sdk.ReducerInfo{Name: "ova", Version: "1", Schemes: []sdk.Scheme{{Name: "ova"}, {Name: "ova-code"}, {Name: "ova-bad"}, {Name: "reg"}}}
+	return sdk.ReducerInfo{Name: "ova", Version: "1", Schemes: []sdk.Scheme{{Name: "ova"}, {Name: "ova-code"}, {Name: "ova-bad"}, {Name: "reg"}, {Name: "none"}, {Name: "short"}}}
 }
 
 func (ovaReducer) Plan(_ context.Context, req sdk.PlanRequest) (sdk.Plan, error) {
@@ -43,6 +43,12 @@ func (ovaReducer) Plan(_ context.Context, req sdk.PlanRequest) (sdk.Plan, error)
 			ps[1].Compact.Code = ps[1].Compact.Code[:K-1]
 		}
 		return sdk.Plan{Problems: ps, Code: &code}, nil
+	}
+	switch req.Scheme { // a reducer's mistakes
+	case "none":
+		return sdk.Plan{Problems: []sdk.Problem{{Kind: sdk.Binary}}}, nil
+	case "short":
+		return sdk.Plan{Problems: []sdk.Problem{{Kind: sdk.Binary, Targets: []float64{1, -1}}}}, nil
 	}
 	if req.Scheme == "reg" {
 		t := make([]float64, len(req.Labels))
@@ -129,6 +135,23 @@ func TestPlanBadCompactTargets(t *testing.T) {
 		_, err := rpc.Plan(context.Background(), &pb.PlanRequest{Scheme: "ova-bad", NumClasses: 3, Labels: []int32{1, 0, 2}, AcceptsCodeTargets: accepts})
 		if want := "plan ova-bad: problem 1: row 2 is in group 2, outside the code's 0..1"; err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("accepts %v: error %v, want one containing %q", accepts, err, want)
+		}
+	}
+}
+
+// A plan whose problems do not have a target for each training row
+// (none at all, or too few) is refused with the problem at fault.
+func TestPlanWithoutTargetsPerRow(t *testing.T) {
+	client, _ := plugin.TestPluginGRPCConn(t, false, map[string]plugin.Plugin{sdk.ReducerPluginName: &sdk.ReducerPlugin{Impl: ovaReducer{}}})
+	t.Cleanup(func() { client.Close() })
+	rpc := pb.NewReducerServiceClient(client.Conn)
+	for scheme, want := range map[string]string{
+		"none":  "plan none: problem 0 has no targets (neither dense nor compact ones) for the 3 training rows",
+		"short": "plan short: problem 0 has 2 targets for the 3 training rows",
+	} {
+		_, err := rpc.Plan(context.Background(), &pb.PlanRequest{Scheme: scheme, NumClasses: 3, Labels: []int32{1, 0, 2}, AcceptsCodeTargets: true})
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: error %v, want one containing %q", scheme, err, want)
 		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/polyclass/polyclass/framework/internal/convert"
 	pb "github.com/polyclass/polyclass/framework/internal/protov1"
+	"github.com/polyclass/polyclass/framework/problem"
 )
 
 // reducerServer serves a Reducer over gRPC.
@@ -77,6 +78,9 @@ func (s *reducerServer) Plan(ctx context.Context, req *pb.PlanRequest) (*pb.Plan
 	out := &pb.PlanResponse{
 		Code: convert.CodeToPB(plan.Code), State: plan.State, NeedsTrainingScores: plan.NeedsTrainingScores,
 		CodeDiagnostics: convert.CodeDiagnosticsToPB(plan.Diagnostics), Warnings: plan.Warnings,
+	}
+	if err := problem.CheckRows(plan.Problems, pr.Rows()); err != nil {
+		return nil, status.Errorf(codes.Internal, "plan %s: %v", req.GetScheme(), err)
 	}
 	if out.Problems, out.RowGroups, err = planProblemsToPB(plan, req.GetAcceptsCodeTargets()); err != nil {
 		return nil, status.Errorf(codes.Internal, "plan %s: %v", req.GetScheme(), err)

@@ -104,6 +104,16 @@ type PlanRequest struct {
 	State []byte
 }
 
+// Rows returns the number of training rows of r: its labels', or its
+// label matrix's for a multi-label request.
+func (r PlanRequest) Rows() int {
+	if r.LabelMatrix != nil {
+		n, _ := r.LabelMatrix.Dims()
+		return n
+	}
+	return len(r.Labels)
+}
+
 // StageSpec asks the host to run another stage before decoding.
 type StageSpec struct {
 	InnerFolds    int
