@@ -303,7 +303,8 @@ func diabetesDesigns(path string) ([]designSize, error) {
 	var out []designSize
 	for _, p := range pipelines {
 		f := encode.NewFrame(t, map[string]bool{"class": true})
-		for _, s := range p.steps {
+		for i, s := range p.steps {
+			ctx.Last = i == len(p.steps)-1
 			if f, err = s.FitTransform(f, ctx); err != nil {
 				return nil, fmt.Errorf("encoding %s: %w", p.name, err)
 			}

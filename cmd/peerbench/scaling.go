@@ -239,7 +239,9 @@ func encodeCovertype(path string) (matrix.Matrix, []int, error) {
 	}
 	ctx := &encode.Context{Train: train, Labels: y, K: len(cls.Levels), Seed: 1}
 	f := encode.NewFrame(t, map[string]bool{"class": true})
-	for _, s := range []encode.Step{&encode.Standardize{}, &encode.OneHot{}} {
+	steps := []encode.Step{&encode.Standardize{}, &encode.OneHot{}}
+	for i, s := range steps {
+		ctx.Last = i == len(steps)-1
 		if f, err = s.FitTransform(f, ctx); err != nil {
 			return matrix.Matrix{}, nil, fmt.Errorf("encoding %s: %w", path, err)
 		}
@@ -410,7 +412,7 @@ func nonzerosPerRow(x matrix.Matrix) int {
 // plugin.
 func designForm(csr bool) string {
 	if csr {
-		return "a CSR matrix as bench gives the plugin, its density being under the one-hot encoder's threshold (`encode.SparseDensity`, 0.3, scikit-learn's `sparse_threshold`)"
+		return "a CSR matrix as bench gives the plugin, its density being under the design threshold (`encode.SparseDensity`, 0.3, scikit-learn's `sparse_threshold`)"
 	}
 	return "a dense matrix as bench gives the plugin, which the solver multiplies in sparse form"
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/polyclass/polyclass/framework/matrix"
 	"github.com/polyclass/polyclass/framework/param"
 	"github.com/polyclass/polyclass/framework/sparse"
 )
@@ -464,8 +465,7 @@ func TestOneHotSparseEqualsDense(t *testing.T) {
 			}
 		}
 	}
-	// "auto": the few indicators p and q make stay dense (the design's density
-	// is SparseDensity or more); more than SparseThreshold go sparse.
+	// "auto": 5 + 11 indicators stay dense; more than SparseThreshold go sparse.
 	out, _ := (&OneHot{}).FitTransform(f, &Context{Train: train})
 	if len(out.Sparse) != 0 {
 		t.Error("auto made a sparse block for 16 indicators")
@@ -750,13 +750,12 @@ func TestKindsOptions(t *testing.T) {
 	}
 }
 
-// TestOneHotAutoDensity: with Sparse "auto", onehot's indicators are a
-// sparse block when there are more than SparseThreshold of them or when
-// the design would be less dense than SparseDensity (scikit-learn's
-// sparse_threshold), counting each dense numeric column as non-zero, one
-// indicator per encoded column and a sparse block's mean entries per row;
-// "never" keeps them dense whatever the density.
-func TestOneHotAutoDensity(t *testing.T) {
+// TestDesignDensity: Frame.Design gives a frame of dense columns alone
+// in CSR form when fewer than SparseDensity of its entries are non-zero
+// (scikit-learn's sparse_threshold), with the same values and column
+// order; the few indicators onehot makes stay dense columns for the steps
+// after it (standardize then makes them dense in the design too).
+func TestDesignDensity(t *testing.T) {
 	const rows = 40
 	levels := func(name string, k int) CatCol {
 		v := make([]string, rows)
@@ -769,53 +768,145 @@ func TestOneHotAutoDensity(t *testing.T) {
 		out := make([]NumCol, n)
 		for j := range out {
 			out[j] = NumCol{Name: fmt.Sprintf("x%d", j), Vals: make([]float64, rows)}
+			for i := range rows {
+				out[j].Vals[i] = float64(i+j) + 0.5 // no zeros
+			}
 		}
 		return out
 	}
-	block := &sparse.CSR{Rows: rows, Cols: 1024, Indptr: make([]int64, rows+1)}
+	train := make([]int, rows)
+	for i := range train {
+		train[i] = i
+	}
+	onehot := func(f *Frame) *Frame {
+		out, err := (&OneHot{}).FitTransform(f, &Context{Train: train})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	std := func(f *Frame) *Frame {
+		out, err := (&Standardize{}).FitTransform(f, &Context{Train: train})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	halfZero := nums(3)
+	for j := range halfZero {
+		for i := 0; i < rows; i += 2 {
+			halfZero[j].Vals[i] = 0
+		}
+	}
+	for _, tt := range []struct {
+		name string
+		f    *Frame
+		csr  bool
+	}{
+		// 12 non-zeros a row in 10 + 4 + 40 columns: 0.22.
+		{"covertype-like", onehot(&Frame{Rows: rows, Num: nums(10), Cat: []CatCol{levels("w", 4), levels("s", 40)}}), true},
+		// The same standardized after the one-hot: no zeros left.
+		{"covertype-like, then standardize", std(onehot(&Frame{Rows: rows, Num: nums(10), Cat: []CatCol{levels("w", 4), levels("s", 40)}})), false},
+		// 11 in 14: 0.79.
+		{"mostly numeric", onehot(&Frame{Rows: rows, Num: nums(10), Cat: []CatCol{levels("w", 4)}}), false},
+		// 2 in 6: 0.33, at the threshold or above.
+		{"two 3-level columns", onehot(&Frame{Rows: rows, Cat: []CatCol{levels("a", 3), levels("b", 3)}}), false},
+		// 2 in 8: 0.25.
+		{"two 4-level columns", onehot(&Frame{Rows: rows, Cat: []CatCol{levels("a", 4), levels("b", 4)}}), true},
+		// Numeric columns half zeros: 0.5.
+		{"half zeros", &Frame{Rows: rows, Num: halfZero}, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if len(tt.f.Sparse) != 0 {
+				t.Fatalf("onehot made %d sparse blocks of a few indicators", len(tt.f.Sparse))
+			}
+			m, names, err := tt.f.Design()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (m.CSR != nil) != tt.csr {
+				t.Fatalf("design CSR %v, want %v", m.CSR != nil, tt.csr)
+			}
+			if r, c := m.Dims(); r != rows || c != len(tt.f.Num) || len(names) != c {
+				t.Fatalf("design %d×%d with %d names, want %d×%d", r, c, len(names), rows, len(tt.f.Num))
+			}
+			d := m.AsDense().Dense
+			for j, col := range tt.f.Num {
+				if names[j] != col.Name {
+					t.Errorf("column %d is %s, want %s", j, names[j], col.Name)
+				}
+				for i, v := range col.Vals {
+					if d.At(i, j) != v {
+						t.Fatalf("%s, row %d: %v, want %v", col.Name, i, d.At(i, j), v)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestOneHotLastSameDesign: as a pipeline's last step (Context.Last),
+// onehot "auto" makes a sparse block of the indicators of a design bound
+// to be under SparseDensity, where elsewhere it makes dense columns; the
+// design is the same matrix either way, in the same form, names and
+// column order. After a sparse block (whose columns would then come
+// before the indicators) or for a denser design it keeps dense columns.
+func TestOneHotLastSameDesign(t *testing.T) {
+	const rows = 30
+	cat := func(name string, k int) CatCol {
+		v := make([]string, rows)
+		for i := range v {
+			if i%11 != 5 { // some missing
+				v[i] = fmt.Sprintf("l%02d", (i*7)%k)
+			}
+		}
+		return catCol(name, v...)
+	}
+	num := func(name string) NumCol {
+		c := NumCol{Name: name, Vals: make([]float64, rows)}
+		for i := range c.Vals {
+			c.Vals[i] = float64(i%5) - 2 // a zero every fifth row
+		}
+		return c
+	}
+	block := &sparse.CSR{Rows: rows, Cols: 3, Indptr: make([]int64, rows+1)}
 	for i := range rows {
-		block.Indices, block.Values = append(block.Indices, int32(i)), append(block.Values, 1)
+		block.Indices, block.Values = append(block.Indices, int32(i%3)), append(block.Values, 2)
 		block.Indptr[i+1] = int64(i + 1)
 	}
-	train := make([]int, rows)
+	train := make([]int, 20)
 	for i := range train {
 		train[i] = i
 	}
 	for _, tt := range []struct {
 		name   string
 		f      *Frame
-		sparse string
-		want   bool // a sparse block
+		sparse bool // the last step makes a sparse block
 	}{
-		// 12 non-zeros in 10 + 4 + 40 columns: 0.22.
-		{"covertype-like", &Frame{Rows: rows, Num: nums(10), Cat: []CatCol{levels("w", 4), levels("s", 40)}}, "", true},
-		{"covertype-like, never", &Frame{Rows: rows, Num: nums(10), Cat: []CatCol{levels("w", 4), levels("s", 40)}}, "never", false},
-		// 11 in 14: 0.79.
-		{"mostly numeric", &Frame{Rows: rows, Num: nums(10), Cat: []CatCol{levels("w", 4)}}, "", false},
-		// 2 in 6: 0.33, at the threshold or above.
-		{"two 3-level columns", &Frame{Rows: rows, Cat: []CatCol{levels("a", 3), levels("b", 3)}}, "", false},
-		// 2 in 8: 0.25.
-		{"two 4-level columns", &Frame{Rows: rows, Cat: []CatCol{levels("a", 4), levels("b", 4)}}, "", true},
-		// A hashed block of 1 entry a row in 1024 columns, 3 levels: 2 in 1027.
-		{"after a sparse block", &Frame{Rows: rows, Cat: []CatCol{levels("a", 3)}, Sparse: []SparseBlock{{Names: make([]string, 1024), M: block}}}, "", true},
-		// 102 in 170 (0.6), but 70 indicators, more than SparseThreshold.
-		{"wide", &Frame{Rows: rows, Num: nums(100), Cat: []CatCol{levels("a", 40), levels("b", 30)}}, "", true},
+		{"covertype-like", &Frame{Rows: rows, Num: []NumCol{num("a"), num("b")}, Cat: []CatCol{cat("w", 4), cat("s", 12)}}, true},
+		{"dense enough", &Frame{Rows: rows, Num: []NumCol{num("a"), num("b"), num("c")}, Cat: []CatCol{cat("w", 3)}}, false},
+		{"after a sparse block", &Frame{Rows: rows, Num: []NumCol{num("a")}, Cat: []CatCol{cat("s", 12)}, Sparse: []SparseBlock{{Names: []string{"h0", "h1", "h2"}, M: block}}}, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			out, err := (&OneHot{Sparse: tt.sparse}).FitTransform(tt.f, &Context{Train: train})
-			if err != nil {
-				t.Fatal(err)
+			var designs [2]matrix.Matrix
+			var names [2][]string
+			for k, last := range []bool{false, true} {
+				out, err := (&OneHot{}).FitTransform(tt.f, &Context{Train: train, Last: last})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if made := len(out.Sparse) > len(tt.f.Sparse); made != (last && tt.sparse) {
+					t.Errorf("last %v: sparse block %v", last, made)
+				}
+				if designs[k], names[k], err = out.Design(); err != nil {
+					t.Fatal(err)
+				}
 			}
-			gotSparse := len(out.Sparse) > len(tt.f.Sparse)
-			if gotSparse != tt.want {
-				t.Errorf("sparse block %v, want %v (%d dense columns, %d blocks)", gotSparse, tt.want, len(out.Num), len(out.Sparse))
+			if !reflect.DeepEqual(designs[0], designs[1]) || !reflect.DeepEqual(names[0], names[1]) {
+				t.Errorf("designs differ:\n%+v %v\n%+v %v", designs[0].CSR, names[0], designs[1].CSR, names[1])
 			}
-			m, _, err := out.Design()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if (m.CSR != nil) != (tt.want || len(tt.f.Sparse) > 0) {
-				t.Errorf("design CSR %v", m.CSR != nil)
+			if tt.sparse && designs[1].CSR == nil {
+				t.Error("the design of a sparse block is dense")
 			}
 		})
 	}

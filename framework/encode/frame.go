@@ -74,10 +74,19 @@ func (f *Frame) Width() int {
 	return w
 }
 
-// Design assembles the numeric features into a design matrix: dense when
-// every feature is a dense column, CSR when any block is sparse (dense
-// columns then join it as sparse entries). Categorical columns left
-// unencoded and missing values are errors.
+// SparseDensity is the density (the fraction of non-zero entries) below
+// which Frame.Design gives a design of dense columns alone in CSR form:
+// scikit-learn's ColumnTransformer default (sparse_threshold = 0.3). A
+// covertype-like design (10 numeric columns and the few-level one-hot
+// indicators of 2 categorical ones: 12 non-zeros in 54 columns, 0.22)
+// then travels to the learner and is fitted in a third of its dense size.
+const SparseDensity = 0.3
+
+// Design assembles the numeric features into a design matrix: CSR when
+// any block is sparse (dense columns then join it as sparse entries) or
+// when fewer than SparseDensity of its entries are non-zero, else dense;
+// the values and the column order are the same either way. Categorical
+// columns left unencoded and missing values are errors.
 func (f *Frame) Design() (matrix.Matrix, []string, error) {
 	if len(f.Cat) > 0 {
 		names := make([]string, len(f.Cat))
@@ -103,30 +112,70 @@ func (f *Frame) Design() (matrix.Matrix, []string, error) {
 	if len(names) == 0 {
 		return matrix.Matrix{}, nil, fmt.Errorf("the pipeline leaves no features")
 	}
-	if len(f.Sparse) == 0 {
+	if len(f.Sparse) == 0 && f.nonzerosAtLeast(SparseDensity*float64(f.Rows)*float64(len(names))) {
 		return matrix.Matrix{Dense: f.dense()}, names, nil
 	}
-	out := &sparse.CSR{Rows: f.Rows, Cols: len(names), Indptr: f.rowEnds()}
-	nnz := out.Indptr[f.Rows]
-	out.Indices, out.Values = make([]int32, 0, nnz), make([]float64, 0, nnz)
-	for i := 0; i < f.Rows; i++ {
-		for j, c := range f.Num {
-			if v := c.Vals[i]; v != 0 {
-				out.Indices = append(out.Indices, int32(j))
-				out.Values = append(out.Values, v)
-			}
+	return matrix.Matrix{CSR: f.csr(len(names), f.rowEnds())}, names, nil
+}
+
+// nonzerosAtLeast reports whether f's dense columns hold at least min
+// non-zero values, counting column after column until they do.
+func (f *Frame) nonzerosAtLeast(min float64) bool {
+	n := 0
+	for _, c := range f.Num {
+		if float64(n) >= min {
+			return true
 		}
-		off := len(f.Num)
-		for _, b := range f.Sparse {
-			idx, val := b.M.Row(i)
-			for k, j := range idx {
-				out.Indices = append(out.Indices, int32(off)+j)
-				out.Values = append(out.Values, val[k])
+		for _, v := range c.Vals {
+			if v != 0 {
+				n++
 			}
-			off += b.M.Cols
 		}
 	}
-	return matrix.Matrix{CSR: out}, names, nil
+	return float64(n) >= min
+}
+
+// designBlock is the number of rows dense and csr write at a time, a block
+// from every column.
+const designBlock = 256
+
+// csr returns f's design in CSR form, with cols columns and the row ends
+// rowEnds gave. It fills a block of rows at a time, column after column
+// (the dense columns' non-zeros, then the sparse blocks' entries), each
+// row's entries at its own cursor, so that the columns are read in order
+// and the entries written stay in cache.
+func (f *Frame) csr(cols int, ends []int64) *sparse.CSR {
+	nnz := ends[f.Rows]
+	out := &sparse.CSR{Rows: f.Rows, Cols: cols, Indptr: ends, Indices: make([]int32, nnz), Values: make([]float64, nnz)}
+	var pos [designBlock]int64
+	for i0 := 0; i0 < f.Rows; i0 += designBlock {
+		i1 := min(i0+designBlock, f.Rows)
+		at := pos[:i1-i0]
+		copy(at, ends[i0:i1])
+		for j, c := range f.Num {
+			for i, v := range c.Vals[i0:i1] {
+				if v != 0 {
+					p := at[i]
+					out.Indices[p], out.Values[p] = int32(j), v
+					at[i] = p + 1
+				}
+			}
+		}
+		off := int32(len(f.Num))
+		for _, b := range f.Sparse {
+			for i := i0; i < i1; i++ {
+				idx, val := b.M.Row(i)
+				p := at[i-i0]
+				for k, j := range idx {
+					out.Indices[p+int64(k)] = off + j
+				}
+				copy(out.Values[p:], val)
+				at[i-i0] = p + int64(len(idx))
+			}
+			off += int32(b.M.Cols)
+		}
+	}
+	return out
 }
 
 // dense returns f's numeric columns as the columns of a dense matrix. It
@@ -135,7 +184,7 @@ func (f *Frame) Design() (matrix.Matrix, []string, error) {
 // after column, every write of a tall matrix would touch a line of its
 // own).
 func (f *Frame) dense() *mat.Dense {
-	const block = 256
+	const block = designBlock
 	d := len(f.Num)
 	data := make([]float64, f.Rows*d)
 	for i0 := 0; i0 < f.Rows; i0 += block {
@@ -154,10 +203,14 @@ func (f *Frame) dense() *mat.Dense {
 // blocks' entries, so that the design is allocated once at its size.
 func (f *Frame) rowEnds() []int64 {
 	ends := make([]int64, f.Rows+1)
-	for _, c := range f.Num {
-		for i, v := range c.Vals {
-			if v != 0 {
-				ends[i+1]++
+	for i0 := 0; i0 < f.Rows; i0 += designBlock {
+		i1 := min(i0+designBlock, f.Rows)
+		count := ends[i0+1 : i1+1]
+		for _, c := range f.Num {
+			for i, v := range c.Vals[i0:i1] {
+				if v != 0 {
+					count[i]++
+				}
 			}
 		}
 	}

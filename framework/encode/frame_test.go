@@ -28,9 +28,10 @@ func BenchmarkDenseDesign(b *testing.B) {
 
 // BenchmarkCovertypeOneHot one-hot encodes a covertype-like frame (400 000
 // rows, 10 numeric columns, categorical columns of 4 and 40 levels) and
-// builds its design: auto (CSR, the design's density 12/54 being under
-// SparseDensity) against never (the dense design the step made before
-// SparseDensity).
+// builds its design, a CSR matrix (its density, 12/54, is under
+// SparseDensity): as a pipeline's last step (a sparse block of
+// indicators) and as a step that others follow (dense indicator columns,
+// which Design turns into the same CSR matrix).
 func BenchmarkCovertypeOneHot(b *testing.B) {
 	const rows = 400000
 	f := &Frame{Rows: rows}
@@ -55,16 +56,16 @@ func BenchmarkCovertypeOneHot(b *testing.B) {
 	for i := range train {
 		train[i] = i
 	}
-	for _, sparse := range []string{"auto", "never"} {
-		b.Run(sparse, func(b *testing.B) {
+	for _, last := range []bool{true, false} {
+		b.Run(map[bool]string{true: "last", false: "not-last"}[last], func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				out, err := (&OneHot{Sparse: sparse}).FitTransform(f, &Context{Train: train})
+				out, err := (&OneHot{}).FitTransform(f, &Context{Train: train, Last: last})
 				if err != nil {
 					b.Fatal(err)
 				}
-				if _, _, err := out.Design(); err != nil {
-					b.Fatal(err)
+				if m, _, err := out.Design(); err != nil || m.CSR == nil {
+					b.Fatalf("design CSR %v, %v", m.CSR != nil, err)
 				}
 			}
 		})

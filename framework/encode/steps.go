@@ -19,6 +19,9 @@ type Context struct {
 	Labels []int
 	K      int
 	Seed   uint64
+	// Last tells a step that no step follows it: its frame goes to
+	// Frame.Design as it is.
+	Last bool
 }
 
 // Step is one encoding step. FitTransform fits on the training rows of f
@@ -63,7 +66,7 @@ func Kinds() map[string]Kind {
 			Options: []param.ParamSpec{columnsSpec,
 				{Name: "drop_first", Type: param.BoolParam, Default: param.Bool(false), Description: "leave out the first level's indicator"},
 				{Name: "unknown", Type: param.BoolParam, Default: param.Bool(false), Description: "add an indicator for levels unseen in training"},
-				{Name: "sparse", Type: param.StringParam, Default: param.String("auto"), Allowed: []string{"auto", "always", "never"}, Description: "emit a sparse block: auto = when the step makes more than 64 indicators"},
+				{Name: "sparse", Type: param.StringParam, Default: param.String("auto"), Allowed: []string{"auto", "always", "never"}, Description: "emit a sparse block: auto = when the step makes more than 64 indicators, or is the pipeline's last and leaves a design under 30 % non-zeros"},
 			},
 			New: func(o param.Params) (Step, error) {
 				return &OneHot{Columns: o.Strings("columns"), DropFirst: o.Bool("drop_first"), Unknown: o.Bool("unknown"), Sparse: o.Str("sparse")}, nil
@@ -226,7 +229,11 @@ const SparseThreshold = 64
 // SparseThreshold of them (Sparse "auto") or always (Sparse "never"), and
 // otherwise one sparse CSR block holding every indicator of the step, in
 // the same order; both give the same design matrix up to column order
-// (dense columns come before sparse blocks in Frame.Design).
+// (dense columns come before sparse blocks in Frame.Design). As the last
+// step of a pipeline (Context.Last) on a frame without sparse blocks,
+// "auto" also makes the block when the design's density is bound to be
+// under SparseDensity: Frame.Design would give that design in CSR form
+// from the dense columns, the same matrix, in the same column order.
 type OneHot struct {
 	// Columns limits the step to these columns; nil means every
 	// categorical one.
@@ -236,6 +243,17 @@ type OneHot struct {
 	Unknown bool
 	// Sparse is "auto" (default when empty), "always" or "never".
 	Sparse string
+}
+
+// designDensity bounds the density of the design of frame f, whose
+// encoded columns are gone and which has no sparse blocks, once it has
+// the indicators of encoded columns: every dense numeric column counts
+// as non-zero on every row, and each encoded column as one indicator.
+func designDensity(f *Frame, encoded, indicators int) float64 {
+	if cols := len(f.Num) + indicators; cols > 0 {
+		return float64(len(f.Num)+encoded) / float64(cols)
+	}
+	return 1
 }
 
 // FitTransform implements Step.
@@ -290,7 +308,8 @@ func (o *OneHot) FitTransform(f *Frame, ctx *Context) (*Frame, error) {
 	var dense bool
 	switch o.Sparse {
 	case "", "auto":
-		dense = len(names) <= SparseThreshold
+		dense = len(names) <= SparseThreshold &&
+			(!ctx.Last || len(out.Sparse) > 0 || designDensity(out, len(cols), len(names)) >= SparseDensity)
 	case "never":
 		dense = true
 	case "always":

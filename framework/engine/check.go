@@ -70,6 +70,7 @@ func (r *resolver) encodable(d *Dataset, p *Pipeline) {
 	f := d.Features
 	for i, s := range p.Steps {
 		var err error
+		ctx.Last = i == len(p.Steps)-1
 		if f, err = s.FitTransform(f, ctx); err != nil {
 			// Fitted on every row it fails; a fold's rows may still do.
 			r.warnf(c.PathRange, "Pipeline fails on the whole dataset", "Dataset %q, pipeline %q step %d (%s), fitted on every row: %v",

@@ -411,6 +411,7 @@ func encodeRows(d *Dataset, p *Pipeline, train []int, seed uint64) (matrix.Matri
 	f := d.Features
 	for i, s := range p.Steps {
 		var err error
+		ctx.Last = i == len(p.Steps)-1
 		if f, err = s.FitTransform(f, ctx); err != nil {
 			return matrix.Matrix{}, fmt.Errorf("pipeline %s step %d (%s): %w", p.Config.Name, i+1, p.Config.Steps[i], err)
 		}
