@@ -184,11 +184,10 @@ func (f *Frame) csr(cols int, ends []int64) *sparse.CSR {
 // after column, every write of a tall matrix would touch a line of its
 // own).
 func (f *Frame) dense() *mat.Dense {
-	const block = designBlock
 	d := len(f.Num)
 	data := make([]float64, f.Rows*d)
-	for i0 := 0; i0 < f.Rows; i0 += block {
-		i1 := min(i0+block, f.Rows)
+	for i0 := 0; i0 < f.Rows; i0 += designBlock {
+		i1 := min(i0+designBlock, f.Rows)
 		for j, c := range f.Num {
 			for i, v := range c.Vals[i0:i1] {
 				data[(i0+i)*d+j] = v

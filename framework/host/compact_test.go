@@ -2,14 +2,11 @@ package host
 
 import (
 	"context"
-	"net"
 	"reflect"
 	"slices"
 	"testing"
 
 	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
-	"google.golang.org/grpc/test/bufconn"
 
 	"github.com/polyclass/polyclass/framework/internal/convert"
 	pb "github.com/polyclass/polyclass/framework/internal/protov1"
@@ -42,18 +39,10 @@ func (l *recordingLearner) Fit(_ context.Context, req *pb.FitRequest) (*pb.FitRe
 // its Info (as the host probes a plugin).
 func serveRecording(t *testing.T, l *recordingLearner) *LearnerClient {
 	t.Helper()
-	lis := bufconn.Listen(1 << 20)
-	srv := grpc.NewServer(sdk.GRPCServerOptions()...)
-	pb.RegisterLearnerServiceServer(srv, l)
-	go srv.Serve(lis) //nolint:errcheck // ends with Stop
-	t.Cleanup(srv.Stop)
-	dial := func(ctx context.Context, _ string) (net.Conn, error) { return lis.DialContext(ctx) }
-	conn, err := grpc.NewClient("passthrough:///rec", append(dialOptions(),
-		grpc.WithContextDialer(dial), grpc.WithTransportCredentials(insecure.NewCredentials()))...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close() })
+	conn := serveConn(t, "rec", func(srv *grpc.Server) error {
+		pb.RegisterLearnerServiceServer(srv, l)
+		return nil
+	})
 	c := NewLearnerClient(conn)
 	if _, err := c.Info(context.Background()); err != nil {
 		t.Fatal(err)
@@ -133,19 +122,11 @@ func (shortPlanReducer) Plan(_ context.Context, req *pb.PlanRequest) (*pb.PlanRe
 // The host refuses a plan whose problems do not have a target for each
 // training row, naming the problem, rather than failing later in the fold.
 func TestPlanRefusesTargetsOfOtherRows(t *testing.T) {
-	lis := bufconn.Listen(1 << 20)
-	srv := grpc.NewServer(sdk.GRPCServerOptions()...)
-	pb.RegisterReducerServiceServer(srv, shortPlanReducer{})
-	go srv.Serve(lis) //nolint:errcheck // ends with Stop
-	t.Cleanup(srv.Stop)
-	dial := func(ctx context.Context, _ string) (net.Conn, error) { return lis.DialContext(ctx) }
-	conn, err := grpc.NewClient("passthrough:///short", append(dialOptions(),
-		grpc.WithContextDialer(dial), grpc.WithTransportCredentials(insecure.NewCredentials()))...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close() })
-	_, err = NewReducerClient(conn).Plan(context.Background(), sdk.PlanRequest{Scheme: "ova", NumClasses: 2, Labels: []int{0, 1, 1, 0}})
+	conn := serveConn(t, "short", func(srv *grpc.Server) error {
+		pb.RegisterReducerServiceServer(srv, shortPlanReducer{})
+		return nil
+	})
+	_, err := NewReducerClient(conn).Plan(context.Background(), sdk.PlanRequest{Scheme: "ova", NumClasses: 2, Labels: []int{0, 1, 1, 0}})
 	if want := "plan: problem 1 has 3 targets for the 4 training rows"; err == nil || err.Error() != want {
 		t.Errorf("Plan: error %v, want %q", err, want)
 	}

@@ -62,9 +62,18 @@ func servePlugin(t *testing.T, name string, p interface {
 }) (*grpc.ClientConn, *serverCalls) {
 	t.Helper()
 	calls := &serverCalls{calls: map[string]int{}}
+	conn := serveConn(t, name, func(srv *grpc.Server) error { return p.GRPCServer(nil, srv) }, grpc.UnaryInterceptor(calls.intercept))
+	return conn, calls
+}
+
+// serveConn serves the services register adds to a gRPC server (with the
+// plugins' server options and opts) on an in-memory connection, and
+// returns a connection to it, dialled as the host dials plugins.
+func serveConn(t *testing.T, name string, register func(*grpc.Server) error, opts ...grpc.ServerOption) *grpc.ClientConn {
+	t.Helper()
 	lis := bufconn.Listen(1 << 20)
-	srv := grpc.NewServer(append(sdk.GRPCServerOptions(), grpc.UnaryInterceptor(calls.intercept))...)
-	if err := p.GRPCServer(nil, srv); err != nil {
+	srv := grpc.NewServer(append(sdk.GRPCServerOptions(), opts...)...)
+	if err := register(srv); err != nil {
 		t.Fatal(err)
 	}
 	go srv.Serve(lis) //nolint:errcheck // ends with Stop
@@ -76,7 +85,7 @@ func servePlugin(t *testing.T, name string, p interface {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { conn.Close() })
-	return conn, calls
+	return conn
 }
 
 // A batch of problems and a Predict over many rows that exceed a tiny

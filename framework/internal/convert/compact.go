@@ -31,8 +31,9 @@ func ternary(t float64) (int8, bool) {
 
 // compactForm groups the rows of problems (their targets made dense):
 // groups[i] is the group of row i, and codes[j][g] the target of problem
-// j on every row of group g. ok is false when a problem is not Binary, its targets are not all −1, +0 or
-// +1, the problems' row counts differ, or there are no rows. The form is
+// j on every row of group g. ok is false when a problem is not Binary,
+// its targets are not all −1, +0 or +1, the problems' row counts differ,
+// or there are no rows. The form is
 // smaller than the dense one even with a group per row (a varint index per
 // row and an entry per group and problem, against 8 bytes per row and
 // problem). Group indices depend on the targets alone: the form is

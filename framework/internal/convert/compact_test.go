@@ -239,7 +239,7 @@ func BenchmarkCompactProblemsToPB(b *testing.B) {
 	for _, bb := range []struct {
 		name string
 		ps   []problem.Problem
-	}{{"dense", ps}, {"shared", codeColumns(ps, code, labels)}} {
+	}{{"dense", ps}, {"one-groups-slice", codeColumns(ps, code, labels)}} {
 		b.Run(bb.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
@@ -313,10 +313,10 @@ func TestCompactRegrouped(t *testing.T) {
 	code := []int8{1, -1, 0, -1, 1, -1, 0, -1, 1} // one-vs-all-like 3 × 3
 	labels := []int{0, 1, 2, 2, 1, 0}
 	want := codeProblems(code, 3, labels)
-	shared := codeColumns(want, code, labels)
-	apart := slices.Clone(shared)
-	apart[1].Compact = &problem.CompactTargets{Groups: slices.Clone(shared[1].Compact.Groups), Code: shared[1].Compact.Code}
-	mixed := slices.Clone(shared)
+	common := codeColumns(want, code, labels)
+	apart := slices.Clone(common)
+	apart[1].Compact = &problem.CompactTargets{Groups: slices.Clone(common[1].Compact.Groups), Code: common[1].Compact.Code}
+	mixed := slices.Clone(common)
 	mixed[2] = want[2]
 	for name, ps := range map[string][]problem.Problem{"groups apart": apart, "mixed": mixed} {
 		msgs, groups, ok := CompactProblemsToPB(ps)
@@ -327,8 +327,8 @@ func TestCompactRegrouped(t *testing.T) {
 			t.Errorf("%s: read back %v, want %v", name, got, want)
 		}
 	}
-	if _, groups, _ := CompactProblemsToPB(shared); &groups[0] != &shared[0].Compact.Groups[0] {
-		t.Error("shared groups were not sent as they are")
+	if _, groups, _ := CompactProblemsToPB(common); &groups[0] != &common[0].Compact.Groups[0] {
+		t.Error("the problems' one groups slice was not sent as it is")
 	}
 }
 
