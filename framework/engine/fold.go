@@ -17,6 +17,7 @@ import (
 	"github.com/polyclass/polyclass/framework/cv"
 	"github.com/polyclass/polyclass/framework/host"
 	"github.com/polyclass/polyclass/framework/metrics"
+	"github.com/polyclass/polyclass/framework/problem"
 	"github.com/polyclass/polyclass/framework/sdk"
 	"github.com/polyclass/polyclass/framework/sparse"
 )
@@ -626,20 +627,13 @@ func pick[T any](s []T, idx []int) []T {
 // are, see convert.CompactProblemsToPB).
 func subsetProblems(ps []sdk.Problem, idx []int) []sdk.Problem {
 	out := make([]sdk.Problem, len(ps))
-	type slice struct {
-		first *int32
-		n     int
-	}
-	subsets := map[slice][]int32{}
+	subsets := map[problem.GroupsID][]int32{}
 	for i, p := range ps {
 		q := p
 		if c := p.Compact; c == nil {
 			q.Targets = pick(p.Targets, idx)
 		} else {
-			var key slice
-			if len(c.Groups) > 0 {
-				key = slice{&c.Groups[0], len(c.Groups)}
-			}
+			key := c.GroupsID()
 			sub, ok := subsets[key]
 			if !ok {
 				sub = pick(c.Groups, idx)

@@ -65,6 +65,23 @@ type CompactTargets struct {
 	Code   []int8
 }
 
+// GroupsID identifies a Groups slice: the IDs of two CompactTargets are
+// equal when their Groups are the same slice (same first element and
+// length), which is how the problems of a batch share theirs. Every empty
+// Groups has the zero ID.
+type GroupsID struct {
+	first *int32
+	n     int
+}
+
+// GroupsID returns the ID of c's Groups slice.
+func (c *CompactTargets) GroupsID() GroupsID {
+	if len(c.Groups) == 0 {
+		return GroupsID{}
+	}
+	return GroupsID{&c.Groups[0], len(c.Groups)}
+}
+
 // CodeColumn returns the compact targets of column j of code over rows
 // of the given groups (each a row of code: the rows' classes).
 func CodeColumn(code CodeMatrix, j int, groups []int32) *CompactTargets {

@@ -64,3 +64,30 @@ func TestCheckRows(t *testing.T) {
 		})
 	}
 }
+
+// TestGroupsID: targets that share their Groups slice have one ID; a copy
+// of the same indices, a shorter view of the slice or another slice does
+// not, and every empty Groups has the zero ID.
+func TestGroupsID(t *testing.T) {
+	groups := []int32{0, 1, 1, 0}
+	same := &CompactTargets{Groups: groups, Code: []int8{1, -1}}
+	base := (&CompactTargets{Groups: groups, Code: []int8{-1, 1}}).GroupsID()
+	for _, c := range []struct {
+		name string
+		c    *CompactTargets
+		want bool
+	}{
+		{"same slice, another code", same, true},
+		{"copy of the indices", &CompactTargets{Groups: append([]int32(nil), groups...)}, false},
+		{"shorter view", &CompactTargets{Groups: groups[:2]}, false},
+		{"view from the second index", &CompactTargets{Groups: groups[1:]}, false},
+		{"empty", &CompactTargets{}, false},
+	} {
+		if got := c.c.GroupsID() == base; got != c.want {
+			t.Errorf("%s: same ID = %v, want %v", c.name, got, c.want)
+		}
+	}
+	if (&CompactTargets{}).GroupsID() != (&CompactTargets{Groups: groups[:0]}).GroupsID() {
+		t.Error("empty Groups slices have different IDs")
+	}
+}

@@ -274,11 +274,7 @@ func codeFromPB(p *pb.Problem, groups []int32, span int) ([]int8, error) {
 // index of its Code and every entry −1, 0 or +1. The error names the
 // first problem at fault.
 func CheckCompact(problems []problem.Problem) error {
-	type slice struct {
-		first *int32
-		n     int
-	}
-	spans := map[slice]int{} // 1 + the largest index of each Groups slice
+	spans := map[problem.GroupsID]int{} // 1 + the largest index of each Groups slice
 	for j, p := range problems {
 		c := p.Compact
 		if c == nil {
@@ -290,7 +286,7 @@ func CheckCompact(problems []problem.Problem) error {
 		span := 0
 		if len(c.Groups) > 0 {
 			var ok bool
-			key := slice{&c.Groups[0], len(c.Groups)}
+			key := c.GroupsID()
 			if span, ok = spans[key]; !ok {
 				var err error
 				if span, err = groupSpan(c.Groups); err != nil {
