@@ -115,6 +115,23 @@ func TestWriteSolverScaling(t *testing.T) {
 	}
 }
 
+// TestDesignOfSizes: the design is described once when the sizes share
+// it, size by size when its form differs between them.
+func TestDesignOfSizes(t *testing.T) {
+	a := scalingSolver{rows: 100, d: 54, nnzPR: 12, csr: true}
+	b := scalingSolver{rows: 400, d: 54, nnzPR: 12, csr: true}
+	if got := designOfSizes([]scalingSolver{a, b}); strings.Count(got, "54 columns") != 1 || !strings.Contains(got, "a CSR matrix") || strings.Contains(got, "rows:") {
+		t.Errorf("same design: %q", got)
+	}
+	b.csr = false
+	got := designOfSizes([]scalingSolver{a, b})
+	for _, want := range []string{"100 rows: 54 columns, 12 nonzeros a row, a CSR matrix", "; 400 rows: 54 columns, 12 nonzeros a row, a dense matrix"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("designs differ: %q lacks %q", got, want)
+		}
+	}
+}
+
 // TestWriteScalingBudget: the paragraph's ratios, from the figures of the
 // published run at 806d4c6 (docs/performance.md).
 func TestWriteScalingBudget(t *testing.T) {
