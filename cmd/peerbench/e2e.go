@@ -35,13 +35,16 @@ type e2eCase struct {
 	steps       []string // polyclass encoders, in order
 	describe    string   // the pipeline in words
 	memoryGoal  bool     // the case of goal 4 (memory)
+	// fitsInProcess: also time the fits of the folds in-process (an
+	// all-numeric case standardised per fold, see e2eFolds).
+	fitsInProcess bool
 }
 
 // e2eCases are the comparisons of goal 5.
 func e2eCases() []e2eCase {
 	return []e2eCase{
 		{name: "letter", file: "letter.csv", folds: 10, steps: []string{"std"},
-			describe: "standardize → logreg C = 1 + ova, 10 folds"},
+			describe: "standardize → logreg C = 1 + ova, 10 folds", fitsInProcess: true},
 		{name: "diabetes130", file: "diabetes130.csv.gz", folds: 5,
 			categorical: []string{"admission_type_id", "discharge_disposition_id", "admission_source_id"},
 			steps:       []string{"impute", "std", "onehot"},
@@ -213,6 +216,9 @@ type e2eResult struct {
 	oursAcc, peerAcc float64
 	peerLoad, peerCV float64
 	sklearn          string
+	// fitCPU is the CPU time of the folds' fits in-process (fitFoldsCPU),
+	// 0 when not measured.
+	fitCPU time.Duration
 }
 
 // e2eSection runs the comparisons of goal 5 (and the memory of goal 4):
@@ -271,7 +277,14 @@ func e2eRun(ctx context.Context, o *options, c e2eCase, data, py, script string,
 		return nil, fmt.Errorf("writing %s: %w", file, err)
 	}
 	res := &e2eResult{c: c}
-	var ours, peer, oursCPU, peerCPU []time.Duration
+	var fits []foldFit
+	if c.fitsInProcess {
+		var err error
+		if fits, err = e2eFolds(data, c.folds); err != nil {
+			return nil, err
+		}
+	}
+	var ours, peer, oursCPU, peerCPU, fitCPU []time.Duration
 	var oursMem, peerMem []int64
 	var loads, cvs []float64
 	for i := range o.longRuns {
@@ -295,6 +308,17 @@ func e2eRun(ctx context.Context, o *options, c e2eCase, data, py, script string,
 		peer, peerMem, peerCPU = append(peer, p.wall), append(peerMem, p.mem.peakSum), append(peerCPU, p.cpu)
 		loads, cvs = append(loads, p.out.Load), append(cvs, p.out.CV)
 		res.peerAcc, res.sklearn = p.out.Accuracy, p.out.Version+", numpy "+p.out.Numpy
+		if fits != nil {
+			fmt.Fprintf(stderr, "peerbench: e2e %s, run %d of %d: the folds' fits in-process\n", c.name, i+1, o.longRuns)
+			cpu, err := fitFoldsCPU(ctx, fits, benchJobs)
+			if err != nil {
+				return nil, fmt.Errorf("fitting the folds in-process: %w", err)
+			}
+			fitCPU = append(fitCPU, cpu)
+		}
+	}
+	if len(fitCPU) > 0 {
+		res.fitCPU = median(fitCPU)
 	}
 	res.ours, res.peer = median(ours), median(peer)
 	res.oursCPU, res.peerCPU = median(oursCPU), median(peerCPU)
@@ -318,6 +342,7 @@ func writeE2E(w io.Writer, title string, runs int, results []*e2eResult, skipped
 		fmt.Fprintf(w, "\nscikit-learn %s. ", results[0].sklearn)
 		fmt.Fprintf(w, "Summed RSS counts pages shared between processes once per process, on both sides. Accuracies differ slightly: the stopping rules of the solvers differ.\n\n")
 		writeE2EFloor(w, results, runtime.NumCPU())
+		writeE2EFits(w, results, runs)
 	}
 	for _, s := range skipped {
 		fmt.Fprintf(w, "Skipped: %s.\n\n", s)
@@ -358,6 +383,24 @@ func ratioInt(a, b int64) string {
 
 // e2eGoal is goal 5's bound on the ratio of the wall times.
 const e2eGoal = 0.2
+
+// benchJobs is the -j of peerbench's bench runs: the folds bench runs at
+// once.
+const benchJobs = 2
+
+// writeE2EFits prints, for each comparison whose fits were timed
+// in-process, their share of bench's CPU time and what is left for the
+// rest of the run.
+func writeE2EFits(w io.Writer, results []*e2eResult, runs int) {
+	for _, r := range results {
+		if r.fitCPU <= 0 || r.oursCPU <= 0 {
+			continue
+		}
+		fmt.Fprintf(w, "Where %s's CPU time goes: fitting its %d folds in-process as the logreg plugin fits them (`logistic.FitBatch`, a fold's one-vs-rest problems as one batch, trust-region Newton, C = 1, the plugin's default tol 10⁻⁴, each fold on %d goroutines, %d folds at a time as `-j %d` runs them, the folds standardised as bench standardises them; median of %d) takes **%s** of CPU, %.0f %% of bench's %s; "+
+			"the rest of the run (reading the file, encoding, uploads, predictions, decoding, metrics, gRPC and three processes) takes %s.\n\n",
+			r.c.name, r.c.folds, runtime.GOMAXPROCS(0), benchJobs, benchJobs, runs, fmtDur(r.fitCPU), 100*r.fitCPU.Seconds()/r.oursCPU.Seconds(), fmtDur(r.oursCPU), fmtDur(max(r.oursCPU-r.fitCPU, 0)))
+	}
+}
 
 // writeE2EFloor prints, for each comparison, the wall time that bench's
 // CPU time allows on the machine's cores (every core busy from start to

@@ -62,10 +62,10 @@ func experimentFile(o *options, name, dataFile string) (string, error) {
 	return out, nil
 }
 
-// runBench runs `bench run --quiet -j 2 -o DIR FILE` as a child process,
-// timing it and sampling the memory of its process tree.
+// runBench runs `bench run --quiet -j 2 -o DIR FILE` (-j benchJobs) as a
+// child process, timing it and sampling the memory of its process tree.
 func runBench(ctx context.Context, o *options, file, outDir string, stderr io.Writer, flags ...string) (*benchRun, error) {
-	args := append(append([]string{"run", "--quiet", "-j", "2"}, flags...), "-o", outDir, file)
+	args := append(append([]string{"run", "--quiet", "-j", strconv.Itoa(benchJobs)}, flags...), "-o", outDir, file)
 	fmt.Fprintf(stderr, "peerbench: %s %s\n", o.bench, strings.Join(args, " "))
 	cmd := exec.CommandContext(ctx, o.bench, args...)
 	var out, errOut bytes.Buffer
