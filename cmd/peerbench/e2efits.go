@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"runtime"
-	"slices"
 	"sync"
 	"time"
 
@@ -140,17 +139,4 @@ func fitFoldsCPU(ctx context.Context, fits []foldFit, jobs int) (time.Duration, 
 		}
 	}
 	return cpu, nil
-}
-
-// medianCPU returns the median of the CPU times of runs calls of f.
-func medianCPU(runs int, f func() (time.Duration, error)) (time.Duration, error) {
-	var ts []time.Duration
-	for range max(runs, 1) {
-		t, err := f()
-		if err != nil {
-			return 0, err
-		}
-		ts = append(ts, t)
-	}
-	return median(slices.Clone(ts)), nil
 }
