@@ -10,7 +10,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/polyclass/polyclass/framework/cv"
-	"github.com/polyclass/polyclass/framework/data"
 	"github.com/polyclass/polyclass/framework/encode"
 	"github.com/polyclass/polyclass/plugins/logreg/logistic"
 )
@@ -20,29 +19,21 @@ import (
 const pluginTol = 1e-4
 
 // foldFit is the work of one fold's fit in the logreg plugin: the fold's
-// training rows of the design and the ±1 targets of its one-vs-rest
+// standardised training rows and the ±1 targets of its one-vs-rest
 // problems.
 type foldFit struct {
-	rows  *mat.Dense // the standardised training rows
-	x     logistic.Design
-	probs []logistic.BatchProblem
+	rows   *mat.Dense
+	labels [][]float64
 }
 
 // e2eFolds prepares the fits of an all-numeric case standardised per
 // fold, as bench gives them to the logreg plugin: the stratified folds of
-// writeFolds (k folds, seed 1), the numeric columns standardised over
-// each fold's training rows (encode.Standardize), the training rows in
-// file order and one problem per class, the class positive.
+// writeFolds (k folds, seed 1, over the classes in order of first
+// appearance, as classColumn numbers them), the numeric columns
+// standardised over each fold's training rows (encode.Standardize), the
+// training rows in file order and the one-vs-rest problems of ovrLabels.
 func e2eFolds(path string, k int) ([]foldFit, error) {
-	t, err := data.ReadCSV(path, data.Options{Categorical: []string{"class"}})
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", path, err)
-	}
-	cls, ok := t.Lookup("class")
-	if !ok {
-		return nil, fmt.Errorf("%s: no column \"class\"", path)
-	}
-	y, err := classColumn(path)
+	t, classes, y, err := readClassified(path)
 	if err != nil {
 		return nil, err
 	}
@@ -59,7 +50,7 @@ func e2eFolds(path string, k int) ([]foldFit, error) {
 				train = append(train, i)
 			}
 		}
-		ctx := &encode.Context{Train: train, K: len(cls.Levels), Seed: 1, Last: true}
+		ctx := &encode.Context{Train: train, K: len(classes), Seed: 1, Last: true}
 		g, err := (&encode.Standardize{}).FitTransform(frame, ctx)
 		if err != nil {
 			return nil, fmt.Errorf("%s, fold %d: %w", path, f, err)
@@ -71,37 +62,15 @@ func e2eFolds(path string, k int) ([]foldFit, error) {
 		if m.Dense == nil {
 			return nil, fmt.Errorf("%s, fold %d: the design is not dense", path, f)
 		}
-		rows := trainRows(m.Dense, train)
-		fits[f] = foldFit{rows: rows, x: logistic.NewDense(rows), probs: oneVsRest(y, train, len(cls.Levels))}
+		rows := mat.NewDense(len(train), m.Dense.RawMatrix().Cols, nil)
+		ty := make([]int, len(train))
+		for i, r := range train {
+			rows.SetRow(i, m.Dense.RawRowView(r))
+			ty[i] = y[r]
+		}
+		fits[f] = foldFit{rows: rows, labels: ovrLabels(ty, len(classes))}
 	}
 	return fits, nil
-}
-
-// trainRows returns the given rows of x.
-func trainRows(x *mat.Dense, rows []int) *mat.Dense {
-	_, d := x.Dims()
-	out := mat.NewDense(len(rows), d, nil)
-	for i, r := range rows {
-		out.SetRow(i, x.RawRowView(r))
-	}
-	return out
-}
-
-// oneVsRest returns the k one-vs-rest problems of the given rows: class c
-// positive, the others negative.
-func oneVsRest(y, rows []int, k int) []logistic.BatchProblem {
-	probs := make([]logistic.BatchProblem, k)
-	for c := range probs {
-		t := make([]float64, len(rows))
-		for i, r := range rows {
-			t[i] = -1
-			if y[r] == c {
-				t[i] = 1
-			}
-		}
-		probs[c].Y = t
-	}
-	return probs
 }
 
 // fitFoldsCPU fits the folds as `bench run -j jobs` has the logreg plugin
@@ -110,12 +79,20 @@ func oneVsRest(y, rows []int, k int) []logistic.BatchProblem {
 // tolerance) on GOMAXPROCS goroutines, and returns the CPU time (user +
 // system) of this process meanwhile.
 func fitFoldsCPU(ctx context.Context, fits []foldFit, jobs int) (time.Duration, error) {
-	opt := logistic.Options{C: 1, Solver: logistic.SolverNewton, Tol: pluginTol, MaxIter: 1000, Workers: runtime.GOMAXPROCS(0)}
-	next := make(chan foldFit, len(fits))
+	type batch struct {
+		x     logistic.Design
+		probs []logistic.BatchProblem
+	}
+	next := make(chan batch, len(fits))
 	for _, f := range fits {
-		next <- f
+		probs := make([]logistic.BatchProblem, len(f.labels))
+		for c, l := range f.labels {
+			probs[c].Y = l
+		}
+		next <- batch{logistic.NewDense(f.rows), probs}
 	}
 	close(next)
+	opt := logistic.Options{C: 1, Solver: logistic.SolverNewton, Tol: pluginTol, MaxIter: 1000, Workers: runtime.GOMAXPROCS(0)}
 	errs := make([]error, jobs)
 	var wg sync.WaitGroup
 	start := processCPU()
@@ -123,8 +100,8 @@ func fitFoldsCPU(ctx context.Context, fits []foldFit, jobs int) (time.Duration, 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for f := range next {
-				if _, err := logistic.FitBatch(ctx, f.x, f.probs, opt); err != nil {
+			for b := range next {
+				if _, err := logistic.FitBatch(ctx, b.x, b.probs, opt); err != nil {
 					errs[j] = err
 					return
 				}

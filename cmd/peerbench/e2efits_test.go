@@ -40,12 +40,12 @@ func TestE2EFolds(t *testing.T) {
 				t.Errorf("fold %d, column %d: mean %g, std %g over the training rows, want 0 and 1", f, j, mean, std)
 			}
 		}
-		if len(fit.probs) != 3 {
-			t.Fatalf("fold %d: %d problems, want 3", f, len(fit.probs))
+		if len(fit.labels) != 3 {
+			t.Fatalf("fold %d: %d problems, want 3", f, len(fit.labels))
 		}
-		for c, p := range fit.probs {
+		for c, y := range fit.labels {
 			pos := 0
-			for _, v := range p.Y {
+			for _, v := range y {
 				switch v {
 				case 1:
 					pos++
@@ -54,8 +54,8 @@ func TestE2EFolds(t *testing.T) {
 					t.Fatalf("fold %d, problem %d: target %g", f, c, v)
 				}
 			}
-			if pos != 40 || len(p.Y) != n {
-				t.Errorf("fold %d, problem %d: %d positives of %d, want 40 of %d", f, c, pos, len(p.Y), n)
+			if pos != 40 || len(y) != n {
+				t.Errorf("fold %d, problem %d: %d positives of %d, want 40 of %d", f, c, pos, len(y), n)
 			}
 		}
 	}

@@ -47,13 +47,9 @@ type dataset struct {
 // only centred). For a timing benchmark fitting the scaler on all rows is
 // fine; the cross-validated runs fit it per fold.
 func loadStandardized(path string) (*dataset, error) {
-	t, err := data.ReadCSV(path, data.Options{Categorical: []string{"class"}})
+	t, classes, y, err := readClassified(path)
 	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", path, err)
-	}
-	cls, ok := t.Lookup("class")
-	if !ok {
-		return nil, fmt.Errorf("%s: no column \"class\"", path)
+		return nil, err
 	}
 	var feats []*data.Column
 	for i := range t.Columns {
@@ -80,14 +76,29 @@ func loadStandardized(path string) (*dataset, error) {
 			x.Set(i, j, (v-mean)/std)
 		}
 	}
-	y := make([]int, n)
+	return &dataset{x: x, y: y, classes: classes}, nil
+}
+
+// readClassified reads a CSV whose target is the column "class" and
+// returns the table, the classes (in order of first appearance) and each
+// row's class index; a row without a class is an error.
+func readClassified(path string) (t *data.Table, classes []string, y []int, err error) {
+	t, err = data.ReadCSV(path, data.Options{Categorical: []string{"class"}})
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	cls, ok := t.Lookup("class")
+	if !ok {
+		return nil, nil, nil, fmt.Errorf("%s: no column \"class\"", path)
+	}
+	y = make([]int, len(cls.Codes))
 	for i, c := range cls.Codes {
 		if c < 0 {
-			return nil, fmt.Errorf("%s: row %d has no class", path, i+2)
+			return nil, nil, nil, fmt.Errorf("%s: row %d has no class", path, i+2)
 		}
 		y[i] = int(c)
 	}
-	return &dataset{x: x, y: y, classes: cls.Levels}, nil
+	return t, cls.Levels, y, nil
 }
 
 // ovrLabels returns the ±1 targets of the one-vs-rest problems as
