@@ -18,8 +18,11 @@ experiment "bench_diabetes130" { seed = 1 }
 
 dataset "diabetes130" {
   path = "${var.data}/diabetes130.csv.gz"
-  # Integer-coded categoricals.
-  categorical = ["admission_type_id", "discharge_disposition_id", "admission_source_id"]
+  # Integer-coded categoricals, and the ICD-9 diagnosis codes (mostly
+  # numbers such as 250.83, some such as V57), which would be read as
+  # categorical anyway, with a warning.
+  categorical = ["admission_type_id", "discharge_disposition_id", "admission_source_id",
+  "diag_1", "diag_2", "diag_3"]
 }
 
 # Missing categorical values (race, weight, payer_code, medical_specialty,

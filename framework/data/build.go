@@ -44,6 +44,14 @@ type colBuilder struct {
 	firstBad, badLine, badByte int
 	badText                    string
 	justBad                    bool
+
+	// firstText is the row of the value that turned an inferred column
+	// categorical (−1: none), kept for the warning of a column that is
+	// mostly numbers (mixedWarning); addAt sets justText when it records
+	// it, for the reader to fill in textLine and textByte.
+	firstText, textLine, textByte int
+	textValue                     string
+	justText                      bool
 }
 
 // span locates a value in colBuilder.text.
@@ -51,7 +59,7 @@ type span struct{ off, end int }
 
 // newBuilder returns a builder; capHint is the expected row count.
 func newBuilder(name string, mode colMode, capHint int) *colBuilder {
-	b := &colBuilder{name: name, mode: mode, hint: capHint, firstBad: -1}
+	b := &colBuilder{name: name, mode: mode, hint: capHint, firstBad: -1, firstText: -1}
 	switch mode {
 	case modeCat:
 		b.cat = true
@@ -113,6 +121,9 @@ func (b *colBuilder) addAt(s string, missing bool, row int) error {
 		return fmt.Errorf("%w: %q", ErrNotNumeric, s)
 	case kind == numText:
 		// An inferred column met text: it is categorical after all.
+		if row >= 0 {
+			b.firstText, b.textValue, b.justText = row, strings.Clone(s), true
+		}
 		b.toCategorical()
 		return b.addAt(s, false, row)
 	case kind == numInfinite && b.mode == modeNum:
@@ -147,6 +158,33 @@ func (b *colBuilder) finish() error {
 	}
 	b.text, b.spans = nil, nil
 	return nil
+}
+
+// mixedWarning returns the warning (ErrMixedColumn) of an inferred column
+// that turned categorical although more of its values are numbers than
+// not, else nil. The reader locates it at the value that turned it.
+func (b *colBuilder) mixedWarning() error {
+	if !b.cat || b.mode != modeInfer || b.firstText < 0 {
+		return nil
+	}
+	numeric := make([]bool, len(b.levels))
+	for l, s := range b.levels {
+		_, kind := parseNum(s)
+		numeric[l] = kind == numFinite
+	}
+	var nums, values int
+	for _, c := range b.codes {
+		if c >= 0 {
+			values++
+			if numeric[c] {
+				nums++
+			}
+		}
+	}
+	if nums <= values-nums {
+		return nil
+	}
+	return fmt.Errorf("%w: %q (data row %d) is not a number, yet %d of the column's %d values are: list the column in numeric to make such a value an error, or in categorical to keep it categorical without this warning", ErrMixedColumn, b.textValue, b.firstText+1, nums, values)
 }
 
 // toCategorical turns an inferred column read so far as numbers into a

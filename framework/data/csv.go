@@ -33,7 +33,10 @@ func ReadCSV(path string, opt Options) (*Table, error) {
 // Options.Missing marker is missing. A column is numeric when every
 // non-missing value is a decimal number (blanks around it are allowed),
 // otherwise categorical with the field text as levels; the Options lists
-// override this. An infinite or out-of-range number ("inf", "-Infinity",
+// override this. A column so read as categorical although more of its
+// values are numbers than not (often a typo) gets a warning in
+// Table.Warnings (ErrMixedColumn), at its first value that is not a
+// number. An infinite or out-of-range number ("inf", "-Infinity",
 // 1e400) in a numeric column is an error. Every field must be valid UTF-8.
 // Errors name the line and byte column of the field (csv.Reader.FieldPos).
 func ParseCSV(r io.Reader, source string, opt Options) (*Table, error) {
@@ -102,6 +105,10 @@ func parseCSV(r io.Reader, source string, opt Options, size int64) (*Table, erro
 				b.badLine, b.badByte = cr.FieldPos(i)
 				b.justBad = false
 			}
+			if b.justText {
+				b.textLine, b.textByte = cr.FieldPos(i)
+				b.justText = false
+			}
 		}
 		rows++
 	}
@@ -115,6 +122,9 @@ func parseCSV(r io.Reader, source string, opt Options, size int64) (*Table, erro
 		}
 		if err := b.finish(); err != nil {
 			return nil, &ParseError{Source: source, Line: b.badLine, Byte: b.badByte, Column: b.name, Col: i + 1, Err: err}
+		}
+		if w := b.mixedWarning(); w != nil {
+			t.Warnings = append(t.Warnings, &ParseError{Source: source, Line: b.textLine, Byte: b.textByte, Column: b.name, Col: i + 1, Err: w})
 		}
 		t.Columns = append(t.Columns, b.column())
 	}

@@ -275,3 +275,42 @@ func TestParseCSVLongLineBoundedMemory(t *testing.T) {
 		t.Logf("rejecting a %d MB line allocated %.1f MB", lineBytes>>20, float64(alloc)/(1<<20))
 	}
 }
+
+// TestParseCSVMixedColumnWarning: a column read as categorical because of
+// text among more numbers than not gets one warning (ErrMixedColumn) at
+// its first text value, with the counts; a column of more text than
+// numbers, a declared one and a numeric one get none.
+func TestParseCSVMixedColumnWarning(t *testing.T) {
+	for _, tc := range []struct {
+		name, in string
+		opt      Options
+		want     []string // the warnings' texts, in column order
+	}{
+		{"typo in numbers", "a,b\n1,x\n2,y\n3.5,z\n, w\nab c,v\n7,u\n", Options{},
+			[]string{`mem.csv:6:1: column "a" (col 1): mostly numbers, read as categorical: "ab c" (data row 5) is not a number, yet 4 of the column's 5 values are: list the column in numeric to make such a value an error, or in categorical to keep it categorical without this warning`}},
+		{"text first", "a\nn/a\n1\n2\n", Options{},
+			[]string{`mem.csv:2:1: column "a" (col 1): mostly numbers, read as categorical: "n/a" (data row 1) is not a number, yet 2 of the column's 3 values are: list the column in numeric to make such a value an error, or in categorical to keep it categorical without this warning`}},
+		{"as many words as numbers", "a\n1\nx\n2\ny\n", Options{}, nil},
+		{"declared categorical", "a\n1\n2\nx\n", Options{Categorical: []string{"a"}}, nil},
+		{"all numbers", "a\n1\n2\n3\n", Options{}, nil},
+		{"quoted text in a later column", "k,a\n1,\"1,5\"\n2,2\n3,3\n", Options{},
+			[]string{`mem.csv:2:3: column "a" (col 2): mostly numbers, read as categorical: "1,5" (data row 1) is not a number, yet 2 of the column's 3 values are: list the column in numeric to make such a value an error, or in categorical to keep it categorical without this warning`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tb, err := ParseCSV(strings.NewReader(tc.in), "mem.csv", tc.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, w := range tb.Warnings {
+				if !errors.Is(w, ErrMixedColumn) {
+					t.Errorf("warning %v does not wrap ErrMixedColumn", w)
+				}
+				got = append(got, w.Error())
+			}
+			if !sameStrings(got, tc.want) {
+				t.Errorf("warnings:\n%q\nwant\n%q", got, tc.want)
+			}
+		})
+	}
+}

@@ -94,6 +94,12 @@ type Table struct {
 
 	// Relation is the ARFF @relation name; "" for other formats.
 	Relation string
+	// Warnings are findings of the reader that are not errors, each
+	// located as a ParseError is: a column whose type was inferred as
+	// categorical although most of its values are numbers
+	// (ErrMixedColumn), at its first value that is not a number.
+	Warnings []*ParseError
+
 	// LabelCount is the label count given by a MEKA/MULAN "-C n" option in
 	// the ARFF relation name (e.g. 'emotions: -C -6'): n > 0 means the
 	// first n attributes are labels, n < 0 the last −n; 0 means none given.
@@ -164,6 +170,10 @@ var (
 	ErrOptions = errors.New("invalid options")
 	// ErrEncoding reports text that is not valid UTF-8.
 	ErrEncoding = errors.New("not valid UTF-8")
+	// ErrMixedColumn is the warning (Table.Warnings) of a column read as
+	// categorical because of some text although most of its values are
+	// numbers: often a typo in a numeric column.
+	ErrMixedColumn = errors.New("mostly numbers, read as categorical")
 )
 
 // ParseError is the error returned by every loader. It prints as

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -213,6 +214,19 @@ func (r *resolver) foldWarnings(d *Dataset) {
 }
 
 // warnf records a warning at rng.
+// readWarnings turns the reader's warnings about a file of dataset name
+// (data.Table.Warnings, each naming its line and column in the file) into
+// warnings at rng, the file's attribute.
+func (r *resolver) readWarnings(name string, rng hcl.Range, t *data.Table) {
+	for _, w := range t.Warnings {
+		summary := "Suspicious data"
+		if errors.Is(w, data.ErrMixedColumn) {
+			summary = "Column of numbers read as categorical"
+		}
+		r.warnf(rng, summary, "Dataset %q: %v", name, w)
+	}
+}
+
 func (r *resolver) warnf(rng hcl.Range, summary, format string, args ...any) {
 	rr := rng
 	r.diags = append(r.diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: summary, Detail: fmt.Sprintf(format, args...), Subject: &rr})

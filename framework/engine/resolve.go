@@ -219,6 +219,7 @@ func (r *resolver) dataset(c *config.Dataset) *Dataset {
 		r.errorf(rng, "Cannot load dataset", "Dataset %q: %v", c.Name, err)
 		return nil
 	}
+	r.readWarnings(c.Name, c.PathRange, t)
 	sum, err := data.FileSHA256(c.Path)
 	if err != nil {
 		r.errorf(c.PathRange, "Cannot load dataset", "Dataset %q: %v", c.Name, err)
@@ -819,6 +820,7 @@ func (r *resolver) testFile(c *config.Dataset, train *data.Table, opt data.Optio
 		r.errorf(c.TestPathRange, "Cannot load test file", "Dataset %q: %v", c.Name, err)
 		return nil, ""
 	}
+	r.readWarnings(c.Name, c.TestPathRange, test)
 	sum, err := data.FileSHA256(c.TestPath)
 	if err != nil {
 		r.errorf(c.TestPathRange, "Cannot load test file", "Dataset %q: %v", c.Name, err)
