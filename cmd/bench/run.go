@@ -24,6 +24,7 @@ import (
 	"github.com/polyclass/polyclass/framework/config"
 	"github.com/polyclass/polyclass/framework/engine"
 	"github.com/polyclass/polyclass/framework/host"
+	"github.com/polyclass/polyclass/framework/param"
 	"github.com/polyclass/polyclass/framework/results"
 	"github.com/polyclass/polyclass/framework/sdk"
 	"github.com/polyclass/polyclass/framework/shard"
@@ -520,10 +521,10 @@ func writeParams(w io.Writer, indent string, specs []sdk.ParamSpec) {
 			if s.MinExclusive {
 				op = ">"
 			}
-			line += fmt.Sprintf(" %s %v", op, *s.Min)
+			line += fmt.Sprintf(" %s %s", op, param.FormatNumber(*s.Min))
 		}
 		if s.Max != nil {
-			line += fmt.Sprintf(" <= %v", *s.Max)
+			line += " <= " + param.FormatNumber(*s.Max)
 		}
 		if len(s.Allowed) > 0 {
 			line += " one of " + strings.Join(s.Allowed, "|")

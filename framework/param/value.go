@@ -287,6 +287,16 @@ type ParamSpec struct {
 	Allowed []string
 }
 
+// FormatNumber formats f for messages and listings: a whole number below
+// 2⁵³ in magnitude in full (4294967295, not 4.294967295e+09), any other
+// number as strconv's shortest 'g' form.
+func FormatNumber(f float64) string {
+	if f == math.Trunc(f) && math.Abs(f) < 1<<53 {
+		return strconv.FormatFloat(f, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(f, 'g', -1, 64)
+}
+
 // Bound returns a pointer to f, for ParamSpec.Min and Max.
 func Bound(f float64) *float64 { return &f }
 
@@ -303,15 +313,18 @@ func (s ParamSpec) Check(v Value) error {
 		if math.IsNaN(v.num) {
 			return fmt.Errorf("%s must not be NaN", s.Name)
 		}
+		if math.IsInf(v.num, 0) {
+			return fmt.Errorf("%s = %v is not a finite number (a literal beyond ±1.8e308, such as 1e400, is infinite)", s.Name, v.num)
+		}
 		if s.Min != nil && (v.num < *s.Min || (s.MinExclusive && v.num == *s.Min)) {
 			op := ">="
 			if s.MinExclusive {
 				op = ">"
 			}
-			return fmt.Errorf("%s = %v is out of range: it must be %s %v", s.Name, v.num, op, *s.Min)
+			return fmt.Errorf("%s = %s is out of range: it must be %s %s", s.Name, FormatNumber(v.num), op, FormatNumber(*s.Min))
 		}
 		if s.Max != nil && v.num > *s.Max {
-			return fmt.Errorf("%s = %v is out of range: it must be <= %v", s.Name, v.num, *s.Max)
+			return fmt.Errorf("%s = %s is out of range: it must be <= %s", s.Name, FormatNumber(v.num), FormatNumber(*s.Max))
 		}
 	case StringParam:
 		if v.kind != StringValue {
@@ -341,6 +354,9 @@ func (s ParamSpec) Check(v Value) error {
 			if e.kind != want {
 				return fmt.Errorf("%s[%d] must be a %s, not %s", s.Name, i, kindName(want), kindName(e.kind))
 			}
+			if e.kind == NumberValue && (math.IsNaN(e.num) || math.IsInf(e.num, 0)) {
+				return fmt.Errorf("%s[%d] = %v is not a finite number", s.Name, i, e.num)
+			}
 		}
 	case NumberMatrixParam:
 		if v.kind != ListValue {
@@ -353,6 +369,9 @@ func (s ParamSpec) Check(v Value) error {
 			for j, e := range row.list {
 				if e.kind != NumberValue {
 					return fmt.Errorf("%s[%d][%d] must be a number, not %s", s.Name, i, j, kindName(e.kind))
+				}
+				if math.IsNaN(e.num) || math.IsInf(e.num, 0) {
+					return fmt.Errorf("%s[%d][%d] = %v is not a finite number", s.Name, i, j, e.num)
 				}
 			}
 		}

@@ -1,6 +1,7 @@
 package param
 
 import (
+	"math"
 	"strings"
 	"testing"
 )
@@ -19,6 +20,13 @@ func TestParamSpecCheck(t *testing.T) {
 		{matrix, List(List(Number(1)), Number(2)), "matrix[1] must be a list"},
 		{matrix, List(List(Number(1), String("x"))), "matrix[0][1] must be a number"},
 		{matrix, List(List(Number(1), Number(-1))), ""},
+		// 1e400 in HCL is +Inf: rejected before a plugin sees it.
+		{ParamSpec{Name: "C", Type: NumberParam, Min: Bound(0), MinExclusive: true}, Number(math.Inf(1)), "C = +Inf is not a finite number"},
+		{ParamSpec{Name: "x", Type: NumberOrStringParam}, Number(math.Inf(-1)), "x = -Inf is not a finite number"},
+		{ParamSpec{Name: "l", Type: NumberListParam}, List(Number(1), Number(math.Inf(1))), "l[1] = +Inf is not a finite number"},
+		{matrix, List(List(Number(1)), List(Number(math.NaN()))), "matrix[1][0] = NaN is not a finite number"},
+		{ParamSpec{Name: "n", Type: IntegerParam, Max: Bound(4294967295)}, Number(5e9), "n = 5000000000 is out of range: it must be <= 4294967295"},
+		{ParamSpec{Name: "a", Type: NumberParam, Min: Bound(0.5)}, Number(0.25), "a = 0.25 is out of range: it must be >= 0.5"},
 	}
 	for _, tt := range tests {
 		err := tt.spec.Check(tt.v)
@@ -38,5 +46,19 @@ func TestParamsString(t *testing.T) {
 	p := Params{"solver": String("lbfgs"), "C": Number(0.1), "m": List(Number(1), Number(-1))}
 	if got, want := p.String(), "C=0.1,m=[1, -1],solver=lbfgs"; got != want {
 		t.Fatalf("Params.String() = %q, want %q", got, want)
+	}
+}
+
+func TestFormatNumber(t *testing.T) {
+	for _, tt := range []struct {
+		f    float64
+		want string
+	}{
+		{0, "0"}, {-3, "-3"}, {4294967295, "4294967295"}, {67108864, "67108864"},
+		{0.1, "0.1"}, {1e-300, "1e-300"}, {1 << 53, "9.007199254740992e+15"}, {math.Inf(1), "+Inf"},
+	} {
+		if got := FormatNumber(tt.f); got != tt.want {
+			t.Errorf("FormatNumber(%v) = %q, want %q", tt.f, got, tt.want)
+		}
 	}
 }
