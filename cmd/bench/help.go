@@ -43,6 +43,25 @@ var flagDocs = map[string][2]string{
 	"dense-budget": {"--dense-budget SIZE", "bound on a sparse design matrix densified for a learner without the sparse capability, e.g. 512M, 8G (default 2G); a larger one fails the cell"},
 }
 
+// commandFlagDocs gives a flag's meaning for one command where flagDocs
+// describes it for all the commands that take it.
+var commandFlagDocs = map[string]map[string]string{
+	"run": {
+		"shards":  "the number of shards N when the shard is a Kubernetes Indexed Job's JOB_COMPLETION_INDEX (see above)",
+		"profile": "write pprof CPU and heap profiles of bench and of each Go plugin process into DIR (see Profiling above)",
+	},
+	"validate": {"shards": "with --plan: also list the cells of each of N shards"},
+	"submit":   {"shards": "number of shards: tasks of the Slurm job array, completions of the Indexed Job"},
+}
+
+// flagDoc returns the meaning of flag f in the help of command cmd.
+func flagDoc(cmd, f string) string {
+	if d, ok := commandFlagDocs[cmd][f]; ok {
+		return d
+	}
+	return flagDocs[f][1]
+}
+
 // commands are bench's commands in the order the global usage lists them.
 var commands = []command{
 	{name: "run", args: "FILE", flags: []string{"o", "j", "fresh", "dense-budget", "shard", "shards", "quiet", "plugins", "profile"},
@@ -250,7 +269,7 @@ func (c command) writeHelp(w io.Writer) {
 	if len(c.flags) > 0 {
 		fmt.Fprintf(w, "\nflags:\n")
 		for _, f := range c.flags {
-			fmt.Fprintf(w, "  %-19s  %s\n", flagDocs[f][0], flagDocs[f][1])
+			fmt.Fprintf(w, "  %-19s  %s\n", flagDocs[f][0], flagDoc(c.name, f))
 		}
 	}
 }

@@ -47,6 +47,7 @@ func TestRunQuickstart(t *testing.T) {
 			t.Errorf("stdout does not say where %s went:\n%s", f, stdout)
 		}
 	}
+	readmePrintsRun(t, stdout, out)
 	summary := strings.Split(strings.TrimSpace(readFile(t, filepath.Join(out, "summary.csv"))), "\n")
 	// 3 datasets × (3 values of C + svm + lda) × 2 metrics, plus the header.
 	if len(summary) != 1+3*5*2 {
@@ -1118,5 +1119,42 @@ func TestValidateDiagnosticCarets(t *testing.T) {
 		"      \t        ^^^^^\n"
 	if err == nil || !strings.Contains(stderr, want) {
 		t.Fatalf("error %v; stderr:\n%s\nwant it to contain:\n%s", err, stderr, want)
+	}
+}
+
+// readmePrintsRun checks the README's "What `make run` prints" block
+// against what the quickstart run into out printed: its first line but for
+// the time, then its file lines in the same order (results/quickstart
+// standing for out), a "..." line standing for any run of lines.
+func readmePrintsRun(t *testing.T, stdout, out string) {
+	t.Helper()
+	readme := readFile(t, "../../README.md")
+	_, after, ok := strings.Cut(readme, "## What `make run` prints\n\n```\n")
+	block, _, ok2 := strings.Cut(after, "```")
+	if !ok || !ok2 {
+		t.Fatal("README has no \"What `make run` prints\" block")
+	}
+	want := strings.Split(strings.TrimSpace(block), "\n")
+	got := strings.Split(strings.TrimSpace(stdout), "\n")
+	cut := func(s string) string { head, _, _ := strings.Cut(s, " in "); return head }
+	if cut(want[0]) != cut(got[0]) {
+		t.Errorf("README's make run block starts %q, the run printed %q", want[0], got[0])
+	}
+	i, gap := 1, false
+	for _, w := range want[1:] {
+		w = strings.TrimSpace(w)
+		if w == "..." {
+			gap = true
+			continue
+		}
+		w = strings.Replace(w, "results/quickstart", out, 1)
+		for gap && i < len(got) && strings.TrimSpace(got[i]) != w {
+			i++
+		}
+		if i == len(got) || strings.TrimSpace(got[i]) != w {
+			t.Errorf("README's make run block is stale: %q is not printed there:\n%s", w, stdout)
+			return
+		}
+		i, gap = i+1, false
 	}
 }

@@ -123,7 +123,7 @@ func shardCells(ctx context.Context, g *engine.Grid, spec shard.Spec, digests []
 // into OUT (bench merge DIR alone merges DIR in place).
 func merge(o *options, stdout, stderr io.Writer) error {
 	if len(o.args) == 0 {
-		return usageError{"merge needs the output directory and the shards' results directories"}
+		return usageError{"merge needs a results directory: bench merge DIR merges the shards in DIR in place, bench merge OUT DIR... those of the DIRs into OUT"}
 	}
 	out, dirs := o.args[0], o.args[1:]
 	if len(dirs) == 0 {

@@ -95,7 +95,9 @@ type Pipeline struct {
 // for a scalar parameter expands into one combination per element.
 type Param struct {
 	Value param.Value
-	Range hcl.Range
+	// Range is the value's range, NameRange the parameter name's (the
+	// attribute name, or the key in params = { … }).
+	Range, NameRange hcl.Range
 }
 
 // Learner declares a learner plugin and its parameter grid.

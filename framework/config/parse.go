@@ -24,6 +24,7 @@ import (
 	"github.com/zclconf/go-cty/cty/function/stdlib"
 
 	"github.com/polyclass/polyclass/framework/param"
+	"github.com/polyclass/polyclass/framework/suggest"
 )
 
 // rootSchema and variableSchema are the parts of the file read by hand (the
@@ -299,10 +300,17 @@ func toValue(v cty.Value) (param.Value, error) {
 		}
 		return param.List(out...), nil
 	}
-	return param.Value{}, fmt.Errorf("a %s is not a parameter value (use numbers, strings, bools and lists)", t.FriendlyName())
+	name := t.FriendlyName()
+	article := "a"
+	if strings.ContainsRune("aeiou", rune(name[0])) {
+		article = "an"
+	}
+	return param.Value{}, fmt.Errorf("%s %s is not a parameter value (use numbers, strings, bools and lists)", article, name)
 }
 
-func (d *decoder) param(name string, expr hcl.Expression) (Param, bool) {
+// param decodes the value of parameter name of block (such as
+// `Learner "svm"`), named at nameRange.
+func (d *decoder) param(block, name string, nameRange hcl.Range, expr hcl.Expression) (Param, bool) {
 	v, diags := expr.Value(d.ctx)
 	d.diags = append(d.diags, diags...)
 	if diags.HasErrors() {
@@ -310,10 +318,10 @@ func (d *decoder) param(name string, expr hcl.Expression) (Param, bool) {
 	}
 	pv, err := toValue(v)
 	if err != nil {
-		d.errorf(expr.Range(), "Invalid parameter value", "%s: %v.", name, err)
+		d.errorf(expr.Range(), "Invalid parameter value", "%s: %s: %v.", block, name, err)
 		return Param{}, false
 	}
-	return Param{Value: pv, Range: expr.Range()}, true
+	return Param{Value: pv, Range: expr.Range(), NameRange: nameRange}, true
 }
 
 // decodeBody decodes body into v with gohcl (v's field tags are the
@@ -419,14 +427,14 @@ func (d *decoder) dataset(b *hcl.Block) *Dataset {
 func (d *decoder) params(a *hcl.Attribute, rest hcl.Attributes, block string) map[string]Param {
 	out := map[string]Param{}
 	if a != nil {
-		d.paramsObject(a, out)
+		d.paramsObject(a, out, block)
 	}
 	for name, ra := range rest {
 		if _, dup := out[name]; dup {
 			d.errorf(ra.NameRange, "Duplicate parameter", "%s %s sets %s both in params and as an attribute; keep one.", block, name, name)
 			continue
 		}
-		if p, ok := d.param(name, ra.Expr); ok {
+		if p, ok := d.param(block, name, ra.NameRange, ra.Expr); ok {
 			out[name] = p
 		}
 	}
@@ -434,7 +442,7 @@ func (d *decoder) params(a *hcl.Attribute, rest hcl.Attributes, block string) ma
 }
 
 // paramsObject decodes params = { name = value, … } into out.
-func (d *decoder) paramsObject(a *hcl.Attribute, out map[string]Param) {
+func (d *decoder) paramsObject(a *hcl.Attribute, out map[string]Param, block string) {
 	pairs, diags := hcl.ExprMap(a.Expr)
 	if diags.HasErrors() {
 		// Not an object literal (e.g. a local): evaluate it whole.
@@ -449,10 +457,10 @@ func (d *decoder) paramsObject(a *hcl.Attribute, out map[string]Param) {
 		for k, ev := range v.AsValueMap() {
 			pv, err := toValue(ev)
 			if err != nil {
-				d.errorf(a.Expr.Range(), "Invalid parameter value", "%s: %v.", k, err)
+				d.errorf(a.Expr.Range(), "Invalid parameter value", "%s: %s: %v.", block, k, err)
 				continue
 			}
-			out[k] = Param{Value: pv, Range: a.Expr.Range()}
+			out[k] = Param{Value: pv, Range: a.Expr.Range(), NameRange: a.Expr.Range()}
 		}
 		return
 	}
@@ -467,7 +475,7 @@ func (d *decoder) paramsObject(a *hcl.Attribute, out map[string]Param) {
 			}
 			key = kval.AsString()
 		}
-		if p, ok := d.param(key, kv.Value); ok {
+		if p, ok := d.param(block, key, kv.Key.Range(), kv.Value); ok {
 			out[key] = p
 		}
 	}
@@ -621,7 +629,7 @@ func (d *decoder) output(b *hcl.Block, o *Output) {
 	o.Dir = d.abs(o.Dir)
 	for _, f := range o.Formats {
 		if !slices.Contains(Formats(), f) {
-			d.errorf(o.FormatsRange, "Unknown output format", "%q is not an output format; choose from %v.", f, Formats())
+			d.errorf(o.FormatsRange, "Unknown output format", "%q is not an output format%s; choose from %s.", f, suggest.DidYouMean(f, Formats()), strings.Join(Formats(), ", "))
 		}
 	}
 	if o.AlphaRange != (hcl.Range{}) && (o.Alpha <= 0 || o.Alpha >= 1) {

@@ -26,7 +26,7 @@ type Format struct {
 func Formats() []Format {
 	return []Format{
 		{Name: "csv", Extensions: []string{".csv"}, read: ReadCSV, delim: ',',
-			Description: "comma-separated values with a header row (Options.Delimiter for another delimiter); quoted fields as RFC 4180"},
+			Description: "comma-separated values with a header row (another delimiter with the dataset's delimiter attribute, such as delimiter = \";\"); quoted fields as RFC 4180"},
 		{Name: "tsv", Extensions: []string{".tsv"}, read: ReadCSV, delim: '\t',
 			Description: "tab-separated values with a header row"},
 		{Name: "arff", Extensions: []string{".arff"}, read: ReadARFF,

@@ -428,7 +428,7 @@ func (r *resolver) pipeline(p *config.Pipeline, encoders map[string]*config.Enco
 				names = append(names, n)
 			}
 			sort.Strings(names)
-			r.errorf(e.TypeRange, "Unknown encoder type", "Encoder %q has type %q; the types are: %s.", e.Name, e.Type, strings.Join(names, ", "))
+			r.errorf(e.TypeRange, "Unknown encoder type", "Encoder %q has type %q%s; the types are: %s.", e.Name, e.Type, suggest.DidYouMean(e.Type, names), strings.Join(names, ", "))
 			ok = false
 			continue
 		}
@@ -482,7 +482,11 @@ func (r *resolver) checkParams(specs []param.ParamSpec, params map[string]config
 		p := params[n]
 		s, found := param.LookupSpec(specs, n)
 		if !found {
-			r.errorf(p.Range, "Unknown parameter", "%s has no parameter %q; its parameters are: %s.", owner, n, strings.Join(valid, ", "))
+			rng := p.NameRange
+			if rng.Filename == "" {
+				rng = p.Range
+			}
+			r.errorf(rng, "Unknown parameter", "%s has no parameter %q%s; its parameters are: %s.", owner, n, suggest.DidYouMean(n, valid), strings.Join(valid, ", "))
 			ok = false
 			continue
 		}

@@ -12,8 +12,10 @@ import (
 // Closest returns the candidates closest to name, best first: those at the
 // smallest edit distance (Levenshtein, after lower-casing and ignoring
 // '_', '-', '.' and ' ') when that distance is small for the name's
-// length, and those made of the same words in another order ("f1_macro"
-// for "macro_f1"). It returns nil when no candidate is close.
+// length, those made of the same words in another order ("f1_macro" for
+// "macro_f1"), and, as the farthest of the close ones, those the name of
+// at least 3 characters begins ("auc_ovr" for "auc"). It returns nil when
+// no candidate is close.
 func Closest(name string, candidates []string) []string {
 	n := fold(name)
 	if n == "" {
@@ -27,9 +29,13 @@ func Closest(name string, candidates []string) []string {
 		if c == name || slices.Contains(out, c) {
 			continue
 		}
-		d := distance(n, fold(c))
+		fc := fold(c)
+		d := distance(n, fc)
 		if words != "" && wordKey(c) == words {
 			d = 0
+		}
+		if d > limit && len(n) >= 3 && strings.HasPrefix(fc, n) {
+			d = limit
 		}
 		switch {
 		case d < best:

@@ -6,7 +6,7 @@ import (
 )
 
 func TestClosest(t *testing.T) {
-	metrics := []string{"accuracy", "error", "macro_f1", "micro_f1", "log_loss", "brier", "kappa", "mcc"}
+	metrics := []string{"accuracy", "error", "macro_f1", "micro_f1", "log_loss", "brier", "kappa", "mcc", "auc_ovr", "auc_ovo"}
 	for _, tc := range []struct {
 		name string
 		want []string
@@ -21,6 +21,11 @@ func TestClosest(t *testing.T) {
 		{"precision", nil},
 		{"", nil},
 		{"accuracy", nil}, // an exact name suggests nothing else
+		{"auc", []string{"auc_ovr", "auc_ovo"}}, // names it begins
+		{"AUC", []string{"auc_ovr", "auc_ovo"}},
+		{"ma", nil},             // too short to begin a name
+		{"c", nil},              // one letter suggests nothing ("C" does: fold)
+		{"Kappa", []string{"kappa"}},
 	} {
 		if got := Closest(tc.name, metrics); !slices.Equal(got, tc.want) {
 			t.Errorf("Closest(%q) = %q, want %q", tc.name, got, tc.want)
