@@ -20,11 +20,11 @@ func TestClosest(t *testing.T) {
 		{"zzz", nil},
 		{"precision", nil},
 		{"", nil},
-		{"accuracy", nil}, // an exact name suggests nothing else
+		{"accuracy", nil},                       // an exact name suggests nothing else
 		{"auc", []string{"auc_ovr", "auc_ovo"}}, // names it begins
 		{"AUC", []string{"auc_ovr", "auc_ovo"}},
-		{"ma", nil},             // too short to begin a name
-		{"c", nil},              // one letter suggests nothing ("C" does: fold)
+		{"ma", nil}, // too short to begin a name
+		{"c", nil},  // one letter suggests nothing ("C" does: fold)
 		{"Kappa", []string{"kappa"}},
 	} {
 		if got := Closest(tc.name, metrics); !slices.Equal(got, tc.want) {
