@@ -56,6 +56,8 @@ func TestValidateIsRunsGatekeeper(t *testing.T) {
 			want: []string{`exp.hcl:17:36: error: Duplicate metric`, `Metric "accuracy" is listed twice (first at `, `exp.hcl:17:12)`}},
 		{name: "misspelt metric", tail: `metrics = ["accuracy", "f1_macro"]`,
 			want: []string{`exp.hcl:17:24: error: Unknown metric`, `unknown metric "f1_macro" (did you mean "macro_f1"?)`}},
+		{name: "more folds than rows", folds: 20,
+			want: []string{`exp.hcl:13:16: error: Cannot make folds`, `Dataset "d": `}},
 		{name: "metric a prefix of others", tail: `metrics = ["auc"]`,
 			want: []string{`exp.hcl:17:12: error: Unknown metric`, `unknown metric "auc" (did you mean "auc_ovr" or "auc_ovr_weighted" or "auc_ovo"?)`}},
 		{name: "misspelt encoder type", tail: `encoder "e" { type = "standardise" }`,

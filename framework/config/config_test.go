@@ -148,6 +148,8 @@ func TestDiagnostics(t *testing.T) {
 		{"unknown attribute", base + "cv { foldz = 3 }\n", `exp.hcl:4:6: error: Unsupported argument`},
 		{"missing path", `experiment "x" {}` + "\ndataset \"d\" {}\nlearner \"l\" {}\n", `exp.hcl:2:13: error: Missing required argument`},
 		{"missing experiment", "dataset \"d\" { path = \"a\" }\nlearner \"l\" {}\n", `error: Missing experiment block`},
+		// At the first block, not at a blank first line the snippet skips.
+		{"missing experiment after a blank line", "\n# comment\ndataset \"d\" { path = \"a\" }\nlearner \"l\" {}\n", `exp.hcl:3:1: error: Missing experiment block`},
 		{"no learners", `experiment "x" {}` + "\ndataset \"d\" { path = \"a\" }\n", "error: No learners"},
 		{"bad folds", base + "cv { folds = 1 }\n", `exp.hcl:4:14: error: Invalid value`},
 		{"fractional folds", base + "cv { folds = 2.5 }\n", `exp.hcl:4:14: error: Invalid value`},

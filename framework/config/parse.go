@@ -171,8 +171,15 @@ func decode(body hcl.Body, path string) (*Experiment, hcl.Diagnostics) {
 		}
 	}
 	if firstExperiment == nil {
+		// At the file's first block, where the experiment block goes (the
+		// body's missing-item range is the file's start, which may be a
+		// blank line or a comment).
+		at := body.MissingItemRange()
+		if len(content.Blocks) > 0 {
+			at = content.Blocks[0].DefRange
+		}
 		d.diags = append(d.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Missing experiment block",
-			Detail: `An experiment file needs an experiment "NAME" { seed = N } block.`, Subject: body.MissingItemRange().Ptr()})
+			Detail: `An experiment file needs an experiment "NAME" { seed = N } block (seed is optional; it is 0 when left out).`, Subject: &at})
 	}
 	if a, ok := content.Attributes["metrics"]; ok {
 		d.decodeExpr(a, &exp.Metrics)

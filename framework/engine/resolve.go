@@ -308,7 +308,11 @@ func (r *resolver) dataset(c *config.Dataset) *Dataset {
 			folds, err = cv.KFold(t.NumRows, cvc.Folds, seed)
 		}
 		if err != nil {
-			r.errorf(c.DeclRange, "Cannot make folds", "Dataset %q: %v", c.Name, err)
+			rng := cvc.FoldsRange // the folds = N that cannot be made
+			if rng.Filename == "" {
+				rng = c.DeclRange
+			}
+			r.errorf(rng, "Cannot make folds", "Dataset %q: %v", c.Name, err)
 			return nil
 		}
 		ds.Folds = append(ds.Folds, folds)
