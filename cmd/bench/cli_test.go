@@ -299,7 +299,9 @@ func TestList(t *testing.T) {
 	}{
 		{"metrics", append(metricRows, `(?m)^accuracy +multiclass +higher +fraction of rows`, `(?m)^log_loss +multiclass +lower `)},
 		{"encoders", append(encoderRows, `(?m)^onehot: categorical columns`, `(?m)^  param buckets \(integer\) default 1024 >= 1`)},
-		{"formats", append(formatRows, `(?m)^csv +\.csv +comma-separated`, `(?m)^libsvm +\.libsvm \.svm \.svmlight \.txt +`)},
+		{"formats", append(formatRows, `(?m)^csv +\.csv +comma-separated`, `(?m)^libsvm +\.libsvm \.svm \.svmlight \.txt +`,
+			`(?m)^output formats \(output \{ formats = \[\.\.\.\] \}; markdown and csv by default\):$`,
+			`(?m)^markdown +NAME\.md: `, `(?m)^latex +NAME\.tex: `, `(?m)^plots +plots/: `)},
 		{"schemes", []string{`(?m)^plugin reducers \d+\.\d+\.\d+: `, `(?m)^scheme ova: one-vs-all`, `(?m)^scheme ovo: `, `(?m)^scheme ordered: `,
 			`(?m)^scheme ecoc: `, `(?m)^scheme none \[needs a multiclass learner\]: `, `(?m)^scheme br \[multi-label data\]: `,
 			`(?m)^scheme plst \[multi-label data; needs a regression learner; decodes a fold's test rows in one call\]: `, `(?m)^  param asymmetric \(bool\) default false`}},

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/polyclass/polyclass/framework/config"
 	"github.com/polyclass/polyclass/framework/data"
 	"github.com/polyclass/polyclass/framework/encode"
 	"github.com/polyclass/polyclass/framework/host"
@@ -80,11 +81,21 @@ func listEncoders(w io.Writer) error {
 	return nil
 }
 
+// listFormats prints the data file formats a dataset's path may have, then
+// the output formats output { formats = [...] } may name.
 func listFormats(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "format\textensions (each also .gz)\tcontent")
 	for _, f := range data.Formats() {
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", f.Name, strings.Join(f.Extensions, " "), f.Description)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "\noutput formats (output { formats = [...] }; markdown and csv by default):")
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, f := range config.OutputFormats() {
+		fmt.Fprintf(tw, "%s\t%s\n", f.Name, f.Writes)
 	}
 	return tw.Flush()
 }

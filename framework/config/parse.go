@@ -628,8 +628,34 @@ func (d *decoder) cv(b *hcl.Block, cv *CV) {
 	}
 }
 
-// Formats returns the output formats a run can write.
-func Formats() []string { return []string{"markdown", "csv", "json", "latex", "html", "plots"} }
+// OutputFormat is an output format a run can write (output { formats }).
+type OutputFormat struct {
+	Name string
+	// Writes says which files of the results directory it writes.
+	Writes string
+}
+
+// OutputFormats returns the output formats a run can write, in the order
+// Formats gives their names.
+func OutputFormats() []OutputFormat {
+	return []OutputFormat{
+		{"markdown", "NAME.md: a comparison table per metric, with the tests across datasets"},
+		{"csv", "summary.csv (a row per cell and metric) and folds.csv (a row per cell, fold and metric)"},
+		{"json", "NAME.json: the tables and tests, for programs"},
+		{"latex", "NAME.tex: the tables in booktabs, ready to \\input"},
+		{"html", "NAME.html: a self-contained report with the tables and plots"},
+		{"plots", "plots/: box plots, critical-difference diagrams and confusion matrices (PNG and SVG)"},
+	}
+}
+
+// Formats returns the names of the output formats a run can write.
+func Formats() []string {
+	var names []string
+	for _, f := range OutputFormats() {
+		names = append(names, f.Name)
+	}
+	return names
+}
 
 func (d *decoder) output(b *hcl.Block, o *Output) {
 	d.decodeBody(b.Body, o)
