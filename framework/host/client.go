@@ -234,9 +234,10 @@ func (c *ReducerClient) Plan(ctx context.Context, req sdk.PlanRequest) (sdk.Plan
 	return p, nil
 }
 
-// RPCError is a failed call to a plugin. It prints the plugin's own message
-// (with the gRPC code when the failure is not the caller's input) and keeps
-// the gRPC status for errors.As and status.Code.
+// RPCError is a failed call to a plugin. It prints the plugin's own message,
+// after what went wrong in words when the call itself failed (the plugin
+// unreachable, a time limit, a message too large), and keeps the gRPC
+// status for errors.As and status.Code.
 type RPCError struct {
 	Op     string
 	Status *status.Status
@@ -244,11 +245,31 @@ type RPCError struct {
 
 // Error implements error.
 func (e *RPCError) Error() string {
-	switch e.Status.Code() {
-	case codes.InvalidArgument, codes.FailedPrecondition, codes.NotFound:
+	switch c := e.Status.Code(); c {
+	case codes.InvalidArgument, codes.FailedPrecondition, codes.NotFound, codes.Internal, codes.Unknown:
 		return e.Op + ": " + e.Status.Message()
+	default:
+		return fmt.Sprintf("%s: %s: %s", e.Op, rpcFailure(c), e.Status.Message())
 	}
-	return fmt.Sprintf("%s: %s: %s", e.Op, e.Status.Code(), e.Status.Message())
+}
+
+// rpcFailure says in words what a gRPC code other than the plugin's own
+// error (Internal, Unknown) or the caller's input means, or gives the
+// code's name.
+func rpcFailure(c codes.Code) string {
+	switch c {
+	case codes.Unavailable:
+		return "plugin unreachable (its process may have ended)"
+	case codes.DeadlineExceeded:
+		return "time limit exceeded"
+	case codes.Canceled:
+		return "canceled"
+	case codes.ResourceExhausted:
+		return "message too large or out of resources"
+	case codes.Unimplemented:
+		return "not implemented by the plugin"
+	}
+	return c.String()
 }
 
 // GRPCStatus returns the call's status.
