@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -245,11 +246,13 @@ type RPCError struct {
 
 // Error implements error.
 func (e *RPCError) Error() string {
+	// The SDK's servers name the operation themselves ("fit: …").
+	msg := strings.TrimPrefix(e.Status.Message(), e.Op+": ")
 	switch c := e.Status.Code(); c {
 	case codes.InvalidArgument, codes.FailedPrecondition, codes.NotFound, codes.Internal, codes.Unknown:
-		return e.Op + ": " + e.Status.Message()
+		return e.Op + ": " + msg
 	default:
-		return fmt.Sprintf("%s: %s: %s", e.Op, rpcFailure(c), e.Status.Message())
+		return fmt.Sprintf("%s: %s: %s", e.Op, rpcFailure(c), msg)
 	}
 }
 

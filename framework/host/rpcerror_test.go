@@ -23,6 +23,11 @@ func TestRPCErrorText(t *testing.T) {
 		{codes.Aborted, "fit: Aborted: linsvm: C = +Inf, want a finite value > 0"},
 	} {
 		e := &RPCError{Op: "fit", Status: status.New(tc.code, "linsvm: C = +Inf, want a finite value > 0")}
+		// The SDK's servers name the operation first: it is not repeated.
+		named := &RPCError{Op: "fit", Status: status.New(tc.code, "fit: linsvm: C = +Inf, want a finite value > 0")}
+		if named.Error() != e.Error() {
+			t.Errorf("%v: %q, want %q", tc.code, named.Error(), e.Error())
+		}
 		if got := e.Error(); got != tc.want {
 			t.Errorf("%v: %q, want %q", tc.code, got, tc.want)
 		}
