@@ -89,7 +89,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"run"}, []string{"run needs exactly one experiment file", "usage: bench run"}, "commands:"},
 		{[]string{"run", "--dense-budget", "lots", "x.hcl"}, []string{`run: invalid value "lots" for flag -dense-budget: "lots" is not a size`, "usage: bench run"}, "commands:"},
 		{[]string{"validate", "a.hcl", "b.hcl"}, []string{"validate needs exactly one experiment file", "usage: bench validate"}, "commands:"},
-		{[]string{"merge"}, []string{"merge needs the output directory and the shards' results directories", "usage: bench merge OUT [DIR...]"}, "commands:"},
+		{[]string{"merge"}, []string{"merge needs a results directory: bench merge DIR merges the shards in DIR in place", "usage: bench merge OUT [DIR...]"}, "commands:"},
 		{[]string{"run", "--shard", "3/3", "x.hcl"}, []string{"shard 3/3: the shard index must be in [0, 3)", "usage: bench run"}, "commands:"},
 		{[]string{"run", "--shard", "1", "x.hcl"}, []string{"want I/N", "usage: bench run"}, "commands:"},
 		{[]string{"list"}, []string{"list needs one of metrics, encoders, schemes, decoders, formats", "usage: bench list"}, "commands:"},

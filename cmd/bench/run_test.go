@@ -447,7 +447,7 @@ metrics = ["accuracy", "auc_roc"]
 		"exp.hcl:6:26: error: Cannot load dataset",
 		"exp.hcl:7:24: error: Unknown encoder type",
 		"exp.hcl:10:18: error: Invalid parameter value", // C = -1
-		"exp.hcl:10:35: error: Unknown parameter",       // gamma
+		"exp.hcl:10:27: error: Unknown parameter",       // gamma, at its name
 		"exp.hcl:10:47: error: Invalid parameter value", // solver
 		"exp.hcl:12:26: error: Unknown plugin",
 		"exp.hcl:14:30: error: Unknown scheme",
@@ -872,7 +872,7 @@ reduction "ova" {}
 	for _, want := range []string{
 		"exp.hcl:8:11: error: Invalid encoder option",
 		"exp.hcl:12:13: error: Invalid parameter value",
-		"exp.hcl:13:13: error: Unknown parameter",
+		"exp.hcl:13:3: error: Unknown parameter", // colour, at its name
 	} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("missing %q in\n%s", want, stderr)
