@@ -349,16 +349,21 @@ metrics = ["accuracy"]
 	parity(t, src, map[string]string{"car|logreg|ova": "logreg+ova"}, nil)
 }
 
-// TestFailingPluginsFailOnlyTheirCells: a plugin that crashes and one that
-// hangs fail the cells they were running, with the plugin's stderr shown;
-// the other cells — including later cells of the same plugins, which get a
-// fresh process — and every output file are still written.
+// TestFailingPluginsFailOnlyTheirCells: a plugin that crashes (a panic, or
+// an exit right after a line to os.Stderr) and one that hangs fail the
+// cells they were running, with the plugin's stderr shown, its last line
+// included; the other cells — including later cells of the same plugins,
+// which get a fresh process — and every output file are still written.
 func TestFailingPluginsFailOnlyTheirCells(t *testing.T) {
 	file := writeExperiment(t, `experiment "faults" { seed = 1 }
 dataset "iris" { path = "%REPO%/experiments/data/iris.csv" }
 encoder "std" { type = "standardize" }
 learner "logreg" {}
 learner "crash" {}
+learner "crash_exit" {
+  plugin = "crash"
+  params = { exit = 3 }
+}
 learner "crash_ok" {
   plugin = "crash"
   params = { crash = false }
@@ -378,8 +383,8 @@ cv {
 		t.Run("j"+j, func(t *testing.T) {
 			out := t.TempDir()
 			_, stderr, err := bench(t, "run", "-j", j, "-o", out, file)
-			if err == nil || !strings.Contains(err.Error(), "2 of 5 cells failed") {
-				t.Fatalf("error %v, want 2 of 5 cells failed\n%s", err, stderr)
+			if err == nil || !strings.Contains(err.Error(), "3 of 6 cells failed") {
+				t.Fatalf("error %v, want 3 of 6 cells failed\n%s", err, stderr)
 			}
 			cells := readCells(t, out)
 			for _, ok := range []string{"iris|logreg|ova", "iris|crash_ok|ova", "iris|hang_ok|ova"} {
@@ -390,8 +395,14 @@ cv {
 			if c := cells["iris|crash|ova"]; !strings.Contains(c.Error, "simulated segmentation fault") {
 				t.Errorf("crash cell error %q does not show the plugin's stderr", c.Error)
 			}
-			if c := cells["iris|hang|ova"]; !strings.Contains(c.Error, "did not answer within the fold's timeout") {
-				t.Errorf("hang cell error %q", c.Error)
+			// The line written just before the exit is not lost.
+			if c := cells["iris|crash_exit|ova"]; !strings.Contains(c.Error, "plugin process ended (exit status 3)") ||
+				!strings.Contains(c.Error, "crash: exiting with status 3 in Fit") {
+				t.Errorf("crash_exit cell error %q does not show the exit status and the plugin's last stderr line", c.Error)
+			}
+			if c := cells["iris|hang|ova"]; !strings.Contains(c.Error, "did not answer within the fold's timeout") ||
+				!strings.Contains(c.Error, "plugin stderr:\nhang: stuck in Fit") {
+				t.Errorf("hang cell error %q, want the timeout and the plugin's stderr", c.Error)
 			}
 			if !strings.Contains(stderr, "failed") {
 				t.Errorf("stderr does not report the failures:\n%s", stderr)
@@ -400,6 +411,7 @@ cv {
 			log := readFile(t, filepath.Join(out, "run.log"))
 			for _, want := range []string{
 				"[crash] plugin process ended (exit status 2); starting a new one",
+				"[crash] plugin process ended (exit status 3); starting a new one",
 				"[hang] plugin process ended (killed by the host after a call did not answer in time); starting a new one",
 			} {
 				if !strings.Contains(log, want) {

@@ -39,21 +39,33 @@ func pluginErr(ctx context.Context, err error, p *host.Plugin) error {
 			// may only have queued behind the stuck call.
 			return fmt.Errorf("plugin %s: %w: stopped after another fold's timeout: %w", p.Name, errPluginDied, err)
 		}
-		return fmt.Errorf("plugin %s did not answer within the fold's timeout (cv.timeout); it was stopped and will be started again: %w", p.Name, err)
+		waitExit(p)
+		return withStderr(fmt.Errorf("plugin %s did not answer within the fold's timeout (cv.timeout); it was stopped and will be started again: %w", p.Name, err), p)
 	}
 	if status.Code(err) == codes.Unavailable {
-		for deadline := time.Now().Add(2 * time.Second); !p.Exited() && time.Now().Before(deadline); {
-			time.Sleep(20 * time.Millisecond)
-		}
+		waitExit(p)
 	}
 	if !p.Exited() {
 		return err
 	}
+	return withStderr(fmt.Errorf("plugin %s: %w (%s): %w", p.Name, errPluginDied, p.ExitReason(), err), p)
+}
+
+// waitExit waits up to 2 s for p's process to be seen ended, so that its
+// last stderr lines have been read.
+func waitExit(p *host.Plugin) {
+	for deadline := time.Now().Add(2 * time.Second); !p.Exited() && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// withStderr adds the last lines p's process wrote to stderr to err.
+func withStderr(err error, p *host.Plugin) error {
 	stderr := strings.TrimSpace(p.Stderr())
 	if stderr == "" {
-		return fmt.Errorf("plugin %s: %w: %w", p.Name, errPluginDied, err)
+		return err
 	}
-	return fmt.Errorf("plugin %s: %w: %w\nplugin stderr:\n%s", p.Name, errPluginDied, err, stderr)
+	return fmt.Errorf("%w\nplugin stderr:\n%s", err, stderr)
 }
 
 // fold runs one fold of one cell.

@@ -306,7 +306,7 @@ func (h *Host) Get(ctx context.Context, name string) (*Plugin, error) {
 	r := h.running[name]
 	if r != nil && r.done.Load() && r.p != nil && r.p.Exited() {
 		r.p.Stop()
-		fmt.Fprintf(h.log, "[%s] plugin process ended (%s); starting a new one\n", name, r.p.exitReason())
+		fmt.Fprintf(h.log, "[%s] plugin process ended (%s); starting a new one\n", name, r.p.ExitReason())
 		r = nil
 	}
 	if r == nil {
@@ -547,8 +547,10 @@ func (h *Host) Close() {
 	wg.Wait()
 }
 
-// exitReason describes how the plugin's process ended, for the run log.
-func (p *Plugin) exitReason() string {
+// ExitReason describes how the plugin's process ended ("exit status 3",
+// "signal: killed", killed by the host after a timeout); call it once
+// Exited is true.
+func (p *Plugin) ExitReason() string {
 	switch {
 	case p.killed.Load():
 		return "killed by the host after a call did not answer in time"

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"sync"
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
@@ -155,7 +156,22 @@ func Serve(opts ...ServeOption) {
 		HandshakeConfig:  Handshake,
 		VersionedPlugins: map[int]plugin.PluginSet{ProtocolVersion: set},
 		GRPCServer: func(opts []grpc.ServerOption) *grpc.Server {
-			return grpc.NewServer(append(opts, GRPCServerOptions()...)...)
+			opts = append(opts, GRPCServerOptions()...)
+			if c.test == nil {
+				// go-plugin sets os.Stderr to its pipe before it serves
+				// the first call: from then on, write to fd 2 directly.
+				var once sync.Once
+				opts = append(opts,
+					grpc.ChainUnaryInterceptor(func(ctx context.Context, req any, _ *grpc.UnaryServerInfo, h grpc.UnaryHandler) (any, error) {
+						once.Do(directStderr)
+						return h(ctx, req)
+					}),
+					grpc.ChainStreamInterceptor(func(srv any, ss grpc.ServerStream, _ *grpc.StreamServerInfo, h grpc.StreamHandler) error {
+						once.Do(directStderr)
+						return h(srv, ss)
+					}))
+			}
+			return grpc.NewServer(opts...)
 		},
 		Test: c.test,
 		// go-plugin logs every connection at debug and trace level to

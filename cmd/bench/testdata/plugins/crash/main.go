@@ -1,11 +1,15 @@
 // Command crash is a learner plugin for tests: with crash = true (the
 // default) it panics during Fit, as a buggy third-party plugin would, the
-// panic going to its stderr; with crash = false it is a small working
-// learner, so a test can show that a crash costs only the cells it hit.
+// panic going to its stderr, or, with exit = N > 0, writes a line to
+// os.Stderr and exits with status N at once; with crash = false it is a
+// small working learner, so a test can show that a crash costs only the
+// cells it hit.
 package main
 
 import (
 	"context"
+	"fmt"
+	"os"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -18,12 +22,19 @@ func (learner) Info() sdk.LearnerInfo {
 	return sdk.LearnerInfo{
 		Name: "crash", Version: "0.0.2",
 		Capabilities: sdk.Capabilities{Binary: true, Multiclass: true, Scores: true},
-		Params:       []sdk.ParamSpec{{Name: "crash", Type: sdk.BoolParam, Default: sdk.Bool(true)}},
+		Params: []sdk.ParamSpec{
+			{Name: "crash", Type: sdk.BoolParam, Default: sdk.Bool(true)},
+			{Name: "exit", Type: sdk.IntegerParam, Default: sdk.Number(0), Min: sdk.Bound(0), Max: sdk.Bound(125)},
+		},
 	}
 }
 
 func (learner) Fit(_ context.Context, in sdk.FitInput, p sdk.Params) (sdk.Model, error) {
 	if p.Bool("crash") {
+		if code := p.Int("exit"); code > 0 {
+			fmt.Fprintf(os.Stderr, "crash: exiting with status %d in Fit\n", code)
+			os.Exit(code)
+		}
 		panic("crash: simulated segmentation fault in Fit")
 	}
 	return fitDirection(in), nil
