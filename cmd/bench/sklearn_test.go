@@ -288,11 +288,17 @@ func TestReadmePythonCentroid(t *testing.T) {
 	if !ok || !ok2 {
 		t.Fatal("the README's Python section has no python code block")
 	}
+	// As the README says: the block saved as an executable
+	// bench-plugin-NAME in the plugins directory, the kit copied beside it
+	// (linked here), and bench plugin check passing on it. Only the
+	// interpreter of the #! line is this machine's.
 	dir := t.TempDir()
 	repo, _ := filepath.Abs("../..")
-	src := filepath.Join(dir, "centroid.py")
-	launcher := "#!/bin/sh\nPYTHONPATH=" + filepath.Join(repo, "plugins", "sklearn") + " exec " + pythonPath + " " + src + "\n"
-	files := map[string]string{"centroid.py": code, "bench-plugin-pycentroid": launcher}
+	first, rest, _ := strings.Cut(code, "\n")
+	if first != "#!/usr/bin/python3" {
+		t.Fatalf("the README's Python block starts %q, want the #! line", first)
+	}
+	files := map[string]string{"bench-plugin-pycentroid": "#!" + pythonPath + "\n" + rest}
 	for _, p := range []string{"sklearn", "reducers"} {
 		files["bench-plugin-"+p] = readFile(t, filepath.Join(pluginsDir, "bench-plugin-"+p))
 	}
@@ -300,6 +306,12 @@ func TestReadmePythonCentroid(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o755); err != nil {
 			t.Fatal(err)
 		}
+	}
+	if err := os.Symlink(filepath.Join(repo, "plugins", "sklearn", "polyclass_plugin"), filepath.Join(dir, "polyclass_plugin")); err != nil {
+		t.Fatal(err)
+	}
+	if stdout, stderr, err := runBench(t, "plugin", "check", filepath.Join(dir, "bench-plugin-pycentroid")); err != nil {
+		t.Fatalf("bench plugin check on the README's Python plugin: %v\n%s%s", err, stdout, stderr)
 	}
 	file := writeExperiment(t, `experiment "centroid" { seed = 0 }
 `+datasets("iris", "wine")+`

@@ -2,7 +2,9 @@
 
 import dataclasses
 import itertools
+import sys
 import threading
+import traceback
 
 import grpc
 import numpy as np
@@ -273,6 +275,7 @@ class LearnerService(pb_grpc.LearnerServiceServicer):
             except ParamError as e:
                 abort_param(context, e.name, f"problem {i}: {e}")
             except Exception as e:  # the learner's own failure fails this call only
+                traceback.print_exc(file=sys.stderr)  # to the run log: where it failed
                 context.abort(grpc.StatusCode.INTERNAL, f"fit: problem {i}: {type(e).__name__}: {e}")
         resp = pb.FitResponse()
         with self._lock:
@@ -300,6 +303,7 @@ class LearnerService(pb_grpc.LearnerServiceServicer):
             try:
                 s, p = m.predict(sub, want)
             except Exception as e:
+                traceback.print_exc(file=sys.stderr)
                 context.abort(grpc.StatusCode.INTERNAL, f"predict with model {h}: {type(e).__name__}: {e}")
             s = np.asarray(s, dtype=np.float64).reshape(rows.size, -1)
             if s.shape[1] != m.outputs:
