@@ -316,6 +316,12 @@ func (h *Host) Get(ctx context.Context, name string) (*Plugin, error) {
 	impl, local := h.local[name]
 	h.mu.Unlock()
 	if !ok {
+		if h.dir != "" {
+			path := filepath.Join(h.dir, BinaryPrefix+name)
+			if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 == 0 {
+				return nil, fmt.Errorf("%w: %s is not executable (chmod +x %s)", ErrNotFound, path, path)
+			}
+		}
 		names := make([]string, len(bins))
 		for i, b := range bins {
 			names[i] = b.Name
@@ -526,7 +532,32 @@ func (p *Plugin) probe(ctx context.Context, lc *LearnerClient, rc *ReducerClient
 	if p.Learner == nil && p.Reducer == nil {
 		return errors.New("serves neither a learner nor a reducer")
 	}
-	return nil
+	var errs []error
+	if p.LearnerInfo != nil {
+		errs = append(errs, badDefaults("learner "+p.LearnerInfo.Name, p.LearnerInfo.Params))
+	}
+	if p.ReducerInfo != nil {
+		for _, sc := range p.ReducerInfo.Schemes {
+			errs = append(errs, badDefaults("scheme "+sc.Name, sc.Params))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// badDefaults reports the parameters of what whose default fails their
+// own schema (a plugin's bug, which bench plugin check also reports): the
+// plugin would be handed a value it declares invalid whenever the
+// experiment leaves the parameter out.
+func badDefaults(what string, specs []sdk.ParamSpec) error {
+	var errs []error
+	for _, s := range specs {
+		if !s.Default.IsNull() {
+			if err := s.Check(s.Default); err != nil {
+				errs = append(errs, fmt.Errorf("%s: the default of parameter %s fails its own schema: %w", what, s.Name, err))
+			}
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // Close stops every plugin the host started, all at once, so that it

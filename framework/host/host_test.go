@@ -95,6 +95,12 @@ func TestStartDispenseAndStop(t *testing.T) {
 	if _, err := h.Get(context.Background(), "svm"); !errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), "found: reducers") {
 		t.Fatalf("unknown plugin: %v", err)
 	}
+	// A plugin file that is not executable is named as such.
+	noexec := filepath.Join(dir, "bench-plugin-noexec")
+	copyFile(t, reducers, noexec, 0o644)
+	if _, err := h.Get(context.Background(), "noexec"); !errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), noexec+" is not executable (chmod +x ") {
+		t.Fatalf("plugin without x bit: %v", err)
+	}
 	h.Close()
 	if !p.Exited() {
 		t.Fatal("Close must stop the plugin process")

@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -139,5 +140,34 @@ func TestProcessCallsAreCounted(t *testing.T) {
 	calls := h.Calls()
 	if len(calls) != 1 || calls[0].Method != "ReducerService/Info" || calls[0].Calls != 1 || calls[0].SentMessages != 1 || calls[0].Received == 0 {
 		t.Fatalf("calls %+v, want the one ReducerService/Info after the start", calls)
+	}
+}
+
+// badDefaultLearner declares a number parameter whose default is a string.
+type badDefaultLearner struct{ meanLearner }
+
+func (badDefaultLearner) Info() sdk.LearnerInfo {
+	i := meanLearner{}.Info()
+	i.Name = "bad"
+	i.Params = []sdk.ParamSpec{
+		{Name: "shift", Type: sdk.NumberParam, Default: sdk.String("zero")},
+		{Name: "ok", Type: sdk.NumberParam, Default: sdk.Number(1)},
+	}
+	return i
+}
+
+// TestBadDefaultFailsStart: a plugin whose parameter default fails its own
+// schema does not start (its learner would silently get a value it
+// declares invalid), and the error names the parameter.
+func TestBadDefaultFailsStart(t *testing.T) {
+	h := New("", nil)
+	h.Register("bad", InProcess{Learner: badDefaultLearner{}})
+	defer h.Close()
+	_, err := h.Get(context.Background(), "bad")
+	if err == nil || !strings.Contains(err.Error(), "learner bad: the default of parameter shift fails its own schema: shift must be a number, not string") {
+		t.Fatalf("error %v", err)
+	}
+	if strings.Contains(err.Error(), "parameter ok") {
+		t.Errorf("a valid default is reported: %v", err)
 	}
 }
