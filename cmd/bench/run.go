@@ -456,6 +456,14 @@ func writeCodes(w io.Writer, codes []engine.CodeInfo) {
 	}
 }
 
+// described returns ": description", or "" for no description.
+func described(description string) string {
+	if description == "" {
+		return ""
+	}
+	return ": " + description
+}
+
 func listPlugins(ctx context.Context, h *host.Host, w io.Writer) error {
 	bins, err := h.Binaries()
 	if err != nil {
@@ -471,7 +479,11 @@ func listPlugins(ctx context.Context, h *host.Host, w io.Writer) error {
 		if err != nil {
 			// A plugin that cannot start (a Python plugin without its
 			// packages, a broken binary) is not listed; the reason is.
-			unavailable = append(unavailable, fmt.Sprintf("%s (%s): %v", b.Name, b.Path, err))
+			u := err.Error()
+			if !strings.Contains(u, b.Path) { // the host's errors name the plugin and path
+				u = fmt.Sprintf("%s (%s): %s", b.Name, b.Path, u)
+			}
+			unavailable = append(unavailable, u)
 			continue
 		}
 		fmt.Fprintf(w, "%s %s\n  path: %s\n  sha256: %s\n", p.Name, p.Version(), p.Path, p.SHA256)
@@ -487,13 +499,13 @@ func listPlugins(ctx context.Context, h *host.Host, w io.Writer) error {
 					caps = append(caps, x.name)
 				}
 			}
-			fmt.Fprintf(w, "  learner: %s\n  capabilities: %s\n", li.Description, strings.Join(caps, ", "))
+			fmt.Fprintf(w, "  learner%s\n  capabilities: %s\n", described(li.Description), strings.Join(caps, ", "))
 			writeParams(w, "  ", li.Params)
 		}
 		if ri := p.ReducerInfo; ri != nil {
-			fmt.Fprintf(w, "  reducer: %s\n", ri.Description)
+			fmt.Fprintf(w, "  reducer%s\n", described(ri.Description))
 			for _, s := range ri.Schemes {
-				fmt.Fprintf(w, "  scheme %s: %s\n", s.Name, s.Description)
+				fmt.Fprintf(w, "  scheme %s%s\n", s.Name, described(s.Description))
 				writeParams(w, "    ", s.Params)
 			}
 		}

@@ -266,7 +266,7 @@ func TestSklearnPluginWithoutPackages(t *testing.T) {
 		t.Fatalf("bench plugins: %v", err)
 	}
 	got := stdout.String()
-	if !strings.Contains(got, "not available (cannot start):\n  sklearn (") || !strings.Contains(got, want) || strings.Contains(got, "capabilities:") {
+	if !strings.Contains(got, "not available (cannot start):\n  plugin sklearn (") || !strings.Contains(got, want) || strings.Contains(got, "capabilities:") {
 		t.Errorf("bench plugins:\n%s", got)
 	}
 }

@@ -77,7 +77,11 @@ func checkInfoRPC(ctx context.Context, s *session) (string, error) {
 			kinds = append(kinds, k.name)
 		}
 	}
-	return fmt.Sprintf("%s %s: %s; %d parameters", info.Name, info.Version, strings.Join(kinds, ", "), len(info.Params)), nil
+	params := "parameters"
+	if len(info.Params) == 1 {
+		params = "parameter"
+	}
+	return fmt.Sprintf("%s %s: %s; %d %s", info.Name, info.Version, strings.Join(kinds, ", "), len(info.Params), params), nil
 }
 
 // upload sends m unless the plugin holds it.
