@@ -9,9 +9,22 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
+// TieTolerance is the difference below which two scores tie, relative to
+// the larger magnitude (absolute below 1): the mean of the same fold scores
+// summed in another order can differ in its last bits (0.86 and
+// 0.8600000000000001), which must not decide a rank or a sign.
+const TieTolerance = 1e-12
+
+// Tied reports whether scores a and b tie: |a − b| ≤ TieTolerance ·
+// max(1, |a|, |b|).
+func Tied(a, b float64) bool {
+	return math.Abs(a-b) <= TieTolerance*math.Max(1, math.Max(math.Abs(a), math.Abs(b)))
+}
+
 // Ranks ranks the scores of several methods on one data set, 1 being the
 // best (the highest score when higherIsBetter, the lowest otherwise); tied
-// scores share the average of their ranks. It reuses dst when it has room.
+// scores (Tied with the best of their group, in sorted order) share the
+// average of their ranks. It reuses dst when it has room.
 func Ranks(dst, scores []float64, higherIsBetter bool) []float64 {
 	n := len(scores)
 	if cap(dst) < n {
@@ -31,7 +44,7 @@ func Ranks(dst, scores []float64, higherIsBetter bool) []float64 {
 	slices.SortStableFunc(idx, better)
 	for lo := 0; lo < n; {
 		hi := lo + 1
-		for hi < n && scores[idx[hi]] == scores[idx[lo]] {
+		for hi < n && Tied(scores[idx[hi]], scores[idx[lo]]) {
 			hi++
 		}
 		r := float64(lo+1+hi) / 2

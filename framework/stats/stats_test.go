@@ -130,6 +130,9 @@ func TestFriedmanScipy(t *testing.T) {
 }
 
 func TestRanks(t *testing.T) {
+	// A sum rounded at run time (Go adds constants exactly): 0.1 + 0.2 is
+	// 0.30000000000000004.
+	tenth, fifth := 0.1, 0.2
 	for _, tc := range []struct {
 		name   string
 		x      []float64
@@ -139,6 +142,10 @@ func TestRanks(t *testing.T) {
 		{"higher better", []float64{0.9, 0.22, 0.34, 0.64, 0.64}, true, []float64{1, 5, 4, 2.5, 2.5}},
 		{"lower better", []float64{0.9, 0.22, 0.34, 0.64, 0.64}, false, []float64{5, 1, 2, 3.5, 3.5}},
 		{"all tied", []float64{1, 1, 1}, true, []float64{2, 2, 2}},
+		// 0.1 + 0.2 and 0.3: the same score but for rounding; a real
+		// difference of 1e-9 still ranks.
+		{"tied up to rounding", []float64{tenth + fifth, 0.3, 0.3 + 1e-9, 0.29}, true, []float64{2.5, 2.5, 1, 4}},
+		{"tied up to rounding, large", []float64{1e6, 1e6 * (1 + 1e-13), 1e6 * (1 + 1e-11)}, false, []float64{1.5, 1.5, 3}},
 	} {
 		got := Ranks(nil, tc.x, tc.higher)
 		for i := range got {
@@ -147,6 +154,24 @@ func TestRanks(t *testing.T) {
 				break
 			}
 		}
+	}
+}
+
+// TestWilcoxonZeroUpToRounding: a pair whose difference is rounding only
+// counts as a zero difference, as the same pair exactly equal does.
+func TestWilcoxonZeroUpToRounding(t *testing.T) {
+	tenth, fifth := 0.1, 0.2
+	a := []float64{0.9, 0.8, 0.7, tenth + fifth, 0.5, 0.61}
+	b := []float64{0.85, 0.82, 0.6, 0.3, 0.45, 0.6}
+	if a[3] == b[3] {
+		t.Fatal("0.1 + 0.2 == 0.3: the test needs a rounding difference")
+	}
+	exact := append([]float64(nil), a...)
+	exact[3] = 0.3
+	got, err := Wilcoxon(a, b)
+	want, err2 := Wilcoxon(exact, b)
+	if err != nil || err2 != nil || got != want {
+		t.Fatalf("Wilcoxon with a rounding difference %+v (%v), with an exact zero %+v (%v)", got, err, want, err2)
 	}
 }
 

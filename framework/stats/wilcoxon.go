@@ -23,7 +23,8 @@ type WilcoxonResult struct {
 }
 
 // Wilcoxon runs the Wilcoxon signed-ranks test on the paired scores a and b
-// (e.g. two learners on N data sets). Zero differences are handled as in
+// (e.g. two learners on N data sets). Zero differences (pairs Tied) are
+// handled as in
 // Demšar (2006, section 3.1.3): their ranks are split evenly between R+ and
 // R−, and if their number is odd one of them is dropped first. Tied absolute
 // differences share the average rank.
@@ -46,7 +47,7 @@ func Wilcoxon(a, b []float64) (WilcoxonResult, error) {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return WilcoxonResult{}, fmt.Errorf("wilcoxon: score pair %d (%v, %v) is not finite", i, a[i], b[i])
 		}
-		if v == 0 {
+		if Tied(a[i], b[i]) { // a zero difference, up to rounding
 			zeros++
 			if zeros%2 == 1 {
 				continue // added back in pairs below
