@@ -123,9 +123,19 @@ func acrossLines(c *Comparison, a *Across, f flavor) []string {
 		first, second := f.esc(c.Rows[a.Rows[0]].Label), f.esc(c.Rows[a.Rows[1]].Label)
 		line := fmt.Sprintf("Wilcoxon signed-ranks, %s vs %s: %s = %s, %s = %s, T = %s, p %s (%s).",
 			first, second, f.rplus, fixed(w.RPlus, 1), f.rminus, fixed(w.RMinus, 1), fixed(w.T, 1), pval(w.P), how)
-		if minP := stats.WilcoxonMinP(len(a.Datasets)); minP >= c.Alpha {
-			line += fmt.Sprintf(" With %d datasets this test cannot be significant at %s = %s: even the most extreme outcome has exact p = %s.",
-				len(a.Datasets), f.alpha, fixed(c.Alpha, 2), fixed(minP, 4))
+		// A dropped zero difference leaves fewer ranked differences than
+		// datasets: the bound is that of the differences ranked.
+		if minP := stats.WilcoxonMinP(w.N); minP >= c.Alpha {
+			ranked := ""
+			if w.N != len(a.Datasets) {
+				ranked = fmt.Sprintf(" (%d differences ranked)", w.N)
+			}
+			line += fmt.Sprintf(" With %d datasets%s this test cannot be significant at %s = %s: even the most extreme outcome has exact p = %s",
+				len(a.Datasets), ranked, f.alpha, fixed(c.Alpha, 2), fixed(minP, 4))
+			if !w.Exact && w.P < minP {
+				line += ", which the normal approximation's p understates"
+			}
+			line += "."
 		}
 		out = append(out, line)
 	}
@@ -145,7 +155,7 @@ func nemenyiLine(c *Comparison, a *Across, f flavor) string {
 	for i, r := range order {
 		for _, s := range order[i+1:] {
 			if ranks[s]-ranks[r] >= a.CD {
-				pairs = append(pairs, fmt.Sprintf("%s (%s) > %s (%s)", f.esc(c.Rows[a.Rows[r]].Label), fixed(ranks[r], 2),
+				pairs = append(pairs, fmt.Sprintf("%s (%s) better than %s (%s)", f.esc(c.Rows[a.Rows[r]].Label), fixed(ranks[r], 2),
 					f.esc(c.Rows[a.Rows[s]].Label), fixed(ranks[s], 2)))
 			}
 		}
@@ -186,7 +196,7 @@ func controlLine(c *Comparison, a *Across, f flavor) string {
 		f.esc(c.Rows[c.Baseline].Label), fixed(ranks[ctl.Control], 2), f.zdef, f.alpha, fixed(c.Alpha, 2), strings.Join(parts, "; "),
 		fixed(ctl.CD, 3), bdText)
 	if !(a.Friedman.PFF < c.Alpha) {
-		line += fmt.Sprintf(" The Friedman test does not reject equal ranks at %s = %s, so these post-hoc results do not establish differences.",
+		line += fmt.Sprintf(" The Iman–Davenport test does not reject equal ranks at %s = %s, so these post-hoc results do not establish differences.",
 			f.alpha, fixed(c.Alpha, 2))
 	}
 	return line

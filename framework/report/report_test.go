@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"fmt"
 	"encoding/csv"
 	"encoding/json"
 	"flag"
@@ -718,8 +719,19 @@ func TestAcrossCaveats(t *testing.T) {
 			friedman: true,
 			wilcoxon: true,
 			md: []string{"Friedman χ²_F = 3.000 (df 1, p = 0.0833), Iman–Davenport F_F undefined (every dataset ranks the rows alike)",
-				"Wilcoxon signed-ranks, a ova vs b ova: R+ = 0.0, R− = 6.0, T = 0.0, p = 0.0833 (normal approximation, z = -1.732). With 3 datasets this test cannot be significant at α = 0.05: even the most extreme outcome has exact p = 0.2500."},
+				"Wilcoxon signed-ranks, a ova vs b ova: R+ = 0.0, R− = 6.0, T = 0.0, p = 0.0833 (normal approximation, z = -1.732). With 3 datasets this test cannot be significant at α = 0.05: even the most extreme outcome has exact p = 0.2500, which the normal approximation's p understates."},
 			notMD: []string{"∞"},
+		},
+		{
+			// a and b tie on d2: that zero difference is dropped (an odd
+			// one), leaving 2 ranked differences, whose smallest exact p is
+			// 0.5, not that of 3 datasets (0.25).
+			name:     "a zero difference dropped",
+			cells:    []cell{{"a", "d1", lo}, {"b", "d1", hi}, {"a", "d2", lo}, {"b", "d2", lo}, {"a", "d3", lo}, {"b", "d3", hi}},
+			rows:     []string{"a ova", "b ova"},
+			friedman: true,
+			wilcoxon: true,
+			md: []string{"With 3 datasets (2 differences ranked) this test cannot be significant at α = 0.05: even the most extreme outcome has exact p = 0.5000, which the normal approximation's p understates."},
 		},
 		{
 			// c failed on d2 and is missing on d3: left out; a and b are
@@ -996,5 +1008,49 @@ func TestSoftmaxFootnote(t *testing.T) {
 	}
 	if n := strings.Count(js.String(), `"softmax_scores": true`); n != 2 {
 		t.Errorf("json: %d entries flagged, want 2 (log_loss and brier of svm ova)", n)
+	}
+}
+
+// TestNemenyiPairsAndCaveat: a pair of rows whose average ranks differ by
+// at least the Nemenyi CD reads "better than"; post-hoc results against a
+// baseline carry the caveat of the omnibus test the code checks, the
+// Iman–Davenport F_F (here it rejects, so no caveat; with the rows' ranks
+// mixed it does not, and the caveat names it).
+func TestNemenyiPairsAndCaveat(t *testing.T) {
+	lo, mid, hi := []float64{0.70, 0.72, 0.74}, []float64{0.75, 0.77, 0.76}, []float64{0.80, 0.83, 0.81}
+	var ordered, mixed []*engine.CellResult
+	for i := range 6 {
+		d := fmt.Sprintf("d%d", i+1)
+		ordered = append(ordered, mkCell(d, "a", "", "ova", 90, 10, withErr(hi)), mkCell(d, "b", "", "ova", 90, 10, withErr(mid)),
+			mkCell(d, "c", "", "ova", 90, 10, withErr(lo)))
+		// a, b and c take turns: equal average ranks.
+		v := [][]float64{lo, mid, hi}
+		mixed = append(mixed, mkCell(d, "a", "", "ova", 90, 10, withErr(v[i%3])), mkCell(d, "b", "", "ova", 90, 10, withErr(v[(i+1)%3])),
+			mkCell(d, "c", "", "ova", 90, 10, withErr(v[(i+2)%3])))
+	}
+	for _, tc := range []struct {
+		name      string
+		cells     []*engine.CellResult
+		want, not []string
+	}{
+		{"ordered", ordered, []string{"Nemenyi, rank difference at least CD: a ova (1.00) better than c ova (3.00)."}, []string{"does not reject"}},
+		{"mixed", mixed, []string{"Nemenyi: no two rows differ by at least CD.",
+			"The Iman–Davenport test does not reject equal ranks at α = 0.05, so these post-hoc results do not establish differences."}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tables := BuildTables(Spec{Experiment: "x", Metrics: []string{"accuracy"}, Baseline: "b", Alpha: 0.05}, tc.cells)
+			var md bytes.Buffer
+			WriteMarkdown(&md, tables, tc.cells)
+			for _, w := range tc.want {
+				if !strings.Contains(md.String(), w) {
+					t.Errorf("markdown lacks %q:\n%s", w, md.String())
+				}
+			}
+			for _, w := range tc.not {
+				if strings.Contains(md.String(), w) {
+					t.Errorf("markdown has %q:\n%s", w, md.String())
+				}
+			}
+		})
 	}
 }

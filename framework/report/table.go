@@ -15,14 +15,14 @@ import (
 // Row is one row of a comparison table: a cell's coordinates without the
 // dataset.
 type Row struct {
-	Encoder   string
-	Learner   string
-	Params    string
-	Reduction string
+	Encoder   string `json:"encoder"`
+	Learner   string `json:"learner"`
+	Params    string `json:"params"`
+	Reduction string `json:"reduction"`
 	// Label is the row's name: learner, params and reduction (preceded by
 	// the encoder when the run has several), joined by single spaces,
 	// empty parts left out, e.g. "logreg C=1 ova".
-	Label string
+	Label string `json:"label"`
 }
 
 // Entry is one table cell: a row on a dataset.
@@ -69,9 +69,9 @@ type foldScore struct {
 // WTL counts a row's wins, ties and losses against the baseline over the
 // datasets where the test ran.
 type WTL struct {
-	Win  int
-	Tie  int
-	Loss int
+	Win  int `json:"win"`
+	Tie  int `json:"tie"`
+	Loss int `json:"loss"`
 }
 
 // Across holds the tests across datasets of one metric (Demšar 2006), run
