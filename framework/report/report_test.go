@@ -2,10 +2,10 @@ package report
 
 import (
 	"bytes"
-	"fmt"
 	"encoding/csv"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"math"
 	"os"
 	"os/exec"
@@ -731,7 +731,7 @@ func TestAcrossCaveats(t *testing.T) {
 			rows:     []string{"a ova", "b ova"},
 			friedman: true,
 			wilcoxon: true,
-			md: []string{"With 3 datasets (2 differences ranked) this test cannot be significant at α = 0.05: even the most extreme outcome has exact p = 0.5000, which the normal approximation's p understates."},
+			md:       []string{"With 3 datasets (2 differences ranked) this test cannot be significant at α = 0.05: even the most extreme outcome has exact p = 0.5000, which the normal approximation's p understates."},
 		},
 		{
 			// c failed on d2 and is missing on d3: left out; a and b are
