@@ -96,7 +96,7 @@ func labels(c *Comparison, rows []int, f flavor) []string {
 func acrossLines(c *Comparison, a *Across, f flavor) []string {
 	var out []string
 	if len(a.LeftOut) > 0 {
-		out = append(out, fmt.Sprintf("Tests across datasets use the %d rows with a value on every dataset; left out (missing or failed on some dataset): %s.",
+		out = append(out, fmt.Sprintf("The average ranks and the tests across datasets use the %d rows with a value on every dataset; left out (missing or failed on some dataset, no average rank): %s.",
 			len(a.Rows), strings.Join(labels(c, a.LeftOut, f), ", ")))
 	}
 	if a.NoTest != "" && len(a.Datasets) > 1 {

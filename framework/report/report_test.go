@@ -743,7 +743,7 @@ func TestAcrossCaveats(t *testing.T) {
 			leftOut:  []string{"c ova"},
 			friedman: true,
 			wilcoxon: true,
-			md: []string{"Tests across datasets use the 2 rows with a value on every dataset; left out (missing or failed on some dataset): c ova.",
+			md: []string{"The average ranks and the tests across datasets use the 2 rows with a value on every dataset; left out (missing or failed on some dataset, no average rank): c ova.",
 				"Across 3 datasets: Friedman χ²_F = 0.333 (df 1, p = 0.5637), Iman–Davenport F_F = 0.250 (df 1, 2, p = 0.6667)"},
 		},
 		{
@@ -1052,5 +1052,33 @@ func TestNemenyiPairsAndCaveat(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestAvgRankOfIncompleteRows: a row run on one dataset only, where it is
+// best, would have the best average rank (1.00) over its one dataset; the
+// average ranks are those of the complete rows among themselves, and the
+// incomplete row has none.
+func TestAvgRankOfIncompleteRows(t *testing.T) {
+	lo, mid, hi := []float64{0.70, 0.72, 0.74}, []float64{0.75, 0.77, 0.76}, []float64{0.80, 0.83, 0.81}
+	cells := []*engine.CellResult{
+		mkCell("d1", "a", "", "ova", 90, 10, withErr(mid)), mkCell("d1", "b", "", "ova", 90, 10, withErr(lo)),
+		mkCell("d1", "only", "", "ova", 90, 10, withErr(hi)),
+		mkCell("d2", "a", "", "ova", 90, 10, withErr(lo)), mkCell("d2", "b", "", "ova", 90, 10, withErr(mid)),
+		mkCell("d3", "a", "", "ova", 90, 10, withErr(mid)), mkCell("d3", "b", "", "ova", 90, 10, withErr(lo)),
+	}
+	c := BuildTables(Spec{Experiment: "x", Metrics: []string{"accuracy"}}, cells).Metrics[0]
+	got := map[string]float64{}
+	for r, row := range c.Rows {
+		got[row.Label] = c.AvgRank[r]
+	}
+	if got["a ova"] != 4.0/3 || got["b ova"] != 5.0/3 || !math.IsNaN(got["only ova"]) {
+		t.Errorf("average ranks %v, want a 4/3, b 5/3, only none", got)
+	}
+	// The best entry of d1 is still the incomplete row's, in bold.
+	for r, row := range c.Rows {
+		if e := c.Entries[r][0]; e.Best != (row.Label == "only ova") {
+			t.Errorf("d1, %s: best %v", row.Label, e.Best)
+		}
 	}
 }

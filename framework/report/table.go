@@ -112,8 +112,10 @@ type Comparison struct {
 	Rows           []Row
 	// Entries[r][d] is row r on dataset d.
 	Entries [][]Entry
-	// AvgRank[r] is the mean of row r's ranks over the datasets where it
-	// has a value (NaN when it has none).
+	// AvgRank[r] is the mean of row r's ranks over the datasets where some
+	// row has a value, when every row has a value on each of them; else a
+	// complete row's mean rank among the complete rows (the tests' ranks)
+	// and NaN for the others (see Across.LeftOut).
 	AvgRank []float64
 	// Baseline is the index of the baseline row, −1 without one.
 	Baseline int
@@ -481,6 +483,7 @@ func (c *Comparison) across() {
 			scores[i][j] = c.Entries[r][d].Mean
 		}
 	}
+	c.completeRanks(a, scores)
 	N, k := len(used), len(a.Rows)
 	switch {
 	case k < 2:
@@ -502,6 +505,31 @@ func (c *Comparison) across() {
 		} else {
 			a.Wilcoxon = &w
 		}
+	}
+}
+
+// completeRanks sets the average ranks when some rows are left out of the
+// tests across datasets: ranks averaged over different datasets and
+// competitors cannot be compared (a row run on one dataset only could
+// rank first), so the complete rows get their average rank among
+// themselves, the ranks the tests use, and the rows left out none.
+func (c *Comparison) completeRanks(a *Across, scores [][]float64) {
+	if len(a.LeftOut) == 0 {
+		return
+	}
+	for _, r := range a.LeftOut {
+		c.AvgRank[r] = math.NaN()
+	}
+	if len(a.Rows) == 0 || len(scores) == 0 {
+		return
+	}
+	avg, err := stats.AverageRanks(scores, c.HigherIsBetter)
+	if err != nil {
+		c.Notes = append(c.Notes, err.Error())
+		return
+	}
+	for j, r := range a.Rows {
+		c.AvgRank[r] = avg[j]
 	}
 }
 
