@@ -141,7 +141,8 @@ func Begin(dir string, m *Manifest, digests []string, opt Options) (*Run, error)
 			}
 		}
 	} else if len(entries) > 0 {
-		found, readErr := ReadCells(cells, len(digests))
+		// Any index: a cell of a larger grid is renumbered by its digest.
+		found, readErr := ReadCells(cells, -1)
 		// readErr joins *CellError values, each naming its file.
 		var bad []error
 		if j, ok := readErr.(interface{ Unwrap() []error }); ok {
@@ -175,7 +176,12 @@ func Begin(dir string, m *Manifest, digests []string, opt Options) (*Run, error)
 				}
 				continue
 			case !ok:
-				if err := moveAside(path, "its inputs changed (digest differs)"); err != nil {
+				if err := moveAside(path, "its inputs changed (digest differs), or its block left the grid"); err != nil {
+					return nil, err
+				}
+				continue
+			case c.Failed():
+				if err := moveAside(path, failedAgain); err != nil {
 					return nil, err
 				}
 				continue
@@ -232,6 +238,10 @@ func Begin(dir string, m *Manifest, digests []string, opt Options) (*Run, error)
 	ok = true
 	return r, nil
 }
+
+// failedAgain is why a failed cell of an earlier run is moved aside: it
+// runs again, as a missing cell does (the cause may have been fixed).
+const failedAgain = "it failed in the earlier run: it runs again"
 
 // Kept returns the cells kept from an earlier run, by index (engine.Options
 // Done).

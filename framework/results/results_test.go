@@ -497,3 +497,56 @@ func TestInsideRefusesEscapes(t *testing.T) {
 		t.Errorf("plots: %s %v", p, err)
 	}
 }
+
+// TestResumeRetriesFailedCells: a cell that failed in the earlier run is
+// not kept: it runs again, as a missing one does, since its cause may have
+// been fixed (a resubmitted job must not fail on it forever).
+func TestResumeRetriesFailedCells(t *testing.T) {
+	dir := t.TempDir()
+	r := begin(t, dir, "exp", 2, Options{})
+	failed := cell(1)
+	failed.Error, failed.Folds = "dense matrix over --dense-budget", nil
+	finishCells(t, r, 0)
+	if err := r.CellFinished(failed); err != nil {
+		t.Fatal(err)
+	}
+	r.Finish(StatusComplete, 0)
+	var notes strings.Builder
+	r = begin(t, dir, "exp", 2, Options{Notes: &notes})
+	if kept := r.Kept(); len(kept) != 1 || kept[0] == nil {
+		t.Fatalf("kept %v, want cell 0 only", kept)
+	}
+	for _, want := range []string{"moved cells/0001-", "it failed in the earlier run: it runs again", "resuming: 1 of 2 cells kept from an earlier run, 1 to run"} {
+		if !strings.Contains(notes.String(), want) {
+			t.Errorf("notes lack %q:\n%s", want, notes.String())
+		}
+	}
+}
+
+// TestResumeRenumbersBeyondTheGrid: a block removed from the grid leaves
+// cells whose old index is past the new grid's end; they are found by
+// digest and renumbered, not dropped as out of range.
+func TestResumeRenumbersBeyondTheGrid(t *testing.T) {
+	dir := t.TempDir()
+	r := begin(t, dir, "exp", 3, Options{})
+	finishCells(t, r, 0, 1, 2)
+	r.Finish(StatusComplete, 0)
+	// Cell 1's block is removed and another comes first: old 2 is new 0.
+	var notes strings.Builder
+	r, err := Begin(dir, manifest("exp"), []string{digest(2), digest(0)}, Options{Notes: &notes, Now: clock()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept := r.Kept()
+	if len(kept) != 2 || kept[0] == nil || kept[0].Params != "C=3" || kept[1] == nil || kept[1].Params != "C=1" {
+		t.Fatalf("kept %+v", kept)
+	}
+	for _, want := range []string{"renumbered: cell 2 is now cell 0", "renumbered: cell 0 is now cell 1", "cells/0001-" + digest(1)[:16]} {
+		if !strings.Contains(notes.String(), want) {
+			t.Errorf("notes lack %q:\n%s", want, notes.String())
+		}
+	}
+	if strings.Contains(notes.String(), "out of range") {
+		t.Errorf("a cell was dropped as out of range:\n%s", notes.String())
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -136,7 +137,11 @@ func beginShard(dir string, m *Manifest, digests []string, opt Options, now func
 		case opt.Fresh:
 			err = s.moveAside(path, "--fresh")
 		case name != CellFileName(i, d):
-			err = s.moveAside(path, "its inputs changed (digest differs)")
+			// Another cell of the new grid, numbered by an earlier one, is
+			// copied under its new index first, whichever shard owns it.
+			if err = r.renumberElsewhere(cells, path, i, digests, own, s); err == nil {
+				err = s.moveAside(path, "its inputs changed (digest differs), or the grid renumbered it")
+			}
 		default:
 			c, rerr := ReadCell(path, len(digests))
 			switch {
@@ -149,6 +154,8 @@ func beginShard(dir string, m *Manifest, digests []string, opt Options, now func
 				err = s.moveAside(path, reason)
 			case c.Digest != d:
 				err = s.moveAside(path, "its inputs changed (digest differs)")
+			case c.Failed():
+				err = s.moveAside(path, failedAgain)
 			default:
 				r.kept[i] = c.CellResult
 			}
@@ -156,6 +163,9 @@ func beginShard(dir string, m *Manifest, digests []string, opt Options, now func
 		if err != nil {
 			return nil, err
 		}
+	}
+	if err := r.copyRenumbered(cells, entries, own, s); err != nil {
+		return nil, err
 	}
 	if len(r.kept) > 0 {
 		s.note("resuming shard %s: %d of its %d cells kept from an earlier run, %d to run", sh, len(r.kept), len(sh.Cells), len(sh.Cells)-len(r.kept))
@@ -298,6 +308,76 @@ func ShardCount(dir string) (int, error) {
 }
 
 // cellIndex returns the index a cell file's name starts with.
+// renumberElsewhere copies the finished cell file at path, at index from
+// that one of the shard's cells now has, to the index the new grid gives
+// its digest (when it has one and no file is there yet): a cell of the
+// earlier grid that the new one numbers otherwise, which would otherwise
+// be moved aside and computed again. The copy goes to the cell's owner
+// (this shard's cells are kept at once); its content is the same whoever
+// writes it.
+func (r *Run) renumberElsewhere(cells, path string, from int, digests []string, own map[int]string, s *setup) error {
+	c, err := ReadCell(path, -1)
+	if err != nil || c.Failed() {
+		return nil // moved aside by the caller
+	}
+	to := slices.Index(digests, c.Digest)
+	if to < 0 || to == from {
+		return nil
+	}
+	if _, err := os.Stat(filepath.Join(cells, CellFileName(to, c.Digest))); err == nil {
+		return nil
+	}
+	c.Index = to
+	if _, err := WriteCell(cells, c.CellResult, c.Digest); err != nil {
+		return err
+	}
+	s.note("renumbered: cell %d of an earlier grid is now cell %d (%s)", from, to, CellFileName(to, c.Digest))
+	if own[to] == c.Digest {
+		r.kept[to] = c.CellResult
+	}
+	return nil
+}
+
+// copyRenumbered keeps the shard's cells that an earlier grid numbered
+// otherwise (blocks were added or removed): a finished cell file of another
+// index whose digest is that of one of the shard's cells is copied under
+// the cell's index. The file itself is left alone: its index may be
+// another shard's, which decides about it.
+func (r *Run) copyRenumbered(cells string, entries []os.DirEntry, own map[int]string, s *setup) error {
+	// File names hold the digest's first 16 hex digits; the file's own
+	// digest decides.
+	need := map[string]int{} // name suffix "-DIGEST16.json" → the shard's cell index, for cells not kept
+	for i, d := range own {
+		if r.kept[i] == nil {
+			need[strings.TrimPrefix(CellFileName(0, d), "0000")] = i
+		}
+	}
+	for _, e := range entries {
+		name := e.Name()
+		from, isCell := cellIndex(name)
+		if !isCell || strings.HasPrefix(name, tmpPrefix) {
+			continue
+		}
+		suffix := name[strings.IndexByte(name, '-'):]
+		i, ok := need[suffix]
+		if !ok || from == i {
+			continue
+		}
+		c, err := ReadCell(filepath.Join(cells, name), -1)
+		if err != nil || c.Digest != own[i] || c.Failed() {
+			continue // another shard's to judge
+		}
+		c.Index = i
+		if _, err := WriteCell(cells, c.CellResult, c.Digest); err != nil {
+			return err
+		}
+		s.note("renumbered: cell %d of an earlier grid is now cell %d (%s)", from, i, CellFileName(i, c.Digest))
+		r.kept[i] = c.CellResult
+		delete(need, suffix)
+	}
+	return nil
+}
+
 func cellIndex(name string) (int, bool) {
 	name = strings.TrimPrefix(name, tmpPrefix)
 	digits, rest, ok := strings.Cut(name, "-")

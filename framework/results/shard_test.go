@@ -313,3 +313,50 @@ func TestMergeNeedsPredictions(t *testing.T) {
 		}
 	}
 }
+
+// TestShardRenumbersAndRetries: a shard resuming after the grid changed
+// keeps its cells that the earlier grid numbered otherwise (copying the
+// file under the new index, leaving the old one to its owner), and runs a
+// failed cell of its own again.
+func TestShardRenumbersAndRetries(t *testing.T) {
+	dir := t.TempDir()
+	r := begin(t, dir, "exp", 3, Options{})
+	failed := cell(2)
+	failed.Error, failed.Folds = "boom", nil
+	finishCells(t, r, 0, 1)
+	if err := r.CellFinished(failed); err != nil {
+		t.Fatal(err)
+	}
+	r.Finish(StatusComplete, 0)
+	// A new block comes first: old cells 0, 1, 2 are now 1, 2, 3. Shard 0
+	// of 2 owns the new cells 0 and 2 (old 1); shard 1 owns 1 and 3.
+	ds := []string{digest(7), digest(0), digest(1), digest(2)}
+	sh := &Shard{Index: 0, Count: 2, Cells: []ShardCell{{Index: 0, Name: "new", Digest: ds[0]}, {Index: 2, Name: cell(1).Key(), Digest: ds[2]}}}
+	var notes strings.Builder
+	r0, err := Begin(dir, manifest("exp"), ds, Options{Shard: sh, Notes: &notes, Now: clock()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if kept := r0.Kept(); len(kept) != 1 || kept[2] == nil || kept[2].Params != "C=2" || kept[2].Index != 2 {
+		t.Fatalf("shard 0 kept %+v, want old cell 1 as cell 2", kept)
+	}
+	cellsDir := filepath.Join(dir, CellsDir)
+	for _, name := range []string{CellFileName(2, digest(1)), CellFileName(1, digest(1))} {
+		if _, err := os.Stat(filepath.Join(cellsDir, name)); err != nil {
+			t.Errorf("%s: %v (the copy and the original must both be there)", name, err)
+		}
+	}
+	if !strings.Contains(notes.String(), "renumbered: cell 1 of an earlier grid is now cell 2") {
+		t.Errorf("notes:\n%s", notes.String())
+	}
+	r0.Finish(StatusInterrupted, 0)
+	// Shard 1 owns new cell 3, the failed old cell 2: it runs again.
+	sh1 := &Shard{Index: 1, Count: 2, Cells: []ShardCell{{Index: 1, Name: cell(0).Key(), Digest: ds[1]}, {Index: 3, Name: failed.Key(), Digest: ds[3]}}}
+	r1, err := Begin(dir, manifest("exp"), ds, Options{Shard: sh1, Now: clock()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if kept := r1.Kept(); len(kept) != 1 || kept[1] == nil || kept[3] != nil {
+		t.Fatalf("shard 1 kept %+v, want old cell 0 as cell 1 and not the failed cell", kept)
+	}
+}
