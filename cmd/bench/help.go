@@ -304,6 +304,9 @@ func globalUsage() string {
 
 // help prints the global usage, or the usage of the command args names.
 func help(args []string, stdout io.Writer) error {
+	if len(args) == 1 && isHelpFlag(args[0]) {
+		args = []string{"help"} // bench help --help
+	}
 	switch len(args) {
 	case 0:
 		fmt.Fprint(stdout, globalUsage())
@@ -318,6 +321,10 @@ func help(args []string, stdout io.Writer) error {
 	}
 	return usageError{"help takes at most one command"}
 }
+
+// isHelpFlag reports whether arg asks for help, as -h, -help and --help
+// do after any command.
+func isHelpFlag(arg string) bool { return arg == "-h" || arg == "-help" || arg == "--help" }
 
 // errHelp is returned by parseFlags when the command line asks for help.
 var errHelp = errors.New("help requested")

@@ -199,6 +199,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 	case "help", "-h", "--help":
 		return help(args[1:], stdout)
 	case "version", "--version":
+		if len(args) == 2 && isHelpFlag(args[1]) {
+			return help([]string{"version"}, stdout)
+		}
 		return version(args[1:], stdout)
 	}
 	c, ok := lookupCommand(cmd)
