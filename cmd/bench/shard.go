@@ -146,6 +146,9 @@ func writeMerge(out string, dirs []string, stdout, stderr io.Writer) error {
 			found++
 		}
 	}
+	for _, n := range res.Notes {
+		fmt.Fprintln(stderr, n)
+	}
 	fmt.Fprintf(stdout, "%s: %d of %d cells from %d of %d shards\n", m.Experiment, res.Cells, m.Cells, found, res.Shards)
 	for _, w := range res.Written {
 		fmt.Fprintf(stdout, "  %s\n", w)

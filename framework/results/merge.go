@@ -42,6 +42,9 @@ type Merged struct {
 	Cells          int
 	Missing        []MissingCell
 	MissingUnknown int
+	// Notes says what the merge did to files of OUT besides writing: cell
+	// files of another grid moved aside to superseded/TIME/, with why.
+	Notes []string
 }
 
 // Complete reports whether every cell of the grid was merged.
@@ -130,7 +133,7 @@ func Merge(out string, dirs []string) (*Merged, error) {
 	}
 	lock, err := lockDir(out)
 	if err != nil {
-		return nil, fmt.Errorf("merge: %w (are shards still running there?)", err)
+		return nil, fmt.Errorf("merge: %w (are shards still running there? bench merge OTHER %s writes the tables elsewhere meanwhile)", err, out)
 	}
 	defer unlockDir(lock)
 	if old, err := ReadManifest(out); err == nil && old.Experiment != ref.m.Experiment {
@@ -143,7 +146,12 @@ func Merge(out string, dirs []string) (*Merged, error) {
 			}
 		}
 	}
-	if err := placeCells(out, cells, runs); err != nil {
+	notes, err := placeCells(out, cells, runs)
+	if err != nil {
+		return nil, err
+	}
+	res.Notes = notes
+	if err := appendLog(out, notes); err != nil {
 		return nil, err
 	}
 
@@ -227,7 +235,7 @@ func findCells(dirs []string, owned map[int]ShardCell, total int) (map[int]*foun
 // found elsewhere; a cell file of out that is not one of them (another
 // grid's, left by an earlier run) is moved aside so that the directory
 // holds the merged run alone, and a later bench table renders it again.
-func placeCells(out string, cells map[int]*foundCell, runs []shardRun) error {
+func placeCells(out string, cells map[int]*foundCell, runs []shardRun) ([]string, error) {
 	dir := filepath.Join(out, CellsDir)
 	keep := map[string]bool{}
 	for i, c := range cells {
@@ -238,7 +246,7 @@ func placeCells(out string, cells map[int]*foundCell, runs []shardRun) error {
 			continue
 		}
 		if err := writeBytes(path, c.raw); err != nil {
-			return fmt.Errorf("merge: %w", err)
+			return nil, fmt.Errorf("merge: %w", err)
 		}
 	}
 	// The shards' manifests go along, so that out can be merged again.
@@ -254,12 +262,12 @@ func placeCells(out string, cells map[int]*foundCell, runs []shardRun) error {
 			err = writeBytes(to, b)
 		}
 		if err != nil {
-			return fmt.Errorf("merge: %w", err)
+			return nil, fmt.Errorf("merge: %w", err)
 		}
 	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return fmt.Errorf("merge: %w", err)
+		return nil, fmt.Errorf("merge: %w", err)
 	}
 	s := newSetup(out, time.Now, nil)
 	for _, e := range entries {
@@ -267,8 +275,27 @@ func placeCells(out string, cells map[int]*foundCell, runs []shardRun) error {
 			continue
 		}
 		if err := s.moveAside(filepath.Join(dir, e.Name()), "not a cell of the merged shards"); err != nil {
-			return fmt.Errorf("merge: %w", err)
+			return nil, fmt.Errorf("merge: %w", err)
 		}
+	}
+	return s.notes, nil
+}
+
+// appendLog adds the merge's notes to OUT's run log, under a heading.
+func appendLog(out string, notes []string) error {
+	if len(notes) == 0 {
+		return nil
+	}
+	f, err := os.OpenFile(filepath.Join(out, LogFile), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		return fmt.Errorf("merge: %w", err)
+	}
+	fmt.Fprintf(f, "=== %s: merge into %s\n", time.Now().UTC().Format(time.RFC3339), out)
+	for _, n := range notes {
+		fmt.Fprintln(f, n)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("merge: %w", err)
 	}
 	return nil
 }

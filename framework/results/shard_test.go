@@ -360,3 +360,28 @@ func TestShardRenumbersAndRetries(t *testing.T) {
 		t.Fatalf("shard 1 kept %+v, want old cell 0 as cell 1 and not the failed cell", kept)
 	}
 }
+
+// TestMergeSaysWhatItMovesAside: merging into a directory that holds a
+// cell of another grid moves it aside and says so, in the result's notes
+// (bench prints them) and in the directory's run log.
+func TestMergeSaysWhatItMovesAside(t *testing.T) {
+	out := singleRun(t, 3)
+	shards := t.TempDir()
+	r := begin(t, shards, "exp", 2, Options{Shard: shardOf(0, 1, 2)})
+	finishCells(t, r, 0, 1)
+	if _, err := r.Finish(StatusComplete, 0); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Merge(out, []string{shards})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "moved cells/" + CellFileName(2, digest(2)) + " aside"
+	if len(res.Notes) != 1 || !strings.Contains(res.Notes[0], want) || !strings.Contains(res.Notes[0], "not a cell of the merged shards") {
+		t.Errorf("notes %q, want one saying %q", res.Notes, want)
+	}
+	log, err := os.ReadFile(filepath.Join(out, LogFile))
+	if err != nil || !strings.Contains(string(log), want) || !strings.Contains(string(log), ": merge into ") {
+		t.Errorf("run log (%v):\n%s", err, log)
+	}
+}
