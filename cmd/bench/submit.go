@@ -117,7 +117,8 @@ func submitSlurm(ctx context.Context, h *host.Host, o *options, file string, std
 	warnEmptyShards(stderr, o.shards, len(grid.Cells))
 	fmt.Fprintf(stdout, "%s: %d cells in %d shards, results in %s\n  %s\n  %s\n", s.Experiment, len(grid.Cells), s.Shards, s.Dir, array, merge)
 	if !o.now {
-		fmt.Fprintf(stdout, "submit them with --now, or:\n  jobid=$(sbatch --parsable %s)\n  sbatch --dependency=afterok:${jobid%%%%;*} %s\n", array, merge)
+		fmt.Fprintf(stdout, "submit them with --now, or:\n  jobid=$(sbatch --parsable %s)\n  sbatch --dependency=afterok:${jobid%%%%;*} %s\n",
+			cluster.ShellQuote(array), cluster.ShellQuote(merge))
 		return nil
 	}
 	arrayID, err := sbatch(ctx, array)
@@ -219,7 +220,8 @@ func submitK8s(o *options, file string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "%s: %d shards of %s in image %s, results in %s on claim %s\n  %s\n  %s\n",
 		exp.Name, k.Shards, k.File, k.Image, k.Dir, k.Claim, shardsPath, mergePath)
-	fmt.Fprintf(stdout, "run them with:\n  kubectl apply -f %s\n  kubectl wait --for=condition=complete --timeout=-1s job/%s\n  kubectl apply -f %s\n",
-		shardsPath, k.JobName(), mergePath)
+	fmt.Fprintf(stdout, "run them with:\n  kubectl apply -f %s\n  kubectl wait --for=condition=complete --timeout=-1s job/%s\n  kubectl apply -f %s\n"+
+		"(kubectl wait never returns for a Job that failed: see kubectl describe job/%s, fix the cause, delete the Job and apply it again)\n",
+		cluster.ShellQuote(shardsPath), k.JobName(), cluster.ShellQuote(mergePath), k.JobName())
 	return nil
 }

@@ -204,7 +204,8 @@ func TestSubmitK8s(t *testing.T) {
 			}
 			shards, merge := filepath.Join(dir, "k8s", "shards.json"), filepath.Join(dir, "k8s", "merge.json")
 			want := fmt.Sprintf("small: 3 shards of %s in image reg.example.org/polyclass:2, results in /results/small on claim %s\n  %s\n  %s\n"+
-				"run them with:\n  kubectl apply -f %s\n  kubectl wait --for=condition=complete --timeout=-1s job/polyclass-small\n  kubectl apply -f %s\n",
+				"run them with:\n  kubectl apply -f %s\n  kubectl wait --for=condition=complete --timeout=-1s job/polyclass-small\n  kubectl apply -f %s\n"+
+				"(kubectl wait never returns for a Job that failed: see kubectl describe job/polyclass-small, fix the cause, delete the Job and apply it again)\n",
 				exp, tt.wantClaim, shards, merge, shards, merge)
 			if stdout != want {
 				t.Errorf("stdout:\n%s\nwant:\n%s", stdout, want)
@@ -327,5 +328,29 @@ func TestSubmitSlurmScriptsRun(t *testing.T) {
 		if want, got := readFile(t, filepath.Join(single, name)), readFile(t, filepath.Join(dir, name)); got != want {
 			t.Errorf("merged %s differs from the single run's:\n%s\nwant:\n%s", name, got, want)
 		}
+	}
+}
+
+// TestSubmitPrintsQuotedPaths: the commands bench submit prints for the
+// user to paste quote a path with a space, as the scripts themselves do.
+func TestSubmitPrintsQuotedPaths(t *testing.T) {
+	exp := writeExperiment(t, smallExperiment)
+	dir := filepath.Join(t.TempDir(), "my results")
+	stdout, stderr, err := runBench(t, "submit", "slurm", exp, "--plugins", pluginsDir, "-o", dir, "--shards", "2")
+	if err != nil {
+		t.Fatalf("slurm: %v\n%s", err, stderr)
+	}
+	scripts := filepath.Join(dir, "slurm")
+	for _, want := range []string{"jobid=$(sbatch --parsable '" + scripts + "/array.sbatch')", "sbatch --dependency=afterok:${jobid%%;*} '" + scripts + "/merge.sbatch'"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, stdout)
+		}
+	}
+	stdout, stderr, err = runBench(t, "submit", "k8s", exp, "--image", "reg.example.org/polyclass:2", "-o", dir, "--shards", "2")
+	if err != nil {
+		t.Fatalf("k8s: %v\n%s", err, stderr)
+	}
+	if want := "kubectl apply -f '" + filepath.Join(dir, "k8s", "shards.json") + "'"; !strings.Contains(stdout, want) {
+		t.Errorf("stdout lacks %q:\n%s", want, stdout)
 	}
 }

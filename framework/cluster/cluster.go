@@ -81,9 +81,9 @@ func checkMem(mem string) error {
 // safeShell are the characters a shell word may hold unquoted.
 var safeShell = regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./-]+$`)
 
-// shellQuote quotes s as one word for bash, leaving it bare when that is
-// safe.
-func shellQuote(s string) string {
+// ShellQuote quotes s as one word for bash, leaving it bare when that is
+// safe: for paths in the commands bench prints for the user to paste.
+func ShellQuote(s string) string {
 	if safeShell.MatchString(s) {
 		return s
 	}
@@ -94,7 +94,7 @@ func shellQuote(s string) string {
 func shellLine(args []string) string {
 	q := make([]string, len(args))
 	for i, a := range args {
-		q[i] = shellQuote(a)
+		q[i] = ShellQuote(a)
 	}
 	return strings.Join(q, " ")
 }

@@ -380,8 +380,8 @@ func TestShellQuote(t *testing.T) {
 		{"", "''"},
 	}
 	for _, tt := range tests {
-		if got := shellQuote(tt.in); got != tt.want {
-			t.Errorf("shellQuote(%q) = %s, want %s", tt.in, got, tt.want)
+		if got := ShellQuote(tt.in); got != tt.want {
+			t.Errorf("ShellQuote(%q) = %s, want %s", tt.in, got, tt.want)
 		}
 	}
 }

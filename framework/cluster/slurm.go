@@ -66,11 +66,11 @@ func (s *Slurm) Check() error {
 // header is the #SBATCH lines of a job called name whose output goes to
 // logs/output, with the resources the submission asks for.
 func (s *Slurm) header(b *strings.Builder, name, output string, extra ...string) {
-	fmt.Fprintf(b, "#SBATCH --job-name=%s\n", shellQuote(name))
+	fmt.Fprintf(b, "#SBATCH --job-name=%s\n", ShellQuote(name))
 	for _, e := range extra {
 		fmt.Fprintf(b, "#SBATCH %s\n", e)
 	}
-	fmt.Fprintf(b, "#SBATCH --output=%s\n", shellQuote(filepath.Join(s.Scripts, LogsDir, output)))
+	fmt.Fprintf(b, "#SBATCH --output=%s\n", ShellQuote(filepath.Join(s.Scripts, LogsDir, output)))
 	if s.Partition != "" {
 		fmt.Fprintf(b, "#SBATCH --partition=%s\n", s.Partition)
 	}
@@ -96,7 +96,7 @@ func (s *Slurm) ArrayScript() string {
 	s.header(&b, s.Experiment, "%x-%A_%a.out", fmt.Sprintf("--array=0-%d", s.Shards-1))
 	b.WriteString("set -euo pipefail\n")
 	fmt.Fprintf(&b, "exec %s \\\n\t-j \"${SLURM_CPUS_PER_TASK:-1}\" --shard \"${SLURM_ARRAY_TASK_ID}/%d\" \\\n\t-o %s %s\n",
-		shellLine(s.command("run")), s.Shards, shellQuote(s.Dir), shellQuote(s.File))
+		shellLine(s.command("run")), s.Shards, ShellQuote(s.Dir), ShellQuote(s.File))
 	return b.String()
 }
 
