@@ -15,6 +15,7 @@ import (
 	"github.com/polyclass/polyclass/framework/cluster"
 	"github.com/polyclass/polyclass/framework/config"
 	"github.com/polyclass/polyclass/framework/host"
+	"github.com/polyclass/polyclass/framework/results"
 )
 
 // Where bench submit writes, below the results directory.
@@ -78,6 +79,19 @@ func flagList(names []string) string {
 	return strings.Join(s, ", ")
 }
 
+// checkResultsDir refuses, before anything is submitted, a results
+// directory every task would fail on or whose merge would: one that holds
+// another experiment, or shards of a run cut into another number of them.
+func checkResultsDir(dir, experiment string, shards int) error {
+	if m, err := results.ReadManifest(dir); err == nil && m.Experiment != experiment {
+		return fmt.Errorf("results directory %s holds experiment %q, not %q: choose another directory with -o", dir, m.Experiment, experiment)
+	}
+	if n, err := results.ShardCount(dir); err == nil && n > 0 && n != shards {
+		return fmt.Errorf("results directory %s holds shards of a run in %d shards, not %d: submit with --shards %d to resume it (bench merge takes shards of one count only), or choose another directory with -o", dir, n, shards, n)
+	}
+	return nil
+}
+
 // submitSlurm validates the experiment against its data and plugins (the
 // tasks run the same bench and plugins), writes the job array's and the
 // merge job's batch scripts and, with --now, submits them.
@@ -104,6 +118,9 @@ func submitSlurm(ctx context.Context, h *host.Host, o *options, file string, std
 		Partition: o.partition, Time: o.time, CPUs: o.cpus, Mem: o.mem, Scripts: filepath.Join(abs[3], slurmDir)}
 	if err := s.Check(); err != nil {
 		return usageError{"submit slurm: " + err.Error()}
+	}
+	if err := checkResultsDir(s.Dir, s.Experiment, s.Shards); err != nil {
+		return fmt.Errorf("submit slurm: %w", err)
 	}
 	if err := os.MkdirAll(filepath.Join(s.Scripts, cluster.LogsDir), 0o755); err != nil {
 		return fmt.Errorf("scripts directory: %w", err)

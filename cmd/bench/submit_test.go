@@ -354,3 +354,34 @@ func TestSubmitPrintsQuotedPaths(t *testing.T) {
 		t.Errorf("stdout lacks %q:\n%s", want, stdout)
 	}
 }
+
+// TestSubmitChecksTheResultsDirectory: a submission whose tasks or merge
+// would all fail is refused before anything is written: a directory that
+// holds another experiment, or shards of a run cut into another number.
+func TestSubmitChecksTheResultsDirectory(t *testing.T) {
+	exp := writeExperiment(t, smallExperiment)
+	dir := t.TempDir()
+	for i := range 3 {
+		if _, stderr, err := bench(t, "run", "--shard", fmt.Sprintf("%d/3", i), "-o", dir, exp); err != nil {
+			t.Fatalf("shard %d: %v\n%s", i, err, stderr)
+		}
+	}
+	_, _, err := runBench(t, "submit", "slurm", exp, "--plugins", pluginsDir, "-o", dir, "--shards", "4")
+	if err == nil || !strings.Contains(err.Error(), "holds shards of a run in 3 shards, not 4: submit with --shards 3 to resume it") {
+		t.Errorf("another shard count: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "slurm")); !os.IsNotExist(err) {
+		t.Errorf("scripts written for a refused submission: %v", err)
+	}
+	if _, stderr, err := runBench(t, "submit", "slurm", exp, "--plugins", pluginsDir, "-o", dir, "--shards", "3"); err != nil {
+		t.Errorf("the same shard count: %v\n%s", err, stderr)
+	}
+	other := t.TempDir()
+	if err := os.WriteFile(filepath.Join(other, "manifest.json"), []byte(`{"experiment": "another"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = runBench(t, "submit", "slurm", exp, "--plugins", pluginsDir, "-o", other, "--shards", "2")
+	if err == nil || !strings.Contains(err.Error(), `holds experiment "another", not "small"`) {
+		t.Errorf("another experiment: %v", err)
+	}
+}
