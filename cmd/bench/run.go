@@ -370,7 +370,15 @@ func runExperiment(ctx context.Context, o *options, file string, g *engine.Grid,
 	if spec != nil {
 		name = fmt.Sprintf("%s shard %s", exp.Name, spec)
 	}
-	fmt.Fprintf(stdout, "%s: %d cells (%d failed%s) in %s\n", name, len(cells), failed, resumed, time.Since(start).Round(time.Millisecond))
+	count := fmt.Sprintf("%d cells", len(cells))
+	if status == results.StatusInterrupted {
+		total := len(g.Cells)
+		if ropt.Shard != nil {
+			total = len(ropt.Shard.Cells)
+		}
+		count = fmt.Sprintf("interrupted, %d of %d cells, the tables partial", len(cells), total)
+	}
+	fmt.Fprintf(stdout, "%s: %s (%d failed%s) in %s\n", name, count, failed, resumed, time.Since(start).Round(time.Millisecond))
 	for _, w := range written {
 		fmt.Fprintf(stdout, "  %s\n", w)
 	}

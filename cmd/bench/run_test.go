@@ -803,6 +803,10 @@ cv { folds = 3 }
 	if err == nil || !strings.Contains(err.Error(), "interrupted") {
 		t.Fatalf("error %v, want an interrupted run", err)
 	}
+	// The summary line says so too, not only stderr.
+	if !strings.HasPrefix(stdout.String(), "stop: interrupted, 3 of 4 cells, the tables partial (0 failed) in ") {
+		t.Errorf("stdout:\n%s", stdout.String())
+	}
 	summary := readFile(t, filepath.Join(out, "summary.csv"))
 	for _, c := range []string{"C=0.1", "C=1", "C=10"} {
 		if !strings.Contains(summary, "iris,none,logreg,"+c+",ova,accuracy,0.") {
