@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -125,6 +124,11 @@ func beginShard(dir string, m *Manifest, digests []string, opt Options, now func
 	if err != nil {
 		return nil, fmt.Errorf("results directory: %w", err)
 	}
+	if !opt.Fresh {
+		if err := r.renumber(cells, entries, digests, own, s); err != nil {
+			return nil, err
+		}
+	}
 	for _, e := range entries {
 		name := e.Name()
 		i, isCell := cellIndex(name)
@@ -137,11 +141,7 @@ func beginShard(dir string, m *Manifest, digests []string, opt Options, now func
 		case opt.Fresh:
 			err = s.moveAside(path, "--fresh")
 		case name != CellFileName(i, d):
-			// Another cell of the new grid, numbered by an earlier one, is
-			// copied under its new index first, whichever shard owns it.
-			if err = r.renumberElsewhere(cells, path, i, digests, own, s); err == nil {
-				err = s.moveAside(path, "its inputs changed (digest differs), or the grid renumbered it")
-			}
+			err = s.moveAside(path, "its inputs changed (digest differs), or the grid renumbered it")
 		default:
 			c, rerr := ReadCell(path, len(digests))
 			switch {
@@ -163,9 +163,6 @@ func beginShard(dir string, m *Manifest, digests []string, opt Options, now func
 		if err != nil {
 			return nil, err
 		}
-	}
-	if err := r.copyRenumbered(cells, entries, own, s); err != nil {
-		return nil, err
 	}
 	if len(r.kept) > 0 {
 		s.note("resuming shard %s: %d of its %d cells kept from an earlier run, %d to run", sh, len(r.kept), len(sh.Cells), len(sh.Cells)-len(r.kept))
@@ -308,49 +305,18 @@ func ShardCount(dir string) (int, error) {
 }
 
 // cellIndex returns the index a cell file's name starts with.
-// renumberElsewhere copies the finished cell file at path, at index from
-// that one of the shard's cells now has, to the index the new grid gives
-// its digest (when it has one and no file is there yet): a cell of the
-// earlier grid that the new one numbers otherwise, which would otherwise
-// be moved aside and computed again. The copy goes to the cell's owner
-// (this shard's cells are kept at once); its content is the same whoever
-// writes it.
-func (r *Run) renumberElsewhere(cells, path string, from int, digests []string, own map[int]string, s *setup) error {
-	c, err := ReadCell(path, -1)
-	if err != nil || c.Failed() {
-		return nil // moved aside by the caller
-	}
-	to := slices.Index(digests, c.Digest)
-	if to < 0 || to == from {
-		return nil
-	}
-	if _, err := os.Stat(filepath.Join(cells, CellFileName(to, c.Digest))); err == nil {
-		return nil
-	}
-	c.Index = to
-	if _, err := WriteCell(cells, c.CellResult, c.Digest); err != nil {
-		return err
-	}
-	s.note("renumbered: cell %d of an earlier grid is now cell %d (%s)", from, to, CellFileName(to, c.Digest))
-	if own[to] == c.Digest {
-		r.kept[to] = c.CellResult
-	}
-	return nil
-}
-
-// copyRenumbered keeps the shard's cells that an earlier grid numbered
-// otherwise (blocks were added or removed): a finished cell file of another
-// index whose digest is that of one of the shard's cells is copied under
-// the cell's index. The file itself is left alone: its index may be
-// another shard's, which decides about it.
-func (r *Run) copyRenumbered(cells string, entries []os.DirEntry, own map[int]string, s *setup) error {
-	// File names hold the digest's first 16 hex digits; the file's own
-	// digest decides.
-	need := map[string]int{} // name suffix "-DIGEST16.json" → the shard's cell index, for cells not kept
-	for i, d := range own {
-		if r.kept[i] == nil {
-			need[strings.TrimPrefix(CellFileName(0, d), "0000")] = i
-		}
+// renumber copies the finished cells of an earlier grid that the new one
+// numbers otherwise (blocks were added or removed) to their new index, so
+// that they are not computed again: those at one of the shard's indices
+// (which the shard then moves aside), whichever shard owns the new index,
+// and those any shard left that are now the shard's (kept at once). An
+// original at another shard's index is left to that shard. A copy's content
+// is the cell's whoever writes it; the file's own digest decides, the name
+// holding only its first 16 hex digits.
+func (r *Run) renumber(cells string, entries []os.DirEntry, digests []string, own map[int]string, s *setup) error {
+	newIndex := make(map[string]int, len(digests)) // name suffix "-DIGEST16.json" → index in the new grid
+	for i, d := range digests {
+		newIndex[strings.TrimPrefix(CellFileName(0, d), "0000")] = i
 	}
 	for _, e := range entries {
 		name := e.Name()
@@ -358,22 +324,26 @@ func (r *Run) copyRenumbered(cells string, entries []os.DirEntry, own map[int]st
 		if !isCell || strings.HasPrefix(name, tmpPrefix) {
 			continue
 		}
-		suffix := name[strings.IndexByte(name, '-'):]
-		i, ok := need[suffix]
-		if !ok || from == i {
+		to, ok := newIndex[name[strings.IndexByte(name, '-'):]]
+		if !ok || to == from || own[from] == "" && own[to] == "" {
+			continue
+		}
+		d := digests[to]
+		if _, err := os.Stat(filepath.Join(cells, CellFileName(to, d))); err == nil {
 			continue
 		}
 		c, err := ReadCell(filepath.Join(cells, name), -1)
-		if err != nil || c.Digest != own[i] || c.Failed() {
-			continue // another shard's to judge
+		if err != nil || c.Digest != d || c.Failed() {
+			continue // left to the shard that owns it, or moved aside below
 		}
-		c.Index = i
-		if _, err := WriteCell(cells, c.CellResult, c.Digest); err != nil {
+		c.Index = to
+		if _, err := WriteCell(cells, c.CellResult, d); err != nil {
 			return err
 		}
-		s.note("renumbered: cell %d of an earlier grid is now cell %d (%s)", from, i, CellFileName(i, c.Digest))
-		r.kept[i] = c.CellResult
-		delete(need, suffix)
+		s.note("renumbered: cell %d of an earlier grid is now cell %d (%s)", from, to, CellFileName(to, d))
+		if own[to] == d {
+			r.kept[to] = c.CellResult
+		}
 	}
 	return nil
 }
