@@ -782,16 +782,7 @@ func TestAcrossCaveats(t *testing.T) {
 			var md, js bytes.Buffer
 			WriteMarkdown(&md, tables, cells)
 			WriteJSON(&js, tables)
-			for _, want := range tc.md {
-				if !strings.Contains(md.String(), want) {
-					t.Errorf("markdown lacks %q:\n%s", want, md.String())
-				}
-			}
-			for _, not := range tc.notMD {
-				if strings.Contains(md.String(), not) {
-					t.Errorf("markdown has %q:\n%s", not, md.String())
-				}
-			}
+			checkText(t, "markdown", md.String(), tc.md, tc.notMD)
 			var parsed struct {
 				Metrics []struct {
 					Across struct {
@@ -1041,16 +1032,7 @@ func TestNemenyiPairsAndCaveat(t *testing.T) {
 			tables := BuildTables(Spec{Experiment: "x", Metrics: []string{"accuracy"}, Baseline: "b", Alpha: 0.05}, tc.cells)
 			var md bytes.Buffer
 			WriteMarkdown(&md, tables, tc.cells)
-			for _, w := range tc.want {
-				if !strings.Contains(md.String(), w) {
-					t.Errorf("markdown lacks %q:\n%s", w, md.String())
-				}
-			}
-			for _, w := range tc.not {
-				if strings.Contains(md.String(), w) {
-					t.Errorf("markdown has %q:\n%s", w, md.String())
-				}
-			}
+			checkText(t, "markdown", md.String(), tc.want, tc.not)
 		})
 	}
 }
@@ -1079,6 +1061,22 @@ func TestAvgRankOfIncompleteRows(t *testing.T) {
 	for r, row := range c.Rows {
 		if e := c.Entries[r][0]; e.Best != (row.Label == "only ova") {
 			t.Errorf("d1, %s: best %v", row.Label, e.Best)
+		}
+	}
+}
+
+// checkText reports each of want that text (named what) lacks and each of
+// not that it has.
+func checkText(t *testing.T, what, text string, want, not []string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(text, w) {
+			t.Errorf("%s lacks %q:\n%s", what, w, text)
+		}
+	}
+	for _, w := range not {
+		if strings.Contains(text, w) {
+			t.Errorf("%s has %q:\n%s", what, w, text)
 		}
 	}
 }
