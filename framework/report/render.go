@@ -30,6 +30,10 @@ var (
 		dagger: "<sup>†</sup>"}
 )
 
+// meanDigits is the number of decimals the tables show of a mean and a
+// standard deviation.
+const meanDigits = 4
+
 // fixed formats a float with d decimals; NaN prints as "–" and infinities
 // as "∞" / "−∞" (in the flavor's characters).
 func fixed(x float64, d int) string {
@@ -212,9 +216,9 @@ func entryText(e Entry, pm string) string {
 	case e.Failed:
 		return "failed"
 	}
-	s := fixed(e.Mean, 4)
+	s := fixed(e.Mean, meanDigits)
 	if e.N != 1 {
-		s += " " + pm + " " + fixed(e.Std, 4)
+		s += " " + pm + " " + fixed(e.Std, meanDigits)
 	}
 	if e.Mark != "" {
 		s += " " + e.Mark

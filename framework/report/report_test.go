@@ -1080,3 +1080,32 @@ func checkText(t *testing.T, what, text string, want, not []string) {
 		}
 	}
 }
+
+// TestBestAsShown: the tables bold every mean printed the same as the
+// column's best (four decimals), not only the best itself: 0.93402610 and
+// 0.93403200 both print as 0.9340, and both are bold; 0.93396 prints as
+// 0.9340 too; 0.93394 (0.9339) is not. For error (lower is better) the
+// same holds with the smallest mean.
+func TestBestAsShown(t *testing.T) {
+	means := map[string]float64{"a": 0.9340320, "b": 0.9340261, "c": 0.93396, "d": 0.93394}
+	var cells []*engine.CellResult
+	for _, l := range []string{"a", "b", "c", "d"} {
+		m := means[l]
+		cells = append(cells, mkCell("d1", l, "", "ova", 90, 10, withErr([]float64{m, m, m})))
+	}
+	tables := BuildTables(Spec{Experiment: "x", Metrics: []string{"accuracy", "error"}}, cells)
+	wantBold := map[string]bool{"a ova": true, "b ova": true, "c ova": true, "d ova": false}
+	for _, c := range tables.Metrics {
+		for r, row := range c.Rows {
+			if e := c.Entries[r][0]; e.Best != wantBold[row.Label] {
+				t.Errorf("%s, %s (%.7f): best %v, want %v", c.Metric, row.Label, e.Mean, e.Best, wantBold[row.Label])
+			}
+		}
+	}
+	var b bytes.Buffer
+	if err := WriteMarkdown(&b, tables, cells); err != nil {
+		t.Fatal(err)
+	}
+	checkText(t, "markdown", b.String(), []string{"**0.9340 ± 0.0000**", "| 0.9339 ± 0.0000 |", "**0.0660 ± 0.0000**", "| 0.0661 ± 0.0000 |"},
+		[]string{"| 0.9340 ± 0.0000 |", "**0.9339", "| 0.0660 ± 0.0000 |"})
+}

@@ -38,7 +38,9 @@ type Entry struct {
 	// Rank among the rows with a value on this dataset (1 = best, ties
 	// averaged); 0 when there is no value.
 	Rank float64
-	// Best marks the best mean of the column.
+	// Best marks the best mean of the column and every mean that the
+	// tables show the same as it (at meanDigits decimals): the entries they
+	// set in bold, so that two means printed alike are both bold.
 	Best bool
 	// Softmax marks a log_loss or brier computed from a softmax of the
 	// decoder's class scores rather than from probabilities (see
@@ -346,10 +348,11 @@ func (c *Comparison) rank() {
 			continue
 		}
 		ranks := stats.Ranks(nil, vals, c.HigherIsBetter)
+		best := shownBest(vals, ranks)
 		for i, r := range idx {
 			e := &c.Entries[r][d]
 			e.Rank = ranks[i]
-			e.Best = ranks[i] == bestRank(ranks)
+			e.Best = fixed(e.Mean, meanDigits) == best
 			c.AvgRank[r] += ranks[i]
 			counts[r]++
 		}
@@ -363,6 +366,19 @@ func (c *Comparison) rank() {
 	}
 }
 
+// shownBest returns the best of vals (the one of best rank) as the tables
+// show it.
+func shownBest(vals, ranks []float64) string {
+	b := bestRank(ranks)
+	for i, r := range ranks {
+		if r == b {
+			return fixed(vals[i], meanDigits)
+		}
+	}
+	return ""
+}
+
+// bestRank returns the smallest of ranks.
 func bestRank(ranks []float64) float64 {
 	b := math.Inf(1)
 	for _, r := range ranks {
