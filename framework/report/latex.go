@@ -27,10 +27,11 @@ func texLabel(s string) string {
 // \input: booktabs rules (\usepackage{booktabs} in the preamble), the best
 // mean of each column in bold, v / * marks against the baseline, an
 // average-rank column and the statistics under each table. Nothing else is
-// required of the document.
+// required of the document; with graphicx loaded, a table wider than the
+// line is scaled down to fit it (see fitBox).
 func WriteLaTeX(w io.Writer, t *Tables) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%% Comparison tables of experiment %s; needs \\usepackage{booktabs}.\n", t.Experiment)
+	fmt.Fprintf(&b, "%% Comparison tables of experiment %s; needs \\usepackage{booktabs}; with \\usepackage{graphicx}, tables wider than the line are scaled to fit.\n", t.Experiment)
 	if t.Partial != "" {
 		fmt.Fprintf(&b, "%% Partial results: %s.\n", t.Partial)
 	}
@@ -65,7 +66,9 @@ func writeLaTeXTable(b *strings.Builder, experiment, partial string, c *Comparis
 	fmt.Fprintf(b, "\\caption{%s: %s (%s), mean %s std over folds.%s}\n", texEscape(experiment), texEscape(c.Metric),
 		direction(c.HigherIsBetter), `$\pm$`, note)
 	fmt.Fprintf(b, "\\label{tab:%s-%s}\n", texLabel(experiment), texLabel(c.Metric))
-	fmt.Fprintf(b, "\\begin{tabular}{%s%s}\n\\toprule\n", strings.Repeat("l", nID), strings.Repeat("r", len(head)-nID))
+	// The tabular is set in box 0 first, to be scaled down to the line
+	// when it is wider (fitBox).
+	fmt.Fprintf(b, "\\sbox0{\\begin{tabular}{%s%s}\n\\toprule\n", strings.Repeat("l", nID), strings.Repeat("r", len(head)-nID))
 	b.WriteString(strings.Join(head, " & ") + ` \\` + "\n\\midrule\n")
 	for r, row := range c.Rows {
 		fields := []string{texEscape(row.Learner), texEscape(orDashPlain(row.Params)), texEscape(row.Reduction)}
@@ -91,7 +94,8 @@ func writeLaTeXTable(b *strings.Builder, experiment, partial string, c *Comparis
 		}
 		b.WriteString(strings.Join(fields, " & ") + ` \\` + "\n")
 	}
-	b.WriteString("\\bottomrule\n\\end{tabular}\n")
+	b.WriteString("\\bottomrule\n\\end{tabular}}%\n")
+	fmt.Fprintf(b, fitBox, texLabel(experiment)+"-"+texLabel(c.Metric))
 	if lines := statLines(c, texFlavor); len(lines) > 0 {
 		b.WriteString("\n\\medskip\n\\begin{minipage}{\\linewidth}\\footnotesize\n")
 		for _, l := range lines {
@@ -101,6 +105,17 @@ func writeLaTeXTable(b *strings.Builder, experiment, partial string, c *Comparis
 	}
 	b.WriteString("\\end{table}\n")
 }
+
+// fitBox sets box 0 (a table's tabular) at its natural width when it fits
+// the line, else scaled down to \linewidth with graphicx's \resizebox
+// (as papers do with wide tables); a document without graphicx gets the
+// table at its natural width and a note in the log saying how to fit it.
+// Its verb is the table's label.
+const fitBox = `\ifdim\wd0>\linewidth
+  \ifdefined\resizebox\resizebox{\linewidth}{!}{\usebox0}%%
+  \else\usebox0\typeout{polyclass: table tab:%s is wider than the line; \string\usepackage{graphicx} scales it to fit}\fi
+\else\usebox0\fi
+`
 
 // orDashPlain is orDash without Markdown escaping.
 func orDashPlain(s string) string {

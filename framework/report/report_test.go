@@ -443,16 +443,49 @@ func TestLaTeXCompiles(t *testing.T) {
 	if !strings.Contains(tex.String(), `$^\dagger$: log\_loss from a softmax`) {
 		t.Errorf("no softmax footnote in the LaTeX tables")
 	}
-	os.WriteFile(filepath.Join(dir, "tables.tex"), tex.Bytes(), 0o644)
-	doc := "\\documentclass{article}\n\\usepackage{booktabs}\n\\begin{document}\n\\input{tables}\n\\end{document}\n"
-	os.WriteFile(filepath.Join(dir, "doc.tex"), []byte(doc), 0o644)
-	cmd := exec.Command(pdflatex, "-interaction=nonstopmode", "-halt-on-error", "doc.tex")
-	cmd.Dir = dir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("pdflatex: %v\n%s", err, out)
+	// And a table wider than the line: twelve datasets.
+	var wide []*engine.CellResult
+	for i := range 12 {
+		ds := fmt.Sprintf("dataset_number_%02d", i)
+		wide = append(wide, mkCell(ds, "logreg", "C=1", "ova", 90, 10, withErr([]float64{0.9, 0.8})),
+			mkCell(ds, "svm", "C=1", "ova", 90, 10, withErr([]float64{0.7, 0.8})))
 	}
-	if _, err := os.Stat(filepath.Join(dir, "doc.pdf")); err != nil {
+	if err := WriteLaTeX(&tex, BuildTables(Spec{Experiment: "wide", Metrics: []string{"accuracy"}}, wide)); err != nil {
 		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "tables.tex"), tex.Bytes(), 0o644)
+	const note = "polyclass: table tab:wide-accuracy is wider than the line; \\usepackage{graphicx} scales it to fit"
+	for _, tc := range []struct {
+		name, packages string
+		overfull       bool // the wide table sticks out of the line
+	}{
+		{"booktabs alone", "\\usepackage{booktabs}", true},
+		{"with graphicx", "\\usepackage{booktabs}\n\\usepackage{graphicx}", false},
+	} {
+		doc := "\\documentclass{article}\n" + tc.packages + "\n\\begin{document}\n\\input{tables}\n\\end{document}\n"
+		os.WriteFile(filepath.Join(dir, "doc.tex"), []byte(doc), 0o644)
+		os.Remove(filepath.Join(dir, "doc.pdf"))
+		cmd := exec.Command(pdflatex, "-interaction=nonstopmode", "-halt-on-error", "doc.tex")
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s: pdflatex: %v\n%s", tc.name, err, out)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "doc.pdf")); err != nil {
+			t.Fatal(err)
+		}
+		log, err := os.ReadFile(filepath.Join(dir, "doc.log"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// TeX breaks log lines at 79 characters: join them again.
+		text := strings.ReplaceAll(string(log), "\n", "")
+		if got := strings.Contains(text, "Overfull \\hbox"); got != tc.overfull {
+			t.Errorf("%s: overfull box in the log %v, want %v", tc.name, got, tc.overfull)
+		}
+		if got := strings.Contains(text, note); got != tc.overfull {
+			t.Errorf("%s: note %q in the log %v, want %v", tc.name, note, got, tc.overfull)
+		}
 	}
 }
 
