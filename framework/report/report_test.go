@@ -1142,3 +1142,46 @@ func TestBestAsShown(t *testing.T) {
 	checkText(t, "markdown", b.String(), []string{"**0.9340 ± 0.0000**", "| 0.9339 ± 0.0000 |", "**0.0660 ± 0.0000**", "| 0.0661 ± 0.0000 |"},
 		[]string{"| 0.9340 ± 0.0000 |", "**0.9339", "| 0.0660 ± 0.0000 |"})
 }
+
+// TestRowOrderOfPartialRuns: rows keep the grid's order when cells are
+// missing (a partial run), even the first cells of the first dataset.
+func TestRowOrderOfPartialRuns(t *testing.T) {
+	acc := withErr([]float64{0.8, 0.9})
+	cell := func(ds, learner string) *engine.CellResult { return mkCell(ds, learner, "", "ova", 90, 10, acc) }
+	tests := []struct {
+		name  string
+		cells []*engine.CellResult
+		want  string
+	}{
+		{"complete", []*engine.CellResult{cell("iris", "a"), cell("iris", "b"), cell("iris", "c"), cell("wine", "a"), cell("wine", "b"), cell("wine", "c")}, "a ova,b ova,c ova"},
+		{"first cell missing", []*engine.CellResult{cell("iris", "b"), cell("iris", "c"), cell("wine", "a"), cell("wine", "b"), cell("wine", "c")}, "a ova,b ova,c ova"},
+		{"two first cells missing", []*engine.CellResult{cell("iris", "c"), cell("wine", "a"), cell("wine", "c"), cell("glass", "b"), cell("glass", "c")}, "a ova,b ova,c ova"},
+		// b and c are never on one dataset: nothing orders them but the
+		// order they are first seen in.
+		{"rows never side by side", []*engine.CellResult{cell("iris", "c"), cell("wine", "a"), cell("wine", "b"), cell("glass", "a"), cell("glass", "c")}, "a ova,c ova,b ova"},
+		{"middle row on a later dataset only", []*engine.CellResult{cell("iris", "a"), cell("iris", "c"), cell("wine", "b"), cell("wine", "c")}, "a ova,b ova,c ova"},
+		{"unrelated rows keep first-seen order", []*engine.CellResult{cell("iris", "c"), cell("wine", "a")}, "c ova,a ova"},
+	}
+	for _, tc := range tests {
+		c := BuildTables(Spec{Experiment: "x", Metrics: []string{"accuracy"}}, tc.cells).Metrics[0]
+		var got []string
+		for _, r := range c.Rows {
+			got = append(got, r.Label)
+		}
+		if strings.Join(got, ",") != tc.want {
+			t.Errorf("%s: rows %v, want %s", tc.name, got, tc.want)
+		}
+		// Every cell's entry is in its own row and column.
+		for r, row := range c.Rows {
+			for d, ds := range c.Datasets {
+				present := false
+				for _, cl := range tc.cells {
+					present = present || (cl.Dataset == ds && cl.Learner+" ova" == row.Label)
+				}
+				if c.Entries[r][d].Present != present {
+					t.Errorf("%s: %s on %s present %v, want %v", tc.name, row.Label, ds, c.Entries[r][d].Present, present)
+				}
+			}
+		}
+	}
+}

@@ -147,8 +147,10 @@ type Tables struct {
 	Partial string
 }
 
-// rowsOf returns the distinct rows and datasets of cells in first-seen
-// order, and the row index of every cell.
+// rowsOf returns the distinct rows and datasets of cells, and the row
+// index of every cell. Datasets come in first-seen order; rows in the
+// order the datasets list them (see rowOrder), so that a partial run whose
+// first cells are missing lists its rows as the whole run does.
 func rowsOf(cells []*engine.CellResult) (rows []Row, datasets []string, rowOf []int) {
 	type key struct{ e, l, p, r string }
 	idx := map[key]int{}
@@ -158,6 +160,7 @@ func rowsOf(cells []*engine.CellResult) (rows []Row, datasets []string, rowOf []
 		encoders[c.Encoder] = true
 	}
 	showEnc := len(encoders) > 1
+	perDS := map[string][]int{} // each dataset's rows, in the order of its cells
 	for _, c := range cells {
 		if !seenDS[c.Dataset] {
 			seenDS[c.Dataset] = true
@@ -181,8 +184,67 @@ func rowsOf(cells []*engine.CellResult) (rows []Row, datasets []string, rowOf []
 				Label: strings.Join(parts, " ")})
 		}
 		rowOf = append(rowOf, i)
+		perDS[c.Dataset] = append(perDS[c.Dataset], i)
 	}
-	return rows, datasets, rowOf
+	seqs := make([][]int, len(datasets))
+	for d, name := range datasets {
+		seqs[d] = perDS[name]
+	}
+	order := rowOrder(len(rows), seqs)
+	pos := make([]int, len(rows))
+	sorted := make([]Row, len(rows))
+	for p, r := range order {
+		pos[r] = p
+		sorted[p] = rows[r]
+	}
+	for i, r := range rowOf {
+		rowOf[i] = pos[r]
+	}
+	return sorted, datasets, rowOf
+}
+
+// rowOrder returns the n rows (numbered in first-seen order) in an order
+// that keeps the order of every sequence in seqs (each dataset's rows, in
+// the order of its cells): the grid lists the same rows for each dataset,
+// so a row missing from one dataset's cells takes its place from another.
+// Among the rows free to come next it takes the first seen; rows that the
+// sequences order both ways (no grid does) keep their first-seen order.
+func rowOrder(n int, seqs [][]int) []int {
+	after := make([][]int, n) // after[a]: rows some sequence puts right after a
+	preds := make([]int, n)
+	for _, s := range seqs {
+		for i := 1; i < len(s); i++ {
+			if s[i-1] != s[i] {
+				after[s[i-1]] = append(after[s[i-1]], s[i])
+				preds[s[i]]++
+			}
+		}
+	}
+	order := make([]int, 0, n)
+	placed := make([]bool, n)
+	for len(order) < n {
+		next := -1
+		for r := range n {
+			if !placed[r] && preds[r] == 0 {
+				next = r
+				break
+			}
+		}
+		if next < 0 { // a cycle: take the first row not placed
+			for r := range n {
+				if !placed[r] {
+					next = r
+					break
+				}
+			}
+		}
+		placed[next] = true
+		order = append(order, next)
+		for _, b := range after[next] {
+			preds[b]--
+		}
+	}
+	return order
 }
 
 // FindRow returns the index of the row that name designates: the row whose
