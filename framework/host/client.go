@@ -2,7 +2,9 @@ package host
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -148,7 +150,55 @@ func (c *LearnerClient) predictOnce(ctx context.Context, digest string, rows []i
 	if probs, err = convert.DenseFromPB(r.GetProbabilities()); err != nil {
 		return nil, nil, fmt.Errorf("predict: probabilities: %w", err)
 	}
+	if err := checkPredictions(scores, probs, len(rows), models); err != nil {
+		return nil, nil, fmt.Errorf("predict: %w", err)
+	}
 	return scores, probs, nil
+}
+
+// checkPredictions checks a Predict response before any reducer sees it:
+// scores (and probabilities, when present) of rows × Σ outputs, with no
+// NaN score and every probability a number in [0, 1]. A learner in any
+// language can break these; the errors name the model (its index in the
+// call), the row and the column of the model at fault.
+func checkPredictions(scores, probs *mat.Dense, rows int, models []ModelRef) error {
+	outputs := 0
+	for _, m := range models {
+		outputs += m.Outputs
+	}
+	if scores == nil {
+		if rows == 0 {
+			return nil // nothing to score: an empty response
+		}
+		return errors.New("no scores in the response")
+	}
+	for _, m := range []struct {
+		name string
+		x    *mat.Dense
+	}{{"scores", scores}, {"probabilities", probs}} {
+		if m.x == nil {
+			continue
+		}
+		if r, c := m.x.Dims(); r != rows || c != outputs {
+			return fmt.Errorf("%s come as %d rows × %d columns, want %d × %d (the rows asked for × the outputs of %d models)", m.name, r, c, rows, outputs, len(models))
+		}
+	}
+	for j, first := 0, 0; j < len(models); first, j = first+models[j].Outputs, j+1 {
+		for col := first; col < first+models[j].Outputs; col++ {
+			for i := range rows {
+				if v := scores.At(i, col); math.IsNaN(v) {
+					return fmt.Errorf("model %d (of %d): score %d of row %d of the request is NaN", j, len(models), col-first, i)
+				}
+				if probs == nil {
+					continue
+				}
+				if v := probs.At(i, col); !(v >= 0 && v <= 1) {
+					return fmt.Errorf("model %d (of %d): probability %d of row %d of the request is %v, not in [0, 1]", j, len(models), col-first, i, v)
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // Release frees models.

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/hashicorp/go-plugin"
+	"gonum.org/v1/gonum/mat"
 
 	"github.com/polyclass/polyclass/framework/internal/convert"
 	pb "github.com/polyclass/polyclass/framework/internal/protov1"
@@ -152,6 +153,34 @@ func TestPlanWithoutTargetsPerRow(t *testing.T) {
 		_, err := rpc.Plan(context.Background(), &pb.PlanRequest{Scheme: scheme, NumClasses: 3, Labels: []int32{1, 0, 2}, AcceptsCodeTargets: true})
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: error %v, want one containing %q", scheme, err, want)
+		}
+	}
+}
+
+// A decode request whose probabilities or training scores do not match its
+// scores is refused before the reducer indexes them (a reducer would
+// otherwise run past a matrix's end and the plugin would crash).
+func TestDecodeRefusesMismatchedShapes(t *testing.T) {
+	client, _ := plugin.TestPluginGRPCConn(t, false, map[string]plugin.Plugin{sdk.ReducerPluginName: &sdk.ReducerPlugin{Impl: ovaReducer{}}})
+	t.Cleanup(func() { client.Close() })
+	rpc := pb.NewReducerServiceClient(client.Conn)
+	dense := func(r, c int) *pb.Dense { return convert.DenseToPB(mat.NewDense(r, c, nil)) }
+	for _, tt := range []struct {
+		name string
+		req  *pb.DecodeRequest
+		want string // "" for none
+	}{
+		{"matching", &pb.DecodeRequest{Scheme: "ova", Scores: dense(4, 3), Probabilities: dense(4, 3), TrainingScores: dense(9, 3)}, ""},
+		{"probabilities too wide", &pb.DecodeRequest{Scheme: "ova", Scores: dense(4, 3), Probabilities: dense(4, 6)}, "decode ova: probabilities are 4 × 6, the scores 4 × 3"},
+		{"probabilities a row short", &pb.DecodeRequest{Scheme: "ova", Scores: dense(4, 3), Probabilities: dense(3, 3)}, "decode ova: probabilities are 3 × 3, the scores 4 × 3"},
+		{"training scores too narrow", &pb.DecodeRequest{Scheme: "ova", Scores: dense(4, 3), TrainingScores: dense(9, 2)}, "decode ova: training scores have 2 columns, the scores 3"},
+	} {
+		_, err := rpc.Decode(context.Background(), tt.req)
+		switch {
+		case tt.want == "" && err != nil:
+			t.Errorf("%s: %v", tt.name, err)
+		case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+			t.Errorf("%s: error %v, want one containing %q", tt.name, err, tt.want)
 		}
 	}
 }

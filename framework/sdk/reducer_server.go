@@ -127,6 +127,9 @@ func (s *reducerServer) Decode(ctx context.Context, req *pb.DecodeRequest) (*pb.
 	if dr.Scores == nil {
 		return nil, status.Error(codes.InvalidArgument, "decode: no scores")
 	}
+	if err := checkDecodeShapes(dr); err != nil {
+		return nil, status.Errorf(codes.InvalidArgument, "decode %s: %v", req.GetScheme(), err)
+	}
 	d, err := s.impl.Decode(ctx, dr)
 	if err != nil {
 		return nil, statusErr(codes.InvalidArgument, fmt.Sprintf("decode %s: %v", req.GetScheme(), err), err)
@@ -139,4 +142,22 @@ func (s *reducerServer) Decode(ctx context.Context, req *pb.DecodeRequest) (*pb.
 		Predicted: convert.Ints[int32](d.Predicted), ClassScores: convert.DenseToPB(d.ClassScores),
 		LabelMatrix: convert.DenseToPB(d.LabelMatrix), Ties: int64(d.Ties),
 	}, nil
+}
+
+// checkDecodeShapes checks that a decode request's matrices agree before a
+// reducer indexes them: probabilities of the scores' shape, training
+// scores with the scores' columns.
+func checkDecodeShapes(dr DecodeRequest) error {
+	n, l := dr.Scores.Dims()
+	if dr.Probabilities != nil {
+		if r, c := dr.Probabilities.Dims(); r != n || c != l {
+			return fmt.Errorf("probabilities are %d × %d, the scores %d × %d", r, c, n, l)
+		}
+	}
+	if dr.TrainingScores != nil {
+		if _, c := dr.TrainingScores.Dims(); c != l {
+			return fmt.Errorf("training scores have %d columns, the scores %d", c, l)
+		}
+	}
+	return nil
 }

@@ -7,7 +7,7 @@ import unittest
 import numpy as np
 import scipy.sparse
 
-from polyclass_plugin import dataset, service
+from polyclass_plugin import dataset, learner, service
 from polyclass_plugin._proto import plugin_pb2 as pb
 
 
@@ -129,10 +129,6 @@ class ValueTest(unittest.TestCase):
                 service._targets(bad, rows, groups)
 
 
-if __name__ == "__main__":
-    unittest.main()
-
-
 class ListenTest(unittest.TestCase):
     def test_two_plugins_get_two_ports(self):
         # Two plugins scanning the same PLUGIN_MIN_PORT..PLUGIN_MAX_PORT must
@@ -163,3 +159,109 @@ class ListenTest(unittest.TestCase):
                     os.environ.pop(k, None)
                 else:
                     os.environ[k] = v
+
+
+class _Aborted(Exception):
+    pass
+
+
+class _Context:
+    """A grpc.ServicerContext stand-in: abort raises _Aborted(code, message)."""
+
+    def is_active(self):
+        return True
+
+    def set_trailing_metadata(self, md):
+        pass
+
+    def abort(self, code, message):
+        raise _Aborted(code, message)
+
+
+class _Model(learner.Model):
+    def __init__(self, scores, probs=None, outputs=1):
+        self.outputs, self._scores, self._probs = outputs, scores, probs
+
+    def predict(self, X, probabilities):
+        return self._scores, self._probs
+
+
+class _Learner(learner.Learner):
+    """Fits whatever fit_fn does; records the params it was given."""
+
+    def __init__(self, fit_fn):
+        self._fit, self.params = fit_fn, None
+
+    def info(self):
+        return learner.LearnerInfo(
+            name="t", version="1",
+            capabilities=learner.Capabilities(binary=True, scores=True, probabilities=True),
+            params=[learner.ParamSpec("k", "integer", default=3), learner.ParamSpec("c", "number", default=1)],
+        )
+
+    def fit(self, problem, params):
+        self.params = params
+        return self._fit(problem)
+
+
+class ServiceTest(unittest.TestCase):
+    def service(self, fit_fn):
+        svc = service.LearnerService(_Learner(fit_fn))
+        x = np.arange(8, dtype=np.float64).reshape(4, 2)
+        svc._cache.put("d", x, x.nbytes)
+        return svc
+
+    def fit(self, svc, params=None):
+        req = pb.FitRequest(digest="d", rows=[0, 1, 2, 3],
+                            problems=[pb.Problem(kind=pb.Problem.BINARY, targets=[1, -1, 1, -1])])
+        for k, v in (params or {}).items():
+            req.params[k].CopyFrom(service.value_to_pb(v))
+        return svc.Fit(req, _Context())
+
+    def predict(self, svc, handle):
+        return svc.Predict(pb.PredictRequest(digest="d", rows=[0, 1, 2, 3], handles=[handle], probabilities=True), _Context())
+
+    def test_integer_params_arrive_as_int(self):
+        svc = self.service(lambda p: _Model(np.zeros(4)))
+        self.fit(svc, {"k": 5.0, "c": 2.0})
+        got = svc._learner.params
+        self.assertEqual((got["k"], type(got["k"]), got["c"], type(got["c"])), (5, int, 2.0, float))
+        self.fit(svc)  # the default, 3
+        self.assertIs(type(svc._learner.params["k"]), int)
+
+    def test_sys_exit_in_fit_fails_the_call(self):
+        def fit(p):
+            raise SystemExit(3)
+        with self.assertRaises(_Aborted) as cm:
+            self.fit(self.service(fit))
+        self.assertEqual(cm.exception.args[1], "fit: problem 0: the learner called sys.exit(3)")
+
+    def test_prediction_shapes(self):
+        good = np.zeros(4)
+        cases = [
+            ("fine", _Model(good, good), None),
+            ("a column vector", _Model(good.reshape(4, 1), good.reshape(4, 1)), None),
+            ("a row short", _Model(np.zeros(3)), "scores have shape (3, 1), want (4, 1)"),
+            ("two columns for one output", _Model(np.zeros((4, 2))), "scores have shape (4, 2), want (4, 1)"),
+            ("probabilities too wide", _Model(good, np.zeros((4, 2))), "probabilities have shape (4, 2), want (4, 1)"),
+            ("not numbers", _Model(["a", "b", "c", "d"]), "scores are not an array of numbers"),
+        ]
+        for name, model, want in cases:
+            with self.subTest(name):
+                svc = self.service(lambda p, m=model: m)
+                h = self.fit(svc).models[0].handle
+                if want is None:
+                    r = self.predict(svc, h)
+                    self.assertEqual((r.scores.rows, r.scores.cols, r.probabilities.rows, r.probabilities.cols), (4, 1, 4, 1))
+                    continue
+                with self.assertRaises(_Aborted) as cm:
+                    self.predict(svc, h)
+                self.assertIn(f"predict with model {h}: {want}", cm.exception.args[1])
+
+    def test_unknown_param_type_lists_the_types(self):
+        with self.assertRaisesRegex(ValueError, "unknown type 'float'; the types are number, integer, string"):
+            service.spec_to_pb(learner.ParamSpec("c", "float"))
+
+
+if __name__ == "__main__":
+    unittest.main()

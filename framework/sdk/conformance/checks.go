@@ -269,7 +269,7 @@ func checkFitPredict(ctx context.Context, s *session) (string, error) {
 		}
 		scores, prob, err := s.c().Predict(ctx, enc.Digest, seq(12), models, true)
 		if err != nil {
-			return "", fmt.Errorf("%s: predict: %w", kind, err)
+			return "", fmt.Errorf("%s: %w", kind, err) // the host says "predict: …"
 		}
 		if err := checkShape("scores", scores, 12, width); err != nil {
 			return "", fmt.Errorf("%s: %w", kind, err)

@@ -159,8 +159,15 @@ class Model:
 
     def predict(self, X, probabilities: bool):
         """Returns (scores, probs) for the rows of X: two n × outputs
-        arrays; probs is None when not asked for or not available. For a
-        binary model a positive score means class +1."""
+        arrays (a vector of n entries will do for one output); probs is None
+        when not asked for or not available.
+
+        A binary model has one column: its score is positive for class +1
+        (a decision value or log-odds), its probability is P(+1), never
+        P(−1). A multiclass model has one column per class, in class order,
+        higher scores for likelier classes, each row of probabilities summing
+        to 1. Scores must not be NaN (±inf is allowed), probabilities must be
+        in [0, 1]: the host refuses anything else and fails the cell."""
         raise NotImplementedError
 
 
@@ -172,8 +179,12 @@ class Learner:
 
     def fit(self, problem: FitInput, params: Dict[str, Any]) -> Model:
         """Trains one problem. ``params`` holds the experiment's parameters
-        (numbers as float, strings, bools, lists) completed with the specs'
-        defaults. Raise ParamError for a bad parameter value."""
+        (numbers as float, "integer" ones as int, strings, bools, lists)
+        completed with the specs' defaults; a parameter without a default
+        that the experiment does not set is absent (use params.get). Raise
+        ParamError for a bad parameter value. Calls may run at once on
+        several threads (one per gRPC call): keep fit free of shared
+        mutable state, or lock it."""
         raise NotImplementedError
 
 

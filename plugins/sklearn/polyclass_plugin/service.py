@@ -79,7 +79,7 @@ def value_to_pb(x):
 
 def spec_to_pb(s):
     if s.type not in PARAM_TYPES:
-        raise ValueError(f"parameter {s.name}: unknown type {s.type!r}")
+        raise ValueError(f"parameter {s.name}: unknown type {s.type!r}; the types are {', '.join(PARAM_TYPES)}")
     out = pb.ParamSpec(
         name=s.name,
         type=PARAM_TYPES.index(s.type) + 1,
@@ -159,6 +159,29 @@ def _targets(p, rows, groups=np.zeros(0, dtype=np.int64)):
     if w is not None:
         w = w[used]
     return kind, rows[used], y, w
+
+
+def _describe(e: BaseException) -> str:
+    """An exception of a learner's fit or predict in one line."""
+    if isinstance(e, SystemExit):
+        return f"the learner called sys.exit({e.code!r})"
+    return f"{type(e).__name__}: {e}"
+
+
+def _columns(a, rows: int, outputs: int, what: str):
+    """a (the scores or probabilities a model's predict returned) as a
+    rows × outputs float array, and None; or None and why it is not one. A
+    vector of rows entries is taken as one column."""
+    try:
+        a = np.asarray(a, dtype=np.float64)
+    except (TypeError, ValueError) as e:
+        return None, f"{what} are not an array of numbers: {e}"
+    if a.ndim == 1 and outputs == 1:
+        a = a.reshape(-1, 1)
+    if a.ndim != 2 or a.shape != (rows, outputs):
+        return None, (f"{what} have shape {a.shape}, want ({rows}, {outputs}): "
+                      f"one row per input row, one column per output of the model (Model.outputs = {outputs})")
+    return a, None
 
 
 class LearnerService(pb_grpc.LearnerServiceServicer):
@@ -247,6 +270,12 @@ class LearnerService(pb_grpc.LearnerServiceServicer):
             if problem is not None:
                 abort_param(context, name, f"parameter {name}: {problem}")
             params[name] = value
+        # Integer parameters travel as numbers (doubles); the learner gets
+        # them as int, ready for range() and array sizes.
+        for name, v in params.items():
+            spec = specs.get(name)
+            if spec is not None and spec.type == "integer" and isinstance(v, float):
+                params[name] = int(v)
         return params
 
     def Fit(self, request, context):
@@ -274,9 +303,9 @@ class LearnerService(pb_grpc.LearnerServiceServicer):
                 models.append(self._learner.fit(fi, params))
             except ParamError as e:
                 abort_param(context, e.name, f"problem {i}: {e}")
-            except Exception as e:  # the learner's own failure fails this call only
+            except BaseException as e:  # the learner's own failure (sys.exit too) fails this call only
                 traceback.print_exc(file=sys.stderr)  # to the run log: where it failed
-                context.abort(grpc.StatusCode.INTERNAL, f"fit: problem {i}: {type(e).__name__}: {e}")
+                context.abort(grpc.StatusCode.INTERNAL, f"fit: problem {i}: {_describe(e)}")
         resp = pb.FitResponse()
         with self._lock:
             for m in models:
@@ -302,15 +331,16 @@ class LearnerService(pb_grpc.LearnerServiceServicer):
                 context.abort(grpc.StatusCode.CANCELLED, "predict cancelled")
             try:
                 s, p = m.predict(sub, want)
-            except Exception as e:
+            except BaseException as e:
                 traceback.print_exc(file=sys.stderr)
-                context.abort(grpc.StatusCode.INTERNAL, f"predict with model {h}: {type(e).__name__}: {e}")
-            s = np.asarray(s, dtype=np.float64).reshape(rows.size, -1)
-            if s.shape[1] != m.outputs:
-                context.abort(grpc.StatusCode.INTERNAL,
-                              f"predict with model {h}: {s.shape[1]} score columns, the model has {m.outputs}")
+                context.abort(grpc.StatusCode.INTERNAL, f"predict with model {h}: {_describe(e)}")
+            s, why = _columns(s, rows.size, m.outputs, "scores")
+            if why is None and p is not None:
+                p, why = _columns(p, rows.size, m.outputs, "probabilities")
+            if why is not None:
+                context.abort(grpc.StatusCode.INTERNAL, f"predict with model {h}: {why}")
             scores.append(s)
-            probs.append(None if p is None else np.asarray(p, dtype=np.float64).reshape(rows.size, -1))
+            probs.append(p)
         resp = pb.PredictResponse(scores=dense_to_pb(np.hstack(scores)))
         # Probabilities come back only when every model has them.
         if want and all(p is not None for p in probs):

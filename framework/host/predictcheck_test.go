@@ -1,0 +1,97 @@
+package host
+
+import (
+	"context"
+	"math"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/polyclass/polyclass/framework/sdk"
+)
+
+// TestCheckPredictions: a Predict response reaches the reducers only with
+// rows × Σ outputs scores (and probabilities), no NaN score and every
+// probability in [0, 1]; the error names the model, row and column.
+func TestCheckPredictions(t *testing.T) {
+	models := []ModelRef{{Handle: "a", Outputs: 1}, {Handle: "b", Outputs: 2}}
+	ok := func() *mat.Dense { return mat.NewDense(2, 3, []float64{0.1, 0.2, 0.7, 0.3, 0.3, 0.4}) }
+	with := func(i, j int, v float64) *mat.Dense { m := ok(); m.Set(i, j, v); return m }
+	tests := []struct {
+		name          string
+		scores, probs *mat.Dense
+		want          string // "" for no error
+	}{
+		{"fine", ok(), ok(), ""},
+		{"fine without probabilities", ok(), nil, ""},
+		{"infinite scores are scores", with(0, 0, math.Inf(1)), nil, ""},
+		{"no scores", nil, nil, "no scores"},
+		{"a row short", mat.NewDense(1, 3, nil), nil, "scores come as 1 rows × 3 columns, want 2 × 3"},
+		{"probabilities too wide", ok(), mat.NewDense(2, 4, nil), "probabilities come as 2 rows × 4 columns, want 2 × 3 (the rows asked for × the outputs of 2 models)"},
+		{"NaN score", with(1, 2, math.NaN()), nil, "model 1 (of 2): score 1 of row 1 of the request is NaN"},
+		{"probability above 1", ok(), with(0, 1, 1.5), "model 1 (of 2): probability 0 of row 0 of the request is 1.5, not in [0, 1]"},
+		{"negative probability", ok(), with(1, 0, -0.1), "model 0 (of 2): probability 0 of row 1 of the request is -0.1"},
+		{"NaN probability", ok(), with(1, 0, math.NaN()), "model 0 (of 2): probability 0 of row 1 of the request is NaN"},
+	}
+	for _, tc := range tests {
+		err := checkPredictions(tc.scores, tc.probs, 2, models)
+		if tc.name == "no scores" {
+			if err0 := checkPredictions(nil, nil, 0, models); err0 != nil {
+				t.Errorf("no rows, no scores: %v", err0)
+			}
+		}
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s: %v", tc.name, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%s: error %v, want %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+// nanLearner's models score NaN on their third row.
+type nanLearner struct{ meanLearner }
+
+func (nanLearner) Fit(ctx context.Context, in sdk.FitInput, p sdk.Params) (sdk.Model, error) {
+	return nanModel{}, nil
+}
+
+type nanModel struct{}
+
+func (nanModel) Outputs() int { return 1 }
+
+func (nanModel) Predict(_ context.Context, x sdk.Matrix, scores, _ *mat.Dense) error {
+	r, _ := x.Dims()
+	for i := range r {
+		scores.Set(i, 0, 1)
+	}
+	scores.Set(2, 0, math.NaN())
+	return nil
+}
+
+// TestPredictRejectsNaN: a learner whose model scores NaN fails its
+// Predict call at the host, whatever reduction would decode the scores.
+func TestPredictRejectsNaN(t *testing.T) {
+	ctx := context.Background()
+	h := New("", nil)
+	h.Register("nan", InProcess{Learner: nanLearner{}})
+	defer h.Close()
+	p, err := h.Get(ctx, "nan")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := sdk.EncodeMatrix(sdk.Matrix{Dense: mat.NewDense(4, 2, []float64{1, 2, 3, 4, 5, 6, 7, 8})})
+	if _, err := p.EnsureDataset(ctx, m); err != nil {
+		t.Fatal(err)
+	}
+	rows := []int{0, 1, 2, 3}
+	models, err := p.Learner.Fit(ctx, m.Digest, rows, nil, []sdk.Problem{{Kind: sdk.Binary, Targets: []float64{1, -1, 1, -1}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = p.Learner.Predict(ctx, m.Digest, rows, models, false)
+	if err == nil || !strings.Contains(err.Error(), "predict: model 0 (of 1): score 0 of row 2 of the request is NaN") {
+		t.Fatalf("predict error %v, want the NaN of row 2", err)
+	}
+}
