@@ -463,3 +463,55 @@ output { predictions = true }
 		t.Errorf("%d calibrated prediction rows, want digits' 1797", n)
 	}
 }
+
+// TestTuningScoresCalibratedModels: with calibrate = "platt" the inner
+// cross-validation scores each candidate calibrated, as the outer folds
+// score the chosen one (scikit-learn's GridSearchCV over
+// CalibratedClassifierCV). On wine, svm C = 0.001 + ova has a log_loss
+// of about 0.75 as a softmax of its decision values but about 0.22
+// calibrated (the same candidate untuned, below); its inner scores must be
+// the calibrated ones, and the C chosen must be the one whose calibrated
+// inner score is best.
+func TestTuningScoresCalibratedModels(t *testing.T) {
+	file := writeExperiment(t, `experiment "tunecal" { seed = 1 }
+dataset "wine" { path = "%REPO%/experiments/data/wine.csv" }
+encoder "std" { type = "standardize" }
+learner "svm" {
+  params = { C = [0.001, 1] }
+  tune {
+    folds  = 3
+    metric = "log_loss"
+  }
+}
+reduction "ova_platt" {
+  scheme    = "ova"
+  calibrate = "platt"
+}
+cv { folds = 3 }
+metrics = ["log_loss"]
+`)
+	out := t.TempDir()
+	if _, stderr, err := bench(t, "run", "-o", out, file); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	for key, c := range readCells(t, out) {
+		if len(c.Folds) != 3 {
+			t.Fatalf("cell %s: %d folds", key, len(c.Folds))
+		}
+		for _, f := range c.Folds {
+			if len(f.TuneScores) != 2 {
+				t.Fatalf("fold %d: tune scores %v", f.Fold, f.TuneScores)
+			}
+			if s := f.TuneScores[0]; !(s < 0.4) {
+				t.Errorf("fold %d: inner log_loss of C=0.001 is %.4f: not calibrated (a softmax of the scores gives about 0.75)", f.Fold, s)
+			}
+			want := "C=0.001"
+			if f.TuneScores[1] < f.TuneScores[0] {
+				want = "C=1"
+			}
+			if f.Chosen != want {
+				t.Errorf("fold %d: chose %s with inner scores %v, want %s", f.Fold, f.Chosen, f.TuneScores, want)
+			}
+		}
+	}
+}

@@ -20,8 +20,8 @@ type tuning struct {
 // tune runs the nested cross-validation of a tuned learner on the fold's
 // training part: each inner fold's design matrix is built by fitting the
 // pipeline on the inner training rows only (no leakage), every candidate
-// is trained and scored on it, and the candidate with the best mean of the
-// tune metric wins; ties go to the first in grid order, as scikit-learn's
+// is trained and scored on it (calibrated, when the reduction calibrates),
+// and the candidate with the best mean of the tune metric wins; ties go to the first in grid order, as scikit-learn's
 // GridSearchCV. The inner models are released as soon as they are scored.
 func (f *fold) tune(t task) (*tuning, error) {
 	l, d := f.c.Learner, f.c.Dataset
@@ -93,7 +93,9 @@ func (f *fold) innerFolds(k int, innerSeed int64) ([]int, error) {
 }
 
 // innerScore trains candidate params on the train rows of x and returns
-// metric m on the test rows. Its time counts toward the fold's.
+// metric m on the test rows, of the calibrated probabilities when the
+// reduction calibrates (the model the outer fold scores). Its time counts
+// toward the fold's.
 func (f *fold) innerScore(train, test []int, params param.Params, x matrix.Matrix, enc *matrix.EncodedMatrix, m metrics.Metric) (float64, error) {
 	sub := &fold{ctx: f.ctx, g: f.g, c: f.c, stats: f.stats, train: train, test: test,
 		seed: f.seed, solverSeed: f.solverSeed, lp: f.lp, rp: f.rp, params: params}
@@ -108,6 +110,14 @@ func (f *fold) innerScore(train, test []int, params param.Params, x matrix.Matri
 	}
 	if err := checkDecoding(out.dec, f.c.Dataset, len(test), f.rp.Name); err != nil {
 		return 0, err
+	}
+	if f.c.Reduction.Config.Calibrate != "" {
+		// The candidate is scored as the outer fold will be: calibrated
+		// (GridSearchCV over CalibratedClassifierCV).
+		if out.dec.ClassScores, err = sub.calibrated(x, enc); err != nil {
+			return 0, err
+		}
+		out.dec.Predicted = argmax(out.dec.ClassScores)
 	}
 	v, _, err := m.Eval(sub.metricsInput(out.dec))
 	return v, err
