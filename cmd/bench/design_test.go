@@ -151,8 +151,8 @@ metrics = ["accuracy"]
 	}
 	md := readFile(t, out+"/adult.md")
 	want := fmt.Sprintf("| logreg | C=1,tol=1e-08 | ova | **%.4f** | 1.00 |", f.Metrics["accuracy"])
-	if !strings.Contains(md, "| learner | params | reduction | adult (holdout) | avg. rank |") || !strings.Contains(md, want) {
-		t.Errorf("adult.md does not mark the holdout column or shows a ±; want %q in\n%s", want, md)
+	if !strings.Contains(md, "| learner | params | reduction | adult (test set) | avg. rank |") || !strings.Contains(md, want) {
+		t.Errorf("adult.md does not mark the test-set column or shows a ±; want %q in\n%s", want, md)
 	}
 	// The README's "Test sets and holdout" table is this run's.
 	if readme := readFile(t, "../../README.md"); !strings.Contains(readme, want) {

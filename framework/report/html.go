@@ -206,7 +206,7 @@ func writeHTMLTable(b *strings.Builder, c *Comparison) {
 	for _, h := range head {
 		fmt.Fprintf(b, "<th>%s</th>", h)
 	}
-	for _, d := range c.Datasets {
+	for _, d := range columnHeads(c) {
 		fmt.Fprintf(b, "<th class=\"num\">%s</th>", htmlEscape(d))
 	}
 	for _, h := range rankHeads(c) {

@@ -51,7 +51,7 @@ func writeLaTeXTable(b *strings.Builder, experiment, partial string, c *Comparis
 		head = append([]string{"encoder"}, head...)
 	}
 	nID := len(head)
-	for _, d := range c.Datasets {
+	for _, d := range columnHeads(c) {
 		head = append(head, texEscape(d))
 	}
 	for _, h := range rankHeads(c) {

@@ -327,7 +327,8 @@ func writeMarkdownTable(b *strings.Builder, c *Comparison) {
 }
 
 // columnHeads names the dataset columns of c; a column whose every value
-// comes from a single split (a test file or one holdout) says so.
+// comes from a single split says which: "(test set)" for a test file,
+// "(holdout)" for one random split.
 func columnHeads(c *Comparison) []string {
 	heads := make([]string, len(c.Datasets))
 	for d, name := range c.Datasets {
@@ -339,7 +340,10 @@ func columnHeads(c *Comparison) []string {
 				single = single && e.N == 1
 			}
 		}
-		if any && single {
+		switch {
+		case any && single && d < len(c.TestSet) && c.TestSet[d]:
+			heads[d] += " (test set)"
+		case any && single:
 			heads[d] += " (holdout)"
 		}
 	}

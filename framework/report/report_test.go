@@ -1185,3 +1185,29 @@ func TestRowOrderOfPartialRuns(t *testing.T) {
 		}
 	}
 }
+
+// TestSingleSplitColumns: a dataset scored once is marked in every table
+// format: "(test set)" when it has a test file, "(holdout)" for one random
+// split; a cross-validated one is not marked.
+func TestSingleSplitColumns(t *testing.T) {
+	cells := []*engine.CellResult{
+		mkCell("adult", "a", "", "ova", 900, 100, withErr([]float64{0.85})),
+		mkCell("iris", "a", "", "ova", 90, 10, withErr([]float64{0.9})),
+		mkCell("wine", "a", "", "ova", 90, 10, withErr([]float64{0.9, 0.8})),
+	}
+	setup := &Setup{Datasets: []DatasetInfo{{Name: "adult", TestPath: "adult_test.csv"}, {Name: "iris"}, {Name: "wine"}}}
+	tables := BuildTables(Spec{Experiment: "x", Metrics: []string{"accuracy"}, Setup: setup}, cells)
+	var md, tex, html bytes.Buffer
+	if err := WriteMarkdown(&md, tables, cells); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteLaTeX(&tex, tables); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteHTML(&html, HTMLReport{Tables: tables, Cells: cells, Setup: setup}); err != nil {
+		t.Fatal(err)
+	}
+	checkText(t, "markdown", md.String(), []string{"| adult (test set) | iris (holdout) | wine |"}, []string{"wine (holdout)"})
+	checkText(t, "latex", tex.String(), []string{"adult (test set) & iris (holdout) & wine"}, nil)
+	checkText(t, "html", html.String(), []string{`<th class="num">adult (test set)</th><th class="num">iris (holdout)</th><th class="num">wine</th>`}, nil)
+}

@@ -111,7 +111,10 @@ type Comparison struct {
 	Metric         string
 	HigherIsBetter bool
 	Datasets       []string
-	Rows           []Row
+	// TestSet[d] tells that dataset d is scored on its test file
+	// (test_path) rather than by resampling its rows.
+	TestSet []bool
+	Rows    []Row
 	// Entries[r][d] is row r on dataset d.
 	Entries [][]Entry
 	// AvgRank[r] is the mean of row r's ranks over the datasets where some
@@ -310,8 +313,16 @@ func BuildTables(s Spec, cells []*engine.CellResult) *Tables {
 	for i, d := range datasets {
 		dsIndex[d] = i
 	}
+	testSet := make([]bool, len(datasets))
+	if s.Setup != nil {
+		for _, d := range s.Setup.Datasets {
+			if i, ok := dsIndex[d.Name]; ok {
+				testSet[i] = d.TestPath != ""
+			}
+		}
+	}
 	for _, m := range s.Metrics {
-		c := &Comparison{Metric: m, HigherIsBetter: HigherIsBetter(m), Datasets: datasets, Rows: rows,
+		c := &Comparison{Metric: m, HigherIsBetter: HigherIsBetter(m), Datasets: datasets, TestSet: testSet, Rows: rows,
 			Baseline: base, Alpha: alpha, Ranked: s.RankTimings || !IsTiming(m)}
 		if !c.Ranked {
 			c.Baseline = -1
