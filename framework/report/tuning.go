@@ -10,20 +10,35 @@ import (
 
 // writeChosenTable lists, for every tuned cell, the parameter values its
 // inner cross-validations chose, with the number of folds that chose each
-// (most often first, ties in the order first chosen).
+// (most often first, ties in the order first chosen); an encoder column
+// tells the cells apart when the tuned cells have several encoders.
 func writeChosenTable(b *strings.Builder, cells []*engine.CellResult) {
-	var lines []string
+	var tuned []*engine.CellResult
+	encoders := map[string]bool{}
 	for _, c := range cells {
-		if s := chosenSummary(c); s != "" {
-			lines = append(lines, fmt.Sprintf("| %s | %s | %s | %s |", c.Dataset, mdEscape(c.Learner), mdEscape(c.Reduction), s))
+		if chosenSummary(c) != "" {
+			tuned = append(tuned, c)
+			encoders[c.Encoder] = true
 		}
 	}
-	if len(lines) == 0 {
+	if len(tuned) == 0 {
 		return
 	}
+	showEnc := len(encoders) > 1
 	b.WriteString("## Selected parameters\n\n")
-	b.WriteString("| dataset | learner | reduction | chosen on the training part (folds) |\n| --- | --- | --- | --- |\n")
-	b.WriteString(strings.Join(lines, "\n") + "\n\n")
+	if showEnc {
+		b.WriteString("| dataset | encoder | learner | reduction | chosen on the training part (folds) |\n| --- | --- | --- | --- | --- |\n")
+	} else {
+		b.WriteString("| dataset | learner | reduction | chosen on the training part (folds) |\n| --- | --- | --- | --- |\n")
+	}
+	for _, c := range tuned {
+		enc := ""
+		if showEnc {
+			enc = " " + mdEscape(c.Encoder) + " |"
+		}
+		fmt.Fprintf(b, "| %s |%s %s | %s | %s |\n", c.Dataset, enc, mdEscape(c.Learner), mdEscape(c.Reduction), chosenSummary(c))
+	}
+	b.WriteString("\n")
 }
 
 // chosenSummary is "C=10 (6), C=1 (4)" for a tuned cell, "" otherwise.

@@ -28,6 +28,16 @@ func TestChosenParameters(t *testing.T) {
 	if !strings.Contains(csv.String(), "iris,std,logreg,\"C=[1, 10] (tuned)\",none,0,1,chosen,C=10\n") || strings.Count(csv.String(), ",chosen,") != 5 {
 		t.Errorf("folds.csv:\n%s", csv.String())
 	}
+	// Two encoders: a column tells their cells apart.
+	raw := &engine.CellResult{ID: tuned.ID, Folds: []engine.FoldResult{{Metrics: map[string]float64{"accuracy": 0.5}, Chosen: "C=1"}}}
+	raw.Encoder = "raw"
+	b.Reset()
+	writeChosenTable(&b, []*engine.CellResult{tuned, raw, plain})
+	want = "## Selected parameters\n\n| dataset | encoder | learner | reduction | chosen on the training part (folds) |\n| --- | --- | --- | --- | --- |\n" +
+		"| iris | std | logreg | none | C=10 (3), C=1 (2) |\n| iris | raw | logreg | none | C=1 (1) |\n\n"
+	if b.String() != want {
+		t.Errorf("table\n%s\nwant\n%s", b.String(), want)
+	}
 	b.Reset()
 	writeChosenTable(&b, []*engine.CellResult{plain})
 	if b.Len() != 0 {
