@@ -33,6 +33,8 @@ type jsonTables struct {
 	Baseline   string       `json:"baseline,omitempty"`
 	Alpha      jnum         `json:"alpha"`
 	Metrics    []jsonMetric `json:"metrics"`
+	// Selected: what the tuned cells chose, fold counts per setting.
+	Selected []Selection `json:"selected_parameters,omitempty"`
 }
 
 type jsonMetric struct {
@@ -134,11 +136,13 @@ func jp(x float64) *jnum { v := jnum(x); return &v }
 // scores and its 95% interval by the corrected resampled t-test); across
 // datasets the rows tested and left out, the Friedman test with the
 // Nemenyi CD, Holm's and the Bonferroni–Dunn tests against the baseline
-// and the Wilcoxon test; and the notes. Non-finite numbers are written as
+// and the Wilcoxon test; the notes; and the tuned cells' choices
+// (selected_parameters). Non-finite numbers are written as
 // null (NaN) or "+Inf" / "-Inf"; an Iman–Davenport F_F that is infinite
 // (the ranks agree on every dataset) as null.
 func WriteJSON(w io.Writer, t *Tables) error {
-	out := jsonTables{Experiment: t.Experiment, Partial: t.Partial, Baseline: t.Baseline, Alpha: jnum(t.Alpha), Metrics: []jsonMetric{}}
+	out := jsonTables{Experiment: t.Experiment, Partial: t.Partial, Baseline: t.Baseline, Alpha: jnum(t.Alpha), Metrics: []jsonMetric{},
+		Selected: t.Selected}
 	for _, c := range t.Metrics {
 		m := jsonMetric{Metric: c.Metric, HigherIsBetter: c.HigherIsBetter, Datasets: c.Datasets, Ranked: c.Ranked, Notes: c.Notes}
 		if c.Baseline >= 0 {

@@ -148,6 +148,27 @@ type Tables struct {
 	// Partial, when not empty, says that the run is incomplete; every
 	// format repeats it in its header.
 	Partial string
+	// Selected lists the tuned cells' choices (see Selection), in cell
+	// order.
+	Selected []Selection
+}
+
+// Selection is what the inner cross-validations of a tuned cell chose:
+// each chosen parameter setting with the number of folds that chose it,
+// most often first (ties in the order first chosen).
+type Selection struct {
+	Dataset   string         `json:"dataset"`
+	Encoder   string         `json:"encoder"`
+	Learner   string         `json:"learner"`
+	Reduction string         `json:"reduction"`
+	Chosen    []ChosenParams `json:"chosen"`
+}
+
+// ChosenParams is one parameter setting a tuned cell chose ("C=10") and
+// the number of folds that chose it.
+type ChosenParams struct {
+	Params string `json:"params"`
+	Folds  int    `json:"folds"`
 }
 
 // rowsOf returns the distinct rows and datasets of cells, and the row
@@ -300,7 +321,7 @@ func BuildTables(s Spec, cells []*engine.CellResult) *Tables {
 		alpha = config.DefaultAlpha
 	}
 	rows, datasets, rowOf := rowsOf(cells)
-	t := &Tables{Experiment: s.Experiment, Baseline: s.Baseline, Alpha: alpha}
+	t := &Tables{Experiment: s.Experiment, Baseline: s.Baseline, Alpha: alpha, Selected: selections(cells)}
 	base := -1
 	var baseNote string
 	if s.Baseline != "" {

@@ -43,6 +43,18 @@ func writeChosenTable(b *strings.Builder, cells []*engine.CellResult) {
 
 // chosenSummary is "C=10 (6), C=1 (4)" for a tuned cell, "" otherwise.
 func chosenSummary(c *engine.CellResult) string {
+	chosen := chosenCounts(c)
+	parts := make([]string, len(chosen))
+	for i, p := range chosen {
+		parts[i] = fmt.Sprintf("%s (%d)", mdEscape(p.Params), p.Folds)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// chosenCounts returns the parameter settings a cell's folds chose with
+// their counts, most often first (ties in the order first chosen); none
+// for a cell that was not tuned.
+func chosenCounts(c *engine.CellResult) []ChosenParams {
 	count := map[string]int{}
 	var order []string
 	for _, f := range c.Folds {
@@ -55,9 +67,20 @@ func chosenSummary(c *engine.CellResult) string {
 		count[f.Chosen]++
 	}
 	sort.SliceStable(order, func(i, j int) bool { return count[order[i]] > count[order[j]] })
-	parts := make([]string, len(order))
+	out := make([]ChosenParams, len(order))
 	for i, v := range order {
-		parts[i] = fmt.Sprintf("%s (%d)", mdEscape(v), count[v])
+		out[i] = ChosenParams{Params: v, Folds: count[v]}
 	}
-	return strings.Join(parts, ", ")
+	return out
+}
+
+// selections returns the choices of the tuned cells, in cell order.
+func selections(cells []*engine.CellResult) []Selection {
+	var out []Selection
+	for _, c := range cells {
+		if chosen := chosenCounts(c); len(chosen) > 0 {
+			out = append(out, Selection{Dataset: c.Dataset, Encoder: c.Encoder, Learner: c.Learner, Reduction: c.Reduction, Chosen: chosen})
+		}
+	}
+	return out
 }

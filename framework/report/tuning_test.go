@@ -1,6 +1,8 @@
 package report
 
 import (
+	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -37,6 +39,24 @@ func TestChosenParameters(t *testing.T) {
 		"| iris | std | logreg | none | C=10 (3), C=1 (2) |\n| iris | raw | logreg | none | C=1 (1) |\n\n"
 	if b.String() != want {
 		t.Errorf("table\n%s\nwant\n%s", b.String(), want)
+	}
+	// The JSON tables carry the same choices.
+	var js strings.Builder
+	if err := WriteJSON(&js, BuildTables(Spec{Experiment: "x", Metrics: []string{"accuracy"}}, []*engine.CellResult{tuned, raw, plain})); err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Selected []Selection `json:"selected_parameters"`
+	}
+	if err := json.Unmarshal([]byte(js.String()), &got); err != nil {
+		t.Fatal(err)
+	}
+	wantSel := []Selection{
+		{Dataset: "iris", Encoder: "std", Learner: "logreg", Reduction: "none", Chosen: []ChosenParams{{"C=10", 3}, {"C=1", 2}}},
+		{Dataset: "iris", Encoder: "raw", Learner: "logreg", Reduction: "none", Chosen: []ChosenParams{{"C=1", 1}}},
+	}
+	if !reflect.DeepEqual(got.Selected, wantSel) {
+		t.Errorf("JSON selected_parameters %+v, want %+v", got.Selected, wantSel)
 	}
 	b.Reset()
 	writeChosenTable(&b, []*engine.CellResult{plain})
