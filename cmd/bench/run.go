@@ -480,7 +480,7 @@ func listPlugins(ctx context.Context, h *host.Host, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if len(bins) == 0 {
+	if len(bins) == 0 && len(host.NotExecutable(h.Dir())) == 0 {
 		fmt.Fprintf(w, "no plugins (%s*) in %s\n", host.BinaryPrefix, h.Dir())
 		return nil
 	}
@@ -521,6 +521,10 @@ func listPlugins(ctx context.Context, h *host.Host, w io.Writer) error {
 			}
 		}
 		fmt.Fprintln(w)
+	}
+	for _, path := range host.NotExecutable(h.Dir()) {
+		unavailable = append(unavailable, fmt.Sprintf("%s (%s): not executable (chmod +x %s)",
+			strings.TrimPrefix(filepath.Base(path), host.BinaryPrefix), path, path))
 	}
 	if len(unavailable) > 0 {
 		fmt.Fprintf(w, "not available (cannot start):\n")

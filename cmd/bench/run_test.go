@@ -1174,3 +1174,22 @@ func readmePrintsRun(t *testing.T, stdout, out string) {
 		i, gap = i+1, false
 	}
 }
+
+// TestPluginsListsNotExecutable: a plugin file without an execute bit
+// (copied without its mode) is listed as not available, with the chmod
+// that fixes it, rather than left out in silence.
+func TestPluginsListsNotExecutable(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "bench-plugin-mine")
+	if err := os.WriteFile(path, []byte("#!/bin/sh\nexit 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr strings.Builder
+	if err := run(t.Context(), []string{"plugins", "--plugins", dir}, &stdout, &stderr); err != nil {
+		t.Fatalf("bench plugins: %v", err)
+	}
+	want := "not available (cannot start):\n  mine (" + path + "): not executable (chmod +x " + path + ")\n"
+	if got := stdout.String(); !strings.Contains(got, want) {
+		t.Errorf("bench plugins:\n%s\nwant %q", got, want)
+	}
+}

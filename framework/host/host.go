@@ -73,6 +73,26 @@ func Discover(dir string) ([]Binary, error) {
 	return out, nil
 }
 
+// NotExecutable returns the paths of the files in dir named like plugins
+// (BinaryPrefix…) that Discover leaves out because no one may execute
+// them: a plugin copied without its mode, say.
+func NotExecutable(dir string) []string {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Name(), BinaryPrefix) || !e.Type().IsRegular() {
+			continue
+		}
+		if info, err := e.Info(); err == nil && info.Mode()&0o111 == 0 {
+			out = append(out, filepath.Join(dir, e.Name()))
+		}
+	}
+	return out
+}
+
 func fileSHA256(path string) (string, error) {
 	f, err := os.Open(path)
 	if err != nil {
