@@ -27,7 +27,7 @@ var flagDocs = map[string][2]string{
 	"j":            {"-j N", "folds run in parallel; 0 means the number of CPUs (default)"},
 	"quiet":        {"--quiet", "no progress bar"},
 	"fresh":        {"--fresh", "start over: move an earlier run's cells in DIR aside to DIR/superseded/TIME/ instead of resuming"},
-	"plugins":      {"--plugins DIR", "plugins directory (default: the directory of the bench binary)"},
+	"plugins":      {"--plugins DIR", "plugins directory, or several as DIR:DIR…, searched in order (default: the directory of the bench binary)"},
 	"plan":         {"--plan", "list every cell with its folds and model fits, and the totals"},
 	"shard":        {"--shard I/N", "run shard I (from 0) of N only; see 'bench help merge'"},
 	"shards":       {"--shards N", "number of shards: tasks of the job array, completions of the Indexed Job (submit); the N of JOB_COMPLETION_INDEX (run); the shards of the plan (validate --plan)"},

@@ -1177,19 +1177,26 @@ func readmePrintsRun(t *testing.T, stdout, out string) {
 
 // TestPluginsListsNotExecutable: a plugin file without an execute bit
 // (copied without its mode) is listed as not available, with the chmod
-// that fixes it, rather than left out in silence.
+// that fixes it, rather than left out in silence; with --plugins DIR:bin
+// the shipped plugins are listed beside it.
 func TestPluginsListsNotExecutable(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "bench-plugin-mine")
 	if err := os.WriteFile(path, []byte("#!/bin/sh\nexit 1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	var stdout, stderr strings.Builder
-	if err := run(t.Context(), []string{"plugins", "--plugins", dir}, &stdout, &stderr); err != nil {
-		t.Fatalf("bench plugins: %v", err)
-	}
 	want := "not available (cannot start):\n  mine (" + path + "): not executable (chmod +x " + path + ")\n"
-	if got := stdout.String(); !strings.Contains(got, want) {
-		t.Errorf("bench plugins:\n%s\nwant %q", got, want)
+	for _, dirs := range []string{dir, dir + string(os.PathListSeparator) + pluginsDir} {
+		var stdout, stderr strings.Builder
+		if err := run(t.Context(), []string{"plugins", "--plugins", dirs}, &stdout, &stderr); err != nil {
+			t.Fatalf("bench plugins --plugins %s: %v", dirs, err)
+		}
+		got := stdout.String()
+		if !strings.Contains(got, want) {
+			t.Errorf("bench plugins --plugins %s:\n%s\nwant %q", dirs, got, want)
+		}
+		if shipped := strings.Contains(got, "logreg 0.1.0"); shipped != (dirs != dir) {
+			t.Errorf("bench plugins --plugins %s: logreg listed %v", dirs, shipped)
+		}
 	}
 }

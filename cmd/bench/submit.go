@@ -109,10 +109,13 @@ func submitSlurm(ctx context.Context, h *host.Host, o *options, file string, std
 		out = grid.Experiment.Output.Dir
 	}
 	var abs [4]string
-	for i, p := range []string{exe, o.pluginsDir, file, out} {
+	for i, p := range []string{exe, "", file, out} {
 		if abs[i], err = filepath.Abs(p); err != nil {
 			return err
 		}
+	}
+	if abs[1], err = absList(o.pluginsDir); err != nil {
+		return err
 	}
 	s := &cluster.Slurm{Run: cluster.Run{Experiment: grid.Experiment.Name, Bench: abs[0], Plugins: abs[1], File: abs[2], Dir: abs[3], Shards: o.shards, DenseBudget: int64(o.denseBudget)},
 		Partition: o.partition, Time: o.time, CPUs: o.cpus, Mem: o.mem, Scripts: filepath.Join(abs[3], slurmDir)}
@@ -241,4 +244,18 @@ func submitK8s(o *options, file string, stdout, stderr io.Writer) error {
 		"(kubectl wait never returns for a Job that failed: see kubectl describe job/%s, fix the cause, delete the Job and apply it again)\n",
 		cluster.ShellQuote(shardsPath), k.JobName(), cluster.ShellQuote(mergePath), k.JobName())
 	return nil
+}
+
+// absList makes every directory of a list (os.PathListSeparator between
+// them, as --plugins takes) absolute.
+func absList(dirs string) (string, error) {
+	parts := filepath.SplitList(dirs)
+	for i, d := range parts {
+		a, err := filepath.Abs(d)
+		if err != nil {
+			return "", err
+		}
+		parts[i] = a
+	}
+	return strings.Join(parts, string(os.PathListSeparator)), nil
 }

@@ -73,21 +73,45 @@ func Discover(dir string) ([]Binary, error) {
 	return out, nil
 }
 
-// NotExecutable returns the paths of the files in dir named like plugins
-// (BinaryPrefix…) that Discover leaves out because no one may execute
-// them: a plugin copied without its mode, say.
-func NotExecutable(dir string) []string {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return nil
+// discoverAll is Discover over a list of directories (see New): the
+// binaries of each, a name found earlier hiding the same name later.
+func discoverAll(dirs string) ([]Binary, error) {
+	var out []Binary
+	seen := map[string]bool{}
+	for _, dir := range filepath.SplitList(dirs) {
+		bins, err := Discover(dir)
+		if err != nil {
+			return nil, err
+		}
+		for _, b := range bins {
+			if !seen[b.Name] {
+				seen[b.Name] = true
+				out = append(out, b)
+			}
+		}
 	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, nil
+}
+
+// NotExecutable returns the paths of the files in dirs (one directory or a
+// list, see New) named like plugins (BinaryPrefix…) that Discover leaves
+// out because no one may execute them: a plugin copied without its mode,
+// say.
+func NotExecutable(dirs string) []string {
 	var out []string
-	for _, e := range entries {
-		if !strings.HasPrefix(e.Name(), BinaryPrefix) || !e.Type().IsRegular() {
+	for _, dir := range filepath.SplitList(dirs) {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
 			continue
 		}
-		if info, err := e.Info(); err == nil && info.Mode()&0o111 == 0 {
-			out = append(out, filepath.Join(dir, e.Name()))
+		for _, e := range entries {
+			if !strings.HasPrefix(e.Name(), BinaryPrefix) || !e.Type().IsRegular() {
+				continue
+			}
+			if info, err := e.Info(); err == nil && info.Mode()&0o111 == 0 {
+				out = append(out, filepath.Join(dir, e.Name()))
+			}
 		}
 	}
 	return out
@@ -225,8 +249,10 @@ func (p *Plugin) KillFirst() bool {
 	return first
 }
 
-// Host starts plugins from one directory, each at most once.
+// Host starts plugins from a list of directories, each at most once.
 type Host struct {
+	// dir is the directory, or directories separated by the system's list
+	// separator (os.PathListSeparator, ':' on Unix), searched in order.
 	dir string
 	log io.Writer
 
@@ -251,8 +277,11 @@ type startResult struct {
 	err  error
 }
 
-// New returns a Host for the plugins in dir. Plugin stderr is copied to log
-// (which may be nil), each line prefixed with the plugin's name.
+// New returns a Host for the plugins in dir: one directory, or several
+// separated by os.PathListSeparator (":" on Unix, as in PATH), where a
+// plugin found in an earlier one hides any of its name in a later one.
+// Plugin stderr is copied to log (which may be nil), each line prefixed
+// with the plugin's name.
 func New(dir string, log io.Writer) *Host {
 	if log == nil {
 		log = io.Discard
@@ -289,7 +318,7 @@ func (h *Host) Binaries() ([]Binary, error) {
 		var bins []Binary
 		if h.dir != "" || len(h.local) == 0 {
 			var err error
-			if bins, err = Discover(h.dir); err != nil {
+			if bins, err = discoverAll(h.dir); err != nil {
 				return nil, err
 			}
 		}
@@ -336,8 +365,8 @@ func (h *Host) Get(ctx context.Context, name string) (*Plugin, error) {
 	impl, local := h.local[name]
 	h.mu.Unlock()
 	if !ok {
-		if h.dir != "" {
-			path := filepath.Join(h.dir, BinaryPrefix+name)
+		for _, dir := range filepath.SplitList(h.dir) {
+			path := filepath.Join(dir, BinaryPrefix+name)
 			if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 == 0 {
 				return nil, fmt.Errorf("%w: %s is not executable (chmod +x %s)", ErrNotFound, path, path)
 			}

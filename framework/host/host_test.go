@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -73,6 +74,42 @@ func TestDiscover(t *testing.T) {
 	}
 	if _, err := Discover(filepath.Join(dir, "missing")); err == nil {
 		t.Fatal("a missing directory must be an error")
+	}
+}
+
+// TestDirectoryList: a Host's directory may be a list (PATH-style); each
+// is searched in order, an earlier one's plugin hiding a later one's of
+// the same name, and NotExecutable looks in all of them.
+func TestDirectoryList(t *testing.T) {
+	mine, shipped := t.TempDir(), t.TempDir()
+	copyFile(t, reducers, filepath.Join(shipped, "bench-plugin-reducers"), 0o755)
+	os.WriteFile(filepath.Join(mine, "bench-plugin-mine"), []byte("#!/bin/sh\n"), 0o755)
+	os.WriteFile(filepath.Join(shipped, "bench-plugin-mine"), []byte("#!/bin/sh\n"), 0o755)
+	os.WriteFile(filepath.Join(shipped, "bench-plugin-notes"), []byte("not executable"), 0o644)
+	list := mine + string(os.PathListSeparator) + shipped
+	h := New(list, nil)
+	defer h.Close()
+	bins, err := h.Binaries()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, b := range bins {
+		got[b.Name] = b.Path
+	}
+	want := map[string]string{"mine": filepath.Join(mine, "bench-plugin-mine"), "reducers": filepath.Join(shipped, "bench-plugin-reducers")}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("binaries %v, want %v", got, want)
+	}
+	p, err := h.Get(context.Background(), "reducers")
+	if err != nil || p.Reducer == nil {
+		t.Fatalf("reducers from the second directory: %v", err)
+	}
+	if got := NotExecutable(list); !reflect.DeepEqual(got, []string{filepath.Join(shipped, "bench-plugin-notes")}) {
+		t.Errorf("not executable %v", got)
+	}
+	if _, err := New(mine+string(os.PathListSeparator)+filepath.Join(mine, "missing"), nil).Binaries(); err == nil {
+		t.Error("a missing directory in the list must be an error")
 	}
 }
 
