@@ -515,3 +515,63 @@ metrics = ["log_loss"]
 		}
 	}
 }
+
+// TestValidateTuneMetricKind: validate refuses a tune metric that does not
+// apply to a dataset's kind, which would fail every fold at run time: a
+// multi-label metric on iris, named or taken by default from the
+// experiment's metrics.
+func TestValidateTuneMetricKind(t *testing.T) {
+	file := writeExperiment(t, `experiment "tk" { seed = 1 }
+dataset "iris" { path = "%REPO%/experiments/data/iris.csv" }
+dataset "emotions" {
+  path          = "%REPO%/experiments/data/emotions.csv"
+  labels_prefix = "label_"
+}
+learner "logreg" {
+  params = { C = [0.1, 1] }
+  tune { metric = "jaccard" }
+}
+learner "svm" {
+  params = { C = [0.1, 1] }
+  tune {}
+}
+reduction "ova" {
+  scheme   = "ova"
+  datasets = ["iris"]
+}
+reduction "br" {
+  scheme   = "br"
+  datasets = ["emotions"]
+  learners = ["logreg", "svm"]
+}
+# lda is tuned for accuracy (the default would be hamming_loss) and has no
+# cell on emotions (its only reduction covers iris): no error.
+learner "lda" {
+  params = { shrinkage = [0, 0.5] }
+  tune { metric = "accuracy" }
+}
+reduction "ova_lda" {
+  scheme   = "ova"
+  datasets = ["iris"]
+  learners = ["lda"]
+}
+metrics = ["hamming_loss", "accuracy"]
+`)
+	_, stderr, err := bench(t, "validate", file)
+	if err == nil {
+		t.Fatalf("validate accepted tune metrics that do not apply:\n%s", stderr)
+	}
+	for _, want := range []string{
+		`exp.hcl:9:19: error: Invalid tune metric`,
+		`Learner "logreg": jaccard does not apply to multiclass dataset "iris" (it is a multilabel metric).`,
+		`exp.hcl:13:3: error: Invalid tune metric`,
+		`Learner "svm": the tune metric defaults to the experiment's first metric, hamming_loss, which does not apply to multiclass dataset "iris"; set tune { metric = "..." } to one that does.`,
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("missing %q in\n%s", want, stderr)
+		}
+	}
+	if strings.Contains(stderr, `Learner "lda"`) {
+		t.Errorf("lda has no cell on emotions, yet an error:\n%s", stderr)
+	}
+}

@@ -109,6 +109,9 @@ func Resolve(ctx context.Context, exp *config.Experiment, h *host.Host, opt Reso
 	}
 	r.stopProbed(g)
 	for _, l := range g.Learners {
+		if l.Candidates != nil {
+			r.tuneMetricApplies(g, l)
+		}
 		for _, red := range g.Reductions {
 			if red.meets(l) {
 				r.compatible(l, red)
@@ -843,7 +846,8 @@ func (r *resolver) testFile(c *config.Dataset, train *data.Table, opt data.Optio
 }
 
 // tuned checks a tuned learner's tune block: something to tune, and a
-// metric that exists (the experiment's first one by default).
+// metric that exists (the experiment's first one by default) and is not a
+// timing; tuneMetricApplies checks it against the datasets.
 func (r *resolver) tuned(l *Learner, exp *config.Experiment) {
 	t := l.Config.Tune
 	if len(l.Tuned) == 0 {
@@ -859,6 +863,37 @@ func (r *resolver) tuned(l *Learner, exp *config.Experiment) {
 		r.errorf(t.MetricRange, "Unknown metric", "Learner %q: tune metric: %v", l.Config.Name, err)
 	case m.Kind.Has(metrics.Timing):
 		r.errorf(t.MetricRange, "Invalid tune metric", "Learner %q: %s is a timing, not a quality to tune for.", l.Config.Name, l.TuneMetric)
+	}
+}
+
+// tuneMetricApplies reports a tuned learner's metric that does not apply
+// to the kind of a dataset it has cells on (a multi-label metric on
+// multiclass data, or the other way round), which would fail every fold of
+// those cells at run time.
+func (r *resolver) tuneMetricApplies(g *Grid, l *Learner) {
+	t := l.Config.Tune
+	m, err := metrics.Lookup(l.TuneMetric)
+	if err != nil || m.Kind.Has(metrics.Timing) {
+		return // reported by tuned
+	}
+	for _, d := range g.Datasets {
+		if !slices.ContainsFunc(g.Reductions, func(red *Reduction) bool { return red.covers(d) && red.meets(l) }) {
+			continue // no cell of l on d
+		}
+		kind, need := "multiclass", metrics.Multiclass
+		if d.MultiLabel {
+			kind, need = "multi-label", metrics.MultiLabel
+		}
+		if m.Kind.Has(need) {
+			continue
+		}
+		if t.Metric == "" {
+			r.errorf(t.DeclRange, "Invalid tune metric", "Learner %q: the tune metric defaults to the experiment's first metric, %s, which does not apply to %s dataset %q; set tune { metric = \"...\" } to one that does.",
+				l.Config.Name, m.Name, kind, d.Config.Name)
+		} else {
+			r.errorf(t.MetricRange, "Invalid tune metric", "Learner %q: %s does not apply to %s dataset %q (it is a %s metric).", l.Config.Name, m.Name, kind, d.Config.Name, m.Kind)
+		}
+		return
 	}
 }
 
