@@ -575,3 +575,38 @@ metrics = ["hamming_loss", "accuracy"]
 		t.Errorf("lda has no cell on emotions, yet an error:\n%s", stderr)
 	}
 }
+
+// TestValidateTuneFolds: on iris with 2 outer folds (75 training rows, 25
+// of each class) validate refuses 100 tune folds (a training part cannot
+// be split so) and warns about 30 (each class has 25 rows in a training
+// part: some inner test parts lack it).
+func TestValidateTuneFolds(t *testing.T) {
+	file := writeExperiment(t, `experiment "tf" { seed = 1 }
+dataset "iris" { path = "%REPO%/experiments/data/iris.csv" }
+learner "logreg" {
+  params = { C = [0.1, 1] }
+  tune { folds = 100 }
+}
+learner "svm" {
+  params = { C = [0.1, 1] }
+  tune { folds = 30 }
+}
+reduction "ova" { scheme = "ova" }
+cv { folds = 2 }
+metrics = ["accuracy"]
+`)
+	_, stderr, err := bench(t, "validate", file)
+	if err == nil {
+		t.Fatalf("validate accepted 100 tune folds of 75 rows:\n%s", stderr)
+	}
+	for _, want := range []string{
+		`exp.hcl:5:3: error: Too few rows to tune`,
+		`Learner "logreg": on dataset "iris" the training part of fold 0 has 75 row(s), fewer than tune folds = 100; use fewer folds.`,
+		`exp.hcl:9:3: warning: Class smaller than the number of tune folds`,
+		`Learner "svm": on dataset "iris" the class "setosa" has 25 row(s) in the training part of fold 0, fewer than tune folds = 30, so some inner test parts have none of it`,
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("missing %q in\n%s", want, stderr)
+		}
+	}
+}

@@ -111,6 +111,7 @@ func Resolve(ctx context.Context, exp *config.Experiment, h *host.Host, opt Reso
 	for _, l := range g.Learners {
 		if l.Candidates != nil {
 			r.tuneMetricApplies(g, l)
+			r.tuneFolds(g, l)
 		}
 		for _, red := range g.Reductions {
 			if red.meets(l) {
@@ -877,8 +878,8 @@ func (r *resolver) tuneMetricApplies(g *Grid, l *Learner) {
 		return // reported by tuned
 	}
 	for _, d := range g.Datasets {
-		if !slices.ContainsFunc(g.Reductions, func(red *Reduction) bool { return red.covers(d) && red.meets(l) }) {
-			continue // no cell of l on d
+		if !g.hasCells(d, l) {
+			continue
 		}
 		kind, need := "multiclass", metrics.Multiclass
 		if d.MultiLabel {
