@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -498,6 +499,9 @@ metrics = ["log_loss"]
 		if len(c.Folds) != 3 {
 			t.Fatalf("cell %s: %d folds", key, len(c.Folds))
 		}
+		if c.TuneMetric != "log_loss" || !slices.Equal(c.TuneCandidates, []string{"C=0.001", "C=1"}) {
+			t.Errorf("cell %s: tune metric %q, candidates %q", key, c.TuneMetric, c.TuneCandidates)
+		}
 		for _, f := range c.Folds {
 			if len(f.TuneScores) != 2 {
 				t.Fatalf("fold %d: tune scores %v", f.Fold, f.TuneScores)
@@ -513,6 +517,11 @@ metrics = ["log_loss"]
 				t.Errorf("fold %d: chose %s with inner scores %v, want %s", f.Fold, f.Chosen, f.TuneScores, want)
 			}
 		}
+	}
+	// tuning.csv: a row per fold and candidate, one chosen per fold.
+	lines := strings.Split(strings.TrimSpace(readFile(t, out+"/tuning.csv")), "\n")
+	if len(lines) != 1+3*2 || strings.Count(strings.Join(lines, "\n"), ",true") != 3 || !strings.Contains(lines[1], ",0,0,C=0.001,log_loss,") {
+		t.Errorf("tuning.csv:\n%s", strings.Join(lines, "\n"))
 	}
 }
 

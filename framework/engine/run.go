@@ -73,6 +73,13 @@ type CellResult struct {
 	Classes []string     `json:"classes"`
 	Folds   []FoldResult `json:"folds"`
 	Error   string       `json:"error,omitempty"`
+	// TuneMetric and TuneCandidates describe a tuned cell: the metric its
+	// inner cross-validations compare and its candidates' tuned
+	// parameters ("C=0.1"), in grid order (parameter names sorted, the
+	// last varying fastest, as scikit-learn's ParameterGrid), the order of
+	// each fold's TuneScores.
+	TuneMetric     string   `json:"tune_metric,omitempty"`
+	TuneCandidates []string `json:"tune_candidates,omitempty"`
 }
 
 // Failed reports whether the cell failed.

@@ -71,6 +71,12 @@ func newScheduler(g *Grid, opt Options) *scheduler {
 		}
 		s.results[i] = &CellResult{Index: i, ID: c.ID(), Classes: c.Dataset.Classes,
 			Folds: make([]FoldResult, len(c.Dataset.Folds)*c.Dataset.NumFolds)}
+		if l := c.Learner; l.Candidates != nil {
+			s.results[i].TuneMetric = l.TuneMetric
+			for _, cand := range l.Candidates {
+				s.results[i].TuneCandidates = append(s.results[i].TuneCandidates, l.tunedName(cand))
+			}
+		}
 		s.remaining[i] = len(s.results[i].Folds)
 	}
 	return s

@@ -61,12 +61,18 @@ func (f *fold) tune(t task) (*tuning, error) {
 		tr.scores[ci] = s / float64(k)
 	}
 	tr.best = l.Candidates[best(tr.scores, m.HigherIsBetter)]
+	tr.chosen = l.tunedName(tr.best)
+	return tr, nil
+}
+
+// tunedName names a candidate of a tuned learner by its tuned parameters
+// ("C=10"), the others left out.
+func (l *Learner) tunedName(cand param.Params) string {
 	varied := param.Params{}
 	for n := range l.Tuned {
-		varied[n] = tr.best[n]
+		varied[n] = cand[n]
 	}
-	tr.chosen = varied.String()
-	return tr, nil
+	return varied.String()
 }
 
 // innerFolds splits the fold's training rows for tuning: stratified as

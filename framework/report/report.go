@@ -95,8 +95,8 @@ func WriteSummaryCSV(w io.Writer, sums []Summary) error {
 	return cw.Error()
 }
 
-// WriteFoldsCSV writes one row per cell × fold × metric, and for a tuned
-// cell one more per fold: metric "chosen", value the parameters chosen.
+// WriteFoldsCSV writes one row per cell × fold × metric (every value a
+// number; what tuned cells chose is in WriteTuningCSV's file).
 func WriteFoldsCSV(w io.Writer, cells []*engine.CellResult, metricNames []string) error {
 	cw := csv.NewWriter(w)
 	cw.Write(append(append([]string{}, idHeader...), "repeat", "fold", "metric", "value"))
@@ -108,14 +108,46 @@ func WriteFoldsCSV(w io.Writer, cells []*engine.CellResult, metricNames []string
 				}
 				cw.Write(append(idFields(c.ID), strconv.Itoa(f.Repeat), strconv.Itoa(f.Fold), m, num(f.Metrics[m])))
 			}
-			if f.Chosen != "" {
-				// A tuned cell: what the fold's inner cross-validation chose.
-				cw.Write(append(idFields(c.ID), strconv.Itoa(f.Repeat), strconv.Itoa(f.Fold), "chosen", f.Chosen))
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// WriteTuningCSV writes what the inner cross-validations of the tuned
+// cells found: one row per cell × fold × candidate, with the candidate's
+// tuned parameters, the tune metric, its mean over the inner folds and
+// whether the fold chose it. A cell written before cells named their
+// candidates calls them "candidate 1", "candidate 2"….
+func WriteTuningCSV(w io.Writer, cells []*engine.CellResult) error {
+	cw := csv.NewWriter(w)
+	cw.Write(append(append([]string{}, idHeader...), "repeat", "fold", "candidate", "tune_metric", "inner_mean", "chosen"))
+	for _, c := range cells {
+		for _, f := range c.Folds {
+			for i, v := range f.TuneScores {
+				name := fmt.Sprintf("candidate %d", i+1)
+				if i < len(c.TuneCandidates) {
+					name = c.TuneCandidates[i]
+				}
+				cw.Write(append(idFields(c.ID), strconv.Itoa(f.Repeat), strconv.Itoa(f.Fold), name, c.TuneMetric, num(v),
+					strconv.FormatBool(name == f.Chosen)))
 			}
 		}
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// tuned reports whether some cell was tuned.
+func tuned(cells []*engine.CellResult) bool {
+	for _, c := range cells {
+		for _, f := range c.Folds {
+			if f.Chosen != "" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // WriteMarkdown writes the comparison tables of t as Markdown, one per

@@ -3,6 +3,7 @@ package report
 import (
 	"encoding/json"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -10,9 +11,11 @@ import (
 )
 
 func TestChosenParameters(t *testing.T) {
-	tuned := &engine.CellResult{ID: engine.ID{Dataset: "iris", Encoder: "std", Learner: "logreg", Params: "C=[1, 10] (tuned)", Reduction: "none"}}
+	tuned := &engine.CellResult{ID: engine.ID{Dataset: "iris", Encoder: "std", Learner: "logreg", Params: "C=[1, 10] (tuned)", Reduction: "none"},
+		TuneMetric: "accuracy", TuneCandidates: []string{"C=1", "C=10"}}
+	scores := [][]float64{{0.9, 0.8}, {0.7, 0.95}, {0.6, 0.65}, {0.9, 0.9}, {0.5, 0.6}}
 	for i, c := range []string{"C=1", "C=10", "C=10", "C=1", "C=10"} {
-		tuned.Folds = append(tuned.Folds, engine.FoldResult{Fold: i, Metrics: map[string]float64{"accuracy": 0.5}, Chosen: c})
+		tuned.Folds = append(tuned.Folds, engine.FoldResult{Fold: i, Metrics: map[string]float64{"accuracy": 0.5}, Chosen: c, TuneScores: scores[i]})
 	}
 	plain := &engine.CellResult{ID: engine.ID{Dataset: "iris", Encoder: "std", Learner: "svm", Reduction: "ova"},
 		Folds: []engine.FoldResult{{Metrics: map[string]float64{"accuracy": 1}}}}
@@ -23,12 +26,38 @@ func TestChosenParameters(t *testing.T) {
 	if b.String() != want {
 		t.Errorf("table\n%s\nwant\n%s", b.String(), want)
 	}
+	// folds.csv holds numbers only; tuning.csv a row per fold × candidate.
 	var csv strings.Builder
 	if err := WriteFoldsCSV(&csv, []*engine.CellResult{tuned, plain}, []string{"accuracy"}); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(csv.String(), "iris,std,logreg,\"C=[1, 10] (tuned)\",none,0,1,chosen,C=10\n") || strings.Count(csv.String(), ",chosen,") != 5 {
+	if strings.Contains(csv.String(), "chosen") || strings.Count(csv.String(), ",accuracy,") != 6 {
 		t.Errorf("folds.csv:\n%s", csv.String())
+	}
+	csv.Reset()
+	if err := WriteTuningCSV(&csv, []*engine.CellResult{tuned, plain}); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(csv.String()), "\n")
+	wantLines := []string{
+		"dataset,encoder,learner,params,reduction,repeat,fold,candidate,tune_metric,inner_mean,chosen",
+		"iris,std,logreg,\"C=[1, 10] (tuned)\",none,0,0,C=1,accuracy,0.9,true",
+		"iris,std,logreg,\"C=[1, 10] (tuned)\",none,0,0,C=10,accuracy,0.8,false",
+		"iris,std,logreg,\"C=[1, 10] (tuned)\",none,0,1,C=1,accuracy,0.7,false",
+		"iris,std,logreg,\"C=[1, 10] (tuned)\",none,0,1,C=10,accuracy,0.95,true",
+	}
+	if len(lines) != 1+2*5 || !slices.Equal(lines[:5], wantLines) {
+		t.Errorf("tuning.csv:\n%s\nwant it to start\n%s", csv.String(), strings.Join(wantLines, "\n"))
+	}
+	// A cell file written before cells named their candidates.
+	old := *tuned
+	old.TuneCandidates, old.TuneMetric = nil, ""
+	csv.Reset()
+	if err := WriteTuningCSV(&csv, []*engine.CellResult{&old}); err != nil {
+		t.Fatal(err)
+	}
+	if want := "iris,std,logreg,\"C=[1, 10] (tuned)\",none,0,0,candidate 2,,0.8,false\n"; !strings.Contains(csv.String(), want) {
+		t.Errorf("tuning.csv of an older cell:\n%s\nwant %q", csv.String(), want)
 	}
 	// Two encoders: a column tells their cells apart.
 	raw := &engine.CellResult{ID: tuned.ID, Folds: []engine.FoldResult{{Metrics: map[string]float64{"accuracy": 0.5}, Chosen: "C=1"}}}

@@ -60,7 +60,8 @@ type File struct {
 // results) writes them, per format in s.Formats:
 //
 //	csv       summary.csv and folds.csv (tidy: a row per cell × metric, and
-//	          per cell × fold × metric)
+//	          per cell × fold × metric), and tuning.csv when cells were
+//	          tuned (a row per cell × fold × candidate)
 //	markdown  NAME.md    comparison tables + statistics + code matrices
 //	latex     NAME.tex   booktabs table floats for \input
 //	html      NAME.html  self-contained report with the figures inline
@@ -97,6 +98,9 @@ func Files(s Spec, cells []*engine.CellResult) ([]File, error) {
 			files = append(files,
 				File{"summary.csv", func(w io.Writer) error { return WriteSummaryCSV(w, sums) }},
 				File{"folds.csv", func(w io.Writer) error { return WriteFoldsCSV(w, cells, s.Metrics) }})
+			if tuned(cells) {
+				files = append(files, File{"tuning.csv", func(w io.Writer) error { return WriteTuningCSV(w, cells) }})
+			}
 		case "markdown":
 			files = append(files, File{s.Experiment + ".md", func(w io.Writer) error { return WriteMarkdown(w, tables, cells) }})
 		case "latex":
