@@ -471,7 +471,7 @@ func (h *Host) launch(ctx context.Context, b Binary) (*Plugin, error) {
 	}
 	rpc, err := client.Client()
 	if err != nil {
-		return fail(err)
+		return fail(explainStart(err, b.Path))
 	}
 	var lc *LearnerClient
 	var rc *ReducerClient

@@ -1,0 +1,57 @@
+package host
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+)
+
+// explainStart says in a plugin author's terms why a plugin process did
+// not start, where go-plugin's message speaks of Go binaries compiled for
+// another architecture: an interpreter named by the #! line that is not
+// there (exec says the plugin itself is missing), a plugin that exited
+// before its handshake line (its stderr, appended by the caller, says
+// why), or one that printed something else to stdout first. Other errors
+// are returned as they are.
+func explainStart(err error, path string) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		if _, serr := os.Stat(path); serr == nil {
+			if interp := shebang(path); interp != "" {
+				return fmt.Errorf("cannot run %s: its interpreter %s (its #! line) does not exist or cannot run: %w", path, interp, err)
+			}
+		}
+		return err
+	}
+	rest, ok := strings.CutPrefix(err.Error(), "Unrecognized remote plugin message: ")
+	if !ok {
+		return err
+	}
+	first, _, _ := strings.Cut(rest, "\n")
+	if first = strings.TrimSpace(first); first == "" {
+		return errors.New("the plugin exited (or closed its stdout) before printing its handshake line")
+	}
+	return fmt.Errorf("the plugin printed %q to stdout where its handshake line (1|1|tcp|127.0.0.1:PORT|grpc) belongs: a plugin must print nothing else to stdout (write to stderr)", first)
+}
+
+// shebang returns the interpreter of a script's #! line, "" when the file
+// does not start with one.
+func shebang(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	line, _ := bufio.NewReader(f).ReadString('\n')
+	rest, ok := strings.CutPrefix(line, "#!")
+	if !ok {
+		return ""
+	}
+	fields := strings.Fields(rest)
+	if len(fields) == 0 {
+		return ""
+	}
+	return strings.Join(fields, " ")
+}
