@@ -234,7 +234,7 @@ class ServiceTest(unittest.TestCase):
             raise SystemExit(3)
         with self.assertRaises(_Aborted) as cm:
             self.fit(self.service(fit))
-        self.assertEqual(cm.exception.args[1], "fit: problem 0: the learner called sys.exit(3)")
+        self.assertRegex(cm.exception.args[1], r"^fit: problem 0: the learner called sys.exit\(3\) \(at test_sdk.py:\d+, in fit\)$")
 
     def test_prediction_shapes(self):
         good = np.zeros(4)

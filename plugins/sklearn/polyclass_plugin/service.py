@@ -2,6 +2,7 @@
 
 import dataclasses
 import itertools
+import os
 import sys
 import threading
 import traceback
@@ -162,10 +163,18 @@ def _targets(p, rows, groups=np.zeros(0, dtype=np.int64)):
 
 
 def _describe(e: BaseException) -> str:
-    """An exception of a learner's fit or predict in one line."""
+    """An exception of a learner's fit or predict in one line, with where it
+    was raised (the last frame of its traceback, which the run log holds
+    whole)."""
     if isinstance(e, SystemExit):
-        return f"the learner called sys.exit({e.code!r})"
-    return f"{type(e).__name__}: {e}"
+        what = f"the learner called sys.exit({e.code!r})"
+    else:
+        what = f"{type(e).__name__}: {e}"
+    frames = traceback.extract_tb(e.__traceback__)
+    if frames:
+        f = frames[-1]
+        what += f" (at {os.path.basename(f.filename)}:{f.lineno}, in {f.name})"
+    return what
 
 
 def _columns(a, rows: int, outputs: int, what: str):
