@@ -145,13 +145,19 @@ class ListenTest(unittest.TestCase):
         probe.close()
         old = {k: os.environ.get(k) for k in ("PLUGIN_MIN_PORT", "PLUGIN_MAX_PORT")}
         os.environ["PLUGIN_MIN_PORT"], os.environ["PLUGIN_MAX_PORT"] = str(lo), str(lo + 50)
+        taken = socket.socket()
+        taken.bind(("127.0.0.1", lo))  # a port someone else holds is skipped, not tried
+        taken.listen()
         servers = [serve._new_server(1), serve._new_server(1)]
         try:
+            self.assertFalse(serve._free(lo))
             ports = [serve._listen(s) for s in servers]
             for s in servers:
                 s.start()
             self.assertNotEqual(ports[0], ports[1])
+            self.assertNotIn(lo, ports)
         finally:
+            taken.close()
             for s in servers:
                 s.stop(None)
             for k, v in old.items():

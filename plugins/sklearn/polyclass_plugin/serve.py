@@ -13,6 +13,7 @@ then dials the address and uses three services: ``grpc.health.v1.Health``
 """
 
 import os
+import socket
 import signal
 import sys
 import threading
@@ -86,6 +87,8 @@ def _listen(server):
     lo, hi = os.environ.get("PLUGIN_MIN_PORT"), os.environ.get("PLUGIN_MAX_PORT")
     if lo and hi:
         for port in range(int(lo), int(hi) + 1):
+            if not _free(port):
+                continue  # gRPC would log a bind error to stderr (the run log)
             try:
                 if server.add_insecure_port(f"127.0.0.1:{port}"):
                     return port
@@ -93,6 +96,19 @@ def _listen(server):
                 continue
         _fail(f"no free port in {lo}..{hi}")
     return server.add_insecure_port("127.0.0.1:0")
+
+
+def _free(port: int) -> bool:
+    """Whether a loopback port can be bound now (another process may still
+    take it before gRPC does; the bind then fails and the scan goes on)."""
+    probe = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        probe.bind(("127.0.0.1", port))
+        return True
+    except OSError:
+        return False
+    finally:
+        probe.close()
 
 
 def _watch_parent(stop):
