@@ -42,12 +42,15 @@ func pluginErr(ctx context.Context, err error, p *host.Plugin) error {
 		waitExit(p)
 		return withStderr(fmt.Errorf("plugin %s did not answer within the fold's timeout (cv.timeout); it was stopped and will be started again: %w", p.Name, err), p)
 	}
-	if status.Code(err) == codes.Unavailable {
+	if status.Code(err) == codes.Unavailable || p.Killed() {
 		waitExit(p)
 	}
-	if !p.Exited() {
+	if !p.Exited() && !p.Killed() {
 		return err
 	}
+	// The process ended, or the host stopped it for another fold's
+	// timeout (this call's connection closed under it): collateral damage,
+	// run again on a fresh process.
 	return withStderr(fmt.Errorf("plugin %s: %w (%s): %w", p.Name, errPluginDied, p.ExitReason(), err), p)
 }
 

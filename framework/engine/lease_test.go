@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sync"
 	"testing"
+	"time"
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -102,4 +103,46 @@ func TestNotLoaded(t *testing.T) {
 			t.Errorf("notLoaded(%v) = %v, want %v", tc.err, got, tc.want)
 		}
 	}
+}
+
+// TestLeasesForgetHoldsUpOnlyItsDigests: while a forget's drop waits on a
+// plugin (stopped, say), a lease on another digest is taken at once and a
+// lease on the digest being forgotten waits for the drop to return.
+func TestLeasesForgetHoldsUpOnlyItsDigests(t *testing.T) {
+	var l leases
+	started, unblock := make(chan struct{}), make(chan struct{})
+	l.forgetAsync([]string{"a"}, func([]string) { close(started); <-unblock })
+	<-started
+	other := make(chan struct{})
+	go func() { l.acquire("b"); close(other) }()
+	select {
+	case <-other:
+	case <-time.After(10 * time.Second):
+		t.Fatal("a lease on b waited for the forget of a")
+	}
+	same := make(chan struct{})
+	go func() { l.acquire("a"); close(same) }()
+	select {
+	case <-same:
+		t.Fatal("a lease on a was taken while a was being forgotten")
+	case <-time.After(50 * time.Millisecond):
+	}
+	close(unblock)
+	<-same
+	l.wait()
+	if l.held("a") != 1 || l.held("b") != 1 {
+		t.Errorf("held a %d, b %d; want 1 and 1", l.held("a"), l.held("b"))
+	}
+	// A digest being forgotten is not handed to a second forget.
+	started2, unblock2 := make(chan struct{}), make(chan struct{})
+	l.release("a")
+	l.forgetAsync([]string{"a"}, func([]string) { close(started2); <-unblock2 })
+	<-started2
+	var again []string
+	l.forget([]string{"a", "c"}, func(free []string) { again = free })
+	if !slices.Equal(again, []string{"c"}) {
+		t.Errorf("second forget dropped %v, want [c]", again)
+	}
+	close(unblock2)
+	l.wait()
 }

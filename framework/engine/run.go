@@ -302,17 +302,27 @@ func forget(ctx context.Context, g *Grid, digests ...string) {
 	if g.Host == nil || len(digests) == 0 || ctx.Err() != nil {
 		return // an interrupted run's plugins are about to be stopped
 	}
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), forgetTimeout)
 	defer cancel()
+	var wg sync.WaitGroup
 	for _, lp := range g.Plugins() {
 		if lp.Learner == nil {
 			continue
 		}
 		if p := g.Host.Running(lp.Name); p != nil {
-			_ = p.Learner.Forget(ctx, digests...)
+			wg.Add(1)
+			go func() { // a plugin slow to answer holds up no other
+				defer wg.Done()
+				_ = p.Learner.Forget(ctx, digests...)
+			}()
 		}
 	}
+	wg.Wait()
 }
+
+// forgetTimeout bounds a Forget call: the plugin answers at once unless it
+// is stuck, and forgetting is only a saving of memory.
+const forgetTimeout = 5 * time.Second
 
 // maxRetries bounds how often a fold whose plugin process ended under it is
 // run again on a fresh process.

@@ -134,6 +134,7 @@ feed:
 	}
 	close(ch)
 	wg.Wait()
+	s.ls.wait() // the plugins' Forget calls, before the caller closes them
 	return s.outcome(ctx.Err())
 }
 
@@ -164,7 +165,9 @@ func (s *scheduler) execute(ctx context.Context, t task) (FoldResult, error) {
 
 // free drops task t's hold on its design matrix. When t is the matrix's
 // last task, the matrix is dropped, and the learner plugins are told to
-// forget it unless it may serve another task (see done). When t is its
+// forget it unless it may serve another task (see done); they are told on
+// a goroutine of its own (leases.forgetAsync), so that a plugin slow to
+// answer holds up no worker. When t is its
 // group's last task, the group's matrices (the same one for every fold
 // when nothing is fitted) are needed no more, unless an unfinished group
 // made an identical one: the learner plugins are told to forget them.
@@ -181,9 +184,9 @@ func (s *scheduler) free(ctx context.Context, t task) {
 	gk := groupKey{t.key.dataset, t.key.pipeline}
 	switch {
 	case s.groups[gk].Add(-1) == 0:
-		s.ls.forget(unused(gk, s.matrices, s.groups), drop)
+		s.ls.forgetAsync(unused(gk, s.matrices, s.groups), drop)
 	case last:
-		s.ls.forget(done(t.key, s.matrices), drop)
+		s.ls.forgetAsync(done(t.key, s.matrices), drop)
 	}
 }
 

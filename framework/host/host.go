@@ -240,6 +240,11 @@ func (p *Plugin) Stop() {
 	stop(p.client, p.cmd)
 }
 
+// Killed reports whether the host has stopped the plugin process after a
+// call did not answer in time (KillFirst): the calls in flight on it then
+// fail with a closed connection before the process is seen to exit.
+func (p *Plugin) Killed() bool { return p.killed.Load() }
+
 // KillFirst stops the plugin process and reports whether this call was
 // the first to ask for it: of several calls that time out together on a
 // stuck process, one owns the kill and the others were collateral.
