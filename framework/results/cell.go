@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/polyclass/polyclass/framework/engine"
@@ -170,8 +171,11 @@ func metricRange(name string) (lo, hi float64) {
 // starting with "." are unfinished writes and skipped), in index order.
 // total is the number of cells of the grid (from the manifest; < 0 when
 // unknown). Every bad file is reported, each named with its reason (joined
-// *CellError values), as are two files holding the same cell index; the
-// good cells are returned all the same.
+// *CellError values), as are two files holding the same cell: the same
+// index of a known grid, or, when total < 0 (cells found by digest, to be
+// renumbered), the same digest; two files with one index and different
+// digests are then two cells, as a run killed while renumbering leaves
+// them. The good cells are returned all the same.
 func ReadCells(cellsDir string, total int) ([]*Cell, error) {
 	entries, err := os.ReadDir(cellsDir)
 	if err != nil {
@@ -179,7 +183,7 @@ func ReadCells(cellsDir string, total int) ([]*Cell, error) {
 	}
 	var cells []*Cell
 	var errs []error
-	byIndex := map[int]string{}
+	seen := map[string]string{} // the cell's key → its file
 	for _, e := range entries {
 		name := e.Name()
 		if strings.HasPrefix(name, ".") {
@@ -195,11 +199,15 @@ func ReadCells(cellsDir string, total int) ([]*Cell, error) {
 			errs = append(errs, err)
 			continue
 		}
-		if prev, dup := byIndex[c.Index]; dup {
-			errs = append(errs, &CellError{Path: path, Reason: fmt.Sprintf("cell %d again (also in %s)", c.Index, filepath.Base(prev))})
+		key, again := strconv.Itoa(c.Index), fmt.Sprintf("cell %d again", c.Index)
+		if total < 0 {
+			key, again = c.Digest, fmt.Sprintf("the same cell (digest %.16s) again", c.Digest)
+		}
+		if prev, dup := seen[key]; dup {
+			errs = append(errs, &CellError{Path: path, Reason: fmt.Sprintf("%s (also in %s)", again, filepath.Base(prev))})
 			continue
 		}
-		byIndex[c.Index] = path
+		seen[key] = path
 		cells = append(cells, c)
 	}
 	sort.Slice(cells, func(i, j int) bool { return cells[i].Index < cells[j].Index })

@@ -550,3 +550,52 @@ func TestResumeRenumbersBeyondTheGrid(t *testing.T) {
 		t.Errorf("a cell was dropped as out of range:\n%s", notes.String())
 	}
 }
+
+// TestResumeAfterKilledRenumbering: a run killed while renumbering leaves
+// a cell twice, under its old index and its new one (the copy is written
+// before the old file is moved aside), beside the old file of the new
+// index. The next resume keeps every cell, each once, under its new index,
+// and moves aside only the stale copy: no finished cell runs again.
+func TestResumeAfterKilledRenumbering(t *testing.T) {
+	for _, moveOld := range []bool{false, true} {
+		t.Run(fmt.Sprintf("old file moved aside %v", moveOld), func(t *testing.T) { resumeAfterKilledRenumbering(t, moveOld) })
+	}
+}
+
+func resumeAfterKilledRenumbering(t *testing.T, moveOld bool) {
+	dir := t.TempDir()
+	r := begin(t, dir, "exp", 3, Options{})
+	finishCells(t, r, 0, 1, 2)
+	r.Finish(StatusComplete, 0)
+	// A new cell comes first (old 0, 1, 2 are new 1, 2, 3); the kill came
+	// after old cell 0 was written as 0001 (and, with moveOld, after 0000
+	// went aside), before old cell 1 was renumbered.
+	cells := filepath.Join(dir, CellsDir)
+	c0 := cell(0)
+	c0.Index = 1
+	if _, err := WriteCell(cells, c0, digest(0)); err != nil {
+		t.Fatal(err)
+	}
+	if moveOld {
+		if err := os.Remove(filepath.Join(cells, CellFileName(0, digest(0)))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var notes strings.Builder
+	r, err := Begin(dir, manifest("exp"), []string{digest(7), digest(0), digest(1), digest(2)}, Options{Notes: &notes, Now: clock()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept := r.Kept()
+	if len(kept) != 3 || kept[1] == nil || kept[1].Params != "C=1" || kept[2] == nil || kept[2].Params != "C=2" || kept[3] == nil || kept[3].Params != "C=3" {
+		t.Fatalf("kept %+v\n%s", kept, notes.String())
+	}
+	for i, d := range []string{digest(0), digest(1), digest(2)} {
+		if !fileExists(filepath.Join(cells, CellFileName(i+1, d))) {
+			t.Errorf("kept cell %d has no file %s\n%s", i+1, CellFileName(i+1, d), notes.String())
+		}
+	}
+	if left, _ := filepath.Glob(filepath.Join(cells, "0000-*")); len(left) != 0 {
+		t.Errorf("stale cell 0 files left: %v", left)
+	}
+}
