@@ -78,8 +78,15 @@ type Run struct {
 	shardLock *os.File
 	kept      map[int]*engine.CellResult
 	now       func() time.Time
-	mu        sync.Mutex
-	finished  map[int]*engine.CellResult
+	// notes receives, once, the news that a cell could not be written.
+	notes    io.Writer
+	mu       sync.Mutex
+	finished map[int]*engine.CellResult
+	// unwritten holds the finished cells whose files could not be written
+	// (a full disk, say), to be written again when the run finishes;
+	// writeErr is the first such error.
+	unwritten map[int]*engine.CellResult
+	writeErr  error
 }
 
 // Begin opens dir for a run of the grid whose cell digests are digests
@@ -105,8 +112,8 @@ func Begin(dir string, m *Manifest, digests []string, opt Options) (*Run, error)
 	if err != nil {
 		return nil, err
 	}
-	r := &Run{dir: dir, m: m, digests: digests, lock: lock, now: now,
-		kept: map[int]*engine.CellResult{}, finished: map[int]*engine.CellResult{}}
+	r := &Run{dir: dir, m: m, digests: digests, lock: lock, now: now, notes: opt.Notes,
+		kept: map[int]*engine.CellResult{}, finished: map[int]*engine.CellResult{}, unwritten: map[int]*engine.CellResult{}}
 	ok := false
 	defer func() {
 		if !ok {
@@ -259,12 +266,54 @@ func (r *Run) CellFinished(c *engine.CellResult) error {
 		return fmt.Errorf("cell index %d out of range [0, %d)", c.Index, len(r.digests))
 	}
 	if _, err := WriteCell(filepath.Join(r.dir, CellsDir), c, r.digests[c.Index]); err != nil {
-		return err
+		r.keepUnwritten(c, err)
+		return nil // Finish writes it again, or reports it
 	}
 	r.mu.Lock()
 	r.finished[c.Index] = c
 	r.mu.Unlock()
 	return nil
+}
+
+// keepUnwritten keeps a finished cell whose file could not be written, for
+// Finish to write again: the run goes on (the disk may have room again by
+// then), and the first such failure is told at once, so that the user can
+// make room while the run goes on.
+func (r *Run) keepUnwritten(c *engine.CellResult, err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.unwritten[c.Index] = c
+	if r.log != nil {
+		fmt.Fprintf(r.log, "cell %d could not be written (written again when the run ends): %v\n", c.Index, err)
+	}
+	if r.writeErr != nil {
+		return
+	}
+	r.writeErr = err
+	if r.notes != nil {
+		fmt.Fprintf(r.notes, "bench: %v\nbench: the run goes on and writes the cells it cannot write now when it ends; make room meanwhile\n", err)
+	}
+}
+
+// writeUnwritten writes again the cells CellFinished could not write; those
+// it writes become finished. It returns an error naming the cells still
+// unwritten and what to do.
+func (r *Run) writeUnwritten() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var last error
+	for i, c := range r.unwritten {
+		if _, err := WriteCell(filepath.Join(r.dir, CellsDir), c, r.digests[i]); err != nil {
+			last = err
+			continue
+		}
+		r.finished[i] = c
+		delete(r.unwritten, i)
+	}
+	if len(r.unwritten) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%d finished cell(s) could not be written (%w); they are left out of the tables: make room and run the same command again, which keeps the cells on disk and computes these again", len(r.unwritten), last)
 }
 
 // Finish writes the tables of the cells on disk (kept and finished in this
@@ -278,6 +327,7 @@ func (r *Run) Finish(status Status, uploads int64) ([]string, error) {
 		return r.finishShard(status, uploads)
 	}
 	defer r.close()
+	unwritten := r.writeUnwritten()
 	r.mu.Lock()
 	cells := make([]*engine.CellResult, 0, len(r.kept)+len(r.finished))
 	for _, c := range r.kept {
@@ -311,9 +361,12 @@ func (r *Run) Finish(status Status, uploads int64) ([]string, error) {
 	if werr == nil {
 		written = append(written, filepath.Join(r.dir, ManifestFile))
 	}
+	if unwritten != nil {
+		fmt.Fprintln(r.log, unwritten)
+	}
 	fmt.Fprintf(r.log, "=== %s: run %s, %d of %d cells (%d failed, %d kept from an earlier run)\n",
 		m.End.Format(time.RFC3339), m.Status, m.Finished, m.Cells, m.FailedCells, m.Resumed)
-	return written, errors.Join(err, werr)
+	return written, errors.Join(unwritten, err, werr)
 }
 
 func (r *Run) close() {

@@ -599,3 +599,61 @@ func resumeAfterKilledRenumbering(t *testing.T, moveOld bool) {
 		t.Errorf("stale cell 0 files left: %v", left)
 	}
 }
+
+// TestCellsWrittenAgainAtFinish: a finished cell whose file cannot be
+// written (a full disk; here the cells directory is briefly not one) is
+// told at once, kept, and written when the run finishes if it then can;
+// if not, Finish says how many cells are missing and what to do, and the
+// tables show the cells on disk only (as bench table would).
+func TestCellsWrittenAgainAtFinish(t *testing.T) {
+	for _, recovered := range []bool{true, false} {
+		t.Run(fmt.Sprintf("recovered %v", recovered), func(t *testing.T) {
+			dir := t.TempDir()
+			var notes strings.Builder
+			r := begin(t, dir, "exp", 3, Options{Notes: &notes})
+			finishCells(t, r, 0)
+			cells := filepath.Join(dir, CellsDir)
+			if err := os.Rename(cells, cells+".away"); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(cells, nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := r.CellFinished(cell(1)); err != nil {
+				t.Fatalf("CellFinished of an unwritable cell: %v (the run must go on)", err)
+			}
+			if !strings.Contains(notes.String(), "the run goes on and writes the cells it cannot write now when it ends") {
+				t.Errorf("notes:\n%s", notes.String())
+			}
+			if recovered {
+				os.Remove(cells)
+				if err := os.Rename(cells+".away", cells); err != nil {
+					t.Fatal(err)
+				}
+				finishCells(t, r, 2)
+			}
+			_, err := r.Finish(StatusComplete, 0)
+			m, _ := ReadManifest(dir)
+			if recovered {
+				if err != nil {
+					t.Fatal(err)
+				}
+				for i := range 3 {
+					if !fileExists(filepath.Join(cells, CellFileName(i, digest(i)))) {
+						t.Errorf("cell %d not on disk", i)
+					}
+				}
+				if m == nil || m.Status != StatusComplete || m.Finished != 3 {
+					t.Errorf("manifest %+v", m)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), "1 finished cell(s) could not be written") || !strings.Contains(err.Error(), "run the same command again") {
+				t.Errorf("Finish error %v", err)
+			}
+			if m == nil || m.Status != StatusInterrupted || m.Finished != 1 {
+				t.Errorf("manifest %+v, want interrupted with the 1 cell on disk", m)
+			}
+		})
+	}
+}

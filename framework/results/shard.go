@@ -74,8 +74,8 @@ func beginShard(dir string, m *Manifest, digests []string, opt Options, now func
 		unlockDir(lock)
 		return nil, err
 	}
-	r := &Run{dir: dir, m: m, digests: digests, lock: lock, shardLock: shardLock, shard: sh, now: now,
-		kept: map[int]*engine.CellResult{}, finished: map[int]*engine.CellResult{}}
+	r := &Run{dir: dir, m: m, digests: digests, lock: lock, shardLock: shardLock, shard: sh, now: now, notes: opt.Notes,
+		kept: map[int]*engine.CellResult{}, finished: map[int]*engine.CellResult{}, unwritten: map[int]*engine.CellResult{}}
 	ok := false
 	defer func() {
 		if !ok {
@@ -196,6 +196,7 @@ func beginShard(dir string, m *Manifest, digests []string, opt Options, now func
 // finishShard records the end of a shard's run in its manifest: no tables.
 func (r *Run) finishShard(status Status, uploads int64) ([]string, error) {
 	defer r.close()
+	unwritten := r.writeUnwritten()
 	m := r.m
 	r.mu.Lock()
 	m.Finished = len(r.kept) + len(r.finished)
@@ -215,12 +216,15 @@ func (r *Run) finishShard(status Status, uploads int64) ([]string, error) {
 	m.End = r.now().UTC()
 	m.Uploads = uploads
 	err := r.writeManifest()
+	if unwritten != nil {
+		fmt.Fprintln(r.log, unwritten)
+	}
 	fmt.Fprintf(r.log, "=== %s: shard %s %s, %d of its %d cells (%d failed, %d kept from an earlier run)\n",
 		m.End.Format(time.RFC3339), r.shard, m.Status, m.Finished, len(r.shard.Cells), m.FailedCells, m.Resumed)
 	if err != nil {
-		return nil, err
+		return nil, errors.Join(unwritten, err)
 	}
-	return []string{r.ManifestPath()}, nil
+	return []string{r.ManifestPath()}, unwritten
 }
 
 // ManifestPath is the path of the run's manifest: DIR/manifest.json, or a
