@@ -129,8 +129,13 @@ func Begin(dir string, m *Manifest, digests []string, opt Options) (*Run, error)
 	case err == nil && old.Experiment != m.Experiment:
 		return nil, fmt.Errorf("results directory %s holds experiment %q, not %q: choose another directory with -o (or move it away)",
 			dir, old.Experiment, m.Experiment)
+	case err != nil && !errors.Is(err, os.ErrNotExist) && opt.Fresh:
+		// Starting over: the damaged manifest goes aside with the cells.
+		if err := moveAside(filepath.Join(dir, ManifestFile), "--fresh (the manifest could not be read)"); err != nil {
+			return nil, err
+		}
 	case err != nil && !errors.Is(err, os.ErrNotExist):
-		return nil, fmt.Errorf("cannot tell what results directory %s holds: %w", dir, err)
+		return nil, fmt.Errorf("cannot tell what results directory %s holds: %w\n%s", dir, err, damagedManifestAdvice(dir))
 	}
 	entries, err := os.ReadDir(cells)
 	if err != nil {
@@ -413,7 +418,7 @@ func render(dir string, m *Manifest, cells []*engine.CellResult) ([]string, erro
 // Load reads a results directory: its manifest and every cell file,
 // checked (see ReadCells). A bad cell file is an error naming it.
 func Load(dir string) (*Manifest, []*Cell, error) {
-	m, err := ReadManifest(dir)
+	m, err := readManifestAdvised(dir)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -437,7 +442,7 @@ func Results(cells []*Cell) []*engine.CellResult {
 // and cell files (bench table) and updates the manifest's outputs. Cell
 // files are checked first: any bad one stops it, named with its reason.
 func Render(dir string) (*Manifest, []string, error) {
-	if _, err := ReadManifest(dir); err != nil {
+	if _, err := readManifestAdvised(dir); err != nil {
 		return nil, nil, err // before the lock, which would create a file
 	}
 	lock, err := lockDir(dir)
@@ -469,4 +474,22 @@ func (r *Run) unlock() {
 		unlockDir(r.lock)
 		r.lock = nil
 	}
+}
+
+// readManifestAdvised is ReadManifest with, for a manifest that exists but
+// cannot be read, what to do about it.
+func readManifestAdvised(dir string) (*Manifest, error) {
+	m, err := ReadManifest(dir)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("%w\n%s", err, damagedManifestAdvice(dir))
+	}
+	return m, err
+}
+
+// damagedManifestAdvice says what to do about a results directory whose
+// manifest cannot be read (a run killed while writing it on a full disk,
+// a hand edit).
+func damagedManifestAdvice(dir string) string {
+	return fmt.Sprintf("If %s holds this experiment's results, move %s aside (or delete it) and run again: the cell files are checked one by one and kept; or run with --fresh to start over (everything is moved aside, nothing deleted).",
+		dir, filepath.Join(dir, ManifestFile))
 }

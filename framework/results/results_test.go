@@ -657,3 +657,55 @@ func TestCellsWrittenAgainAtFinish(t *testing.T) {
 		})
 	}
 }
+
+// TestDamagedManifest: an unreadable manifest (empty: a run killed on a
+// full disk) stops a run, bench table and Load with what to do about it;
+// --fresh moves it aside with the cells and starts over.
+func TestDamagedManifest(t *testing.T) {
+	dir := t.TempDir()
+	r := begin(t, dir, "exp", 2, Options{})
+	finishCells(t, r, 0, 1)
+	r.Finish(StatusComplete, 0)
+	if err := os.WriteFile(filepath.Join(dir, ManifestFile), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	advice := "move " + filepath.Join(dir, ManifestFile) + " aside (or delete it) and run again: the cell files are checked one by one and kept; or run with --fresh"
+	if _, err := Begin(dir, manifest("exp"), digests(2), Options{Now: clock()}); err == nil || !strings.Contains(err.Error(), advice) {
+		t.Errorf("Begin: %v, want the advice %q", err, advice)
+	}
+	if _, _, err := Render(dir); err == nil || !strings.Contains(err.Error(), advice) {
+		t.Errorf("Render: %v", err)
+	}
+	if _, _, err := Load(dir); err == nil || !strings.Contains(err.Error(), advice) {
+		t.Errorf("Load: %v", err)
+	}
+	// Moving it aside resumes every cell.
+	if err := os.Remove(filepath.Join(dir, ManifestFile)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ManifestFile), []byte("{"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Begin(dir, manifest("exp"), digests(2), Options{Fresh: true, Now: clock()})
+	if err != nil {
+		t.Fatalf("--fresh with a damaged manifest: %v", err)
+	}
+	if len(r.Kept()) != 0 {
+		t.Errorf("--fresh kept %d cells", len(r.Kept()))
+	}
+	r.Finish(StatusInterrupted, 0)
+	if aside, _ := filepath.Glob(filepath.Join(dir, SupersededDir, "*", ManifestFile)); len(aside) != 1 {
+		t.Errorf("the damaged manifest was not moved aside: %v", aside)
+	}
+	// Without --fresh, once the damaged manifest is gone, the cells resume.
+	dir2 := t.TempDir()
+	r = begin(t, dir2, "exp", 2, Options{})
+	finishCells(t, r, 0, 1)
+	r.Finish(StatusComplete, 0)
+	os.Remove(filepath.Join(dir2, ManifestFile))
+	r, err = Begin(dir2, manifest("exp"), digests(2), Options{Now: clock()})
+	if err != nil || len(r.Kept()) != 2 {
+		t.Fatalf("resume without a manifest: %v, kept %d", err, len(r.Kept()))
+	}
+	r.Finish(StatusComplete, 0)
+}
