@@ -244,3 +244,59 @@ cv { folds = 3 }
 		}
 	}
 }
+
+// TestBinaryInterruptExitStatus: the bench binary stopped by a signal
+// exits as a shell expects (128 + the signal: 130 for Ctrl-C, 143 for
+// SIGTERM), names the signal and says that running again resumes.
+func TestBinaryInterruptExitStatus(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "bench")
+	if b, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, b)
+	}
+	file := writeExperiment(t, `experiment "signalled" { seed = 1 }
+dataset "iris" { path = "%REPO%/experiments/data/iris.csv" }
+learner "logreg" {}
+learner "hang" {}
+reduction "ova" {}
+cv {
+  folds   = 3
+  timeout = 0
+}
+`)
+	for _, tc := range []struct {
+		sig  syscall.Signal
+		code int
+		name string
+	}{{syscall.SIGINT, 130, "interrupted (SIGINT, Ctrl-C)"}, {syscall.SIGTERM, 143, "interrupted (SIGTERM)"}} {
+		t.Run(tc.sig.String(), func(t *testing.T) {
+			var stderr bytes.Buffer
+			cmd := exec.Command(bin, "run", "--plugins", pluginsDir, "--quiet", "-o", t.TempDir(), file)
+			cmd.Stderr = &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			// logreg, hang and reducers running, hang stuck in Fit.
+			if !waitFor(30*time.Second, func() bool { return len(children(t, cmd.Process.Pid)) >= 3 }) {
+				_ = cmd.Process.Kill()
+				_ = cmd.Wait()
+				t.Fatalf("the run never got going\n%s", stderr.String())
+			}
+			if err := cmd.Process.Signal(tc.sig); err != nil {
+				t.Fatal(err)
+			}
+			err := cmd.Wait()
+			var exit *exec.ExitError
+			if !errors.As(err, &exit) || exit.ExitCode() != tc.code {
+				t.Errorf("exit %v, want status %d", err, tc.code)
+			}
+			for _, want := range []string{tc.name, "run the same command again to resume"} {
+				if !strings.Contains(stderr.String(), want) {
+					t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
+				}
+			}
+			if strings.Contains(stderr.String(), "context canceled") {
+				t.Errorf("stderr speaks of a context:\n%s", stderr.String())
+			}
+		})
+	}
+}

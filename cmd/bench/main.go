@@ -32,7 +32,7 @@ func main() {
 	// A closed terminal (SIGHUP), a closed pipe on stdout (SIGPIPE) and
 	// SIGTERM stop a run as Ctrl-C does: finished cells are kept. A second
 	// signal ends bench at once; its plugins die with it (see package host).
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	ctx, stop := notifyContext(os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	ctx, closed := context.WithCancel(ctx)
 	// SIGPIPE also comes from a write to the connection of a plugin that
 	// crashed: that costs only the plugin's cells (its call fails), so
@@ -76,6 +76,55 @@ func main() {
 			fmt.Fprintln(os.Stderr, "bench:", err)
 			os.Exit(2)
 		}
+		// Stopped by a signal: 128 + its number, as a shell reports it
+		// (130 for Ctrl-C), finished cells kept all the same.
+		var sig signalled
+		if errors.As(context.Cause(ctx), &sig) {
+			os.Exit(128 + int(sig.sig))
+		}
 		os.Exit(1)
+	}
+}
+
+// signalled is the cause of a context cancelled by a signal.
+type signalled struct{ sig syscall.Signal }
+
+func (s signalled) Error() string { return "interrupted (" + signalName(s.sig) + ")" }
+
+// Unwrap makes a signal's cancellation a context.Canceled too.
+func (s signalled) Unwrap() error { return context.Canceled }
+
+// signalName names the signals bench stops on as a shell user knows them.
+func signalName(sig syscall.Signal) string {
+	switch sig {
+	case syscall.SIGINT:
+		return "SIGINT, Ctrl-C"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	case syscall.SIGHUP:
+		return "SIGHUP, terminal closed"
+	}
+	return sig.String()
+}
+
+// notifyContext is signal.NotifyContext with the signal as the context's
+// cause (a signalled): the run says which signal stopped it and bench
+// exits with 128 + its number. stop restores the default handling, so
+// that a second signal ends bench at once.
+func notifyContext(sigs ...os.Signal) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, sigs...)
+	go func() {
+		select {
+		case s := <-ch:
+			sig, _ := s.(syscall.Signal)
+			cancel(signalled{sig})
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(ch)
+		cancel(context.Canceled)
 	}
 }

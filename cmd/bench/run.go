@@ -104,6 +104,11 @@ func prepare(ctx context.Context, h *host.Host, file string, seed *uint64, stder
 		}
 		var more hcl.Diagnostics
 		grid, more = engine.Resolve(ctx, exp, h, engine.ResolveOptions{DefaultReducer: defaultReducer})
+		if ctx.Err() != nil {
+			// Interrupted while starting the plugins: their "errors" are
+			// the interruption, not the file's.
+			return nil, fmt.Errorf("interrupted before the run started (nothing computed, nothing to keep): %w", context.Cause(ctx))
+		}
 		diags = append(diags, more...)
 		if !diags.HasErrors() {
 			diags = append(diags, checkGrid(grid)...)
@@ -384,6 +389,9 @@ func runExperiment(ctx context.Context, o *options, file string, g *engine.Grid,
 	}
 	if spec != nil && runErr == nil {
 		fmt.Fprintf(stdout, "when every shard is done: bench merge %s %s\n", out, out)
+	}
+	if runErr != nil && status == results.StatusInterrupted {
+		return fmt.Errorf("%w\nrun the same command again to resume: the %d finished cells are kept", runErr, len(cells))
 	}
 	if runErr != nil {
 		return runErr

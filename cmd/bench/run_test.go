@@ -1200,3 +1200,18 @@ func TestPluginsListsNotExecutable(t *testing.T) {
 		}
 	}
 }
+
+// TestInterruptBeforeTheRun: an interruption while the plugins start is
+// reported as such, not as errors of the experiment file.
+func TestInterruptBeforeTheRun(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	var stdout, stderr strings.Builder
+	err := run(ctx, []string{"run", "--plugins", pluginsDir, "-o", t.TempDir(), "../../experiments/quickstart.hcl"}, &stdout, &stderr)
+	if err == nil || !strings.Contains(err.Error(), "interrupted before the run started (nothing computed, nothing to keep)") {
+		t.Errorf("error %v, want an interruption before the run", err)
+	}
+	if strings.Contains(stderr.String(), "error:") {
+		t.Errorf("the interruption was reported as the file's errors:\n%s", stderr.String())
+	}
+}

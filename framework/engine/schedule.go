@@ -135,7 +135,11 @@ feed:
 	close(ch)
 	wg.Wait()
 	s.ls.wait() // the plugins' Forget calls, before the caller closes them
-	return s.outcome(ctx.Err())
+	var cause error
+	if ctx.Err() != nil {
+		cause = context.Cause(ctx) // the signal that stopped the run, say
+	}
+	return s.outcome(cause)
 }
 
 // failed reports whether a fold of cell i has failed already.
