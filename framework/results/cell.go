@@ -2,6 +2,8 @@ package results
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -24,6 +26,11 @@ const CellSchema = 1
 type Cell struct {
 	Schema int    `json:"schema"`
 	Digest string `json:"digest"`
+	// Checksum is the SHA-256 of the file as written with an empty
+	// checksum: ReadCell finds a file edited or damaged after it was
+	// written (a number changed, still valid JSON). Files from a bench
+	// that wrote none have none, and are not checked.
+	Checksum string `json:"checksum"`
 	*engine.CellResult
 }
 
@@ -49,8 +56,23 @@ func WriteCell(cellsDir string, r *engine.CellResult, digest string) (string, er
 	if err != nil {
 		return "", fmt.Errorf("cell %d: %w", r.Index, err)
 	}
+	b = append(b, '\n')
+	sum := sha256.Sum256(b)
+	b = bytes.Replace(b, checksumField(""), checksumField(hex.EncodeToString(sum[:])), 1)
 	path := filepath.Join(cellsDir, CellFileName(r.Index, digest))
-	return path, writeBytes(path, append(b, '\n'))
+	return path, writeBytes(path, b)
+}
+
+// checksumField is the checksum's line of a cell file, as MarshalIndent
+// writes it.
+func checksumField(sum string) []byte { return []byte("\n  \"checksum\": \"" + sum + "\",\n") }
+
+// checksumOK reports whether b, a cell file whose checksum field holds
+// sum, is the file that was written with it.
+func checksumOK(b []byte, sum string) bool {
+	blank := bytes.Replace(b, checksumField(sum), checksumField(""), 1)
+	got := sha256.Sum256(blank)
+	return hex.EncodeToString(got[:]) == sum
 }
 
 // CellError is a cell file that failed validation.
@@ -91,6 +113,9 @@ func ReadCell(path string, total int) (*Cell, error) {
 	}
 	if !hexSHA.MatchString(c.Digest) {
 		return bad("digest %q is not a SHA-256 in lower-case hex", c.Digest)
+	}
+	if c.Checksum != "" && (!hexSHA.MatchString(c.Checksum) || !checksumOK(b, c.Checksum)) {
+		return bad("its content does not match its checksum: the file was edited or damaged after it was written")
 	}
 	if c.Index < 0 || (total >= 0 && c.Index >= total) {
 		return bad("cell index %d out of range [0, %d)", c.Index, total)

@@ -1,11 +1,13 @@
 package results
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -708,4 +710,35 @@ func TestDamagedManifest(t *testing.T) {
 		t.Fatalf("resume without a manifest: %v, kept %d", err, len(r.Kept()))
 	}
 	r.Finish(StatusComplete, 0)
+}
+
+// TestCellChecksum: a cell file edited after it was written (a score
+// changed, the JSON still valid) is refused, with the reason; a file
+// written without a checksum (an older bench) is read as before.
+func TestCellChecksum(t *testing.T) {
+	dir := t.TempDir()
+	path, err := WriteCell(dir, cell(0), digest(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(path)
+	if !regexp.MustCompile(`\n  "checksum": "[0-9a-f]{64}",\n`).Match(b) {
+		t.Fatalf("no checksum line in\n%s", b)
+	}
+	if _, err := ReadCell(path, 1); err != nil {
+		t.Fatalf("the file as written: %v", err)
+	}
+	edited := bytes.Replace(b, []byte(`"accuracy": 0.5`), []byte(`"accuracy": 0.55`), 1)
+	if bytes.Equal(edited, b) {
+		t.Fatal("test: nothing edited")
+	}
+	os.WriteFile(path, edited, 0o644)
+	if _, err := ReadCell(path, 1); err == nil || !strings.Contains(err.Error(), "its content does not match its checksum: the file was edited or damaged after it was written") {
+		t.Errorf("edited file: %v", err)
+	}
+	old := regexp.MustCompile(`\n  "checksum": "[0-9a-f]{64}",`).ReplaceAll(edited, nil)
+	os.WriteFile(path, old, 0o644)
+	if c, err := ReadCell(path, 1); err != nil || c.Folds[0].Metrics["accuracy"] != 0.55 {
+		t.Errorf("a file without a checksum: %v", err)
+	}
 }
