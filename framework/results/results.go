@@ -120,8 +120,9 @@ func Begin(dir string, m *Manifest, digests []string, opt Options) (*Run, error)
 			r.unlock()
 		}
 	}()
-	removeTemps(dir)
-	removeTemps(cells)
+	for _, d := range []string{dir, cells, filepath.Join(dir, "plots"), filepath.Join(dir, "predictions")} {
+		removeTemps(d) // a killed run's unfinished writes
+	}
 	s := newSetup(dir, now, opt.Notes)
 	note, moveAside := s.note, s.moveAside
 	old, err := ReadManifest(dir)
@@ -453,6 +454,11 @@ func Render(dir string) (*Manifest, []string, error) {
 	m, cells, err := Load(dir)
 	if err != nil {
 		return nil, nil, err
+	}
+	if m.Status == StatusRunning {
+		// We hold the lock: the run that wrote "running" is gone (killed,
+		// crashed, a power cut) without finishing.
+		m.Status = StatusInterrupted
 	}
 	written, err := render(dir, m, Results(cells))
 	if err != nil {

@@ -129,6 +129,11 @@ func TestResume(t *testing.T) {
 	stale := filepath.Join(cells, CellFileName(1, digest(1)))
 	os.WriteFile(filepath.Join(cells, "notes.txt"), []byte("x"), 0o644)
 	os.WriteFile(filepath.Join(cells, tmpPrefix+"0003.json-123"), []byte("{"), 0o644)
+	// And a kill -9 cut off the writes of a plot and of predictions.
+	for _, sub := range []string{"plots", "predictions"} {
+		os.MkdirAll(filepath.Join(dir, sub), 0o755)
+		os.WriteFile(filepath.Join(dir, sub, tmpPrefix+"x.svg-77"), []byte("<"), 0o644)
+	}
 	ds := digests(4)
 	ds[1] = digest(99)
 	var notes strings.Builder
@@ -153,8 +158,10 @@ func TestResume(t *testing.T) {
 	if len(aside) != 2 {
 		t.Errorf("moved aside: %v", aside)
 	}
-	if left, _ := filepath.Glob(filepath.Join(cells, tmpPrefix+"*")); len(left) != 0 {
-		t.Errorf("unfinished writes left: %v", left)
+	for _, sub := range []string{CellsDir, "plots", "predictions"} {
+		if left, _ := filepath.Glob(filepath.Join(dir, sub, tmpPrefix+"*")); len(left) != 0 {
+			t.Errorf("unfinished writes left: %v", left)
+		}
 	}
 	c1 := cell(1)
 	c1.Folds[0].Metrics["accuracy"] = 0.25
@@ -740,5 +747,26 @@ func TestCellChecksum(t *testing.T) {
 	os.WriteFile(path, old, 0o644)
 	if c, err := ReadCell(path, 1); err != nil || c.Folds[0].Metrics["accuracy"] != 0.55 {
 		t.Errorf("a file without a checksum: %v", err)
+	}
+}
+
+// TestRenderAfterKill: bench table on the directory of a run killed
+// mid-way (its manifest still says running, its lock is free) calls the
+// run interrupted in the tables and the manifest, not running.
+func TestRenderAfterKill(t *testing.T) {
+	dir := t.TempDir()
+	r := begin(t, dir, "exp", 3, Options{})
+	finishCells(t, r, 0)
+	r.unlock() // as kill -9 leaves it: no Finish
+	m, _, err := Render(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Status != StatusInterrupted {
+		t.Errorf("status %s, want interrupted", m.Status)
+	}
+	md, _ := os.ReadFile(filepath.Join(dir, "exp.md"))
+	if !strings.Contains(string(md), "1 of 3 cells finished (run status: interrupted)") {
+		t.Errorf("tables:\n%s", md)
 	}
 }
