@@ -855,6 +855,15 @@ metrics = ["accuracy", "log_loss", "fit_seconds"]
 	if err := os.WriteFile(cell, []byte(tampered), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// The cell's checksum tells the edit at once.
+	if _, _, err = bench(t, "rerun", out); err == nil || !strings.Contains(err.Error(), "its content does not match its checksum") {
+		t.Fatalf("rerun after tampering: %v, want the checksum's complaint", err)
+	}
+	// A file without a checksum (an older bench's) is compared number by
+	// number.
+	if err := os.WriteFile(cell, []byte(withoutChecksum(tampered)), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	stdout, _, err = bench(t, "rerun", out)
 	if err == nil || !strings.Contains(err.Error(), "1 result difference(s)") || !strings.Contains(stdout, "accuracy") {
 		t.Fatalf("rerun after tampering: %v\n%s", err, stdout)
