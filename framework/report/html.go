@@ -85,7 +85,7 @@ func WriteHTML(w io.Writer, r HTMLReport) error {
 			heatmaps++
 		}
 	}
-	writeHTMLNav(&b, r.Setup != nil, t, len(codes) > 0, heatmaps > 0)
+	writeHTMLNav(&b, r.Setup != nil, t, len(t.Selected) > 0, len(codes) > 0, heatmaps > 0)
 	if r.Setup != nil {
 		writeHTMLSetup(&b, r.Setup)
 	}
@@ -102,6 +102,9 @@ func WriteHTML(w io.Writer, r HTMLReport) error {
 			return err
 		}
 		b.WriteString("</section>\n")
+	}
+	if len(t.Selected) > 0 {
+		writeHTMLSelected(&b, t.Selected)
 	}
 	if len(codes) > 0 {
 		writeHTMLCodes(&b, codes)
@@ -149,13 +152,16 @@ func failedCells(cells []*engine.CellResult) int {
 }
 
 // writeHTMLNav writes the links to the report's sections.
-func writeHTMLNav(b *strings.Builder, setup bool, t *Tables, codes, confusion bool) {
+func writeHTMLNav(b *strings.Builder, setup bool, t *Tables, selected, codes, confusion bool) {
 	b.WriteString("<nav>")
 	if setup {
 		b.WriteString("<a href=\"#setup\">Set-up</a>")
 	}
 	for _, c := range t.Metrics {
 		fmt.Fprintf(b, "<a href=\"#metric-%s\">%s</a>", fileSafe(c.Metric), htmlEscape(c.Metric))
+	}
+	if selected {
+		b.WriteString("<a href=\"#selected\">Selected parameters</a>")
 	}
 	if codes {
 		b.WriteString("<a href=\"#code-matrices\">Code matrices</a>")
@@ -164,6 +170,21 @@ func writeHTMLNav(b *strings.Builder, setup bool, t *Tables, codes, confusion bo
 		b.WriteString("<a href=\"#confusion\">Confusion matrices</a>")
 	}
 	b.WriteString("</nav>\n")
+}
+
+// writeHTMLSelected writes what the tuned cells chose, as the Markdown
+// report's "Selected parameters" table.
+func writeHTMLSelected(b *strings.Builder, sel []Selection) {
+	b.WriteString("<section id=\"selected\">\n<h2>Selected parameters</h2>\n<div class=\"wide\"><table>\n<thead><tr><th>dataset</th><th>encoder</th><th>learner</th><th>reduction</th><th>chosen on the training part (folds)</th></tr></thead>\n<tbody>\n")
+	for _, s := range sel {
+		parts := make([]string, len(s.Chosen))
+		for i, c := range s.Chosen {
+			parts[i] = fmt.Sprintf("%s (%d)", htmlEscape(c.Params), c.Folds)
+		}
+		fmt.Fprintf(b, "<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
+			htmlEscape(s.Dataset), htmlEscape(s.Encoder), htmlEscape(s.Learner), htmlEscape(s.Reduction), strings.Join(parts, ", "))
+	}
+	b.WriteString("</tbody>\n</table></div>\n</section>\n")
 }
 
 // writeHTMLCodes writes the code-matrix table.

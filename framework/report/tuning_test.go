@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"encoding/json"
 	"reflect"
 	"slices"
@@ -87,6 +88,15 @@ func TestChosenParameters(t *testing.T) {
 	if !reflect.DeepEqual(got.Selected, wantSel) {
 		t.Errorf("JSON selected_parameters %+v, want %+v", got.Selected, wantSel)
 	}
+	// And the HTML report, with its link.
+	var html bytes.Buffer
+	all := []*engine.CellResult{tuned, raw, plain}
+	if err := WriteHTML(&html, HTMLReport{Tables: BuildTables(Spec{Experiment: "x", Metrics: []string{"accuracy"}}, all), Cells: all}); err != nil {
+		t.Fatal(err)
+	}
+	checkText(t, "html", html.String(), []string{`<a href="#selected">Selected parameters</a>`,
+		"<tr><td>iris</td><td>std</td><td>logreg</td><td>none</td><td>C=10 (3), C=1 (2)</td></tr>",
+		"<tr><td>iris</td><td>raw</td><td>logreg</td><td>none</td><td>C=1 (1)</td></tr>"}, nil)
 	b.Reset()
 	writeChosenTable(&b, []*engine.CellResult{plain})
 	if b.Len() != 0 {
