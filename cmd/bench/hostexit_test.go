@@ -270,13 +270,19 @@ cv {
 	}{{syscall.SIGINT, 130, "interrupted (SIGINT, Ctrl-C)"}, {syscall.SIGTERM, 143, "interrupted (SIGTERM)"}} {
 		t.Run(tc.sig.String(), func(t *testing.T) {
 			var stderr bytes.Buffer
-			cmd := exec.Command(bin, "run", "--plugins", pluginsDir, "--quiet", "-o", t.TempDir(), file)
+			out := t.TempDir()
+			cmd := exec.Command(bin, "run", "--plugins", pluginsDir, "--quiet", "-o", out, file)
 			cmd.Stderr = &stderr
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
-			// logreg, hang and reducers running, hang stuck in Fit.
-			if !waitFor(30*time.Second, func() bool { return len(children(t, cmd.Process.Pid)) >= 3 }) {
+			// The folds under way (the run log's "bench run" line comes
+			// just before them; the plugins start earlier, while the file
+			// is resolved), hang stuck in Fit.
+			if !waitFor(30*time.Second, func() bool {
+				b, _ := os.ReadFile(filepath.Join(out, "run.log"))
+				return strings.Contains(string(b), "bench run ") && len(children(t, cmd.Process.Pid)) >= 3
+			}) {
 				_ = cmd.Process.Kill()
 				_ = cmd.Wait()
 				t.Fatalf("the run never got going\n%s", stderr.String())

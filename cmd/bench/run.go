@@ -107,7 +107,7 @@ func prepare(ctx context.Context, h *host.Host, file string, seed *uint64, stder
 		if ctx.Err() != nil {
 			// Interrupted while starting the plugins: their "errors" are
 			// the interruption, not the file's.
-			return nil, fmt.Errorf("interrupted before the run started (nothing computed, nothing to keep): %w", context.Cause(ctx))
+			return nil, fmt.Errorf("interrupted before the run started (nothing computed; the results directory is as it was): %w", context.Cause(ctx))
 		}
 		diags = append(diags, more...)
 		if !diags.HasErrors() {

@@ -1217,7 +1217,7 @@ func TestInterruptBeforeTheRun(t *testing.T) {
 	cancel()
 	var stdout, stderr strings.Builder
 	err := run(ctx, []string{"run", "--plugins", pluginsDir, "-o", t.TempDir(), "../../experiments/quickstart.hcl"}, &stdout, &stderr)
-	if err == nil || !strings.Contains(err.Error(), "interrupted before the run started (nothing computed, nothing to keep)") {
+	if err == nil || !strings.Contains(err.Error(), "interrupted before the run started (nothing computed; the results directory is as it was)") {
 		t.Errorf("error %v, want an interruption before the run", err)
 	}
 	if strings.Contains(stderr.String(), "error:") {

@@ -225,11 +225,6 @@ func (s *scheduler) runFold(ctx context.Context, t task, e *matrixEntry) (fr Fol
 			err = fmt.Errorf("internal error: %v\n%s", p, debug.Stack())
 		}
 	}()
-	if s.opt.Timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, s.opt.Timeout)
-		defer cancel()
-	}
 	x, enc, err := design(s.g, t, e, s.opt.denseBudget())
 	if err != nil {
 		return FoldResult{}, err
@@ -239,6 +234,13 @@ func (s *scheduler) runFold(ctx context.Context, t task, e *matrixEntry) (fr Fol
 	digest := enc.Digest
 	s.ls.acquire(digest)
 	defer s.ls.release(digest)
+	// The fold's timeout runs from here: waiting for the matrix (while a
+	// forget of it is under way) is not the plugin's time.
+	if s.opt.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, s.opt.Timeout)
+		defer cancel()
+	}
 	f, err := newFold(ctx, s.g, t, &s.stats)
 	if err != nil {
 		return FoldResult{}, err

@@ -64,18 +64,11 @@ func (l *leases) held(digest string) int {
 	return l.n[digest]
 }
 
-// forget calls drop with those of digests that no fold holds and no other
-// forget is dropping, if any, and keeps every acquire of them waiting
-// until drop returns; acquires of other digests go on meanwhile.
-func (l *leases) forget(digests []string, drop func(free []string)) {
-	if free := l.mark(digests); len(free) > 0 {
-		defer l.unmark(free)
-		drop(free)
-	}
-}
-
-// forgetAsync is forget with drop run on a goroutine of its own, so that
-// the caller does not wait for plugins to answer; wait waits for it.
+// forgetAsync calls drop, on a goroutine of its own so that the caller
+// does not wait for plugins to answer, with those of digests that no fold
+// holds and no other forget is dropping, if any, and keeps every acquire
+// of them waiting until drop returns; acquires of other digests go on
+// meanwhile. wait waits for the drops.
 func (l *leases) forgetAsync(digests []string, drop func(free []string)) {
 	free := l.mark(digests)
 	if len(free) == 0 {

@@ -20,7 +20,8 @@ func TestLeasesForgetOnlyFreeDigests(t *testing.T) {
 	l.acquire("b")
 	l.release("b")
 	var dropped []string
-	l.forget([]string{"a", "b", "c"}, func(free []string) { dropped = free })
+	l.forgetAsync([]string{"a", "b", "c"}, func(free []string) { dropped = free })
+	l.wait()
 	if !slices.Equal(dropped, []string{"b", "c"}) {
 		t.Errorf("dropped %v, want [b c] (a is held twice)", dropped)
 	}
@@ -29,7 +30,8 @@ func TestLeasesForgetOnlyFreeDigests(t *testing.T) {
 		t.Errorf("a held %d times, want 1", n)
 	}
 	called := false
-	l.forget([]string{"a"}, func([]string) { called = true })
+	l.forgetAsync([]string{"a"}, func([]string) { called = true })
+	l.wait()
 	if called {
 		t.Error("forget dropped a held digest")
 	}
@@ -54,7 +56,7 @@ func TestLeasesNoUseAfterForget(t *testing.T) {
 			for i := range 2000 {
 				d := fmt.Sprint(i % 3)
 				if w%2 == 0 {
-					l.forget([]string{d}, func(free []string) {
+					l.forgetAsync([]string{d}, func(free []string) {
 						mu.Lock()
 						for _, f := range free {
 							delete(loaded, f)
@@ -81,6 +83,7 @@ func TestLeasesNoUseAfterForget(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+	l.wait()
 	select {
 	case err := <-errs:
 		t.Fatal(err)
@@ -138,10 +141,10 @@ func TestLeasesForgetHoldsUpOnlyItsDigests(t *testing.T) {
 	l.release("a")
 	l.forgetAsync([]string{"a"}, func([]string) { close(started2); <-unblock2 })
 	<-started2
-	var again []string
-	l.forget([]string{"a", "c"}, func(free []string) { again = free })
-	if !slices.Equal(again, []string{"c"}) {
-		t.Errorf("second forget dropped %v, want [c]", again)
+	again := make(chan []string, 1)
+	l.forgetAsync([]string{"a", "c"}, func(free []string) { again <- free })
+	if got := <-again; !slices.Equal(got, []string{"c"}) {
+		t.Errorf("second forget dropped %v, want [c]", got)
 	}
 	close(unblock2)
 	l.wait()

@@ -169,12 +169,12 @@ func (s *scheduler) execute(ctx context.Context, t task) (FoldResult, error) {
 
 // free drops task t's hold on its design matrix. When t is the matrix's
 // last task, the matrix is dropped, and the learner plugins are told to
-// forget it unless it may serve another task (see done); they are told on
-// a goroutine of its own (leases.forgetAsync), so that a plugin slow to
-// answer holds up no worker. When t is its
+// forget it unless it may serve another task (see done). When t is its
 // group's last task, the group's matrices (the same one for every fold
 // when nothing is fitted) are needed no more, unless an unfinished group
 // made an identical one: the learner plugins are told to forget them.
+// They are told on a goroutine of its own (leases.forgetAsync), so that a
+// plugin slow to answer holds up no worker.
 func (s *scheduler) free(ctx context.Context, t task) {
 	e := s.matrices[t.key]
 	// A task that failed or was skipped before it settled has ended all

@@ -21,8 +21,9 @@ type tuning struct {
 // training part: each inner fold's design matrix is built by fitting the
 // pipeline on the inner training rows only (no leakage), every candidate
 // is trained and scored on it (calibrated, when the reduction calibrates),
-// and the candidate with the best mean of the tune metric wins; ties go to the first in grid order, as scikit-learn's
-// GridSearchCV. The inner models are released as soon as they are scored.
+// and the candidate with the best mean of the tune metric wins; ties go to
+// the first in grid order, as scikit-learn's GridSearchCV. The inner
+// models are released as soon as they are scored.
 func (f *fold) tune(t task) (*tuning, error) {
 	l, d := f.c.Learner, f.c.Dataset
 	m, err := metrics.Lookup(l.TuneMetric)

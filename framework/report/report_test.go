@@ -1141,6 +1141,20 @@ func TestBestAsShown(t *testing.T) {
 	}
 	checkText(t, "markdown", b.String(), []string{"**0.9340 ± 0.0000**", "| 0.9339 ± 0.0000 |", "**0.0660 ± 0.0000**", "| 0.0661 ± 0.0000 |"},
 		[]string{"| 0.9340 ± 0.0000 |", "**0.9339", "| 0.0660 ± 0.0000 |"})
+
+	// Two means tied within the tie tolerance on either side of a rounding
+	// boundary print differently; both are best, and both bold.
+	lo, hi := 0.93404999999997, 0.93405000000003
+	tied := []*engine.CellResult{
+		mkCell("d1", "lo", "", "ova", 90, 10, withErr([]float64{lo, lo, lo})),
+		mkCell("d1", "hi", "", "ova", 90, 10, withErr([]float64{hi, hi, hi})),
+	}
+	c := BuildTables(Spec{Experiment: "x", Metrics: []string{"accuracy"}}, tied).Metrics[0]
+	for r, row := range c.Rows {
+		if e := c.Entries[r][0]; !e.Best || e.Rank != 1.5 {
+			t.Errorf("%s (%.14f): best %v, rank %v; want best, 1.5", row.Label, e.Mean, e.Best, e.Rank)
+		}
+	}
 }
 
 // TestRowOrderOfPartialRuns: rows keep the grid's order when cells are

@@ -38,9 +38,10 @@ type Entry struct {
 	// Rank among the rows with a value on this dataset (1 = best, ties
 	// averaged); 0 when there is no value.
 	Rank float64
-	// Best marks the best mean of the column and every mean that the
-	// tables show the same as it (at meanDigits decimals): the entries they
-	// set in bold, so that two means printed alike are both bold.
+	// Best marks the best means of the column (those of rank 1, ties
+	// within stats.TieTolerance included) and every mean that the tables
+	// show the same as the best (at meanDigits decimals): the entries
+	// they set in bold, so that two means printed alike are both bold.
 	Best bool
 	// Softmax marks a log_loss or brier computed from a softmax of the
 	// decoder's class scores rather than from probabilities (see
@@ -172,9 +173,10 @@ type ChosenParams struct {
 }
 
 // rowsOf returns the distinct rows and datasets of cells, and the row
-// index of every cell. Datasets come in first-seen order; rows in the
-// order the datasets list them (see rowOrder), so that a partial run whose
-// first cells are missing lists its rows as the whole run does.
+// index of every cell. Datasets come in first-seen order; rows in an order
+// that keeps each dataset's (see rowOrder), so that a partial run whose
+// first cells are missing lists its rows as the whole run does wherever
+// the cells present order them.
 func rowsOf(cells []*engine.CellResult) (rows []Row, datasets []string, rowOf []int) {
 	type key struct{ e, l, p, r string }
 	idx := map[key]int{}
@@ -442,11 +444,11 @@ func (c *Comparison) rank() {
 			continue
 		}
 		ranks := stats.Ranks(nil, vals, c.HigherIsBetter)
-		best := shownBest(vals, ranks)
+		br, best := bestRank(ranks), shownBest(vals, ranks, c.HigherIsBetter)
 		for i, r := range idx {
 			e := &c.Entries[r][d]
 			e.Rank = ranks[i]
-			e.Best = fixed(e.Mean, meanDigits) == best
+			e.Best = ranks[i] == br || fixed(e.Mean, meanDigits) == best
 			c.AvgRank[r] += ranks[i]
 			counts[r]++
 		}
@@ -460,16 +462,21 @@ func (c *Comparison) rank() {
 	}
 }
 
-// shownBest returns the best of vals (the one of best rank) as the tables
-// show it.
-func shownBest(vals, ranks []float64) string {
+// shownBest returns the best of vals as the tables show it: of the values
+// of best rank (tied within stats.TieTolerance, which may straddle a
+// rounding boundary) the highest, or the lowest when lower is better.
+func shownBest(vals, ranks []float64, higherIsBetter bool) string {
 	b := bestRank(ranks)
+	best, found := 0.0, false
 	for i, r := range ranks {
-		if r == b {
-			return fixed(vals[i], meanDigits)
+		if r == b && (!found || (higherIsBetter && vals[i] > best) || (!higherIsBetter && vals[i] < best)) {
+			best, found = vals[i], true
 		}
 	}
-	return ""
+	if !found {
+		return ""
+	}
+	return fixed(best, meanDigits)
 }
 
 // bestRank returns the smallest of ranks.

@@ -18,8 +18,15 @@ import (
 	"github.com/polyclass/polyclass/framework/engine"
 )
 
-// CellSchema is the version of the cell file format.
-const CellSchema = 1
+// CellSchema is the version of the cell file format bench writes. Schema 2
+// adds the checksum and a tuned cell's tune_metric and tune_candidates;
+// schema 1 files (without them) are read as well. A bench that reads
+// schema 1 only does not read schema 2 files: it computes those cells
+// again.
+const CellSchema = 2
+
+// oldestCellSchema is the oldest cell file format bench reads.
+const oldestCellSchema = 1
 
 // Cell is one cell file: a finished cell with the digest of everything that
 // determined its numbers (see CellDigest).
@@ -68,8 +75,14 @@ func WriteCell(cellsDir string, r *engine.CellResult, digest string) (string, er
 func checksumField(sum string) []byte { return []byte("\n  \"checksum\": \"" + sum + "\",\n") }
 
 // checksumOK reports whether b, a cell file whose checksum field holds
-// sum, is the file that was written with it.
+// sum, is the file that was written with it, line ends aside: a copy with
+// CRLF line ends (git's autocrlf, a Windows editor) or without the final
+// newline is the same file.
 func checksumOK(b []byte, sum string) bool {
+	b = bytes.ReplaceAll(b, []byte("\r\n"), []byte("\n"))
+	if !bytes.HasSuffix(b, []byte("\n")) {
+		b = append(b, '\n')
+	}
 	blank := bytes.Replace(b, checksumField(sum), checksumField(""), 1)
 	got := sha256.Sum256(blank)
 	return hex.EncodeToString(got[:]) == sum
@@ -108,8 +121,8 @@ func ReadCell(path string, total int) (*Cell, error) {
 	if c.CellResult == nil {
 		return bad("not a cell file: no cell (null or empty object)")
 	}
-	if c.Schema != CellSchema {
-		return bad("cell schema %d, this bench reads %d (written by another version?)", c.Schema, CellSchema)
+	if c.Schema < oldestCellSchema || c.Schema > CellSchema {
+		return bad("cell schema %d, this bench reads %d to %d (written by another version?)", c.Schema, oldestCellSchema, CellSchema)
 	}
 	if !hexSHA.MatchString(c.Digest) {
 		return bad("digest %q is not a SHA-256 in lower-case hex", c.Digest)

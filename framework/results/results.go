@@ -54,8 +54,9 @@ type Options struct {
 	// Fresh starts over: the cells (and manifest) of an earlier run are
 	// moved aside to superseded/TIME/ instead of being resumed.
 	Fresh bool
-	// Notes receives what Begin did with an earlier run's files (besides
-	// the run log); nil means the run log only.
+	// Notes receives what Begin did with an earlier run's files, and the
+	// news that a cell could not be written during the run (besides the
+	// run log); nil means the run log only.
 	Notes io.Writer
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
@@ -234,6 +235,11 @@ func Begin(dir string, m *Manifest, digests []string, opt Options) (*Run, error)
 	m.Finished = len(r.kept)
 	m.Start = now().UTC()
 	m.End = time.Time{}
+	if old != nil && len(old.Outputs) > 0 {
+		// Still on disk until this run's Finish replaces them (and removes
+		// those it no longer writes: see render).
+		m.Outputs = old.Outputs
+	}
 	if m.Outputs == nil {
 		m.Outputs = map[string]string{}
 	}
@@ -394,13 +400,21 @@ func hasPredictions(c *engine.CellResult) bool {
 }
 
 // render writes the outputs of m's run for cells into dir and records them
-// in m.Outputs.
+// in m.Outputs. The outputs an earlier run recorded in dir's manifest that
+// this one does not write (a format dropped, no tuned cell any more) are
+// removed: they are made from the cells, which stay, and would otherwise
+// sit beside the new outputs, stale.
 func render(dir string, m *Manifest, cells []*engine.CellResult) ([]string, error) {
 	files, err := report.Files(m.Spec(len(cells)), cells)
 	if err != nil {
 		return nil, err
 	}
+	var previous map[string]string
+	if old, err := ReadManifest(dir); err == nil {
+		previous = old.Outputs
+	}
 	m.Outputs = map[string]string{}
+	defer removeStale(dir, previous, m.Outputs)
 	var written []string
 	for _, f := range files {
 		path, err := inside(dir, f.Name)
@@ -414,6 +428,19 @@ func render(dir string, m *Manifest, cells []*engine.CellResult) ([]string, erro
 		written = append(written, path)
 	}
 	return written, nil
+}
+
+// removeStale removes the files of previous (an earlier manifest's
+// outputs, by name) that current does not list, when they lie inside dir.
+func removeStale(dir string, previous, current map[string]string) {
+	for name := range previous {
+		if _, ok := current[name]; ok {
+			continue
+		}
+		if path, err := inside(dir, name); err == nil {
+			os.Remove(path)
+		}
+	}
 }
 
 // Load reads a results directory: its manifest and every cell file,

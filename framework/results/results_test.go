@@ -688,7 +688,7 @@ func TestDamagedManifest(t *testing.T) {
 	if _, _, err := Load(dir); err == nil || !strings.Contains(err.Error(), advice) {
 		t.Errorf("Load: %v", err)
 	}
-	// Moving it aside resumes every cell.
+	// --fresh moves the damaged manifest aside with the cells.
 	if err := os.Remove(filepath.Join(dir, ManifestFile)); err != nil {
 		t.Fatal(err)
 	}
@@ -744,9 +744,20 @@ func TestCellChecksum(t *testing.T) {
 		t.Errorf("edited file: %v", err)
 	}
 	old := regexp.MustCompile(`\n  "checksum": "[0-9a-f]{64}",`).ReplaceAll(edited, nil)
+	old = bytes.Replace(old, []byte(`"schema": 2`), []byte(`"schema": 1`), 1)
 	os.WriteFile(path, old, 0o644)
 	if c, err := ReadCell(path, 1); err != nil || c.Folds[0].Metrics["accuracy"] != 0.55 {
-		t.Errorf("a file without a checksum: %v", err)
+		t.Errorf("a schema 1 file, without a checksum: %v", err)
+	}
+	// Line ends converted to CRLF, or the final newline lost, are not edits.
+	for name, copy := range map[string][]byte{
+		"crlf":       bytes.ReplaceAll(b, []byte("\n"), []byte("\r\n")),
+		"no newline": bytes.TrimSuffix(b, []byte("\n")),
+	} {
+		os.WriteFile(path, copy, 0o644)
+		if _, err := ReadCell(path, 1); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
 	}
 }
 
@@ -768,5 +779,42 @@ func TestRenderAfterKill(t *testing.T) {
 	md, _ := os.ReadFile(filepath.Join(dir, "exp.md"))
 	if !strings.Contains(string(md), "1 of 3 cells finished (run status: interrupted)") {
 		t.Errorf("tables:\n%s", md)
+	}
+}
+
+// TestStaleOutputsRemoved: outputs an earlier run wrote that this one
+// does not (csv dropped from the formats) are removed, not left beside the
+// new tables; the cells stay.
+func TestStaleOutputsRemoved(t *testing.T) {
+	dir := t.TempDir()
+	m := manifest("exp")
+	m.Formats = []string{"markdown", "csv"}
+	r, err := Begin(dir, m, digests(2), Options{Now: clock()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	finishCells(t, r, 0, 1)
+	if _, err := r.Finish(StatusComplete, 0); err != nil {
+		t.Fatal(err)
+	}
+	if !fileExists(filepath.Join(dir, "summary.csv")) {
+		t.Fatal("no summary.csv from the first run")
+	}
+	m = manifest("exp")
+	m.Formats = []string{"markdown"}
+	r, err = Begin(dir, m, digests(2), Options{Now: clock()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Finish(StatusComplete, 0); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"summary.csv", "folds.csv"} {
+		if fileExists(filepath.Join(dir, f)) {
+			t.Errorf("stale %s left", f)
+		}
+	}
+	if !fileExists(filepath.Join(dir, "exp.md")) || !fileExists(filepath.Join(dir, CellsDir, CellFileName(1, digest(1)))) {
+		t.Error("the tables or the cells went too")
 	}
 }
