@@ -156,6 +156,10 @@ func (c *LearnerClient) predictOnce(ctx context.Context, digest string, rows []i
 	return scores, probs, nil
 }
 
+// probSlack is how far outside [0, 1] a probability may stray by rounding
+// (a softmax summing to 1 + 2⁻⁵² in one entry) and still be taken.
+const probSlack = 1e-9
+
 // checkPredictions checks a Predict response before any reducer sees it:
 // scores (and probabilities, when present) of rows × Σ outputs, with no
 // NaN score and every probability a number in [0, 1]. A learner in any
@@ -192,7 +196,7 @@ func checkPredictions(scores, probs *mat.Dense, rows int, models []ModelRef) err
 				if probs == nil {
 					continue
 				}
-				if v := probs.At(i, col); !(v >= 0 && v <= 1) {
+				if v := probs.At(i, col); !(v >= -probSlack && v <= 1+probSlack) {
 					return fmt.Errorf("model %d (of %d): probability %d of row %d of the request is %v, not in [0, 1]", j, len(models), col-first, i, v)
 				}
 			}

@@ -26,6 +26,7 @@ func TestCheckPredictions(t *testing.T) {
 		{"fine", ok(), ok(), ""},
 		{"fine without probabilities", ok(), nil, ""},
 		{"infinite scores are scores", with(0, 0, math.Inf(1)), nil, ""},
+		{"a probability off by rounding", ok(), with(0, 1, 1+1e-15), ""},
 		{"no scores", nil, nil, "no scores"},
 		{"a row short", mat.NewDense(1, 3, nil), nil, "scores come as 1 rows × 3 columns, want 2 × 3"},
 		{"probabilities too wide", ok(), mat.NewDense(2, 4, nil), "probabilities come as 2 rows × 4 columns, want 2 × 3 (the rows asked for × the outputs of 2 models)"},
