@@ -126,11 +126,12 @@ func TestKilledRunResumes(t *testing.T) {
 			n := len(cellFiles(t, out))
 			t.Logf("killed at point %d with %d cell files", point, n)
 			if point == 2 && n < cells {
-				// The tables of what survived say they are partial.
+				// The tables of what survived say they are partial, and
+				// the run that stopped without finishing interrupted.
 				if _, stderr, err := bench(t, "table", out); err != nil {
 					t.Fatalf("bench table after the kill: %v\n%s", err, stderr)
 				}
-				want := fmt.Sprintf("> **Partial results:** %d of %d cells finished (run status: running).", n, cells)
+				want := fmt.Sprintf("> **Partial results:** %d of %d cells finished (run status: interrupted).", n, cells)
 				if md := readFile(t, filepath.Join(out, "digits.md")); !strings.Contains(md, want) {
 					t.Errorf("digits.md after the kill lacks %q:\n%s", want, md)
 				}
