@@ -377,11 +377,11 @@ func runExperiment(ctx context.Context, o *options, file string, g *engine.Grid,
 	}
 	count := fmt.Sprintf("%d cells", len(cells))
 	if status == results.StatusInterrupted {
-		total := len(g.Cells)
+		total, what := len(g.Cells), ", the tables partial"
 		if ropt.Shard != nil {
-			total = len(ropt.Shard.Cells)
+			total, what = len(ropt.Shard.Cells), "" // a shard writes no tables
 		}
-		count = fmt.Sprintf("interrupted, %d of %d cells, the tables partial", len(cells), total)
+		count = fmt.Sprintf("interrupted, %d of %d cells%s", len(cells), total, what)
 	}
 	fmt.Fprintf(stdout, "%s: %s (%d failed%s) in %s\n", name, count, failed, resumed, time.Since(start).Round(time.Millisecond))
 	for _, w := range written {

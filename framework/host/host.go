@@ -73,12 +73,24 @@ func Discover(dir string) ([]Binary, error) {
 	return out, nil
 }
 
+// pluginDirs splits a list of directories (see New), leaving out empty
+// entries ("bin:" is bin).
+func pluginDirs(list string) []string {
+	var out []string
+	for _, d := range filepath.SplitList(list) {
+		if d != "" {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
 // discoverAll is Discover over a list of directories (see New): the
 // binaries of each, a name found earlier hiding the same name later.
 func discoverAll(dirs string) ([]Binary, error) {
 	var out []Binary
 	seen := map[string]bool{}
-	for _, dir := range filepath.SplitList(dirs) {
+	for _, dir := range pluginDirs(dirs) {
 		bins, err := Discover(dir)
 		if err != nil {
 			return nil, err
@@ -100,7 +112,7 @@ func discoverAll(dirs string) ([]Binary, error) {
 // say.
 func NotExecutable(dirs string) []string {
 	var out []string
-	for _, dir := range filepath.SplitList(dirs) {
+	for _, dir := range pluginDirs(dirs) {
 		entries, err := os.ReadDir(dir)
 		if err != nil {
 			continue
@@ -370,7 +382,7 @@ func (h *Host) Get(ctx context.Context, name string) (*Plugin, error) {
 	impl, local := h.local[name]
 	h.mu.Unlock()
 	if !ok {
-		for _, dir := range filepath.SplitList(h.dir) {
+		for _, dir := range pluginDirs(h.dir) {
 			path := filepath.Join(dir, BinaryPrefix+name)
 			if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 == 0 {
 				return nil, fmt.Errorf("%w: %s is not executable (chmod +x %s)", ErrNotFound, path, path)

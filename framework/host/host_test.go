@@ -87,7 +87,7 @@ func TestDirectoryList(t *testing.T) {
 	os.WriteFile(filepath.Join(shipped, "bench-plugin-mine"), []byte("#!/bin/sh\n"), 0o755)
 	os.WriteFile(filepath.Join(shipped, "bench-plugin-notes"), []byte("not executable"), 0o644)
 	list := mine + string(os.PathListSeparator) + shipped
-	h := New(list, nil)
+	h := New(list+string(os.PathListSeparator), nil) // a trailing separator adds no directory
 	defer h.Close()
 	bins, err := h.Binaries()
 	if err != nil {

@@ -127,7 +127,10 @@ func ReadCell(path string, total int) (*Cell, error) {
 	if !hexSHA.MatchString(c.Digest) {
 		return bad("digest %q is not a SHA-256 in lower-case hex", c.Digest)
 	}
-	if c.Checksum != "" && (!hexSHA.MatchString(c.Checksum) || !checksumOK(b, c.Checksum)) {
+	switch {
+	case c.Checksum == "" && c.Schema >= 2:
+		return bad("no checksum, which every schema %d cell file has: the file was edited after it was written", c.Schema)
+	case c.Checksum != "" && (!hexSHA.MatchString(c.Checksum) || !checksumOK(b, c.Checksum)):
 		return bad("its content does not match its checksum: the file was edited or damaged after it was written")
 	}
 	if c.Index < 0 || (total >= 0 && c.Index >= total) {

@@ -325,7 +325,7 @@ func (r *Run) writeUnwritten() error {
 	if len(r.unwritten) == 0 {
 		return nil
 	}
-	return fmt.Errorf("%d finished cell(s) could not be written (%w); they are left out of the tables: make room and run the same command again, which keeps the cells on disk and computes these again", len(r.unwritten), last)
+	return fmt.Errorf("%d finished cell(s) could not be written (%w); they are left out of the results: make room and run the same command again, which keeps the cells on disk and computes these again", len(r.unwritten), last)
 }
 
 // Finish writes the tables of the cells on disk (kept and finished in this
@@ -414,7 +414,6 @@ func render(dir string, m *Manifest, cells []*engine.CellResult) ([]string, erro
 		previous = old.Outputs
 	}
 	m.Outputs = map[string]string{}
-	defer removeStale(dir, previous, m.Outputs)
 	var written []string
 	for _, f := range files {
 		path, err := inside(dir, f.Name)
@@ -422,11 +421,19 @@ func render(dir string, m *Manifest, cells []*engine.CellResult) ([]string, erro
 			return written, err
 		}
 		if err := writeFile(path, f.Write); err != nil {
+			// The earlier outputs not yet written again stay, whole, and
+			// listed: the tables of the last run that got to write them.
+			for name, path := range previous {
+				if _, ok := m.Outputs[name]; !ok {
+					m.Outputs[name] = path
+				}
+			}
 			return written, err
 		}
 		m.Outputs[f.Name] = path
 		written = append(written, path)
 	}
+	removeStale(dir, previous, m.Outputs)
 	return written, nil
 }
 

@@ -744,6 +744,11 @@ func TestCellChecksum(t *testing.T) {
 		t.Errorf("edited file: %v", err)
 	}
 	old := regexp.MustCompile(`\n  "checksum": "[0-9a-f]{64}",`).ReplaceAll(edited, nil)
+	// Its checksum line deleted, a schema 2 file is refused all the same.
+	os.WriteFile(path, old, 0o644)
+	if _, err := ReadCell(path, 1); err == nil || !strings.Contains(err.Error(), "no checksum, which every schema 2 cell file has") {
+		t.Errorf("schema 2 without its checksum: %v", err)
+	}
 	old = bytes.Replace(old, []byte(`"schema": 2`), []byte(`"schema": 1`), 1)
 	os.WriteFile(path, old, 0o644)
 	if c, err := ReadCell(path, 1); err != nil || c.Folds[0].Metrics["accuracy"] != 0.55 {
@@ -816,5 +821,49 @@ func TestStaleOutputsRemoved(t *testing.T) {
 	}
 	if !fileExists(filepath.Join(dir, "exp.md")) || !fileExists(filepath.Join(dir, CellsDir, CellFileName(1, digest(1)))) {
 		t.Error("the tables or the cells went too")
+	}
+}
+
+// TestFullDiskKeepsTheTables: tables that cannot be written again (a full
+// disk; here a file the new tables cannot replace) leave the earlier ones
+// in place, listed in the manifest, none removed as stale.
+func TestFullDiskKeepsTheTables(t *testing.T) {
+	dir := t.TempDir()
+	m := manifest("exp")
+	m.Formats = []string{"markdown", "csv"}
+	r, err := Begin(dir, m, digests(2), Options{Now: clock()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	finishCells(t, r, 0, 1)
+	if _, err := r.Finish(StatusComplete, 0); err != nil {
+		t.Fatal(err)
+	}
+	before := map[string]string{}
+	for _, f := range []string{"exp.md", "summary.csv", "folds.csv"} {
+		b, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		before[f] = string(b)
+	}
+	// summary.csv comes first among the csv files: make its write fail.
+	if err := os.Remove(filepath.Join(dir, "summary.csv")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "summary.csv"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "summary.csv", "x"), nil, 0o644)
+	if _, _, err := Render(dir); err == nil {
+		t.Fatal("Render wrote over a directory")
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "folds.csv"))
+	if err != nil || string(b) != before["folds.csv"] {
+		t.Errorf("folds.csv after a failed render: %v", err)
+	}
+	m2, err := ReadManifest(dir)
+	if err != nil || m2.Outputs["folds.csv"] == "" {
+		t.Errorf("manifest outputs after a failed render: %v, %v", err, m2.Outputs)
 	}
 }
