@@ -68,8 +68,13 @@ func (s shardRun) String() string { return fmt.Sprintf("shard %s (%s)", s.m.Shar
 // read), and the tables and manifest are written as bench run writes
 // them, so that they are byte-identical to a single run's. Missing cells
 // make partial tables (status "incomplete"), not an error: the caller
-// reports Merged.Missing.
+// reports Merged.Missing. When out holds shards of its own, they are
+// merged too, listed among dirs or not (their cells would otherwise be
+// moved aside as not the merged shards').
 func Merge(out string, dirs []string) (*Merged, error) {
+	if ms, err := readShardManifests(out); err == nil && len(ms) > 0 {
+		dirs = append([]string{out}, dirs...)
+	}
 	dirs = uniqueDirs(dirs)
 	if len(dirs) == 0 {
 		return nil, errors.New("merge: no results directory to merge")

@@ -385,3 +385,33 @@ func TestMergeSaysWhatItMovesAside(t *testing.T) {
 		t.Errorf("run log (%v):\n%s", err, log)
 	}
 }
+
+// TestMergeIntoAShardDirectory: bench merge x0 x1 x2, where x0 holds
+// shard 0 and is not listed among the sources, merges x0's shard too
+// (before, its cells were moved aside as not of the merged shards and
+// computed again); merging again is the same.
+func TestMergeIntoAShardDirectory(t *testing.T) {
+	const cells = 6
+	dirs := []string{t.TempDir(), t.TempDir(), t.TempDir()}
+	for i, d := range dirs {
+		r := begin(t, d, "exp", cells, Options{Shard: shardOf(i, 3, cells)})
+		for c := range cells {
+			if c%3 == i {
+				finishCells(t, r, c)
+			}
+		}
+		if _, err := r.Finish(StatusComplete, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for round := range 2 {
+		res, err := Merge(dirs[0], dirs[1:])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.Complete() || res.Cells != cells || len(res.Notes) > 0 && strings.Contains(strings.Join(res.Notes, "\n"), "aside") {
+			t.Errorf("round %d: merge %+v", round, res)
+		}
+		sameTables(t, singleRun(t, cells), dirs[0])
+	}
+}
