@@ -158,7 +158,7 @@ shards per directory are fine) and writes the whole run into OUT: the
 cell files, manifest.json and the tables, byte-identical to those of a
 single bench run of the same file and seed. OUT may be one of the DIRs:
 "bench merge DIR" (or "bench merge DIR DIR") merges a shared directory
-in place.
+in place; shards OUT holds itself are merged whether listed or not.
 
 Merge refuses shards of different runs and names the difference: the
 experiment, the number of shards, the experiment file's digest, the
