@@ -381,9 +381,13 @@ func TestSecondRunIsLockedOut(t *testing.T) {
 // range, duplicates, metric ranges; each bad file is named with its reason.
 func TestReadCellRejects(t *testing.T) {
 	good := func() map[string]any {
-		b, _ := json.Marshal(Cell{Schema: CellSchema, Digest: digest(1), CellResult: cell(1)})
+		// Schema 1 (no checksum): the checks below are the ones these
+		// damaged files must meet; a schema 2 file's checksum would refuse
+		// each of them first (TestCellChecksum).
+		b, _ := json.Marshal(Cell{Schema: 1, Digest: digest(1), CellResult: cell(1)})
 		var m map[string]any
 		json.Unmarshal(b, &m)
+		delete(m, "checksum")
 		return m
 	}
 	metric := func(name string, v any) func(map[string]any) {
