@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -21,6 +22,11 @@ import (
 func rerun(ctx context.Context, h *host.Host, o *options, stdout, stderr io.Writer) error {
 	dir := o.args[0]
 	old, oldFiles, err := results.Load(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		if n, serr := results.ShardCount(dir); serr == nil && n > 0 {
+			return fmt.Errorf("rerun: %s holds shards of a run not merged yet: bench merge %s first (rerun compares a whole run): %w", dir, dir, err)
+		}
+	}
 	if err != nil {
 		return err
 	}

@@ -560,3 +560,17 @@ cv { folds = 10 }
 		t.Errorf("%d plan lines with a shard, want 30:\n%s", n, stdout)
 	}
 }
+
+// TestRerunOfUnmergedShards: bench rerun on a directory that holds only
+// shards says to merge them first, not that a manifest is missing.
+func TestRerunOfUnmergedShards(t *testing.T) {
+	exp := writeExperiment(t, smallExperiment)
+	dir := t.TempDir()
+	if _, stderr, err := bench(t, "run", "--shard", "0/2", "-o", dir, exp); err != nil {
+		t.Fatalf("shard 0: %v\n%s", err, stderr)
+	}
+	_, _, err := bench(t, "rerun", dir)
+	if want := "rerun: " + dir + " holds shards of a run not merged yet: bench merge " + dir + " first"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("rerun of shards: %v, want %q", err, want)
+	}
+}

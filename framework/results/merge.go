@@ -364,7 +364,9 @@ func differ(a, b shardRun) string {
 	case am.Experiment != bm.Experiment:
 		return both("experiment", fmt.Sprintf("%q", am.Experiment), fmt.Sprintf("%q", bm.Experiment))
 	case am.Shard.Count != bm.Shard.Count:
-		return both("number of shards", fmt.Sprint(am.Shard.Count), fmt.Sprint(bm.Shard.Count))
+		return both("number of shards", fmt.Sprint(am.Shard.Count), fmt.Sprint(bm.Shard.Count)) +
+			fmt.Sprintf(" (the run was cut in %d shards once and in %d another time: move the %s/*-of-N.json and .log files of the cut you drop out of the way, and merge the other)",
+				am.Shard.Count, bm.Shard.Count, ShardsDir)
 	case am.FileSHA256 != bm.FileSHA256:
 		return both("experiment file", fmt.Sprintf("%s (sha256 %.12s…)", am.File, am.FileSHA256), fmt.Sprintf("%s (sha256 %.12s…)", bm.File, bm.FileSHA256))
 	case am.Seed != bm.Seed:

@@ -207,6 +207,7 @@ func TestMergeRefusesOtherRuns(t *testing.T) {
 	}{
 		{"experiment", func(m *Manifest) { m.Experiment = "other" }, `experiment: "exp" in shard 0/2`},
 		{"count", func(m *Manifest) { m.Shard.Count = 3 }, "number of shards: 2 in shard 0/2"},
+		{"count, advice", func(m *Manifest) { m.Shard.Count = 3 }, "(the run was cut in 2 shards once and in 3 another time: move the shards/*-of-N.json and .log files of the cut you drop out of the way, and merge the other)"},
 		{"file", func(m *Manifest) { m.FileSHA256 = strings.Repeat("b", 64) }, "experiment file: exp.hcl (sha256 aaaaaaaaaaaa…)"},
 		{"seed", func(m *Manifest) { m.Seed = 2 }, "seed: 1 in"},
 		{"dataset", func(m *Manifest) { m.Datasets[0].SHA256 = strings.Repeat("d", 64) }, "dataset iris: sha256 cccccccccccc… in shard 0/2"},
