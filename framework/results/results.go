@@ -438,15 +438,22 @@ func render(dir string, m *Manifest, cells []*engine.CellResult) ([]string, erro
 }
 
 // removeStale removes the files of previous (an earlier manifest's
-// outputs, by name) that current does not list, when they lie inside dir.
+// outputs, by name) that current does not list, when they lie inside dir,
+// and the folders they leave empty (plots/, predictions/).
 func removeStale(dir string, previous, current map[string]string) {
+	folders := map[string]bool{}
 	for name := range previous {
 		if _, ok := current[name]; ok {
 			continue
 		}
-		if path, err := inside(dir, name); err == nil {
-			os.Remove(path)
+		if path, err := inside(dir, name); err == nil && os.Remove(path) == nil {
+			if sub := filepath.Dir(path); sub != filepath.Clean(dir) {
+				folders[sub] = true
+			}
 		}
+	}
+	for sub := range folders {
+		os.Remove(sub) // only when empty
 	}
 }
 

@@ -792,12 +792,12 @@ func TestRenderAfterKill(t *testing.T) {
 }
 
 // TestStaleOutputsRemoved: outputs an earlier run wrote that this one
-// does not (csv dropped from the formats) are removed, not left beside the
-// new tables; the cells stay.
+// does not (csv and plots dropped from the formats) are removed, not left
+// beside the new tables, plots/ with them; the cells stay.
 func TestStaleOutputsRemoved(t *testing.T) {
 	dir := t.TempDir()
 	m := manifest("exp")
-	m.Formats = []string{"markdown", "csv"}
+	m.Formats = []string{"markdown", "csv", "plots"}
 	r, err := Begin(dir, m, digests(2), Options{Now: clock()})
 	if err != nil {
 		t.Fatal(err)
@@ -806,11 +806,12 @@ func TestStaleOutputsRemoved(t *testing.T) {
 	if _, err := r.Finish(StatusComplete, 0); err != nil {
 		t.Fatal(err)
 	}
-	if !fileExists(filepath.Join(dir, "summary.csv")) {
-		t.Fatal("no summary.csv from the first run")
+	if !fileExists(filepath.Join(dir, "summary.csv")) || !fileExists(filepath.Join(dir, "plots")) {
+		t.Fatal("no summary.csv or plots/ from the first run")
 	}
 	m = manifest("exp")
 	m.Formats = []string{"markdown"}
+	m.Predictions = false
 	r, err = Begin(dir, m, digests(2), Options{Now: clock()})
 	if err != nil {
 		t.Fatal(err)
@@ -818,7 +819,7 @@ func TestStaleOutputsRemoved(t *testing.T) {
 	if _, err := r.Finish(StatusComplete, 0); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{"summary.csv", "folds.csv"} {
+	for _, f := range []string{"summary.csv", "folds.csv", "plots"} {
 		if fileExists(filepath.Join(dir, f)) {
 			t.Errorf("stale %s left", f)
 		}
