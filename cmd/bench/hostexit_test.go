@@ -162,14 +162,9 @@ func TestInterruptReturnsWithStoppedPlugin(t *testing.T) {
 	}
 }
 
-// TestKilledBenchLeavesNoPlugins: kill -9 of a running bench leaves no
-// plugin process alive 2 s later.
-func TestKilledBenchLeavesNoPlugins(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "bench")
-	if b, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, b)
-	}
-	file := writeExperiment(t, `experiment "killed" { seed = 1 }
+// hangingExperiment runs logreg and the hang plugin, stuck in Fit with no
+// fold timeout: a run that is under way until something stops it.
+const hangingExperiment = `experiment "hanging" { seed = 1 }
 dataset "iris" { path = "%REPO%/experiments/data/iris.csv" }
 learner "logreg" {}
 learner "hang" {}
@@ -178,7 +173,13 @@ cv {
   folds   = 3
   timeout = 0
 }
-`)
+`
+
+// TestKilledBenchLeavesNoPlugins: kill -9 of a running bench leaves no
+// plugin process alive 2 s later.
+func TestKilledBenchLeavesNoPlugins(t *testing.T) {
+	bin := buildBench(t)
+	file := writeExperiment(t, hangingExperiment)
 	cmd := exec.Command(bin, "run", "--plugins", pluginsDir, "--quiet", "-o", t.TempDir(), file)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -209,10 +210,7 @@ cv {
 // SIGPIPE, which once stopped the whole run as an interrupt; now only the
 // crashed cell fails and the others are written.
 func TestBinaryRunSurvivesPluginCrash(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "bench")
-	if b, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, b)
-	}
+	bin := buildBench(t)
 	file := writeExperiment(t, `experiment "crashed" { seed = 1 }
 dataset "iris" { path = "%REPO%/experiments/data/iris.csv" }
 encoder "std" { type = "standardize" }
@@ -249,20 +247,8 @@ cv { folds = 3 }
 // exits as a shell expects (128 + the signal: 130 for Ctrl-C, 143 for
 // SIGTERM), names the signal and says that running again resumes.
 func TestBinaryInterruptExitStatus(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "bench")
-	if b, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, b)
-	}
-	file := writeExperiment(t, `experiment "signalled" { seed = 1 }
-dataset "iris" { path = "%REPO%/experiments/data/iris.csv" }
-learner "logreg" {}
-learner "hang" {}
-reduction "ova" {}
-cv {
-  folds   = 3
-  timeout = 0
-}
-`)
+	bin := buildBench(t)
+	file := writeExperiment(t, hangingExperiment)
 	for _, tc := range []struct {
 		sig  syscall.Signal
 		code int
@@ -306,3 +292,77 @@ cv {
 		})
 	}
 }
+
+// TestStoppedPluginStallsNoOtherCell: a learner plugin process stopped
+// from outside (kill -STOP: no call is ever answered, Forget included)
+// costs only folds of its own, at cv.timeout; the lda cells run on.
+// Before, forgetting a finished matrix waited on the stopped process
+// while holding up every other worker, whose folds' timeouts ran in the
+// queue: the healthy plugins running them were killed and their cells
+// failed, or the run stalled for minutes.
+func TestStoppedPluginStallsNoOtherCell(t *testing.T) {
+	dir := t.TempDir()
+	victim := filepath.Join(dir, "bench-plugin-victim")
+	b, err := os.ReadFile(filepath.Join(pluginsDir, "bench-plugin-hang"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(victim, b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	file := writeExperiment(t, `experiment "stopped" { seed = 1 }
+dataset "iris" { path = "%REPO%/experiments/data/iris.csv" }
+dataset "wine" { path = "%REPO%/experiments/data/wine.csv" }
+dataset "vehicle" { path = "%REPO%/experiments/data/vehicle.csv" }
+encoder "std" { type = "standardize" }
+learner "victim" { params = { hang = false } }
+learner "lda" {}
+reduction "ova" { scheme = "ova" }
+cv {
+  folds   = 5
+  repeats = 10
+  timeout = 2
+}
+`)
+	out := t.TempDir()
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute) // a stall fails the test, not the suite
+	defer cancel()
+	done := make(chan error, 1)
+	var stdout, stderr strings.Builder
+	go func() {
+		done <- run(ctx, []string{"run", "-j", "2", "--plugins", dir + string(os.PathListSeparator) + pluginsDir, "-o", out, file}, &stdout, &stderr)
+	}()
+	stopped := false
+	for !stopped {
+		select {
+		case err := <-done:
+			t.Fatalf("the run ended (%v) before the victim plugin was seen\n%s", err, stderr.String())
+		case <-time.After(50 * time.Millisecond):
+		}
+		for _, p := range children(t, os.Getpid()) {
+			if p.comm == victimComm {
+				time.Sleep(300 * time.Millisecond) // some folds done, others in flight
+				stopped = syscall.Kill(p.pid, syscall.SIGSTOP) == nil
+			}
+		}
+	}
+	if err := <-done; ctx.Err() != nil {
+		t.Fatalf("the run stalled: %v\n%s", err, stderr.String())
+	}
+	cells := readCells(t, out)
+	if len(cells) != 6 {
+		t.Fatalf("%d cells, want 6\n%s", len(cells), stderr.String())
+	}
+	for key, c := range cells {
+		if strings.Contains(key, "|lda|") && c.Failed() {
+			t.Errorf("cell %s failed with the victim's stop: %s", key, c.Error)
+		}
+		if c.Failed() && !strings.Contains(c.Error, "did not answer within the fold's timeout") {
+			t.Errorf("cell %s: error %q, want the victim's timeout", key, c.Error)
+		}
+	}
+}
+
+// victimComm is the process name of bench-plugin-victim: /proc truncates
+// it to 15 bytes.
+const victimComm = "bench-plugin-vi"
