@@ -177,12 +177,8 @@ func writeHTMLNav(b *strings.Builder, setup bool, t *Tables, selected, codes, co
 func writeHTMLSelected(b *strings.Builder, sel []Selection) {
 	b.WriteString("<section id=\"selected\">\n<h2>Selected parameters</h2>\n<div class=\"wide\"><table>\n<thead><tr><th>dataset</th><th>encoder</th><th>learner</th><th>reduction</th><th>chosen on the training part (folds)</th></tr></thead>\n<tbody>\n")
 	for _, s := range sel {
-		parts := make([]string, len(s.Chosen))
-		for i, c := range s.Chosen {
-			parts[i] = fmt.Sprintf("%s (%d)", htmlEscape(c.Params), c.Folds)
-		}
 		fmt.Fprintf(b, "<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
-			htmlEscape(s.Dataset), htmlEscape(s.Encoder), htmlEscape(s.Learner), htmlEscape(s.Reduction), strings.Join(parts, ", "))
+			htmlEscape(s.Dataset), htmlEscape(s.Encoder), htmlEscape(s.Learner), htmlEscape(s.Reduction), s.summary(htmlEscape))
 	}
 	b.WriteString("</tbody>\n</table></div>\n</section>\n")
 }

@@ -138,18 +138,6 @@ func WriteTuningCSV(w io.Writer, cells []*engine.CellResult) error {
 	return cw.Error()
 }
 
-// tuned reports whether some cell was tuned.
-func tuned(cells []*engine.CellResult) bool {
-	for _, c := range cells {
-		for _, f := range c.Folds {
-			if f.Chosen != "" {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // WriteMarkdown writes the comparison tables of t as Markdown, one per
 // metric (see Comparison), each followed by its statistics, and then the
 // code-matrix diagnostics of the cells' reductions.
@@ -162,7 +150,7 @@ func WriteMarkdown(w io.Writer, t *Tables, cells []*engine.CellResult) error {
 	for _, c := range t.Metrics {
 		writeMarkdownTable(&b, c)
 	}
-	writeChosenTable(&b, cells)
+	writeChosenTable(&b, t.Selected)
 	writeCodeTable(&b, cells)
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -8,45 +8,40 @@ import (
 	"github.com/polyclass/polyclass/framework/engine"
 )
 
-// writeChosenTable lists, for every tuned cell, the parameter values its
-// inner cross-validations chose, with the number of folds that chose each
-// (most often first, ties in the order first chosen); an encoder column
-// tells the cells apart when the tuned cells have several encoders.
-func writeChosenTable(b *strings.Builder, cells []*engine.CellResult) {
-	var tuned []*engine.CellResult
-	encoders := map[string]bool{}
-	for _, c := range cells {
-		if chosenSummary(c) != "" {
-			tuned = append(tuned, c)
-			encoders[c.Encoder] = true
-		}
-	}
-	if len(tuned) == 0 {
+// writeChosenTable lists, for every tuned cell (sel, see Selection), the
+// parameter values its inner cross-validations chose, with the number of
+// folds that chose each; an encoder column tells the cells apart when the
+// tuned cells have several encoders.
+func writeChosenTable(b *strings.Builder, sel []Selection) {
+	if len(sel) == 0 {
 		return
 	}
-	showEnc := len(encoders) > 1
+	showEnc := false
+	for _, s := range sel {
+		showEnc = showEnc || s.Encoder != sel[0].Encoder
+	}
 	b.WriteString("## Selected parameters\n\n")
 	if showEnc {
 		b.WriteString("| dataset | encoder | learner | reduction | chosen on the training part (folds) |\n| --- | --- | --- | --- | --- |\n")
 	} else {
 		b.WriteString("| dataset | learner | reduction | chosen on the training part (folds) |\n| --- | --- | --- | --- |\n")
 	}
-	for _, c := range tuned {
+	for _, s := range sel {
 		enc := ""
 		if showEnc {
-			enc = " " + mdEscape(c.Encoder) + " |"
+			enc = " " + mdEscape(s.Encoder) + " |"
 		}
-		fmt.Fprintf(b, "| %s |%s %s | %s | %s |\n", c.Dataset, enc, mdEscape(c.Learner), mdEscape(c.Reduction), chosenSummary(c))
+		fmt.Fprintf(b, "| %s |%s %s | %s | %s |\n", s.Dataset, enc, mdEscape(s.Learner), mdEscape(s.Reduction), s.summary(mdEscape))
 	}
 	b.WriteString("\n")
 }
 
-// chosenSummary is "C=10 (6), C=1 (4)" for a tuned cell, "" otherwise.
-func chosenSummary(c *engine.CellResult) string {
-	chosen := chosenCounts(c)
-	parts := make([]string, len(chosen))
-	for i, p := range chosen {
-		parts[i] = fmt.Sprintf("%s (%d)", mdEscape(p.Params), p.Folds)
+// summary is "C=10 (6), C=1 (4)": the settings chosen, each escaped with
+// esc, and their fold counts.
+func (s Selection) summary(esc func(string) string) string {
+	parts := make([]string, len(s.Chosen))
+	for i, c := range s.Chosen {
+		parts[i] = fmt.Sprintf("%s (%d)", esc(c.Params), c.Folds)
 	}
 	return strings.Join(parts, ", ")
 }

@@ -21,7 +21,7 @@ func TestChosenParameters(t *testing.T) {
 	plain := &engine.CellResult{ID: engine.ID{Dataset: "iris", Encoder: "std", Learner: "svm", Reduction: "ova"},
 		Folds: []engine.FoldResult{{Metrics: map[string]float64{"accuracy": 1}}}}
 	var b strings.Builder
-	writeChosenTable(&b, []*engine.CellResult{tuned, plain})
+	writeChosenTable(&b, selections([]*engine.CellResult{tuned, plain}))
 	want := "## Selected parameters\n\n| dataset | learner | reduction | chosen on the training part (folds) |\n| --- | --- | --- | --- |\n" +
 		"| iris | logreg | none | C=10 (3), C=1 (2) |\n\n"
 	if b.String() != want {
@@ -64,7 +64,7 @@ func TestChosenParameters(t *testing.T) {
 	raw := &engine.CellResult{ID: tuned.ID, Folds: []engine.FoldResult{{Metrics: map[string]float64{"accuracy": 0.5}, Chosen: "C=1"}}}
 	raw.Encoder = "raw"
 	b.Reset()
-	writeChosenTable(&b, []*engine.CellResult{tuned, raw, plain})
+	writeChosenTable(&b, selections([]*engine.CellResult{tuned, raw, plain}))
 	want = "## Selected parameters\n\n| dataset | encoder | learner | reduction | chosen on the training part (folds) |\n| --- | --- | --- | --- | --- |\n" +
 		"| iris | std | logreg | none | C=10 (3), C=1 (2) |\n| iris | raw | logreg | none | C=1 (1) |\n\n"
 	if b.String() != want {
@@ -98,7 +98,7 @@ func TestChosenParameters(t *testing.T) {
 		"<tr><td>iris</td><td>std</td><td>logreg</td><td>none</td><td>C=10 (3), C=1 (2)</td></tr>",
 		"<tr><td>iris</td><td>raw</td><td>logreg</td><td>none</td><td>C=1 (1)</td></tr>"}, nil)
 	b.Reset()
-	writeChosenTable(&b, []*engine.CellResult{plain})
+	writeChosenTable(&b, selections([]*engine.CellResult{plain}))
 	if b.Len() != 0 {
 		t.Errorf("no tuned cell, yet a table: %q", b.String())
 	}

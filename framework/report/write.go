@@ -98,7 +98,7 @@ func Files(s Spec, cells []*engine.CellResult) ([]File, error) {
 			files = append(files,
 				File{"summary.csv", func(w io.Writer) error { return WriteSummaryCSV(w, sums) }},
 				File{"folds.csv", func(w io.Writer) error { return WriteFoldsCSV(w, cells, s.Metrics) }})
-			if tuned(cells) {
+			if len(tables.Selected) > 0 {
 				files = append(files, File{"tuning.csv", func(w io.Writer) error { return WriteTuningCSV(w, cells) }})
 			}
 		case "markdown":
