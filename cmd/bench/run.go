@@ -488,7 +488,8 @@ func listPlugins(ctx context.Context, h *host.Host, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if len(bins) == 0 && len(host.NotExecutable(h.Dir())) == 0 {
+	notExec := host.NotExecutable(h.Dir())
+	if len(bins) == 0 && len(notExec) == 0 {
 		fmt.Fprintf(w, "no plugins (%s*) in %s\n", host.BinaryPrefix, h.Dir())
 		return nil
 	}
@@ -530,7 +531,7 @@ func listPlugins(ctx context.Context, h *host.Host, w io.Writer) error {
 		}
 		fmt.Fprintln(w)
 	}
-	for _, path := range host.NotExecutable(h.Dir()) {
+	for _, path := range notExec {
 		unavailable = append(unavailable, fmt.Sprintf("%s (%s): not executable (chmod +x %s)",
 			strings.TrimPrefix(filepath.Base(path), host.BinaryPrefix), path, path))
 	}

@@ -791,13 +791,12 @@ func TestRenderAfterKill(t *testing.T) {
 	}
 }
 
-// TestStaleOutputsRemoved: outputs an earlier run wrote that this one
-// does not (csv and plots dropped from the formats) are removed, not left
-// beside the new tables, plots/ with them; the cells stay.
-func TestStaleOutputsRemoved(t *testing.T) {
-	dir := t.TempDir()
+// completeRun runs the two cells of experiment "exp" into dir with the
+// output formats given, to the end.
+func completeRun(t *testing.T, dir string, formats ...string) {
+	t.Helper()
 	m := manifest("exp")
-	m.Formats = []string{"markdown", "csv", "plots"}
+	m.Formats = formats
 	r, err := Begin(dir, m, digests(2), Options{Now: clock()})
 	if err != nil {
 		t.Fatal(err)
@@ -806,13 +805,21 @@ func TestStaleOutputsRemoved(t *testing.T) {
 	if _, err := r.Finish(StatusComplete, 0); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestStaleOutputsRemoved: outputs an earlier run wrote that this one
+// does not (csv and plots dropped from the formats) are removed, not left
+// beside the new tables, plots/ with them; the cells stay.
+func TestStaleOutputsRemoved(t *testing.T) {
+	dir := t.TempDir()
+	completeRun(t, dir, "markdown", "csv", "plots")
 	if !fileExists(filepath.Join(dir, "summary.csv")) || !fileExists(filepath.Join(dir, "plots")) {
 		t.Fatal("no summary.csv or plots/ from the first run")
 	}
-	m = manifest("exp")
+	m := manifest("exp")
 	m.Formats = []string{"markdown"}
 	m.Predictions = false
-	r, err = Begin(dir, m, digests(2), Options{Now: clock()})
+	r, err := Begin(dir, m, digests(2), Options{Now: clock()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -834,16 +841,7 @@ func TestStaleOutputsRemoved(t *testing.T) {
 // in place, listed in the manifest, none removed as stale.
 func TestFullDiskKeepsTheTables(t *testing.T) {
 	dir := t.TempDir()
-	m := manifest("exp")
-	m.Formats = []string{"markdown", "csv"}
-	r, err := Begin(dir, m, digests(2), Options{Now: clock()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	finishCells(t, r, 0, 1)
-	if _, err := r.Finish(StatusComplete, 0); err != nil {
-		t.Fatal(err)
-	}
+	completeRun(t, dir, "markdown", "csv")
 	before := map[string]string{}
 	for _, f := range []string{"exp.md", "summary.csv", "folds.csv"} {
 		b, err := os.ReadFile(filepath.Join(dir, f))
