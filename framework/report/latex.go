@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -26,9 +27,11 @@ func texLabel(s string) string {
 // WriteLaTeX writes the comparison tables of t as LaTeX table floats for
 // \input: booktabs rules (\usepackage{booktabs} in the preamble), the best
 // mean of each column in bold, v / * marks against the baseline, an
-// average-rank column and the statistics under each table. Nothing else is
-// required of the document; with graphicx loaded, a table wider than the
-// line is scaled down to fit it (see fitBox).
+// average-rank column and the statistics under each table, then, when
+// cells were tuned, the parameters their inner cross-validations chose (as
+// the Markdown report's "Selected parameters"). Nothing else is required
+// of the document; with graphicx loaded, a table wider than the line is
+// scaled down to fit it (see fitBox).
 func WriteLaTeX(w io.Writer, t *Tables) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%% Comparison tables of experiment %s; needs \\usepackage{booktabs}; with \\usepackage{graphicx}, tables wider than the line are scaled to fit.\n", t.Experiment)
@@ -38,6 +41,7 @@ func WriteLaTeX(w io.Writer, t *Tables) error {
 	for _, c := range t.Metrics {
 		writeLaTeXTable(&b, t.Experiment, t.Partial, c)
 	}
+	writeLaTeXSelected(&b, t.Experiment, t.Partial, t.Selected)
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -103,6 +107,40 @@ func writeLaTeXTable(b *strings.Builder, experiment, partial string, c *Comparis
 		}
 		b.WriteString("\\end{minipage}\n")
 	}
+	b.WriteString("\\end{table}\n")
+}
+
+// writeLaTeXSelected writes what the tuned cells chose (sel, see
+// Selection) as a table float, labelled tab:EXPERIMENT-selected; nothing
+// when no cell was tuned.
+func writeLaTeXSelected(b *strings.Builder, experiment, partial string, sel []Selection) {
+	if len(sel) == 0 {
+		return
+	}
+	showEnc := encodersDiffer(sel)
+	head := []string{"dataset", "learner", "reduction", "chosen (folds)"}
+	if showEnc {
+		head = slices.Insert(head, 1, "encoder")
+	}
+	note := ""
+	if partial != "" {
+		note = " Partial results: " + texEscape(partial) + "."
+	}
+	b.WriteString("\n% Selected parameters\n\\begin{table}[htbp]\n\\centering\n\\small\n")
+	fmt.Fprintf(b, "\\caption{%s: parameters chosen by the inner cross-validation on each outer training part, with the number of outer folds that chose them.%s}\n", texEscape(experiment), note)
+	label := texLabel(experiment) + "-selected"
+	fmt.Fprintf(b, "\\label{tab:%s}\n", label)
+	fmt.Fprintf(b, "\\sbox0{\\begin{tabular}{%s}\n\\toprule\n", strings.Repeat("l", len(head)))
+	b.WriteString(strings.Join(head, " & ") + ` \\` + "\n\\midrule\n")
+	for _, s := range sel {
+		fields := []string{texEscape(s.Dataset), texEscape(s.Learner), texEscape(s.Reduction), texPost.Replace(s.summary(texEscape))}
+		if showEnc {
+			fields = slices.Insert(fields, 1, texEscape(s.Encoder))
+		}
+		b.WriteString(strings.Join(fields, " & ") + ` \\` + "\n")
+	}
+	b.WriteString("\\bottomrule\n\\end{tabular}}%\n")
+	fmt.Fprintf(b, fitBox, label)
 	b.WriteString("\\end{table}\n")
 }
 

@@ -443,6 +443,17 @@ func TestLaTeXCompiles(t *testing.T) {
 	if !strings.Contains(tex.String(), `$^\dagger$: log\_loss from a softmax`) {
 		t.Errorf("no softmax footnote in the LaTeX tables")
 	}
+	// And a tuned cell's choices, escaped.
+	tuned := mkCell("my_data", "svm", "C=[1, 10] (tuned)", "ova", 90, 10, withErr([]float64{0.9, 0.8}))
+	for i := range tuned.Folds {
+		tuned.Folds[i].Chosen = []string{"C=1, loss=squared_hinge", "C=10, loss=hinge"}[i%2]
+	}
+	if err := WriteLaTeX(&tex, BuildTables(Spec{Experiment: "tuned", Metrics: []string{"accuracy"}}, []*engine.CellResult{tuned})); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(tex.String(), `\label{tab:tuned-selected}`) {
+		t.Errorf("no table of the tuned cell's choices")
+	}
 	// And a table wider than the line: twelve datasets.
 	var wide []*engine.CellResult
 	for i := range 12 {

@@ -16,10 +16,7 @@ func writeChosenTable(b *strings.Builder, sel []Selection) {
 	if len(sel) == 0 {
 		return
 	}
-	showEnc := false
-	for _, s := range sel {
-		showEnc = showEnc || s.Encoder != sel[0].Encoder
-	}
+	showEnc := encodersDiffer(sel)
 	b.WriteString("## Selected parameters\n\n")
 	if showEnc {
 		b.WriteString("| dataset | encoder | learner | reduction | chosen on the training part (folds) |\n| --- | --- | --- | --- | --- |\n")
@@ -34,6 +31,17 @@ func writeChosenTable(b *strings.Builder, sel []Selection) {
 		fmt.Fprintf(b, "| %s |%s %s | %s | %s |\n", s.Dataset, enc, mdEscape(s.Learner), mdEscape(s.Reduction), s.summary(mdEscape))
 	}
 	b.WriteString("\n")
+}
+
+// encodersDiffer reports whether the tuned cells of sel have more than one
+// encoder: the tables then need an encoder column to tell them apart.
+func encodersDiffer(sel []Selection) bool {
+	for _, s := range sel {
+		if s.Encoder != sel[0].Encoder {
+			return true
+		}
+	}
+	return false
 }
 
 // summary is "C=10 (6), C=1 (4)": the settings chosen, each escaped with

@@ -97,6 +97,28 @@ func TestChosenParameters(t *testing.T) {
 	checkText(t, "html", html.String(), []string{`<a href="#selected">Selected parameters</a>`,
 		"<tr><td>iris</td><td>std</td><td>logreg</td><td>none</td><td>C=10 (3), C=1 (2)</td></tr>",
 		"<tr><td>iris</td><td>raw</td><td>logreg</td><td>none</td><td>C=1 (1)</td></tr>"}, nil)
+	// And the LaTeX tables, after the metric tables, escaped.
+	var tex strings.Builder
+	underscore := *raw
+	underscore.Folds = []engine.FoldResult{{Metrics: map[string]float64{"accuracy": 0.5}, Chosen: "loss=squared_hinge"}}
+	underscore.Dataset = "my_data"
+	if err := WriteLaTeX(&tex, BuildTables(Spec{Experiment: "x_1", Metrics: []string{"accuracy"}}, append(all, &underscore))); err != nil {
+		t.Fatal(err)
+	}
+	checkText(t, "latex", tex.String(), []string{"\\label{tab:x-1-selected}\n\\sbox0{\\begin{tabular}{lllll}\n\\toprule\n" +
+		"dataset & encoder & learner & reduction & chosen (folds) \\\\\n\\midrule\n" +
+		"iris & std & logreg & none & C=10 (3), C=1 (2) \\\\\niris & raw & logreg & none & C=1 (1) \\\\\n" +
+		"my\\_data & raw & logreg & none & loss=squared\\_hinge (1) \\\\\n\\bottomrule\n"}, nil)
+	if i, j := strings.Index(tex.String(), "tab:x-1-accuracy"), strings.Index(tex.String(), "tab:x-1-selected"); i < 0 || j < i {
+		t.Errorf("the selected parameters do not follow the accuracy table:\n%s", tex.String())
+	}
+	tex.Reset()
+	if err := WriteLaTeX(&tex, BuildTables(Spec{Experiment: "x", Metrics: []string{"accuracy"}}, []*engine.CellResult{plain})); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(tex.String(), "selected") {
+		t.Errorf("no tuned cell, yet a LaTeX table of choices:\n%s", tex.String())
+	}
 	b.Reset()
 	writeChosenTable(&b, selections([]*engine.CellResult{plain}))
 	if b.Len() != 0 {
