@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"encoding/binary"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -26,11 +27,12 @@ import (
 
 // centroid is a learner for binary problems on one feature: its score is
 // the distance to the negatives' mean minus the distance to the
-// positives' mean. It counts its fits.
+// positives' mean. It counts its fits; its parameter c changes nothing.
 type centroid struct{ fits atomic.Int64 }
 
 func (c *centroid) Info() sdk.LearnerInfo {
-	return sdk.LearnerInfo{Name: "centroid", Version: "1", Capabilities: sdk.Capabilities{Binary: true, Scores: true}}
+	return sdk.LearnerInfo{Name: "centroid", Version: "1", Capabilities: sdk.Capabilities{Binary: true, Scores: true},
+		Params: []param.ParamSpec{{Name: "c", Type: param.NumberParam, Description: "unused: a parameter to tune"}}}
 }
 
 func (c *centroid) Fit(_ context.Context, in sdk.FitInput, _ param.Params) (sdk.Model, error) {
@@ -102,9 +104,23 @@ func (oneVsAll) Decode(_ context.Context, req sdk.DecodeRequest) (sdk.Decoding, 
 // lies at 9.8, among class 2. The plugins are served in-process over gRPC.
 func pluginGrid(t *testing.T) (*Grid, *centroid) {
 	t.Helper()
-	csv := "x,class\n0,a\n0,a\n0,a\n9.8,a\n5,b\n5,b\n5,b\n5,b\n10,c\n10,c\n10,c\n10,c\n"
+	return newPluginGrid(t, []float64{0, 0, 0, 9.8, 5, 5, 5, 5, 10, 10, 10, 10}, []int{0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2}, oneVsAll{})
+}
+
+// newPluginGrid is one cell, centroid + the reducer red, on one feature x
+// with labels y (classes a, b, c) and two given folds (even rows, odd
+// rows).
+func newPluginGrid(t *testing.T, x []float64, y []int, red sdk.Reducer) (*Grid, *centroid) {
+	t.Helper()
+	var csv strings.Builder
+	csv.WriteString("x,class\n")
+	folds := make([]int, len(x))
+	for i, v := range x {
+		fmt.Fprintf(&csv, "%v,%c\n", v, 'a'+y[i])
+		folds[i] = i % 2
+	}
 	path := filepath.Join(t.TempDir(), "blobs.csv")
-	if err := os.WriteFile(path, []byte(csv), 0o644); err != nil {
+	if err := os.WriteFile(path, []byte(csv.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	table, err := data.Read(path, data.Options{Categorical: []string{"class"}})
@@ -113,16 +129,15 @@ func pluginGrid(t *testing.T) (*Grid, *centroid) {
 	}
 	impl := &centroid{}
 	lc, _ := plugin.TestPluginGRPCConn(t, false, map[string]plugin.Plugin{sdk.LearnerPluginName: &sdk.LearnerPlugin{Impl: impl}})
-	rc, _ := plugin.TestPluginGRPCConn(t, false, map[string]plugin.Plugin{sdk.ReducerPluginName: &sdk.ReducerPlugin{Impl: oneVsAll{}}})
+	rc, _ := plugin.TestPluginGRPCConn(t, false, map[string]plugin.Plugin{sdk.ReducerPluginName: &sdk.ReducerPlugin{Impl: red}})
 	t.Cleanup(func() { lc.Close(); rc.Close() })
 	l, r := host.NewLearnerClient(lc.Conn), host.NewReducerClient(rc.Conn)
-	linfo, rinfo := impl.Info(), oneVsAll{}.Info()
+	linfo, rinfo := impl.Info(), red.Info()
 	lp := &host.Plugin{Binary: host.Binary{Name: "centroid"}, Learner: l, LearnerInfo: &linfo}
 	rp := &host.Plugin{Binary: host.Binary{Name: "ova"}, Reducer: r, ReducerInfo: &rinfo}
 
 	d := &Dataset{Config: &config.Dataset{Name: "blobs", Target: "class"}, Table: table,
-		Classes: []string{"a", "b", "c"}, Labels: []int{0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2},
-		Folds: [][]int{{0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1}}, NumFolds: 2,
+		Classes: []string{"a", "b", "c"}, Labels: y, Folds: [][]int{folds}, NumFolds: 2,
 		Features: encode.NewFrame(table, map[string]bool{"class": true})}
 	g := &Grid{Experiment: &config.Experiment{Name: "blobs", Seed: 1}, Metrics: []string{"accuracy", "macro_f1"},
 		Datasets: []*Dataset{d}, Pipelines: []*Pipeline{{Config: &config.Pipeline{Name: "raw"}}},

@@ -8,6 +8,7 @@ import (
 	"github.com/polyclass/polyclass/framework/matrix"
 	"github.com/polyclass/polyclass/framework/metrics"
 	"github.com/polyclass/polyclass/framework/param"
+	"github.com/polyclass/polyclass/framework/sdk"
 )
 
 // tuning is what the inner cross-validation of a fold found.
@@ -111,22 +112,28 @@ func (f *fold) innerScore(train, test []int, params param.Params, x matrix.Matri
 		f.fitSeconds += sub.fitSeconds
 		f.predictSeconds += sub.predictSeconds
 	}()
-	out, err := sub.evaluate(x, enc)
-	if err != nil {
-		return 0, err
-	}
-	if err := checkDecoding(out.dec, f.c.Dataset, len(test), f.rp.Name); err != nil {
-		return 0, err
-	}
+	var dec sdk.Decoding
 	if f.c.Reduction.Config.Calibrate != "" {
 		// The candidate is scored as the outer fold will be: calibrated
-		// (GridSearchCV over CalibratedClassifierCV).
-		if out.dec.ClassScores, err = sub.calibrated(x, enc); err != nil {
+		// (GridSearchCV over CalibratedClassifierCV). The calibrated
+		// models alone make the scores: no fit on the whole inner
+		// training part.
+		scores, err := sub.calibrated(x, enc)
+		if err != nil {
 			return 0, err
 		}
-		out.dec.Predicted = argmax(out.dec.ClassScores)
+		dec = sdk.Decoding{Predicted: argmax(scores), ClassScores: scores}
+	} else {
+		out, err := sub.evaluate(x, enc)
+		if err != nil {
+			return 0, err
+		}
+		if err := checkDecoding(out.dec, f.c.Dataset, len(test), f.rp.Name); err != nil {
+			return 0, err
+		}
+		dec = out.dec
 	}
-	v, _, err := m.Eval(sub.metricsInput(out.dec))
+	v, _, err := m.Eval(sub.metricsInput(dec))
 	return v, err
 }
 

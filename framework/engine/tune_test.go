@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"math"
 	"strings"
 	"testing"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/polyclass/polyclass/framework/config"
 	"github.com/polyclass/polyclass/framework/cv"
 	"github.com/polyclass/polyclass/framework/param"
+	"github.com/polyclass/polyclass/framework/sdk"
 )
 
 func TestBestCandidate(t *testing.T) {
@@ -115,7 +117,75 @@ func TestFitRounds(t *testing.T) {
 		t.Errorf("tuned over 3 candidates by 5 folds: %d rounds, want 16", n)
 	}
 	c.Reduction.Config.Calibrate = "platt"
-	if n := c.FitRounds(); n != 1+5*3+CalibrationFolds {
-		t.Errorf("tuned and calibrated: %d rounds, want 21", n)
+	if n := c.FitRounds(); n != 1+CalibrationFolds+5*3*CalibrationFolds {
+		t.Errorf("tuned and calibrated: %d rounds, want 81", n)
+	}
+	c.Learner.Candidates = nil
+	if n := c.FitRounds(); n != 1+CalibrationFolds {
+		t.Errorf("calibrated: %d rounds, want 6", n)
+	}
+}
+
+// scoredOneVsAll is oneVsAll with class scores: each row's scores turned
+// into probabilities by a softmax, so that calibration has scores to map.
+type scoredOneVsAll struct{ oneVsAll }
+
+func (r scoredOneVsAll) Decode(ctx context.Context, req sdk.DecodeRequest) (sdk.Decoding, error) {
+	dec, err := r.oneVsAll.Decode(ctx, req)
+	n, k := req.Scores.Dims()
+	dec.ClassScores = mat.NewDense(n, k, nil)
+	for i := range n {
+		var sum float64
+		for j := range k {
+			sum += math.Exp(req.Scores.At(i, j))
+		}
+		for j := range k {
+			dec.ClassScores.Set(i, j, math.Exp(req.Scores.At(i, j))/sum)
+		}
+	}
+	return dec, err
+}
+
+// TestTunedCalibratedFits: a tuned cell whose reduction calibrates trains
+// FitRounds times per fold: on the training part and on each calibration
+// fold, and, per inner fold and candidate, on each of its calibration
+// folds (the calibrated models alone score a candidate, as
+// CalibratedClassifierCV inside GridSearchCV).
+func TestTunedCalibratedFits(t *testing.T) {
+	// 60 rows in three classes of 20 (at 0, 5 and 10, spread by 0.1):
+	// each outer training part has 10 per class, each inner one 5.
+	var x []float64
+	var y []int
+	for i := range 60 {
+		x, y = append(x, float64(5*(i%3))+0.1*float64(i%7)), append(y, i%3)
+	}
+	g, learner := newPluginGrid(t, x, y, scoredOneVsAll{})
+	g.Experiment.CV.Stratified = true
+	g.Reductions[0].Config.Calibrate = "platt"
+	l := g.Learners[0]
+	l.Config.Tune = &config.Tune{Folds: 2, InnerSeed: -1}
+	l.TuneMetric = "accuracy"
+	l.Candidates = []param.Params{{"c": param.Number(1)}, {"c": param.Number(2)}, {"c": param.Number(3)}}
+	l.Tuned = map[string]bool{"c": true}
+	res, _, err := Run(context.Background(), g, Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res[0].Failed() {
+		t.Fatalf("cell failed: %s", res[0].Error)
+	}
+	c := g.Cells[0]
+	rounds := c.FitRounds()
+	if want := 1 + CalibrationFolds + 2*3*CalibrationFolds; rounds != want {
+		t.Fatalf("FitRounds %d, want %d", rounds, want)
+	}
+	// Three binary problems per round, two outer folds.
+	if n, want := learner.fits.Load(), int64(3*rounds*2); n != want {
+		t.Errorf("%d fits, want %d (3 problems × %d rounds × 2 folds)", n, want, rounds)
+	}
+	for _, f := range res[0].Folds {
+		if f.Chosen == "" || len(f.TuneScores) != 3 {
+			t.Errorf("fold %d: chosen %q, scores %v", f.Fold, f.Chosen, f.TuneScores)
+		}
 	}
 }
