@@ -215,7 +215,6 @@ func (r *resolver) foldWarnings(d *Dataset) {
 	}
 }
 
-// warnf records a warning at rng.
 // readWarnings turns the reader's warnings about a file of dataset name
 // (data.Table.Warnings, each naming its line and column in the file) into
 // warnings at rng, the file's attribute.
@@ -229,6 +228,7 @@ func (r *resolver) readWarnings(name string, rng hcl.Range, t *data.Table) {
 	}
 }
 
+// warnf records a warning at rng.
 func (r *resolver) warnf(rng hcl.Range, summary, format string, args ...any) {
 	rr := rng
 	r.diags = append(r.diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: summary, Detail: fmt.Sprintf(format, args...), Subject: &rr})
