@@ -617,10 +617,8 @@ func (p *Plugin) probe(ctx context.Context, lc *LearnerClient, rc *ReducerClient
 func badDefaults(what string, specs []sdk.ParamSpec) error {
 	var errs []error
 	for _, s := range specs {
-		if !s.Default.IsNull() {
-			if err := s.Check(s.Default); err != nil {
-				errs = append(errs, fmt.Errorf("%s: the default of parameter %s fails its own schema: %w", what, s.Name, err))
-			}
+		if err := s.CheckDefault(); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", what, err))
 		}
 	}
 	return errors.Join(errs...)

@@ -415,6 +415,19 @@ func quoteList(ss []string) string {
 	return strings.Join(q, ", ")
 }
 
+// CheckDefault checks the spec's default, when it has one, against the
+// spec itself: a plugin whose default fails its own schema would fail
+// every run that leaves the parameter out.
+func (s ParamSpec) CheckDefault() error {
+	if s.Default.IsNull() {
+		return nil
+	}
+	if err := s.Check(s.Default); err != nil {
+		return fmt.Errorf("the default of parameter %s fails its own schema: %w", s.Name, err)
+	}
+	return nil
+}
+
 // CheckParams checks p against specs: every name must be declared and every
 // value valid. It returns one error per problem, in name order.
 func CheckParams(specs []ParamSpec, p Params) []error {

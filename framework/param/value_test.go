@@ -62,3 +62,22 @@ func TestFormatNumber(t *testing.T) {
 		}
 	}
 }
+
+func TestCheckDefault(t *testing.T) {
+	for _, tc := range []struct {
+		spec ParamSpec
+		want string // "" for no error
+	}{
+		{ParamSpec{Name: "C", Type: NumberParam}, ""}, // no default
+		{ParamSpec{Name: "C", Type: NumberParam, Default: Number(1), Min: Bound(0)}, ""},
+		{ParamSpec{Name: "C", Type: NumberParam, Default: Number(0), Min: Bound(0), MinExclusive: true},
+			"the default of parameter C fails its own schema: C = 0 is out of range: it must be > 0"},
+		{ParamSpec{Name: "loss", Type: StringParam, Default: Number(1)},
+			"the default of parameter loss fails its own schema: loss must be a string, not number"},
+	} {
+		err := tc.spec.CheckDefault()
+		if (err == nil) != (tc.want == "") || err != nil && !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%+v: %v, want %q", tc.spec, err, tc.want)
+		}
+	}
+}

@@ -48,10 +48,8 @@ func checkInfo(info sdk.LearnerInfo) error {
 		if s.Min != nil && s.Max != nil && *s.Min > *s.Max {
 			errs = append(errs, fmt.Errorf("parameter %s: min %v > max %v", s.Name, *s.Min, *s.Max))
 		}
-		if !s.Default.IsNull() {
-			if err := s.Check(s.Default); err != nil {
-				errs = append(errs, fmt.Errorf("default of %s fails its own schema: %w", s.Name, err))
-			}
+		if err := s.CheckDefault(); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	return errors.Join(errs...)

@@ -164,7 +164,7 @@ func TestCheckInfo(t *testing.T) {
 			i.Params = append(i.Params, sdk.ParamSpec{Name: "*", Type: sdk.NumberParam})
 		}, "parameter * must have type any"},
 		{"bounds", func(i *sdk.LearnerInfo) { i.Params[0].Min, i.Params[0].Max = sdk.Bound(2), sdk.Bound(1) }, "min 2 > max 1"},
-		{"default", func(i *sdk.LearnerInfo) { i.Params[0].Default = sdk.String("x") }, "default of shift fails its own schema"},
+		{"default", func(i *sdk.LearnerInfo) { i.Params[0].Default = sdk.String("x") }, "the default of parameter shift fails its own schema"},
 	} {
 		info := ok
 		info.Params = append([]sdk.ParamSpec(nil), ok.Params...)
