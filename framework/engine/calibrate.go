@@ -23,7 +23,8 @@ const CalibrationFolds = 5
 // probabilities for the test rows are averaged. The calibrators see the
 // decoder's class scores as they are (for svm + ova, a softmax of the
 // decision values: a monotone map of each), and the design matrix is the
-// fold's (encoders fitted on the whole training part).
+// fold's x (encoders fitted on the whole training part; for a tuning
+// candidate, the inner fold's).
 func (f *fold) calibrated(x matrix.Matrix, enc *matrix.EncodedMatrix) (*mat.Dense, error) {
 	d, kind := f.c.Dataset, f.c.Reduction.Config.Calibrate
 	inner, err := f.innerFolds(CalibrationFolds, -1)
@@ -91,17 +92,26 @@ func calibrator(kind string, score []float64, is []bool) func(float64) float64 {
 	return calibrate.FitSigmoid(score, is).Predict
 }
 
-// argmax returns each row's largest column (ties to the first).
-func argmax(p *mat.Dense) []int {
+// argmax returns each row's largest column (ties to the first) and the
+// number of rows whose largest value is in more than one column (decided
+// by that rule).
+func argmax(p *mat.Dense) (idx []int, ties int) {
 	r, _ := p.Dims()
-	out := make([]int, r)
+	idx = make([]int, r)
 	for i := 0; i < r; i++ {
 		row := p.RawRowView(i)
+		tied := false
 		for c, v := range row {
-			if v > row[out[i]] {
-				out[i] = c
+			switch {
+			case v > row[idx[i]]:
+				idx[i], tied = c, false
+			case c > idx[i] && v == row[idx[i]]:
+				tied = true
 			}
 		}
+		if tied {
+			ties++
+		}
 	}
-	return out
+	return idx, ties
 }

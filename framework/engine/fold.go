@@ -276,7 +276,8 @@ func (s *scheduler) runFold(ctx context.Context, t task, e *matrixEntry) (fr Fol
 		if out.dec.ClassScores, err = f.calibrated(x, enc); err != nil {
 			return FoldResult{}, err
 		}
-		out.dec.Predicted = argmax(out.dec.ClassScores)
+		// The calibrated probabilities decide, and their ties count.
+		out.dec.Predicted, out.dec.Ties = argmax(out.dec.ClassScores)
 		e.settle(t.cell.Index)
 	}
 	fr, err = f.score(t, out, s.opt.KeepPredictions)

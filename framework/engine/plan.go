@@ -126,13 +126,10 @@ func (g *Grid) planStages(ctx context.Context, c *Cell, fn func(problems []sdk.P
 // times when calibrated (a candidate is scored by its calibrated models
 // alone). FoldFits × FitRounds is the models one fold trains.
 func (c *Cell) FitRounds() int {
-	perScore := 1
+	n, perScore := 1, 1
 	if c.Reduction.Config.Calibrate != "" {
+		n += CalibrationFolds
 		perScore = CalibrationFolds
-	}
-	n := 1
-	if perScore > 1 {
-		n += perScore
 	}
 	if l := c.Learner; l.Candidates != nil {
 		n += l.Config.Tune.Folds * len(l.Candidates) * perScore

@@ -101,9 +101,10 @@ func (f *fold) innerFolds(k int, innerSeed int64) ([]int, error) {
 }
 
 // innerScore trains candidate params on the train rows of x and returns
-// metric m on the test rows, of the calibrated probabilities when the
-// reduction calibrates (the model the outer fold scores). Its time counts
-// toward the fold's.
+// metric m on the test rows; when the reduction calibrates, it trains the
+// calibration's models on the train rows instead (see calibrated) and
+// scores their calibrated probabilities, as the outer fold scores the
+// winner. Its time counts toward the fold's.
 func (f *fold) innerScore(train, test []int, params param.Params, x matrix.Matrix, enc *matrix.EncodedMatrix, m metrics.Metric) (float64, error) {
 	sub := &fold{ctx: f.ctx, g: f.g, c: f.c, stats: f.stats, train: train, test: test,
 		seed: f.seed, solverSeed: f.solverSeed, lp: f.lp, rp: f.rp, params: params}
@@ -122,7 +123,8 @@ func (f *fold) innerScore(train, test []int, params param.Params, x matrix.Matri
 		if err != nil {
 			return 0, err
 		}
-		dec = sdk.Decoding{Predicted: argmax(scores), ClassScores: scores}
+		dec = sdk.Decoding{ClassScores: scores}
+		dec.Predicted, dec.Ties = argmax(scores)
 	} else {
 		out, err := sub.evaluate(x, enc)
 		if err != nil {

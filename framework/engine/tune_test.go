@@ -83,9 +83,15 @@ func equalInts(a, b []int) bool {
 }
 
 func TestArgmax(t *testing.T) {
-	p := mat.NewDense(3, 3, []float64{0.2, 0.5, 0.3, 0.4, 0.4, 0.2, 0, 0, 1})
-	if got := argmax(p); !equalInts(got, []int{1, 0, 2}) {
-		t.Errorf("argmax %v, want [1 0 2] (a tie to the first)", got)
+	// Row 1 ties its first two columns; row 3 has a tie below its
+	// largest value, which decides nothing.
+	p := mat.NewDense(4, 3, []float64{0.2, 0.5, 0.3, 0.4, 0.4, 0.2, 0, 0, 1, 0.1, 0.1, 0.8})
+	if got, ties := argmax(p); !equalInts(got, []int{1, 0, 2, 2}) || ties != 1 {
+		t.Errorf("argmax %v with %d ties, want [1 0 2 2] (a tie to the first) with 1", got, ties)
+	}
+	// A tie that a later larger value overrules is no tie.
+	if got, ties := argmax(mat.NewDense(1, 3, []float64{0.3, 0.3, 0.4})); got[0] != 2 || ties != 0 {
+		t.Errorf("argmax [0.3 0.3 0.4] = %v with %d ties, want [2] with 0", got, ties)
 	}
 }
 
@@ -132,6 +138,9 @@ type scoredOneVsAll struct{ oneVsAll }
 
 func (r scoredOneVsAll) Decode(ctx context.Context, req sdk.DecodeRequest) (sdk.Decoding, error) {
 	dec, err := r.oneVsAll.Decode(ctx, req)
+	if err != nil {
+		return dec, err
+	}
 	n, k := req.Scores.Dims()
 	dec.ClassScores = mat.NewDense(n, k, nil)
 	for i := range n {
@@ -143,7 +152,7 @@ func (r scoredOneVsAll) Decode(ctx context.Context, req sdk.DecodeRequest) (sdk.
 			dec.ClassScores.Set(i, j, math.Exp(req.Scores.At(i, j))/sum)
 		}
 	}
-	return dec, err
+	return dec, nil
 }
 
 // TestTunedCalibratedFits: a tuned cell whose reduction calibrates trains
@@ -179,9 +188,13 @@ func TestTunedCalibratedFits(t *testing.T) {
 	if want := 1 + CalibrationFolds + 2*3*CalibrationFolds; rounds != want {
 		t.Fatalf("FitRounds %d, want %d", rounds, want)
 	}
-	// Three binary problems per round, two outer folds.
-	if n, want := learner.fits.Load(), int64(3*rounds*2); n != want {
-		t.Errorf("%d fits, want %d (3 problems × %d rounds × 2 folds)", n, want, rounds)
+	// The reduction's problems (three) per round, two outer folds.
+	per, err := g.FoldFits(context.Background(), c)
+	if err != nil || per.Binary != 3 {
+		t.Fatalf("FoldFits %+v, %v; want 3 binary", per, err)
+	}
+	if n, want := learner.fits.Load(), int64(per.Binary*rounds*2); n != want {
+		t.Errorf("%d fits, want %d (%d problems × %d rounds × 2 folds)", n, want, per.Binary, rounds)
 	}
 	for _, f := range res[0].Folds {
 		if f.Chosen == "" || len(f.TuneScores) != 3 {

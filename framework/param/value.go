@@ -416,8 +416,9 @@ func quoteList(ss []string) string {
 }
 
 // CheckDefault checks the spec's default, when it has one, against the
-// spec itself: a plugin whose default fails its own schema would fail
-// every run that leaves the parameter out.
+// spec itself: a plugin whose default fails its own schema would be handed
+// a value it declares invalid whenever an experiment leaves the parameter
+// out (the user's values are checked, the defaults filled in after).
 func (s ParamSpec) CheckDefault() error {
 	if s.Default.IsNull() {
 		return nil

@@ -173,12 +173,23 @@ func writeHTMLNav(b *strings.Builder, setup bool, t *Tables, selected, codes, co
 }
 
 // writeHTMLSelected writes what the tuned cells chose, as the Markdown
-// report's "Selected parameters" table.
+// report's "Selected parameters" table (an encoder column when the cells
+// have several encoders).
 func writeHTMLSelected(b *strings.Builder, sel []Selection) {
-	b.WriteString("<section id=\"selected\">\n<h2>Selected parameters</h2>\n<div class=\"wide\"><table>\n<thead><tr><th>dataset</th><th>encoder</th><th>learner</th><th>reduction</th><th>chosen on the training part (folds)</th></tr></thead>\n<tbody>\n")
+	showEnc := encodersDiffer(sel)
+	enc := ""
+	if showEnc {
+		enc = "<th>encoder</th>"
+	}
+	b.WriteString("<section id=\"selected\">\n<h2>Selected parameters</h2>\n<div class=\"wide\"><table>\n<thead><tr><th>dataset</th>" + enc +
+		"<th>learner</th><th>reduction</th><th>chosen on the training part (folds)</th></tr></thead>\n<tbody>\n")
 	for _, s := range sel {
-		fmt.Fprintf(b, "<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
-			htmlEscape(s.Dataset), htmlEscape(s.Encoder), htmlEscape(s.Learner), htmlEscape(s.Reduction), s.summary(htmlEscape))
+		enc = ""
+		if showEnc {
+			enc = "<td>" + htmlEscape(s.Encoder) + "</td>"
+		}
+		fmt.Fprintf(b, "<tr><td>%s</td>%s<td>%s</td><td>%s</td><td>%s</td></tr>\n",
+			htmlEscape(s.Dataset), enc, htmlEscape(s.Learner), htmlEscape(s.Reduction), s.summary(htmlEscape))
 	}
 	b.WriteString("</tbody>\n</table></div>\n</section>\n")
 }

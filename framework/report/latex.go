@@ -34,7 +34,7 @@ func texLabel(s string) string {
 // scaled down to fit it (see fitBox).
 func WriteLaTeX(w io.Writer, t *Tables) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%% Comparison tables of experiment %s; needs \\usepackage{booktabs}; with \\usepackage{graphicx}, tables wider than the line are scaled to fit.\n", t.Experiment)
+	fmt.Fprintf(&b, "%% Tables of experiment %s; needs \\usepackage{booktabs}; with \\usepackage{graphicx}, tables wider than the line are scaled to fit.\n", t.Experiment)
 	if t.Partial != "" {
 		fmt.Fprintf(&b, "%% Partial results: %s.\n", t.Partial)
 	}
@@ -118,7 +118,7 @@ func writeLaTeXSelected(b *strings.Builder, experiment, partial string, sel []Se
 		return
 	}
 	showEnc := encodersDiffer(sel)
-	head := []string{"dataset", "learner", "reduction", "chosen (folds)"}
+	head := []string{"dataset", "learner", "reduction", "chosen on the training part (folds)"}
 	if showEnc {
 		head = slices.Insert(head, 1, "encoder")
 	}

@@ -106,12 +106,29 @@ func TestChosenParameters(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkText(t, "latex", tex.String(), []string{"\\label{tab:x-1-selected}\n\\sbox0{\\begin{tabular}{lllll}\n\\toprule\n" +
-		"dataset & encoder & learner & reduction & chosen (folds) \\\\\n\\midrule\n" +
+		"dataset & encoder & learner & reduction & chosen on the training part (folds) \\\\\n\\midrule\n" +
 		"iris & std & logreg & none & C=10 (3), C=1 (2) \\\\\niris & raw & logreg & none & C=1 (1) \\\\\n" +
 		"my\\_data & raw & logreg & none & loss=squared\\_hinge (1) \\\\\n\\bottomrule\n"}, nil)
 	if i, j := strings.Index(tex.String(), "tab:x-1-accuracy"), strings.Index(tex.String(), "tab:x-1-selected"); i < 0 || j < i {
 		t.Errorf("the selected parameters do not follow the accuracy table:\n%s", tex.String())
 	}
+	// One encoder: no encoder column in the HTML and LaTeX tables either; a
+	// partial run says so in the caption.
+	one := []*engine.CellResult{tuned, plain}
+	html.Reset()
+	if err := WriteHTML(&html, HTMLReport{Tables: BuildTables(Spec{Experiment: "x", Metrics: []string{"accuracy"}}, one), Cells: one}); err != nil {
+		t.Fatal(err)
+	}
+	checkText(t, "html, one encoder", html.String(), []string{"<thead><tr><th>dataset</th><th>learner</th><th>reduction</th><th>chosen on the training part (folds)</th></tr></thead>",
+		"<tr><td>iris</td><td>logreg</td><td>none</td><td>C=10 (3), C=1 (2)</td></tr>"}, []string{"<th>encoder</th>"})
+	tex.Reset()
+	partial := BuildTables(Spec{Experiment: "x", Metrics: []string{"accuracy"}}, one)
+	partial.Partial = "2 of 3 cells finished"
+	if err := WriteLaTeX(&tex, partial); err != nil {
+		t.Fatal(err)
+	}
+	checkText(t, "latex, one encoder", tex.String(), []string{"with the number of outer folds that chose them. Partial results: 2 of 3 cells finished.}",
+		"\\sbox0{\\begin{tabular}{llll}\n\\toprule\ndataset & learner & reduction & chosen on the training part (folds) \\\\\n\\midrule\niris & logreg & none & C=10 (3), C=1 (2) \\\\\n"}, nil)
 	tex.Reset()
 	if err := WriteLaTeX(&tex, BuildTables(Spec{Experiment: "x", Metrics: []string{"accuracy"}}, []*engine.CellResult{plain})); err != nil {
 		t.Fatal(err)
