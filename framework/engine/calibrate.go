@@ -8,6 +8,7 @@ import (
 	"github.com/polyclass/polyclass/framework/calibrate"
 	"github.com/polyclass/polyclass/framework/cv"
 	"github.com/polyclass/polyclass/framework/matrix"
+	"github.com/polyclass/polyclass/framework/sdk"
 )
 
 // CalibrationFolds is the number of inner folds of calibrate, as
@@ -82,6 +83,34 @@ func (f *fold) calibrated(x matrix.Matrix, enc *matrix.EncodedMatrix) (*mat.Dens
 		}
 	}
 	return out, nil
+}
+
+// calibratedOutcome is the outcome of a fold whose reduction calibrates,
+// as scikit-learn's CalibratedClassifierCV(ensemble=True) predicts: the
+// calibrated models alone (see calibrated) give the probabilities, and the
+// largest decides (its ties counted); no model is trained on the whole
+// training part. The reducer's plan for the training part still gives the
+// fold's diagnostics (its first stage's, for a reduction in stages).
+func (f *fold) calibratedOutcome(x matrix.Matrix, enc *matrix.EncodedMatrix) (outcome, error) {
+	plan, err := f.plan(f.planRequest())
+	if err != nil {
+		return outcome{}, err
+	}
+	dec, err := f.calibratedDecoding(x, enc)
+	return outcome{plan: plan, dec: dec}, err
+}
+
+// calibratedDecoding is the fold's decoding by its calibrated models: their
+// probabilities (see calibrated), the largest deciding each row, ties
+// counted.
+func (f *fold) calibratedDecoding(x matrix.Matrix, enc *matrix.EncodedMatrix) (sdk.Decoding, error) {
+	scores, err := f.calibrated(x, enc)
+	if err != nil {
+		return sdk.Decoding{}, err
+	}
+	dec := sdk.Decoding{ClassScores: scores}
+	dec.Predicted, dec.Ties = argmax(scores)
+	return dec, nil
 }
 
 // calibrator fits a calibration of the given kind and returns its map.

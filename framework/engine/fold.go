@@ -263,22 +263,18 @@ func (s *scheduler) runFold(ctx context.Context, t task, e *matrixEntry) (fr Fol
 		}
 		f.params = tuned.best
 	}
-	// From here on the fold holds the matrix only through the entry, so
-	// that it can go once uploaded (f.settled).
-	out, err := f.evaluate(x, enc)
-	if err != nil {
-		return FoldResult{}, err
-	}
+	var out outcome
 	if calibrating {
-		if x, enc, err = design(s.g, t, e, f.denseBudget); err != nil {
+		if out, err = f.calibratedOutcome(x, enc); err != nil {
 			return FoldResult{}, err
 		}
-		if out.dec.ClassScores, err = f.calibrated(x, enc); err != nil {
-			return FoldResult{}, err
-		}
-		// The calibrated probabilities decide, and their ties count.
-		out.dec.Predicted, out.dec.Ties = argmax(out.dec.ClassScores)
 		e.settle(t.cell.Index)
+	} else {
+		// From here on the fold holds the matrix only through the entry,
+		// so that it can go once uploaded (f.settled).
+		if out, err = f.evaluate(x, enc); err != nil {
+			return FoldResult{}, err
+		}
 	}
 	fr, err = f.score(t, out, s.opt.KeepPredictions)
 	if err == nil && tuned != nil {

@@ -119,18 +119,17 @@ func (g *Grid) planStages(ctx context.Context, c *Cell, fn func(problems []sdk.P
 }
 
 // FitRounds is how many times one fold of cell c trains the reducer's
-// problems: once on the training part, plus, when the reduction
-// calibrates, once per calibration fold (CalibrationFolds), plus, for a
-// tuned learner, as many again per inner fold and candidate (tune folds ×
-// candidates) as scoring a candidate takes: once, or CalibrationFolds
-// times when calibrated (a candidate is scored by its calibrated models
-// alone). FoldFits × FitRounds is the models one fold trains.
+// problems: once on the training part, or, when the reduction calibrates,
+// once per calibration fold instead (CalibrationFolds: the calibrated
+// models alone predict); plus, for a tuned learner, as many again per
+// inner fold and candidate (tune folds × candidates). FoldFits × FitRounds
+// is the models one fold trains.
 func (c *Cell) FitRounds() int {
-	n, perScore := 1, 1
+	perScore := 1
 	if c.Reduction.Config.Calibrate != "" {
-		n += CalibrationFolds
 		perScore = CalibrationFolds
 	}
+	n := perScore
 	if l := c.Learner; l.Candidates != nil {
 		n += l.Config.Tune.Folds * len(l.Candidates) * perScore
 	}

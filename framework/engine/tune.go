@@ -8,7 +8,6 @@ import (
 	"github.com/polyclass/polyclass/framework/matrix"
 	"github.com/polyclass/polyclass/framework/metrics"
 	"github.com/polyclass/polyclass/framework/param"
-	"github.com/polyclass/polyclass/framework/sdk"
 )
 
 // tuning is what the inner cross-validation of a fold found.
@@ -113,29 +112,19 @@ func (f *fold) innerScore(train, test []int, params param.Params, x matrix.Matri
 		f.fitSeconds += sub.fitSeconds
 		f.predictSeconds += sub.predictSeconds
 	}()
-	var dec sdk.Decoding
+	var out outcome
+	var err error
 	if f.c.Reduction.Config.Calibrate != "" {
 		// The candidate is scored as the outer fold will be: calibrated
-		// (GridSearchCV over CalibratedClassifierCV). The calibrated
-		// models alone make the scores: no fit on the whole inner
-		// training part.
-		scores, err := sub.calibrated(x, enc)
-		if err != nil {
-			return 0, err
-		}
-		dec = sdk.Decoding{ClassScores: scores}
-		dec.Predicted, dec.Ties = argmax(scores)
-	} else {
-		out, err := sub.evaluate(x, enc)
-		if err != nil {
-			return 0, err
-		}
-		if err := checkDecoding(out.dec, f.c.Dataset, len(test), f.rp.Name); err != nil {
-			return 0, err
-		}
-		dec = out.dec
+		// (GridSearchCV over CalibratedClassifierCV).
+		out.dec, err = sub.calibratedDecoding(x, enc)
+	} else if out, err = sub.evaluate(x, enc); err == nil {
+		err = checkDecoding(out.dec, f.c.Dataset, len(test), f.rp.Name)
 	}
-	v, _, err := m.Eval(sub.metricsInput(dec))
+	if err != nil {
+		return 0, err
+	}
+	v, _, err := m.Eval(sub.metricsInput(out.dec))
 	return v, err
 }
 

@@ -123,12 +123,12 @@ func TestFitRounds(t *testing.T) {
 		t.Errorf("tuned over 3 candidates by 5 folds: %d rounds, want 16", n)
 	}
 	c.Reduction.Config.Calibrate = "platt"
-	if n := c.FitRounds(); n != 1+CalibrationFolds+5*3*CalibrationFolds {
-		t.Errorf("tuned and calibrated: %d rounds, want 81", n)
+	if n := c.FitRounds(); n != CalibrationFolds+5*3*CalibrationFolds {
+		t.Errorf("tuned and calibrated: %d rounds, want 80", n)
 	}
 	c.Learner.Candidates = nil
-	if n := c.FitRounds(); n != 1+CalibrationFolds {
-		t.Errorf("calibrated: %d rounds, want 6", n)
+	if n := c.FitRounds(); n != CalibrationFolds {
+		t.Errorf("calibrated: %d rounds, want 5", n)
 	}
 }
 
@@ -156,10 +156,10 @@ func (r scoredOneVsAll) Decode(ctx context.Context, req sdk.DecodeRequest) (sdk.
 }
 
 // TestTunedCalibratedFits: a tuned cell whose reduction calibrates trains
-// FitRounds times per fold: on the training part and on each calibration
-// fold, and, per inner fold and candidate, on each of its calibration
-// folds (the calibrated models alone score a candidate, as
-// CalibratedClassifierCV inside GridSearchCV).
+// FitRounds times per fold: on each calibration fold of the training part,
+// and, per inner fold and candidate, on each of its calibration folds (the
+// calibrated models alone predict, as CalibratedClassifierCV's, inside
+// GridSearchCV too).
 func TestTunedCalibratedFits(t *testing.T) {
 	// 60 rows in three classes of 20 (at 0, 5 and 10, spread by 0.1):
 	// each outer training part has 10 per class, each inner one 5.
@@ -185,7 +185,7 @@ func TestTunedCalibratedFits(t *testing.T) {
 	}
 	c := g.Cells[0]
 	rounds := c.FitRounds()
-	if want := 1 + CalibrationFolds + 2*3*CalibrationFolds; rounds != want {
+	if want := CalibrationFolds + 2*3*CalibrationFolds; rounds != want {
 		t.Fatalf("FitRounds %d, want %d", rounds, want)
 	}
 	// The reduction's problems (three) per round, two outer folds.
