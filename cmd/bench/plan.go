@@ -49,7 +49,7 @@ func writePlan(ctx context.Context, g *engine.Grid, shards int, w io.Writer) err
 			}
 			perFold[k] = f
 		}
-		f = f.Scale(c.FitRounds()) // tuning and calibration train it again on inner folds
+		f = f.Scale(c.FitRounds()) // tuning trains it again on inner folds; calibration once per calibration fold instead
 		n := len(c.Dataset.Folds) * c.Dataset.NumFolds
 		folds += n
 		total = total.Add(f.Scale(n))

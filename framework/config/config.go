@@ -132,9 +132,11 @@ type Reduction struct {
 	// (for each binary problem, "balanced" counts its own positives and
 	// negatives).
 	ClassWeight *ClassWeight
-	// Calibrate, when "platt" or "isotonic", replaces the decoder's class
-	// scores by probabilities calibrated by an inner cross-validation on
-	// each training part, as scikit-learn's CalibratedClassifierCV(cv=5).
+	// Calibrate, when "platt" or "isotonic", makes the class probabilities
+	// and the predicted class those of scikit-learn's
+	// CalibratedClassifierCV(cv=5, ensemble=True): five models, each
+	// trained on four fifths of the training part and calibrated on the
+	// rest, none on the whole training part.
 	Calibrate      string
 	CalibrateRange hcl.Range
 

@@ -90,14 +90,32 @@ func (f *fold) calibrated(x matrix.Matrix, enc *matrix.EncodedMatrix) (*mat.Dens
 // calibrated models alone (see calibrated) give the probabilities, and the
 // largest decides (its ties counted); no model is trained on the whole
 // training part. The reducer's plan for the training part still gives the
-// fold's diagnostics (its first stage's, for a reduction in stages).
+// fold's diagnostics (see lastPlan).
 func (f *fold) calibratedOutcome(x matrix.Matrix, enc *matrix.EncodedMatrix) (outcome, error) {
-	plan, err := f.plan(f.planRequest())
+	plan, err := f.lastPlan(f.planRequest())
 	if err != nil {
 		return outcome{}, err
 	}
 	dec, err := f.calibratedDecoding(x, enc)
 	return outcome{plan: plan, dec: dec}, err
+}
+
+// lastPlan returns the reducer's plan of the last stage from req on,
+// followed through the stages by plans alone (a stage's plan needs no
+// features): the plan whose diagnostics and warnings an uncalibrated
+// fold reports.
+func (f *fold) lastPlan(req sdk.PlanRequest) (sdk.Plan, error) {
+	for {
+		plan, err := f.plan(req)
+		if err != nil || plan.NextStage == nil {
+			return plan, err
+		}
+		if req.Stage >= maxStages {
+			return sdk.Plan{}, fmt.Errorf("reducer %s asks for more than %d stages", f.rp.Name, maxStages)
+		}
+		req.Stage++
+		req.State = plan.State
+	}
 }
 
 // calibratedDecoding is the fold's decoding by its calibrated models: their

@@ -2,7 +2,9 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -200,5 +202,40 @@ func TestTunedCalibratedFits(t *testing.T) {
 		if f.Chosen == "" || len(f.TuneScores) != 3 {
 			t.Errorf("fold %d: chosen %q, scores %v", f.Fold, f.Chosen, f.TuneScores)
 		}
+	}
+}
+
+// stagedOneVsAll is oneVsAll in two stages: the first asks for a second,
+// and each stage's plan warns with its number.
+type stagedOneVsAll struct{ scoredOneVsAll }
+
+func (r stagedOneVsAll) Plan(ctx context.Context, req sdk.PlanRequest) (sdk.Plan, error) {
+	plan, err := r.oneVsAll.Plan(ctx, req)
+	plan.Warnings = []string{fmt.Sprintf("stage %d", req.Stage)}
+	if req.Stage == 0 {
+		plan.NextStage = &sdk.StageSpec{InnerFolds: 2}
+	}
+	return plan, err
+}
+
+// TestLastPlan: a calibrated fold's diagnostics come from the plan of the
+// reduction's last stage, as an uncalibrated fold's, though it fits
+// nothing on the whole training part to get there.
+func TestLastPlan(t *testing.T) {
+	g, learner := newPluginGrid(t, []float64{0, 0, 5, 5, 10, 10}, []int{0, 0, 1, 1, 2, 2}, stagedOneVsAll{})
+	s := newScheduler(g, Options{})
+	f, err := newFold(context.Background(), g, s.tasks[0], &s.stats)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := f.lastPlan(f.planRequest())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plan.NextStage != nil || !slices.Equal(plan.Warnings, []string{"stage 1"}) || len(plan.Problems) != 3 {
+		t.Errorf("plan with warnings %q, next stage %v, %d problems; want the last stage's", plan.Warnings, plan.NextStage, len(plan.Problems))
+	}
+	if n := learner.fits.Load(); n != 0 {
+		t.Errorf("%d fits to follow the plans, want none", n)
 	}
 }
