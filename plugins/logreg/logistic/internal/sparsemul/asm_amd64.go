@@ -3,6 +3,7 @@ package sparsemul
 import "golang.org/x/sys/cpu"
 
 //go:generate python3 gen_asm.py asm_amd64.s
+//go:generate python3 gen_gram_asm.py gram_amd64.s
 
 // useAsm reports whether the processor runs the assembly kernels (AVX2 and
 // FMA); it is set once, when the package is initialised.

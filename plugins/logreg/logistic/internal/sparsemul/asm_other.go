@@ -40,3 +40,15 @@ func addTrans8Asm(h *float64, hw int, t *float64, tw, rows int, vptr *int64, vid
 func mulScale8Asm(t *float64, tw int, v *float64, vw, rows int, vptr *int64, vidx *int32, vval *float64, uptr *int64, uidx *int32, dd, vb, hb *float64) {
 	panic("sparsemul: no assembly")
 }
+
+func gram1Asm(h *float64, hw int, t *float64, tw, rows int, ptr *int64, idx *int32, val *float64, rs *int64, last, bias int64) {
+	panic("sparsemul: no assembly")
+}
+
+func gram4Asm(h *float64, hw int, t *float64, tw, rows int, ptr *int64, idx *int32, val *float64, rs *int64, last, bias int64) {
+	panic("sparsemul: no assembly")
+}
+
+func gram8Asm(h *float64, hw int, t *float64, tw, rows int, ptr *int64, idx *int32, val *float64, rs *int64, last, bias int64) {
+	panic("sparsemul: no assembly")
+}
