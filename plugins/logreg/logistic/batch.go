@@ -59,10 +59,11 @@ func solveBatch(ctx context.Context, x Design, probs []BatchProblem, opt Options
 	res = make([]*Result, len(probs))
 	errs = make([]error, len(probs))
 	nexts := make([]func() (*product, bool), len(probs))
+	explicit := ExplicitHessian(x)
 	for k, p := range probs {
 		next, stop := iter.Pull(func(yield func(*product) bool) {
 			defer recoverStopped()
-			res[k], errs[k] = fit(&deferredDesign{x: x, yield: yield}, p.Y, p.S, opt)
+			res[k], errs[k] = fit(&deferredDesign{x: x, yield: yield, explicit: explicit}, p.Y, p.S, opt)
 		})
 		defer stop()
 		nexts[k] = next
@@ -105,6 +106,9 @@ const (
 	opMulVecTrans                        // dst = Xᵀ·src
 	opMulVecTransSq                      // dst = (X∘X)ᵀ·src
 	opHessVec                            // tmp = dd∘(X·src + vb), dst = Xᵀ·tmp, hb = Σ tmp
+	opGram                               // dst = packed upper triangle of Σᵢ dd[i]·x̃ᵢx̃ᵢᵀ (see gram.go)
+
+	numOps = int(opGram) // the number of kinds of product
 )
 
 // product is a product a problem of a batch waits for.
@@ -112,7 +116,7 @@ type product struct {
 	op       productOp
 	dst, src []float64
 	// tmp, dd and vb are the operands of opHessVec, hb its sum; tmp is
-	// scratch the dense kernels leave alone.
+	// scratch the dense kernels leave alone. dd is opGram's operand too.
 	tmp, dd []float64
 	vb, hb  float64
 }
@@ -135,6 +139,9 @@ type deferredDesign struct {
 	x     Design
 	yield func(*product) bool
 	req   product
+	// explicit is ExplicitHessian(x): the problem forms its explicit
+	// Hessian.
+	explicit bool
 }
 
 func (d *deferredDesign) Dims() (n, c int) { return d.x.Dims() }

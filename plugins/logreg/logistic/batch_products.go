@@ -2,6 +2,8 @@ package logistic
 
 import (
 	"sync"
+
+	"github.com/polyclass/polyclass/framework/sparse"
 	"sync/atomic"
 
 	"github.com/polyclass/polyclass/plugins/logreg/logistic/internal/blockmul"
@@ -17,11 +19,11 @@ func productRunner(x Design, workers int) func([]*product) {
 	switch x := x.(type) {
 	case *DenseDesign:
 		if s := x.sparseForm(); s != nil {
-			return (&panelRunner{x: sparseBlocks{s}, workers: workers}).run
+			return (&panelRunner{x: sparseBlocks{s, x.csrForm}, workers: workers}).run
 		}
 		return (&panelRunner{x: denseBlocks{x}, workers: workers}).run
 	case *CSRDesign:
-		return (&panelRunner{x: sparseBlocks{x.unitMatrix()}, workers: workers}).run
+		return (&panelRunner{x: sparseBlocks{x.unitMatrix(), func() *sparse.CSR { return x.m }}, workers: workers}).run
 	}
 	return func(reqs []*product) {
 		for _, r := range reqs {
@@ -41,6 +43,8 @@ func runProduct(x Design, r *product) {
 		x.MulVecTransSq(r.dst, r.src)
 	case opHessVec:
 		r.hb = hessVec(x, r.dst, r.tmp, r.src, r.dd, r.vb)
+	case opGram:
+		panic("logistic: explicit Hessian of a design without ExplicitHessian")
 	}
 }
 
@@ -62,6 +66,10 @@ type blockProducts interface {
 	// hess adds the data part of the Hessian products of the rows to h and
 	// hb, with row weights dd and offsets vb (blockmul.Hess); t is scratch.
 	hess(h, hb, t []float64, i0, rows int, v []float64, w int, dd, vb []float64)
+	// gram adds the explicit Hessians' data parts of the rows, with row
+	// weights the rows×w panel t, to the packed (d+1)(d+2)/2×w panel h
+	// (see gram.go); s is scratch.
+	gram(h []float64, i0, rows int, t []float64, w int, s *gramScratch)
 }
 
 // denseBlocks are the products of a dense design: blockmul's kernels.
@@ -90,10 +98,17 @@ func (x denseBlocks) hess(h, hb, t []float64, i0, rows int, v []float64, w int, 
 	blockmul.Hess(h, hb, t, x.rows(i0), x.m.raw.Stride, rows, x.m.raw.Cols, v, w, dd, vb)
 }
 
+func (x denseBlocks) gram(h []float64, i0, rows int, t []float64, w int, s *gramScratch) {
+	denseGram(h, x.m, i0, rows, t, w, s)
+}
+
 // sparseBlocks are the products of a CSR design (or of a dense design in
 // sparse form): sparsemul's kernels on the design with its unit entries
-// apart.
-type sparseBlocks struct{ m *sparsemul.Matrix }
+// apart, and csrGram on the design in CSR form, which csr returns.
+type sparseBlocks struct {
+	m   *sparsemul.Matrix
+	csr func() *sparse.CSR
+}
 
 func (x sparseBlocks) dims() (n, d int) { return x.m.Rows, x.m.Cols }
 
@@ -116,6 +131,10 @@ func (x sparseBlocks) hess(h, hb, t []float64, i0, rows int, v []float64, w int,
 	x.m.AddTrans(h, i0, i0+rows, t, w)
 }
 
+func (x sparseBlocks) gram(h []float64, i0, rows int, t []float64, w int, s *gramScratch) {
+	sparsemul.Gram(h, x.csr(), i0, i0+rows, t, w)
+}
+
 // panelRunner computes the rounds of products of a batch: the products of
 // a kind go side by side in the lanes of one panel (a product alone in a
 // panel of its own, without copies), and all kinds of a round share one
@@ -134,7 +153,7 @@ type panelRunner struct {
 	workers int
 	// groups holds the requests of a round by kind (index op−1), active
 	// those of its groups that have requests, in that order.
-	groups [4]panelGroup
+	groups [numOps]panelGroup
 	active []*panelGroup
 	// scratch holds the panels of each goroutine.
 	scratch []*panelScratch
@@ -152,12 +171,16 @@ type panelGroup struct {
 	// itself for one request.
 	w   int
 	src []float64
-	// v is the packed d×w panel, then the sum of the chunks' parts; vb
-	// holds the w offsets of Hessian products, then their sums.
+	// v is the packed d×w panel, then the sum of the chunks' parts (outs×w);
+	// vb holds the w offsets of Hessian products, then their sums.
 	v, vb []float64
-	// part holds each chunk's d×w panel of sums and its w Hessian sums
-	// (transpose and Hessian products; X·v products have none).
+	// part holds each chunk's outs×w panel of sums and its w Hessian sums
+	// (transpose, Hessian and explicit Hessian products; X·v products
+	// have none).
 	part, partHb [][]float64
+	// outs is the length of a transpose product's dst: d, or the entries
+	// of an explicit Hessian.
+	outs int
 }
 
 // panelScratch is the working space of one goroutine of a round: blk and
@@ -165,6 +188,8 @@ type panelGroup struct {
 type panelScratch struct {
 	blk, t []float64
 	cols   [][]float64
+	// gram forms the pair products of explicit Hessians.
+	gram gramScratch
 }
 
 // maxChunks bounds the chunks of a design's rows.
@@ -241,6 +266,8 @@ func (k *panelRunner) block(s *panelScratch, g *panelGroup, c, i0, rows int) {
 		k.x.addTrans(g.part[c], i0, rows, k.rowPanel(s, g, srcOf, i0, rows), g.w, g.op == opMulVecTransSq)
 	case opHessVec:
 		k.x.hess(g.part[c], g.partHb[c], s.t, i0, rows, g.src, g.w, k.rowPanel(s, g, ddOf, i0, rows), g.vb)
+	case opGram:
+		k.x.gram(g.part[c], i0, rows, k.rowPanel(s, g, ddOf, i0, rows), g.w, &s.gram)
 	}
 }
 
@@ -276,7 +303,11 @@ func (k *panelRunner) panels() {
 	for _, g := range k.active {
 		g.w = blockmul.Width(len(g.reqs))
 		wmax = max(wmax, g.w)
-		g.v = grow(g.v, d*g.w)
+		g.outs = d
+		if g.op == opGram {
+			g.outs = gramSize(d + 1)
+		}
+		g.v = grow(g.v, g.outs*g.w)
 		g.vb = grow(g.vb, g.w)
 		if g.op == opMulVec {
 			continue // no chunk sums: see block
@@ -285,7 +316,7 @@ func (k *panelRunner) panels() {
 			g.part, g.partHb = append(g.part, nil), append(g.partHb, nil)
 		}
 		for c := range chunks {
-			g.part[c] = grow(g.part[c], d*g.w)
+			g.part[c] = grow(g.part[c], g.outs*g.w)
 			g.partHb[c] = grow(g.partHb[c], g.w)
 		}
 	}
@@ -407,16 +438,15 @@ func dstOf(r *product) []float64 { return r.dst }
 func ddOf(r *product) []float64  { return r.dd }
 
 // unpack sets the dst of each request of g to the sum of its lane of the
-// chunks' d×w panels.
+// chunks' outs×w panels.
 func (k *panelRunner) unpack(g *panelGroup) {
-	_, d := k.x.dims()
 	_, chunks := k.chunking()
 	parts := g.part[:chunks]
 	if g.w == 1 {
 		sumParts(g.reqs[0].dst, parts)
 		return
 	}
-	sum := g.v[:d*g.w] // the vectors' panel is no longer needed
+	sum := g.v[:g.outs*g.w] // the vectors' panel is no longer needed
 	sumParts(sum, parts)
 	for c, r := range g.reqs {
 		for j := range r.dst {

@@ -227,17 +227,28 @@ type binProblem struct {
 	e    []float64 // exp(−|yᵢzᵢ|) at the last fun call
 	dd   []float64 // C·sᵢ·σᵢ(1−σᵢ) at the last grad call
 	tmp  []float64 // length n scratch
+	// gx is the design when its problems form the explicit Hessian (see
+	// gram.go), else nil; h is then the packed upper triangle of the
+	// Hessian's data part at the last grad point, formed when first needed
+	// (stale until then).
+	gx    gramer
+	h     []float64
+	stale bool
 }
 
 func newBinProblem(x Design, y, s []float64, c float64) *binProblem {
 	n, d := x.Dims()
-	return &binProblem{
+	p := &binProblem{
 		x: x, y: y, s: s, c: c, n: n, d: d,
 		z:   make([]float64, n),
 		e:   make([]float64, n),
 		dd:  make([]float64, n),
 		tmp: make([]float64, n),
 	}
+	if g, ok := x.(gramer); ok && g.explicitHessian() {
+		p.gx, p.h = g, make([]float64, gramSize(d+1))
+	}
+	return p
 }
 
 func (p *binProblem) weight(i int) float64 {
@@ -275,10 +286,26 @@ func (p *binProblem) grad(theta, g []float64) {
 	p.x.MulVecTrans(g[:p.d], p.tmp)
 	floats.Add(g[:p.d], theta[:p.d])
 	g[p.d] = gb
+	p.stale = true
+}
+
+// hessian forms the explicit Hessian's data part at the last grad point
+// unless it is there.
+func (p *binProblem) hessian() {
+	if p.stale {
+		p.gx.gram(p.h, p.dd)
+		p.stale = false
+	}
 }
 
 // hv sets out = ∇²f·v with the Hessian at the last grad point.
 func (p *binProblem) hv(v, out []float64) {
+	if p.gx != nil {
+		p.hessian()
+		symPackedMul(out, p.h, v)
+		floats.Add(out[:p.d], v[:p.d])
+		return
+	}
 	var hb float64
 	if hx, ok := p.x.(hessVecer); ok {
 		hb = hx.hessVec(out[:p.d], p.tmp, v[:p.d], p.dd, v[p.d])
@@ -291,6 +318,16 @@ func (p *binProblem) hv(v, out []float64) {
 
 // precond sets m to the diagonal of the Hessian at the last grad point.
 func (p *binProblem) precond(m []float64) {
+	if p.gx != nil {
+		p.hessian()
+		for a := range m {
+			m[a] = p.h[gramRowStart(p.d+1, a)+a]
+		}
+		for i := range m[:p.d] {
+			m[i]++
+		}
+		return
+	}
 	p.x.MulVecTransSq(m[:p.d], p.dd)
 	for i := range m[:p.d] {
 		m[i]++

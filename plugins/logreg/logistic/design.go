@@ -50,6 +50,38 @@ type DenseDesign struct {
 	// once when first needed.
 	sparse     *sparsemul.Matrix
 	sparseOnce sync.Once
+	// csr is the design in CSR form, for the explicit Hessians of a
+	// design in sparse form (see gram.go), made once when first needed.
+	csr     *sparse.CSR
+	csrOnce sync.Once
+}
+
+// csrForm returns the design in CSR form, its zeros left out; it is made
+// on the first call.
+func (m *DenseDesign) csrForm() *sparse.CSR {
+	m.csrOnce.Do(func() {
+		n, d := m.Dims()
+		nnz := 0
+		for i := range n {
+			for _, v := range m.row(i) {
+				if v != 0 {
+					nnz++
+				}
+			}
+		}
+		c := &sparse.CSR{Rows: n, Cols: d, Indptr: make([]int64, n+1), Indices: make([]int32, 0, nnz), Values: make([]float64, 0, nnz)}
+		for i := range n {
+			for j, v := range m.row(i) {
+				if v != 0 {
+					c.Indices = append(c.Indices, int32(j))
+					c.Values = append(c.Values, v)
+				}
+			}
+			c.Indptr[i+1] = int64(len(c.Values))
+		}
+		m.csr = c
+	})
+	return m.csr
 }
 
 // maxDensity is the largest fraction of non-zero entries of a dense design

@@ -8,6 +8,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/polyclass/polyclass/framework/sparse"
 	"github.com/polyclass/polyclass/plugins/internal/reftest"
 	"github.com/polyclass/polyclass/plugins/logreg/logistic/internal/sparsemul"
 )
@@ -33,8 +34,8 @@ func roundOf(rng *rand.Rand, n, d int) []*product {
 		return s
 	}
 	var reqs []*product
-	for k := range 11 {
-		switch op := productOp(1 + k%4); op {
+	for k := range 13 {
+		switch op := productOp(1 + k%numOps); op {
 		case opMulVec:
 			reqs = append(reqs, &product{op: op, src: vec(d, false), dst: nan(n)})
 		case opMulVecTrans, opMulVecTransSq:
@@ -45,6 +46,12 @@ func roundOf(rng *rand.Rand, n, d int) []*product {
 				dd[i] = math.Abs(dd[i]) / 4
 			}
 			reqs = append(reqs, &product{op: op, src: vec(d, false), dst: nan(d), tmp: make([]float64, n), dd: dd, vb: rng.NormFloat64()})
+		case opGram:
+			dd := vec(n, true)
+			for i := range dd {
+				dd[i] = math.Abs(dd[i]) / 4
+			}
+			reqs = append(reqs, &product{op: op, dst: nan(gramSize(d + 1)), dd: dd})
 		}
 	}
 	return reqs
@@ -132,12 +139,27 @@ func denseReference(x *mat.Dense, r *product) {
 				}
 			}
 		})
+	case opGram:
+		// One fma per pair product x̃ₐ·x̃ᵦ (rounded) and row, in row order.
+		byChunks(r, n, b, func(h []float64, _ *float64, r0, r1 int) {
+			for i := r0; i < r1; i++ {
+				xt := append(mat.Row(nil, i, x), 1)
+				p := 0
+				for a := range xt {
+					for _, xb := range xt[a:] {
+						h[p] = math.FMA(float64(xt[a]*xb), r.dd[i], h[p])
+						p++
+					}
+				}
+			}
+		})
 	}
 }
 
 // sparseReference computes a product one request at a time with
-// sparsemul's products in a panel of one lane, chunk by chunk.
-func sparseReference(m *sparsemul.Matrix, r *product) {
+// sparsemul's products in a panel of one lane, chunk by chunk, on m and
+// for an explicit Hessian on its CSR form c.
+func sparseReference(m *sparsemul.Matrix, c *sparse.CSR, r *product) {
 	const b = 256
 	switch r.op {
 	case opMulVec:
@@ -156,6 +178,8 @@ func sparseReference(m *sparsemul.Matrix, r *product) {
 			}
 			m.AddTrans(h, r0, r1, u, 1)
 		})
+	case opGram:
+		byChunks(r, m.Rows, b, func(h []float64, _ *float64, r0, r1 int) { sparsemul.Gram(h, c, r0, r1, r.dd[r0:], 1) })
 	}
 }
 
@@ -176,7 +200,7 @@ func TestProductRunners(t *testing.T) {
 		wantDense, wantCSR := copyRound(reqs), copyRound(reqs)
 		for i := range reqs {
 			denseReference(xd, wantDense[i])
-			sparseReference(sparsemul.FromCSR(xs), wantCSR[i])
+			sparseReference(sparsemul.FromCSR(xs), xs, wantCSR[i])
 		}
 		for _, workers := range []int{1, 2, 3} {
 			got := copyRound(reqs)
