@@ -29,8 +29,9 @@
 //  8. scaling: covertype_50k resampled with replacement to 25k, 100k and
 //     400k rows, one-hot + logreg + ova, 5 folds: time and memory per row;
 //     then, on each size encoded once, the one-vs-rest fits in-process and
-//     `liblinear-train -s 0` side by side: Newton steps and Hessian
-//     products per problem and the time per product and row.
+//     `liblinear-train -s 0` side by side: Newton steps, CG steps and
+//     passes over the rows per problem, and the time per step (ours) or CG
+//     step (LIBLINEAR's) and row.
 //
 // Usage:
 //

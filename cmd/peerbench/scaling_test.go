@@ -83,17 +83,36 @@ func TestEncodeCovertype(t *testing.T) {
 	}
 }
 
-// TestOursScalingCounts: the counted products of a small problem add up
-// (every Hessian product is one X·v and one Xᵀ·v).
+// TestOursScalingCounts: the counted products of a small problem add up:
+// on a narrow design, which forms each Newton step's explicit Hessian, the
+// passes over the rows are the objective's of every step tried, and the
+// gradient's and the Hessian's of every step begun (and those at θ = 0);
+// on a design of 70 columns, which does not, every Hessian product adds
+// one X·v and one Xᵀ·v.
 func TestOursScalingCounts(t *testing.T) {
-	x := mat.NewDense(8, 2, []float64{1, 0, 2, 1, -1, 3, 0, 1, 4, -2, 1, 1, -3, 0, 2, 2})
 	y := []int{0, 1, 2, 0, 1, 2, 0, 1}
-	s := scalingSolver{rows: 8}
-	if err := oursScaling(matrix.Matrix{Dense: x}, y, &s); err != nil {
-		t.Fatal(err)
+	narrow := mat.NewDense(8, 2, []float64{1, 0, 2, 1, -1, 3, 0, 1, 4, -2, 1, 1, -3, 0, 2, 2})
+	wide := mat.NewDense(8, 70, nil)
+	for i := range 8 {
+		for j := range 70 {
+			wide.Set(i, j, math.Sin(float64(7*i+3*j+1)))
+		}
 	}
-	if s.iters < 1 || s.hv < s.iters || s.passes < 2*s.hv+2*s.iters {
-		t.Errorf("counts %+v", s)
+	for _, tc := range []struct {
+		x        *mat.Dense
+		explicit bool
+	}{{narrow, true}, {wide, false}} {
+		s := scalingSolver{rows: 8}
+		if err := oursScaling(matrix.Matrix{Dense: tc.x}, y, &s); err != nil {
+			t.Fatal(err)
+		}
+		_, d := tc.x.Dims()
+		if s.explicit != tc.explicit || s.iters < 1 || s.hv < s.iters {
+			t.Errorf("%d columns: counts %+v", d, s)
+		}
+		if tc.explicit && (s.passes < 2*s.iters+2 || s.passes > 3*s.iters+2) || !tc.explicit && s.passes < 2*s.hv+2*s.iters {
+			t.Errorf("%d columns: %.1f passes for %.1f steps and %.1f Hessian products", d, s.passes, s.iters, s.hv)
+		}
 	}
 }
 
@@ -102,13 +121,14 @@ func TestOursScalingCounts(t *testing.T) {
 func TestWriteSolverScaling(t *testing.T) {
 	var b bytes.Buffer
 	writeSolverScaling(&b, []scalingSolver{
-		{rows: 100, iters: 5, hv: 40, passes: 95, ours: time.Second, perHv: 10, d: 54, nnzPR: 12,
+		{rows: 100, iters: 5, hv: 40, passes: 16, explicit: true, ours: time.Second, perStep: 10, d: 54, nnzPR: 12,
 			haveLL: true, llIters: 6, llCG: 50, llTrain: 2 * time.Second, llPerHv: 20},
-		{rows: 400, iters: 6, hv: 60, passes: 140, ours: 6 * time.Second, perHv: 15, d: 54, nnzPR: 12},
+		{rows: 400, iters: 6, hv: 60, passes: 19, explicit: true, ours: 6 * time.Second, perStep: 15, d: 54, nnzPR: 12},
 	})
 	out := b.String()
-	for _, want := range []string{"54 columns, 12 nonzeros", "| 100 | 5.0 | 40.0 | 95.0 | 1.00 s | 10.0 ns | 6.0 | 50.0 | 2.00 s | 20.0 ns | 1.00 | 1.00 |",
-		"| 400 | 6.0 | 60.0 | 140.0 | 6.00 s | 15.0 ns | – | – | – | – | 6.00 | – |"} {
+	for _, want := range []string{"54 columns, 12 nonzeros", "forms each Newton step's Hessian in one pass",
+		"| 100 | 5.0 | 40.0 | 16.0 | 1.00 s | 10.0 ns | 6.0 | 50.0 | 2.00 s | 20.0 ns | 1.00 | 1.00 |",
+		"| 400 | 6.0 | 60.0 | 19.0 | 6.00 s | 15.0 ns | – | – | – | – | 6.00 | – |"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
@@ -133,24 +153,25 @@ func TestDesignOfSizes(t *testing.T) {
 }
 
 // TestWriteScalingBudget: the paragraph's ratios, from the figures of the
-// published run at 806d4c6 (docs/performance.md).
+// published run at 4296130 (docs/performance.md): the cost per step and
+// row is the 7 fits' time over the steps of the 7 problems and the rows.
 func TestWriteScalingBudget(t *testing.T) {
 	points := []scalingPoint{
-		{rows: 25000, wall: 688 * time.Millisecond, fit: 0.124},
-		{rows: 100000, wall: 3140 * time.Millisecond, fit: 0.787},
-		{rows: 400000, wall: 13 * time.Second, fit: 3.34},
+		{rows: 25000, wall: 454 * time.Millisecond, fit: 0.098},
+		{rows: 100000, wall: 1970 * time.Millisecond, fit: 0.573},
+		{rows: 400000, wall: 9370 * time.Millisecond, fit: 2.65},
 	}
 	ss := []scalingSolver{
-		{rows: 25000, hv: 116.3, perHv: 18.5, ours: 377 * time.Millisecond},
-		{rows: 400000, hv: 197.7, perHv: 21.6, ours: 11900 * time.Millisecond},
+		{rows: 25000, iters: 9.3, perStep: 204.6, ours: 333 * time.Millisecond},
+		{rows: 400000, iters: 11.1, perStep: 363.6, ours: 11300 * time.Millisecond},
 	}
 	var b bytes.Buffer
 	writeScalingBudget(&b, points, ss)
 	for _, want := range []string{
-		"for 16× the rows the goal allows the whole run 17.00×; it grew 18.90×",
-		"bench's fit per fold 26.9× (124 ms → 3.34 s)",
-		"from 25000 to 400000 rows the Hessian products per problem grew 1.70× (116.3 → 197.7) and their cost per row 1.17×",
-		"rows × products × cost = 16 × 1.70 × 1.17 = 31.8×, the growth of the fits in-process above (31.56×)",
+		"for 16× the rows the goal allows the whole run 17.00×; it grew 20.64×",
+		"bench's fit per fold 27.0× (98 ms → 2.65 s)",
+		"from 25000 to 400000 rows the Newton steps per problem grew 1.19× (9.3 → 11.1) and their cost per row 1.78×",
+		"rows × steps × cost = 16 × 1.19 × 1.78 = 33.9×, the growth of the fits in-process above (33.93×)",
 	} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("paragraph lacks %q:\n%s", want, b.String())
