@@ -14,6 +14,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/polyclass/polyclass/framework/matrix"
+	"github.com/polyclass/polyclass/framework/sparse"
 )
 
 // TestParseTRONLog: LIBLINEAR's TRON lines give the steps and CG steps;
@@ -83,8 +84,23 @@ func TestEncodeCovertype(t *testing.T) {
 	}
 }
 
+// csrOf returns x in CSR form, its zeros left out.
+func csrOf(x *mat.Dense) *sparse.CSR {
+	r, c := x.Dims()
+	m := &sparse.CSR{Rows: r, Cols: c, Indptr: make([]int64, r+1)}
+	for i := range r {
+		for j := range c {
+			if v := x.At(i, j); v != 0 {
+				m.Indices, m.Values = append(m.Indices, int32(j)), append(m.Values, v)
+			}
+		}
+		m.Indptr[i+1] = int64(len(m.Values))
+	}
+	return m
+}
+
 // TestOursScalingCounts: the counted products of a small problem add up:
-// on a narrow design, which forms each Newton step's explicit Hessian, the
+// on a narrow CSR design, which forms each Newton step's explicit Hessian, the
 // passes over the rows are the objective's of every step tried, and the
 // gradient's and the Hessian's of every step begun (and those at θ = 0);
 // on a design of 70 columns, which does not, every Hessian product adds
@@ -99,11 +115,11 @@ func TestOursScalingCounts(t *testing.T) {
 		}
 	}
 	for _, tc := range []struct {
-		x        *mat.Dense
+		x        matrix.Matrix
 		explicit bool
-	}{{narrow, true}, {wide, false}} {
+	}{{matrix.Matrix{CSR: csrOf(narrow)}, true}, {matrix.Matrix{Dense: wide}, false}} {
 		s := scalingSolver{rows: 8}
-		if err := oursScaling(matrix.Matrix{Dense: tc.x}, y, &s); err != nil {
+		if err := oursScaling(tc.x, y, &s); err != nil {
 			t.Fatal(err)
 		}
 		_, d := tc.x.Dims()

@@ -2,10 +2,9 @@ package logistic
 
 import (
 	"sync"
-
-	"github.com/polyclass/polyclass/framework/sparse"
 	"sync/atomic"
 
+	"github.com/polyclass/polyclass/framework/sparse"
 	"github.com/polyclass/polyclass/plugins/logreg/logistic/internal/blockmul"
 	"github.com/polyclass/polyclass/plugins/logreg/logistic/internal/sparsemul"
 )
@@ -66,10 +65,15 @@ type blockProducts interface {
 	// hess adds the data part of the Hessian products of the rows to h and
 	// hb, with row weights dd and offsets vb (blockmul.Hess); t is scratch.
 	hess(h, hb, t []float64, i0, rows int, v []float64, w int, dd, vb []float64)
+}
+
+// gramBlocks are the blockProducts of the designs whose problems form the
+// explicit Hessian (see ExplicitHessian): sparseBlocks.
+type gramBlocks interface {
 	// gram adds the explicit Hessians' data parts of the rows, with row
 	// weights the rows×w panel t, to the packed (d+1)(d+2)/2×w panel h
-	// (see gram.go); s is scratch.
-	gram(h []float64, i0, rows int, t []float64, w int, s *gramScratch)
+	// (sparsemul.Gram).
+	gram(h []float64, i0, rows int, t []float64, w int)
 }
 
 // denseBlocks are the products of a dense design: blockmul's kernels.
@@ -98,13 +102,9 @@ func (x denseBlocks) hess(h, hb, t []float64, i0, rows int, v []float64, w int, 
 	blockmul.Hess(h, hb, t, x.rows(i0), x.m.raw.Stride, rows, x.m.raw.Cols, v, w, dd, vb)
 }
 
-func (x denseBlocks) gram(h []float64, i0, rows int, t []float64, w int, s *gramScratch) {
-	denseGram(h, x.m, i0, rows, t, w, s)
-}
-
 // sparseBlocks are the products of a CSR design (or of a dense design in
 // sparse form): sparsemul's kernels on the design with its unit entries
-// apart, and csrGram on the design in CSR form, which csr returns.
+// apart, and sparsemul.Gram on the design in CSR form, which csr returns.
 type sparseBlocks struct {
 	m   *sparsemul.Matrix
 	csr func() *sparse.CSR
@@ -131,7 +131,7 @@ func (x sparseBlocks) hess(h, hb, t []float64, i0, rows int, v []float64, w int,
 	x.m.AddTrans(h, i0, i0+rows, t, w)
 }
 
-func (x sparseBlocks) gram(h []float64, i0, rows int, t []float64, w int, s *gramScratch) {
+func (x sparseBlocks) gram(h []float64, i0, rows int, t []float64, w int) {
 	sparsemul.Gram(h, x.csr(), i0, i0+rows, t, w)
 }
 
@@ -188,8 +188,6 @@ type panelGroup struct {
 type panelScratch struct {
 	blk, t []float64
 	cols   [][]float64
-	// gram forms the pair products of explicit Hessians.
-	gram gramScratch
 }
 
 // maxChunks bounds the chunks of a design's rows.
@@ -267,7 +265,7 @@ func (k *panelRunner) block(s *panelScratch, g *panelGroup, c, i0, rows int) {
 	case opHessVec:
 		k.x.hess(g.part[c], g.partHb[c], s.t, i0, rows, g.src, g.w, k.rowPanel(s, g, ddOf, i0, rows), g.vb)
 	case opGram:
-		k.x.gram(g.part[c], i0, rows, k.rowPanel(s, g, ddOf, i0, rows), g.w, &s.gram)
+		k.x.(gramBlocks).gram(g.part[c], i0, rows, k.rowPanel(s, g, ddOf, i0, rows), g.w)
 	}
 }
 

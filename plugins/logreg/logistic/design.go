@@ -56,20 +56,15 @@ type DenseDesign struct {
 	csrOnce sync.Once
 }
 
-// csrForm returns the design in CSR form, its zeros left out; it is made
-// on the first call.
+// csrForm returns the design in CSR form, its zeros left out, for a
+// design in sparse form; it is made on the first call.
 func (m *DenseDesign) csrForm() *sparse.CSR {
 	m.csrOnce.Do(func() {
 		n, d := m.Dims()
-		nnz := 0
-		for i := range n {
-			for _, v := range m.row(i) {
-				if v != 0 {
-					nnz++
-				}
-			}
-		}
-		c := &sparse.CSR{Rows: n, Cols: d, Indptr: make([]int64, n+1), Indices: make([]int32, 0, nnz), Values: make([]float64, 0, nnz)}
+		s := m.sparseForm()
+		nnz := len(s.VIdx) + len(s.UIdx)
+		c := &sparse.CSR{Rows: n, Cols: d, Indptr: make([]int64, n+1),
+			Indices: make([]int32, 0, nnz), Values: make([]float64, 0, nnz)}
 		for i := range n {
 			for j, v := range m.row(i) {
 				if v != 0 {

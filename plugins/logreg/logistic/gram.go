@@ -3,7 +3,6 @@ package logistic
 import (
 	"math"
 
-	"github.com/polyclass/polyclass/plugins/logreg/logistic/internal/blockmul"
 	"github.com/polyclass/polyclass/plugins/logreg/logistic/internal/sparsemul"
 )
 
@@ -21,22 +20,23 @@ import (
 // intercept); forming H once per accepted step costs one pass of
 // m(m+1)/2, after which every product and the diagonal come from H at
 // (d+1)² operations, whatever n. When rows have few non-zeros the one
-// pass is cheaper than the products of a Newton step (6.7 on letter at
-// tol 10⁻⁴, 12 to 18 on one-hot covertype), and the solver forms H
-// instead (see ExplicitHessian), as scikit-learn's newton-cholesky solver
-// does for n ≫ d. The iterates are those of the products up to rounding:
-// the same trust region and the same CG steps on the same matrix.
+// pass is cheaper than the products of a Newton step (12 to 18 on one-hot
+// covertype at tol 10⁻⁴), and the solver forms H instead (see
+// ExplicitHessian), as scikit-learn's newton-cholesky solver does for
+// n ≫ d. The iterates are those of the products up to rounding: the same
+// trust region and the same CG steps on the same matrix.
 //
 // H is kept as its packed upper triangle, row after row: entry (a, b),
-// a ≤ b < m = d+1, at gramRowStart(m, a)+b. A pass adds, row after row and
-// for every lane (problem) of the batch, one fma per pair a ≤ b of the
-// row's entries:
+// a ≤ b < m = d+1, at gramRowStart(m, a)+b. A pass (sparsemul.Gram) adds,
+// row after row and for every lane (problem) of the batch, one fma per
+// pair a ≤ b of the row's entries, h[a,b] = fma(x̃ᵦ, x̃ₐ·dd, h[a,b]), the
+// inner product rounded; the order, and so the bits, depend neither on
+// the lane nor on the batch.
 //
-//	dense rows:  h[a,b] = fma(x̃ₐ·x̃ᵦ, dd, h[a,b])   (blockmul.AddTrans on a block of pair products)
-//	sparse rows: h[a,b] = fma(x̃ᵦ, x̃ₐ·dd, h[a,b])   (sparsemul.Gram)
-//
-// each inner product rounded; the order, and so the bits, depend neither
-// on the lane nor on the batch.
+// Dense rows do not take it: their pair products cost a problem alone
+// (a panel of one lane, as every one-vs-one problem) as much as the lanes'
+// multiply-adds, which made letter's one-vs-rest problems fitted one at a
+// time 2.5× slower, where a batch of 26 gained a fifth.
 
 // Bounds of the designs that get an explicit Hessian.
 const (
@@ -44,17 +44,14 @@ const (
 	// a problem, and as much per lane and chunk of rows while it is
 	// summed).
 	maxGramCols = 64
-	// maxGramRowCols bounds m, the average non-zeros of a row (d for a
-	// design in dense form) plus the intercept: a pass forming H costs
-	// m(m+1)/2 multiply-adds a row against 2m for a Hessian product, and
-	// pays when the Newton steps take more than about m/4 products. Fitting
-	// the one-vs-rest problems of the shipped data sets (standardised, then
-	// one-hot; C = 1, tol 10⁻⁴; in-process, one goroutine) with and without
-	// it: letter (m = 17) 0.75× the time, pendigits (17) 0.69×, car (7)
-	// 0.66×, nursery (9) 0.72×, covertype_50k resampled, one-hot (13)
-	// 0.35× to 0.45× at 25 000 rows and 0.23× at 400 000; vehicle (19)
-	// 1.14×, segment (20) 1.06×, breast cancer (31) 2.1×, satimage (37)
-	// 2.2×.
+	// maxGramRowCols bounds m, the average non-zeros of a row plus the
+	// intercept: a pass forming H costs m(m+1)/2 multiply-adds a row
+	// against 2m for a Hessian product, and pays when the Newton steps take
+	// more than about m/4 products. Fitting the one-vs-rest problems of the
+	// shipped data sets (standardised, then one-hot, in CSR form; C = 1,
+	// tol 10⁻⁴; in-process, one goroutine) with and without it: car
+	// (m = 7) 0.66× the time, nursery (9) 0.72×, covertype_50k resampled
+	// (13) 0.35× to 0.45× at 25 000 rows and 0.23× at 400 000.
 	maxGramRowCols = 17
 )
 
@@ -68,10 +65,10 @@ func gramRowStart(m, a int) int { return sparsemul.GramRowStart(m, a) }
 
 // ExplicitHessian reports whether the newton solver forms the explicit
 // Hessian of the problems on x once per Newton step, instead of a product
-// with x per conjugate-gradient step: for a DenseDesign or a CSRDesign of
-// at most 63 columns whose rows hold at most 16 non-zeros on average (in
-// sparse form; all d in dense form). It depends on x alone, so a problem
-// takes the same path alone and in any batch.
+// with x per conjugate-gradient step: for a CSRDesign, or a DenseDesign
+// sparse enough to run in sparse form, of at most 63 columns whose rows
+// hold at most 16 non-zeros on average. It depends on x alone, so a
+// problem takes the same path alone and in any batch.
 func ExplicitHessian(x Design) bool {
 	n, d := x.Dims()
 	if n == 0 || d+1 > maxGramCols {
@@ -80,10 +77,11 @@ func ExplicitHessian(x Design) bool {
 	var nnz int
 	switch x := x.(type) {
 	case *DenseDesign:
-		nnz = n * d
-		if s := x.sparseForm(); s != nil {
-			nnz = len(s.VIdx) + len(s.UIdx)
+		s := x.sparseForm()
+		if s == nil {
+			return false
 		}
+		nnz = len(s.VIdx) + len(s.UIdx)
 	case *CSRDesign:
 		nnz = len(x.m.Values)
 	default:
@@ -130,47 +128,4 @@ func symPackedMul(dst, h, v []float64) {
 		}
 		dst[a] = s
 	}
-}
-
-// gramScratch is the working space of one goroutine forming explicit
-// Hessians: a dense block of pair products.
-type gramScratch struct {
-	dense []float64
-}
-
-// gramBlockEntries bounds a dense block of pair products (rows × pairs),
-// so that it stays in the L1 and L2 caches while the kernel reads it.
-const gramBlockEntries = 4096
-
-// denseGram adds Σᵣ t[r·w+c]·x̃ᵣx̃ᵣᵀ over the rows i0 ≤ r < i0+rows of the
-// dense design x to the packed m×w panel h (m = d+1), through dense blocks
-// of pair products and blockmul.AddTrans.
-func denseGram(h []float64, x *DenseDesign, i0, rows int, t []float64, w int, s *gramScratch) {
-	d := x.raw.Cols
-	m := d + 1
-	p := gramSize(m)
-	sub := max(blockmul.Lanes, gramBlockEntries/p/blockmul.Lanes*blockmul.Lanes)
-	s.dense = grow(s.dense, sub*p)
-	for r0 := 0; r0 < rows; r0 += sub {
-		n := min(sub, rows-r0)
-		for r := range n {
-			pairProducts(s.dense[r*p:(r+1)*p], x.row(i0+r0+r))
-		}
-		blockmul.AddTrans(h, s.dense, p, n, p, t[r0*w:], w)
-	}
-}
-
-// pairProducts sets out, of gramSize(len(x)+1) entries, to the pair
-// products x̃ₐ·x̃ᵦ, a ≤ b, of x̃ = (x, 1), packed row after row.
-func pairProducts(out, x []float64) {
-	for a, xa := range x {
-		tail := x[a:]
-		o := out[:len(tail)+1]
-		for j, xb := range tail {
-			o[j] = xa * xb
-		}
-		o[len(tail)] = xa // the intercept's column
-		out = out[len(o):]
-	}
-	out[0] = 1
 }

@@ -15,8 +15,9 @@ import (
 
 // roundOf returns a round of products of every kind on an n×d design, in
 // mixed order, with fresh outputs filled with NaN (every product
-// overwrites its output).
-func roundOf(rng *rand.Rand, n, d int) []*product {
+// overwrites its output); explicit Hessians only when gram is set (the
+// sparse runners').
+func roundOf(rng *rand.Rand, n, d int, gram bool) []*product {
 	vec := func(m int, zeros bool) []float64 {
 		s := make([]float64, m)
 		for i := range s {
@@ -47,6 +48,9 @@ func roundOf(rng *rand.Rand, n, d int) []*product {
 			}
 			reqs = append(reqs, &product{op: op, src: vec(d, false), dst: nan(d), tmp: make([]float64, n), dd: dd, vb: rng.NormFloat64()})
 		case opGram:
+			if !gram {
+				continue
+			}
 			dd := vec(n, true)
 			for i := range dd {
 				dd[i] = math.Abs(dd[i]) / 4
@@ -139,20 +143,6 @@ func denseReference(x *mat.Dense, r *product) {
 				}
 			}
 		})
-	case opGram:
-		// One fma per pair product x̃ₐ·x̃ᵦ (rounded) and row, in row order.
-		byChunks(r, n, b, func(h []float64, _ *float64, r0, r1 int) {
-			for i := r0; i < r1; i++ {
-				xt := append(mat.Row(nil, i, x), 1)
-				p := 0
-				for a := range xt {
-					for _, xb := range xt[a:] {
-						h[p] = math.FMA(float64(xt[a]*xb), r.dd[i], h[p])
-						p++
-					}
-				}
-			}
-		})
 	}
 }
 
@@ -188,25 +178,27 @@ func sparseReference(m *sparsemul.Matrix, c *sparse.CSR, r *product) {
 // dense runner the bits of the documented fma arithmetic, and through the
 // CSR runner (lanes side by side, block by block) the bits of sparsemul's
 // products one request at a time, chunk by chunk, on 1, 2 and 3
-// goroutines.
+// goroutines; the CSR runner's round has explicit Hessians too.
 func TestProductRunners(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, dim := range []struct{ n, d int }{{1, 1}, {5, 3}, {67, 16}, {1001, 7}, {2051, 54}, {603, 33}, {4099, 2}, {20011, 5}} {
 		xd := randomDense(rng, dim.n, dim.d)
-		reqs := roundOf(rng, dim.n, dim.d)
+		dense, sparse := roundOf(rng, dim.n, dim.d, false), roundOf(rng, dim.n, dim.d, true)
 		name := fmt.Sprintf("%d×%d", dim.n, dim.d)
 
 		xs := reftest.CSR(xd)
-		wantDense, wantCSR := copyRound(reqs), copyRound(reqs)
-		for i := range reqs {
-			denseReference(xd, wantDense[i])
-			sparseReference(sparsemul.FromCSR(xs), xs, wantCSR[i])
+		wantDense, wantCSR := copyRound(dense), copyRound(sparse)
+		for _, r := range wantDense {
+			denseReference(xd, r)
+		}
+		for _, r := range wantCSR {
+			sparseReference(sparsemul.FromCSR(xs), xs, r)
 		}
 		for _, workers := range []int{1, 2, 3} {
-			got := copyRound(reqs)
+			got := copyRound(dense)
 			productRunner(NewDense(xd), workers)(got)
 			sameRound(t, fmt.Sprintf("dense %s, %d goroutines", name, workers), got, wantDense)
-			got = copyRound(reqs)
+			got = copyRound(sparse)
 			productRunner(NewCSR(xs), workers)(got)
 			sameRound(t, fmt.Sprintf("csr %s, %d goroutines", name, workers), got, wantCSR)
 		}
@@ -218,8 +210,8 @@ func TestProductRunners(t *testing.T) {
 func TestRunnerLanes(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	xd := randomDense(rng, 301, 9)
-	reqs := roundOf(rng, 301, 9)
 	for name, x := range map[string]Design{"dense": NewDense(xd), "csr": NewCSR(reftest.CSR(xd))} {
+		reqs := roundOf(rng, 301, 9, name == "csr")
 		all := copyRound(reqs)
 		productRunner(x, 1)(all)
 		for i := range reqs {
@@ -273,7 +265,7 @@ func TestSparseDenseDesign(t *testing.T) {
 		if keep > maxDensity {
 			continue
 		}
-		reqs := roundOf(rng, 2100, 40)
+		reqs := roundOf(rng, 2100, 40, true)
 		got, want := copyRound(reqs), copyRound(reqs)
 		productRunner(x, 2)(got)
 		productRunner(NewCSR(reftest.CSR(xd)), 1)(want)
