@@ -44,3 +44,13 @@ func packAsm(dst *float64, w int, cols *[]float64, rows int)
 
 //go:noescape
 func unpackAsm(cols *[]float64, src *float64, w int, rows int)
+
+// gramAsm (w a multiple of 4) and gram1Asm (one lane) are Gram's kernels
+// on rows a multiple of 4; each does what gramGo does, with the same
+// arithmetic.
+
+//go:noescape
+func gramAsm(h, x *float64, stride, rows, d int, t *float64, w int)
+
+//go:noescape
+func gram1Asm(h, x *float64, stride, rows, d int, t *float64)

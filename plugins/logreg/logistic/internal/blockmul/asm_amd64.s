@@ -892,3 +892,256 @@ unpack_r:
 unpack_done:
 	VZEROUPPER
 	RET
+
+// GRAMBIAS8 adds the four rows' weighted lanes Y0…Y7 (row i in Y(2i),
+// Y(2i+1)), one row after the other, to eight lanes of the h panel at BX.
+#define GRAMBIAS8 \
+	VMOVUPD (BX), Y8      \
+	VMOVUPD 32(BX), Y9    \
+	VADDPD  Y0, Y8, Y8    \
+	VADDPD  Y1, Y9, Y9    \
+	VADDPD  Y2, Y8, Y8    \
+	VADDPD  Y3, Y9, Y9    \
+	VADDPD  Y4, Y8, Y8    \
+	VADDPD  Y5, Y9, Y9    \
+	VADDPD  Y6, Y8, Y8    \
+	VADDPD  Y7, Y9, Y9    \
+	VMOVUPD Y8, (BX)      \
+	VMOVUPD Y9, 32(BX)
+
+// GRAMBIAS4 is GRAMBIAS8 on four lanes, row i in Y(2i).
+#define GRAMBIAS4 \
+	VMOVUPD (BX), Y8   \
+	VADDPD  Y0, Y8, Y8 \
+	VADDPD  Y2, Y8, Y8 \
+	VADDPD  Y4, Y8, Y8 \
+	VADDPD  Y6, Y8, Y8 \
+	VMOVUPD Y8, (BX)
+
+// GRAMSCALE8 multiplies the four rows' lanes Y0…Y7 by x[r,a] of the rows
+// at AX (x(AX), x(AX+R8), x(AX+2·R8), x(AX+R13)); GRAMSCALE4 the four
+// lanes Y0, Y2, Y4, Y6.
+#define GRAMSCALE8 \
+	VBROADCASTSD (AX), Y10        \
+	VMULPD       Y10, Y0, Y0      \
+	VMULPD       Y10, Y1, Y1      \
+	VBROADCASTSD (AX)(R8*1), Y10  \
+	VMULPD       Y10, Y2, Y2      \
+	VMULPD       Y10, Y3, Y3      \
+	VBROADCASTSD (AX)(R8*2), Y10  \
+	VMULPD       Y10, Y4, Y4      \
+	VMULPD       Y10, Y5, Y5      \
+	VBROADCASTSD (AX)(R13*1), Y10 \
+	VMULPD       Y10, Y6, Y6      \
+	VMULPD       Y10, Y7, Y7
+
+#define GRAMSCALE4 \
+	VBROADCASTSD (AX), Y10        \
+	VMULPD       Y10, Y0, Y0      \
+	VBROADCASTSD (AX)(R8*1), Y10  \
+	VMULPD       Y10, Y2, Y2      \
+	VBROADCASTSD (AX)(R8*2), Y10  \
+	VMULPD       Y10, Y4, Y4      \
+	VBROADCASTSD (AX)(R13*1), Y10 \
+	VMULPD       Y10, Y6, Y6
+
+// func gramAsm(h, x *float64, stride, rows, d int, t *float64, w int)
+// Four rows at a time, for each chunk of eight (then four) lanes: for
+// each column a, the rows' weights times x[r,a] in Y0…Y7, then TRANS8 for
+// the columns b = a…d−1 and GRAMBIAS8 for the column of ones, the entries
+// (a,a)…(a,d) one after the other in h (BX); the entry (d,d) last, with
+// the weights themselves. DX is a.
+TEXT ·gramAsm(SB), NOSPLIT, $0-56
+	MOVQ t+40(FP), DI
+	SETUP(x+8, stride+16, rows+24, d+32, w+48)
+
+gr_rows:
+	CMPQ R9, $4
+	JL   gr_done
+	XORQ CX, CX
+
+gr_c8:
+	CMPQ CX, R11
+	JGE  gr_c4
+	MOVQ h+0(FP), BX
+	ADDQ CX, BX
+	XORQ DX, DX
+
+gr_c8_a:
+	CMPQ DX, R10
+	JGE  gr_c8_last
+	LEAQ (DI)(CX*1), R14
+	LOAD8
+	LEAQ (SI)(DX*8), AX
+	GRAMSCALE8
+	MOVQ R10, R14
+	SUBQ DX, R14
+
+gr_c8_b:
+	TRANS8(PLAIN)
+	ADDQ R12, BX
+	ADDQ $8, AX
+	DECQ R14
+	JNZ  gr_c8_b
+	GRAMBIAS8
+	ADDQ R12, BX
+	INCQ DX
+	JMP  gr_c8_a
+
+gr_c8_last:
+	LEAQ (DI)(CX*1), R14
+	LOAD8
+	GRAMBIAS8
+	ADDQ $64, CX
+	JMP  gr_c8
+
+gr_c4:
+	CMPQ CX, R12
+	JGE  gr_next
+	MOVQ h+0(FP), BX
+	ADDQ CX, BX
+	XORQ DX, DX
+
+gr_c4_a:
+	CMPQ DX, R10
+	JGE  gr_c4_last
+	LEAQ (DI)(CX*1), R14
+	LOAD4
+	LEAQ (SI)(DX*8), AX
+	GRAMSCALE4
+	MOVQ R10, R14
+	SUBQ DX, R14
+
+gr_c4_b:
+	TRANS4(PLAIN)
+	ADDQ R12, BX
+	ADDQ $8, AX
+	DECQ R14
+	JNZ  gr_c4_b
+	GRAMBIAS4
+	ADDQ R12, BX
+	INCQ DX
+	JMP  gr_c4_a
+
+gr_c4_last:
+	LEAQ (DI)(CX*1), R14
+	LOAD4
+	GRAMBIAS4
+	ADDQ $32, CX
+	JMP  gr_c4
+
+gr_next:
+	LEAQ (SI)(R8*4), SI
+	LEAQ (DI)(R12*4), DI
+	SUBQ $4, R9
+	JMP  gr_rows
+
+gr_done:
+	VZEROUPPER
+	RET
+
+// func gram1Asm(h, x *float64, stride, rows, d int, t *float64)
+// Four rows at a time: for each column a, the rows' weights times x[r,a]
+// broadcast in Y0, Y2, Y4, Y6, then the entries (a,a)…(a,d−1) four at a
+// time (with the rows' x[r,b…b+3]) and one at a time, the entry (a,d) with
+// the weighted weights; the entry (d,d) last, with the weights. BX walks
+// h, DX is a, R14 and R15 count the columns left.
+TEXT ·gram1Asm(SB), NOSPLIT, $0-48
+	MOVQ x+8(FP), SI
+	MOVQ stride+16(FP), R8
+	SHLQ $3, R8
+	LEAQ (R8)(R8*2), R13
+	MOVQ rows+24(FP), R9
+	MOVQ d+32(FP), R10
+	MOVQ t+40(FP), DI
+
+g1_rows:
+	CMPQ R9, $4
+	JL   g1_done
+	MOVQ h+0(FP), BX
+	XORQ DX, DX
+
+g1_a:
+	CMPQ DX, R10
+	JGE  g1_last
+	LEAQ (SI)(DX*8), AX
+	VBROADCASTSD (DI), Y0
+	VBROADCASTSD (AX), Y10
+	VMULPD       Y10, Y0, Y0
+	VBROADCASTSD 8(DI), Y2
+	VBROADCASTSD (AX)(R8*1), Y10
+	VMULPD       Y10, Y2, Y2
+	VBROADCASTSD 16(DI), Y4
+	VBROADCASTSD (AX)(R8*2), Y10
+	VMULPD       Y10, Y4, Y4
+	VBROADCASTSD 24(DI), Y6
+	VBROADCASTSD (AX)(R13*1), Y10
+	VMULPD       Y10, Y6, Y6
+	MOVQ R10, R14
+	SUBQ DX, R14
+	MOVQ R14, R15
+	SHRQ $2, R15
+	JZ   g1_tail
+
+g1_j:
+	VMOVUPD     (BX), Y8
+	VMOVUPD     (AX), Y10
+	VFMADD231PD Y0, Y10, Y8
+	VMOVUPD     (AX)(R8*1), Y11
+	VFMADD231PD Y2, Y11, Y8
+	VMOVUPD     (AX)(R8*2), Y10
+	VFMADD231PD Y4, Y10, Y8
+	VMOVUPD     (AX)(R13*1), Y11
+	VFMADD231PD Y6, Y11, Y8
+	VMOVUPD     Y8, (BX)
+	ADDQ        $32, AX
+	ADDQ        $32, BX
+	DECQ        R15
+	JNZ         g1_j
+
+g1_tail:
+	ANDQ $3, R14
+	JZ   g1_bias
+
+g1_tj:
+	VMOVSD      (BX), X8
+	VMOVSD      (AX), X10
+	VFMADD231SD X0, X10, X8
+	VMOVSD      (AX)(R8*1), X11
+	VFMADD231SD X2, X11, X8
+	VMOVSD      (AX)(R8*2), X10
+	VFMADD231SD X4, X10, X8
+	VMOVSD      (AX)(R13*1), X11
+	VFMADD231SD X6, X11, X8
+	VMOVSD      X8, (BX)
+	ADDQ        $8, AX
+	ADDQ        $8, BX
+	DECQ        R14
+	JNZ         g1_tj
+
+g1_bias:
+	VMOVSD (BX), X8
+	VADDSD X0, X8, X8
+	VADDSD X2, X8, X8
+	VADDSD X4, X8, X8
+	VADDSD X6, X8, X8
+	VMOVSD X8, (BX)
+	ADDQ   $8, BX
+	INCQ   DX
+	JMP    g1_a
+
+g1_last:
+	VMOVSD (BX), X8
+	VADDSD (DI), X8, X8
+	VADDSD 8(DI), X8, X8
+	VADDSD 16(DI), X8, X8
+	VADDSD 24(DI), X8, X8
+	VMOVSD X8, (BX)
+	LEAQ   (SI)(R8*4), SI
+	ADDQ   $32, DI
+	SUBQ   $4, R9
+	JMP    g1_rows
+
+g1_done:
+	VZEROUPPER
+	RET

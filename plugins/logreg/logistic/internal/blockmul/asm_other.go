@@ -34,3 +34,7 @@ func addTransSq1Asm(h, x *float64, stride, rows, d int, t *float64) {
 func packAsm(dst *float64, w int, cols *[]float64, rows int) { panic("blockmul: no assembly") }
 
 func unpackAsm(cols *[]float64, src *float64, w int, rows int) { panic("blockmul: no assembly") }
+
+func gramAsm(h, x *float64, stride, rows, d int, t *float64, w int) { panic("blockmul: no assembly") }
+
+func gram1Asm(h, x *float64, stride, rows, d int, t *float64) { panic("blockmul: no assembly") }
