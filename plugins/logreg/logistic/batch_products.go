@@ -65,14 +65,9 @@ type blockProducts interface {
 	// hess adds the data part of the Hessian products of the rows to h and
 	// hb, with row weights dd and offsets vb (blockmul.Hess); t is scratch.
 	hess(h, hb, t []float64, i0, rows int, v []float64, w int, dd, vb []float64)
-}
-
-// gramBlocks are the blockProducts of the designs whose problems form the
-// explicit Hessian (see ExplicitHessian): sparseBlocks.
-type gramBlocks interface {
 	// gram adds the explicit Hessians' data parts of the rows, with row
 	// weights the rows×w panel t, to the packed (d+1)(d+2)/2×w panel h
-	// (sparsemul.Gram).
+	// (blockmul.Gram, sparsemul.Gram).
 	gram(h []float64, i0, rows int, t []float64, w int)
 }
 
@@ -100,6 +95,10 @@ func (x denseBlocks) addTrans(h []float64, i0, rows int, t []float64, w int, sq 
 
 func (x denseBlocks) hess(h, hb, t []float64, i0, rows int, v []float64, w int, dd, vb []float64) {
 	blockmul.Hess(h, hb, t, x.rows(i0), x.m.raw.Stride, rows, x.m.raw.Cols, v, w, dd, vb)
+}
+
+func (x denseBlocks) gram(h []float64, i0, rows int, t []float64, w int) {
+	blockmul.Gram(h, x.rows(i0), x.m.raw.Stride, rows, x.m.raw.Cols, t, w)
 }
 
 // sparseBlocks are the products of a CSR design (or of a dense design in
@@ -265,7 +264,7 @@ func (k *panelRunner) block(s *panelScratch, g *panelGroup, c, i0, rows int) {
 	case opHessVec:
 		k.x.hess(g.part[c], g.partHb[c], s.t, i0, rows, g.src, g.w, k.rowPanel(s, g, ddOf, i0, rows), g.vb)
 	case opGram:
-		k.x.(gramBlocks).gram(g.part[c], i0, rows, k.rowPanel(s, g, ddOf, i0, rows), g.w)
+		k.x.gram(g.part[c], i0, rows, k.rowPanel(s, g, ddOf, i0, rows), g.w)
 	}
 }
 

@@ -20,23 +20,19 @@ import (
 // intercept); forming H once per accepted step costs one pass of
 // m(m+1)/2, after which every product and the diagonal come from H at
 // (d+1)² operations, whatever n. When rows have few non-zeros the one
-// pass is cheaper than the products of a Newton step (12 to 18 on one-hot
-// covertype at tol 10⁻⁴), and the solver forms H instead (see
-// ExplicitHessian), as scikit-learn's newton-cholesky solver does for
-// n ≫ d. The iterates are those of the products up to rounding: the same
-// trust region and the same CG steps on the same matrix.
+// pass is cheaper than the products of a Newton step (6.7 on letter at
+// tol 10⁻⁴, 12 to 18 on one-hot covertype), and the solver forms H
+// instead (see ExplicitHessian), as scikit-learn's newton-cholesky solver
+// does for n ≫ d. The iterates are those of the products up to rounding:
+// the same trust region and the same CG steps on the same matrix.
 //
 // H is kept as its packed upper triangle, row after row: entry (a, b),
-// a ≤ b < m = d+1, at gramRowStart(m, a)+b. A pass (sparsemul.Gram) adds,
-// row after row and for every lane (problem) of the batch, one fma per
-// pair a ≤ b of the row's entries, h[a,b] = fma(x̃ᵦ, x̃ₐ·dd, h[a,b]), the
-// inner product rounded; the order, and so the bits, depend neither on
-// the lane nor on the batch.
-//
-// Dense rows do not take it: their pair products cost a problem alone
-// (a panel of one lane, as every one-vs-one problem) as much as the lanes'
-// multiply-adds, which made letter's one-vs-rest problems fitted one at a
-// time 2.5× slower, where a batch of 26 gained a fifth.
+// a ≤ b < m = d+1, at gramRowStart(m, a)+b. A pass (blockmul.Gram on dense
+// rows, sparsemul.Gram on sparse ones, the same arithmetic) adds, row
+// after row and for every lane (problem) of the batch, one fma per pair
+// a ≤ b of the row's entries, h[a,b] = fma(x̃ᵦ, x̃ₐ·dd, h[a,b]), the inner
+// product rounded; the order, and so the bits, depend neither on the lane
+// nor on the batch.
 
 // Bounds of the designs that get an explicit Hessian.
 const (
@@ -44,15 +40,20 @@ const (
 	// a problem, and as much per lane and chunk of rows while it is
 	// summed).
 	maxGramCols = 64
-	// maxGramRowCols bounds m, the average non-zeros of a row plus the
-	// intercept: a pass forming H costs m(m+1)/2 multiply-adds a row
-	// against 2m for a Hessian product, and pays when the Newton steps take
-	// more than about m/4 products. Fitting the one-vs-rest problems of the
-	// shipped data sets (standardised, then one-hot, in CSR form; C = 1,
-	// tol 10⁻⁴; in-process, one goroutine) with and without it: car
-	// (m = 7) 0.66× the time, nursery (9) 0.72×, covertype_50k resampled
-	// (13) 0.35× to 0.45× at 25 000 rows and 0.23× at 400 000.
-	maxGramRowCols = 17
+	// maxGramRowCols bounds m, the average non-zeros of a row (d for a
+	// design in dense form) plus the intercept: a pass forming H costs
+	// m(m+1)/2 multiply-adds a row against 2m for a Hessian product, and
+	// pays when the Newton steps take more than about m/4 products.
+	// Fitting the one-vs-rest problems of the shipped data sets
+	// (standardised, one-hot for the categorical ones; C = 1, tol 10⁻⁴;
+	// in-process, one goroutine) with and without it, as one batch and one
+	// problem after the other: dense, letter (m = 17) 0.54× and 0.63× the
+	// time, pendigits (17) 0.53× and 0.56×, vehicle (19) 0.49× and 0.59×,
+	// segment (20) 0.54× and 0.71×, but breast cancer (31) 1.22× and 1.29×,
+	// satimage (37) 1.19× and 1.16×; CSR, car (7) 0.66× and nursery (9)
+	// 0.72× as one batch, covertype_50k resampled (13) 0.35× to 0.45× at
+	// 25 000 rows and 0.23× at 400 000.
+	maxGramRowCols = 24
 )
 
 // gramSize returns the entries of the packed upper triangle of an m×m
@@ -65,10 +66,10 @@ func gramRowStart(m, a int) int { return sparsemul.GramRowStart(m, a) }
 
 // ExplicitHessian reports whether the newton solver forms the explicit
 // Hessian of the problems on x once per Newton step, instead of a product
-// with x per conjugate-gradient step: for a CSRDesign, or a DenseDesign
-// sparse enough to run in sparse form, of at most 63 columns whose rows
-// hold at most 16 non-zeros on average. It depends on x alone, so a
-// problem takes the same path alone and in any batch.
+// with x per conjugate-gradient step: for a DenseDesign or a CSRDesign of
+// at most 63 columns whose rows hold at most 23 non-zeros on average (in
+// sparse form; all d in dense form). It depends on x alone, so a problem
+// takes the same path alone and in any batch.
 func ExplicitHessian(x Design) bool {
 	n, d := x.Dims()
 	if n == 0 || d+1 > maxGramCols {
@@ -77,11 +78,10 @@ func ExplicitHessian(x Design) bool {
 	var nnz int
 	switch x := x.(type) {
 	case *DenseDesign:
-		s := x.sparseForm()
-		if s == nil {
-			return false
+		nnz = n * d
+		if s := x.sparseForm(); s != nil {
+			nnz = len(s.VIdx) + len(s.UIdx)
 		}
-		nnz = len(s.VIdx) + len(s.UIdx)
 	case *CSRDesign:
 		nnz = len(x.m.Values)
 	default:

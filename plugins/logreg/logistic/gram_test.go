@@ -35,10 +35,12 @@ func TestGramFits(t *testing.T) {
 		x    Design
 		want bool
 	}{
-		{"dense, 16 columns (letter)", NewDense(randomDense(rng, 300, 16)), false},
+		{"dense, 16 columns (letter)", NewDense(randomDense(rng, 300, 16)), true},
+		{"dense, 23 columns", NewDense(randomDense(rng, 300, 23)), true},
+		{"dense, 24 columns", NewDense(randomDense(rng, 300, 24)), false},
 		{"dense in sparse form, 60 columns, 3 non-zeros a row", NewDense(oneHotLike(rng, 300, 2, 58)), true},
 		{"csr, 54 columns, 11 non-zeros a row (covertype)", NewCSR(reftest.CSR(oneHotLike(rng, 300, 10, 44))), true},
-		{"csr, 54 columns, 17 non-zeros a row", NewCSR(reftest.CSR(oneHotLike(rng, 300, 16, 38))), false},
+		{"csr, 54 columns, 24 non-zeros a row", NewCSR(reftest.CSR(oneHotLike(rng, 300, 23, 31))), false},
 		{"csr, 64 columns, 2 non-zeros a row", NewCSR(reftest.CSR(oneHotLike(rng, 300, 1, 63))), false},
 		{"csr, 63 columns, 2 non-zeros a row", NewCSR(reftest.CSR(oneHotLike(rng, 300, 1, 62))), true},
 		{"no rows", NewCSR(&sparse.CSR{Cols: 3, Indptr: []int64{0}}), false},
@@ -65,11 +67,12 @@ func (g gramDesign) gram(h, dd []float64) { g.run([]*product{{op: opGram, dst: h
 // TestExplicitHessianProducts: a problem's Hessian-vector products and
 // preconditioner from the explicit Hessian equal those from products with
 // X (hessVec, MulVecTransSq) to rounding, with row weights, at an
-// arbitrary point, on a CSR design and a dense one in sparse form.
+// arbitrary point, on dense and CSR designs and a dense one in sparse form.
 func TestExplicitHessianProducts(t *testing.T) {
 	rng := rand.New(rand.NewPCG(23, 24))
 	onehot := oneHotLike(rng, 2100, 10, 44)
 	for name, x := range map[string]Design{
+		"dense":              NewDense(randomDense(rng, 1500, 16)),
 		"dense, sparse form": NewDense(onehot),
 		"csr":                NewCSR(reftest.CSR(onehot)),
 	} {
@@ -113,29 +116,39 @@ func TestExplicitHessianProducts(t *testing.T) {
 
 // TestExplicitHessianSolutions: the trust-region Newton solver reaches the
 // same solutions with the explicit Hessian (Fit, a batch) as with
-// Hessian-vector products (the design's own methods): problems on a
-// one-hot design in CSR form and in dense form at tol 10⁻⁴, the plugin's
-// default, as many steps, objectives within 10⁻¹² and weights within 10⁻⁸
-// (relative), and converged.
+// Hessian-vector products (the design's own methods): the 26 one-vs-rest
+// problems of letter (dense, m = 17) and problems on a one-hot design in
+// CSR form and in dense form, at tol 10⁻⁴, the plugin's default: as many
+// steps, objectives within 10⁻¹² and weights within 10⁻⁸ (relative), and
+// converged.
 func TestExplicitHessianSolutions(t *testing.T) {
+	ds := reftest.Load(t, "letter")
 	rng := rand.New(rand.NewPCG(25, 26))
 	onehot := oneHotLike(rng, 3000, 10, 44)
 	var ys [][]float64
 	for _, p := range randomProblems(rng, 3000, 4, false) {
 		ys = append(ys, p.Y)
 	}
-	for name, x := range map[string]Design{"csr": NewCSR(reftest.CSR(onehot)), "dense, sparse form": NewDense(onehot)} {
-		if !ExplicitHessian(x) {
-			t.Fatalf("%s: ExplicitHessian false", name)
+	for _, tc := range []struct {
+		name string
+		x    Design
+		ys   [][]float64
+	}{
+		{"letter", NewDense(ds.Standardized()), reftest.OneVsRest(ds.Y, len(ds.Classes))},
+		{"one-hot csr", NewCSR(reftest.CSR(onehot)), ys},
+		{"one-hot dense, sparse form", NewDense(onehot), ys},
+	} {
+		if !ExplicitHessian(tc.x) {
+			t.Fatalf("%s: ExplicitHessian false", tc.name)
 		}
-		for c, y := range ys {
-			name := fmt.Sprintf("%s, problem %d", name, c)
+		for c, y := range tc.ys {
+			name := fmt.Sprintf("%s, problem %d", tc.name, c)
 			opt := Options{C: 1, Tol: 1e-4}
-			got, err := Fit(x, y, nil, opt)
+			got, err := Fit(tc.x, y, nil, opt)
 			if err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
-			want, err := fit(x, y, nil, opt)
+			want, err := fit(tc.x, y, nil, opt)
 			if err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}

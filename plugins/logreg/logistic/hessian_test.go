@@ -15,9 +15,8 @@ import (
 
 // roundOf returns a round of products of every kind on an n×d design, in
 // mixed order, with fresh outputs filled with NaN (every product
-// overwrites its output); explicit Hessians only when gram is set (the
-// sparse runners').
-func roundOf(rng *rand.Rand, n, d int, gram bool) []*product {
+// overwrites its output).
+func roundOf(rng *rand.Rand, n, d int) []*product {
 	vec := func(m int, zeros bool) []float64 {
 		s := make([]float64, m)
 		for i := range s {
@@ -48,9 +47,6 @@ func roundOf(rng *rand.Rand, n, d int, gram bool) []*product {
 			}
 			reqs = append(reqs, &product{op: op, src: vec(d, false), dst: nan(d), tmp: make([]float64, n), dd: dd, vb: rng.NormFloat64()})
 		case opGram:
-			if !gram {
-				continue
-			}
 			dd := vec(n, true)
 			for i := range dd {
 				dd[i] = math.Abs(dd[i]) / 4
@@ -143,6 +139,22 @@ func denseReference(x *mat.Dense, r *product) {
 				}
 			}
 		})
+	case opGram:
+		// One fma per pair a ≤ b of the row with its column of ones,
+		// fma(x̃ᵦ, x̃ₐ·dd, h), in row order.
+		byChunks(r, n, b, func(h []float64, _ *float64, r0, r1 int) {
+			for i := r0; i < r1; i++ {
+				xt := append(mat.Row(nil, i, x), 1)
+				p := 0
+				for a := range xt {
+					s := float64(xt[a] * r.dd[i])
+					for _, xb := range xt[a:] {
+						h[p] = math.FMA(xb, s, h[p])
+						p++
+					}
+				}
+			}
+		})
 	}
 }
 
@@ -178,27 +190,25 @@ func sparseReference(m *sparsemul.Matrix, c *sparse.CSR, r *product) {
 // dense runner the bits of the documented fma arithmetic, and through the
 // CSR runner (lanes side by side, block by block) the bits of sparsemul's
 // products one request at a time, chunk by chunk, on 1, 2 and 3
-// goroutines; the CSR runner's round has explicit Hessians too.
+// goroutines.
 func TestProductRunners(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, dim := range []struct{ n, d int }{{1, 1}, {5, 3}, {67, 16}, {1001, 7}, {2051, 54}, {603, 33}, {4099, 2}, {20011, 5}} {
 		xd := randomDense(rng, dim.n, dim.d)
-		dense, sparse := roundOf(rng, dim.n, dim.d, false), roundOf(rng, dim.n, dim.d, true)
+		reqs := roundOf(rng, dim.n, dim.d)
 		name := fmt.Sprintf("%d×%d", dim.n, dim.d)
 
 		xs := reftest.CSR(xd)
-		wantDense, wantCSR := copyRound(dense), copyRound(sparse)
-		for _, r := range wantDense {
-			denseReference(xd, r)
-		}
-		for _, r := range wantCSR {
-			sparseReference(sparsemul.FromCSR(xs), xs, r)
+		wantDense, wantCSR := copyRound(reqs), copyRound(reqs)
+		for i := range reqs {
+			denseReference(xd, wantDense[i])
+			sparseReference(sparsemul.FromCSR(xs), xs, wantCSR[i])
 		}
 		for _, workers := range []int{1, 2, 3} {
-			got := copyRound(dense)
+			got := copyRound(reqs)
 			productRunner(NewDense(xd), workers)(got)
 			sameRound(t, fmt.Sprintf("dense %s, %d goroutines", name, workers), got, wantDense)
-			got = copyRound(sparse)
+			got = copyRound(reqs)
 			productRunner(NewCSR(xs), workers)(got)
 			sameRound(t, fmt.Sprintf("csr %s, %d goroutines", name, workers), got, wantCSR)
 		}
@@ -210,8 +220,8 @@ func TestProductRunners(t *testing.T) {
 func TestRunnerLanes(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	xd := randomDense(rng, 301, 9)
+	reqs := roundOf(rng, 301, 9)
 	for name, x := range map[string]Design{"dense": NewDense(xd), "csr": NewCSR(reftest.CSR(xd))} {
-		reqs := roundOf(rng, 301, 9, name == "csr")
 		all := copyRound(reqs)
 		productRunner(x, 1)(all)
 		for i := range reqs {
@@ -265,7 +275,7 @@ func TestSparseDenseDesign(t *testing.T) {
 		if keep > maxDensity {
 			continue
 		}
-		reqs := roundOf(rng, 2100, 40, true)
+		reqs := roundOf(rng, 2100, 40)
 		got, want := copyRound(reqs), copyRound(reqs)
 		productRunner(x, 2)(got)
 		productRunner(NewCSR(reftest.CSR(xd)), 1)(want)
