@@ -302,7 +302,7 @@ func (k *panelRunner) panels() {
 		wmax = max(wmax, g.w)
 		g.outs = d
 		if g.op == opGram {
-			g.outs = gramSize(d + 1)
+			g.outs = sparsemul.GramSize(d + 1)
 		}
 		g.v = grow(g.v, g.outs*g.w)
 		g.vb = grow(g.vb, g.w)

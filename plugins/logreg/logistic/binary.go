@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/floats"
 
 	"github.com/polyclass/polyclass/plugins/logreg/logistic/internal/softplus"
+	"github.com/polyclass/polyclass/plugins/logreg/logistic/internal/sparsemul"
 )
 
 // Solver names accepted by Options.Solver.
@@ -246,7 +247,7 @@ func newBinProblem(x Design, y, s []float64, c float64) *binProblem {
 		tmp: make([]float64, n),
 	}
 	if g, ok := x.(gramer); ok && g.explicitHessian() {
-		p.gx, p.h = g, make([]float64, gramSize(d+1))
+		p.gx, p.h = g, make([]float64, sparsemul.GramSize(d+1))
 	}
 	return p
 }
@@ -321,7 +322,7 @@ func (p *binProblem) precond(m []float64) {
 	if p.gx != nil {
 		p.hessian()
 		for a := range m {
-			m[a] = p.h[gramRowStart(p.d+1, a)+a]
+			m[a] = p.h[sparsemul.GramRowStart(p.d+1, a)+a]
 		}
 		for i := range m[:p.d] {
 			m[i]++

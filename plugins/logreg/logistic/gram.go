@@ -1,10 +1,6 @@
 package logistic
 
-import (
-	"math"
-
-	"github.com/polyclass/polyclass/plugins/logreg/logistic/internal/sparsemul"
-)
+import "math"
 
 // The explicit Hessian.
 //
@@ -27,7 +23,7 @@ import (
 // the same trust region and the same CG steps on the same matrix.
 //
 // H is kept as its packed upper triangle, row after row: entry (a, b),
-// a ≤ b < m = d+1, at gramRowStart(m, a)+b. A pass (blockmul.Gram on dense
+// a ≤ b < m = d+1, at sparsemul.GramRowStart(m, a)+b. A pass (blockmul.Gram on dense
 // rows, sparsemul.Gram on sparse ones, the same arithmetic) adds, row
 // after row and for every lane (problem) of the batch, one fma per pair
 // a ≤ b of the row's entries, h[a,b] = fma(x̃ᵦ, x̃ₐ·dd, h[a,b]), the inner
@@ -55,14 +51,6 @@ const (
 	// 25 000 rows and 0.23× at 400 000.
 	maxGramRowCols = 24
 )
-
-// gramSize returns the entries of the packed upper triangle of an m×m
-// matrix (sparsemul.GramSize).
-func gramSize(m int) int { return sparsemul.GramSize(m) }
-
-// gramRowStart returns the position of entry (a, 0) of the packed upper
-// triangle of an m×m matrix, were it there (sparsemul.GramRowStart).
-func gramRowStart(m, a int) int { return sparsemul.GramRowStart(m, a) }
 
 // ExplicitHessian reports whether the newton solver forms the explicit
 // Hessian of the problems on x once per Newton step, instead of a product

@@ -51,7 +51,7 @@ func roundOf(rng *rand.Rand, n, d int) []*product {
 			for i := range dd {
 				dd[i] = math.Abs(dd[i]) / 4
 			}
-			reqs = append(reqs, &product{op: op, dst: nan(gramSize(d + 1)), dd: dd})
+			reqs = append(reqs, &product{op: op, dst: nan(sparsemul.GramSize(d + 1)), dd: dd})
 		}
 	}
 	return reqs
