@@ -39,6 +39,33 @@
 	VMOVUPD      Y8, (BX)         \
 	VMOVUPD      Y9, 32(BX)
 
+// TRANS1X4 adds x[r,j…j+3]·t[r] of four rows, in row order, to the four
+// entries of one lane at BX; t[r] is broadcast in Y(2r), the rows are at
+// AX, AX+R8, AX+2·R8 and AX+R13. TRANS1X1 does it for one entry.
+#define TRANS1X4 \
+	VMOVUPD     (BX), Y8        \
+	VMOVUPD     (AX), Y10       \
+	VFMADD231PD Y0, Y10, Y8     \
+	VMOVUPD     (AX)(R8*1), Y11 \
+	VFMADD231PD Y2, Y11, Y8     \
+	VMOVUPD     (AX)(R8*2), Y10 \
+	VFMADD231PD Y4, Y10, Y8     \
+	VMOVUPD     (AX)(R13*1), Y11 \
+	VFMADD231PD Y6, Y11, Y8     \
+	VMOVUPD     Y8, (BX)
+
+#define TRANS1X1 \
+	VMOVSD      (BX), X8        \
+	VMOVSD      (AX), X10       \
+	VFMADD231SD X0, X10, X8     \
+	VMOVSD      (AX)(R8*1), X11 \
+	VFMADD231SD X2, X11, X8     \
+	VMOVSD      (AX)(R8*2), X10 \
+	VFMADD231SD X4, X10, X8     \
+	VMOVSD      (AX)(R13*1), X11 \
+	VFMADD231SD X6, X11, X8     \
+	VMOVSD      X8, (BX)
+
 // TRANS4 is TRANS8 on four lanes, t of row i in Y(2i).
 #define TRANS4(SQ) \
 	VMOVUPD      (BX), Y8         \
@@ -656,16 +683,7 @@ t1_rows:
 	JZ   t1_tail
 
 t1_j:
-	VMOVUPD (BX), Y8
-	VMOVUPD (AX), Y10
-	VFMADD231PD Y0, Y10, Y8
-	VMOVUPD (AX)(R8*1), Y11
-	VFMADD231PD Y2, Y11, Y8
-	VMOVUPD (AX)(R8*2), Y10
-	VFMADD231PD Y4, Y10, Y8
-	VMOVUPD (AX)(R13*1), Y11
-	VFMADD231PD Y6, Y11, Y8
-	VMOVUPD Y8, (BX)
+	TRANS1X4
 	ADDQ $32, AX
 	ADDQ $32, BX
 	DECQ DX
@@ -677,16 +695,7 @@ t1_tail:
 	JZ   t1_next
 
 t1_tj:
-	VMOVSD (BX), X8
-	VMOVSD (AX), X10
-	VFMADD231SD X0, X10, X8
-	VMOVSD (AX)(R8*1), X11
-	VFMADD231SD X2, X11, X8
-	VMOVSD (AX)(R8*2), X10
-	VFMADD231SD X4, X10, X8
-	VMOVSD (AX)(R13*1), X11
-	VFMADD231SD X6, X11, X8
-	VMOVSD X8, (BX)
+	TRANS1X1
 	ADDQ $8, AX
 	ADDQ $8, BX
 	DECQ DX
@@ -1084,16 +1093,7 @@ g1_a:
 	JZ   g1_tail
 
 g1_j:
-	VMOVUPD     (BX), Y8
-	VMOVUPD     (AX), Y10
-	VFMADD231PD Y0, Y10, Y8
-	VMOVUPD     (AX)(R8*1), Y11
-	VFMADD231PD Y2, Y11, Y8
-	VMOVUPD     (AX)(R8*2), Y10
-	VFMADD231PD Y4, Y10, Y8
-	VMOVUPD     (AX)(R13*1), Y11
-	VFMADD231PD Y6, Y11, Y8
-	VMOVUPD     Y8, (BX)
+	TRANS1X4
 	ADDQ        $32, AX
 	ADDQ        $32, BX
 	DECQ        R15
@@ -1104,16 +1104,7 @@ g1_tail:
 	JZ   g1_bias
 
 g1_tj:
-	VMOVSD      (BX), X8
-	VMOVSD      (AX), X10
-	VFMADD231SD X0, X10, X8
-	VMOVSD      (AX)(R8*1), X11
-	VFMADD231SD X2, X11, X8
-	VMOVSD      (AX)(R8*2), X10
-	VFMADD231SD X4, X10, X8
-	VMOVSD      (AX)(R13*1), X11
-	VFMADD231SD X6, X11, X8
-	VMOVSD      X8, (BX)
+	TRANS1X1
 	ADDQ        $8, AX
 	ADDQ        $8, BX
 	DECQ        R14
