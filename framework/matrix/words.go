@@ -111,3 +111,39 @@ func putWordsAs[T int32 | int64 | float64](cw *chunkWriter, s []T, native bool) 
 		b = b[n:]
 	}
 }
+
+// Float64Bytes returns the wire bytes of s (each float64 little endian,
+// one after the other) as a view of s's own memory, without a copy, when
+// the processor's byte order is the wire's; else ok is false and the
+// caller encodes s itself. The view shares s: a change to s is a change
+// to the bytes.
+func Float64Bytes(s []float64) (b []byte, ok bool) {
+	if !nativeLittle {
+		return nil, false
+	}
+	return bytesOf(s), true
+}
+
+// Float64sOf returns the float64s whose little-endian bits are p (8 bytes
+// each; len(p) must be a multiple of 8) as a view of p's own memory,
+// without a copy, when the processor's byte order is the wire's and p
+// starts on an 8-byte boundary; else ok is false and the caller decodes p
+// with DecodeFloat64s. The view shares p.
+func Float64sOf(p []byte) (s []float64, ok bool) {
+	return float64sOf(p, nativeLittle)
+}
+
+// float64sOf is Float64sOf, viewing p when native.
+func float64sOf(p []byte, native bool) ([]float64, bool) {
+	if !native || len(p)%8 != 0 {
+		return nil, false
+	}
+	if len(p) == 0 {
+		return nil, true
+	}
+	start := unsafe.Pointer(unsafe.SliceData(p))
+	if uintptr(start)%unsafe.Alignof(float64(0)) != 0 {
+		return nil, false
+	}
+	return unsafe.Slice((*float64)(start), len(p)/8), true
+}

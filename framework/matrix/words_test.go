@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"math"
 	"testing"
+	"unsafe"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -117,6 +118,67 @@ func TestDecodeWords(t *testing.T) {
 			if g64[i] != i64[i] || i < len(i32) && g32[i] != i32[i] {
 				t.Errorf("native %v: word %d = %d, %d, want %d, %d", native, i, g64[i], g32[i], i64[i], i32[i])
 			}
+		}
+	}
+}
+
+// TestFloat64Views: Float64Bytes gives the wire bytes of the floats as a
+// view of their memory, and Float64sOf the floats of the wire bytes as a
+// view of theirs, when they start on an 8-byte boundary; a misaligned or
+// ragged buffer, or a big-endian processor (native false), is refused and
+// left to the copying decoder.
+func TestFloat64Views(t *testing.T) {
+	f := []float64{1, -2, math.NaN(), math.Inf(-1), math.Copysign(0, -1), 6.5}
+	var wire []byte
+	for _, v := range f {
+		wire = binary.LittleEndian.AppendUint64(wire, math.Float64bits(v))
+	}
+	if b, ok := Float64Bytes(f); ok != nativeLittle || ok && !bytes.Equal(b, wire) {
+		t.Errorf("Float64Bytes = %x, %v; want %x, %v", b, ok, wire, nativeLittle)
+	} else if ok {
+		f[1] = 3 // a view: the bytes follow the floats
+		if binary.LittleEndian.Uint64(b[8:]) != math.Float64bits(3) {
+			t.Error("Float64Bytes copied the floats")
+		}
+		f[1] = -2
+	}
+	if !nativeLittle {
+		return
+	}
+	buf := make([]float64, len(f)+1) // 8-byte aligned backing for the cases
+	mem := unsafe.Slice((*byte)(unsafe.Pointer(&buf[0])), 8*len(buf))
+	for _, tc := range []struct {
+		name   string
+		p      []byte
+		native bool
+		ok     bool
+	}{
+		{"aligned", mem[:len(wire)], true, true},
+		{"misaligned", mem[1 : 1+len(wire)], true, false},
+		{"ragged", mem[:len(wire)-3], true, false},
+		{"big endian", mem[:len(wire)], false, false},
+		{"empty", mem[:0], true, true},
+	} {
+		copy(tc.p, wire)
+		got, ok := float64sOf(tc.p, tc.native)
+		if ok != tc.ok {
+			t.Errorf("%s: ok = %v, want %v", tc.name, ok, tc.ok)
+			continue
+		}
+		if !ok || len(tc.p) == 0 {
+			if len(got) != 0 {
+				t.Errorf("%s: %d floats with ok %v", tc.name, len(got), ok)
+			}
+			continue
+		}
+		for i := range f {
+			if math.Float64bits(got[i]) != math.Float64bits(f[i]) {
+				t.Errorf("%s: float %d = %v, want %v", tc.name, i, got[i], f[i])
+			}
+		}
+		tc.p[8] ^= 0xff // a view: the floats follow the bytes
+		if math.Float64bits(got[1]) == math.Float64bits(f[1]) {
+			t.Errorf("%s: Float64sOf copied the bytes", tc.name)
 		}
 	}
 }

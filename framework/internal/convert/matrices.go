@@ -11,12 +11,25 @@ import (
 	"github.com/polyclass/polyclass/framework/matrix"
 )
 
-// DenseToPB encodes m as little-endian float64 bytes; nil stays nil.
+// DenseToPB encodes m as little-endian float64 bytes; nil stays nil. When
+// m's rows lie one after the other and the processor is little endian,
+// the message's bytes are a view of m's memory, not a copy: m must not
+// change until the message has been marshalled (a call that sends it has
+// returned).
 func DenseToPB(m *mat.Dense) *pb.Dense {
 	if m == nil {
 		return nil
 	}
 	r, c := m.Dims()
+	if r == 0 || c == 0 {
+		return &pb.Dense{Rows: int64(r), Cols: int64(c)}
+	}
+	raw := m.RawMatrix()
+	if raw.Stride == c || r == 1 {
+		if buf, ok := matrix.Float64Bytes(raw.Data[:(r-1)*raw.Stride+c]); ok {
+			return &pb.Dense{Rows: int64(r), Cols: int64(c), Data: buf}
+		}
+	}
 	buf := make([]byte, 8*r*c)
 	k := 0
 	for i := 0; i < r; i++ {
@@ -28,7 +41,10 @@ func DenseToPB(m *mat.Dense) *pb.Dense {
 	return &pb.Dense{Rows: int64(r), Cols: int64(c), Data: buf}
 }
 
-// DenseFromPB decodes a matrix message; nil or empty gives nil.
+// DenseFromPB decodes a matrix message; nil or empty gives nil. When the
+// processor is little endian and the bytes are aligned to 8, the matrix
+// is a view of the message's bytes, not a copy (an unmarshalled message
+// owns its bytes): the two share memory from then on.
 func DenseFromPB(d *pb.Dense) (*mat.Dense, error) {
 	if d == nil || d.GetRows() == 0 || d.GetCols() == 0 {
 		return nil, nil
@@ -37,9 +53,10 @@ func DenseFromPB(d *pb.Dense) (*mat.Dense, error) {
 	if int64(len(d.GetData())) != 8*d.GetRows()*d.GetCols() {
 		return nil, fmt.Errorf("matrix %d×%d carries %d bytes, want %d", r, c, len(d.GetData()), 8*r*c)
 	}
-	vals := make([]float64, r*c)
-	for i := range vals {
-		vals[i] = math.Float64frombits(binary.LittleEndian.Uint64(d.Data[8*i:]))
+	vals, ok := matrix.Float64sOf(d.GetData())
+	if !ok {
+		vals = make([]float64, r*c)
+		matrix.DecodeFloat64s(vals, d.GetData())
 	}
 	return mat.NewDense(r, c, vals), nil
 }
