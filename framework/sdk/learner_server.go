@@ -357,13 +357,24 @@ func (s *learnerServer) Predict(ctx context.Context, req *pb.PredictRequest) (*p
 	if probs {
 		prob = mat.NewDense(len(rows), total, nil)
 	}
+	// A lone model writes the answer's matrices; else each model writes
+	// into a matrix of its own shape, zeroed, which is then copied into its
+	// columns, and models with as many outputs share one (one-vs-one:
+	// hundreds of one-column models).
+	scBuf, prBuf := predictScratch{rows: len(rows)}, predictScratch{rows: len(rows)}
 	col := 0
 	for i, m := range models {
 		k := m.Outputs()
-		sc := mat.NewDense(len(rows), k, nil)
+		if len(models) == 1 { // its matrices are the answer's
+			if err := m.Predict(ctx, sub, scores, prob); err != nil {
+				return nil, status.Errorf(codes.Internal, "predict with model %s: %v", req.GetHandles()[i], err)
+			}
+			break
+		}
+		sc := scBuf.get(k)
 		var pr *mat.Dense
 		if probs {
-			pr = mat.NewDense(len(rows), k, nil)
+			pr = prBuf.get(k)
 		}
 		if err := m.Predict(ctx, sub, sc, pr); err != nil {
 			return nil, status.Errorf(codes.Internal, "predict with model %s: %v", req.GetHandles()[i], err)
@@ -375,6 +386,27 @@ func (s *learnerServer) Predict(ctx context.Context, req *pb.PredictRequest) (*p
 		col += k
 	}
 	return &pb.PredictResponse{Scores: convert.DenseToPB(scores), Probabilities: convert.DenseToPB(prob)}, nil
+}
+
+// predictScratch holds a zeroed rows × k matrix for each k asked for, the
+// same one each time.
+type predictScratch struct {
+	rows int
+	byK  map[int]*mat.Dense
+}
+
+// get returns the rows × k matrix, zeroed.
+func (p *predictScratch) get(k int) *mat.Dense {
+	if m, ok := p.byK[k]; ok {
+		m.Zero()
+		return m
+	}
+	if p.byK == nil {
+		p.byK = map[int]*mat.Dense{}
+	}
+	m := mat.NewDense(p.rows, k, nil)
+	p.byK[k] = m
+	return m
 }
 
 func (s *learnerServer) Release(_ context.Context, req *pb.ReleaseRequest) (*pb.ReleaseResponse, error) {

@@ -307,3 +307,86 @@ func TestDenseOnlyLearnerGetsDenseRows(t *testing.T) {
 		}
 	}
 }
+
+// addLearner's models add to the matrices Predict hands them rather than
+// set them: model v (its problem's first target) adds v + j to column j
+// of the scores and (v + j + 2)/100 to the probabilities; a multiclass
+// problem's model (v its first class) has NumClasses outputs, a binary
+// one one.
+type addLearner struct{}
+
+func (addLearner) Info() sdk.LearnerInfo {
+	return sdk.LearnerInfo{Name: "add", Version: "1", Capabilities: sdk.Capabilities{Binary: true, Multiclass: true, Scores: true, Probabilities: true}}
+}
+
+func (addLearner) Fit(_ context.Context, in sdk.FitInput, _ sdk.Params) (sdk.Model, error) {
+	if in.Kind == sdk.Multiclass {
+		return addModel{k: in.NumClasses, v: float64(in.Classes[0])}, nil
+	}
+	return addModel{k: 1, v: in.Targets[0]}, nil
+}
+
+type addModel struct {
+	k int
+	v float64
+}
+
+func (m addModel) Outputs() int { return m.k }
+
+func (m addModel) Predict(_ context.Context, x sdk.Matrix, scores, probs *mat.Dense) error {
+	r, _ := x.Dims()
+	for i := range r {
+		for j := range m.k {
+			scores.Set(i, j, scores.At(i, j)+m.v+float64(j))
+			if probs != nil {
+				probs.Set(i, j, probs.At(i, j)+(m.v+float64(j)+2)/100)
+			}
+		}
+	}
+	return nil
+}
+
+// TestPredictHandsEachModelZeroedMatrices: whatever the models of a
+// Predict (several of one output, which share the SDK's scratch matrix,
+// one of three outputs, or a lone model, which writes the answer's
+// matrices), each writes into zeroed scores and probabilities of its own
+// shape, and its columns land in order.
+func TestPredictHandsEachModelZeroedMatrices(t *testing.T) {
+	ctx := context.Background()
+	c := connect(t, &sdk.LearnerPlugin{Impl: addLearner{}})
+	enc := sdk.EncodeMatrix(sdk.Matrix{Dense: mat.NewDense(3, 2, []float64{1, 2, 3, 4, 5, 6})})
+	if _, err := c.Ensure(ctx, enc); err != nil {
+		t.Fatal(err)
+	}
+	rows := []int{0, 1, 2}
+	models, err := c.Fit(ctx, enc.Digest, rows, nil, []sdk.Problem{
+		{Kind: sdk.Binary, Targets: []float64{1, -1, 1}},
+		{Kind: sdk.Binary, Targets: []float64{-1, 1, 1}},
+		{Kind: sdk.Multiclass, NumClasses: 3, Targets: []float64{2, 0, 1}},
+		{Kind: sdk.Binary, Targets: []float64{1, 1, -1}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name   string
+		models []host.ModelRef
+		want   []float64 // each row's scores
+	}{
+		{"four models", models, []float64{1, -1, 2, 3, 4, 1}},
+		{"one model", models[2:3], []float64{2, 3, 4}},
+		{"two of one output", []host.ModelRef{models[3], models[1]}, []float64{1, -1}},
+	} {
+		scores, probs, err := c.Predict(ctx, enc.Digest, []int{2, 0}, tc.models, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range 2 {
+			for j, w := range tc.want {
+				if scores.At(i, j) != w || probs.At(i, j) != (w+2)/100 {
+					t.Errorf("%s: row %d column %d: score %v, probability %v; want %v, %v", tc.name, i, j, scores.At(i, j), probs.At(i, j), w, (w+2)/100)
+				}
+			}
+		}
+	}
+}
