@@ -123,3 +123,27 @@ func TestDecoderRejectsBadUploads(t *testing.T) {
 		t.Error("an implausible header accepted")
 	}
 }
+
+// TestGatherRowsIntoReusedBuffer: gathering into one buffer again and
+// again, the rows growing and shrinking, gives each time what a fresh
+// gather gives, for a CSR and a dense matrix.
+func TestGatherRowsIntoReusedBuffer(t *testing.T) {
+	// [[1 0 2] [0 0 0] [0 3 0] [4 5 6]]
+	csr := &sparse.CSR{Rows: 4, Cols: 3, Indptr: []int64{0, 2, 2, 3, 6}, Indices: []int32{0, 2, 1, 0, 1, 2}, Values: []float64{1, 2, 3, 4, 5, 6}}
+	dense := mat.NewDense(4, 3, []float64{1, 0, 2, 0, 0, 0, 0, 3, 0, 4, 5, 6})
+	for name, m := range map[string]Matrix{"csr": {CSR: csr}, "dense": {Dense: dense}} {
+		b := &rowBuffer{}
+		for _, rows := range [][]int{{3, 0}, {1}, {0, 1, 2, 3, 3}, {2}, {}, {3, 3}} {
+			got, want := gatherRowsInto(b, m, rows), gatherRows(m, rows)
+			gd, wd := got.AsDense().Dense, want.AsDense().Dense
+			if r, _ := wd.Dims(); r > 0 && !mat.Equal(gd, wd) || r == 0 && !gd.IsEmpty() {
+				t.Errorf("%s rows %v: got\n%v\nwant\n%v", name, rows, mat.Formatted(gd), mat.Formatted(wd))
+			}
+			if got.CSR != nil {
+				if err := got.CSR.Validate(); err != nil {
+					t.Errorf("%s rows %v: %v", name, rows, err)
+				}
+			}
+		}
+	}
+}

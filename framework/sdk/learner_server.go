@@ -289,6 +289,10 @@ func (s *learnerServer) Fit(ctx context.Context, req *pb.FitRequest) (*pb.FitRes
 func (s *learnerServer) fitJobs(ctx context.Context, x Matrix, rows []int, members groupRows, problems []Problem, params Params, models []Model, errs []error) []func() {
 	parts, partIdx, single, conv := s.batchParts(x, rows, members, problems)
 	jobs := make([]func(), 0, len(parts)+len(single))
+	var bufs chan *rowBuffer // the free row buffers, when the learner borrows its input
+	if b, ok := s.impl.(InputBorrower); ok && b.BorrowsInput() {
+		bufs = make(chan *rowBuffer, s.workers)
+	}
 	for k, ins := range parts {
 		bf := s.impl.(BatchFitter)
 		jobs = append(jobs, func() { s.fitBatch(ctx, bf, ins, partIdx[k], params, models, errs) })
@@ -300,7 +304,7 @@ func (s *learnerServer) fitJobs(ctx context.Context, x Matrix, rows []int, membe
 		}
 		jobs = append(jobs, func() {
 			var err error
-			if models[i], err = s.fitOne(ctx, x, rows, members, problems[i], c, params); err != nil {
+			if models[i], err = s.fitOne(ctx, x, rows, members, problems[i], c, params, bufs); err != nil {
 				errs[i] = fmt.Errorf("problem %d: %w", i, err)
 			}
 		})
@@ -309,8 +313,10 @@ func (s *learnerServer) fitJobs(ctx context.Context, x Matrix, rows []int, membe
 }
 
 // fitOne trains one problem with Fit on the rows it uses, converting it
-// unless c holds its conversion already.
-func (s *learnerServer) fitOne(ctx context.Context, x Matrix, rows []int, members groupRows, p Problem, c *converted, params Params) (Model, error) {
+// unless c holds its conversion already. With bufs (the learner borrows
+// its input), the rows are gathered into a free buffer of bufs, given back
+// when Fit returns; else into memory of their own.
+func (s *learnerServer) fitOne(ctx context.Context, x Matrix, rows []int, members groupRows, p Problem, c *converted, params Params, bufs chan *rowBuffer) (Model, error) {
 	if c == nil {
 		c = &converted{}
 		c.in, c.used, c.err = convertProblem(rows, members, p)
@@ -318,8 +324,21 @@ func (s *learnerServer) fitOne(ctx context.Context, x Matrix, rows []int, member
 	if c.err != nil {
 		return nil, c.err
 	}
+	buf := &rowBuffer{}
+	if bufs != nil {
+		select {
+		case buf = <-bufs:
+		default:
+		}
+		defer func() {
+			select {
+			case bufs <- buf:
+			default:
+			}
+		}()
+	}
 	in := c.in
-	in.X = gatherRows(x, c.used)
+	in.X = gatherRowsInto(buf, x, c.used)
 	if !s.info.Capabilities.Sparse {
 		in.X = in.X.AsDense()
 	}

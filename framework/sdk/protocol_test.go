@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -387,6 +388,74 @@ func TestPredictHandsEachModelZeroedMatrices(t *testing.T) {
 					t.Errorf("%s: row %d column %d: score %v, probability %v; want %v, %v", tc.name, i, j, scores.At(i, j), probs.At(i, j), w, (w+2)/100)
 				}
 			}
+		}
+	}
+}
+
+// rowsLearner records, for each Fit, the first feature of its rows and
+// where its matrix's memory starts; it borrows its input when borrow is
+// set.
+type rowsLearner struct {
+	borrow bool
+	mu     sync.Mutex
+	seen   map[int][]float64 // number of rows → their first features
+	starts map[*float64]bool
+}
+
+func (*rowsLearner) Info() sdk.LearnerInfo {
+	return sdk.LearnerInfo{Name: "rows", Version: "1", Capabilities: sdk.Capabilities{Binary: true, Scores: true}}
+}
+
+func (l *rowsLearner) BorrowsInput() bool { return l.borrow }
+
+func (l *rowsLearner) Fit(_ context.Context, in sdk.FitInput, _ sdk.Params) (sdk.Model, error) {
+	r, _ := in.X.Dims()
+	f := make([]float64, r)
+	for i := range r {
+		f[i] = in.X.Dense.At(i, 0)
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.seen[r] = f
+	l.starts[&in.X.Dense.RawMatrix().Data[0]] = true
+	return meanModel{}, nil
+}
+
+// TestBorrowingLearnerReusesRowMemory: a learner that borrows its input
+// gets each problem's own rows, gathered into the one buffer a Fit call of
+// one worker reuses; a learner that does not gets memory of its own for
+// each problem.
+func TestBorrowingLearnerReusesRowMemory(t *testing.T) {
+	ctx := context.Background()
+	x := mat.NewDense(6, 2, []float64{10, 0, 11, 0, 12, 0, 13, 0, 14, 0, 15, 0})
+	enc := sdk.EncodeMatrix(sdk.Matrix{Dense: x})
+	// Each problem trains on the rows where its targets are not 0, fewer
+	// each time (the buffer never grows), and is known by their number.
+	problems := []sdk.Problem{
+		{Kind: sdk.Binary, Targets: []float64{1, -1, 1, -1, 1, -1}},
+		{Kind: sdk.Binary, Targets: []float64{1, 0, -1, 1, 0, -1}},
+		{Kind: sdk.Binary, Targets: []float64{1, 1, 0, 0, -1, 0}},
+		{Kind: sdk.Binary, Targets: []float64{-1, 0, 0, 0, 0, 1}},
+	}
+	want := map[int][]float64{6: {10, 11, 12, 13, 14, 15}, 4: {10, 12, 13, 15}, 3: {10, 11, 14}, 2: {10, 15}}
+	for _, borrow := range []bool{true, false} {
+		impl := &rowsLearner{borrow: borrow, seen: map[int][]float64{}, starts: map[*float64]bool{}}
+		c := connect(t, &sdk.LearnerPlugin{Impl: impl, Workers: 1})
+		if _, err := c.Ensure(ctx, enc); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.Fit(ctx, enc.Digest, []int{0, 1, 2, 3, 4, 5}, nil, problems); err != nil {
+			t.Fatal(err)
+		}
+		for v, w := range want {
+			if got := impl.seen[v]; !reflect.DeepEqual(got, w) {
+				t.Errorf("borrow %v: the problem of %d rows trained on first features %v, want %v", borrow, v, got, w)
+			}
+		}
+		// One worker: the problems share one buffer when the learner
+		// borrows, else each has its own.
+		if wantStarts := map[bool]int{true: 1, false: 4}[borrow]; len(impl.starts) != wantStarts {
+			t.Errorf("borrow %v: the fits' rows lay in %d places, want %d", borrow, len(impl.starts), wantStarts)
 		}
 	}
 }

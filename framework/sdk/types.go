@@ -30,7 +30,8 @@ type LearnerInfo struct {
 // FitInput is one problem as a learner sees it: the rows it uses only.
 type FitInput struct {
 	Kind ProblemKind
-	// X holds the problem's training rows.
+	// X holds the problem's training rows, in memory of its own that the
+	// learner may keep, unless it borrows its input (InputBorrower).
 	X Matrix
 	// Targets: ±1 for Binary, real values for Regression.
 	Targets []float64
@@ -49,6 +50,17 @@ type Learner interface {
 	// Fit trains one problem. params holds every declared parameter,
 	// defaults filled in. Fit may be called concurrently.
 	Fit(ctx context.Context, in FitInput, params Params) (Model, error)
+}
+
+// InputBorrower is an optional interface of a Learner. A learner whose
+// BorrowsInput returns true keeps nothing of FitInput.X once Fit returns
+// (its models hold what they need: weights, means, copies); the SDK then
+// gathers each problem's rows into memory that the request's next problem
+// reuses rather than allocating it afresh, as a one-vs-one fold's hundreds
+// of problems (325 on letter) would otherwise. A learner that keeps its
+// training rows, a nearest-neighbour model say, must not borrow.
+type InputBorrower interface {
+	BorrowsInput() bool
 }
 
 // Model is a trained model.

@@ -140,29 +140,52 @@ func (d *matrixDecoder) finish() (Matrix, error) {
 	return Matrix{CSR: c}, nil
 }
 
-// gatherRows returns the rows of m listed in rows, in that order.
-func gatherRows(m Matrix, rows []int) Matrix {
+// gatherRows returns the given rows of m as a matrix of their own.
+func gatherRows(m Matrix, rows []int) Matrix { return gatherRowsInto(&rowBuffer{}, m, rows) }
+
+// rowBuffer is memory that gathered rows are written into, grown as
+// needed and reused by the next gather into it.
+type rowBuffer struct {
+	dense, values []float64
+	indptr        []int64
+	indices       []int32
+}
+
+// resize returns s with length n, in s's memory when it holds n (a nil s
+// gives an empty slice, not nil).
+func resize[T int32 | int64 | float64](s []T, n int) []T {
+	if s == nil || cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}
+
+// gatherRowsInto returns the given rows of m as a matrix in b's memory,
+// which it takes over until the next gather into b.
+func gatherRowsInto(b *rowBuffer, m Matrix, rows []int) Matrix {
 	if m.CSR != nil {
 		src := m.CSR
-		out := &sparse.CSR{Rows: len(rows), Cols: src.Cols, Indptr: make([]int64, len(rows)+1)}
+		b.indptr = resize(b.indptr, len(rows)+1)
+		b.indptr[0] = 0
 		var nnz int64
 		for i, r := range rows {
 			nnz += src.Indptr[r+1] - src.Indptr[r]
-			out.Indptr[i+1] = nnz
+			b.indptr[i+1] = nnz
 		}
-		out.Indices, out.Values = make([]int32, 0, nnz), make([]float64, 0, nnz)
-		for _, r := range rows {
+		b.indices, b.values = resize(b.indices, int(nnz)), resize(b.values, int(nnz))
+		for i, r := range rows {
 			idx, val := src.Row(r)
-			out.Indices = append(out.Indices, idx...)
-			out.Values = append(out.Values, val...)
+			copy(b.indices[b.indptr[i]:], idx)
+			copy(b.values[b.indptr[i]:], val)
 		}
-		return Matrix{CSR: out}
+		return Matrix{CSR: &sparse.CSR{Rows: len(rows), Cols: src.Cols, Indptr: b.indptr, Indices: b.indices, Values: b.values}}
 	}
-	_, c := m.Dense.Dims()
-	out := mat.NewDense(max(len(rows), 1), c, nil)
 	if len(rows) == 0 {
 		return Matrix{Dense: &mat.Dense{}}
 	}
+	_, c := m.Dense.Dims()
+	b.dense = resize(b.dense, len(rows)*c)
+	out := mat.NewDense(len(rows), c, b.dense)
 	for i, r := range rows {
 		copy(out.RawRowView(i), m.Dense.RawRowView(r))
 	}
