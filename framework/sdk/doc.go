@@ -12,7 +12,8 @@
 // learning algorithm: the handshake, dataset uploads (kept once per process,
 // addressed by SHA-256, evicted least-recently-used beyond a byte budget),
 // parameter defaults and schema checks, gathering the rows each problem
-// uses, training the problems of a batch in parallel (or handing those that
+// uses (into reused memory for a learner that borrows its input,
+// InputBorrower), training the problems of a batch in parallel (or handing those that
 // share every row to a learner's optional BatchFitter, whole to a
 // ParallelBatchFitter with the workers it may use), model handles and
 // their release. Plugins in other languages implement the same gRPC services

@@ -21,6 +21,11 @@ type learner struct{}
 // New returns the lda learner.
 func New() sdk.Learner { return learner{} }
 
+// BorrowsInput reports that Fit keeps nothing of its input's rows (its
+// models hold coefficients, means and covariances computed afresh), so the
+// SDK may reuse their memory (sdk.InputBorrower).
+func (learner) BorrowsInput() bool { return true }
+
 func (learner) Info() sdk.LearnerInfo {
 	return sdk.LearnerInfo{
 		Name: "lda", Version: version,

@@ -21,7 +21,9 @@ type learner struct{}
 // New returns the logreg learner.
 func New() sdk.Learner { return learner{} }
 
-// BorrowsInput reports that Fit keeps nothing of its input's rows (its models hold weights and intercepts), so the SDK may reuse their memory (sdk.InputBorrower).
+// BorrowsInput reports that Fit keeps nothing of its input's rows (its
+// models hold weights and intercepts), so the SDK may reuse their memory
+// (sdk.InputBorrower).
 func (learner) BorrowsInput() bool { return true }
 
 func (learner) Info() sdk.LearnerInfo {

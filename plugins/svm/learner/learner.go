@@ -29,7 +29,9 @@ type learner struct{}
 // New returns the svm learner.
 func New() sdk.Learner { return learner{} }
 
-// BorrowsInput reports that Fit keeps nothing of its input's rows (its models hold weights and an intercept), so the SDK may reuse their memory (sdk.InputBorrower).
+// BorrowsInput reports that Fit keeps nothing of its input's rows (its
+// models hold weights and an intercept), so the SDK may reuse their
+// memory (sdk.InputBorrower).
 func (learner) BorrowsInput() bool { return true }
 
 func (learner) Info() sdk.LearnerInfo {
