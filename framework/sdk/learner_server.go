@@ -289,9 +289,9 @@ func (s *learnerServer) Fit(ctx context.Context, req *pb.FitRequest) (*pb.FitRes
 func (s *learnerServer) fitJobs(ctx context.Context, x Matrix, rows []int, members groupRows, problems []Problem, params Params, models []Model, errs []error) []func() {
 	parts, partIdx, single, conv := s.batchParts(x, rows, members, problems)
 	jobs := make([]func(), 0, len(parts)+len(single))
-	var bufs chan *rowBuffer // the free row buffers, when the learner borrows its input
-	if b, ok := s.impl.(InputBorrower); ok && b.BorrowsInput() {
-		bufs = make(chan *rowBuffer, s.workers)
+	var b *borrowed // set when the learner borrows its input
+	if ib, ok := s.impl.(InputBorrower); ok && ib.BorrowsInput() {
+		b = &borrowed{free: make(chan *rowBuffer, s.workers), dense: !s.info.Capabilities.Sparse}
 	}
 	for k, ins := range parts {
 		bf := s.impl.(BatchFitter)
@@ -304,7 +304,7 @@ func (s *learnerServer) fitJobs(ctx context.Context, x Matrix, rows []int, membe
 		}
 		jobs = append(jobs, func() {
 			var err error
-			if models[i], err = s.fitOne(ctx, x, rows, members, problems[i], c, params, bufs); err != nil {
+			if models[i], err = s.fitOne(ctx, x, rows, members, problems[i], c, params, b); err != nil {
 				errs[i] = fmt.Errorf("problem %d: %w", i, err)
 			}
 		})
@@ -313,10 +313,10 @@ func (s *learnerServer) fitJobs(ctx context.Context, x Matrix, rows []int, membe
 }
 
 // fitOne trains one problem with Fit on the rows it uses, converting it
-// unless c holds its conversion already. With bufs (the learner borrows
-// its input), the rows are gathered into a free buffer of bufs, given back
-// when Fit returns; else into memory of their own.
-func (s *learnerServer) fitOne(ctx context.Context, x Matrix, rows []int, members groupRows, p Problem, c *converted, params Params, bufs chan *rowBuffer) (Model, error) {
+// unless c holds its conversion already. The rows are gathered into memory
+// of their own, or, when the learner borrows its input (b not nil), taken
+// from b.
+func (s *learnerServer) fitOne(ctx context.Context, x Matrix, rows []int, members groupRows, p Problem, c *converted, params Params, b *borrowed) (Model, error) {
 	if c == nil {
 		c = &converted{}
 		c.in, c.used, c.err = convertProblem(rows, members, p)
@@ -324,25 +324,58 @@ func (s *learnerServer) fitOne(ctx context.Context, x Matrix, rows []int, member
 	if c.err != nil {
 		return nil, c.err
 	}
-	buf := &rowBuffer{}
-	if bufs != nil {
-		select {
-		case buf = <-bufs:
-		default:
-		}
-		defer func() {
-			select {
-			case bufs <- buf:
-			default:
-			}
-		}()
-	}
 	in := c.in
-	in.X = gatherRowsInto(buf, x, c.used)
-	if !s.info.Capabilities.Sparse {
-		in.X = in.X.AsDense()
+	if b != nil {
+		var done func()
+		in.X, done = b.rows(x, rows, c.used)
+		defer done()
+	} else {
+		in.X = gatherRows(x, c.used)
+		if !s.info.Capabilities.Sparse {
+			in.X = in.X.AsDense()
+		}
 	}
 	return s.impl.Fit(ctx, in, params)
+}
+
+// borrowed is the memory of the rows that the problems of one Fit call
+// borrow (InputBorrower): the call's rows gathered once for the problems
+// that use them all, and the free buffers that the other problems gather
+// theirs into, one per problem trained at once.
+type borrowed struct {
+	free  chan *rowBuffer
+	dense bool // the learner takes dense rows only
+
+	once sync.Once
+	all  Matrix
+}
+
+// rows returns the rows used (a subsequence of rows) of x and the function
+// to call once Fit has returned.
+func (b *borrowed) rows(x Matrix, rows, used []int) (m Matrix, done func()) {
+	if len(used) == len(rows) { // the subsequence is rows itself
+		b.once.Do(func() { b.all = b.asLearnerTakes(gatherRows(x, rows)) })
+		return b.all, func() {}
+	}
+	buf := &rowBuffer{}
+	select {
+	case buf = <-b.free:
+	default:
+	}
+	return b.asLearnerTakes(gatherRowsInto(buf, x, used)), func() {
+		select {
+		case b.free <- buf:
+		default:
+		}
+	}
+}
+
+// asLearnerTakes returns m dense when the learner takes dense rows only.
+func (b *borrowed) asLearnerTakes(m Matrix) Matrix {
+	if b.dense {
+		return m.AsDense()
+	}
+	return m
 }
 
 func (s *learnerServer) Predict(ctx context.Context, req *pb.PredictRequest) (*pb.PredictResponse, error) {

@@ -3,8 +3,10 @@ package sdk_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -398,8 +400,8 @@ func TestPredictHandsEachModelZeroedMatrices(t *testing.T) {
 type rowsLearner struct {
 	borrow bool
 	mu     sync.Mutex
-	seen   map[int][]float64 // number of rows → their first features
-	starts map[*float64]bool
+	seen   map[string][]float64 // problem (its first target and number of rows) → first features of the rows
+	starts map[*float64]int     // where a fit's rows start → the number of fits whose rows start there
 }
 
 func (*rowsLearner) Info() sdk.LearnerInfo {
@@ -416,30 +418,36 @@ func (l *rowsLearner) Fit(_ context.Context, in sdk.FitInput, _ sdk.Params) (sdk
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.seen[r] = f
-	l.starts[&in.X.Dense.RawMatrix().Data[0]] = true
+	l.seen[fmt.Sprint(in.Targets[0], r)] = f
+	l.starts[&in.X.Dense.RawMatrix().Data[0]]++
 	return meanModel{}, nil
 }
 
 // TestBorrowingLearnerReusesRowMemory: a learner that borrows its input
-// gets each problem's own rows, gathered into the one buffer a Fit call of
-// one worker reuses; a learner that does not gets memory of its own for
-// each problem.
+// gets each problem's own rows; the problems that use every row of the
+// call share one gather of them, and the others, one worker training them
+// one after the other, one buffer. A learner that does not borrow gets
+// memory of its own for each problem.
 func TestBorrowingLearnerReusesRowMemory(t *testing.T) {
 	ctx := context.Background()
 	x := mat.NewDense(6, 2, []float64{10, 0, 11, 0, 12, 0, 13, 0, 14, 0, 15, 0})
 	enc := sdk.EncodeMatrix(sdk.Matrix{Dense: x})
-	// Each problem trains on the rows where its targets are not 0, fewer
-	// each time (the buffer never grows), and is known by their number.
+	// Each problem trains on the rows where its targets are not 0 (the
+	// subsets fewer each time, so that the buffer never grows).
 	problems := []sdk.Problem{
 		{Kind: sdk.Binary, Targets: []float64{1, -1, 1, -1, 1, -1}},
 		{Kind: sdk.Binary, Targets: []float64{1, 0, -1, 1, 0, -1}},
+		{Kind: sdk.Binary, Targets: []float64{-1, 1, 1, -1, 1, -1}},
 		{Kind: sdk.Binary, Targets: []float64{1, 1, 0, 0, -1, 0}},
 		{Kind: sdk.Binary, Targets: []float64{-1, 0, 0, 0, 0, 1}},
 	}
-	want := map[int][]float64{6: {10, 11, 12, 13, 14, 15}, 4: {10, 12, 13, 15}, 3: {10, 11, 14}, 2: {10, 15}}
-	for _, borrow := range []bool{true, false} {
-		impl := &rowsLearner{borrow: borrow, seen: map[int][]float64{}, starts: map[*float64]bool{}}
+	want := map[string][]float64{"1 6": {10, 11, 12, 13, 14, 15}, "-1 6": {10, 11, 12, 13, 14, 15},
+		"1 4": {10, 12, 13, 15}, "1 3": {10, 11, 14}, "-1 2": {10, 15}}
+	for _, tc := range []struct {
+		borrow bool
+		starts []int // the number of fits at each place, sorted
+	}{{true, []int{2, 3}}, {false, []int{1, 1, 1, 1, 1}}} {
+		impl := &rowsLearner{borrow: tc.borrow, seen: map[string][]float64{}, starts: map[*float64]int{}}
 		c := connect(t, &sdk.LearnerPlugin{Impl: impl, Workers: 1})
 		if _, err := c.Ensure(ctx, enc); err != nil {
 			t.Fatal(err)
@@ -447,15 +455,16 @@ func TestBorrowingLearnerReusesRowMemory(t *testing.T) {
 		if _, err := c.Fit(ctx, enc.Digest, []int{0, 1, 2, 3, 4, 5}, nil, problems); err != nil {
 			t.Fatal(err)
 		}
-		for v, w := range want {
-			if got := impl.seen[v]; !reflect.DeepEqual(got, w) {
-				t.Errorf("borrow %v: the problem of %d rows trained on first features %v, want %v", borrow, v, got, w)
-			}
+		if !reflect.DeepEqual(impl.seen, want) {
+			t.Errorf("borrow %v: the problems (first target, rows) trained on first features %v, want %v", tc.borrow, impl.seen, want)
 		}
-		// One worker: the problems share one buffer when the learner
-		// borrows, else each has its own.
-		if wantStarts := map[bool]int{true: 1, false: 4}[borrow]; len(impl.starts) != wantStarts {
-			t.Errorf("borrow %v: the fits' rows lay in %d places, want %d", borrow, len(impl.starts), wantStarts)
+		var starts []int
+		for _, n := range impl.starts {
+			starts = append(starts, n)
+		}
+		slices.Sort(starts)
+		if !slices.Equal(starts, tc.starts) {
+			t.Errorf("borrow %v: fits per place %v, want %v", tc.borrow, starts, tc.starts)
 		}
 	}
 }

@@ -31,7 +31,8 @@ type LearnerInfo struct {
 type FitInput struct {
 	Kind ProblemKind
 	// X holds the problem's training rows, in memory of its own that the
-	// learner may keep, unless it borrows its input (InputBorrower).
+	// learner may keep and change, unless it borrows its input
+	// (InputBorrower).
 	X Matrix
 	// Targets: ±1 for Binary, real values for Regression.
 	Targets []float64
@@ -53,12 +54,15 @@ type Learner interface {
 }
 
 // InputBorrower is an optional interface of a Learner. A learner whose
-// BorrowsInput returns true keeps nothing of FitInput.X once Fit returns
-// (its models hold what they need: weights, means, copies); the SDK then
-// gathers each problem's rows into memory that the request's next problem
-// reuses rather than allocating it afresh, as a one-vs-one fold's hundreds
-// of problems (325 on letter) would otherwise. A learner that keeps its
-// training rows, a nearest-neighbour model say, must not borrow.
+// BorrowsInput returns true only reads FitInput.X and keeps nothing of it
+// once Fit returns (its models hold what they need: weights, means,
+// copies). The SDK then hands the same rows to every problem of a Fit call
+// that uses them all (one-vs-all: one gather a call, not one a problem),
+// and gathers the rows of the others into memory that the call's next
+// problem reuses rather than allocating it afresh, as a one-vs-one fold's
+// hundreds of problems (325 on letter) would otherwise. A learner that
+// keeps its training rows, a nearest-neighbour model say, or writes into
+// them must not borrow.
 type InputBorrower interface {
 	BorrowsInput() bool
 }

@@ -3,6 +3,7 @@ package conformance
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -185,5 +186,51 @@ func TestWriteTable(t *testing.T) {
 	want := "check   result  detail\ninfo    PASS    x 1\ncsr     SKIP    no sparse\ncancel  FAIL    kept computing\n"
 	if b.String() != want || Failed(rs) != 1 {
 		t.Errorf("table:\n%s\nwant:\n%s", b.String(), want)
+	}
+}
+
+// borrower is the centroid learner borrowing its input; with writes set,
+// its Fit doubles the first stored value of the rows it is given.
+type borrower struct {
+	centroid
+	writes bool
+}
+
+func (borrower) BorrowsInput() bool { return true }
+
+func (l borrower) Fit(ctx context.Context, in sdk.FitInput, p sdk.Params) (sdk.Model, error) {
+	if l.writes {
+		if in.X.CSR != nil {
+			in.X.CSR.Values[0] *= 2
+		} else {
+			in.X.Dense.Set(0, 0, 2*in.X.Dense.At(0, 0)+1)
+		}
+	}
+	return l.centroid.Fit(ctx, in, p)
+}
+
+// errorsOf records the errors of a check instead of failing the test.
+type errorsOf struct {
+	testing.TB
+	errs []string
+}
+
+func (e *errorsOf) Helper()                      {}
+func (e *errorsOf) Logf(string, ...any)          {}
+func (e *errorsOf) Errorf(f string, args ...any) { e.errs = append(e.errs, fmt.Sprintf(f, args...)) }
+func (e *errorsOf) Fatalf(f string, args ...any) { e.Errorf(f, args...); panic(e) }
+
+// TestCheckBorrowedRows: the check passes a learner that only reads its
+// rows, and fails, dense and CSR alike, one that writes into them.
+func TestCheckBorrowedRows(t *testing.T) {
+	for _, tc := range []struct {
+		writes bool
+		errs   int // dense and CSR, one binary problem each
+	}{{false, 0}, {true, 2}} {
+		rec := &errorsOf{TB: t}
+		CheckBorrowedRows(rec, borrower{writes: tc.writes})
+		if len(rec.errs) != tc.errs {
+			t.Errorf("writes %v: %d errors %q, want %d", tc.writes, len(rec.errs), rec.errs, tc.errs)
+		}
 	}
 }

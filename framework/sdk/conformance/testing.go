@@ -2,6 +2,8 @@ package conformance
 
 import (
 	"context"
+	"math"
+	"slices"
 	"testing"
 
 	"github.com/hashicorp/go-plugin"
@@ -109,4 +111,72 @@ func fitPredict(t *testing.T, c *host.LearnerClient, enc *sdk.EncodedMatrix, par
 		t.Fatal(err)
 	}
 	return scores
+}
+
+// CheckBorrowedRows checks a learner that borrows its input
+// (sdk.InputBorrower): Fit, called in-process with each of params (nil:
+// the defaults) on every problem kind the learner declares, binary,
+// multiclass and regression, on the blobs of BlobsMatrix (and on them as
+// CSR when it declares Sparse), must leave the rows it is given as they
+// were, bit for bit, whether it trains or refuses the problem. The SDK
+// hands one gather of the rows to every problem that uses them all.
+func CheckBorrowedRows(t testing.TB, l sdk.Learner, params ...sdk.Params) {
+	t.Helper()
+	if b, ok := l.(sdk.InputBorrower); !ok || !b.BorrowsInput() {
+		t.Fatalf("%T does not borrow its input", l)
+	}
+	info := l.Info()
+	if len(params) == 0 {
+		params = []sdk.Params{nil}
+	}
+	x, y := BlobsMatrix()
+	inputs := map[string]func() sdk.Matrix{"dense": func() sdk.Matrix { return sdk.Matrix{Dense: mat.DenseCopyOf(x)} }}
+	if info.Capabilities.Sparse {
+		_, csr, _ := wideBlobs()
+		inputs["csr"] = func() sdk.Matrix {
+			c := *csr // its first 12 rows: BlobsMatrix spread over 5 columns
+			c.Rows, c.Indptr, c.Indices, c.Values = len(y), slices.Clone(c.Indptr[:len(y)+1]), slices.Clone(c.Indices), slices.Clone(c.Values)
+			return sdk.Matrix{CSR: &c}
+		}
+	}
+	binary, real := make([]float64, len(y)), make([]float64, len(y))
+	for i, c := range y {
+		binary[i], real[i] = float64(2*min(c, 1)-1), float64(c)
+	}
+	var problems []sdk.FitInput
+	if info.Capabilities.Binary {
+		problems = append(problems, sdk.FitInput{Kind: sdk.Binary, Targets: binary, Seed: 1})
+	}
+	if info.Capabilities.Multiclass {
+		problems = append(problems, sdk.FitInput{Kind: sdk.Multiclass, Classes: y, NumClasses: 3, Seed: 1})
+	}
+	if info.Capabilities.Regression {
+		problems = append(problems, sdk.FitInput{Kind: sdk.Regression, Targets: real, Seed: 1})
+	}
+	for name, input := range inputs {
+		for _, p := range params {
+			for _, in := range problems {
+				in.X = input()
+				if _, err := l.Fit(context.Background(), in, sdk.WithDefaults(info.Params, p)); err != nil {
+					t.Logf("%s, %v, %s: %v (a refusal; the rows are checked all the same)", name, p, in.Kind, err)
+				}
+				if want := input(); !sameMatrix(in.X, want) {
+					t.Errorf("%s, params %v, %s problem: Fit changed the rows it borrowed", name, p, in.Kind)
+				}
+			}
+		}
+	}
+}
+
+// sameMatrix reports whether a and b hold the same layout, shape and bits.
+func sameMatrix(a, b sdk.Matrix) bool {
+	if a.CSR != nil || b.CSR != nil {
+		if a.CSR == nil || b.CSR == nil {
+			return false
+		}
+		ac, bc := a.CSR, b.CSR
+		return ac.Rows == bc.Rows && ac.Cols == bc.Cols && slices.Equal(ac.Indptr, bc.Indptr) && slices.Equal(ac.Indices, bc.Indices) &&
+			slices.EqualFunc(ac.Values, bc.Values, func(u, v float64) bool { return math.Float64bits(u) == math.Float64bits(v) })
+	}
+	return sameBits(a.Dense, b.Dense)
 }

@@ -21,3 +21,9 @@ func TestProtocol(t *testing.T) {
 
 // TestConformance runs the protocol conformance suite in-process.
 func TestConformance(t *testing.T) { conformance.Test(t, learner{}, nil) }
+
+// TestBorrowedRowsStayUnchanged: lda borrows its input (BorrowsInput), so
+// no method may write into the rows it is given.
+func TestBorrowedRowsStayUnchanged(t *testing.T) {
+	conformance.CheckBorrowedRows(t, learner{}, nil, sdk.Params{"method": sdk.String("lsq")}, sdk.Params{"method": sdk.String("ridge")}, sdk.Params{"shrinkage": sdk.Number(0.2)}, sdk.Params{"auto_shrinkage": sdk.Bool(true)})
+}

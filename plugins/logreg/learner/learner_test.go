@@ -19,3 +19,9 @@ func TestProtocol(t *testing.T) {
 
 // TestConformance runs the protocol conformance suite in-process.
 func TestConformance(t *testing.T) { conformance.Test(t, learner{}, nil) }
+
+// TestBorrowedRowsStayUnchanged: logreg borrows its input (BorrowsInput), so
+// no method may write into the rows it is given.
+func TestBorrowedRowsStayUnchanged(t *testing.T) {
+	conformance.CheckBorrowedRows(t, learner{}, nil, sdk.Params{"solver": sdk.String("lbfgs")}, sdk.Params{"solver": sdk.String("sgd")}, sdk.Params{"solver": sdk.String("gd")}, sdk.Params{"multinomial": sdk.Bool(true)})
+}

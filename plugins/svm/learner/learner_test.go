@@ -40,3 +40,9 @@ func TestProtocol(t *testing.T) {
 
 // TestConformance runs the protocol conformance suite in-process.
 func TestConformance(t *testing.T) { conformance.Test(t, learner{}, nil) }
+
+// TestBorrowedRowsStayUnchanged: svm borrows its input (BorrowsInput), so
+// no method may write into the rows it is given.
+func TestBorrowedRowsStayUnchanged(t *testing.T) {
+	conformance.CheckBorrowedRows(t, learner{}, nil, sdk.Params{"method": sdk.String("crammer_singer")}, sdk.Params{"method": sdk.String("perceptron")}, sdk.Params{"method": sdk.String("pocket")}, sdk.Params{"loss": sdk.String("hinge")})
+}
