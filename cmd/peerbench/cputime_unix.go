@@ -28,6 +28,25 @@ func cpuTime() time.Duration {
 	return processCPU() + time.Duration(children.Utime.Nano()+children.Stime.Nano())
 }
 
+// osCounts are the page faults and context switches of this process and
+// of its children that have been waited for.
+type osCounts struct {
+	faults   int64 // minor page faults (a page's first touch)
+	switches int64 // context switches, voluntary and not
+}
+
+// countsNow returns the osCounts so far.
+func countsNow() osCounts {
+	var self, children syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &self) != nil || syscall.Getrusage(syscall.RUSAGE_CHILDREN, &children) != nil {
+		return osCounts{}
+	}
+	return osCounts{
+		faults:   self.Minflt + children.Minflt,
+		switches: self.Nvcsw + self.Nivcsw + children.Nvcsw + children.Nivcsw,
+	}
+}
+
 // loadAverage returns the 1-minute load average from /proc/loadavg, or ""
 // where there is none.
 func loadAverage() string {

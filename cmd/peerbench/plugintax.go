@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 
@@ -40,6 +41,7 @@ type gridRun struct {
 	wall  time.Duration // resolve (data, plugin starts), run, plugins closed
 	run   time.Duration // engine.Run alone
 	cpu   time.Duration // CPU time (user + system) of this process and of the plugin processes over wall
+	os    osCounts      // their page faults and context switches over wall
 	cells []*engine.CellResult
 	stats engine.Stats
 	calls []host.CallStats
@@ -63,7 +65,7 @@ func runGrid(ctx context.Context, file string, h *host.Host, workers int) (*grid
 	if diags.HasErrors() {
 		return nil, fmt.Errorf("%s: %w", file, diags)
 	}
-	cpu0 := cpuTime()
+	cpu0, os0 := cpuTime(), countsNow()
 	start := time.Now()
 	g, diags := engine.Resolve(ctx, exp, h, engine.ResolveOptions{DefaultReducer: "reducers"})
 	if diags.HasErrors() {
@@ -85,6 +87,8 @@ func runGrid(ctx context.Context, file string, h *host.Host, workers int) (*grid
 	h.Close()
 	r.wall = time.Since(start)
 	r.cpu = cpuTime() - cpu0
+	os1 := countsNow()
+	r.os = osCounts{faults: os1.faults - os0.faults, switches: os1.switches - os0.switches}
 	r.cells, r.stats = cells, stats
 	return r, nil
 }
@@ -215,6 +219,7 @@ func writePluginTax(w io.Writer, title string, procs, local []*gridRun, workers 
 	fmt.Fprintf(w, "| folds only (`engine.Run`) | %s | %s | %s |\n", fmtDur(run(procs)), fmtDur(run(local)), ratio(run(procs), run(local)))
 	fmt.Fprintf(w, "| CPU time of the whole grid, all processes (user + system) | %s | %s | **%s** |\n\n", fmtDur(cpu(procs)), fmtDur(cpu(local)), ratio(cpu(procs), cpu(local)))
 	fmt.Fprintf(w, "The CPU time is the tax: on a machine shared with other work, the processes' wall time also gains from their larger number of runnable threads (each plugin runs its own Go runtime), which one process does not have.\n\n")
+	writeTaxSpread(w, procs, local)
 	p := procs[0]
 	same := "the same in both modes, but `Forget`'s, which follow the schedule"
 	diff := diffCalls(p.calls, local[0].calls)
@@ -232,6 +237,35 @@ func writePluginTax(w io.Writer, title string, procs, local []*gridRun, workers 
 			fmtBytes(int64(float64(c.Sent)/folds)), fmtBytes(int64(float64(c.Received)/folds)))
 	}
 	fmt.Fprintln(w)
+}
+
+// writeTaxSpread prints the CPU ratio of each pair of runs (a run of each
+// mode, one after the other) and the median page faults and context
+// switches of each mode, where the tax goes.
+func writeTaxSpread(w io.Writer, procs, local []*gridRun) {
+	n := min(len(procs), len(local))
+	if n == 0 {
+		return
+	}
+	pairs := make([]float64, n)
+	for i := range n {
+		pairs[i] = procs[i].cpu.Seconds() / local[i].cpu.Seconds()
+	}
+	lo, hi := slices.Min(pairs), slices.Max(pairs)
+	count := func(rs []*gridRun, f func(osCounts) int64) int64 {
+		v := make([]int64, len(rs))
+		for i, r := range rs {
+			v[i] = f(r.os)
+		}
+		slices.Sort(v)
+		return v[len(v)/2]
+	}
+	faults := func(c osCounts) int64 { return c.faults }
+	switches := func(c osCounts) int64 { return c.switches }
+	fmt.Fprintf(w, "The CPU ratio of each pair of runs (the two modes one after the other) lies between %.2f and %.2f. "+
+		"Where the processes' extra time goes (medians, all processes): %d minor page faults against %d linked in (each process first-touches its own heap; a fault costs this machine several microseconds), "+
+		"and %d context switches against %d (four Go runtimes waking their threads for each message, and more runnable threads than cores while two plugins fit at once).\n\n",
+		lo, hi, count(procs, faults), count(local, faults), count(procs, switches), count(local, switches))
 }
 
 // collect maps runs to durations.

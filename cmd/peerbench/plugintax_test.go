@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/polyclass/polyclass/framework/config"
 	"github.com/polyclass/polyclass/framework/host"
@@ -64,7 +65,7 @@ cv { folds = 3 }
 	}
 	var b strings.Builder
 	writePluginTax(&b, "tax", []*gridRun{procs}, []*gridRun{local}, 2)
-	for _, want := range []string{"| whole grid", "| folds only", "the same in both modes", "| logreg | LearnerService/Upload | 3 | 0.25 |"} {
+	for _, want := range []string{"| whole grid", "| folds only", "the same in both modes", "| logreg | LearnerService/Upload | 3 | 0.25 |", "The CPU ratio of each pair of runs"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("report without %q:\n%s", want, b.String())
 		}
@@ -96,5 +97,22 @@ func TestDiffCalls(t *testing.T) {
 	d := diffCalls(a, b)
 	if len(d) != 2 || !strings.HasPrefix(d[0], "p M: ") || !strings.HasPrefix(d[1], "p N: ") || len(diffCalls(a, a)) != 0 {
 		t.Errorf("diff %q", d)
+	}
+}
+
+// TestWriteTaxSpread: the pair ratios are each run's CPU over its
+// partner's (the runs in the order they ran), the counts the medians.
+func TestWriteTaxSpread(t *testing.T) {
+	run := func(cpu time.Duration, faults, switches int64) *gridRun {
+		return &gridRun{cpu: cpu, os: osCounts{faults: faults, switches: switches}}
+	}
+	procs := []*gridRun{run(12*time.Second, 300, 40), run(11*time.Second, 100, 60), run(13*time.Second, 200, 50)}
+	local := []*gridRun{run(10*time.Second, 90, 5), run(10*time.Second, 70, 7), run(8*time.Second, 80, 6)}
+	var b strings.Builder
+	writeTaxSpread(&b, procs, local)
+	for _, want := range []string{"lies between 1.10 and 1.62", "200 minor page faults against 80 linked in", "50 context switches against 6"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("spread without %q:\n%s", want, b.String())
+		}
 	}
 }
