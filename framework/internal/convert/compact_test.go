@@ -43,14 +43,8 @@ func roundTrip(t *testing.T, ps []problem.Problem) ([]problem.Problem, *pb.FitRe
 // request, unmarshals it and reads the problems.
 func readBack(t *testing.T, msgs []*pb.Problem, groups []int32) ([]problem.Problem, *pb.FitRequest) {
 	t.Helper()
-	b, err := proto.Marshal(&pb.FitRequest{Problems: msgs, RowGroups: groups})
-	if err != nil {
-		t.Fatal(err)
-	}
 	var req pb.FitRequest
-	if err := proto.Unmarshal(b, &req); err != nil {
-		t.Fatal(err)
-	}
+	throughWire(t, &pb.FitRequest{Problems: msgs, RowGroups: groups}, &req)
 	got, err := ProblemsFromPB(req.GetProblems(), req.GetRowGroups())
 	if err != nil {
 		t.Fatal(err)

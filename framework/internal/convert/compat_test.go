@@ -16,14 +16,8 @@ import (
 func TestParamSpecV1Bounds(t *testing.T) {
 	//lint:ignore SA1019 builds what a v1 plugin sends
 	v1 := &pb.ParamSpec{Name: "alpha", Type: pb.ParamSpec_NUMBER, HasMin: true, HasMax: true, Max: proto.Float64(3)}
-	b, err := proto.Marshal(v1)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var got pb.ParamSpec
-	if err := proto.Unmarshal(b, &got); err != nil {
-		t.Fatal(err)
-	}
+	throughWire(t, v1, &got)
 	if got.Min != nil {
 		t.Fatalf("min 0 travelled: %v", got.Min)
 	}

@@ -33,15 +33,8 @@ func TestDenseRoundTrip(t *testing.T) {
 		"one row":    big.Slice(1, 2, 1, 4).(*mat.Dense),
 		"one column": big.Slice(0, 3, 2, 3).(*mat.Dense),
 	} {
-		msg := DenseToPB(m)
-		b, err := proto.Marshal(msg)
-		if err != nil {
-			t.Fatal(err)
-		}
 		var back pb.Dense
-		if err := proto.Unmarshal(b, &back); err != nil {
-			t.Fatal(err)
-		}
+		throughWire(t, DenseToPB(m), &back)
 		got, err := DenseFromPB(&back)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
@@ -81,6 +74,19 @@ func TestDenseToPBViewsContiguousRows(t *testing.T) {
 	m.Set(1, 1, 5)
 	if got := math.Float64frombits(binary.LittleEndian.Uint64(msg.Data[24:])); got != 5 && nativeLittle() {
 		t.Errorf("message holds %v after the matrix changed to 5: a copy", got)
+	}
+}
+
+// throughWire marshals in and unmarshals the bytes into out, as a message
+// crosses the wire.
+func throughWire(t *testing.T, in, out proto.Message) {
+	t.Helper()
+	b, err := proto.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := proto.Unmarshal(b, out); err != nil {
+		t.Fatal(err)
 	}
 }
 
