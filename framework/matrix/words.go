@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"math"
 	"unsafe"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 // nativeLittle reports whether the processor stores words little endian,
@@ -112,16 +114,17 @@ func putWordsAs[T int32 | int64 | float64](cw *chunkWriter, s []T, native bool) 
 	}
 }
 
-// Float64Bytes returns the wire bytes of s (each float64 little endian,
-// one after the other) as a view of s's own memory, without a copy, when
-// the processor's byte order is the wire's; else ok is false and the
-// caller encodes s itself. The view shares s: a change to s is a change
-// to the bytes.
-func Float64Bytes(s []float64) (b []byte, ok bool) {
-	if !nativeLittle {
+// DenseWire returns the wire bytes of m (its rows one after the other,
+// each float64 little endian) as a view of m's own memory, without a copy,
+// when the processor's byte order is the wire's and m's rows lie together
+// (see views); else ok is false and the caller encodes m itself, as for
+// an empty m. The view shares m: a change to m is a change to the bytes.
+func DenseWire(m *mat.Dense) (b []byte, ok bool) {
+	parts, ok := Matrix{Dense: m}.views()
+	if !ok || len(parts) != 1 {
 		return nil, false
 	}
-	return bytesOf(s), true
+	return parts[0], true
 }
 
 // Float64sOf returns the float64s whose little-endian bits are p (8 bytes

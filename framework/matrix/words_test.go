@@ -122,25 +122,29 @@ func TestDecodeWords(t *testing.T) {
 	}
 }
 
-// TestFloat64Views: Float64Bytes gives the wire bytes of the floats as a
-// view of their memory, and Float64sOf the floats of the wire bytes as a
-// view of theirs, when they start on an 8-byte boundary; a misaligned or
-// ragged buffer, or a big-endian processor (native false), is refused and
-// left to the copying decoder.
+// TestFloat64Views: DenseWire gives the wire bytes of a matrix whose
+// rows lie together as a view of its memory (a strided one is left to the
+// encoder), and Float64sOf the floats of the wire bytes as a view of
+// theirs, when they start on an 8-byte boundary; a misaligned or ragged
+// buffer, or a big-endian processor (native false), is refused and left
+// to the copying decoder.
 func TestFloat64Views(t *testing.T) {
 	f := []float64{1, -2, math.NaN(), math.Inf(-1), math.Copysign(0, -1), 6.5}
 	var wire []byte
 	for _, v := range f {
 		wire = binary.LittleEndian.AppendUint64(wire, math.Float64bits(v))
 	}
-	if b, ok := Float64Bytes(f); ok != nativeLittle || ok && !bytes.Equal(b, wire) {
-		t.Errorf("Float64Bytes = %x, %v; want %x, %v", b, ok, wire, nativeLittle)
+	if b, ok := DenseWire(mat.NewDense(2, 3, f)); ok != nativeLittle || ok && !bytes.Equal(b, wire) {
+		t.Errorf("DenseWire = %x, %v; want %x, %v", b, ok, wire, nativeLittle)
 	} else if ok {
 		f[1] = 3 // a view: the bytes follow the floats
 		if binary.LittleEndian.Uint64(b[8:]) != math.Float64bits(3) {
-			t.Error("Float64Bytes copied the floats")
+			t.Error("DenseWire copied the floats")
 		}
 		f[1] = -2
+	}
+	if _, ok := DenseWire(mat.NewDense(2, 3, f).Slice(0, 2, 0, 2).(*mat.Dense)); ok {
+		t.Error("DenseWire viewed a strided matrix")
 	}
 	if !nativeLittle {
 		return

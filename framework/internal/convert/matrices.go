@@ -24,11 +24,8 @@ func DenseToPB(m *mat.Dense) *pb.Dense {
 	if r == 0 || c == 0 {
 		return &pb.Dense{Rows: int64(r), Cols: int64(c)}
 	}
-	raw := m.RawMatrix()
-	if raw.Stride == c || r == 1 {
-		if buf, ok := matrix.Float64Bytes(raw.Data[:(r-1)*raw.Stride+c]); ok {
-			return &pb.Dense{Rows: int64(r), Cols: int64(c), Data: buf}
-		}
+	if buf, ok := matrix.DenseWire(m); ok {
+		return &pb.Dense{Rows: int64(r), Cols: int64(c), Data: buf}
 	}
 	buf := make([]byte, 8*r*c)
 	k := 0
