@@ -124,10 +124,7 @@ func (s *learnerServer) batchParts(x Matrix, rows []int, members groupRows, prob
 		}
 		return nil, nil, single, conv
 	}
-	shared := gatherRows(x, rows)
-	if !s.info.Capabilities.Sparse {
-		shared = shared.AsDense()
-	}
+	shared := s.taken(gatherRows(x, rows))
 	n := min(s.workers, len(ins))
 	if _, ok := s.impl.(ParallelBatchFitter); ok {
 		n = 1

@@ -291,7 +291,7 @@ func (s *learnerServer) fitJobs(ctx context.Context, x Matrix, rows []int, membe
 	jobs := make([]func(), 0, len(parts)+len(single))
 	var b *borrowed // set when the learner borrows its input
 	if ib, ok := s.impl.(InputBorrower); ok && ib.BorrowsInput() {
-		b = &borrowed{free: make(chan *rowBuffer, s.workers), dense: !s.info.Capabilities.Sparse}
+		b = &borrowed{free: make(chan *rowBuffer, s.workers), taken: s.taken}
 	}
 	for k, ins := range parts {
 		bf := s.impl.(BatchFitter)
@@ -330,12 +330,18 @@ func (s *learnerServer) fitOne(ctx context.Context, x Matrix, rows []int, member
 		in.X, done = b.rows(x, rows, c.used)
 		defer done()
 	} else {
-		in.X = gatherRows(x, c.used)
-		if !s.info.Capabilities.Sparse {
-			in.X = in.X.AsDense()
-		}
+		in.X = s.taken(gatherRows(x, c.used))
 	}
 	return s.impl.Fit(ctx, in, params)
+}
+
+// taken returns m as the learner takes rows: dense unless it declares
+// Sparse.
+func (s *learnerServer) taken(m Matrix) Matrix {
+	if !s.info.Capabilities.Sparse {
+		return m.AsDense()
+	}
+	return m
 }
 
 // borrowed is the memory of the rows that the problems of one Fit call
@@ -344,7 +350,7 @@ func (s *learnerServer) fitOne(ctx context.Context, x Matrix, rows []int, member
 // theirs into, one per problem trained at once.
 type borrowed struct {
 	free  chan *rowBuffer
-	dense bool // the learner takes dense rows only
+	taken func(Matrix) Matrix // the learner server's taken
 
 	once sync.Once
 	all  Matrix
@@ -354,7 +360,7 @@ type borrowed struct {
 // to call once Fit has returned.
 func (b *borrowed) rows(x Matrix, rows, used []int) (m Matrix, done func()) {
 	if len(used) == len(rows) { // the subsequence is rows itself
-		b.once.Do(func() { b.all = b.asLearnerTakes(gatherRows(x, rows)) })
+		b.once.Do(func() { b.all = b.taken(gatherRows(x, rows)) })
 		return b.all, func() {}
 	}
 	buf := &rowBuffer{}
@@ -362,20 +368,12 @@ func (b *borrowed) rows(x Matrix, rows, used []int) (m Matrix, done func()) {
 	case buf = <-b.free:
 	default:
 	}
-	return b.asLearnerTakes(gatherRowsInto(buf, x, used)), func() {
+	return b.taken(gatherRowsInto(buf, x, used)), func() {
 		select {
 		case b.free <- buf:
 		default:
 		}
 	}
-}
-
-// asLearnerTakes returns m dense when the learner takes dense rows only.
-func (b *borrowed) asLearnerTakes(m Matrix) Matrix {
-	if b.dense {
-		return m.AsDense()
-	}
-	return m
 }
 
 func (s *learnerServer) Predict(ctx context.Context, req *pb.PredictRequest) (*pb.PredictResponse, error) {
@@ -400,10 +398,7 @@ func (s *learnerServer) Predict(ctx context.Context, req *pb.PredictRequest) (*p
 		return &pb.PredictResponse{}, nil
 	}
 	probs := req.GetProbabilities() && s.info.Capabilities.Probabilities
-	sub := gatherRows(x, rows)
-	if !s.info.Capabilities.Sparse {
-		sub = sub.AsDense()
-	}
+	sub := s.taken(gatherRows(x, rows))
 	scores := mat.NewDense(len(rows), total, nil)
 	var prob *mat.Dense
 	if probs {
@@ -415,21 +410,21 @@ func (s *learnerServer) Predict(ctx context.Context, req *pb.PredictRequest) (*p
 	// hundreds of one-column models).
 	scBuf, prBuf := predictScratch{rows: len(rows)}, predictScratch{rows: len(rows)}
 	col := 0
+	lone := len(models) == 1
 	for i, m := range models {
 		k := m.Outputs()
-		if len(models) == 1 { // its matrices are the answer's
-			if err := m.Predict(ctx, sub, scores, prob); err != nil {
-				return nil, status.Errorf(codes.Internal, "predict with model %s: %v", req.GetHandles()[i], err)
+		sc, pr := scores, prob
+		if !lone {
+			sc, pr = scBuf.get(k), nil
+			if probs {
+				pr = prBuf.get(k)
 			}
-			break
-		}
-		sc := scBuf.get(k)
-		var pr *mat.Dense
-		if probs {
-			pr = prBuf.get(k)
 		}
 		if err := m.Predict(ctx, sub, sc, pr); err != nil {
 			return nil, status.Errorf(codes.Internal, "predict with model %s: %v", req.GetHandles()[i], err)
+		}
+		if lone {
+			break
 		}
 		scores.Slice(0, len(rows), col, col+k).(*mat.Dense).Copy(sc)
 		if probs {

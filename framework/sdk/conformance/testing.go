@@ -139,9 +139,9 @@ func CheckBorrowedRows(t testing.TB, l sdk.Learner, params ...sdk.Params) {
 			return sdk.Matrix{CSR: &c}
 		}
 	}
-	binary, real := make([]float64, len(y)), make([]float64, len(y))
+	binary, values := make([]float64, len(y)), make([]float64, len(y))
 	for i, c := range y {
-		binary[i], real[i] = float64(2*min(c, 1)-1), float64(c)
+		binary[i], values[i] = float64(2*min(c, 1)-1), float64(c)
 	}
 	var problems []sdk.FitInput
 	if info.Capabilities.Binary {
@@ -151,7 +151,7 @@ func CheckBorrowedRows(t testing.TB, l sdk.Learner, params ...sdk.Params) {
 		problems = append(problems, sdk.FitInput{Kind: sdk.Multiclass, Classes: y, NumClasses: 3, Seed: 1})
 	}
 	if info.Capabilities.Regression {
-		problems = append(problems, sdk.FitInput{Kind: sdk.Regression, Targets: real, Seed: 1})
+		problems = append(problems, sdk.FitInput{Kind: sdk.Regression, Targets: values, Seed: 1})
 	}
 	for name, input := range inputs {
 		for _, p := range params {
