@@ -1,7 +1,6 @@
 package sparsemul
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -69,27 +68,16 @@ func TestGramAsmMatchesGo(t *testing.T) {
 		t.Skip("the processor has no AVX2 and FMA: the assembly kernels never run here")
 	}
 	rng := rand.New(rand.NewPCG(7, 8))
-	for _, sh := range []struct{ rows, cols, nnz int }{{1, 1, 1}, {7, 5, 5}, {40, 30, 13}, {300, 63, 20}, {50, 9, 9}} {
-		for _, special := range []float64{0, 0.05} {
-			x := randomCSR(rng, sh.rows, sh.cols, sh.nnz, special)
-			m := x.Cols + 1
-			for _, w := range []int{1, 4, 8, 12} {
-				for _, rr := range [][2]int{{0, sh.rows}, {sh.rows / 3, sh.rows}, {0, (sh.rows + 1) / 2}} {
-					r0, r1 := rr[0], rr[1]
-					if r1 == r0 {
-						continue
-					}
-					name := fmt.Sprintf("%d×%d nnz≤%d special %v w %d rows %d..%d", sh.rows, sh.cols, sh.nnz, special, w, r0, r1)
-					tp := fill(rng, (r1-r0)*w)
-					h0 := fill(rng, GramSize(m)*w)
-					got, want := append([]float64(nil), h0...), append([]float64(nil), h0...)
-					gramGo(want, x, r0, r1, tp, w)
-					Gram(got, x, r0, r1, tp, w)
-					bitstest.Equal(t, name+": Gram", got, want)
-				}
-			}
-		}
-	}
+	shapes := []asmShape{{1, 1, 1}, {7, 5, 5}, {40, 30, 13}, {300, 63, 20}, {50, 9, 9}}
+	forAsmCases(rng, shapes, func(name string, x *sparse.CSR, w, r0, r1 int) {
+		m := x.Cols + 1
+		tp := fill(rng, (r1-r0)*w)
+		h0 := fill(rng, GramSize(m)*w)
+		got, want := append([]float64(nil), h0...), append([]float64(nil), h0...)
+		gramGo(want, x, r0, r1, tp, w)
+		Gram(got, x, r0, r1, tp, w)
+		bitstest.Equal(t, name+": Gram", got, want)
+	})
 }
 
 // TestGramLanesIndependent: a lane's sums do not depend on the panel's

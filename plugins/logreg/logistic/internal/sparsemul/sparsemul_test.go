@@ -64,35 +64,50 @@ func TestAsmMatchesGo(t *testing.T) {
 		t.Skip("the processor has no AVX2 and FMA: the assembly kernels never run here")
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
-	for _, sh := range []struct{ rows, cols, nnz int }{{1, 1, 1}, {7, 5, 5}, {40, 30, 13}, {300, 200, 40}, {50, 9, 9}} {
+	shapes := []asmShape{{1, 1, 1}, {7, 5, 5}, {40, 30, 13}, {300, 200, 40}, {50, 9, 9}}
+	forAsmCases(rng, shapes, func(name string, x *sparse.CSR, w, r0, r1 int) {
+		m := FromCSR(x)
+		v := fill(rng, x.Cols*w)
+		tp := fill(rng, (r1-r0)*w)
+		got, want := make([]float64, (r1-r0)*w), make([]float64, (r1-r0)*w)
+		m.mulGo(want, r0, r1, v, w)
+		m.Mul(got, r0, r1, v, w)
+		bitstest.Equal(t, name+": Mul", got, want)
+		dd, vb, hb0 := fill(rng, (r1-r0)*w), fill(rng, w), fill(rng, w)
+		ghb, whb := append([]float64(nil), hb0...), append([]float64(nil), hb0...)
+		blockmul.Scale(want, r1-r0, w, dd, vb, whb)
+		m.MulScale(got, r0, r1, v, w, dd, vb, ghb)
+		bitstest.Equal(t, name+": MulScale t", got, want)
+		bitstest.Equal(t, name+": MulScale hb", ghb, whb)
+		for _, sq := range []bool{false, true} {
+			h0 := fill(rng, x.Cols*w)
+			gh, wh := append([]float64(nil), h0...), append([]float64(nil), h0...)
+			m.addTransGo(wh, r0, r1, tp, w, sq)
+			m.addTrans("test", gh, r0, r1, tp, w, sq)
+			bitstest.Equal(t, fmt.Sprintf("%s: AddTrans (square %v)", name, sq), gh, wh)
+		}
+	})
+}
+
+// asmShape is a random CSR matrix's shape in the assembly tests: rows,
+// columns, and at most nnz non-zeros a row.
+type asmShape struct{ rows, cols, nnz int }
+
+// forAsmCases calls f on random CSR matrices of each shape, without and
+// with special values (0.05 of the entries), for one lane and panels of 4
+// to 12 lanes, and for all rows, the last two thirds and the first half:
+// the cases where the assembly kernels must give the bits of Go.
+func forAsmCases(rng *rand.Rand, shapes []asmShape, f func(name string, x *sparse.CSR, w, r0, r1 int)) {
+	for _, sh := range shapes {
 		for _, special := range []float64{0, 0.05} {
-			m := FromCSR(randomCSR(rng, sh.rows, sh.cols, sh.nnz, special))
+			x := randomCSR(rng, sh.rows, sh.cols, sh.nnz, special)
 			for _, w := range []int{1, 4, 8, 12} {
 				for _, rr := range [][2]int{{0, sh.rows}, {sh.rows / 3, sh.rows}, {0, (sh.rows + 1) / 2}} {
 					r0, r1 := rr[0], rr[1]
 					if r1 == r0 {
 						continue
 					}
-					name := fmt.Sprintf("%d×%d nnz≤%d special %v w %d rows %d..%d", sh.rows, sh.cols, sh.nnz, special, w, r0, r1)
-					v := fill(rng, sh.cols*w)
-					tp := fill(rng, (r1-r0)*w)
-					got, want := make([]float64, (r1-r0)*w), make([]float64, (r1-r0)*w)
-					m.mulGo(want, r0, r1, v, w)
-					m.Mul(got, r0, r1, v, w)
-					bitstest.Equal(t, name+": Mul", got, want)
-					dd, vb, hb0 := fill(rng, (r1-r0)*w), fill(rng, w), fill(rng, w)
-					ghb, whb := append([]float64(nil), hb0...), append([]float64(nil), hb0...)
-					blockmul.Scale(want, r1-r0, w, dd, vb, whb)
-					m.MulScale(got, r0, r1, v, w, dd, vb, ghb)
-					bitstest.Equal(t, name+": MulScale t", got, want)
-					bitstest.Equal(t, name+": MulScale hb", ghb, whb)
-					for _, sq := range []bool{false, true} {
-						h0 := fill(rng, sh.cols*w)
-						gh, wh := append([]float64(nil), h0...), append([]float64(nil), h0...)
-						m.addTransGo(wh, r0, r1, tp, w, sq)
-						m.addTrans("test", gh, r0, r1, tp, w, sq)
-						bitstest.Equal(t, fmt.Sprintf("%s: AddTrans (square %v)", name, sq), gh, wh)
-					}
+					f(fmt.Sprintf("%d×%d nnz≤%d special %v w %d rows %d..%d", sh.rows, sh.cols, sh.nnz, special, w, r0, r1), x, w, r0, r1)
 				}
 			}
 		}
