@@ -211,6 +211,7 @@ func TestVersion(t *testing.T) {
 // checkout. Go records no VCS information in a git worktree (its .git is
 // a file), so there the commit must say it is unknown.
 func TestVersionOfBuiltBinary(t *testing.T) {
+	skipUnderRace(t, "the test builds and runs a bench binary")
 	repo, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)

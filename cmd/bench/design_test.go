@@ -384,6 +384,7 @@ learner "lda" {
 // log_loss than the softmax of the decoder's scores, and every row of
 // predictions/digits.csv sums to 1.
 func TestCalibrationDigits(t *testing.T) {
+	skipUnderRace(t, "it checks calibrated numbers; the run's concurrency is that of the other runs")
 	file := writeExperiment(t, `experiment "cal" { seed = 1 }
 dataset "digits" {
   path       = "%DATA%/digits.csv"

@@ -88,6 +88,7 @@ var measured = regexp.MustCompile(`(?s)<pre id="measure">(.*?)</pre>`)
 // horizontal scrolling, every image decoded, heat maps at one width, the
 // partial-run banner exactly when cells are missing, and a screenshot.
 func TestHTMLReportInChromium(t *testing.T) {
+	skipUnderRace(t, "the page is checked in a Chromium process")
 	browser, err := headless.Find()
 	if err != nil {
 		t.Skip(err) // the message names the apt-get package; CI installs it

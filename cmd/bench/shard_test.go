@@ -53,17 +53,6 @@ func runShards(t *testing.T, bin, file string, procs []shardProc) {
 	}
 }
 
-// skipUnderRace skips a test whose work is done by bench processes it
-// starts (built without -race) in make test's second, -race pass over
-// cmd/bench: the first pass runs it, and the race detector would only
-// slow down its in-process merges, which TestMergeRefuses covers.
-func skipUnderRace(t *testing.T) {
-	t.Helper()
-	if raceDetector {
-		t.Skip("the shards run as separate processes built without -race; make test's first pass runs this test")
-	}
-}
-
 // shardlessEnv is the environment without the variables that choose a
 // shard (a test may run inside a Slurm job).
 func shardlessEnv() []string {
@@ -128,7 +117,7 @@ func sameOutputs(t *testing.T, want, got string) {
 // single bench run's. Merges are by "bench merge OUT DIR...", "bench merge
 // DIR" (in place) and "bench table DIR".
 func TestShardsMergeToTheSingleRun(t *testing.T) {
-	skipUnderRace(t)
+	skipUnderRace(t, "the shards run as separate bench processes built without -race; TestMergeRefuses covers the in-process merges")
 	bin := buildBench(t)
 	repo, _ := filepath.Abs("../..")
 	smallFile := func(name string) string {
@@ -244,7 +233,7 @@ func shardCellNames(t *testing.T, dir string, i, n int) []string {
 // shard 1's — keeps its content, modification time and inode), and the
 // merge equals the single run.
 func TestKilledShardResumes(t *testing.T) {
-	skipUnderRace(t)
+	skipUnderRace(t, "the shards run as separate bench processes built without -race")
 	bin := buildBench(t)
 	file := writeExperiment(t, digitsExperiment)
 	ref := t.TempDir()

@@ -23,6 +23,7 @@ import (
 // runs on are missing (make test-deps and .ci/run install them).
 func needPython(t *testing.T) {
 	t.Helper()
+	skipUnderRace(t, "the learner runs in a Python process, and bench's side of its calls is the one the Go plugins' tests race-check")
 	if err := exec.Command(pythonPath, "-c", "import grpc, google.protobuf, sklearn").Run(); err != nil {
 		t.Skipf("the sklearn plugin needs Debian's Python packages (%v): apt-get install python3-grpcio python3-protobuf python3-sklearn", err)
 	}

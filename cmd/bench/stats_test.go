@@ -14,6 +14,7 @@ import (
 // has no ranks or tests, unless output { rank_timings = true }, which the
 // manifest keeps for bench table.
 func TestStatisticsCaveats(t *testing.T) {
+	skipUnderRace(t, "its time goes to the statistics and plots written by one goroutine after the run")
 	src := `experiment "caveats" { seed = 2 }
 dataset "iris"    { path = "%REPO%/experiments/data/iris.csv" }
 dataset "wine"    { path = "%REPO%/experiments/data/wine.csv" }

@@ -291,6 +291,7 @@ func TestSubmitUsageErrors(t *testing.T) {
 // SLURM_ARRAY_TASK_ID, then the merge. The merged tables equal a single
 // run's byte for byte. (make test-slurm does the same on a real Slurm.)
 func TestSubmitSlurmScriptsRun(t *testing.T) {
+	skipUnderRace(t, "the scripts run bench binaries built without -race")
 	bin := buildBench(t)
 	exp := writeExperiment(t, smallExperiment+"output { formats = [\"markdown\", \"csv\", \"latex\", \"json\"] }\n")
 	single, dir := filepath.Join(t.TempDir(), "single"), filepath.Join(t.TempDir(), "cluster")
