@@ -52,10 +52,17 @@ func PluginSets() map[int]plugin.PluginSet {
 	}
 }
 
-// dialOptions are the dial options the host connects to plugins with.
+// dialOptions are the dial options the host connects to plugins with:
+// the message bound, buffers and windows of the SDK's servers.
 func dialOptions() []grpc.DialOption {
-	return []grpc.DialOption{grpc.WithDefaultCallOptions(
-		grpc.MaxCallRecvMsgSize(sdk.MaxMessageSize),
-		grpc.MaxCallSendMsgSize(sdk.MaxMessageSize),
-	)}
+	return []grpc.DialOption{
+		grpc.WithDefaultCallOptions(
+			grpc.MaxCallRecvMsgSize(sdk.MaxMessageSize),
+			grpc.MaxCallSendMsgSize(sdk.MaxMessageSize),
+		),
+		grpc.WithReadBufferSize(sdk.TransportBufferSize),
+		grpc.WithWriteBufferSize(sdk.TransportBufferSize),
+		grpc.WithInitialWindowSize(sdk.StreamWindowSize),
+		grpc.WithInitialConnWindowSize(2 * sdk.StreamWindowSize),
+	}
 }

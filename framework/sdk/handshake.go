@@ -45,10 +45,37 @@ const ChunkSize = matrix.ChunkSize
 // or fewer problems).
 const MaxMessageSize = 256 << 20
 
+// TransportBufferSize is the size of the buffers through which the host
+// and a plugin write and read their connection (gRPC's ReadBufferSize and
+// WriteBufferSize on both ends; gRPC's default is 32 KiB).
+//
+// StreamWindowSize is the HTTP/2 flow-control window of each call (the
+// connection's is twice as large): how much a sender may write before
+// the receiver acknowledges it. gRPC's default starts at 64 KiB and grows
+// with its bandwidth estimate, so a fold's score matrix (letter
+// one-vs-one: 2000 × 325 × 8 bytes = 5.2 MB) moves in many small
+// exchanges, each waking the other process's threads. A plugin
+// receives every message whole before it decodes it, so the window adds
+// no memory that the message itself does not take.
+//
+// Measured with BenchmarkDecodeOneVsOne (package host: one such matrix
+// through the reducers plugin as a process, 8 runs each, benchstat): CPU
+// time of both processes per call 24.1 ms → 21.4 ms (−11 %, p = 0.010),
+// wall 18.0 → 16.7 ms (−7 %, p = 0.038); linked in, unchanged (16.6 and
+// 16.2 ms, p = 0.65).
+const (
+	TransportBufferSize = 1 << 20
+	StreamWindowSize    = 16 << 20
+)
+
 // GRPCServerOptions are the server options plugins are served with.
 func GRPCServerOptions() []grpc.ServerOption {
 	return []grpc.ServerOption{
 		grpc.MaxRecvMsgSize(MaxMessageSize),
 		grpc.MaxSendMsgSize(MaxMessageSize),
+		grpc.ReadBufferSize(TransportBufferSize),
+		grpc.WriteBufferSize(TransportBufferSize),
+		grpc.InitialWindowSize(StreamWindowSize),
+		grpc.InitialConnWindowSize(2 * StreamWindowSize),
 	}
 }
