@@ -19,7 +19,7 @@ PROTO_DIR := framework/internal/protov1
 PY_SDK    := plugins/sklearn/polyclass_plugin
 PYTHON    := /usr/bin/python3
 
-.PHONY: all build run docs staticcheck proto-breaking tidy-check test test-deps test-slurm testdata vet fmt-check bench proto clean
+.PHONY: all build run docs staticcheck proto-breaking tidy-check test test-all test-race test-deps test-slurm testdata vet fmt-check bench proto clean
 
 all: build
 
@@ -52,8 +52,19 @@ vet:
 # testdata/testcount records (tests carry their own data in testdata/).
 # The timeout only catches a hang: on a shared, busy machine the README
 # freshness test (every shipped experiment) alone has taken over 15 minutes.
+#
+# Its two passes, every test and the race detector's over the packages with
+# concurrency (engine, host, cmd/bench), run at once: most of their time
+# goes to plugin processes and experiments that leave a core idle now and
+# then, which the other pass takes. Each pass's output is printed whole
+# when it ends.
 test: build fmt-check tidy-check vet staticcheck proto-breaking
+	@$(MAKE) --no-print-directory -j2 --output-sync=target test-all test-race
+
+test-all:
 	@bash -o pipefail -c '$(GO) test -count=1 -timeout 40m -json ./... | $(GO) run ./internal/cmd/testsummary -min-file testdata/testcount'
+
+test-race:
 	$(GO) test -race -count=1 -timeout 40m ./framework/engine/... ./framework/host/... ./cmd/bench/...
 
 # A real Slurm job array: scripts/slurm-local starts a single-node Slurm of
