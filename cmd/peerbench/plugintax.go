@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"reflect"
 	"runtime"
@@ -178,6 +179,12 @@ func plugintaxSection(ctx context.Context, o *options, w io.Writer, stderr io.Wr
 			h, what := inProcessHost(), "linked in"
 			if viaProcess {
 				h, what = host.New(pluginsDir, nil), "plugin processes"
+				// bench run's digest cache: a binary read once for its
+				// digest is not read again (go-plugin's SecureConfig
+				// still hashes it at each start).
+				if dir, err := os.UserCacheDir(); err == nil {
+					h.SetSumCache(filepath.Join(dir, "polyclass", "plugin-sha256"))
+				}
 			}
 			fmt.Fprintf(stderr, "peerbench: plugin tax, run %d of %d, %s\n", i+1, o.runs, what)
 			r, err := runGrid(ctx, file, h, workers)
