@@ -34,13 +34,23 @@ type goalResult struct {
 	unit    unit
 	target  float64
 	atLeast bool
+	// paired, when > 0, is what value compares with the target instead of
+	// ours/peer (the medians of each side): the median of the ratios of
+	// runs made one after the other, one of each side. A drift of the
+	// machine's speed between pairs moves each side's median; it moves the
+	// ratios of pairs much less.
+	paired float64
 }
 
 // addGoal records a line of the summary table.
 func (o *options) addGoal(g goalResult) { o.goals = append(o.goals, g) }
 
-// value is what is compared with the target: the ratio, or ours alone.
+// value is what is compared with the target: the median of paired
+// ratios, else the ratio, or ours alone.
 func (g goalResult) value() float64 {
+	if g.paired > 0 {
+		return g.paired
+	}
 	if g.peer == 0 {
 		return g.ours
 	}

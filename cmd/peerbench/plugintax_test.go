@@ -101,7 +101,8 @@ func TestDiffCalls(t *testing.T) {
 }
 
 // TestWriteTaxSpread: the pair ratios are each run's CPU over its
-// partner's (the runs in the order they ran), the counts the medians.
+// partner's (the runs in the order they ran: 1.20, 1.10, 1.625), the
+// counts the medians.
 func TestWriteTaxSpread(t *testing.T) {
 	run := func(cpu time.Duration, faults, switches int64) *gridRun {
 		return &gridRun{cpu: cpu, os: osCounts{faults: faults, switches: switches}}
@@ -110,7 +111,7 @@ func TestWriteTaxSpread(t *testing.T) {
 	local := []*gridRun{run(10*time.Second, 90, 5), run(10*time.Second, 70, 7), run(8*time.Second, 80, 6)}
 	var b strings.Builder
 	writeTaxSpread(&b, procs, local)
-	for _, want := range []string{"lies between 1.10 and 1.62", "200 minor page faults against 80 linked in", "50 context switches against 6"} {
+	for _, want := range []string{"lies between 1.10 and 1.62, median 1.20", "200 minor page faults against 80 linked in", "50 context switches against 6"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("spread without %q:\n%s", want, b.String())
 		}
