@@ -34,7 +34,7 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-func copyFile(t *testing.T, src, dst string, mode os.FileMode) {
+func copyFile(t testing.TB, src, dst string, mode os.FileMode) {
 	t.Helper()
 	b, err := os.ReadFile(src)
 	if err != nil {

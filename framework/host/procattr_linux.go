@@ -32,14 +32,24 @@ func cpuTime(pid int) (time.Duration, error) {
 	return statCPU(b)
 }
 
+// statFields returns the fields of a /proc/PID/stat line after the
+// command name (field 2, in parentheses, which may hold spaces): f[0] is
+// field 3, f[k] field k+3.
+func statFields(b []byte) ([]string, error) {
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return nil, errors.New("/proc stat: no command name")
+	}
+	return strings.Fields(string(b[i+1:])), nil
+}
+
 // statCPU returns utime + stime of a /proc/PID/stat line.
 func statCPU(b []byte) (time.Duration, error) {
 	// The command name (field 2) is in parentheses and may hold spaces.
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 {
-		return 0, errors.New("/proc stat: no command name")
+	f, err := statFields(b)
+	if err != nil {
+		return 0, err
 	}
-	f := strings.Fields(string(b[i+1:]))
 	if len(f) < 13 {
 		return 0, fmt.Errorf("/proc stat: %d fields", len(f)+2)
 	}

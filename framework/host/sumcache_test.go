@@ -274,13 +274,7 @@ func BenchmarkStart(b *testing.B) {
 			if cached {
 				cache = b.TempDir()
 			}
-			src, err := os.ReadFile(reducers)
-			if err != nil {
-				b.Fatal(err)
-			}
-			if err := os.WriteFile(filepath.Join(dir, "bench-plugin-reducers"), src, 0o755); err != nil {
-				b.Fatal(err)
-			}
+			copyFile(b, reducers, filepath.Join(dir, "bench-plugin-reducers"), 0o755)
 			for b.Loop() {
 				h := New(dir, nil)
 				h.SetSumCache(cache)

@@ -3,13 +3,11 @@
 package host
 
 import (
-	"bytes"
 	"context"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -32,13 +30,7 @@ func BenchmarkDecodeOneVsOne(b *testing.B) {
 		labels[i] = i % K
 	}
 	dir := b.TempDir()
-	src, err := os.ReadFile(reducers)
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "bench-plugin-reducers"), src, 0o755); err != nil {
-		b.Fatal(err)
-	}
+	copyFile(b, reducers, filepath.Join(dir, "bench-plugin-reducers"), 0o755)
 	for _, mode := range []string{"process", "linked"} {
 		b.Run(mode, func(b *testing.B) {
 			ctx := context.Background()
@@ -90,9 +82,11 @@ func treeUsage(b *testing.B, p *Plugin) (time.Duration, int64) {
 			b.Fatal(err)
 		}
 		cpu += c
-		// Field 10, minflt, counted after the command name's ')'.
-		f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
-		n, err := strconv.ParseInt(f[10-3], 10, 64)
+		f, err := statFields(stat)
+		if err != nil || len(f) < 8 {
+			b.Fatalf("/proc stat %q: %v", stat, err)
+		}
+		n, err := strconv.ParseInt(f[10-3], 10, 64) // field 10, minflt
 		if err != nil {
 			b.Fatal(err)
 		}
