@@ -225,9 +225,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 	// Plugin stderr streams into the run log once a run opens it.
 	o.pluginLog = &pluginLog{}
 	h := host.New(o.pluginsDir, o.pluginLog)
-	if dir, err := os.UserCacheDir(); err == nil {
-		h.SetSumCache(filepath.Join(dir, "polyclass", "plugin-sha256"))
-	}
+	h.SetSumCache(host.UserSumCacheDir())
 	if o.profile != "" && cmd == "run" {
 		stop, err := startProfiles(h, o.profile)
 		if err != nil {

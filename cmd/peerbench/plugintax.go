@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"reflect"
 	"runtime"
@@ -182,9 +181,7 @@ func plugintaxSection(ctx context.Context, o *options, w io.Writer, stderr io.Wr
 				// bench run's digest cache: a binary read once for its
 				// digest is not read again (go-plugin's SecureConfig
 				// still hashes it at each start).
-				if dir, err := os.UserCacheDir(); err == nil {
-					h.SetSumCache(filepath.Join(dir, "polyclass", "plugin-sha256"))
-				}
+				h.SetSumCache(host.UserSumCacheDir())
 			}
 			fmt.Fprintf(stderr, "peerbench: plugin tax, run %d of %d, %s\n", i+1, o.runs, what)
 			r, err := runGrid(ctx, file, h, workers)

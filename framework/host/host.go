@@ -572,6 +572,17 @@ func (h *Host) SetSumCache(dir string) {
 	h.sums = sumCache{dir: dir}
 }
 
+// UserSumCacheDir is the digest cache bench run keeps for its user
+// (SetSumCache): polyclass/plugin-sha256 in os.UserCacheDir, or "" (no
+// cache) where the user has none.
+func UserSumCacheDir() string {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dir, "polyclass", "plugin-sha256")
+}
+
 // probe asks the plugin's learner and reducer services for their Info and
 // keeps those that answer; a service the plugin does not serve answers
 // Unimplemented. The probes are not counted in Calls (see uncounted).

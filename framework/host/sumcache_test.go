@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -286,5 +287,22 @@ func BenchmarkStart(b *testing.B) {
 				h.Close()
 			}
 		})
+	}
+}
+
+// TestUserSumCacheDir: bench run's digest cache lives under the user's
+// cache directory ($XDG_CACHE_HOME on Linux), and is none without one.
+func TestUserSumCacheDir(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the user's cache directory is $XDG_CACHE_HOME on Linux only")
+	}
+	t.Setenv("XDG_CACHE_HOME", "/tmp/cache-home")
+	if got, want := UserSumCacheDir(), filepath.Join("/tmp/cache-home", "polyclass", "plugin-sha256"); got != want {
+		t.Errorf("UserSumCacheDir() = %q, want %q", got, want)
+	}
+	t.Setenv("XDG_CACHE_HOME", "")
+	t.Setenv("HOME", "")
+	if got := UserSumCacheDir(); got != "" {
+		t.Errorf("without a cache directory: %q, want none", got)
 	}
 }
