@@ -54,10 +54,9 @@ vet:
 # freshness test (every shipped experiment) alone has taken over 15 minutes.
 #
 # Its two passes, every test and the race detector's over the packages with
-# concurrency (engine, host, cmd/bench), run at once: most of their time
-# goes to plugin processes and experiments that leave a core idle now and
-# then, which the other pass takes. Each pass's output is printed whole
-# when it ends.
+# concurrency (engine, host, cmd/bench), run at once (on 2 cores: 9 min
+# against 11 one after the other); each pass's output is printed whole
+# when it ends, and either failing fails make test.
 test: build fmt-check tidy-check vet staticcheck proto-breaking
 	@$(MAKE) --no-print-directory -j2 --output-sync=target test-all test-race
 
