@@ -17,6 +17,7 @@ import (
 	pb "github.com/polyclass/polyclass/framework/internal/protov1"
 	"github.com/polyclass/polyclass/framework/problem"
 	"github.com/polyclass/polyclass/framework/sdk"
+	"github.com/polyclass/polyclass/framework/sharedmem"
 )
 
 // LearnerClient is the host's handle on a learner plugin. Every method
@@ -29,6 +30,11 @@ type LearnerClient struct {
 	// codeTargets: the plugin reads compact targets (Info said so), and
 	// Fit sends them when the problems have that form.
 	codeTargets atomic.Bool
+	// shared is the segment the host shares with the plugin (nil: none),
+	// which Predict offers for its answer once Info said the plugin uses
+	// it (useShared).
+	shared    *sharedmem.Segment
+	useShared atomic.Bool
 }
 
 // Info asks the plugin to describe itself.
@@ -38,6 +44,7 @@ func (c *LearnerClient) Info(ctx context.Context) (sdk.LearnerInfo, error) {
 		return sdk.LearnerInfo{}, rpcErr("learner info", err)
 	}
 	c.codeTargets.Store(r.GetCodeTargets())
+	c.useShared.Store(r.GetSharedMemory() && c.shared != nil)
 	return sdk.LearnerInfo{
 		Name: r.GetName(), Version: r.GetVersion(), Description: r.GetDescription(),
 		Capabilities: sdk.Capabilities{
@@ -140,20 +147,69 @@ func (c *LearnerClient) predictOnce(ctx context.Context, digest string, rows []i
 	for i, m := range models {
 		handles[i] = m.Handle
 	}
-	r, err := c.rpc.Predict(ctx, &pb.PredictRequest{Digest: digest, Rows: convert.Ints[int64](rows), Handles: handles, Probabilities: probabilities})
+	req := &pb.PredictRequest{Digest: digest, Rows: convert.Ints[int64](rows), Handles: handles, Probabilities: probabilities}
+	out, ok := c.offerRegion(len(rows), models, probabilities)
+	if ok {
+		defer c.shared.Free(out)
+		req.Output = convert.RegionToPB(out)
+	}
+	r, err := c.rpc.Predict(ctx, req)
 	if err != nil {
 		return nil, nil, rpcErr("predict", err)
 	}
-	if scores, err = convert.DenseFromPB(r.GetScores()); err != nil {
+	if scores, err = c.answer(r.GetScores(), out, ok); err != nil {
 		return nil, nil, fmt.Errorf("predict: scores: %w", err)
 	}
-	if probs, err = convert.DenseFromPB(r.GetProbabilities()); err != nil {
+	if probs, err = c.answer(r.GetProbabilities(), out, ok); err != nil {
 		return nil, nil, fmt.Errorf("predict: probabilities: %w", err)
 	}
 	if err := checkPredictions(scores, probs, len(rows), models); err != nil {
 		return nil, nil, fmt.Errorf("predict: %w", err)
 	}
 	return scores, probs, nil
+}
+
+// offerRegion allocates the region of the shared segment a Predict call
+// offers for its answer: room for the rows × Σ outputs scores and, when
+// asked for, as many probabilities; ok is false when the plugin does not
+// use the segment or it has no such room (the answer then comes inline).
+func (c *LearnerClient) offerRegion(rows int, models []ModelRef, probabilities bool) (sharedmem.Region, bool) {
+	if !c.useShared.Load() {
+		return sharedmem.Region{}, false
+	}
+	outputs := 0
+	for _, m := range models {
+		outputs += m.Outputs
+	}
+	n := 8 * rows * outputs
+	if probabilities {
+		n *= 2
+	}
+	return c.shared.Alloc(n)
+}
+
+// answer decodes a matrix of a Predict response: inline, or (a copy of)
+// the values the plugin wrote into the region the call offered, out,
+// which must hold them; the region is freed when the call returns.
+func (c *LearnerClient) answer(d *pb.Dense, out sharedmem.Region, offered bool) (*mat.Dense, error) {
+	if d.GetShared() == nil {
+		return convert.DenseFromPB(d)
+	}
+	if !offered {
+		return nil, errors.New("the answer names a shared memory region, and the call offered none")
+	}
+	r, err := convert.RegionFromPB(d.GetShared())
+	if err != nil {
+		return nil, err
+	}
+	if r.Offset < out.Offset || r.Length > out.Length || r.Offset-out.Offset > out.Length-r.Length {
+		return nil, fmt.Errorf("the answer's shared region [%d, +%d) is outside the region [%d, +%d) the call offered", r.Offset, r.Length, out.Offset, out.Length)
+	}
+	view, err := convert.DenseFromShared(c.shared, d)
+	if err != nil || view == nil {
+		return view, err
+	}
+	return mat.DenseCopyOf(view), nil
 }
 
 // probSlack is how far outside [0, 1] a probability may stray by rounding
@@ -238,6 +294,12 @@ type ReducerClient struct {
 	mu sync.Mutex
 	// rowWise holds each scheme's RowWiseDecode, from the last Info.
 	rowWise map[string]bool
+
+	// shared is the segment the host shares with the plugin (nil: none),
+	// in which Decode places the score matrices once Info said the plugin
+	// reads them there (useShared).
+	shared    *sharedmem.Segment
+	useShared atomic.Bool
 }
 
 // Info asks the plugin to describe itself.
@@ -259,6 +321,7 @@ func (c *ReducerClient) Info(ctx context.Context) (sdk.ReducerInfo, error) {
 	c.mu.Lock()
 	c.rowWise = rowWise
 	c.mu.Unlock()
+	c.useShared.Store(r.GetSharedMemory() && c.shared != nil)
 	return info, nil
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/polyclass/polyclass/framework/internal/convert"
 	pb "github.com/polyclass/polyclass/framework/internal/protov1"
 	"github.com/polyclass/polyclass/framework/sdk"
+	"github.com/polyclass/polyclass/framework/sharedmem"
 )
 
 // maxMessage is the bound Decode keeps to: MaxMessageBytes, at most the
@@ -36,6 +37,9 @@ func (c *ReducerClient) maxMessage() int {
 // row-wise fails over the bound, with an error naming it and the sizes.
 func (c *ReducerClient) Decode(ctx context.Context, req sdk.DecodeRequest) (sdk.Decoding, error) {
 	limit := c.maxMessage()
+	if d, done, err := c.decodeShared(ctx, req, limit); done {
+		return d, err
+	}
 	sz := newDecodeSizer(req)
 	n, l := dims(req.Scores)
 	total := sz.size(n)
@@ -102,6 +106,11 @@ func (c *ReducerClient) decodeOnce(ctx context.Context, req sdk.DecodeRequest, l
 		Scores: convert.DenseToPB(rowRange(req.Scores, lo, hi)), Probabilities: convert.DenseToPB(rowRange(req.Probabilities, lo, hi)),
 		TrainingScores: convert.DenseToPB(req.TrainingScores),
 	}
+	return c.decodeCall(ctx, msg, limit)
+}
+
+// decodeCall makes one Decode call, with messages of at most limit bytes.
+func (c *ReducerClient) decodeCall(ctx context.Context, msg *pb.DecodeRequest, limit int) (sdk.Decoding, error) {
 	r, err := c.rpc.Decode(ctx, msg, grpc.MaxCallRecvMsgSize(limit), grpc.MaxCallSendMsgSize(limit))
 	if err != nil {
 		return sdk.Decoding{}, rpcErr("decode", err)
@@ -114,6 +123,62 @@ func (c *ReducerClient) decodeOnce(ctx context.Context, req sdk.DecodeRequest, l
 		return sdk.Decoding{}, fmt.Errorf("decode: label matrix: %w", err)
 	}
 	return d, nil
+}
+
+// decodeShared decodes req in one call with its matrices in the shared
+// segment, when the plugin reads them there and the segment has room;
+// done is false when it does not, or when the answer exceeded the
+// message bound, and Decode then sends the matrices inline (in parts
+// over the bound).
+func (c *ReducerClient) decodeShared(ctx context.Context, req sdk.DecodeRequest, limit int) (d sdk.Decoding, done bool, err error) {
+	if !c.useShared.Load() {
+		return sdk.Decoding{}, false, nil
+	}
+	mats := []*mat.Dense{req.Scores, req.Probabilities, req.TrainingScores}
+	n := 0
+	for _, m := range mats {
+		r, k := dims(m)
+		n += 8 * r * k
+	}
+	region, ok := c.shared.Alloc(n)
+	if !ok {
+		return sdk.Decoding{}, false, nil
+	}
+	defer c.shared.Free(region)
+	msgs := make([]*pb.Dense, len(mats))
+	at := region.Offset
+	for i, m := range mats {
+		if msgs[i], err = c.place(m, sharedmem.Region{Offset: at, Length: region.Offset + region.Length - at}); err != nil {
+			return sdk.Decoding{}, true, err
+		}
+		r, k := dims(m)
+		at += 8 * r * k
+	}
+	msg := &pb.DecodeRequest{
+		Scheme: req.Scheme, Params: convert.ParamsToPB(req.Params), State: req.State,
+		Scores: msgs[0], Probabilities: msgs[1], TrainingScores: msgs[2],
+	}
+	d, err = c.decodeCall(ctx, msg, limit)
+	if status.Code(err) == codes.ResourceExhausted {
+		return sdk.Decoding{}, false, nil
+	}
+	return d, true, err
+}
+
+// place copies m into the start of region r of the shared segment and
+// returns the message that names it there; a nil matrix stays nil and an
+// empty one goes inline.
+func (c *ReducerClient) place(m *mat.Dense, r sharedmem.Region) (*pb.Dense, error) {
+	rows, cols := dims(m)
+	if m == nil || rows == 0 || cols == 0 {
+		return convert.DenseToPB(m), nil
+	}
+	vals, err := c.shared.Floats(r, rows*cols)
+	if err != nil {
+		return nil, fmt.Errorf("decode: %w", err)
+	}
+	mat.NewDense(rows, cols, vals).Copy(m)
+	return convert.SharedDenseToPB(rows, cols, r), nil
 }
 
 // checkRowWise returns nil when scheme decodes row-wise (asking the plugin

@@ -30,6 +30,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/polyclass/polyclass/framework/sdk"
+	"github.com/polyclass/polyclass/framework/sharedmem"
 )
 
 // BinaryPrefix starts the file name of every plugin binary.
@@ -163,6 +164,11 @@ type Plugin struct {
 	// closeLocal ends a plugin served in-process (Host.Register).
 	closeLocal func()
 	closeOnce  sync.Once
+
+	// shared is the memory segment the host shares with the plugin
+	// (package sharedmem), or nil; the clients place score matrices in it
+	// when the plugin's Info declares shared_memory.
+	shared *sharedmem.Segment
 }
 
 // EnsureDataset uploads m to the learner unless it already holds it, and
@@ -247,9 +253,12 @@ func stop(client *plugin.Client, cmd *exec.Cmd) {
 func (p *Plugin) Stop() {
 	if p.closeLocal != nil {
 		p.closeOnce.Do(p.closeLocal)
-		return
+	} else {
+		stop(p.client, p.cmd)
 	}
-	stop(p.client, p.cmd)
+	if p.shared != nil {
+		p.shared.Close() //nolint:errcheck // unmapping cannot fail in a way the caller could act on
+	}
 }
 
 // Killed reports whether the host has stopped the plugin process after a
@@ -453,10 +462,20 @@ func (h *Host) launch(ctx context.Context, b Binary) (*Plugin, error) {
 	h.mu.Lock()
 	profileDir := h.profileDir
 	h.mu.Unlock()
+	var env []string
 	if profileDir != "" {
+		env = append(env, sdk.ProfileDirEnv+"="+profileDir)
+	}
+	shared := newSegment()
+	if shared != nil {
+		// The process's descriptor 3: the first of ExtraFiles.
+		cmd.ExtraFiles = []*os.File{shared.File()}
+		env = append(env, sharedmem.Env+"="+shared.EnvValue(3))
+	}
+	if env != nil {
 		// go-plugin adds the host's environment unless told not to; an
-		// earlier value of the variable there must not win.
-		cmd.Env = append(os.Environ(), sdk.ProfileDirEnv+"="+profileDir)
+		// earlier value of these variables there must not win.
+		cmd.Env = append(os.Environ(), env...)
 	}
 	tail := newTailBuffer(64 << 10)
 	stderr := io.MultiWriter(tail, &prefixWriter{prefix: "[" + b.Name + "] ", w: h.log})
@@ -466,7 +485,7 @@ func (h *Host) launch(ctx context.Context, b Binary) (*Plugin, error) {
 		Cmd:              cmd,
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
 		Managed:          true,
-		SkipHostEnv:      profileDir != "",
+		SkipHostEnv:      env != nil,
 		// The checksum taken at discovery guards against the binary
 		// changing between discovery and start.
 		SecureConfig: &plugin.SecureConfig{Checksum: sum, Hash: sha256.New()},
@@ -478,9 +497,12 @@ func (h *Host) launch(ctx context.Context, b Binary) (*Plugin, error) {
 		Logger:          hclog.NewNullLogger(),
 		GRPCDialOptions: append(dialOptions(), grpc.WithStatsHandler(h.counter(b.Name))),
 	})
-	p := &Plugin{Binary: b, client: client, cmd: cmd, stderr: tail}
+	p := &Plugin{Binary: b, client: client, cmd: cmd, stderr: tail, shared: shared}
 	fail := func(err error) (*Plugin, error) {
 		stop(client, cmd)
+		if shared != nil {
+			shared.Close() //nolint:errcheck // the start failed; that error is the one to report
+		}
 		if s := strings.TrimSpace(tail.String()); s != "" {
 			err = fmt.Errorf("%w\nplugin stderr:\n%s", err, s)
 		}
@@ -494,14 +516,27 @@ func (h *Host) launch(ctx context.Context, b Binary) (*Plugin, error) {
 	var rc *ReducerClient
 	if raw, err := rpc.Dispense(sdk.LearnerPluginName); err == nil {
 		lc = raw.(*LearnerClient)
+		lc.shared = shared
 	}
 	if raw, err := rpc.Dispense(sdk.ReducerPluginName); err == nil {
 		rc = raw.(*ReducerClient)
+		rc.shared = shared
 	}
 	if err := p.probe(ctx, lc, rc); err != nil {
 		return fail(err)
 	}
 	return p, nil
+}
+
+// newSegment creates the memory segment for a plugin the host starts, or
+// returns nil where there are none (not Linux), so that score matrices go
+// inline.
+func newSegment() *sharedmem.Segment {
+	seg, err := sharedmem.Create(sharedmem.DefaultSize)
+	if err != nil {
+		return nil
+	}
+	return seg
 }
 
 // checksum returns b with its SHA256: the one taken when the host first

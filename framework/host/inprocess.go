@@ -46,13 +46,23 @@ func (h *Host) Register(name string, impl InProcess) {
 func (h *Host) startInProcess(ctx context.Context, b Binary, impl InProcess) (*Plugin, error) {
 	lis := bufconn.Listen(bufferSize)
 	srv := grpc.NewServer(sdk.GRPCServerOptions()...)
+	// The same segment as a plugin process gets, mapped once: the server
+	// and the clients see it as the two sides of a process do.
+	shared := newSegment()
+	closeShared := func() {
+		if shared != nil {
+			shared.Close() //nolint:errcheck // the start failed; that error is the one to report
+		}
+	}
 	if impl.Learner != nil {
-		if err := (&sdk.LearnerPlugin{Impl: impl.Learner}).GRPCServer(nil, srv); err != nil {
+		if err := (&sdk.LearnerPlugin{Impl: impl.Learner, Shared: shared}).GRPCServer(nil, srv); err != nil {
+			closeShared()
 			return nil, fmt.Errorf("plugin %s: %w", b.Name, err)
 		}
 	}
 	if impl.Reducer != nil {
-		if err := (&sdk.ReducerPlugin{Impl: impl.Reducer}).GRPCServer(nil, srv); err != nil {
+		if err := (&sdk.ReducerPlugin{Impl: impl.Reducer, Shared: shared}).GRPCServer(nil, srv); err != nil {
+			closeShared()
 			return nil, fmt.Errorf("plugin %s: %w", b.Name, err)
 		}
 	}
@@ -63,15 +73,18 @@ func (h *Host) startInProcess(ctx context.Context, b Binary, impl InProcess) (*P
 	conn, err := grpc.NewClient("passthrough:///"+b.Name, opts...)
 	if err != nil {
 		srv.Stop()
+		closeShared()
 		return nil, fmt.Errorf("plugin %s: %w", b.Name, err)
 	}
-	p := &Plugin{Binary: b, stderr: newTailBuffer(0), closeLocal: func() {
+	p := &Plugin{Binary: b, stderr: newTailBuffer(0), shared: shared, closeLocal: func() {
 		conn.Close()
 		srv.GracefulStop()
 	}}
+	lc, rc := NewLearnerClient(conn), NewReducerClient(conn)
+	lc.shared, rc.shared = shared, shared
 	// Probed as a process is: Info on both services, in the same order.
-	if err := p.probe(ctx, NewLearnerClient(conn), NewReducerClient(conn)); err != nil {
-		p.closeLocal()
+	if err := p.probe(ctx, lc, rc); err != nil {
+		p.Stop()
 		return nil, fmt.Errorf("plugin %s (in-process): %w", b.Name, err)
 	}
 	return p, nil

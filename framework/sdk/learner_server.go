@@ -17,6 +17,7 @@ import (
 
 	"github.com/polyclass/polyclass/framework/internal/convert"
 	pb "github.com/polyclass/polyclass/framework/internal/protov1"
+	"github.com/polyclass/polyclass/framework/sharedmem"
 )
 
 // DefaultCacheBytes bounds the datasets a learner process keeps.
@@ -104,19 +105,21 @@ type learnerServer struct {
 	// bound is per request, not per process: a call that never returns
 	// must not starve the calls of other cells.
 	workers int
+	// shared is the segment the host shares with the process, or nil.
+	shared *sharedmem.Segment
 
 	mu     sync.Mutex
 	next   uint64
 	models map[string]Model
 }
 
-func newLearnerServer(impl Learner, cacheBytes int64, workers int) *learnerServer {
+func newLearnerServer(impl Learner, cacheBytes int64, workers int, shared *sharedmem.Segment) *learnerServer {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	return &learnerServer{
 		impl: impl, info: impl.Info(), cache: newDatasetCache(cacheBytes),
-		workers: workers, models: map[string]Model{},
+		workers: workers, models: map[string]Model{}, shared: shared,
 	}
 }
 
@@ -127,7 +130,7 @@ func (s *learnerServer) Info(context.Context, *pb.InfoRequest) (*pb.LearnerInfo,
 		Binary: c.Binary, Multiclass: c.Multiclass, Regression: c.Regression, Scores: c.Scores,
 		Probabilities: c.Probabilities, Sparse: c.Sparse, Weights: c.Weights, Params: convert.SpecsToPB(s.info.Params),
 		// The SDK converts compact targets to each problem's FitInput.
-		CodeTargets: true,
+		CodeTargets: true, SharedMemory: s.shared != nil,
 	}, nil
 }
 
@@ -399,11 +402,7 @@ func (s *learnerServer) Predict(ctx context.Context, req *pb.PredictRequest) (*p
 	}
 	probs := req.GetProbabilities() && s.info.Capabilities.Probabilities
 	sub := s.taken(gatherRows(x, rows))
-	scores := mat.NewDense(len(rows), total, nil)
-	var prob *mat.Dense
-	if probs {
-		prob = mat.NewDense(len(rows), total, nil)
-	}
+	scores, prob, answer := s.answerMatrices(req.GetOutput(), len(rows), total, probs)
 	// A lone model writes the answer's matrices; else each model writes
 	// into a matrix of its own shape, zeroed, which is then copied into its
 	// columns, and models with as many outputs share one (one-vs-one:
@@ -432,7 +431,50 @@ func (s *learnerServer) Predict(ctx context.Context, req *pb.PredictRequest) (*p
 		}
 		col += k
 	}
-	return &pb.PredictResponse{Scores: convert.DenseToPB(scores), Probabilities: convert.DenseToPB(prob)}, nil
+	return answer(), nil
+}
+
+// answerMatrices returns the zeroed rows × total matrices a Predict call
+// writes its scores and probabilities (when probs) into, and the function
+// that makes the response of them. When the host offered a region of the
+// shared segment (out) large enough for both, the matrices are views of
+// it, scores first, and the response names them there; else they are
+// Go matrices, sent inline.
+func (s *learnerServer) answerMatrices(out *pb.SharedRegion, rows, total int, probs bool) (scores, prob *mat.Dense, answer func() *pb.PredictResponse) {
+	n := rows * total
+	if s.shared != nil && out != nil {
+		r, err := convert.RegionFromPB(out)
+		m := 1
+		if probs {
+			m = 2
+		}
+		var vals []float64
+		if err == nil {
+			vals, err = s.shared.Floats(r, m*n)
+		}
+		if err == nil {
+			clear(vals)
+			scores = mat.NewDense(rows, total, vals[:n:n])
+			pr := sharedmem.Region{Offset: r.Offset + 8*n, Length: 8 * n}
+			if probs {
+				prob = mat.NewDense(rows, total, vals[n:])
+			}
+			return scores, prob, func() *pb.PredictResponse {
+				resp := &pb.PredictResponse{Scores: convert.SharedDenseToPB(rows, total, r)}
+				if probs {
+					resp.Probabilities = convert.SharedDenseToPB(rows, total, pr)
+				}
+				return resp
+			}
+		}
+	}
+	scores = mat.NewDense(rows, total, nil)
+	if probs {
+		prob = mat.NewDense(rows, total, nil)
+	}
+	return scores, prob, func() *pb.PredictResponse {
+		return &pb.PredictResponse{Scores: convert.DenseToPB(scores), Probabilities: convert.DenseToPB(prob)}
+	}
 }
 
 // predictScratch holds a zeroed rows × k matrix for each k asked for, the

@@ -12,6 +12,7 @@ import (
 	"github.com/polyclass/polyclass/framework/internal/convert"
 	pb "github.com/polyclass/polyclass/framework/internal/protov1"
 	"github.com/polyclass/polyclass/framework/problem"
+	"github.com/polyclass/polyclass/framework/sharedmem"
 )
 
 // reducerServer serves a Reducer over gRPC.
@@ -20,11 +21,13 @@ type reducerServer struct {
 	impl    Reducer
 	info    ReducerInfo
 	schemes map[string]Scheme
+	// shared is the segment the host shares with the process, or nil.
+	shared *sharedmem.Segment
 }
 
-func newReducerServer(impl Reducer) *reducerServer {
+func newReducerServer(impl Reducer, shared *sharedmem.Segment) *reducerServer {
 	info := impl.Info()
-	s := &reducerServer{impl: impl, info: info, schemes: map[string]Scheme{}}
+	s := &reducerServer{impl: impl, info: info, schemes: map[string]Scheme{}, shared: shared}
 	for _, sc := range info.Schemes {
 		s.schemes[sc.Name] = sc
 	}
@@ -32,7 +35,7 @@ func newReducerServer(impl Reducer) *reducerServer {
 }
 
 func (s *reducerServer) Info(context.Context, *pb.InfoRequest) (*pb.ReducerInfo, error) {
-	out := &pb.ReducerInfo{Name: s.info.Name, Version: s.info.Version, Description: s.info.Description}
+	out := &pb.ReducerInfo{Name: s.info.Name, Version: s.info.Version, Description: s.info.Description, SharedMemory: s.shared != nil}
 	for _, sc := range s.info.Schemes {
 		out.Schemes = append(out.Schemes, &pb.Scheme{
 			Name: sc.Name, Description: sc.Description, Multilabel: sc.MultiLabel,
@@ -120,7 +123,9 @@ func (s *reducerServer) Decode(ctx context.Context, req *pb.DecodeRequest) (*pb.
 		{&dr.Probabilities, req.GetProbabilities(), "probabilities"},
 		{&dr.TrainingScores, req.GetTrainingScores(), "training scores"},
 	} {
-		if *m.dst, err = convert.DenseFromPB(m.src); err != nil {
+		// A matrix in the shared segment is a view of the host's region,
+		// which stays allocated until the call returns.
+		if *m.dst, err = convert.DenseFromShared(s.shared, m.src); err != nil {
 			return nil, status.Errorf(codes.InvalidArgument, "%s: %v", m.nm, err)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"google.golang.org/grpc"
 
 	pb "github.com/polyclass/polyclass/framework/internal/protov1"
+	"github.com/polyclass/polyclass/framework/sharedmem"
 	"github.com/polyclass/polyclass/internal/profile"
 )
 
@@ -33,6 +34,11 @@ type LearnerPlugin struct {
 	// Workers bounds the problems of one Fit call trained at once
 	// (default GOMAXPROCS).
 	Workers int
+	// Shared is the memory segment the host shares with the process, in
+	// which Predict writes its answer when the host offers a region; nil
+	// answers inline. Serve maps it from the environment
+	// (sharedmem.FromEnv).
+	Shared *sharedmem.Segment
 }
 
 // GRPCServer registers the learner service.
@@ -44,7 +50,7 @@ func (p *LearnerPlugin) GRPCServer(_ *plugin.GRPCBroker, s *grpc.Server) error {
 	if budget <= 0 {
 		budget = DefaultCacheBytes
 	}
-	pb.RegisterLearnerServiceServer(s, newLearnerServer(p.Impl, budget, p.Workers))
+	pb.RegisterLearnerServiceServer(s, newLearnerServer(p.Impl, budget, p.Workers, p.Shared))
 	return nil
 }
 
@@ -58,6 +64,10 @@ type ReducerPlugin struct {
 	plugin.NetRPCUnsupportedPlugin
 	// Impl is the reducer served (server side only).
 	Impl Reducer
+	// Shared is the memory segment the host shares with the process, from
+	// which Decode reads score matrices the host placed there; nil reads
+	// them inline only. Serve maps it from the environment.
+	Shared *sharedmem.Segment
 }
 
 // GRPCServer registers the reducer service.
@@ -65,7 +75,7 @@ func (p *ReducerPlugin) GRPCServer(_ *plugin.GRPCBroker, s *grpc.Server) error {
 	if p.Impl == nil {
 		return errors.New("sdk: ReducerPlugin has no Impl")
 	}
-	pb.RegisterReducerServiceServer(s, newReducerServer(p.Impl))
+	pb.RegisterReducerServiceServer(s, newReducerServer(p.Impl, p.Shared))
 	return nil
 }
 
@@ -140,6 +150,9 @@ func Serve(opts ...ServeOption) {
 	if c.reducer != nil {
 		set[ReducerPluginName] = c.reducer
 	}
+	if c.test == nil {
+		shareSegment(&c)
+	}
 	if dir := os.Getenv(ProfileDirEnv); dir != "" && c.test == nil {
 		stop, err := profile.Start(dir, c.name())
 		if err != nil {
@@ -183,6 +196,26 @@ func Serve(opts ...ServeOption) {
 
 // name names the plugin's profiles: its learner's name, else its
 // reducer's, else "plugin".
+// shareSegment maps the memory segment the host passed the process, if
+// any, for the learner and the reducer served; a segment that cannot be
+// mapped is reported on stderr and the plugin answers inline.
+func shareSegment(c *serveConfig) {
+	seg, err := sharedmem.FromEnv()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "shared memory: %v; score matrices go inline\n", err)
+		return
+	}
+	if seg == nil {
+		return
+	}
+	if c.learner != nil {
+		c.learner.Shared = seg
+	}
+	if c.reducer != nil {
+		c.reducer.Shared = seg
+	}
+}
+
 func (c *serveConfig) name() string {
 	switch {
 	case c.learner != nil && c.learner.Impl != nil:

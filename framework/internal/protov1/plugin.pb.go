@@ -171,7 +171,7 @@ func (x Problem_Kind) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Problem_Kind.Descriptor instead.
 func (Problem_Kind) EnumDescriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{4, 0}
+	return file_plugin_proto_rawDescGZIP(), []int{5, 0}
 }
 
 // Layout of the data bytes.
@@ -223,7 +223,7 @@ func (x DatasetHeader_Layout) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use DatasetHeader_Layout.Descriptor instead.
 func (DatasetHeader_Layout) EnumDescriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{9, 0}
+	return file_plugin_proto_rawDescGZIP(), []int{10, 0}
 }
 
 // Value is a parameter value: a number, a string, a bool or a list of values
@@ -528,7 +528,13 @@ type Dense struct {
 	Rows  int64                  `protobuf:"varint,1,opt,name=rows,proto3" json:"rows,omitempty"`
 	Cols  int64                  `protobuf:"varint,2,opt,name=cols,proto3" json:"cols,omitempty"`
 	// rows*cols little-endian float64 values.
-	Data          []byte `protobuf:"bytes,3,opt,name=data,proto3" json:"data,omitempty"`
+	Data []byte `protobuf:"bytes,3,opt,name=data,proto3" json:"data,omitempty"`
+	// When set, data is empty and the rows*cols float64 values (row-major,
+	// little-endian) lie in this region of the memory segment the host
+	// shares with the plugin process. The host sets it only for a plugin
+	// that declares shared_memory in its Info, and frees the region when
+	// the call returns.
+	Shared        *SharedRegion `protobuf:"bytes,4,opt,name=shared,proto3" json:"shared,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -584,6 +590,71 @@ func (x *Dense) GetData() []byte {
 	return nil
 }
 
+func (x *Dense) GetShared() *SharedRegion {
+	if x != nil {
+		return x.Shared
+	}
+	return nil
+}
+
+// SharedRegion is a run of bytes in the memory segment the host shares
+// with one plugin process (a Linux memfd passed at start as file
+// descriptor FD, with POLYCLASS_SHARED_MEMORY=FD:SIZE in its environment;
+// see package sharedmem): its offset and length in bytes. Both are
+// fixed64 and never 0 (the segment's first 64 bytes are its header), so a
+// message's size does not depend on where its region lies.
+type SharedRegion struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Offset        uint64                 `protobuf:"fixed64,1,opt,name=offset,proto3" json:"offset,omitempty"`
+	Length        uint64                 `protobuf:"fixed64,2,opt,name=length,proto3" json:"length,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SharedRegion) Reset() {
+	*x = SharedRegion{}
+	mi := &file_plugin_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SharedRegion) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SharedRegion) ProtoMessage() {}
+
+func (x *SharedRegion) ProtoReflect() protoreflect.Message {
+	mi := &file_plugin_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SharedRegion.ProtoReflect.Descriptor instead.
+func (*SharedRegion) Descriptor() ([]byte, []int) {
+	return file_plugin_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *SharedRegion) GetOffset() uint64 {
+	if x != nil {
+		return x.Offset
+	}
+	return 0
+}
+
+func (x *SharedRegion) GetLength() uint64 {
+	if x != nil {
+		return x.Length
+	}
+	return 0
+}
+
 // Problem is one training problem over the rows of a FitRequest.
 type Problem struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -614,7 +685,7 @@ type Problem struct {
 
 func (x *Problem) Reset() {
 	*x = Problem{}
-	mi := &file_plugin_proto_msgTypes[4]
+	mi := &file_plugin_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -626,7 +697,7 @@ func (x *Problem) String() string {
 func (*Problem) ProtoMessage() {}
 
 func (x *Problem) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[4]
+	mi := &file_plugin_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -639,7 +710,7 @@ func (x *Problem) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Problem.ProtoReflect.Descriptor instead.
 func (*Problem) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{4}
+	return file_plugin_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *Problem) GetKind() Problem_Kind {
@@ -693,7 +764,7 @@ type InfoRequest struct {
 
 func (x *InfoRequest) Reset() {
 	*x = InfoRequest{}
-	mi := &file_plugin_proto_msgTypes[5]
+	mi := &file_plugin_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -705,7 +776,7 @@ func (x *InfoRequest) String() string {
 func (*InfoRequest) ProtoMessage() {}
 
 func (x *InfoRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[5]
+	mi := &file_plugin_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -718,7 +789,7 @@ func (x *InfoRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InfoRequest.ProtoReflect.Descriptor instead.
 func (*InfoRequest) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{5}
+	return file_plugin_proto_rawDescGZIP(), []int{6}
 }
 
 // LearnerInfo describes a learner plugin.
@@ -741,14 +812,18 @@ type LearnerInfo struct {
 	// Reads compact targets (Problem.code with FitRequest.row_groups); the
 	// host sends dense targets to a learner without it. The Go SDK sets it
 	// for every learner and expands the targets before Fit sees them.
-	CodeTargets   bool `protobuf:"varint,12,opt,name=code_targets,json=codeTargets,proto3" json:"code_targets,omitempty"`
+	CodeTargets bool `protobuf:"varint,12,opt,name=code_targets,json=codeTargets,proto3" json:"code_targets,omitempty"`
+	// Reads and writes score matrices in the memory segment the host shares
+	// with the process (PredictRequest.output, Dense.shared); the Go SDK
+	// sets it when the host passed a segment.
+	SharedMemory  bool `protobuf:"varint,13,opt,name=shared_memory,json=sharedMemory,proto3" json:"shared_memory,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *LearnerInfo) Reset() {
 	*x = LearnerInfo{}
-	mi := &file_plugin_proto_msgTypes[6]
+	mi := &file_plugin_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -760,7 +835,7 @@ func (x *LearnerInfo) String() string {
 func (*LearnerInfo) ProtoMessage() {}
 
 func (x *LearnerInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[6]
+	mi := &file_plugin_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -773,7 +848,7 @@ func (x *LearnerInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LearnerInfo.ProtoReflect.Descriptor instead.
 func (*LearnerInfo) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{6}
+	return file_plugin_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *LearnerInfo) GetName() string {
@@ -860,6 +935,13 @@ func (x *LearnerInfo) GetCodeTargets() bool {
 	return false
 }
 
+func (x *LearnerInfo) GetSharedMemory() bool {
+	if x != nil {
+		return x.SharedMemory
+	}
+	return false
+}
+
 // HasRequest lists dataset digests.
 type HasRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -870,7 +952,7 @@ type HasRequest struct {
 
 func (x *HasRequest) Reset() {
 	*x = HasRequest{}
-	mi := &file_plugin_proto_msgTypes[7]
+	mi := &file_plugin_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -882,7 +964,7 @@ func (x *HasRequest) String() string {
 func (*HasRequest) ProtoMessage() {}
 
 func (x *HasRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[7]
+	mi := &file_plugin_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -895,7 +977,7 @@ func (x *HasRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HasRequest.ProtoReflect.Descriptor instead.
 func (*HasRequest) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{7}
+	return file_plugin_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *HasRequest) GetDigests() []string {
@@ -915,7 +997,7 @@ type HasResponse struct {
 
 func (x *HasResponse) Reset() {
 	*x = HasResponse{}
-	mi := &file_plugin_proto_msgTypes[8]
+	mi := &file_plugin_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -927,7 +1009,7 @@ func (x *HasResponse) String() string {
 func (*HasResponse) ProtoMessage() {}
 
 func (x *HasResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[8]
+	mi := &file_plugin_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -940,7 +1022,7 @@ func (x *HasResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HasResponse.ProtoReflect.Descriptor instead.
 func (*HasResponse) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{8}
+	return file_plugin_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *HasResponse) GetMissing() []string {
@@ -968,7 +1050,7 @@ type DatasetHeader struct {
 
 func (x *DatasetHeader) Reset() {
 	*x = DatasetHeader{}
-	mi := &file_plugin_proto_msgTypes[9]
+	mi := &file_plugin_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -980,7 +1062,7 @@ func (x *DatasetHeader) String() string {
 func (*DatasetHeader) ProtoMessage() {}
 
 func (x *DatasetHeader) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[9]
+	mi := &file_plugin_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -993,7 +1075,7 @@ func (x *DatasetHeader) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DatasetHeader.ProtoReflect.Descriptor instead.
 func (*DatasetHeader) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{9}
+	return file_plugin_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *DatasetHeader) GetDigest() string {
@@ -1050,7 +1132,7 @@ type UploadChunk struct {
 
 func (x *UploadChunk) Reset() {
 	*x = UploadChunk{}
-	mi := &file_plugin_proto_msgTypes[10]
+	mi := &file_plugin_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1062,7 +1144,7 @@ func (x *UploadChunk) String() string {
 func (*UploadChunk) ProtoMessage() {}
 
 func (x *UploadChunk) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[10]
+	mi := &file_plugin_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1075,7 +1157,7 @@ func (x *UploadChunk) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UploadChunk.ProtoReflect.Descriptor instead.
 func (*UploadChunk) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{10}
+	return file_plugin_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *UploadChunk) GetHeader() *DatasetHeader {
@@ -1102,7 +1184,7 @@ type UploadResponse struct {
 
 func (x *UploadResponse) Reset() {
 	*x = UploadResponse{}
-	mi := &file_plugin_proto_msgTypes[11]
+	mi := &file_plugin_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1114,7 +1196,7 @@ func (x *UploadResponse) String() string {
 func (*UploadResponse) ProtoMessage() {}
 
 func (x *UploadResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[11]
+	mi := &file_plugin_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1127,7 +1209,7 @@ func (x *UploadResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UploadResponse.ProtoReflect.Descriptor instead.
 func (*UploadResponse) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{11}
+	return file_plugin_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *UploadResponse) GetDigest() string {
@@ -1154,7 +1236,7 @@ type FitRequest struct {
 
 func (x *FitRequest) Reset() {
 	*x = FitRequest{}
-	mi := &file_plugin_proto_msgTypes[12]
+	mi := &file_plugin_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1166,7 +1248,7 @@ func (x *FitRequest) String() string {
 func (*FitRequest) ProtoMessage() {}
 
 func (x *FitRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[12]
+	mi := &file_plugin_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1179,7 +1261,7 @@ func (x *FitRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FitRequest.ProtoReflect.Descriptor instead.
 func (*FitRequest) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{12}
+	return file_plugin_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *FitRequest) GetDigest() string {
@@ -1230,7 +1312,7 @@ type Model struct {
 
 func (x *Model) Reset() {
 	*x = Model{}
-	mi := &file_plugin_proto_msgTypes[13]
+	mi := &file_plugin_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1242,7 +1324,7 @@ func (x *Model) String() string {
 func (*Model) ProtoMessage() {}
 
 func (x *Model) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[13]
+	mi := &file_plugin_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1255,7 +1337,7 @@ func (x *Model) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Model.ProtoReflect.Descriptor instead.
 func (*Model) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{13}
+	return file_plugin_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *Model) GetHandle() string {
@@ -1282,7 +1364,7 @@ type FitResponse struct {
 
 func (x *FitResponse) Reset() {
 	*x = FitResponse{}
-	mi := &file_plugin_proto_msgTypes[14]
+	mi := &file_plugin_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1294,7 +1376,7 @@ func (x *FitResponse) String() string {
 func (*FitResponse) ProtoMessage() {}
 
 func (x *FitResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[14]
+	mi := &file_plugin_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1307,7 +1389,7 @@ func (x *FitResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FitResponse.ProtoReflect.Descriptor instead.
 func (*FitResponse) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{14}
+	return file_plugin_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *FitResponse) GetModels() []*Model {
@@ -1325,13 +1407,18 @@ type PredictRequest struct {
 	Handles []string               `protobuf:"bytes,3,rep,name=handles,proto3" json:"handles,omitempty"`
 	// Also return probabilities (for learners with that capability).
 	Probabilities bool `protobuf:"varint,4,opt,name=probabilities,proto3" json:"probabilities,omitempty"`
+	// A region of the shared segment the plugin may write its answer into,
+	// offered to a learner that declares shared_memory: the scores and then
+	// the probabilities, rows × Σ outputs float64 values each, answered as
+	// Dense.shared. A plugin may answer inline instead.
+	Output        *SharedRegion `protobuf:"bytes,5,opt,name=output,proto3" json:"output,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *PredictRequest) Reset() {
 	*x = PredictRequest{}
-	mi := &file_plugin_proto_msgTypes[15]
+	mi := &file_plugin_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1343,7 +1430,7 @@ func (x *PredictRequest) String() string {
 func (*PredictRequest) ProtoMessage() {}
 
 func (x *PredictRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[15]
+	mi := &file_plugin_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1356,7 +1443,7 @@ func (x *PredictRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PredictRequest.ProtoReflect.Descriptor instead.
 func (*PredictRequest) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{15}
+	return file_plugin_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *PredictRequest) GetDigest() string {
@@ -1387,6 +1474,13 @@ func (x *PredictRequest) GetProbabilities() bool {
 	return false
 }
 
+func (x *PredictRequest) GetOutput() *SharedRegion {
+	if x != nil {
+		return x.Output
+	}
+	return nil
+}
+
 // PredictResponse holds an n_rows × Σ outputs score matrix, columns in
 // handle order, and the matching probabilities when asked for.
 type PredictResponse struct {
@@ -1399,7 +1493,7 @@ type PredictResponse struct {
 
 func (x *PredictResponse) Reset() {
 	*x = PredictResponse{}
-	mi := &file_plugin_proto_msgTypes[16]
+	mi := &file_plugin_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1411,7 +1505,7 @@ func (x *PredictResponse) String() string {
 func (*PredictResponse) ProtoMessage() {}
 
 func (x *PredictResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[16]
+	mi := &file_plugin_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1424,7 +1518,7 @@ func (x *PredictResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PredictResponse.ProtoReflect.Descriptor instead.
 func (*PredictResponse) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{16}
+	return file_plugin_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *PredictResponse) GetScores() *Dense {
@@ -1451,7 +1545,7 @@ type ReleaseRequest struct {
 
 func (x *ReleaseRequest) Reset() {
 	*x = ReleaseRequest{}
-	mi := &file_plugin_proto_msgTypes[17]
+	mi := &file_plugin_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1463,7 +1557,7 @@ func (x *ReleaseRequest) String() string {
 func (*ReleaseRequest) ProtoMessage() {}
 
 func (x *ReleaseRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[17]
+	mi := &file_plugin_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1476,7 +1570,7 @@ func (x *ReleaseRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReleaseRequest.ProtoReflect.Descriptor instead.
 func (*ReleaseRequest) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{17}
+	return file_plugin_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *ReleaseRequest) GetHandles() []string {
@@ -1495,7 +1589,7 @@ type ReleaseResponse struct {
 
 func (x *ReleaseResponse) Reset() {
 	*x = ReleaseResponse{}
-	mi := &file_plugin_proto_msgTypes[18]
+	mi := &file_plugin_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1507,7 +1601,7 @@ func (x *ReleaseResponse) String() string {
 func (*ReleaseResponse) ProtoMessage() {}
 
 func (x *ReleaseResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[18]
+	mi := &file_plugin_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1520,7 +1614,7 @@ func (x *ReleaseResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReleaseResponse.ProtoReflect.Descriptor instead.
 func (*ReleaseResponse) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{18}
+	return file_plugin_proto_rawDescGZIP(), []int{19}
 }
 
 // ForgetRequest names datasets to drop.
@@ -1533,7 +1627,7 @@ type ForgetRequest struct {
 
 func (x *ForgetRequest) Reset() {
 	*x = ForgetRequest{}
-	mi := &file_plugin_proto_msgTypes[19]
+	mi := &file_plugin_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1545,7 +1639,7 @@ func (x *ForgetRequest) String() string {
 func (*ForgetRequest) ProtoMessage() {}
 
 func (x *ForgetRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[19]
+	mi := &file_plugin_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1558,7 +1652,7 @@ func (x *ForgetRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ForgetRequest.ProtoReflect.Descriptor instead.
 func (*ForgetRequest) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{19}
+	return file_plugin_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *ForgetRequest) GetDigests() []string {
@@ -1577,7 +1671,7 @@ type ForgetResponse struct {
 
 func (x *ForgetResponse) Reset() {
 	*x = ForgetResponse{}
-	mi := &file_plugin_proto_msgTypes[20]
+	mi := &file_plugin_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1589,7 +1683,7 @@ func (x *ForgetResponse) String() string {
 func (*ForgetResponse) ProtoMessage() {}
 
 func (x *ForgetResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[20]
+	mi := &file_plugin_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1602,23 +1696,27 @@ func (x *ForgetResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ForgetResponse.ProtoReflect.Descriptor instead.
 func (*ForgetResponse) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{20}
+	return file_plugin_proto_rawDescGZIP(), []int{21}
 }
 
 // ReducerInfo describes a reducer plugin.
 type ReducerInfo struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
-	Version       string                 `protobuf:"bytes,2,opt,name=version,proto3" json:"version,omitempty"`
-	Description   string                 `protobuf:"bytes,3,opt,name=description,proto3" json:"description,omitempty"`
-	Schemes       []*Scheme              `protobuf:"bytes,4,rep,name=schemes,proto3" json:"schemes,omitempty"`
+	state       protoimpl.MessageState `protogen:"open.v1"`
+	Name        string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	Version     string                 `protobuf:"bytes,2,opt,name=version,proto3" json:"version,omitempty"`
+	Description string                 `protobuf:"bytes,3,opt,name=description,proto3" json:"description,omitempty"`
+	Schemes     []*Scheme              `protobuf:"bytes,4,rep,name=schemes,proto3" json:"schemes,omitempty"`
+	// Reads score matrices from the memory segment the host shares with the
+	// process (Dense.shared in DecodeRequest); the Go SDK sets it when the
+	// host passed a segment.
+	SharedMemory  bool `protobuf:"varint,5,opt,name=shared_memory,json=sharedMemory,proto3" json:"shared_memory,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ReducerInfo) Reset() {
 	*x = ReducerInfo{}
-	mi := &file_plugin_proto_msgTypes[21]
+	mi := &file_plugin_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1630,7 +1728,7 @@ func (x *ReducerInfo) String() string {
 func (*ReducerInfo) ProtoMessage() {}
 
 func (x *ReducerInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[21]
+	mi := &file_plugin_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1643,7 +1741,7 @@ func (x *ReducerInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReducerInfo.ProtoReflect.Descriptor instead.
 func (*ReducerInfo) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{21}
+	return file_plugin_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *ReducerInfo) GetName() string {
@@ -1674,6 +1772,13 @@ func (x *ReducerInfo) GetSchemes() []*Scheme {
 	return nil
 }
 
+func (x *ReducerInfo) GetSharedMemory() bool {
+	if x != nil {
+		return x.SharedMemory
+	}
+	return false
+}
+
 // Scheme is one reduction a reducer offers.
 type Scheme struct {
 	state       protoimpl.MessageState `protogen:"open.v1"`
@@ -1700,7 +1805,7 @@ type Scheme struct {
 
 func (x *Scheme) Reset() {
 	*x = Scheme{}
-	mi := &file_plugin_proto_msgTypes[22]
+	mi := &file_plugin_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1712,7 +1817,7 @@ func (x *Scheme) String() string {
 func (*Scheme) ProtoMessage() {}
 
 func (x *Scheme) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[22]
+	mi := &file_plugin_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1725,7 +1830,7 @@ func (x *Scheme) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Scheme.ProtoReflect.Descriptor instead.
 func (*Scheme) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{22}
+	return file_plugin_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *Scheme) GetName() string {
@@ -1804,7 +1909,7 @@ type PlanRequest struct {
 
 func (x *PlanRequest) Reset() {
 	*x = PlanRequest{}
-	mi := &file_plugin_proto_msgTypes[23]
+	mi := &file_plugin_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1816,7 +1921,7 @@ func (x *PlanRequest) String() string {
 func (*PlanRequest) ProtoMessage() {}
 
 func (x *PlanRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[23]
+	mi := &file_plugin_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1829,7 +1934,7 @@ func (x *PlanRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlanRequest.ProtoReflect.Descriptor instead.
 func (*PlanRequest) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{23}
+	return file_plugin_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *PlanRequest) GetScheme() string {
@@ -1915,7 +2020,7 @@ type CodeMatrix struct {
 
 func (x *CodeMatrix) Reset() {
 	*x = CodeMatrix{}
-	mi := &file_plugin_proto_msgTypes[24]
+	mi := &file_plugin_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1927,7 +2032,7 @@ func (x *CodeMatrix) String() string {
 func (*CodeMatrix) ProtoMessage() {}
 
 func (x *CodeMatrix) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[24]
+	mi := &file_plugin_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1940,7 +2045,7 @@ func (x *CodeMatrix) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CodeMatrix.ProtoReflect.Descriptor instead.
 func (*CodeMatrix) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{24}
+	return file_plugin_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *CodeMatrix) GetRows() int32 {
@@ -1982,7 +2087,7 @@ type StageSpec struct {
 
 func (x *StageSpec) Reset() {
 	*x = StageSpec{}
-	mi := &file_plugin_proto_msgTypes[25]
+	mi := &file_plugin_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1994,7 +2099,7 @@ func (x *StageSpec) String() string {
 func (*StageSpec) ProtoMessage() {}
 
 func (x *StageSpec) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[25]
+	mi := &file_plugin_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2007,7 +2112,7 @@ func (x *StageSpec) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StageSpec.ProtoReflect.Descriptor instead.
 func (*StageSpec) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{25}
+	return file_plugin_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *StageSpec) GetInnerFolds() int32 {
@@ -2066,7 +2171,7 @@ type PlanResponse struct {
 
 func (x *PlanResponse) Reset() {
 	*x = PlanResponse{}
-	mi := &file_plugin_proto_msgTypes[26]
+	mi := &file_plugin_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2078,7 +2183,7 @@ func (x *PlanResponse) String() string {
 func (*PlanResponse) ProtoMessage() {}
 
 func (x *PlanResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[26]
+	mi := &file_plugin_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2091,7 +2196,7 @@ func (x *PlanResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlanResponse.ProtoReflect.Descriptor instead.
 func (*PlanResponse) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{26}
+	return file_plugin_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *PlanResponse) GetProblems() []*Problem {
@@ -2183,7 +2288,7 @@ type CodeDiagnostics struct {
 
 func (x *CodeDiagnostics) Reset() {
 	*x = CodeDiagnostics{}
-	mi := &file_plugin_proto_msgTypes[27]
+	mi := &file_plugin_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2195,7 +2300,7 @@ func (x *CodeDiagnostics) String() string {
 func (*CodeDiagnostics) ProtoMessage() {}
 
 func (x *CodeDiagnostics) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[27]
+	mi := &file_plugin_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2208,7 +2313,7 @@ func (x *CodeDiagnostics) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CodeDiagnostics.ProtoReflect.Descriptor instead.
 func (*CodeDiagnostics) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{27}
+	return file_plugin_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *CodeDiagnostics) GetClasses() int32 {
@@ -2265,7 +2370,7 @@ type DecodeRequest struct {
 
 func (x *DecodeRequest) Reset() {
 	*x = DecodeRequest{}
-	mi := &file_plugin_proto_msgTypes[28]
+	mi := &file_plugin_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2277,7 +2382,7 @@ func (x *DecodeRequest) String() string {
 func (*DecodeRequest) ProtoMessage() {}
 
 func (x *DecodeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[28]
+	mi := &file_plugin_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2290,7 +2395,7 @@ func (x *DecodeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DecodeRequest.ProtoReflect.Descriptor instead.
 func (*DecodeRequest) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{28}
+	return file_plugin_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *DecodeRequest) GetScheme() string {
@@ -2352,7 +2457,7 @@ type DecodeResponse struct {
 
 func (x *DecodeResponse) Reset() {
 	*x = DecodeResponse{}
-	mi := &file_plugin_proto_msgTypes[29]
+	mi := &file_plugin_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2364,7 +2469,7 @@ func (x *DecodeResponse) String() string {
 func (*DecodeResponse) ProtoMessage() {}
 
 func (x *DecodeResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[29]
+	mi := &file_plugin_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2377,7 +2482,7 @@ func (x *DecodeResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DecodeResponse.ProtoReflect.Descriptor instead.
 func (*DecodeResponse) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{29}
+	return file_plugin_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *DecodeResponse) GetPredicted() []int32 {
@@ -2447,11 +2552,15 @@ const file_plugin_proto_rawDesc = "" +
 	"\x10NUMBER_OR_STRING\x10\b\x12\a\n" +
 	"\x03ANY\x10\tB\x06\n" +
 	"\x04_minB\x06\n" +
-	"\x04_max\"C\n" +
+	"\x04_max\"~\n" +
 	"\x05Dense\x12\x12\n" +
 	"\x04rows\x18\x01 \x01(\x03R\x04rows\x12\x12\n" +
 	"\x04cols\x18\x02 \x01(\x03R\x04cols\x12\x12\n" +
-	"\x04data\x18\x03 \x01(\fR\x04data\"\x87\x02\n" +
+	"\x04data\x18\x03 \x01(\fR\x04data\x129\n" +
+	"\x06shared\x18\x04 \x01(\v2!.polyclass.plugin.v1.SharedRegionR\x06shared\">\n" +
+	"\fSharedRegion\x12\x16\n" +
+	"\x06offset\x18\x01 \x01(\x06R\x06offset\x12\x16\n" +
+	"\x06length\x18\x02 \x01(\x06R\x06length\"\x87\x02\n" +
 	"\aProblem\x125\n" +
 	"\x04kind\x18\x01 \x01(\x0e2!.polyclass.plugin.v1.Problem.KindR\x04kind\x12\x18\n" +
 	"\atargets\x18\x02 \x03(\x01R\atargets\x12\x1f\n" +
@@ -2468,7 +2577,7 @@ const file_plugin_proto_rawDesc = "" +
 	"MULTICLASS\x10\x02\x12\x0e\n" +
 	"\n" +
 	"REGRESSION\x10\x03\"\r\n" +
-	"\vInfoRequest\"\x80\x03\n" +
+	"\vInfoRequest\"\xa5\x03\n" +
 	"\vLearnerInfo\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\tR\aversion\x12 \n" +
@@ -2486,7 +2595,8 @@ const file_plugin_proto_rawDesc = "" +
 	"\x06params\x18\n" +
 	" \x03(\v2\x1e.polyclass.plugin.v1.ParamSpecR\x06params\x12\x18\n" +
 	"\aweights\x18\v \x01(\bR\aweights\x12!\n" +
-	"\fcode_targets\x18\f \x01(\bR\vcodeTargets\"&\n" +
+	"\fcode_targets\x18\f \x01(\bR\vcodeTargets\x12#\n" +
+	"\rshared_memory\x18\r \x01(\bR\fsharedMemory\"&\n" +
 	"\n" +
 	"HasRequest\x12\x18\n" +
 	"\adigests\x18\x01 \x03(\tR\adigests\"'\n" +
@@ -2523,12 +2633,13 @@ const file_plugin_proto_rawDesc = "" +
 	"\x06handle\x18\x01 \x01(\tR\x06handle\x12\x18\n" +
 	"\aoutputs\x18\x02 \x01(\x05R\aoutputsJ\x04\b\x03\x10\x04R\x05stats\"A\n" +
 	"\vFitResponse\x122\n" +
-	"\x06models\x18\x01 \x03(\v2\x1a.polyclass.plugin.v1.ModelR\x06models\"|\n" +
+	"\x06models\x18\x01 \x03(\v2\x1a.polyclass.plugin.v1.ModelR\x06models\"\xb7\x01\n" +
 	"\x0ePredictRequest\x12\x16\n" +
 	"\x06digest\x18\x01 \x01(\tR\x06digest\x12\x12\n" +
 	"\x04rows\x18\x02 \x03(\x03R\x04rows\x12\x18\n" +
 	"\ahandles\x18\x03 \x03(\tR\ahandles\x12$\n" +
-	"\rprobabilities\x18\x04 \x01(\bR\rprobabilities\"\x87\x01\n" +
+	"\rprobabilities\x18\x04 \x01(\bR\rprobabilities\x129\n" +
+	"\x06output\x18\x05 \x01(\v2!.polyclass.plugin.v1.SharedRegionR\x06output\"\x87\x01\n" +
 	"\x0fPredictResponse\x122\n" +
 	"\x06scores\x18\x01 \x01(\v2\x1a.polyclass.plugin.v1.DenseR\x06scores\x12@\n" +
 	"\rprobabilities\x18\x02 \x01(\v2\x1a.polyclass.plugin.v1.DenseR\rprobabilities\"*\n" +
@@ -2537,12 +2648,13 @@ const file_plugin_proto_rawDesc = "" +
 	"\x0fReleaseResponse\")\n" +
 	"\rForgetRequest\x12\x18\n" +
 	"\adigests\x18\x01 \x03(\tR\adigests\"\x10\n" +
-	"\x0eForgetResponse\"\x94\x01\n" +
+	"\x0eForgetResponse\"\xb9\x01\n" +
 	"\vReducerInfo\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\tR\aversion\x12 \n" +
 	"\vdescription\x18\x03 \x01(\tR\vdescription\x125\n" +
-	"\aschemes\x18\x04 \x03(\v2\x1b.polyclass.plugin.v1.SchemeR\aschemes\"\x94\x02\n" +
+	"\aschemes\x18\x04 \x03(\v2\x1b.polyclass.plugin.v1.SchemeR\aschemes\x12#\n" +
+	"\rshared_memory\x18\x05 \x01(\bR\fsharedMemory\"\x94\x02\n" +
 	"\x06Scheme\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12 \n" +
 	"\vdescription\x18\x02 \x01(\tR\vdescription\x12\x1e\n" +
@@ -2645,7 +2757,7 @@ func file_plugin_proto_rawDescGZIP() []byte {
 }
 
 var file_plugin_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 34)
+var file_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 35)
 var file_plugin_proto_goTypes = []any{
 	(ParamSpec_Type)(0),       // 0: polyclass.plugin.v1.ParamSpec.Type
 	(Problem_Kind)(0),         // 1: polyclass.plugin.v1.Problem.Kind
@@ -2654,94 +2766,97 @@ var file_plugin_proto_goTypes = []any{
 	(*ValueList)(nil),         // 4: polyclass.plugin.v1.ValueList
 	(*ParamSpec)(nil),         // 5: polyclass.plugin.v1.ParamSpec
 	(*Dense)(nil),             // 6: polyclass.plugin.v1.Dense
-	(*Problem)(nil),           // 7: polyclass.plugin.v1.Problem
-	(*InfoRequest)(nil),       // 8: polyclass.plugin.v1.InfoRequest
-	(*LearnerInfo)(nil),       // 9: polyclass.plugin.v1.LearnerInfo
-	(*HasRequest)(nil),        // 10: polyclass.plugin.v1.HasRequest
-	(*HasResponse)(nil),       // 11: polyclass.plugin.v1.HasResponse
-	(*DatasetHeader)(nil),     // 12: polyclass.plugin.v1.DatasetHeader
-	(*UploadChunk)(nil),       // 13: polyclass.plugin.v1.UploadChunk
-	(*UploadResponse)(nil),    // 14: polyclass.plugin.v1.UploadResponse
-	(*FitRequest)(nil),        // 15: polyclass.plugin.v1.FitRequest
-	(*Model)(nil),             // 16: polyclass.plugin.v1.Model
-	(*FitResponse)(nil),       // 17: polyclass.plugin.v1.FitResponse
-	(*PredictRequest)(nil),    // 18: polyclass.plugin.v1.PredictRequest
-	(*PredictResponse)(nil),   // 19: polyclass.plugin.v1.PredictResponse
-	(*ReleaseRequest)(nil),    // 20: polyclass.plugin.v1.ReleaseRequest
-	(*ReleaseResponse)(nil),   // 21: polyclass.plugin.v1.ReleaseResponse
-	(*ForgetRequest)(nil),     // 22: polyclass.plugin.v1.ForgetRequest
-	(*ForgetResponse)(nil),    // 23: polyclass.plugin.v1.ForgetResponse
-	(*ReducerInfo)(nil),       // 24: polyclass.plugin.v1.ReducerInfo
-	(*Scheme)(nil),            // 25: polyclass.plugin.v1.Scheme
-	(*PlanRequest)(nil),       // 26: polyclass.plugin.v1.PlanRequest
-	(*CodeMatrix)(nil),        // 27: polyclass.plugin.v1.CodeMatrix
-	(*StageSpec)(nil),         // 28: polyclass.plugin.v1.StageSpec
-	(*PlanResponse)(nil),      // 29: polyclass.plugin.v1.PlanResponse
-	(*CodeDiagnostics)(nil),   // 30: polyclass.plugin.v1.CodeDiagnostics
-	(*DecodeRequest)(nil),     // 31: polyclass.plugin.v1.DecodeRequest
-	(*DecodeResponse)(nil),    // 32: polyclass.plugin.v1.DecodeResponse
-	nil,                       // 33: polyclass.plugin.v1.FitRequest.ParamsEntry
-	nil,                       // 34: polyclass.plugin.v1.PlanRequest.ParamsEntry
-	nil,                       // 35: polyclass.plugin.v1.PlanResponse.DiagnosticsEntry
-	nil,                       // 36: polyclass.plugin.v1.DecodeRequest.ParamsEntry
+	(*SharedRegion)(nil),      // 7: polyclass.plugin.v1.SharedRegion
+	(*Problem)(nil),           // 8: polyclass.plugin.v1.Problem
+	(*InfoRequest)(nil),       // 9: polyclass.plugin.v1.InfoRequest
+	(*LearnerInfo)(nil),       // 10: polyclass.plugin.v1.LearnerInfo
+	(*HasRequest)(nil),        // 11: polyclass.plugin.v1.HasRequest
+	(*HasResponse)(nil),       // 12: polyclass.plugin.v1.HasResponse
+	(*DatasetHeader)(nil),     // 13: polyclass.plugin.v1.DatasetHeader
+	(*UploadChunk)(nil),       // 14: polyclass.plugin.v1.UploadChunk
+	(*UploadResponse)(nil),    // 15: polyclass.plugin.v1.UploadResponse
+	(*FitRequest)(nil),        // 16: polyclass.plugin.v1.FitRequest
+	(*Model)(nil),             // 17: polyclass.plugin.v1.Model
+	(*FitResponse)(nil),       // 18: polyclass.plugin.v1.FitResponse
+	(*PredictRequest)(nil),    // 19: polyclass.plugin.v1.PredictRequest
+	(*PredictResponse)(nil),   // 20: polyclass.plugin.v1.PredictResponse
+	(*ReleaseRequest)(nil),    // 21: polyclass.plugin.v1.ReleaseRequest
+	(*ReleaseResponse)(nil),   // 22: polyclass.plugin.v1.ReleaseResponse
+	(*ForgetRequest)(nil),     // 23: polyclass.plugin.v1.ForgetRequest
+	(*ForgetResponse)(nil),    // 24: polyclass.plugin.v1.ForgetResponse
+	(*ReducerInfo)(nil),       // 25: polyclass.plugin.v1.ReducerInfo
+	(*Scheme)(nil),            // 26: polyclass.plugin.v1.Scheme
+	(*PlanRequest)(nil),       // 27: polyclass.plugin.v1.PlanRequest
+	(*CodeMatrix)(nil),        // 28: polyclass.plugin.v1.CodeMatrix
+	(*StageSpec)(nil),         // 29: polyclass.plugin.v1.StageSpec
+	(*PlanResponse)(nil),      // 30: polyclass.plugin.v1.PlanResponse
+	(*CodeDiagnostics)(nil),   // 31: polyclass.plugin.v1.CodeDiagnostics
+	(*DecodeRequest)(nil),     // 32: polyclass.plugin.v1.DecodeRequest
+	(*DecodeResponse)(nil),    // 33: polyclass.plugin.v1.DecodeResponse
+	nil,                       // 34: polyclass.plugin.v1.FitRequest.ParamsEntry
+	nil,                       // 35: polyclass.plugin.v1.PlanRequest.ParamsEntry
+	nil,                       // 36: polyclass.plugin.v1.PlanResponse.DiagnosticsEntry
+	nil,                       // 37: polyclass.plugin.v1.DecodeRequest.ParamsEntry
 }
 var file_plugin_proto_depIdxs = []int32{
 	4,  // 0: polyclass.plugin.v1.Value.list:type_name -> polyclass.plugin.v1.ValueList
 	3,  // 1: polyclass.plugin.v1.ValueList.values:type_name -> polyclass.plugin.v1.Value
 	0,  // 2: polyclass.plugin.v1.ParamSpec.type:type_name -> polyclass.plugin.v1.ParamSpec.Type
 	3,  // 3: polyclass.plugin.v1.ParamSpec.default:type_name -> polyclass.plugin.v1.Value
-	1,  // 4: polyclass.plugin.v1.Problem.kind:type_name -> polyclass.plugin.v1.Problem.Kind
-	5,  // 5: polyclass.plugin.v1.LearnerInfo.params:type_name -> polyclass.plugin.v1.ParamSpec
-	2,  // 6: polyclass.plugin.v1.DatasetHeader.layout:type_name -> polyclass.plugin.v1.DatasetHeader.Layout
-	12, // 7: polyclass.plugin.v1.UploadChunk.header:type_name -> polyclass.plugin.v1.DatasetHeader
-	33, // 8: polyclass.plugin.v1.FitRequest.params:type_name -> polyclass.plugin.v1.FitRequest.ParamsEntry
-	7,  // 9: polyclass.plugin.v1.FitRequest.problems:type_name -> polyclass.plugin.v1.Problem
-	16, // 10: polyclass.plugin.v1.FitResponse.models:type_name -> polyclass.plugin.v1.Model
-	6,  // 11: polyclass.plugin.v1.PredictResponse.scores:type_name -> polyclass.plugin.v1.Dense
-	6,  // 12: polyclass.plugin.v1.PredictResponse.probabilities:type_name -> polyclass.plugin.v1.Dense
-	25, // 13: polyclass.plugin.v1.ReducerInfo.schemes:type_name -> polyclass.plugin.v1.Scheme
-	5,  // 14: polyclass.plugin.v1.Scheme.params:type_name -> polyclass.plugin.v1.ParamSpec
-	34, // 15: polyclass.plugin.v1.PlanRequest.params:type_name -> polyclass.plugin.v1.PlanRequest.ParamsEntry
-	6,  // 16: polyclass.plugin.v1.PlanRequest.label_matrix:type_name -> polyclass.plugin.v1.Dense
-	7,  // 17: polyclass.plugin.v1.PlanResponse.problems:type_name -> polyclass.plugin.v1.Problem
-	27, // 18: polyclass.plugin.v1.PlanResponse.code:type_name -> polyclass.plugin.v1.CodeMatrix
-	28, // 19: polyclass.plugin.v1.PlanResponse.next_stage:type_name -> polyclass.plugin.v1.StageSpec
-	35, // 20: polyclass.plugin.v1.PlanResponse.diagnostics:type_name -> polyclass.plugin.v1.PlanResponse.DiagnosticsEntry
-	30, // 21: polyclass.plugin.v1.PlanResponse.code_diagnostics:type_name -> polyclass.plugin.v1.CodeDiagnostics
-	36, // 22: polyclass.plugin.v1.DecodeRequest.params:type_name -> polyclass.plugin.v1.DecodeRequest.ParamsEntry
-	6,  // 23: polyclass.plugin.v1.DecodeRequest.scores:type_name -> polyclass.plugin.v1.Dense
-	6,  // 24: polyclass.plugin.v1.DecodeRequest.probabilities:type_name -> polyclass.plugin.v1.Dense
-	6,  // 25: polyclass.plugin.v1.DecodeRequest.training_scores:type_name -> polyclass.plugin.v1.Dense
-	6,  // 26: polyclass.plugin.v1.DecodeResponse.class_scores:type_name -> polyclass.plugin.v1.Dense
-	6,  // 27: polyclass.plugin.v1.DecodeResponse.label_matrix:type_name -> polyclass.plugin.v1.Dense
-	3,  // 28: polyclass.plugin.v1.FitRequest.ParamsEntry.value:type_name -> polyclass.plugin.v1.Value
-	3,  // 29: polyclass.plugin.v1.PlanRequest.ParamsEntry.value:type_name -> polyclass.plugin.v1.Value
-	3,  // 30: polyclass.plugin.v1.DecodeRequest.ParamsEntry.value:type_name -> polyclass.plugin.v1.Value
-	8,  // 31: polyclass.plugin.v1.LearnerService.Info:input_type -> polyclass.plugin.v1.InfoRequest
-	10, // 32: polyclass.plugin.v1.LearnerService.Has:input_type -> polyclass.plugin.v1.HasRequest
-	13, // 33: polyclass.plugin.v1.LearnerService.Upload:input_type -> polyclass.plugin.v1.UploadChunk
-	15, // 34: polyclass.plugin.v1.LearnerService.Fit:input_type -> polyclass.plugin.v1.FitRequest
-	18, // 35: polyclass.plugin.v1.LearnerService.Predict:input_type -> polyclass.plugin.v1.PredictRequest
-	20, // 36: polyclass.plugin.v1.LearnerService.Release:input_type -> polyclass.plugin.v1.ReleaseRequest
-	22, // 37: polyclass.plugin.v1.LearnerService.Forget:input_type -> polyclass.plugin.v1.ForgetRequest
-	8,  // 38: polyclass.plugin.v1.ReducerService.Info:input_type -> polyclass.plugin.v1.InfoRequest
-	26, // 39: polyclass.plugin.v1.ReducerService.Plan:input_type -> polyclass.plugin.v1.PlanRequest
-	31, // 40: polyclass.plugin.v1.ReducerService.Decode:input_type -> polyclass.plugin.v1.DecodeRequest
-	9,  // 41: polyclass.plugin.v1.LearnerService.Info:output_type -> polyclass.plugin.v1.LearnerInfo
-	11, // 42: polyclass.plugin.v1.LearnerService.Has:output_type -> polyclass.plugin.v1.HasResponse
-	14, // 43: polyclass.plugin.v1.LearnerService.Upload:output_type -> polyclass.plugin.v1.UploadResponse
-	17, // 44: polyclass.plugin.v1.LearnerService.Fit:output_type -> polyclass.plugin.v1.FitResponse
-	19, // 45: polyclass.plugin.v1.LearnerService.Predict:output_type -> polyclass.plugin.v1.PredictResponse
-	21, // 46: polyclass.plugin.v1.LearnerService.Release:output_type -> polyclass.plugin.v1.ReleaseResponse
-	23, // 47: polyclass.plugin.v1.LearnerService.Forget:output_type -> polyclass.plugin.v1.ForgetResponse
-	24, // 48: polyclass.plugin.v1.ReducerService.Info:output_type -> polyclass.plugin.v1.ReducerInfo
-	29, // 49: polyclass.plugin.v1.ReducerService.Plan:output_type -> polyclass.plugin.v1.PlanResponse
-	32, // 50: polyclass.plugin.v1.ReducerService.Decode:output_type -> polyclass.plugin.v1.DecodeResponse
-	41, // [41:51] is the sub-list for method output_type
-	31, // [31:41] is the sub-list for method input_type
-	31, // [31:31] is the sub-list for extension type_name
-	31, // [31:31] is the sub-list for extension extendee
-	0,  // [0:31] is the sub-list for field type_name
+	7,  // 4: polyclass.plugin.v1.Dense.shared:type_name -> polyclass.plugin.v1.SharedRegion
+	1,  // 5: polyclass.plugin.v1.Problem.kind:type_name -> polyclass.plugin.v1.Problem.Kind
+	5,  // 6: polyclass.plugin.v1.LearnerInfo.params:type_name -> polyclass.plugin.v1.ParamSpec
+	2,  // 7: polyclass.plugin.v1.DatasetHeader.layout:type_name -> polyclass.plugin.v1.DatasetHeader.Layout
+	13, // 8: polyclass.plugin.v1.UploadChunk.header:type_name -> polyclass.plugin.v1.DatasetHeader
+	34, // 9: polyclass.plugin.v1.FitRequest.params:type_name -> polyclass.plugin.v1.FitRequest.ParamsEntry
+	8,  // 10: polyclass.plugin.v1.FitRequest.problems:type_name -> polyclass.plugin.v1.Problem
+	17, // 11: polyclass.plugin.v1.FitResponse.models:type_name -> polyclass.plugin.v1.Model
+	7,  // 12: polyclass.plugin.v1.PredictRequest.output:type_name -> polyclass.plugin.v1.SharedRegion
+	6,  // 13: polyclass.plugin.v1.PredictResponse.scores:type_name -> polyclass.plugin.v1.Dense
+	6,  // 14: polyclass.plugin.v1.PredictResponse.probabilities:type_name -> polyclass.plugin.v1.Dense
+	26, // 15: polyclass.plugin.v1.ReducerInfo.schemes:type_name -> polyclass.plugin.v1.Scheme
+	5,  // 16: polyclass.plugin.v1.Scheme.params:type_name -> polyclass.plugin.v1.ParamSpec
+	35, // 17: polyclass.plugin.v1.PlanRequest.params:type_name -> polyclass.plugin.v1.PlanRequest.ParamsEntry
+	6,  // 18: polyclass.plugin.v1.PlanRequest.label_matrix:type_name -> polyclass.plugin.v1.Dense
+	8,  // 19: polyclass.plugin.v1.PlanResponse.problems:type_name -> polyclass.plugin.v1.Problem
+	28, // 20: polyclass.plugin.v1.PlanResponse.code:type_name -> polyclass.plugin.v1.CodeMatrix
+	29, // 21: polyclass.plugin.v1.PlanResponse.next_stage:type_name -> polyclass.plugin.v1.StageSpec
+	36, // 22: polyclass.plugin.v1.PlanResponse.diagnostics:type_name -> polyclass.plugin.v1.PlanResponse.DiagnosticsEntry
+	31, // 23: polyclass.plugin.v1.PlanResponse.code_diagnostics:type_name -> polyclass.plugin.v1.CodeDiagnostics
+	37, // 24: polyclass.plugin.v1.DecodeRequest.params:type_name -> polyclass.plugin.v1.DecodeRequest.ParamsEntry
+	6,  // 25: polyclass.plugin.v1.DecodeRequest.scores:type_name -> polyclass.plugin.v1.Dense
+	6,  // 26: polyclass.plugin.v1.DecodeRequest.probabilities:type_name -> polyclass.plugin.v1.Dense
+	6,  // 27: polyclass.plugin.v1.DecodeRequest.training_scores:type_name -> polyclass.plugin.v1.Dense
+	6,  // 28: polyclass.plugin.v1.DecodeResponse.class_scores:type_name -> polyclass.plugin.v1.Dense
+	6,  // 29: polyclass.plugin.v1.DecodeResponse.label_matrix:type_name -> polyclass.plugin.v1.Dense
+	3,  // 30: polyclass.plugin.v1.FitRequest.ParamsEntry.value:type_name -> polyclass.plugin.v1.Value
+	3,  // 31: polyclass.plugin.v1.PlanRequest.ParamsEntry.value:type_name -> polyclass.plugin.v1.Value
+	3,  // 32: polyclass.plugin.v1.DecodeRequest.ParamsEntry.value:type_name -> polyclass.plugin.v1.Value
+	9,  // 33: polyclass.plugin.v1.LearnerService.Info:input_type -> polyclass.plugin.v1.InfoRequest
+	11, // 34: polyclass.plugin.v1.LearnerService.Has:input_type -> polyclass.plugin.v1.HasRequest
+	14, // 35: polyclass.plugin.v1.LearnerService.Upload:input_type -> polyclass.plugin.v1.UploadChunk
+	16, // 36: polyclass.plugin.v1.LearnerService.Fit:input_type -> polyclass.plugin.v1.FitRequest
+	19, // 37: polyclass.plugin.v1.LearnerService.Predict:input_type -> polyclass.plugin.v1.PredictRequest
+	21, // 38: polyclass.plugin.v1.LearnerService.Release:input_type -> polyclass.plugin.v1.ReleaseRequest
+	23, // 39: polyclass.plugin.v1.LearnerService.Forget:input_type -> polyclass.plugin.v1.ForgetRequest
+	9,  // 40: polyclass.plugin.v1.ReducerService.Info:input_type -> polyclass.plugin.v1.InfoRequest
+	27, // 41: polyclass.plugin.v1.ReducerService.Plan:input_type -> polyclass.plugin.v1.PlanRequest
+	32, // 42: polyclass.plugin.v1.ReducerService.Decode:input_type -> polyclass.plugin.v1.DecodeRequest
+	10, // 43: polyclass.plugin.v1.LearnerService.Info:output_type -> polyclass.plugin.v1.LearnerInfo
+	12, // 44: polyclass.plugin.v1.LearnerService.Has:output_type -> polyclass.plugin.v1.HasResponse
+	15, // 45: polyclass.plugin.v1.LearnerService.Upload:output_type -> polyclass.plugin.v1.UploadResponse
+	18, // 46: polyclass.plugin.v1.LearnerService.Fit:output_type -> polyclass.plugin.v1.FitResponse
+	20, // 47: polyclass.plugin.v1.LearnerService.Predict:output_type -> polyclass.plugin.v1.PredictResponse
+	22, // 48: polyclass.plugin.v1.LearnerService.Release:output_type -> polyclass.plugin.v1.ReleaseResponse
+	24, // 49: polyclass.plugin.v1.LearnerService.Forget:output_type -> polyclass.plugin.v1.ForgetResponse
+	25, // 50: polyclass.plugin.v1.ReducerService.Info:output_type -> polyclass.plugin.v1.ReducerInfo
+	30, // 51: polyclass.plugin.v1.ReducerService.Plan:output_type -> polyclass.plugin.v1.PlanResponse
+	33, // 52: polyclass.plugin.v1.ReducerService.Decode:output_type -> polyclass.plugin.v1.DecodeResponse
+	43, // [43:53] is the sub-list for method output_type
+	33, // [33:43] is the sub-list for method input_type
+	33, // [33:33] is the sub-list for extension type_name
+	33, // [33:33] is the sub-list for extension extendee
+	0,  // [0:33] is the sub-list for field type_name
 }
 
 func init() { file_plugin_proto_init() }
@@ -2762,7 +2877,7 @@ func file_plugin_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_plugin_proto_rawDesc), len(file_plugin_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   34,
+			NumMessages:   35,
 			NumExtensions: 0,
 			NumServices:   2,
 		},

@@ -1,0 +1,293 @@
+package sharedmem
+
+import (
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// newTest returns a segment of size bytes (memory from the Go heap, as
+// the allocator and Floats see no difference).
+func newTest(size int) *Segment {
+	return newSegment(nil, make([]byte, size))
+}
+
+func TestAllocLowestFit(t *testing.T) {
+	s := newTest(1024)
+	// The first 64 bytes are the header.
+	a, _ := s.Alloc(1)   // [64, 128)
+	b, _ := s.Alloc(100) // [128, 256)
+	c, _ := s.Alloc(64)  // [256, 320)
+	for _, tc := range []struct {
+		got, want Region
+	}{{a, Region{64, 64}}, {b, Region{128, 128}}, {c, Region{256, 64}}} {
+		if tc.got != tc.want {
+			t.Errorf("Alloc: got %+v, want %+v", tc.got, tc.want)
+		}
+	}
+	s.Free(b)
+	// The hole of 128 bytes takes a request that fits; a larger one goes
+	// after c.
+	if r, _ := s.Alloc(128); r != (Region{128, 128}) {
+		t.Errorf("Alloc(128) after freeing b: got %+v, want {128 128}", r)
+	}
+	if r, _ := s.Alloc(129); r != (Region{320, 192}) {
+		t.Errorf("Alloc(129): got %+v, want {320 192}", r)
+	}
+	if _, ok := s.Alloc(1024); ok {
+		t.Error("Alloc(1024) of a segment with 512 bytes free succeeded")
+	}
+	for _, n := range []int{0, -1, 2048} {
+		if _, ok := s.Alloc(n); ok {
+			t.Errorf("Alloc(%d) succeeded", n)
+		}
+	}
+}
+
+// TestAllocFreeRandom checks the free runs against a byte map of what is
+// allocated, over random allocations and frees: no region overlaps
+// another, every region is aligned, and once all are freed the segment is
+// one free run again.
+func TestAllocFreeRandom(t *testing.T) {
+	const size = 1 << 14
+	s := newTest(size)
+	owner := make([]int, size) // 0 free, else the region's number
+	var live []Region
+	rng := rand.New(rand.NewPCG(1, 2))
+	for step := 1; step <= 5000; step++ {
+		if len(live) > 0 && rng.IntN(2) == 0 {
+			i := rng.IntN(len(live))
+			r := live[i]
+			s.Free(r)
+			for j := r.Offset; j < r.end(); j++ {
+				owner[j] = 0
+			}
+			live = append(live[:i], live[i+1:]...)
+			continue
+		}
+		n := 1 + rng.IntN(1500)
+		r, ok := s.Alloc(n)
+		if !ok {
+			continue
+		}
+		if r.Offset%Align != 0 || r.Length < n || r.Length%Align != 0 {
+			t.Fatalf("step %d: Alloc(%d) = %+v", step, n, r)
+		}
+		for j := r.Offset; j < r.end(); j++ {
+			if owner[j] != 0 {
+				t.Fatalf("step %d: region %+v overlaps region %d at byte %d", step, r, owner[j], j)
+			}
+			owner[j] = step
+		}
+		live = append(live, r)
+	}
+	for _, r := range live {
+		s.Free(r)
+	}
+	if len(s.free) != 1 || s.free[0] != (Region{Align, size - Align}) {
+		t.Errorf("free runs after freeing everything: %+v, want [{%d %d}]", s.free, Align, size-Align)
+	}
+}
+
+func TestFreeNotAllocatedPanics(t *testing.T) {
+	s := newTest(1024)
+	r, _ := s.Alloc(64)
+	s.Free(r)
+	for _, bad := range []Region{r, {2048, 64}, {0, 0}} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("Free(%+v) did not panic", bad)
+				}
+			}()
+			s.Free(bad)
+		}()
+	}
+}
+
+func TestFloats(t *testing.T) {
+	s := newTest(1024)
+	for _, tc := range []struct {
+		r    Region
+		n    int
+		want string // "" for success
+	}{
+		{Region{64, 128}, 16, ""},
+		{Region{64, 128}, 0, ""},
+		{Region{64, 128}, 17, "cannot hold 17"},
+		{Region{1000, 64}, 1, "outside"},
+		{Region{-8, 64}, 1, "outside"},
+		{Region{4, 64}, 1, "not aligned"},
+		{Region{0, 1 << 62}, 1, "outside"},
+	} {
+		v, err := s.Floats(tc.r, tc.n)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("Floats(%+v, %d): %v", tc.r, tc.n, err)
+		case tc.want == "" && len(v) != tc.n:
+			t.Errorf("Floats(%+v, %d): %d values", tc.r, tc.n, len(v))
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("Floats(%+v, %d): error %v, want one containing %q", tc.r, tc.n, err, tc.want)
+		}
+	}
+	v, _ := s.Floats(Region{64, 128}, 2)
+	v[1] = 1 // 0x3ff0000000000000, little-endian at bytes 72..79
+	if s.mem[79] != 0x3f || s.mem[78] != 0xf0 {
+		t.Errorf("Floats does not alias the segment: bytes 72..79 = % x", s.mem[72:80])
+	}
+}
+
+func TestParseEnv(t *testing.T) {
+	for _, tc := range []struct {
+		v        string
+		fd, size int
+		ok       bool
+	}{
+		{"3:1073741824", 3, 1 << 30, true},
+		{"0:1", 0, 1, true},
+		{"3", 0, 0, false},
+		{"3:", 0, 0, false},
+		{":10", 0, 0, false},
+		{"-1:10", 0, 0, false},
+		{"3:0", 0, 0, false},
+		{"x:10", 0, 0, false},
+	} {
+		fd, size, err := ParseEnv(tc.v)
+		if (err == nil) != tc.ok || fd != tc.fd || size != tc.size {
+			t.Errorf("ParseEnv(%q) = %d, %d, %v; want %d, %d, ok %v", tc.v, fd, size, err, tc.fd, tc.size, tc.ok)
+		}
+	}
+}
+
+func FuzzParseEnv(f *testing.F) {
+	for _, v := range []string{"3:1073741824", "3", ":", "-1:-1", "9999999999999999999999:1"} {
+		f.Add(v)
+	}
+	f.Fuzz(func(t *testing.T, v string) {
+		fd, size, err := ParseEnv(v)
+		if err != nil {
+			return
+		}
+		if fd < 0 || size <= 0 {
+			t.Fatalf("ParseEnv(%q) accepted fd %d, size %d", v, fd, size)
+		}
+		if want := strconv.Itoa(fd) + ":" + strconv.Itoa(size); strings.Count(v, ":") != 1 || (v != want && !strings.ContainsAny(v, "+0")) {
+			t.Fatalf("ParseEnv(%q) = %d, %d: not what the value says", v, fd, size)
+		}
+	})
+}
+
+// TestCreateShared writes through one mapping of a created segment and
+// reads through a second mapping of its file, as a plugin process does
+// (FromEnv with the descriptor the host passed).
+func TestCreateShared(t *testing.T) {
+	s, err := Create(1 << 20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	r, _ := s.Alloc(80)
+	v, err := s.Floats(r, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range v {
+		v[i] = float64(i) / 3
+	}
+	// A second descriptor of the file, opened read-write as the plugin's
+	// inherited one is.
+	dup, err := os.OpenFile("/proc/self/fd/"+strconv.Itoa(int(s.File().Fd())), os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(Env, (&Segment{mem: make([]byte, s.Size())}).EnvValue(int(dup.Fd())))
+	other, err := FromEnv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	w, err := other.Floats(r, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range w {
+		if w[i] != float64(i)/3 {
+			t.Fatalf("second mapping: value %d is %v, want %v", i, w[i], float64(i)/3)
+		}
+	}
+	if &w[0] == &v[0] {
+		t.Fatal("the second mapping is the first one")
+	}
+}
+
+// TestFromEnvNotASegment: a descriptor that is not a host's segment (no
+// header) is refused, the error naming the variable.
+func TestFromEnvNotASegment(t *testing.T) {
+	f, err := os.CreateTemp(t.TempDir(), "plain")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := f.Truncate(1 << 16); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(Env, strconv.Itoa(int(f.Fd()))+":65536")
+	if s, err := FromEnv(); err == nil || !strings.Contains(err.Error(), "not a shared memory segment") {
+		t.Errorf("FromEnv of a plain file: %v, %v; want an error saying it is not a segment", s, err)
+	}
+	// A size past the file's end would fault on first use. (FromEnv
+	// closed the first descriptor.)
+	g, err := os.CreateTemp(t.TempDir(), "plain")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	if err := g.Truncate(1 << 16); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(Env, strconv.Itoa(int(g.Fd()))+":131072")
+	if s, err := FromEnv(); err == nil || !strings.Contains(err.Error(), "not a shared memory segment of that size") {
+		t.Errorf("FromEnv with a size past the end of the file: %v, %v; want an error", s, err)
+	}
+}
+
+func TestFromEnvUnset(t *testing.T) {
+	t.Setenv(Env, "")
+	if s, err := FromEnv(); s != nil || err != nil {
+		t.Errorf("FromEnv without %s: %v, %v; want nil, nil", Env, s, err)
+	}
+	t.Setenv(Env, "nonsense")
+	if _, err := FromEnv(); err == nil || !strings.Contains(err.Error(), Env) {
+		t.Errorf("FromEnv with a bad value: error %v, want one naming %s", err, Env)
+	}
+}
+
+// TestCloseWaitsForRegions: a segment closed while a region is allocated
+// stays mapped until the region is freed, and allocates nothing more.
+func TestCloseWaitsForRegions(t *testing.T) {
+	s, err := Create(1 << 16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, _ := s.Alloc(64)
+	v, _ := s.Floats(r, 8)
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	v[7] = 1 // still mapped: a fault here fails the test binary
+	if _, ok := s.Alloc(64); ok {
+		t.Error("Alloc after Close succeeded")
+	}
+	if !s.closing || s.closed {
+		t.Errorf("after Close with a live region: closing %v, closed %v; want true, false", s.closing, s.closed)
+	}
+	s.Free(r)
+	if !s.closed {
+		t.Error("the segment was not released when its last region was freed")
+	}
+	if err := s.Close(); err != nil {
+		t.Errorf("second Close: %v", err)
+	}
+}
