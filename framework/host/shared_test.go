@@ -1,3 +1,5 @@
+//go:build linux
+
 package host
 
 import (
@@ -140,32 +142,10 @@ func sameBits(t *testing.T, what string, a, b *mat.Dense) {
 // hundred bytes instead of the matrices.
 func TestSharedDecodeMatchesInline(t *testing.T) {
 	const K, nTrain, nTest = 6, 120, 300
-	labels := make([]int, nTrain)
-	for i := range labels {
-		labels[i] = i % K
-	}
-	dir := t.TempDir()
-	copyFile(t, reducers, filepath.Join(dir, "bench-plugin-reducers"), 0o755)
 	for _, mode := range []string{"process", "linked"} {
 		t.Run(mode, func(t *testing.T) {
 			ctx := context.Background()
-			h := New(dir, nil)
-			defer h.Close()
-			if mode == "linked" {
-				h.Register("reducers", InProcess{Reducer: reducer.New()})
-			}
-			p, err := h.Get(ctx, "reducers")
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !p.Reducer.useShared.Load() {
-				t.Fatal("the reducers plugin did not declare shared_memory: it has no segment")
-			}
-			params := sdk.Params{"decode": sdk.String("vote")}
-			plan, err := p.Reducer.Plan(ctx, sdk.PlanRequest{Scheme: "ovo", Params: params, NumClasses: K, Labels: labels, Seed: 1})
-			if err != nil {
-				t.Fatal(err)
-			}
+			h, p, params, plan := ovoReducer(t, mode, K, nTrain)
 			rng := rand.New(rand.NewPCG(3, 4))
 			probs := randomDense(rng, nTest, len(plan.Problems))
 			probs.Apply(func(_, _ int, v float64) float64 { return 1 / (1 + math.Exp(-v)) }, probs)
@@ -199,6 +179,35 @@ func TestSharedDecodeMatchesInline(t *testing.T) {
 			}
 		})
 	}
+}
+
+// ovoReducer starts the reducers plugin, as a process (the binary built
+// for these tests) or linked in (mode "linked"), on a host closed when tb
+// ends, and plans one-vs-one voting for K classes over nTrain rows.
+func ovoReducer(tb testing.TB, mode string, K, nTrain int) (*Host, *Plugin, sdk.Params, sdk.Plan) {
+	tb.Helper()
+	labels := make([]int, nTrain)
+	for i := range labels {
+		labels[i] = i % K
+	}
+	dir := tb.TempDir()
+	copyFile(tb, reducers, filepath.Join(dir, "bench-plugin-reducers"), 0o755)
+	ctx := context.Background()
+	h := New(dir, nil)
+	tb.Cleanup(h.Close)
+	if mode == "linked" {
+		h.Register("reducers", InProcess{Reducer: reducer.New()})
+	}
+	p, err := h.Get(ctx, "reducers")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	params := sdk.Params{"decode": sdk.String("vote")}
+	plan, err := p.Reducer.Plan(ctx, sdk.PlanRequest{Scheme: "ovo", Params: params, NumClasses: K, Labels: labels, Seed: 1})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return h, p, params, plan
 }
 
 // TestAnswerOutsideOffer: a Predict answer naming a region the call did

@@ -6,14 +6,12 @@ import (
 	"context"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"strconv"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/polyclass/polyclass/framework/sdk"
-	"github.com/polyclass/polyclass/plugins/reducers/reducer"
 )
 
 // BenchmarkDecodeOneVsOne decodes the scores of one letter fold under
@@ -25,29 +23,10 @@ import (
 // the cost of moving a fold's scores between processes.
 func BenchmarkDecodeOneVsOne(b *testing.B) {
 	const K, nTrain, nTest = 26, 18000, 2000
-	labels := make([]int, nTrain)
-	for i := range labels {
-		labels[i] = i % K
-	}
-	dir := b.TempDir()
-	copyFile(b, reducers, filepath.Join(dir, "bench-plugin-reducers"), 0o755)
 	for _, mode := range []string{"process", "linked"} {
 		b.Run(mode, func(b *testing.B) {
 			ctx := context.Background()
-			h := New(dir, nil)
-			defer h.Close()
-			if mode == "linked" {
-				h.Register("reducers", InProcess{Reducer: reducer.New()})
-			}
-			p, err := h.Get(ctx, "reducers")
-			if err != nil {
-				b.Fatal(err)
-			}
-			params := sdk.Params{"decode": sdk.String("vote")}
-			plan, err := p.Reducer.Plan(ctx, sdk.PlanRequest{Scheme: "ovo", Params: params, NumClasses: K, Labels: labels, Seed: 1})
-			if err != nil {
-				b.Fatal(err)
-			}
+			_, p, params, plan := ovoReducer(b, mode, K, nTrain)
 			rng := rand.New(rand.NewPCG(1, 2))
 			req := sdk.DecodeRequest{Scheme: "ovo", Params: params, State: plan.State, Scores: randomDense(rng, nTest, len(plan.Problems))}
 			cpu0, faults0 := treeUsage(b, p)
