@@ -216,7 +216,7 @@ func writePluginTax(w io.Writer, title string, procs, local []*gridRun, workers 
 		return median(collect(rs, func(r *gridRun) time.Duration { return r.cpu }))
 	}
 	fmt.Fprintf(w, "## %s\n\n", title)
-	fmt.Fprintf(w, "`experiments/bench/letter_tax.hcl`: letter (20000 × 16, 26 classes), standardize, logreg and svm (C = 1) × ova (26 problems) and ovo (325 problems), 10-fold stratified CV: %d cells × 10 folds, run by the engine in one process with %d workers, the plugins either as processes (`bin/bench-plugin-*`) or linked in and served by the SDK's gRPC servers on in-memory connections (`host.Register`; same calls, same marshalling, no process or socket). Median of %d, run alternately; the results are identical.\n\n",
+	fmt.Fprintf(w, "`experiments/bench/letter_tax.hcl`: letter (20000 × 16, 26 classes), standardize, logreg and svm (C = 1) × ova (26 problems) and ovo (325 problems), 10-fold stratified CV: %d cells × 10 folds, run by the engine in one process with %d workers, the plugins either as processes (`bin/bench-plugin-*`) or linked in and served by the SDK's gRPC servers on in-memory connections (`host.Register`; same calls, same marshalling, no process or socket). In both modes the score matrices (`Predict` answers, `Decode` requests) lie in a shared memory segment per plugin (package `sharedmem`), not in the messages. Median of %d, run alternately; the results are identical.\n\n",
 		len(procs[0].cells), workers, len(procs))
 	fmt.Fprintf(w, "| | plugin processes | linked in | ratio |\n| --- | ---: | ---: | ---: |\n")
 	fmt.Fprintf(w, "| whole grid (data, plugin starts, folds, plugins closed) | %s | %s | %s |\n", fmtDur(wall(procs)), fmtDur(wall(local)), ratio(wall(procs), wall(local)))
