@@ -150,10 +150,13 @@ func (c *LearnerClient) predictOnce(ctx context.Context, digest string, rows []i
 	req := &pb.PredictRequest{Digest: digest, Rows: convert.Ints[int64](rows), Handles: handles, Probabilities: probabilities}
 	out, ok := c.offerRegion(len(rows), models, probabilities)
 	if ok {
-		defer c.shared.Free(out)
 		req.Output = convert.RegionToPB(out)
 	}
 	r, err := c.rpc.Predict(ctx, req)
+	if ok {
+		// After a failed call the plugin may still be writing the answer.
+		defer endRegion(c.shared, out, err)
+	}
 	if err != nil {
 		return nil, nil, rpcErr("predict", err)
 	}
@@ -186,6 +189,17 @@ func (c *LearnerClient) offerRegion(rows int, models []ModelRef, probabilities b
 		n *= 2
 	}
 	return c.shared.Alloc(n)
+}
+
+// endRegion ends the use of a region a call placed matrices in: freed
+// when the call succeeded, forfeited when it failed (its plugin may still
+// be using it; see sharedmem.Segment.Forfeit).
+func endRegion(seg *sharedmem.Segment, r sharedmem.Region, callErr error) {
+	if callErr != nil {
+		seg.Forfeit(r)
+		return
+	}
+	seg.Free(r)
 }
 
 // answer decodes a matrix of a Predict response: inline, or (a copy of)

@@ -144,11 +144,11 @@ func (c *ReducerClient) decodeShared(ctx context.Context, req sdk.DecodeRequest,
 	if !ok {
 		return sdk.Decoding{}, false, nil
 	}
-	defer c.shared.Free(region)
 	msgs := make([]*pb.Dense, len(mats))
 	at := region.Offset
 	for i, m := range mats {
 		if msgs[i], err = c.place(m, sharedmem.Region{Offset: at, Length: region.Offset + region.Length - at}); err != nil {
+			c.shared.Free(region)
 			return sdk.Decoding{}, true, err
 		}
 		r, k := dims(m)
@@ -159,6 +159,8 @@ func (c *ReducerClient) decodeShared(ctx context.Context, req sdk.DecodeRequest,
 		Scores: msgs[0], Probabilities: msgs[1], TrainingScores: msgs[2],
 	}
 	d, err = c.decodeCall(ctx, msg, limit)
+	// After a failed call the plugin may still be reading the matrices.
+	endRegion(c.shared, region, err)
 	if status.Code(err) == codes.ResourceExhausted {
 		return sdk.Decoding{}, false, nil
 	}

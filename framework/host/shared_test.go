@@ -249,3 +249,64 @@ func TestAnswerOutsideOffer(t *testing.T) {
 		t.Error("the answer aliases the shared region")
 	}
 }
+
+// gateLearner's models block in Predict until their context ends, then
+// write into the answer anyway: a plugin still busy with a call the host
+// has given up on.
+type gateLearner struct{ started chan struct{} }
+
+func (gateLearner) Info() sdk.LearnerInfo {
+	return sdk.LearnerInfo{Name: "gate", Version: "1", Capabilities: sdk.Capabilities{Binary: true, Scores: true}}
+}
+
+func (l gateLearner) Fit(context.Context, sdk.FitInput, sdk.Params) (sdk.Model, error) {
+	return gateModel(l), nil
+}
+
+type gateModel gateLearner
+
+func (gateModel) Outputs() int { return 1 }
+
+func (m gateModel) Predict(ctx context.Context, _ sdk.Matrix, scores, _ *mat.Dense) error {
+	m.started <- struct{}{}
+	<-ctx.Done()
+	scores.Set(0, 0, 666)
+	return ctx.Err()
+}
+
+// TestCancelledPredictForfeitsRegion: the region a cancelled Predict call
+// offered is not given to a later call, since the plugin may still write
+// into it.
+func TestCancelledPredictForfeitsRegion(t *testing.T) {
+	ctx := context.Background()
+	h := New("", nil)
+	l := gateLearner{started: make(chan struct{}, 1)}
+	h.Register("gate", InProcess{Learner: l})
+	defer h.Close()
+	p, err := h.Get(ctx, "gate")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := sdk.EncodeMatrix(sdk.Matrix{Dense: mat.NewDense(4, 2, nil)})
+	if _, err := p.EnsureDataset(ctx, m); err != nil {
+		t.Fatal(err)
+	}
+	models, err := p.Learner.Fit(ctx, m.Digest, []int{0, 1, 2, 3}, nil, []sdk.Problem{{Kind: sdk.Binary, Targets: []float64{1, -1, 1, -1}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cctx, cancel := context.WithCancel(ctx)
+	go func() {
+		<-l.started
+		cancel()
+	}()
+	if _, _, err := p.Learner.Predict(cctx, m.Digest, []int{0, 1, 2, 3}, models, false); err == nil {
+		t.Fatal("the cancelled Predict succeeded")
+	}
+	// The call's region was the segment's first, [Align, Align+64).
+	r, ok := p.shared.Alloc(8 * 4)
+	if !ok || r.Offset == sharedmem.Align {
+		t.Errorf("after the cancelled call Alloc gave %+v (ok %v): the cancelled call's region again", r, ok)
+	}
+	p.shared.Free(r)
+}

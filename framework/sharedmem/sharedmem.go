@@ -174,6 +174,20 @@ func (s *Segment) Free(r Region) {
 	}
 }
 
+// Forfeit takes r, from Alloc, out of use for good: a call that failed or
+// was cancelled may leave its plugin still writing to (or reading) the
+// region, which must then not go to another call. The region counts as
+// freed for Close.
+func (s *Segment) Forfeit(r Region) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.live--
+	if s.closing && s.live == 0 {
+		s.closing, s.closed = false, true
+		s.release() //nolint:errcheck // nobody is left to tell
+	}
+}
+
 // insertFree adds r to the free runs.
 func (s *Segment) insertFree(r Region) {
 	i := 0

@@ -188,3 +188,23 @@ func TestFromEnvUnset(t *testing.T) {
 		t.Errorf("FromEnv with a bad value: error %v, want one naming %s", err, Env)
 	}
 }
+
+// TestForfeit: a forfeited region is never allocated again, and counts as
+// freed for Close.
+func TestForfeit(t *testing.T) {
+	s := newTest(1024)
+	a, _ := s.Alloc(64)
+	b, _ := s.Alloc(64)
+	s.Forfeit(a)
+	s.Free(b)
+	for range 3 {
+		r, _ := s.Alloc(64)
+		if r.Offset <= a.Offset && a.Offset < r.end() {
+			t.Fatalf("Alloc returned %+v, which holds the forfeited region %+v", r, a)
+		}
+		s.Free(r)
+	}
+	if s.live != 0 {
+		t.Errorf("%d regions live after freeing and forfeiting all, want 0", s.live)
+	}
+}

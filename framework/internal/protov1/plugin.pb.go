@@ -533,7 +533,7 @@ type Dense struct {
 	// little-endian) lie in this region of the memory segment the host
 	// shares with the plugin process. The host sets it only for a plugin
 	// that declares shared_memory in its Info, and frees the region when
-	// the call returns.
+	// the call returns (never reusing one whose call failed).
 	Shared        *SharedRegion `protobuf:"bytes,4,opt,name=shared,proto3" json:"shared,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
