@@ -135,10 +135,12 @@ func (c *ReducerClient) decodeShared(ctx context.Context, req sdk.DecodeRequest,
 		return sdk.Decoding{}, false, nil
 	}
 	mats := []*mat.Dense{req.Scores, req.Probabilities, req.TrainingScores}
+	sizes := make([]int, len(mats))
 	n := 0
-	for _, m := range mats {
+	for i, m := range mats {
 		r, k := dims(m)
-		n += 8 * r * k
+		sizes[i] = 8 * r * k
+		n += sizes[i]
 	}
 	region, ok := c.shared.Alloc(n)
 	if !ok {
@@ -147,12 +149,11 @@ func (c *ReducerClient) decodeShared(ctx context.Context, req sdk.DecodeRequest,
 	msgs := make([]*pb.Dense, len(mats))
 	at := region.Offset
 	for i, m := range mats {
-		if msgs[i], err = c.place(m, sharedmem.Region{Offset: at, Length: region.Offset + region.Length - at}); err != nil {
+		if msgs[i], err = c.place(m, sharedmem.Region{Offset: at, Length: sizes[i]}); err != nil {
 			c.shared.Free(region)
 			return sdk.Decoding{}, true, err
 		}
-		r, k := dims(m)
-		at += 8 * r * k
+		at += sizes[i]
 	}
 	msg := &pb.DecodeRequest{
 		Scheme: req.Scheme, Params: convert.ParamsToPB(req.Params), State: req.State,

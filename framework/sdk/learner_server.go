@@ -436,37 +436,12 @@ func (s *learnerServer) Predict(ctx context.Context, req *pb.PredictRequest) (*p
 
 // answerMatrices returns the zeroed rows × total matrices a Predict call
 // writes its scores and probabilities (when probs) into, and the function
-// that makes the response of them. When the host offered a region of the
-// shared segment (out) large enough for both, the matrices are views of
-// it, scores first, and the response names them there; else they are
+// that makes the response of them: views of the region of the shared
+// segment the host offered (out) when it holds both (sharedAnswer), else
 // Go matrices, sent inline.
 func (s *learnerServer) answerMatrices(out *pb.SharedRegion, rows, total int, probs bool) (scores, prob *mat.Dense, answer func() *pb.PredictResponse) {
-	n := rows * total
-	if s.shared != nil && out != nil {
-		r, err := convert.RegionFromPB(out)
-		m := 1
-		if probs {
-			m = 2
-		}
-		var vals []float64
-		if err == nil {
-			vals, err = s.shared.Floats(r, m*n)
-		}
-		if err == nil {
-			clear(vals)
-			scores = mat.NewDense(rows, total, vals[:n:n])
-			pr := sharedmem.Region{Offset: r.Offset + 8*n, Length: 8 * n}
-			if probs {
-				prob = mat.NewDense(rows, total, vals[n:])
-			}
-			return scores, prob, func() *pb.PredictResponse {
-				resp := &pb.PredictResponse{Scores: convert.SharedDenseToPB(rows, total, r)}
-				if probs {
-					resp.Probabilities = convert.SharedDenseToPB(rows, total, pr)
-				}
-				return resp
-			}
-		}
+	if scores, prob, resp, ok := s.sharedAnswer(out, rows, total, probs); ok {
+		return scores, prob, func() *pb.PredictResponse { return resp }
 	}
 	scores = mat.NewDense(rows, total, nil)
 	if probs {
@@ -475,6 +450,36 @@ func (s *learnerServer) answerMatrices(out *pb.SharedRegion, rows, total int, pr
 	return scores, prob, func() *pb.PredictResponse {
 		return &pb.PredictResponse{Scores: convert.DenseToPB(scores), Probabilities: convert.DenseToPB(prob)}
 	}
+}
+
+// sharedAnswer returns the answer's matrices as zeroed views of region out
+// of the shared segment, scores first, and the response that names them
+// there; ok is false when the process has no segment, the host offered no
+// region, or the region cannot hold them.
+func (s *learnerServer) sharedAnswer(out *pb.SharedRegion, rows, total int, probs bool) (scores, prob *mat.Dense, resp *pb.PredictResponse, ok bool) {
+	if s.shared == nil || out == nil {
+		return nil, nil, nil, false
+	}
+	r, err := convert.RegionFromPB(out)
+	if err != nil {
+		return nil, nil, nil, false
+	}
+	n, m := rows*total, 1
+	if probs {
+		m = 2
+	}
+	vals, err := s.shared.Floats(r, m*n)
+	if err != nil {
+		return nil, nil, nil, false
+	}
+	clear(vals)
+	scores = mat.NewDense(rows, total, vals[:n:n])
+	resp = &pb.PredictResponse{Scores: convert.SharedDenseToPB(rows, total, r)}
+	if probs {
+		prob = mat.NewDense(rows, total, vals[n:])
+		resp.Probabilities = convert.SharedDenseToPB(rows, total, sharedmem.Region{Offset: r.Offset + 8*n, Length: 8 * n})
+	}
+	return scores, prob, resp, true
 }
 
 // predictScratch holds a zeroed rows × k matrix for each k asked for, the

@@ -194,8 +194,6 @@ func Serve(opts ...ServeOption) {
 	})
 }
 
-// name names the plugin's profiles: its learner's name, else its
-// reducer's, else "plugin".
 // shareSegment maps the memory segment the host passed the process, if
 // any, for the learner and the reducer served; a segment that cannot be
 // mapped is reported on stderr and the plugin answers inline.
@@ -216,6 +214,8 @@ func shareSegment(c *serveConfig) {
 	}
 }
 
+// name names the plugin's profiles: its learner's name, else its
+// reducer's, else "plugin".
 func (c *serveConfig) name() string {
 	switch {
 	case c.learner != nil && c.learner.Impl != nil:

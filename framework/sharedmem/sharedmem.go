@@ -167,6 +167,12 @@ func (s *Segment) Free(r Region) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.insertFree(r)
+	s.ended()
+}
+
+// ended counts a region out of use; the last one after Close releases
+// the segment. s.mu is held.
+func (s *Segment) ended() {
 	s.live--
 	if s.closing && s.live == 0 {
 		s.closing, s.closed = false, true
@@ -181,11 +187,7 @@ func (s *Segment) Free(r Region) {
 func (s *Segment) Forfeit(r Region) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.live--
-	if s.closing && s.live == 0 {
-		s.closing, s.closed = false, true
-		s.release() //nolint:errcheck // nobody is left to tell
-	}
+	s.ended()
 }
 
 // insertFree adds r to the free runs.

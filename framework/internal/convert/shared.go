@@ -23,7 +23,7 @@ func SharedDenseToPB(rows, cols int, r sharedmem.Region) *pb.Dense {
 // RegionFromPB returns the region a message names, or an error when its
 // offset or length does not fit an int.
 func RegionFromPB(r *pb.SharedRegion) (sharedmem.Region, error) {
-	if r.GetOffset() > math.MaxInt32*uint64(math.MaxInt32) || r.GetLength() > math.MaxInt32*uint64(math.MaxInt32) {
+	if r.GetOffset() > math.MaxInt || r.GetLength() > math.MaxInt {
 		return sharedmem.Region{}, fmt.Errorf("shared region [%d, +%d) is out of range", r.GetOffset(), r.GetLength())
 	}
 	return sharedmem.Region{Offset: int(r.GetOffset()), Length: int(r.GetLength())}, nil
@@ -50,7 +50,7 @@ func DenseFromShared(seg *sharedmem.Segment, d *pb.Dense) (*mat.Dense, error) {
 		return nil, fmt.Errorf("matrix %d×%d carries both %d bytes and a shared region", d.GetRows(), d.GetCols(), len(d.GetData()))
 	}
 	rows, cols := d.GetRows(), d.GetCols()
-	if rows < 0 || cols < 0 || (cols > 0 && rows > math.MaxInt32*int64(math.MaxInt32)/8/cols) {
+	if rows < 0 || cols < 0 || (cols > 0 && rows > math.MaxInt/8/cols) {
 		return nil, fmt.Errorf("matrix of %d×%d values", rows, cols)
 	}
 	if rows == 0 || cols == 0 {
