@@ -375,7 +375,7 @@ func TestSklearnFaultParams(t *testing.T) {
 		{sdk.Params{"estimator": sdk.Bool(true)}, "estimator"},
 		{sdk.Params{"estimator": sdk.String("sklearn.linear_model.LogisticRegression"), "C": sdk.Number(-1)}, "C"},
 	} {
-		_, err := p.Learner.Fit(ctx, enc.Digest, []int{0, 1, 2, 3}, tt.params, problem)
+		_, err := p.Learner.Fit(ctx, enc.Digest, []int{0, 1, 2, 3}, tt.params, problem, 0)
 		if got := sdk.FaultParams(err); status.Code(err) != codes.InvalidArgument || !slices.Equal(got, []string{tt.want}) {
 			t.Errorf("%v: error %v (%s), FaultParams %v; want [%s]", tt.params, err, status.Code(err), got, tt.want)
 		}

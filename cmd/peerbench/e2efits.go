@@ -73,11 +73,19 @@ func e2eFolds(path string, k int) ([]foldFit, error) {
 	return fits, nil
 }
 
+// foldShare is the goroutines a fold's fit keeps busy when jobs folds run
+// at once: its share of the CPUs (GOMAXPROCS over jobs, at least 1), as
+// the engine gives it (FitRequest.threads) while more folds are left than
+// workers.
+func foldShare(jobs int) int {
+	return max(runtime.GOMAXPROCS(0)/max(jobs, 1), 1)
+}
+
 // fitFoldsCPU fits the folds as `bench run -j jobs` has the logreg plugin
 // fit them: jobs folds at a time, each fold's problems as one batch
 // (logistic.FitBatch, trust-region Newton, C = 1, the plugin's default
-// tolerance) on GOMAXPROCS goroutines, and returns the CPU time (user +
-// system) of this process meanwhile.
+// tolerance) on foldShare(jobs) goroutines, and returns the CPU time (user
+// + system) of this process meanwhile.
 func fitFoldsCPU(ctx context.Context, fits []foldFit, jobs int) (time.Duration, error) {
 	type batch struct {
 		x     logistic.Design
@@ -92,7 +100,7 @@ func fitFoldsCPU(ctx context.Context, fits []foldFit, jobs int) (time.Duration, 
 		next <- batch{logistic.NewDense(f.rows), probs}
 	}
 	close(next)
-	opt := logistic.Options{C: 1, Solver: logistic.SolverNewton, Tol: pluginTol, MaxIter: 1000, Workers: runtime.GOMAXPROCS(0)}
+	opt := logistic.Options{C: 1, Solver: logistic.SolverNewton, Tol: pluginTol, MaxIter: 1000, Workers: foldShare(jobs)}
 	errs := make([]error, jobs)
 	var wg sync.WaitGroup
 	start := processCPU()

@@ -223,7 +223,7 @@ func gridSection(ctx context.Context, o *options, w io.Writer, stderr io.Writer)
 	fmt.Fprintf(w, "## %s\n\n", title)
 	fmt.Fprintf(w, "`bin/bench run --quiet -j 2 experiments/bench/letter.hcl` (standardize, C = 1, one-vs-all, 10-fold stratified CV; the plugin processes, uploads, encoding per fold, prediction and metrics included): **%s wall** (bench: `%s`).\n\n", fmtDur(r.wall), r.summary)
 	writeCells(w, r.rows, []string{"accuracy", "fit_seconds"})
-	fmt.Fprintf(w, "\n`fit_seconds` is the mean ± std over folds of the time to fit the 26 problems of one fold inside the plugin (which trains a batch in parallel over its CPUs); two folds run at once (`-j 2`).\n\n")
+	fmt.Fprintf(w, "\n`fit_seconds` is the mean ± std over folds of the time to fit the 26 problems of one fold inside the plugin, which trains a batch in parallel over the fold's share of the CPUs: two folds run at once (`-j 2`), so on 2 CPUs each on one (a fold that starts with no other left to run beside it, on both).\n\n")
 	return nil
 }
 

@@ -85,6 +85,9 @@ type fold struct {
 	// params are the learner's parameters for this fit (a candidate of a
 	// tuned learner, else the cell's).
 	params sdk.Params
+	// threads returns the share of the CPUs a fit of the fold may keep
+	// busy now (scheduler.fitThreads); nil leaves it to the plugin.
+	threads func() int
 
 	fitSeconds, predictSeconds float64
 	models                     [][]host.ModelRef // every batch trained, released at the end
@@ -143,9 +146,13 @@ func (f *fold) upload(enc *sdk.EncodedMatrix) error {
 // fit trains problems on rows and keeps the models for release.
 func (f *fold) fit(digest string, rows []int, problems []sdk.Problem) ([]host.ModelRef, error) {
 	start := time.Now()
-	models, err := f.lp.Learner.Fit(f.ctx, digest, rows, f.params, problems)
+	threads := 0 // the plugin's choice
+	if f.threads != nil {
+		threads = f.threads()
+	}
+	models, err := f.lp.Learner.Fit(f.ctx, digest, rows, f.params, problems, threads)
 	if f.reuploaded(digest, &err) {
-		models, err = f.lp.Learner.Fit(f.ctx, digest, rows, f.params, problems)
+		models, err = f.lp.Learner.Fit(f.ctx, digest, rows, f.params, problems, threads)
 	}
 	f.fitSeconds += time.Since(start).Seconds()
 	if err != nil {
@@ -246,6 +253,7 @@ func (s *scheduler) runFold(ctx context.Context, t task, e *matrixEntry) (fr Fol
 		return FoldResult{}, err
 	}
 	f.denseBudget = s.opt.denseBudget()
+	f.threads = s.fitThreads
 	defer f.release()
 	calibrating := t.cell.Reduction.Config.Calibrate != ""
 	f.design = digest

@@ -8,7 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -112,6 +114,14 @@ func pluginGrid(t *testing.T) (*Grid, *centroid) {
 // rows).
 func newPluginGrid(t *testing.T, x []float64, y []int, red sdk.Reducer) (*Grid, *centroid) {
 	t.Helper()
+	impl := &centroid{}
+	return newPluginGridOf(t, x, y, red, &sdk.LearnerPlugin{Impl: impl}), impl
+}
+
+// newPluginGridOf is newPluginGrid with the learner plugin lp (a
+// centroid's info).
+func newPluginGridOf(t *testing.T, x []float64, y []int, red sdk.Reducer, plp *sdk.LearnerPlugin) *Grid {
+	t.Helper()
 	var csv strings.Builder
 	csv.WriteString("x,class\n")
 	folds := make([]int, len(x))
@@ -127,8 +137,8 @@ func newPluginGrid(t *testing.T, x []float64, y []int, red sdk.Reducer) (*Grid, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	impl := &centroid{}
-	lc, _ := plugin.TestPluginGRPCConn(t, false, map[string]plugin.Plugin{sdk.LearnerPluginName: &sdk.LearnerPlugin{Impl: impl}})
+	impl := plp.Impl
+	lc, _ := plugin.TestPluginGRPCConn(t, false, map[string]plugin.Plugin{sdk.LearnerPluginName: plp})
 	rc, _ := plugin.TestPluginGRPCConn(t, false, map[string]plugin.Plugin{sdk.ReducerPluginName: &sdk.ReducerPlugin{Impl: red}})
 	t.Cleanup(func() { lc.Close(); rc.Close() })
 	l, r := host.NewLearnerClient(lc.Conn), host.NewReducerClient(rc.Conn)
@@ -144,7 +154,7 @@ func newPluginGrid(t *testing.T, x []float64, y []int, red sdk.Reducer) (*Grid, 
 		Learners:   []*Learner{{Config: &config.Learner{Name: "centroid"}, Plugin: lp, Info: &linfo}},
 		Reductions: []*Reduction{{Config: &config.Reduction{Name: "ova"}, Plugin: rp, Scheme: rinfo.Schemes[0]}}}
 	g.Cells = []*Cell{{Dataset: d, Pipeline: g.Pipelines[0], Learner: g.Learners[0], Reduction: g.Reductions[0]}}
-	return g, impl
+	return g
 }
 
 func TestFoldStepsOnInProcessPlugins(t *testing.T) {
@@ -213,6 +223,58 @@ func TestRunOnInProcessPlugins(t *testing.T) {
 	}
 	if stats.Folds != 2 || stats.Uploads != 1 {
 		t.Errorf("stats %+v, want 2 folds, 1 upload", stats)
+	}
+}
+
+// parallelCentroid is centroid as a ParallelBatchFitter: it records the
+// workers of each batch.
+type parallelCentroid struct {
+	centroid
+	mu      sync.Mutex
+	workers []int
+}
+
+func (c *parallelCentroid) FitBatch(ctx context.Context, ins []sdk.FitInput, p param.Params) ([]sdk.Model, error) {
+	return c.FitBatchParallel(ctx, ins, p, 1)
+}
+
+func (c *parallelCentroid) FitBatchParallel(ctx context.Context, ins []sdk.FitInput, p param.Params, workers int) ([]sdk.Model, error) {
+	c.mu.Lock()
+	c.workers = append(c.workers, workers)
+	c.mu.Unlock()
+	models := make([]sdk.Model, len(ins))
+	for i, in := range ins {
+		models[i], _ = c.Fit(ctx, in, p)
+	}
+	return models, nil
+}
+
+// TestFitsGetTheirShareOfCPUs: a fold's Fit call carries its share of the
+// CPUs (4 here) to the learner, through the protocol and below the
+// server's 16 workers: all 4 with one worker; with 2 workers 2 each, or 4
+// for the second fold when it starts after the first has ended.
+func TestFitsGetTheirShareOfCPUs(t *testing.T) {
+	for _, tc := range []struct {
+		workers int
+		want    [][]int // the workers of the two folds' batches, in order
+	}{
+		{workers: 1, want: [][]int{{4, 4}}},
+		{workers: 2, want: [][]int{{2, 2}, {2, 4}}},
+	} {
+		impl := &parallelCentroid{}
+		g := newPluginGridOf(t, []float64{0, 0, 0, 9.8, 5, 5, 5, 5, 10, 10, 10, 10}, []int{0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2}, oneVsAll{},
+			&sdk.LearnerPlugin{Impl: impl, Workers: 16})
+		s := newScheduler(g, Options{Workers: tc.workers})
+		s.cpus = 4
+		res, _, err := s.run(context.Background())
+		if err != nil || len(res) != 1 || res[0].Failed() {
+			t.Fatalf("workers %d: results %+v, %v", tc.workers, res, err)
+		}
+		got := slices.Clone(impl.workers)
+		slices.Sort(got)
+		if !slices.ContainsFunc(tc.want, func(w []int) bool { return slices.Equal(w, got) }) {
+			t.Errorf("workers %d: the batches had %v workers, want one of %v", tc.workers, got, tc.want)
+		}
 	}
 }
 

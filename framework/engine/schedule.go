@@ -25,11 +25,17 @@ type scheduler struct {
 	// fold runs one task; Run uses the engine's, tests their own.
 	fold foldFunc
 
-	tasks    []task
-	matrices map[matrixKey]*matrixEntry
-	groups   map[groupKey]*atomic.Int64
-	ls       leases
-	stats    Stats
+	tasks []task
+	// cpus is the number of CPUs the folds share (GOMAXPROCS), workers
+	// the number of folds run at once, and unfinished the number of tasks
+	// not yet recorded (see fitThreads).
+	cpus       int
+	workers    int
+	unfinished atomic.Int64
+	matrices   map[matrixKey]*matrixEntry
+	groups     map[groupKey]*atomic.Int64
+	ls         leases
+	stats      Stats
 
 	mu          sync.Mutex // guards what follows
 	results     []*CellResult
@@ -45,7 +51,7 @@ type scheduler struct {
 // matrix is built once and freed when the group's last task ends; within a
 // group cell by cell, so that cells finish (and are saved) early.
 func newScheduler(g *Grid, opt Options) *scheduler {
-	s := &scheduler{g: g, opt: opt,
+	s := &scheduler{g: g, opt: opt, cpus: runtime.GOMAXPROCS(0),
 		matrices: map[matrixKey]*matrixEntry{}, groups: map[groupKey]*atomic.Int64{}}
 	s.fold = s.runFold
 	for di, d := range g.Datasets {
@@ -111,6 +117,8 @@ func (s *scheduler) run(ctx context.Context) ([]*CellResult, Stats, error) {
 	if workers <= 0 {
 		workers = runtime.NumCPU()
 	}
+	s.workers = workers
+	s.unfinished.Store(int64(len(s.tasks)))
 	ch := make(chan task)
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
@@ -121,6 +129,7 @@ func (s *scheduler) run(ctx context.Context) ([]*CellResult, Stats, error) {
 				fr, err := s.execute(ctx, t)
 				s.free(ctx, t)
 				s.record(t, fr, err, ctx.Err() != nil)
+				s.unfinished.Add(-1)
 			}
 		}()
 	}
@@ -140,6 +149,25 @@ feed:
 		cause = context.Cause(ctx) // the signal that stopped the run, say
 	}
 	return s.outcome(cause)
+}
+
+// fitThreads returns the share of the CPUs a fit may keep busy now
+// (FitRequest.threads), by shareCPUs.
+func (s *scheduler) fitThreads() int {
+	return shareCPUs(s.cpus, s.workers, int(s.unfinished.Load()))
+}
+
+// shareCPUs returns each fold's share of cpus when workers run folds at
+// once and unfinished tasks are left (running or waiting): cpus over the
+// folds that keep running, min(workers, unfinished), rounded down, and at
+// least 1. It is joblib's rule for the threads of each of its workers:
+// folds fitted side by side each use their share, not every CPU, so that
+// plugin processes do not oversubscribe the CPUs (threads beyond the cores
+// cost context switches and caches), while the last folds of a run, with
+// idle workers beside them, use the CPUs those leave.
+func shareCPUs(cpus, workers, unfinished int) int {
+	busy := max(min(workers, unfinished), 1)
+	return max(cpus/busy, 1)
 }
 
 // failed reports whether a fold of cell i has failed already.

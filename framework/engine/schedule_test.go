@@ -290,3 +290,71 @@ func TestSchedulerRunsSelectedCellsOnly(t *testing.T) {
 		})
 	}
 }
+
+// TestShareCPUs: each fold's share of the CPUs is cpus over the folds that
+// keep running, rounded down, at least 1 (joblib's rule for the threads of
+// its workers).
+func TestShareCPUs(t *testing.T) {
+	for _, tc := range []struct{ cpus, workers, unfinished, want int }{
+		{cpus: 2, workers: 2, unfinished: 40, want: 1},
+		{cpus: 2, workers: 1, unfinished: 40, want: 2},
+		{cpus: 8, workers: 2, unfinished: 40, want: 4},
+		{cpus: 8, workers: 3, unfinished: 40, want: 2}, // 8/3 rounded down
+		{cpus: 2, workers: 8, unfinished: 40, want: 1}, // more workers than CPUs
+		{cpus: 8, workers: 4, unfinished: 2, want: 4},  // two folds left: half each
+		{cpus: 8, workers: 4, unfinished: 1, want: 8},  // the last fold: every CPU
+		{cpus: 8, workers: 4, unfinished: 0, want: 8},
+		{cpus: 1, workers: 4, unfinished: 40, want: 1},
+		{cpus: 0, workers: 0, unfinished: 0, want: 1},
+	} {
+		if got := shareCPUs(tc.cpus, tc.workers, tc.unfinished); got != tc.want {
+			t.Errorf("shareCPUs(cpus %d, workers %d, unfinished %d) = %d, want %d", tc.cpus, tc.workers, tc.unfinished, got, tc.want)
+		}
+	}
+}
+
+// TestSchedulerSharesCPUs: a fold's fits get the run's share of the CPUs
+// (fitThreads), 4 here: all of them with one worker; with 2 workers half,
+// save the last fold, which may run alone and get every CPU; with 7
+// workers 1 while 3 or more folds are unfinished, so more for at most the
+// last two folds.
+func TestSchedulerSharesCPUs(t *testing.T) {
+	for _, tc := range []struct {
+		workers int
+		allowed []int // the threads a fold may get
+		steady  int   // what a fold gets while more folds are left than workers
+		over    int   // at most so many folds get more than steady
+	}{
+		{workers: 1, allowed: []int{4}, steady: 4},
+		{workers: 2, allowed: []int{2, 4}, steady: 2, over: 1},
+		{workers: 7, allowed: []int{1, 2, 4}, steady: 1, over: 2},
+	} {
+		g := stubGrid()
+		s := newScheduler(g, Options{Workers: tc.workers})
+		s.cpus = 4
+		var mu sync.Mutex
+		var got []int
+		s.fold = func(_ context.Context, tk task, _ *matrixEntry) (FoldResult, error) {
+			n := s.fitThreads()
+			mu.Lock()
+			got = append(got, n)
+			mu.Unlock()
+			return FoldResult{Metrics: map[string]float64{"accuracy": stubValue(tk)}}, nil
+		}
+		if _, _, err := s.run(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		over := 0
+		for _, n := range got {
+			if !slices.Contains(tc.allowed, n) {
+				t.Errorf("workers %d: a fold got %d threads, want one of %v", tc.workers, n, tc.allowed)
+			}
+			if n > tc.steady {
+				over++
+			}
+		}
+		if len(got) != 14 || over > tc.over {
+			t.Errorf("workers %d: threads %v; want 14 folds, at most %d with more than %d", tc.workers, got, tc.over, tc.steady)
+		}
+	}
+}

@@ -117,8 +117,8 @@ type ModelRef struct {
 }
 
 // fitOnce trains problems on the given rows of dataset digest in one call.
-func (c *LearnerClient) fitOnce(ctx context.Context, digest string, rows []int, params sdk.Params, problems []sdk.Problem) ([]ModelRef, error) {
-	req := &pb.FitRequest{Digest: digest, Rows: convert.Ints[int64](rows), Params: convert.ParamsToPB(params)}
+func (c *LearnerClient) fitOnce(ctx context.Context, digest string, rows []int, params sdk.Params, problems []sdk.Problem, threads uint32) ([]ModelRef, error) {
+	req := &pb.FitRequest{Digest: digest, Rows: convert.Ints[int64](rows), Params: convert.ParamsToPB(params), Threads: threads}
 	req.Problems, req.RowGroups = convert.ProblemsToPB(problems, c.codeTargets.Load())
 	return c.fitRequest(ctx, req, len(problems))
 }

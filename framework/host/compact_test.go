@@ -80,7 +80,7 @@ func TestFitSendsCompactTargetsOnlyToLearnersThatReadThem(t *testing.T) {
 	}{{"dense", ova, false}, {"dense", ova, true}, {"compact", ovaCompact, false}, {"compact", ovaCompact, true}} {
 		l := &recordingLearner{codeTargets: tt.compact}
 		c := serveRecording(t, l)
-		if _, err := c.Fit(context.Background(), "d", rows, nil, tt.problems); err != nil {
+		if _, err := c.Fit(context.Background(), "d", rows, nil, tt.problems, 0); err != nil {
 			t.Fatal(err)
 		}
 		req := l.fits[0]

@@ -76,7 +76,7 @@ func TestInProcessPluginCountsCalls(t *testing.T) {
 		trainRows[i] = i
 	}
 	problems := []sdk.Problem{{Kind: sdk.Binary, Targets: targets}, {Kind: sdk.Binary, Targets: targets}}
-	models, err := p.Learner.Fit(ctx, m.Digest, trainRows, nil, problems)
+	models, err := p.Learner.Fit(ctx, m.Digest, trainRows, nil, problems, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -87,7 +87,7 @@ func TestPredictRejectsNaN(t *testing.T) {
 		t.Fatal(err)
 	}
 	rows := []int{0, 1, 2, 3}
-	models, err := p.Learner.Fit(ctx, m.Digest, rows, nil, []sdk.Problem{{Kind: sdk.Binary, Targets: []float64{1, -1, 1, -1}}})
+	models, err := p.Learner.Fit(ctx, m.Digest, rows, nil, []sdk.Problem{{Kind: sdk.Binary, Targets: []float64{1, -1, 1, -1}}}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

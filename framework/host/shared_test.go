@@ -76,7 +76,7 @@ func TestSharedPredictMatchesInline(t *testing.T) {
 	for i := range problems {
 		problems[i] = sdk.Problem{Kind: sdk.Binary, Targets: targets}
 	}
-	models, err := p.Learner.Fit(ctx, m.Digest, all, nil, problems)
+	models, err := p.Learner.Fit(ctx, m.Digest, all, nil, problems, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -291,7 +291,7 @@ func TestCancelledPredictForfeitsRegion(t *testing.T) {
 	if _, err := p.EnsureDataset(ctx, m); err != nil {
 		t.Fatal(err)
 	}
-	models, err := p.Learner.Fit(ctx, m.Digest, []int{0, 1, 2, 3}, nil, []sdk.Problem{{Kind: sdk.Binary, Targets: []float64{1, -1, 1, -1}}})
+	models, err := p.Learner.Fit(ctx, m.Digest, []int{0, 1, 2, 3}, nil, []sdk.Problem{{Kind: sdk.Binary, Targets: []float64{1, -1, 1, -1}}}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 	"fmt"
+	"math"
 	"time"
 
 	"gonum.org/v1/gonum/mat"
@@ -34,20 +35,25 @@ func (c *LearnerClient) maxMessage() int {
 // changes no model: a learner fits the problems of a batch as it fits
 // them one by one. A batch in compact form (see convert.ProblemsToPB)
 // goes whole when that form is within the bound.
-func (c *LearnerClient) Fit(ctx context.Context, digest string, rows []int, params sdk.Params, problems []sdk.Problem) ([]ModelRef, error) {
-	if req := c.compactRequest(digest, rows, params, problems); req != nil {
+//
+// threads is the most threads of execution each call should keep busy
+// (FitRequest.threads: the fit's share of the CPUs); 0 leaves it to the
+// plugin.
+func (c *LearnerClient) Fit(ctx context.Context, digest string, rows []int, params sdk.Params, problems []sdk.Problem, threads int) ([]ModelRef, error) {
+	t := clampThreads(threads)
+	if req := c.compactRequest(digest, rows, params, problems, t); req != nil {
 		return c.fitRequest(ctx, req, len(problems))
 	}
-	parts, err := fitParts(digest, rows, params, problems, c.maxMessage())
+	parts, err := fitParts(digest, rows, params, problems, t, c.maxMessage())
 	if err != nil {
 		return nil, err
 	}
 	if len(parts) == 1 {
-		return c.fitOnce(ctx, digest, rows, params, problems)
+		return c.fitOnce(ctx, digest, rows, params, problems, t)
 	}
 	var out []ModelRef
 	for _, part := range parts {
-		refs, err := c.fitOnce(ctx, digest, rows, params, part)
+		refs, err := c.fitOnce(ctx, digest, rows, params, part, t)
 		if err != nil {
 			if len(out) > 0 {
 				// Best effort, also after a cancellation: the fit's error
@@ -66,7 +72,7 @@ func (c *LearnerClient) Fit(ctx context.Context, digest string, rows []int, para
 // compactRequest returns the Fit request of the whole batch with compact
 // targets, or nil when the learner does not read them, the problems do
 // not have that form, or the request exceeds the message bound.
-func (c *LearnerClient) compactRequest(digest string, rows []int, params sdk.Params, problems []sdk.Problem) *pb.FitRequest {
+func (c *LearnerClient) compactRequest(digest string, rows []int, params sdk.Params, problems []sdk.Problem, threads uint32) *pb.FitRequest {
 	if !c.codeTargets.Load() {
 		return nil
 	}
@@ -74,11 +80,17 @@ func (c *LearnerClient) compactRequest(digest string, rows []int, params sdk.Par
 	if !ok {
 		return nil
 	}
-	req := &pb.FitRequest{Digest: digest, Rows: convert.Ints[int64](rows), Params: convert.ParamsToPB(params), Problems: ps, RowGroups: groups}
+	req := &pb.FitRequest{Digest: digest, Rows: convert.Ints[int64](rows), Params: convert.ParamsToPB(params), Problems: ps, RowGroups: groups, Threads: threads}
 	if proto.Size(req) > c.maxMessage() {
 		return nil
 	}
 	return req
+}
+
+// clampThreads returns threads as FitRequest.threads holds it: 0 for none
+// (or a negative count), at most MaxUint32.
+func clampThreads(threads int) uint32 {
+	return uint32(min(max(threads, 0), math.MaxUint32))
 }
 
 // fitParts splits problems into runs of consecutive problems whose Fit
@@ -87,8 +99,8 @@ func (c *LearnerClient) compactRequest(digest string, rows []int, params sdk.Par
 // are (packed doubles take 8 bytes whatever their values). It sizes the
 // dense form (compact targets sized as the dense ones they stand for): a
 // part may then go compact (fitOnce), smaller still.
-func fitParts(digest string, rows []int, params sdk.Params, problems []sdk.Problem, limit int) ([][]sdk.Problem, error) {
-	base := proto.Size(&pb.FitRequest{Digest: digest, Params: convert.ParamsToPB(params)})
+func fitParts(digest string, rows []int, params sdk.Params, problems []sdk.Problem, threads uint32, limit int) ([][]sdk.Problem, error) {
+	base := proto.Size(&pb.FitRequest{Digest: digest, Params: convert.ParamsToPB(params), Threads: threads})
 	if len(rows) > 0 {
 		n := 0
 		for _, r := range rows {

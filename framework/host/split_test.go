@@ -127,7 +127,7 @@ func TestFitAndPredictSplitUnderMessageBound(t *testing.T) {
 		t.Fatal(err)
 	}
 	fit := func() ([]ModelRef, *mat.Dense, *mat.Dense) {
-		models, err := c.Fit(ctx, enc.Digest, rows, sdk.Params{"C": sdk.Number(1)}, problems)
+		models, err := c.Fit(ctx, enc.Digest, rows, sdk.Params{"C": sdk.Number(1)}, problems, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -161,14 +161,15 @@ func TestFitAndPredictSplitUnderMessageBound(t *testing.T) {
 		t.Fatalf("scores %d×%d, want %d×%d", r, cols, n, nProblems)
 	}
 	c.MaxMessageBytes = 512
-	if _, err := c.Fit(ctx, enc.Digest, rows, nil, problems); err == nil {
+	if _, err := c.Fit(ctx, enc.Digest, rows, nil, problems, 0); err == nil {
 		t.Error("a problem larger than the bound was sent")
 	}
 }
 
 // fitParts sizes a Fit request exactly as it goes on the wire in dense
-// form (compact targets as the dense ones they stand for): a bound of the
-// request's size keeps it whole, one byte less splits it.
+// form (compact targets as the dense ones they stand for), its threads
+// included: a bound of the request's size keeps it whole, one byte less
+// splits it.
 func TestFitPartsSizesTheRequest(t *testing.T) {
 	rows := []int{0, 5, 300, 1 << 20}
 	problems := []sdk.Problem{
@@ -177,7 +178,8 @@ func TestFitPartsSizesTheRequest(t *testing.T) {
 		{Kind: sdk.Binary, Compact: &sdk.CompactTargets{Groups: []int32{0, 1, 1, 2}, Code: []int8{1, -1, 0}}},
 	}
 	params := sdk.Params{"C": sdk.Number(2)}
-	req := &pb.FitRequest{Digest: "abc", Rows: convert.Ints[int64](rows), Params: convert.ParamsToPB(params)}
+	const threads = 300 // a 2-byte varint
+	req := &pb.FitRequest{Digest: "abc", Rows: convert.Ints[int64](rows), Params: convert.ParamsToPB(params), Threads: threads}
 	for _, p := range problems {
 		req.Problems = append(req.Problems, convert.ProblemToPB(p))
 	}
@@ -186,7 +188,7 @@ func TestFitPartsSizesTheRequest(t *testing.T) {
 		t.Fatalf("compact problem's dense message: targets %v", req.Problems[2].GetTargets())
 	}
 	for _, tc := range []struct{ limit, parts int }{{size, 1}, {size - 1, 2}} {
-		parts, err := fitParts("abc", rows, params, problems, tc.limit)
+		parts, err := fitParts("abc", rows, params, problems, threads, tc.limit)
 		if err != nil || len(parts) != tc.parts {
 			t.Errorf("bound %d (request %d bytes): %d parts, %v; want %d", tc.limit, size, len(parts), err, tc.parts)
 		}
@@ -237,7 +239,7 @@ func TestCompactBatchGoesWhole(t *testing.T) {
 		if _, err := c.Ensure(ctx, enc); err != nil {
 			t.Fatal(err)
 		}
-		models, err := c.Fit(ctx, enc.Digest, rows, sdk.Params{"C": sdk.Number(1)}, problems)
+		models, err := c.Fit(ctx, enc.Digest, rows, sdk.Params{"C": sdk.Number(1)}, problems, 0)
 		if err != nil {
 			t.Fatal(err)
 		}

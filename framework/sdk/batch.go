@@ -33,7 +33,7 @@ type BatchFitter interface {
 // spreads one batch over several goroutines itself, for instance over
 // chunks of rows. The learner server then passes every batch problem of a
 // Fit request in one call, with the number of goroutines the call may use
-// (the server's workers), instead of splitting the batch into parts that
+// (the server's workers, or the request's threads when fewer), instead of splitting the batch into parts that
 // it trains concurrently: problems trained in one pass over the rows cost
 // less than the same problems in parts, and the goroutines stay busy until
 // the last problem stops.
@@ -51,14 +51,14 @@ type ParallelBatchFitter interface {
 var ErrBatchDeclined = errors.New("sdk: batch declined")
 
 // fitBatch trains the problems idx of a request, whose inputs ins share X,
-// with the learner's FitBatch (FitBatchParallel on the server's workers
+// with the learner's FitBatch (FitBatchParallel on the request's workers
 // for a ParallelBatchFitter), or with Fit one after the other when it
 // declines. Models go to models[idx[i]]; an error goes to errs[idx[0]].
-func (s *learnerServer) fitBatch(ctx context.Context, bf BatchFitter, ins []FitInput, idx []int, params Params, models []Model, errs []error) {
+func (s *learnerServer) fitBatch(ctx context.Context, bf BatchFitter, ins []FitInput, idx []int, params Params, workers int, models []Model, errs []error) {
 	var got []Model
 	var err error
 	if pf, ok := bf.(ParallelBatchFitter); ok {
-		got, err = pf.FitBatchParallel(ctx, ins, params, s.workers)
+		got, err = pf.FitBatchParallel(ctx, ins, params, workers)
 	} else {
 		got, err = bf.FitBatch(ctx, ins, params)
 	}
@@ -97,12 +97,12 @@ type converted struct {
 
 // batchParts picks the problems of a request a BatchFitter trains
 // together: those that use every row. It returns their inputs, sharing one
-// gathered X, split round robin into at most s.workers parts (one part for
+// gathered X, split round robin into at most workers parts (one part for
 // a ParallelBatchFitter), and the
 // indices of the other problems, with their conversions when it made them
 // (conv[i] for problem i; conv is nil otherwise). Without a BatchFitter, or
 // with fewer than two such problems, every problem is left to Fit.
-func (s *learnerServer) batchParts(x Matrix, rows []int, members groupRows, problems []Problem) (parts [][]FitInput, partIdx [][]int, single []int, conv []converted) {
+func (s *learnerServer) batchParts(x Matrix, rows []int, members groupRows, problems []Problem, workers int) (parts [][]FitInput, partIdx [][]int, single []int, conv []converted) {
 	var ins []FitInput
 	var idx []int
 	if _, ok := s.impl.(BatchFitter); ok && len(problems) > 1 {
@@ -125,7 +125,7 @@ func (s *learnerServer) batchParts(x Matrix, rows []int, members groupRows, prob
 		return nil, nil, single, conv
 	}
 	shared := s.taken(gatherRows(x, rows))
-	n := min(s.workers, len(ins))
+	n := min(workers, len(ins))
 	if _, ok := s.impl.(ParallelBatchFitter); ok {
 		n = 1
 	}

@@ -63,7 +63,7 @@ func TestFitBatchSharedRows(t *testing.T) {
 		{Kind: sdk.Regression, Targets: []float64{4, 5, 9}},
 		{Kind: sdk.Multiclass, NumClasses: 3, Targets: []float64{0, 1, 2}},
 	}
-	models, err := c.Fit(ctx, enc.Digest, rows, nil, problems)
+	models, err := c.Fit(ctx, enc.Digest, rows, nil, problems, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,13 +111,13 @@ func TestFitBatchDeclinedOrFailed(t *testing.T) {
 		t.Fatal(err)
 	}
 	problems := []sdk.Problem{{Kind: sdk.Binary, Targets: []float64{1, -1}}, {Kind: sdk.Binary, Targets: []float64{-1, 1}}}
-	if _, err := c.Fit(ctx, enc.Digest, []int{0, 1}, sdk.Params{"solver": sdk.String("b")}, problems); err != nil {
+	if _, err := c.Fit(ctx, enc.Digest, []int{0, 1}, sdk.Params{"solver": sdk.String("b")}, problems, 0); err != nil {
 		t.Fatal(err)
 	}
 	if len(impl.batches) != 0 || len(impl.fits) != 2 {
 		t.Errorf("declined: %d batches, %d fits; want 0 and 2", len(impl.batches), len(impl.fits))
 	}
-	_, err := c.Fit(ctx, enc.Digest, []int{0, 1}, sdk.Params{"C": sdk.Number(7)}, problems)
+	_, err := c.Fit(ctx, enc.Digest, []int{0, 1}, sdk.Params{"C": sdk.Number(7)}, problems, 0)
 	if err == nil || !strings.Contains(err.Error(), "seven") || !slices.Contains(sdk.FaultParams(err), "C") {
 		t.Errorf("failed batch: err = %v (blames %v), want seven blaming C", err, sdk.FaultParams(err))
 	}
@@ -155,7 +155,7 @@ func TestFitBatchParallel(t *testing.T) {
 		{Kind: sdk.Binary, Targets: []float64{-1, -1, 1}},
 		{Kind: sdk.Regression, Targets: []float64{4, 5, 9}},
 	}
-	models, err := c.Fit(ctx, enc.Digest, []int{3, 1, 0}, nil, problems)
+	models, err := c.Fit(ctx, enc.Digest, []int{3, 1, 0}, nil, problems, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,6 +169,49 @@ func TestFitBatchParallel(t *testing.T) {
 	for j, want := range []float64{1.0/3 + 10, 0 + 10, -1.0/3 + 10, 6 + 10} {
 		if d := s.At(0, j) - want; d > 1e-12 || d < -1e-12 {
 			t.Errorf("model %d: score %v, want %v", j, s.At(0, j), want)
+		}
+	}
+}
+
+// TestFitThreads: a Fit request's threads (its share of the CPUs) bounds
+// the goroutines of the call below the server's workers: the workers a
+// ParallelBatchFitter gets, and the parts a BatchFitter's batch is split
+// into; 0, or more than the server has, leaves the server's workers.
+func TestFitThreads(t *testing.T) {
+	problems := make([]sdk.Problem, 6)
+	for i := range problems {
+		problems[i] = sdk.Problem{Kind: sdk.Binary, Targets: []float64{1, -1, float64(1 - 2*(i%2))}}
+	}
+	for _, tc := range []struct {
+		threads, serverWorkers int
+		want                   int // workers of FitBatchParallel and parts of FitBatch
+	}{
+		{threads: 0, serverWorkers: 4, want: 4},
+		{threads: 1, serverWorkers: 4, want: 1},
+		{threads: 3, serverWorkers: 4, want: 3},
+		{threads: 4, serverWorkers: 4, want: 4},
+		{threads: 9, serverWorkers: 4, want: 4},
+		{threads: -2, serverWorkers: 4, want: 4}, // no share: the plugin's choice
+		{threads: 2, serverWorkers: 1, want: 1},
+	} {
+		ctx := context.Background()
+		par := &parallelLearner{}
+		bat := &batchLearner{}
+		for _, impl := range []sdk.Learner{par, bat} {
+			c := connect(t, &sdk.LearnerPlugin{Impl: impl, Workers: tc.serverWorkers})
+			enc := sdk.EncodeMatrix(sdk.Matrix{Dense: mat.NewDense(3, 1, []float64{1, 2, 3})})
+			if _, err := c.Ensure(ctx, enc); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := c.Fit(ctx, enc.Digest, []int{0, 1, 2}, nil, problems, tc.threads); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if !slices.Equal(par.workers, []int{tc.want}) {
+			t.Errorf("threads %d, server workers %d: FitBatchParallel on %v workers, want [%d]", tc.threads, tc.serverWorkers, par.workers, tc.want)
+		}
+		if len(bat.batches) != tc.want {
+			t.Errorf("threads %d, server workers %d: %d FitBatch parts, want %d", tc.threads, tc.serverWorkers, len(bat.batches), tc.want)
 		}
 	}
 }

@@ -67,11 +67,11 @@ func TestFaultParamsOverGRPC(t *testing.T) {
 	if _, err := lc.Ensure(ctx, enc); err != nil {
 		t.Fatal(err)
 	}
-	_, err := lc.Fit(ctx, enc.Digest, []int{0, 1}, sdk.Params{"C": sdk.Number(-1)}, []sdk.Problem{{Kind: sdk.Regression, Targets: []float64{1, 2}}})
+	_, err := lc.Fit(ctx, enc.Digest, []int{0, 1}, sdk.Params{"C": sdk.Number(-1)}, []sdk.Problem{{Kind: sdk.Regression, Targets: []float64{1, 2}}}, 0)
 	if got := sdk.FaultParams(err); !slices.Equal(got, []string{"C"}) {
 		t.Errorf("learner schema error %v: FaultParams = %v, want [C]", err, got)
 	}
-	_, err = lc.Fit(ctx, enc.Digest, []int{0, 1}, sdk.Params{"solver": sdk.String("b")}, []sdk.Problem{{Kind: sdk.Regression, Targets: []float64{1, 2}}})
+	_, err = lc.Fit(ctx, enc.Digest, []int{0, 1}, sdk.Params{"solver": sdk.String("b")}, []sdk.Problem{{Kind: sdk.Regression, Targets: []float64{1, 2}}}, 0)
 	if got := sdk.FaultParams(err); status.Code(err) != codes.InvalidArgument || !slices.Equal(got, []string{"solver"}) {
 		t.Errorf("learner Fit error %v (%s): FaultParams = %v, want [solver]", err, status.Code(err), got)
 	}

@@ -101,9 +101,10 @@ type learnerServer struct {
 	impl  Learner
 	info  LearnerInfo
 	cache *datasetCache
-	// workers bounds the problems of one Fit request trained at once. The
-	// bound is per request, not per process: a call that never returns
-	// must not starve the calls of other cells.
+	// workers bounds the problems of one Fit request trained at once
+	// (fewer when the request's threads says so). The bound is per
+	// request, not per process: a call that never returns must not starve
+	// the calls of other cells.
 	workers int
 	// shared is the segment the host shares with the process, or nil.
 	shared *sharedmem.Segment
@@ -243,8 +244,9 @@ func (s *learnerServer) Fit(ctx context.Context, req *pb.FitRequest) (*pb.FitRes
 	}
 	models := make([]Model, len(problems))
 	errs := make([]error, len(problems))
-	jobs := s.fitJobs(ctx, x, rows, members, problems, params, models, errs)
-	sem := make(chan struct{}, s.workers)
+	workers := s.callWorkers(req.GetThreads())
+	jobs := s.fitJobs(ctx, workers, x, rows, members, problems, params, models, errs)
+	sem := make(chan struct{}, workers)
 	var wg sync.WaitGroup
 	for _, job := range jobs {
 		select {
@@ -285,20 +287,30 @@ func (s *learnerServer) Fit(ctx context.Context, req *pb.FitRequest) (*pb.FitRes
 	return resp, nil
 }
 
-// fitJobs returns the jobs that train the problems of a Fit request:
-// one per batch part a BatchFitter trains together (see batchParts), one
-// per other problem. A job puts its models into models and its errors into
-// errs, at the problems' indices.
-func (s *learnerServer) fitJobs(ctx context.Context, x Matrix, rows []int, members groupRows, problems []Problem, params Params, models []Model, errs []error) []func() {
-	parts, partIdx, single, conv := s.batchParts(x, rows, members, problems)
+// callWorkers returns the goroutines a Fit request may keep busy: the
+// server's workers, or fewer when the request's threads (its share of the
+// CPUs, FitRequest.threads) is smaller; 0 threads leaves the server's.
+func (s *learnerServer) callWorkers(threads uint32) int {
+	if threads > 0 && uint64(threads) < uint64(s.workers) {
+		return int(threads)
+	}
+	return s.workers
+}
+
+// fitJobs returns the jobs that train the problems of a Fit request, which
+// may keep workers goroutines busy: one per batch part a BatchFitter
+// trains together (see batchParts), one per other problem. A job puts its
+// models into models and its errors into errs, at the problems' indices.
+func (s *learnerServer) fitJobs(ctx context.Context, workers int, x Matrix, rows []int, members groupRows, problems []Problem, params Params, models []Model, errs []error) []func() {
+	parts, partIdx, single, conv := s.batchParts(x, rows, members, problems, workers)
 	jobs := make([]func(), 0, len(parts)+len(single))
 	var b *borrowed // set when the learner borrows its input
 	if ib, ok := s.impl.(InputBorrower); ok && ib.BorrowsInput() {
-		b = &borrowed{free: make(chan *rowBuffer, s.workers), taken: s.taken}
+		b = &borrowed{free: make(chan *rowBuffer, workers), taken: s.taken}
 	}
 	for k, ins := range parts {
 		bf := s.impl.(BatchFitter)
-		jobs = append(jobs, func() { s.fitBatch(ctx, bf, ins, partIdx[k], params, models, errs) })
+		jobs = append(jobs, func() { s.fitBatch(ctx, bf, ins, partIdx[k], params, workers, models, errs) })
 	}
 	for _, i := range single {
 		var c *converted

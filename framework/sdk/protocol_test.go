@@ -116,7 +116,7 @@ func TestLearnerProtocolRoundTrip(t *testing.T) {
 	models, err := c.Fit(ctx, enc.Digest, []int{0, 1, 3}, sdk.Params{"C": sdk.Number(2)}, []sdk.Problem{
 		{Kind: sdk.Binary, Targets: []float64{1, -1, 1}},
 		{Kind: sdk.Binary, Targets: []float64{1, 0, -1}},
-	})
+	}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +165,7 @@ func TestLearnerRejectsBadInput(t *testing.T) {
 	ctx := context.Background()
 	c := connect(t, &sdk.LearnerPlugin{Impl: &meanLearner{}})
 	enc := sdk.EncodeMatrix(sdk.Matrix{Dense: mat.NewDense(2, 1, []float64{1, 2})})
-	if _, err := c.Fit(ctx, enc.Digest, []int{0}, nil, []sdk.Problem{{Kind: sdk.Binary, Targets: []float64{1}}}); err == nil || !strings.Contains(err.Error(), "not loaded") {
+	if _, err := c.Fit(ctx, enc.Digest, []int{0}, nil, []sdk.Problem{{Kind: sdk.Binary, Targets: []float64{1}}}, 0); err == nil || !strings.Contains(err.Error(), "not loaded") {
 		t.Fatalf("fit before upload: %v", err)
 	}
 	if _, err := c.Ensure(ctx, enc); err != nil {
@@ -189,7 +189,7 @@ func TestLearnerRejectsBadInput(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := c.Fit(ctx, enc.Digest, tt.rows, tt.params, []sdk.Problem{tt.p})
+			_, err := c.Fit(ctx, enc.Digest, tt.rows, tt.params, []sdk.Problem{tt.p}, 0)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("error %v, want it to contain %q", err, tt.want)
 			}
@@ -213,7 +213,7 @@ func TestUploadChunksAndSparse(t *testing.T) {
 	if _, err := c.Ensure(ctx, enc); err != nil {
 		t.Fatal(err)
 	}
-	models, err := c.Fit(ctx, enc.Digest, []int{0, 4095}, nil, []sdk.Problem{{Kind: sdk.Regression, Targets: []float64{2, 4}}})
+	models, err := c.Fit(ctx, enc.Digest, []int{0, 4095}, nil, []sdk.Problem{{Kind: sdk.Regression, Targets: []float64{2, 4}}}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -230,7 +230,7 @@ func TestUploadChunksAndSparse(t *testing.T) {
 	if _, err := c.Ensure(ctx, senc); err != nil {
 		t.Fatal(err)
 	}
-	models, err = c.Fit(ctx, senc.Digest, []int{0, 1, 2}, nil, []sdk.Problem{{Kind: sdk.Regression, Targets: []float64{0, 0, 0}}})
+	models, err = c.Fit(ctx, senc.Digest, []int{0, 1, 2}, nil, []sdk.Problem{{Kind: sdk.Regression, Targets: []float64{0, 0, 0}}}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -292,7 +292,7 @@ func TestDenseOnlyLearnerGetsDenseRows(t *testing.T) {
 	if _, err := c.Ensure(ctx, enc); err != nil {
 		t.Fatal(err)
 	}
-	models, err := c.Fit(ctx, enc.Digest, []int{2, 0}, nil, []sdk.Problem{{Kind: sdk.Regression, Targets: []float64{1, 3}}})
+	models, err := c.Fit(ctx, enc.Digest, []int{2, 0}, nil, []sdk.Problem{{Kind: sdk.Regression, Targets: []float64{1, 3}}}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -367,7 +367,7 @@ func TestPredictHandsEachModelZeroedMatrices(t *testing.T) {
 		{Kind: sdk.Binary, Targets: []float64{-1, 1, 1}},
 		{Kind: sdk.Multiclass, NumClasses: 3, Targets: []float64{2, 0, 1}},
 		{Kind: sdk.Binary, Targets: []float64{1, 1, -1}},
-	})
+	}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -452,7 +452,7 @@ func TestBorrowingLearnerReusesRowMemory(t *testing.T) {
 		if _, err := c.Ensure(ctx, enc); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := c.Fit(ctx, enc.Digest, []int{0, 1, 2, 3, 4, 5}, nil, problems); err != nil {
+		if _, err := c.Fit(ctx, enc.Digest, []int{0, 1, 2, 3, 4, 5}, nil, problems, 0); err != nil {
 			t.Fatal(err)
 		}
 		if !reflect.DeepEqual(impl.seen, want) {

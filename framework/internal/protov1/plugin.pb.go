@@ -1229,7 +1229,13 @@ type FitRequest struct {
 	Problems []*Problem        `protobuf:"bytes,4,rep,name=problems,proto3" json:"problems,omitempty"`
 	// The group of each training row (one per entry of rows), for the
 	// problems that carry compact targets (Problem.code).
-	RowGroups     []int32 `protobuf:"varint,5,rep,packed,name=row_groups,json=rowGroups,proto3" json:"row_groups,omitempty"`
+	RowGroups []int32 `protobuf:"varint,5,rep,packed,name=row_groups,json=rowGroups,proto3" json:"row_groups,omitempty"`
+	// The most threads of execution (goroutines, threads, processes) the
+	// call should keep busy at once: its share of the machine's CPUs while
+	// the host fits other folds beside it, as joblib limits the threads of
+	// each of its workers. 0 leaves it to the plugin. A plugin may use
+	// fewer; using more oversubscribes the CPUs.
+	Threads       uint32 `protobuf:"varint,6,opt,name=threads,proto3" json:"threads,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1297,6 +1303,13 @@ func (x *FitRequest) GetRowGroups() []int32 {
 		return x.RowGroups
 	}
 	return nil
+}
+
+func (x *FitRequest) GetThreads() uint32 {
+	if x != nil {
+		return x.Threads
+	}
+	return 0
 }
 
 // Model is a trained model.
@@ -2617,7 +2630,7 @@ const file_plugin_proto_rawDesc = "" +
 	"\x06header\x18\x01 \x01(\v2\".polyclass.plugin.v1.DatasetHeaderR\x06header\x12\x12\n" +
 	"\x04data\x18\x02 \x01(\fR\x04data\"(\n" +
 	"\x0eUploadResponse\x12\x16\n" +
-	"\x06digest\x18\x01 \x01(\tR\x06digest\"\xad\x02\n" +
+	"\x06digest\x18\x01 \x01(\tR\x06digest\"\xc7\x02\n" +
 	"\n" +
 	"FitRequest\x12\x16\n" +
 	"\x06digest\x18\x01 \x01(\tR\x06digest\x12\x12\n" +
@@ -2625,7 +2638,8 @@ const file_plugin_proto_rawDesc = "" +
 	"\x06params\x18\x03 \x03(\v2+.polyclass.plugin.v1.FitRequest.ParamsEntryR\x06params\x128\n" +
 	"\bproblems\x18\x04 \x03(\v2\x1c.polyclass.plugin.v1.ProblemR\bproblems\x12\x1d\n" +
 	"\n" +
-	"row_groups\x18\x05 \x03(\x05R\trowGroups\x1aU\n" +
+	"row_groups\x18\x05 \x03(\x05R\trowGroups\x12\x18\n" +
+	"\athreads\x18\x06 \x01(\rR\athreads\x1aU\n" +
 	"\vParamsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x120\n" +
 	"\x05value\x18\x02 \x01(\v2\x1a.polyclass.plugin.v1.ValueR\x05value:\x028\x01\"F\n" +

@@ -94,7 +94,7 @@ func (s *session) upload(ctx context.Context, m sdk.Matrix) (*sdk.EncodedMatrix,
 // fitPredict trains problems on rows of fit and predicts rows of pred
 // (both of enc), releasing the models.
 func (s *session) fitPredict(ctx context.Context, enc *sdk.EncodedMatrix, rows []int, problems []sdk.Problem, predRows []int, probs bool) (scores, prob *mat.Dense, models []host.ModelRef, err error) {
-	models, err = s.c().Fit(ctx, enc.Digest, rows, s.t.Params, problems)
+	models, err = s.c().Fit(ctx, enc.Digest, rows, s.t.Params, problems, 0)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -129,7 +129,7 @@ func checkUpload(ctx context.Context, s *session) (string, error) {
 		return "", err
 	}
 	p := problemFor(s.info.Capabilities, y[:2900])
-	models, err := s.c().Fit(ctx, enc.Digest, seq(2900), s.t.Params, []sdk.Problem{p})
+	models, err := s.c().Fit(ctx, enc.Digest, seq(2900), s.t.Params, []sdk.Problem{p}, 0)
 	if err != nil {
 		return "", fmt.Errorf("fit on the chunked upload: %w", err)
 	}
@@ -244,7 +244,7 @@ func checkFitPredict(ctx context.Context, s *session) (string, error) {
 		if ps == nil {
 			continue
 		}
-		models, err := s.c().Fit(ctx, enc.Digest, seq(12), s.t.Params, ps)
+		models, err := s.c().Fit(ctx, enc.Digest, seq(12), s.t.Params, ps, 0)
 		if code(err) == codes.InvalidArgument {
 			// A capability may hold under some parameters only (a bridge
 			// whose estimator is a classifier refuses regression).
@@ -363,7 +363,7 @@ func checkRelease(ctx context.Context, s *session) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	models, err := s.c().Fit(ctx, enc.Digest, seq(12), s.t.Params, []sdk.Problem{problemFor(s.info.Capabilities, labels01(y))})
+	models, err := s.c().Fit(ctx, enc.Digest, seq(12), s.t.Params, []sdk.Problem{problemFor(s.info.Capabilities, labels01(y))}, 0)
 	if err != nil {
 		return "", err
 	}
@@ -407,7 +407,7 @@ func checkForget(ctx context.Context, s *session) (string, error) {
 	}
 	unknown := strings.Repeat("0", 64)
 	p := problemFor(s.info.Capabilities, []int{0, 1})
-	_, err = s.c().Fit(ctx, unknown, []int{0, 1}, s.t.Params, []sdk.Problem{p})
+	_, err = s.c().Fit(ctx, unknown, []int{0, 1}, s.t.Params, []sdk.Problem{p}, 0)
 	if code(err) != codes.FailedPrecondition {
 		return "", fmt.Errorf("fit on a dataset never uploaded: %v (code %s), want FailedPrecondition, on which the host uploads again", err, code(err))
 	}
@@ -437,7 +437,7 @@ func checkBadParams(ctx context.Context, s *session) (string, error) {
 			params[k] = w
 		}
 		params[name] = v
-		models, err := s.c().Fit(ctx, enc.Digest, seq(12), params, []sdk.Problem{p})
+		models, err := s.c().Fit(ctx, enc.Digest, seq(12), params, []sdk.Problem{p}, 0)
 		if err == nil {
 			s.c().Release(ctx, models)
 			return fmt.Errorf("%s %s = %v was accepted", what, name, v)
@@ -506,7 +506,7 @@ func checkCancel(ctx context.Context, s *session) (string, error) {
 	ch := make(chan answer, 1)
 	start := time.Now()
 	go func() {
-		m, err := s.c().Fit(fctx, enc.Digest, seq(6000), s.t.Params, problems)
+		m, err := s.c().Fit(fctx, enc.Digest, seq(6000), s.t.Params, problems, 0)
 		ch <- answer{m, err}
 	}()
 	var a answer
@@ -775,7 +775,7 @@ func checkEmpty(ctx context.Context, s *session) (string, error) {
 	if unused.Targets == nil {
 		rows = nil
 	}
-	models, err := s.c().Fit(ctx, enc.Digest, rows, s.t.Params, []sdk.Problem{unused})
+	models, err := s.c().Fit(ctx, enc.Digest, rows, s.t.Params, []sdk.Problem{unused}, 0)
 	if err == nil {
 		s.c().Release(ctx, models)
 		return "", errors.New("a problem that uses no rows was trained")
@@ -787,7 +787,7 @@ func checkEmpty(ctx context.Context, s *session) (string, error) {
 	if err := s.survives(ctx, "a problem that uses no rows"); err != nil {
 		return "", err
 	}
-	models, err = s.c().Fit(ctx, enc.Digest, seq(12), s.t.Params, []sdk.Problem{p})
+	models, err = s.c().Fit(ctx, enc.Digest, seq(12), s.t.Params, []sdk.Problem{p}, 0)
 	if err != nil {
 		return "", err
 	}

@@ -101,7 +101,7 @@ func fitPredict(t *testing.T, c *host.LearnerClient, enc *sdk.EncodedMatrix, par
 	t.Helper()
 	ctx := context.Background()
 	rows := seq(p.Rows())
-	models, err := c.Fit(ctx, enc.Digest, rows, params, []sdk.Problem{p})
+	models, err := c.Fit(ctx, enc.Digest, rows, params, []sdk.Problem{p}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -33,7 +33,7 @@ func TestProtocol(t *testing.T) {
 		rows[i], classes[i] = i, float64(k)
 	}
 	params := sdk.Params{"method": sdk.String("perceptron")}
-	if _, err := c.Fit(context.Background(), enc.Digest, rows, params, []sdk.Problem{{Kind: sdk.Multiclass, Targets: classes, NumClasses: 3}}); err == nil {
+	if _, err := c.Fit(context.Background(), enc.Digest, rows, params, []sdk.Problem{{Kind: sdk.Multiclass, Targets: classes, NumClasses: 3}}, 0); err == nil {
 		t.Error("the perceptron accepted a multiclass problem")
 	}
 }
