@@ -162,12 +162,14 @@ func (f *fold) fit(digest string, rows []int, problems []sdk.Problem) ([]host.Mo
 	return models, nil
 }
 
-// predict scores rows; probabilities come along when the learner has them.
-func (f *fold) predict(digest string, rows []int, models []host.ModelRef) (scores, probs *mat.Dense, err error) {
+// predict scores rows; probabilities come along when wanted and the
+// learner has them.
+func (f *fold) predict(digest string, rows []int, models []host.ModelRef, wantProbs bool) (scores, probs *mat.Dense, err error) {
 	start := time.Now()
-	scores, probs, err = f.lp.Learner.Predict(f.ctx, digest, rows, models, f.c.Learner.Info.Capabilities.Probabilities)
+	wantProbs = wantProbs && f.c.Learner.Info.Capabilities.Probabilities
+	scores, probs, err = f.lp.Learner.Predict(f.ctx, digest, rows, models, wantProbs)
 	if f.reuploaded(digest, &err) {
-		scores, probs, err = f.lp.Learner.Predict(f.ctx, digest, rows, models, f.c.Learner.Info.Capabilities.Probabilities)
+		scores, probs, err = f.lp.Learner.Predict(f.ctx, digest, rows, models, wantProbs)
 	}
 	f.predictSeconds += time.Since(start).Seconds()
 	if err != nil {
@@ -420,13 +422,14 @@ func (f *fold) fitPredict(digest string, plan sdk.Plan) (sdk.DecodeRequest, erro
 	if err != nil {
 		return sdk.DecodeRequest{}, err
 	}
-	scores, prob, err := f.predict(digest, f.test, models)
+	scores, prob, err := f.predict(digest, f.test, models, true)
 	if err != nil {
 		return sdk.DecodeRequest{}, err
 	}
 	var trainScores *mat.Dense
 	if plan.NeedsTrainingScores {
-		if trainScores, _, err = f.predict(digest, f.train, models); err != nil {
+		// The decoder reads the training rows' scores alone.
+		if trainScores, _, err = f.predict(digest, f.train, models, false); err != nil {
 			return sdk.DecodeRequest{}, err
 		}
 	}
@@ -590,7 +593,7 @@ func (f *fold) stage(x sdk.Matrix, enc *sdk.EncodedMatrix, plan sdk.Plan) (sdk.M
 		}
 	}
 	output := func(rows []int, models []host.ModelRef) (*mat.Dense, error) {
-		scores, probs, err := f.predict(enc.Digest, rows, models)
+		scores, probs, err := f.predict(enc.Digest, rows, models, true)
 		if err != nil {
 			return nil, err
 		}

@@ -278,6 +278,85 @@ func TestFitsGetTheirShareOfCPUs(t *testing.T) {
 	}
 }
 
+// probCentroid is centroid with probabilities (a logistic of the score):
+// it records, for each Predict, the rows and whether probabilities were
+// asked for.
+type probCentroid struct {
+	centroid
+	mu    sync.Mutex
+	calls []string
+}
+
+func (c *probCentroid) Info() sdk.LearnerInfo {
+	info := c.centroid.Info()
+	info.Capabilities.Probabilities = true
+	return info
+}
+
+func (c *probCentroid) Fit(ctx context.Context, in sdk.FitInput, p param.Params) (sdk.Model, error) {
+	m, err := c.centroid.Fit(ctx, in, p)
+	return probModel{m.(centroidModel), c}, err
+}
+
+type probModel struct {
+	centroidModel
+	c *probCentroid
+}
+
+func (m probModel) Predict(ctx context.Context, x matrix.Matrix, scores, probs *mat.Dense) error {
+	r, _ := x.Dims()
+	m.c.mu.Lock()
+	m.c.calls = append(m.c.calls, fmt.Sprintf("%d rows, probabilities %v", r, probs != nil))
+	m.c.mu.Unlock()
+	if err := m.centroidModel.Predict(ctx, x, scores, nil); err != nil {
+		return err
+	}
+	if probs != nil {
+		for i := range r {
+			probs.Set(i, 0, 1/(1+math.Exp(-scores.At(i, 0))))
+		}
+	}
+	return nil
+}
+
+// coverageOVA is oneVsAll that asks for the training rows' scores, as
+// coverage decoding does.
+type coverageOVA struct{ oneVsAll }
+
+func (r coverageOVA) Plan(ctx context.Context, req sdk.PlanRequest) (sdk.Plan, error) {
+	plan, err := r.oneVsAll.Plan(ctx, req)
+	plan.NeedsTrainingScores = true
+	return plan, err
+}
+
+// TestTrainingScoresComeWithoutProbabilities: a plan that needs the
+// training rows' scores gets them from a Predict that does not ask for
+// probabilities (the decoder reads none for them); the test rows' Predict
+// asks, the learner having them.
+func TestTrainingScoresComeWithoutProbabilities(t *testing.T) {
+	impl := &probCentroid{}
+	g := newPluginGridOf(t, []float64{0, 0, 0, 9.8, 5, 5, 5, 5, 10, 10, 10, 10}, []int{0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2}, coverageOVA{},
+		&sdk.LearnerPlugin{Impl: impl})
+	res, _, err := Run(context.Background(), g, Options{Workers: 1})
+	if err != nil || len(res) != 1 || res[0].Failed() {
+		t.Fatalf("results %+v, %v", res, err)
+	}
+	// Per fold: the 6 test rows with probabilities, then the 6 training
+	// rows without, each model (3) on its own.
+	var want []string
+	for range 2 {
+		for range 3 {
+			want = append(want, "6 rows, probabilities true")
+		}
+		for range 3 {
+			want = append(want, "6 rows, probabilities false")
+		}
+	}
+	if !slices.Equal(impl.calls, want) {
+		t.Errorf("Predict calls\n got %q\nwant %q", impl.calls, want)
+	}
+}
+
 func TestCheckDecoding(t *testing.T) {
 	mc := &Dataset{Classes: []string{"a", "b", "c"}}
 	ml := &Dataset{Classes: []string{"a", "b"}, MultiLabel: true}
