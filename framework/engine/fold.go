@@ -422,7 +422,7 @@ func (f *fold) fitPredict(digest string, plan sdk.Plan) (sdk.DecodeRequest, erro
 	if err != nil {
 		return sdk.DecodeRequest{}, err
 	}
-	scores, prob, err := f.predict(digest, f.test, models, true)
+	scores, prob, err := f.predict(digest, f.test, models, !plan.IgnoresProbabilities)
 	if err != nil {
 		return sdk.DecodeRequest{}, err
 	}

@@ -357,6 +357,48 @@ func TestTrainingScoresComeWithoutProbabilities(t *testing.T) {
 	}
 }
 
+// scoresOnlyOVA is oneVsAll whose plan says its decoder reads no
+// probabilities; its Decode records whether it got some.
+type scoresOnlyOVA struct {
+	oneVsAll
+	gotProbs *atomic.Int64
+}
+
+func (r scoresOnlyOVA) Plan(ctx context.Context, req sdk.PlanRequest) (sdk.Plan, error) {
+	plan, err := r.oneVsAll.Plan(ctx, req)
+	plan.IgnoresProbabilities = true
+	return plan, err
+}
+
+func (r scoresOnlyOVA) Decode(ctx context.Context, req sdk.DecodeRequest) (sdk.Decoding, error) {
+	if req.Probabilities != nil {
+		r.gotProbs.Add(1)
+	}
+	return r.oneVsAll.Decode(ctx, req)
+}
+
+// TestPlanIgnoringProbabilitiesGetsNone: when the plan says its decoder
+// reads no probabilities, the test rows' Predict asks for none (the
+// learner computes none) and Decode gets none; the decisions stand.
+func TestPlanIgnoringProbabilitiesGetsNone(t *testing.T) {
+	impl := &probCentroid{}
+	red := scoresOnlyOVA{gotProbs: new(atomic.Int64)}
+	g := newPluginGridOf(t, []float64{0, 0, 0, 9.8, 5, 5, 5, 5, 10, 10, 10, 10}, []int{0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2}, red,
+		&sdk.LearnerPlugin{Impl: impl})
+	res, _, err := Run(context.Background(), g, Options{Workers: 1})
+	if err != nil || len(res) != 1 || res[0].Failed() {
+		t.Fatalf("results %+v, %v", res, err)
+	}
+	want := slices.Repeat([]string{"6 rows, probabilities false"}, 6)
+	if !slices.Equal(impl.calls, want) || red.gotProbs.Load() != 0 {
+		t.Errorf("Predict calls %q, %d decodings with probabilities; want %q and none", impl.calls, red.gotProbs.Load(), want)
+	}
+	// As in TestRunOnInProcessPlugins: the same decisions.
+	if acc := []float64{res[0].Folds[0].Metrics["accuracy"], res[0].Folds[1].Metrics["accuracy"]}; acc[0] != 1 || acc[1] != 5.0/6 {
+		t.Errorf("accuracies %v, want [1 5/6]", acc)
+	}
+}
+
 func TestCheckDecoding(t *testing.T) {
 	mc := &Dataset{Classes: []string{"a", "b", "c"}}
 	ml := &Dataset{Classes: []string{"a", "b"}, MultiLabel: true}

@@ -352,7 +352,8 @@ func (c *ReducerClient) Plan(ctx context.Context, req sdk.PlanRequest) (sdk.Plan
 	}
 	p := sdk.Plan{
 		Code: convert.CodeFromPB(r.GetCode()), State: r.GetState(), NeedsTrainingScores: r.GetNeedsTrainingScores(),
-		Diagnostics: convert.CodeDiagnosticsFromPB(r.GetCodeDiagnostics()), Warnings: r.GetWarnings(),
+		IgnoresProbabilities: r.GetIgnoresProbabilities(),
+		Diagnostics:          convert.CodeDiagnosticsFromPB(r.GetCodeDiagnostics()), Warnings: r.GetWarnings(),
 	}
 	if p.Problems, err = convert.ProblemsFromPB(r.GetProblems(), r.GetRowGroups()); err != nil {
 		return sdk.Plan{}, fmt.Errorf("plan: %w", err)

@@ -80,7 +80,8 @@ func (s *reducerServer) Plan(ctx context.Context, req *pb.PlanRequest) (*pb.Plan
 	}
 	out := &pb.PlanResponse{
 		Code: convert.CodeToPB(plan.Code), State: plan.State, NeedsTrainingScores: plan.NeedsTrainingScores,
-		CodeDiagnostics: convert.CodeDiagnosticsToPB(plan.Diagnostics), Warnings: plan.Warnings,
+		IgnoresProbabilities: plan.IgnoresProbabilities,
+		CodeDiagnostics:      convert.CodeDiagnosticsToPB(plan.Diagnostics), Warnings: plan.Warnings,
 	}
 	if err := problem.CheckRows(plan.Problems, pr.Rows()); err != nil {
 		return nil, status.Errorf(codes.Internal, "plan %s: %v", req.GetScheme(), err)

@@ -157,6 +157,11 @@ type Plan struct {
 	// NeedsTrainingScores asks the host to pass the models' scores on the
 	// training rows to Decode.
 	NeedsTrainingScores bool
+	// IgnoresProbabilities tells the host that Decode reads none of the
+	// learners' probabilities for this plan: it then asks Predict for
+	// scores only (a learner computes no probabilities) and passes none.
+	// False has them passed whenever the learner has them.
+	IgnoresProbabilities bool
 	// Diagnostics describe the code matrix, when the scheme has one.
 	Diagnostics *CodeDiagnostics
 	// Warnings are human-readable notes on the plan (e.g. the defects of

@@ -2177,9 +2177,14 @@ type PlanResponse struct {
 	// The group of each training row (one per entry of PlanRequest.labels
 	// or row of its label_matrix), for the problems that carry compact
 	// targets (Problem.code).
-	RowGroups     []int32 `protobuf:"varint,9,rep,packed,name=row_groups,json=rowGroups,proto3" json:"row_groups,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	RowGroups []int32 `protobuf:"varint,9,rep,packed,name=row_groups,json=rowGroups,proto3" json:"row_groups,omitempty"`
+	// Decode reads none of the learners' probabilities for this plan (a
+	// decoder of the code's scores alone): the host then asks Predict for
+	// scores only, and a learner computes no probabilities. False, the
+	// default, has them asked for whenever the learner has them.
+	IgnoresProbabilities bool `protobuf:"varint,10,opt,name=ignores_probabilities,json=ignoresProbabilities,proto3" json:"ignores_probabilities,omitempty"`
+	unknownFields        protoimpl.UnknownFields
+	sizeCache            protoimpl.SizeCache
 }
 
 func (x *PlanResponse) Reset() {
@@ -2274,6 +2279,13 @@ func (x *PlanResponse) GetRowGroups() []int32 {
 		return x.RowGroups
 	}
 	return nil
+}
+
+func (x *PlanResponse) GetIgnoresProbabilities() bool {
+	if x != nil {
+		return x.IgnoresProbabilities
+	}
+	return false
 }
 
 // CodeDiagnostics summarises the quality of a K × L code matrix. The
@@ -2706,7 +2718,7 @@ const file_plugin_proto_rawDesc = "" +
 	"innerFolds\x12%\n" +
 	"\x0eappend_outputs\x18\x02 \x01(\bR\rappendOutputs\x12\x1d\n" +
 	"\n" +
-	"inner_seed\x18\x03 \x01(\x04R\tinnerSeed\"\xac\x04\n" +
+	"inner_seed\x18\x03 \x01(\x04R\tinnerSeed\"\xe1\x04\n" +
 	"\fPlanResponse\x128\n" +
 	"\bproblems\x18\x01 \x03(\v2\x1c.polyclass.plugin.v1.ProblemR\bproblems\x123\n" +
 	"\x04code\x18\x02 \x01(\v2\x1f.polyclass.plugin.v1.CodeMatrixR\x04code\x12\x14\n" +
@@ -2718,7 +2730,9 @@ const file_plugin_proto_rawDesc = "" +
 	"\bwarnings\x18\a \x03(\tR\bwarnings\x12O\n" +
 	"\x10code_diagnostics\x18\b \x01(\v2$.polyclass.plugin.v1.CodeDiagnosticsR\x0fcodeDiagnostics\x12\x1d\n" +
 	"\n" +
-	"row_groups\x18\t \x03(\x05R\trowGroups\x1a>\n" +
+	"row_groups\x18\t \x03(\x05R\trowGroups\x123\n" +
+	"\x15ignores_probabilities\x18\n" +
+	" \x01(\bR\x14ignoresProbabilities\x1a>\n" +
 	"\x10DiagnosticsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\x01R\x05value:\x028\x01\"\xad\x01\n" +

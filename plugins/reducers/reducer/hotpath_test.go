@@ -176,7 +176,8 @@ func refCodePlan(req sdk.PlanRequest, m *codes.Matrix, decode string) (sdk.Plan,
 		problems[j] = sdk.Problem{Kind: sdk.Binary, Targets: t}
 	}
 	st := state{K: K, L: L, Code: m.Entries(), OVO: req.Scheme == "ovo"}
-	plan := sdk.Plan{Problems: problems, Code: &sdk.CodeMatrix{Rows: K, Cols: L, Entries: m.Entries()}}
+	plan := sdk.Plan{Problems: problems, Code: &sdk.CodeMatrix{Rows: K, Cols: L, Entries: m.Entries()},
+		IgnoresProbabilities: decode != Argmax}
 	if decode == codes.Coverage {
 		st.Labels = req.Labels
 		plan.NeedsTrainingScores = true

@@ -303,7 +303,9 @@ func codePlan(req sdk.PlanRequest, m *codes.Matrix, decode string) (sdk.Plan, er
 		problems[j] = sdk.Problem{Kind: sdk.Binary, Compact: sdk.CodeColumn(code, j, groups)}
 	}
 	st := state{K: K, L: L, Code: m.Entries(), OVO: req.Scheme == "ovo"}
-	plan := sdk.Plan{Problems: problems, Code: &code}
+	// Decode's code decoders read the scores alone; argmax (ova's
+	// default) passes the learner's probabilities on.
+	plan := sdk.Plan{Problems: problems, Code: &code, IgnoresProbabilities: decode != Argmax}
 	if decode == codes.Coverage {
 		st.Labels = req.Labels
 		plan.NeedsTrainingScores = true

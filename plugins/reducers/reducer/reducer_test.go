@@ -241,3 +241,42 @@ func TestArgmaxClassScores(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanIgnoresProbabilities: a plan decoded from the code's scores alone
+// (vote, hamming, a loss, coverage) says so, and the host leaves the
+// learners' probabilities out; argmax (ova's default, and native
+// multiclass) passes them on, and the multi-label schemes read them.
+func TestPlanIgnoresProbabilities(t *testing.T) {
+	c := connect(t)
+	ctx := context.Background()
+	labels := []int{0, 1, 2, 1}
+	multi := mat.NewDense(4, 3, []float64{1, 0, 1, 0, 1, 0, 1, 1, 0, 0, 0, 1})
+	for _, tt := range []struct {
+		name, scheme string
+		params       sdk.Params
+		want         bool
+	}{
+		{"ova argmax", "ova", nil, false},
+		{"ova hamming", "ova", sdk.Params{"decode": sdk.String("hamming")}, true},
+		{"ovo vote", "ovo", nil, true},
+		{"ovo hamming", "ovo", sdk.Params{"decode": sdk.String("hamming")}, true},
+		{"ordered", "ordered", nil, true},
+		{"ecoc coverage", "ecoc", sdk.Params{"code": sdk.String("exhaustive"), "decode": sdk.String("coverage")}, true},
+		{"native", "none", nil, false},
+		{"binary relevance", BinaryRelevance, nil, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			req := sdk.PlanRequest{Scheme: tt.scheme, Params: tt.params, NumClasses: 3, Labels: labels, ClassNames: []string{"a", "b", "c"}, Seed: 1}
+			if tt.scheme == BinaryRelevance {
+				req.Labels, req.LabelMatrix = nil, multi
+			}
+			plan, err := c.Plan(ctx, req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if plan.IgnoresProbabilities != tt.want {
+				t.Errorf("IgnoresProbabilities = %v, want %v", plan.IgnoresProbabilities, tt.want)
+			}
+		})
+	}
+}
