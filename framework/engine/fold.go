@@ -296,8 +296,9 @@ func (s *scheduler) runFold(ctx context.Context, t task, e *matrixEntry) (fr Fol
 
 // softmaxScores tells whether a multiclass cell's class probabilities
 // (what log_loss and brier read) are a softmax of the decoder's class
-// scores rather than probabilities: not calibrated, and either the learner
-// gave no probabilities or the reduction decodes by something other than
+// scores rather than probabilities: not calibrated, and either the decoder
+// got no probabilities (the learner has none, or the plan ignores them)
+// or the reduction decodes by something other than
 // argmax (the decoder of the built-in reducers that passes the learner's
 // probabilities on, normalised: native learners and ova by default; their
 // ECOC decoders give a softmax of their class scores). A scheme without a
@@ -341,8 +342,9 @@ func newFold(ctx context.Context, g *Grid, t task, stats *Stats) (*fold, error) 
 type outcome struct {
 	plan sdk.Plan
 	dec  sdk.Decoding
-	// learnerProbs tells whether the learner gave probabilities with its
-	// scores (the decoder's request carried them).
+	// learnerProbs tells whether the decoder's request carried the
+	// learner's probabilities (the learner has them and the plan does not
+	// ignore them).
 	learnerProbs bool
 }
 

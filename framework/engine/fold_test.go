@@ -244,7 +244,11 @@ func (c *parallelCentroid) FitBatchParallel(ctx context.Context, ins []sdk.FitIn
 	c.mu.Unlock()
 	models := make([]sdk.Model, len(ins))
 	for i, in := range ins {
-		models[i], _ = c.Fit(ctx, in, p)
+		m, err := c.Fit(ctx, in, p)
+		if err != nil {
+			return nil, err
+		}
+		models[i] = m
 	}
 	return models, nil
 }

@@ -127,9 +127,9 @@ func (s *scheduler) run(ctx context.Context) ([]*CellResult, Stats, error) {
 			defer wg.Done()
 			for t := range ch {
 				fr, err := s.execute(ctx, t)
+				s.unfinished.Add(-1) // done fitting: its share goes to the others
 				s.free(ctx, t)
 				s.record(t, fr, err, ctx.Err() != nil)
-				s.unfinished.Add(-1)
 			}
 		}()
 	}

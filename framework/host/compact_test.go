@@ -54,7 +54,8 @@ func serveRecording(t *testing.T, l *recordingLearner) *LearnerClient {
 // in compact form, and one that does not (an older plugin, or one of
 // another SDK) gets dense targets; both read the same targets, whether the host
 // held them dense or compact (as it keeps a plan's: then they go as they
-// are, the rows' classes as the row groups).
+// are, the rows' classes as the row groups). Every request, whole or a
+// part of a split batch, carries the call's threads.
 func TestFitSendsCompactTargetsOnlyToLearnersThatReadThem(t *testing.T) {
 	labels := []int{0, 2, 1, 1, 0, 2, 2}
 	groups := convert.Ints[int32](labels)
@@ -80,10 +81,13 @@ func TestFitSendsCompactTargetsOnlyToLearnersThatReadThem(t *testing.T) {
 	}{{"dense", ova, false}, {"dense", ova, true}, {"compact", ovaCompact, false}, {"compact", ovaCompact, true}} {
 		l := &recordingLearner{codeTargets: tt.compact}
 		c := serveRecording(t, l)
-		if _, err := c.Fit(context.Background(), "d", rows, nil, tt.problems, 0); err != nil {
+		if _, err := c.Fit(context.Background(), "d", rows, nil, tt.problems, 3); err != nil {
 			t.Fatal(err)
 		}
 		req := l.fits[0]
+		if req.GetThreads() != 3 {
+			t.Errorf("%s, code_targets %v: threads %d, want 3", tt.name, tt.compact, req.GetThreads())
+		}
 		if got := len(req.GetRowGroups()) > 0; got != tt.compact {
 			t.Errorf("%s, code_targets %v: row groups %v", tt.name, tt.compact, req.GetRowGroups())
 		}
@@ -101,6 +105,22 @@ func TestFitSendsCompactTargetsOnlyToLearnersThatReadThem(t *testing.T) {
 		}
 		if err != nil || !reflect.DeepEqual(got, ova) {
 			t.Errorf("%s, code_targets %v: problems %v, %v; want %v", tt.name, tt.compact, got, err, ova)
+		}
+	}
+	// A batch split under a small message bound carries the threads in
+	// every part.
+	l := &recordingLearner{}
+	c := serveRecording(t, l)
+	c.MaxMessageBytes = 200
+	if _, err := c.Fit(context.Background(), "d", rows, nil, ova, 5); err != nil {
+		t.Fatal(err)
+	}
+	if len(l.fits) < 2 {
+		t.Fatalf("%d Fit calls under a 200-byte bound, want a split batch", len(l.fits))
+	}
+	for i, req := range l.fits {
+		if req.GetThreads() != 5 {
+			t.Errorf("split part %d: threads %d, want 5", i, req.GetThreads())
 		}
 	}
 }

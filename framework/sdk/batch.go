@@ -33,10 +33,10 @@ type BatchFitter interface {
 // spreads one batch over several goroutines itself, for instance over
 // chunks of rows. The learner server then passes every batch problem of a
 // Fit request in one call, with the number of goroutines the call may use
-// (the server's workers, or the request's threads when fewer), instead of splitting the batch into parts that
-// it trains concurrently: problems trained in one pass over the rows cost
-// less than the same problems in parts, and the goroutines stay busy until
-// the last problem stops.
+// (the server's workers, or the request's threads when fewer), instead of
+// splitting the batch into parts that it trains concurrently: problems
+// trained in one pass over the rows cost less than the same problems in
+// parts, and the goroutines stay busy until the last problem stops.
 //
 // FitBatchParallel has FitBatch's contract: one model per input, each the
 // model Fit gives for the input alone, whatever workers; ErrBatchDeclined

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -212,6 +213,75 @@ func TestFitThreads(t *testing.T) {
 		}
 		if len(bat.batches) != tc.want {
 			t.Errorf("threads %d, server workers %d: %d FitBatch parts, want %d", tc.threads, tc.serverWorkers, len(bat.batches), tc.want)
+		}
+	}
+}
+
+// busyLearner is meanLearner as a ParallelBatchFitter that records the
+// most goroutines its calls keep busy at once: a batch counts its
+// workers, a Fit one.
+type busyLearner struct {
+	meanLearner
+	mu         sync.Mutex
+	busy, most int
+}
+
+func (l *busyLearner) hold(n int) func() {
+	l.mu.Lock()
+	l.busy += n
+	l.most = max(l.most, l.busy)
+	l.mu.Unlock()
+	time.Sleep(20 * time.Millisecond) // long enough for the other jobs to start if they may
+	return func() { l.mu.Lock(); l.busy -= n; l.mu.Unlock() }
+}
+
+func (l *busyLearner) Fit(ctx context.Context, in sdk.FitInput, p sdk.Params) (sdk.Model, error) {
+	defer l.hold(1)()
+	return l.meanLearner.Fit(ctx, in, p)
+}
+
+func (l *busyLearner) FitBatch(ctx context.Context, ins []sdk.FitInput, p sdk.Params) ([]sdk.Model, error) {
+	return l.FitBatchParallel(ctx, ins, p, 1)
+}
+
+func (l *busyLearner) FitBatchParallel(ctx context.Context, ins []sdk.FitInput, p sdk.Params, workers int) ([]sdk.Model, error) {
+	defer l.hold(workers)()
+	models := make([]sdk.Model, len(ins))
+	for i, in := range ins {
+		m, err := l.meanLearner.Fit(ctx, in, p)
+		if err != nil {
+			return nil, err
+		}
+		models[i] = m
+	}
+	return models, nil
+}
+
+// TestFitKeepsToItsThreads: a call never keeps more goroutines busy than
+// its threads: a ParallelBatchFitter's batch on all of them holds them
+// all, and the problems on a subset of the rows (trained by Fit) wait.
+func TestFitKeepsToItsThreads(t *testing.T) {
+	ctx := context.Background()
+	impl := &busyLearner{}
+	c := connect(t, &sdk.LearnerPlugin{Impl: impl, Workers: 8})
+	enc := sdk.EncodeMatrix(sdk.Matrix{Dense: mat.NewDense(3, 1, []float64{1, 2, 3})})
+	if _, err := c.Ensure(ctx, enc); err != nil {
+		t.Fatal(err)
+	}
+	var problems []sdk.Problem
+	for range 3 { // every row: the batch
+		problems = append(problems, sdk.Problem{Kind: sdk.Binary, Targets: []float64{1, -1, 1}})
+	}
+	for range 4 { // row 1 unused: Fit
+		problems = append(problems, sdk.Problem{Kind: sdk.Binary, Targets: []float64{1, 0, -1}})
+	}
+	for _, threads := range []int{1, 3} {
+		impl.most = 0
+		if _, err := c.Fit(ctx, enc.Digest, []int{0, 1, 2}, nil, problems, threads); err != nil {
+			t.Fatal(err)
+		}
+		if impl.most != threads {
+			t.Errorf("threads %d: at most %d goroutines busy at once, want %d", threads, impl.most, threads)
 		}
 	}
 }

@@ -246,20 +246,29 @@ func (s *learnerServer) Fit(ctx context.Context, req *pb.FitRequest) (*pb.FitRes
 	errs := make([]error, len(problems))
 	workers := s.callWorkers(req.GetThreads())
 	jobs := s.fitJobs(ctx, workers, x, rows, members, problems, params, models, errs)
+	// One slot a goroutine: a job takes its slots before it starts (one
+	// job at a time, so that two never wait for each other's), and the
+	// call never keeps more than workers goroutines busy.
 	sem := make(chan struct{}, workers)
 	var wg sync.WaitGroup
 	for _, job := range jobs {
-		select {
-		case sem <- struct{}{}:
-		case <-ctx.Done():
-			wg.Wait()
-			return nil, status.FromContextError(ctx.Err()).Err()
+		for range job.slots {
+			select {
+			case sem <- struct{}{}:
+			case <-ctx.Done():
+				wg.Wait()
+				return nil, status.FromContextError(ctx.Err()).Err()
+			}
 		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			defer func() { <-sem }()
-			job()
+			defer func() {
+				for range job.slots {
+					<-sem
+				}
+			}()
+			job.run()
 		}()
 	}
 	wg.Wait()
@@ -297,32 +306,43 @@ func (s *learnerServer) callWorkers(threads uint32) int {
 	return s.workers
 }
 
+// fitJob is a job of a Fit request and the goroutines it keeps busy.
+type fitJob struct {
+	run   func()
+	slots int
+}
+
 // fitJobs returns the jobs that train the problems of a Fit request, which
 // may keep workers goroutines busy: one per batch part a BatchFitter
-// trains together (see batchParts), one per other problem. A job puts its
-// models into models and its errors into errs, at the problems' indices.
-func (s *learnerServer) fitJobs(ctx context.Context, workers int, x Matrix, rows []int, members groupRows, problems []Problem, params Params, models []Model, errs []error) []func() {
+// trains together (see batchParts), on workers goroutines for a
+// ParallelBatchFitter's, one per other problem. A job puts its models into
+// models and its errors into errs, at the problems' indices.
+func (s *learnerServer) fitJobs(ctx context.Context, workers int, x Matrix, rows []int, members groupRows, problems []Problem, params Params, models []Model, errs []error) []fitJob {
 	parts, partIdx, single, conv := s.batchParts(x, rows, members, problems, workers)
-	jobs := make([]func(), 0, len(parts)+len(single))
+	jobs := make([]fitJob, 0, len(parts)+len(single))
+	partSlots := 1
+	if _, ok := s.impl.(ParallelBatchFitter); ok {
+		partSlots = workers
+	}
 	var b *borrowed // set when the learner borrows its input
 	if ib, ok := s.impl.(InputBorrower); ok && ib.BorrowsInput() {
 		b = &borrowed{free: make(chan *rowBuffer, workers), taken: s.taken}
 	}
 	for k, ins := range parts {
 		bf := s.impl.(BatchFitter)
-		jobs = append(jobs, func() { s.fitBatch(ctx, bf, ins, partIdx[k], params, workers, models, errs) })
+		jobs = append(jobs, fitJob{slots: partSlots, run: func() { s.fitBatch(ctx, bf, ins, partIdx[k], params, workers, models, errs) }})
 	}
 	for _, i := range single {
 		var c *converted
 		if conv != nil {
 			c = &conv[i]
 		}
-		jobs = append(jobs, func() {
+		jobs = append(jobs, fitJob{slots: 1, run: func() {
 			var err error
 			if models[i], err = s.fitOne(ctx, x, rows, members, problems[i], c, params, b); err != nil {
 				errs[i] = fmt.Errorf("problem %d: %w", i, err)
 			}
-		})
+		}})
 	}
 	return jobs
 }

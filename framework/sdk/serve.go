@@ -32,7 +32,8 @@ type LearnerPlugin struct {
 	// CacheBytes bounds the uploaded datasets kept (default DefaultCacheBytes).
 	CacheBytes int64
 	// Workers bounds the problems of one Fit call trained at once
-	// (default GOMAXPROCS).
+	// (default GOMAXPROCS); a request's threads (its share of the CPUs)
+	// lowers the bound for that call.
 	Workers int
 	// Shared is the memory segment the host shares with the process, in
 	// which Predict writes its answer when the host offers a region; nil
@@ -118,7 +119,9 @@ func WithCacheBytes(n int64) ServeOption {
 	}
 }
 
-// WithWorkers bounds the problems of one Fit call a learner trains at once.
+// WithWorkers bounds the problems of one Fit call a learner trains at once;
+// a request's threads (its share of the CPUs) lowers the bound for that
+// call.
 func WithWorkers(n int) ServeOption {
 	return func(c *serveConfig) {
 		if c.learner == nil {

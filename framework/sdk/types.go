@@ -160,7 +160,9 @@ type Plan struct {
 	// IgnoresProbabilities tells the host that Decode reads none of the
 	// learners' probabilities for this plan: it then asks Predict for
 	// scores only (a learner computes no probabilities) and passes none.
-	// False has them passed whenever the learner has them.
+	// False has them passed whenever the learner has them. It is read from
+	// the last stage's plan; the outputs a stage appends (NextStage) are
+	// probabilities whenever the learner has them.
 	IgnoresProbabilities bool
 	// Diagnostics describe the code matrix, when the scheme has one.
 	Diagnostics *CodeDiagnostics

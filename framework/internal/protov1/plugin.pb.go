@@ -2181,7 +2181,9 @@ type PlanResponse struct {
 	// Decode reads none of the learners' probabilities for this plan (a
 	// decoder of the code's scores alone): the host then asks Predict for
 	// scores only, and a learner computes no probabilities. False, the
-	// default, has them asked for whenever the learner has them.
+	// default, has them asked for whenever the learner has them. It is read
+	// from the last stage's plan, for Decode; the outputs a stage appends
+	// (next_stage) are probabilities whenever the learner has them.
 	IgnoresProbabilities bool `protobuf:"varint,10,opt,name=ignores_probabilities,json=ignoresProbabilities,proto3" json:"ignores_probabilities,omitempty"`
 	unknownFields        protoimpl.UnknownFields
 	sizeCache            protoimpl.SizeCache
@@ -2385,7 +2387,8 @@ type DecodeRequest struct {
 	State  []byte                 `protobuf:"bytes,3,opt,name=state,proto3" json:"state,omitempty"`
 	// n_test × L scores, columns in problem order.
 	Scores *Dense `protobuf:"bytes,4,opt,name=scores,proto3" json:"scores,omitempty"`
-	// n_test × L probabilities when the learner has them.
+	// n_test × L probabilities when the learner has them and the plan does
+	// not set ignores_probabilities.
 	Probabilities *Dense `protobuf:"bytes,5,opt,name=probabilities,proto3" json:"probabilities,omitempty"`
 	// Training-row scores, when the plan asked for them.
 	TrainingScores *Dense `protobuf:"bytes,6,opt,name=training_scores,json=trainingScores,proto3" json:"training_scores,omitempty"`

@@ -3,6 +3,7 @@ package reducer
 import (
 	"context"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -276,6 +277,42 @@ func TestPlanIgnoresProbabilities(t *testing.T) {
 			}
 			if plan.IgnoresProbabilities != tt.want {
 				t.Errorf("IgnoresProbabilities = %v, want %v", plan.IgnoresProbabilities, tt.want)
+			}
+			if !plan.IgnoresProbabilities {
+				return
+			}
+			// The claim: the same decoding with probabilities as without.
+			L := len(plan.Problems)
+			scores, probs := mat.NewDense(5, L, nil), mat.NewDense(5, L, nil)
+			for i := range 5 {
+				for j := range L {
+					v := math.Sin(float64(7*i + 3*j + 1))
+					scores.Set(i, j, v)
+					probs.Set(i, j, 1/(1+math.Exp(-v)))
+				}
+			}
+			var train *mat.Dense
+			if plan.NeedsTrainingScores {
+				train = mat.NewDense(len(labels), L, nil)
+				for i := range len(labels) {
+					for j := range L {
+						train.Set(i, j, math.Cos(float64(5*i+j)))
+					}
+				}
+			}
+			dreq := sdk.DecodeRequest{Scheme: tt.scheme, Params: tt.params, State: plan.State, Scores: scores, TrainingScores: train}
+			without, err := c.Decode(ctx, dreq)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dreq.Probabilities = probs
+			with, err := c.Decode(ctx, dreq)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(with.Predicted, without.Predicted) || with.Ties != without.Ties || !mat.Equal(with.ClassScores, without.ClassScores) {
+				t.Errorf("decoding with probabilities %v (ties %d), without %v (ties %d); class scores equal: %v",
+					with.Predicted, with.Ties, without.Predicted, without.Ties, mat.Equal(with.ClassScores, without.ClassScores))
 			}
 		})
 	}
