@@ -33,9 +33,14 @@ func (l *batchLearner) FitBatch(ctx context.Context, ins []sdk.FitInput, p sdk.P
 	l.bmu.Lock()
 	l.batches = append(l.batches, ins)
 	l.bmu.Unlock()
+	return fitEach(ctx, &l.meanLearner, ins, p)
+}
+
+// fitEach trains each input with meanLearner's Fit.
+func fitEach(ctx context.Context, l *meanLearner, ins []sdk.FitInput, p sdk.Params) ([]sdk.Model, error) {
 	models := make([]sdk.Model, len(ins))
 	for i, in := range ins {
-		m, err := l.meanLearner.Fit(ctx, in, p)
+		m, err := l.Fit(ctx, in, p)
 		if err != nil {
 			return nil, err
 		}
@@ -246,15 +251,7 @@ func (l *busyLearner) FitBatch(ctx context.Context, ins []sdk.FitInput, p sdk.Pa
 
 func (l *busyLearner) FitBatchParallel(ctx context.Context, ins []sdk.FitInput, p sdk.Params, workers int) ([]sdk.Model, error) {
 	defer l.hold(workers)()
-	models := make([]sdk.Model, len(ins))
-	for i, in := range ins {
-		m, err := l.meanLearner.Fit(ctx, in, p)
-		if err != nil {
-			return nil, err
-		}
-		models[i] = m
-	}
-	return models, nil
+	return fitEach(ctx, &l.meanLearner, ins, p)
 }
 
 // TestFitKeepsToItsThreads: a call never keeps more goroutines busy than
