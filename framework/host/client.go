@@ -216,7 +216,7 @@ func (c *LearnerClient) answer(d *pb.Dense, out sharedmem.Region, offered bool) 
 	if err != nil {
 		return nil, err
 	}
-	if r.Offset < out.Offset || r.Length > out.Length || r.Offset-out.Offset > out.Length-r.Length {
+	if !r.Within(out) {
 		return nil, fmt.Errorf("the answer's shared region [%d, +%d) is outside the region [%d, +%d) the call offered", r.Offset, r.Length, out.Offset, out.Length)
 	}
 	view, err := convert.DenseFromShared(c.shared, d)

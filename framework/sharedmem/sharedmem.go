@@ -47,6 +47,12 @@ type Region struct {
 // end is the offset just past r.
 func (r Region) end() int { return r.Offset + r.Length }
 
+// Within reports whether r lies inside outer; the test cannot overflow,
+// whatever the offsets and lengths of two regions of non-negative sizes.
+func (r Region) Within(outer Region) bool {
+	return r.Offset >= outer.Offset && r.Length <= outer.Length && r.Offset-outer.Offset <= outer.Length-r.Length
+}
+
 // Segment is a mapped shared memory segment. Its methods are safe for
 // concurrent use.
 type Segment struct {

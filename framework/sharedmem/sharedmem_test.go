@@ -1,6 +1,7 @@
 package sharedmem
 
 import (
+	"math"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -209,5 +210,34 @@ func TestForfeit(t *testing.T) {
 	}
 	if s.live != 0 {
 		t.Errorf("%d regions live after freeing and forfeiting all, want 0", s.live)
+	}
+}
+
+// TestRegionWithin: a region lies within another when it starts at or
+// after it and ends at or before its end, whatever the sizes, without
+// overflow at the ends of the int range.
+func TestRegionWithin(t *testing.T) {
+	outer := Region{Offset: 64, Length: 128}
+	for _, tc := range []struct {
+		r    Region
+		want bool
+	}{
+		{Region{64, 128}, true},
+		{Region{64, 0}, true},
+		{Region{100, 92}, true},
+		{Region{192, 0}, true},
+		{Region{63, 10}, false},
+		{Region{100, 93}, false},
+		{Region{64, 129}, false},
+		{Region{193, 0}, false},
+		{Region{math.MaxInt - 8, 16}, false}, // its end overflows
+		{Region{70, math.MaxInt}, false},
+	} {
+		if got := tc.r.Within(outer); got != tc.want {
+			t.Errorf("%+v.Within(%+v) = %v, want %v", tc.r, outer, got, tc.want)
+		}
+	}
+	if !(Region{math.MaxInt - 8, 8}).Within(Region{0, math.MaxInt}) {
+		t.Error("a region at the top of the int range is not within one spanning it")
 	}
 }

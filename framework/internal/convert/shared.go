@@ -16,7 +16,7 @@ import (
 func SharedDenseToPB(rows, cols int, r sharedmem.Region) *pb.Dense {
 	return &pb.Dense{
 		Rows: int64(rows), Cols: int64(cols),
-		Shared: &pb.SharedRegion{Offset: uint64(r.Offset), Length: uint64(8 * rows * cols)},
+		Shared: RegionToPB(sharedmem.Region{Offset: r.Offset, Length: 8 * rows * cols}),
 	}
 }
 
