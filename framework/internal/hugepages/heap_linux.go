@@ -51,7 +51,7 @@ type adviser struct {
 func (a *adviser) start() {
 	total, free := heapSpace()
 	var reserve []byte
-	if need := Reserve - int64(free); need > 0 {
+	if need := reserveNeeded(free, readFile("/proc/sys/vm/overcommit_memory")); need > 0 {
 		reserve = make([]byte, need) // never written: no page becomes resident
 		a.anchor = uintptr(unsafe.Pointer(unsafe.SliceData(reserve)))
 	} else {
@@ -93,6 +93,15 @@ func (a *adviser) afterCollection() {
 		a.mapped = total
 	}
 	a.arm()
+}
+
+// readFile returns the contents of a file, "" when it cannot be read.
+func readFile(name string) string {
+	b, err := os.ReadFile(name)
+	if err != nil {
+		return ""
+	}
+	return string(b)
 }
 
 // heapSpace returns the memory the runtime has mapped read-write and the

@@ -17,7 +17,9 @@
 // Heap therefore first makes the heap map a reserve (a block allocated,
 // never written and dropped: its pages are never resident), then advises
 // every heap mapping, and again after each garbage collection in which
-// the heap's mappings grew.
+// the heap's mappings grew. Under strict overcommit accounting
+// (vm.overcommit_memory = 2), where even unwritten mappings count against
+// the commit limit, it makes no reserve.
 //
 // Setting POLYCLASS_HUGEPAGES=off, or GODEBUG=disablethp=1 (the runtime's
 // own switch, which marks the heap's mappings as not for huge pages),
@@ -40,6 +42,19 @@ const Env = "POLYCLASS_HUGEPAGES"
 // never written, so it costs no resident memory; the heap's later growth
 // beyond it is advised after the next collection.
 const Reserve = 256 << 20
+
+// reserveNeeded returns the size of the block to allocate and drop so
+// that the heap holds Reserve bytes of free address space, given free,
+// what it holds now, and overcommit, the contents of
+// /proc/sys/vm/overcommit_memory. Under strict accounting ("2") every
+// mapped byte counts against the system's commit limit whether written or
+// not, so there is no reserve: only the heap's own mappings are advised.
+func reserveNeeded(free uint64, overcommit string) int64 {
+	if strings.TrimSpace(overcommit) == "2" || free >= Reserve {
+		return 0
+	}
+	return Reserve - int64(free)
+}
 
 // Disabled reports whether the environment turns the advice off: Env set
 // to "off", "0" or "false", or GODEBUG containing disablethp=1.

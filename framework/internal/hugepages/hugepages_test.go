@@ -38,6 +38,28 @@ func TestDisabled(t *testing.T) {
 	}
 }
 
+func TestReserveNeeded(t *testing.T) {
+	tests := []struct {
+		free       uint64
+		overcommit string
+		want       int64
+	}{
+		{0, "0\n", Reserve},
+		{0, "1\n", Reserve},
+		{0, "", Reserve}, // unreadable: the default heuristic
+		{0, "2\n", 0},    // strict accounting: untouched pages count too
+		{10 << 20, "0\n", Reserve - 10<<20},
+		{Reserve - 1, "0\n", 1},
+		{Reserve, "0\n", 0},
+		{Reserve + 1, "0\n", 0},
+	}
+	for _, tt := range tests {
+		if got := reserveNeeded(tt.free, tt.overcommit); got != tt.want {
+			t.Errorf("reserveNeeded(%d, %q) = %d, want %d", tt.free, tt.overcommit, got, tt.want)
+		}
+	}
+}
+
 // sampleMaps is the shape of a Go process's /proc/self/maps: the binary,
 // the heap's run (mapped pieces, one reserved), a shared segment, the
 // C heap and the stack.
