@@ -5,6 +5,7 @@ package learner
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -24,10 +25,26 @@ const (
 )
 
 // learner adapts package linsvm to the plugin SDK.
-type learner struct{}
+type learner struct {
+	// workspaces holds *linsvm.Workspace: the SDK fits a call's problems
+	// on several goroutines, each taking a workspace for one problem.
+	workspaces *sync.Pool
+}
 
 // New returns the svm learner.
-func New() sdk.Learner { return learner{} }
+func New() sdk.Learner {
+	return learner{workspaces: &sync.Pool{New: func() any { return new(linsvm.Workspace) }}}
+}
+
+// workspace returns a workspace for one Fit and the function that gives
+// it back; the zero learner (no pool) makes a fresh one.
+func (l learner) workspace() (ws *linsvm.Workspace, done func()) {
+	if l.workspaces == nil {
+		return new(linsvm.Workspace), func() {}
+	}
+	ws = l.workspaces.Get().(*linsvm.Workspace)
+	return ws, func() { l.workspaces.Put(ws) }
+}
 
 // BorrowsInput reports that Fit keeps nothing of its input's rows (its
 // models hold weights and an intercept), so the SDK may reuse their
@@ -58,7 +75,7 @@ func rows(x sdk.Matrix) linsvm.Rows {
 	return linsvm.NewDense(x.Dense)
 }
 
-func (learner) Fit(_ context.Context, in sdk.FitInput, p sdk.Params) (sdk.Model, error) {
+func (l learner) Fit(_ context.Context, in sdk.FitInput, p sdk.Params) (sdk.Model, error) {
 	x := rows(in.X)
 	method := p.Str("method")
 	opt := linsvm.Options{
@@ -80,7 +97,9 @@ func (learner) Fit(_ context.Context, in sdk.FitInput, p sdk.Params) (sdk.Model,
 	case in.Kind != sdk.Binary:
 		return nil, fmt.Errorf("svm cannot fit %s problems", in.Kind)
 	case method == dualCD:
-		r, err := linsvm.Fit(x, in.Targets, in.Weights, opt)
+		ws, done := l.workspace()
+		r, err := ws.Fit(x, in.Targets, in.Weights, opt)
+		done() // the model keeps r.W, not r.Alpha (the workspace's)
 		if err != nil {
 			return nil, err
 		}

@@ -85,10 +85,11 @@ func benchOvR(b *testing.B, x Rows, y []int, k int, loss string) {
 	opt := DefaultOptions()
 	opt.Loss = loss
 	b.ReportAllocs()
+	var ws Workspace // one per goroutine, as the svm learner keeps them
 	cpu := processCPU()
 	for b.Loop() {
 		for c := range k {
-			if _, err := Fit(x, labels[c], nil, opt); err != nil {
+			if _, err := ws.Fit(x, labels[c], nil, opt); err != nil {
 				b.Fatal(err)
 			}
 		}

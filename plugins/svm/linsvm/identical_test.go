@@ -179,3 +179,47 @@ func TestPermIntN(t *testing.T) {
 		}
 	}
 }
+
+// TestWorkspaceFitIdentical checks that fits on one reused Workspace equal
+// fresh fits bit for bit, in an order that leaves stale memory behind for
+// each next fit: a larger problem before a smaller one, squared hinge
+// (which sets the diagonal shift) before hinge (which needs it 0), row
+// weights with zeros (rows left out) before and after none.
+func TestWorkspaceFitIdentical(t *testing.T) {
+	in := identicalInputs(t, "segment", "iris", "vehicle")
+	var ws Workspace
+	for step, tc := range []struct {
+		data, loss string
+		weights    bool
+	}{
+		{"segment/dense", LossSquaredHinge, true},
+		{"iris/dense", LossHinge, false},
+		{"vehicle/csr", LossSquaredHinge, false},
+		{"vehicle/sparse", LossHinge, true},
+		{"segment/dense", LossHinge, false},
+		{"iris/wrapped", LossSquaredHinge, true},
+	} {
+		d := in[tc.data]
+		n, _ := d.x.Dims()
+		var s []float64
+		if tc.weights {
+			s = rowWeights(n, uint64(step))
+		}
+		opt := Options{C: 1, Loss: tc.loss, Bias: 1, Tol: 1e-2, MaxIter: 300, Seed: uint64(step)}
+		y := reftest.BinaryLabels(d.y, step%d.k)
+		got, err := ws.Fit(d.x, y, s, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := Fit(d.x, y, s, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !sameFloats(got.W, want.W) || !sameFloat(got.B, want.B) || !sameFloats(got.Alpha, want.Alpha) ||
+			!sameFloat(got.Objective, want.Objective) || !sameFloat(got.DualObjective, want.DualObjective) ||
+			got.Iterations != want.Iterations || got.Converged != want.Converged {
+			t.Errorf("step %d (%+v): the reused workspace's fit differs: iter %d obj %v, fresh iter %d obj %v",
+				step, tc, got.Iterations, got.Objective, want.Iterations, want.Objective)
+		}
+	}
+}
