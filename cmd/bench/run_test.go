@@ -349,6 +349,42 @@ metrics = ["accuracy"]
 	parity(t, src, map[string]string{"car|logreg|ova": "logreg+ova"}, nil)
 }
 
+// TestFoldTimeoutExcludesPluginStart: a plugin that takes longer to start
+// than cv.timeout (2.5 s against 1 s; a Python plugin's imports take
+// seconds) still runs its folds after a restart: the hang cell's fold
+// times out and the host stops the process; hang_ok's folds then wait for
+// a new one, and their clock starts once it is up, not while they wait
+// (host.StartTimeout bounds the start).
+func TestFoldTimeoutExcludesPluginStart(t *testing.T) {
+	t.Setenv("HANG_START_DELAY", "2500ms")
+	file := writeExperiment(t, `experiment "slow_start" { seed = 1 }
+dataset "iris" { path = "%REPO%/experiments/data/iris.csv" }
+encoder "std" { type = "standardize" }
+learner "hang" {}
+learner "hang_ok" {
+  plugin = "hang"
+  params = { hang = false }
+}
+reduction "ova" { scheme = "ova" }
+cv {
+  folds   = 3
+  timeout = 1
+}
+`)
+	out := t.TempDir()
+	_, stderr, err := bench(t, "run", "-j", "1", "-o", out, file)
+	if err == nil || !strings.Contains(err.Error(), "1 of 2 cells failed") {
+		t.Fatalf("error %v, want 1 of 2 cells failed (hang)\n%s", err, stderr)
+	}
+	cells := readCells(t, out)
+	if c := cells["iris|hang_ok|ova"]; c == nil || c.Failed() || len(c.Folds) != 3 {
+		t.Errorf("hang_ok, whose folds waited for a restart slower than cv.timeout: %+v", c)
+	}
+	if c := cells["iris|hang|ova"]; c == nil || !strings.Contains(c.Error, "did not answer within the fold's timeout") {
+		t.Errorf("hang cell error %q, want the fold's timeout", c.Error)
+	}
+}
+
 // TestFailingPluginsFailOnlyTheirCells: a plugin that crashes (a panic, or
 // an exit right after a line to os.Stderr) and one that hangs fail the
 // cells they were running, with the plugin's stderr shown, its last line

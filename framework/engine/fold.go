@@ -243,16 +243,21 @@ func (s *scheduler) runFold(ctx context.Context, t task, e *matrixEntry) (fr Fol
 	digest := enc.Digest
 	s.ls.acquire(digest)
 	defer s.ls.release(digest)
+	// Getting the fold's plugins may wait for a process to start (the
+	// background start of Resolve, or a new process after a crash or a
+	// timeout), which the host bounds on its own (host.StartTimeout).
+	f, err := newFold(ctx, s.g, t, &s.stats)
+	if err != nil {
+		return FoldResult{}, err
+	}
 	// The fold's timeout runs from here: waiting for the matrix (while a
-	// forget of it is under way) is not the plugin's time.
+	// forget of it is under way) and for a plugin's start are not the
+	// plugin's time. (cancel runs after f.release, deferred below.)
 	if s.opt.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, s.opt.Timeout)
 		defer cancel()
-	}
-	f, err := newFold(ctx, s.g, t, &s.stats)
-	if err != nil {
-		return FoldResult{}, err
+		f.ctx = ctx
 	}
 	f.denseBudget = s.opt.denseBudget()
 	f.threads = s.fitThreads

@@ -451,6 +451,11 @@ func (h *Host) start(ctx context.Context, b Binary) (*Plugin, error) {
 	return p, err
 }
 
+// StartTimeout bounds a plugin's start: its handshake line (go-plugin's
+// ClientConfig.StartTimeout), then, separately, its answers to the Info
+// probes. A fold's cv.timeout does not count a start (engine).
+const StartTimeout = time.Minute
+
 // launch starts the process of b, whose SHA256 SecureConfig checks.
 func (h *Host) launch(ctx context.Context, b Binary) (*Plugin, error) {
 	sum, err := hex.DecodeString(b.SHA256)
@@ -481,6 +486,7 @@ func (h *Host) launch(ctx context.Context, b Binary) (*Plugin, error) {
 	stderr := io.MultiWriter(tail, &prefixWriter{prefix: "[" + b.Name + "] ", w: h.log})
 	client := plugin.NewClient(&plugin.ClientConfig{
 		HandshakeConfig:  sdk.Handshake,
+		StartTimeout:     StartTimeout,
 		VersionedPlugins: PluginSets(),
 		Cmd:              cmd,
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
@@ -522,7 +528,9 @@ func (h *Host) launch(ctx context.Context, b Binary) (*Plugin, error) {
 		rc = raw.(*ReducerClient)
 		rc.shared = shared
 	}
-	if err := p.probe(ctx, lc, rc); err != nil {
+	probeCtx, cancel := context.WithTimeout(ctx, StartTimeout)
+	defer cancel()
+	if err := p.probe(probeCtx, lc, rc); err != nil {
 		return fail(err)
 	}
 	return p, nil

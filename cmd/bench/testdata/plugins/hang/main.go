@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"syscall"
+	"time"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -63,4 +64,14 @@ func (w direction) Predict(_ context.Context, x sdk.Matrix, scores, _ *mat.Dense
 	return nil
 }
 
-func main() { sdk.Serve(sdk.WithLearner(learner{})) }
+// startDelayEnv, a Go duration in the environment, makes the process
+// sleep before it serves: a plugin slow to start (a Python plugin's
+// imports), for the test that a fold's timeout does not count the start.
+const startDelayEnv = "HANG_START_DELAY"
+
+func main() {
+	if d, err := time.ParseDuration(os.Getenv(startDelayEnv)); err == nil {
+		time.Sleep(d)
+	}
+	sdk.Serve(sdk.WithLearner(learner{}))
+}
