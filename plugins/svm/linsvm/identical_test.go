@@ -80,6 +80,14 @@ func sameFloats(a, b []float64) bool {
 
 func sameFloat(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }
 
+// sameResult reports whether two binary fits agree bit for bit: weights,
+// intercept, duals, objectives, iterations and convergence.
+func sameResult(a, b *Result) bool {
+	return sameFloats(a.W, b.W) && sameFloat(a.B, b.B) && sameFloats(a.Alpha, b.Alpha) &&
+		sameFloat(a.Objective, b.Objective) && sameFloat(a.DualObjective, b.DualObjective) &&
+		a.Iterations == b.Iterations && a.Converged == b.Converged
+}
+
 // TestFitIdenticalToReference checks that Fit returns bit-identical
 // weights, duals, objectives and iteration counts to the reference
 // implementation (reference_test.go) over losses, tolerances, biases,
@@ -112,9 +120,7 @@ func TestFitIdenticalToReference(t *testing.T) {
 						if err != nil {
 							t.Fatal(err)
 						}
-						if !sameFloats(got.W, want.W) || !sameFloat(got.B, want.B) || !sameFloats(got.Alpha, want.Alpha) ||
-							!sameFloat(got.Objective, want.Objective) || !sameFloat(got.DualObjective, want.DualObjective) ||
-							got.Iterations != want.Iterations || got.Converged != want.Converged {
+						if !sameResult(got, want) {
 							t.Fatalf("class %d: result differs from the reference: got iter %d obj %v, want iter %d obj %v",
 								c, got.Iterations, got.Objective, want.Iterations, want.Objective)
 						}
@@ -215,9 +221,7 @@ func TestWorkspaceFitIdentical(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !sameFloats(got.W, want.W) || !sameFloat(got.B, want.B) || !sameFloats(got.Alpha, want.Alpha) ||
-			!sameFloat(got.Objective, want.Objective) || !sameFloat(got.DualObjective, want.DualObjective) ||
-			got.Iterations != want.Iterations || got.Converged != want.Converged {
+		if !sameResult(got, want) {
 			t.Errorf("step %d (%+v): the reused workspace's fit differs: iter %d obj %v, fresh iter %d obj %v",
 				step, tc, got.Iterations, got.Objective, want.Iterations, want.Objective)
 		}
