@@ -49,7 +49,7 @@ type adviser struct {
 // start makes the heap map at least Reserve of free address space,
 // advises the heap's mappings and arms the collection hook.
 func (a *adviser) start() {
-	total, free := heapSpace()
+	_, free := heapSpace()
 	var reserve []byte
 	if need := reserveNeeded(free, readFile("/proc/sys/vm/overcommit_memory")); need > 0 {
 		reserve = make([]byte, need) // never written: no page becomes resident
@@ -58,15 +58,14 @@ func (a *adviser) start() {
 		a.anchor = uintptr(unsafe.Pointer(new([4096]byte)))
 	}
 	advise(a.anchor)
-	a.mapped = total
 	if reserve != nil {
 		runtime.KeepAlive(reserve) // its last use: garbage from here on
 		// The reserve becomes free address space; give its (never
 		// written) pages back at once rather than leaving them to the
 		// background scavenger.
 		debug.FreeOSMemory()
-		a.mapped, _ = heapSpace()
 	}
+	a.mapped, _ = heapSpace()
 	a.arm()
 }
 

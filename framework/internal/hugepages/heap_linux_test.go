@@ -55,16 +55,14 @@ func vmaOf(p unsafe.Pointer) (vma, error) {
 		if len(f) == 0 {
 			continue
 		}
-		if lo, hi, ok := strings.Cut(f[0], "-"); ok && !strings.HasSuffix(f[0], ":") {
-			l, err1 := strconv.ParseUint(lo, 16, 64)
-			h, err2 := strconv.ParseUint(hi, 16, 64)
-			if err1 == nil && err2 == nil {
-				if in {
-					return v, nil
-				}
-				in = uintptr(l) <= addr && addr < uintptr(h)
-				continue
+		// A mapping's header line is a maps line; its attribute lines
+		// ("Rss:  16384 kB") are not.
+		if m, err := parseMapping(line); err == nil {
+			if in {
+				return v, nil
 			}
+			in = m.Lo <= addr && addr < m.Hi
+			continue
 		}
 		if !in {
 			continue
