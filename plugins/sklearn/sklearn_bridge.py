@@ -10,7 +10,8 @@ polyclass learner.
 parameter is a keyword argument of it (a list crosses into one cell per
 element, as for any scalar parameter). Whole numbers pass as int unless the
 estimator's parameter accepts only reals. The host's seed becomes
-``random_state`` unless the experiment sets one.
+``random_state``, and the fold's share of the CPUs (FitInput.threads)
+``n_jobs``, unless the experiment sets them.
 
 Scores: ``decision_function`` when the estimator has it, else the
 probabilities of ``predict_proba`` mapped to 2p − 1 for binary problems
@@ -203,6 +204,10 @@ class SklearnLearner(pp.Learner):
             est = cls()
             if "random_state" in est.get_params() and "random_state" not in kwargs:
                 kwargs["random_state"] = problem.seed % 2**32
+            # joblib's workers of an estimator with n_jobs: the fold's
+            # share of the CPUs, unless the experiment sets n_jobs.
+            if problem.threads > 0 and "n_jobs" in est.get_params() and "n_jobs" not in kwargs:
+                kwargs["n_jobs"] = problem.threads
             est.set_params(**kwargs)
         except (TypeError, ValueError) as e:
             raise _located(cls, kwargs, e) from None

@@ -264,6 +264,46 @@ class ServiceTest(unittest.TestCase):
                     self.predict(svc, h)
                 self.assertIn(f"predict with model {h}: {want}", cm.exception.args[1])
 
+    def test_threads_reach_the_learner_and_limit_the_native_pools(self):
+        import threadpoolctl
+
+        threadpoolctl.threadpool_limits(limits=2)
+        seen = []
+        svc = self.service(lambda p: seen.append(p.threads) or _Model(np.zeros(4)))
+        if not threadpoolctl.threadpool_info():
+            self.fail("numpy loaded no native thread pool that threadpoolctl sees")
+        before = [p["num_threads"] for p in threadpoolctl.threadpool_info()]
+
+        def fit(threads):
+            req = pb.FitRequest(digest="d", rows=[0, 1, 2, 3], threads=threads,
+                                problems=[pb.Problem(kind=pb.Problem.BINARY, targets=[1, -1, 1, -1])] * 2)
+            svc.Fit(req, _Context())
+            return [p["num_threads"] for p in threadpoolctl.threadpool_info()]
+
+        self.assertEqual(fit(0), before)  # no share given: the pools as they were
+        self.assertEqual(fit(1), [1] * len(before))
+        self.assertEqual(fit(0), [1] * len(before))  # a limit stays until a call asks for another
+        with svc._threads.call(0):  # another call running: no resizing under it
+            self.assertEqual(fit(2), [1] * len(before))
+        self.assertEqual(fit(2), [2] * len(before))
+        self.assertEqual(seen, [0, 0, 1, 1, 0, 0, 2, 2, 2, 2])
+
+    def test_sklearn_bridge_sizes_n_jobs(self):
+        import sklearn_bridge
+
+        x = np.array([[0.0], [1.0], [2.0], [3.0]])
+        y = np.array([-1.0, -1.0, 1.0, 1.0])
+        for name, threads, params, want in [
+            ("the share", 2, {}, 2),
+            ("the experiment's own", 2, {"n_jobs": 1}, 1),
+            ("no share given", 0, {}, None),
+        ]:
+            with self.subTest(name):
+                fi = learner.FitInput(kind=learner.BINARY, X=x, y=y, weights=None, num_classes=2, seed=1, threads=threads)
+                params = {"estimator": "sklearn.neighbors.KNeighborsClassifier", "n_neighbors": 1, **params}
+                m = sklearn_bridge.SklearnLearner().fit(fi, params)
+                self.assertEqual(m.est.n_jobs, want)
+
     def test_unknown_param_type_lists_the_types(self):
         with self.assertRaisesRegex(ValueError, "unknown type 'float'; the types are number, integer, string"):
             service.spec_to_pb(learner.ParamSpec("c", "float"))

@@ -137,7 +137,12 @@ class FitInput:
     −1/+1 for BINARY, class indices 0..num_classes−1 for MULTICLASS and real
     values for REGRESSION. ``weights`` is None (all 1) or one weight per row.
     ``seed`` seeds any randomness of the solver (the host derives it from
-    the cell, repeat, fold and problem).
+    the cell, repeat, fold and problem). ``threads`` is the most threads the
+    fit should keep busy: the call's share of the machine's CPUs while the
+    host fits other folds beside it (FitRequest.threads), 0 when the host
+    leaves it to the learner. The service has already limited the native
+    thread pools (BLAS, OpenMP) to it; a learner with a pool of its own
+    (scikit-learn's ``n_jobs``) should size it so.
     """
 
     kind: str
@@ -146,6 +151,7 @@ class FitInput:
     weights: Any
     num_classes: int
     seed: int
+    threads: int = 0
 
 
 class Model:

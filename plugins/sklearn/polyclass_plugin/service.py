@@ -1,5 +1,6 @@
 """The LearnerService: a Learner served over gRPC."""
 
+import contextlib
 import dataclasses
 import itertools
 import os
@@ -193,6 +194,53 @@ def _columns(a, rows: int, outputs: int, what: str):
     return a, None
 
 
+class NativeThreads:
+    """Limits the process's native thread pools (OpenBLAS, MKL, OpenMP:
+    those threadpoolctl finds loaded when the service starts) to the
+    threads a Fit call asks for, as joblib limits the pools of each of its
+    workers: with ``bench run -j N`` the host sends each fold its share of
+    the CPUs, and a BLAS pool as large as the machine in each of N
+    concurrent fits would oversubscribe it N times.
+
+    The pools belong to the process, not to a call, and resizing one while
+    another thread computes in it is unsafe, so a limit changes only when
+    no other Fit or Predict call is running; calls running at once share
+    the limit in force (the host gives concurrent folds equal shares). A
+    limit is never restored: it stays until a call asks for another. 0
+    (the host leaves it to the plugin) changes nothing. The pools are
+    found once, at start-up: looking again would walk the loaded libraries
+    under the dynamic loader's lock, which deadlocks against an extension
+    module imported on another thread at that moment. Without threadpoolctl
+    (it comes with Debian's python3-sklearn) nothing is limited.
+    """
+
+    def __init__(self):
+        try:
+            from threadpoolctl import ThreadpoolController
+
+            self._ctl = ThreadpoolController()
+        except ImportError:
+            self._ctl = None
+        self._lock = threading.Lock()
+        self._running = 0
+        self._limit = 0
+
+    @contextlib.contextmanager
+    def call(self, threads: int):
+        """Runs a call's body, first limiting the pools to threads (> 0)
+        when no other call is running."""
+        with self._lock:
+            if threads > 0 and self._ctl is not None and self._running == 0 and threads != self._limit:
+                self._ctl.limit(limits=threads)
+                self._limit = threads
+            self._running += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._running -= 1
+
+
 class LearnerService(pb_grpc.LearnerServiceServicer):
     """Serves a Learner: uploads by digest, batch Fit and Predict, handles."""
 
@@ -203,6 +251,7 @@ class LearnerService(pb_grpc.LearnerServiceServicer):
         self._models = {}
         self._lock = threading.Lock()
         self._next = itertools.count(1)
+        self._threads = NativeThreads()
 
     # ------------------------------------------------------------ datasets
 
@@ -303,18 +352,8 @@ class LearnerService(pb_grpc.LearnerServiceServicer):
                 context.abort(grpc.StatusCode.INVALID_ARGUMENT,
                               f"problem {i}: {self._info.name} cannot train {kind} problems")
             inputs.append((kind, used, y, w, p))
-        models = []
-        for i, (kind, used, y, w, p) in enumerate(inputs):
-            if not context.is_active():
-                context.abort(grpc.StatusCode.CANCELLED, "fit cancelled")
-            fi = FitInput(kind=kind, X=self._input(x, used), y=y, weights=w, num_classes=p.num_classes, seed=p.seed)
-            try:
-                models.append(self._learner.fit(fi, params))
-            except ParamError as e:
-                abort_param(context, e.name, f"problem {i}: {e}")
-            except BaseException as e:  # the learner's own failure (sys.exit too) fails this call only
-                traceback.print_exc(file=sys.stderr)  # to the run log: where it failed
-                context.abort(grpc.StatusCode.INTERNAL, f"fit: problem {i}: {_describe(e)}")
+        with self._threads.call(request.threads):
+            models = self._fit_all(inputs, x, params, request.threads, context)
         resp = pb.FitResponse()
         with self._lock:
             for m in models:
@@ -322,6 +361,23 @@ class LearnerService(pb_grpc.LearnerServiceServicer):
                 self._models[h] = m
                 resp.models.add(handle=h, outputs=m.outputs)
         return resp
+
+    def _fit_all(self, inputs, x, params, threads, context):
+        """Trains the checked problems of a Fit call one after the other."""
+        models = []
+        for i, (kind, used, y, w, p) in enumerate(inputs):
+            if not context.is_active():
+                context.abort(grpc.StatusCode.CANCELLED, "fit cancelled")
+            fi = FitInput(kind=kind, X=self._input(x, used), y=y, weights=w, num_classes=p.num_classes, seed=p.seed,
+                          threads=threads)
+            try:
+                models.append(self._learner.fit(fi, params))
+            except ParamError as e:
+                abort_param(context, e.name, f"problem {i}: {e}")
+            except BaseException as e:  # the learner's own failure (sys.exit too) fails this call only
+                traceback.print_exc(file=sys.stderr)  # to the run log: where it failed
+                context.abort(grpc.StatusCode.INTERNAL, f"fit: problem {i}: {_describe(e)}")
+        return models
 
     def Predict(self, request, context):
         x, rows = self._dataset_rows(request.digest, request.rows, context)
@@ -339,7 +395,8 @@ class LearnerService(pb_grpc.LearnerServiceServicer):
             if not context.is_active():
                 context.abort(grpc.StatusCode.CANCELLED, "predict cancelled")
             try:
-                s, p = m.predict(sub, want)
+                with self._threads.call(0):  # no resizing of the pools under it
+                    s, p = m.predict(sub, want)
             except BaseException as e:
                 traceback.print_exc(file=sys.stderr)
                 context.abort(grpc.StatusCode.INTERNAL, f"predict with model {h}: {_describe(e)}")
