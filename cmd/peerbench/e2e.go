@@ -396,10 +396,18 @@ func writeE2EFits(w io.Writer, results []*e2eResult, runs int) {
 		if r.fitCPU <= 0 || r.oursCPU <= 0 {
 			continue
 		}
-		fmt.Fprintf(w, "Where %s's CPU time goes: fitting its %d folds in-process as the logreg plugin fits them (`logistic.FitBatch`, a fold's one-vs-rest problems as one batch, trust-region Newton, C = 1, the plugin's default tol 10⁻⁴, each fold on %d goroutine(s), its share of the %d CPUs, %d folds at a time as `-j %d` runs them, the folds standardised as bench standardises them; median of %d) takes **%s** of CPU, %.0f %% of bench's %s; "+
+		fmt.Fprintf(w, "Where %s's CPU time goes: fitting its %d folds in-process as the logreg plugin fits them (`logistic.FitBatch`, a fold's one-vs-rest problems as one batch, trust-region Newton, C = 1, the plugin's default tol 10⁻⁴, each fold on %s, its share of the %d CPUs, %d folds at a time as `-j %d` runs them, the folds standardised as bench standardises them; median of %d) takes **%s** of CPU, %.0f %% of bench's %s; "+
 			"the rest of the run (reading the file, encoding, uploads, predictions, decoding, metrics, gRPC and three processes) takes %s.\n\n",
-			r.c.name, r.c.folds, foldShare(benchJobs), runtime.GOMAXPROCS(0), benchJobs, benchJobs, runs, fmtDur(r.fitCPU), 100*r.fitCPU.Seconds()/r.oursCPU.Seconds(), fmtDur(r.oursCPU), fmtDur(max(r.oursCPU-r.fitCPU, 0)))
+			r.c.name, r.c.folds, goroutines(foldShare(benchJobs)), runtime.GOMAXPROCS(0), benchJobs, benchJobs, runs, fmtDur(r.fitCPU), 100*r.fitCPU.Seconds()/r.oursCPU.Seconds(), fmtDur(r.oursCPU), fmtDur(max(r.oursCPU-r.fitCPU, 0)))
 	}
+}
+
+// goroutines says "1 goroutine", "2 goroutines".
+func goroutines(n int) string {
+	if n == 1 {
+		return "1 goroutine"
+	}
+	return fmt.Sprintf("%d goroutines", n)
 }
 
 // writeE2EFloor prints, for each comparison, the wall time that bench's

@@ -35,7 +35,7 @@
 //
 // Usage:
 //
-//	peerbench [-n 5] [-long 3] [-scaling 25000,100000,400000] [-scaling-runs 3]
+//	peerbench [-n 5] [-long 3] [-scaling 25000,100000,400000] [-scaling-runs 3] [-tax-pairs 9]
 //	          [-data DIR] [-root DIR] [-bench PATH] [-liblinear PATH] [-python PATH]
 //	          [-only letter,grid,diabetes,tax,plugintax,profile,e2e,scaling] [-o FILE] [-readme README.md]
 //

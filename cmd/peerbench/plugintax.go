@@ -169,7 +169,7 @@ func plugintaxSection(ctx context.Context, o *options, w io.Writer, stderr io.Wr
 	const workers = 2
 	pluginsDir := filepath.Dir(o.bench)
 	var procs, local []*gridRun
-	for i := range o.runs {
+	for i := range o.taxPairs {
 		order := []bool{true, false}
 		if i%2 == 1 {
 			order = []bool{false, true}
@@ -183,7 +183,7 @@ func plugintaxSection(ctx context.Context, o *options, w io.Writer, stderr io.Wr
 				// still hashes it at each start).
 				h.SetSumCache(host.UserSumCacheDir())
 			}
-			fmt.Fprintf(stderr, "peerbench: plugin tax, run %d of %d, %s\n", i+1, o.runs, what)
+			fmt.Fprintf(stderr, "peerbench: plugin tax, run %d of %d, %s\n", i+1, o.taxPairs, what)
 			r, err := runGrid(ctx, file, h, workers)
 			if err != nil {
 				return fmt.Errorf("%s: %w", what, err)

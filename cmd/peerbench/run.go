@@ -35,6 +35,7 @@ type options struct {
 	longRuns  int    // runs of the long whole-run timings (e2e, scaling)
 	scaling   []int  // row counts of the scaling section
 	scaleRuns int    // runs of each size in the scaling section
+	taxPairs  int    // pairs of runs of the plugin tax section
 	out       string // file the report is written to ("" = stdout only)
 	readme    string // README whose performance section is replaced by the report
 	goals     []goalResult
@@ -95,6 +96,7 @@ func parseFlags(args []string) (*options, error) {
 	fs.IntVar(&o.longRuns, "long", 3, "runs of each whole-run timing of the e2e and scaling sections (the median is reported)")
 	sizes := fs.String("scaling", "25000,100000,400000", "row counts of the scaling section")
 	fs.IntVar(&o.scaleRuns, "scaling-runs", 3, "runs of each size in the scaling section (the median is reported)")
+	fs.IntVar(&o.taxPairs, "tax-pairs", 9, "pairs of runs (plugin processes, linked in) of the plugintax section (the median of their ratios is reported)")
 	fs.StringVar(&o.out, "o", "", "also write the report to this file")
 	fs.StringVar(&o.readme, "readme", "", "replace the performance section of this README with the report")
 	fs.StringVar(&o.root, "root", "", "repository root (default: found from the working directory)")
@@ -109,8 +111,8 @@ func parseFlags(args []string) (*options, error) {
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("peerbench: unexpected argument %q", fs.Arg(0))
 	}
-	if o.runs < 1 || o.longRuns < 1 || o.scaleRuns < 1 {
-		return nil, errors.New("peerbench: -n, -long and -scaling-runs must be at least 1")
+	if o.runs < 1 || o.longRuns < 1 || o.scaleRuns < 1 || o.taxPairs < 1 {
+		return nil, errors.New("peerbench: -n, -long, -scaling-runs and -tax-pairs must be at least 1")
 	}
 	var err error
 	if o.scaling, err = parseSizes(*sizes); err != nil {

@@ -147,7 +147,7 @@ func TestRunLIBLINEAR(t *testing.T) {
 }
 
 func TestParseFlagsErrors(t *testing.T) {
-	for _, args := range [][]string{{"-n", "0"}, {"-only", "letter,nope"}, {"extra"}, {"-bogus"}} {
+	for _, args := range [][]string{{"-n", "0"}, {"-tax-pairs", "0"}, {"-only", "letter,nope"}, {"extra"}, {"-bogus"}} {
 		if _, err := parseFlags(append([]string{"-root", t.TempDir()}, args...)); err == nil {
 			t.Errorf("parseFlags(%q): no error", args)
 		}
@@ -370,6 +370,8 @@ func TestFormats(t *testing.T) {
 		{fmtBytes(164e6), "164 MB"},
 		{fmtBytes(0), "–"},
 		{tail("a\nb\nc\n", 2), "b\nc"},
+		{goroutines(1), "1 goroutine"},
+		{goroutines(2), "2 goroutines"},
 	}
 	for _, tt := range tests {
 		if tt.got != tt.want {
