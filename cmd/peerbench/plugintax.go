@@ -246,11 +246,7 @@ func writePluginTax(w io.Writer, title string, procs, local []*gridRun, workers 
 // pairRatios returns, for each pair of runs (a run of each mode, one after
 // the other: procs[i] and local[i]), the ratio of of's values.
 func pairRatios(procs, local []*gridRun, of func(*gridRun) time.Duration) []float64 {
-	pairs := make([]float64, min(len(procs), len(local)))
-	for i := range pairs {
-		pairs[i] = of(procs[i]).Seconds() / of(local[i]).Seconds()
-	}
-	return pairs
+	return pairedRatios(collect(procs, of), collect(local, of))
 }
 
 // writeTaxSpread prints the CPU ratios of the pairs of runs (their median,

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -377,5 +378,17 @@ func TestFormats(t *testing.T) {
 		if tt.got != tt.want {
 			t.Errorf("got %q, want %q", tt.got, tt.want)
 		}
+	}
+}
+
+func TestPairedRatios(t *testing.T) {
+	s := time.Second
+	got := pairedRatios([]time.Duration{2 * s, 3 * s, 9 * s}, []time.Duration{s, 2 * s})
+	want := []float64{2, 1.5}
+	if !slices.Equal(got, want) {
+		t.Errorf("pairedRatios = %v, want %v (one ratio per pair, the unpaired run left out)", got, want)
+	}
+	if m := medianFloat(pairedRatios([]time.Duration{11 * s, 9 * s, 10 * s}, []time.Duration{10 * s, 10 * s, 10 * s})); m != 1 {
+		t.Errorf("median of the paired ratios 1.1, 0.9, 1.0 = %v, want 1", m)
 	}
 }
