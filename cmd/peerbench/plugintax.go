@@ -170,11 +170,7 @@ func plugintaxSection(ctx context.Context, o *options, w io.Writer, stderr io.Wr
 	pluginsDir := filepath.Dir(o.bench)
 	var procs, local []*gridRun
 	for i := range o.taxPairs {
-		order := []bool{true, false}
-		if i%2 == 1 {
-			order = []bool{false, true}
-		}
-		for _, viaProcess := range order {
+		for _, viaProcess := range pairOrder(i) {
 			h, what := inProcessHost(), "linked in"
 			if viaProcess {
 				h, what = host.New(pluginsDir, nil), "plugin processes"
@@ -241,6 +237,16 @@ func writePluginTax(w io.Writer, title string, procs, local []*gridRun, workers 
 			fmtBytes(int64(float64(c.Sent)/folds)), fmtBytes(int64(float64(c.Received)/folds)))
 	}
 	fmt.Fprintln(w)
+}
+
+// pairOrder is the order of the two runs of pair i, the measured one
+// (true) and its reference (false): measured first in even pairs, second
+// in odd ones, so that a drift of the machine's speed favours neither.
+func pairOrder(i int) []bool {
+	if i%2 == 1 {
+		return []bool{false, true}
+	}
+	return []bool{true, false}
 }
 
 // pairRatios returns, for each pair of runs (a run of each mode, one after

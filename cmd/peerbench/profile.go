@@ -36,24 +36,16 @@ func profileSection(ctx context.Context, o *options, w io.Writer, stderr io.Writ
 	var dir string
 	for i := range rounds {
 		dir = filepath.Join(o.tmp, fmt.Sprintf("profile_%d", i))
-		order := []bool{true, false}
-		if i%2 == 1 {
-			order = []bool{false, true}
-		}
-		for _, profiled := range order {
-			if !profiled {
-				b, err := runBench(ctx, o, file, filepath.Join(o.tmp, fmt.Sprintf("profile_off_%d", i)), stderr)
-				if err != nil {
-					return err
-				}
-				wallOff, cpuOff = append(wallOff, b.wall), append(cpuOff, b.cpu)
-				continue
+		for _, profiled := range pairOrder(i) {
+			out, extra, wall, cpu := "profile_off", []string(nil), &wallOff, &cpuOff
+			if profiled {
+				out, extra, wall, cpu = "profile_on", []string{"--profile", dir}, &wallOn, &cpuOn
 			}
-			a, err := runBench(ctx, o, file, filepath.Join(o.tmp, fmt.Sprintf("profile_on_%d", i)), stderr, "--profile", dir)
+			r, err := runBench(ctx, o, file, filepath.Join(o.tmp, fmt.Sprintf("%s_%d", out, i)), stderr, extra...)
 			if err != nil {
 				return err
 			}
-			wallOn, cpuOn = append(wallOn, a.wall), append(cpuOn, a.cpu)
+			*wall, *cpu = append(*wall, r.wall), append(*cpu, r.cpu)
 		}
 	}
 	profiles, err := nonEmptyFiles(dir, "*.pprof") // the last run's

@@ -391,22 +391,22 @@ class LearnerService(pb_grpc.LearnerServiceServicer):
         want = request.probabilities and self._info.capabilities.probabilities
         sub = self._input(x, rows)
         scores, probs = [], []
-        for h, m in zip(request.handles, models):
-            if not context.is_active():
-                context.abort(grpc.StatusCode.CANCELLED, "predict cancelled")
-            try:
-                with self._threads.call(0):  # no resizing of the pools under it
+        with self._threads.call(0):  # no resizing of the pools under the predictions
+            for h, m in zip(request.handles, models):
+                if not context.is_active():
+                    context.abort(grpc.StatusCode.CANCELLED, "predict cancelled")
+                try:
                     s, p = m.predict(sub, want)
-            except BaseException as e:
-                traceback.print_exc(file=sys.stderr)
-                context.abort(grpc.StatusCode.INTERNAL, f"predict with model {h}: {_describe(e)}")
-            s, why = _columns(s, rows.size, m.outputs, "scores")
-            if why is None and p is not None:
-                p, why = _columns(p, rows.size, m.outputs, "probabilities")
-            if why is not None:
-                context.abort(grpc.StatusCode.INTERNAL, f"predict with model {h}: {why}")
-            scores.append(s)
-            probs.append(p)
+                except BaseException as e:
+                    traceback.print_exc(file=sys.stderr)
+                    context.abort(grpc.StatusCode.INTERNAL, f"predict with model {h}: {_describe(e)}")
+                s, why = _columns(s, rows.size, m.outputs, "scores")
+                if why is None and p is not None:
+                    p, why = _columns(p, rows.size, m.outputs, "probabilities")
+                if why is not None:
+                    context.abort(grpc.StatusCode.INTERNAL, f"predict with model {h}: {why}")
+                scores.append(s)
+                probs.append(p)
         resp = pb.PredictResponse(scores=dense_to_pb(np.hstack(scores)))
         # Probabilities come back only when every model has them.
         if want and all(p is not None for p in probs):
