@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -832,8 +833,12 @@ reduction "ova" {}
 cv { folds = 3 }
 `)
 	out := t.TempDir()
-	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Second)
-	defer cancel()
+	// Interrupt once the three logreg cells are on disk (the hang cell's
+	// folds come last and never end), not after a fixed time, which a
+	// loaded machine may spend before the first fold.
+	ctx, cancel := context.WithCancelCause(t.Context())
+	defer cancel(nil)
+	go cancelWhenCells(ctx, cancel, filepath.Join(out, "cells"), 3, 2*time.Minute)
 	var stdout, stderr bytes.Buffer
 	err := run(ctx, []string{"run", "--plugins", pluginsDir, "--quiet", "-j", "2", "-o", out, file}, &stdout, &stderr)
 	if err == nil || !strings.Contains(err.Error(), "interrupted") {
@@ -841,7 +846,7 @@ cv { folds = 3 }
 	}
 	// The summary line says so too, not only stderr.
 	if !strings.HasPrefix(stdout.String(), "stop: interrupted, 3 of 4 cells, the tables partial (0 failed) in ") {
-		t.Errorf("stdout:\n%s", stdout.String())
+		t.Errorf("stdout:\n%s\nstderr:\n%s", stdout.String(), stderr.String())
 	}
 	summary := readFile(t, filepath.Join(out, "summary.csv"))
 	for _, c := range []string{"C=0.1", "C=1", "C=10"} {
@@ -854,6 +859,33 @@ cv { folds = 3 }
 	}
 	if files, _ := filepath.Glob(filepath.Join(out, "cells", "*.json")); len(files) != 3 {
 		t.Errorf("%d cell files, want the 3 finished cells", len(files))
+		for _, f := range files {
+			if b := readFile(t, f); strings.Contains(b, "hang") {
+				t.Logf("%s:\n%s", f, b)
+			}
+		}
+	}
+}
+
+// cancelWhenCells cancels ctx as an interrupt would once dir holds n cell
+// files, or after limit (a run that never gets there).
+func cancelWhenCells(ctx context.Context, cancel context.CancelCauseFunc, dir string, n int, limit time.Duration) {
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	deadline := time.After(limit)
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-deadline:
+			cancel(fmt.Errorf("interrupted: %d cell files not written within %v", n, limit))
+			return
+		case <-tick.C:
+			if files, _ := filepath.Glob(filepath.Join(dir, "*.json")); len(files) >= n {
+				cancel(errors.New("interrupted (test)"))
+				return
+			}
+		}
 	}
 }
 
