@@ -26,7 +26,7 @@ import (
 func runBench(t *testing.T, args ...string) (string, string, error) {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
-	err := run(t.Context(), args, &stdout, &stderr)
+	err := run(commandContext(t), args, &stdout, &stderr)
 	return stdout.String(), stderr.String(), err
 }
 

@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/polyclass/polyclass/internal/refdata"
 )
@@ -105,6 +106,21 @@ func pinGoCache() error {
 	return nil
 }
 
+// commandLimit bounds one bench command of a test: a plugin that never
+// answers (a deadlock) interrupts the run and fails its test, with the
+// run's stderr, instead of holding the whole suite until go test's
+// -timeout. The longest command of these tests takes well under a minute.
+const commandLimit = 5 * time.Minute
+
+// commandContext returns the context of one bench command of test t,
+// ended after commandLimit.
+func commandContext(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeoutCause(t.Context(), commandLimit,
+		fmt.Errorf("the test's limit of %v for one bench command (a plugin that never answers?)", commandLimit))
+	t.Cleanup(cancel)
+	return ctx
+}
+
 // bench runs the command in-process and returns its stdout and stderr.
 func bench(t *testing.T, args ...string) (string, string, error) {
 	t.Helper()
@@ -113,7 +129,7 @@ func bench(t *testing.T, args ...string) (string, string, error) {
 	if args[0] == "plugins" {
 		full = []string{"plugins", "--plugins", pluginsDir}
 	}
-	err := run(context.Background(), full, &stdout, &stderr)
+	err := run(commandContext(t), full, &stdout, &stderr)
 	return stdout.String(), stderr.String(), err
 }
 

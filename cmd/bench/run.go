@@ -389,7 +389,7 @@ func runExperiment(ctx context.Context, o *options, file string, g *engine.Grid,
 		fmt.Fprintf(stdout, "when every shard is done: bench merge %s %s\n", out, out)
 	}
 	if runErr != nil && status == results.StatusInterrupted {
-		return fmt.Errorf("%w\nrun the same command again to resume: the %d finished cells are kept", runErr, len(cells))
+		return fmt.Errorf("%w\nrun the same command again to resume: %s", runErr, keptCells(len(cells)))
 	}
 	if runErr != nil {
 		return runErr
@@ -568,4 +568,15 @@ func writeParams(w io.Writer, indent string, specs []sdk.ParamSpec) {
 		}
 		fmt.Fprintln(w, line)
 	}
+}
+
+// keptCells says what an interrupted run keeps of its n finished cells.
+func keptCells(n int) string {
+	switch n {
+	case 0:
+		return "no cell had finished"
+	case 1:
+		return "the finished cell is kept"
+	}
+	return fmt.Sprintf("the %d finished cells are kept", n)
 }

@@ -844,6 +844,9 @@ cv { folds = 3 }
 	if err == nil || !strings.Contains(err.Error(), "interrupted") {
 		t.Fatalf("error %v, want an interrupted run", err)
 	}
+	if !strings.HasSuffix(err.Error(), "run the same command again to resume: the 3 finished cells are kept") {
+		t.Errorf("error %q does not say how to resume", err)
+	}
 	// The summary line says so too, not only stderr.
 	if !strings.HasPrefix(stdout.String(), "stop: interrupted, 3 of 4 cells, the tables partial (0 failed) in ") {
 		t.Errorf("stdout:\n%s\nstderr:\n%s", stdout.String(), stderr.String())
@@ -863,6 +866,21 @@ cv { folds = 3 }
 			if b := readFile(t, f); strings.Contains(b, "hang") {
 				t.Logf("%s:\n%s", f, b)
 			}
+		}
+	}
+}
+
+func TestKeptCells(t *testing.T) {
+	for _, tt := range []struct {
+		n    int
+		want string
+	}{
+		{0, "no cell had finished"},
+		{1, "the finished cell is kept"},
+		{2, "the 2 finished cells are kept"},
+	} {
+		if got := keptCells(tt.n); got != tt.want {
+			t.Errorf("keptCells(%d) = %q, want %q", tt.n, got, tt.want)
 		}
 	}
 }
@@ -1047,7 +1065,7 @@ cv { folds = 3 }
 	out := t.TempDir()
 	run := func(args ...string) (string, error) {
 		var so, se bytes.Buffer
-		err := run(t.Context(), append([]string{args[0], "--plugins", plugins, "--quiet"}, args[1:]...), &so, &se)
+		err := run(commandContext(t), append([]string{args[0], "--plugins", plugins, "--quiet"}, args[1:]...), &so, &se)
 		return so.String() + se.String(), err
 	}
 	if text, err := run("run", "-o", out, rel); err != nil {
@@ -1116,14 +1134,14 @@ cv { folds = 3 }
 `
 	file := writeExperiment(t, strings.Replace(src, "KNOB", "7", 1))
 	var stdout, stderr strings.Builder
-	err := run(t.Context(), []string{"validate", "--plugins", dir, file}, &stdout, &stderr)
+	err := run(commandContext(t), []string{"validate", "--plugins", dir, file}, &stdout, &stderr)
 	want := "exp.hcl:8:12: error: Invalid reduction"
 	if err == nil || !strings.Contains(stderr.String(), want) || !strings.Contains(stderr.String(), "7 is more than the 3 classes of the data") {
 		t.Fatalf("error %v, want %q in stderr:\n%s", err, want, stderr.String())
 	}
 	file = writeExperiment(t, strings.Replace(src, "KNOB", "2", 1))
 	stdout.Reset()
-	if err := run(t.Context(), []string{"validate", "--plugins", dir, file}, &stdout, &stderr); err != nil {
+	if err := run(commandContext(t), []string{"validate", "--plugins", dir, file}, &stdout, &stderr); err != nil {
 		t.Fatalf("%v\n%s", err, stderr.String())
 	}
 	// The plugin's typed code diagnostics, as bench prints them.
@@ -1133,7 +1151,7 @@ cv { folds = 3 }
 	}
 	out := t.TempDir()
 	stderr.Reset()
-	if err := run(t.Context(), []string{"run", "--plugins", dir, "--quiet", "-o", out, file}, &stdout, &stderr); err != nil {
+	if err := run(commandContext(t), []string{"run", "--plugins", dir, "--quiet", "-o", out, file}, &stdout, &stderr); err != nil {
 		t.Fatalf("%v\n%s", err, stderr.String())
 	}
 	if c := readCells(t, out)["iris|logreg|mine"]; c == nil || c.Failed() || len(c.Folds) != 3 || c.Folds[0].Metrics["accuracy"] < 0.7 {
@@ -1179,7 +1197,7 @@ cv { folds = 3 }
 			file := writeExperiment(t, src)
 			out := t.TempDir()
 			var stdout, stderr strings.Builder
-			err := run(t.Context(), []string{"run", "--plugins", dir, "--quiet", "-o", out, file}, &stdout, &stderr)
+			err := run(commandContext(t), []string{"run", "--plugins", dir, "--quiet", "-o", out, file}, &stdout, &stderr)
 			if strings.Contains(tc.want, " ") {
 				if err == nil || !strings.Contains(stderr.String(), tc.want) || !strings.Contains(stderr.String(), "exp.hcl:4:1: error: Ambiguous scheme") {
 					t.Fatalf("error %v, want %q in stderr:\n%s", err, tc.want, stderr.String())
@@ -1265,7 +1283,7 @@ func TestPluginsListsNotExecutable(t *testing.T) {
 	want := "not available (cannot start):\n  mine (" + path + "): not executable (chmod +x " + path + ")\n"
 	for _, dirs := range []string{dir, dir + string(os.PathListSeparator) + pluginsDir} {
 		var stdout, stderr strings.Builder
-		if err := run(t.Context(), []string{"plugins", "--plugins", dirs}, &stdout, &stderr); err != nil {
+		if err := run(commandContext(t), []string{"plugins", "--plugins", dirs}, &stdout, &stderr); err != nil {
 			t.Fatalf("bench plugins --plugins %s: %v", dirs, err)
 		}
 		got := stdout.String()

@@ -368,7 +368,7 @@ output { formats = ["csv"] }
 		dir := t.TempDir()
 		var stdout, stderr bytes.Buffer
 		args := []string{"run", "--plugins", plugins, "--quiet", "-j", "2", "--shard", spec, "-o", dir, file}
-		if err := run(t.Context(), args, &stdout, &stderr); err != nil {
+		if err := run(commandContext(t), args, &stdout, &stderr); err != nil {
 			t.Fatalf("bench %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
 		}
 		return dir

@@ -263,7 +263,7 @@ func TestSklearnPluginWithoutPackages(t *testing.T) {
 		t.Fatal(err)
 	}
 	var stdout, stderr strings.Builder
-	if err := run(t.Context(), []string{"plugins", "--plugins", dir}, &stdout, &stderr); err != nil {
+	if err := run(commandContext(t), []string{"plugins", "--plugins", dir}, &stdout, &stderr); err != nil {
 		t.Fatalf("bench plugins: %v", err)
 	}
 	got := stdout.String()
@@ -334,7 +334,7 @@ metrics = ["accuracy"]
 `)
 	out := t.TempDir()
 	var stdout, stderr strings.Builder
-	if err := run(t.Context(), []string{"run", "--plugins", dir, "--quiet", "-o", out, file}, &stdout, &stderr); err != nil {
+	if err := run(commandContext(t), []string{"run", "--plugins", dir, "--quiet", "-o", out, file}, &stdout, &stderr); err != nil {
 		t.Fatalf("%v\n%s", err, stderr.String())
 	}
 	cells := readCells(t, out)
