@@ -10,8 +10,12 @@ polyclass learner.
 parameter is a keyword argument of it (a list crosses into one cell per
 element, as for any scalar parameter). Whole numbers pass as int unless the
 estimator's parameter accepts only reals. The host's seed becomes
-``random_state``, and the fold's share of the CPUs (FitInput.threads)
-``n_jobs``, unless the experiment sets them.
+``random_state`` unless the experiment sets it. ``n_jobs`` stays as the
+experiment sets it (scikit-learn's default otherwise): the fold's share of
+the CPUs limits the native thread pools only, since ``n_jobs`` > 1 makes
+some estimators start joblib worker processes at every fit
+(LogisticRegression with lbfgs: 0.56 s against 7 ms for a binary fit on
+18000 × 16 rows).
 
 Scores: ``decision_function`` when the estimator has it, else the
 probabilities of ``predict_proba`` mapped to 2p − 1 for binary problems
@@ -204,10 +208,6 @@ class SklearnLearner(pp.Learner):
             est = cls()
             if "random_state" in est.get_params() and "random_state" not in kwargs:
                 kwargs["random_state"] = problem.seed % 2**32
-            # joblib's workers of an estimator with n_jobs: the fold's
-            # share of the CPUs, unless the experiment sets n_jobs.
-            if problem.threads > 0 and "n_jobs" in est.get_params() and "n_jobs" not in kwargs:
-                kwargs["n_jobs"] = problem.threads
             est.set_params(**kwargs)
         except (TypeError, ValueError) as e:
             raise _located(cls, kwargs, e) from None

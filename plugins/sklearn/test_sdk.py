@@ -288,14 +288,16 @@ class ServiceTest(unittest.TestCase):
         self.assertEqual(fit(2), [2] * len(before))
         self.assertEqual(seen, [0, 0, 1, 1, 0, 0, 2, 2, 2, 2])
 
-    def test_sklearn_bridge_sizes_n_jobs(self):
+    def test_sklearn_bridge_leaves_n_jobs(self):
+        # n_jobs > 1 may start joblib worker processes at every fit: the
+        # share of the CPUs must not become n_jobs.
         import sklearn_bridge
 
         x = np.array([[0.0], [1.0], [2.0], [3.0]])
         y = np.array([-1.0, -1.0, 1.0, 1.0])
         for name, threads, params, want in [
-            ("the share", 2, {}, 2),
-            ("the experiment's own", 2, {"n_jobs": 1}, 1),
+            ("a share given", 2, {}, None),
+            ("the experiment's own", 2, {"n_jobs": 2}, 2),
             ("no share given", 0, {}, None),
         ]:
             with self.subTest(name):

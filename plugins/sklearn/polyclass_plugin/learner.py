@@ -142,7 +142,8 @@ class FitInput:
     host fits other folds beside it (FitRequest.threads), 0 when the host
     leaves it to the learner. The service has already limited the native
     thread pools (BLAS, OpenMP) to it; a learner with a pool of its own
-    (scikit-learn's ``n_jobs``) should size it so.
+    should keep within it, and mind what starting the pool costs at every
+    fit (scikit-learn's ``n_jobs`` may mean worker processes).
     """
 
     kind: str
