@@ -96,7 +96,7 @@ func writeGoals(w io.Writer, goals []goalResult) {
 			if g.atLeast {
 				op = "≥"
 			}
-			ratio, target := fmt.Sprintf("%.2f", g.value()), fmt.Sprintf("%s %.2f", op, g.target)
+			ratio, target := fmtRatio(g.value(), g.target), fmt.Sprintf("%s %.2f", op, g.target)
 			peer := g.format(g.peer)
 			if g.peer == 0 {
 				ratio, peer, target = "–", "–", op+" "+g.format(g.target)
@@ -112,6 +112,18 @@ func writeGoals(w io.Writer, goals []goalResult) {
 		}
 	}
 	fmt.Fprintln(w)
+}
+
+// fmtRatio prints ratio v with two decimals, or with as many more (up to
+// four) as it takes to tell it from target when the two would print the
+// same: a table saying "1.05, ≤ 1.05, no" would not show why.
+func fmtRatio(v, target float64) string {
+	for digits := 2; ; digits++ {
+		s := fmt.Sprintf("%.*f", digits, v)
+		if digits == 4 || v == target || s != fmt.Sprintf("%.*f", digits, target) {
+			return s
+		}
+	}
 }
 
 // fmtSeconds prints seconds as fmtDur does.

@@ -39,6 +39,24 @@ func TestWriteGoals(t *testing.T) {
 	}
 }
 
+func TestFmtRatio(t *testing.T) {
+	for _, tt := range []struct {
+		v, target float64
+		want      string
+	}{
+		{1.12, 1.05, "1.12"},
+		{1.0523, 1.05, "1.052"}, // "1.05" would hide why it misses ≤ 1.05
+		{1.0479, 1.05, "1.048"},
+		{1.05, 1.05, "1.05"},
+		{1.05001, 1.05, "1.0500"}, // at most four decimals
+		{0.2, 0.2, "0.20"},
+	} {
+		if got := fmtRatio(tt.v, tt.target); got != tt.want {
+			t.Errorf("fmtRatio(%v, %v) = %q, want %q", tt.v, tt.target, got, tt.want)
+		}
+	}
+}
+
 func TestSpliceReadme(t *testing.T) {
 	readme := "# r\n\n## Performance\n\nintro\n\n" + readmeBegin + "old\n" + readmeEnd + "\n## Next\n"
 	got, err := spliceReadme(readme, "new\nreport\n")
