@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -838,7 +837,13 @@ cv { folds = 3 }
 	// loaded machine may spend before the first fold.
 	ctx, cancel := context.WithCancelCause(t.Context())
 	defer cancel(nil)
-	go cancelWhenCells(ctx, cancel, filepath.Join(out, "cells"), 3, 2*time.Minute)
+	go func() {
+		written := waitFor(2*time.Minute, func() bool {
+			files, _ := filepath.Glob(filepath.Join(out, "cells", "*.json"))
+			return len(files) >= 3 || ctx.Err() != nil
+		})
+		cancel(fmt.Errorf("interrupted (test; the finished cells written: %v)", written))
+	}()
 	var stdout, stderr bytes.Buffer
 	err := run(ctx, []string{"run", "--plugins", pluginsDir, "--quiet", "-j", "2", "-o", out, file}, &stdout, &stderr)
 	if err == nil || !strings.Contains(err.Error(), "interrupted") {
@@ -881,28 +886,6 @@ func TestKeptCells(t *testing.T) {
 	} {
 		if got := keptCells(tt.n); got != tt.want {
 			t.Errorf("keptCells(%d) = %q, want %q", tt.n, got, tt.want)
-		}
-	}
-}
-
-// cancelWhenCells cancels ctx as an interrupt would once dir holds n cell
-// files, or after limit (a run that never gets there).
-func cancelWhenCells(ctx context.Context, cancel context.CancelCauseFunc, dir string, n int, limit time.Duration) {
-	tick := time.NewTicker(10 * time.Millisecond)
-	defer tick.Stop()
-	deadline := time.After(limit)
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-deadline:
-			cancel(fmt.Errorf("interrupted: %d cell files not written within %v", n, limit))
-			return
-		case <-tick.C:
-			if files, _ := filepath.Glob(filepath.Join(dir, "*.json")); len(files) >= n {
-				cancel(errors.New("interrupted (test)"))
-				return
-			}
 		}
 	}
 }
