@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"runtime/debug"
 
+	"github.com/polyclass/polyclass/framework/internal/ballast"
 	"github.com/polyclass/polyclass/framework/internal/hugepages"
 )
 
@@ -36,7 +37,8 @@ func SetGCPercent() {
 // the data, collects several times less often. The block counts as live
 // heap, so the goal is at least HeapFloor × (1 + GCPercent/100); it holds
 // no pointers (the collector does not scan it) and is never written, so
-// its pages are never resident. The cost is the goal's headroom: at most
+// its pages are never resident (package ballast allocates it so that the
+// runtime does not zero it either). The cost is the goal's headroom: at most
 // HeapFloor × GCPercent/100 = 16 MB more resident memory per process.
 //
 // Measured with cmd/peerbench (plugintax: the letter grid through plugin
@@ -55,7 +57,7 @@ const HeapFloor = 64 << 20
 // hugepages; POLYCLASS_HUGEPAGES=off turns that off), and release stops
 // advising its later growth.
 func HoldHeapFloor() (release func()) {
-	floor := make([]byte, HeapFloor)
+	floor := ballast.Alloc(HeapFloor)
 	stop := hugepages.Heap()
 	return func() {
 		stop()

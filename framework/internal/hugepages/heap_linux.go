@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"unsafe"
+
+	"github.com/polyclass/polyclass/framework/internal/ballast"
 )
 
 // madvHugepage is MADV_HUGEPAGE from <sys/mman.h>.
@@ -50,15 +52,17 @@ type adviser struct {
 // advises the heap's mappings and arms the collection hook.
 func (a *adviser) start() {
 	_, free := heapSpace()
-	var reserve []byte
+	var reserve ballast.Block
 	if need := reserveNeeded(free, readFile("/proc/sys/vm/overcommit_memory")); need > 0 {
-		reserve = make([]byte, need) // never written: no page becomes resident
-		a.anchor = uintptr(unsafe.Pointer(unsafe.SliceData(reserve)))
+		// Never written; allocated in chunks so that the runtime does not
+		// zero it (package ballast): no page of it becomes resident.
+		reserve = ballast.Alloc(int(need))
+		a.anchor = uintptr(unsafe.Pointer(reserve.Addr()))
 	} else {
 		a.anchor = uintptr(unsafe.Pointer(new([4096]byte)))
 	}
 	advise(a.anchor)
-	if reserve != nil {
+	if reserve.Size() > 0 {
 		runtime.KeepAlive(reserve) // its last use: garbage from here on
 		// The reserve becomes free address space; give its (never
 		// written) pages back at once rather than leaving them to the

@@ -39,7 +39,8 @@ const Env = "POLYCLASS_HUGEPAGES"
 
 // Reserve is the size of the block Heap allocates and drops so that the
 // heap maps that much address space before the advice. Its pages are
-// never written, so it costs no resident memory; the heap's later growth
+// never written (package ballast allocates it so that the runtime does
+// not zero it), so it costs no resident memory; the heap's later growth
 // beyond it is advised after the next collection.
 const Reserve = 256 << 20
 
