@@ -31,42 +31,10 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	pluginsDir = dir
-	mains, _ := filepath.Glob("../../plugins/*/main.go")
-	mains = append(mains, "testdata/plugins/crash/main.go", "testdata/plugins/hang/main.go", "testdata/plugins/centroid/main.go", "testdata/plugins/memorise/main.go")
-	for _, mf := range mains {
-		pkg := "./" + filepath.Dir(mf)
-		out := filepath.Join(dir, "bench-plugin-"+filepath.Base(filepath.Dir(mf)))
-		cmd := exec.Command("go", "build", "-o", out, pkg)
-		cmd.Stderr = os.Stderr
-		if err := cmd.Run(); err != nil {
-			fmt.Fprintf(os.Stderr, "building %s: %v\n", pkg, err)
-			os.RemoveAll(dir)
-			os.Exit(1)
-		}
-	}
-	// The deliberately broken plugins of the conformance tests, one
-	// source built under three names, in a directory of their own.
-	brokenDir := filepath.Join(dir, "broken")
-	for _, name := range []string{"wrongshape", "nocancel", "csrcrash"} {
-		cmd := exec.Command("go", "build", "-o", filepath.Join(brokenDir, "bench-plugin-"+name), "./testdata/plugins/broken")
-		cmd.Stderr = os.Stderr
-		if err := cmd.Run(); err != nil {
-			fmt.Fprintf(os.Stderr, "building the broken plugin %s: %v\n", name, err)
-			os.RemoveAll(dir)
-			os.Exit(1)
-		}
-	}
-	// The third-party reducer knobs, in a directory of its own (its scheme
-	// ova would shadow the shipped one's in listings), and as the broken
-	// bench-plugin-notrowwise, whose decode is not row-wise as it claims.
-	for _, out := range []string{filepath.Join(dir, "third", "bench-plugin-knobs"), filepath.Join(brokenDir, "bench-plugin-notrowwise")} {
-		cmd := exec.Command("go", "build", "-o", out, "./testdata/plugins/knobs")
-		cmd.Stderr = os.Stderr
-		if err := cmd.Run(); err != nil {
-			fmt.Fprintf(os.Stderr, "building the knobs plugin as %s: %v\n", filepath.Base(out), err)
-			os.RemoveAll(dir)
-			os.Exit(1)
-		}
+	if err := buildPlugins(dir); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.RemoveAll(dir)
+		os.Exit(1)
 	}
 	// The Python plugin is a zip archive run by Debian's python3.
 	if out, err := exec.Command(pythonPath, "../../plugins/sklearn/build.py", filepath.Join(dir, "bench-plugin-sklearn")).CombinedOutput(); err != nil {
@@ -88,6 +56,51 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
+}
+
+// buildPlugins builds the real plugins and the test plugins into dir,
+// each as bench-plugin-NAME, in one go build (its packages compile and
+// link in parallel; one go build per plugin took 14.8 s against 9.0 s).
+// The deliberately broken plugins of the conformance tests (one source
+// under three names) go into dir/broken; the third-party reducer knobs
+// into dir/third (its scheme ova would shadow the shipped one's in
+// listings) and, as bench-plugin-notrowwise, whose decode is not
+// row-wise as it claims, into dir/broken.
+func buildPlugins(dir string) error {
+	mains, _ := filepath.Glob("../../plugins/*/main.go")
+	mains = append(mains, "testdata/plugins/crash/main.go", "testdata/plugins/hang/main.go", "testdata/plugins/centroid/main.go", "testdata/plugins/memorise/main.go",
+		"testdata/plugins/broken/main.go", "testdata/plugins/knobs/main.go")
+	built := filepath.Join(dir, "built") + string(filepath.Separator)
+	args := []string{"build", "-o", built}
+	for _, mf := range mains {
+		args = append(args, "./"+filepath.Dir(mf))
+	}
+	cmd := exec.Command("go", args...)
+	cmd.Stderr = os.Stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("building the plugins (go %s): %w", strings.Join(args, " "), err)
+	}
+	names := map[string][]string{
+		"broken": {"broken/bench-plugin-wrongshape", "broken/bench-plugin-nocancel", "broken/bench-plugin-csrcrash"},
+		"knobs":  {"third/bench-plugin-knobs", "broken/bench-plugin-notrowwise"},
+	}
+	for _, mf := range mains {
+		pkg := filepath.Base(filepath.Dir(mf))
+		outs, ok := names[pkg]
+		if !ok {
+			outs = []string{"bench-plugin-" + pkg}
+		}
+		for _, out := range outs {
+			out = filepath.Join(dir, out)
+			if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+				return err
+			}
+			if err := os.Link(filepath.Join(built, pkg), out); err != nil {
+				return fmt.Errorf("naming the %s plugin: %w", pkg, err)
+			}
+		}
+	}
+	return os.RemoveAll(built)
 }
 
 // pinGoCache sets GOCACHE to the go command's build cache when it is not
