@@ -12,7 +12,7 @@ func cpuTime() time.Duration { return 0 }
 
 // osCounts are the page faults and context switches of this process and
 // of its children.
-type osCounts struct{ faults, switches int64 }
+type osCounts struct{ faults, switches, hugeFaults int64 }
 
 // countsNow is not measured on this platform.
 func countsNow() osCounts { return osCounts{} }

@@ -4,6 +4,7 @@ package main
 
 import (
 	"os"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -31,8 +32,9 @@ func cpuTime() time.Duration {
 // osCounts are the page faults and context switches of this process and
 // of its children that have been waited for.
 type osCounts struct {
-	faults   int64 // minor page faults (a page's first touch)
-	switches int64 // context switches, voluntary and not
+	faults     int64 // minor page faults (a page's first touch)
+	switches   int64 // context switches, voluntary and not
+	hugeFaults int64 // transparent huge pages faulted in, by every process of the system
 }
 
 // countsNow returns the osCounts so far.
@@ -42,9 +44,33 @@ func countsNow() osCounts {
 		return osCounts{}
 	}
 	return osCounts{
-		faults:   self.Minflt + children.Minflt,
-		switches: self.Nvcsw + self.Nivcsw + children.Nvcsw + children.Nivcsw,
+		faults:     self.Minflt + children.Minflt,
+		switches:   self.Nvcsw + self.Nivcsw + children.Nvcsw + children.Nivcsw,
+		hugeFaults: vmstat(readFile("/proc/vmstat"), "thp_fault_alloc"),
 	}
+}
+
+// readFile returns a file's contents, "" when it cannot be read.
+func readFile(name string) string {
+	b, err := os.ReadFile(name)
+	if err != nil {
+		return ""
+	}
+	return string(b)
+}
+
+// vmstat returns the counter name of the text of /proc/vmstat ("name
+// value" lines), 0 when it is not there.
+func vmstat(text, name string) int64 {
+	for _, line := range strings.Split(text, "\n") {
+		if f := strings.Fields(line); len(f) == 2 && f[0] == name {
+			n, err := strconv.ParseInt(f[1], 10, 64)
+			if err == nil {
+				return n
+			}
+		}
+	}
+	return 0
 }
 
 // loadAverage returns the 1-minute load average from /proc/loadavg, or ""

@@ -88,7 +88,7 @@ func runGrid(ctx context.Context, file string, h *host.Host, workers int) (*grid
 	r.wall = time.Since(start)
 	r.cpu = cpuTime() - cpu0
 	os1 := countsNow()
-	r.os = osCounts{faults: os1.faults - os0.faults, switches: os1.switches - os0.switches}
+	r.os = osCounts{faults: os1.faults - os0.faults, switches: os1.switches - os0.switches, hugeFaults: os1.hugeFaults - os0.hugeFaults}
 	r.cells, r.stats = cells, stats
 	return r, nil
 }
@@ -273,11 +273,12 @@ func writeTaxSpread(w io.Writer, procs, local []*gridRun) {
 		return v[len(v)/2]
 	}
 	faults := func(c osCounts) int64 { return c.faults }
+	huge := func(c osCounts) int64 { return c.hugeFaults }
 	switches := func(c osCounts) int64 { return c.switches }
 	fmt.Fprintf(w, "The CPU ratio of each pair of runs (the two modes one after the other) lies between %.2f and %.2f, median %.2f (the summary's goal 3 compares these medians, for wall and CPU time, with its target). "+
-		"Where the processes' extra time goes (medians, all processes): %d minor page faults against %d linked in (each process first-touches its own heap; a fault costs this machine several microseconds), "+
+		"Where the processes' extra time goes (medians): %d huge pages (2 MiB) faulted in against %d linked in (`thp_fault_alloc` of `/proc/vmstat`, the whole machine's), and %d minor page faults of our processes against %d, huge ones included: each process zeroes the pages of its own heap when it first writes them, the four heaps' peaks add up to more than the one heap's, and on a virtual machine a page the system has not used lately costs far more to fault in than its zeroing; "+
 		"and %d context switches against %d (four Go runtimes waking their threads for each message, and more runnable threads than cores while two plugins fit at once).\n\n",
-		lo, hi, medianFloat(pairs), count(procs, faults), count(local, faults), count(procs, switches), count(local, switches))
+		lo, hi, medianFloat(pairs), count(procs, huge), count(local, huge), count(procs, faults), count(local, faults), count(procs, switches), count(local, switches))
 }
 
 // collect maps runs to durations.

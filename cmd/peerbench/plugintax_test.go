@@ -104,14 +104,14 @@ func TestDiffCalls(t *testing.T) {
 // partner's (the runs in the order they ran: 1.20, 1.10, 1.625), the
 // counts the medians.
 func TestWriteTaxSpread(t *testing.T) {
-	run := func(cpu time.Duration, faults, switches int64) *gridRun {
-		return &gridRun{cpu: cpu, os: osCounts{faults: faults, switches: switches}}
+	run := func(cpu time.Duration, faults, switches, huge int64) *gridRun {
+		return &gridRun{cpu: cpu, os: osCounts{faults: faults, switches: switches, hugeFaults: huge}}
 	}
-	procs := []*gridRun{run(12*time.Second, 300, 40), run(11*time.Second, 100, 60), run(13*time.Second, 200, 50)}
-	local := []*gridRun{run(10*time.Second, 90, 5), run(10*time.Second, 70, 7), run(8*time.Second, 80, 6)}
+	procs := []*gridRun{run(12*time.Second, 300, 40, 130), run(11*time.Second, 100, 60, 140), run(13*time.Second, 200, 50, 120)}
+	local := []*gridRun{run(10*time.Second, 90, 5, 95), run(10*time.Second, 70, 7, 85), run(8*time.Second, 80, 6, 90)}
 	var b strings.Builder
 	writeTaxSpread(&b, procs, local)
-	for _, want := range []string{"lies between 1.10 and 1.62, median 1.20", "200 minor page faults against 80 linked in", "50 context switches against 6"} {
+	for _, want := range []string{"lies between 1.10 and 1.62, median 1.20", "130 huge pages (2 MiB) faulted in against 90 linked in", "200 minor page faults of our processes against 80", "50 context switches against 6"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("spread without %q:\n%s", want, b.String())
 		}
