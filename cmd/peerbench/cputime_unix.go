@@ -59,8 +59,9 @@ func readFile(name string) string {
 	return string(b)
 }
 
-// vmstat returns the counter name of the text of /proc/vmstat ("name
-// value" lines), 0 when it is not there.
+// vmstat returns the value of the counter called name in text, the
+// contents of /proc/vmstat ("name value" lines), or 0 when it is not
+// there.
 func vmstat(text, name string) int64 {
 	for _, line := range strings.Split(text, "\n") {
 		if f := strings.Fields(line); len(f) == 2 && f[0] == name {
