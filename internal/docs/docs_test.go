@@ -114,13 +114,12 @@ func TestREADMEIsFresh(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bin := t.TempDir()
-	build(t, root, filepath.Join(bin, "bench"), "./cmd/bench")
-	mains, _ := filepath.Glob(filepath.Join(root, "plugins", "*", "main.go"))
-	for _, m := range mains {
-		name := filepath.Base(filepath.Dir(m))
-		build(t, root, filepath.Join(bin, "bench-plugin-"+name), "./plugins/"+name)
-	}
+	bin := buildBench(t, root)
+	// The runs' plugin digest cache (os.UserCacheDir) goes into the test's
+	// temporary directory: its binaries' paths are temporary, and their
+	// entries would stay in the user's cache. The builds are done, so the
+	// go command's own cache no longer matters.
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
 	if err != nil {
 		t.Fatal(err)
@@ -157,11 +156,30 @@ func TestREADMEIsFresh(t *testing.T) {
 	t.Fatal("no number in the first generated part")
 }
 
-func build(t *testing.T, root, out, pkg string) {
+// buildBench builds bench and the shipped Go plugins (bench-plugin-NAME)
+// of the repository at root into a temporary directory, in one go build
+// whose packages compile and link in parallel, and returns the directory.
+func buildBench(t *testing.T, root string) string {
 	t.Helper()
-	cmd := exec.Command("go", "build", "-o", out, pkg)
+	bin, built := t.TempDir(), t.TempDir()
+	mains, _ := filepath.Glob(filepath.Join(root, "plugins", "*", "main.go"))
+	args := []string{"build", "-o", built + string(filepath.Separator), "./cmd/bench"}
+	for _, m := range mains {
+		args = append(args, "./plugins/"+filepath.Base(filepath.Dir(m)))
+	}
+	cmd := exec.Command("go", args...)
 	cmd.Dir = root
 	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build %s: %v\n%s", pkg, err, b)
+		t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, b)
 	}
+	if err := os.Rename(filepath.Join(built, "bench"), filepath.Join(bin, "bench")); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range mains {
+		name := filepath.Base(filepath.Dir(m))
+		if err := os.Rename(filepath.Join(built, name), filepath.Join(bin, "bench-plugin-"+name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return bin
 }
