@@ -18,7 +18,9 @@
 //  5. plugintax: the plugin tax of the Go plugins: the whole letter grid
 //     (experiments/bench/letter_tax.hcl: logreg and svm × ova and ovo)
 //     with the plugin processes and with the same plugins linked in
-//     (plugintax.go), wall and CPU time, and the protocol calls per fold;
+//     (plugintax.go), each run a fresh process of peerbench's hidden
+//     tax-grid command, alternately: wall and CPU time, and the protocol
+//     calls per fold;
 //  6. profile: the letter grid with `bench run --profile DIR` and without,
 //     and the profiles written (profile.go);
 //  7. e2e: letter (standardize) and diabetes130 (impute → standardize →

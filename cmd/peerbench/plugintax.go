@@ -1,10 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"runtime"
@@ -36,7 +41,7 @@ func inProcessHost() *host.Host {
 	return h
 }
 
-// gridRun is one run of an experiment by the engine in this process.
+// gridRun is one run of an experiment by the engine in one process.
 type gridRun struct {
 	wall  time.Duration // resolve (data, plugin starts), run, plugins closed
 	run   time.Duration // engine.Run alone
@@ -45,6 +50,100 @@ type gridRun struct {
 	cells []*engine.CellResult
 	stats engine.Stats
 	calls []host.CallStats
+}
+
+// gridReport is a gridRun as the child process of a timed run (see
+// taxGridCommand) writes it to its standard output, in JSON.
+type gridReport struct {
+	WallNS     int64                `json:"wall_ns"`
+	RunNS      int64                `json:"run_ns"`
+	CPUNS      int64                `json:"cpu_ns"`
+	Faults     int64                `json:"minor_faults"`
+	Switches   int64                `json:"context_switches"`
+	HugeFaults int64                `json:"thp_fault_alloc"`
+	Cells      []*engine.CellResult `json:"cells"`
+	Stats      engine.Stats         `json:"stats"`
+	Calls      []host.CallStats     `json:"calls"`
+}
+
+func (r *gridRun) report() *gridReport {
+	return &gridReport{WallNS: int64(r.wall), RunNS: int64(r.run), CPUNS: int64(r.cpu),
+		Faults: r.os.faults, Switches: r.os.switches, HugeFaults: r.os.hugeFaults,
+		Cells: r.cells, Stats: r.stats, Calls: r.calls}
+}
+
+func (g *gridReport) gridRun() *gridRun {
+	return &gridRun{wall: time.Duration(g.WallNS), run: time.Duration(g.RunNS), cpu: time.Duration(g.CPUNS),
+		os:    osCounts{faults: g.Faults, switches: g.Switches, hugeFaults: g.HugeFaults},
+		cells: g.Cells, stats: g.Stats, calls: g.Calls}
+}
+
+// taxGridCommand is the first argument of peerbench's hidden command that
+// runs one timed grid of the plugintax section in a fresh process:
+//
+//	peerbench tax-grid [-plugins DIR] [-workers 2] FILE
+//
+// With -plugins it runs FILE through the plugin processes of DIR, as
+// bench run does, else with the plugins linked in (inProcessHost); it
+// writes the run's gridReport to its standard output. Each timed run of
+// either mode is such a process, started afresh as bench run is: neither
+// mode runs in a process whose heap earlier runs have already grown (a
+// warm heap's pages are resident; a new process faults its pages in).
+const taxGridCommand = "tax-grid"
+
+// taxGrid is the tax-grid command (see taxGridCommand).
+func taxGrid(ctx context.Context, args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet(taxGridCommand, flag.ContinueOnError)
+	plugins := fs.String("plugins", "", "directory of the plugin processes (default: the plugins linked in)")
+	workers := fs.Int("workers", 2, "the engine's workers")
+	fs.SetOutput(io.Discard) // a hidden command: its errors say what is wrong
+	if err := fs.Parse(args); err != nil {
+		return fmt.Errorf("%s: %w", taxGridCommand, err)
+	}
+	if fs.NArg() != 1 {
+		return fmt.Errorf("%s: want one experiment file, got %d arguments", taxGridCommand, fs.NArg())
+	}
+	h := inProcessHost()
+	if *plugins != "" {
+		h = host.New(*plugins, os.Stderr)
+		// bench run's digest cache: a binary read once for its digest is
+		// not read again (go-plugin's SecureConfig still hashes it at
+		// each start).
+		h.SetSumCache(host.UserSumCacheDir())
+	}
+	r, err := runGrid(ctx, fs.Arg(0), h, *workers)
+	if err != nil {
+		return err
+	}
+	if err := json.NewEncoder(stdout).Encode(r.report()); err != nil {
+		return fmt.Errorf("writing the run's report: %w", err)
+	}
+	return nil
+}
+
+// runTaxGrid runs one timed grid in a fresh process of this program (the
+// tax-grid command): through the plugin processes of plugins, or with the
+// plugins linked in when plugins is "".
+func runTaxGrid(ctx context.Context, file, plugins string, workers int) (*gridRun, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("finding this program: %w", err)
+	}
+	args := []string{taxGridCommand, "-workers", fmt.Sprint(workers)}
+	if plugins != "" {
+		args = append(args, "-plugins", plugins)
+	}
+	cmd := exec.CommandContext(ctx, self, append(args, file)...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("%s %s: %w\n%s", self, strings.Join(cmd.Args[1:], " "), err, stderr.Bytes())
+	}
+	var g gridReport
+	if err := json.Unmarshal(stdout.Bytes(), &g); err != nil {
+		return nil, fmt.Errorf("%s %s: reading its report: %w", self, strings.Join(cmd.Args[1:], " "), err)
+	}
+	return g.gridRun(), nil
 }
 
 // runGrid resolves file against h's plugins and runs it with the given
@@ -171,16 +270,12 @@ func plugintaxSection(ctx context.Context, o *options, w io.Writer, stderr io.Wr
 	var procs, local []*gridRun
 	for i := range o.taxPairs {
 		for _, viaProcess := range pairOrder(i) {
-			h, what := inProcessHost(), "linked in"
+			plugins, what := "", "linked in"
 			if viaProcess {
-				h, what = host.New(pluginsDir, nil), "plugin processes"
-				// bench run's digest cache: a binary read once for its
-				// digest is not read again (go-plugin's SecureConfig
-				// still hashes it at each start).
-				h.SetSumCache(host.UserSumCacheDir())
+				plugins, what = pluginsDir, "plugin processes"
 			}
 			fmt.Fprintf(stderr, "peerbench: plugin tax, run %d of %d, %s\n", i+1, o.taxPairs, what)
-			r, err := runGrid(ctx, file, h, workers)
+			r, err := runTaxGrid(ctx, file, plugins, workers)
 			if err != nil {
 				return fmt.Errorf("%s: %w", what, err)
 			}
@@ -212,7 +307,7 @@ func writePluginTax(w io.Writer, title string, procs, local []*gridRun, workers 
 		return median(collect(rs, func(r *gridRun) time.Duration { return r.cpu }))
 	}
 	fmt.Fprintf(w, "## %s\n\n", title)
-	fmt.Fprintf(w, "`experiments/bench/letter_tax.hcl`: letter (20000 × 16, 26 classes), standardize, logreg and svm (C = 1) × ova (26 problems) and ovo (325 problems), 10-fold stratified CV: %d cells × 10 folds, run by the engine in one process with %d workers, the plugins either as processes (`bin/bench-plugin-*`) or linked in and served by the SDK's gRPC servers on in-memory connections (`host.Register`; same calls, same marshalling, no process or socket). In both modes the score matrices (`Predict` answers, `Decode` requests) lie in a shared memory segment per plugin (package `sharedmem`), not in the messages. Median of %d, run alternately; the results are identical.\n\n",
+	fmt.Fprintf(w, "`experiments/bench/letter_tax.hcl`: letter (20000 × 16, 26 classes), standardize, logreg and svm (C = 1) × ova (26 problems) and ovo (325 problems), 10-fold stratified CV: %d cells × 10 folds, run by the engine with %d workers, the plugins either as processes (`bin/bench-plugin-*`) or linked in and served by the SDK's gRPC servers on in-memory connections (`host.Register`; same calls, same marshalling, no process or socket). Each run is a fresh process (`peerbench tax-grid`), as `bench run` is: neither mode runs on a heap that earlier runs have grown. In both modes the score matrices (`Predict` answers, `Decode` requests) lie in a shared memory segment per plugin (package `sharedmem`), not in the messages. Median of %d, run alternately; the results are identical.\n\n",
 		len(procs[0].cells), workers, len(procs))
 	fmt.Fprintf(w, "| | plugin processes | linked in | ratio |\n| --- | ---: | ---: | ---: |\n")
 	fmt.Fprintf(w, "| whole grid (data, plugin starts, folds, plugins closed) | %s | %s | %s |\n", fmtDur(wall(procs)), fmtDur(wall(local)), ratio(wall(procs), wall(local)))

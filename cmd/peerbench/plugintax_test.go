@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,8 +16,10 @@ import (
 
 // TestPluginTaxModesAgree runs a small grid (iris, logreg and svm × ova
 // and ovo, 3 folds) through plugin processes built from the repository and
-// through the same plugins linked in: the results and the protocol calls
-// (counts, messages, bytes) are the same, and the report prints both.
+// through the same plugins linked in, each in a fresh process of the
+// tax-grid command (this test binary, see TestMain): the results and the
+// protocol calls (counts, messages, bytes) are the same, and the report
+// prints both.
 func TestPluginTaxModesAgree(t *testing.T) {
 	dir := t.TempDir()
 	for _, p := range []string{"logreg", "svm", "reducers"} {
@@ -40,13 +43,16 @@ cv { folds = 3 }
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	procs, err := runGrid(ctx, file, host.New(dir, nil), 2)
+	procs, err := runTaxGrid(ctx, file, dir, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	local, err := runGrid(ctx, file, inProcessHost(), 2)
+	local, err := runTaxGrid(ctx, file, "", 2)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if procs.wall <= 0 || procs.run <= 0 || procs.run > procs.wall || procs.cpu <= 0 || local.wall <= 0 || local.cpu <= 0 {
+		t.Errorf("timings: processes %+v, linked in %+v", procs, local)
 	}
 	if len(procs.cells) != 4 || !sameResults(procs.cells, local.cells) {
 		t.Fatalf("results differ:\n%+v\n%+v", procs.cells, local.cells)
@@ -88,6 +94,35 @@ func TestLetterTaxFile(t *testing.T) {
 	}
 	if len(exp.Datasets) != 1 || exp.Datasets[0].Path != other || len(exp.Learners) != 2 || len(exp.Reductions) != 2 || exp.CV.Folds != 10 {
 		t.Errorf("experiment %+v", exp)
+	}
+}
+
+// TestTaxGridErrors: the tax-grid command names what is wrong with its
+// arguments and its experiment.
+func TestTaxGridErrors(t *testing.T) {
+	ctx := context.Background()
+	bad := filepath.Join(t.TempDir(), "bad.hcl")
+	if err := os.WriteFile(bad, []byte("experiment {"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{}, "want one experiment file, got 0"},
+		{[]string{"a.hcl", "b.hcl"}, "got 2"},
+		{[]string{"-workers"}, "flag needs an argument"},
+		{[]string{bad}, bad + ":1,"},
+	} {
+		var out strings.Builder
+		err := run(ctx, append([]string{taxGridCommand}, tc.args...), &out, io.Discard)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || out.Len() != 0 {
+			t.Errorf("tax-grid %q: error %v, output %q; want an error with %q", tc.args, err, out.String(), tc.want)
+		}
+	}
+	_, err := runTaxGrid(ctx, bad, "", 1)
+	if err == nil || !strings.Contains(err.Error(), "tax-grid -workers 1 "+bad) || !strings.Contains(err.Error(), "bad.hcl:1,") {
+		t.Errorf("runTaxGrid: %v; want the command and its error", err)
 	}
 }
 

@@ -44,6 +44,9 @@ type options struct {
 // run parses args, runs the selected sections and writes the Markdown report
 // to stdout; progress goes to stderr.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == taxGridCommand {
+		return taxGrid(ctx, args[1:], stdout)
+	}
 	o, err := parseFlags(args)
 	if err != nil {
 		return err
