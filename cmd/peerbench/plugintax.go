@@ -22,6 +22,7 @@ import (
 	"github.com/polyclass/polyclass/framework/engine"
 	"github.com/polyclass/polyclass/framework/host"
 	"github.com/polyclass/polyclass/framework/sdk"
+	"github.com/polyclass/polyclass/internal/batchsched"
 	lda "github.com/polyclass/polyclass/plugins/lda/learner"
 	logreg "github.com/polyclass/polyclass/plugins/logreg/learner"
 	"github.com/polyclass/polyclass/plugins/reducers/reducer"
@@ -105,6 +106,15 @@ func taxGrid(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	h := inProcessHost()
 	if *plugins != "" {
+		// As bench run: this process and the plugin processes it starts
+		// run under SCHED_BATCH. The linked-in mode keeps the default
+		// policy, under which one process runs its grid 0.9 % faster
+		// (package batchsched).
+		if err := batchsched.Apply(); err != nil {
+			return err
+		}
+		// The plugins' standard error goes to this process's, which
+		// runTaxGrid shows when the run fails.
 		h = host.New(*plugins, os.Stderr)
 		// bench run's digest cache: a binary read once for its digest is
 		// not read again (go-plugin's SecureConfig still hashes it at
