@@ -138,7 +138,8 @@ BENCH_DATA ?=
 PEERBENCH_FLAGS ?=
 bench: build
 	@command -v liblinear-train >/dev/null || { apt-get update -qq && apt-get install -y -qq liblinear-tools; }
-	@/usr/bin/python3 -c 'import sklearn' 2>/dev/null || { apt-get update -qq && apt-get install -y -qq python3-sklearn; }
+	@/usr/bin/python3 -c 'import grpc, google.protobuf, sklearn' 2>/dev/null || { apt-get update -qq && \
+		apt-get install -y -qq --no-install-recommends python3-grpcio python3-protobuf python3-sklearn; }
 	$(GO) test -run '^$$' -bench . -benchmem ./plugins/... ./framework/...
 	$(GO) run ./cmd/peerbench $(if $(BENCH_DATA),-data $(BENCH_DATA)) $(PEERBENCH_FLAGS) -o docs/performance.md -readme README.md
 
