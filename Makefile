@@ -19,7 +19,7 @@ PROTO_DIR := framework/internal/protov1
 PY_SDK    := plugins/sklearn/polyclass_plugin
 PYTHON    := /usr/bin/python3
 
-.PHONY: all build run docs staticcheck proto-breaking tidy-check test test-all test-race test-deps test-slurm testdata vet fmt-check bench proto clean
+.PHONY: all build run docs staticcheck proto-breaking tidy-check test test-all test-race test-deps python-deps test-slurm testdata vet fmt-check bench proto clean
 
 all: build
 
@@ -113,12 +113,16 @@ docs: build
 # Installs the Debian tools some tests use (LIBLINEAR, pdflatex, Chromium
 # for the HTML report, and the Python packages of the sklearn plugin). Tests
 # that need one skip, saying so, when it is missing; CI installs them.
-test-deps:
+test-deps: python-deps
 	@command -v chromium >/dev/null || { \
 		apt-get update -qq && apt-get install -y -qq --no-install-recommends chromium fonts-liberation; }
 	@command -v liblinear-train >/dev/null && command -v pdflatex >/dev/null || { \
 		apt-get update -qq && apt-get install -y -qq --no-install-recommends \
 			liblinear-tools texlive-latex-base texlive-latex-recommended; }
+
+# The Python packages of the sklearn plugin and of make bench's scikit-learn
+# peers.
+python-deps:
 	@$(PYTHON) -c 'import grpc, google.protobuf, sklearn' 2>/dev/null || { \
 		apt-get update -qq && apt-get install -y -qq --no-install-recommends \
 			python3-grpcio python3-protobuf python3-sklearn; }
@@ -136,10 +140,8 @@ testdata:
 # -scaling-runs 1 (the 400k-row runs take minutes each).
 BENCH_DATA ?=
 PEERBENCH_FLAGS ?=
-bench: build
+bench: build python-deps
 	@command -v liblinear-train >/dev/null || { apt-get update -qq && apt-get install -y -qq liblinear-tools; }
-	@/usr/bin/python3 -c 'import grpc, google.protobuf, sklearn' 2>/dev/null || { apt-get update -qq && \
-		apt-get install -y -qq --no-install-recommends python3-grpcio python3-protobuf python3-sklearn; }
 	$(GO) test -run '^$$' -bench . -benchmem ./plugins/... ./framework/...
 	$(GO) run ./cmd/peerbench $(if $(BENCH_DATA),-data $(BENCH_DATA)) $(PEERBENCH_FLAGS) -o docs/performance.md -readme README.md
 
