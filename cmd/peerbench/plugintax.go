@@ -144,14 +144,15 @@ func runTaxGrid(ctx context.Context, file, plugins string, workers int) (*gridRu
 		args = append(args, "-plugins", plugins)
 	}
 	cmd := exec.CommandContext(ctx, self, append(args, file)...)
+	what := strings.Join(cmd.Args, " ")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("%s %s: %w\n%s", self, strings.Join(cmd.Args[1:], " "), err, stderr.Bytes())
+		return nil, fmt.Errorf("%s: %w\n%s", what, err, stderr.Bytes())
 	}
 	var g gridReport
 	if err := json.Unmarshal(stdout.Bytes(), &g); err != nil {
-		return nil, fmt.Errorf("%s %s: reading its report: %w", self, strings.Join(cmd.Args[1:], " "), err)
+		return nil, fmt.Errorf("%s: reading its report: %w", what, err)
 	}
 	return g.gridRun(), nil
 }

@@ -3,6 +3,7 @@
 package batchsched
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -55,7 +56,7 @@ func applyThreads() error {
 // SCHED_OTHER. A thread that has ended meanwhile (ESRCH) is no error.
 func applyThread(tid int) error {
 	attr, err := unix.SchedGetAttr(tid, 0)
-	if err == unix.ESRCH {
+	if errors.Is(err, unix.ESRCH) {
 		return nil
 	}
 	if err != nil {
@@ -65,7 +66,7 @@ func applyThread(tid int) error {
 		return nil
 	}
 	attr.Policy = unix.SCHED_BATCH
-	if err := unix.SchedSetAttr(tid, attr, 0); err != nil && err != unix.ESRCH {
+	if err := unix.SchedSetAttr(tid, attr, 0); err != nil && !errors.Is(err, unix.ESRCH) {
 		return fmt.Errorf("setting SCHED_BATCH on thread %d: %w", tid, err)
 	}
 	return nil
