@@ -278,6 +278,11 @@ func plugintaxSection(ctx context.Context, o *options, w io.Writer, stderr io.Wr
 	}
 	const workers = 2
 	pluginsDir := filepath.Dir(o.bench)
+	self, _ := debug.ReadBuildInfo()
+	align, err := sameLinkAlign(self, pluginsDir, []string{"logreg", "svm", "reducers"})
+	if err != nil {
+		return err
+	}
 	var procs, local []*gridRun
 	for i := range o.taxPairs {
 		for _, viaProcess := range pairOrder(i) {
@@ -301,13 +306,13 @@ func plugintaxSection(ctx context.Context, o *options, w io.Writer, stderr io.Wr
 		return errors.New("the plugin processes and the linked-in plugins gave different results")
 	}
 	pluginTaxGoals(o, procs, local)
-	writePluginTax(w, title, procs, local, workers)
+	writePluginTax(w, title, procs, local, workers, align)
 	return nil
 }
 
 // writePluginTax prints the timings and the calls per fold of the plugin
 // processes' first run.
-func writePluginTax(w io.Writer, title string, procs, local []*gridRun, workers int) {
+func writePluginTax(w io.Writer, title string, procs, local []*gridRun, workers int, align string) {
 	wall := func(rs []*gridRun) time.Duration {
 		return median(collect(rs, func(r *gridRun) time.Duration { return r.wall }))
 	}
@@ -318,8 +323,8 @@ func writePluginTax(w io.Writer, title string, procs, local []*gridRun, workers 
 		return median(collect(rs, func(r *gridRun) time.Duration { return r.cpu }))
 	}
 	fmt.Fprintf(w, "## %s\n\n", title)
-	fmt.Fprintf(w, "`experiments/bench/letter_tax.hcl`: letter (20000 × 16, 26 classes), standardize, logreg and svm (C = 1) × ova (26 problems) and ovo (325 problems), 10-fold stratified CV: %d cells × 10 folds, run by the engine with %d workers, the plugins either as processes (`bin/bench-plugin-*`) or linked in and served by the SDK's gRPC servers on in-memory connections (`host.Register`; same calls, same marshalling, no process or socket). Each run is a fresh process (`peerbench tax-grid`), as `bench run` is: neither mode runs on a heap that earlier runs have grown. The runs with plugin processes use `bench run`'s scheduling policy, `SCHED_BATCH` (package `internal/batchsched`); the linked-in runs keep the default policy, under which one process runs this grid slightly faster (measured in the package's documentation). In both modes the score matrices (`Predict` answers, `Decode` requests) lie in a shared memory segment per plugin (package `sharedmem`), not in the messages. Median of %d, run alternately; the results are identical.\n\n",
-		len(procs[0].cells), workers, len(procs))
+	fmt.Fprintf(w, "`experiments/bench/letter_tax.hcl`: letter (20000 × 16, 26 classes), standardize, logreg and svm (C = 1) × ova (26 problems) and ovo (325 problems), 10-fold stratified CV: %d cells × 10 folds, run by the engine with %d workers, the plugins either as processes (`bin/bench-plugin-*`) or linked in and served by the SDK's gRPC servers on in-memory connections (`host.Register`; same calls, same marshalling, no process or socket). Each run is a fresh process (`peerbench tax-grid`), as `bench run` is: neither mode runs on a heap that earlier runs have grown. The runs with plugin processes use `bench run`'s scheduling policy, `SCHED_BATCH` (package `internal/batchsched`); the linked-in runs keep the default policy, under which one process runs this grid slightly faster (measured in the package's documentation). In both modes the score matrices (`Predict` answers, `Decode` requests) lie in a shared memory segment per plugin (package `sharedmem`), not in the messages. The plugin binaries and peerbench are linked alike (peerbench checks), with functions aligned to %s: where a hot loop falls within a cache line moves a fit's CPU time by a few percent, which would otherwise count as the processes' tax. Median of %d, run alternately; the results are identical.\n\n",
+		len(procs[0].cells), workers, alignText(align), len(procs))
 	fmt.Fprintf(w, "| | plugin processes | linked in | ratio |\n| --- | ---: | ---: | ---: |\n")
 	fmt.Fprintf(w, "| whole grid (data, plugin starts, folds, plugins closed) | %s | %s | %s |\n", fmtDur(wall(procs)), fmtDur(wall(local)), ratio(wall(procs), wall(local)))
 	fmt.Fprintf(w, "| folds only (`engine.Run`) | %s | %s | %s |\n", fmtDur(run(procs)), fmtDur(run(local)), ratio(run(procs), run(local)))
