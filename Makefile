@@ -1,27 +1,47 @@
 # polyclass — `make run` builds everything and runs the default experiment;
-# `make test` runs the whole test suite.
+# `make test` runs the whole test suite. README.md says what a machine needs.
+#
+#   make deps        download the Go modules (the one step that needs the network)
+#   make build       bench and the plugins into bin/
+#   make run         build, then run experiments/quickstart.hcl into results/
+#   make test        the whole test suite (offline once make deps has run)
+#   make test-deps   install the Debian packages the tests use (as root)
+#   make lint        gofmt, vet, staticcheck, tidy, buf breaking, generated code
+#   make docs        regenerate the tables the docs quote; make docs-check checks them
+#   make test-slurm  the quickstart as a Slurm job array on a local Slurm (as root)
+#   make bench       timings against LIBLINEAR and scikit-learn into docs/performance.md
 
 GO      ?= go
 BIN     := bin
 PLUGINS := $(patsubst plugins/%/main.go,%,$(wildcard plugins/*/main.go))
-TOOLS   := $(CURDIR)/.tools
-# Pinned protobuf code generators (fetched from the Go module proxy).
-PROTOC_GEN_GO_VERSION      := v1.36.12
-PROTOC_GEN_GO_GRPC_VERSION := v1.5.1
-# Pinned linter (fetched from the Go module proxy).
-STATICCHECK_VERSION := v0.8.2
-# Pinned protocol breaking-change checker (fetched from the Go module proxy;
-# building it takes about 2 CPU-minutes).
-BUF_VERSION := v1.75.0
 PROTO_DIR := framework/internal/protov1
 # The Python plugin SDK; its generated stubs come from Debian's protoc and
 # grpc_python_plugin (protobuf-compiler, protobuf-compiler-grpc).
 PY_SDK    := plugins/sklearn/polyclass_plugin
 PYTHON    := /usr/bin/python3
+# The modules of their own: the benchmark harness, and the tools module
+# pinning buf (whose dependencies would otherwise raise the project's own:
+# buf v1.75.0 requires a newer protobuf than the generated code's).
+PEERBENCH := tools/peerbench
+TOOLS_MOD := tools/go.mod
+# Documents whose tables are generated from the shipped experiments.
+DOCS      := README.md $(wildcard docs/*.md)
 
-.PHONY: all build run docs staticcheck proto-breaking tidy-check test test-all test-race test-deps python-deps test-slurm testdata vet fmt-check bench proto clean
+.PHONY: all deps build run test test-all test-race test-tools test-deps python-deps \
+	lint fmt-check vet staticcheck tidy-check proto-breaking proto-check proto-gen \
+	docs docs-check test-slurm testdata bench proto clean
 
 all: build
+
+# Everything the build, the tests and the linters read from the module
+# proxy: the project's modules (its go.mod pins staticcheck and the
+# protobuf code generators with tool directives), the benchmark module's
+# and the tools module's. After this, every target but test-deps,
+# python-deps and test-slurm (Debian packages) runs offline.
+deps:
+	$(GO) mod download
+	cd $(PEERBENCH) && $(GO) mod download
+	$(GO) mod download -modfile=$(TOOLS_MOD)
 
 # bench records the commit it is built from (bench version), whatever
 # GOFLAGS says.
@@ -33,25 +53,10 @@ all: build
 # binary for its SHA-256 at every start, 16 MB instead of 23 MB. Starting
 # the letter grid's three plugins at once took 126-141 ms against
 # 137-149 ms (medians of 5, four alternated rounds).
-#
-# Every Go binary is linked with its functions aligned to 64 bytes (Go's
-# default is 32 on amd64): where a function starts within a cache line
-# decides how its hot loops meet the processor's instruction fetch, and
-# with 32 that changes from one binary to another as unrelated code moves.
-# The svm plugin's dual coordinate descent (linsvm's Workspace.Fit and
-# denseDot) started 32 bytes into a line in its plugin binary and at a
-# line's start in cmd/peerbench, and its fits took 2.5-3 % more CPU in
-# the plugin (cpu-clock samples, 4 alternated runs of the letter SVM
-# grid). Aligned to 64 everywhere, the letter grid through the plugin
-# processes took 0.961x the CPU of the same binaries aligned to 32, and
-# the plugin tax (goal 3 of docs/performance.md) fell from 1.052 to 1.011
-# (medians of 8 alternated rounds, both modes built each way). The
-# binaries grow by 2 %.
-LINK_ALIGN   := -funcalign=64
-PLUGIN_BUILD := CGO_ENABLED=0 $(GO) build -ldflags='-s -w $(LINK_ALIGN)'
+PLUGIN_BUILD := CGO_ENABLED=0 $(GO) build -ldflags='-s -w'
 
 build:
-	$(GO) build -buildvcs=auto -ldflags='$(LINK_ALIGN)' -o $(BIN)/bench ./cmd/bench
+	$(GO) build -buildvcs=auto -o $(BIN)/bench ./cmd/bench
 	@for p in $(PLUGINS); do \
 		echo "$(PLUGIN_BUILD) -o $(BIN)/bench-plugin-$$p ./plugins/$$p"; \
 		$(PLUGIN_BUILD) -o $(BIN)/bench-plugin-$$p ./plugins/$$p || exit 1; \
@@ -61,73 +66,113 @@ build:
 run: build
 	$(BIN)/bench run experiments/quickstart.hcl
 
+# The whole suite: every test of the project and of the benchmark module,
+# and the race detector's pass over the packages with concurrency (engine,
+# host, cmd/bench), at once (2 jobs); each pass's output is printed whole
+# when it ends, and any failing fails make test. testsummary prints the
+# number of tests run and fails on a skip that is not for an installable
+# tool, or when fewer tests ran than testdata/testcount records (tests carry
+# their own data in testdata/). The timeout only catches a hang.
+test:
+	@$(MAKE) --no-print-directory -j2 --output-sync=target test-all test-race test-tools
+
+test-all:
+	@bash -o pipefail -c '$(GO) test -count=1 -timeout 20m -json ./... | $(GO) run ./internal/cmd/testsummary -min-file testdata/testcount'
+
+test-race:
+	$(GO) test -race -count=1 -timeout 20m ./framework/engine/... ./framework/host/... ./cmd/bench/...
+
+# The benchmark module builds against the project's public packages: its
+# tests keep it building as they change.
+test-tools:
+	@bash -o pipefail -c '(cd $(PEERBENCH) && $(GO) test -count=1 -timeout 10m -json ./...) | $(GO) run ./internal/cmd/testsummary'
+
+
+# Static checks, apart from the tests: formatting, vet and staticcheck of
+# both modules, go.mod files tidy, the protocol wire-compatible with its
+# last release, and the generated code equal to what its generators make.
+lint: fmt-check vet staticcheck tidy-check proto-breaking proto-check
+
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
-# go.mod and go.sum must be what go mod tidy makes of them.
-tidy-check:
-	$(GO) mod tidy -diff
-
 vet:
 	$(GO) vet ./...
+	cd $(PEERBENCH) && $(GO) vet ./...
 
-# The whole suite. testsummary prints the number of tests run and fails on
-# a skip that is not for an installable tool, or when fewer tests ran than
-# testdata/testcount records (tests carry their own data in testdata/).
-# The timeout only catches a hang: on a shared, busy machine the README
-# freshness test (every shipped experiment) alone has taken over 15 minutes.
-#
-# Its two passes, every test and the race detector's over the packages with
-# concurrency (engine, host, cmd/bench), run at once (on 2 cores: 9 min
-# against 11 one after the other); each pass's output is printed whole
-# when it ends, and either failing fails make test.
-test: build fmt-check tidy-check vet staticcheck proto-breaking
-	@$(MAKE) --no-print-directory -j2 --output-sync=target test-all test-race
-
-test-all:
-	@bash -o pipefail -c '$(GO) test -count=1 -timeout 40m -json ./... | $(GO) run ./internal/cmd/testsummary -min-file testdata/testcount'
-
-test-race:
-	$(GO) test -race -count=1 -timeout 40m ./framework/engine/... ./framework/host/... ./cmd/bench/...
-
-# A real Slurm job array: scripts/slurm-local starts a single-node Slurm of
-# Debian's slurm-wlm and munge (installing them when missing; as root), and
-# scripts/test-slurm submits the quickstart as 4 shards with bench submit
-# slurm --now, then checks that the merged tables equal a single run's
-# byte for byte, and that a resubmission computes only a missing cell.
-test-slurm: build
-	scripts/test-slurm
-
+# staticcheck is pinned in go.mod (tool directive) and built from the
+# module cache.
 staticcheck:
-	@test -x $(TOOLS)/staticcheck-$(STATICCHECK_VERSION) || { \
-		GOBIN=$(TOOLS) $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION) && \
-		mv $(TOOLS)/staticcheck $(TOOLS)/staticcheck-$(STATICCHECK_VERSION); }
-	$(TOOLS)/staticcheck-$(STATICCHECK_VERSION) ./...
+	$(GO) tool staticcheck ./...
+	cd $(PEERBENCH) && $$(cd $(CURDIR) && $(GO) tool -n staticcheck) ./...
+
+# Every go.mod and go.sum must be what go mod tidy makes of them.
+tidy-check:
+	$(GO) mod tidy -diff
+	cd $(PEERBENCH) && $(GO) mod tidy -diff
+	cd tools && $(GO) mod tidy -diff
 
 # plugin.proto must stay wire compatible with the last released protocol
 # v1 (buf.yaml names the rules): a field deleted without reserving its
 # number and name, or a changed type or number, fails. buf takes no
 # directory inside its module as the version to compare against, so the
-# released copy is compared from a temporary directory.
+# released copy is compared from a temporary directory. buf is pinned in
+# tools/go.mod and built from the module cache (the first build takes
+# about 2 CPU-minutes).
 proto-breaking:
-	@test -x $(TOOLS)/buf-$(BUF_VERSION) || { \
-		GOBIN=$(TOOLS) $(GO) install github.com/bufbuild/buf/cmd/buf@$(BUF_VERSION) && \
-		mv $(TOOLS)/buf $(TOOLS)/buf-$(BUF_VERSION); }
 	@tmp=$$(mktemp -d) && cp $(PROTO_DIR)/released/v1/plugin.proto $$tmp/ && \
-		$(TOOLS)/buf-$(BUF_VERSION) breaking --against $$tmp; \
+		$(GO) tool -modfile=$(TOOLS_MOD) buf breaking --against $$tmp; \
 		rc=$$?; rm -rf $$tmp; \
 		if [ $$rc -eq 0 ]; then echo "proto-breaking: plugin.proto is wire-compatible with released/v1"; fi; \
 		exit $$rc
 
-# Regenerates the README's tables by running the shipped experiments (a
-# test fails when the committed README differs from what this produces).
-docs: build
-	$(GO) run ./internal/cmd/docs -bench $(BIN)/bench README.md
+# The committed Go and Python code of the protocol must be what make proto
+# generates: it is generated into a temporary directory and compared.
+proto-check:
+	@tmp=$$(mktemp -d) && mkdir -p $$tmp/go $$tmp/py && \
+		$(MAKE) --no-print-directory proto-gen GO_OUT=$$tmp/go PY_OUT=$$tmp/py >/dev/null && \
+		cp $(PY_SDK)/_proto/__init__.py $$tmp/py/ && \
+		diff -r $$tmp/go $(PROTO_DIR) -x released -x '*.proto' && diff -r $$tmp/py $(PY_SDK)/_proto -x __pycache__; \
+		rc=$$?; rm -rf $$tmp; \
+		if [ $$rc -eq 0 ]; then echo "proto-check: the generated code is up to date"; else echo "proto-check: run make proto"; fi; \
+		exit $$rc
 
-# Installs the Debian tools some tests use (LIBLINEAR, pdflatex, Chromium
-# for the HTML report, and the Python packages of the sklearn plugin). Tests
-# that need one skip, saying so, when it is missing; CI installs them.
+# Regenerates the protocol's Go code (protoc-gen-go and protoc-gen-go-grpc,
+# pinned in go.mod) and the Python SDK's stubs.
+proto:
+	@$(MAKE) --no-print-directory proto-gen GO_OUT=$(PROTO_DIR) PY_OUT=$(PY_SDK)/_proto
+
+GO_OUT ?= $(PROTO_DIR)
+PY_OUT ?= $(PY_SDK)/_proto
+proto-gen:
+	@command -v protoc >/dev/null || { apt-get update -qq && apt-get install -y -qq protobuf-compiler; }
+	@command -v grpc_python_plugin >/dev/null || { apt-get update -qq && apt-get install -y -qq protobuf-compiler-grpc; }
+	protoc --proto_path=$(PROTO_DIR) \
+		--plugin=protoc-gen-go=$$($(GO) tool -n protoc-gen-go) \
+		--plugin=protoc-gen-go-grpc=$$($(GO) tool -n protoc-gen-go-grpc) \
+		--go_out=$(GO_OUT) --go_opt=paths=source_relative \
+		--go-grpc_out=$(GO_OUT) --go-grpc_opt=paths=source_relative \
+		$(PROTO_DIR)/plugin.proto
+	protoc --proto_path=$(PROTO_DIR) --proto_path=plugins/sklearn/proto \
+		--plugin=protoc-gen-grpc_python=$$(command -v grpc_python_plugin) \
+		--python_out=$(PY_OUT) --grpc_python_out=$(PY_OUT) \
+		plugin.proto health.proto grpc_controller.proto
+	sed -i 's/^import \([a-z_]*_pb2\) as/from . import \1 as/' $(PY_OUT)/*_pb2_grpc.py
+
+# Regenerates the tables the documents quote by running the shipped
+# experiments; docs-check fails when a committed table differs from what
+# the code produces now (it runs every shipped experiment: minutes).
+docs: build
+	$(GO) run ./internal/cmd/docs -bench $(BIN)/bench $(DOCS)
+
+docs-check: build
+	$(GO) run ./internal/cmd/docs -check -bench $(BIN)/bench $(DOCS)
+
+# Installs the Debian packages the tests use: LIBLINEAR, pdflatex, Chromium
+# for the HTML report, and the Python packages of the sklearn plugin. A
+# test that needs one skips when it is missing, naming the package, and
+# make test says so.
 test-deps: python-deps
 	@command -v chromium >/dev/null || { \
 		apt-get update -qq && apt-get install -y -qq --no-install-recommends chromium fonts-liberation; }
@@ -142,38 +187,32 @@ python-deps:
 		apt-get update -qq && apt-get install -y -qq --no-install-recommends \
 			python3-grpcio python3-protobuf python3-sklearn; }
 
+# A real Slurm job array: scripts/slurm-local starts a single-node Slurm of
+# Debian's slurm-wlm and munge (installing them when missing; as root), and
+# scripts/test-slurm submits the quickstart as 4 shards with bench submit
+# slurm --now, then checks that the merged tables equal a single run's
+# byte for byte, and that a resubmission computes only a missing cell.
+test-slurm: build
+	scripts/test-slurm
+
 # Regenerates testdata/ (data sets, folds, scikit-learn references) from the
 # shared reference directory, SHARED (default ../shared).
 testdata:
 	scripts/testdata.sh $(SHARED)
 
 # Peer comparisons (scikit-learn, LIBLINEAR) and Go benchmarks; slow (the
-# better part of an hour on 2 cores). cmd/peerbench writes its report to
-# docs/performance.md and into the README's performance section (a test
-# fails when they differ). BENCH_DATA=DIR names the data directory (default:
-# experiments/data, then ../shared/data); PEERBENCH_FLAGS adds flags, e.g.
-# -scaling-runs 1 (the 400k-row runs take minutes each).
+# better part of an hour on 2 cores). tools/peerbench, a module of its own,
+# writes its report to docs/performance.md. BENCH_DATA=DIR names the data
+# directory (default: experiments/data, then ../shared/data);
+# PEERBENCH_FLAGS adds flags, e.g. -only plugintax or -scaling-runs 1 (the
+# 400k-row runs take minutes each).
 BENCH_DATA ?=
 PEERBENCH_FLAGS ?=
 bench: build python-deps
 	@command -v liblinear-train >/dev/null || { apt-get update -qq && apt-get install -y -qq liblinear-tools; }
 	$(GO) test -run '^$$' -bench . -benchmem ./plugins/... ./framework/...
-	$(GO) run -ldflags='$(LINK_ALIGN)' ./cmd/peerbench $(if $(BENCH_DATA),-data $(BENCH_DATA)) $(PEERBENCH_FLAGS) -o docs/performance.md -readme README.md
-
-proto:
-	@command -v protoc >/dev/null || { apt-get update -qq && apt-get install -y -qq protobuf-compiler; }
-	GOBIN=$(TOOLS) $(GO) install google.golang.org/protobuf/cmd/protoc-gen-go@$(PROTOC_GEN_GO_VERSION)
-	GOBIN=$(TOOLS) $(GO) install google.golang.org/grpc/cmd/protoc-gen-go-grpc@$(PROTOC_GEN_GO_GRPC_VERSION)
-	PATH=$(TOOLS):$$PATH protoc --proto_path=$(PROTO_DIR) \
-		--go_out=$(PROTO_DIR) --go_opt=paths=source_relative \
-		--go-grpc_out=$(PROTO_DIR) --go-grpc_opt=paths=source_relative \
-		$(PROTO_DIR)/plugin.proto
-	@command -v grpc_python_plugin >/dev/null || { apt-get update -qq && apt-get install -y -qq protobuf-compiler-grpc; }
-	protoc --proto_path=$(PROTO_DIR) --proto_path=plugins/sklearn/proto \
-		--plugin=protoc-gen-grpc_python=$$(command -v grpc_python_plugin) \
-		--python_out=$(PY_SDK)/_proto --grpc_python_out=$(PY_SDK)/_proto \
-		plugin.proto health.proto grpc_controller.proto
-	sed -i 's/^import \([a-z_]*_pb2\) as/from . import \1 as/' $(PY_SDK)/_proto/*_pb2_grpc.py
+	cd $(PEERBENCH) && $(GO) build -o $(CURDIR)/$(BIN)/peerbench .
+	$(BIN)/peerbench $(if $(BENCH_DATA),-data $(BENCH_DATA)) $(PEERBENCH_FLAGS) -o docs/performance.md
 
 clean:
-	rm -rf $(BIN) $(TOOLS)
+	rm -rf $(BIN)

@@ -1,5 +1,5 @@
 # Time and memory of a large, high-cardinality categorical run for
-# `make bench` (cmd/peerbench): diabetes130 (101766 rows × 47 columns, 3
+# `make bench` (tools/peerbench): diabetes130 (101766 rows × 47 columns, 3
 # classes; ICD-9 diagnoses diag_1/diag_2/diag_3 with ~700-800 levels each),
 # one-hot indicators against the hashing trick (B = 1024 buckets), each under
 # logistic regression reduced one-vs-all, 5-fold stratified CV. Both

@@ -1,4 +1,4 @@
-# Whole-grid timing for `make bench` (cmd/peerbench): letter (20000 × 16,
+# Whole-grid timing for `make bench` (tools/peerbench): letter (20000 × 16,
 # 26 classes), standardized, logistic regression and a linear SVM (hinge,
 # dual coordinate descent), both C = 1 and reduced one-vs-all, 10-fold
 # stratified CV, run through the real plugin processes.

@@ -1,4 +1,4 @@
-# The plugin tax for `make bench` (cmd/peerbench -only plugintax): the whole
+# The plugin tax for `make bench` (tools/peerbench -only plugintax): the whole
 # letter grid (20000 × 16, 26 classes), standardized, logistic regression
 # and a linear SVM (hinge, dual coordinate descent), both C = 1, reduced
 # one-vs-all (26 problems per fold) and one-vs-one (325), 10-fold

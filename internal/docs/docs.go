@@ -1,4 +1,5 @@
-// Package docs keeps the README's generated parts in step with the code.
+// Package docs keeps the generated parts of the README and of the pages
+// in docs/ in step with the code.
 //
 // A generated part of a Markdown file sits between two comment lines:
 //
@@ -13,8 +14,9 @@
 //	table FILE "HEADING"          only that section's table
 //
 // Update replaces every part with what a Generator produces now, so
-// `make docs` regenerates the README and a test fails when the committed
-// README differs from it.
+// `make docs` regenerates the documents and `make docs-check` fails when a
+// committed document differs from it (it runs every shipped experiment,
+// so it is a target of its own, not part of `make test`).
 package docs
 
 import (

@@ -1,12 +1,7 @@
 package docs
 
 import (
-	"context"
 	"errors"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 )
@@ -104,82 +99,4 @@ func TestDiff(t *testing.T) {
 	if d := Diff("R.md", []byte("a\n"), []byte("a\nb\n")); !strings.HasPrefix(d, "R.md:2 differs") {
 		t.Errorf("longer generated document: %q", d)
 	}
-}
-
-// TestREADMEIsFresh runs every experiment the README quotes with the
-// current code and fails when a generated part of the README differs. It
-// also checks that the test notices a single number edited by hand.
-func TestREADMEIsFresh(t *testing.T) {
-	root, err := filepath.Abs(filepath.Join("..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := buildBench(t, root)
-	// The runs' plugin digest cache (os.UserCacheDir) goes into the test's
-	// temporary directory: its binaries' paths are temporary, and their
-	// entries would stay in the user's cache. The builds are done, so the
-	// go command's own cache no longer matters.
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
-	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := &Runner{Ctx: context.Background(), Bench: filepath.Join(bin, "bench"), Root: root, Out: t.TempDir()}
-	gen, err := Update("README.md", readme, r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if d := Diff("README.md", readme, gen); d != "" {
-		t.Fatal(d)
-	}
-	parts, err := parse("README.md", strings.SplitAfter(string(readme), "\n"))
-	if err != nil || len(parts) < 5 {
-		t.Fatalf("README has %d generated parts (%v), want the shipped experiments' tables", len(parts), err)
-	}
-
-	// Edit one digit of the first number inside the first generated part.
-	lines := strings.SplitAfter(string(readme), "\n")
-	p := parts[0]
-	num := regexp.MustCompile(`\d\.\d{4}`)
-	for i := p.begin + 1; i < p.end; i++ {
-		if loc := num.FindStringIndex(lines[i]); loc != nil {
-			b := []byte(lines[i])
-			b[loc[1]-1] = '0' + (b[loc[1]-1]-'0'+1)%10
-			lines[i] = string(b)
-			edited := []byte(strings.Join(lines, ""))
-			if d := Diff("README.md", edited, gen); !strings.HasPrefix(d, "README.md:") {
-				t.Errorf("a hand-edited number at line %d went unnoticed", i+1)
-			}
-			return
-		}
-	}
-	t.Fatal("no number in the first generated part")
-}
-
-// buildBench builds bench and the shipped Go plugins (bench-plugin-NAME)
-// of the repository at root into a temporary directory, in one go build
-// whose packages compile and link in parallel, and returns the directory.
-func buildBench(t *testing.T, root string) string {
-	t.Helper()
-	bin, built := t.TempDir(), t.TempDir()
-	mains, _ := filepath.Glob(filepath.Join(root, "plugins", "*", "main.go"))
-	args := []string{"build", "-o", built + string(filepath.Separator), "./cmd/bench"}
-	for _, m := range mains {
-		args = append(args, "./plugins/"+filepath.Base(filepath.Dir(m)))
-	}
-	cmd := exec.Command("go", args...)
-	cmd.Dir = root
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, b)
-	}
-	if err := os.Rename(filepath.Join(built, "bench"), filepath.Join(bin, "bench")); err != nil {
-		t.Fatal(err)
-	}
-	for _, m := range mains {
-		name := filepath.Base(filepath.Dir(m))
-		if err := os.Rename(filepath.Join(built, name), filepath.Join(bin, "bench-plugin-"+name)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return bin
 }

@@ -24,7 +24,7 @@ func TestDataFindsPlainAndCompressed(t *testing.T) {
 	}
 }
 
-// TestNoSharedReads fails when Go code outside cmd/peerbench (which make
+// TestNoSharedReads fails when Go code outside tools/peerbench (which make
 // bench runs on the larger data) reads the shared directory beside the
 // repository: the tests must run from a clone alone.
 func TestNoSharedReads(t *testing.T) {
@@ -34,7 +34,7 @@ func TestNoSharedReads(t *testing.T) {
 			return err
 		}
 		rel, _ := filepath.Rel(root, path)
-		if d.IsDir() && (rel == ".git" || rel == filepath.Join("cmd", "peerbench")) {
+		if d.IsDir() && (rel == ".git" || rel == filepath.Join("tools", "peerbench")) {
 			return filepath.SkipDir
 		}
 		if d.IsDir() || !strings.HasSuffix(path, ".go") {

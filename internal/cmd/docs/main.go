@@ -1,5 +1,6 @@
-// Command docs regenerates the generated parts of the README (see package
-// internal/docs) by running the shipped experiments with a built bench.
+// Command docs regenerates the generated parts of the README and of the
+// pages in docs/ (see package internal/docs) by running the shipped
+// experiments with a built bench; `make docs` and `make docs-check` run it.
 //
 // Usage:
 //

@@ -98,7 +98,7 @@ func TestWriteE2EFits(t *testing.T) {
 	var b bytes.Buffer
 	writeE2EFits(&b, results, 3)
 	out := b.String()
-	for _, want := range []string{"Where letter's CPU time goes: fitting its 10 folds in-process", "median of 3) takes **1.10 s** of CPU, 73 % of bench's 1.50 s", "takes 400 ms.\n\n"} {
+	for _, want := range []string{"Where letter's CPU time goes: fitting its 10 folds in this process", "median of 3) takes **1.10 s** of CPU, 73 % of bench's 1.50 s", "takes 400 ms.\n\n"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}

@@ -34,13 +34,13 @@ type e2eCase struct {
 	folds       int
 	steps       []string // polyclass encoders, in order
 	describe    string   // the pipeline in words
-	memoryGoal  bool     // the case of goal 4 (memory)
+	memoryGoal  bool     // the case of target 4 (memory)
 	// fitsInProcess: also time the fits of the folds in-process (an
 	// all-numeric case standardised per fold, see e2eFolds).
 	fitsInProcess bool
 }
 
-// e2eCases are the comparisons of goal 5.
+// e2eCases are the comparisons of target 5.
 func e2eCases() []e2eCase {
 	return []e2eCase{
 		{name: "letter", file: "letter.csv", folds: 10, steps: []string{"std"},
@@ -221,7 +221,7 @@ type e2eResult struct {
 	fitCPU time.Duration
 }
 
-// e2eSection runs the comparisons of goal 5 (and the memory of goal 4):
+// e2eSection runs the comparisons of target 5 (and the memory of target 4):
 // bench and scikit-learn alternately, median of -long runs.
 func e2eSection(ctx context.Context, o *options, w io.Writer, stderr io.Writer) error {
 	const title = "End to end: `bench run -j 2` vs scikit-learn `cross_validate(n_jobs=2)`"
@@ -322,15 +322,15 @@ func e2eRun(ctx context.Context, o *options, c e2eCase, data, py, script string,
 	}
 	res.ours, res.peer = median(ours), median(peer)
 	res.oursCPU, res.peerCPU = median(oursCPU), median(peerCPU)
-	res.oursMem, res.peerMem = medianInt(oursMem), medianInt(peerMem)
-	res.peerLoad, res.peerCV = medianFloat(loads), medianFloat(cvs)
+	res.oursMem, res.peerMem = median(oursMem), median(peerMem)
+	res.peerLoad, res.peerCV = median(loads), median(cvs)
 	return res, nil
 }
 
 // writeE2E prints the comparison table.
 func writeE2E(w io.Writer, title string, runs int, results []*e2eResult, skipped []string) {
 	fmt.Fprintf(w, "## %s\n\n", title)
-	fmt.Fprintf(w, "Goal 5 (and the memory of goal 4). Both sides read the same data file and the same folds file (stratified, written by peerbench), and run the same pipeline with logistic regression C = 1 one-vs-rest; "+
+	fmt.Fprintf(w, "Targets 5 and 4 (memory). Both sides read the same data file and the same folds file (stratified, written by peerbench), and run the same pipeline with logistic regression C = 1 one-vs-rest; "+
 		"scikit-learn as its users would run it on 2 cores: `cross_validate(make_pipeline(...), cv=PredefinedSplit(folds), n_jobs=2)`, `LogisticRegression(solver='lbfgs', multi_class='ovr', max_iter=1000)` (`cmd/peerbench/sklearn_e2e.py`). "+
 		"Wall time of the whole process (start-up and reading the data included), the two sides run alternately, median of %d; CPU is user + system time of the whole process tree (the larger of `wait4`'s figure and the per-process times sampled from `/proc`, which see the joblib workers too), less sensitive to a loaded machine; memory is the peak of the summed `VmRSS` of the process tree (bench and its plugins; python and its joblib workers), sampled every 100 ms, median over the runs.\n\n", runs)
 	if len(results) > 0 {
@@ -349,30 +349,6 @@ func writeE2E(w io.Writer, title string, runs int, results []*e2eResult, skipped
 	}
 }
 
-// medianInt returns the median of xs (the lower middle for an even count).
-func medianInt(xs []int64) int64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	return s[(len(s)-1)/2]
-}
-
-// medianFloat returns the median of xs.
-func medianFloat(xs []float64) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
-}
-
 // ratioInt prints a/b, or "–" when either is not positive.
 func ratioInt(a, b int64) string {
 	if a <= 0 || b <= 0 {
@@ -381,7 +357,7 @@ func ratioInt(a, b int64) string {
 	return fmt.Sprintf("%.2f", float64(a)/float64(b))
 }
 
-// e2eGoal is goal 5's bound on the ratio of the wall times.
+// e2eGoal is target 5's bound on the ratio of the wall times.
 const e2eGoal = 0.2
 
 // benchJobs is the -j of peerbench's bench runs: the folds bench runs at
@@ -396,7 +372,7 @@ func writeE2EFits(w io.Writer, results []*e2eResult, runs int) {
 		if r.fitCPU <= 0 || r.oursCPU <= 0 {
 			continue
 		}
-		fmt.Fprintf(w, "Where %s's CPU time goes: fitting its %d folds in-process as the logreg plugin fits them (`logistic.FitBatch`, a fold's one-vs-rest problems as one batch, trust-region Newton, C = 1, the plugin's default tol 10⁻⁴, each fold on %s, its share of the %d CPUs, %d folds at a time as `-j %d` runs them, the folds standardised as bench standardises them; median of %d) takes **%s** of CPU, %.0f %% of bench's %s; "+
+		fmt.Fprintf(w, "Where %s's CPU time goes: fitting its %d folds in this process as the logreg plugin fits them (its learner's `FitBatchParallel`, a fold's one-vs-rest problems as one batch, trust-region Newton, C = 1, the plugin's default tol 10⁻⁴, each fold on %s, its share of the %d CPUs, %d folds at a time as `-j %d` runs them, the folds standardised as bench standardises them; median of %d) takes **%s** of CPU, %.0f %% of bench's %s; "+
 			"the rest of the run (reading the file, encoding, uploads, predictions, decoding, metrics, gRPC and three processes) takes %s.\n\n",
 			r.c.name, r.c.folds, goroutines(foldShare(benchJobs)), runtime.GOMAXPROCS(0), benchJobs, benchJobs, runs, fmtDur(r.fitCPU), 100*r.fitCPU.Seconds()/r.oursCPU.Seconds(), fmtDur(r.oursCPU), fmtDur(max(r.oursCPU-r.fitCPU, 0)))
 	}
@@ -412,7 +388,7 @@ func goroutines(n int) string {
 
 // writeE2EFloor prints, for each comparison, the wall time that bench's
 // CPU time allows on the machine's cores (every core busy from start to
-// end) and the CPU time that goal 5's ratio would need.
+// end) and the CPU time that target 5's ratio would need.
 func writeE2EFloor(w io.Writer, results []*e2eResult, cores int) {
 	if cores < 1 {
 		return

@@ -13,7 +13,7 @@ import (
 
 // profileSection times the letter grid (experiments/bench/letter.hcl) with
 // `bench run --profile DIR` and without, alternately, and counts the
-// profiles written: goal 7, seeing where time goes, at a cost small enough
+// profiles written: target 7, seeing where time goes, at a cost small enough
 // to leave profiling on (our own target: ≤ 1.10× the CPU time).
 func profileSection(ctx context.Context, o *options, w io.Writer, stderr io.Writer) error {
 	const title = "Profiling: `bench run --profile DIR`"
@@ -30,7 +30,7 @@ func profileSection(ctx context.Context, o *options, w io.Writer, stderr io.Writ
 	// between runs of the same binaries, so the goal compares the CPU time
 	// of bench and its plugins, over at least minProfileRounds rounds, each
 	// a pair of runs whose order alternates; the goal takes the median of
-	// the pairs' ratios, as goal 3 does.
+	// the pairs' ratios, as target 3 does.
 	rounds := max(o.runs, minProfileRounds)
 	var wallOn, wallOff, cpuOn, cpuOff []time.Duration
 	var dir string
@@ -55,10 +55,10 @@ func profileSection(ctx context.Context, o *options, w io.Writer, stderr io.Writ
 	on, off := median(cpuOn), median(cpuOff)
 	pairs := pairedRatios(cpuOn, cpuOff)
 	o.addGoal(goalResult{goal: 7, what: fmt.Sprintf("letter grid with `--profile DIR` (%d CPU and heap profiles: bench and each plugin process) vs without, CPU of bench and its plugins (median of the runs' paired ratios)", len(profiles)),
-		ours: on.Seconds(), peer: off.Seconds(), unit: unitSeconds, target: 1.10, paired: medianFloat(pairs)})
+		ours: on.Seconds(), peer: off.Seconds(), unit: unitSeconds, target: 1.10, paired: median(pairs)})
 	fmt.Fprintf(w, "## %s\n\n", title)
 	fmt.Fprintf(w, "`bin/bench run --quiet -j 2 --profile DIR experiments/bench/letter.hcl` against the same run without `--profile`, %d pairs of runs one after the other, in alternating order, medians: CPU (user + system of bench and its plugins) **%s** against %s; the CPU ratios of the pairs lie between %.2f and %.2f, median **%.2f**; wall %s against %s (ratio %s). Profiles written, each non-empty: %s.\n\n",
-		rounds, fmtDur(on), fmtDur(off), slices.Min(pairs), slices.Max(pairs), medianFloat(pairs), fmtDur(median(wallOn)), fmtDur(median(wallOff)), ratio(median(wallOn), median(wallOff)), profileNames(profiles))
+		rounds, fmtDur(on), fmtDur(off), slices.Min(pairs), slices.Max(pairs), median(pairs), fmtDur(median(wallOn)), fmtDur(median(wallOff)), ratio(median(wallOn), median(wallOff)), profileNames(profiles))
 	return nil
 }
 

@@ -1,14 +1,12 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"runtime"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -24,38 +22,18 @@ type machine struct {
 
 // machineNow reads the machine's state from /proc and git.
 func machineNow(ctx context.Context, root string) machine {
-	m := machine{at: time.Now().UTC()}
-	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
-		if f := strings.Fields(string(b)); len(f) >= 3 {
-			m.load = strings.Join(f[:3], " ")
-		}
-	}
-	m.cpu = procField("/proc/cpuinfo", "model name")
-	if kb := procField("/proc/meminfo", "MemTotal"); kb != "" {
-		if n, err := strconv.ParseInt(strings.Fields(kb)[0], 10, 64); err == nil {
-			m.memory = n * 1024
-		}
-	}
+	m := machine{at: time.Now().UTC(), load: strings.Join(loadAverages(), " "), cpu: cpuModel(), memory: memTotal()}
 	if out, err := exec.CommandContext(ctx, "git", "-C", root, "describe", "--always", "--dirty").Output(); err == nil {
 		m.commit = strings.TrimSpace(string(out))
 	}
 	return m
 }
 
-// procField returns the value of the first "name: value" line of a /proc
-// file, or "".
-func procField(path, name string) string {
-	f, err := os.Open(path)
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		k, v, ok := strings.Cut(sc.Text(), ":")
-		if ok && strings.TrimSpace(k) == name {
-			return strings.TrimSpace(v)
-		}
+// loadAverage returns the 1-minute load average, or "" where it is not
+// known.
+func loadAverage() string {
+	if l := loadAverages(); l != nil {
+		return l[0]
 	}
 	return ""
 }
@@ -63,6 +41,7 @@ func procField(path, name string) string {
 // writeHeader prints where, when and under what load the report was
 // measured, then the goal summary.
 func writeHeader(w io.Writer, o *options, start, end machine) {
+	fmt.Fprintf(w, "# Performance\n\n")
 	fmt.Fprintf(w, "<!-- peerbench: %s, %s/%s, %d CPUs, GOMAXPROCS %d, %s -->\n\n",
 		runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.GOMAXPROCS(0), start.at.Format("2006-01-02"))
 	var sections []string
@@ -71,7 +50,8 @@ func writeHeader(w io.Writer, o *options, start, end machine) {
 			sections = append(sections, s)
 		}
 	}
-	fmt.Fprintf(w, "Measured by `cmd/peerbench` (sections %s; `-n %d -long %d -scaling-runs %d`) on %s–%s UTC", strings.Join(sections, ", "), o.runs, o.longRuns, o.scaleRuns,
+	fmt.Fprintf(w, "Written by `make bench` (`tools/peerbench`, a module of its own): polyclass timed next to its peers, LIBLINEAR's `liblinear-train` and scikit-learn as its users run it, in the same run, the two sides of every ratio alternately on the same data and folds, the median of several runs, with the peak memory of each side's process tree sampled from `/proc`. Every number below comes from that command; none is edited by hand.\n\n")
+	fmt.Fprintf(w, "Measured by `tools/peerbench` (sections %s; `-n %d -long %d -scaling-runs %d`) on %s–%s UTC", strings.Join(sections, ", "), o.runs, o.longRuns, o.scaleRuns,
 		start.at.Format("2006-01-02 15:04"), end.at.Format("15:04"))
 	if start.commit != "" {
 		fmt.Fprintf(w, " at commit `%s`", start.commit)
@@ -80,7 +60,12 @@ func writeHeader(w io.Writer, o *options, start, end machine) {
 	fmt.Fprintf(w, "**Machine:** %s, %d CPUs, %s RAM, %s/%s, %s. ", orUnknown(start.cpu), runtime.NumCPU(), fmtBytes(start.memory), runtime.GOOS, runtime.GOARCH, runtime.Version())
 	fmt.Fprintf(w, "**Load average** (1, 5, 15 min): %s at the start, %s at the end. ", orUnknown(start.load), orUnknown(end.load))
 	fmt.Fprintf(w, "The machine may be shared: read the ratios (both sides timed alternately in the same run), not the absolute times.\n\n")
-	fmt.Fprintf(w, "## Summary: the goals of issue 14 (\"Performance\")\n\n")
+	fmt.Fprintf(w, "## Summary: the performance targets\n\n")
+	fmt.Fprintf(w, "One line per measurement of a target, both sides from this run. The targets:\n\n")
+	for i, name := range targetNames {
+		fmt.Fprintf(w, "%d. %s;\n", i+1, name)
+	}
+	fmt.Fprintf(w, "\n")
 	writeGoals(w, o.goals)
 }
 
@@ -107,38 +92,13 @@ func runSection(ctx context.Context, s string, o *options, w io.Writer, stderr i
 	return fmt.Errorf("unknown section %q", s)
 }
 
-// demote turns the report's "## " headings into "### ", so that it sits
-// under the README's "## Performance" heading.
-func demote(md string) string {
-	lines := strings.SplitAfter(md, "\n")
-	for i, l := range lines {
-		if strings.HasPrefix(l, "#") {
-			lines[i] = "#" + l
-		}
-	}
-	return strings.Join(lines, "")
-}
-
-// save writes the report to -o and splices it into -readme.
+// save writes the report to -o.
 func (o *options) save(report string) error {
-	if o.out != "" {
-		if err := os.WriteFile(o.out, []byte(report), 0o644); err != nil {
-			return fmt.Errorf("writing the report: %w", err)
-		}
-	}
-	if o.readme == "" {
+	if o.out == "" {
 		return nil
 	}
-	b, err := os.ReadFile(o.readme)
-	if err != nil {
-		return fmt.Errorf("reading the README: %w", err)
-	}
-	s, err := spliceReadme(string(b), report)
-	if err != nil {
-		return fmt.Errorf("%s: %w", o.readme, err)
-	}
-	if err := os.WriteFile(o.readme, []byte(s), 0o644); err != nil {
-		return fmt.Errorf("writing the README: %w", err)
+	if err := os.WriteFile(o.out, []byte(report), 0o644); err != nil {
+		return fmt.Errorf("writing the report: %w", err)
 	}
 	return nil
 }

@@ -37,7 +37,6 @@ type options struct {
 	scaleRuns int    // runs of each size in the scaling section
 	taxPairs  int    // pairs of runs of the plugin tax section
 	out       string // file the report is written to ("" = stdout only)
-	readme    string // README whose performance section is replaced by the report
 	goals     []goalResult
 }
 
@@ -80,7 +79,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var report bytes.Buffer
 	writeHeader(&report, o, start, machineNow(ctx, o.root))
 	report.Write(body.Bytes())
-	md := demote(report.String())
+	md := report.String()
 	if _, err := io.WriteString(stdout, md); err != nil {
 		return fmt.Errorf("writing the report: %w", err)
 	}
@@ -101,7 +100,6 @@ func parseFlags(args []string) (*options, error) {
 	fs.IntVar(&o.scaleRuns, "scaling-runs", 3, "runs of each size in the scaling section (the median is reported)")
 	fs.IntVar(&o.taxPairs, "tax-pairs", 9, "pairs of runs (plugin processes, linked in) of the plugintax section (the median of their ratios is reported)")
 	fs.StringVar(&o.out, "o", "", "also write the report to this file")
-	fs.StringVar(&o.readme, "readme", "", "replace the performance section of this README with the report")
 	fs.StringVar(&o.root, "root", "", "repository root (default: found from the working directory)")
 	fs.StringVar(&o.dataDir, "data", "", "data directory (default: experiments/data if it holds the file, else ../shared/data)")
 	fs.StringVar(&o.bench, "bench", "", "bench binary (default: ROOT/bin/bench)")

@@ -23,3 +23,18 @@ func maxRSS(*os.ProcessState) int64 { return 0 }
 func sampleTree(int, time.Duration) func() treeMemory {
 	return func() treeMemory { return treeMemory{} }
 }
+
+// hugePagesFaulted is not known outside Linux.
+func hugePagesFaulted() int64 { return 0 }
+
+// loadAverages are not known outside Linux.
+func loadAverages() []string { return nil }
+
+// cpuModel is not known outside Linux.
+func cpuModel() string { return "" }
+
+// memTotal is not known outside Linux.
+func memTotal() int64 { return 0 }
+
+// autogroupOn is false outside Linux.
+func autogroupOn() bool { return false }

@@ -17,10 +17,10 @@ import (
 	"github.com/polyclass/polyclass/framework/data"
 	"github.com/polyclass/polyclass/framework/encode"
 	"github.com/polyclass/polyclass/framework/matrix"
-	"github.com/polyclass/polyclass/plugins/logreg/logistic"
+	"github.com/polyclass/polyclass/framework/param"
 )
 
-// scalingExperiment is the experiment of goal 6: covertype resampled to
+// scalingExperiment is the experiment of target 6: covertype resampled to
 // ROWS rows, standardized numeric columns, one-hot of wilderness_area and
 // soil_type (integer ELU codes), logreg (C = 1) + ova, 5 stratified folds.
 const scalingExperiment = `experiment "scaling_%[1]d" { seed = 1 }
@@ -89,7 +89,7 @@ type scalingPoint struct {
 	fit  float64 // mean seconds to fit the 7 problems of one fold, in the plugin
 }
 
-// scalingSection runs goal 6: the covertype experiment at each -scaling
+// scalingSection runs target 6: the covertype experiment at each -scaling
 // size, the sizes in turn within each of -scaling-runs rounds.
 func scalingSection(ctx context.Context, o *options, w io.Writer, stderr io.Writer) error {
 	const title = "Linear scaling: covertype resampled to growing sizes"
@@ -132,7 +132,7 @@ func scalingSection(ctx context.Context, o *options, w io.Writer, stderr io.Writ
 		}
 	}
 	for i, n := range o.scaling {
-		points[i].rows, points[i].wall, points[i].mem = n, median(walls[i]), medianInt(mems[i])
+		points[i].rows, points[i].wall, points[i].mem = n, median(walls[i]), median(mems[i])
 		points[i].cpu = median(cpus[i])
 	}
 	writeScaling(w, title, filepath.Base(src), o.scaleRuns, points)
@@ -157,10 +157,10 @@ func scalingSection(ctx context.Context, o *options, w io.Writer, stderr io.Writ
 	return nil
 }
 
-// writeScaling prints the table of goal 6.
+// writeScaling prints the table of target 6.
 func writeScaling(w io.Writer, title, src string, runs int, points []scalingPoint) {
 	fmt.Fprintf(w, "## %s\n\n", title)
-	fmt.Fprintf(w, "Goal 6. `%s` (50 000 rows, 10 numeric columns, `wilderness_area` and `soil_type` categorical, 7 classes) resampled with replacement (seeded) to each size; "+
+	fmt.Fprintf(w, "Target 6. `%s` (50 000 rows, 10 numeric columns, `wilderness_area` and `soil_type` categorical, 7 classes) resampled with replacement (seeded) to each size; "+
 		"`bin/bench run -j 2`: standardize → one-hot of the two categorical columns, logreg C = 1 + ova, 5 stratified folds. "+
 		"Wall time of the whole run, median of %d (the sizes in turn in each round); CPU is the user + system time of bench and its plugins; peak of the summed `VmRSS` of bench and its plugins. Ratios are against the smallest size; \"fit per fold\" is bench's `fit_seconds`, the mean time to fit one fold's problems inside the plugin.\n\n", src, runs)
 	fmt.Fprintf(w, "| rows | wall | time per row | CPU (user + sys) | CPU per row | peak RSS | RSS per row | time ratio | CPU ratio | memory ratio | rows ratio | fit per fold | accuracy |\n| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
@@ -199,22 +199,18 @@ func parseSizes(s string) ([]int, error) {
 // (LIBLINEAR's -e 0.0001).
 const scalingTol = 1e-4
 
-// scalingSolver is the solver-level evidence of goal 6 at one size: the
+// scalingSolver is the solver-level evidence of target 6 at one size: the
 // 7 one-vs-rest problems of the resampled data, encoded once over all rows
-// (standardize, one-hot), fitted in-process by logistic.Fit and by
-// `liblinear-train -s 0` on the same design.
+// (standardize, one-hot), fitted in this process by the logreg learner and
+// by `liblinear-train -s 0` on the same design.
 type scalingSolver struct {
 	rows     int
-	iters    float64       // Newton steps tried per problem, ours
-	hv       float64       // CG steps (Hessian-vector products) per problem, ours
-	passes   float64       // passes over the rows per problem, ours
-	explicit bool          // ours forms each step's Hessian (logistic.ExplicitHessian)
 	ours     time.Duration // the 7 fits on one goroutine
-	perStep  float64       // ns per Newton step tried per problem and row, ours
+	perRow   float64       // ns per problem and row, ours
 	llIters  float64       // Newton steps tried per problem, LIBLINEAR
 	llCG     float64       // CG steps (Hessian products) per problem, LIBLINEAR
 	llTrain  time.Duration // raw − reading time (-e 1e9)
-	llPerHv  float64       // ns per CG step per row (training time / (CG steps · rows))
+	llPerRow float64       // ns per problem and row, LIBLINEAR's training
 	haveLL   bool
 	d, nnzPR int  // columns, nonzeros per row
 	csr      bool // the design is CSR (else dense), as bench gives it
@@ -254,70 +250,21 @@ func encodeCovertype(path string) (matrix.Matrix, []int, error) {
 	return m, y, nil
 }
 
-// designOf returns the solver's view of m, as the logreg plugin makes it.
-func designOf(m matrix.Matrix) logistic.Design {
-	if m.CSR != nil {
-		return logistic.NewCSR(m.CSR)
-	}
-	return logistic.NewDense(m.Dense)
-}
-
-// productCounter counts the products a solver asks of a design.
-type productCounter struct {
-	logistic.Design
-	mulVec, trans, transSq int
-}
-
-func (c *productCounter) MulVec(dst, x []float64) { c.mulVec++; c.Design.MulVec(dst, x) }
-
-func (c *productCounter) MulVecTrans(dst, v []float64) { c.trans++; c.Design.MulVecTrans(dst, v) }
-
-func (c *productCounter) MulVecTransSq(dst, v []float64) {
-	c.transSq++
-	c.Design.MulVecTransSq(dst, v)
-}
-
-// oursScaling fits the one-vs-rest problems of (x, y) with logistic.Fit
-// (C = 1, tol scalingTol) one after the other, timed, then once more through a
-// productCounter for the iteration and product counts: the same steps, with
-// the Hessian-vector products from X (a design of its own type does not
-// form the explicit Hessian), from which it counts the passes over the
-// rows of the timed fits.
-func oursScaling(x matrix.Matrix, y []int, s *scalingSolver) error {
+// oursScaling fits the one-vs-rest problems of (x, y) with the logreg
+// learner (C = 1, tol scalingTol, the scaling runs' settings), one after
+// the other on one goroutine, timed.
+func oursScaling(ctx context.Context, x matrix.Matrix, y []int, s *scalingSolver) error {
 	k := slices.Max(y) + 1
 	labels := ovrLabels(y, k)
-	dx := designOf(x)
+	lr := logregFitter(param.Params{"C": param.Number(1), "tol": param.Number(scalingTol)})
 	start := time.Now()
-	for c := range k {
-		if _, err := logistic.Fit(dx, labels[c], nil, logistic.Options{C: 1, Tol: scalingTol}); err != nil {
+	for c := range labels {
+		if err := lr.fitBinary(ctx, x, labels[c], uint64(c)); err != nil {
 			return fmt.Errorf("class %d: %w", c, err)
 		}
 	}
 	s.ours = time.Since(start)
-	s.explicit = logistic.ExplicitHessian(dx)
-	var iters, hv, passes int
-	for c := range k {
-		pc := &productCounter{Design: dx}
-		r, err := logistic.Fit(pc, labels[c], nil, logistic.Options{C: 1, Tol: scalingTol})
-		if err != nil {
-			return fmt.Errorf("class %d: %w", c, err)
-		}
-		// Fit's gradients (Xᵀ·v): one at θ = 0 and one per accepted
-		// step; every other Xᵀ·v is a Hessian product. Its objective
-		// values (X·v): one at θ = 0 and one per step tried; every other
-		// X·v is a Hessian product's. The Hessian diagonals ((X∘X)ᵀ·v):
-		// one per step begun, where the explicit Hessian is formed
-		// instead, and then the Hessian products make no pass. (A design
-		// of its own type runs Fit on its own methods, one product at a
-		// time, which are counted.)
-		h := pc.trans - r.Iterations - 1
-		iters, hv, passes = iters+pc.mulVec-h-1, hv+h, passes+pc.mulVec+pc.trans+pc.transSq
-		if s.explicit {
-			passes -= 2 * h
-		}
-	}
-	s.iters, s.hv, s.passes = float64(iters)/float64(k), float64(hv)/float64(k), float64(passes)/float64(k)
-	s.perStep = float64(s.ours.Nanoseconds()) / (float64(iters) * float64(s.rows))
+	s.perRow = float64(s.ours.Nanoseconds()) / (float64(len(labels)) * float64(s.rows))
 	return nil
 }
 
@@ -338,9 +285,7 @@ func liblinearScaling(ctx context.Context, ll, file string, k int, s *scalingSol
 	iters, cg := parseTRONLog(out)
 	s.llIters, s.llCG = float64(iters)/float64(k), float64(cg)/float64(k)
 	s.llTrain = max(raw-base, 0)
-	if cg > 0 {
-		s.llPerHv = float64(s.llTrain.Nanoseconds()) / (float64(cg) * float64(s.rows))
-	}
+	s.llPerRow = float64(s.llTrain.Nanoseconds()) / (float64(k) * float64(s.rows))
 	s.haveLL = true
 	return nil
 }
@@ -386,7 +331,7 @@ func solverScaling(ctx context.Context, o *options, data []string, stderr io.Wri
 		s := &out[i]
 		s.rows, s.d = x.Dims()
 		s.nnzPR, s.csr = nonzerosPerRow(x), x.CSR != nil
-		if err := oursScaling(x, y, s); err != nil {
+		if err := oursScaling(ctx, x, y, s); err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 		if !haveLL {
@@ -448,63 +393,49 @@ func designOfSizes(ss []scalingSolver) string {
 	return strings.Join(parts, "; ")
 }
 
-// writeSolverScaling prints the solver-level table of goal 6.
+// writeSolverScaling prints the solver-level table of target 6.
 func writeSolverScaling(w io.Writer, ss []scalingSolver) {
 	if len(ss) == 0 {
 		return
 	}
 	fmt.Fprintf(w, "Where the growth comes from: the 7 one-vs-rest problems of each resampled file, encoded once over all its rows (%s), "+
-		"fitted in-process by `logistic.Fit` (C = 1, tol 10⁻⁴ as the scaling runs, one problem after the other, one goroutine, once) and by `liblinear-train -s 0 -c 1 -e 0.0001 -B 1` (the same stopping rule; its bias is penalised) on the same design in LIBSVM format (once; training time = that run − the same with `-e 1e9`, i.e. without reading the file). "+
-		"Rows drawn with replacement repeat each of the 50 000 distinct rows n/50 000 times on average, which weighs the loss like a larger C: the Newton steps and CG steps (Hessian-vector products, Hv) per problem count how much harder the problem gets. "+
-		"%s \"per step·row\" is our training time divided by the Newton steps of the 7 problems and the rows, i.e. the cost of a step's work per row: flat if the growth were the problem's alone; LIBLINEAR's \"per Hv·row\" divides by its CG steps.\n\n", designOfSizes(ss), passesNote(ss))
-	fmt.Fprintf(w, "| rows | Newton steps / problem | CG steps (Hv) / problem | passes over the rows / problem | ours: 7 fits | ours per step·row | LIBLINEAR steps / problem | LIBLINEAR CG (Hv) / problem | LIBLINEAR training | LIBLINEAR per Hv·row | time ratio ours | time ratio LIBLINEAR |\n| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
+		"fitted in this process by the logreg learner (C = 1, tol 10⁻⁴ as the scaling runs, one problem after the other, one goroutine, once) and by `liblinear-train -s 0 -c 1 -e 0.0001 -B 1` (the same stopping rule; its bias is penalised) on the same design in LIBSVM format (once; training time = that run − the same with `-e 1e9`, i.e. without reading the file). "+
+		"Rows drawn with replacement repeat each of the 50 000 distinct rows n/50 000 times on average, which weighs the loss like a larger C: LIBLINEAR's Newton steps and CG steps (Hessian-vector products) per problem count how much harder the problem gets. "+
+		"\"per problem·row\" is the training time divided by the 7 problems and the rows: flat if the time grew as the rows alone.\n\n", designOfSizes(ss))
+	fmt.Fprintf(w, "| rows | ours: 7 fits | ours per problem·row | LIBLINEAR steps / problem | LIBLINEAR CG (Hv) / problem | LIBLINEAR training | LIBLINEAR per problem·row | time ratio ours | time ratio LIBLINEAR |\n| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
 	first := ss[0]
 	for _, s := range ss {
 		ll, llRatio := "– | – | – | –", "–"
 		if s.haveLL {
-			ll = fmt.Sprintf("%.1f | %.1f | %s | %.1f ns", s.llIters, s.llCG, fmtDur(s.llTrain), s.llPerHv)
+			ll = fmt.Sprintf("%.1f | %.1f | %s | %.1f ns", s.llIters, s.llCG, fmtDur(s.llTrain), s.llPerRow)
 			llRatio = ratio(s.llTrain, first.llTrain)
 		}
-		fmt.Fprintf(w, "| %d | %.1f | %.1f | %.1f | %s | %.1f ns | %s | %s | %s |\n",
-			s.rows, s.iters, s.hv, s.passes, fmtDur(s.ours), s.perStep, ll, ratio(s.ours, first.ours), llRatio)
+		fmt.Fprintf(w, "| %d | %s | %.1f ns | %s | %s | %s |\n",
+			s.rows, fmtDur(s.ours), s.perRow, ll, ratio(s.ours, first.ours), llRatio)
 	}
 	fmt.Fprintln(w)
 }
 
-// passesNote says how our solver passes over the rows: forming each
-// Newton step's explicit Hessian when every size's design lets it, else
-// two passes per Hessian product.
-func passesNote(ss []scalingSolver) string {
-	for _, s := range ss {
-		if !s.explicit {
-			return "Our solver makes two passes over the rows (X·v, Xᵀ·u) per Hessian product, as LIBLINEAR, plus the objective's, the gradient's and the Hessian diagonal's of each step."
-		}
-	}
-	return "With so few non-zeros a row our solver forms each Newton step's Hessian in one pass over the rows (`logistic.ExplicitHessian`) and takes the CG steps' products from it, so its passes over the rows follow the Newton steps (the objective's, the gradient's and the Hessian's of each), not the CG steps, which make two passes each in LIBLINEAR."
-}
-
-// scalingBound is goal 6's bound on the growth of the whole run's wall
+// scalingBound is target 6's bound on the growth of the whole run's wall
 // time for rows times the rows: 17× for 16×.
 func scalingBound(rows float64) float64 { return 17 * rows / 16 }
 
-// writeScalingBudget sets the growth of bench's fits against goal 6's
-// bound for the whole run and traces it to the solver's own growth: the
-// Newton steps per problem (the trust-region iterates, which the results
-// fix) and the cost of one per row. The rows, steps and cost ratios
-// multiply to the growth of the fits in-process.
+// writeScalingBudget sets the growth of the whole run and of bench's fits
+// against target 6's bound, next to the growth of the solvers' own fits in
+// this process (ours and, when measured, LIBLINEAR's).
 func writeScalingBudget(w io.Writer, points []scalingPoint, ss []scalingSolver) {
-	if len(points) < 2 || len(ss) < 2 || points[0].fit <= 0 || ss[0].iters <= 0 || ss[0].perStep <= 0 {
+	if len(points) < 2 || len(ss) < 2 || points[0].fit <= 0 || ss[0].ours <= 0 {
 		return
 	}
 	p0, p1 := points[0], points[len(points)-1]
 	s0, s1 := ss[0], ss[len(ss)-1]
 	rows, solverRows := float64(p1.rows)/float64(p0.rows), float64(s1.rows)/float64(s0.rows)
-	steps, cost := s1.iters/s0.iters, s1.perStep/s0.perStep
-	fmt.Fprintf(w, "Against the bound: for %.0f× the rows the goal allows the whole run %.2f×; it grew %s×, and bench's fit per fold %.1f× (%s → %s). "+
-		"The fits' growth is the solver's: from %d to %d rows the Newton steps per problem grew %.2f× (%.1f → %.1f) and their cost per row %.2f×, "+
-		"and rows × steps × cost = %.0f × %.2f × %.2f = %.1f×, the growth of the fits in-process above (%s×). "+
-		"The steps are the trust-region iterates, which the results fix (no change in any result); the cost of a step per row is the code's.\n\n",
+	fmt.Fprintf(w, "Against the bound: for %.0f× the rows the target allows the whole run %.2f×; it grew %s×, and bench's fit per fold %.1f× (%s → %s). "+
+		"From %d to %d rows (%.0f×) the 7 fits in this process grew %s×",
 		rows, scalingBound(rows), ratio(p1.wall, p0.wall), p1.fit/p0.fit, fmtSeconds(p0.fit), fmtSeconds(p1.fit),
-		s0.rows, s1.rows, steps, s0.iters, s1.iters, cost,
-		solverRows, steps, cost, solverRows*steps*cost, ratio(s1.ours, s0.ours))
+		s0.rows, s1.rows, solverRows, ratio(s1.ours, s0.ours))
+	if s0.haveLL && s1.haveLL {
+		fmt.Fprintf(w, " and LIBLINEAR's training %s× (its CG steps per problem %.1f → %.1f)", ratio(s1.llTrain, s0.llTrain), s0.llCG, s1.llCG)
+	}
+	fmt.Fprintf(w, ".\n\n")
 }

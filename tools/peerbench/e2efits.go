@@ -11,12 +11,9 @@ import (
 
 	"github.com/polyclass/polyclass/framework/cv"
 	"github.com/polyclass/polyclass/framework/encode"
-	"github.com/polyclass/polyclass/plugins/logreg/logistic"
+	"github.com/polyclass/polyclass/framework/matrix"
+	"github.com/polyclass/polyclass/framework/param"
 )
-
-// pluginTol is the logreg plugin's default tolerance ("tol"), which the
-// end-to-end runs use.
-const pluginTol = 1e-4
 
 // foldFit is the work of one fold's fit in the logreg plugin: the fold's
 // standardised training rows and the ±1 targets of its one-vs-rest
@@ -82,39 +79,29 @@ func foldShare(jobs int) int {
 }
 
 // fitFoldsCPU fits the folds as `bench run -j jobs` has the logreg plugin
-// fit them: jobs folds at a time, each fold's problems as one batch
-// (logistic.FitBatch, trust-region Newton, C = 1, the plugin's default
-// tolerance) on foldShare(jobs) goroutines, and returns the CPU time (user
-// + system) of this process meanwhile.
+// fit them: jobs folds at a time, each fold's problems as one batch (the
+// learner's sdk.ParallelBatchFitter, C = 1 and the plugin's defaults, as
+// the end-to-end runs use) on foldShare(jobs) goroutines, and returns the
+// CPU time (user + system) of this process meanwhile.
 func fitFoldsCPU(ctx context.Context, fits []foldFit, jobs int) (time.Duration, error) {
-	type batch struct {
-		x     logistic.Design
-		probs []logistic.BatchProblem
-	}
-	next := make(chan batch, len(fits))
+	next := make(chan foldFit, len(fits))
 	for _, f := range fits {
-		probs := make([]logistic.BatchProblem, len(f.labels))
-		for c, l := range f.labels {
-			probs[c].Y = l
-		}
-		next <- batch{logistic.NewDense(f.rows), probs}
+		next <- f
 	}
 	close(next)
-	opt := logistic.Options{C: 1, Solver: logistic.SolverNewton, Tol: pluginTol, MaxIter: 1000, Workers: foldShare(jobs)}
+	lr := logregFitter(param.Params{"C": param.Number(1)})
 	errs := make([]error, jobs)
 	var wg sync.WaitGroup
 	start := processCPU()
 	for j := range jobs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for b := range next {
-				if _, err := logistic.FitBatch(ctx, b.x, b.probs, opt); err != nil {
+		wg.Go(func() {
+			for f := range next {
+				if err := lr.fitBatch(ctx, matrix.Matrix{Dense: f.rows}, f.labels, foldShare(jobs)); err != nil {
 					errs[j] = err
 					return
 				}
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	cpu := processCPU() - start

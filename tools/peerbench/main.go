@@ -1,13 +1,17 @@
 // Command peerbench times polyclass against its peers and prints the results
-// as Markdown, starting with one summary line per goal of the performance
-// work (ours, peer, ratio, target, met?); `make bench` runs it with
-// -o docs/performance.md -readme README.md, which writes the report there
-// and between the README's `make bench` markers:
+// as Markdown, starting with one summary line per performance target (ours,
+// peer, ratio, bound, met?); `make bench` runs it with
+// -o docs/performance.md, which writes the report there. It is a module of
+// its own: it reaches polyclass through its public packages (the engine,
+// the host, the SDK's interfaces and each plugin's public constructor) and
+// the built binaries of bin/, never through internal packages or a
+// plugin's solver code. Its sections:
 //
-//  1. letter, one-vs-rest (26 binary problems, C = 1): logistic regression
+//  1. letter, one-vs-rest (26 binary problems, C = 1): the logreg learner
 //     (trust-region Newton, LIBLINEAR's -s 0 stopping rule, eps 0.01) and
-//     the hinge-loss linear SVM (dual coordinate descent, eps 0.1) fitted
-//     in-process, next to `liblinear-train -s 0` / `-s 3` on the same data
+//     the svm learner (dual coordinate descent, hinge and squared hinge,
+//     and Crammer–Singer, eps 0.1) fitted in this process, next to
+//     `liblinear-train -s 0` / `-s 3` / `-s 1` / `-s 4` on the same data
 //     and scikit-learn's LogisticRegression and LinearSVC;
 //  2. the whole letter grid through the real plugins (bin/bench run
 //     experiments/bench/letter.hcl): wall time and mean fit time per fold;
@@ -30,16 +34,16 @@
 //     peak summed RSS of each process tree;
 //  8. scaling: covertype_50k resampled with replacement to 25k, 100k and
 //     400k rows, one-hot + logreg + ova, 5 folds: time and memory per row;
-//     then, on each size encoded once, the one-vs-rest fits in-process and
-//     `liblinear-train -s 0` side by side: Newton steps, CG steps and
-//     passes over the rows per problem, and the time per step (ours) or CG
-//     step (LIBLINEAR's) and row.
+//     then, on each size encoded once, the one-vs-rest fits in this
+//     process and `liblinear-train -s 0` side by side: time per problem
+//     and row, and LIBLINEAR's Newton and CG steps.
 //
-// Usage:
+// `make bench` builds it into bin/peerbench (go build in tools/peerbench)
+// and runs it from the repository root (else give -root). Usage:
 //
 //	peerbench [-n 5] [-long 3] [-scaling 25000,100000,400000] [-scaling-runs 3] [-tax-pairs 9]
 //	          [-data DIR] [-root DIR] [-bench PATH] [-liblinear PATH] [-python PATH]
-//	          [-only letter,grid,diabetes,tax,plugintax,profile,e2e,scaling] [-o FILE] [-readme README.md]
+//	          [-only letter,grid,diabetes,tax,plugintax,profile,e2e,scaling] [-o FILE]
 //
 // A peer that is not installed (liblinear-train, python3 with scikit-learn)
 // is reported as skipped; a missing bin/bench asks for `make build`.

@@ -16,9 +16,3 @@ type osCounts struct{ faults, switches, hugeFaults int64 }
 
 // countsNow is not measured on this platform.
 func countsNow() osCounts { return osCounts{} }
-
-// loadAverage is not known on this platform.
-func loadAverage() string { return "" }
-
-// autogroupOn is false outside Linux.
-func autogroupOn() bool { return false }
