@@ -1,0 +1,61 @@
+// Package kernelsvm trains kernel support vector machines as LIBSVM's
+// C-SVC does (Chang & Lin 2011), on dense or sparse designs, and
+// predicts with them.
+//
+// # Problem
+//
+// A binary problem has rows xᵢ with targets yᵢ = ±1 and bounds
+// Cᵢ = C·wᵢ (row weights wᵢ, default 1). Train solves the dual
+//
+//	min ½ αᵀQα − Σᵢ αᵢ  s.t.  yᵀα = 0,  0 ≤ αᵢ ≤ Cᵢ,  Q_ij = yᵢyⱼK(xᵢ, xⱼ),
+//
+// and the decision value of x is f(x) = Σᵢ yᵢαᵢK(x, xᵢ) − ρ, positive for
+// +1. The kernels (Kernel) are LIBSVM's linear, rbf, poly and sigmoid with
+// its gamma, degree and coef0.
+//
+// # Algorithm
+//
+// The solver is LIBSVM's (Fan, Chen & Lin 2005, "Working set selection
+// using second order information for training support vector machines",
+// JMLR 6): SMO on two variables at a time, chosen by the second-order
+// rule (i maximal violating in I_up, j the largest decrease of the
+// objective in I_low; curvature ≤ 0 replaced by τ = 1e-12), stopping when
+// the maximal violation is below Options.Eps; shrinking every min(l, 1000)
+// iterations with the gradient rebuilt from Ḡ (the gradient of the
+// variables at their upper bound) before the final check; Q's columns in
+// float32 in an LRU cache of Options.CacheBytes, kept in the solver's
+// shrinking order. ρ is the mean of yᵢ∇fᵢ over the free variables (the
+// middle of its feasible interval when none is free).
+//
+// The port is literal: the same arithmetic in the same order, float32
+// kernel values computed from the rows' dot products and squared norms as
+// LIBSVM's training kernel does (and from the summed squared differences
+// at prediction, as its k_function), so a problem takes the same path as
+// in svm-train: the same iterations, support vectors, coefficients and ρ
+// to rounding, and the same decision values. The parity tests compare
+// every pair of several data sets and kernels with svm-train 3.24 (Debian
+// libsvm-tools; references in testdata, made by gen_libsvm.py).
+//
+// A problem is laid out as svm-train lays out a two-class training set:
+// the class of its first row (in training order) is the internal +1, its
+// rows first, then the other class's, each in training order; a model
+// whose internal +1 is the target −1 negates its decision values.
+//
+// # Probabilities
+//
+// With Options.Probability a model also fits Platt's sigmoid
+// P(+1 | f) = 1/(1 + exp(A·f + B)) (Platt 2000, with the improvements of
+// Lin, Lin & Weng 2007) to decision values from a 5-fold
+// cross-validation on its training rows, as svm-train -b 1. The folds come
+// from a shuffle with the C library's rand(), which svm-train never seeds:
+// Train reproduces glibc's rand() from its default state and hands each
+// problem the values svm-train would draw for it, taking the problems in
+// the order svm-train fits one-vs-one pairs (by the first rows of their
+// two classes). The problems of a one-vs-one plan over a fold's rows then
+// get svm-train's A and B on the same rows.
+//
+// # Concurrency
+//
+// Train solves its problems on several goroutines; each model is the same
+// whatever their number. Predict only reads its models.
+package kernelsvm

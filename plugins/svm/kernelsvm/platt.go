@@ -1,0 +1,182 @@
+package kernelsvm
+
+import "math"
+
+// plattFolds is the number of folds of the cross-validation behind the
+// sigmoid (LIBSVM's nr_fold in svm_binary_svc_probability).
+const plattFolds = 5
+
+// plattCV fits Platt's sigmoid to 5-fold cross-validated decision values
+// of lay, as LIBSVM's svm_binary_svc_probability: rows shuffled with
+// rand() (rng), each fold's held-out rows scored by a model trained on the
+// others with the same bounds, then sigmoidTrain. The sigmoid gives the
+// probability of lay's internal label +1.
+func plattCV(src kernelSource, pred predictKernel, lay *layout, opt Options, rng randSource, s *solver) (a, b float64) {
+	l := len(lay.rows)
+	perm := make([]int, l)
+	for i := range perm {
+		perm[i] = i
+	}
+	for i := range l {
+		j := i + rng.next()%(l-i)
+		perm[i], perm[j] = perm[j], perm[i]
+	}
+	dec := make([]float64, l)
+	sub := make([]int, 0, l)
+	for f := range plattFolds {
+		begin, end := f*l/plattFolds, (f+1)*l/plattFolds
+		sub = append(append(sub[:0], perm[:begin]...), perm[end:]...)
+		pc, nc := 0, 0
+		for _, k := range sub {
+			if lay.y[k] > 0 {
+				pc++
+			} else {
+				nc++
+			}
+		}
+		var fixed float64
+		switch {
+		case pc == 0 && nc == 0:
+			fixed = 0
+		case nc == 0:
+			fixed = 1
+		case pc == 0:
+			fixed = -1
+		default:
+			foldDecisions(dec, src, pred, lay, sub, perm[begin:end], opt, s)
+			continue
+		}
+		for _, k := range perm[begin:end] {
+			dec[k] = fixed
+		}
+	}
+	return sigmoidTrain(dec, lay.y)
+}
+
+// foldDecisions trains on the rows sub of lay (positions in lay) and
+// writes the decision values of the rows test into dec. The training set
+// is ordered as svm_train orders a {+1, −1} set: the +1 rows first, each
+// side in the order of sub.
+func foldDecisions(dec []float64, src kernelSource, pred predictKernel, lay *layout, sub, test []int, opt Options, s *solver) {
+	in := &layout{}
+	for _, side := range [2]int8{1, -1} {
+		for _, k := range sub {
+			if lay.y[k] == side {
+				in.rows = append(in.rows, lay.rows[k])
+				in.y = append(in.y, side)
+				in.c = append(in.c, lay.c[k])
+			}
+		}
+	}
+	fit := solveLayout(src, in, opt, s)
+	var svs []int
+	var coef []float64
+	for i, c := range fit.coef {
+		if c != 0 {
+			svs, coef = append(svs, in.rows[i]), append(coef, c)
+		}
+	}
+	for _, k := range test {
+		var sum float64
+		for i, r := range svs {
+			sum += coef[i] * pred.between(lay.rows[k], r)
+		}
+		dec[k] = sum - fit.sol.rho
+	}
+}
+
+// sigmoidTrain fits P(y = +1 | f) = 1/(1 + exp(A·f + B)) to decision values
+// dec with labels y by Newton's method with backtracking (Platt 2000 as
+// improved by Lin, Lin & Weng 2007; LIBSVM's sigmoid_train), with the
+// targets (N₊+1)/(N₊+2) and 1/(N₋+2).
+func sigmoidTrain(dec []float64, y []int8) (a, b float64) {
+	var prior1, prior0 float64
+	for _, v := range y {
+		if v > 0 {
+			prior1++
+		} else {
+			prior0++
+		}
+	}
+	const (
+		maxIter = 100
+		minStep = 1e-10
+		sigma   = 1e-12
+		eps     = 1e-5
+	)
+	hiTarget := (prior1 + 1.0) / (prior1 + 2.0)
+	loTarget := 1 / (prior0 + 2.0)
+	t := make([]float64, len(dec))
+	a, b = 0, math.Log((prior0+1.0)/(prior1+1.0))
+	fval := 0.0
+	for i, d := range dec {
+		if y[i] > 0 {
+			t[i] = hiTarget
+		} else {
+			t[i] = loTarget
+		}
+		fval += sigmoidLoss(d*a+b, t[i])
+	}
+	for range maxIter {
+		h11, h22, h21, g1, g2 := sigma, sigma, 0.0, 0.0, 0.0
+		for i, d := range dec {
+			fApB := d*a + b
+			var p, q float64
+			if fApB >= 0 {
+				p = math.Exp(-fApB) / (1.0 + math.Exp(-fApB))
+				q = 1.0 / (1.0 + math.Exp(-fApB))
+			} else {
+				p = 1.0 / (1.0 + math.Exp(fApB))
+				q = math.Exp(fApB) / (1.0 + math.Exp(fApB))
+			}
+			d2 := p * q
+			h11 += d * d * d2
+			h22 += d2
+			h21 += d * d2
+			d1 := t[i] - p
+			g1 += d * d1
+			g2 += d1
+		}
+		if math.Abs(g1) < eps && math.Abs(g2) < eps {
+			break
+		}
+		det := h11*h22 - h21*h21
+		dA := -(h22*g1 - h21*g2) / det
+		dB := -(-h21*g1 + h11*g2) / det
+		gd := g1*dA + g2*dB
+		step := 1.0
+		for step >= minStep {
+			newA, newB := a+step*dA, b+step*dB
+			newf := 0.0
+			for i, d := range dec {
+				newf += sigmoidLoss(d*newA+newB, t[i])
+			}
+			if newf < fval+0.0001*step*gd {
+				a, b, fval = newA, newB, newf
+				break
+			}
+			step /= 2.0
+		}
+		if step < minStep {
+			break
+		}
+	}
+	return a, b
+}
+
+// sigmoidLoss is the cross-entropy term of one row at A·f + B.
+func sigmoidLoss(fApB, t float64) float64 {
+	if fApB >= 0 {
+		return t*fApB + math.Log(1+math.Exp(-fApB))
+	}
+	return (t-1)*fApB + math.Log(1+math.Exp(fApB))
+}
+
+// sigmoidPredict returns 1/(1 + exp(A·f + B)) as LIBSVM computes it.
+func sigmoidPredict(f, a, b float64) float64 {
+	fApB := f*a + b
+	if fApB >= 0 {
+		return math.Exp(-fApB) / (1.0 + math.Exp(-fApB))
+	}
+	return 1.0 / (1 + math.Exp(fApB))
+}
