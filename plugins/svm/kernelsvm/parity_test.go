@@ -32,11 +32,11 @@ type libsvmCase struct {
 		Probability bool               `json:"probability"`
 		Weights     map[string]float64 `json:"weights"`
 	} `json:"params"`
-	Labels      []int         `json:"labels"`
-	Pairs       []libsvmPair  `json:"pairs"`
-	Predicted   []int         `json:"predicted"`
-	Decision    [][]float64   `json:"decision"`
-	Probability [][]float64   `json:"probability"`
+	Labels      []int        `json:"labels"`
+	Pairs       []libsvmPair `json:"pairs"`
+	Predicted   []int        `json:"predicted"`
+	Decision    [][]float64  `json:"decision"`
+	Probability [][]float64  `json:"probability"`
 }
 
 type libsvmPair struct {
