@@ -50,15 +50,40 @@ func (e *evaluator) column(dst []float64, i int, js []int) {
 	}
 }
 
-// denseColumn is column for dense rows: each dot product summed in column
-// order, as dotRows.
+// column32 sets dst[k] = float32(K(x_i, x_js[k])), with buf as scratch
+// of len(js).
+func (e *evaluator) column32(dst []float32, buf []float64, i int, js []int) {
+	e.column(buf, i, js)
+	for k, v := range buf {
+		dst[k] = float32(v)
+	}
+}
+
+// denseColumn is column for dense rows. Each dot product is summed in
+// column order, as dotRows; four rows go at once, so that their sums,
+// each a chain of dependent additions, overlap.
 func (e *evaluator) denseColumn(dst, xi []float64, i int, js []int) {
 	d, stride, data := e.x.d, e.x.stride, e.x.dense
-	for k, j := range js {
-		xj := data[j*stride : j*stride+d]
+	k := 0
+	for ; k+4 <= len(js); k += 4 {
+		y0 := data[js[k]*stride:][:d]
+		y1 := data[js[k+1]*stride:][:d]
+		y2 := data[js[k+2]*stride:][:d]
+		y3 := data[js[k+3]*stride:][:d]
+		var s0, s1, s2, s3 float64
+		for c, v := range xi {
+			s0 += v * y0[c]
+			s1 += v * y1[c]
+			s2 += v * y2[c]
+			s3 += v * y3[c]
+		}
+		dst[k], dst[k+1], dst[k+2], dst[k+3] = s0, s1, s2, s3
+	}
+	for ; k < len(js); k++ {
+		y := data[js[k]*stride:][:d]
 		var s float64
 		for c, v := range xi {
-			s += v * xj[c]
+			s += v * y[c]
 		}
 		dst[k] = s
 	}

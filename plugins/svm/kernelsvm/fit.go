@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 // Train fits the binary problems on rows of x with the options, on up to
@@ -37,13 +39,22 @@ func Train(ctx context.Context, x *Data, problems []Problem, opt Options, worker
 	if opt.Probability {
 		streams = randStreams(lays)
 	}
-	src := newEvaluator(opt.Kernel, x)
+	eval := newEvaluator(opt.Kernel, x)
+	groups := newRowGroups(n, problems)
 	pred := predictKernel{k: opt.Kernel, x: x}
 	fits := make([]binaryFit, len(problems))
 	plat := make([][2]float64, len(problems))
 	workers = max(1, min(workers, len(problems)))
+	// Half the cache holds the shared blocks when some are shared, the
+	// rest the columns of the problems being solved.
 	per := opt
-	per.CacheBytes = opt.cacheBytes() / int64(workers)
+	var shared *sharedCache
+	if sharesAny(groups) {
+		shared = newSharedCache(eval, groups, opt.cacheBytes()/2)
+		per.CacheBytes = opt.cacheBytes() / 2 / int64(workers)
+	} else {
+		per.CacheBytes = opt.cacheBytes() / int64(workers)
+	}
 	var (
 		mu   sync.Mutex
 		next int
@@ -66,6 +77,7 @@ func Train(ctx context.Context, x *Data, problems []Problem, opt Options, worker
 			s := &solver{ctx: ctx}
 			for i := take(); i >= 0; i = take() {
 				lay := lays[i]
+				src := newProblemSource(eval, shared, groups.used[i])
 				if oneSided(lay) {
 					fits[i] = binaryFit{coef: make([]float64, len(lay.rows)), sol: solution{rho: -1}}
 					continue
@@ -88,7 +100,18 @@ func Train(ctx context.Context, x *Data, problems []Problem, opt Options, worker
 			return nil, fmt.Errorf("problem %d: %w", i, err)
 		}
 	}
-	return buildModels(x, opt, lays, fits, plat), nil
+	return buildModels(x, opt, lays, fits, plat, groups), nil
+}
+
+// sharesAny reports whether two problems use rows of the same pair of
+// groups.
+func sharesAny(g *rowGroups) bool {
+	for _, c := range g.cross {
+		if c >= 2 {
+			return true
+		}
+	}
+	return false
 }
 
 // oneSided reports whether every row of lay has the same label: the
@@ -98,28 +121,61 @@ func oneSided(lay *layout) bool {
 	return lay.y[len(lay.y)-1] == lay.y[0]
 }
 
-// buildModels collects the support vectors of the fits into one set and
-// returns the models.
-func buildModels(x *Data, opt Options, lays []*layout, fits []binaryFit, plat [][2]float64) []*Model {
-	var rows []int
+// buildModels collects the support vectors of the fits into one set,
+// group by group, and returns the models.
+func buildModels(x *Data, opt Options, lays []*layout, fits []binaryFit, plat [][2]float64, groups *rowGroups) []*Model {
+	ng := len(groups.members)
+	isSV := make([]bool, len(groups.of))
 	for i, f := range fits {
 		for k, c := range f.coef {
 			if c != 0 {
-				rows = append(rows, lays[i].rows[k])
+				isSV[lays[i].rows[k]] = true
 			}
 		}
 	}
-	slices.Sort(rows)
-	rows = slices.Compact(rows)
-	set := &svSet{kern: opt.Kernel, rows: rows, x: x.rowsOf(rows)}
+	set := &svSet{kern: opt.Kernel, start: make([]int, ng+1), users: make([][]int, ng), coef: make([]*mat.Dense, ng), models: len(fits)}
+	at := make([]int, len(groups.of)) // position of each support vector in set.rows
+	for g, rows := range groups.members {
+		set.start[g] = len(set.rows)
+		for _, r := range rows {
+			if isSV[r] {
+				at[r] = len(set.rows)
+				set.rows = append(set.rows, r)
+			}
+		}
+	}
+	set.start[ng] = len(set.rows)
+	set.x = x.rowsOf(set.rows)
+	if opt.Kernel.Type == RBF && !set.x.Sparse() {
+		set.sq = make([]float64, len(set.rows))
+		for p := range set.sq {
+			_, v := set.x.row(p)
+			set.sq[p] = dotRows(nil, v, nil, v)
+		}
+	}
+	for i := range fits {
+		for _, g := range groups.used[i] {
+			set.users[g] = append(set.users[g], i)
+		}
+	}
+	for g, users := range set.users {
+		if len(users) > 0 && set.start[g+1] > set.start[g] {
+			set.coef[g] = mat.NewDense(set.start[g+1]-set.start[g], len(users), nil)
+		}
+	}
 	models := make([]*Model, len(fits))
 	for i, f := range fits {
-		m := &Model{set: set, rho: f.sol.rho, flip: lays[i].flip, obj: f.sol.obj, iter: f.sol.iter}
+		m := &Model{set: set, id: i, rho: f.sol.rho, flip: lays[i].flip, obj: f.sol.obj, iter: f.sol.iter}
 		for k, c := range f.coef {
-			if c != 0 {
-				p, _ := slices.BinarySearch(rows, lays[i].rows[k])
-				m.sv, m.coef = append(m.sv, p), append(m.coef, c)
+			if c == 0 {
+				continue
 			}
+			r := lays[i].rows[k]
+			p := at[r]
+			m.sv, m.coef = append(m.sv, p), append(m.coef, c)
+			g := int(groups.of[r])
+			j := indexOf(set.users[g], i)
+			set.coef[g].Set(p-set.start[g], j, c)
 		}
 		if opt.Probability {
 			m.prob, m.probA, m.probB = true, plat[i][0], plat[i][1]
@@ -127,6 +183,12 @@ func buildModels(x *Data, opt Options, lays []*layout, fits []binaryFit, plat []
 		models[i] = m
 	}
 	return models
+}
+
+// indexOf returns the position of v in the ascending slice s.
+func indexOf(s []int, v int) int {
+	p, _ := slices.BinarySearch(s, v)
+	return p
 }
 
 // randStreams returns the rand() values each problem's probability fit

@@ -26,7 +26,6 @@ type qMatrix struct {
 	y     []int8
 	qd    []float64
 	cache *columnCache
-	buf   []float64
 	rows  []int
 }
 
@@ -34,8 +33,8 @@ type qMatrix struct {
 type kernelSource interface {
 	// at returns K(x_i, x_j).
 	at(i, j int) float64
-	// column sets dst[k] = K(x_i, x_js[k]).
-	column(dst []float64, i int, js []int)
+	// column32 sets dst[k] = float32(K(x_i, x_js[k])).
+	column32(dst []float32, i int, js []int)
 }
 
 func newQMatrix(src kernelSource, rowOf []int, y []int8, cacheBytes int64) *qMatrix {
@@ -59,21 +58,15 @@ func (q *qMatrix) get(i, n int) []float32 {
 // fill sets dst[k] = Q_{i, start+k}.
 func (q *qMatrix) fill(dst []float32, i, start int) {
 	n := len(dst)
-	if cap(q.buf) < n {
-		q.buf, q.rows = make([]float64, n), make([]int, n)
-	}
-	buf, rows := q.buf[:n], q.rows[:n]
-	for k := range rows {
-		rows[k] = q.rowOf[start+k]
-	}
-	q.src.column(buf, q.rowOf[i], rows)
+	q.rows = grow(q.rows, n)
+	rows := q.rows
+	copy(rows, q.rowOf[start:start+n])
+	q.src.column32(dst, q.rowOf[i], rows)
 	yi, y := q.y[i], q.y[start:start+n]
-	for k, v := range buf {
-		f := float32(v)
+	for k := range dst {
 		if y[k] != yi {
-			f = -f
+			dst[k] = -dst[k]
 		}
-		dst[k] = f
 	}
 }
 
