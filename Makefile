@@ -169,16 +169,18 @@ docs: build
 docs-check: build
 	$(GO) run ./internal/cmd/docs -check -bench $(BIN)/bench $(DOCS)
 
-# Installs the Debian packages the tests use: LIBLINEAR, pdflatex, Chromium
-# for the HTML report, and the Python packages of the sklearn plugin. A
+# Installs the Debian packages the tests use: LIBLINEAR, LIBSVM (the
+# scripts that regenerate the kernel SVM's references and make bench's
+# peer), pdflatex, Chromium for the HTML report, and the Python packages of
+# the sklearn plugin. A
 # test that needs one skips when it is missing, naming the package, and
 # make test says so.
 test-deps: python-deps
 	@command -v chromium >/dev/null || { \
 		apt-get update -qq && apt-get install -y -qq --no-install-recommends chromium fonts-liberation; }
-	@command -v liblinear-train >/dev/null && command -v pdflatex >/dev/null || { \
+	@command -v liblinear-train >/dev/null && command -v svm-train >/dev/null && command -v pdflatex >/dev/null || { \
 		apt-get update -qq && apt-get install -y -qq --no-install-recommends \
-			liblinear-tools texlive-latex-base texlive-latex-recommended; }
+			liblinear-tools libsvm-tools texlive-latex-base texlive-latex-recommended; }
 
 # The Python packages of the sklearn plugin and of make bench's scikit-learn
 # peers.
@@ -209,7 +211,8 @@ testdata:
 BENCH_DATA ?=
 PEERBENCH_FLAGS ?=
 bench: build python-deps
-	@command -v liblinear-train >/dev/null || { apt-get update -qq && apt-get install -y -qq liblinear-tools; }
+	@command -v liblinear-train >/dev/null && command -v svm-train >/dev/null || { \
+		apt-get update -qq && apt-get install -y -qq liblinear-tools libsvm-tools; }
 	$(GO) test -run '^$$' -bench . -benchmem ./plugins/... ./framework/...
 	cd $(PEERBENCH) && $(GO) build -o $(CURDIR)/$(BIN)/peerbench .
 	$(BIN)/peerbench $(if $(BENCH_DATA),-data $(BENCH_DATA)) $(PEERBENCH_FLAGS) -o docs/performance.md
