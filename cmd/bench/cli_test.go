@@ -148,7 +148,7 @@ func TestHelpCoversEveryFlag(t *testing.T) {
 	}
 	usage := globalUsage()
 	readme := readFile(t, "../../README.md")
-	block := readme[strings.Index(readme, "### Commands"):]
+	block := readme[strings.Index(readme, "## Commands\n"):]
 	block = block[:strings.Index(block, "```\n\n")]
 	for _, c := range commands {
 		if !strings.Contains(usage, "\n  "+c.name) {

@@ -155,9 +155,9 @@ metrics = ["accuracy"]
 	if !strings.Contains(md, "| learner | params | reduction | adult (test set) | avg. rank |") || !strings.Contains(md, want) {
 		t.Errorf("adult.md does not mark the test-set column or shows a ±; want %q in\n%s", want, md)
 	}
-	// The README's "Test sets and holdout" table is this run's.
-	if readme := readFile(t, "../../README.md"); !strings.Contains(readme, want) {
-		t.Errorf("README's holdout table is stale: want %q", want)
+	// The holdout table of docs/experiment-file.md is this run's.
+	if doc := readFile(t, "../../docs/experiment-file.md"); !strings.Contains(doc, want) {
+		t.Errorf("the holdout table of docs/experiment-file.md is stale: want %q", want)
 	}
 }
 
@@ -330,12 +330,12 @@ metrics = ["accuracy"]
 			}
 		}
 	}
-	// The README's tuning tables are this run's.
-	md, readme := readFile(t, out+"/tune.md"), readFile(t, "../../README.md")
+	// The tuning tables of docs/experiment-file.md are this run's.
+	md, doc := readFile(t, out+"/tune.md"), readFile(t, "../../docs/experiment-file.md")
 	for _, line := range strings.Split(md, "\n") {
 		if strings.HasPrefix(line, "| logreg |") || strings.HasPrefix(line, "| iris |") || strings.HasPrefix(line, "| wine |") || strings.HasPrefix(line, "| vehicle |") {
-			if !strings.Contains(readme, line+"\n") {
-				t.Errorf("README's tuning tables are stale: no line %q", line)
+			if !strings.Contains(doc, line+"\n") {
+				t.Errorf("the tuning tables of docs/experiment-file.md are stale: no line %q", line)
 			}
 		}
 	}

@@ -553,13 +553,13 @@ func TestRunMissingFile(t *testing.T) {
 	}
 }
 
-// TestReadmePlugin: the plugin shown in the README is the file
-// testdata/plugins/centroid/main.go, and it runs in a grid.
-func TestReadmePlugin(t *testing.T) {
-	readme := readFile(t, "../../README.md")
+// TestDocsGoPlugin: the plugin shown in docs/writing-plugins.md is the
+// file testdata/plugins/centroid/main.go, and it runs in a grid.
+func TestDocsGoPlugin(t *testing.T) {
+	doc := readFile(t, "../../docs/writing-plugins.md")
 	src := readFile(t, "testdata/plugins/centroid/main.go")
-	if !strings.Contains(readme, "```go\n"+src+"```") {
-		t.Fatal("README's plugin example differs from testdata/plugins/centroid/main.go")
+	if !strings.Contains(doc, "```go\n"+src+"```") {
+		t.Fatal("the Go plugin of docs/writing-plugins.md differs from testdata/plugins/centroid/main.go")
 	}
 	file := writeExperiment(t, `experiment "centroid" { seed = 1 }
 dataset "iris" { path = "%REPO%/experiments/data/iris.csv" }
@@ -580,14 +580,15 @@ reduction "ova" { scheme = "ova" }
 	}
 }
 
-// TestReadmePluginDenseInput: the hash encoder makes car a CSR matrix;
-// the README's centroid does not declare Sparse, so it gets the rows dense.
+// TestCentroidPluginDenseInput: the hash encoder makes car a CSR matrix;
+// the centroid of docs/writing-plugins.md does not declare Sparse, so it
+// gets the rows dense.
 // Under one-vs-one the class of the nearest mean wins all its votes, so
 // every fold equals scikit-learn's NearestCentroid on the same CSR matrix
 // (sklearn plugin, no reduction). With --dense-budget below the 1728 × 256
 // dense matrix (3.4 MiB), the centroid's cell fails naming learner,
 // dataset, pipeline and sizes while the sparse learner's cell runs.
-func TestReadmePluginDenseInput(t *testing.T) {
+func TestCentroidPluginDenseInput(t *testing.T) {
 	needPython(t)
 	file := writeExperiment(t, `experiment "dense_input" { seed = 0 }
 dataset "car" {
@@ -1219,10 +1220,14 @@ func TestValidateDiagnosticCarets(t *testing.T) {
 // readmePrintsRun checks the README's "What `make run` prints" block
 // against what the quickstart run into out printed: its first line but for
 // the time, then its file lines in the same order (results/quickstart
-// standing for out), a "..." line standing for any run of lines.
+// standing for out), a "..." line standing for any run of lines. The
+// README's experiment file is experiments/quickstart.hcl, whole.
 func readmePrintsRun(t *testing.T, stdout, out string) {
 	t.Helper()
 	readme := readFile(t, "../../README.md")
+	if !strings.Contains(readme, "```hcl\n"+readFile(t, "../../experiments/quickstart.hcl")+"```\n") {
+		t.Error("the README's experiment file differs from experiments/quickstart.hcl")
+	}
 	_, after, ok := strings.Cut(readme, "## What `make run` prints\n\n```\n")
 	block, _, ok2 := strings.Cut(after, "```")
 	if !ok || !ok2 {

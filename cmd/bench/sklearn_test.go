@@ -272,24 +272,24 @@ func TestSklearnPluginWithoutPackages(t *testing.T) {
 	}
 }
 
-// TestReadmePythonCentroid runs the README's Python nearest-centroid
-// plugin. Under one-vs-one each pairwise vote goes to the nearer of two
+// TestDocsPythonCentroid runs the Python nearest-centroid plugin of
+// docs/writing-plugins.md. Under one-vs-one each pairwise vote goes to the nearer of two
 // class means, so the class of the nearest mean wins all its votes: every
 // fold must equal scikit-learn's NearestCentroid (through the sklearn
 // plugin, no reduction).
-func TestReadmePythonCentroid(t *testing.T) {
+func TestDocsPythonCentroid(t *testing.T) {
 	needPython(t)
-	readme := readFile(t, "../../README.md")
-	_, after, ok := strings.Cut(readme, "### In Python")
+	doc := readFile(t, "../../docs/writing-plugins.md")
+	_, after, ok := strings.Cut(doc, "## In Python")
 	if !ok {
-		t.Fatal("README has no \"### In Python\" section")
+		t.Fatal("docs/writing-plugins.md has no \"## In Python\" section")
 	}
 	_, code, ok := strings.Cut(after, "```python\n")
 	code, _, ok2 := strings.Cut(code, "```")
 	if !ok || !ok2 {
-		t.Fatal("the README's Python section has no python code block")
+		t.Fatal("the Python section of docs/writing-plugins.md has no python code block")
 	}
-	// As the README says: the block saved as an executable
+	// As the page says: the block saved as an executable
 	// bench-plugin-NAME in the plugins directory, the kit copied beside it
 	// (linked here), and bench plugin check passing on it. Only the
 	// interpreter of the #! line is this machine's.
@@ -297,7 +297,7 @@ func TestReadmePythonCentroid(t *testing.T) {
 	repo, _ := filepath.Abs("../..")
 	first, rest, _ := strings.Cut(code, "\n")
 	if first != "#!/usr/bin/python3" {
-		t.Fatalf("the README's Python block starts %q, want the #! line", first)
+		t.Fatalf("the Python block of docs/writing-plugins.md starts %q, want the #! line", first)
 	}
 	files := map[string]string{"bench-plugin-pycentroid": "#!" + pythonPath + "\n" + rest}
 	for _, p := range []string{"sklearn", "reducers"} {
@@ -312,7 +312,7 @@ func TestReadmePythonCentroid(t *testing.T) {
 		t.Fatal(err)
 	}
 	if stdout, stderr, err := runBench(t, "plugin", "check", filepath.Join(dir, "bench-plugin-pycentroid")); err != nil {
-		t.Fatalf("bench plugin check on the README's Python plugin: %v\n%s%s", err, stdout, stderr)
+		t.Fatalf("bench plugin check on the Python plugin of docs/writing-plugins.md: %v\n%s%s", err, stdout, stderr)
 	}
 	file := writeExperiment(t, `experiment "centroid" { seed = 0 }
 `+datasets("iris", "wine")+`

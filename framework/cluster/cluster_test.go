@@ -386,25 +386,25 @@ func TestShellQuote(t *testing.T) {
 	}
 }
 
-// TestREADMESlurmScript: the job array script the README's Slurm recipe
-// shows is the one ArrayScript writes for that command.
-func TestREADMESlurmScript(t *testing.T) {
-	b, err := os.ReadFile("../../README.md")
+// TestDocsSlurmScript: the job array script the Slurm recipe of
+// docs/long-runs.md shows is the one ArrayScript writes for that command.
+func TestDocsSlurmScript(t *testing.T) {
+	b, err := os.ReadFile("../../docs/long-runs.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	const marker = "<!-- checked by TestREADMESlurmScript in framework/cluster -->\n```\n"
-	readme := string(b)
-	i := strings.Index(readme, marker)
+	const marker = "<!-- checked by TestDocsSlurmScript in framework/cluster -->\n```\n"
+	doc := string(b)
+	i := strings.Index(doc, marker)
 	if i < 0 {
-		t.Fatalf("README.md has no %q", marker)
+		t.Fatalf("docs/long-runs.md has no %q", marker)
 	}
-	block := readme[i+len(marker):]
+	block := doc[i+len(marker):]
 	block = block[:strings.Index(block, "```\n")]
 	s := Slurm{Run: Run{Experiment: "big", Bench: "/home/ann/polyclass/bin/bench", Plugins: "/home/ann/polyclass/bin",
 		File: "/home/ann/polyclass/experiments/big.hcl", Dir: "/home/ann/polyclass/results/big", Shards: 40},
 		Partition: "short", Time: "2:00:00", CPUs: 4, Mem: "8G", Scripts: "/home/ann/polyclass/results/big/slurm"}
 	if want := s.ArrayScript(); block != want {
-		t.Errorf("README's array script:\n%s\nArrayScript writes:\n%s", block, want)
+		t.Errorf("docs/long-runs.md's array script:\n%s\nArrayScript writes:\n%s", block, want)
 	}
 }
