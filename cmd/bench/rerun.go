@@ -9,11 +9,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/polyclass/polyclass/framework/host"
 	"github.com/polyclass/polyclass/framework/metrics"
 	"github.com/polyclass/polyclass/framework/report"
 	"github.com/polyclass/polyclass/framework/results"
+	"github.com/polyclass/polyclass/framework/software"
 )
 
 // rerun runs the experiment a results directory records again, with the
@@ -49,8 +51,10 @@ func rerun(ctx context.Context, h *host.Host, o *options, stdout, stderr io.Writ
 	for _, d := range old.Datasets {
 		recorded["dataset "+d.Name] = d.SHA256
 	}
+	runtimes := map[string][]software.Component{}
 	for _, p := range old.Plugins {
 		recorded["plugin "+p.Name] = p.SHA256
+		runtimes[p.Name] = p.Runtime
 	}
 	for _, d := range g.Datasets {
 		if want, ok := recorded["dataset "+d.Config.Name]; ok && want != d.SHA256 {
@@ -60,6 +64,12 @@ func rerun(ctx context.Context, h *host.Host, o *options, stdout, stderr io.Writ
 	for _, p := range g.Plugins() {
 		if want, ok := recorded["plugin "+p.Name]; ok && want != p.SHA256 {
 			note("plugin %s: sha256 %s, recorded %s", p.Name, p.SHA256, want)
+		}
+		// A manifest from before runtime reports records none.
+		if was, ok := runtimes[p.Name]; ok && was != nil {
+			if changes := software.Changes(was, p.Runtime()); changes != nil {
+				note("plugin %s: runtime %s", p.Name, strings.Join(changes, ", "))
+			}
 		}
 	}
 	out := o.out

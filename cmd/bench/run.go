@@ -425,7 +425,7 @@ func newManifest(file string, g *engine.Grid, o *options) *results.Manifest {
 		m.Datasets = append(m.Datasets, results.NewDatasetRecord(d, filepath.Dir(file)))
 	}
 	for _, p := range g.Plugins() {
-		m.Plugins = append(m.Plugins, results.PluginRecord{Name: p.Name, Version: p.Version(), Path: p.Path, SHA256: p.SHA256})
+		m.Plugins = append(m.Plugins, results.PluginRecord{Name: p.Name, Version: p.Version(), Path: p.Path, SHA256: p.SHA256, Runtime: p.Runtime()})
 	}
 	return m
 }
@@ -527,6 +527,7 @@ func listPlugins(ctx context.Context, h *host.Host, w io.Writer) error {
 				writeParams(w, "    ", s.Params)
 			}
 		}
+		writeRuntime(w, p.Runtime())
 		fmt.Fprintln(w)
 	}
 	for _, path := range notExec {
@@ -540,6 +541,18 @@ func listPlugins(ctx context.Context, h *host.Host, w io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// writeRuntime lists the software a plugin reports it computes with, one
+// component a line.
+func writeRuntime(w io.Writer, runtime []sdk.Component) {
+	if len(runtime) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "  runtime:")
+	for _, c := range runtime {
+		fmt.Fprintf(w, "    %s\n", c)
+	}
 }
 
 func writeParams(w io.Writer, indent string, specs []sdk.ParamSpec) {

@@ -381,3 +381,79 @@ func TestSklearnFaultParams(t *testing.T) {
 		}
 	}
 }
+
+// pythonRuntime returns the runtime report the sklearn plugin should send
+// when run by pythonPath, computed by that interpreter: the interpreter,
+// the kit, numpy, scipy and scikit-learn, one "NAME VERSION" a line.
+func pythonRuntime(t *testing.T, python string, env ...string) []string {
+	t.Helper()
+	cmd := exec.Command(python, "-c", `import platform, sys, numpy, scipy, sklearn
+print(f"python {platform.python_version()} ({sys.executable})")
+print("polyclass-plugin 0.2.0")
+print("numpy", numpy.__version__)
+print("scipy", scipy.__version__)
+print("scikit-learn", sklearn.__version__)`)
+	cmd.Env = append(os.Environ(), env...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s: %v\n%s", python, err, out)
+	}
+	return strings.Split(strings.TrimSpace(string(out)), "\n")
+}
+
+// TestSklearnRuntimeReport: the sklearn plugin reports the interpreter it
+// runs under and the versions of the packages it computes with; bench
+// plugins lists them under the plugin, a Go plugin lists its toolchain and
+// modules, and a run's manifest records both.
+func TestSklearnRuntimeReport(t *testing.T) {
+	needPython(t)
+	want := pythonRuntime(t, pythonPath)
+	stdout, _, err := bench(t, "plugins")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, sk, _ := strings.Cut(stdout, "\nsklearn ")
+	sk, _, _ = strings.Cut(sk, "\n\n")
+	sk += "\n"
+	if !strings.Contains(sk, "  runtime:\n    "+strings.Join(want, "\n    ")+"\n") {
+		t.Errorf("bench plugins, sklearn:\n%s\nwant the runtime\n%s", sk, strings.Join(want, "\n"))
+	}
+	_, lr, _ := strings.Cut(stdout, "\nlogreg ")
+	lr, _, _ = strings.Cut(lr, "\n\n")
+	if !strings.Contains(lr, "  runtime:\n    go 1.") || !strings.Contains(lr, "\n    gonum.org/v1/gonum v") {
+		t.Errorf("bench plugins, logreg:\n%s\nwant its Go version and modules", lr)
+	}
+
+	file := writeExperiment(t, `experiment "runtime" { seed = 0 }
+dataset "iris" { path = "%DATA%/iris.csv" }
+cv { folds = 2 }
+learner "sk" { plugin = "sklearn" }
+reduction "ova" { scheme = "ova" }
+metrics = ["accuracy"]
+`)
+	out := t.TempDir()
+	if _, stderr, err := bench(t, "run", "-o", out, file); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	var m struct {
+		Plugins []struct {
+			Name    string
+			Runtime []sdk.Component
+		}
+	}
+	if err := json.Unmarshal([]byte(readFile(t, filepath.Join(out, "manifest.json"))), &m); err != nil {
+		t.Fatal(err)
+	}
+	recorded := map[string][]string{}
+	for _, p := range m.Plugins {
+		for _, c := range p.Runtime {
+			recorded[p.Name] = append(recorded[p.Name], c.String())
+		}
+	}
+	if !slices.Equal(recorded["sklearn"], want) {
+		t.Errorf("manifest: sklearn runtime %q, want %q", recorded["sklearn"], want)
+	}
+	if r := recorded["reducers"]; len(r) < 2 || !strings.HasPrefix(r[0], "go 1.") {
+		t.Errorf("manifest: reducers runtime %q, want the Go toolchain and modules", r)
+	}
+}

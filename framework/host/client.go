@@ -52,7 +52,8 @@ func (c *LearnerClient) Info(ctx context.Context) (sdk.LearnerInfo, error) {
 			Scores: r.GetScores(), Probabilities: r.GetProbabilities(), Sparse: r.GetSparse(),
 			Weights: r.GetWeights(),
 		},
-		Params: convert.SpecsFromPB(r.GetParams()),
+		Params:  convert.SpecsFromPB(r.GetParams()),
+		Runtime: convert.ComponentsFromPB(r.GetRuntime()),
 	}, nil
 }
 
@@ -322,7 +323,10 @@ func (c *ReducerClient) Info(ctx context.Context) (sdk.ReducerInfo, error) {
 	if err != nil {
 		return sdk.ReducerInfo{}, rpcErr("reducer info", err)
 	}
-	info := sdk.ReducerInfo{Name: r.GetName(), Version: r.GetVersion(), Description: r.GetDescription()}
+	info := sdk.ReducerInfo{
+		Name: r.GetName(), Version: r.GetVersion(), Description: r.GetDescription(),
+		Runtime: convert.ComponentsFromPB(r.GetRuntime()),
+	}
 	rowWise := map[string]bool{}
 	for _, s := range r.GetSchemes() {
 		info.Schemes = append(info.Schemes, sdk.Scheme{

@@ -202,6 +202,20 @@ func (p *Plugin) Version() string {
 	return ""
 }
 
+// Runtime returns the software the plugin reports it computes with (its
+// learner's report, else its reducer's; see sdk.Component): for a Go
+// plugin the Go version and modules of its binary, for a Python plugin its
+// interpreter and packages. It is nil for a plugin that reports none.
+func (p *Plugin) Runtime() []sdk.Component {
+	if p.LearnerInfo != nil && len(p.LearnerInfo.Runtime) > 0 {
+		return p.LearnerInfo.Runtime
+	}
+	if p.ReducerInfo != nil {
+		return p.ReducerInfo.Runtime
+	}
+	return nil
+}
+
 // Exited reports whether the plugin process has ended. A plugin served
 // in-process (no client, as in tests) never ends.
 func (p *Plugin) Exited() bool { return p.client != nil && p.client.Exited() }

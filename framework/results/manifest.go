@@ -12,6 +12,7 @@ import (
 	"github.com/polyclass/polyclass/framework/engine"
 	"github.com/polyclass/polyclass/framework/host"
 	"github.com/polyclass/polyclass/framework/report"
+	"github.com/polyclass/polyclass/framework/software"
 )
 
 // Status is the state of the run a manifest records.
@@ -120,12 +121,16 @@ type DatasetRecord struct {
 	Classes []report.ClassCount `json:"classes,omitempty"`
 }
 
-// PluginRecord identifies one plugin binary.
+// PluginRecord identifies one plugin binary and the software it
+// computes with.
 type PluginRecord struct {
 	Name    string `json:"name"`
 	Version string `json:"version"`
 	Path    string `json:"path"`
 	SHA256  string `json:"sha256"`
+	// Runtime is the plugin's runtime report (host.Plugin.Runtime): its
+	// interpreter or Go toolchain and the libraries it runs on.
+	Runtime []software.Component `json:"runtime,omitempty"`
 }
 
 // Spec returns what the tables of the run show, with finished of the

@@ -132,6 +132,7 @@ func (s *learnerServer) Info(context.Context, *pb.InfoRequest) (*pb.LearnerInfo,
 		Probabilities: c.Probabilities, Sparse: c.Sparse, Weights: c.Weights, Params: convert.SpecsToPB(s.info.Params),
 		// The SDK converts compact targets to each problem's FitInput.
 		CodeTargets: true, SharedMemory: s.shared != nil,
+		Runtime: convert.ComponentsToPB(runtimeReport(s.info.Runtime)),
 	}, nil
 }
 

@@ -35,7 +35,10 @@ func newReducerServer(impl Reducer, shared *sharedmem.Segment) *reducerServer {
 }
 
 func (s *reducerServer) Info(context.Context, *pb.InfoRequest) (*pb.ReducerInfo, error) {
-	out := &pb.ReducerInfo{Name: s.info.Name, Version: s.info.Version, Description: s.info.Description, SharedMemory: s.shared != nil}
+	out := &pb.ReducerInfo{
+		Name: s.info.Name, Version: s.info.Version, Description: s.info.Description, SharedMemory: s.shared != nil,
+		Runtime: convert.ComponentsToPB(runtimeReport(s.info.Runtime)),
+	}
 	for _, sc := range s.info.Schemes {
 		out.Schemes = append(out.Schemes, &pb.Scheme{
 			Name: sc.Name, Description: sc.Description, Multilabel: sc.MultiLabel,

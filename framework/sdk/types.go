@@ -25,6 +25,12 @@ type LearnerInfo struct {
 	Name, Version, Description string
 	Capabilities               Capabilities
 	Params                     []ParamSpec
+	// Runtime is the software the learner computes with beyond its own
+	// code (see Component). The SDK's server sends the binary's Go
+	// version and modules (software.Build) followed by these; a learner
+	// that loads libraries at run time (a model file, a shared library)
+	// adds them here. The host reads it back as the plugin's whole report.
+	Runtime []Component
 }
 
 // FitInput is one problem as a learner sees it: the rows it uses only.
@@ -101,6 +107,9 @@ type Scheme struct {
 type ReducerInfo struct {
 	Name, Version, Description string
 	Schemes                    []Scheme
+	// Runtime is the software the reducer computes with (see
+	// LearnerInfo.Runtime).
+	Runtime []Component
 }
 
 // PlanRequest describes the training part of one fold.

@@ -1,5 +1,9 @@
 """Builds bench-plugin-sklearn: the bridge and its SDK as one executable
-zip archive run by Debian's /usr/bin/python3 (see python3 -m zipapp).
+zip archive (see python3 -m zipapp) run by the interpreter that builds it,
+whose packages (scikit-learn, grpcio) it then imports: make build uses
+Debian's /usr/bin/python3; a venv's python builds a zip bound to the venv.
+Not #!/usr/bin/env python3, which runs whichever python3 comes first on
+the PATH of whoever starts bench (a pyenv one without numpy, say).
 
     /usr/bin/python3 plugins/sklearn/build.py bin/bench-plugin-sklearn
 """
@@ -25,7 +29,7 @@ def main():
     if len(sys.argv) != 2:
         sys.exit("usage: build.py OUTPUT")
     zipapp.create_archive(
-        HERE, sys.argv[1], interpreter="/usr/bin/python3", main="sklearn_bridge:main", filter=include
+        HERE, sys.argv[1], interpreter=sys.executable or "/usr/bin/python3", main="sklearn_bridge:main", filter=include
     )
 
 

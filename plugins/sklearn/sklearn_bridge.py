@@ -72,6 +72,7 @@ def _info():
             ),
             pp.ParamSpec("*", "any", description="any keyword argument of the estimator"),
         ],
+        runtime=[pp.package("scikit-learn", "sklearn")],
     )
 
 

@@ -311,5 +311,45 @@ class ServiceTest(unittest.TestCase):
             service.spec_to_pb(learner.ParamSpec("c", "float"))
 
 
+class RuntimeTest(unittest.TestCase):
+    def test_package_versions(self):
+        import sys
+        import types
+
+        from polyclass_plugin import runtime
+
+        # The imported module's version wins over the installed metadata.
+        stub = types.ModuleType("polyclass_stub_mod")
+        stub.__version__ = "9.9.9"
+        sys.modules["polyclass_stub_mod"] = stub
+        try:
+            self.assertEqual(runtime.package("numpy", "polyclass_stub_mod"), runtime.Component("numpy", "9.9.9"))
+        finally:
+            del sys.modules["polyclass_stub_mod"]
+        # Not imported: the distribution's metadata, read without importing.
+        self.assertEqual(runtime.package("numpy", "polyclass_not_imported").version, np.__version__)
+        self.assertEqual(runtime.package("polyclass-no-such-dist"), runtime.Component("polyclass-no-such-dist", ""))
+
+    def test_info_reports_the_base_then_the_learners(self):
+        import platform
+        import sys
+
+        import polyclass_plugin
+        from polyclass_plugin import runtime
+
+        class Lib(_Learner):
+            def info(self):
+                i = super().info()
+                i.runtime = [runtime.Component("libfoo", "2.0")]
+                return i
+
+        got = service.LearnerService(Lib(None)).Info(pb.InfoRequest(), _Context()).runtime
+        self.assertEqual(
+            [(c.name, c.version, c.path) for c in got],
+            [("python", platform.python_version(), sys.executable), ("polyclass-plugin", polyclass_plugin.__version__, ""),
+             ("numpy", np.__version__, ""), ("scipy", scipy.__version__, ""), ("libfoo", "2.0", "")],
+        )
+
+
 if __name__ == "__main__":
     unittest.main()

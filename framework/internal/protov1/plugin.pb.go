@@ -171,7 +171,7 @@ func (x Problem_Kind) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Problem_Kind.Descriptor instead.
 func (Problem_Kind) EnumDescriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{5, 0}
+	return file_plugin_proto_rawDescGZIP(), []int{6, 0}
 }
 
 // Layout of the data bytes.
@@ -223,7 +223,7 @@ func (x DatasetHeader_Layout) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use DatasetHeader_Layout.Descriptor instead.
 func (DatasetHeader_Layout) EnumDescriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{10, 0}
+	return file_plugin_proto_rawDescGZIP(), []int{11, 0}
 }
 
 // Value is a parameter value: a number, a string, a bool or a list of values
@@ -522,6 +522,77 @@ func (x *ParamSpec) GetMinExclusive() bool {
 	return false
 }
 
+// Component is one piece of software a plugin computes with: its language
+// runtime or interpreter, a library, the plugin's own module. A plugin's
+// components (LearnerInfo.runtime, ReducerInfo.runtime) say what produced
+// its numbers beyond its binary: a Python plugin's file is the same
+// whatever scikit-learn and numpy it imports.
+type Component struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The component's name: "go", "python", a package's distribution name
+	// ("scikit-learn", "numpy") or a Go module path.
+	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	// Its version as the component reports it ("3.11.2", "1.2.1",
+	// "v0.17.0"); empty when it reports none.
+	Version string `protobuf:"bytes,2,opt,name=version,proto3" json:"version,omitempty"`
+	// Where it is installed, when that tells two installations apart (the
+	// interpreter's executable, say); usually empty.
+	Path          string `protobuf:"bytes,3,opt,name=path,proto3" json:"path,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Component) Reset() {
+	*x = Component{}
+	mi := &file_plugin_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Component) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Component) ProtoMessage() {}
+
+func (x *Component) ProtoReflect() protoreflect.Message {
+	mi := &file_plugin_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Component.ProtoReflect.Descriptor instead.
+func (*Component) Descriptor() ([]byte, []int) {
+	return file_plugin_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *Component) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *Component) GetVersion() string {
+	if x != nil {
+		return x.Version
+	}
+	return ""
+}
+
+func (x *Component) GetPath() string {
+	if x != nil {
+		return x.Path
+	}
+	return ""
+}
+
 // Dense is a row-major float64 matrix.
 type Dense struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -541,7 +612,7 @@ type Dense struct {
 
 func (x *Dense) Reset() {
 	*x = Dense{}
-	mi := &file_plugin_proto_msgTypes[3]
+	mi := &file_plugin_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -553,7 +624,7 @@ func (x *Dense) String() string {
 func (*Dense) ProtoMessage() {}
 
 func (x *Dense) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[3]
+	mi := &file_plugin_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -566,7 +637,7 @@ func (x *Dense) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Dense.ProtoReflect.Descriptor instead.
 func (*Dense) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{3}
+	return file_plugin_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *Dense) GetRows() int64 {
@@ -613,7 +684,7 @@ type SharedRegion struct {
 
 func (x *SharedRegion) Reset() {
 	*x = SharedRegion{}
-	mi := &file_plugin_proto_msgTypes[4]
+	mi := &file_plugin_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -625,7 +696,7 @@ func (x *SharedRegion) String() string {
 func (*SharedRegion) ProtoMessage() {}
 
 func (x *SharedRegion) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[4]
+	mi := &file_plugin_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -638,7 +709,7 @@ func (x *SharedRegion) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SharedRegion.ProtoReflect.Descriptor instead.
 func (*SharedRegion) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{4}
+	return file_plugin_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *SharedRegion) GetOffset() uint64 {
@@ -685,7 +756,7 @@ type Problem struct {
 
 func (x *Problem) Reset() {
 	*x = Problem{}
-	mi := &file_plugin_proto_msgTypes[5]
+	mi := &file_plugin_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -697,7 +768,7 @@ func (x *Problem) String() string {
 func (*Problem) ProtoMessage() {}
 
 func (x *Problem) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[5]
+	mi := &file_plugin_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -710,7 +781,7 @@ func (x *Problem) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Problem.ProtoReflect.Descriptor instead.
 func (*Problem) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{5}
+	return file_plugin_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *Problem) GetKind() Problem_Kind {
@@ -764,7 +835,7 @@ type InfoRequest struct {
 
 func (x *InfoRequest) Reset() {
 	*x = InfoRequest{}
-	mi := &file_plugin_proto_msgTypes[6]
+	mi := &file_plugin_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -776,7 +847,7 @@ func (x *InfoRequest) String() string {
 func (*InfoRequest) ProtoMessage() {}
 
 func (x *InfoRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[6]
+	mi := &file_plugin_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -789,7 +860,7 @@ func (x *InfoRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InfoRequest.ProtoReflect.Descriptor instead.
 func (*InfoRequest) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{6}
+	return file_plugin_proto_rawDescGZIP(), []int{7}
 }
 
 // LearnerInfo describes a learner plugin.
@@ -816,14 +887,19 @@ type LearnerInfo struct {
 	// Reads and writes score matrices in the memory segment the host shares
 	// with the process (PredictRequest.output, Dense.shared); the Go SDK
 	// sets it when the host passed a segment.
-	SharedMemory  bool `protobuf:"varint,13,opt,name=shared_memory,json=sharedMemory,proto3" json:"shared_memory,omitempty"`
+	SharedMemory bool `protobuf:"varint,13,opt,name=shared_memory,json=sharedMemory,proto3" json:"shared_memory,omitempty"`
+	// The software the learner computes with (see Component): the Go SDK
+	// sends the Go version and the modules the binary was built from, the
+	// Python SDK the interpreter and its packages. The host records it with
+	// every run.
+	Runtime       []*Component `protobuf:"bytes,14,rep,name=runtime,proto3" json:"runtime,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *LearnerInfo) Reset() {
 	*x = LearnerInfo{}
-	mi := &file_plugin_proto_msgTypes[7]
+	mi := &file_plugin_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -835,7 +911,7 @@ func (x *LearnerInfo) String() string {
 func (*LearnerInfo) ProtoMessage() {}
 
 func (x *LearnerInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[7]
+	mi := &file_plugin_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -848,7 +924,7 @@ func (x *LearnerInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LearnerInfo.ProtoReflect.Descriptor instead.
 func (*LearnerInfo) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{7}
+	return file_plugin_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *LearnerInfo) GetName() string {
@@ -942,6 +1018,13 @@ func (x *LearnerInfo) GetSharedMemory() bool {
 	return false
 }
 
+func (x *LearnerInfo) GetRuntime() []*Component {
+	if x != nil {
+		return x.Runtime
+	}
+	return nil
+}
+
 // HasRequest lists dataset digests.
 type HasRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -952,7 +1035,7 @@ type HasRequest struct {
 
 func (x *HasRequest) Reset() {
 	*x = HasRequest{}
-	mi := &file_plugin_proto_msgTypes[8]
+	mi := &file_plugin_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -964,7 +1047,7 @@ func (x *HasRequest) String() string {
 func (*HasRequest) ProtoMessage() {}
 
 func (x *HasRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[8]
+	mi := &file_plugin_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -977,7 +1060,7 @@ func (x *HasRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HasRequest.ProtoReflect.Descriptor instead.
 func (*HasRequest) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{8}
+	return file_plugin_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *HasRequest) GetDigests() []string {
@@ -997,7 +1080,7 @@ type HasResponse struct {
 
 func (x *HasResponse) Reset() {
 	*x = HasResponse{}
-	mi := &file_plugin_proto_msgTypes[9]
+	mi := &file_plugin_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1009,7 +1092,7 @@ func (x *HasResponse) String() string {
 func (*HasResponse) ProtoMessage() {}
 
 func (x *HasResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[9]
+	mi := &file_plugin_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1022,7 +1105,7 @@ func (x *HasResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HasResponse.ProtoReflect.Descriptor instead.
 func (*HasResponse) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{9}
+	return file_plugin_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *HasResponse) GetMissing() []string {
@@ -1050,7 +1133,7 @@ type DatasetHeader struct {
 
 func (x *DatasetHeader) Reset() {
 	*x = DatasetHeader{}
-	mi := &file_plugin_proto_msgTypes[10]
+	mi := &file_plugin_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1062,7 +1145,7 @@ func (x *DatasetHeader) String() string {
 func (*DatasetHeader) ProtoMessage() {}
 
 func (x *DatasetHeader) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[10]
+	mi := &file_plugin_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1075,7 +1158,7 @@ func (x *DatasetHeader) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DatasetHeader.ProtoReflect.Descriptor instead.
 func (*DatasetHeader) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{10}
+	return file_plugin_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *DatasetHeader) GetDigest() string {
@@ -1132,7 +1215,7 @@ type UploadChunk struct {
 
 func (x *UploadChunk) Reset() {
 	*x = UploadChunk{}
-	mi := &file_plugin_proto_msgTypes[11]
+	mi := &file_plugin_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1144,7 +1227,7 @@ func (x *UploadChunk) String() string {
 func (*UploadChunk) ProtoMessage() {}
 
 func (x *UploadChunk) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[11]
+	mi := &file_plugin_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1157,7 +1240,7 @@ func (x *UploadChunk) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UploadChunk.ProtoReflect.Descriptor instead.
 func (*UploadChunk) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{11}
+	return file_plugin_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *UploadChunk) GetHeader() *DatasetHeader {
@@ -1184,7 +1267,7 @@ type UploadResponse struct {
 
 func (x *UploadResponse) Reset() {
 	*x = UploadResponse{}
-	mi := &file_plugin_proto_msgTypes[12]
+	mi := &file_plugin_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1196,7 +1279,7 @@ func (x *UploadResponse) String() string {
 func (*UploadResponse) ProtoMessage() {}
 
 func (x *UploadResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[12]
+	mi := &file_plugin_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1209,7 +1292,7 @@ func (x *UploadResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UploadResponse.ProtoReflect.Descriptor instead.
 func (*UploadResponse) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{12}
+	return file_plugin_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *UploadResponse) GetDigest() string {
@@ -1242,7 +1325,7 @@ type FitRequest struct {
 
 func (x *FitRequest) Reset() {
 	*x = FitRequest{}
-	mi := &file_plugin_proto_msgTypes[13]
+	mi := &file_plugin_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1254,7 +1337,7 @@ func (x *FitRequest) String() string {
 func (*FitRequest) ProtoMessage() {}
 
 func (x *FitRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[13]
+	mi := &file_plugin_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1267,7 +1350,7 @@ func (x *FitRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FitRequest.ProtoReflect.Descriptor instead.
 func (*FitRequest) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{13}
+	return file_plugin_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *FitRequest) GetDigest() string {
@@ -1325,7 +1408,7 @@ type Model struct {
 
 func (x *Model) Reset() {
 	*x = Model{}
-	mi := &file_plugin_proto_msgTypes[14]
+	mi := &file_plugin_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1337,7 +1420,7 @@ func (x *Model) String() string {
 func (*Model) ProtoMessage() {}
 
 func (x *Model) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[14]
+	mi := &file_plugin_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1350,7 +1433,7 @@ func (x *Model) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Model.ProtoReflect.Descriptor instead.
 func (*Model) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{14}
+	return file_plugin_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *Model) GetHandle() string {
@@ -1377,7 +1460,7 @@ type FitResponse struct {
 
 func (x *FitResponse) Reset() {
 	*x = FitResponse{}
-	mi := &file_plugin_proto_msgTypes[15]
+	mi := &file_plugin_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1389,7 +1472,7 @@ func (x *FitResponse) String() string {
 func (*FitResponse) ProtoMessage() {}
 
 func (x *FitResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[15]
+	mi := &file_plugin_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1402,7 +1485,7 @@ func (x *FitResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FitResponse.ProtoReflect.Descriptor instead.
 func (*FitResponse) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{15}
+	return file_plugin_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *FitResponse) GetModels() []*Model {
@@ -1431,7 +1514,7 @@ type PredictRequest struct {
 
 func (x *PredictRequest) Reset() {
 	*x = PredictRequest{}
-	mi := &file_plugin_proto_msgTypes[16]
+	mi := &file_plugin_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1443,7 +1526,7 @@ func (x *PredictRequest) String() string {
 func (*PredictRequest) ProtoMessage() {}
 
 func (x *PredictRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[16]
+	mi := &file_plugin_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1456,7 +1539,7 @@ func (x *PredictRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PredictRequest.ProtoReflect.Descriptor instead.
 func (*PredictRequest) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{16}
+	return file_plugin_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *PredictRequest) GetDigest() string {
@@ -1506,7 +1589,7 @@ type PredictResponse struct {
 
 func (x *PredictResponse) Reset() {
 	*x = PredictResponse{}
-	mi := &file_plugin_proto_msgTypes[17]
+	mi := &file_plugin_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1518,7 +1601,7 @@ func (x *PredictResponse) String() string {
 func (*PredictResponse) ProtoMessage() {}
 
 func (x *PredictResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[17]
+	mi := &file_plugin_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1531,7 +1614,7 @@ func (x *PredictResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PredictResponse.ProtoReflect.Descriptor instead.
 func (*PredictResponse) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{17}
+	return file_plugin_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *PredictResponse) GetScores() *Dense {
@@ -1558,7 +1641,7 @@ type ReleaseRequest struct {
 
 func (x *ReleaseRequest) Reset() {
 	*x = ReleaseRequest{}
-	mi := &file_plugin_proto_msgTypes[18]
+	mi := &file_plugin_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1570,7 +1653,7 @@ func (x *ReleaseRequest) String() string {
 func (*ReleaseRequest) ProtoMessage() {}
 
 func (x *ReleaseRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[18]
+	mi := &file_plugin_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1583,7 +1666,7 @@ func (x *ReleaseRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReleaseRequest.ProtoReflect.Descriptor instead.
 func (*ReleaseRequest) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{18}
+	return file_plugin_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *ReleaseRequest) GetHandles() []string {
@@ -1602,7 +1685,7 @@ type ReleaseResponse struct {
 
 func (x *ReleaseResponse) Reset() {
 	*x = ReleaseResponse{}
-	mi := &file_plugin_proto_msgTypes[19]
+	mi := &file_plugin_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1614,7 +1697,7 @@ func (x *ReleaseResponse) String() string {
 func (*ReleaseResponse) ProtoMessage() {}
 
 func (x *ReleaseResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[19]
+	mi := &file_plugin_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1627,7 +1710,7 @@ func (x *ReleaseResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReleaseResponse.ProtoReflect.Descriptor instead.
 func (*ReleaseResponse) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{19}
+	return file_plugin_proto_rawDescGZIP(), []int{20}
 }
 
 // ForgetRequest names datasets to drop.
@@ -1640,7 +1723,7 @@ type ForgetRequest struct {
 
 func (x *ForgetRequest) Reset() {
 	*x = ForgetRequest{}
-	mi := &file_plugin_proto_msgTypes[20]
+	mi := &file_plugin_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1652,7 +1735,7 @@ func (x *ForgetRequest) String() string {
 func (*ForgetRequest) ProtoMessage() {}
 
 func (x *ForgetRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[20]
+	mi := &file_plugin_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1665,7 +1748,7 @@ func (x *ForgetRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ForgetRequest.ProtoReflect.Descriptor instead.
 func (*ForgetRequest) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{20}
+	return file_plugin_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *ForgetRequest) GetDigests() []string {
@@ -1684,7 +1767,7 @@ type ForgetResponse struct {
 
 func (x *ForgetResponse) Reset() {
 	*x = ForgetResponse{}
-	mi := &file_plugin_proto_msgTypes[21]
+	mi := &file_plugin_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1696,7 +1779,7 @@ func (x *ForgetResponse) String() string {
 func (*ForgetResponse) ProtoMessage() {}
 
 func (x *ForgetResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[21]
+	mi := &file_plugin_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1709,7 +1792,7 @@ func (x *ForgetResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ForgetResponse.ProtoReflect.Descriptor instead.
 func (*ForgetResponse) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{21}
+	return file_plugin_proto_rawDescGZIP(), []int{22}
 }
 
 // ReducerInfo describes a reducer plugin.
@@ -1722,14 +1805,16 @@ type ReducerInfo struct {
 	// Reads score matrices from the memory segment the host shares with the
 	// process (Dense.shared in DecodeRequest); the Go SDK sets it when the
 	// host passed a segment.
-	SharedMemory  bool `protobuf:"varint,5,opt,name=shared_memory,json=sharedMemory,proto3" json:"shared_memory,omitempty"`
+	SharedMemory bool `protobuf:"varint,5,opt,name=shared_memory,json=sharedMemory,proto3" json:"shared_memory,omitempty"`
+	// The software the reducer computes with (see LearnerInfo.runtime).
+	Runtime       []*Component `protobuf:"bytes,6,rep,name=runtime,proto3" json:"runtime,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ReducerInfo) Reset() {
 	*x = ReducerInfo{}
-	mi := &file_plugin_proto_msgTypes[22]
+	mi := &file_plugin_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1741,7 +1826,7 @@ func (x *ReducerInfo) String() string {
 func (*ReducerInfo) ProtoMessage() {}
 
 func (x *ReducerInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[22]
+	mi := &file_plugin_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1754,7 +1839,7 @@ func (x *ReducerInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReducerInfo.ProtoReflect.Descriptor instead.
 func (*ReducerInfo) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{22}
+	return file_plugin_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *ReducerInfo) GetName() string {
@@ -1792,6 +1877,13 @@ func (x *ReducerInfo) GetSharedMemory() bool {
 	return false
 }
 
+func (x *ReducerInfo) GetRuntime() []*Component {
+	if x != nil {
+		return x.Runtime
+	}
+	return nil
+}
+
 // Scheme is one reduction a reducer offers.
 type Scheme struct {
 	state       protoimpl.MessageState `protogen:"open.v1"`
@@ -1818,7 +1910,7 @@ type Scheme struct {
 
 func (x *Scheme) Reset() {
 	*x = Scheme{}
-	mi := &file_plugin_proto_msgTypes[23]
+	mi := &file_plugin_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1830,7 +1922,7 @@ func (x *Scheme) String() string {
 func (*Scheme) ProtoMessage() {}
 
 func (x *Scheme) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[23]
+	mi := &file_plugin_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1843,7 +1935,7 @@ func (x *Scheme) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Scheme.ProtoReflect.Descriptor instead.
 func (*Scheme) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{23}
+	return file_plugin_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *Scheme) GetName() string {
@@ -1922,7 +2014,7 @@ type PlanRequest struct {
 
 func (x *PlanRequest) Reset() {
 	*x = PlanRequest{}
-	mi := &file_plugin_proto_msgTypes[24]
+	mi := &file_plugin_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1934,7 +2026,7 @@ func (x *PlanRequest) String() string {
 func (*PlanRequest) ProtoMessage() {}
 
 func (x *PlanRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[24]
+	mi := &file_plugin_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1947,7 +2039,7 @@ func (x *PlanRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlanRequest.ProtoReflect.Descriptor instead.
 func (*PlanRequest) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{24}
+	return file_plugin_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *PlanRequest) GetScheme() string {
@@ -2033,7 +2125,7 @@ type CodeMatrix struct {
 
 func (x *CodeMatrix) Reset() {
 	*x = CodeMatrix{}
-	mi := &file_plugin_proto_msgTypes[25]
+	mi := &file_plugin_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2045,7 +2137,7 @@ func (x *CodeMatrix) String() string {
 func (*CodeMatrix) ProtoMessage() {}
 
 func (x *CodeMatrix) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[25]
+	mi := &file_plugin_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2058,7 +2150,7 @@ func (x *CodeMatrix) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CodeMatrix.ProtoReflect.Descriptor instead.
 func (*CodeMatrix) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{25}
+	return file_plugin_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *CodeMatrix) GetRows() int32 {
@@ -2100,7 +2192,7 @@ type StageSpec struct {
 
 func (x *StageSpec) Reset() {
 	*x = StageSpec{}
-	mi := &file_plugin_proto_msgTypes[26]
+	mi := &file_plugin_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2112,7 +2204,7 @@ func (x *StageSpec) String() string {
 func (*StageSpec) ProtoMessage() {}
 
 func (x *StageSpec) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[26]
+	mi := &file_plugin_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2125,7 +2217,7 @@ func (x *StageSpec) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StageSpec.ProtoReflect.Descriptor instead.
 func (*StageSpec) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{26}
+	return file_plugin_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *StageSpec) GetInnerFolds() int32 {
@@ -2191,7 +2283,7 @@ type PlanResponse struct {
 
 func (x *PlanResponse) Reset() {
 	*x = PlanResponse{}
-	mi := &file_plugin_proto_msgTypes[27]
+	mi := &file_plugin_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2203,7 +2295,7 @@ func (x *PlanResponse) String() string {
 func (*PlanResponse) ProtoMessage() {}
 
 func (x *PlanResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[27]
+	mi := &file_plugin_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2216,7 +2308,7 @@ func (x *PlanResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlanResponse.ProtoReflect.Descriptor instead.
 func (*PlanResponse) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{27}
+	return file_plugin_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *PlanResponse) GetProblems() []*Problem {
@@ -2315,7 +2407,7 @@ type CodeDiagnostics struct {
 
 func (x *CodeDiagnostics) Reset() {
 	*x = CodeDiagnostics{}
-	mi := &file_plugin_proto_msgTypes[28]
+	mi := &file_plugin_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2327,7 +2419,7 @@ func (x *CodeDiagnostics) String() string {
 func (*CodeDiagnostics) ProtoMessage() {}
 
 func (x *CodeDiagnostics) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[28]
+	mi := &file_plugin_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2340,7 +2432,7 @@ func (x *CodeDiagnostics) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CodeDiagnostics.ProtoReflect.Descriptor instead.
 func (*CodeDiagnostics) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{28}
+	return file_plugin_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *CodeDiagnostics) GetClasses() int32 {
@@ -2398,7 +2490,7 @@ type DecodeRequest struct {
 
 func (x *DecodeRequest) Reset() {
 	*x = DecodeRequest{}
-	mi := &file_plugin_proto_msgTypes[29]
+	mi := &file_plugin_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2410,7 +2502,7 @@ func (x *DecodeRequest) String() string {
 func (*DecodeRequest) ProtoMessage() {}
 
 func (x *DecodeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[29]
+	mi := &file_plugin_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2423,7 +2515,7 @@ func (x *DecodeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DecodeRequest.ProtoReflect.Descriptor instead.
 func (*DecodeRequest) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{29}
+	return file_plugin_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *DecodeRequest) GetScheme() string {
@@ -2485,7 +2577,7 @@ type DecodeResponse struct {
 
 func (x *DecodeResponse) Reset() {
 	*x = DecodeResponse{}
-	mi := &file_plugin_proto_msgTypes[30]
+	mi := &file_plugin_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2497,7 +2589,7 @@ func (x *DecodeResponse) String() string {
 func (*DecodeResponse) ProtoMessage() {}
 
 func (x *DecodeResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[30]
+	mi := &file_plugin_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2510,7 +2602,7 @@ func (x *DecodeResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DecodeResponse.ProtoReflect.Descriptor instead.
 func (*DecodeResponse) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{30}
+	return file_plugin_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *DecodeResponse) GetPredicted() []int32 {
@@ -2580,7 +2672,11 @@ const file_plugin_proto_rawDesc = "" +
 	"\x10NUMBER_OR_STRING\x10\b\x12\a\n" +
 	"\x03ANY\x10\tB\x06\n" +
 	"\x04_minB\x06\n" +
-	"\x04_max\"~\n" +
+	"\x04_max\"M\n" +
+	"\tComponent\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x18\n" +
+	"\aversion\x18\x02 \x01(\tR\aversion\x12\x12\n" +
+	"\x04path\x18\x03 \x01(\tR\x04path\"~\n" +
 	"\x05Dense\x12\x12\n" +
 	"\x04rows\x18\x01 \x01(\x03R\x04rows\x12\x12\n" +
 	"\x04cols\x18\x02 \x01(\x03R\x04cols\x12\x12\n" +
@@ -2605,7 +2701,7 @@ const file_plugin_proto_rawDesc = "" +
 	"MULTICLASS\x10\x02\x12\x0e\n" +
 	"\n" +
 	"REGRESSION\x10\x03\"\r\n" +
-	"\vInfoRequest\"\xa5\x03\n" +
+	"\vInfoRequest\"\xdf\x03\n" +
 	"\vLearnerInfo\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\tR\aversion\x12 \n" +
@@ -2624,7 +2720,8 @@ const file_plugin_proto_rawDesc = "" +
 	" \x03(\v2\x1e.polyclass.plugin.v1.ParamSpecR\x06params\x12\x18\n" +
 	"\aweights\x18\v \x01(\bR\aweights\x12!\n" +
 	"\fcode_targets\x18\f \x01(\bR\vcodeTargets\x12#\n" +
-	"\rshared_memory\x18\r \x01(\bR\fsharedMemory\"&\n" +
+	"\rshared_memory\x18\r \x01(\bR\fsharedMemory\x128\n" +
+	"\aruntime\x18\x0e \x03(\v2\x1e.polyclass.plugin.v1.ComponentR\aruntime\"&\n" +
 	"\n" +
 	"HasRequest\x12\x18\n" +
 	"\adigests\x18\x01 \x03(\tR\adigests\"'\n" +
@@ -2677,13 +2774,14 @@ const file_plugin_proto_rawDesc = "" +
 	"\x0fReleaseResponse\")\n" +
 	"\rForgetRequest\x12\x18\n" +
 	"\adigests\x18\x01 \x03(\tR\adigests\"\x10\n" +
-	"\x0eForgetResponse\"\xb9\x01\n" +
+	"\x0eForgetResponse\"\xf3\x01\n" +
 	"\vReducerInfo\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\tR\aversion\x12 \n" +
 	"\vdescription\x18\x03 \x01(\tR\vdescription\x125\n" +
 	"\aschemes\x18\x04 \x03(\v2\x1b.polyclass.plugin.v1.SchemeR\aschemes\x12#\n" +
-	"\rshared_memory\x18\x05 \x01(\bR\fsharedMemory\"\x94\x02\n" +
+	"\rshared_memory\x18\x05 \x01(\bR\fsharedMemory\x128\n" +
+	"\aruntime\x18\x06 \x03(\v2\x1e.polyclass.plugin.v1.ComponentR\aruntime\"\x94\x02\n" +
 	"\x06Scheme\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12 \n" +
 	"\vdescription\x18\x02 \x01(\tR\vdescription\x12\x1e\n" +
@@ -2788,7 +2886,7 @@ func file_plugin_proto_rawDescGZIP() []byte {
 }
 
 var file_plugin_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 35)
+var file_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 36)
 var file_plugin_proto_goTypes = []any{
 	(ParamSpec_Type)(0),       // 0: polyclass.plugin.v1.ParamSpec.Type
 	(Problem_Kind)(0),         // 1: polyclass.plugin.v1.Problem.Kind
@@ -2796,98 +2894,101 @@ var file_plugin_proto_goTypes = []any{
 	(*Value)(nil),             // 3: polyclass.plugin.v1.Value
 	(*ValueList)(nil),         // 4: polyclass.plugin.v1.ValueList
 	(*ParamSpec)(nil),         // 5: polyclass.plugin.v1.ParamSpec
-	(*Dense)(nil),             // 6: polyclass.plugin.v1.Dense
-	(*SharedRegion)(nil),      // 7: polyclass.plugin.v1.SharedRegion
-	(*Problem)(nil),           // 8: polyclass.plugin.v1.Problem
-	(*InfoRequest)(nil),       // 9: polyclass.plugin.v1.InfoRequest
-	(*LearnerInfo)(nil),       // 10: polyclass.plugin.v1.LearnerInfo
-	(*HasRequest)(nil),        // 11: polyclass.plugin.v1.HasRequest
-	(*HasResponse)(nil),       // 12: polyclass.plugin.v1.HasResponse
-	(*DatasetHeader)(nil),     // 13: polyclass.plugin.v1.DatasetHeader
-	(*UploadChunk)(nil),       // 14: polyclass.plugin.v1.UploadChunk
-	(*UploadResponse)(nil),    // 15: polyclass.plugin.v1.UploadResponse
-	(*FitRequest)(nil),        // 16: polyclass.plugin.v1.FitRequest
-	(*Model)(nil),             // 17: polyclass.plugin.v1.Model
-	(*FitResponse)(nil),       // 18: polyclass.plugin.v1.FitResponse
-	(*PredictRequest)(nil),    // 19: polyclass.plugin.v1.PredictRequest
-	(*PredictResponse)(nil),   // 20: polyclass.plugin.v1.PredictResponse
-	(*ReleaseRequest)(nil),    // 21: polyclass.plugin.v1.ReleaseRequest
-	(*ReleaseResponse)(nil),   // 22: polyclass.plugin.v1.ReleaseResponse
-	(*ForgetRequest)(nil),     // 23: polyclass.plugin.v1.ForgetRequest
-	(*ForgetResponse)(nil),    // 24: polyclass.plugin.v1.ForgetResponse
-	(*ReducerInfo)(nil),       // 25: polyclass.plugin.v1.ReducerInfo
-	(*Scheme)(nil),            // 26: polyclass.plugin.v1.Scheme
-	(*PlanRequest)(nil),       // 27: polyclass.plugin.v1.PlanRequest
-	(*CodeMatrix)(nil),        // 28: polyclass.plugin.v1.CodeMatrix
-	(*StageSpec)(nil),         // 29: polyclass.plugin.v1.StageSpec
-	(*PlanResponse)(nil),      // 30: polyclass.plugin.v1.PlanResponse
-	(*CodeDiagnostics)(nil),   // 31: polyclass.plugin.v1.CodeDiagnostics
-	(*DecodeRequest)(nil),     // 32: polyclass.plugin.v1.DecodeRequest
-	(*DecodeResponse)(nil),    // 33: polyclass.plugin.v1.DecodeResponse
-	nil,                       // 34: polyclass.plugin.v1.FitRequest.ParamsEntry
-	nil,                       // 35: polyclass.plugin.v1.PlanRequest.ParamsEntry
-	nil,                       // 36: polyclass.plugin.v1.PlanResponse.DiagnosticsEntry
-	nil,                       // 37: polyclass.plugin.v1.DecodeRequest.ParamsEntry
+	(*Component)(nil),         // 6: polyclass.plugin.v1.Component
+	(*Dense)(nil),             // 7: polyclass.plugin.v1.Dense
+	(*SharedRegion)(nil),      // 8: polyclass.plugin.v1.SharedRegion
+	(*Problem)(nil),           // 9: polyclass.plugin.v1.Problem
+	(*InfoRequest)(nil),       // 10: polyclass.plugin.v1.InfoRequest
+	(*LearnerInfo)(nil),       // 11: polyclass.plugin.v1.LearnerInfo
+	(*HasRequest)(nil),        // 12: polyclass.plugin.v1.HasRequest
+	(*HasResponse)(nil),       // 13: polyclass.plugin.v1.HasResponse
+	(*DatasetHeader)(nil),     // 14: polyclass.plugin.v1.DatasetHeader
+	(*UploadChunk)(nil),       // 15: polyclass.plugin.v1.UploadChunk
+	(*UploadResponse)(nil),    // 16: polyclass.plugin.v1.UploadResponse
+	(*FitRequest)(nil),        // 17: polyclass.plugin.v1.FitRequest
+	(*Model)(nil),             // 18: polyclass.plugin.v1.Model
+	(*FitResponse)(nil),       // 19: polyclass.plugin.v1.FitResponse
+	(*PredictRequest)(nil),    // 20: polyclass.plugin.v1.PredictRequest
+	(*PredictResponse)(nil),   // 21: polyclass.plugin.v1.PredictResponse
+	(*ReleaseRequest)(nil),    // 22: polyclass.plugin.v1.ReleaseRequest
+	(*ReleaseResponse)(nil),   // 23: polyclass.plugin.v1.ReleaseResponse
+	(*ForgetRequest)(nil),     // 24: polyclass.plugin.v1.ForgetRequest
+	(*ForgetResponse)(nil),    // 25: polyclass.plugin.v1.ForgetResponse
+	(*ReducerInfo)(nil),       // 26: polyclass.plugin.v1.ReducerInfo
+	(*Scheme)(nil),            // 27: polyclass.plugin.v1.Scheme
+	(*PlanRequest)(nil),       // 28: polyclass.plugin.v1.PlanRequest
+	(*CodeMatrix)(nil),        // 29: polyclass.plugin.v1.CodeMatrix
+	(*StageSpec)(nil),         // 30: polyclass.plugin.v1.StageSpec
+	(*PlanResponse)(nil),      // 31: polyclass.plugin.v1.PlanResponse
+	(*CodeDiagnostics)(nil),   // 32: polyclass.plugin.v1.CodeDiagnostics
+	(*DecodeRequest)(nil),     // 33: polyclass.plugin.v1.DecodeRequest
+	(*DecodeResponse)(nil),    // 34: polyclass.plugin.v1.DecodeResponse
+	nil,                       // 35: polyclass.plugin.v1.FitRequest.ParamsEntry
+	nil,                       // 36: polyclass.plugin.v1.PlanRequest.ParamsEntry
+	nil,                       // 37: polyclass.plugin.v1.PlanResponse.DiagnosticsEntry
+	nil,                       // 38: polyclass.plugin.v1.DecodeRequest.ParamsEntry
 }
 var file_plugin_proto_depIdxs = []int32{
 	4,  // 0: polyclass.plugin.v1.Value.list:type_name -> polyclass.plugin.v1.ValueList
 	3,  // 1: polyclass.plugin.v1.ValueList.values:type_name -> polyclass.plugin.v1.Value
 	0,  // 2: polyclass.plugin.v1.ParamSpec.type:type_name -> polyclass.plugin.v1.ParamSpec.Type
 	3,  // 3: polyclass.plugin.v1.ParamSpec.default:type_name -> polyclass.plugin.v1.Value
-	7,  // 4: polyclass.plugin.v1.Dense.shared:type_name -> polyclass.plugin.v1.SharedRegion
+	8,  // 4: polyclass.plugin.v1.Dense.shared:type_name -> polyclass.plugin.v1.SharedRegion
 	1,  // 5: polyclass.plugin.v1.Problem.kind:type_name -> polyclass.plugin.v1.Problem.Kind
 	5,  // 6: polyclass.plugin.v1.LearnerInfo.params:type_name -> polyclass.plugin.v1.ParamSpec
-	2,  // 7: polyclass.plugin.v1.DatasetHeader.layout:type_name -> polyclass.plugin.v1.DatasetHeader.Layout
-	13, // 8: polyclass.plugin.v1.UploadChunk.header:type_name -> polyclass.plugin.v1.DatasetHeader
-	34, // 9: polyclass.plugin.v1.FitRequest.params:type_name -> polyclass.plugin.v1.FitRequest.ParamsEntry
-	8,  // 10: polyclass.plugin.v1.FitRequest.problems:type_name -> polyclass.plugin.v1.Problem
-	17, // 11: polyclass.plugin.v1.FitResponse.models:type_name -> polyclass.plugin.v1.Model
-	7,  // 12: polyclass.plugin.v1.PredictRequest.output:type_name -> polyclass.plugin.v1.SharedRegion
-	6,  // 13: polyclass.plugin.v1.PredictResponse.scores:type_name -> polyclass.plugin.v1.Dense
-	6,  // 14: polyclass.plugin.v1.PredictResponse.probabilities:type_name -> polyclass.plugin.v1.Dense
-	26, // 15: polyclass.plugin.v1.ReducerInfo.schemes:type_name -> polyclass.plugin.v1.Scheme
-	5,  // 16: polyclass.plugin.v1.Scheme.params:type_name -> polyclass.plugin.v1.ParamSpec
-	35, // 17: polyclass.plugin.v1.PlanRequest.params:type_name -> polyclass.plugin.v1.PlanRequest.ParamsEntry
-	6,  // 18: polyclass.plugin.v1.PlanRequest.label_matrix:type_name -> polyclass.plugin.v1.Dense
-	8,  // 19: polyclass.plugin.v1.PlanResponse.problems:type_name -> polyclass.plugin.v1.Problem
-	28, // 20: polyclass.plugin.v1.PlanResponse.code:type_name -> polyclass.plugin.v1.CodeMatrix
-	29, // 21: polyclass.plugin.v1.PlanResponse.next_stage:type_name -> polyclass.plugin.v1.StageSpec
-	36, // 22: polyclass.plugin.v1.PlanResponse.diagnostics:type_name -> polyclass.plugin.v1.PlanResponse.DiagnosticsEntry
-	31, // 23: polyclass.plugin.v1.PlanResponse.code_diagnostics:type_name -> polyclass.plugin.v1.CodeDiagnostics
-	37, // 24: polyclass.plugin.v1.DecodeRequest.params:type_name -> polyclass.plugin.v1.DecodeRequest.ParamsEntry
-	6,  // 25: polyclass.plugin.v1.DecodeRequest.scores:type_name -> polyclass.plugin.v1.Dense
-	6,  // 26: polyclass.plugin.v1.DecodeRequest.probabilities:type_name -> polyclass.plugin.v1.Dense
-	6,  // 27: polyclass.plugin.v1.DecodeRequest.training_scores:type_name -> polyclass.plugin.v1.Dense
-	6,  // 28: polyclass.plugin.v1.DecodeResponse.class_scores:type_name -> polyclass.plugin.v1.Dense
-	6,  // 29: polyclass.plugin.v1.DecodeResponse.label_matrix:type_name -> polyclass.plugin.v1.Dense
-	3,  // 30: polyclass.plugin.v1.FitRequest.ParamsEntry.value:type_name -> polyclass.plugin.v1.Value
-	3,  // 31: polyclass.plugin.v1.PlanRequest.ParamsEntry.value:type_name -> polyclass.plugin.v1.Value
-	3,  // 32: polyclass.plugin.v1.DecodeRequest.ParamsEntry.value:type_name -> polyclass.plugin.v1.Value
-	9,  // 33: polyclass.plugin.v1.LearnerService.Info:input_type -> polyclass.plugin.v1.InfoRequest
-	11, // 34: polyclass.plugin.v1.LearnerService.Has:input_type -> polyclass.plugin.v1.HasRequest
-	14, // 35: polyclass.plugin.v1.LearnerService.Upload:input_type -> polyclass.plugin.v1.UploadChunk
-	16, // 36: polyclass.plugin.v1.LearnerService.Fit:input_type -> polyclass.plugin.v1.FitRequest
-	19, // 37: polyclass.plugin.v1.LearnerService.Predict:input_type -> polyclass.plugin.v1.PredictRequest
-	21, // 38: polyclass.plugin.v1.LearnerService.Release:input_type -> polyclass.plugin.v1.ReleaseRequest
-	23, // 39: polyclass.plugin.v1.LearnerService.Forget:input_type -> polyclass.plugin.v1.ForgetRequest
-	9,  // 40: polyclass.plugin.v1.ReducerService.Info:input_type -> polyclass.plugin.v1.InfoRequest
-	27, // 41: polyclass.plugin.v1.ReducerService.Plan:input_type -> polyclass.plugin.v1.PlanRequest
-	32, // 42: polyclass.plugin.v1.ReducerService.Decode:input_type -> polyclass.plugin.v1.DecodeRequest
-	10, // 43: polyclass.plugin.v1.LearnerService.Info:output_type -> polyclass.plugin.v1.LearnerInfo
-	12, // 44: polyclass.plugin.v1.LearnerService.Has:output_type -> polyclass.plugin.v1.HasResponse
-	15, // 45: polyclass.plugin.v1.LearnerService.Upload:output_type -> polyclass.plugin.v1.UploadResponse
-	18, // 46: polyclass.plugin.v1.LearnerService.Fit:output_type -> polyclass.plugin.v1.FitResponse
-	20, // 47: polyclass.plugin.v1.LearnerService.Predict:output_type -> polyclass.plugin.v1.PredictResponse
-	22, // 48: polyclass.plugin.v1.LearnerService.Release:output_type -> polyclass.plugin.v1.ReleaseResponse
-	24, // 49: polyclass.plugin.v1.LearnerService.Forget:output_type -> polyclass.plugin.v1.ForgetResponse
-	25, // 50: polyclass.plugin.v1.ReducerService.Info:output_type -> polyclass.plugin.v1.ReducerInfo
-	30, // 51: polyclass.plugin.v1.ReducerService.Plan:output_type -> polyclass.plugin.v1.PlanResponse
-	33, // 52: polyclass.plugin.v1.ReducerService.Decode:output_type -> polyclass.plugin.v1.DecodeResponse
-	43, // [43:53] is the sub-list for method output_type
-	33, // [33:43] is the sub-list for method input_type
-	33, // [33:33] is the sub-list for extension type_name
-	33, // [33:33] is the sub-list for extension extendee
-	0,  // [0:33] is the sub-list for field type_name
+	6,  // 7: polyclass.plugin.v1.LearnerInfo.runtime:type_name -> polyclass.plugin.v1.Component
+	2,  // 8: polyclass.plugin.v1.DatasetHeader.layout:type_name -> polyclass.plugin.v1.DatasetHeader.Layout
+	14, // 9: polyclass.plugin.v1.UploadChunk.header:type_name -> polyclass.plugin.v1.DatasetHeader
+	35, // 10: polyclass.plugin.v1.FitRequest.params:type_name -> polyclass.plugin.v1.FitRequest.ParamsEntry
+	9,  // 11: polyclass.plugin.v1.FitRequest.problems:type_name -> polyclass.plugin.v1.Problem
+	18, // 12: polyclass.plugin.v1.FitResponse.models:type_name -> polyclass.plugin.v1.Model
+	8,  // 13: polyclass.plugin.v1.PredictRequest.output:type_name -> polyclass.plugin.v1.SharedRegion
+	7,  // 14: polyclass.plugin.v1.PredictResponse.scores:type_name -> polyclass.plugin.v1.Dense
+	7,  // 15: polyclass.plugin.v1.PredictResponse.probabilities:type_name -> polyclass.plugin.v1.Dense
+	27, // 16: polyclass.plugin.v1.ReducerInfo.schemes:type_name -> polyclass.plugin.v1.Scheme
+	6,  // 17: polyclass.plugin.v1.ReducerInfo.runtime:type_name -> polyclass.plugin.v1.Component
+	5,  // 18: polyclass.plugin.v1.Scheme.params:type_name -> polyclass.plugin.v1.ParamSpec
+	36, // 19: polyclass.plugin.v1.PlanRequest.params:type_name -> polyclass.plugin.v1.PlanRequest.ParamsEntry
+	7,  // 20: polyclass.plugin.v1.PlanRequest.label_matrix:type_name -> polyclass.plugin.v1.Dense
+	9,  // 21: polyclass.plugin.v1.PlanResponse.problems:type_name -> polyclass.plugin.v1.Problem
+	29, // 22: polyclass.plugin.v1.PlanResponse.code:type_name -> polyclass.plugin.v1.CodeMatrix
+	30, // 23: polyclass.plugin.v1.PlanResponse.next_stage:type_name -> polyclass.plugin.v1.StageSpec
+	37, // 24: polyclass.plugin.v1.PlanResponse.diagnostics:type_name -> polyclass.plugin.v1.PlanResponse.DiagnosticsEntry
+	32, // 25: polyclass.plugin.v1.PlanResponse.code_diagnostics:type_name -> polyclass.plugin.v1.CodeDiagnostics
+	38, // 26: polyclass.plugin.v1.DecodeRequest.params:type_name -> polyclass.plugin.v1.DecodeRequest.ParamsEntry
+	7,  // 27: polyclass.plugin.v1.DecodeRequest.scores:type_name -> polyclass.plugin.v1.Dense
+	7,  // 28: polyclass.plugin.v1.DecodeRequest.probabilities:type_name -> polyclass.plugin.v1.Dense
+	7,  // 29: polyclass.plugin.v1.DecodeRequest.training_scores:type_name -> polyclass.plugin.v1.Dense
+	7,  // 30: polyclass.plugin.v1.DecodeResponse.class_scores:type_name -> polyclass.plugin.v1.Dense
+	7,  // 31: polyclass.plugin.v1.DecodeResponse.label_matrix:type_name -> polyclass.plugin.v1.Dense
+	3,  // 32: polyclass.plugin.v1.FitRequest.ParamsEntry.value:type_name -> polyclass.plugin.v1.Value
+	3,  // 33: polyclass.plugin.v1.PlanRequest.ParamsEntry.value:type_name -> polyclass.plugin.v1.Value
+	3,  // 34: polyclass.plugin.v1.DecodeRequest.ParamsEntry.value:type_name -> polyclass.plugin.v1.Value
+	10, // 35: polyclass.plugin.v1.LearnerService.Info:input_type -> polyclass.plugin.v1.InfoRequest
+	12, // 36: polyclass.plugin.v1.LearnerService.Has:input_type -> polyclass.plugin.v1.HasRequest
+	15, // 37: polyclass.plugin.v1.LearnerService.Upload:input_type -> polyclass.plugin.v1.UploadChunk
+	17, // 38: polyclass.plugin.v1.LearnerService.Fit:input_type -> polyclass.plugin.v1.FitRequest
+	20, // 39: polyclass.plugin.v1.LearnerService.Predict:input_type -> polyclass.plugin.v1.PredictRequest
+	22, // 40: polyclass.plugin.v1.LearnerService.Release:input_type -> polyclass.plugin.v1.ReleaseRequest
+	24, // 41: polyclass.plugin.v1.LearnerService.Forget:input_type -> polyclass.plugin.v1.ForgetRequest
+	10, // 42: polyclass.plugin.v1.ReducerService.Info:input_type -> polyclass.plugin.v1.InfoRequest
+	28, // 43: polyclass.plugin.v1.ReducerService.Plan:input_type -> polyclass.plugin.v1.PlanRequest
+	33, // 44: polyclass.plugin.v1.ReducerService.Decode:input_type -> polyclass.plugin.v1.DecodeRequest
+	11, // 45: polyclass.plugin.v1.LearnerService.Info:output_type -> polyclass.plugin.v1.LearnerInfo
+	13, // 46: polyclass.plugin.v1.LearnerService.Has:output_type -> polyclass.plugin.v1.HasResponse
+	16, // 47: polyclass.plugin.v1.LearnerService.Upload:output_type -> polyclass.plugin.v1.UploadResponse
+	19, // 48: polyclass.plugin.v1.LearnerService.Fit:output_type -> polyclass.plugin.v1.FitResponse
+	21, // 49: polyclass.plugin.v1.LearnerService.Predict:output_type -> polyclass.plugin.v1.PredictResponse
+	23, // 50: polyclass.plugin.v1.LearnerService.Release:output_type -> polyclass.plugin.v1.ReleaseResponse
+	25, // 51: polyclass.plugin.v1.LearnerService.Forget:output_type -> polyclass.plugin.v1.ForgetResponse
+	26, // 52: polyclass.plugin.v1.ReducerService.Info:output_type -> polyclass.plugin.v1.ReducerInfo
+	31, // 53: polyclass.plugin.v1.ReducerService.Plan:output_type -> polyclass.plugin.v1.PlanResponse
+	34, // 54: polyclass.plugin.v1.ReducerService.Decode:output_type -> polyclass.plugin.v1.DecodeResponse
+	45, // [45:55] is the sub-list for method output_type
+	35, // [35:45] is the sub-list for method input_type
+	35, // [35:35] is the sub-list for extension type_name
+	35, // [35:35] is the sub-list for extension extendee
+	0,  // [0:35] is the sub-list for field type_name
 }
 
 func init() { file_plugin_proto_init() }
@@ -2908,7 +3009,7 @@ func file_plugin_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_plugin_proto_rawDesc), len(file_plugin_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   35,
+			NumMessages:   36,
 			NumExtensions: 0,
 			NumServices:   2,
 		},

@@ -37,7 +37,11 @@ from .learner import (
     ParamError,
     ParamSpec,
 )
+from .runtime import Component, package
 from .serve import COOKIE_KEY, COOKIE_VALUE, PROTOCOL_VERSION, serve
+
+# The kit's version (the runtime report names it polyclass-plugin).
+__version__ = "0.2.0"
 
 __all__ = [
     "BINARY",
@@ -47,11 +51,13 @@ __all__ = [
     "COOKIE_VALUE",
     "PROTOCOL_VERSION",
     "Capabilities",
+    "Component",
     "FitInput",
     "Learner",
     "LearnerInfo",
     "Model",
     "ParamError",
     "ParamSpec",
+    "package",
     "serve",
 ]

@@ -3,6 +3,8 @@
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional
 
+from .runtime import Component
+
 # Problem kinds (FitInput.kind).
 BINARY = "binary"
 MULTICLASS = "multiclass"
@@ -119,13 +121,20 @@ def _kind(v) -> str:
 
 @dataclass
 class LearnerInfo:
-    """A learner's name, version, capabilities and parameters."""
+    """A learner's name, version, capabilities and parameters.
+
+    ``runtime`` lists the packages the learner computes with beyond the
+    kit's own (a list of :class:`Component`, e.g.
+    ``[package("scikit-learn", "sklearn")]``): the kit reports the
+    interpreter, itself, numpy and scipy, then these.
+    """
 
     name: str
     version: str
     description: str = ""
     capabilities: Capabilities = field(default_factory=Capabilities)
     params: List[ParamSpec] = field(default_factory=list)
+    runtime: List[Component] = field(default_factory=list)
 
 
 @dataclass

@@ -12,7 +12,7 @@ import grpc
 import numpy as np
 import scipy.sparse
 
-from . import dataset
+from . import dataset, runtime
 from ._proto import plugin_pb2 as pb
 from ._proto import plugin_pb2_grpc as pb_grpc
 from .learner import BINARY, MULTICLASS, PARAM_TYPES, REGRESSION, FitInput, ParamError
@@ -264,6 +264,7 @@ class LearnerService(pb_grpc.LearnerServiceServicer):
             params=[spec_to_pb(s) for s in i.params],
             # The SDK expands compact targets before fit sees them.
             code_targets=True,
+            runtime=[pb.Component(name=c.name, version=c.version, path=c.path) for c in runtime.base() + list(i.runtime)],
         )
 
     def Has(self, request, context):
