@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -28,6 +29,7 @@ import (
 	"github.com/polyclass/polyclass/framework/results"
 	"github.com/polyclass/polyclass/framework/sdk"
 	"github.com/polyclass/polyclass/framework/shard"
+	"github.com/polyclass/polyclass/framework/software"
 )
 
 // errReported marks an error already printed (diagnostics).
@@ -425,7 +427,15 @@ func newManifest(file string, g *engine.Grid, o *options) *results.Manifest {
 		m.Datasets = append(m.Datasets, results.NewDatasetRecord(d, filepath.Dir(file)))
 	}
 	for _, p := range g.Plugins() {
-		m.Plugins = append(m.Plugins, results.PluginRecord{Name: p.Name, Version: p.Version(), Path: p.Path, SHA256: p.SHA256, Runtime: p.Runtime()})
+		// The plugin's runtime report, then what the parameters of its
+		// learners add (the package an estimator comes from).
+		rt := p.Runtime()
+		for _, l := range g.Learners {
+			if l.Plugin == p {
+				rt = software.Union(slices.Clone(rt), l.Runtime)
+			}
+		}
+		m.Plugins = append(m.Plugins, results.PluginRecord{Name: p.Name, Version: p.Version(), Path: p.Path, SHA256: p.SHA256, Runtime: rt})
 	}
 	return m
 }

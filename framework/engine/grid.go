@@ -61,6 +61,11 @@ type Learner struct {
 	Candidates []param.Params
 	Tuned      map[string]bool
 	TuneMetric string
+	// Runtime is the software the learner's cells compute with: its
+	// plugin's runtime report, then what its parameters add (the
+	// plugin's answers to CheckParams, such as the version of the package
+	// an estimator comes from), each component once.
+	Runtime []sdk.Component
 }
 
 // Reduction is a reduction block with its running plugin.

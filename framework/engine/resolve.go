@@ -93,6 +93,7 @@ func Resolve(ctx context.Context, exp *config.Experiment, h *host.Host, opt Reso
 		if rl := r.learner(l); rl != nil {
 			g.Learners = append(g.Learners, rl)
 			learnerParams[rl], rl.Tuned = expand(l.Params, rl.Info.Params)
+			r.checkLearnerParams(rl, learnerParams[rl])
 			if l.Tune != nil {
 				r.tuned(rl, exp)
 				// One cell holds every candidate; each fold picks one.

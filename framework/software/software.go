@@ -11,6 +11,7 @@ package software
 
 import (
 	"runtime/debug"
+	"slices"
 	"strings"
 )
 
@@ -129,4 +130,15 @@ func orNone(v string) string {
 		return "(no version)"
 	}
 	return v
+}
+
+// Union returns list followed by the components of more that list lacks,
+// in more's order.
+func Union(list, more []Component) []Component {
+	for _, c := range more {
+		if !slices.Contains(list, c) {
+			list = append(list, c)
+		}
+	}
+	return list
 }

@@ -75,3 +75,13 @@ func TestChanges(t *testing.T) {
 		}
 	}
 }
+
+func TestUnion(t *testing.T) {
+	a, b, c := Component{Name: "a"}, Component{Name: "b", Version: "1"}, Component{Name: "b", Version: "2"}
+	if got := Union([]Component{a, b}, []Component{b, c, a}); !slices.Equal(got, []Component{a, b, c}) {
+		t.Errorf("Union: %v", got)
+	}
+	if got := Union(nil, []Component{c, c}); !slices.Equal(got, []Component{c}) {
+		t.Errorf("Union of repeats: %v", got)
+	}
+}

@@ -1795,6 +1795,163 @@ func (*ForgetResponse) Descriptor() ([]byte, []int) {
 	return file_plugin_proto_rawDescGZIP(), []int{22}
 }
 
+// CheckParamsRequest holds one combination of a learner's parameters, as
+// a FitRequest would carry it (defaults not filled in).
+type CheckParamsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Params        map[string]*Value      `protobuf:"bytes,1,rep,name=params,proto3" json:"params,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CheckParamsRequest) Reset() {
+	*x = CheckParamsRequest{}
+	mi := &file_plugin_proto_msgTypes[23]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CheckParamsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CheckParamsRequest) ProtoMessage() {}
+
+func (x *CheckParamsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_plugin_proto_msgTypes[23]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CheckParamsRequest.ProtoReflect.Descriptor instead.
+func (*CheckParamsRequest) Descriptor() ([]byte, []int) {
+	return file_plugin_proto_rawDescGZIP(), []int{23}
+}
+
+func (x *CheckParamsRequest) GetParams() map[string]*Value {
+	if x != nil {
+		return x.Params
+	}
+	return nil
+}
+
+// CheckParamsResponse says what is wrong with the parameters (nothing,
+// when problems is empty) and what a fit with them computes with beyond
+// LearnerInfo.runtime: a bridge that imports the library a parameter
+// names reports that library's version here.
+type CheckParamsResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Problems      []*ParamProblem        `protobuf:"bytes,1,rep,name=problems,proto3" json:"problems,omitempty"`
+	Runtime       []*Component           `protobuf:"bytes,2,rep,name=runtime,proto3" json:"runtime,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CheckParamsResponse) Reset() {
+	*x = CheckParamsResponse{}
+	mi := &file_plugin_proto_msgTypes[24]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CheckParamsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CheckParamsResponse) ProtoMessage() {}
+
+func (x *CheckParamsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_plugin_proto_msgTypes[24]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CheckParamsResponse.ProtoReflect.Descriptor instead.
+func (*CheckParamsResponse) Descriptor() ([]byte, []int) {
+	return file_plugin_proto_rawDescGZIP(), []int{24}
+}
+
+func (x *CheckParamsResponse) GetProblems() []*ParamProblem {
+	if x != nil {
+		return x.Problems
+	}
+	return nil
+}
+
+func (x *CheckParamsResponse) GetRuntime() []*Component {
+	if x != nil {
+		return x.Runtime
+	}
+	return nil
+}
+
+// ParamProblem is one parameter's fault: the parameter's name and what is
+// wrong with its value, said so that a user can fix it ("has no parameter
+// 'max_iters'; did you mean 'max_iter'?").
+type ParamProblem struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Param         string                 `protobuf:"bytes,1,opt,name=param,proto3" json:"param,omitempty"`
+	Message       string                 `protobuf:"bytes,2,opt,name=message,proto3" json:"message,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ParamProblem) Reset() {
+	*x = ParamProblem{}
+	mi := &file_plugin_proto_msgTypes[25]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ParamProblem) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ParamProblem) ProtoMessage() {}
+
+func (x *ParamProblem) ProtoReflect() protoreflect.Message {
+	mi := &file_plugin_proto_msgTypes[25]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ParamProblem.ProtoReflect.Descriptor instead.
+func (*ParamProblem) Descriptor() ([]byte, []int) {
+	return file_plugin_proto_rawDescGZIP(), []int{25}
+}
+
+func (x *ParamProblem) GetParam() string {
+	if x != nil {
+		return x.Param
+	}
+	return ""
+}
+
+func (x *ParamProblem) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
 // ReducerInfo describes a reducer plugin.
 type ReducerInfo struct {
 	state       protoimpl.MessageState `protogen:"open.v1"`
@@ -1814,7 +1971,7 @@ type ReducerInfo struct {
 
 func (x *ReducerInfo) Reset() {
 	*x = ReducerInfo{}
-	mi := &file_plugin_proto_msgTypes[23]
+	mi := &file_plugin_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1826,7 +1983,7 @@ func (x *ReducerInfo) String() string {
 func (*ReducerInfo) ProtoMessage() {}
 
 func (x *ReducerInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[23]
+	mi := &file_plugin_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1839,7 +1996,7 @@ func (x *ReducerInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReducerInfo.ProtoReflect.Descriptor instead.
 func (*ReducerInfo) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{23}
+	return file_plugin_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *ReducerInfo) GetName() string {
@@ -1910,7 +2067,7 @@ type Scheme struct {
 
 func (x *Scheme) Reset() {
 	*x = Scheme{}
-	mi := &file_plugin_proto_msgTypes[24]
+	mi := &file_plugin_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1922,7 +2079,7 @@ func (x *Scheme) String() string {
 func (*Scheme) ProtoMessage() {}
 
 func (x *Scheme) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[24]
+	mi := &file_plugin_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1935,7 +2092,7 @@ func (x *Scheme) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Scheme.ProtoReflect.Descriptor instead.
 func (*Scheme) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{24}
+	return file_plugin_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *Scheme) GetName() string {
@@ -2014,7 +2171,7 @@ type PlanRequest struct {
 
 func (x *PlanRequest) Reset() {
 	*x = PlanRequest{}
-	mi := &file_plugin_proto_msgTypes[25]
+	mi := &file_plugin_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2026,7 +2183,7 @@ func (x *PlanRequest) String() string {
 func (*PlanRequest) ProtoMessage() {}
 
 func (x *PlanRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[25]
+	mi := &file_plugin_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2039,7 +2196,7 @@ func (x *PlanRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlanRequest.ProtoReflect.Descriptor instead.
 func (*PlanRequest) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{25}
+	return file_plugin_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *PlanRequest) GetScheme() string {
@@ -2125,7 +2282,7 @@ type CodeMatrix struct {
 
 func (x *CodeMatrix) Reset() {
 	*x = CodeMatrix{}
-	mi := &file_plugin_proto_msgTypes[26]
+	mi := &file_plugin_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2137,7 +2294,7 @@ func (x *CodeMatrix) String() string {
 func (*CodeMatrix) ProtoMessage() {}
 
 func (x *CodeMatrix) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[26]
+	mi := &file_plugin_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2150,7 +2307,7 @@ func (x *CodeMatrix) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CodeMatrix.ProtoReflect.Descriptor instead.
 func (*CodeMatrix) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{26}
+	return file_plugin_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *CodeMatrix) GetRows() int32 {
@@ -2192,7 +2349,7 @@ type StageSpec struct {
 
 func (x *StageSpec) Reset() {
 	*x = StageSpec{}
-	mi := &file_plugin_proto_msgTypes[27]
+	mi := &file_plugin_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2204,7 +2361,7 @@ func (x *StageSpec) String() string {
 func (*StageSpec) ProtoMessage() {}
 
 func (x *StageSpec) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[27]
+	mi := &file_plugin_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2217,7 +2374,7 @@ func (x *StageSpec) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StageSpec.ProtoReflect.Descriptor instead.
 func (*StageSpec) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{27}
+	return file_plugin_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *StageSpec) GetInnerFolds() int32 {
@@ -2283,7 +2440,7 @@ type PlanResponse struct {
 
 func (x *PlanResponse) Reset() {
 	*x = PlanResponse{}
-	mi := &file_plugin_proto_msgTypes[28]
+	mi := &file_plugin_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2295,7 +2452,7 @@ func (x *PlanResponse) String() string {
 func (*PlanResponse) ProtoMessage() {}
 
 func (x *PlanResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[28]
+	mi := &file_plugin_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2308,7 +2465,7 @@ func (x *PlanResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlanResponse.ProtoReflect.Descriptor instead.
 func (*PlanResponse) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{28}
+	return file_plugin_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *PlanResponse) GetProblems() []*Problem {
@@ -2407,7 +2564,7 @@ type CodeDiagnostics struct {
 
 func (x *CodeDiagnostics) Reset() {
 	*x = CodeDiagnostics{}
-	mi := &file_plugin_proto_msgTypes[29]
+	mi := &file_plugin_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2419,7 +2576,7 @@ func (x *CodeDiagnostics) String() string {
 func (*CodeDiagnostics) ProtoMessage() {}
 
 func (x *CodeDiagnostics) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[29]
+	mi := &file_plugin_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2432,7 +2589,7 @@ func (x *CodeDiagnostics) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CodeDiagnostics.ProtoReflect.Descriptor instead.
 func (*CodeDiagnostics) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{29}
+	return file_plugin_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *CodeDiagnostics) GetClasses() int32 {
@@ -2490,7 +2647,7 @@ type DecodeRequest struct {
 
 func (x *DecodeRequest) Reset() {
 	*x = DecodeRequest{}
-	mi := &file_plugin_proto_msgTypes[30]
+	mi := &file_plugin_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2502,7 +2659,7 @@ func (x *DecodeRequest) String() string {
 func (*DecodeRequest) ProtoMessage() {}
 
 func (x *DecodeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[30]
+	mi := &file_plugin_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2515,7 +2672,7 @@ func (x *DecodeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DecodeRequest.ProtoReflect.Descriptor instead.
 func (*DecodeRequest) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{30}
+	return file_plugin_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *DecodeRequest) GetScheme() string {
@@ -2577,7 +2734,7 @@ type DecodeResponse struct {
 
 func (x *DecodeResponse) Reset() {
 	*x = DecodeResponse{}
-	mi := &file_plugin_proto_msgTypes[31]
+	mi := &file_plugin_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2589,7 +2746,7 @@ func (x *DecodeResponse) String() string {
 func (*DecodeResponse) ProtoMessage() {}
 
 func (x *DecodeResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[31]
+	mi := &file_plugin_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2602,7 +2759,7 @@ func (x *DecodeResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DecodeResponse.ProtoReflect.Descriptor instead.
 func (*DecodeResponse) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{31}
+	return file_plugin_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *DecodeResponse) GetPredicted() []int32 {
@@ -2774,7 +2931,18 @@ const file_plugin_proto_rawDesc = "" +
 	"\x0fReleaseResponse\")\n" +
 	"\rForgetRequest\x12\x18\n" +
 	"\adigests\x18\x01 \x03(\tR\adigests\"\x10\n" +
-	"\x0eForgetResponse\"\xf3\x01\n" +
+	"\x0eForgetResponse\"\xb8\x01\n" +
+	"\x12CheckParamsRequest\x12K\n" +
+	"\x06params\x18\x01 \x03(\v23.polyclass.plugin.v1.CheckParamsRequest.ParamsEntryR\x06params\x1aU\n" +
+	"\vParamsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x120\n" +
+	"\x05value\x18\x02 \x01(\v2\x1a.polyclass.plugin.v1.ValueR\x05value:\x028\x01\"\x8e\x01\n" +
+	"\x13CheckParamsResponse\x12=\n" +
+	"\bproblems\x18\x01 \x03(\v2!.polyclass.plugin.v1.ParamProblemR\bproblems\x128\n" +
+	"\aruntime\x18\x02 \x03(\v2\x1e.polyclass.plugin.v1.ComponentR\aruntime\">\n" +
+	"\fParamProblem\x12\x14\n" +
+	"\x05param\x18\x01 \x01(\tR\x05param\x12\x18\n" +
+	"\amessage\x18\x02 \x01(\tR\amessage\"\xf3\x01\n" +
 	"\vReducerInfo\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\tR\aversion\x12 \n" +
@@ -2859,7 +3027,7 @@ const file_plugin_proto_rawDesc = "" +
 	"\tpredicted\x18\x01 \x03(\x05R\tpredicted\x12=\n" +
 	"\fclass_scores\x18\x02 \x01(\v2\x1a.polyclass.plugin.v1.DenseR\vclassScores\x12=\n" +
 	"\flabel_matrix\x18\x03 \x01(\v2\x1a.polyclass.plugin.v1.DenseR\vlabelMatrix\x12\x12\n" +
-	"\x04ties\x18\x04 \x01(\x03R\x04ties2\xc2\x04\n" +
+	"\x04ties\x18\x04 \x01(\x03R\x04ties2\xa4\x05\n" +
 	"\x0eLearnerService\x12J\n" +
 	"\x04Info\x12 .polyclass.plugin.v1.InfoRequest\x1a .polyclass.plugin.v1.LearnerInfo\x12H\n" +
 	"\x03Has\x12\x1f.polyclass.plugin.v1.HasRequest\x1a .polyclass.plugin.v1.HasResponse\x12Q\n" +
@@ -2867,7 +3035,8 @@ const file_plugin_proto_rawDesc = "" +
 	"\x03Fit\x12\x1f.polyclass.plugin.v1.FitRequest\x1a .polyclass.plugin.v1.FitResponse\x12T\n" +
 	"\aPredict\x12#.polyclass.plugin.v1.PredictRequest\x1a$.polyclass.plugin.v1.PredictResponse\x12T\n" +
 	"\aRelease\x12#.polyclass.plugin.v1.ReleaseRequest\x1a$.polyclass.plugin.v1.ReleaseResponse\x12Q\n" +
-	"\x06Forget\x12\".polyclass.plugin.v1.ForgetRequest\x1a#.polyclass.plugin.v1.ForgetResponse2\xfc\x01\n" +
+	"\x06Forget\x12\".polyclass.plugin.v1.ForgetRequest\x1a#.polyclass.plugin.v1.ForgetResponse\x12`\n" +
+	"\vCheckParams\x12'.polyclass.plugin.v1.CheckParamsRequest\x1a(.polyclass.plugin.v1.CheckParamsResponse2\xfc\x01\n" +
 	"\x0eReducerService\x12J\n" +
 	"\x04Info\x12 .polyclass.plugin.v1.InfoRequest\x1a .polyclass.plugin.v1.ReducerInfo\x12K\n" +
 	"\x04Plan\x12 .polyclass.plugin.v1.PlanRequest\x1a!.polyclass.plugin.v1.PlanResponse\x12Q\n" +
@@ -2886,47 +3055,51 @@ func file_plugin_proto_rawDescGZIP() []byte {
 }
 
 var file_plugin_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 36)
+var file_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 40)
 var file_plugin_proto_goTypes = []any{
-	(ParamSpec_Type)(0),       // 0: polyclass.plugin.v1.ParamSpec.Type
-	(Problem_Kind)(0),         // 1: polyclass.plugin.v1.Problem.Kind
-	(DatasetHeader_Layout)(0), // 2: polyclass.plugin.v1.DatasetHeader.Layout
-	(*Value)(nil),             // 3: polyclass.plugin.v1.Value
-	(*ValueList)(nil),         // 4: polyclass.plugin.v1.ValueList
-	(*ParamSpec)(nil),         // 5: polyclass.plugin.v1.ParamSpec
-	(*Component)(nil),         // 6: polyclass.plugin.v1.Component
-	(*Dense)(nil),             // 7: polyclass.plugin.v1.Dense
-	(*SharedRegion)(nil),      // 8: polyclass.plugin.v1.SharedRegion
-	(*Problem)(nil),           // 9: polyclass.plugin.v1.Problem
-	(*InfoRequest)(nil),       // 10: polyclass.plugin.v1.InfoRequest
-	(*LearnerInfo)(nil),       // 11: polyclass.plugin.v1.LearnerInfo
-	(*HasRequest)(nil),        // 12: polyclass.plugin.v1.HasRequest
-	(*HasResponse)(nil),       // 13: polyclass.plugin.v1.HasResponse
-	(*DatasetHeader)(nil),     // 14: polyclass.plugin.v1.DatasetHeader
-	(*UploadChunk)(nil),       // 15: polyclass.plugin.v1.UploadChunk
-	(*UploadResponse)(nil),    // 16: polyclass.plugin.v1.UploadResponse
-	(*FitRequest)(nil),        // 17: polyclass.plugin.v1.FitRequest
-	(*Model)(nil),             // 18: polyclass.plugin.v1.Model
-	(*FitResponse)(nil),       // 19: polyclass.plugin.v1.FitResponse
-	(*PredictRequest)(nil),    // 20: polyclass.plugin.v1.PredictRequest
-	(*PredictResponse)(nil),   // 21: polyclass.plugin.v1.PredictResponse
-	(*ReleaseRequest)(nil),    // 22: polyclass.plugin.v1.ReleaseRequest
-	(*ReleaseResponse)(nil),   // 23: polyclass.plugin.v1.ReleaseResponse
-	(*ForgetRequest)(nil),     // 24: polyclass.plugin.v1.ForgetRequest
-	(*ForgetResponse)(nil),    // 25: polyclass.plugin.v1.ForgetResponse
-	(*ReducerInfo)(nil),       // 26: polyclass.plugin.v1.ReducerInfo
-	(*Scheme)(nil),            // 27: polyclass.plugin.v1.Scheme
-	(*PlanRequest)(nil),       // 28: polyclass.plugin.v1.PlanRequest
-	(*CodeMatrix)(nil),        // 29: polyclass.plugin.v1.CodeMatrix
-	(*StageSpec)(nil),         // 30: polyclass.plugin.v1.StageSpec
-	(*PlanResponse)(nil),      // 31: polyclass.plugin.v1.PlanResponse
-	(*CodeDiagnostics)(nil),   // 32: polyclass.plugin.v1.CodeDiagnostics
-	(*DecodeRequest)(nil),     // 33: polyclass.plugin.v1.DecodeRequest
-	(*DecodeResponse)(nil),    // 34: polyclass.plugin.v1.DecodeResponse
-	nil,                       // 35: polyclass.plugin.v1.FitRequest.ParamsEntry
-	nil,                       // 36: polyclass.plugin.v1.PlanRequest.ParamsEntry
-	nil,                       // 37: polyclass.plugin.v1.PlanResponse.DiagnosticsEntry
-	nil,                       // 38: polyclass.plugin.v1.DecodeRequest.ParamsEntry
+	(ParamSpec_Type)(0),         // 0: polyclass.plugin.v1.ParamSpec.Type
+	(Problem_Kind)(0),           // 1: polyclass.plugin.v1.Problem.Kind
+	(DatasetHeader_Layout)(0),   // 2: polyclass.plugin.v1.DatasetHeader.Layout
+	(*Value)(nil),               // 3: polyclass.plugin.v1.Value
+	(*ValueList)(nil),           // 4: polyclass.plugin.v1.ValueList
+	(*ParamSpec)(nil),           // 5: polyclass.plugin.v1.ParamSpec
+	(*Component)(nil),           // 6: polyclass.plugin.v1.Component
+	(*Dense)(nil),               // 7: polyclass.plugin.v1.Dense
+	(*SharedRegion)(nil),        // 8: polyclass.plugin.v1.SharedRegion
+	(*Problem)(nil),             // 9: polyclass.plugin.v1.Problem
+	(*InfoRequest)(nil),         // 10: polyclass.plugin.v1.InfoRequest
+	(*LearnerInfo)(nil),         // 11: polyclass.plugin.v1.LearnerInfo
+	(*HasRequest)(nil),          // 12: polyclass.plugin.v1.HasRequest
+	(*HasResponse)(nil),         // 13: polyclass.plugin.v1.HasResponse
+	(*DatasetHeader)(nil),       // 14: polyclass.plugin.v1.DatasetHeader
+	(*UploadChunk)(nil),         // 15: polyclass.plugin.v1.UploadChunk
+	(*UploadResponse)(nil),      // 16: polyclass.plugin.v1.UploadResponse
+	(*FitRequest)(nil),          // 17: polyclass.plugin.v1.FitRequest
+	(*Model)(nil),               // 18: polyclass.plugin.v1.Model
+	(*FitResponse)(nil),         // 19: polyclass.plugin.v1.FitResponse
+	(*PredictRequest)(nil),      // 20: polyclass.plugin.v1.PredictRequest
+	(*PredictResponse)(nil),     // 21: polyclass.plugin.v1.PredictResponse
+	(*ReleaseRequest)(nil),      // 22: polyclass.plugin.v1.ReleaseRequest
+	(*ReleaseResponse)(nil),     // 23: polyclass.plugin.v1.ReleaseResponse
+	(*ForgetRequest)(nil),       // 24: polyclass.plugin.v1.ForgetRequest
+	(*ForgetResponse)(nil),      // 25: polyclass.plugin.v1.ForgetResponse
+	(*CheckParamsRequest)(nil),  // 26: polyclass.plugin.v1.CheckParamsRequest
+	(*CheckParamsResponse)(nil), // 27: polyclass.plugin.v1.CheckParamsResponse
+	(*ParamProblem)(nil),        // 28: polyclass.plugin.v1.ParamProblem
+	(*ReducerInfo)(nil),         // 29: polyclass.plugin.v1.ReducerInfo
+	(*Scheme)(nil),              // 30: polyclass.plugin.v1.Scheme
+	(*PlanRequest)(nil),         // 31: polyclass.plugin.v1.PlanRequest
+	(*CodeMatrix)(nil),          // 32: polyclass.plugin.v1.CodeMatrix
+	(*StageSpec)(nil),           // 33: polyclass.plugin.v1.StageSpec
+	(*PlanResponse)(nil),        // 34: polyclass.plugin.v1.PlanResponse
+	(*CodeDiagnostics)(nil),     // 35: polyclass.plugin.v1.CodeDiagnostics
+	(*DecodeRequest)(nil),       // 36: polyclass.plugin.v1.DecodeRequest
+	(*DecodeResponse)(nil),      // 37: polyclass.plugin.v1.DecodeResponse
+	nil,                         // 38: polyclass.plugin.v1.FitRequest.ParamsEntry
+	nil,                         // 39: polyclass.plugin.v1.CheckParamsRequest.ParamsEntry
+	nil,                         // 40: polyclass.plugin.v1.PlanRequest.ParamsEntry
+	nil,                         // 41: polyclass.plugin.v1.PlanResponse.DiagnosticsEntry
+	nil,                         // 42: polyclass.plugin.v1.DecodeRequest.ParamsEntry
 }
 var file_plugin_proto_depIdxs = []int32{
 	4,  // 0: polyclass.plugin.v1.Value.list:type_name -> polyclass.plugin.v1.ValueList
@@ -2939,56 +3112,62 @@ var file_plugin_proto_depIdxs = []int32{
 	6,  // 7: polyclass.plugin.v1.LearnerInfo.runtime:type_name -> polyclass.plugin.v1.Component
 	2,  // 8: polyclass.plugin.v1.DatasetHeader.layout:type_name -> polyclass.plugin.v1.DatasetHeader.Layout
 	14, // 9: polyclass.plugin.v1.UploadChunk.header:type_name -> polyclass.plugin.v1.DatasetHeader
-	35, // 10: polyclass.plugin.v1.FitRequest.params:type_name -> polyclass.plugin.v1.FitRequest.ParamsEntry
+	38, // 10: polyclass.plugin.v1.FitRequest.params:type_name -> polyclass.plugin.v1.FitRequest.ParamsEntry
 	9,  // 11: polyclass.plugin.v1.FitRequest.problems:type_name -> polyclass.plugin.v1.Problem
 	18, // 12: polyclass.plugin.v1.FitResponse.models:type_name -> polyclass.plugin.v1.Model
 	8,  // 13: polyclass.plugin.v1.PredictRequest.output:type_name -> polyclass.plugin.v1.SharedRegion
 	7,  // 14: polyclass.plugin.v1.PredictResponse.scores:type_name -> polyclass.plugin.v1.Dense
 	7,  // 15: polyclass.plugin.v1.PredictResponse.probabilities:type_name -> polyclass.plugin.v1.Dense
-	27, // 16: polyclass.plugin.v1.ReducerInfo.schemes:type_name -> polyclass.plugin.v1.Scheme
-	6,  // 17: polyclass.plugin.v1.ReducerInfo.runtime:type_name -> polyclass.plugin.v1.Component
-	5,  // 18: polyclass.plugin.v1.Scheme.params:type_name -> polyclass.plugin.v1.ParamSpec
-	36, // 19: polyclass.plugin.v1.PlanRequest.params:type_name -> polyclass.plugin.v1.PlanRequest.ParamsEntry
-	7,  // 20: polyclass.plugin.v1.PlanRequest.label_matrix:type_name -> polyclass.plugin.v1.Dense
-	9,  // 21: polyclass.plugin.v1.PlanResponse.problems:type_name -> polyclass.plugin.v1.Problem
-	29, // 22: polyclass.plugin.v1.PlanResponse.code:type_name -> polyclass.plugin.v1.CodeMatrix
-	30, // 23: polyclass.plugin.v1.PlanResponse.next_stage:type_name -> polyclass.plugin.v1.StageSpec
-	37, // 24: polyclass.plugin.v1.PlanResponse.diagnostics:type_name -> polyclass.plugin.v1.PlanResponse.DiagnosticsEntry
-	32, // 25: polyclass.plugin.v1.PlanResponse.code_diagnostics:type_name -> polyclass.plugin.v1.CodeDiagnostics
-	38, // 26: polyclass.plugin.v1.DecodeRequest.params:type_name -> polyclass.plugin.v1.DecodeRequest.ParamsEntry
-	7,  // 27: polyclass.plugin.v1.DecodeRequest.scores:type_name -> polyclass.plugin.v1.Dense
-	7,  // 28: polyclass.plugin.v1.DecodeRequest.probabilities:type_name -> polyclass.plugin.v1.Dense
-	7,  // 29: polyclass.plugin.v1.DecodeRequest.training_scores:type_name -> polyclass.plugin.v1.Dense
-	7,  // 30: polyclass.plugin.v1.DecodeResponse.class_scores:type_name -> polyclass.plugin.v1.Dense
-	7,  // 31: polyclass.plugin.v1.DecodeResponse.label_matrix:type_name -> polyclass.plugin.v1.Dense
-	3,  // 32: polyclass.plugin.v1.FitRequest.ParamsEntry.value:type_name -> polyclass.plugin.v1.Value
-	3,  // 33: polyclass.plugin.v1.PlanRequest.ParamsEntry.value:type_name -> polyclass.plugin.v1.Value
-	3,  // 34: polyclass.plugin.v1.DecodeRequest.ParamsEntry.value:type_name -> polyclass.plugin.v1.Value
-	10, // 35: polyclass.plugin.v1.LearnerService.Info:input_type -> polyclass.plugin.v1.InfoRequest
-	12, // 36: polyclass.plugin.v1.LearnerService.Has:input_type -> polyclass.plugin.v1.HasRequest
-	15, // 37: polyclass.plugin.v1.LearnerService.Upload:input_type -> polyclass.plugin.v1.UploadChunk
-	17, // 38: polyclass.plugin.v1.LearnerService.Fit:input_type -> polyclass.plugin.v1.FitRequest
-	20, // 39: polyclass.plugin.v1.LearnerService.Predict:input_type -> polyclass.plugin.v1.PredictRequest
-	22, // 40: polyclass.plugin.v1.LearnerService.Release:input_type -> polyclass.plugin.v1.ReleaseRequest
-	24, // 41: polyclass.plugin.v1.LearnerService.Forget:input_type -> polyclass.plugin.v1.ForgetRequest
-	10, // 42: polyclass.plugin.v1.ReducerService.Info:input_type -> polyclass.plugin.v1.InfoRequest
-	28, // 43: polyclass.plugin.v1.ReducerService.Plan:input_type -> polyclass.plugin.v1.PlanRequest
-	33, // 44: polyclass.plugin.v1.ReducerService.Decode:input_type -> polyclass.plugin.v1.DecodeRequest
-	11, // 45: polyclass.plugin.v1.LearnerService.Info:output_type -> polyclass.plugin.v1.LearnerInfo
-	13, // 46: polyclass.plugin.v1.LearnerService.Has:output_type -> polyclass.plugin.v1.HasResponse
-	16, // 47: polyclass.plugin.v1.LearnerService.Upload:output_type -> polyclass.plugin.v1.UploadResponse
-	19, // 48: polyclass.plugin.v1.LearnerService.Fit:output_type -> polyclass.plugin.v1.FitResponse
-	21, // 49: polyclass.plugin.v1.LearnerService.Predict:output_type -> polyclass.plugin.v1.PredictResponse
-	23, // 50: polyclass.plugin.v1.LearnerService.Release:output_type -> polyclass.plugin.v1.ReleaseResponse
-	25, // 51: polyclass.plugin.v1.LearnerService.Forget:output_type -> polyclass.plugin.v1.ForgetResponse
-	26, // 52: polyclass.plugin.v1.ReducerService.Info:output_type -> polyclass.plugin.v1.ReducerInfo
-	31, // 53: polyclass.plugin.v1.ReducerService.Plan:output_type -> polyclass.plugin.v1.PlanResponse
-	34, // 54: polyclass.plugin.v1.ReducerService.Decode:output_type -> polyclass.plugin.v1.DecodeResponse
-	45, // [45:55] is the sub-list for method output_type
-	35, // [35:45] is the sub-list for method input_type
-	35, // [35:35] is the sub-list for extension type_name
-	35, // [35:35] is the sub-list for extension extendee
-	0,  // [0:35] is the sub-list for field type_name
+	39, // 16: polyclass.plugin.v1.CheckParamsRequest.params:type_name -> polyclass.plugin.v1.CheckParamsRequest.ParamsEntry
+	28, // 17: polyclass.plugin.v1.CheckParamsResponse.problems:type_name -> polyclass.plugin.v1.ParamProblem
+	6,  // 18: polyclass.plugin.v1.CheckParamsResponse.runtime:type_name -> polyclass.plugin.v1.Component
+	30, // 19: polyclass.plugin.v1.ReducerInfo.schemes:type_name -> polyclass.plugin.v1.Scheme
+	6,  // 20: polyclass.plugin.v1.ReducerInfo.runtime:type_name -> polyclass.plugin.v1.Component
+	5,  // 21: polyclass.plugin.v1.Scheme.params:type_name -> polyclass.plugin.v1.ParamSpec
+	40, // 22: polyclass.plugin.v1.PlanRequest.params:type_name -> polyclass.plugin.v1.PlanRequest.ParamsEntry
+	7,  // 23: polyclass.plugin.v1.PlanRequest.label_matrix:type_name -> polyclass.plugin.v1.Dense
+	9,  // 24: polyclass.plugin.v1.PlanResponse.problems:type_name -> polyclass.plugin.v1.Problem
+	32, // 25: polyclass.plugin.v1.PlanResponse.code:type_name -> polyclass.plugin.v1.CodeMatrix
+	33, // 26: polyclass.plugin.v1.PlanResponse.next_stage:type_name -> polyclass.plugin.v1.StageSpec
+	41, // 27: polyclass.plugin.v1.PlanResponse.diagnostics:type_name -> polyclass.plugin.v1.PlanResponse.DiagnosticsEntry
+	35, // 28: polyclass.plugin.v1.PlanResponse.code_diagnostics:type_name -> polyclass.plugin.v1.CodeDiagnostics
+	42, // 29: polyclass.plugin.v1.DecodeRequest.params:type_name -> polyclass.plugin.v1.DecodeRequest.ParamsEntry
+	7,  // 30: polyclass.plugin.v1.DecodeRequest.scores:type_name -> polyclass.plugin.v1.Dense
+	7,  // 31: polyclass.plugin.v1.DecodeRequest.probabilities:type_name -> polyclass.plugin.v1.Dense
+	7,  // 32: polyclass.plugin.v1.DecodeRequest.training_scores:type_name -> polyclass.plugin.v1.Dense
+	7,  // 33: polyclass.plugin.v1.DecodeResponse.class_scores:type_name -> polyclass.plugin.v1.Dense
+	7,  // 34: polyclass.plugin.v1.DecodeResponse.label_matrix:type_name -> polyclass.plugin.v1.Dense
+	3,  // 35: polyclass.plugin.v1.FitRequest.ParamsEntry.value:type_name -> polyclass.plugin.v1.Value
+	3,  // 36: polyclass.plugin.v1.CheckParamsRequest.ParamsEntry.value:type_name -> polyclass.plugin.v1.Value
+	3,  // 37: polyclass.plugin.v1.PlanRequest.ParamsEntry.value:type_name -> polyclass.plugin.v1.Value
+	3,  // 38: polyclass.plugin.v1.DecodeRequest.ParamsEntry.value:type_name -> polyclass.plugin.v1.Value
+	10, // 39: polyclass.plugin.v1.LearnerService.Info:input_type -> polyclass.plugin.v1.InfoRequest
+	12, // 40: polyclass.plugin.v1.LearnerService.Has:input_type -> polyclass.plugin.v1.HasRequest
+	15, // 41: polyclass.plugin.v1.LearnerService.Upload:input_type -> polyclass.plugin.v1.UploadChunk
+	17, // 42: polyclass.plugin.v1.LearnerService.Fit:input_type -> polyclass.plugin.v1.FitRequest
+	20, // 43: polyclass.plugin.v1.LearnerService.Predict:input_type -> polyclass.plugin.v1.PredictRequest
+	22, // 44: polyclass.plugin.v1.LearnerService.Release:input_type -> polyclass.plugin.v1.ReleaseRequest
+	24, // 45: polyclass.plugin.v1.LearnerService.Forget:input_type -> polyclass.plugin.v1.ForgetRequest
+	26, // 46: polyclass.plugin.v1.LearnerService.CheckParams:input_type -> polyclass.plugin.v1.CheckParamsRequest
+	10, // 47: polyclass.plugin.v1.ReducerService.Info:input_type -> polyclass.plugin.v1.InfoRequest
+	31, // 48: polyclass.plugin.v1.ReducerService.Plan:input_type -> polyclass.plugin.v1.PlanRequest
+	36, // 49: polyclass.plugin.v1.ReducerService.Decode:input_type -> polyclass.plugin.v1.DecodeRequest
+	11, // 50: polyclass.plugin.v1.LearnerService.Info:output_type -> polyclass.plugin.v1.LearnerInfo
+	13, // 51: polyclass.plugin.v1.LearnerService.Has:output_type -> polyclass.plugin.v1.HasResponse
+	16, // 52: polyclass.plugin.v1.LearnerService.Upload:output_type -> polyclass.plugin.v1.UploadResponse
+	19, // 53: polyclass.plugin.v1.LearnerService.Fit:output_type -> polyclass.plugin.v1.FitResponse
+	21, // 54: polyclass.plugin.v1.LearnerService.Predict:output_type -> polyclass.plugin.v1.PredictResponse
+	23, // 55: polyclass.plugin.v1.LearnerService.Release:output_type -> polyclass.plugin.v1.ReleaseResponse
+	25, // 56: polyclass.plugin.v1.LearnerService.Forget:output_type -> polyclass.plugin.v1.ForgetResponse
+	27, // 57: polyclass.plugin.v1.LearnerService.CheckParams:output_type -> polyclass.plugin.v1.CheckParamsResponse
+	29, // 58: polyclass.plugin.v1.ReducerService.Info:output_type -> polyclass.plugin.v1.ReducerInfo
+	34, // 59: polyclass.plugin.v1.ReducerService.Plan:output_type -> polyclass.plugin.v1.PlanResponse
+	37, // 60: polyclass.plugin.v1.ReducerService.Decode:output_type -> polyclass.plugin.v1.DecodeResponse
+	50, // [50:61] is the sub-list for method output_type
+	39, // [39:50] is the sub-list for method input_type
+	39, // [39:39] is the sub-list for extension type_name
+	39, // [39:39] is the sub-list for extension extendee
+	0,  // [0:39] is the sub-list for field type_name
 }
 
 func init() { file_plugin_proto_init() }
@@ -3009,7 +3188,7 @@ func file_plugin_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_plugin_proto_rawDesc), len(file_plugin_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   36,
+			NumMessages:   40,
 			NumExtensions: 0,
 			NumServices:   2,
 		},

@@ -30,13 +30,14 @@ import (
 const _ = grpc.SupportPackageIsVersion9
 
 const (
-	LearnerService_Info_FullMethodName    = "/polyclass.plugin.v1.LearnerService/Info"
-	LearnerService_Has_FullMethodName     = "/polyclass.plugin.v1.LearnerService/Has"
-	LearnerService_Upload_FullMethodName  = "/polyclass.plugin.v1.LearnerService/Upload"
-	LearnerService_Fit_FullMethodName     = "/polyclass.plugin.v1.LearnerService/Fit"
-	LearnerService_Predict_FullMethodName = "/polyclass.plugin.v1.LearnerService/Predict"
-	LearnerService_Release_FullMethodName = "/polyclass.plugin.v1.LearnerService/Release"
-	LearnerService_Forget_FullMethodName  = "/polyclass.plugin.v1.LearnerService/Forget"
+	LearnerService_Info_FullMethodName        = "/polyclass.plugin.v1.LearnerService/Info"
+	LearnerService_Has_FullMethodName         = "/polyclass.plugin.v1.LearnerService/Has"
+	LearnerService_Upload_FullMethodName      = "/polyclass.plugin.v1.LearnerService/Upload"
+	LearnerService_Fit_FullMethodName         = "/polyclass.plugin.v1.LearnerService/Fit"
+	LearnerService_Predict_FullMethodName     = "/polyclass.plugin.v1.LearnerService/Predict"
+	LearnerService_Release_FullMethodName     = "/polyclass.plugin.v1.LearnerService/Release"
+	LearnerService_Forget_FullMethodName      = "/polyclass.plugin.v1.LearnerService/Forget"
+	LearnerService_CheckParams_FullMethodName = "/polyclass.plugin.v1.LearnerService/CheckParams"
 )
 
 // LearnerServiceClient is the client API for LearnerService service.
@@ -60,6 +61,14 @@ type LearnerServiceClient interface {
 	// Forget drops datasets the host will not use again (optional: the
 	// host ignores Unimplemented; the cache also evicts on its own).
 	Forget(ctx context.Context, in *ForgetRequest, opts ...grpc.CallOption) (*ForgetResponse, error)
+	// CheckParams checks one combination of parameters as Fit would, before
+	// any data is uploaded, and says what else a fit with them computes
+	// with (optional: the host takes Unimplemented as no objection and
+	// nothing more). bench validate and run call it for every combination
+	// of every learner block, so that a learner whose parameters only the
+	// library behind it knows (a "*" spec) reports a misspelt one at the
+	// experiment file's line instead of failing each cell.
+	CheckParams(ctx context.Context, in *CheckParamsRequest, opts ...grpc.CallOption) (*CheckParamsResponse, error)
 }
 
 type learnerServiceClient struct {
@@ -143,6 +152,16 @@ func (c *learnerServiceClient) Forget(ctx context.Context, in *ForgetRequest, op
 	return out, nil
 }
 
+func (c *learnerServiceClient) CheckParams(ctx context.Context, in *CheckParamsRequest, opts ...grpc.CallOption) (*CheckParamsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(CheckParamsResponse)
+	err := c.cc.Invoke(ctx, LearnerService_CheckParams_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // LearnerServiceServer is the server API for LearnerService service.
 // All implementations must embed UnimplementedLearnerServiceServer
 // for forward compatibility.
@@ -164,6 +183,14 @@ type LearnerServiceServer interface {
 	// Forget drops datasets the host will not use again (optional: the
 	// host ignores Unimplemented; the cache also evicts on its own).
 	Forget(context.Context, *ForgetRequest) (*ForgetResponse, error)
+	// CheckParams checks one combination of parameters as Fit would, before
+	// any data is uploaded, and says what else a fit with them computes
+	// with (optional: the host takes Unimplemented as no objection and
+	// nothing more). bench validate and run call it for every combination
+	// of every learner block, so that a learner whose parameters only the
+	// library behind it knows (a "*" spec) reports a misspelt one at the
+	// experiment file's line instead of failing each cell.
+	CheckParams(context.Context, *CheckParamsRequest) (*CheckParamsResponse, error)
 	mustEmbedUnimplementedLearnerServiceServer()
 }
 
@@ -194,6 +221,9 @@ func (UnimplementedLearnerServiceServer) Release(context.Context, *ReleaseReques
 }
 func (UnimplementedLearnerServiceServer) Forget(context.Context, *ForgetRequest) (*ForgetResponse, error) {
 	return nil, status.Errorf(codes.Unimplemented, "method Forget not implemented")
+}
+func (UnimplementedLearnerServiceServer) CheckParams(context.Context, *CheckParamsRequest) (*CheckParamsResponse, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method CheckParams not implemented")
 }
 func (UnimplementedLearnerServiceServer) mustEmbedUnimplementedLearnerServiceServer() {}
 func (UnimplementedLearnerServiceServer) testEmbeddedByValue()                        {}
@@ -331,6 +361,24 @@ func _LearnerService_Forget_Handler(srv interface{}, ctx context.Context, dec fu
 	return interceptor(ctx, in, info, handler)
 }
 
+func _LearnerService_CheckParams_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(CheckParamsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(LearnerServiceServer).CheckParams(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: LearnerService_CheckParams_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(LearnerServiceServer).CheckParams(ctx, req.(*CheckParamsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // LearnerService_ServiceDesc is the grpc.ServiceDesc for LearnerService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -361,6 +409,10 @@ var LearnerService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "Forget",
 			Handler:    _LearnerService_Forget_Handler,
+		},
+		{
+			MethodName: "CheckParams",
+			Handler:    _LearnerService_CheckParams_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{

@@ -767,8 +767,14 @@ func checkEmpty(ctx context.Context, s *session) (string, error) {
 	}
 	p := problemFor(s.info.Capabilities, labels01(y))
 	unused := p
-	unused.Targets = make([]float64, 12) // every target 0: no row used
-	if p.Kind == sdk.Regression {
+	unused.Targets = make([]float64, 12) // every binary target 0: no row used
+	switch p.Kind {
+	case sdk.Multiclass:
+		// 0 is class 0 here: NotUsed leaves a row out.
+		for i := range unused.Targets {
+			unused.Targets[i] = sdk.NotUsed
+		}
+	case sdk.Regression:
 		unused.Targets = nil
 	}
 	rows := seq(12)

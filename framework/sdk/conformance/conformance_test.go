@@ -234,3 +234,61 @@ func TestCheckBorrowedRows(t *testing.T) {
 		}
 	}
 }
+
+// means is a natively multiclass learner (nearest class mean) that trains
+// nothing else.
+type means struct{}
+
+func (means) Info() sdk.LearnerInfo {
+	return sdk.LearnerInfo{Name: "means", Version: "1", Capabilities: sdk.Capabilities{Multiclass: true, Scores: true}}
+}
+
+func (means) Fit(_ context.Context, in sdk.FitInput, _ sdk.Params) (sdk.Model, error) {
+	x := in.X.AsDense().Dense
+	_, d := x.Dims()
+	centers := mat.NewDense(in.NumClasses, d, nil)
+	counts := make([]float64, in.NumClasses)
+	for i, k := range in.Classes {
+		row := centers.RawRowView(k)
+		for j := range row {
+			row[j] += x.At(i, j)
+		}
+		counts[k]++
+	}
+	for k, n := range counts {
+		for j := range d {
+			if n > 0 {
+				centers.Set(k, j, centers.At(k, j)/n)
+			}
+		}
+	}
+	return meansModel{centers}, nil
+}
+
+type meansModel struct{ centers *mat.Dense }
+
+func (m meansModel) Outputs() int { r, _ := m.centers.Dims(); return r }
+
+func (m meansModel) Predict(_ context.Context, x sdk.Matrix, scores, _ *mat.Dense) error {
+	d := x.AsDense().Dense
+	r, _ := d.Dims()
+	for i := 0; i < r; i++ {
+		for k := 0; k < m.Outputs(); k++ {
+			var diff mat.VecDense
+			diff.SubVec(d.RowView(i), m.centers.RowView(k))
+			scores.Set(i, k, -mat.Norm(&diff, 2))
+		}
+	}
+	return nil
+}
+
+// TestMulticlassOnly: a learner that trains multiclass problems only
+// passes every check; the empty problem it is offered leaves every row
+// out (NotUsed), where a target of 0 would be class 0.
+func TestMulticlassOnly(t *testing.T) {
+	for _, r := range Run(context.Background(), &Target{Client: Connect(t, means{})}) {
+		if r.Status == Fail {
+			t.Errorf("%s: %s", r.Check, r.Detail)
+		}
+	}
+}

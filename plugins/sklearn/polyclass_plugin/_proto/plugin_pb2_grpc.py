@@ -52,6 +52,11 @@ class LearnerServiceStub(object):
                 request_serializer=plugin__pb2.ForgetRequest.SerializeToString,
                 response_deserializer=plugin__pb2.ForgetResponse.FromString,
                 )
+        self.CheckParams = channel.unary_unary(
+                '/polyclass.plugin.v1.LearnerService/CheckParams',
+                request_serializer=plugin__pb2.CheckParamsRequest.SerializeToString,
+                response_deserializer=plugin__pb2.CheckParamsResponse.FromString,
+                )
 
 
 class LearnerServiceServicer(object):
@@ -110,6 +115,19 @@ class LearnerServiceServicer(object):
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def CheckParams(self, request, context):
+        """CheckParams checks one combination of parameters as Fit would, before
+        any data is uploaded, and says what else a fit with them computes
+        with (optional: the host takes Unimplemented as no objection and
+        nothing more). bench validate and run call it for every combination
+        of every learner block, so that a learner whose parameters only the
+        library behind it knows (a "*" spec) reports a misspelt one at the
+        experiment file's line instead of failing each cell.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_LearnerServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -147,6 +165,11 @@ def add_LearnerServiceServicer_to_server(servicer, server):
                     servicer.Forget,
                     request_deserializer=plugin__pb2.ForgetRequest.FromString,
                     response_serializer=plugin__pb2.ForgetResponse.SerializeToString,
+            ),
+            'CheckParams': grpc.unary_unary_rpc_method_handler(
+                    servicer.CheckParams,
+                    request_deserializer=plugin__pb2.CheckParamsRequest.FromString,
+                    response_serializer=plugin__pb2.CheckParamsResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -277,6 +300,23 @@ class LearnerService(object):
         return grpc.experimental.unary_unary(request, target, '/polyclass.plugin.v1.LearnerService/Forget',
             plugin__pb2.ForgetRequest.SerializeToString,
             plugin__pb2.ForgetResponse.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def CheckParams(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(request, target, '/polyclass.plugin.v1.LearnerService/CheckParams',
+            plugin__pb2.CheckParamsRequest.SerializeToString,
+            plugin__pb2.CheckParamsResponse.FromString,
             options, channel_credentials,
             insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
 
