@@ -183,11 +183,14 @@ test-deps: python-deps
 			liblinear-tools libsvm-tools texlive-latex-base texlive-latex-recommended; }
 
 # The Python packages of the sklearn plugin and of make bench's scikit-learn
-# peers.
+# peers; venv, pip and wheel to pip-install the plugin kit into a venv
+# offline, and the estimator libraries its tests bridge (XGBoost,
+# imbalanced-learn).
 python-deps:
-	@$(PYTHON) -c 'import grpc, google.protobuf, sklearn' 2>/dev/null || { \
+	@$(PYTHON) -c 'import grpc, google.protobuf, sklearn, ensurepip, pip, wheel, xgboost, imblearn' 2>/dev/null || { \
 		apt-get update -qq && apt-get install -y -qq --no-install-recommends \
-			python3-grpcio python3-protobuf python3-sklearn; }
+			python3-grpcio python3-protobuf python3-sklearn python3-venv python3-pip python3-wheel \
+			python3-xgboost python3-imblearn; }
 
 # A real Slurm job array: scripts/slurm-local starts a single-node Slurm of
 # Debian's slurm-wlm and munge (installing them when missing; as root), and

@@ -193,20 +193,17 @@ metrics = ["accuracy"]
 	}
 }
 
-// TestSklearnParameterErrors: values scikit-learn rejects fail only their
-// own cells, with the estimator's message under the parameter's name; an
-// estimator that cannot be imported is an error on estimator.
+// TestSklearnParameterErrors: a combination of values that scikit-learn
+// rejects only when fitting (bench validate checks each value against the
+// estimator's declared constraints, TestSklearnValidateParams) fails only
+// its own cells, with the estimator's message.
 func TestSklearnParameterErrors(t *testing.T) {
 	needPython(t)
 	file := writeExperiment(t, `experiment "sklearn_errors" { seed = 0 }
 dataset "iris" { path = "%DATA%/iris.csv" }
 learner "sk" {
   plugin = "sklearn"
-  params = { estimator = "sklearn.linear_model.LogisticRegression", C = [1, -1] }
-}
-learner "nope" {
-  plugin = "sklearn"
-  params = { estimator = "sklearn.linear_model.NoSuchModel" }
+  params = { estimator = "sklearn.linear_model.LogisticRegression", solver = "liblinear", penalty = ["l2", "elasticnet"] }
 }
 reduction "ova" { scheme = "ova" }
 metrics = ["accuracy"]
@@ -217,9 +214,8 @@ metrics = ["accuracy"]
 		t.Fatalf("no error for invalid parameters\n%s", stderr)
 	}
 	want := map[string]string{
-		"C=1":  "",
-		"C=-1": "parameter C: The 'C' parameter of LogisticRegression must be a float in the range (0, inf]. Got -1.0 instead.",
-		"estimator=sklearn.linear_model.NoSuchModel": "parameter estimator: cannot import sklearn.linear_model.NoSuchModel",
+		"penalty=l2":         "",
+		"penalty=elasticnet": "parameter estimator: LogisticRegression: Only 'saga' solver supports elasticnet penalty, got solver=liblinear.",
 	}
 	files, _ := filepath.Glob(filepath.Join(out, "cells", "*.json"))
 	for _, f := range files {
@@ -227,7 +223,12 @@ metrics = ["accuracy"]
 		if err := json.Unmarshal([]byte(readFile(t, f)), &c); err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
-		key := strings.Split(c.Params, ",")[0]
+		var key string
+		for _, kv := range strings.Split(c.Params, ",") {
+			if strings.HasPrefix(kv, "penalty=") {
+				key = kv
+			}
+		}
 		w, ok := want[key]
 		if !ok {
 			t.Errorf("unexpected cell %s %s", c.Learner, c.Params)
@@ -455,5 +456,61 @@ metrics = ["accuracy"]
 	}
 	if r := recorded["reducers"]; len(r) < 2 || !strings.HasPrefix(r[0], "go 1.") {
 		t.Errorf("manifest: reducers runtime %q, want the Go toolchain and modules", r)
+	}
+}
+
+// TestSklearnValidateParams: bench validate asks the bridge about every
+// combination of a learner's parameters before reading any data, and
+// reports each problem at its attribute: a parameter the estimator lacks
+// (with a suggestion), a value scikit-learn's constraints refuse, an
+// estimator from a package the learner does not list, a misspelt class.
+func TestSklearnValidateParams(t *testing.T) {
+	needPython(t)
+	file := writeExperiment(t, `experiment "sklearn_validate" { seed = 0 }
+dataset "iris" { path = "%DATA%/iris.csv" }
+learner "typo" {
+  plugin = "sklearn"
+  params = { max_iters = 100 }
+}
+learner "negative" {
+  plugin = "sklearn"
+  params = { C = [1, -1] }
+}
+learner "anti" {
+  plugin = "sklearn"
+  params = { estimator = "antigravity.Fly" }
+}
+learner "cls" {
+  plugin = "sklearn"
+  params = { estimator = "sklearn.linear_model.LogisticRegresion" }
+}
+learner "fine" {
+  plugin = "sklearn"
+  params = { estimator = "sklearn.svm.SVC", C = [1, 10] }
+}
+reduction "ova" { scheme = "ova" }
+metrics = ["accuracy"]
+`)
+	_, stderr, err := bench(t, "validate", file)
+	if err == nil {
+		t.Fatalf("bench validate accepted the parameters:\n%s", stderr)
+	}
+	for _, want := range []string{
+		"exp.hcl:5:14: error: Invalid parameter",
+		`Learner "typo" (plugin sklearn), parameter max_iters: LogisticRegression has no parameter 'max_iters'; did you mean 'max_iter'?`,
+		"exp.hcl:9:14: error: Invalid parameter",
+		`Learner "negative" (plugin sklearn), parameter C: The 'C' parameter of LogisticRegression must be a float in the range (0, inf]. Got -1.0 instead.`,
+		"exp.hcl:13:14: error: Invalid parameter",
+		`Learner "anti" (plugin sklearn), parameter estimator: antigravity.Fly: the bridge imports from sklearn only; to use antigravity, list it: packages = ["antigravity"]`,
+		"exp.hcl:17:14: error: Invalid parameter",
+		`parameter estimator: cannot import sklearn.linear_model.LogisticRegresion: module sklearn.linear_model has no LogisticRegresion; did you mean sklearn.linear_model.LogisticRegression?`,
+		"exp.hcl: 4 error(s)",
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("bench validate: stderr lacks %q", want)
+		}
+	}
+	if t.Failed() {
+		t.Log(stderr)
 	}
 }

@@ -1,16 +1,37 @@
-"""bench-plugin-sklearn: any scikit-learn classifier or regressor as a
-polyclass learner.
+"""bench-plugin-sklearn: any classifier or regressor with scikit-learn's
+API as a polyclass learner.
 
     learner "rbf" {
       plugin = "sklearn"
       params = { estimator = "sklearn.svm.SVC", kernel = "rbf", C = [1, 10] }
     }
+    learner "xgb" {
+      plugin = "sklearn"
+      params = { estimator = "xgboost.XGBClassifier", packages = ["xgboost"], n_estimators = 50 }
+    }
+    learner "smote_lr" {
+      plugin = "sklearn"
+      params = {
+        estimator = "imblearn.pipeline.Pipeline"
+        packages  = ["imblearn"]
+        steps     = ["imblearn.over_sampling.SMOTE", "sklearn.linear_model.LogisticRegression"]
+        logisticregression__max_iter = 1000
+      }
+    }
 
-``estimator`` names the estimator class by its import path; every other
-parameter is a keyword argument of it (a list crosses into one cell per
+``estimator`` names the estimator class by its import path. The bridge
+imports from scikit-learn (``sklearn``) and from the top-level packages
+``packages`` lists, nothing else: it checks an import path's package
+before importing anything, so an experiment file cannot make it import an
+arbitrary module. ``steps`` gives a pipeline (scikit-learn's or
+imbalanced-learn's ``Pipeline``) its steps by import path, each named as
+``make_pipeline`` names it (the class name in lower case), so that
+``NAME__PARAM`` sets a step's parameter. Every other parameter is a
+keyword argument of the estimator, checked against its ``get_params()``
+when bench validates the experiment (a list crosses into one cell per
 element, as for any scalar parameter). Whole numbers pass as int unless the
-estimator's parameter accepts only reals. The host's seed becomes
-``random_state`` unless the experiment sets it. ``n_jobs`` stays as the
+estimator's parameter accepts only reals. The host's seed becomes every
+``random_state`` (a step's too) the experiment does not set. ``n_jobs`` stays as the
 experiment sets it (scikit-learn's default otherwise): the fold's share of
 the CPUs limits the native thread pools only, since ``n_jobs`` > 1 makes
 some estimators start joblib worker processes at every fit
@@ -24,7 +45,11 @@ probabilities of ``predict_proba`` mapped to 2p − 1 for binary problems
 come from ``predict_proba`` when the estimator has it.
 """
 
+import difflib
+import functools
 import importlib
+import importlib.metadata
+import importlib.util
 import inspect
 import re
 import sys
@@ -42,16 +67,22 @@ except ImportError as e:  # said to the host, which shows it in `bench plugins`
     )
     sys.exit(1)
 
-VERSION = "0.1.0"
+VERSION = "0.2.0"
 
 DEFAULT_ESTIMATOR = "sklearn.linear_model.LogisticRegression"
+
+# The top-level package the bridge imports from whatever packages lists.
+SKLEARN = "sklearn"
+
+_TOP_LEVEL = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_IMPORT_PATH = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$")
 
 
 def _info():
     return pp.LearnerInfo(
         name="sklearn",
         version=f"{VERSION} (scikit-learn {sklearn.__version__})",
-        description="a scikit-learn classifier or regressor named by its import path",
+        description="a classifier or regressor with scikit-learn's API, named by its import path",
         # What the bridge accepts: a classifier trains binary and (natively)
         # multiclass problems, a regressor regression ones; a mismatch is an
         # error on the estimator parameter. CSR input is densified for an
@@ -67,6 +98,14 @@ def _info():
                 description="import path of the estimator class, e.g. sklearn.svm.SVC",
             ),
             pp.ParamSpec(
+                "packages", "string_list",
+                description="top-level packages besides sklearn that estimator and steps may come from, e.g. [\"xgboost\"]",
+            ),
+            pp.ParamSpec(
+                "steps", "string_list",
+                description="a pipeline's steps by import path; a step's parameters are set as CLASSNAME__PARAM (lower case)",
+            ),
+            pp.ParamSpec(
                 "scores", "string", default="auto", allowed=["auto", "decision_function", "predict_proba", "predict"],
                 description="where scores come from (auto: decision_function, else predict_proba, else predict)",
             ),
@@ -76,17 +115,150 @@ def _info():
     )
 
 
-def _estimator_class(path):
+def _allowed(packages):
+    """The top-level packages the bridge may import from: sklearn and those
+    listed, each checked to be a package name installed here (found
+    without importing it)."""
+    allowed = {SKLEARN}
+    for name in packages or []:
+        if not _TOP_LEVEL.match(name):
+            raise pp.ParamError("packages", f"{name!r} is not a top-level package name such as xgboost")
+        if importlib.util.find_spec(name) is None:
+            raise pp.ParamError("packages", f"{name!r} is not installed in the plugin's Python ({sys.executable})")
+        allowed.add(name)
+    return allowed
+
+
+def _estimator_class(path, allowed, param="estimator"):
+    """The class an import path names, its package checked against allowed
+    before anything is imported."""
+    if not isinstance(path, str) or not _IMPORT_PATH.match(path):
+        raise pp.ParamError(param, f"{path!r} is not an import path such as sklearn.svm.SVC")
+    top = path.partition(".")[0]
+    if top not in allowed:
+        listed = sorted(allowed - {SKLEARN})
+        raise pp.ParamError(
+            param,
+            f"{path}: the bridge imports from sklearn{''.join(', ' + p for p in listed)} only; "
+            f"to use {top}, list it: packages = [\"{top}\"]",
+        )
     mod, _, name = path.rpartition(".")
-    if not mod:
-        raise pp.ParamError("estimator", f"{path!r} is not an import path such as sklearn.svm.SVC")
     try:
-        cls = getattr(importlib.import_module(mod), name)
-    except (ImportError, AttributeError) as e:
-        raise pp.ParamError("estimator", f"cannot import {path}: {e}") from None
+        module = importlib.import_module(mod)
+    except ImportError as e:
+        raise pp.ParamError(param, f"cannot import {path}: {e}") from None
+    cls = getattr(module, name, None)
+    if cls is None:
+        close = difflib.get_close_matches(name, [n for n in dir(module) if not n.startswith("_")], n=1)
+        hint = f"; did you mean {mod}.{close[0]}?" if close else ""
+        raise pp.ParamError(param, f"cannot import {path}: module {mod} has no {name}{hint}")
     if not (inspect.isclass(cls) and hasattr(cls, "fit") and hasattr(cls, "get_params")):
-        raise pp.ParamError("estimator", f"{path} is not a scikit-learn estimator class")
+        raise pp.ParamError(param, f"{path} is not an estimator class with scikit-learn's API (fit, get_params)")
     return cls
+
+
+def _step_names(classes):
+    """The names make_pipeline gives steps of these classes: the class name
+    in lower case, with "-1", "-2", … after a name used more than once."""
+    names = [c.__name__.lower() for c in classes]
+    count = {n: names.count(n) for n in names}
+    seen = {}
+    out = []
+    for n in names:
+        if count[n] > 1:
+            seen[n] = seen.get(n, 0) + 1
+            n = f"{n}-{seen[n]}"
+        out.append(n)
+    return out
+
+
+@functools.lru_cache(maxsize=1)
+def _distributions():
+    """Top-level import names to the distributions that provide them
+    (imblearn → imbalanced-learn), read once from the installed metadata."""
+    try:
+        return importlib.metadata.packages_distributions()
+    except AttributeError:  # Python < 3.10
+        return {}
+
+
+def _component(top):
+    """The runtime component of a top-level package: its distribution's name
+    and the version the package runs as."""
+    dists = _distributions().get(top) or [top]
+    return pp.package(dists[0], top)
+
+
+class _Spec:
+    """An experiment's parameters for the bridge, checked: the estimator
+    class, its steps, its keyword arguments and the packages it may use.
+    Nothing is imported before the import paths pass the package check."""
+
+    def __init__(self, params, seed=None):
+        params = dict(params)
+        self.path = params.pop("estimator", DEFAULT_ESTIMATOR)
+        self.source = params.pop("scores", "auto")
+        self.packages = params.pop("packages", None) or []
+        steps = params.pop("steps", None)
+        allowed = _allowed(self.packages)
+        self.cls = _estimator_class(self.path, allowed)
+        step_classes = [_estimator_class(s, allowed, "steps") for s in steps or []]
+        init = {}
+        if steps is not None:
+            if "steps" not in inspect.signature(self.cls).parameters:
+                raise pp.ParamError("steps", f"{self.path} takes no steps; steps are for a Pipeline")
+            if not step_classes:
+                raise pp.ParamError("steps", "a pipeline needs at least one step")
+            init["steps"] = [(n, c()) for n, c in zip(_step_names(step_classes), step_classes)]
+        try:
+            self.est = self.cls(**init)
+        except TypeError as e:
+            raise pp.ParamError("estimator", f"{self.path}() cannot be made: {e}") from None
+        valid = self.est.get_params(deep=True)
+        self.kwargs = {}
+        for k, v in params.items():
+            # A step's parameter (STEP__NAME) is typed by the step's class.
+            owner, _, leaf = k.rpartition("__")
+            if owner in valid and hasattr(valid[owner], "get_params"):
+                self.kwargs[k] = _kwarg(type(valid[owner]), leaf, v)
+            else:
+                self.kwargs[k] = _kwarg(self.cls, k, v)
+        for k in sorted(self.kwargs):
+            if k not in valid:
+                shallow = ", ".join(sorted(self.est.get_params(deep=False)))
+                raise pp.ParamError(k, f"{self.cls.__name__} has no parameter {k!r}"
+                                       f"{_did_you_mean(k, valid)} Its parameters are: {shallow}.")
+        if seed is not None:
+            # The host's seed for every random_state the experiment leaves.
+            for k in valid:
+                if (k == "random_state" or k.endswith("__random_state")) and k not in self.kwargs:
+                    self.kwargs[k] = seed % 2**32
+        try:
+            self.est.set_params(**self.kwargs)
+        except (TypeError, ValueError) as e:
+            raise _located(self.cls, self.kwargs, e) from None
+
+    def validate(self):
+        """Checks the values against the constraints scikit-learn declares
+        (the estimator's and its steps', as fit would), without data."""
+        objs = [self.est] + [v for v in self.est.get_params(deep=True).values() if isinstance(v, sklearn.base.BaseEstimator)]
+        for o in objs:
+            if hasattr(type(o), "_parameter_constraints") and hasattr(o, "_validate_params"):
+                try:
+                    o._validate_params()
+                except (TypeError, ValueError) as e:
+                    raise _located(self.cls, self.kwargs, e) from None
+
+    def runtime(self):
+        """The listed packages as runtime components (scikit-learn is in
+        the plugin's own report)."""
+        return [_component(p) for p in sorted(set(self.packages) - {SKLEARN})]
+
+
+def _did_you_mean(name, candidates):
+    """"; did you mean 'X'?" for the closest candidate, else "."."""
+    close = difflib.get_close_matches(name, list(candidates), n=1)
+    return f"; did you mean {close[0]!r}?" if close else "."
 
 
 def _accepts_int(cls, name):
@@ -125,6 +297,10 @@ def _located(cls, kwargs, err):
         name = next(g for g in m.groups() if g)
         if name in kwargs:
             return pp.ParamError(name, msg)
+        # A step's parameter: scikit-learn names it without the step.
+        for k in kwargs:
+            if k.endswith("__" + name):
+                return pp.ParamError(k, msg)
     return pp.ParamError("estimator", f"{cls.__name__}: {msg}")
 
 
@@ -140,12 +316,18 @@ class _Constant(pp.Model):
 
 
 class _Fitted(pp.Model):
-    def __init__(self, est, kind, num_classes, source, dense):
+    """A fitted estimator. labels are the problem's classes, which it was
+    fitted on as 0..m−1 (None for regression)."""
+
+    def __init__(self, est, kind, num_classes, source, dense, labels=None):
         self.est, self.kind, self.source, self.dense = est, kind, source, dense
         self.outputs = num_classes if kind == pp.MULTICLASS else 1
-        self._cols = None
+        self._cols = self._labels = None
         if kind == pp.MULTICLASS:
-            self._cols = np.asarray(est.classes_, dtype=np.int64)
+            # The class index of each label it was fitted on, and of each of
+            # its columns.
+            self._labels = np.asarray(labels, dtype=np.int64)
+            self._cols = self._labels[np.asarray(est.classes_, dtype=np.int64)]
 
     def _spread(self, a, fill):
         """Class columns of the estimator's classes_ into all num_classes."""
@@ -166,12 +348,13 @@ class _Fitted(pp.Model):
             # Hard predictions: +1 for the predicted class, −1 elsewhere.
             pred = np.asarray(est.predict(X))
             if kind == pp.BINARY:
-                return np.where(pred > 0, 1.0, -1.0).reshape(-1, 1), None
+                return np.where(pred > 0, 1.0, -1.0).reshape(-1, 1), (proba[:, 1:2] if probabilities and proba is not None else None)
             s = np.full((pred.shape[0], self.outputs), -1.0)
-            s[np.arange(pred.shape[0]), pred.astype(np.int64)] = 1.0
+            s[np.arange(pred.shape[0]), self._labels[pred.astype(np.int64)]] = 1.0
             return s, (self._spread(proba, 0.0) if probabilities and proba is not None else None)
         if kind == pp.BINARY:
-            # classes_ is [-1, +1]: column 1 and positive decision values mean +1.
+            # classes_ is [0, 1] for −1, +1: column 1 and positive decision
+            # values mean +1.
             if self.source == "decision_function":
                 s = np.asarray(est.decision_function(X), float).reshape(-1, 1)
             else:
@@ -188,39 +371,45 @@ class _Fitted(pp.Model):
         return s, p
 
 
+def _source(spec):
+    """Where the scores come from: the scores parameter, or the first of
+    decision_function, predict_proba and predict the estimator has."""
+    if spec.source == "auto":
+        return next((m for m in ("decision_function", "predict_proba", "predict") if hasattr(spec.est, m)), "predict")
+    if not hasattr(spec.est, spec.source):
+        raise pp.ParamError("scores", f"{spec.path} has no {spec.source}")
+    return spec.source
+
+
 class SklearnLearner(pp.Learner):
     """The bridge: one estimator instance per problem."""
 
     def info(self):
         return _info()
 
+    def check(self, params):
+        spec = _Spec(params)
+        spec.validate()
+        _source(spec)
+        return spec.runtime()
+
     def fit(self, problem, params):
-        params = dict(params)
-        path = params.pop("estimator", DEFAULT_ESTIMATOR)
-        source = params.pop("scores", "auto")
-        cls = _estimator_class(path)
-        kwargs = {k: _kwarg(cls, k, v) for k, v in params.items()}
-        classifier = sklearn.base.is_classifier(cls)
-        if problem.kind == pp.REGRESSION and not sklearn.base.is_regressor(cls):
+        spec = _Spec(params, seed=problem.seed)
+        cls, est, kwargs, path = spec.cls, spec.est, spec.kwargs, spec.path
+        if problem.kind == pp.REGRESSION and not sklearn.base.is_regressor(est):
             raise pp.ParamError("estimator", f"{path} is not a regressor; the reduction asks for regression problems")
-        if problem.kind != pp.REGRESSION and not classifier:
+        if problem.kind != pp.REGRESSION and not sklearn.base.is_classifier(est):
             raise pp.ParamError("estimator", f"{path} is not a classifier; the reduction asks for {problem.kind} problems")
-        try:
-            est = cls()
-            if "random_state" in est.get_params() and "random_state" not in kwargs:
-                kwargs["random_state"] = problem.seed % 2**32
-            est.set_params(**kwargs)
-        except (TypeError, ValueError) as e:
-            raise _located(cls, kwargs, e) from None
-        if source == "auto":
-            source = next(m for m in ("decision_function", "predict_proba", "predict") if hasattr(est, m))
-        if problem.kind != pp.REGRESSION and not hasattr(est, source):
-            raise pp.ParamError("scores", f"{path} has no {source}")
-        y = problem.y
+        source = _source(spec)
+        y, labels = problem.y, None
         if problem.kind != pp.REGRESSION:
-            present = np.unique(y)
-            if present.size == 1:
-                return self._constant(problem, present[0])
+            labels = np.unique(y)
+            if labels.size == 1:
+                return self._constant(problem, labels[0])
+            # Classes as 0..m−1 (a binary problem's −1/+1 as 0/1): some
+            # libraries (XGBoost) take no other labels, and the order, all
+            # scikit-learn's estimators look at, is kept.
+            y = np.searchsorted(labels, y)
         fit_kw = {}
         if problem.weights is not None:
             if "sample_weight" not in inspect.signature(est.fit).parameters:
@@ -241,7 +430,7 @@ class SklearnLearner(pp.Learner):
             # scikit-learn checks parameter values in fit
             # (InvalidParameterError is a ValueError).
             raise _located(cls, kwargs, e) from None
-        return _Fitted(est, problem.kind, problem.num_classes, source, dense)
+        return _Fitted(est, problem.kind, problem.num_classes, source, dense, labels)
 
     @staticmethod
     def _constant(problem, label):

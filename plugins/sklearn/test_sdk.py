@@ -351,5 +351,112 @@ class RuntimeTest(unittest.TestCase):
         )
 
 
+class BridgeCheckTest(unittest.TestCase):
+    """The bridge's check: the package allow-list before any import,
+    get_params with did-you-mean, scikit-learn's constraints, and the
+    runtime components of the listed packages."""
+
+    def check(self, **params):
+        import sklearn_bridge
+
+        return sklearn_bridge.SklearnLearner().check(params)
+
+    def refused(self, name, want, **params):
+        with self.assertRaises(learner.ParamError) as cm:
+            self.check(**params)
+        self.assertEqual(cm.exception.name, name)
+        self.assertIn(want, cm.exception.message)
+
+    def test_package_checked_before_import(self):
+        import sys
+
+        self.assertNotIn("antigravity", sys.modules)
+        self.refused("estimator", 'to use antigravity, list it: packages = ["antigravity"]', estimator="antigravity.Fly")
+        self.refused("steps", "to use this, list it", estimator="sklearn.pipeline.Pipeline", steps=["this.Zen"])
+        self.assertNotIn("antigravity", sys.modules)
+        self.assertNotIn("this", sys.modules)
+        self.refused("estimator", "is not an import path", estimator="LogisticRegression")
+        self.refused("packages", "is not a top-level package name", packages=["a.b"])
+        self.refused("packages", "'polyclass_no_such_package' is not installed", packages=["polyclass_no_such_package"])
+
+    def test_did_you_mean(self):
+        self.refused("estimator", "did you mean sklearn.linear_model.LogisticRegression?",
+                     estimator="sklearn.linear_model.LogisticRegresion")
+        self.refused("max_iters", "LogisticRegression has no parameter 'max_iters'; did you mean 'max_iter'?", max_iters=5.0)
+        self.refused("C", "The 'C' parameter of LogisticRegression must be a float in the range (0, inf]", C=-1.0)
+        self.refused("scores", "sklearn.svm.SVC has no predict_proba", estimator="sklearn.svm.SVC", scores="predict_proba")
+
+    def test_pipeline_steps(self):
+        pipe = dict(estimator="sklearn.pipeline.Pipeline",
+                    steps=["sklearn.preprocessing.StandardScaler", "sklearn.linear_model.LogisticRegression"])
+        self.assertEqual(self.check(**pipe, logisticregression__C=2.0), [])
+        self.refused("logisticregression__C", "The 'C' parameter of LogisticRegression", **pipe, logisticregression__C=-1.0)
+        self.refused("standardscaler__with_man", "did you mean 'standardscaler__with_mean'?", **pipe, standardscaler__with_man=True)
+        self.refused("steps", "takes no steps", estimator="sklearn.svm.SVC", steps=["sklearn.svm.SVC"])
+        import sklearn_bridge
+
+        self.assertEqual(sklearn_bridge._step_names([np.ndarray, dict, np.ndarray]), ["ndarray-1", "dict", "ndarray-2"])
+
+    def test_runtime_of_listed_packages(self):
+        import importlib.metadata
+
+        got = self.check(estimator="sklearn.linear_model.LogisticRegression", packages=["scipy", "numpy"])
+        self.assertEqual([(c.name, c.version) for c in got],
+                         [("numpy", np.__version__), ("scipy", importlib.metadata.version("scipy"))])
+
+
+class BridgeLabelsTest(unittest.TestCase):
+    """Binary targets are fitted as 0/1 and a multiclass problem's classes
+    as 0..m-1; scores come back in the problem's class columns."""
+
+    def test_labels(self):
+        import sklearn_bridge
+
+        rng = np.random.default_rng(0)
+        X = np.vstack([rng.normal(c, 0.3, size=(20, 2)) for c in (0, 3, 6)])
+        cases = [
+            (learner.BINARY, np.repeat([-1.0, 1.0, 1.0], 20), 2),
+            (learner.MULTICLASS, np.repeat([1, 3, 4], 20), 5),  # classes 0 and 2 absent from the fold
+        ]
+        for kind, y, k in cases:
+            for source in ("decision_function", "predict_proba", "predict"):
+                with self.subTest(kind=kind, source=source):
+                    fi = learner.FitInput(kind=kind, X=X, y=y, weights=None, num_classes=k, seed=1)
+                    m = sklearn_bridge.SklearnLearner().fit(fi, {"scores": source})
+                    self.assertEqual(sorted(np.unique(m.est.classes_)), list(range(len(np.unique(y)))))
+                    s, p = m.predict(X, True)
+                    if kind == learner.BINARY:
+                        np.testing.assert_array_equal(np.where(s[:, 0] > 0, 1.0, -1.0), y)
+                        np.testing.assert_array_equal(p[:, 0] > 0.5, y > 0)
+                    else:
+                        np.testing.assert_array_equal(np.argmax(s, axis=1), y)
+                        np.testing.assert_allclose(p.sum(axis=1), 1)
+                        self.assertTrue(np.all(p[:, [0, 2]] == 0))
+
+
+class CheckParamsServiceTest(unittest.TestCase):
+    def test_spec_problems_then_learner_check(self):
+        class Checked(_Learner):
+            def check(self, params):
+                if params["k"] > 4:
+                    raise learner.ParamError("k", "too many")
+                return [learner.Component("libfoo", "2.0")]
+
+        svc = service.LearnerService(Checked(None))
+
+        def check(**params):
+            req = pb.CheckParamsRequest()
+            for k, v in params.items():
+                req.params[k].CopyFrom(service.value_to_pb(v))
+            r = svc.CheckParams(req, _Context())
+            return [(p.param, p.message) for p in r.problems], [(c.name, c.version) for c in r.runtime]
+
+        self.assertEqual(check(), ([], [("libfoo", "2.0")]))
+        self.assertEqual(check(k=5.0), ([("k", "too many")], []))
+        problems, _ = check(kk=1.0, c="x")
+        self.assertEqual(problems, [("c", "c must be a number, not string"),
+                                    ("kk", "unknown (did you mean 'k'?); valid parameters: c, k")])
+
+
 if __name__ == "__main__":
     unittest.main()

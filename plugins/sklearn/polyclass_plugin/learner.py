@@ -193,6 +193,18 @@ class Learner:
     def info(self) -> LearnerInfo:
         raise NotImplementedError
 
+    def check(self, params: Dict[str, Any]) -> List[Component]:
+        """Checks one combination of the experiment's parameters before any
+        data exists, as fit would see them (the specs' checks passed,
+        defaults filled in): ``bench validate`` and ``bench run`` call it
+        for every combination of every learner block. Raise ParamError for
+        a bad value; it is reported at the parameter's line in the
+        experiment file. Return the components (see :func:`package`) a
+        fit with these parameters computes with beyond
+        :attr:`LearnerInfo.runtime`: the library a parameter names, say.
+        The default accepts everything and adds nothing."""
+        return []
+
     def fit(self, problem: FitInput, params: Dict[str, Any]) -> Model:
         """Trains one problem. ``params`` holds the experiment's parameters
         (numbers as float, "integer" ones as int, strings, bools, lists)

@@ -2,6 +2,7 @@
 
 import contextlib
 import dataclasses
+import difflib
 import itertools
 import os
 import sys
@@ -163,6 +164,13 @@ def _targets(p, rows, groups=np.zeros(0, dtype=np.int64)):
     return kind, rows[used], y, w
 
 
+def did_you_mean(name: str, candidates) -> str:
+    """" (did you mean 'X'?)" for the candidate closest to a misspelt name,
+    or "" when none is close (difflib's ratio of at least 0.6)."""
+    close = difflib.get_close_matches(name, list(candidates), n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
 def _describe(e: BaseException) -> str:
     """An exception of a learner's fit or predict in one line, with where it
     was raised (the last frame of its traceback, which the run log holds
@@ -317,17 +325,23 @@ class LearnerService(pb_grpc.LearnerServiceServicer):
 
     # ------------------------------------------------------------ models
 
-    def _params(self, request, context):
+    def _checked_params(self, values):
+        """The parameters of a request (a map of protocol Values) checked
+        against the specs and completed with their defaults, and the
+        problems found: (name, message) pairs."""
         specs = {s.name: s for s in self._info.params}
         wildcard = "*" in specs and specs["*"].type == "any"
         params = {s.name: s.default for s in self._info.params if s.default is not None and s.name != "*"}
-        for name, v in request.params.items():
+        problems = []
+        for name in sorted(values):
             if name not in specs and not wildcard:
-                abort_param(context, name, f"parameter {name}: unknown; valid parameters: {', '.join(sorted(specs))}")
-            value = value_from_pb(v)
+                names = sorted(specs)
+                problems.append((name, f"unknown{did_you_mean(name, names)}; valid parameters: {', '.join(names)}"))
+                continue
+            value = value_from_pb(values[name])
             problem = dataclasses.replace(specs.get(name) or specs["*"], name=name).check(value)
             if problem is not None:
-                abort_param(context, name, f"parameter {name}: {problem}")
+                problems.append((name, problem))
             params[name] = value
         # Integer parameters travel as numbers (doubles); the learner gets
         # them as int, ready for range() and array sizes.
@@ -335,7 +349,37 @@ class LearnerService(pb_grpc.LearnerServiceServicer):
             spec = specs.get(name)
             if spec is not None and spec.type == "integer" and isinstance(v, float):
                 params[name] = int(v)
+        return params, problems
+
+    def _params(self, request, context):
+        params, problems = self._checked_params(request.params)
+        if problems:
+            name, message = problems[0]
+            abort_param(context, name, f"parameter {name}: {message}")
         return params
+
+    def CheckParams(self, request, context):
+        """Checks one combination of parameters against the specs, then
+        with the learner's check (Learner.check), and reports what the
+        learner computes with for them."""
+        params, problems = self._checked_params(request.params)
+        resp = pb.CheckParamsResponse()
+        for name, message in problems:
+            resp.problems.add(param=name, message=message)
+        if problems:
+            return resp
+        try:
+            extra = self._learner.check(params) or []
+        except ParamError as e:
+            resp.problems.add(param=e.name, message=e.message)
+            return resp
+        except Exception as e:  # the learner's own failure: a problem of the parameters as a whole
+            traceback.print_exc(file=sys.stderr)
+            resp.problems.add(message=f"check failed: {_describe(e)}")
+            return resp
+        for c in extra:
+            resp.runtime.add(name=c.name, version=c.version, path=c.path)
+        return resp
 
     def Fit(self, request, context):
         x, rows = self._dataset_rows(request.digest, request.rows, context)
