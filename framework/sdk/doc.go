@@ -15,8 +15,10 @@
 // uses (into reused memory for a learner that borrows its input,
 // InputBorrower), training the problems of a batch in parallel (or handing those that
 // share every row to a learner's optional BatchFitter, whole to a
-// ParallelBatchFitter with the workers it may use), model handles and
-// their release. Plugins in other languages implement the same gRPC services
+// ParallelBatchFitter with the workers it may use, or every problem with
+// its rows of one gathered matrix to a SharedFitter), predicting with the
+// models of a request one by one or together (BatchPredictor), model
+// handles and their release. Plugins in other languages implement the same gRPC services
 // directly.
 //
 // A plugin author imports this package alone. The parameter vocabulary

@@ -246,7 +246,12 @@ func (s *learnerServer) Fit(ctx context.Context, req *pb.FitRequest) (*pb.FitRes
 	models := make([]Model, len(problems))
 	errs := make([]error, len(problems))
 	workers := s.callWorkers(req.GetThreads())
-	jobs := s.fitJobs(ctx, workers, x, rows, members, problems, params, models, errs)
+	var jobs []fitJob
+	if sf, ok := s.impl.(SharedFitter); ok && len(problems) > 0 && sf.SharesFit(params) {
+		jobs = []fitJob{{slots: workers, run: func() { s.fitShared(ctx, sf, x, rows, members, problems, params, workers, models, errs) }}}
+	} else {
+		jobs = s.fitJobs(ctx, workers, x, rows, members, problems, params, models, errs)
+	}
 	// One slot a goroutine: a job takes its slots before it starts (one
 	// job at a time, so that two never wait for each other's), and the
 	// call never keeps more than workers goroutines busy.
@@ -433,9 +438,18 @@ func (s *learnerServer) Predict(ctx context.Context, req *pb.PredictRequest) (*p
 	if len(rows) == 0 || total == 0 {
 		return &pb.PredictResponse{}, nil
 	}
-	probs := req.GetProbabilities() && s.info.Capabilities.Probabilities
+	probs := req.GetProbabilities() && s.info.Capabilities.Probabilities && hasProbabilities(models)
 	sub := s.taken(gatherRows(x, rows))
 	scores, prob, answer := s.answerMatrices(req.GetOutput(), len(rows), total, probs)
+	if bp, ok := s.impl.(BatchPredictor); ok && len(models) > 1 {
+		done, err := predictBatch(ctx, bp, models, sub, scores, prob)
+		if err != nil {
+			return nil, status.Errorf(codes.Internal, "predict with models %s…: %v", req.GetHandles()[0], err)
+		}
+		if done {
+			return answer(), nil
+		}
+	}
 	// A lone model writes the answer's matrices; else each model writes
 	// into a matrix of its own shape, zeroed, which is then copied into its
 	// columns, and models with as many outputs share one (one-vs-one:

@@ -272,7 +272,9 @@ func checkFitPredict(ctx context.Context, s *session) (string, error) {
 		if err := checkShape("scores", scores, 12, width); err != nil {
 			return "", fmt.Errorf("%s: %w", kind, err)
 		}
-		if c.Probabilities && kind != "regression" {
+		// A learner with probabilities may still answer without them
+		// when its models have none (sdk.ProbabilityModel).
+		if c.Probabilities && kind != "regression" && prob != nil {
 			if err := checkProbabilities(prob, 12, width, kind == "multiclass"); err != nil {
 				return "", fmt.Errorf("%s: %w", kind, err)
 			}

@@ -6,15 +6,16 @@ import (
 	"fmt"
 	"slices"
 	"sync"
-
-	"gonum.org/v1/gonum/mat"
 )
 
-// Train fits the binary problems on rows of x with the options, on up to
-// workers goroutines (at least one), and returns one model per problem.
-// Each model is the one LIBSVM's svm-train gives for its problem's rows
-// alone (see the package documentation for the orientation and the
-// random stream of the probability fits), whatever workers.
+// Train fits the problems on rows of x with the options, on up to workers
+// goroutines (at least one), and returns one model per problem. A
+// multiclass problem is split into its one-vs-one pairs, as svm-train
+// splits a training set. All the binary problems so made are solved
+// together, sharing kernel values (see rowGroups and sharedCache), and
+// each model is the one svm-train gives for its problem's rows alone (see
+// the package documentation for the orientation and the random stream of
+// the probability fits), whatever the other problems and workers.
 func Train(ctx context.Context, x *Data, problems []Problem, opt Options, workers int) ([]*Model, error) {
 	if err := opt.check(); err != nil {
 		return nil, err
@@ -31,20 +32,68 @@ func Train(ctx context.Context, x *Data, problems []Problem, opt Options, worker
 			}
 		}
 	}
-	lays := make([]*layout, len(problems))
+	// The binary problems: each binary problem, the pairs of each
+	// multiclass one.
+	var subs []Problem
+	units := make([][]int, len(problems)) // subs of each problem
+	pairs := make([][][2]int, len(problems))
 	for i := range problems {
-		lays[i] = newLayout(&problems[i], opt.C)
+		p := &problems[i]
+		if p.Classes == nil {
+			units[i] = []int{len(subs)}
+			subs = append(subs, *p)
+			continue
+		}
+		ps, ab := p.pairs()
+		pairs[i] = ab
+		for _, q := range ps {
+			units[i] = append(units[i], len(subs))
+			subs = append(subs, q)
+		}
+	}
+	lays := make([]*layout, len(subs))
+	for i := range subs {
+		lays[i] = newLayout(&subs[i], opt.C)
 	}
 	var streams [][]int
 	if opt.Probability {
-		streams = randStreams(lays)
+		streams = make([][]int, len(subs))
+		for _, unit := range units {
+			randStreams(lays, unit, streams)
+		}
 	}
-	eval := newEvaluator(opt.Kernel, x)
-	groups := newRowGroups(n, problems)
+	fits, plat, err := solveAll(ctx, x, subs, lays, streams, opt, workers)
+	if err != nil {
+		return nil, err
+	}
+	bins := buildBinaries(x, opt, lays, fits, plat)
+	models := make([]*Model, len(problems))
+	for i := range problems {
+		p := &problems[i]
+		if p.Classes == nil {
+			models[i] = &Model{bin: bins[units[i][0]]}
+			continue
+		}
+		m := &Model{k: p.NumClasses, ab: pairs[i]}
+		m.order, m.rank = p.classOrder()
+		for _, s := range units[i] {
+			m.pairs = append(m.pairs, bins[s])
+		}
+		models[i] = m
+	}
+	return models, nil
+}
+
+// solveAll solves the binary problems subs (laid out as lays) on up to
+// workers goroutines, with the Platt fits when streams is not nil.
+func solveAll(ctx context.Context, x *Data, subs []Problem, lays []*layout, streams [][]int, opt Options, workers int) ([]binaryFit, [][2]float64, error) {
+	n, _ := x.Dims()
+	groups := newRowGroups(n, subs)
+	eval := newEvaluator(opt.Kernel, x, groups)
 	pred := predictKernel{k: opt.Kernel, x: x}
-	fits := make([]binaryFit, len(problems))
-	plat := make([][2]float64, len(problems))
-	workers = max(1, min(workers, len(problems)))
+	fits := make([]binaryFit, len(subs))
+	plat := make([][2]float64, len(subs))
+	workers = max(1, min(workers, len(subs)))
 	// Half the cache holds the shared blocks when some are shared, the
 	// rest the columns of the problems being solved.
 	per := opt
@@ -63,13 +112,13 @@ func Train(ctx context.Context, x *Data, problems []Problem, opt Options, worker
 	take := func() int {
 		mu.Lock()
 		defer mu.Unlock()
-		if ctx.Err() != nil || next == len(problems) {
+		if ctx.Err() != nil || next == len(subs) {
 			return -1
 		}
 		next++
 		return next - 1
 	}
-	errs := make([]error, len(problems))
+	errs := make([]error, len(subs))
 	for range workers {
 		wg.Add(1)
 		go func() {
@@ -77,12 +126,12 @@ func Train(ctx context.Context, x *Data, problems []Problem, opt Options, worker
 			s := &solver{ctx: ctx}
 			for i := take(); i >= 0; i = take() {
 				lay := lays[i]
-				src := newProblemSource(eval, shared, groups.used[i])
 				if oneSided(lay) {
 					fits[i] = binaryFit{coef: make([]float64, len(lay.rows)), sol: solution{rho: -1}}
 					continue
 				}
-				if opt.Probability {
+				src := newProblemSource(eval, shared, groups.used[i])
+				if streams != nil {
 					rng := &streamRand{vals: streams[i]}
 					plat[i][0], plat[i][1] = plattCV(src, pred, lay, per, rng, s)
 				}
@@ -93,14 +142,21 @@ func Train(ctx context.Context, x *Data, problems []Problem, opt Options, worker
 	}
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	for i, err := range errs {
 		if err != nil {
-			return nil, fmt.Errorf("problem %d: %w", i, err)
+			return nil, nil, fmt.Errorf("binary problem %d: %w", i, err)
 		}
 	}
-	return buildModels(x, opt, lays, fits, plat, groups), nil
+	return fits, plat, nil
+}
+
+// oneSided reports whether every row of lay has the same label: the
+// model then predicts that label (f = +1 internally), as LIBSVM does with
+// one class.
+func oneSided(lay *layout) bool {
+	return lay.y[len(lay.y)-1] == lay.y[0]
 }
 
 // sharesAny reports whether two problems use rows of the same pair of
@@ -114,94 +170,45 @@ func sharesAny(g *rowGroups) bool {
 	return false
 }
 
-// oneSided reports whether every row of lay has the same label: the
-// model then predicts that label (f = +1 internally), as LIBSVM does with
-// one class.
-func oneSided(lay *layout) bool {
-	return lay.y[len(lay.y)-1] == lay.y[0]
-}
-
-// buildModels collects the support vectors of the fits into one set,
-// group by group, and returns the models.
-func buildModels(x *Data, opt Options, lays []*layout, fits []binaryFit, plat [][2]float64, groups *rowGroups) []*Model {
-	ng := len(groups.members)
-	isSV := make([]bool, len(groups.of))
+// buildBinaries collects the support vectors of the fits into one set and
+// returns the binary models.
+func buildBinaries(x *Data, opt Options, lays []*layout, fits []binaryFit, plat [][2]float64) []*binary {
+	var rows []int
 	for i, f := range fits {
 		for k, c := range f.coef {
 			if c != 0 {
-				isSV[lays[i].rows[k]] = true
+				rows = append(rows, lays[i].rows[k])
 			}
 		}
 	}
-	set := &svSet{kern: opt.Kernel, start: make([]int, ng+1), users: make([][]int, ng), coef: make([]*mat.Dense, ng), models: len(fits)}
-	at := make([]int, len(groups.of)) // position of each support vector in set.rows
-	for g, rows := range groups.members {
-		set.start[g] = len(set.rows)
-		for _, r := range rows {
-			if isSV[r] {
-				at[r] = len(set.rows)
-				set.rows = append(set.rows, r)
-			}
-		}
-	}
-	set.start[ng] = len(set.rows)
-	set.x = x.rowsOf(set.rows)
-	if opt.Kernel.Type == RBF && !set.x.Sparse() {
-		set.sq = make([]float64, len(set.rows))
-		for p := range set.sq {
-			_, v := set.x.row(p)
-			set.sq[p] = dotRows(nil, v, nil, v)
-		}
-	}
-	for i := range fits {
-		for _, g := range groups.used[i] {
-			set.users[g] = append(set.users[g], i)
-		}
-	}
-	for g, users := range set.users {
-		if len(users) > 0 && set.start[g+1] > set.start[g] {
-			set.coef[g] = mat.NewDense(set.start[g+1]-set.start[g], len(users), nil)
-		}
-	}
-	models := make([]*Model, len(fits))
+	slices.Sort(rows)
+	rows = slices.Compact(rows)
+	set := newSVSet(opt.Kernel, x, rows)
+	bins := make([]*binary, len(fits))
 	for i, f := range fits {
-		m := &Model{set: set, id: i, rho: f.sol.rho, flip: lays[i].flip, obj: f.sol.obj, iter: f.sol.iter}
+		b := &binary{set: set, rho: f.sol.rho, flip: lays[i].flip, obj: f.sol.obj, iter: f.sol.iter}
 		for k, c := range f.coef {
-			if c == 0 {
-				continue
+			if c != 0 {
+				p, _ := slices.BinarySearch(rows, lays[i].rows[k])
+				b.sv, b.coef = append(b.sv, p), append(b.coef, c)
 			}
-			r := lays[i].rows[k]
-			p := at[r]
-			m.sv, m.coef = append(m.sv, p), append(m.coef, c)
-			g := int(groups.of[r])
-			j := indexOf(set.users[g], i)
-			set.coef[g].Set(p-set.start[g], j, c)
 		}
 		if opt.Probability {
-			m.prob, m.probA, m.probB = true, plat[i][0], plat[i][1]
+			b.prob, b.probA, b.probB = true, plat[i][0], plat[i][1]
 		}
-		models[i] = m
+		bins[i] = b
 	}
-	return models
+	return bins
 }
 
-// indexOf returns the position of v in the ascending slice s.
-func indexOf(s []int, v int) int {
-	p, _ := slices.BinarySearch(s, v)
-	return p
-}
-
-// randStreams returns the rand() values each problem's probability fit
-// draws: svm-train fits its one-vs-one problems in the order of their
+// randStreams sets the rand() values the probability fit of each binary
+// problem of a unit draws (a binary problem, or the pairs of a multiclass
+// one): svm-train fits its one-vs-one problems in the order of their
 // classes' first appearance, each drawing one value per row from one
 // unseeded stream. The problems are taken in that order here, by the
-// first row of their internal +1 side, then of their −1 side, so that
-// the problems of a one-vs-one plan draw what svm-train's draw.
-func randStreams(lays []*layout) [][]int {
-	order := make([]int, len(lays))
-	for i := range order {
-		order[i] = i
-	}
+// first row of their internal +1 side, then of their −1 side.
+func randStreams(lays []*layout, unit []int, streams [][]int) {
+	order := slices.Clone(unit)
 	firstNeg := func(l *layout) int {
 		for k, y := range l.y {
 			if y < 0 {
@@ -214,17 +221,15 @@ func randStreams(lays []*layout) [][]int {
 		return cmp.Or(cmp.Compare(lays[a].rows[0], lays[b].rows[0]), cmp.Compare(firstNeg(lays[a]), firstNeg(lays[b])))
 	})
 	g := newGlibcRand(1)
-	out := make([][]int, len(lays))
 	for _, i := range order {
 		if oneSided(lays[i]) {
 			continue // svm-train fits no probability for one class
 		}
-		out[i] = make([]int, len(lays[i].rows))
-		for k := range out[i] {
-			out[i][k] = g.next()
+		streams[i] = make([]int, len(lays[i].rows))
+		for k := range streams[i] {
+			streams[i][k] = g.next()
 		}
 	}
-	return out
 }
 
 // streamRand hands out precomputed rand() values.

@@ -4,21 +4,46 @@ import (
 	"context"
 	"fmt"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
 
-// Model is a trained binary SVM. Its decision value is
+// Model is a trained model of one Problem.
+//
+// A binary model has one output, its decision value
 //
 //	f(x) = Σᵢ coefᵢ·K(x, svᵢ) − ρ,
 //
-// positive for the problem's target +1, and with Platt scaling its
-// probability of +1 is 1/(1 + exp(A·f + B)). The models of one Train call
-// share their support vectors' rows (a row that is a support vector of
-// several problems is held once) so that Predict computes each test row's
-// kernel values against them once for all the models.
+// positive for the target +1, and with Platt scaling the probability
+// 1/(1 + exp(A·f + B)) of +1.
+//
+// A multiclass model (svm-train's one-vs-one) has one output per class:
+// its votes, each pair's vote going to its first class when the pair's
+// decision value for that class is positive and to the other otherwise,
+// less rank/K for the class that appeared rank-th in the training rows, so
+// that the largest output is svm-predict's class (ties go to the class
+// seen first). Its probabilities are svm-predict -b 1's: the pairs' Platt
+// probabilities, clipped to [1e−7, 1 − 1e−7], coupled by Wu, Lin & Weng's
+// second method (2004).
+//
+// The models of one Train call share the rows of their support vectors,
+// so that Predict computes a test row's kernel values against them once.
 type Model struct {
+	bin *binary
+	// Multiclass: the pairs (a, b), a < b, of classes with training rows,
+	// +1 for a, in the order (0,1), (0,2), …; the classes with rows in
+	// order of first appearance, and the rank of each class in it (−1
+	// without rows).
+	k     int
+	pairs []*binary
+	ab    [][2]int
+	order []int
+	rank  []int
+}
+
+// binary is a trained binary SVM.
+type binary struct {
 	set  *svSet
-	id   int       // index among the set's models
 	sv   []int     // positions in set.rows, in LIBSVM's order
 	coef []float64 // yᵢαᵢ, internal orientation
 	rho  float64
@@ -30,202 +55,331 @@ type Model struct {
 	iter         int
 }
 
-// svSet holds the rows that are support vectors of some model of a
-// Train call, copied from the design, group by group (see rowGroups) and
-// ascending within a group, and for each group the coefficients of the
-// models that use it as a dense matrix (zero where a row is not a
-// support vector of the model): a test block's kernel values against the
-// group's rows times that matrix gives every model's share of the group
-// in one matrix product, as LIBSVM sums each class's support vectors.
+// svSet holds the rows that are support vectors of some model of a Train
+// call, ascending by design row, copied from the design.
 type svSet struct {
-	kern   Kernel
-	rows   []int // design rows
-	x      *Data
-	sq     []float64 // ‖sv‖², rbf on dense rows only
-	start  []int     // group g's rows are rows[start[g]:start[g+1]]
-	users  [][]int   // ids of the models that use group g
-	coef   []*mat.Dense
-	models int // models of the set, ids 0..models−1
+	kern Kernel
+	rows []int // design rows
+	x    *Data
+	// xt holds the rows transposed (column c at xt[c·n:(c+1)·n]) when
+	// dense.
+	xt []float64
 }
 
-// NumSV returns the number of support vectors (rows with αᵢ > 0).
-func (m *Model) NumSV() int { return len(m.sv) }
+func newSVSet(k Kernel, x *Data, rows []int) *svSet {
+	s := &svSet{kern: k, rows: rows, x: x.rowsOf(rows)}
+	if !s.x.Sparse() {
+		n := len(rows)
+		s.xt = make([]float64, x.d*n)
+		for p := range n {
+			_, v := s.x.row(p)
+			for c, f := range v {
+				s.xt[c*n+p] = f
+			}
+		}
+	}
+	return s
+}
+
+// Outputs returns the number of outputs: 1 for a binary model, the
+// number of classes for a multiclass one.
+func (m *Model) Outputs() int {
+	if m.bin != nil {
+		return 1
+	}
+	return m.k
+}
+
+// binaries returns the model's binary SVMs.
+func (m *Model) binaries() []*binary {
+	if m.bin != nil {
+		return []*binary{m.bin}
+	}
+	return m.pairs
+}
+
+// NumSV returns the number of support vectors (rows with αᵢ > 0) summed
+// over the model's binary SVMs.
+func (m *Model) NumSV() int {
+	n := 0
+	for _, b := range m.binaries() {
+		n += len(b.sv)
+	}
+	return n
+}
 
 // Objective returns the dual objective ½αᵀQα − Σα at the solution, as
-// LIBSVM reports it.
-func (m *Model) Objective() float64 { return m.obj }
+// LIBSVM reports it, summed over the model's binary SVMs.
+func (m *Model) Objective() float64 {
+	var o float64
+	for _, b := range m.binaries() {
+		o += b.obj
+	}
+	return o
+}
 
-// Iterations returns the solver's iterations.
-func (m *Model) Iterations() int { return m.iter }
+// Iterations returns the solver's iterations, summed over the model's
+// binary SVMs.
+func (m *Model) Iterations() int {
+	n := 0
+	for _, b := range m.binaries() {
+		n += b.iter
+	}
+	return n
+}
 
 // Probability reports whether the model has Platt scaling.
-func (m *Model) Probability() bool { return m.prob }
+func (m *Model) Probability() bool {
+	bs := m.binaries()
+	return len(bs) > 0 && bs[0].prob
+}
 
-// Dual returns the support vectors as rows of the training design, their
-// coefficients yᵢαᵢ and ρ, with y = +1 for the problem's target +1:
-// f(x) = Σ coefᵢ·K(x, x_{rowsᵢ}) − ρ.
+// Dual returns a binary model's support vectors as rows of the training
+// design, their coefficients yᵢαᵢ and ρ, with y = +1 for the problem's
+// target +1: f(x) = Σ coefᵢ·K(x, x_{rowsᵢ}) − ρ. It returns nothing for a
+// multiclass model.
 func (m *Model) Dual() (rows []int, coef []float64, rho float64) {
-	rows, coef = make([]int, len(m.sv)), make([]float64, len(m.sv))
+	if m.bin == nil {
+		return nil, nil, 0
+	}
+	return m.bin.dual()
+}
+
+func (b *binary) dual() (rows []int, coef []float64, rho float64) {
+	rows, coef = make([]int, len(b.sv)), make([]float64, len(b.sv))
 	s := 1.0
-	if m.flip {
+	if b.flip {
 		s = -1
 	}
-	for k, p := range m.sv {
-		rows[k], coef[k] = m.set.rows[p], s*m.coef[k]
+	for k, p := range b.sv {
+		rows[k], coef[k] = b.set.rows[p], s*b.coef[k]
 	}
-	return rows, coef, s * m.rho
+	return rows, coef, s * b.rho
 }
 
-// Predict writes the decision values of every model on the rows of x
-// into the columns of scores (rows × len(models)), and, when probs is not
-// nil, the Platt probabilities of +1 into probs (models without Platt
-// scaling get 1 for f > 0, else 0). Models of one Train call share the
-// kernel values of each test row. Each row's values depend on that row
-// alone.
+// Predict writes the outputs of every model on the rows of x into scores,
+// the columns of models[i] following those of models[:i], and, when probs
+// is not nil, their probabilities into the same columns of probs (a
+// binary model without Platt scaling gives 1 for f > 0, else 0; a
+// multiclass one 1 for its predicted class). Models of one Train call
+// share the kernel values of each test row. A row's values depend on that
+// row alone, and a model's on itself alone, whatever the models predicted
+// with it.
 func Predict(ctx context.Context, models []*Model, x *Data, scores, probs *mat.Dense) error {
 	n, _ := x.Dims()
-	if r, c := scores.Dims(); r != n || c != len(models) {
-		return fmt.Errorf("kernelsvm: scores are %d×%d, want %d×%d", r, c, n, len(models))
+	width := 0
+	var bins []*binary
+	for _, m := range models {
+		width += m.Outputs()
+		bins = append(bins, m.binaries()...)
 	}
+	if r, c := scores.Dims(); r != n || c != width {
+		return fmt.Errorf("kernelsvm: scores are %d×%d, want %d×%d", r, c, n, width)
+	}
+	dec := mat.NewDense(n, max(1, len(bins)), nil)
 	bySet := map[*svSet][]int{}
 	var order []*svSet
-	for j, m := range models {
-		if _, ok := bySet[m.set]; !ok {
-			if err := checkCols(m.set.x, x); err != nil {
+	for j, b := range bins {
+		if _, ok := bySet[b.set]; !ok {
+			if err := checkCols(b.set.x, x); err != nil {
 				return err
 			}
-			order = append(order, m.set)
+			order = append(order, b.set)
 		}
-		bySet[m.set] = append(bySet[m.set], j)
+		bySet[b.set] = append(bySet[b.set], j)
 	}
 	for _, set := range order {
-		if err := set.predict(ctx, models, bySet[set], x, scores); err != nil {
+		if err := set.decisions(ctx, bins, bySet[set], x, dec); err != nil {
 			return err
 		}
 	}
-	if probs != nil {
-		for j, m := range models {
-			for i := range n {
-				probs.Set(i, j, m.probability(scores.At(i, j)))
-			}
+	col, j := 0, 0
+	for _, m := range models {
+		w := m.Outputs()
+		d := dec.Slice(0, n, j, j+len(m.binaries())).(*mat.Dense)
+		s := scores.Slice(0, n, col, col+w).(*mat.Dense)
+		var p *mat.Dense
+		if probs != nil {
+			p = probs.Slice(0, n, col, col+w).(*mat.Dense)
 		}
+		if m.bin != nil {
+			m.bin.outputs(d, s, p)
+		} else {
+			m.multiOutputs(d, s, p)
+		}
+		col, j = col+w, j+len(m.binaries())
 	}
 	return nil
 }
 
-// predictBlock is the number of test rows whose kernel values are held at
-// once.
-const predictBlock = 128
-
-// predict writes the decision values of models[js], all of set s, on x
-// into scores.
-func (s *svSet) predict(ctx context.Context, models []*Model, js []int, x *Data, scores *mat.Dense) error {
+// decisions writes the decision values of bins[js], all of set s, on x
+// into the columns js of dec. Each test row's kernel values against the
+// set's rows come first, as svm-predict's k_function computes them; each
+// model then sums its coefficients times them in its support vectors'
+// order, as svm_predict_values.
+func (s *svSet) decisions(ctx context.Context, bins []*binary, js []int, x *Data, dec *mat.Dense) error {
 	n, _ := x.Dims()
-	nsv := len(s.rows)
-	if nsv == 0 {
+	kv := make([]float64, len(s.rows))
+	for i := range n {
+		if i%256 == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		s.kernelRow(kv, x, i)
+		row := dec.RawRowView(i)
 		for _, j := range js {
-			m := models[j]
-			for i := range n {
-				scores.Set(i, j, m.decision(0))
+			b := bins[j]
+			var sum float64
+			for k, p := range b.sv {
+				sum += b.coef[k] * kv[p]
 			}
-		}
-		return nil
-	}
-	b := min(predictBlock, n)
-	kv := mat.NewDense(b, nsv, nil)
-	acc := make([]float64, b*s.models)
-	var out mat.Dense
-	for lo := 0; lo < n; lo += b {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		hi := min(lo+b, n)
-		k := kv.Slice(0, hi-lo, 0, nsv).(*mat.Dense)
-		s.kernelBlock(k, x, lo, hi)
-		clear(acc)
-		for g, users := range s.users {
-			if len(users) == 0 || s.start[g] == s.start[g+1] {
-				continue
+			f := sum - b.rho
+			if b.flip {
+				f = -f
 			}
-			out.Reset()
-			out.Mul(k.Slice(0, hi-lo, s.start[g], s.start[g+1]), s.coef[g])
-			for r := range hi - lo {
-				row := out.RawRowView(r)
-				a := acc[r*s.models : (r+1)*s.models]
-				for c, id := range users {
-					a[id] += row[c]
-				}
-			}
-		}
-		for _, j := range js {
-			m := models[j]
-			for r := range hi - lo {
-				scores.Set(lo+r, j, m.decision(acc[r*s.models+m.id]))
-			}
+			row[j] = f
 		}
 	}
 	return nil
 }
 
-// kernelBlock sets k[r][u] = K(x_{lo+r}, sv_u): for dense rows from one
-// matrix product of the block with the support vectors, else row by row
-// as LIBSVM's k_function.
-func (s *svSet) kernelBlock(k *mat.Dense, x *Data, lo, hi int) {
-	if x.Sparse() || s.x.Sparse() {
-		for i := lo; i < hi; i++ {
-			ia, va := x.row(i)
-			row := k.RawRowView(i - lo)
-			for p := range row {
-				ib, vb := s.x.row(p)
-				row[p] = s.kern.value(ia, va, ib, vb)
-			}
+// kernelRow sets k[p] = K(x_i, sv_p) as LIBSVM's k_function: the rbf
+// kernel from Σ_c (x_c − sv_c)², the others from the dot product, each sum
+// taken column by column. For dense rows the sums run over the transposed
+// support vectors, one column at a time for all of them.
+func (s *svSet) kernelRow(k []float64, x *Data, i int) {
+	ia, va := x.row(i)
+	if ia != nil || s.xt == nil {
+		for p := range k {
+			ib, vb := s.x.row(p)
+			k[p] = s.kern.value(ia, va, ib, vb)
 		}
 		return
 	}
-	xb := mat.NewDense(hi-lo, x.d, nil)
-	for i := lo; i < hi; i++ {
-		_, v := x.row(i)
-		xb.SetRow(i-lo, v)
+	clear(k)
+	n := len(k)
+	if s.kern.Type == RBF {
+		for c, f := range va {
+			t := s.xt[c*n : (c+1)*n]
+			for p, v := range t {
+				d := f - v
+				k[p] += d * d
+			}
+		}
+		g := -s.kern.Gamma
+		for p, d := range k {
+			k[p] = expNeg(g, d)
+		}
+		return
 	}
-	sv := mat.NewDense(s.x.n, s.x.d, s.x.dense)
-	k.Mul(xb, sv.T())
-	for i := lo; i < hi; i++ {
-		row := k.RawRowView(i - lo)
-		switch s.kern.Type {
-		case RBF:
-			_, v := x.row(i)
-			sqi := dotRows(nil, v, nil, v)
-			g := -s.kern.Gamma
-			for p, d := range row {
-				row[p] = expNeg(g, sqi+s.sq[p]-2*d)
-			}
-		case Poly, Sigmoid:
-			for p, d := range row {
-				row[p] = s.kern.fromDot(d, 0, 0)
-			}
+	for c, f := range va {
+		floats.AddScaled(k, f, s.xt[c*n:(c+1)*n])
+	}
+	if s.kern.Type != Linear {
+		for p, d := range k {
+			k[p] = s.kern.fromDot(d, 0, 0)
 		}
 	}
 }
 
-// decision returns f from the kernel sum Σ coef·K.
-func (m *Model) decision(sum float64) float64 {
-	f := sum - m.rho
-	if m.flip {
-		return -f
+// outputs writes a binary model's decision values d (one column) into
+// scores and its probabilities into probs when not nil.
+func (b *binary) outputs(d, scores, probs *mat.Dense) {
+	n, _ := d.Dims()
+	for i := range n {
+		f := d.At(i, 0)
+		scores.Set(i, 0, f)
+		if probs != nil {
+			probs.Set(i, 0, b.probability(f))
+		}
 	}
-	return f
 }
 
 // probability returns the probability of +1 at decision value f.
-func (m *Model) probability(f float64) float64 {
-	if !m.prob {
+func (b *binary) probability(f float64) float64 {
+	if !b.prob {
 		if f > 0 {
 			return 1
 		}
 		return 0
 	}
-	if m.flip {
-		return 1 - sigmoidPredict(-f, m.probA, m.probB)
+	if b.flip {
+		return 1 - sigmoidPredict(-f, b.probA, b.probB)
 	}
-	return sigmoidPredict(f, m.probA, m.probB)
+	return sigmoidPredict(f, b.probA, b.probB)
+}
+
+// minProb bounds the pairwise probabilities away from 0 and 1 before
+// coupling (LIBSVM's min_prob).
+const minProb = 1e-7
+
+// multiOutputs writes a multiclass model's votes, from its pairs'
+// decision values d, into scores and its probabilities into probs when
+// not nil.
+func (m *Model) multiOutputs(d, scores, probs *mat.Dense) {
+	n, _ := d.Dims()
+	kp := len(m.order)
+	votes := make([]float64, m.k)
+	var r [][]float64
+	var p []float64
+	if probs != nil && m.Probability() {
+		r = make([][]float64, kp)
+		for i := range r {
+			r[i] = make([]float64, kp)
+		}
+		p = make([]float64, kp)
+	}
+	for i := range n {
+		clear(votes)
+		for q, ab := range m.ab {
+			a, b := ab[0], ab[1]
+			f := d.At(i, q) // for a
+			// svm-predict's pair (first, second) in label order votes
+			// first when its value for first is > 0.
+			first, second, ff := a, b, f
+			if m.rank[b] < m.rank[a] {
+				first, second, ff = b, a, -f
+			}
+			if ff > 0 {
+				votes[first]++
+			} else {
+				votes[second]++
+			}
+			if r != nil {
+				// The pair's internal +1 is first (layout), whose
+				// sigmoid Platt fitted.
+				bin := m.pairs[q]
+				pf := min(max(sigmoidPredict(ff, bin.probA, bin.probB), minProb), 1-minProb)
+				ri, rj := m.rank[first], m.rank[second]
+				r[ri][rj], r[rj][ri] = pf, 1-pf
+			}
+		}
+		best := -1
+		row := scores.RawRowView(i)
+		for c := range m.k {
+			row[c] = votes[c] - float64(m.rank[c])/float64(m.k)
+			if m.rank[c] < 0 {
+				row[c] = -1 - 1/float64(m.k) // no training rows: never predicted
+			}
+			if best < 0 || row[c] > row[best] {
+				best = c
+			}
+		}
+		if probs == nil {
+			continue
+		}
+		prow := probs.RawRowView(i)
+		clear(prow)
+		if r == nil {
+			prow[best] = 1
+			continue
+		}
+		if kp == 2 {
+			p[0], p[1] = r[0][1], r[1][0]
+		} else {
+			couple(r, p)
+		}
+		for q, c := range m.order {
+			prow[c] = p[q]
+		}
+	}
 }

@@ -180,3 +180,59 @@ func sigmoidPredict(f, a, b float64) float64 {
 	}
 	return 1.0 / (1 + math.Exp(fApB))
 }
+
+// couple sets p to the class probabilities that best fit the pairwise
+// probabilities r (r[i][j] = P(i | i or j), r[j][i] = 1 − r[i][j]) by
+// Wu, Lin & Weng's second method (2004, "Probability estimates for
+// multi-class classification by pairwise coupling", JMLR 5), as LIBSVM's
+// multiclass_probability: min ½pᵀQp over the simplex by a fixed-point
+// iteration, stopping when max |(Qp)_t − pᵀQp| < 0.005/k or after
+// max(100, k) iterations.
+func couple(r [][]float64, p []float64) {
+	k := len(p)
+	maxIter := max(100, k)
+	q := make([][]float64, k)
+	qp := make([]float64, k)
+	eps := 0.005 / float64(k)
+	for t := range k {
+		p[t] = 1.0 / float64(k)
+		q[t] = make([]float64, k)
+		q[t][t] = 0
+		for j := range t {
+			q[t][t] += r[j][t] * r[j][t]
+			q[t][j] = q[j][t]
+		}
+		for j := t + 1; j < k; j++ {
+			q[t][t] += r[j][t] * r[j][t]
+			q[t][j] = -r[j][t] * r[t][j]
+		}
+	}
+	for range maxIter {
+		var pqp float64
+		for t := range k {
+			qp[t] = 0
+			for j := range k {
+				qp[t] += q[t][j] * p[j]
+			}
+			pqp += p[t] * qp[t]
+		}
+		maxErr := 0.0
+		for t := range k {
+			if e := math.Abs(qp[t] - pqp); e > maxErr {
+				maxErr = e
+			}
+		}
+		if maxErr < eps {
+			break
+		}
+		for t := range k {
+			diff := (-qp[t] + pqp) / q[t][t]
+			p[t] += diff
+			pqp = (pqp + diff*(diff*q[t][t]+2*qp[t])) / (1 + diff) / (1 + diff)
+			for j := range k {
+				qp[j] = (qp[j] + diff*q[t][j]) / (1 + diff)
+				p[j] /= (1 + diff)
+			}
+		}
+	}
+}

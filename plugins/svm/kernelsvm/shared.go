@@ -62,9 +62,8 @@ func (c *sharedCache) get(r, g int, buf []float64) []float32 {
 		return b.data
 	}
 	c.mu.Unlock()
-	rows := c.groups.members[g]
-	data := make([]float32, len(rows))
-	c.eval.column32(data, buf[:len(rows)], r, rows)
+	data := make([]float32, len(c.groups.members[g]))
+	c.eval.block(data, buf[:len(data)], r, g)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if b := c.entries[key]; b != nil { // another goroutine was first
@@ -87,66 +86,65 @@ func (c *sharedCache) get(r, g int, buf []float64) []float32 {
 }
 
 // problemSource serves one problem's kernel values: from the shared
-// blocks of the groups the cache shares, computed directly otherwise.
+// blocks of the groups the cache shares, else computed. On a dense design
+// the dot products of a row with a whole group come at once (cheap next
+// to the kernel function, which is then applied to the rows asked for
+// only).
 type problemSource struct {
 	eval   *evaluator
 	shared *sharedCache // nil: nothing shared
 	used   []int        // groups of the problem
-	blocks [][]float32  // per group id, for the current row
+	// For the current row, per group id: its shared block, or its dot
+	// products with the group (computed when first needed).
+	blocks [][]float32
+	dots   [][]float64
+	have   []bool
 	buf    []float64
-	idx    []int
-	rows   []int
-	tmp    []float32
 }
 
 func newProblemSource(eval *evaluator, shared *sharedCache, used []int) *problemSource {
-	s := &problemSource{eval: eval, shared: shared, used: used}
-	if shared != nil {
-		s.blocks = make([][]float32, shared.ng)
-	}
-	return s
+	ng := len(eval.groups.members)
+	return &problemSource{eval: eval, shared: shared, used: used,
+		blocks: make([][]float32, ng), dots: make([][]float64, ng), have: make([]bool, ng)}
 }
 
 func (s *problemSource) at(i, j int) float64 { return s.eval.at(i, j) }
 
 // column32 sets dst[k] = float32(K(x_r, x_rows[k])).
 func (s *problemSource) column32(dst []float32, r int, rows []int) {
-	if s.shared == nil {
-		s.buf = grow(s.buf, len(rows))
-		s.eval.column32(dst, s.buf, r, rows)
+	e, gr := s.eval, s.eval.groups
+	if e.xt == nil && s.shared == nil {
+		e.column32(dst, r, rows)
 		return
 	}
-	c, gr := s.shared, s.shared.groups
 	a := int(gr.of[r])
-	any := false
 	for _, g := range s.used {
-		s.blocks[g] = nil
-		if c.shares(a, g) {
+		s.blocks[g], s.have[g] = nil, false
+		if s.shared != nil && s.shared.shares(a, g) {
 			s.buf = grow(s.buf, len(gr.members[g]))
-			s.blocks[g] = c.get(r, g, s.buf)
-			any = true
+			s.blocks[g] = s.shared.get(r, g, s.buf)
 		}
 	}
-	if !any {
-		s.buf = grow(s.buf, len(rows))
-		s.eval.column32(dst, s.buf, r, rows)
-		return
-	}
-	s.idx, s.rows = s.idx[:0], s.rows[:0]
 	for k, q := range rows {
-		if b := s.blocks[gr.of[q]]; b != nil {
+		g := gr.of[q]
+		if b := s.blocks[g]; b != nil {
 			dst[k] = b[gr.pos[q]]
-		} else {
-			s.idx, s.rows = append(s.idx, k), append(s.rows, q)
+			continue
 		}
-	}
-	if len(s.rows) == 0 {
-		return
-	}
-	s.buf, s.tmp = grow(s.buf, len(s.rows)), grow(s.tmp, len(s.rows))
-	s.eval.column32(s.tmp, s.buf, r, s.rows)
-	for k, i := range s.idx {
-		dst[i] = s.tmp[k]
+		var dot float64
+		if e.xt == nil {
+			ia, va := e.x.row(r)
+			ib, vb := e.x.row(q)
+			dot = dotRows(ia, va, ib, vb)
+		} else {
+			if !s.have[g] {
+				s.dots[g] = grow(s.dots[g], len(gr.members[g]))
+				e.groupDots(s.dots[g], r, int(g))
+				s.have[g] = true
+			}
+			dot = s.dots[g][gr.pos[q]]
+		}
+		dst[k] = float32(e.value(dot, r, q))
 	}
 }
 

@@ -59,13 +59,18 @@ func (o Options) check() error {
 	return nil
 }
 
-// Problem is a binary problem on rows of a design matrix.
+// Problem is a binary or multiclass problem on rows of a design matrix.
 type Problem struct {
 	// Rows are the rows of the design the problem trains on, in training
 	// order (ascending in a fold, as LIBSVM reads a training file).
 	Rows []int
-	// Targets are ±1, one per row.
+	// Targets are ±1, one per row, for a binary problem.
 	Targets []float64
+	// Classes are 0..NumClasses−1, one per row, for a multiclass problem
+	// (Targets nil), which Train splits into one-vs-one pairs as svm-train
+	// does.
+	Classes    []int
+	NumClasses int
 	// Weights scale each row's bound C (nil means all 1); rows of weight 0
 	// take no part.
 	Weights []float64
@@ -75,16 +80,27 @@ func (p *Problem) check() error {
 	if len(p.Rows) == 0 {
 		return errors.New("the problem has no rows")
 	}
-	if len(p.Targets) != len(p.Rows) {
+	switch {
+	case p.Classes != nil:
+		if len(p.Classes) != len(p.Rows) {
+			return fmt.Errorf("%d classes for %d rows", len(p.Classes), len(p.Rows))
+		}
+		for k, c := range p.Classes {
+			if c < 0 || c >= p.NumClasses {
+				return fmt.Errorf("class %d of row %d is not in 0..%d", c, p.Rows[k], p.NumClasses-1)
+			}
+		}
+	case len(p.Targets) != len(p.Rows):
 		return fmt.Errorf("%d targets for %d rows", len(p.Targets), len(p.Rows))
+	default:
+		for k, t := range p.Targets {
+			if t != 1 && t != -1 {
+				return fmt.Errorf("target %v of row %d is not ±1", t, p.Rows[k])
+			}
+		}
 	}
 	if p.Weights != nil && len(p.Weights) != len(p.Rows) {
 		return fmt.Errorf("%d weights for %d rows", len(p.Weights), len(p.Rows))
-	}
-	for k, t := range p.Targets {
-		if t != 1 && t != -1 {
-			return fmt.Errorf("target %v of row %d is not ±1", t, p.Rows[k])
-		}
 	}
 	for k, w := range p.Weights {
 		if !(w >= 0) || math.IsInf(w, 0) {
@@ -92,6 +108,54 @@ func (p *Problem) check() error {
 		}
 	}
 	return nil
+}
+
+// classOrder returns the classes of a multiclass problem in the order of
+// their first row (LIBSVM's label order) and each class's rank in it (−1
+// for a class without rows).
+func (p *Problem) classOrder() (order, rank []int) {
+	rank = make([]int, p.NumClasses)
+	for c := range rank {
+		rank[c] = -1
+	}
+	for _, c := range p.Classes {
+		if rank[c] < 0 {
+			rank[c] = len(order)
+			order = append(order, c)
+		}
+	}
+	return order, rank
+}
+
+// pairs returns the one-vs-one problems of a multiclass problem: for each
+// pair of classes a < b that have rows, the rows of a (target +1) and of
+// b (−1), in training order.
+func (p *Problem) pairs() (ps []Problem, ab [][2]int) {
+	_, rank := p.classOrder()
+	for a := range p.NumClasses {
+		for b := a + 1; b < p.NumClasses; b++ {
+			if rank[a] < 0 || rank[b] < 0 {
+				continue
+			}
+			q := Problem{}
+			for k, c := range p.Classes {
+				if c != a && c != b {
+					continue
+				}
+				q.Rows = append(q.Rows, p.Rows[k])
+				if c == a {
+					q.Targets = append(q.Targets, 1)
+				} else {
+					q.Targets = append(q.Targets, -1)
+				}
+				if p.Weights != nil {
+					q.Weights = append(q.Weights, p.Weights[k])
+				}
+			}
+			ps, ab = append(ps, q), append(ab, [2]int{a, b})
+		}
+	}
+	return ps, ab
 }
 
 // layout is a problem in LIBSVM's order: the rows of the class that

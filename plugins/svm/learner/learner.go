@@ -1,4 +1,7 @@
-// Package learner adapts the svm solvers to the plugin SDK; the
+// Package learner adapts the svm solvers to the plugin SDK: the linear
+// ones of package linsvm and the kernel C-SVC of package kernelsvm, which
+// trains the problems of a Fit request together (sdk.SharedFitter) and
+// predicts with their models together (sdk.BatchPredictor); the
 // bench-plugin-svm command serves it, and an in-process host can link it.
 package learner
 
@@ -10,6 +13,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/polyclass/polyclass/framework/sdk"
+	"github.com/polyclass/polyclass/plugins/svm/kernelsvm"
 	"github.com/polyclass/polyclass/plugins/svm/linsvm"
 )
 
@@ -22,6 +26,7 @@ const (
 	crammerSinger = "crammer_singer"
 	perceptron    = "perceptron"
 	pocket        = "pocket"
+	smo           = "smo"
 )
 
 // learner adapts package linsvm to the plugin SDK.
@@ -54,15 +59,22 @@ func (learner) BorrowsInput() bool { return true }
 func (learner) Info() sdk.LearnerInfo {
 	return sdk.LearnerInfo{
 		Name: "svm", Version: version,
-		Description:  "linear SVM 0.5·(||w||²+b²) + C·Σ loss, bias a penalised constant feature; Crammer–Singer for native multiclass problems",
-		Capabilities: sdk.Capabilities{Binary: true, Multiclass: true, Scores: true, Sparse: true, Weights: true},
+		Description:  "SVMs: linear 0.5·(||w||²+b²) + C·Σ loss (bias a penalised constant feature; Crammer–Singer for native multiclass problems), or kernel C-SVC (rbf, poly, sigmoid) by LIBSVM's SMO, with Platt probabilities",
+		Capabilities: sdk.Capabilities{Binary: true, Multiclass: true, Scores: true, Probabilities: true, Sparse: true, Weights: true},
 		Params: []sdk.ParamSpec{
-			{Name: "method", Type: sdk.StringParam, Default: sdk.String(dualCD), Allowed: []string{dualCD, crammerSinger, perceptron, pocket}, Description: "dual coordinate descent (binary; native multiclass problems then use Crammer–Singer), Crammer–Singer (multiclass), perceptron or pocket (binary baselines)"},
+			{Name: "kernel", Type: sdk.StringParam, Default: sdk.String(kernelsvm.Linear), Allowed: []string{kernelsvm.Linear, kernelsvm.RBF, kernelsvm.Poly, kernelsvm.Sigmoid}, Description: "linear: the method's linear solver; rbf exp(−γ‖x−z‖²), poly (γ·x·z + coef0)^degree, sigmoid tanh(γ·x·z + coef0): LIBSVM's C-SVC by SMO (as method = smo)"},
+			{Name: "method", Type: sdk.StringParam, Default: sdk.String(dualCD), Allowed: []string{dualCD, crammerSinger, perceptron, pocket, smo}, Description: "linear kernel: dual coordinate descent (binary; native multiclass problems then use Crammer–Singer), Crammer–Singer (multiclass), perceptron or pocket (binary baselines), or smo (LIBSVM's C-SVC with the linear kernel, intercept unpenalised); other kernels train by smo"},
 			{Name: "loss", Type: sdk.StringParam, Default: sdk.String(linsvm.LossHinge), Allowed: []string{linsvm.LossHinge, linsvm.LossSquaredHinge}, Description: "dual_cd loss: hinge (LIBLINEAR -s 3) or squared_hinge (-s 1)"},
 			{Name: "C", Type: sdk.NumberParam, Default: sdk.Number(1), Min: sdk.Bound(0), MinExclusive: true, Description: "penalty of the loss"},
-			{Name: "bias", Type: sdk.NumberParam, Default: sdk.Number(1), Description: "value of the constant feature appended to every row (≤ 0: no bias)"},
-			{Name: "tol", Type: sdk.NumberParam, Default: sdk.Number(1e-3), Min: sdk.Bound(0), MinExclusive: true, Description: "stopping tolerance in LIBLINEAR's eps sense (LIBLINEAR's default is 0.1; 1e-3 reaches the optimum closely enough for per-fold parity)"},
-			{Name: "max_iter", Type: sdk.IntegerParam, Default: sdk.Number(100000), Min: sdk.Bound(1), Description: "outer iteration limit (LIBLINEAR's 1000 stops short of the optimum on nearly separable problems; Crammer–Singer uses 100 × max_iter)"},
+			{Name: "gamma", Type: sdk.NumberParam, Default: sdk.Number(0), Min: sdk.Bound(0), Description: "γ of the rbf, poly and sigmoid kernels (0: 1/number of features, LIBSVM's default)"},
+			{Name: "degree", Type: sdk.IntegerParam, Default: sdk.Number(3), Min: sdk.Bound(0), Description: "degree of the poly kernel"},
+			{Name: "coef0", Type: sdk.NumberParam, Default: sdk.Number(0), Description: "coef0 of the poly and sigmoid kernels"},
+			{Name: "cache_size", Type: sdk.NumberParam, Default: sdk.Number(100), Min: sdk.Bound(0), MinExclusive: true, Description: "smo: megabytes of kernel values kept by one fit (LIBSVM's -m), shared by the problems trained together"},
+			{Name: "shrinking", Type: sdk.BoolParam, Default: sdk.Bool(true), Description: "smo: shrinking heuristics (LIBSVM's -h)"},
+			{Name: "probability", Type: sdk.BoolParam, Default: sdk.Bool(false), Description: "smo: Platt-scaled probabilities from a 5-fold cross-validation, as LIBSVM's -b 1 (five more fits per problem)"},
+			{Name: "bias", Type: sdk.NumberParam, Default: sdk.Number(1), Description: "linear methods: value of the constant feature appended to every row (≤ 0: no bias)"},
+			{Name: "tol", Type: sdk.NumberParam, Default: sdk.Number(1e-3), Min: sdk.Bound(0), MinExclusive: true, Description: "stopping tolerance: LIBLINEAR's eps for the linear methods (LIBLINEAR's default is 0.1; 1e-3 reaches the optimum closely enough for per-fold parity), LIBSVM's -e for smo (its default)"},
+			{Name: "max_iter", Type: sdk.IntegerParam, Default: sdk.Number(100000), Min: sdk.Bound(1), Description: "linear methods: outer iteration limit (LIBLINEAR's 1000 stops short of the optimum on nearly separable problems; Crammer–Singer uses 100 × max_iter)"},
 			{Name: "epochs", Type: sdk.IntegerParam, Default: sdk.Number(100), Min: sdk.Bound(1), Description: "passes over the data for perceptron and pocket"},
 		},
 	}
@@ -75,7 +87,19 @@ func rows(x sdk.Matrix) linsvm.Rows {
 	return linsvm.NewDense(x.Dense)
 }
 
-func (l learner) Fit(_ context.Context, in sdk.FitInput, p sdk.Params) (sdk.Model, error) {
+func (l learner) Fit(ctx context.Context, in sdk.FitInput, p sdk.Params) (sdk.Model, error) {
+	if l.SharesFit(p) {
+		n, _ := in.X.Dims()
+		all := make([]int, n)
+		for i := range all {
+			all[i] = i
+		}
+		ms, err := l.FitShared(ctx, in.X, []sdk.FitInput{in}, [][]int{all}, p, 1)
+		if err != nil {
+			return nil, err
+		}
+		return ms[0], nil
+	}
 	x := rows(in.X)
 	method := p.Str("method")
 	opt := linsvm.Options{
@@ -118,6 +142,14 @@ func (l learner) Fit(_ context.Context, in sdk.FitInput, p sdk.Params) (sdk.Mode
 	}
 	return nil, fmt.Errorf("method %s cannot train binary problems; use it with reduction none", method)
 }
+
+// HasProbabilities reports that linear models have no probabilities
+// (sdk.ProbabilityModel).
+func (linearModel) HasProbabilities() bool { return false }
+
+// HasProbabilities reports that Crammer–Singer models have no
+// probabilities (sdk.ProbabilityModel).
+func (csModel) HasProbabilities() bool { return false }
 
 // linearModel scores w·x + b.
 type linearModel struct {
