@@ -46,19 +46,22 @@ const (
 	Coverage = "coverage"
 	// Sequential walks a decision list built by Ordered.
 	Sequential = "sequential"
+	// DAG walks DAGSVM's decision DAG of a one-vs-one matrix.
+	DAG = "dag"
 )
 
 // DecoderNames returns the valid decoder names in a fixed order.
 func DecoderNames() []string {
 	return []string{Hamming, Vote, LossExp, LossHinge, LossLogit, LossSquared,
-		LossZeroOne, LossLinear, Coverage, Sequential}
+		LossZeroOne, LossLinear, Coverage, Sequential, DAG}
 }
 
 // NewDecoder returns the decoder called name for the code matrix m.
 // counts is the L × K coverage table built by CoverageCounts; it is
 // required by "coverage" and ignored by the others. "sequential" requires m
-// to be a decision-list matrix as built by Ordered. An unknown name yields
-// an error listing the valid names.
+// to be a decision-list matrix as built by Ordered, "dag" a one-vs-one
+// matrix as built by OVO. An unknown name yields an error listing the
+// valid names.
 func NewDecoder(name string, m *Matrix, counts *mat.Dense) (Decoder, error) {
 	if m == nil || m.k < 1 || m.l < 1 {
 		return nil, fmt.Errorf("decoder %s: empty code matrix", name)
@@ -101,6 +104,12 @@ func NewDecoder(name string, m *Matrix, counts *mat.Dense) (Decoder, error) {
 			return nil, fmt.Errorf("decoder %s: %w", name, err)
 		}
 		return &sequentialDecoder{order: order}, nil
+	case DAG:
+		col, err := pairColumns(m)
+		if err != nil {
+			return nil, fmt.Errorf("decoder %s: %w", name, err)
+		}
+		return &dagDecoder{k: m.k, l: m.l, col: col, list: make([]int, 0, m.k)}, nil
 	}
 	return nil, fmt.Errorf("unknown decoder %q (valid: %s)", name, strings.Join(DecoderNames(), ", "))
 }

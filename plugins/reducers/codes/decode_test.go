@@ -280,7 +280,7 @@ func TestNewDecoderErrors(t *testing.T) {
 		if !strings.Contains(err.Error(), name) {
 			t.Errorf("error %q does not list %s", err, name)
 		}
-		if name == Coverage || name == Sequential {
+		if name == Coverage || name == Sequential || name == DAG {
 			continue
 		}
 		if _, err := NewDecoder(name, m, nil); err != nil {
@@ -295,6 +295,9 @@ func TestNewDecoderErrors(t *testing.T) {
 	}
 	if _, err := NewDecoder(Sequential, m, nil); err == nil {
 		t.Error("sequential on OVA(3) accepted")
+	}
+	if _, err := NewDecoder(DAG, m, nil); err == nil || !strings.Contains(err.Error(), "one-vs-one") {
+		t.Errorf("dag on OVA(3): %v, want an error asking for a one-vs-one matrix", err)
 	}
 	if _, err := NewDecoder(Hamming, &Matrix{}, nil); err == nil {
 		t.Error("empty matrix accepted")

@@ -78,6 +78,19 @@
 //     output is treated as "not positive" and reported as a tie; the walk,
 //     not the lowest index, decides.
 //
+//   - "dag" (one-vs-one matrices only): DAGSVM (Platt, Cristianini &
+//     Shawe-Taylor 2000). The classes are listed in index order; the
+//     classifier of the first and the last listed class removes the
+//     last when its score is positive, the first when negative, until one
+//     class remains. A class scores the number of classifiers it passed
+//     before it was removed (K − 1 for the prediction). A score of exactly
+//     0 keeps the lower index and is reported as a tie.
+//
+// LibsvmVote is the one-vs-one vote of LIBSVM's svm-predict: a pair's vote
+// goes to its class seen first in the training rows (FirstSeen) when the
+// score for it is positive, else to the other, and the most votes win,
+// ties to the class seen first.
+//
 // DecodeAll decodes an n × L score matrix into an n × K class-score matrix,
 // predictions and a tie count; Softmax turns class scores into
 // probabilities row by row.

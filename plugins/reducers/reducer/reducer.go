@@ -38,21 +38,30 @@ func decodeSpec(def string, allowed []string) sdk.ParamSpec {
 	return sdk.ParamSpec{
 		Name: "decode", Type: sdk.StringParam, Default: sdk.String(def),
 		Allowed:     allowed,
-		Description: "decoder: argmax (one-vs-all), hamming, vote, loss:exp|hinge|logistic|squared|zero_one|linear, coverage, sequential (ordered)",
+		Description: "decoder: argmax (one-vs-all), hamming, vote, loss:exp|hinge|logistic|squared|zero_one|linear, coverage, sequential (ordered), dag (one-vs-one: DAGSVM)",
 	}
 }
 
-// codeDecoders returns the decoders of a code matrix: every decoder of
-// package codes except sequential, which needs a decision list.
+// codeDecoders returns the decoders of any code matrix: every decoder of
+// package codes except sequential, which needs a decision list, and dag,
+// which needs a one-vs-one matrix.
 func codeDecoders() []string {
 	var out []string
 	for _, n := range codes.DecoderNames() {
-		if n != codes.Sequential {
+		if n != codes.Sequential && n != codes.DAG {
 			out = append(out, n)
 		}
 	}
 	return out
 }
+
+// Tie rules of one-vs-one voting (the ovo scheme's ties parameter).
+const (
+	// TiesConfidence adds scikit-learn's confidence term to the votes.
+	TiesConfidence = "confidence"
+	// TiesLibsvm votes as LIBSVM's svm-predict (codes.LibsvmVote).
+	TiesLibsvm = "libsvm"
+)
 
 // Info describes the schemes. Every code-matrix scheme and none decode
 // row-wise (sdk.Scheme.RowWiseDecode): a row's class scores and class come
@@ -82,8 +91,10 @@ func (*Reducer) Info() sdk.ReducerInfo {
 				Name:          "ovo",
 				RowWiseDecode: true,
 				Description:   "one-vs-one: K(K−1)/2 problems class i (+1) vs class j (−1); asymmetric adds the swapped pairs",
-				Params: []sdk.ParamSpec{decodeSpec(codes.Vote, codeDecoders()),
-					{Name: "asymmetric", Type: sdk.BoolParam, Default: sdk.Bool(false), Description: "also train j vs i for every pair (K(K−1) problems)"}},
+				Params: []sdk.ParamSpec{decodeSpec(codes.Vote, append(codeDecoders(), codes.DAG)),
+					{Name: "asymmetric", Type: sdk.BoolParam, Default: sdk.Bool(false), Description: "also train j vs i for every pair (K(K−1) problems)"},
+					{Name: "ties", Type: sdk.StringParam, Default: sdk.String(TiesConfidence), Allowed: []string{TiesConfidence, TiesLibsvm},
+						Description: "decode = vote: confidence breaks equal votes by scikit-learn's confidence term (OneVsOneClassifier, SVC); libsvm votes as LIBSVM's svm-predict: a pair's vote goes to its class seen first in the training rows when the score for it is positive, else to the other, and equal votes to the class seen first"}},
 			},
 			{
 				Name:          "ecoc",
@@ -117,6 +128,9 @@ type state struct {
 	OVO    bool   `json:"ovo,omitempty"`
 	// Labels are the training rows' classes, for the coverage decoder.
 	Labels []int `json:"labels,omitempty"`
+	// Rank orders the classes by their first training row, for LIBSVM's
+	// vote (ovo, ties = libsvm).
+	Rank []int `json:"rank,omitempty"`
 }
 
 // Plan returns the problems of a scheme.
@@ -161,6 +175,9 @@ func (*Reducer) Plan(_ context.Context, req sdk.PlanRequest) (sdk.Plan, error) {
 	}
 	if decode == Argmax && req.Scheme != "ova" {
 		return sdk.Plan{}, sdk.WithParam("decode", fmt.Errorf("decode = argmax applies to ova only; use hamming, vote or a loss for %s", req.Scheme))
+	}
+	if req.Scheme == "ovo" && req.Params.Str("ties") == TiesLibsvm && decode != codes.Vote {
+		return sdk.Plan{}, sdk.WithParam("ties", fmt.Errorf("ties = %q applies to decode = vote, not %s", TiesLibsvm, decode))
 	}
 	if _, err := codes.NewDecoder(decode, m, coverageProbe(m)); err != nil && decode != Argmax {
 		return sdk.Plan{}, sdk.WithParam("decode", err)
@@ -310,6 +327,13 @@ func codePlan(req sdk.PlanRequest, m *codes.Matrix, decode string) (sdk.Plan, er
 		st.Labels = req.Labels
 		plan.NeedsTrainingScores = true
 	}
+	if req.Scheme == "ovo" && decode == codes.Vote && req.Params.Str("ties") == TiesLibsvm {
+		rank, err := codes.FirstSeen(req.Labels, K)
+		if err != nil {
+			return sdk.Plan{}, err
+		}
+		st.Rank = rank
+	}
 	var err error
 	if plan.State, err = json.Marshal(st); err != nil {
 		return sdk.Plan{}, err
@@ -354,7 +378,12 @@ func (*Reducer) Decode(_ context.Context, req sdk.DecodeRequest) (sdk.Decoding, 
 			return sdk.Decoding{}, err
 		}
 	}
-	dec, err := codes.NewDecoder(decode, m, counts)
+	var dec codes.Decoder
+	if st.Rank != nil {
+		dec, err = codes.LibsvmVote(m, st.Rank)
+	} else {
+		dec, err = codes.NewDecoder(decode, m, counts)
+	}
 	if err != nil {
 		return sdk.Decoding{}, err
 	}
@@ -363,7 +392,7 @@ func (*Reducer) Decode(_ context.Context, req sdk.DecodeRequest) (sdk.Decoding, 
 	if err != nil {
 		return sdk.Decoding{}, err
 	}
-	if st.OVO && decode == codes.Vote {
+	if st.OVO && decode == codes.Vote && st.Rank == nil {
 		breakVoteTies(scores, pred, req.Scores, m)
 	}
 	probs := &mat.Dense{}

@@ -94,6 +94,8 @@ func TestPlanErrors(t *testing.T) {
 		{"argmax with ovo", "ovo", sdk.Params{"decode": sdk.String("argmax")}, `decode = "argmax" is not one of "hamming", "vote"`},
 		{"unknown decoder", "ova", sdk.Params{"decode": sdk.String("psychic")}, `decode = "psychic" is not one of`},
 		{"unknown scheme", "bogus", nil, `unknown scheme "bogus"`},
+		{"dag with ova", "ova", sdk.Params{"decode": sdk.String("dag")}, `decode = "dag" is not one of`},
+		{"LIBSVM's ties without vote", "ovo", sdk.Params{"decode": sdk.String("hamming"), "ties": sdk.String("libsvm")}, `ties = "libsvm" applies to decode = vote`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -160,6 +162,47 @@ func TestOVOVoteTieBreak(t *testing.T) {
 	// conf = (0.1−0.2, −0.1+3, 0.2−3) = (−0.1, 2.9, −2.8): class 2 wins.
 	if d.Predicted[0] != 1 || d.Ties != 1 {
 		t.Fatalf("predicted %d ties %d, want class 2 and 1 tie", d.Predicted[0]+1, d.Ties)
+	}
+}
+
+// TestOVOLibsvmTies: the same three-way tie under ties = libsvm goes to
+// the class seen first in the training rows (class 3 here), not to the
+// most confident.
+func TestOVOLibsvmTies(t *testing.T) {
+	c := connect(t)
+	ctx := context.Background()
+	params := sdk.Params{"ties": sdk.String("libsvm")}
+	plan, err := c.Plan(ctx, sdk.PlanRequest{Scheme: "ovo", Params: params, NumClasses: 3, Labels: []int{2, 0, 1, 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := mat.NewDense(2, 3, []float64{0.1, -0.2, 3, 1, 1, -1})
+	d, err := c.Decode(ctx, sdk.DecodeRequest{Scheme: "ovo", Params: params, State: plan.State, Scores: s})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Row 2: 1 beats 2 and 3, 3 beats 2: class 1, no tie.
+	if !slices.Equal(d.Predicted, []int{2, 0}) || d.Ties != 1 {
+		t.Fatalf("predicted %v ties %d, want classes 3 and 1 and 1 tie", d.Predicted, d.Ties)
+	}
+}
+
+// TestOVODAG decodes by DAGSVM: 1 vs 3 (3 leaves), 1 vs 2 (1 leaves): 2.
+func TestOVODAG(t *testing.T) {
+	c := connect(t)
+	ctx := context.Background()
+	params := sdk.Params{"decode": sdk.String("dag")}
+	plan, err := c.Plan(ctx, sdk.PlanRequest{Scheme: "ovo", Params: params, NumClasses: 3, Labels: []int{0, 1, 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := mat.NewDense(1, 3, []float64{-0.1, 0.2, 3})
+	d, err := c.Decode(ctx, sdk.DecodeRequest{Scheme: "ovo", Params: params, State: plan.State, Scores: s})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Predicted[0] != 1 || d.Ties != 0 {
+		t.Fatalf("predicted %d ties %d, want class 2 and no tie", d.Predicted[0]+1, d.Ties)
 	}
 }
 
