@@ -24,6 +24,10 @@ the same arithmetic), then:
 Debian's svm-train parses its options with strtof: the parameters it
 trains with (recorded under "params") are those values rounded to float32.
 
+It also writes cmd/bench/testdata/svm_letter_ref.json, svm-predict's labels
+for the end-to-end test of the kernel SVM under the ovo reduction (see
+letter_case).
+
 Run from anywhere (needs libsvm-tools; `make test-deps` installs it):
   /usr/bin/python3 plugins/svm/kernelsvm/testdata/gen_libsvm.py
 """
@@ -274,6 +278,44 @@ def run_case(name, data, opts, tmp):
     return res
 
 
+# The end-to-end case of cmd/bench (TestKernelSVMPredictsAsLibsvm): letter's
+# first LETTER_TRAIN rows train, rows LETTER_TEST[0]..LETTER_TEST[1]-1 test,
+# features scaled to [-1, 1] with the training rows' minimum and maximum;
+# svm-train -c 16 -g 4, svm-predict's labels.
+LETTER_TRAIN = 2000
+LETTER_TEST = (15000, 16000)
+LETTER_REF = os.path.join(HERE, "../../../../cmd/bench/testdata/svm_letter_ref.json")
+
+
+def letter_case(tmp):
+    path = os.path.join(DATA, "letter.csv.gz")
+    with gzip.open(path, "rt") as f:
+        rows = list(csv.reader(f))[1:]
+    x = [[float(v) for v in r[:-1]] for r in rows]
+    names = sorted(set(r[-1] for r in rows))
+    y = [names.index(r[-1]) + 1 for r in rows]
+    d = len(x[0])
+    lo = [min(r[j] for r in x[:LETTER_TRAIN]) for j in range(d)]
+    hi = [max(r[j] for r in x[:LETTER_TRAIN]) for j in range(d)]
+
+    def scale(r):
+        return [0.0 if hi[j] == lo[j] else -1.0 + (1.0 - -1.0) * (r[j] - lo[j]) / (hi[j] - lo[j])
+                for j in range(d)]
+    ftr, fte = os.path.join(tmp, "train"), os.path.join(tmp, "test")
+    write(ftr, [scale(r) for r in x[:LETTER_TRAIN]], y[:LETTER_TRAIN])
+    test = range(*LETTER_TEST)
+    write(fte, [scale(x[i]) for i in test], [y[i] for i in test])
+    fmodel, fout = os.path.join(tmp, "model"), os.path.join(tmp, "out")
+    subprocess.run(["svm-train", "-c", "16", "-g", "4", ftr, fmodel], check=True, capture_output=True)
+    subprocess.run(["svm-predict", fte, fmodel, fout], check=True, capture_output=True)
+    with open(fout) as f:
+        pred = [int(float(l)) for l in f.read().split()]
+    with open(fmodel) as f:
+        label = [int(v) for v in next(l for l in f if l.startswith("label")).split()[1:]]
+    return {"train": LETTER_TRAIN, "test": list(LETTER_TEST), "C": 16, "gamma": 4,
+            "labels": label, "predicted": pred}
+
+
 def main():
     version = subprocess.run(["dpkg-query", "-W", "-f", "${Version}", "libsvm-tools"],
                              capture_output=True, text=True).stdout
@@ -281,8 +323,13 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         for name, data, opts in CASES:
             out["cases"].append(run_case(name, data, opts, tmp))
+        letter = letter_case(tmp)
     with open(os.path.join(HERE, "libsvm_ref.json"), "w") as f:
         json.dump(out, f, indent=None, separators=(",", ":"))
+        f.write("\n")
+    letter["libsvm_tools"] = version
+    with open(LETTER_REF, "w") as f:
+        json.dump(letter, f, indent=None, separators=(",", ":"))
         f.write("\n")
 
 
