@@ -77,7 +77,6 @@
 //     only positive one when no walked output is exactly 0. Such a zero
 //     output is treated as "not positive" and reported as a tie; the walk,
 //     not the lowest index, decides.
-//
 //   - "dag" (one-vs-one matrices only): DAGSVM (Platt, Cristianini &
 //     Shawe-Taylor 2000). The classes are listed in index order; the
 //     classifier of the first and the last listed class removes the
