@@ -65,6 +65,29 @@ func (x *Data) rowsOf(rows []int) *Data {
 	return &Data{n: len(rows), d: x.d, csr: c}
 }
 
+// denseDensity is the share of stored entries from which a sparse design
+// is densified for the kernels (scikit-learn's sparse_threshold, which
+// also decides when the host sends a design as CSR): the dense loops are
+// faster than the sparse merges, and add the same products in the same
+// order (a zero adds an exact zero), so the kernel values do not change.
+const denseDensity = 0.3
+
+// forKernels returns x, densified when it is sparse with at least
+// denseDensity of its entries stored.
+func (x *Data) forKernels() *Data {
+	if x.csr == nil || x.n == 0 || x.d == 0 || float64(len(x.csr.Values)) < denseDensity*float64(x.n)*float64(x.d) {
+		return x
+	}
+	out := make([]float64, x.n*x.d)
+	for i := range x.n {
+		idx, val := x.csr.Row(i)
+		for k, j := range idx {
+			out[i*x.d+int(j)] = val[k]
+		}
+	}
+	return &Data{n: x.n, d: x.d, dense: out, stride: x.d}
+}
+
 // checkCols reports whether z has as many columns as x.
 func checkCols(x, z *Data) error {
 	if x.d != z.d {

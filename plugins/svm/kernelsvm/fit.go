@@ -20,6 +20,7 @@ func Train(ctx context.Context, x *Data, problems []Problem, opt Options, worker
 	if err := opt.check(); err != nil {
 		return nil, err
 	}
+	x = x.forKernels()
 	n, _ := x.Dims()
 	for i := range problems {
 		p := &problems[i]

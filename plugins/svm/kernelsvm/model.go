@@ -3,6 +3,9 @@ package kernelsvm
 import (
 	"context"
 	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
@@ -213,41 +216,70 @@ func Predict(ctx context.Context, models []*Model, x *Data, scores, probs *mat.D
 }
 
 // decisions writes the decision values of bins[js], all of set s, on x
-// into the columns js of dec. Each test row's kernel values against the
-// set's rows come first, as svm-predict's k_function computes them; each
-// model then sums its coefficients times them in its support vectors'
-// order, as svm_predict_values.
+// into the columns js of dec, the rows split over GOMAXPROCS goroutines.
+// Each test row's kernel values against the set's rows come first, as
+// svm-predict's k_function computes them; each model then sums its
+// coefficients times them in its support vectors' order, as
+// svm_predict_values.
 func (s *svSet) decisions(ctx context.Context, bins []*binary, js []int, x *Data, dec *mat.Dense) error {
 	n, _ := x.Dims()
-	kv := make([]float64, len(s.rows))
-	for i := range n {
-		if i%256 == 0 && ctx.Err() != nil {
-			return ctx.Err()
-		}
-		s.kernelRow(kv, x, i)
-		row := dec.RawRowView(i)
-		for _, j := range js {
-			b := bins[j]
-			var sum float64
-			for k, p := range b.sv {
-				sum += b.coef[k] * kv[p]
+	const chunk = 64
+	workers := min(runtime.GOMAXPROCS(0), (n+chunk-1)/chunk)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range max(workers, 1) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			kv := make([]float64, len(s.rows))
+			buf := make([]float64, s.x.d)
+			for {
+				lo := int(next.Add(chunk)) - chunk
+				if lo >= n || ctx.Err() != nil {
+					return
+				}
+				for i := lo; i < min(lo+chunk, n); i++ {
+					s.kernelRow(kv, x, i, buf)
+					row := dec.RawRowView(i)
+					for _, j := range js {
+						row[j] = bins[j].decision(kv)
+					}
+				}
 			}
-			f := sum - b.rho
-			if b.flip {
-				f = -f
-			}
-			row[j] = f
-		}
+		}()
 	}
-	return nil
+	wg.Wait()
+	return ctx.Err()
+}
+
+// decision returns f(x) from the kernel values kv of x against the set.
+func (b *binary) decision(kv []float64) float64 {
+	var sum float64
+	for k, p := range b.sv {
+		sum += b.coef[k] * kv[p]
+	}
+	f := sum - b.rho
+	if b.flip {
+		return -f
+	}
+	return f
 }
 
 // kernelRow sets k[p] = K(x_i, sv_p) as LIBSVM's k_function: the rbf
 // kernel from Σ_c (x_c − sv_c)², the others from the dot product, each sum
 // taken column by column. For dense rows the sums run over the transposed
 // support vectors, one column at a time for all of them.
-func (s *svSet) kernelRow(k []float64, x *Data, i int) {
+func (s *svSet) kernelRow(k []float64, x *Data, i int, buf []float64) {
 	ia, va := x.row(i)
+	if ia != nil && s.xt != nil {
+		// A sparse row against dense support vectors: its dense form
+		// sums the same products.
+		clear(buf)
+		for q, j := range ia {
+			buf[j] = va[q]
+		}
+		ia, va = nil, buf
+	}
 	if ia != nil || s.xt == nil {
 		for p := range k {
 			ib, vb := s.x.row(p)
