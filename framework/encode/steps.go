@@ -49,6 +49,21 @@ func Kinds() map[string]Kind {
 				return &Standardize{Columns: o.Strings("columns")}, nil
 			},
 		},
+		"minmax": {
+			Name:        "minmax",
+			Description: "numeric columns: lower + (upper − lower)·(x − min)/(max − min) with the training rows' min and max (svm-scale's formula; scikit-learn's MinMaxScaler; a constant column → lower)",
+			Options: []param.ParamSpec{columnsSpec,
+				{Name: "lower", Type: param.NumberParam, Default: param.Number(0), Description: "value of the training minimum (svm-scale's -l; scikit-learn's feature_range[0])"},
+				{Name: "upper", Type: param.NumberParam, Default: param.Number(1), Description: "value of the training maximum (svm-scale's -u; scikit-learn's feature_range[1])"},
+			},
+			New: func(o param.Params) (Step, error) {
+				lo, hi := o.Float("lower"), o.Float("upper")
+				if !(lo < hi) {
+					return nil, param.WithParam("upper", fmt.Errorf("minmax: upper = %v must exceed lower = %v", hi, lo))
+				}
+				return &MinMax{Columns: o.Strings("columns"), Lower: lo, Upper: hi}, nil
+			},
+		},
 		"impute": {
 			Name:        "impute",
 			Description: "missing values: numeric → training mean or median; categorical → a level of its own (or the training mode)",
@@ -209,6 +224,55 @@ func (s *Standardize) FitTransform(f *Frame, ctx *Context) (*Frame, error) {
 		vals := make([]float64, len(c.Vals))
 		for i, v := range c.Vals {
 			vals[i] = (v - mean) / std
+		}
+		out.Num[j] = NumCol{Name: c.Name, Vals: vals}
+	}
+	return &out, nil
+}
+
+// MinMax scales numeric columns linearly so that the training rows' minimum
+// and maximum of each become Lower and Upper, as LIBSVM's svm-scale:
+//
+//	x' = Lower + (Upper − Lower)·(x − min)/(max − min),
+//
+// the same transform as scikit-learn's MinMaxScaler(feature_range=(Lower,
+// Upper)) up to rounding. Values outside the training range map outside
+// [Lower, Upper]; a constant column maps to Lower (scikit-learn's
+// choice; svm-scale leaves it out, i.e. 0); missing values stay missing.
+type MinMax struct {
+	// Columns limits the step to these columns; nil means every numeric one.
+	Columns      []string
+	Lower, Upper float64
+}
+
+// FitTransform implements Step.
+func (s *MinMax) FitTransform(f *Frame, ctx *Context) (*Frame, error) {
+	out := *f
+	out.Num = make([]NumCol, len(f.Num))
+	for j, c := range f.Num {
+		if !selected(s.Columns, c.Name) {
+			out.Num[j] = c
+			continue
+		}
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for _, i := range ctx.Train {
+			if v := c.Vals[i]; !math.IsNaN(v) {
+				lo, hi = math.Min(lo, v), math.Max(hi, v)
+			}
+		}
+		if lo > hi {
+			return nil, fmt.Errorf("minmax: column %q has no value in the training rows", c.Name)
+		}
+		vals := make([]float64, len(c.Vals))
+		for i, v := range c.Vals {
+			switch {
+			case math.IsNaN(v):
+				vals[i] = v
+			case hi == lo:
+				vals[i] = s.Lower
+			default:
+				vals[i] = s.Lower + (s.Upper-s.Lower)*(v-lo)/(hi-lo)
+			}
 		}
 		out.Num[j] = NumCol{Name: c.Name, Vals: vals}
 	}
