@@ -33,7 +33,8 @@ func TestWriteGoals(t *testing.T) {
 		"| 4 | vs sklearn | 550 MB | 1.00 GB | 0.55 | ≤ 0.50 | no |\n" +
 		"| 5 | letter | 4.00 s | 5.00 s | 0.80 | ≤ 0.20 | no |\n" +
 		"| 6 | not measured in this run | – | – | – | – | – |\n" +
-		"| 7 | not measured in this run | – | – | – | – | – |\n\n"
+		"| 7 | not measured in this run | – | – | – | – | – |\n" +
+		"| 8 | not measured in this run | – | – | – | – | – |\n\n"
 	if b.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
 	}

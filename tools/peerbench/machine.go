@@ -88,6 +88,8 @@ func runSection(ctx context.Context, s string, o *options, w io.Writer, stderr i
 		return e2eSection(ctx, o, w, stderr)
 	case "scaling":
 		return scalingSection(ctx, o, w, stderr)
+	case "libsvm":
+		return libsvmSection(ctx, o, w, stderr)
 	}
 	return fmt.Errorf("unknown section %q", s)
 }
