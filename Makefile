@@ -77,10 +77,10 @@ test:
 	@$(MAKE) --no-print-directory -j2 --output-sync=target test-all test-race test-tools
 
 test-all:
-	@bash -o pipefail -c '$(GO) test -count=1 -timeout 20m -json ./... | $(GO) run ./internal/cmd/testsummary -min-file testdata/testcount'
+	@bash -o pipefail -c '$(GO) test -count=1 -timeout 40m -json ./... | $(GO) run ./internal/cmd/testsummary -min-file testdata/testcount'
 
 test-race:
-	$(GO) test -race -count=1 -timeout 20m ./framework/engine/... ./framework/host/... ./cmd/bench/...
+	$(GO) test -race -count=1 -timeout 40m ./framework/engine/... ./framework/host/... ./cmd/bench/...
 
 # The benchmark module builds against the project's public packages: its
 # tests keep it building as they change.

@@ -178,6 +178,7 @@ cv {
 // TestKilledBenchLeavesNoPlugins: kill -9 of a running bench leaves no
 // plugin process alive 2 s later.
 func TestKilledBenchLeavesNoPlugins(t *testing.T) {
+	t.Parallel() // its waits overlap the other parallel tests' (see main_test.go)
 	bin := buildBench(t)
 	file := writeExperiment(t, hangingExperiment)
 	cmd := exec.Command(bin, "run", "--plugins", pluginsDir, "--quiet", "-o", t.TempDir(), file)
@@ -210,6 +211,7 @@ func TestKilledBenchLeavesNoPlugins(t *testing.T) {
 // SIGPIPE, which once stopped the whole run as an interrupt; now only the
 // crashed cell fails and the others are written.
 func TestBinaryRunSurvivesPluginCrash(t *testing.T) {
+	t.Parallel() // its waits overlap the other parallel tests' (see main_test.go)
 	bin := buildBench(t)
 	file := writeExperiment(t, `experiment "crashed" { seed = 1 }
 dataset "iris" { path = "%REPO%/experiments/data/iris.csv" }
@@ -247,6 +249,7 @@ cv { folds = 3 }
 // exits as a shell expects (128 + the signal: 130 for Ctrl-C, 143 for
 // SIGTERM), names the signal and says that running again resumes.
 func TestBinaryInterruptExitStatus(t *testing.T) {
+	t.Parallel() // its waits overlap the other parallel tests' (see main_test.go)
 	bin := buildBench(t)
 	file := writeExperiment(t, hangingExperiment)
 	for _, tc := range []struct {

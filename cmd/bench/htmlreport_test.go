@@ -89,6 +89,7 @@ var measured = regexp.MustCompile(`(?s)<pre id="measure">(.*?)</pre>`)
 // partial-run banner exactly when cells are missing, and a screenshot.
 func TestHTMLReportInChromium(t *testing.T) {
 	skipUnderRace(t, "the page is checked in a Chromium process")
+	t.Parallel() // its waits overlap the other parallel tests' (see main_test.go)
 	browser, err := headless.Find()
 	if err != nil {
 		t.Skip(err) // the message names the apt-get package; CI installs it

@@ -24,6 +24,17 @@ const pythonPath = "/usr/bin/python3"
 // the crash and hang test plugins.
 var pluginsDir string
 
+// Tests that spend their time waiting — on plugin processes that crash,
+// hang or are killed, on bench processes, on Chromium — call t.Parallel,
+// so that their waits overlap. A test that looks for the plugin processes
+// of this process (children(t, os.Getpid())) must not: a parallel test's
+// plugins would be among them. Go starts the parallel tests only once
+// every other test has ended.
+
+// benchBinary is the bench command itself, built once with the plugins for
+// the tests that run it as a process (buildBench).
+var benchBinary string
+
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "bench-plugins-")
 	if err != nil {
@@ -59,9 +70,9 @@ func TestMain(m *testing.M) {
 }
 
 // buildPlugins builds the real plugins and the test plugins into dir,
-// each as bench-plugin-NAME, in one go build, whose packages compile and
-// link in parallel (TestMain took 9.2 s so, 23.2 s with one go build per
-// plugin).
+// each as bench-plugin-NAME, and bench itself as dir/cmd/bench
+// (benchBinary), in one go build, whose packages compile and link in
+// parallel (TestMain took 9.2 s so, 23.2 s with one go build per plugin).
 // The deliberately broken plugins of the conformance tests (one source
 // under three names) go into dir/broken; the third-party reducer knobs
 // into dir/third (its scheme ova would shadow the shipped one's in
@@ -72,7 +83,7 @@ func buildPlugins(dir string) error {
 	mains = append(mains, "testdata/plugins/crash/main.go", "testdata/plugins/hang/main.go", "testdata/plugins/centroid/main.go", "testdata/plugins/memorise/main.go",
 		"testdata/plugins/broken/main.go", "testdata/plugins/knobs/main.go")
 	built := filepath.Join(dir, "built") + string(filepath.Separator)
-	args := []string{"build", "-o", built}
+	args := []string{"build", "-o", built, "."}
 	for _, mf := range mains {
 		args = append(args, "./"+filepath.Dir(mf))
 	}
@@ -100,6 +111,13 @@ func buildPlugins(dir string) error {
 				return fmt.Errorf("naming the %s plugin: %w", pkg, err)
 			}
 		}
+	}
+	benchBinary = filepath.Join(dir, "cmd", "bench")
+	if err := os.MkdirAll(filepath.Dir(benchBinary), 0o755); err != nil {
+		return err
+	}
+	if err := os.Rename(filepath.Join(built, "bench"), benchBinary); err != nil {
+		return fmt.Errorf("placing the bench binary: %w", err)
 	}
 	return os.RemoveAll(built)
 }
@@ -153,17 +171,24 @@ func bench(t *testing.T, args ...string) (string, string, error) {
 // data set NAME in testdata (compressed or not).
 func writeExperiment(t *testing.T, src string) string {
 	t.Helper()
-	repo, _ := filepath.Abs("../..")
-	src = dataRef.ReplaceAllStringFunc(src, func(m string) string {
-		return refdata.Data(t, strings.TrimPrefix(m, "%DATA%/"))
-	})
-	src = strings.ReplaceAll(src, "%REF%", filepath.Dir(refdata.Reference(t, "sklearn_cv.jsonl")))
-	src = strings.ReplaceAll(src, "%REPO%", repo)
+	src = experimentSource(t, src)
 	path := filepath.Join(t.TempDir(), "exp.hcl")
 	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return path
+}
+
+// experimentSource returns src with the references writeExperiment
+// replaces replaced.
+func experimentSource(t *testing.T, src string) string {
+	t.Helper()
+	repo, _ := filepath.Abs("../..")
+	src = dataRef.ReplaceAllStringFunc(src, func(m string) string {
+		return refdata.Data(t, strings.TrimPrefix(m, "%DATA%/"))
+	})
+	src = strings.ReplaceAll(src, "%REF%", filepath.Dir(refdata.Reference(t, "sklearn_cv.jsonl")))
+	return strings.ReplaceAll(src, "%REPO%", repo)
 }
 
 // dataRef matches a %DATA%/NAME reference in an experiment source.

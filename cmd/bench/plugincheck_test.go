@@ -13,7 +13,7 @@ var checkRow = regexp.MustCompile(`(?m)^(\S+)\s+(PASS|FAIL|SKIP)\b`)
 
 // TestPluginCheck runs bench plugin check on every shipped plugin (all
 // pass) and on the deliberately broken ones, which fail exactly the checks
-// their defect breaks, by name.
+// their defect breaks, by name; the plugins are checked in parallel.
 func TestPluginCheck(t *testing.T) {
 	for _, tt := range []struct {
 		path   string
@@ -33,6 +33,9 @@ func TestPluginCheck(t *testing.T) {
 		{path: "broken/bench-plugin-notrowwise", fail: []string{"row-wise-decode"}},
 	} {
 		t.Run(filepath.Base(tt.path), func(t *testing.T) {
+			// Each check runs its own plugin process and host: the
+			// plugins' starts and waits overlap.
+			t.Parallel()
 			if tt.python {
 				needPython(t)
 			}

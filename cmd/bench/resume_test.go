@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -38,14 +39,50 @@ func cellFiles(t *testing.T, dir string) map[string]fileState {
 	return out
 }
 
-// buildBench builds the bench binary for tests that must kill it.
+// buildBench returns the bench binary, built once by TestMain, for tests
+// that run it as a process (to kill it, or to run several at once).
 func buildBench(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "bench")
-	if b, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, b)
+	if benchBinary == "" {
+		t.Fatal("TestMain built no bench binary")
 	}
-	return bin
+	return benchBinary
+}
+
+// digits is the experiment file of digitsExperiment and the results
+// directory of one uninterrupted run of it (bench run -j 2, as a process),
+// made once for the tests that kill and resume runs of it and compare
+// their tables with that run's.
+var digits struct {
+	once      sync.Once
+	file, ref string
+	err       error
+}
+
+// digitsReference returns the experiment file of digitsExperiment and the
+// results of its uninterrupted run (see digits).
+func digitsReference(t *testing.T) (file, ref string) {
+	t.Helper()
+	src := experimentSource(t, digitsExperiment)
+	digits.once.Do(func() {
+		dir := filepath.Join(pluginsDir, "digits-reference")
+		digits.file, digits.ref = filepath.Join(dir, "digits.hcl"), filepath.Join(dir, "results")
+		if digits.err = os.MkdirAll(dir, 0o755); digits.err != nil {
+			return
+		}
+		if digits.err = os.WriteFile(digits.file, []byte(src), 0o644); digits.err != nil {
+			return
+		}
+		cmd := exec.Command(benchBinary, "run", "--plugins", pluginsDir, "--quiet", "-j", "2", "-o", digits.ref, digits.file)
+		cmd.Env = shardlessEnv()
+		if out, err := cmd.CombinedOutput(); err != nil {
+			digits.err = fmt.Errorf("uninterrupted run: %w\n%s", err, out)
+		}
+	})
+	if digits.err != nil {
+		t.Fatal(digits.err)
+	}
+	return digits.file, digits.ref
 }
 
 const digitsExperiment = `experiment "digits" { seed = 4 }
@@ -66,13 +103,9 @@ output { formats = ["markdown", "csv", "json"] }
 // computes only the missing cells, and the tables are byte-identical to
 // those of an uninterrupted run.
 func TestKilledRunResumes(t *testing.T) {
+	t.Parallel() // its waits overlap the other parallel tests' (see main_test.go)
 	bin := buildBench(t)
-	file := writeExperiment(t, digitsExperiment)
-
-	ref := t.TempDir()
-	if _, stderr, err := bench(t, "run", "-j", "2", "-o", ref, file); err != nil {
-		t.Fatalf("uninterrupted run: %v\n%s", err, stderr)
-	}
+	file, ref := digitsReference(t)
 	const cells = 5
 
 	out := t.TempDir()

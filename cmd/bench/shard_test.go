@@ -108,16 +108,17 @@ func sameOutputs(t *testing.T, want, got string) {
 }
 
 // TestShardsMergeToTheSingleRun is the shard/merge equality: for the
-// quickstart, reductions and multilabel experiments (the last two made
-// small: one dataset, 3 folds, every format), n = 1, 2, 3 and 7 shards run
-// as separate bench processes — into one shared directory, one directory
-// each, or both — and their merge writes summary.csv, folds.csv, the
-// Markdown, LaTeX, JSON and HTML tables, the plots and (reductions and
-// multilabel) the per-row predictions byte-identical to a
-// single bench run's. Merges are by "bench merge OUT DIR...", "bench merge
-// DIR" (in place) and "bench table DIR".
+// quickstart, n = 1, 2, 3 and 7 shards run as separate bench processes —
+// into one shared directory, one directory each, or both — merged by
+// "bench table DIR", "bench merge DIR" (in place) and "bench merge OUT
+// DIR..."; for the reductions and multilabel experiments (made small: one
+// dataset, 3 folds, every format, per-row predictions), the layout that
+// mixes both, 7 shards, 4 of them sharing a directory. Every merge writes
+// summary.csv, folds.csv, the Markdown, LaTeX, JSON and HTML tables, the
+// plots and the predictions byte-identical to a single bench run's.
 func TestShardsMergeToTheSingleRun(t *testing.T) {
 	skipUnderRace(t, "the shards run as separate bench processes built without -race; TestMergeRefuses covers the in-process merges")
+	t.Parallel() // its waits overlap the other parallel tests' (see main_test.go)
 	bin := buildBench(t)
 	repo, _ := filepath.Abs("../..")
 	smallFile := func(name string) string {
@@ -128,20 +129,24 @@ func TestShardsMergeToTheSingleRun(t *testing.T) {
 		}
 		return path
 	}
-	experiments := []struct{ name, file string }{
-		{"quickstart", filepath.Join(repo, "experiments", "quickstart.hcl")},
-		{"reductions", smallFile("reductions.hcl")},
-		{"multilabel", smallFile("multilabel.hcl")},
-	}
-	layouts := []struct {
+	type layout struct {
 		name  string
 		dirOf []int // the directory of each shard
 		merge string
+	}
+	mixed := layout{"7 shards, 4 sharing a directory, 3 alone", []int{0, 0, 0, 0, 1, 2, 3}, "out"}
+	experiments := []struct {
+		name, file string
+		layouts    []layout
 	}{
-		{"1 shard", []int{0}, "table"},
-		{"2 shards sharing a directory", []int{0, 0}, "in place"},
-		{"3 shards in a directory each", []int{0, 1, 2}, "out"},
-		{"7 shards, 4 sharing a directory, 3 alone", []int{0, 0, 0, 0, 1, 2, 3}, "out"},
+		{"quickstart", filepath.Join(repo, "experiments", "quickstart.hcl"), []layout{
+			{"1 shard", []int{0}, "table"},
+			{"2 shards sharing a directory", []int{0, 0}, "in place"},
+			{"3 shards in a directory each", []int{0, 1, 2}, "out"},
+			mixed,
+		}},
+		{"reductions", smallFile("reductions.hcl"), []layout{mixed}},
+		{"multilabel", smallFile("multilabel.hcl"), []layout{mixed}},
 	}
 	for _, e := range experiments {
 		t.Run(e.name, func(t *testing.T) {
@@ -156,7 +161,7 @@ func TestShardsMergeToTheSingleRun(t *testing.T) {
 				!slices.ContainsFunc(tableFiles(t, ref), func(f string) bool { return strings.HasPrefix(f, "predictions"+string(filepath.Separator)) }) {
 				t.Fatalf("single run wrote no predictions: %v", tableFiles(t, ref))
 			}
-			for _, l := range layouts {
+			for _, l := range e.layouts {
 				t.Run(l.name, func(t *testing.T) {
 					n := len(l.dirOf)
 					dirs := make([]string, slices.Max(l.dirOf)+1)
@@ -234,14 +239,9 @@ func shardCellNames(t *testing.T, dir string, i, n int) []string {
 // merge equals the single run.
 func TestKilledShardResumes(t *testing.T) {
 	skipUnderRace(t, "the shards run as separate bench processes built without -race")
+	t.Parallel() // its waits overlap the other parallel tests' (see main_test.go)
 	bin := buildBench(t)
-	file := writeExperiment(t, digitsExperiment)
-	ref := t.TempDir()
-	cmd := exec.Command(bin, "run", "--plugins", pluginsDir, "--quiet", "-j", "2", "-o", ref, file)
-	cmd.Env = shardlessEnv()
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("single run: %v\n%s", err, out)
-	}
+	file, ref := digitsReference(t)
 	dir := t.TempDir()
 	runShards(t, bin, file, []shardProc{{1, 2, dir}})
 
