@@ -36,12 +36,18 @@ all: build
 # Everything the build, the tests and the linters read from the module
 # proxy: the project's modules (its go.mod pins staticcheck and the
 # protobuf code generators with tool directives), the benchmark module's
-# and the tools module's. After this, every target but test-deps,
-# python-deps and test-slurm (Debian packages) runs offline.
+# and the tools module's, and what go mod tidy reads besides (the modules
+# of the dependencies' own tests), fetched by go mod tidy -diff, which
+# writes nothing. After this, every target but test-deps, python-deps and
+# test-slurm (Debian packages) runs offline; make test needs only the
+# first line.
 deps:
 	$(GO) mod download
 	cd $(PEERBENCH) && $(GO) mod download
 	$(GO) mod download -modfile=$(TOOLS_MOD)
+	$(GO) mod tidy -diff >/dev/null
+	cd $(PEERBENCH) && $(GO) mod tidy -diff >/dev/null
+	cd tools && $(GO) mod tidy -diff >/dev/null
 
 # bench records the commit it is built from (bench version), whatever
 # GOFLAGS says.
