@@ -28,7 +28,7 @@ func TestDocPages(t *testing.T) {
 	}
 	for _, p := range pages {
 		if !strings.Contains(readme, "(docs/"+filepath.Base(p)+")") {
-			t.Errorf("README.md does not link docs/%s", filepath.Base(p))
+			t.Errorf("README.md does not link docs/%s: add it to \"Where to go next\"", filepath.Base(p))
 		}
 	}
 	issue := regexp.MustCompile(`(?i)\bissues? #?\d+`)
