@@ -33,8 +33,11 @@ var venv struct {
 func needVenvPackages(t *testing.T, modules ...string) {
 	t.Helper()
 	needPython(t)
-	imports := append([]string{"pip", "wheel", "setuptools"}, modules...)
-	if out, err := exec.Command(pythonPath, "-c", "import "+strings.Join(imports, ", ")).CombinedOutput(); err != nil {
+	// Found, not imported: wheel imported before setuptools trips
+	// setuptools' distutils check when python3-distutils is installed.
+	modules = append([]string{"ensurepip", "pip", "wheel", "setuptools"}, modules...)
+	script := "import importlib.util, sys; missing = [m for m in sys.argv[1:] if importlib.util.find_spec(m) is None]; sys.exit(', '.join(missing) or None)"
+	if out, err := exec.Command(pythonPath, append([]string{"-c", script}, modules...)...).CombinedOutput(); err != nil {
 		t.Skipf("the venv tests need Debian's Python packages (%v: %s): apt-get install python3-venv python3-pip python3-wheel python3-xgboost python3-imblearn", err, strings.TrimSpace(string(out)))
 	}
 }
@@ -251,7 +254,7 @@ dataset "vehicle" {
 }
 learner "xgb" {
   plugin = "sklearn"
-  params = { estimator = "xgboost.XGBClassifier", packages = ["xgboost"], n_estimators = 20, max_depth = 3 }
+  params = { estimator = "xgboost.XGBClassifier", packages = ["xgboost"], n_estimators = 20, max_depth = 3, n_jobs = 1 }
 }
 reduction "ova" { scheme = "ova" }
 metrics = ["accuracy"]
@@ -337,7 +340,8 @@ output { predictions = true }
 // TestVenvSklearnVersionStub: with a stub scikit-learn on PYTHONPATH
 // (testdata/sklearn-stub: the installed one, reporting 9.9.9), the
 // venv's plugin reports scikit-learn 9.9.9: bench plugins shows it, bench
-// rerun of a run made without the stub names the change, and a run
+// rerun of a run made without the stub names the change (and fails, as
+// for any changed input), and a run
 // resumed in the same results directory records it in its manifest.
 func TestVenvSklearnVersionStub(t *testing.T) {
 	needVenvPackages(t)
@@ -375,9 +379,12 @@ metrics = ["accuracy"]
 	if stdout, _ := bench("plugins"); !strings.Contains(stdout, "sklearn 0.2.0 (scikit-learn 9.9.9)") || !strings.Contains(stdout, "\n    scikit-learn 9.9.9\n") {
 		t.Errorf("bench plugins with the stub:\n%s", stdout)
 	}
-	_, stderr := bench("rerun", "-o", filepath.Join(t.TempDir(), "rerun"), out)
-	if want := "plugin sklearn: runtime " + real + " → 9.9.9"; !strings.Contains(stderr, want) {
-		t.Errorf("bench rerun with the stub: stderr\n%s\nwant %q", stderr, want)
+	// bench rerun fails when an input changed, saying which.
+	var rerunOut, rerunErr strings.Builder
+	err = run(commandContext(t), []string{"rerun", "--plugins", dirs, "-o", filepath.Join(t.TempDir(), "rerun"), out}, &rerunOut, &rerunErr)
+	want := "changed: plugin sklearn: runtime " + real + " → 9.9.9\n"
+	if err == nil || !strings.Contains(err.Error(), "1 changed input(s)") || !strings.Contains(rerunOut.String(), want) {
+		t.Errorf("bench rerun with the stub: %v, stdout\n%s\nwant 1 changed input: %q", err, rerunOut.String(), want)
 	}
 	bench("run", "--quiet", "-o", out, file)
 	if rt := recordedRuntime(t, out)["sklearn"]; !slices.Contains(rt, "scikit-learn 9.9.9") || slices.Contains(rt, real) {

@@ -7,7 +7,7 @@ venv tests of cmd/bench run it with the venv's interpreter):
 SETUP is one of
 
     ovo-logreg        OneVsOneClassifier(LogisticRegression())
-    ova-xgboost       OneVsRestClassifier(XGBClassifier(n_estimators=20, max_depth=3))
+    ova-xgboost       OneVsRestClassifier(XGBClassifier(n_estimators=20, max_depth=3, n_jobs=1))
     ova-smote-logreg  OneVsRestClassifier(imblearn make_pipeline(SMOTE(random_state=0),
                                           LogisticRegression(max_iter=1000)))
 
@@ -33,7 +33,7 @@ def model(setup):
     if setup == "ova-xgboost":
         from xgboost import XGBClassifier
 
-        return OneVsRestClassifier(XGBClassifier(n_estimators=20, max_depth=3))
+        return OneVsRestClassifier(XGBClassifier(n_estimators=20, max_depth=3, n_jobs=1))
     if setup == "ova-smote-logreg":
         from imblearn.over_sampling import SMOTE
         from imblearn.pipeline import make_pipeline
