@@ -16,8 +16,9 @@ func checkGrid(g *engine.Grid) hcl.Diagnostics {
 		return nil
 	}
 	out := g.Experiment.Output
+	ids := g.IDs()
 	row := func(name, what string, rng hcl.Range) {
-		if err := report.CheckRow(g.Cells, name); err != nil {
+		if err := report.CheckRow(ids, name); err != nil {
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unknown " + what,
 				Detail: what + " " + err.Error() + ". Name a row as the tables label it, or its learner when that picks one row.", Subject: &rng})
 		}

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
@@ -11,8 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -29,7 +25,6 @@ import (
 	"github.com/polyclass/polyclass/framework/results"
 	"github.com/polyclass/polyclass/framework/sdk"
 	"github.com/polyclass/polyclass/framework/shard"
-	"github.com/polyclass/polyclass/framework/software"
 )
 
 // errReported marks an error already printed (diagnostics).
@@ -296,8 +291,8 @@ func runExperiment(ctx context.Context, o *options, file string, g *engine.Grid,
 	if err != nil {
 		return err
 	}
-	digests := results.Digests(g)
-	ropt := results.Options{Fresh: o.fresh, Notes: stderr}
+	digests := engine.Digests(g)
+	ropt := results.Options{Fresh: o.fresh, Notes: stderr, Render: render}
 	var selectCell func(int) bool
 	if spec != nil {
 		if ropt.Shard, err = shardCells(ctx, g, *spec, digests); err != nil {
@@ -354,7 +349,7 @@ func runExperiment(ctx context.Context, o *options, file string, g *engine.Grid,
 	}
 	calls := g.Host.Calls()
 	writeCalls(run.Log(), calls, stats.Folds)
-	manifest.Calls = calls
+	manifest.Calls = callRecords(calls)
 	o.pluginLog.set(nil)
 	logPath := run.LogPath()
 	written, err := run.Finish(status, stats.Uploads)
@@ -402,44 +397,6 @@ func runExperiment(ctx context.Context, o *options, file string, g *engine.Grid,
 	return nil
 }
 
-// newManifest records the run's inputs and what its tables show.
-func newManifest(file string, g *engine.Grid, o *options) *results.Manifest {
-	exp := g.Experiment
-	// An absolute path, so that bench rerun works from any directory.
-	if abs, err := filepath.Abs(file); err == nil {
-		file = abs
-	}
-	m := &results.Manifest{
-		Experiment: exp.Name, File: file, Seed: exp.Seed, Args: append([]string{"bench", "run"}, o.args...),
-		Workers: o.jobs, GoVersion: runtime.Version(),
-		Metrics: g.Metrics, Formats: exp.Output.Formats, Baseline: exp.Output.Baseline, Alpha: exp.Output.Alpha,
-		RankTimings: exp.Output.RankTimings, Predictions: exp.Output.Predictions, ConfusionRows: exp.Output.Confusion,
-		CV: results.NewCVRecord(exp.CV),
-	}
-	if b, err := os.ReadFile(file); err == nil {
-		sum := sha256.Sum256(b)
-		m.FileSHA256 = hex.EncodeToString(sum[:])
-	}
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		m.GoVersion = bi.GoVersion
-	}
-	for _, d := range g.Datasets {
-		m.Datasets = append(m.Datasets, results.NewDatasetRecord(d, filepath.Dir(file)))
-	}
-	for _, p := range g.Plugins() {
-		// The plugin's runtime report, then what the parameters of its
-		// learners add (the package an estimator comes from).
-		rt := p.Runtime()
-		for _, l := range g.Learners {
-			if l.Plugin == p {
-				rt = software.Union(slices.Clone(rt), l.Runtime)
-			}
-		}
-		m.Plugins = append(m.Plugins, results.PluginRecord{Name: p.Name, Version: p.Version(), Path: p.Path, SHA256: p.SHA256, Runtime: rt})
-	}
-	return m
-}
-
 // table renders the tables of a results directory again; a directory that
 // shards wrote (and no whole run) is merged in place.
 func table(dir string, stdout, stderr io.Writer) error {
@@ -449,7 +406,7 @@ func table(dir string, stdout, stderr io.Writer) error {
 			return writeMerge(dir, []string{dir}, stdout, stderr)
 		}
 	}
-	m, written, err := results.Render(dir)
+	m, written, err := results.Render(dir, render)
 	if err != nil {
 		return err
 	}

@@ -13,21 +13,21 @@ import (
 	"testing"
 	"time"
 
-	"github.com/polyclass/polyclass/framework/engine"
 	"github.com/polyclass/polyclass/framework/host"
+	"github.com/polyclass/polyclass/framework/outcome"
 	"github.com/polyclass/polyclass/internal/refdata"
 )
 
 // readCells loads the cell files of a results directory by cell key.
-func readCells(t *testing.T, dir string) map[string]*engine.CellResult {
+func readCells(t *testing.T, dir string) map[string]*outcome.CellResult {
 	t.Helper()
 	files, err := filepath.Glob(filepath.Join(dir, "cells", "*.json"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no cell files in %s: %v", dir, err)
 	}
-	out := map[string]*engine.CellResult{}
+	out := map[string]*outcome.CellResult{}
 	for _, f := range files {
-		var c engine.CellResult
+		var c outcome.CellResult
 		if err := json.Unmarshal([]byte(readFile(t, f)), &c); err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}

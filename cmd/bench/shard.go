@@ -135,7 +135,7 @@ func merge(o *options, stdout, stderr io.Writer) error {
 // writeMerge merges dirs into out and reports what it did; missing cells
 // are an error, after the partial tables are written.
 func writeMerge(out string, dirs []string, stdout, stderr io.Writer) error {
-	res, err := results.Merge(out, dirs)
+	res, err := results.Merge(out, dirs, render)
 	if err != nil {
 		return err
 	}

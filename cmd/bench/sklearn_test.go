@@ -14,8 +14,8 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
-	"github.com/polyclass/polyclass/framework/engine"
 	"github.com/polyclass/polyclass/framework/host"
+	"github.com/polyclass/polyclass/framework/outcome"
 	"github.com/polyclass/polyclass/framework/sdk"
 )
 
@@ -239,7 +239,7 @@ metrics = ["accuracy"]
 	}
 	files, _ := filepath.Glob(filepath.Join(out, "cells", "*.json"))
 	for _, f := range files {
-		var c engine.CellResult
+		var c outcome.CellResult
 		if err := json.Unmarshal([]byte(readFile(t, f)), &c); err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}

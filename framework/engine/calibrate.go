@@ -91,13 +91,13 @@ func (f *fold) calibrated(x matrix.Matrix, enc *matrix.EncodedMatrix) (*mat.Dens
 // largest decides (its ties counted); no model is trained on the whole
 // training part. The reducer's plan for the training part still gives the
 // fold's diagnostics (see lastPlan).
-func (f *fold) calibratedOutcome(x matrix.Matrix, enc *matrix.EncodedMatrix) (outcome, error) {
+func (f *fold) calibratedOutcome(x matrix.Matrix, enc *matrix.EncodedMatrix) (foldOutcome, error) {
 	plan, err := f.lastPlan(f.planRequest())
 	if err != nil {
-		return outcome{}, err
+		return foldOutcome{}, err
 	}
 	dec, err := f.calibratedDecoding(x, enc)
-	return outcome{plan: plan, dec: dec}, err
+	return foldOutcome{plan: plan, dec: dec}, err
 }
 
 // lastPlan returns the reducer's plan of the last stage from req on,

@@ -17,6 +17,7 @@ import (
 	"github.com/polyclass/polyclass/framework/cv"
 	"github.com/polyclass/polyclass/framework/host"
 	"github.com/polyclass/polyclass/framework/metrics"
+	"github.com/polyclass/polyclass/framework/outcome"
 	"github.com/polyclass/polyclass/framework/problem"
 	"github.com/polyclass/polyclass/framework/sdk"
 	"github.com/polyclass/polyclass/framework/sparse"
@@ -228,7 +229,7 @@ func (f *fold) release() {
 // runFold runs task t: it builds (or reuses) the fold's design matrix,
 // holds a lease on it, and runs the fold's steps: plan, fit and predict,
 // decode, score. A panic fails the fold's cell, not the run.
-func (s *scheduler) runFold(ctx context.Context, t task, e *matrixEntry) (fr FoldResult, err error) {
+func (s *scheduler) runFold(ctx context.Context, t task, e *matrixEntry) (fr outcome.FoldResult, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("internal error: %v\n%s", p, debug.Stack())
@@ -236,7 +237,7 @@ func (s *scheduler) runFold(ctx context.Context, t task, e *matrixEntry) (fr Fol
 	}()
 	x, enc, err := design(s.g, t, e, s.opt.denseBudget())
 	if err != nil {
-		return FoldResult{}, err
+		return outcome.FoldResult{}, err
 	}
 	// Held until the fold's last Predict: Forget cannot drop the matrix
 	// between the upload check and its use.
@@ -248,7 +249,7 @@ func (s *scheduler) runFold(ctx context.Context, t task, e *matrixEntry) (fr Fol
 	// timeout), which the host bounds on its own (host.StartTimeout).
 	f, err := newFold(ctx, s.g, t, &s.stats)
 	if err != nil {
-		return FoldResult{}, err
+		return outcome.FoldResult{}, err
 	}
 	// The fold's timeout runs from here: waiting for the matrix (while a
 	// forget of it is under way) and for a plugin's start are not the
@@ -274,21 +275,21 @@ func (s *scheduler) runFold(ctx context.Context, t task, e *matrixEntry) (fr Fol
 	var tuned *tuning
 	if t.cell.Learner.Candidates != nil {
 		if tuned, err = f.tune(t); err != nil {
-			return FoldResult{}, err
+			return outcome.FoldResult{}, err
 		}
 		f.params = tuned.best
 	}
-	var out outcome
+	var out foldOutcome
 	if calibrating {
 		if out, err = f.calibratedOutcome(x, enc); err != nil {
-			return FoldResult{}, err
+			return outcome.FoldResult{}, err
 		}
 		e.settle(t.cell.Index)
 	} else {
 		// From here on the fold holds the matrix only through the entry,
 		// so that it can go once uploaded (f.settled).
 		if out, err = f.evaluate(x, enc); err != nil {
-			return FoldResult{}, err
+			return outcome.FoldResult{}, err
 		}
 	}
 	fr, err = f.score(t, out, s.opt.KeepPredictions)
@@ -308,7 +309,7 @@ func (s *scheduler) runFold(ctx context.Context, t task, e *matrixEntry) (fr Fol
 // probabilities on, normalised: native learners and ova by default; their
 // ECOC decoders give a softmax of their class scores). A scheme without a
 // decode parameter is taken to pass the probabilities on.
-func softmaxScores(c *Cell, out outcome) bool {
+func softmaxScores(c *Cell, out foldOutcome) bool {
 	if c.Dataset.MultiLabel || c.Reduction.Config.Calibrate != "" {
 		return false
 	}
@@ -343,8 +344,8 @@ func newFold(ctx context.Context, g *Grid, t task, stats *Stats) (*fold, error) 
 	return f, nil
 }
 
-// outcome is what a fold's models and decoder made of its test rows.
-type outcome struct {
+// foldOutcome is what a fold's models and decoder made of its test rows.
+type foldOutcome struct {
 	plan sdk.Plan
 	dec  sdk.Decoding
 	// learnerProbs tells whether the decoder's request carried the
@@ -356,24 +357,24 @@ type outcome struct {
 // evaluate trains the cell on the fold's training rows of x and decodes
 // its predictions for the test rows: the plan (every stage of it), the
 // fit, the predictions, the decoding.
-func (f *fold) evaluate(x sdk.Matrix, enc *sdk.EncodedMatrix) (outcome, error) {
+func (f *fold) evaluate(x sdk.Matrix, enc *sdk.EncodedMatrix) (foldOutcome, error) {
 	if err := f.upload(enc); err != nil {
-		return outcome{}, err
+		return foldOutcome{}, err
 	}
 	plan, digest, err := f.stages(f.planRequest(), x, enc)
 	if err != nil {
-		return outcome{}, err
+		return foldOutcome{}, err
 	}
 	f.settled()
 	req, err := f.fitPredict(digest, plan)
 	if err != nil {
-		return outcome{}, err
+		return foldOutcome{}, err
 	}
 	dec, err := f.rp.Reducer.Decode(f.ctx, req)
 	if err != nil {
-		return outcome{}, f.rerr(err)
+		return foldOutcome{}, f.rerr(err)
 	}
-	return outcome{plan: plan, dec: dec, learnerProbs: req.Probabilities != nil}, nil
+	return foldOutcome{plan: plan, dec: dec, learnerProbs: req.Probabilities != nil}, nil
 }
 
 // planRequest describes the fold's training part to the reducer.
@@ -448,12 +449,12 @@ func (f *fold) fitPredict(digest string, plan sdk.Plan) (sdk.DecodeRequest, erro
 
 // score checks the decoder's answer against the fold's test rows and
 // evaluates the grid's metrics on it.
-func (f *fold) score(t task, out outcome, keep bool) (FoldResult, error) {
+func (f *fold) score(t task, out foldOutcome, keep bool) (outcome.FoldResult, error) {
 	d, dec := f.c.Dataset, out.dec
 	if err := checkDecoding(dec, d, len(f.test), f.rp.Name); err != nil {
-		return FoldResult{}, err
+		return outcome.FoldResult{}, err
 	}
-	fr := FoldResult{
+	fr := outcome.FoldResult{
 		Repeat: t.repeat, Fold: t.fold, NTrain: len(f.train), NTest: len(f.test),
 		Ties: dec.Ties, FitSeconds: f.fitSeconds, PredictSeconds: f.predictSeconds,
 		Diagnostics: out.plan.Diagnostics, PlanWarnings: out.plan.Warnings,
@@ -461,18 +462,18 @@ func (f *fold) score(t task, out outcome, keep bool) (FoldResult, error) {
 	in := f.metricsInput(dec)
 	if d.MultiLabel {
 		if keep {
-			fr.Predictions = &Predictions{Rows: f.test, TrueSet: in.TrueSet, PredSet: in.PredSet, Scores: dec.ClassScores}
+			fr.Predictions = &outcome.Predictions{Rows: f.test, TrueSet: in.TrueSet, PredSet: in.PredSet, Scores: dec.ClassScores}
 		}
 	} else {
 		fr.Confusion = confusion(in.True, dec.Predicted, d.K())
 		if keep {
-			fr.Predictions = &Predictions{Rows: f.test, True: in.True, Predicted: dec.Predicted, Scores: dec.ClassScores}
+			fr.Predictions = &outcome.Predictions{Rows: f.test, True: in.True, Predicted: dec.Predicted, Scores: dec.ClassScores}
 		}
 	}
 	var err error
 	fr.Metrics, fr.Warnings, err = evaluateMetrics(f.g.Metrics, d, in)
 	if err != nil {
-		return FoldResult{}, err
+		return outcome.FoldResult{}, err
 	}
 	return fr, nil
 }

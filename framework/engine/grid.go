@@ -7,12 +7,12 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"sort"
-	"strings"
 
 	"github.com/polyclass/polyclass/framework/config"
 	"github.com/polyclass/polyclass/framework/data"
 	"github.com/polyclass/polyclass/framework/encode"
 	"github.com/polyclass/polyclass/framework/host"
+	"github.com/polyclass/polyclass/framework/outcome"
 	"github.com/polyclass/polyclass/framework/param"
 	"github.com/polyclass/polyclass/framework/sdk"
 )
@@ -103,22 +103,13 @@ func classWeight(l *Learner, red *Reduction) *config.ClassWeight {
 	return l.Config.ClassWeight
 }
 
-// ID names the cell's coordinates for tables and files.
-type ID struct {
-	Dataset   string `json:"dataset"`
-	Encoder   string `json:"encoder"`
-	Learner   string `json:"learner"`
-	Params    string `json:"params"`
-	Reduction string `json:"reduction"`
-}
-
 // ID returns the cell's coordinates.
-func (c *Cell) ID() ID {
+func (c *Cell) ID() outcome.ID {
 	params := c.Params.String()
 	if c.Learner.Candidates != nil {
 		params += " (tuned)"
 	}
-	return ID{
+	return outcome.ID{
 		Dataset: c.Dataset.Config.Name, Encoder: c.Pipeline.Config.Name,
 		Learner: c.Learner.Config.Name, Params: params, Reduction: c.Reduction.Label(c.RedParams),
 	}
@@ -138,11 +129,6 @@ func (red *Reduction) Label(params param.Params) string {
 		return red.Config.Name
 	}
 	return red.Config.Name + "[" + varied.String() + "]"
-}
-
-// Key is the cell's identity, from which its seeds derive.
-func (id ID) Key() string {
-	return strings.Join([]string{id.Dataset, id.Encoder, id.Learner, id.Params, id.Reduction}, "|")
 }
 
 // CodeInfo is the plan a reduction makes for a dataset, as checked when
@@ -167,6 +153,15 @@ type Grid struct {
 	Reductions []*Reduction
 	Cells      []*Cell
 	Metrics    []string
+}
+
+// IDs returns the coordinates of every cell, in cell order.
+func (g *Grid) IDs() []outcome.ID {
+	out := make([]outcome.ID, len(g.Cells))
+	for i, c := range g.Cells {
+		out[i] = c.ID()
+	}
+	return out
 }
 
 // Plugins returns every plugin the grid uses, once each: the learners'

@@ -12,6 +12,7 @@ import (
 
 	"github.com/polyclass/polyclass/framework/config"
 	"github.com/polyclass/polyclass/framework/matrix"
+	"github.com/polyclass/polyclass/framework/outcome"
 	"github.com/polyclass/polyclass/framework/param"
 	"github.com/polyclass/polyclass/framework/sdk"
 	"github.com/polyclass/polyclass/framework/sparse"
@@ -120,7 +121,7 @@ func TestAppendColumns(t *testing.T) {
 
 func TestFinishCellReportsLowestFailedFold(t *testing.T) {
 	c := &Cell{Dataset: &Dataset{NumFolds: 5}}
-	r := &CellResult{Folds: make([]FoldResult, 10)}
+	r := &outcome.CellResult{Folds: make([]outcome.FoldResult, 10)}
 	finishCell(r, map[int]error{7: errors.New("late"), 3: errors.New("early"), 1: errSkipped}, c)
 	if r.Error != "repeat 0 fold 3: early" || r.Folds != nil {
 		t.Fatalf("error %q folds %v", r.Error, r.Folds)
@@ -129,13 +130,13 @@ func TestFinishCellReportsLowestFailedFold(t *testing.T) {
 
 func TestFinishCellPrefersOwnFailure(t *testing.T) {
 	c := &Cell{Dataset: &Dataset{NumFolds: 3}}
-	r := &CellResult{Folds: make([]FoldResult, 3)}
+	r := &outcome.CellResult{Folds: make([]outcome.FoldResult, 3)}
 	collateral := fmt.Errorf("plugin p: %w: stopped after another fold's timeout", errPluginDied)
 	finishCell(r, map[int]error{0: collateral, 2: errors.New("did not answer within the fold's timeout")}, c)
 	if r.Error != "repeat 0 fold 2: did not answer within the fold's timeout" {
 		t.Fatalf("error %q, want fold 2's own failure", r.Error)
 	}
-	r = &CellResult{Folds: make([]FoldResult, 3)}
+	r = &outcome.CellResult{Folds: make([]outcome.FoldResult, 3)}
 	finishCell(r, map[int]error{1: collateral}, c)
 	if !strings.HasPrefix(r.Error, "repeat 0 fold 1: plugin p") {
 		t.Fatalf("error %q, want the collateral failure when there is nothing else", r.Error)

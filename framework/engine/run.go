@@ -13,77 +13,11 @@ import (
 	"sync/atomic"
 	"time"
 
-	"gonum.org/v1/gonum/mat"
-
 	"github.com/polyclass/polyclass/framework/cv"
 	"github.com/polyclass/polyclass/framework/encode"
 	"github.com/polyclass/polyclass/framework/matrix"
-	"github.com/polyclass/polyclass/framework/problem"
+	"github.com/polyclass/polyclass/framework/outcome"
 )
-
-// FoldResult is one fold of one cell.
-type FoldResult struct {
-	Repeat  int                `json:"repeat"`
-	Fold    int                `json:"fold"`
-	NTrain  int                `json:"n_train"`
-	NTest   int                `json:"n_test"`
-	Metrics map[string]float64 `json:"metrics"`
-	// Warnings counts metric values set by a convention (0/0 → 0).
-	Warnings       map[string]int `json:"warnings,omitempty"`
-	Ties           int            `json:"ties"`
-	FitSeconds     float64        `json:"fit_seconds"`
-	PredictSeconds float64        `json:"predict_seconds"`
-	// Confusion is the K×K confusion matrix (rows = actual).
-	Confusion [][]int `json:"confusion"`
-	// Diagnostics and Warnings are the reducer's notes on its plan (code
-	// matrix distances, degenerate columns).
-	Diagnostics  *problem.CodeDiagnostics `json:"diagnostics,omitempty"`
-	PlanWarnings []string                 `json:"plan_warnings,omitempty"`
-	// Chosen names the parameter values a tuned learner chose on this
-	// fold's training part (e.g. "C=10"); TuneScores are the inner
-	// cross-validation's mean metric of each candidate, in grid order.
-	Chosen     string    `json:"chosen,omitempty"`
-	TuneScores []float64 `json:"tune_scores,omitempty"`
-	// SoftmaxScores tells that the class probabilities the metrics read
-	// (log_loss, brier) are a softmax of the decoder's class scores, not
-	// the learner's probabilities nor calibrated ones.
-	SoftmaxScores bool `json:"softmax_scores,omitempty"`
-	// Predictions holds the fold's per-row predictions when
-	// Options.KeepPredictions is set (cell files keep them, so that a
-	// resumed run or a merge of shards writes the same predictions files).
-	Predictions *Predictions `json:"predictions,omitempty"`
-}
-
-// Predictions are one fold's predictions for its test rows.
-type Predictions struct {
-	// Rows are the 0-based data rows of the test part.
-	Rows []int
-	// True and Predicted are class indices (multiclass).
-	True, Predicted []int
-	// TrueSet and PredSet are the rows × K 0/1 label matrices (multi-label).
-	TrueSet, PredSet *mat.Dense
-	// Scores is the rows × K matrix of class probabilities the metrics used.
-	Scores *mat.Dense
-}
-
-// CellResult is a finished cell.
-type CellResult struct {
-	Index int `json:"index"`
-	ID
-	Classes []string     `json:"classes"`
-	Folds   []FoldResult `json:"folds"`
-	Error   string       `json:"error,omitempty"`
-	// TuneMetric and TuneCandidates describe a tuned cell: the metric its
-	// inner cross-validations compare and its candidates' tuned
-	// parameters ("C=0.1"), in grid order (parameter names sorted, the
-	// last varying fastest, as scikit-learn's ParameterGrid), the order of
-	// each fold's TuneScores.
-	TuneMetric     string   `json:"tune_metric,omitempty"`
-	TuneCandidates []string `json:"tune_candidates,omitempty"`
-}
-
-// Failed reports whether the cell failed.
-func (c *CellResult) Failed() bool { return c.Error != "" }
 
 // Options configure a run.
 type Options struct {
@@ -95,7 +29,7 @@ type Options struct {
 	Sink Sink
 	// Done holds cells finished by an earlier run, by cell index: they are
 	// not run again, and Run returns them among its results.
-	Done map[int]*CellResult
+	Done map[int]*outcome.CellResult
 	// Select, when set, limits the run to the cells it accepts (a
 	// shard's): the others are neither run nor returned.
 	Select func(index int) bool
@@ -117,7 +51,7 @@ type Options struct {
 type Sink interface {
 	// CellFinished is called once per finished cell, never concurrently.
 	// An error is reported by Run and does not stop the run.
-	CellFinished(r *CellResult) error
+	CellFinished(r *outcome.CellResult) error
 }
 
 // Stats counts what a run did.
@@ -234,7 +168,7 @@ type task struct {
 // Run cross-validates every cell of g. Results are returned in cell order;
 // a failed cell carries its error, and never stops the others. Run returns
 // an error only when ctx is cancelled (with the results finished so far).
-func Run(ctx context.Context, g *Grid, opt Options) ([]*CellResult, Stats, error) {
+func Run(ctx context.Context, g *Grid, opt Options) ([]*outcome.CellResult, Stats, error) {
 	return newScheduler(g, opt).run(ctx)
 }
 
@@ -331,7 +265,7 @@ const maxRetries = 2
 // finishCell records the first failure in fold order (a fold's own failure
 // before collateral ones), so the message does not depend on which worker
 // failed first.
-func finishCell(r *CellResult, errs map[int]error, c *Cell) {
+func finishCell(r *outcome.CellResult, errs map[int]error, c *Cell) {
 	if len(errs) == 0 {
 		return
 	}

@@ -8,11 +8,13 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+
+	"github.com/polyclass/polyclass/framework/outcome"
 )
 
 // foldFunc runs one task of a run: one fold of one cell on its design
 // matrix entry.
-type foldFunc func(ctx context.Context, t task, e *matrixEntry) (FoldResult, error)
+type foldFunc func(ctx context.Context, t task, e *matrixEntry) (outcome.FoldResult, error)
 
 // scheduler runs the folds of a grid's cells on a pool of workers. It owns
 // the run's shared state: the task list, the design matrices and their
@@ -38,7 +40,7 @@ type scheduler struct {
 	stats      Stats
 
 	mu          sync.Mutex // guards what follows
-	results     []*CellResult
+	results     []*outcome.CellResult
 	remaining   []int // folds not yet recorded, per cell
 	foldErrs    []map[int]error
 	interrupted []bool
@@ -65,7 +67,7 @@ func newScheduler(g *Grid, opt Options) *scheduler {
 		}
 	}
 	n := len(g.Cells)
-	s.results, s.remaining = make([]*CellResult, n), make([]int, n)
+	s.results, s.remaining = make([]*outcome.CellResult, n), make([]int, n)
 	s.foldErrs, s.interrupted = make([]map[int]error, n), make([]bool, n)
 	for i, c := range g.Cells {
 		if !s.selected(i) {
@@ -75,8 +77,8 @@ func newScheduler(g *Grid, opt Options) *scheduler {
 			s.results[i] = done
 			continue
 		}
-		s.results[i] = &CellResult{Index: i, ID: c.ID(), Classes: c.Dataset.Classes,
-			Folds: make([]FoldResult, len(c.Dataset.Folds)*c.Dataset.NumFolds)}
+		s.results[i] = &outcome.CellResult{Index: i, ID: c.ID(), Classes: c.Dataset.Classes,
+			Folds: make([]outcome.FoldResult, len(c.Dataset.Folds)*c.Dataset.NumFolds)}
 		if l := c.Learner; l.Candidates != nil {
 			s.results[i].TuneMetric = l.TuneMetric
 			for _, cand := range l.Candidates {
@@ -112,7 +114,7 @@ func (s *scheduler) add(c *Cell, gk groupKey) {
 }
 
 // run feeds the tasks to the workers until they are done or ctx ends.
-func (s *scheduler) run(ctx context.Context) ([]*CellResult, Stats, error) {
+func (s *scheduler) run(ctx context.Context) ([]*outcome.CellResult, Stats, error) {
 	workers := s.opt.Workers
 	if workers <= 0 {
 		workers = runtime.NumCPU()
@@ -180,9 +182,9 @@ func (s *scheduler) failed(i int) bool {
 // execute runs task t unless its cell has failed already. A fold whose
 // plugin process ended under it (perhaps in another cell's fold) runs again
 // on a fresh process, at most maxRetries times, while its cell stands.
-func (s *scheduler) execute(ctx context.Context, t task) (FoldResult, error) {
+func (s *scheduler) execute(ctx context.Context, t task) (outcome.FoldResult, error) {
 	if s.failed(t.cell.Index) {
-		return FoldResult{}, errSkipped
+		return outcome.FoldResult{}, errSkipped
 	}
 	e := s.matrices[t.key]
 	fr, err := s.fold(ctx, t, e)
@@ -225,7 +227,7 @@ func (s *scheduler) free(ctx context.Context, t task) {
 // record stores a fold's outcome. A fold cut off by an interruption leaves
 // its cell unfinished: neither written nor reported. The cell's last fold
 // finishes the cell and hands it to the Sink.
-func (s *scheduler) record(t task, fr FoldResult, err error, interrupted bool) {
+func (s *scheduler) record(t task, fr outcome.FoldResult, err error, interrupted bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	i := t.cell.Index
@@ -268,10 +270,10 @@ func (s *scheduler) finish(i int, c *Cell) {
 
 // outcome returns the results once the workers have stopped: every cell
 // in order, or after an interruption (cause not nil) the finished ones.
-func (s *scheduler) outcome(cause error) ([]*CellResult, Stats, error) {
+func (s *scheduler) outcome(cause error) ([]*outcome.CellResult, Stats, error) {
 	s.stats.Folds = int64(s.done)
 	if cause != nil {
-		var finished []*CellResult
+		var finished []*outcome.CellResult
 		for i, r := range s.results {
 			if r != nil && s.remaining[i] == 0 && !s.interrupted[i] {
 				finished = append(finished, r)
@@ -281,7 +283,7 @@ func (s *scheduler) outcome(cause error) ([]*CellResult, Stats, error) {
 	}
 	results := s.results
 	if s.opt.Select != nil {
-		results = slices.DeleteFunc(slices.Clone(results), func(r *CellResult) bool { return r == nil })
+		results = slices.DeleteFunc(slices.Clone(results), func(r *outcome.CellResult) bool { return r == nil })
 	}
 	return results, s.stats, errors.Join(s.writeErrs...)
 }

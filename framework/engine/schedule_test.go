@@ -11,6 +11,7 @@ import (
 
 	"github.com/polyclass/polyclass/framework/config"
 	"github.com/polyclass/polyclass/framework/matrix"
+	"github.com/polyclass/polyclass/framework/outcome"
 )
 
 // stubGrid is a grid of two datasets (2 folds × 2 repeats, then 3 folds
@@ -37,14 +38,14 @@ func stubGrid() *Grid {
 func stubValue(t task) float64 { return float64(100*t.cell.Index + 10*t.repeat + t.fold) }
 
 // sinkFunc adapts a function to Sink.
-type sinkFunc func(r *CellResult) error
+type sinkFunc func(r *outcome.CellResult) error
 
-func (f sinkFunc) CellFinished(r *CellResult) error { return f(r) }
+func (f sinkFunc) CellFinished(r *outcome.CellResult) error { return f(r) }
 
 func TestSchedulerPlansTasksByGroup(t *testing.T) {
 	g := stubGrid()
-	done := &CellResult{Index: 1, ID: g.Cells[1].ID()}
-	s := newScheduler(g, Options{Done: map[int]*CellResult{1: done}})
+	done := &outcome.CellResult{Index: 1, ID: g.Cells[1].ID()}
+	s := newScheduler(g, Options{Done: map[int]*outcome.CellResult{1: done}})
 	var got []string
 	for _, tk := range s.tasks {
 		got = append(got, fmt.Sprintf("c%d r%d f%d", tk.cell.Index, tk.repeat, tk.fold))
@@ -76,7 +77,7 @@ func TestSchedulerPlansTasksByGroup(t *testing.T) {
 }
 
 func TestSchedulerRunsEveryFoldWhateverTheWorkers(t *testing.T) {
-	var first []*CellResult
+	var first []*outcome.CellResult
 	for _, workers := range []int{1, 2, 7} {
 		g := stubGrid()
 		var (
@@ -85,11 +86,11 @@ func TestSchedulerRunsEveryFoldWhateverTheWorkers(t *testing.T) {
 			lastDone, total int
 		)
 		s := newScheduler(g, Options{Workers: workers,
-			Sink:     sinkFunc(func(r *CellResult) error { sunk = append(sunk, r.Index); return nil }),
+			Sink:     sinkFunc(func(r *outcome.CellResult) error { sunk = append(sunk, r.Index); return nil }),
 			Progress: func(d, n int) { mu.Lock(); lastDone, total = d, n; mu.Unlock() },
 		})
-		s.fold = func(_ context.Context, tk task, _ *matrixEntry) (FoldResult, error) {
-			return FoldResult{Repeat: tk.repeat, Fold: tk.fold, Metrics: map[string]float64{"accuracy": stubValue(tk)}}, nil
+		s.fold = func(_ context.Context, tk task, _ *matrixEntry) (outcome.FoldResult, error) {
+			return outcome.FoldResult{Repeat: tk.repeat, Fold: tk.fold, Metrics: map[string]float64{"accuracy": stubValue(tk)}}, nil
 		}
 		res, stats, err := s.run(context.Background())
 		if err != nil {
@@ -119,12 +120,12 @@ func TestSchedulerFailedFoldFailsItsCellOnly(t *testing.T) {
 	var log strings.Builder
 	s := newScheduler(g, Options{Workers: 1, Log: &log})
 	ran := 0
-	s.fold = func(_ context.Context, tk task, _ *matrixEntry) (FoldResult, error) {
+	s.fold = func(_ context.Context, tk task, _ *matrixEntry) (outcome.FoldResult, error) {
 		ran++
 		if tk.cell.Index == 2 && tk.fold == 1 {
-			return FoldResult{}, errors.New("boom")
+			return outcome.FoldResult{}, errors.New("boom")
 		}
-		return FoldResult{Metrics: map[string]float64{"accuracy": stubValue(tk)}}, nil
+		return outcome.FoldResult{Metrics: map[string]float64{"accuracy": stubValue(tk)}}, nil
 	}
 	res, _, err := s.run(context.Background())
 	if err != nil {
@@ -161,13 +162,13 @@ func TestSchedulerRetriesAFoldWhosePluginDied(t *testing.T) {
 		g.Cells = g.Cells[:1]
 		s := newScheduler(g, Options{Workers: 1})
 		attempts := 0
-		s.fold = func(_ context.Context, tk task, _ *matrixEntry) (FoldResult, error) {
+		s.fold = func(_ context.Context, tk task, _ *matrixEntry) (outcome.FoldResult, error) {
 			if tk.repeat == 0 && tk.fold == 0 {
 				if attempts++; attempts <= tc.deaths {
-					return FoldResult{}, fmt.Errorf("plugin l1: %w", errPluginDied)
+					return outcome.FoldResult{}, fmt.Errorf("plugin l1: %w", errPluginDied)
 				}
 			}
-			return FoldResult{Metrics: map[string]float64{"accuracy": 1}}, nil
+			return outcome.FoldResult{Metrics: map[string]float64{"accuracy": 1}}, nil
 		}
 		res, _, err := s.run(context.Background())
 		if err != nil {
@@ -184,15 +185,15 @@ func TestSchedulerInterruptedCellsAreNotReported(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var sunk []int
-	s := newScheduler(g, Options{Workers: 1, Sink: sinkFunc(func(r *CellResult) error { sunk = append(sunk, r.Index); return nil })})
-	s.fold = func(ctx context.Context, tk task, _ *matrixEntry) (FoldResult, error) {
+	s := newScheduler(g, Options{Workers: 1, Sink: sinkFunc(func(r *outcome.CellResult) error { sunk = append(sunk, r.Index); return nil })})
+	s.fold = func(ctx context.Context, tk task, _ *matrixEntry) (outcome.FoldResult, error) {
 		if tk.cell.Index == 1 && tk.repeat == 1 {
 			cancel() // Ctrl-C in cell 1's second repeat
 		}
 		if ctx.Err() != nil {
-			return FoldResult{}, ctx.Err()
+			return outcome.FoldResult{}, ctx.Err()
 		}
-		return FoldResult{Metrics: map[string]float64{"accuracy": 1}}, nil
+		return outcome.FoldResult{Metrics: map[string]float64{"accuracy": 1}}, nil
 	}
 	res, _, err := s.run(ctx)
 	// The feeder may hand out one more task before it sees the cancel.
@@ -206,13 +207,13 @@ func TestSchedulerInterruptedCellsAreNotReported(t *testing.T) {
 
 func TestSchedulerJoinsSinkErrorsAndFreesMatrices(t *testing.T) {
 	g := stubGrid()
-	s := newScheduler(g, Options{Workers: 3, Sink: sinkFunc(func(r *CellResult) error {
+	s := newScheduler(g, Options{Workers: 3, Sink: sinkFunc(func(r *outcome.CellResult) error {
 		if r.Index%2 == 1 {
 			return fmt.Errorf("cell %d: disk full", r.Index)
 		}
 		return nil
 	})})
-	s.fold = func(_ context.Context, tk task, e *matrixEntry) (FoldResult, error) {
+	s.fold = func(_ context.Context, tk task, e *matrixEntry) (outcome.FoldResult, error) {
 		// What design does on a task's first use: the entry holds its
 		// matrix until the matrix's last task has ended.
 		e.mu.Lock()
@@ -222,7 +223,7 @@ func TestSchedulerJoinsSinkErrorsAndFreesMatrices(t *testing.T) {
 			e.enc = &matrix.EncodedMatrix{Digest: d}
 		}
 		e.mu.Unlock()
-		return FoldResult{Metrics: map[string]float64{"accuracy": 1}}, nil
+		return outcome.FoldResult{Metrics: map[string]float64{"accuracy": 1}}, nil
 	}
 	res, _, err := s.run(context.Background())
 	if len(res) != 4 || err == nil || !strings.Contains(err.Error(), "cell 1: disk full") || !strings.Contains(err.Error(), "cell 3: disk full") {
@@ -246,13 +247,13 @@ func TestSchedulerJoinsSinkErrorsAndFreesMatrices(t *testing.T) {
 func TestSchedulerRunsSelectedCellsOnly(t *testing.T) {
 	tests := []struct {
 		name    string
-		done    map[int]*CellResult
+		done    map[int]*outcome.CellResult
 		folds   int64
 		results []int
 		sunk    []int
 	}{
 		{"nothing done", nil, 4 + 3, []int{0, 3}, []int{0, 3}},
-		{"cell 3 done", map[int]*CellResult{3: {Index: 3}}, 4, []int{0, 3}, []int{0}},
+		{"cell 3 done", map[int]*outcome.CellResult{3: {Index: 3}}, 4, []int{0, 3}, []int{0}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -260,15 +261,15 @@ func TestSchedulerRunsSelectedCellsOnly(t *testing.T) {
 			var sunk []int
 			s := newScheduler(g, Options{Workers: 2, Done: tt.done,
 				Select: func(i int) bool { return i == 0 || i == 3 },
-				Sink:   sinkFunc(func(r *CellResult) error { sunk = append(sunk, r.Index); return nil }),
+				Sink:   sinkFunc(func(r *outcome.CellResult) error { sunk = append(sunk, r.Index); return nil }),
 			})
 			var ran []int
 			var mu sync.Mutex
-			s.fold = func(_ context.Context, tk task, _ *matrixEntry) (FoldResult, error) {
+			s.fold = func(_ context.Context, tk task, _ *matrixEntry) (outcome.FoldResult, error) {
 				mu.Lock()
 				ran = append(ran, tk.cell.Index)
 				mu.Unlock()
-				return FoldResult{Repeat: tk.repeat, Fold: tk.fold, Metrics: map[string]float64{"accuracy": stubValue(tk)}}, nil
+				return outcome.FoldResult{Repeat: tk.repeat, Fold: tk.fold, Metrics: map[string]float64{"accuracy": stubValue(tk)}}, nil
 			}
 			res, stats, err := s.run(context.Background())
 			if err != nil {
@@ -334,12 +335,12 @@ func TestSchedulerSharesCPUs(t *testing.T) {
 		s.cpus = 4
 		var mu sync.Mutex
 		var got []int
-		s.fold = func(_ context.Context, tk task, _ *matrixEntry) (FoldResult, error) {
+		s.fold = func(_ context.Context, tk task, _ *matrixEntry) (outcome.FoldResult, error) {
 			n := s.fitThreads()
 			mu.Lock()
 			got = append(got, n)
 			mu.Unlock()
-			return FoldResult{Metrics: map[string]float64{"accuracy": stubValue(tk)}}, nil
+			return outcome.FoldResult{Metrics: map[string]float64{"accuracy": stubValue(tk)}}, nil
 		}
 		if _, _, err := s.run(context.Background()); err != nil {
 			t.Fatal(err)

@@ -37,7 +37,7 @@ func TestSoftmaxScores(t *testing.T) {
 	} {
 		c := &Cell{Dataset: &Dataset{MultiLabel: tc.multiLabel}, RedParams: tc.params,
 			Reduction: &Reduction{Config: &config.Reduction{Calibrate: tc.calibrate}, Scheme: tc.scheme}}
-		if got := softmaxScores(c, outcome{learnerProbs: tc.probs}); got != tc.want {
+		if got := softmaxScores(c, foldOutcome{learnerProbs: tc.probs}); got != tc.want {
 			t.Errorf("%s: softmax %v, want %v", tc.name, got, tc.want)
 		}
 	}

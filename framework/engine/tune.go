@@ -112,7 +112,7 @@ func (f *fold) innerScore(train, test []int, params param.Params, x matrix.Matri
 		f.fitSeconds += sub.fitSeconds
 		f.predictSeconds += sub.predictSeconds
 	}()
-	var out outcome
+	var out foldOutcome
 	var err error
 	if f.c.Reduction.Config.Calibrate != "" {
 		// The candidate is scored as the outer fold will be: calibrated

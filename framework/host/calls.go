@@ -145,31 +145,3 @@ func (h *Host) Calls() []CallStats {
 	}
 	return out
 }
-
-// AddCalls sums two lists of call counts (of shards of a run) by plugin
-// and method, sorted as Calls sorts.
-func AddCalls(a, b []CallStats) []CallStats {
-	type key struct{ plugin, method string }
-	at := map[key]int{}
-	var out []CallStats
-	for _, c := range append(append([]CallStats(nil), a...), b...) {
-		k := key{c.Plugin, c.Method}
-		i, ok := at[k]
-		if !ok {
-			at[k] = len(out)
-			out = append(out, c)
-			continue
-		}
-		out[i].Calls += c.Calls
-		out[i].Sent += c.Sent
-		out[i].Received += c.Received
-		out[i].SentMessages += c.SentMessages
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Plugin != out[j].Plugin {
-			return out[i].Plugin < out[j].Plugin
-		}
-		return out[i].Method < out[j].Method
-	})
-	return out
-}

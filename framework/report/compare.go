@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/polyclass/polyclass/framework/engine"
+	"github.com/polyclass/polyclass/framework/outcome"
 )
 
 // DiffKind says how two runs differ.
@@ -42,7 +42,7 @@ func (k DiffKind) String() string {
 // Difference is one difference between two runs of an experiment.
 type Difference struct {
 	Kind DiffKind
-	// Cell is the cell's key (engine.ID.Key).
+	// Cell is the cell's key (outcome.ID.Key).
 	Cell string
 	// Repeat and Fold are −1 for a difference of the whole cell.
 	Repeat, Fold int
@@ -79,9 +79,9 @@ func (d Difference) String() string {
 // by (repeat, fold). metricNames limits the metrics compared; nil compares
 // every metric either run recorded. The result is sorted by cell, repeat,
 // fold and metric.
-func Compare(a, b []*engine.CellResult, metricNames []string) []Difference {
-	index := func(cs []*engine.CellResult) map[string]*engine.CellResult {
-		m := map[string]*engine.CellResult{}
+func Compare(a, b []*outcome.CellResult, metricNames []string) []Difference {
+	index := func(cs []*outcome.CellResult) map[string]*outcome.CellResult {
+		m := map[string]*outcome.CellResult{}
 		for _, c := range cs {
 			m[c.Key()] = c
 		}
@@ -113,7 +113,7 @@ func Compare(a, b []*engine.CellResult, metricNames []string) []Difference {
 			continue
 		}
 		type fk struct{ r, f int }
-		fa, fb := map[fk]*engine.FoldResult{}, map[fk]*engine.FoldResult{}
+		fa, fb := map[fk]*outcome.FoldResult{}, map[fk]*outcome.FoldResult{}
 		for i := range ca.Folds {
 			fa[fk{ca.Folds[i].Repeat, ca.Folds[i].Fold}] = &ca.Folds[i]
 		}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/polyclass/polyclass/framework/engine"
+	"github.com/polyclass/polyclass/framework/outcome"
 	"github.com/polyclass/polyclass/framework/plots"
 )
 
@@ -42,7 +42,7 @@ func fileSafe(s string) string {
 // normalised to sum to 1) for each dataset and each row
 // that confusionRows names (FindRow rule), or, when confusionRows is empty,
 // for the best row of each dataset by the first metric.
-func BuildFigures(t *Tables, cells []*engine.CellResult, confusionRows []string) ([]Figure, error) {
+func BuildFigures(t *Tables, cells []*outcome.CellResult, confusionRows []string) ([]Figure, error) {
 	var figs []Figure
 	for _, c := range t.Metrics {
 		labels := make([]string, len(c.Rows))
@@ -148,7 +148,7 @@ func columnRanks(c *Comparison, d int) []float64 {
 
 // sumConfusion sums a cell's confusion matrices over its folds; ok is false
 // when they are missing or do not match the cell's classes.
-func sumConfusion(c *engine.CellResult) ([][]int, bool) {
+func sumConfusion(c *outcome.CellResult) ([][]int, bool) {
 	k := len(c.Classes)
 	if k == 0 || len(c.Folds) == 0 {
 		return nil, false
@@ -175,7 +175,7 @@ func sumConfusion(c *engine.CellResult) ([][]int, bool) {
 
 // confusionNote says what a heat map shows: how many test rows, summed over
 // how many folds and repeats, and that each true class's row sums to 1.
-func confusionNote(c *engine.CellResult, counts [][]int) string {
+func confusionNote(c *outcome.CellResult, counts [][]int) string {
 	n := 0
 	for _, row := range counts {
 		for _, v := range row {

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/polyclass/polyclass/framework/engine"
+	"github.com/polyclass/polyclass/framework/outcome"
 )
 
 const htmlStyle = `*{box-sizing:border-box}
@@ -49,7 +49,7 @@ type HTMLReport struct {
 	Tables  *Tables
 	Figures []Figure
 	// Cells give the code-matrix table and the count of failed cells.
-	Cells []*engine.CellResult
+	Cells []*outcome.CellResult
 	// Setup, when set, is shown first.
 	Setup *Setup
 	// ConfusionRows are the rows whose heat maps were asked for (empty:
@@ -141,7 +141,7 @@ func confusionChoice(rows []string, t *Tables) string {
 	return "One heat map per dataset, for its best row" + metric + " (output { confusion = [...] } names others)."
 }
 
-func failedCells(cells []*engine.CellResult) int {
+func failedCells(cells []*outcome.CellResult) int {
 	n := 0
 	for _, c := range cells {
 		if c.Failed() {

@@ -9,11 +9,11 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/polyclass/polyclass/framework/engine"
+	"github.com/polyclass/polyclass/framework/outcome"
 )
 
 // HasPredictions reports whether any cell kept its per-row predictions.
-func HasPredictions(cells []*engine.CellResult) bool {
+func HasPredictions(cells []*outcome.CellResult) bool {
 	for _, c := range cells {
 		for _, f := range c.Folds {
 			if f.Predictions != nil {
@@ -28,9 +28,9 @@ func HasPredictions(cells []*engine.CellResult) bool {
 // predictions, predictions/DATASET.csv, in dataset order (see
 // WritePredictionsCSV): each dataset's file has that dataset's own
 // score_CLASS columns, so no column is empty for want of a class.
-func PredictionFiles(cells []*engine.CellResult) []File {
+func PredictionFiles(cells []*outcome.CellResult) []File {
 	var order []string
-	byDataset := map[string][]*engine.CellResult{}
+	byDataset := map[string][]*outcome.CellResult{}
 	for _, c := range cells {
 		if _, ok := byDataset[c.Dataset]; !ok {
 			order = append(order, c.Dataset)
@@ -58,7 +58,7 @@ func PredictionFiles(cells []*engine.CellResult) []File {
 // the shortest form that reads back exactly, so every metric can be
 // recomputed from the file. Cells without predictions are left out; cells
 // of another dataset, or with other classes, are an error.
-func WritePredictionsCSV(w io.Writer, cells []*engine.CellResult) error {
+func WritePredictionsCSV(w io.Writer, cells []*outcome.CellResult) error {
 	if len(cells) == 0 {
 		return nil
 	}

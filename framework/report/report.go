@@ -13,12 +13,12 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/polyclass/polyclass/framework/engine"
+	"github.com/polyclass/polyclass/framework/outcome"
 )
 
 // Summary is the mean and standard deviation of one metric of one cell.
 type Summary struct {
-	engine.ID
+	outcome.ID
 	Metric string
 	Mean   float64
 	// Std is the sample standard deviation (n−1) over folds and repeats.
@@ -29,7 +29,7 @@ type Summary struct {
 
 // Summarise returns one Summary per cell × metric, in cell then metric
 // order.
-func Summarise(cells []*engine.CellResult, metricNames []string) []Summary {
+func Summarise(cells []*outcome.CellResult, metricNames []string) []Summary {
 	var out []Summary
 	for _, c := range cells {
 		for _, m := range metricNames {
@@ -75,7 +75,7 @@ func num(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
 
 var idHeader = []string{"dataset", "encoder", "learner", "params", "reduction"}
 
-func idFields(id engine.ID) []string {
+func idFields(id outcome.ID) []string {
 	return []string{id.Dataset, id.Encoder, id.Learner, id.Params, id.Reduction}
 }
 
@@ -97,7 +97,7 @@ func WriteSummaryCSV(w io.Writer, sums []Summary) error {
 
 // WriteFoldsCSV writes one row per cell × fold × metric (every value a
 // number; what tuned cells chose is in WriteTuningCSV's file).
-func WriteFoldsCSV(w io.Writer, cells []*engine.CellResult, metricNames []string) error {
+func WriteFoldsCSV(w io.Writer, cells []*outcome.CellResult, metricNames []string) error {
 	cw := csv.NewWriter(w)
 	cw.Write(append(append([]string{}, idHeader...), "repeat", "fold", "metric", "value"))
 	for _, c := range cells {
@@ -119,7 +119,7 @@ func WriteFoldsCSV(w io.Writer, cells []*engine.CellResult, metricNames []string
 // tuned parameters, the tune metric, its mean over the inner folds and
 // whether the fold chose it. A cell written before cells named their
 // candidates calls them "candidate 1", "candidate 2"….
-func WriteTuningCSV(w io.Writer, cells []*engine.CellResult) error {
+func WriteTuningCSV(w io.Writer, cells []*outcome.CellResult) error {
 	cw := csv.NewWriter(w)
 	cw.Write(append(append([]string{}, idHeader...), "repeat", "fold", "candidate", "tune_metric", "inner_mean", "chosen"))
 	for _, c := range cells {
@@ -141,7 +141,7 @@ func WriteTuningCSV(w io.Writer, cells []*engine.CellResult) error {
 // WriteMarkdown writes the comparison tables of t as Markdown, one per
 // metric (see Comparison), each followed by its statistics, and then the
 // code-matrix diagnostics of the cells' reductions.
-func WriteMarkdown(w io.Writer, t *Tables, cells []*engine.CellResult) error {
+func WriteMarkdown(w io.Writer, t *Tables, cells []*outcome.CellResult) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s\n\n", t.Experiment)
 	if t.Partial != "" {
@@ -167,7 +167,7 @@ type codeRow struct {
 // codeRows returns the code-matrix diagnostics of every reduction that has
 // them, once per dataset, in cell order: the same reduction may have a
 // different matrix on a dataset with another number of classes.
-func codeRows(cells []*engine.CellResult) []codeRow {
+func codeRows(cells []*outcome.CellResult) []codeRow {
 	type key struct{ dataset, reduction string }
 	seen := map[key]bool{}
 	var rows []codeRow
@@ -190,7 +190,7 @@ func codeRows(cells []*engine.CellResult) []codeRow {
 // writeCodeTable writes the code-matrix table (see codeRows): dataset,
 // reduction, K, L, minimum and mean row distance and the error-correcting
 // capability.
-func writeCodeTable(b *strings.Builder, cells []*engine.CellResult) {
+func writeCodeTable(b *strings.Builder, cells []*outcome.CellResult) {
 	rows := codeRows(cells)
 	if len(rows) == 0 {
 		return

@@ -18,8 +18,8 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/polyclass/polyclass/framework/engine"
 	"github.com/polyclass/polyclass/framework/metrics"
+	"github.com/polyclass/polyclass/framework/outcome"
 	"github.com/polyclass/polyclass/framework/sdk"
 )
 
@@ -27,15 +27,15 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 // mkCell builds a finished cell whose folds have the given scores per
 // metric (all slices of one length), nTrain/nTest rows each.
-func mkCell(ds, learner, params, red string, nTrain, nTest int, scores map[string][]float64) *engine.CellResult {
-	c := &engine.CellResult{ID: engine.ID{Dataset: ds, Encoder: "default", Learner: learner, Params: params, Reduction: red},
+func mkCell(ds, learner, params, red string, nTrain, nTest int, scores map[string][]float64) *outcome.CellResult {
+	c := &outcome.CellResult{ID: outcome.ID{Dataset: ds, Encoder: "default", Learner: learner, Params: params, Reduction: red},
 		Classes: []string{"a", "b"}}
 	n := 0
 	for _, v := range scores {
 		n = len(v)
 	}
 	for i := 0; i < n; i++ {
-		f := engine.FoldResult{Fold: i, NTrain: nTrain, NTest: nTest, Metrics: map[string]float64{}}
+		f := outcome.FoldResult{Fold: i, NTrain: nTrain, NTest: nTest, Metrics: map[string]float64{}}
 		for m, v := range scores {
 			f.Metrics[m] = v[i]
 		}
@@ -57,7 +57,7 @@ func withErr(acc []float64) map[string][]float64 {
 // fold has the confusion matrix its accuracy implies (15 rows per class,
 // errors split between the two classes) and the one-vs-all code matrix
 // diagnostics of K = 2.
-func goldenCells() []*engine.CellResult {
+func goldenCells() []*outcome.CellResult {
 	cells := goldenScores()
 	for _, c := range cells {
 		for i := range c.Folds {
@@ -84,14 +84,14 @@ func goldenSetup() *Setup {
 		GoVersion: "go1.26.8", Status: "complete", Cells: 6, Finished: 6, Failed: 1}
 }
 
-func goldenScores() []*engine.CellResult {
-	return []*engine.CellResult{
+func goldenScores() []*outcome.CellResult {
+	return []*outcome.CellResult{
 		mkCell("iris", "logreg", "C=1", "ova", 120, 30, withErr([]float64{0.9, 0.9333333333333333, 0.9666666666666667, 0.9, 0.9333333333333333})),
 		mkCell("iris", "logreg", "C=10", "ova", 120, 30, withErr([]float64{0.9666666666666667, 1, 1, 0.9666666666666667, 1})),
 		mkCell("iris", "svm_cs", "", "ova", 120, 30, withErr([]float64{0.8, 0.8333333333333334, 0.9, 0.8666666666666667, 0.8})),
 		mkCell("wine&co", "logreg", "C=1", "ova", 120, 30, withErr([]float64{0.9666666666666667, 0.9333333333333333, 1, 0.9666666666666667, 0.9666666666666667})),
 		mkCell("wine&co", "logreg", "C=10", "ova", 120, 30, withErr([]float64{0.9666666666666667, 0.9333333333333333, 1, 0.9666666666666667, 0.9666666666666667})),
-		{ID: engine.ID{Dataset: "wine&co", Encoder: "default", Learner: "svm_cs", Reduction: "ova"}, Error: "repeat 0 fold 2: boom"},
+		{ID: outcome.ID{Dataset: "wine&co", Encoder: "default", Learner: "svm_cs", Reduction: "ova"}, Error: "repeat 0 fold 2: boom"},
 	}
 }
 
@@ -149,7 +149,7 @@ func TestGolden(t *testing.T) {
 
 // writeAll writes the files of a run into dir, as package results does,
 // and returns their paths.
-func writeAll(dir string, s Spec, cells []*engine.CellResult) ([]string, error) {
+func writeAll(dir string, s Spec, cells []*outcome.CellResult) ([]string, error) {
 	files, err := Files(s, cells)
 	if err != nil {
 		return nil, err
@@ -256,7 +256,7 @@ func TestCorrectedMarks(t *testing.T) {
 		}
 		return v
 	}
-	cells := []*engine.CellResult{
+	cells := []*outcome.CellResult{
 		mkCell("d", "base", "", "ova", 90, 10, withErr(mk(0, 0))),
 		mkCell("d", "up", "", "ova", 90, 10, withErr(mk(0.01, 0.03))),
 		mkCell("d", "down", "", "ova", 90, 10, withErr(mk(-0.01, -0.03))),
@@ -343,9 +343,9 @@ var demsar = [][]float64{
 	{0.972, 0.981, 0.97501, 0.975}, {0.957, 0.978, 0.946, 0.970},
 }
 
-func demsarCells(methods []int) []*engine.CellResult {
+func demsarCells(methods []int) []*outcome.CellResult {
 	names := []string{"C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"}
-	var cells []*engine.CellResult
+	var cells []*outcome.CellResult
 	for d, row := range demsar {
 		for _, j := range methods {
 			cells = append(cells, mkCell("ds"+strconv.Itoa(d), names[j], "", "", 100, 10,
@@ -437,7 +437,7 @@ func TestLaTeXCompiles(t *testing.T) {
 	// And a log_loss from a softmax of scores, with its dagger and footnote.
 	soft := mkCell("digits", "svm", "C=1", "ova", 90, 10, map[string][]float64{"log_loss": {0.3, 0.35}})
 	soft.Folds[0].SoftmaxScores = true
-	if err := WriteLaTeX(&tex, BuildTables(Spec{Experiment: "soft", Metrics: []string{"log_loss"}}, []*engine.CellResult{soft})); err != nil {
+	if err := WriteLaTeX(&tex, BuildTables(Spec{Experiment: "soft", Metrics: []string{"log_loss"}}, []*outcome.CellResult{soft})); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(tex.String(), `$^\dagger$: log\_loss from a softmax`) {
@@ -448,14 +448,14 @@ func TestLaTeXCompiles(t *testing.T) {
 	for i := range tuned.Folds {
 		tuned.Folds[i].Chosen = []string{"C=1, loss=squared_hinge", "C=10, loss=hinge"}[i%2]
 	}
-	if err := WriteLaTeX(&tex, BuildTables(Spec{Experiment: "tuned", Metrics: []string{"accuracy"}}, []*engine.CellResult{tuned})); err != nil {
+	if err := WriteLaTeX(&tex, BuildTables(Spec{Experiment: "tuned", Metrics: []string{"accuracy"}}, []*outcome.CellResult{tuned})); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(tex.String(), `\label{tab:tuned-selected}`) {
 		t.Errorf("no table of the tuned cell's choices")
 	}
 	// And a table wider than the line: twelve datasets.
-	var wide []*engine.CellResult
+	var wide []*outcome.CellResult
 	for i := range 12 {
 		ds := fmt.Sprintf("dataset_number_%02d", i)
 		wide = append(wide, mkCell(ds, "logreg", "C=1", "ova", 90, 10, withErr([]float64{0.9, 0.8})),
@@ -510,7 +510,7 @@ func TestPredictionsRecompute(t *testing.T) {
 	}
 	acc, _ := metrics.Lookup("accuracy")
 	f1, _ := metrics.Lookup("macro_f1")
-	c := &engine.CellResult{ID: engine.ID{Dataset: "zoo", Encoder: "default", Learner: "lr", Params: "C=1", Reduction: "ova"}, Classes: classes}
+	c := &outcome.CellResult{ID: outcome.ID{Dataset: "zoo", Encoder: "default", Learner: "lr", Params: "C=1", Reduction: "ova"}, Classes: classes}
 	for i, f := range folds {
 		scores := mat.NewDense(len(f.y), 3, nil)
 		for r, p := range f.p {
@@ -521,12 +521,12 @@ func TestPredictionsRecompute(t *testing.T) {
 		in := &metrics.Input{K: 3, True: f.y, Pred: f.p}
 		a, _, _ := acc.Eval(in)
 		m, _, _ := f1.Eval(in)
-		c.Folds = append(c.Folds, engine.FoldResult{Fold: i, Metrics: map[string]float64{"accuracy": a, "macro_f1": m},
-			Predictions: &engine.Predictions{Rows: f.rows, True: f.y, Predicted: f.p, Scores: scores}})
+		c.Folds = append(c.Folds, outcome.FoldResult{Fold: i, Metrics: map[string]float64{"accuracy": a, "macro_f1": m},
+			Predictions: &outcome.Predictions{Rows: f.rows, True: f.y, Predicted: f.p, Scores: scores}})
 	}
 	dir := t.TempDir()
 	m := Spec{Experiment: "p", Metrics: []string{"accuracy", "macro_f1"}, Predictions: true}
-	if _, err := writeAll(dir, m, []*engine.CellResult{c}); err != nil {
+	if _, err := writeAll(dir, m, []*outcome.CellResult{c}); err != nil {
 		t.Fatal(err)
 	}
 	f, err := os.Open(filepath.Join(dir, "predictions", "zoo.csv"))
@@ -608,21 +608,21 @@ func TestCompare(t *testing.T) {
 // each, predictions/DATASET.csv, whose score columns are that dataset's
 // classes only: no column is empty for want of a class.
 func TestPredictionFiles(t *testing.T) {
-	cell := func(ds string, classes []string, y, p []int) *engine.CellResult {
+	cell := func(ds string, classes []string, y, p []int) *outcome.CellResult {
 		scores := mat.NewDense(len(y), len(classes), nil)
 		for r := range y {
 			for k := range classes {
 				scores.Set(r, k, float64(10*r+k)/100)
 			}
 		}
-		return &engine.CellResult{ID: engine.ID{Dataset: ds, Encoder: "default", Learner: "lr", Reduction: "ova"}, Classes: classes,
-			Folds: []engine.FoldResult{{Metrics: map[string]float64{"accuracy": 1}, Predictions: &engine.Predictions{
+		return &outcome.CellResult{ID: outcome.ID{Dataset: ds, Encoder: "default", Learner: "lr", Reduction: "ova"}, Classes: classes,
+			Folds: []outcome.FoldResult{{Metrics: map[string]float64{"accuracy": 1}, Predictions: &outcome.Predictions{
 				Rows: []int{0, 1}, True: y, Predicted: p, Scores: scores}}}}
 	}
-	cells := []*engine.CellResult{
+	cells := []*outcome.CellResult{
 		cell("iris", []string{"setosa", "versicolor", "virginica"}, []int{0, 2}, []int{0, 1}),
 		cell("car", []string{"acc", "good", "unacc", "vgood"}, []int{3, 1}, []int{3, 2}),
-		{ID: engine.ID{Dataset: "wine", Learner: "lr", Reduction: "ova"}, Error: "boom"},
+		{ID: outcome.ID{Dataset: "wine", Learner: "lr", Reduction: "ova"}, Error: "boom"},
 	}
 	dir := t.TempDir()
 	if _, err := writeAll(dir, Spec{Experiment: "p", Metrics: []string{"accuracy"}, Predictions: true}, cells); err != nil {
@@ -720,8 +720,8 @@ func TestAcrossCaveats(t *testing.T) {
 		row, ds string
 		acc     []float64
 	}
-	build := func(cs []cell) []*engine.CellResult {
-		var out []*engine.CellResult
+	build := func(cs []cell) []*outcome.CellResult {
+		var out []*outcome.CellResult
 		for _, c := range cs {
 			out = append(out, mkCell(c.ds, c.row, "", "ova", 90, 10, withErr(c.acc)))
 		}
@@ -801,7 +801,7 @@ func TestAcrossCaveats(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			cells := build(tc.cells)
 			if tc.name == "incomplete rows" {
-				cells = append(cells, &engine.CellResult{ID: engine.ID{Dataset: "d2", Encoder: "default", Learner: "c", Reduction: "ova"}, Error: "boom"})
+				cells = append(cells, &outcome.CellResult{ID: outcome.ID{Dataset: "d2", Encoder: "default", Learner: "c", Reduction: "ova"}, Error: "boom"})
 			}
 			tables := BuildTables(Spec{Experiment: "x", Metrics: []string{"accuracy"}}, cells)
 			c := tables.Metrics[0]
@@ -938,7 +938,7 @@ func TestHolmControlDemsar(t *testing.T) {
 // TestTimingTables: timing metrics are reported without ranks, bold,
 // marks or tests unless Spec.RankTimings.
 func TestTimingTables(t *testing.T) {
-	var cells []*engine.CellResult
+	var cells []*outcome.CellResult
 	for d, ds := range []string{"d1", "d2", "d3"} {
 		for j, row := range []string{"fast", "slow"} {
 			s := 0.1 * float64(1+j) * float64(1+d)
@@ -1007,7 +1007,7 @@ func TestSoftmaxFootnote(t *testing.T) {
 	for i := range svm.Folds {
 		svm.Folds[i].SoftmaxScores = true
 	}
-	cells := []*engine.CellResult{svm, platt}
+	cells := []*outcome.CellResult{svm, platt}
 	tables := BuildTables(Spec{Experiment: "cal", Metrics: []string{"accuracy", "log_loss", "brier"}}, cells)
 	for _, c := range tables.Metrics {
 		want := c.Metric != "accuracy"
@@ -1053,7 +1053,7 @@ func TestSoftmaxFootnote(t *testing.T) {
 // mixed it does not, and the caveat names it).
 func TestNemenyiPairsAndCaveat(t *testing.T) {
 	lo, mid, hi := []float64{0.70, 0.72, 0.74}, []float64{0.75, 0.77, 0.76}, []float64{0.80, 0.83, 0.81}
-	var ordered, mixed []*engine.CellResult
+	var ordered, mixed []*outcome.CellResult
 	for i := range 6 {
 		d := fmt.Sprintf("d%d", i+1)
 		ordered = append(ordered, mkCell(d, "a", "", "ova", 90, 10, withErr(hi)), mkCell(d, "b", "", "ova", 90, 10, withErr(mid)),
@@ -1065,7 +1065,7 @@ func TestNemenyiPairsAndCaveat(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name      string
-		cells     []*engine.CellResult
+		cells     []*outcome.CellResult
 		want, not []string
 	}{
 		{"ordered", ordered, []string{"Nemenyi, rank difference at least CD: a ova (1.00) better than c ova (3.00)."}, []string{"does not reject"}},
@@ -1087,7 +1087,7 @@ func TestNemenyiPairsAndCaveat(t *testing.T) {
 // incomplete row has none.
 func TestAvgRankOfIncompleteRows(t *testing.T) {
 	lo, mid, hi := []float64{0.70, 0.72, 0.74}, []float64{0.75, 0.77, 0.76}, []float64{0.80, 0.83, 0.81}
-	cells := []*engine.CellResult{
+	cells := []*outcome.CellResult{
 		mkCell("d1", "a", "", "ova", 90, 10, withErr(mid)), mkCell("d1", "b", "", "ova", 90, 10, withErr(lo)),
 		mkCell("d1", "only", "", "ova", 90, 10, withErr(hi)),
 		mkCell("d2", "a", "", "ova", 90, 10, withErr(lo)), mkCell("d2", "b", "", "ova", 90, 10, withErr(mid)),
@@ -1132,7 +1132,7 @@ func checkText(t *testing.T, what, text string, want, not []string) {
 // same holds with the smallest mean.
 func TestBestAsShown(t *testing.T) {
 	means := map[string]float64{"a": 0.9340320, "b": 0.9340261, "c": 0.93396, "d": 0.93394}
-	var cells []*engine.CellResult
+	var cells []*outcome.CellResult
 	for _, l := range []string{"a", "b", "c", "d"} {
 		m := means[l]
 		cells = append(cells, mkCell("d1", l, "", "ova", 90, 10, withErr([]float64{m, m, m})))
@@ -1156,7 +1156,7 @@ func TestBestAsShown(t *testing.T) {
 	// Two means tied within the tie tolerance on either side of a rounding
 	// boundary print differently; both are best, and both bold.
 	lo, hi := 0.93404999999997, 0.93405000000003
-	tied := []*engine.CellResult{
+	tied := []*outcome.CellResult{
 		mkCell("d1", "lo", "", "ova", 90, 10, withErr([]float64{lo, lo, lo})),
 		mkCell("d1", "hi", "", "ova", 90, 10, withErr([]float64{hi, hi, hi})),
 	}
@@ -1172,20 +1172,20 @@ func TestBestAsShown(t *testing.T) {
 // missing (a partial run), even the first cells of the first dataset.
 func TestRowOrderOfPartialRuns(t *testing.T) {
 	acc := withErr([]float64{0.8, 0.9})
-	cell := func(ds, learner string) *engine.CellResult { return mkCell(ds, learner, "", "ova", 90, 10, acc) }
+	cell := func(ds, learner string) *outcome.CellResult { return mkCell(ds, learner, "", "ova", 90, 10, acc) }
 	tests := []struct {
 		name  string
-		cells []*engine.CellResult
+		cells []*outcome.CellResult
 		want  string
 	}{
-		{"complete", []*engine.CellResult{cell("iris", "a"), cell("iris", "b"), cell("iris", "c"), cell("wine", "a"), cell("wine", "b"), cell("wine", "c")}, "a ova,b ova,c ova"},
-		{"first cell missing", []*engine.CellResult{cell("iris", "b"), cell("iris", "c"), cell("wine", "a"), cell("wine", "b"), cell("wine", "c")}, "a ova,b ova,c ova"},
-		{"two first cells missing", []*engine.CellResult{cell("iris", "c"), cell("wine", "a"), cell("wine", "c"), cell("glass", "b"), cell("glass", "c")}, "a ova,b ova,c ova"},
+		{"complete", []*outcome.CellResult{cell("iris", "a"), cell("iris", "b"), cell("iris", "c"), cell("wine", "a"), cell("wine", "b"), cell("wine", "c")}, "a ova,b ova,c ova"},
+		{"first cell missing", []*outcome.CellResult{cell("iris", "b"), cell("iris", "c"), cell("wine", "a"), cell("wine", "b"), cell("wine", "c")}, "a ova,b ova,c ova"},
+		{"two first cells missing", []*outcome.CellResult{cell("iris", "c"), cell("wine", "a"), cell("wine", "c"), cell("glass", "b"), cell("glass", "c")}, "a ova,b ova,c ova"},
 		// b and c are never on one dataset: nothing orders them but the
 		// order they are first seen in.
-		{"rows never side by side", []*engine.CellResult{cell("iris", "c"), cell("wine", "a"), cell("wine", "b"), cell("glass", "a"), cell("glass", "c")}, "a ova,c ova,b ova"},
-		{"middle row on a later dataset only", []*engine.CellResult{cell("iris", "a"), cell("iris", "c"), cell("wine", "b"), cell("wine", "c")}, "a ova,b ova,c ova"},
-		{"unrelated rows keep first-seen order", []*engine.CellResult{cell("iris", "c"), cell("wine", "a")}, "c ova,a ova"},
+		{"rows never side by side", []*outcome.CellResult{cell("iris", "c"), cell("wine", "a"), cell("wine", "b"), cell("glass", "a"), cell("glass", "c")}, "a ova,c ova,b ova"},
+		{"middle row on a later dataset only", []*outcome.CellResult{cell("iris", "a"), cell("iris", "c"), cell("wine", "b"), cell("wine", "c")}, "a ova,b ova,c ova"},
+		{"unrelated rows keep first-seen order", []*outcome.CellResult{cell("iris", "c"), cell("wine", "a")}, "c ova,a ova"},
 	}
 	for _, tc := range tests {
 		c := BuildTables(Spec{Experiment: "x", Metrics: []string{"accuracy"}}, tc.cells).Metrics[0]
@@ -1215,7 +1215,7 @@ func TestRowOrderOfPartialRuns(t *testing.T) {
 // format: "(test set)" when it has a test file, "(holdout)" for one random
 // split; a cross-validated one is not marked.
 func TestSingleSplitColumns(t *testing.T) {
-	cells := []*engine.CellResult{
+	cells := []*outcome.CellResult{
 		mkCell("adult", "a", "", "ova", 900, 100, withErr([]float64{0.85})),
 		mkCell("iris", "a", "", "ova", 90, 10, withErr([]float64{0.9})),
 		mkCell("wine", "a", "", "ova", 90, 10, withErr([]float64{0.9, 0.8})),

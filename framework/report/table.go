@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/polyclass/polyclass/framework/config"
-	"github.com/polyclass/polyclass/framework/engine"
+	"github.com/polyclass/polyclass/framework/outcome"
 	"github.com/polyclass/polyclass/framework/stats"
 	"github.com/polyclass/polyclass/framework/suggest"
 )
@@ -45,7 +45,7 @@ type Entry struct {
 	Best bool
 	// Softmax marks a log_loss or brier computed from a softmax of the
 	// decoder's class scores rather than from probabilities (see
-	// engine.FoldResult.SoftmaxScores); the tables flag it with a dagger.
+	// outcome.FoldResult.SoftmaxScores); the tables flag it with a dagger.
 	Softmax bool
 	// Mark is "v" (significantly better than the baseline), "*"
 	// (significantly worse) or "" (no significant difference, no test, or
@@ -177,7 +177,7 @@ type ChosenParams struct {
 // that keeps each dataset's (see rowOrder), so that a partial run whose
 // first cells are missing lists its rows as the whole run does wherever
 // the cells present order them.
-func rowsOf(cells []*engine.CellResult) (rows []Row, datasets []string, rowOf []int) {
+func rowsOf(cells []*outcome.CellResult) (rows []Row, datasets []string, rowOf []int) {
 	type key struct{ e, l, p, r string }
 	idx := map[key]int{}
 	seenDS := map[string]bool{}
@@ -317,7 +317,7 @@ func FindRow(rows []Row, name string) (int, error) {
 // datasets. Timing metrics are reported without ranks or tests unless
 // s.RankTimings. Problems that do not prevent the table (an unknown
 // baseline, a test that cannot run) are recorded in Notes.
-func BuildTables(s Spec, cells []*engine.CellResult) *Tables {
+func BuildTables(s Spec, cells []*outcome.CellResult) *Tables {
 	alpha := s.Alpha
 	if alpha == 0 {
 		alpha = config.DefaultAlpha
@@ -403,7 +403,7 @@ func fromProbabilities(metric string) bool { return metric == "log_loss" || metr
 
 // softmaxCell reports whether some fold of a cell scored a softmax of the
 // decoder's class scores.
-func softmaxCell(c *engine.CellResult) bool {
+func softmaxCell(c *outcome.CellResult) bool {
 	for _, f := range c.Folds {
 		if f.SoftmaxScores {
 			return true

@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/polyclass/polyclass/framework/engine"
+	"github.com/polyclass/polyclass/framework/outcome"
 )
 
 // writeChosenTable lists, for every tuned cell (sel, see Selection), the
@@ -57,7 +57,7 @@ func (s Selection) summary(esc func(string) string) string {
 // chosenCounts returns the parameter settings a cell's folds chose with
 // their counts, most often first (ties in the order first chosen); none
 // for a cell that was not tuned.
-func chosenCounts(c *engine.CellResult) []ChosenParams {
+func chosenCounts(c *outcome.CellResult) []ChosenParams {
 	count := map[string]int{}
 	var order []string
 	for _, f := range c.Folds {
@@ -78,7 +78,7 @@ func chosenCounts(c *engine.CellResult) []ChosenParams {
 }
 
 // selections returns the choices of the tuned cells, in cell order.
-func selections(cells []*engine.CellResult) []Selection {
+func selections(cells []*outcome.CellResult) []Selection {
 	var out []Selection
 	for _, c := range cells {
 		if chosen := chosenCounts(c); len(chosen) > 0 {

@@ -8,20 +8,20 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/polyclass/polyclass/framework/engine"
+	"github.com/polyclass/polyclass/framework/outcome"
 )
 
 func TestChosenParameters(t *testing.T) {
-	tuned := &engine.CellResult{ID: engine.ID{Dataset: "iris", Encoder: "std", Learner: "logreg", Params: "C=[1, 10] (tuned)", Reduction: "none"},
+	tuned := &outcome.CellResult{ID: outcome.ID{Dataset: "iris", Encoder: "std", Learner: "logreg", Params: "C=[1, 10] (tuned)", Reduction: "none"},
 		TuneMetric: "accuracy", TuneCandidates: []string{"C=1", "C=10"}}
 	scores := [][]float64{{0.9, 0.8}, {0.7, 0.95}, {0.6, 0.65}, {0.9, 0.9}, {0.5, 0.6}}
 	for i, c := range []string{"C=1", "C=10", "C=10", "C=1", "C=10"} {
-		tuned.Folds = append(tuned.Folds, engine.FoldResult{Fold: i, Metrics: map[string]float64{"accuracy": 0.5}, Chosen: c, TuneScores: scores[i]})
+		tuned.Folds = append(tuned.Folds, outcome.FoldResult{Fold: i, Metrics: map[string]float64{"accuracy": 0.5}, Chosen: c, TuneScores: scores[i]})
 	}
-	plain := &engine.CellResult{ID: engine.ID{Dataset: "iris", Encoder: "std", Learner: "svm", Reduction: "ova"},
-		Folds: []engine.FoldResult{{Metrics: map[string]float64{"accuracy": 1}}}}
+	plain := &outcome.CellResult{ID: outcome.ID{Dataset: "iris", Encoder: "std", Learner: "svm", Reduction: "ova"},
+		Folds: []outcome.FoldResult{{Metrics: map[string]float64{"accuracy": 1}}}}
 	var b strings.Builder
-	writeChosenTable(&b, selections([]*engine.CellResult{tuned, plain}))
+	writeChosenTable(&b, selections([]*outcome.CellResult{tuned, plain}))
 	want := "## Selected parameters\n\n| dataset | learner | reduction | chosen on the training part (folds) |\n| --- | --- | --- | --- |\n" +
 		"| iris | logreg | none | C=10 (3), C=1 (2) |\n\n"
 	if b.String() != want {
@@ -29,14 +29,14 @@ func TestChosenParameters(t *testing.T) {
 	}
 	// folds.csv holds numbers only; tuning.csv a row per fold × candidate.
 	var csv strings.Builder
-	if err := WriteFoldsCSV(&csv, []*engine.CellResult{tuned, plain}, []string{"accuracy"}); err != nil {
+	if err := WriteFoldsCSV(&csv, []*outcome.CellResult{tuned, plain}, []string{"accuracy"}); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(csv.String(), "chosen") || strings.Count(csv.String(), ",accuracy,") != 6 {
 		t.Errorf("folds.csv:\n%s", csv.String())
 	}
 	csv.Reset()
-	if err := WriteTuningCSV(&csv, []*engine.CellResult{tuned, plain}); err != nil {
+	if err := WriteTuningCSV(&csv, []*outcome.CellResult{tuned, plain}); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(csv.String()), "\n")
@@ -54,17 +54,17 @@ func TestChosenParameters(t *testing.T) {
 	old := *tuned
 	old.TuneCandidates, old.TuneMetric = nil, ""
 	csv.Reset()
-	if err := WriteTuningCSV(&csv, []*engine.CellResult{&old}); err != nil {
+	if err := WriteTuningCSV(&csv, []*outcome.CellResult{&old}); err != nil {
 		t.Fatal(err)
 	}
 	if want := "iris,std,logreg,\"C=[1, 10] (tuned)\",none,0,0,candidate 2,,0.8,false\n"; !strings.Contains(csv.String(), want) {
 		t.Errorf("tuning.csv of an older cell:\n%s\nwant %q", csv.String(), want)
 	}
 	// Two encoders: a column tells their cells apart.
-	raw := &engine.CellResult{ID: tuned.ID, Folds: []engine.FoldResult{{Metrics: map[string]float64{"accuracy": 0.5}, Chosen: "C=1"}}}
+	raw := &outcome.CellResult{ID: tuned.ID, Folds: []outcome.FoldResult{{Metrics: map[string]float64{"accuracy": 0.5}, Chosen: "C=1"}}}
 	raw.Encoder = "raw"
 	b.Reset()
-	writeChosenTable(&b, selections([]*engine.CellResult{tuned, raw, plain}))
+	writeChosenTable(&b, selections([]*outcome.CellResult{tuned, raw, plain}))
 	want = "## Selected parameters\n\n| dataset | encoder | learner | reduction | chosen on the training part (folds) |\n| --- | --- | --- | --- | --- |\n" +
 		"| iris | std | logreg | none | C=10 (3), C=1 (2) |\n| iris | raw | logreg | none | C=1 (1) |\n\n"
 	if b.String() != want {
@@ -72,7 +72,7 @@ func TestChosenParameters(t *testing.T) {
 	}
 	// The JSON tables carry the same choices.
 	var js strings.Builder
-	if err := WriteJSON(&js, BuildTables(Spec{Experiment: "x", Metrics: []string{"accuracy"}}, []*engine.CellResult{tuned, raw, plain})); err != nil {
+	if err := WriteJSON(&js, BuildTables(Spec{Experiment: "x", Metrics: []string{"accuracy"}}, []*outcome.CellResult{tuned, raw, plain})); err != nil {
 		t.Fatal(err)
 	}
 	var got struct {
@@ -90,7 +90,7 @@ func TestChosenParameters(t *testing.T) {
 	}
 	// And the HTML report, with its link.
 	var html bytes.Buffer
-	all := []*engine.CellResult{tuned, raw, plain}
+	all := []*outcome.CellResult{tuned, raw, plain}
 	if err := WriteHTML(&html, HTMLReport{Tables: BuildTables(Spec{Experiment: "x", Metrics: []string{"accuracy"}}, all), Cells: all}); err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +100,7 @@ func TestChosenParameters(t *testing.T) {
 	// And the LaTeX tables, after the metric tables, escaped.
 	var tex strings.Builder
 	underscore := *raw
-	underscore.Folds = []engine.FoldResult{{Metrics: map[string]float64{"accuracy": 0.5}, Chosen: "loss=squared_hinge"}}
+	underscore.Folds = []outcome.FoldResult{{Metrics: map[string]float64{"accuracy": 0.5}, Chosen: "loss=squared_hinge"}}
 	underscore.Dataset = "my_data"
 	if err := WriteLaTeX(&tex, BuildTables(Spec{Experiment: "x_1", Metrics: []string{"accuracy"}}, append(all, &underscore))); err != nil {
 		t.Fatal(err)
@@ -114,7 +114,7 @@ func TestChosenParameters(t *testing.T) {
 	}
 	// One encoder: no encoder column in the HTML and LaTeX tables either; a
 	// partial run says so in the caption.
-	one := []*engine.CellResult{tuned, plain}
+	one := []*outcome.CellResult{tuned, plain}
 	html.Reset()
 	if err := WriteHTML(&html, HTMLReport{Tables: BuildTables(Spec{Experiment: "x", Metrics: []string{"accuracy"}}, one), Cells: one}); err != nil {
 		t.Fatal(err)
@@ -130,14 +130,14 @@ func TestChosenParameters(t *testing.T) {
 	checkText(t, "latex, one encoder", tex.String(), []string{"with the number of outer folds that chose them. Partial results: 2 of 3 cells finished.}",
 		"\\sbox0{\\begin{tabular}{llll}\n\\toprule\ndataset & learner & reduction & chosen on the training part (folds) \\\\\n\\midrule\niris & logreg & none & C=10 (3), C=1 (2) \\\\\n"}, nil)
 	tex.Reset()
-	if err := WriteLaTeX(&tex, BuildTables(Spec{Experiment: "x", Metrics: []string{"accuracy"}}, []*engine.CellResult{plain})); err != nil {
+	if err := WriteLaTeX(&tex, BuildTables(Spec{Experiment: "x", Metrics: []string{"accuracy"}}, []*outcome.CellResult{plain})); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(tex.String(), "selected") {
 		t.Errorf("no tuned cell, yet a LaTeX table of choices:\n%s", tex.String())
 	}
 	b.Reset()
-	writeChosenTable(&b, selections([]*engine.CellResult{plain}))
+	writeChosenTable(&b, selections([]*outcome.CellResult{plain}))
 	if b.Len() != 0 {
 		t.Errorf("no tuned cell, yet a table: %q", b.String())
 	}

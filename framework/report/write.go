@@ -4,8 +4,8 @@ import (
 	"io"
 	"path"
 
-	"github.com/polyclass/polyclass/framework/engine"
 	"github.com/polyclass/polyclass/framework/metrics"
+	"github.com/polyclass/polyclass/framework/outcome"
 	"github.com/polyclass/polyclass/framework/plots"
 )
 
@@ -76,7 +76,7 @@ type File struct {
 // in the cell files, so re-rendering a results directory cannot rewrite
 // them). The same spec and cells always give the
 // same bytes.
-func Files(s Spec, cells []*engine.CellResult) ([]File, error) {
+func Files(s Spec, cells []*outcome.CellResult) ([]File, error) {
 	var files []File
 	tables := BuildTables(s, cells)
 	tables.Partial = s.Partial

@@ -15,7 +15,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/polyclass/polyclass/framework/engine"
+	"github.com/polyclass/polyclass/framework/outcome"
 )
 
 // CellSchema is the version of the cell file format bench writes. Schema 2
@@ -38,7 +38,7 @@ type Cell struct {
 	// written (a number changed, still valid JSON). Files from a bench
 	// that wrote none have none, and are not checked.
 	Checksum string `json:"checksum"`
-	*engine.CellResult
+	*outcome.CellResult
 }
 
 // CellFileName is the name of a cell's file in the cells directory:
@@ -58,7 +58,7 @@ var hexSHA = regexp.MustCompile(`^[0-9a-f]{64}$`)
 
 // WriteCell writes cell r with its digest into cellsDir atomically and
 // returns the file's path.
-func WriteCell(cellsDir string, r *engine.CellResult, digest string) (string, error) {
+func WriteCell(cellsDir string, r *outcome.CellResult, digest string) (string, error) {
 	b, err := json.MarshalIndent(Cell{Schema: CellSchema, Digest: digest, CellResult: r}, "", "  ")
 	if err != nil {
 		return "", fmt.Errorf("cell %d: %w", r.Index, err)

@@ -9,9 +9,6 @@ import (
 	"time"
 
 	"github.com/polyclass/polyclass/framework/config"
-	"github.com/polyclass/polyclass/framework/engine"
-	"github.com/polyclass/polyclass/framework/host"
-	"github.com/polyclass/polyclass/framework/report"
 	"github.com/polyclass/polyclass/framework/software"
 )
 
@@ -91,8 +88,9 @@ type Manifest struct {
 	MergedShards int `json:"merged_shards,omitempty"`
 
 	// Calls counts the protocol calls to each plugin, by method, with
-	// their bytes (host.Host.Calls); summed over the shards of a merge.
-	Calls []host.CallStats `json:"calls,omitempty"`
+	// their bytes (the plugin host's count); summed over the shards of a
+	// merge.
+	Calls []CallRecord `json:"calls,omitempty"`
 }
 
 // CVRecord is the resampling of a run (the experiment's cv block).
@@ -118,7 +116,13 @@ type DatasetRecord struct {
 	CategoricalFeatures int  `json:"categorical_features"`
 	MultiLabel          bool `json:"multi_label,omitempty"`
 	// Classes are the classes (or labels) with their number of rows.
-	Classes []report.ClassCount `json:"classes,omitempty"`
+	Classes []ClassCount `json:"classes,omitempty"`
+}
+
+// ClassCount is a class (or label) and its number of rows.
+type ClassCount struct {
+	Name  string `json:"name"`
+	Count int    `json:"count"`
 }
 
 // PluginRecord identifies one plugin binary and the software it
@@ -133,36 +137,14 @@ type PluginRecord struct {
 	Runtime []software.Component `json:"runtime,omitempty"`
 }
 
-// Spec returns what the tables of the run show, with finished of the
-// manifest's cells done: the tables of a partial run say so ("12 of 40
-// cells finished (run status: interrupted)").
-func (m *Manifest) Spec(finished int) report.Spec {
-	s := report.Spec{Experiment: m.Experiment, Metrics: m.Metrics, Formats: m.Formats, Baseline: m.Baseline,
-		Alpha: m.Alpha, RankTimings: m.RankTimings, Predictions: m.Predictions, ConfusionRows: m.ConfusionRows,
-		Setup: m.setup(finished)}
-	if finished < m.Cells {
-		s.Partial = fmt.Sprintf("%d of %d cells finished (run status: %s)", finished, m.Cells, m.Status)
+// Partial says, when finished of the manifest's cells are done and not
+// all, that the run's tables are partial ("12 of 40 cells finished (run
+// status: interrupted)"); "" when every cell is done.
+func (m *Manifest) Partial(finished int) string {
+	if finished >= m.Cells {
+		return ""
 	}
-	return s
-}
-
-// setup returns the set-up section of the report: what the manifest
-// records of the run's inputs.
-func (m *Manifest) setup(finished int) *report.Setup {
-	s := &report.Setup{File: m.File, FileSHA256: m.FileSHA256, Seed: m.Seed, GoVersion: m.GoVersion,
-		Status: string(m.Status), Cells: m.Cells, Finished: finished, Failed: m.FailedCells}
-	if cv := m.CV; cv != nil {
-		s.CV = report.CVInfo{Folds: cv.Folds, Repeats: cv.Repeats, Stratified: cv.Stratified, Iterative: cv.Iterative,
-			Holdout: cv.Holdout, FoldsFile: cv.FoldsFile}
-	}
-	for _, d := range m.Datasets {
-		s.Datasets = append(s.Datasets, report.DatasetInfo{Name: d.Name, Path: d.Path, SHA256: d.SHA256, TestPath: d.TestPath,
-			Rows: d.Rows, Numeric: d.NumericFeatures, Categorical: d.CategoricalFeatures, MultiLabel: d.MultiLabel, Classes: d.Classes})
-	}
-	for _, p := range m.Plugins {
-		s.Plugins = append(s.Plugins, report.PluginInfo{Name: p.Name, Version: p.Version, SHA256: p.SHA256})
-	}
-	return s
+	return fmt.Sprintf("%d of %d cells finished (run status: %s)", finished, m.Cells, m.Status)
 }
 
 // ReadManifest reads dir/manifest.json.
@@ -215,62 +197,6 @@ func writeManifestFile(path string, m *Manifest) error {
 		return fmt.Errorf("manifest: %w", err)
 	}
 	return writeBytes(path, append(b, '\n'))
-}
-
-// NewDatasetRecord records a loaded dataset: its files, digest and shape
-// (rows, feature columns by kind, rows per class or label). The files are
-// recorded relative to dir, the experiment file's directory, as the file
-// names them: a run of "exp.hcl" and one of "/abs/exp.hcl" (a cluster
-// task's) record the same paths, so their reports are byte-identical.
-func NewDatasetRecord(d *engine.Dataset, dir string) DatasetRecord {
-	r := DatasetRecord{Name: d.Config.Name, Path: relativeTo(dir, d.Config.Path), SHA256: d.SHA256,
-		TestPath: relativeTo(dir, d.Config.TestPath), Rows: d.Table.NumRows, MultiLabel: d.MultiLabel}
-	if f := d.Features; f != nil {
-		r.NumericFeatures, r.CategoricalFeatures = len(f.Num), len(f.Cat)
-		for _, b := range f.Sparse {
-			r.NumericFeatures += len(b.Names)
-		}
-	}
-	counts := make([]int, len(d.Classes))
-	switch {
-	case d.LabelMatrix != nil:
-		rows, cols := d.LabelMatrix.Dims()
-		for i := range rows {
-			for j := range min(cols, len(counts)) {
-				if d.LabelMatrix.At(i, j) != 0 {
-					counts[j]++
-				}
-			}
-		}
-	default:
-		for _, k := range d.Labels {
-			if k >= 0 && k < len(counts) {
-				counts[k]++
-			}
-		}
-	}
-	for k, name := range d.Classes {
-		r.Classes = append(r.Classes, report.ClassCount{Name: name, Count: counts[k]})
-	}
-	return r
-}
-
-// relativeTo gives path relative to dir when both are on the same
-// filesystem tree, else path unchanged ("" stays "").
-func relativeTo(dir, path string) string {
-	if path == "" {
-		return ""
-	}
-	ad, err1 := filepath.Abs(dir)
-	ap, err2 := filepath.Abs(path)
-	if err1 != nil || err2 != nil {
-		return path
-	}
-	rel, err := filepath.Rel(ad, ap)
-	if err != nil {
-		return path
-	}
-	return filepath.ToSlash(rel)
 }
 
 // NewCVRecord records an experiment's cv block.

@@ -7,11 +7,9 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
-	"strings"
 	"time"
 
-	"github.com/polyclass/polyclass/framework/engine"
-	"github.com/polyclass/polyclass/framework/host"
+	"github.com/polyclass/polyclass/framework/outcome"
 )
 
 // StatusIncomplete is the status of a merge that lacks cells: a shard has
@@ -65,13 +63,14 @@ func (s shardRun) String() string { return fmt.Sprintf("shard %s (%s)", s.m.Shar
 // dataset and plugin digests, and at last the grid (run digest). Every
 // cell file is found by the digest its shard recorded and checked; the
 // cells are copied into out/cells (the source directories are only
-// read), and the tables and manifest are written as bench run writes
-// them, so that they are byte-identical to a single run's. Missing cells
+// read), and the outputs render makes and the manifest are written as
+// bench run writes them, so that they are byte-identical to a single
+// run's. Missing cells
 // make partial tables (status "incomplete"), not an error: the caller
 // reports Merged.Missing. When out holds shards of its own, they are
 // merged too, listed among dirs or not (their cells would otherwise be
 // moved aside as not the merged shards').
-func Merge(out string, dirs []string) (*Merged, error) {
+func Merge(out string, dirs []string, render Renderer) (*Merged, error) {
 	if ms, err := readShardManifests(out); err == nil && len(ms) > 0 {
 		dirs = append([]string{out}, dirs...)
 	}
@@ -122,17 +121,6 @@ func Merge(out string, dirs []string) (*Merged, error) {
 		}
 	}
 
-	cells, err := findCells(dirs, owned, ref.m.Cells)
-	if err != nil {
-		return nil, err
-	}
-	for _, i := range sortedKeys(owned) {
-		if cells[i] == nil {
-			res.Missing = append(res.Missing, MissingCell{Index: i, Name: owned[i].Name, Shard: owner[i]})
-		}
-	}
-	res.MissingUnknown = ref.m.Cells - len(owned)
-
 	if err := os.MkdirAll(filepath.Join(out, CellsDir), 0o755); err != nil {
 		return nil, fmt.Errorf("merge: %w", err)
 	}
@@ -144,15 +132,21 @@ func Merge(out string, dirs []string) (*Merged, error) {
 	if old, err := ReadManifest(out); err == nil && old.Experiment != ref.m.Experiment {
 		return nil, fmt.Errorf("merge: results directory %s holds experiment %q, not %q: choose another output directory", out, old.Experiment, ref.m.Experiment)
 	}
-	if ref.m.Predictions {
-		for _, i := range sortedKeys(cells) {
-			if !hasPredictions(cells[i].cell.CellResult) {
-				return nil, fmt.Errorf("merge: %s holds no predictions, which output.predictions asks for (written by a bench that did not keep them?): run its shard again with --fresh", cells[i].path)
-			}
+	digests := make([]string, ref.m.Cells)
+	for i, c := range owned {
+		digests[i] = c.Digest
+	}
+	cells, notes, err := gatherCells(out, dirs, Want{Digests: digests, Predictions: ref.m.Predictions, KeepFailed: true})
+	if err != nil {
+		return nil, err
+	}
+	for _, i := range sortedKeys(owned) {
+		if cells[i] == nil {
+			res.Missing = append(res.Missing, MissingCell{Index: i, Name: owned[i].Name, Shard: owner[i]})
 		}
 	}
-	notes, err := placeCells(out, cells, runs)
-	if err != nil {
+	res.MissingUnknown = ref.m.Cells - len(owned)
+	if err := placeShardManifests(out, runs); err != nil {
 		return nil, err
 	}
 	res.Notes = notes
@@ -164,12 +158,12 @@ func Merge(out string, dirs []string) (*Merged, error) {
 	if !res.Complete() {
 		m.Status = StatusIncomplete
 	}
-	results := make([]*engine.CellResult, 0, len(cells))
+	results := make([]*outcome.CellResult, 0, len(cells))
 	for _, i := range sortedKeys(cells) {
-		results = append(results, cells[i].cell.CellResult)
+		results = append(results, cells[i].CellResult)
 	}
 	res.Cells = len(results)
-	written, err := render(out, m, results)
+	written, err := writeOutputs(out, m, results, render)
 	if err != nil {
 		return nil, fmt.Errorf("merge: %w", err)
 	}
@@ -181,80 +175,92 @@ func Merge(out string, dirs []string) (*Merged, error) {
 	return res, nil
 }
 
-// foundCell is a checked cell file and where it is.
-type foundCell struct {
-	cell *Cell
-	path string
-	raw  []byte
-}
-
-// findCells finds, for every owned cell, its file (named by index and
-// digest) in the first of dirs that holds it, and checks it. A file that
-// fails its check is an error naming it.
-func findCells(dirs []string, owned map[int]ShardCell, total int) (map[int]*foundCell, error) {
-	have := make([]map[string]bool, len(dirs))
-	for k, d := range dirs {
-		have[k] = map[string]bool{}
-		entries, err := os.ReadDir(filepath.Join(d, CellsDir))
-		if err != nil && !errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("merge: %w", err)
+// gatherCells finds the cells w wants in the cells directories of out
+// and dirs (out's first, then dirs in order; the first file of a cell
+// wins) by Reconcile's rule, and puts them into out/cells: a copy of each
+// found elsewhere, renumbered when it sits under another index. A file
+// that claims a wanted cell (its name is the cell's) and fails the rule is
+// an error naming it: bad, or without the predictions w asks for. A file
+// of out that is no wanted cell (another grid's, left by an earlier run)
+// is moved aside, so that out holds the merged run alone; the other
+// directories are only read. It returns the cells by index and notes on
+// what it moved.
+func gatherCells(out string, dirs []string, w Want) (map[int]*Cell, []string, error) {
+	dirs = uniqueDirs(append([]string{out}, dirs...))
+	var entries []Entry
+	var from []string // the directory of each entry
+	for _, d := range dirs {
+		es, err := readEntries(filepath.Join(d, CellsDir), w.relevance())
+		if errors.Is(err, os.ErrNotExist) {
+			continue
 		}
-		for _, e := range entries {
-			have[k][e.Name()] = true
+		if err != nil {
+			return nil, nil, fmt.Errorf("merge: %w", err)
+		}
+		entries = append(entries, es...)
+		for range es {
+			from = append(from, d)
 		}
 	}
-	found := map[int]*foundCell{}
+	plan := Reconcile(entries, w)
 	var errs []error
-	for _, i := range sortedKeys(owned) {
-		c := owned[i]
-		name := CellFileName(i, c.Digest)
-		for k, d := range dirs {
-			if !have[k][name] {
+	for k, d := range plan.Decisions {
+		if d.Action == MoveAside && d.Index >= 0 && d.Index < len(w.Digests) && w.Digests[d.Index] != "" &&
+			d.Name == CellFileName(d.Index, w.Digests[d.Index]) && !d.Again {
+			path := filepath.Join(from[k], CellsDir, d.Name)
+			reason := d.Reason
+			if reason == reasonPredictions {
+				reason = "holds no predictions, which output.predictions asks for (written by a bench that did not keep them?): run its shard again with --fresh"
+				errs = append(errs, fmt.Errorf("%s %s", path, reason))
 				continue
 			}
-			path := filepath.Join(d, CellsDir, name)
-			cell, err := ReadCell(path, total)
-			if err == nil && cell.Digest != c.Digest {
-				err = &CellError{Path: path, Reason: fmt.Sprintf("digest %.16s… is not the digest its shard recorded (%.16s…)", cell.Digest, c.Digest)}
-			}
-			if err != nil {
-				errs = append(errs, err)
-				break
-			}
-			raw, err := os.ReadFile(path)
-			if err != nil {
-				errs = append(errs, err)
-				break
-			}
-			found[i] = &foundCell{cell: cell, path: path, raw: raw}
-			break
+			errs = append(errs, &CellError{Path: path, Reason: reason})
 		}
 	}
 	if len(errs) > 0 {
-		return nil, fmt.Errorf("merge: bad cell files:\n%w", errors.Join(errs...))
+		return nil, nil, fmt.Errorf("merge: bad cell files:\n%w", errors.Join(errs...))
 	}
-	return found, nil
-}
-
-// placeCells puts the merged cell files into out/cells: copies of those
-// found elsewhere; a cell file of out that is not one of them (another
-// grid's, left by an earlier run) is moved aside so that the directory
-// holds the merged run alone, and a later bench table renders it again.
-func placeCells(out string, cells map[int]*foundCell, runs []shardRun) ([]string, error) {
-	dir := filepath.Join(out, CellsDir)
-	keep := map[string]bool{}
-	for i, c := range cells {
-		name := CellFileName(i, c.cell.Digest)
-		keep[name] = true
-		path := filepath.Join(dir, name)
-		if same, _ := sameFile(path, c.path); same {
+	cellsDir := filepath.Join(out, CellsDir)
+	s := newSetup(out, time.Now, nil)
+	ownDir := filepath.Clean(dirs[0])
+	for k, d := range plan.Decisions {
+		inOut := filepath.Clean(from[k]) == ownDir
+		switch {
+		case d.Action == Keep && !inOut:
+			raw, err := os.ReadFile(filepath.Join(from[k], CellsDir, d.Name))
+			if err == nil {
+				err = writeBytes(filepath.Join(cellsDir, d.Name), raw)
+			}
+			if err != nil {
+				return nil, nil, fmt.Errorf("merge: %w", err)
+			}
+		case d.Action == Renumber:
+			c := *d.Cell.CellResult
+			c.Index = d.To
+			if _, err := WriteCell(cellsDir, &c, d.Cell.Digest); err != nil {
+				return nil, nil, fmt.Errorf("merge: %w", err)
+			}
+			d.Cell.CellResult = &c
+		}
+	}
+	for k, d := range plan.Decisions {
+		if filepath.Clean(from[k]) != ownDir || !(d.Action == MoveAside || d.Action == Renumber && d.Aside) {
 			continue
 		}
-		if err := writeBytes(path, c.raw); err != nil {
-			return nil, fmt.Errorf("merge: %w", err)
+		why := d.Reason
+		if why == reasonChanged {
+			why = "not a cell of the merged shards"
+		}
+		if err := s.moveAside(filepath.Join(cellsDir, d.Name), why); err != nil {
+			return nil, nil, fmt.Errorf("merge: %w", err)
 		}
 	}
-	// The shards' manifests go along, so that out can be merged again.
+	return plan.Kept, s.notes, nil
+}
+
+// placeShardManifests copies the shards' manifests into out/shards, so
+// that out can be merged again.
+func placeShardManifests(out string, runs []shardRun) error {
 	for _, r := range runs {
 		name := ShardManifestName(r.m.Shard.Index, r.m.Shard.Count)
 		from := filepath.Join(r.dir, ShardsDir, name)
@@ -267,23 +273,10 @@ func placeCells(out string, cells map[int]*foundCell, runs []shardRun) ([]string
 			err = writeBytes(to, b)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("merge: %w", err)
+			return fmt.Errorf("merge: %w", err)
 		}
 	}
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return nil, fmt.Errorf("merge: %w", err)
-	}
-	s := newSetup(out, time.Now, nil)
-	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), ".") || keep[e.Name()] {
-			continue
-		}
-		if err := s.moveAside(filepath.Join(dir, e.Name()), "not a cell of the merged shards"); err != nil {
-			return nil, fmt.Errorf("merge: %w", err)
-		}
-	}
-	return s.notes, nil
+	return nil
 }
 
 // appendLog adds the merge's notes to OUT's run log, under a heading.
@@ -320,7 +313,7 @@ func sameFile(a, b string) (bool, error) {
 
 // mergedManifest is the manifest of the merged run: the shards' inputs
 // and table settings, with the counts and times of all of them.
-func mergedManifest(runs []shardRun, cells map[int]*foundCell, out string, dirs []string) *Manifest {
+func mergedManifest(runs []shardRun, cells map[int]*Cell, out string, dirs []string) *Manifest {
 	m := *runs[0].m
 	m.Shard = nil
 	m.MergedShards = runs[0].m.Shard.Count
@@ -338,7 +331,7 @@ func mergedManifest(runs []shardRun, cells map[int]*foundCell, out string, dirs 
 		seen[r.m.Shard.Index] = true
 		m.Resumed += r.m.Resumed
 		m.Uploads += r.m.Uploads
-		m.Calls = host.AddCalls(m.Calls, r.m.Calls)
+		m.Calls = AddCalls(m.Calls, r.m.Calls)
 		if m.Start.IsZero() || r.m.Start.Before(m.Start) {
 			m.Start = r.m.Start
 		}
@@ -347,7 +340,7 @@ func mergedManifest(runs []shardRun, cells map[int]*foundCell, out string, dirs 
 		}
 	}
 	for _, c := range cells {
-		if c.cell.Failed() {
+		if c.Failed() {
 			m.FailedCells++
 		}
 	}

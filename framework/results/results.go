@@ -15,7 +15,10 @@
 // Every file but the run log is written to a temporary name and renamed, so
 // a crash or a full disk leaves the old version or the new one, never a
 // truncated file. A run resumes: the cells whose file exists and whose digest
-// matches (see CellDigest) are kept and not computed again.
+// matches are kept and not computed again (see Reconcile, the one rule of
+// resuming, of starting a shard and of merging shards). The package stores
+// results and renders nothing: the outputs (tables, figures) come from the
+// caller's Renderer.
 package results
 
 import (
@@ -28,8 +31,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/polyclass/polyclass/framework/engine"
-	"github.com/polyclass/polyclass/framework/report"
+	"github.com/polyclass/polyclass/framework/outcome"
 )
 
 // The layout of a results directory.
@@ -64,7 +66,23 @@ type Options struct {
 	// the shard's cells only and records them in DIR/shards/I-of-N.json
 	// (see beginShard); bench merge writes the tables.
 	Shard *Shard
+	// Render makes the run's outputs when it finishes (a shard has none);
+	// nil writes none.
+	Render Renderer
 }
+
+// Output is one output file of a run: its path relative to the results
+// directory ("summary.csv", "plots/box_accuracy.png") and what to write
+// into it.
+type Output struct {
+	Name  string
+	Write func(io.Writer) error
+}
+
+// Renderer makes the outputs of a run (tables, figures, predictions
+// files) from its manifest and its cells in index order. The package
+// writes them into the results directory; it renders nothing itself.
+type Renderer func(m *Manifest, cells []*outcome.CellResult) ([]Output, error)
 
 // Run is a run writing into a results directory. It implements engine.Sink.
 type Run struct {
@@ -77,16 +95,17 @@ type Run struct {
 	// shardLock its lock.
 	shard     *Shard
 	shardLock *os.File
-	kept      map[int]*engine.CellResult
+	kept      map[int]*outcome.CellResult
+	render    Renderer
 	now       func() time.Time
 	// notes receives, once, the news that a cell could not be written.
 	notes    io.Writer
 	mu       sync.Mutex
-	finished map[int]*engine.CellResult
+	finished map[int]*outcome.CellResult
 	// unwritten holds the finished cells whose files could not be written
 	// (a full disk, say), to be written again when the run finishes;
 	// writeErr is the first such error.
-	unwritten map[int]*engine.CellResult
+	unwritten map[int]*outcome.CellResult
 	writeErr  error
 }
 
@@ -113,8 +132,8 @@ func Begin(dir string, m *Manifest, digests []string, opt Options) (*Run, error)
 	if err != nil {
 		return nil, err
 	}
-	r := &Run{dir: dir, m: m, digests: digests, lock: lock, now: now, notes: opt.Notes,
-		kept: map[int]*engine.CellResult{}, finished: map[int]*engine.CellResult{}, unwritten: map[int]*engine.CellResult{}}
+	r := &Run{dir: dir, m: m, digests: digests, lock: lock, now: now, notes: opt.Notes, render: opt.Render,
+		kept: map[int]*outcome.CellResult{}, finished: map[int]*outcome.CellResult{}, unwritten: map[int]*outcome.CellResult{}}
 	ok := false
 	defer func() {
 		if !ok {
@@ -125,7 +144,6 @@ func Begin(dir string, m *Manifest, digests []string, opt Options) (*Run, error)
 		removeTemps(d) // a killed run's unfinished writes
 	}
 	s := newSetup(dir, now, opt.Notes)
-	note, moveAside := s.note, s.moveAside
 	old, err := ReadManifest(dir)
 	switch {
 	case err == nil && old.Experiment != m.Experiment:
@@ -133,99 +151,34 @@ func Begin(dir string, m *Manifest, digests []string, opt Options) (*Run, error)
 			dir, old.Experiment, m.Experiment)
 	case err != nil && !errors.Is(err, os.ErrNotExist) && opt.Fresh:
 		// Starting over: the damaged manifest goes aside with the cells.
-		if err := moveAside(filepath.Join(dir, ManifestFile), "--fresh (the manifest could not be read)"); err != nil {
+		if err := s.moveAside(filepath.Join(dir, ManifestFile), "--fresh (the manifest could not be read)"); err != nil {
 			return nil, err
 		}
 	case err != nil && !errors.Is(err, os.ErrNotExist):
 		return nil, fmt.Errorf("cannot tell what results directory %s holds: %w\n%s", dir, err, damagedManifestAdvice(dir))
 	}
-	entries, err := os.ReadDir(cells)
-	if err != nil {
-		return nil, fmt.Errorf("results directory: %w", err)
+	if opt.Fresh && old != nil {
+		if err := s.moveAside(filepath.Join(dir, ManifestFile), "--fresh"); err != nil {
+			return nil, err
+		}
 	}
-	if opt.Fresh {
-		for _, e := range entries {
-			if err := moveAside(filepath.Join(cells, e.Name()), "--fresh"); err != nil {
-				return nil, err
-			}
-		}
-		if old != nil {
-			if err := moveAside(filepath.Join(dir, ManifestFile), "--fresh"); err != nil {
-				return nil, err
-			}
-		}
-	} else if len(entries) > 0 {
-		// Any index: a cell of a larger grid is renumbered by its digest.
-		found, readErr := ReadCells(cells, -1)
-		// readErr joins *CellError values, each naming its file.
-		var bad []error
-		if j, ok := readErr.(interface{ Unwrap() []error }); ok {
-			bad = j.Unwrap()
-		} else if readErr != nil {
-			bad = []error{readErr}
-		}
-		for _, e := range bad {
-			var ce *CellError
-			if !errors.As(e, &ce) {
-				return nil, e
-			}
-			if err := moveAside(ce.Path, ce.Reason); err != nil {
-				return nil, err
-			}
-		}
-		// A cell is found by its digest: when blocks were added or removed
-		// its index may have changed, and it is renumbered.
-		byDigest := map[string]int{}
-		for i, d := range digests {
-			byDigest[d] = i
-		}
-		for _, c := range found {
-			path := filepath.Join(cells, CellFileName(c.Index, c.Digest))
-			i, ok := byDigest[c.Digest]
-			switch {
-			case m.Predictions && !hasPredictions(c.CellResult):
-				// A kept cell would be missing from predictions/DATASET.csv.
-				if err := moveAside(path, "output.predictions is set and the cell file holds no predictions (computed without it): the cell runs again"); err != nil {
-					return nil, err
-				}
-				continue
-			case !ok:
-				if err := moveAside(path, "its inputs changed (digest differs), or its block left the grid"); err != nil {
-					return nil, err
-				}
-				continue
-			case c.Failed():
-				if err := moveAside(path, failedAgain); err != nil {
-					return nil, err
-				}
-				continue
-			case r.kept[i] != nil:
-				if err := moveAside(path, fmt.Sprintf("cell %d again", i)); err != nil {
-					return nil, err
-				}
-				continue
-			case i != c.Index:
-				from := c.Index
-				c.Index = i
-				if _, err := WriteCell(cells, c.CellResult, c.Digest); err != nil {
-					return nil, err
-				}
-				if err := moveAside(path, fmt.Sprintf("renumbered: cell %d is now cell %d", from, i)); err != nil {
-					return nil, err
-				}
-			}
-			r.kept[i] = c.CellResult
-		}
+	want := Want{Digests: digests, Predictions: m.Predictions, Fresh: opt.Fresh}
+	entries, err := readEntries(cells, want.relevance())
+	if err != nil {
+		return nil, err
+	}
+	if r.kept, err = apply(cells, Reconcile(entries, want), s); err != nil {
+		return nil, err
 	}
 	// A bench from before predictions/DATASET.csv wrote one wide file; it
 	// would now sit beside the per-dataset files, stale.
 	if old := filepath.Join(dir, oldPredictionsFile); fileExists(old) {
-		if err := moveAside(old, "predictions are now written per dataset, to predictions/DATASET.csv"); err != nil {
+		if err := s.moveAside(old, "predictions are now written per dataset, to predictions/DATASET.csv"); err != nil {
 			return nil, err
 		}
 	}
 	if len(r.kept) > 0 {
-		note("resuming: %d of %d cells kept from an earlier run, %d to run", len(r.kept), len(digests), len(digests)-len(r.kept))
+		s.note("resuming: %d of %d cells kept from an earlier run, %d to run", len(r.kept), len(digests), len(digests)-len(r.kept))
 	}
 
 	m.Status = StatusRunning
@@ -258,13 +211,9 @@ func Begin(dir string, m *Manifest, digests []string, opt Options) (*Run, error)
 	return r, nil
 }
 
-// failedAgain is why a failed cell of an earlier run is moved aside: it
-// runs again, as a missing cell does (the cause may have been fixed).
-const failedAgain = "it failed in the earlier run: it runs again"
-
 // Kept returns the cells kept from an earlier run, by index (engine.Options
 // Done).
-func (r *Run) Kept() map[int]*engine.CellResult { return r.kept }
+func (r *Run) Kept() map[int]*outcome.CellResult { return r.kept }
 
 // Log is the run log: append-only, one section per run.
 func (r *Run) Log() io.Writer { return r.log }
@@ -273,7 +222,7 @@ func (r *Run) Log() io.Writer { return r.log }
 func (r *Run) Dir() string { return r.dir }
 
 // CellFinished writes a finished cell's file (engine.Sink).
-func (r *Run) CellFinished(c *engine.CellResult) error {
+func (r *Run) CellFinished(c *outcome.CellResult) error {
 	if c.Index < 0 || c.Index >= len(r.digests) {
 		return fmt.Errorf("cell index %d out of range [0, %d)", c.Index, len(r.digests))
 	}
@@ -291,7 +240,7 @@ func (r *Run) CellFinished(c *engine.CellResult) error {
 // Finish to write again: the run goes on (the disk may have room again by
 // then), and the first such failure is told at once, so that the user can
 // make room while the run goes on.
-func (r *Run) keepUnwritten(c *engine.CellResult, err error) {
+func (r *Run) keepUnwritten(c *outcome.CellResult, err error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.unwritten[c.Index] = c
@@ -341,7 +290,7 @@ func (r *Run) Finish(status Status, uploads int64) ([]string, error) {
 	defer r.close()
 	unwritten := r.writeUnwritten()
 	r.mu.Lock()
-	cells := make([]*engine.CellResult, 0, len(r.kept)+len(r.finished))
+	cells := make([]*outcome.CellResult, 0, len(r.kept)+len(r.finished))
 	for _, c := range r.kept {
 		cells = append(cells, c)
 	}
@@ -364,7 +313,7 @@ func (r *Run) Finish(status Status, uploads int64) ([]string, error) {
 			m.FailedCells++
 		}
 	}
-	written, err := render(r.dir, m, cells)
+	written, err := writeOutputs(r.dir, m, cells, r.render)
 	if err != nil {
 		m.Status = StatusFailed
 		fmt.Fprintf(r.log, "writing the tables: %v\n", err)
@@ -390,7 +339,7 @@ func (r *Run) close() {
 
 // hasPredictions reports whether a finished cell holds the per-row
 // predictions of every fold; a failed cell has none to hold.
-func hasPredictions(c *engine.CellResult) bool {
+func hasPredictions(c *outcome.CellResult) bool {
 	for _, f := range c.Folds {
 		if f.Predictions == nil {
 			return false
@@ -399,15 +348,18 @@ func hasPredictions(c *engine.CellResult) bool {
 	return true
 }
 
-// render writes the outputs of m's run for cells into dir and records them
-// in m.Outputs. The outputs an earlier run recorded in dir's manifest that
+// writeOutputs writes the outputs render makes of m's run for cells into
+// dir and records them in m.Outputs (nil render: none). The outputs an earlier run recorded in dir's manifest that
 // this one does not write (a format dropped, no tuned cell any more) are
 // removed: they are made from the cells, which stay, and would otherwise
 // sit beside the new outputs, stale.
-func render(dir string, m *Manifest, cells []*engine.CellResult) ([]string, error) {
-	files, err := report.Files(m.Spec(len(cells)), cells)
-	if err != nil {
-		return nil, err
+func writeOutputs(dir string, m *Manifest, cells []*outcome.CellResult, render Renderer) ([]string, error) {
+	var files []Output
+	if render != nil {
+		var err error
+		if files, err = render(m, cells); err != nil {
+			return nil, err
+		}
 	}
 	var previous map[string]string
 	if old, err := ReadManifest(dir); err == nil {
@@ -472,18 +424,19 @@ func Load(dir string) (*Manifest, []*Cell, error) {
 }
 
 // Results returns the engine results of cells.
-func Results(cells []*Cell) []*engine.CellResult {
-	out := make([]*engine.CellResult, len(cells))
+func Results(cells []*Cell) []*outcome.CellResult {
+	out := make([]*outcome.CellResult, len(cells))
 	for i, c := range cells {
 		out[i] = c.CellResult
 	}
 	return out
 }
 
-// Render writes the tables of a results directory again from its manifest
-// and cell files (bench table) and updates the manifest's outputs. Cell
-// files are checked first: any bad one stops it, named with its reason.
-func Render(dir string) (*Manifest, []string, error) {
+// Render writes the outputs render makes of a results directory's
+// manifest and cell files again (bench table) and updates the manifest's
+// outputs. Cell files are checked first: any bad one stops it, named with
+// its reason.
+func Render(dir string, render Renderer) (*Manifest, []string, error) {
 	if _, err := readManifestAdvised(dir); err != nil {
 		return nil, nil, err // before the lock, which would create a file
 	}
@@ -501,7 +454,7 @@ func Render(dir string) (*Manifest, []string, error) {
 		// crashed, a power cut) without finishing.
 		m.Status = StatusInterrupted
 	}
-	written, err := render(dir, m, Results(cells))
+	written, err := writeOutputs(dir, m, Results(cells), render)
 	if err != nil {
 		return m, written, err
 	}

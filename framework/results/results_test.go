@@ -15,7 +15,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/polyclass/polyclass/framework/engine"
+	"github.com/polyclass/polyclass/framework/outcome"
 )
 
 // digest returns a fake cell digest: the SHA-256 of i.
@@ -30,11 +30,11 @@ func digests(n int) []string {
 }
 
 // cell returns a finished cell with 3 folds of known accuracy.
-func cell(i int) *engine.CellResult {
-	c := &engine.CellResult{Index: i, ID: engine.ID{Dataset: "iris", Encoder: "none", Learner: "logreg",
+func cell(i int) *outcome.CellResult {
+	c := &outcome.CellResult{Index: i, ID: outcome.ID{Dataset: "iris", Encoder: "none", Learner: "logreg",
 		Params: fmt.Sprintf("C=%d", i+1), Reduction: "ova"}, Classes: []string{"a", "b"}}
 	for f := range 3 {
-		c.Folds = append(c.Folds, engine.FoldResult{Fold: f, NTrain: 100, NTest: 50,
+		c.Folds = append(c.Folds, outcome.FoldResult{Fold: f, NTrain: 100, NTest: 50,
 			Metrics: map[string]float64{"accuracy": 0.5 + 0.1*float64(f) + 0.01*float64(i)}})
 	}
 	return c
@@ -67,7 +67,7 @@ func begin(t *testing.T, dir, name string, n int, opt Options) *Run {
 // the tables of a partial run say so in their header.
 func TestManifestFirstThenFinal(t *testing.T) {
 	dir := t.TempDir()
-	r := begin(t, dir, "exp", 3, Options{})
+	r := begin(t, dir, "exp", 3, Options{Render: fakeRender})
 	m, err := ReadManifest(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -91,11 +91,11 @@ func TestManifestFirstThenFinal(t *testing.T) {
 		t.Errorf("final manifest: %+v", m)
 	}
 	md, _ := os.ReadFile(filepath.Join(dir, "exp.md"))
-	if !strings.HasPrefix(string(md), "# exp\n\n> **Partial results:** 2 of 3 cells finished (run status: interrupted).\n") {
+	if !strings.HasPrefix(string(md), "# exp\npartial: 2 of 3 cells finished (run status: interrupted)\n") {
 		t.Errorf("markdown header:\n%s", md)
 	}
 	js, _ := os.ReadFile(filepath.Join(dir, "exp.json"))
-	if !strings.Contains(string(js), `"partial": "2 of 3 cells finished (run status: interrupted)"`) {
+	if !strings.Contains(string(js), "partial: 2 of 3 cells finished (run status: interrupted)\n") {
 		t.Errorf("json header:\n%.300s", js)
 	}
 	for _, want := range []string{"cells/0000-" + digest(0)[:16] + ".json", "cells/0002-" + digest(2)[:16] + ".json"} {
@@ -117,7 +117,7 @@ func TestManifestFirstThenFinal(t *testing.T) {
 // is not a valid cell, and its complete tables have no partial header.
 func TestResume(t *testing.T) {
 	dir := t.TempDir()
-	r := begin(t, dir, "exp", 4, Options{})
+	r := begin(t, dir, "exp", 4, Options{Render: fakeRender})
 	for i := range 3 {
 		if err := r.CellFinished(cell(i)); err != nil {
 			t.Fatal(err)
@@ -137,7 +137,7 @@ func TestResume(t *testing.T) {
 	ds := digests(4)
 	ds[1] = digest(99)
 	var notes strings.Builder
-	r, err := Begin(dir, manifest("exp"), ds, Options{Notes: &notes, Now: clock()})
+	r, err := Begin(dir, manifest("exp"), ds, Options{Render: fakeRender, Notes: &notes, Now: clock()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,7 +175,7 @@ func TestResume(t *testing.T) {
 		t.Errorf("manifest %+v", m)
 	}
 	md, _ := os.ReadFile(filepath.Join(dir, "exp.md"))
-	if strings.Contains(string(md), "Partial") {
+	if strings.Contains(string(md), "partial") {
 		t.Errorf("complete run with a partial header:\n%s", md)
 	}
 	_, loaded, err := Load(dir)
@@ -192,13 +192,13 @@ func TestResume(t *testing.T) {
 // the kept cells are found by digest and renumbered, not computed again.
 func TestResumeRenumbers(t *testing.T) {
 	dir := t.TempDir()
-	r := begin(t, dir, "exp", 2, Options{})
+	r := begin(t, dir, "exp", 2, Options{Render: fakeRender})
 	r.CellFinished(cell(0))
 	r.CellFinished(cell(1))
 	r.Finish(StatusComplete, 0)
 	// A new cell comes first: the old cells 0 and 1 are now 1 and 2.
 	ds := []string{digest(7), digest(0), digest(1)}
-	r, err := Begin(dir, manifest("exp"), ds, Options{Now: clock()})
+	r, err := Begin(dir, manifest("exp"), ds, Options{Render: fakeRender, Now: clock()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,11 +218,11 @@ func TestResumeRenumbers(t *testing.T) {
 }
 
 // withPredictions returns cell(i) with per-row predictions in every fold.
-func withPredictions(i int) *engine.CellResult {
+func withPredictions(i int) *outcome.CellResult {
 	c := cell(i)
 	for f := range c.Folds {
 		n := c.Folds[f].NTest
-		p := &engine.Predictions{Rows: make([]int, n), True: make([]int, n), Predicted: make([]int, n), Scores: mat.NewDense(n, 2, nil)}
+		p := &outcome.Predictions{Rows: make([]int, n), True: make([]int, n), Predicted: make([]int, n), Scores: mat.NewDense(n, 2, nil)}
 		for r := range n {
 			p.Rows[r], p.True[r], p.Predicted[r] = 3*r+f, r%2, (r/3)%2
 			p.Scores.Set(r, 0, float64(r)/7)
@@ -241,20 +241,20 @@ func TestResumeWithPredictions(t *testing.T) {
 	dir := t.TempDir()
 	m := manifest("exp")
 	m.Predictions = true
-	r, err := Begin(dir, m, digests(2), Options{Now: clock()})
+	r, err := Begin(dir, m, digests(2), Options{Render: fakeRender, Now: clock()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	r.CellFinished(withPredictions(0))
 	r.Finish(StatusInterrupted, 0)
-	r = begin(t, dir, "exp", 2, Options{}) // without predictions
+	r = begin(t, dir, "exp", 2, Options{Render: fakeRender}) // without predictions
 	r.CellFinished(cell(1))
 	r.Finish(StatusInterrupted, 0)
 
 	var notes strings.Builder
 	m = manifest("exp")
 	m.Predictions = true
-	r, err = Begin(dir, m, digests(2), Options{Now: clock(), Notes: &notes})
+	r, err = Begin(dir, m, digests(2), Options{Render: fakeRender, Now: clock(), Notes: &notes})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -278,7 +278,7 @@ func TestOldPredictionsFile(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "predictions.csv"), []byte("dataset,row\niris,0\n"), 0o644)
 	var notes strings.Builder
-	r, err := Begin(dir, manifest("exp"), digests(1), Options{Now: clock(), Notes: &notes})
+	r, err := Begin(dir, manifest("exp"), digests(1), Options{Render: fakeRender, Now: clock(), Notes: &notes})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -308,7 +308,7 @@ func TestResumeOverAnOlderLayout(t *testing.T) {
 	b, _ := json.Marshal(cell(0))
 	os.WriteFile(filepath.Join(dir, CellsDir, "0000.json"), b, 0o644)
 	var notes strings.Builder
-	r, err := Begin(dir, manifest("exp"), digests(1), Options{Now: clock(), Notes: &notes})
+	r, err := Begin(dir, manifest("exp"), digests(1), Options{Render: fakeRender, Now: clock(), Notes: &notes})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -316,7 +316,7 @@ func TestResumeOverAnOlderLayout(t *testing.T) {
 	if len(r.Kept()) != 0 || !strings.Contains(notes.String(), "moved cells/0000.json aside") {
 		t.Errorf("kept %d; notes:\n%s", len(r.Kept()), notes.String())
 	}
-	if _, err := Begin(dir, manifest("other"), digests(1), Options{}); err == nil {
+	if _, err := Begin(dir, manifest("other"), digests(1), Options{Render: fakeRender}); err == nil {
 		t.Error("another experiment was let in")
 	}
 }
@@ -325,11 +325,11 @@ func TestResumeOverAnOlderLayout(t *testing.T) {
 // refused, naming both, and nothing in it changes.
 func TestRefuseOtherExperiment(t *testing.T) {
 	dir := t.TempDir()
-	r := begin(t, dir, "first", 1, Options{})
+	r := begin(t, dir, "first", 1, Options{Render: fakeRender})
 	r.CellFinished(cell(0))
 	r.Finish(StatusComplete, 0)
 	for _, fresh := range []bool{false, true} {
-		_, err := Begin(dir, manifest("second"), digests(1), Options{Fresh: fresh})
+		_, err := Begin(dir, manifest("second"), digests(1), Options{Render: fakeRender, Fresh: fresh})
 		if err == nil || !strings.Contains(err.Error(), `holds experiment "first", not "second"`) {
 			t.Errorf("fresh %v: error %v", fresh, err)
 		}
@@ -342,11 +342,11 @@ func TestRefuseOtherExperiment(t *testing.T) {
 // TestFresh: --fresh moves the earlier cells and manifest aside.
 func TestFresh(t *testing.T) {
 	dir := t.TempDir()
-	r := begin(t, dir, "exp", 2, Options{})
+	r := begin(t, dir, "exp", 2, Options{Render: fakeRender})
 	r.CellFinished(cell(0))
 	r.CellFinished(cell(1))
 	r.Finish(StatusComplete, 0)
-	r = begin(t, dir, "exp", 2, Options{Fresh: true})
+	r = begin(t, dir, "exp", 2, Options{Render: fakeRender, Fresh: true})
 	if len(r.Kept()) != 0 {
 		t.Errorf("fresh run kept %d cells", len(r.Kept()))
 	}
@@ -364,15 +364,15 @@ func TestFresh(t *testing.T) {
 // TestSecondRunIsLockedOut: two runs never write one directory at once.
 func TestSecondRunIsLockedOut(t *testing.T) {
 	dir := t.TempDir()
-	r := begin(t, dir, "exp", 1, Options{})
-	if _, err := Begin(dir, manifest("exp"), digests(1), Options{}); err == nil || !strings.Contains(err.Error(), "in use by another bench run") {
+	r := begin(t, dir, "exp", 1, Options{Render: fakeRender})
+	if _, err := Begin(dir, manifest("exp"), digests(1), Options{Render: fakeRender}); err == nil || !strings.Contains(err.Error(), "in use by another bench run") {
 		t.Errorf("second Begin: %v", err)
 	}
-	if _, _, err := Render(dir); err == nil {
+	if _, _, err := Render(dir, fakeRender); err == nil {
 		t.Error("Render ran during a run")
 	}
 	r.Finish(StatusComplete, 0)
-	if _, _, err := Render(dir); err != nil {
+	if _, _, err := Render(dir, fakeRender); err != nil {
 		t.Errorf("Render after the run: %v", err)
 	}
 }
@@ -516,7 +516,7 @@ func TestInsideRefusesEscapes(t *testing.T) {
 // been fixed (a resubmitted job must not fail on it forever).
 func TestResumeRetriesFailedCells(t *testing.T) {
 	dir := t.TempDir()
-	r := begin(t, dir, "exp", 2, Options{})
+	r := begin(t, dir, "exp", 2, Options{Render: fakeRender})
 	failed := cell(1)
 	failed.Error, failed.Folds = "dense matrix over --dense-budget", nil
 	finishCells(t, r, 0)
@@ -525,7 +525,7 @@ func TestResumeRetriesFailedCells(t *testing.T) {
 	}
 	r.Finish(StatusComplete, 0)
 	var notes strings.Builder
-	r = begin(t, dir, "exp", 2, Options{Notes: &notes})
+	r = begin(t, dir, "exp", 2, Options{Render: fakeRender, Notes: &notes})
 	if kept := r.Kept(); len(kept) != 1 || kept[0] == nil {
 		t.Fatalf("kept %v, want cell 0 only", kept)
 	}
@@ -541,12 +541,12 @@ func TestResumeRetriesFailedCells(t *testing.T) {
 // digest and renumbered, not dropped as out of range.
 func TestResumeRenumbersBeyondTheGrid(t *testing.T) {
 	dir := t.TempDir()
-	r := begin(t, dir, "exp", 3, Options{})
+	r := begin(t, dir, "exp", 3, Options{Render: fakeRender})
 	finishCells(t, r, 0, 1, 2)
 	r.Finish(StatusComplete, 0)
 	// Cell 1's block is removed and another comes first: old 2 is new 0.
 	var notes strings.Builder
-	r, err := Begin(dir, manifest("exp"), []string{digest(2), digest(0)}, Options{Notes: &notes, Now: clock()})
+	r, err := Begin(dir, manifest("exp"), []string{digest(2), digest(0)}, Options{Render: fakeRender, Notes: &notes, Now: clock()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -577,7 +577,7 @@ func TestResumeAfterKilledRenumbering(t *testing.T) {
 
 func resumeAfterKilledRenumbering(t *testing.T, moveOld bool) {
 	dir := t.TempDir()
-	r := begin(t, dir, "exp", 3, Options{})
+	r := begin(t, dir, "exp", 3, Options{Render: fakeRender})
 	finishCells(t, r, 0, 1, 2)
 	r.Finish(StatusComplete, 0)
 	// A new cell comes first (old 0, 1, 2 are new 1, 2, 3); the kill came
@@ -595,7 +595,7 @@ func resumeAfterKilledRenumbering(t *testing.T, moveOld bool) {
 		}
 	}
 	var notes strings.Builder
-	r, err := Begin(dir, manifest("exp"), []string{digest(7), digest(0), digest(1), digest(2)}, Options{Notes: &notes, Now: clock()})
+	r, err := Begin(dir, manifest("exp"), []string{digest(7), digest(0), digest(1), digest(2)}, Options{Render: fakeRender, Notes: &notes, Now: clock()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -623,7 +623,7 @@ func TestCellsWrittenAgainAtFinish(t *testing.T) {
 		t.Run(fmt.Sprintf("recovered %v", recovered), func(t *testing.T) {
 			dir := t.TempDir()
 			var notes strings.Builder
-			r := begin(t, dir, "exp", 3, Options{Notes: &notes})
+			r := begin(t, dir, "exp", 3, Options{Render: fakeRender, Notes: &notes})
 			finishCells(t, r, 0)
 			cells := filepath.Join(dir, CellsDir)
 			if err := os.Rename(cells, cells+".away"); err != nil {
@@ -676,17 +676,17 @@ func TestCellsWrittenAgainAtFinish(t *testing.T) {
 // --fresh moves it aside with the cells and starts over.
 func TestDamagedManifest(t *testing.T) {
 	dir := t.TempDir()
-	r := begin(t, dir, "exp", 2, Options{})
+	r := begin(t, dir, "exp", 2, Options{Render: fakeRender})
 	finishCells(t, r, 0, 1)
 	r.Finish(StatusComplete, 0)
 	if err := os.WriteFile(filepath.Join(dir, ManifestFile), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	advice := "move " + filepath.Join(dir, ManifestFile) + " aside (or delete it) and run again: the cell files are checked one by one and kept; or run with --fresh"
-	if _, err := Begin(dir, manifest("exp"), digests(2), Options{Now: clock()}); err == nil || !strings.Contains(err.Error(), advice) {
+	if _, err := Begin(dir, manifest("exp"), digests(2), Options{Render: fakeRender, Now: clock()}); err == nil || !strings.Contains(err.Error(), advice) {
 		t.Errorf("Begin: %v, want the advice %q", err, advice)
 	}
-	if _, _, err := Render(dir); err == nil || !strings.Contains(err.Error(), advice) {
+	if _, _, err := Render(dir, fakeRender); err == nil || !strings.Contains(err.Error(), advice) {
 		t.Errorf("Render: %v", err)
 	}
 	if _, _, err := Load(dir); err == nil || !strings.Contains(err.Error(), advice) {
@@ -699,7 +699,7 @@ func TestDamagedManifest(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, ManifestFile), []byte("{"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r, err := Begin(dir, manifest("exp"), digests(2), Options{Fresh: true, Now: clock()})
+	r, err := Begin(dir, manifest("exp"), digests(2), Options{Render: fakeRender, Fresh: true, Now: clock()})
 	if err != nil {
 		t.Fatalf("--fresh with a damaged manifest: %v", err)
 	}
@@ -712,11 +712,11 @@ func TestDamagedManifest(t *testing.T) {
 	}
 	// Without --fresh, once the damaged manifest is gone, the cells resume.
 	dir2 := t.TempDir()
-	r = begin(t, dir2, "exp", 2, Options{})
+	r = begin(t, dir2, "exp", 2, Options{Render: fakeRender})
 	finishCells(t, r, 0, 1)
 	r.Finish(StatusComplete, 0)
 	os.Remove(filepath.Join(dir2, ManifestFile))
-	r, err = Begin(dir2, manifest("exp"), digests(2), Options{Now: clock()})
+	r, err = Begin(dir2, manifest("exp"), digests(2), Options{Render: fakeRender, Now: clock()})
 	if err != nil || len(r.Kept()) != 2 {
 		t.Fatalf("resume without a manifest: %v, kept %d", err, len(r.Kept()))
 	}
@@ -775,10 +775,10 @@ func TestCellChecksum(t *testing.T) {
 // run interrupted in the tables and the manifest, not running.
 func TestRenderAfterKill(t *testing.T) {
 	dir := t.TempDir()
-	r := begin(t, dir, "exp", 3, Options{})
+	r := begin(t, dir, "exp", 3, Options{Render: fakeRender})
 	finishCells(t, r, 0)
 	r.unlock() // as kill -9 leaves it: no Finish
-	m, _, err := Render(dir)
+	m, _, err := Render(dir, fakeRender)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -797,7 +797,7 @@ func completeRun(t *testing.T, dir string, formats ...string) {
 	t.Helper()
 	m := manifest("exp")
 	m.Formats = formats
-	r, err := Begin(dir, m, digests(2), Options{Now: clock()})
+	r, err := Begin(dir, m, digests(2), Options{Render: fakeRender, Now: clock()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -819,7 +819,7 @@ func TestStaleOutputsRemoved(t *testing.T) {
 	m := manifest("exp")
 	m.Formats = []string{"markdown"}
 	m.Predictions = false
-	r, err := Begin(dir, m, digests(2), Options{Now: clock()})
+	r, err := Begin(dir, m, digests(2), Options{Render: fakeRender, Now: clock()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -858,7 +858,7 @@ func TestFullDiskKeepsTheTables(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(dir, "summary.csv", "x"), nil, 0o644)
-	if _, _, err := Render(dir); err == nil {
+	if _, _, err := Render(dir, fakeRender); err == nil {
 		t.Fatal("Render wrote over a directory")
 	}
 	b, err := os.ReadFile(filepath.Join(dir, "folds.csv"))

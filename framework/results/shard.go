@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/polyclass/polyclass/framework/engine"
+	"github.com/polyclass/polyclass/framework/outcome"
 )
 
 // ShardsDir holds, in a results directory that shards write, each shard's
@@ -75,7 +75,7 @@ func beginShard(dir string, m *Manifest, digests []string, opt Options, now func
 		return nil, err
 	}
 	r := &Run{dir: dir, m: m, digests: digests, lock: lock, shardLock: shardLock, shard: sh, now: now, notes: opt.Notes,
-		kept: map[int]*engine.CellResult{}, finished: map[int]*engine.CellResult{}, unwritten: map[int]*engine.CellResult{}}
+		kept: map[int]*outcome.CellResult{}, finished: map[int]*outcome.CellResult{}, unwritten: map[int]*outcome.CellResult{}}
 	ok := false
 	defer func() {
 		if !ok {
@@ -120,49 +120,13 @@ func beginShard(dir string, m *Manifest, digests []string, opt Options, now func
 		}
 	}
 
-	entries, err := os.ReadDir(cells)
+	want := Want{Digests: digests, Own: func(i int) bool { return own[i] != "" }, Predictions: m.Predictions, Fresh: opt.Fresh}
+	entries, err := readEntries(cells, want.relevance())
 	if err != nil {
-		return nil, fmt.Errorf("results directory: %w", err)
+		return nil, err
 	}
-	if !opt.Fresh {
-		if err := r.renumber(cells, entries, digests, own, s); err != nil {
-			return nil, err
-		}
-	}
-	for _, e := range entries {
-		name := e.Name()
-		i, isCell := cellIndex(name)
-		d := own[i]
-		if !isCell || d == "" {
-			continue // another shard's, or not a cell file: not ours to touch
-		}
-		path := filepath.Join(cells, name)
-		switch {
-		case opt.Fresh:
-			err = s.moveAside(path, "--fresh")
-		case name != CellFileName(i, d):
-			err = s.moveAside(path, "its inputs changed (digest differs), or the grid renumbered it")
-		default:
-			c, rerr := ReadCell(path, len(digests))
-			switch {
-			case rerr != nil:
-				var ce *CellError
-				reason := rerr.Error()
-				if errors.As(rerr, &ce) {
-					reason = ce.Reason
-				}
-				err = s.moveAside(path, reason)
-			case c.Digest != d:
-				err = s.moveAside(path, "its inputs changed (digest differs)")
-			case c.Failed():
-				err = s.moveAside(path, failedAgain)
-			default:
-				r.kept[i] = c.CellResult
-			}
-		}
-		if err != nil {
-			return nil, err
-		}
+	if r.kept, err = apply(cells, Reconcile(entries, want), s); err != nil {
+		return nil, err
 	}
 	if len(r.kept) > 0 {
 		s.note("resuming shard %s: %d of its %d cells kept from an earlier run, %d to run", sh, len(r.kept), len(sh.Cells), len(sh.Cells)-len(r.kept))
@@ -201,7 +165,7 @@ func (r *Run) finishShard(status Status, uploads int64) ([]string, error) {
 	r.mu.Lock()
 	m.Finished = len(r.kept) + len(r.finished)
 	m.FailedCells = 0
-	for _, set := range []map[int]*engine.CellResult{r.kept, r.finished} {
+	for _, set := range []map[int]*outcome.CellResult{r.kept, r.finished} {
 		for _, c := range set {
 			if c.Failed() {
 				m.FailedCells++
@@ -309,49 +273,6 @@ func ShardCount(dir string) (int, error) {
 }
 
 // cellIndex returns the index a cell file's name starts with.
-// renumber copies the finished cells of an earlier grid that the new one
-// numbers otherwise (blocks were added or removed) to their new index, so
-// that they are not computed again: those at one of the shard's indices
-// (which the shard then moves aside), whichever shard owns the new index,
-// and those any shard left that are now the shard's (kept at once). An
-// original at another shard's index is left to that shard. A copy's content
-// is the cell's whoever writes it; the file's own digest decides, the name
-// holding only its first 16 hex digits.
-func (r *Run) renumber(cells string, entries []os.DirEntry, digests []string, own map[int]string, s *setup) error {
-	newIndex := make(map[string]int, len(digests)) // name suffix "-DIGEST16.json" → index in the new grid
-	for i, d := range digests {
-		newIndex[strings.TrimPrefix(CellFileName(0, d), "0000")] = i
-	}
-	for _, e := range entries {
-		name := e.Name()
-		from, isCell := cellIndex(name)
-		if !isCell || strings.HasPrefix(name, tmpPrefix) {
-			continue
-		}
-		to, ok := newIndex[name[strings.IndexByte(name, '-'):]]
-		if !ok || to == from || own[from] == "" && own[to] == "" {
-			continue
-		}
-		d := digests[to]
-		if _, err := os.Stat(filepath.Join(cells, CellFileName(to, d))); err == nil {
-			continue
-		}
-		c, err := ReadCell(filepath.Join(cells, name), -1)
-		if err != nil || c.Digest != d || c.Failed() {
-			continue // left to the shard that owns it, or moved aside below
-		}
-		c.Index = to
-		if _, err := WriteCell(cells, c.CellResult, d); err != nil {
-			return err
-		}
-		s.note("renumbered: cell %d of an earlier grid is now cell %d (%s)", from, to, CellFileName(to, d))
-		if own[to] == d {
-			r.kept[to] = c.CellResult
-		}
-	}
-	return nil
-}
-
 func cellIndex(name string) (int, bool) {
 	name = strings.TrimPrefix(name, tmpPrefix)
 	digits, rest, ok := strings.Cut(name, "-")

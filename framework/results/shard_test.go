@@ -32,7 +32,7 @@ func finishCells(t *testing.T, r *Run, cells ...int) {
 func singleRun(t *testing.T, cells int) string {
 	t.Helper()
 	dir := t.TempDir()
-	r := begin(t, dir, "exp", cells, Options{})
+	r := begin(t, dir, "exp", cells, Options{Render: fakeRender})
 	for i := 0; i < cells; i++ {
 		finishCells(t, r, i)
 	}
@@ -63,15 +63,15 @@ func sameTables(t *testing.T, want, got string) {
 func TestShardsShareADirectory(t *testing.T) {
 	const cells = 5
 	dir := t.TempDir()
-	r0 := begin(t, dir, "exp", cells, Options{Shard: shardOf(0, 2, cells)})
-	r1 := begin(t, dir, "exp", cells, Options{Shard: shardOf(1, 2, cells)})
-	if _, err := Begin(dir, manifest("exp"), digests(cells), Options{Shard: shardOf(1, 2, cells)}); err == nil || !strings.Contains(err.Error(), "shard 1/2 is already running") {
+	r0 := begin(t, dir, "exp", cells, Options{Render: fakeRender, Shard: shardOf(0, 2, cells)})
+	r1 := begin(t, dir, "exp", cells, Options{Render: fakeRender, Shard: shardOf(1, 2, cells)})
+	if _, err := Begin(dir, manifest("exp"), digests(cells), Options{Render: fakeRender, Shard: shardOf(1, 2, cells)}); err == nil || !strings.Contains(err.Error(), "shard 1/2 is already running") {
 		t.Errorf("the same shard twice: %v", err)
 	}
-	if _, err := Begin(dir, manifest("exp"), digests(cells), Options{}); err == nil || !strings.Contains(err.Error(), "in use") {
+	if _, err := Begin(dir, manifest("exp"), digests(cells), Options{Render: fakeRender}); err == nil || !strings.Contains(err.Error(), "in use") {
 		t.Errorf("a whole run beside shards: %v", err)
 	}
-	if _, err := Merge(dir, []string{dir}); err == nil || !strings.Contains(err.Error(), "in use") {
+	if _, err := Merge(dir, []string{dir}, fakeRender); err == nil || !strings.Contains(err.Error(), "in use") {
 		t.Errorf("a merge while shards run: %v", err)
 	}
 	finishCells(t, r1, 1, 3)
@@ -96,7 +96,7 @@ func TestShardsShareADirectory(t *testing.T) {
 	if m0.Status != StatusComplete || m0.Finished != 3 || m0.Cells != cells || len(m0.Shard.Cells) != 3 || m0.RunDigest != RunDigest("exp", digests(cells)) {
 		t.Errorf("shard 0's manifest: %+v", m0)
 	}
-	res, err := Merge(dir, []string{dir})
+	res, err := Merge(dir, []string{dir}, fakeRender)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +105,7 @@ func TestShardsShareADirectory(t *testing.T) {
 	}
 	sameTables(t, singleRun(t, cells), dir)
 	// The merged directory is a results directory: bench table renders it.
-	if _, _, err := Render(dir); err != nil {
+	if _, _, err := Render(dir, fakeRender); err != nil {
 		t.Errorf("Render after the merge: %v", err)
 	}
 }
@@ -116,7 +116,7 @@ func TestShardsShareADirectory(t *testing.T) {
 func TestShardResumesItsOwnCells(t *testing.T) {
 	const cells = 4
 	dir := t.TempDir()
-	r := begin(t, dir, "exp", cells, Options{Shard: shardOf(0, 2, cells)})
+	r := begin(t, dir, "exp", cells, Options{Render: fakeRender, Shard: shardOf(0, 2, cells)})
 	finishCells(t, r, 0)
 	if _, err := r.Finish(StatusInterrupted, 0); err != nil {
 		t.Fatal(err)
@@ -132,7 +132,7 @@ func TestShardResumesItsOwnCells(t *testing.T) {
 		}
 	}
 	var notes strings.Builder
-	r = begin(t, dir, "exp", cells, Options{Shard: shardOf(0, 2, cells), Notes: &notes})
+	r = begin(t, dir, "exp", cells, Options{Render: fakeRender, Shard: shardOf(0, 2, cells), Notes: &notes})
 	if len(r.Kept()) != 1 || r.Kept()[0] == nil {
 		t.Errorf("kept %v, want cell 0", r.Kept())
 	}
@@ -160,18 +160,18 @@ func TestShardResumesItsOwnCells(t *testing.T) {
 func TestMergeReportsMissingCells(t *testing.T) {
 	const cells = 6
 	dir, out := t.TempDir(), t.TempDir()
-	r0 := begin(t, dir, "exp", cells, Options{Shard: shardOf(0, 3, cells)})
+	r0 := begin(t, dir, "exp", cells, Options{Render: fakeRender, Shard: shardOf(0, 3, cells)})
 	finishCells(t, r0, 0) // not 3
 	if _, err := r0.Finish(StatusInterrupted, 0); err != nil {
 		t.Fatal(err)
 	}
 	other := t.TempDir()
-	r1 := begin(t, other, "exp", cells, Options{Shard: shardOf(1, 3, cells)})
+	r1 := begin(t, other, "exp", cells, Options{Render: fakeRender, Shard: shardOf(1, 3, cells)})
 	finishCells(t, r1, 1, 4)
 	if _, err := r1.Finish(StatusComplete, 0); err != nil {
 		t.Fatal(err)
 	}
-	res, err := Merge(out, []string{dir, other})
+	res, err := Merge(out, []string{dir, other}, fakeRender)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,10 +242,10 @@ func TestMergeRefusesOtherRuns(t *testing.T) {
 // TestMergeNeedsShards: a directory no shard wrote is refused.
 func TestMergeNeedsShards(t *testing.T) {
 	dir := singleRun(t, 2)
-	if _, err := Merge(t.TempDir(), []string{dir}); err == nil || !strings.Contains(err.Error(), "holds no shard manifest") {
+	if _, err := Merge(t.TempDir(), []string{dir}, fakeRender); err == nil || !strings.Contains(err.Error(), "holds no shard manifest") {
 		t.Errorf("merge of a whole run: %v", err)
 	}
-	if _, err := Merge(t.TempDir(), []string{filepath.Join(dir, "nothing")}); err == nil || !strings.Contains(err.Error(), "no such file") {
+	if _, err := Merge(t.TempDir(), []string{filepath.Join(dir, "nothing")}, fakeRender); err == nil || !strings.Contains(err.Error(), "no such file") {
 		t.Errorf("merge of a missing directory: %v", err)
 	}
 }
@@ -257,12 +257,12 @@ func TestMergeNeedsShards(t *testing.T) {
 func TestWholeRunKeepsShardCells(t *testing.T) {
 	const cells = 5
 	dir := t.TempDir()
-	r := begin(t, dir, "exp", cells, Options{Shard: shardOf(1, 2, cells)})
+	r := begin(t, dir, "exp", cells, Options{Render: fakeRender, Shard: shardOf(1, 2, cells)})
 	finishCells(t, r, 1, 3)
 	if _, err := r.Finish(StatusComplete, 0); err != nil {
 		t.Fatal(err)
 	}
-	whole := begin(t, dir, "exp", cells, Options{})
+	whole := begin(t, dir, "exp", cells, Options{Render: fakeRender})
 	if k := whole.Kept(); len(k) != 2 || k[1] == nil || k[3] == nil {
 		t.Fatalf("kept %v, want cells 1 and 3", k)
 	}
@@ -283,7 +283,7 @@ func TestMergeNeedsPredictions(t *testing.T) {
 		m := manifest("exp")
 		m.Predictions = true
 		for i := range cells {
-			r, err := Begin(dir, m, digests(cells), Options{Now: clock(), Shard: shardOf(i, cells, cells)})
+			r, err := Begin(dir, m, digests(cells), Options{Render: fakeRender, Now: clock(), Shard: shardOf(i, cells, cells)})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -298,7 +298,7 @@ func TestMergeNeedsPredictions(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		_, err := Merge(dir, []string{dir})
+		_, err := Merge(dir, []string{dir}, fakeRender)
 		if without {
 			if err == nil || !strings.Contains(err.Error(), CellFileName(1, digest(1))+" holds no predictions") {
 				t.Errorf("a cell file without predictions: %v", err)
@@ -321,7 +321,7 @@ func TestMergeNeedsPredictions(t *testing.T) {
 // failed cell of its own again.
 func TestShardRenumbersAndRetries(t *testing.T) {
 	dir := t.TempDir()
-	r := begin(t, dir, "exp", 3, Options{})
+	r := begin(t, dir, "exp", 3, Options{Render: fakeRender})
 	failed := cell(2)
 	failed.Error, failed.Folds = "boom", nil
 	finishCells(t, r, 0, 1)
@@ -334,7 +334,7 @@ func TestShardRenumbersAndRetries(t *testing.T) {
 	ds := []string{digest(7), digest(0), digest(1), digest(2)}
 	sh := &Shard{Index: 0, Count: 2, Cells: []ShardCell{{Index: 0, Name: "new", Digest: ds[0]}, {Index: 2, Name: cell(1).Key(), Digest: ds[2]}}}
 	var notes strings.Builder
-	r0, err := Begin(dir, manifest("exp"), ds, Options{Shard: sh, Notes: &notes, Now: clock()})
+	r0, err := Begin(dir, manifest("exp"), ds, Options{Render: fakeRender, Shard: sh, Notes: &notes, Now: clock()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -353,7 +353,7 @@ func TestShardRenumbersAndRetries(t *testing.T) {
 	r0.Finish(StatusInterrupted, 0)
 	// Shard 1 owns new cell 3, the failed old cell 2: it runs again.
 	sh1 := &Shard{Index: 1, Count: 2, Cells: []ShardCell{{Index: 1, Name: cell(0).Key(), Digest: ds[1]}, {Index: 3, Name: failed.Key(), Digest: ds[3]}}}
-	r1, err := Begin(dir, manifest("exp"), ds, Options{Shard: sh1, Now: clock()})
+	r1, err := Begin(dir, manifest("exp"), ds, Options{Render: fakeRender, Shard: sh1, Now: clock()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -368,12 +368,12 @@ func TestShardRenumbersAndRetries(t *testing.T) {
 func TestMergeSaysWhatItMovesAside(t *testing.T) {
 	out := singleRun(t, 3)
 	shards := t.TempDir()
-	r := begin(t, shards, "exp", 2, Options{Shard: shardOf(0, 1, 2)})
+	r := begin(t, shards, "exp", 2, Options{Render: fakeRender, Shard: shardOf(0, 1, 2)})
 	finishCells(t, r, 0, 1)
 	if _, err := r.Finish(StatusComplete, 0); err != nil {
 		t.Fatal(err)
 	}
-	res, err := Merge(out, []string{shards})
+	res, err := Merge(out, []string{shards}, fakeRender)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -395,7 +395,7 @@ func TestMergeIntoAShardDirectory(t *testing.T) {
 	const cells = 6
 	dirs := []string{t.TempDir(), t.TempDir(), t.TempDir()}
 	for i, d := range dirs {
-		r := begin(t, d, "exp", cells, Options{Shard: shardOf(i, 3, cells)})
+		r := begin(t, d, "exp", cells, Options{Render: fakeRender, Shard: shardOf(i, 3, cells)})
 		for c := range cells {
 			if c%3 == i {
 				finishCells(t, r, c)
@@ -406,7 +406,7 @@ func TestMergeIntoAShardDirectory(t *testing.T) {
 		}
 	}
 	for round := range 2 {
-		res, err := Merge(dirs[0], dirs[1:])
+		res, err := Merge(dirs[0], dirs[1:], fakeRender)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -19,6 +19,7 @@ import (
 	"github.com/polyclass/polyclass/framework/config"
 	"github.com/polyclass/polyclass/framework/engine"
 	"github.com/polyclass/polyclass/framework/host"
+	"github.com/polyclass/polyclass/framework/outcome"
 )
 
 // gridRun is one run of an experiment by the engine in one process.
@@ -27,7 +28,7 @@ type gridRun struct {
 	run   time.Duration // engine.Run alone
 	cpu   time.Duration // CPU time (user + system) of this process and of the plugin processes over wall
 	os    osCounts      // their page faults and context switches over wall
-	cells []*engine.CellResult
+	cells []*outcome.CellResult
 	stats engine.Stats
 	calls []host.CallStats
 }
@@ -41,7 +42,7 @@ type gridReport struct {
 	Faults     int64                `json:"minor_faults"`
 	Switches   int64                `json:"context_switches"`
 	HugeFaults int64                `json:"thp_fault_alloc"`
-	Cells      []*engine.CellResult `json:"cells"`
+	Cells      []*outcome.CellResult `json:"cells"`
 	Stats      engine.Stats         `json:"stats"`
 	Calls      []host.CallStats     `json:"calls"`
 }
@@ -165,7 +166,7 @@ func runGrid(ctx context.Context, file string, h *host.Host, workers int) (*grid
 
 // sameResults reports whether two runs of one grid have equal accuracies
 // and confusion matrices on every fold of every cell.
-func sameResults(a, b []*engine.CellResult) bool {
+func sameResults(a, b []*outcome.CellResult) bool {
 	if len(a) != len(b) {
 		return false
 	}

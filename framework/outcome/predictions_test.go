@@ -1,4 +1,4 @@
-package engine
+package outcome
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package results
+package engine
 
 import (
 	"crypto/sha256"
@@ -7,10 +7,8 @@ import (
 	"fmt"
 	"hash"
 	"sort"
-	"strings"
 
 	"github.com/polyclass/polyclass/framework/config"
-	"github.com/polyclass/polyclass/framework/engine"
 	"github.com/polyclass/polyclass/framework/host"
 	"github.com/polyclass/polyclass/framework/param"
 )
@@ -27,7 +25,7 @@ const digestVersion = "polyclass cell digest v1"
 // plugins' binaries (SHA-256) and versions, and the metrics computed. File
 // paths, timeouts, worker counts and output settings are left out: they do
 // not change a cell's numbers.
-func CellDigest(g *engine.Grid, c *engine.Cell) string {
+func CellDigest(g *Grid, c *Cell) string {
 	h := sha256.New()
 	put := func(key string, vals ...string) {
 		fmt.Fprintf(h, "%s", key)
@@ -93,16 +91,8 @@ func CellDigest(g *engine.Grid, c *engine.Cell) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// RunDigest returns the SHA-256 (hex) of an experiment's name and its cell
-// digests in cell order: the identity of a whole run.
-func RunDigest(experiment string, cellDigests []string) string {
-	h := sha256.New()
-	fmt.Fprintf(h, "%s\nexperiment %q\n%s\n", digestVersion, experiment, strings.Join(cellDigests, "\n"))
-	return hex.EncodeToString(h.Sum(nil))
-}
-
 // Digests returns the digest of every cell of g, by cell index.
-func Digests(g *engine.Grid) []string {
+func Digests(g *Grid) []string {
 	out := make([]string, len(g.Cells))
 	for i, c := range g.Cells {
 		out[i] = CellDigest(g, c)

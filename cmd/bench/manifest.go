@@ -1,0 +1,168 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"slices"
+
+	"github.com/polyclass/polyclass/framework/engine"
+	"github.com/polyclass/polyclass/framework/host"
+	"github.com/polyclass/polyclass/framework/outcome"
+	"github.com/polyclass/polyclass/framework/report"
+	"github.com/polyclass/polyclass/framework/results"
+	"github.com/polyclass/polyclass/framework/software"
+)
+
+// newManifest records the run's inputs and what its tables show.
+func newManifest(file string, g *engine.Grid, o *options) *results.Manifest {
+	exp := g.Experiment
+	// An absolute path, so that bench rerun works from any directory.
+	if abs, err := filepath.Abs(file); err == nil {
+		file = abs
+	}
+	m := &results.Manifest{
+		Experiment: exp.Name, File: file, Seed: exp.Seed, Args: append([]string{"bench", "run"}, o.args...),
+		Workers: o.jobs, GoVersion: runtime.Version(),
+		Metrics: g.Metrics, Formats: exp.Output.Formats, Baseline: exp.Output.Baseline, Alpha: exp.Output.Alpha,
+		RankTimings: exp.Output.RankTimings, Predictions: exp.Output.Predictions, ConfusionRows: exp.Output.Confusion,
+		CV: results.NewCVRecord(exp.CV),
+	}
+	if b, err := os.ReadFile(file); err == nil {
+		sum := sha256.Sum256(b)
+		m.FileSHA256 = hex.EncodeToString(sum[:])
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		m.GoVersion = bi.GoVersion
+	}
+	for _, d := range g.Datasets {
+		m.Datasets = append(m.Datasets, newDatasetRecord(d, filepath.Dir(file)))
+	}
+	for _, p := range g.Plugins() {
+		// The plugin's runtime report, then what the parameters of its
+		// learners add (the package an estimator comes from).
+		rt := p.Runtime()
+		for _, l := range g.Learners {
+			if l.Plugin == p {
+				rt = software.Union(slices.Clone(rt), l.Runtime)
+			}
+		}
+		m.Plugins = append(m.Plugins, results.PluginRecord{Name: p.Name, Version: p.Version(), Path: p.Path, SHA256: p.SHA256, Runtime: rt})
+	}
+	return m
+}
+
+// newDatasetRecord records a loaded dataset: its files, digest and shape
+// (rows, feature columns by kind, rows per class or label). The files are
+// recorded relative to dir, the experiment file's directory, as the file
+// names them: a run of "exp.hcl" and one of "/abs/exp.hcl" (a cluster
+// task's) record the same paths, so their reports are byte-identical.
+func newDatasetRecord(d *engine.Dataset, dir string) results.DatasetRecord {
+	r := results.DatasetRecord{Name: d.Config.Name, Path: relativeTo(dir, d.Config.Path), SHA256: d.SHA256,
+		TestPath: relativeTo(dir, d.Config.TestPath), Rows: d.Table.NumRows, MultiLabel: d.MultiLabel}
+	if f := d.Features; f != nil {
+		r.NumericFeatures, r.CategoricalFeatures = len(f.Num), len(f.Cat)
+		for _, b := range f.Sparse {
+			r.NumericFeatures += len(b.Names)
+		}
+	}
+	counts := make([]int, len(d.Classes))
+	switch {
+	case d.LabelMatrix != nil:
+		rows, cols := d.LabelMatrix.Dims()
+		for i := range rows {
+			for j := range min(cols, len(counts)) {
+				if d.LabelMatrix.At(i, j) != 0 {
+					counts[j]++
+				}
+			}
+		}
+	default:
+		for _, k := range d.Labels {
+			if k >= 0 && k < len(counts) {
+				counts[k]++
+			}
+		}
+	}
+	for k, name := range d.Classes {
+		r.Classes = append(r.Classes, results.ClassCount{Name: name, Count: counts[k]})
+	}
+	return r
+}
+
+// relativeTo gives path relative to dir when both are on the same
+// filesystem tree, else path unchanged ("" stays "").
+func relativeTo(dir, path string) string {
+	if path == "" {
+		return ""
+	}
+	ad, err1 := filepath.Abs(dir)
+	ap, err2 := filepath.Abs(path)
+	if err1 != nil || err2 != nil {
+		return path
+	}
+	rel, err := filepath.Rel(ad, ap)
+	if err != nil {
+		return path
+	}
+	return filepath.ToSlash(rel)
+}
+
+// callRecords are the host's call counts as a manifest records them.
+func callRecords(calls []host.CallStats) []results.CallRecord {
+	out := make([]results.CallRecord, len(calls))
+	for i, c := range calls {
+		out[i] = results.CallRecord{Plugin: c.Plugin, Method: c.Method, Calls: c.Calls,
+			Sent: c.Sent, Received: c.Received, SentMessages: c.SentMessages}
+	}
+	return out
+}
+
+// render makes the outputs of a run (package report's tables, figures and
+// predictions files) from its manifest and cells: results.Renderer.
+func render(m *results.Manifest, cells []*outcome.CellResult) ([]results.Output, error) {
+	files, err := report.Files(reportSpec(m, len(cells)), cells)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]results.Output, len(files))
+	for i, f := range files {
+		out[i] = results.Output{Name: f.Name, Write: f.Write}
+	}
+	return out, nil
+}
+
+// reportSpec returns what the tables of the run m records show, with
+// finished of its cells done: the tables of a partial run say so ("12 of
+// 40 cells finished (run status: interrupted)").
+func reportSpec(m *results.Manifest, finished int) report.Spec {
+	return report.Spec{Experiment: m.Experiment, Metrics: m.Metrics, Formats: m.Formats, Baseline: m.Baseline,
+		Alpha: m.Alpha, RankTimings: m.RankTimings, Predictions: m.Predictions, ConfusionRows: m.ConfusionRows,
+		Partial: m.Partial(finished), Setup: reportSetup(m, finished)}
+}
+
+// reportSetup returns the set-up section of the report: what the
+// manifest records of the run's inputs.
+func reportSetup(m *results.Manifest, finished int) *report.Setup {
+	s := &report.Setup{File: m.File, FileSHA256: m.FileSHA256, Seed: m.Seed, GoVersion: m.GoVersion,
+		Status: string(m.Status), Cells: m.Cells, Finished: finished, Failed: m.FailedCells}
+	if cv := m.CV; cv != nil {
+		s.CV = report.CVInfo{Folds: cv.Folds, Repeats: cv.Repeats, Stratified: cv.Stratified, Iterative: cv.Iterative,
+			Holdout: cv.Holdout, FoldsFile: cv.FoldsFile}
+	}
+	for _, d := range m.Datasets {
+		info := report.DatasetInfo{Name: d.Name, Path: d.Path, SHA256: d.SHA256, TestPath: d.TestPath,
+			Rows: d.Rows, Numeric: d.NumericFeatures, Categorical: d.CategoricalFeatures, MultiLabel: d.MultiLabel}
+		for _, c := range d.Classes {
+			info.Classes = append(info.Classes, report.ClassCount{Name: c.Name, Count: c.Count})
+		}
+		s.Datasets = append(s.Datasets, info)
+	}
+	for _, p := range m.Plugins {
+		s.Plugins = append(s.Plugins, report.PluginInfo{Name: p.Name, Version: p.Version, SHA256: p.SHA256})
+	}
+	return s
+}

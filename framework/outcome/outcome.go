@@ -1,0 +1,93 @@
+// Package outcome holds what a run computes: the result of every cell
+// and of each of its folds, with their per-row predictions. The engine
+// produces these values, package results stores them in cell files and
+// package report renders them; the package depends on no plugin machinery
+// (neither gRPC nor go-plugin), so that storing and rendering results
+// does not either.
+package outcome
+
+import (
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/polyclass/polyclass/framework/problem"
+)
+
+// ID names the cell's coordinates for tables and files.
+type ID struct {
+	Dataset   string `json:"dataset"`
+	Encoder   string `json:"encoder"`
+	Learner   string `json:"learner"`
+	Params    string `json:"params"`
+	Reduction string `json:"reduction"`
+}
+
+// Key is the cell's identity, from which its seeds derive.
+func (id ID) Key() string {
+	return strings.Join([]string{id.Dataset, id.Encoder, id.Learner, id.Params, id.Reduction}, "|")
+}
+
+// FoldResult is one fold of one cell.
+type FoldResult struct {
+	Repeat  int                `json:"repeat"`
+	Fold    int                `json:"fold"`
+	NTrain  int                `json:"n_train"`
+	NTest   int                `json:"n_test"`
+	Metrics map[string]float64 `json:"metrics"`
+	// Warnings counts metric values set by a convention (0/0 → 0).
+	Warnings       map[string]int `json:"warnings,omitempty"`
+	Ties           int            `json:"ties"`
+	FitSeconds     float64        `json:"fit_seconds"`
+	PredictSeconds float64        `json:"predict_seconds"`
+	// Confusion is the K×K confusion matrix (rows = actual).
+	Confusion [][]int `json:"confusion"`
+	// Diagnostics and Warnings are the reducer's notes on its plan (code
+	// matrix distances, degenerate columns).
+	Diagnostics  *problem.CodeDiagnostics `json:"diagnostics,omitempty"`
+	PlanWarnings []string                 `json:"plan_warnings,omitempty"`
+	// Chosen names the parameter values a tuned learner chose on this
+	// fold's training part (e.g. "C=10"); TuneScores are the inner
+	// cross-validation's mean metric of each candidate, in grid order.
+	Chosen     string    `json:"chosen,omitempty"`
+	TuneScores []float64 `json:"tune_scores,omitempty"`
+	// SoftmaxScores tells that the class probabilities the metrics read
+	// (log_loss, brier) are a softmax of the decoder's class scores, not
+	// the learner's probabilities nor calibrated ones.
+	SoftmaxScores bool `json:"softmax_scores,omitempty"`
+	// Predictions holds the fold's per-row predictions when
+	// Options.KeepPredictions is set (cell files keep them, so that a
+	// resumed run or a merge of shards writes the same predictions files).
+	Predictions *Predictions `json:"predictions,omitempty"`
+}
+
+// Predictions are one fold's predictions for its test rows.
+type Predictions struct {
+	// Rows are the 0-based data rows of the test part.
+	Rows []int
+	// True and Predicted are class indices (multiclass).
+	True, Predicted []int
+	// TrueSet and PredSet are the rows × K 0/1 label matrices (multi-label).
+	TrueSet, PredSet *mat.Dense
+	// Scores is the rows × K matrix of class probabilities the metrics used.
+	Scores *mat.Dense
+}
+
+// CellResult is a finished cell.
+type CellResult struct {
+	Index int `json:"index"`
+	ID
+	Classes []string     `json:"classes"`
+	Folds   []FoldResult `json:"folds"`
+	Error   string       `json:"error,omitempty"`
+	// TuneMetric and TuneCandidates describe a tuned cell: the metric its
+	// inner cross-validations compare and its candidates' tuned
+	// parameters ("C=0.1"), in grid order (parameter names sorted, the
+	// last varying fastest, as scikit-learn's ParameterGrid), the order of
+	// each fold's TuneScores.
+	TuneMetric     string   `json:"tune_metric,omitempty"`
+	TuneCandidates []string `json:"tune_candidates,omitempty"`
+}
+
+// Failed reports whether the cell failed.
+func (c *CellResult) Failed() bool { return c.Error != "" }

@@ -1,0 +1,304 @@
+package results
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/polyclass/polyclass/framework/outcome"
+)
+
+// Entry is one file of a cells directory as Reconcile sees it.
+type Entry struct {
+	// Name is the file's name in the cells directory.
+	Name string
+	// Index is the cell index its name starts with; -1 for a name that is
+	// not a cell file's (IIII-DIGEST.json).
+	Index int
+	// Cell is the file's cell, read and checked (ReadCell); nil when the
+	// file was not read or is bad.
+	Cell *Cell
+	// Bad says why the file is not a good cell file; "" when it is good
+	// or was not read.
+	Bad string
+}
+
+// Want is what a run, a shard or a merge wants of a cells directory.
+type Want struct {
+	// Digests are the digests of the grid's cells, by index: the whole
+	// grid's, so that a cell that moved to another index is found. An
+	// empty digest is a cell whose digest is not known (a merge of shards
+	// that did not all run).
+	Digests []string
+	// Own reports whether the cell at an index is the caller's: its file
+	// may be kept, moved aside or written. Files at other indices are left
+	// alone, except as the source of a renumbered copy. nil: every index.
+	Own func(index int) bool
+	// Predictions asks for cells that hold their per-row predictions
+	// (output.predictions): a cell without them runs again.
+	Predictions bool
+	// Fresh moves aside every file of the caller's instead of keeping it.
+	Fresh bool
+	// KeepFailed keeps failed cells (a merge shows them); without it they
+	// run again, as missing ones do (their cause may have been fixed).
+	KeepFailed bool
+}
+
+// Action is what Reconcile decides for one file.
+type Action int
+
+// The actions on a file of the cells directory.
+const (
+	// Leave: not the caller's to touch (another shard's cell), or not read.
+	Leave Action = iota
+	// Keep: the file is cell Index's: it is not computed again.
+	Keep
+	// Renumber: the file holds the cell now at index To (blocks were
+	// added or removed): a copy is written under the new index, and the
+	// file itself is moved aside when Aside is set.
+	Renumber
+	// MoveAside: the file is moved aside to superseded/, for Reason.
+	MoveAside
+)
+
+// Decision is what to do with one entry.
+type Decision struct {
+	Entry
+	Action Action
+	// To is the index the cell is kept at (Keep, Renumber).
+	To int
+	// Aside, for Renumber, also moves the file itself aside (it sits at one
+	// of the caller's indices).
+	Aside bool
+	// Reason says why a file is moved aside.
+	Reason string
+	// Again marks a file moved aside as a second file of a cell that
+	// another file provides.
+	Again bool
+}
+
+// Plan is Reconcile's answer: a decision per entry (in entry order), the
+// cells kept (by index: the entry that provides each) and the caller's
+// cells to compute, in index order.
+type Plan struct {
+	Decisions []Decision
+	Kept      map[int]*Cell
+	Run       []int
+}
+
+// Reasons a file is moved aside.
+const (
+	reasonFresh       = "--fresh"
+	reasonChanged     = "its inputs changed (digest differs), or its block left the grid"
+	reasonPredictions = "output.predictions is set and the cell file holds no predictions (computed without it): the cell runs again"
+	failedAgain       = "it failed in the earlier run: it runs again"
+	reasonNotCell     = "not a cell file (cells/ holds IIII-DIGEST.json files only)"
+)
+
+// Reconcile decides, for the files of a cells directory and what the caller
+// wants of it, which cells are kept, which files are moved aside (and
+// why), which are renumbered, and which cells must be computed. It is the
+// one rule of resuming a run (Begin), starting a shard and merging shards;
+// it does no I/O.
+//
+// A good file at one of the caller's indices is kept when its digest is
+// that index's; a good file whose digest is another index's is renumbered
+// (copied there) when either index is the caller's and that index has no
+// file of its own; failed cells and, with Want.Predictions, cells without
+// predictions run again; bad files and those of other inputs are moved
+// aside; the first file of a cell wins over its duplicates.
+func Reconcile(entries []Entry, w Want) Plan {
+	own := w.Own
+	if own == nil {
+		own = func(int) bool { return true }
+	}
+	ours := func(e Entry) bool { return e.Index < 0 && w.Own == nil || e.Index >= 0 && own(e.Index) }
+	byDigest := make(map[string]int, len(w.Digests))
+	for i := len(w.Digests) - 1; i >= 0; i-- {
+		if d := w.Digests[i]; d != "" {
+			byDigest[d] = i // the first index of a digest
+		}
+	}
+	p := Plan{Decisions: make([]Decision, len(entries)), Kept: map[int]*Cell{}}
+	// provided holds the indices with a usable file of their own, the
+	// caller's or not: no copy is written over it.
+	provided := map[int]bool{}
+	// First the files under their own index, then the renumbered ones: a
+	// cell's own file wins over a copy from elsewhere.
+	direct := func(e Entry) (int, bool) {
+		if e.Cell == nil {
+			return 0, false
+		}
+		i, ok := byDigest[e.Cell.Digest]
+		return i, ok && i == e.Index
+	}
+	usable := func(c *Cell) string {
+		switch {
+		case c.Failed() && !w.KeepFailed:
+			return failedAgain
+		case w.Predictions && !hasPredictions(c.CellResult):
+			return reasonPredictions
+		}
+		return ""
+	}
+	for pass := range 2 {
+		for k, e := range entries {
+			i, isDirect := direct(e)
+			if (pass == 0) != isDirect {
+				continue
+			}
+			d := Decision{Entry: e}
+			aside := func(why string) {
+				if ours(e) {
+					d.Action, d.Reason = MoveAside, why
+				}
+			}
+			switch {
+			case w.Fresh:
+				aside(reasonFresh)
+			case e.Index < 0:
+				aside(reasonNotCell)
+			case e.Bad != "":
+				aside(e.Bad)
+			case e.Cell == nil:
+				// not read: left alone
+			case !hasDigest(byDigest, e.Cell.Digest):
+				aside(reasonChanged)
+			case usable(e.Cell) != "":
+				aside(usable(e.Cell))
+			case isDirect && provided[i]:
+				aside(fmt.Sprintf("cell %d again", i))
+				d.Again = true
+			case isDirect:
+				provided[i] = true
+				if own(i) {
+					d.Action, d.To = Keep, i
+					p.Kept[i] = e.Cell
+				}
+			default:
+				i = byDigest[e.Cell.Digest]
+				switch {
+				case provided[i]:
+					aside(fmt.Sprintf("cell %d again", i))
+					d.Again = true
+				case own(i) || ours(e):
+					d.Action, d.To, d.Aside = Renumber, i, ours(e)
+					d.Reason = fmt.Sprintf("renumbered: cell %d is now cell %d", e.Index, i)
+					provided[i] = true
+					if own(i) {
+						p.Kept[i] = e.Cell
+					}
+				}
+			}
+			p.Decisions[k] = d
+		}
+	}
+	for i := range w.Digests {
+		if own(i) && p.Kept[i] == nil {
+			p.Run = append(p.Run, i)
+		}
+	}
+	return p
+}
+
+func hasDigest(byDigest map[string]int, d string) bool {
+	_, ok := byDigest[d]
+	return ok
+}
+
+// relevance returns whether Reconcile needs a file of the cells
+// directory read, by name: a file at one of the caller's indices, or one
+// that may hold another index's cell (its name's digest prefix is a
+// wanted digest's). The others are left alone unread.
+func (w Want) relevance() func(name string) bool {
+	suffixes := make(map[string]bool, len(w.Digests))
+	for _, d := range w.Digests {
+		if d != "" {
+			suffixes[strings.TrimPrefix(CellFileName(0, d), "0000")] = true
+		}
+	}
+	return func(name string) bool {
+		i, isCell := cellIndex(name)
+		switch {
+		case w.Own == nil:
+			return true
+		case !isCell:
+			return false
+		case w.Own(i):
+			return true
+		}
+		return suffixes[name[strings.IndexByte(name, '-'):]]
+	}
+}
+
+// readEntries lists a cells directory (names starting with "." are
+// unfinished writes, and skipped) and reads the files relevant accepts.
+func readEntries(cellsDir string, relevant func(name string) bool) ([]Entry, error) {
+	list, err := os.ReadDir(cellsDir)
+	if err != nil {
+		return nil, fmt.Errorf("results directory: %w", err)
+	}
+	var out []Entry
+	for _, f := range list {
+		name := f.Name()
+		if strings.HasPrefix(name, ".") {
+			continue
+		}
+		e := Entry{Name: name, Index: -1}
+		if i, ok := cellIndex(name); ok && strings.HasSuffix(name, ".json") && !f.IsDir() {
+			e.Index = i
+		}
+		if !relevant(name) {
+			out = append(out, e)
+			continue
+		}
+		if e.Index >= 0 {
+			c, err := ReadCell(filepath.Join(cellsDir, name), -1)
+			var ce *CellError
+			switch {
+			case errors.As(err, &ce):
+				e.Bad = ce.Reason
+			case err != nil:
+				return nil, err
+			default:
+				e.Cell = c
+			}
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+// apply carries out plan in the cells directory: the renumbered copies
+// first, then the files moved aside (so that a kill between the two
+// loses no cell), each said in s's notes. It returns the kept cells.
+func apply(cellsDir string, plan Plan, s *setup) (map[int]*outcome.CellResult, error) {
+	for _, d := range plan.Decisions {
+		if d.Action != Renumber {
+			continue
+		}
+		c := *d.Cell.CellResult
+		c.Index = d.To
+		if _, err := WriteCell(cellsDir, &c, d.Cell.Digest); err != nil {
+			return nil, err
+		}
+		if !d.Aside {
+			s.note("renumbered: cell %d of an earlier grid is now cell %d (%s)", d.Index, d.To, CellFileName(d.To, d.Cell.Digest))
+		}
+		d.Cell.CellResult = &c
+	}
+	for _, d := range plan.Decisions {
+		if d.Action == MoveAside || d.Action == Renumber && d.Aside {
+			if err := s.moveAside(filepath.Join(cellsDir, d.Name), d.Reason); err != nil {
+				return nil, err
+			}
+		}
+	}
+	kept := make(map[int]*outcome.CellResult, len(plan.Kept))
+	for i, c := range plan.Kept {
+		kept[i] = c.CellResult
+	}
+	return kept, nil
+}
