@@ -27,7 +27,7 @@ import (
 type Cell struct {
 	// Index is the cell's index in the grid.
 	Index int
-	// Key is the cell's identity (engine.ID.Key): it breaks ties.
+	// Key is the cell's identity (outcome.ID.Key): it breaks ties.
 	Key string
 	// Group names the cells that share their design matrices (the
 	// dataset and pipeline).

@@ -36,15 +36,15 @@ type gridRun struct {
 // gridReport is a gridRun as the child process of a timed run (see
 // taxGridCommand) writes it to its standard output, in JSON.
 type gridReport struct {
-	WallNS     int64                `json:"wall_ns"`
-	RunNS      int64                `json:"run_ns"`
-	CPUNS      int64                `json:"cpu_ns"`
-	Faults     int64                `json:"minor_faults"`
-	Switches   int64                `json:"context_switches"`
-	HugeFaults int64                `json:"thp_fault_alloc"`
+	WallNS     int64                 `json:"wall_ns"`
+	RunNS      int64                 `json:"run_ns"`
+	CPUNS      int64                 `json:"cpu_ns"`
+	Faults     int64                 `json:"minor_faults"`
+	Switches   int64                 `json:"context_switches"`
+	HugeFaults int64                 `json:"thp_fault_alloc"`
 	Cells      []*outcome.CellResult `json:"cells"`
-	Stats      engine.Stats         `json:"stats"`
-	Calls      []host.CallStats     `json:"calls"`
+	Stats      engine.Stats          `json:"stats"`
+	Calls      []host.CallStats      `json:"calls"`
 }
 
 func (r *gridRun) report() *gridReport {
