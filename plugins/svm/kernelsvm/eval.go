@@ -1,6 +1,10 @@
 package kernelsvm
 
-import "gonum.org/v1/gonum/floats"
+import (
+	"math"
+
+	"gonum.org/v1/gonum/floats"
+)
 
 // evaluator computes training kernel values between rows of one Data as
 // LIBSVM's Kernel class does: through the rows' dot product and, for the
@@ -54,8 +58,8 @@ func (e *evaluator) at(i, j int) float64 {
 
 // value returns the kernel value of rows i and j from their dot product.
 func (e *evaluator) value(dot float64, i, j int) float64 {
-	if e.sq != nil {
-		return e.kern.fromDot(dot, e.sq[i], e.sq[j])
+	if e.sq != nil { // rbf
+		return math.Exp(-e.kern.Gamma * (e.sq[i] + e.sq[j] - 2*dot))
 	}
 	return e.kern.fromDot(dot, 0, 0)
 }
@@ -66,8 +70,15 @@ func (e *evaluator) groupDots(dst []float64, r, g int) {
 	clear(dst)
 	_, v := e.x.row(r)
 	t, n := e.xt[g], len(dst)
-	for c, f := range v {
-		floats.AddScaled(dst, f, t[c*n:(c+1)*n])
+	// In chunks of rows, so that a chunk's sums stay in the first-level
+	// cache while the columns are added to them.
+	const chunk = 512
+	for lo := 0; lo < n; lo += chunk {
+		hi := min(lo+chunk, n)
+		d := dst[lo:hi]
+		for c, f := range v {
+			floats.AddScaled(d, f, t[c*n+lo:c*n+hi])
+		}
 	}
 }
 
@@ -103,11 +114,43 @@ func (e *evaluator) fromDots(dst []float32, dots []float64, r int, rows []int) {
 	}
 }
 
-// column32 sets dst[k] = float32(K(x_r, x_rows[k])), one row at a time.
+// column32 sets dst[k] = float32(K(x_r, x_rows[k])), row by row; on a
+// dense design four dot products at a time, so that their chains of
+// additions, each in column order, overlap.
 func (e *evaluator) column32(dst []float32, r int, rows []int) {
 	ia, va := e.x.row(r)
-	for k, s := range rows {
-		ib, vb := e.x.row(s)
-		dst[k] = float32(e.value(dotRows(ia, va, ib, vb), r, s))
+	if ia != nil {
+		for k, s := range rows {
+			ib, vb := e.x.row(s)
+			dst[k] = float32(e.value(dotRows(ia, va, ib, vb), r, s))
+		}
+		return
+	}
+	d, stride, data := e.x.d, e.x.stride, e.x.dense
+	k := 0
+	for ; k+4 <= len(rows); k += 4 {
+		y0 := data[rows[k]*stride:][:d]
+		y1 := data[rows[k+1]*stride:][:d]
+		y2 := data[rows[k+2]*stride:][:d]
+		y3 := data[rows[k+3]*stride:][:d]
+		var s0, s1, s2, s3 float64
+		for c, v := range va {
+			s0 += v * y0[c]
+			s1 += v * y1[c]
+			s2 += v * y2[c]
+			s3 += v * y3[c]
+		}
+		dst[k] = float32(e.value(s0, r, rows[k]))
+		dst[k+1] = float32(e.value(s1, r, rows[k+1]))
+		dst[k+2] = float32(e.value(s2, r, rows[k+2]))
+		dst[k+3] = float32(e.value(s3, r, rows[k+3]))
+	}
+	for ; k < len(rows); k++ {
+		y := data[rows[k]*stride:][:d]
+		var s float64
+		for c, v := range va {
+			s += v * y[c]
+		}
+		dst[k] = float32(e.value(s, r, rows[k]))
 	}
 }

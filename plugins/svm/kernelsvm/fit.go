@@ -99,8 +99,8 @@ func solveAll(ctx context.Context, x *Data, subs []Problem, lays []*layout, stre
 	// rest the columns of the problems being solved.
 	per := opt
 	var shared *sharedCache
-	if sharesAny(groups) {
-		shared = newSharedCache(eval, groups, opt.cacheBytes()/2)
+	if s := newSharedCache(eval, groups, opt.cacheBytes()/2); slices.Contains(s.enabled, true) {
+		shared = s
 		per.CacheBytes = opt.cacheBytes() / 2 / int64(workers)
 	} else {
 		per.CacheBytes = opt.cacheBytes() / int64(workers)
@@ -158,17 +158,6 @@ func solveAll(ctx context.Context, x *Data, subs []Problem, lays []*layout, stre
 // one class.
 func oneSided(lay *layout) bool {
 	return lay.y[len(lay.y)-1] == lay.y[0]
-}
-
-// sharesAny reports whether two problems use rows of the same pair of
-// groups.
-func sharesAny(g *rowGroups) bool {
-	for _, c := range g.cross {
-		if c >= 2 {
-			return true
-		}
-	}
-	return false
 }
 
 // buildBinaries collects the support vectors of the fits into one set and

@@ -1,6 +1,10 @@
 package kernelsvm
 
-import "sync"
+import (
+	"cmp"
+	"slices"
+	"sync"
+)
 
 // sharedCache holds kernel values that several problems of a Train call
 // need: the block K(x_r, x_s) for s over the rows of group g, for a row r
@@ -14,6 +18,10 @@ type sharedCache struct {
 	eval   *evaluator
 	groups *rowGroups
 	ng     int
+
+	// enabled[a·ng + g]: blocks of group a's rows against group g are
+	// shared (sharedPairs).
+	enabled []bool
 
 	mu      sync.Mutex
 	entries []*block // index r·ng + g
@@ -31,13 +39,47 @@ func newSharedCache(eval *evaluator, groups *rowGroups, budget int64) *sharedCac
 	ng := len(groups.members)
 	c := &sharedCache{eval: eval, groups: groups, ng: ng, entries: make([]*block, len(groups.of)*ng), size: budget / 4}
 	c.lru.prev, c.lru.next = &c.lru, &c.lru
+	c.enabled = sharedPairs(groups, c.size)
 	return c
+}
+
+// sharedPairs chooses the pairs of groups (a, g) whose blocks are shared:
+// those two or more problems use, most used first, as long as all their
+// blocks (every row of a against g) fit in size float32 entries together.
+// A block computed whole serves every problem that needs it only while
+// it is held; a cache too small for the blocks the problems go through
+// would compute whole rows that one problem needs a part of (the solver
+// asks for its active rows only) again and again. Under one-vs-one the
+// classes against themselves fit (letter: 35 MB); under one-vs-all on
+// letter the rows against all rows (900 MB) do not, and the problems
+// compute their columns as LIBSVM does.
+func sharedPairs(groups *rowGroups, size int64) []bool {
+	ng := len(groups.members)
+	var pairs []int
+	for p, c := range groups.cross {
+		if c >= 2 {
+			pairs = append(pairs, p)
+		}
+	}
+	bytes := func(p int) int64 {
+		return int64(len(groups.members[p/ng])) * int64(len(groups.members[p%ng]))
+	}
+	slices.SortStableFunc(pairs, func(p, q int) int {
+		return cmp.Or(cmp.Compare(groups.cross[q], groups.cross[p]), cmp.Compare(bytes(p), bytes(q)))
+	})
+	enabled := make([]bool, ng*ng)
+	for _, p := range pairs {
+		if b := bytes(p); b <= size {
+			enabled[p], size = true, size-b
+		}
+	}
+	return enabled
 }
 
 // shares reports whether blocks of rows of group a against group g are
 // shared.
 func (c *sharedCache) shares(a, g int) bool {
-	return c.groups.cross[a*c.ng+g] >= 2
+	return c.enabled[a*c.ng+g]
 }
 
 func (c *sharedCache) unlink(b *block) {
@@ -100,6 +142,9 @@ type problemSource struct {
 	dots   [][]float64
 	have   []bool
 	buf    []float64
+	idx    []int // positions of the rows computed
+	rows   []int
+	tmp    []float32
 }
 
 func newProblemSource(eval *evaluator, shared *sharedCache, used []int) *problemSource {
@@ -110,41 +155,51 @@ func newProblemSource(eval *evaluator, shared *sharedCache, used []int) *problem
 
 func (s *problemSource) at(i, j int) float64 { return s.eval.at(i, j) }
 
-// column32 sets dst[k] = float32(K(x_r, x_rows[k])).
+// column32 sets dst[k] = float32(K(x_r, x_rows[k])): from the shared
+// blocks where the cache shares them; the rest computed, on a dense
+// design from the dot products of x_r with whole groups (one vector
+// operation per column) when the rows asked for are at least a quarter of
+// those groups, else row by row.
 func (s *problemSource) column32(dst []float32, r int, rows []int) {
 	e, gr := s.eval, s.eval.groups
-	if e.xt == nil && s.shared == nil {
-		e.column32(dst, r, rows)
-		return
-	}
 	a := int(gr.of[r])
+	unshared := 0
 	for _, g := range s.used {
 		s.blocks[g], s.have[g] = nil, false
 		if s.shared != nil && s.shared.shares(a, g) {
 			s.buf = grow(s.buf, len(gr.members[g]))
 			s.blocks[g] = s.shared.get(r, g, s.buf)
+		} else {
+			unshared += len(gr.members[g])
 		}
 	}
+	s.idx, s.rows = s.idx[:0], s.rows[:0]
 	for k, q := range rows {
-		g := gr.of[q]
-		if b := s.blocks[g]; b != nil {
+		if b := s.blocks[gr.of[q]]; b != nil {
 			dst[k] = b[gr.pos[q]]
-			continue
-		}
-		var dot float64
-		if e.xt == nil {
-			ia, va := e.x.row(r)
-			ib, vb := e.x.row(q)
-			dot = dotRows(ia, va, ib, vb)
 		} else {
+			s.idx, s.rows = append(s.idx, k), append(s.rows, q)
+		}
+	}
+	if len(s.rows) == 0 {
+		return
+	}
+	if e.xt != nil && 4*len(s.rows) >= unshared {
+		for j, q := range s.rows {
+			g := gr.of[q]
 			if !s.have[g] {
 				s.dots[g] = grow(s.dots[g], len(gr.members[g]))
 				e.groupDots(s.dots[g], r, int(g))
 				s.have[g] = true
 			}
-			dot = s.dots[g][gr.pos[q]]
+			dst[s.idx[j]] = float32(e.value(s.dots[g][gr.pos[q]], r, q))
 		}
-		dst[k] = float32(e.value(dot, r, q))
+		return
+	}
+	s.tmp = grow(s.tmp, len(s.rows))
+	e.column32(s.tmp, r, s.rows)
+	for j, k := range s.idx {
+		dst[k] = s.tmp[j]
 	}
 }
 
