@@ -49,12 +49,5 @@ func (g *glibcRand) next() int {
 	return int(v >> 1)
 }
 
-// skip advances the stream by n values.
-func (g *glibcRand) skip(n int) {
-	for range n {
-		g.next()
-	}
-}
-
 // randSource is a stream of rand() values.
 type randSource interface{ next() int }

@@ -51,7 +51,7 @@ func (o Options) check() error {
 		return err
 	}
 	if !(o.C > 0) || math.IsInf(o.C, 0) {
-		return fmt.Errorf("C = %v, want a finite value > 0", o.C)
+		return fmt.Errorf("penalty C = %v, want a finite value > 0", o.C)
 	}
 	if o.Eps < 0 || math.IsNaN(o.Eps) {
 		return fmt.Errorf("eps = %v, want ≥ 0", o.Eps)
