@@ -23,13 +23,10 @@ import (
 	"github.com/hashicorp/go-plugin"
 
 	"github.com/polyclass/polyclass/framework/host"
-	"github.com/polyclass/polyclass/framework/sdk"
 	"github.com/polyclass/polyclass/internal/batchsched"
 )
 
 func main() {
-	sdk.SetGCPercent()
-	defer sdk.HoldHeapFloor()()
 	// bench and the plugin processes it starts run under SCHED_BATCH
 	// (package batchsched). A system that refuses the policy (a seccomp
 	// filter) runs the grid as before, so the error is not reported.

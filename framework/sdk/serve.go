@@ -140,8 +140,6 @@ func WithTestConfig(t *plugin.ServeTestConfig) ServeOption {
 // Serve serves the given learner and/or reducer over gRPC until the host
 // closes the connection. It is the whole body of a plugin's main.
 func Serve(opts ...ServeOption) {
-	SetGCPercent()
-	defer HoldHeapFloor()()
 	var c serveConfig
 	for _, o := range opts {
 		o(&c)
