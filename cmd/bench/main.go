@@ -23,14 +23,9 @@ import (
 	"github.com/hashicorp/go-plugin"
 
 	"github.com/polyclass/polyclass/framework/host"
-	"github.com/polyclass/polyclass/internal/batchsched"
 )
 
 func main() {
-	// bench and the plugin processes it starts run under SCHED_BATCH
-	// (package batchsched). A system that refuses the policy (a seccomp
-	// filter) runs the grid as before, so the error is not reported.
-	_ = batchsched.Apply()
 	// A closed terminal (SIGHUP), a closed pipe on stdout (SIGPIPE) and
 	// SIGTERM stop a run as Ctrl-C does: finished cells are kept. A second
 	// signal ends bench at once; its plugins die with it (see package host).
