@@ -222,7 +222,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 	// Plugin stderr streams into the run log once a run opens it.
 	o.pluginLog = &pluginLog{}
 	h := host.New(o.pluginsDir, o.pluginLog)
-	h.SetSumCache(host.UserSumCacheDir())
 	if o.profile != "" && cmd == "run" {
 		stop, err := startProfiles(h, o.profile)
 		if err != nil {

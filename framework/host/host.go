@@ -41,13 +41,10 @@ type Binary struct {
 	Name string // the name experiment files use: the file name without BinaryPrefix
 	Path string
 	// SHA256 is the lower-case hex digest of the file, taken when the
-	// host first starts it (Discover leaves it empty), from the host's
-	// digest cache when it knows the file (SetSumCache): a run reads only
-	// the binaries it starts.
+	// host first starts it (Discover leaves it empty): a run reads only
+	// the binaries it starts, each once for its digest, and go-plugin's
+	// SecureConfig checks the file against it at every start.
 	SHA256 string
-	// cached is set when SHA256 came from the host's digest cache and no
-	// start has checked it yet.
-	cached bool
 }
 
 // Discover lists the plugin binaries in dir, sorted by name, without
@@ -304,9 +301,8 @@ type Host struct {
 	// profileDir, when set, asks every plugin process started from now
 	// on for CPU and heap profiles in it (SetProfileDir).
 	profileDir string
-	// sums is the digest cache (SetSumCache); hashFile reads a binary's
-	// digest (fileSHA256; tests count the reads).
-	sums     sumCache
+	// hashFile reads a binary's digest (fileSHA256; tests count the
+	// reads).
 	hashFile func(path string) (string, error)
 }
 
@@ -441,28 +437,13 @@ func (h *Host) Running(name string) *Plugin {
 	return r.p
 }
 
-// start starts the binary b after taking its digest (checksum). When the
-// digest came from the cache and SecureConfig finds that the binary's is
-// another, the entry is dropped and the start tried again with the
-// binary's own digest.
+// start starts the binary b after taking its digest (checksum).
 func (h *Host) start(ctx context.Context, b Binary) (*Plugin, error) {
 	b, err := h.checksum(b)
 	if err != nil {
 		return nil, err
 	}
-	p, err := h.launch(ctx, b)
-	if err != nil && b.cached && errors.Is(err, plugin.ErrChecksumsDoNotMatch) {
-		h.forgetSum(b)
-		if b, err = h.checksum(Binary{Name: b.Name, Path: b.Path}); err != nil {
-			return nil, err
-		}
-		return h.launch(ctx, b)
-	}
-	if err == nil && b.cached {
-		h.verifiedSum(b)
-		p.Binary.cached = false
-	}
-	return p, err
+	return h.launch(ctx, b)
 }
 
 // StartTimeout bounds a plugin's start: its handshake line (go-plugin's
@@ -563,81 +544,30 @@ func newSegment() *sharedmem.Segment {
 
 // checksum returns b with its SHA256: the one taken when the host first
 // started the binary, so that a process started again (after a crash)
-// must be the same file, else the file's digest now, which it keeps: the
-// digest cache's entry for the file when it has one (b.cached set until a
-// start has checked it), else the digest of the file read now.
+// must be the same file, else the file's digest now, which it keeps.
 func (h *Host) checksum(b Binary) (Binary, error) {
 	if b.SHA256 != "" {
 		return b, nil
 	}
 	h.mu.Lock()
-	known, sums := h.binaries[b.Name], h.sums
+	known := h.binaries[b.Name]
 	h.mu.Unlock()
 	if known.Path == b.Path && known.SHA256 != "" {
-		b.SHA256, b.cached = known.SHA256, known.cached
+		b.SHA256 = known.SHA256
 		return b, nil
 	}
-	sum, cached := sums.lookup(b.Path)
-	if !cached {
-		var err error
-		if sum, err = sums.hash(b.Path, h.hashFile); err != nil {
-			return b, fmt.Errorf("plugin %s: %w", b.Name, err)
-		}
+	sum, err := h.hashFile(b.Path)
+	if err != nil {
+		return b, fmt.Errorf("plugin %s: %w", b.Name, err)
 	}
-	b.SHA256, b.cached = sum, cached
+	b.SHA256 = sum
 	h.mu.Lock()
 	if known, ok := h.binaries[b.Name]; ok && known.Path == b.Path {
-		known.SHA256, known.cached = sum, cached
+		known.SHA256 = sum
 		h.binaries[b.Name] = known
 	}
 	h.mu.Unlock()
 	return b, nil
-}
-
-// forgetSum drops the cached digest of b, which SecureConfig found not to
-// be the binary's, from the cache and from the host.
-func (h *Host) forgetSum(b Binary) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.sums.drop(b.Path)
-	if known, ok := h.binaries[b.Name]; ok && known.Path == b.Path && known.SHA256 == b.SHA256 {
-		known.SHA256, known.cached = "", false
-		h.binaries[b.Name] = known
-	}
-}
-
-// verifiedSum records that SecureConfig accepted b's cached digest: from
-// now on it guards the binary like a digest the host took itself (a
-// process started again after a crash must be the same file).
-func (h *Host) verifiedSum(b Binary) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if known, ok := h.binaries[b.Name]; ok && known.Path == b.Path && known.SHA256 == b.SHA256 {
-		known.cached = false
-		h.binaries[b.Name] = known
-	}
-}
-
-// SetSumCache keeps the SHA-256 digests of the plugin binaries the host
-// starts in dir (created when missing) from one run to the next, so that
-// a binary read by an earlier run is not read again for its digest (see
-// sumCache); an empty dir keeps none. go-plugin's SecureConfig hashes each
-// binary before it starts either way.
-func (h *Host) SetSumCache(dir string) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.sums = sumCache{dir: dir}
-}
-
-// UserSumCacheDir is the digest cache bench run keeps for its user
-// (SetSumCache): polyclass/plugin-sha256 in os.UserCacheDir, or "" (no
-// cache) where the user has none.
-func UserSumCacheDir() string {
-	dir, err := os.UserCacheDir()
-	if err != nil {
-		return ""
-	}
-	return filepath.Join(dir, "polyclass", "plugin-sha256")
 }
 
 // probe asks the plugin's learner and reducer services for their Info and
