@@ -15,6 +15,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/polyclass/polyclass/framework/host"
+	"github.com/polyclass/polyclass/framework/matrix"
 	"github.com/polyclass/polyclass/framework/outcome"
 	"github.com/polyclass/polyclass/framework/sdk"
 )
@@ -384,7 +385,7 @@ func TestSklearnFaultParams(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.Stop()
-	enc := sdk.EncodeMatrix(sdk.Matrix{Dense: mat.NewDense(4, 1, []float64{0, 1, 2, 3})})
+	enc := matrix.EncodeMatrix(sdk.Matrix{Dense: mat.NewDense(4, 1, []float64{0, 1, 2, 3})})
 	if _, err := p.Learner.Ensure(ctx, enc); err != nil {
 		t.Fatal(err)
 	}
@@ -397,7 +398,7 @@ func TestSklearnFaultParams(t *testing.T) {
 		{sdk.Params{"estimator": sdk.String("sklearn.linear_model.LogisticRegression"), "C": sdk.Number(-1)}, "C"},
 	} {
 		_, err := p.Learner.Fit(ctx, enc.Digest, []int{0, 1, 2, 3}, tt.params, problem, 0)
-		if got := sdk.FaultParams(err); status.Code(err) != codes.InvalidArgument || !slices.Equal(got, []string{tt.want}) {
+		if got := host.FaultParams(err); status.Code(err) != codes.InvalidArgument || !slices.Equal(got, []string{tt.want}) {
 			t.Errorf("%v: error %v (%s), FaultParams %v; want [%s]", tt.params, err, status.Code(err), got, tt.want)
 		}
 	}

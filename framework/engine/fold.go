@@ -16,6 +16,7 @@ import (
 
 	"github.com/polyclass/polyclass/framework/cv"
 	"github.com/polyclass/polyclass/framework/host"
+	"github.com/polyclass/polyclass/framework/matrix"
 	"github.com/polyclass/polyclass/framework/metrics"
 	"github.com/polyclass/polyclass/framework/outcome"
 	"github.com/polyclass/polyclass/framework/problem"
@@ -92,7 +93,7 @@ type fold struct {
 
 	fitSeconds, predictSeconds float64
 	models                     [][]host.ModelRef // every batch trained, released at the end
-	uploaded                   map[string]*sdk.EncodedMatrix
+	uploaded                   map[string]*matrix.EncodedMatrix
 	// denseBudget bounds the matrices densified for a learner without
 	// the sparse capability (see forLearner).
 	denseBudget int64
@@ -103,7 +104,7 @@ type fold struct {
 	// calibration), which keep what they upload.
 	design   string
 	settle   func()
-	redesign func() (*sdk.EncodedMatrix, error)
+	redesign func() (*matrix.EncodedMatrix, error)
 }
 
 func (f *fold) lerr(err error) error { return pluginErr(f.ctx, err, f.lp) }
@@ -125,9 +126,9 @@ func (f *fold) plan(req sdk.PlanRequest) (sdk.Plan, error) {
 }
 
 // upload sends a design matrix to the learner unless it holds it.
-func (f *fold) upload(enc *sdk.EncodedMatrix) error {
+func (f *fold) upload(enc *matrix.EncodedMatrix) error {
 	if f.uploaded == nil {
-		f.uploaded = map[string]*sdk.EncodedMatrix{}
+		f.uploaded = map[string]*matrix.EncodedMatrix{}
 	}
 	if enc.Sparse && !f.c.Learner.Info.Capabilities.Sparse {
 		return fmt.Errorf("internal error: a CSR matrix about to go to learner %s, which takes dense input only", f.c.Learner.Config.Name)
@@ -265,7 +266,7 @@ func (s *scheduler) runFold(ctx context.Context, t task, e *matrixEntry) (fr out
 	defer f.release()
 	calibrating := t.cell.Reduction.Config.Calibrate != ""
 	f.design = digest
-	f.redesign = func() (*sdk.EncodedMatrix, error) {
+	f.redesign = func() (*matrix.EncodedMatrix, error) {
 		_, enc, err := design(s.g, t, e, f.denseBudget)
 		return enc, err
 	}
@@ -357,7 +358,7 @@ type foldOutcome struct {
 // evaluate trains the cell on the fold's training rows of x and decodes
 // its predictions for the test rows: the plan (every stage of it), the
 // fit, the predictions, the decoding.
-func (f *fold) evaluate(x sdk.Matrix, enc *sdk.EncodedMatrix) (foldOutcome, error) {
+func (f *fold) evaluate(x sdk.Matrix, enc *matrix.EncodedMatrix) (foldOutcome, error) {
 	if err := f.upload(enc); err != nil {
 		return foldOutcome{}, err
 	}
@@ -399,7 +400,7 @@ func (f *fold) planRequest() sdk.PlanRequest {
 // each stage but the last adds its outputs to the features of the next,
 // so stages returns the last stage's plan with the digest of its design
 // matrix, uploaded.
-func (f *fold) stages(req sdk.PlanRequest, x sdk.Matrix, enc *sdk.EncodedMatrix) (sdk.Plan, string, error) {
+func (f *fold) stages(req sdk.PlanRequest, x sdk.Matrix, enc *matrix.EncodedMatrix) (sdk.Plan, string, error) {
 	for {
 		plan, err := f.plan(req)
 		if err != nil {
@@ -579,7 +580,7 @@ func applies(m metrics.Metric, d *Dataset) bool {
 // outputs become the training rows' new features (never outputs of a model
 // that saw the row), while models refitted on the whole training part give
 // the test rows' new features. It returns the augmented design matrix.
-func (f *fold) stage(x sdk.Matrix, enc *sdk.EncodedMatrix, plan sdk.Plan) (sdk.Matrix, *sdk.EncodedMatrix, error) {
+func (f *fold) stage(x sdk.Matrix, enc *matrix.EncodedMatrix, plan sdk.Plan) (sdk.Matrix, *matrix.EncodedMatrix, error) {
 	spec := plan.NextStage
 	k := spec.InnerFolds
 	if k < 2 || k > len(f.train) {
@@ -642,7 +643,7 @@ func (f *fold) stage(x sdk.Matrix, enc *sdk.EncodedMatrix, plan sdk.Plan) (sdk.M
 		return x, enc, nil
 	}
 	aug := appendColumns(x, extra)
-	return aug, sdk.StreamMatrix(aug), nil
+	return aug, matrix.StreamMatrix(aug), nil
 }
 
 // pick returns the elements of s at positions idx.

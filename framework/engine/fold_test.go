@@ -14,13 +14,13 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/hashicorp/go-plugin"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/polyclass/polyclass/framework/config"
 	"github.com/polyclass/polyclass/framework/data"
 	"github.com/polyclass/polyclass/framework/encode"
 	"github.com/polyclass/polyclass/framework/host"
+	"github.com/polyclass/polyclass/framework/internal/plugintest"
 	"github.com/polyclass/polyclass/framework/matrix"
 	"github.com/polyclass/polyclass/framework/metrics"
 	"github.com/polyclass/polyclass/framework/param"
@@ -115,12 +115,12 @@ func pluginGrid(t *testing.T) (*Grid, *centroid) {
 func newPluginGrid(t *testing.T, x []float64, y []int, red sdk.Reducer) (*Grid, *centroid) {
 	t.Helper()
 	impl := &centroid{}
-	return newPluginGridOf(t, x, y, red, &sdk.LearnerPlugin{Impl: impl}), impl
+	return newPluginGridOf(t, x, y, red, impl), impl
 }
 
-// newPluginGridOf is newPluginGrid with the learner plugin lp (a
-// centroid's info).
-func newPluginGridOf(t *testing.T, x []float64, y []int, red sdk.Reducer, plp *sdk.LearnerPlugin) *Grid {
+// newPluginGridOf is newPluginGrid with the learner impl (a centroid's
+// info), served with the options opts.
+func newPluginGridOf(t *testing.T, x []float64, y []int, red sdk.Reducer, impl sdk.Learner, opts ...sdk.ServeOption) *Grid {
 	t.Helper()
 	var csv strings.Builder
 	csv.WriteString("x,class\n")
@@ -137,11 +137,8 @@ func newPluginGridOf(t *testing.T, x []float64, y []int, red sdk.Reducer, plp *s
 	if err != nil {
 		t.Fatal(err)
 	}
-	impl := plp.Impl
-	lc, _ := plugin.TestPluginGRPCConn(t, false, map[string]plugin.Plugin{sdk.LearnerPluginName: plp})
-	rc, _ := plugin.TestPluginGRPCConn(t, false, map[string]plugin.Plugin{sdk.ReducerPluginName: &sdk.ReducerPlugin{Impl: red}})
-	t.Cleanup(func() { lc.Close(); rc.Close() })
-	l, r := host.NewLearnerClient(lc.Conn), host.NewReducerClient(rc.Conn)
+	l := host.NewLearnerClient(plugintest.Conn(t, append(opts, sdk.WithLearner(impl))...))
+	r := host.NewReducerClient(plugintest.Conn(t, sdk.WithReducer(red)))
 	linfo, rinfo := impl.Info(), red.Info()
 	lp := &host.Plugin{Binary: host.Binary{Name: "centroid"}, Learner: l, LearnerInfo: &linfo}
 	rp := &host.Plugin{Binary: host.Binary{Name: "ova"}, Reducer: r, ReducerInfo: &rinfo}
@@ -267,7 +264,7 @@ func TestFitsGetTheirShareOfCPUs(t *testing.T) {
 	} {
 		impl := &parallelCentroid{}
 		g := newPluginGridOf(t, []float64{0, 0, 0, 9.8, 5, 5, 5, 5, 10, 10, 10, 10}, []int{0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2}, oneVsAll{},
-			&sdk.LearnerPlugin{Impl: impl, Workers: 16})
+			impl, sdk.WithWorkers(16))
 		s := newScheduler(g, Options{Workers: tc.workers})
 		s.cpus = 4
 		res, _, err := s.run(context.Background())
@@ -340,7 +337,7 @@ func (r coverageOVA) Plan(ctx context.Context, req sdk.PlanRequest) (sdk.Plan, e
 func TestTrainingScoresComeWithoutProbabilities(t *testing.T) {
 	impl := &probCentroid{}
 	g := newPluginGridOf(t, []float64{0, 0, 0, 9.8, 5, 5, 5, 5, 10, 10, 10, 10}, []int{0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2}, coverageOVA{},
-		&sdk.LearnerPlugin{Impl: impl})
+		impl)
 	res, _, err := Run(context.Background(), g, Options{Workers: 1})
 	if err != nil || len(res) != 1 || res[0].Failed() {
 		t.Fatalf("results %+v, %v", res, err)
@@ -388,7 +385,7 @@ func TestPlanIgnoringProbabilitiesGetsNone(t *testing.T) {
 	impl := &probCentroid{}
 	red := scoresOnlyOVA{gotProbs: new(atomic.Int64)}
 	g := newPluginGridOf(t, []float64{0, 0, 0, 9.8, 5, 5, 5, 5, 10, 10, 10, 10}, []int{0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2}, red,
-		&sdk.LearnerPlugin{Impl: impl})
+		impl)
 	res, _, err := Run(context.Background(), g, Options{Workers: 1})
 	if err != nil || len(res) != 1 || res[0].Failed() {
 		t.Fatalf("results %+v, %v", res, err)
@@ -528,9 +525,7 @@ func TestSettledMatrixIsEncodedAgainWhenLost(t *testing.T) {
 					held = append(held, n)
 				},
 			}
-			rc, _ := plugin.TestPluginGRPCConn(t, false, map[string]plugin.Plugin{sdk.ReducerPluginName: &sdk.ReducerPlugin{Impl: r}})
-			t.Cleanup(func() { rc.Close() })
-			g.Reductions[0].Plugin = &host.Plugin{Binary: host.Binary{Name: "ova"}, Reducer: host.NewReducerClient(rc.Conn), ReducerInfo: g.Reductions[0].Plugin.ReducerInfo}
+			g.Reductions[0].Plugin = &host.Plugin{Binary: host.Binary{Name: "ova"}, Reducer: host.NewReducerClient(plugintest.Conn(t, sdk.WithReducer(r))), ReducerInfo: g.Reductions[0].Plugin.ReducerInfo}
 			s = newScheduler(g, Options{Workers: 1})
 			got, stats, err := s.run(context.Background())
 			if err != nil {

@@ -4,9 +4,8 @@ import (
 	"context"
 	"testing"
 
-	"github.com/hashicorp/go-plugin"
-
 	"github.com/polyclass/polyclass/framework/host"
+	"github.com/polyclass/polyclass/framework/internal/plugintest"
 	"github.com/polyclass/polyclass/framework/sdk"
 )
 
@@ -58,9 +57,7 @@ func TestFoldRows(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			g, _ := pluginGrid(t)
-			rc, _ := plugin.TestPluginGRPCConn(t, false, map[string]plugin.Plugin{sdk.ReducerPluginName: &sdk.ReducerPlugin{Impl: tt.reducer}})
-			t.Cleanup(func() { rc.Close() })
-			r := host.NewReducerClient(rc.Conn)
+			r := host.NewReducerClient(plugintest.Conn(t, sdk.WithReducer(tt.reducer)))
 			info := tt.reducer.Info()
 			red := g.Cells[0].Reduction
 			red.Plugin = &host.Plugin{Binary: host.Binary{Name: info.Name}, Reducer: r, ReducerInfo: &info}

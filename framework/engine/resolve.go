@@ -735,7 +735,7 @@ func (r *resolver) dryRun(g *Grid, d *Dataset, red *Reduction, params param.Para
 		// Point at the parameter the plugin blames (its error's structured
 		// field), else at the scheme.
 		rng := red.Config.SchemeRange
-		for _, name := range sdk.FaultParams(err) {
+		for _, name := range host.FaultParams(err) {
 			if p, ok := red.Config.Params[name]; ok {
 				rng = p.Range
 				break

@@ -15,6 +15,7 @@ import (
 
 	"github.com/polyclass/polyclass/framework/internal/convert"
 	pb "github.com/polyclass/polyclass/framework/internal/protov1"
+	"github.com/polyclass/polyclass/framework/matrix"
 	"github.com/polyclass/polyclass/framework/problem"
 	"github.com/polyclass/polyclass/framework/sdk"
 	"github.com/polyclass/polyclass/framework/sharedmem"
@@ -25,7 +26,7 @@ import (
 type LearnerClient struct {
 	rpc pb.LearnerServiceClient
 	// MaxMessageBytes bounds the requests and responses of Fit and Predict,
-	// which split their work to stay within it; 0 means sdk.MaxMessageSize.
+	// which split their work to stay within it; 0 means wire.MaxMessageSize.
 	MaxMessageBytes int
 	// codeTargets: the plugin reads compact targets (Info said so), and
 	// Fit sends them when the problems have that form.
@@ -66,8 +67,8 @@ func (c *LearnerClient) Missing(ctx context.Context, digests ...string) ([]strin
 	return r.GetMissing(), nil
 }
 
-// Upload streams m to the plugin in chunks of at most sdk.ChunkSize bytes.
-func (c *LearnerClient) Upload(ctx context.Context, m *sdk.EncodedMatrix) error {
+// Upload streams m to the plugin in chunks of at most matrix.ChunkSize bytes.
+func (c *LearnerClient) Upload(ctx context.Context, m *matrix.EncodedMatrix) error {
 	stream, err := c.rpc.Upload(ctx)
 	if err != nil {
 		return fmt.Errorf("upload %s: %w", m.Digest, err)
@@ -100,7 +101,7 @@ func (c *LearnerClient) Upload(ctx context.Context, m *sdk.EncodedMatrix) error 
 
 // Ensure uploads m unless the plugin already holds it, and reports whether
 // it uploaded.
-func (c *LearnerClient) Ensure(ctx context.Context, m *sdk.EncodedMatrix) (bool, error) {
+func (c *LearnerClient) Ensure(ctx context.Context, m *matrix.EncodedMatrix) (bool, error) {
 	missing, err := c.Missing(ctx, m.Digest)
 	if err != nil {
 		return false, err
@@ -303,7 +304,7 @@ type ReducerClient struct {
 	rpc pb.ReducerServiceClient
 	// MaxMessageBytes bounds the requests and responses of Decode, which
 	// splits the test rows of a row-wise scheme to stay within it; 0 means
-	// sdk.MaxMessageSize.
+	// wire.MaxMessageSize.
 	MaxMessageBytes int
 
 	mu sync.Mutex

@@ -14,17 +14,18 @@ import (
 
 	"github.com/polyclass/polyclass/framework/internal/convert"
 	pb "github.com/polyclass/polyclass/framework/internal/protov1"
+	"github.com/polyclass/polyclass/framework/internal/wire"
 	"github.com/polyclass/polyclass/framework/sdk"
 	"github.com/polyclass/polyclass/framework/sharedmem"
 )
 
 // maxMessage is the bound Decode keeps to: MaxMessageBytes, at most the
-// gRPC call limits the host dials with (sdk.MaxMessageSize).
+// gRPC call limits the host dials with (wire.MaxMessageSize).
 func (c *ReducerClient) maxMessage() int {
 	if c.MaxMessageBytes > 0 {
-		return min(c.MaxMessageBytes, sdk.MaxMessageSize)
+		return min(c.MaxMessageBytes, wire.MaxMessageSize)
 	}
-	return sdk.MaxMessageSize
+	return wire.MaxMessageSize
 }
 
 // Decode turns a fold's outputs into predictions. A request over the

@@ -23,7 +23,7 @@ func (c *serverCalls) takeReducer(method string) int { return c.takeService("Red
 // serveReducers serves the shipped reducers in-process and returns a
 // client and the server's call counter.
 func serveReducers(t *testing.T) (*ReducerClient, *serverCalls) {
-	conn, calls := servePlugin(t, "reducers", &sdk.ReducerPlugin{Impl: reducer.New()})
+	conn, calls := servePlugin(t, sdk.WithReducer(reducer.New()))
 	return NewReducerClient(conn), calls
 }
 

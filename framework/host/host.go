@@ -29,6 +29,8 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
+	"github.com/polyclass/polyclass/framework/internal/wire"
+	"github.com/polyclass/polyclass/framework/matrix"
 	"github.com/polyclass/polyclass/framework/sdk"
 	"github.com/polyclass/polyclass/framework/sharedmem"
 )
@@ -172,7 +174,7 @@ type Plugin struct {
 // reports whether it uploaded. Concurrent calls for the same dataset wait
 // for each other, so a dataset travels once per process however many folds
 // and problems use it (unless the plugin evicted it meanwhile).
-func (p *Plugin) EnsureDataset(ctx context.Context, m *sdk.EncodedMatrix) (bool, error) {
+func (p *Plugin) EnsureDataset(ctx context.Context, m *matrix.EncodedMatrix) (bool, error) {
 	p.uploadMu.Lock()
 	if p.uploads == nil {
 		p.uploads = map[string]*sync.Mutex{}
@@ -335,7 +337,7 @@ func Open(ctx context.Context, path string, log io.Writer) (*Plugin, error) {
 
 // SetProfileDir asks the plugin processes the host starts from now on to
 // write CPU and heap profiles to dir, through the environment variable
-// sdk.ProfileDirEnv (Go plugins served by sdk.Serve do; others may
+// wire.ProfileDirEnv (Go plugins served by sdk.Serve do; others may
 // ignore it). An empty dir asks for none.
 func (h *Host) SetProfileDir(dir string) {
 	h.mu.Lock()
@@ -464,7 +466,7 @@ func (h *Host) launch(ctx context.Context, b Binary) (*Plugin, error) {
 	h.mu.Unlock()
 	var env []string
 	if profileDir != "" {
-		env = append(env, sdk.ProfileDirEnv+"="+profileDir)
+		env = append(env, wire.ProfileDirEnv+"="+profileDir)
 	}
 	shared := newSegment()
 	if shared != nil {
@@ -480,7 +482,7 @@ func (h *Host) launch(ctx context.Context, b Binary) (*Plugin, error) {
 	tail := newTailBuffer(64 << 10)
 	stderr := io.MultiWriter(tail, &prefixWriter{prefix: "[" + b.Name + "] ", w: h.log})
 	client := plugin.NewClient(&plugin.ClientConfig{
-		HandshakeConfig:  sdk.Handshake,
+		HandshakeConfig:  wire.Handshake,
 		StartTimeout:     StartTimeout,
 		VersionedPlugins: PluginSets(),
 		Cmd:              cmd,
@@ -515,11 +517,11 @@ func (h *Host) launch(ctx context.Context, b Binary) (*Plugin, error) {
 	}
 	var lc *LearnerClient
 	var rc *ReducerClient
-	if raw, err := rpc.Dispense(sdk.LearnerPluginName); err == nil {
+	if raw, err := rpc.Dispense(wire.LearnerPluginName); err == nil {
 		lc = raw.(*LearnerClient)
 		lc.shared = shared
 	}
-	if raw, err := rpc.Dispense(sdk.ReducerPluginName); err == nil {
+	if raw, err := rpc.Dispense(wire.ReducerPluginName); err == nil {
 		rc = raw.(*ReducerClient)
 		rc.shared = shared
 	}

@@ -9,6 +9,7 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/test/bufconn"
 
+	"github.com/polyclass/polyclass/framework/internal/serving"
 	"github.com/polyclass/polyclass/framework/sdk"
 )
 
@@ -41,44 +42,45 @@ func (h *Host) Register(name string, impl InProcess) {
 	h.binaries = nil // discover again, with name among them
 }
 
-// startInProcess serves impl on an in-memory listener and connects to it
-// as start connects to a process, with the plugin's call counter.
+// startInProcess serves impl on an in-memory listener with the SDK's Serve
+// and connects to it as start connects to a process, with the plugin's
+// call counter.
 func (h *Host) startInProcess(ctx context.Context, b Binary, impl InProcess) (*Plugin, error) {
+	var opts []sdk.ServeOption
+	if impl.Learner != nil {
+		opts = append(opts, sdk.WithLearner(impl.Learner))
+	}
+	if impl.Reducer != nil {
+		opts = append(opts, sdk.WithReducer(impl.Reducer))
+	}
+	if opts == nil {
+		return nil, fmt.Errorf("plugin %s (in-process): neither a learner nor a reducer", b.Name)
+	}
 	lis := bufconn.Listen(bufferSize)
-	srv := grpc.NewServer(sdk.GRPCServerOptions()...)
 	// The same segment as a plugin process gets, mapped once: the server
 	// and the clients see it as the two sides of a process do.
 	shared := newSegment()
-	closeShared := func() {
+	serveCtx, stopServing := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- sdk.Serve(serveCtx, append(opts, serving.InProcess(lis, shared))...) }()
+	stop := func() {
+		stopServing()
+		<-served
+	}
+	dial := func(ctx context.Context, _ string) (net.Conn, error) { return lis.DialContext(ctx) }
+	dialOpts := append(dialOptions(), grpc.WithContextDialer(dial),
+		grpc.WithTransportCredentials(insecure.NewCredentials()), grpc.WithStatsHandler(h.counter(b.Name)))
+	conn, err := grpc.NewClient("passthrough:///"+b.Name, dialOpts...)
+	if err != nil {
+		stop()
 		if shared != nil {
 			shared.Close() //nolint:errcheck // the start failed; that error is the one to report
 		}
-	}
-	if impl.Learner != nil {
-		if err := (&sdk.LearnerPlugin{Impl: impl.Learner, Shared: shared}).GRPCServer(nil, srv); err != nil {
-			closeShared()
-			return nil, fmt.Errorf("plugin %s: %w", b.Name, err)
-		}
-	}
-	if impl.Reducer != nil {
-		if err := (&sdk.ReducerPlugin{Impl: impl.Reducer, Shared: shared}).GRPCServer(nil, srv); err != nil {
-			closeShared()
-			return nil, fmt.Errorf("plugin %s: %w", b.Name, err)
-		}
-	}
-	go srv.Serve(lis) //nolint:errcheck // ends with GracefulStop
-	dial := func(ctx context.Context, _ string) (net.Conn, error) { return lis.DialContext(ctx) }
-	opts := append(dialOptions(), grpc.WithContextDialer(dial),
-		grpc.WithTransportCredentials(insecure.NewCredentials()), grpc.WithStatsHandler(h.counter(b.Name)))
-	conn, err := grpc.NewClient("passthrough:///"+b.Name, opts...)
-	if err != nil {
-		srv.Stop()
-		closeShared()
 		return nil, fmt.Errorf("plugin %s: %w", b.Name, err)
 	}
 	p := &Plugin{Binary: b, stderr: newTailBuffer(0), shared: shared, closeLocal: func() {
 		conn.Close()
-		srv.GracefulStop()
+		stop()
 	}}
 	lc, rc := NewLearnerClient(conn), NewReducerClient(conn)
 	lc.shared, rc.shared = shared, shared

@@ -7,6 +7,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/polyclass/polyclass/framework/matrix"
 	"github.com/polyclass/polyclass/framework/sdk"
 )
 
@@ -60,7 +61,7 @@ func TestInProcessPluginCountsCalls(t *testing.T) {
 	const rows, cols = 300, 500
 	x := mat.NewDense(rows, cols, nil)
 	x.Set(1, 2, 3)
-	m := sdk.EncodeMatrix(sdk.Matrix{Dense: x})
+	m := matrix.EncodeMatrix(sdk.Matrix{Dense: x})
 	for i, want := range []bool{true, false, false} {
 		up, err := p.EnsureDataset(ctx, m)
 		if err != nil || up != want {

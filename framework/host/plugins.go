@@ -8,24 +8,22 @@ import (
 	"google.golang.org/grpc"
 
 	pb "github.com/polyclass/polyclass/framework/internal/protov1"
-	"github.com/polyclass/polyclass/framework/sdk"
+	"github.com/polyclass/polyclass/framework/internal/wire"
 )
 
-// NewLearnerClient returns the learner client of a connection to a plugin
-// (or to a server a test made with the SDK's sdk.LearnerPlugin).
+// NewLearnerClient returns the learner client of a connection to a plugin.
 func NewLearnerClient(conn *grpc.ClientConn) *LearnerClient {
 	return &LearnerClient{rpc: pb.NewLearnerServiceClient(conn)}
 }
 
-// NewReducerClient returns the reducer client of a connection to a plugin
-// (or to a server a test made with the SDK's sdk.ReducerPlugin).
+// NewReducerClient returns the reducer client of a connection to a plugin.
 func NewReducerClient(conn *grpc.ClientConn) *ReducerClient {
 	return &ReducerClient{rpc: pb.NewReducerServiceClient(conn)}
 }
 
 // clientPlugin is the host's half of a plugin service for go-plugin: it
 // dispenses the service's client (*LearnerClient, *ReducerClient). The
-// plugin's half is the SDK's (sdk.LearnerPlugin, sdk.ReducerPlugin).
+// plugin's half is the SDK's (sdk.Serve).
 type clientPlugin struct {
 	plugin.NetRPCUnsupportedPlugin
 	service string
@@ -45,24 +43,12 @@ func (p clientPlugin) GRPCClient(_ context.Context, _ *plugin.GRPCBroker, c *grp
 // PluginSets returns the versioned plugin sets a host dispenses from.
 func PluginSets() map[int]plugin.PluginSet {
 	return map[int]plugin.PluginSet{
-		sdk.ProtocolVersion: {
-			sdk.LearnerPluginName: clientPlugin{service: "learner", client: func(c *grpc.ClientConn) any { return NewLearnerClient(c) }},
-			sdk.ReducerPluginName: clientPlugin{service: "reducer", client: func(c *grpc.ClientConn) any { return NewReducerClient(c) }},
+		wire.ProtocolVersion: {
+			wire.LearnerPluginName: clientPlugin{service: "learner", client: func(c *grpc.ClientConn) any { return NewLearnerClient(c) }},
+			wire.ReducerPluginName: clientPlugin{service: "reducer", client: func(c *grpc.ClientConn) any { return NewReducerClient(c) }},
 		},
 	}
 }
 
-// dialOptions are the dial options the host connects to plugins with:
-// the message bound, buffers and windows of the SDK's servers.
-func dialOptions() []grpc.DialOption {
-	return []grpc.DialOption{
-		grpc.WithDefaultCallOptions(
-			grpc.MaxCallRecvMsgSize(sdk.MaxMessageSize),
-			grpc.MaxCallSendMsgSize(sdk.MaxMessageSize),
-		),
-		grpc.WithReadBufferSize(sdk.TransportBufferSize),
-		grpc.WithWriteBufferSize(sdk.TransportBufferSize),
-		grpc.WithInitialWindowSize(sdk.StreamWindowSize),
-		grpc.WithInitialConnWindowSize(2 * sdk.StreamWindowSize),
-	}
-}
+// dialOptions are the dial options the host connects to plugins with.
+func dialOptions() []grpc.DialOption { return wire.DialOptions() }

@@ -8,6 +8,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/polyclass/polyclass/framework/matrix"
 	"github.com/polyclass/polyclass/framework/sdk"
 )
 
@@ -82,7 +83,7 @@ func TestPredictRejectsNaN(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := sdk.EncodeMatrix(sdk.Matrix{Dense: mat.NewDense(4, 2, []float64{1, 2, 3, 4, 5, 6, 7, 8})})
+	m := matrix.EncodeMatrix(sdk.Matrix{Dense: mat.NewDense(4, 2, []float64{1, 2, 3, 4, 5, 6, 7, 8})})
 	if _, err := p.EnsureDataset(ctx, m); err != nil {
 		t.Fatal(err)
 	}

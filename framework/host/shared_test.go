@@ -14,6 +14,7 @@ import (
 
 	"github.com/polyclass/polyclass/framework/internal/convert"
 	pb "github.com/polyclass/polyclass/framework/internal/protov1"
+	"github.com/polyclass/polyclass/framework/matrix"
 	"github.com/polyclass/polyclass/framework/sdk"
 	"github.com/polyclass/polyclass/framework/sharedmem"
 	"github.com/polyclass/polyclass/plugins/reducers/reducer"
@@ -63,7 +64,7 @@ func TestSharedPredictMatchesInline(t *testing.T) {
 		t.Fatal("the in-process learner has no shared segment, or its Info did not declare shared_memory")
 	}
 	const rows = 400
-	m := sdk.EncodeMatrix(sdk.Matrix{Dense: mat.NewDense(rows, 3, nil)})
+	m := matrix.EncodeMatrix(sdk.Matrix{Dense: mat.NewDense(rows, 3, nil)})
 	if _, err := p.EnsureDataset(ctx, m); err != nil {
 		t.Fatal(err)
 	}
@@ -287,7 +288,7 @@ func TestCancelledPredictForfeitsRegion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := sdk.EncodeMatrix(sdk.Matrix{Dense: mat.NewDense(4, 2, nil)})
+	m := matrix.EncodeMatrix(sdk.Matrix{Dense: mat.NewDense(4, 2, nil)})
 	if _, err := p.EnsureDataset(ctx, m); err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/polyclass/polyclass/framework/internal/convert"
 	pb "github.com/polyclass/polyclass/framework/internal/protov1"
+	"github.com/polyclass/polyclass/framework/internal/wire"
 	"github.com/polyclass/polyclass/framework/sdk"
 )
 
@@ -21,12 +22,12 @@ import (
 const predictOverhead = 64
 
 // maxMessage is the bound Fit and Predict keep to: MaxMessageBytes, at
-// most the gRPC call limits the host dials with (sdk.MaxMessageSize).
+// most the gRPC call limits the host dials with (wire.MaxMessageSize).
 func (c *LearnerClient) maxMessage() int {
 	if c.MaxMessageBytes > 0 {
-		return min(c.MaxMessageBytes, sdk.MaxMessageSize)
+		return min(c.MaxMessageBytes, wire.MaxMessageSize)
 	}
-	return sdk.MaxMessageSize
+	return wire.MaxMessageSize
 }
 
 // Fit trains problems on the given rows of dataset digest. A batch whose

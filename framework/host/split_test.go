@@ -7,7 +7,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/hashicorp/go-plugin"
 	"gonum.org/v1/gonum/mat"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
@@ -15,7 +14,10 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/polyclass/polyclass/framework/internal/convert"
+	"github.com/polyclass/polyclass/framework/internal/plugintest"
 	pb "github.com/polyclass/polyclass/framework/internal/protov1"
+	"github.com/polyclass/polyclass/framework/internal/wire"
+	"github.com/polyclass/polyclass/framework/matrix"
 	"github.com/polyclass/polyclass/framework/sdk"
 	"github.com/polyclass/polyclass/plugins/logreg/learner"
 )
@@ -26,11 +28,13 @@ type serverCalls struct {
 	calls map[string]int
 }
 
-func (c *serverCalls) intercept(ctx context.Context, req any, info *grpc.UnaryServerInfo, h grpc.UnaryHandler) (any, error) {
+// intercept counts each unary call the client makes (a client
+// interceptor: the SDK's servers take none).
+func (c *serverCalls) intercept(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoke grpc.UnaryInvoker, opts ...grpc.CallOption) error {
 	c.mu.Lock()
-	c.calls[info.FullMethod]++
+	c.calls[method]++
 	c.mu.Unlock()
-	return h(ctx, req)
+	return invoke(ctx, method, req, reply, cc, opts...)
 }
 
 // take returns and resets the number of calls of a learner method.
@@ -50,19 +54,17 @@ func (c *serverCalls) takeService(service, method string) int {
 // serveLogreg serves the logreg learner in-process and returns a client and
 // the server's call counter.
 func serveLogreg(t *testing.T) (*LearnerClient, *serverCalls) {
-	conn, calls := servePlugin(t, "logreg", &sdk.LearnerPlugin{Impl: learner.New()})
+	conn, calls := servePlugin(t, sdk.WithLearner(learner.New()))
 	return NewLearnerClient(conn), calls
 }
 
-// servePlugin serves p's gRPC server in-process on an in-memory
-// connection and returns a connection to it, dialled as the host dials
-// plugins, and the server's call counter.
-func servePlugin(t *testing.T, name string, p interface {
-	GRPCServer(*plugin.GRPCBroker, *grpc.Server) error
-}) (*grpc.ClientConn, *serverCalls) {
+// servePlugin serves what opts give with sdk.Serve in-process and returns
+// a connection to it, dialled as the host dials plugins, and the server's
+// call counter.
+func servePlugin(t *testing.T, opts ...sdk.ServeOption) (*grpc.ClientConn, *serverCalls) {
 	t.Helper()
 	calls := &serverCalls{calls: map[string]int{}}
-	conn := serveConn(t, name, func(srv *grpc.Server) error { return p.GRPCServer(nil, srv) }, grpc.UnaryInterceptor(calls.intercept))
+	conn := plugintest.Dial(t, []grpc.DialOption{grpc.WithUnaryInterceptor(calls.intercept)}, opts...)
 	return conn, calls
 }
 
@@ -72,7 +74,7 @@ func servePlugin(t *testing.T, name string, p interface {
 func serveConn(t *testing.T, name string, register func(*grpc.Server) error, opts ...grpc.ServerOption) *grpc.ClientConn {
 	t.Helper()
 	lis := bufconn.Listen(1 << 20)
-	srv := grpc.NewServer(append(sdk.GRPCServerOptions(), opts...)...)
+	srv := grpc.NewServer(append(wire.ServerOptions(), opts...)...)
 	if err := register(srv); err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +122,7 @@ func TestFitAndPredictSplitUnderMessageBound(t *testing.T) {
 		}
 		problems[k] = sdk.Problem{Kind: sdk.Binary, Targets: t, Seed: uint64(k)}
 	}
-	enc := sdk.EncodeMatrix(sdk.Matrix{Dense: x})
+	enc := matrix.EncodeMatrix(sdk.Matrix{Dense: x})
 
 	c, calls := serveLogreg(t)
 	if _, err := c.Ensure(ctx, enc); err != nil {
@@ -225,7 +227,7 @@ func TestCompactBatchGoesWhole(t *testing.T) {
 		}
 		problems[k] = sdk.Problem{Kind: sdk.Binary, Targets: t, Seed: uint64(k)}
 	}
-	enc := sdk.EncodeMatrix(sdk.Matrix{Dense: x})
+	enc := matrix.EncodeMatrix(sdk.Matrix{Dense: x})
 	fit := func(info bool) (*mat.Dense, int) {
 		c, calls := serveLogreg(t)
 		if info {

@@ -24,3 +24,30 @@ func WithParam(name string, err error) error {
 	}
 	return &ParamError{Param: name, Err: err}
 }
+
+// Blamed returns the parameters err blames: those of the ParamErrors in
+// its chain and in the errors it joins, in order, without repeats.
+func Blamed(err error) []string {
+	var out []string
+	var walk func(error)
+	walk = func(e error) {
+		switch x := e.(type) {
+		case nil:
+		case *ParamError:
+			for _, o := range out {
+				if o == x.Param {
+					return
+				}
+			}
+			out = append(out, x.Param)
+		case interface{ Unwrap() []error }:
+			for _, c := range x.Unwrap() {
+				walk(c)
+			}
+		case interface{ Unwrap() error }:
+			walk(x.Unwrap())
+		}
+	}
+	walk(err)
+	return out
+}

@@ -11,6 +11,8 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/polyclass/polyclass/framework/host"
+	"github.com/polyclass/polyclass/framework/matrix"
 	"github.com/polyclass/polyclass/framework/sdk"
 )
 
@@ -55,9 +57,9 @@ func fitEach(ctx context.Context, l *meanLearner, ins []sdk.FitInput, p sdk.Para
 func TestFitBatchSharedRows(t *testing.T) {
 	ctx := context.Background()
 	impl := &batchLearner{}
-	c := connect(t, &sdk.LearnerPlugin{Impl: impl, Workers: 2})
+	c := connect(t, impl, sdk.WithWorkers(2))
 	x := mat.NewDense(4, 2, []float64{10, 1, 20, 2, 30, 3, 40, 4})
-	enc := sdk.EncodeMatrix(sdk.Matrix{Dense: x})
+	enc := matrix.EncodeMatrix(sdk.Matrix{Dense: x})
 	if _, err := c.Ensure(ctx, enc); err != nil {
 		t.Fatal(err)
 	}
@@ -111,8 +113,8 @@ func TestFitBatchSharedRows(t *testing.T) {
 func TestFitBatchDeclinedOrFailed(t *testing.T) {
 	ctx := context.Background()
 	impl := &batchLearner{}
-	c := connect(t, &sdk.LearnerPlugin{Impl: impl})
-	enc := sdk.EncodeMatrix(sdk.Matrix{Dense: mat.NewDense(2, 1, []float64{1, 2})})
+	c := connect(t, impl)
+	enc := matrix.EncodeMatrix(sdk.Matrix{Dense: mat.NewDense(2, 1, []float64{1, 2})})
 	if _, err := c.Ensure(ctx, enc); err != nil {
 		t.Fatal(err)
 	}
@@ -124,8 +126,8 @@ func TestFitBatchDeclinedOrFailed(t *testing.T) {
 		t.Errorf("declined: %d batches, %d fits; want 0 and 2", len(impl.batches), len(impl.fits))
 	}
 	_, err := c.Fit(ctx, enc.Digest, []int{0, 1}, sdk.Params{"C": sdk.Number(7)}, problems, 0)
-	if err == nil || !strings.Contains(err.Error(), "seven") || !slices.Contains(sdk.FaultParams(err), "C") {
-		t.Errorf("failed batch: err = %v (blames %v), want seven blaming C", err, sdk.FaultParams(err))
+	if err == nil || !strings.Contains(err.Error(), "seven") || !slices.Contains(host.FaultParams(err), "C") {
+		t.Errorf("failed batch: err = %v (blames %v), want seven blaming C", err, host.FaultParams(err))
 	}
 }
 
@@ -149,9 +151,9 @@ func (l *parallelLearner) FitBatchParallel(ctx context.Context, ins []sdk.FitInp
 func TestFitBatchParallel(t *testing.T) {
 	ctx := context.Background()
 	impl := &parallelLearner{}
-	c := connect(t, &sdk.LearnerPlugin{Impl: impl, Workers: 3})
+	c := connect(t, impl, sdk.WithWorkers(3))
 	x := mat.NewDense(4, 2, []float64{10, 1, 20, 2, 30, 3, 40, 4})
-	enc := sdk.EncodeMatrix(sdk.Matrix{Dense: x})
+	enc := matrix.EncodeMatrix(sdk.Matrix{Dense: x})
 	if _, err := c.Ensure(ctx, enc); err != nil {
 		t.Fatal(err)
 	}
@@ -204,8 +206,8 @@ func TestFitThreads(t *testing.T) {
 		par := &parallelLearner{}
 		bat := &batchLearner{}
 		for _, impl := range []sdk.Learner{par, bat} {
-			c := connect(t, &sdk.LearnerPlugin{Impl: impl, Workers: tc.serverWorkers})
-			enc := sdk.EncodeMatrix(sdk.Matrix{Dense: mat.NewDense(3, 1, []float64{1, 2, 3})})
+			c := connect(t, impl, sdk.WithWorkers(tc.serverWorkers))
+			enc := matrix.EncodeMatrix(sdk.Matrix{Dense: mat.NewDense(3, 1, []float64{1, 2, 3})})
 			if _, err := c.Ensure(ctx, enc); err != nil {
 				t.Fatal(err)
 			}
@@ -260,8 +262,8 @@ func (l *busyLearner) FitBatchParallel(ctx context.Context, ins []sdk.FitInput, 
 func TestFitKeepsToItsThreads(t *testing.T) {
 	ctx := context.Background()
 	impl := &busyLearner{}
-	c := connect(t, &sdk.LearnerPlugin{Impl: impl, Workers: 8})
-	enc := sdk.EncodeMatrix(sdk.Matrix{Dense: mat.NewDense(3, 1, []float64{1, 2, 3})})
+	c := connect(t, impl, sdk.WithWorkers(8))
+	enc := matrix.EncodeMatrix(sdk.Matrix{Dense: mat.NewDense(3, 1, []float64{1, 2, 3})})
 	if _, err := c.Ensure(ctx, enc); err != nil {
 		t.Fatal(err)
 	}

@@ -7,10 +7,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/go-plugin"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/polyclass/polyclass/framework/internal/convert"
+	"github.com/polyclass/polyclass/framework/internal/plugintest"
 	pb "github.com/polyclass/polyclass/framework/internal/protov1"
 	"github.com/polyclass/polyclass/framework/sdk"
 )
@@ -83,9 +83,8 @@ func (ovaReducer) Decode(context.Context, sdk.DecodeRequest) (sdk.Decoding, erro
 // or compact ones, which go as they are: the request's labels are the
 // row groups.
 func TestPlanSendsCompactTargetsOnlyWhenAccepted(t *testing.T) {
-	client, _ := plugin.TestPluginGRPCConn(t, false, map[string]plugin.Plugin{sdk.ReducerPluginName: &sdk.ReducerPlugin{Impl: ovaReducer{}}})
-	t.Cleanup(func() { client.Close() })
-	rpc := pb.NewReducerServiceClient(client.Conn)
+	conn := plugintest.Conn(t, sdk.WithReducer(ovaReducer{}))
+	rpc := pb.NewReducerServiceClient(conn)
 	labels := []int32{1, 0, 2, 2, 1}
 	want, err := ovaReducer{}.Plan(context.Background(), sdk.PlanRequest{Scheme: "ova", NumClasses: 3, Labels: convert.Ints[int](labels)})
 	if err != nil {
@@ -129,9 +128,8 @@ func TestPlanSendsCompactTargetsOnlyWhenAccepted(t *testing.T) {
 // A plan whose compact targets do not cover its rows' groups is refused
 // with the problem at fault, whichever form the host reads.
 func TestPlanBadCompactTargets(t *testing.T) {
-	client, _ := plugin.TestPluginGRPCConn(t, false, map[string]plugin.Plugin{sdk.ReducerPluginName: &sdk.ReducerPlugin{Impl: ovaReducer{}}})
-	t.Cleanup(func() { client.Close() })
-	rpc := pb.NewReducerServiceClient(client.Conn)
+	conn := plugintest.Conn(t, sdk.WithReducer(ovaReducer{}))
+	rpc := pb.NewReducerServiceClient(conn)
 	for _, accepts := range []bool{false, true} {
 		_, err := rpc.Plan(context.Background(), &pb.PlanRequest{Scheme: "ova-bad", NumClasses: 3, Labels: []int32{1, 0, 2}, AcceptsCodeTargets: accepts})
 		if want := "plan ova-bad: problem 1: row 2 is in group 2, outside the code's 0..1"; err == nil || !strings.Contains(err.Error(), want) {
@@ -143,9 +141,8 @@ func TestPlanBadCompactTargets(t *testing.T) {
 // A plan whose problems do not have a target for each training row
 // (none at all, or too few) is refused with the problem at fault.
 func TestPlanWithoutTargetsPerRow(t *testing.T) {
-	client, _ := plugin.TestPluginGRPCConn(t, false, map[string]plugin.Plugin{sdk.ReducerPluginName: &sdk.ReducerPlugin{Impl: ovaReducer{}}})
-	t.Cleanup(func() { client.Close() })
-	rpc := pb.NewReducerServiceClient(client.Conn)
+	conn := plugintest.Conn(t, sdk.WithReducer(ovaReducer{}))
+	rpc := pb.NewReducerServiceClient(conn)
 	for scheme, want := range map[string]string{
 		"none":  "plan none: problem 0 has no targets (neither dense nor compact ones) for the 3 training rows",
 		"short": "plan short: problem 0 has 2 targets for the 3 training rows",
@@ -161,9 +158,8 @@ func TestPlanWithoutTargetsPerRow(t *testing.T) {
 // scores is refused before the reducer indexes them (a reducer would
 // otherwise run past a matrix's end and the plugin would crash).
 func TestDecodeRefusesMismatchedShapes(t *testing.T) {
-	client, _ := plugin.TestPluginGRPCConn(t, false, map[string]plugin.Plugin{sdk.ReducerPluginName: &sdk.ReducerPlugin{Impl: ovaReducer{}}})
-	t.Cleanup(func() { client.Close() })
-	rpc := pb.NewReducerServiceClient(client.Conn)
+	conn := plugintest.Conn(t, sdk.WithReducer(ovaReducer{}))
+	rpc := pb.NewReducerServiceClient(conn)
 	dense := func(r, c int) *pb.Dense { return convert.DenseToPB(mat.NewDense(r, c, nil)) }
 	for _, tt := range []struct {
 		name string

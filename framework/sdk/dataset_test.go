@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/polyclass/polyclass/framework/internal/convert"
+	"github.com/polyclass/polyclass/framework/matrix"
 	"github.com/polyclass/polyclass/framework/sparse"
 )
 
@@ -54,7 +55,7 @@ func TestStreamMatrixMatchesEncodeMatrix(t *testing.T) {
 	big.Rows, big.Indptr = 3000, big.Indptr[:3001]
 	big.Indices, big.Values = big.Indices[:big.Indptr[3000]], big.Values[:big.Indptr[3000]]
 	for _, m := range []Matrix{{CSR: csr}, {Dense: dense}, {CSR: big}} {
-		e, s := EncodeMatrix(m), StreamMatrix(m)
+		e, s := matrix.EncodeMatrix(m), matrix.StreamMatrix(m)
 		if s.Data != nil || s.Digest != e.Digest || s.Size() != e.Size() || s.Rows != e.Rows || s.Cols != e.Cols || s.NNZ != e.NNZ || s.Sparse != e.Sparse {
 			t.Fatalf("streamed %+v, encoded %+v", s, e)
 		}
@@ -85,7 +86,7 @@ func TestStreamMatrixMatchesEncodeMatrix(t *testing.T) {
 			if err != nil {
 				t.Fatalf("chunks of %d: %v", step, err)
 			}
-			if !bytes.Equal(EncodeMatrix(got).Data, wire) {
+			if !bytes.Equal(matrix.EncodeMatrix(got).Data, wire) {
 				t.Fatalf("chunks of %d: decoded matrix differs", step)
 			}
 		}
@@ -95,7 +96,7 @@ func TestStreamMatrixMatchesEncodeMatrix(t *testing.T) {
 // TestDecoderRejectsBadUploads: a header that does not match its size, too
 // many bytes, too few, and bytes that do not hash to the digest.
 func TestDecoderRejectsBadUploads(t *testing.T) {
-	e := EncodeMatrix(Matrix{Dense: mat.NewDense(2, 2, []float64{1, 2, 3, 4})})
+	e := matrix.EncodeMatrix(Matrix{Dense: mat.NewDense(2, 2, []float64{1, 2, 3, 4})})
 	h := convert.Header(e)
 	h.Size++
 	if _, err := newMatrixDecoder(h); err == nil || !strings.Contains(err.Error(), "needs 32 bytes") {

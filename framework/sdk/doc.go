@@ -4,32 +4,32 @@
 // ctx-first Learner or Reducer interface and calls Serve:
 //
 //	func main() {
-//		sdk.Serve(sdk.WithLearner(myLearner{}))
+//		if err := sdk.Serve(context.Background(), sdk.WithLearner(myLearner{})); err != nil {
+//			log.Fatal(err)
+//		}
 //	}
 //
-// The SDK speaks protocol v1 (see framework/internal/protov1/plugin.proto)
+// The SDK speaks the plugin protocol (framework/internal/protov1/plugin.proto)
 // over gRPC through hashicorp/go-plugin. It owns everything that is not the
-// learning algorithm: the handshake, dataset uploads (kept once per process,
-// addressed by SHA-256, evicted least-recently-used beyond a byte budget),
-// parameter defaults and schema checks, gathering the rows each problem
-// uses (into reused memory for a learner that borrows its input,
-// InputBorrower), training the problems of a batch in parallel (or handing those that
-// share every row to a learner's optional BatchFitter, whole to a
-// ParallelBatchFitter with the workers it may use, or every problem with
-// its rows of one gathered matrix to a SharedFitter), predicting with the
-// models of a request one by one or together (BatchPredictor), model
-// handles and their release. Plugins in other languages implement the same gRPC services
-// directly.
+// learning algorithm: the handshake, dataset uploads (kept once per
+// process, addressed by SHA-256, evicted least-recently-used beyond a byte
+// budget, WithCacheBytes), parameter defaults and schema checks, gathering
+// the rows each problem uses (into reused memory for a learner that
+// borrows its input, InputBorrower), training the problems of a batch in
+// parallel (WithWorkers; or handing those that share every row to a
+// learner's optional BatchFitter, whole to a ParallelBatchFitter with the
+// workers it may use, or every problem with its rows of one gathered
+// matrix to a SharedFitter), predicting with the models of a request one
+// by one or together (BatchPredictor), model handles and their release. It
+// changes no setting of the Go runtime or of the plugin's process. Plugins
+// in other languages implement the same gRPC services directly.
 //
 // A plugin author imports this package alone. The parameter vocabulary
-// (Value, Params, ParamSpec), the design matrix (Matrix, EncodedMatrix) and
-// the problems (Problem, NotUsed, CodeMatrix, CodeDiagnostics) it
-// re-exports live in packages param, matrix and problem, which depend on
-// no RPC machinery, so that the experiment parser and the encoders use
-// them without gRPC. The host's side of the contract (LearnerClient, which
-// splits Fit and Predict to stay within MaxMessageSize, ReducerClient,
-// which splits the Decode of a row-wise scheme (Scheme.RowWiseDecode), and
-// the plugin sets it dispenses from) is in package host; the conversions
-// to protocol messages both sides share, including the shift of class
-// indices to the wire's 1..K, are in framework/internal/convert.
+// (Value, Params, ParamSpec), the design matrix (Matrix) and the problems
+// (Problem, NotUsed, CodeMatrix, CodeDiagnostics) it re-exports live in
+// packages param, matrix and problem, which depend on no RPC machinery,
+// so that the experiment parser and the encoders use them without gRPC.
+// Package conformance checks a learner against the protocol, in a Go
+// plugin's own tests or on a binary (bench plugin check); package host is
+// the other side of the connection.
 package sdk

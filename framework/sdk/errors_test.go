@@ -3,31 +3,48 @@ package sdk
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"testing"
 
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 )
 
-func TestFaultParams(t *testing.T) {
+// TestStatusErr: the status of a failure carries one BadRequest field
+// violation "params.NAME" per parameter the error blames, in order, with
+// the ParamError's own message; an error that blames none carries no
+// details.
+func TestStatusErr(t *testing.T) {
 	knob := WithParam("knob", errors.New("too large"))
 	for _, tt := range []struct {
-		name string
-		err  error
-		want []string
+		name   string
+		err    error
+		fields []string
+		descs  []string
 	}{
-		{"nil", nil, nil},
-		{"plain", errors.New("x"), nil},
-		{"param", knob, []string{"knob"}},
-		{"wrapped", fmt.Errorf("plan: %w", knob), []string{"knob"}},
-		{"joined", errors.Join(knob, errors.New("y"), WithParam("C", errors.New("z")), knob), []string{"knob", "C"}},
-		{"nil err", WithParam("knob", nil), nil},
-		{"status", statusErr(codes.InvalidArgument, "plan: too large", knob), []string{"knob"}},
-		{"status without", status.Error(codes.InvalidArgument, "plan: too large"), nil},
+		{"plain", errors.New("x"), nil, nil},
+		{"param", knob, []string{"params.knob"}, []string{"too large"}},
+		{"wrapped", fmt.Errorf("plan: %w", knob), []string{"params.knob"}, []string{"too large"}},
+		{"joined", errors.Join(knob, errors.New("y"), WithParam("C", errors.New("z")), knob),
+			[]string{"params.knob", "params.C"}, []string{"too large", "plan failed"}},
 	} {
-		if got := FaultParams(tt.err); !slices.Equal(got, tt.want) {
-			t.Errorf("%s: FaultParams = %v, want %v", tt.name, got, tt.want)
+		st := status.Convert(statusErr(codes.InvalidArgument, "plan failed", tt.err))
+		if st.Code() != codes.InvalidArgument || st.Message() != "plan failed" {
+			t.Errorf("%s: status %v %q", tt.name, st.Code(), st.Message())
+		}
+		var fields, descs []string
+		for _, d := range st.Details() {
+			br, ok := d.(*errdetails.BadRequest)
+			if !ok {
+				t.Errorf("%s: detail %T", tt.name, d)
+				continue
+			}
+			for _, v := range br.GetFieldViolations() {
+				fields, descs = append(fields, v.GetField()), append(descs, v.GetDescription())
+			}
+		}
+		if fmt.Sprint(fields) != fmt.Sprint(tt.fields) || fmt.Sprint(descs) != fmt.Sprint(tt.descs) {
+			t.Errorf("%s: fields %q (%q), want %q (%q)", tt.name, fields, descs, tt.fields, tt.descs)
 		}
 	}
 	if knob.Error() != "too large" {

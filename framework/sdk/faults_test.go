@@ -6,12 +6,13 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/hashicorp/go-plugin"
 	"gonum.org/v1/gonum/mat"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
 	"github.com/polyclass/polyclass/framework/host"
+	"github.com/polyclass/polyclass/framework/internal/plugintest"
+	"github.com/polyclass/polyclass/framework/matrix"
 	"github.com/polyclass/polyclass/framework/sdk"
 )
 
@@ -40,9 +41,8 @@ func (knobReducer) Decode(context.Context, sdk.DecodeRequest) (sdk.Decoding, err
 // an error that blames nothing carries no field.
 func TestFaultParamsOverGRPC(t *testing.T) {
 	ctx := context.Background()
-	client, _ := plugin.TestPluginGRPCConn(t, false, map[string]plugin.Plugin{sdk.ReducerPluginName: &sdk.ReducerPlugin{Impl: knobReducer{}}})
-	t.Cleanup(func() { client.Close() })
-	rc := host.NewReducerClient(client.Conn)
+	conn := plugintest.Conn(t, sdk.WithReducer(knobReducer{}))
+	rc := host.NewReducerClient(conn)
 	req := sdk.PlanRequest{Scheme: "k", NumClasses: 3, Labels: []int{0, 1, 2}}
 	for _, tt := range []struct {
 		params sdk.Params
@@ -57,22 +57,22 @@ func TestFaultParamsOverGRPC(t *testing.T) {
 		if err == nil || status.Code(err) != codes.InvalidArgument {
 			t.Fatalf("%v: error %v", tt.params, err)
 		}
-		if got := sdk.FaultParams(err); !slices.Equal(got, tt.want) {
+		if got := host.FaultParams(err); !slices.Equal(got, tt.want) {
 			t.Errorf("%v: FaultParams(%v) = %v, want %v", tt.params, err, got, tt.want)
 		}
 	}
 
-	lc := connect(t, &sdk.LearnerPlugin{Impl: &solverFault{}})
-	enc := sdk.EncodeMatrix(sdk.Matrix{Dense: mat.NewDense(2, 2, []float64{1, 2, 3, 4})})
+	lc := connect(t, &solverFault{})
+	enc := matrix.EncodeMatrix(sdk.Matrix{Dense: mat.NewDense(2, 2, []float64{1, 2, 3, 4})})
 	if _, err := lc.Ensure(ctx, enc); err != nil {
 		t.Fatal(err)
 	}
 	_, err := lc.Fit(ctx, enc.Digest, []int{0, 1}, sdk.Params{"C": sdk.Number(-1)}, []sdk.Problem{{Kind: sdk.Regression, Targets: []float64{1, 2}}}, 0)
-	if got := sdk.FaultParams(err); !slices.Equal(got, []string{"C"}) {
+	if got := host.FaultParams(err); !slices.Equal(got, []string{"C"}) {
 		t.Errorf("learner schema error %v: FaultParams = %v, want [C]", err, got)
 	}
 	_, err = lc.Fit(ctx, enc.Digest, []int{0, 1}, sdk.Params{"solver": sdk.String("b")}, []sdk.Problem{{Kind: sdk.Regression, Targets: []float64{1, 2}}}, 0)
-	if got := sdk.FaultParams(err); status.Code(err) != codes.InvalidArgument || !slices.Equal(got, []string{"solver"}) {
+	if got := host.FaultParams(err); status.Code(err) != codes.InvalidArgument || !slices.Equal(got, []string{"solver"}) {
 		t.Errorf("learner Fit error %v (%s): FaultParams = %v, want [solver]", err, status.Code(err), got)
 	}
 }

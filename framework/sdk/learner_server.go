@@ -17,11 +17,10 @@ import (
 
 	"github.com/polyclass/polyclass/framework/internal/convert"
 	pb "github.com/polyclass/polyclass/framework/internal/protov1"
+	"github.com/polyclass/polyclass/framework/matrix"
+	"github.com/polyclass/polyclass/framework/param"
 	"github.com/polyclass/polyclass/framework/sharedmem"
 )
-
-// DefaultCacheBytes bounds the datasets a learner process keeps.
-const DefaultCacheBytes = 4 << 30
 
 // datasetCache keeps uploaded datasets by digest, evicting the least
 // recently used beyond a byte budget.
@@ -161,8 +160,8 @@ func (s *learnerServer) Upload(stream pb.LearnerService_UploadServer) error {
 	}
 	chunk := first
 	for {
-		if len(chunk.GetData()) > ChunkSize {
-			return status.Errorf(codes.InvalidArgument, "upload: chunk of %d bytes exceeds %d", len(chunk.GetData()), ChunkSize)
+		if len(chunk.GetData()) > matrix.ChunkSize {
+			return status.Errorf(codes.InvalidArgument, "upload: chunk of %d bytes exceeds %d", len(chunk.GetData()), matrix.ChunkSize)
 		}
 		if err := dec.write(chunk.GetData()); err != nil {
 			return status.Errorf(codes.InvalidArgument, "upload %s: %v", h.GetDigest(), err)
@@ -285,7 +284,7 @@ func (s *learnerServer) Fit(ctx context.Context, req *pb.FitRequest) (*pb.FitRes
 		// A parameter's fault is the caller's (InvalidArgument, located
 		// by the host); any other is the learner's.
 		c := codes.Internal
-		if len(FaultParams(err)) > 0 {
+		if len(param.Blamed(err)) > 0 {
 			c = codes.InvalidArgument
 		}
 		return nil, statusErr(c, fmt.Sprintf("fit: %v", err), err)

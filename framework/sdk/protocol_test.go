@@ -11,10 +11,11 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/hashicorp/go-plugin"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/polyclass/polyclass/framework/host"
+	"github.com/polyclass/polyclass/framework/internal/plugintest"
+	"github.com/polyclass/polyclass/framework/matrix"
 	"github.com/polyclass/polyclass/framework/sdk"
 	"github.com/polyclass/polyclass/framework/sparse"
 )
@@ -77,19 +78,17 @@ func (m meanModel) Predict(_ context.Context, x sdk.Matrix, scores, probs *mat.D
 	return nil
 }
 
-// connect serves l in-process through go-plugin's test helpers and returns
-// the host-side client.
-func connect(t *testing.T, lp *sdk.LearnerPlugin) *host.LearnerClient {
+// connect serves l in-process with Serve and the options opts, and
+// returns the host-side client.
+func connect(t *testing.T, l sdk.Learner, opts ...sdk.ServeOption) *host.LearnerClient {
 	t.Helper()
-	client, _ := plugin.TestPluginGRPCConn(t, false, map[string]plugin.Plugin{sdk.LearnerPluginName: lp})
-	t.Cleanup(func() { client.Close() })
-	return host.NewLearnerClient(client.Conn)
+	return host.NewLearnerClient(plugintest.Conn(t, append(opts, sdk.WithLearner(l))...))
 }
 
 func TestLearnerProtocolRoundTrip(t *testing.T) {
 	ctx := context.Background()
 	impl := &meanLearner{}
-	c := connect(t, &sdk.LearnerPlugin{Impl: impl})
+	c := connect(t, impl)
 
 	info, err := c.Info(ctx)
 	if err != nil {
@@ -103,7 +102,7 @@ func TestLearnerProtocolRoundTrip(t *testing.T) {
 	}
 
 	x := mat.NewDense(4, 2, []float64{10, 1, 20, 2, 30, 3, 40, 4})
-	enc := sdk.EncodeMatrix(sdk.Matrix{Dense: x})
+	enc := matrix.EncodeMatrix(sdk.Matrix{Dense: x})
 	up, err := c.Ensure(ctx, enc)
 	if err != nil || !up {
 		t.Fatalf("first Ensure: uploaded=%v err=%v", up, err)
@@ -163,8 +162,8 @@ func TestLearnerProtocolRoundTrip(t *testing.T) {
 
 func TestLearnerRejectsBadInput(t *testing.T) {
 	ctx := context.Background()
-	c := connect(t, &sdk.LearnerPlugin{Impl: &meanLearner{}})
-	enc := sdk.EncodeMatrix(sdk.Matrix{Dense: mat.NewDense(2, 1, []float64{1, 2})})
+	c := connect(t, &meanLearner{})
+	enc := matrix.EncodeMatrix(sdk.Matrix{Dense: mat.NewDense(2, 1, []float64{1, 2})})
 	if _, err := c.Fit(ctx, enc.Digest, []int{0}, nil, []sdk.Problem{{Kind: sdk.Binary, Targets: []float64{1}}}, 0); err == nil || !strings.Contains(err.Error(), "not loaded") {
 		t.Fatalf("fit before upload: %v", err)
 	}
@@ -200,14 +199,14 @@ func TestLearnerRejectsBadInput(t *testing.T) {
 func TestUploadChunksAndSparse(t *testing.T) {
 	ctx := context.Background()
 	impl := &meanLearner{}
-	c := connect(t, &sdk.LearnerPlugin{Impl: impl})
+	c := connect(t, impl)
 	// 3 MiB of dense data travels in several chunks.
 	big := mat.NewDense(4096, 96, nil)
 	for i := 0; i < 4096; i++ {
 		big.Set(i, 0, float64(i))
 	}
-	enc := sdk.EncodeMatrix(sdk.Matrix{Dense: big})
-	if enc.Size() <= 2*sdk.ChunkSize {
+	enc := matrix.EncodeMatrix(sdk.Matrix{Dense: big})
+	if enc.Size() <= 2*matrix.ChunkSize {
 		t.Fatalf("test matrix too small: %d bytes", enc.Size())
 	}
 	if _, err := c.Ensure(ctx, enc); err != nil {
@@ -223,7 +222,7 @@ func TestUploadChunksAndSparse(t *testing.T) {
 	}
 	// A CSR matrix round-trips.
 	csr := &sparse.CSR{Rows: 3, Cols: 5, Indptr: []int64{0, 1, 1, 3}, Indices: []int32{0, 0, 4}, Values: []float64{7, 9, 1}}
-	senc := sdk.EncodeMatrix(sdk.Matrix{CSR: csr})
+	senc := matrix.EncodeMatrix(sdk.Matrix{CSR: csr})
 	if senc.Digest == enc.Digest {
 		t.Fatal("digests collide")
 	}
@@ -241,8 +240,8 @@ func TestUploadChunksAndSparse(t *testing.T) {
 }
 
 func TestUploadRejectsCorruptData(t *testing.T) {
-	c := connect(t, &sdk.LearnerPlugin{Impl: &meanLearner{}})
-	enc := sdk.EncodeMatrix(sdk.Matrix{Dense: mat.NewDense(2, 2, []float64{1, 2, 3, 4})})
+	c := connect(t, &meanLearner{})
+	enc := matrix.EncodeMatrix(sdk.Matrix{Dense: mat.NewDense(2, 2, []float64{1, 2, 3, 4})})
 	bad := *enc
 	bad.Data = append([]byte(nil), enc.Data...)
 	bad.Data[3] ^= 1
@@ -285,10 +284,10 @@ func (m denseModel) Predict(ctx context.Context, x sdk.Matrix, scores, probs *ma
 func TestDenseOnlyLearnerGetsDenseRows(t *testing.T) {
 	ctx := context.Background()
 	impl := &denseOnly{}
-	c := connect(t, &sdk.LearnerPlugin{Impl: impl})
+	c := connect(t, impl)
 	// [[7 0 0 0 0] [0 0 0 0 0] [9 0 0 0 1]]
 	csr := &sparse.CSR{Rows: 3, Cols: 5, Indptr: []int64{0, 1, 1, 3}, Indices: []int32{0, 0, 4}, Values: []float64{7, 9, 1}}
-	enc := sdk.EncodeMatrix(sdk.Matrix{CSR: csr})
+	enc := matrix.EncodeMatrix(sdk.Matrix{CSR: csr})
 	if _, err := c.Ensure(ctx, enc); err != nil {
 		t.Fatal(err)
 	}
@@ -356,8 +355,8 @@ func (m addModel) Predict(_ context.Context, x sdk.Matrix, scores, probs *mat.De
 // shape, and its columns land in order.
 func TestPredictHandsEachModelZeroedMatrices(t *testing.T) {
 	ctx := context.Background()
-	c := connect(t, &sdk.LearnerPlugin{Impl: addLearner{}})
-	enc := sdk.EncodeMatrix(sdk.Matrix{Dense: mat.NewDense(3, 2, []float64{1, 2, 3, 4, 5, 6})})
+	c := connect(t, addLearner{})
+	enc := matrix.EncodeMatrix(sdk.Matrix{Dense: mat.NewDense(3, 2, []float64{1, 2, 3, 4, 5, 6})})
 	if _, err := c.Ensure(ctx, enc); err != nil {
 		t.Fatal(err)
 	}
@@ -431,7 +430,7 @@ func (l *rowsLearner) Fit(_ context.Context, in sdk.FitInput, _ sdk.Params) (sdk
 func TestBorrowingLearnerReusesRowMemory(t *testing.T) {
 	ctx := context.Background()
 	x := mat.NewDense(6, 2, []float64{10, 0, 11, 0, 12, 0, 13, 0, 14, 0, 15, 0})
-	enc := sdk.EncodeMatrix(sdk.Matrix{Dense: x})
+	enc := matrix.EncodeMatrix(sdk.Matrix{Dense: x})
 	// Each problem trains on the rows where its targets are not 0 (the
 	// subsets fewer each time, so that the buffer never grows).
 	problems := []sdk.Problem{
@@ -448,7 +447,7 @@ func TestBorrowingLearnerReusesRowMemory(t *testing.T) {
 		starts []int // the number of fits at each place, sorted
 	}{{true, []int{2, 3}}, {false, []int{1, 1, 1, 1, 1}}} {
 		impl := &rowsLearner{borrow: tc.borrow, seen: map[string][]float64{}, starts: map[*float64]int{}}
-		c := connect(t, &sdk.LearnerPlugin{Impl: impl, Workers: 1})
+		c := connect(t, impl, sdk.WithWorkers(1))
 		if _, err := c.Ensure(ctx, enc); err != nil {
 			t.Fatal(err)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"sync"
 
@@ -12,150 +13,154 @@ import (
 	"google.golang.org/grpc"
 
 	pb "github.com/polyclass/polyclass/framework/internal/protov1"
+	"github.com/polyclass/polyclass/framework/internal/serving"
+	"github.com/polyclass/polyclass/framework/internal/wire"
 	"github.com/polyclass/polyclass/framework/sharedmem"
 	"github.com/polyclass/polyclass/internal/profile"
 )
 
-// ProfileDirEnv names the environment variable through which a host asks a
-// plugin for profiles (bench run --profile DIR): a Go plugin served by
-// Serve then writes its CPU profile (for the whole process) and a heap
-// profile (when the host closes it) to DIR/NAME-PID.cpu.pprof and
-// DIR/NAME-PID.heap.pprof, NAME being its learner's (else reducer's) name.
-const ProfileDirEnv = "POLYCLASS_PROFILE_DIR"
-
-// LearnerPlugin adapts a Learner to go-plugin, on the plugin's side. Plugin
-// authors use Serve; the host's side is in package host.
-type LearnerPlugin struct {
-	plugin.NetRPCUnsupportedPlugin
-	// Impl is the learner served (server side only).
-	Impl Learner
-	// CacheBytes bounds the uploaded datasets kept (default DefaultCacheBytes).
-	CacheBytes int64
-	// Workers bounds the problems of one Fit call trained at once
-	// (default GOMAXPROCS); a request's threads (its share of the CPUs)
-	// lowers the bound for that call.
-	Workers int
-	// Shared is the memory segment the host shares with the process, in
-	// which Predict writes its answer when the host offers a region; nil
-	// answers inline. Serve maps it from the environment
-	// (sharedmem.FromEnv).
-	Shared *sharedmem.Segment
-}
-
-// GRPCServer registers the learner service.
-func (p *LearnerPlugin) GRPCServer(_ *plugin.GRPCBroker, s *grpc.Server) error {
-	if p.Impl == nil {
-		return errors.New("sdk: LearnerPlugin has no Impl")
-	}
-	budget := p.CacheBytes
-	if budget <= 0 {
-		budget = DefaultCacheBytes
-	}
-	pb.RegisterLearnerServiceServer(s, newLearnerServer(p.Impl, budget, p.Workers, p.Shared))
-	return nil
-}
-
-// GRPCClient refuses: the host's client is in package host.
-func (p *LearnerPlugin) GRPCClient(context.Context, *plugin.GRPCBroker, *grpc.ClientConn) (interface{}, error) {
-	return nil, errors.New("sdk: LearnerPlugin is served by a plugin; hosts dispense a learner with package host")
-}
-
-// ReducerPlugin adapts a Reducer to go-plugin, on the plugin's side.
-type ReducerPlugin struct {
-	plugin.NetRPCUnsupportedPlugin
-	// Impl is the reducer served (server side only).
-	Impl Reducer
-	// Shared is the memory segment the host shares with the process, from
-	// which Decode reads score matrices the host placed there; nil reads
-	// them inline only. Serve maps it from the environment.
-	Shared *sharedmem.Segment
-}
-
-// GRPCServer registers the reducer service.
-func (p *ReducerPlugin) GRPCServer(_ *plugin.GRPCBroker, s *grpc.Server) error {
-	if p.Impl == nil {
-		return errors.New("sdk: ReducerPlugin has no Impl")
-	}
-	pb.RegisterReducerServiceServer(s, newReducerServer(p.Impl, p.Shared))
-	return nil
-}
-
-// GRPCClient refuses: the host's client is in package host.
-func (p *ReducerPlugin) GRPCClient(context.Context, *plugin.GRPCBroker, *grpc.ClientConn) (interface{}, error) {
-	return nil, errors.New("sdk: ReducerPlugin is served by a plugin; hosts dispense a reducer with package host")
-}
+// defaultCacheBytes bounds the datasets a learner keeps when
+// WithCacheBytes does not.
+const defaultCacheBytes = 4 << 30
 
 // ServeOption configures Serve.
-type ServeOption func(*serveConfig)
-
-type serveConfig struct {
-	learner *LearnerPlugin
-	reducer *ReducerPlugin
-	test    *plugin.ServeTestConfig
-}
+type ServeOption func(*serving.Config)
 
 // WithLearner serves l.
 func WithLearner(l Learner) ServeOption {
-	return func(c *serveConfig) {
-		if c.learner == nil {
-			c.learner = &LearnerPlugin{}
-		}
-		c.learner.Impl = l
-	}
+	return func(c *serving.Config) { c.Learner = l }
 }
 
 // WithReducer serves r.
 func WithReducer(r Reducer) ServeOption {
-	return func(c *serveConfig) { c.reducer = &ReducerPlugin{Impl: r} }
+	return func(c *serving.Config) { c.Reducer = r }
 }
 
-// WithCacheBytes bounds the datasets a learner keeps in memory.
+// WithCacheBytes bounds the uploaded datasets a learner keeps in memory,
+// in wire bytes (8 per dense cell; default 4 GiB): beyond it, the least
+// recently used go, and the host uploads a dataset again when a later fold
+// needs it. The dataset just uploaded is kept whatever its size.
+// n ≤ 0 keeps the default.
 func WithCacheBytes(n int64) ServeOption {
-	return func(c *serveConfig) {
-		if c.learner == nil {
-			c.learner = &LearnerPlugin{}
-		}
-		c.learner.CacheBytes = n
-	}
+	return func(c *serving.Config) { c.CacheBytes = n }
 }
 
-// WithWorkers bounds the problems of one Fit call a learner trains at once;
-// a request's threads (its share of the CPUs) lowers the bound for that
-// call.
+// WithWorkers bounds the problems of one Fit call a learner trains at
+// once (default GOMAXPROCS), for instance to 1 for a learner that is not
+// safe for concurrent use; a request's threads (its share of the CPUs)
+// lowers the bound for that call. n ≤ 0 keeps the default.
 func WithWorkers(n int) ServeOption {
-	return func(c *serveConfig) {
-		if c.learner == nil {
-			c.learner = &LearnerPlugin{}
-		}
-		c.learner.Workers = n
-	}
+	return func(c *serving.Config) { c.Workers = n }
 }
 
-// WithTestConfig serves in-process for tests (see go-plugin's
-// ServeTestConfig): the reattach configuration is sent on its channel.
-func WithTestConfig(t *plugin.ServeTestConfig) ServeOption {
-	return func(c *serveConfig) { c.test = t }
-}
-
-// Serve serves the given learner and/or reducer over gRPC until the host
-// closes the connection. It is the whole body of a plugin's main.
-func Serve(opts ...ServeOption) {
-	var c serveConfig
+// Serve serves the learner and/or reducer the options give, over gRPC
+// through hashicorp/go-plugin, until the host closes the connection or ctx
+// ends. It is the whole body of a plugin's main:
+//
+//	func main() {
+//		if err := sdk.Serve(context.Background(), sdk.WithLearner(myLearner{})); err != nil {
+//			log.Fatal(err)
+//		}
+//	}
+//
+// Serve returns nil once it has stopped serving, and an error when it
+// cannot serve (no learner and no reducer). Run by hand rather than by a
+// host, the plugin says so on stderr and exits with status 1 (go-plugin's
+// handshake). Serve changes no setting of the Go runtime or of the
+// process: GOGC, GOMEMLIMIT and the like apply as the environment sets
+// them.
+func Serve(ctx context.Context, opts ...ServeOption) error {
+	var c serving.Config
 	for _, o := range opts {
 		o(&c)
 	}
-	set := plugin.PluginSet{}
-	if c.learner != nil && c.learner.Impl != nil {
-		set[LearnerPluginName] = c.learner
+	s, err := newServers(&c)
+	if err != nil {
+		return err
 	}
-	if c.reducer != nil {
-		set[ReducerPluginName] = c.reducer
+	if c.Listener != nil {
+		return s.serveOn(ctx, c.Listener, c.Shared)
 	}
-	if c.test == nil {
-		shareSegment(&c)
+	return s.servePlugin(ctx)
+}
+
+// servers are the learner and reducer Serve serves, and its options.
+type servers struct {
+	learner    Learner
+	reducer    Reducer
+	cacheBytes int64
+	workers    int
+}
+
+// newServers checks the options Serve was given.
+func newServers(c *serving.Config) (*servers, error) {
+	s := &servers{cacheBytes: c.CacheBytes, workers: c.Workers}
+	if c.Learner != nil {
+		l, ok := c.Learner.(Learner)
+		if !ok {
+			return nil, fmt.Errorf("sdk: Serve: the learner is a %T, not an sdk.Learner", c.Learner)
+		}
+		s.learner = l
 	}
-	if dir := os.Getenv(ProfileDirEnv); dir != "" && c.test == nil {
-		stop, err := profile.Start(dir, c.name())
+	if c.Reducer != nil {
+		r, ok := c.Reducer.(Reducer)
+		if !ok {
+			return nil, fmt.Errorf("sdk: Serve: the reducer is a %T, not an sdk.Reducer", c.Reducer)
+		}
+		s.reducer = r
+	}
+	if s.learner == nil && s.reducer == nil {
+		return nil, errors.New("sdk: Serve: nothing to serve (give WithLearner or WithReducer)")
+	}
+	if s.cacheBytes <= 0 {
+		s.cacheBytes = defaultCacheBytes
+	}
+	return s, nil
+}
+
+// register registers the services served on srv; shared is the memory
+// segment shared with the host, or nil.
+func (s *servers) register(srv *grpc.Server, shared *sharedmem.Segment) {
+	if s.learner != nil {
+		pb.RegisterLearnerServiceServer(srv, newLearnerServer(s.learner, s.cacheBytes, s.workers, shared))
+	}
+	if s.reducer != nil {
+		pb.RegisterReducerServiceServer(srv, newReducerServer(s.reducer, shared))
+	}
+}
+
+// serveOn serves plain gRPC on lis until ctx ends, then stops once the
+// calls under way have returned.
+func (s *servers) serveOn(ctx context.Context, lis net.Listener, shared *sharedmem.Segment) error {
+	srv := grpc.NewServer(wire.ServerOptions()...)
+	s.register(srv, shared)
+	stopped := make(chan struct{})
+	go func() {
+		select {
+		case <-ctx.Done():
+			srv.GracefulStop()
+		case <-stopped:
+		}
+	}()
+	err := srv.Serve(lis)
+	close(stopped)
+	if errors.Is(err, grpc.ErrServerStopped) && ctx.Err() != nil {
+		// ctx ended before the server started serving.
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("sdk: Serve: %w", err)
+	}
+	return nil
+}
+
+// servePlugin serves as a plugin process: go-plugin's handshake on stdout,
+// the memory segment the host passed in the environment, profiles when the
+// host asks for them (wire.ProfileDirEnv).
+func (s *servers) servePlugin(ctx context.Context) error {
+	shared := sharedSegment()
+	if dir := os.Getenv(wire.ProfileDirEnv); dir != "" {
+		stop, err := profile.Start(dir, s.name())
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "profiling: %v\n", err)
 		} else {
@@ -166,63 +171,105 @@ func Serve(opts ...ServeOption) {
 			}()
 		}
 	}
-	plugin.Serve(&plugin.ServeConfig{
-		HandshakeConfig:  Handshake,
-		VersionedPlugins: map[int]plugin.PluginSet{ProtocolVersion: set},
-		GRPCServer: func(opts []grpc.ServerOption) *grpc.Server {
-			opts = append(opts, GRPCServerOptions()...)
-			if c.test == nil {
-				// go-plugin sets os.Stderr to its pipe before it serves
-				// the first call: from then on, write to fd 2 directly.
-				var once sync.Once
-				opts = append(opts,
-					grpc.ChainUnaryInterceptor(func(ctx context.Context, req any, _ *grpc.UnaryServerInfo, h grpc.UnaryHandler) (any, error) {
-						once.Do(directStderr)
-						return h(ctx, req)
-					}),
-					grpc.ChainStreamInterceptor(func(srv any, ss grpc.ServerStream, _ *grpc.StreamServerInfo, h grpc.StreamHandler) error {
-						once.Do(directStderr)
-						return h(srv, ss)
-					}))
+	set := plugin.PluginSet{}
+	if s.learner != nil {
+		set[wire.LearnerPluginName] = &goPlugin{register: func(srv *grpc.Server) {
+			pb.RegisterLearnerServiceServer(srv, newLearnerServer(s.learner, s.cacheBytes, s.workers, shared))
+		}}
+	}
+	if s.reducer != nil {
+		set[wire.ReducerPluginName] = &goPlugin{register: func(srv *grpc.Server) {
+			pb.RegisterReducerServiceServer(srv, newReducerServer(s.reducer, shared))
+		}}
+	}
+	// ctx's end stops the server, and go-plugin's Serve returns.
+	var (
+		mu      sync.Mutex
+		server  *grpc.Server
+		stopped bool
+	)
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		select {
+		case <-ctx.Done():
+			mu.Lock()
+			stopped = true
+			if server != nil {
+				server.Stop()
 			}
-			return grpc.NewServer(opts...)
+			mu.Unlock()
+		case <-done:
+		}
+	}()
+	plugin.Serve(&plugin.ServeConfig{
+		HandshakeConfig:  wire.Handshake,
+		VersionedPlugins: map[int]plugin.PluginSet{wire.ProtocolVersion: set},
+		GRPCServer: func(opts []grpc.ServerOption) *grpc.Server {
+			opts = append(opts, wire.ServerOptions()...)
+			// go-plugin sets os.Stderr to its pipe before it serves the
+			// first call: from then on, write to fd 2 directly.
+			var once sync.Once
+			opts = append(opts,
+				grpc.ChainUnaryInterceptor(func(ctx context.Context, req any, _ *grpc.UnaryServerInfo, h grpc.UnaryHandler) (any, error) {
+					once.Do(directStderr)
+					return h(ctx, req)
+				}),
+				grpc.ChainStreamInterceptor(func(srv any, ss grpc.ServerStream, _ *grpc.StreamServerInfo, h grpc.StreamHandler) error {
+					once.Do(directStderr)
+					return h(srv, ss)
+				}))
+			srv := grpc.NewServer(opts...)
+			mu.Lock()
+			server = srv
+			if stopped {
+				srv.Stop()
+			}
+			mu.Unlock()
+			return srv
 		},
-		Test: c.test,
 		// go-plugin logs every connection at debug and trace level to
 		// stderr, which the host shows as the plugin's messages: only
 		// warnings and errors are worth that place.
 		Logger: hclog.New(&hclog.LoggerOptions{Name: "plugin", Level: hclog.Warn, Output: os.Stderr, JSONFormat: true}),
 	})
+	return nil
 }
 
-// shareSegment maps the memory segment the host passed the process, if
-// any, for the learner and the reducer served; a segment that cannot be
-// mapped is reported on stderr and the plugin answers inline.
-func shareSegment(c *serveConfig) {
+// goPlugin is a service for go-plugin, on the plugin's side.
+type goPlugin struct {
+	plugin.NetRPCUnsupportedPlugin
+	register func(*grpc.Server)
+}
+
+// GRPCServer registers the service.
+func (p *goPlugin) GRPCServer(_ *plugin.GRPCBroker, s *grpc.Server) error {
+	p.register(s)
+	return nil
+}
+
+// GRPCClient refuses: the host's client is in package host.
+func (p *goPlugin) GRPCClient(context.Context, *plugin.GRPCBroker, *grpc.ClientConn) (interface{}, error) {
+	return nil, errors.New("sdk: a plugin serves; hosts dispense its clients with package host")
+}
+
+// sharedSegment maps the memory segment the host passed the process, if
+// any; a segment that cannot be mapped is reported on stderr and the
+// plugin answers inline.
+func sharedSegment() *sharedmem.Segment {
 	seg, err := sharedmem.FromEnv()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "shared memory: %v; score matrices go inline\n", err)
-		return
+		return nil
 	}
-	if seg == nil {
-		return
-	}
-	if c.learner != nil {
-		c.learner.Shared = seg
-	}
-	if c.reducer != nil {
-		c.reducer.Shared = seg
-	}
+	return seg
 }
 
 // name names the plugin's profiles: its learner's name, else its
-// reducer's, else "plugin".
-func (c *serveConfig) name() string {
-	switch {
-	case c.learner != nil && c.learner.Impl != nil:
-		return c.learner.Impl.Info().Name
-	case c.reducer != nil && c.reducer.Impl != nil:
-		return c.reducer.Impl.Info().Name
+// reducer's.
+func (s *servers) name() string {
+	if s.learner != nil {
+		return s.learner.Info().Name
 	}
-	return "plugin"
+	return s.reducer.Info().Name
 }

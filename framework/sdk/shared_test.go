@@ -8,6 +8,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/polyclass/polyclass/framework/matrix"
 	"github.com/polyclass/polyclass/framework/sdk"
 )
 
@@ -76,9 +77,9 @@ func (m sharedModel) HasProbabilities() bool { return m.probs }
 func TestFitShared(t *testing.T) {
 	ctx := context.Background()
 	impl := &sharedLearner{}
-	c := connect(t, &sdk.LearnerPlugin{Impl: impl, Workers: 2})
+	c := connect(t, impl, sdk.WithWorkers(2))
 	x := mat.NewDense(4, 2, []float64{10, 1, 20, 2, 30, 3, 40, 4})
-	enc := sdk.EncodeMatrix(sdk.Matrix{Dense: x})
+	enc := matrix.EncodeMatrix(sdk.Matrix{Dense: x})
 	if _, err := c.Ensure(ctx, enc); err != nil {
 		t.Fatal(err)
 	}

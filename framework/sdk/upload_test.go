@@ -4,10 +4,11 @@ import (
 	"context"
 	"testing"
 
-	"github.com/hashicorp/go-plugin"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/polyclass/polyclass/framework/host"
+	"github.com/polyclass/polyclass/framework/internal/plugintest"
+	"github.com/polyclass/polyclass/framework/matrix"
 	"github.com/polyclass/polyclass/framework/sdk"
 )
 
@@ -15,11 +16,11 @@ import (
 // the host's wire form and digest (EncodeMatrix), the gRPC stream in
 // chunks, and the plugin's decoding into its cache (dropped again after
 // each upload). B/op counts both sides.
-func BenchmarkUploadCSR(b *testing.B) { benchUpload(b, sdk.EncodeMatrix) }
+func BenchmarkUploadCSR(b *testing.B) { benchUpload(b, matrix.EncodeMatrix) }
 
 // BenchmarkUploadCSRStreamed is BenchmarkUploadCSR with the wire bytes
 // made chunk by chunk (StreamMatrix), as the engine sends them.
-func BenchmarkUploadCSRStreamed(b *testing.B) { benchUpload(b, sdk.StreamMatrix) }
+func BenchmarkUploadCSRStreamed(b *testing.B) { benchUpload(b, matrix.StreamMatrix) }
 
 // BenchmarkUploadDenseStreamed is BenchmarkUploadCSRStreamed with a dense
 // matrix of 100 000 rows and 54 columns (43 MB; covertype one-hot encoded,
@@ -33,18 +34,17 @@ func BenchmarkUploadDenseStreamed(b *testing.B) {
 		}
 		row[10+i%4], row[14+i%40] = 1, 1
 	}
-	benchUploadOf(b, sdk.Matrix{Dense: x}, sdk.StreamMatrix)
+	benchUploadOf(b, sdk.Matrix{Dense: x}, matrix.StreamMatrix)
 }
 
-func benchUpload(b *testing.B, encode func(sdk.Matrix) *sdk.EncodedMatrix) {
+func benchUpload(b *testing.B, encode func(sdk.Matrix) *matrix.EncodedMatrix) {
 	benchUploadOf(b, sdk.Matrix{CSR: sdk.DiabetesLike()}, encode)
 }
 
-func benchUploadOf(b *testing.B, m sdk.Matrix, encode func(sdk.Matrix) *sdk.EncodedMatrix) {
+func benchUploadOf(b *testing.B, m sdk.Matrix, encode func(sdk.Matrix) *matrix.EncodedMatrix) {
 	ctx := context.Background()
-	client, _ := plugin.TestPluginGRPCConn(b, false, map[string]plugin.Plugin{sdk.LearnerPluginName: &sdk.LearnerPlugin{Impl: &meanLearner{}}})
-	b.Cleanup(func() { client.Close() })
-	c := host.NewLearnerClient(client.Conn)
+	conn := plugintest.Conn(b, sdk.WithLearner(&meanLearner{}))
+	c := host.NewLearnerClient(conn)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {

@@ -3,10 +3,15 @@
 package main
 
 import (
+	"context"
+	"log"
+
 	"github.com/polyclass/polyclass/framework/sdk"
 	"github.com/polyclass/polyclass/plugins/reducers/reducer"
 )
 
 func main() {
-	sdk.Serve(sdk.WithReducer(reducer.New()))
+	if err := sdk.Serve(context.Background(), sdk.WithReducer(reducer.New())); err != nil {
+		log.Fatal(err)
+	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/polyclass/polyclass/framework/matrix"
 	"github.com/polyclass/polyclass/framework/sdk"
 	"github.com/polyclass/polyclass/framework/sparse"
 )
@@ -51,7 +52,7 @@ func TestDigestMatchesGo(t *testing.T) {
 		"csr":   {CSR: csr},
 	} {
 		t.Run(name, func(t *testing.T) {
-			e := sdk.EncodeMatrix(m)
+			e := matrix.EncodeMatrix(m)
 			path := filepath.Join(t.TempDir(), "data")
 			if err := os.WriteFile(path, e.Data, 0o644); err != nil {
 				t.Fatal(err)

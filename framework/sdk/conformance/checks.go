@@ -13,6 +13,7 @@ import (
 	"google.golang.org/grpc/codes"
 
 	"github.com/polyclass/polyclass/framework/host"
+	"github.com/polyclass/polyclass/framework/matrix"
 	"github.com/polyclass/polyclass/framework/sdk"
 )
 
@@ -83,8 +84,8 @@ func checkInfoRPC(ctx context.Context, s *session) (string, error) {
 }
 
 // upload sends m unless the plugin holds it.
-func (s *session) upload(ctx context.Context, m sdk.Matrix) (*sdk.EncodedMatrix, error) {
-	enc := sdk.EncodeMatrix(m)
+func (s *session) upload(ctx context.Context, m sdk.Matrix) (*matrix.EncodedMatrix, error) {
+	enc := matrix.EncodeMatrix(m)
 	if _, err := s.c().Ensure(ctx, enc); err != nil {
 		return nil, fmt.Errorf("upload: %w", err)
 	}
@@ -93,7 +94,7 @@ func (s *session) upload(ctx context.Context, m sdk.Matrix) (*sdk.EncodedMatrix,
 
 // fitPredict trains problems on rows of fit and predicts rows of pred
 // (both of enc), releasing the models.
-func (s *session) fitPredict(ctx context.Context, enc *sdk.EncodedMatrix, rows []int, problems []sdk.Problem, predRows []int, probs bool) (scores, prob *mat.Dense, models []host.ModelRef, err error) {
+func (s *session) fitPredict(ctx context.Context, enc *matrix.EncodedMatrix, rows []int, problems []sdk.Problem, predRows []int, probs bool) (scores, prob *mat.Dense, models []host.ModelRef, err error) {
 	models, err = s.c().Fit(ctx, enc.Digest, rows, s.t.Params, problems, 0)
 	if err != nil {
 		return nil, nil, nil, err
@@ -105,7 +106,7 @@ func (s *session) fitPredict(ctx context.Context, enc *sdk.EncodedMatrix, rows [
 
 func checkUpload(ctx context.Context, s *session) (string, error) {
 	x, y := noisy(3000, 100, 0, 1, true)
-	enc := sdk.EncodeMatrix(sdk.Matrix{Dense: x})
+	enc := matrix.EncodeMatrix(sdk.Matrix{Dense: x})
 	missing, err := s.c().Missing(ctx, enc.Digest)
 	if err != nil {
 		return "", err
@@ -114,7 +115,7 @@ func checkUpload(ctx context.Context, s *session) (string, error) {
 		return "", fmt.Errorf("has: a digest never uploaded is not reported missing (missing = %v)", missing)
 	}
 	if _, err := s.c().Ensure(ctx, enc); err != nil {
-		return "", fmt.Errorf("upload of %d bytes in %d chunks: %w", enc.Size(), (enc.Size()+sdk.ChunkSize-1)/sdk.ChunkSize, err)
+		return "", fmt.Errorf("upload of %d bytes in %d chunks: %w", enc.Size(), (enc.Size()+matrix.ChunkSize-1)/matrix.ChunkSize, err)
 	}
 	if missing, err = s.c().Missing(ctx, enc.Digest); err != nil || len(missing) != 0 {
 		return "", fmt.Errorf("has, after the upload: missing %v, %v", missing, err)
@@ -151,13 +152,13 @@ func checkUpload(ctx context.Context, s *session) (string, error) {
 	}
 	// A tampered upload: the bytes no longer hash to the digest.
 	t, _ := noisy(5, 3, 0, 2, true)
-	bad := sdk.EncodeMatrix(sdk.Matrix{Dense: t})
+	bad := matrix.EncodeMatrix(sdk.Matrix{Dense: t})
 	bad.Data = append([]byte(nil), bad.Data...)
 	bad.Data[3] ^= 0x40
 	if err := s.c().Upload(ctx, bad); err == nil {
 		return "", errors.New("an upload whose bytes do not hash to its digest was accepted")
 	}
-	return fmt.Sprintf("%d bytes in %d chunks, intact; tampered upload refused", enc.Size(), (enc.Size()+sdk.ChunkSize-1)/sdk.ChunkSize), nil
+	return fmt.Sprintf("%d bytes in %d chunks, intact; tampered upload refused", enc.Size(), (enc.Size()+matrix.ChunkSize-1)/matrix.ChunkSize), nil
 }
 
 // kinds are the problems the learner trains, on labels y of k classes.
@@ -447,7 +448,7 @@ func checkBadParams(ctx context.Context, s *session) (string, error) {
 		if code(err) != codes.InvalidArgument {
 			return fmt.Errorf("%s %s = %v: %v (code %s), want InvalidArgument", what, name, v, err, code(err))
 		}
-		if !slices.Contains(sdk.FaultParams(err), name) {
+		if !slices.Contains(host.FaultParams(err), name) {
 			return fmt.Errorf("%s %s = %v: the error does not blame the parameter in its structured field (a google.rpc.BadRequest field violation params.%s): %v", what, name, v, name, err)
 		}
 		return nil

@@ -211,7 +211,7 @@ func checkReducerBadParams(ctx context.Context, c *host.ReducerClient, info sdk.
 				return fmt.Errorf("scheme %s: %s = %v was accepted", s.Name, name, v)
 			case code(err) != codes.InvalidArgument:
 				return fmt.Errorf("scheme %s: %s = %v: %v (code %s), want InvalidArgument", s.Name, name, v, err, code(err))
-			case !slices.Contains(sdk.FaultParams(err), name):
+			case !slices.Contains(host.FaultParams(err), name):
 				return fmt.Errorf("scheme %s: %s = %v: the error does not blame the parameter in its structured field (a google.rpc.BadRequest field violation params.%s): %v", s.Name, name, v, name, err)
 			}
 			return nil

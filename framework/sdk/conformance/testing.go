@@ -6,10 +6,10 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/hashicorp/go-plugin"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/polyclass/polyclass/framework/host"
+	"github.com/polyclass/polyclass/framework/matrix"
 	"github.com/polyclass/polyclass/framework/sdk"
 )
 
@@ -38,20 +38,40 @@ func Test(t *testing.T, l sdk.Learner, params sdk.Params) {
 	}
 }
 
-// Connect serves l in-process over gRPC and returns the host's client.
-func Connect(t *testing.T, l sdk.Learner) *host.LearnerClient {
+// Connect serves l in-process, as host.Register does (the SDK's Serve on
+// an in-memory gRPC connection), and returns the host's client; the
+// plugin stops when the test ends.
+func Connect(t testing.TB, l sdk.Learner) *host.LearnerClient {
 	t.Helper()
-	client, _ := plugin.TestPluginGRPCConn(t, false, map[string]plugin.Plugin{sdk.LearnerPluginName: &sdk.LearnerPlugin{Impl: l}})
-	t.Cleanup(func() { client.Close() })
-	return host.NewLearnerClient(client.Conn)
+	return serve(t, l.Info().Name, host.InProcess{Learner: l}).Learner
+}
+
+// ConnectReducer serves r in-process as Connect serves a learner and
+// returns the host's client.
+func ConnectReducer(t testing.TB, r sdk.Reducer) *host.ReducerClient {
+	t.Helper()
+	return serve(t, r.Info().Name, host.InProcess{Reducer: r}).Reducer
+}
+
+// serve serves impl in-process under name until the test ends.
+func serve(t testing.TB, name string, impl host.InProcess) *host.Plugin {
+	t.Helper()
+	h := host.New("", nil)
+	t.Cleanup(h.Close)
+	h.Register(name, impl)
+	p, err := h.Get(context.Background(), name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
 
 // Blobs uploads the blobs of BlobsMatrix to c and returns the upload and
 // the classes.
-func Blobs(t *testing.T, c *host.LearnerClient) (*sdk.EncodedMatrix, []int) {
+func Blobs(t *testing.T, c *host.LearnerClient) (*matrix.EncodedMatrix, []int) {
 	t.Helper()
 	x, y := BlobsMatrix()
-	enc := sdk.EncodeMatrix(sdk.Matrix{Dense: x})
+	enc := matrix.EncodeMatrix(sdk.Matrix{Dense: x})
 	if _, err := c.Ensure(context.Background(), enc); err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +117,7 @@ func CheckMulticlass(t *testing.T, c *host.LearnerClient, params sdk.Params) {
 	}
 }
 
-func fitPredict(t *testing.T, c *host.LearnerClient, enc *sdk.EncodedMatrix, params sdk.Params, p sdk.Problem) *mat.Dense {
+func fitPredict(t *testing.T, c *host.LearnerClient, enc *matrix.EncodedMatrix, params sdk.Params, p sdk.Problem) *mat.Dense {
 	t.Helper()
 	ctx := context.Background()
 	rows := seq(p.Rows())

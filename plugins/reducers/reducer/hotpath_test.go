@@ -15,11 +15,10 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/hashicorp/go-plugin"
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/polyclass/polyclass/framework/host"
 	"github.com/polyclass/polyclass/framework/sdk"
+	"github.com/polyclass/polyclass/framework/sdk/conformance"
 	"github.com/polyclass/polyclass/plugins/reducers/codes"
 	"github.com/polyclass/polyclass/plugins/reducers/internal/testscores"
 )
@@ -302,9 +301,7 @@ func BenchmarkPlanRPC(b *testing.B) {
 		r    sdk.Reducer
 	}{{"dense-targets", denseTargets{New()}}, {"code-targets", New()}} {
 		b.Run(impl.name, func(b *testing.B) {
-			client, _ := plugin.TestPluginGRPCConn(b, false, map[string]plugin.Plugin{sdk.ReducerPluginName: &sdk.ReducerPlugin{Impl: impl.r}})
-			b.Cleanup(func() { client.Close() })
-			c := host.NewReducerClient(client.Conn)
+			c := conformance.ConnectReducer(b, impl.r)
 			b.ReportAllocs()
 			for b.Loop() {
 				if _, err := c.Plan(context.Background(), req); err != nil {

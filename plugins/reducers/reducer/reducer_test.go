@@ -7,20 +7,18 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/go-plugin"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/polyclass/polyclass/framework/host"
 	"github.com/polyclass/polyclass/framework/sdk"
+	"github.com/polyclass/polyclass/framework/sdk/conformance"
 )
 
-// connect serves the reducer in-process over gRPC (go-plugin test helpers)
-// so that every test goes through the protocol.
+// connect serves the reducer in-process over gRPC (the SDK's Serve on an
+// in-memory connection) so that every test goes through the protocol.
 func connect(t *testing.T) *host.ReducerClient {
 	t.Helper()
-	client, _ := plugin.TestPluginGRPCConn(t, false, map[string]plugin.Plugin{sdk.ReducerPluginName: &sdk.ReducerPlugin{Impl: New()}})
-	t.Cleanup(func() { client.Close() })
-	return host.NewReducerClient(client.Conn)
+	return conformance.ConnectReducer(t, New())
 }
 
 func TestPlanProblems(t *testing.T) {

@@ -41,8 +41,9 @@ PROTOCOL_VERSION = 1
 # go-plugin's own protocol version (the first field of the handshake line).
 CORE_PROTOCOL_VERSION = 1
 
-# Messages up to 256 MiB in both directions, the Go SDK's MaxMessageSize
-# (which says why): score matrices of large test folds exceed gRPC's 4 MiB
+# Messages up to 256 MiB in both directions, the host's and the Go SDK's
+# bound (MaxMessageSize in framework/internal/wire,
+# which says why): score matrices of large test folds exceed gRPC's 4 MiB
 # default, and the host splits Fit and Predict calls to stay within it.
 MAX_MESSAGE_SIZE = 256 << 20
 

@@ -13,6 +13,7 @@ package main
 import (
 	"context"
 	"errors"
+	"log"
 	"os"
 	"path/filepath"
 	"strings"
@@ -110,5 +111,7 @@ func (m model) Predict(_ context.Context, x sdk.Matrix, scores, _ *mat.Dense) er
 
 func main() {
 	defect := strings.TrimPrefix(filepath.Base(os.Args[0]), "bench-plugin-")
-	sdk.Serve(sdk.WithLearner(learner{defect: defect}))
+	if err := sdk.Serve(context.Background(), sdk.WithLearner(learner{defect: defect})); err != nil {
+		log.Fatal(err)
+	}
 }

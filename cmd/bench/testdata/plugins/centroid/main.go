@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"log"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -61,4 +62,8 @@ func (m model) Predict(ctx context.Context, x sdk.Matrix, scores, _ *mat.Dense) 
 	return nil
 }
 
-func main() { sdk.Serve(sdk.WithLearner(centroid{})) }
+func main() {
+	if err := sdk.Serve(context.Background(), sdk.WithLearner(centroid{})); err != nil {
+		log.Fatal(err)
+	}
+}

@@ -9,6 +9,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"log"
 	"os"
 
 	"gonum.org/v1/gonum/mat"
@@ -64,4 +65,8 @@ func (w direction) Predict(_ context.Context, x sdk.Matrix, scores, _ *mat.Dense
 	return nil
 }
 
-func main() { sdk.Serve(sdk.WithLearner(learner{})) }
+func main() {
+	if err := sdk.Serve(context.Background(), sdk.WithLearner(learner{})); err != nil {
+		log.Fatal(err)
+	}
+}

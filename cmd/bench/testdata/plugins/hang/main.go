@@ -9,6 +9,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"log"
 	"os"
 	"syscall"
 	"time"
@@ -73,5 +74,7 @@ func main() {
 	if d, err := time.ParseDuration(os.Getenv(startDelayEnv)); err == nil {
 		time.Sleep(d)
 	}
-	sdk.Serve(sdk.WithLearner(learner{}))
+	if err := sdk.Serve(context.Background(), sdk.WithLearner(learner{})); err != nil {
+		log.Fatal(err)
+	}
 }

@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log"
 	"os"
 	"path/filepath"
 
@@ -102,5 +103,7 @@ func (r reducer) Decode(_ context.Context, req sdk.DecodeRequest) (sdk.Decoding,
 
 func main() {
 	notRowWise := filepath.Base(os.Args[0]) == "bench-plugin-notrowwise"
-	sdk.Serve(sdk.WithReducer(reducer{notRowWise: notRowWise}))
+	if err := sdk.Serve(context.Background(), sdk.WithReducer(reducer{notRowWise: notRowWise})); err != nil {
+		log.Fatal(err)
+	}
 }

@@ -10,6 +10,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"log"
 	"os"
 
 	"gonum.org/v1/gonum/mat"
@@ -69,4 +70,8 @@ func (m model) Predict(_ context.Context, x sdk.Matrix, scores, probs *mat.Dense
 	return nil
 }
 
-func main() { sdk.Serve(sdk.WithLearner(learner{})) }
+func main() {
+	if err := sdk.Serve(context.Background(), sdk.WithLearner(learner{})); err != nil {
+		log.Fatal(err)
+	}
+}

@@ -1,13 +1,17 @@
-package sdk
+// Package wire holds what the host and the SDK's servers agree on about
+// the connection between them, apart from the protocol's messages (package
+// protov1): go-plugin's handshake and plugin names, the message bound and
+// flow-control window of the gRPC connection, and the environment through
+// which a host asks a plugin for profiles.
+package wire
 
 import (
 	"github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
-
-	"github.com/polyclass/polyclass/framework/matrix"
 )
 
-// ProtocolVersion is the plugin protocol version this SDK speaks.
+// ProtocolVersion is the plugin protocol version the host and the SDK
+// speak.
 const ProtocolVersion = 1
 
 // Handshake is the go-plugin handshake shared by the host and plugins. The
@@ -25,9 +29,6 @@ const (
 	ReducerPluginName = "reducer"
 )
 
-// ChunkSize is the largest data chunk of a dataset upload.
-const ChunkSize = matrix.ChunkSize
-
 // MaxMessageSize bounds gRPC messages in both directions. gRPC's 4 MiB
 // default is too small for the score matrices of large test folds; no
 // bound at all (2 GiB) lets one message, which gRPC holds whole and then
@@ -39,16 +40,12 @@ const ChunkSize = matrix.ChunkSize
 // compact, a few bytes per row) is not split. The host's ReducerClient
 // splits a Decode request (the fold's scores, probabilities and, for a
 // plan that asks, training scores: about (2·n_test + n_train) × L × 8
-// bytes) by test rows when the scheme declares Scheme.RowWiseDecode; for
-// another scheme, or when the training scores alone exceed the bound, a
-// fold that large fails with an error naming the bound (use more folds,
+// bytes) by test rows when the scheme declares sdk.Scheme.RowWiseDecode;
+// for another scheme, or when the training scores alone exceed the bound,
+// a fold that large fails with an error naming the bound (use more folds,
 // or fewer problems).
 const MaxMessageSize = 256 << 20
 
-// TransportBufferSize is the size of the buffers through which the host
-// and a plugin write and read their connection (gRPC's ReadBufferSize and
-// WriteBufferSize on both ends; gRPC's default is 32 KiB).
-//
 // StreamWindowSize is the HTTP/2 flow-control window of each call (the
 // connection's is twice as large): how much a sender may write before
 // the receiver acknowledges it. gRPC's default starts at 64 KiB and grows
@@ -63,19 +60,34 @@ const MaxMessageSize = 256 << 20
 // time of both processes per call 24.1 ms → 21.4 ms (−11 %, p = 0.010),
 // wall 18.0 → 16.7 ms (−7 %, p = 0.038); linked in, unchanged (16.6 and
 // 16.2 ms, p = 0.65).
-const (
-	TransportBufferSize = 1 << 20
-	StreamWindowSize    = 16 << 20
-)
+const StreamWindowSize = 16 << 20
 
-// GRPCServerOptions are the server options plugins are served with.
-func GRPCServerOptions() []grpc.ServerOption {
+// ServerOptions are the gRPC server options the SDK serves plugins with.
+func ServerOptions() []grpc.ServerOption {
 	return []grpc.ServerOption{
 		grpc.MaxRecvMsgSize(MaxMessageSize),
 		grpc.MaxSendMsgSize(MaxMessageSize),
-		grpc.ReadBufferSize(TransportBufferSize),
-		grpc.WriteBufferSize(TransportBufferSize),
 		grpc.InitialWindowSize(StreamWindowSize),
 		grpc.InitialConnWindowSize(2 * StreamWindowSize),
 	}
 }
+
+// DialOptions are the gRPC dial options the host connects to plugins
+// with: the message bound and windows of the SDK's servers.
+func DialOptions() []grpc.DialOption {
+	return []grpc.DialOption{
+		grpc.WithDefaultCallOptions(
+			grpc.MaxCallRecvMsgSize(MaxMessageSize),
+			grpc.MaxCallSendMsgSize(MaxMessageSize),
+		),
+		grpc.WithInitialWindowSize(StreamWindowSize),
+		grpc.WithInitialConnWindowSize(2 * StreamWindowSize),
+	}
+}
+
+// ProfileDirEnv names the environment variable through which a host asks a
+// plugin for profiles (bench run --profile DIR): a Go plugin served by
+// sdk.Serve then writes its CPU profile (for the whole process) and a heap
+// profile (when the host closes it) to DIR/NAME-PID.cpu.pprof and
+// DIR/NAME-PID.heap.pprof, NAME being its learner's (else reducer's) name.
+const ProfileDirEnv = "POLYCLASS_PROFILE_DIR"
