@@ -27,7 +27,7 @@ TOOLS_MOD := tools/go.mod
 # Documents whose tables are generated from the shipped experiments.
 DOCS      := README.md $(wildcard docs/*.md)
 
-.PHONY: all deps build run test test-all test-race test-tools test-deps python-deps \
+.PHONY: all deps build run test test-all test-race test-tools test-noasm test-deps python-deps \
 	lint fmt-check vet staticcheck tidy-check proto-breaking proto-check proto-gen \
 	docs docs-check test-slurm testdata bench proto clean
 
@@ -73,20 +73,28 @@ run: build
 	$(BIN)/bench run experiments/quickstart.hcl
 
 # The whole suite: every test of the project and of the benchmark module,
-# and the race detector's pass over the packages with concurrency (engine,
-# host, cmd/bench), at once (2 jobs); each pass's output is printed whole
+# the race detector's pass over the packages with concurrency (engine,
+# host, cmd/bench) and the assembly kernels' Go paths (test-noasm), at once
+# (2 jobs); each pass's output is printed whole
 # when it ends, and any failing fails make test. testsummary prints the
 # number of tests run and fails on a skip that is not for an installable
 # tool, or when fewer tests ran than testdata/testcount records (tests carry
 # their own data in testdata/). The timeout only catches a hang.
 test:
-	@$(MAKE) --no-print-directory -j2 --output-sync=target test-all test-race test-tools
+	@$(MAKE) --no-print-directory -j2 --output-sync=target test-all test-race test-tools test-noasm
 
 test-all:
 	@bash -o pipefail -c '$(GO) test -count=1 -timeout 40m -json ./... | $(GO) run ./internal/cmd/testsummary -min-file testdata/testcount'
 
 test-race:
 	$(GO) test -race -count=1 -timeout 40m ./framework/engine/... ./framework/host/... ./cmd/bench/...
+
+# The pure Go paths of the assembly kernels: the noasm build tag leaves the
+# assembly out (as gonum's does), and the packages that have some are
+# tested again with their Go kernels (-short: a few seconds).
+ASM_PKGS := $(sort $(dir $(shell git ls-files '*.s' 2>/dev/null)))
+test-noasm:
+	$(GO) test -tags noasm -short -count=1 $(addprefix ./,$(ASM_PKGS))
 
 # The benchmark module builds against the project's public packages: its
 # tests keep it building as they change.

@@ -1,3 +1,5 @@
+//go:build !noasm
+
 package blockmul
 
 import "golang.org/x/sys/cpu"

@@ -1,8 +1,10 @@
-//go:build !amd64
+//go:build noasm || !amd64
 
 package blockmul
 
-// useAsm is false: there are no assembly kernels for this architecture.
+// useAsm is false: there are no assembly kernels for this architecture,
+// or the noasm build tag leaves them out (the Go kernels give the same
+// bits).
 const useAsm = false
 
 func mulAsm(t, x *float64, stride, rows, d int, v *float64, w int) { panic("blockmul: no assembly") }

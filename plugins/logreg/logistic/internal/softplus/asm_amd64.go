@@ -1,3 +1,5 @@
+//go:build !noasm
+
 package softplus
 
 import "golang.org/x/sys/cpu"

@@ -1,11 +1,12 @@
-//go:build !amd64
+//go:build noasm || !amd64
 
 package softplus
 
-// useAsm is false: there is no assembly kernel for this architecture.
+// useAsm is false: there is no assembly kernel for this architecture, or
+// the noasm build tag leaves it out (the Go kernel gives the same bits).
 const useAsm = false
 
-// useAsm512 is false: there is no assembly kernel for this architecture.
+// useAsm512 is false, as useAsm.
 const useAsm512 = false
 
 func evalAsm(l, e, t *float64, n int) { panic("softplus: no assembly") }

@@ -1,3 +1,5 @@
+//go:build !noasm
+
 package sparsemul
 
 import "golang.org/x/sys/cpu"

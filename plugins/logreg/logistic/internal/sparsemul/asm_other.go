@@ -1,8 +1,10 @@
-//go:build !amd64
+//go:build noasm || !amd64
 
 package sparsemul
 
-// useAsm is false: there are no assembly kernels for this architecture.
+// useAsm is false: there are no assembly kernels for this architecture,
+// or the noasm build tag leaves them out (the Go kernels give the same
+// bits).
 const useAsm = false
 
 func mul4Asm(t *float64, tw int, v *float64, vw, rows int, vptr *int64, vidx *int32, vval *float64, uptr *int64, uidx *int32) {

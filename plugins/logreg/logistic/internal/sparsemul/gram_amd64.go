@@ -1,6 +1,8 @@
+//go:build !noasm
+
 package sparsemul
 
-// The kernels of Gram, written by hand in gram_amd64.s, for one lane
+// The kernels of Gram, generated into gram_amd64.s by gen_gram_asm.py, for one lane
 // (gram1Asm), four lanes (gram4Asm) and eight lanes (gram8Asm) of panels
 // whose rows hold hw (tw) entries. They take rows ≥ 1 rows from the row
 // whose pointer ptr points at, and the whole index and value arrays; rs
