@@ -28,7 +28,7 @@ TOOLS_MOD := tools/go.mod
 DOCS      := README.md $(wildcard docs/*.md)
 
 .PHONY: all deps build run test test-all test-race test-tools test-noasm test-deps python-deps \
-	lint fmt-check vet staticcheck tidy-check proto-breaking proto-check proto-gen \
+	lint fmt-check vet staticcheck tidy-check proto-breaking proto-check proto-gen asm-check \
 	docs docs-check test-slurm testdata bench proto clean
 
 all: build
@@ -105,7 +105,7 @@ test-tools:
 # Static checks, apart from the tests: formatting, vet and staticcheck of
 # both modules, go.mod files tidy, the protocol wire-compatible with its
 # last release, and the generated code equal to what its generators make.
-lint: fmt-check vet staticcheck tidy-check proto-breaking proto-check
+lint: fmt-check vet staticcheck tidy-check proto-breaking proto-check asm-check
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -151,6 +151,12 @@ proto-check:
 		rc=$$?; rm -rf $$tmp; \
 		if [ $$rc -eq 0 ]; then echo "proto-check: the generated code is up to date"; else echo "proto-check: run make proto"; fi; \
 		exit $$rc
+
+# The generated assembly (a //go:generate python3 GEN.py OUT.s line beside
+# it) must be what its generator writes: each is regenerated into a
+# temporary directory and compared (scripts/asm-check).
+asm-check:
+	PYTHON=$(PYTHON) scripts/asm-check
 
 # Regenerates the protocol's Go code (protoc-gen-go and protoc-gen-go-grpc,
 # pinned in go.mod) and the Python SDK's stubs.
