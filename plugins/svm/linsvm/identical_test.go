@@ -1,7 +1,6 @@
 package linsvm
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -86,89 +85,6 @@ func sameResult(a, b *Result) bool {
 	return sameFloats(a.W, b.W) && sameFloat(a.B, b.B) && sameFloats(a.Alpha, b.Alpha) &&
 		sameFloat(a.Objective, b.Objective) && sameFloat(a.DualObjective, b.DualObjective) &&
 		a.Iterations == b.Iterations && a.Converged == b.Converged
-}
-
-// TestFitIdenticalToReference checks that Fit returns bit-identical
-// weights, duals, objectives and iteration counts to the reference
-// implementation (reference_test.go) over losses, tolerances, biases,
-// seeds, row weights and storage formats.
-func TestFitIdenticalToReference(t *testing.T) {
-	names := []string{"iris", "wine", "vehicle", "segment"}
-	if !testing.Short() {
-		names = append(names, "digits")
-	}
-	for key, in := range identicalInputs(t, names...) {
-		for _, loss := range []string{LossHinge, LossSquaredHinge} {
-			for _, tc := range []struct {
-				tol, bias, c float64
-				weights      bool
-			}{{0.1, 1, 1, false}, {1e-3, 1, 1, false}, {1e-3, 0, 0.5, true}, {0.1, 2, 10, true}} {
-				t.Run(fmt.Sprintf("%s/%s/%+v", key, loss, tc), func(t *testing.T) {
-					n, _ := in.x.Dims()
-					var s []float64
-					if tc.weights {
-						s = rowWeights(n, 3)
-					}
-					for c := range min(in.k, 4) {
-						opt := Options{C: tc.c, Loss: loss, Bias: tc.bias, Tol: tc.tol, MaxIter: 300, Seed: uint64(c)}
-						y := reftest.BinaryLabels(in.y, c)
-						got, err := Fit(in.x, y, s, opt)
-						if err != nil {
-							t.Fatal(err)
-						}
-						want, err := fitReference(in.x, y, s, opt)
-						if err != nil {
-							t.Fatal(err)
-						}
-						if !sameResult(got, want) {
-							t.Fatalf("class %d: result differs from the reference: got iter %d obj %v, want iter %d obj %v",
-								c, got.Iterations, got.Objective, want.Iterations, want.Objective)
-						}
-					}
-				})
-			}
-		}
-	}
-}
-
-// TestFitCrammerSingerIdenticalToReference is TestFitIdenticalToReference
-// for FitCrammerSinger.
-func TestFitCrammerSingerIdenticalToReference(t *testing.T) {
-	names := []string{"iris", "wine", "vehicle", "segment"}
-	if !testing.Short() {
-		names = append(names, "digits")
-	}
-	for key, in := range identicalInputs(t, names...) {
-		for _, tc := range []struct {
-			tol, bias, c float64
-			weights      bool
-			seed         uint64
-		}{{0.1, 1, 1, false, 0}, {1e-3, 1, 1, false, 5}, {1e-3, 0, 0.5, true, 1}, {0.1, 2, 10, true, 2}} {
-			t.Run(fmt.Sprintf("%s/%+v", key, tc), func(t *testing.T) {
-				n, _ := in.x.Dims()
-				var s []float64
-				if tc.weights {
-					s = rowWeights(n, 3)
-				}
-				opt := Options{C: tc.c, Bias: tc.bias, Tol: tc.tol, MaxIter: 3000, Seed: tc.seed}
-				got, err := FitCrammerSinger(in.x, in.y, in.k, s, opt)
-				if err != nil {
-					t.Fatal(err)
-				}
-				want, err := fitCrammerSingerReference(in.x, in.y, in.k, s, opt)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !sameFloats(got.W.RawMatrix().Data, want.W.RawMatrix().Data) || !sameFloats(got.B, want.B) ||
-					!sameFloats(got.Alpha.RawMatrix().Data, want.Alpha.RawMatrix().Data) ||
-					!sameFloat(got.Objective, want.Objective) || !sameFloat(got.DualObjective, want.DualObjective) ||
-					got.Iterations != want.Iterations || got.Converged != want.Converged {
-					t.Fatalf("result differs from the reference: got iter %d obj %v, want iter %d obj %v",
-						got.Iterations, got.Objective, want.Iterations, want.Objective)
-				}
-			})
-		}
-	}
 }
 
 // TestPermIntN checks that permIntN draws what rand.Rand.IntN draws from
