@@ -277,6 +277,7 @@ learner "logreg" {}
 // and where the C agrees the outer accuracy within one test row. One cell
 // per dataset, the chosen C in its cell file.
 func TestNestedTuningParity(t *testing.T) {
+	skipUnderRace(t, "it checks numbers against scikit-learn; TestTuningScoresCalibratedModels runs the nested tuning under -race")
 	var ref map[string][]struct {
 		Fold     int
 		C        float64

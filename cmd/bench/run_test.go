@@ -37,6 +37,7 @@ func readCells(t *testing.T, dir string) map[string]*outcome.CellResult {
 }
 
 func TestRunQuickstart(t *testing.T) {
+	skipUnderRace(t, "its time goes to the quickstart's numbers, files and plots; the concurrency of a run is TestDeterministicAcrossWorkers's")
 	out := t.TempDir()
 	stdout, stderr, err := bench(t, "run", "-o", out, "../../experiments/quickstart.hcl")
 	if err != nil {
@@ -284,6 +285,7 @@ func datasets(names ...string) string {
 // TestParityReductions: standardize + logreg / svm (C = 1) with one-vs-all
 // and one-vs-one against scikit-learn and LIBLINEAR on the reference folds.
 func TestParityReductions(t *testing.T) {
+	skipUnderRace(t, "it checks numbers against scikit-learn; the concurrency of a run is TestDeterministicAcrossWorkers's")
 	names := []string{"iris", "wine", "vehicle", "digits", "segment"}
 	src := `experiment "parity" { seed = 0 }
 ` + datasets(names...) + `
@@ -307,6 +309,7 @@ metrics = ["accuracy"]
 // TestParityNative: softmax regression, Crammer–Singer and LDA run without
 // a reduction; LDA must equal scikit-learn on every fold.
 func TestParityNative(t *testing.T) {
+	skipUnderRace(t, "it checks numbers against scikit-learn; the concurrency of a run is TestDeterministicAcrossWorkers's")
 	names := []string{"iris", "wine", "vehicle", "digits", "segment"}
 	src := `experiment "native" { seed = 0 }
 ` + datasets(names...) + `
