@@ -28,7 +28,8 @@ import (
 func main() {
 	// A closed terminal (SIGHUP), a closed pipe on stdout (SIGPIPE) and
 	// SIGTERM stop a run as Ctrl-C does: finished cells are kept. A second
-	// signal ends bench at once; its plugins die with it (see package host).
+	// signal ends bench at once; its plugins die with it (see package host
+	// and notifyContext).
 	ctx, stop := notifyContext(os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	ctx, closed := context.WithCancel(ctx)
 	// SIGPIPE also comes from a write to the connection of a plugin that
@@ -44,7 +45,6 @@ func main() {
 					closed()
 				}
 			case <-ctx.Done():
-				stop()
 				signal.Stop(pipe)
 				return
 			}
@@ -106,22 +106,27 @@ func signalName(sig syscall.Signal) string {
 
 // notifyContext is signal.NotifyContext with the signal as the context's
 // cause (a signalled): the run says which signal stopped it and bench
-// exits with 128 + its number. stop restores the default handling, so
-// that a second signal ends bench at once.
+// exits with 128 + its number. A signal that comes once the context is
+// done (a second Ctrl-C, or one while bench is leaving) ends bench at
+// once, whatever it is blocked on: it does not rely on the signal's
+// default action, which a shell sets to "ignore" for SIGINT in a
+// background job. The cells already written stay (each is written
+// atomically) and the plugins die with bench (see package host). stop
+// cancels the context; the signals stay caught until bench exits.
 func notifyContext(sigs ...os.Signal) (context.Context, context.CancelFunc) {
 	ctx, cancel := context.WithCancelCause(context.Background())
-	ch := make(chan os.Signal, 1)
+	ch := make(chan os.Signal, 2)
 	signal.Notify(ch, sigs...)
 	go func() {
-		select {
-		case s := <-ch:
+		for s := range ch {
 			sig, _ := s.(syscall.Signal)
-			cancel(signalled{sig})
-		case <-ctx.Done():
+			if ctx.Err() == nil {
+				cancel(signalled{sig})
+				continue
+			}
+			fmt.Fprintf(os.Stderr, "bench: %s while stopping: exiting now (the cells already written are kept)\n", signalName(sig))
+			os.Exit(128 + int(sig))
 		}
 	}()
-	return ctx, func() {
-		signal.Stop(ch)
-		cancel(context.Canceled)
-	}
+	return ctx, func() { cancel(context.Canceled) }
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/polyclass/polyclass/framework/report"
 	"github.com/polyclass/polyclass/framework/results"
 	"github.com/polyclass/polyclass/framework/software"
+	"github.com/polyclass/polyclass/internal/regfile"
 )
 
 // rerun runs the experiment a results directory records again, with the
@@ -38,7 +39,7 @@ func rerun(ctx context.Context, h *host.Host, o *options, stdout, stderr io.Writ
 		changed++
 		fmt.Fprintf(stdout, "changed: "+format+"\n", args...)
 	}
-	if b, err := os.ReadFile(old.File); err != nil {
+	if b, err := regfile.ReadFile(old.File); err != nil {
 		return fmt.Errorf("rerun: the recorded experiment file: %w", err)
 	} else if sum := sha256.Sum256(b); hex.EncodeToString(sum[:]) != old.FileSHA256 {
 		note("experiment file %s (sha256 %s, recorded %s)", old.File, hex.EncodeToString(sum[:]), old.FileSHA256)

@@ -229,7 +229,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 		}
 		defer func() { err = errors.Join(err, stop()) }()
 	}
-	defer h.Close()
+	defer func() {
+		// Interrupted: the plugins get a short grace (Ctrl-C ends bench
+		// within a second or two even with plugins stopped or stuck).
+		if ctx.Err() != nil {
+			h.Abort()
+			return
+		}
+		h.Close()
+	}()
 	switch cmd {
 	case "plugins":
 		if len(o.args) != 0 {

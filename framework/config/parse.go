@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"maps"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -25,6 +24,7 @@ import (
 
 	"github.com/polyclass/polyclass/framework/param"
 	"github.com/polyclass/polyclass/framework/suggest"
+	"github.com/polyclass/polyclass/internal/regfile"
 )
 
 // rootSchema and variableSchema are the parts of the file read by hand (the
@@ -89,7 +89,7 @@ func (p *Parser) Files() map[string]*hcl.File { return p.p.Files() }
 // ParseFile reads and decodes an experiment file. The Experiment is
 // returned whenever the file could be read, with every diagnostic found.
 func (p *Parser) ParseFile(path string) (*Experiment, hcl.Diagnostics) {
-	src, err := os.ReadFile(path)
+	src, err := regfile.ReadFile(path)
 	if err != nil {
 		// Say why: no such file, permission denied, a directory.
 		reason := err

@@ -9,9 +9,10 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"os"
 	"strconv"
 	"strings"
+
+	"github.com/polyclass/polyclass/internal/regfile"
 )
 
 // Seed derives a 64-bit seed from the experiment seed and the parts that
@@ -78,7 +79,7 @@ func StratifiedKFold(labels []int, k int, seed uint64) ([]int, error) {
 // that has a column `fold`, and one row per data row holding its fold
 // number (0-based). It returns the fold of each row and the number of folds.
 func ReadFoldsFile(path string) ([]int, int, error) {
-	f, err := os.Open(path)
+	f, err := regfile.Open(path)
 	if err != nil {
 		return nil, 0, fmt.Errorf("folds file: %w", err)
 	}

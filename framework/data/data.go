@@ -22,6 +22,7 @@ import (
 	"strings"
 
 	"github.com/polyclass/polyclass/framework/sparse"
+	"github.com/polyclass/polyclass/internal/regfile"
 )
 
 // Kind is the type of a column.
@@ -235,7 +236,7 @@ func Read(path string, opt Options) (*Table, error) {
 // FileSHA256 returns the hex SHA-256 of the bytes of path as stored (for a
 // .gz file, of the compressed bytes).
 func FileSHA256(path string) (string, error) {
-	f, err := os.Open(path)
+	f, err := regfile.Open(path)
 	if err != nil {
 		return "", fmt.Errorf("data: %w", err)
 	}
@@ -251,7 +252,7 @@ func FileSHA256(path string) (string, error) {
 // and returns about how many bytes reading it gives: its size, times 4
 // for a gzip file; 0 when unknown.
 func openFile(path string) (io.ReadCloser, int64, error) {
-	f, err := os.Open(path)
+	f, err := regfile.Open(path)
 	if err != nil {
 		return nil, 0, fmt.Errorf("data: %w", err)
 	}

@@ -62,11 +62,13 @@ func Discover(dir string) ([]Binary, error) {
 		if !strings.HasPrefix(name, BinaryPrefix) || e.IsDir() {
 			continue
 		}
-		info, err := e.Info()
-		if err != nil || info.Mode()&0o111 == 0 {
+		// Followed when a link: a FIFO or device would block the reading
+		// of its digest.
+		path := filepath.Join(dir, name)
+		info, err := os.Stat(path)
+		if err != nil || !info.Mode().IsRegular() || info.Mode()&0o111 == 0 {
 			continue
 		}
-		path := filepath.Join(dir, name)
 		out = append(out, Binary{Name: strings.TrimSuffix(strings.TrimPrefix(name, BinaryPrefix), ".exe"), Path: path})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
@@ -163,6 +165,12 @@ type Plugin struct {
 	// closeLocal ends a plugin served in-process (Host.Register).
 	closeLocal func()
 	closeOnce  sync.Once
+	// release, when set, runs once the process is stopped: the socket
+	// directory of a plugin started alone (Open).
+	release func()
+	// cancelStart ends the context of the process's command, which kills
+	// it (see launch); called once the process is stopped.
+	cancelStart context.CancelFunc
 
 	// shared is the memory segment the host shares with the plugin
 	// (package sharedmem), or nil; the clients place score matrices in it
@@ -235,13 +243,18 @@ func (p *Plugin) Stderr() string { return p.stderr.String() }
 // answering (a deadlock, SIGSTOP) must not keep its host from leaving.
 const ShutdownGrace = 2 * time.Second
 
+// InterruptGrace is the graceful shutdown's bound when the run was
+// interrupted (Host.Abort): Ctrl-C ends bench within about a second
+// whatever its plugins do.
+const InterruptGrace = 300 * time.Millisecond
+
 // stop ends a plugin client and its process: a graceful shutdown first,
-// then SIGKILL when the process has not exited within ShutdownGrace; it
-// returns within about twice ShutdownGrace whatever the process does.
-// go-plugin's Client.Kill sends the gRPC shutdown without a deadline, so it
-// runs aside while a timer kills the process, which also ends the shutdown
-// call.
-func stop(client *plugin.Client, cmd *exec.Cmd) {
+// then SIGKILL to the plugin's process group when the process has not
+// exited within grace; it returns within about grace + ShutdownGrace
+// whatever the process does. go-plugin's Client.Kill sends the gRPC
+// shutdown without a deadline, so it runs aside while a timer kills the
+// process, which also ends the shutdown call.
+func stop(client *plugin.Client, cmd *exec.Cmd, grace time.Duration) {
 	done := make(chan struct{})
 	go func() {
 		client.Kill()
@@ -250,11 +263,9 @@ func stop(client *plugin.Client, cmd *exec.Cmd) {
 	select {
 	case <-done:
 		return
-	case <-time.After(ShutdownGrace):
+	case <-time.After(grace):
 	}
-	if cmd != nil && cmd.Process != nil {
-		_ = cmd.Process.Kill()
-	}
+	killGroup(cmd)
 	select {
 	case <-done:
 	case <-time.After(ShutdownGrace):
@@ -263,11 +274,20 @@ func stop(client *plugin.Client, cmd *exec.Cmd) {
 
 // Stop ends the plugin process (graceful shutdown, then SIGKILL; see
 // stop): the caller of Open stops its plugin with it.
-func (p *Plugin) Stop() {
+func (p *Plugin) Stop() { p.stopWithin(ShutdownGrace) }
+
+// stopWithin is Stop with grace as the graceful shutdown's bound.
+func (p *Plugin) stopWithin(grace time.Duration) {
 	if p.closeLocal != nil {
 		p.closeOnce.Do(p.closeLocal)
 	} else {
-		stop(p.client, p.cmd)
+		stop(p.client, p.cmd, grace)
+	}
+	if p.cancelStart != nil {
+		p.cancelStart()
+	}
+	if p.release != nil {
+		p.release()
 	}
 	if p.shared != nil {
 		p.shared.Close() //nolint:errcheck // unmapping cannot fail in a way the caller could act on
@@ -306,6 +326,9 @@ type Host struct {
 	// hashFile reads a binary's digest (fileSHA256; tests count the
 	// reads).
 	hashFile func(path string) (string, error)
+	// socks is the directory of the plugins' unix sockets (see
+	// newSockets), made at the first start and removed by Close.
+	socks *sockets
 }
 
 type startResult struct {
@@ -332,7 +355,38 @@ func New(dir string, log io.Writer) *Host {
 // copied to log (which may be nil). The caller stops it with Kill.
 func Open(ctx context.Context, path string, log io.Writer) (*Plugin, error) {
 	name := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(path), BinaryPrefix), ".exe")
-	return New(filepath.Dir(path), log).start(ctx, Binary{Name: name, Path: path})
+	h := New(filepath.Dir(path), log)
+	p, err := h.start(ctx, Binary{Name: name, Path: path})
+	if err != nil {
+		h.removeSockets()
+		return nil, err
+	}
+	p.release = h.removeSockets
+	return p, nil
+}
+
+// socketDir returns the directory for the unix sockets of the plugins the
+// host starts (see newSockets), made on first use; "" for go-plugin's
+// default.
+func (h *Host) socketDir() string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.socks == nil {
+		h.socks = newSockets(socketsBase())
+	}
+	if h.socks == nil {
+		return ""
+	}
+	return h.socks.dir
+}
+
+// removeSockets removes the host's socket directory, once its plugins are
+// stopped.
+func (h *Host) removeSockets() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.socks.remove()
+	h.socks = nil
 }
 
 // SetProfileDir asks the plugin processes the host starts from now on to
@@ -459,7 +513,16 @@ func (h *Host) launch(ctx context.Context, b Binary) (*Plugin, error) {
 	if err != nil {
 		return nil, fmt.Errorf("plugin %s: %w", b.Name, err)
 	}
-	cmd := exec.Command(b.Path)
+	// A start that ctx interrupts (Ctrl-C while a plugin starts, or one
+	// that never prints its handshake line) kills the process, which ends
+	// go-plugin's wait for the handshake; once started, the process lives
+	// until stopped, whatever ctx does.
+	startCtx, cancelStart := context.WithCancel(context.WithoutCancel(ctx))
+	cmd := exec.CommandContext(startCtx, b.Path)
+	cmd.Cancel = func() error {
+		killGroup(cmd)
+		return nil
+	}
 	dieWithParent(cmd)
 	h.mu.Lock()
 	profileDir := h.profileDir
@@ -467,6 +530,9 @@ func (h *Host) launch(ctx context.Context, b Binary) (*Plugin, error) {
 	var env []string
 	if profileDir != "" {
 		env = append(env, wire.ProfileDirEnv+"="+profileDir)
+	}
+	if dir := h.socketDir(); dir != "" {
+		env = append(env, plugin.EnvUnixSocketDir+"="+dir)
 	}
 	shared := newSegment()
 	if shared != nil {
@@ -500,9 +566,14 @@ func (h *Host) launch(ctx context.Context, b Binary) (*Plugin, error) {
 		Logger:          hclog.NewNullLogger(),
 		GRPCDialOptions: append(dialOptions(), grpc.WithStatsHandler(h.counter(b.Name))),
 	})
-	p := &Plugin{Binary: b, client: client, cmd: cmd, stderr: tail, shared: shared}
+	p := &Plugin{Binary: b, client: client, cmd: cmd, stderr: tail, shared: shared, cancelStart: cancelStart}
 	fail := func(err error) (*Plugin, error) {
-		stop(client, cmd)
+		grace := ShutdownGrace
+		if ctx.Err() != nil {
+			grace = InterruptGrace
+		}
+		stop(client, cmd, grace)
+		cancelStart()
 		if shared != nil {
 			shared.Close() //nolint:errcheck // the start failed; that error is the one to report
 		}
@@ -511,7 +582,12 @@ func (h *Host) launch(ctx context.Context, b Binary) (*Plugin, error) {
 		}
 		return nil, fmt.Errorf("plugin %s (%s): %w", b.Name, b.Path, err)
 	}
+	interrupt := context.AfterFunc(ctx, cancelStart)
 	rpc, err := client.Client()
+	interrupted := !interrupt()
+	if err != nil && interrupted {
+		return fail(fmt.Errorf("start interrupted: %w", context.Cause(ctx)))
+	}
 	if err != nil {
 		return fail(explainStart(err, b.Path))
 	}
@@ -626,20 +702,26 @@ func badDefaults(what string, specs []sdk.ParamSpec) error {
 
 // Close stops every plugin the host started, all at once, so that it
 // returns within about twice ShutdownGrace however many plugins hang.
-func (h *Host) Close() {
+func (h *Host) Close() { h.closeWithin(ShutdownGrace) }
+
+// Abort stops every plugin the host started as Close does, with
+// InterruptGrace for their graceful shutdown: for a run that was
+// interrupted, which must end within a second or two even when plugins
+// are stopped (SIGSTOP) or stuck.
+func (h *Host) Abort() { h.closeWithin(InterruptGrace) }
+
+func (h *Host) closeWithin(grace time.Duration) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	var wg sync.WaitGroup
 	for _, r := range h.running {
 		if r.done.Load() && r.p != nil {
-			wg.Add(1)
-			go func(p *Plugin) {
-				defer wg.Done()
-				p.Stop()
-			}(r.p)
+			wg.Go(func() { r.p.stopWithin(grace) })
 		}
 	}
 	wg.Wait()
+	h.socks.remove()
+	h.socks = nil
 }
 
 // ExitReason describes how the plugin's process ended ("exit status 3",

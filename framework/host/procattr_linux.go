@@ -17,8 +17,25 @@ import (
 // (kill -9, a broken pipe). Go runs plugin starts on threads that live as
 // long as the process, as it does not end threads except those locked to a
 // goroutine that exits.
+//
+// The plugin also leads a process group of its own, which killGroup ends
+// with whatever the plugin started (an interpreter's worker processes);
+// and a Ctrl-C at the terminal reaches bench alone, which stops its
+// plugins itself.
 func dieWithParent(cmd *exec.Cmd) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL, Setpgid: true}
+}
+
+// killGroup sends SIGKILL to the process group the plugin leads (see
+// dieWithParent): the plugin and the processes it started, stopped ones
+// (SIGSTOP) included.
+func killGroup(cmd *exec.Cmd) {
+	if cmd == nil || cmd.Process == nil {
+		return
+	}
+	if err := syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); err != nil {
+		_ = cmd.Process.Kill()
+	}
 }
 
 // cpuTime reads the user and system CPU time of process pid from

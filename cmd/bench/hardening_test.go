@@ -1,0 +1,273 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// mutePlugins returns a plugins directory holding bench-plugin-mute, a
+// plugin that never prints its handshake line: its start blocks bench
+// for host.StartTimeout (a minute).
+func mutePlugins(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "bench-plugin-mute"), []byte("#!/bin/sh\nexec sleep 600\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// TestBinarySecondSignalExitsAtOnce: bench started with SIGINT ignored
+// (as a shell starts a background job) and blocked on a plugin that never
+// answers its start: the first SIGINT asks it to stop, the second ends it
+// at once with status 130, whatever it is blocked on. Before, stopping
+// the signal's handling after the first restored "ignore", and bench
+// went on waiting.
+func TestBinarySecondSignalExitsAtOnce(t *testing.T) {
+	bin := buildBench(t)
+	file := writeExperiment(t, `experiment "mute" { seed = 1 }
+dataset "iris" { path = "%REPO%/experiments/data/iris.csv" }
+learner "mute" {}
+reduction "ova" {}
+`)
+	var stderr bytes.Buffer
+	cmd := exec.Command("/bin/sh", "-c", `trap "" INT; exec "$0" "$@"`, bin, "validate", "--plugins", mutePlugins(t), file)
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill() //nolint:errcheck // ended already when the test passes
+	if !waitFor(30*time.Second, func() bool {
+		for _, p := range processes(t) {
+			if p.ppid == cmd.Process.Pid && p.comm == "sleep" {
+				return true
+			}
+		}
+		return false
+	}) {
+		t.Fatalf("the mute plugin never started\n%s", stderr.String())
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(200 * time.Millisecond)
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	select {
+	case err := <-done:
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) || exit.ExitCode() != 130 {
+			t.Errorf("exit %v, want status 130", err)
+		}
+		t.Logf("exited %v after the second SIGINT", time.Since(start).Round(time.Millisecond))
+	case <-time.After(5 * time.Second):
+		t.Fatalf("bench still runs 5 s after a second SIGINT\n%s", stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "exiting now") {
+		t.Errorf("stderr:\n%s", stderr.String())
+	}
+}
+
+// TestValidateRefusesFIFOs: a named pipe given as the experiment file, a
+// dataset's path or test_path, or a folds file is refused at once with an
+// error naming it and, in the experiment file, the attribute's line and
+// column. Before, bench blocked forever opening the pipe.
+func TestValidateRefusesFIFOs(t *testing.T) {
+	repo, _ := filepath.Abs("../..")
+	iris := filepath.Join(repo, "experiments/data/iris.csv")
+	for _, tc := range []struct {
+		name, src, want string
+	}{
+		{"path", `dataset "d" { path = "PIPE" }`, `exp.hcl:2:22: error: Cannot load dataset|Dataset "d": data: open PIPE: not a regular file: it is a named pipe (FIFO)`},
+		{"test_path", `dataset "d" {
+  path      = "IRIS"
+  test_path = "PIPE"
+}`, `exp.hcl:4:15: error: Cannot load test file|Dataset "d": data: open PIPE: not a regular file: it is a named pipe (FIFO)`},
+		{"folds_file", `dataset "d" {
+  path       = "IRIS"
+  folds_file = "PIPE"
+}`, `exp.hcl:4:16: error: Cannot read folds file|folds file: open PIPE: not a regular file: it is a named pipe (FIFO)`},
+		{"experiment", "", `error: Cannot read experiment file|The experiment file "PIPE" cannot be read: not a regular file: it is a named pipe (FIFO)`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			fifo := filepath.Join(dir, "pipe.csv")
+			if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			file := filepath.Join(dir, "exp.hcl")
+			src := `experiment "fifo" { seed = 1 }
+` + tc.src + `
+learner "lda" {}
+reduction "ova" {}
+`
+			src = strings.NewReplacer("PIPE", fifo, "IRIS", iris).Replace(src)
+			if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if tc.name == "experiment" {
+				file = fifo
+			}
+			type result struct {
+				stderr string
+				err    error
+			}
+			done := make(chan result, 1)
+			go func() {
+				_, stderr, err := bench(t, "validate", file)
+				done <- result{stderr, err}
+			}()
+			var r result
+			select {
+			case r = <-done:
+			case <-time.After(30 * time.Second):
+				t.Fatal("bench validate blocks on a named pipe")
+			}
+			if r.err == nil {
+				t.Fatalf("validate passes:\n%s", r.stderr)
+			}
+			flat := strings.Join(strings.Fields(r.stderr), " ")
+			for _, want := range strings.Split(strings.NewReplacer("PIPE", fifo, "exp.hcl", file).Replace(tc.want), "|") {
+				if !strings.Contains(flat, want) {
+					t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+				}
+			}
+		})
+	}
+}
+
+// TestBinaryInterruptWithStoppedPluginsExitsWithin2s: Ctrl-C to a run
+// whose plugin process is stopped (SIGSTOP: it answers nothing, its
+// graceful shutdown included) ends bench within 2 s, with status 130 and
+// no plugin process left. Before, each stopped plugin cost the graceful
+// shutdown's 2 s, then the kill's, then go-plugin's own: 12 s.
+func TestBinaryInterruptWithStoppedPluginsExitsWithin2s(t *testing.T) {
+	bin := buildBench(t)
+	file := writeExperiment(t, strings.Replace(stoppedExperiment, "TIMEOUT", "0", 1))
+	var stderr bytes.Buffer
+	cmd := exec.Command(bin, "run", "--plugins", pluginsDir, "--quiet", "-j", "2", "-o", t.TempDir(), file)
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill() //nolint:errcheck // ended already when the test passes
+	var plugins []proc
+	if !waitFor(30*time.Second, func() bool {
+		plugins = children(t, cmd.Process.Pid)
+		for _, p := range plugins {
+			if p.state == 'T' {
+				return true
+			}
+		}
+		return false
+	}) {
+		t.Fatalf("the hang plugin never stopped itself\n%s", stderr.String())
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	start := time.Now()
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		took := time.Since(start)
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) || exit.ExitCode() != 130 {
+			t.Errorf("exit %v, want status 130\n%s", err, stderr.String())
+		}
+		t.Logf("exited %v after SIGINT", took.Round(time.Millisecond))
+		if took > 2*time.Second {
+			t.Errorf("bench took %v to exit after SIGINT, want at most 2 s", took.Round(time.Millisecond))
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatalf("bench still runs 15 s after SIGINT\n%s", stderr.String())
+	}
+	if !waitFor(time.Second, func() bool { return len(alive(t, plugins)) == 0 }) {
+		t.Errorf("plugin processes left: %+v", alive(t, plugins))
+	}
+}
+
+// socketFiles returns the unix sockets under dir, however deep.
+func socketFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	var out []string
+	filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error { //nolint:errcheck // a vanished entry is not a socket
+		if err == nil && d.Type()&os.ModeSocket != 0 {
+			out = append(out, path)
+		}
+		return nil
+	})
+	return out
+}
+
+// TestKilledBenchSocketsRemovedByNextRun: the plugins' unix sockets live
+// in a directory of the run's own under the temporary directory; kill -9
+// of bench leaves it (with the sockets of the plugins it killed), and the
+// next bench that starts plugins removes it; a run that ends normally
+// leaves nothing. Before, every killed run left its sockets in /tmp.
+func TestKilledBenchSocketsRemovedByNextRun(t *testing.T) {
+	bin := buildBench(t)
+	// Short: a unix socket's path holds at most 107 bytes.
+	tmp, err := os.MkdirTemp("", "sk")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(tmp)
+	env := append(os.Environ(), "TMPDIR="+tmp)
+	file := writeExperiment(t, hangingExperiment)
+	cmd := exec.Command(bin, "run", "--plugins", pluginsDir, "--quiet", "-o", t.TempDir(), file)
+	cmd.Env = env
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if !waitFor(30*time.Second, func() bool { return len(socketFiles(t, tmp)) >= 3 }) {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		out, _ := exec.Command("find", tmp).CombinedOutput()
+		t.Fatalf("the run made %d sockets, want 3 (logreg, hang, reducers)\n%s\n%s", len(socketFiles(t, tmp)), out, stderr.String())
+	}
+	base := filepath.Join(tmp, "polyclass-sockets-"+strconv.Itoa(os.Getuid()))
+	left, _ := filepath.Glob(filepath.Join(base, "run-*"))
+	for _, s := range socketFiles(t, tmp) {
+		if len(left) != 1 || filepath.Dir(s) != left[0] {
+			t.Errorf("socket %s is not in the run's directory %v", s, left)
+		}
+	}
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	if len(socketFiles(t, tmp)) == 0 {
+		t.Fatal("kill -9 left no socket: nothing for the next run to remove")
+	}
+	next := exec.Command(bin, "validate", "--plugins", pluginsDir, writeExperiment(t, `experiment "next" { seed = 1 }
+dataset "iris" { path = "%REPO%/experiments/data/iris.csv" }
+learner "lda" {}
+reduction "ova" {}
+`))
+	next.Env = env
+	if out, err := next.CombinedOutput(); err != nil {
+		t.Fatalf("bench validate: %v\n%s", err, out)
+	}
+	if s := socketFiles(t, tmp); len(s) > 0 {
+		t.Errorf("sockets left after the next run: %v", s)
+	}
+	if dirs, _ := filepath.Glob(filepath.Join(base, "run-*")); len(dirs) > 0 {
+		t.Errorf("run directories left after the next run: %v", dirs)
+	}
+}

@@ -1,0 +1,91 @@
+// Package regfile opens the files an experiment names (data files, test
+// files, folds files, experiment files) only when they are regular files,
+// after following symbolic links. A named pipe (FIFO), a device or a
+// directory given as a data file is refused at once, naming what it is,
+// instead of blocking the reader forever (a FIFO with no writer) or
+// reading without end (/dev/zero).
+package regfile
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"syscall"
+)
+
+// ErrNotRegular is the cause of every error for a path that is not a
+// regular file once symbolic links are followed.
+var ErrNotRegular = errors.New("not a regular file")
+
+// Open opens path for reading when it is a regular file, after following
+// symbolic links. Otherwise the error, an *fs.PathError wrapping
+// ErrNotRegular, names the kind of file (a directory, a named pipe, ...).
+//
+// The file is opened without blocking (O_NONBLOCK): a FIFO put in place
+// between the check and the open is caught by the second check on the
+// open descriptor instead of waiting for a writer.
+func Open(path string) (*os.File, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := Check(path, fi.Mode()); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	fi, err = f.Stat()
+	if err == nil {
+		err = Check(path, fi.Mode())
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// ReadFile is os.ReadFile for a regular file only (see Open).
+func ReadFile(path string) ([]byte, error) {
+	f, err := Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(f)
+}
+
+// Check returns nil when mode is a regular file's, else an *fs.PathError
+// for path wrapping ErrNotRegular and naming the kind of file.
+func Check(path string, mode fs.FileMode) error {
+	if mode.IsRegular() {
+		return nil
+	}
+	return &fs.PathError{Op: "open", Path: path, Err: fmt.Errorf("%w: it is %s", ErrNotRegular, Kind(mode))}
+}
+
+// Kind names the kind of file of mode, as an error message says it: "a
+// directory", "a named pipe (FIFO)", ...
+func Kind(mode fs.FileMode) string {
+	switch {
+	case mode.IsRegular():
+		return "a regular file"
+	case mode.IsDir():
+		return "a directory"
+	case mode&fs.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case mode&fs.ModeSocket != 0:
+		return "a socket"
+	case mode&fs.ModeCharDevice != 0:
+		return "a character device"
+	case mode&fs.ModeDevice != 0:
+		return "a block device"
+	case mode&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	}
+	return "not a regular file (" + mode.Type().String() + ")"
+}
