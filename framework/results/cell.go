@@ -105,7 +105,7 @@ func ReadCell(path string, total int) (*Cell, error) {
 	bad := func(format string, args ...any) (*Cell, error) {
 		return nil, &CellError{Path: path, Reason: fmt.Sprintf(format, args...)}
 	}
-	b, err := os.ReadFile(path)
+	b, err := readIn(path)
 	if err != nil {
 		return nil, &CellError{Path: path, Reason: err.Error()}
 	}
@@ -113,7 +113,7 @@ func ReadCell(path string, total int) (*Cell, error) {
 	dec.DisallowUnknownFields()
 	var c Cell
 	if err := dec.Decode(&c); err != nil {
-		return bad("not a cell file: %v", err)
+		return bad("not a cell file: %v", jsonError(b, err))
 	}
 	if dec.More() {
 		return bad("not a cell file: more than one JSON value")

@@ -15,7 +15,7 @@ func lockDir(dir string) (*os.File, error) {
 
 // lockPath opens path; without flock nothing is locked.
 func lockPath(path string, _ bool, _ string) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|noFollow, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("results directory: %w", err)
 	}

@@ -22,7 +22,7 @@ func lockDir(dir string) (*os.File, error) {
 // it. On a file system without flock (some cluster file systems answer
 // ENOLCK or EOPNOTSUPP) the file is opened unlocked.
 func lockPath(path string, shared bool, busy string) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|noFollow, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("results directory: %w", err)
 	}

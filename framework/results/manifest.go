@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"time"
 
@@ -150,7 +149,7 @@ func (m *Manifest) Partial(finished int) string {
 // ReadManifest reads dir/manifest.json.
 func ReadManifest(dir string) (*Manifest, error) {
 	path := filepath.Join(dir, ManifestFile)
-	b, err := os.ReadFile(path)
+	b, err := readIn(path)
 	if err != nil {
 		return nil, fmt.Errorf("results directory %s: %w", dir, err)
 	}
@@ -159,7 +158,7 @@ func ReadManifest(dir string) (*Manifest, error) {
 
 // readManifestFile reads a manifest file: the run's or a shard's.
 func readManifestFile(path string) (*Manifest, error) {
-	b, err := os.ReadFile(path)
+	b, err := readIn(path)
 	if err != nil {
 		return nil, err
 	}
@@ -171,7 +170,7 @@ func parseManifest(path string, b []byte) (*Manifest, error) {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	var m Manifest
 	if err := dec.Decode(&m); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", path, jsonError(b, err))
 	}
 	if m.Experiment == "" {
 		return nil, fmt.Errorf("%s: no experiment name", path)

@@ -121,6 +121,9 @@ func Merge(out string, dirs []string, render Renderer) (*Merged, error) {
 		}
 	}
 
+	if err := checkLayout(out); err != nil {
+		return nil, fmt.Errorf("merge: %w", err)
+	}
 	if err := os.MkdirAll(filepath.Join(out, CellsDir), 0o755); err != nil {
 		return nil, fmt.Errorf("merge: %w", err)
 	}
@@ -202,6 +205,9 @@ func gatherCells(out string, dirs []string, w Want) (map[int]*Cell, []string, er
 			from = append(from, d)
 		}
 	}
+	if err := badFiles(entries, from); err != nil {
+		return nil, nil, err
+	}
 	plan := Reconcile(entries, w)
 	var errs []error
 	for k, d := range plan.Decisions {
@@ -227,7 +233,7 @@ func gatherCells(out string, dirs []string, w Want) (map[int]*Cell, []string, er
 		inOut := filepath.Clean(from[k]) == ownDir
 		switch {
 		case d.Action == Keep && !inOut:
-			raw, err := os.ReadFile(filepath.Join(from[k], CellsDir, d.Name))
+			raw, err := readIn(filepath.Join(from[k], CellsDir, d.Name))
 			if err == nil {
 				err = writeBytes(filepath.Join(cellsDir, d.Name), raw)
 			}
@@ -258,6 +264,29 @@ func gatherCells(out string, dirs []string, w Want) (map[int]*Cell, []string, er
 	return plan.Kept, s.notes, nil
 }
 
+// badFiles returns an error naming every file of the merged cells
+// directories that is not a good cell file (from[k] is entry k's results
+// directory), whichever directory holds it: bench table refuses such a
+// file, and merge applies the same rule rather than write tables over it
+// (or, in another shard's directory, pass it by in silence). A good cell
+// of another grid is not bad: gatherCells moves it aside from out.
+func badFiles(entries []Entry, from []string) error {
+	var errs []error
+	for k, e := range entries {
+		path := filepath.Join(from[k], CellsDir, e.Name)
+		switch {
+		case e.Index < 0:
+			errs = append(errs, &CellError{Path: path, Reason: "not a cell file (cells/ holds IIII-DIGEST.json files only)"})
+		case e.Bad != "":
+			errs = append(errs, &CellError{Path: path, Reason: e.Bad})
+		}
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	return fmt.Errorf("merge: bad cell files (bench table refuses them too; move them away):\n%w", errors.Join(errs...))
+}
+
 // placeShardManifests copies the shards' manifests into out/shards, so
 // that out can be merged again.
 func placeShardManifests(out string, runs []shardRun) error {
@@ -268,7 +297,7 @@ func placeShardManifests(out string, runs []shardRun) error {
 		if same, _ := sameFile(to, from); same {
 			continue
 		}
-		b, err := os.ReadFile(from)
+		b, err := readIn(from)
 		if err == nil {
 			err = writeBytes(to, b)
 		}
@@ -284,7 +313,7 @@ func appendLog(out string, notes []string) error {
 	if len(notes) == 0 {
 		return nil
 	}
-	f, err := os.OpenFile(filepath.Join(out, LogFile), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	f, err := appendIn(filepath.Join(out, LogFile))
 	if err != nil {
 		return fmt.Errorf("merge: %w", err)
 	}

@@ -124,6 +124,9 @@ func Begin(dir string, m *Manifest, digests []string, opt Options) (*Run, error)
 	if opt.Shard != nil {
 		return beginShard(dir, m, digests, opt, now)
 	}
+	if err := checkLayout(dir); err != nil {
+		return nil, err
+	}
 	cells := filepath.Join(dir, CellsDir)
 	if err := os.MkdirAll(cells, 0o755); err != nil {
 		return nil, fmt.Errorf("results directory: %w", err)
@@ -199,7 +202,7 @@ func Begin(dir string, m *Manifest, digests []string, opt Options) (*Run, error)
 	if err := writeManifest(dir, m); err != nil {
 		return nil, err
 	}
-	r.log, err = os.OpenFile(filepath.Join(dir, LogFile), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	r.log, err = appendIn(filepath.Join(dir, LogFile))
 	if err != nil {
 		return nil, fmt.Errorf("run log: %w", err)
 	}
@@ -437,6 +440,9 @@ func Results(cells []*Cell) []*outcome.CellResult {
 // outputs. Cell files are checked first: any bad one stops it, named with
 // its reason.
 func Render(dir string, render Renderer) (*Manifest, []string, error) {
+	if err := checkLayout(dir); err != nil {
+		return nil, nil, err
+	}
 	if _, err := readManifestAdvised(dir); err != nil {
 		return nil, nil, err // before the lock, which would create a file
 	}

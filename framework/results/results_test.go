@@ -405,7 +405,7 @@ func TestReadCellRejects(t *testing.T) {
 		{name: "good", edit: func(map[string]any) {}},
 		{name: "null", raw: "null", want: "no cell (null or empty object)"},
 		{name: "empty object", raw: "{}", want: "no cell (null or empty object)"},
-		{name: "truncated", raw: `{"schema": 1, "digest": "`, want: "not a cell file: unexpected EOF"},
+		{name: "truncated", raw: `{"schema": 1, "digest": "`, want: "not a cell file: line 1, column 26: unexpected end of file"},
 		{name: "two values", raw: "{} {}", want: "more than one JSON value"},
 		{name: "no schema", edit: func(m map[string]any) { delete(m, "schema") }, want: "cell schema 0, this bench reads 1"},
 		{name: "unknown field", edit: func(m map[string]any) { m["accuracy"] = 1 }, want: `unknown field "accuracy"`},

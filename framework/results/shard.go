@@ -58,6 +58,9 @@ func beginShard(dir string, m *Manifest, digests []string, opt Options, now func
 	sh := opt.Shard
 	cells := filepath.Join(dir, CellsDir)
 	shards := filepath.Join(dir, ShardsDir)
+	if err := checkLayout(dir); err != nil {
+		return nil, err
+	}
 	for _, d := range []string{cells, shards} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			return nil, fmt.Errorf("results directory: %w", err)
@@ -144,7 +147,7 @@ func beginShard(dir string, m *Manifest, digests []string, opt Options, now func
 	if err := r.writeManifest(); err != nil {
 		return nil, err
 	}
-	r.log, err = os.OpenFile(filepath.Join(shards, ShardLogName(sh.Index, sh.Count)), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	r.log, err = appendIn(filepath.Join(shards, ShardLogName(sh.Index, sh.Count)))
 	if err != nil {
 		return nil, fmt.Errorf("run log: %w", err)
 	}

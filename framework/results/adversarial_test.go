@@ -1,0 +1,199 @@
+package results
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/polyclass/polyclass/internal/adversarial"
+)
+
+var _ = flag.Bool("update", false, "rewrite the want files of the adversarial corpus")
+
+// TestAdversarialResultsDirs runs the corpus of tampered results
+// directories (testdata/adversarial/results): each case builds a directory
+// (its "setup" file: complete runs or shards written by this package),
+// tampers with it (its files under out/, the symbolic links of "links",
+// the named pipes of "fifos"), runs one command on it ("op": run, fresh,
+// table, merge, shard I/N) and must get the case's message, or none. A
+// file victim/t outside the directory, which links point at, must be
+// untouched whatever happens.
+func TestAdversarialResultsDirs(t *testing.T) {
+	adversarial.Run(t, "results", func(t *testing.T, c *adversarial.Case, dir string) string {
+		out := filepath.Join(dir, "out")
+		victim := filepath.Join(dir, "victim")
+		if err := os.MkdirAll(victim, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(victim, "t"), []byte("victim\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		setup, _ := c.File("setup")
+		for _, line := range lines(setup) {
+			runSetup(t, out, strings.Fields(line))
+		}
+		c.WriteFiles(t, dir, "setup", "links", "fifos", "op")
+		links, _ := c.File("links")
+		for _, line := range lines(links) {
+			from, to, ok := strings.Cut(line, " -> ")
+			if !ok {
+				t.Fatalf("links: %q is not FROM -> TO", line)
+			}
+			path := filepath.Join(dir, from)
+			os.RemoveAll(path)
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(to, path); err != nil {
+				t.Fatal(err)
+			}
+		}
+		fifos, _ := c.File("fifos")
+		for _, name := range lines(fifos) {
+			path := filepath.Join(dir, name)
+			os.RemoveAll(path)
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := syscall.Mkfifo(path, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		op, _ := c.File("op")
+		var accepted string
+		err := runOp(t, out, strings.Fields(string(op)), &accepted)
+		if b, rerr := os.ReadFile(filepath.Join(victim, "t")); rerr != nil || string(b) != "victim\n" {
+			t.Errorf("victim/t is now %q (%v)", b, rerr)
+		}
+		if entries, _ := os.ReadDir(victim); len(entries) != 1 {
+			t.Errorf("bench wrote into victim/: %d entries", len(entries))
+		}
+		if err != nil {
+			return err.Error()
+		}
+		return accepted
+	})
+}
+
+// supersededTime matches the time-stamped folder of superseded/ a note
+// names.
+var supersededTime = regexp.MustCompile(`superseded/[0-9]{8}T[0-9.]+Z/`)
+
+// lines returns the non-empty lines of b.
+func lines(b []byte) []string {
+	var out []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// runSetup builds part of a results directory: "run N" a complete run of
+// N cells, "partial N K" a run of N cells interrupted after K, "shards N
+// CELLS" the N shards of a grid of CELLS cells, each complete; "linkroot"
+// makes the directory a symbolic link to where it is.
+func runSetup(t *testing.T, out string, f []string) {
+	t.Helper()
+	num := func(s string) int {
+		n, err := strconv.Atoi(s)
+		if err != nil {
+			t.Fatalf("setup %v: %v", f, err)
+		}
+		return n
+	}
+	switch f[0] {
+	case "run", "partial":
+		n := num(f[1])
+		k := n
+		if f[0] == "partial" {
+			k = num(f[2])
+		}
+		r := begin(t, out, "exp", n, Options{})
+		for i := range k {
+			finishCells(t, r, i)
+		}
+		if _, err := r.Finish(StatusComplete, 0); err != nil {
+			t.Fatal(err)
+		}
+	case "shards":
+		n, cells := num(f[1]), num(f[2])
+		for i := range n {
+			r := begin(t, out, "exp", cells, Options{Shard: shardOf(i, n, cells)})
+			for c := i; c < cells; c += n {
+				finishCells(t, r, c)
+			}
+			if _, err := r.Finish(StatusComplete, 0); err != nil {
+				t.Fatal(err)
+			}
+		}
+	case "linkroot":
+		// The results directory becomes a link to where it now is.
+		if err := os.Rename(out, out+".real"); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(filepath.Base(out)+".real", out); err != nil {
+			t.Fatal(err)
+		}
+	default:
+		t.Fatalf("setup: unknown step %q", f[0])
+	}
+}
+
+// runOp runs the case's command on out: "run N" (resume a run of N
+// cells, finishing every cell), "fresh N", "table", "merge" (in place),
+// "mergeto" (into DIR/merged), "shard I/N CELLS". A merge's summary and
+// notes go to accepted.
+func runOp(t *testing.T, out string, f []string, accepted *string) error {
+	t.Helper()
+	if len(f) == 0 {
+		t.Fatal("op: empty")
+	}
+	switch f[0] {
+	case "run", "fresh":
+		n, _ := strconv.Atoi(f[1])
+		r, err := Begin(out, manifest("exp"), digests(n), Options{Fresh: f[0] == "fresh", Now: clock(), Render: fakeRender})
+		if err != nil {
+			return err
+		}
+		for i := range n {
+			if r.Kept()[i] == nil {
+				finishCells(t, r, i)
+			}
+		}
+		_, err = r.Finish(StatusComplete, 0)
+		return err
+	case "table":
+		_, _, err := Render(out, fakeRender)
+		return err
+	case "merge", "mergeto":
+		to := out
+		if f[0] == "mergeto" {
+			// Into a directory of its own: out is only read.
+			to = filepath.Join(filepath.Dir(out), "merged")
+		}
+		res, err := Merge(to, []string{out}, fakeRender)
+		_ = res
+		return err
+	case "shard":
+		var i, n, cells int
+		if _, err := fmt.Sscanf(f[1]+" "+f[2], "%d/%d %d", &i, &n, &cells); err != nil {
+			t.Fatalf("op %v: %v", f, err)
+		}
+		r, err := Begin(out, manifest("exp"), digests(cells), Options{Shard: shardOf(i, n, cells), Now: clock()})
+		if err != nil {
+			return err
+		}
+		_, err = r.Finish(StatusComplete, 0)
+		return err
+	}
+	t.Fatalf("op: unknown command %q", f[0])
+	return nil
+}
