@@ -13,54 +13,58 @@ import (
 	"time"
 )
 
-// mutePlugins returns a plugins directory holding bench-plugin-mute, a
-// plugin that never prints its handshake line: its start blocks bench
-// for host.StartTimeout (a minute).
-func mutePlugins(t *testing.T) string {
+// hugePlugins returns a plugins directory holding bench-plugin-huge, a
+// sparse 64 GiB file: bench reads all of it for its SHA-256 before
+// starting it, a read no context interrupts (as on a slow network file
+// system), which keeps bench busy for a minute or more.
+func hugePlugins(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "bench-plugin-mute"), []byte("#!/bin/sh\nexec sleep 600\n"), 0o755); err != nil {
+	f, err := os.OpenFile(filepath.Join(dir, "bench-plugin-huge"), os.O_CREATE|os.O_WRONLY, 0o755)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(64 << 30); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
 		t.Fatal(err)
 	}
 	return dir
 }
 
 // TestBinarySecondSignalExitsAtOnce: bench started with SIGINT ignored
-// (as a shell starts a background job) and blocked on a plugin that never
-// answers its start: the first SIGINT asks it to stop, the second ends it
-// at once with status 130, whatever it is blocked on. Before, stopping
-// the signal's handling after the first restored "ignore", and bench
-// went on waiting.
+// (as a shell starts a background job) and busy where an interruption
+// cannot reach (reading a huge plugin binary for its digest): the first
+// SIGINT asks it to stop, the second ends it at once with status 130.
+// Before, stopping the signal's handling after the first restored the
+// inherited "ignore", and bench went on.
 func TestBinarySecondSignalExitsAtOnce(t *testing.T) {
 	bin := buildBench(t)
-	file := writeExperiment(t, `experiment "mute" { seed = 1 }
+	file := writeExperiment(t, `experiment "huge" { seed = 1 }
 dataset "iris" { path = "%REPO%/experiments/data/iris.csv" }
-learner "mute" {}
+learner "huge" {}
 reduction "ova" {}
 `)
 	var stderr bytes.Buffer
-	cmd := exec.Command("/bin/sh", "-c", `trap "" INT; exec "$0" "$@"`, bin, "validate", "--plugins", mutePlugins(t), file)
+	cmd := exec.Command("/bin/sh", "-c", `trap "" INT; exec "$0" "$@"`, bin, "validate", "--plugins", hugePlugins(t), file)
+	cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+t.TempDir())
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	defer cmd.Process.Kill() //nolint:errcheck // ended already when the test passes
-	if !waitFor(30*time.Second, func() bool {
-		for _, p := range processes(t) {
-			if p.ppid == cmd.Process.Pid && p.comm == "sleep" {
-				return true
-			}
-		}
-		return false
-	}) {
-		t.Fatalf("the mute plugin never started\n%s", stderr.String())
-	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
+	time.Sleep(time.Second) // reading the plugin by now
 	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(200 * time.Millisecond)
+	select {
+	case err := <-done:
+		t.Fatalf("bench ended on the first SIGINT (%v): the test needs it busy\n%s", err, stderr.String())
+	case <-time.After(500 * time.Millisecond):
+	}
 	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
@@ -90,16 +94,16 @@ func TestValidateRefusesFIFOs(t *testing.T) {
 	for _, tc := range []struct {
 		name, src, want string
 	}{
-		{"path", `dataset "d" { path = "PIPE" }`, `exp.hcl:2:22: error: Cannot load dataset|Dataset "d": data: open PIPE: not a regular file: it is a named pipe (FIFO)`},
+		{"path", `dataset "d" { path = "PIPE" }`, `exp.hcl:2:22: error: Cannot load dataset|Dataset "d": data: open PIPE: is a named pipe (FIFO), not a regular file`},
 		{"test_path", `dataset "d" {
   path      = "IRIS"
   test_path = "PIPE"
-}`, `exp.hcl:4:15: error: Cannot load test file|Dataset "d": data: open PIPE: not a regular file: it is a named pipe (FIFO)`},
+}`, `exp.hcl:4:15: error: Cannot load test file|Dataset "d": data: open PIPE: is a named pipe (FIFO), not a regular file`},
 		{"folds_file", `dataset "d" {
   path       = "IRIS"
   folds_file = "PIPE"
-}`, `exp.hcl:4:16: error: Cannot read folds file|folds file: open PIPE: not a regular file: it is a named pipe (FIFO)`},
-		{"experiment", "", `error: Cannot read experiment file|The experiment file "PIPE" cannot be read: not a regular file: it is a named pipe (FIFO)`},
+}`, `exp.hcl:4:16: error: Cannot read folds file|folds file: open PIPE: is a named pipe (FIFO), not a regular file`},
+		{"experiment", "", `error: Cannot read experiment file|The experiment file "PIPE" cannot be read: is a named pipe (FIFO), not a regular file`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()

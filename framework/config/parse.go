@@ -205,7 +205,7 @@ func (d *decoder) unique(b *hcl.Block, seen map[[2]string]hcl.Range) bool {
 		key[1] = b.Labels[0]
 		if why := labelProblem(key[1]); why != "" {
 			d.errorf(b.LabelRanges[0], "Invalid "+b.Type+" name",
-				"%q %s: a name is made of letters, digits, _, - and . and does not start with a dot, since it names files in the results directory.", key[1], why)
+				"%s %s: a name is made of letters, digits, _, - and . (at most %d bytes) and does not start with a dot, since it names files in the results directory.", quoteShort(key[1]), why, MaxNameBytes)
 		}
 	}
 	prev, dup := seen[key]
@@ -670,8 +670,15 @@ func (d *decoder) output(b *hcl.Block, o *Output) {
 	}
 }
 
+// MaxNameBytes bounds the length of a block's name: names become parts
+// of output file names (NAME.md, predictions/DATASET.csv,
+// plots/confusion_DATASET_ROW.png), which a file system limits to 255
+// bytes.
+const MaxNameBytes = 100
+
 // labelProblem says what makes a block label unfit to be an identifier
-// (letters, digits, _, - and ., no leading dot), or "" when it is one.
+// (letters, digits, _, - and ., no leading dot, at most MaxNameBytes
+// bytes), or "" when it is one.
 func labelProblem(name string) string {
 	if name == "" {
 		return "is empty"
@@ -679,12 +686,23 @@ func labelProblem(name string) string {
 	if name[0] == '.' {
 		return "starts with a dot"
 	}
+	if len(name) > MaxNameBytes {
+		return fmt.Sprintf("is %d bytes long, more than %d", len(name), MaxNameBytes)
+	}
 	for _, r := range name {
 		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' && r != '-' && r != '.' {
 			return fmt.Sprintf("holds %q", r)
 		}
 	}
 	return ""
+}
+
+// quoteShort quotes name, cut to its first 40 characters when longer.
+func quoteShort(name string) string {
+	if r := []rune(name); len(r) > 40 {
+		return strconv.Quote(string(r[:40])) + "…"
+	}
+	return strconv.Quote(name)
 }
 
 // nameSet returns the names of xs as a set.

@@ -273,7 +273,15 @@ func LookupSpec(specs []ParamSpec, name string) (ParamSpec, bool) {
 	return ParamSpec{}, false
 }
 
-// ParamSpec describes one parameter: its type, default and allowed range.
+// MaxInteger bounds the magnitude of every IntegerParam value, whatever
+// its spec's Min and Max: 2⁵³, beyond which a float64 (the protocol's
+// number) no longer holds every whole number, and far inside int64, so
+// that a plugin converting it to an int never overflows (max_iter = 1e20
+// would wrap to a negative count).
+const MaxInteger = 1 << 53
+
+// ParamSpec describes one parameter: its type, default and allowed range
+// (an IntegerParam's also bounded by MaxInteger).
 type ParamSpec struct {
 	Name        string
 	Type        ParamType
@@ -315,6 +323,9 @@ func (s ParamSpec) Check(v Value) error {
 		}
 		if math.IsInf(v.num, 0) {
 			return fmt.Errorf("%s = %v is not a finite number (a literal beyond ±1.8e308, such as 1e400, is infinite)", s.Name, v.num)
+		}
+		if s.Type == IntegerParam && math.Abs(v.num) > MaxInteger {
+			return fmt.Errorf("%s = %s is out of range: an integer parameter lies within ±%s (2⁵³, the whole numbers a float64 holds exactly)", s.Name, FormatNumber(v.num), strconv.FormatInt(MaxInteger, 10))
 		}
 		if s.Min != nil && (v.num < *s.Min || (s.MinExclusive && v.num == *s.Min)) {
 			op := ">="

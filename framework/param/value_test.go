@@ -81,3 +81,40 @@ func TestCheckDefault(t *testing.T) {
 		}
 	}
 }
+
+// TestIntegerRange: an integer parameter's range is part of its type:
+// whole numbers within ±2⁵³, whatever Min and Max say. max_iter = 1e20
+// (logreg), 1e19 (svm) and epochs = 9.3e18 overflowed int64 when a plugin
+// converted them ("negative MaxIter" in every cell); they are now refused
+// where the value is checked, as bench validate does.
+func TestIntegerRange(t *testing.T) {
+	maxIter := ParamSpec{Name: "max_iter", Type: IntegerParam, Min: Bound(1)}
+	for _, tc := range []struct {
+		spec ParamSpec
+		v    float64
+		want string
+	}{
+		{maxIter, 1e20, "max_iter = 1e+20 is out of range: an integer parameter lies within ±9007199254740992"},
+		{maxIter, 1e19, "max_iter = 1e+19 is out of range"},
+		{ParamSpec{Name: "epochs", Type: IntegerParam, Min: Bound(1)}, 9.3e18, "epochs = 9.3e+18 is out of range"},
+		{ParamSpec{Name: "seed", Type: IntegerParam}, -1e17, "seed = -1e+17 is out of range"},
+		{maxIter, 1 << 53, ""},
+		{ParamSpec{Name: "seed", Type: IntegerParam}, -(1 << 53), ""},
+		{maxIter, 1<<53 + 2, "out of range"},
+		// A number parameter has no such bound.
+		{ParamSpec{Name: "C", Type: NumberParam}, 1e20, ""},
+	} {
+		err := tc.spec.Check(Number(tc.v))
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s = %g: %v", tc.spec.Name, tc.v, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%s = %g: error %v, want %q", tc.spec.Name, tc.v, err, tc.want)
+		}
+		if tc.want == "" && err == nil && tc.spec.Type == IntegerParam {
+			if n := (Params{"n": Number(tc.v)}).Int("n"); float64(n) != tc.v {
+				t.Errorf("Int(%g) = %d", tc.v, n)
+			}
+		}
+	}
+}

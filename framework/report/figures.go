@@ -1,6 +1,8 @@
 package report
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"strings"
 
@@ -19,7 +21,15 @@ type Figure struct {
 	Fig     *plots.Figure
 }
 
-// fileSafe maps s to a file-name-safe string.
+// maxFilePart bounds the length of what fileSafe returns, so that a file
+// name made of a few parts (confusion_DATASET_ROW.png) stays within the
+// 255 bytes file systems allow.
+const maxFilePart = 64
+
+// fileSafe maps s to a file-name-safe string of at most maxFilePart
+// bytes: a longer one (a row label with many parameters) keeps its first
+// bytes and ends in 12 hex digits of the SHA-256 of s, which keep apart
+// names that begin alike.
 func fileSafe(s string) string {
 	var b strings.Builder
 	for _, r := range s {
@@ -30,7 +40,11 @@ func fileSafe(s string) string {
 			b.WriteByte('_')
 		}
 	}
-	return b.String()
+	if b.Len() <= maxFilePart {
+		return b.String()
+	}
+	sum := sha256.Sum256([]byte(s))
+	return b.String()[:maxFilePart-13] + "-" + hex.EncodeToString(sum[:6])
 }
 
 // BuildFigures draws the figures of a run: for every metric a box plot of

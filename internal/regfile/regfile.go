@@ -8,7 +8,6 @@ package regfile
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -29,6 +28,11 @@ var ErrNotRegular = errors.New("not a regular file")
 func Open(path string) (*os.File, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			// As os.Open says it: "open PATH: no such file or directory".
+			return nil, &fs.PathError{Op: "open", Path: path, Err: pe.Err}
+		}
 		return nil, err
 	}
 	if err := Check(path, fi.Mode()); err != nil {
@@ -60,12 +64,32 @@ func ReadFile(path string) ([]byte, error) {
 }
 
 // Check returns nil when mode is a regular file's, else an *fs.PathError
-// for path wrapping ErrNotRegular and naming the kind of file.
+// for path whose error (a *KindError) names the kind of file and is
+// ErrNotRegular (and, for a directory, syscall.EISDIR).
 func Check(path string, mode fs.FileMode) error {
 	if mode.IsRegular() {
 		return nil
 	}
-	return &fs.PathError{Op: "open", Path: path, Err: fmt.Errorf("%w: it is %s", ErrNotRegular, Kind(mode))}
+	return &fs.PathError{Op: "open", Path: path, Err: &KindError{Mode: mode}}
+}
+
+// KindError is the error for a file that is not a regular file.
+type KindError struct {
+	Mode fs.FileMode
+}
+
+// Error says what the file is: "is a directory", "is a named pipe
+// (FIFO), not a regular file".
+func (e *KindError) Error() string {
+	if e.Mode.IsDir() {
+		return "is a directory"
+	}
+	return "is " + Kind(e.Mode) + ", not a regular file"
+}
+
+// Is makes a KindError ErrNotRegular, and a directory's syscall.EISDIR.
+func (e *KindError) Is(target error) bool {
+	return target == ErrNotRegular || (e.Mode.IsDir() && target == syscall.EISDIR)
 }
 
 // Kind names the kind of file of mode, as an error message says it: "a

@@ -39,7 +39,7 @@ func TestOpenRefusesWhatIsNotARegularFile(t *testing.T) {
 		{link, ""},
 		{fifo, "a named pipe (FIFO)"},
 		{fifoLink, "a named pipe (FIFO)"},
-		{dir, "a directory"},
+		{dir, "is a directory"},
 		{"/dev/null", "a character device"},
 	} {
 		done := make(chan struct{})
