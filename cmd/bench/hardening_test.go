@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -273,5 +274,70 @@ reduction "ova" {}
 	}
 	if dirs, _ := filepath.Glob(filepath.Join(base, "run-*")); len(dirs) > 0 {
 		t.Errorf("run directories left after the next run: %v", dirs)
+	}
+}
+
+// TestShardHintQuotesPaths: the command bench run --shard prints for
+// merging the shards quotes a results directory that the shell would
+// split or expand, so that it can be pasted as it is.
+func TestShardHintQuotesPaths(t *testing.T) {
+	file := writeExperiment(t, `experiment "hint" { seed = 1 }
+dataset "iris" { path = "%REPO%/experiments/data/iris.csv" }
+learner "lda" {}
+reduction "ova" {}
+cv { folds = 3 }
+`)
+	out := filepath.Join(t.TempDir(), "it's my results")
+	stdout, stderr, err := bench(t, "run", "--shard", "0/2", "-o", out, file)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	quoted := "'" + strings.ReplaceAll(out, "'", `'\''`) + "'"
+	if want := "when every shard is done: bench merge " + quoted + " " + quoted + "\n"; !strings.Contains(stdout, want) {
+		t.Errorf("stdout:\n%s\nwant %q", stdout, want)
+	}
+	// The line, run by a shell, names the directory once per argument.
+	line := stdout[strings.Index(stdout, "bench merge "):]
+	line = strings.TrimSuffix(line[:strings.IndexByte(line, '\n')], "\n")
+	b, err := exec.Command("/bin/sh", "-c", `for a in `+strings.TrimPrefix(line, "bench merge ")+`; do echo "$a"; done`).Output()
+	if err != nil || string(b) != out+"\n"+out+"\n" {
+		t.Errorf("the shell reads %q as %q (%v)", line, b, err)
+	}
+}
+
+// TestFullDiskFromTheStartStops: with no room for a single cell file, the
+// run stops at the first cell it cannot save, saying why, instead of
+// computing every cell (and losing them all); its manifest and log are
+// kept, and the run resumes once there is room.
+func TestFullDiskFromTheStartStops(t *testing.T) {
+	disk := mountTmpfs(t, "512k")
+	out := filepath.Join(disk, "out")
+	file := writeExperiment(t, `experiment "full" { seed = 1 }
+dataset "iris" { path = "%REPO%/experiments/data/iris.csv" }
+learner "logreg" { params = { C = [0.01, 0.1, 1, 10, 100, 1000] } }
+reduction "ova" {}
+reduction "ovo" {}
+cv { folds = 10 }
+`)
+	// Room for the manifest and the run log (a page each), no more.
+	filler := fill(t, disk, 8<<10)
+	stdout, stderr, err := bench(t, "run", "-j", "2", "-o", out, file)
+	if err == nil || !strings.Contains(err.Error(), "could not be saved") || !strings.Contains(err.Error(), "no space left on device") {
+		t.Fatalf("run on a full disk: error %v\n%s%s", err, stdout, stderr)
+	}
+	if !strings.Contains(stderr, "stopping the run") {
+		t.Errorf("stderr does not say the run stops:\n%s", stderr)
+	}
+	var done, total int
+	if _, serr := fmt.Sscanf(err.Error()[strings.Index(err.Error(), "run interrupted after "):], "run interrupted after %d of %d folds", &done, &total); serr != nil || total != 120 || done >= total {
+		t.Errorf("the run went on: %v (%d of %d folds)", err, done, total)
+	}
+	t.Logf("stopped after %d of %d folds: %v", done, total, err)
+	if err := os.Remove(filler); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, err = bench(t, "run", "-j", "2", "-o", out, file)
+	if err != nil || !strings.Contains(stdout, "full: 12 cells (0 failed") {
+		t.Errorf("the run again, with room: %v\n%s%s", err, stdout, stderr)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/polyclass/polyclass/framework/cluster"
 	"github.com/polyclass/polyclass/framework/host"
 	"github.com/polyclass/polyclass/framework/metrics"
 	"github.com/polyclass/polyclass/framework/report"
@@ -27,7 +28,7 @@ func rerun(ctx context.Context, h *host.Host, o *options, stdout, stderr io.Writ
 	old, oldFiles, err := results.Load(dir)
 	if errors.Is(err, os.ErrNotExist) {
 		if n, serr := results.ShardCount(dir); serr == nil && n > 0 {
-			return fmt.Errorf("rerun: %s holds shards of a run not merged yet: bench merge %s first (rerun compares a whole run): %w", dir, dir, err)
+			return fmt.Errorf("rerun: %s holds shards of a run not merged yet: bench merge %s first (rerun compares a whole run): %w", dir, cluster.ShellQuote(dir), err)
 		}
 	}
 	if err != nil {

@@ -18,6 +18,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
+	"github.com/polyclass/polyclass/framework/cluster"
 	"github.com/polyclass/polyclass/framework/config"
 	"github.com/polyclass/polyclass/framework/engine"
 	"github.com/polyclass/polyclass/framework/host"
@@ -299,7 +300,11 @@ func runExperiment(ctx context.Context, o *options, file string, g *engine.Grid,
 		return err
 	}
 	digests := engine.Digests(g)
-	ropt := results.Options{Fresh: o.fresh, Notes: stderr, Render: render}
+	// A cell that cannot be saved (a full disk) stops the run: the cells
+	// after it could not be saved either.
+	ctx, stopRun := context.WithCancelCause(ctx)
+	defer stopRun(nil)
+	ropt := results.Options{Fresh: o.fresh, Notes: stderr, Render: render, Stop: stopRun}
 	var selectCell func(int) bool
 	if spec != nil {
 		if ropt.Shard, err = shardCells(ctx, g, *spec, digests); err != nil {
@@ -390,7 +395,7 @@ func runExperiment(ctx context.Context, o *options, file string, g *engine.Grid,
 		fmt.Fprintf(stdout, "  %s\n", w)
 	}
 	if spec != nil && runErr == nil {
-		fmt.Fprintf(stdout, "when every shard is done: bench merge %s %s\n", out, out)
+		fmt.Fprintf(stdout, "when every shard is done: bench merge %s %s\n", cluster.ShellQuote(out), cluster.ShellQuote(out))
 	}
 	if runErr != nil && status == results.StatusInterrupted {
 		return fmt.Errorf("%w\nrun the same command again to resume: %s", runErr, keptCells(len(cells)))

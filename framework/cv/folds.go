@@ -87,22 +87,34 @@ func ReadFoldsFile(path string) ([]int, int, error) {
 	return ParseFolds(f, path)
 }
 
-// ParseFolds parses a folds file read from r; name labels errors.
+// ParseFolds parses a folds file read from r; name labels errors, which
+// give the line and, for a field, its byte column (name:line:col:).
+//
+// The header is the first line; the column whose name is fold (blanks
+// and double quotes around names and values are dropped) holds each data
+// row's fold: 0, 1, ..., k-1, every fold with a row. Lines end in LF,
+// CRLF or a lone CR (old Mac editors); a leading UTF-8 byte order mark is
+// dropped, as data files' is; empty lines are skipped.
 func ParseFolds(r io.Reader, name string) ([]int, int, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	sc.Split(scanLines)
 	line := 0
 	col := -1
 	var folds []int
-	maxFold, maxLine := -1, 0
+	maxFold, maxLine, maxCol := -1, 0, 0
 	for sc.Scan() {
 		line++
-		text := strings.TrimRight(sc.Text(), "\r")
+		text := sc.Text()
+		if line == 1 {
+			text = strings.TrimPrefix(text, "\uFEFF")
+		}
 		fields := strings.Split(text, ",")
 		if col < 0 {
 			for i, h := range fields {
-				if strings.TrimSpace(h) == "fold" {
+				if unquote(h) == "fold" {
 					col = i
+					break
 				}
 			}
 			if col < 0 {
@@ -110,32 +122,36 @@ func ParseFolds(r io.Reader, name string) ([]int, int, error) {
 			}
 			continue
 		}
-		if text == "" {
+		if strings.TrimSpace(text) == "" {
 			continue
 		}
 		if col >= len(fields) {
-			return nil, 0, fmt.Errorf("%s:%d: row has %d fields, the fold column is number %d", name, line, len(fields), col+1)
+			return nil, 0, fmt.Errorf("%s:%d: row has %d field(s), the fold column is field %d", name, line, len(fields), col+1)
 		}
-		v, err := strconv.Atoi(strings.TrimSpace(fields[col]))
+		at := fieldColumn(fields, col)
+		v, err := strconv.Atoi(unquote(fields[col]))
 		if err != nil || v < 0 {
-			return nil, 0, fmt.Errorf("%s:%d: column \"fold\": %q is not a fold number (0, 1, ...)", name, line, fields[col])
+			return nil, 0, fmt.Errorf("%s:%d:%d: column \"fold\": %q is not a fold number (0, 1, ...)", name, line, at, fields[col])
 		}
 		folds = append(folds, v)
 		if v > maxFold {
-			maxFold, maxLine = v, line
+			maxFold, maxLine, maxCol = v, line, at
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, 0, fmt.Errorf("%s: %w", name, err)
+		return nil, 0, fmt.Errorf("%s:%d: %w", name, line+1, err)
 	}
 	if col < 0 {
 		return nil, 0, fmt.Errorf("%s: empty folds file", name)
+	}
+	if len(folds) == 0 {
+		return nil, 0, fmt.Errorf("%s: a header and no rows", name)
 	}
 	if maxFold >= len(folds) {
 		// Folds are numbered 0..k−1 and none is empty, so k ≤ rows; this
 		// also bounds the memory of the check below.
 		return nil, 0, fmt.Errorf("%s:%d:%d: column \"fold\": fold %d with only %d rows (folds are numbered 0..k-1 without gaps)",
-			name, maxLine, col+1, maxFold, len(folds))
+			name, maxLine, maxCol, maxFold, len(folds))
 	}
 	k := maxFold + 1
 	seen := make([]bool, k)
@@ -151,6 +167,51 @@ func ParseFolds(r io.Reader, name string) ([]int, int, error) {
 		return nil, 0, fmt.Errorf("%s: needs at least 2 folds, found %d", name, k)
 	}
 	return folds, k, nil
+}
+
+// unquote returns a header name or value without blanks and double
+// quotes around it.
+func unquote(s string) string {
+	s = strings.TrimSpace(s)
+	if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' {
+		s = strings.TrimSpace(s[1 : len(s)-1])
+	}
+	return s
+}
+
+// fieldColumn returns the 1-based byte column where field i of a line
+// split at commas starts.
+func fieldColumn(fields []string, i int) int {
+	col := 1
+	for _, f := range fields[:i] {
+		col += len(f) + 1
+	}
+	return col
+}
+
+// scanLines is bufio.ScanLines with a lone CR also ending a line.
+func scanLines(data []byte, atEOF bool) (advance int, token []byte, err error) {
+	for i, c := range data {
+		switch c {
+		case '\n':
+			return i + 1, data[:i], nil
+		case '\r':
+			if i+1 < len(data) {
+				if data[i+1] == '\n' {
+					return i + 2, data[:i], nil
+				}
+				return i + 1, data[:i], nil
+			}
+			if atEOF {
+				return i + 1, data[:i], nil
+			}
+			return 0, nil, nil // a CRLF may be split across reads
+		}
+	}
+	if atEOF && len(data) > 0 {
+		return len(data), data, nil
+	}
+	return 0, nil, nil
 }
 
 // Split returns the training and test rows of fold f.

@@ -67,15 +67,22 @@ func TestParseFolds(t *testing.T) {
 		{name: "ok", in: "fold\n0\n1\n1\n0\n", k: 2},
 		{name: "second column", in: "row,fold\n0,1\n1,0\n", k: 2},
 		{name: "no column", in: "x\n0\n", err: "folds.csv:1: no column named \"fold\""},
-		{name: "not a number", in: "fold\n0\nx\n", err: "folds.csv:3: column \"fold\": \"x\""},
+		{name: "not a number", in: "fold\n0\nx\n", err: "folds.csv:3:1: column \"fold\": \"x\""},
 		{name: "negative", in: "fold\n0\n-1\n", err: "folds.csv:3:"},
 		{name: "gap", in: "fold\n0\n2\n2\n", err: "fold 1 has no rows"},
 		{name: "more folds than rows", in: "fold\n0\n2\n", err: "folds.csv:3:1: column \"fold\": fold 2 with only 2 rows"},
-		{name: "largest int", in: "id,fold\n7,0\n8,9223372036854775807\n9,1\n", err: "folds.csv:3:2: column \"fold\": fold 9223372036854775807 with only 3 rows"},
+		{name: "largest int", in: "id,fold\n7,0\n8,9223372036854775807\n9,1\n", err: "folds.csv:3:3: column \"fold\": fold 9223372036854775807 with only 3 rows"},
 		{name: "2^40", in: "fold\n1099511627776\n0\n", err: "folds.csv:2:1: column \"fold\": fold 1099511627776 with only 2 rows"},
-		{name: "too large for int", in: "fold\n0\n9223372036854775808\n", err: "folds.csv:3: column \"fold\": \"9223372036854775808\" is not a fold number"},
+		{name: "too large for int", in: "fold\n0\n9223372036854775808\n", err: "folds.csv:3:1: column \"fold\": \"9223372036854775808\" is not a fold number"},
 		{name: "one fold", in: "fold\n0\n0\n", err: "at least 2 folds"},
 		{name: "empty", in: "", err: "empty folds file"},
+		// A UTF-8 byte order mark, as data files may start with, and the
+		// line ends of Windows and of old Mac editors.
+		{name: "bom", in: "\uFEFFfold\n0\n1\n", k: 2},
+		{name: "bom crlf", in: "\uFEFFid,fold\r\n1,0\r\n2,1\r\n", k: 2},
+		{name: "cr only", in: "fold\r0\r1\r2\r", k: 3},
+		{name: "quoted", in: "\"id\",\"fold\"\n\"a\",\"0\"\n\"b\",\"1\"\n", k: 2},
+		{name: "header only", in: "fold\n", err: "folds.csv: a header and no rows"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -384,14 +384,21 @@ func (r *arffReader) add(i int, v string, missing bool) error {
 }
 
 // validUTF8 returns an ErrEncoding error when the attribute's name or a
-// declared value is not valid UTF-8 (protobuf strings must be).
+// declared value is not valid UTF-8 (protobuf strings must be), and an
+// ErrControl error when one holds a control character.
 func (a *arffAttr) validUTF8() error {
 	if !utf8.ValidString(a.name) {
 		return fmt.Errorf("%w: attribute name %q", ErrEncoding, a.name)
 	}
+	if err := controlChar(a.name); err != nil {
+		return fmt.Errorf("attribute name: %w", err)
+	}
 	for _, l := range a.levels {
 		if !utf8.ValidString(l) {
 			return fmt.Errorf("%w: attribute %q declares value %q", ErrEncoding, a.name, l)
+		}
+		if err := controlChar(l); err != nil {
+			return fmt.Errorf("attribute %q declares a value with a %w", a.name, err)
 		}
 	}
 	return nil

@@ -205,6 +205,19 @@ func (b *colBuilder) toCategorical() {
 	b.firstBad, b.justBad = -1, false
 }
 
+// controlChar returns an ErrControl error when s holds a control
+// character other than tab, newline and carriage return (a NUL byte in a
+// class label, say, which a binary file or a bad conversion leaves, and
+// which tables and file names cannot show).
+func controlChar(s string) error {
+	for _, r := range s {
+		if (r < 0x20 && r != '\t' && r != '\n' && r != '\r') || r == 0x7f {
+			return fmt.Errorf("%w U+%04X in value %q (data files are text)", ErrControl, r, s)
+		}
+	}
+	return nil
+}
+
 // intern returns the code of level s, adding it unless the set is closed.
 func (b *colBuilder) intern(s string) (int32, error) {
 	if c, ok := b.index[s]; ok {
@@ -215,6 +228,9 @@ func (b *colBuilder) intern(s string) (int32, error) {
 	}
 	if !utf8.ValidString(s) {
 		return -1, fmt.Errorf("%w: %q", ErrEncoding, s)
+	}
+	if err := controlChar(s); err != nil {
+		return -1, err
 	}
 	if len(b.levels) >= math.MaxInt32 {
 		return -1, fmt.Errorf("%w: too many levels", ErrUnsupported)

@@ -2,6 +2,7 @@ package data
 
 import (
 	"bufio"
+	"bytes"
 	"cmp"
 	"encoding/csv"
 	"errors"
@@ -24,7 +25,7 @@ func ReadCSV(path string, opt Options) (*Table, error) {
 // names must be non-empty and distinct. Fields are separated by
 // Options.Delimiter (default ','), may be quoted as in RFC 4180 (a quoted
 // field may hold delimiters, newlines and doubled quotes), and lines may
-// end in CRLF. Empty lines are skipped; a leading UTF-8 byte order mark is
+// end in CRLF or, as old Mac editors wrote them, a lone CR. Empty lines are skipped; a leading UTF-8 byte order mark is
 // dropped. A line longer than Options.MaxLineBytes is an error, so that a
 // file with the wrong delimiter or no line breaks is rejected in bounded
 // memory.
@@ -143,12 +144,41 @@ func newCSVReader(r io.Reader, opt Options) (*csv.Reader, *lineLimiter, error) {
 	if maxLine <= 0 {
 		maxLine = DefaultMaxLineBytes
 	}
-	lines := newLineLimiter(r, maxLine)
+	lines := newLineLimiter(newCRReader(r), maxLine)
 	cr := csv.NewReader(lines)
 	cr.Comma = d
 	cr.FieldsPerRecord = -1
 	cr.ReuseRecord = true
 	return cr, lines, nil
+}
+
+// crReader passes on what it reads with every lone CR (not followed by
+// LF) turned into LF, so that a file whose lines end in CR alone reads as
+// lines; the byte positions stay those of the file.
+type crReader struct{ r *bufio.Reader }
+
+func newCRReader(r io.Reader) *crReader { return &crReader{r: bufio.NewReader(r)} }
+
+func (c *crReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	for i := bytes.IndexByte(p[:n], '\r'); i >= 0; {
+		switch {
+		case i+1 < n:
+			if p[i+1] != '\n' {
+				p[i] = '\n'
+			}
+		default: // the last byte read: look at the next
+			if b, perr := c.r.Peek(1); perr != nil || b[0] != '\n' {
+				p[i] = '\n'
+			}
+		}
+		j := bytes.IndexByte(p[i+1:n], '\r')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return n, err
 }
 
 // presize sets the builders' row count hint from the input size and the
@@ -174,6 +204,8 @@ func csvHeader(cr *csv.Reader, rec []string, source string) ([]string, error) {
 			return nil, &ParseError{Source: source, Line: line, Byte: col, Col: i + 1, Err: fmt.Errorf("%w: empty column name", ErrSyntax)}
 		case !utf8.ValidString(f):
 			return nil, &ParseError{Source: source, Line: line, Byte: col, Col: i + 1, Err: fmt.Errorf("%w: column name %q", ErrEncoding, f)}
+		case controlChar(f) != nil:
+			return nil, &ParseError{Source: source, Line: line, Byte: col, Col: i + 1, Err: fmt.Errorf("column name: %w", controlChar(f))}
 		}
 		if j, dup := first[f]; dup {
 			return nil, &ParseError{Source: source, Line: line, Byte: col, Column: f, Col: i + 1, Err: fmt.Errorf("%w (first at col %d)", ErrDuplicateColumn, j+1)}

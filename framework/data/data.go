@@ -171,6 +171,8 @@ var (
 	ErrOptions = errors.New("invalid options")
 	// ErrEncoding reports text that is not valid UTF-8.
 	ErrEncoding = errors.New("not valid UTF-8")
+	// ErrControl reports a control character (NUL, ESC, ...) in a value.
+	ErrControl = errors.New("control character")
 	// ErrMixedColumn is the warning (Table.Warnings) of a column read as
 	// categorical because of some text although most of its values are
 	// numbers: often a typo in a numeric column.
@@ -293,7 +295,8 @@ func readPath(path string, opt Options, parse func(io.Reader, string, Options, i
 }
 
 // readLines reads the whole of r, about size bytes (0: unknown), into a
-// lineReader, less a leading byte order mark, and resolves opt's lists.
+// lineReader, less a leading byte order mark and with lines ending in a
+// lone CR made to end in LF, and resolves opt's lists.
 func readLines(r io.Reader, source string, opt Options, size int64) (lineReader, overrides, error) {
 	var b strings.Builder
 	b.Grow(int(min(size, 1<<30)))
@@ -304,7 +307,12 @@ func readLines(r io.Reader, source string, opt Options, size int64) (lineReader,
 	if err != nil {
 		return lineReader{}, ov, &ParseError{Source: source, Err: err}
 	}
-	return lineReader{s: strings.TrimPrefix(b.String(), "\uFEFF")}, ov, nil
+	text := strings.TrimPrefix(b.String(), "\uFEFF")
+	if strings.Count(text, "\r") != strings.Count(text, "\r\n") {
+		// Lines ending in a lone CR (old Mac editors).
+		text = strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\r", "\n")
+	}
+	return lineReader{s: text}, ov, nil
 }
 
 // overrides is the resolved form of the Options name lists.

@@ -59,10 +59,36 @@ func loadOptions(c *config.Dataset) data.Options {
 	return opt
 }
 
+// hasFeatures reports whether dataset d keeps a feature column once its
+// target (or labels) and its ignore list are set aside, and reports the
+// dataset, at its ignore list when it has one, when it keeps none: every
+// fold would fail with "the pipeline leaves no features".
+func (r *resolver) hasFeatures(d *Dataset) bool {
+	f := d.Features
+	if len(f.Num)+len(f.Cat)+len(f.Sparse) > 0 {
+		return true
+	}
+	c := d.Config
+	what := "the target"
+	if c.Target == "" {
+		what = "the label columns"
+	}
+	rng, why := c.PathRange, "the file holds no column besides "+what
+	if len(c.Ignore) > 0 {
+		rng, why = c.IgnoreRange, "ignore lists every column but "+what
+	}
+	r.errorf(rng, "No feature columns", "Dataset %q: %s, so there is nothing to learn from and every fold would fail.", c.Name, why)
+	return false
+}
+
 // encodable runs pipeline p's steps once on every row of dataset d, as
 // each fold will on its own rows, and reports what would fail every fold:
 // categorical columns left without an encoder, and missing values that no
-// impute step fills, located in the data file.
+// impute step fills, located in the data file. A missing value of a
+// categorical column is an error too, at the step that encodes the column
+// without an impute step before it: the run would not fail, but onehot
+// and hash would silently encode it as zeros, counts as a level of its
+// own.
 func (r *resolver) encodable(d *Dataset, p *Pipeline) {
 	c := d.Config
 	train := make([]int, d.Table.NumRows)
@@ -71,19 +97,30 @@ func (r *resolver) encodable(d *Dataset, p *Pipeline) {
 	}
 	ctx := &encode.Context{Train: train, Labels: d.Labels, K: d.K(), Seed: r.exp.Seed}
 	f := d.Features
+	steps := "no steps"
+	if len(p.Config.Steps) > 0 {
+		steps = "steps " + strings.Join(p.Config.Steps, ", ")
+	}
+	fix := "declare an impute encoder, encoder \"impute\" { type = \"impute\" }, before the other encoders (the default pipeline takes them in file order)"
+	if !p.Config.Default {
+		fix = "declare encoder \"impute\" { type = \"impute\" } and put it first in the pipeline's steps"
+	}
 	for i, s := range p.Steps {
 		var err error
 		ctx.Last = i == len(p.Steps)-1
+		before := f
 		if f, err = s.FitTransform(f, ctx); err != nil {
 			// Fitted on every row it fails; a fold's rows may still do.
 			r.warnf(c.PathRange, "Pipeline fails on the whole dataset", "Dataset %q, pipeline %q step %d (%s), fitted on every row: %v",
 				c.Name, p.Config.Name, i+1, p.Config.Steps[i], err)
 			return
 		}
-	}
-	steps := "no steps"
-	if len(p.Config.Steps) > 0 {
-		steps = "steps " + strings.Join(p.Config.Steps, ", ")
+		if col, row, count := encodedMissing(before, f); col != "" {
+			r.errorf(c.PathRange, "Missing values without impute",
+				"Dataset %q: %s categorical column %q has a missing value (data row %d; %d missing value(s) in the column), and pipeline %q (%s) encodes the column at step %d (%s) with no impute step before it: the encoder would silently take a missing value for no level at all (onehot and hash: zeros) or for a level of its own (counts). To fix it, %s.",
+				c.Name, r.locate(d, row, col), col, rowInFile(d, row)+1, count, p.Config.Name, steps, i+1, p.Config.Steps[i], fix)
+			return
+		}
 	}
 	if len(f.Cat) > 0 {
 		names := make([]string, len(f.Cat))
@@ -99,13 +136,40 @@ func (r *resolver) encodable(d *Dataset, p *Pipeline) {
 	if col == "" {
 		return
 	}
-	fix := "declare an impute encoder, encoder \"impute\" { type = \"impute\" }, before the other encoders (the default pipeline takes them in file order)"
-	if !p.Config.Default {
-		fix = "declare encoder \"impute\" { type = \"impute\" } and put it first in the pipeline's steps"
-	}
 	r.errorf(c.PathRange, "Missing values without impute",
 		"Dataset %q: %s column %q has a missing value (data row %d; %d missing value(s) in all), and pipeline %q (%s) has no impute step that fills it, so every fold would fail. To fix it, %s.",
 		c.Name, r.locate(d, row, col), col, rowInFile(d, row)+1, count, p.Config.Name, steps, fix)
+}
+
+// encodedMissing returns a categorical column of before (the frame a
+// step took) that holds missing values and that the step encoded (it is
+// no longer among after's categorical columns), with the row of its first
+// missing value and their count; "" when there is none. An impute step
+// fills the missing values instead, and a column a step leaves alone is
+// checked at the step that encodes it.
+func encodedMissing(before, after *encode.Frame) (col string, row, count int) {
+	kept := map[string]bool{}
+	for _, c := range after.Cat {
+		kept[c.Name] = true
+	}
+	for _, c := range before.Cat {
+		if kept[c.Name] {
+			continue
+		}
+		row, count = -1, 0
+		for i, code := range c.Codes {
+			if code < 0 {
+				if row < 0 {
+					row = i
+				}
+				count++
+			}
+		}
+		if count > 0 {
+			return c.Name, row, count
+		}
+	}
+	return "", 0, 0
 }
 
 // firstMissing returns the column and row of the first missing value of
@@ -213,6 +277,111 @@ func (r *resolver) foldWarnings(d *Dataset) {
 			"Dataset %q: fold %d of repeat %d has %d test row(s) for %d classes, so it cannot hold every class; use fewer folds.",
 			c.Name, fold+1, repeat+1, smallest, d.K())
 	}
+}
+
+// foldsAgree reports whether the cv block's folds, when it sets them,
+// equal the k folds of its folds_file; when they differ it reports the
+// conflict at folds (the file's folds would silently win).
+func (r *resolver) foldsAgree(k int) bool {
+	cvc := r.exp.CV
+	if cvc.FoldsRange.Filename == "" || cvc.Folds == k {
+		return true
+	}
+	r.errorf(cvc.FoldsRange, "Conflicting fold settings",
+		"The cv block sets folds = %d, but its folds_file %s holds %d folds (numbered 0 to %d); drop folds (the file fixes them) or set it to %d.",
+		cvc.Folds, cvc.FoldsFile, k, k-1, k)
+	return false
+}
+
+// trainingClasses warns when the training part of a fold lacks a class
+// of multiclass dataset d, every row of it being in that fold's test part
+// (a folds file whose test folds each hold one class, say): the fold's
+// models cannot predict the class, and its test rows of the class all
+// count as errors (classes of one row aside). It names the first such fold and class, and how many
+// more there are.
+func (r *resolver) trainingClasses(d *Dataset) {
+	if d.MultiLabel || d.Config.TestPath != "" {
+		return // a test file's classes are checked against its training file
+	}
+	total := make([]int, d.K())
+	for _, y := range d.Labels {
+		total[y]++
+	}
+	var first string
+	n := 0
+	for rep, folds := range d.Folds {
+		for f := range d.NumFolds {
+			inTest := make([]int, d.K())
+			for i, v := range folds {
+				if v == f {
+					inTest[d.Labels[i]]++
+				}
+			}
+			for k, m := range inTest {
+				// A class of one row always misses from one training
+				// part; foldWarnings speaks of classes that small.
+				if m > 1 && m == total[k] {
+					if n == 0 {
+						first = fmt.Sprintf("fold %d", f+1)
+						if len(d.Folds) > 1 {
+							first += fmt.Sprintf(" of repeat %d", rep+1)
+						}
+						first += fmt.Sprintf(" has all %d row(s) of class %q in its test part, so its training part has none", m, d.Classes[k])
+					}
+					n++
+				}
+			}
+		}
+	}
+	if n == 0 {
+		return
+	}
+	c := d.Config
+	rng := c.DeclRange
+	switch {
+	case c.FoldsFile != "":
+		rng = c.FoldsFileRange
+	case r.exp.CV.FoldsFile != "":
+		rng = r.exp.CV.FoldsFileRange
+	case r.exp.CV.FoldsRange.Filename != "":
+		rng = r.exp.CV.FoldsRange
+	}
+	more := ""
+	if n > 1 {
+		more = fmt.Sprintf(" (and %d more fold/class pair(s) like it)", n-1)
+	}
+	r.warnf(rng, "Class missing from a training part",
+		"Dataset %q: %s%s: the fold's models cannot predict the class, and its test rows of it all count as errors.", c.Name, first, more)
+}
+
+// testClassesTrained reports whether every class of the test file of
+// multiclass dataset d (its rows from train on) has rows in its training
+// file (its first train rows), and reports the first class that has none
+// at the test_path attribute, with the test row that holds it: no model
+// could learn that class, and its test rows would all count as errors.
+func (r *resolver) testClassesTrained(d *Dataset, train int) bool {
+	c := d.Config
+	if c.TestPath == "" || d.MultiLabel {
+		return true
+	}
+	trained := make([]bool, d.K())
+	for _, y := range d.Labels[:train] {
+		trained[y] = true
+	}
+	for i := train; i < len(d.Labels); i++ {
+		if y := d.Labels[i]; !trained[y] {
+			row := i - train
+			at := c.TestPath + ":"
+			if pos := data.Locate(c.TestPath, loadOptions(c), row, c.Target); pos.Line > 0 {
+				at = fmt.Sprintf("%s:%d:%d:", c.TestPath, pos.Line, pos.Byte)
+			}
+			r.errorf(c.TestPathRange, "Class missing from the training file",
+				"Dataset %q: %s test row %d has class %q, which no row of the training file %s has: no model can learn it, and every test row of it would count as an error. Add rows of it to the training file, or remove them from the test file.",
+				c.Name, at, row+1, d.Classes[y], c.Path)
+			return false
+		}
+	}
+	return true
 }
 
 // readWarnings turns the reader's warnings about a file of dataset name

@@ -77,6 +77,7 @@ func Resolve(ctx context.Context, exp *config.Experiment, h *host.Host, opt Reso
 		if ds := r.dataset(d); ds != nil {
 			g.Datasets = append(g.Datasets, ds)
 			r.foldWarnings(ds)
+			r.trainingClasses(ds)
 		}
 	}
 	encoders := map[string]*config.Encoder{}
@@ -244,7 +245,7 @@ func (r *resolver) dataset(c *config.Dataset) *Dataset {
 	} else {
 		ok = r.labelTargets(ds)
 	}
-	if !ok {
+	if !ok || !r.hasFeatures(ds) || !r.testClassesTrained(ds, train) {
 		return nil
 	}
 
@@ -271,6 +272,9 @@ func (r *resolver) dataset(c *config.Dataset) *Dataset {
 		if len(folds) != t.NumRows {
 			r.errorf(foldsRange, "Folds file does not fit the dataset",
 				"%s assigns %d rows, dataset %q has %d.", foldsFile, len(folds), c.Name, t.NumRows)
+			return nil
+		}
+		if c.FoldsFile == "" && !r.foldsAgree(k) {
 			return nil
 		}
 		ds.Folds, ds.NumFolds = [][]int{folds}, k

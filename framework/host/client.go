@@ -232,9 +232,35 @@ func (c *LearnerClient) answer(d *pb.Dense, out sharedmem.Region, offered bool) 
 // (a softmax summing to 1 + 2⁻⁵² in one entry) and still be taken.
 const probSlack = 1e-9
 
+// finiteScores checks the scores of one model, columns first to
+// first+outputs of rows rows: finite, but for −∞ in a multiclass model's
+// class column (a class without training rows, whose prior is 0), as long
+// as some class of the row is finite. A NaN or +∞ score (a model
+// answering +∞ for every row would tie every class) is an error naming
+// the row and the column.
+func finiteScores(scores *mat.Dense, first, outputs, rows int) error {
+	for i := range rows {
+		finite := false
+		for col := first; col < first+outputs; col++ {
+			v := scores.At(i, col)
+			switch {
+			case math.IsNaN(v) || math.IsInf(v, 1) || (math.IsInf(v, -1) && outputs == 1):
+				return fmt.Errorf("score %d of row %d of the request is %v: scores must be finite numbers", col-first, i, v)
+			case !math.IsInf(v, -1):
+				finite = true
+			}
+		}
+		if !finite && outputs > 0 {
+			return fmt.Errorf("every score of row %d of the request is -Inf: a multiclass model scores −∞ only for classes it cannot predict, not for all", i)
+		}
+	}
+	return nil
+}
+
 // checkPredictions checks a Predict response before any reducer sees it:
-// scores (and probabilities, when present) of rows × Σ outputs, with no
-// NaN score and every probability a number in [0, 1]. A learner in any
+// scores (and probabilities, when present) of rows × Σ outputs, with
+// finite scores (see finiteScores) and every probability a number in
+// [0, 1]. A learner in any
 // language can break these; the errors name the model (its index in the
 // call), the row and the column of the model at fault.
 func checkPredictions(scores, probs *mat.Dense, rows int, models []ModelRef) error {
@@ -260,11 +286,11 @@ func checkPredictions(scores, probs *mat.Dense, rows int, models []ModelRef) err
 		}
 	}
 	for j, first := 0, 0; j < len(models); first, j = first+models[j].Outputs, j+1 {
+		if err := finiteScores(scores, first, models[j].Outputs, rows); err != nil {
+			return fmt.Errorf("model %d (of %d): %w", j, len(models), err)
+		}
 		for col := first; col < first+models[j].Outputs; col++ {
 			for i := range rows {
-				if v := scores.At(i, col); math.IsNaN(v) {
-					return fmt.Errorf("model %d (of %d): score %d of row %d of the request is NaN", j, len(models), col-first, i)
-				}
 				if probs == nil {
 					continue
 				}

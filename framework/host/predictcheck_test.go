@@ -13,8 +13,9 @@ import (
 )
 
 // TestCheckPredictions: a Predict response reaches the reducers only with
-// rows × Σ outputs scores (and probabilities), no NaN score and every
-// probability in [0, 1]; the error names the model, row and column.
+// rows × Σ outputs scores (and probabilities), finite scores (−∞ aside for
+// a multiclass model's impossible class) and every probability in [0, 1];
+// the error names the model, row and column.
 func TestCheckPredictions(t *testing.T) {
 	models := []ModelRef{{Handle: "a", Outputs: 1}, {Handle: "b", Outputs: 2}}
 	ok := func() *mat.Dense { return mat.NewDense(2, 3, []float64{0.1, 0.2, 0.7, 0.3, 0.3, 0.4}) }
@@ -26,7 +27,14 @@ func TestCheckPredictions(t *testing.T) {
 	}{
 		{"fine", ok(), ok(), ""},
 		{"fine without probabilities", ok(), nil, ""},
-		{"infinite scores are scores", with(0, 0, math.Inf(1)), nil, ""},
+		// +Inf for every row tied every class (accuracy 1/K) where NaN was
+		// refused: a score is a finite number, but for −∞ in a multiclass
+		// model's column of a class it cannot predict (prior 0).
+		{"+Inf score", with(0, 0, math.Inf(1)), nil, "model 0 (of 2): score 0 of row 0 of the request is +Inf: scores must be finite numbers"},
+		{"-Inf binary score", with(1, 0, math.Inf(-1)), nil, "model 0 (of 2): score 0 of row 1 of the request is -Inf"},
+		{"+Inf class score", with(1, 2, math.Inf(1)), nil, "model 1 (of 2): score 1 of row 1 of the request is +Inf"},
+		{"-Inf for a class the model cannot predict", with(0, 1, math.Inf(-1)), nil, ""},
+		{"-Inf for every class", func() *mat.Dense { m := with(1, 1, math.Inf(-1)); m.Set(1, 2, math.Inf(-1)); return m }(), nil, "model 1 (of 2): every score of row 1 of the request is -Inf"},
 		{"a probability off by rounding", ok(), with(0, 1, 1+1e-15), ""},
 		{"no scores", nil, nil, "no scores"},
 		{"a row short", mat.NewDense(1, 3, nil), nil, "scores come as 1 rows × 3 columns, want 2 × 3"},

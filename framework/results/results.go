@@ -69,6 +69,11 @@ type Options struct {
 	// Render makes the run's outputs when it finishes (a shard has none);
 	// nil writes none.
 	Render Renderer
+	// Stop, when set, is called once, with the error, when a finished
+	// cell's file cannot be written (a full disk): the caller stops the
+	// run there instead of computing cells it could not save. The cell
+	// is kept for Finish to write again.
+	Stop func(error)
 }
 
 // Output is one output file of a run: its path relative to the results
@@ -98,8 +103,10 @@ type Run struct {
 	kept      map[int]*outcome.CellResult
 	render    Renderer
 	now       func() time.Time
-	// notes receives, once, the news that a cell could not be written.
+	// notes receives, once, the news that a cell could not be written,
+	// and stop is then called (Options.Stop).
 	notes    io.Writer
+	stop     func(error)
 	mu       sync.Mutex
 	finished map[int]*outcome.CellResult
 	// unwritten holds the finished cells whose files could not be written
@@ -135,7 +142,7 @@ func Begin(dir string, m *Manifest, digests []string, opt Options) (*Run, error)
 	if err != nil {
 		return nil, err
 	}
-	r := &Run{dir: dir, m: m, digests: digests, lock: lock, now: now, notes: opt.Notes, render: opt.Render,
+	r := &Run{dir: dir, m: m, digests: digests, lock: lock, now: now, notes: opt.Notes, render: opt.Render, stop: opt.Stop,
 		kept: map[int]*outcome.CellResult{}, finished: map[int]*outcome.CellResult{}, unwritten: map[int]*outcome.CellResult{}}
 	ok := false
 	defer func() {
@@ -240,9 +247,10 @@ func (r *Run) CellFinished(c *outcome.CellResult) error {
 }
 
 // keepUnwritten keeps a finished cell whose file could not be written, for
-// Finish to write again: the run goes on (the disk may have room again by
-// then), and the first such failure is told at once, so that the user can
-// make room while the run goes on.
+// Finish to write again, and at the first such failure says so and stops
+// the run (Options.Stop): with a full disk every later cell would be lost
+// too. Without Stop the run goes on (the disk may have room again by the
+// time it ends).
 func (r *Run) keepUnwritten(c *outcome.CellResult, err error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -254,6 +262,13 @@ func (r *Run) keepUnwritten(c *outcome.CellResult, err error) {
 		return
 	}
 	r.writeErr = err
+	if r.stop != nil {
+		if r.notes != nil {
+			fmt.Fprintf(r.notes, "bench: %v\nbench: stopping the run: the cells already written are kept; make room and run the same command again to resume\n", err)
+		}
+		r.stop(fmt.Errorf("cell %d could not be saved: %w", c.Index, err))
+		return
+	}
 	if r.notes != nil {
 		fmt.Fprintf(r.notes, "bench: %v\nbench: the run goes on and writes the cells it cannot write now when it ends; make room meanwhile\n", err)
 	}

@@ -77,7 +77,7 @@ func beginShard(dir string, m *Manifest, digests []string, opt Options, now func
 		unlockDir(lock)
 		return nil, err
 	}
-	r := &Run{dir: dir, m: m, digests: digests, lock: lock, shardLock: shardLock, shard: sh, now: now, notes: opt.Notes,
+	r := &Run{dir: dir, m: m, digests: digests, lock: lock, shardLock: shardLock, shard: sh, now: now, notes: opt.Notes, stop: opt.Stop,
 		kept: map[int]*outcome.CellResult{}, finished: map[int]*outcome.CellResult{}, unwritten: map[int]*outcome.CellResult{}}
 	ok := false
 	defer func() {

@@ -79,7 +79,9 @@ type Model interface {
 	Outputs() int
 	// Predict writes the scores of every row of x into scores
 	// (rows × Outputs) and, when probs is not nil, probabilities of the
-	// same shape.
+	// same shape. Scores are finite, but for −Inf in a multiclass model's
+	// column of a class it cannot predict (one without training rows);
+	// the host fails the call on any other NaN or ±Inf.
 	Predict(ctx context.Context, x Matrix, scores, probs *mat.Dense) error
 }
 

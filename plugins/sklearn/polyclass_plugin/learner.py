@@ -182,8 +182,9 @@ class Model:
         (a decision value or log-odds), its probability is P(+1), never
         P(−1). A multiclass model has one column per class, in class order,
         higher scores for likelier classes, each row of probabilities summing
-        to 1. Scores must not be NaN (±inf is allowed), probabilities must be
-        in [0, 1]: the host refuses anything else and fails the cell."""
+        to 1. Scores must be finite (−inf only in a multiclass model's column
+        of a class it cannot predict), probabilities must be in [0, 1]: the
+        host refuses anything else and fails the cell."""
         raise NotImplementedError
 
 

@@ -1,0 +1,74 @@
+package data
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/polyclass/polyclass/internal/adversarial"
+)
+
+var _ = flag.Bool("update", false, "rewrite the want files of the adversarial corpus")
+
+// TestAdversarialDataFiles runs the corpus of data files
+// (testdata/adversarial/data): each case's first file, a CSV, TSV, ARFF or
+// LIBSVM file (the extension decides, as for Read), is read with the
+// options of its "options" file (JSON: categorical, numeric, ignore,
+// missing, delimiter) and must give the case's error, located at its line
+// and column (or row), or its warnings, or, when accepted, a summary of
+// what was read ("ok: ...").
+func TestAdversarialDataFiles(t *testing.T) {
+	adversarial.Run(t, "data", func(t *testing.T, c *adversarial.Case, dir string) string {
+		var o struct {
+			Categorical, Numeric, Ignore, Missing []string
+			Delimiter                             string
+		}
+		if b, ok := c.File("options"); ok {
+			if err := json.Unmarshal(b, &o); err != nil {
+				t.Fatalf("options: %v", err)
+			}
+		}
+		opt := Options{Categorical: o.Categorical, Numeric: o.Numeric, Ignore: o.Ignore, Missing: o.Missing}
+		if o.Delimiter != "" {
+			opt.Delimiter = []rune(o.Delimiter)[0]
+		}
+		path := c.WriteFiles(t, dir, "options")
+		tab, err := Read(path, opt)
+		if err != nil {
+			return err.Error()
+		}
+		var out []string
+		for _, w := range tab.Warnings {
+			out = append(out, "warning: "+w.Error())
+		}
+		return strings.Join(append(out, summary(tab)), "\n")
+	})
+}
+
+// summary describes what a table holds: rows, and each column's kind
+// (categorical ones with their levels, numeric ones with their missing
+// count), then the sparse block's width.
+func summary(t *Table) string {
+	var cols []string
+	for _, c := range t.Columns {
+		switch c.Kind {
+		case Categorical:
+			cols = append(cols, fmt.Sprintf("%s categorical %q", c.Name, c.Levels))
+		default:
+			missing := 0
+			for _, v := range c.Num {
+				if v != v {
+					missing++
+				}
+			}
+			cols = append(cols, fmt.Sprintf("%s numeric (%d missing)", c.Name, missing))
+		}
+	}
+	if t.Sparse != nil {
+		r, c := t.Sparse.Dims()
+		cols = append(cols, fmt.Sprintf("sparse %d×%d", r, c))
+	}
+	return fmt.Sprintf("%s%d rows; %s", adversarial.Accepted, t.NumRows, strings.Join(cols, "; "))
+}
