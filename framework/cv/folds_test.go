@@ -1,8 +1,12 @@
 package cv
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/polyclass/polyclass/internal/adversarial"
 )
 
 func TestStratifiedKFoldBalances(t *testing.T) {
@@ -112,19 +116,59 @@ func TestSeedDependsOnPartsOnly(t *testing.T) {
 	}
 }
 
+// FuzzParseFolds: the folds-file reader never panics nor allocates
+// beyond its input, an error names the file, and an accepted file gives k
+// ≥ 2 folds numbered 0..k-1, none empty; the same file with CRLF or lone
+// CR line ends, or a byte order mark, reads the same; and the folds written
+// back as a plain folds file read the same. Seeds: the testdata/fuzz
+// corpus and every case of the adversarial folds corpus.
 func FuzzParseFolds(f *testing.F) {
 	f.Add("fold\n0\n1\n")
 	f.Add("a,fold\n1,0\n2,1\n")
+	for _, c := range adversarial.Load(f, "folds") {
+		b, _ := c.File("folds.csv")
+		f.Add(string(b))
+	}
 	f.Fuzz(func(t *testing.T, in string) {
 		folds, k, err := ParseFolds(strings.NewReader(in), "f")
 		if err != nil {
+			if !strings.HasPrefix(err.Error(), "f:") {
+				t.Fatalf("error %q does not name the file", err)
+			}
 			return
 		}
+		if k < 2 || len(folds) < k {
+			t.Fatalf("%d folds of %d rows", k, len(folds))
+		}
+		sizes := make([]int, k)
 		for _, v := range folds {
 			if v < 0 || v >= k {
 				t.Fatalf("fold %d outside 0..%d", v, k-1)
 			}
+			sizes[v]++
 		}
+		if slices.Contains(sizes, 0) {
+			t.Fatalf("an empty fold: sizes %v", sizes)
+		}
+		same := func(what, variant string) {
+			got, gk, err := ParseFolds(strings.NewReader(variant), "f")
+			if err != nil || gk != k || !slices.Equal(got, folds) {
+				t.Fatalf("%s: %v (%d folds), want %v (%d folds)", what, err, gk, folds, k)
+			}
+		}
+		if !strings.Contains(in, "\r") {
+			same("CRLF line ends", strings.ReplaceAll(in, "\n", "\r\n"))
+			same("lone CR line ends", strings.ReplaceAll(in, "\n", "\r"))
+		}
+		if !strings.HasPrefix(in, "\uFEFF") {
+			same("a byte order mark", "\uFEFF"+in)
+		}
+		var b strings.Builder
+		b.WriteString("fold\n")
+		for _, v := range folds {
+			fmt.Fprintf(&b, "%d\n", v)
+		}
+		same("written back", b.String())
 	})
 }
 
