@@ -116,7 +116,7 @@ func TestValidateIsRunsGatekeeper(t *testing.T) {
 		{name: "class smaller than folds", data: strings.Replace(gateData, "9,1,x", "9,1,z", 1), warnOnly: true,
 			want: []string{`exp.hcl:13:16: warning: Class smaller than the number of folds`, `the least populated class "z" has only 1 row(s), fewer than folds = 3`, "ok — 1 dataset(s)"}},
 		{name: "folds smaller than the classes", data: strings.NewReplacer("2,3,y", "2,3,z", "5,6,x", "5,6,z", "8,9,y", "8,9,z").Replace(gateData), folds: 5, warnOnly: true,
-			want: []string{`exp.hcl:13:16: warning: Fold smaller than the number of classes`, `Dataset "d": fold 5 of repeat 1 has 1 test row(s) for 3 classes`,
+			want: []string{`exp.hcl:13:16: warning: Fold smaller than the number of classes`, `Dataset "d": fold 4 of repeat 0 has 1 test row(s) for 3 classes`,
 				`warning: Class smaller than the number of folds`, `class "y" has only 2 row(s), fewer than folds = 5`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

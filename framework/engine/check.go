@@ -275,7 +275,7 @@ func (r *resolver) foldWarnings(d *Dataset) {
 	if smallest >= 0 && smallest < d.K() {
 		r.warnf(rng, "Fold smaller than the number of classes",
 			"Dataset %q: fold %d of repeat %d has %d test row(s) for %d classes, so it cannot hold every class; use fewer folds.",
-			c.Name, fold+1, repeat+1, smallest, d.K())
+			c.Name, fold, repeat, smallest, d.K())
 	}
 }
 
@@ -297,8 +297,9 @@ func (r *resolver) foldsAgree(k int) bool {
 // of multiclass dataset d, every row of it being in that fold's test part
 // (a folds file whose test folds each hold one class, say): the fold's
 // models cannot predict the class, and its test rows of the class all
-// count as errors (classes of one row aside). It names the first such fold and class, and how many
-// more there are.
+// count as errors (classes of one row aside). It names the first such fold
+// and class, and how many more there are. Folds and repeats are numbered
+// from 0, as in folds files and folds.csv.
 func (r *resolver) trainingClasses(d *Dataset) {
 	if d.MultiLabel || d.Config.TestPath != "" {
 		return // a test file's classes are checked against its training file
@@ -322,9 +323,9 @@ func (r *resolver) trainingClasses(d *Dataset) {
 				// part; foldWarnings speaks of classes that small.
 				if m > 1 && m == total[k] {
 					if n == 0 {
-						first = fmt.Sprintf("fold %d", f+1)
+						first = fmt.Sprintf("fold %d", f)
 						if len(d.Folds) > 1 {
-							first += fmt.Sprintf(" of repeat %d", rep+1)
+							first += fmt.Sprintf(" of repeat %d", rep)
 						}
 						first += fmt.Sprintf(" has all %d row(s) of class %q in its test part, so its training part has none", m, d.Classes[k])
 					}

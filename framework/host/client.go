@@ -168,7 +168,7 @@ func (c *LearnerClient) predictOnce(ctx context.Context, digest string, rows []i
 	if probs, err = c.answer(r.GetProbabilities(), out, ok); err != nil {
 		return nil, nil, fmt.Errorf("predict: probabilities: %w", err)
 	}
-	if err := checkPredictions(scores, probs, len(rows), models); err != nil {
+	if err := checkPredictions(scores, probs, rows, models); err != nil {
 		return nil, nil, fmt.Errorf("predict: %w", err)
 	}
 	return scores, probs, nil
@@ -237,21 +237,21 @@ const probSlack = 1e-9
 // class column (a class without training rows, whose prior is 0), as long
 // as some class of the row is finite. A NaN or +∞ score (a model
 // answering +∞ for every row would tie every class) is an error naming
-// the row and the column.
-func finiteScores(scores *mat.Dense, first, outputs, rows int) error {
-	for i := range rows {
+// the row (in the request and in the matrix: rowIndex[i]) and the column.
+func finiteScores(scores *mat.Dense, first, outputs int, rowIndex []int) error {
+	for i, row := range rowIndex {
 		finite := false
 		for col := first; col < first+outputs; col++ {
 			v := scores.At(i, col)
 			switch {
 			case math.IsNaN(v) || math.IsInf(v, 1) || (math.IsInf(v, -1) && outputs == 1):
-				return fmt.Errorf("score %d of row %d of the request is %v: scores must be finite numbers", col-first, i, v)
+				return fmt.Errorf("score %d of row %d of the request (matrix row %d) is %v: scores must be finite numbers", col-first, i, row, v)
 			case !math.IsInf(v, -1):
 				finite = true
 			}
 		}
 		if !finite && outputs > 0 {
-			return fmt.Errorf("every score of row %d of the request is -Inf: a multiclass model scores −∞ only for classes it cannot predict, not for all", i)
+			return fmt.Errorf("every score of row %d of the request (matrix row %d) is -Inf: a multiclass model scores −∞ only for classes it cannot predict, not for all", i, row)
 		}
 	}
 	return nil
@@ -260,10 +260,11 @@ func finiteScores(scores *mat.Dense, first, outputs, rows int) error {
 // checkPredictions checks a Predict response before any reducer sees it:
 // scores (and probabilities, when present) of rows × Σ outputs, with
 // finite scores (see finiteScores) and every probability a number in
-// [0, 1]. A learner in any
-// language can break these; the errors name the model (its index in the
-// call), the row and the column of the model at fault.
-func checkPredictions(scores, probs *mat.Dense, rows int, models []ModelRef) error {
+// [0, 1]. A learner in any language can break these; the errors name the
+// model (its index in the call), the row (its index in the call and in
+// the dataset's matrix, rows[i]) and the column of the model at fault.
+func checkPredictions(scores, probs *mat.Dense, rowIndex []int, models []ModelRef) error {
+	rows := len(rowIndex)
 	outputs := 0
 	for _, m := range models {
 		outputs += m.Outputs
@@ -286,7 +287,7 @@ func checkPredictions(scores, probs *mat.Dense, rows int, models []ModelRef) err
 		}
 	}
 	for j, first := 0, 0; j < len(models); first, j = first+models[j].Outputs, j+1 {
-		if err := finiteScores(scores, first, models[j].Outputs, rows); err != nil {
+		if err := finiteScores(scores, first, models[j].Outputs, rowIndex); err != nil {
 			return fmt.Errorf("model %d (of %d): %w", j, len(models), err)
 		}
 		for col := first; col < first+models[j].Outputs; col++ {
@@ -295,7 +296,7 @@ func checkPredictions(scores, probs *mat.Dense, rows int, models []ModelRef) err
 					continue
 				}
 				if v := probs.At(i, col); !(v >= -probSlack && v <= 1+probSlack) {
-					return fmt.Errorf("model %d (of %d): probability %d of row %d of the request is %v, not in [0, 1]", j, len(models), col-first, i, v)
+					return fmt.Errorf("model %d (of %d): probability %d of row %d of the request (matrix row %d) is %v, not in [0, 1]", j, len(models), col-first, i, rowIndex[i], v)
 				}
 			}
 		}

@@ -30,24 +30,24 @@ func TestCheckPredictions(t *testing.T) {
 		// +Inf for every row tied every class (accuracy 1/K) where NaN was
 		// refused: a score is a finite number, but for −∞ in a multiclass
 		// model's column of a class it cannot predict (prior 0).
-		{"+Inf score", with(0, 0, math.Inf(1)), nil, "model 0 (of 2): score 0 of row 0 of the request is +Inf: scores must be finite numbers"},
-		{"-Inf binary score", with(1, 0, math.Inf(-1)), nil, "model 0 (of 2): score 0 of row 1 of the request is -Inf"},
-		{"+Inf class score", with(1, 2, math.Inf(1)), nil, "model 1 (of 2): score 1 of row 1 of the request is +Inf"},
+		{"+Inf score", with(0, 0, math.Inf(1)), nil, "model 0 (of 2): score 0 of row 0 of the request (matrix row 10) is +Inf: scores must be finite numbers"},
+		{"-Inf binary score", with(1, 0, math.Inf(-1)), nil, "model 0 (of 2): score 0 of row 1 of the request (matrix row 11) is -Inf"},
+		{"+Inf class score", with(1, 2, math.Inf(1)), nil, "model 1 (of 2): score 1 of row 1 of the request (matrix row 11) is +Inf"},
 		{"-Inf for a class the model cannot predict", with(0, 1, math.Inf(-1)), nil, ""},
-		{"-Inf for every class", func() *mat.Dense { m := with(1, 1, math.Inf(-1)); m.Set(1, 2, math.Inf(-1)); return m }(), nil, "model 1 (of 2): every score of row 1 of the request is -Inf"},
+		{"-Inf for every class", func() *mat.Dense { m := with(1, 1, math.Inf(-1)); m.Set(1, 2, math.Inf(-1)); return m }(), nil, "model 1 (of 2): every score of row 1 of the request (matrix row 11) is -Inf"},
 		{"a probability off by rounding", ok(), with(0, 1, 1+1e-15), ""},
 		{"no scores", nil, nil, "no scores"},
 		{"a row short", mat.NewDense(1, 3, nil), nil, "scores come as 1 rows × 3 columns, want 2 × 3"},
 		{"probabilities too wide", ok(), mat.NewDense(2, 4, nil), "probabilities come as 2 rows × 4 columns, want 2 × 3 (the rows asked for × the outputs of 2 models)"},
-		{"NaN score", with(1, 2, math.NaN()), nil, "model 1 (of 2): score 1 of row 1 of the request is NaN"},
-		{"probability above 1", ok(), with(0, 1, 1.5), "model 1 (of 2): probability 0 of row 0 of the request is 1.5, not in [0, 1]"},
-		{"negative probability", ok(), with(1, 0, -0.1), "model 0 (of 2): probability 0 of row 1 of the request is -0.1"},
-		{"NaN probability", ok(), with(1, 0, math.NaN()), "model 0 (of 2): probability 0 of row 1 of the request is NaN"},
+		{"NaN score", with(1, 2, math.NaN()), nil, "model 1 (of 2): score 1 of row 1 of the request (matrix row 11) is NaN"},
+		{"probability above 1", ok(), with(0, 1, 1.5), "model 1 (of 2): probability 0 of row 0 of the request (matrix row 10) is 1.5, not in [0, 1]"},
+		{"negative probability", ok(), with(1, 0, -0.1), "model 0 (of 2): probability 0 of row 1 of the request (matrix row 11) is -0.1"},
+		{"NaN probability", ok(), with(1, 0, math.NaN()), "model 0 (of 2): probability 0 of row 1 of the request (matrix row 11) is NaN"},
 	}
 	for _, tc := range tests {
-		err := checkPredictions(tc.scores, tc.probs, 2, models)
+		err := checkPredictions(tc.scores, tc.probs, []int{10, 11}, models)
 		if tc.name == "no scores" {
-			if err0 := checkPredictions(nil, nil, 0, models); err0 != nil {
+			if err0 := checkPredictions(nil, nil, nil, models); err0 != nil {
 				t.Errorf("no rows, no scores: %v", err0)
 			}
 		}
@@ -100,8 +100,8 @@ func TestPredictRejectsNaN(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, _, err = p.Learner.Predict(ctx, m.Digest, rows, models, false)
-	if err == nil || !strings.Contains(err.Error(), "predict: model 0 (of 1): score 0 of row 2 of the request is NaN") {
+	_, _, err = p.Learner.Predict(ctx, m.Digest, []int{3, 2, 1, 0}, models, false)
+	if err == nil || !strings.Contains(err.Error(), "predict: model 0 (of 1): score 0 of row 2 of the request (matrix row 1) is NaN") {
 		t.Fatalf("predict error %v, want the NaN of row 2", err)
 	}
 }

@@ -118,11 +118,11 @@ func TestRun(t *testing.T) {
 		// The host refuses NaN scores in every Predict: each check that
 		// predicts fails with its message.
 		{"nan", map[string]string{
-			"upload":        "predict on the chunked upload: predict: model 0 (of 1): score 0 of row 0 of the request is NaN",
-			"csr":           "binary problem 0 on the dense copy: predict: model 0 (of 1): score 0 of row 0 of the request is NaN",
-			"fit-predict":   "binary: predict: model 0 (of 3): score 0 of row 0 of the request is NaN",
-			"cancel":        "after the cancelled Fit: predict: model 0 (of 1): score 0 of row 0 of the request is NaN",
-			"deterministic": "predict: model 0 (of 1): score 0 of row 0 of the request is NaN",
+			"upload":        "predict on the chunked upload: predict: model 0 (of 1): score 0 of row 0 of the request (matrix row 2900) is NaN",
+			"csr":           "binary problem 0 on the dense copy: predict: model 0 (of 1): score 0 of row 0 of the request (matrix row 0) is NaN",
+			"fit-predict":   "binary: predict: model 0 (of 3): score 0 of row 0 of the request (matrix row 0) is NaN",
+			"cancel":        "after the cancelled Fit: predict: model 0 (of 1): score 0 of row 0 of the request (matrix row 0) is NaN",
+			"deterministic": "predict: model 0 (of 1): score 0 of row 0 of the request (matrix row 0) is NaN",
 		}, map[string]string{"together": "the learner trains 0 of 4 problems alone"}},
 		{"constant", map[string]string{"fit-predict": "the separable blobs are not learnt"}, nil},
 	} {
