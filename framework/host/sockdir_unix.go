@@ -60,27 +60,55 @@ func newSockets(base string) *sockets {
 		return nil
 	}
 	sweepSockets(base)
+	// Another host's sweep may take the lock between its creation and
+	// its locking here, and remove the directory: make another then.
+	for range 8 {
+		s, again := lockedSockets(base)
+		if !again {
+			return s
+		}
+	}
+	return nil
+}
+
+// lockedSockets creates a run directory in base and locks it; again is
+// true when another host's sweep took the directory first.
+func lockedSockets(base string) (s *sockets, again bool) {
 	dir, err := os.MkdirTemp(base, socketsPrefix)
 	if err != nil {
-		return nil
+		return nil, false
 	}
 	if len(dir)+len("/plugin0123456789") >= maxSocketPath {
 		// Too deep for a socket's path: the plugins make theirs in
 		// the temporary directory itself, as they do by default.
 		os.RemoveAll(dir)
-		return nil
+		return nil, false
 	}
-	lock, err := os.OpenFile(filepath.Join(dir, socketsLock), os.O_RDWR|os.O_CREATE, 0o600)
+	path := filepath.Join(dir, socketsLock)
+	lock, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		os.RemoveAll(dir)
-		return nil
+		return nil, errors.Is(err, os.ErrNotExist) // swept already
 	}
-	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil && !errors.Is(err, syscall.ENOLCK) && !errors.Is(err, syscall.EOPNOTSUPP) {
+	err = syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+	switch {
+	case errors.Is(err, syscall.EWOULDBLOCK):
+		// A sweep holds it and removes the directory.
+		lock.Close()
+		return nil, true
+	case err != nil && !errors.Is(err, syscall.ENOLCK) && !errors.Is(err, syscall.EOPNOTSUPP):
 		lock.Close()
 		os.RemoveAll(dir)
-		return nil
+		return nil, false
 	}
-	return &sockets{dir: dir, lock: lock}
+	// A sweep that locked and removed it before: the file is gone.
+	held, herr := lock.Stat()
+	named, nerr := os.Stat(path)
+	if herr != nil || nerr != nil || !os.SameFile(held, named) {
+		lock.Close()
+		return nil, true
+	}
+	return &sockets{dir: dir, lock: lock}, false
 }
 
 // private reports whether dir is a directory (not a link to one) that
@@ -95,8 +123,9 @@ func private(dir string) bool {
 }
 
 // sweepSockets removes the run directories of base whose host is gone:
-// those whose lock file this process can lock, and those without one
-// older than staleUnlocked.
+// those whose lock file this process can lock (removed while it holds
+// the lock, so that a host locking the file afterwards finds it gone),
+// and those without one older than staleUnlocked.
 func sweepSockets(base string) {
 	entries, err := os.ReadDir(base)
 	if err != nil {
@@ -106,26 +135,26 @@ func sweepSockets(base string) {
 		if !e.IsDir() || !strings.HasPrefix(e.Name(), socketsPrefix) {
 			continue
 		}
-		dir := filepath.Join(base, e.Name())
-		if gone(dir) {
-			os.RemoveAll(dir)
-		}
+		sweep(filepath.Join(base, e.Name()))
 	}
 }
 
-// gone reports whether the host that made run directory dir has ended.
-func gone(dir string) bool {
+// sweep removes run directory dir when the host that made it has ended.
+func sweep(dir string) {
 	f, err := os.OpenFile(filepath.Join(dir, socketsLock), os.O_RDWR, 0)
 	if errors.Is(err, os.ErrNotExist) {
-		fi, err := os.Lstat(dir)
-		return err == nil && time.Since(fi.ModTime()) > staleUnlocked
+		if fi, err := os.Lstat(dir); err == nil && time.Since(fi.ModTime()) > staleUnlocked {
+			os.RemoveAll(dir)
+		}
+		return
 	}
 	if err != nil {
-		return false
+		return
 	}
-	defer f.Close()
-	// Closing f releases the lock taken here.
-	return syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == nil
+	defer f.Close() // releases the lock taken here
+	if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == nil {
+		os.RemoveAll(dir)
+	}
 }
 
 // remove deletes the run's directory and releases its lock.

@@ -3,9 +3,11 @@
 package host
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -62,5 +64,54 @@ func TestSocketsSweep(t *testing.T) {
 	deep := filepath.Join(tmp, strings.Repeat("d", 90))
 	if s := newSockets(deep); s != nil {
 		t.Errorf("newSockets(%d-byte base) = %s, want none", len(deep), s.dir)
+	}
+}
+
+// TestSocketsConcurrentStarts: hosts starting together (a Slurm array's
+// tasks on one node) each get a locked directory of their own that
+// outlives the others' sweeps. Before, a sweep could take the lock of a
+// directory whose host had created its lock file but not locked it yet,
+// and remove the directory the host then handed to its plugins.
+func TestSocketsConcurrentStarts(t *testing.T) {
+	tmp, err := os.MkdirTemp("", "cs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(tmp)
+	base := filepath.Join(tmp, "s")
+	const hosts, starts = 8, 50
+	var wg sync.WaitGroup
+	errs := make(chan string, hosts*starts)
+	for range hosts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range starts {
+				s := newSockets(base)
+				if s == nil {
+					errs <- "newSockets gave no directory"
+					continue
+				}
+				// Another host's sweep runs in between.
+				sweepSockets(base)
+				if fi, err := os.Stat(filepath.Join(s.dir, socketsLock)); err != nil {
+					errs <- fmt.Sprintf("%s: %v", s.dir, err)
+				} else if li, err := s.lock.Stat(); err != nil || !os.SameFile(fi, li) {
+					errs <- fmt.Sprintf("%s: the lock held is not the directory's (%v)", s.dir, err)
+				}
+				s.remove()
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	n := 0
+	for e := range errs {
+		if n++; n <= 5 {
+			t.Error(e)
+		}
+	}
+	if n > 0 {
+		t.Errorf("%d of %d starts lost their directory", n, hosts*starts)
 	}
 }
