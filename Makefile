@@ -10,6 +10,7 @@
 #   make docs        regenerate the tables the docs quote; make docs-check checks them
 #   make test-slurm  the quickstart as a Slurm job array on a local Slurm (as root)
 #   make bench       timings against LIBLINEAR and scikit-learn into docs/performance.md
+#   make repro-check one commit builds to the same bin/ twice and in two fresh clones
 
 GO      ?= go
 BIN     := bin
@@ -29,7 +30,7 @@ DOCS      := README.md $(wildcard docs/*.md)
 
 .PHONY: all deps build run test test-all test-race test-tools test-noasm test-deps python-deps \
 	lint fmt-check vet staticcheck tidy-check proto-breaking proto-check proto-gen asm-check \
-	docs docs-check test-slurm testdata bench proto clean
+	docs docs-check test-slurm testdata bench proto clean repro-check
 
 all: build
 
@@ -52,6 +53,13 @@ deps:
 # bench records the commit it is built from (bench version), whatever
 # GOFLAGS says.
 #
+# The build is reproducible: one commit gives the same bin/, byte for
+# byte, in any clone and at any time (make repro-check). -trimpath keeps
+# the clone's directory out of the binaries, and build.py dates the
+# scikit-learn zip's entries 1980-01-01. A plugin's SHA-256 is part of
+# the identity of every cell it computes (docs/identity.md): a rebuild
+# must not make a resumed run compute them again.
+#
 # The Go plugins are built static (CGO_ENABLED=0: no dynamic loader at each
 # start, and a binary that runs on any Linux node of a cluster) and without
 # the symbol table and DWARF (-s -w; panics and `bench run --profile`
@@ -59,10 +67,10 @@ deps:
 # binary for its SHA-256 at every start, 16 MB instead of 23 MB. Starting
 # the letter grid's three plugins at once took 126-141 ms against
 # 137-149 ms (medians of 5, four alternated rounds).
-PLUGIN_BUILD := CGO_ENABLED=0 $(GO) build -ldflags='-s -w'
+PLUGIN_BUILD := CGO_ENABLED=0 $(GO) build -trimpath -ldflags='-s -w'
 
 build:
-	$(GO) build -buildvcs=auto -o $(BIN)/bench ./cmd/bench
+	$(GO) build -trimpath -buildvcs=auto -o $(BIN)/bench ./cmd/bench
 	@for p in $(PLUGINS); do \
 		echo "$(PLUGIN_BUILD) -o $(BIN)/bench-plugin-$$p ./plugins/$$p"; \
 		$(PLUGIN_BUILD) -o $(BIN)/bench-plugin-$$p ./plugins/$$p || exit 1; \
@@ -239,6 +247,22 @@ bench: build python-deps
 	$(GO) test -run '^$$' -bench . -benchmem ./plugins/... ./framework/...
 	cd $(PEERBENCH) && $(GO) build -o $(CURDIR)/$(BIN)/peerbench .
 	$(BIN)/peerbench $(if $(BENCH_DATA),-data $(BENCH_DATA)) $(PEERBENCH_FLAGS) -o docs/performance.md
+
+# Reproducible builds: the commit checked out (HEAD) built twice in one
+# fresh clone and once in another gives the same bin/ (sha256sum bin/*
+# compared). Uncommitted changes are not in the clones.
+repro-check:
+	@set -e; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	rev=$$(git rev-parse HEAD); \
+	for c in a b; do \
+		git clone -q --no-checkout "$(CURDIR)" "$$tmp/$$c"; \
+		git -C "$$tmp/$$c" checkout -q "$$rev"; \
+	done; \
+	sums() { (cd "$$tmp/$$1" && $(MAKE) --no-print-directory build >/dev/null && sha256sum bin/*) > "$$tmp/$$2"; }; \
+	sums a first; sums a again; sums b other; \
+	diff "$$tmp/first" "$$tmp/again" && diff "$$tmp/first" "$$tmp/other" || \
+		{ echo "repro-check: the builds of $$rev differ"; exit 1; }; \
+	cat "$$tmp/first"; echo "repro-check: $$rev builds to the same bin/ twice in one clone and in another"
 
 clean:
 	rm -rf $(BIN)
