@@ -57,7 +57,7 @@ deps:
 # byte, in any clone and at any time (make repro-check). -trimpath keeps
 # the clone's directory out of the binaries, and build.py dates the
 # scikit-learn zip's entries 1980-01-01. A plugin's SHA-256 is part of
-# the identity of every cell it computes (docs/identity.md): a rebuild
+# the identity of every cell it computes (docs/results.md): a rebuild
 # must not make a resumed run compute them again.
 #
 # The Go plugins are built static (CGO_ENABLED=0: no dynamic loader at each

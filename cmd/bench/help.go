@@ -23,24 +23,25 @@ type command struct {
 
 // flagDocs describes each flag of parseFlags: its synopsis and its meaning.
 var flagDocs = map[string][2]string{
-	"o":            {"-o DIR", "results directory"},
-	"j":            {"-j N", "folds run in parallel; 0 means the number of CPUs (default)"},
-	"quiet":        {"--quiet", "no progress bar"},
-	"fresh":        {"--fresh", "start over: move an earlier run's cells in DIR aside to DIR/superseded/TIME/ instead of resuming"},
-	"plugins":      {"--plugins DIR", "plugins directory, or several as DIR:DIR…, searched in order (default: the directory of the bench binary)"},
-	"plan":         {"--plan", "list every cell with its folds and model fits, and the totals"},
-	"shard":        {"--shard I/N", "run shard I (from 0) of N only; see 'bench help merge'"},
-	"shards":       {"--shards N", "number of shards: tasks of the job array, completions of the Indexed Job (submit); the N of JOB_COMPLETION_INDEX (run); the shards of the plan (validate --plan)"},
-	"partition":    {"--partition P", "Slurm partition (default: the cluster's)"},
-	"time":         {"--time T", "time limit of each task, as sbatch --time takes it (minutes, HH:MM:SS, D-HH:MM:SS)"},
-	"cpus":         {"--cpus C", "CPUs of each task, and the folds it runs in parallel (default: 1 on Slurm, bench's default on Kubernetes)"},
-	"mem":          {"--mem M", "memory of each task: a whole number with K, M, G or T (binary units; M when bare), as sbatch --mem"},
-	"now":          {"--now", "submit at once: sbatch the job array, then the merge job depending on it; print the job ids"},
-	"image":        {"--image IMG", "container image holding bench (on PATH, plugins beside it), FILE and its data"},
-	"claim":        {"--claim NAME", "PersistentVolumeClaim holding the results, mounted at " + k8sMount + " (default polyclass-results)"},
-	"parallelism":  {"--parallelism P", "shards running at once (default: all)"},
-	"profile":      {"--profile DIR", "write pprof CPU and heap profiles of bench and of each Go plugin process into DIR (see bench help run)"},
-	"dense-budget": {"--dense-budget SIZE", "bound on a sparse design matrix densified for a learner without the sparse capability, e.g. 512M, 8G (default 2G); a larger one fails the cell"},
+	"o":                {"-o DIR", "results directory"},
+	"j":                {"-j N", "folds run in parallel; 0 means the number of CPUs (default)"},
+	"quiet":            {"--quiet", "no progress bar"},
+	"fresh":            {"--fresh", "start over: move an earlier run's cells in DIR aside to DIR/superseded/TIME/ instead of resuming"},
+	"keep-other-bench": {"--keep-other-bench", "resume with the cells another build of bench computed (inputs otherwise equal) instead of computing them again; each is noted"},
+	"plugins":          {"--plugins DIR", "plugins directory, or several as DIR:DIR…, searched in order (default: the directory of the bench binary)"},
+	"plan":             {"--plan", "list every cell with its folds and model fits, and the totals"},
+	"shard":            {"--shard I/N", "run shard I (from 0) of N only; see 'bench help merge'"},
+	"shards":           {"--shards N", "number of shards: tasks of the job array, completions of the Indexed Job (submit); the N of JOB_COMPLETION_INDEX (run); the shards of the plan (validate --plan)"},
+	"partition":        {"--partition P", "Slurm partition (default: the cluster's)"},
+	"time":             {"--time T", "time limit of each task, as sbatch --time takes it (minutes, HH:MM:SS, D-HH:MM:SS)"},
+	"cpus":             {"--cpus C", "CPUs of each task, and the folds it runs in parallel (default: 1 on Slurm, bench's default on Kubernetes)"},
+	"mem":              {"--mem M", "memory of each task: a whole number with K, M, G or T (binary units; M when bare), as sbatch --mem"},
+	"now":              {"--now", "submit at once: sbatch the job array, then the merge job depending on it; print the job ids"},
+	"image":            {"--image IMG", "container image holding bench (on PATH, plugins beside it), FILE and its data"},
+	"claim":            {"--claim NAME", "PersistentVolumeClaim holding the results, mounted at " + k8sMount + " (default polyclass-results)"},
+	"parallelism":      {"--parallelism P", "shards running at once (default: all)"},
+	"profile":          {"--profile DIR", "write pprof CPU and heap profiles of bench and of each Go plugin process into DIR (see bench help run)"},
+	"dense-budget":     {"--dense-budget SIZE", "bound on a sparse design matrix densified for a learner without the sparse capability, e.g. 512M, 8G (default 2G); a larger one fails the cell"},
 }
 
 // commandFlagDocs gives a flag's meaning for one command where flagDocs
@@ -64,7 +65,7 @@ func flagDoc(cmd, f string) string {
 
 // commands are bench's commands in the order the global usage lists them.
 var commands = []command{
-	{name: "run", args: "FILE", flags: []string{"o", "j", "fresh", "dense-budget", "shard", "shards", "quiet", "plugins", "profile"},
+	{name: "run", args: "FILE", flags: []string{"o", "j", "fresh", "keep-other-bench", "dense-budget", "shard", "shards", "quiet", "plugins", "profile"},
 		summary: "cross-validate every combination FILE declares, write tables",
 		doc: `Run cross-validates every combination the experiment FILE declares
 (datasets × pipelines × learners × parameter sets × reductions) and writes
@@ -74,10 +75,18 @@ FILE, else results/NAME. A progress bar goes to stderr when it is a
 terminal. The exit status is 1 when a cell failed (see run.log).
 
 Into a directory that holds a run of the same experiment, run resumes:
-a cell whose file is there and whose digest (inputs, plugins, seed, folds)
-matches is kept and not computed again; the others run. --fresh starts
-over, moving the old cells aside (never deleting them). A directory that
-holds another experiment is refused.
+a cell whose file is there and whose digest matches is kept and not
+computed again; the others run. The digest is the SHA-256 of the cell's
+spec, which each cell file holds: the data's digests and reading options,
+the folds, the encoding steps, learner and reduction with every parameter
+(defaults included), tuning, calibration, class weights, seed, metrics,
+and the build of bench, each plugin binary's digest and its runtime
+(docs/results.md). A cell whose spec changed is moved aside, the run
+naming what changed (dataset "glass": sha256 3f2a9c1d… → 91c0aa7e…);
+one that differs only by the build of bench is computed again unless
+--keep-other-bench keeps it (noted in the run log, and the tables list
+the builds). --fresh starts over, moving the old cells aside (never
+deleting them). A directory that holds another experiment is refused.
 
 A learner that does not declare the sparse capability gets dense input:
 a sparse design matrix (hash encoder, wide one-hot) is densified once per
@@ -286,7 +295,7 @@ func globalUsage() string {
 		fmt.Fprintf(&b, "  %-15s  %s\n", name, c.summary)
 	}
 	b.WriteString("\nflags:\n")
-	for _, f := range []string{"o", "j", "fresh", "dense-budget", "shard", "quiet", "plugins", "profile", "plan",
+	for _, f := range []string{"o", "j", "fresh", "keep-other-bench", "dense-budget", "shard", "quiet", "plugins", "profile", "plan",
 		"shards", "partition", "time", "cpus", "mem", "now", "image", "claim", "parallelism"} {
 		var used []string
 		for _, c := range commands {

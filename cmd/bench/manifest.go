@@ -3,15 +3,18 @@ package main
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"slices"
+	"strings"
 
+	"github.com/polyclass/polyclass/framework/cellspec"
 	"github.com/polyclass/polyclass/framework/engine"
 	"github.com/polyclass/polyclass/framework/host"
-	"github.com/polyclass/polyclass/framework/outcome"
 	"github.com/polyclass/polyclass/framework/report"
 	"github.com/polyclass/polyclass/framework/results"
 	"github.com/polyclass/polyclass/framework/software"
@@ -31,6 +34,8 @@ func newManifest(file string, g *engine.Grid, o *options) *results.Manifest {
 		RankTimings: exp.Output.RankTimings, Predictions: exp.Output.Predictions, ConfusionRows: exp.Output.Confusion,
 		CV: results.NewCVRecord(exp.CV),
 	}
+	build := benchBuild()
+	m.Bench = &build
 	if b, err := os.ReadFile(file); err == nil {
 		sum := sha256.Sum256(b)
 		m.FileSHA256 = hex.EncodeToString(sum[:])
@@ -123,8 +128,10 @@ func callRecords(calls []host.CallStats) []results.CallRecord {
 
 // render makes the outputs of a run (package report's tables, figures and
 // predictions files) from its manifest and cells: results.Renderer.
-func render(m *results.Manifest, cells []*outcome.CellResult) ([]results.Output, error) {
-	files, err := report.Files(reportSpec(m, len(cells)), cells)
+func render(m *results.Manifest, cells []*results.Cell) ([]results.Output, error) {
+	spec := reportSpec(m, len(cells))
+	spec.ComputedBy = computedBy(cells)
+	files, err := report.Files(spec, results.Results(cells))
 	if err != nil {
 		return nil, err
 	}
@@ -165,4 +172,70 @@ func reportSetup(m *results.Manifest, finished int) *report.Setup {
 		s.Plugins = append(s.Plugins, report.PluginInfo{Name: p.Name, Version: p.Version, SHA256: p.SHA256})
 	}
 	return s
+}
+
+// computedBy names the programs that computed cells, from their specs,
+// with the number of cells of each: the builds of bench, then the plugins
+// (name, version, binary digest, runtime).
+func computedBy(cells []*results.Cell) []string {
+	benches, plugins := map[string]int{}, map[string]int{}
+	unknown := 0
+	for _, c := range cells {
+		if c.Spec == nil {
+			unknown++
+			continue
+		}
+		benches["bench "+c.Spec.Bench.String()]++
+		seen := map[string]bool{}
+		for _, p := range []cellspec.Plugin{c.Spec.Learner.Plugin, c.Spec.Reduction.Plugin} {
+			if line := pluginLine(p); !seen[line] {
+				seen[line] = true
+				plugins[line]++
+			}
+		}
+	}
+	var out []string
+	for _, set := range []map[string]int{benches, plugins} {
+		for _, line := range slices.Sorted(maps.Keys(set)) {
+			out = append(out, fmt.Sprintf("%s: %s", line, plural(set[line], "cell")))
+		}
+	}
+	if unknown > 0 {
+		out = append(out, fmt.Sprintf("a bench that did not record what computed them: %s", plural(unknown, "cell")))
+	}
+	return out
+}
+
+// pluginLine names a plugin program: "plugin sklearn 0.1.0 sha256
+// 3f2a9c1d0e4b… (python 3.11.2, scikit-learn 1.2.1)". The Go modules of a
+// Go plugin's runtime (names with a slash) are left out: its binary's
+// digest fixes them.
+func pluginLine(p cellspec.Plugin) string {
+	line := "plugin " + p.Name
+	if p.Version != "" {
+		line += " " + p.Version
+	}
+	if len(p.SHA256) > 12 {
+		line += " sha256 " + p.SHA256[:12] + "…"
+	}
+	if len(p.Runtime) > 0 {
+		var rt []string
+		for _, k := range slices.Sorted(maps.Keys(p.Runtime)) {
+			if !strings.Contains(k, "/") {
+				rt = append(rt, k+" "+p.Runtime[k])
+			}
+		}
+		if len(rt) > 0 {
+			line += " (" + strings.Join(rt, ", ") + ")"
+		}
+	}
+	return line
+}
+
+// plural is "1 cell", "2 cells".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

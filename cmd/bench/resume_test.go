@@ -39,6 +39,15 @@ func cellFiles(t *testing.T, dir string) map[string]fileState {
 	return out
 }
 
+// runBin runs the bench binary bin with the test plugins, quietly.
+func runBin(bin string, args ...string) (string, string, error) {
+	cmd := exec.Command(bin, append([]string{args[0], "--plugins", pluginsDir, "--quiet"}, args[1:]...)...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	return stdout.String(), stderr.String(), err
+}
+
 // buildBench returns the bench binary, built once by TestMain, for tests
 // that run it as a process (to kill it, or to run several at once).
 func buildBench(t *testing.T) string {
@@ -161,7 +170,7 @@ func TestKilledRunResumes(t *testing.T) {
 			if point == 2 && n < cells {
 				// The tables of what survived say they are partial, and
 				// the run that stopped without finishing interrupted.
-				if _, stderr, err := bench(t, "table", out); err != nil {
+				if _, stderr, err := runBin(bin, "table", out); err != nil {
 					t.Fatalf("bench table after the kill: %v\n%s", err, stderr)
 				}
 				want := fmt.Sprintf("> **Partial results:** %d of %d cells finished (run status: interrupted).", n, cells)
@@ -179,7 +188,7 @@ func TestKilledRunResumes(t *testing.T) {
 	if before == cells {
 		t.Logf("every cell finished before the last kill")
 	}
-	stdout, stderr, err := bench(t, "run", "-j", "2", "-o", out, file)
+	stdout, stderr, err := runBin(bin, "run", "-j", "2", "-o", out, file)
 	if err != nil {
 		t.Fatalf("resumed run: %v\n%s", err, stderr)
 	}

@@ -39,8 +39,11 @@ type options struct {
 	plan       bool
 	pluginsDir string
 	fresh      bool
-	shard      string // --shard I/N (run)
-	profile    string // --profile DIR (run)
+	// keepOtherBench keeps the cells another build of bench computed
+	// (run; results.Options.KeepOtherBench).
+	keepOtherBench bool
+	shard          string // --shard I/N (run)
+	profile        string // --profile DIR (run)
 	// set holds the names of the flags the command line gives.
 	set map[string]bool
 
@@ -110,6 +113,7 @@ func prepare(ctx context.Context, h *host.Host, file string, seed *uint64, stder
 		diags = append(diags, more...)
 		if !diags.HasErrors() {
 			diags = append(diags, checkGrid(grid)...)
+			diags = append(diags, checkIdentities(grid)...)
 		}
 	}
 	if len(diags) > 0 {
@@ -141,6 +145,7 @@ func flagSet(cmd string, o *options) *flag.FlagSet {
 	fs.StringVar(&o.pluginsDir, "plugins", "", "plugins directory")
 	fs.BoolVar(&o.plan, "plan", false, "list the cells, folds and fits")
 	fs.BoolVar(&o.fresh, "fresh", false, "start over instead of resuming")
+	fs.BoolVar(&o.keepOtherBench, "keep-other-bench", false, "keep cells another build of bench computed")
 	fs.StringVar(&o.shard, "shard", "", "run shard I of N (I/N)")
 	fs.IntVar(&o.shards, "shards", 0, "number of shards")
 	fs.StringVar(&o.partition, "partition", "", "Slurm partition")
@@ -299,12 +304,13 @@ func runExperiment(ctx context.Context, o *options, file string, g *engine.Grid,
 	if err != nil {
 		return err
 	}
-	digests := engine.Digests(g)
+	specs := engine.Specs(g, benchBuild())
+	digests := engine.Digests(specs)
 	// A cell that cannot be saved (a full disk) stops the run: the cells
 	// after it could not be saved either.
 	ctx, stopRun := context.WithCancelCause(ctx)
 	defer stopRun(nil)
-	ropt := results.Options{Fresh: o.fresh, Notes: stderr, Render: render, Stop: stopRun}
+	ropt := results.Options{Fresh: o.fresh, Notes: stderr, Render: render, Stop: stopRun, Specs: specs, KeepOtherBench: o.keepOtherBench}
 	var selectCell func(int) bool
 	if spec != nil {
 		if ropt.Shard, err = shardCells(ctx, g, *spec, digests); err != nil {

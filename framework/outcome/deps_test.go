@@ -13,7 +13,7 @@ import (
 // results directory or rendering its tables needs no plugin host.
 func TestNoPluginMachinery(t *testing.T) {
 	forbidden := []string{"google.golang.org/grpc", "github.com/hashicorp/go-plugin"}
-	for _, pkg := range []string{"outcome", "results", "report"} {
+	for _, pkg := range []string{"outcome", "cellspec", "results", "report"} {
 		path := "github.com/polyclass/polyclass/framework/" + pkg
 		cmd := exec.Command("go", "list", "-deps",
 			"-f", "{{.ImportPath}}\t{{if not .Standard}}{{.Dir}}\t{{join .GoFiles \" \"}}{{end}}", path)

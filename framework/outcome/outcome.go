@@ -7,6 +7,8 @@
 package outcome
 
 import (
+	"fmt"
+	"math"
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
@@ -91,3 +93,40 @@ type CellResult struct {
 
 // Failed reports whether the cell failed.
 func (c *CellResult) Failed() bool { return c.Error != "" }
+
+// Check reports a finished cell whose numbers contradict each other: a
+// fold's confusion matrix (multiclass cells have one) that is not K×K for
+// the cell's K classes, has a negative count, or does not sum to the
+// fold's test rows, or an accuracy that is not the matrix's trace over its
+// sum. A failed cell has nothing to check.
+func (c *CellResult) Check() error {
+	k := len(c.Classes)
+	for i, f := range c.Folds {
+		if f.Confusion == nil {
+			continue
+		}
+		if len(f.Confusion) != k {
+			return fmt.Errorf("fold %d: the confusion matrix has %d rows for %d classes", i, len(f.Confusion), k)
+		}
+		sum, trace := 0, 0
+		for r, row := range f.Confusion {
+			if len(row) != k {
+				return fmt.Errorf("fold %d: row %d of the confusion matrix has %d entries for %d classes", i, r, len(row), k)
+			}
+			for col, n := range row {
+				if n < 0 {
+					return fmt.Errorf("fold %d: the confusion matrix counts %d rows of class %d predicted %d", i, n, r, col)
+				}
+				sum += n
+			}
+			trace += row[r]
+		}
+		if sum != f.NTest {
+			return fmt.Errorf("fold %d: n_test is %d but the confusion matrix counts %d rows", i, f.NTest, sum)
+		}
+		if acc, ok := f.Metrics["accuracy"]; ok && sum > 0 && math.Abs(acc-float64(trace)/float64(sum)) > 1e-12 {
+			return fmt.Errorf("fold %d: accuracy is %v but the confusion matrix gives %d/%d", i, acc, trace, sum)
+		}
+	}
+	return nil
+}

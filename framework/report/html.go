@@ -87,7 +87,7 @@ func WriteHTML(w io.Writer, r HTMLReport) error {
 	}
 	writeHTMLNav(&b, r.Setup != nil, t, len(t.Selected) > 0, len(codes) > 0, heatmaps > 0)
 	if r.Setup != nil {
-		writeHTMLSetup(&b, r.Setup)
+		writeHTMLSetup(&b, r.Setup, t.ComputedBy)
 	}
 	for _, c := range t.Metrics {
 		fmt.Fprintf(&b, "<section id=\"metric-%s\">\n", fileSafe(c.Metric))

@@ -30,6 +30,7 @@ func (x jnum) MarshalJSON() ([]byte, error) {
 type jsonTables struct {
 	Experiment string       `json:"experiment"`
 	Partial    string       `json:"partial,omitempty"`
+	ComputedBy []string     `json:"computed_by,omitempty"`
 	Baseline   string       `json:"baseline,omitempty"`
 	Alpha      jnum         `json:"alpha"`
 	Metrics    []jsonMetric `json:"metrics"`
@@ -141,7 +142,7 @@ func jp(x float64) *jnum { v := jnum(x); return &v }
 // null (NaN) or "+Inf" / "-Inf"; an Iman–Davenport F_F that is infinite
 // (the ranks agree on every dataset) as null.
 func WriteJSON(w io.Writer, t *Tables) error {
-	out := jsonTables{Experiment: t.Experiment, Partial: t.Partial, Baseline: t.Baseline, Alpha: jnum(t.Alpha), Metrics: []jsonMetric{},
+	out := jsonTables{Experiment: t.Experiment, Partial: t.Partial, ComputedBy: t.ComputedBy, Baseline: t.Baseline, Alpha: jnum(t.Alpha), Metrics: []jsonMetric{},
 		Selected: t.Selected}
 	for _, c := range t.Metrics {
 		m := jsonMetric{Metric: c.Metric, HigherIsBetter: c.HigherIsBetter, Datasets: c.Datasets, Ranked: c.Ranked, Notes: c.Notes}

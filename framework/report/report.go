@@ -139,8 +139,9 @@ func WriteTuningCSV(w io.Writer, cells []*outcome.CellResult) error {
 }
 
 // WriteMarkdown writes the comparison tables of t as Markdown, one per
-// metric (see Comparison), each followed by its statistics, and then the
-// code-matrix diagnostics of the cells' reductions.
+// metric (see Comparison), each followed by its statistics, then the
+// code-matrix diagnostics of the cells' reductions and the programs that
+// computed the cells (t.ComputedBy).
 func WriteMarkdown(w io.Writer, t *Tables, cells []*outcome.CellResult) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s\n\n", t.Experiment)
@@ -152,6 +153,13 @@ func WriteMarkdown(w io.Writer, t *Tables, cells []*outcome.CellResult) error {
 	}
 	writeChosenTable(&b, t.Selected)
 	writeCodeTable(&b, cells)
+	if len(t.ComputedBy) > 0 {
+		b.WriteString("## Computed by\n\n")
+		for _, line := range t.ComputedBy {
+			fmt.Fprintf(&b, "- %s\n", mdEscape(line))
+		}
+		b.WriteString("\n")
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -112,9 +112,10 @@ func (d DatasetInfo) features() string {
 	return fmt.Sprintf("%d (%s)", d.Numeric+d.Categorical, strings.Join(kinds, ", "))
 }
 
-// writeHTMLSetup writes the set-up section: the run, the datasets' shapes
-// and class counts, and the plugins with their versions and digests.
-func writeHTMLSetup(b *strings.Builder, s *Setup) {
+// writeHTMLSetup writes the set-up section: the run, the programs that
+// computed its cells, the datasets' shapes and class counts, and the
+// plugins with their versions and digests.
+func writeHTMLSetup(b *strings.Builder, s *Setup, computedBy []string) {
 	b.WriteString("<section id=\"setup\">\n<h2>Set-up</h2>\n<dl class=\"setup\">\n")
 	item := func(term, def string) { fmt.Fprintf(b, "<dt>%s</dt><dd>%s</dd>\n", term, def) }
 	if s.File != "" {
@@ -130,6 +131,13 @@ func writeHTMLSetup(b *strings.Builder, s *Setup) {
 	item("Cells", cells)
 	if s.GoVersion != "" {
 		item("Go", htmlEscape(s.GoVersion))
+	}
+	if len(computedBy) > 0 {
+		lines := make([]string, len(computedBy))
+		for i, l := range computedBy {
+			lines[i] = htmlEscape(l)
+		}
+		item("Computed by", strings.Join(lines, "<br>\n"))
 	}
 	b.WriteString("</dl>\n")
 	if len(s.Datasets) > 0 {

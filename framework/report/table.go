@@ -152,6 +152,8 @@ type Tables struct {
 	// Selected lists the tuned cells' choices (see Selection), in cell
 	// order.
 	Selected []Selection
+	// ComputedBy names the programs that computed the cells (Spec).
+	ComputedBy []string
 }
 
 // Selection is what the inner cross-validations of a tuned cell chose:

@@ -47,6 +47,11 @@ type Spec struct {
 	Partial string
 	// Setup, when set, is the set-up section of the HTML report.
 	Setup *Setup
+	// ComputedBy names the programs that computed the cells, with the
+	// number of cells of each: the builds of bench and the plugins with
+	// their versions, digests and runtimes ("bench (devel) 3f2a9c1d0e4b:
+	// 15 cells"). The Markdown, JSON and HTML outputs list them.
+	ComputedBy []string
 }
 
 // File is one output file: its path relative to the results directory
@@ -80,6 +85,7 @@ func Files(s Spec, cells []*outcome.CellResult) ([]File, error) {
 	var files []File
 	tables := BuildTables(s, cells)
 	tables.Partial = s.Partial
+	tables.ComputedBy = s.ComputedBy
 	formats := map[string]bool{}
 	for _, f := range s.Formats {
 		formats[f] = true

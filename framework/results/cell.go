@@ -15,24 +15,28 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/polyclass/polyclass/framework/cellspec"
 	"github.com/polyclass/polyclass/framework/outcome"
 )
 
 // CellSchema is the version of the cell file format bench writes. Schema 2
 // adds the checksum and a tuned cell's tune_metric and tune_candidates;
-// schema 1 files (without them) are read as well. A bench that reads
-// schema 1 only does not read schema 2 files: it computes those cells
-// again.
-const CellSchema = 2
+// schema 3 the cell's spec. Files of schemas 1 and 2 (without them) are
+// read as well. A bench that reads older schemas only does not read newer
+// files: it computes those cells again.
+const CellSchema = 3
 
 // oldestCellSchema is the oldest cell file format bench reads.
 const oldestCellSchema = 1
 
-// Cell is one cell file: a finished cell with the digest of everything that
-// determined its numbers (see CellDigest).
+// Cell is one cell file: a finished cell with its spec (everything that
+// determined its numbers) and the spec's digest, its identity.
 type Cell struct {
 	Schema int    `json:"schema"`
 	Digest string `json:"digest"`
+	// Spec is the cell's spec, whose digest is Digest; nil in the files of
+	// a bench from before specs were stored.
+	Spec *cellspec.Spec `json:"spec,omitempty"`
 	// Checksum is the SHA-256 of the file as written with an empty
 	// checksum: ReadCell finds a file edited or damaged after it was
 	// written (a number changed, still valid JSON). Files from a bench
@@ -56,10 +60,10 @@ func CellFileName(index int, digest string) string {
 
 var hexSHA = regexp.MustCompile(`^[0-9a-f]{64}$`)
 
-// WriteCell writes cell r with its digest into cellsDir atomically and
-// returns the file's path.
-func WriteCell(cellsDir string, r *outcome.CellResult, digest string) (string, error) {
-	b, err := json.MarshalIndent(Cell{Schema: CellSchema, Digest: digest, CellResult: r}, "", "  ")
+// WriteCell writes cell r with its digest and spec (nil: none) into
+// cellsDir atomically and returns the file's path.
+func WriteCell(cellsDir string, r *outcome.CellResult, digest string, spec *cellspec.Spec) (string, error) {
+	b, err := json.MarshalIndent(Cell{Schema: CellSchema, Digest: digest, Spec: spec, CellResult: r}, "", "  ")
 	if err != nil {
 		return "", fmt.Errorf("cell %d: %w", r.Index, err)
 	}
@@ -97,10 +101,12 @@ type CellError struct {
 func (e *CellError) Error() string { return e.Path + ": " + e.Reason }
 
 // ReadCell reads and checks one cell file: the JSON schema (no unknown
-// fields, nothing after the object), the file name against the index and
-// digest it holds, the index in [0, total) when total ≥ 0, a failed cell
-// with no folds, a finished one with folds whose metrics are numbers within
-// their range (see metricRange). The error is a *CellError.
+// fields, nothing after the object), its checksum, its spec against its
+// digest, the file name against the index and digest it holds, the index
+// in [0, total) when total ≥ 0, a failed cell with no folds, a finished
+// one with folds whose numbers agree (outcome.CellResult.Check) and whose
+// metrics lie within their range (see metricRange). The error is a
+// *CellError.
 func ReadCell(path string, total int) (*Cell, error) {
 	bad := func(format string, args ...any) (*Cell, error) {
 		return nil, &CellError{Path: path, Reason: fmt.Sprintf(format, args...)}
@@ -133,6 +139,9 @@ func ReadCell(path string, total int) (*Cell, error) {
 	case c.Checksum != "" && (!hexSHA.MatchString(c.Checksum) || !checksumOK(b, c.Checksum)):
 		return bad("its content does not match its checksum: the file was edited or damaged after it was written")
 	}
+	if c.Spec != nil && c.Spec.Digest() != c.Digest {
+		return bad("its spec's digest is %.16s…, not the digest %.16s… it is filed under: the file was edited, or written by a bench whose spec encoding differs", c.Spec.Digest(), c.Digest)
+	}
 	if c.Index < 0 || (total >= 0 && c.Index >= total) {
 		return bad("cell index %d out of range [0, %d)", c.Index, total)
 	}
@@ -152,6 +161,9 @@ func ReadCell(path string, total int) (*Cell, error) {
 	}
 	if len(c.Folds) == 0 {
 		return bad("no folds and no error")
+	}
+	if err := c.CellResult.Check(); err != nil {
+		return bad("%v", err)
 	}
 	seen := map[[2]int]bool{}
 	for i, f := range c.Folds {

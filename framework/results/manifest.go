@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/polyclass/polyclass/framework/cellspec"
 	"github.com/polyclass/polyclass/framework/config"
 	"github.com/polyclass/polyclass/framework/software"
 )
@@ -45,10 +46,18 @@ type Manifest struct {
 	// RunDigest identifies the grid: the SHA-256 of the experiment's name
 	// and of every cell's digest in cell order (see RunDigest). Two runs
 	// (or two shards) with the same RunDigest compute the same cells.
-	RunDigest  string `json:"run_digest"`
-	File       string `json:"file"`
-	FileSHA256 string `json:"file_sha256"`
-	Seed       uint64 `json:"seed"`
+	RunDigest string `json:"run_digest"`
+	// CellDigests are the digests of the grid's cells, by index: those of
+	// the cells the tables may show (a cell kept with --keep-other-bench
+	// has its own). bench table refuses a cell file of another digest.
+	// Empty in a shard's manifest (Shard lists its cells) and in those of
+	// a bench from before they were recorded.
+	CellDigests []string `json:"cell_digests,omitempty"`
+	// Bench is the build of bench that ran (cellspec.Build).
+	Bench      *cellspec.Build `json:"bench,omitempty"`
+	File       string          `json:"file"`
+	FileSHA256 string          `json:"file_sha256"`
+	Seed       uint64          `json:"seed"`
 	// CV is the resampling; nil in a manifest of a bench from before it
 	// was recorded.
 	CV        *CVRecord       `json:"cv,omitempty"`

@@ -9,7 +9,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/polyclass/polyclass/framework/outcome"
+	"github.com/polyclass/polyclass/framework/cellspec"
 )
 
 // StatusIncomplete is the status of a merge that lacks cells: a shard has
@@ -161,9 +161,10 @@ func Merge(out string, dirs []string, render Renderer) (*Merged, error) {
 	if !res.Complete() {
 		m.Status = StatusIncomplete
 	}
-	results := make([]*outcome.CellResult, 0, len(cells))
+	m.CellDigests = digests
+	results := make([]*Cell, 0, len(cells))
 	for _, i := range sortedKeys(cells) {
-		results = append(results, cells[i].CellResult)
+		results = append(results, cells[i])
 	}
 	res.Cells = len(results)
 	written, err := writeOutputs(out, m, results, render)
@@ -243,7 +244,7 @@ func gatherCells(out string, dirs []string, w Want) (map[int]*Cell, []string, er
 		case d.Action == Renumber:
 			c := *d.Cell.CellResult
 			c.Index = d.To
-			if _, err := WriteCell(cellsDir, &c, d.Cell.Digest); err != nil {
+			if _, err := WriteCell(cellsDir, &c, d.Cell.Digest, d.Cell.Spec); err != nil {
 				return nil, nil, fmt.Errorf("merge: %w", err)
 			}
 			d.Cell.CellResult = &c
@@ -408,10 +409,22 @@ func differ(a, b shardRun) string {
 			return both("plugin "+name, describeDigest(x), describeDigest(y))
 		}
 	}
+	if ab, bb := buildName(am.Bench), buildName(bm.Bench); ab != bb {
+		return both("bench", ab, bb)
+	}
 	if am.RunDigest != bm.RunDigest {
 		return both("grid", fmt.Sprintf("run digest %.12s…", am.RunDigest), fmt.Sprintf("run digest %.12s…", bm.RunDigest))
 	}
 	return ""
+}
+
+// buildName names the build of bench a manifest records, "unknown" for
+// none.
+func buildName(b *cellspec.Build) string {
+	if b == nil {
+		return "unknown"
+	}
+	return b.String()
 }
 
 func describeDigest(s string) string {

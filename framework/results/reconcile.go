@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/polyclass/polyclass/framework/cellspec"
 	"github.com/polyclass/polyclass/framework/outcome"
 )
 
@@ -32,6 +33,10 @@ type Want struct {
 	// empty digest is a cell whose digest is not known (a merge of shards
 	// that did not all run).
 	Digests []string
+	// Specs are the cells' specs, by index, when known: a file whose
+	// inputs changed is moved aside naming the inputs (cellspec.Diff
+	// between its spec and the spec of the cell of the same key).
+	Specs []*cellspec.Spec
 	// Own reports whether the cell at an index is the caller's: its file
 	// may be kept, moved aside or written. Files at other indices are left
 	// alone, except as the source of a renumbered copy. nil: every index.
@@ -44,6 +49,10 @@ type Want struct {
 	// KeepFailed keeps failed cells (a merge shows them); without it they
 	// run again, as missing ones do (their cause may have been fixed).
 	KeepFailed bool
+	// KeepOtherBench keeps a cell whose spec differs from the wanted one
+	// only by the build of bench that computed it (needs Specs); without
+	// it the cell runs again.
+	KeepOtherBench bool
 }
 
 // Action is what Reconcile decides for one file.
@@ -77,6 +86,9 @@ type Decision struct {
 	// Again marks a file moved aside as a second file of a cell that
 	// another file provides.
 	Again bool
+	// Note, for a kept or renumbered cell, says why it is taken although
+	// its digest is not the wanted one (KeepOtherBench).
+	Note string
 }
 
 // Plan is Reconcile's answer: a decision per entry (in entry order), the
@@ -108,32 +120,21 @@ const (
 // (copied there) when either index is the caller's and that index has no
 // file of its own; failed cells and, with Want.Predictions, cells without
 // predictions run again; bad files and those of other inputs are moved
-// aside; the first file of a cell wins over its duplicates.
+// aside, the inputs that changed named when the specs tell; the first
+// file of a cell wins over its duplicates. With Want.KeepOtherBench, a
+// cell whose spec differs from its index's only by the build of bench is
+// taken as that index's, with a note.
 func Reconcile(entries []Entry, w Want) Plan {
 	own := w.Own
 	if own == nil {
 		own = func(int) bool { return true }
 	}
 	ours := func(e Entry) bool { return e.Index < 0 && w.Own == nil || e.Index >= 0 && own(e.Index) }
-	byDigest := make(map[string]int, len(w.Digests))
-	for i := len(w.Digests) - 1; i >= 0; i-- {
-		if d := w.Digests[i]; d != "" {
-			byDigest[d] = i // the first index of a digest
-		}
-	}
+	m := newMatcher(w)
 	p := Plan{Decisions: make([]Decision, len(entries)), Kept: map[int]*Cell{}}
 	// provided holds the indices with a usable file of their own, the
 	// caller's or not: no copy is written over it.
 	provided := map[int]bool{}
-	// First the files under their own index, then the renumbered ones: a
-	// cell's own file wins over a copy from elsewhere.
-	direct := func(e Entry) (int, bool) {
-		if e.Cell == nil {
-			return 0, false
-		}
-		i, ok := byDigest[e.Cell.Digest]
-		return i, ok && i == e.Index
-	}
 	usable := func(c *Cell) string {
 		switch {
 		case c.Failed() && !w.KeepFailed:
@@ -143,13 +144,16 @@ func Reconcile(entries []Entry, w Want) Plan {
 		}
 		return ""
 	}
+	// First the files under their own index, then the renumbered ones: a
+	// cell's own file wins over a copy from elsewhere.
 	for pass := range 2 {
 		for k, e := range entries {
-			i, isDirect := direct(e)
+			i, note := m.target(e)
+			isDirect := i >= 0 && i == e.Index
 			if (pass == 0) != isDirect {
 				continue
 			}
-			d := Decision{Entry: e}
+			d := Decision{Entry: e, Note: note}
 			aside := func(why string) {
 				if ours(e) {
 					d.Action, d.Reason = MoveAside, why
@@ -164,11 +168,11 @@ func Reconcile(entries []Entry, w Want) Plan {
 				aside(e.Bad)
 			case e.Cell == nil:
 				// not read: left alone
-			case !hasDigest(byDigest, e.Cell.Digest):
-				aside(reasonChanged)
+			case i < 0:
+				aside(m.changed(e))
 			case usable(e.Cell) != "":
 				aside(usable(e.Cell))
-			case isDirect && provided[i]:
+			case provided[i]:
 				aside(fmt.Sprintf("cell %d again", i))
 				d.Again = true
 			case isDirect:
@@ -177,20 +181,16 @@ func Reconcile(entries []Entry, w Want) Plan {
 					d.Action, d.To = Keep, i
 					p.Kept[i] = e.Cell
 				}
-			default:
-				i = byDigest[e.Cell.Digest]
-				switch {
-				case provided[i]:
-					aside(fmt.Sprintf("cell %d again", i))
-					d.Again = true
-				case own(i) || ours(e):
-					d.Action, d.To, d.Aside = Renumber, i, ours(e)
-					d.Reason = fmt.Sprintf("renumbered: cell %d is now cell %d", e.Index, i)
-					provided[i] = true
-					if own(i) {
-						p.Kept[i] = e.Cell
-					}
+			case own(i) || ours(e):
+				d.Action, d.To, d.Aside = Renumber, i, ours(e)
+				d.Reason = fmt.Sprintf("renumbered: cell %d is now cell %d", e.Index, i)
+				provided[i] = true
+				if own(i) {
+					p.Kept[i] = e.Cell
 				}
+			}
+			if d.Action != Keep && d.Action != Renumber {
+				d.Note = ""
 			}
 			p.Decisions[k] = d
 		}
@@ -203,9 +203,67 @@ func Reconcile(entries []Entry, w Want) Plan {
 	return p
 }
 
-func hasDigest(byDigest map[string]int, d string) bool {
-	_, ok := byDigest[d]
-	return ok
+// matcher finds the index a cell file belongs to: by its digest, or, for
+// KeepOtherBench, by its key and a spec that differs only by bench's build.
+type matcher struct {
+	w        Want
+	byDigest map[string]int
+	byKey    map[string]int
+}
+
+func newMatcher(w Want) *matcher {
+	m := &matcher{w: w, byDigest: make(map[string]int, len(w.Digests)), byKey: map[string]int{}}
+	for i := len(w.Digests) - 1; i >= 0; i-- {
+		if d := w.Digests[i]; d != "" {
+			m.byDigest[d] = i // the first index of a digest
+		}
+		if i < len(w.Specs) && w.Specs[i] != nil {
+			m.byKey[w.Specs[i].Cell] = i
+		}
+	}
+	return m
+}
+
+// target returns the index e's cell belongs to, or -1, and a note when it
+// was taken for KeepOtherBench.
+func (m *matcher) target(e Entry) (int, string) {
+	if e.Cell == nil {
+		return -1, ""
+	}
+	if i, ok := m.byDigest[e.Cell.Digest]; ok {
+		return i, ""
+	}
+	j, ok := m.byKey[e.Cell.Key()]
+	if !m.w.KeepOtherBench || !ok || e.Cell.Spec == nil {
+		return -1, ""
+	}
+	// The digests differ: when they agree with bench's build set alike, the
+	// build is the only difference.
+	old, now := *e.Cell.Spec, *m.w.Specs[j]
+	old.Bench = now.Bench
+	if old.Digest() != now.Digest() {
+		return -1, ""
+	}
+	return j, fmt.Sprintf("kept, computed by bench %s (this is bench %s; --keep-other-bench)", e.Cell.Spec.Bench, m.w.Specs[j].Bench)
+}
+
+// changed says why a good file of no wanted cell is moved aside: the
+// inputs of its cell that changed, when both specs are known.
+func (m *matcher) changed(e Entry) string {
+	j, ok := m.byKey[e.Cell.Key()]
+	switch {
+	case !ok && m.w.Specs != nil:
+		return fmt.Sprintf("cell %s is not in the experiment any more", e.Cell.Key())
+	case !ok:
+		return reasonChanged
+	case e.Cell.Spec == nil:
+		return "its inputs changed (digest differs; the file, written by an older bench, does not say which)"
+	}
+	diff := cellspec.Diff(e.Cell.Spec, m.w.Specs[j])
+	if len(diff) == 0 {
+		return reasonChanged
+	}
+	return "its inputs changed: " + strings.Join(diff, "; ")
 }
 
 // relevance returns whether Reconcile needs a file of the cells
@@ -281,7 +339,7 @@ func apply(cellsDir string, plan Plan, s *setup) (map[int]*outcome.CellResult, e
 		}
 		c := *d.Cell.CellResult
 		c.Index = d.To
-		if _, err := WriteCell(cellsDir, &c, d.Cell.Digest); err != nil {
+		if _, err := WriteCell(cellsDir, &c, d.Cell.Digest, d.Cell.Spec); err != nil {
 			return nil, err
 		}
 		if !d.Aside {
@@ -296,9 +354,26 @@ func apply(cellsDir string, plan Plan, s *setup) (map[int]*outcome.CellResult, e
 			}
 		}
 	}
+	for _, d := range plan.Decisions {
+		if d.Note != "" {
+			s.note("cell %d (%s): %s", d.To, d.Cell.Key(), d.Note)
+		}
+	}
 	kept := make(map[int]*outcome.CellResult, len(plan.Kept))
 	for i, c := range plan.Kept {
 		kept[i] = c.CellResult
 	}
 	return kept, nil
+}
+
+// digests returns the wanted digests with those of the kept cells put in:
+// a cell kept for Want.KeepOtherBench keeps its own.
+func (p Plan) digests(wanted []string) []string {
+	out := append([]string(nil), wanted...)
+	for i, c := range p.Kept {
+		if i < len(out) {
+			out[i] = c.Digest
+		}
+	}
+	return out
 }

@@ -2,9 +2,12 @@ package results
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/polyclass/polyclass/framework/cellspec"
 )
 
 // entry is a good cell file: cell i of digest(d), failed or not.
@@ -100,5 +103,89 @@ func TestReconcile(t *testing.T) {
 				t.Errorf("got\n%s\nwant\n%s", got, tt.out)
 			}
 		})
+	}
+}
+
+// specOf is a spec of cell i (its key) with seed and bench revision rev.
+func specOf(i int, seed uint64, rev string) *cellspec.Spec {
+	return &cellspec.Spec{Format: cellspec.Format, Cell: cell(i).Key(), Seed: seed,
+		Dataset: cellspec.Dataset{Name: "iris", SHA256: strings.Repeat("3f2a", 16)},
+		Bench:   cellspec.Build{Version: "(devel)", Revision: rev}}
+}
+
+// specEntry is a good cell file of cell i holding spec s.
+func specEntry(i int, s *cellspec.Spec) Entry {
+	return Entry{Name: CellFileName(i, s.Digest()), Index: i, Cell: &Cell{Schema: CellSchema, Digest: s.Digest(), Spec: s, CellResult: cell(i)}}
+}
+
+// TestReconcileSaysWhatChanged: a cell whose spec changed is moved aside
+// naming the input; one that only another build of bench computed runs
+// again, or is kept with a note under KeepOtherBench; a cell no longer in
+// the experiment says so.
+func TestReconcileSaysWhatChanged(t *testing.T) {
+	now := []*cellspec.Spec{specOf(0, 1, "bbbb"), specOf(1, 1, "bbbb")}
+	w := Want{Digests: []string{now[0].Digest(), now[1].Digest()}, Specs: now}
+	seed := specEntry(0, specOf(0, 2, "bbbb"))
+	bench := specEntry(1, specOf(1, 1, "aaaa"))
+	gone := specEntry(2, specOf(2, 1, "bbbb"))
+	p := Reconcile([]Entry{seed, bench, gone}, w)
+	for k, want := range []string{"its inputs changed: seed: 2 → 1", "its inputs changed: bench: revision aaaa → bbbb",
+		"cell iris|none|logreg|C=3|ova is not in the experiment any more"} {
+		if d := p.Decisions[k]; d.Action != MoveAside || d.Reason != want {
+			t.Errorf("%s: %v %q, want moved aside: %q", d.Name, d.Action, d.Reason, want)
+		}
+	}
+	w.KeepOtherBench = true
+	p = Reconcile([]Entry{seed, bench}, w)
+	if d := p.Decisions[1]; d.Action != Keep || d.To != 1 || !strings.Contains(d.Note, "computed by bench (devel) aaaa (this is bench (devel) bbbb; --keep-other-bench)") {
+		t.Errorf("--keep-other-bench: %+v", d)
+	}
+	if d := p.Decisions[0]; d.Action != MoveAside {
+		t.Errorf("--keep-other-bench keeps a cell of another seed: %+v", d)
+	}
+	if got := p.digests(w.Digests); got[1] != bench.Cell.Digest || got[0] != w.Digests[0] {
+		t.Errorf("digests %v: the kept cell keeps its own", got)
+	}
+}
+
+// TestVerify: bench table's check refuses a cell copied in from a run
+// with another seed (its digest is not the manifest's for its index) and a
+// cell whose numbers disagree (n_test against its confusion matrix), each
+// named with its reason; the good cells are returned.
+func TestVerify(t *testing.T) {
+	dir := t.TempDir()
+	cells := filepath.Join(dir, CellsDir)
+	specs := []*cellspec.Spec{specOf(0, 1, "bb"), specOf(1, 1, "bb"), specOf(2, 1, "bb")}
+	m := manifest("exp")
+	m.Cells = 3
+	for i, s := range specs {
+		m.CellDigests = append(m.CellDigests, s.Digest())
+		c := cell(i)
+		c.Classes = []string{"a", "b"}
+		for k := range c.Folds {
+			c.Folds[k].Confusion = [][]int{{25, 0}, {0, 25}}
+			c.Folds[k].Metrics["accuracy"] = 1
+		}
+		if i == 2 {
+			c.Folds[1].NTest = 49
+		}
+		if i == 1 {
+			s = specOf(1, 2, "bb") // another seed's run
+		}
+		if _, err := WriteCell(cells, c, s.Digest(), s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	good, err := Verify(dir, m)
+	if len(good) != 1 || good[0].Index != 0 {
+		t.Errorf("good cells %v, want cell 0", good)
+	}
+	for _, want := range []string{
+		CellFileName(1, specOf(1, 2, "bb").Digest()) + ": not a cell of this run: its digest",
+		CellFileName(2, specs[2].Digest()) + ": fold 1: n_test is 49 but the confusion matrix counts 50 rows",
+	} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("error %v\nlacks %q", err, want)
+		}
 	}
 }

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"io"
 	"sort"
-
-	"github.com/polyclass/polyclass/framework/outcome"
 )
 
 // fakeRender is a Renderer for the tests of this package (which writes
@@ -13,7 +11,7 @@ import (
 // the run, say whether it is partial (Manifest.Partial) and list every
 // cell with its metrics, so that two runs of the same cells give the same
 // bytes.
-func fakeRender(m *Manifest, cells []*outcome.CellResult) ([]Output, error) {
+func fakeRender(m *Manifest, cells []*Cell) ([]Output, error) {
 	body := func(w io.Writer) error {
 		fmt.Fprintf(w, "# %s\n", m.Experiment)
 		if p := m.Partial(len(cells)); p != "" {

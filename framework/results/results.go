@@ -31,6 +31,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/polyclass/polyclass/framework/cellspec"
 	"github.com/polyclass/polyclass/framework/outcome"
 )
 
@@ -74,6 +75,14 @@ type Options struct {
 	// run there instead of computing cells it could not save. The cell
 	// is kept for Finish to write again.
 	Stop func(error)
+	// Specs are the cells' specs, by index: each cell file holds its own,
+	// and a cell whose inputs changed is moved aside naming what changed
+	// (cellspec.Diff). nil: none.
+	Specs []*cellspec.Spec
+	// KeepOtherBench keeps a cell whose spec differs from this run's only
+	// by the build of bench that computed it (Want.KeepOtherBench), noting
+	// each; without it such cells are computed again.
+	KeepOtherBench bool
 }
 
 // Output is one output file of a run: its path relative to the results
@@ -85,15 +94,17 @@ type Output struct {
 }
 
 // Renderer makes the outputs of a run (tables, figures, predictions
-// files) from its manifest and its cells in index order. The package
-// writes them into the results directory; it renders nothing itself.
-type Renderer func(m *Manifest, cells []*outcome.CellResult) ([]Output, error)
+// files) from its manifest and its cells in index order (each with its
+// spec, when known: which builds computed the tables). The package writes
+// them into the results directory; it renders nothing itself.
+type Renderer func(m *Manifest, cells []*Cell) ([]Output, error)
 
 // Run is a run writing into a results directory. It implements engine.Sink.
 type Run struct {
 	dir     string
 	m       *Manifest
 	digests []string
+	specs   []*cellspec.Spec
 	lock    *os.File
 	log     *os.File
 	// shard is the shard the run computes (nil: the whole grid), and
@@ -101,6 +112,8 @@ type Run struct {
 	shard     *Shard
 	shardLock *os.File
 	kept      map[int]*outcome.CellResult
+	// keptFiles are the kept cells' files (their digests and specs).
+	keptFiles map[int]*Cell
 	render    Renderer
 	now       func() time.Time
 	// notes receives, once, the news that a cell could not be written,
@@ -142,7 +155,7 @@ func Begin(dir string, m *Manifest, digests []string, opt Options) (*Run, error)
 	if err != nil {
 		return nil, err
 	}
-	r := &Run{dir: dir, m: m, digests: digests, lock: lock, now: now, notes: opt.Notes, render: opt.Render, stop: opt.Stop,
+	r := &Run{dir: dir, m: m, digests: digests, specs: opt.Specs, lock: lock, now: now, notes: opt.Notes, render: opt.Render, stop: opt.Stop,
 		kept: map[int]*outcome.CellResult{}, finished: map[int]*outcome.CellResult{}, unwritten: map[int]*outcome.CellResult{}}
 	ok := false
 	defer func() {
@@ -172,14 +185,16 @@ func Begin(dir string, m *Manifest, digests []string, opt Options) (*Run, error)
 			return nil, err
 		}
 	}
-	want := Want{Digests: digests, Predictions: m.Predictions, Fresh: opt.Fresh}
+	want := Want{Digests: digests, Specs: opt.Specs, Predictions: m.Predictions, Fresh: opt.Fresh, KeepOtherBench: opt.KeepOtherBench}
 	entries, err := readEntries(cells, want.relevance())
 	if err != nil {
 		return nil, err
 	}
-	if r.kept, err = apply(cells, Reconcile(entries, want), s); err != nil {
+	plan := Reconcile(entries, want)
+	if r.kept, err = apply(cells, plan, s); err != nil {
 		return nil, err
 	}
+	r.keptFiles, r.digests = plan.Kept, plan.digests(digests)
 	// A bench from before predictions/DATASET.csv wrote one wide file; it
 	// would now sit beside the per-dataset files, stale.
 	if old := filepath.Join(dir, oldPredictionsFile); fileExists(old) {
@@ -193,6 +208,7 @@ func Begin(dir string, m *Manifest, digests []string, opt Options) (*Run, error)
 
 	m.Status = StatusRunning
 	m.RunDigest = RunDigest(m.Experiment, digests)
+	m.CellDigests = r.digests
 	m.Cells = len(digests)
 	m.Resumed = len(r.kept)
 	m.Finished = len(r.kept)
@@ -236,13 +252,21 @@ func (r *Run) CellFinished(c *outcome.CellResult) error {
 	if c.Index < 0 || c.Index >= len(r.digests) {
 		return fmt.Errorf("cell index %d out of range [0, %d)", c.Index, len(r.digests))
 	}
-	if _, err := WriteCell(filepath.Join(r.dir, CellsDir), c, r.digests[c.Index]); err != nil {
+	if _, err := WriteCell(filepath.Join(r.dir, CellsDir), c, r.digests[c.Index], r.spec(c.Index)); err != nil {
 		r.keepUnwritten(c, err)
 		return nil // Finish writes it again, or reports it
 	}
 	r.mu.Lock()
 	r.finished[c.Index] = c
 	r.mu.Unlock()
+	return nil
+}
+
+// spec returns cell i's spec, or nil.
+func (r *Run) spec(i int) *cellspec.Spec {
+	if i < len(r.specs) {
+		return r.specs[i]
+	}
 	return nil
 }
 
@@ -282,7 +306,7 @@ func (r *Run) writeUnwritten() error {
 	defer r.mu.Unlock()
 	var last error
 	for i, c := range r.unwritten {
-		if _, err := WriteCell(filepath.Join(r.dir, CellsDir), c, r.digests[i]); err != nil {
+		if _, err := WriteCell(filepath.Join(r.dir, CellsDir), c, r.digests[i], r.spec(i)); err != nil {
 			last = err
 			continue
 		}
@@ -308,12 +332,16 @@ func (r *Run) Finish(status Status, uploads int64) ([]string, error) {
 	defer r.close()
 	unwritten := r.writeUnwritten()
 	r.mu.Lock()
-	cells := make([]*outcome.CellResult, 0, len(r.kept)+len(r.finished))
-	for _, c := range r.kept {
-		cells = append(cells, c)
+	cells := make([]*Cell, 0, len(r.kept)+len(r.finished))
+	for i, c := range r.kept {
+		f := r.keptFiles[i]
+		if f == nil {
+			f = &Cell{Digest: r.digests[i]}
+		}
+		cells = append(cells, &Cell{Schema: f.Schema, Digest: f.Digest, Spec: f.Spec, CellResult: c})
 	}
-	for _, c := range r.finished {
-		cells = append(cells, c)
+	for i, c := range r.finished {
+		cells = append(cells, &Cell{Schema: CellSchema, Digest: r.digests[i], Spec: r.spec(i), CellResult: c})
 	}
 	r.mu.Unlock()
 	sort.Slice(cells, func(i, j int) bool { return cells[i].Index < cells[j].Index })
@@ -371,7 +399,7 @@ func hasPredictions(c *outcome.CellResult) bool {
 // this one does not write (a format dropped, no tuned cell any more) are
 // removed: they are made from the cells, which stay, and would otherwise
 // sit beside the new outputs, stale.
-func writeOutputs(dir string, m *Manifest, cells []*outcome.CellResult, render Renderer) ([]string, error) {
+func writeOutputs(dir string, m *Manifest, cells []*Cell, render Renderer) ([]string, error) {
 	var files []Output
 	if render != nil {
 		var err error
@@ -428,17 +456,59 @@ func removeStale(dir string, previous, current map[string]string) {
 }
 
 // Load reads a results directory: its manifest and every cell file,
-// checked (see ReadCells). A bad cell file is an error naming it.
+// checked by Verify. A bad, inconsistent or foreign cell file is an error
+// naming it.
 func Load(dir string) (*Manifest, []*Cell, error) {
 	m, err := readManifestAdvised(dir)
 	if err != nil {
 		return nil, nil, err
 	}
-	cells, err := ReadCells(filepath.Join(dir, CellsDir), m.Cells)
-	if err != nil {
-		return m, cells, err
+	cells, err := Verify(dir, m)
+	return m, cells, err
+}
+
+// Verify reads and checks every cell file of a results directory against
+// its manifest m, by the rule a merge applies (Reconcile): each file must
+// be a good cell file (ReadCell: its checksum, its spec against its
+// digest, its numbers consistent with each other) whose digest is the one
+// m records for its index. It returns the good cells in index order and
+// an error naming every other file with its reason (joined *CellError
+// values). A manifest that records no cell digests (an older bench's)
+// has its cells checked without them.
+func Verify(dir string, m *Manifest) ([]*Cell, error) {
+	cellsDir := filepath.Join(dir, CellsDir)
+	if len(m.CellDigests) == 0 {
+		return ReadCells(cellsDir, m.Cells)
 	}
-	return m, cells, nil
+	want := Want{Digests: m.CellDigests, KeepFailed: true}
+	entries, err := readEntries(cellsDir, want.relevance())
+	if err != nil {
+		return nil, err
+	}
+	plan := Reconcile(entries, want)
+	var errs []error
+	for _, d := range plan.Decisions {
+		if d.Action == Keep {
+			continue
+		}
+		path := filepath.Join(cellsDir, d.Name)
+		reason := d.Reason
+		switch {
+		case d.Bad != "" || d.Index < 0 || d.Again:
+		case d.Action == Renumber:
+			reason = fmt.Sprintf("it holds cell %d, not cell %d (moved by hand?)", d.To, d.Index)
+		case d.Index < len(m.CellDigests):
+			reason = fmt.Sprintf("not a cell of this run: its digest %.16s… is not the one %s records for cell %d (%.16s…); a cell of another run (another seed, data, plugin or bench?) copied in", d.Cell.Digest, ManifestFile, d.Index, m.CellDigests[d.Index])
+		default:
+			reason = fmt.Sprintf("not a cell of this run: cell index %d, the run has %d cells", d.Index, len(m.CellDigests))
+		}
+		errs = append(errs, &CellError{Path: path, Reason: reason})
+	}
+	cells := make([]*Cell, 0, len(plan.Kept))
+	for _, i := range sortedKeys(plan.Kept) {
+		cells = append(cells, plan.Kept[i])
+	}
+	return cells, errors.Join(errs...)
 }
 
 // Results returns the engine results of cells.
@@ -475,7 +545,7 @@ func Render(dir string, render Renderer) (*Manifest, []string, error) {
 		// crashed, a power cut) without finishing.
 		m.Status = StatusInterrupted
 	}
-	written, err := writeOutputs(dir, m, Results(cells), render)
+	written, err := writeOutputs(dir, m, cells, render)
 	if err != nil {
 		return m, written, err
 	}

@@ -486,9 +486,9 @@ func predictionsOf(fold, n int) map[string]any {
 // TestReadCellsDuplicates: two files of one cell index are both named.
 func TestReadCellsDuplicates(t *testing.T) {
 	dir := t.TempDir()
-	WriteCell(dir, cell(0), digest(0))
-	WriteCell(dir, cell(0), digest(5))
-	WriteCell(dir, cell(1), digest(1))
+	WriteCell(dir, cell(0), digest(0), nil)
+	WriteCell(dir, cell(0), digest(5), nil)
+	WriteCell(dir, cell(1), digest(1), nil)
 	cells, err := ReadCells(dir, 2)
 	want := fmt.Sprintf("%s: cell 0 again (also in %s)", filepath.Join(dir, CellFileName(0, digest(5))), CellFileName(0, digest(0)))
 	if err == nil || err.Error() != want {
@@ -586,7 +586,7 @@ func resumeAfterKilledRenumbering(t *testing.T, moveOld bool) {
 	cells := filepath.Join(dir, CellsDir)
 	c0 := cell(0)
 	c0.Index = 1
-	if _, err := WriteCell(cells, c0, digest(0)); err != nil {
+	if _, err := WriteCell(cells, c0, digest(0), nil); err != nil {
 		t.Fatal(err)
 	}
 	if moveOld {
@@ -728,7 +728,7 @@ func TestDamagedManifest(t *testing.T) {
 // written without a checksum (an older bench) is read as before.
 func TestCellChecksum(t *testing.T) {
 	dir := t.TempDir()
-	path, err := WriteCell(dir, cell(0), digest(0))
+	path, err := WriteCell(dir, cell(0), digest(0), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -748,12 +748,12 @@ func TestCellChecksum(t *testing.T) {
 		t.Errorf("edited file: %v", err)
 	}
 	old := regexp.MustCompile(`\n  "checksum": "[0-9a-f]{64}",`).ReplaceAll(edited, nil)
-	// Its checksum line deleted, a schema 2 file is refused all the same.
+	// Its checksum line deleted, a schema 3 file is refused all the same.
 	os.WriteFile(path, old, 0o644)
-	if _, err := ReadCell(path, 1); err == nil || !strings.Contains(err.Error(), "no checksum, which every schema 2 cell file has") {
-		t.Errorf("schema 2 without its checksum: %v", err)
+	if _, err := ReadCell(path, 1); err == nil || !strings.Contains(err.Error(), "no checksum, which every schema 3 cell file has") {
+		t.Errorf("schema 3 without its checksum: %v", err)
 	}
-	old = bytes.Replace(old, []byte(`"schema": 2`), []byte(`"schema": 1`), 1)
+	old = bytes.Replace(old, []byte(`"schema": 3`), []byte(`"schema": 1`), 1)
 	os.WriteFile(path, old, 0o644)
 	if c, err := ReadCell(path, 1); err != nil || c.Folds[0].Metrics["accuracy"] != 0.55 {
 		t.Errorf("a schema 1 file, without a checksum: %v", err)

@@ -77,7 +77,7 @@ func beginShard(dir string, m *Manifest, digests []string, opt Options, now func
 		unlockDir(lock)
 		return nil, err
 	}
-	r := &Run{dir: dir, m: m, digests: digests, lock: lock, shardLock: shardLock, shard: sh, now: now, notes: opt.Notes, stop: opt.Stop,
+	r := &Run{dir: dir, m: m, digests: digests, specs: opt.Specs, lock: lock, shardLock: shardLock, shard: sh, now: now, notes: opt.Notes, stop: opt.Stop,
 		kept: map[int]*outcome.CellResult{}, finished: map[int]*outcome.CellResult{}, unwritten: map[int]*outcome.CellResult{}}
 	ok := false
 	defer func() {
@@ -123,13 +123,18 @@ func beginShard(dir string, m *Manifest, digests []string, opt Options, now func
 		}
 	}
 
-	want := Want{Digests: digests, Own: func(i int) bool { return own[i] != "" }, Predictions: m.Predictions, Fresh: opt.Fresh}
+	want := Want{Digests: digests, Specs: opt.Specs, Own: func(i int) bool { return own[i] != "" }, Predictions: m.Predictions, Fresh: opt.Fresh, KeepOtherBench: opt.KeepOtherBench}
 	entries, err := readEntries(cells, want.relevance())
 	if err != nil {
 		return nil, err
 	}
-	if r.kept, err = apply(cells, Reconcile(entries, want), s); err != nil {
+	plan := Reconcile(entries, want)
+	if r.kept, err = apply(cells, plan, s); err != nil {
 		return nil, err
+	}
+	r.digests = plan.digests(digests)
+	for k, c := range sh.Cells {
+		sh.Cells[k].Digest = r.digests[c.Index]
 	}
 	if len(r.kept) > 0 {
 		s.note("resuming shard %s: %d of its %d cells kept from an earlier run, %d to run", sh, len(r.kept), len(sh.Cells), len(sh.Cells)-len(r.kept))

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/polyclass/polyclass/framework/cellspec"
 )
 
 // shardOf returns shard i of n of a grid of cells cells, owning the cells
@@ -214,6 +216,7 @@ func TestMergeRefusesOtherRuns(t *testing.T) {
 		{"dataset missing", func(m *Manifest) { m.Datasets = nil }, "dataset iris: sha256 cccccccccccc… in shard 0/2 (A), absent in shard 1/2 (B)"},
 		{"plugin", func(m *Manifest) { m.Plugins[0].SHA256 = strings.Repeat("f", 64) }, "plugin logreg: v1 sha256 eeeeeeeeeeee… in shard 0/2 (A), v1 sha256 ffffffffffff… in shard 1/2 (B)"},
 		{"plugin version", func(m *Manifest) { m.Plugins[0].Version = "v2" }, "plugin logreg: v1 sha256"},
+		{"bench", func(m *Manifest) { m.Bench = &cellspec.Build{Version: "v2"} }, "bench: v1 in shard 0/2 (A), v2 in shard 1/2 (B)"},
 		{"grid", func(m *Manifest) { m.RunDigest = strings.Repeat("0", 64) }, "grid: run digest"},
 	}
 	base := func(i int) shardRun {
@@ -222,6 +225,7 @@ func TestMergeRefusesOtherRuns(t *testing.T) {
 		m.Datasets = []DatasetRecord{{Name: "iris", SHA256: strings.Repeat("c", 64)}}
 		m.Plugins = []PluginRecord{{Name: "logreg", Version: "v1", SHA256: strings.Repeat("e", 64)}}
 		m.RunDigest = RunDigest("exp", digests(4))
+		m.Bench = &cellspec.Build{Version: "v1"}
 		m.Shard = shardOf(i, 2, 4)
 		return shardRun{dir: string(rune('A' + i)), m: m}
 	}
