@@ -1,9 +1,9 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 )
@@ -85,14 +85,14 @@ func TestTableChecksCells(t *testing.T) {
 			dup := filepath.Join(cells, "0000-ffffffffffffffff.json")
 			// (Without a checksum, as an older bench wrote them: the
 			// checksum would refuse the edited copy first.)
-			b := withoutChecksum(readFile(t, first))
+			b := withoutChecksum(t, readFile(t, first))
 			i := strings.Index(b, `"digest": "`) + len(`"digest": "`)
 			b = b[:i] + strings.Repeat("f", 64) + b[i+64:]
 			os.WriteFile(dup, []byte(b), 0o644)
 			return dup
 		}, "cell 0 again (also in 0000-"},
 		{"accuracy 5", func(t *testing.T, cells, first string) string {
-			b := withoutChecksum(readFile(t, first))
+			b := withoutChecksum(t, readFile(t, first))
 			i := strings.Index(b, `"accuracy": `) + len(`"accuracy": `)
 			j := i + strings.IndexAny(b[i:], ",\n")
 			os.WriteFile(first, []byte(b[:i]+"5"+b[j:]), 0o644)
@@ -141,9 +141,20 @@ func TestNamesStayInsideTheResultsDirectory(t *testing.T) {
 	}
 }
 
-// withoutChecksum makes a cell file one of the format before checksums
-// (schema 1, no checksum line).
-func withoutChecksum(b string) string {
-	b = regexp.MustCompile(`\n  "checksum": "[0-9a-f]{64}",`).ReplaceAllString(b, "")
-	return strings.Replace(b, `"schema": 2,`, `"schema": 1,`, 1)
+// withoutChecksum makes a cell file one of the format before checksums and
+// specs (schema 1: no checksum, no spec).
+func withoutChecksum(t *testing.T, b string) string {
+	t.Helper()
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(b), &m); err != nil {
+		t.Fatalf("withoutChecksum: %v", err)
+	}
+	delete(m, "checksum")
+	delete(m, "spec")
+	m["schema"] = json.RawMessage("1")
+	out, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		t.Fatalf("withoutChecksum: %v", err)
+	}
+	return string(out) + "\n"
 }

@@ -935,7 +935,7 @@ metrics = ["accuracy", "log_loss", "fit_seconds"]
 	}
 	// A file without a checksum (an older bench's) is compared number by
 	// number.
-	if err := os.WriteFile(cell, []byte(withoutChecksum(tampered)), 0o644); err != nil {
+	if err := os.WriteFile(cell, []byte(withoutChecksum(t, tampered)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	stdout, _, err = bench(t, "rerun", out)

@@ -386,8 +386,59 @@ metrics = ["accuracy"]
 	if err == nil || !strings.Contains(err.Error(), "1 changed input(s)") || !strings.Contains(rerunOut.String(), want) {
 		t.Errorf("bench rerun with the stub: %v, stdout\n%s\nwant 1 changed input: %q", err, rerunOut.String(), want)
 	}
-	bench("run", "--quiet", "-o", out, file)
+	before := cellDigests(t, out)
+	stdout, stderr := bench("run", "--quiet", "-o", out, file)
 	if rt := recordedRuntime(t, out)["sklearn"]; !slices.Contains(rt, "scikit-learn 9.9.9") || slices.Contains(rt, real) {
 		t.Errorf("manifest of the resumed run with the stub: sklearn runtime %q, want scikit-learn 9.9.9", rt)
 	}
+	// The version is in the cell's identity: the cell is computed again
+	// (nothing kept), under a new digest, its spec naming 9.9.9, and the
+	// run says which input changed.
+	after := cellDigests(t, out)
+	if len(before) != 1 || len(after) != 1 {
+		t.Fatalf("cell files: %d before the stub, %d after, want 1 each", len(before), len(after))
+	}
+	if after[0].digest == before[0].digest {
+		t.Errorf("the cell keeps its digest %s under scikit-learn 9.9.9", after[0].digest)
+	}
+	if got := after[0].runtime["scikit-learn"]; got != "9.9.9" {
+		t.Errorf("the recomputed cell's spec: scikit-learn %q, want 9.9.9", got)
+	}
+	if strings.Contains(stdout, "kept from an earlier run") {
+		t.Errorf("a cell kept under scikit-learn 9.9.9:\n%s", stdout)
+	}
+	sk := strings.TrimPrefix(real, "scikit-learn ")
+	if want := `learner "sk": scikit-learn ` + sk + " → 9.9.9"; !strings.Contains(stderr, want) {
+		t.Errorf("the resumed run does not name the change %q:\n%s", want, stderr)
+	}
+}
+
+// cellIdentity is a cell file's digest and the runtime its spec records
+// for the learner's plugin.
+type cellIdentity struct {
+	digest  string
+	runtime map[string]string
+}
+
+// cellDigests reads the identities of the cell files under out/cells, in
+// file name order.
+func cellDigests(t *testing.T, out string) []cellIdentity {
+	t.Helper()
+	names, _ := filepath.Glob(filepath.Join(out, "cells", "*.json"))
+	var ids []cellIdentity
+	for _, n := range names {
+		var c struct {
+			Digest string
+			Spec   struct {
+				Learner struct {
+					Plugin struct{ Runtime map[string]string }
+				}
+			}
+		}
+		if err := json.Unmarshal([]byte(readFile(t, n)), &c); err != nil {
+			t.Fatalf("%s: %v", n, err)
+		}
+		ids = append(ids, cellIdentity{c.Digest, c.Spec.Learner.Plugin.Runtime})
+	}
+	return ids
 }
