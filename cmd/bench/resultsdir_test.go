@@ -80,8 +80,9 @@ func TestTableChecksCells(t *testing.T) {
 			os.WriteFile(first, []byte("null\n"), 0o644)
 			return first
 		}, "not a cell file: no cell (null or empty object)"},
-		{"duplicate", func(t *testing.T, cells, first string) string {
-			// The same cell with another digest, as another run would leave.
+		{"another run's", func(t *testing.T, cells, first string) string {
+			// The same cell with another digest, as another run would leave:
+			// not the digest the manifest records for cell 0.
 			dup := filepath.Join(cells, "0000-ffffffffffffffff.json")
 			// (Without a checksum, as an older bench wrote them: the
 			// checksum would refuse the edited copy first.)
@@ -90,14 +91,14 @@ func TestTableChecksCells(t *testing.T) {
 			b = b[:i] + strings.Repeat("f", 64) + b[i+64:]
 			os.WriteFile(dup, []byte(b), 0o644)
 			return dup
-		}, "cell 0 again (also in 0000-"},
+		}, "not a cell of this run: its digest ffffffffffffffff… is not the one manifest.json records for cell 0"},
 		{"accuracy 5", func(t *testing.T, cells, first string) string {
 			b := withoutChecksum(t, readFile(t, first))
 			i := strings.Index(b, `"accuracy": `) + len(`"accuracy": `)
 			j := i + strings.IndexAny(b[i:], ",\n")
 			os.WriteFile(first, []byte(b[:i]+"5"+b[j:]), 0o644)
 			return first
-		}, "accuracy = 5 is outside [0, 1]"},
+		}, "fold 0: accuracy is 5 but the confusion matrix gives "},
 		{"edited", func(t *testing.T, cells, first string) string {
 			// A plausible score, still valid JSON: only the checksum tells.
 			b := readFile(t, first)

@@ -933,13 +933,24 @@ metrics = ["accuracy", "log_loss", "fit_seconds"]
 	if _, _, err = bench(t, "rerun", out); err == nil || !strings.Contains(err.Error(), "its content does not match its checksum") {
 		t.Fatalf("rerun after tampering: %v, want the checksum's complaint", err)
 	}
-	// A file without a checksum (an older bench's) is compared number by
-	// number.
+	// A file without a checksum (an older bench's) is checked for
+	// consistency: an accuracy its confusion matrix does not give is
+	// refused.
+	if err := os.WriteFile(cell, []byte(withoutChecksum(t, tampered)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err = bench(t, "rerun", out); err == nil || !strings.Contains(err.Error(), "fold 0: accuracy is 0.123456 but the confusion matrix gives") {
+		t.Fatalf("rerun after tampering: %v, want the confusion matrix's complaint", err)
+	}
+	// A number nothing else in the file gives (log_loss) is compared
+	// number by number.
+	i = strings.Index(b, `"log_loss": `)
+	tampered = b[:i] + `"log_loss": 0.123456, "was": ` + b[i+len(`"log_loss": `):]
 	if err := os.WriteFile(cell, []byte(withoutChecksum(t, tampered)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	stdout, _, err = bench(t, "rerun", out)
-	if err == nil || !strings.Contains(err.Error(), "1 result difference(s)") || !strings.Contains(stdout, "accuracy") {
+	if err == nil || !strings.Contains(err.Error(), "1 result difference(s)") || !strings.Contains(stdout, "log_loss") {
 		t.Fatalf("rerun after tampering: %v\n%s", err, stdout)
 	}
 }
