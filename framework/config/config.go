@@ -163,6 +163,9 @@ type CV struct {
 	FoldsFileRange hcl.Range
 	// FoldsRange is the range of the folds value; empty when defaulted.
 	FoldsRange hcl.Range
+	// RepeatsRange is the range of the repeats value; empty when
+	// defaulted.
+	RepeatsRange hcl.Range
 	// Holdout, when in (0, 1), replaces k-fold by one random train/test
 	// split with this fraction of test rows (stratified as Stratified says),
 	// drawn afresh for each repeat.

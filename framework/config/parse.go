@@ -588,7 +588,7 @@ func (d *decoder) cv(b *hcl.Block, cv *CV) {
 		HoldoutRange hcl.Range      `hcl:"holdout,attr_value_range"`
 	}
 	d.decodeBody(b.Body, &c)
-	cv.FoldsRange = c.FoldsRange
+	cv.FoldsRange, cv.RepeatsRange = c.FoldsRange, c.RepeatsRange
 	integer(d, &cv.Folds, "folds", c.Folds, c.FoldsRange, 2)
 	integer(d, &cv.Repeats, "repeats", c.Repeats, c.RepeatsRange, 1)
 	if a := c.Stratified; a != nil {

@@ -41,6 +41,12 @@ type resolver struct {
 	opt       ResolveOptions
 }
 
+// MaxFoldAssignments bounds repeats × rows, the fold assignments of a
+// dataset's repeats, which a run holds in memory (8 bytes each, 512 MiB
+// in all): repeats = 1e9 made validate allocate until the machine ran out
+// of memory. 100 repeats of a dataset of 671,088 rows fit.
+const MaxFoldAssignments = 1 << 26
+
 func (r *resolver) errorf(rng hcl.Range, summary, format string, args ...any) {
 	rr := rng
 	d := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: fmt.Sprintf(format, args...)}
@@ -283,6 +289,12 @@ func (r *resolver) dataset(c *config.Dataset) *Dataset {
 	ds.NumFolds = cvc.Folds
 	if cvc.Holdout > 0 {
 		ds.NumFolds = 1
+	}
+	if n := int64(cvc.Repeats) * int64(t.NumRows); cvc.Repeats > 1 && n > MaxFoldAssignments {
+		r.errorf(cvc.RepeatsRange, "Too many repeats",
+			"Dataset %q: repeats = %d of its %d rows make %d fold assignments, more than the %d (%d MiB) a run holds in memory; use fewer repeats.",
+			c.Name, cvc.Repeats, t.NumRows, n, MaxFoldAssignments, MaxFoldAssignments*8>>20)
+		return nil
 	}
 	for rep := 0; rep < cvc.Repeats; rep++ {
 		seed := cv.Seed(r.exp.Seed, "folds", c.Name, fmt.Sprint(rep))
