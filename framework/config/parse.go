@@ -393,7 +393,7 @@ func (d *decoder) abs(p string) string {
 }
 
 func (d *decoder) experiment(b *hcl.Block, exp *Experiment) {
-	exp.Name = b.Labels[0]
+	exp.Name, exp.DeclRange = b.Labels[0], b.DefRange
 	var e struct {
 		Seed      *float64  `hcl:"seed,optional"`
 		SeedRange hcl.Range `hcl:"seed,attr_value_range"`

@@ -4,9 +4,11 @@
 package engine
 
 import (
-	"gonum.org/v1/gonum/mat"
-
+	"fmt"
 	"sort"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
 
 	"github.com/polyclass/polyclass/framework/config"
 	"github.com/polyclass/polyclass/framework/data"
@@ -182,6 +184,44 @@ func (g *Grid) Plugins() []*host.Plugin {
 		add(r.Plugin)
 	}
 	return out
+}
+
+// MaxParamSets bounds the parameter sets the lists of one learner's or
+// reduction's parameters make (validate checks each with the plugin);
+// MaxCells bounds the cells of an experiment. Three lists of 999 values
+// made validate allocate a billion parameter sets until it ran out of
+// memory.
+const (
+	MaxParamSets = 100_000
+	MaxCells     = 1_000_000
+)
+
+// paramSets returns the number of parameter sets expand makes of params,
+// or limit+1 when there are more than limit, and the lengths of the lists
+// that vary ("C 999 × tol 999").
+func paramSets(params map[string]config.Param, specs []param.ParamSpec, limit int) (int, string) {
+	names := make([]string, 0, len(params))
+	for n := range params {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	n := 1
+	var lists []string
+	for _, name := range names {
+		v := params[name].Value
+		s, known := param.LookupSpec(specs, name)
+		if v.Kind() != param.ListValue || !known || !s.Type.Scalar() {
+			continue
+		}
+		k := len(v.Elems())
+		lists = append(lists, fmt.Sprintf("%s %d", name, k))
+		if k > 0 && n > limit/k {
+			n = limit + 1
+		} else {
+			n = min(n*k, limit+1)
+		}
+	}
+	return n, strings.Join(lists, " × ")
 }
 
 // expand returns every combination of the list-valued parameters of a

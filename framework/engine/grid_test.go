@@ -196,3 +196,49 @@ func TestDoneForgetsAFinishedFoldsMatrixOfAFittedPipeline(t *testing.T) {
 		}
 	}
 }
+
+// TestParamSets: the number of parameter sets the lists make, counted
+// without making them and saturating at limit+1, is the length of what
+// expand makes when it is within the limit; lists of a list-typed
+// parameter (a code matrix) and unknown names do not multiply.
+func TestParamSets(t *testing.T) {
+	specs := []param.ParamSpec{
+		{Name: "C", Type: param.NumberParam}, {Name: "tol", Type: param.NumberParam},
+		{Name: "order", Type: param.StringListParam},
+	}
+	list := func(n int) config.Param {
+		vs := make([]param.Value, n)
+		for i := range vs {
+			vs[i] = param.Number(float64(i + 1))
+		}
+		return config.Param{Value: param.List(vs...)}
+	}
+	for _, tc := range []struct {
+		name   string
+		params map[string]config.Param
+		limit  int
+		want   int
+		lists  string
+	}{
+		{"none", nil, 10, 1, ""},
+		{"scalar", map[string]config.Param{"C": {Value: param.Number(1)}}, 10, 1, ""},
+		{"two lists", map[string]config.Param{"C": list(3), "tol": list(2)}, 10, 6, "C 3 × tol 2"},
+		{"at the limit", map[string]config.Param{"C": list(5), "tol": list(2)}, 10, 10, "C 5 × tol 2"},
+		{"over", map[string]config.Param{"C": list(6), "tol": list(2)}, 10, 11, "C 6 × tol 2"},
+		{"far over", map[string]config.Param{"C": list(999), "tol": list(999)}, 10, 11, "C 999 × tol 999"},
+		{"empty list", map[string]config.Param{"C": list(0), "tol": list(999)}, 10, 0, "C 0 × tol 999"},
+		{"list-typed", map[string]config.Param{"order": list(4), "C": list(2)}, 10, 2, "C 2"},
+		{"unknown", map[string]config.Param{"x": list(4)}, 10, 1, ""},
+	} {
+		n, lists := paramSets(tc.params, specs, tc.limit)
+		if n != tc.want || lists != tc.lists {
+			t.Errorf("%s: paramSets = %d, %q; want %d, %q", tc.name, n, lists, tc.want, tc.lists)
+		}
+		if n > tc.limit {
+			continue
+		}
+		if sets, _ := expand(tc.params, specs); len(sets) != n {
+			t.Errorf("%s: expand makes %d sets, paramSets says %d", tc.name, len(sets), n)
+		}
+	}
+}

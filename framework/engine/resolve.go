@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -97,10 +98,9 @@ func Resolve(ctx context.Context, exp *config.Experiment, h *host.Host, opt Reso
 	}
 	learnerParams := map[*Learner][]param.Params{}
 	for _, l := range exp.Learners {
-		if rl := r.learner(l); rl != nil {
+		if rl := r.learner(l); rl != nil && r.fewParamSets("Learner", l.Name, l.Params, rl.Info.Params, cmp.Or(l.ParamsRange, l.DeclRange)) {
 			g.Learners = append(g.Learners, rl)
 			learnerParams[rl], rl.Tuned = expand(l.Params, rl.Info.Params)
-			r.checkLearnerParams(rl, learnerParams[rl])
 			if l.Tune != nil {
 				r.tuned(rl, exp)
 				// One cell holds every candidate; each fold picks one.
@@ -110,10 +110,22 @@ func Resolve(ctx context.Context, exp *config.Experiment, h *host.Host, opt Reso
 	}
 	redParams := map[*Reduction][]param.Params{}
 	for _, rd := range exp.Reductions {
-		if rr := r.reduction(rd); rr != nil {
+		if rr := r.reduction(rd); rr != nil && r.fewParamSets("Reduction", rd.Name, rd.Params, rr.Scheme.Params, rd.DeclRange) {
 			g.Reductions = append(g.Reductions, rr)
 			redParams[rr], rr.Varied = expand(rd.Params, rr.Scheme.Params)
 		}
+	}
+	if n := countCells(g, learnerParams, redParams); n > MaxCells {
+		r.errorf(exp.DeclRange, "Too many cells",
+			"The experiment makes %d cells (datasets × pipelines × learners' parameter sets × reductions' parameter sets), more than %d: use shorter parameter lists, or split it into several experiments.", n, MaxCells)
+		return g, r.diags
+	}
+	for _, l := range g.Learners {
+		sets := learnerParams[l]
+		if l.Candidates != nil {
+			sets = l.Candidates
+		}
+		r.checkLearnerParams(l, sets)
 	}
 	r.stopProbed(g)
 	for _, l := range g.Learners {
@@ -200,6 +212,38 @@ func Resolve(ctx context.Context, exp *config.Experiment, h *host.Host, opt Reso
 		}
 	}
 	return g, r.diags
+}
+
+// fewParamSets reports whether the parameter lists of a learner or
+// reduction (what, name) make at most MaxParamSets parameter sets, and
+// else reports the error at rng.
+func (r *resolver) fewParamSets(what, name string, params map[string]config.Param, specs []param.ParamSpec, rng hcl.Range) bool {
+	n, lists := paramSets(params, specs, MaxParamSets)
+	if n <= MaxParamSets {
+		return true
+	}
+	r.errorf(rng, "Too many parameter sets",
+		"%s %q: its parameter lists (%s) make more than %d parameter sets; use shorter lists.", what, name, lists, MaxParamSets)
+	return false
+}
+
+// countCells returns the number of cells of g, counting no further than
+// MaxCells+1.
+func countCells(g *Grid, learnerParams map[*Learner][]param.Params, redParams map[*Reduction][]param.Params) int {
+	n := 0
+	for _, d := range g.Datasets {
+		for _, l := range g.Learners {
+			for _, red := range g.Reductions {
+				if red.covers(d) && red.meets(l) {
+					n += len(g.Pipelines) * len(learnerParams[l]) * len(redParams[red])
+					if n > MaxCells {
+						return n
+					}
+				}
+			}
+		}
+	}
+	return n
 }
 
 func (r *resolver) dataset(c *config.Dataset) *Dataset {
