@@ -21,10 +21,10 @@ type Classifier struct {
 	labels     []int32
 	numClasses int
 
-	tree  *kdTree    // KDTree
-	cols  *columns   // Brute, Euclidean and Cosine
-	ynorm []float64  // Brute, Euclidean: ‖y‖² of each training row
-	rows  []float64  // Brute, Manhattan, dense input: n × d row-major
+	tree  *kdTree     // KDTree
+	cols  *columns    // Brute, Euclidean and Cosine
+	ynorm []float64   // Brute, Euclidean: ‖y‖² of each training row
+	rows  []float64   // Brute, Manhattan, dense input: n × d row-major
 	csr   *sparse.CSR // Brute, Manhattan, sparse input
 }
 
