@@ -156,11 +156,6 @@ func (c *Classifier) Kneighbors(x matrix.Matrix) (dist []float64, ind []int32, e
 	default:
 		c.bruteManhattan(x, heaps)
 	}
-	if c.algorithm == Brute && parallelOnY(m, c.n) {
-		for _, h := range heaps {
-			h.remerge()
-		}
-	}
 	for _, h := range heaps {
 		simultaneousSort(h.values, h.indices)
 		if c.opt.Metric == Euclidean {
@@ -170,32 +165,6 @@ func (c *Classifier) Kneighbors(x matrix.Matrix) (dist []float64, ind []int32, e
 		}
 	}
 	return dist, ind, nil
-}
-
-// chunkRows is the chunk size of scikit-learn's pairwise-distance
-// reductions (pairwise_dist_chunk_size).
-const chunkRows = 256
-
-// parallelOnY tells whether scikit-learn's ArgKmin, on one thread,
-// chooses its parallel_on_Y strategy for m test rows and n training rows:
-// when there are no fewer training rows than test rows and at most
-// 4·256 test rows. It then gathers each test row's candidates in a heap of
-// its thread and pushes that heap's entries, in array order, into the
-// row's result heap, which leaves the same rows arranged differently (and
-// so sorted differently among equal distances).
-func parallelOnY(m, n int) bool { return n >= m && 4*chunkRows >= m }
-
-// remerge pushes h's entries in array order into a fresh heap in its
-// place: ArgKmin's _parallel_on_Y_synchronize for one thread.
-func (h heap) remerge() {
-	vals := append([]float64(nil), h.values...)
-	ind := append([]int32(nil), h.indices...)
-	for j := range h.values {
-		h.values[j], h.indices[j] = math.MaxFloat64, 0
-	}
-	for j, v := range vals {
-		heapPush(h.values, h.indices, v, ind[j])
-	}
 }
 
 // rowOf returns row i of x densely: a view of a dense x, else buf filled.
