@@ -39,7 +39,7 @@ func (f *fold) calibrated(x matrix.Matrix, enc *matrix.EncodedMatrix) (*mat.Dens
 		cal := pick(f.train, calIdx)
 		rows := append(append([]int(nil), cal...), f.test...)
 		sub := &fold{ctx: f.ctx, g: f.g, c: f.c, stats: f.stats, train: pick(f.train, fitIdx), test: rows,
-			seed: f.seed, solverSeed: f.solverSeed, lp: f.lp, rp: f.rp, params: f.params, threads: f.threads}
+			seed: f.seed, solverSeed: f.solverSeed, lp: f.lp, rp: f.rp, params: f.params, threads: f.threads, decodeBlock: f.decodeBlock}
 		o, err := sub.evaluate(x, enc)
 		sub.release()
 		f.fitSeconds += sub.fitSeconds

@@ -97,6 +97,9 @@ type fold struct {
 	// denseBudget bounds the matrices densified for a learner without
 	// the sparse capability (see forLearner).
 	denseBudget int64
+	// decodeBlock bounds the bytes of the test rows' outputs predicted and
+	// decoded at once by a row-wise decoder (see predictDecode).
+	decodeBlock int64
 
 	// design is the digest of the task's design matrix, which the fold
 	// lets go once uploaded for good (settle); redesign encodes it again
@@ -262,6 +265,7 @@ func (s *scheduler) runFold(ctx context.Context, t task, e *matrixEntry) (fr out
 		f.ctx = ctx
 	}
 	f.denseBudget = s.opt.denseBudget()
+	f.decodeBlock = s.opt.DecodeBlock
 	f.threads = s.fitThreads
 	defer f.release()
 	calibrating := t.cell.Reduction.Config.Calibrate != ""
@@ -367,15 +371,79 @@ func (f *fold) evaluate(x sdk.Matrix, enc *matrix.EncodedMatrix) (foldOutcome, e
 		return foldOutcome{}, err
 	}
 	f.settled()
-	req, err := f.fitPredict(digest, plan)
+	models, err := f.fit(digest, f.train, plan.Problems)
 	if err != nil {
 		return foldOutcome{}, err
 	}
-	dec, err := f.rp.Reducer.Decode(f.ctx, req)
-	if err != nil {
-		return foldOutcome{}, f.rerr(err)
+	req := sdk.DecodeRequest{Scheme: f.c.Reduction.Scheme.Name, Params: f.c.RedParams, State: plan.State}
+	if plan.NeedsTrainingScores {
+		// The decoder reads the training rows' scores alone, all of them
+		// for every block of test rows.
+		if req.TrainingScores, _, err = f.predict(digest, f.train, models, false); err != nil {
+			return foldOutcome{}, err
+		}
 	}
-	return foldOutcome{plan: plan, dec: dec, learnerProbs: req.Probabilities != nil}, nil
+	dec, probs, err := f.predictDecode(digest, models, !plan.IgnoresProbabilities, req)
+	if err != nil {
+		return foldOutcome{}, err
+	}
+	return foldOutcome{plan: plan, dec: dec, learnerProbs: probs}, nil
+}
+
+// predictDecode predicts the fold's test rows with the models and decodes
+// their outputs with req (the scheme, its parameters and state, and the
+// training scores), asking for probabilities when wantProbs and the
+// learner has them; probs tells whether the decoder got them. A scheme
+// that decodes row-wise (sdk.Scheme.RowWiseDecode) gets the test rows in
+// blocks whose outputs take at most decodeBlock bytes, predicted and
+// decoded one after the other, so that the fold never holds the outputs
+// of every test row for every problem (a one-vs-one fold of 200 classes
+// has 19,900 problems: 1 GB for 6,667 test rows); the decodings are
+// joined in row order, which for a row-wise scheme is the decoding of all
+// rows at once, bit for bit, as each model scores each row alone.
+func (f *fold) predictDecode(digest string, models []host.ModelRef, wantProbs bool, req sdk.DecodeRequest) (dec sdk.Decoding, probs bool, err error) {
+	n := len(f.test)
+	per := max(n, 1)
+	if f.c.Reduction.Scheme.RowWiseDecode {
+		per = blockRows(models, wantProbs && f.c.Learner.Info.Capabilities.Probabilities, f.decodeBlock)
+	}
+	var parts []sdk.Decoding
+	var lens []int
+	for lo := 0; lo < n || lo == 0; lo += per {
+		hi := min(lo+per, n)
+		if req.Scores, req.Probabilities, err = f.predict(digest, f.test[lo:hi], models, wantProbs); err != nil {
+			return sdk.Decoding{}, false, err
+		}
+		probs = req.Probabilities != nil
+		d, err := f.rp.Reducer.Decode(f.ctx, req)
+		if err != nil {
+			return sdk.Decoding{}, false, f.rerr(err)
+		}
+		if per >= n {
+			return d, probs, nil
+		}
+		parts, lens = append(parts, d), append(lens, hi-lo)
+	}
+	dec, err = host.JoinDecodings(req.Scheme, parts, lens)
+	return dec, probs, err
+}
+
+// blockRows is the number of test rows whose outputs (scores and, when
+// probs, as many probabilities) of the models take at most budget bytes
+// (DefaultDecodeBlock when budget is 0), at least one.
+func blockRows(models []host.ModelRef, probs bool, budget int64) int {
+	if budget <= 0 {
+		budget = DefaultDecodeBlock
+	}
+	outputs := 0
+	for _, m := range models {
+		outputs += m.Outputs
+	}
+	row := 8 * int64(max(outputs, 1))
+	if probs {
+		row *= 2
+	}
+	return int(max(budget/row, 1))
 }
 
 // planRequest describes the fold's training part to the reducer.
@@ -421,31 +489,6 @@ func (f *fold) stages(req sdk.PlanRequest, x sdk.Matrix, enc *matrix.EncodedMatr
 		req.Stage++
 		req.State = plan.State
 	}
-}
-
-// fitPredict trains the plan's problems on the training rows and predicts
-// the test rows (and the training rows, when the plan asks for them); it
-// returns the request for the decoder.
-func (f *fold) fitPredict(digest string, plan sdk.Plan) (sdk.DecodeRequest, error) {
-	models, err := f.fit(digest, f.train, plan.Problems)
-	if err != nil {
-		return sdk.DecodeRequest{}, err
-	}
-	scores, prob, err := f.predict(digest, f.test, models, !plan.IgnoresProbabilities)
-	if err != nil {
-		return sdk.DecodeRequest{}, err
-	}
-	var trainScores *mat.Dense
-	if plan.NeedsTrainingScores {
-		// The decoder reads the training rows' scores alone.
-		if trainScores, _, err = f.predict(digest, f.train, models, false); err != nil {
-			return sdk.DecodeRequest{}, err
-		}
-	}
-	return sdk.DecodeRequest{
-		Scheme: f.c.Reduction.Scheme.Name, Params: f.c.RedParams, State: plan.State,
-		Scores: scores, Probabilities: prob, TrainingScores: trainScores,
-	}, nil
 }
 
 // score checks the decoder's answer against the fold's test rows and

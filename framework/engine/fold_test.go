@@ -342,15 +342,16 @@ func TestTrainingScoresComeWithoutProbabilities(t *testing.T) {
 	if err != nil || len(res) != 1 || res[0].Failed() {
 		t.Fatalf("results %+v, %v", res, err)
 	}
-	// Per fold: the 6 test rows with probabilities, then the 6 training
-	// rows without, each model (3) on its own.
+	// Per fold: the 6 training rows without probabilities (every block of
+	// test rows is decoded with them), then the 6 test rows with, each
+	// model (3) on its own.
 	var want []string
 	for range 2 {
 		for range 3 {
-			want = append(want, "6 rows, probabilities true")
+			want = append(want, "6 rows, probabilities false")
 		}
 		for range 3 {
-			want = append(want, "6 rows, probabilities false")
+			want = append(want, "6 rows, probabilities true")
 		}
 	}
 	if !slices.Equal(impl.calls, want) {

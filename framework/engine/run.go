@@ -45,7 +45,20 @@ type Options struct {
 	// learner without the sparse capability; a larger one fails the cell
 	// with a *DenseBudgetError. 0 means DefaultDenseBudget.
 	DenseBudget int64
+	// DecodeBlock bounds, in bytes, the outputs (scores and probabilities)
+	// of the test rows a fold predicts and decodes at once when its
+	// reduction decodes row-wise; 0 means DefaultDecodeBlock. Results do
+	// not depend on it.
+	DecodeBlock int64
 }
+
+// DefaultDecodeBlock is the default Options.DecodeBlock: 16 MiB, the
+// scores of 105 test rows of a 200-class one-vs-one fold (19,900
+// problems), of every test row of most folds (letter's 2,000 test rows of
+// one-vs-one's 325 problems take 5 MiB). Each block's outputs pass
+// through the learner's and the reducer's shared memory segments, whose
+// pages both processes then hold.
+const DefaultDecodeBlock = 16 << 20
 
 // Sink receives finished cells.
 type Sink interface {

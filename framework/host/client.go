@@ -232,27 +232,24 @@ func (c *LearnerClient) answer(d *pb.Dense, out sharedmem.Region, offered bool) 
 // (a softmax summing to 1 + 2⁻⁵² in one entry) and still be taken.
 const probSlack = 1e-9
 
-// finiteScores checks the scores of one model, columns first to
-// first+outputs of rows rows: finite, but for −∞ in a multiclass model's
-// class column (a class without training rows, whose prior is 0), as long
-// as some class of the row is finite. A NaN or +∞ score (a model
-// answering +∞ for every row would tie every class) is an error naming
-// the row (in the request and in the matrix: rowIndex[i]) and the column.
-func finiteScores(scores *mat.Dense, first, outputs int, rowIndex []int) error {
-	for i, row := range rowIndex {
-		finite := false
-		for col := first; col < first+outputs; col++ {
-			v := scores.At(i, col)
-			switch {
-			case math.IsNaN(v) || math.IsInf(v, 1) || (math.IsInf(v, -1) && outputs == 1):
-				return fmt.Errorf("score %d of row %d of the request (matrix row %d) is %v: scores must be finite numbers", col-first, i, row, v)
-			case !math.IsInf(v, -1):
-				finite = true
-			}
+// finiteScores checks the scores of one model on row i of the request,
+// row of the dataset's matrix matrixRow, scores: finite, but for −∞ in a
+// multiclass model's class column (a class without training rows, whose
+// prior is 0), as long as some class of the row is finite. A NaN or +∞
+// score (a model answering +∞ for every row would tie every class) is an
+// error naming the row (in the request and in the matrix) and the column.
+func finiteScores(scores []float64, i, matrixRow int) error {
+	finite := false
+	for col, v := range scores {
+		switch {
+		case math.IsNaN(v) || math.IsInf(v, 1) || (math.IsInf(v, -1) && len(scores) == 1):
+			return fmt.Errorf("score %d of row %d of the request (matrix row %d) is %v: scores must be finite numbers", col, i, matrixRow, v)
+		case !math.IsInf(v, -1):
+			finite = true
 		}
-		if !finite && outputs > 0 {
-			return fmt.Errorf("every score of row %d of the request (matrix row %d) is -Inf: a multiclass model scores −∞ only for classes it cannot predict, not for all", i, row)
-		}
+	}
+	if !finite && len(scores) > 0 {
+		return fmt.Errorf("every score of row %d of the request (matrix row %d) is -Inf: a multiclass model scores −∞ only for classes it cannot predict, not for all", i, matrixRow)
 	}
 	return nil
 }
@@ -286,22 +283,39 @@ func checkPredictions(scores, probs *mat.Dense, rowIndex []int, models []ModelRe
 			return fmt.Errorf("%s come as %d rows × %d columns, want %d × %d (the rows asked for × the outputs of %d models)", m.name, r, c, rows, outputs, len(models))
 		}
 	}
-	for j, first := 0, 0; j < len(models); first, j = first+models[j].Outputs, j+1 {
-		if err := finiteScores(scores, first, models[j].Outputs, rowIndex); err != nil {
-			return fmt.Errorf("model %d (of %d): %w", j, len(models), err)
+	// Scan in memory order (a one-vs-one answer has thousands of columns,
+	// one per model); a bad probability is then placed in its model.
+	cols := scores.RawMatrix().Cols
+	for i, matrixRow := range rowIndex {
+		row := scores.RawRowView(i)[:cols]
+		for j, first := 0, 0; j < len(models); first, j = first+models[j].Outputs, j+1 {
+			if err := finiteScores(row[first:first+models[j].Outputs], i, matrixRow); err != nil {
+				return fmt.Errorf("model %d (of %d): %w", j, len(models), err)
+			}
 		}
-		for col := first; col < first+models[j].Outputs; col++ {
-			for i := range rows {
-				if probs == nil {
-					continue
-				}
-				if v := probs.At(i, col); !(v >= -probSlack && v <= 1+probSlack) {
-					return fmt.Errorf("model %d (of %d): probability %d of row %d of the request (matrix row %d) is %v, not in [0, 1]", j, len(models), col-first, i, rowIndex[i], v)
-				}
+		if probs == nil {
+			continue
+		}
+		for col, v := range probs.RawRowView(i)[:cols] {
+			if !(v >= -probSlack && v <= 1+probSlack) {
+				j, c := modelOf(models, col)
+				return fmt.Errorf("model %d (of %d): probability %d of row %d of the request (matrix row %d) is %v, not in [0, 1]", j, len(models), c, i, matrixRow, v)
 			}
 		}
 	}
 	return nil
+}
+
+// modelOf returns the model of output column col among the models'
+// outputs, and the column's index among that model's outputs.
+func modelOf(models []ModelRef, col int) (model, output int) {
+	for j, m := range models {
+		if col < m.Outputs {
+			return j, col
+		}
+		col -= m.Outputs
+	}
+	return len(models), col
 }
 
 // Release frees models.

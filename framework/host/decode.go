@@ -286,6 +286,14 @@ func denseFieldSize(num protowire.Number, r, c int) int {
 	return protowire.SizeTag(num) + protowire.SizeBytes(n)
 }
 
+// JoinDecodings concatenates the decodings of consecutive runs of test
+// rows of a row-wise scheme, of lens[i] rows each, into the decoding of
+// all of them (see joinDecodings): the engine decodes a fold's test rows
+// in blocks so.
+func JoinDecodings(scheme string, parts []sdk.Decoding, lens []int) (sdk.Decoding, error) {
+	return joinDecodings(scheme, parts, lens)
+}
+
 // joinDecodings concatenates the decodings of consecutive runs of test
 // rows, of lens[i] rows each: predictions, class scores and label
 // matrices in row order, ties summed. Every part must carry the same

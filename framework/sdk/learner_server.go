@@ -449,35 +449,156 @@ func (s *learnerServer) Predict(ctx context.Context, req *pb.PredictRequest) (*p
 			return answer(), nil
 		}
 	}
-	// A lone model writes the answer's matrices; else each model writes
-	// into a matrix of its own shape, zeroed, which is then copied into its
-	// columns, and models with as many outputs share one (one-vs-one:
-	// hundreds of one-column models).
-	scBuf, prBuf := predictScratch{rows: len(rows)}, predictScratch{rows: len(rows)}
-	col := 0
-	lone := len(models) == 1
-	for i, m := range models {
-		k := m.Outputs()
-		sc, pr := scores, prob
-		if !lone {
-			sc, pr = scBuf.get(k), nil
-			if probs {
-				pr = prBuf.get(k)
-			}
-		}
-		if err := m.Predict(ctx, sub, sc, pr); err != nil {
-			return nil, status.Errorf(codes.Internal, "predict with model %s: %v", req.GetHandles()[i], err)
-		}
-		if lone {
-			break
-		}
-		scores.Slice(0, len(rows), col, col+k).(*mat.Dense).Copy(sc)
-		if probs {
-			prob.Slice(0, len(rows), col, col+k).(*mat.Dense).Copy(pr)
-		}
-		col += k
+	if err := s.predictModels(ctx, sub, models, req.GetHandles(), scores, prob); err != nil {
+		return nil, err
 	}
 	return answer(), nil
+}
+
+// predictModels writes the outputs of models on the rows x side by side
+// into scores (and prob, when not nil). A lone model writes them itself.
+// Otherwise the models are split into runs of consecutive models, as many
+// as the server has workers (one per predictTile models at least), whose
+// Predicts run at once; each run writes into its own matrices (a model's
+// Predict gets a zeroed matrix of its outputs), which are then copied
+// into the model's columns (see outputTile).
+func (s *learnerServer) predictModels(ctx context.Context, x Matrix, models []Model, handles []string, scores, prob *mat.Dense) error {
+	if len(models) == 1 {
+		if err := models[0].Predict(ctx, x, scores, prob); err != nil {
+			return status.Errorf(codes.Internal, "predict with model %s: %v", handles[0], err)
+		}
+		return nil
+	}
+	first := make([]int, len(models)+1) // first output column of each model
+	for i, m := range models {
+		first[i+1] = first[i] + m.Outputs()
+	}
+	parts := min(s.workers, (len(models)+predictTile-1)/predictTile)
+	errs := make([]error, parts)
+	var wg sync.WaitGroup
+	for p := range parts {
+		lo, hi := p*len(models)/parts, (p+1)*len(models)/parts
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[p] = s.predictRun(ctx, x, models[lo:hi], handles[lo:hi], first[lo:hi+1], scores, prob)
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err // the first model's that failed
+		}
+	}
+	return nil
+}
+
+// predictTile is the number of one-output models whose scores a run
+// gathers before copying them into the answer: 32 columns, four cache
+// lines of each row of the answer written at once, where a model at a
+// time writes one value into every row (one-vs-one's thousands of
+// one-column models, over answers of thousands of columns).
+const predictTile = 32
+
+// predictRun predicts with a run of models whose outputs start at columns
+// first (and end at first[len(models)]).
+func (s *learnerServer) predictRun(ctx context.Context, x Matrix, models []Model, handles []string, first []int, scores, prob *mat.Dense) error {
+	rows, _ := scores.Dims()
+	tile := outputTile{rows: rows, scores: scores, prob: prob}
+	multi := predictScratch{rows: rows}
+	multiP := predictScratch{rows: rows}
+	for i, m := range models {
+		k := m.Outputs()
+		if k == 1 {
+			sc, pr := tile.next(first[i])
+			if err := m.Predict(ctx, x, sc, pr); err != nil {
+				return status.Errorf(codes.Internal, "predict with model %s: %v", handles[i], err)
+			}
+			if tile.full() {
+				tile.flush()
+			}
+			continue
+		}
+		tile.flush()
+		sc, pr := multi.get(k), (*mat.Dense)(nil)
+		if prob != nil {
+			pr = multiP.get(k)
+		}
+		if err := m.Predict(ctx, x, sc, pr); err != nil {
+			return status.Errorf(codes.Internal, "predict with model %s: %v", handles[i], err)
+		}
+		scores.Slice(0, rows, first[i], first[i]+k).(*mat.Dense).Copy(sc)
+		if prob != nil {
+			prob.Slice(0, rows, first[i], first[i]+k).(*mat.Dense).Copy(pr)
+		}
+	}
+	tile.flush()
+	return nil
+}
+
+// outputTile gathers the outputs of up to predictTile consecutive
+// one-output models, each in a column of its own (a rows × 1 matrix,
+// zeroed), and copies them into their columns of the answer, row by row.
+type outputTile struct {
+	rows         int
+	scores, prob *mat.Dense
+	sc, pr       []float64 // predictTile columns of rows values
+	col, n       int       // the tile's first answer column, and its models
+	scMat, prMat []*mat.Dense
+}
+
+// next returns the zeroed matrices of the next model, whose outputs go to
+// answer column col (the one after the tile's last).
+func (t *outputTile) next(col int) (sc, pr *mat.Dense) {
+	if t.sc == nil {
+		t.sc = make([]float64, predictTile*t.rows)
+		t.scMat = make([]*mat.Dense, predictTile)
+		for j := range t.scMat {
+			t.scMat[j] = mat.NewDense(t.rows, 1, t.sc[j*t.rows:(j+1)*t.rows])
+		}
+		if t.prob != nil {
+			t.pr = make([]float64, predictTile*t.rows)
+			t.prMat = make([]*mat.Dense, predictTile)
+			for j := range t.prMat {
+				t.prMat[j] = mat.NewDense(t.rows, 1, t.pr[j*t.rows:(j+1)*t.rows])
+			}
+		}
+	}
+	if t.n == 0 {
+		t.col = col
+	}
+	j := t.n
+	t.n++
+	clear(t.sc[j*t.rows : (j+1)*t.rows])
+	if t.prob == nil {
+		return t.scMat[j], nil
+	}
+	clear(t.pr[j*t.rows : (j+1)*t.rows])
+	return t.scMat[j], t.prMat[j]
+}
+
+func (t *outputTile) full() bool { return t.n == predictTile }
+
+// flush copies the tile's columns into the answer.
+func (t *outputTile) flush() {
+	if t.n == 0 {
+		return
+	}
+	for _, m := range []struct {
+		dst *mat.Dense
+		src []float64
+	}{{t.scores, t.sc}, {t.prob, t.pr}} {
+		if m.dst == nil {
+			continue
+		}
+		for i := range t.rows {
+			row := m.dst.RawRowView(i)[t.col : t.col+t.n]
+			for j := range row {
+				row[j] = m.src[j*t.rows+i]
+			}
+		}
+	}
+	t.n = 0
 }
 
 // answerMatrices returns the zeroed rows × total matrices a Predict call

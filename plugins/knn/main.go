@@ -3,10 +3,15 @@
 package main
 
 import (
+	"context"
+	"log"
+
 	"github.com/polyclass/polyclass/framework/sdk"
 	"github.com/polyclass/polyclass/plugins/knn/learner"
 )
 
 func main() {
-	sdk.Serve(sdk.WithLearner(learner.New()))
+	if err := sdk.Serve(context.Background(), sdk.WithLearner(learner.New())); err != nil {
+		log.Fatal(err)
+	}
 }

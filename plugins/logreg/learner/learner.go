@@ -90,10 +90,27 @@ func (binaryModel) Outputs() int { return 1 }
 func (m binaryModel) Predict(_ context.Context, x sdk.Matrix, scores, probs *mat.Dense) error {
 	d := design(x)
 	n, _ := d.Dims()
-	s := m.r.Decision(make([]float64, n), d)
-	scores.SetCol(0, s)
-	if probs != nil {
+	if s := column(scores, n); s != nil {
+		m.r.Decision(s, d)
+	} else {
+		scores.SetCol(0, m.r.Decision(make([]float64, n), d))
+	}
+	if probs == nil {
+		return nil
+	}
+	if p := column(probs, n); p != nil {
+		m.r.Probability(p, d)
+	} else {
 		probs.SetCol(0, m.r.Probability(make([]float64, n), d))
+	}
+	return nil
+}
+
+// column returns the n values of a one-column matrix when they lie side
+// by side (the SDK hands one-output models such matrices), else nil.
+func column(m *mat.Dense, n int) []float64 {
+	if raw := m.RawMatrix(); raw.Cols == 1 && (raw.Stride == 1 || n == 1) && raw.Rows == n {
+		return raw.Data[:n]
 	}
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -27,7 +28,28 @@ const Version = "0.3.0"
 const Argmax = "argmax"
 
 // Reducer serves the reduction schemes. The zero value is ready to use.
-type Reducer struct{}
+//
+// It keeps what Decode prepares from a plan's state (the code matrix, its
+// decoder, the vote tie-break's index) for the last few states it saw: a
+// fold's test rows may come in many blocks with the same state, and a
+// 200-class one-vs-one code has 19,900 columns to index each time. What
+// it keeps follows from the state alone, so it changes no answer.
+type Reducer struct {
+	mu       sync.Mutex
+	prepared map[string]*prepared
+	recent   []string // keys of prepared, oldest first
+}
+
+// preparedStates is how many states a Reducer keeps prepared: the folds
+// decoded at once, with room to spare.
+const preparedStates = 8
+
+// prepared is what Decode makes of a state and decoder name.
+type prepared struct {
+	m    *codes.Matrix
+	dec  codes.Decoder
+	ties *voteTies // one-vs-one vote decoding, scikit-learn's ties only
+}
 
 // New returns a Reducer.
 func New() *Reducer { return &Reducer{} }
@@ -119,13 +141,18 @@ func (*Reducer) Info() sdk.ReducerInfo {
 	}
 }
 
-// state is what Decode needs from Plan.
+// state is what Decode needs from Plan. The code matrices of ova and ovo
+// follow from K (and Asymmetric) and are made again in Decode rather than
+// carried: a fold's test rows may be decoded in many blocks, each with the
+// state, and a 200-class one-vs-one code has 3,980,000 entries.
 type state struct {
-	K      int    `json:"k"`
-	L      int    `json:"l"`
-	Code   []int8 `json:"code,omitempty"`
-	Native bool   `json:"native,omitempty"`
-	OVO    bool   `json:"ovo,omitempty"`
+	K          int    `json:"k"`
+	L          int    `json:"l"`
+	Code       []int8 `json:"code,omitempty"`
+	Native     bool   `json:"native,omitempty"`
+	OVA        bool   `json:"ova,omitempty"`
+	OVO        bool   `json:"ovo,omitempty"`
+	Asymmetric bool   `json:"asymmetric,omitempty"`
 	// Labels are the training rows' classes, for the coverage decoder.
 	Labels []int `json:"labels,omitempty"`
 	// Rank orders the classes by their first training row, for LIBSVM's
@@ -319,7 +346,7 @@ func codePlan(req sdk.PlanRequest, m *codes.Matrix, decode string) (sdk.Plan, er
 	for j := range problems {
 		problems[j] = sdk.Problem{Kind: sdk.Binary, Compact: sdk.CodeColumn(code, j, groups)}
 	}
-	st := state{K: K, L: L, Code: m.Entries(), OVO: req.Scheme == "ovo"}
+	st := newState(req, m)
 	// Decode's code decoders read the scores alone; argmax (ova's
 	// default) passes the learner's probabilities on.
 	plan := sdk.Plan{Problems: problems, Code: &code, IgnoresProbabilities: decode != Argmax}
@@ -349,7 +376,7 @@ func codePlan(req sdk.PlanRequest, m *codes.Matrix, decode string) (sdk.Plan, er
 }
 
 // Decode turns scores into classes.
-func (*Reducer) Decode(_ context.Context, req sdk.DecodeRequest) (sdk.Decoding, error) {
+func (r *Reducer) Decode(_ context.Context, req sdk.DecodeRequest) (sdk.Decoding, error) {
 	switch req.Scheme {
 	case BinaryRelevance, Stacking, PLST:
 		return decodeMultiLabel(req)
@@ -365,84 +392,179 @@ func (*Reducer) Decode(_ context.Context, req sdk.DecodeRequest) (sdk.Decoding, 
 	if st.Native || decode == Argmax {
 		return argmax(req, st.K), nil
 	}
-	m, err := codes.NewMatrix(st.K, st.L, st.Code)
-	if err != nil {
-		return sdk.Decoding{}, err
-	}
-	var counts *mat.Dense
-	if decode == codes.Coverage {
-		if req.TrainingScores == nil {
-			return sdk.Decoding{}, fmt.Errorf("coverage decoding needs the training scores")
-		}
-		if counts, err = codes.CoverageCounts(req.TrainingScores, st.Labels, st.K); err != nil {
-			return sdk.Decoding{}, err
-		}
-	}
-	var dec codes.Decoder
-	if st.Rank != nil {
-		dec, err = codes.LibsvmVote(m, st.Rank)
-	} else {
-		dec, err = codes.NewDecoder(decode, m, counts)
-	}
+	p, err := r.prepare(req, st, decode)
 	if err != nil {
 		return sdk.Decoding{}, err
 	}
 	scores := &mat.Dense{}
-	pred, ties, err := codes.DecodeAll(dec, scores, req.Scores)
+	pred, ties, err := codes.DecodeAll(p.dec, scores, req.Scores)
 	if err != nil {
 		return sdk.Decoding{}, err
 	}
-	if st.OVO && decode == codes.Vote && st.Rank == nil {
-		breakVoteTies(scores, pred, req.Scores, m)
+	if p.ties != nil {
+		p.ties.apply(scores, pred, req.Scores)
 	}
 	probs := &mat.Dense{}
 	codes.Softmax(probs, scores)
 	return sdk.Decoding{Predicted: pred, ClassScores: probs, Ties: ties}, nil
 }
 
-// breakVoteTies adds scikit-learn's confidence term to one-vs-one votes:
-// class k gets conf_k/(3(|conf_k|+1)), where conf_k sums the scores of its
-// pairs signed in its favour. The term lies in (−⅓, ⅓), so it decides only
+// prepare returns the code matrix and decoder of state st and decoder
+// name decode, made afresh or kept from an earlier call with the same
+// scheme, decoder and state. A coverage decoder, made from the training
+// scores, is made afresh each time.
+func (r *Reducer) prepare(req sdk.DecodeRequest, st state, decode string) (*prepared, error) {
+	key := req.Scheme + "\x00" + decode + "\x00" + string(req.State)
+	if decode != codes.Coverage {
+		r.mu.Lock()
+		p := r.prepared[key]
+		r.mu.Unlock()
+		if p != nil {
+			return p, nil
+		}
+	}
+	m, err := st.matrix()
+	if err != nil {
+		return nil, err
+	}
+	var counts *mat.Dense
+	if decode == codes.Coverage {
+		if req.TrainingScores == nil {
+			return nil, fmt.Errorf("coverage decoding needs the training scores")
+		}
+		if counts, err = codes.CoverageCounts(req.TrainingScores, st.Labels, st.K); err != nil {
+			return nil, err
+		}
+	}
+	p := &prepared{m: m}
+	if st.Rank != nil {
+		p.dec, err = codes.LibsvmVote(m, st.Rank)
+	} else {
+		p.dec, err = codes.NewDecoder(decode, m, counts)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if st.OVO && decode == codes.Vote && st.Rank == nil {
+		p.ties = newVoteTies(m)
+	}
+	if decode == codes.Coverage {
+		return p, nil
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.prepared == nil {
+		r.prepared = map[string]*prepared{}
+	}
+	if _, ok := r.prepared[key]; !ok {
+		if len(r.recent) == preparedStates {
+			delete(r.prepared, r.recent[0])
+			r.recent = r.recent[1:]
+		}
+		r.recent = append(r.recent, key)
+	}
+	r.prepared[key] = p
+	return p, nil
+}
+
+// newState returns the state of a code plan of matrix m: the scheme, and
+// the code itself when the scheme does not make it from K.
+func newState(req sdk.PlanRequest, m *codes.Matrix) state {
+	K, L := m.Dims()
+	st := state{K: K, L: L, OVA: req.Scheme == "ova", OVO: req.Scheme == "ovo"}
+	switch {
+	case st.OVO:
+		st.Asymmetric = req.Params.Bool("asymmetric")
+	case !st.OVA:
+		st.Code = m.Entries()
+	}
+	return st
+}
+
+// matrix returns the plan's code matrix: the one-vs-all or one-vs-one
+// code of K classes, else the code the state carries.
+func (st state) matrix() (*codes.Matrix, error) {
+	var m *codes.Matrix
+	var err error
+	switch {
+	case st.OVA:
+		m, err = codes.OVA(st.K)
+	case st.OVO:
+		m, err = codes.OVO(st.K, st.Asymmetric)
+	default:
+		return codes.NewMatrix(st.K, st.L, st.Code)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if _, L := m.Dims(); L != st.L {
+		return nil, fmt.Errorf("state: the code of %d classes has %d columns, the plan %d", st.K, L, st.L)
+	}
+	return m, nil
+}
+
+// breakVoteTies adds scikit-learn's confidence term to one-vs-one votes
+// (see voteTies).
+func breakVoteTies(votes *mat.Dense, pred []int, s *mat.Dense, m *codes.Matrix) {
+	newVoteTies(m).apply(votes, pred, s)
+}
+
+// voteTies is the index of a code matrix that breakVoteTies needs: the
+// non-zero entries of each row, cols[start[k]:start[k+1]] with values
+// vals, in column order.
+type voteTies struct {
+	m       *codes.Matrix
+	entries []int8 // m's, row by row
+	start   []int
+	cols    []int
+	vals    []float64
+}
+
+func newVoteTies(m *codes.Matrix) *voteTies {
+	K, L := m.Dims()
+	e := m.Entries()
+	t := &voteTies{m: m, entries: e, start: make([]int, K+1)}
+	for k := 0; k < K; k++ {
+		for j, c := range e[k*L : (k+1)*L] {
+			if c != 0 {
+				t.cols = append(t.cols, j)
+				t.vals = append(t.vals, float64(c))
+			}
+		}
+		t.start[k+1] = len(t.cols)
+	}
+	return t
+}
+
+// apply adds scikit-learn's confidence term to one-vs-one votes: class k
+// gets conf_k/(3(|conf_k|+1)), where conf_k sums the scores of its pairs
+// signed in its favour. The term lies in (−⅓, ⅓), so it decides only
 // between classes with equal votes, as sklearn's ovr_decision_function.
 //
 // conf_k is Σⱼ m[k][j]·s[j] over j in order. A 0 entry adds ±0, which
 // leaves a sum that starts at +0 unchanged (it can never be −0), so only
 // the non-zero entries are summed, in the same order, with the same result
 // bit for bit; a row with an infinite score (0·∞ is NaN) takes every entry.
-func breakVoteTies(votes *mat.Dense, pred []int, s *mat.Dense, m *codes.Matrix) {
-	K, L := m.Dims()
+func (t *voteTies) apply(votes *mat.Dense, pred []int, s *mat.Dense) {
+	K, L := t.m.Dims()
 	n, _ := s.Dims()
-	f := m.Float64s()
-	// The non-zero entries of row k are cols[start[k]:start[k+1]], with
-	// values vals, in column order.
-	start := make([]int, K+1)
-	var cols []int
-	var vals []float64
-	for k := 0; k < K; k++ {
-		for j, c := range f[k*L : (k+1)*L] {
-			if c != 0 {
-				cols = append(cols, j)
-				vals = append(vals, c)
-			}
-		}
-		start[k+1] = len(cols)
-	}
+	e := t.entries
 	conf := make([]float64, K)
 	for i := 0; i < n; i++ {
 		row := s.RawRowView(i)[:L]
 		if hasInf(row) {
 			for k := range conf {
 				var c float64
-				for j, e := range f[k*L : (k+1)*L] {
-					c += e * row[j]
+				for j, v := range e[k*L : (k+1)*L] {
+					c += float64(v) * row[j]
 				}
 				conf[k] = c
 			}
 		} else {
 			for k := range conf {
 				var c float64
-				for p, j := range cols[start[k]:start[k+1]] {
-					c += vals[start[k]+p] * row[j]
+				for p, j := range t.cols[t.start[k]:t.start[k+1]] {
+					c += t.vals[t.start[k]+p] * row[j]
 				}
 				conf[k] = c
 			}

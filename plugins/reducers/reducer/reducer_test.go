@@ -3,6 +3,7 @@ package reducer
 import (
 	"context"
 	"math"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -356,5 +357,74 @@ func TestPlanIgnoresProbabilities(t *testing.T) {
 					with.Predicted, with.Ties, without.Predicted, without.Ties, mat.Equal(with.ClassScores, without.ClassScores))
 			}
 		})
+	}
+}
+
+// TestStateMakesCode: the state of a one-vs-all or one-vs-one plan holds
+// no code matrix (Decode makes it from K: a 200-class one-vs-one code has
+// 3,980,000 entries and a fold may be decoded in many blocks), an ecoc
+// plan's holds its code; a Reducer that decodes a state again uses what it
+// prepared, and the answers are those of a fresh Reducer.
+func TestStateMakesCode(t *testing.T) {
+	labels := make([]int, 60)
+	for i := range labels {
+		labels[i] = i % 12
+	}
+	for _, tc := range []struct {
+		scheme string
+		params sdk.Params
+		code   bool
+	}{
+		{"ova", nil, false},
+		{"ova", sdk.Params{"decode": sdk.String("loss:hinge")}, false},
+		{"ovo", nil, false},
+		{"ovo", sdk.Params{"asymmetric": sdk.Bool(true), "decode": sdk.String("hamming")}, false},
+		{"ecoc", sdk.Params{"code": sdk.String("random_dense"), "decode": sdk.String("hamming")}, true},
+	} {
+		r := New()
+		info := r.Info()
+		var spec sdk.Scheme
+		for _, s := range info.Schemes {
+			if s.Name == tc.scheme {
+				spec = s
+			}
+		}
+		params := sdk.WithDefaults(spec.Params, tc.params)
+		plan, err := r.Plan(context.Background(), sdk.PlanRequest{Scheme: tc.scheme, Params: params, NumClasses: 12, Labels: labels, Seed: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(string(plan.State), `"code"`); got != tc.code || (!tc.code && len(plan.State) > 64) {
+			t.Errorf("%s %v: state %s", tc.scheme, tc.params, plan.State)
+		}
+		scores := mat.NewDense(5, len(plan.Problems), nil)
+		for i := range 5 {
+			for j := range len(plan.Problems) {
+				scores.Set(i, j, math.Sin(float64(7*i+j)))
+			}
+		}
+		req := sdk.DecodeRequest{Scheme: tc.scheme, Params: params, State: plan.State, Scores: scores}
+		first, err := r.Decode(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		again, err := r.Decode(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fresh, err := New().Decode(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(first, again) || !reflect.DeepEqual(first, fresh) {
+			t.Errorf("%s %v: decodings differ: %v, %v, %v", tc.scheme, tc.params, first.Predicted, again.Predicted, fresh.Predicted)
+		}
+		want := 1
+		if params.Str("decode") == Argmax {
+			want = 0 // argmax reads no code
+		}
+		if len(r.prepared) != want {
+			t.Errorf("%s %v: %d states prepared, want %d", tc.scheme, tc.params, len(r.prepared), want)
+		}
 	}
 }

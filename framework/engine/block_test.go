@@ -1,0 +1,130 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/polyclass/polyclass/framework/config"
+	"github.com/polyclass/polyclass/framework/host"
+	"github.com/polyclass/polyclass/framework/outcome"
+	"github.com/polyclass/polyclass/plugins/logreg/learner"
+	"github.com/polyclass/polyclass/plugins/reducers/reducer"
+)
+
+// manyClassGrid resolves an experiment on 16 classes of 12 rows (4
+// features, a seeded blob per class) with the shipped logreg and reducers
+// linked in: one-vs-one decoded by vote (scikit-learn's tie-break) and by
+// hamming and by a loss, and one-vs-all (whose argmax decoding passes
+// the learner's probabilities on), 3 folds, predictions kept.
+func manyClassGrid(t *testing.T) *Grid {
+	t.Helper()
+	dir := t.TempDir()
+	rng := rand.New(rand.NewPCG(7, 49))
+	var csv strings.Builder
+	csv.WriteString("a,b,c,d,class\n")
+	for k := range 16 {
+		center := []float64{float64(k % 4), float64(k / 4), float64(k % 3), float64(k % 5)}
+		for range 12 {
+			for _, c := range center {
+				fmt.Fprintf(&csv, "%.6f,", c+0.6*rng.NormFloat64())
+			}
+			fmt.Fprintf(&csv, "k%02d\n", k)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "many.csv"), []byte(csv.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	src := `
+experiment "many" { seed = 3 }
+dataset "many" { path = "many.csv" }
+encoder "std" { type = "standardize" }
+learner "logreg" { params = { C = 1 } }
+reduction "ovo" { scheme = "ovo" }
+reduction "ovo_hamming" {
+  scheme = "ovo"
+  params = { decode = "hamming" }
+}
+reduction "ovo_loss" {
+  scheme = "ovo"
+  params = { decode = "loss:logistic" }
+}
+reduction "ova" { scheme = "ova" }
+cv { folds = 3 }
+metrics = ["accuracy", "log_loss"]
+`
+	file := filepath.Join(dir, "many.hcl")
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	exp, diags := config.NewParser().ParseFile(file)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	h := host.New("", nil)
+	h.Register("logreg", host.InProcess{Learner: learner.New()})
+	h.Register("reducers", host.InProcess{Reducer: reducer.New()})
+	t.Cleanup(h.Close)
+	g, diags := Resolve(context.Background(), exp, h, ResolveOptions{DefaultReducer: "reducers"})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	return g
+}
+
+// TestDecodeBlocksChangeNothing runs the many-class grid with the test
+// rows predicted and decoded whole, and in blocks of one and of seven
+// rows (a block budget of one byte, and of seven rows of one-vs-one
+// scores): every fold's predictions, class scores, ties and metrics are
+// the same, bit for bit.
+func TestDecodeBlocksChangeNothing(t *testing.T) {
+	g := manyClassGrid(t)
+	run := func(block int64) []*outcome.CellResult {
+		t.Helper()
+		res, _, err := Run(context.Background(), g, Options{Workers: 2, KeepPredictions: true, DecodeBlock: block})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range res {
+			if r.Failed() {
+				t.Fatalf("cell %s failed: %s", r.ID.Key(), r.Error)
+			}
+		}
+		return res
+	}
+	whole := run(0)
+	for _, block := range []int64{1, 7 * 8 * 120} {
+		parts := run(block)
+		for i, w := range whole {
+			p := parts[i]
+			for j, wf := range w.Folds {
+				pf := p.Folds[j]
+				name := fmt.Sprintf("block %d, %s fold %d", block, w.ID.Key(), j)
+				if fmt.Sprint(pf.Predictions.Predicted) != fmt.Sprint(wf.Predictions.Predicted) || pf.Ties != wf.Ties {
+					t.Errorf("%s: predictions %v (ties %d), whole %v (ties %d)", name, pf.Predictions.Predicted, pf.Ties, wf.Predictions.Predicted, wf.Ties)
+				}
+				ws, ps := wf.Predictions.Scores, pf.Predictions.Scores
+				if r, c := ws.Dims(); r == 0 || c != 16 {
+					t.Fatalf("%s: %d×%d class scores", name, r, c)
+				}
+				for r := range wf.Predictions.Rows {
+					for c := range 16 {
+						if math.Float64bits(ps.At(r, c)) != math.Float64bits(ws.At(r, c)) {
+							t.Fatalf("%s: row %d class %d: score %v, whole %v", name, r, c, ps.At(r, c), ws.At(r, c))
+						}
+					}
+				}
+				for m, v := range wf.Metrics {
+					if math.Float64bits(pf.Metrics[m]) != math.Float64bits(v) && !strings.HasSuffix(m, "seconds") {
+						t.Errorf("%s: %s %v, whole %v", name, m, pf.Metrics[m], v)
+					}
+				}
+			}
+		}
+	}
+}
