@@ -24,6 +24,8 @@ func TestPluginCheck(t *testing.T) {
 		{path: "bench-plugin-logreg"},
 		{path: "bench-plugin-svm"},
 		{path: "bench-plugin-lda", skip: []string{"csr"}},
+		{path: "bench-plugin-knn"},
+		{path: "bench-plugin-naive_bayes"},
 		{path: "bench-plugin-reducers"},
 		{path: "bench-plugin-sklearn", python: true},
 		{path: "broken/bench-plugin-wrongshape", fail: []string{"csr", "fit-predict"}},
