@@ -34,7 +34,9 @@ func TestWriteGoals(t *testing.T) {
 		"| 5 | letter | 4.00 s | 5.00 s | 0.80 | ≤ 0.20 | no |\n" +
 		"| 6 | not measured in this run | – | – | – | – | – |\n" +
 		"| 7 | not measured in this run | – | – | – | – | – |\n" +
-		"| 8 | not measured in this run | – | – | – | – | – |\n\n"
+		"| 8 | not measured in this run | – | – | – | – | – |\n" +
+		"| 9 | not measured in this run | – | – | – | – | – |\n" +
+		"| 10 | not measured in this run | – | – | – | – | – |\n\n"
 	if b.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
 	}
@@ -59,12 +61,23 @@ func TestFmtRatio(t *testing.T) {
 }
 
 // TestE2EExperiment: the generated experiment parses, with the folds file
-// and the categorical columns on the dataset and one pipeline.
+// and the categorical columns on the dataset, one pipeline and the
+// learner and reduction of each model.
 func TestE2EExperiment(t *testing.T) {
+	for model, want := range map[string][2]string{"": {"logreg", "ova"}, "knn": {"knn", "none"}, "naive_bayes": {"naive_bayes", "none"}, "logreg_ovo": {"logreg", "ovo"}} {
+		exp := checkE2EExperiment(t, model)
+		if l, r := exp.Learners[0], exp.Reductions[0]; l.Name != want[0] || r.Name != want[1] {
+			t.Errorf("model %q: learner %s, reduction %s, want %v", model, l.Name, r.Name, want)
+		}
+	}
+}
+
+func checkE2EExperiment(t *testing.T, model string) *config.Experiment {
+	t.Helper()
 	dir := t.TempDir()
 	data, folds := filepath.Join(dir, "d.csv"), filepath.Join(dir, "d.folds.csv")
 	file := filepath.Join(dir, "e.hcl")
-	src := e2eExperiment("d", data, folds, []string{"a", "b"}, []string{"impute", "std", "onehot"})
+	src := e2eExperiment("d", data, folds, []string{"a", "b"}, []string{"impute", "std", "onehot"}, model)
 	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -77,8 +90,9 @@ func TestE2EExperiment(t *testing.T) {
 		t.Errorf("dataset %+v", ds)
 	}
 	if len(exp.Pipelines) != 1 || len(exp.Learners) != 1 || len(exp.Reductions) != 1 {
-		t.Errorf("pipelines %d, learners %d, reductions %d, want 1 each", len(exp.Pipelines), len(exp.Learners), len(exp.Reductions))
+		t.Fatalf("pipelines %d, learners %d, reductions %d, want 1 each", len(exp.Pipelines), len(exp.Learners), len(exp.Reductions))
 	}
+	return exp
 }
 
 // TestWriteFolds writes folds for a gzipped file: one per row, the

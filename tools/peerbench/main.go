@@ -28,10 +28,13 @@
 //  6. profile: the letter grid with `bench run --profile DIR` and without,
 //     and the profiles written (profile.go);
 //  7. e2e: letter (standardize) and diabetes130 (impute → standardize →
-//     one-hot) with logreg + ova through `bench run -j 2` against
-//     scikit-learn's cross_validate(make_pipeline(...), n_jobs=2)
-//     (sklearn_e2e.py) on the same folds, alternately: wall, CPU and the
-//     peak summed RSS of each process tree;
+//     one-hot) with logreg + ova, covertype_50k (standardize → one-hot)
+//     with knn and with naive_bayes, and a synthetic 200-class data set
+//     (make_classification, standardize) with logreg + ovo, through
+//     `bench run -j 2` against scikit-learn's
+//     cross_validate(make_pipeline(...), n_jobs=2) (sklearn_e2e.py) on the
+//     same folds, alternately: wall, CPU and the peak summed RSS of each
+//     process tree;
 //  8. scaling: covertype_50k resampled with replacement to 25k, 100k and
 //     400k rows, one-hot + logreg + ova, 5 folds: time and memory per row;
 //     then, on each size encoded once, the one-vs-rest fits in this

@@ -1,6 +1,7 @@
-"""The scikit-learn side of the end-to-end comparison, for cmd/peerbench.
+"""The scikit-learn side of the end-to-end comparison, for tools/peerbench.
 
-    python3 sklearn_e2e.py DATA.csv[.gz] FOLDS.csv [CATEGORICAL,...]
+    python3 sklearn_e2e.py DATA.csv[.gz] FOLDS.csv [CATEGORICAL,...] [MODEL]
+    python3 sklearn_e2e.py make_classification OUT.csv
 
 scikit-learn used as its users would on a 2-core machine:
 cross_validate(make_pipeline(...), n_jobs=2) over the folds of FOLDS.csv
@@ -15,7 +16,22 @@ categories become a level of their own), standardises the numeric columns
 and one-hot encodes the categorical ones (unknown levels ignored, sparse
 output), as polyclass's impute → standardize → onehot does. The learner is
 LogisticRegression(C=1, solver='lbfgs', multi_class='ovr', max_iter=1000):
-one binary problem per class, as polyclass's logreg + ova.
+one binary problem per class, as polyclass's logreg + ova (MODEL
+logreg_ova, the default). The other MODELs:
+- knn: KNeighborsClassifier() (k = 5, uniform, Euclidean), as polyclass's
+  knn; the ColumnTransformer's output dense (sparse_threshold=0), the
+  path on which scikit-learn's brute-force search multiplies with BLAS
+  (its sparse one, the default output for covertype's one-hot columns,
+  takes 12 times as long);
+- naive_bayes: GaussianNB(), as polyclass's naive_bayes (dense output:
+  GaussianNB takes no sparse input);
+- logreg_ovo: OneVsOneClassifier(LogisticRegression(solver="liblinear")),
+  as polyclass's logreg + ovo.
+
+make_classification writes the synthetic 200-class data set of the
+one-vs-one comparison: make_classification(n_samples=20000,
+n_features=50, n_informative=40, n_classes=200, n_clusters_per_class=1,
+class_sep=2, random_state=0), columns x0..x49 and class (c0..c199).
 
 Prints one JSON object on stdout: versions, seconds spent loading and in
 cross_validate, the mean test accuracy over the folds.
@@ -34,6 +50,9 @@ from sklearn.compose import ColumnTransformer
 from sklearn.impute import SimpleImputer
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import PredefinedSplit, cross_validate
+from sklearn.multiclass import OneVsOneClassifier
+from sklearn.naive_bayes import GaussianNB
+from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import OneHotEncoder, StandardScaler
 
@@ -73,8 +92,17 @@ def load(path, categorical):
     return x, y, len(num), len(cat)
 
 
-def pipeline(n_num, n_cat):
-    learner = LogisticRegression(C=1, solver="lbfgs", multi_class="ovr", max_iter=1000)
+LEARNERS = {
+    "logreg_ova": lambda: LogisticRegression(C=1, solver="lbfgs", multi_class="ovr", max_iter=1000),
+    "knn": KNeighborsClassifier,
+    "naive_bayes": GaussianNB,
+    "logreg_ovo": lambda: OneVsOneClassifier(LogisticRegression(solver="liblinear")),
+}
+
+
+def pipeline(n_num, n_cat, model):
+    learner = LEARNERS[model]()
+    dense = model in ("knn", "naive_bayes")
     if n_cat == 0:
         return make_pipeline(StandardScaler(), learner)
     num = make_pipeline(SimpleImputer(strategy="mean"), StandardScaler())
@@ -85,21 +113,35 @@ def pipeline(n_num, n_cat):
     pre = ColumnTransformer([
         ("num", num, list(range(n_num))),
         ("cat", cat, list(range(n_num, n_num + n_cat))),
-    ])
+    ], sparse_threshold=0 if dense else 0.3)
     return make_pipeline(pre, learner)
 
 
+def make_classification(out):
+    from sklearn.datasets import make_classification as make
+    x, y = make(n_samples=20000, n_features=50, n_informative=40, n_classes=200,
+                n_clusters_per_class=1, class_sep=2, random_state=0)
+    with open(out, "w") as f:
+        f.write(",".join(f"x{j}" for j in range(x.shape[1])) + ",class\n")
+        for row, c in zip(x, y):
+            f.write(",".join(repr(float(v)) for v in row) + f",c{c}\n")
+
+
 def main():
-    if len(sys.argv) not in (3, 4):
+    if len(sys.argv) == 3 and sys.argv[1] == "make_classification":
+        make_classification(sys.argv[2])
+        return
+    if len(sys.argv) not in (3, 4, 5):
         sys.exit(__doc__)
-    categorical = set(sys.argv[3].split(",")) if len(sys.argv) == 4 and sys.argv[3] else set()
+    categorical = set(sys.argv[3].split(",")) if len(sys.argv) >= 4 and sys.argv[3] else set()
+    model = sys.argv[4] if len(sys.argv) == 5 else "logreg_ova"
     start = time.perf_counter()
     x, y, n_num, n_cat = load(sys.argv[1], categorical)
     fold = np.loadtxt(sys.argv[2], skiprows=1, dtype=int)
     loaded = time.perf_counter()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        res = cross_validate(pipeline(n_num, n_cat), x, y, cv=PredefinedSplit(fold),
+        res = cross_validate(pipeline(n_num, n_cat, model), x, y, cv=PredefinedSplit(fold),
                              scoring="accuracy", n_jobs=2)
     done = time.perf_counter()
     json.dump({
@@ -109,6 +151,7 @@ def main():
         "cv_seconds": done - loaded,
         "accuracy": float(np.mean(res["test_score"])),
         "folds": len(res["test_score"]),
+        "model": model,
         "numeric": n_num,
         "categorical": n_cat,
     }, sys.stdout)
