@@ -2,17 +2,20 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/polyclass/polyclass/framework/config"
 	"github.com/polyclass/polyclass/framework/host"
 	"github.com/polyclass/polyclass/framework/outcome"
+	"github.com/polyclass/polyclass/framework/sdk"
 	"github.com/polyclass/polyclass/plugins/logreg/learner"
 	"github.com/polyclass/polyclass/plugins/reducers/reducer"
 )
@@ -126,5 +129,40 @@ func TestDecodeBlocksChangeNothing(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// failingOVA is oneVsAll, decoding row-wise, whose third Decode call
+// fails.
+type failingOVA struct {
+	oneVsAll
+	calls *atomic.Int64
+}
+
+func (r failingOVA) Info() sdk.ReducerInfo {
+	info := r.oneVsAll.Info()
+	info.Schemes[0].RowWiseDecode = true
+	return info
+}
+
+func (r failingOVA) Decode(ctx context.Context, req sdk.DecodeRequest) (sdk.Decoding, error) {
+	if r.calls.Add(1) == 3 {
+		return sdk.Decoding{}, errors.New("decoder broke on its third block")
+	}
+	return r.oneVsAll.Decode(ctx, req)
+}
+
+// TestDecodeBlockErrorFailsTheFold: a decoder that fails on a block fails
+// its fold with its error (the blocks still being predicted are dropped,
+// and the fold waits for them before it returns).
+func TestDecodeBlockErrorFailsTheFold(t *testing.T) {
+	calls := &atomic.Int64{}
+	g, _ := newPluginGrid(t, []float64{0, 0, 0, 9.8, 5, 5, 5, 5, 10, 10, 10, 10}, []int{0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2}, failingOVA{calls: calls})
+	res, _, err := Run(context.Background(), g, Options{Workers: 1, DecodeBlock: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res) != 1 || !strings.Contains(res[0].Error, "decoder broke on its third block") {
+		t.Fatalf("results %+v, want the cell failed by the decoder", res)
 	}
 }

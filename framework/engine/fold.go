@@ -7,6 +7,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -395,10 +396,11 @@ func (f *fold) evaluate(x sdk.Matrix, enc *matrix.EncodedMatrix) (foldOutcome, e
 // training scores), asking for probabilities when wantProbs and the
 // learner has them; probs tells whether the decoder got them. A scheme
 // that decodes row-wise (sdk.Scheme.RowWiseDecode) gets the test rows in
-// blocks whose outputs take at most decodeBlock bytes, predicted and
-// decoded one after the other, so that the fold never holds the outputs
-// of every test row for every problem (a one-vs-one fold of 200 classes
-// has 19,900 problems: 1 GB for 6,667 test rows); the decodings are
+// blocks whose outputs take at most decodeBlock bytes, so that the fold
+// never holds the outputs of every test row for every problem (a
+// one-vs-one fold of 200 classes has 19,900 problems: 1 GB for 6,667 test
+// rows). The learner predicts the next block while the reducer decodes
+// one (at most two blocks wait for the decoder); the decodings are
 // joined in row order, which for a row-wise scheme is the decoding of all
 // rows at once, bit for bit, as each model scores each row alone.
 func (f *fold) predictDecode(digest string, models []host.ModelRef, wantProbs bool, req sdk.DecodeRequest) (dec sdk.Decoding, probs bool, err error) {
@@ -407,22 +409,59 @@ func (f *fold) predictDecode(digest string, models []host.ModelRef, wantProbs bo
 	if f.c.Reduction.Scheme.RowWiseDecode {
 		per = blockRows(models, wantProbs && f.c.Learner.Info.Capabilities.Probabilities, f.decodeBlock)
 	}
-	var parts []sdk.Decoding
-	var lens []int
-	for lo := 0; lo < n || lo == 0; lo += per {
-		hi := min(lo+per, n)
-		if req.Scores, req.Probabilities, err = f.predict(digest, f.test[lo:hi], models, wantProbs); err != nil {
+	if per >= n {
+		if req.Scores, req.Probabilities, err = f.predict(digest, f.test, models, wantProbs); err != nil {
 			return sdk.Decoding{}, false, err
 		}
-		probs = req.Probabilities != nil
+		if dec, err = f.rp.Reducer.Decode(f.ctx, req); err != nil {
+			return sdk.Decoding{}, false, f.rerr(err)
+		}
+		return dec, req.Probabilities != nil, nil
+	}
+	// The predictions of each block, in order, from one goroutine (the
+	// only one that calls f.predict meanwhile); stop tells it to end, and
+	// predictDecode returns once it has (it writes f.predictSeconds).
+	type block struct {
+		rows           int
+		scores, probas *mat.Dense
+		err            error
+	}
+	blocks, stop := make(chan block, 1), make(chan struct{})
+	var producer sync.WaitGroup
+	defer func() {
+		close(stop)
+		producer.Wait()
+	}()
+	producer.Add(1)
+	go func() {
+		defer producer.Done()
+		defer close(blocks)
+		for lo := 0; lo < n; lo += per {
+			hi := min(lo+per, n)
+			s, p, err := f.predict(digest, f.test[lo:hi], models, wantProbs)
+			select {
+			case blocks <- block{rows: hi - lo, scores: s, probas: p, err: err}:
+			case <-stop:
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	var parts []sdk.Decoding
+	var lens []int
+	for b := range blocks {
+		if b.err != nil {
+			return sdk.Decoding{}, false, b.err
+		}
+		req.Scores, req.Probabilities = b.scores, b.probas
+		probs = b.probas != nil
 		d, err := f.rp.Reducer.Decode(f.ctx, req)
 		if err != nil {
 			return sdk.Decoding{}, false, f.rerr(err)
 		}
-		if per >= n {
-			return d, probs, nil
-		}
-		parts, lens = append(parts, d), append(lens, hi-lo)
+		parts, lens = append(parts, d), append(lens, b.rows)
 	}
 	dec, err = host.JoinDecodings(req.Scheme, parts, lens)
 	return dec, probs, err
