@@ -155,7 +155,8 @@ func hotPlanRequest(scheme string, m *codes.Matrix, n int) sdk.PlanRequest {
 
 // TestCodePlanDefinition: the plan of a code has one Binary problem per
 // column, whose target on a training row is the code's entry of the row's
-// class, given compact over one slice of row groups; the code itself; the
+// class, given compact over one slice of row groups; the code itself (in
+// the state, or for ova and ovo remade from K by the state); the
 // code's diagnostics and warnings (one-vs-one's opposite columns aside:
 // the asymmetric scheme swaps each pair on purpose); the training scores
 // for coverage decoding only, with the labels in the state; and no
@@ -211,8 +212,16 @@ func TestCodePlanDefinition(t *testing.T) {
 				if plan.NeedsTrainingScores != coverage || (st.Labels != nil) != coverage || plan.IgnoresProbabilities != (decode != Argmax) {
 					t.Errorf("training scores %v, labels in the state %v, ignores probabilities %v", plan.NeedsTrainingScores, st.Labels != nil, plan.IgnoresProbabilities)
 				}
-				if st.K != K || st.L != L || st.OVO != (sch == "ovo") || !reflect.DeepEqual(st.Code, hm.m.Entries()) {
-					t.Errorf("state K %d L %d OVO %v, want %d %d %v and the code", st.K, st.L, st.OVO, K, L, sch == "ovo")
+				if st.K != K || st.L != L || st.OVO != (sch == "ovo") || st.OVA != (sch == "ova") {
+					t.Errorf("state K %d L %d OVA %v OVO %v, want %d %d %v %v", st.K, st.L, st.OVA, st.OVO, K, L, sch == "ova", sch == "ovo")
+				}
+				// ova's and ovo's codes follow from K and are made again
+				// in Decode; any other code is carried whole.
+				if carried := st.Code != nil; carried != (sch == "ecoc") {
+					t.Errorf("state carries the code: %v, want %v", carried, sch == "ecoc")
+				}
+				if sm, err := st.matrix(); err != nil || !reflect.DeepEqual(sm.Entries(), hm.m.Entries()) {
+					t.Errorf("the state's code differs from the plan's (%v)", err)
 				}
 			})
 		}

@@ -468,13 +468,15 @@ func (r *Reducer) prepare(req sdk.DecodeRequest, st state, decode string) (*prep
 }
 
 // newState returns the state of a code plan of matrix m: the scheme, and
-// the code itself when the scheme does not make it from K.
+// the code itself when the scheme does not make it from K. Whether a
+// one-vs-one code is asymmetric is read from m's K(K−1) columns, so the
+// state remakes m whatever parameters made it.
 func newState(req sdk.PlanRequest, m *codes.Matrix) state {
 	K, L := m.Dims()
 	st := state{K: K, L: L, OVA: req.Scheme == "ova", OVO: req.Scheme == "ovo"}
 	switch {
 	case st.OVO:
-		st.Asymmetric = req.Params.Bool("asymmetric")
+		st.Asymmetric = L == K*(K-1)
 	case !st.OVA:
 		st.Code = m.Entries()
 	}
