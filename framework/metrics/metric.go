@@ -63,17 +63,32 @@ func (k Kind) String() string {
 // from validated input.
 type evalFunc func(in *Input) (float64, int)
 
-// Metric is a named fold score.
+// Metric is a named fold score with what the packages that check, rank
+// and footnote its values need to know about it.
 type Metric struct {
 	Name           string // identifier used in configuration files
 	HigherIsBetter bool   // whether larger values are better
 	Kind           Kind   // inputs the metric applies to
-	Doc            string // one-line definition
+	// Min and Max bound every value of the metric: [0, 1] for the
+	// fractions, [−1, 1] for kappa and mcc, [0, 2] for brier, [0, +Inf)
+	// for log_loss and the timings.
+	Min, Max float64
+	// ReadsScores says that the metric reads the class scores of a
+	// multiclass fold (Input.Prob), not only its predicted classes.
+	ReadsScores bool
+	// ReadsProbabilities says that it reads them as probabilities, their
+	// values and not only their order (log_loss and brier, proper scoring
+	// rules): a softmax of decision scores in their place changes what it
+	// measures. The AUCs read the scores' order alone.
+	ReadsProbabilities bool
+	Doc                string // one-line definition
 
-	needProb bool     // multiclass evaluation reads Prob
-	mc       evalFunc // multiclass (or timing) evaluation
-	ml       evalFunc // multi-label evaluation
+	mc evalFunc // multiclass (or timing) evaluation
+	ml evalFunc // multi-label evaluation
 }
+
+// InRange reports whether v lies in [m.Min, m.Max]; NaN does not.
+func (m Metric) InRange(v float64) bool { return v >= m.Min && v <= m.Max }
 
 // Eval computes the metric on one fold. warnings counts the zero-division
 // (or otherwise undefined) cases that were set to 0, as described in the
@@ -103,7 +118,7 @@ func (m Metric) Eval(in *Input) (value float64, warnings int, err error) {
 		if m.mc == nil {
 			return 0, 0, fmt.Errorf("metric %q is not defined for multiclass input", m.Name)
 		}
-		if err := validateMulticlass(in, m.needProb); err != nil {
+		if err := validateMulticlass(in, m.ReadsScores); err != nil {
 			return 0, 0, fmt.Errorf("metric %q: %w", m.Name, err)
 		}
 		v, w := m.mc(in)
@@ -187,7 +202,7 @@ func validateMultiLabel(in *Input) error {
 func catalog() []Metric {
 	prf := func(name string, avg Averaging, pick func(PRF) (float64, int), what string) Metric {
 		return Metric{
-			Name: name, HigherIsBetter: true, Kind: Multiclass | MultiLabel,
+			Name: name, HigherIsBetter: true, Kind: Multiclass | MultiLabel, Min: 0, Max: 1,
 			Doc: fmt.Sprintf("%s-averaged %s (multiclass: over classes in true or predicted labels; multi-label: over all labels)", avg, what),
 			mc: func(in *Input) (float64, int) {
 				v, w := pick(AveragePRF(PerClass(nil, Confusion(in.True, in.Pred, in.K)), avg, true))
@@ -202,24 +217,34 @@ func catalog() []Metric {
 	precision := func(r PRF) (float64, int) { return r.Precision, r.PrecisionWarnings }
 	recall := func(r PRF) (float64, int) { return r.Recall, r.RecallWarnings }
 	fscore := func(r PRF) (float64, int) { return r.F1, r.F1Warnings }
-	mc := func(name string, higher bool, doc string, f evalFunc) Metric {
-		return Metric{Name: name, HigherIsBetter: higher, Kind: Multiclass, Doc: doc, mc: f}
+	unit := [2]float64{0, 1}
+	mc := func(name string, higher bool, span [2]float64, doc string, f evalFunc) Metric {
+		return Metric{Name: name, HigherIsBetter: higher, Kind: Multiclass, Min: span[0], Max: span[1], Doc: doc, mc: f}
 	}
-	mcProb := func(name string, higher bool, doc string, f evalFunc) Metric {
-		m := mc(name, higher, doc, f)
-		m.needProb = true
+	// auc reads the class scores' order, prob their values.
+	auc := func(name, doc string, f evalFunc) Metric {
+		m := mc(name, true, unit, doc, f)
+		m.ReadsScores = true
 		return m
 	}
+	prob := func(name string, span [2]float64, doc string, f evalFunc) Metric {
+		m := mc(name, false, span, doc, f)
+		m.ReadsScores, m.ReadsProbabilities = true, true
+		return m
+	}
+	timing := func(name, doc string, f evalFunc) Metric {
+		return Metric{Name: name, Kind: Timing, Min: 0, Max: math.Inf(1), Doc: doc, mc: f}
+	}
 	ml := func(name string, higher bool, doc string, f evalFunc) Metric {
-		return Metric{Name: name, HigherIsBetter: higher, Kind: MultiLabel, Doc: doc, ml: f}
+		return Metric{Name: name, HigherIsBetter: higher, Kind: MultiLabel, Min: 0, Max: 1, Doc: doc, ml: f}
 	}
 	return []Metric{
-		mc("accuracy", true, "fraction of rows whose predicted class is the true class", accuracy),
-		mc("error", false, "1 − accuracy", func(in *Input) (float64, int) {
+		mc("accuracy", true, unit, "fraction of rows whose predicted class is the true class", accuracy),
+		mc("error", false, unit, "1 − accuracy", func(in *Input) (float64, int) {
 			a, w := accuracy(in)
 			return 1 - a, w
 		}),
-		mc("balanced_accuracy", true, "mean recall over classes present in the true labels", balancedAccuracy),
+		mc("balanced_accuracy", true, unit, "mean recall over classes present in the true labels", balancedAccuracy),
 		prf("micro_precision", Micro, precision, "precision"),
 		prf("micro_recall", Micro, recall, "recall"),
 		prf("micro_f1", Micro, fscore, "F1"),
@@ -229,25 +254,25 @@ func catalog() []Metric {
 		prf("weighted_precision", Weighted, precision, "precision"),
 		prf("weighted_recall", Weighted, recall, "recall"),
 		prf("weighted_f1", Weighted, fscore, "F1"),
-		mc("kappa", true, "Cohen's kappa (po − pe)/(1 − pe)", kappa),
-		mc("mcc", true, "multiclass Matthews correlation coefficient (Gorodkin's R_K)", mcc),
-		mcProb("log_loss", false, "mean −log p(true class), p clipped to [ε, 1−ε] (ε = 2.22e-16, float64 machine epsilon, as scikit-learn ≥ 1.2) and rows renormalised; for a learner without probabilities, p is the softmax of the decoder's class scores", logLoss),
-		mcProb("brier", false, "multiclass Brier score: mean over rows of Σ_k (p_k − [y = k])²", brier),
-		mcProb("auc_ovr", true, "macro mean of one-vs-rest ROC AUCs over classes present in the true labels", func(in *Input) (float64, int) {
+		mc("kappa", true, [2]float64{-1, 1}, "Cohen's kappa (po − pe)/(1 − pe)", kappa),
+		mc("mcc", true, [2]float64{-1, 1}, "multiclass Matthews correlation coefficient (Gorodkin's R_K)", mcc),
+		prob("log_loss", [2]float64{0, math.Inf(1)}, "mean −log p(true class), p clipped to [ε, 1−ε] (ε = 2.22e-16, float64 machine epsilon, as scikit-learn ≥ 1.2) and rows renormalised; for a learner without probabilities, p is the softmax of the decoder's class scores", logLoss),
+		prob("brier", [2]float64{0, 2}, "multiclass Brier score: mean over rows of Σ_k (p_k − [y = k])²", brier),
+		auc("auc_ovr", "macro mean of one-vs-rest ROC AUCs over classes present in the true labels", func(in *Input) (float64, int) {
 			return Average(OvRAUC(nil, in.True, in.Prob), nil)
 		}),
-		mcProb("auc_ovr_weighted", true, "prevalence-weighted mean of one-vs-rest ROC AUCs", func(in *Input) (float64, int) {
+		auc("auc_ovr_weighted", "prevalence-weighted mean of one-vs-rest ROC AUCs", func(in *Input) (float64, int) {
 			w := make([]float64, in.K)
 			for _, t := range in.True {
 				w[t]++
 			}
 			return Average(OvRAUC(nil, in.True, in.Prob), w)
 		}),
-		mcProb("auc_ovo", true, "Hand & Till M: mean over class pairs of (A(i|j) + A(j|i))/2", func(in *Input) (float64, int) {
+		auc("auc_ovo", "Hand & Till M: mean over class pairs of (A(i|j) + A(j|i))/2", func(in *Input) (float64, int) {
 			return HandTillM(in.True, in.Prob)
 		}),
-		{Name: "fit_seconds", Kind: Timing, Doc: "seconds spent fitting the model", mc: func(in *Input) (float64, int) { return in.FitSeconds, 0 }},
-		{Name: "predict_seconds", Kind: Timing, Doc: "seconds spent predicting the test fold", mc: func(in *Input) (float64, int) { return in.PredictSeconds, 0 }},
+		timing("fit_seconds", "seconds spent fitting the model", func(in *Input) (float64, int) { return in.FitSeconds, 0 }),
+		timing("predict_seconds", "seconds spent predicting the test fold", func(in *Input) (float64, int) { return in.PredictSeconds, 0 }),
 		ml("hamming_loss", false, "fraction of (row, label) cells predicted wrongly", hammingLoss),
 		ml("jaccard", true, "mean over rows of |Y ∩ Z| / |Y ∪ Z| (0 when both are empty)", func(in *Input) (float64, int) {
 			return exampleBased(in, func(inter, yn, zn float64) (float64, bool) {

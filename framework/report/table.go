@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/polyclass/polyclass/framework/config"
+	"github.com/polyclass/polyclass/framework/metrics"
 	"github.com/polyclass/polyclass/framework/outcome"
 	"github.com/polyclass/polyclass/framework/stats"
 	"github.com/polyclass/polyclass/framework/suggest"
@@ -398,10 +399,13 @@ func BuildTables(s Spec, cells []*outcome.CellResult) *Tables {
 	return t
 }
 
-// fromProbabilities reports whether a metric measures the class
-// probabilities themselves (log_loss, brier), so that a softmax of scores
-// in their place is worth a footnote.
-func fromProbabilities(metric string) bool { return metric == "log_loss" || metric == "brier" }
+// fromProbabilities reports whether a metric reads the class scores as
+// probabilities (log_loss, brier: metrics.Metric.ReadsProbabilities), so
+// that a softmax of scores in their place is worth a footnote.
+func fromProbabilities(metric string) bool {
+	m, err := metrics.Lookup(metric)
+	return err == nil && m.ReadsProbabilities
+}
 
 // softmaxCell reports whether some fold of a cell scored a softmax of the
 // decoder's class scores.

@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/polyclass/polyclass/framework/cellspec"
+	"github.com/polyclass/polyclass/framework/metrics"
 	"github.com/polyclass/polyclass/framework/outcome"
 )
 
@@ -198,26 +199,14 @@ func ReadCell(path string, total int) (*Cell, error) {
 	return &c, nil
 }
 
-// metricRange returns the interval every value of a metric lies in; an
-// unknown name gets (−∞, +∞).
+// metricRange returns the interval every value of a metric lies in (its
+// metrics.Metric bounds); an unknown name gets (−∞, +∞).
 func metricRange(name string) (lo, hi float64) {
-	switch name {
-	case "kappa", "mcc":
-		return -1, 1
-	case "brier":
-		return 0, 2
-	case "log_loss", "fit_seconds", "predict_seconds":
-		return 0, math.Inf(1)
-	case "accuracy", "error", "balanced_accuracy", "hamming_loss", "jaccard", "subset_accuracy",
-		"auc_ovr", "auc_ovr_weighted", "auc_ovo":
-		return 0, 1
+	m, err := metrics.Lookup(name)
+	if err != nil {
+		return math.Inf(-1), math.Inf(1)
 	}
-	for _, p := range []string{"micro_", "macro_", "weighted_", "example_", "samples_"} {
-		if strings.HasPrefix(name, p) {
-			return 0, 1
-		}
-	}
-	return math.Inf(-1), math.Inf(1)
+	return m.Min, m.Max
 }
 
 // ReadCells reads and checks every cell file of a cells directory (names
