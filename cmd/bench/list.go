@@ -9,11 +9,11 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/polyclass/polyclass/framework/config"
 	"github.com/polyclass/polyclass/framework/data"
 	"github.com/polyclass/polyclass/framework/encode"
 	"github.com/polyclass/polyclass/framework/host"
 	"github.com/polyclass/polyclass/framework/metrics"
+	"github.com/polyclass/polyclass/framework/report"
 	"github.com/polyclass/polyclass/framework/sdk"
 )
 
@@ -94,7 +94,7 @@ func listFormats(w io.Writer) error {
 	}
 	fmt.Fprintln(w, "\noutput formats (output { formats = [...] }; markdown and csv by default):")
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	for _, f := range config.OutputFormats() {
+	for _, f := range report.Formats() {
 		fmt.Fprintf(tw, "%s\t%s\n", f.Name, f.Writes)
 	}
 	return tw.Flush()

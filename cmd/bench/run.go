@@ -23,6 +23,7 @@ import (
 	"github.com/polyclass/polyclass/framework/engine"
 	"github.com/polyclass/polyclass/framework/host"
 	"github.com/polyclass/polyclass/framework/param"
+	"github.com/polyclass/polyclass/framework/report"
 	"github.com/polyclass/polyclass/framework/results"
 	"github.com/polyclass/polyclass/framework/sdk"
 	"github.com/polyclass/polyclass/framework/shard"
@@ -96,7 +97,7 @@ const defaultReducer = "reducers"
 // not nil) and resolves it against its data and plugins, printing every
 // diagnostic.
 func prepare(ctx context.Context, h *host.Host, file string, seed *uint64, stderr io.Writer) (*engine.Grid, error) {
-	p := config.NewParser()
+	p := config.NewParser(report.FormatNames())
 	exp, diags := p.ParseFile(file)
 	var grid *engine.Grid
 	if !diags.HasErrors() {

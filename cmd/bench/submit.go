@@ -15,6 +15,7 @@ import (
 	"github.com/polyclass/polyclass/framework/cluster"
 	"github.com/polyclass/polyclass/framework/config"
 	"github.com/polyclass/polyclass/framework/host"
+	"github.com/polyclass/polyclass/framework/report"
 	"github.com/polyclass/polyclass/framework/results"
 )
 
@@ -200,7 +201,7 @@ func sbatch(ctx context.Context, script string, extra ...string) (string, error)
 // pods read the file from at the path given, relative to the image's
 // working directory.
 func submitK8s(o *options, file string, stdout, stderr io.Writer) error {
-	p := config.NewParser()
+	p := config.NewParser(report.FormatNames())
 	exp, diags := p.ParseFile(file)
 	if len(diags) > 0 {
 		if err := config.WriteDiagnostics(stderr, p.Files(), diags); err != nil {

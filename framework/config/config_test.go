@@ -18,9 +18,14 @@ dataset "iris" { path = "iris.csv" }
 learner "logreg" { params = { C = [0.1, 1] } }
 `
 
+// formats are the output formats the tests' parser accepts: not the
+// report package's (this package cannot import it), to show that the
+// parser checks against what it is given.
+var formats = []string{"markdown", "csv", "tables"}
+
 func parse(t *testing.T, src string) (*Experiment, string) {
 	t.Helper()
-	p := NewParser()
+	p := NewParser(formats)
 	exp, diags := p.ParseSource([]byte(src), "exp.hcl")
 	var b bytes.Buffer
 	if err := WriteDiagnostics(&b, p.Files(), diags); err != nil {
@@ -166,6 +171,7 @@ func TestDiagnostics(t *testing.T) {
 		{"unknown function", base + "learner \"svm\" { params = { C = frobnicate(1) } }\n", `exp.hcl:4:32: error: Call to unknown function`},
 		{"unknown variable", base + "cv { folds = var.nope }\n", `exp.hcl:4:17: error: Unsupported attribute`},
 		{"bad format", base + "output { formats = [\"pdf\"] }\n", `exp.hcl:4:20: error: Unknown output format`},
+		{"format the parser was not given", base + "output { formats = [\"tables\", \"html\"] }\n", `"html" is not an output format; choose from markdown, csv, tables.`},
 		{"bad alpha", base + "output { alpha = 2 }\n", `exp.hcl:4:18: error: Invalid alpha`},
 		{"rank_timings type", base + "output { rank_timings = \"yes\" }\n", `exp.hcl:4:25: error: `},
 		{"two targets", base + "dataset \"e\" {\n  path = \"e.csv\"\n  target = \"a\"\n  labels = [\"b\"]\n}\n", `exp.hcl:4:1: error: Conflicting targets`},
@@ -225,7 +231,7 @@ func FuzzParse(f *testing.F) {
 	f.Add(`experiment "x" { seed = 1 }` + "\ncv { folds = 3 }\nreduction \"r\" { matrix = [[1, -1]] }\n")
 	f.Add("locals { a = local.b\n b = local.a }\n")
 	f.Fuzz(func(t *testing.T, src string) {
-		p := NewParser()
+		p := NewParser(formats)
 		exp, diags := p.ParseSource([]byte(src), "fuzz.hcl")
 		var b bytes.Buffer
 		if err := WriteDiagnostics(&b, p.Files(), diags); err != nil {
@@ -295,5 +301,22 @@ func TestParamsShape(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestOutputFormats: output { formats } accepts the formats the parser was
+// given and no other, and a file without the attribute gets the defaults.
+func TestOutputFormats(t *testing.T) {
+	exp, diags := parse(t, base+"output { formats = [\"tables\", \"csv\"] }\n")
+	if diags != "" || strings.Join(exp.Output.Formats, ",") != "tables,csv" {
+		t.Errorf("formats %v, diagnostics:\n%s", exp.Output.Formats, diags)
+	}
+	exp, diags = parse(t, base)
+	if diags != "" || strings.Join(exp.Output.Formats, ",") != strings.Join(DefaultFormats(), ",") {
+		t.Errorf("default formats %v, want %v; diagnostics:\n%s", exp.Output.Formats, DefaultFormats(), diags)
+	}
+	p := NewParser(nil)
+	if _, d := p.ParseSource([]byte(base+"output { formats = [\"markdown\"] }\n"), "exp.hcl"); !d.HasErrors() {
+		t.Error("a parser given no formats accepted markdown")
 	}
 }

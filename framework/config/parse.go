@@ -75,13 +75,24 @@ func Functions() map[string]function.Function {
 	}
 }
 
+// DefaultFormats returns the output formats written when a file names
+// none.
+func DefaultFormats() []string { return []string{"markdown", "csv"} }
+
 // Parser reads experiment files, keeping their sources for diagnostics.
 type Parser struct {
-	p *hclparse.Parser
+	p       *hclparse.Parser
+	formats []string
 }
 
-// NewParser returns a Parser.
-func NewParser() *Parser { return &Parser{p: hclparse.NewParser()} }
+// NewParser returns a Parser that accepts the output formats named by
+// formats in output { formats = [...] }: those the application can write
+// (bench passes report.FormatNames). The formats are passed in because
+// the package that writes them reads experiments, so this one cannot ask
+// it.
+func NewParser(formats []string) *Parser {
+	return &Parser{p: hclparse.NewParser(), formats: slices.Clone(formats)}
+}
 
 // Files returns the sources read so far, for printing diagnostics.
 func (p *Parser) Files() map[string]*hcl.File { return p.p.Files() }
@@ -113,7 +124,7 @@ func (p *Parser) ParseSource(src []byte, filename string) (*Experiment, hcl.Diag
 	if f == nil || diags.HasErrors() {
 		return nil, diags
 	}
-	exp, more := decode(f.Body, filename)
+	exp, more := decode(f.Body, filename, p.formats)
 	return exp, append(diags, more...)
 }
 
@@ -122,6 +133,8 @@ type decoder struct {
 	ctx   *hcl.EvalContext
 	diags hcl.Diagnostics
 	dir   string
+	// formats are the output formats the application writes.
+	formats []string
 }
 
 // errorf adds an error at rng, or about the whole file when rng is empty.
@@ -133,12 +146,12 @@ func (d *decoder) errorf(rng hcl.Range, summary, format string, args ...any) {
 	d.diags = append(d.diags, dg)
 }
 
-func decode(body hcl.Body, path string) (*Experiment, hcl.Diagnostics) {
-	d := &decoder{dir: filepath.Dir(path)}
+func decode(body hcl.Body, path string, formats []string) (*Experiment, hcl.Diagnostics) {
+	d := &decoder{dir: filepath.Dir(path), formats: formats}
 	content, diags := body.Content(rootSchema)
 	d.diags = append(d.diags, diags...)
 	exp := &Experiment{File: path, Dir: d.dir, CV: CV{Folds: DefaultFolds, Repeats: 1, Stratified: true, Timeout: DefaultTimeout},
-		Output: Output{Formats: []string{"markdown", "csv"}, Alpha: DefaultAlpha}}
+		Output: Output{Formats: DefaultFormats(), Alpha: DefaultAlpha}}
 
 	d.ctx = d.evalContext(content.Blocks)
 
@@ -628,41 +641,12 @@ func (d *decoder) cv(b *hcl.Block, cv *CV) {
 	}
 }
 
-// OutputFormat is an output format a run can write (output { formats }).
-type OutputFormat struct {
-	Name string
-	// Writes says which files of the results directory it writes.
-	Writes string
-}
-
-// OutputFormats returns the output formats a run can write, in the order
-// Formats gives their names.
-func OutputFormats() []OutputFormat {
-	return []OutputFormat{
-		{"markdown", "NAME.md: a comparison table per metric, with the tests across datasets"},
-		{"csv", "summary.csv (a row per cell and metric) and folds.csv (a row per cell, fold and metric)"},
-		{"json", "NAME.json: the tables and tests, for programs"},
-		{"latex", "NAME.tex: the tables in booktabs, ready to \\input"},
-		{"html", "NAME.html: a self-contained report with the tables and plots"},
-		{"plots", "plots/: box plots, critical-difference diagrams and confusion matrices (PNG and SVG)"},
-	}
-}
-
-// Formats returns the names of the output formats a run can write.
-func Formats() []string {
-	var names []string
-	for _, f := range OutputFormats() {
-		names = append(names, f.Name)
-	}
-	return names
-}
-
 func (d *decoder) output(b *hcl.Block, o *Output) {
 	d.decodeBody(b.Body, o)
 	o.Dir = d.abs(o.Dir)
 	for _, f := range o.Formats {
-		if !slices.Contains(Formats(), f) {
-			d.errorf(o.FormatsRange, "Unknown output format", "%q is not an output format%s; choose from %s.", f, suggest.DidYouMean(f, Formats()), strings.Join(Formats(), ", "))
+		if !slices.Contains(d.formats, f) {
+			d.errorf(o.FormatsRange, "Unknown output format", "%q is not an output format%s; choose from %s.", f, suggest.DidYouMean(f, d.formats), strings.Join(d.formats, ", "))
 		}
 	}
 	if o.AlphaRange != (hcl.Range{}) && (o.Alpha <= 0 || o.Alpha >= 1) {

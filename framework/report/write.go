@@ -1,8 +1,10 @@
 package report
 
 import (
+	"fmt"
 	"io"
 	"path"
+	"strings"
 
 	"github.com/polyclass/polyclass/framework/metrics"
 	"github.com/polyclass/polyclass/framework/outcome"
@@ -61,8 +63,93 @@ type File struct {
 	Write func(io.Writer) error
 }
 
+// Format is an output format a run can write; output { formats = [...] }
+// names it, and the experiment file is checked against FormatNames.
+type Format struct {
+	Name string
+	// Writes says which files of the results directory it writes.
+	Writes string
+	// figures says that the format shows the figures: they are then
+	// written under plots/ too, once whichever formats ask for them.
+	figures bool
+	// files returns its files (none for plots, which is the figures).
+	files func(o *outputs) []File
+}
+
+// outputs is what the formats' files are made from.
+type outputs struct {
+	spec   Spec
+	tables *Tables
+	figs   []Figure
+	cells  []*outcome.CellResult
+}
+
+// Formats returns the output formats a run can write, in the order bench
+// list formats shows them.
+func Formats() []Format {
+	return []Format{
+		{Name: "markdown", Writes: "NAME.md: a comparison table per metric, with the tests across datasets", files: markdownFiles},
+		{Name: "csv", Writes: "summary.csv (a row per cell and metric) and folds.csv (a row per cell, fold and metric)", files: csvFiles},
+		{Name: "json", Writes: "NAME.json: the tables and tests, for programs", files: jsonFiles},
+		{Name: "latex", Writes: "NAME.tex: the tables in booktabs, ready to \\input", figures: true, files: latexFiles},
+		{Name: "html", Writes: "NAME.html: a self-contained report with the tables and plots", figures: true, files: htmlFiles},
+		{Name: "plots", Writes: "plots/: box plots, critical-difference diagrams and confusion matrices (PNG and SVG)", figures: true,
+			files: func(*outputs) []File { return nil }},
+	}
+}
+
+// FormatNames returns the names of the output formats, in Formats' order:
+// what an experiment's output { formats = [...] } may name.
+func FormatNames() []string {
+	var names []string
+	for _, f := range Formats() {
+		names = append(names, f.Name)
+	}
+	return names
+}
+
+// lookupFormat returns the format called name.
+func lookupFormat(name string) (Format, error) {
+	for _, f := range Formats() {
+		if f.Name == name {
+			return f, nil
+		}
+	}
+	return Format{}, fmt.Errorf("unknown output format %q; the formats are: %s", name, strings.Join(FormatNames(), ", "))
+}
+
+func csvFiles(o *outputs) []File {
+	sums := Summarise(o.cells, o.spec.Metrics)
+	files := []File{
+		{"summary.csv", func(w io.Writer) error { return WriteSummaryCSV(w, sums) }},
+		{"folds.csv", func(w io.Writer) error { return WriteFoldsCSV(w, o.cells, o.spec.Metrics) }},
+	}
+	if len(o.tables.Selected) > 0 {
+		files = append(files, File{"tuning.csv", func(w io.Writer) error { return WriteTuningCSV(w, o.cells) }})
+	}
+	return files
+}
+
+func markdownFiles(o *outputs) []File {
+	return []File{{o.spec.Experiment + ".md", func(w io.Writer) error { return WriteMarkdown(w, o.tables, o.cells) }}}
+}
+
+func latexFiles(o *outputs) []File {
+	return []File{{o.spec.Experiment + ".tex", func(w io.Writer) error { return WriteLaTeX(w, o.tables) }}}
+}
+
+func htmlFiles(o *outputs) []File {
+	return []File{{o.spec.Experiment + ".html", func(w io.Writer) error {
+		return WriteHTML(w, HTMLReport{Tables: o.tables, Figures: o.figs, Cells: o.cells, Setup: o.spec.Setup, ConfusionRows: o.spec.ConfusionRows})
+	}}}
+}
+
+func jsonFiles(o *outputs) []File {
+	return []File{{o.spec.Experiment + ".json", func(w io.Writer) error { return WriteJSON(w, o.tables) }}}
+}
+
 // Files returns every output of a run, in order; the caller (package
-// results) writes them, per format in s.Formats:
+// results) writes them, per format in s.Formats (see Formats):
 //
 //	csv       summary.csv and folds.csv (tidy: a row per cell × metric, and
 //	          per cell × fold × metric), and tuning.csv when cells were
@@ -79,47 +166,32 @@ type File struct {
 // (see WritePredictionsCSV) are included when s.Predictions is set, for
 // every dataset with a cell that kept its predictions (they are not stored
 // in the cell files, so re-rendering a results directory cannot rewrite
-// them). The same spec and cells always give the
-// same bytes.
+// them). The same spec and cells always give the same bytes. A format
+// that is not one of Formats is an error.
 func Files(s Spec, cells []*outcome.CellResult) ([]File, error) {
-	var files []File
-	tables := BuildTables(s, cells)
-	tables.Partial = s.Partial
-	tables.ComputedBy = s.ComputedBy
-	formats := map[string]bool{}
-	for _, f := range s.Formats {
-		formats[f] = true
+	formats := make([]Format, len(s.Formats))
+	figures := false
+	for i, name := range s.Formats {
+		f, err := lookupFormat(name)
+		if err != nil {
+			return nil, err
+		}
+		formats[i], figures = f, figures || f.figures
 	}
-	var figs []Figure
-	if formats["html"] || formats["latex"] || formats["plots"] {
+	o := &outputs{spec: s, tables: BuildTables(s, cells), cells: cells}
+	o.tables.Partial = s.Partial
+	o.tables.ComputedBy = s.ComputedBy
+	if figures {
 		var err error
-		if figs, err = BuildFigures(tables, cells, s.ConfusionRows); err != nil {
+		if o.figs, err = BuildFigures(o.tables, cells, s.ConfusionRows); err != nil {
 			return nil, err
 		}
 	}
-	for _, f := range s.Formats {
-		switch f {
-		case "csv":
-			sums := Summarise(cells, s.Metrics)
-			files = append(files,
-				File{"summary.csv", func(w io.Writer) error { return WriteSummaryCSV(w, sums) }},
-				File{"folds.csv", func(w io.Writer) error { return WriteFoldsCSV(w, cells, s.Metrics) }})
-			if len(tables.Selected) > 0 {
-				files = append(files, File{"tuning.csv", func(w io.Writer) error { return WriteTuningCSV(w, cells) }})
-			}
-		case "markdown":
-			files = append(files, File{s.Experiment + ".md", func(w io.Writer) error { return WriteMarkdown(w, tables, cells) }})
-		case "latex":
-			files = append(files, File{s.Experiment + ".tex", func(w io.Writer) error { return WriteLaTeX(w, tables) }})
-		case "html":
-			files = append(files, File{s.Experiment + ".html", func(w io.Writer) error {
-				return WriteHTML(w, HTMLReport{Tables: tables, Figures: figs, Cells: cells, Setup: s.Setup, ConfusionRows: s.ConfusionRows})
-			}})
-		case "json":
-			files = append(files, File{s.Experiment + ".json", func(w io.Writer) error { return WriteJSON(w, tables) }})
-		}
+	var files []File
+	for _, f := range formats {
+		files = append(files, f.files(o)...)
 	}
-	for _, f := range figs {
+	for _, f := range o.figs {
 		fig := f.Fig
 		files = append(files,
 			File{path.Join("plots", f.Name+".png"), func(w io.Writer) error { return fig.WritePNG(w, plots.DefaultDPI) }},

@@ -13,6 +13,7 @@ import (
 
 	"github.com/polyclass/polyclass/framework/config"
 	"github.com/polyclass/polyclass/framework/cv"
+	"github.com/polyclass/polyclass/framework/report"
 )
 
 func TestWriteGoals(t *testing.T) {
@@ -81,7 +82,7 @@ func checkE2EExperiment(t *testing.T, model string) *config.Experiment {
 	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	exp, diags := config.NewParser().ParseFile(file)
+	exp, diags := config.NewParser(report.FormatNames()).ParseFile(file)
 	if diags.HasErrors() {
 		t.Fatalf("%s\n%s", diags.Error(), src)
 	}
@@ -183,7 +184,7 @@ func TestScalingExperiment(t *testing.T) {
 	if err := os.WriteFile(file, fmt.Appendf(nil, scalingExperiment, 25000, `"cov.csv"`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	exp, diags := config.NewParser().ParseFile(file)
+	exp, diags := config.NewParser(report.FormatNames()).ParseFile(file)
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/polyclass/polyclass/framework/config"
+	"github.com/polyclass/polyclass/framework/report"
 )
 
 // TestLetterLIBSVM: the letter files are LIBSVM's format, scaled to
@@ -43,7 +44,7 @@ func TestLetterLIBSVM(t *testing.T) {
 	if err := os.WriteFile(file, []byte(libsvmExperiment(train, test)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	exp, diags := config.NewParser().ParseFile(file)
+	exp, diags := config.NewParser(report.FormatNames()).ParseFile(file)
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/polyclass/polyclass/framework/engine"
 	"github.com/polyclass/polyclass/framework/host"
 	"github.com/polyclass/polyclass/framework/outcome"
+	"github.com/polyclass/polyclass/framework/report"
 )
 
 // gridRun is one run of an experiment by the engine in one process.
@@ -132,7 +133,7 @@ func runTaxGrid(ctx context.Context, file, plugins string, workers int) (*gridRu
 // processes do.
 func runGrid(ctx context.Context, file string, h *host.Host, workers int) (*gridRun, error) {
 	defer h.Close()
-	exp, diags := config.NewParser().ParseFile(file)
+	exp, diags := config.NewParser(report.FormatNames()).ParseFile(file)
 	if diags.HasErrors() {
 		return nil, fmt.Errorf("%s: %w", file, diags)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/polyclass/polyclass/framework/config"
 	"github.com/polyclass/polyclass/framework/host"
+	"github.com/polyclass/polyclass/framework/report"
 )
 
 // TestPluginTaxModesAgree runs a small grid (iris, logreg and svm × ova
@@ -88,7 +89,7 @@ func TestLetterTaxFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	exp, diags := config.NewParser().ParseFile(file)
+	exp, diags := config.NewParser(report.FormatNames()).ParseFile(file)
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}

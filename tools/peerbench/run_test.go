@@ -18,6 +18,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/polyclass/polyclass/framework/config"
+	"github.com/polyclass/polyclass/framework/report"
 )
 
 // writeSynthetic writes a letter-like CSV: n rows, 3 numeric features
@@ -327,7 +328,7 @@ func TestExperimentFiles(t *testing.T) {
 			if data == shared && file != filepath.Join(root, "experiments", "bench", tt.file) {
 				t.Errorf("%s: runs %s, want the file itself", tt.file, file)
 			}
-			exp, diags := config.NewParser().ParseFile(file)
+			exp, diags := config.NewParser(report.FormatNames()).ParseFile(file)
 			if diags.HasErrors() {
 				t.Fatalf("%s: %s", file, diags.Error())
 			}
