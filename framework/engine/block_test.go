@@ -65,7 +65,7 @@ metrics = ["accuracy", "log_loss"]
 	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	exp, diags := config.NewParser().ParseFile(file)
+	exp, diags := config.NewParser(config.DefaultFormats()).ParseFile(file)
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}

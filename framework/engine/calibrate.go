@@ -126,7 +126,7 @@ func (f *fold) calibratedDecoding(x matrix.Matrix, enc *matrix.EncodedMatrix) (s
 	if err != nil {
 		return sdk.Decoding{}, err
 	}
-	dec := sdk.Decoding{ClassScores: scores}
+	dec := sdk.Decoding{ClassScores: scores, ClassScoresAreProbabilities: true}
 	dec.Predicted, dec.Ties = argmax(scores)
 	return dec, nil
 }

@@ -308,19 +308,11 @@ func (s *scheduler) runFold(ctx context.Context, t task, e *matrixEntry) (fr out
 
 // softmaxScores tells whether a multiclass cell's class probabilities
 // (what log_loss and brier read) are a softmax of the decoder's class
-// scores rather than probabilities: not calibrated, and either the decoder
-// got no probabilities (the learner has none, or the plan ignores them)
-// or the reduction decodes by something other than
-// argmax (the decoder of the built-in reducers that passes the learner's
-// probabilities on, normalised: native learners and ova by default; their
-// ECOC decoders give a softmax of their class scores). A scheme without a
-// decode parameter is taken to pass the probabilities on.
+// scores rather than probabilities: the decoder says which
+// (sdk.Decoding.ClassScoresAreProbabilities; a calibrated fold's are
+// probabilities). Multi-label folds have no such metric.
 func softmaxScores(c *Cell, out foldOutcome) bool {
-	if c.Dataset.MultiLabel || c.Reduction.Config.Calibrate != "" {
-		return false
-	}
-	decode := sdk.WithDefaults(c.Reduction.Scheme.Params, c.RedParams).Str("decode")
-	return !out.learnerProbs || (decode != "" && decode != "argmax")
+	return !c.Dataset.MultiLabel && !out.dec.ClassScoresAreProbabilities
 }
 
 // newFold prepares task t's fold: its rows, its seeds, and the current
@@ -354,10 +346,6 @@ func newFold(ctx context.Context, g *Grid, t task, stats *Stats) (*fold, error) 
 type foldOutcome struct {
 	plan sdk.Plan
 	dec  sdk.Decoding
-	// learnerProbs tells whether the decoder's request carried the
-	// learner's probabilities (the learner has them and the plan does not
-	// ignore them).
-	learnerProbs bool
 }
 
 // evaluate trains the cell on the fold's training rows of x and decodes
@@ -384,11 +372,11 @@ func (f *fold) evaluate(x sdk.Matrix, enc *matrix.EncodedMatrix) (foldOutcome, e
 			return foldOutcome{}, err
 		}
 	}
-	dec, probs, err := f.predictDecode(digest, models, !plan.IgnoresProbabilities, req)
+	dec, _, err := f.predictDecode(digest, models, !plan.IgnoresProbabilities, req)
 	if err != nil {
 		return foldOutcome{}, err
 	}
-	return foldOutcome{plan: plan, dec: dec, learnerProbs: probs}, nil
+	return foldOutcome{plan: plan, dec: dec}, nil
 }
 
 // predictDecode predicts the fold's test rows with the models and decodes

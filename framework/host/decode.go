@@ -116,7 +116,8 @@ func (c *ReducerClient) decodeCall(ctx context.Context, msg *pb.DecodeRequest, l
 	if err != nil {
 		return sdk.Decoding{}, rpcErr("decode", err)
 	}
-	d := sdk.Decoding{Predicted: convert.Ints[int](r.GetPredicted()), Ties: int(r.GetTies())}
+	d := sdk.Decoding{Predicted: convert.Ints[int](r.GetPredicted()), Ties: int(r.GetTies()),
+		ClassScoresAreProbabilities: r.GetClassScoresAreProbabilities()}
 	if d.ClassScores, err = convert.DenseFromPB(r.GetClassScores()); err != nil {
 		return sdk.Decoding{}, fmt.Errorf("decode: class scores: %w", err)
 	}
@@ -296,8 +297,9 @@ func JoinDecodings(scheme string, parts []sdk.Decoding, lens []int) (sdk.Decodin
 
 // joinDecodings concatenates the decodings of consecutive runs of test
 // rows, of lens[i] rows each: predictions, class scores and label
-// matrices in row order, ties summed. Every part must carry the same
-// fields, each with its run's number of rows.
+// matrices in row order, ties summed; the class scores are probabilities
+// when every part's are. Every part must carry the same fields, each with
+// its run's number of rows.
 func joinDecodings(scheme string, parts []sdk.Decoding, lens []int) (sdk.Decoding, error) {
 	n := 0
 	for i, p := range parts {
@@ -310,7 +312,7 @@ func joinDecodings(scheme string, parts []sdk.Decoding, lens []int) (sdk.Decodin
 		}
 		n += lens[i]
 	}
-	out := sdk.Decoding{Predicted: make([]int, 0, n)}
+	out := sdk.Decoding{Predicted: make([]int, 0, n), ClassScoresAreProbabilities: true}
 	lo := 0
 	var err error
 	for i, p := range parts {
@@ -323,6 +325,7 @@ func joinDecodings(scheme string, parts []sdk.Decoding, lens []int) (sdk.Decodin
 			return sdk.Decoding{}, fmt.Errorf("decode %s: label matrix: %w", scheme, err)
 		}
 		out.Ties += p.Ties
+		out.ClassScoresAreProbabilities = out.ClassScoresAreProbabilities && p.ClassScoresAreProbabilities
 		lo = hi
 	}
 	return out, nil

@@ -44,6 +44,9 @@ func sameDecoding(t *testing.T, a, b sdk.Decoding) {
 	if !slices.Equal(a.Predicted, b.Predicted) || a.Ties != b.Ties {
 		t.Fatalf("predictions or ties (%d, %d) differ", a.Ties, b.Ties)
 	}
+	if a.ClassScoresAreProbabilities != b.ClassScoresAreProbabilities {
+		t.Fatalf("class scores are probabilities: %v vs %v", a.ClassScoresAreProbabilities, b.ClassScoresAreProbabilities)
+	}
 	for _, m := range [][2]*mat.Dense{{a.ClassScores, b.ClassScores}, {a.LabelMatrix, b.LabelMatrix}} {
 		if (m[0] == nil) != (m[1] == nil) {
 			t.Fatal("a matrix is missing on one side")
@@ -121,6 +124,11 @@ func TestDecodeSplitUnderMessageBound(t *testing.T) {
 				t.Fatalf("under a %d-byte bound: %d Decode calls, want 5", c.MaxMessageBytes, n)
 			}
 			sameDecoding(t, whole, parts)
+			// argmax passes the learner's probabilities on, and says so
+			// through the protocol and the joined parts.
+			if whole.ClassScoresAreProbabilities != tt.probs {
+				t.Errorf("class scores are probabilities: %v, want %v", whole.ClassScoresAreProbabilities, tt.probs)
+			}
 			if whole.Ties == 0 && tt.scheme != "ova" {
 				t.Fatal("no ties: the test does not see them summed")
 			}

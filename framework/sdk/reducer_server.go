@@ -150,6 +150,7 @@ func (s *reducerServer) Decode(ctx context.Context, req *pb.DecodeRequest) (*pb.
 	return &pb.DecodeResponse{
 		Predicted: convert.Ints[int32](d.Predicted), ClassScores: convert.DenseToPB(d.ClassScores),
 		LabelMatrix: convert.DenseToPB(d.LabelMatrix), Ties: int64(d.Ties),
+		ClassScoresAreProbabilities: d.ClassScoresAreProbabilities,
 	}, nil
 }
 

@@ -199,8 +199,14 @@ type DecodeRequest struct {
 type Decoding struct {
 	// Predicted is the class index of each row (multiclass).
 	Predicted []int
-	// ClassScores is n_test × K; rows are probabilities.
+	// ClassScores is n_test × K, each entry in [0, 1] (multiclass: rows
+	// sum to one).
 	ClassScores *mat.Dense
+	// ClassScoresAreProbabilities says that ClassScores are class
+	// probabilities (the learner's passed on, or combined from them) and
+	// not a softmax of decision scores: the host footnotes the metrics
+	// that read probabilities (log_loss, brier) of a decoding without it.
+	ClassScoresAreProbabilities bool
 	// LabelMatrix is the n_test × K 0/1 prediction (multi-label).
 	LabelMatrix *mat.Dense
 	// Ties counts rows decided by the tie-breaking rule.

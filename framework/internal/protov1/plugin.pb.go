@@ -2727,9 +2727,15 @@ type DecodeResponse struct {
 	// Multi-label: n_test × K 0/1 predicted label matrix.
 	LabelMatrix *Dense `protobuf:"bytes,3,opt,name=label_matrix,json=labelMatrix,proto3" json:"label_matrix,omitempty"`
 	// Rows whose decision was a tie broken by the documented rule.
-	Ties          int64 `protobuf:"varint,4,opt,name=ties,proto3" json:"ties,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Ties int64 `protobuf:"varint,4,opt,name=ties,proto3" json:"ties,omitempty"`
+	// The class scores are class probabilities (the learner's passed on,
+	// or combined from them), not a softmax of decision scores. The host
+	// footnotes the metrics that read probabilities (log_loss, brier) of a
+	// decoding without it; a plugin that predates the field leaves it
+	// false, which claims nothing.
+	ClassScoresAreProbabilities bool `protobuf:"varint,5,opt,name=class_scores_are_probabilities,json=classScoresAreProbabilities,proto3" json:"class_scores_are_probabilities,omitempty"`
+	unknownFields               protoimpl.UnknownFields
+	sizeCache                   protoimpl.SizeCache
 }
 
 func (x *DecodeResponse) Reset() {
@@ -2788,6 +2794,13 @@ func (x *DecodeResponse) GetTies() int64 {
 		return x.Ties
 	}
 	return 0
+}
+
+func (x *DecodeResponse) GetClassScoresAreProbabilities() bool {
+	if x != nil {
+		return x.ClassScoresAreProbabilities
+	}
+	return false
 }
 
 var File_plugin_proto protoreflect.FileDescriptor
@@ -3022,12 +3035,13 @@ const file_plugin_proto_rawDesc = "" +
 	"\x0ftraining_scores\x18\x06 \x01(\v2\x1a.polyclass.plugin.v1.DenseR\x0etrainingScores\x1aU\n" +
 	"\vParamsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x120\n" +
-	"\x05value\x18\x02 \x01(\v2\x1a.polyclass.plugin.v1.ValueR\x05value:\x028\x01\"\xc0\x01\n" +
+	"\x05value\x18\x02 \x01(\v2\x1a.polyclass.plugin.v1.ValueR\x05value:\x028\x01\"\x85\x02\n" +
 	"\x0eDecodeResponse\x12\x1c\n" +
 	"\tpredicted\x18\x01 \x03(\x05R\tpredicted\x12=\n" +
 	"\fclass_scores\x18\x02 \x01(\v2\x1a.polyclass.plugin.v1.DenseR\vclassScores\x12=\n" +
 	"\flabel_matrix\x18\x03 \x01(\v2\x1a.polyclass.plugin.v1.DenseR\vlabelMatrix\x12\x12\n" +
-	"\x04ties\x18\x04 \x01(\x03R\x04ties2\xa4\x05\n" +
+	"\x04ties\x18\x04 \x01(\x03R\x04ties\x12C\n" +
+	"\x1eclass_scores_are_probabilities\x18\x05 \x01(\bR\x1bclassScoresAreProbabilities2\xa4\x05\n" +
 	"\x0eLearnerService\x12J\n" +
 	"\x04Info\x12 .polyclass.plugin.v1.InfoRequest\x1a .polyclass.plugin.v1.LearnerInfo\x12H\n" +
 	"\x03Has\x12\x1f.polyclass.plugin.v1.HasRequest\x1a .polyclass.plugin.v1.HasResponse\x12Q\n" +

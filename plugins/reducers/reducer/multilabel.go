@@ -162,6 +162,9 @@ func decodeMultiLabel(req sdk.DecodeRequest) (sdk.Decoding, error) {
 		if L != st.K {
 			return sdk.Decoding{}, fmt.Errorf("scores have %d columns for %d labels", L, st.K)
 		}
+		// Each label's probability is the learner's, else the logistic of
+		// its score.
+		d.ClassScoresAreProbabilities = req.Probabilities != nil
 		for i := 0; i < n; i++ {
 			for k := 0; k < st.K; k++ {
 				var p float64

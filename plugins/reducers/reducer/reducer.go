@@ -594,11 +594,13 @@ func hasInf(v []float64) bool {
 }
 
 // argmax predicts the class of the largest score column. Class scores are
-// the learner's probabilities normalised to sum to one when it has them,
-// else the softmax of the scores.
+// the learner's probabilities normalised to sum to one when it has them
+// (and the decoding says they are probabilities), else the softmax of the
+// scores.
 func argmax(req sdk.DecodeRequest, K int) sdk.Decoding {
 	n, _ := req.Scores.Dims()
-	d := sdk.Decoding{Predicted: make([]int, n), ClassScores: mat.NewDense(n, K, nil)}
+	d := sdk.Decoding{Predicted: make([]int, n), ClassScores: mat.NewDense(n, K, nil),
+		ClassScoresAreProbabilities: req.Probabilities != nil}
 	for i := 0; i < n; i++ {
 		row := req.Scores.RawRowView(i)
 		best, tie := 0, false

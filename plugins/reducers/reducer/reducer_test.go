@@ -428,3 +428,70 @@ func TestStateMakesCode(t *testing.T) {
 		}
 	}
 }
+
+// TestClassScoresAreProbabilities: over the protocol, a decoding says its
+// class scores are probabilities exactly when it passes the learner's on:
+// argmax (ova's default, native learners) and binary relevance given the
+// learner's probabilities, as the host sends them (not when the plan
+// ignores them); a code decoder's softmax of its scores, and any decoding
+// without the learner's probabilities, are not.
+func TestClassScoresAreProbabilities(t *testing.T) {
+	c := connect(t)
+	ctx := context.Background()
+	labels := []int{0, 1, 2, 1}
+	multi := mat.NewDense(4, 3, []float64{1, 0, 1, 0, 1, 0, 1, 1, 0, 0, 0, 1})
+	for _, tt := range []struct {
+		name, scheme string
+		params       sdk.Params
+		want         bool // with the learner's probabilities
+	}{
+		{"ova argmax", "ova", nil, true},
+		{"ova argmax named", "ova", sdk.Params{"decode": sdk.String("argmax")}, true},
+		{"ova hamming", "ova", sdk.Params{"decode": sdk.String("hamming")}, false},
+		{"ovo vote", "ovo", nil, false},
+		{"ecoc loss", "ecoc", sdk.Params{"code": sdk.String("exhaustive"), "decode": sdk.String("loss:exp")}, false},
+		{"native", "none", nil, true},
+		{"binary relevance", BinaryRelevance, nil, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			req := sdk.PlanRequest{Scheme: tt.scheme, Params: tt.params, NumClasses: 3, Labels: labels, ClassNames: []string{"a", "b", "c"}, Seed: 1}
+			if tt.scheme == BinaryRelevance {
+				req.Labels, req.LabelMatrix = nil, multi
+			}
+			plan, err := c.Plan(ctx, req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			L := len(plan.Problems)
+			if plan.Problems[0].Kind == sdk.Multiclass {
+				L = 3 // a native learner's scores: one column per class
+			}
+			scores, probs := mat.NewDense(5, L, nil), mat.NewDense(5, L, nil)
+			for i := range 5 {
+				for j := range L {
+					v := math.Sin(float64(7*i + 3*j + 1))
+					scores.Set(i, j, v)
+					probs.Set(i, j, 1/(1+math.Exp(-v)))
+				}
+			}
+			dreq := sdk.DecodeRequest{Scheme: tt.scheme, Params: tt.params, State: plan.State, Scores: scores}
+			without, err := c.Decode(ctx, dreq)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if without.ClassScoresAreProbabilities {
+				t.Error("without the learner's probabilities, the class scores claim to be probabilities")
+			}
+			if !plan.IgnoresProbabilities {
+				dreq.Probabilities = probs
+			}
+			with, err := c.Decode(ctx, dreq)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if with.ClassScoresAreProbabilities != tt.want {
+				t.Errorf("with the learner's probabilities: ClassScoresAreProbabilities = %v, want %v", with.ClassScoresAreProbabilities, tt.want)
+			}
+		})
+	}
+}
