@@ -13,6 +13,7 @@ import (
 	"github.com/polyclass/polyclass/framework/config"
 	"github.com/polyclass/polyclass/framework/engine"
 	"github.com/polyclass/polyclass/framework/host"
+	"github.com/polyclass/polyclass/framework/report"
 	"github.com/polyclass/polyclass/internal/adversarial"
 	lda "github.com/polyclass/polyclass/plugins/lda/learner"
 	logreg "github.com/polyclass/polyclass/plugins/logreg/learner"
@@ -63,7 +64,7 @@ func FuzzResolve(f *testing.F) {
 			return
 		}
 		file := filepath.Join(dir, "fuzz.hcl")
-		p := config.NewParser()
+		p := config.NewParser(report.FormatNames())
 		exp, diags := p.ParseSource([]byte(src), file)
 		var out bytes.Buffer
 		if err := config.WriteDiagnostics(&out, p.Files(), diags); err != nil {
@@ -87,7 +88,7 @@ func FuzzResolve(f *testing.F) {
 			return
 		}
 		checkGrid(t, g)
-		p2 := config.NewParser()
+		p2 := config.NewParser(report.FormatNames())
 		exp2, _ := p2.ParseSource([]byte(src), file)
 		g2, rd2 := engine.Resolve(ctx, exp2, h, engine.ResolveOptions{DefaultReducer: "reducers"})
 		if rd2.HasErrors() || !slices.Equal(keys(g), keys(g2)) {
