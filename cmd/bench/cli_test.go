@@ -374,6 +374,40 @@ reduction "ova" {}
 	}
 }
 
+// TestValidateReportsSyntaxAndContentErrors: validate on a file with one
+// syntax error and three content errors prints all four, each with its
+// file:line:col, and counts them.
+func TestValidateReportsSyntaxAndContentErrors(t *testing.T) {
+	exp := writeExperiment(t, `experiment "x" { seed = 1 }
+dataset "iris" { path = "%DATA%/iris.csv" }
+learner "lr" {
+  plugin = = "logreg"
+}
+learner "svm" { paramz = { C = 1 } }
+cv { folds = "ten" }
+output { formats = ["markdwn"] }
+`)
+	_, stderr, err := bench(t, "validate", exp)
+	if !errors.Is(err, errReported) {
+		t.Fatalf("validate: error %v, want the diagnostics reported; stderr:\n%s", err, stderr)
+	}
+	var heads []string
+	for line := range strings.Lines(stderr) {
+		if strings.Contains(line, ": error: ") {
+			heads = append(heads, strings.TrimSpace(line))
+		}
+	}
+	want := []string{
+		exp + ":4:12: error: Invalid expression",
+		exp + ":6:17: error: Unsupported argument",
+		exp + ":7:14: error: Incorrect attribute value type",
+		exp + ":8:20: error: Unknown output format",
+	}
+	if !slices.Equal(heads, want) || !strings.HasSuffix(stderr, exp+": 4 error(s)\n") {
+		t.Errorf("errors\n%s\nwant\n%s\nstderr:\n%s", strings.Join(heads, "\n"), strings.Join(want, "\n"), stderr)
+	}
+}
+
 // TestValidatePlan: validate --plan lists every cell with its folds and
 // fits, and the totals. Iris has K = 3 classes: one-vs-all fits 3 binary
 // problems per fold, one-vs-one K(K−1)/2 = 3, asymmetric one-vs-one

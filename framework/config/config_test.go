@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -203,6 +204,69 @@ output { formats = ["pdf"] }
 	for _, want := range []string{"exp.hcl:1:25:", "exp.hcl:2:15: error: Missing required argument", "exp.hcl:2:15: error: Unsupported argument", "exp.hcl:5:11:", "exp.hcl:7:20:"} {
 		if !strings.Contains(diags, want) {
 			t.Errorf("missing %s in\n%s", want, diags)
+		}
+	}
+}
+
+// TestSyntaxErrorWithContentErrors: with a syntax error, the parser still
+// reports the content errors of the rest of the file, each at its place;
+// what the syntax error may have caused is not reported: an error inside
+// the block that holds it, and a name that a block the parser skipped
+// may declare.
+func TestSyntaxErrorWithContentErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		src  string
+		want []string // the error lines: the syntax errors, then the others, each in file order
+	}{
+		{"a syntax error and three content errors", `experiment "x" { seed = 1 }
+dataset "iris" { path = "iris.csv" }
+learner "lr" {
+  plugin = = "logreg"
+}
+learner "svm" { paramz = { C = 1 } }
+cv { folds = "ten" }
+output { formats = ["markdwn"] }
+`, []string{
+			"exp.hcl:4:12: error: Invalid expression",
+			"exp.hcl:6:17: error: Unsupported argument",
+			"exp.hcl:7:14: error: Incorrect attribute value type",
+			"exp.hcl:8:20: error: Unknown output format",
+		}},
+		{"a content error in the block of the syntax error is left out", `experiment "x" { seed = 1 }
+dataset "iris" { path = "iris.csv" }
+learner "lr" {
+  plugin = = "logreg"
+  paramz = { C = 1 }
+}
+cv { folds = "ten" }
+`, []string{
+			"exp.hcl:4:12: error: Invalid expression",
+			"exp.hcl:7:14: error: Incorrect attribute value type",
+		}},
+		{"names are not checked when the parser skipped text", `experiment "x" { seed = 1 }
+dataset "iris" { path = "iris.csv" }
+pipeline "p" { steps = ["std"] }
+cv { folds = "ten" }
+learner "lr" { params = { C = [0.1, 1 } }
+encoder "std" { type = "standardize" }
+`, []string{
+			"exp.hcl:5:39: error: Missing item separator",
+			"exp.hcl:4:14: error: Incorrect attribute value type",
+		}},
+	} {
+		exp, diags := parse(t, tc.src)
+		var got []string
+		for line := range strings.Lines(diags) {
+			if strings.HasPrefix(line, "exp.hcl:") || strings.HasPrefix(line, "error:") {
+				got = append(got, strings.TrimSuffix(line, "\n"))
+			}
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s: errors\n%s\nwant\n%s\nin:\n%s", tc.name, strings.Join(got, "\n"), strings.Join(tc.want, "\n"), diags)
+		}
+		if exp == nil {
+			t.Errorf("%s: no partial experiment", tc.name)
 		}
 	}
 }

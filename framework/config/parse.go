@@ -98,7 +98,8 @@ func NewParser(formats []string) *Parser {
 func (p *Parser) Files() map[string]*hcl.File { return p.p.Files() }
 
 // ParseFile reads and decodes an experiment file. The Experiment is
-// returned whenever the file could be read, with every diagnostic found.
+// returned whenever the file could be read, with every diagnostic found
+// (see ParseSource); it is complete only when they hold no error.
 func (p *Parser) ParseFile(path string) (*Experiment, hcl.Diagnostics) {
 	src, err := regfile.ReadFile(path)
 	if err != nil {
@@ -119,13 +120,66 @@ func (p *Parser) ParseFile(path string) (*Experiment, hcl.Diagnostics) {
 
 // ParseSource decodes an experiment from src, named filename in
 // diagnostics and resolved against filename's directory.
+//
+// A file with syntax errors is decoded as far as the HCL parser read it
+// (it goes on past an error where it can), so that one pass reports the
+// syntax errors and every other error found in the rest of the file. What
+// a syntax error may have caused is left out: any diagnostic within the
+// top-level block or attribute that holds it, and the checks that need
+// the whole file (names referring to other blocks, the blocks a file
+// must have), since the parser may have skipped a declaration. The
+// Experiment returned with a syntax error is then partial.
 func (p *Parser) ParseSource(src []byte, filename string) (*Experiment, hcl.Diagnostics) {
 	f, diags := p.p.ParseHCL(src, filename)
-	if f == nil || diags.HasErrors() {
+	if f == nil {
 		return nil, diags
 	}
-	exp, more := decode(f.Body, filename, p.formats)
+	whole := !diags.HasErrors()
+	exp, more := decode(f.Body, filename, p.formats, whole)
+	if !whole {
+		more = outside(more, damaged(f.Body, diags))
+	}
 	return exp, append(diags, more...)
+}
+
+// damaged returns the ranges of body that the syntax errors in diags may
+// have left incomplete: each error's own range and the top-level block
+// or attribute that holds it.
+func damaged(body hcl.Body, diags hcl.Diagnostics) []hcl.Range {
+	var items []hcl.Range
+	if b, ok := body.(*hclsyntax.Body); ok {
+		for _, blk := range b.Blocks {
+			items = append(items, blk.Range())
+		}
+		for _, a := range b.Attributes {
+			items = append(items, a.SrcRange)
+		}
+	}
+	var out []hcl.Range
+	for _, d := range diags {
+		if d.Severity != hcl.DiagError || d.Subject == nil {
+			continue
+		}
+		out = append(out, *d.Subject)
+		for _, it := range items {
+			if it.ContainsPos(d.Subject.Start) {
+				out = append(out, it)
+			}
+		}
+	}
+	return out
+}
+
+// outside returns the diagnostics of diags whose subject overlaps none of
+// ranges.
+func outside(diags hcl.Diagnostics, ranges []hcl.Range) hcl.Diagnostics {
+	var out hcl.Diagnostics
+	for _, d := range diags {
+		if d.Subject == nil || !slices.ContainsFunc(ranges, d.Subject.Overlaps) {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // decoder accumulates diagnostics while decoding.
@@ -135,6 +189,9 @@ type decoder struct {
 	dir   string
 	// formats are the output formats the application writes.
 	formats []string
+	// whole is false for a body the parser read only in part (a syntax
+	// error): the checks that need every block are left out.
+	whole bool
 }
 
 // errorf adds an error at rng, or about the whole file when rng is empty.
@@ -146,8 +203,8 @@ func (d *decoder) errorf(rng hcl.Range, summary, format string, args ...any) {
 	d.diags = append(d.diags, dg)
 }
 
-func decode(body hcl.Body, path string, formats []string) (*Experiment, hcl.Diagnostics) {
-	d := &decoder{dir: filepath.Dir(path), formats: formats}
+func decode(body hcl.Body, path string, formats []string, whole bool) (*Experiment, hcl.Diagnostics) {
+	d := &decoder{dir: filepath.Dir(path), formats: formats, whole: whole}
 	content, diags := body.Content(rootSchema)
 	d.diags = append(d.diags, diags...)
 	exp := &Experiment{File: path, Dir: d.dir, CV: CV{Folds: DefaultFolds, Repeats: 1, Stratified: true, Timeout: DefaultTimeout},
@@ -183,7 +240,7 @@ func decode(body hcl.Body, path string, formats []string) (*Experiment, hcl.Diag
 			d.output(b, &exp.Output)
 		}
 	}
-	if firstExperiment == nil {
+	if firstExperiment == nil && whole {
 		// At the file's first block, where the experiment block goes (the
 		// body's missing-item range is the file's start, which may be a
 		// blank line or a comment).
@@ -708,13 +765,9 @@ func (d *decoder) declared(names []string, set map[string]bool, rng hcl.Range, k
 	}
 }
 
-// crossCheck checks references between blocks and fills the default
-// pipeline.
+// crossCheck checks references between blocks, when the whole file was
+// read, and fills the default pipeline.
 func (d *decoder) crossCheck(exp *Experiment) {
-	encoders := nameSet(exp.Encoders, func(e *Encoder) string { return e.Name })
-	for _, p := range exp.Pipelines {
-		d.declared(p.Steps, encoders, p.StepsRange, "encoder", "Pipeline "+strconv.Quote(p.Name))
-	}
 	if len(exp.Pipelines) == 0 {
 		def := &Pipeline{Name: "default", Default: true}
 		for _, e := range exp.Encoders {
@@ -724,6 +777,18 @@ func (d *decoder) crossCheck(exp *Experiment) {
 			def.Name = "none"
 		}
 		exp.Pipelines = []*Pipeline{def}
+	} else if d.whole {
+		encoders := nameSet(exp.Encoders, func(e *Encoder) string { return e.Name })
+		for _, p := range exp.Pipelines {
+			d.declared(p.Steps, encoders, p.StepsRange, "encoder", "Pipeline "+strconv.Quote(p.Name))
+		}
+	}
+	if len(exp.Reductions) == 0 {
+		// A learner used without a reduction runs natively.
+		exp.Reductions = []*Reduction{{Name: "none", Scheme: "none", Params: map[string]Param{}}}
+	}
+	if !d.whole {
+		return
 	}
 	datasets := nameSet(exp.Datasets, func(ds *Dataset) string { return ds.Name })
 	learners := nameSet(exp.Learners, func(l *Learner) string { return l.Name })
@@ -737,9 +802,5 @@ func (d *decoder) crossCheck(exp *Experiment) {
 	}
 	if len(exp.Learners) == 0 {
 		d.errorf(hcl.Range{}, "No learners", `Declare at least one learner "NAME" { plugin = "..." } block.`)
-	}
-	if len(exp.Reductions) == 0 {
-		// A learner used without a reduction runs natively.
-		exp.Reductions = []*Reduction{{Name: "none", Scheme: "none", Params: map[string]Param{}}}
 	}
 }
