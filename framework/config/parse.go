@@ -357,6 +357,10 @@ func toValue(v cty.Value) (param.Value, error) {
 	if v.IsNull() {
 		return param.Value{}, fmt.Errorf("null is not a parameter value")
 	}
+	if !v.IsWhollyKnown() {
+		// An expression the parser could not read (a syntax error).
+		return param.Value{}, fmt.Errorf("the value is not known")
+	}
 	t := v.Type()
 	switch {
 	case t == cty.Number:
@@ -546,7 +550,7 @@ func (d *decoder) paramsObject(a *hcl.Attribute, out map[string]Param, block str
 		if key == "" {
 			kval, diags := kv.Key.Value(d.ctx)
 			d.diags = append(d.diags, diags...)
-			if diags.HasErrors() || kval.Type() != cty.String {
+			if diags.HasErrors() || kval.Type() != cty.String || !kval.IsKnown() || kval.IsNull() {
 				d.errorf(kv.Key.Range(), "Invalid parameter name", "Parameter names must be identifiers or strings.")
 				continue
 			}
