@@ -9,7 +9,6 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/polyclass/polyclass/framework/config"
-	"github.com/polyclass/polyclass/framework/cv"
 	"github.com/polyclass/polyclass/framework/data"
 	"github.com/polyclass/polyclass/framework/encode"
 	"github.com/polyclass/polyclass/framework/suggest"
@@ -395,59 +394,6 @@ func (r *resolver) readWarnings(name string, rng hcl.Range, t *data.Table) {
 			summary = "Column of numbers read as categorical"
 		}
 		r.warnf(rng, summary, "Dataset %q: %v", name, w)
-	}
-}
-
-// warnf records a warning at rng.
-func (r *resolver) warnf(rng hcl.Range, summary, format string, args ...any) {
-	rr := rng
-	r.diags = append(r.diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: summary, Detail: fmt.Sprintf(format, args...), Subject: &rr})
-}
-
-// tuneFolds checks the inner cross-validation of a tuned learner on each
-// dataset it has cells on: an outer training part with fewer rows than
-// tune folds cannot be split (an error the run would meet in that fold),
-// and, when the inner folds are stratified, a class with fewer rows in a
-// training part than tune folds leaves some inner test parts without it (a
-// warning, as scikit-learn's StratifiedKFold gives).
-func (r *resolver) tuneFolds(g *Grid, l *Learner) {
-	t := l.Config.Tune
-	for _, d := range g.Datasets {
-		if !g.hasCells(d, l) {
-			continue
-		}
-		stratified := r.exp.CV.Stratified && !d.MultiLabel
-		fewest, fewestFold, least, leastClass, leastFold := -1, 0, -1, 0, 0
-		for _, folds := range d.Folds {
-			for f := 0; f < d.NumFolds; f++ {
-				train, _ := cv.Split(folds, f)
-				if fewest < 0 || len(train) < fewest {
-					fewest, fewestFold = len(train), f
-				}
-				if !stratified {
-					continue
-				}
-				counts := make([]int, d.K())
-				for _, i := range train {
-					counts[d.Labels[i]]++
-				}
-				for c, n := range counts {
-					if least < 0 || n < least {
-						least, leastClass, leastFold = n, c, f
-					}
-				}
-			}
-		}
-		switch {
-		case fewest >= 0 && fewest < t.Folds:
-			r.errorf(t.DeclRange, "Too few rows to tune",
-				"Learner %q: on dataset %q the training part of fold %d has %d row(s), fewer than tune folds = %d; use fewer folds.",
-				l.Config.Name, d.Config.Name, fewestFold, fewest, t.Folds)
-		case least >= 0 && least < t.Folds:
-			r.warnf(t.DeclRange, "Class smaller than the number of tune folds",
-				"Learner %q: on dataset %q the class %q has %d row(s) in the training part of fold %d, fewer than tune folds = %d, so some inner test parts have none of it (scikit-learn's StratifiedKFold warns the same).",
-				l.Config.Name, d.Config.Name, d.Classes[leastClass], least, leastFold, t.Folds)
-		}
 	}
 }
 

@@ -21,17 +21,18 @@ import (
 	"github.com/polyclass/polyclass/framework/data"
 	"github.com/polyclass/polyclass/framework/encode"
 	"github.com/polyclass/polyclass/framework/host"
-	"github.com/polyclass/polyclass/framework/metrics"
 	"github.com/polyclass/polyclass/framework/param"
 	"github.com/polyclass/polyclass/framework/sdk"
 	"github.com/polyclass/polyclass/framework/suggest"
 )
 
+// resolver binds an experiment to its data and plugins (see Resolve),
+// collecting the diagnostics of every phase.
 type resolver struct {
-	ctx   context.Context
-	exp   *config.Experiment
-	host  *host.Host
-	diags hcl.Diagnostics
+	checker
+	ctx  context.Context
+	exp  *config.Experiment
+	host *host.Host
 	// offers maps each scheme to the plugins whose reducer offers it,
 	// once a reduction without a plugin asked (see pickPlugin); probed
 	// lists the plugins started only to ask them.
@@ -48,15 +49,6 @@ type resolver struct {
 // of memory. 100 repeats of a dataset of 671,088 rows fit.
 const MaxFoldAssignments = 1 << 26
 
-func (r *resolver) errorf(rng hcl.Range, summary, format string, args ...any) {
-	rr := rng
-	d := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: fmt.Sprintf(format, args...)}
-	if rr.Filename != "" {
-		d.Subject = &rr
-	}
-	r.diags = append(r.diags, d)
-}
-
 // ResolveOptions are the choices of the application that resolves an
 // experiment, beyond the file.
 type ResolveOptions struct {
@@ -68,18 +60,61 @@ type ResolveOptions struct {
 	DefaultReducer string
 }
 
-// Resolve loads the datasets, starts the plugins, checks every name and
-// parameter against the plugins' own schemas and expands the grid. It
-// reports every problem it finds as a diagnostic with its location.
+// Resolve binds an experiment to its data and plugins and expands it into
+// the grid of its cells, in phases:
+//
+//   - bind loads the datasets and starts the plugins, and reports what
+//     doing so meets: a file that cannot be read or does not fit its
+//     declaration, a plugin that is not there, a name or a parameter value
+//     outside a plugin's own schema;
+//   - check applies pure functions to the bound grid: what fits with what
+//     (metrics, learners and reductions, class weights, calibration,
+//     tuning);
+//   - when both passed, the dry runs: each pipeline encodes each dataset
+//     once and each reduction plans once per dataset and parameter set
+//     (over RPC), which finds what would fail every fold of a cell;
+//   - expand makes the cells, a pure cross product.
+//
+// Every problem is a diagnostic at its location; bind and check report all
+// they find.
 func Resolve(ctx context.Context, exp *config.Experiment, h *host.Host, opt ResolveOptions) (*Grid, hcl.Diagnostics) {
 	r := &resolver{ctx: ctx, exp: exp, host: h, opt: opt}
-	r.prestart()
-	g := &Grid{Experiment: exp, Metrics: exp.Metrics, Host: h}
-	for i, m := range exp.Metrics {
-		if _, err := metrics.Lookup(m); err != nil {
-			r.errorf(metricRange(exp, i), "Unknown metric", "%v", err)
-		}
+	b, ok := r.bind()
+	if !ok {
+		return b.grid, r.diags
 	}
+	r.diags = append(r.diags, check(b.grid)...)
+	if r.diags.HasErrors() {
+		return b.grid, r.diags
+	}
+	r.dryRuns(b)
+	if r.diags.HasErrors() {
+		return b.grid, r.diags
+	}
+	b.grid.Cells = cells(b.grid, b.learnerParams, b.redParams)
+	return b.grid, r.diags
+}
+
+// bound is an experiment bound to its data and plugins: the grid without
+// its cells, and the parameter sets of each learner's and each
+// reduction's cells.
+type bound struct {
+	grid          *Grid
+	learnerParams map[*Learner][]param.Params
+	redParams     map[*Reduction][]param.Params
+}
+
+// bind loads the datasets, builds the pipelines and starts the plugins
+// (in the background first, while the data loads), checking every name
+// and parameter value against the plugins' schemas; what cannot be bound
+// is reported and left out of the grid. It reports false, and stops
+// before the plugins check their parameter sets, when the grid would have
+// more than MaxCells cells.
+func (r *resolver) bind() (*bound, bool) {
+	r.prestart()
+	exp := r.exp
+	g := &Grid{Experiment: exp, Metrics: exp.Metrics, Host: r.host}
+	b := &bound{grid: g, learnerParams: map[*Learner][]param.Params{}, redParams: map[*Reduction][]param.Params{}}
 	for _, d := range exp.Datasets {
 		if ds := r.dataset(d); ds != nil {
 			g.Datasets = append(g.Datasets, ds)
@@ -96,101 +131,82 @@ func Resolve(ctx context.Context, exp *config.Experiment, h *host.Host, opt Reso
 			g.Pipelines = append(g.Pipelines, rp)
 		}
 	}
-	learnerParams := map[*Learner][]param.Params{}
 	for _, l := range exp.Learners {
 		if rl := r.learner(l); rl != nil && r.fewParamSets("Learner", l.Name, l.Params, rl.Info.Params, cmp.Or(l.ParamsRange, l.DeclRange)) {
 			g.Learners = append(g.Learners, rl)
-			learnerParams[rl], rl.Tuned = expand(l.Params, rl.Info.Params)
-			if l.Tune != nil {
-				r.tuned(rl, exp)
-				// One cell holds every candidate; each fold picks one.
-				rl.Candidates, learnerParams[rl] = learnerParams[rl], []param.Params{whole(l.Params)}
-			}
+			b.learnerParams[rl] = r.learnerParams(rl)
 		}
 	}
-	redParams := map[*Reduction][]param.Params{}
 	for _, rd := range exp.Reductions {
 		if rr := r.reduction(rd); rr != nil && r.fewParamSets("Reduction", rd.Name, rd.Params, rr.Scheme.Params, rd.DeclRange) {
 			g.Reductions = append(g.Reductions, rr)
-			redParams[rr], rr.Varied = expand(rd.Params, rr.Scheme.Params)
+			b.redParams[rr], rr.Varied = expand(rd.Params, rr.Scheme.Params)
 		}
 	}
-	if n := countCells(g, learnerParams, redParams); n > MaxCells {
+	if n := countCells(g, b.learnerParams, b.redParams); n > MaxCells {
 		r.errorf(exp.DeclRange, "Too many cells",
 			"The experiment makes %d cells (datasets × pipelines × learners' parameter sets × reductions' parameter sets), more than %d: use shorter parameter lists, or split it into several experiments.", n, MaxCells)
-		return g, r.diags
+		return b, false
 	}
 	for _, l := range g.Learners {
-		sets := learnerParams[l]
+		sets := b.learnerParams[l]
 		if l.Candidates != nil {
 			sets = l.Candidates
 		}
 		r.checkLearnerParams(l, sets)
 	}
 	r.stopProbed(g)
-	for _, l := range g.Learners {
-		if l.Candidates != nil {
-			r.tuneMetricApplies(g, l)
-			r.tuneFolds(g, l)
-		}
-		for _, red := range g.Reductions {
-			if red.meets(l) {
-				r.compatible(l, red)
-				r.weighable(l, red)
-			}
-		}
+	return b, true
+}
+
+// learnerParams expands learner l's parameters into their combinations
+// and returns the parameter sets of l's cells: the combinations, or for a
+// tuned learner one set that holds every candidate (each fold picks one),
+// with its tune metric set.
+func (r *resolver) learnerParams(l *Learner) []param.Params {
+	combos, tuned := expand(l.Config.Params, l.Info.Params)
+	l.Tuned = tuned
+	t := l.Config.Tune
+	if t == nil {
+		return combos
 	}
-	r.classNames(g)
-	for _, d := range g.Datasets {
-		for _, red := range g.Reductions {
-			if red.covers(d) && d.MultiLabel && red.Config.Calibrate != "" {
-				r.errorf(red.Config.CalibrateRange, "Cannot calibrate", "Reduction %q: calibrate makes class probabilities of multiclass data; dataset %q is multi-label.", red.Config.Name, d.Config.Name)
-			}
-			if red.covers(d) && red.Scheme.MultiLabel != d.MultiLabel {
-				kind := map[bool]string{false: "multiclass", true: "multi-label"}
-				r.errorf(red.Config.SchemeRange, "Reduction does not fit the dataset",
-					"Reduction %q (scheme %s) is for %s data, but dataset %q is %s. Limit the reduction with datasets = [...].",
-					red.Config.Name, red.Scheme.Name, kind[red.Scheme.MultiLabel], d.Config.Name, kind[d.MultiLabel])
-			}
-		}
+	l.TuneMetric = t.Metric
+	if l.TuneMetric == "" && len(r.exp.Metrics) > 0 {
+		l.TuneMetric = r.exp.Metrics[0]
 	}
-	for _, name := range exp.Metrics {
-		m, err := metrics.Lookup(name)
-		if err != nil {
-			continue
-		}
-		used := false
-		for _, d := range g.Datasets {
-			used = used || applies(m, d)
-		}
-		if !used && len(g.Datasets) > 0 {
-			r.errorf(exp.MetricsRange, "Metric does not fit the datasets", "Metric %s (%s) applies to none of the datasets.", name, m.Kind)
-		}
-	}
-	if r.diags.HasErrors() {
-		return g, r.diags
-	}
+	l.Candidates = combos
+	return []param.Params{whole(l.Config.Params)}
+}
+
+// dryRuns runs each pipeline once on each dataset and plans each
+// reduction once on each dataset it covers, for each of its parameter
+// sets: a user code matrix that does not fit the classes is an error at
+// its location now, not a failed cell later.
+func (r *resolver) dryRuns(b *bound) {
+	g := b.grid
 	for _, d := range g.Datasets {
 		for _, p := range g.Pipelines {
 			r.encodable(d, p)
 		}
 	}
-	// Dry-run every reduction on every dataset it meets: a user code matrix
-	// that does not fit the classes is an error at its location now, not a
-	// failed cell later.
 	for _, d := range g.Datasets {
 		for _, red := range g.Reductions {
 			if !red.covers(d) || red.Scheme.MultiLabel != d.MultiLabel {
 				continue
 			}
-			for _, rp := range redParams[red] {
+			for _, rp := range b.redParams[red] {
 				r.dryRun(g, d, red, rp)
 			}
 		}
 	}
-	if r.diags.HasErrors() {
-		return g, r.diags
-	}
+}
+
+// cells is the cross product of the bound grid g: dataset × pipeline ×
+// learner × the learner's parameter sets × each reduction that covers the
+// dataset and takes the learner × the reduction's parameter sets, in that
+// order, numbered from 0.
+func cells(g *Grid, learnerParams map[*Learner][]param.Params, redParams map[*Reduction][]param.Params) []*Cell {
+	var out []*Cell
 	for _, d := range g.Datasets {
 		for _, p := range g.Pipelines {
 			for _, l := range g.Learners {
@@ -200,8 +216,8 @@ func Resolve(ctx context.Context, exp *config.Experiment, h *host.Host, opt Reso
 							continue
 						}
 						for _, rp := range redParams[red] {
-							g.Cells = append(g.Cells, &Cell{
-								Index: len(g.Cells), Dataset: d, Pipeline: p, Learner: l, Params: lp,
+							out = append(out, &Cell{
+								Index: len(out), Dataset: d, Pipeline: p, Learner: l, Params: lp,
 								Reduction: red, RedParams: rp,
 								Weights: newClassWeights(classWeight(l, red), d.Classes),
 							})
@@ -211,7 +227,7 @@ func Resolve(ctx context.Context, exp *config.Experiment, h *host.Host, opt Reso
 			}
 		}
 	}
-	return g, r.diags
+	return out
 }
 
 // fewParamSets reports whether the parameter lists of a learner or
@@ -810,80 +826,6 @@ func (r *resolver) dryRun(g *Grid, d *Dataset, red *Reduction, params param.Para
 	}
 }
 
-func (r *resolver) compatible(l *Learner, red *Reduction) {
-	c := l.Info.Capabilities
-	switch {
-	case red.Scheme.NeedsMulticlass && !c.Multiclass:
-		r.errorf(red.Config.SchemeRange, "Learner cannot run without a reduction",
-			"Reduction %q (scheme %s) hands the whole multiclass task to the learner, but learner %q (plugin %s) trains binary problems only. Use a reduction such as ova or ovo with it.",
-			red.Config.Name, red.Scheme.Name, l.Config.Name, l.Config.Plugin)
-	case red.Scheme.NeedsRegression && !c.Regression:
-		r.errorf(red.Config.SchemeRange, "Learner cannot fit real-valued targets",
-			"Reduction %q needs a regression learner; learner %q (plugin %s) has no regression capability.",
-			red.Config.Name, l.Config.Name, l.Config.Plugin)
-	case !red.Scheme.NeedsMulticlass && !red.Scheme.NeedsRegression && !c.Binary:
-		r.errorf(red.Config.SchemeRange, "Learner cannot train binary problems",
-			"Reduction %q trains binary problems; learner %q (plugin %s) cannot.", red.Config.Name, l.Config.Name, l.Config.Plugin)
-	}
-}
-
-// weighable checks the class_weight of learner l under reduction red: set
-// on one of them at most, and only for a learner that takes row weights.
-func (r *resolver) weighable(l *Learner, red *Reduction) {
-	lw, rw := l.Config.ClassWeight, red.Config.ClassWeight
-	if lw != nil && rw != nil {
-		r.errorf(rw.Range, "Conflicting class weights",
-			"Reduction %q and learner %q both set class_weight; set it on one of them (the learner's applies under every reduction).", red.Config.Name, l.Config.Name)
-		return
-	}
-	w := classWeight(l, red)
-	if w == nil || l.Info.Capabilities.Weights {
-		return
-	}
-	r.errorf(w.Range, "Learner cannot take class weights",
-		"class_weight needs per-row weights, but learner %q (plugin %s) does not take them (its capabilities lack weights).", l.Config.Name, l.Config.Plugin)
-}
-
-// classNames checks every class_weight map against the datasets it meets:
-// multiclass data only, and each class named must be a class of one of
-// them.
-func (r *resolver) classNames(g *Grid) {
-	check := func(w *config.ClassWeight, owner string, covers func(*Dataset) bool) {
-		if w == nil || w.Balanced {
-			return
-		}
-		known := map[string]bool{}
-		for _, d := range g.Datasets {
-			if !covers(d) {
-				continue
-			}
-			if d.MultiLabel {
-				r.errorf(w.Range, "Invalid class_weight", "%s: a class_weight map weighs rows by their class, but dataset %q is multi-label; use \"balanced\".", owner, d.Config.Name)
-				return
-			}
-			for _, c := range d.Classes {
-				known[c] = true
-			}
-		}
-		names := make([]string, 0, len(w.ByClass))
-		for n := range w.ByClass {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		for _, n := range names {
-			if !known[n] {
-				r.errorf(w.Range, "Unknown class", "%s: class_weight names class %q, which no dataset it meets has.", owner, n)
-			}
-		}
-	}
-	for _, l := range g.Learners {
-		check(l.Config.ClassWeight, "learner "+l.Config.Name, func(*Dataset) bool { return true })
-	}
-	for _, red := range g.Reductions {
-		check(red.Config.ClassWeight, "reduction "+red.Config.Name, red.covers)
-	}
-}
-
 // testFile reads dataset c's test file with the options of its training
 // file and returns the training rows followed by the test rows, with the
 // test file's SHA-256.
@@ -905,58 +847,6 @@ func (r *resolver) testFile(c *config.Dataset, train *data.Table, opt data.Optio
 		return nil, ""
 	}
 	return both, sum
-}
-
-// tuned checks a tuned learner's tune block: something to tune, and a
-// metric that exists (the experiment's first one by default) and is not a
-// timing; tuneMetricApplies checks it against the datasets.
-func (r *resolver) tuned(l *Learner, exp *config.Experiment) {
-	t := l.Config.Tune
-	if len(l.Tuned) == 0 {
-		r.errorf(t.DeclRange, "Nothing to tune", "Learner %q has a tune block but no parameter given as a list, such as C = [0.1, 1, 10].", l.Config.Name)
-	}
-	l.TuneMetric = t.Metric
-	if l.TuneMetric == "" && len(exp.Metrics) > 0 {
-		l.TuneMetric = exp.Metrics[0]
-	}
-	m, err := metrics.Lookup(l.TuneMetric)
-	switch {
-	case err != nil:
-		r.errorf(t.MetricRange, "Unknown metric", "Learner %q: tune metric: %v", l.Config.Name, err)
-	case m.Kind.Has(metrics.Timing):
-		r.errorf(t.MetricRange, "Invalid tune metric", "Learner %q: %s is a timing, not a quality to tune for.", l.Config.Name, l.TuneMetric)
-	}
-}
-
-// tuneMetricApplies reports a tuned learner's metric that does not apply
-// to the kind of a dataset it has cells on (a multi-label metric on
-// multiclass data, or the other way round), which would fail every fold of
-// those cells at run time.
-func (r *resolver) tuneMetricApplies(g *Grid, l *Learner) {
-	t := l.Config.Tune
-	m, err := metrics.Lookup(l.TuneMetric)
-	if err != nil || m.Kind.Has(metrics.Timing) {
-		return // reported by tuned
-	}
-	for _, d := range g.Datasets {
-		if !g.hasCells(d, l) {
-			continue
-		}
-		kind, need := "multiclass", metrics.Multiclass
-		if d.MultiLabel {
-			kind, need = "multi-label", metrics.MultiLabel
-		}
-		if m.Kind.Has(need) {
-			continue
-		}
-		if t.Metric == "" {
-			r.errorf(t.DeclRange, "Invalid tune metric", "Learner %q: the tune metric defaults to the experiment's first metric, %s, which does not apply to %s dataset %q; set tune { metric = \"...\" } to one that does.",
-				l.Config.Name, m.Name, kind, d.Config.Name)
-		} else {
-			r.errorf(t.MetricRange, "Invalid tune metric", "Learner %q: %s does not apply to %s dataset %q (it is a %s metric).", l.Config.Name, m.Name, kind, d.Config.Name, m.Kind)
-		}
-		return
-	}
 }
 
 // whole returns the parameters as given, lists kept whole: a tuned cell's

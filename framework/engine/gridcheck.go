@@ -1,0 +1,302 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/polyclass/polyclass/framework/config"
+	"github.com/polyclass/polyclass/framework/cv"
+	"github.com/polyclass/polyclass/framework/metrics"
+)
+
+// checker collects diagnostics. Its checks of a bound grid (see check)
+// are pure: they read the grid and report, and need no file and no
+// process, so that each is tested on a grid built by hand.
+type checker struct {
+	diags hcl.Diagnostics
+}
+
+// errorf records an error at rng, or about the whole file when rng is
+// empty.
+func (ck *checker) errorf(rng hcl.Range, summary, format string, args ...any) {
+	d := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: fmt.Sprintf(format, args...)}
+	if rng.Filename != "" {
+		d.Subject = &rng
+	}
+	ck.diags = append(ck.diags, d)
+}
+
+// warnf records a warning at rng.
+func (ck *checker) warnf(rng hcl.Range, summary, format string, args ...any) {
+	ck.diags = append(ck.diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: summary, Detail: fmt.Sprintf(format, args...), Subject: &rng})
+}
+
+// check applies the checks of the bound grid g: what fits with what. It
+// reports every problem it finds.
+func check(g *Grid) hcl.Diagnostics {
+	var ck checker
+	ck.metricNames(g.Experiment)
+	for _, l := range g.Learners {
+		if l.Config.Tune != nil {
+			ck.tuned(l)
+			ck.tuneMetricApplies(g, l)
+			ck.tuneFolds(g, l)
+		}
+		for _, red := range g.Reductions {
+			if red.meets(l) {
+				ck.compatible(l, red)
+				ck.weighable(l, red)
+			}
+		}
+	}
+	ck.classNames(g)
+	for _, d := range g.Datasets {
+		for _, red := range g.Reductions {
+			if red.covers(d) {
+				ck.fits(d, red)
+			}
+		}
+	}
+	ck.metricsApply(g)
+	return unique(ck.diags)
+}
+
+// unique returns diags without repeats: a check of a pair (a learner's
+// class_weight under each reduction it meets) may find the same problem
+// more than once.
+func unique(diags hcl.Diagnostics) hcl.Diagnostics {
+	type key struct {
+		summary, detail string
+		at              hcl.Range
+	}
+	seen := map[key]bool{}
+	var out hcl.Diagnostics
+	for _, d := range diags {
+		k := key{summary: d.Summary, detail: d.Detail}
+		if d.Subject != nil {
+			k.at = *d.Subject
+		}
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// metricNames checks that every metric the experiment names exists.
+func (ck *checker) metricNames(exp *config.Experiment) {
+	for i, m := range exp.Metrics {
+		if _, err := metrics.Lookup(m); err != nil {
+			ck.errorf(metricRange(exp, i), "Unknown metric", "%v", err)
+		}
+	}
+}
+
+// fits checks reduction red against dataset d, which it covers: a scheme
+// for d's kind of data (multiclass or multi-label), and calibration on
+// multiclass data only.
+func (ck *checker) fits(d *Dataset, red *Reduction) {
+	if d.MultiLabel && red.Config.Calibrate != "" {
+		ck.errorf(red.Config.CalibrateRange, "Cannot calibrate", "Reduction %q: calibrate makes class probabilities of multiclass data; dataset %q is multi-label.", red.Config.Name, d.Config.Name)
+	}
+	if red.Scheme.MultiLabel != d.MultiLabel {
+		kind := map[bool]string{false: "multiclass", true: "multi-label"}
+		ck.errorf(red.Config.SchemeRange, "Reduction does not fit the dataset",
+			"Reduction %q (scheme %s) is for %s data, but dataset %q is %s. Limit the reduction with datasets = [...].",
+			red.Config.Name, red.Scheme.Name, kind[red.Scheme.MultiLabel], d.Config.Name, kind[d.MultiLabel])
+	}
+}
+
+// metricsApply checks that each metric applies to some dataset of the
+// grid (a multi-label metric on multiclass data alone would be empty).
+func (ck *checker) metricsApply(g *Grid) {
+	exp := g.Experiment
+	if len(g.Datasets) == 0 {
+		return
+	}
+	for _, name := range exp.Metrics {
+		m, err := metrics.Lookup(name)
+		if err != nil {
+			continue // reported by metricNames
+		}
+		if !slices.ContainsFunc(g.Datasets, func(d *Dataset) bool { return applies(m, d) }) {
+			ck.errorf(exp.MetricsRange, "Metric does not fit the datasets", "Metric %s (%s) applies to none of the datasets.", name, m.Kind)
+		}
+	}
+}
+
+// compatible checks that learner l can train the problems of reduction
+// red: the whole multiclass task, real-valued targets, or binary problems.
+func (ck *checker) compatible(l *Learner, red *Reduction) {
+	c := l.Info.Capabilities
+	switch {
+	case red.Scheme.NeedsMulticlass && !c.Multiclass:
+		ck.errorf(red.Config.SchemeRange, "Learner cannot run without a reduction",
+			"Reduction %q (scheme %s) hands the whole multiclass task to the learner, but learner %q (plugin %s) trains binary problems only. Use a reduction such as ova or ovo with it.",
+			red.Config.Name, red.Scheme.Name, l.Config.Name, l.Config.Plugin)
+	case red.Scheme.NeedsRegression && !c.Regression:
+		ck.errorf(red.Config.SchemeRange, "Learner cannot fit real-valued targets",
+			"Reduction %q needs a regression learner; learner %q (plugin %s) has no regression capability.",
+			red.Config.Name, l.Config.Name, l.Config.Plugin)
+	case !red.Scheme.NeedsMulticlass && !red.Scheme.NeedsRegression && !c.Binary:
+		ck.errorf(red.Config.SchemeRange, "Learner cannot train binary problems",
+			"Reduction %q trains binary problems; learner %q (plugin %s) cannot.", red.Config.Name, l.Config.Name, l.Config.Plugin)
+	}
+}
+
+// weighable checks the class_weight of learner l under reduction red: set
+// on one of them at most, and only for a learner that takes row weights.
+func (ck *checker) weighable(l *Learner, red *Reduction) {
+	lw, rw := l.Config.ClassWeight, red.Config.ClassWeight
+	if lw != nil && rw != nil {
+		ck.errorf(rw.Range, "Conflicting class weights",
+			"Reduction %q and learner %q both set class_weight; set it on one of them (the learner's applies under every reduction).", red.Config.Name, l.Config.Name)
+		return
+	}
+	w := classWeight(l, red)
+	if w == nil || l.Info.Capabilities.Weights {
+		return
+	}
+	ck.errorf(w.Range, "Learner cannot take class weights",
+		"class_weight needs per-row weights, but learner %q (plugin %s) does not take them (its capabilities lack weights).", l.Config.Name, l.Config.Plugin)
+}
+
+// classNames checks every class_weight map against the datasets it meets:
+// multiclass data only, and each class named must be a class of one of
+// them.
+func (ck *checker) classNames(g *Grid) {
+	one := func(w *config.ClassWeight, owner string, covers func(*Dataset) bool) {
+		if w == nil || w.Balanced {
+			return
+		}
+		known := map[string]bool{}
+		for _, d := range g.Datasets {
+			if !covers(d) {
+				continue
+			}
+			if d.MultiLabel {
+				ck.errorf(w.Range, "Invalid class_weight", "%s: a class_weight map weighs rows by their class, but dataset %q is multi-label; use \"balanced\".", owner, d.Config.Name)
+				return
+			}
+			for _, c := range d.Classes {
+				known[c] = true
+			}
+		}
+		names := make([]string, 0, len(w.ByClass))
+		for n := range w.ByClass {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			if !known[n] {
+				ck.errorf(w.Range, "Unknown class", "%s: class_weight names class %q, which no dataset it meets has.", owner, n)
+			}
+		}
+	}
+	for _, l := range g.Learners {
+		one(l.Config.ClassWeight, "learner "+l.Config.Name, func(*Dataset) bool { return true })
+	}
+	for _, red := range g.Reductions {
+		one(red.Config.ClassWeight, "reduction "+red.Config.Name, red.covers)
+	}
+}
+
+// tuned checks a tuned learner's tune block: something to tune, and a
+// metric (the experiment's first one by default, see
+// resolver.learnerParams) that exists and is not a timing;
+// tuneMetricApplies checks it against the datasets.
+func (ck *checker) tuned(l *Learner) {
+	t := l.Config.Tune
+	if len(l.Tuned) == 0 {
+		ck.errorf(t.DeclRange, "Nothing to tune", "Learner %q has a tune block but no parameter given as a list, such as C = [0.1, 1, 10].", l.Config.Name)
+	}
+	m, err := metrics.Lookup(l.TuneMetric)
+	switch {
+	case err != nil:
+		ck.errorf(t.MetricRange, "Unknown metric", "Learner %q: tune metric: %v", l.Config.Name, err)
+	case m.Kind.Has(metrics.Timing):
+		ck.errorf(t.MetricRange, "Invalid tune metric", "Learner %q: %s is a timing, not a quality to tune for.", l.Config.Name, l.TuneMetric)
+	}
+}
+
+// tuneMetricApplies reports a tuned learner's metric that does not apply
+// to the kind of a dataset it has cells on (a multi-label metric on
+// multiclass data, or the other way round), which would fail every fold of
+// those cells at run time.
+func (ck *checker) tuneMetricApplies(g *Grid, l *Learner) {
+	t := l.Config.Tune
+	m, err := metrics.Lookup(l.TuneMetric)
+	if err != nil || m.Kind.Has(metrics.Timing) {
+		return // reported by tuned
+	}
+	for _, d := range g.Datasets {
+		if !g.hasCells(d, l) {
+			continue
+		}
+		kind, need := "multiclass", metrics.Multiclass
+		if d.MultiLabel {
+			kind, need = "multi-label", metrics.MultiLabel
+		}
+		if m.Kind.Has(need) {
+			continue
+		}
+		if t.Metric == "" {
+			ck.errorf(t.DeclRange, "Invalid tune metric", "Learner %q: the tune metric defaults to the experiment's first metric, %s, which does not apply to %s dataset %q; set tune { metric = \"...\" } to one that does.",
+				l.Config.Name, m.Name, kind, d.Config.Name)
+		} else {
+			ck.errorf(t.MetricRange, "Invalid tune metric", "Learner %q: %s does not apply to %s dataset %q (it is a %s metric).", l.Config.Name, m.Name, kind, d.Config.Name, m.Kind)
+		}
+		return
+	}
+}
+
+// tuneFolds checks the inner cross-validation of a tuned learner on each
+// dataset it has cells on: an outer training part with fewer rows than
+// tune folds cannot be split (an error the run would meet in that fold),
+// and, when the inner folds are stratified, a class with fewer rows in a
+// training part than tune folds leaves some inner test parts without it (a
+// warning, as scikit-learn's StratifiedKFold gives).
+func (ck *checker) tuneFolds(g *Grid, l *Learner) {
+	t := l.Config.Tune
+	for _, d := range g.Datasets {
+		if !g.hasCells(d, l) {
+			continue
+		}
+		stratified := g.Experiment.CV.Stratified && !d.MultiLabel
+		fewest, fewestFold, least, leastClass, leastFold := -1, 0, -1, 0, 0
+		for _, folds := range d.Folds {
+			for f := 0; f < d.NumFolds; f++ {
+				train, _ := cv.Split(folds, f)
+				if fewest < 0 || len(train) < fewest {
+					fewest, fewestFold = len(train), f
+				}
+				if !stratified {
+					continue
+				}
+				counts := make([]int, d.K())
+				for _, i := range train {
+					counts[d.Labels[i]]++
+				}
+				for c, n := range counts {
+					if least < 0 || n < least {
+						least, leastClass, leastFold = n, c, f
+					}
+				}
+			}
+		}
+		switch {
+		case fewest >= 0 && fewest < t.Folds:
+			ck.errorf(t.DeclRange, "Too few rows to tune",
+				"Learner %q: on dataset %q the training part of fold %d has %d row(s), fewer than tune folds = %d; use fewer folds.",
+				l.Config.Name, d.Config.Name, fewestFold, fewest, t.Folds)
+		case least >= 0 && least < t.Folds:
+			ck.warnf(t.DeclRange, "Class smaller than the number of tune folds",
+				"Learner %q: on dataset %q the class %q has %d row(s) in the training part of fold %d, fewer than tune folds = %d, so some inner test parts have none of it (scikit-learn's StratifiedKFold warns the same).",
+				l.Config.Name, d.Config.Name, d.Classes[leastClass], least, leastFold, t.Folds)
+		}
+	}
+}
