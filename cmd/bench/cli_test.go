@@ -408,6 +408,43 @@ output { formats = ["markdwn"] }
 	}
 }
 
+// TestValidateReportsParserAndResolverErrors: a file the parser reads
+// whole is resolved against its data and plugins even when the parser
+// found errors, so that validate reports both kinds in one pass; what the
+// resolver would find in a block with a parser error (dataset "bad" has
+// no path, so it cannot load) is not reported.
+func TestValidateReportsParserAndResolverErrors(t *testing.T) {
+	exp := writeExperiment(t, `experiment "x" { seed = 1 }
+dataset "iris" { path = "%DATA%/iris.csv" }
+dataset "bad" { pth = "iris.csv" }
+learner "nope" {}
+learner "logreg" { params = { C = -1 } }
+metrics = ["accuracy", "f1_macr"]
+output { formats = ["markdwn"] }
+`)
+	_, stderr, err := bench(t, "validate", exp)
+	if !errors.Is(err, errReported) {
+		t.Fatalf("validate: error %v, want the diagnostics reported; stderr:\n%s", err, stderr)
+	}
+	var heads []string
+	for line := range strings.Lines(stderr) {
+		if strings.Contains(line, "error: ") {
+			heads = append(heads, strings.TrimPrefix(strings.TrimSpace(line), exp+":"))
+		}
+	}
+	want := []string{
+		"3:17: error: Missing required argument",
+		"3:17: error: Unsupported argument",
+		"7:20: error: Unknown output format",
+		"4:9: error: Unknown plugin",
+		"5:35: error: Invalid parameter value",
+		"6:24: error: Unknown metric",
+	}
+	if !slices.Equal(heads, want) || !strings.HasSuffix(stderr, exp+": 6 error(s)\n") {
+		t.Errorf("errors\n%s\nwant\n%s\nstderr:\n%s", strings.Join(heads, "\n"), strings.Join(want, "\n"), stderr)
+	}
+}
+
 // TestValidatePlan: validate --plan lists every cell with its folds and
 // fits, and the totals. Iris has K = 3 classes: one-vs-all fits 3 binary
 // problems per fold, one-vs-one K(K−1)/2 = 3, asymmetric one-vs-one

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -100,7 +101,11 @@ func prepare(ctx context.Context, h *host.Host, file string, seed *uint64, stder
 	p := config.NewParser(report.FormatNames())
 	exp, diags := p.ParseFile(file)
 	var grid *engine.Grid
-	if !diags.HasErrors() {
+	// A file the parser read whole is resolved even when it found errors
+	// in it, so that one pass reports every problem; what the resolver
+	// finds in a block with a parser error, or about no place, may be a
+	// consequence of that error and is left out.
+	if exp != nil && !exp.Partial {
 		if seed != nil {
 			exp.Seed = *seed
 		}
@@ -110,6 +115,9 @@ func prepare(ctx context.Context, h *host.Host, file string, seed *uint64, stder
 			// Interrupted while starting the plugins: their "errors" are
 			// the interruption, not the file's.
 			return nil, fmt.Errorf("interrupted before the run started (nothing computed; the results directory is as it was): %w", context.Cause(ctx))
+		}
+		if diags.HasErrors() {
+			more = slices.DeleteFunc(config.Outside(more, exp.Faulty), func(d *hcl.Diagnostic) bool { return d.Subject == nil })
 		}
 		diags = append(diags, more...)
 		if !diags.HasErrors() {

@@ -20,6 +20,14 @@ type Experiment struct {
 	// File is the experiment file's path; Dir its directory, against which
 	// relative paths resolve.
 	File, Dir string
+	// Partial is set when a syntax error kept the parser from reading the
+	// whole file: the experiment holds what it read.
+	Partial bool
+	// Faulty holds the ranges of the top-level blocks and attributes in
+	// which the parser found an error: what the experiment holds of them
+	// may be incomplete, so that a later check's finding there may be a
+	// consequence of that error (see Outside).
+	Faulty []hcl.Range
 
 	Datasets   []*Dataset
 	Encoders   []*Encoder

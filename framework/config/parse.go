@@ -137,15 +137,18 @@ func (p *Parser) ParseSource(src []byte, filename string) (*Experiment, hcl.Diag
 	whole := !diags.HasErrors()
 	exp, more := decode(f.Body, filename, p.formats, whole)
 	if !whole {
-		more = outside(more, damaged(f.Body, diags))
+		exp.Partial = true
+		more = Outside(more, faulty(f.Body, diags))
 	}
-	return exp, append(diags, more...)
+	diags = append(diags, more...)
+	exp.Faulty = faulty(f.Body, diags)
+	return exp, diags
 }
 
-// damaged returns the ranges of body that the syntax errors in diags may
-// have left incomplete: each error's own range and the top-level block
-// or attribute that holds it.
-func damaged(body hcl.Body, diags hcl.Diagnostics) []hcl.Range {
+// faulty returns the ranges of body that the errors in diags may have
+// left incomplete: each error's own range and the top-level block or
+// attribute that holds it.
+func faulty(body hcl.Body, diags hcl.Diagnostics) []hcl.Range {
 	var items []hcl.Range
 	if b, ok := body.(*hclsyntax.Body); ok {
 		for _, blk := range b.Blocks {
@@ -170,9 +173,9 @@ func damaged(body hcl.Body, diags hcl.Diagnostics) []hcl.Range {
 	return out
 }
 
-// outside returns the diagnostics of diags whose subject overlaps none of
-// ranges.
-func outside(diags hcl.Diagnostics, ranges []hcl.Range) hcl.Diagnostics {
+// Outside returns the diagnostics of diags whose subject overlaps none of
+// ranges (such as an Experiment's Faulty), and those about no place.
+func Outside(diags hcl.Diagnostics, ranges []hcl.Range) hcl.Diagnostics {
 	var out hcl.Diagnostics
 	for _, d := range diags {
 		if d.Subject == nil || !slices.ContainsFunc(ranges, d.Subject.Overlaps) {
