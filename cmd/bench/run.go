@@ -17,7 +17,6 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/schollz/progressbar/v3"
-	"golang.org/x/term"
 
 	"github.com/polyclass/polyclass/framework/cluster"
 	"github.com/polyclass/polyclass/framework/config"
@@ -340,29 +339,37 @@ func runExperiment(ctx context.Context, o *options, file string, g *engine.Grid,
 	o.pluginLog.set(run.Log())
 
 	start := time.Now()
-	total := 0
+	total, folds := 0, 0
+	var weights map[int]int
+	if showProgress(stderr, o.quiet) {
+		weights = foldWeights(ctx, g)
+	}
 	for _, c := range g.Cells {
 		if kept[c.Index] == nil && (selectCell == nil || selectCell(c.Index)) {
-			total += len(c.Dataset.Folds) * c.Dataset.NumFolds
+			n := len(c.Dataset.Folds) * c.Dataset.NumFolds
+			folds += n
+			if weights != nil {
+				n *= weights[c.Index]
+			}
+			total += n
 		}
 	}
 	var bar *progressbar.ProgressBar
-	if f, ok := stderr.(*os.File); ok && !o.quiet && term.IsTerminal(int(f.Fd())) {
-		bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(stderr),
-			progressbar.OptionSetDescription(exp.Name), progressbar.OptionShowCount(),
-			progressbar.OptionSetPredictTime(true), progressbar.OptionClearOnFinish())
+	if weights != nil {
+		bar = newProgressBar(stderr, exp.Name, total)
 	}
 	opts := engine.Options{Workers: o.jobs, Sink: run, Done: kept, Select: selectCell, Log: io.MultiWriter(run.Log(), stderr),
 		Timeout: time.Duration(exp.CV.Timeout * float64(time.Second)), KeepPredictions: exp.Output.Predictions,
 		DenseBudget: int64(o.denseBudget)}
 	if bar != nil {
+		opts.Weight = func(c *engine.Cell) int { return weights[c.Index] }
 		opts.Progress = func(done, _ int) { bar.Set(done) }
 	}
 	what := fmt.Sprintf("%d cells", len(g.Cells))
 	if spec != nil {
 		what = fmt.Sprintf("shard %s, %d of %d cells", spec, len(ropt.Shard.Cells), len(g.Cells))
 	}
-	fmt.Fprintf(run.Log(), "bench run %s: %s (%d kept), %d folds to run, %d workers\n", file, what, len(kept), total, o.jobs)
+	fmt.Fprintf(run.Log(), "bench run %s: %s (%d kept), %d folds to run, %d workers\n", file, what, len(kept), folds, o.jobs)
 	cells, stats, runErr := engine.Run(ctx, g, opts)
 	if bar != nil {
 		bar.Finish()

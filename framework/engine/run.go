@@ -33,8 +33,14 @@ type Options struct {
 	// Select, when set, limits the run to the cells it accepts (a
 	// shard's): the others are neither run nor returned.
 	Select func(index int) bool
-	// Progress is called after each fold with the folds done and total.
+	// Progress is called after each fold with the work done and the
+	// total: folds, or, with Weight set, the folds' weights summed.
 	Progress func(done, total int)
+	// Weight, when set, is the work of one fold of a cell (the models it
+	// fits, say), so that Progress counts work rather than folds: a
+	// one-vs-one fold on K classes fits K(K−1)/2 models where a
+	// one-vs-all fold fits K. A weight below 1 counts as 1.
+	Weight func(c *Cell) int
 	// Log receives one line per failed cell.
 	Log io.Writer
 	// Timeout bounds one fold of one cell; 0 means no bound.

@@ -46,6 +46,10 @@ type scheduler struct {
 	interrupted []bool
 	done        int
 	writeErrs   []error
+	// worked and work are the Progress counts: the weights of the folds
+	// recorded and of every fold (Options.Weight), by cell.
+	worked, work int
+	weights      map[*Cell]int
 }
 
 // newScheduler plans the run of g: every fold of every cell not in
@@ -66,6 +70,7 @@ func newScheduler(g *Grid, opt Options) *scheduler {
 			}
 		}
 	}
+	s.weigh()
 	n := len(g.Cells)
 	s.results, s.remaining = make([]*outcome.CellResult, n), make([]int, n)
 	s.foldErrs, s.interrupted = make([]map[int]error, n), make([]bool, n)
@@ -88,6 +93,23 @@ func newScheduler(g *Grid, opt Options) *scheduler {
 		s.remaining[i] = len(s.results[i].Folds)
 	}
 	return s
+}
+
+// weigh sets the weight of every cell with a task and the total work
+// (see Options.Weight).
+func (s *scheduler) weigh() {
+	s.weights = map[*Cell]int{}
+	for _, t := range s.tasks {
+		w, ok := s.weights[t.cell]
+		if !ok {
+			w = 1
+			if s.opt.Weight != nil {
+				w = max(s.opt.Weight(t.cell), 1)
+			}
+			s.weights[t.cell] = w
+		}
+		s.work += w
+	}
 }
 
 // selected reports whether the run includes cell i (Options.Select).
@@ -246,11 +268,12 @@ func (s *scheduler) record(t task, fr outcome.FoldResult, err error, interrupted
 	}
 	s.remaining[i]--
 	s.done++
+	s.worked += s.weights[t.cell]
 	if s.remaining[i] == 0 && !s.interrupted[i] {
 		s.finish(i, t.cell)
 	}
 	if s.opt.Progress != nil {
-		s.opt.Progress(s.done, len(s.tasks))
+		s.opt.Progress(s.worked, s.work)
 	}
 }
 

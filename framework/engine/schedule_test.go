@@ -359,3 +359,41 @@ func TestSchedulerSharesCPUs(t *testing.T) {
 		}
 	}
 }
+
+// TestProgressCountsWeightedWork: with Options.Weight, Progress counts
+// the folds' weights (the models each fits) rather than folds, so that a
+// progress bar's estimate of the time left does not take a fold of 171
+// models for a fold of 19; it ends at the total, whatever the workers.
+func TestProgressCountsWeightedWork(t *testing.T) {
+	for _, workers := range []int{1, 3} {
+		g := stubGrid()
+		// Cells 0 and 1: 4 folds each; cells 2 and 3: 3 folds each.
+		weight := map[int]int{0: 19, 1: 171, 2: 0, 3: 5} // 0 counts as 1
+		var mu sync.Mutex
+		var seen [][2]int
+		s := newScheduler(g, Options{Workers: workers,
+			Weight:   func(c *Cell) int { return weight[c.Index] },
+			Progress: func(d, n int) { mu.Lock(); seen = append(seen, [2]int{d, n}); mu.Unlock() },
+		})
+		s.fold = func(_ context.Context, tk task, _ *matrixEntry) (FoldResult, error) {
+			return FoldResult{Repeat: tk.repeat, Fold: tk.fold, Metrics: map[string]float64{"accuracy": 1}}, nil
+		}
+		if _, _, err := s.run(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		const total = 4*19 + 4*171 + 3*1 + 3*5
+		if len(seen) != 14 {
+			t.Fatalf("workers %d: %d progress calls, want 14 (one per fold)", workers, len(seen))
+		}
+		prev := 0
+		for _, p := range seen {
+			if p[1] != total || p[0] <= prev {
+				t.Fatalf("workers %d: progress %v, want increasing counts of %d", workers, seen, total)
+			}
+			prev = p[0]
+		}
+		if prev != total {
+			t.Errorf("workers %d: progress ends at %d, want %d", workers, prev, total)
+		}
+	}
+}
