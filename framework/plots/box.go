@@ -7,7 +7,6 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
@@ -15,12 +14,22 @@ import (
 // maxPanelsPerRow is the number of dataset panels side by side in BoxPlots.
 const maxPanelsPerRow = 4
 
+// BoxRow is one row of BoxPlots: its name on the y axis, and the learner
+// and reduction it belongs to, which give its box's colour and its mean's
+// marker.
+type BoxRow struct {
+	Label, Learner, Reduction string
+}
+
 // BoxPlots draws Tukey box plots of fold scores: one panel per dataset,
 // one horizontal box per row (method) in each, the rows listed top to bottom
-// in the given order. scores[d][r] holds the fold scores of row r on dataset
-// d; an empty slice (a failed or missing cell) leaves its place empty.
-// xLabel names the metric (say whether it is minimised).
-func BoxPlots(title, xLabel string, datasets, rows []string, scores [][][]float64) (*Figure, error) {
+// in the given order. Each learner has its colour (Colour, in the order
+// the rows first name them) and each reduction its marker (Marker), drawn
+// at the mean of the fold scores; a legend under the title says which.
+// scores[d][r] holds the fold scores of row r on dataset d; an empty slice
+// (a failed or missing cell) leaves its place empty. xLabel names the
+// metric (say whether it is minimised).
+func BoxPlots(title, xLabel string, datasets []string, rows []BoxRow, scores [][][]float64) (*Figure, error) {
 	if len(datasets) == 0 || len(rows) == 0 {
 		return nil, fmt.Errorf("box plots: need datasets and rows, have %d and %d", len(datasets), len(rows))
 	}
@@ -36,8 +45,9 @@ func BoxPlots(title, xLabel string, datasets, rows []string, scores [][][]float6
 	// Row labels top to bottom: position len(rows)-1-r on the y axis.
 	names := make([]string, len(rows))
 	for r, n := range rows {
-		names[len(rows)-1-r] = n
+		names[len(rows)-1-r] = n.Label
 	}
+	learners, reductions := boxKeys(rows)
 	for d, ds := range datasets {
 		if len(scores[d]) != len(rows) {
 			return nil, fmt.Errorf("box plots: dataset %q has %d rows of scores, want %d", ds, len(scores[d]), len(rows))
@@ -57,14 +67,20 @@ func BoxPlots(title, xLabel string, datasets, rows []string, scores [][][]float6
 			}
 			b, err := plotter.NewBoxPlot(vg.Points(10), float64(len(rows)-1-r), plotter.Values(vals))
 			if err != nil {
-				return nil, fmt.Errorf("box plots: %s, %s: %w", ds, rows[r], err)
+				return nil, fmt.Errorf("box plots: %s, %s: %w", ds, rows[r].Label, err)
 			}
 			b.Horizontal = true
-			b.FillColor = plotutil.SoftColors[r%len(plotutil.SoftColors)]
+			b.FillColor = lighten(Colour(learners[rows[r].Learner]), 0.35)
 			b.MedianStyle.Width = vg.Points(1.5)
 			b.GlyphStyle.Radius = vg.Points(2)
 			b.GlyphStyle.Shape = draw.CircleGlyph{}
 			p.Add(b)
+			mean, err := plotter.NewScatter(plotter.XYs{{X: meanOf(vals), Y: float64(len(rows) - 1 - r)}})
+			if err != nil {
+				return nil, fmt.Errorf("box plots: %s, %s: %w", ds, rows[r].Label, err)
+			}
+			mean.GlyphStyle = draw.GlyphStyle{Color: color.Black, Radius: vg.Points(3), Shape: Marker(reductions[rows[r].Reduction])}
+			p.Add(mean)
 			for _, v := range vals {
 				lo, hi = math.Min(lo, v), math.Max(hi, v)
 			}
@@ -87,7 +103,7 @@ func BoxPlots(title, xLabel string, datasets, rows []string, scores [][][]float6
 	var labelW vg.Length
 	sty := sans(9, false)
 	for _, n := range rows {
-		labelW = max(labelW, sty.Width(n)+8)
+		labelW = max(labelW, sty.Width(n.Label)+8)
 	}
 	panelW := vg.Length(2.3) * vg.Inch
 	panelH := vg.Length(len(rows))*vg.Points(20) + vg.Points(70)
@@ -96,7 +112,11 @@ func BoxPlots(title, xLabel string, datasets, rows []string, scores [][][]float6
 		titleH = 24
 	}
 	W := labelW + vg.Length(cols)*panelW + 10
-	H := titleH + vg.Length(nrows)*panelH
+	groups := boxLegend(rows, learners, reductions)
+	legendH := layoutLegend(groups, 8, W-16, 0).H
+	H := titleH + legendH + 4 + vg.Length(nrows)*panelH
+	legend := layoutLegend(groups, 8, W-16, H-titleH)
+	titleH += legendH + 4
 	f := &Figure{Width: W, Height: H}
 	f.draw = func(c draw.Canvas) {
 		if title != "" {
@@ -104,6 +124,7 @@ func BoxPlots(title, xLabel string, datasets, rows []string, scores [][][]float6
 			s.XAlign, s.YAlign = -0.5, -1
 			c.FillText(s, vg.Point{X: c.Min.X + W/2, Y: c.Max.Y - 6}, title)
 		}
+		legend.draw(c)
 		// The first column is wider by the row labels, so that every
 		// panel's data area has about the same width.
 		for i := range grid {
@@ -127,6 +148,49 @@ func BoxPlots(title, xLabel string, datasets, rows []string, scores [][][]float6
 		}
 	}
 	return f, nil
+}
+
+// boxKeys numbers the learners and the reductions of rows in the order
+// the rows first name them: their colours and markers.
+func boxKeys(rows []BoxRow) (learners, reductions map[string]int) {
+	learners, reductions = map[string]int{}, map[string]int{}
+	for _, r := range rows {
+		if _, ok := learners[r.Learner]; !ok {
+			learners[r.Learner] = len(learners)
+		}
+		if _, ok := reductions[r.Reduction]; !ok {
+			reductions[r.Reduction] = len(reductions)
+		}
+	}
+	return learners, reductions
+}
+
+// boxLegend lists the learners with their colours and the reductions with
+// their markers, in the order the rows first name them.
+func boxLegend(rows []BoxRow, learners, reductions map[string]int) []legendGroup {
+	l := legendGroup{Heading: "learner"}
+	red := legendGroup{Heading: "reduction (marker at the mean)"}
+	seenL, seenR := map[string]bool{}, map[string]bool{}
+	for _, r := range rows {
+		if !seenL[r.Learner] {
+			seenL[r.Learner] = true
+			l.Items = append(l.Items, legendItem{Text: r.Learner, Fill: lighten(Colour(learners[r.Learner]), 0.35)})
+		}
+		if !seenR[r.Reduction] {
+			seenR[r.Reduction] = true
+			red.Items = append(red.Items, legendItem{Text: r.Reduction, Glyph: Marker(reductions[r.Reduction])})
+		}
+	}
+	return []legendGroup{l, red}
+}
+
+// meanOf returns the mean of x, summed in order.
+func meanOf(x []float64) float64 {
+	s := 0.0
+	for _, v := range x {
+		s += v
+	}
+	return s / float64(len(x))
 }
 
 // blankTicks keeps the nominal tick positions without labels, so that the

@@ -102,7 +102,7 @@ func TestFigures(t *testing.T) {
 		t.Error("control 4 of 4 methods accepted")
 	}
 	bp, err := BoxPlots("accuracy (higher is better)", "accuracy", []string{"iris", "wine", "car"},
-		[]string{"logreg C=0.1 ova", "logreg C=1 ova", "logreg C=10 ova"},
+		[]BoxRow{{"logreg C=0.1 ova", "logreg", "ova"}, {"logreg C=1 ovo", "logreg", "ovo"}, {"svm ova", "svm", "ova"}},
 		[][][]float64{
 			{{0.93, 0.87, 1, 0.8, 0.87, 0.93}, {0.93, 0.93, 1, 0.87, 0.93, 1}, {1, 0.93, 1, 0.93, 0.87, 1}},
 			{{1, 1, 0.94, 1, 1, 0.94}, {1, 0.94, 0.94, 1, 1, 1}, {1, 0.94, 0.94, 1, 1, 1}},
@@ -154,13 +154,6 @@ func TestRowShares(t *testing.T) {
 // TestConfusionHeatMap: every heat map is ConfusionWidth wide whatever its
 // classes, and its cells are shaded by their share of the true class.
 func TestConfusionHeatMap(t *testing.T) {
-	letters := make([]string, 26)
-	big := make([][]int, 26)
-	for i := range letters {
-		letters[i] = string(rune('A' + i))
-		big[i] = make([]int, 26)
-		big[i][i], big[i][(i+1)%26] = 30, 1
-	}
 	tests := []struct {
 		name    string
 		classes []string
@@ -170,8 +163,9 @@ func TestConfusionHeatMap(t *testing.T) {
 		{"iris", []string{"setosa", "versicolor", "virginica"}, [][]int{{50, 0, 0}, {0, 45, 5}, {0, 3, 47}}, []float64{1, 0.9, 0.1, 0.06, 0.94}},
 		{"car", []string{"acc", "good", "unacc", "vgood"}, [][]int{{300, 20, 60, 4}, {30, 30, 5, 4}, {50, 2, 1148, 10}, {10, 5, 0, 50}},
 			[]float64{300.0 / 384, 1148.0 / 1210, 50.0 / 65}},
-		{"letter, 26 classes", letters, big, []float64{30.0 / 31, 1.0 / 31}},
+		{"letter, 26 classes", letters(26), diagonal(26, 30, 1), []float64{30.0 / 31, 1.0 / 31}},
 		{"long class names", []string{"a very long class name indeed", "b"}, [][]int{{1, 1}, {0, 4}}, []float64{0.5, 1}},
+		{"soybean, 19 classes", soybeanClasses, diagonal(19, 20, 2), []float64{20.0 / 22, 2.0 / 22}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -203,4 +197,15 @@ func TestConfusionHeatMap(t *testing.T) {
 			}
 		})
 	}
+}
+
+// diagonal returns a k×k confusion matrix with d on the diagonal and off
+// right of it (wrapping round).
+func diagonal(k, d, off int) [][]int {
+	m := make([][]int, k)
+	for i := range m {
+		m[i] = make([]int, k)
+		m[i][i], m[i][(i+1)%k] = d, off
+	}
+	return m
 }

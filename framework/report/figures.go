@@ -60,8 +60,10 @@ func BuildFigures(t *Tables, cells []*outcome.CellResult, confusionRows []string
 	var figs []Figure
 	for _, c := range t.Metrics {
 		labels := make([]string, len(c.Rows))
+		boxRows := make([]plots.BoxRow, len(c.Rows))
 		for i, r := range c.Rows {
 			labels[i] = r.Label
+			boxRows[i] = plots.BoxRow{Label: r.Label, Learner: r.Learner, Reduction: r.Reduction}
 		}
 		scores := make([][][]float64, len(c.Datasets))
 		for d := range c.Datasets {
@@ -76,7 +78,7 @@ func BuildFigures(t *Tables, cells []*outcome.CellResult, confusionRows []string
 		}
 		title := fmt.Sprintf("%s (%s): fold scores", c.Metric, direction(c.HigherIsBetter))
 		if len(c.Rows) > 0 && len(c.Datasets) > 0 {
-			f, err := plots.BoxPlots(title, c.Metric, c.Datasets, labels, scores)
+			f, err := plots.BoxPlots(title, c.Metric, c.Datasets, boxRows, scores)
 			if err != nil {
 				return figs, fmt.Errorf("figures: %w", err)
 			}

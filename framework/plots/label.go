@@ -1,0 +1,101 @@
+package plots
+
+import (
+	"math"
+
+	"gonum.org/v1/plot/text"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// label is one text of a figure laid out before drawing: the text, its
+// style (alignment and rotation included), the point it is drawn at, and
+// the rectangle its glyphs may cover (textBox), which the layout tests
+// check for overlaps. Points are relative to the figure's lower left
+// corner.
+type label struct {
+	Text  string
+	Style text.Style
+	At    vg.Point
+	Box   vg.Rectangle
+}
+
+// newLabel lays out txt drawn with s at at.
+func newLabel(txt string, s text.Style, at vg.Point) label {
+	return label{Text: txt, Style: s, At: at, Box: textBox(s, at, txt)}
+}
+
+// draw draws l on c, offset by c's lower left corner.
+func (l label) draw(c draw.Canvas) {
+	if l.Text == "" {
+		return
+	}
+	c.FillText(l.Style, l.At.Add(c.Min), l.Text)
+}
+
+// textBox returns the rectangle that the glyphs of a one-line txt may
+// cover when drawn with s at pt: from the font's descent below the
+// baseline to its ascent above it, over the text's advance width, placed
+// and rotated as gonum's plain text handler places them (text.Plain.Draw:
+// the baseline lies at y + h·YAlign − ascent + size in the rotated frame,
+// with h = ascent + descent, and the text starts at x + w·XAlign).
+func textBox(s text.Style, pt vg.Point, txt string) vg.Rectangle {
+	e := s.FontExtents()
+	w := s.Width(txt)
+	h := s.Height(txt)
+	sin, cos := math.Sincos(s.Rotation)
+	// pt in the frame rotated by s.Rotation.
+	u := float64(pt.Y)*sin + float64(pt.X)*cos
+	v := float64(pt.Y)*cos - float64(pt.X)*sin
+	base := v + float64(h)*float64(s.YAlign) - float64(e.Ascent) + float64(s.Font.Size)
+	x0 := u + float64(w)*float64(s.XAlign)
+	corners := [4][2]float64{
+		{x0, base - float64(e.Descent)}, {x0 + float64(w), base - float64(e.Descent)},
+		{x0, base + float64(e.Ascent)}, {x0 + float64(w), base + float64(e.Ascent)},
+	}
+	r := vg.Rectangle{Min: vg.Point{X: vg.Length(math.Inf(1)), Y: vg.Length(math.Inf(1))},
+		Max: vg.Point{X: vg.Length(math.Inf(-1)), Y: vg.Length(math.Inf(-1))}}
+	for _, p := range corners {
+		// Back to the canvas: rotate by +Rotation.
+		x := vg.Length(p[0]*cos - p[1]*sin)
+		y := vg.Length(p[0]*sin + p[1]*cos)
+		r.Min.X, r.Min.Y = min(r.Min.X, x), min(r.Min.Y, y)
+		r.Max.X, r.Max.Y = max(r.Max.X, x), max(r.Max.Y, y)
+	}
+	return r
+}
+
+// lineHeight is the height textBox gives one line of text in s.
+func lineHeight(s text.Style) vg.Length {
+	e := s.FontExtents()
+	return e.Ascent + e.Descent
+}
+
+// shorten returns txt when it is at most width wide in s, else its longest
+// prefix that fits with "…" appended (just "…" when nothing fits).
+func shorten(s text.Style, txt string, width vg.Length) string {
+	if s.Width(txt) <= width {
+		return txt
+	}
+	r := []rune(txt)
+	lo, hi := 0, len(r) // the longest prefix that fits lies in [lo, hi)
+	for lo+1 < hi {
+		mid := (lo + hi) / 2
+		if s.Width(string(r[:mid])+"…") <= width {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return string(r[:lo]) + "…"
+}
+
+// overlaps reports whether two rectangles share more than an edge.
+func overlaps(a, b vg.Rectangle) bool {
+	return a.Min.X < b.Max.X && b.Min.X < a.Max.X && a.Min.Y < b.Max.Y && b.Min.Y < a.Max.Y
+}
+
+// inside reports whether r lies within [0, w] × [0, h].
+func inside(r vg.Rectangle, w, h vg.Length) bool {
+	return r.Min.X >= 0 && r.Min.Y >= 0 && r.Max.X <= w && r.Max.Y <= h
+}
