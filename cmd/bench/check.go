@@ -23,9 +23,9 @@ func checkGrid(g *engine.Grid) hcl.Diagnostics {
 		return nil
 	}
 	out := g.Experiment.Output
-	ids := g.IDs()
+	ids, rows := g.IDs(), g.Setup()
 	row := func(name, what string, rng hcl.Range) {
-		if err := report.CheckRow(ids, name); err != nil {
+		if err := report.CheckRow(ids, rows, name); err != nil {
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unknown " + what,
 				Detail: what + " " + err.Error() + ". Name a row as the tables label it, or its learner when that picks one row.", Subject: &rng})
 		}

@@ -39,7 +39,9 @@ func newManifest(file string, g *engine.Grid, o *options) *results.Manifest {
 	if b, err := os.ReadFile(file); err == nil {
 		sum := sha256.Sum256(b)
 		m.FileSHA256 = hex.EncodeToString(sum[:])
+		m.Source = string(b)
 	}
+	m.Rows = g.Setup()
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		m.GoVersion = bi.GoVersion
 	}
@@ -155,7 +157,7 @@ func reportSpec(m *results.Manifest, finished int) report.Spec {
 // manifest records of the run's inputs.
 func reportSetup(m *results.Manifest, finished int) *report.Setup {
 	s := &report.Setup{File: m.File, FileSHA256: m.FileSHA256, Seed: m.Seed, GoVersion: m.GoVersion,
-		Status: string(m.Status), Cells: m.Cells, Finished: finished, Failed: m.FailedCells}
+		Status: string(m.Status), Cells: m.Cells, Finished: finished, Failed: m.FailedCells, Rows: m.Rows, Source: m.Source}
 	if cv := m.CV; cv != nil {
 		s.CV = report.CVInfo{Folds: cv.Folds, Repeats: cv.Repeats, Stratified: cv.Stratified, Iterative: cv.Iterative,
 			Holdout: cv.Holdout, FoldsFile: cv.FoldsFile}

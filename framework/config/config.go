@@ -94,6 +94,10 @@ type Encoder struct {
 type Pipeline struct {
 	Name  string
 	Steps []string `hcl:"steps"`
+	// Label, when set, names the pipeline in tables, figures and file
+	// names instead of Name (see Display).
+	Label      string    `hcl:"label,optional"`
+	LabelRange hcl.Range `hcl:"label,attr_value_range"`
 	// Default marks the pipeline made of every encoder when the file
 	// declares none.
 	Default bool
@@ -122,8 +126,11 @@ type Learner struct {
 	// Tune, when set, tunes the list-valued parameters by inner
 	// cross-validation instead of crossing them into the grid.
 	Tune *Tune
+	// Label, when set, names the learner in tables, figures and file
+	// names instead of its name and fixed parameters (see Display).
+	Label string
 
-	DeclRange, PluginRange, ParamsRange hcl.Range
+	DeclRange, PluginRange, ParamsRange, LabelRange hcl.Range
 }
 
 // Reduction declares a reduction scheme and its parameters.
@@ -150,8 +157,11 @@ type Reduction struct {
 	// rest, none on the whole training part.
 	Calibrate      string
 	CalibrateRange hcl.Range
+	// Label, when set, names the reduction in tables, figures and file
+	// names instead of Name (see Display).
+	Label string
 
-	DeclRange, PluginRange, SchemeRange hcl.Range
+	DeclRange, PluginRange, SchemeRange, LabelRange hcl.Range
 }
 
 // CV configures cross-validation.

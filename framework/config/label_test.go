@@ -61,3 +61,73 @@ encoder "a\\b" { type = "onehot" }
 		})
 	}
 }
+
+// TestDisplayLabels: label = "..." on a learner, pipeline or reduction
+// block names it in the tables instead of its name; a reduction's label
+// is not one of its parameters; a blank label, a line break or two blocks
+// shown alike are errors at the label.
+func TestDisplayLabels(t *testing.T) {
+	const head = `experiment "x" { seed = 1 }
+dataset "iris" { path = "iris.csv" }
+encoder "std" { type = "standardize" }
+`
+	t.Run("ok", func(t *testing.T) {
+		exp, diags := parse(t, head+`pipeline "p" {
+  steps = ["std"]
+  label = "standardised"
+}
+learner "rf" {
+  plugin = "sklearn"
+  label  = "RF"
+  params = { estimator = "sklearn.ensemble.RandomForestClassifier", n_estimators = 200 }
+}
+learner "logreg" {}
+reduction "ecoc" {
+  scheme = "ecoc"
+  code   = "random_dense"
+  label  = "ECOC (random dense, exp. loss)"
+}
+`)
+		if diags != "" {
+			t.Fatalf("diagnostics:\n%s", diags)
+		}
+		if got := exp.Pipelines[0].Display(); got != "standardised" {
+			t.Errorf("pipeline shown as %q", got)
+		}
+		if got := exp.Learners[0].Display() + "," + exp.Learners[1].Display(); got != "RF,logreg" {
+			t.Errorf("learners shown as %q", got)
+		}
+		r := exp.Reductions[0]
+		if r.Display() != "ECOC (random dense, exp. loss)" {
+			t.Errorf("reduction shown as %q", r.Display())
+		}
+		if _, ok := r.Params["label"]; ok || len(r.Params) != 1 {
+			t.Errorf("reduction parameters %v: the label is not a parameter", r.Params)
+		}
+		if r.LabelRange.Start.Line != 17 {
+			t.Errorf("label range %v, want line 17", r.LabelRange)
+		}
+	})
+	for _, tc := range []struct{ name, src, want string }{
+		{"blank", `learner "rf" { label = "  " }`, `exp.hcl:4:24: error: Invalid label; The label of learner "rf" is blank`},
+		{"line break", `learner "rf" { label = "a\nb" }`, `exp.hcl:4:24: error: Invalid label; The label of learner "rf" holds a control character`},
+		{"two labels alike", `learner "a" { label = "LR" }
+learner "b" { label = "LR" }`, `exp.hcl:5:23: error: Duplicate label; Learner "a" and learner "b" would both be shown as "LR"`},
+		{"label is another's name", `learner "logreg" {}
+learner "b" { label = "logreg" }`, `exp.hcl:5:23: error: Duplicate label; Learner "logreg" and learner "b" would both be shown as "logreg"`},
+		{"name is another's label", `learner "b" { label = "logreg" }
+learner "logreg" {}`, `exp.hcl:4:23: error: Duplicate label; Learner "b" and learner "logreg" would both be shown as "logreg"`},
+		{"reductions", `learner "logreg" {}
+reduction "ova" { label = "ovo" }
+reduction "ovo" {}`, `exp.hcl:5:27: error: Duplicate label; Reduction "ova" and reduction "ovo" would both be shown as "ovo"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, diags := parse(t, head+tc.src+"\n")
+			for _, part := range strings.Split(tc.want, "; ") {
+				if !strings.Contains(diags, part) {
+					t.Errorf("want %q in:\n%s", part, diags)
+				}
+			}
+		})
+	}
+}

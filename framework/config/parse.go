@@ -597,9 +597,12 @@ func (d *decoder) learner(b *hcl.Block) *Learner {
 		ClassWeight *hcl.Attribute `hcl:"class_weight,optional"`
 		Params      *hcl.Attribute `hcl:"params,optional"`
 		Tune        []*tuneBlock   `hcl:"tune,block"`
+		Label       string         `hcl:"label,optional"`
+		LabelRange  hcl.Range      `hcl:"label,attr_value_range"`
 	}{Plugin: l.Plugin, PluginRange: l.PluginRange}
 	d.decodeBody(b.Body, &raw)
 	l.Plugin, l.PluginRange = raw.Plugin, raw.PluginRange
+	l.Label, l.LabelRange = raw.Label, raw.LabelRange
 	if raw.ClassWeight != nil {
 		l.ClassWeight = d.classWeight(raw.ClassWeight)
 	}
@@ -631,10 +634,13 @@ func (d *decoder) reduction(b *hcl.Block) *Reduction {
 		LearnersR   hcl.Range      `hcl:"learners,attr_value_range"`
 		Calibrate   *string        `hcl:"calibrate,optional"`
 		CalibrateR  hcl.Range      `hcl:"calibrate,attr_value_range"`
+		Label       string         `hcl:"label,optional"`
+		LabelRange  hcl.Range      `hcl:"label,attr_value_range"`
 		Params      *hcl.Attribute `hcl:"params,optional"`
 		Rest        hcl.Attributes `hcl:",remain"`
 	}{Plugin: r.Plugin, PluginRange: r.PluginRange, Scheme: r.Scheme, SchemeRange: r.SchemeRange}
 	d.decodeBody(b.Body, &raw)
+	r.Label, r.LabelRange = raw.Label, raw.LabelRange
 	r.Datasets, r.DatasetsRange, r.Learners, r.LearnersRange = raw.Datasets, raw.DatasetsR, raw.Learners, raw.LearnersR
 	r.Plugin, r.PluginRange, r.Scheme, r.SchemeRange = raw.Plugin, raw.PluginRange, raw.Scheme, raw.SchemeRange
 	if raw.ClassWeight != nil {
@@ -804,6 +810,7 @@ func (d *decoder) crossCheck(exp *Experiment) {
 		d.declared(r.Datasets, datasets, r.DatasetsRange, "dataset", who)
 		d.declared(r.Learners, learners, r.LearnersRange, "learner", who)
 	}
+	d.checkLabels(exp)
 	if len(exp.Datasets) == 0 {
 		d.errorf(hcl.Range{}, "No datasets", `Declare at least one dataset "NAME" { path = "..." } block.`)
 	}

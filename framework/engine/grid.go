@@ -147,7 +147,10 @@ type Grid struct {
 	// a plugin that died is started again.
 	Host *host.Host
 	// Codes holds one CodeInfo per dataset × reduction × parameter set.
-	Codes      []CodeInfo
+	Codes []CodeInfo
+	// Plans holds what each reduction's plan says of itself, once per
+	// dataset × reduction × parameter set (see Setup).
+	Plans      []PlanInfo
 	Experiment *config.Experiment
 	Datasets   []*Dataset
 	Pipelines  []*Pipeline

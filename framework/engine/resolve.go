@@ -821,6 +821,7 @@ func (r *resolver) dryRun(g *Grid, d *Dataset, red *Reduction, params param.Para
 			label, d.Config.Name, d.K(), strings.Join(d.Classes, ", "), err)
 		return
 	}
+	g.Plans = append(g.Plans, PlanInfo{Dataset: d.Config.Name, Reduction: label, Description: plan.Description})
 	if plan.Code != nil {
 		g.Codes = append(g.Codes, CodeInfo{Dataset: d.Config.Name, Reduction: label, Diagnostics: plan.Diagnostics, Warnings: plan.Warnings})
 	}

@@ -400,6 +400,7 @@ func (c *ReducerClient) Plan(ctx context.Context, req sdk.PlanRequest) (sdk.Plan
 		Code: convert.CodeFromPB(r.GetCode()), State: r.GetState(), NeedsTrainingScores: r.GetNeedsTrainingScores(),
 		IgnoresProbabilities: r.GetIgnoresProbabilities(),
 		Diagnostics:          convert.CodeDiagnosticsFromPB(r.GetCodeDiagnostics()), Warnings: r.GetWarnings(),
+		Description: sdk.PlanDescription{Code: r.GetDescription().GetCode(), Decoder: r.GetDescription().GetDecoder()},
 	}
 	if p.Problems, err = convert.ProblemsFromPB(r.GetProblems(), r.GetRowGroups()); err != nil {
 		return sdk.Plan{}, fmt.Errorf("plan: %w", err)

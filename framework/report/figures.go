@@ -26,15 +26,21 @@ type Figure struct {
 // 255 bytes file systems allow.
 const maxFilePart = 64
 
+// maxFileName bounds the length of a figure's file name made from labels
+// (file systems allow 255 bytes; the extension and a suffix need room).
+const maxFileName = 120
+
 // fileSafe maps s to a file-name-safe string of at most maxFilePart
-// bytes: a longer one (a row label with many parameters) keeps its first
-// bytes and ends in 12 hex digits of the SHA-256 of s, which keep apart
-// names that begin alike.
+// bytes: letters, digits, '-', '.' and '=' are kept, anything else (a
+// space, '/', a label's accents) becomes '_', and a leading dot too, so
+// that no name is hidden; a longer one (a row label with many parameters)
+// keeps its first bytes and ends in 12 hex digits of the SHA-256 of s,
+// which keep apart names that begin alike.
 func fileSafe(s string) string {
 	var b strings.Builder
-	for _, r := range s {
+	for i, r := range s {
 		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '.', r == '=':
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '=', r == '.' && i > 0:
 			b.WriteRune(r)
 		default:
 			b.WriteByte('_')
@@ -47,6 +53,28 @@ func fileSafe(s string) string {
 	return b.String()[:maxFilePart-13] + "-" + hex.EncodeToString(sum[:6])
 }
 
+// uniqueNames makes the figures' file names safe to write side by side:
+// each at most maxFileName bytes, and a name that an earlier figure
+// already has (two labels made safe alike, "RF/ova" and "RF ova") gets
+// "_2", "_3", … in figure order.
+func uniqueNames(figs []Figure) {
+	seen := map[string]bool{}
+	for i := range figs {
+		name := figs[i].Name
+		if len(name) > maxFileName {
+			name = name[:maxFileName]
+		}
+		base := name
+		for n := 2; seen[strings.ToLower(name)]; n++ {
+			name = fmt.Sprintf("%s_%d", base, n)
+		}
+		// Case-insensitive file systems (macOS, Windows) take "RF" and
+		// "rf" for one name.
+		seen[strings.ToLower(name)] = true
+		figs[i].Name = name
+	}
+}
+
 // BuildFigures draws the figures of a run: for every metric a box plot of
 // the fold scores (file box_METRIC) and, when the Friedman test ran, a
 // critical-difference diagram (cd_METRIC) and, with a baseline among the
@@ -56,7 +84,17 @@ func fileSafe(s string) string {
 // normalised to sum to 1) for each dataset and each row
 // that confusionRows names (FindRow rule), or, when confusionRows is empty,
 // for the best row of each dataset by the first metric.
+//
+// File names come from the metrics', datasets' and rows' labels, made
+// safe (fileSafe) and unique (uniqueNames).
 func BuildFigures(t *Tables, cells []*outcome.CellResult, confusionRows []string) ([]Figure, error) {
+	figs, err := buildFigures(t, cells, confusionRows)
+	uniqueNames(figs)
+	return figs, err
+}
+
+// buildFigures draws the figures of BuildFigures.
+func buildFigures(t *Tables, cells []*outcome.CellResult, confusionRows []string) ([]Figure, error) {
 	var figs []Figure
 	for _, c := range t.Metrics {
 		labels := make([]string, len(c.Rows))
@@ -118,7 +156,7 @@ func BuildFigures(t *Tables, cells []*outcome.CellResult, confusionRows []string
 		}
 		chosen = append(chosen, r)
 	}
-	rows, _, rowOf := rowsOf(cells)
+	rows, _, rowOf := rowsOf(cells, t.shown)
 	for d, ds := range first.Datasets {
 		want := chosen
 		if len(confusionRows) == 0 {

@@ -42,6 +42,7 @@ dl.setup dd{margin:0}
 figure{margin:0}
 figcaption{font-size:.85em;color:#555}
 figure img{display:block;width:100%;height:auto}
+pre.source{background:#f4f7fa;border:1px solid #d5dde5;padding:.8em 1em;overflow-x:auto;font-size:.85em;line-height:1.35}
 `
 
 // HTMLReport is what the HTML report shows.
@@ -78,16 +79,16 @@ func WriteHTML(w io.Writer, r HTMLReport) error {
 		fmt.Fprintf(&b, "<div class=\"banner failed\" id=\"failed\" role=\"status\"><strong>%s failed</strong> (of %d with a result): their entries read &ldquo;failed&rdquo;; run.log has their errors.</div>\n",
 			plural(n, "cell"), len(r.Cells))
 	}
-	codes := codeRows(r.Cells)
+	codes := codeRows(r.Cells, t.shown)
 	heatmaps := 0
 	for _, f := range r.Figures {
 		if f.Metric == "" {
 			heatmaps++
 		}
 	}
-	writeHTMLNav(&b, r.Setup != nil, t, len(t.Selected) > 0, len(codes) > 0, heatmaps > 0)
+	writeHTMLNav(&b, r.Setup, t, len(t.Selected) > 0, len(codes) > 0, heatmaps > 0)
 	if r.Setup != nil {
-		writeHTMLSetup(&b, r.Setup, t.ComputedBy)
+		writeHTMLSetup(&b, r.Setup, t)
 	}
 	for _, c := range t.Metrics {
 		fmt.Fprintf(&b, "<section id=\"metric-%s\">\n", fileSafe(c.Metric))
@@ -124,6 +125,7 @@ func WriteHTML(w io.Writer, r HTMLReport) error {
 		}
 		b.WriteString("</section>\n")
 	}
+	writeHTMLSource(&b, r.Setup)
 	b.WriteString("</body>\n</html>\n")
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -152,9 +154,9 @@ func failedCells(cells []*outcome.CellResult) int {
 }
 
 // writeHTMLNav writes the links to the report's sections.
-func writeHTMLNav(b *strings.Builder, setup bool, t *Tables, selected, codes, confusion bool) {
+func writeHTMLNav(b *strings.Builder, setup *Setup, t *Tables, selected, codes, confusion bool) {
 	b.WriteString("<nav>")
-	if setup {
+	if setup != nil {
 		b.WriteString("<a href=\"#setup\">Set-up</a>")
 	}
 	for _, c := range t.Metrics {
@@ -168,6 +170,9 @@ func writeHTMLNav(b *strings.Builder, setup bool, t *Tables, selected, codes, co
 	}
 	if confusion {
 		b.WriteString("<a href=\"#confusion\">Confusion matrices</a>")
+	}
+	if setup != nil && setup.Source != "" {
+		b.WriteString("<a href=\"#experiment-file\">Experiment file</a>")
 	}
 	b.WriteString("</nav>\n")
 }

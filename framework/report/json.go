@@ -36,6 +36,8 @@ type jsonTables struct {
 	Metrics    []jsonMetric `json:"metrics"`
 	// Selected: what the tuned cells chose, fold counts per setting.
 	Selected []Selection `json:"selected_parameters,omitempty"`
+	// Setup: what each row of the tables is (the set-up table).
+	Setup []jsonSetupRow `json:"setup,omitempty"`
 }
 
 type jsonMetric struct {
@@ -143,7 +145,7 @@ func jp(x float64) *jnum { v := jnum(x); return &v }
 // (the ranks agree on every dataset) as null.
 func WriteJSON(w io.Writer, t *Tables) error {
 	out := jsonTables{Experiment: t.Experiment, Partial: t.Partial, ComputedBy: t.ComputedBy, Baseline: t.Baseline, Alpha: jnum(t.Alpha), Metrics: []jsonMetric{},
-		Selected: t.Selected}
+		Selected: t.Selected, Setup: jsonSetup(t)}
 	for _, c := range t.Metrics {
 		m := jsonMetric{Metric: c.Metric, HigherIsBetter: c.HigherIsBetter, Datasets: c.Datasets, Ranked: c.Ranked, Notes: c.Notes}
 		if c.Baseline >= 0 {

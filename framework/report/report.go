@@ -148,11 +148,12 @@ func WriteMarkdown(w io.Writer, t *Tables, cells []*outcome.CellResult) error {
 	if t.Partial != "" {
 		fmt.Fprintf(&b, "> **Partial results:** %s.\n\n", t.Partial)
 	}
+	writeMarkdownSetup(&b, t)
 	for _, c := range t.Metrics {
 		writeMarkdownTable(&b, c)
 	}
 	writeChosenTable(&b, t.Selected)
-	writeCodeTable(&b, cells)
+	writeCodeTable(&b, cells, t.shown)
 	if len(t.ComputedBy) > 0 {
 		b.WriteString("## Computed by\n\n")
 		for _, line := range t.ComputedBy {
@@ -175,7 +176,7 @@ type codeRow struct {
 // codeRows returns the code-matrix diagnostics of every reduction that has
 // them, once per dataset, in cell order: the same reduction may have a
 // different matrix on a dataset with another number of classes.
-func codeRows(cells []*outcome.CellResult) []codeRow {
+func codeRows(cells []*outcome.CellResult, shown shownNames) []codeRow {
 	type key struct{ dataset, reduction string }
 	seen := map[key]bool{}
 	var rows []codeRow
@@ -189,7 +190,8 @@ func codeRows(cells []*outcome.CellResult) []codeRow {
 		}
 		seen[k] = true
 		d := c.Folds[0].Diagnostics
-		rows = append(rows, codeRow{Dataset: c.Dataset, Reduction: c.Reduction, K: d.Classes, L: d.Columns,
+		_, sh := shown.of(c.ID)
+		rows = append(rows, codeRow{Dataset: c.Dataset, Reduction: sh.Reduction, K: d.Classes, L: d.Columns,
 			Corrects: d.Correcting, DMin: d.MinDistance, DMean: d.MeanDistance})
 	}
 	return rows
@@ -198,8 +200,8 @@ func codeRows(cells []*outcome.CellResult) []codeRow {
 // writeCodeTable writes the code-matrix table (see codeRows): dataset,
 // reduction, K, L, minimum and mean row distance and the error-correcting
 // capability.
-func writeCodeTable(b *strings.Builder, cells []*outcome.CellResult) {
-	rows := codeRows(cells)
+func writeCodeTable(b *strings.Builder, cells []*outcome.CellResult, shown shownNames) {
+	rows := codeRows(cells, shown)
 	if len(rows) == 0 {
 		return
 	}

@@ -313,7 +313,7 @@ func TestCorrectedMarks(t *testing.T) {
 }
 
 func TestFindRow(t *testing.T) {
-	rows, _, _ := rowsOf(goldenCells())
+	rows, _, _ := rowsOf(goldenCells(), nil)
 	for _, tc := range []struct {
 		name string
 		want int

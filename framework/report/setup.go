@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/polyclass/polyclass/framework/setup"
 )
 
 // Setup is the experiment's set-up as the HTML report's first section
@@ -25,6 +27,12 @@ type Setup struct {
 	Cells    int
 	Finished int
 	Failed   int
+	// Rows describe the rows of the tables: what each shows (labels) and
+	// its whole set-up (the set-up table); nil when the run recorded none.
+	Rows []setup.Row
+	// Source is the experiment file's text, shown at the end of the HTML
+	// report; empty when the run recorded none.
+	Source string
 }
 
 // CVInfo is the resampling of a run.
@@ -113,9 +121,10 @@ func (d DatasetInfo) features() string {
 }
 
 // writeHTMLSetup writes the set-up section: the run, the programs that
-// computed its cells, the datasets' shapes and class counts, and the
-// plugins with their versions and digests.
-func writeHTMLSetup(b *strings.Builder, s *Setup, computedBy []string) {
+// computed its cells (t.ComputedBy), the datasets' shapes and class
+// counts, and the plugins with their versions and digests.
+func writeHTMLSetup(b *strings.Builder, s *Setup, t *Tables) {
+	computedBy := t.ComputedBy
 	b.WriteString("<section id=\"setup\">\n<h2>Set-up</h2>\n<dl class=\"setup\">\n")
 	item := func(term, def string) { fmt.Fprintf(b, "<dt>%s</dt><dd>%s</dd>\n", term, def) }
 	if s.File != "" {
@@ -169,5 +178,6 @@ func writeHTMLSetup(b *strings.Builder, s *Setup, computedBy []string) {
 		}
 		b.WriteString("</tbody>\n</table></div>\n")
 	}
+	writeHTMLSetupRows(b, t)
 	b.WriteString("</section>\n")
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/polyclass/polyclass/framework/config"
 	"github.com/polyclass/polyclass/framework/metrics"
 	"github.com/polyclass/polyclass/framework/outcome"
+	"github.com/polyclass/polyclass/framework/setup"
 	"github.com/polyclass/polyclass/framework/stats"
 	"github.com/polyclass/polyclass/framework/suggest"
 )
@@ -22,8 +23,15 @@ type Row struct {
 	Reduction string `json:"reduction"`
 	// Label is the row's name: learner, params and reduction (preceded by
 	// the encoder when the run has several), joined by single spaces,
-	// empty parts left out, e.g. "logreg C=1 ova".
+	// empty parts left out, e.g. "logreg C=1 ova". Encoder, Learner,
+	// Params, Reduction and Label are what the tables show: the blocks'
+	// labels (label = "...") where they have one (see setup.Row.Show).
 	Label string `json:"label"`
+
+	// key is the row's coordinates as its cells name them, and keyLabel
+	// the label they make (FindRow accepts it too).
+	key      setup.Key
+	keyLabel string
 }
 
 // Entry is one table cell: a row on a dataset.
@@ -155,6 +163,11 @@ type Tables struct {
 	Selected []Selection
 	// ComputedBy names the programs that computed the cells (Spec).
 	ComputedBy []string
+	// Setup is the set-up table: one row per table row, in the order of
+	// Metrics' rows (empty when the run recorded none).
+	Setup []setup.Row
+
+	shown shownNames
 }
 
 // Selection is what the inner cross-validations of a tuned cell chose:
@@ -180,7 +193,7 @@ type ChosenParams struct {
 // that keeps each dataset's (see rowOrder), so that a partial run whose
 // first cells are missing lists its rows as the whole run does wherever
 // the cells present order them.
-func rowsOf(cells []*outcome.CellResult) (rows []Row, datasets []string, rowOf []int) {
+func rowsOf(cells []*outcome.CellResult, shown shownNames) (rows []Row, datasets []string, rowOf []int) {
 	type key struct{ e, l, p, r string }
 	idx := map[key]int{}
 	seenDS := map[string]bool{}
@@ -200,17 +213,9 @@ func rowsOf(cells []*outcome.CellResult) (rows []Row, datasets []string, rowOf [
 		if !ok {
 			i = len(rows)
 			idx[k] = i
-			var parts []string
-			if showEnc {
-				parts = append(parts, c.Encoder)
-			}
-			for _, p := range []string{c.Learner, c.Params, c.Reduction} {
-				if p != "" {
-					parts = append(parts, p)
-				}
-			}
-			rows = append(rows, Row{Encoder: c.Encoder, Learner: c.Learner, Params: c.Params, Reduction: c.Reduction,
-				Label: strings.Join(parts, " ")})
+			rk, sh := shown.of(c.ID)
+			rows = append(rows, Row{Encoder: sh.Encoder, Learner: sh.Learner, Params: sh.Params, Reduction: sh.Reduction,
+				Label: sh.Label(showEnc), key: rk, keyLabel: rk.Label(showEnc)})
 		}
 		rowOf = append(rowOf, i)
 		perDS[c.Dataset] = append(perDS[c.Dataset], i)
@@ -278,17 +283,24 @@ func rowOrder(n int, seqs [][]int) []int {
 
 // FindRow returns the index of the row that name designates: the row whose
 // Label equals name; failing that, the only row whose label starts with
-// name followed by a space, or whose learner is name. It fails when no row
-// or several rows match.
+// name followed by a space, or whose learner is name. The label its
+// blocks' names make (without their labels) designates it too. It fails
+// when no row or several rows match.
 func FindRow(rows []Row, name string) (int, error) {
 	for i, r := range rows {
 		if r.Label == name {
 			return i, nil
 		}
 	}
+	for i, r := range rows {
+		if r.keyLabel == name && r.keyLabel != "" {
+			return i, nil
+		}
+	}
 	var found []int
 	for i, r := range rows {
-		if strings.HasPrefix(r.Label, name+" ") || r.Learner == name {
+		if strings.HasPrefix(r.Label, name+" ") || r.Learner == name ||
+			(r.keyLabel != r.Label && (strings.HasPrefix(r.keyLabel, name+" ") || r.key.Learner == name)) {
 			found = append(found, i)
 		}
 	}
@@ -325,8 +337,9 @@ func BuildTables(s Spec, cells []*outcome.CellResult) *Tables {
 	if alpha == 0 {
 		alpha = config.DefaultAlpha
 	}
-	rows, datasets, rowOf := rowsOf(cells)
-	t := &Tables{Experiment: s.Experiment, Baseline: s.Baseline, Alpha: alpha, Selected: selections(cells)}
+	shown := newShown(shownRows(s.Setup))
+	rows, datasets, rowOf := rowsOf(cells, shown)
+	t := &Tables{Experiment: s.Experiment, Baseline: s.Baseline, Alpha: alpha, Selected: selections(cells, shown), shown: shown}
 	base := -1
 	var baseNote string
 	if s.Baseline != "" {
@@ -347,6 +360,7 @@ func BuildTables(s Spec, cells []*outcome.CellResult) *Tables {
 			}
 		}
 	}
+	t.Setup = setupRows(rows, shownRows(s.Setup))
 	for _, m := range s.Metrics {
 		c := &Comparison{Metric: m, HigherIsBetter: HigherIsBetter(m), Datasets: datasets, TestSet: testSet, Rows: rows,
 			Baseline: base, Alpha: alpha, Ranked: s.RankTimings || !IsTiming(m)}

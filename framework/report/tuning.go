@@ -78,11 +78,12 @@ func chosenCounts(c *outcome.CellResult) []ChosenParams {
 }
 
 // selections returns the choices of the tuned cells, in cell order.
-func selections(cells []*outcome.CellResult) []Selection {
+func selections(cells []*outcome.CellResult, shown shownNames) []Selection {
 	var out []Selection
 	for _, c := range cells {
 		if chosen := chosenCounts(c); len(chosen) > 0 {
-			out = append(out, Selection{Dataset: c.Dataset, Encoder: c.Encoder, Learner: c.Learner, Reduction: c.Reduction, Chosen: chosen})
+			_, sh := shown.of(c.ID)
+			out = append(out, Selection{Dataset: c.Dataset, Encoder: sh.Encoder, Learner: sh.Learner, Reduction: sh.Reduction, Chosen: chosen})
 		}
 	}
 	return out

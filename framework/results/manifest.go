@@ -9,6 +9,7 @@ import (
 
 	"github.com/polyclass/polyclass/framework/cellspec"
 	"github.com/polyclass/polyclass/framework/config"
+	rowsetup "github.com/polyclass/polyclass/framework/setup"
 	"github.com/polyclass/polyclass/framework/software"
 )
 
@@ -88,6 +89,14 @@ type Manifest struct {
 	// matrices are drawn on every dataset; empty means the best row of
 	// each dataset by the first metric.
 	ConfusionRows []string `json:"confusion_rows,omitempty"`
+	// Rows describe every row of the tables: what the tables show for it
+	// (the blocks' labels) and its whole set-up (engine.Grid.Setup); nil
+	// in a manifest of a bench from before them, whose tables show the
+	// blocks' names and no set-up table.
+	Rows []rowsetup.Row `json:"rows,omitempty"`
+	// Source is the experiment file's text as run (its SHA-256 is
+	// FileSHA256), shown in the HTML report.
+	Source string `json:"source,omitempty"`
 	// Shard is set in the manifest of one shard of a run
 	// (DIR/shards/I-of-N.json): which shard, and the cells it owns.
 	Shard *Shard `json:"shard,omitempty"`

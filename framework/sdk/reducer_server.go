@@ -86,6 +86,9 @@ func (s *reducerServer) Plan(ctx context.Context, req *pb.PlanRequest) (*pb.Plan
 		IgnoresProbabilities: plan.IgnoresProbabilities,
 		CodeDiagnostics:      convert.CodeDiagnosticsToPB(plan.Diagnostics), Warnings: plan.Warnings,
 	}
+	if d := plan.Description; d != (PlanDescription{}) {
+		out.Description = &pb.PlanDescription{Code: d.Code, Decoder: d.Decoder}
+	}
 	if err := problem.CheckRows(plan.Problems, pr.Rows()); err != nil {
 		return nil, status.Errorf(codes.Internal, "plan %s: %v", req.GetScheme(), err)
 	}

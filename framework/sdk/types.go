@@ -180,6 +180,21 @@ type Plan struct {
 	// Warnings are human-readable notes on the plan (e.g. the defects of
 	// a degenerate code matrix).
 	Warnings []string
+	// Description says in words what the plan is, for the set-up table
+	// of the run's report. The host shows it as it is: only the reducer
+	// knows what its parameters mean.
+	Description PlanDescription
+}
+
+// PlanDescription says in a phrase each what a plan is. An empty phrase
+// leaves the report to show the scheme and its parameters alone.
+type PlanDescription struct {
+	// Code is the code the problems form: "one-vs-one, K(K−1)/2
+	// columns", "random dense code, 37 columns".
+	Code string
+	// Decoder is how Decode turns the models' outputs into classes:
+	// "votes", "loss-based decoding, exponential loss".
+	Decoder string
 }
 
 // DecodeRequest carries a fold's outputs.

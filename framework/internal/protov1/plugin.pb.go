@@ -2434,8 +2434,14 @@ type PlanResponse struct {
 	// from the last stage's plan, for Decode; the outputs a stage appends
 	// (next_stage) are probabilities whenever the learner has them.
 	IgnoresProbabilities bool `protobuf:"varint,10,opt,name=ignores_probabilities,json=ignoresProbabilities,proto3" json:"ignores_probabilities,omitempty"`
-	unknownFields        protoimpl.UnknownFields
-	sizeCache            protoimpl.SizeCache
+	// The plan in words, for the set-up table of the run's report: what
+	// code the problems form and how Decode turns their outputs into
+	// classes. Only the reducer knows what its parameters mean; the host
+	// shows these words as they are (empty: it shows the scheme and its
+	// parameters alone).
+	Description   *PlanDescription `protobuf:"bytes,11,opt,name=description,proto3" json:"description,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *PlanResponse) Reset() {
@@ -2539,6 +2545,68 @@ func (x *PlanResponse) GetIgnoresProbabilities() bool {
 	return false
 }
 
+func (x *PlanResponse) GetDescription() *PlanDescription {
+	if x != nil {
+		return x.Description
+	}
+	return nil
+}
+
+// PlanDescription says, in a phrase each, what a plan is: its code
+// ("random dense code, 37 columns") and its decoder ("loss-based decoding,
+// exponential loss").
+type PlanDescription struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Code          string                 `protobuf:"bytes,1,opt,name=code,proto3" json:"code,omitempty"`
+	Decoder       string                 `protobuf:"bytes,2,opt,name=decoder,proto3" json:"decoder,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PlanDescription) Reset() {
+	*x = PlanDescription{}
+	mi := &file_plugin_proto_msgTypes[32]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PlanDescription) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PlanDescription) ProtoMessage() {}
+
+func (x *PlanDescription) ProtoReflect() protoreflect.Message {
+	mi := &file_plugin_proto_msgTypes[32]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PlanDescription.ProtoReflect.Descriptor instead.
+func (*PlanDescription) Descriptor() ([]byte, []int) {
+	return file_plugin_proto_rawDescGZIP(), []int{32}
+}
+
+func (x *PlanDescription) GetCode() string {
+	if x != nil {
+		return x.Code
+	}
+	return ""
+}
+
+func (x *PlanDescription) GetDecoder() string {
+	if x != nil {
+		return x.Decoder
+	}
+	return ""
+}
+
 // CodeDiagnostics summarises the quality of a K × L code matrix. The
 // distance of two rows (classes) r and s is their Hamming distance with a
 // 0 entry in either row counting 1/2: d(r, s) = sum_i (1 - r_i s_i) / 2.
@@ -2564,7 +2632,7 @@ type CodeDiagnostics struct {
 
 func (x *CodeDiagnostics) Reset() {
 	*x = CodeDiagnostics{}
-	mi := &file_plugin_proto_msgTypes[32]
+	mi := &file_plugin_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2576,7 +2644,7 @@ func (x *CodeDiagnostics) String() string {
 func (*CodeDiagnostics) ProtoMessage() {}
 
 func (x *CodeDiagnostics) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[32]
+	mi := &file_plugin_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2589,7 +2657,7 @@ func (x *CodeDiagnostics) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CodeDiagnostics.ProtoReflect.Descriptor instead.
 func (*CodeDiagnostics) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{32}
+	return file_plugin_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *CodeDiagnostics) GetClasses() int32 {
@@ -2647,7 +2715,7 @@ type DecodeRequest struct {
 
 func (x *DecodeRequest) Reset() {
 	*x = DecodeRequest{}
-	mi := &file_plugin_proto_msgTypes[33]
+	mi := &file_plugin_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2659,7 +2727,7 @@ func (x *DecodeRequest) String() string {
 func (*DecodeRequest) ProtoMessage() {}
 
 func (x *DecodeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[33]
+	mi := &file_plugin_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2672,7 +2740,7 @@ func (x *DecodeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DecodeRequest.ProtoReflect.Descriptor instead.
 func (*DecodeRequest) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{33}
+	return file_plugin_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *DecodeRequest) GetScheme() string {
@@ -2740,7 +2808,7 @@ type DecodeResponse struct {
 
 func (x *DecodeResponse) Reset() {
 	*x = DecodeResponse{}
-	mi := &file_plugin_proto_msgTypes[34]
+	mi := &file_plugin_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2752,7 +2820,7 @@ func (x *DecodeResponse) String() string {
 func (*DecodeResponse) ProtoMessage() {}
 
 func (x *DecodeResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[34]
+	mi := &file_plugin_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2765,7 +2833,7 @@ func (x *DecodeResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DecodeResponse.ProtoReflect.Descriptor instead.
 func (*DecodeResponse) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{34}
+	return file_plugin_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *DecodeResponse) GetPredicted() []int32 {
@@ -3000,7 +3068,7 @@ const file_plugin_proto_rawDesc = "" +
 	"innerFolds\x12%\n" +
 	"\x0eappend_outputs\x18\x02 \x01(\bR\rappendOutputs\x12\x1d\n" +
 	"\n" +
-	"inner_seed\x18\x03 \x01(\x04R\tinnerSeed\"\xe1\x04\n" +
+	"inner_seed\x18\x03 \x01(\x04R\tinnerSeed\"\xa9\x05\n" +
 	"\fPlanResponse\x128\n" +
 	"\bproblems\x18\x01 \x03(\v2\x1c.polyclass.plugin.v1.ProblemR\bproblems\x123\n" +
 	"\x04code\x18\x02 \x01(\v2\x1f.polyclass.plugin.v1.CodeMatrixR\x04code\x12\x14\n" +
@@ -3014,10 +3082,14 @@ const file_plugin_proto_rawDesc = "" +
 	"\n" +
 	"row_groups\x18\t \x03(\x05R\trowGroups\x123\n" +
 	"\x15ignores_probabilities\x18\n" +
-	" \x01(\bR\x14ignoresProbabilities\x1a>\n" +
+	" \x01(\bR\x14ignoresProbabilities\x12F\n" +
+	"\vdescription\x18\v \x01(\v2$.polyclass.plugin.v1.PlanDescriptionR\vdescription\x1a>\n" +
 	"\x10DiagnosticsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\x01R\x05value:\x028\x01\"\xad\x01\n" +
+	"\x05value\x18\x02 \x01(\x01R\x05value:\x028\x01\"?\n" +
+	"\x0fPlanDescription\x12\x12\n" +
+	"\x04code\x18\x01 \x01(\tR\x04code\x12\x18\n" +
+	"\adecoder\x18\x02 \x01(\tR\adecoder\"\xad\x01\n" +
 	"\x0fCodeDiagnostics\x12\x18\n" +
 	"\aclasses\x18\x01 \x01(\x05R\aclasses\x12\x18\n" +
 	"\acolumns\x18\x02 \x01(\x05R\acolumns\x12!\n" +
@@ -3069,7 +3141,7 @@ func file_plugin_proto_rawDescGZIP() []byte {
 }
 
 var file_plugin_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 40)
+var file_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 41)
 var file_plugin_proto_goTypes = []any{
 	(ParamSpec_Type)(0),         // 0: polyclass.plugin.v1.ParamSpec.Type
 	(Problem_Kind)(0),           // 1: polyclass.plugin.v1.Problem.Kind
@@ -3106,14 +3178,15 @@ var file_plugin_proto_goTypes = []any{
 	(*CodeMatrix)(nil),          // 32: polyclass.plugin.v1.CodeMatrix
 	(*StageSpec)(nil),           // 33: polyclass.plugin.v1.StageSpec
 	(*PlanResponse)(nil),        // 34: polyclass.plugin.v1.PlanResponse
-	(*CodeDiagnostics)(nil),     // 35: polyclass.plugin.v1.CodeDiagnostics
-	(*DecodeRequest)(nil),       // 36: polyclass.plugin.v1.DecodeRequest
-	(*DecodeResponse)(nil),      // 37: polyclass.plugin.v1.DecodeResponse
-	nil,                         // 38: polyclass.plugin.v1.FitRequest.ParamsEntry
-	nil,                         // 39: polyclass.plugin.v1.CheckParamsRequest.ParamsEntry
-	nil,                         // 40: polyclass.plugin.v1.PlanRequest.ParamsEntry
-	nil,                         // 41: polyclass.plugin.v1.PlanResponse.DiagnosticsEntry
-	nil,                         // 42: polyclass.plugin.v1.DecodeRequest.ParamsEntry
+	(*PlanDescription)(nil),     // 35: polyclass.plugin.v1.PlanDescription
+	(*CodeDiagnostics)(nil),     // 36: polyclass.plugin.v1.CodeDiagnostics
+	(*DecodeRequest)(nil),       // 37: polyclass.plugin.v1.DecodeRequest
+	(*DecodeResponse)(nil),      // 38: polyclass.plugin.v1.DecodeResponse
+	nil,                         // 39: polyclass.plugin.v1.FitRequest.ParamsEntry
+	nil,                         // 40: polyclass.plugin.v1.CheckParamsRequest.ParamsEntry
+	nil,                         // 41: polyclass.plugin.v1.PlanRequest.ParamsEntry
+	nil,                         // 42: polyclass.plugin.v1.PlanResponse.DiagnosticsEntry
+	nil,                         // 43: polyclass.plugin.v1.DecodeRequest.ParamsEntry
 }
 var file_plugin_proto_depIdxs = []int32{
 	4,  // 0: polyclass.plugin.v1.Value.list:type_name -> polyclass.plugin.v1.ValueList
@@ -3126,62 +3199,63 @@ var file_plugin_proto_depIdxs = []int32{
 	6,  // 7: polyclass.plugin.v1.LearnerInfo.runtime:type_name -> polyclass.plugin.v1.Component
 	2,  // 8: polyclass.plugin.v1.DatasetHeader.layout:type_name -> polyclass.plugin.v1.DatasetHeader.Layout
 	14, // 9: polyclass.plugin.v1.UploadChunk.header:type_name -> polyclass.plugin.v1.DatasetHeader
-	38, // 10: polyclass.plugin.v1.FitRequest.params:type_name -> polyclass.plugin.v1.FitRequest.ParamsEntry
+	39, // 10: polyclass.plugin.v1.FitRequest.params:type_name -> polyclass.plugin.v1.FitRequest.ParamsEntry
 	9,  // 11: polyclass.plugin.v1.FitRequest.problems:type_name -> polyclass.plugin.v1.Problem
 	18, // 12: polyclass.plugin.v1.FitResponse.models:type_name -> polyclass.plugin.v1.Model
 	8,  // 13: polyclass.plugin.v1.PredictRequest.output:type_name -> polyclass.plugin.v1.SharedRegion
 	7,  // 14: polyclass.plugin.v1.PredictResponse.scores:type_name -> polyclass.plugin.v1.Dense
 	7,  // 15: polyclass.plugin.v1.PredictResponse.probabilities:type_name -> polyclass.plugin.v1.Dense
-	39, // 16: polyclass.plugin.v1.CheckParamsRequest.params:type_name -> polyclass.plugin.v1.CheckParamsRequest.ParamsEntry
+	40, // 16: polyclass.plugin.v1.CheckParamsRequest.params:type_name -> polyclass.plugin.v1.CheckParamsRequest.ParamsEntry
 	28, // 17: polyclass.plugin.v1.CheckParamsResponse.problems:type_name -> polyclass.plugin.v1.ParamProblem
 	6,  // 18: polyclass.plugin.v1.CheckParamsResponse.runtime:type_name -> polyclass.plugin.v1.Component
 	30, // 19: polyclass.plugin.v1.ReducerInfo.schemes:type_name -> polyclass.plugin.v1.Scheme
 	6,  // 20: polyclass.plugin.v1.ReducerInfo.runtime:type_name -> polyclass.plugin.v1.Component
 	5,  // 21: polyclass.plugin.v1.Scheme.params:type_name -> polyclass.plugin.v1.ParamSpec
-	40, // 22: polyclass.plugin.v1.PlanRequest.params:type_name -> polyclass.plugin.v1.PlanRequest.ParamsEntry
+	41, // 22: polyclass.plugin.v1.PlanRequest.params:type_name -> polyclass.plugin.v1.PlanRequest.ParamsEntry
 	7,  // 23: polyclass.plugin.v1.PlanRequest.label_matrix:type_name -> polyclass.plugin.v1.Dense
 	9,  // 24: polyclass.plugin.v1.PlanResponse.problems:type_name -> polyclass.plugin.v1.Problem
 	32, // 25: polyclass.plugin.v1.PlanResponse.code:type_name -> polyclass.plugin.v1.CodeMatrix
 	33, // 26: polyclass.plugin.v1.PlanResponse.next_stage:type_name -> polyclass.plugin.v1.StageSpec
-	41, // 27: polyclass.plugin.v1.PlanResponse.diagnostics:type_name -> polyclass.plugin.v1.PlanResponse.DiagnosticsEntry
-	35, // 28: polyclass.plugin.v1.PlanResponse.code_diagnostics:type_name -> polyclass.plugin.v1.CodeDiagnostics
-	42, // 29: polyclass.plugin.v1.DecodeRequest.params:type_name -> polyclass.plugin.v1.DecodeRequest.ParamsEntry
-	7,  // 30: polyclass.plugin.v1.DecodeRequest.scores:type_name -> polyclass.plugin.v1.Dense
-	7,  // 31: polyclass.plugin.v1.DecodeRequest.probabilities:type_name -> polyclass.plugin.v1.Dense
-	7,  // 32: polyclass.plugin.v1.DecodeRequest.training_scores:type_name -> polyclass.plugin.v1.Dense
-	7,  // 33: polyclass.plugin.v1.DecodeResponse.class_scores:type_name -> polyclass.plugin.v1.Dense
-	7,  // 34: polyclass.plugin.v1.DecodeResponse.label_matrix:type_name -> polyclass.plugin.v1.Dense
-	3,  // 35: polyclass.plugin.v1.FitRequest.ParamsEntry.value:type_name -> polyclass.plugin.v1.Value
-	3,  // 36: polyclass.plugin.v1.CheckParamsRequest.ParamsEntry.value:type_name -> polyclass.plugin.v1.Value
-	3,  // 37: polyclass.plugin.v1.PlanRequest.ParamsEntry.value:type_name -> polyclass.plugin.v1.Value
-	3,  // 38: polyclass.plugin.v1.DecodeRequest.ParamsEntry.value:type_name -> polyclass.plugin.v1.Value
-	10, // 39: polyclass.plugin.v1.LearnerService.Info:input_type -> polyclass.plugin.v1.InfoRequest
-	12, // 40: polyclass.plugin.v1.LearnerService.Has:input_type -> polyclass.plugin.v1.HasRequest
-	15, // 41: polyclass.plugin.v1.LearnerService.Upload:input_type -> polyclass.plugin.v1.UploadChunk
-	17, // 42: polyclass.plugin.v1.LearnerService.Fit:input_type -> polyclass.plugin.v1.FitRequest
-	20, // 43: polyclass.plugin.v1.LearnerService.Predict:input_type -> polyclass.plugin.v1.PredictRequest
-	22, // 44: polyclass.plugin.v1.LearnerService.Release:input_type -> polyclass.plugin.v1.ReleaseRequest
-	24, // 45: polyclass.plugin.v1.LearnerService.Forget:input_type -> polyclass.plugin.v1.ForgetRequest
-	26, // 46: polyclass.plugin.v1.LearnerService.CheckParams:input_type -> polyclass.plugin.v1.CheckParamsRequest
-	10, // 47: polyclass.plugin.v1.ReducerService.Info:input_type -> polyclass.plugin.v1.InfoRequest
-	31, // 48: polyclass.plugin.v1.ReducerService.Plan:input_type -> polyclass.plugin.v1.PlanRequest
-	36, // 49: polyclass.plugin.v1.ReducerService.Decode:input_type -> polyclass.plugin.v1.DecodeRequest
-	11, // 50: polyclass.plugin.v1.LearnerService.Info:output_type -> polyclass.plugin.v1.LearnerInfo
-	13, // 51: polyclass.plugin.v1.LearnerService.Has:output_type -> polyclass.plugin.v1.HasResponse
-	16, // 52: polyclass.plugin.v1.LearnerService.Upload:output_type -> polyclass.plugin.v1.UploadResponse
-	19, // 53: polyclass.plugin.v1.LearnerService.Fit:output_type -> polyclass.plugin.v1.FitResponse
-	21, // 54: polyclass.plugin.v1.LearnerService.Predict:output_type -> polyclass.plugin.v1.PredictResponse
-	23, // 55: polyclass.plugin.v1.LearnerService.Release:output_type -> polyclass.plugin.v1.ReleaseResponse
-	25, // 56: polyclass.plugin.v1.LearnerService.Forget:output_type -> polyclass.plugin.v1.ForgetResponse
-	27, // 57: polyclass.plugin.v1.LearnerService.CheckParams:output_type -> polyclass.plugin.v1.CheckParamsResponse
-	29, // 58: polyclass.plugin.v1.ReducerService.Info:output_type -> polyclass.plugin.v1.ReducerInfo
-	34, // 59: polyclass.plugin.v1.ReducerService.Plan:output_type -> polyclass.plugin.v1.PlanResponse
-	37, // 60: polyclass.plugin.v1.ReducerService.Decode:output_type -> polyclass.plugin.v1.DecodeResponse
-	50, // [50:61] is the sub-list for method output_type
-	39, // [39:50] is the sub-list for method input_type
-	39, // [39:39] is the sub-list for extension type_name
-	39, // [39:39] is the sub-list for extension extendee
-	0,  // [0:39] is the sub-list for field type_name
+	42, // 27: polyclass.plugin.v1.PlanResponse.diagnostics:type_name -> polyclass.plugin.v1.PlanResponse.DiagnosticsEntry
+	36, // 28: polyclass.plugin.v1.PlanResponse.code_diagnostics:type_name -> polyclass.plugin.v1.CodeDiagnostics
+	35, // 29: polyclass.plugin.v1.PlanResponse.description:type_name -> polyclass.plugin.v1.PlanDescription
+	43, // 30: polyclass.plugin.v1.DecodeRequest.params:type_name -> polyclass.plugin.v1.DecodeRequest.ParamsEntry
+	7,  // 31: polyclass.plugin.v1.DecodeRequest.scores:type_name -> polyclass.plugin.v1.Dense
+	7,  // 32: polyclass.plugin.v1.DecodeRequest.probabilities:type_name -> polyclass.plugin.v1.Dense
+	7,  // 33: polyclass.plugin.v1.DecodeRequest.training_scores:type_name -> polyclass.plugin.v1.Dense
+	7,  // 34: polyclass.plugin.v1.DecodeResponse.class_scores:type_name -> polyclass.plugin.v1.Dense
+	7,  // 35: polyclass.plugin.v1.DecodeResponse.label_matrix:type_name -> polyclass.plugin.v1.Dense
+	3,  // 36: polyclass.plugin.v1.FitRequest.ParamsEntry.value:type_name -> polyclass.plugin.v1.Value
+	3,  // 37: polyclass.plugin.v1.CheckParamsRequest.ParamsEntry.value:type_name -> polyclass.plugin.v1.Value
+	3,  // 38: polyclass.plugin.v1.PlanRequest.ParamsEntry.value:type_name -> polyclass.plugin.v1.Value
+	3,  // 39: polyclass.plugin.v1.DecodeRequest.ParamsEntry.value:type_name -> polyclass.plugin.v1.Value
+	10, // 40: polyclass.plugin.v1.LearnerService.Info:input_type -> polyclass.plugin.v1.InfoRequest
+	12, // 41: polyclass.plugin.v1.LearnerService.Has:input_type -> polyclass.plugin.v1.HasRequest
+	15, // 42: polyclass.plugin.v1.LearnerService.Upload:input_type -> polyclass.plugin.v1.UploadChunk
+	17, // 43: polyclass.plugin.v1.LearnerService.Fit:input_type -> polyclass.plugin.v1.FitRequest
+	20, // 44: polyclass.plugin.v1.LearnerService.Predict:input_type -> polyclass.plugin.v1.PredictRequest
+	22, // 45: polyclass.plugin.v1.LearnerService.Release:input_type -> polyclass.plugin.v1.ReleaseRequest
+	24, // 46: polyclass.plugin.v1.LearnerService.Forget:input_type -> polyclass.plugin.v1.ForgetRequest
+	26, // 47: polyclass.plugin.v1.LearnerService.CheckParams:input_type -> polyclass.plugin.v1.CheckParamsRequest
+	10, // 48: polyclass.plugin.v1.ReducerService.Info:input_type -> polyclass.plugin.v1.InfoRequest
+	31, // 49: polyclass.plugin.v1.ReducerService.Plan:input_type -> polyclass.plugin.v1.PlanRequest
+	37, // 50: polyclass.plugin.v1.ReducerService.Decode:input_type -> polyclass.plugin.v1.DecodeRequest
+	11, // 51: polyclass.plugin.v1.LearnerService.Info:output_type -> polyclass.plugin.v1.LearnerInfo
+	13, // 52: polyclass.plugin.v1.LearnerService.Has:output_type -> polyclass.plugin.v1.HasResponse
+	16, // 53: polyclass.plugin.v1.LearnerService.Upload:output_type -> polyclass.plugin.v1.UploadResponse
+	19, // 54: polyclass.plugin.v1.LearnerService.Fit:output_type -> polyclass.plugin.v1.FitResponse
+	21, // 55: polyclass.plugin.v1.LearnerService.Predict:output_type -> polyclass.plugin.v1.PredictResponse
+	23, // 56: polyclass.plugin.v1.LearnerService.Release:output_type -> polyclass.plugin.v1.ReleaseResponse
+	25, // 57: polyclass.plugin.v1.LearnerService.Forget:output_type -> polyclass.plugin.v1.ForgetResponse
+	27, // 58: polyclass.plugin.v1.LearnerService.CheckParams:output_type -> polyclass.plugin.v1.CheckParamsResponse
+	29, // 59: polyclass.plugin.v1.ReducerService.Info:output_type -> polyclass.plugin.v1.ReducerInfo
+	34, // 60: polyclass.plugin.v1.ReducerService.Plan:output_type -> polyclass.plugin.v1.PlanResponse
+	38, // 61: polyclass.plugin.v1.ReducerService.Decode:output_type -> polyclass.plugin.v1.DecodeResponse
+	51, // [51:62] is the sub-list for method output_type
+	40, // [40:51] is the sub-list for method input_type
+	40, // [40:40] is the sub-list for extension type_name
+	40, // [40:40] is the sub-list for extension extendee
+	0,  // [0:40] is the sub-list for field type_name
 }
 
 func init() { file_plugin_proto_init() }
@@ -3202,7 +3276,7 @@ func file_plugin_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_plugin_proto_rawDesc), len(file_plugin_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   40,
+			NumMessages:   41,
 			NumExtensions: 0,
 			NumServices:   2,
 		},

@@ -116,6 +116,7 @@ func planMultiLabel(req sdk.PlanRequest) (sdk.Plan, error) {
 	default:
 		return sdk.Plan{}, fmt.Errorf("unknown scheme %q", req.Scheme)
 	}
+	plan.Description = describe(req)
 	var err error
 	plan.State, err = json.Marshal(st)
 	return plan, err

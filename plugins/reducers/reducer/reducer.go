@@ -192,8 +192,9 @@ func (*Reducer) Plan(_ context.Context, req sdk.PlanRequest) (sdk.Plan, error) {
 			return sdk.Plan{}, err
 		}
 		return sdk.Plan{
-			Problems: []sdk.Problem{{Kind: sdk.Multiclass, Targets: t, NumClasses: K}},
-			State:    st,
+			Problems:    []sdk.Problem{{Kind: sdk.Multiclass, Targets: t, NumClasses: K}},
+			State:       st,
+			Description: describe(req),
 		}, nil
 	}
 	m, err := matrixFor(req)
@@ -372,6 +373,7 @@ func codePlan(req sdk.PlanRequest, m *codes.Matrix, decode string) (sdk.Plan, er
 		d.ComplementaryColumns = nil // asymmetric one-vs-one swaps each pair on purpose
 	}
 	plan.Warnings = d.Warnings(req.ClassNames)
+	plan.Description = describe(req)
 	return plan, nil
 }
 

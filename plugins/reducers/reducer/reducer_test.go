@@ -495,3 +495,68 @@ func TestClassScoresAreProbabilities(t *testing.T) {
 		})
 	}
 }
+
+// TestPlanDescription: every plan says in words what code it makes and
+// how it decodes, through the protocol (the report's set-up table shows
+// these words): a row labelled ecoc says random dense and exponential
+// loss, and the words read the same on every number of classes unless a
+// parameter fixes a number.
+func TestPlanDescription(t *testing.T) {
+	c := connect(t)
+	ctx := context.Background()
+	multi := mat.NewDense(4, 3, []float64{1, 0, 1, 0, 1, 0, 1, 1, 0, 0, 0, 1})
+	for _, tt := range []struct {
+		name, scheme  string
+		params        sdk.Params
+		code, decoder string
+	}{
+		{"ova", "ova", nil, "one-vs-all: K columns, class k +1, the rest −1",
+			"the class of the largest score (the learners' probabilities, normalised, when they have them)"},
+		{"ova hamming", "ova", sdk.Params{"decode": sdk.String("hamming")}, "one-vs-all: K columns, class k +1, the rest −1",
+			"Hamming decoding: the class whose code word is nearest the scores' signs"},
+		{"ovo", "ovo", nil, "one-vs-one: K(K−1)/2 columns, class i +1 against class j −1, other classes left out",
+			"votes: each column's sign votes for its classes, the most votes win"},
+		{"ovo asymmetric", "ovo", sdk.Params{"asymmetric": sdk.Bool(true)}, "asymmetric one-vs-one: K(K−1) columns, each pair of classes both ways",
+			"votes: each column's sign votes for its classes, the most votes win"},
+		{"ordered", "ordered", sdk.Params{"order": sdk.List(sdk.String("c"), sdk.String("a"), sdk.String("b"))},
+			"ordered one-vs-rest (decision list): K−1 columns, each class against the classes after it, classes in the order c, a, b",
+			"sequential: the first class in the order whose classifier claims the row"},
+		{"ecoc random dense, exp loss", "ecoc", sdk.Params{"code": sdk.String("random_dense"), "decode": sdk.String("loss:exp")},
+			"random dense {−1, +1} code, ⌈10·log₂ K⌉ columns (at most 2^(K−1) − 1)",
+			"loss-based decoding (Allwein, Schapire & Singer 2000), exponential loss of the scores"},
+		{"ecoc random sparse, 5 columns", "ecoc", sdk.Params{"code": sdk.String("random_sparse"), "length": sdk.Number(5)},
+			"random sparse {−1, 0, +1} code, 5 columns", "Hamming decoding: the class whose code word is nearest the scores' signs"},
+		{"ecoc exhaustive", "ecoc", sdk.Params{"code": sdk.String("exhaustive"), "decode": sdk.String("coverage")},
+			"exhaustive code: 2^(K−1) − 1 columns, every split of the classes in two",
+			"coverage: the positive classifiers' training coverage of each class, summed"},
+		{"ecoc matrix", "ecoc", sdk.Params{"matrix": sdk.List(sdk.List(sdk.Number(1), sdk.Number(-1)), sdk.List(sdk.Number(-1), sdk.Number(1)), sdk.List(sdk.Number(1), sdk.Number(1)))},
+			"user code matrix, 3 × 2", "Hamming decoding: the class whose code word is nearest the scores' signs"},
+		{"none", "none", nil, "none: one multiclass problem for the learner",
+			"the class of the largest score (the learner's probabilities when it has them)"},
+		{"binary relevance", BinaryRelevance, sdk.Params{"threshold": sdk.Number(0.4)}, "binary relevance: one binary problem per label",
+			"a label when its probability is at least 0.4 (its score at least 0 without probabilities)"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, k := range []int{3, 4} {
+				names := []string{"a", "b", "c", "d"}[:k]
+				labels := []int{0, 1, 2, k - 1}
+				req := sdk.PlanRequest{Scheme: tt.scheme, Params: tt.params, NumClasses: k, Labels: labels, ClassNames: names, Seed: 1}
+				if tt.scheme == BinaryRelevance {
+					req.Labels, req.LabelMatrix = nil, multi
+				}
+				if tt.name == "ordered" || tt.name == "ecoc matrix" || tt.scheme == BinaryRelevance {
+					if k == 4 {
+						continue // the parameters fit 3 classes
+					}
+				}
+				plan, err := c.Plan(ctx, req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if d := plan.Description; d.Code != tt.code || d.Decoder != tt.decoder {
+					t.Errorf("K = %d: code %q, decoder %q\nwant code %q, decoder %q", k, d.Code, d.Decoder, tt.code, tt.decoder)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,90 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// setupExperiment labels its learner and one reduction; the ecoc
+// reduction's code and decoder are the reducers plugin's own choice.
+const setupExperiment = `experiment "setupcheck" { seed = 5 }
+dataset "iris" { path = "%REPO%/experiments/data/iris.csv" }
+encoder "std" { type = "standardize" }
+learner "logreg" {
+  label  = "LR"
+  params = { C = [1, 10] }
+}
+reduction "ecoc" {
+  scheme = "ecoc"
+  code   = "random_dense"
+  decode = "loss:exp"
+  label  = "ECOC (dense, exp)"
+}
+reduction "ova" { scheme = "ova" }
+cv { folds = 3 }
+metrics = ["accuracy"]
+output {
+  formats   = ["markdown", "json", "html"]
+  baseline  = "LR C=1 ova"
+  confusion = ["LR C=10 ECOC (dense, exp)"]
+}
+`
+
+// TestSetupTableAndLabels runs a labelled experiment through the real
+// plugins: the tables show the labels, the set-up table says what each
+// row is (every logreg parameter with its defaults; the reducer's words
+// for a random dense code decoded by exponential loss), the figures are
+// named from the labels, and the HTML report holds the experiment file.
+func TestSetupTableAndLabels(t *testing.T) {
+	file := writeExperiment(t, setupExperiment)
+	out := t.TempDir()
+	if _, stderr, err := bench(t, "run", "-o", out, file); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	md := readFile(t, filepath.Join(out, "setupcheck.md"))
+	for _, want := range []string{
+		"| LR | C=1 | ova | ",
+		"| LR | C=10 | ECOC (dense, exp) | ",
+		"| LR C=1 ECOC (dense, exp) | std (standardize) | ",
+		"logreg (plugin logreg): C=1, ",
+		"max_iter=1000 (default)",
+		"ecoc (scheme ecoc, plugin reducers): code=random_dense, decode=loss:exp",
+		"random dense {−1, +1} code, ⌈10·log₂ K⌉ columns",
+		"loss-based decoding (Allwein, Schapire & Singer 2000), exponential loss of the scores",
+		"one-vs-all: K columns, class k +1, the rest −1",
+		"v / *: significantly better / worse than the baseline LR C=1 ova",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("markdown lacks %q", want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(out, "plots", "confusion_iris_LR_C=10_ECOC__dense__exp_.png")); err != nil {
+		t.Errorf("heat map not named from the labels: %v", err)
+	}
+	var tables struct {
+		Setup []struct {
+			Label string
+			Show  struct{ Learner, Reduction string }
+			Code  []struct{ Text string }
+		}
+	}
+	if err := json.Unmarshal([]byte(readFile(t, filepath.Join(out, "setupcheck.json"))), &tables); err != nil {
+		t.Fatal(err)
+	}
+	if len(tables.Setup) != 4 || tables.Setup[0].Label != "LR C=1 ECOC (dense, exp)" || tables.Setup[0].Show.Learner != "LR" ||
+		len(tables.Setup[0].Code) != 1 {
+		t.Errorf("json set-up %+v", tables.Setup)
+	}
+	html := readFile(t, filepath.Join(out, "setupcheck.html"))
+	src := readFile(t, file)
+	escaped := strings.NewReplacer(`&`, "&amp;", `<`, "&lt;", `>`, "&gt;", `"`, "&quot;", `'`, "&#39;").Replace(src)
+	if !strings.Contains(html, `<pre class="source"><code>`+escaped+`</code></pre>`) {
+		t.Error("the HTML report does not hold the experiment file")
+	}
+	if !strings.Contains(html, `<table id="setup-rows">`) {
+		t.Error("the HTML report has no set-up table")
+	}
+}

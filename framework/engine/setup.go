@@ -1,0 +1,183 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/polyclass/polyclass/framework/config"
+	"github.com/polyclass/polyclass/framework/encode"
+	"github.com/polyclass/polyclass/framework/param"
+	"github.com/polyclass/polyclass/framework/sdk"
+	"github.com/polyclass/polyclass/framework/setup"
+)
+
+// PlanInfo is what a reduction's plan on a dataset says of itself, as
+// the grid's dry run found it (see Grid.Plans).
+type PlanInfo struct {
+	Dataset, Reduction string
+	Description        sdk.PlanDescription
+}
+
+// Setup describes every row of the grid's comparison tables, in the
+// order of the cells that first name them (see setup.Row): what the
+// tables show for it, the pipeline's steps, the learner's and the
+// reduction's parameters with their defaults, the reducer's words for its
+// code and decoder on each dataset, calibration, class weights and tuning.
+func (g *Grid) Setup() []setup.Row {
+	type words struct{ code, decoder map[string]string }
+	plans := map[string]words{} // by reduction label
+	for _, p := range g.Plans {
+		w, ok := plans[p.Reduction]
+		if !ok {
+			w = words{map[string]string{}, map[string]string{}}
+			plans[p.Reduction] = w
+		}
+		w.code[p.Dataset], w.decoder[p.Dataset] = p.Description.Code, p.Description.Decoder
+	}
+	var rows []setup.Row
+	index := map[setup.Key]int{}
+	datasets := map[setup.Key][]string{}
+	for _, c := range g.Cells {
+		id := c.ID()
+		key := setup.Key{Encoder: id.Encoder, Learner: id.Learner, Params: id.Params, Reduction: id.Reduction}
+		datasets[key] = append(datasets[key], id.Dataset)
+		if _, ok := index[key]; ok {
+			continue
+		}
+		index[key] = len(rows)
+		rows = append(rows, g.setupRow(c, key))
+	}
+	for i := range rows {
+		r := &rows[i]
+		w := plans[r.Key.Reduction]
+		r.Code = phrases(datasets[r.Key], w.code)
+		r.Decoder = phrases(datasets[r.Key], w.decoder)
+	}
+	return rows
+}
+
+// setupRow describes the row of cell c, whose coordinates are key.
+func (g *Grid) setupRow(c *Cell, key setup.Key) setup.Row {
+	l, red := c.Learner, c.Reduction
+	r := setup.Row{
+		Key:           key,
+		Show:          setup.Key{Encoder: c.Pipeline.Config.Display(), Learner: l.Config.Display(), Params: key.Params, Reduction: red.shownLabel(c.RedParams)},
+		LearnerPlugin: l.Config.Plugin, ReductionPlugin: red.Config.Plugin, Scheme: red.Scheme.Name,
+		Calibration: red.Config.Calibrate, ClassWeight: classWeight(l, red).String(),
+	}
+	if red.Plugin != nil {
+		r.ReductionPlugin = red.Plugin.Name
+	}
+	if l.Config.Label != "" {
+		r.Show.Params = l.shownParams(c.Params)
+	}
+	var specs []param.ParamSpec
+	if l.Info != nil {
+		specs = l.Info.Params
+	}
+	r.LearnerParams = withDefaults(specs, c.Params)
+	r.ReductionParams = withDefaults(red.Scheme.Params, c.RedParams)
+	if l.Candidates != nil {
+		r.Tuning = l.tuning()
+	}
+	encoders := map[string]*config.Encoder{}
+	for _, e := range g.Experiment.Encoders {
+		encoders[e.Name] = e
+	}
+	for _, name := range c.Pipeline.Config.Steps {
+		e := encoders[name]
+		if e == nil {
+			continue
+		}
+		opts := param.Params{}
+		for n, p := range e.Options {
+			opts[n] = p.Value
+		}
+		r.Pipeline = append(r.Pipeline, setup.Step{Name: name, Type: e.Type, Options: withDefaults(encode.Kinds()[e.Type].Options, opts)})
+	}
+	return r
+}
+
+// shownLabel is Label with the reduction's label (label = "...") for its
+// name.
+func (red *Reduction) shownLabel(params param.Params) string {
+	l := red.Label(params)
+	return red.Config.Display() + strings.TrimPrefix(l, red.Config.Name)
+}
+
+// shownParams are the parameters a labelled learner's row shows: those
+// its block varies (its fixed ones are part of its label), or "(tuned)"
+// for a tuned learner, whose tuned parameters vary by fold.
+func (l *Learner) shownParams(p param.Params) string {
+	if l.Candidates != nil {
+		return "(tuned)"
+	}
+	varied := param.Params{}
+	for n, v := range p {
+		if l.Tuned[n] {
+			varied[n] = v
+		}
+	}
+	return varied.String()
+}
+
+// tuning says how a tuned learner chooses: its tuned parameters' values,
+// the inner folds and the metric.
+func (l *Learner) tuning() string {
+	names := make([]string, 0, len(l.Tuned))
+	for n := range l.Tuned {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	parts := make([]string, len(names))
+	for i, n := range names {
+		var vals []string
+		for _, e := range l.Config.Params[n].Value.Elems() {
+			vals = append(vals, e.String())
+		}
+		parts[i] = fmt.Sprintf("%s ∈ {%s}", n, strings.Join(vals, ", "))
+	}
+	return fmt.Sprintf("%s by %d-fold inner cross-validation on %s", strings.Join(parts, ", "), l.Config.Tune.Folds, l.TuneMetric)
+}
+
+// withDefaults lists the parameters given with those the specs give
+// defaults for, by name, the latter marked Default.
+func withDefaults(specs []param.ParamSpec, given param.Params) []setup.Param {
+	all := param.WithDefaults(specs, given)
+	names := make([]string, 0, len(all))
+	for n := range all {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	out := make([]setup.Param, len(names))
+	for i, n := range names {
+		_, set := given[n]
+		out[i] = setup.Param{Name: n, Value: all[n].String(), Default: !set}
+	}
+	return out
+}
+
+// phrases groups the datasets of a row by the words they have (in
+// dataset order); one group for every dataset names none. Datasets
+// without words are left out.
+func phrases(datasets []string, words map[string]string) []setup.Phrase {
+	var out []setup.Phrase
+	for _, d := range datasets {
+		w := words[d]
+		if w == "" {
+			continue
+		}
+		i := slices.IndexFunc(out, func(p setup.Phrase) bool { return p.Text == w })
+		if i < 0 {
+			out = append(out, setup.Phrase{Text: w})
+			i = len(out) - 1
+		}
+		out[i].Datasets = append(out[i].Datasets, d)
+	}
+	if len(out) == 1 && len(out[0].Datasets) == len(datasets) {
+		out[0].Datasets = nil
+	}
+	return out
+}

@@ -1,0 +1,137 @@
+package engine
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/polyclass/polyclass/framework/config"
+	"github.com/polyclass/polyclass/framework/param"
+	"github.com/polyclass/polyclass/framework/sdk"
+	"github.com/polyclass/polyclass/framework/setup"
+)
+
+// setupGrid is two datasets × one pipeline (standardize, then onehot
+// with one option set) × a labelled learner whose C varies (2 settings)
+// and an unlabelled one × a labelled ecoc reduction whose decoder varies
+// and a calibrated ova: 2·(2+1)·(2+1) = 18 cells, 9 rows.
+func setupGrid() *Grid {
+	exp := &config.Experiment{Name: "setup", Encoders: []*config.Encoder{
+		{Name: "std", Type: "standardize"},
+		{Name: "hot", Type: "onehot", Options: map[string]config.Param{"min_frequency": {Value: param.Number(3)}}},
+	}}
+	specs := []param.ParamSpec{
+		{Name: "C", Type: param.NumberParam, Default: param.Number(1)},
+		{Name: "max_iter", Type: param.IntegerParam, Default: param.Number(1000)},
+		{Name: "tol", Type: param.NumberParam},
+	}
+	lr := &Learner{Config: &config.Learner{Name: "lr", Plugin: "logreg", Label: "LR",
+		Params: map[string]config.Param{"C": {Value: param.List(param.Number(0.1), param.Number(10))}, "tol": {Value: param.Number(1e-6)}}},
+		Info: &sdk.LearnerInfo{Params: specs}, Tuned: map[string]bool{"C": true}}
+	plain := &Learner{Config: &config.Learner{Name: "svm", Plugin: "svm", ClassWeight: &config.ClassWeight{Balanced: true}},
+		Info: &sdk.LearnerInfo{Params: specs}}
+	decode := param.ParamSpec{Name: "decode", Type: param.StringParam, Default: param.String("hamming")}
+	ecoc := &Reduction{Config: &config.Reduction{Name: "ecoc", Plugin: "reducers", Label: "ECOC"},
+		Scheme: sdk.Scheme{Name: "ecoc", Params: []param.ParamSpec{decode, {Name: "code", Type: param.StringParam}}},
+		Varied: map[string]bool{"decode": true}}
+	ova := &Reduction{Config: &config.Reduction{Name: "ova", Plugin: "reducers", Calibrate: "platt"},
+		Scheme: sdk.Scheme{Name: "ova", Params: []param.ParamSpec{{Name: "decode", Type: param.StringParam, Default: param.String("argmax")}}}}
+	g := &Grid{Experiment: exp, Pipelines: []*Pipeline{{Config: &config.Pipeline{Name: "prep", Steps: []string{"std", "hot"}}}},
+		Learners: []*Learner{lr, plain}, Reductions: []*Reduction{ecoc, ova}}
+	for _, name := range []string{"iris", "letter"} {
+		g.Datasets = append(g.Datasets, &Dataset{Config: &config.Dataset{Name: name}})
+	}
+	ecocParams := []param.Params{
+		{"code": param.String("random_dense"), "decode": param.String("hamming")},
+		{"code": param.String("random_dense"), "decode": param.String("loss:exp")},
+	}
+	for _, d := range g.Datasets {
+		for _, rp := range ecocParams {
+			words := "random dense code, ⌈10·log₂ K⌉ columns"
+			if d.Config.Name == "letter" {
+				words = "random dense code, 48 columns" // a reducer whose words differ by dataset
+			}
+			g.Plans = append(g.Plans, PlanInfo{Dataset: d.Config.Name, Reduction: ecoc.Label(rp),
+				Description: sdk.PlanDescription{Code: words, Decoder: "decoder " + rp.Str("decode")}})
+		}
+		g.Plans = append(g.Plans, PlanInfo{Dataset: d.Config.Name, Reduction: "ova",
+			Description: sdk.PlanDescription{Code: "one-vs-all", Decoder: "argmax"}})
+		for _, l := range []struct {
+			l *Learner
+			p []param.Params
+		}{{lr, []param.Params{{"C": param.Number(0.1), "tol": param.Number(1e-6)}, {"C": param.Number(10), "tol": param.Number(1e-6)}}},
+			{plain, []param.Params{{}}}} {
+			for _, lp := range l.p {
+				for _, rp := range ecocParams {
+					g.Cells = append(g.Cells, &Cell{Index: len(g.Cells), Dataset: d, Pipeline: g.Pipelines[0], Learner: l.l, Params: lp, Reduction: ecoc, RedParams: rp})
+				}
+				g.Cells = append(g.Cells, &Cell{Index: len(g.Cells), Dataset: d, Pipeline: g.Pipelines[0], Learner: l.l, Params: lp, Reduction: ova, RedParams: param.Params{}})
+			}
+		}
+	}
+	return g
+}
+
+// TestGridSetup: one set-up row per table row, in cell order: the names
+// the tables show (labels; a labelled learner's varied parameters only),
+// every parameter with its defaults marked, the pipeline's steps with
+// their options, the reducer's words per dataset where they differ,
+// calibration and class weights.
+func TestGridSetup(t *testing.T) {
+	rows := setupGrid().Setup()
+	if len(rows) != 9 {
+		t.Fatalf("%d rows, want 9", len(rows))
+	}
+	first := rows[1] // LR C=0.1 with ecoc decoding by loss:exp
+	want := setup.Row{
+		Key:  setup.Key{Encoder: "prep", Learner: "lr", Params: "C=0.1,tol=1e-06", Reduction: "ecoc[decode=loss:exp]"},
+		Show: setup.Key{Encoder: "prep", Learner: "LR", Params: "C=0.1", Reduction: "ECOC[decode=loss:exp]"},
+		Pipeline: []setup.Step{{Name: "std", Type: "standardize"},
+			{Name: "hot", Type: "onehot", Options: []setup.Param{{Name: "min_frequency", Value: "3"}}}},
+		LearnerPlugin: "logreg",
+		LearnerParams: []setup.Param{{Name: "C", Value: "0.1"}, {Name: "max_iter", Value: "1000", Default: true}, {Name: "tol", Value: "1e-06"}},
+		Scheme:        "ecoc", ReductionPlugin: "reducers",
+		ReductionParams: []setup.Param{{Name: "code", Value: "random_dense"}, {Name: "decode", Value: "loss:exp"}},
+		Code: []setup.Phrase{{Text: "random dense code, ⌈10·log₂ K⌉ columns", Datasets: []string{"iris"}},
+			{Text: "random dense code, 48 columns", Datasets: []string{"letter"}}},
+		Decoder: []setup.Phrase{{Text: "decoder loss:exp"}},
+	}
+	// The onehot step's own options come from the encoder's specs: compare
+	// the options the test set, and that defaults are marked.
+	gotJSON, _ := json.Marshal(trimOptions(first))
+	wantJSON, _ := json.Marshal(want)
+	if string(gotJSON) != string(wantJSON) {
+		t.Errorf("row 1\n got %s\nwant %s", gotJSON, wantJSON)
+	}
+	for _, o := range first.Pipeline[1].Options {
+		if o.Name != "min_frequency" && !o.Default {
+			t.Errorf("onehot option %s=%s not marked as a default", o.Name, o.Value)
+		}
+	}
+	ova := rows[8] // svm with the calibrated ova
+	if ova.Show.Learner != "svm" || ova.Show.Params != "" || ova.Show.Reduction != "ova" || ova.Calibration != "platt" ||
+		ova.ClassWeight != "balanced" || setup.Phrases(ova.Code) != "one-vs-all" {
+		t.Errorf("svm ova row: %+v", ova)
+	}
+	if got := setup.Params(ova.ReductionParams); got != "decode=argmax (default)" {
+		t.Errorf("ova parameters %q", got)
+	}
+	if got := setup.Phrases(first.Code); got != "iris: random dense code, ⌈10·log₂ K⌉ columns; letter: random dense code, 48 columns" {
+		t.Errorf("code words %q", got)
+	}
+}
+
+// trimOptions keeps the options of the pipeline's steps that the file
+// set, for comparison.
+func trimOptions(r setup.Row) setup.Row {
+	steps := make([]setup.Step, len(r.Pipeline))
+	for i, s := range r.Pipeline {
+		steps[i] = setup.Step{Name: s.Name, Type: s.Type}
+		for _, o := range s.Options {
+			if !o.Default {
+				steps[i].Options = append(steps[i].Options, o)
+			}
+		}
+	}
+	r.Pipeline = steps
+	return r
+}

@@ -1,0 +1,148 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/polyclass/polyclass/framework/setup"
+)
+
+// setupRows returns the set-up of each row of rows, in their order, from
+// the run's set-up rows; rows the run did not describe are left out.
+func setupRows(rows []Row, described []setup.Row) []setup.Row {
+	byKey := make(map[setup.Key]setup.Row, len(described))
+	for _, r := range described {
+		byKey[r.Key] = r
+	}
+	var out []setup.Row
+	for _, r := range rows {
+		if d, ok := byKey[r.key]; ok {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// setupCells are the columns of the set-up table (after the row's label),
+// each a function of the row and of an escaping function.
+var setupCells = []struct {
+	head string
+	cell func(setup.Row) string
+}{
+	{"pipeline", pipelineText},
+	{"learner", func(r setup.Row) string {
+		s := fmt.Sprintf("%s (plugin %s): %s", r.Key.Learner, r.LearnerPlugin, setup.Params(r.LearnerParams))
+		if r.Tuning != "" {
+			s += "; tuned: " + r.Tuning
+		}
+		return s
+	}},
+	{"reduction", func(r setup.Row) string {
+		return fmt.Sprintf("%s (scheme %s, plugin %s): %s", strings.SplitN(r.Key.Reduction, "[", 2)[0], r.Scheme, r.ReductionPlugin, setup.Params(r.ReductionParams))
+	}},
+	{"code", func(r setup.Row) string { return setup.Phrases(r.Code) }},
+	{"decoder", func(r setup.Row) string { return setup.Phrases(r.Decoder) }},
+	{"calibration", func(r setup.Row) string { return orDashPlain(r.Calibration) }},
+	{"class weights", func(r setup.Row) string { return orDashPlain(r.ClassWeight) }},
+}
+
+// pipelineText lists a pipeline's steps in order with their options:
+// "std (standardize) → hot (onehot: min_frequency=3, …)", or "none".
+func pipelineText(r setup.Row) string {
+	if len(r.Pipeline) == 0 {
+		return "none (the features as they are)"
+	}
+	parts := make([]string, len(r.Pipeline))
+	for i, s := range r.Pipeline {
+		parts[i] = fmt.Sprintf("%s (%s", s.Name, s.Type)
+		if len(s.Options) > 0 {
+			parts[i] += ": " + setup.Params(s.Options)
+		}
+		parts[i] += ")"
+	}
+	return strings.Join(parts, " → ")
+}
+
+// setupLabel is the label a set-up row has in the tables.
+func setupLabel(t *Tables, r setup.Row) string {
+	for _, c := range t.Metrics {
+		for _, row := range c.Rows {
+			if row.key == r.Key {
+				return row.Label
+			}
+		}
+	}
+	return r.Show.Label(false)
+}
+
+// writeMarkdownSetup writes the set-up table: one line per row of the
+// comparison tables, saying what it is.
+func writeMarkdownSetup(b *strings.Builder, t *Tables) {
+	if len(t.Setup) == 0 {
+		return
+	}
+	b.WriteString("## Set-up\n\n")
+	b.WriteString("What each row of the tables is; parameters marked (default) were left to the plugin's default.\n\n")
+	b.WriteString("| row |")
+	for _, c := range setupCells {
+		b.WriteString(" " + c.head + " |")
+	}
+	b.WriteString("\n|" + strings.Repeat(" --- |", len(setupCells)+1) + "\n")
+	for _, r := range t.Setup {
+		b.WriteString("| " + mdEscape(setupLabel(t, r)) + " |")
+		for _, c := range setupCells {
+			b.WriteString(" " + mdEscape(c.cell(r)) + " |")
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("\n")
+}
+
+// writeHTMLSetupRows writes the set-up table into the set-up section.
+func writeHTMLSetupRows(b *strings.Builder, t *Tables) {
+	if len(t.Setup) == 0 {
+		return
+	}
+	b.WriteString("<h3>Rows of the tables</h3>\n<p class=\"stats\">What each row of the tables is; parameters marked (default) were left to the plugin&rsquo;s default; code and decoder are the reducer&rsquo;s own words.</p>\n")
+	b.WriteString("<div class=\"wide\"><table id=\"setup-rows\">\n<thead><tr><th>row</th>")
+	for _, c := range setupCells {
+		fmt.Fprintf(b, "<th>%s</th>", c.head)
+	}
+	b.WriteString("</tr></thead>\n<tbody>\n")
+	for _, r := range t.Setup {
+		fmt.Fprintf(b, "<tr><td>%s</td>", htmlEscape(setupLabel(t, r)))
+		for _, c := range setupCells {
+			fmt.Fprintf(b, "<td class=\"wrap\">%s</td>", htmlEscape(c.cell(r)))
+		}
+		b.WriteString("</tr>\n")
+	}
+	b.WriteString("</tbody>\n</table></div>\n")
+}
+
+// writeHTMLSource writes the experiment file's text.
+func writeHTMLSource(b *strings.Builder, s *Setup) {
+	if s == nil || s.Source == "" {
+		return
+	}
+	name := "the experiment file"
+	if s.File != "" {
+		name = s.File[strings.LastIndexAny(s.File, `/\`)+1:]
+	}
+	fmt.Fprintf(b, "<section id=\"experiment-file\">\n<h2>Experiment file</h2>\n<p class=\"stats\"><code>%s</code>, as run (SHA-256 <span class=\"digest\">%s</span>).</p>\n<pre class=\"source\"><code>%s</code></pre>\n</section>\n",
+		htmlEscape(name), htmlEscape(s.FileSHA256), htmlEscape(s.Source))
+}
+
+// jsonSetupRow is one row of the set-up table in the JSON output.
+type jsonSetupRow struct {
+	Label string `json:"label"`
+	setup.Row
+}
+
+// jsonSetup lays out the set-up table.
+func jsonSetup(t *Tables) []jsonSetupRow {
+	var out []jsonSetupRow
+	for _, r := range t.Setup {
+		out = append(out, jsonSetupRow{Label: setupLabel(t, r), Row: r})
+	}
+	return out
+}
