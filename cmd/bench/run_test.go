@@ -102,7 +102,8 @@ func TestRunQuickstart(t *testing.T) {
 }
 
 // TestDeterministicAcrossWorkers: the same file and seed give
-// byte-identical tables with 1 and 4 workers.
+// byte-identical tables and cell files (their threshold views, pooled
+// from every fold's scores, included) with 1 and 4 workers.
 func TestDeterministicAcrossWorkers(t *testing.T) {
 	src := `experiment "det" { seed = 7 }
 dataset "iris" { path = "%REPO%/experiments/data/iris.csv" }
@@ -134,11 +135,31 @@ metrics = ["accuracy", "macro_f1", "kappa", "log_loss"]
 			t.Fatalf("-j %s: %v\n%s", j, err, stderr)
 		}
 	}
-	for _, f := range []string{"summary.csv", "folds.csv", "det.md"} {
+	for _, f := range []string{"summary.csv", "folds.csv", "per_class.csv", "det.md"} {
 		a, b := readFile(t, filepath.Join(outs[0], f)), readFile(t, filepath.Join(outs[1], f))
 		if a != b {
 			t.Errorf("%s differs between -j 1 and -j 4", f)
 		}
+	}
+	// Cell files hold timings; their threshold views are the same bytes.
+	cells, _ := filepath.Glob(filepath.Join(outs[0], "cells", "*.json"))
+	if len(cells) != 18 {
+		t.Fatalf("%d cell files, want 18", len(cells))
+	}
+	for _, c := range cells {
+		var a, b struct{ Curves json.RawMessage }
+		if err := json.Unmarshal([]byte(readFile(t, c)), &a); err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal([]byte(readFile(t, filepath.Join(outs[1], "cells", filepath.Base(c)))), &b); err != nil {
+			t.Fatal(err)
+		}
+		if len(a.Curves) < 100 || !bytes.Equal(a.Curves, b.Curves) {
+			t.Errorf("%s: threshold views of %d bytes, the same with -j 4: %v", filepath.Base(c), len(a.Curves), bytes.Equal(a.Curves, b.Curves))
+		}
+	}
+	if md := readFile(t, filepath.Join(outs[0], "det.md")); !strings.Contains(md, "## Per class and per threshold") || !strings.Contains(md, "#### car: logreg C=2 ecoc[decode=loss:exp]") {
+		t.Error("det.md has no per-class reports")
 	}
 	if n := strings.Count(readFile(t, filepath.Join(outs[0], "folds.csv")), "\n"); n != 1+2*3*3*10*4 {
 		t.Errorf("folds.csv has %d lines, want %d", n, 1+2*3*3*10*4)

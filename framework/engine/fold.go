@@ -109,6 +109,9 @@ type fold struct {
 	design   string
 	settle   func()
 	redesign func() (*matrix.EncodedMatrix, error)
+
+	// pred is the fold's predictions once scored.
+	pred *outcome.Predictions
 }
 
 func (f *fold) lerr(err error) error { return pluginErr(f.ctx, err, f.lp) }
@@ -303,6 +306,9 @@ func (s *scheduler) runFold(ctx context.Context, t task, e *matrixEntry) (fr out
 		fr.Chosen, fr.TuneScores = tuned.chosen, tuned.scores
 	}
 	fr.SoftmaxScores = softmaxScores(t.cell, out)
+	if err == nil {
+		s.pool(t, f.pred)
+	}
 	return fr, err
 }
 
@@ -531,15 +537,17 @@ func (f *fold) score(t task, out foldOutcome, keep bool) (outcome.FoldResult, er
 		Diagnostics: out.plan.Diagnostics, PlanWarnings: out.plan.Warnings,
 	}
 	in := f.metricsInput(dec)
+	// The fold's predictions: kept in the results when asked, and pooled
+	// with the cell's other folds for its threshold views either way
+	// (scheduler.pool).
 	if d.MultiLabel {
-		if keep {
-			fr.Predictions = &outcome.Predictions{Rows: f.test, TrueSet: in.TrueSet, PredSet: in.PredSet, Scores: dec.ClassScores}
-		}
+		f.pred = &outcome.Predictions{Rows: f.test, TrueSet: in.TrueSet, PredSet: in.PredSet, Scores: dec.ClassScores}
 	} else {
 		fr.Confusion = confusion(in.True, dec.Predicted, d.K())
-		if keep {
-			fr.Predictions = &outcome.Predictions{Rows: f.test, True: in.True, Predicted: dec.Predicted, Scores: dec.ClassScores}
-		}
+		f.pred = &outcome.Predictions{Rows: f.test, True: in.True, Predicted: dec.Predicted, Scores: dec.ClassScores}
+	}
+	if keep {
+		fr.Predictions = f.pred
 	}
 	var err error
 	fr.Metrics, fr.Warnings, err = evaluateMetrics(f.g.Metrics, d, in)

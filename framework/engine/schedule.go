@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/polyclass/polyclass/framework/curves"
 	"github.com/polyclass/polyclass/framework/outcome"
 )
 
@@ -50,6 +51,11 @@ type scheduler struct {
 	// recorded and of every fold (Options.Weight), by cell.
 	worked, work int
 	weights      map[*Cell]int
+
+	// pooled holds the predictions of the finished folds of each
+	// unfinished cell, by fold slot, for its threshold views (see pool).
+	pooledMu sync.Mutex
+	pooled   map[int]map[int]*outcome.Predictions
 }
 
 // newScheduler plans the run of g: every fold of every cell not in
@@ -270,6 +276,18 @@ func (s *scheduler) record(t task, fr outcome.FoldResult, err error, interrupted
 	s.done++
 	s.worked += s.weights[t.cell]
 	if s.remaining[i] == 0 && !s.interrupted[i] {
+		// The views pool every fold's rows: computed outside the lock,
+		// which the other workers' folds need meanwhile. Nothing else
+		// touches a cell whose folds are all recorded.
+		ok := s.foldErrs[i] == nil
+		s.mu.Unlock()
+		var views *curves.Set
+		if ok {
+			views = s.views(i, t.cell)
+		}
+		s.dropPooled(i)
+		s.mu.Lock()
+		s.results[i].Curves = views
 		s.finish(i, t.cell)
 	}
 	if s.opt.Progress != nil {

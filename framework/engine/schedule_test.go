@@ -375,8 +375,8 @@ func TestProgressCountsWeightedWork(t *testing.T) {
 			Weight:   func(c *Cell) int { return weight[c.Index] },
 			Progress: func(d, n int) { mu.Lock(); seen = append(seen, [2]int{d, n}); mu.Unlock() },
 		})
-		s.fold = func(_ context.Context, tk task, _ *matrixEntry) (FoldResult, error) {
-			return FoldResult{Repeat: tk.repeat, Fold: tk.fold, Metrics: map[string]float64{"accuracy": 1}}, nil
+		s.fold = func(_ context.Context, tk task, _ *matrixEntry) (outcome.FoldResult, error) {
+			return outcome.FoldResult{Repeat: tk.repeat, Fold: tk.fold, Metrics: map[string]float64{"accuracy": 1}}, nil
 		}
 		if _, _, err := s.run(context.Background()); err != nil {
 			t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/polyclass/polyclass/framework/curves"
 	"github.com/polyclass/polyclass/framework/problem"
 )
 
@@ -89,6 +90,12 @@ type CellResult struct {
 	// each fold's TuneScores.
 	TuneMetric     string   `json:"tune_metric,omitempty"`
 	TuneCandidates []string `json:"tune_candidates,omitempty"`
+	// Curves are the cell's threshold views: ROC and precision–recall
+	// curves, the reliability diagram of its probabilities, from the
+	// out-of-fold scores of all its folds pooled when it finished (see
+	// package curves); nil for a cell without class scores, and in cells
+	// of a bench from before them.
+	Curves *curves.Set `json:"curves,omitempty"`
 }
 
 // Failed reports whether the cell failed.

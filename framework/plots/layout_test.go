@@ -224,3 +224,51 @@ func TestLegendLayoutWraps(t *testing.T) {
 		}
 	}
 }
+
+// TestThresholdFigures draws the ROC and precision–recall panels of three
+// classes and of 26 (grey lines, one legend entry), and a reliability
+// diagram with empty bins.
+func TestThresholdFigures(t *testing.T) {
+	curve := func(bend float64) ([]float64, []float64) {
+		var x, y []float64
+		for i := 0; i <= 20; i++ {
+			v := float64(i) / 20
+			x, y = append(x, v), append(y, math.Pow(v, bend))
+		}
+		return x, y
+	}
+	for _, k := range []int{3, 26} {
+		var roc, pr []Line
+		for c := range k {
+			x, y := curve(0.1 + 0.4*float64(c)/float64(k))
+			roc = append(roc, Line{Name: fmt.Sprintf("class %d (AUC 0.9)", c), X: x, Y: y})
+			pr = append(pr, Line{Name: fmt.Sprintf("class %d", c), X: x, Y: y})
+		}
+		x, y := curve(0.2)
+		roc = append(roc, Line{Name: "micro-average (AUC 0.95)", X: x, Y: y, Average: "micro"}, Line{Name: "macro-average", X: x, Y: y, Average: "macro"})
+		pr = append(pr, Line{Name: "micro", X: x, Y: y, Average: "micro"})
+		f, err := ThresholdCurves(fmt.Sprintf("wine: LR ova, %d classes", k), roc, pr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		save(t, fmt.Sprintf("curves_%d", k), f)
+		entries := 0
+		for _, g := range curveLegend(roc) {
+			entries += len(g.Items)
+		}
+		if want := min(k, maxClassLines+1) + 2; k > maxClassLines && entries != 1+2 || k <= maxClassLines && entries != want {
+			t.Errorf("%d classes: %d legend entries", k, entries)
+		}
+	}
+	nan := math.NaN()
+	f, err := ReliabilityDiagram("wine: LR ova (ECE 0.041)", []int{0, 0, 0, 0, 0, 0, 2, 5, 0, 10, 20, 30, 40, 100, 150},
+		[]float64{nan, nan, nan, nan, nan, nan, 0.41, 0.5, nan, 0.63, 0.7, 0.76, 0.83, 0.9, 0.97},
+		[]float64{nan, nan, nan, nan, nan, nan, 0.5, 0.4, nan, 0.7, 0.75, 0.8, 0.85, 0.93, 0.99})
+	if err != nil {
+		t.Fatal(err)
+	}
+	save(t, "reliability", f)
+	if _, err := ReliabilityDiagram("", []int{1}, []float64{1, 2}, []float64{1}); err == nil {
+		t.Error("mismatched bins accepted")
+	}
+}

@@ -14,9 +14,13 @@ import (
 type Figure struct {
 	// Name is the file name without extension (under plots/).
 	Name string
-	// Metric is the metric the figure belongs to; empty for confusion
-	// matrices.
-	Metric  string
+	// Metric is the metric the figure belongs to; empty for the figures
+	// of one cell, whose Kind says what they show.
+	Metric string
+	// Kind is "confusion", "curves" or "reliability" for a figure of one
+	// cell (a heat map, its ROC and precision–recall curves, its
+	// reliability diagram); empty for a metric's figure.
+	Kind    string
 	Caption string
 	Fig     *plots.Figure
 }
@@ -173,17 +177,20 @@ func buildFigures(t *Tables, cells []*outcome.CellResult, confusionRows []string
 				if cell.Dataset != ds || rowOf[i] != r || cell.Failed() {
 					continue
 				}
-				counts, ok := sumConfusion(cell)
-				if !ok {
-					continue
-				}
 				title := fmt.Sprintf("%s: %s", ds, rows[r].Label)
-				f, err := plots.ConfusionHeatMap(title, cell.Classes, counts)
+				if counts, ok := sumConfusion(cell); ok {
+					f, err := plots.ConfusionHeatMap(title, cell.Classes, counts)
+					if err != nil {
+						return figs, fmt.Errorf("figures: %w", err)
+					}
+					figs = append(figs, Figure{Name: "confusion_" + fileSafe(ds) + "_" + fileSafe(rows[r].Label), Kind: "confusion",
+						Caption: title + ": " + confusionNote(cell, counts), Fig: f})
+				}
+				views, err := viewFigures(cell, title, fileSafe(ds)+"_"+fileSafe(rows[r].Label))
 				if err != nil {
 					return figs, fmt.Errorf("figures: %w", err)
 				}
-				figs = append(figs, Figure{Name: "confusion_" + fileSafe(ds) + "_" + fileSafe(rows[r].Label),
-					Caption: title + ": " + confusionNote(cell, counts), Fig: f})
+				figs = append(figs, views...)
 			}
 		}
 	}

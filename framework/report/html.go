@@ -42,6 +42,9 @@ dl.setup dd{margin:0}
 figure{margin:0}
 figcaption{font-size:.85em;color:#555}
 figure img{display:block;width:100%;height:auto}
+details.report{margin:.3em 0}
+details.report summary{cursor:pointer;color:#2c5d8f}
+tr.avg td{font-style:italic}
 pre.source{background:#f4f7fa;border:1px solid #d5dde5;padding:.8em 1em;overflow-x:auto;font-size:.85em;line-height:1.35}
 `
 
@@ -82,7 +85,7 @@ func WriteHTML(w io.Writer, r HTMLReport) error {
 	codes := codeRows(r.Cells, t.shown)
 	heatmaps := 0
 	for _, f := range r.Figures {
-		if f.Metric == "" {
+		if f.Kind == "confusion" {
 			heatmaps++
 		}
 	}
@@ -110,10 +113,13 @@ func WriteHTML(w io.Writer, r HTMLReport) error {
 	if len(codes) > 0 {
 		writeHTMLCodes(&b, codes)
 	}
+	if err := writeHTMLViews(&b, t, r.Figures); err != nil {
+		return err
+	}
 	if heatmaps > 0 {
 		var figs []Figure
 		for _, f := range r.Figures {
-			if f.Metric == "" {
+			if f.Kind == "confusion" {
 				figs = append(figs, f)
 			}
 		}
@@ -167,6 +173,9 @@ func writeHTMLNav(b *strings.Builder, setup *Setup, t *Tables, selected, codes, 
 	}
 	if codes {
 		b.WriteString("<a href=\"#code-matrices\">Code matrices</a>")
+	}
+	if len(t.PerClass) > 0 || len(t.Views) > 0 {
+		b.WriteString("<a href=\"#per-class\">Per class</a>")
 	}
 	if confusion {
 		b.WriteString("<a href=\"#confusion\">Confusion matrices</a>")

@@ -38,6 +38,10 @@ type jsonTables struct {
 	Selected []Selection `json:"selected_parameters,omitempty"`
 	// Setup: what each row of the tables is (the set-up table).
 	Setup []jsonSetupRow `json:"setup,omitempty"`
+	// PerClass and Views: the per-class reports and the threshold views'
+	// areas and calibration errors.
+	PerClass []jsonClassReport `json:"per_class,omitempty"`
+	Views    []jsonViewSummary `json:"threshold_views,omitempty"`
 }
 
 type jsonMetric struct {
@@ -146,6 +150,7 @@ func jp(x float64) *jnum { v := jnum(x); return &v }
 func WriteJSON(w io.Writer, t *Tables) error {
 	out := jsonTables{Experiment: t.Experiment, Partial: t.Partial, ComputedBy: t.ComputedBy, Baseline: t.Baseline, Alpha: jnum(t.Alpha), Metrics: []jsonMetric{},
 		Selected: t.Selected, Setup: jsonSetup(t)}
+	out.PerClass, out.Views = jsonViews(t)
 	for _, c := range t.Metrics {
 		m := jsonMetric{Metric: c.Metric, HigherIsBetter: c.HigherIsBetter, Datasets: c.Datasets, Ranked: c.Ranked, Notes: c.Notes}
 		if c.Baseline >= 0 {

@@ -154,6 +154,7 @@ func WriteMarkdown(w io.Writer, t *Tables, cells []*outcome.CellResult) error {
 	}
 	writeChosenTable(&b, t.Selected)
 	writeCodeTable(&b, cells, t.shown)
+	writeMarkdownViews(&b, t)
 	if len(t.ComputedBy) > 0 {
 		b.WriteString("## Computed by\n\n")
 		for _, line := range t.ComputedBy {

@@ -18,6 +18,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/polyclass/polyclass/framework/curves"
 	"github.com/polyclass/polyclass/framework/metrics"
 	"github.com/polyclass/polyclass/framework/outcome"
 	"github.com/polyclass/polyclass/framework/sdk"
@@ -67,7 +68,27 @@ func goldenCells() []*outcome.CellResult {
 			f.Diagnostics = &sdk.CodeDiagnostics{Classes: 2, Columns: 2, MinDistance: 2, MeanDistance: 2}
 		}
 	}
+	// The logreg rows on iris have threshold views (probabilities for
+	// C=1, softmax scores for C=10).
+	cells[0].Curves = goldenCurves(1, true)
+	cells[1].Curves = goldenCurves(2, false)
 	return cells
+}
+
+// goldenCurves are the threshold views of 150 rows of two classes whose
+// scores come from a fixed sequence (seed picks it).
+func goldenCurves(seed int, probabilities bool) *curves.Set {
+	var f curves.Fold
+	for i := range 150 {
+		y := i % 2
+		p := 0.5 + 0.45*math.Sin(float64(i*7+seed*13))
+		if y == 0 {
+			p = 1 - p*0.8
+		}
+		f.Scores = append(f.Scores, p, 1-p)
+		f.True = append(f.True, y)
+	}
+	return curves.Compute(2, []curves.Fold{f}, probabilities)
 }
 
 // goldenSetup is the set-up of the golden run.

@@ -166,8 +166,14 @@ type Tables struct {
 	// Setup is the set-up table: one row per table row, in the order of
 	// Metrics' rows (empty when the run recorded none).
 	Setup []setup.Row
+	// PerClass are the per-class reports and Views the threshold views'
+	// summaries of every cell that has them, by dataset then row.
+	PerClass []ClassReport
+	Views    []ViewSummary
 
-	shown shownNames
+	shown    shownNames
+	rows     []Row
+	datasets []string
 }
 
 // Selection is what the inner cross-validations of a tuned cell chose:
@@ -361,6 +367,8 @@ func BuildTables(s Spec, cells []*outcome.CellResult) *Tables {
 		}
 	}
 	t.Setup = setupRows(rows, shownRows(s.Setup))
+	t.rows, t.datasets = rows, datasets
+	t.PerClass, t.Views = perClassAndViews(cells, rows, datasets, rowOf)
 	for _, m := range s.Metrics {
 		c := &Comparison{Metric: m, HigherIsBetter: HigherIsBetter(m), Datasets: datasets, TestSet: testSet, Rows: rows,
 			Baseline: base, Alpha: alpha, Ranked: s.RankTimings || !IsTiming(m)}

@@ -127,6 +127,9 @@ func csvFiles(o *outputs) []File {
 	if len(o.tables.Selected) > 0 {
 		files = append(files, File{"tuning.csv", func(w io.Writer) error { return WriteTuningCSV(w, o.cells) }})
 	}
+	if len(o.tables.PerClass) > 0 {
+		files = append(files, File{"per_class.csv", func(w io.Writer) error { return WritePerClassCSV(w, o.tables) }})
+	}
 	return files
 }
 
@@ -152,8 +155,9 @@ func jsonFiles(o *outputs) []File {
 // results) writes them, per format in s.Formats (see Formats):
 //
 //	csv       summary.csv and folds.csv (tidy: a row per cell × metric, and
-//	          per cell × fold × metric), and tuning.csv when cells were
-//	          tuned (a row per cell × fold × candidate)
+//	          per cell × fold × metric), tuning.csv when cells were
+//	          tuned (a row per cell × fold × candidate), and per_class.csv
+//	          (a row per cell × class: the per-class report)
 //	markdown  NAME.md    comparison tables + statistics + code matrices
 //	latex     NAME.tex   booktabs table floats for \input
 //	html      NAME.html  self-contained report with the figures inline
@@ -161,7 +165,8 @@ func jsonFiles(o *outputs) []File {
 //
 // with NAME = s.Experiment. When the formats include "latex", "html" or
 // "plots", the figures are also written under plots/ as PNG and SVG
-// (box_METRIC, cd_METRIC, cd_control_METRIC, confusion_DATASET_ROW).
+// (box_METRIC, cd_METRIC, cd_control_METRIC, and for each dataset's drawn
+// rows confusion_DATASET_ROW, curves_DATASET_ROW, reliability_DATASET_ROW).
 // predictions/DATASET.csv
 // (see WritePredictionsCSV) are included when s.Predictions is set, for
 // every dataset with a cell that kept its predictions (they are not stored

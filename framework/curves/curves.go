@@ -1,0 +1,215 @@
+// Package curves computes the threshold views of a classifier's scores:
+// receiver operating characteristic (ROC) and precision–recall curves, one
+// class against the rest, micro- and macro-averaged, with their areas
+// (ROC AUC, average precision), and the reliability diagram of class
+// probabilities with the expected calibration error. The definitions are
+// scikit-learn's (sklearn.metrics.roc_curve, precision_recall_curve,
+// roc_auc_score, average_precision_score) so that its users read the same
+// numbers; a cell keeps its curves thinned to a bounded number of points
+// and its areas exact.
+package curves
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"sort"
+)
+
+// Binary is one binary curve's sufficient statistics: at each distinct
+// score, from the highest down, the true and false positives counted so
+// far (scikit-learn's _binary_clf_curve).
+type Binary struct {
+	// Thresholds are the distinct scores, decreasing; TP[i] and FP[i]
+	// count the rows scored at least Thresholds[i] that are positive and
+	// negative.
+	Thresholds []float64
+	TP, FP     []int
+}
+
+// Count sorts the rows by score, highest first, and counts the positives
+// and negatives at or above each distinct score. Ties are one threshold,
+// so the order of the rows does not matter: the same rows in any order
+// give the same counts. NaN scores are an error of the caller and sort
+// last.
+func Count(scores []float64, positive []bool) Binary {
+	type row struct {
+		s   float64
+		pos bool
+	}
+	rows := make([]row, len(scores))
+	for i, v := range scores {
+		rows[i] = row{v, positive[i]}
+	}
+	// Decreasing, NaN last; the order within a tie does not matter.
+	slices.SortFunc(rows, func(a, b row) int { return cmp.Compare(b.s, a.s) })
+	c := Binary{Thresholds: make([]float64, 0, len(rows)), TP: make([]int, 0, len(rows)), FP: make([]int, 0, len(rows))}
+	tp, fp := 0, 0
+	for j, r := range rows {
+		if r.pos {
+			tp++
+		} else {
+			fp++
+		}
+		if j+1 == len(rows) || rows[j+1].s != r.s {
+			c.Thresholds = append(c.Thresholds, r.s)
+			c.TP = append(c.TP, tp)
+			c.FP = append(c.FP, fp)
+		}
+	}
+	return c
+}
+
+// Positives and Negatives return the number of positive and negative
+// rows.
+func (c Binary) Positives() int { return last(c.TP) }
+
+// Negatives returns the number of negative rows.
+func (c Binary) Negatives() int { return last(c.FP) }
+
+func last(x []int) int {
+	if len(x) == 0 {
+		return 0
+	}
+	return x[len(x)-1]
+}
+
+// ROC returns the ROC curve as scikit-learn's roc_curve with
+// drop_intermediate=False: the false and true positive rates at every
+// distinct threshold, after a first point (0, 0) at threshold +Inf. With
+// no positive (or no negative) rows the true (false) positive rate is
+// NaN, as scikit-learn's.
+func (c Binary) ROC() (fpr, tpr, thresholds []float64) {
+	p, n := float64(c.Positives()), float64(c.Negatives())
+	m := len(c.TP) + 1
+	fpr, tpr, thresholds = make([]float64, m), make([]float64, m), make([]float64, m)
+	thresholds[0] = math.Inf(1)
+	copy(thresholds[1:], c.Thresholds)
+	for i := range c.TP {
+		fpr[i+1] = float64(c.FP[i]) / n
+		tpr[i+1] = float64(c.TP[i]) / p
+	}
+	return fpr, tpr, thresholds
+}
+
+// PrecisionRecall returns the precision–recall curve as scikit-learn's
+// precision_recall_curve (version 1.2): precision and recall at every
+// distinct threshold, from the lowest threshold up, then the point
+// (recall 0, precision 1) without a threshold. With no positive rows the
+// recall is 1 throughout.
+func (c Binary) PrecisionRecall() (precision, recall, thresholds []float64) {
+	p := float64(c.Positives())
+	m := len(c.TP)
+	precision, recall, thresholds = make([]float64, 0, m+1), make([]float64, 0, m+1), make([]float64, 0, m)
+	for i := m - 1; i >= 0; i-- {
+		prec := 0.0
+		if s := c.TP[i] + c.FP[i]; s > 0 {
+			prec = float64(c.TP[i]) / float64(s)
+		}
+		rec := 1.0
+		if p > 0 {
+			rec = float64(c.TP[i]) / p
+		}
+		precision = append(precision, prec)
+		recall = append(recall, rec)
+		thresholds = append(thresholds, c.Thresholds[i])
+	}
+	return append(precision, 1), append(recall, 0), thresholds
+}
+
+// AUC returns the area under the ROC curve by the trapezoidal rule
+// (scikit-learn's roc_auc_score of one binary problem); NaN without
+// positive or negative rows.
+func (c Binary) AUC() float64 {
+	fpr, tpr, _ := c.ROC()
+	return c.auc(fpr, tpr)
+}
+
+// auc is AUC of the curve ROC gave.
+func (c Binary) auc(fpr, tpr []float64) float64 {
+	if c.Positives() == 0 || c.Negatives() == 0 {
+		return math.NaN()
+	}
+	return Trapezoid(fpr, tpr)
+}
+
+// AveragePrecision returns Σ (R_n − R_(n−1)) P_n over the thresholds
+// (scikit-learn's average_precision_score); NaN without positive rows
+// (scikit-learn then warns and gives a meaningless value).
+func (c Binary) AveragePrecision() float64 {
+	precision, recall, _ := c.PrecisionRecall()
+	return c.averagePrecision(precision, recall)
+}
+
+// averagePrecision is AveragePrecision of the curve PrecisionRecall gave.
+func (c Binary) averagePrecision(precision, recall []float64) float64 {
+	if c.Positives() == 0 {
+		return math.NaN()
+	}
+	ap := 0.0
+	for i := 0; i+1 < len(recall); i++ {
+		ap -= (recall[i+1] - recall[i]) * precision[i]
+	}
+	return ap
+}
+
+// Trapezoid returns the area under the points (x, y) by the trapezoidal
+// rule, x non-decreasing (numpy's trapz, scikit-learn's auc).
+func Trapezoid(x, y []float64) float64 {
+	a := 0.0
+	for i := 1; i < len(x); i++ {
+		a += (x[i] - x[i-1]) * (y[i] + y[i-1]) / 2
+	}
+	return a
+}
+
+// Interp returns the piecewise-linear interpolation of the points (xp,
+// fp), xp non-decreasing, at each of x, as numpy's interp: beyond the
+// ends the end values; at a repeated xp the last of its values (on a ROC
+// curve the top of a vertical step).
+func Interp(x, xp, fp []float64) []float64 {
+	out := make([]float64, len(x))
+	for i, v := range x {
+		// j: the last index with xp[j] ≤ v.
+		j := sort.Search(len(xp), func(k int) bool { return xp[k] > v }) - 1
+		switch {
+		case j < 0:
+			out[i] = fp[0]
+		case j >= len(xp)-1:
+			out[i] = fp[len(fp)-1]
+		case v == xp[j]:
+			out[i] = fp[j]
+		default:
+			out[i] = fp[j] + (fp[j+1]-fp[j])*(v-xp[j])/(xp[j+1]-xp[j])
+		}
+	}
+	return out
+}
+
+// Linspace returns n ≥ 2 evenly spaced points from 0 to 1, as numpy's
+// linspace(0, 1, n): i/(n−1), the last exactly 1.
+func Linspace(n int) []float64 {
+	g := make([]float64, n)
+	step := 1 / float64(n-1)
+	for i := range g {
+		g[i] = float64(i) * step
+	}
+	g[n-1] = 1
+	return g
+}
+
+// meanOf returns the mean of the non-NaN values of x, NaN when there are
+// none, summing in order.
+func meanOf(x []float64) float64 {
+	s, n := 0.0, 0
+	for _, v := range x {
+		if !math.IsNaN(v) {
+			s += v
+			n++
+		}
+	}
+	if n == 0 {
+		return math.NaN()
+	}
+	return s / float64(n)
+}

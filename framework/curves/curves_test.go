@@ -1,0 +1,210 @@
+package curves
+
+import (
+	"encoding/json"
+	"math"
+	"testing"
+)
+
+// TestCountTies: tied scores are one threshold, whatever the rows' order
+// (scikit-learn's example: y = [0, 0, 1, 1], scores [0.1, 0.4, 0.35, 0.8]
+// gives fpr [0, 0, 0.5, 0.5, 1], tpr [0, 0.5, 0.5, 1, 1], AUC 0.75).
+func TestCountTies(t *testing.T) {
+	c := Count([]float64{0.1, 0.4, 0.35, 0.8}, []bool{false, false, true, true})
+	fpr, tpr, thr := c.ROC()
+	if !equal(fpr, []float64{0, 0, 0.5, 0.5, 1}) || !equal(tpr, []float64{0, 0.5, 0.5, 1, 1}) ||
+		!equal(thr[1:], []float64{0.8, 0.4, 0.35, 0.1}) || !math.IsInf(thr[0], 1) {
+		t.Errorf("roc %v %v %v", fpr, tpr, thr)
+	}
+	if a := c.AUC(); a != 0.75 {
+		t.Errorf("AUC %v, want 0.75", a)
+	}
+	// precision_recall_curve's docstring: precision [0.5, 0.667, 0.5, 1, 1],
+	// recall [1, 1, 0.5, 0.5, 0], thresholds [0.1, 0.35, 0.4, 0.8];
+	// average precision 0.8333.
+	p, r, pt := c.PrecisionRecall()
+	if !equal(p, []float64{0.5, 2.0 / 3, 0.5, 1, 1}) || !equal(r, []float64{1, 1, 0.5, 0.5, 0}) || !equal(pt, []float64{0.1, 0.35, 0.4, 0.8}) {
+		t.Errorf("pr %v %v %v", p, r, pt)
+	}
+	if ap := c.AveragePrecision(); math.Abs(ap-0.8333333333333333) > 1e-15 {
+		t.Errorf("average precision %v", ap)
+	}
+	// Ties: two rows at 0.5, one of each class, are one step of the curve.
+	tied := Count([]float64{0.5, 0.9, 0.5}, []bool{true, true, false})
+	if !equal(tied.Thresholds, []float64{0.9, 0.5}) || !equalInts(tied.TP, []int{1, 2}) || !equalInts(tied.FP, []int{0, 1}) {
+		t.Errorf("tied counts %+v", tied)
+	}
+}
+
+// TestReliabilityWorkedExample: six rows of three classes. Confidences
+// 0.9, 0.9, 0.6, 0.6, 0.4 and 1: bins 13 (0.9 ∈ (13/15, 14/15]), 8
+// (0.6 ∈ (8/15, 9/15]), 5 (0.4 ∈ (5/15, 6/15]) and 14. Bin 13 is right
+// once of twice (accuracy 0.5, gap 0.4), bin 8 twice (gap 0.4), bin 5
+// never (gap 0.4), bin 14 once (gap 0): ECE = (2·0.4 + 2·0.4 + 0.4)/6 =
+// 1/3, MCE 0.4.
+func TestReliabilityWorkedExample(t *testing.T) {
+	f := Fold{
+		Scores: []float64{
+			0.9, 0.05, 0.05, // true 0: right
+			0.05, 0.9, 0.05, // true 0: wrong
+			0.6, 0.3, 0.1, // true 0: right
+			0.2, 0.2, 0.6, // true 2: right
+			0.4, 0.3, 0.3, // true 1: wrong
+			0, 0, 1, // true 2: right
+		},
+		True: []int{0, 0, 0, 2, 1, 2},
+	}
+	s := Compute(3, []Fold{f}, true)
+	r := s.Reliability
+	want := map[int][3]float64{13: {2, 0.9, 0.5}, 8: {2, 0.6, 1}, 5: {1, 0.4, 0}, 14: {1, 1, 1}}
+	for b := range Bins {
+		w, ok := want[b]
+		if !ok {
+			if r.Count[b] != 0 {
+				t.Errorf("bin %d: %d rows", b, r.Count[b])
+			}
+			continue
+		}
+		if float64(r.Count[b]) != w[0] || math.Abs(float64(r.Confidence[b])-w[1]) > 1e-15 || float64(r.Accuracy[b]) != w[2] {
+			t.Errorf("bin %d: %d rows, confidence %v, accuracy %v; want %v", b, r.Count[b], r.Confidence[b], r.Accuracy[b], w)
+		}
+	}
+	if math.Abs(float64(r.ECE)-1.0/3) > 1e-15 || math.Abs(float64(r.MCE)-0.4) > 1e-15 {
+		t.Errorf("ECE %v MCE %v, want 1/3 and 0.4", r.ECE, r.MCE)
+	}
+	if s.Rows != 6 {
+		t.Errorf("%d rows", s.Rows)
+	}
+	if Compute(3, []Fold{f}, false).Reliability != nil {
+		t.Error("a reliability diagram of scores that are not probabilities")
+	}
+}
+
+// TestComputeBoundedAndOrderFree: the stored curves keep at most
+// MaxPoints points each, start and end where the exact curves do, and the
+// set is byte-identical whatever the order of the folds (workers finish
+// them in any order; the cell puts them in order, but the views depend on
+// the rows alone).
+func TestComputeBoundedAndOrderFree(t *testing.T) {
+	const k, rows = 5, 4000
+	var folds []Fold
+	for fi := range 4 {
+		var f Fold
+		for r := range rows / 4 {
+			y := (r*7 + fi) % k
+			f.True = append(f.True, y)
+			sum := 0.0
+			row := make([]float64, k)
+			for c := range k {
+				v := math.Abs(math.Sin(float64(r*k+c+fi*31))) + 0.01
+				if c == y {
+					v += 0.7
+				}
+				row[c] = v
+				sum += v
+			}
+			for c := range row {
+				row[c] /= sum
+			}
+			f.Scores = append(f.Scores, row...)
+		}
+		folds = append(folds, f)
+	}
+	s := Compute(k, folds, true)
+	for _, fam := range []Family{s.ROC, s.PR} {
+		for _, c := range append(append([]Curve{}, fam.Classes...), fam.Micro, fam.Macro) {
+			if len(c.X) > MaxPoints || len(c.X) < 2 || len(c.X) != len(c.Y) {
+				t.Fatalf("a curve of %d points (%d y), want 2..%d", len(c.X), len(c.Y), MaxPoints)
+			}
+		}
+	}
+	if r := s.ROC.Classes[0]; r.X[0] != 0 || r.Y[0] != 0 || r.X[len(r.X)-1] != 1 || r.Y[len(r.Y)-1] != 1 {
+		t.Errorf("ROC curve from (%v, %v) to (%v, %v)", r.X[0], r.Y[0], r.X[len(r.X)-1], r.Y[len(r.Y)-1])
+	}
+	b1, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reversed := []Fold{folds[3], folds[1], folds[2], folds[0]}
+	b2, _ := json.Marshal(Compute(k, reversed, true))
+	if string(b1) != string(b2) {
+		t.Error("the views depend on the order of the folds")
+	}
+	if len(b1) > 40000 {
+		t.Errorf("%d bytes of JSON for %d rows of %d classes: not bounded", len(b1), rows, k)
+	}
+	var back Set
+	if err := json.Unmarshal(b1, &back); err != nil {
+		t.Fatal(err)
+	}
+	if b3, _ := json.Marshal(back); string(b3) != string(b1) {
+		t.Error("the JSON does not read back to the same set")
+	}
+}
+
+// TestClassWithoutPositives: a class no row has gets no curve and a NaN
+// area (null in JSON); the macro averages leave it out.
+func TestClassWithoutPositives(t *testing.T) {
+	f := Fold{Scores: []float64{0.8, 0.1, 0.1, 0.3, 0.6, 0.1, 0.6, 0.3, 0.1, 0.2, 0.7, 0.1}, True: []int{0, 1, 0, 1}}
+	s := Compute(3, []Fold{f}, true)
+	if c := s.ROC.Classes[2]; len(c.X) != 0 || !math.IsNaN(float64(c.Area)) {
+		t.Errorf("class without rows: ROC %+v", c)
+	}
+	if a := float64(s.ROC.Macro.Area); a != 1 {
+		t.Errorf("macro AUC %v, want 1 (the two classes with rows are separated)", a)
+	}
+	b, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !json.Valid(b) {
+		t.Error("invalid JSON")
+	}
+}
+
+func equal(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if math.Abs(a[i]-b[i]) > 1e-15 {
+			return false
+		}
+	}
+	return true
+}
+
+func equalInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// BenchmarkComputeLetter: the views of a letter-sized cell (20,000 rows
+// of 26 classes, 10 folds), as a cell computes them when it finishes.
+func BenchmarkComputeLetter(b *testing.B) {
+	const k, rows, nfolds = 26, 20000, 10
+	folds := make([]Fold, nfolds)
+	for i := range rows {
+		f := &folds[i%nfolds]
+		y := (i * 7) % k
+		f.True = append(f.True, y)
+		for c := range k {
+			v := math.Abs(math.Sin(float64(i*k + c)))
+			if c == y {
+				v += 1
+			}
+			f.Scores = append(f.Scores, v/float64(k))
+		}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		Compute(k, folds, true)
+	}
+}

@@ -1,0 +1,391 @@
+package curves
+
+import (
+	"math"
+	"slices"
+	"sort"
+	"strconv"
+)
+
+// MaxPoints bounds the points a stored curve keeps (see Thin); its area
+// is computed before thinning, exactly.
+const MaxPoints = 64
+
+// Bins is the number of equal-width confidence bins of a reliability
+// diagram (Guo, Pleiss, Sun & Weinberger, "On calibration of modern
+// neural networks", ICML 2017, use 15).
+const Bins = 15
+
+// Set is the threshold views of one cell: its out-of-fold scores of every
+// fold and repeat pooled.
+type Set struct {
+	// Rows is the number of scored rows pooled (a row counts once per
+	// repeat).
+	Rows int `json:"rows"`
+	// ROC and PR are the ROC and precision–recall curves.
+	ROC Family `json:"roc"`
+	PR  Family `json:"pr"`
+	// Reliability is the reliability diagram of the class probabilities,
+	// nil when the scores are not probabilities (or the data multi-label).
+	Reliability *Reliability `json:"reliability,omitempty"`
+	// Labels count, for multi-label data, each label's true and false
+	// positives and its support (multiclass cells have their confusion
+	// matrices instead).
+	Labels []LabelCounts `json:"label_counts,omitempty"`
+}
+
+// Family is one kind of curve: one per class (that class against the
+// rest), micro-averaged (every class's decisions pooled) and
+// macro-averaged.
+type Family struct {
+	Classes []Curve `json:"classes"`
+	Micro   Curve   `json:"micro"`
+	Macro   Curve   `json:"macro"`
+}
+
+// Curve is a curve's points, thinned to at most MaxPoints and rounded to
+// four decimals (Thin), and its exact area: the ROC AUC or the average
+// precision. X is the false positive rate (ROC) or the recall (PR), Y the
+// true positive rate or the precision.
+type Curve struct {
+	X    []float64 `json:"x"`
+	Y    []float64 `json:"y"`
+	Area Num       `json:"area"`
+}
+
+// Reliability is a reliability diagram: the rows binned by their
+// confidence (the largest class probability) into Bins equal-width bins,
+// bin m holding the confidences in ((m−1)/Bins, m/Bins] (0 in the first),
+// with each bin's mean confidence and accuracy (the share of its rows
+// whose most probable class is the true class).
+type Reliability struct {
+	Count      []int `json:"count"`
+	Confidence []Num `json:"confidence"`
+	Accuracy   []Num `json:"accuracy"`
+	// ECE is the expected calibration error Σ_m (n_m/n)·|acc_m − conf_m|;
+	// MCE the largest |acc_m − conf_m| of a bin with rows.
+	ECE Num `json:"ece"`
+	MCE Num `json:"mce"`
+}
+
+// LabelCounts are one label's counts over the pooled rows of a multi-label
+// cell: true and false positives, false negatives, and support (the rows
+// carrying the label).
+type LabelCounts struct {
+	TP      int `json:"tp"`
+	FP      int `json:"fp"`
+	FN      int `json:"fn"`
+	Support int `json:"support"`
+}
+
+// Num is a float64 that JSON writes as null when it is NaN (an area
+// without positives) and reads back as NaN.
+type Num float64
+
+// MarshalJSON implements json.Marshaler.
+func (x Num) MarshalJSON() ([]byte, error) {
+	f := float64(x)
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return []byte("null"), nil
+	}
+	return strconv.AppendFloat(nil, f, 'g', -1, 64), nil
+}
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (x *Num) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*x = Num(math.NaN())
+		return nil
+	}
+	f, err := strconv.ParseFloat(string(b), 64)
+	*x = Num(f)
+	return err
+}
+
+// Fold is one fold's scored test rows: Scores holds rows × K class
+// scores row by row; True the true class of each row (multiclass), or
+// TrueSet the rows × K 0/1 label matrix row by row (multi-label), and
+// PredSet the predicted one.
+type Fold struct {
+	Scores           []float64
+	True             []int
+	TrueSet, PredSet []float64
+}
+
+// Compute pools the folds' rows of a K-class (or K-label) cell and
+// returns their views: per class (label) against the rest, micro- and
+// macro-averaged ROC and precision–recall curves, and, when probabilities
+// is set and the data is multiclass, the reliability diagram. The result
+// depends on the rows alone, not on their order.
+func Compute(k int, folds []Fold, probabilities bool) *Set {
+	n := 0
+	for _, f := range folds {
+		n += len(f.Scores) / max(k, 1)
+	}
+	multi := len(folds) > 0 && folds[0].TrueSet != nil
+	s := &Set{Rows: n}
+	// Column k of the pooled scores and its truth, and every class's
+	// decisions pooled for the micro average.
+	col := make([]float64, n)
+	pos := make([]bool, n)
+	microS := make([]float64, 0, n*k)
+	microP := make([]bool, 0, n*k)
+	var counts []Binary
+	for c := range k {
+		i := 0
+		for _, f := range folds {
+			rows := len(f.Scores) / k
+			for r := range rows {
+				col[i] = f.Scores[r*k+c]
+				if multi {
+					pos[i] = f.TrueSet[r*k+c] != 0
+				} else {
+					pos[i] = f.True[r] == c
+				}
+				i++
+			}
+		}
+		microS = append(microS, col...)
+		microP = append(microP, pos...)
+		counts = append(counts, Count(col, pos))
+	}
+	s.ROC, s.PR = families(counts, Count(microS, microP))
+	if multi {
+		s.Labels = labelCounts(k, folds)
+	} else if probabilities {
+		s.Reliability = reliability(k, folds)
+	}
+	return s
+}
+
+// families returns the ROC and precision–recall families of the classes'
+// counts and the micro-averaged counts.
+func families(counts []Binary, micro Binary) (roc, pr Family) {
+	var fprs, tprs, recalls, precisions [][]float64
+	var aucs, aps []float64
+	for _, c := range counts {
+		fpr, tpr, _ := c.ROC()
+		prec, rec, _ := c.PrecisionRecall()
+		auc, ap := c.auc(fpr, tpr), c.averagePrecision(prec, rec)
+		if c.Positives() > 0 && c.Negatives() > 0 {
+			fprs, tprs = append(fprs, fpr), append(tprs, tpr)
+		}
+		if c.Positives() > 0 {
+			recalls, precisions = append(recalls, rec), append(precisions, prec)
+		}
+		aucs, aps = append(aucs, auc), append(aps, ap)
+		// A class without positives (or negatives) has no curve to
+		// draw: its rates are NaN, or its recall 1 throughout.
+		rc, pc := Curve{Area: Num(auc)}, Curve{Area: Num(ap)}
+		if c.Positives() > 0 && c.Negatives() > 0 {
+			rc = Thin(fpr, tpr, rc.Area)
+		}
+		if c.Positives() > 0 {
+			pc = Thin(rec, prec, pc.Area)
+		}
+		roc.Classes = append(roc.Classes, rc)
+		pr.Classes = append(pr.Classes, pc)
+	}
+	fpr, tpr, _ := micro.ROC()
+	roc.Micro = Thin(fpr, tpr, Num(micro.auc(fpr, tpr)))
+	prec, rec, _ := micro.PrecisionRecall()
+	pr.Micro = Thin(rec, prec, Num(micro.averagePrecision(prec, rec)))
+	mx, my := MacroROC(fprs, tprs)
+	roc.Macro = Thin(mx, my, Num(meanOf(aucs)))
+	mx, my = MacroPR(recalls, precisions)
+	pr.Macro = Thin(mx, my, Num(meanOf(aps)))
+	return roc, pr
+}
+
+// MacroGrid is the number of points of the macro-averaged curves: the
+// grid of scikit-learn's ROC example, numpy's linspace(0, 1, 1000).
+const MacroGrid = 1000
+
+// MacroROC averages ROC curves as scikit-learn's ROC example does: on the
+// false positive rates of Linspace(MacroGrid), the mean of the classes'
+// true positive rates, each interpolated there (Interp). The caller
+// leaves out the classes without positive or negative rows, and reports
+// the area as the mean of the classes' AUCs (scikit-learn's
+// roc_auc_score, average="macro").
+func MacroROC(fprs, tprs [][]float64) (fpr, tpr []float64) {
+	fpr = Linspace(MacroGrid)
+	tpr = make([]float64, len(fpr))
+	for i := range fprs {
+		for j, v := range Interp(fpr, fprs[i], tprs[i]) {
+			tpr[j] += v
+		}
+	}
+	for j := range tpr {
+		tpr[j] /= float64(len(fprs))
+	}
+	return fpr, tpr
+}
+
+// MacroPR averages precision–recall curves: on the recalls of
+// Linspace(MacroGrid), the mean over the classes of their interpolated
+// precision, the highest precision at that recall or above (the precision
+// a threshold reaching at least that recall can have), from the highest
+// recall down as the classes' curves run. The caller leaves out the
+// classes without positive rows, and reports the area as the mean of the
+// classes' average precisions (scikit-learn's average_precision_score,
+// average="macro").
+func MacroPR(recalls, precisions [][]float64) (recall, precision []float64) {
+	recall = Linspace(MacroGrid)
+	precision = make([]float64, len(recall))
+	for i, r := range recalls {
+		// The class's points by recall, and the highest precision at
+		// each recall or above (a suffix maximum): each grid recall
+		// then finds its value by binary search.
+		order := make([]int, len(r))
+		for m := range order {
+			order[m] = m
+		}
+		sort.SliceStable(order, func(a, b int) bool { return r[order[a]] < r[order[b]] })
+		best := make([]float64, len(order)+1)
+		for m := len(order) - 1; m >= 0; m-- {
+			best[m] = math.Max(best[m+1], precisions[i][order[m]])
+		}
+		for j, x := range recall {
+			m := sort.Search(len(order), func(q int) bool { return r[order[q]] >= x })
+			precision[j] += best[m]
+		}
+	}
+	for j := range precision {
+		precision[j] /= float64(len(recalls))
+	}
+	slicesReverse(recall)
+	slicesReverse(precision)
+	return recall, precision
+}
+
+func hasNaN(x []float64) bool {
+	for _, v := range x {
+		if math.IsNaN(v) {
+			return true
+		}
+	}
+	return false
+}
+
+func slicesReverse(x []float64) {
+	for i, j := 0, len(x)-1; i < j; i, j = i+1, j-1 {
+		x[i], x[j] = x[j], x[i]
+	}
+}
+
+// Thin keeps at most MaxPoints of the points (x, y): the first, the last,
+// and in between each point at least a step (in |Δx| + |Δy|) from the last
+// kept, the step the smallest of 2/MaxPoints·1.5^i that keeps few enough;
+// then it rounds the coordinates to four decimals. area is stored as it is.
+func Thin(x, y []float64, area Num) Curve {
+	keep := func(step float64) []int {
+		var out []int
+		for i := range x {
+			if i == 0 || i == len(x)-1 {
+				out = append(out, i)
+				continue
+			}
+			l := out[len(out)-1]
+			if math.Abs(x[i]-x[l])+math.Abs(y[i]-y[l]) >= step {
+				out = append(out, i)
+			}
+		}
+		return out
+	}
+	idx := keep(0)
+	for step := 2.0 / MaxPoints; len(idx) > MaxPoints; step *= 1.5 {
+		idx = keep(step)
+	}
+	c := Curve{X: make([]float64, len(idx)), Y: make([]float64, len(idx)), Area: area}
+	for j, i := range idx {
+		c.X[j], c.Y[j] = round4(x[i]), round4(y[i])
+	}
+	return c
+}
+
+// round4 rounds to four decimals; NaN stays NaN (and is written as null
+// only in areas: a curve of a class without positives is not drawn).
+func round4(v float64) float64 { return math.Round(v*1e4) / 1e4 }
+
+// reliability bins the pooled rows of a multiclass cell by confidence.
+func reliability(k int, folds []Fold) *Reliability {
+	count := make([]int, Bins)
+	confs := make([][]float64, Bins)
+	correct := make([]int, Bins)
+	total := 0
+	for _, f := range folds {
+		rows := len(f.Scores) / k
+		for r := range rows {
+			p := f.Scores[r*k : (r+1)*k]
+			best := 0
+			for c := 1; c < k; c++ {
+				if p[c] > p[best] {
+					best = c
+				}
+			}
+			b := Bin(p[best])
+			count[b]++
+			confs[b] = append(confs[b], p[best])
+			if best == f.True[r] {
+				correct[b]++
+			}
+			total++
+		}
+	}
+	rel := &Reliability{Count: count, Confidence: make([]Num, Bins), Accuracy: make([]Num, Bins)}
+	ece, mce := 0.0, 0.0
+	for b := range Bins {
+		if count[b] == 0 {
+			rel.Confidence[b], rel.Accuracy[b] = Num(math.NaN()), Num(math.NaN())
+			continue
+		}
+		// Summed in increasing order: the same rows in any order give
+		// the same bits.
+		slices.Sort(confs[b])
+		sum := 0.0
+		for _, v := range confs[b] {
+			sum += v
+		}
+		c := sum / float64(count[b])
+		a := float64(correct[b]) / float64(count[b])
+		rel.Confidence[b], rel.Accuracy[b] = Num(c), Num(a)
+		gap := math.Abs(a - c)
+		ece += float64(count[b]) / float64(total) * gap
+		mce = math.Max(mce, gap)
+	}
+	rel.ECE, rel.MCE = Num(ece), Num(mce)
+	if total == 0 {
+		rel.ECE, rel.MCE = Num(math.NaN()), Num(math.NaN())
+	}
+	return rel
+}
+
+// Bin returns the reliability bin of a confidence p: m − 1 for p in
+// ((m−1)/Bins, m/Bins], 0 for p ≤ 0, Bins − 1 for p ≥ 1.
+func Bin(p float64) int {
+	return min(max(int(math.Ceil(p*Bins))-1, 0), Bins-1)
+}
+
+// labelCounts counts each label's decisions over the pooled rows of a
+// multi-label cell.
+func labelCounts(k int, folds []Fold) []LabelCounts {
+	out := make([]LabelCounts, k)
+	for _, f := range folds {
+		for i, t := range f.TrueSet {
+			c := i % k
+			p := f.PredSet != nil && f.PredSet[i] != 0
+			switch {
+			case t != 0 && p:
+				out[c].TP++
+			case t != 0:
+				out[c].FN++
+			case p:
+				out[c].FP++
+			}
+			if t != 0 {
+				out[c].Support++
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,403 @@
+package report
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/polyclass/polyclass/framework/curves"
+	"github.com/polyclass/polyclass/framework/metrics"
+	"github.com/polyclass/polyclass/framework/outcome"
+	"github.com/polyclass/polyclass/framework/plots"
+)
+
+// ClassReport is the per-class report of one row on one dataset:
+// scikit-learn's classification_report of the row's out-of-fold
+// predictions, every fold and repeat pooled (the confusion matrices
+// summed; for multi-label data the labels' counts).
+type ClassReport struct {
+	Dataset string
+	// Row is the row's index in the tables' rows.
+	Row        int
+	Classes    []string
+	MultiLabel bool
+	Report     metrics.Report
+}
+
+// ViewSummary is what the threshold views of one row on one dataset come
+// to: the areas under its ROC and precision–recall curves, macro- and
+// micro-averaged, and the expected calibration error of its probabilities
+// (NaN without probabilities). See package curves.
+type ViewSummary struct {
+	Dataset string
+	Row     int
+	// Rows is the number of scored rows pooled (once per repeat).
+	Rows                                 int
+	MacroAUC, MicroAUC, MacroAP, MicroAP float64
+	ECE, MCE                             float64
+	// Probabilities tells that the scores are probabilities (ECE set).
+	Probabilities bool
+	curves        *curves.Set
+}
+
+// classReport returns the per-class report of a cell, false when it has
+// none (a failed cell, or one without confusion matrices or label counts).
+func classReport(c *outcome.CellResult) (metrics.Report, bool) {
+	if c.Failed() {
+		return metrics.Report{}, false
+	}
+	if counts, ok := sumConfusion(c); ok {
+		k := len(counts)
+		m := mat.NewDense(k, k, nil)
+		for i, row := range counts {
+			for j, v := range row {
+				m.Set(i, j, float64(v))
+			}
+		}
+		return metrics.NewReport(metrics.PerClass(nil, m)), true
+	}
+	if c.Curves != nil && len(c.Curves.Labels) == len(c.Classes) && len(c.Classes) > 0 {
+		scores := make([]metrics.ClassScore, len(c.Classes))
+		for i, l := range c.Curves.Labels {
+			scores[i] = metrics.NewClassScore(float64(l.TP), float64(l.FP), float64(l.FN))
+		}
+		return metrics.NewReport(scores), true
+	}
+	return metrics.Report{}, false
+}
+
+// perClassAndViews computes the per-class reports and the threshold
+// views' summaries of every cell, by dataset then row.
+func perClassAndViews(cells []*outcome.CellResult, rows []Row, datasets []string, rowOf []int) ([]ClassReport, []ViewSummary) {
+	var reports []ClassReport
+	var views []ViewSummary
+	for _, ds := range datasets {
+		for r := range rows {
+			for i, c := range cells {
+				if c.Dataset != ds || rowOf[i] != r || c.Failed() {
+					continue
+				}
+				if rep, ok := classReport(c); ok {
+					reports = append(reports, ClassReport{Dataset: ds, Row: r, Classes: c.Classes,
+						MultiLabel: c.Curves != nil && c.Curves.Labels != nil, Report: rep})
+				}
+				if v := c.Curves; v != nil {
+					s := ViewSummary{Dataset: ds, Row: r, Rows: v.Rows, MacroAUC: float64(v.ROC.Macro.Area), MicroAUC: float64(v.ROC.Micro.Area),
+						MacroAP: float64(v.PR.Macro.Area), MicroAP: float64(v.PR.Micro.Area), ECE: math.NaN(), MCE: math.NaN(), curves: v}
+					if rel := v.Reliability; rel != nil {
+						s.ECE, s.MCE, s.Probabilities = float64(rel.ECE), float64(rel.MCE), true
+					}
+					views = append(views, s)
+				}
+			}
+		}
+	}
+	return reports, views
+}
+
+// viewFigures draws the threshold figures of one cell: its ROC and
+// precision–recall curves (curves_NAME) and, for probabilities, its
+// reliability diagram (reliability_NAME); none without views.
+func viewFigures(c *outcome.CellResult, title, name string) ([]Figure, error) {
+	v := c.Curves
+	if v == nil {
+		return nil, nil
+	}
+	roc, pr := curveLines(c.Classes, v)
+	f, err := plots.ThresholdCurves(title, roc, pr)
+	if err != nil {
+		return nil, err
+	}
+	figs := []Figure{{Name: "curves_" + name, Kind: "curves", Fig: f,
+		Caption: fmt.Sprintf("%s: ROC and precision–recall curves of the %d out-of-fold scores pooled over folds and repeats; areas: ROC AUC and average precision", title, v.Rows)}}
+	if rel := v.Reliability; rel != nil {
+		conf, acc := make([]float64, len(rel.Count)), make([]float64, len(rel.Count))
+		for b := range rel.Count {
+			conf[b], acc[b] = float64(rel.Confidence[b]), float64(rel.Accuracy[b])
+		}
+		t := fmt.Sprintf("%s (ECE %s)", title, fixed(float64(rel.ECE), 3))
+		f, err := plots.ReliabilityDiagram(t, rel.Count, conf, acc)
+		if err != nil {
+			return nil, err
+		}
+		figs = append(figs, Figure{Name: "reliability_" + name, Kind: "reliability", Fig: f,
+			Caption: fmt.Sprintf("%s: reliability diagram of the largest class probability in %d equal-width bins; expected calibration error %s, maximum %s",
+				title, curves.Bins, fixed(float64(rel.ECE), 4), fixed(float64(rel.MCE), 4))})
+	}
+	return figs, nil
+}
+
+// curveLines names the lines of a cell's curves with their areas.
+func curveLines(classes []string, v *curves.Set) (roc, pr []plots.Line) {
+	for i, c := range v.ROC.Classes {
+		name := classNameOr(classes, i)
+		roc = append(roc, plots.Line{Name: name + " (AUC " + fixed(float64(c.Area), 3) + ")", X: c.X, Y: c.Y})
+	}
+	for i, c := range v.PR.Classes {
+		pr = append(pr, plots.Line{Name: classNameOr(classes, i) + " (AP " + fixed(float64(c.Area), 3) + ")", X: c.X, Y: c.Y})
+	}
+	roc = append(roc,
+		plots.Line{Name: "micro-average (AUC " + fixed(float64(v.ROC.Micro.Area), 3) + ")", X: v.ROC.Micro.X, Y: v.ROC.Micro.Y, Average: "micro"},
+		plots.Line{Name: "macro-average (AUC " + fixed(float64(v.ROC.Macro.Area), 3) + ")", X: v.ROC.Macro.X, Y: v.ROC.Macro.Y, Average: "macro"})
+	pr = append(pr,
+		plots.Line{Name: "micro-average", X: v.PR.Micro.X, Y: v.PR.Micro.Y, Average: "micro"},
+		plots.Line{Name: "macro-average", X: v.PR.Macro.X, Y: v.PR.Macro.Y, Average: "macro"})
+	return roc, pr
+}
+
+// className returns the name of class i, or "class i" when the cell does
+// not name it.
+func classNameOr(classes []string, i int) string {
+	if i < len(classes) {
+		return classes[i]
+	}
+	return "class " + strconv.Itoa(i)
+}
+
+// prf formats a share with four decimals.
+func prf(x float64) string { return fixed(x, meanDigits) }
+
+// reportLines are the lines of a per-class report: one per class, then
+// the averages (accuracy for multiclass data, the micro average for
+// multi-label), as classification_report prints them.
+func reportLines(cr ClassReport) [][5]string {
+	var out [][5]string
+	for i, s := range cr.Report.Classes {
+		out = append(out, [5]string{classNameOr(cr.Classes, i), prf(s.Precision), prf(s.Recall), prf(s.F1), strconv.FormatFloat(s.Support, 'f', -1, 64)})
+	}
+	sup := strconv.FormatFloat(cr.Report.Support, 'f', -1, 64)
+	r := cr.Report
+	if cr.MultiLabel {
+		out = append(out, [5]string{"micro avg", prf(r.Micro.Precision), prf(r.Micro.Recall), prf(r.Micro.F1), sup})
+	} else {
+		out = append(out, [5]string{"accuracy", "", "", prf(r.Micro.F1), sup})
+	}
+	return append(out,
+		[5]string{"macro avg", prf(r.Macro.Precision), prf(r.Macro.Recall), prf(r.Macro.F1), sup},
+		[5]string{"weighted avg", prf(r.Weighted.Precision), prf(r.Weighted.Recall), prf(r.Weighted.F1), sup})
+}
+
+// viewsHead names the columns of the threshold views' table.
+var viewsHead = []string{"ROC AUC (macro)", "ROC AUC (micro)", "AP (macro)", "AP (micro)", "ECE"}
+
+// viewsFields are a summary's values in viewsHead's order; the ECE of
+// scores that are not probabilities is "–".
+func viewsFields(v ViewSummary) []string {
+	ece := "–"
+	if v.Probabilities {
+		ece = fixed(v.ECE, meanDigits)
+	}
+	return []string{prf(v.MacroAUC), prf(v.MicroAUC), prf(v.MacroAP), prf(v.MicroAP), ece}
+}
+
+// viewsNote explains the per-class and threshold tables.
+const viewsNote = "From each row's out-of-fold predictions, every fold and repeat pooled (a data row counts once per repeat). " +
+	"Per class: scikit-learn's classification_report (precision, recall, F1, support). " +
+	"ROC AUC and average precision (AP): each class against the rest, macro-averaged over the classes (scikit-learn's average=\"macro\") and micro-averaged over every class's decisions pooled. " +
+	"ECE: expected calibration error of the largest class probability in 15 equal-width bins (Guo et al. 2017), for rows whose scores are probabilities."
+
+// writeMarkdownViews writes the threshold views' table and the per-class
+// reports, dataset by dataset.
+func writeMarkdownViews(b *strings.Builder, t *Tables) {
+	if len(t.PerClass) == 0 && len(t.Views) == 0 {
+		return
+	}
+	b.WriteString("## Per class and per threshold\n\n" + viewsNote + "\n\n")
+	rows := tableRows(t)
+	for _, ds := range datasetsOf(t) {
+		fmt.Fprintf(b, "### %s\n\n", mdEscape(ds))
+		first := true
+		for _, v := range t.Views {
+			if v.Dataset != ds {
+				continue
+			}
+			if first {
+				b.WriteString("| row | " + strings.Join(viewsHead, " | ") + " |\n|" + " --- |" + strings.Repeat(" ---: |", len(viewsHead)) + "\n")
+				first = false
+			}
+			b.WriteString("| " + mdEscape(rows[v.Row].Label) + " | " + strings.Join(viewsFields(v), " | ") + " |\n")
+		}
+		if !first {
+			b.WriteString("\n")
+		}
+		for _, cr := range t.PerClass {
+			if cr.Dataset != ds {
+				continue
+			}
+			fmt.Fprintf(b, "#### %s: %s\n\n| class | precision | recall | F1 | support |\n| --- | ---: | ---: | ---: | ---: |\n", mdEscape(ds), mdEscape(rows[cr.Row].Label))
+			for _, l := range reportLines(cr) {
+				fmt.Fprintf(b, "| %s | %s | %s | %s | %s |\n", mdEscape(l[0]), l[1], l[2], l[3], l[4])
+			}
+			b.WriteString("\n")
+		}
+	}
+}
+
+// tableRows returns the rows of the tables (the same for every metric).
+func tableRows(t *Tables) []Row {
+	if len(t.Metrics) == 0 {
+		return t.rows
+	}
+	return t.Metrics[0].Rows
+}
+
+// datasetsOf returns the datasets of the tables, in order.
+func datasetsOf(t *Tables) []string {
+	if len(t.Metrics) > 0 {
+		return t.Metrics[0].Datasets
+	}
+	return t.datasets
+}
+
+// writeHTMLViews writes the per-class and threshold section: for each
+// dataset the threshold views' table and each row's per-class report (a
+// collapsed details element each), then the curves and reliability
+// figures of the rows drawn.
+func writeHTMLViews(b *strings.Builder, t *Tables, figs []Figure) error {
+	if len(t.PerClass) == 0 && len(t.Views) == 0 {
+		return nil
+	}
+	b.WriteString("<section id=\"per-class\">\n<h2>Per class and per threshold</h2>\n<p class=\"stats\">" + htmlEscape(viewsNote) + "</p>\n")
+	rows := tableRows(t)
+	for d, ds := range datasetsOf(t) {
+		fmt.Fprintf(b, "<h3>%s</h3>\n", htmlEscape(ds))
+		first := true
+		for _, v := range t.Views {
+			if v.Dataset != ds {
+				continue
+			}
+			if first {
+				fmt.Fprintf(b, "<div class=\"wide\"><table class=\"views\" id=\"views-%d\">\n<thead><tr><th>row</th>", d)
+				for _, h := range viewsHead {
+					fmt.Fprintf(b, "<th class=\"num\">%s</th>", htmlEscape(h))
+				}
+				b.WriteString("</tr></thead>\n<tbody>\n")
+				first = false
+			}
+			fmt.Fprintf(b, "<tr><td>%s</td>", htmlEscape(rows[v.Row].Label))
+			for _, f := range viewsFields(v) {
+				fmt.Fprintf(b, "<td class=\"num\">%s</td>", f)
+			}
+			b.WriteString("</tr>\n")
+		}
+		if !first {
+			b.WriteString("</tbody>\n</table></div>\n")
+		}
+		for _, cr := range t.PerClass {
+			if cr.Dataset != ds {
+				continue
+			}
+			fmt.Fprintf(b, "<details class=\"report\" data-dataset=\"%s\" data-row=\"%d\"><summary>%s: %s, per class</summary>\n<table>\n<thead><tr><th>class</th><th class=\"num\">precision</th><th class=\"num\">recall</th><th class=\"num\">F1</th><th class=\"num\">support</th></tr></thead>\n<tbody>\n",
+				htmlEscape(ds), cr.Row, htmlEscape(ds), htmlEscape(rows[cr.Row].Label))
+			lines := reportLines(cr)
+			for i, l := range lines {
+				class := ""
+				if i >= len(cr.Report.Classes) {
+					class = " class=\"avg\""
+				}
+				fmt.Fprintf(b, "<tr%s><td>%s</td><td class=\"num\">%s</td><td class=\"num\">%s</td><td class=\"num\">%s</td><td class=\"num\">%s</td></tr>\n",
+					class, htmlEscape(l[0]), l[1], l[2], l[3], l[4])
+			}
+			b.WriteString("</tbody>\n</table>\n</details>\n")
+		}
+	}
+	var drawn []Figure
+	for _, f := range figs {
+		if f.Kind == "curves" || f.Kind == "reliability" {
+			drawn = append(drawn, f)
+		}
+	}
+	if len(drawn) > 0 {
+		b.WriteString("<h3>Curves and reliability diagrams</h3>\n<p class=\"stats\">Drawn for the rows of the confusion heat maps; the JSON output and the cell files hold every row&rsquo;s curves.</p>\n")
+		if err := writeHTMLFigures(b, "figs", drawn); err != nil {
+			return err
+		}
+	}
+	b.WriteString("</section>\n")
+	return nil
+}
+
+// jsonClassReport is a per-class report in the JSON output.
+type jsonClassReport struct {
+	Dataset    string          `json:"dataset"`
+	Row        string          `json:"row"`
+	MultiLabel bool            `json:"multi_label,omitempty"`
+	Classes    []jsonClassLine `json:"classes"`
+	Micro      jsonAverage     `json:"micro_avg"`
+	Macro      jsonAverage     `json:"macro_avg"`
+	Weighted   jsonAverage     `json:"weighted_avg"`
+	Support    jnum            `json:"support"`
+}
+
+type jsonClassLine struct {
+	Class     string `json:"class"`
+	Precision jnum   `json:"precision"`
+	Recall    jnum   `json:"recall"`
+	F1        jnum   `json:"f1"`
+	Support   jnum   `json:"support"`
+}
+
+type jsonAverage struct {
+	Precision jnum `json:"precision"`
+	Recall    jnum `json:"recall"`
+	F1        jnum `json:"f1"`
+}
+
+// jsonViewSummary is a threshold views' summary in the JSON output.
+type jsonViewSummary struct {
+	Dataset  string `json:"dataset"`
+	Row      string `json:"row"`
+	Rows     int    `json:"rows"`
+	MacroAUC jnum   `json:"roc_auc_macro"`
+	MicroAUC jnum   `json:"roc_auc_micro"`
+	MacroAP  jnum   `json:"ap_macro"`
+	MicroAP  jnum   `json:"ap_micro"`
+	ECE      *jnum  `json:"ece,omitempty"`
+	MCE      *jnum  `json:"mce,omitempty"`
+}
+
+// jsonViews lays out the per-class reports and the threshold summaries.
+func jsonViews(t *Tables) ([]jsonClassReport, []jsonViewSummary) {
+	rows := tableRows(t)
+	var reports []jsonClassReport
+	for _, cr := range t.PerClass {
+		avg := func(p metrics.PRF) jsonAverage { return jsonAverage{jnum(p.Precision), jnum(p.Recall), jnum(p.F1)} }
+		j := jsonClassReport{Dataset: cr.Dataset, Row: rows[cr.Row].Label, MultiLabel: cr.MultiLabel, Micro: avg(cr.Report.Micro),
+			Macro: avg(cr.Report.Macro), Weighted: avg(cr.Report.Weighted), Support: jnum(cr.Report.Support)}
+		for i, s := range cr.Report.Classes {
+			j.Classes = append(j.Classes, jsonClassLine{classNameOr(cr.Classes, i), jnum(s.Precision), jnum(s.Recall), jnum(s.F1), jnum(s.Support)})
+		}
+		reports = append(reports, j)
+	}
+	var views []jsonViewSummary
+	for _, v := range t.Views {
+		j := jsonViewSummary{Dataset: v.Dataset, Row: rows[v.Row].Label, Rows: v.Rows, MacroAUC: jnum(v.MacroAUC), MicroAUC: jnum(v.MicroAUC),
+			MacroAP: jnum(v.MacroAP), MicroAP: jnum(v.MicroAP)}
+		if v.Probabilities {
+			j.ECE, j.MCE = jp(v.ECE), jp(v.MCE)
+		}
+		views = append(views, j)
+	}
+	return reports, views
+}
+
+// WritePerClassCSV writes the per-class reports tidily: one line per row
+// × dataset × class (and average), with its precision, recall, F1 and
+// support.
+func WritePerClassCSV(w io.Writer, t *Tables) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"dataset", "row", "class", "precision", "recall", "f1", "support"})
+	rows := tableRows(t)
+	for _, cr := range t.PerClass {
+		for _, l := range reportLines(cr) {
+			cw.Write([]string{cr.Dataset, rows[cr.Row].Label, l[0], l[1], l[2], l[3], l[4]})
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
