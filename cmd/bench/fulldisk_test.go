@@ -65,7 +65,7 @@ func fill(t *testing.T, dir string, free int64) string {
 // whole, and its manifest; once there is room again, bench table renders
 // the tables from the surviving cells, saying they are partial.
 func TestFullDisk(t *testing.T) {
-	disk := mountTmpfs(t, "512k")
+	disk := mountTmpfs(t, "1m")
 	out := filepath.Join(disk, "out")
 	file := writeExperiment(t, `experiment "full" { seed = 1 }
 dataset "iris" { path = "%REPO%/experiments/data/iris.csv" }
@@ -75,8 +75,10 @@ reduction "ovo" {}
 cv { folds = 10 }
 output { formats = ["markdown", "csv", "html", "json"] }
 `)
-	// Room for the manifest and a few cells, not for 12 cells and tables.
-	filler := fill(t, disk, 40<<10)
+	// Room for the manifest (27 kB: the set-up of its 12 rows, the
+	// plugins' runtimes) and a few cells (11 kB each with their threshold
+	// views), not for 12 cells and tables.
+	filler := fill(t, disk, 100<<10)
 	stdout, stderr, err := bench(t, "run", "-j", "2", "-o", out, file)
 	if err == nil || !strings.Contains(err.Error(), "no space left on device") {
 		t.Fatalf("run on a full disk: error %v\n%s%s", err, stdout, stderr)

@@ -1,22 +1,23 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
-	"html"
+	"fmt"
 	"image/png"
 	"math"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/polyclass/polyclass/internal/headless"
 )
 
-var screenshots = flag.String("screenshots", "", "directory to keep the screenshots of the HTML report in, for inspection")
+var screenshots = flag.String("screenshots", "", "directory to write the screenshots of the HTML report into (make screenshots: docs/)")
 
 // htmlExperiment: three datasets (3, 3 and 4 classes), two reductions with
 // code matrices, 3 folds × 2 repeats: 6 cells.
@@ -37,17 +38,15 @@ cv {
   repeats = 2
 }
 metrics = ["accuracy", "macro_f1"]
-output { formats = ["markdown", "html"] }
+output { formats = ["markdown", "csv", "html"] }
 `
 
-// measure runs in the page after it has loaded and writes what the test
-// asserts on into the DOM as JSON: the window and document widths, the
-// sections, banners, every figure grid's images with their rendered and
-// natural widths, and the tables wider than their box.
-const measure = `<script>
-addEventListener("load", () => {
+// measure is evaluated in the page: what the layout checks assert on, the
+// window and document widths, the sections, banners, and every figure
+// grid's images with their rendered and natural widths.
+const measure = `(() => {
   const w = (e) => e.getBoundingClientRect().width;
-  const r = {
+  return {
     window: innerWidth,
     scroll: document.documentElement.scrollWidth,
     sections: [...document.querySelectorAll("section[id]")].map((s) => ({id: s.id, width: w(s)})),
@@ -55,13 +54,7 @@ addEventListener("load", () => {
     grids: [...document.querySelectorAll(".figs")].map((g) => [...g.querySelectorAll("img")].map((i) => ({
       id: i.parentElement.id, width: w(i), natural: i.naturalWidth, complete: i.complete}))),
   };
-  const pre = document.createElement("pre");
-  pre.id = "measure";
-  pre.textContent = JSON.stringify(r);
-  document.body.appendChild(pre);
-});
-</script>
-`
+})()`
 
 type layout struct {
 	Window   float64
@@ -79,7 +72,76 @@ type layout struct {
 	}
 }
 
-var measured = regexp.MustCompile(`(?s)<pre id="measure">(.*?)</pre>`)
+// The one Chromium of the package's tests, started by the first test that
+// needs it and stopped by TestMain.
+var (
+	chromiumOnce sync.Once
+	chromium     *headless.Browser
+	chromiumErr  error
+)
+
+// browser returns the tests' Chromium.
+func browser(t *testing.T) *headless.Browser {
+	t.Helper()
+	skipUnderRace(t, "the page is checked in a Chromium process")
+	chromiumOnce.Do(func() { chromium, chromiumErr = headless.Start(context.Background()) })
+	if chromiumErr != nil {
+		t.Fatal(chromiumErr) // make test-deps installs it
+	}
+	return chromium
+}
+
+// closeBrowser stops the tests' Chromium, when one started.
+func closeBrowser() {
+	if chromium != nil {
+		chromium.Close()
+	}
+}
+
+// htmlRun runs htmlExperiment once for the tests of the HTML report and
+// returns its results directory.
+var htmlRun = sync.OnceValues(func() (string, error) {
+	dir, err := os.MkdirTemp(pluginsDir, "htmlreport-") // removed by TestMain
+	if err != nil {
+		return "", err
+	}
+	repo, _ := filepath.Abs("../..")
+	file := filepath.Join(dir, "exp.hcl")
+	if err := os.WriteFile(file, []byte(strings.ReplaceAll(htmlExperiment, "%REPO%", repo)), 0o644); err != nil {
+		return "", err
+	}
+	out := filepath.Join(dir, "out")
+	var stdout, stderr strings.Builder
+	args := []string{"run", "--plugins", pluginsDir, "--quiet", "-o", out, file}
+	if err := run(context.Background(), args, &stdout, &stderr); err != nil {
+		return "", fmt.Errorf("%v\n%s", err, stderr.String())
+	}
+	return out, nil
+})
+
+// open opens page in the tests' Chromium at width × height and closes it
+// when the test ends.
+func open(t *testing.T, page string, width, height int) *headless.Page {
+	t.Helper()
+	p, err := browser(t).Open(page, width, height)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.Close)
+	return p
+}
+
+// noConsole fails the test when the page wrote to the console.
+func noConsole(t *testing.T, p *headless.Page) {
+	t.Helper()
+	var ok bool
+	if err := p.Eval("true", &ok); err != nil { // a round trip: the events are in
+		t.Fatal(err)
+	}
+	if c := p.Console(); len(c) > 0 {
+		t.Errorf("console messages:\n%s", strings.Join(c, "\n"))
+	}
+}
 
 // TestHTMLReportInChromium renders the HTML report of a real run (and of
 // the same run made partial) in headless Chromium at 1400 px: no console
@@ -88,16 +150,15 @@ var measured = regexp.MustCompile(`(?s)<pre id="measure">(.*?)</pre>`)
 // horizontal scrolling, every image decoded, heat maps at one width, the
 // partial-run banner exactly when cells are missing, and a screenshot.
 func TestHTMLReportInChromium(t *testing.T) {
-	skipUnderRace(t, "the page is checked in a Chromium process")
 	t.Parallel() // its waits overlap the other parallel tests' (see main_test.go)
-	browser, err := headless.Find()
+	browser(t)
+	src, err := htmlRun()
 	if err != nil {
-		t.Skip(err) // the message names the apt-get package; CI installs it
+		t.Fatal(err)
 	}
-	file := writeExperiment(t, htmlExperiment)
 	out := t.TempDir()
-	if _, stderr, err := bench(t, "run", "-o", out, file); err != nil {
-		t.Fatalf("%v\n%s", err, stderr)
+	if err := os.CopyFS(out, os.DirFS(src)); err != nil {
+		t.Fatal(err)
 	}
 	complete := readFile(t, filepath.Join(out, "htmlcheck.html"))
 	// A partial run: what an interrupted run leaves, one cell file short.
@@ -142,49 +203,31 @@ func TestHTMLReportInChromium(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			page := filepath.Join(dir, tc.name+".html")
-			if !strings.Contains(tc.html, "</body>") {
-				t.Fatal("no </body> in the report")
-			}
-			os.WriteFile(page, []byte(strings.Replace(tc.html, "</body>", measure+"</body>", 1)), 0o644)
-			p, err := browser.DumpDOM(t.Context(), page, 1400, 1000)
-			if err != nil {
+			os.WriteFile(page, []byte(tc.html), 0o644)
+			p := open(t, page, 1400, 1000)
+			var dom string
+			if err := p.Eval("document.documentElement.outerHTML", &dom); err != nil {
 				t.Fatal(err)
 			}
-			if len(p.Console) > 0 {
-				t.Errorf("console messages:\n%s", strings.Join(p.Console, "\n"))
-			}
 			for _, want := range tc.dom {
-				if !strings.Contains(p.DOM, want) {
+				if !strings.Contains(dom, want) {
 					t.Errorf("rendered page lacks %q", want)
 				}
 			}
-			m := measured.FindStringSubmatch(p.DOM)
-			if m == nil {
-				t.Fatalf("the page's load handler did not run:\n%s", p.DOM)
-			}
 			var l layout
-			if err := json.Unmarshal([]byte(html.UnescapeString(m[1])), &l); err != nil {
+			if err := p.Eval(measure, &l); err != nil {
 				t.Fatal(err)
 			}
 			checkLayout(t, l, tc.partial, tc.heat)
+			noConsole(t, p)
 
 			shot := filepath.Join(dir, tc.name+".png")
-			// The report as written, without the measuring script.
-			report := filepath.Join(dir, tc.name+"_report.html")
-			os.WriteFile(report, []byte(tc.html), 0o644)
-			console, err := browser.Screenshot(t.Context(), report, shot, 1400, 3200)
-			if err != nil {
+			tall := open(t, page, 1400, 3200)
+			if err := tall.Screenshot(shot); err != nil {
 				t.Fatal(err)
 			}
-			if len(console) > 0 {
-				t.Errorf("console messages in the screenshot run:\n%s", strings.Join(console, "\n"))
-			}
-			checkScreenshot(t, shot)
-			if *screenshots != "" {
-				os.MkdirAll(*screenshots, 0o755)
-				b, _ := os.ReadFile(shot)
-				os.WriteFile(filepath.Join(*screenshots, "report_"+tc.name+".png"), b, 0o644)
-			}
+			noConsole(t, tall)
+			checkScreenshot(t, shot, 1400, 3200)
 		})
 	}
 }
@@ -220,8 +263,8 @@ func checkLayout(t *testing.T, l layout, partial string, heat int) {
 	if banner != partial {
 		t.Errorf("partial-run banner %q, want %q", banner, partial)
 	}
-	if len(l.Grids) != 3 {
-		t.Fatalf("%d figure grids, want 3 (two metrics, heat maps)", len(l.Grids))
+	if len(l.Grids) != 4 {
+		t.Fatalf("%d figure grids, want 4 (two metrics, curves, heat maps)", len(l.Grids))
 	}
 	for g, imgs := range l.Grids {
 		for _, img := range imgs {
@@ -232,7 +275,7 @@ func checkLayout(t *testing.T, l layout, partial string, heat int) {
 				t.Errorf("figure %s is %v px wide, %s %v px: want equal widths", img.ID, img.Width, imgs[0].ID, imgs[0].Width)
 			}
 		}
-		if g == 2 {
+		if g == 3 {
 			if len(imgs) != heat {
 				t.Errorf("%d heat maps, want %d", len(imgs), heat)
 			}
@@ -247,7 +290,7 @@ func checkLayout(t *testing.T, l layout, partial string, heat int) {
 
 // checkScreenshot asserts that the screenshot has the window's size and
 // shows a page (many colours: text, tables and figures), not a blank one.
-func checkScreenshot(t *testing.T, path string) {
+func checkScreenshot(t *testing.T, path string, width, height int) {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -258,8 +301,8 @@ func checkScreenshot(t *testing.T, path string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := img.Bounds().Size(); got.X != 1400 || got.Y != 3200 {
-		t.Errorf("screenshot %v, want 1400×3200", got)
+	if got := img.Bounds().Size(); got.X != width || got.Y != height {
+		t.Errorf("screenshot %v, want %d×%d", got, width, height)
 	}
 	colours := map[uint32]bool{}
 	for y := 0; y < img.Bounds().Dy(); y += 3 {

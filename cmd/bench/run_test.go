@@ -1147,7 +1147,7 @@ learner "logreg" {}
 reduction "mine" {
   plugin = "knobs"
   scheme = "ova"
-  label  = "x"
+  params = { label = "x" }
   knob   = KNOB
 }
 cv { folds = 3 }

@@ -88,3 +88,36 @@ func TestSetupTableAndLabels(t *testing.T) {
 		t.Error("the HTML report has no set-up table")
 	}
 }
+
+// TestLabelShadowsAParameter: a reduction's label = "..." labels its rows;
+// when its plugin's scheme also has a parameter called label (the
+// third-party knobs reducer's ova), validate warns at the attribute that
+// it does not set that parameter, and runs.
+func TestLabelShadowsAParameter(t *testing.T) {
+	dir := t.TempDir()
+	for name, src := range map[string]string{"bench-plugin-logreg": "bench-plugin-logreg", "bench-plugin-knobs": "third/bench-plugin-knobs"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(readFile(t, filepath.Join(pluginsDir, src))), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	file := writeExperiment(t, `experiment "shadow" { seed = 1 }
+dataset "iris" { path = "%REPO%/experiments/data/iris.csv" }
+learner "logreg" {}
+reduction "mine" {
+  plugin = "knobs"
+  scheme = "ova"
+  label  = "Mine"
+}
+cv { folds = 3 }
+`)
+	var stdout, stderr strings.Builder
+	if err := run(commandContext(t), []string{"validate", "--plugins", dir, file}, &stdout, &stderr); err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	for _, want := range []string{"exp.hcl:7:12: warning: Label is not a parameter",
+		`Reduction "mine": label = "Mine" names its rows in the tables; scheme ova of plugin knobs also has a parameter called label`} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("validate's output lacks %q:\n%s", want, stderr.String())
+		}
+	}
+}

@@ -1,15 +1,18 @@
 package curves
 
 import (
+	"encoding/json"
+	"fmt"
 	"math"
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 )
 
 // MaxPoints bounds the points a stored curve keeps (see Thin); its area
 // is computed before thinning, exactly.
-const MaxPoints = 64
+const MaxPoints = 48
 
 // Bins is the number of equal-width confidence bins of a reliability
 // diagram (Guo, Pleiss, Sun & Weinberger, "On calibration of modern
@@ -46,11 +49,57 @@ type Family struct {
 // Curve is a curve's points, thinned to at most MaxPoints and rounded to
 // four decimals (Thin), and its exact area: the ROC AUC or the average
 // precision. X is the false positive rate (ROC) or the recall (PR), Y the
-// true positive rate or the precision.
+// true positive rate or the precision. In JSON the points are one string,
+// "x y x y …", so that an indented cell file spends a line on a curve, not
+// one per number.
 type Curve struct {
-	X    []float64 `json:"x"`
-	Y    []float64 `json:"y"`
-	Area Num       `json:"area"`
+	X, Y []float64
+	Area Num
+}
+
+// jsonCurve is a Curve as JSON holds it.
+type jsonCurve struct {
+	Points string `json:"points"`
+	Area   Num    `json:"area"`
+}
+
+// MarshalJSON implements json.Marshaler.
+func (c Curve) MarshalJSON() ([]byte, error) {
+	b := make([]byte, 0, 14*len(c.X))
+	for i := range c.X {
+		if i > 0 {
+			b = append(b, ' ')
+		}
+		b = strconv.AppendFloat(b, c.X[i], 'g', -1, 64)
+		b = append(b, ' ')
+		b = strconv.AppendFloat(b, c.Y[i], 'g', -1, 64)
+	}
+	return json.Marshal(jsonCurve{Points: string(b), Area: c.Area})
+}
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (c *Curve) UnmarshalJSON(b []byte) error {
+	var j jsonCurve
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	f := strings.Fields(j.Points)
+	if len(f)%2 != 0 {
+		return fmt.Errorf("curve points: %d numbers, not pairs", len(f))
+	}
+	*c = Curve{X: make([]float64, len(f)/2), Y: make([]float64, len(f)/2), Area: j.Area}
+	for i, s := range f {
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			return fmt.Errorf("curve points: %w", err)
+		}
+		if i%2 == 0 {
+			c.X[i/2] = v
+		} else {
+			c.Y[i/2] = v
+		}
+	}
+	return nil
 }
 
 // Reliability is a reliability diagram: the rows binned by their

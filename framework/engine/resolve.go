@@ -139,6 +139,7 @@ func (r *resolver) bind() (*bound, bool) {
 	}
 	for _, rd := range exp.Reductions {
 		if rr := r.reduction(rd); rr != nil && r.fewParamSets("Reduction", rd.Name, rd.Params, rr.Scheme.Params, rd.DeclRange) {
+			r.labelShadows(rr)
 			g.Reductions = append(g.Reductions, rr)
 			b.redParams[rr], rr.Varied = expand(rd.Params, rr.Scheme.Params)
 		}

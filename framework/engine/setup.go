@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/hashicorp/hcl/v2"
+
 	"github.com/polyclass/polyclass/framework/config"
 	"github.com/polyclass/polyclass/framework/encode"
 	"github.com/polyclass/polyclass/framework/param"
@@ -98,6 +100,25 @@ func (g *Grid) setupRow(c *Cell, key setup.Key) setup.Row {
 		r.Pipeline = append(r.Pipeline, setup.Step{Name: name, Type: e.Type, Options: withDefaults(encode.Kinds()[e.Type].Options, opts)})
 	}
 	return r
+}
+
+// labelShadows warns when a reduction's label = "..." names a parameter
+// of its plugin's scheme too: the attribute labels the row in the tables
+// and does not set the parameter, which params = { label = ... } sets.
+func (r *resolver) labelShadows(red *Reduction) {
+	if red.Config.Label == "" {
+		return
+	}
+	if _, ok := param.LookupSpec(red.Scheme.Params, "label"); !ok {
+		return
+	}
+	if _, set := red.Config.Params["label"]; set {
+		return
+	}
+	rng := red.Config.LabelRange
+	r.diags = append(r.diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Label is not a parameter",
+		Detail: fmt.Sprintf("Reduction %q: label = %q names its rows in the tables; scheme %s of plugin %s also has a parameter called label, which it does not set (params = { label = ... } sets it).",
+			red.Config.Name, red.Config.Label, red.Scheme.Name, red.Plugin.Name), Subject: &rng})
 }
 
 // shownLabel is Label with the reduction's label (label = "...") for its

@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 
@@ -61,18 +62,22 @@ type HTMLReport struct {
 	ConfusionRows []string
 }
 
-// WriteHTML writes a self-contained HTML report (inline CSS, figures as
-// base64 PNG, no script, no external file) that uses the whole width of
-// the window: a banner when the run is partial or cells failed, the set-up,
-// the comparison table of every metric with its statistics and figures,
-// the code-matrix table (dataset, reduction, K, L, distances) and the
-// confusion heat maps, all at one width, with a note of which cells they
-// show and how they are normalised.
+// WriteHTML writes a self-contained HTML report (inline CSS and script,
+// figures as base64 PNG, nothing fetched from the network, no external
+// file) that uses the whole width of the window: a banner when the run is
+// partial or cells failed, the controls (choose the metric, filter the
+// rows, see htmlScript), the set-up with the set-up table, the comparison
+// table of every metric with its statistics and figures (a click on a
+// column head sorts, the pointer on a score shows its folds), the
+// code-matrix table (dataset, reduction, K, L, distances), the per-class
+// reports and threshold views, the confusion heat maps, all at one width,
+// with a note of which cells they show and how they are normalised, and
+// the experiment file. Without the script every part shows as it is.
 func WriteHTML(w io.Writer, r HTMLReport) error {
 	t := r.Tables
 	var b strings.Builder
 	fmt.Fprintf(&b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>%s</title>\n<style>\n%s</style>\n</head>\n<body>\n",
-		htmlEscape(t.Experiment), htmlStyle)
+		htmlEscape(t.Experiment), htmlStyle+htmlInteractiveStyle)
 	fmt.Fprintf(&b, "<h1>%s</h1>\n", htmlEscape(t.Experiment))
 	if t.Partial != "" {
 		fmt.Fprintf(&b, "<div class=\"banner\" id=\"partial\" role=\"status\"><strong>Partial run:</strong> %s. The tables and figures show the finished cells only.</div>\n",
@@ -90,11 +95,12 @@ func WriteHTML(w io.Writer, r HTMLReport) error {
 		}
 	}
 	writeHTMLNav(&b, r.Setup, t, len(t.Selected) > 0, len(codes) > 0, heatmaps > 0)
+	writeHTMLControls(&b, t)
 	if r.Setup != nil {
 		writeHTMLSetup(&b, r.Setup, t)
 	}
 	for _, c := range t.Metrics {
-		fmt.Fprintf(&b, "<section id=\"metric-%s\">\n", fileSafe(c.Metric))
+		fmt.Fprintf(&b, "<section id=\"metric-%s\" class=\"metric\" data-metric=\"%s\">\n", fileSafe(c.Metric), htmlEscape(c.Metric))
 		writeHTMLTable(&b, c)
 		var figs []Figure
 		for _, f := range r.Figures {
@@ -132,6 +138,7 @@ func WriteHTML(w io.Writer, r HTMLReport) error {
 		b.WriteString("</section>\n")
 	}
 	writeHTMLSource(&b, r.Setup)
+	writeHTMLScript(&b)
 	b.WriteString("</body>\n</html>\n")
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -239,24 +246,29 @@ func writeHTMLFigures(b *strings.Builder, class string, figs []Figure) error {
 }
 
 func writeHTMLTable(b *strings.Builder, c *Comparison) {
-	fmt.Fprintf(b, "<h2>%s <small>(%s)</small></h2>\n<div class=\"wide\"><table>\n<thead><tr>", htmlEscape(c.Metric), direction(c.HigherIsBetter))
+	fmt.Fprintf(b, "<h2>%s <small>(%s)</small></h2>\n<div class=\"wide\"><table class=\"cmp\" data-metric=\"%s\">\n<thead><tr>",
+		htmlEscape(c.Metric), direction(c.HigherIsBetter), htmlEscape(c.Metric))
 	showEnc := showEncoder(c.Rows)
 	head := []string{"learner", "params", "reduction"}
 	if showEnc {
 		head = append([]string{"encoder"}, head...)
 	}
 	for _, h := range head {
-		fmt.Fprintf(b, "<th>%s</th>", h)
+		fmt.Fprintf(b, "<th data-sort=\"text\">%s</th>", h)
 	}
 	for _, d := range columnHeads(c) {
-		fmt.Fprintf(b, "<th class=\"num\">%s</th>", htmlEscape(d))
+		fmt.Fprintf(b, "<th class=\"num\" data-sort=\"num\">%s</th>", htmlEscape(d))
 	}
 	for _, h := range rankHeads(c) {
-		fmt.Fprintf(b, "<th class=\"num\">%s</th>", h)
+		sort := "num"
+		if h == "w/t/l" {
+			sort = "text"
+		}
+		fmt.Fprintf(b, "<th class=\"num\" data-sort=\"%s\">%s</th>", sort, h)
 	}
 	b.WriteString("</tr></thead>\n<tbody>\n")
 	for r, row := range c.Rows {
-		b.WriteString("<tr>")
+		fmt.Fprintf(b, "<tr data-label=\"%s\">", htmlEscape(row.Label))
 		fields := []string{row.Learner, orDashPlain(row.Params), row.Reduction}
 		if showEnc {
 			fields = append([]string{row.Encoder}, fields...)
@@ -280,10 +292,14 @@ func writeHTMLTable(b *strings.Builder, c *Comparison) {
 			if e.Mark != "" {
 				v += "<span class=\"mark\">" + htmlEscape(e.Mark) + "</span>"
 			}
-			fmt.Fprintf(b, "<td class=\"%s\">%s</td>", class, v)
+			fmt.Fprintf(b, "<td class=\"%s\"%s>%s</td>", class, entryData(e), v)
 		}
-		for _, v := range rankFields(c, r) {
-			fmt.Fprintf(b, "<td class=\"num\">%s</td>", v)
+		for i, v := range rankFields(c, r) {
+			data := ""
+			if i == 0 && c.Ranked && !math.IsNaN(c.AvgRank[r]) {
+				data = " data-v=\"" + num(c.AvgRank[r]) + "\""
+			}
+			fmt.Fprintf(b, "<td class=\"num\"%s>%s</td>", data, v)
 		}
 		b.WriteString("</tr>\n")
 	}

@@ -139,8 +139,10 @@ func WriteTuningCSV(w io.Writer, cells []*outcome.CellResult) error {
 }
 
 // WriteMarkdown writes the comparison tables of t as Markdown, one per
-// metric (see Comparison), each followed by its statistics, then the
-// code-matrix diagnostics of the cells' reductions and the programs that
+// metric (see Comparison), each followed by its statistics; then the
+// set-up table (what each row is), the tuned cells' choices, the
+// code-matrix diagnostics of the cells' reductions, and the per-class
+// reports with the threshold views' areas and calibration errors, and the programs that
 // computed the cells (t.ComputedBy).
 func WriteMarkdown(w io.Writer, t *Tables, cells []*outcome.CellResult) error {
 	var b strings.Builder
@@ -148,10 +150,10 @@ func WriteMarkdown(w io.Writer, t *Tables, cells []*outcome.CellResult) error {
 	if t.Partial != "" {
 		fmt.Fprintf(&b, "> **Partial results:** %s.\n\n", t.Partial)
 	}
-	writeMarkdownSetup(&b, t)
 	for _, c := range t.Metrics {
 		writeMarkdownTable(&b, c)
 	}
+	writeMarkdownSetup(&b, t)
 	writeChosenTable(&b, t.Selected)
 	writeCodeTable(&b, cells, t.shown)
 	writeMarkdownViews(&b, t)

@@ -1255,5 +1255,5 @@ func TestSingleSplitColumns(t *testing.T) {
 	}
 	checkText(t, "markdown", md.String(), []string{"| adult (test set) | iris (holdout) | wine |"}, []string{"wine (holdout)"})
 	checkText(t, "latex", tex.String(), []string{"adult (test set) & iris (holdout) & wine"}, nil)
-	checkText(t, "html", html.String(), []string{`<th class="num">adult (test set)</th><th class="num">iris (holdout)</th><th class="num">wine</th>`}, nil)
+	checkText(t, "html", html.String(), []string{`<th class="num" data-sort="num">adult (test set)</th><th class="num" data-sort="num">iris (holdout)</th><th class="num" data-sort="num">wine</th>`}, nil)
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/polyclass/polyclass/framework/metrics"
@@ -127,9 +128,6 @@ func csvFiles(o *outputs) []File {
 	if len(o.tables.Selected) > 0 {
 		files = append(files, File{"tuning.csv", func(w io.Writer) error { return WriteTuningCSV(w, o.cells) }})
 	}
-	if len(o.tables.PerClass) > 0 {
-		files = append(files, File{"per_class.csv", func(w io.Writer) error { return WritePerClassCSV(w, o.tables) }})
-	}
 	return files
 }
 
@@ -201,6 +199,11 @@ func Files(s Spec, cells []*outcome.CellResult) ([]File, error) {
 		files = append(files,
 			File{path.Join("plots", f.Name+".png"), func(w io.Writer) error { return fig.WritePNG(w, plots.DefaultDPI) }},
 			File{path.Join("plots", f.Name+".svg"), fig.WriteSVG})
+	}
+	// After the figures: the first files listed stay those of earlier
+	// versions.
+	if slices.Contains(s.Formats, "csv") && len(o.tables.PerClass) > 0 {
+		files = append(files, File{"per_class.csv", func(w io.Writer) error { return WritePerClassCSV(w, o.tables) }})
 	}
 	if s.Predictions {
 		files = append(files, PredictionFiles(cells)...)

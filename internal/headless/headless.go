@@ -1,15 +1,16 @@
-// Package headless renders local HTML files in Debian's Chromium without a
-// display, for the tests of the HTML report: the DOM after the page has
-// loaded (and its scripts have run), the messages the page wrote to the
-// console (errors included), and a screenshot.
+// Package headless drives Debian's Chromium without a display over the
+// DevTools protocol (github.com/chromedp/chromedp), for the tests of the
+// HTML report: one browser for every check, a tab per page, clicks and
+// typing, the page's state read back with JavaScript, the messages the
+// page wrote to the console (errors and uncaught exceptions included), and
+// screenshots.
 //
-// Chromium is started once per call with a new, empty profile and with
-// everything that would reach the network turned off, so that it runs the
-// same on a closed CI machine as on a laptop.
+// Chromium starts with a new, empty profile and with everything that
+// would reach the network turned off, so that it runs the same on a
+// closed CI machine as on a laptop.
 package headless
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -17,119 +18,169 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
-	"strconv"
 	"strings"
-	"time"
+	"sync"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
 )
 
-// Install says how to get the browser; tests that skip for want of it
-// print it (make test-deps runs it).
+// Install says how to get the browser; make test-deps runs it.
 const Install = "apt-get install chromium fonts-liberation; make test-deps does"
-
-// flags start Chromium headless, without a sandbox (CI runs as root),
-// without a GPU, and without any connection of its own.
-var flags = []string{
-	"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-	"--disable-background-networking", "--disable-component-update", "--disable-sync",
-	"--disable-default-apps", "--disable-extensions", "--hide-scrollbars", "--mute-audio",
-	// Console messages go to stderr, where Page reads them.
-	"--enable-logging=stderr", "--v=0",
-}
-
-// Browser is a Chromium binary.
-type Browser struct {
-	Path string
-}
 
 // ErrNotInstalled is returned by Find when no Chromium is on the PATH.
 var ErrNotInstalled = errors.New("chromium not installed (" + Install + ")")
 
-// Find returns the Chromium on the PATH (chromium, as Debian names it, or
-// chromium-browser, google-chrome).
-func Find() (*Browser, error) {
+// Find returns the path of the Chromium on the PATH (chromium, as Debian
+// names it, or chromium-browser, google-chrome).
+func Find() (string, error) {
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
 		if p, err := exec.LookPath(name); err == nil {
-			return &Browser{Path: p}, nil
+			return p, nil
 		}
 	}
-	return nil, ErrNotInstalled
+	return "", ErrNotInstalled
 }
 
-// Page is what Chromium made of a page.
-type Page struct {
-	// DOM is the serialised document after the load event.
-	DOM string
-	// Console holds the messages the page wrote to the console, uncaught
-	// exceptions included, one per entry ("message", source: URL (line)).
-	Console []string
+// flags start Chromium headless, without a sandbox (CI runs as root),
+// without a GPU, and without any connection of its own (see
+// measuring-and-testing notes: without the networking flags it floods a
+// closed network with refused connections).
+func flags(profile string) []chromedp.ExecAllocatorOption {
+	return []chromedp.ExecAllocatorOption{
+		chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck, chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU,
+		chromedp.UserDataDir(profile),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-default-apps", true),
+		chromedp.Flag("disable-extensions", true),
+		chromedp.Flag("hide-scrollbars", true),
+		chromedp.Flag("mute-audio", true),
+	}
 }
 
-// DumpDOM loads the local file path in a window of width × height CSS
-// pixels and returns its DOM once loaded, with its console messages.
-func (b *Browser) DumpDOM(ctx context.Context, path string, width, height int) (*Page, error) {
-	stdout, console, err := b.run(ctx, path, width, height, "--dump-dom")
+// Browser is one running Chromium.
+type Browser struct {
+	ctx     context.Context // the browser's: tabs derive from it
+	cancel  func()
+	profile string
+}
+
+// Start starts Chromium (Find) with a fresh profile. Close stops it.
+func Start(ctx context.Context) (*Browser, error) {
+	path, err := Find()
 	if err != nil {
 		return nil, err
 	}
-	return &Page{DOM: stdout, Console: console}, nil
-}
-
-// Screenshot loads the local file path in a window of width × height CSS
-// pixels and writes a PNG of the window to png. It returns the page's
-// console messages.
-func (b *Browser) Screenshot(ctx context.Context, path, png string, width, height int) ([]string, error) {
-	_, console, err := b.run(ctx, path, width, height, "--screenshot="+png)
-	if err != nil {
-		return console, err
-	}
-	if fi, err := os.Stat(png); err != nil || fi.Size() == 0 {
-		return console, fmt.Errorf("chromium wrote no screenshot %s", png)
-	}
-	return console, nil
-}
-
-// run starts Chromium on path with a fresh profile and the given action
-// flag, and returns its stdout and the console messages of its stderr.
-func (b *Browser) run(ctx context.Context, path string, width, height int, action string) (string, []string, error) {
 	profile, err := os.MkdirTemp("", "headless-profile-")
 	if err != nil {
-		return "", nil, fmt.Errorf("chromium profile: %w", err)
+		return nil, fmt.Errorf("chromium profile: %w", err)
 	}
-	defer os.RemoveAll(profile)
-	page, err := fileURL(path)
+	opts := append(flags(profile), chromedp.ExecPath(path))
+	actx, acancel := chromedp.NewExecAllocator(context.WithoutCancel(ctx), opts...)
+	bctx, bcancel := chromedp.NewContext(actx)
+	// The first Run starts the browser.
+	if err := chromedp.Run(bctx); err != nil {
+		bcancel()
+		acancel()
+		os.RemoveAll(profile)
+		return nil, fmt.Errorf("starting %s: %w", path, err)
+	}
+	b := &Browser{ctx: bctx, profile: profile}
+	b.cancel = func() { bcancel(); acancel() }
+	return b, nil
+}
+
+// Close stops the browser and removes its profile.
+func (b *Browser) Close() {
+	b.cancel()
+	os.RemoveAll(b.profile)
+}
+
+// Page is one tab showing a local file.
+type Page struct {
+	ctx    context.Context
+	cancel func()
+	mu     sync.Mutex
+	msgs   []string
+}
+
+// Open loads the local file path in a new tab of width × height CSS
+// pixels and waits for its load event. The tab records what the page
+// writes to the console and its uncaught exceptions (Console).
+func (b *Browser) Open(path string, width, height int) (*Page, error) {
+	u, err := fileURL(path)
 	if err != nil {
-		return "", nil, err
+		return nil, err
 	}
-	args := append(append([]string{}, flags...),
-		"--user-data-dir="+profile,
-		"--window-size="+strconv.Itoa(width)+","+strconv.Itoa(height),
-		action, page)
-	cmd := exec.CommandContext(ctx, b.Path, args...)
-	cmd.WaitDelay = 5 * time.Second
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		return "", nil, fmt.Errorf("chromium %s %s: %w\n%s", action, path, err, tail(stderr.String(), 40))
-	}
-	return stdout.String(), ConsoleMessages(stderr.String()), nil
-}
-
-// consoleLine matches Chromium's log line for a console message:
-// "[pid:tid:time:INFO:CONSOLE:12] "text", source: file:///x.html (12)"
-// (older versions write CONSOLE(12)).
-var consoleLine = regexp.MustCompile(`:CONSOLE[:(]\d+\)?\] (.*)$`)
-
-// ConsoleMessages returns the console messages in Chromium's stderr log.
-func ConsoleMessages(stderr string) []string {
-	var out []string
-	for _, line := range strings.Split(stderr, "\n") {
-		if m := consoleLine.FindStringSubmatch(strings.TrimRight(line, "\r")); m != nil {
-			out = append(out, m[1])
+	ctx, cancel := chromedp.NewContext(b.ctx)
+	p := &Page{ctx: ctx, cancel: cancel}
+	chromedp.ListenTarget(ctx, func(ev any) {
+		switch e := ev.(type) {
+		case *runtime.EventConsoleAPICalled:
+			var args []string
+			for _, a := range e.Args {
+				args = append(args, strings.Trim(string(a.Value), `"`)+a.Description)
+			}
+			p.record(fmt.Sprintf("console.%s: %s", e.Type, strings.Join(args, " ")))
+		case *runtime.EventExceptionThrown:
+			d := e.ExceptionDetails
+			msg := d.Text
+			if d.Exception != nil && d.Exception.Description != "" {
+				msg += " " + d.Exception.Description
+			}
+			p.record(fmt.Sprintf("exception at line %d: %s", d.LineNumber+1, msg))
 		}
+	})
+	err = chromedp.Run(ctx,
+		emulation.SetDeviceMetricsOverride(int64(width), int64(height), 1, false),
+		chromedp.Navigate(u),
+		chromedp.WaitReady("body", chromedp.ByQuery),
+	)
+	if err != nil {
+		cancel()
+		return nil, fmt.Errorf("opening %s: %w", path, err)
 	}
-	return out
+	return p, nil
 }
+
+func (p *Page) record(m string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.msgs = append(p.msgs, m)
+}
+
+// Console returns what the page wrote to the console so far, uncaught
+// exceptions included.
+func (p *Page) Console() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]string(nil), p.msgs...)
+}
+
+// Run runs chromedp actions in the tab (clicks, typing, reading back).
+func (p *Page) Run(actions ...chromedp.Action) error { return chromedp.Run(p.ctx, actions...) }
+
+// Eval evaluates a JavaScript expression in the page and decodes its
+// value (JSON-serialisable) into out.
+func (p *Page) Eval(expr string, out any) error {
+	return chromedp.Run(p.ctx, chromedp.Evaluate(expr, out))
+}
+
+// Screenshot writes a PNG of the tab's viewport to path.
+func (p *Page) Screenshot(path string) error {
+	var buf []byte
+	if err := chromedp.Run(p.ctx, chromedp.CaptureScreenshot(&buf)); err != nil {
+		return fmt.Errorf("screenshot: %w", err)
+	}
+	return os.WriteFile(path, buf, 0o644)
+}
+
+// Close closes the tab.
+func (p *Page) Close() { p.cancel() }
 
 // fileURL returns the file:// URL of a local path.
 func fileURL(path string) (string, error) {
@@ -138,13 +189,4 @@ func fileURL(path string) (string, error) {
 		return "", fmt.Errorf("page path: %w", err)
 	}
 	return (&url.URL{Scheme: "file", Path: abs}).String(), nil
-}
-
-// tail returns the last n lines of s.
-func tail(s string, n int) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return strings.Join(lines, "\n")
 }
