@@ -30,7 +30,7 @@ DOCS      := README.md $(wildcard docs/*.md)
 
 .PHONY: all deps build run test test-all test-race test-tools test-noasm test-deps python-deps \
 	lint fmt-check vet staticcheck tidy-check proto-breaking proto-check proto-gen asm-check \
-	docs docs-check test-slurm testdata bench proto clean repro-check
+	docs docs-check test-slurm testdata bench proto clean repro-check screenshots
 
 all: build
 
@@ -227,6 +227,12 @@ python-deps:
 # byte for byte, and that a resubmission computes only a missing cell.
 test-slurm: build
 	scripts/test-slurm
+
+# Screenshots of the HTML report at 1,400 px wide, for docs/reports.md:
+# the interactive test drives the report of a small run in headless
+# Chromium (make test-deps installs it) and writes docs/report_*.png.
+screenshots:
+	$(GO) test ./cmd/bench -run '^TestInteractiveReport$$' -count=1 -screenshots $(CURDIR)/docs
 
 # Regenerates testdata/ (data sets, folds, scikit-learn references) from the
 # shared reference directory, SHARED (default ../shared).

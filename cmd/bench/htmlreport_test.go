@@ -105,9 +105,22 @@ var htmlRun = sync.OnceValues(func() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	repo, _ := filepath.Abs("../..")
-	file := filepath.Join(dir, "exp.hcl")
-	if err := os.WriteFile(file, []byte(strings.ReplaceAll(htmlExperiment, "%REPO%", repo)), 0o644); err != nil {
+	// The data beside the file, as a user's experiment has it: the
+	// report (and the screenshots of docs/) show data/iris.csv.
+	if err := os.MkdirAll(filepath.Join(dir, "experiments", "data"), 0o755); err != nil {
+		return "", err
+	}
+	for _, name := range []string{"iris.csv", "wine.csv", "car.csv"} {
+		b, err := os.ReadFile(filepath.Join("..", "..", "experiments", "data", name))
+		if err != nil {
+			return "", err
+		}
+		if err := os.WriteFile(filepath.Join(dir, "experiments", "data", name), b, 0o644); err != nil {
+			return "", err
+		}
+	}
+	file := filepath.Join(dir, "experiments", "htmlcheck.hcl")
+	if err := os.WriteFile(file, []byte(strings.ReplaceAll(htmlExperiment, "%REPO%/experiments/", "")), 0o644); err != nil {
 		return "", err
 	}
 	out := filepath.Join(dir, "out")

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/csv"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -206,11 +207,51 @@ func TestInteractiveReport(t *testing.T) {
 	if got := visibleRows(t, p, "macro_f1"); len(got) != 2 {
 		t.Errorf("filter cleared: rows %q", got)
 	}
-	if err := p.Eval(`document.getElementById("per-class").scrollIntoView()`, nil); err != nil {
+	checkCurvePanel(t, p)
+	noConsole(t, p)
+}
+
+// checkCurvePanel chooses car's one-vs-one row in the curve panel: the
+// SVG panels draw its 4 classes' curves and the two averages, and the
+// legend's macro-averaged AUC is the one of the per-threshold table.
+func checkCurvePanel(t *testing.T, p *headless.Page) {
+	t.Helper()
+	var option string
+	if err := p.Eval(`[...document.querySelectorAll("#curve-cell option")].find((o) => o.textContent === "car: logreg C=1 ovo").value`, &option); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Run(chromedp.Focus("#curve-cell", chromedp.ByID), chromedp.SendKeys("#curve-cell", "car: logreg C=1 ovo", chromedp.ByID)); err != nil {
+		t.Fatal(err)
+	}
+	var picked string
+	if err := p.Run(chromedp.Value("#curve-cell", &picked, chromedp.ByID)); err != nil || picked != option {
+		t.Fatalf("curve panel shows option %q (%v), want %q", picked, err, option)
+	}
+	var lines struct{ ROC, PR, Classes int }
+	if err := p.Eval(`({roc: document.querySelectorAll("#roc-svg polyline").length, pr: document.querySelectorAll("#pr-svg polyline").length,
+		classes: document.querySelectorAll("#roc-svg polyline.class").length})`, &lines); err != nil {
+		t.Fatal(err)
+	}
+	if lines.ROC != 4+2 || lines.PR != 4+2 || lines.Classes != 4 {
+		t.Errorf("car's curves: %+v, want 4 classes and 2 averages in each panel", lines)
+	}
+	var legend, table string
+	if err := p.Eval(`document.querySelector("#curve-legend li:last-child").textContent`, &legend); err != nil {
+		t.Fatal(err)
+	}
+	// car is the third dataset: its views table is views-2.
+	if err := p.Eval(`document.querySelector('#views-2 tr[data-label="logreg C=1 ovo"]').cells[1].textContent`, &table); err != nil {
+		t.Fatal(err)
+	}
+	want, _ := strconv.ParseFloat(table, 64)
+	var got float64
+	if _, err := fmt.Sscanf(strings.TrimPrefix(legend, "macro-average: AUC "), "%g", &got); err != nil || math.Abs(got-want) > 0.0005 {
+		t.Errorf("legend %q: macro AUC %v, the table says %s", legend, got, table)
+	}
+	if err := p.Eval(`(() => { const d = document.querySelector('details[data-dataset="car"][data-label="logreg C=1 ovo"]'); d.open = true; document.getElementById("curve-panel").scrollIntoView(); scrollBy(0, -420); })()`, nil); err != nil {
 		t.Fatal(err)
 	}
 	shots(t, p, "report_per_class.png", -1)
-	noConsole(t, p)
 }
 
 // shots writes the page's viewport to DIR/name when -screenshots DIR is

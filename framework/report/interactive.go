@@ -1,8 +1,11 @@
 package report
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/polyclass/polyclass/framework/curves"
 )
 
 // entryData returns the data attributes of a table entry that the
@@ -52,6 +55,13 @@ table.cmp th[aria-sort=descending]::after{content:" ▼";font-size:.8em}
 td[data-folds]{cursor:help}
 #tip{position:absolute;z-index:3;background:#fff;border:1px solid #2c5d8f;box-shadow:0 2px 8px rgba(0,0,0,.2);padding:.4em .7em;font-size:.85em;pointer-events:none;font-variant-numeric:tabular-nums;white-space:nowrap}
 #tip .tip-head{font-weight:bold;margin-bottom:.2em}
+.js #curve-panel.js-only{display:block}
+.curve-plots{display:flex;flex-wrap:wrap;gap:1.5em;align-items:flex-start}
+.curve-plots figure{width:26em}
+.curve-plots svg{width:100%;height:auto;font-family:inherit}
+#curve-legend{list-style:none;padding:0;margin:.5em 0;font-size:.85em;columns:2 14em}
+#curve-legend li{break-inside:avoid;margin:.1em 0}
+#curve-legend .swatch{display:inline-block;width:1.6em;height:0;border-top:2px solid;vertical-align:middle;margin-right:.4em}
 `
 
 // htmlScript is the report's script: inline, no library, nothing fetched.
@@ -122,10 +132,116 @@ for (const td of $$("td[data-folds]")) {
   td.addEventListener("mouseleave", () => { tip.hidden = true; });
 }
 applyFilter();
+const data = $("#curve-data"), pick = $("#curve-cell");
+const tab10 = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"];
+const NS = "http://www.w3.org/2000/svg";
+function el(name, attrs, parent) {
+  const e = document.createElementNS(NS, name);
+  for (const k in attrs) e.setAttribute(k, attrs[k]);
+  if (parent) parent.appendChild(e);
+  return e;
+}
+function styleOf(i, classes, average) {
+  if (average === "micro") return { stroke: "#000", "stroke-width": 2, "stroke-dasharray": "6 3" };
+  if (average === "macro") return { stroke: "#000", "stroke-width": 2, "stroke-dasharray": "1.5 2.5" };
+  if (classes > 10) return { stroke: "#aaa", "stroke-width": 0.8 };
+  return { stroke: tab10[i], "stroke-width": 1.5 };
+}
+function plot(svg, family, classes, xl, yl, diagonal) {
+  svg.replaceChildren();
+  const x0 = 45, y0 = 300, w = 300, h = 280;
+  const X = (x) => x0 + w * x, Y = (y) => y0 - h * y;
+  el("rect", { x: x0, y: y0 - h, width: w, height: h, fill: "none", stroke: "#222" }, svg);
+  for (const v of [0, 0.5, 1]) {
+    el("line", { x1: X(v), y1: y0, x2: X(v), y2: y0 - h, stroke: "#ddd" }, svg);
+    el("line", { x1: x0, y1: Y(v), x2: x0 + w, y2: Y(v), stroke: "#ddd" }, svg);
+    el("text", { x: X(v), y: y0 + 14, "text-anchor": "middle", "font-size": 11 }, svg).textContent = v;
+    el("text", { x: x0 - 6, y: Y(v) + 4, "text-anchor": "end", "font-size": 11 }, svg).textContent = v;
+  }
+  el("text", { x: x0 + w / 2, y: y0 + 32, "text-anchor": "middle", "font-size": 12 }, svg).textContent = xl;
+  el("text", { x: 12, y: y0 - h / 2, "text-anchor": "middle", "font-size": 12, transform: "rotate(-90 12 " + (y0 - h / 2) + ")" }, svg).textContent = yl;
+  if (diagonal) el("line", { x1: X(0), y1: Y(0), x2: X(1), y2: Y(1), stroke: "#999", "stroke-dasharray": "2 2" }, svg);
+  const lines = family.classes.map((c, i) => [c, i, ""]).concat([[family.micro, 0, "micro"], [family.macro, 0, "macro"]]);
+  for (const [c, i, avg] of lines) {
+    const p = c.points.split(" ").map(Number);
+    if (p.length < 4) continue;
+    const pts = [];
+    for (let j = 0; j < p.length; j += 2) pts.push(X(p[j]).toFixed(1) + "," + Y(p[j + 1]).toFixed(1));
+    const a = Object.assign({ points: pts.join(" "), fill: "none", class: avg || "class" }, styleOf(i, family.classes.length, avg));
+    el("polyline", a, svg);
+  }
+}
+function area(x) { return x === null ? "–" : x.toFixed(3); }
+function drawCurves() {
+  const cells = JSON.parse(data.textContent), c = cells[+pick.value];
+  plot($("#roc-svg"), c.roc, c.classes, "false positive rate", "true positive rate", true);
+  plot($("#pr-svg"), c.pr, c.classes, "recall", "precision", false);
+  const legend = $("#curve-legend");
+  legend.replaceChildren();
+  const item = (style, text) => {
+    const li = document.createElement("li"), s = document.createElement("span");
+    s.className = "swatch";
+    s.style.borderTopColor = style.stroke;
+    if (style["stroke-dasharray"]) s.style.borderTopStyle = style["stroke-dasharray"].startsWith("6") ? "dashed" : "dotted";
+    li.append(s, text);
+    legend.appendChild(li);
+  };
+  const k = c.classes.length;
+  c.classes.forEach((name, i) => item(styleOf(i, k, ""), name + ": AUC " + area(c.roc.classes[i].area) + ", AP " + area(c.pr.classes[i].area)));
+  item(styleOf(0, k, "micro"), "micro-average: AUC " + area(c.roc.micro.area) + ", AP " + area(c.pr.micro.area));
+  item(styleOf(0, k, "macro"), "macro-average: AUC " + area(c.roc.macro.area) + ", AP " + area(c.pr.macro.area));
+}
+if (data && pick) {
+  pick.addEventListener("change", drawCurves);
+  drawCurves();
+}
 })();
 `
 
 // writeHTMLScript writes the script at the end of the body.
 func writeHTMLScript(b *strings.Builder) {
 	b.WriteString("<script>\n" + htmlScript + "</script>\n")
+}
+
+// curvePanelData is what the curve panel's script draws: each row ×
+// dataset with views, its classes and its thinned curves.
+type curvePanelData struct {
+	Dataset string        `json:"dataset"`
+	Row     string        `json:"row"`
+	Classes []string      `json:"classes"`
+	ROC     curves.Family `json:"roc"`
+	PR      curves.Family `json:"pr"`
+}
+
+// writeHTMLCurvePanel writes the panel that draws the ROC and
+// precision–recall curves of any row on any dataset (the script draws
+// them as SVG from the curves embedded as JSON), when the script runs.
+func writeHTMLCurvePanel(b *strings.Builder, t *Tables) error {
+	var data []curvePanelData
+	rows := tableRows(t)
+	for _, v := range t.Views {
+		if v.curves == nil {
+			continue
+		}
+		data = append(data, curvePanelData{Dataset: v.Dataset, Row: rows[v.Row].Label, Classes: v.classes, ROC: v.curves.ROC, PR: v.curves.PR})
+	}
+	if len(data) == 0 {
+		return nil
+	}
+	// encoding/json writes <, > and & as \u003c…: the JSON cannot end the
+	// script element.
+	j, err := json.Marshal(data)
+	if err != nil {
+		return fmt.Errorf("curve panel: %w", err)
+	}
+	b.WriteString("<div id=\"curve-panel\" class=\"js-only\">\n<h3>Curves of any row</h3>\n<label>Row and dataset <select id=\"curve-cell\">\n")
+	for i, d := range data {
+		fmt.Fprintf(b, "<option value=\"%d\">%s: %s</option>\n", i, htmlEscape(d.Dataset), htmlEscape(d.Row))
+	}
+	b.WriteString("</select></label>\n<div class=\"curve-plots\"><figure><svg id=\"roc-svg\" viewBox=\"0 0 360 340\" role=\"img\" aria-label=\"ROC curves\"></svg><figcaption>ROC, one class against the rest</figcaption></figure>" +
+		"<figure><svg id=\"pr-svg\" viewBox=\"0 0 360 340\" role=\"img\" aria-label=\"precision–recall curves\"></svg><figcaption>precision–recall</figcaption></figure>" +
+		"<ul id=\"curve-legend\"></ul></div>\n</div>\n<script type=\"application/json\" id=\"curve-data\">")
+	b.Write(j)
+	b.WriteString("</script>\n")
+	return nil
 }

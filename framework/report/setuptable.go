@@ -110,7 +110,7 @@ func writeHTMLSetupRows(b *strings.Builder, t *Tables) {
 	}
 	b.WriteString("</tr></thead>\n<tbody>\n")
 	for _, r := range t.Setup {
-		fmt.Fprintf(b, "<tr><td>%s</td>", htmlEscape(setupLabel(t, r)))
+		fmt.Fprintf(b, "<tr data-label=\"%s\"><td>%s</td>", htmlEscape(setupLabel(t, r)), htmlEscape(setupLabel(t, r)))
 		for _, c := range setupCells {
 			fmt.Fprintf(b, "<td class=\"wrap\">%s</td>", htmlEscape(c.cell(r)))
 		}

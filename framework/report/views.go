@@ -43,6 +43,7 @@ type ViewSummary struct {
 	// Probabilities tells that the scores are probabilities (ECE set).
 	Probabilities bool
 	curves        *curves.Set
+	classes       []string
 }
 
 // classReport returns the per-class report of a cell, false when it has
@@ -88,7 +89,7 @@ func perClassAndViews(cells []*outcome.CellResult, rows []Row, datasets []string
 				}
 				if v := c.Curves; v != nil {
 					s := ViewSummary{Dataset: ds, Row: r, Rows: v.Rows, MacroAUC: float64(v.ROC.Macro.Area), MicroAUC: float64(v.ROC.Micro.Area),
-						MacroAP: float64(v.PR.Macro.Area), MicroAP: float64(v.PR.Micro.Area), ECE: math.NaN(), MCE: math.NaN(), curves: v}
+						MacroAP: float64(v.PR.Macro.Area), MicroAP: float64(v.PR.Micro.Area), ECE: math.NaN(), MCE: math.NaN(), curves: v, classes: c.Classes}
 					if rel := v.Reliability; rel != nil {
 						s.ECE, s.MCE, s.Probabilities = float64(rel.ECE), float64(rel.MCE), true
 					}
@@ -279,7 +280,7 @@ func writeHTMLViews(b *strings.Builder, t *Tables, figs []Figure) error {
 				b.WriteString("</tr></thead>\n<tbody>\n")
 				first = false
 			}
-			fmt.Fprintf(b, "<tr><td>%s</td>", htmlEscape(rows[v.Row].Label))
+			fmt.Fprintf(b, "<tr data-label=\"%s\"><td>%s</td>", htmlEscape(rows[v.Row].Label), htmlEscape(rows[v.Row].Label))
 			for _, f := range viewsFields(v) {
 				fmt.Fprintf(b, "<td class=\"num\">%s</td>", f)
 			}
@@ -292,8 +293,8 @@ func writeHTMLViews(b *strings.Builder, t *Tables, figs []Figure) error {
 			if cr.Dataset != ds {
 				continue
 			}
-			fmt.Fprintf(b, "<details class=\"report\" data-dataset=\"%s\" data-row=\"%d\"><summary>%s: %s, per class</summary>\n<table>\n<thead><tr><th>class</th><th class=\"num\">precision</th><th class=\"num\">recall</th><th class=\"num\">F1</th><th class=\"num\">support</th></tr></thead>\n<tbody>\n",
-				htmlEscape(ds), cr.Row, htmlEscape(ds), htmlEscape(rows[cr.Row].Label))
+			fmt.Fprintf(b, "<details class=\"report\" data-dataset=\"%s\" data-label=\"%s\"><summary>%s: %s, per class</summary>\n<table>\n<thead><tr><th>class</th><th class=\"num\">precision</th><th class=\"num\">recall</th><th class=\"num\">F1</th><th class=\"num\">support</th></tr></thead>\n<tbody>\n",
+				htmlEscape(ds), htmlEscape(rows[cr.Row].Label), htmlEscape(ds), htmlEscape(rows[cr.Row].Label))
 			lines := reportLines(cr)
 			for i, l := range lines {
 				class := ""
@@ -305,6 +306,9 @@ func writeHTMLViews(b *strings.Builder, t *Tables, figs []Figure) error {
 			}
 			b.WriteString("</tbody>\n</table>\n</details>\n")
 		}
+	}
+	if err := writeHTMLCurvePanel(b, t); err != nil {
+		return err
 	}
 	var drawn []Figure
 	for _, f := range figs {
