@@ -319,8 +319,9 @@ reduction "ova" {}
 reduction "ovo" {}
 cv { folds = 10 }
 `)
-	// Room for the manifest and the run log (a page each), no more.
-	filler := fill(t, disk, 8<<10)
+	// Room for the manifest (about 26 kB: the set-up of its 12 rows) and
+	// the run log, not for a cell file (about 11 kB with its curves).
+	filler := fill(t, disk, 40<<10)
 	stdout, stderr, err := bench(t, "run", "-j", "2", "-o", out, file)
 	if err == nil || !strings.Contains(err.Error(), "could not be saved") || !strings.Contains(err.Error(), "no space left on device") {
 		t.Fatalf("run on a full disk: error %v\n%s%s", err, stdout, stderr)
