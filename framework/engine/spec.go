@@ -220,12 +220,14 @@ var schemaAccount = map[string]string{
 	"Pipeline.Name":    "from cell: the cell's key names its pipeline (encoder column)",
 	"Pipeline.Steps":   "from pipeline: the steps in order",
 	"Pipeline.Default": "not: marks the pipeline bench makes of every encoder; its steps are in the spec",
+	"Pipeline.Label":   "not: the pipeline's name in the tables, figures and file names",
 
 	"Learner.Name":        "spec learner.name",
 	"Learner.Plugin":      "from learner.plugin: the plugin's name, version, binary digest and runtime",
 	"Learner.Params":      "from learner.params: the cell's values, defaults added",
 	"Learner.ClassWeight": "from class_weight: the class_weight that applies (the reduction's, else the learner's)",
 	"Learner.Tune":        "from tune: the inner cross-validation",
+	"Learner.Label":       "not: the learner's name in the tables, figures and file names",
 
 	"ClassWeight.Balanced": "spec class_weight",
 	"ClassWeight.ByClass":  "spec class_weight",
@@ -242,6 +244,7 @@ var schemaAccount = map[string]string{
 	"Reduction.Learners":    "not: decides which cells exist, not their numbers",
 	"Reduction.ClassWeight": "from class_weight: the class_weight that applies",
 	"Reduction.Calibrate":   "spec reduction.calibrate",
+	"Reduction.Label":       "not: the reduction's name in the tables, figures and file names",
 
 	"CV.Folds":      "from folds: the fold assignment (folds.folds counts them)",
 	"CV.Repeats":    "from folds: the fold assignment (folds.repeats counts them)",
