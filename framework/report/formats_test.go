@@ -20,7 +20,7 @@ func TestFormats(t *testing.T) {
 	}
 	want := map[string][]string{
 		"markdown": {"f.md"},
-		"csv":      {"summary.csv", "folds.csv"},
+		"csv":      {"summary.csv", "folds.csv", "per_class.csv"}, // golden cells have threshold views
 		"json":     {"f.json"},
 		"latex":    {"f.tex", "plots/"},
 		"html":     {"f.html", "plots/"},

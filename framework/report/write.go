@@ -90,7 +90,7 @@ type outputs struct {
 func Formats() []Format {
 	return []Format{
 		{Name: "markdown", Writes: "NAME.md: a comparison table per metric, with the tests across datasets", files: markdownFiles},
-		{Name: "csv", Writes: "summary.csv (a row per cell and metric) and folds.csv (a row per cell, fold and metric)", files: csvFiles},
+		{Name: "csv", Writes: "summary.csv (a row per cell and metric), folds.csv (a row per cell, fold and metric) and per_class.csv (per-class precision, recall, F1 and support)", files: csvFiles},
 		{Name: "json", Writes: "NAME.json: the tables and tests, for programs", files: jsonFiles},
 		{Name: "latex", Writes: "NAME.tex: the tables in booktabs, ready to \\input", figures: true, files: latexFiles},
 		{Name: "html", Writes: "NAME.html: a self-contained report with the tables and plots", figures: true, files: htmlFiles},
