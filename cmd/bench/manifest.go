@@ -32,7 +32,7 @@ func newManifest(file string, g *engine.Grid, o *options) *results.Manifest {
 		Workers: o.jobs, GoVersion: runtime.Version(),
 		Metrics: g.Metrics, Formats: exp.Output.Formats, Baseline: exp.Output.Baseline, Alpha: exp.Output.Alpha,
 		RankTimings: exp.Output.RankTimings, Predictions: exp.Output.Predictions, ConfusionRows: exp.Output.Confusion,
-		CV: results.NewCVRecord(exp.CV),
+		Rope: exp.Output.Rope, BayesPairs: exp.Output.BayesPairs, CV: results.NewCVRecord(exp.CV),
 	}
 	build := benchBuild()
 	m.Bench = &build
@@ -150,7 +150,7 @@ func render(m *results.Manifest, cells []*results.Cell) ([]results.Output, error
 func reportSpec(m *results.Manifest, finished int) report.Spec {
 	return report.Spec{Experiment: m.Experiment, Metrics: m.Metrics, Formats: m.Formats, Baseline: m.Baseline,
 		Alpha: m.Alpha, RankTimings: m.RankTimings, Predictions: m.Predictions, ConfusionRows: m.ConfusionRows,
-		Partial: m.Partial(finished), Setup: reportSetup(m, finished)}
+		Partial: m.Partial(finished), Setup: reportSetup(m, finished), Rope: m.Rope, BayesPairs: m.BayesPairs, Seed: m.Seed}
 }
 
 // reportSetup returns the set-up section of the report: what the

@@ -381,6 +381,11 @@ func runExperiment(ctx context.Context, o *options, file string, g *engine.Grid,
 	case runErr != nil:
 		status = results.StatusFailed
 	}
+	// A tuned parameter chosen on the edge of its grid in most outer
+	// folds: the run says so where it is read, not only in the report.
+	for _, e := range report.TuningEdges(cells) {
+		fmt.Fprintf(io.MultiWriter(run.Log(), stderr), "warning: tuning: %s\n", e)
+	}
 	calls := g.Host.Calls()
 	writeCalls(run.Log(), calls, stats.Folds)
 	manifest.Calls = callRecords(calls)

@@ -208,10 +208,20 @@ type Output struct {
 	// Confusion names the rows (as labelled in the tables, e.g.
 	// "logreg C=1 ova") whose confusion matrices are drawn.
 	Confusion []string `hcl:"confusion,optional"`
+	// Rope, when set (≥ 0), asks for the Bayesian comparisons with a
+	// region of practical equivalence of this half-width, in the units of
+	// each metric: every row against the baseline, or every pair of rows
+	// with BayesPairs.
+	Rope *float64 `hcl:"rope,optional"`
+	// BayesPairs compares every pair of rows, not only each row with the
+	// baseline (needs Rope).
+	BayesPairs bool `hcl:"bayes_pairs,optional"`
 
 	// Ranges of the values given (empty when not given).
-	FormatsRange   hcl.Range `hcl:"formats,attr_value_range"`
-	BaselineRange  hcl.Range `hcl:"baseline,attr_value_range"`
-	AlphaRange     hcl.Range `hcl:"alpha,attr_value_range"`
-	ConfusionRange hcl.Range `hcl:"confusion,attr_value_range"`
+	FormatsRange    hcl.Range `hcl:"formats,attr_value_range"`
+	BaselineRange   hcl.Range `hcl:"baseline,attr_value_range"`
+	AlphaRange      hcl.Range `hcl:"alpha,attr_value_range"`
+	ConfusionRange  hcl.Range `hcl:"confusion,attr_value_range"`
+	RopeRange       hcl.Range `hcl:"rope,attr_value_range"`
+	BayesPairsRange hcl.Range `hcl:"bayes_pairs,attr_value_range"`
 }

@@ -89,6 +89,33 @@ func TestOutputRankTimings(t *testing.T) {
 	}
 }
 
+// TestOutputRope: rope turns the Bayesian comparisons on (0 included),
+// against the baseline or between every pair with bayes_pairs.
+func TestOutputRope(t *testing.T) {
+	for _, tc := range []struct {
+		src   string
+		rope  float64 // −1: not set
+		pairs bool
+	}{
+		{base, -1, false},
+		{base + "output {\n  baseline = \"l\"\n  rope = 0.01\n}\n", 0.01, false},
+		{base + "output {\n  baseline = \"l\"\n  rope = 0\n}\n", 0, false},
+		{base + "output {\n  rope = 0.02\n  bayes_pairs = true\n}\n", 0.02, true},
+	} {
+		exp, diags := parse(t, tc.src)
+		if diags != "" {
+			t.Fatalf("%q: %s", tc.src, diags)
+		}
+		rope := -1.0
+		if exp.Output.Rope != nil {
+			rope = *exp.Output.Rope
+		}
+		if rope != tc.rope || exp.Output.BayesPairs != tc.pairs {
+			t.Errorf("%q: rope %v, bayes_pairs %v; want %v, %v", tc.src, rope, exp.Output.BayesPairs, tc.rope, tc.pairs)
+		}
+	}
+}
+
 func TestIterativeStratification(t *testing.T) {
 	exp, diags := parse(t, base+`cv { stratified = "iterative" }`+"\n")
 	if diags != "" {
@@ -175,6 +202,10 @@ func TestDiagnostics(t *testing.T) {
 		{"format the parser was not given", base + "output { formats = [\"tables\", \"html\"] }\n", `"html" is not an output format; choose from markdown, csv, tables.`},
 		{"bad alpha", base + "output { alpha = 2 }\n", `exp.hcl:4:18: error: Invalid alpha`},
 		{"rank_timings type", base + "output { rank_timings = \"yes\" }\n", `exp.hcl:4:25: error: `},
+		{"negative rope", base + "output {\n  baseline = \"l\"\n  rope = -0.01\n}\n", `exp.hcl:6:10: error: Invalid rope`},
+		{"rope without baseline", base + "output { rope = 0.01 }\n", `exp.hcl:4:17: error: Nothing to compare`},
+		{"bayes_pairs without rope", base + "output { bayes_pairs = true }\n", `exp.hcl:4:24: error: Missing rope`},
+		{"rope type", base + "output { rope = \"wide\" }\n", `exp.hcl:4:17: error: Incorrect attribute value type`},
 		{"two targets", base + "dataset \"e\" {\n  path = \"e.csv\"\n  target = \"a\"\n  labels = [\"b\"]\n}\n", `exp.hcl:4:1: error: Conflicting targets`},
 		{"delimiter", base + "dataset \"e\" {\n path = \"e.csv\"\n delimiter = \";;\"\n}\n", `exp.hcl:6:14: error: Invalid delimiter`},
 		{"folds file with repeats", base + "cv {\n folds_file = \"f.csv\"\n repeats = 2\n}\n", `exp.hcl:5:15: error: Conflicting fold settings`},

@@ -722,6 +722,21 @@ func (d *decoder) output(b *hcl.Block, o *Output) {
 	if o.AlphaRange != (hcl.Range{}) && (o.Alpha <= 0 || o.Alpha >= 1) {
 		d.errorf(o.AlphaRange, "Invalid alpha", "alpha is a significance level in (0, 1), not %v.", o.Alpha)
 	}
+	d.rope(o)
+}
+
+// rope checks the Bayesian comparisons' settings: a rope that is a finite
+// number ≥ 0, something to compare with (a baseline or bayes_pairs), and
+// no bayes_pairs without a rope.
+func (d *decoder) rope(o *Output) {
+	switch {
+	case o.Rope != nil && (!(*o.Rope >= 0) || math.IsInf(*o.Rope, 0)):
+		d.errorf(o.RopeRange, "Invalid rope", "rope is the half-width of the region of practical equivalence, a number ≥ 0 in the metrics' units (e.g. 0.01 for one point of accuracy), not %v.", *o.Rope)
+	case o.Rope != nil && o.Baseline == "" && !o.BayesPairs:
+		d.errorf(o.RopeRange, "Nothing to compare", "rope asks for Bayesian comparisons of the rows against the baseline: set baseline = \"...\" (a row of the tables), or bayes_pairs = true to compare every pair of rows.")
+	case o.Rope == nil && o.BayesPairs:
+		d.errorf(o.BayesPairsRange, "Missing rope", "bayes_pairs compares every pair of rows by the Bayesian tests, which need a region of practical equivalence: set rope = 0.01 (in the metrics' units; 0 for none).")
+	}
 }
 
 // MaxNameBytes bounds the length of a block's name: names become parts

@@ -147,6 +147,11 @@ func buildFigures(t *Tables, cells []*outcome.CellResult, confusionRows []string
 				figs = append(figs, Figure{Name: "cd_control_" + fileSafe(c.Metric), Metric: c.Metric, Caption: title, Fig: f})
 			}
 		}
+		bf, err := bayesFigures(c)
+		if err != nil {
+			return figs, err
+		}
+		figs = append(figs, bf...)
 	}
 	if len(t.Metrics) == 0 {
 		return figs, nil

@@ -36,6 +36,8 @@ dl.setup{display:grid;grid-template-columns:max-content 1fr;gap:.2em 1.2em;margi
 dl.setup dt{font-weight:bold}
 dl.setup dd{margin:0}
 .mark{color:#2c5d8f;font-weight:bold;padding-left:.25em}
+.effect{display:block;font-size:.8em;color:#555}
+table.bayes strong{color:#2c5d8f}
 .stats{font-size:.9em;color:#333}
 .note{color:#8a5a00}
 .figs{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,34em),1fr));gap:1.5em;align-items:start}
@@ -102,6 +104,7 @@ func WriteHTML(w io.Writer, r HTMLReport) error {
 	for _, c := range t.Metrics {
 		fmt.Fprintf(&b, "<section id=\"metric-%s\" class=\"metric\" data-metric=\"%s\">\n", fileSafe(c.Metric), htmlEscape(c.Metric))
 		writeHTMLTable(&b, c)
+		writeHTMLBayes(&b, c)
 		var figs []Figure
 		for _, f := range r.Figures {
 			if f.Metric == c.Metric {
@@ -114,7 +117,7 @@ func WriteHTML(w io.Writer, r HTMLReport) error {
 		b.WriteString("</section>\n")
 	}
 	if len(t.Selected) > 0 {
-		writeHTMLSelected(&b, t.Selected)
+		writeHTMLSelected(&b, t.Selected, t.Edges)
 	}
 	if len(codes) > 0 {
 		writeHTMLCodes(&b, codes)
@@ -195,8 +198,9 @@ func writeHTMLNav(b *strings.Builder, setup *Setup, t *Tables, selected, codes, 
 
 // writeHTMLSelected writes what the tuned cells chose, as the Markdown
 // report's "Selected parameters" table (an encoder column when the cells
-// have several encoders).
-func writeHTMLSelected(b *strings.Builder, sel []Selection) {
+// have several encoders), and a warning for each choice on the edge of
+// its grid.
+func writeHTMLSelected(b *strings.Builder, sel []Selection, edges []EdgeChoice) {
 	showEnc := encodersDiffer(sel)
 	enc := ""
 	if showEnc {
@@ -212,7 +216,11 @@ func writeHTMLSelected(b *strings.Builder, sel []Selection) {
 		fmt.Fprintf(b, "<tr><td>%s</td>%s<td>%s</td><td>%s</td><td>%s</td></tr>\n",
 			htmlEscape(s.Dataset), enc, htmlEscape(s.Learner), htmlEscape(s.Reduction), s.summary(htmlEscape))
 	}
-	b.WriteString("</tbody>\n</table></div>\n</section>\n")
+	b.WriteString("</tbody>\n</table></div>\n")
+	for _, l := range edgeLines(edges, htmlEscape) {
+		fmt.Fprintf(b, "<p class=\"stats note tuning-edge\">%s</p>\n", l)
+	}
+	b.WriteString("</section>\n")
 }
 
 // writeHTMLCodes writes the code-matrix table.
@@ -291,6 +299,9 @@ func writeHTMLTable(b *strings.Builder, c *Comparison) {
 			}
 			if e.Mark != "" {
 				v += "<span class=\"mark\">" + htmlEscape(e.Mark) + "</span>"
+			}
+			if x := effectText(e); x != "" {
+				v += "<span class=\"effect\">" + htmlEscape(x) + "</span>"
 			}
 			fmt.Fprintf(b, "<td class=\"%s\"%s>%s</td>", class, entryData(e), v)
 		}

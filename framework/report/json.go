@@ -42,6 +42,9 @@ type jsonTables struct {
 	// areas and calibration errors.
 	PerClass []jsonClassReport `json:"per_class,omitempty"`
 	Views    []jsonViewSummary `json:"threshold_views,omitempty"`
+	// TuningEdges: tuned parameters chosen on the edge of their grid in
+	// most outer folds.
+	TuningEdges []EdgeChoice `json:"tuning_edges,omitempty"`
 }
 
 type jsonMetric struct {
@@ -52,6 +55,7 @@ type jsonMetric struct {
 	Ranked         bool       `json:"ranked"`
 	Rows           []jsonRow  `json:"rows"`
 	Across         *jsonCross `json:"across,omitempty"`
+	Bayes          *jsonBayes `json:"bayes,omitempty"`
 	Notes          []string   `json:"notes,omitempty"`
 }
 
@@ -149,7 +153,7 @@ func jp(x float64) *jnum { v := jnum(x); return &v }
 // (the ranks agree on every dataset) as null.
 func WriteJSON(w io.Writer, t *Tables) error {
 	out := jsonTables{Experiment: t.Experiment, Partial: t.Partial, ComputedBy: t.ComputedBy, Baseline: t.Baseline, Alpha: jnum(t.Alpha), Metrics: []jsonMetric{},
-		Selected: t.Selected, Setup: jsonSetup(t)}
+		Selected: t.Selected, Setup: jsonSetup(t), TuningEdges: t.Edges}
 	out.PerClass, out.Views = jsonViews(t)
 	for _, c := range t.Metrics {
 		m := jsonMetric{Metric: c.Metric, HigherIsBetter: c.HigherIsBetter, Datasets: c.Datasets, Ranked: c.Ranked, Notes: c.Notes}
@@ -183,6 +187,7 @@ func WriteJSON(w io.Writer, t *Tables) error {
 		if a := c.Across; a != nil {
 			m.Across = jsonAcross(c, a)
 		}
+		m.Bayes = jsonBayesOf(c)
 		out.Metrics = append(out.Metrics, m)
 	}
 	b, err := json.MarshalIndent(out, "", "  ")

@@ -40,8 +40,12 @@ func WriteLaTeX(w io.Writer, t *Tables) error {
 	}
 	for _, c := range t.Metrics {
 		writeLaTeXTable(&b, t.Experiment, t.Partial, c)
+		writeLaTeXBayes(&b, t.Experiment, t.Partial, c)
 	}
 	writeLaTeXSelected(&b, t.Experiment, t.Partial, t.Selected)
+	for _, l := range edgeLines(t.Edges, func(s string) string { return s }) {
+		fmt.Fprintf(&b, "%% %s\n", l) // for the author, not the paper
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -91,7 +95,7 @@ func writeLaTeXTable(b *strings.Builder, experiment, partial string, c *Comparis
 			if e.Mark != "" {
 				v += `\,` + e.Mark
 			}
-			fields = append(fields, texPost.Replace(v))
+			fields = append(fields, texPost.Replace(v)+texEffect(e))
 		}
 		for _, v := range rankFields(c, r) {
 			fields = append(fields, texPost.Replace(v))

@@ -17,17 +17,18 @@ type flavor struct {
 	rplus, rminus, le  string              // R+, R−, ≤
 	zdef               string              // the z statistic against the baseline
 	dagger             string              // the softmax footnote mark, with its leading space
+	effect             string              // the legend of the p-values and effect sizes beside the entries
 }
 
 var (
 	mdFlavor = flavor{esc: mdEscape, chi: "χ²_F", ff: "F_F", alpha: "α", pm: "±", rplus: "R+", rminus: "R−", le: "≤",
-		zdef: "z = (R_i − R_baseline)/√(k(k+1)/6N)", dagger: " †"}
+		zdef: "z = (R_i − R_baseline)/√(k(k+1)/6N)", dagger: " †", effect: effectNote}
 	texFlavor = flavor{esc: texEscape, chi: `$\chi^2_F$`, ff: `$F_F$`, alpha: `$\alpha$`, pm: `$\pm$`,
 		rplus: `$R^+$`, rminus: `$R^-$`, le: `$\le$`, zdef: `$z = (R_i - R_{\mathrm{baseline}})/\sqrt{k(k+1)/6N}$`,
-		dagger: `\,$^\dagger$`}
+		dagger: `\,$^\dagger$`, effect: texEffectNote}
 	htmlFlavor = flavor{esc: htmlEscape, chi: "χ<sup>2</sup><sub>F</sub>", ff: "F<sub>F</sub>", alpha: "α", pm: "±",
 		rplus: "R<sup>+</sup>", rminus: "R<sup>−</sup>", le: "≤", zdef: "z = (R<sub>i</sub> − R<sub>baseline</sub>)/√(k(k+1)/6N)",
-		dagger: "<sup>†</sup>"}
+		dagger: "<sup>†</sup>", effect: effectNote}
 )
 
 // meanDigits is the number of decimals the tables show of a mean and a
@@ -71,6 +72,7 @@ func statLines(c *Comparison, f flavor) []string {
 	if c.Baseline >= 0 {
 		out = append(out, fmt.Sprintf("v / *: significantly better / worse than the baseline %s (Nadeau–Bengio corrected resampled t-test on the fold scores, %s = %s); w/t/l counts the datasets won, tied and lost.",
 			f.esc(c.Rows[c.Baseline].Label), f.alpha, fixed(c.Alpha, 2)))
+		out = append(out, f.effect)
 	}
 	if c.hasSoftmax() {
 		out = append(out, fmt.Sprintf("%s: %s from a softmax of the decoder's class scores, not from probabilities (the learner gives none, or the reduction's decoder does not pass them on): it measures how the scores rank, not calibration; calibrate = \"platt\" or \"isotonic\" on the reduction makes probabilities.",
@@ -314,6 +316,9 @@ func writeMarkdownTable(b *strings.Builder, c *Comparison) {
 			}
 			if e.Mark != "" {
 				v += " " + strings.ReplaceAll(e.Mark, "*", `\*`)
+			}
+			if x := effectText(e); x != "" {
+				v += " (" + x + ")"
 			}
 			fields = append(fields, v)
 		}

@@ -152,9 +152,13 @@ func WriteMarkdown(w io.Writer, t *Tables, cells []*outcome.CellResult) error {
 	}
 	for _, c := range t.Metrics {
 		writeMarkdownTable(&b, c)
+		writeMarkdownBayes(&b, c)
 	}
 	writeMarkdownSetup(&b, t)
 	writeChosenTable(&b, t.Selected)
+	for _, l := range edgeLines(t.Edges, mdEscape) {
+		b.WriteString(l + "\n\n")
+	}
 	writeCodeTable(&b, cells, t.shown)
 	writeMarkdownViews(&b, t)
 	if len(t.ComputedBy) > 0 {

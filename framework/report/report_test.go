@@ -142,7 +142,8 @@ func golden(t *testing.T, name string, got []byte) {
 
 func TestGolden(t *testing.T) {
 	cells := goldenCells()
-	tables := BuildTables(Spec{Experiment: "golden", Metrics: []string{"accuracy", "error"}, Baseline: "logreg C=1"}, cells)
+	rope := 0.01
+	tables := BuildTables(Spec{Experiment: "golden", Metrics: []string{"accuracy", "error"}, Baseline: "logreg C=1", Rope: &rope, Seed: 7}, cells)
 	figs, err := BuildFigures(tables, cells, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -315,14 +316,33 @@ func TestCorrectedMarks(t *testing.T) {
 			t.Errorf("%s: w/t/l %v", c.Metric, c.WTL)
 		}
 	}
-	var md bytes.Buffer
+	var md, tex bytes.Buffer
 	WriteMarkdown(&md, tables, cells)
 	// up and noisy have the same mean, 0.82, up to the rounding of their
-	// fold sums: they tie (rank 1.5, both bold).
-	if !strings.Contains(md.String(), "| up | – | ova | **0.8200 ± 0.0105** v | 1.50 | 1/0/0 |") ||
-		!strings.Contains(md.String(), "| noisy | – | ova | **0.8200 ± 0.0211** | 1.50 | 0/1/0 |") ||
-		!strings.Contains(md.String(), `| down | – | ova | 0.7800 ± 0.0105 \* | 4.00 | 0/0/1 |`) {
-		t.Errorf("markdown marks:\n%s", md.String())
+	// fold sums: they tie (rank 1.5, both bold). Beside each tested entry
+	// its p-value and effect size, the hand values above: p = 0.0026,
+	// Δ = ±0.02 ± 0.010956 (noisy: t = 2.065, p = 0.0689, half-width
+	// 2.262157·√(0.2111·4.444e-4) = 0.021913).
+	for _, want := range []string{
+		"| up | – | ova | **0.8200 ± 0.0105** v (p = 0.0026, Δ = +0.0200 [+0.0090, +0.0310]) | 1.50 | 1/0/0 |",
+		"| noisy | – | ova | **0.8200 ± 0.0211** (p = 0.0689, Δ = +0.0200 [-0.0019, +0.0419]) | 1.50 | 0/1/0 |",
+		`| down | – | ova | 0.7800 ± 0.0105 \* (p = 0.0026, Δ = -0.0200 [-0.0310, -0.0090]) | 4.00 | 0/0/1 |`,
+		"| up | – | ova | **0.1800 ± 0.0105** v (p = 0.0026, Δ = -0.0200 [-0.0310, -0.0090]) | 1.50 | 1/0/0 |",
+	} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("markdown marks: no line %q in\n%s", want, md.String())
+		}
+	}
+	// LaTeX: compactly, beside the marks only.
+	WriteLaTeX(&tex, tables)
+	for _, want := range []string{
+		`up & -- & ova & \textbf{0.8200 $\pm$ 0.0105}\,v$^{p=.003}_{+.020\pm.011}$ & 1.50 & 1/0/0 \\`,
+		`down & -- & ova & 0.7800 $\pm$ 0.0105\,*$^{p=.003}_{-.020\pm.011}$ & 4.00 & 0/0/1 \\`,
+		`noisy & -- & ova & \textbf{0.8200 $\pm$ 0.0211} & 1.50 & 0/1/0 \\`,
+	} {
+		if !strings.Contains(tex.String(), want) {
+			t.Errorf("latex marks: no line %q in\n%s", want, tex.String())
+		}
 	}
 	// Without a baseline: no marks, no w/t/l column.
 	plain := BuildTables(Spec{Experiment: "marks", Metrics: []string{"accuracy"}}, cells)
@@ -445,7 +465,9 @@ func TestLaTeXCompiles(t *testing.T) {
 	}
 	dir := t.TempDir()
 	var tex bytes.Buffer
-	tables := BuildTables(Spec{Experiment: "golden_run", Metrics: []string{"accuracy", "error"}, Baseline: "logreg C=1"}, goldenCells())
+	// With the Bayesian tables and the effect sizes beside the marks.
+	rope := 0.01
+	tables := BuildTables(Spec{Experiment: "golden_run", Metrics: []string{"accuracy", "error"}, Baseline: "logreg C=1", Rope: &rope}, goldenCells())
 	if err := WriteLaTeX(&tex, tables); err != nil {
 		t.Fatal(err)
 	}

@@ -147,6 +147,8 @@ type Comparison struct {
 	Across *Across
 	// Notes explain what could not be computed.
 	Notes []string
+	// Bayes holds the Bayesian comparisons (Spec.Rope); nil without them.
+	Bayes *Bayes
 }
 
 // Tables is every comparison table of a run.
@@ -163,6 +165,9 @@ type Tables struct {
 	Selected []Selection
 	// ComputedBy names the programs that computed the cells (Spec).
 	ComputedBy []string
+	// Edges are the tuned parameters chosen on the edge of their grid in
+	// most outer folds (TuningEdges).
+	Edges []EdgeChoice
 	// Setup is the set-up table: one row per table row, in the order of
 	// Metrics' rows (empty when the run recorded none).
 	Setup []setup.Row
@@ -409,6 +414,9 @@ func BuildTables(s Spec, cells []*outcome.CellResult) *Tables {
 			c.rank()
 			c.testBaseline()
 			c.across()
+			if s.Rope != nil {
+				c.bayes(*s.Rope, s.BayesPairs, s.Seed)
+			}
 		} else {
 			c.AvgRank = make([]float64, len(rows))
 			for r := range c.AvgRank {
@@ -418,6 +426,7 @@ func BuildTables(s Spec, cells []*outcome.CellResult) *Tables {
 		}
 		t.Metrics = append(t.Metrics, c)
 	}
+	t.Edges = TuningEdges(cells)
 	return t
 }
 

@@ -55,6 +55,15 @@ type Spec struct {
 	// their versions, digests and runtimes ("bench (devel) 3f2a9c1d0e4b:
 	// 15 cells"). The Markdown, JSON and HTML outputs list them.
 	ComputedBy []string
+	// Rope, when set, asks for the Bayesian comparisons of every ranked
+	// metric (see Bayes) with a region of practical equivalence of this
+	// half-width: each row against the baseline, or every pair of rows
+	// with BayesPairs.
+	Rope       *float64
+	BayesPairs bool
+	// Seed is the experiment's seed; the Monte Carlo samples of the
+	// Bayesian signed-rank tests are drawn from seeds derived from it.
+	Seed uint64
 }
 
 // File is one output file: its path relative to the results directory

@@ -97,6 +97,10 @@ type Manifest struct {
 	// Source is the experiment file's text as run (its SHA-256 is
 	// FileSHA256), shown in the HTML report.
 	Source string `json:"source,omitempty"`
+	// Rope, when set, asks for the Bayesian comparisons with this
+	// region of practical equivalence; BayesPairs for every pair of rows.
+	Rope       *float64 `json:"rope,omitempty"`
+	BayesPairs bool     `json:"bayes_pairs,omitempty"`
 	// Shard is set in the manifest of one shard of a run
 	// (DIR/shards/I-of-N.json): which shard, and the cells it owns.
 	Shard *Shard `json:"shard,omitempty"`
