@@ -271,7 +271,9 @@ func writeHTMLBayes(b *strings.Builder, c *Comparison) {
 	b.WriteString("</tr></thead>\n<tbody>\n")
 	strong := func(s string) string { return "<strong>" + s + "</strong>" }
 	for _, p := range c.Bayes.Pairs {
-		fmt.Fprintf(b, "<tr><td>%s</td><td>%s</td>", htmlEscape(c.Rows[p.Left].Label), htmlEscape(c.rightLabel(p)))
+		// The row filter matches the pair when either label holds its text.
+		fmt.Fprintf(b, "<tr data-label=\"%s\"><td>%s</td><td>%s</td>", htmlEscape(c.Rows[p.Left].Label+" vs "+c.Rows[p.Right].Label),
+			htmlEscape(c.Rows[p.Left].Label), htmlEscape(c.rightLabel(p)))
 		for _, v := range c.bayesCells(p, strong) {
 			fmt.Fprintf(b, "<td class=\"num\">%s</td>", v)
 		}

@@ -214,3 +214,40 @@ func TestBayesFigures(t *testing.T) {
 		t.Errorf("holdout markdown:\n%s", md.String())
 	}
 }
+
+// TestBayesReference: the report's correlated t-test of up against base
+// (left up, right base) on each dataset of bayesCells, accuracy and error
+// alike, against scipy's Student t from the definition
+// (testdata/bayes_report_reference.py): the fold differences are a
+// rotation of one another, so every dataset has mean difference 0.018,
+// scale √((1/10 + 1/9)·s²) = 0.0064253 and P(left) = 0.87773.
+func TestBayesReference(t *testing.T) {
+	ref := [][5]float64{ // mean of up − base, scale, P(left), P(rope), P(right)
+		{0.018000000000000016, 0.006425258797689322, 0.8777289599101679, 0.12135637999283211, 0.0009146600970000277},
+		{0.018000000000000016, 0.006425258797689322, 0.8777289599101679, 0.12135637999283211, 0.0009146600970000277},
+		{0.018000000000000016, 0.006425258797689321, 0.8777289599101679, 0.12135637999283211, 0.0009146600970000271},
+	}
+	rope := 0.01
+	tables := BuildTables(Spec{Experiment: "b", Metrics: []string{"accuracy", "error"}, Baseline: "base", Rope: &rope, Seed: 5}, bayesCells())
+	for _, c := range tables.Metrics {
+		for d, want := range ref {
+			got := c.Bayes.Pairs[0].Datasets[d]
+			diff := c.leftMinusRight(got)
+			if !c.HigherIsBetter {
+				diff = -diff // error: base − up in error is up − base in accuracy
+			}
+			for i, g := range []float64{diff, got.Scale, got.PLeft, got.PRope, got.PRight} {
+				if math.Abs(g-want[i]) > 1e-9 {
+					t.Errorf("%s d%d: value %d = %.15g, scipy %.15g", c.Metric, d+1, i, g, want[i])
+				}
+			}
+		}
+	}
+	var md bytes.Buffer
+	if err := WriteMarkdown(&md, tables, bayesCells()); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(md.String(), "| up ova | base ova (baseline) | 0.878 / 0.121 / 0.001 | 0.878 / 0.121 / 0.001 | 0.878 / 0.121 / 0.001 |") {
+		t.Errorf("markdown:\n%s", md.String())
+	}
+}
