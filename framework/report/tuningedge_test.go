@@ -37,7 +37,7 @@ func TestTuningEdges(t *testing.T) {
 		chosen     []string
 		want       []string // "param value highest folds/of"
 	}{
-		// The example: C = 100 in 10 of 10 outer folds on segment.
+		// A run seen on segment: C = 100 in 10 of 10 outer folds.
 		{"highest in every fold", grid, repeat("C=100", 10), []string{"C 100 true 10/10"}},
 		{"lowest in 6 of 10", grid, append(repeat("C=0.01", 6), repeat("C=1", 4)...), []string{"C 0.01 false 6/10"}},
 		{"half is not most", grid, append(repeat("C=100", 5), repeat("C=1", 5)...), nil},
