@@ -261,4 +261,6 @@ var schemaAccount = map[string]string{
 	"Output.Alpha":       "not: the level of the tables' tests",
 	"Output.RankTimings": "not: whether the tables rank timings",
 	"Output.Confusion":   "not: which confusion matrices are drawn",
+	"Output.Rope":        "not: the tables' Bayesian comparisons, computed from the cells' scores",
+	"Output.BayesPairs":  "not: which rows the tables' Bayesian comparisons pair",
 }
