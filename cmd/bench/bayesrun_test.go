@@ -22,6 +22,7 @@ import (
 // ρ/(1 − ρ))·s²), ρ = n_test/n = 1/5 on 5 folds); the manifest keeps the
 // rope, so bench table renders the same report again.
 func TestBayesInRun(t *testing.T) {
+	skipUnderRace(t, "the Bayesian tests are arithmetic on the finished folds, the same code under either pass")
 	src := `experiment "bayesrun" { seed = 4 }
 dataset "iris" { path = "%REPO%/experiments/data/iris.csv" }
 dataset "wine" { path = "%REPO%/experiments/data/wine.csv" }

@@ -746,6 +746,7 @@ reduction "ecoc" {
 // Hamming loss and Jaccard; stacking, with scikit-learn's inner split,
 // within 0.02).
 func TestParityMultiLabel(t *testing.T) {
+	skipUnderRace(t, "a parity check of the numbers")
 	file := writeExperiment(t, `experiment "ml" { seed = 0 }
 dataset "emotions" {
   path          = "%DATA%/emotions.csv"

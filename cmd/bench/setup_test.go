@@ -39,6 +39,7 @@ output {
 // for a random dense code decoded by exponential loss), the figures are
 // named from the labels, and the HTML report holds the experiment file.
 func TestSetupTableAndLabels(t *testing.T) {
+	skipUnderRace(t, "a report check; no concurrency of bench's own")
 	file := writeExperiment(t, setupExperiment)
 	out := t.TempDir()
 	if _, stderr, err := bench(t, "run", "-o", out, file); err != nil {

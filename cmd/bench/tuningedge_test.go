@@ -12,6 +12,7 @@ import (
 // outer fold; the run warns on stderr and in run.log, and the report's
 // tuning section says so too.
 func TestTuningEdgeWarning(t *testing.T) {
+	skipUnderRace(t, "a report check of the tuning choices; the engine's tuning concurrency is raced by framework/engine")
 	src := `experiment "edge" { seed = 1 }
 dataset "iris" { path = "%REPO%/experiments/data/iris.csv" }
 encoder "std" { type = "standardize" }
