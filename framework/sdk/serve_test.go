@@ -43,13 +43,31 @@ func TestServeEndsWithContext(t *testing.T) {
 }
 
 // concurrentLearner records the most Fit calls under way at once; each Fit
-// waits until wait calls are under way (or 50 ms have passed).
+// waits until wait calls have been under way at once, or until window has
+// passed since it started.
+//
+// The window's end is a flag the timer sets, under the mutex, with the
+// broadcast that wakes the waiting call: a deadline read from the clock
+// after arming the timer (time.Now() a moment after time.AfterFunc) can
+// fall after the timer's wake-up when the goroutine is descheduled between
+// the two, and the call then waits for a broadcast that never comes (with
+// one worker, no other call broadcasts): the test binary hangs.
 type concurrentLearner struct {
-	wait int
+	wait   int
+	window time.Duration
+	// pause, when set, runs between arming the window's timer and
+	// waiting, the mutex held: a goroutine descheduled there.
+	pause func()
 
 	mu        sync.Mutex
 	now, most int
 	more      *sync.Cond
+}
+
+func newConcurrentLearner(wait int, window time.Duration) *concurrentLearner {
+	l := &concurrentLearner{wait: wait, window: window}
+	l.more = sync.NewCond(&l.mu)
+	return l
 }
 
 func (l *concurrentLearner) Info() sdk.LearnerInfo {
@@ -61,12 +79,20 @@ func (l *concurrentLearner) Fit(ctx context.Context, in sdk.FitInput, p sdk.Para
 	l.now++
 	l.most = max(l.most, l.now)
 	l.more.Broadcast()
-	deadline := time.AfterFunc(50*time.Millisecond, func() { l.mu.Lock(); l.more.Broadcast(); l.mu.Unlock() })
-	start := time.Now()
-	for l.now < l.wait && time.Since(start) < 50*time.Millisecond {
+	expired := false
+	timer := time.AfterFunc(l.window, func() {
+		l.mu.Lock()
+		expired = true
+		l.more.Broadcast()
+		l.mu.Unlock()
+	})
+	if l.pause != nil {
+		l.pause()
+	}
+	for l.most < l.wait && !expired {
 		l.more.Wait()
 	}
-	deadline.Stop()
+	timer.Stop()
 	l.now--
 	l.mu.Unlock()
 	return (&meanLearner{}).Fit(ctx, in, p)
@@ -74,7 +100,10 @@ func (l *concurrentLearner) Fit(ctx context.Context, in sdk.FitInput, p sdk.Para
 
 // TestWithWorkers: the problems of one Fit call (one-vs-one subsets, each
 // to Fit alone) are trained at most WithWorkers at once, and that many
-// when the learner waits for them.
+// when the learner waits for them. With one worker each Fit waits 50 ms
+// for a second call that must not come; with three, the calls wait for
+// each other (up to a bound that only a fault of the server reaches), so
+// that a slow machine cannot make the count fall short.
 func TestWithWorkers(t *testing.T) {
 	ctx := context.Background()
 	x := mat.NewDense(4, 1, []float64{1, 2, 3, 4})
@@ -86,19 +115,44 @@ func TestWithWorkers(t *testing.T) {
 		tg[i%4] = 0
 		problems[i] = sdk.Problem{Kind: sdk.Binary, Targets: tg}
 	}
-	for _, workers := range []int{1, 3} {
-		impl := &concurrentLearner{wait: 3}
-		impl.more = sync.NewCond(&impl.mu)
-		c := connect(t, impl, sdk.WithWorkers(workers))
+	for _, tc := range []struct {
+		workers int
+		window  time.Duration
+	}{{1, 50 * time.Millisecond}, {3, 10 * time.Second}} {
+		impl := newConcurrentLearner(3, tc.window)
+		c := connect(t, impl, sdk.WithWorkers(tc.workers))
 		if _, err := c.Ensure(ctx, enc); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := c.Fit(ctx, enc.Digest, []int{0, 1, 2, 3}, nil, problems, 0); err != nil {
 			t.Fatal(err)
 		}
-		if impl.most != workers {
-			t.Errorf("WithWorkers(%d): %d fits at once, want %d", workers, impl.most, workers)
+		if impl.most != tc.workers {
+			t.Errorf("WithWorkers(%d): %d fits at once, want %d", tc.workers, impl.most, tc.workers)
 		}
+	}
+}
+
+// TestConcurrentLearnerWindowEnds: a Fit of concurrentLearner that waits
+// for calls that never come returns once its window has passed, also when
+// its goroutine is descheduled past the window's end between arming the
+// timer and waiting: the case in which a deadline read from the clock
+// after arming the timer made it wait for ever.
+func TestConcurrentLearnerWindowEnds(t *testing.T) {
+	l := newConcurrentLearner(2, 10*time.Millisecond)
+	l.pause = func() { time.Sleep(50 * time.Millisecond) }
+	done := make(chan error, 1)
+	go func() {
+		_, err := l.Fit(context.Background(), sdk.FitInput{Kind: sdk.Binary, Targets: []float64{1, -1}}, nil)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("Fit still waiting a minute after its 10 ms window")
 	}
 }
 
