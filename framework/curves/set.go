@@ -307,15 +307,6 @@ func MacroPR(recalls, precisions [][]float64) (recall, precision []float64) {
 	return recall, precision
 }
 
-func hasNaN(x []float64) bool {
-	for _, v := range x {
-		if math.IsNaN(v) {
-			return true
-		}
-	}
-	return false
-}
-
 func slicesReverse(x []float64) {
 	for i, j := 0, len(x)-1; i < j; i, j = i+1, j-1 {
 		x[i], x[j] = x[j], x[i]
