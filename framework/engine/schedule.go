@@ -275,6 +275,12 @@ func (s *scheduler) record(t task, fr outcome.FoldResult, err error, interrupted
 	s.remaining[i]--
 	s.done++
 	s.worked += s.weights[t.cell]
+	// Reported now, under the lock: the views below release it, and a
+	// fold recorded meanwhile would otherwise report this one's count
+	// with its own, once for both.
+	if s.opt.Progress != nil {
+		s.opt.Progress(s.worked, s.work)
+	}
 	if s.remaining[i] == 0 && !s.interrupted[i] {
 		// The views pool every fold's rows: computed outside the lock,
 		// which the other workers' folds need meanwhile. Nothing else
@@ -289,9 +295,6 @@ func (s *scheduler) record(t task, fr outcome.FoldResult, err error, interrupted
 		s.mu.Lock()
 		s.results[i].Curves = views
 		s.finish(i, t.cell)
-	}
-	if s.opt.Progress != nil {
-		s.opt.Progress(s.worked, s.work)
 	}
 }
 
