@@ -221,6 +221,39 @@ func Standardize(x *mat.Dense, fit, rows []int) *mat.Dense {
 	return out
 }
 
+// NumpyStandardize returns the rows `rows` of x standardised as the
+// reference generators do with NumPy (np.mean and np.std along axis 0):
+// column means and population variances over the rows `fit`, each a
+// plain sum in row order (Standardize's compensated sums may differ in
+// the last bits), a zero standard deviation replaced by 1.
+func NumpyStandardize(x *mat.Dense, fit, rows []int) *mat.Dense {
+	_, d := x.Dims()
+	mean, sd := make([]float64, d), make([]float64, d)
+	for j := range d {
+		var s float64
+		for _, i := range fit {
+			s += x.At(i, j)
+		}
+		mean[j] = s / float64(len(fit))
+		var v float64
+		for _, i := range fit {
+			t := x.At(i, j) - mean[j]
+			v += float64(t * t) // the conversion keeps the product rounded (no fused multiply-add)
+		}
+		sd[j] = math.Sqrt(v / float64(len(fit)))
+		if sd[j] == 0 {
+			sd[j] = 1
+		}
+	}
+	out := mat.NewDense(len(rows), d, nil)
+	for k, i := range rows {
+		for j := range d {
+			out.Set(k, j, (x.At(i, j)-mean[j])/sd[j])
+		}
+	}
+	return out
+}
+
 // Split returns the training and test parts of fold k (rows in file order,
 // see cv.Split), both standardised with the training part's statistics
 // (see Standardize), and their classes.

@@ -61,38 +61,6 @@ var configs = map[string]Options{
 	"kd_tree_manhattan":   {Algorithm: KDTree, Metric: Manhattan, Weights: Distance},
 }
 
-// numpyStandardize returns the rows `rows` of x standardised as the
-// generator does with NumPy: column means and population variances over
-// the rows `fit`, summed in row order (np.mean and np.std along axis 0),
-// a zero standard deviation replaced by 1.
-func numpyStandardize(x *mat.Dense, fit, rows []int) *mat.Dense {
-	_, d := x.Dims()
-	mean, sd := make([]float64, d), make([]float64, d)
-	for j := range d {
-		var s float64
-		for _, i := range fit {
-			s += x.At(i, j)
-		}
-		mean[j] = s / float64(len(fit))
-		var v float64
-		for _, i := range fit {
-			t := x.At(i, j) - mean[j]
-			v += float64(t * t)
-		}
-		sd[j] = math.Sqrt(v / float64(len(fit)))
-		if sd[j] == 0 {
-			sd[j] = 1
-		}
-	}
-	out := mat.NewDense(len(rows), d, nil)
-	for k, i := range rows {
-		for j := range d {
-			out.Set(k, j, (x.At(i, j)-mean[j])/sd[j])
-		}
-	}
-	return out
-}
-
 // foldData returns fold k's training and test rows of data set name as
 // the generator passes them to scikit-learn: standardised, raw
 // (NAME_raw) or raw in CSR form (NAME_csr), with the training classes and
@@ -108,7 +76,7 @@ func foldData(ds *reftest.Dataset, name string, folds []int, k int) (xtr matrix.
 		}
 		return matrix.Matrix{Dense: tr}, ytr, matrix.Matrix{Dense: te}, test
 	}
-	return matrix.Matrix{Dense: numpyStandardize(ds.X, train, train)}, ytr, matrix.Matrix{Dense: numpyStandardize(ds.X, train, test)}, test
+	return matrix.Matrix{Dense: reftest.NumpyStandardize(ds.X, train, train)}, ytr, matrix.Matrix{Dense: reftest.NumpyStandardize(ds.X, train, test)}, test
 }
 
 func pickRows(x *mat.Dense, rows []int) *mat.Dense {

@@ -90,38 +90,6 @@ var configs = map[string]fitter{
 	"bernoulli_uniform":       bernoulli(DiscreteOptions{Alpha: 2}),
 }
 
-// numpyStandardize returns the rows `rows` of x standardised as the
-// generator does: column means and population variances over the rows
-// `fit`, summed in row order (np.mean, np.std along axis 0), a zero
-// standard deviation replaced by 1.
-func numpyStandardize(x *mat.Dense, fit, rows []int) *mat.Dense {
-	_, d := x.Dims()
-	mean, sd := make([]float64, d), make([]float64, d)
-	for j := range d {
-		var s float64
-		for _, i := range fit {
-			s += x.At(i, j)
-		}
-		mean[j] = s / float64(len(fit))
-		var v float64
-		for _, i := range fit {
-			t := x.At(i, j) - mean[j]
-			v += float64(t * t)
-		}
-		sd[j] = math.Sqrt(v / float64(len(fit)))
-		if sd[j] == 0 {
-			sd[j] = 1
-		}
-	}
-	out := mat.NewDense(len(rows), d, nil)
-	for k, i := range rows {
-		for j := range d {
-			out.Set(k, j, (x.At(i, j)-mean[j])/sd[j])
-		}
-	}
-	return out
-}
-
 // loadCategorical reads a data set of string columns (class last), its
 // classes as indices in sorted order.
 func loadCategorical(t *testing.T, name string) ([][]string, []int) {
@@ -225,7 +193,7 @@ func TestMatchesSklearn(t *testing.T) {
 				}
 				return xtr, xte, train, test
 			}
-			return numpyStandardize(x, train, train), numpyStandardize(x, train, test), train, test
+			return reftest.NumpyStandardize(x, train, train), reftest.NumpyStandardize(x, train, test), train, test
 		}
 		for cname, want := range entry {
 			t.Run(name+"/"+cname, func(t *testing.T) {
