@@ -9,6 +9,7 @@ import (
 
 	"github.com/polyclass/polyclass/framework/matrix"
 	"github.com/polyclass/polyclass/framework/sparse"
+	"github.com/polyclass/polyclass/plugins/internal/numpysum"
 )
 
 // Classifier is a fitted k-nearest-neighbours classifier: its training
@@ -324,12 +325,12 @@ func (c *Classifier) Predict(x matrix.Matrix, votes, probs *mat.Dense) error {
 							template[j] = w[j]
 						}
 					}
-					row[cl] = pairwiseSum(template)
+					row[cl] = numpysum.Pairwise(template)
 				}
 			}
 		}
 		if probs != nil {
-			norm := pairwiseSum(p)
+			norm := numpysum.Pairwise(p)
 			if norm == 0 {
 				norm = 1
 			}
@@ -395,36 +396,4 @@ func argmax(v []float64) int {
 		}
 	}
 	return best
-}
-
-// pairwiseSum is NumPy's pairwise summation of a contiguous array (what
-// np.sum over a row does): up to 7 values added in order from 0, up to
-// 128 in eight interleaved partial sums, longer ones split in two.
-func pairwiseSum(a []float64) float64 {
-	n := len(a)
-	switch {
-	case n < 8:
-		var s float64
-		for _, v := range a {
-			s += v
-		}
-		return s
-	case n <= 128:
-		var r [8]float64
-		copy(r[:], a[:8])
-		i := 8
-		for ; i < n-n%8; i += 8 {
-			for j := range r {
-				r[j] += a[i+j]
-			}
-		}
-		s := ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
-		for ; i < n; i++ {
-			s += a[i]
-		}
-		return s
-	}
-	n2 := n / 2
-	n2 -= n2 % 8
-	return pairwiseSum(a[:n2]) + pairwiseSum(a[n2:])
 }

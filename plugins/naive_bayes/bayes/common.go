@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/polyclass/polyclass/plugins/internal/numpysum"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -61,7 +62,7 @@ func Probabilities(dst, jll *mat.Dense) {
 		for c, v := range row {
 			tmp[c] = math.Exp(v - amax)
 		}
-		lse := math.Log(pairwiseSum(tmp)) + amax
+		lse := math.Log(numpysum.Pairwise(tmp)) + amax
 		out := dst.RawRowView(i)
 		for c, v := range row {
 			out[c] = math.Exp(v - lse)

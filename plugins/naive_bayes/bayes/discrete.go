@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/polyclass/polyclass/framework/matrix"
+	"github.com/polyclass/polyclass/plugins/internal/numpysum"
 )
 
 // DefaultAlpha is scikit-learn's alpha: add-one (Laplace) smoothing.
@@ -72,7 +73,7 @@ func FitMultinomial(x matrix.Matrix, y []int, numClasses int, w []float64, opt D
 		for j, v := range m.FeatureCount.RawRowView(c) {
 			row[j] = v + alpha
 		}
-		lc := math.Log(pairwiseSum(row))
+		lc := math.Log(numpysum.Pairwise(row))
 		out := m.FeatureLogProb.RawRowView(c)
 		for j, v := range row {
 			out[j] = math.Log(v) - lc
@@ -101,7 +102,7 @@ func FitBernoulli(x matrix.Matrix, y []int, numClasses int, w []float64, opt Dis
 			out[j] = math.Log(v+alpha) - lc
 			neg[j] = math.Log(1 - math.Exp(out[j]))
 		}
-		m.negSum[c] = pairwiseSum(neg)
+		m.negSum[c] = numpysum.Pairwise(neg)
 	}
 	return m, nil
 }
@@ -153,7 +154,7 @@ func fitCounts(x matrix.Matrix, y []int, numClasses int, w []float64, opt Discre
 			present++
 		}
 	}
-	total := pairwiseSum(m.ClassCount)
+	total := numpysum.Pairwise(m.ClassCount)
 	if total <= 0 {
 		return nil, errors.New("bayes: the training rows' weights sum to zero")
 	}

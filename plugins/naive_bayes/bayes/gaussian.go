@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/polyclass/polyclass/plugins/internal/numpysum"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -63,7 +64,7 @@ func FitGaussian(x *mat.Dense, y []int, numClasses int, w []float64, varSmoothin
 			for k, i := range rows {
 				cw[k] = w[i]
 			}
-			g.ClassCount[c] = pairwiseSum(cw)
+			g.ClassCount[c] = numpysum.Pairwise(cw)
 		} else {
 			g.ClassCount[c] = float64(len(rows))
 		}
@@ -74,7 +75,7 @@ func FitGaussian(x *mat.Dense, y []int, numClasses int, w []float64, varSmoothin
 		}
 		g.Var.SetRow(c, s)
 	}
-	total := pairwiseSum(g.ClassCount)
+	total := numpysum.Pairwise(g.ClassCount)
 	if total <= 0 {
 		return nil, errors.New("bayes: the training rows' weights sum to zero")
 	}
@@ -93,7 +94,7 @@ func meanVar(x *mat.Dense, rows []int, w []float64) (mean, variance []float64) {
 	mean, variance = make([]float64, d), make([]float64, d)
 	div := float64(len(rows))
 	if w != nil {
-		div = pairwiseSum(w)
+		div = numpysum.Pairwise(w)
 	}
 	for k, i := range rows {
 		for j, v := range x.RawRowView(i) {
@@ -148,13 +149,13 @@ func (g *Gaussian) JointLogLikelihood(dst, x *mat.Dense) error {
 		for j := range terms {
 			terms[j] = math.Log(2 * math.Pi * v[j])
 		}
-		norm := -0.5 * pairwiseSum(terms)
+		norm := -0.5 * numpysum.Pairwise(terms)
 		for i := range n {
 			for j, xv := range x.RawRowView(i) {
 				t := xv - theta[j]
 				terms[j] = float64(t*t) / v[j]
 			}
-			dst.Set(i, c, prior+(norm-0.5*pairwiseSum(terms)))
+			dst.Set(i, c, prior+(norm-0.5*numpysum.Pairwise(terms)))
 		}
 	}
 	return nil

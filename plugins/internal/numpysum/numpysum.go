@@ -1,10 +1,12 @@
-package bayes
+// Package numpysum sums as NumPy does, so that plugins matching
+// scikit-learn's numbers bit for bit add in NumPy's order.
+package numpysum
 
-// pairwiseSum is NumPy's pairwise summation of a contiguous array (what
+// Pairwise is NumPy's pairwise summation of a contiguous array (what
 // np.sum of a vector or along a row does): up to 7 values added in order
 // from 0, up to 128 in eight interleaved partial sums, longer ones split
-// in two.
-func pairwiseSum(a []float64) float64 {
+// in two at a multiple of 8.
+func Pairwise(a []float64) float64 {
 	n := len(a)
 	switch {
 	case n < 8:
@@ -30,5 +32,5 @@ func pairwiseSum(a []float64) float64 {
 	}
 	n2 := n / 2
 	n2 -= n2 % 8
-	return pairwiseSum(a[:n2]) + pairwiseSum(a[n2:])
+	return Pairwise(a[:n2]) + Pairwise(a[n2:])
 }
