@@ -292,8 +292,6 @@ func TestArgmaxClassScores(t *testing.T) {
 func TestPlanIgnoresProbabilities(t *testing.T) {
 	c := connect(t)
 	ctx := context.Background()
-	labels := []int{0, 1, 2, 1}
-	multi := mat.NewDense(4, 3, []float64{1, 0, 1, 0, 1, 0, 1, 1, 0, 0, 0, 1})
 	for _, tt := range []struct {
 		name, scheme string
 		params       sdk.Params
@@ -309,14 +307,7 @@ func TestPlanIgnoresProbabilities(t *testing.T) {
 		{"binary relevance", BinaryRelevance, nil, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			req := sdk.PlanRequest{Scheme: tt.scheme, Params: tt.params, NumClasses: 3, Labels: labels, ClassNames: []string{"a", "b", "c"}, Seed: 1}
-			if tt.scheme == BinaryRelevance {
-				req.Labels, req.LabelMatrix = nil, multi
-			}
-			plan, err := c.Plan(ctx, req)
-			if err != nil {
-				t.Fatal(err)
-			}
+			plan := planThree(ctx, t, c, tt.scheme, tt.params)
 			if plan.IgnoresProbabilities != tt.want {
 				t.Errorf("IgnoresProbabilities = %v, want %v", plan.IgnoresProbabilities, tt.want)
 			}
@@ -335,8 +326,8 @@ func TestPlanIgnoresProbabilities(t *testing.T) {
 			}
 			var train *mat.Dense
 			if plan.NeedsTrainingScores {
-				train = mat.NewDense(len(labels), L, nil)
-				for i := range len(labels) {
+				train = mat.NewDense(planRows, L, nil)
+				for i := range planRows {
 					for j := range L {
 						train.Set(i, j, math.Cos(float64(5*i+j)))
 					}
@@ -438,8 +429,6 @@ func TestStateMakesCode(t *testing.T) {
 func TestClassScoresAreProbabilities(t *testing.T) {
 	c := connect(t)
 	ctx := context.Background()
-	labels := []int{0, 1, 2, 1}
-	multi := mat.NewDense(4, 3, []float64{1, 0, 1, 0, 1, 0, 1, 1, 0, 0, 0, 1})
 	for _, tt := range []struct {
 		name, scheme string
 		params       sdk.Params
@@ -454,14 +443,7 @@ func TestClassScoresAreProbabilities(t *testing.T) {
 		{"binary relevance", BinaryRelevance, nil, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			req := sdk.PlanRequest{Scheme: tt.scheme, Params: tt.params, NumClasses: 3, Labels: labels, ClassNames: []string{"a", "b", "c"}, Seed: 1}
-			if tt.scheme == BinaryRelevance {
-				req.Labels, req.LabelMatrix = nil, multi
-			}
-			plan, err := c.Plan(ctx, req)
-			if err != nil {
-				t.Fatal(err)
-			}
+			plan := planThree(ctx, t, c, tt.scheme, tt.params)
 			L := len(plan.Problems)
 			if plan.Problems[0].Kind == sdk.Multiclass {
 				L = 3 // a native learner's scores: one column per class
@@ -559,4 +541,22 @@ func TestPlanDescription(t *testing.T) {
 			}
 		})
 	}
+}
+
+// planRows is the number of rows planThree plans for.
+const planRows = 4
+
+// planThree plans scheme with params for four rows of three classes
+// (a, b, c), the rows' label sets for binary relevance.
+func planThree(ctx context.Context, t *testing.T, c *host.ReducerClient, scheme string, params sdk.Params) sdk.Plan {
+	t.Helper()
+	req := sdk.PlanRequest{Scheme: scheme, Params: params, NumClasses: 3, Labels: []int{0, 1, 2, 1}, ClassNames: []string{"a", "b", "c"}, Seed: 1}
+	if scheme == BinaryRelevance {
+		req.Labels, req.LabelMatrix = nil, mat.NewDense(4, 3, []float64{1, 0, 1, 0, 1, 0, 1, 1, 0, 0, 0, 1})
+	}
+	plan, err := c.Plan(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return plan
 }
