@@ -33,29 +33,54 @@ type Binary struct {
 // give the same counts. NaN scores are an error of the caller and sort
 // last.
 func Count(scores []float64, positive []bool) Binary {
-	type row struct {
-		s   float64
-		pos bool
-	}
-	rows := make([]row, len(scores))
+	var pos, neg []float64
 	for i, v := range scores {
-		rows[i] = row{v, positive[i]}
-	}
-	// Decreasing, NaN last; the order within a tie does not matter.
-	slices.SortFunc(rows, func(a, b row) int { return cmp.Compare(b.s, a.s) })
-	c := Binary{Thresholds: make([]float64, 0, len(rows)), TP: make([]int, 0, len(rows)), FP: make([]int, 0, len(rows))}
-	tp, fp := 0, 0
-	for j, r := range rows {
-		if r.pos {
-			tp++
+		if positive[i] {
+			pos = append(pos, v)
 		} else {
-			fp++
+			neg = append(neg, v)
 		}
-		if j+1 == len(rows) || rows[j+1].s != r.s {
-			c.Thresholds = append(c.Thresholds, r.s)
-			c.TP = append(c.TP, tp)
-			c.FP = append(c.FP, fp)
+	}
+	return countSplit(pos, neg)
+}
+
+// countSplit is Count of the positive rows' scores pos and the negative
+// rows' scores neg, which it sorts in place. Holding the two classes of
+// rows apart, a row costs its score alone.
+func countSplit(pos, neg []float64) Binary {
+	// Increasing, NaN first: walked from the end, the scores come
+	// highest first and NaN last.
+	slices.Sort(pos)
+	slices.Sort(neg)
+	i, j := len(pos)-1, len(neg)-1
+	c := Binary{}
+	tp, fp := 0, 0
+	for i >= 0 || j >= 0 {
+		var s float64
+		switch {
+		case j < 0 || i >= 0 && cmp.Compare(pos[i], neg[j]) >= 0:
+			s = pos[i]
+		default:
+			s = neg[j]
 		}
+		if math.IsNaN(s) {
+			// A NaN is no threshold of any other row.
+			if i >= 0 && math.IsNaN(pos[i]) {
+				tp, i = tp+1, i-1
+			} else {
+				fp, j = fp+1, j-1
+			}
+		} else {
+			for ; i >= 0 && pos[i] == s; i-- {
+				tp++
+			}
+			for ; j >= 0 && neg[j] == s; j-- {
+				fp++
+			}
+		}
+		c.Thresholds = append(c.Thresholds, s)
+		c.TP = append(c.TP, tp)
+		c.FP = append(c.FP, fp)
 	}
 	return c
 }
@@ -80,16 +105,23 @@ func last(x []int) int {
 // no positive (or no negative) rows the true (false) positive rate is
 // NaN, as scikit-learn's.
 func (c Binary) ROC() (fpr, tpr, thresholds []float64) {
-	p, n := float64(c.Positives()), float64(c.Negatives())
-	m := len(c.TP) + 1
-	fpr, tpr, thresholds = make([]float64, m), make([]float64, m), make([]float64, m)
+	fpr, tpr = c.rates()
+	thresholds = make([]float64, len(fpr))
 	thresholds[0] = math.Inf(1)
 	copy(thresholds[1:], c.Thresholds)
+	return fpr, tpr, thresholds
+}
+
+// rates is ROC without the thresholds.
+func (c Binary) rates() (fpr, tpr []float64) {
+	p, n := float64(c.Positives()), float64(c.Negatives())
+	m := len(c.TP) + 1
+	fpr, tpr = make([]float64, m), make([]float64, m)
 	for i := range c.TP {
 		fpr[i+1] = float64(c.FP[i]) / n
 		tpr[i+1] = float64(c.TP[i]) / p
 	}
-	return fpr, tpr, thresholds
+	return fpr, tpr
 }
 
 // PrecisionRecall returns the precision–recall curve as scikit-learn's
@@ -98,9 +130,19 @@ func (c Binary) ROC() (fpr, tpr, thresholds []float64) {
 // (recall 0, precision 1) without a threshold. With no positive rows the
 // recall is 1 throughout.
 func (c Binary) PrecisionRecall() (precision, recall, thresholds []float64) {
+	precision, recall = c.precisionRecall()
+	thresholds = make([]float64, 0, len(c.Thresholds))
+	for i := len(c.Thresholds) - 1; i >= 0; i-- {
+		thresholds = append(thresholds, c.Thresholds[i])
+	}
+	return precision, recall, thresholds
+}
+
+// precisionRecall is PrecisionRecall without the thresholds.
+func (c Binary) precisionRecall() (precision, recall []float64) {
 	p := float64(c.Positives())
 	m := len(c.TP)
-	precision, recall, thresholds = make([]float64, 0, m+1), make([]float64, 0, m+1), make([]float64, 0, m)
+	precision, recall = make([]float64, 0, m+1), make([]float64, 0, m+1)
 	for i := m - 1; i >= 0; i-- {
 		prec := 0.0
 		if s := c.TP[i] + c.FP[i]; s > 0 {
@@ -112,9 +154,8 @@ func (c Binary) PrecisionRecall() (precision, recall, thresholds []float64) {
 		}
 		precision = append(precision, prec)
 		recall = append(recall, rec)
-		thresholds = append(thresholds, c.Thresholds[i])
 	}
-	return append(precision, 1), append(recall, 0), thresholds
+	return append(precision, 1), append(recall, 0)
 }
 
 // AUC returns the area under the ROC curve by the trapezoidal rule

@@ -3,6 +3,7 @@ package curves
 import (
 	"encoding/json"
 	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -206,5 +207,56 @@ func BenchmarkComputeLetter(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		Compute(k, folds, true)
+	}
+}
+
+// TestCountAgainstDefinition: on scores with many ties, each threshold's
+// counts are the positive and negative rows scored at or above it,
+// counted one by one, and the thresholds are the distinct scores,
+// decreasing.
+func TestCountAgainstDefinition(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, n := range []int{1, 2, 7, 100, 1000} {
+		scores, positive := make([]float64, n), make([]bool, n)
+		for i := range scores {
+			scores[i] = math.Round(rng.NormFloat64()*4) / 4
+			positive[i] = rng.IntN(3) == 0
+		}
+		c := Count(scores, positive)
+		distinct := map[float64]bool{}
+		for _, v := range scores {
+			distinct[v] = true
+		}
+		if len(c.Thresholds) != len(distinct) {
+			t.Fatalf("n = %d: %d thresholds for %d distinct scores", n, len(c.Thresholds), len(distinct))
+		}
+		for i, th := range c.Thresholds {
+			if i > 0 && th >= c.Thresholds[i-1] {
+				t.Fatalf("n = %d: thresholds not decreasing at %d: %v", n, i, c.Thresholds[:i+1])
+			}
+			tp, fp := 0, 0
+			for r, v := range scores {
+				if v >= th && positive[r] {
+					tp++
+				} else if v >= th {
+					fp++
+				}
+			}
+			if c.TP[i] != tp || c.FP[i] != fp {
+				t.Fatalf("n = %d, threshold %v: TP %d FP %d, want %d %d", n, th, c.TP[i], c.FP[i], tp, fp)
+			}
+		}
+	}
+}
+
+// TestCountNaNLast: NaN scores count after every number, each its own
+// threshold.
+func TestCountNaNLast(t *testing.T) {
+	c := Count([]float64{math.NaN(), 0.5, math.NaN(), 0.7}, []bool{true, false, false, true})
+	if !equalInts(c.TP, []int{1, 1, 2, 2}) && !equalInts(c.TP, []int{1, 1, 1, 2}) {
+		t.Fatalf("TP %v", c.TP)
+	}
+	if c.TP[1] != 1 || c.FP[1] != 1 || c.TP[3] != 2 || c.FP[3] != 2 || !math.IsNaN(c.Thresholds[2]) {
+		t.Fatalf("counts %+v", c)
 	}
 }

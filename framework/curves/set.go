@@ -173,32 +173,42 @@ func Compute(k int, folds []Fold, probabilities bool) *Set {
 	}
 	multi := len(folds) > 0 && folds[0].TrueSet != nil
 	s := &Set{Rows: n}
-	// Column k of the pooled scores and its truth, and every class's
-	// decisions pooled for the micro average.
-	col := make([]float64, n)
-	pos := make([]bool, n)
-	microS := make([]float64, 0, n*k)
-	microP := make([]bool, 0, n*k)
-	var counts []Binary
+	// One class at a time: its scores split by truth, its curves and
+	// areas, its part of the macro averages; then every class's decisions
+	// pooled for the micro average. A class's scores live only while it
+	// is counted, and a pooled decision costs its score alone.
+	var pos, neg, microPos, microNeg []float64
+	var aucs, aps []float64
+	var macroROC, macroPR macro
 	for c := range k {
-		i := 0
+		pos, neg = pos[:0], neg[:0]
 		for _, f := range folds {
 			rows := len(f.Scores) / k
 			for r := range rows {
-				col[i] = f.Scores[r*k+c]
-				if multi {
-					pos[i] = f.TrueSet[r*k+c] != 0
+				v := f.Scores[r*k+c]
+				if multi && f.TrueSet[r*k+c] != 0 || !multi && f.True[r] == c {
+					pos = append(pos, v)
 				} else {
-					pos[i] = f.True[r] == c
+					neg = append(neg, v)
 				}
-				i++
 			}
 		}
-		microS = append(microS, col...)
-		microP = append(microP, pos...)
-		counts = append(counts, Count(col, pos))
+		microPos, microNeg = append(microPos, pos...), append(microNeg, neg...)
+		rc, pc := classCurves(countSplit(pos, neg), &macroROC, &macroPR)
+		s.ROC.Classes, s.PR.Classes = append(s.ROC.Classes, rc), append(s.PR.Classes, pc)
+		aucs, aps = append(aucs, float64(rc.Area)), append(aps, float64(pc.Area))
 	}
-	s.ROC, s.PR = families(counts, Count(microS, microP))
+	micro := countSplit(microPos, microNeg)
+	microPos, microNeg = nil, nil
+	fpr, tpr := micro.rates()
+	s.ROC.Micro = Thin(fpr, tpr, Num(micro.auc(fpr, tpr)))
+	fpr, tpr = nil, nil
+	prec, rec := micro.precisionRecall()
+	s.PR.Micro = Thin(rec, prec, Num(micro.averagePrecision(prec, rec)))
+	mx, my := macroROC.rocMean()
+	s.ROC.Macro = Thin(mx, my, Num(meanOf(aucs)))
+	mx, my = macroPR.prMean()
+	s.PR.Macro = Thin(mx, my, Num(meanOf(aps)))
 	if multi {
 		s.Labels = labelCounts(k, folds)
 	} else if probabilities {
@@ -207,43 +217,95 @@ func Compute(k int, folds []Fold, probabilities bool) *Set {
 	return s
 }
 
-// families returns the ROC and precision–recall families of the classes'
-// counts and the micro-averaged counts.
-func families(counts []Binary, micro Binary) (roc, pr Family) {
-	var fprs, tprs, recalls, precisions [][]float64
-	var aucs, aps []float64
-	for _, c := range counts {
-		fpr, tpr, _ := c.ROC()
-		prec, rec, _ := c.PrecisionRecall()
-		auc, ap := c.auc(fpr, tpr), c.averagePrecision(prec, rec)
-		if c.Positives() > 0 && c.Negatives() > 0 {
-			fprs, tprs = append(fprs, fpr), append(tprs, tpr)
-		}
-		if c.Positives() > 0 {
-			recalls, precisions = append(recalls, rec), append(precisions, prec)
-		}
-		aucs, aps = append(aucs, auc), append(aps, ap)
-		// A class without positives (or negatives) has no curve to
-		// draw: its rates are NaN, or its recall 1 throughout.
-		rc, pc := Curve{Area: Num(auc)}, Curve{Area: Num(ap)}
-		if c.Positives() > 0 && c.Negatives() > 0 {
-			rc = Thin(fpr, tpr, rc.Area)
-		}
-		if c.Positives() > 0 {
-			pc = Thin(rec, prec, pc.Area)
-		}
-		roc.Classes = append(roc.Classes, rc)
-		pr.Classes = append(pr.Classes, pc)
+// classCurves returns one class's ROC and precision–recall curves, thinned,
+// with their areas, and adds the class to the macro averages: to the ROC
+// average when it has positive and negative rows, to the precision–recall
+// one when it has positive rows. A class without positives (or negatives)
+// has no curve to draw: its rates are NaN, or its recall 1 throughout.
+func classCurves(c Binary, roc, pr *macro) (rc, pc Curve) {
+	fpr, tpr := c.rates()
+	rc.Area = Num(c.auc(fpr, tpr))
+	if c.Positives() > 0 && c.Negatives() > 0 {
+		rc = Thin(fpr, tpr, rc.Area)
+		roc.addROC(fpr, tpr)
 	}
-	fpr, tpr, _ := micro.ROC()
-	roc.Micro = Thin(fpr, tpr, Num(micro.auc(fpr, tpr)))
-	prec, rec, _ := micro.PrecisionRecall()
-	pr.Micro = Thin(rec, prec, Num(micro.averagePrecision(prec, rec)))
-	mx, my := MacroROC(fprs, tprs)
-	roc.Macro = Thin(mx, my, Num(meanOf(aucs)))
-	mx, my = MacroPR(recalls, precisions)
-	pr.Macro = Thin(mx, my, Num(meanOf(aps)))
-	return roc, pr
+	prec, rec := c.precisionRecall()
+	pc.Area = Num(c.averagePrecision(prec, rec))
+	if c.Positives() > 0 {
+		pc = Thin(rec, prec, pc.Area)
+		pr.addPR(rec, prec)
+	}
+	return rc, pc
+}
+
+// macro sums curves interpolated on the grid Linspace(MacroGrid), one
+// class at a time, for their mean (MacroROC, MacroPR).
+type macro struct {
+	grid, sum []float64
+	n         int
+}
+
+// init makes the grid on first use.
+func (m *macro) init() {
+	if m.grid == nil {
+		m.grid = Linspace(MacroGrid)
+		m.sum = make([]float64, MacroGrid)
+	}
+}
+
+// addROC adds a ROC curve: its true positive rate interpolated at each
+// false positive rate of the grid.
+func (m *macro) addROC(fpr, tpr []float64) {
+	m.init()
+	for j, v := range Interp(m.grid, fpr, tpr) {
+		m.sum[j] += v
+	}
+	m.n++
+}
+
+// rocMean returns the grid and the mean true positive rate on it.
+func (m *macro) rocMean() (fpr, tpr []float64) {
+	m.init()
+	for j := range m.sum {
+		m.sum[j] /= float64(m.n)
+	}
+	return m.grid, m.sum
+}
+
+// addPR adds a precision–recall curve: at each recall of the grid the
+// highest precision at that recall or above (the precision a threshold
+// reaching at least that recall can have).
+func (m *macro) addPR(r, precision []float64) {
+	m.init()
+	// The points by recall, and the highest precision at each recall or
+	// above (a suffix maximum): each grid recall then finds its value by
+	// binary search.
+	order := make([]int, len(r))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return r[order[a]] < r[order[b]] })
+	best := make([]float64, len(order)+1)
+	for i := len(order) - 1; i >= 0; i-- {
+		best[i] = math.Max(best[i+1], precision[order[i]])
+	}
+	for j, x := range m.grid {
+		i := sort.Search(len(order), func(q int) bool { return r[order[q]] >= x })
+		m.sum[j] += best[i]
+	}
+	m.n++
+}
+
+// prMean returns the grid and the mean precision on it, from the highest
+// recall down as the classes' curves run.
+func (m *macro) prMean() (recall, precision []float64) {
+	m.init()
+	for j := range m.sum {
+		m.sum[j] /= float64(m.n)
+	}
+	slicesReverse(m.grid)
+	slicesReverse(m.sum)
+	return m.grid, m.sum
 }
 
 // MacroGrid is the number of points of the macro-averaged curves: the
@@ -257,17 +319,11 @@ const MacroGrid = 1000
 // the area as the mean of the classes' AUCs (scikit-learn's
 // roc_auc_score, average="macro").
 func MacroROC(fprs, tprs [][]float64) (fpr, tpr []float64) {
-	fpr = Linspace(MacroGrid)
-	tpr = make([]float64, len(fpr))
+	var m macro
 	for i := range fprs {
-		for j, v := range Interp(fpr, fprs[i], tprs[i]) {
-			tpr[j] += v
-		}
+		m.addROC(fprs[i], tprs[i])
 	}
-	for j := range tpr {
-		tpr[j] /= float64(len(fprs))
-	}
-	return fpr, tpr
+	return m.rocMean()
 }
 
 // MacroPR averages precision–recall curves: on the recalls of
@@ -279,32 +335,11 @@ func MacroROC(fprs, tprs [][]float64) (fpr, tpr []float64) {
 // classes' average precisions (scikit-learn's average_precision_score,
 // average="macro").
 func MacroPR(recalls, precisions [][]float64) (recall, precision []float64) {
-	recall = Linspace(MacroGrid)
-	precision = make([]float64, len(recall))
-	for i, r := range recalls {
-		// The class's points by recall, and the highest precision at
-		// each recall or above (a suffix maximum): each grid recall
-		// then finds its value by binary search.
-		order := make([]int, len(r))
-		for m := range order {
-			order[m] = m
-		}
-		sort.SliceStable(order, func(a, b int) bool { return r[order[a]] < r[order[b]] })
-		best := make([]float64, len(order)+1)
-		for m := len(order) - 1; m >= 0; m-- {
-			best[m] = math.Max(best[m+1], precisions[i][order[m]])
-		}
-		for j, x := range recall {
-			m := sort.Search(len(order), func(q int) bool { return r[order[q]] >= x })
-			precision[j] += best[m]
-		}
+	var m macro
+	for i := range recalls {
+		m.addPR(recalls[i], precisions[i])
 	}
-	for j := range precision {
-		precision[j] /= float64(len(recalls))
-	}
-	slicesReverse(recall)
-	slicesReverse(precision)
-	return recall, precision
+	return m.prMean()
 }
 
 func slicesReverse(x []float64) {
