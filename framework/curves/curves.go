@@ -48,12 +48,18 @@ func Count(scores []float64, positive []bool) Binary {
 // rows' scores neg, which it sorts in place. Holding the two classes of
 // rows apart, a row costs its score alone.
 func countSplit(pos, neg []float64) Binary {
-	// Increasing, NaN first: walked from the end, the scores come
-	// highest first and NaN last.
 	slices.Sort(pos)
 	slices.Sort(neg)
+	return countSorted(pos, neg)
+}
+
+// countSorted is countSplit of scores sorted increasing, NaN first (as
+// slices.Sort orders them): walked from the end, the scores come highest
+// first and NaN last.
+func countSorted(pos, neg []float64) Binary {
 	i, j := len(pos)-1, len(neg)-1
-	c := Binary{}
+	m := len(pos) + len(neg)
+	c := Binary{Thresholds: make([]float64, 0, m), TP: make([]int, 0, m), FP: make([]int, 0, m)}
 	tp, fp := 0, 0
 	for i >= 0 || j >= 0 {
 		var s float64
@@ -83,6 +89,43 @@ func countSplit(pos, neg []float64) Binary {
 		c.FP = append(c.FP, fp)
 	}
 	return c
+}
+
+// mergeRuns sorts x, the sorted runs x[ends[i−1]:ends[i]] one after
+// another (ends[len−1] = len(x)), by merging neighbouring runs pairwise
+// through buf (len(buf) ≥ len(x)), in the order slices.Sort gives
+// (increasing, NaN first).
+func mergeRuns(x, buf []float64, ends []int) {
+	dst := x
+	ends = slices.Clone(ends)
+	for len(ends) > 1 {
+		start, out := 0, ends[:0]
+		for r := 0; r < len(ends); r += 2 {
+			if r+1 == len(ends) {
+				copy(buf[start:], x[start:ends[r]])
+				out = append(out, ends[r])
+				break
+			}
+			merge(buf[start:ends[r+1]], x[start:ends[r]], x[ends[r]:ends[r+1]])
+			start = ends[r+1]
+			out = append(out, start)
+		}
+		x, buf, ends = buf[:len(x)], x, out
+	}
+	copy(dst, x)
+}
+
+// merge merges the sorted a and b into dst (len(a) + len(b)), a's first
+// where they tie.
+func merge(dst, a, b []float64) {
+	i, j := 0, 0
+	for k := range dst {
+		if j == len(b) || i < len(a) && !cmp.Less(b[j], a[i]) {
+			dst[k], i = a[i], i+1
+		} else {
+			dst[k], j = b[j], j+1
+		}
+	}
 }
 
 // Positives and Negatives return the number of positive and negative

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -258,5 +259,77 @@ func TestCountNaNLast(t *testing.T) {
 	}
 	if c.TP[1] != 1 || c.FP[1] != 1 || c.TP[3] != 2 || c.FP[3] != 2 || !math.IsNaN(c.Thresholds[2]) {
 		t.Fatalf("counts %+v", c)
+	}
+}
+
+// TestMergeRuns: sorted runs (ties, NaN, empty runs, an odd number of
+// runs) merged give what slices.Sort gives.
+func TestMergeRuns(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, runs := range []int{0, 1, 2, 3, 5, 26} {
+		var x []float64
+		var ends []int
+		for r := range runs {
+			run := make([]float64, rng.IntN(40)*(r%3))
+			for i := range run {
+				switch rng.IntN(10) {
+				case 0:
+					run[i] = math.NaN()
+				default:
+					run[i] = float64(rng.IntN(20)) / 4
+				}
+			}
+			slices.Sort(run)
+			x = append(x, run...)
+			ends = append(ends, len(x))
+		}
+		want := slices.Clone(x)
+		slices.Sort(want)
+		mergeRuns(x, make([]float64, len(x)), ends)
+		for i := range want {
+			if !(x[i] == want[i] || math.IsNaN(x[i]) && math.IsNaN(want[i])) {
+				t.Fatalf("%d runs: merged %v, want %v", runs, x, want)
+			}
+		}
+	}
+}
+
+// TestPreparedFoldsSameSet: folds prepared (Prepare) give Compute the set
+// the raw folds give, bit for bit, multiclass and multi-label.
+func TestPreparedFoldsSameSet(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	const k = 4
+	for _, multi := range []bool{false, true} {
+		var raw, prepared []Fold
+		for range 3 {
+			rows := 20 + rng.IntN(20)
+			f := Fold{Scores: make([]float64, rows*k)}
+			for i := range f.Scores {
+				f.Scores[i] = float64(rng.IntN(12)) / 11 // ties
+			}
+			if multi {
+				f.TrueSet, f.PredSet = make([]float64, rows*k), make([]float64, rows*k)
+				for i := range f.TrueSet {
+					f.TrueSet[i], f.PredSet[i] = float64(rng.IntN(2)), float64(rng.IntN(2))
+				}
+			} else {
+				f.True = make([]int, rows)
+				for r := range f.True {
+					f.True[r] = rng.IntN(k)
+				}
+			}
+			raw, prepared = append(raw, f), append(prepared, Prepare(k, f))
+		}
+		a, err := json.Marshal(Compute(k, raw, !multi))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := json.Marshal(Compute(k, prepared, !multi))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(a) != string(b) {
+			t.Errorf("multi-label %v: prepared folds give\n%s\nraw folds\n%s", multi, b, a)
+		}
 	}
 }

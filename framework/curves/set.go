@@ -1,6 +1,7 @@
 package curves
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -159,6 +160,48 @@ type Fold struct {
 	Scores           []float64
 	True             []int
 	TrueSet, PredSet []float64
+
+	// sorted holds, after Prepare, each class's scores split by truth
+	// and sorted: class c's positives sorted[c][0], its negatives
+	// sorted[c][1].
+	sorted [][2][]float64
+}
+
+// Prepare returns f with each class's scores split by truth and sorted,
+// the part of Compute's work that one fold's rows determine: a cell's
+// folds prepared as each finishes leave Compute to merge them. k is the
+// number of classes (labels).
+func Prepare(k int, f Fold) Fold {
+	rows := len(f.Scores) / max(k, 1)
+	all := make([]float64, 0, rows*k)
+	f.sorted = make([][2][]float64, k)
+	for c := range k {
+		start := len(all)
+		for r := range rows {
+			if f.positive(k, r, c) {
+				all = append(all, f.Scores[r*k+c])
+			}
+		}
+		mid := len(all)
+		for r := range rows {
+			if !f.positive(k, r, c) {
+				all = append(all, f.Scores[r*k+c])
+			}
+		}
+		pos, neg := all[start:mid:mid], all[mid:len(all):len(all)]
+		slices.Sort(pos)
+		slices.Sort(neg)
+		f.sorted[c] = [2][]float64{pos, neg}
+	}
+	return f
+}
+
+// positive reports whether row r of the fold is of class (has label) c.
+func (f *Fold) positive(k, r, c int) bool {
+	if f.TrueSet != nil {
+		return f.TrueSet[r*k+c] != 0
+	}
+	return f.True[r] == c
 }
 
 // Compute pools the folds' rows of a K-class (or K-label) cell and
@@ -174,31 +217,29 @@ func Compute(k int, folds []Fold, probabilities bool) *Set {
 	multi := len(folds) > 0 && folds[0].TrueSet != nil
 	s := &Set{Rows: n}
 	// One class at a time: its scores split by truth, its curves and
-	// areas, its part of the macro averages; then every class's decisions
-	// pooled for the micro average. A class's scores live only while it
-	// is counted, and a pooled decision costs its score alone.
-	var pos, neg, microPos, microNeg []float64
+	// areas, its part of the macro averages. A class's scores live only
+	// while it is counted, sorted (countSplit); each then joins the
+	// pooled decisions of the micro average as a sorted run, and the
+	// runs are merged, not sorted again. A pooled decision costs its
+	// score alone.
+	positives := positiveCount(k, folds, multi)
+	microPos, microNeg := make([]float64, 0, positives), make([]float64, 0, n*k-positives)
+	var posEnds, negEnds []int
+	var pos, neg, buf []float64
 	var aucs, aps []float64
 	var macroROC, macroPR macro
 	for c := range k {
-		pos, neg = pos[:0], neg[:0]
-		for _, f := range folds {
-			rows := len(f.Scores) / k
-			for r := range rows {
-				v := f.Scores[r*k+c]
-				if multi && f.TrueSet[r*k+c] != 0 || !multi && f.True[r] == c {
-					pos = append(pos, v)
-				} else {
-					neg = append(neg, v)
-				}
-			}
-		}
-		microPos, microNeg = append(microPos, pos...), append(microNeg, neg...)
-		rc, pc := classCurves(countSplit(pos, neg), &macroROC, &macroPR)
+		pos, neg, buf = classScores(k, c, folds, pos[:0], neg[:0], buf)
+		rc, pc := classCurves(countSorted(pos, neg), &macroROC, &macroPR)
 		s.ROC.Classes, s.PR.Classes = append(s.ROC.Classes, rc), append(s.PR.Classes, pc)
 		aucs, aps = append(aucs, float64(rc.Area)), append(aps, float64(pc.Area))
+		microPos, microNeg = append(microPos, pos...), append(microNeg, neg...)
+		posEnds, negEnds = append(posEnds, len(microPos)), append(negEnds, len(microNeg))
 	}
-	micro := countSplit(microPos, microNeg)
+	buf = slices.Grow(buf[:0], max(len(microPos), len(microNeg)))[:max(len(microPos), len(microNeg))]
+	mergeRuns(microPos, buf, posEnds)
+	mergeRuns(microNeg, buf, negEnds)
+	micro := countSorted(microPos, microNeg)
 	microPos, microNeg = nil, nil
 	fpr, tpr := micro.rates()
 	s.ROC.Micro = Thin(fpr, tpr, Num(micro.auc(fpr, tpr)))
@@ -215,6 +256,59 @@ func Compute(k int, folds []Fold, probabilities bool) *Set {
 		s.Reliability = reliability(k, folds)
 	}
 	return s
+}
+
+// classScores returns class c's scores of the folds split by truth and
+// sorted, in pos and neg (appended to), and the scratch buffer buf: the
+// prepared folds' sorted runs merged (Prepare), or the scores sorted.
+func classScores(k, c int, folds []Fold, pos, neg, buf []float64) ([]float64, []float64, []float64) {
+	prepared := true
+	for i := range folds {
+		prepared = prepared && folds[i].sorted != nil
+	}
+	if !prepared {
+		for i := range folds {
+			f := &folds[i]
+			rows := len(f.Scores) / k
+			for r := range rows {
+				if f.positive(k, r, c) {
+					pos = append(pos, f.Scores[r*k+c])
+				} else {
+					neg = append(neg, f.Scores[r*k+c])
+				}
+			}
+		}
+		slices.Sort(pos)
+		slices.Sort(neg)
+		return pos, neg, buf
+	}
+	var posEnds, negEnds []int
+	for i := range folds {
+		pos, neg = append(pos, folds[i].sorted[c][0]...), append(neg, folds[i].sorted[c][1]...)
+		posEnds, negEnds = append(posEnds, len(pos)), append(negEnds, len(neg))
+	}
+	buf = slices.Grow(buf[:0], max(len(pos), len(neg)))[:max(len(pos), len(neg))]
+	mergeRuns(pos, buf, posEnds)
+	mergeRuns(neg, buf, negEnds)
+	return pos, neg, buf
+}
+
+// positiveCount returns the number of positive decisions of the pooled
+// rows: one per row (multiclass) or one per label set (multi-label).
+func positiveCount(k int, folds []Fold, multi bool) int {
+	n := 0
+	for _, f := range folds {
+		if !multi {
+			n += len(f.Scores) / max(k, 1)
+			continue
+		}
+		for _, t := range f.TrueSet {
+			if t != 0 {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // classCurves returns one class's ROC and precision–recall curves, thinned,
@@ -277,20 +371,33 @@ func (m *macro) rocMean() (fpr, tpr []float64) {
 // reaching at least that recall can have).
 func (m *macro) addPR(r, precision []float64) {
 	m.init()
-	// The points by recall, and the highest precision at each recall or
-	// above (a suffix maximum): each grid recall then finds its value by
-	// binary search.
-	order := make([]int, len(r))
+	// The points by increasing recall, and the highest precision at each
+	// recall or above (a suffix maximum): each grid recall then finds its
+	// value at the first point of recall at least its own. The order
+	// within a tie of recalls does not matter, as the search finds a
+	// tie's first point and the maximum covers the whole tie. A curve of
+	// PrecisionRecall runs from the highest recall down: its points
+	// reversed are in order.
+	n := len(r)
+	order := make([]int, n)
 	for i := range order {
-		order[i] = i
+		order[i] = n - 1 - i
 	}
-	sort.SliceStable(order, func(a, b int) bool { return r[order[a]] < r[order[b]] })
-	best := make([]float64, len(order)+1)
-	for i := len(order) - 1; i >= 0; i-- {
+	if !slices.IsSortedFunc(order, func(a, b int) int { return cmp.Compare(r[a], r[b]) }) {
+		for i := range order {
+			order[i] = i
+		}
+		sort.SliceStable(order, func(a, b int) bool { return r[order[a]] < r[order[b]] })
+	}
+	best := make([]float64, n+1)
+	for i := n - 1; i >= 0; i-- {
 		best[i] = math.Max(best[i+1], precision[order[i]])
 	}
+	i := 0
 	for j, x := range m.grid {
-		i := sort.Search(len(order), func(q int) bool { return r[order[q]] >= x })
+		for i < n && r[order[i]] < x {
+			i++
+		}
 		m.sum[j] += best[i]
 	}
 	m.n++
@@ -353,23 +460,26 @@ func slicesReverse(x []float64) {
 // kept, the step the smallest of 2/MaxPoints·1.5^i that keeps few enough;
 // then it rounds the coordinates to four decimals. area is stored as it is.
 func Thin(x, y []float64, area Num) Curve {
-	keep := func(step float64) []int {
-		var out []int
+	// keep returns the points kept at step, or false as soon as there
+	// are more than MaxPoints.
+	out := make([]int, 0, MaxPoints+1)
+	keep := func(step float64) ([]int, bool) {
+		out = out[:0]
 		for i := range x {
 			if i == 0 || i == len(x)-1 {
 				out = append(out, i)
-				continue
-			}
-			l := out[len(out)-1]
-			if math.Abs(x[i]-x[l])+math.Abs(y[i]-y[l]) >= step {
+			} else if l := out[len(out)-1]; math.Abs(x[i]-x[l])+math.Abs(y[i]-y[l]) >= step {
 				out = append(out, i)
 			}
+			if len(out) > MaxPoints {
+				return nil, false
+			}
 		}
-		return out
+		return out, true
 	}
-	idx := keep(0)
-	for step := 2.0 / MaxPoints; len(idx) > MaxPoints; step *= 1.5 {
-		idx = keep(step)
+	idx, ok := keep(0)
+	for step := 2.0 / MaxPoints; !ok; step *= 1.5 {
+		idx, ok = keep(step)
 	}
 	c := Curve{X: make([]float64, len(idx)), Y: make([]float64, len(idx)), Area: area}
 	for j, i := range idx {

@@ -52,10 +52,10 @@ type scheduler struct {
 	worked, work int
 	weights      map[*Cell]int
 
-	// pooled holds the predictions of the finished folds of each
-	// unfinished cell, by fold slot, for its threshold views (see pool).
+	// pooled holds the finished folds of each unfinished cell, by fold
+	// slot, for its threshold views (see pool).
 	pooledMu sync.Mutex
-	pooled   map[int]map[int]*outcome.Predictions
+	pooled   map[int]map[int]*curves.Fold
 }
 
 // newScheduler plans the run of g: every fold of every cell not in
