@@ -5,10 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 // MaxPoints bounds the points a stored curve keeps (see Thin); its area
@@ -216,29 +219,35 @@ func Compute(k int, folds []Fold, probabilities bool) *Set {
 	}
 	multi := len(folds) > 0 && folds[0].TrueSet != nil
 	s := &Set{Rows: n}
-	// One class at a time: its scores split by truth, its curves and
-	// areas, its part of the macro averages. A class's scores live only
-	// while it is counted, sorted (countSplit); each then joins the
-	// pooled decisions of the micro average as a sorted run, and the
-	// runs are merged, not sorted again. A pooled decision costs its
-	// score alone.
-	positives := positiveCount(k, folds, multi)
-	microPos, microNeg := make([]float64, 0, positives), make([]float64, 0, n*k-positives)
-	var posEnds, negEnds []int
-	var pos, neg, buf []float64
+	// Each class on its own, the classes spread over the processors: its
+	// scores split by truth and sorted (merged from the prepared folds'
+	// sorted runs, or sorted here), its curves and areas, its curves on
+	// the grid of the macro averages, summed afterwards in class order.
+	// A class's sorted scores are a run of the pooled decisions of the
+	// micro average, in place: the runs are merged, not sorted again. A
+	// pooled decision costs its score alone.
+	posEnds, negEnds := classSizes(k, folds)
+	microPos, microNeg := make([]float64, last(posEnds)), make([]float64, last(negEnds))
+	views := make([]classView, k)
+	grid := Linspace(MacroGrid)
+	forEachClass(k, func(c int, buf []float64) []float64 {
+		pos, neg := microPos[start(posEnds, c):posEnds[c]], microNeg[start(negEnds, c):negEnds[c]]
+		buf = classScores(k, c, folds, pos, neg, buf)
+		views[c] = viewOf(countSorted(pos, neg), grid)
+		return buf
+	})
 	var aucs, aps []float64
 	var macroROC, macroPR macro
-	for c := range k {
-		pos, neg, buf = classScores(k, c, folds, pos[:0], neg[:0], buf)
-		rc, pc := classCurves(countSorted(pos, neg), &macroROC, &macroPR)
-		s.ROC.Classes, s.PR.Classes = append(s.ROC.Classes, rc), append(s.PR.Classes, pc)
-		aucs, aps = append(aucs, float64(rc.Area)), append(aps, float64(pc.Area))
-		microPos, microNeg = append(microPos, pos...), append(microNeg, neg...)
-		posEnds, negEnds = append(posEnds, len(microPos)), append(negEnds, len(microNeg))
+	for _, v := range views {
+		s.ROC.Classes, s.PR.Classes = append(s.ROC.Classes, v.roc), append(s.PR.Classes, v.pr)
+		aucs, aps = append(aucs, float64(v.roc.Area)), append(aps, float64(v.pr.Area))
+		macroROC.add(v.rocAt)
+		macroPR.add(v.prAt)
 	}
-	buf = slices.Grow(buf[:0], max(len(microPos), len(microNeg)))[:max(len(microPos), len(microNeg))]
+	buf := make([]float64, max(len(microPos), len(microNeg)))
 	mergeRuns(microPos, buf, posEnds)
 	mergeRuns(microNeg, buf, negEnds)
+	buf = nil
 	micro := countSorted(microPos, microNeg)
 	microPos, microNeg = nil, nil
 	fpr, tpr := micro.rates()
@@ -258,119 +267,189 @@ func Compute(k int, folds []Fold, probabilities bool) *Set {
 	return s
 }
 
-// classScores returns class c's scores of the folds split by truth and
-// sorted, in pos and neg (appended to), and the scratch buffer buf: the
-// prepared folds' sorted runs merged (Prepare), or the scores sorted.
-func classScores(k, c int, folds []Fold, pos, neg, buf []float64) ([]float64, []float64, []float64) {
+// classSizes returns the ends of each class's positive and negative
+// decisions laid one class after another: class c's positives are
+// [posEnds[c−1], posEnds[c]).
+func classSizes(k int, folds []Fold) (posEnds, negEnds []int) {
+	pos := make([]int, k)
+	n := 0
+	for i := range folds {
+		f := &folds[i]
+		rows := len(f.Scores) / max(k, 1)
+		n += rows
+		switch {
+		case f.sorted != nil:
+			for c := range k {
+				pos[c] += len(f.sorted[c][0])
+			}
+		case f.TrueSet != nil:
+			for j, t := range f.TrueSet[:rows*k] {
+				if t != 0 {
+					pos[j%k]++
+				}
+			}
+		default:
+			for _, y := range f.True[:rows] {
+				pos[y]++
+			}
+		}
+	}
+	posEnds, negEnds = make([]int, k), make([]int, k)
+	p, q := 0, 0
+	for c := range k {
+		p, q = p+pos[c], q+n-pos[c]
+		posEnds[c], negEnds[c] = p, q
+	}
+	return posEnds, negEnds
+}
+
+// start returns where run c of ends begins.
+func start(ends []int, c int) int {
+	if c == 0 {
+		return 0
+	}
+	return ends[c-1]
+}
+
+// forEachClass calls do for each class 0 ≤ c < k, on as many goroutines
+// as there are processors (at most k), each with its scratch buffer.
+func forEachClass(k int, do func(c int, buf []float64) []float64) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), k) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var buf []float64
+			for c := int(next.Add(1) - 1); c < k; c = int(next.Add(1) - 1) {
+				buf = do(c, buf)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// classScores fills pos and neg, sized by classSizes, with class c's
+// scores of the folds split by truth, sorted: the prepared folds' sorted
+// runs merged (Prepare) through the scratch buffer buf, which it returns,
+// or the scores sorted.
+func classScores(k, c int, folds []Fold, pos, neg, buf []float64) []float64 {
 	prepared := true
 	for i := range folds {
 		prepared = prepared && folds[i].sorted != nil
 	}
 	if !prepared {
+		p, q := 0, 0
 		for i := range folds {
 			f := &folds[i]
 			rows := len(f.Scores) / k
 			for r := range rows {
 				if f.positive(k, r, c) {
-					pos = append(pos, f.Scores[r*k+c])
+					pos[p], p = f.Scores[r*k+c], p+1
 				} else {
-					neg = append(neg, f.Scores[r*k+c])
+					neg[q], q = f.Scores[r*k+c], q+1
 				}
 			}
 		}
 		slices.Sort(pos)
 		slices.Sort(neg)
-		return pos, neg, buf
+		return buf
 	}
-	var posEnds, negEnds []int
+	posEnds, negEnds := make([]int, len(folds)), make([]int, len(folds))
+	p, q := 0, 0
 	for i := range folds {
-		pos, neg = append(pos, folds[i].sorted[c][0]...), append(neg, folds[i].sorted[c][1]...)
-		posEnds, negEnds = append(posEnds, len(pos)), append(negEnds, len(neg))
+		p += copy(pos[p:], folds[i].sorted[c][0])
+		q += copy(neg[q:], folds[i].sorted[c][1])
+		posEnds[i], negEnds[i] = p, q
 	}
-	buf = slices.Grow(buf[:0], max(len(pos), len(neg)))[:max(len(pos), len(neg))]
-	mergeRuns(pos, buf, posEnds)
-	mergeRuns(neg, buf, negEnds)
-	return pos, neg, buf
+	if n := max(len(pos), len(neg)); cap(buf) < n {
+		buf = make([]float64, n)
+	}
+	mergeRuns(pos, buf[:len(pos)], posEnds)
+	mergeRuns(neg, buf[:len(neg)], negEnds)
+	return buf
 }
 
-// positiveCount returns the number of positive decisions of the pooled
-// rows: one per row (multiclass) or one per label set (multi-label).
-func positiveCount(k int, folds []Fold, multi bool) int {
-	n := 0
-	for _, f := range folds {
-		if !multi {
-			n += len(f.Scores) / max(k, 1)
-			continue
-		}
-		for _, t := range f.TrueSet {
-			if t != 0 {
-				n++
-			}
-		}
-	}
-	return n
+// classView is one class's share of a cell's views: its ROC and
+// precision–recall curves, thinned, with their areas, and the curves on
+// the grid of the macro averages (nil when the class is left out of an
+// average).
+type classView struct {
+	roc, pr     Curve
+	rocAt, prAt []float64
 }
 
-// classCurves returns one class's ROC and precision–recall curves, thinned,
-// with their areas, and adds the class to the macro averages: to the ROC
-// average when it has positive and negative rows, to the precision–recall
-// one when it has positive rows. A class without positives (or negatives)
-// has no curve to draw: its rates are NaN, or its recall 1 throughout.
-func classCurves(c Binary, roc, pr *macro) (rc, pc Curve) {
+// viewOf returns the view of a class's counts c. A class without
+// positives (or negatives) has no curve to draw: its rates are NaN, or
+// its recall 1 throughout. It joins the ROC average when it has positive
+// and negative rows, the precision–recall one when it has positive rows.
+func viewOf(c Binary, grid []float64) classView {
+	var v classView
 	fpr, tpr := c.rates()
-	rc.Area = Num(c.auc(fpr, tpr))
+	v.roc.Area = Num(c.auc(fpr, tpr))
 	if c.Positives() > 0 && c.Negatives() > 0 {
-		rc = Thin(fpr, tpr, rc.Area)
-		roc.addROC(fpr, tpr)
+		v.roc = Thin(fpr, tpr, v.roc.Area)
+		v.rocAt = Interp(grid, fpr, tpr)
 	}
 	prec, rec := c.precisionRecall()
-	pc.Area = Num(c.averagePrecision(prec, rec))
+	v.pr.Area = Num(c.averagePrecision(prec, rec))
 	if c.Positives() > 0 {
-		pc = Thin(rec, prec, pc.Area)
-		pr.addPR(rec, prec)
+		v.pr = Thin(rec, prec, v.pr.Area)
+		v.prAt = prAt(grid, rec, prec)
 	}
-	return rc, pc
+	return v
 }
 
-// macro sums curves interpolated on the grid Linspace(MacroGrid), one
-// class at a time, for their mean (MacroROC, MacroPR).
+// macro sums curves given on the grid Linspace(MacroGrid), one class
+// at a time in class order, for their mean (MacroROC, MacroPR).
 type macro struct {
-	grid, sum []float64
-	n         int
+	sum []float64
+	n   int
 }
 
-// init makes the grid on first use.
-func (m *macro) init() {
-	if m.grid == nil {
-		m.grid = Linspace(MacroGrid)
+// add adds a curve's values on the grid; nil adds nothing.
+func (m *macro) add(at []float64) {
+	if at == nil {
+		return
+	}
+	if m.sum == nil {
 		m.sum = make([]float64, MacroGrid)
 	}
-}
-
-// addROC adds a ROC curve: its true positive rate interpolated at each
-// false positive rate of the grid.
-func (m *macro) addROC(fpr, tpr []float64) {
-	m.init()
-	for j, v := range Interp(m.grid, fpr, tpr) {
+	for j, v := range at {
 		m.sum[j] += v
 	}
 	m.n++
 }
 
-// rocMean returns the grid and the mean true positive rate on it.
-func (m *macro) rocMean() (fpr, tpr []float64) {
-	m.init()
+// mean returns the grid and the mean of the curves on it (NaN without
+// curves).
+func (m *macro) mean() (grid, mean []float64) {
+	if m.sum == nil {
+		m.sum = make([]float64, MacroGrid)
+	}
 	for j := range m.sum {
 		m.sum[j] /= float64(m.n)
 	}
-	return m.grid, m.sum
+	return Linspace(MacroGrid), m.sum
 }
 
-// addPR adds a precision–recall curve: at each recall of the grid the
-// highest precision at that recall or above (the precision a threshold
-// reaching at least that recall can have).
-func (m *macro) addPR(r, precision []float64) {
-	m.init()
+// rocMean returns the grid of false positive rates and the mean true
+// positive rate on it.
+func (m *macro) rocMean() (fpr, tpr []float64) { return m.mean() }
+
+// prMean returns the grid of recalls and the mean precision on it, from
+// the highest recall down as the classes' curves run.
+func (m *macro) prMean() (recall, precision []float64) {
+	recall, precision = m.mean()
+	slicesReverse(recall)
+	slicesReverse(precision)
+	return recall, precision
+}
+
+// prAt returns a precision–recall curve on the recalls of grid
+// (increasing): at each the highest precision at that recall or above
+// (the precision a threshold reaching at least that recall can have).
+func prAt(grid, r, precision []float64) []float64 {
 	// The points by increasing recall, and the highest precision at each
 	// recall or above (a suffix maximum): each grid recall then finds its
 	// value at the first point of recall at least its own. The order
@@ -393,26 +472,15 @@ func (m *macro) addPR(r, precision []float64) {
 	for i := n - 1; i >= 0; i-- {
 		best[i] = math.Max(best[i+1], precision[order[i]])
 	}
+	out := make([]float64, len(grid))
 	i := 0
-	for j, x := range m.grid {
+	for j, x := range grid {
 		for i < n && r[order[i]] < x {
 			i++
 		}
-		m.sum[j] += best[i]
+		out[j] = best[i]
 	}
-	m.n++
-}
-
-// prMean returns the grid and the mean precision on it, from the highest
-// recall down as the classes' curves run.
-func (m *macro) prMean() (recall, precision []float64) {
-	m.init()
-	for j := range m.sum {
-		m.sum[j] /= float64(m.n)
-	}
-	slicesReverse(m.grid)
-	slicesReverse(m.sum)
-	return m.grid, m.sum
+	return out
 }
 
 // MacroGrid is the number of points of the macro-averaged curves: the
@@ -427,8 +495,9 @@ const MacroGrid = 1000
 // roc_auc_score, average="macro").
 func MacroROC(fprs, tprs [][]float64) (fpr, tpr []float64) {
 	var m macro
+	grid := Linspace(MacroGrid)
 	for i := range fprs {
-		m.addROC(fprs[i], tprs[i])
+		m.add(Interp(grid, fprs[i], tprs[i]))
 	}
 	return m.rocMean()
 }
@@ -443,8 +512,9 @@ func MacroROC(fprs, tprs [][]float64) (fpr, tpr []float64) {
 // average="macro").
 func MacroPR(recalls, precisions [][]float64) (recall, precision []float64) {
 	var m macro
+	grid := Linspace(MacroGrid)
 	for i := range recalls {
-		m.addPR(recalls[i], precisions[i])
+		m.add(prAt(grid, recalls[i], precisions[i]))
 	}
 	return m.prMean()
 }
