@@ -98,18 +98,27 @@ type converted struct {
 // batchParts picks the problems of a request a BatchFitter trains
 // together: those that use every row. It returns their inputs, sharing one
 // gathered X, split round robin into at most workers parts (one part for
-// a ParallelBatchFitter), and the
-// indices of the other problems, with their conversions when it made them
-// (conv[i] for problem i; conv is nil otherwise). Without a BatchFitter, or
-// with fewer than two such problems, every problem is left to Fit.
-func (s *learnerServer) batchParts(x Matrix, rows []int, members groupRows, problems []Problem, workers int) (parts [][]FitInput, partIdx [][]int, single []int, conv []converted) {
+// a ParallelBatchFitter), and the indices of the other problems, with the
+// conversions it made of them (conv[i] for problem i, nil when not made;
+// conv is nil without a BatchFitter). A problem with compact targets that
+// leaves a group out is seen to be one of the others without converting
+// it: it is converted by its own job, so that a request of many small
+// problems (one-vs-one) holds one conversion per busy job, not one per
+// problem. Without a BatchFitter, or with fewer than two problems that use
+// every row, every problem is left to Fit.
+func (s *learnerServer) batchParts(x Matrix, rows []int, members groupRows, problems []Problem, workers int) (parts [][]FitInput, partIdx [][]int, single []int, conv []*converted) {
 	var ins []FitInput
 	var idx []int
 	if _, ok := s.impl.(BatchFitter); ok && len(problems) > 1 {
-		conv = make([]converted, len(problems))
+		conv = make([]*converted, len(problems))
 		for i, p := range problems {
-			c := &conv[i]
+			if leavesGroupOut(members, p) {
+				single = append(single, i)
+				continue
+			}
+			c := &converted{}
 			c.in, c.used, c.err = convertProblem(rows, members, p)
+			conv[i] = c
 			if c.err != nil || len(c.used) != len(rows) {
 				single = append(single, i)
 				continue
@@ -136,4 +145,20 @@ func (s *learnerServer) batchParts(x Matrix, rows []int, members groupRows, prob
 		partIdx[k%n] = append(partIdx[k%n], idx[k])
 	}
 	return parts, partIdx, single, conv
+}
+
+// leavesGroupOut reports whether p has compact targets whose code leaves
+// out a group that has rows (a code entry of 0): p then does not use every
+// row. It is false for dense targets and for a code that does not fit the
+// groups (the conversion says what is wrong).
+func leavesGroupOut(members groupRows, p Problem) bool {
+	if p.Compact == nil || len(p.Compact.Code) < len(members) {
+		return false
+	}
+	for g, rs := range members {
+		if len(rs) > 0 && p.Compact.Code[g] == 0 {
+			return true
+		}
+	}
+	return false
 }

@@ -340,7 +340,7 @@ func (s *learnerServer) fitJobs(ctx context.Context, workers int, x Matrix, rows
 	for _, i := range single {
 		var c *converted
 		if conv != nil {
-			c = &conv[i]
+			c = conv[i]
 		}
 		jobs = append(jobs, fitJob{slots: 1, run: func() {
 			var err error
