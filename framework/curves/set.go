@@ -220,19 +220,20 @@ func Compute(k int, folds []Fold, probabilities bool) *Set {
 	multi := len(folds) > 0 && folds[0].TrueSet != nil
 	s := &Set{Rows: n}
 	// Each class on its own, the classes spread over the processors: its
-	// scores split by truth and sorted (merged from the prepared folds'
-	// sorted runs, or sorted here), its curves and areas, its curves on
+	// scores split by truth and sorted (merged from the folds' sorted
+	// runs, each fold prepared unless it came so), its curves and areas, its curves on
 	// the grid of the macro averages, summed afterwards in class order.
 	// A class's sorted scores are a run of the pooled decisions of the
 	// micro average, in place: the runs are merged, not sorted again. A
 	// pooled decision costs its score alone.
+	folds = prepared(k, folds)
 	posEnds, negEnds := classSizes(k, folds)
 	microPos, microNeg := make([]float64, last(posEnds)), make([]float64, last(negEnds))
 	views := make([]classView, k)
 	grid := Linspace(MacroGrid)
 	forEachClass(k, func(c int, buf []float64) []float64 {
 		pos, neg := microPos[start(posEnds, c):posEnds[c]], microNeg[start(negEnds, c):negEnds[c]]
-		buf = classScores(k, c, folds, pos, neg, buf)
+		buf = classScores(c, folds, pos, neg, buf)
 		views[c] = viewOf(countSorted(pos, neg), grid)
 		return buf
 	})
@@ -247,12 +248,9 @@ func Compute(k int, folds []Fold, probabilities bool) *Set {
 	buf := make([]float64, max(len(microPos), len(microNeg)))
 	mergeRuns(microPos, buf, posEnds)
 	mergeRuns(microNeg, buf, negEnds)
-	buf = nil
 	micro := countSorted(microPos, microNeg)
-	microPos, microNeg = nil, nil
 	fpr, tpr := micro.rates()
 	s.ROC.Micro = Thin(fpr, tpr, Num(micro.auc(fpr, tpr)))
-	fpr, tpr = nil, nil
 	prec, rec := micro.precisionRecall()
 	s.PR.Micro = Thin(rec, prec, Num(micro.averagePrecision(prec, rec)))
 	mx, my := macroROC.rocMean()
@@ -267,37 +265,33 @@ func Compute(k int, folds []Fold, probabilities bool) *Set {
 	return s
 }
 
-// classSizes returns the ends of each class's positive and negative
-// decisions laid one class after another: class c's positives are
-// [posEnds[c−1], posEnds[c]).
-func classSizes(k int, folds []Fold) (posEnds, negEnds []int) {
-	pos := make([]int, k)
-	n := 0
+// prepared returns the folds, each prepared (Prepare) unless it is
+// already: a copy of the slice when one is not.
+func prepared(k int, folds []Fold) []Fold {
 	for i := range folds {
-		f := &folds[i]
-		rows := len(f.Scores) / max(k, 1)
-		n += rows
-		switch {
-		case f.sorted != nil:
-			for c := range k {
-				pos[c] += len(f.sorted[c][0])
-			}
-		case f.TrueSet != nil:
-			for j, t := range f.TrueSet[:rows*k] {
-				if t != 0 {
-					pos[j%k]++
+		if folds[i].sorted == nil {
+			out := slices.Clone(folds)
+			for j := i; j < len(out); j++ {
+				if out[j].sorted == nil {
+					out[j] = Prepare(k, out[j])
 				}
 			}
-		default:
-			for _, y := range f.True[:rows] {
-				pos[y]++
-			}
+			return out
 		}
 	}
+	return folds
+}
+
+// classSizes returns the ends of each class's positive and negative
+// decisions of the prepared folds laid one class after another: class
+// c's positives are [posEnds[c−1], posEnds[c]).
+func classSizes(k int, folds []Fold) (posEnds, negEnds []int) {
 	posEnds, negEnds = make([]int, k), make([]int, k)
 	p, q := 0, 0
 	for c := range k {
-		p, q = p+pos[c], q+n-pos[c]
+		for i := range folds {
+			p, q = p+len(folds[i].sorted[c][0]), q+len(folds[i].sorted[c][1])
+		}
 		posEnds[c], negEnds[c] = p, q
 	}
 	return posEnds, negEnds
@@ -330,31 +324,9 @@ func forEachClass(k int, do func(c int, buf []float64) []float64) {
 }
 
 // classScores fills pos and neg, sized by classSizes, with class c's
-// scores of the folds split by truth, sorted: the prepared folds' sorted
-// runs merged (Prepare) through the scratch buffer buf, which it returns,
-// or the scores sorted.
-func classScores(k, c int, folds []Fold, pos, neg, buf []float64) []float64 {
-	prepared := true
-	for i := range folds {
-		prepared = prepared && folds[i].sorted != nil
-	}
-	if !prepared {
-		p, q := 0, 0
-		for i := range folds {
-			f := &folds[i]
-			rows := len(f.Scores) / k
-			for r := range rows {
-				if f.positive(k, r, c) {
-					pos[p], p = f.Scores[r*k+c], p+1
-				} else {
-					neg[q], q = f.Scores[r*k+c], q+1
-				}
-			}
-		}
-		slices.Sort(pos)
-		slices.Sort(neg)
-		return buf
-	}
+// scores of the prepared folds split by truth, sorted: the folds' sorted
+// runs merged through the scratch buffer buf, which it returns.
+func classScores(c int, folds []Fold, pos, neg, buf []float64) []float64 {
 	posEnds, negEnds := make([]int, len(folds)), make([]int, len(folds))
 	p, q := 0, 0
 	for i := range folds {
