@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/csv"
 	"encoding/json"
 	"math"
 	"os"
@@ -115,25 +114,13 @@ func snakeless(b []byte) []byte {
 // order.
 func foldValues(t *testing.T, dir, label, dataset string) []float64 {
 	t.Helper()
-	f, err := os.Open(filepath.Join(dir, "folds.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out []float64
-	for _, r := range recs[1:] {
-		// dataset, encoder, learner, params, reduction, repeat, fold, metric, value
-		if r[0] == dataset && strings.Join([]string{r[2], r[3], r[4]}, " ") == label && r[7] == "accuracy" {
-			v, err := strconv.ParseFloat(r[8], 64)
-			if err != nil {
-				t.Fatal(err)
-			}
-			out = append(out, v)
+	for _, r := range foldRecords(t, dir, label, dataset, "accuracy") {
+		v, err := strconv.ParseFloat(r[8], 64)
+		if err != nil {
+			t.Fatal(err)
 		}
+		out = append(out, v)
 	}
 	return out
 }

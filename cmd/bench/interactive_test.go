@@ -70,6 +70,21 @@ func summaryMeans(t *testing.T, dir, metric string) map[[2]string]float64 {
 // metric, "R.F=VALUE" with the repeat and fold counted from 1.
 func foldScores(t *testing.T, dir, label, dataset, metric string) []string {
 	t.Helper()
+	var out []string
+	for _, r := range foldRecords(t, dir, label, dataset, metric) {
+		rep, _ := strconv.Atoi(r[5])
+		fold, _ := strconv.Atoi(r[6])
+		out = append(out, fmt.Sprintf("repeat %d, fold %d: %s", rep+1, fold+1, r[8]))
+	}
+	return out
+}
+
+// foldRecords returns the records of folds.csv in dir of a row label ×
+// dataset × metric, in file order. A record is dataset, encoder, learner,
+// params, reduction, repeat, fold, metric, value; the row label is
+// learner, params and reduction joined by spaces.
+func foldRecords(t *testing.T, dir, label, dataset, metric string) [][]string {
+	t.Helper()
 	f, err := os.Open(filepath.Join(dir, "folds.csv"))
 	if err != nil {
 		t.Fatal(err)
@@ -79,15 +94,11 @@ func foldScores(t *testing.T, dir, label, dataset, metric string) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []string
+	var out [][]string
 	for _, r := range recs[1:] {
-		// dataset, encoder, learner, params, reduction, repeat, fold, metric, value
-		if r[0] != dataset || strings.Join([]string{r[2], r[3], r[4]}, " ") != label || r[7] != metric {
-			continue
+		if r[0] == dataset && strings.Join([]string{r[2], r[3], r[4]}, " ") == label && r[7] == metric {
+			out = append(out, r)
 		}
-		rep, _ := strconv.Atoi(r[5])
-		fold, _ := strconv.Atoi(r[6])
-		out = append(out, fmt.Sprintf("repeat %d, fold %d: %s", rep+1, fold+1, r[8]))
 	}
 	return out
 }
