@@ -41,7 +41,7 @@ func TestHelp(t *testing.T) {
 		{[]string{"run", "-help"}, "usage: bench run [-o DIR]"},
 		{[]string{"run", "exp.hcl", "--help"}, "usage: bench run [-o DIR]"},
 		{[]string{"help", "run"}, "usage: bench run [-o DIR]"},
-		{[]string{"validate", "--help"}, "usage: bench validate [--plan] [--shards N] [--plugins DIR] FILE\n"},
+		{[]string{"validate", "--help"}, "usage: bench validate [--plan] [--shards N] [--dense-budget SIZE] [--plugins DIR] FILE\n"},
 		{[]string{"help", "merge"}, "usage: bench merge OUT [DIR...]\n"},
 		{[]string{"help", "list"}, "usage: bench list [--plugins DIR] metrics|encoders|schemes|decoders|formats\n"},
 		{[]string{"rerun", "-h"}, "usage: bench rerun [-o DIR] [-j N] [--dense-budget SIZE] [--plugins DIR] DIR\n"},

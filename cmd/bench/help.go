@@ -51,8 +51,11 @@ var commandFlagDocs = map[string]map[string]string{
 		"shards":  "the number of shards N when the shard is a Kubernetes Indexed Job's JOB_COMPLETION_INDEX (see above)",
 		"profile": "write pprof CPU and heap profiles of bench and of each Go plugin process into DIR (see Profiling above)",
 	},
-	"validate": {"shards": "with --plan: also list the cells of each of N shards"},
-	"submit":   {"shards": "number of shards: tasks of the Slurm job array, completions of the Indexed Job"},
+	"validate": {
+		"shards":       "with --plan: also list the cells of each of N shards",
+		"dense-budget": "the budget bench run will be given: cells whose learner needs a larger densified matrix are reported (a warning: run fails them and computes the others)",
+	},
+	"submit": {"shards": "number of shards: tasks of the Slurm job array, completions of the Indexed Job"},
 }
 
 // flagDoc returns the meaning of flag f in the help of command cmd.
@@ -119,10 +122,13 @@ name; the heap profile is written when bench closes the plugin). Read
 them with go tool pprof, e.g. go tool pprof -top bin/bench-plugin-svm
 DIR/svm-*.cpu.pprof. The Python plugin (sklearn) ignores the variable
 and writes none.`},
-	{name: "validate", args: "FILE", flags: []string{"plan", "shards", "plugins"},
+	{name: "validate", args: "FILE", flags: []string{"plan", "shards", "dense-budget", "plugins"},
 		summary: "check FILE against its data and plugins, report every problem",
 		doc: `Validate parses FILE, loads its datasets and starts its plugins, and
-reports every problem with its file:line:col. When FILE is valid it prints
+reports every problem with its file:line:col, and warns of the cells
+bench run will fail because their learner takes dense input only and their
+design matrix is too wide to densify within --dense-budget (checked on the
+first fold's training rows). When FILE is valid it prints
 the size of the grid and the diagnostics of each code matrix. With --plan
 it also lists every cell with its folds (repeats × folds) and the models
 one fold fits, and the totals the file expands to: cells, folds, and

@@ -45,7 +45,7 @@ func rerun(ctx context.Context, h *host.Host, o *options, stdout, stderr io.Writ
 	} else if sum := sha256.Sum256(b); hex.EncodeToString(sum[:]) != old.FileSHA256 {
 		note("experiment file %s (sha256 %s, recorded %s)", old.File, hex.EncodeToString(sum[:]), old.FileSHA256)
 	}
-	g, err := prepare(ctx, h, old.File, &old.Seed, stderr)
+	g, err := prepare(ctx, h, old.File, &old.Seed, int64(o.denseBudget), stderr)
 	if err != nil {
 		return err
 	}

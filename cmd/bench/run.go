@@ -95,8 +95,10 @@ const defaultReducer = "reducers"
 
 // prepare parses an experiment file (with the seed replaced when seed is
 // not nil) and resolves it against its data and plugins, printing every
-// diagnostic.
-func prepare(ctx context.Context, h *host.Host, file string, seed *uint64, stderr io.Writer) (*engine.Grid, error) {
+// diagnostic; denseBudget is the run's --dense-budget (0: the default),
+// against which the cells of learners that take dense input only are
+// checked.
+func prepare(ctx context.Context, h *host.Host, file string, seed *uint64, denseBudget int64, stderr io.Writer) (*engine.Grid, error) {
 	p := config.NewParser(report.FormatNames())
 	exp, diags := p.ParseFile(file)
 	var grid *engine.Grid
@@ -122,6 +124,7 @@ func prepare(ctx context.Context, h *host.Host, file string, seed *uint64, stder
 		if !diags.HasErrors() {
 			diags = append(diags, checkGrid(grid)...)
 			diags = append(diags, checkIdentities(grid)...)
+			diags = append(diags, checkDense(grid, denseBudget)...)
 		}
 	}
 	if len(diags) > 0 {
@@ -286,7 +289,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 		}
 	}
 	file := o.args[0]
-	grid, err := prepare(ctx, h, file, nil, stderr)
+	grid, err := prepare(ctx, h, file, nil, int64(o.denseBudget), stderr)
 	if err != nil {
 		return err
 	}

@@ -674,6 +674,78 @@ metrics = ["accuracy"]
 	}
 }
 
+// TestValidateWarnsOverDenseBudget: validate, given run's --dense-budget,
+// warns at the learner's block of the cells run will fail because their
+// learner (lda, without the sparse capability) needs car's hashed design
+// (1728 × 256, 3.4 MiB dense) densified over the budget, with the error
+// those cells then fail with; the sparse learner's cells, and every cell
+// under the default budget or a budget that holds the matrix, draw no
+// warning. Run prints the same warning before it starts.
+func TestValidateWarnsOverDenseBudget(t *testing.T) {
+	file := writeExperiment(t, `experiment "dense_budget" { seed = 0 }
+dataset "car" {
+  path        = "%DATA%/car.csv"
+  categorical = ["buying", "maint", "doors", "persons", "lug_boot", "safety"]
+}
+cv { folds = 3 }
+encoder "hash" {
+  type    = "hash"
+  buckets = 256
+}
+learner "lda" {}
+learner "logreg" {}
+reduction "ova" { scheme = "ova" }
+metrics = ["accuracy"]
+`)
+	const msg = "learner lda (plugin lda) takes dense input only (it does not declare the sparse capability), " +
+		"but dataset car under pipeline default gives a 1728 × 256 sparse design matrix: 3.4 MiB dense, over the 3 MiB budget"
+	for _, tt := range []struct {
+		budget []string
+		warn   bool
+	}{
+		{nil, false},
+		{[]string{"--dense-budget", "4M"}, false},
+		{[]string{"--dense-budget", "3M"}, true},
+	} {
+		stdout, stderr, err := bench(t, append(append([]string{"validate"}, tt.budget...), file)...)
+		if err != nil {
+			t.Fatalf("validate %v: %v\n%s", tt.budget, err, stderr)
+		}
+		warned := strings.Contains(stderr, "warning: Design matrix over the dense budget")
+		if warned != tt.warn {
+			t.Errorf("validate %v warned %v, want %v:\n%s%s", tt.budget, warned, tt.warn, stdout, stderr)
+		}
+		if !tt.warn {
+			continue
+		}
+		for _, w := range []string{"exp.hcl:11:1: warning: Design matrix over the dense budget", msg,
+			"bench run fails the learner's 1 cell(s) on this dataset and pipeline and computes the others"} {
+			if !strings.Contains(stderr, w) {
+				t.Errorf("validate %v: missing %q in\n%s", tt.budget, w, stderr)
+			}
+		}
+		if strings.Count(stderr, "warning:") != 1 {
+			t.Errorf("validate %v: want one warning, got\n%s", tt.budget, stderr)
+		}
+	}
+
+	out := t.TempDir()
+	_, stderr, err := bench(t, "run", "-o", out, "--quiet", "--dense-budget", "3M", file)
+	if err == nil {
+		t.Fatal("a run with a failed cell succeeded")
+	}
+	if !strings.Contains(stderr, "exp.hcl:11:1: warning: Design matrix over the dense budget") {
+		t.Errorf("run did not warn first:\n%s", stderr)
+	}
+	cells := readCells(t, out)
+	if c := cells["car|lda|ova"]; c == nil || !c.Failed() || !strings.Contains(c.Error, msg) {
+		t.Errorf("lda cell %+v, want it failed with %q", c, msg)
+	}
+	if c := cells["car|logreg|ova"]; c == nil || c.Failed() {
+		t.Errorf("logreg cell %+v failed", c)
+	}
+}
+
 // TestValidateCodeMatrices: user code matrices that cannot work are
 // errors at the matrix's location, and validate prints the diagnostics of
 // good ones.

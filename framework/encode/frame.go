@@ -235,3 +235,25 @@ func (f *Frame) clone() *Frame {
 		Sparse: append([]SparseBlock(nil), f.Sparse...),
 	}
 }
+
+// MayWiden reports whether steps, applied to f, may give a design
+// matrix in CSR form much wider than f's dense columns: f holds sparse
+// blocks, or a step makes indicator blocks (hash; onehot unless its
+// Sparse is "never"). Other steps keep the design within a few columns
+// per categorical column of f's width.
+func MayWiden(f *Frame, steps []Step) bool {
+	if len(f.Sparse) > 0 {
+		return true
+	}
+	for _, s := range steps {
+		switch s := s.(type) {
+		case *Hash:
+			return true
+		case *OneHot:
+			if s.Sparse != "never" {
+				return true
+			}
+		}
+	}
+	return false
+}

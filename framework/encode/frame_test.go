@@ -3,6 +3,8 @@ package encode
 import (
 	"fmt"
 	"testing"
+
+	"github.com/polyclass/polyclass/framework/sparse"
 )
 
 // BenchmarkDenseDesign builds the dense design of a frame of 54 numeric
@@ -69,5 +71,32 @@ func BenchmarkCovertypeOneHot(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestMayWiden: only sparse blocks in the data, a hash step or a onehot
+// step that may emit a sparse block can make the design much wider than
+// the data's dense columns.
+func TestMayWiden(t *testing.T) {
+	csr := &sparse.CSR{Rows: 2, Cols: 3, Indptr: make([]int64, 3)}
+	plain, withSparse := &Frame{Rows: 2}, &Frame{Rows: 2, Sparse: []SparseBlock{{Names: []string{"a", "b", "c"}, M: csr}}}
+	for _, tt := range []struct {
+		name  string
+		f     *Frame
+		steps []Step
+		want  bool
+	}{
+		{"no steps", plain, nil, false},
+		{"sparse data", withSparse, nil, true},
+		{"scaling", plain, []Step{&Standardize{}, &MinMax{}}, false},
+		{"hash", plain, []Step{&Standardize{}, &Hash{Buckets: 8}}, true},
+		{"onehot auto", plain, []Step{&OneHot{}}, true},
+		{"onehot always", plain, []Step{&OneHot{Sparse: "always"}}, true},
+		{"onehot never", plain, []Step{&OneHot{Sparse: "never"}}, false},
+		{"counts and cross", plain, []Step{&Cross{}, &Counts{}}, false},
+	} {
+		if got := MayWiden(tt.f, tt.steps); got != tt.want {
+			t.Errorf("%s: MayWiden = %v, want %v", tt.name, got, tt.want)
+		}
 	}
 }

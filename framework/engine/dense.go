@@ -1,8 +1,10 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 
+	"github.com/polyclass/polyclass/framework/encode"
 	"github.com/polyclass/polyclass/framework/matrix"
 )
 
@@ -38,6 +40,12 @@ func needsDense(c *Cell, x matrix.Matrix) bool {
 // learner, would take more than budget bytes.
 func checkDense(c *Cell, x matrix.Matrix, budget int64) error {
 	r, k := x.Dims()
+	return overBudget(c, r, k, budget)
+}
+
+// overBudget returns a *DenseBudgetError when an r × k matrix, dense,
+// would take more than budget bytes for cell c's learner.
+func overBudget(c *Cell, r, k int, budget int64) error {
 	if n := matrix.DenseBytes(r, k); n > budget {
 		e := &DenseBudgetError{Learner: c.Learner.Config.Name, Dataset: c.Dataset.Config.Name,
 			Pipeline: c.Pipeline.Config.Name, Rows: r, Cols: k, Bytes: n, Budget: budget}
@@ -85,4 +93,58 @@ func byteSize(n int64) string {
 		s = s[:len(s)-2]
 	}
 	return s + " " + units[u:u+1] + "iB"
+}
+
+// OverDenseBudget returns the *DenseBudgetError that the cells of each
+// learner of g without the sparse capability will fail with, one per
+// dataset × pipeline × learner whose design matrix, densified, takes more
+// than budget bytes (0: DefaultDenseBudget), in cell order. A design is
+// encoded for the check, on the training rows of the first fold of the
+// first repeat, only when a learner takes dense input only and the
+// pipeline may widen the data (encode.MayWiden); other folds, which may
+// see a few more or fewer categorical levels, are not checked. An
+// encoding error is left to the run, which fails the cells it concerns.
+func OverDenseBudget(g *Grid, budget int64) []*DenseBudgetError {
+	if budget <= 0 {
+		budget = DefaultDenseBudget
+	}
+	type shape struct {
+		csr        bool
+		rows, cols int
+	}
+	type key struct {
+		d *Dataset
+		p *Pipeline
+		l *Learner
+	}
+	var out []*DenseBudgetError
+	shapes := map[key]*shape{} // by dataset and pipeline (l nil)
+	seen := map[key]bool{}
+	for _, c := range g.Cells {
+		k := key{c.Dataset, c.Pipeline, c.Learner}
+		if seen[k] || (c.Learner.Info != nil && c.Learner.Info.Capabilities.Sparse) {
+			continue
+		}
+		seen[k] = true
+		if len(c.Dataset.Folds) == 0 || !encode.MayWiden(c.Dataset.Features, c.Pipeline.Steps) {
+			continue
+		}
+		dp := key{d: c.Dataset, p: c.Pipeline}
+		sh, ok := shapes[dp]
+		if !ok {
+			if m, err := encodeFold(g, c.Dataset, c.Pipeline, 0, 0); err == nil {
+				r, k := m.Dims()
+				sh = &shape{m.CSR != nil, r, k}
+			}
+			shapes[dp] = sh
+		}
+		if sh == nil || !sh.csr {
+			continue
+		}
+		var e *DenseBudgetError
+		if errors.As(overBudget(c, sh.rows, sh.cols, budget), &e) {
+			out = append(out, e)
+		}
+	}
+	return out
 }

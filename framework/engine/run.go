@@ -343,10 +343,7 @@ func (e *matrixEntry) build(g *Grid, t task) error {
 	if e.err != nil || e.enc != nil {
 		return e.err
 	}
-	d, p := t.cell.Dataset, t.cell.Pipeline
-	train, _ := cv.Split(d.Folds[t.repeat], t.fold)
-	seed := cv.Seed(g.Experiment.Seed, "encode", d.Config.Name, p.Config.Name, strconv.Itoa(t.repeat), strconv.Itoa(t.fold))
-	m, err := encodeRows(d, p, train, seed)
+	m, err := encodeFold(g, t.cell.Dataset, t.cell.Pipeline, t.repeat, t.fold)
 	if err != nil {
 		e.err = err
 		return err
@@ -372,6 +369,15 @@ func sameDigest(p *atomic.Pointer[string], d string) error {
 	}
 	p.Store(&d)
 	return nil
+}
+
+// encodeFold returns the design matrix of dataset d under pipeline p
+// fitted on the training rows of fold fold of repeat repeat, with the
+// fold's encoding seed.
+func encodeFold(g *Grid, d *Dataset, p *Pipeline, repeat, fold int) (matrix.Matrix, error) {
+	train, _ := cv.Split(d.Folds[repeat], fold)
+	seed := cv.Seed(g.Experiment.Seed, "encode", d.Config.Name, p.Config.Name, strconv.Itoa(repeat), strconv.Itoa(fold))
+	return encodeRows(d, p, train, seed)
 }
 
 // encodeRows fits pipeline p's steps on the train rows of dataset d and
