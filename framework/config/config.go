@@ -74,6 +74,7 @@ type Dataset struct {
 	PathRange        hcl.Range `hcl:"path,attr_value_range"`
 	TargetRange      hcl.Range `hcl:"target,attr_value_range"`
 	CategoricalRange hcl.Range `hcl:"categorical,attr_value_range"`
+	NumericRange     hcl.Range `hcl:"numeric,attr_value_range"`
 	IgnoreRange      hcl.Range `hcl:"ignore,attr_value_range"`
 	FoldsFileRange   hcl.Range `hcl:"folds_file,attr_value_range"`
 	TestPathRange    hcl.Range `hcl:"test_path,attr_value_range"`

@@ -106,7 +106,11 @@ func parseARFF(in io.Reader, source string, opt Options, size int64) (*Table, er
 	if err := r.header(); err != nil {
 		return nil, err
 	}
-	if err := ov.unknown(func(n string) bool { _, ok := r.index[n]; return ok }); err != nil {
+	names := make([]string, len(r.attrs))
+	for i, a := range r.attrs {
+		names[i] = a.name
+	}
+	if err := ov.unknown(func(n string) bool { _, ok := r.index[n]; return ok }, names); err != nil {
 		return nil, r.errorAt(0, err)
 	}
 	t := &Table{Source: source, Relation: r.relation}

@@ -68,7 +68,7 @@ func parseCSV(r io.Reader, source string, opt Options, size int64) (*Table, erro
 	}
 	headerLine, _ := cr.FieldPos(0)
 	headerEnd := cr.InputOffset()
-	if err := ov.unknown(func(n string) bool { return slices.Contains(header, n) }); err != nil {
+	if err := ov.unknown(func(n string) bool { return slices.Contains(header, n) }, header); err != nil {
 		return nil, &ParseError{Source: source, Line: headerLine, Err: err}
 	}
 	builders := make([]*colBuilder, len(header))

@@ -19,6 +19,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/polyclass/polyclass/framework/sparse"
@@ -358,19 +359,44 @@ func (ov overrides) mode(name string, def colMode) colMode {
 	return def
 }
 
-// unknown returns an error naming the override names for which has is
-// false, or nil.
-func (ov overrides) unknown(has func(string) bool) error {
-	var bad []string
+// UnknownColumnsError is the ErrUnknownColumn of a file whose columns
+// lack names that the Options lists.
+type UnknownColumnsError struct {
+	// Names are the names the file lacks, in option order; Lists gives
+	// the list of each: "Categorical", "Numeric" or "Ignore".
+	Names, Lists []string
+	// Columns are the file's columns, for suggestions; nil when the
+	// format names them by number (LIBSVM's features).
+	Columns []string
+}
+
+// Error implements error.
+func (e *UnknownColumnsError) Error() string {
+	q := make([]string, len(e.Names))
+	for i, n := range e.Names {
+		q[i] = strconv.Quote(n)
+	}
+	return fmt.Sprintf("%v: options name %s, not in the file", ErrUnknownColumn, strings.Join(q, ", "))
+}
+
+// Unwrap returns ErrUnknownColumn.
+func (e *UnknownColumnsError) Unwrap() error { return ErrUnknownColumn }
+
+// unknown returns an *UnknownColumnsError naming the override names for
+// which has is false, or nil; columns are the file's, when it names them.
+func (ov overrides) unknown(has func(string) bool, columns []string) error {
+	labels := [...]string{modeCat: "Categorical", modeNum: "Numeric", modeIgnore: "Ignore"}
+	e := &UnknownColumnsError{Columns: columns}
 	for _, n := range ov.order {
 		if !has(n) {
-			bad = append(bad, fmt.Sprintf("%q", n))
+			e.Names = append(e.Names, n)
+			e.Lists = append(e.Lists, labels[ov.kind[n]])
 		}
 	}
-	if len(bad) == 0 {
+	if len(e.Names) == 0 {
 		return nil
 	}
-	return fmt.Errorf("%w: options name %s, not in the file", ErrUnknownColumn, strings.Join(bad, ", "))
+	return e
 }
 
 // isMissing reports whether field s is a missing value.

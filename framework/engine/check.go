@@ -44,6 +44,30 @@ func (r *resolver) unknownTarget(c *config.Dataset, columns []string) {
 	r.errorf(targetRange(c), "Unknown column", "Dataset %q has no column %q%s; its columns are: %s.", c.Name, c.Target, hint, strings.Join(columns, ", "))
 }
 
+// unknownColumns reports each name of dataset c's categorical, numeric
+// and ignore lists that its file lacks, at the list (at the dataset block
+// for the target, which bench reads as categorical).
+func (r *resolver) unknownColumns(c *config.Dataset, e *data.UnknownColumnsError) {
+	for i, name := range e.Names {
+		attr, rng := "categorical", c.CategoricalRange
+		switch e.Lists[i] {
+		case "Numeric":
+			attr, rng = "numeric", c.NumericRange
+		case "Ignore":
+			attr, rng = "ignore", c.IgnoreRange
+		}
+		if rng.Filename == "" {
+			attr, rng = "the target", c.DeclRange
+		}
+		cols := ""
+		if e.Columns != nil {
+			cols = "; its columns are: " + strings.Join(e.Columns, ", ")
+		}
+		r.errorf(rng, "Unknown column", "Dataset %q: %s names %q, not a column of %s%s%s.",
+			c.Name, attr, name, c.Path, suggest.DidYouMean(name, e.Columns), cols)
+	}
+}
+
 // loadOptions returns the data options of dataset c, as the dataset is
 // loaded (the target read as categorical).
 func loadOptions(c *config.Dataset) data.Options {

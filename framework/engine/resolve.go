@@ -284,12 +284,12 @@ func (r *resolver) dataset(c *config.Dataset) *Dataset {
 			return nil
 		}
 	}
+	if uc := (*data.UnknownColumnsError)(nil); errors.As(err, &uc) {
+		r.unknownColumns(c, uc)
+		return nil
+	}
 	if err != nil {
-		rng := c.PathRange
-		if errors.Is(err, data.ErrUnknownColumn) {
-			rng = c.DeclRange
-		}
-		r.errorf(rng, "Cannot load dataset", "Dataset %q: %v", c.Name, err)
+		r.errorf(c.PathRange, "Cannot load dataset", "Dataset %q: %v", c.Name, err)
 		return nil
 	}
 	r.readWarnings(c.Name, c.PathRange, t)
