@@ -605,6 +605,19 @@ reduction "ova" { scheme = "ova" }
 	}
 }
 
+// carHashed declares car (3 folds) and a hash encoder of 256 buckets,
+// which make car a 1728 × 256 CSR design matrix (3.4 MiB dense).
+const carHashed = `dataset "car" {
+  path        = "%DATA%/car.csv"
+  categorical = ["buying", "maint", "doors", "persons", "lug_boot", "safety"]
+}
+cv { folds = 3 }
+encoder "hash" {
+  type    = "hash"
+  buckets = 256
+}
+`
+
 // TestCentroidPluginDenseInput: the hash encoder makes car a CSR matrix;
 // the centroid of docs/writing-plugins.md does not declare Sparse, so it
 // gets the rows dense.
@@ -616,16 +629,7 @@ reduction "ova" { scheme = "ova" }
 func TestCentroidPluginDenseInput(t *testing.T) {
 	needPython(t)
 	file := writeExperiment(t, `experiment "dense_input" { seed = 0 }
-dataset "car" {
-  path        = "%DATA%/car.csv"
-  categorical = ["buying", "maint", "doors", "persons", "lug_boot", "safety"]
-}
-cv { folds = 3 }
-encoder "hash" {
-  type    = "hash"
-  buckets = 256
-}
-learner "centroid" {}
+`+carHashed+`learner "centroid" {}
 learner "nc" {
   plugin = "sklearn"
   params = { estimator = "sklearn.neighbors.NearestCentroid" }
@@ -683,16 +687,7 @@ metrics = ["accuracy"]
 // warning. Run prints the same warning before it starts.
 func TestValidateWarnsOverDenseBudget(t *testing.T) {
 	file := writeExperiment(t, `experiment "dense_budget" { seed = 0 }
-dataset "car" {
-  path        = "%DATA%/car.csv"
-  categorical = ["buying", "maint", "doors", "persons", "lug_boot", "safety"]
-}
-cv { folds = 3 }
-encoder "hash" {
-  type    = "hash"
-  buckets = 256
-}
-learner "lda" {}
+`+carHashed+`learner "lda" {}
 learner "logreg" {}
 reduction "ova" { scheme = "ova" }
 metrics = ["accuracy"]

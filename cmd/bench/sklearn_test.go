@@ -168,16 +168,7 @@ func TestSklearnECOC(t *testing.T) {
 func TestSklearnSparse(t *testing.T) {
 	needPython(t)
 	file := writeExperiment(t, `experiment "sklearn_sparse" { seed = 0 }
-dataset "car" {
-  path        = "%DATA%/car.csv"
-  categorical = ["buying", "maint", "doors", "persons", "lug_boot", "safety"]
-}
-cv { folds = 3 }
-encoder "hash" {
-  type    = "hash"
-  buckets = 256
-}
-learner "sk" {
+`+carHashed+`learner "sk" {
   plugin = "sklearn"
   params = { estimator = "sklearn.linear_model.LogisticRegression", C = 1, tol = 1e-8, max_iter = 5000 }
 }
