@@ -100,26 +100,3 @@ func repeated(c *engine.Cell) (string, string, *config.Param) {
 	}
 	return "", "", nil
 }
-
-// checkDense warns of the cells bench run will fail because their learner
-// takes dense input only and their design matrix, densified, exceeds the
-// budget (--dense-budget; 0: the default): one warning per learner,
-// dataset and pipeline, located at the learner's block. The run computes
-// the other cells.
-func checkDense(g *engine.Grid, budget int64) hcl.Diagnostics {
-	var diags hcl.Diagnostics
-	for _, e := range engine.OverDenseBudget(g, budget) {
-		var l *engine.Learner
-		n := 0
-		for _, c := range g.Cells {
-			if c.Learner.Config.Name == e.Learner && c.Dataset.Config.Name == e.Dataset && c.Pipeline.Config.Name == e.Pipeline {
-				l = c.Learner
-				n++
-			}
-		}
-		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Design matrix over the dense budget",
-			Detail:  fmt.Sprintf("%s. bench run fails the learner's %d cell(s) on this dataset and pipeline and computes the others (checked on the first fold's training rows).", e.Error(), n),
-			Subject: &l.Config.DeclRange})
-	}
-	return diags
-}

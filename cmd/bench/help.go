@@ -127,8 +127,8 @@ and writes none.`},
 		doc: `Validate parses FILE, loads its datasets and starts its plugins, and
 reports every problem with its file:line:col, and warns of the cells
 bench run will fail because their learner takes dense input only and their
-design matrix is too wide to densify within --dense-budget (checked on the
-first fold's training rows). When FILE is valid it prints
+design matrix is too wide to densify within --dense-budget (the pipeline
+fitted on every row). When FILE is valid it prints
 the size of the grid and the diagnostics of each code matrix. With --plan
 it also lists every cell with its folds (repeats × folds) and the models
 one fold fits, and the totals the file expands to: cells, folds, and

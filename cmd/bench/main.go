@@ -3,7 +3,7 @@
 //
 //	bench run [-o DIR] [-j N] [--fresh] [--shard I/N] [--quiet] [--plugins DIR] FILE
 //	bench merge OUT [DIR...]
-//	bench validate [--plan [--shards N]] [--plugins DIR] FILE
+//	bench validate [--plan [--shards N]] [--dense-budget SIZE] [--plugins DIR] FILE
 //	bench plugins [--plugins DIR]
 //	bench plugin check PATH
 //	bench list metrics|encoders|schemes|decoders|formats

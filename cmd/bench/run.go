@@ -111,7 +111,7 @@ func prepare(ctx context.Context, h *host.Host, file string, seed *uint64, dense
 			exp.Seed = *seed
 		}
 		var more hcl.Diagnostics
-		grid, more = engine.Resolve(ctx, exp, h, engine.ResolveOptions{DefaultReducer: defaultReducer})
+		grid, more = engine.Resolve(ctx, exp, h, engine.ResolveOptions{DefaultReducer: defaultReducer, DenseBudget: denseBudget})
 		if ctx.Err() != nil {
 			// Interrupted while starting the plugins: their "errors" are
 			// the interruption, not the file's.
@@ -124,7 +124,6 @@ func prepare(ctx context.Context, h *host.Host, file string, seed *uint64, dense
 		if !diags.HasErrors() {
 			diags = append(diags, checkGrid(grid)...)
 			diags = append(diags, checkIdentities(grid)...)
-			diags = append(diags, checkDense(grid, denseBudget)...)
 		}
 	}
 	if len(diags) > 0 {

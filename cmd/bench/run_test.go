@@ -605,14 +605,17 @@ reduction "ova" { scheme = "ova" }
 	}
 }
 
-// carHashed declares car (3 folds) and a hash encoder of 256 buckets,
-// which make car a 1728 × 256 CSR design matrix (3.4 MiB dense).
-const carHashed = `dataset "car" {
+// carData declares car, its six columns categorical, in 3 folds.
+const carData = `dataset "car" {
   path        = "%DATA%/car.csv"
   categorical = ["buying", "maint", "doors", "persons", "lug_boot", "safety"]
 }
 cv { folds = 3 }
-encoder "hash" {
+`
+
+// carHashed declares car (carData) and a hash encoder of 256 buckets,
+// which make car a 1728 × 256 CSR design matrix (3.4 MiB dense).
+const carHashed = carData + `encoder "hash" {
   type    = "hash"
   buckets = 256
 }
@@ -714,7 +717,7 @@ metrics = ["accuracy"]
 			continue
 		}
 		for _, w := range []string{"exp.hcl:11:1: warning: Design matrix over the dense budget", msg,
-			"bench run fails the learner's 1 cell(s) on this dataset and pipeline and computes the others"} {
+			"Fitted on every row: bench run fails the learner's 1 cell(s) on this dataset and pipeline"} {
 			if !strings.Contains(stderr, w) {
 				t.Errorf("validate %v: missing %q in\n%s", tt.budget, w, stderr)
 			}
@@ -738,6 +741,35 @@ metrics = ["accuracy"]
 	}
 	if c := cells["car|logreg|ova"]; c == nil || c.Failed() {
 		t.Errorf("logreg cell %+v failed", c)
+	}
+}
+
+// TestValidateWarnsOverDenseBudgetByDensity: a design without sparse
+// blocks goes to the learner in CSR form when under 30 % of its entries
+// are non-zero (car one-hot encoded with sparse = "never": 6 of 21), and
+// validate warns of it as run fails it: 1728 × 21, 283.5 KiB dense, over
+// a 100 KiB budget.
+func TestValidateWarnsOverDenseBudgetByDensity(t *testing.T) {
+	file := writeExperiment(t, `experiment "dense_density" { seed = 0 }
+`+carData+`encoder "oh" {
+  type   = "onehot"
+  sparse = "never"
+}
+learner "lda" {}
+reduction "ova" { scheme = "ova" }
+metrics = ["accuracy"]
+`)
+	const msg = "dataset car under pipeline default gives a 1728 × 21 sparse design matrix: 283.5 KiB dense, over the 100 KiB budget"
+	_, stderr, err := bench(t, "validate", "--dense-budget", "100K", file)
+	if err != nil || !strings.Contains(stderr, "exp.hcl:11:1: warning: Design matrix over the dense budget") || !strings.Contains(stderr, msg) {
+		t.Errorf("validate: %v, want the warning with %q:\n%s", err, msg, stderr)
+	}
+	out := t.TempDir()
+	if _, stderr, err = bench(t, "run", "-o", out, "--quiet", "--dense-budget", "100K", file); err == nil {
+		t.Fatalf("a run with a failed cell succeeded:\n%s", stderr)
+	}
+	if c := readCells(t, out)["car|lda|ova"]; c == nil || !c.Failed() || !strings.Contains(c.Error, msg) {
+		t.Errorf("lda cell %+v, want it failed with %q", c, msg)
 	}
 }
 

@@ -112,10 +112,19 @@ func (f *Frame) Design() (matrix.Matrix, []string, error) {
 	if len(names) == 0 {
 		return matrix.Matrix{}, nil, fmt.Errorf("the pipeline leaves no features")
 	}
-	if len(f.Sparse) == 0 && f.nonzerosAtLeast(SparseDensity*float64(f.Rows)*float64(len(names))) {
+	if _, csr := f.DesignShape(); !csr {
 		return matrix.Matrix{Dense: f.dense()}, names, nil
 	}
 	return matrix.Matrix{CSR: f.csr(len(names), f.rowEnds())}, names, nil
+}
+
+// DesignShape returns the number of columns of the design matrix Design
+// assembles from f, and whether it is in CSR form (f holds sparse blocks,
+// or fewer than SparseDensity of its entries are non-zero), without
+// assembling it. It has f.Rows rows.
+func (f *Frame) DesignShape() (cols int, csr bool) {
+	cols = f.Width()
+	return cols, len(f.Sparse) > 0 || !f.nonzerosAtLeast(SparseDensity*float64(f.Rows)*float64(cols))
 }
 
 // nonzerosAtLeast reports whether f's dense columns hold at least min
@@ -234,26 +243,4 @@ func (f *Frame) clone() *Frame {
 		Cat:    append([]CatCol(nil), f.Cat...),
 		Sparse: append([]SparseBlock(nil), f.Sparse...),
 	}
-}
-
-// MayWiden reports whether steps, applied to f, may give a design
-// matrix in CSR form much wider than f's dense columns: f holds sparse
-// blocks, or a step makes indicator blocks (hash; onehot unless its
-// Sparse is "never"). Other steps keep the design within a few columns
-// per categorical column of f's width.
-func MayWiden(f *Frame, steps []Step) bool {
-	if len(f.Sparse) > 0 {
-		return true
-	}
-	for _, s := range steps {
-		switch s := s.(type) {
-		case *Hash:
-			return true
-		case *OneHot:
-			if s.Sparse != "never" {
-				return true
-			}
-		}
-	}
-	return false
 }

@@ -74,29 +74,29 @@ func BenchmarkCovertypeOneHot(b *testing.B) {
 	}
 }
 
-// TestMayWiden: only sparse blocks in the data, a hash step or a onehot
-// step that may emit a sparse block can make the design much wider than
-// the data's dense columns.
-func TestMayWiden(t *testing.T) {
-	csr := &sparse.CSR{Rows: 2, Cols: 3, Indptr: make([]int64, 3)}
-	plain, withSparse := &Frame{Rows: 2}, &Frame{Rows: 2, Sparse: []SparseBlock{{Names: []string{"a", "b", "c"}, M: csr}}}
+// TestDesignShape: DesignShape gives the width and the form of the matrix
+// Design assembles: dense, CSR with a sparse block, CSR below SparseDensity
+// non-zeros (3 non-zeros of 10 entries stay dense, 2 go CSR).
+func TestDesignShape(t *testing.T) {
+	csr := &sparse.CSR{Rows: 2, Cols: 3, Indptr: []int64{0, 1, 1}, Indices: []int32{2}, Values: []float64{1}}
 	for _, tt := range []struct {
-		name  string
-		f     *Frame
-		steps []Step
-		want  bool
+		name string
+		f    *Frame
+		cols int
+		csr  bool
 	}{
-		{"no steps", plain, nil, false},
-		{"sparse data", withSparse, nil, true},
-		{"scaling", plain, []Step{&Standardize{}, &MinMax{}}, false},
-		{"hash", plain, []Step{&Standardize{}, &Hash{Buckets: 8}}, true},
-		{"onehot auto", plain, []Step{&OneHot{}}, true},
-		{"onehot always", plain, []Step{&OneHot{Sparse: "always"}}, true},
-		{"onehot never", plain, []Step{&OneHot{Sparse: "never"}}, false},
-		{"counts and cross", plain, []Step{&Cross{}, &Counts{}}, false},
+		{"dense", &Frame{Rows: 2, Num: []NumCol{{"a", []float64{1, 2}}, {"b", []float64{0, 3}}}}, 2, false},
+		{"at the density", &Frame{Rows: 10, Num: []NumCol{{"a", []float64{1, 1, 1, 0, 0, 0, 0, 0, 0, 0}}}}, 1, false},
+		{"below the density", &Frame{Rows: 10, Num: []NumCol{{"a", []float64{1, 1, 0, 0, 0, 0, 0, 0, 0, 0}}}}, 1, true},
+		{"sparse block", &Frame{Rows: 2, Num: []NumCol{{"a", []float64{1, 2}}}, Sparse: []SparseBlock{{Names: []string{"x", "y", "z"}, M: csr}}}, 4, true},
 	} {
-		if got := MayWiden(tt.f, tt.steps); got != tt.want {
-			t.Errorf("%s: MayWiden = %v, want %v", tt.name, got, tt.want)
+		cols, isCSR := tt.f.DesignShape()
+		m, names, err := tt.f.Design()
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if cols != tt.cols || isCSR != tt.csr || len(names) != cols || (m.CSR != nil) != isCSR {
+			t.Errorf("%s: DesignShape %d, %v; want %d, %v; Design made %d columns, CSR %v", tt.name, cols, isCSR, tt.cols, tt.csr, len(names), m.CSR != nil)
 		}
 	}
 }

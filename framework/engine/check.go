@@ -105,7 +105,8 @@ func (r *resolver) hasFeatures(d *Dataset) bool {
 }
 
 // encodable runs pipeline p's steps once on every row of dataset d, as
-// each fold will on its own rows, and reports what would fail every fold:
+// each fold will on its own rows, records the shape of the design matrix
+// they make (for denseBudgets), and reports what would fail every fold:
 // categorical columns left without an encoder, and missing values that no
 // impute step fills, located in the data file. A missing value of a
 // categorical column is an error too, at the step that encodes the column
@@ -157,6 +158,8 @@ func (r *resolver) encodable(d *Dataset, p *Pipeline) {
 	}
 	col, row, count := firstMissing(f)
 	if col == "" {
+		cols, csr := f.DesignShape()
+		r.designs[designKey{d, p}] = designShape{f.Rows, cols, csr}
 		return
 	}
 	r.errorf(c.PathRange, "Missing values without impute",

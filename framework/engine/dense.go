@@ -1,10 +1,8 @@
 package engine
 
 import (
-	"errors"
 	"fmt"
 
-	"github.com/polyclass/polyclass/framework/encode"
 	"github.com/polyclass/polyclass/framework/matrix"
 )
 
@@ -24,10 +22,14 @@ type DenseBudgetError struct {
 
 // Error implements error.
 func (e *DenseBudgetError) Error() string {
-	return fmt.Sprintf("learner %s (plugin %s) takes dense input only (it does not declare the sparse capability), "+
+	plugin := ""
+	if e.Plugin != "" {
+		plugin = " (plugin " + e.Plugin + ")"
+	}
+	return fmt.Sprintf("learner %s%s takes dense input only (it does not declare the sparse capability), "+
 		"but dataset %s under pipeline %s gives a %d × %d sparse design matrix: %s dense, over the %s budget for densified matrices "+
 		"(bench run --dense-budget); use fewer columns (e.g. fewer hash buckets) or a learner that takes sparse input",
-		e.Learner, e.Plugin, e.Dataset, e.Pipeline, e.Rows, e.Cols, byteSize(e.Bytes), byteSize(e.Budget))
+		e.Learner, plugin, e.Dataset, e.Pipeline, e.Rows, e.Cols, byteSize(e.Bytes), byteSize(e.Budget))
 }
 
 // needsDense reports whether cell c's learner must get x densified: x is
@@ -95,56 +97,57 @@ func byteSize(n int64) string {
 	return s + " " + units[u:u+1] + "iB"
 }
 
-// OverDenseBudget returns the *DenseBudgetError that the cells of each
-// learner of g without the sparse capability will fail with, one per
-// dataset × pipeline × learner whose design matrix, densified, takes more
-// than budget bytes (0: DefaultDenseBudget), in cell order. A design is
-// encoded for the check, on the training rows of the first fold of the
-// first repeat, only when a learner takes dense input only and the
-// pipeline may widen the data (encode.MayWiden); other folds, which may
-// see a few more or fewer categorical levels, are not checked. An
-// encoding error is left to the run, which fails the cells it concerns.
-func OverDenseBudget(g *Grid, budget int64) []*DenseBudgetError {
+// designShape is the shape of a dataset's design matrix under a pipeline
+// fitted on every row (resolver.encodable): its rows and columns, and
+// whether it is in CSR form.
+type designShape struct {
+	rows, cols int
+	csr        bool
+}
+
+// designKey names a dataset under a pipeline.
+type designKey struct {
+	d *Dataset
+	p *Pipeline
+}
+
+// denseBudgets warns, at the learner's block, of the cells bench run will
+// fail with a *DenseBudgetError: those of a learner without the sparse
+// capability on a dataset whose design matrix under the cell's pipeline,
+// fitted on every row, is in CSR form and takes more than the budget
+// (ResolveOptions.DenseBudget) dense. One warning per learner, dataset and
+// pipeline. A fold's matrix has as many rows and at most as many columns
+// (its steps see fewer levels), so a fold of a cell warned of may fit
+// when the whole dataset's matrix is just over the budget.
+func (r *resolver) denseBudgets(g *Grid) {
+	budget := r.opt.DenseBudget
 	if budget <= 0 {
 		budget = DefaultDenseBudget
 	}
-	type shape struct {
-		csr        bool
-		rows, cols int
-	}
 	type key struct {
-		d *Dataset
-		p *Pipeline
+		designKey
 		l *Learner
 	}
-	var out []*DenseBudgetError
-	shapes := map[key]*shape{} // by dataset and pipeline (l nil)
-	seen := map[key]bool{}
+	var order []key
+	over := map[key]error{}
+	count := map[key]int{}
 	for _, c := range g.Cells {
-		k := key{c.Dataset, c.Pipeline, c.Learner}
-		if seen[k] || (c.Learner.Info != nil && c.Learner.Info.Capabilities.Sparse) {
+		sh, ok := r.designs[designKey{c.Dataset, c.Pipeline}]
+		if !ok || !sh.csr || (c.Learner.Info != nil && c.Learner.Info.Capabilities.Sparse) {
 			continue
 		}
-		seen[k] = true
-		if len(c.Dataset.Folds) == 0 || !encode.MayWiden(c.Dataset.Features, c.Pipeline.Steps) {
-			continue
+		k := key{designKey{c.Dataset, c.Pipeline}, c.Learner}
+		if _, seen := over[k]; !seen {
+			over[k] = overBudget(c, sh.rows, sh.cols, budget)
+			order = append(order, k)
 		}
-		dp := key{d: c.Dataset, p: c.Pipeline}
-		sh, ok := shapes[dp]
-		if !ok {
-			if m, err := encodeFold(g, c.Dataset, c.Pipeline, 0, 0); err == nil {
-				r, k := m.Dims()
-				sh = &shape{m.CSR != nil, r, k}
-			}
-			shapes[dp] = sh
-		}
-		if sh == nil || !sh.csr {
-			continue
-		}
-		var e *DenseBudgetError
-		if errors.As(overBudget(c, sh.rows, sh.cols, budget), &e) {
-			out = append(out, e)
+		count[k]++
+	}
+	for _, k := range order {
+		if err := over[k]; err != nil {
+			r.warnf(k.l.Config.DeclRange, "Design matrix over the dense budget",
+				"%v. Fitted on every row: bench run fails the learner's %d cell(s) on this dataset and pipeline (a fold's matrix has at most as many columns) and computes the others.",
+				err, count[k])
 		}
 	}
-	return out
 }

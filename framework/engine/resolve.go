@@ -41,6 +41,9 @@ type resolver struct {
 	// startErrs are the failures of the plugins asked (see schemes).
 	startErrs error
 	opt       ResolveOptions
+	// designs holds the shape of each dataset's design matrix under each
+	// pipeline that encodes it without error (encodable).
+	designs map[designKey]designShape
 }
 
 // MaxFoldAssignments bounds repeats × rows, the fold assignments of a
@@ -58,6 +61,10 @@ type ResolveOptions struct {
 	// host is asked for its schemes, and the one that offers the scheme is
 	// taken; two are an error asking for plugin = "...".
 	DefaultReducer string
+	// DenseBudget is the run's bound on a densified design matrix
+	// (Options.DenseBudget; 0: DefaultDenseBudget): Resolve warns of the
+	// cells that will fail over it.
+	DenseBudget int64
 }
 
 // Resolve binds an experiment to its data and plugins and expands it into
@@ -78,7 +85,7 @@ type ResolveOptions struct {
 // Every problem is a diagnostic at its location; bind and check report all
 // they find.
 func Resolve(ctx context.Context, exp *config.Experiment, h *host.Host, opt ResolveOptions) (*Grid, hcl.Diagnostics) {
-	r := &resolver{ctx: ctx, exp: exp, host: h, opt: opt}
+	r := &resolver{ctx: ctx, exp: exp, host: h, opt: opt, designs: map[designKey]designShape{}}
 	b, ok := r.bind()
 	if !ok {
 		return b.grid, r.diags
@@ -92,6 +99,7 @@ func Resolve(ctx context.Context, exp *config.Experiment, h *host.Host, opt Reso
 		return b.grid, r.diags
 	}
 	b.grid.Cells = cells(b.grid, b.learnerParams, b.redParams)
+	r.denseBudgets(b.grid)
 	return b.grid, r.diags
 }
 
