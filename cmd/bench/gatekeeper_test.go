@@ -83,6 +83,12 @@ func TestValidateIsRunsGatekeeper(t *testing.T) {
 		{name: "unknown numeric and categorical columns", attrs: `numeric = ["A"]` + "\n  categorical = [\"a\", \"klass\"]",
 			want: []string{`exp.hcl:4:13: error: Unknown column`, `Dataset "d": numeric names "A", not a column of `, `(did you mean "a"?)`,
 				`exp.hcl:5:17: error: Unknown column`, `Dataset "d": categorical names "klass", not a column of `, `(did you mean "class"?)`}},
+		{name: "unknown target and categorical column", attrs: `target = "klass"` + "\n  categorical = [\"zz\"]",
+			want: []string{`exp.hcl:4:12: error: Unknown column`, `Dataset "d" has no column "klass" (did you mean "class"?); its columns are: a, b, class.`,
+				`exp.hcl:5:17: error: Unknown column`, `Dataset "d": categorical names "zz", not a column of `}},
+		{name: "default target and a categorical column missing", data: strings.Replace(gateData, "class", "Class", 1), attrs: `categorical = ["zz"]`,
+			want: []string{`exp.hcl:2:1: error: Unknown column`, `no column "class", the default target (did you mean "Class"?); set target = "COLUMN"`,
+				`exp.hcl:4:17: error: Unknown column`, `Dataset "d": categorical names "zz", not a column of `}},
 		{name: "missing class", data: strings.Replace(gateData, "4,5,y", "4,5,", 1),
 			want: []string{`exp.hcl:3:10: error: Missing class`, `d.csv:5:5: data row 4 has no value in the target column "class".`}},
 		{name: "NaN class", data: strings.Replace(gateData, "4,5,y", "4,5,NaN", 1),
@@ -163,5 +169,37 @@ func TestValidateIsRunsGatekeeper(t *testing.T) {
 				t.Logf("stdout:\n%s\nstderr:\n%s", stdout, stderr)
 			}
 		})
+	}
+}
+
+// TestUnknownColumnInMultiLabelARFF: a MEKA ARFF names its labels in its
+// relation and has no "class" column. A numeric name it lacks keeps
+// it from being read as multi-label, and is the one error: no "class"
+// target is reported missing.
+func TestUnknownColumnInMultiLabelARFF(t *testing.T) {
+	dir := t.TempDir()
+	arff := "@relation 'r: -C 2'\n@attribute l1 {0,1}\n@attribute l2 {0,1}\n@attribute a numeric\n@attribute b numeric\n@data\n" +
+		"1,0,1,2\n0,1,2,3\n1,1,3,4\n0,0,4,5\n1,0,5,6\n0,1,6,7\n"
+	src := "experiment \"t\" { seed = 1 }\ndataset \"d\" {\n  path        = \"d.arff\"\n  numeric     = [\"bb\"]\n}\nlearner \"logreg\" {}\nreduction \"br\" { scheme = \"br\" }\ncv { folds = 2 }\nmetrics = [\"hamming_loss\"]\n"
+	for name, content := range map[string]string{"d.arff": arff, "exp.hcl": src} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, stderr, err := bench(t, "validate", filepath.Join(dir, "exp.hcl"))
+	if err == nil {
+		t.Fatalf("validate accepted an unknown categorical column:\n%s", stderr)
+	}
+	want := `exp.hcl:4:17: error: Unknown column`
+	if !strings.Contains(stderr, want) || !strings.Contains(stderr, `numeric names "bb", not a column of `) ||
+		!strings.Contains(stderr, `(did you mean "b"?); its columns are: l1, l2, a, b.`) || strings.Count(stderr, "error:") != 1 {
+		t.Errorf("want one error, %q, at the list:\n%s", want, stderr)
+	}
+	// Without the bad name the file reads as multi-label.
+	if err := os.WriteFile(filepath.Join(dir, "exp.hcl"), []byte(strings.Replace(src, `numeric     = ["bb"]`, `numeric     = ["b"]`, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, stderr, err := bench(t, "validate", filepath.Join(dir, "exp.hcl")); err != nil {
+		t.Errorf("validate: %v\n%s", err, stderr)
 	}
 }

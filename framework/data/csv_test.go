@@ -317,30 +317,31 @@ func TestParseCSVMixedColumnWarning(t *testing.T) {
 }
 
 // TestUnknownColumnsError: the names a file lacks come with their option
-// list and the file's columns (none for LIBSVM's numbered features), in
-// an error that is ErrUnknownColumn.
+// list and the file's columns (LIBSVM's label column; its numbered
+// features are not named), in an error that is ErrUnknownColumn.
 func TestUnknownColumnsError(t *testing.T) {
 	opt := Options{Categorical: []string{"b", "zz"}, Numeric: []string{"q"}, Ignore: []string{"yy"}}
+	want := []UnknownColumn{{"zz", CategoricalList}, {"q", NumericList}, {"yy", IgnoreList}}
 	for _, tt := range []struct {
 		name, src string
 		parse     func(io.Reader, string, Options) (*Table, error)
+		unknown   []UnknownColumn
 		columns   []string
 	}{
-		{"csv", "a,b\n1,2\n", ParseCSV, []string{"a", "b"}},
-		{"arff", "@relation r\n@attribute a numeric\n@attribute b {x,y}\n@data\n1,x\n", ParseARFF, []string{"a", "b"}},
-		{"libsvm", "1 1:1\n", ParseLIBSVM, nil},
+		{"csv", "a,b\n1,2\n", ParseCSV, want, []string{"a", "b"}},
+		{"arff", "@relation r\n@attribute a numeric\n@attribute b {x,y}\n@data\n1,x\n", ParseARFF, want, []string{"a", "b"}},
+		{"libsvm", "1 1:1\n", ParseLIBSVM, append([]UnknownColumn{{"b", CategoricalList}}, want...), []string{"label"}},
 	} {
 		_, err := tt.parse(strings.NewReader(tt.src), "e", opt)
 		var e *UnknownColumnsError
 		if !errors.As(err, &e) || !errors.Is(err, ErrUnknownColumn) {
 			t.Fatalf("%s: error %v, want an *UnknownColumnsError", tt.name, err)
 		}
-		names, lists := []string{"zz", "q", "yy"}, []string{"Categorical", "Numeric", "Ignore"}
-		if tt.name == "libsvm" {
-			names, lists = []string{"b", "zz", "q", "yy"}, []string{"Categorical", "Categorical", "Numeric", "Ignore"}
+		if !slices.Equal(e.Unknown, tt.unknown) || !slices.Equal(e.Columns, tt.columns) {
+			t.Errorf("%s: %+v, want %v, columns %v", tt.name, e, tt.unknown, tt.columns)
 		}
-		if !slices.Equal(e.Names, names) || !slices.Equal(e.Lists, lists) || !slices.Equal(e.Columns, tt.columns) {
-			t.Errorf("%s: %+v, want names %v in %v, columns %v", tt.name, e, names, lists, tt.columns)
-		}
+	}
+	if got := fmt.Sprint(NumericList, IgnoreList, OptionList(7)); got != "Numeric Ignore OptionList(7)" {
+		t.Errorf("OptionList strings %q", got)
 	}
 }

@@ -359,22 +359,49 @@ func (ov overrides) mode(name string, def colMode) colMode {
 	return def
 }
 
+// OptionList names one of the column lists of Options.
+type OptionList uint8
+
+// The column lists of Options.
+const (
+	CategoricalList OptionList = iota // Options.Categorical
+	NumericList                       // Options.Numeric
+	IgnoreList                        // Options.Ignore
+)
+
+// String returns the list's field name in Options.
+func (l OptionList) String() string {
+	switch l {
+	case CategoricalList:
+		return "Categorical"
+	case NumericList:
+		return "Numeric"
+	case IgnoreList:
+		return "Ignore"
+	}
+	return fmt.Sprintf("OptionList(%d)", uint8(l))
+}
+
+// UnknownColumn is a name that a list of Options gives and a file lacks.
+type UnknownColumn struct {
+	Name string
+	List OptionList
+}
+
 // UnknownColumnsError is the ErrUnknownColumn of a file whose columns
 // lack names that the Options lists.
 type UnknownColumnsError struct {
-	// Names are the names the file lacks, in option order; Lists gives
-	// the list of each: "Categorical", "Numeric" or "Ignore".
-	Names, Lists []string
-	// Columns are the file's columns, for suggestions; nil when the
-	// format names them by number (LIBSVM's features).
+	// Unknown are the names the file lacks, in option order.
+	Unknown []UnknownColumn
+	// Columns are the file's columns, for suggestions.
 	Columns []string
 }
 
 // Error implements error.
 func (e *UnknownColumnsError) Error() string {
-	q := make([]string, len(e.Names))
-	for i, n := range e.Names {
-		q[i] = strconv.Quote(n)
+	q := make([]string, len(e.Unknown))
+	for i, u := range e.Unknown {
+		q[i] = strconv.Quote(u.Name)
 	}
 	return fmt.Sprintf("%v: options name %s, not in the file", ErrUnknownColumn, strings.Join(q, ", "))
 }
@@ -383,17 +410,16 @@ func (e *UnknownColumnsError) Error() string {
 func (e *UnknownColumnsError) Unwrap() error { return ErrUnknownColumn }
 
 // unknown returns an *UnknownColumnsError naming the override names for
-// which has is false, or nil; columns are the file's, when it names them.
+// which has is false, or nil; columns are the file's.
 func (ov overrides) unknown(has func(string) bool, columns []string) error {
-	labels := [...]string{modeCat: "Categorical", modeNum: "Numeric", modeIgnore: "Ignore"}
+	lists := map[colMode]OptionList{modeCat: CategoricalList, modeNum: NumericList, modeIgnore: IgnoreList}
 	e := &UnknownColumnsError{Columns: columns}
 	for _, n := range ov.order {
 		if !has(n) {
-			e.Names = append(e.Names, n)
-			e.Lists = append(e.Lists, labels[ov.kind[n]])
+			e.Unknown = append(e.Unknown, UnknownColumn{n, lists[ov.kind[n]]})
 		}
 	}
-	if len(e.Names) == 0 {
+	if len(e.Unknown) == 0 {
 		return nil
 	}
 	return e

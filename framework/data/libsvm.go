@@ -150,7 +150,7 @@ func (r *libsvmReader) readLine(l string, n int) error {
 // labelColumn returns the column "label" of a single-label file (none
 // when it is ignored).
 func (r *libsvmReader) labelColumn(ov overrides, missing []string) ([]Column, error) {
-	if err := ov.unknown(func(n string) bool { return n == "label" }, nil); err != nil {
+	if err := ov.unknown(func(n string) bool { return n == "label" }, []string{"label"}); err != nil {
 		return nil, &ParseError{Source: r.source, Err: err}
 	}
 	mode := ov.mode("label", modeCat)
@@ -183,7 +183,11 @@ func (r *libsvmReader) labelColumns(ov overrides) ([]Column, error) {
 		_, has := index[lab]
 		return ok && has
 	}
-	if err := ov.unknown(known, nil); err != nil {
+	labelCols := make([]string, len(names))
+	for j, n := range names {
+		labelCols[j] = "label_" + n
+	}
+	if err := ov.unknown(known, labelCols); err != nil {
 		return nil, &ParseError{Source: r.source, Err: err}
 	}
 	builders := make([]*colBuilder, len(names))

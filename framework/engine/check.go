@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -44,28 +45,34 @@ func (r *resolver) unknownTarget(c *config.Dataset, columns []string) {
 	r.errorf(targetRange(c), "Unknown column", "Dataset %q has no column %q%s; its columns are: %s.", c.Name, c.Target, hint, strings.Join(columns, ", "))
 }
 
-// unknownColumns reports each name of dataset c's categorical, numeric
-// and ignore lists that its file lacks, at the list (at the dataset block
-// for the target, which bench reads as categorical).
+// unknownColumns reports the columns that dataset c names and its file
+// lacks: the target at the target (unknownTarget), each name of its
+// categorical, numeric and ignore lists at its list. The target is among
+// the categorical names bench reads (loadOptions); a defaulted one is
+// left out for an ARFF file, which may be a multi-label one without a
+// "class" column (the other names kept it from being read as one).
 func (r *resolver) unknownColumns(c *config.Dataset, e *data.UnknownColumnsError) {
-	for i, name := range e.Names {
+	for _, u := range e.Unknown {
 		attr, rng := "categorical", c.CategoricalRange
-		switch e.Lists[i] {
-		case "Numeric":
+		switch {
+		case u.List == data.CategoricalList && u.Name == c.Target && !slices.Contains(c.Categorical, c.Target):
+			if !c.TargetDefaulted || !isARFF(c.Path) {
+				r.unknownTarget(c, e.Columns)
+			}
+			continue
+		case u.List == data.NumericList:
 			attr, rng = "numeric", c.NumericRange
-		case "Ignore":
+		case u.List == data.IgnoreList:
 			attr, rng = "ignore", c.IgnoreRange
 		}
-		if rng.Filename == "" {
-			attr, rng = "the target", c.DeclRange
-		}
-		cols := ""
-		if e.Columns != nil {
-			cols = "; its columns are: " + strings.Join(e.Columns, ", ")
-		}
-		r.errorf(rng, "Unknown column", "Dataset %q: %s names %q, not a column of %s%s%s.",
-			c.Name, attr, name, c.Path, suggest.DidYouMean(name, e.Columns), cols)
+		r.errorf(rng, "Unknown column", "Dataset %q: %s names %q, not a column of %s%s; its columns are: %s.",
+			c.Name, attr, u.Name, c.Path, suggest.DidYouMean(u.Name, e.Columns), strings.Join(e.Columns, ", "))
 	}
+}
+
+// isARFF reports whether path names an ARFF file (optionally gzipped).
+func isARFF(path string) bool {
+	return strings.EqualFold(filepath.Ext(strings.TrimSuffix(strings.ToLower(path), ".gz")), ".arff")
 }
 
 // loadOptions returns the data options of dataset c, as the dataset is

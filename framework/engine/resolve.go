@@ -284,14 +284,6 @@ func (r *resolver) dataset(c *config.Dataset) *Dataset {
 			c = &cc
 		}
 	}
-	if errors.Is(err, data.ErrUnknownColumn) && c.Target != "" {
-		// Is it the target? Load without it to tell, and list the columns.
-		opt.Categorical = c.Categorical
-		if t2, err2 := data.Read(c.Path, opt); err2 == nil {
-			r.unknownTarget(c, columnNames(t2))
-			return nil
-		}
-	}
 	if uc := (*data.UnknownColumnsError)(nil); errors.As(err, &uc) {
 		r.unknownColumns(c, uc)
 		return nil
