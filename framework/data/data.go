@@ -371,13 +371,8 @@ const (
 
 // String returns the list's field name in Options.
 func (l OptionList) String() string {
-	switch l {
-	case CategoricalList:
-		return "Categorical"
-	case NumericList:
-		return "Numeric"
-	case IgnoreList:
-		return "Ignore"
+	if names := [...]string{CategoricalList: "Categorical", NumericList: "Numeric", IgnoreList: "Ignore"}; int(l) < len(names) {
+		return names[l]
 	}
 	return fmt.Sprintf("OptionList(%d)", uint8(l))
 }
