@@ -83,11 +83,13 @@ type ResolveOptions struct {
 //   - expand makes the cells, a pure cross product.
 //
 // Every problem is a diagnostic at its location; bind and check report all
-// they find.
+// they find. When ctx ends (a signal), Resolve stops at the next dataset
+// or dry run and returns what it has: the caller, seeing ctx done, reports
+// the interruption rather than the grid.
 func Resolve(ctx context.Context, exp *config.Experiment, h *host.Host, opt ResolveOptions) (*Grid, hcl.Diagnostics) {
 	r := &resolver{ctx: ctx, exp: exp, host: h, opt: opt, designs: map[designKey]designShape{}}
 	b, ok := r.bind()
-	if !ok {
+	if !ok || r.ctx.Err() != nil {
 		return b.grid, r.diags
 	}
 	r.diags = append(r.diags, check(b.grid)...)
@@ -95,7 +97,7 @@ func Resolve(ctx context.Context, exp *config.Experiment, h *host.Host, opt Reso
 		return b.grid, r.diags
 	}
 	r.dryRuns(b)
-	if r.diags.HasErrors() {
+	if r.diags.HasErrors() || r.ctx.Err() != nil {
 		return b.grid, r.diags
 	}
 	b.grid.Cells = cells(b.grid, b.learnerParams, b.redParams)
@@ -124,6 +126,9 @@ func (r *resolver) bind() (*bound, bool) {
 	g := &Grid{Experiment: exp, Metrics: exp.Metrics, Host: r.host}
 	b := &bound{grid: g, learnerParams: map[*Learner][]param.Params{}, redParams: map[*Reduction][]param.Params{}}
 	for _, d := range exp.Datasets {
+		if r.ctx.Err() != nil { // interrupted: loading more data is in vain
+			return b, false
+		}
 		if ds := r.dataset(d); ds != nil {
 			g.Datasets = append(g.Datasets, ds)
 			r.foldWarnings(ds)
@@ -195,6 +200,9 @@ func (r *resolver) dryRuns(b *bound) {
 	g := b.grid
 	for _, d := range g.Datasets {
 		for _, p := range g.Pipelines {
+			if r.ctx.Err() != nil {
+				return
+			}
 			r.encodable(d, p)
 		}
 	}
