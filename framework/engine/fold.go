@@ -378,7 +378,7 @@ func (f *fold) evaluate(x sdk.Matrix, enc *matrix.EncodedMatrix) (foldOutcome, e
 			return foldOutcome{}, err
 		}
 	}
-	dec, _, err := f.predictDecode(digest, models, !plan.IgnoresProbabilities, req)
+	dec, err := f.predictDecode(digest, models, !plan.IgnoresProbabilities, req)
 	if err != nil {
 		return foldOutcome{}, err
 	}
@@ -388,7 +388,7 @@ func (f *fold) evaluate(x sdk.Matrix, enc *matrix.EncodedMatrix) (foldOutcome, e
 // predictDecode predicts the fold's test rows with the models and decodes
 // their outputs with req (the scheme, its parameters and state, and the
 // training scores), asking for probabilities when wantProbs and the
-// learner has them; probs tells whether the decoder got them. A scheme
+// learner has them. A scheme
 // that decodes row-wise (sdk.Scheme.RowWiseDecode) gets the test rows in
 // blocks whose outputs take at most decodeBlock bytes, so that the fold
 // never holds the outputs of every test row for every problem (a
@@ -397,7 +397,7 @@ func (f *fold) evaluate(x sdk.Matrix, enc *matrix.EncodedMatrix) (foldOutcome, e
 // one (at most two blocks wait for the decoder); the decodings are
 // joined in row order, which for a row-wise scheme is the decoding of all
 // rows at once, bit for bit, as each model scores each row alone.
-func (f *fold) predictDecode(digest string, models []host.ModelRef, wantProbs bool, req sdk.DecodeRequest) (dec sdk.Decoding, probs bool, err error) {
+func (f *fold) predictDecode(digest string, models []host.ModelRef, wantProbs bool, req sdk.DecodeRequest) (dec sdk.Decoding, err error) {
 	n := len(f.test)
 	per := max(n, 1)
 	if f.c.Reduction.Scheme.RowWiseDecode {
@@ -405,12 +405,12 @@ func (f *fold) predictDecode(digest string, models []host.ModelRef, wantProbs bo
 	}
 	if per >= n {
 		if req.Scores, req.Probabilities, err = f.predict(digest, f.test, models, wantProbs); err != nil {
-			return sdk.Decoding{}, false, err
+			return sdk.Decoding{}, err
 		}
 		if dec, err = f.rp.Reducer.Decode(f.ctx, req); err != nil {
-			return sdk.Decoding{}, false, f.rerr(err)
+			return sdk.Decoding{}, f.rerr(err)
 		}
-		return dec, req.Probabilities != nil, nil
+		return dec, nil
 	}
 	// The predictions of each block, in order, from one goroutine (the
 	// only one that calls f.predict meanwhile); stop tells it to end, and
@@ -447,18 +447,17 @@ func (f *fold) predictDecode(digest string, models []host.ModelRef, wantProbs bo
 	var lens []int
 	for b := range blocks {
 		if b.err != nil {
-			return sdk.Decoding{}, false, b.err
+			return sdk.Decoding{}, b.err
 		}
 		req.Scores, req.Probabilities = b.scores, b.probas
-		probs = b.probas != nil
 		d, err := f.rp.Reducer.Decode(f.ctx, req)
 		if err != nil {
-			return sdk.Decoding{}, false, f.rerr(err)
+			return sdk.Decoding{}, f.rerr(err)
 		}
 		parts, lens = append(parts, d), append(lens, b.rows)
 	}
 	dec, err = host.JoinDecodings(req.Scheme, parts, lens)
-	return dec, probs, err
+	return dec, err
 }
 
 // blockRows is the number of test rows whose outputs (scores and, when
