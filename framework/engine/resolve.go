@@ -279,7 +279,43 @@ func countCells(g *Grid, learnerParams map[*Learner][]param.Params, redParams ma
 	return n
 }
 
+// dataset loads dataset c (its file, and its test file when it has one),
+// checks its target, features and classes, and assigns its rows to folds;
+// it returns nil after reporting an error.
 func (r *resolver) dataset(c *config.Dataset) *Dataset {
+	t, c, opt := r.readDataset(c)
+	if t == nil {
+		return nil
+	}
+	sum, err := data.FileSHA256(c.Path)
+	if err != nil {
+		r.errorf(c.PathRange, "Cannot load dataset", "Dataset %q: %v", c.Name, err)
+		return nil
+	}
+	ds := &Dataset{Config: c, Table: t, SHA256: sum}
+	train := t.NumRows
+	if c.TestPath != "" {
+		if ds.Table, ds.TestSHA256 = r.testFile(c, t, opt); ds.Table == nil {
+			return nil
+		}
+	}
+	var ok bool
+	if c.Target != "" {
+		ok = r.classTarget(ds)
+	} else {
+		ok = r.labelTargets(ds)
+	}
+	if !ok || !r.hasFeatures(ds) || !r.testClassesTrained(ds, train) || !r.folds(ds, train) {
+		return nil
+	}
+	return ds
+}
+
+// readDataset reads the file of dataset c with its options, reporting
+// what keeps it from being read; it returns the table (nil after an
+// error), the dataset's declaration as read (a multi-label ARFF without a
+// target takes its labels from the file) and the options.
+func (r *resolver) readDataset(c *config.Dataset) (*data.Table, *config.Dataset, data.Options) {
 	opt := loadOptions(c)
 	t, err := data.Read(c.Path, opt)
 	if c.TargetDefaulted && errors.Is(err, data.ErrUnknownColumn) {
@@ -294,45 +330,30 @@ func (r *resolver) dataset(c *config.Dataset) *Dataset {
 	}
 	if uc := (*data.UnknownColumnsError)(nil); errors.As(err, &uc) {
 		r.unknownColumns(c, uc)
-		return nil
+		return nil, c, opt
 	}
 	if err != nil {
 		r.errorf(c.PathRange, "Cannot load dataset", "Dataset %q: %v", c.Name, err)
-		return nil
+		return nil, c, opt
 	}
 	r.readWarnings(c.Name, c.PathRange, t)
-	sum, err := data.FileSHA256(c.Path)
-	if err != nil {
-		r.errorf(c.PathRange, "Cannot load dataset", "Dataset %q: %v", c.Name, err)
-		return nil
-	}
-	ds := &Dataset{Config: c, Table: t, SHA256: sum}
-	train := t.NumRows
-	if c.TestPath != "" {
-		if ds.Table, ds.TestSHA256 = r.testFile(c, t, opt); ds.Table == nil {
-			return nil
-		}
-		t = ds.Table
-	}
-	var ok bool
-	if c.Target != "" {
-		ok = r.classTarget(ds)
-	} else {
-		ok = r.labelTargets(ds)
-	}
-	if !ok || !r.hasFeatures(ds) || !r.testClassesTrained(ds, train) {
-		return nil
-	}
+	return t, c, opt
+}
 
-	cvc := r.exp.CV
+// folds assigns the rows of dataset ds to folds (ds.Folds, ds.NumFolds):
+// its test file's rows (after the first train) for a dataset with one, a
+// folds file's, or the cv block's folds or holdout of each repeat. It
+// reports false after an error.
+func (r *resolver) folds(ds *Dataset, train int) bool {
+	c, cvc, n := ds.Config, r.exp.CV, ds.Table.NumRows
 	if c.TestPath != "" {
 		// One split: fold 0 (the test part) is the test file's rows.
-		folds := make([]int, t.NumRows)
+		folds := make([]int, n)
 		for i := range train {
 			folds[i] = 1
 		}
 		ds.Folds, ds.NumFolds = [][]int{folds}, 1
-		return ds
+		return true
 	}
 	foldsFile, foldsRange := cvc.FoldsFile, cvc.FoldsFileRange
 	if c.FoldsFile != "" {
@@ -342,72 +363,84 @@ func (r *resolver) dataset(c *config.Dataset) *Dataset {
 		folds, k, err := cv.ReadFoldsFile(foldsFile)
 		if err != nil {
 			r.errorf(foldsRange, "Cannot read folds file", "%v", err)
-			return nil
+			return false
 		}
-		if len(folds) != t.NumRows {
+		if len(folds) != n {
 			r.errorf(foldsRange, "Folds file does not fit the dataset",
-				"%s assigns %d rows, dataset %q has %d.", foldsFile, len(folds), c.Name, t.NumRows)
-			return nil
+				"%s assigns %d rows, dataset %q has %d.", foldsFile, len(folds), c.Name, n)
+			return false
 		}
 		if c.FoldsFile == "" && !r.foldsAgree(k) {
-			return nil
+			return false
 		}
 		ds.Folds, ds.NumFolds = [][]int{folds}, k
-		return ds
+		return true
 	}
 	ds.NumFolds = cvc.Folds
 	if cvc.Holdout > 0 {
 		ds.NumFolds = 1
 	}
-	if n := int64(cvc.Repeats) * int64(t.NumRows); cvc.Repeats > 1 && n > MaxFoldAssignments {
+	if a := int64(cvc.Repeats) * int64(n); cvc.Repeats > 1 && a > MaxFoldAssignments {
 		r.errorf(cvc.RepeatsRange, "Too many repeats",
 			"Dataset %q: repeats = %d of its %d rows make %d fold assignments, more than the %d (%d MiB) a run holds in memory; use fewer repeats.",
-			c.Name, cvc.Repeats, t.NumRows, n, MaxFoldAssignments, MaxFoldAssignments*8>>20)
-		return nil
+			c.Name, cvc.Repeats, n, a, MaxFoldAssignments, MaxFoldAssignments*8>>20)
+		return false
 	}
 	for rep := 0; rep < cvc.Repeats; rep++ {
-		seed := cv.Seed(r.exp.Seed, "folds", c.Name, fmt.Sprint(rep))
-		var folds []int
-		if cvc.Holdout > 0 {
-			var labels []int
-			if cvc.Stratified && !ds.MultiLabel {
-				labels = ds.Labels
-			}
-			if folds, err = cv.Holdout(t.NumRows, labels, cvc.Holdout, seed); err != nil {
-				r.errorf(cvc.HoldoutRange, "Cannot make folds", "Dataset %q: %v", c.Name, err)
-				return nil
-			}
-			ds.Folds = append(ds.Folds, folds)
-			continue
-		}
-		// Multi-label data: plain shuffled k-fold, or iterative
-		// stratification when asked for.
-		switch {
-		case ds.MultiLabel && cvc.Iterative:
-			rows := make([][]bool, t.NumRows)
-			for i := range rows {
-				rows[i] = make([]bool, ds.K())
-				for j := range rows[i] {
-					rows[i][j] = ds.LabelMatrix.At(i, j) == 1
-				}
-			}
-			folds, err = cv.IterativeStratification(rows, cvc.Folds, seed)
-		case cvc.Stratified && !ds.MultiLabel:
-			folds, err = cv.StratifiedKFold(ds.Labels, cvc.Folds, seed)
-		default:
-			folds, err = cv.KFold(t.NumRows, cvc.Folds, seed)
-		}
-		if err != nil {
-			rng := cvc.FoldsRange // the folds = N that cannot be made
-			if rng.Filename == "" {
-				rng = c.DeclRange
-			}
-			r.errorf(rng, "Cannot make folds", "Dataset %q: %v", c.Name, err)
-			return nil
+		folds, ok := r.repeatFolds(ds, rep)
+		if !ok {
+			return false
 		}
 		ds.Folds = append(ds.Folds, folds)
 	}
-	return ds
+	return true
+}
+
+// repeatFolds returns the fold of each row of dataset ds in repeat rep,
+// as the cv block asks (holdout, iterative stratification of multi-label
+// data, stratified or plain k-fold), reporting false after an error.
+func (r *resolver) repeatFolds(ds *Dataset, rep int) ([]int, bool) {
+	c, cvc, n := ds.Config, r.exp.CV, ds.Table.NumRows
+	seed := cv.Seed(r.exp.Seed, "folds", c.Name, fmt.Sprint(rep))
+	var folds []int
+	var err error
+	if cvc.Holdout > 0 {
+		var labels []int
+		if cvc.Stratified && !ds.MultiLabel {
+			labels = ds.Labels
+		}
+		if folds, err = cv.Holdout(n, labels, cvc.Holdout, seed); err != nil {
+			r.errorf(cvc.HoldoutRange, "Cannot make folds", "Dataset %q: %v", c.Name, err)
+			return nil, false
+		}
+		return folds, true
+	}
+	// Multi-label data: plain shuffled k-fold, or iterative
+	// stratification when asked for.
+	switch {
+	case ds.MultiLabel && cvc.Iterative:
+		rows := make([][]bool, n)
+		for i := range rows {
+			rows[i] = make([]bool, ds.K())
+			for j := range rows[i] {
+				rows[i][j] = ds.LabelMatrix.At(i, j) == 1
+			}
+		}
+		folds, err = cv.IterativeStratification(rows, cvc.Folds, seed)
+	case cvc.Stratified && !ds.MultiLabel:
+		folds, err = cv.StratifiedKFold(ds.Labels, cvc.Folds, seed)
+	default:
+		folds, err = cv.KFold(n, cvc.Folds, seed)
+	}
+	if err != nil {
+		rng := cvc.FoldsRange // the folds = N that cannot be made
+		if rng.Filename == "" {
+			rng = c.DeclRange
+		}
+		r.errorf(rng, "Cannot make folds", "Dataset %q: %v", c.Name, err)
+		return nil, false
+	}
+	return folds, true
 }
 
 // classTarget reads the class column of a multiclass dataset.
