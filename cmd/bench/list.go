@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"text/tabwriter"
 
 	"github.com/polyclass/polyclass/framework/data"
@@ -100,16 +101,23 @@ func listFormats(w io.Writer) error {
 	return tw.Flush()
 }
 
-// reducerInfos starts every plugin and returns the reducers' Info, in the
-// plugins' name order. A plugin that cannot start is noted on stderr.
+// reducerInfos starts every plugin, all at once, and returns the
+// reducers' Info, in the plugins' name order. A plugin that cannot start
+// is noted on stderr.
 func reducerInfos(ctx context.Context, h *host.Host, stderr io.Writer) ([]*sdk.ReducerInfo, error) {
 	bins, err := h.Binaries()
 	if err != nil {
 		return nil, err
 	}
+	plugins, errs := make([]*host.Plugin, len(bins)), make([]error, len(bins))
+	var wg sync.WaitGroup
+	for i, b := range bins {
+		wg.Go(func() { plugins[i], errs[i] = h.Get(ctx, b.Name) })
+	}
+	wg.Wait()
 	var out []*sdk.ReducerInfo
-	for _, b := range bins {
-		p, err := h.Get(ctx, b.Name)
+	for i, b := range bins {
+		p, err := plugins[i], errs[i]
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
