@@ -12,7 +12,7 @@
 # pair of each data set and method from results/hsu_lin/summary.csv.
 #
 # Long: 7 × 225 × 3 cells, 10 folds each for the first five: the first
-# six data sets take about 15 minutes on 2 idle cores, letter some hours
+# six data sets take about 15 minutes on 2 idle cores, letter 1 h 35 min
 # (one-vs-all on letter is most of it). Not part of make test.
 #
 #   nice -n 19 bin/bench run -o results/hsu_lin experiments/hsu_lin.hcl
