@@ -72,7 +72,7 @@ func (r *resolver) unknownColumns(c *config.Dataset, e *data.UnknownColumnsError
 
 // isARFF reports whether path names an ARFF file (optionally gzipped).
 func isARFF(path string) bool {
-	return strings.EqualFold(filepath.Ext(strings.TrimSuffix(strings.ToLower(path), ".gz")), ".arff")
+	return filepath.Ext(strings.TrimSuffix(strings.ToLower(path), ".gz")) == ".arff"
 }
 
 // loadOptions returns the data options of dataset c, as the dataset is

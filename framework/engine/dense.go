@@ -35,7 +35,19 @@ func (e *DenseBudgetError) Error() string {
 // needsDense reports whether cell c's learner must get x densified: x is
 // CSR and the learner lacks the sparse capability.
 func needsDense(c *Cell, x matrix.Matrix) bool {
-	return x.CSR != nil && (c.Learner.Info == nil || !c.Learner.Info.Capabilities.Sparse)
+	return x.CSR != nil && denseOnly(c.Learner)
+}
+
+// denseOnly reports whether learner l takes dense input only: it does
+// not declare the sparse capability.
+func denseOnly(l *Learner) bool { return l.Info == nil || !l.Info.Capabilities.Sparse }
+
+// budgetOr returns budget, or DefaultDenseBudget when it is not positive.
+func budgetOr(budget int64) int64 {
+	if budget > 0 {
+		return budget
+	}
+	return DefaultDenseBudget
 }
 
 // checkDense returns a *DenseBudgetError when x, densified for cell c's
@@ -72,12 +84,7 @@ func forLearner(c *Cell, x matrix.Matrix, budget int64) (matrix.Matrix, error) {
 }
 
 // denseBudget is the run's bound on a densified matrix.
-func (o Options) denseBudget() int64 {
-	if o.DenseBudget > 0 {
-		return o.DenseBudget
-	}
-	return DefaultDenseBudget
-}
+func (o Options) denseBudget() int64 { return budgetOr(o.DenseBudget) }
 
 // byteSize prints n bytes with a binary unit: 512 B, 1.5 KiB, 2 GiB.
 func byteSize(n int64) string {
@@ -120,10 +127,7 @@ type designKey struct {
 // (its steps see fewer levels), so a fold of a cell warned of may fit
 // when the whole dataset's matrix is just over the budget.
 func (r *resolver) denseBudgets(g *Grid) {
-	budget := r.opt.DenseBudget
-	if budget <= 0 {
-		budget = DefaultDenseBudget
-	}
+	budget := budgetOr(r.opt.DenseBudget)
 	type key struct {
 		designKey
 		l *Learner
@@ -133,7 +137,7 @@ func (r *resolver) denseBudgets(g *Grid) {
 	count := map[key]int{}
 	for _, c := range g.Cells {
 		sh, ok := r.designs[designKey{c.Dataset, c.Pipeline}]
-		if !ok || !sh.csr || (c.Learner.Info != nil && c.Learner.Info.Capabilities.Sparse) {
+		if !ok || !sh.csr || !denseOnly(c.Learner) {
 			continue
 		}
 		k := key{designKey{c.Dataset, c.Pipeline}, c.Learner}
