@@ -22,6 +22,7 @@ import (
 	"github.com/polyclass/polyclass/framework/config"
 	"github.com/polyclass/polyclass/framework/engine"
 	"github.com/polyclass/polyclass/framework/host"
+	"github.com/polyclass/polyclass/framework/outcome"
 	"github.com/polyclass/polyclass/framework/param"
 	"github.com/polyclass/polyclass/framework/report"
 	"github.com/polyclass/polyclass/framework/results"
@@ -326,11 +327,7 @@ func runExperiment(ctx context.Context, o *options, file string, g *engine.Grid,
 		if ropt.Shard, err = shardCells(ctx, g, *spec, digests); err != nil {
 			return err
 		}
-		mine := map[int]bool{}
-		for _, c := range ropt.Shard.Cells {
-			mine[c.Index] = true
-		}
-		selectCell = func(i int) bool { return mine[i] }
+		selectCell = shardSelect(ropt.Shard)
 	}
 	manifest := newManifest(file, g, o)
 	run, err := results.Begin(out, manifest, digests, ropt)
@@ -341,21 +338,11 @@ func runExperiment(ctx context.Context, o *options, file string, g *engine.Grid,
 	o.pluginLog.set(run.Log())
 
 	start := time.Now()
-	total, folds := 0, 0
 	var weights map[int]int
 	if showProgress(stderr, o.quiet) {
 		weights = foldWeights(ctx, g)
 	}
-	for _, c := range g.Cells {
-		if kept[c.Index] == nil && (selectCell == nil || selectCell(c.Index)) {
-			n := len(c.Dataset.Folds) * c.Dataset.NumFolds
-			folds += n
-			if weights != nil {
-				n *= weights[c.Index]
-			}
-			total += n
-		}
-	}
+	total, folds := foldsToRun(g, kept, selectCell, weights)
 	var bar *progressbar.ProgressBar
 	if weights != nil {
 		bar = newProgressBar(stderr, exp.Name, total)
@@ -376,13 +363,7 @@ func runExperiment(ctx context.Context, o *options, file string, g *engine.Grid,
 	if bar != nil {
 		bar.Finish()
 	}
-	status := results.StatusComplete
-	switch {
-	case runErr != nil && ctx.Err() != nil:
-		status = results.StatusInterrupted
-	case runErr != nil:
-		status = results.StatusFailed
-	}
+	status := runStatus(ctx, runErr)
 	// A tuned parameter chosen on the edge of its grid in most outer
 	// folds: the run says so where it is read, not only in the report.
 	for _, e := range report.TuningEdges(cells) {
@@ -397,32 +378,17 @@ func runExperiment(ctx context.Context, o *options, file string, g *engine.Grid,
 	if err != nil {
 		return errors.Join(runErr, err)
 	}
-	failed := 0
+	ended := runEnd{name: exp.Name, status: status, cells: len(cells), kept: len(kept), total: len(g.Cells), elapsed: time.Since(start), written: written}
 	for _, r := range cells {
 		if r.Failed() {
-			failed++
+			ended.failed++
 		}
 	}
-	resumed := ""
-	if len(kept) > 0 {
-		resumed = fmt.Sprintf(", %d kept from an earlier run", len(kept))
-	}
-	name := exp.Name
 	if spec != nil {
-		name = fmt.Sprintf("%s shard %s", exp.Name, spec)
+		ended.name = fmt.Sprintf("%s shard %s", exp.Name, spec)
+		ended.total, ended.shard = len(ropt.Shard.Cells), true
 	}
-	count := fmt.Sprintf("%d cells", len(cells))
-	if status == results.StatusInterrupted {
-		total, what := len(g.Cells), ", the tables partial"
-		if ropt.Shard != nil {
-			total, what = len(ropt.Shard.Cells), "" // a shard writes no tables
-		}
-		count = fmt.Sprintf("interrupted, %d of %d cells%s", len(cells), total, what)
-	}
-	fmt.Fprintf(stdout, "%s: %s (%d failed%s) in %s\n", name, count, failed, resumed, time.Since(start).Round(time.Millisecond))
-	for _, w := range written {
-		fmt.Fprintf(stdout, "  %s\n", w)
-	}
+	ended.print(stdout)
 	if spec != nil && runErr == nil {
 		fmt.Fprintf(stdout, "when every shard is done: bench merge %s %s\n", cluster.ShellQuote(out), cluster.ShellQuote(out))
 	}
@@ -432,10 +398,83 @@ func runExperiment(ctx context.Context, o *options, file string, g *engine.Grid,
 	if runErr != nil {
 		return runErr
 	}
-	if failed > 0 {
-		return fmt.Errorf("%d of %d cells failed; see %s", failed, len(cells), logPath)
+	if ended.failed > 0 {
+		return fmt.Errorf("%d of %d cells failed; see %s", ended.failed, len(cells), logPath)
 	}
 	return nil
+}
+
+// shardSelect reports whether a cell (by index) belongs to shard s.
+func shardSelect(s *results.Shard) func(int) bool {
+	mine := make(map[int]bool, len(s.Cells))
+	for _, c := range s.Cells {
+		mine[c.Index] = true
+	}
+	return func(i int) bool { return mine[i] }
+}
+
+// foldsToRun counts the folds of the cells a run computes: those neither
+// kept from an earlier run nor outside the selection (nil selects every
+// cell). total weighs each fold by its cell's weight, for the progress
+// bar; without weights it equals folds.
+func foldsToRun(g *engine.Grid, kept map[int]*outcome.CellResult, selectCell func(int) bool, weights map[int]int) (total, folds int) {
+	for _, c := range g.Cells {
+		if kept[c.Index] != nil || (selectCell != nil && !selectCell(c.Index)) {
+			continue
+		}
+		n := len(c.Dataset.Folds) * c.Dataset.NumFolds
+		folds += n
+		if weights != nil {
+			n *= weights[c.Index]
+		}
+		total += n
+	}
+	return total, folds
+}
+
+// runStatus is the status the manifest records for a run that ended
+// with runErr: interrupted when ctx was done, failed on another error.
+func runStatus(ctx context.Context, runErr error) results.Status {
+	switch {
+	case runErr == nil:
+		return results.StatusComplete
+	case ctx.Err() != nil:
+		return results.StatusInterrupted
+	}
+	return results.StatusFailed
+}
+
+// runEnd is what the last lines of a run say: how many cells ended, how
+// many failed or were kept, and the files written.
+type runEnd struct {
+	name    string // the experiment, and the shard of a sharded run
+	status  results.Status
+	cells   int  // cells with a result, kept ones included
+	failed  int  // of cells
+	kept    int  // of cells, from an earlier run
+	total   int  // cells of the run (of the shard when shard)
+	shard   bool // a shard writes no tables
+	elapsed time.Duration
+	written []string
+}
+
+func (e runEnd) print(w io.Writer) {
+	resumed := ""
+	if e.kept > 0 {
+		resumed = fmt.Sprintf(", %d kept from an earlier run", e.kept)
+	}
+	count := fmt.Sprintf("%d cells", e.cells)
+	if e.status == results.StatusInterrupted {
+		what := ", the tables partial"
+		if e.shard {
+			what = ""
+		}
+		count = fmt.Sprintf("interrupted, %d of %d cells%s", e.cells, e.total, what)
+	}
+	fmt.Fprintf(w, "%s: %s (%d failed%s) in %s\n", e.name, count, e.failed, resumed, e.elapsed.Round(time.Millisecond))
+	for _, f := range e.written {
+		fmt.Fprintf(w, "  %s\n", f)
+	}
 }
 
 // table renders the tables of a results directory again; a directory that

@@ -1,0 +1,89 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/polyclass/polyclass/framework/engine"
+	"github.com/polyclass/polyclass/framework/outcome"
+	"github.com/polyclass/polyclass/framework/results"
+)
+
+func TestRunEndPrint(t *testing.T) {
+	tests := []struct {
+		name string
+		end  runEnd
+		want string
+	}{
+		{"complete", runEnd{name: "e", status: results.StatusComplete, cells: 4, failed: 1, total: 4, elapsed: 1500 * time.Microsecond, written: []string{"out/e.md"}},
+			"e: 4 cells (1 failed) in 2ms\n  out/e.md\n"},
+		{"resumed", runEnd{name: "e", status: results.StatusComplete, cells: 4, kept: 3, total: 4, elapsed: time.Second},
+			"e: 4 cells (0 failed, 3 kept from an earlier run) in 1s\n"},
+		{"interrupted", runEnd{name: "e", status: results.StatusInterrupted, cells: 3, total: 4, elapsed: time.Second, written: []string{"out/e.md"}},
+			"e: interrupted, 3 of 4 cells, the tables partial (0 failed) in 1s\n  out/e.md\n"},
+		{"interrupted shard", runEnd{name: "e shard 1/2", status: results.StatusInterrupted, cells: 1, kept: 1, total: 2, shard: true, elapsed: time.Second},
+			"e shard 1/2: interrupted, 1 of 2 cells (0 failed, 1 kept from an earlier run) in 1s\n"},
+		{"failed run", runEnd{name: "e", status: results.StatusFailed, cells: 2, failed: 2, total: 4, elapsed: time.Second},
+			"e: 2 cells (2 failed) in 1s\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b bytes.Buffer
+			tt.end.print(&b)
+			if b.String() != tt.want {
+				t.Errorf("got %q, want %q", b.String(), tt.want)
+			}
+		})
+	}
+}
+
+func TestRunStatus(t *testing.T) {
+	done, cancel := context.WithCancel(context.Background())
+	cancel()
+	tests := []struct {
+		name string
+		ctx  context.Context
+		err  error
+		want results.Status
+	}{
+		{"no error", context.Background(), nil, results.StatusComplete},
+		{"no error, ctx done after the last cell", done, nil, results.StatusComplete},
+		{"error", context.Background(), errors.New("disk full"), results.StatusFailed},
+		{"interrupted", done, context.Canceled, results.StatusInterrupted},
+	}
+	for _, tt := range tests {
+		if got := runStatus(tt.ctx, tt.err); got != tt.want {
+			t.Errorf("%s: runStatus = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestFoldsToRun(t *testing.T) {
+	// Two data sets: one of 2 repeats × 5 folds, one of 1 × 3.
+	a := &engine.Dataset{Folds: make([][]int, 2), NumFolds: 5}
+	b := &engine.Dataset{Folds: make([][]int, 1), NumFolds: 3}
+	g := &engine.Grid{Cells: []*engine.Cell{{Index: 0, Dataset: a}, {Index: 1, Dataset: b}, {Index: 2, Dataset: a}, {Index: 3, Dataset: b}}}
+	kept := map[int]*outcome.CellResult{2: {}}
+	odd := func(i int) bool { return i%2 == 1 }
+	weights := map[int]int{0: 7, 1: 2, 2: 11, 3: 5}
+	tests := []struct {
+		name              string
+		selectCell        func(int) bool
+		weights           map[int]int
+		wantTotal, wantFo int
+	}{
+		{"all but the kept", nil, nil, 10 + 3 + 3, 10 + 3 + 3},
+		{"weighted", nil, weights, 70 + 6 + 15, 16},
+		{"shard of odd cells", odd, nil, 6, 6},
+		{"weighted shard", odd, weights, 6 + 15, 6},
+	}
+	for _, tt := range tests {
+		total, folds := foldsToRun(g, kept, tt.selectCell, tt.weights)
+		if total != tt.wantTotal || folds != tt.wantFo {
+			t.Errorf("%s: foldsToRun = %d, %d; want %d, %d", tt.name, total, folds, tt.wantTotal, tt.wantFo)
+		}
+	}
+}
