@@ -97,30 +97,9 @@ func beginShard(dir string, m *Manifest, digests []string, opt Options, now func
 		return nil, fmt.Errorf("results directory %s holds experiment %q, not %q: choose another directory with -o (or move it away)",
 			dir, old.Experiment, m.Experiment)
 	}
-	others, err := readShardManifests(dir)
-	if err != nil {
-		return nil, err
-	}
 	s := newSetup(dir, now, opt.Notes)
-	for _, o := range others {
-		if o.Experiment != m.Experiment {
-			return nil, fmt.Errorf("results directory %s holds shard %s of experiment %q, not %q: choose another directory with -o (or move it away)",
-				dir, o.Shard, o.Experiment, m.Experiment)
-		}
-		if o.Shard.Index == sh.Index && o.Shard.Count == sh.Count {
-			if opt.Fresh {
-				if err := s.moveAside(filepath.Join(shards, manifestName), "--fresh"); err != nil {
-					return nil, err
-				}
-			}
-			continue
-		}
-		if o.Shard.Count != sh.Count {
-			s.note("note: %s/%s is shard %s of %d shards, this run is one of %d: bench merge takes shards of one count only",
-				ShardsDir, ShardManifestName(o.Shard.Index, o.Shard.Count), o.Shard, o.Shard.Count, sh.Count)
-		} else if o.RunDigest != RunDigest(m.Experiment, digests) {
-			s.note("note: shard %s in %s ran another version of the grid (its inputs differ): run it again before bench merge", o.Shard, dir)
-		}
+	if err := checkShards(s, dir, m, sh, digests, opt.Fresh); err != nil {
+		return nil, err
 	}
 
 	want := Want{Digests: digests, Specs: opt.Specs, Own: func(i int) bool { return own[i] != "" }, Predictions: m.Predictions, Fresh: opt.Fresh, KeepOtherBench: opt.KeepOtherBench}
@@ -163,6 +142,39 @@ func beginShard(dir string, m *Manifest, digests []string, opt Options, now func
 	}
 	ok = true
 	return r, nil
+}
+
+// checkShards checks the shard manifests already in dir against shard sh
+// of a run of m: another experiment's is an error; sh's own is moved
+// aside when fresh; one of another shard count, or of another version of
+// the grid, gets a note, as bench merge would refuse it.
+func checkShards(s *setup, dir string, m *Manifest, sh *Shard, digests []string, fresh bool) error {
+	others, err := readShardManifests(dir)
+	if err != nil {
+		return err
+	}
+	shards := filepath.Join(dir, ShardsDir)
+	for _, o := range others {
+		if o.Experiment != m.Experiment {
+			return fmt.Errorf("results directory %s holds shard %s of experiment %q, not %q: choose another directory with -o (or move it away)",
+				dir, o.Shard, o.Experiment, m.Experiment)
+		}
+		if o.Shard.Index == sh.Index && o.Shard.Count == sh.Count {
+			if fresh {
+				if err := s.moveAside(filepath.Join(shards, ShardManifestName(sh.Index, sh.Count)), "--fresh"); err != nil {
+					return err
+				}
+			}
+			continue
+		}
+		if o.Shard.Count != sh.Count {
+			s.note("note: %s/%s is shard %s of %d shards, this run is one of %d: bench merge takes shards of one count only",
+				ShardsDir, ShardManifestName(o.Shard.Index, o.Shard.Count), o.Shard, o.Shard.Count, sh.Count)
+		} else if o.RunDigest != RunDigest(m.Experiment, digests) {
+			s.note("note: shard %s in %s ran another version of the grid (its inputs differ): run it again before bench merge", o.Shard, dir)
+		}
+	}
+	return nil
 }
 
 // finishShard records the end of a shard's run in its manifest: no tables.

@@ -420,3 +420,50 @@ func TestMergeIntoAShardDirectory(t *testing.T) {
 		sameTables(t, singleRun(t, cells), dirs[0])
 	}
 }
+
+// TestShardStartChecksOtherShards: a shard starting beside the manifests
+// of other shards refuses another experiment's, and notes those bench
+// merge would refuse (another shard count, another version of the grid).
+func TestShardStartChecksOtherShards(t *testing.T) {
+	const cells = 4
+	tests := []struct {
+		name      string
+		earlier   string // experiment of shard 0/N
+		count     int    // N
+		cells     int    // the earlier run's grid
+		wantErr   string
+		wantNotes string
+	}{
+		{name: "same run", earlier: "exp", count: 2, cells: cells},
+		{name: "another experiment", earlier: "other", count: 2, cells: cells,
+			wantErr: `holds shard 0/2 of experiment "other", not "exp"`},
+		{name: "another count", earlier: "exp", count: 3, cells: cells,
+			wantNotes: "note: shards/0-of-3.json is shard 0/3 of 3 shards, this run is one of 2: bench merge takes shards of one count only"},
+		{name: "another grid", earlier: "exp", count: 2, cells: cells + 1,
+			wantNotes: "ran another version of the grid (its inputs differ): run it again before bench merge"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			r := begin(t, dir, tt.earlier, tt.cells, Options{Render: fakeRender, Shard: shardOf(0, tt.count, tt.cells)})
+			if _, err := r.Finish(StatusComplete, 0); err != nil {
+				t.Fatal(err)
+			}
+			var notes strings.Builder
+			r, err := Begin(dir, manifest("exp"), digests(cells), Options{Render: fakeRender, Notes: &notes, Shard: shardOf(1, 2, cells)})
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("Begin: %v, want an error with %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Finish(StatusInterrupted, 0) //nolint:errcheck // only the notes matter here
+			if tt.wantNotes == "" && strings.Contains(notes.String(), "note:") || !strings.Contains(notes.String(), tt.wantNotes) {
+				t.Errorf("notes %q, want %q", notes.String(), tt.wantNotes)
+			}
+		})
+	}
+}
