@@ -78,21 +78,9 @@ func Merge(out string, dirs []string, render Renderer) (*Merged, error) {
 	if len(dirs) == 0 {
 		return nil, errors.New("merge: no results directory to merge")
 	}
-	var runs []shardRun
-	for _, d := range dirs {
-		ms, err := readShardManifests(d)
-		if err != nil {
-			return nil, err
-		}
-		if len(ms) == 0 {
-			if _, err := os.Stat(d); err != nil {
-				return nil, fmt.Errorf("merge: %w", err)
-			}
-			return nil, fmt.Errorf("merge: %s holds no shard manifest (%s/I-of-N.json): no bench run --shard wrote into it", d, ShardsDir)
-		}
-		for _, m := range ms {
-			runs = append(runs, shardRun{d, m})
-		}
+	runs, err := readShardRuns(dirs)
+	if err != nil {
+		return nil, err
 	}
 	sort.SliceStable(runs, func(a, b int) bool { return runs[a].m.Shard.Index < runs[b].m.Shard.Index })
 	ref := runs[0]
@@ -103,22 +91,9 @@ func Merge(out string, dirs []string, render Renderer) (*Merged, error) {
 	}
 	n := ref.m.Shard.Count
 	res := &Merged{Shards: n, Found: make([]bool, n)}
-
-	// The cells of the grid the shards own, each with its digest.
-	owned := map[int]ShardCell{}
-	owner := map[int]int{}
-	for _, r := range runs {
-		res.Found[r.m.Shard.Index] = true
-		for _, c := range r.m.Shard.Cells {
-			if c.Index < 0 || c.Index >= ref.m.Cells {
-				return nil, fmt.Errorf("merge: %s owns cell %d of a grid of %d", r, c.Index, ref.m.Cells)
-			}
-			if prev, ok := owned[c.Index]; ok && (prev.Digest != c.Digest || owner[c.Index] != r.m.Shard.Index) {
-				return nil, fmt.Errorf("merge: cell %d (%s) is owned by shard %d/%d and by %s", c.Index, c.Name, owner[c.Index], n, r)
-			}
-			owned[c.Index] = c
-			owner[c.Index] = r.m.Shard.Index
-		}
+	owned, owner, err := ownedCells(runs, res.Found)
+	if err != nil {
+		return nil, err
 	}
 
 	if err := checkLayout(out); err != nil {
@@ -177,6 +152,51 @@ func Merge(out string, dirs []string, render Renderer) (*Merged, error) {
 	res.Manifest = m
 	res.Written = append(written, filepath.Join(out, ManifestFile))
 	return res, nil
+}
+
+// readShardRuns reads the shard manifests of each directory of dirs; a
+// directory without one is an error.
+func readShardRuns(dirs []string) ([]shardRun, error) {
+	var runs []shardRun
+	for _, d := range dirs {
+		ms, err := readShardManifests(d)
+		if err != nil {
+			return nil, err
+		}
+		if len(ms) == 0 {
+			if _, err := os.Stat(d); err != nil {
+				return nil, fmt.Errorf("merge: %w", err)
+			}
+			return nil, fmt.Errorf("merge: %s holds no shard manifest (%s/I-of-N.json): no bench run --shard wrote into it", d, ShardsDir)
+		}
+		for _, m := range ms {
+			runs = append(runs, shardRun{d, m})
+		}
+	}
+	return runs, nil
+}
+
+// ownedCells returns the cells of the grid the shards of runs own, each
+// with its digest, and the shard owning each; it sets found[i] for each
+// shard i present. A cell outside the grid, or owned by two shards, is
+// an error.
+func ownedCells(runs []shardRun, found []bool) (owned map[int]ShardCell, owner map[int]int, err error) {
+	ref := runs[0]
+	owned, owner = map[int]ShardCell{}, map[int]int{}
+	for _, r := range runs {
+		found[r.m.Shard.Index] = true
+		for _, c := range r.m.Shard.Cells {
+			if c.Index < 0 || c.Index >= ref.m.Cells {
+				return nil, nil, fmt.Errorf("merge: %s owns cell %d of a grid of %d", r, c.Index, ref.m.Cells)
+			}
+			if prev, ok := owned[c.Index]; ok && (prev.Digest != c.Digest || owner[c.Index] != r.m.Shard.Index) {
+				return nil, nil, fmt.Errorf("merge: cell %d (%s) is owned by shard %d/%d and by %s", c.Index, c.Name, owner[c.Index], ref.m.Shard.Count, r)
+			}
+			owned[c.Index] = c
+			owner[c.Index] = r.m.Shard.Index
+		}
+	}
+	return owned, owner, nil
 }
 
 // gatherCells finds the cells w wants in the cells directories of out

@@ -467,3 +467,52 @@ func TestShardStartChecksOtherShards(t *testing.T) {
 		})
 	}
 }
+
+// TestOwnedCells: the cells the shards of a merge own; a cell outside the
+// grid, or owned by two shards, is an error naming the shard.
+func TestOwnedCells(t *testing.T) {
+	run := func(dir string, s *Shard, cells int) shardRun {
+		return shardRun{dir, &Manifest{Experiment: "exp", Cells: cells, Shard: s}}
+	}
+	tests := []struct {
+		name      string
+		runs      []shardRun
+		wantOwner map[int]int
+		wantFound []bool
+		wantErr   string
+	}{
+		{name: "one of two", runs: []shardRun{run("a", shardOf(1, 2, 5), 5)},
+			wantOwner: map[int]int{1: 1, 3: 1}, wantFound: []bool{false, true}},
+		{name: "both", runs: []shardRun{run("a", shardOf(0, 2, 5), 5), run("b", shardOf(1, 2, 5), 5)},
+			wantOwner: map[int]int{0: 0, 1: 1, 2: 0, 3: 1, 4: 0}, wantFound: []bool{true, true}},
+		{name: "one shard in two directories", runs: []shardRun{run("a", shardOf(0, 2, 5), 5), run("b", shardOf(0, 2, 5), 5)},
+			wantOwner: map[int]int{0: 0, 2: 0, 4: 0}, wantFound: []bool{true, false}},
+		{name: "outside the grid", runs: []shardRun{run("a", shardOf(0, 2, 7), 5)},
+			wantErr: "merge: shard 0/2 (a) owns cell 6 of a grid of 5"},
+		{name: "owned twice", runs: []shardRun{run("a", shardOf(0, 2, 5), 5), run("b", &Shard{Index: 1, Count: 2, Cells: shardOf(0, 2, 5).Cells}, 5)},
+			wantErr: "merge: cell 0 (" + cell(0).Key() + ") is owned by shard 0/2 and by shard 1/2 (b)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			found := make([]bool, 2)
+			owned, owner, err := ownedCells(tt.runs, found)
+			if tt.wantErr != "" {
+				if err == nil || err.Error() != tt.wantErr {
+					t.Fatalf("error %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fmt.Sprint(owner) != fmt.Sprint(tt.wantOwner) || fmt.Sprint(found) != fmt.Sprint(tt.wantFound) {
+				t.Errorf("owner %v, found %v; want %v, %v", owner, found, tt.wantOwner, tt.wantFound)
+			}
+			for i, c := range owned {
+				if c.Index != i || c.Digest != digest(i) {
+					t.Errorf("owned[%d] = %+v", i, c)
+				}
+			}
+		})
+	}
+}
