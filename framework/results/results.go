@@ -167,23 +167,9 @@ func Begin(dir string, m *Manifest, digests []string, opt Options) (*Run, error)
 		removeTemps(d) // a killed run's unfinished writes
 	}
 	s := newSetup(dir, now, opt.Notes)
-	old, err := ReadManifest(dir)
-	switch {
-	case err == nil && old.Experiment != m.Experiment:
-		return nil, fmt.Errorf("results directory %s holds experiment %q, not %q: choose another directory with -o (or move it away)",
-			dir, old.Experiment, m.Experiment)
-	case err != nil && !errors.Is(err, os.ErrNotExist) && opt.Fresh:
-		// Starting over: the damaged manifest goes aside with the cells.
-		if err := s.moveAside(filepath.Join(dir, ManifestFile), "--fresh (the manifest could not be read)"); err != nil {
-			return nil, err
-		}
-	case err != nil && !errors.Is(err, os.ErrNotExist):
-		return nil, fmt.Errorf("cannot tell what results directory %s holds: %w\n%s", dir, err, damagedManifestAdvice(dir))
-	}
-	if opt.Fresh && old != nil {
-		if err := s.moveAside(filepath.Join(dir, ManifestFile), "--fresh"); err != nil {
-			return nil, err
-		}
+	old, err := previousManifest(dir, m, opt.Fresh, s)
+	if err != nil {
+		return nil, err
 	}
 	want := Want{Digests: digests, Specs: opt.Specs, Predictions: m.Predictions, Fresh: opt.Fresh, KeepOtherBench: opt.KeepOtherBench}
 	entries, err := readEntries(cells, want.relevance())
@@ -235,6 +221,28 @@ func Begin(dir string, m *Manifest, digests []string, opt Options) (*Run, error)
 	}
 	ok = true
 	return r, nil
+}
+
+// previousManifest returns the manifest of the run that last wrote into
+// dir, nil if none did. Another experiment's is an error, as is one that
+// cannot be read, unless fresh: a fresh run moves it aside, read or not.
+func previousManifest(dir string, m *Manifest, fresh bool, s *setup) (*Manifest, error) {
+	old, err := ReadManifest(dir)
+	switch {
+	case err == nil && old.Experiment != m.Experiment:
+		return nil, fmt.Errorf("results directory %s holds experiment %q, not %q: choose another directory with -o (or move it away)",
+			dir, old.Experiment, m.Experiment)
+	case errors.Is(err, os.ErrNotExist):
+		return nil, nil
+	case err != nil && fresh:
+		// Starting over: the damaged manifest goes aside with the cells.
+		return nil, s.moveAside(filepath.Join(dir, ManifestFile), "--fresh (the manifest could not be read)")
+	case err != nil:
+		return nil, fmt.Errorf("cannot tell what results directory %s holds: %w\n%s", dir, err, damagedManifestAdvice(dir))
+	case fresh:
+		return old, s.moveAside(filepath.Join(dir, ManifestFile), "--fresh")
+	}
+	return old, nil
 }
 
 // Kept returns the cells kept from an earlier run, by index (engine.Options
