@@ -148,3 +148,28 @@ warning: Constant label column: Dataset "d": label column "l2" is 1 on each of i
 		})
 	}
 }
+
+// TestClassTargetTestFile checks that a training file spelling a class 1
+// and its test file spelling it 1.0 make one class: the rule applies to
+// the two files' rows together (on the code before, the test file's 1.0
+// was a class the training file lacks).
+func TestClassTargetTestFile(t *testing.T) {
+	r, ds, dir := loadTarget(t, "train.csv", "a,class\n1,1\n2,2\n3,1\n", config.Dataset{Target: "class"})
+	ds.Config.TestPath = filepath.Join(dir, "test.csv")
+	if err := os.WriteFile(ds.Config.TestPath, []byte("a,class\n4,1.0\n5,2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if ds.Table, _ = r.testFile(ds.Config, ds.Table, loadOptions(ds.Config)); ds.Table == nil {
+		t.Fatal(diagLines(r.diags, dir))
+	}
+	if !r.classTarget(ds) || !r.testClassesTrained(ds, 3) {
+		t.Fatal(diagLines(r.diags, dir))
+	}
+	if want := []string{"1", "2"}; !slices.Equal(ds.Classes, want) || !slices.Equal(ds.Labels, []int{0, 1, 0, 0, 1}) {
+		t.Errorf("classes %q labels %v", ds.Classes, ds.Labels)
+	}
+	want := `warning: Classes compared as numbers: Dataset "d": every value of the target column "class" is a number, and some numbers are spelled in several ways, so classes are compared as numbers (as pandas reads them) and named by each number's shortest form: "1" from "1" (data row 1), "1.0" (data row 4).`
+	if got := diagLines(r.diags, dir); got != want {
+		t.Errorf("diagnostics:\n%s\nwant:\n%s", got, want)
+	}
+}
