@@ -89,17 +89,10 @@ func (c *Column) CanonicalClasses() (ClassNames, error) {
 	canon := make([]string, len(c.Levels))
 	text := -1
 	for l, s := range c.Levels {
-		v, kind := parseNum(s)
-		if kind != numFinite {
-			if text < 0 {
-				text = l
-			}
-			continue
+		var ok bool
+		if canon[l], ok = canonicalNumber(s); !ok && text < 0 {
+			text = l
 		}
-		if v == 0 {
-			v = 0 // −0 is 0
-		}
-		canon[l] = strconv.FormatFloat(v, 'g', -1, 64)
 	}
 	groups, order := groupLevels(c.Levels, canon, first)
 	collide := false
@@ -120,6 +113,19 @@ func (c *Column) CanonicalClasses() (ClassNames, error) {
 	}
 	out.Merged = c.merge(canon, groups, order)
 	return out, nil
+}
+
+// canonicalNumber returns the canonical form of s when s is a finite
+// number: strconv.FormatFloat(v, 'g', -1, 64), 0 for −0; else "", false.
+func canonicalNumber(s string) (string, bool) {
+	v, kind := parseNum(s)
+	if kind != numFinite {
+		return "", false
+	}
+	if v == 0 {
+		v = 0 // −0 is 0
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64), true
 }
 
 // controlIndex returns the byte index of the first control character of

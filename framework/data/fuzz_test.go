@@ -104,6 +104,7 @@ func FuzzParseLIBSVM(f *testing.F) {
 		"1 0:1\n",
 		"a 1:nan\n",
 		"1\n2\n",
+		"1,2 1:1\n+1 1:2\n2.0,01 1:3\n",
 	} {
 		f.Add(s)
 	}
@@ -115,8 +116,35 @@ func FuzzParseLIBSVM(f *testing.F) {
 		}
 		if err == nil {
 			checkCanonicals(t, tb)
+			checkLabelColumns(t, tb)
 		}
 	})
+}
+
+// checkLabelColumns checks that no two label columns of a multi-label
+// LIBSVM table whose labels are all numbers are one number.
+func checkLabelColumns(t *testing.T, tb *Table) {
+	t.Helper()
+	var names []string
+	vals := map[string]float64{}
+	for _, c := range tb.Columns {
+		lab, ok := strings.CutPrefix(c.Name, "label_")
+		if !ok {
+			return
+		}
+		v, kind := parseNum(lab)
+		if kind != numFinite {
+			return // some label is text: labels compare as text
+		}
+		names, vals[c.Name] = append(names, c.Name), v
+	}
+	seen := map[float64]string{}
+	for _, n := range names {
+		if prev, ok := seen[vals[n]]; ok {
+			t.Fatalf("columns %q and %q are one label", prev, n)
+		}
+		seen[vals[n]] = n
+	}
 }
 
 // checkUTF8 requires every column name and level of tb to be valid UTF-8,

@@ -424,8 +424,11 @@ func (r *resolver) testClassesTrained(d *Dataset, train int) bool {
 func (r *resolver) readWarnings(name string, rng hcl.Range, t *data.Table) {
 	for _, w := range t.Warnings {
 		summary := "Suspicious data"
-		if errors.Is(w, data.ErrMixedColumn) {
+		switch {
+		case errors.Is(w, data.ErrMixedColumn):
 			summary = "Column of numbers read as categorical"
+		case errors.Is(w, data.ErrNumberSpellings):
+			summary = "Labels compared as numbers"
 		}
 		r.warnf(rng, summary, "Dataset %q: %v", name, w)
 	}
