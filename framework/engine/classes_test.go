@@ -173,3 +173,17 @@ func TestClassTargetTestFile(t *testing.T) {
 		t.Errorf("diagnostics:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// TestLabelTargetNames checks that a label column whose name holds a
+// newline (a quoted CSV header) is refused: the name is the class name in
+// every table, and a newline split the per-class Markdown row in two.
+func TestLabelTargetNames(t *testing.T) {
+	r, ds, dir := loadTarget(t, "d.csv", "a,l1,\"l\n2\"\n1,0,1\n2,1,0\n", config.Dataset{LabelsPrefix: "l"})
+	if r.labelTargets(ds) {
+		t.Fatal("labelTargets accepted a label name with a newline")
+	}
+	want := `error: Invalid label name: Dataset "d": label column "l\n2" holds a control character; tables, plots and file names cannot show it: rename the column.`
+	if got := diagLines(r.diags, dir); got != want {
+		t.Errorf("diagnostics:\n%s\nwant:\n%s", got, want)
+	}
+}

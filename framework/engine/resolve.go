@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/hashicorp/hcl/v2"
 	"gonum.org/v1/gonum/mat"
@@ -508,6 +509,10 @@ func (r *resolver) labelTargets(ds *Dataset) bool {
 		col, ok := t.Lookup(name)
 		if !ok {
 			r.errorf(c.DeclRange, "Unknown column", "Dataset %q has no label column %q; its columns are: %s.", c.Name, name, strings.Join(columnNames(t), ", "))
+			return false
+		}
+		if strings.IndexFunc(name, unicode.IsControl) >= 0 {
+			r.errorf(c.DeclRange, "Invalid label name", "Dataset %q: label column %q holds a control character; tables, plots and file names cannot show it: rename the column.", c.Name, name)
 			return false
 		}
 		exclude[name] = true
