@@ -73,6 +73,7 @@ type Dataset struct {
 	DeclRange        hcl.Range
 	PathRange        hcl.Range `hcl:"path,attr_value_range"`
 	TargetRange      hcl.Range `hcl:"target,attr_value_range"`
+	LabelsRange      hcl.Range `hcl:"labels,attr_value_range"`
 	CategoricalRange hcl.Range `hcl:"categorical,attr_value_range"`
 	NumericRange     hcl.Range `hcl:"numeric,attr_value_range"`
 	IgnoreRange      hcl.Range `hcl:"ignore,attr_value_range"`

@@ -207,6 +207,7 @@ func TestDiagnostics(t *testing.T) {
 		{"bayes_pairs without rope", base + "output { bayes_pairs = true }\n", `exp.hcl:4:24: error: Missing rope`},
 		{"rope type", base + "output { rope = \"wide\" }\n", `exp.hcl:4:17: error: Incorrect attribute value type`},
 		{"two targets", base + "dataset \"e\" {\n  path = \"e.csv\"\n  target = \"a\"\n  labels = [\"b\"]\n}\n", `exp.hcl:4:1: error: Conflicting targets`},
+		{"duplicate label", base + "dataset \"e\" {\n  path = \"e.csv\"\n  labels = [\"a\", \"b\", \"a\"]\n}\n", `exp.hcl:6:12: error: Duplicate label`},
 		{"delimiter", base + "dataset \"e\" {\n path = \"e.csv\"\n delimiter = \";;\"\n}\n", `exp.hcl:6:14: error: Invalid delimiter`},
 		{"folds file with repeats", base + "cv {\n folds_file = \"f.csv\"\n repeats = 2\n}\n", `exp.hcl:5:15: error: Conflicting fold settings`},
 		{"syntax", base + "cv { folds = }\n", `exp.hcl:4:14: error: Invalid expression`},

@@ -492,6 +492,12 @@ func (d *decoder) dataset(b *hcl.Block) *Dataset {
 	if ds.DelimiterRange != (hcl.Range{}) && len([]rune(ds.Delimiter)) != 1 {
 		d.errorf(ds.DelimiterRange, "Invalid delimiter", "delimiter must be a single character, not %q.", ds.Delimiter)
 	}
+	for i, l := range ds.Labels {
+		if slices.Contains(ds.Labels[:i], l) {
+			d.errorf(ds.LabelsRange, "Duplicate label", "Dataset %q lists label column %q twice in labels; list each label once.", ds.Name, l)
+			break
+		}
+	}
 	given := []bool{ds.Target != "", len(ds.Labels) > 0, ds.LabelsPrefix != ""}
 	n := len(slices.DeleteFunc(given, func(set bool) bool { return !set }))
 	if ds.TestPath != "" && ds.FoldsFile != "" {

@@ -16,21 +16,23 @@ var _ = flag.Bool("update", false, "rewrite the want files of the adversarial co
 // (testdata/adversarial/data): each case's first file, a CSV, TSV, ARFF or
 // LIBSVM file (the extension decides, as for Read), is read with the
 // options of its "options" file (JSON: categorical, numeric, ignore,
-// missing, delimiter) and must give the case's error, located at its line
-// and column (or row), or its warnings, or, when accepted, a summary of
-// what was read ("ok: ...").
+// missing, delimiter, and classes: columns read as class labels, as a
+// target is: categorical, then Column.CanonicalClasses) and must give the
+// case's error, located at its line and column (or row), or its warnings
+// (and what CanonicalClasses did), or, when accepted, a summary of what
+// was read ("ok: ...").
 func TestAdversarialDataFiles(t *testing.T) {
 	adversarial.Run(t, "data", func(t *testing.T, c *adversarial.Case, dir string) string {
 		var o struct {
-			Categorical, Numeric, Ignore, Missing []string
-			Delimiter                             string
+			Categorical, Numeric, Ignore, Missing, Classes []string
+			Delimiter                                      string
 		}
 		if b, ok := c.File("options"); ok {
 			if err := json.Unmarshal(b, &o); err != nil {
 				t.Fatalf("options: %v", err)
 			}
 		}
-		opt := Options{Categorical: o.Categorical, Numeric: o.Numeric, Ignore: o.Ignore, Missing: o.Missing}
+		opt := Options{Categorical: append(o.Categorical, o.Classes...), Numeric: o.Numeric, Ignore: o.Ignore, Missing: o.Missing}
 		if o.Delimiter != "" {
 			opt.Delimiter = []rune(o.Delimiter)[0]
 		}
@@ -43,8 +45,57 @@ func TestAdversarialDataFiles(t *testing.T) {
 		for _, w := range tab.Warnings {
 			out = append(out, "warning: "+w.Error())
 		}
+		for _, name := range o.Classes {
+			line, err := classLine(tab, name)
+			if err != nil {
+				return err.Error()
+			}
+			if line != "" {
+				out = append(out, line)
+			}
+		}
 		return strings.Join(append(out, summary(tab)), "\n")
 	})
+}
+
+// classLine applies CanonicalClasses to column name of t and says what it
+// did ("" when nothing), or returns its error, prefixed with the source
+// and column.
+func classLine(t *Table, name string) (string, error) {
+	col, ok := t.Lookup(name)
+	if !ok {
+		return "", fmt.Errorf("no column %q", name)
+	}
+	names, err := col.CanonicalClasses()
+	if err != nil {
+		return "", fmt.Errorf("%s: column %q: %w", t.Source, name, err)
+	}
+	list := func(ms []ClassMerge) string {
+		var parts []string
+		for _, m := range ms {
+			var sp []string
+			for _, s := range m.Spellings {
+				sp = append(sp, fmt.Sprintf("%q (%s)", s.Text, rowOf(s)))
+			}
+			parts = append(parts, fmt.Sprintf("%q from %s", m.Class, strings.Join(sp, ", ")))
+		}
+		return strings.Join(parts, "; ")
+	}
+	switch {
+	case names.Merged != nil:
+		return fmt.Sprintf("classes %q compared as numbers: %s", name, list(names.Merged)), nil
+	case names.Apart != nil:
+		return fmt.Sprintf("classes %q kept apart by the text %q (%s): %s", name, names.Text.Text, rowOf(names.Text), list(names.Apart)), nil
+	}
+	return "", nil
+}
+
+// rowOf says where spelling s first occurs.
+func rowOf(s Spelling) string {
+	if s.Row < 0 {
+		return "declared"
+	}
+	return fmt.Sprintf("data row %d", s.Row+1)
 }
 
 // summary describes what a table holds: rows, and each column's kind

@@ -99,7 +99,9 @@ type Table struct {
 	// Warnings are findings of the reader that are not errors, each
 	// located as a ParseError is: a column whose type was inferred as
 	// categorical although most of its values are numbers
-	// (ErrMixedColumn), at its first value that is not a number.
+	// (ErrMixedColumn), at its first value that is not a number; the
+	// labels of a multi-label LIBSVM file that spell one number in
+	// several ways (ErrNumberSpellings), at the first line that does.
 	Warnings []*ParseError
 
 	// LabelCount is the label count given by a MEKA/MULAN "-C n" option in
@@ -178,6 +180,11 @@ var (
 	// categorical because of some text although most of its values are
 	// numbers: often a typo in a numeric column.
 	ErrMixedColumn = errors.New("mostly numbers, read as categorical")
+	// ErrNumberSpellings is the warning (Table.Warnings) of the labels
+	// of a multi-label LIBSVM file that spell one number in several ways
+	// ("1" and "+1"): they are read as one label, named by the number's
+	// shortest form.
+	ErrNumberSpellings = errors.New("labels spelled as one number")
 )
 
 // ParseError is the error returned by every loader. It prints as

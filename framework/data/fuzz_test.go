@@ -2,7 +2,9 @@ package data
 
 import (
 	"bytes"
+	"errors"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -40,6 +42,7 @@ func FuzzParseCSV(f *testing.F) {
 			checkResult(t, tb, err)
 			if err == nil {
 				checkUTF8(t, tb)
+				checkCanonicals(t, tb)
 			}
 			if err != nil || opt.Delimiter != 0 || !roundTrippable(tb) {
 				continue
@@ -82,6 +85,9 @@ func FuzzParseARFF(f *testing.F) {
 		for _, opt := range []Options{{}, {Missing: []string{"NA"}}} {
 			tb, err := ParseARFF(strings.NewReader(in), "fuzz.arff", opt)
 			checkResult(t, tb, err)
+			if err == nil {
+				checkCanonicals(t, tb)
+			}
 			if err == nil && tb.LabelCount != 0 && len(tb.Labels) > len(tb.Columns) {
 				t.Fatalf("%d labels for %d columns", len(tb.Labels), len(tb.Columns))
 			}
@@ -98,6 +104,7 @@ func FuzzParseLIBSVM(f *testing.F) {
 		"1 0:1\n",
 		"a 1:nan\n",
 		"1\n2\n",
+		"1,2 1:1\n+1 1:2\n2.0,01 1:3\n",
 	} {
 		f.Add(s)
 	}
@@ -107,7 +114,37 @@ func FuzzParseLIBSVM(f *testing.F) {
 		if err == nil && tb.Sparse == nil {
 			t.Fatal("no sparse block")
 		}
+		if err == nil {
+			checkCanonicals(t, tb)
+			checkLabelColumns(t, tb)
+		}
 	})
+}
+
+// checkLabelColumns checks that no two label columns of a multi-label
+// LIBSVM table whose labels are all numbers are one number.
+func checkLabelColumns(t *testing.T, tb *Table) {
+	t.Helper()
+	var names []string
+	vals := map[string]float64{}
+	for _, c := range tb.Columns {
+		lab, ok := strings.CutPrefix(c.Name, "label_")
+		if !ok {
+			return
+		}
+		v, kind := parseNum(lab)
+		if kind != numFinite {
+			return // some label is text: labels compare as text
+		}
+		names, vals[c.Name] = append(names, c.Name), v
+	}
+	seen := map[float64]string{}
+	for _, n := range names {
+		if prev, ok := seen[vals[n]]; ok {
+			t.Fatalf("columns %q and %q are one label", prev, n)
+		}
+		seen[vals[n]] = n
+	}
 }
 
 // checkUTF8 requires every column name and level of tb to be valid UTF-8,
@@ -144,4 +181,97 @@ func roundTrippable(tb *Table) bool {
 		}
 	}
 	return true
+}
+
+// FuzzCanonicalClasses reads each line of its input as the class of a row
+// (an empty line is a missing class) and checks CanonicalClasses's
+// invariant: when every class is a number, two spellings of one number
+// never yield two classes, and every row keeps its number; otherwise the
+// classes are left as written.
+func FuzzCanonicalClasses(f *testing.F) {
+	for _, s := range []string{
+		"1\n1.0\n2\n2.0",
+		"01\n1\n+1\n-1",
+		"1\n1.0\nx",
+		"-0\n0\n0.0e5\n\n1e400",
+		" 1\n1\t\n1_0\n0x1",
+		"0.1\n0.10000000000000001\n1e-7\n1E-07",
+		"set\nosa\na\tb",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		var levels []string
+		index := map[string]int32{}
+		var codes []int32
+		for v := range strings.SplitSeq(in, "\n") {
+			if v == "" {
+				codes = append(codes, -1)
+				continue
+			}
+			if _, ok := index[v]; !ok {
+				index[v] = int32(len(levels))
+				levels = append(levels, v)
+			}
+			codes = append(codes, index[v])
+		}
+		checkCanonical(t, &Column{Name: "class", Kind: Categorical, Levels: levels, Codes: codes})
+	})
+}
+
+// checkCanonicals checks CanonicalClasses on every categorical column of
+// tb, as if it were the target.
+func checkCanonicals(t *testing.T, tb *Table) {
+	t.Helper()
+	for i := range tb.Columns {
+		if tb.Columns[i].Kind == Categorical {
+			checkCanonical(t, &tb.Columns[i])
+		}
+	}
+}
+
+// checkCanonical runs CanonicalClasses on a copy of categorical column c
+// and checks its invariant (see FuzzCanonicalClasses).
+func checkCanonical(t *testing.T, c *Column) {
+	t.Helper()
+	cc := Column{Name: c.Name, Kind: c.Kind, Levels: slices.Clone(c.Levels), Codes: slices.Clone(c.Codes)}
+	_, err := cc.CanonicalClasses()
+	if err != nil {
+		var le *LabelError
+		if !errors.As(err, &le) || controlIndex(le.Value) < 0 || !slices.Contains(c.Levels, le.Value) {
+			t.Fatalf("error %v for levels %q", err, c.Levels)
+		}
+		return
+	}
+	allNumbers := true
+	for _, l := range c.Levels {
+		if _, kind := parseNum(l); kind != numFinite {
+			allNumbers = false
+		}
+	}
+	for i, code := range c.Codes {
+		if (code < 0) != (cc.Codes[i] < 0) {
+			t.Fatalf("row %d: missing changed (%d → %d)", i, code, cc.Codes[i])
+		}
+		if code < 0 {
+			continue
+		}
+		was, now := c.Levels[code], cc.Levels[cc.Codes[i]]
+		v, _ := parseNum(was)
+		w, _ := parseNum(now)
+		if (allNumbers && v != w) || (!allNumbers && was != now) {
+			t.Fatalf("row %d: class %q became %q", i, was, now)
+		}
+	}
+	if !allNumbers {
+		return
+	}
+	seen := map[float64]string{}
+	for _, l := range cc.Levels {
+		v, _ := parseNum(l)
+		if prev, ok := seen[v]; ok {
+			t.Fatalf("classes %q and %q are one number (levels before: %q)", prev, l, c.Levels)
+		}
+		seen[v] = l
+	}
 }

@@ -77,6 +77,9 @@ func parseLIBSVM(in io.Reader, source string, opt Options, size int64) (*Table, 
 	}
 	t := &Table{Source: source, NumRows: rows}
 	if r.multi {
+		if w := r.canonicalLabels(); w != nil {
+			t.Warnings = append(t.Warnings, w)
+		}
 		t.Columns, err = r.labelColumns(ov)
 	} else {
 		t.Columns, err = r.labelColumn(ov, opt.Missing)
@@ -225,6 +228,59 @@ func (r *libsvmReader) labelColumns(ov overrides) ([]Column, error) {
 		}
 	}
 	return cols, nil
+}
+
+// canonicalLabels renames the labels of a multi-label file to the
+// canonical form of their number (see Column.CanonicalClasses) when every
+// label is a number and two labels are one number spelled differently
+// ("1" and "+1", "1" and "1.0"), so that they give one column, and
+// returns the warning (ErrNumberSpellings) that says so, located at the
+// first line of a spelling that changed; else it returns nil.
+func (r *libsvmReader) canonicalLabels() *ParseError {
+	canon := map[string]string{}   // label → canonical form
+	spelled := map[string]string{} // canonical form → a label
+	collide := false
+	for _, lab := range r.labels {
+		if _, ok := canon[lab]; ok {
+			continue
+		}
+		c, ok := canonicalNumber(lab)
+		if !ok {
+			return nil
+		}
+		canon[lab] = c
+		if prev, ok := spelled[c]; ok && prev != lab {
+			collide = true
+		}
+		spelled[c] = lab
+	}
+	if !collide {
+		return nil
+	}
+	var first *ParseError
+	var changed []string
+	for i, line := range r.lines {
+		for j := r.labPtr[i]; j < r.labPtr[i+1]; j++ {
+			lab := r.labels[j]
+			c := canon[lab]
+			if c == lab {
+				continue
+			}
+			if !slices.Contains(changed, lab) {
+				changed = append(changed, lab)
+			}
+			if first == nil {
+				first = &ParseError{Source: r.source, Line: line, Column: "label"}
+			}
+			r.labels[j] = c
+		}
+	}
+	q := make([]string, len(changed))
+	for i, lab := range changed {
+		q[i] = fmt.Sprintf("%q as %q", lab, canon[lab])
+	}
+	first.Err = fmt.Errorf("%w: every label is a number and some are spelled in several ways, so labels are compared as numbers and named by each number's shortest form: %s", ErrNumberSpellings, strings.Join(q, ", "))
+	return first
 }
 
 // sortLabels orders labels numerically when all are numbers, else by text.

@@ -424,8 +424,11 @@ func (r *resolver) testClassesTrained(d *Dataset, train int) bool {
 func (r *resolver) readWarnings(name string, rng hcl.Range, t *data.Table) {
 	for _, w := range t.Warnings {
 		summary := "Suspicious data"
-		if errors.Is(w, data.ErrMixedColumn) {
+		switch {
+		case errors.Is(w, data.ErrMixedColumn):
 			summary = "Column of numbers read as categorical"
+		case errors.Is(w, data.ErrNumberSpellings):
+			summary = "Labels compared as numbers"
 		}
 		r.warnf(rng, summary, "Dataset %q: %v", name, w)
 	}
@@ -435,4 +438,64 @@ func (r *resolver) readWarnings(name string, rng hcl.Range, t *data.Table) {
 // reduction covers d and takes l.
 func (g *Grid) hasCells(d *Dataset, l *Learner) bool {
 	return slices.ContainsFunc(g.Reductions, func(red *Reduction) bool { return red.covers(d) && red.meets(l) })
+}
+
+// maxSpellings bounds the spellings a warning about class names lists.
+const maxSpellings = 12
+
+// canonicalClasses applies data.Column.CanonicalClasses to the target
+// column of dataset d: it reports a class label holding a control
+// character (false), and warns when spellings of one number were merged
+// into one class, or were kept apart because the column holds text too.
+func (r *resolver) canonicalClasses(d *Dataset, target *data.Column) bool {
+	c := d.Config
+	names, err := target.CanonicalClasses()
+	if le := (*data.LabelError)(nil); errors.As(err, &le) {
+		at := "a declared value of"
+		if le.Row >= 0 {
+			at = fmt.Sprintf("%s data row %d,", r.locate(d, le.Row, c.Target), le.Row+1)
+		}
+		r.errorf(c.PathRange, "Invalid class label",
+			"Dataset %q: %s target column %q: %v: %q; tables, plots and file names cannot show it: rename the class.", c.Name, at, c.Target, le.Err, le.Value)
+		return false
+	}
+	switch {
+	case names.Merged != nil:
+		r.warnf(c.PathRange, "Classes compared as numbers",
+			"Dataset %q: every value of the target column %q is a number, and some numbers are spelled in several ways, so classes are compared as numbers (as pandas reads them) and named by each number's shortest form: %s.",
+			c.Name, c.Target, r.spellings(d, names.Merged))
+	case names.Apart != nil:
+		r.warnf(c.PathRange, "Classes spelled as one number",
+			"Dataset %q: the target column %q spells one number in several ways, and these stay distinct classes because the column holds text too (%q, %s): %s. Write each class one way if they are one class.",
+			c.Name, c.Target, names.Text.Text, r.spellingAt(d, names.Text), r.spellings(d, names.Apart))
+	}
+	return true
+}
+
+// spellings lists classes with their spellings and where each first
+// occurs, at most maxSpellings spellings in all.
+func (r *resolver) spellings(d *Dataset, classes []data.ClassMerge) string {
+	var parts []string
+	shown := 0
+	for k, m := range classes {
+		if shown >= maxSpellings {
+			parts = append(parts, fmt.Sprintf("and %d more", len(classes)-k))
+			break
+		}
+		var sp []string
+		for _, s := range m.Spellings {
+			sp = append(sp, fmt.Sprintf("%q (%s)", s.Text, r.spellingAt(d, s)))
+			shown++
+		}
+		parts = append(parts, fmt.Sprintf("%q from %s", m.Class, strings.Join(sp, ", ")))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// spellingAt says where spelling s of the target of d first occurs.
+func (r *resolver) spellingAt(d *Dataset, s data.Spelling) string {
+	if s.Row < 0 {
+		return "declared, on no row"
+	}
+	return strings.TrimSpace(fmt.Sprintf("%s data row %d", r.locate(d, s.Row, d.Config.Target), s.Row+1))
 }

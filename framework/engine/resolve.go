@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/hashicorp/hcl/v2"
 	"gonum.org/v1/gonum/mat"
@@ -451,6 +452,9 @@ func (r *resolver) classTarget(ds *Dataset) bool {
 		r.unknownTarget(c, columnNames(t))
 		return false
 	}
+	if !r.canonicalClasses(ds, target) {
+		return false
+	}
 	// Classes in sorted order, as scikit-learn's LabelEncoder.
 	order := make([]int, len(target.Levels))
 	for i := range order {
@@ -507,27 +511,56 @@ func (r *resolver) labelTargets(ds *Dataset) bool {
 			r.errorf(c.DeclRange, "Unknown column", "Dataset %q has no label column %q; its columns are: %s.", c.Name, name, strings.Join(columnNames(t), ", "))
 			return false
 		}
+		if strings.IndexFunc(name, unicode.IsControl) >= 0 {
+			r.errorf(c.DeclRange, "Invalid label name", "Dataset %q: label column %q holds a control character; tables, plots and file names cannot show it: rename the column.", c.Name, name)
+			return false
+		}
 		exclude[name] = true
 		ds.Classes = append(ds.Classes, name)
+		set := 0
 		for i := 0; i < t.NumRows; i++ {
-			v := math.NaN()
-			switch col.Kind {
-			case data.Numeric:
-				v = col.Num[i]
-			case data.Categorical:
-				if code := col.Codes[i]; code >= 0 {
-					v, _ = strconv.ParseFloat(col.Levels[code], 64)
-				}
-			}
+			v, text := labelValue(col, i)
 			if v != 0 && v != 1 {
-				r.errorf(c.PathRange, "Invalid label value", "Dataset %q: %s data row %d: label column %q must hold 0 or 1.", c.Name, r.locate(ds, i, name), i+1, name)
+				r.errorf(c.PathRange, "Invalid label value", "Dataset %q: %s data row %d: label column %q holds %s; a label column must hold 0 or 1 (or true or false).", c.Name, r.locate(ds, i, name), i+1, name, text)
 				return false
 			}
 			ds.LabelMatrix.Set(i, k, v)
+			set += int(v)
+		}
+		if set == 0 || set == t.NumRows {
+			r.warnf(c.PathRange, "Constant label column", "Dataset %q: label column %q is %d on each of its %d rows, so it carries no information: no fold can train a classifier on it, and its scores say nothing. Drop it from labels.", c.Name, name, min(set, 1), t.NumRows)
 		}
 	}
 	ds.Features = encode.NewFrame(t, exclude)
 	return true
+}
+
+// labelValue returns the value of row i of label column col: 1 for 1
+// (1.0, ...) and true, 0 for 0 and false, in any case; NaN otherwise,
+// with text, the value as the file holds it, for an error message.
+func labelValue(col *data.Column, i int) (float64, string) {
+	if col.Kind == data.Numeric {
+		v := col.Num[i]
+		if v != v {
+			return v, "no value"
+		}
+		return v, strconv.FormatFloat(v, 'g', -1, 64)
+	}
+	code := col.Codes[i]
+	if code < 0 {
+		return math.NaN(), "no value"
+	}
+	s := col.Levels[code]
+	switch t := strings.TrimSpace(s); {
+	case strings.EqualFold(t, "true"):
+		return 1, s
+	case strings.EqualFold(t, "false"):
+		return 0, s
+	}
+	if v, err := strconv.ParseFloat(strings.TrimSpace(s), 64); err == nil && (v == 0 || v == 1) {
+		return v, s
+	}
+	return math.NaN(), strconv.Quote(s)
 }
 
 func columnNames(t *data.Table) []string {

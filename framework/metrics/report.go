@@ -6,8 +6,10 @@ func NewClassScore(tp, fp, fn float64) ClassScore { return newClassScore(tp, fp,
 
 // Report is scikit-learn's classification_report (zero_division=0, every
 // class listed): each class's precision, recall, F1 and support, and
-// their micro, macro and weighted averages over every class, present or
-// not. For multiclass predictions the micro average of each is the
+// their micro, macro and weighted averages (over every label for
+// multi-label predictions, NewReport; over the classes present among the
+// true or predicted labels for multiclass ones, NewMulticlassReport). For
+// multiclass predictions the micro average of each is the
 // accuracy (the report's "accuracy" line).
 type Report struct {
 	Classes                []ClassScore
@@ -18,10 +20,29 @@ type Report struct {
 }
 
 // NewReport averages the scores of every class as classification_report
-// does when it is given every class (labels=range(K)).
+// does when it is given every class (labels=range(K)): the report of
+// multi-label predictions, whose metrics average over every label.
 func NewReport(scores []ClassScore) Report {
-	r := Report{Classes: scores, Micro: AveragePRF(scores, Micro, false), Macro: AveragePRF(scores, Macro, false),
-		Weighted: AveragePRF(scores, Weighted, false)}
+	return newReport(scores, false)
+}
+
+// NewMulticlassReport averages the scores of multiclass predictions over
+// the classes that occur among their true or predicted labels, as
+// classification_report does by default (labels=None) and as the
+// multiclass metrics (macro_f1, ...) do: a class that the data file
+// declares (an ARFF nominal value) but no row has, and that no row is
+// predicted as, is listed in Classes, with support 0, and left out of
+// the macro average instead of counting an F1 of 0. The micro and
+// weighted averages are the same either way.
+func NewMulticlassReport(scores []ClassScore) Report {
+	return newReport(scores, true)
+}
+
+// newReport averages scores, over the present classes only when
+// onlyPresent is true (see AveragePRF).
+func newReport(scores []ClassScore, onlyPresent bool) Report {
+	r := Report{Classes: scores, Micro: AveragePRF(scores, Micro, onlyPresent), Macro: AveragePRF(scores, Macro, onlyPresent),
+		Weighted: AveragePRF(scores, Weighted, onlyPresent)}
 	for _, s := range scores {
 		r.Support += s.Support
 	}

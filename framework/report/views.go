@@ -60,7 +60,7 @@ func classReport(c *outcome.CellResult) (metrics.Report, bool) {
 				m.Set(i, j, float64(v))
 			}
 		}
-		return metrics.NewReport(metrics.PerClass(nil, m)), true
+		return metrics.NewMulticlassReport(metrics.PerClass(nil, m)), true
 	}
 	if c.Curves != nil && len(c.Curves.Labels) == len(c.Classes) && len(c.Classes) > 0 {
 		scores := make([]metrics.ClassScore, len(c.Classes))

@@ -1,0 +1,207 @@
+package data
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"unicode"
+)
+
+// ErrClassLabel reports a class label that tables and file names cannot
+// show: one holding a newline, a tab or another control character.
+var ErrClassLabel = errors.New("class label holds a control character")
+
+// Spelling is one way a class is written in a column: its text and the
+// 0-based data row where it first occurs (−1: declared, as an ARFF
+// nominal value, but on no row).
+type Spelling struct {
+	Text string
+	Row  int
+}
+
+// ClassMerge is one class of a column whose values are numbers, named by
+// the canonical form of its number, with the spellings that became it.
+type ClassMerge struct {
+	// Class is the canonical form: strconv.FormatFloat(v, 'g', -1, 64),
+	// the shortest text that reads back as v ("1" for "1.0", "01", "+1").
+	Class string
+	// Spellings are the column's levels that hold the number, in level
+	// order.
+	Spellings []Spelling
+}
+
+// ClassNames is what Column.CanonicalClasses did to a column's levels.
+type ClassNames struct {
+	// Merged lists, when every level is a number and two levels are the
+	// same number, each class whose name changed: every level was renamed
+	// to its canonical form and levels of one number merged. It is nil
+	// when nothing changed.
+	Merged []ClassMerge
+	// Apart lists, when some level is not a number, the groups of levels
+	// that spell one number in several ways and so stay distinct classes
+	// (Text names the first level that is not a number); nil otherwise.
+	Apart []ClassMerge
+	Text  Spelling
+}
+
+// LabelError is the error of a class label that Column.CanonicalClasses
+// refuses; it wraps ErrClassLabel.
+type LabelError struct {
+	Row   int    // 0-based data row of its first occurrence; −1: declared only
+	Value string // the label
+	Err   error
+}
+
+// Error names the row (1-based) and the label, quoted.
+func (e *LabelError) Error() string {
+	at := fmt.Sprintf("data row %d", e.Row+1)
+	if e.Row < 0 {
+		at = "declared value"
+	}
+	return fmt.Sprintf("%s: %v: %q", at, e.Err, e.Value)
+}
+
+// Unwrap returns the cause.
+func (e *LabelError) Unwrap() error { return e.Err }
+
+// CanonicalClasses prepares categorical column c to hold class labels, in
+// place, as pandas reads a column of numbers: when every level is a
+// finite number (see Read's rules for numbers) and two levels are the same
+// number ("1", "1.0", "01", "+1", " 1"), every level is renamed to the
+// canonical form of its number and levels of one number become one, in
+// the order of their first level. Levels are compared as text otherwise,
+// and left as they are: a column with no such collision keeps its names
+// ("+1" and "-1" stay so), and a column holding some text keeps "1" and
+// "1.0" apart (ClassNames.Apart tells). A level holding a control
+// character (a newline, a tab) is a *LabelError. A numeric column is left
+// as it is.
+func (c *Column) CanonicalClasses() (ClassNames, error) {
+	var out ClassNames
+	if c.Kind != Categorical {
+		return out, nil
+	}
+	first := firstRows(c)
+	for l, s := range c.Levels {
+		if i := controlIndex(s); i >= 0 {
+			return out, &LabelError{Row: first[l], Value: s, Err: fmt.Errorf("%w U+%04X", ErrClassLabel, []rune(s[i:])[0])}
+		}
+	}
+	canon := make([]string, len(c.Levels))
+	text := -1
+	for l, s := range c.Levels {
+		var ok bool
+		if canon[l], ok = canonicalNumber(s); !ok && text < 0 {
+			text = l
+		}
+	}
+	groups, order := groupLevels(c.Levels, canon, first)
+	collide := false
+	for _, g := range groups {
+		collide = collide || len(g.Spellings) > 1
+	}
+	switch {
+	case !collide:
+		return out, nil
+	case text >= 0:
+		out.Text = Spelling{c.Levels[text], first[text]}
+		for _, name := range order {
+			if g := groups[name]; len(g.Spellings) > 1 {
+				out.Apart = append(out.Apart, *g)
+			}
+		}
+		return out, nil
+	}
+	out.Merged = c.merge(canon, groups, order)
+	return out, nil
+}
+
+// canonicalNumber returns the canonical form of s when s is a finite
+// number: strconv.FormatFloat(v, 'g', -1, 64), 0 for −0; else "", false.
+func canonicalNumber(s string) (string, bool) {
+	v, kind := parseNum(s)
+	if kind != numFinite {
+		return "", false
+	}
+	if v == 0 {
+		v = 0 // −0 is 0
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64), true
+}
+
+// controlIndex returns the byte index of the first control character of
+// s (C0, DEL or C1, tab and newline included), or −1.
+func controlIndex(s string) int {
+	for i, r := range s {
+		if unicode.IsControl(r) {
+			return i
+		}
+	}
+	return -1
+}
+
+// firstRows returns, per level of c, the 0-based row of its first
+// occurrence (−1: none).
+func firstRows(c *Column) []int {
+	first := make([]int, len(c.Levels))
+	for l := range first {
+		first[l] = -1
+	}
+	left := len(first)
+	for i, code := range c.Codes {
+		if code >= 0 && first[code] < 0 {
+			first[code] = i
+			if left--; left == 0 {
+				break
+			}
+		}
+	}
+	return first
+}
+
+// groupLevels groups the levels that have a canonical number form (canon
+// non-empty) by it; order holds the canonical names in the order of
+// their first level.
+func groupLevels(levels, canon []string, first []int) (map[string]*ClassMerge, []string) {
+	groups := map[string]*ClassMerge{}
+	var order []string
+	for l, name := range canon {
+		if name == "" {
+			continue
+		}
+		g, ok := groups[name]
+		if !ok {
+			g = &ClassMerge{Class: name}
+			groups[name] = g
+			order = append(order, name)
+		}
+		g.Spellings = append(g.Spellings, Spelling{levels[l], first[l]})
+	}
+	return groups, order
+}
+
+// merge renames every level of c to its canonical form canon[l] and
+// merges the levels of one name, and returns the classes whose name
+// changed.
+func (c *Column) merge(canon []string, groups map[string]*ClassMerge, order []string) []ClassMerge {
+	index := make(map[string]int32, len(order))
+	for k, name := range order {
+		index[name] = int32(k)
+	}
+	remap := make([]int32, len(c.Levels))
+	for l, name := range canon {
+		remap[l] = index[name]
+	}
+	for i, code := range c.Codes {
+		if code >= 0 {
+			c.Codes[i] = remap[code]
+		}
+	}
+	c.Levels = order
+	var merged []ClassMerge
+	for _, name := range order {
+		if g := groups[name]; len(g.Spellings) > 1 || g.Spellings[0].Text != name {
+			merged = append(merged, *g)
+		}
+	}
+	return merged
+}

@@ -1,0 +1,142 @@
+package data
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+)
+
+// String describes what CanonicalClasses did, for tests: each merged (or
+// kept apart) class with its spellings and their first rows (1-based).
+func (n ClassNames) String() string {
+	list := func(ms []ClassMerge) string {
+		var parts []string
+		for _, m := range ms {
+			var sp []string
+			for _, s := range m.Spellings {
+				sp = append(sp, fmt.Sprintf("%q@%d", s.Text, s.Row+1))
+			}
+			parts = append(parts, m.Class+"="+strings.Join(sp, ","))
+		}
+		return strings.Join(parts, " ")
+	}
+	switch {
+	case n.Merged != nil:
+		return "merged " + list(n.Merged)
+	case n.Apart != nil:
+		return fmt.Sprintf("apart %s (text %q@%d)", list(n.Apart), n.Text.Text, n.Text.Row+1)
+	}
+	return ""
+}
+
+// TestCanonicalClasses reads a class column of each format as the engine
+// does (categorical) and checks CanonicalClasses: spellings of one number
+// (1 and 1.0, 01 and 1, +1 and 1) are one class named by the number's
+// shortest form when every value is a number, stay apart (and are told)
+// when some value is text, and are left as written when no two collide; a
+// label with a control character is refused with its row.
+func TestCanonicalClasses(t *testing.T) {
+	arff := func(class, rows string) string {
+		return "@relation r\n@attribute a numeric\n@attribute class " + class + "\n@data\n" + rows
+	}
+	for _, tc := range []struct {
+		name, file, text, column string
+		levels                   []string // the levels after
+		rows                     []string // each row's class after
+		names, err               string
+	}{
+		{name: "csv 1 1.0 2 2.0", file: "d.csv", column: "class",
+			text:   "a,class\n1,1\n2,1.0\n3,2\n4,2.0\n5,1\n",
+			levels: []string{"1", "2"}, rows: []string{"1", "1", "2", "2", "1"},
+			names: `merged 1="1"@1,"1.0"@2 2="2"@3,"2.0"@4`},
+		{name: "csv 01 and 1", file: "d.csv", column: "class",
+			text:   "a,class\n1,01\n2,1\n3,2\n",
+			levels: []string{"1", "2"}, rows: []string{"1", "1", "2"},
+			names: `merged 1="01"@1,"1"@2`},
+		{name: "csv renames every class once two collide", file: "d.csv", column: "class",
+			text:   "a,class\n1,1\n2,1.0\n3,2.50\n4,-0\n5,0\n",
+			levels: []string{"1", "2.5", "0"}, rows: []string{"1", "1", "2.5", "0", "0"},
+			names: `merged 1="1"@1,"1.0"@2 2.5="2.50"@3 0="-0"@4,"0"@5`},
+		{name: "csv blanks around a number", file: "d.csv", column: "class",
+			text:   "a,class\n1, 1\n2,1\n3,2\n",
+			levels: []string{"1", "2"}, rows: []string{"1", "1", "2"},
+			names: `merged 1=" 1"@1,"1"@2`},
+		{name: "csv missing class stays missing", file: "d.csv", column: "class",
+			text:   "a,class\n1,1\n2,\n3,1e0\n4,2\n",
+			levels: []string{"1", "2"}, rows: []string{"1", "", "1", "2"},
+			names: `merged 1="1"@1,"1e0"@3`},
+		{name: "csv no collision keeps the text", file: "d.csv", column: "class",
+			text:   "a,class\n1,1.0\n2,2.0\n3,10\n",
+			levels: []string{"1.0", "2.0", "10"}, rows: []string{"1.0", "2.0", "10"}},
+		{name: "csv text keeps spellings apart", file: "d.csv", column: "class",
+			text:   "a,class\n1,1\n2,1.0\n3,x\n4,1\n",
+			levels: []string{"1", "1.0", "x"}, rows: []string{"1", "1.0", "x", "1"},
+			names: `apart 1="1"@1,"1.0"@2 (text "x"@3)`},
+		{name: "csv hexadecimal is text", file: "d.csv", column: "class",
+			text:   "a,class\n1,16\n2,0x10\n",
+			levels: []string{"16", "0x10"}, rows: []string{"16", "0x10"}},
+		{name: "csv newline in a label", file: "d.csv", column: "class",
+			text: "a,class\n1,setosa\n2,\"set\nosa\"\n",
+			err:  `data row 2: class label holds a control character U+000A: "set\nosa"`},
+		{name: "csv tab in a label", file: "d.csv", column: "class",
+			text: "a,class\n1,a\tb\n2,c\n",
+			err:  `data row 1: class label holds a control character U+0009: "a\tb"`},
+		{name: "arff numeric class 1 1.0", file: "d.arff", column: "class",
+			text:   arff("numeric", "1,1\n2,1.0\n3,2\n"),
+			levels: []string{"1", "2"}, rows: []string{"1", "1", "2"},
+			names: `merged 1="1"@1,"1.0"@2`},
+		{name: "arff nominal class declared 1 1.0", file: "d.arff", column: "class",
+			text:   arff("{2,1,1.0,3}", "1,1\n2,1.0\n3,2\n"),
+			levels: []string{"2", "1", "3"}, rows: []string{"1", "1", "2"},
+			names: `merged 1="1"@1,"1.0"@2`},
+		{name: "arff nominal declared only spelling", file: "d.arff", column: "class",
+			text:   arff("{1,1.0,2}", "1,1\n2,2\n"),
+			levels: []string{"1", "2"}, rows: []string{"1", "2"},
+			names: `merged 1="1"@1,"1.0"@0`},
+		{name: "libsvm +1 and 1", file: "d.libsvm", column: "label",
+			text:   "+1 1:0.5\n1 1:0.7\n-1 1:0.1\n",
+			levels: []string{"1", "-1"}, rows: []string{"1", "1", "-1"},
+			names: `merged 1="+1"@1,"1"@2`},
+		{name: "libsvm +1 and -1 kept", file: "d.libsvm", column: "label",
+			text:   "+1 1:0.5\n-1 1:0.1\n",
+			levels: []string{"+1", "-1"}, rows: []string{"+1", "-1"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := t.TempDir() + "/" + tc.file
+			writeFile(t, path, tc.text)
+			tb, err := Read(path, Options{Categorical: []string{tc.column}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			col, _ := tb.Lookup(tc.column)
+			names, err := col.CanonicalClasses()
+			if tc.err != "" {
+				var le *LabelError
+				if err == nil || err.Error() != tc.err || !errors.As(err, &le) || !errors.Is(err, ErrClassLabel) {
+					t.Fatalf("error %v, want %s (a *LabelError)", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := names.String(); got != tc.names {
+				t.Errorf("names: %s, want %s", got, tc.names)
+			}
+			vals, levels := cat(t, tb, tc.column)
+			if !sameStrings(levels, tc.levels) || !sameStrings(vals, tc.rows) {
+				t.Errorf("levels %q rows %q, want %q %q", levels, vals, tc.levels, tc.rows)
+			}
+		})
+	}
+}
+
+// writeFile writes text to path, failing the test on an error.
+func writeFile(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,189 @@
+package engine
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/polyclass/polyclass/framework/config"
+	"github.com/polyclass/polyclass/framework/data"
+)
+
+// loadTarget writes text to file in a temporary directory, reads it as
+// the dataset c (its path set there) would be, and returns the resolver
+// and the dataset, the table bound; $DIR in the diagnostics is the
+// directory.
+func loadTarget(t *testing.T, file, text string, c config.Dataset) (*resolver, *Dataset, string) {
+	t.Helper()
+	dir := t.TempDir()
+	c.Name, c.Path = "d", filepath.Join(dir, file)
+	if err := os.WriteFile(c.Path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tab, err := data.Read(c.Path, loadOptions(&c))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &resolver{ctx: context.Background()}, &Dataset{Config: &c, Table: tab}, dir
+}
+
+// diagLines formats diagnostics as "severity: summary: detail" lines,
+// dir replaced by $DIR.
+func diagLines(diags hcl.Diagnostics, dir string) string {
+	var out []string
+	for _, d := range diags {
+		sev := "error"
+		if d.Severity == hcl.DiagWarning {
+			sev = "warning"
+		}
+		out = append(out, sev+": "+d.Summary+": "+strings.ReplaceAll(d.Detail, dir, "$DIR"))
+	}
+	return strings.Join(out, "\n")
+}
+
+// TestClassTargetNumbers checks that a target whose values are all
+// numbers compares them as numbers in every format (1 and 1.0, 01 and 1,
+// +1 and 1 are one class, named by its shortest form, with a warning
+// that lists the spellings and where each first occurs), keeps spellings
+// apart when the column holds text (with a warning), leaves other
+// targets as they were, and refuses a class label with a newline at its
+// row. On the code before, 1/1.0/2/2.0 made 4 classes, without a word.
+func TestClassTargetNumbers(t *testing.T) {
+	arff := "@relation r\n@attribute a numeric\n@attribute class numeric\n@data\n1,1\n2,1.0\n3,2\n4,2\n"
+	for _, tc := range []struct {
+		name, file, text, target string
+		classes                  []string
+		labels                   []int
+		diags                    string
+	}{
+		{name: "csv 1 1.0 2 2.0", file: "d.csv", target: "class",
+			text:    "a,class\n1,1\n2,1.0\n3,2\n4,2.0\n5,1\n",
+			classes: []string{"1", "2"}, labels: []int{0, 0, 1, 1, 0},
+			diags: `warning: Classes compared as numbers: Dataset "d": every value of the target column "class" is a number, and some numbers are spelled in several ways, so classes are compared as numbers (as pandas reads them) and named by each number's shortest form: "1" from "1" ($DIR/d.csv:2:3: data row 1), "1.0" ($DIR/d.csv:3:3: data row 2); "2" from "2" ($DIR/d.csv:4:3: data row 3), "2.0" ($DIR/d.csv:5:3: data row 4).`},
+		{name: "csv 01 and 1", file: "d.csv", target: "class",
+			text:    "a,class\n1,01\n2,1\n3,2\n",
+			classes: []string{"1", "2"}, labels: []int{0, 0, 1},
+			diags: `warning: Classes compared as numbers: Dataset "d": every value of the target column "class" is a number, and some numbers are spelled in several ways, so classes are compared as numbers (as pandas reads them) and named by each number's shortest form: "1" from "01" ($DIR/d.csv:2:3: data row 1), "1" ($DIR/d.csv:3:3: data row 2).`},
+		{name: "arff numeric class 1 1.0", file: "d.arff", target: "class", text: arff,
+			classes: []string{"1", "2"}, labels: []int{0, 0, 1, 1},
+			diags: `warning: Classes compared as numbers: Dataset "d": every value of the target column "class" is a number, and some numbers are spelled in several ways, so classes are compared as numbers (as pandas reads them) and named by each number's shortest form: "1" from "1" ($DIR/d.arff: data row 1), "1.0" ($DIR/d.arff: data row 2).`},
+		{name: "libsvm +1 and 1", file: "d.libsvm", target: "label",
+			text:    "+1 1:0.5\n1 1:0.7\n-1 1:0.1\n+1 1:0.2\n",
+			classes: []string{"-1", "1"}, labels: []int{1, 1, 0, 1},
+			diags: `warning: Classes compared as numbers: Dataset "d": every value of the target column "label" is a number, and some numbers are spelled in several ways, so classes are compared as numbers (as pandas reads them) and named by each number's shortest form: "1" from "+1" ($DIR/d.libsvm: data row 1), "1" ($DIR/d.libsvm: data row 2).`},
+		{name: "libsvm +1 and -1 unchanged", file: "d.libsvm", target: "label",
+			text:    "+1 1:0.5\n-1 1:0.1\n",
+			classes: []string{"+1", "-1"}, labels: []int{0, 1}},
+		{name: "csv text keeps 1 and 1.0 apart", file: "d.csv", target: "class",
+			text:    "a,class\n1,1\n2,1.0\n3,x\n",
+			classes: []string{"1", "1.0", "x"}, labels: []int{0, 1, 2},
+			diags: `warning: Classes spelled as one number: Dataset "d": the target column "class" spells one number in several ways, and these stay distinct classes because the column holds text too ("x", $DIR/d.csv:4:3: data row 3): "1" from "1" ($DIR/d.csv:2:3: data row 1), "1.0" ($DIR/d.csv:3:3: data row 2). Write each class one way if they are one class.`},
+		{name: "csv newline in a label", file: "d.csv", target: "class",
+			text:  "a,class\n1,setosa\n2,\"set\nosa\"\n3,setosa\n",
+			diags: `error: Invalid class label: Dataset "d": $DIR/d.csv:3:3: data row 2, target column "class": class label holds a control character U+000A: "set\nosa"; tables, plots and file names cannot show it: rename the class.`},
+		{name: "csv names unchanged", file: "d.csv", target: "class",
+			text:    "a,class\n1,b\n2,a\n3,b\n",
+			classes: []string{"a", "b"}, labels: []int{1, 0, 1}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, ds, dir := loadTarget(t, tc.file, tc.text, config.Dataset{Target: tc.target})
+			ok := r.classTarget(ds)
+			if got := diagLines(r.diags, dir); got != tc.diags {
+				t.Errorf("diagnostics:\n%s\nwant:\n%s", got, tc.diags)
+			}
+			if ok != (tc.classes != nil) {
+				t.Fatalf("classTarget = %v", ok)
+			}
+			if ok && (!slices.Equal(ds.Classes, tc.classes) || !slices.Equal(ds.Labels, tc.labels)) {
+				t.Errorf("classes %q labels %v, want %q %v", ds.Classes, ds.Labels, tc.classes, tc.labels)
+			}
+		})
+	}
+}
+
+// TestLabelTargetValues checks the values a multi-label label column
+// takes: 0/1 and true/false (any case) are read, any other value (yes,
+// 2, an empty field) is an error naming the row, the column and the
+// value, and a label column that is all 0 or all 1 is a warning. On the
+// code before, yes/no loaded as all 0, and a constant column passed
+// without a word.
+func TestLabelTargetValues(t *testing.T) {
+	for _, tc := range []struct {
+		name, text string
+		matrix     []float64 // row by row; nil: refused
+		diags      string
+	}{
+		{name: "0 and 1", text: "a,l1,l2\n1,0,1\n2,1,0\n",
+			matrix: []float64{0, 1, 1, 0}},
+		{name: "true and false", text: "a,l1,l2\n1,true,FALSE\n2,False,1\n",
+			matrix: []float64{1, 0, 0, 1}},
+		{name: "yes and no", text: "a,l1,l2\n1,0,1\n2,yes,no\n",
+			diags: `error: Invalid label value: Dataset "d": $DIR/d.csv:3:3: data row 2: label column "l1" holds "yes"; a label column must hold 0 or 1 (or true or false).`},
+		{name: "a 2 in numbers", text: "a,l1,l2\n1,0,1\n2,1,2\n",
+			diags: `error: Invalid label value: Dataset "d": $DIR/d.csv:3:5: data row 2: label column "l2" holds 2; a label column must hold 0 or 1 (or true or false).`},
+		{name: "an empty field", text: "a,l1,l2\n1,0,1\n2,,1\n",
+			diags: `error: Invalid label value: Dataset "d": $DIR/d.csv:3:3: data row 2: label column "l1" holds no value; a label column must hold 0 or 1 (or true or false).`},
+		{name: "all 0 and all 1", text: "a,l1,l2\n1,0,1\n2,0,1\n3,0,1\n",
+			matrix: []float64{0, 1, 0, 1, 0, 1},
+			diags: `warning: Constant label column: Dataset "d": label column "l1" is 0 on each of its 3 rows, so it carries no information: no fold can train a classifier on it, and its scores say nothing. Drop it from labels.
+warning: Constant label column: Dataset "d": label column "l2" is 1 on each of its 3 rows, so it carries no information: no fold can train a classifier on it, and its scores say nothing. Drop it from labels.`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, ds, dir := loadTarget(t, "d.csv", tc.text, config.Dataset{Labels: []string{"l1", "l2"}})
+			ok := r.labelTargets(ds)
+			if got := diagLines(r.diags, dir); got != tc.diags {
+				t.Errorf("diagnostics:\n%s\nwant:\n%s", got, tc.diags)
+			}
+			if ok != (tc.matrix != nil) {
+				t.Fatalf("labelTargets = %v", ok)
+			}
+			if ok && !slices.Equal(ds.LabelMatrix.RawMatrix().Data, tc.matrix) {
+				t.Errorf("labels %v, want %v", ds.LabelMatrix.RawMatrix().Data, tc.matrix)
+			}
+		})
+	}
+}
+
+// TestClassTargetTestFile checks that a training file spelling a class 1
+// and its test file spelling it 1.0 make one class: the rule applies to
+// the two files' rows together (on the code before, the test file's 1.0
+// was a class the training file lacks).
+func TestClassTargetTestFile(t *testing.T) {
+	r, ds, dir := loadTarget(t, "train.csv", "a,class\n1,1\n2,2\n3,1\n", config.Dataset{Target: "class"})
+	ds.Config.TestPath = filepath.Join(dir, "test.csv")
+	if err := os.WriteFile(ds.Config.TestPath, []byte("a,class\n4,1.0\n5,2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if ds.Table, _ = r.testFile(ds.Config, ds.Table, loadOptions(ds.Config)); ds.Table == nil {
+		t.Fatal(diagLines(r.diags, dir))
+	}
+	if !r.classTarget(ds) || !r.testClassesTrained(ds, 3) {
+		t.Fatal(diagLines(r.diags, dir))
+	}
+	if want := []string{"1", "2"}; !slices.Equal(ds.Classes, want) || !slices.Equal(ds.Labels, []int{0, 1, 0, 0, 1}) {
+		t.Errorf("classes %q labels %v", ds.Classes, ds.Labels)
+	}
+	want := `warning: Classes compared as numbers: Dataset "d": every value of the target column "class" is a number, and some numbers are spelled in several ways, so classes are compared as numbers (as pandas reads them) and named by each number's shortest form: "1" from "1" (data row 1), "1.0" (data row 4).`
+	if got := diagLines(r.diags, dir); got != want {
+		t.Errorf("diagnostics:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// TestLabelTargetNames checks that a label column whose name holds a
+// newline (a quoted CSV header) is refused: the name is the class name in
+// every table, and a newline split the per-class Markdown row in two.
+func TestLabelTargetNames(t *testing.T) {
+	r, ds, dir := loadTarget(t, "d.csv", "a,l1,\"l\n2\"\n1,0,1\n2,1,0\n", config.Dataset{LabelsPrefix: "l"})
+	if r.labelTargets(ds) {
+		t.Fatal("labelTargets accepted a label name with a newline")
+	}
+	want := `error: Invalid label name: Dataset "d": label column "l\n2" holds a control character; tables, plots and file names cannot show it: rename the column.`
+	if got := diagLines(r.diags, dir); got != want {
+		t.Errorf("diagnostics:\n%s\nwant:\n%s", got, want)
+	}
+}
