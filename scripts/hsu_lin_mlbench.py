@@ -82,17 +82,21 @@ SHUTTLE_FIRST = {
 
 
 class CheckError(Exception):
-    """A data set that does not match the package's documentation."""
+    """A data set that is missing or does not match the package's
+    documentation."""
 
 
 def load(directory, frame):
     """Returns the data frame of mlbench's FRAME.rda."""
     import rdata  # Debian's python3-rdata
 
+    path = os.path.join(directory, frame + ".rda")
+    if not os.path.isfile(path):
+        raise CheckError(f"no {path}: install Debian's r-cran-mlbench (make hsu-lin-data)")
     with warnings.catch_warnings():
         # The .rda files declare no string encoding; their strings are ASCII.
         warnings.simplefilter("ignore")
-        parsed = rdata.parser.parse_file(os.path.join(directory, frame + ".rda"))
+        parsed = rdata.parser.parse_file(path)
         return rdata.conversion.convert(parsed)[frame]
 
 
