@@ -10,6 +10,7 @@
 #   make docs        regenerate the tables the docs quote; make docs-check checks them
 #   make test-slurm  the quickstart as a Slurm job array on a local Slurm (as root)
 #   make bench       timings against LIBLINEAR and scikit-learn into docs/performance.md
+#   make hsu-lin-data dna, vowel and shuttle of experiments/hsu_lin.hcl from Debian's R mlbench (as root)
 #   make repro-check one commit builds to the same bin/ twice and in two fresh clones
 
 GO      ?= go
@@ -30,7 +31,7 @@ DOCS      := README.md $(wildcard docs/*.md)
 
 .PHONY: all deps build run test test-all test-race test-tools test-noasm test-deps python-deps \
 	lint fmt-check vet staticcheck tidy-check proto-breaking proto-check proto-gen asm-check \
-	docs docs-check test-slurm testdata bench proto clean repro-check screenshots
+	docs docs-check test-slurm testdata hsu-lin-data bench proto clean repro-check screenshots
 
 all: build
 
@@ -238,6 +239,16 @@ screenshots:
 # shared reference directory, SHARED (default ../shared).
 testdata:
 	scripts/testdata.sh $(SHARED)
+
+# dna, vowel and shuttle of experiments/hsu_lin.hcl, split into their
+# standard training and test rows, from the R data files of Debian's
+# r-cran-mlbench, read without R by python3-rdata (both installed when
+# missing; as root). scripts/hsu_lin_mlbench.py checks them against the
+# package's documentation and writes the same bytes on every run.
+hsu-lin-data:
+	@test -f /usr/lib/R/site-library/mlbench/data/DNA.rda && $(PYTHON) -c 'import rdata' 2>/dev/null || { \
+		apt-get update -qq && apt-get install -y -qq --no-install-recommends r-cran-mlbench python3-rdata; }
+	$(PYTHON) scripts/hsu_lin_mlbench.py
 
 # Peer comparisons (scikit-learn, LIBLINEAR) and Go benchmarks; slow (the
 # better part of an hour on 2 cores). tools/peerbench, a module of its own,

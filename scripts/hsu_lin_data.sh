@@ -5,7 +5,9 @@
 # Hsu & Lin split them: satimage's rows 1-4435 (the Statlog sat.trn) train
 # and 4436-6435 (sat.tst) test; letter's first 15000 rows train and the
 # last 5000 test. Files over 300 kB are gzipped (gzip -n -9: the bytes do
-# not depend on when they were made).
+# not depend on when they were made). dna, vowel and shuttle, the other
+# three, come from Debian's R mlbench: scripts/hsu_lin_mlbench.py (make
+# hsu-lin-data).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 shared=${1:-$root/../shared/data}
