@@ -8,8 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"gonum.org/v1/gonum/mat"
-
 	"github.com/polyclass/polyclass/plugins/internal/reftest"
 )
 
@@ -30,39 +28,6 @@ func within(t *testing.T, name string, f func()) {
 	case <-ctx.Done():
 		t.Fatalf("%s: still running after %v: the solver spins", name, hangGuard)
 	}
-}
-
-// extremeIris returns iris with the adversarial change named by kind:
-// "1e160", "1e308" and "-1e308" set sepal length of row 3 to that value;
-// "minmax1e308" scales every feature to [0, 1e308] (a minmax encoder with
-// upper = 1e308).
-func extremeIris(t *testing.T, kind string) (*mat.Dense, []int) {
-	t.Helper()
-	ds := reftest.Load(t, "iris")
-	x := mat.DenseCopyOf(ds.X)
-	n, d := x.Dims()
-	switch kind {
-	case "1e160":
-		x.Set(3, 0, 1e160)
-	case "1e308":
-		x.Set(3, 0, 1e308)
-	case "-1e308":
-		x.Set(3, 0, -1e308)
-	case "minmax1e308":
-		for j := range d {
-			col := mat.Col(nil, j, x)
-			lo, hi := col[0], col[0]
-			for _, v := range col {
-				lo, hi = min(lo, v), max(hi, v)
-			}
-			for i := range n {
-				x.Set(i, j, (col[i]-lo)/(hi-lo)*1e308)
-			}
-		}
-	default:
-		t.Fatalf("unknown kind %q", kind)
-	}
-	return x, ds.Y
 }
 
 // evalCounter counts the MulVec calls (one per objective evaluation) of
@@ -91,7 +56,7 @@ func TestNewtonExtremeFeatureEnds(t *testing.T) {
 		{"minmax1e308", "logistic: newton solver: non-finite value: newton iteration 0: gradient entry 0 is -Inf"},
 	} {
 		t.Run(tt.kind, func(t *testing.T) {
-			x, y := extremeIris(t, tt.kind)
+			x, y := reftest.ExtremeIris(t, tt.kind)
 			probs := make([]BatchProblem, 3)
 			for k, yk := range reftest.OneVsRest(y, 3) {
 				probs[k] = BatchProblem{Y: yk}
@@ -118,12 +83,12 @@ func TestExtremeValuesEndWithinBound(t *testing.T) {
 	const maxIter = 50
 	type setup struct {
 		name string
-		kind string  // extremeIris's change
+		kind string  // reftest.ExtremeIris's change
 		c    float64 // C
 		w    float64 // every row weight; -1: none
 	}
 	var setups []setup
-	for _, kind := range []string{"1e160", "1e308", "-1e308", "minmax1e308"} {
+	for _, kind := range reftest.ExtremeKinds {
 		setups = append(setups, setup{kind, kind, 1, -1})
 	}
 	setups = append(setups,
@@ -132,7 +97,7 @@ func TestExtremeValuesEndWithinBound(t *testing.T) {
 		setup{"weights 0", "1e160", 1, 0},
 	)
 	for _, s := range setups {
-		x, y := extremeIris(t, s.kind)
+		x, y := reftest.ExtremeIris(t, s.kind)
 		n, _ := x.Dims()
 		var w []float64
 		if s.w >= 0 {
