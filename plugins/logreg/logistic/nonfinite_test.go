@@ -144,3 +144,49 @@ func checkBound(t *testing.T, err error, ok bool, iters func() int, maxIter int)
 		t.Errorf("%d iterations, want at most %d", iters(), maxIter)
 	}
 }
+
+// TestOverflowingLossWeights is issue 55's case 11 in the solver: logreg
+// with C = 1e308 or a class weight of 1e308 (row weights of 1e308) on
+// iris, one-vs-rest. The loss at θ = 0 overflows to +Inf; the newton
+// solver returned θ = 0 at once as converged (its stopping threshold,
+// from the overflowing gradient, was met by any gradient): a constant
+// model, accuracy 1/3. It now ends with an error at iteration 0. With
+// every weight 0 the gradient is 0: the fit stops at once with the
+// constant model w = 0, b = 0, which scores every row alike (the tables
+// flag its folds, see package report's TestGoldenTied).
+func TestOverflowingLossWeights(t *testing.T) {
+	ds := reftest.Load(t, "iris")
+	n, _ := ds.X.Dims()
+	fill := func(v float64) []float64 {
+		s := make([]float64, n)
+		for i := range s {
+			s[i] = v
+		}
+		return s
+	}
+	const overflow = "logistic: newton solver: non-finite value: newton iteration 0: objective entry 0 is +Inf"
+	for _, tt := range []struct {
+		name string
+		c    float64
+		s    []float64
+		want string // "" for the constant model
+	}{
+		{"C=1e308", 1e308, nil, overflow},
+		{"weights 1e308", 1, fill(1e308), overflow},
+		{"weights 0", 1, fill(0), ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var res *Result
+			var err error
+			within(t, tt.name, func() { res, err = Fit(NewDense(ds.X), reftest.BinaryLabels(ds.Y, 0), tt.s, Options{C: tt.c}) })
+			switch {
+			case tt.want != "" && (!errors.Is(err, ErrNonFinite) || err.Error() != tt.want):
+				t.Errorf("error %v, want %q", err, tt.want)
+			case tt.want == "" && err != nil:
+				t.Errorf("error %v, want the constant model", err)
+			case tt.want == "" && (res.Iterations != 0 || res.B != 0 || res.W[0] != 0 || res.W[3] != 0):
+				t.Errorf("%d iterations, w = %v, b = %v; want 0 iterations and w = 0, b = 0", res.Iterations, res.W, res.B)
+			}
+		})
+	}
+}
