@@ -64,6 +64,12 @@ type FoldResult struct {
 	Predictions *Predictions `json:"predictions,omitempty"`
 }
 
+// AllTied reports whether every test row of the fold was decided by the
+// tie-breaking rule (Ties = NTest > 0): the class scores were tied on
+// every row, the predictions of a constant model (a logreg fit with every
+// class weight 0, say), whose metrics say nothing of the learner.
+func (f *FoldResult) AllTied() bool { return f.NTest > 0 && f.Ties == f.NTest }
+
 // Predictions are one fold's predictions for its test rows.
 type Predictions struct {
 	// Rows are the 0-based data rows of the test part.

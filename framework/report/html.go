@@ -297,6 +297,9 @@ func writeHTMLTable(b *strings.Builder, c *Comparison) {
 			if e.Softmax && e.ok() {
 				v += htmlFlavor.dagger
 			}
+			if e.tied() {
+				v += htmlFlavor.ddagger
+			}
 			if e.Mark != "" {
 				v += "<span class=\"mark\">" + htmlEscape(e.Mark) + "</span>"
 			}

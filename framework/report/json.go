@@ -76,8 +76,11 @@ type jsonEntry struct {
 	Best    bool   `json:"best"`
 	// Softmax: a log_loss or brier from a softmax of the decoder's class
 	// scores, not probabilities.
-	Softmax bool      `json:"softmax_scores,omitempty"`
-	Test    *jsonTest `json:"baseline_test,omitempty"`
+	Softmax bool `json:"softmax_scores,omitempty"`
+	// TiedFolds: the folds whose class scores were all tied (a constant
+	// model).
+	TiedFolds int       `json:"tied_folds,omitempty"`
+	Test      *jsonTest `json:"baseline_test,omitempty"`
 }
 
 // jsonTest is the corrected resampled t-test of a row against the baseline
@@ -175,6 +178,7 @@ func WriteJSON(w io.Writer, t *Tables) error {
 				case e.ok():
 					je.Status = "ok"
 					je.Mean, je.Std, je.N, je.Rank, je.Best, je.Softmax = jp(e.Mean), jp(e.Std), e.N, jp(e.Rank), e.Best, e.Softmax
+					je.TiedFolds = e.TiedFolds
 				}
 				if e.Tested {
 					je.Test = &jsonTest{T: jnum(e.T), P: jnum(e.P), Verdict: map[string]string{"v": "better", "*": "worse", "": "tie"}[e.Mark],

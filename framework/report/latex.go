@@ -92,6 +92,9 @@ func writeLaTeXTable(b *strings.Builder, experiment, partial string, c *Comparis
 			if e.Softmax && e.ok() {
 				v += texFlavor.dagger
 			}
+			if e.tied() {
+				v += texFlavor.ddagger
+			}
 			if e.Mark != "" {
 				v += `\,` + e.Mark
 			}

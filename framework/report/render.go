@@ -17,18 +17,19 @@ type flavor struct {
 	rplus, rminus, le  string              // R+, R−, ≤
 	zdef               string              // the z statistic against the baseline
 	dagger             string              // the softmax footnote mark, with its leading space
+	ddagger            string              // the tied-scores footnote mark, with its leading space
 	effect             string              // the legend of the p-values and effect sizes beside the entries
 }
 
 var (
 	mdFlavor = flavor{esc: mdEscape, chi: "χ²_F", ff: "F_F", alpha: "α", pm: "±", rplus: "R+", rminus: "R−", le: "≤",
-		zdef: "z = (R_i − R_baseline)/√(k(k+1)/6N)", dagger: " †", effect: effectNote}
+		zdef: "z = (R_i − R_baseline)/√(k(k+1)/6N)", dagger: " †", ddagger: " ‡", effect: effectNote}
 	texFlavor = flavor{esc: texEscape, chi: `$\chi^2_F$`, ff: `$F_F$`, alpha: `$\alpha$`, pm: `$\pm$`,
 		rplus: `$R^+$`, rminus: `$R^-$`, le: `$\le$`, zdef: `$z = (R_i - R_{\mathrm{baseline}})/\sqrt{k(k+1)/6N}$`,
-		dagger: `\,$^\dagger$`, effect: texEffectNote}
+		dagger: `\,$^\dagger$`, ddagger: `\,$^\ddagger$`, effect: texEffectNote}
 	htmlFlavor = flavor{esc: htmlEscape, chi: "χ<sup>2</sup><sub>F</sub>", ff: "F<sub>F</sub>", alpha: "α", pm: "±",
 		rplus: "R<sup>+</sup>", rminus: "R<sup>−</sup>", le: "≤", zdef: "z = (R<sub>i</sub> − R<sub>baseline</sub>)/√(k(k+1)/6N)",
-		dagger: "<sup>†</sup>", effect: effectNote}
+		dagger: "<sup>†</sup>", ddagger: "<sup>‡</sup>", effect: effectNote}
 )
 
 // meanDigits is the number of decimals the tables show of a mean and a
@@ -77,6 +78,10 @@ func statLines(c *Comparison, f flavor) []string {
 	if c.hasSoftmax() {
 		out = append(out, fmt.Sprintf("%s: %s from a softmax of the decoder's class scores, not from probabilities (the learner gives none, or the reduction's decoder does not pass them on): it measures how the scores rank, not calibration; calibrate = \"platt\" or \"isotonic\" on the reduction makes probabilities.",
 			strings.TrimSpace(strings.TrimPrefix(f.dagger, `\,`)), f.esc(c.Metric)))
+	}
+	if tied := c.tiedEntries(f.esc); len(tied) > 0 {
+		out = append(out, fmt.Sprintf("%s: the class scores were all tied on every test row of some folds, each prediction made by the tie-breaking rule: a constant model, whose %s says nothing of the learner (%s).",
+			strings.TrimSpace(strings.TrimPrefix(f.ddagger, `\,`)), f.esc(c.Metric), strings.Join(tied, "; ")))
 	}
 	if a := c.Across; a != nil {
 		out = append(out, acrossLines(c, a, f)...)
@@ -313,6 +318,9 @@ func writeMarkdownTable(b *strings.Builder, c *Comparison) {
 			}
 			if e.Softmax && e.ok() {
 				v += mdFlavor.dagger
+			}
+			if e.tied() {
+				v += mdFlavor.ddagger
 			}
 			if e.Mark != "" {
 				v += " " + strings.ReplaceAll(e.Mark, "*", `\*`)

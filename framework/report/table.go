@@ -56,6 +56,10 @@ type Entry struct {
 	// decoder's class scores rather than from probabilities (see
 	// outcome.FoldResult.SoftmaxScores); the tables flag it with a dagger.
 	Softmax bool
+	// TiedFolds counts the folds whose class scores were all tied, every
+	// prediction made by the tie-breaking rule (outcome.FoldResult.AllTied):
+	// a constant model; the tables flag the entry with a double dagger.
+	TiedFolds int
 	// Mark is "v" (significantly better than the baseline), "*"
 	// (significantly worse) or "" (no significant difference, no test, or
 	// the baseline row itself).
@@ -409,6 +413,7 @@ func BuildTables(s Spec, cells []*outcome.CellResult) *Tables {
 			e.Mean, e.Std = meanStd(vals)
 			e.N = len(vals)
 			e.Softmax = fromProbabilities(m) && softmaxCell(cell)
+			e.TiedFolds = tiedFolds(cell)
 		}
 		if c.Ranked {
 			c.rank()
@@ -447,6 +452,34 @@ func softmaxCell(c *outcome.CellResult) bool {
 		}
 	}
 	return false
+}
+
+// tiedFolds counts the folds of a cell whose scores were all tied.
+func tiedFolds(c *outcome.CellResult) int {
+	n := 0
+	for i := range c.Folds {
+		if c.Folds[i].AllTied() {
+			n++
+		}
+	}
+	return n
+}
+
+// tied reports whether the entry is shown and flagged for tied folds.
+func (e *Entry) tied() bool { return e.TiedFolds > 0 && e.ok() }
+
+// tiedEntries returns "ROW on DATASET: N of M folds" for every entry of c
+// with tied folds, in table order, escaped by esc.
+func (c *Comparison) tiedEntries(esc func(string) string) []string {
+	var out []string
+	for r, row := range c.Entries {
+		for d := range row {
+			if e := &row[d]; e.tied() {
+				out = append(out, fmt.Sprintf("%s on %s: %d of %d folds", esc(c.Rows[r].Label), esc(c.Datasets[d]), e.TiedFolds, e.N))
+			}
+		}
+	}
+	return out
 }
 
 // hasSoftmax reports whether some entry of c is flagged Softmax.

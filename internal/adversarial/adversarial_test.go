@@ -13,6 +13,7 @@ var runners = map[string]string{
 	"folds":       "framework/cv TestAdversarialFoldsFiles",
 	"results":     "framework/results TestAdversarialResultsDirs",
 	"shards":      "framework/shard TestAdversarialShardSpecs",
+	"runs":        "cmd/bench TestAdversarialRuns",
 }
 
 // TestCorpus: every kind of the corpus has its runner, and the corpus

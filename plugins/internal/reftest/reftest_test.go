@@ -199,3 +199,27 @@ func TestIris(t *testing.T) {
 		t.Errorf("logreg_C1 optimum %+v (present %v), want 30 weights and a positive objective", o, ok)
 	}
 }
+
+// TestExtremeIris checks the changes of ExtremeIris on the values they
+// touch.
+func TestExtremeIris(t *testing.T) {
+	for _, tt := range []struct {
+		kind       string
+		i, j       int
+		want, orig float64
+	}{
+		{"1e160", 3, 0, 1e160, 4.6},
+		{"1e308", 3, 0, 1e308, 4.6},
+		{"-1e308", 3, 0, -1e308, 4.6},
+		{"minmax1e308", 13, 0, 0, 4.3}, // the smallest sepal length
+		{"minmax1e308", 131, 0, 1e308, 7.9},
+	} {
+		x, y := ExtremeIris(t, tt.kind)
+		if got := x.At(tt.i, tt.j); got != tt.want || len(y) != 150 {
+			t.Errorf("%s: x[%d,%d] = %v with %d labels, want %v and 150", tt.kind, tt.i, tt.j, got, len(y), tt.want)
+		}
+		if orig := Load(t, "iris").X.At(tt.i, tt.j); orig != tt.orig {
+			t.Errorf("%s: iris x[%d,%d] = %v, want %v", tt.kind, tt.i, tt.j, orig, tt.orig)
+		}
+	}
+}

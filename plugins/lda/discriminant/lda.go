@@ -226,8 +226,8 @@ func (m *LDA) solveSVD(x *mat.Dense, y []int, counts []int, present int, tol flo
 		}
 	}
 	var svd mat.SVD
-	if !svd.Factorize(xc, mat.SVDThinV) {
-		return errors.New("SVD of within-class data did not converge")
+	if err := factorize(&svd, xc, mat.SVDThinV, "within-class data"); err != nil {
+		return err
 	}
 	s := svd.Values(nil)
 	rank := 0
@@ -270,8 +270,8 @@ func (m *LDA) solveSVD(x *mat.Dense, y []int, counts []int, present int, tol flo
 	var between mat.Dense
 	between.Mul(wmc, scal)
 	var svd2 mat.SVD
-	if !svd2.Factorize(&between, mat.SVDThinV) {
-		return errors.New("SVD of between-class means did not converge")
+	if err := factorize(&svd2, &between, mat.SVDThinV, "between-class means"); err != nil {
+		return err
 	}
 	s2 := svd2.Values(nil)
 	maxComp := min(present-1, d)
@@ -341,8 +341,8 @@ func (m *LDA) solveLSQR(x *mat.Dense, y []int, counts []int, opts LDAOptions) er
 	}
 	m.Covariance = cov
 	var svd mat.SVD
-	if !svd.Factorize(cov, mat.SVDThin) {
-		return errors.New("SVD of the covariance did not converge")
+	if err := factorize(&svd, cov, mat.SVDThin, "the covariance"); err != nil {
+		return err
 	}
 	m.Coef = mat.NewDense(k, d, nil)
 	m.Intercept = make([]float64, k)
@@ -456,4 +456,28 @@ func argmaxRows(dst []int, a *mat.Dense) []int {
 		dst[i] = floats.MaxIdx(a.RawRowView(i))
 	}
 	return dst
+}
+
+// ErrNonFinite reports a fit whose data or intermediate matrices hold a
+// NaN or an infinity (features too large for their squares, say): gonum's
+// SVD iterates without end on such a matrix, so the fit ends with this
+// error before it.
+var ErrNonFinite = errors.New("non-finite value")
+
+// factorize computes the SVD of a (of the given kind) into svd; what names
+// a in the errors: one wrapping ErrNonFinite when an entry of a is NaN or
+// infinite, or one saying the SVD did not converge.
+func factorize(svd *mat.SVD, a mat.Matrix, kind mat.SVDKind, what string) error {
+	r, c := a.Dims()
+	for i := range r {
+		for j := range c {
+			if v := a.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("%w: entry (%d, %d) of the SVD's input (%s) is %v", ErrNonFinite, i, j, what, v)
+			}
+		}
+	}
+	if !svd.Factorize(a, kind) {
+		return fmt.Errorf("SVD of %s did not converge", what)
+	}
+	return nil
 }

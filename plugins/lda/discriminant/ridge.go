@@ -83,8 +83,8 @@ func FitRidge(x *mat.Dense, t mat.Matrix, weights []float64, ridge float64) (*Ri
 	}
 	r := &Ridge{Coef: mat.NewDense(d, m, nil), Intercept: tbar}
 	var svd mat.SVD
-	if !svd.Factorize(a, mat.SVDThin) {
-		return nil, errors.New("discriminant: FitRidge: SVD of the design did not converge")
+	if err := factorize(&svd, a, mat.SVDThin, "the design"); err != nil {
+		return nil, fmt.Errorf("discriminant: FitRidge: %w", err)
 	}
 	s := svd.Values(nil)
 	cutoff := epsilon * float64(max(n, d)) * s[0]

@@ -75,6 +75,11 @@ type Result struct {
 // ErrInput reports invalid arguments.
 var ErrInput = errors.New("logistic: invalid input")
 
+// ErrNonFinite reports a solver whose arithmetic met a NaN or an infinite
+// value (features or weights too large for float64, say): the fit ends
+// with it instead of iterating on meaningless numbers.
+var ErrNonFinite = errors.New("non-finite value")
+
 // Fit solves the binary L2 logistic regression problem on x with labels
 // y ∈ {−1,+1} and optional nonnegative row weights s (nil means all 1).
 //
@@ -139,14 +144,17 @@ func fit(x Design, y, s []float64, opt Options) (*Result, error) {
 		// tron starts from the value and gradient at θ = 0 just computed
 		// and ends with those of its last iterate, which is θ.
 		var f float64
-		iters, f = tron(p, theta, g0, f0, thresh, o.MaxIter)
+		iters, f, err = tron(p, theta, g0, f0, thresh, o.MaxIter)
+		if err != nil {
+			return nil, fmt.Errorf("logistic: %s solver: %w", o.Solver, err)
+		}
 		return result(theta, f, g0, iters, thresh), nil
 	case SolverLBFGS:
 		iters, err = lbfgs(p, theta, thresh, o.MaxIter)
 	case SolverSGD:
 		iters = sgd(p, theta, thresh, o)
 	case SolverGD:
-		iters = gd(p, theta, thresh, o)
+		iters, err = gd(p, theta, thresh, o)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("logistic: %s solver: %w", o.Solver, err)
@@ -154,7 +162,25 @@ func fit(x Design, y, s []float64, opt Options) (*Result, error) {
 	g := g0
 	f := p.fun(theta)
 	p.grad(theta, g)
+	if err := finiteEnd(f, g, theta, iters); err != nil {
+		return nil, fmt.Errorf("logistic: %s solver: %w", o.Solver, err)
+	}
 	return result(theta, f, g, iters, thresh), nil
+}
+
+// finiteEnd returns an error wrapping ErrNonFinite when the objective f,
+// the gradient g or the parameters theta a solver stopped at after iters
+// iterations hold a NaN or an infinity, else nil.
+func finiteEnd(f float64, g, theta []float64, iters int) error {
+	for _, v := range []struct {
+		name string
+		x    []float64
+	}{{"objective", []float64{f}}, {"gradient", g}, {"coefficient", theta}} {
+		if j, ok := firstNonFinite(v.x); !ok {
+			return fmt.Errorf("%w: after %d iterations, %s entry %d is %v", ErrNonFinite, iters, v.name, j, v.x[j])
+		}
+	}
+	return nil
 }
 
 // result returns the Result of a solver that stopped at θ = (w, b) after

@@ -39,7 +39,9 @@ type SoftmaxResult struct {
 // FitSoftmax fits multinomial logistic regression with k classes on x,
 // class indices y ∈ {0..k−1} and optional nonnegative row weights s (nil
 // means all 1). It minimises ½·Σₖ‖wₖ‖² + C·Σᵢ sᵢ·(−log P(yᵢ|xᵢ)) with
-// unpenalised intercepts by L-BFGS (gonum optimize).
+// unpenalised intercepts by L-BFGS (gonum optimize). A NaN or infinite
+// objective, gradient or coefficient, at the start or the end, is an
+// error wrapping ErrNonFinite.
 func FitSoftmax(x Design, y []int, k int, s []float64, opt SoftmaxOptions) (*SoftmaxResult, error) {
 	n, d := x.Dims()
 	switch {
@@ -75,8 +77,11 @@ func FitSoftmax(x Design, y []int, k int, s []float64, opt SoftmaxOptions) (*Sof
 	p := newSoftProblem(x, y, k, s, opt.C)
 	theta := make([]float64, k*d+k)
 	g := make([]float64, len(theta))
-	p.fun(theta)
+	f0 := p.fun(theta)
 	p.grad(theta, g)
+	if err := finiteEnd(f0, g, theta, 0); err != nil {
+		return nil, fmt.Errorf("logistic: softmax: %w", err)
+	}
 	thresh := opt.Tol * floats.Norm(g, 2)
 	iters, err := minimizeLBFGS(p.fun, p.grad, theta, thresh, opt.MaxIter)
 	if err != nil {
@@ -91,6 +96,9 @@ func FitSoftmax(x Design, y []int, k int, s []float64, opt SoftmaxOptions) (*Sof
 	}
 	f := p.fun(theta)
 	p.grad(theta, g)
+	if err := finiteEnd(f, g, theta, iters); err != nil {
+		return nil, fmt.Errorf("logistic: softmax: %w", err)
+	}
 	gn := floats.Norm(g, 2)
 	return &SoftmaxResult{
 		W:          mat.NewDense(k, d, theta[:k*d:k*d]),

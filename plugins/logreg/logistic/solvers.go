@@ -1,6 +1,7 @@
 package logistic
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 
@@ -44,6 +45,10 @@ func (c *cachedFG) g(g, x []float64) {
 	c.grad(x, g)
 }
 
+// lbfgsEvalsPerIter bounds minimizeLBFGS's function evaluations per major
+// iteration, on average.
+const lbfgsEvalsPerIter = 50
+
 // minimizeLBFGS runs gonum's L-BFGS from x (updated in place) until
 // ‖∇f‖₂ ≤ thresh or maxIter major iterations.
 func minimizeLBFGS(fun func([]float64) float64, grad func(x, g []float64), x []float64, thresh float64, maxIter int) (int, error) {
@@ -55,6 +60,9 @@ func minimizeLBFGS(fun func([]float64) float64, grad func(x, g []float64), x []f
 		GradientThreshold: thresh / math.Sqrt(float64(len(x))),
 		Converger:         gradNormConverger{thresh: thresh},
 		MajorIterations:   maxIter,
+		// Line searches take a few evaluations an iteration; the bound
+		// stops one that never ends (on NaN values, say).
+		FuncEvaluations: lbfgsEvalsPerIter * (maxIter + 1),
 	}
 	res, err := optimize.Minimize(prob, x, settings, &optimize.LBFGS{Store: 15})
 	if res == nil {
@@ -126,7 +134,8 @@ func sgd(p *binProblem, theta []float64, thresh float64, o Options) int {
 // step o.Step when it is positive, otherwise with Armijo backtracking
 // (sufficient decrease 1e-4, halving, each search starting from twice the
 // previous accepted step).
-func gd(p *binProblem, theta []float64, thresh float64, o Options) int {
+// A NaN objective ends it with an error wrapping ErrNonFinite.
+func gd(p *binProblem, theta []float64, thresh float64, o Options) (int, error) {
 	np := len(theta)
 	g := make([]float64, np)
 	trial := make([]float64, np)
@@ -138,7 +147,13 @@ func gd(p *binProblem, theta []float64, thresh float64, o Options) int {
 	}
 	iter := 0
 	for iter < o.MaxIter {
+		if math.IsNaN(f) {
+			return iter, fmt.Errorf("%w: gd iteration %d: the objective is NaN", ErrNonFinite, iter)
+		}
 		gg := floats.Dot(g, g)
+		if math.IsNaN(gg) {
+			return iter, fmt.Errorf("%w: gd iteration %d: the gradient holds a NaN", ErrNonFinite, iter)
+		}
 		if math.Sqrt(gg) <= thresh {
 			break
 		}
@@ -163,5 +178,5 @@ func gd(p *binProblem, theta []float64, thresh float64, o Options) int {
 		f = fnew
 		p.grad(theta, g)
 	}
-	return iter
+	return iter, nil
 }

@@ -1,6 +1,7 @@
 package logistic
 
 import (
+	"fmt"
 	"math"
 
 	"gonum.org/v1/gonum/floats"
@@ -12,6 +13,12 @@ const (
 	tronSigma1, tronSigma2, tronSigma3 = 0.25, 0.5, 4.0
 	tronEpsCG                          = 0.1  // relative CG residual tolerance
 	tronAlphaPCG                       = 0.01 // preconditioner mixing weight
+	// tronMaxRejects bounds the trial steps rejected in a row. Each
+	// rejection at least halves the trust region, so on finite values 200
+	// of them shrink it by 2⁻²⁰⁰ and the solver has stalled; the bound
+	// makes every fit end after at most (MaxIter+1)·(tronMaxRejects+1)
+	// trial steps, whatever its arithmetic does.
+	tronMaxRejects = 200
 )
 
 // tron minimises p from theta in place with LIBLINEAR's trust-region
@@ -19,27 +26,43 @@ const (
 // thresh. On entry f = f(theta), g = ∇f(theta) and p holds the state of
 // those two calls; on return theta is the last iterate, g its gradient and
 // p the state of its grad call. It returns the number of accepted steps
-// and f(theta).
-func tron(p *binProblem, theta, g []float64, f, thresh float64, maxIter int) (int, float64) {
+// and f(theta). A non-finite value (a gradient, the Hessian's diagonal, a
+// step, a trust region, a predicted reduction or a NaN objective) ends it
+// with an error wrapping ErrNonFinite; an overflowing objective (+Inf)
+// only rejects its step.
+func tron(p *binProblem, theta, g []float64, f, thresh float64, maxIter int) (int, float64, error) {
 	np := len(theta)
 	ws := make([]float64, 7*np)
 	s, r, m, wNew := ws[:np], ws[np:2*np], ws[2*np:3*np], ws[3*np:4*np]
 	cgD, cgHd, cgZ := ws[4*np:5*np], ws[5*np:6*np], ws[6*np:7*np]
 
+	if err := finiteAt(0, "objective", []float64{f}, "gradient", g); err != nil {
+		return 0, f, err
+	}
 	if floats.Norm(g, 2) <= thresh {
-		return 0, f
+		return 0, f, nil
 	}
 	tronPrecond(p, m)
 	delta := math.Sqrt(uTMv(g, m, g))
 	deltaAdjusted := false
 	iter := 1
-	for iter <= maxIter {
+	rejects := 0
+	for iter <= maxIter && rejects <= tronMaxRejects {
+		if err := finiteAt(iter, "Hessian diagonal", m, "trust region", []float64{delta}); err != nil {
+			return iter - 1, f, err
+		}
 		reach := trpcg(p, delta, g, m, s, r, cgD, cgHd, cgZ)
 		copy(wNew, theta)
 		floats.Add(wNew, s)
 		gs := floats.Dot(g, s)
 		prered := -0.5 * (gs - floats.Dot(s, r))
+		if err := finiteAt(iter, "Newton step", s, "predicted reduction", []float64{prered}); err != nil {
+			return iter - 1, f, err
+		}
 		fnew := p.fun(wNew)
+		if math.IsNaN(fnew) {
+			return iter - 1, f, fmt.Errorf("%w: newton iteration %d: the objective at the trial point is NaN", ErrNonFinite, iter)
+		}
 		actred := f - fnew
 
 		sMnorm := math.Sqrt(uTMv(s, m, s))
@@ -65,11 +88,16 @@ func tron(p *binProblem, theta, g []float64, f, thresh float64, maxIter int) (in
 		default:
 			delta = math.Max(delta, math.Min(alpha*sMnorm, tronSigma3*delta))
 		}
+		rejects++
 		if actred > tronEta0*prered {
+			rejects = 0
 			iter++
 			copy(theta, wNew)
 			f = fnew
 			p.grad(theta, g)
+			if err := finiteAt(iter-1, "objective", []float64{f}, "gradient", g); err != nil {
+				return iter - 1, f, err
+			}
 			if floats.Norm(g, 2) <= thresh {
 				break // the preconditioner of θ would go unused
 			}
@@ -82,7 +110,33 @@ func tron(p *binProblem, theta, g []float64, f, thresh float64, maxIter int) (in
 			break
 		}
 	}
-	return iter - 1, f
+	return iter - 1, f, nil
+}
+
+// finiteAt returns an error wrapping ErrNonFinite naming the first of the
+// two named vectors with a non-finite entry at newton iteration iter, or
+// nil when both are finite.
+func finiteAt(iter int, name1 string, v1 []float64, name2 string, v2 []float64) error {
+	for _, v := range []struct {
+		name string
+		x    []float64
+	}{{name1, v1}, {name2, v2}} {
+		if j, ok := firstNonFinite(v.x); !ok {
+			return fmt.Errorf("%w: newton iteration %d: %s entry %d is %v", ErrNonFinite, iter, v.name, j, v.x[j])
+		}
+	}
+	return nil
+}
+
+// firstNonFinite returns the index of v's first NaN or infinite entry
+// and false, or 0 and true when every entry is finite.
+func firstNonFinite(v []float64) (int, bool) {
+	for j, x := range v {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return j, false
+		}
+	}
+	return 0, true
 }
 
 // tronPrecond sets m to LIBLINEAR's mixed diagonal preconditioner

@@ -85,3 +85,27 @@ func Classes(jll *mat.Dense) []int {
 	}
 	return out
 }
+
+// ErrNonFinite reports a fit whose parameters overflowed (features too
+// large for their sums or squares): a NaN or infinite mean, variance or
+// log probability would make every score of the model NaN, so the fit
+// ends with this error.
+var ErrNonFinite = errors.New("bayes: non-finite value")
+
+// checkFinite returns an error wrapping ErrNonFinite naming the first NaN
+// or infinite entry of m (what: the parameter, one row per class) in a
+// row whose class has training weight (count[c] > 0), else nil.
+func checkFinite(m *mat.Dense, count []float64, what string) error {
+	r, c := m.Dims()
+	for k := range r {
+		if count[k] <= 0 {
+			continue
+		}
+		for j := range c {
+			if v := m.At(k, j); math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("%w: the %s of class %d, feature %d, is %v", ErrNonFinite, what, k, j, v)
+			}
+		}
+	}
+	return nil
+}

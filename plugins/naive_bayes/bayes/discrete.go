@@ -59,7 +59,8 @@ type Discrete struct {
 // (non-negative: counts, frequencies, one-hot) with classes y in
 // 0..numClasses−1 and optional row weights w: log P(j|c) = log(N_cj + α) −
 // log Σⱼ(N_cj + α), N_cj the (weighted) sum of feature j over the rows of
-// class c.
+// class c. A log probability that overflows ends the fit with an error
+// wrapping ErrNonFinite.
 func FitMultinomial(x matrix.Matrix, y []int, numClasses int, w []float64, opt DiscreteOptions) (*Discrete, error) {
 	m, err := fitCounts(x, y, numClasses, w, opt, false)
 	if err != nil {
@@ -79,12 +80,17 @@ func FitMultinomial(x matrix.Matrix, y []int, numClasses int, w []float64, opt D
 			out[j] = math.Log(v) - lc
 		}
 	}
+	if err := checkFinite(m.FeatureLogProb, m.ClassCount, "log probability"); err != nil {
+		return nil, err
+	}
 	return m, nil
 }
 
 // FitBernoulli fits BernoulliNB(alpha, binarize, fit_prior): log P(j|c) =
 // log(N_cj + α) − log(N_c + 2α), N_cj the (weighted) number of rows of
 // class c whose feature j is 1 (above Binarize), N_c the class's rows.
+// A log probability that overflows (row weights summing to +Inf, say)
+// ends the fit with an error wrapping ErrNonFinite.
 func FitBernoulli(x matrix.Matrix, y []int, numClasses int, w []float64, opt DiscreteOptions) (*Discrete, error) {
 	m, err := fitCounts(x, y, numClasses, w, opt, true)
 	if err != nil {
@@ -103,6 +109,9 @@ func FitBernoulli(x matrix.Matrix, y []int, numClasses int, w []float64, opt Dis
 			neg[j] = math.Log(1 - math.Exp(out[j]))
 		}
 		m.negSum[c] = numpysum.Pairwise(neg)
+	}
+	if err := checkFinite(m.FeatureLogProb, m.ClassCount, "log probability"); err != nil {
+		return nil, err
 	}
 	return m, nil
 }

@@ -32,7 +32,8 @@ type Gaussian struct {
 // w (scikit-learn's sample_weight). For class c with rows i (weights wᵢ,
 // W = Σwᵢ): θ_cj = Σ wᵢxᵢⱼ/W and σ²_cj = Σ wᵢ(xᵢⱼ − θ_cj)²/W + ε, with
 // ε = varSmoothing·maxⱼ Var(x_·ⱼ) over all rows, unweighted; the prior of
-// c is W over the total weight.
+// c is W over the total weight. A mean or variance that overflows (a NaN
+// or an infinity) ends the fit with an error wrapping ErrNonFinite.
 func FitGaussian(x *mat.Dense, y []int, numClasses int, w []float64, varSmoothing float64) (*Gaussian, error) {
 	n, d := x.Dims()
 	if err := checkFit(n, y, numClasses, w); err != nil {
@@ -81,6 +82,12 @@ func FitGaussian(x *mat.Dense, y []int, numClasses int, w []float64, varSmoothin
 	}
 	for c, k := range g.ClassCount {
 		g.ClassPrior[c] = k / total
+	}
+	if err := checkFinite(g.Theta, g.ClassCount, "mean"); err != nil {
+		return nil, err
+	}
+	if err := checkFinite(g.Var, g.ClassCount, "variance"); err != nil {
+		return nil, err
 	}
 	return g, nil
 }

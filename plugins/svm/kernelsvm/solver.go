@@ -2,8 +2,15 @@ package kernelsvm
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"math"
 )
+
+// ErrNonFinite reports a solve whose kernel values or gradient hold a NaN
+// or an infinity (features too large for the kernel's arithmetic, say):
+// it ends with this error instead of iterating on meaningless numbers.
+var ErrNonFinite = errors.New("non-finite value")
 
 // tau replaces a non-positive curvature in the working-set selection and
 // the two-variable update (LIBSVM's TAU).
@@ -83,7 +90,8 @@ type solution struct {
 	iter     int
 	// maxIter reports that the solver stopped at its iteration limit.
 	maxIter bool
-	// err is the context's error when the solve was stopped.
+	// err is the context's error when the solve was stopped, or an
+	// ErrNonFinite when the kernel values or the gradient overflowed.
 	err error
 }
 
@@ -213,6 +221,9 @@ func (s *solver) solve(q *qMatrix, p []float64, y []int8, alpha, c []float64, ep
 		}
 	}
 
+	if i, ok := firstNonFinite(s.qd); !ok {
+		return solution{err: fmt.Errorf("%w: the kernel value K(x, x) of the problem's row %d is %v", ErrNonFinite, q.rowOf[i], s.qd[i])}
+	}
 	iter := 0
 	maxIter := max(10000000, 100*l)
 	if l > math.MaxInt32/100 {
@@ -222,6 +233,9 @@ func (s *solver) solve(q *qMatrix, p []float64, y []int8, alpha, c []float64, ep
 	for iter < maxIter {
 		if counter--; counter == 0 {
 			counter = min(l, 1000)
+			if j, ok := firstNonFinite(s.g[:s.activeSize]); !ok {
+				return solution{err: fmt.Errorf("%w: after %d iterations, the gradient of the problem's row %d is %v", ErrNonFinite, iter, s.q.rowOf[j], s.g[j])}
+			}
 			if s.ctx != nil && s.ctx.Err() != nil {
 				return solution{err: s.ctx.Err()}
 			}
@@ -240,6 +254,9 @@ func (s *solver) solve(q *qMatrix, p []float64, y []int8, alpha, c []float64, ep
 		}
 		iter++
 		s.step(i, j)
+	}
+	if j, ok := firstNonFinite(s.g[:s.activeSize]); !ok {
+		return solution{err: fmt.Errorf("%w: after %d iterations, the gradient of the problem's row %d is %v", ErrNonFinite, iter, s.q.rowOf[j], s.g[j])}
 	}
 	sol := solution{iter: iter}
 	if iter >= maxIter {
@@ -522,4 +539,15 @@ func resize[T any](s []T, n int) []T {
 		return make([]T, n)
 	}
 	return s[:n]
+}
+
+// firstNonFinite returns the index of v's first NaN or infinite entry
+// and false, or 0 and true when every entry is finite.
+func firstNonFinite(v []float64) (int, bool) {
+	for j, x := range v {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return j, false
+		}
+	}
+	return 0, true
 }

@@ -36,6 +36,31 @@ const permSeq = 0x6c696e73766d // "linsvm"
 // ErrInput reports invalid arguments.
 var ErrInput = errors.New("linsvm: invalid input")
 
+// ErrNonFinite reports a fit whose rows or weights hold a NaN or an
+// infinity (a row whose squared norm overflows, say): it ends with this
+// error instead of iterating on meaningless numbers.
+var ErrNonFinite = errors.New("linsvm: non-finite value")
+
+// checkRowNorm returns an error wrapping ErrNonFinite when qd, the squared
+// norm of row i with its bias feature, is not finite, else nil.
+func checkRowNorm(i int, qd float64) error {
+	if math.IsNaN(qd) || math.IsInf(qd, 0) {
+		return fmt.Errorf("%w: row %d: its squared norm (with the bias feature) is %v", ErrNonFinite, i, qd)
+	}
+	return nil
+}
+
+// checkWeightsFinite returns an error wrapping ErrNonFinite naming the
+// first non-finite entry of the fitted weights w, else nil.
+func checkWeightsFinite(w []float64, iter int) error {
+	for j, v := range w {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("%w: after %d iterations, weight %d is %v", ErrNonFinite, iter, j, v)
+		}
+	}
+	return nil
+}
+
 // Options configures Fit and FitCrammerSinger. The zero value selects every
 // default except the bias: Bias ≤ 0 fits no bias (as LIBLINEAR's default
 // `-B -1`); use DefaultOptions for Bias = 1.
@@ -142,7 +167,9 @@ func checkWeights(s []float64, n int) error {
 // Fit solves the binary L2-regularised linear SVM on x with labels
 // y ∈ {−1,+1} and optional row weights s (nil means all 1) by dual
 // coordinate descent with shrinking, as LIBLINEAR's solve_l2r_l1l2_svc.
-// It is new(Workspace).Fit: the result owns all its memory.
+// It is new(Workspace).Fit: the result owns all its memory. A row whose
+// squared norm overflows, or weights that do, end it with an error
+// wrapping ErrNonFinite.
 func Fit(x Rows, y, s []float64, opt Options) (*Result, error) {
 	return new(Workspace).Fit(x, y, s, opt)
 }
@@ -216,6 +243,9 @@ func (ws *Workspace) Fit(x Rows, y, s []float64, opt Options) (*Result, error) {
 		}
 		_, val := x.Row(i)
 		qd[i] = diag[i] + rowSqNorm(val) + bias*bias
+		if err := checkRowNorm(i, qd[i]); err != nil {
+			return nil, err
+		}
 		index = append(index, i)
 	}
 	l := len(index)
@@ -326,6 +356,9 @@ func (ws *Workspace) Fit(x Rows, y, s []float64, opt Options) (*Result, error) {
 		}
 	}
 
+	if err := checkWeightsFinite(w, iter); err != nil {
+		return nil, err
+	}
 	res := &Result{
 		W:          w[:d:d],
 		B:          w[d] * bias,

@@ -330,7 +330,8 @@ func (cs *csSolver) visit(i, cls int) (shrunkRow bool, spread float64) {
 // FitCrammerSinger solves the Crammer–Singer multiclass SVM on x with
 // classes y ∈ {0..k−1} and optional row weights s (nil means all 1) by the
 // sequential dual method with shrinking (LIBLINEAR `-s 4`). opt.Loss is
-// ignored.
+// ignored. A row whose squared norm overflows, or weights that do, end it
+// with an error wrapping ErrNonFinite.
 func FitCrammerSinger(x Rows, y []int, k int, s []float64, opt Options) (*CSResult, error) {
 	n, d := x.Dims()
 	if k < 2 {
@@ -352,7 +353,15 @@ func FitCrammerSinger(x Rows, y []int, k int, s []float64, opt Options) (*CSResu
 		return nil, err
 	}
 	cs, index := newCSSolver(x, y, k, s, o)
+	for _, i := range index {
+		if err := checkRowNorm(i, cs.rows[i].qd); err != nil {
+			return nil, err
+		}
+	}
 	iter, converged := cs.solve(index, y, o)
+	if err := checkWeightsFinite(cs.w, iter); err != nil {
+		return nil, err
+	}
 
 	bias := o.Bias
 	w, alpha := cs.w, cs.alpha
