@@ -1,6 +1,7 @@
 package plots
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
@@ -29,25 +30,29 @@ func (r *textRecorder) FillString(f font.Face, pt vg.Point, s string) {
 	r.Canvas.FillString(f, pt, s)
 }
 
+// share is a heat-map cell's share ("0.75", "<.01"), which may be drawn
+// in the title's font.
+var share = regexp.MustCompile(`^(<\.01|[0-9.]+)$`)
+
 // titleLines draws f and returns the lines of its title: the strings in
-// the title's font, bold 11 points, in the order drawn.
+// the title's font, bold 11 points, in the order drawn, but for shares.
 func titleLines(f *Figure) []drawn {
 	r := &textRecorder{Canvas: vgimg.New(f.Width, f.Height)}
 	f.draw(vgdraw.New(r))
 	var out []drawn
 	for _, d := range r.texts {
-		if d.Font.Font.Size == 11 && d.Font.Font.Weight == sans(11, true).Font.Weight {
+		if d.Font.Font.Size == 11 && d.Font.Font.Weight == sans(11, true).Font.Weight && !share.MatchString(d.Text) {
 			out = append(out, d)
 		}
 	}
 	return out
 }
 
-// TestTitlesNeverCut draws the Bayesian figures with a short title and
-// with titles far wider than the figure (long labels, and one word longer
-// than the figure): every letter of the title is drawn, in lines inside
-// the figure's width, and a longer title makes the figure taller, not
-// the plot smaller.
+// TestTitlesNeverCut draws the Bayesian figures and the confusion heat
+// map with a short title and with titles far wider than the figure (long
+// labels, and one word longer than the figure): every letter of the title
+// is drawn, in lines inside the figure's width, and a longer title makes
+// the figure taller, not the plot smaller.
 func TestTitlesNeverCut(t *testing.T) {
 	const (
 		short = "accuracy: logreg C=1 vs svm"
@@ -61,6 +66,9 @@ func TestTitlesNeverCut(t *testing.T) {
 			return PosteriorDensity(title, "difference in accuracy", "logreg", "svm", 0.01, 0.02, 4, 0.01, p)
 		},
 		"simplex": func(title string) (*Figure, error) { return Simplex(title, "logreg", "svm", samples, p) },
+		"confusion heat map": func(title string) (*Figure, error) {
+			return ConfusionHeatMap(title, []string{"a", "b"}, [][]int{{3, 1}, {0, 4}})
+		},
 	}
 	for name, fig := range figures {
 		base, err := fig(short)
