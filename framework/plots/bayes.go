@@ -143,10 +143,10 @@ func PosteriorDensity(title, xLabel, left, right string, loc, scale, df, rope fl
 	pl.X.Min, pl.X.Max = lo, hi
 	pl.Y.Min, pl.Y.Max = 0, 1.08*top
 	W := vg.Length(5.6) * vg.Inch
-	head := newTitle(title, W-16)
+	head := newTitle(title, 11, W-16)
 	// A title of several lines makes the figure taller, not the plot
 	// smaller.
-	H := vg.Length(3.4)*vg.Inch + vg.Length(max(len(head.Lines)-1, 0))*lineHeight(head.Style)
+	H := vg.Length(3.4)*vg.Inch + head.extra()
 	const foot = 40
 	f := &Figure{Width: W, Height: H}
 	f.draw = func(c draw.Canvas) {
@@ -201,7 +201,7 @@ func Simplex(title, left, right string, samples [][3]float64, p Probabilities) (
 		maxCount = max(maxCount, counts[by*bins+bx])
 	}
 	W := vg.Length(4.6) * vg.Inch
-	head := newTitle(title, W-8)
+	head := newTitle(title, 11, W-8)
 	titleH := max(head.Height, 24)
 	const (
 		margin = 16

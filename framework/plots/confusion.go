@@ -142,7 +142,7 @@ const (
 func newHeatLayout(title string, classes []string) *heatLayout {
 	k := len(classes)
 	l := &heatLayout{W: ConfusionWidth, Stride: 1}
-	head := newTitle(title, l.W-2*heatPad)
+	head := newTitle(title, 11, l.W-2*heatPad)
 	titleH := vg.Length(0)
 	if len(head.Lines) > 0 {
 		titleH = vg.Length(len(head.Lines))*lineHeight(head.Style) + 2*heatPad

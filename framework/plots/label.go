@@ -138,8 +138,8 @@ func inside(r vg.Rectangle, w, h vg.Length) bool {
 // titlePad is the space above and below a figure's title.
 const titlePad = 6
 
-// titleLayout is a figure's title laid out: bold 11 points, centred, wrapped
-// to the figure's width so that it is never cut.
+// titleLayout is a figure's title laid out: bold, centred, wrapped to the
+// figure's width so that it is never cut.
 type titleLayout struct {
 	Style text.Style
 	Lines []string
@@ -148,15 +148,21 @@ type titleLayout struct {
 	Height vg.Length
 }
 
-// newTitle lays out txt in lines at most width wide.
-func newTitle(txt string, width vg.Length) titleLayout {
-	s := sans(11, true)
+// newTitle lays out txt in bold size points, in lines at most width wide.
+func newTitle(txt string, size, width vg.Length) titleLayout {
+	s := sans(size, true)
 	s.XAlign, s.YAlign = text.XCenter, text.YTop
 	t := titleLayout{Style: s, Lines: wrapText(s, txt, width)}
 	if len(t.Lines) > 0 {
 		t.Height = 2*titlePad + vg.Length(len(t.Lines))*lineHeight(s)
 	}
 	return t
+}
+
+// extra is the height of the lines after the first: what a wrapped
+// title adds to a figure laid out for one line.
+func (t titleLayout) extra() vg.Length {
+	return vg.Length(max(len(t.Lines)-1, 0)) * lineHeight(t.Style)
 }
 
 // draw draws the lines centred across c, the first titlePad under its

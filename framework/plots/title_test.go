@@ -35,21 +35,21 @@ func (r *textRecorder) FillString(f font.Face, pt vg.Point, s string) {
 var share = regexp.MustCompile(`^(<\.01|[0-9.]+)$`)
 
 // titleLines draws f and returns the lines of its title: the strings in
-// the title's font, bold 11 points, in the order drawn, but for shares.
-func titleLines(f *Figure) []drawn {
+// the title's font, bold size points, in the order drawn, but for shares.
+func titleLines(f *Figure, size vg.Length) []drawn {
 	r := &textRecorder{Canvas: vgimg.New(f.Width, f.Height)}
 	f.draw(vgdraw.New(r))
 	var out []drawn
 	for _, d := range r.texts {
-		if d.Font.Font.Size == 11 && d.Font.Font.Weight == sans(11, true).Font.Weight && !share.MatchString(d.Text) {
+		if d.Font.Font.Size == size && d.Font.Font.Weight == sans(size, true).Font.Weight && !share.MatchString(d.Text) {
 			out = append(out, d)
 		}
 	}
 	return out
 }
 
-// TestTitlesNeverCut draws the Bayesian figures and the confusion heat
-// map with a short title and with titles far wider than the figure (long
+// TestTitlesNeverCut draws the Bayesian figures, the confusion heat map,
+// the critical-difference diagram and the box plots with a short title and with titles far wider than the figure (long
 // labels, and one word longer than the figure): every letter of the title
 // is drawn, in lines inside the figure's width, and a longer title makes
 // the figure taller, not the plot smaller.
@@ -61,16 +61,28 @@ func TestTitlesNeverCut(t *testing.T) {
 	)
 	p := Probabilities{Left: 0.2, Rope: 0.5, Right: 0.3}
 	samples := [][3]float64{{0.2, 0.5, 0.3}, {0.1, 0.8, 0.1}}
-	figures := map[string]func(title string) (*Figure, error){
-		"posterior density": func(title string) (*Figure, error) {
+	type figure func(title string) (*Figure, error)
+	figures := map[string]struct {
+		draw figure
+		size vg.Length // of the title
+	}{
+		"posterior density": {func(title string) (*Figure, error) {
 			return PosteriorDensity(title, "difference in accuracy", "logreg", "svm", 0.01, 0.02, 4, 0.01, p)
-		},
-		"simplex": func(title string) (*Figure, error) { return Simplex(title, "logreg", "svm", samples, p) },
-		"confusion heat map": func(title string) (*Figure, error) {
+		}, 11},
+		"simplex": {func(title string) (*Figure, error) { return Simplex(title, "logreg", "svm", samples, p) }, 11},
+		"confusion heat map": {func(title string) (*Figure, error) {
 			return ConfusionHeatMap(title, []string{"a", "b"}, [][]int{{3, 1}, {0, 4}})
-		},
+		}, 11},
+		"critical difference": {func(title string) (*Figure, error) {
+			return CriticalDifference(title, []string{"logreg", "svm"}, []float64{1.25, 1.75}, 1.2)
+		}, 11},
+		"box plots": {func(title string) (*Figure, error) {
+			return BoxPlots(title, "accuracy", []string{"iris"}, []BoxRow{{Label: "logreg", Learner: "logreg", Reduction: "ova"}},
+				[][][]float64{{{0.9, 0.95, 0.93}}})
+		}, 12},
 	}
-	for name, fig := range figures {
+	for name, tf := range figures {
+		fig := tf.draw
 		base, err := fig(short)
 		if err != nil {
 			t.Fatal(err)
@@ -88,7 +100,7 @@ func TestTitlesNeverCut(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				lines := titleLines(f)
+				lines := titleLines(f, tf.size)
 				var texts []string
 				for _, l := range lines {
 					texts = append(texts, l.Text)
@@ -106,8 +118,8 @@ func TestTitlesNeverCut(t *testing.T) {
 				if got != tc.title {
 					t.Errorf("title drawn as %q, want %q whole", texts, tc.title)
 				}
-				if extra := len(lines) - 1; f.Height < base.Height+vg.Length(extra)*lineHeight(sans(11, true)) {
-					t.Errorf("%d-line title: figure %v high, one-line %v: want %v more", len(lines), f.Height, base.Height, vg.Length(extra)*lineHeight(sans(11, true)))
+				if extra := vg.Length(len(lines)-1) * lineHeight(sans(tf.size, true)); f.Height < base.Height+extra {
+					t.Errorf("%d-line title: figure %v high, one-line %v: want %v more", len(lines), f.Height, base.Height, extra)
 				}
 			})
 		}
