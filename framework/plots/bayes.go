@@ -69,8 +69,6 @@ func PosteriorDensity(title, xLabel, left, right string, loc, scale, df, rope fl
 			df, scale, rope, loc)
 	}
 	pl := plot.New()
-	pl.Title.Text = title
-	pl.Title.TextStyle.Font = sans(11, true).Font
 	pl.X.Label.Text = xLabel
 	pl.X.Label.TextStyle.Font = sans(9, false).Font
 	pl.X.Tick.Label.Font = sans(8, false).Font
@@ -144,12 +142,17 @@ func PosteriorDensity(title, xLabel, left, right string, loc, scale, df, rope fl
 	}
 	pl.X.Min, pl.X.Max = lo, hi
 	pl.Y.Min, pl.Y.Max = 0, 1.08*top
-	W, H := vg.Length(5.6)*vg.Inch, vg.Length(3.4)*vg.Inch
+	W := vg.Length(5.6) * vg.Inch
+	head := newTitle(title, 11, W-16)
+	// A title of several lines makes the figure taller, not the plot
+	// smaller.
+	H := vg.Length(3.4)*vg.Inch + head.extra()
 	const foot = 40
 	f := &Figure{Width: W, Height: H}
 	f.draw = func(c draw.Canvas) {
+		head.draw(c)
 		pc := c
-		pc.Rectangle = vg.Rectangle{Min: vg.Point{X: c.Min.X + 4, Y: c.Min.Y + foot}, Max: vg.Point{X: c.Max.X - 8, Y: c.Max.Y - 4}}
+		pc.Rectangle = vg.Rectangle{Min: vg.Point{X: c.Min.X + 4, Y: c.Min.Y + foot}, Max: vg.Point{X: c.Max.X - 8, Y: c.Max.Y - max(head.Height, 4)}}
 		pl.Draw(pc)
 		s := sans(9, false)
 		s.YAlign = text.YTop
@@ -198,8 +201,9 @@ func Simplex(title, left, right string, samples [][3]float64, p Probabilities) (
 		maxCount = max(maxCount, counts[by*bins+bx])
 	}
 	W := vg.Length(4.6) * vg.Inch
+	head := newTitle(title, 11, W-8)
+	titleH := max(head.Height, 24)
 	const (
-		titleH = 24
 		margin = 16
 		topH   = 22 // P(rope) above the apex
 		footH  = 40 // names and probabilities under the base
@@ -208,11 +212,7 @@ func Simplex(title, left, right string, samples [][3]float64, p Probabilities) (
 	H := titleH + topH + side*vg.Length(math.Sqrt(3)/2) + footH
 	f := &Figure{Width: W, Height: H}
 	f.draw = func(c draw.Canvas) {
-		if title != "" {
-			s := sans(11, true)
-			s.XAlign, s.YAlign = text.XCenter, text.YTop
-			c.FillText(s, vg.Point{X: c.Min.X + W/2, Y: c.Max.Y - 6}, fitText(s, title, W-8))
-		}
+		head.draw(c)
 		x0, y0 := c.Min.X+margin, c.Min.Y+footH
 		at := func(x, y float64) vg.Point {
 			return vg.Point{X: x0 + side*vg.Length(x), Y: y0 + side*vg.Length(y)}

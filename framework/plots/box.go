@@ -107,11 +107,12 @@ func BoxPlots(title, xLabel string, datasets []string, rows []BoxRow, scores [][
 	}
 	panelW := vg.Length(2.3) * vg.Inch
 	panelH := vg.Length(len(rows))*vg.Points(20) + vg.Points(70)
+	W := labelW + vg.Length(cols)*panelW + 10
+	head := newTitle(title, 12, W-8)
 	titleH := vg.Length(0)
 	if title != "" {
-		titleH = 24
+		titleH = 24 + head.extra()
 	}
-	W := labelW + vg.Length(cols)*panelW + 10
 	groups := boxLegend(rows, learners, reductions)
 	legendH := layoutLegend(groups, 8, W-16, 0).H
 	H := titleH + legendH + 4 + vg.Length(nrows)*panelH
@@ -119,11 +120,7 @@ func BoxPlots(title, xLabel string, datasets []string, rows []BoxRow, scores [][
 	titleH += legendH + 4
 	f := &Figure{Width: W, Height: H}
 	f.draw = func(c draw.Canvas) {
-		if title != "" {
-			s := sans(12, true)
-			s.XAlign, s.YAlign = -0.5, -1
-			c.FillText(s, vg.Point{X: c.Min.X + W/2, Y: c.Max.Y - 6}, title)
-		}
+		head.draw(c)
 		legend.draw(c)
 		// The first column is wider by the row labels, so that every
 		// panel's data area has about the same width.

@@ -94,7 +94,6 @@ func cdDiagram(title string, names []string, ranks []float64, cd float64, contro
 	}
 	label := sans(10, false)
 	small := sans(9, false)
-	head := sans(11, true)
 	labels := make([]string, k)
 	var leftW, rightW vg.Length
 	half := (k + 1) / 2
@@ -117,9 +116,10 @@ func cdDiagram(title string, names []string, ranks []float64, cd float64, contro
 	)
 	axisLen := max(vg.Length(60*(k-1)), 3*vg.Inch)
 	W := leftW + rightW + axisLen + 2*pad + 2*vg.Length(20)
+	head := newTitle(title, 11, W-8)
 	titleH := vg.Length(0)
 	if title != "" {
-		titleH = 22
+		titleH = 22 + head.extra()
 	}
 	axisFromTop := titleH + 48 // room for the CD bar and the tick labels
 	groupsH := vg.Length(len(groups))*groupH + 8
@@ -134,11 +134,7 @@ func cdDiagram(title string, names []string, ranks []float64, cd float64, contro
 		top := c.Max.Y
 		y := func(fromTop vg.Length) vg.Length { return top - fromTop }
 		black := line(1, color.Black)
-		if title != "" {
-			sty := head
-			sty.XAlign, sty.YAlign = text.XCenter, text.YTop
-			c.FillText(sty, vg.Point{X: c.Min.X + W/2, Y: y(6)}, title)
-		}
+		head.draw(c)
 		// CD scale bar, above the axis at its left end.
 		cdY := y(titleH + 14)
 		c.StrokeLine2(black, x0, cdY, xOf(1+cd), cdY)

@@ -64,7 +64,9 @@ func ConfusionHeatMap(title string, classes []string, counts [][]int) (*Figure, 
 	l := newHeatLayout(title, classes)
 	f := &Figure{Width: l.W, Height: l.H}
 	f.draw = func(c draw.Canvas) {
-		l.Title.draw(c)
+		for _, line := range l.Title {
+			line.draw(c)
+		}
 		gx0, gy1 := c.Min.X+l.Grid.Min.X, c.Min.Y+l.Grid.Max.Y
 		cell := l.Cell
 		for i, row := range shares {
@@ -98,16 +100,17 @@ func ConfusionHeatMap(title string, classes []string, counts [][]int) (*Figure, 
 // label whose box (textBox) overlaps no other text, nor the grid or the
 // colour bar, and lies within the figure: class names are set in a size
 // that fits the grid's pitch (from 9 down to 5 points), shortened with "…"
-// when wider than maxClassLabel, and when the pitch is too small even for
+// when wider than maxClassLabel (a title wider than the figure wraps), and when the pitch is too small even for
 // 5 points only every stride-th class is named.
 type heatLayout struct {
 	W, H vg.Length
 	// Grid is the K×K square and Cell the side of one cell.
 	Grid vg.Rectangle
 	Cell vg.Length
-	// Title, class names down the left (Rows) and along the bottom
-	// (Cols, read bottom to top), and the axis titles.
-	Title          label
+	// Title is the lines of the title (wrapped to the figure's width,
+	// never cut); Rows and Cols the class names down the left and along
+	// the bottom (read bottom to top); XTitle and YTitle the axis titles.
+	Title          []label
 	Rows, Cols     []label
 	XTitle, YTitle label
 	// Bar is the colour bar and BarTicks its tick labels.
@@ -139,12 +142,10 @@ const (
 func newHeatLayout(title string, classes []string) *heatLayout {
 	k := len(classes)
 	l := &heatLayout{W: ConfusionWidth, Stride: 1}
+	head := newTitle(title, 11, l.W-2*heatPad)
 	titleH := vg.Length(0)
-	if title != "" {
-		s := sans(11, true)
-		s.XAlign, s.YAlign = text.XCenter, text.YTop
-		titleH = lineHeight(s) + 2*heatPad
-		l.Title = label{Text: shorten(s, title, l.W-2*heatPad), Style: s}
+	if len(head.Lines) > 0 {
+		titleH = vg.Length(len(head.Lines))*lineHeight(head.Style) + 2*heatPad
 	}
 	axis := sans(10, true)
 	axisH := lineHeight(axis)
@@ -181,8 +182,8 @@ func newHeatLayout(title string, classes []string) *heatLayout {
 	bottom := heatPad + axisH + heatGap + labW + heatGap
 	l.H = top + grid + bottom
 	l.Grid = vg.Rectangle{Min: vg.Point{X: left, Y: bottom}, Max: vg.Point{X: left + grid, Y: bottom + grid}}
-	if title != "" {
-		l.Title = newLabel(l.Title.Text, l.Title.Style, vg.Point{X: l.W / 2, Y: l.H - heatPad})
+	for i, line := range head.Lines {
+		l.Title = append(l.Title, newLabel(line, head.Style, vg.Point{X: l.W / 2, Y: l.H - heatPad - vg.Length(i)*lineHeight(head.Style)}))
 	}
 	s := sans(size, false)
 	s.XAlign, s.YAlign = text.XRight, text.YCenter
@@ -216,10 +217,7 @@ func newHeatLayout(title string, classes []string) *heatLayout {
 func (l *heatLayout) texts() []label {
 	out := append(append(slices.Clone(l.Rows), l.Cols...), l.XTitle, l.YTitle)
 	out = append(out, l.BarTicks...)
-	if l.Title.Text != "" {
-		out = append(out, l.Title)
-	}
-	return out
+	return append(out, l.Title...)
 }
 
 // shareText labels a heat-map cell: its share with two decimals, "0" for

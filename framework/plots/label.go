@@ -2,6 +2,7 @@ package plots
 
 import (
 	"math"
+	"strings"
 
 	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
@@ -90,6 +91,40 @@ func shorten(s text.Style, txt string, width vg.Length) string {
 	return string(r[:lo]) + "…"
 }
 
+// wrapText breaks txt into lines at most width wide in s, between words;
+// a word wider than width on its own is broken between its letters. No
+// letter is dropped: the lines joined by single spaces are txt with its
+// runs of spaces made single (words broken apart join without one).
+func wrapText(s text.Style, txt string, width vg.Length) []string {
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(txt) {
+		switch {
+		case line == "":
+			line = w
+		case s.Width(line+" "+w) <= width:
+			line += " " + w
+			continue
+		default:
+			lines = append(lines, line)
+			line = w
+		}
+		for s.Width(line) > width {
+			r := []rune(line)
+			n := 1 // the longest prefix that fits, at least one letter
+			for n < len(r) && s.Width(string(r[:n+1])) <= width {
+				n++
+			}
+			lines = append(lines, string(r[:n]))
+			line = string(r[n:])
+		}
+	}
+	if line != "" {
+		lines = append(lines, line)
+	}
+	return lines
+}
+
 // overlaps reports whether two rectangles share more than an edge.
 func overlaps(a, b vg.Rectangle) bool {
 	return a.Min.X < b.Max.X && b.Min.X < a.Max.X && a.Min.Y < b.Max.Y && b.Min.Y < a.Max.Y
@@ -98,4 +133,42 @@ func overlaps(a, b vg.Rectangle) bool {
 // inside reports whether r lies within [0, w] × [0, h].
 func inside(r vg.Rectangle, w, h vg.Length) bool {
 	return r.Min.X >= 0 && r.Min.Y >= 0 && r.Max.X <= w && r.Max.Y <= h
+}
+
+// titlePad is the space above and below a figure's title.
+const titlePad = 6
+
+// titleLayout is a figure's title laid out: bold, centred, wrapped to the
+// figure's width so that it is never cut.
+type titleLayout struct {
+	Style text.Style
+	Lines []string
+	// Height is the height of its lines with titlePad above and below
+	// them; 0 without a title.
+	Height vg.Length
+}
+
+// newTitle lays out txt in bold size points, in lines at most width wide.
+func newTitle(txt string, size, width vg.Length) titleLayout {
+	s := sans(size, true)
+	s.XAlign, s.YAlign = text.XCenter, text.YTop
+	t := titleLayout{Style: s, Lines: wrapText(s, txt, width)}
+	if len(t.Lines) > 0 {
+		t.Height = 2*titlePad + vg.Length(len(t.Lines))*lineHeight(s)
+	}
+	return t
+}
+
+// extra is the height of the lines after the first: what a wrapped
+// title adds to a figure laid out for one line.
+func (t titleLayout) extra() vg.Length {
+	return vg.Length(max(len(t.Lines)-1, 0)) * lineHeight(t.Style)
+}
+
+// draw draws the lines centred across c, the first titlePad under its
+// top.
+func (t titleLayout) draw(c draw.Canvas) {
+	for i, l := range t.Lines {
+		c.FillText(t.Style, vg.Point{X: (c.Min.X + c.Max.X) / 2, Y: c.Max.Y - titlePad - vg.Length(i)*lineHeight(t.Style)}, l)
+	}
 }

@@ -48,7 +48,7 @@ func TestHeatLayoutTextsNeverOverlap(t *testing.T) {
 		{"iris", "iris: logreg ova", []string{"setosa", "versicolor", "virginica"}, 1},
 		{"letter, 26 classes", "letter: RF ovo", letters(26), 1},
 		{"soybean, 19 long names", "soybean: logreg C=1 ova", soybeanClasses, 1},
-		{"long names", "a title far longer than the figure is wide, which must be shortened to fit it", []string{"a very long class name indeed, longer than any margin", "b"}, 1},
+		{"long names", "a title far longer than the figure is wide, which wraps onto a second line to fit it", []string{"a very long class name indeed, longer than any margin", "b"}, 1},
 		{"100 classes", "", letters(100), 3},
 	}
 	for _, tc := range tests {
@@ -88,8 +88,12 @@ func TestHeatLayoutTextsNeverOverlap(t *testing.T) {
 					t.Errorf("class name %q in %v points", lab.Text, lab.Style.Font.Size)
 				}
 			}
-			if tc.title != "" && l.Title.Text == "" {
-				t.Error("no title")
+			var lines []string
+			for _, line := range l.Title {
+				lines = append(lines, line.Text)
+			}
+			if got := strings.Join(lines, " "); got != tc.title {
+				t.Errorf("title drawn as %q, want %q whole", lines, tc.title)
 			}
 		})
 	}

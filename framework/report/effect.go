@@ -22,10 +22,17 @@ func signed(x float64, d int) string {
 // of the row's score minus the baseline's with its 95% interval; "" when
 // the entry was not tested.
 func effectText(e Entry) string {
+	return strings.Join(effectParts(e), " ")
+}
+
+// effectParts is effectText in the parts that a line may break between:
+// "p = 0.0123,", "Δ = +0.0210" and "[+0.0080, +0.0340]"; nil when the
+// entry was not tested.
+func effectParts(e Entry) []string {
 	if !e.Tested {
-		return ""
+		return nil
 	}
-	return "p " + pval(e.P) + ", Δ = " + signed(e.Diff, meanDigits) + " [" + signed(e.Lo, meanDigits) + ", " + signed(e.Hi, meanDigits) + "]"
+	return []string{"p " + pval(e.P) + ",", "Δ = " + signed(e.Diff, meanDigits), "[" + signed(e.Lo, meanDigits) + ", " + signed(e.Hi, meanDigits) + "]"}
 }
 
 // short3 formats x with 3 decimals and no leading zero when |x| < 1

@@ -25,6 +25,8 @@ table{border-collapse:collapse;margin:1em 0;font-size:.92em}
 thead th{border-top:2px solid #222;border-bottom:1px solid #222;padding:.35em .7em;text-align:left}
 tbody td{padding:.25em .7em;white-space:nowrap}
 tbody td.wrap{white-space:normal;min-width:16em}
+#setup-rows td.wrap{min-width:6em;overflow-wrap:anywhere}
+table.cmp td:not(.num),table.bayes td:not(.num){white-space:normal}
 tbody tr:last-child td{border-bottom:2px solid #222}
 tbody tr:nth-child(even){background:#f4f7fa}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
@@ -36,7 +38,8 @@ dl.setup{display:grid;grid-template-columns:max-content 1fr;gap:.2em 1.2em;margi
 dl.setup dt{font-weight:bold}
 dl.setup dd{margin:0}
 .mark{color:#2c5d8f;font-weight:bold;padding-left:.25em}
-.effect{display:block;font-size:.8em;color:#555}
+.effect{display:block;font-size:.8em;color:#555;white-space:normal}
+.effect span{white-space:nowrap}
 table.bayes strong{color:#2c5d8f}
 .stats{font-size:.9em;color:#333}
 .note{color:#8a5a00}
@@ -57,7 +60,8 @@ type HTMLReport struct {
 	Figures []Figure
 	// Cells give the code-matrix table and the count of failed cells.
 	Cells []*outcome.CellResult
-	// Setup, when set, is shown first.
+	// Setup, when set, is shown after the results (the set-up and
+	// provenance: data, plugins, rows), before the experiment file.
 	Setup *Setup
 	// ConfusionRows are the rows whose heat maps were asked for (empty:
 	// the best row of each dataset by the first metric).
@@ -66,15 +70,19 @@ type HTMLReport struct {
 
 // WriteHTML writes a self-contained HTML report (inline CSS and script,
 // figures as base64 PNG, nothing fetched from the network, no external
-// file) that uses the whole width of the window: a banner when the run is
-// partial or cells failed, the controls (choose the metric, filter the
-// rows, see htmlScript), the set-up with the set-up table, the comparison
-// table of every metric with its statistics and figures (a click on a
-// column head sorts, the pointer on a score shows its folds), the
+// file) that uses the whole width of the window and opens on the
+// results: a banner when the run is partial or cells failed, the
+// controls (choose the metric, filter the rows, see htmlScript), the
+// comparison table of every metric with its marks, then its comparisons
+// (Bayesian table, statistics, figures; a click on a column head sorts,
+// the pointer on a score shows its folds), the selected parameters, the
 // code-matrix table (dataset, reduction, K, L, distances), the per-class
 // reports and threshold views, the confusion heat maps, all at one width,
-// with a note of which cells they show and how they are normalised, and
-// the experiment file. Without the script every part shows as it is.
+// with a note of which cells they show and how they are normalised; below
+// the results the set-up (run, data, plugins, the set-up table) and the
+// experiment file. Every table fits the page's width, wrapping its text
+// or scrolling inside its box. Without the script every part shows as it
+// is.
 func WriteHTML(w io.Writer, r HTMLReport) error {
 	t := r.Tables
 	var b strings.Builder
@@ -98,9 +106,6 @@ func WriteHTML(w io.Writer, r HTMLReport) error {
 	}
 	writeHTMLNav(&b, r.Setup, t, len(t.Selected) > 0, len(codes) > 0, heatmaps > 0)
 	writeHTMLControls(&b, t)
-	if r.Setup != nil {
-		writeHTMLSetup(&b, r.Setup, t)
-	}
 	for _, c := range t.Metrics {
 		fmt.Fprintf(&b, "<section id=\"metric-%s\" class=\"metric\" data-metric=\"%s\">\n", fileSafe(c.Metric), htmlEscape(c.Metric))
 		writeHTMLTable(&b, c)
@@ -140,6 +145,9 @@ func WriteHTML(w io.Writer, r HTMLReport) error {
 		}
 		b.WriteString("</section>\n")
 	}
+	if r.Setup != nil {
+		writeHTMLSetup(&b, r.Setup, t)
+	}
 	writeHTMLSource(&b, r.Setup)
 	writeHTMLScript(&b)
 	b.WriteString("</body>\n</html>\n")
@@ -172,9 +180,6 @@ func failedCells(cells []*outcome.CellResult) int {
 // writeHTMLNav writes the links to the report's sections.
 func writeHTMLNav(b *strings.Builder, setup *Setup, t *Tables, selected, codes, confusion bool) {
 	b.WriteString("<nav>")
-	if setup != nil {
-		b.WriteString("<a href=\"#setup\">Set-up</a>")
-	}
 	for _, c := range t.Metrics {
 		fmt.Fprintf(b, "<a href=\"#metric-%s\">%s</a>", fileSafe(c.Metric), htmlEscape(c.Metric))
 	}
@@ -189,6 +194,9 @@ func writeHTMLNav(b *strings.Builder, setup *Setup, t *Tables, selected, codes, 
 	}
 	if confusion {
 		b.WriteString("<a href=\"#confusion\">Confusion matrices</a>")
+	}
+	if setup != nil {
+		b.WriteString("<a href=\"#setup\">Set-up</a>")
 	}
 	if setup != nil && setup.Source != "" {
 		b.WriteString("<a href=\"#experiment-file\">Experiment file</a>")
@@ -253,6 +261,19 @@ func writeHTMLFigures(b *strings.Builder, class string, figs []Figure) error {
 	return nil
 }
 
+// htmlEffect is effectText on a line of its own under the entry, its
+// parts kept whole: a narrow column breaks the line between them only.
+func htmlEffect(e Entry) string {
+	parts := effectParts(e)
+	if len(parts) == 0 {
+		return ""
+	}
+	for i, p := range parts {
+		parts[i] = "<span>" + htmlEscape(p) + "</span>"
+	}
+	return "<span class=\"effect\">" + strings.Join(parts, " ") + "</span>"
+}
+
 func writeHTMLTable(b *strings.Builder, c *Comparison) {
 	fmt.Fprintf(b, "<h2>%s <small>(%s)</small></h2>\n<div class=\"wide\"><table class=\"cmp\" data-metric=\"%s\">\n<thead><tr>",
 		htmlEscape(c.Metric), direction(c.HigherIsBetter), htmlEscape(c.Metric))
@@ -303,9 +324,7 @@ func writeHTMLTable(b *strings.Builder, c *Comparison) {
 			if e.Mark != "" {
 				v += "<span class=\"mark\">" + htmlEscape(e.Mark) + "</span>"
 			}
-			if x := effectText(e); x != "" {
-				v += "<span class=\"effect\">" + htmlEscape(x) + "</span>"
-			}
+			v += htmlEffect(e)
 			fmt.Fprintf(b, "<td class=\"%s\"%s>%s</td>", class, entryData(e), v)
 		}
 		for i, v := range rankFields(c, r) {
