@@ -80,7 +80,7 @@ func (r Run) command(sub string) []string {
 // MergeArgs is the command line that merges the shards' results and
 // writes the tables of the whole grid into the results directory.
 func (r Run) MergeArgs() []string {
-	return append(r.command("merge"), r.Dir, r.Dir)
+	return append(r.command("merge"), safetext.Path(r.Dir), safetext.Path(r.Dir))
 }
 
 // memory is a memory size as Slurm's --mem takes it: a whole number with

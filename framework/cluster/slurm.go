@@ -130,7 +130,7 @@ func (s *Slurm) ArrayScript() (string, error) {
 	s.header(&b, s.Experiment, "%x-%A_%a.out", fmt.Sprintf("--array=0-%d", s.Shards-1))
 	b.WriteString("set -euo pipefail\n")
 	fmt.Fprintf(&b, "exec %s \\\n\t-j \"${SLURM_CPUS_PER_TASK:-1}\" --shard \"${SLURM_ARRAY_TASK_ID}/%d\" \\\n\t-o %s %s\n",
-		safetext.Line(s.command("run")), s.Shards, safetext.Quote(s.Dir), safetext.Quote(s.File))
+		safetext.Line(s.command("run")), s.Shards, safetext.Quote(s.Dir), safetext.Quote(safetext.Path(s.File)))
 	return b.String(), nil
 }
 
