@@ -7,7 +7,6 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
-	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -121,7 +120,7 @@ func checkScript(s *Slurm, script string, merge bool) error {
 	}
 	name, output, array := s.Experiment, filepath.Join(s.Scripts, LogsDir), fmt.Sprintf("--array=0-%d", s.Shards-1)
 	want := map[string]string{"--job-name": name, "--array": array[len("--array="):],
-		"--output": strings.ReplaceAll(output, "%", "%%") + "/%x-%A_%a.out",
+		"--output":    strings.ReplaceAll(output, "%", "%%") + "/%x-%A_%a.out",
 		"--partition": s.Partition, "--time": s.Time, "--mem": s.Mem, "--cpus-per-task": strconv.Itoa(s.CPUs)}
 	words := intendedRun(s)
 	if merge {
@@ -449,7 +448,7 @@ func TestJobNamesDistinct(t *testing.T) {
 			t.Errorf("%q and %q both name Job %s", prev, n, k.JobName())
 		}
 		seen[k.JobName()] = n
-		if !reflect.DeepEqual(dnsLabel.MatchString(k.MergeJobName()), true) || len(k.MergeJobName()) > 63 {
+		if !dnsLabel.MatchString(k.MergeJobName()) || len(k.MergeJobName()) > 63 {
 			t.Errorf("%q: merge Job %q is not a DNS label of at most 63 characters", n, k.MergeJobName())
 		}
 	}
