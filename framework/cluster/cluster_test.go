@@ -161,6 +161,13 @@ func TestSlurmCheck(t *testing.T) {
 		{"no results directory", func(s *Slurm) { s.Dir = "" }, "results directory"},
 		{"dense budget", func(s *Slurm) { s.DenseBudget = 1 << 30 }, ""},
 		{"negative dense budget", func(s *Slurm) { s.DenseBudget = -1 }, "dense budget: -1 bytes"},
+		{"results directory with newlines", func(s *Slurm) { s.Dir = "out\ntouch PWNED\n#" },
+			`results directory "out\ntouch PWNED\n#": holds a newline (U+000A) at character 4; a name or path that reaches a job script, a manifest or a printed command may hold no control character`},
+		{"experiment file with a line separator", func(s *Slurm) { s.File = "/a\u2028b.hcl" }, `experiment file "/a\u2028b.hcl": holds a line separator (U+2028) at character 3`},
+		{"plugins directory not UTF-8", func(s *Slurm) { s.Plugins = "/p\xff" }, `plugins directory "/p\xff": holds byte 0xff, which is not UTF-8, at character 3`},
+		{"scripts directory with a carriage return", func(s *Slurm) { s.Scripts = "/s\r" }, `scripts directory "/s\r": holds a carriage return`},
+		{"scripts directory with a backslash", func(s *Slurm) { s.Scripts = `/s\x` }, `scripts directory "/s\\x" holds a backslash, which stops Slurm from naming each task's log file`},
+		{"scripts directory with a percent sign", func(s *Slurm) { s.Scripts = "/s/100%" }, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -341,6 +348,11 @@ func TestKubernetesCheck(t *testing.T) {
 		{"results on the mount itself", func(k *Kubernetes) { k.Dir = "/results" }, "not below the claim's mount"},
 		{"memory in Gi", func(k *Kubernetes) { k.Mem = "8Gi" }, `memory "8Gi"`},
 		{"no shards", func(k *Kubernetes) { k.Shards = 0 }, "shards: 0"},
+		{"image with a newline", func(k *Kubernetes) { k.Image = "img:1\nkind: Pod" }, `image "img:1\nkind: Pod": holds a newline (U+000A) at character 6`},
+		{"experiment file with a NUL", func(k *Kubernetes) { k.File = "e\x00.hcl" }, `experiment file "e\x00.hcl": holds a NUL`},
+		{"results directory climbing out of the claim", func(k *Kubernetes) { k.Dir = "/results/../etc" }, "results directory /results/../etc is not below the claim's mount /results"},
+		{"results directory not clean", func(k *Kubernetes) { k.Dir = "/results/./x" }, "not written plainly"},
+		{"results directory with a trailing slash", func(k *Kubernetes) { k.Dir = "/results/x/" }, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
