@@ -209,3 +209,24 @@ func checkSlurmHint(t *testing.T, stdout, dir string) {
 		t.Errorf("pasted slurm commands called %q, want %q\n%s", got, want, stdout)
 	}
 }
+
+// TestJobID: only the digits of a job id sbatch --parsable printed go
+// into the merge job's dependency and the printed command.
+func TestJobID(t *testing.T) {
+	tests := []struct{ printed, want, wantErr string }{
+		{"4711\n", "4711", ""},
+		{"4711;cluster\n", "4711", ""},
+		{"", "", `printed "", not a job id`},
+		{"4711 x\n", "", `printed "4711 x\n", not a job id`},
+		{"4711\r\n", "4711", ""},
+		{"47\x1b[2J11", "", `printed "47\x1b[2J11", not a job id`},
+		{"$(touch PWNED)", "", `printed "$(touch PWNED)", not a job id`},
+		{"4711\n4712\n", "", `printed "4711\n4712\n", not a job id`},
+	}
+	for _, tt := range tests {
+		got, err := jobID(tt.printed)
+		if got != tt.want || (err == nil) != (tt.wantErr == "") || err != nil && err.Error() != tt.wantErr {
+			t.Errorf("jobID(%q) = %q, %v; want %q, %s", tt.printed, got, err, tt.want, tt.wantErr)
+		}
+	}
+}

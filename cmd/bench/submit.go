@@ -157,7 +157,7 @@ func submitSlurm(ctx context.Context, h *host.Host, o *options, file string, std
 	}
 	mergeID, err := sbatch(ctx, merge, "--dependency=afterok:"+arrayID)
 	if err != nil {
-		return fmt.Errorf("job array %s submitted, but not the merge job (submit it with sbatch --dependency=afterok:%s %s): %w", arrayID, arrayID, merge, err)
+		return fmt.Errorf("job array %s submitted, but not the merge job (submit it with sbatch --dependency=afterok:%s %s): %w", arrayID, arrayID, safetext.Quote(merge), err)
 	}
 	fmt.Fprintf(stdout, "submitted job array %s (%d tasks) and merge job %s (runs when every task has succeeded)\n  logs: %s\n",
 		arrayID, s.Shards, mergeID, filepath.Join(s.Scripts, cluster.LogsDir))
@@ -198,9 +198,21 @@ func sbatch(ctx context.Context, script string, extra ...string) (string, error)
 		}
 		return "", fmt.Errorf("sbatch %s: %w\n%s", strings.Join(cmd.Args[1:], " "), err, strings.TrimSpace(errOut.String()))
 	}
-	id, _, _ := strings.Cut(strings.TrimSpace(out.String()), ";")
-	if id == "" || strings.ContainsAny(id, " \n") {
-		return "", fmt.Errorf("sbatch %s printed %q, not a job id", strings.Join(cmd.Args[1:], " "), out.String())
+	id, err := jobID(out.String())
+	if err != nil {
+		return "", fmt.Errorf("sbatch %s %w", strings.Join(cmd.Args[1:], " "), err)
+	}
+	return id, nil
+}
+
+// jobID is the job id in what sbatch --parsable printed: the digits before
+// the cluster's name, if any. Nothing else is taken: the id goes into the
+// merge job's --dependency and into the command bench prints when that
+// submission fails.
+func jobID(printed string) (string, error) {
+	id, _, _ := strings.Cut(strings.TrimSpace(printed), ";")
+	if id == "" || strings.TrimLeft(id, "0123456789") != "" {
+		return "", fmt.Errorf("printed %s, not a job id", safetext.Show(printed))
 	}
 	return id, nil
 }
