@@ -74,9 +74,11 @@ func (k *Kubernetes) Check() error {
 	return checkMem(k.Mem)
 }
 
-// Labels of a Job's name, within Kubernetes' 63 characters for a label
-// (the pods of an Indexed Job take the Job's name and their index as
-// their host name, so the name leaves room for that).
+// The parts of a Job's name: polyclass-, at most labelMax characters of
+// the experiment's name, - and digestLen hexadecimal digits (49
+// characters at most, 55 for the merge Job). Kubernetes allows 63 in a
+// DNS label; the pods of an Indexed Job take the Job's name and their
+// index as their host name, so the name leaves room for that.
 const (
 	// labelMax bounds the experiment's sanitised name in a Job's name.
 	labelMax = 30
