@@ -279,7 +279,9 @@ reduction "ova" {}
 
 // TestShardHintQuotesPaths: the command bench run --shard prints for
 // merging the shards quotes a results directory that the shell would
-// split or expand, so that it can be pasted as it is.
+// split or expand, so that it can be pasted as it is: bash, running it
+// in an empty directory, reads the directory once per argument and
+// creates nothing.
 func TestShardHintQuotesPaths(t *testing.T) {
 	file := writeExperiment(t, `experiment "hint" { seed = 1 }
 dataset "iris" { path = "%REPO%/experiments/data/iris.csv" }
@@ -287,21 +289,29 @@ learner "lda" {}
 reduction "ova" {}
 cv { folds = 3 }
 `)
-	out := filepath.Join(t.TempDir(), "it's my results")
-	stdout, stderr, err := bench(t, "run", "--shard", "0/2", "-o", out, file)
-	if err != nil {
-		t.Fatalf("%v\n%s", err, stderr)
-	}
-	quoted := "'" + strings.ReplaceAll(out, "'", `'\''`) + "'"
-	if want := "when every shard is done: bench merge " + quoted + " " + quoted + "\n"; !strings.Contains(stdout, want) {
-		t.Errorf("stdout:\n%s\nwant %q", stdout, want)
-	}
-	// The line, run by a shell, names the directory once per argument.
-	line := stdout[strings.Index(stdout, "bench merge "):]
-	line = strings.TrimSuffix(line[:strings.IndexByte(line, '\n')], "\n")
-	b, err := exec.Command("/bin/sh", "-c", `for a in `+strings.TrimPrefix(line, "bench merge ")+`; do echo "$a"; done`).Output()
-	if err != nil || string(b) != out+"\n"+out+"\n" {
-		t.Errorf("the shell reads %q as %q (%v)", line, b, err)
+	for _, name := range []string{"it's my results", "$(touch PWNED) #x", "a;b`touch PWNED`|c&d", "%x%% ${HOME} \\ *"} {
+		t.Run(name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), name)
+			stdout, stderr, err := bench(t, "run", "--shard", "0/2", "-o", out, file)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, stderr)
+			}
+			quoted := "'" + strings.ReplaceAll(out, "'", `'\''`) + "'"
+			if want := "when every shard is done: bench merge " + quoted + " " + quoted + "\n"; !strings.Contains(stdout, want) {
+				t.Errorf("stdout:\n%s\nwant %q", stdout, want)
+			}
+			line := stdout[strings.Index(stdout, "bench merge "):]
+			line = strings.TrimSuffix(line[:strings.IndexByte(line, '\n')], "\n")
+			cmd := exec.Command("bash", "-c", `for a in `+strings.TrimPrefix(line, "bench merge ")+`; do echo "$a"; done`)
+			cmd.Dir = t.TempDir()
+			b, err := cmd.Output()
+			if err != nil || string(b) != out+"\n"+out+"\n" {
+				t.Errorf("bash reads %q as %q (%v)", line, b, err)
+			}
+			if entries, _ := os.ReadDir(cmd.Dir); len(entries) > 0 {
+				t.Errorf("pasting %q created %s", line, entries[0].Name())
+			}
+		})
 	}
 }
 

@@ -11,11 +11,11 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/polyclass/polyclass/framework/cluster"
 	"github.com/polyclass/polyclass/framework/host"
 	"github.com/polyclass/polyclass/framework/metrics"
 	"github.com/polyclass/polyclass/framework/report"
 	"github.com/polyclass/polyclass/framework/results"
+	"github.com/polyclass/polyclass/framework/safetext"
 	"github.com/polyclass/polyclass/framework/software"
 	"github.com/polyclass/polyclass/internal/regfile"
 )
@@ -28,7 +28,7 @@ func rerun(ctx context.Context, h *host.Host, o *options, stdout, stderr io.Writ
 	old, oldFiles, err := results.Load(dir)
 	if errors.Is(err, os.ErrNotExist) {
 		if n, serr := results.ShardCount(dir); serr == nil && n > 0 {
-			return fmt.Errorf("rerun: %s holds shards of a run not merged yet: bench merge %s first (rerun compares a whole run): %w", dir, cluster.ShellQuote(dir), err)
+			return fmt.Errorf("rerun: %s holds shards of a run not merged yet: bench merge %s first (rerun compares a whole run): %w", dir, safetext.Quote(safetext.Path(dir)), err)
 		}
 	}
 	if err != nil {

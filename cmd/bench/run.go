@@ -18,7 +18,6 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/schollz/progressbar/v3"
 
-	"github.com/polyclass/polyclass/framework/cluster"
 	"github.com/polyclass/polyclass/framework/config"
 	"github.com/polyclass/polyclass/framework/engine"
 	"github.com/polyclass/polyclass/framework/host"
@@ -26,6 +25,7 @@ import (
 	"github.com/polyclass/polyclass/framework/param"
 	"github.com/polyclass/polyclass/framework/report"
 	"github.com/polyclass/polyclass/framework/results"
+	"github.com/polyclass/polyclass/framework/safetext"
 	"github.com/polyclass/polyclass/framework/sdk"
 	"github.com/polyclass/polyclass/framework/shard"
 )
@@ -191,6 +191,9 @@ func parseFlags(cmd string, args []string, stderr io.Writer) (*options, error) {
 	}
 	o.set = map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { o.set[f.Name] = true })
+	if err := gateArgs(fs, o.args); err != nil {
+		return nil, usageError{fmt.Sprintf("%s: %v", cmd, err)}
+	}
 	switch {
 	case o.jobs < 0:
 		return nil, usageError{fmt.Sprintf("%s: -j %d: want 0 (all CPUs) or more", cmd, o.jobs)}
@@ -390,7 +393,7 @@ func runExperiment(ctx context.Context, o *options, file string, g *engine.Grid,
 	}
 	ended.print(stdout)
 	if spec != nil && runErr == nil {
-		fmt.Fprintf(stdout, "when every shard is done: bench merge %s %s\n", cluster.ShellQuote(out), cluster.ShellQuote(out))
+		fmt.Fprintf(stdout, "when every shard is done: bench merge %s %s\n", safetext.Quote(safetext.Path(out)), safetext.Quote(safetext.Path(out)))
 	}
 	if runErr != nil && status == results.StatusInterrupted {
 		return fmt.Errorf("%w\nrun the same command again to resume: %s", runErr, keptCells(len(cells)))

@@ -17,6 +17,7 @@ import (
 	"github.com/polyclass/polyclass/framework/host"
 	"github.com/polyclass/polyclass/framework/report"
 	"github.com/polyclass/polyclass/framework/results"
+	"github.com/polyclass/polyclass/framework/safetext"
 )
 
 // Where bench submit writes, below the results directory.
@@ -129,8 +130,16 @@ func submitSlurm(ctx context.Context, h *host.Host, o *options, file string, std
 	if err := os.MkdirAll(filepath.Join(s.Scripts, cluster.LogsDir), 0o755); err != nil {
 		return fmt.Errorf("scripts directory: %w", err)
 	}
+	arrayText, err := s.ArrayScript()
+	if err != nil {
+		return usageError{"submit slurm: " + err.Error()}
+	}
+	mergeText, err := s.MergeScript()
+	if err != nil {
+		return usageError{"submit slurm: " + err.Error()}
+	}
 	array, merge := filepath.Join(s.Scripts, cluster.ArrayScript), filepath.Join(s.Scripts, cluster.MergeScript)
-	for _, f := range []struct{ path, text string }{{array, s.ArrayScript()}, {merge, s.MergeScript()}} {
+	for _, f := range []struct{ path, text string }{{array, arrayText}, {merge, mergeText}} {
 		if err := writeScript(f.path, []byte(f.text)); err != nil {
 			return err
 		}
@@ -139,7 +148,7 @@ func submitSlurm(ctx context.Context, h *host.Host, o *options, file string, std
 	fmt.Fprintf(stdout, "%s: %d cells in %d shards, results in %s\n  %s\n  %s\n", s.Experiment, len(grid.Cells), s.Shards, s.Dir, array, merge)
 	if !o.now {
 		fmt.Fprintf(stdout, "submit them with --now, or:\n  jobid=$(sbatch --parsable %s)\n  sbatch --dependency=afterok:${jobid%%%%;*} %s\n",
-			cluster.ShellQuote(array), cluster.ShellQuote(merge))
+			safetext.Quote(array), safetext.Quote(merge))
 		return nil
 	}
 	arrayID, err := sbatch(ctx, array)
@@ -148,7 +157,7 @@ func submitSlurm(ctx context.Context, h *host.Host, o *options, file string, std
 	}
 	mergeID, err := sbatch(ctx, merge, "--dependency=afterok:"+arrayID)
 	if err != nil {
-		return fmt.Errorf("job array %s submitted, but not the merge job (submit it with sbatch --dependency=afterok:%s %s): %w", arrayID, arrayID, merge, err)
+		return fmt.Errorf("job array %s submitted, but not the merge job (submit it with sbatch --dependency=afterok:%s %s): %w", arrayID, arrayID, safetext.Quote(merge), err)
 	}
 	fmt.Fprintf(stdout, "submitted job array %s (%d tasks) and merge job %s (runs when every task has succeeded)\n  logs: %s\n",
 		arrayID, s.Shards, mergeID, filepath.Join(s.Scripts, cluster.LogsDir))
@@ -189,9 +198,21 @@ func sbatch(ctx context.Context, script string, extra ...string) (string, error)
 		}
 		return "", fmt.Errorf("sbatch %s: %w\n%s", strings.Join(cmd.Args[1:], " "), err, strings.TrimSpace(errOut.String()))
 	}
-	id, _, _ := strings.Cut(strings.TrimSpace(out.String()), ";")
-	if id == "" || strings.ContainsAny(id, " \n") {
-		return "", fmt.Errorf("sbatch %s printed %q, not a job id", strings.Join(cmd.Args[1:], " "), out.String())
+	id, err := jobID(out.String())
+	if err != nil {
+		return "", fmt.Errorf("sbatch %s %w", strings.Join(cmd.Args[1:], " "), err)
+	}
+	return id, nil
+}
+
+// jobID is the job id in what sbatch --parsable printed: the digits before
+// the cluster's name, if any. Nothing else is taken: the id goes into the
+// merge job's --dependency and into the command bench prints when that
+// submission fails.
+func jobID(printed string) (string, error) {
+	id, _, _ := strings.Cut(strings.TrimSpace(printed), ";")
+	if id == "" || strings.TrimLeft(id, "0123456789") != "" {
+		return "", fmt.Errorf("printed %s, not a job id", safetext.Show(printed))
 	}
 	return id, nil
 }
@@ -243,7 +264,7 @@ func submitK8s(o *options, file string, stdout, stderr io.Writer) error {
 		exp.Name, k.Shards, k.File, k.Image, k.Dir, k.Claim, shardsPath, mergePath)
 	fmt.Fprintf(stdout, "run them with:\n  kubectl apply -f %s\n  kubectl wait --for=condition=complete --timeout=-1s job/%s\n  kubectl apply -f %s\n"+
 		"(kubectl wait never returns for a Job that failed: see kubectl describe job/%s, fix the cause, delete the Job and apply it again)\n",
-		cluster.ShellQuote(shardsPath), k.JobName(), cluster.ShellQuote(mergePath), k.JobName())
+		safetext.Quote(shardsPath), k.JobName(), safetext.Quote(mergePath), k.JobName())
 	return nil
 }
 

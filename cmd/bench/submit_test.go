@@ -204,8 +204,8 @@ func TestSubmitK8s(t *testing.T) {
 			}
 			shards, merge := filepath.Join(dir, "k8s", "shards.json"), filepath.Join(dir, "k8s", "merge.json")
 			want := fmt.Sprintf("small: 3 shards of %s in image reg.example.org/polyclass:2, results in /results/small on claim %s\n  %s\n  %s\n"+
-				"run them with:\n  kubectl apply -f %s\n  kubectl wait --for=condition=complete --timeout=-1s job/polyclass-small\n  kubectl apply -f %s\n"+
-				"(kubectl wait never returns for a Job that failed: see kubectl describe job/polyclass-small, fix the cause, delete the Job and apply it again)\n",
+				"run them with:\n  kubectl apply -f %s\n  kubectl wait --for=condition=complete --timeout=-1s job/polyclass-small-81db8ebb\n  kubectl apply -f %s\n"+
+				"(kubectl wait never returns for a Job that failed: see kubectl describe job/polyclass-small-81db8ebb, fix the cause, delete the Job and apply it again)\n",
 				exp, tt.wantClaim, shards, merge, shards, merge)
 			if stdout != want {
 				t.Errorf("stdout:\n%s\nwant:\n%s", stdout, want)
@@ -227,7 +227,7 @@ func TestSubmitK8s(t *testing.T) {
 				spec["completions"] != 3.0 || spec["parallelism"] != tt.wantPar || string(res) != tt.wantRes || claim != tt.wantClaim || c["image"] != "reg.example.org/polyclass:2" {
 				t.Errorf("shards.json: command %s (want %s), spec %v, resources %s, claim %v", got, wantCmd, spec, res, claim)
 			}
-			if m["metadata"].(map[string]any)["name"] != "polyclass-small-merge" {
+			if m["metadata"].(map[string]any)["name"] != "polyclass-small-81db8ebb-merge" {
 				t.Errorf("merge.json: %v", m["metadata"])
 			}
 		})

@@ -10,7 +10,8 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
-	"strings"
+
+	"github.com/polyclass/polyclass/framework/safetext"
 )
 
 // Run is what every task of a submission runs: the shards of one
@@ -44,6 +45,22 @@ func (r Run) check() error {
 	case r.Experiment == "" || r.Bench == "" || r.File == "" || r.Dir == "":
 		return fmt.Errorf("a run needs its experiment name, bench binary, experiment file and results directory")
 	}
+	return gate(
+		field{"experiment name", r.Experiment}, field{"bench binary", r.Bench}, field{"plugins directory", r.Plugins},
+		field{"experiment file", r.File}, field{"results directory", r.Dir})
+}
+
+// field is a string a writer puts into a script or a manifest, and what
+// it is.
+type field struct{ what, value string }
+
+// gate refuses the first field that safetext.Check refuses, naming it.
+func gate(fields ...field) error {
+	for _, f := range fields {
+		if err := safetext.Check(f.value); err != nil {
+			return fmt.Errorf("%s %s: %w; %s", f.what, safetext.Show(f.value), err, safetext.Rule)
+		}
+	}
 	return nil
 }
 
@@ -63,7 +80,7 @@ func (r Run) command(sub string) []string {
 // MergeArgs is the command line that merges the shards' results and
 // writes the tables of the whole grid into the results directory.
 func (r Run) MergeArgs() []string {
-	return append(r.command("merge"), r.Dir, r.Dir)
+	return append(r.command("merge"), safetext.Path(r.Dir), safetext.Path(r.Dir))
 }
 
 // memory is a memory size as Slurm's --mem takes it: a whole number with
@@ -76,25 +93,4 @@ func checkMem(mem string) error {
 		return fmt.Errorf("memory %q: want a whole number with an optional unit K, M, G or T, such as 4G", mem)
 	}
 	return nil
-}
-
-// safeShell are the characters a shell word may hold unquoted.
-var safeShell = regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./-]+$`)
-
-// ShellQuote quotes s as one word for bash, leaving it bare when that is
-// safe: for paths in the commands bench prints for the user to paste.
-func ShellQuote(s string) string {
-	if safeShell.MatchString(s) {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-// shellLine joins args into one bash command line.
-func shellLine(args []string) string {
-	q := make([]string, len(args))
-	for i, a := range args {
-		q[i] = ShellQuote(a)
-	}
-	return strings.Join(q, " ")
 }

@@ -51,7 +51,7 @@ func TestSlurmGolden(t *testing.T) {
 			if err := tt.s.Check(); err != nil {
 				t.Fatal(err)
 			}
-			array, merge := tt.s.ArrayScript(), tt.s.MergeScript()
+			array, merge := scripts(t, &tt.s)
 			golden(t, tt.name+".array.sbatch", []byte(array))
 			golden(t, tt.name+".merge.sbatch", []byte(merge))
 			for _, script := range []string{array, merge} {
@@ -59,6 +59,19 @@ func TestSlurmGolden(t *testing.T) {
 			}
 		})
 	}
+}
+
+// scripts returns s's array and merge scripts, failing on an error.
+func scripts(t *testing.T, s *Slurm) (array, merge string) {
+	t.Helper()
+	array, err := s.ArrayScript()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if merge, err = s.MergeScript(); err != nil {
+		t.Fatal(err)
+	}
+	return array, merge
 }
 
 // bashSyntax fails when bash -n rejects script.
@@ -83,17 +96,18 @@ func TestSlurmScriptRuns(t *testing.T) {
 	r := run
 	r.Bench, r.Shards = bench, 7
 	s := Slurm{Run: r, Scripts: dir}
+	array, merge := scripts(t, &s)
 	tests := []struct {
 		name   string
 		script string
 		env    []string
 		want   []string
 	}{
-		{"task 3 with 2 CPUs", s.ArrayScript(), []string{"SLURM_ARRAY_TASK_ID=3", "SLURM_CPUS_PER_TASK=2"},
+		{"task 3 with 2 CPUs", array, []string{"SLURM_ARRAY_TASK_ID=3", "SLURM_CPUS_PER_TASK=2"},
 			[]string{"run", "--plugins", r.Plugins, "-j", "2", "--shard", "3/7", "-o", r.Dir, r.File}},
-		{"task 0 without a CPU count", s.ArrayScript(), []string{"SLURM_ARRAY_TASK_ID=0"},
+		{"task 0 without a CPU count", array, []string{"SLURM_ARRAY_TASK_ID=0"},
 			[]string{"run", "--plugins", r.Plugins, "-j", "1", "--shard", "0/7", "-o", r.Dir, r.File}},
-		{"merge", s.MergeScript(), nil, []string{"merge", "--plugins", r.Plugins, r.Dir, r.Dir}},
+		{"merge", merge, nil, []string{"merge", "--plugins", r.Plugins, r.Dir, r.Dir}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -116,7 +130,7 @@ func TestSlurmScriptRuns(t *testing.T) {
 	// Without the array's task id the script stops rather than run a
 	// shard nobody asked for.
 	cmd := exec.Command("bash")
-	cmd.Stdin = strings.NewReader(s.ArrayScript())
+	cmd.Stdin = strings.NewReader(array)
 	cmd.Env = []string{"PATH=/usr/bin:/bin"}
 	if out, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(out), "SLURM_ARRAY_TASK_ID") {
 		t.Errorf("without SLURM_ARRAY_TASK_ID: error %v, output %s; want a failure naming the variable", err, out)
@@ -147,6 +161,13 @@ func TestSlurmCheck(t *testing.T) {
 		{"no results directory", func(s *Slurm) { s.Dir = "" }, "results directory"},
 		{"dense budget", func(s *Slurm) { s.DenseBudget = 1 << 30 }, ""},
 		{"negative dense budget", func(s *Slurm) { s.DenseBudget = -1 }, "dense budget: -1 bytes"},
+		{"results directory with newlines", func(s *Slurm) { s.Dir = "out\ntouch PWNED\n#" },
+			`results directory "out\ntouch PWNED\n#": holds a newline (U+000A) at character 4; a name or path that reaches a job script, a manifest or a printed command may hold no control character`},
+		{"experiment file with a line separator", func(s *Slurm) { s.File = "/a\u2028b.hcl" }, `experiment file "/a\u2028b.hcl": holds a line separator (U+2028) at character 3`},
+		{"plugins directory not UTF-8", func(s *Slurm) { s.Plugins = "/p\xff" }, `plugins directory "/p\xff": holds byte 0xff, which is not UTF-8, at character 3`},
+		{"scripts directory with a carriage return", func(s *Slurm) { s.Scripts = "/s\r" }, `scripts directory "/s\r": holds a carriage return`},
+		{"scripts directory with a backslash", func(s *Slurm) { s.Scripts = `/s\x` }, `scripts directory "/s\\x" holds a backslash, which stops Slurm from naming each task's log file`},
+		{"scripts directory with a percent sign", func(s *Slurm) { s.Scripts = "/s/100%" }, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -207,17 +228,17 @@ func TestKubernetesParse(t *testing.T) {
 		{name: "defaults", wantParallelism: 4,
 			wantCommand:      []string{"bench", "run", "--shard", "$(JOB_COMPLETION_INDEX)/4", "-o", "/results/quickstart", "experiments/quickstart.hcl"},
 			wantMergeCommand: []string{"bench", "merge", "/results/quickstart", "/results/quickstart"},
-			wantShardsName:   "polyclass-quick-start", wantMergeName: "polyclass-quick-start-merge"},
+			wantShardsName:   "polyclass-quick-start-2dec91e5", wantMergeName: "polyclass-quick-start-2dec91e5-merge"},
 		{name: "two at a time, 3 CPUs, 1500 MiB", parallelism: 2, cpus: 3, mem: "1500", wantParallelism: 2,
 			wantCommand: []string{"bench", "run", "-j", "3", "--shard", "$(JOB_COMPLETION_INDEX)/4", "-o", "/results/quickstart", "experiments/quickstart.hcl"},
 			wantResources: map[string]any{"requests": map[string]any{"cpu": "3", "memory": "1500Mi"},
 				"limits": map[string]any{"cpu": "3", "memory": "1500Mi"}},
 			wantMergeCommand: []string{"bench", "merge", "/results/quickstart", "/results/quickstart"},
-			wantShardsName:   "polyclass-quick-start", wantMergeName: "polyclass-quick-start-merge"},
+			wantShardsName:   "polyclass-quick-start-2dec91e5", wantMergeName: "polyclass-quick-start-2dec91e5-merge"},
 		{name: "parallelism above the shards", parallelism: 9, wantParallelism: 4,
 			wantCommand:      []string{"bench", "run", "--shard", "$(JOB_COMPLETION_INDEX)/4", "-o", "/results/quickstart", "experiments/quickstart.hcl"},
 			wantMergeCommand: []string{"bench", "merge", "/results/quickstart", "/results/quickstart"},
-			wantShardsName:   "polyclass-quick-start", wantMergeName: "polyclass-quick-start-merge"},
+			wantShardsName:   "polyclass-quick-start-2dec91e5", wantMergeName: "polyclass-quick-start-2dec91e5-merge"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -327,6 +348,11 @@ func TestKubernetesCheck(t *testing.T) {
 		{"results on the mount itself", func(k *Kubernetes) { k.Dir = "/results" }, "not below the claim's mount"},
 		{"memory in Gi", func(k *Kubernetes) { k.Mem = "8Gi" }, `memory "8Gi"`},
 		{"no shards", func(k *Kubernetes) { k.Shards = 0 }, "shards: 0"},
+		{"image with a newline", func(k *Kubernetes) { k.Image = "img:1\nkind: Pod" }, `image "img:1\nkind: Pod": holds a newline (U+000A) at character 6`},
+		{"experiment file with a NUL", func(k *Kubernetes) { k.File = "e\x00.hcl" }, `experiment file "e\x00.hcl": holds a NUL`},
+		{"results directory climbing out of the claim", func(k *Kubernetes) { k.Dir = "/results/../etc" }, "results directory /results/../etc is not below the claim's mount /results"},
+		{"results directory not clean", func(k *Kubernetes) { k.Dir = "/results/./x" }, "not written plainly"},
+		{"results directory with a trailing slash", func(k *Kubernetes) { k.Dir = "/results/x/" }, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -343,19 +369,30 @@ func TestKubernetesCheck(t *testing.T) {
 	}
 }
 
+// TestJobName: a Job's name is the experiment's name as a DNS label, cut
+// to 30 characters, and the first 8 hexadecimal digits of the SHA-256 of
+// the name as given; names that read the same as DNS labels (case 14 of
+// issue 55: My_Exp.V2 and my-exp-v2) name different Jobs.
 func TestJobName(t *testing.T) {
 	tests := []struct{ experiment, want string }{
-		{"quickstart", "polyclass-quickstart"},
-		{"Quick_Start", "polyclass-quick-start"},
-		{"__x__", "polyclass-x"},
-		{"___", "polyclass"},
-		{strings.Repeat("a", 38) + "_bcdef", "polyclass-" + strings.Repeat("a", 38) + "-b"},
-		{strings.Repeat("a", 39) + "_bcdef", "polyclass-" + strings.Repeat("a", 39)},
+		{"quickstart", "polyclass-quickstart-ed4f0b24"},
+		{"Quick_Start", "polyclass-quick-start-2dec91e5"},
+		{"__x__", "polyclass-x-a917b03b"},
+		{"___", "polyclass-bda25155"},
+		{"My_Exp.V2", "polyclass-my-exp-v2-55760eb6"},
+		{"my-exp-v2", "polyclass-my-exp-v2-4896554c"},
+		{strings.Repeat("a", 29) + "_bcdef", "polyclass-" + strings.Repeat("a", 29) + "-de7f091a"},
+		{strings.Repeat("a", 30) + "_bcdef", "polyclass-" + strings.Repeat("a", 30) + "-3c2cf97e"},
+		{strings.Repeat("é", 100), "polyclass-f42ec48e"},
 	}
 	for _, tt := range tests {
 		k := Kubernetes{Run: Run{Experiment: tt.experiment}}
-		if got := k.JobName(); got != tt.want || !dnsLabel.MatchString(got) || len(k.MergeJobName()) > 63 {
+		got, merge := k.JobName(), k.MergeJobName()
+		if got != tt.want {
 			t.Errorf("JobName(%q) = %q, want %q", tt.experiment, got, tt.want)
+		}
+		if !dnsLabel.MatchString(got) || !dnsLabel.MatchString(merge) || len(merge) > 63 {
+			t.Errorf("JobName(%q) = %q, MergeJobName %q: want DNS labels of at most 63 characters", tt.experiment, got, merge)
 		}
 	}
 }
@@ -367,21 +404,6 @@ func TestQuantity(t *testing.T) {
 	for _, tt := range tests {
 		if got := quantity(tt.mem); got != tt.want {
 			t.Errorf("quantity(%q) = %q, want %q", tt.mem, got, tt.want)
-		}
-	}
-}
-
-func TestShellQuote(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"/usr/bin/bench", "/usr/bin/bench"},
-		{"a b", "'a b'"},
-		{"it's", `'it'\''s'`},
-		{"$HOME", "'$HOME'"},
-		{"", "''"},
-	}
-	for _, tt := range tests {
-		if got := ShellQuote(tt.in); got != tt.want {
-			t.Errorf("ShellQuote(%q) = %s, want %s", tt.in, got, tt.want)
 		}
 	}
 }
@@ -404,7 +426,7 @@ func TestDocsSlurmScript(t *testing.T) {
 	s := Slurm{Run: Run{Experiment: "big", Bench: "/home/ann/polyclass/bin/bench", Plugins: "/home/ann/polyclass/bin",
 		File: "/home/ann/polyclass/experiments/big.hcl", Dir: "/home/ann/polyclass/results/big", Shards: 40},
 		Partition: "short", Time: "2:00:00", CPUs: 4, Mem: "8G", Scripts: "/home/ann/polyclass/results/big/slurm"}
-	if want := s.ArrayScript(); block != want {
+	if want, _ := scripts(t, &s); block != want {
 		t.Errorf("docs/long-runs.md's array script:\n%s\nArrayScript writes:\n%s", block, want)
 	}
 }

@@ -1,10 +1,15 @@
 package cluster
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"path"
 	"regexp"
 	"strings"
+
+	"github.com/polyclass/polyclass/framework/safetext"
 )
 
 // Kubernetes is a submission to Kubernetes: an Indexed Job of one
@@ -48,15 +53,19 @@ func (k *Kubernetes) Check() error {
 	if err := k.check(); err != nil {
 		return err
 	}
+	if err := gate(field{"image", k.Image}, field{"mount", k.Mount}); err != nil {
+		return err
+	}
+	mount := strings.TrimSuffix(k.Mount, "/")
 	switch {
-	case k.Image == "" || strings.ContainsAny(k.Image, " \t\n"):
+	case k.Image == "" || strings.ContainsAny(k.Image, " "):
 		return fmt.Errorf("image %q: want an image reference, such as registry.example.org/polyclass:1.0", k.Image)
 	case !dnsLabel.MatchString(k.Claim) || len(k.Claim) > 253:
 		return fmt.Errorf("claim %q: want the name of a PersistentVolumeClaim (lower-case letters, digits and -)", k.Claim)
 	case !strings.HasPrefix(k.Mount, "/"):
 		return fmt.Errorf("mount %q: want an absolute path", k.Mount)
-	case !strings.HasPrefix(k.Dir, strings.TrimSuffix(k.Mount, "/")+"/"):
-		return fmt.Errorf("results directory %s is not below the claim's mount %s", k.Dir, k.Mount)
+	case !strings.HasPrefix(path.Clean(k.Dir), mount+"/") || path.Clean(k.Dir) != strings.TrimSuffix(k.Dir, "/"):
+		return fmt.Errorf("results directory %s is not below the claim's mount %s (or not written plainly, without . or .. or //)", k.Dir, k.Mount)
 	case k.Parallelism < 0:
 		return fmt.Errorf("parallelism %d: want 1 or more", k.Parallelism)
 	case k.CPUs < 0:
@@ -65,16 +74,29 @@ func (k *Kubernetes) Check() error {
 	return checkMem(k.Mem)
 }
 
-// JobName is the name of the shards' Job: polyclass- and the experiment's
-// name as a DNS label, short enough for Kubernetes' pod labels.
+// The parts of a Job's name: polyclass-, at most labelMax characters of
+// the experiment's name, - and digestLen hexadecimal digits (49
+// characters at most, 55 for the merge Job). Kubernetes allows 63 in a
+// DNS label; the pods of an Indexed Job take the Job's name and their
+// index as their host name, so the name leaves room for that.
+const (
+	// labelMax bounds the experiment's sanitised name in a Job's name.
+	labelMax = 30
+	// digestLen is the length of the digest of the experiment's name.
+	digestLen = 8
+)
+
+// JobName is the name of the shards' Job: polyclass-, the experiment's
+// name as a DNS label and a digest of the name as given, so that two
+// names that read the same as DNS labels (My_Exp.V2, my-exp-v2) name
+// different Jobs.
 func (k *Kubernetes) JobName() string {
-	if l := k.label(); l != "" {
-		return "polyclass-" + l
-	}
-	return "polyclass"
+	return "polyclass-" + k.label()
 }
 
-// label is the experiment's name as a DNS label of at most 40 characters.
+// label is the experiment's name as a DNS label: its letters (lower
+// case) and digits, at most labelMax of them with - for the rest, and the
+// first digestLen hexadecimal digits of the name's SHA-256.
 func (k *Kubernetes) label() string {
 	var b strings.Builder
 	for _, r := range strings.ToLower(k.Experiment) {
@@ -86,10 +108,15 @@ func (k *Kubernetes) label() string {
 		}
 	}
 	l := strings.Trim(b.String(), "-")
-	if len(l) > 40 {
-		l = l[:40]
+	if len(l) > labelMax {
+		l = strings.TrimRight(l[:labelMax], "-")
 	}
-	return strings.TrimRight(l, "-")
+	sum := sha256.Sum256([]byte(k.Experiment))
+	digest := hex.EncodeToString(sum[:])[:digestLen]
+	if l == "" {
+		return digest
+	}
+	return l + "-" + digest
 }
 
 // MergeJobName is the name of the merge Job.
@@ -207,7 +234,7 @@ func (k *Kubernetes) Manifests() (shards, merge []byte, err error) {
 	if jobs != "" {
 		cmd = append(cmd, "-j", jobs)
 	}
-	cmd = append(cmd, "--shard", fmt.Sprintf("$(JOB_COMPLETION_INDEX)/%d", k.Shards), "-o", k.Dir, k.File)
+	cmd = append(cmd, "--shard", fmt.Sprintf("$(JOB_COMPLETION_INDEX)/%d", k.Shards), "-o", k.Dir, safetext.Path(k.File))
 	s := k.job(k.JobName(), "shard", cmd, res)
 	s.Spec.CompletionMode = "Indexed"
 	s.Spec.Completions = k.Shards

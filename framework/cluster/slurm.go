@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/polyclass/polyclass/framework/safetext"
 )
 
 // Slurm is a submission to Slurm: a job array of one task per shard and a
@@ -59,18 +61,47 @@ func (s *Slurm) Check() error {
 		return fmt.Errorf("cpus %d: want 1 or more", s.CPUs)
 	case s.Scripts == "":
 		return fmt.Errorf("no scripts directory")
+	case strings.Contains(s.Scripts, `\`):
+		// A backslash in --output stops Slurm from expanding %x, %A and
+		// %a: every task would write one file.
+		return fmt.Errorf("scripts directory %s holds a backslash, which stops Slurm from naming each task's log file: choose a results directory without one", safetext.Show(s.Scripts))
+	}
+	if err := gate(field{"scripts directory", s.Scripts}); err != nil {
+		return err
 	}
 	return checkMem(s.Mem)
+}
+
+// sbatchWord writes s as one argument of an #SBATCH line, as sbatch reads
+// it: a backslash escapes the next character, quotes group, an unescaped
+// # starts a comment and blanks separate arguments. Every one of those is
+// escaped; s holds no control character (Check).
+func sbatchWord(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch r {
+		case '\\', '\'', '"', '#', ' ':
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// outputPattern is path as a file name pattern of sbatch --output, where
+// % starts a replacement symbol and %% stands for %.
+func outputPattern(path string) string {
+	return strings.ReplaceAll(path, "%", "%%")
 }
 
 // header is the #SBATCH lines of a job called name whose output goes to
 // logs/output, with the resources the submission asks for.
 func (s *Slurm) header(b *strings.Builder, name, output string, extra ...string) {
-	fmt.Fprintf(b, "#SBATCH --job-name=%s\n", ShellQuote(name))
+	fmt.Fprintf(b, "#SBATCH --job-name=%s\n", sbatchWord(name))
 	for _, e := range extra {
 		fmt.Fprintf(b, "#SBATCH %s\n", e)
 	}
-	fmt.Fprintf(b, "#SBATCH --output=%s\n", ShellQuote(filepath.Join(s.Scripts, LogsDir, output)))
+	fmt.Fprintf(b, "#SBATCH --output=%s\n", sbatchWord(outputPattern(filepath.Join(s.Scripts, LogsDir))+"/"+output))
 	if s.Partition != "" {
 		fmt.Fprintf(b, "#SBATCH --partition=%s\n", s.Partition)
 	}
@@ -87,8 +118,11 @@ func (s *Slurm) header(b *strings.Builder, name, output string, extra ...string)
 
 // ArrayScript is the batch script of the job array: task I runs shard I of
 // s.Shards into the results directory, with as many parallel folds as the
-// task has CPUs.
-func (s *Slurm) ArrayScript() string {
+// task has CPUs. It refuses what Check refuses.
+func (s *Slurm) ArrayScript() (string, error) {
+	if err := s.Check(); err != nil {
+		return "", err
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "#!/bin/bash\n# Experiment %s in %d shards, one per task of this job array; written by\n", s.Experiment, s.Shards)
 	b.WriteString("# bench submit slurm. A task run again keeps the cells it finished before\n")
@@ -96,15 +130,19 @@ func (s *Slurm) ArrayScript() string {
 	s.header(&b, s.Experiment, "%x-%A_%a.out", fmt.Sprintf("--array=0-%d", s.Shards-1))
 	b.WriteString("set -euo pipefail\n")
 	fmt.Fprintf(&b, "exec %s \\\n\t-j \"${SLURM_CPUS_PER_TASK:-1}\" --shard \"${SLURM_ARRAY_TASK_ID}/%d\" \\\n\t-o %s %s\n",
-		shellLine(s.command("run")), s.Shards, ShellQuote(s.Dir), ShellQuote(s.File))
-	return b.String()
+		safetext.Line(s.command("run")), s.Shards, safetext.Quote(s.Dir), safetext.Quote(safetext.Path(s.File)))
+	return b.String(), nil
 }
 
 // MergeScript is the batch script of the merge job, to be submitted with
 // --dependency=afterok on the job array: it checks that every cell is
 // there and writes the tables of the whole grid. A dependency that can no
-// longer be satisfied (a task failed) cancels it.
-func (s *Slurm) MergeScript() string {
+// longer be satisfied (a task failed) cancels it. It refuses what Check
+// refuses.
+func (s *Slurm) MergeScript() (string, error) {
+	if err := s.Check(); err != nil {
+		return "", err
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "#!/bin/bash\n# Merges the %d shards of experiment %s once every task of the job array\n", s.Shards, s.Experiment)
 	b.WriteString("# has succeeded; written by bench submit slurm.\n")
@@ -112,6 +150,6 @@ func (s *Slurm) MergeScript() string {
 	m.CPUs = 0
 	m.header(&b, s.Experiment+"-merge", "%x-%j.out", "--kill-on-invalid-dep=yes")
 	b.WriteString("set -euo pipefail\n")
-	fmt.Fprintf(&b, "exec %s\n", shellLine(s.MergeArgs()))
-	return b.String()
+	fmt.Fprintf(&b, "exec %s\n", safetext.Line(s.MergeArgs()))
+	return b.String(), nil
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/polyclass/polyclass/framework/safetext"
 )
 
 // Checks that make validate reject what a run would otherwise accept and
@@ -53,4 +55,14 @@ func (d *decoder) metricList(a *hcl.Attribute, names []string) []hcl.Range {
 // at formats the start of r as file:line:col.
 func at(r hcl.Range) string {
 	return fmt.Sprintf("%s:%d:%d", r.Filename, r.Start.Line, r.Start.Column)
+}
+
+// gate reports, at rng, a path of attribute name that holds a character
+// no generated file may hold (safetext): the results directory reaches
+// the job scripts of bench submit and the commands bench prints, and no
+// path of the file may carry a line break into them.
+func (d *decoder) gate(rng hcl.Range, name, value string) {
+	if err := safetext.Check(value); err != nil {
+		d.errorf(rng, "Invalid character", "%s %s %v; %s.", name, safetext.Show(value), err, safetext.Rule)
+	}
 }

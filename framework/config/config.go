@@ -220,6 +220,7 @@ type Output struct {
 	BayesPairs bool `hcl:"bayes_pairs,optional"`
 
 	// Ranges of the values given (empty when not given).
+	DirRange        hcl.Range `hcl:"dir,attr_value_range"`
 	FormatsRange    hcl.Range `hcl:"formats,attr_value_range"`
 	BaselineRange   hcl.Range `hcl:"baseline,attr_value_range"`
 	AlphaRange      hcl.Range `hcl:"alpha,attr_value_range"`

@@ -1,0 +1,51 @@
+package config
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestControlCharactersInPaths: a path of the file that holds a control
+// character (case 1 of issue 55: output { dir = "out\ntouch PWNED\n#" },
+// which bench submit slurm wrote into an #SBATCH line that every task
+// ran) is an error at the value's file:line:col, whatever attribute it is
+// and however it is written (escape, variable, interpolation).
+func TestControlCharactersInPaths(t *testing.T) {
+	const rule = "; a name or path that reaches a job script, a manifest or a printed command may hold no control character."
+	tests := []struct {
+		name, src, want string // want: the first line and the detail; "" for none
+	}{
+		{"output dir with newlines", `output { dir = "out\ntouch PWNED\n#" }`,
+			`exp.hcl:4:16: error: Invalid character|dir "out\ntouch PWNED\n#" holds a newline (U+000A) at character 4` + rule},
+		{"output dir with a carriage return", `output { dir = "out\r" }`,
+			`exp.hcl:4:16: error: Invalid character|dir "out\r" holds a carriage return (U+000D) at character 4` + rule},
+		{"output dir with a line separator", "output { dir = \"a\u2028b\" }",
+			`exp.hcl:4:16: error: Invalid character|dir "a\u2028b" holds a line separator (U+2028) at character 2` + rule},
+		{"output dir from a variable", "variable \"d\" { default = \"x\\u0085\" }\noutput { dir = var.d }",
+			`exp.hcl:5:16: error: Invalid character|dir "x\u0085" holds a next line (U+0085) at character 2` + rule},
+		{"output dir interpolated", "variable \"d\" { default = \"\\r\" }\noutput { dir = \"res/${var.d}\" }",
+			`exp.hcl:5:16: error: Invalid character|dir "res/\r" holds a carriage return (U+000D) at character 5` + rule},
+		{"dataset path", `dataset "wine" { path = "wine\u0000.csv" }`,
+			`exp.hcl:4:25: error: Invalid character|path "wine\x00.csv" holds a NUL (U+0000) at character 5` + rule},
+		{"dataset test path", "dataset \"wine\" {\npath = \"wine.csv\"\n" + `test_path = "t\u001b.csv"` + "\n}",
+			`exp.hcl:6:13: error: Invalid character|test_path "t\x1b.csv" holds an escape (U+001B) at character 2` + rule},
+		{"dataset folds file", "dataset \"wine\" {\npath = \"wine.csv\"\n" + `folds_file = "f\u2029"` + "\n}",
+			`exp.hcl:6:14: error: Invalid character|folds_file "f\u2029" holds a paragraph separator (U+2029) at character 2` + rule},
+		{"cv folds file", `cv { folds_file = "f\t.csv" }`,
+			`exp.hcl:4:19: error: Invalid character|folds_file "f\t.csv" holds a tab (U+0009) at character 2` + rule},
+		{"shell syntax is only text", `output { dir = "$(touch PWNED); ../'x' #y" }`, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, diags := parse(t, base+tt.src+"\n")
+			var got string
+			if diags != "" {
+				lines := strings.Split(strings.TrimRight(diags, "\n"), "\n")
+				got = lines[0] + "|" + lines[len(lines)-1]
+			}
+			if got != tt.want {
+				t.Errorf("got:\n%s\nwant:\n%s\nall:\n%s", got, tt.want, diags)
+			}
+		})
+	}
+}

@@ -1,0 +1,148 @@
+// Package safetext is the one gate of every string that reaches a file or
+// a command line bench generates: a Slurm batch script, a Kubernetes
+// manifest, a shell command printed for the user to paste. Check refuses
+// the characters that can break such a file's lines or a terminal's
+// display of them (control characters, the Unicode line and paragraph
+// separators, bytes that are not UTF-8); Quote makes a shell word of a
+// string, and Line a command line of words.
+package safetext
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Rule is the rule Check enforces, in words, for the messages of those
+// who call it.
+const Rule = "a name or path that reaches a job script, a manifest or a printed command may hold no control character"
+
+// Error is a string's first character that Check refuses.
+type Error struct {
+	// Char is the character; utf8.RuneError for a byte that is not
+	// UTF-8 (Byte).
+	Char rune
+	// Byte is the byte that is not UTF-8, when Char is utf8.RuneError.
+	Byte byte
+	// Pos is the character's position in the string, counting characters
+	// from 1.
+	Pos int
+}
+
+// Error says which character the string holds, and where.
+func (e *Error) Error() string {
+	if e.Char == utf8.RuneError {
+		return fmt.Sprintf("holds byte 0x%02x, which is not UTF-8, at character %d", e.Byte, e.Pos)
+	}
+	return fmt.Sprintf("holds %s (U+%04X) at character %d", charName(e.Char), e.Char, e.Pos)
+}
+
+// names are the refused characters with a name of their own.
+var names = map[rune]string{
+	0: "a NUL", '\t': "a tab", '\n': "a newline", '\v': "a vertical tab", '\f': "a form feed",
+	'\r': "a carriage return", 0x1b: "an escape", 0x7f: "a delete", 0x85: "a next line",
+	0x2028: "a line separator", 0x2029: "a paragraph separator",
+}
+
+func charName(r rune) string {
+	if n, ok := names[r]; ok {
+		return n
+	}
+	return "a control character"
+}
+
+// Refused reports whether Check refuses r: a C0 or C1 control character,
+// DEL, U+2028 or U+2029.
+func Refused(r rune) bool {
+	return unicode.IsControl(r) || r == 0x2028 || r == 0x2029
+}
+
+// Check returns an *Error for the first character of s that Refused
+// refuses or byte that is not UTF-8, nil when there is none.
+func Check(s string) error {
+	pos := 0
+	for i, r := range s {
+		pos++
+		if r == utf8.RuneError {
+			if _, size := utf8.DecodeRuneInString(s[i:]); size == 1 {
+				return &Error{Char: r, Byte: s[i], Pos: pos}
+			}
+		}
+		if Refused(r) {
+			return &Error{Char: r, Pos: pos}
+		}
+	}
+	return nil
+}
+
+// bare are the strings a shell word may hold unquoted.
+var bare = regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./-]+$`)
+
+// Quote quotes s as one bash word, leaving it bare when that is safe. A
+// string that Check accepts is single-quoted; one it refuses is written
+// with bash's $'…' escapes, so that the word never holds a control
+// character: the line it is printed on stays one line (bash cannot pass
+// a NUL in a word, so a NUL does not survive).
+func Quote(s string) string {
+	if bare.MatchString(s) {
+		return s
+	}
+	if Check(s) == nil {
+		return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	}
+	return ansiC(s)
+}
+
+// ansiC writes s as a $'…' word: backslash, quote and every byte of a
+// refused character or of no character escaped.
+func ansiC(s string) string {
+	var b strings.Builder
+	b.WriteString("$'")
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == '\\' || r == '\'':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case Refused(r) || r == utf8.RuneError && size == 1:
+			for _, c := range []byte(s[i : i+size]) {
+				fmt.Fprintf(&b, `\x%02x`, c)
+			}
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	b.WriteByte('\'')
+	return b.String()
+}
+
+// Line joins args, each quoted by Quote, into one bash command line.
+func Line(args []string) string {
+	q := make([]string, len(args))
+	for i, a := range args {
+		q[i] = Quote(a)
+	}
+	return strings.Join(q, " ")
+}
+
+// Path returns the path p as a command-line argument that no flag parser
+// takes for a flag: ./ before a relative path that starts with -.
+func Path(p string) string {
+	if strings.HasPrefix(p, "-") {
+		return "./" + p
+	}
+	return p
+}
+
+// Show quotes s for a message, with Go's escapes (a newline shows as
+// \n), cut to its first 60 characters when longer.
+func Show(s string) string {
+	if r := []rune(s); len(r) > 60 {
+		return strconv.Quote(string(r[:60])) + "…"
+	}
+	return strconv.Quote(s)
+}

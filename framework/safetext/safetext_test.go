@@ -1,0 +1,164 @@
+package safetext
+
+import (
+	"bytes"
+	"os/exec"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/polyclass/polyclass/internal/hostile"
+)
+
+func TestCheck(t *testing.T) {
+	tests := []struct {
+		name, in, want string // want "" for no error
+	}{
+		{"plain path", "/scratch/ann/results/big", ""},
+		{"empty", "", ""},
+		{"blanks and quotes", `a b 'c' "d" $(e) ` + "`f`" + ` #g; ..`, ""},
+		{"letters beyond ASCII", "résultats/実験", ""},
+		{"replacement character itself", "a\uFFFDb", ""},
+		{"newline", "out\ntouch PWNED\n#", "holds a newline (U+000A) at character 4"},
+		{"carriage return", "a\rb", "holds a carriage return (U+000D) at character 2"},
+		{"NUL", "\x00", "holds a NUL (U+0000) at character 1"},
+		{"tab", "a\tb", "holds a tab (U+0009) at character 2"},
+		{"escape", "a\x1b[31m", "holds an escape (U+001B) at character 2"},
+		{"other C0", "a\x01", "holds a control character (U+0001) at character 2"},
+		{"DEL", "a\x7f", "holds a delete (U+007F) at character 2"},
+		{"C1 next line", "é\u0085", "holds a next line (U+0085) at character 2"},
+		{"other C1", "\u009b", "holds a control character (U+009B) at character 1"},
+		{"line separator", "a\u2028b", "holds a line separator (U+2028) at character 2"},
+		{"paragraph separator", "ab\u2029", "holds a paragraph separator (U+2029) at character 3"},
+		{"not UTF-8", "ab\xff", "holds byte 0xff, which is not UTF-8, at character 3"},
+		{"first of several", "a\u2028\n", "holds a line separator (U+2028) at character 2"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := Check(tt.in)
+			switch {
+			case tt.want == "" && err != nil:
+				t.Errorf("Check(%q) = %v, want nil", tt.in, err)
+			case tt.want != "" && (err == nil || err.Error() != tt.want):
+				t.Errorf("Check(%q) = %v, want %q", tt.in, err, tt.want)
+			}
+		})
+	}
+}
+
+func TestQuote(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"/usr/bin/bench", "/usr/bin/bench"},
+		{"a b", "'a b'"},
+		{"it's", `'it'\''s'`},
+		{"$HOME", "'$HOME'"},
+		{"", "''"},
+		{"-o", "-o"},
+		{"a\nb", `$'a\x0ab'`},
+		{"it's\r\\", `$'it\'s\x0d\\'`},
+		{"a\u2028b", `$'a\xe2\x80\xa8b'`},
+		{"\xff", `$'\xff'`},
+	}
+	for _, tt := range tests {
+		if got := Quote(tt.in); got != tt.want {
+			t.Errorf("Quote(%q) = %s, want %s", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestPath(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"-rf", "./-rf"}, {"/-x", "/-x"}, {"res/-x", "res/-x"}, {"", ""},
+	}
+	for _, tt := range tests {
+		if got := Path(tt.in); got != tt.want {
+			t.Errorf("Path(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestShow(t *testing.T) {
+	long := strings.Repeat("é", 70)
+	tests := []struct{ in, want string }{
+		{"a\nb", `"a\nb"`},
+		{long, `"` + strings.Repeat("é", 60) + `"…`},
+	}
+	for _, tt := range tests {
+		if got := Show(tt.in); got != tt.want {
+			t.Errorf("Show(%q) = %s, want %s", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestQuoteRoundTrip: bash reads each word Quote writes as the string
+// quoted (a NUL aside: bash cannot hold one), and a word never holds a
+// control character, so a printed command stays on its line.
+func TestQuoteRoundTrip(t *testing.T) {
+	var words []string
+	for _, s := range hostile.Strings() {
+		if !strings.Contains(s, "\x00") {
+			words = append(words, s)
+		}
+	}
+	line := Line(words)
+	if err := Check(line); err != nil {
+		t.Fatalf("Line(hostile.Strings()) %v", err)
+	}
+	cmd := exec.Command("bash", "-c", `printf '%s\0' `+line)
+	cmd.Dir = t.TempDir()
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("bash: %v", err)
+	}
+	got := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
+	if len(got) != len(words) {
+		t.Fatalf("bash read %d words, want %d:\n%q", len(got), len(words), got)
+	}
+	for i := range words {
+		if got[i] != words[i] {
+			t.Errorf("word %d: bash read %q, want %q (quoted %s)", i, got[i], words[i], Quote(words[i]))
+		}
+	}
+}
+
+// FuzzQuote: any string without a NUL comes back from bash as it went in,
+// and its quoted word passes Check.
+func FuzzQuote(f *testing.F) {
+	for _, s := range hostile.Strings() {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		q := Quote(s)
+		if err := Check(q); err != nil {
+			t.Fatalf("Quote(%q) = %s: %v", s, q, err)
+		}
+		if strings.Contains(s, "\x00") || len(s) > 1000 {
+			return
+		}
+		out, err := exec.Command("bash", "-c", `printf '%s' `+q).Output()
+		if err != nil {
+			t.Fatalf("bash -c printf %s: %v", q, err)
+		}
+		if !bytes.Equal(out, []byte(s)) {
+			t.Errorf("Quote(%q) = %s: bash read %q", s, q, out)
+		}
+	})
+}
+
+// FuzzCheck: Check refuses exactly the strings holding a refused
+// character or a byte that is not UTF-8, and says where the first is.
+func FuzzCheck(f *testing.F) {
+	for _, s := range hostile.Strings() {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		err := Check(s)
+		bad := !utf8.ValidString(s) || strings.IndexFunc(s, Refused) >= 0
+		if (err != nil) != bad {
+			t.Fatalf("Check(%q) = %v, want an error: %v", s, err, bad)
+		}
+		if e, ok := err.(*Error); ok && (e.Pos < 1 || e.Pos > utf8.RuneCountInString(s)) {
+			t.Errorf("Check(%q): position %d out of the string", s, e.Pos)
+		}
+	})
+}
