@@ -26,7 +26,10 @@ func writeFile(path string, fn func(io.Writer) error) error {
 }
 
 // writeBytes is writeFile for bytes at hand.
-func writeBytes(path string, b []byte) error {
+func writeBytes(path string, b []byte) error { return writeBytesMode(path, b, 0o644) }
+
+// writeBytesMode is writeBytes giving the file mode perm.
+func writeBytesMode(path string, b []byte, perm os.FileMode) error {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
@@ -46,7 +49,7 @@ func writeBytes(path string, b []byte) error {
 	if err := tmp.Sync(); err != nil {
 		return fail(err)
 	}
-	if err := tmp.Chmod(0o644); err != nil {
+	if err := tmp.Chmod(perm); err != nil {
 		return fail(err)
 	}
 	if err := tmp.Close(); err != nil {

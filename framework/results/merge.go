@@ -142,7 +142,7 @@ func Merge(out string, dirs []string, render Renderer) (*Merged, error) {
 		results = append(results, cells[i])
 	}
 	res.Cells = len(results)
-	written, err := writeOutputs(out, m, results, render)
+	written, err := writeOutputs(out, m, results, render, nil)
 	if err != nil {
 		return nil, fmt.Errorf("merge: %w", err)
 	}
