@@ -46,9 +46,9 @@ type options struct {
 	keepOtherBench bool
 	// adopt writes into a directory that is not bench's (run;
 	// results.Options.Adopt).
-	adopt bool
-	shard          string // --shard I/N (run)
-	profile        string // --profile DIR (run)
+	adopt   bool
+	shard   string // --shard I/N (run)
+	profile string // --profile DIR (run)
 	// set holds the names of the flags the command line gives.
 	set map[string]bool
 
