@@ -300,15 +300,16 @@ func checkOwner(dir, name string, opt Options) (adopted bool, err error) {
 	return len(foreign) > 0, nil
 }
 
-// replace moves aside the file path, which an output of an adopted
-// directory's run replaces, noting it in the run log.
-func (r *Run) replace(path string) error {
-	s := newSetup(r.dir, r.now, nil)
-	if err := s.moveAside(path, "--adopt: an output of the run replaces it"); err != nil {
-		return err
+// replacer returns what moves aside, into one superseded/TIME/, each file
+// an output of an adopted directory's run replaces, noting it in the run
+// log and the notes.
+func (r *Run) replacer() func(path string) error {
+	s := newSetup(r.dir, r.now, r.notes)
+	return func(path string) error {
+		if err := s.moveAside(path, "--adopt: an output of the run replaces it"); err != nil {
+			return err
+		}
+		fmt.Fprintln(r.log, s.notes[len(s.notes)-1])
+		return nil
 	}
-	for _, n := range s.notes {
-		fmt.Fprintln(r.log, n)
-	}
-	return nil
 }

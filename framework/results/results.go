@@ -403,7 +403,7 @@ func (r *Run) Finish(status Status, uploads int64) ([]string, error) {
 	}
 	var aside func(string) error
 	if r.adopted {
-		aside = r.replace
+		aside = r.replacer()
 	}
 	written, err := writeOutputs(r.dir, m, cells, r.render, aside)
 	if err != nil {
