@@ -61,8 +61,18 @@ func Owned(dir string) error {
 	if err != nil || len(foreign) == 0 {
 		return err
 	}
-	return fmt.Errorf("results directory %s is not bench's: it holds %s and no %s; bench writes only into a directory that is absent, empty or its own: choose another directory with -o, or run with --adopt to write there (each file the run replaces is moved to %s/TIME/ first, never deleted)",
-		dir, listNames(foreign), ManifestFile, SupersededDir)
+	return notOwned(dir, foreign, "choose another directory with -o, or move those files away")
+}
+
+// adoptAdvice is how to proceed, for a whole run, with a directory that
+// is not bench's.
+const adoptAdvice = "choose another directory with -o, or run with --adopt to write there (each file the run replaces is moved to " + SupersededDir + "/TIME/ first, never deleted)"
+
+// notOwned is the error for dir, not bench's for the entries foreign; how
+// says how to proceed.
+func notOwned(dir string, foreign []string, how string) error {
+	return fmt.Errorf("results directory %s is not bench's: it holds %s and no %s; bench writes only into a directory that is absent, empty or its own: %s",
+		dir, listNames(foreign), ManifestFile, how)
 }
 
 // foreignEntries returns the entries of dir that make it not bench's
@@ -294,8 +304,13 @@ func checkOwner(dir, name string, opt Options) (adopted bool, err error) {
 	if err != nil {
 		return false, err
 	}
-	if len(foreign) > 0 && !opt.Adopt {
-		return false, Owned(dir)
+	switch {
+	case len(foreign) > 0 && opt.Shard != nil:
+		// A shard writes no outputs to move aside; bench merge would
+		// replace the files there.
+		return false, notOwned(dir, foreign, "shards and their merge write only into bench's directories (--adopt is for a whole run): choose another directory with -o, or move those files away")
+	case len(foreign) > 0 && !opt.Adopt:
+		return false, notOwned(dir, foreign, adoptAdvice)
 	}
 	return len(foreign) > 0, nil
 }

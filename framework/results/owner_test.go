@@ -95,8 +95,9 @@ func TestOwnership(t *testing.T) {
 					t.Errorf("%d entries in the directory, want the user's %d", len(entries), len(user))
 				}
 			}
-			if err := Owned(dir); err == nil || !strings.HasPrefix(err.Error(), want) {
-				t.Errorf("Owned: %v", err)
+			wantOwned := strings.Replace(want, "or run with --adopt to write there (each file the run replaces is moved to superseded/TIME/ first, never deleted)", "or move those files away", 1)
+			if err := Owned(dir); err == nil || !strings.HasPrefix(err.Error(), wantOwned) {
+				t.Errorf("Owned: %v\nwant %s", err, wantOwned)
 			}
 		})
 	}
@@ -355,4 +356,21 @@ func TestSubdir(t *testing.T) {
 	if entries, _ := os.ReadDir(elsewhere); len(entries) != 0 {
 		t.Errorf("bench wrote %d entries into the link's target", len(entries))
 	}
+}
+
+// TestShardNeverAdopts: a shard refuses a directory that is not bench's
+// even with Adopt (it writes no outputs to move aside; the merge would
+// replace the user's files), and leaves it as it was.
+func TestShardNeverAdopts(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"summary.csv": "mine\n"})
+	_, err := Begin(dir, manifest("exp"), digests(4), Options{Now: clock(), Adopt: true, Shard: shardOf(0, 2, 4)})
+	want := `results directory ` + dir + ` is not bench's: it holds "summary.csv" and no manifest.json; bench writes only into a directory that is absent, empty or its own: shards and their merge write only into bench's directories (--adopt is for a whole run): choose another directory with -o, or move those files away`
+	if err == nil || err.Error() != want {
+		t.Fatalf("Begin: %v\nwant %s", err, want)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("%d entries in the refused directory, want the user's one", len(entries))
+	}
+	checkFiles(t, dir, map[string]string{"summary.csv": "mine\n"})
 }
