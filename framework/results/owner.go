@@ -248,7 +248,7 @@ func WriteFile(path string, b []byte, perm os.FileMode) error {
 
 // adopt moves aside to superseded/TIME/ the files of dir that a run
 // adopting it (Options.Adopt) replaces: its run log, which the run appends
-// to, now; the outputs when they are written (Run.replace).
+// to, now; the outputs when they are written (Run.replacer).
 func adopt(dir string, s *setup) error {
 	if fi, err := os.Lstat(filepath.Join(dir, LogFile)); err == nil && fi.Mode().IsRegular() {
 		return s.moveAside(filepath.Join(dir, LogFile), "--adopt: the directory was not bench's")
@@ -316,12 +316,13 @@ func checkOwner(dir, name string, opt Options) (adopted bool, err error) {
 }
 
 // replacer returns what moves aside, into one superseded/TIME/, each file
-// an output of an adopted directory's run replaces, noting it in the run
-// log and the notes.
+// an output of the run replaces that no earlier run lists among its
+// outputs (the user's, in a directory adopted), noting it in the run log
+// and the notes.
 func (r *Run) replacer() func(path string) error {
 	s := newSetup(r.dir, r.now, r.notes)
 	return func(path string) error {
-		if err := s.moveAside(path, "--adopt: an output of the run replaces it"); err != nil {
+		if err := s.moveAside(path, "no earlier run wrote it (--adopt), and an output of the run replaces it"); err != nil {
 			return err
 		}
 		fmt.Fprintln(r.log, s.notes[len(s.notes)-1])

@@ -135,7 +135,7 @@ func TestAdopt(t *testing.T) {
 		}
 	}
 	log, _ := os.ReadFile(filepath.Join(dir, LogFile))
-	for _, want := range []string{"moved run.log aside to superseded/", "moved summary.csv aside to superseded/", "--adopt: an output of the run replaces it"} {
+	for _, want := range []string{"moved run.log aside to superseded/", "moved summary.csv aside to superseded/", "--adopt), and an output of the run replaces it"} {
 		if !strings.Contains(string(log)+notes.String(), want) {
 			t.Errorf("no %q in the run log:\n%s\nnotes:\n%s", want, log, notes.String())
 		}
@@ -373,4 +373,34 @@ func TestShardNeverAdopts(t *testing.T) {
 		t.Errorf("%d entries in the refused directory, want the user's one", len(entries))
 	}
 	checkFiles(t, dir, map[string]string{"summary.csv": "mine\n"})
+}
+
+// TestAdoptKilledBeforeFinish: a run adopting a directory killed before it
+// wrote its outputs leaves the user's files there; the next run (without
+// --adopt: the directory is bench's now) still moves each one aside
+// before replacing it, since no run lists it among its outputs.
+func TestAdoptKilledBeforeFinish(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"summary.csv": "mine\n"})
+	r := begin(t, dir, "exp", 1, Options{Render: fakeRender, Adopt: true})
+	r.close() // killed: no Finish
+	checkFiles(t, dir, map[string]string{"summary.csv": "mine\n"})
+	r = begin(t, dir, "exp", 1, Options{Render: fakeRender})
+	finishCells(t, r, 0)
+	if _, err := r.Finish(StatusComplete, 0); err != nil {
+		t.Fatal(err)
+	}
+	aside, _ := filepath.Glob(filepath.Join(dir, SupersededDir, "*", "summary.csv"))
+	if len(aside) != 1 {
+		t.Fatalf("summary.csv moved aside to %v", aside)
+	}
+	checkFiles(t, filepath.Dir(aside[0]), map[string]string{"summary.csv": "mine\n"})
+	// Run again: the outputs are the last run's now, replaced in place.
+	r = begin(t, dir, "exp", 1, Options{Render: fakeRender})
+	if _, err := r.Finish(StatusComplete, 0); err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := filepath.Glob(filepath.Join(dir, SupersededDir, "*", "summary.csv")); len(again) != 1 {
+		t.Errorf("bench's own summary.csv moved aside too: %v", again)
+	}
 }

@@ -142,9 +142,6 @@ type Run struct {
 	// more, and goneErr says why.
 	ident   fs.FileInfo
 	goneErr error
-	// adopted: the directory was not bench's (Options.Adopt); a file an
-	// output replaces is moved aside first.
-	adopted bool
 }
 
 // Begin opens dir for a run of the grid whose cell digests are digests
@@ -175,7 +172,7 @@ func Begin(dir string, m *Manifest, digests []string, opt Options) (*Run, error)
 		return nil, err
 	}
 	r := &Run{dir: dir, m: m, digests: digests, specs: opt.Specs, lock: lock, now: now, notes: opt.Notes, render: opt.Render, stop: opt.Stop,
-		kept: map[int]*outcome.CellResult{}, finished: map[int]*outcome.CellResult{}, unwritten: map[int]*outcome.CellResult{}, adopted: adopted}
+		kept: map[int]*outcome.CellResult{}, finished: map[int]*outcome.CellResult{}, unwritten: map[int]*outcome.CellResult{}}
 	ok := false
 	defer func() {
 		if !ok {
@@ -401,11 +398,7 @@ func (r *Run) Finish(status Status, uploads int64) ([]string, error) {
 			m.FailedCells++
 		}
 	}
-	var aside func(string) error
-	if r.adopted {
-		aside = r.replacer()
-	}
-	written, err := writeOutputs(r.dir, m, cells, r.render, aside)
+	written, err := writeOutputs(r.dir, m, cells, r.render, r.replacer())
 	if err != nil {
 		m.Status = StatusFailed
 		fmt.Fprintf(r.log, "writing the tables: %v\n", err)
@@ -443,7 +436,8 @@ func hasPredictions(c *outcome.CellResult) bool {
 // writeOutputs writes the outputs render makes of m's run for cells into
 // dir and records them in m.Outputs (nil render: none); aside, when set,
 // is called first with each file an output replaces that no earlier run
-// wrote (Options.Adopt). The outputs an earlier run recorded in dir's manifest that
+// lists (the user's, in a directory adopted: a run killed before its
+// first Finish leaves them there). The outputs an earlier run recorded in dir's manifest that
 // this one does not write (a format dropped, no tuned cell any more) are
 // removed: they are made from the cells, which stay, and would otherwise
 // sit beside the new outputs, stale.
