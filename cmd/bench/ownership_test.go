@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // copyInto copies the repository file src (relative to the repository
@@ -220,5 +221,54 @@ func TestSubmitAndRerunFollowNoLink(t *testing.T) {
 				t.Errorf("%d entries written where %s points", len(entries), tt.link)
 			}
 		})
+	}
+}
+
+// TestRunDirRemovedMidRun (finding 13 of issue 55): the results directory
+// removed while the run is under way (logreg's cell written, hang's fold
+// still stuck until its timeout). bench used to make it again, print
+// "N cells (0 failed)" and exit 0, leaving some cell files and no
+// run.log; now the run ends with an error saying so, prints no summary,
+// and the directory is not made again.
+func TestRunDirRemovedMidRun(t *testing.T) {
+	file := writeExperiment(t, `experiment "gone" { seed = 1 }
+dataset "iris" { path = "%REPO%/experiments/data/iris.csv" }
+learner "logreg" {}
+learner "hang" {}
+reduction "ova" {}
+cv {
+  folds   = 3
+  timeout = 2
+}
+`)
+	out := filepath.Join(t.TempDir(), "out")
+	type result struct {
+		stdout string
+		err    error
+	}
+	done := make(chan result, 1)
+	go func() {
+		stdout, _, err := bench(t, "run", "-j", "2", "-o", out, file)
+		done <- result{stdout, err}
+	}()
+	if !waitFor(30*time.Second, func() bool {
+		cells, _ := filepath.Glob(filepath.Join(out, "cells", "*.json"))
+		return len(cells) > 0
+	}) {
+		t.Fatal("no cell file within 30 s")
+	}
+	if err := os.RemoveAll(out); err != nil {
+		t.Fatal(err)
+	}
+	r := <-done
+	want := "results directory " + out + " was removed or replaced during the run (stat " + out + ": no such file or directory): bench does not make it again, and writes nothing more"
+	if r.err == nil || !strings.Contains(r.err.Error(), want) {
+		t.Errorf("error %v\nwant %s", r.err, want)
+	}
+	if strings.Contains(r.stdout, "cells (") {
+		t.Errorf("the run printed a summary:\n%s", r.stdout)
+	}
+	if _, err := os.Lstat(out); !os.IsNotExist(err) {
+		t.Errorf("the results directory was made again (%v)", err)
 	}
 }

@@ -117,7 +117,7 @@ func listNames(names []string) string {
 // outputNames are the files a run of experiment name writes at the top of
 // its results directory, besides those of managedDirs.
 func outputNames(name string) []string {
-	out := []string{ManifestFile, LogFile, lockFile, oldPredictionsFile, "summary.csv", "folds.csv", "tuning.csv"}
+	out := []string{ManifestFile, LogFile, lockFile, oldPredictionsFile, "summary.csv", "folds.csv", "tuning.csv", "per_class.csv"}
 	for _, ext := range []string{".md", ".tex", ".html", ".json"} {
 		out = append(out, name+ext)
 	}
@@ -315,13 +315,27 @@ func checkOwner(dir, name string, opt Options) (adopted bool, err error) {
 	return len(foreign) > 0, nil
 }
 
-// replacer returns what moves aside, into one superseded/TIME/, each file
-// an output of the run replaces that no earlier run lists among its
-// outputs (the user's, in a directory adopted), noting it in the run log
-// and the notes.
-func (r *Run) replacer() func(path string) error {
+// replacer returns what Finish does before it writes each output over a
+// file: refuse an input of the experiment (by device and inode: an output
+// checkInputs did not know of), and move aside, into one
+// superseded/TIME/, a file no earlier run lists among its outputs (the
+// user's, in a directory adopted), noting it in the run log and the notes.
+func (r *Run) replacer() func(path string, listed bool) error {
 	s := newSetup(r.dir, r.now, r.notes)
-	return func(path string) error {
+	return func(path string, listed bool) error {
+		fi, err := os.Stat(path)
+		if err != nil {
+			return nil
+		}
+		for _, in := range r.inputs {
+			if ii, err := os.Stat(in.Path); err == nil && os.SameFile(fi, ii) {
+				return fmt.Errorf("%s: %s (%s) is %s of results directory %s, which the run writes: it would overwrite its own input; choose another results directory (-o DIR, or output { dir = ... }) or move the input out of it",
+					in.At, in.What, in.Path, filepath.ToSlash(mustRel(r.dir, path)), r.dir)
+			}
+		}
+		if listed {
+			return nil
+		}
 		if err := s.moveAside(path, "no earlier run wrote it (--adopt), and an output of the run replaces it"); err != nil {
 			return err
 		}

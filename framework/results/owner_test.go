@@ -2,6 +2,7 @@ package results
 
 import (
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -403,4 +404,28 @@ func TestAdoptKilledBeforeFinish(t *testing.T) {
 	if again, _ := filepath.Glob(filepath.Join(dir, SupersededDir, "*", "summary.csv")); len(again) != 1 {
 		t.Errorf("bench's own summary.csv moved aside too: %v", again)
 	}
+}
+
+// TestOutputOverAnInput: an output whose name checkInputs does not know
+// (a renderer's new file) is still never written over an input: Finish
+// refuses it where the experiment file names the input, and the input
+// stays as it was.
+func TestOutputOverAnInput(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"extra.csv": "x,class\n"})
+	in := Input{Path: filepath.Join(dir, "extra.csv"), What: `dataset "d" path`, At: "exp.hcl:2:24"}
+	render := func(m *Manifest, cells []*Cell) ([]Output, error) {
+		return []Output{{"extra.csv", func(w io.Writer) error { _, err := io.WriteString(w, "overwritten\n"); return err }}}, nil
+	}
+	r, err := Begin(dir, manifest("exp"), digests(1), Options{Render: render, Now: clock(), Adopt: true, Inputs: []Input{in}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	finishCells(t, r, 0)
+	_, err = r.Finish(StatusComplete, 0)
+	want := "exp.hcl:2:24: dataset \"d\" path (" + in.Path + ") is extra.csv of results directory " + dir + ", which the run writes: it would overwrite its own input"
+	if err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("Finish: %v\nwant %s", err, want)
+	}
+	checkFiles(t, dir, map[string]string{"extra.csv": "x,class\n"})
 }

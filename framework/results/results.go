@@ -6,7 +6,7 @@
 //	DIR/run.log          one section per run, appended (failed cells, plugin
 //	                     restarts and stderr, cells kept or moved aside)
 //	DIR/cells/IIII-D.json one file per finished cell, with its digest
-//	DIR/summary.csv, folds.csv, NAME.md|.tex|.html|.json
+//	DIR/summary.csv, folds.csv, tuning.csv, per_class.csv, NAME.md|.tex|.html|.json
 //	DIR/predictions/DATASET.csv per-row predictions (output.predictions)
 //	DIR/plots/           figures (PNG and SVG)
 //	DIR/superseded/TIME/ cell files (and the manifest) a run moved aside:
@@ -142,6 +142,9 @@ type Run struct {
 	// more, and goneErr says why.
 	ident   fs.FileInfo
 	goneErr error
+	// inputs are the experiment's (Options.Inputs): no output is written
+	// over one.
+	inputs []Input
 }
 
 // Begin opens dir for a run of the grid whose cell digests are digests
@@ -172,7 +175,7 @@ func Begin(dir string, m *Manifest, digests []string, opt Options) (*Run, error)
 		return nil, err
 	}
 	r := &Run{dir: dir, m: m, digests: digests, specs: opt.Specs, lock: lock, now: now, notes: opt.Notes, render: opt.Render, stop: opt.Stop,
-		kept: map[int]*outcome.CellResult{}, finished: map[int]*outcome.CellResult{}, unwritten: map[int]*outcome.CellResult{}}
+		kept: map[int]*outcome.CellResult{}, finished: map[int]*outcome.CellResult{}, unwritten: map[int]*outcome.CellResult{}, inputs: opt.Inputs}
 	ok := false
 	defer func() {
 		if !ok {
@@ -434,14 +437,14 @@ func hasPredictions(c *outcome.CellResult) bool {
 }
 
 // writeOutputs writes the outputs render makes of m's run for cells into
-// dir and records them in m.Outputs (nil render: none); aside, when set,
-// is called first with each file an output replaces that no earlier run
-// lists (the user's, in a directory adopted: a run killed before its
-// first Finish leaves them there). The outputs an earlier run recorded in dir's manifest that
+// dir and records them in m.Outputs (nil render: none); before, when
+// set, is called first with each output's path and whether an earlier
+// run lists it (Run.replacer: a file there no run lists is the user's, in
+// a directory adopted, and an input is never written over). The outputs an earlier run recorded in dir's manifest that
 // this one does not write (a format dropped, no tuned cell any more) are
 // removed: they are made from the cells, which stay, and would otherwise
 // sit beside the new outputs, stale.
-func writeOutputs(dir string, m *Manifest, cells []*Cell, render Renderer, aside func(path string) error) ([]string, error) {
+func writeOutputs(dir string, m *Manifest, cells []*Cell, render Renderer, before func(path string, listed bool) error) ([]string, error) {
 	var files []Output
 	if render != nil {
 		var err error
@@ -460,8 +463,8 @@ func writeOutputs(dir string, m *Manifest, cells []*Cell, render Renderer, aside
 		if err != nil {
 			return written, err
 		}
-		if _, listed := previous[f.Name]; aside != nil && !listed && fileExists(path) {
-			if err := aside(path); err != nil {
+		if _, listed := previous[f.Name]; before != nil {
+			if err := before(path, listed); err != nil {
 				return written, err
 			}
 		}
