@@ -30,10 +30,16 @@ func writeBytes(path string, b []byte) error { return writeBytesMode(path, b, 0o
 
 // writeBytesMode is writeBytes giving the file mode perm.
 func writeBytesMode(path string, b []byte, perm os.FileMode) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
+	return replaceFile(path, b, perm)
+}
+
+// replaceFile is writeBytesMode into a directory that must exist: one
+// removed meanwhile is an error, never made again.
+func replaceFile(path string, b []byte, perm os.FileMode) error {
+	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, tmpPrefix+filepath.Base(path)+"-*")
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)

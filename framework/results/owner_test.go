@@ -429,3 +429,25 @@ func TestOutputOverAnInput(t *testing.T) {
 	}
 	checkFiles(t, dir, map[string]string{"extra.csv": "x,class\n"})
 }
+
+// TestCellsDirNotMadeAgain: a run's cells directory removed under it is
+// not made again by the next cell's write (the write fails, the cell is
+// kept for Finish, the run is told), so that a results directory removed
+// between the check and the write is not made again either.
+func TestCellsDirNotMadeAgain(t *testing.T) {
+	dir := t.TempDir()
+	var stopped error
+	r := begin(t, dir, "exp", 2, Options{Stop: func(err error) { stopped = err }})
+	finishCells(t, r, 0)
+	if err := os.RemoveAll(filepath.Join(dir, CellsDir)); err != nil {
+		t.Fatal(err)
+	}
+	finishCells(t, r, 1)
+	if _, err := os.Lstat(filepath.Join(dir, CellsDir)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("cells/ made again (%v)", err)
+	}
+	if stopped == nil || !strings.Contains(stopped.Error(), "cell 1 could not be saved") || !errors.Is(stopped, os.ErrNotExist) {
+		t.Errorf("stopped with %v", stopped)
+	}
+	r.close()
+}

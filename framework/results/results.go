@@ -291,7 +291,7 @@ func (r *Run) CellFinished(c *outcome.CellResult) error {
 		r.lose(err)
 		return nil // Finish reports it
 	}
-	if _, err := WriteCell(filepath.Join(r.dir, CellsDir), c, r.digests[c.Index], r.spec(c.Index)); err != nil {
+	if err := writeCellIn(filepath.Join(r.dir, CellsDir), c, r.digests[c.Index], r.spec(c.Index)); err != nil {
 		r.keepUnwritten(c, err)
 		return nil // Finish writes it again, or reports it
 	}
@@ -345,7 +345,7 @@ func (r *Run) writeUnwritten() error {
 	defer r.mu.Unlock()
 	var last error
 	for i, c := range r.unwritten {
-		if _, err := WriteCell(filepath.Join(r.dir, CellsDir), c, r.digests[i], r.spec(i)); err != nil {
+		if err := writeCellIn(filepath.Join(r.dir, CellsDir), c, r.digests[i], r.spec(i)); err != nil {
 			last = err
 			continue
 		}
