@@ -28,6 +28,7 @@ var flagDocs = map[string][2]string{
 	"quiet":            {"--quiet", "no progress bar"},
 	"fresh":            {"--fresh", "start over: move an earlier run's cells in DIR aside to DIR/superseded/TIME/ instead of resuming"},
 	"keep-other-bench": {"--keep-other-bench", "resume with the cells another build of bench computed (inputs otherwise equal) instead of computing them again; each is noted"},
+	"adopt":            {"--adopt", "write into a directory that is not bench's (it holds other files and no manifest.json), moving each file the run replaces to DIR/superseded/TIME/ first"},
 	"plugins":          {"--plugins DIR", "plugins directory, or several as DIR:DIR…, searched in order (default: the directory of the bench binary)"},
 	"plan":             {"--plan", "list every cell with its folds and model fits, and the totals"},
 	"shard":            {"--shard I/N", "run shard I (from 0) of N only; see 'bench help merge'"},
@@ -68,7 +69,7 @@ func flagDoc(cmd, f string) string {
 
 // commands are bench's commands in the order the global usage lists them.
 var commands = []command{
-	{name: "run", args: "FILE", flags: []string{"o", "j", "fresh", "keep-other-bench", "dense-budget", "shard", "shards", "quiet", "plugins", "profile"},
+	{name: "run", args: "FILE", flags: []string{"o", "j", "fresh", "keep-other-bench", "adopt", "dense-budget", "shard", "shards", "quiet", "plugins", "profile"},
 		summary: "cross-validate every combination FILE declares, write tables",
 		doc: `Run cross-validates every combination the experiment FILE declares
 (datasets × pipelines × learners × parameter sets × reductions) and writes
@@ -90,6 +91,17 @@ one that differs only by the build of bench is computed again unless
 --keep-other-bench keeps it (noted in the run log, and the tables list
 the builds). --fresh starts over, moving the old cells aside (never
 deleting them). A directory that holds another experiment is refused.
+
+The results directory is bench's own: run writes into a directory only
+when it is absent, empty or bench's (it holds manifest.json, cells/ or
+shards/). A directory holding other files is refused, naming them, unless
+--adopt: each file the run replaces there (summary.csv, NAME.md, run.log…)
+is first moved to DIR/superseded/TIME/, never deleted. An input of the
+experiment (data, folds or test file, FILE itself) that is a file the run
+writes, or lies inside cells/, plots/ or another folder bench manages, is
+refused where FILE names it. A results directory removed or replaced
+while the run writes into it ends the run with an error: it is not made
+again.
 
 A learner that does not declare the sparse capability gets dense input:
 a sparse design matrix (hash encoder, wide one-hot) is densified once per
@@ -301,7 +313,7 @@ func globalUsage() string {
 		fmt.Fprintf(&b, "  %-15s  %s\n", name, c.summary)
 	}
 	b.WriteString("\nflags:\n")
-	for _, f := range []string{"o", "j", "fresh", "keep-other-bench", "dense-budget", "shard", "quiet", "plugins", "profile", "plan",
+	for _, f := range []string{"o", "j", "fresh", "keep-other-bench", "adopt", "dense-budget", "shard", "quiet", "plugins", "profile", "plan",
 		"shards", "partition", "time", "cpus", "mem", "now", "image", "claim", "parallelism"} {
 		var used []string
 		for _, c := range commands {

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/polyclass/polyclass/framework/host"
@@ -76,7 +75,10 @@ func rerun(ctx context.Context, h *host.Host, o *options, stdout, stderr io.Writ
 	}
 	out := o.out
 	if out == "" {
-		out = filepath.Join(dir, "rerun")
+		// DIR/rerun is an entry of DIR: made there, never followed.
+		if out, err = results.Subdir(dir, results.RerunDir); err != nil {
+			return fmt.Errorf("rerun: %w", err)
+		}
 	}
 	sub := *o
 	sub.out = out

@@ -44,8 +44,11 @@ type options struct {
 	// keepOtherBench keeps the cells another build of bench computed
 	// (run; results.Options.KeepOtherBench).
 	keepOtherBench bool
-	shard          string // --shard I/N (run)
-	profile        string // --profile DIR (run)
+	// adopt writes into a directory that is not bench's (run;
+	// results.Options.Adopt).
+	adopt   bool
+	shard   string // --shard I/N (run)
+	profile string // --profile DIR (run)
 	// set holds the names of the flags the command line gives.
 	set map[string]bool
 
@@ -157,6 +160,7 @@ func flagSet(cmd string, o *options) *flag.FlagSet {
 	fs.BoolVar(&o.plan, "plan", false, "list the cells, folds and fits")
 	fs.BoolVar(&o.fresh, "fresh", false, "start over instead of resuming")
 	fs.BoolVar(&o.keepOtherBench, "keep-other-bench", false, "keep cells another build of bench computed")
+	fs.BoolVar(&o.adopt, "adopt", false, "write into a directory that is not bench's")
 	fs.StringVar(&o.shard, "shard", "", "run shard I of N (I/N)")
 	fs.IntVar(&o.shards, "shards", 0, "number of shards")
 	fs.StringVar(&o.partition, "partition", "", "Slurm partition")
@@ -324,7 +328,8 @@ func runExperiment(ctx context.Context, o *options, file string, g *engine.Grid,
 	// after it could not be saved either.
 	ctx, stopRun := context.WithCancelCause(ctx)
 	defer stopRun(nil)
-	ropt := results.Options{Fresh: o.fresh, Notes: stderr, Render: render, Stop: stopRun, Specs: specs, KeepOtherBench: o.keepOtherBench}
+	ropt := results.Options{Fresh: o.fresh, Notes: stderr, Render: render, Stop: stopRun, Specs: specs, KeepOtherBench: o.keepOtherBench,
+		Inputs: experimentInputs(file, exp), Adopt: o.adopt}
 	var selectCell func(int) bool
 	if spec != nil {
 		if ropt.Shard, err = shardCells(ctx, g, *spec, digests); err != nil {
@@ -378,6 +383,9 @@ func runExperiment(ctx context.Context, o *options, file string, g *engine.Grid,
 	o.pluginLog.set(nil)
 	logPath := run.LogPath()
 	written, err := run.Finish(status, stats.Uploads)
+	if errors.Is(err, results.ErrDirGone) {
+		return err // runErr is the same news (the run was stopped for it)
+	}
 	if err != nil {
 		return errors.Join(runErr, err)
 	}

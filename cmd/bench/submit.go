@@ -22,8 +22,8 @@ import (
 
 // Where bench submit writes, below the results directory.
 const (
-	slurmDir = "slurm"
-	k8sDir   = "k8s"
+	slurmDir = results.SlurmDir
+	k8sDir   = results.K8sDir
 	// k8sMount is where the results claim is mounted in the pods.
 	k8sMount = "/results"
 )
@@ -82,9 +82,13 @@ func flagList(names []string) string {
 }
 
 // checkResultsDir refuses, before anything is submitted, a results
-// directory every task would fail on or whose merge would: one that holds
-// another experiment, or shards of a run cut into another number of them.
+// directory every task would fail on or whose merge would: one that is
+// not bench's (results.Owned), holds another experiment, or shards of a
+// run cut into another number of them.
 func checkResultsDir(dir, experiment string, shards int) error {
+	if err := results.Owned(dir); err != nil {
+		return err
+	}
 	if m, err := results.ReadManifest(dir); err == nil && m.Experiment != experiment {
 		return fmt.Errorf("results directory %s holds experiment %q, not %q: choose another directory with -o", dir, m.Experiment, experiment)
 	}
@@ -127,8 +131,10 @@ func submitSlurm(ctx context.Context, h *host.Host, o *options, file string, std
 	if err := checkResultsDir(s.Dir, s.Experiment, s.Shards); err != nil {
 		return fmt.Errorf("submit slurm: %w", err)
 	}
-	if err := os.MkdirAll(filepath.Join(s.Scripts, cluster.LogsDir), 0o755); err != nil {
-		return fmt.Errorf("scripts directory: %w", err)
+	// slurm/ and slurm/logs/ are entries of the results directory: made
+	// there, never followed.
+	if _, err := results.Subdir(s.Dir, slurmDir+"/"+cluster.LogsDir); err != nil {
+		return fmt.Errorf("submit slurm: %w", err)
 	}
 	arrayText, err := s.ArrayScript()
 	if err != nil {
@@ -140,7 +146,7 @@ func submitSlurm(ctx context.Context, h *host.Host, o *options, file string, std
 	}
 	array, merge := filepath.Join(s.Scripts, cluster.ArrayScript), filepath.Join(s.Scripts, cluster.MergeScript)
 	for _, f := range []struct{ path, text string }{{array, arrayText}, {merge, mergeText}} {
-		if err := writeScript(f.path, []byte(f.text)); err != nil {
+		if err := results.WriteFile(f.path, []byte(f.text), 0o755); err != nil {
 			return err
 		}
 	}
@@ -169,20 +175,6 @@ func warnEmptyShards(stderr io.Writer, shards, cells int) {
 	if shards > cells {
 		fmt.Fprintf(stderr, "note: %d shards for %d cells: %d shards have no cell to run\n", shards, cells, shards-cells)
 	}
-}
-
-// writeScript writes an executable file through a temporary file renamed
-// over path.
-func writeScript(path string, b []byte) error {
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, b, 0o755); err != nil {
-		return fmt.Errorf("writing %w", err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("writing %w", err)
-	}
-	return nil
 }
 
 // sbatch submits script with sbatch --parsable and the extra options, and
@@ -244,19 +236,21 @@ func submitK8s(o *options, file string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usageError{"submit k8s: " + err.Error()}
 	}
-	dir := filepath.Join(out, k8sDir)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("manifests directory: %w", err)
+	if err := results.Owned(out); err != nil {
+		return fmt.Errorf("submit k8s: %w", err)
+	}
+	// k8s/ is an entry of the results directory: made there, never
+	// followed.
+	dir, err := results.Subdir(out, k8sDir)
+	if err != nil {
+		return fmt.Errorf("submit k8s: %w", err)
 	}
 	shardsPath, mergePath := filepath.Join(dir, cluster.ShardsManifest), filepath.Join(dir, cluster.MergeManifest)
 	for _, f := range []struct {
 		path string
 		b    []byte
 	}{{shardsPath, shards}, {mergePath, merge}} {
-		if err := writeScript(f.path, f.b); err != nil {
-			return err
-		}
-		if err := os.Chmod(f.path, 0o644); err != nil {
+		if err := results.WriteFile(f.path, f.b, 0o644); err != nil {
 			return err
 		}
 	}

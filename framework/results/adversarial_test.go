@@ -21,9 +21,11 @@ var _ = flag.Bool("update", false, "rewrite the want files of the adversarial co
 // (its "setup" file: complete runs or shards written by this package),
 // tampers with it (its files under out/, the symbolic links of "links",
 // the named pipes of "fifos"), runs one command on it ("op": run, fresh,
-// table, merge, shard I/N) and must get the case's message, or none. A
-// file victim/t outside the directory, which links point at, must be
-// untouched whatever happens.
+// table, merge, shard I/N, adopt, subdir, gone) and must get the case's
+// message, or none. A file victim/t outside the directory, which links
+// point at, must be untouched whatever happens, as must every input of
+// the case's "inputs" file (PATH | WHAT | AT, PATH in the case's
+// directory), which the run ops pass to Begin.
 func TestAdversarialResultsDirs(t *testing.T) {
 	adversarial.Run(t, "results", func(t *testing.T, c *adversarial.Case, dir string) string {
 		out := filepath.Join(dir, "out")
@@ -38,7 +40,7 @@ func TestAdversarialResultsDirs(t *testing.T) {
 		for _, line := range lines(setup) {
 			runSetup(t, out, strings.Fields(line))
 		}
-		c.WriteFiles(t, dir, "setup", "links", "fifos", "op")
+		c.WriteFiles(t, dir, "setup", "links", "fifos", "op", "inputs")
 		links, _ := c.File("links")
 		for _, line := range lines(links) {
 			from, to, ok := strings.Cut(line, " -> ")
@@ -65,9 +67,16 @@ func TestAdversarialResultsDirs(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
+		inputs := caseInputs(t, c, dir)
+		before := contents(inputs)
 		op, _ := c.File("op")
 		var accepted string
-		err := runOp(t, out, strings.Fields(string(op)), &accepted)
+		err := runOp(t, out, strings.Fields(string(op)), inputs, &accepted)
+		for path, b := range contents(inputs) {
+			if b != before[path] {
+				t.Errorf("input %s changed: %q, was %q", path, b, before[path])
+			}
+		}
 		if b, rerr := os.ReadFile(filepath.Join(victim, "t")); rerr != nil || string(b) != "victim\n" {
 			t.Errorf("victim/t is now %q (%v)", b, rerr)
 		}
@@ -147,22 +156,59 @@ func runSetup(t *testing.T, out string, f []string) {
 	}
 }
 
+// caseInputs returns the inputs the case's "inputs" file lists.
+func caseInputs(t *testing.T, c *adversarial.Case, dir string) []Input {
+	b, _ := c.File("inputs")
+	var in []Input
+	for _, l := range lines(b) {
+		f := strings.Split(l, "|")
+		if len(f) != 3 {
+			t.Fatalf("inputs: %q is not PATH | WHAT | AT", l)
+		}
+		in = append(in, Input{Path: filepath.Join(dir, strings.TrimSpace(f[0])), What: strings.TrimSpace(f[1]), At: strings.TrimSpace(f[2])})
+	}
+	return in
+}
+
+// contents returns the content of each input, by path ("" when unread).
+func contents(inputs []Input) map[string]string {
+	out := map[string]string{}
+	for _, in := range inputs {
+		b, _ := os.ReadFile(in.Path)
+		out[in.Path] = string(b)
+	}
+	return out
+}
+
 // runOp runs the case's command on out: "run N" (resume a run of N
-// cells, finishing every cell), "fresh N", "table", "merge" (in place),
-// "mergeto" (into DIR/merged), "shard I/N CELLS". A merge's summary and
-// notes go to accepted.
-func runOp(t *testing.T, out string, f []string, accepted *string) error {
+// cells, finishing every cell), "fresh N", "adopt N" (a run adopting
+// the directory: its notes go to accepted), "table", "merge" (in place),
+// "mergeto" (into DIR/merged), "shard I/N CELLS", "subdir NAME" (Subdir),
+// "gone remove|replace|move N" (a run of N cells whose directory goes
+// after its first cell). A merge's summary and notes go to accepted.
+func runOp(t *testing.T, out string, f []string, inputs []Input, accepted *string) error {
 	t.Helper()
 	if len(f) == 0 {
 		t.Fatal("op: empty")
 	}
 	switch f[0] {
-	case "run", "fresh":
+	case "subdir":
+		_, err := Subdir(out, f[1])
+		return err
+	case "gone":
+		return goneOp(t, out, f[1], f[2])
+	case "run", "fresh", "adopt":
 		n, _ := strconv.Atoi(f[1])
-		r, err := Begin(out, manifest("exp"), digests(n), Options{Fresh: f[0] == "fresh", Now: clock(), Render: fakeRender})
+		var notes strings.Builder
+		r, err := Begin(out, manifest("exp"), digests(n), Options{Fresh: f[0] == "fresh", Adopt: f[0] == "adopt", Now: clock(), Render: fakeRender, Inputs: inputs, Notes: &notes})
 		if err != nil {
 			return err
 		}
+		defer func() {
+			if f[0] == "adopt" {
+				*accepted = adversarial.Accepted + "adopted\n" + supersededTime.ReplaceAllString(notes.String(), "superseded/TIME/")
+			}
+		}()
 		for i := range n {
 			if r.Kept()[i] == nil {
 				finishCells(t, r, i)
@@ -192,7 +238,7 @@ func runOp(t *testing.T, out string, f []string, accepted *string) error {
 		if _, err := fmt.Sscanf(f[1]+" "+f[2], "%d/%d %d", &i, &n, &cells); err != nil {
 			t.Fatalf("op %v: %v", f, err)
 		}
-		r, err := Begin(out, manifest("exp"), digests(cells), Options{Shard: shardOf(i, n, cells), Now: clock()})
+		r, err := Begin(out, manifest("exp"), digests(cells), Options{Shard: shardOf(i, n, cells), Now: clock(), Inputs: inputs})
 		if err != nil {
 			return err
 		}
@@ -201,4 +247,37 @@ func runOp(t *testing.T, out string, f []string, accepted *string) error {
 	}
 	t.Fatalf("op: unknown command %q", f[0])
 	return nil
+}
+
+// goneOp runs n cells into out, whose directory is removed, replaced by
+// an empty one or moved away (how) after the first cell; it returns
+// Finish's error, and fails the test when anything was written to the
+// path after.
+func goneOp(t *testing.T, out, how, cells string) error {
+	t.Helper()
+	n, _ := strconv.Atoi(cells)
+	r, err := Begin(out, manifest("exp"), digests(n), Options{Now: clock(), Render: fakeRender, Stop: func(error) {}})
+	if err != nil {
+		return err
+	}
+	finishCells(t, r, 0)
+	switch how {
+	case "remove":
+		os.RemoveAll(out)
+	case "replace":
+		os.RemoveAll(out)
+		os.Mkdir(out, 0o755)
+	case "move":
+		os.Rename(out, out+".moved")
+	default:
+		t.Fatalf("gone: unknown %q", how)
+	}
+	for i := 1; i < n; i++ {
+		finishCells(t, r, i)
+	}
+	_, err = r.Finish(StatusComplete, 0)
+	if entries, rerr := os.ReadDir(out); how == "replace" && len(entries) != 0 || how != "replace" && rerr == nil {
+		t.Errorf("the run wrote to %s after it went: %d entries", out, len(entries))
+	}
+	return err
 }

@@ -26,11 +26,20 @@ func writeFile(path string, fn func(io.Writer) error) error {
 }
 
 // writeBytes is writeFile for bytes at hand.
-func writeBytes(path string, b []byte) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+func writeBytes(path string, b []byte) error { return writeBytesMode(path, b, 0o644) }
+
+// writeBytesMode is writeBytes giving the file mode perm.
+func writeBytesMode(path string, b []byte, perm os.FileMode) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
+	return replaceFile(path, b, perm)
+}
+
+// replaceFile is writeBytesMode into a directory that must exist: one
+// removed meanwhile is an error, never made again.
+func replaceFile(path string, b []byte, perm os.FileMode) error {
+	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, tmpPrefix+filepath.Base(path)+"-*")
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
@@ -46,7 +55,7 @@ func writeBytes(path string, b []byte) error {
 	if err := tmp.Sync(); err != nil {
 		return fail(err)
 	}
-	if err := tmp.Chmod(0o644); err != nil {
+	if err := tmp.Chmod(perm); err != nil {
 		return fail(err)
 	}
 	if err := tmp.Close(); err != nil {

@@ -64,15 +64,33 @@ var hexSHA = regexp.MustCompile(`^[0-9a-f]{64}$`)
 // WriteCell writes cell r with its digest and spec (nil: none) into
 // cellsDir atomically and returns the file's path.
 func WriteCell(cellsDir string, r *outcome.CellResult, digest string, spec *cellspec.Spec) (string, error) {
+	b, err := cellBytes(r, digest, spec)
+	if err != nil {
+		return "", err
+	}
+	path := filepath.Join(cellsDir, CellFileName(r.Index, digest))
+	return path, writeBytes(path, b)
+}
+
+// writeCellIn is WriteCell into a cells directory that must exist (a run's:
+// one removed meanwhile is an error, never made again).
+func writeCellIn(cellsDir string, r *outcome.CellResult, digest string, spec *cellspec.Spec) error {
+	b, err := cellBytes(r, digest, spec)
+	if err != nil {
+		return err
+	}
+	return replaceFile(filepath.Join(cellsDir, CellFileName(r.Index, digest)), b, 0o644)
+}
+
+// cellBytes is the content of cell r's file, with its checksum.
+func cellBytes(r *outcome.CellResult, digest string, spec *cellspec.Spec) ([]byte, error) {
 	b, err := json.MarshalIndent(Cell{Schema: CellSchema, Digest: digest, Spec: spec, CellResult: r}, "", "  ")
 	if err != nil {
-		return "", fmt.Errorf("cell %d: %w", r.Index, err)
+		return nil, fmt.Errorf("cell %d: %w", r.Index, err)
 	}
 	b = append(b, '\n')
 	sum := sha256.Sum256(b)
-	b = bytes.Replace(b, checksumField(""), checksumField(hex.EncodeToString(sum[:])), 1)
-	path := filepath.Join(cellsDir, CellFileName(r.Index, digest))
-	return path, writeBytes(path, b)
+	return bytes.Replace(b, checksumField(""), checksumField(hex.EncodeToString(sum[:])), 1), nil
 }
 
 // checksumField is the checksum's line of a cell file, as MarshalIndent

@@ -99,6 +99,9 @@ func Merge(out string, dirs []string, render Renderer) (*Merged, error) {
 	if err := checkLayout(out); err != nil {
 		return nil, fmt.Errorf("merge: %w", err)
 	}
+	if err := Owned(out); err != nil {
+		return nil, fmt.Errorf("merge: %w", err)
+	}
 	if err := os.MkdirAll(filepath.Join(out, CellsDir), 0o755); err != nil {
 		return nil, fmt.Errorf("merge: %w", err)
 	}
@@ -142,7 +145,7 @@ func Merge(out string, dirs []string, render Renderer) (*Merged, error) {
 		results = append(results, cells[i])
 	}
 	res.Cells = len(results)
-	written, err := writeOutputs(out, m, results, render)
+	written, err := writeOutputs(out, m, results, render, nil)
 	if err != nil {
 		return nil, fmt.Errorf("merge: %w", err)
 	}

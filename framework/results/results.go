@@ -6,7 +6,7 @@
 //	DIR/run.log          one section per run, appended (failed cells, plugin
 //	                     restarts and stderr, cells kept or moved aside)
 //	DIR/cells/IIII-D.json one file per finished cell, with its digest
-//	DIR/summary.csv, folds.csv, NAME.md|.tex|.html|.json
+//	DIR/summary.csv, folds.csv, tuning.csv, per_class.csv, NAME.md|.tex|.html|.json
 //	DIR/predictions/DATASET.csv per-row predictions (output.predictions)
 //	DIR/plots/           figures (PNG and SVG)
 //	DIR/superseded/TIME/ cell files (and the manifest) a run moved aside:
@@ -25,6 +25,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -83,6 +84,15 @@ type Options struct {
 	// by the build of bench that computed it (Want.KeepOtherBench), noting
 	// each; without it such cells are computed again.
 	KeepOtherBench bool
+	// Inputs are the experiment's inputs: Begin refuses a results
+	// directory where one of them is a file the run writes, or lies inside
+	// a directory bench manages (each named where the experiment file
+	// names it).
+	Inputs []Input
+	// Adopt lets the run write into a directory that is not bench's (see
+	// Owned): each file the run replaces there is moved to
+	// superseded/TIME/ first.
+	Adopt bool
 }
 
 // Output is one output file of a run: its path relative to the results
@@ -127,6 +137,14 @@ type Run struct {
 	// writeErr is the first such error.
 	unwritten map[int]*outcome.CellResult
 	writeErr  error
+	// ident is the results directory as Begin found it: a run whose
+	// directory is no longer this one (removed, replaced) writes nothing
+	// more, and goneErr says why.
+	ident   fs.FileInfo
+	goneErr error
+	// inputs are the experiment's (Options.Inputs): no output is written
+	// over one.
+	inputs []Input
 }
 
 // Begin opens dir for a run of the grid whose cell digests are digests
@@ -144,7 +162,8 @@ func Begin(dir string, m *Manifest, digests []string, opt Options) (*Run, error)
 	if opt.Shard != nil {
 		return beginShard(dir, m, digests, opt, now)
 	}
-	if err := checkLayout(dir); err != nil {
+	adopted, err := checkOwner(dir, m.Experiment, opt)
+	if err != nil {
 		return nil, err
 	}
 	cells := filepath.Join(dir, CellsDir)
@@ -156,17 +175,25 @@ func Begin(dir string, m *Manifest, digests []string, opt Options) (*Run, error)
 		return nil, err
 	}
 	r := &Run{dir: dir, m: m, digests: digests, specs: opt.Specs, lock: lock, now: now, notes: opt.Notes, render: opt.Render, stop: opt.Stop,
-		kept: map[int]*outcome.CellResult{}, finished: map[int]*outcome.CellResult{}, unwritten: map[int]*outcome.CellResult{}}
+		kept: map[int]*outcome.CellResult{}, finished: map[int]*outcome.CellResult{}, unwritten: map[int]*outcome.CellResult{}, inputs: opt.Inputs}
 	ok := false
 	defer func() {
 		if !ok {
 			r.unlock()
 		}
 	}()
+	if r.ident, err = os.Stat(dir); err != nil {
+		return nil, fmt.Errorf("results directory: %w", err)
+	}
 	for _, d := range []string{dir, cells, filepath.Join(dir, "plots"), filepath.Join(dir, "predictions")} {
 		removeTemps(d) // a killed run's unfinished writes
 	}
 	s := newSetup(dir, now, opt.Notes)
+	if adopted {
+		if err := adopt(dir, s); err != nil {
+			return nil, err
+		}
+	}
 	old, err := previousManifest(dir, m, opt.Fresh, s)
 	if err != nil {
 		return nil, err
@@ -260,7 +287,11 @@ func (r *Run) CellFinished(c *outcome.CellResult) error {
 	if c.Index < 0 || c.Index >= len(r.digests) {
 		return fmt.Errorf("cell index %d out of range [0, %d)", c.Index, len(r.digests))
 	}
-	if _, err := WriteCell(filepath.Join(r.dir, CellsDir), c, r.digests[c.Index], r.spec(c.Index)); err != nil {
+	if err := r.still(); err != nil {
+		r.lose(err)
+		return nil // Finish reports it
+	}
+	if err := writeCellIn(filepath.Join(r.dir, CellsDir), c, r.digests[c.Index], r.spec(c.Index)); err != nil {
 		r.keepUnwritten(c, err)
 		return nil // Finish writes it again, or reports it
 	}
@@ -314,7 +345,7 @@ func (r *Run) writeUnwritten() error {
 	defer r.mu.Unlock()
 	var last error
 	for i, c := range r.unwritten {
-		if _, err := WriteCell(filepath.Join(r.dir, CellsDir), c, r.digests[i], r.spec(i)); err != nil {
+		if err := writeCellIn(filepath.Join(r.dir, CellsDir), c, r.digests[i], r.spec(i)); err != nil {
 			last = err
 			continue
 		}
@@ -338,6 +369,9 @@ func (r *Run) Finish(status Status, uploads int64) ([]string, error) {
 		return r.finishShard(status, uploads)
 	}
 	defer r.close()
+	if err := r.still(); err != nil {
+		return nil, err
+	}
 	unwritten := r.writeUnwritten()
 	r.mu.Lock()
 	cells := make([]*Cell, 0, len(r.kept)+len(r.finished))
@@ -367,7 +401,7 @@ func (r *Run) Finish(status Status, uploads int64) ([]string, error) {
 			m.FailedCells++
 		}
 	}
-	written, err := writeOutputs(r.dir, m, cells, r.render)
+	written, err := writeOutputs(r.dir, m, cells, r.render, r.replacer())
 	if err != nil {
 		m.Status = StatusFailed
 		fmt.Fprintf(r.log, "writing the tables: %v\n", err)
@@ -403,11 +437,14 @@ func hasPredictions(c *outcome.CellResult) bool {
 }
 
 // writeOutputs writes the outputs render makes of m's run for cells into
-// dir and records them in m.Outputs (nil render: none). The outputs an earlier run recorded in dir's manifest that
+// dir and records them in m.Outputs (nil render: none); before, when
+// set, is called first with each output's path and whether an earlier
+// run lists it (Run.replacer: a file there no run lists is the user's, in
+// a directory adopted, and an input is never written over). The outputs an earlier run recorded in dir's manifest that
 // this one does not write (a format dropped, no tuned cell any more) are
 // removed: they are made from the cells, which stay, and would otherwise
 // sit beside the new outputs, stale.
-func writeOutputs(dir string, m *Manifest, cells []*Cell, render Renderer) ([]string, error) {
+func writeOutputs(dir string, m *Manifest, cells []*Cell, render Renderer, before func(path string, listed bool) error) ([]string, error) {
 	var files []Output
 	if render != nil {
 		var err error
@@ -425,6 +462,11 @@ func writeOutputs(dir string, m *Manifest, cells []*Cell, render Renderer) ([]st
 		path, err := inside(dir, f.Name)
 		if err != nil {
 			return written, err
+		}
+		if _, listed := previous[f.Name]; before != nil {
+			if err := before(path, listed); err != nil {
+				return written, err
+			}
 		}
 		if err := writeFile(path, f.Write); err != nil {
 			// The earlier outputs not yet written again stay, whole, and
@@ -553,7 +595,7 @@ func Render(dir string, render Renderer) (*Manifest, []string, error) {
 		// crashed, a power cut) without finishing.
 		m.Status = StatusInterrupted
 	}
-	written, err := writeOutputs(dir, m, cells, render)
+	written, err := writeOutputs(dir, m, cells, render, nil)
 	if err != nil {
 		return m, written, err
 	}

@@ -276,6 +276,11 @@ func TestResumeWithPredictions(t *testing.T) {
 // moved aside, not left stale beside predictions/DATASET.csv.
 func TestOldPredictionsFile(t *testing.T) {
 	dir := t.TempDir()
+	// The directory is an earlier run's (bench writes only into its own).
+	first := begin(t, dir, "exp", 1, Options{})
+	if _, err := first.Finish(StatusInterrupted, 0); err != nil {
+		t.Fatal(err)
+	}
 	os.WriteFile(filepath.Join(dir, "predictions.csv"), []byte("dataset,row\niris,0\n"), 0o644)
 	var notes strings.Builder
 	r, err := Begin(dir, manifest("exp"), digests(1), Options{Render: fakeRender, Now: clock(), Notes: &notes})

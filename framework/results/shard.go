@@ -58,7 +58,7 @@ func beginShard(dir string, m *Manifest, digests []string, opt Options, now func
 	sh := opt.Shard
 	cells := filepath.Join(dir, CellsDir)
 	shards := filepath.Join(dir, ShardsDir)
-	if err := checkLayout(dir); err != nil {
+	if _, err := checkOwner(dir, m.Experiment, opt); err != nil {
 		return nil, err
 	}
 	for _, d := range []string{cells, shards} {
@@ -85,6 +85,9 @@ func beginShard(dir string, m *Manifest, digests []string, opt Options, now func
 			r.unlock()
 		}
 	}()
+	if r.ident, err = os.Stat(dir); err != nil {
+		return nil, fmt.Errorf("results directory: %w", err)
+	}
 	own := map[int]string{}
 	for _, c := range sh.Cells {
 		own[c.Index] = c.Digest
@@ -180,6 +183,9 @@ func checkShards(s *setup, dir string, m *Manifest, sh *Shard, digests []string,
 // finishShard records the end of a shard's run in its manifest: no tables.
 func (r *Run) finishShard(status Status, uploads int64) ([]string, error) {
 	defer r.close()
+	if err := r.still(); err != nil {
+		return nil, err
+	}
 	unwritten := r.writeUnwritten()
 	m := r.m
 	r.mu.Lock()

@@ -1,0 +1,345 @@
+package results
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// The results directory is bench's own. A run writes into a directory only
+// when it is absent, empty or already bench's (it holds a manifest, a
+// cells/ or a shards/ directory, or only entries bench makes before those:
+// slurm/, k8s/, superseded/, rerun/, the lock); any other directory is
+// refused, unless
+// the caller adopts it (Options.Adopt), which moves every file the run
+// replaces to superseded/TIME/ first. No input of the experiment may be
+// one of the files a run writes, nor lie inside a directory bench manages
+// there (checkInputs). A results directory removed or replaced while a run
+// writes into it ends the run (Run.still): it is never made again.
+
+// Where bench submit and bench rerun write, below a results directory.
+const (
+	SlurmDir = "slurm"
+	K8sDir   = "k8s"
+	RerunDir = "rerun"
+)
+
+// ErrDirGone is the cause of the error that ends a run whose results
+// directory was removed or replaced while it ran.
+var ErrDirGone = errors.New("removed or replaced during the run")
+
+// Input is an input of an experiment: a data, folds or test file, or the
+// experiment file. No output of the run may be one (see Options.Inputs).
+type Input struct {
+	// Path is the file, as the run reads it.
+	Path string
+	// What names it: `cv.folds_file "folds.csv"`, "the experiment file".
+	What string
+	// At is where the experiment file names it (FILE:LINE:COL); for the
+	// experiment file itself, its path.
+	At string
+}
+
+// ownEntries are the entries bench makes in a results directory before
+// its manifest (a run killed early, bench submit): a directory holding
+// only these (and unfinished writes) is bench's.
+var ownEntries = map[string]bool{CellsDir: true, ShardsDir: true, SupersededDir: true, SlurmDir: true, K8sDir: true, RerunDir: true, lockFile: true}
+
+// managedDirs are the directories of a results directory whose files bench
+// replaces, moves aside or removes: no input may lie inside one.
+var managedDirs = []string{CellsDir, ShardsDir, "plots", "predictions", SlurmDir, K8sDir, RerunDir}
+
+// Owned returns nil when bench may write into dir: it is absent, empty,
+// or bench's (see ownEntries). Otherwise the error names dir, the entries
+// that make it someone else's and how to proceed.
+func Owned(dir string) error {
+	foreign, err := foreignEntries(dir)
+	if err != nil || len(foreign) == 0 {
+		return err
+	}
+	return notOwned(dir, foreign, "choose another directory with -o, or move those files away")
+}
+
+// adoptAdvice is how to proceed, for a whole run, with a directory that
+// is not bench's.
+const adoptAdvice = "choose another directory with -o, or run with --adopt to write there (each file the run replaces is moved to " + SupersededDir + "/TIME/ first, never deleted)"
+
+// notOwned is the error for dir, not bench's for the entries foreign; how
+// says how to proceed.
+func notOwned(dir string, foreign []string, how string) error {
+	return fmt.Errorf("results directory %s is not bench's: it holds %s and no %s; bench writes only into a directory that is absent, empty or its own: %s",
+		dir, listNames(foreign), ManifestFile, how)
+}
+
+// foreignEntries returns the entries of dir that make it not bench's
+// (none when dir is absent, empty, holds a manifest or only bench's own
+// entries).
+func foreignEntries(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, nil
+	case err != nil:
+		return nil, fmt.Errorf("results directory: %w", err)
+	}
+	var foreign []string
+	for _, e := range entries {
+		name := e.Name()
+		if name == ManifestFile || name == CellsDir || name == ShardsDir {
+			return nil, nil // a run's, a run's whose manifest went, shards'
+		}
+		if !ownEntries[name] && !strings.HasPrefix(name, tmpPrefix) {
+			foreign = append(foreign, name)
+		}
+	}
+	return foreign, nil
+}
+
+// listNames lists a few names, quoted, and how many more.
+func listNames(names []string) string {
+	sort.Strings(names)
+	const most = 5
+	q := make([]string, 0, most)
+	for i, n := range names {
+		if i == most {
+			q = append(q, fmt.Sprintf("%d more", len(names)-most))
+			break
+		}
+		q = append(q, fmt.Sprintf("%q", n))
+	}
+	return strings.Join(q, ", ")
+}
+
+// outputNames are the files a run of experiment name writes at the top of
+// its results directory, besides those of managedDirs.
+func outputNames(name string) []string {
+	out := []string{ManifestFile, LogFile, lockFile, oldPredictionsFile, "summary.csv", "folds.csv", "tuning.csv", "per_class.csv"}
+	for _, ext := range []string{".md", ".tex", ".html", ".json"} {
+		out = append(out, name+ext)
+	}
+	return out
+}
+
+// checkInputs returns an error naming, where the experiment file names it,
+// every input that is one of the files a run of experiment name writes in
+// dir (the same file: device and inode, whatever its path) or lies inside
+// a directory bench manages there; nil when none is.
+func checkInputs(dir, name string, inputs []Input) error {
+	if len(inputs) == 0 {
+		return nil
+	}
+	if _, err := os.Stat(dir); err != nil {
+		return nil // absent: nothing of it is an input
+	}
+	var errs []error
+	for _, in := range inputs {
+		if err := checkInput(dir, name, in); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// checkInput is checkInputs for one input.
+func checkInput(dir, name string, in Input) error {
+	fi, err := os.Stat(in.Path)
+	if err != nil {
+		return nil // the run reads it and says so
+	}
+	for _, out := range outputNames(name) {
+		if o, err := os.Stat(filepath.Join(dir, out)); err == nil && os.SameFile(fi, o) {
+			return fmt.Errorf("%s: %s (%s) is %s of results directory %s, which the run writes: it would overwrite its own input; choose another results directory (-o DIR, or output { dir = ... }) or move the input out of it",
+				in.At, in.What, in.Path, out, dir)
+		}
+	}
+	if sub := managedDirOf(dir, in.Path); sub != "" {
+		return fmt.Errorf("%s: %s (%s) lies inside %s/ of results directory %s, whose files bench replaces, moves aside or removes: choose another results directory (-o DIR, or output { dir = ... }) or move the input out of it",
+			in.At, in.What, in.Path, sub, dir)
+	}
+	return nil
+}
+
+// managedDirOf returns the directory of managedDirs in dir that path (its
+// links resolved) lies inside, or "".
+func managedDirOf(dir, path string) string {
+	subs := map[string]fs.FileInfo{}
+	for _, sub := range managedDirs {
+		if fi, err := os.Stat(filepath.Join(dir, sub)); err == nil && fi.IsDir() {
+			subs[sub] = fi
+		}
+	}
+	if len(subs) == 0 {
+		return ""
+	}
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return ""
+	}
+	if real, err = filepath.Abs(real); err != nil {
+		return ""
+	}
+	for p := filepath.Dir(real); ; p = filepath.Dir(p) {
+		if fi, err := os.Stat(p); err == nil {
+			for sub, s := range subs {
+				if os.SameFile(fi, s) {
+					return sub
+				}
+			}
+		}
+		if p == filepath.Dir(p) {
+			return ""
+		}
+	}
+}
+
+// Subdir returns DIR/NAME (NAME slash-separated, inside DIR), a directory
+// of bench's own in the results directory dir, made when absent (dir
+// too). A symbolic link or anything but a directory on the way is an
+// error: bench follows no link inside a results directory (dir itself may
+// be one).
+func Subdir(dir, name string) (string, error) {
+	path, err := inside(dir, name)
+	if err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("results directory: %w", err)
+	}
+	at := dir
+	for _, part := range strings.Split(filepath.ToSlash(filepath.Clean(filepath.FromSlash(name))), "/") {
+		at = filepath.Join(at, part)
+		if err := os.Mkdir(at, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+			return "", fmt.Errorf("results directory: %w", err)
+		}
+		fi, err := os.Lstat(at)
+		if err != nil {
+			return "", fmt.Errorf("results directory: %w", err)
+		}
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			to, _ := os.Readlink(at)
+			return "", fmt.Errorf("results directory %s: %s is a symbolic link (to %s); bench follows no symbolic link inside a results directory: move it away, or choose another directory with -o", dir, filepath.ToSlash(mustRel(dir, at)), to)
+		}
+		if !fi.IsDir() {
+			return "", fmt.Errorf("results directory %s: %s is not a directory: move it away, or choose another directory with -o", dir, filepath.ToSlash(mustRel(dir, at)))
+		}
+	}
+	return path, nil
+}
+
+// mustRel is path relative to dir (path is inside dir).
+func mustRel(dir, path string) string {
+	rel, err := filepath.Rel(dir, path)
+	if err != nil {
+		return path
+	}
+	return rel
+}
+
+// WriteFile writes b to path, a file in a directory Subdir returned,
+// through a temporary file renamed over it (a link at path is replaced,
+// not followed), with mode perm.
+func WriteFile(path string, b []byte, perm os.FileMode) error {
+	return writeBytesMode(path, b, perm)
+}
+
+// adopt moves aside to superseded/TIME/ the files of dir that a run
+// adopting it (Options.Adopt) replaces: its run log, which the run appends
+// to, now; the outputs when they are written (Run.replacer).
+func adopt(dir string, s *setup) error {
+	if fi, err := os.Lstat(filepath.Join(dir, LogFile)); err == nil && fi.Mode().IsRegular() {
+		return s.moveAside(filepath.Join(dir, LogFile), "--adopt: the directory was not bench's")
+	}
+	return nil
+}
+
+// still returns nil while the results directory is the one the run began
+// in; otherwise an error wrapping ErrDirGone that says what happened.
+func (r *Run) still() error {
+	if r.ident == nil {
+		return nil
+	}
+	fi, err := os.Stat(r.dir)
+	switch {
+	case err == nil && os.SameFile(fi, r.ident):
+		return nil
+	case err == nil:
+		return fmt.Errorf("results directory %s was %w: another directory is there now, and bench writes nothing into it; the cells not yet written are lost: run again to compute them", r.dir, ErrDirGone)
+	}
+	return fmt.Errorf("results directory %s was %w (%v): bench does not make it again, and writes nothing more; the cells not yet written are lost: run again to compute them", r.dir, ErrDirGone, err)
+}
+
+// lose ends the run whose results directory is gone (err, from still):
+// once, it says so and stops the run (Options.Stop).
+func (r *Run) lose(err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.goneErr != nil {
+		return
+	}
+	r.goneErr = err
+	if r.notes != nil {
+		fmt.Fprintf(r.notes, "bench: %v\n", err)
+	}
+	if r.stop != nil {
+		r.stop(err)
+	}
+}
+
+// checkOwner checks, before a run writes anything, that it may write into
+// dir: no link or odd file among its entries (checkLayout), no input of
+// the experiment name among its outputs (checkInputs), and dir bench's or
+// adopted (Owned). It reports whether the run adopts dir.
+func checkOwner(dir, name string, opt Options) (adopted bool, err error) {
+	if err := checkLayout(dir); err != nil {
+		return false, err
+	}
+	if err := checkInputs(dir, name, opt.Inputs); err != nil {
+		return false, err
+	}
+	foreign, err := foreignEntries(dir)
+	if err != nil {
+		return false, err
+	}
+	switch {
+	case len(foreign) > 0 && opt.Shard != nil:
+		// A shard writes no outputs to move aside; bench merge would
+		// replace the files there.
+		return false, notOwned(dir, foreign, "shards and their merge write only into bench's directories (--adopt is for a whole run): choose another directory with -o, or move those files away")
+	case len(foreign) > 0 && !opt.Adopt:
+		return false, notOwned(dir, foreign, adoptAdvice)
+	}
+	return len(foreign) > 0, nil
+}
+
+// replacer returns what Finish does before it writes each output over a
+// file: refuse an input of the experiment (by device and inode: an output
+// checkInputs did not know of), and move aside, into one
+// superseded/TIME/, a file no earlier run lists among its outputs (the
+// user's, in a directory adopted), noting it in the run log and the notes.
+func (r *Run) replacer() func(path string, listed bool) error {
+	s := newSetup(r.dir, r.now, r.notes)
+	return func(path string, listed bool) error {
+		fi, err := os.Stat(path)
+		if err != nil {
+			return nil
+		}
+		for _, in := range r.inputs {
+			if ii, err := os.Stat(in.Path); err == nil && os.SameFile(fi, ii) {
+				return fmt.Errorf("%s: %s (%s) is %s of results directory %s, which the run writes: it would overwrite its own input; choose another results directory (-o DIR, or output { dir = ... }) or move the input out of it",
+					in.At, in.What, in.Path, filepath.ToSlash(mustRel(r.dir, path)), r.dir)
+			}
+		}
+		if listed {
+			return nil
+		}
+		if err := s.moveAside(path, "no earlier run wrote it (--adopt), and an output of the run replaces it"); err != nil {
+			return err
+		}
+		fmt.Fprintln(r.log, s.notes[len(s.notes)-1])
+		return nil
+	}
+}
