@@ -325,6 +325,11 @@ func FuzzParse(f *testing.F) {
 	f.Add(base)
 	f.Add(`experiment "x" { seed = 1 }` + "\ncv { folds = 3 }\nreduction \"r\" { matrix = [[1, -1]] }\n")
 	f.Add("locals { a = local.b\n b = local.a }\n")
+	// Nesting at and beyond MaxNesting (the parser recursed into a stack
+	// overflow at 100,000 levels).
+	f.Add(base + "reduction \"r\" { matrix = " + strings.Repeat("[", 70) + "1" + strings.Repeat("]", 70) + " }\n")
+	f.Add(`experiment "x" { seed = ` + strings.Repeat("(", 62) + "1" + strings.Repeat(")", 62) + " }\n")
+	f.Add(`experiment "x" { seed = ` + strings.Repeat("-", 80) + "1 }\n")
 	f.Fuzz(func(t *testing.T, src string) {
 		p := NewParser(formats)
 		exp, diags := p.ParseSource([]byte(src), "fuzz.hcl")

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"maps"
 	"math"
@@ -101,7 +102,7 @@ func (p *Parser) Files() map[string]*hcl.File { return p.p.Files() }
 // returned whenever the file could be read, with every diagnostic found
 // (see ParseSource); it is complete only when they hold no error.
 func (p *Parser) ParseFile(path string) (*Experiment, hcl.Diagnostics) {
-	src, err := regfile.ReadFile(path)
+	src, err := readBounded(path)
 	if err != nil {
 		// Say why: no such file, permission denied, a directory.
 		reason := err
@@ -118,6 +119,18 @@ func (p *Parser) ParseFile(path string) (*Experiment, hcl.Diagnostics) {
 	return p.ParseSource(src, path)
 }
 
+// readBounded reads the experiment file at path, a regular file, up to
+// one byte beyond MaxFileBytes: enough for checkBounds to refuse a larger
+// one without reading it whole.
+func readBounded(path string) ([]byte, error) {
+	f, err := regfile.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+}
+
 // ParseSource decodes an experiment from src, named filename in
 // diagnostics and resolved against filename's directory.
 //
@@ -129,7 +142,14 @@ func (p *Parser) ParseFile(path string) (*Experiment, hcl.Diagnostics) {
 // the whole file (names referring to other blocks, the blocks a file
 // must have), since the parser may have skipped a declaration. The
 // Experiment returned with a syntax error is then partial.
+//
+// A file larger than MaxFileBytes, or nested deeper than MaxNesting, is
+// refused before it is parsed: the result is nil and one error, at the
+// first byte beyond the bound.
 func (p *Parser) ParseSource(src []byte, filename string) (*Experiment, hcl.Diagnostics) {
+	if d := checkBounds(src, filename); d != nil {
+		return nil, hcl.Diagnostics{d}
+	}
 	f, diags := p.p.ParseHCL(src, filename)
 	if f == nil {
 		return nil, diags
