@@ -217,6 +217,11 @@ type decoder struct {
 	whole bool
 }
 
+// warnf adds a warning at rng.
+func (d *decoder) warnf(rng hcl.Range, summary, format string, args ...any) {
+	d.diags = append(d.diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: summary, Detail: fmt.Sprintf(format, args...), Subject: &rng})
+}
+
 // errorf adds an error at rng, or about the whole file when rng is empty.
 func (d *decoder) errorf(rng hcl.Range, summary, format string, args ...any) {
 	dg := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: fmt.Sprintf(format, args...)}
@@ -662,6 +667,8 @@ func (d *decoder) reduction(b *hcl.Block) *Reduction {
 	d.decodeBody(b.Body, &raw)
 	r.Label, r.LabelRange = raw.Label, raw.LabelRange
 	r.Datasets, r.DatasetsRange, r.Learners, r.LearnersRange = raw.Datasets, raw.DatasetsR, raw.Learners, raw.LearnersR
+	d.emptyLimit(r.Name, "datasets", r.Datasets, r.DatasetsRange)
+	d.emptyLimit(r.Name, "learners", r.Learners, r.LearnersRange)
 	r.Plugin, r.PluginRange, r.Scheme, r.SchemeRange = raw.Plugin, raw.PluginRange, raw.Scheme, raw.SchemeRange
 	if raw.ClassWeight != nil {
 		r.ClassWeight = d.classWeight(raw.ClassWeight)
@@ -674,6 +681,15 @@ func (d *decoder) reduction(b *hcl.Block) *Reduction {
 		d.errorf(r.CalibrateRange, "Invalid calibrate", `calibrate is "platt" (a sigmoid per class) or "isotonic", not %q.`, r.Calibrate)
 	}
 	return r
+}
+
+// emptyLimit reports a reduction's datasets = [] or learners = []
+// (attr, set at rng): a limit to nothing, so the reduction makes no cell.
+func (d *decoder) emptyLimit(reduction, attr string, names []string, rng hcl.Range) {
+	if rng != (hcl.Range{}) && len(names) == 0 {
+		d.errorf(rng, "Empty "+attr+" list", "Reduction %q: %s = [] limits it to no %s, so it makes no cell. Name the %s it applies to, or drop %s to apply it to all of them.",
+			reduction, attr, strings.TrimSuffix(attr, "s"), attr, attr)
+	}
 }
 
 func (d *decoder) cv(b *hcl.Block, cv *CV) {
@@ -830,6 +846,7 @@ func (d *decoder) crossCheck(exp *Experiment) {
 		for _, p := range exp.Pipelines {
 			d.declared(p.Steps, encoders, p.StepsRange, "encoder", "Pipeline "+strconv.Quote(p.Name))
 		}
+		d.unusedEncoders(exp)
 	}
 	if len(exp.Reductions) == 0 {
 		// A learner used without a reduction runs natively.
@@ -845,6 +862,7 @@ func (d *decoder) crossCheck(exp *Experiment) {
 		d.declared(r.Datasets, datasets, r.DatasetsRange, "dataset", who)
 		d.declared(r.Learners, learners, r.LearnersRange, "learner", who)
 	}
+	d.uncovered(exp)
 	d.checkLabels(exp)
 	if len(exp.Datasets) == 0 {
 		d.errorf(hcl.Range{}, "No datasets", `Declare at least one dataset "NAME" { path = "..." } block.`)
