@@ -64,14 +64,14 @@ func checkBounds(src []byte, filename string) *hcl.Diagnostic {
 	if len(src) > MaxFileBytes {
 		rng := rangeAt(src, filename, MaxFileBytes)
 		return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Experiment file too large",
-			Detail: fmt.Sprintf("The file is larger than the %d bytes (1 MiB) an experiment file may have; this is its first byte beyond the limit.", MaxFileBytes),
+			Detail:  fmt.Sprintf("The file is larger than the %d bytes (1 MiB) an experiment file may have; this is its first byte beyond the limit.", MaxFileBytes),
 			Subject: &rng}
 	}
 	s := &scanner{src: src, stack: []frame{{kind: frameBracket}}}
 	if at := s.scan(); at >= 0 {
 		rng := rangeAt(src, filename, at)
 		return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Experiment file nested too deeply",
-			Detail: fmt.Sprintf("This opens level %d of nesting; brackets, braces, parentheses, template interpolations, unary operators in a row and chained conditionals nest at most %d levels deep in an experiment file.", MaxNesting+1, MaxNesting),
+			Detail:  fmt.Sprintf("This opens level %d of nesting; brackets, braces, parentheses, template interpolations, unary operators in a row and chained conditionals nest at most %d levels deep in an experiment file.", MaxNesting+1, MaxNesting),
 			Subject: &rng}
 	}
 	return nil
