@@ -101,6 +101,11 @@ func Resolve(ctx context.Context, exp *config.Experiment, h *host.Host, opt Reso
 		return b.grid, r.diags
 	}
 	b.grid.Cells = cells(b.grid, b.learnerParams, b.redParams)
+	if len(b.grid.Cells) == 0 {
+		r.errorf(exp.DeclRange, "No cells",
+			"The experiment makes no cell: no reduction covers both a dataset and a learner (see their datasets and learners lists), so a run would compute nothing.")
+		return b.grid, r.diags
+	}
 	r.denseBudgets(b.grid)
 	return b.grid, r.diags
 }
@@ -308,6 +313,7 @@ func (r *resolver) dataset(c *config.Dataset) *Dataset {
 	if !ok || !r.hasFeatures(ds) || !r.testClassesTrained(ds, train) || !r.folds(ds, train) {
 		return nil
 	}
+	r.constantFeatures(ds)
 	return ds
 }
 
@@ -873,6 +879,11 @@ func (r *resolver) dryRun(g *Grid, d *Dataset, red *Reduction, params param.Para
 // file and returns the training rows followed by the test rows, with the
 // test file's SHA-256.
 func (r *resolver) testFile(c *config.Dataset, train *data.Table, opt data.Options) (*data.Table, string) {
+	if sameFile(c.Path, c.TestPath) {
+		r.errorf(c.TestPathRange, "Test file is the training file",
+			"Dataset %q: test_path names the training file %s itself, so every model would be scored on the rows it was fitted on. Name a file of other rows.", c.Name, c.Path)
+		return nil, ""
+	}
 	test, err := data.Read(c.TestPath, opt)
 	if err != nil {
 		r.errorf(c.TestPathRange, "Cannot load test file", "Dataset %q: %v", c.Name, err)
