@@ -124,6 +124,7 @@ func prepare(ctx context.Context, h *host.Host, file string, seed *uint64, dense
 		}
 		diags = append(diags, more...)
 		if !diags.HasErrors() {
+			diags = append(diags, engine.CheckCells(grid)...)
 			diags = append(diags, checkGrid(grid)...)
 			diags = append(diags, checkIdentities(grid)...)
 		}

@@ -131,6 +131,20 @@ func (ck *checker) metricsApply(g *Grid) {
 	}
 }
 
+// CheckCells checks the cells of grid g, resolved without an error in
+// its file: an experiment of no cell (no reduction covers both a dataset
+// and a learner) is an error at its experiment block, since a run would
+// compute nothing and say "ok". A file with errors is left alone: its
+// grid may lack what the errors left out.
+func CheckCells(g *Grid) hcl.Diagnostics {
+	var ck checker
+	if len(g.Cells) == 0 {
+		ck.errorf(g.Experiment.DeclRange, "No cells",
+			"The experiment makes no cell: no reduction covers both a dataset and a learner (see their datasets and learners lists), so a run would compute nothing.")
+	}
+	return ck.diags
+}
+
 // rope checks the region of practical equivalence of the Bayesian
 // comparisons against the experiment's metrics: a rope as wide as a
 // metric's whole range (rope = 5 for accuracy, within [0, 1]) holds every

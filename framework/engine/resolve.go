@@ -101,11 +101,6 @@ func Resolve(ctx context.Context, exp *config.Experiment, h *host.Host, opt Reso
 		return b.grid, r.diags
 	}
 	b.grid.Cells = cells(b.grid, b.learnerParams, b.redParams)
-	if len(b.grid.Cells) == 0 {
-		r.errorf(exp.DeclRange, "No cells",
-			"The experiment makes no cell: no reduction covers both a dataset and a learner (see their datasets and learners lists), so a run would compute nothing.")
-		return b.grid, r.diags
-	}
 	r.denseBudgets(b.grid)
 	return b.grid, r.diags
 }

@@ -20,7 +20,7 @@ import (
 // TestSilentResolve: what Resolve accepted silently and ran into
 // nonsense: a test file that is the training file (by its path or a link
 // to it), a rope as wide as a metric's range, an experiment of no cell
-// (its one reduction covers no dataset) and data whose every feature is
+// (its one reduction covers no dataset: CheckCells) and data whose every feature is
 // constant. Each gets an error or a warning at its place.
 func TestSilentResolve(t *testing.T) {
 	dir := t.TempDir()
@@ -69,7 +69,10 @@ func TestSilentResolve(t *testing.T) {
 			file := filepath.Join(dir, "exp.hcl")
 			p := config.NewParser(report.FormatNames())
 			exp, _ := p.ParseSource([]byte(tc.src), file)
-			_, diags := engine.Resolve(context.Background(), exp, h, engine.ResolveOptions{DefaultReducer: "reducers"})
+			g, diags := engine.Resolve(context.Background(), exp, h, engine.ResolveOptions{DefaultReducer: "reducers"})
+			if !diags.HasErrors() {
+				diags = append(diags, engine.CheckCells(g)...)
+			}
 			var out bytes.Buffer
 			if err := config.WriteDiagnostics(&out, p.Files(), diags); err != nil {
 				t.Fatal(err)
