@@ -77,6 +77,22 @@ func checkBounds(src []byte, filename string) *hcl.Diagnostic {
 	return nil
 }
 
+// maxSnippet bounds the part of a line a bound error shows: the line up to
+// the byte beyond the bound, when it starts at most this many bytes
+// before it.
+const maxSnippet = 200
+
+// boundSnippet returns the source a bound error at byte at shows: src up
+// to and including that byte, so that the line printed ends there (a
+// line nested 100,000 deep is not printed whole), or nil, for no
+// source, when the line holds more than maxSnippet bytes before it.
+func boundSnippet(src []byte, at int) []byte {
+	if at-(bytes.LastIndexByte(src[:at], '\n')+1) > maxSnippet {
+		return nil
+	}
+	return src[:at+1]
+}
+
 // rangeAt returns the one-character range of src at byte offset at.
 func rangeAt(src []byte, filename string, at int) hcl.Range {
 	line := 1 + bytes.Count(src[:at], []byte("\n"))
@@ -141,28 +157,17 @@ func (s *scanner) endUnary() {
 // code reads one token's worth of code at s.i and reports whether it
 // opens a level too many (s.i then at it).
 func (s *scanner) code() bool {
+	if s.skipComment() {
+		return false
+	}
 	c := s.src[s.i]
 	switch {
-	case c == '#' || s.has("//"):
-		s.skipLine()
-		return false
-	case s.has("/*"):
-		if end := bytes.Index(s.src[s.i+2:], []byte("*/")); end >= 0 {
-			s.i += 2 + end + 2
-		} else {
-			s.i = len(s.src)
-		}
-		return false
 	case c == '(' || c == '[' || c == '{':
 		if s.open(frame{kind: frameBracket}) {
 			return true
 		}
 	case c == ')' || c == ']' || c == '}':
-		s.closeCode()
-		if c == '}' && s.top().kind != frameBracket {
-			s.i++ // back in the template the interpolation was in
-			return false
-		}
+		s.closeCode() // after an interpolation: back in its template
 	case c == '"':
 		s.endUnary()
 		s.stack = append(s.stack, frame{kind: frameString})
@@ -295,12 +300,25 @@ func heredocStart(b []byte) ([]byte, int) {
 // has reports whether the source continues with p at s.i.
 func (s *scanner) has(p string) bool { return bytes.HasPrefix(s.src[s.i:], []byte(p)) }
 
-// skipLine moves s.i to the end of its line (the newline itself is read
-// as code).
-func (s *scanner) skipLine() {
-	if n := bytes.IndexByte(s.src[s.i:], '\n'); n >= 0 {
-		s.i += n
-	} else {
-		s.i = len(s.src)
+// skipComment moves s.i past a comment that starts there, if one does:
+// # or // to the end of the line (the newline itself is read as code),
+// /* to */ (or the end of the file). It reports whether one did.
+func (s *scanner) skipComment() bool {
+	var start, end, skip int // where the end is sought, where it is, its length
+	switch {
+	case s.src[s.i] == '#' || s.has("//"):
+		start = s.i
+		end = bytes.IndexByte(s.src[start:], '\n')
+	case s.has("/*"):
+		start, skip = s.i+2, 2 // "/*/" is not a whole comment
+		end = bytes.Index(s.src[start:], []byte("*/"))
+	default:
+		return false
 	}
+	if end < 0 {
+		s.i = len(s.src)
+	} else {
+		s.i = start + end + skip
+	}
+	return true
 }

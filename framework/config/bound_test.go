@@ -45,6 +45,7 @@ func TestBounds(t *testing.T) {
 			"exp.hcl:5:80: error: Experiment file nested too deeply"},
 		{"brackets in a string do not count", learner(`"` + strings.Repeat("[", 1000) + `"`), ""},
 		{"brackets in comments do not count", head + "# " + strings.Repeat("[", 1000) + "\n// " + strings.Repeat("(", 1000) + "\n/* " + strings.Repeat("{", 1000) + " */\n", ""},
+		{"/*/ does not close its comment", head + "/*/ " + strings.Repeat("[", 100) + " */\n", ""},
 		{"brackets in a heredoc do not count", head + "locals {\n  s = <<-EOT\n    " + strings.Repeat("[", 1000) + "\n    EOT\n}\n", ""},
 		{"interpolations in a heredoc count", head + "locals {\n  s = <<EOT\n" + nested("${", "1", "}", 100) + "\nEOT\n}\n",
 			"exp.hcl:6:128: error: Experiment file nested too deeply"},
@@ -115,4 +116,23 @@ func FuzzBounds(f *testing.F) {
 			t.Fatalf("%q plus %d parentheses accepted", src, MaxNesting+1)
 		}
 	})
+}
+
+// TestBoundSnippet: a bound error shows its line up to the byte beyond
+// the bound (not the rest of a line nested 100,000 deep), and no source
+// when that part of the line is long.
+func TestBoundSnippet(t *testing.T) {
+	_, got := parse(t, "experiment \"x\" {\n  seed = "+nested("(", "1", ")", 100000)+"\n}\n")
+	want := "exp.hcl:2:73: error: Experiment file nested too deeply\n" +
+		"  on exp.hcl line 2:\n" +
+		"   2:   seed = " + strings.Repeat("(", 64) + "\n" +
+		"               " + strings.Repeat(" ", 63) + "^\n\n" +
+		"This opens level 65 of nesting; brackets, braces, parentheses, template interpolations, unary operators in a row and chained conditionals nest at most 64 levels deep in an experiment file.\n\n"
+	if got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+	_, got = parse(t, "experiment \"x\" {\n  seed = "+strings.Repeat(" ", 300)+nested("(", "1", ")", 100)+"\n}\n")
+	if !strings.Contains(got, "(source code not available)") || len(got) > 1000 {
+		t.Errorf("got:\n%s\nwant no source", got)
+	}
 }

@@ -148,6 +148,9 @@ func readBounded(path string) ([]byte, error) {
 // first byte beyond the bound.
 func (p *Parser) ParseSource(src []byte, filename string) (*Experiment, hcl.Diagnostics) {
 	if d := checkBounds(src, filename); d != nil {
+		if s := boundSnippet(src, d.Subject.Start.Byte); s != nil {
+			p.p.AddFile(filename, &hcl.File{Bytes: s})
+		}
 		return nil, hcl.Diagnostics{d}
 	}
 	f, diags := p.p.ParseHCL(src, filename)
