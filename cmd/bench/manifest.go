@@ -150,7 +150,7 @@ func render(m *results.Manifest, cells []*results.Cell) ([]results.Output, error
 func reportSpec(m *results.Manifest, finished int) report.Spec {
 	return report.Spec{Experiment: m.Experiment, Metrics: m.Metrics, Formats: m.Formats, Baseline: m.Baseline,
 		Alpha: m.Alpha, RankTimings: m.RankTimings, Predictions: m.Predictions, ConfusionRows: m.ConfusionRows,
-		Partial: m.Partial(finished), Setup: reportSetup(m, finished), Rope: m.Rope, BayesPairs: m.BayesPairs, Seed: m.Seed}
+		Partial: m.Partial(finished), Setup: reportSetup(m, finished), Rope: m.Rope, BayesPairs: m.BayesPairs, Seed: m.Seed, Warnings: m.Warnings}
 }
 
 // reportSetup returns the set-up section of the report: what the

@@ -44,10 +44,11 @@ func rerun(ctx context.Context, h *host.Host, o *options, stdout, stderr io.Writ
 	} else if sum := sha256.Sum256(b); hex.EncodeToString(sum[:]) != old.FileSHA256 {
 		note("experiment file %s (sha256 %s, recorded %s)", old.File, hex.EncodeToString(sum[:]), old.FileSHA256)
 	}
-	g, err := prepare(ctx, h, old.File, &old.Seed, int64(o.denseBudget), stderr)
+	g, warns, err := prepare(ctx, h, old.File, &old.Seed, int64(o.denseBudget), stderr)
 	if err != nil {
 		return err
 	}
+	printCodeWarnings(stderr, g)
 	recorded := map[string]string{}
 	for _, d := range old.Datasets {
 		recorded["dataset "+d.Name] = d.SHA256
@@ -85,7 +86,7 @@ func rerun(ctx context.Context, h *host.Host, o *options, stdout, stderr io.Writ
 	sub.quiet = true
 	sub.fresh = true // a rerun computes every cell again
 	sub.args = []string{old.File}
-	runErr := runExperiment(ctx, &sub, old.File, g, stdout, stderr)
+	runErr := runExperiment(ctx, &sub, old.File, g, warns, stdout, stderr)
 	_, newFiles, err := results.Load(out)
 	newCells := results.Results(newFiles)
 	if err != nil {

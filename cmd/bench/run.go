@@ -99,10 +99,11 @@ const defaultReducer = "reducers"
 
 // prepare parses an experiment file (with the seed replaced when seed is
 // not nil) and resolves it against its data and plugins, printing every
-// diagnostic; denseBudget is the run's --dense-budget (0: the default),
+// diagnostic, and returns the grid with its warnings (see warnings);
+// denseBudget is the run's --dense-budget (0: the default),
 // against which the cells of learners that take dense input only are
 // checked.
-func prepare(ctx context.Context, h *host.Host, file string, seed *uint64, denseBudget int64, stderr io.Writer) (*engine.Grid, error) {
+func prepare(ctx context.Context, h *host.Host, file string, seed *uint64, denseBudget int64, stderr io.Writer) (*engine.Grid, []string, error) {
 	p := config.NewParser(report.FormatNames())
 	exp, diags := p.ParseFile(file)
 	var grid *engine.Grid
@@ -119,20 +120,21 @@ func prepare(ctx context.Context, h *host.Host, file string, seed *uint64, dense
 		if ctx.Err() != nil {
 			// Interrupted while starting the plugins: their "errors" are
 			// the interruption, not the file's.
-			return nil, fmt.Errorf("interrupted before the run started (nothing computed; the results directory is as it was): %w", context.Cause(ctx))
+			return nil, nil, fmt.Errorf("interrupted before the run started (nothing computed; the results directory is as it was): %w", context.Cause(ctx))
 		}
 		if diags.HasErrors() {
 			more = slices.DeleteFunc(config.Outside(more, exp.Faulty), func(d *hcl.Diagnostic) bool { return d.Subject == nil })
 		}
 		diags = append(diags, more...)
 		if !diags.HasErrors() {
+			diags = append(diags, engine.CheckCells(grid)...)
 			diags = append(diags, checkGrid(grid)...)
 			diags = append(diags, checkIdentities(grid)...)
 		}
 	}
 	if len(diags) > 0 {
 		if err := config.WriteDiagnostics(stderr, p.Files(), diags); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	if diags.HasErrors() {
@@ -143,9 +145,9 @@ func prepare(ctx context.Context, h *host.Host, file string, seed *uint64, dense
 			}
 		}
 		fmt.Fprintf(stderr, "%s: %d error(s)\n", file, n)
-		return nil, errReported
+		return nil, nil, errReported
 	}
-	return grid, nil
+	return grid, warnings(diags, grid), nil
 }
 
 // flagSet defines the flags of every command (flagDocs describes them),
@@ -296,7 +298,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 		}
 	}
 	file := o.args[0]
-	grid, err := prepare(ctx, h, file, nil, int64(o.denseBudget), stderr)
+	grid, warns, err := prepare(ctx, h, file, nil, int64(o.denseBudget), stderr)
 	if err != nil {
 		return err
 	}
@@ -309,10 +311,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 		}
 		return nil
 	}
-	return runExperiment(ctx, o, file, grid, stdout, stderr)
+	printCodeWarnings(stderr, grid)
+	return runExperiment(ctx, o, file, grid, warns, stdout, stderr)
 }
 
-func runExperiment(ctx context.Context, o *options, file string, g *engine.Grid, stdout, stderr io.Writer) error {
+// runExperiment runs the cells of grid g, read from file, into its
+// results directory; warns are the experiment's warnings (see warnings),
+// which the manifest records for the report.
+func runExperiment(ctx context.Context, o *options, file string, g *engine.Grid, warns []string, stdout, stderr io.Writer) error {
 	exp := g.Experiment
 	out := o.out
 	if out == "" {
@@ -338,6 +344,7 @@ func runExperiment(ctx context.Context, o *options, file string, g *engine.Grid,
 		selectCell = shardSelect(ropt.Shard)
 	}
 	manifest := newManifest(file, g, o)
+	manifest.Warnings = warns
 	run, err := results.Begin(out, manifest, digests, ropt)
 	if err != nil {
 		return err

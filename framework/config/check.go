@@ -66,3 +66,36 @@ func (d *decoder) gate(rng hcl.Range, name, value string) {
 		d.errorf(rng, "Invalid character", "%s %s %v; %s.", name, safetext.Show(value), err, safetext.Rule)
 	}
 }
+
+// unusedEncoders warns of each encoder that no pipeline of exp lists (when
+// the file declares pipelines): it encodes nothing, perhaps a step left
+// out of the pipeline meant to hold it.
+func (d *decoder) unusedEncoders(exp *Experiment) {
+	used := map[string]bool{}
+	for _, p := range exp.Pipelines {
+		for _, s := range p.Steps {
+			used[s] = true
+		}
+	}
+	for _, e := range exp.Encoders {
+		if !used[e.Name] {
+			d.warnf(e.DeclRange, "Encoder in no pipeline", "Encoder %q is in no pipeline's steps, so it encodes nothing. Add it to a pipeline, or remove it.", e.Name)
+		}
+	}
+}
+
+// uncovered warns of each dataset that no reduction covers and each
+// learner that no reduction takes (their datasets and learners lists
+// leave them out): they have no cell, so they are missing from the tables.
+func (d *decoder) uncovered(exp *Experiment) {
+	for _, ds := range exp.Datasets {
+		if !slices.ContainsFunc(exp.Reductions, func(r *Reduction) bool { return r.Datasets == nil || slices.Contains(r.Datasets, ds.Name) }) {
+			d.warnf(ds.DeclRange, "Dataset in no reduction", "Dataset %q is in no reduction's datasets list, so it has no cell and is missing from the tables. Add it to a reduction's datasets, or remove it.", ds.Name)
+		}
+	}
+	for _, l := range exp.Learners {
+		if !slices.ContainsFunc(exp.Reductions, func(r *Reduction) bool { return r.Learners == nil || slices.Contains(r.Learners, l.Name) }) {
+			d.warnf(l.DeclRange, "Learner in no reduction", "Learner %q is in no reduction's learners list, so it has no cell and is missing from the tables. Add it to a reduction's learners, or remove it.", l.Name)
+		}
+	}
+}

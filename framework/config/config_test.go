@@ -326,6 +326,11 @@ func FuzzParse(f *testing.F) {
 	f.Add(base)
 	f.Add(`experiment "x" { seed = 1 }` + "\ncv { folds = 3 }\nreduction \"r\" { matrix = [[1, -1]] }\n")
 	f.Add("locals { a = local.b\n b = local.a }\n")
+	// Nesting at and beyond MaxNesting (the parser recursed into a stack
+	// overflow at 100,000 levels).
+	f.Add(base + "reduction \"r\" { matrix = " + strings.Repeat("[", 70) + "1" + strings.Repeat("]", 70) + " }\n")
+	f.Add(`experiment "x" { seed = ` + strings.Repeat("(", 62) + "1" + strings.Repeat(")", 62) + " }\n")
+	f.Add(`experiment "x" { seed = ` + strings.Repeat("-", 80) + "1 }\n")
 	f.Fuzz(func(t *testing.T, src string) {
 		p := NewParser(formats)
 		exp, diags := p.ParseSource([]byte(src), "fuzz.hcl")
@@ -414,5 +419,42 @@ func TestOutputFormats(t *testing.T) {
 	p := NewParser(nil)
 	if _, d := p.ParseSource([]byte(base+"output { formats = [\"markdown\"] }\n"), "exp.hcl"); !d.HasErrors() {
 		t.Error("a parser given no formats accepted markdown")
+	}
+}
+
+// TestSilentCases: what parsed silently and then ran nothing, or less than
+// the file declares: a reduction limited to no dataset or no learner (an
+// error: it makes no cell), a dataset or a learner that no reduction
+// covers (missing from the tables), an encoder in no pipeline.
+func TestSilentCases(t *testing.T) {
+	for _, tc := range []struct {
+		name, src string
+		want      []string // the diagnostics' heading lines
+	}{
+		{"datasets = []", base + "reduction \"ova\" {\n  datasets = []\n}\n",
+			[]string{"exp.hcl:5:14: error: Empty datasets list", "exp.hcl:2:1: warning: Dataset in no reduction"}},
+		{"learners = []", base + "reduction \"ova\" {\n  learners = []\n}\n",
+			[]string{"exp.hcl:5:14: error: Empty learners list", "exp.hcl:3:1: warning: Learner in no reduction"}},
+		{"dataset in no reduction", base + "dataset \"wine\" { path = \"wine.csv\" }\nreduction \"ova\" {\n  datasets = [\"iris\"]\n}\n",
+			[]string{"exp.hcl:4:1: warning: Dataset in no reduction"}},
+		{"learner in no reduction", base + "learner \"svm\" {}\nreduction \"ova\" {\n  learners = [\"logreg\"]\n}\n",
+			[]string{"exp.hcl:4:1: warning: Learner in no reduction"}},
+		{"encoder in no pipeline", base + "encoder \"z\" { type = \"standardize\" }\nencoder \"oh\" { type = \"onehot\" }\npipeline \"p\" { steps = [\"z\"] }\n",
+			[]string{"exp.hcl:5:1: warning: Encoder in no pipeline"}},
+		{"every encoder in the default pipeline", base + "encoder \"z\" { type = \"standardize\" }\n", nil},
+		{"datasets covered by two reductions", base + "dataset \"wine\" { path = \"wine.csv\" }\nreduction \"ova\" { datasets = [\"iris\"] }\nreduction \"ovo\" { datasets = [\"wine\"] }\n", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, diags := parse(t, tc.src)
+			var got []string
+			for line := range strings.Lines(diags) {
+				if strings.HasPrefix(line, "exp.hcl:") {
+					got = append(got, strings.TrimSpace(line))
+				}
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("diagnostics:\n%s\nheadings %q, want %q", diags, got, tc.want)
+			}
+		})
 	}
 }

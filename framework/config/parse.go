@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"maps"
 	"math"
@@ -101,7 +102,7 @@ func (p *Parser) Files() map[string]*hcl.File { return p.p.Files() }
 // returned whenever the file could be read, with every diagnostic found
 // (see ParseSource); it is complete only when they hold no error.
 func (p *Parser) ParseFile(path string) (*Experiment, hcl.Diagnostics) {
-	src, err := regfile.ReadFile(path)
+	src, err := readBounded(path)
 	if err != nil {
 		// Say why: no such file, permission denied, a directory.
 		reason := err
@@ -118,6 +119,18 @@ func (p *Parser) ParseFile(path string) (*Experiment, hcl.Diagnostics) {
 	return p.ParseSource(src, path)
 }
 
+// readBounded reads the experiment file at path, a regular file, up to
+// one byte beyond MaxFileBytes: enough for checkBounds to refuse a larger
+// one without reading it whole.
+func readBounded(path string) ([]byte, error) {
+	f, err := regfile.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+}
+
 // ParseSource decodes an experiment from src, named filename in
 // diagnostics and resolved against filename's directory.
 //
@@ -129,7 +142,17 @@ func (p *Parser) ParseFile(path string) (*Experiment, hcl.Diagnostics) {
 // the whole file (names referring to other blocks, the blocks a file
 // must have), since the parser may have skipped a declaration. The
 // Experiment returned with a syntax error is then partial.
+//
+// A file larger than MaxFileBytes, or nested deeper than MaxNesting, is
+// refused before it is parsed: the result is nil and one error, at the
+// first byte beyond the bound.
 func (p *Parser) ParseSource(src []byte, filename string) (*Experiment, hcl.Diagnostics) {
+	if d := checkBounds(src, filename); d != nil {
+		if s := boundSnippet(src, d.Subject.Start.Byte); s != nil {
+			p.p.AddFile(filename, &hcl.File{Bytes: s})
+		}
+		return nil, hcl.Diagnostics{d}
+	}
 	f, diags := p.p.ParseHCL(src, filename)
 	if f == nil {
 		return nil, diags
@@ -195,6 +218,11 @@ type decoder struct {
 	// whole is false for a body the parser read only in part (a syntax
 	// error): the checks that need every block are left out.
 	whole bool
+}
+
+// warnf adds a warning at rng.
+func (d *decoder) warnf(rng hcl.Range, summary, format string, args ...any) {
+	d.diags = append(d.diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: summary, Detail: fmt.Sprintf(format, args...), Subject: &rng})
 }
 
 // errorf adds an error at rng, or about the whole file when rng is empty.
@@ -651,6 +679,8 @@ func (d *decoder) reduction(b *hcl.Block) *Reduction {
 	d.decodeBody(b.Body, &raw)
 	r.Label, r.LabelRange = raw.Label, raw.LabelRange
 	r.Datasets, r.DatasetsRange, r.Learners, r.LearnersRange = raw.Datasets, raw.DatasetsR, raw.Learners, raw.LearnersR
+	d.emptyLimit(r.Name, "datasets", r.Datasets, r.DatasetsRange)
+	d.emptyLimit(r.Name, "learners", r.Learners, r.LearnersRange)
 	r.Plugin, r.PluginRange, r.Scheme, r.SchemeRange = raw.Plugin, raw.PluginRange, raw.Scheme, raw.SchemeRange
 	if raw.ClassWeight != nil {
 		r.ClassWeight = d.classWeight(raw.ClassWeight)
@@ -663,6 +693,15 @@ func (d *decoder) reduction(b *hcl.Block) *Reduction {
 		d.errorf(r.CalibrateRange, "Invalid calibrate", `calibrate is "platt" (a sigmoid per class) or "isotonic", not %q.`, r.Calibrate)
 	}
 	return r
+}
+
+// emptyLimit reports a reduction's datasets = [] or learners = []
+// (attr, set at rng): a limit to nothing, so the reduction makes no cell.
+func (d *decoder) emptyLimit(reduction, attr string, names []string, rng hcl.Range) {
+	if rng != (hcl.Range{}) && len(names) == 0 {
+		d.errorf(rng, "Empty "+attr+" list", "Reduction %q: %s = [] limits it to no %s, so it makes no cell. Name the %s it applies to, or drop %s to apply it to all of them.",
+			reduction, attr, strings.TrimSuffix(attr, "s"), attr, attr)
+	}
 }
 
 func (d *decoder) cv(b *hcl.Block, cv *CV) {
@@ -821,6 +860,7 @@ func (d *decoder) crossCheck(exp *Experiment) {
 		for _, p := range exp.Pipelines {
 			d.declared(p.Steps, encoders, p.StepsRange, "encoder", "Pipeline "+strconv.Quote(p.Name))
 		}
+		d.unusedEncoders(exp)
 	}
 	if len(exp.Reductions) == 0 {
 		// A learner used without a reduction runs natively.
@@ -836,6 +876,7 @@ func (d *decoder) crossCheck(exp *Experiment) {
 		d.declared(r.Datasets, datasets, r.DatasetsRange, "dataset", who)
 		d.declared(r.Learners, learners, r.LearnersRange, "learner", who)
 	}
+	d.uncovered(exp)
 	d.checkLabels(exp)
 	if len(exp.Datasets) == 0 {
 		d.errorf(hcl.Range{}, "No datasets", `Declare at least one dataset "NAME" { path = "..." } block.`)

@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"github.com/polyclass/polyclass/framework/config"
 	"github.com/polyclass/polyclass/framework/data"
 	"github.com/polyclass/polyclass/framework/encode"
+	"github.com/polyclass/polyclass/framework/sparse"
 	"github.com/polyclass/polyclass/framework/suggest"
 )
 
@@ -498,4 +500,69 @@ func (r *resolver) spellingAt(d *Dataset, s data.Spelling) string {
 		return "declared, on no row"
 	}
 	return strings.TrimSpace(fmt.Sprintf("%s data row %d", r.locate(d, s.Row, d.Config.Target), s.Row+1))
+}
+
+// sameFile reports whether paths a and b name one file (os.SameFile:
+// the same path, a link to it, or another path to it); false when either
+// cannot be read, which the reader reports.
+func sameFile(a, b string) bool {
+	fa, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	fb, err := os.Stat(b)
+	return err == nil && os.SameFile(fa, fb)
+}
+
+// constantFeatures warns when every feature column of dataset d holds
+// one value in every row (a missing value counting as a value of its
+// own): no learner can tell the classes apart by them.
+func (r *resolver) constantFeatures(d *Dataset) {
+	f := d.Features
+	for _, c := range f.Num {
+		if slices.ContainsFunc(c.Vals, func(v float64) bool { return !sameFloat(v, c.Vals[0]) }) {
+			return
+		}
+	}
+	for _, c := range f.Cat {
+		if slices.ContainsFunc(c.Codes, func(v int32) bool { return v != c.Codes[0] }) {
+			return
+		}
+	}
+	for _, b := range f.Sparse {
+		if !constantColumns(b.M) {
+			return
+		}
+	}
+	n := len(f.Num) + len(f.Cat)
+	for _, b := range f.Sparse {
+		n += len(b.Names)
+	}
+	r.warnf(d.Config.PathRange, "Every feature is constant",
+		"Dataset %q: each of its %d feature column(s) holds one value in every row, so no learner can tell the classes apart: each predicts from the class frequencies alone.", d.Config.Name, n)
+}
+
+// sameFloat reports whether a and b are equal or both NaN (missing).
+func sameFloat(a, b float64) bool { return a == b || a != a && b != b }
+
+// constantColumns reports whether each column of m holds one value in
+// every row: no entry (0 throughout), or an entry in every row, all
+// equal.
+func constantColumns(m *sparse.CSR) bool {
+	count := make([]int, m.Cols)
+	first := make([]float64, m.Cols)
+	for k, j := range m.Indices {
+		v := m.Values[k]
+		if count[j] > 0 && !sameFloat(v, first[j]) {
+			return false
+		}
+		first[j] = v
+		count[j]++
+	}
+	for _, n := range count {
+		if n != 0 && n != m.Rows {
+			return false
+		}
+	}
+	return true
 }

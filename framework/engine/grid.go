@@ -141,6 +141,19 @@ type CodeInfo struct {
 	Warnings           []string
 }
 
+// CodeWarnings returns the warnings of the code matrices (Codes), each
+// naming its dataset and reduction: "dataset d, reduction e: column 1
+// lacks a +1 or a −1: …".
+func (g *Grid) CodeWarnings() []string {
+	var out []string
+	for _, c := range g.Codes {
+		for _, w := range c.Warnings {
+			out = append(out, fmt.Sprintf("dataset %s, reduction %s: %s", c.Dataset, c.Reduction, w))
+		}
+	}
+	return out
+}
+
 // Grid is a resolved experiment.
 type Grid struct {
 	// Host runs the plugins; cells ask it for a plugin at every fold, so

@@ -309,6 +309,7 @@ func (r *resolver) dataset(c *config.Dataset) *Dataset {
 	if !ok || !r.hasFeatures(ds) || !r.testClassesTrained(ds, train) || !r.folds(ds, train) {
 		return nil
 	}
+	r.constantFeatures(ds)
 	return ds
 }
 
@@ -906,6 +907,11 @@ func (r *resolver) dryRun(g *Grid, d *Dataset, red *Reduction, params param.Para
 // file and returns the training rows followed by the test rows, with the
 // test file's SHA-256.
 func (r *resolver) testFile(c *config.Dataset, train *data.Table, opt data.Options) (*data.Table, string) {
+	if sameFile(c.Path, c.TestPath) {
+		r.errorf(c.TestPathRange, "Test file is the training file",
+			"Dataset %q: test_path names the training file %s itself, so every model would be scored on the rows it was fitted on. Name a file of other rows.", c.Name, c.Path)
+		return nil, ""
+	}
 	test, err := data.Read(c.TestPath, opt)
 	if err != nil {
 		r.errorf(c.TestPathRange, "Cannot load test file", "Dataset %q: %v", c.Name, err)

@@ -93,6 +93,7 @@ func WriteHTML(w io.Writer, r HTMLReport) error {
 		fmt.Fprintf(&b, "<div class=\"banner\" id=\"partial\" role=\"status\"><strong>Partial run:</strong> %s. The tables and figures show the finished cells only.</div>\n",
 			htmlEscape(t.Partial))
 	}
+	writeHTMLWarnings(&b, t.Warnings)
 	if n := failedCells(r.Cells); n > 0 {
 		fmt.Fprintf(&b, "<div class=\"banner failed\" id=\"failed\" role=\"status\"><strong>%s failed</strong> (of %d with a result): their entries read &ldquo;failed&rdquo;; run.log has their errors.</div>\n",
 			plural(n, "cell"), len(r.Cells))

@@ -30,6 +30,7 @@ func (x jnum) MarshalJSON() ([]byte, error) {
 type jsonTables struct {
 	Experiment string       `json:"experiment"`
 	Partial    string       `json:"partial,omitempty"`
+	Warnings   []string     `json:"warnings,omitempty"`
 	ComputedBy []string     `json:"computed_by,omitempty"`
 	Baseline   string       `json:"baseline,omitempty"`
 	Alpha      jnum         `json:"alpha"`
@@ -155,7 +156,7 @@ func jp(x float64) *jnum { v := jnum(x); return &v }
 // null (NaN) or "+Inf" / "-Inf"; an Iman–Davenport F_F that is infinite
 // (the ranks agree on every dataset) as null.
 func WriteJSON(w io.Writer, t *Tables) error {
-	out := jsonTables{Experiment: t.Experiment, Partial: t.Partial, ComputedBy: t.ComputedBy, Baseline: t.Baseline, Alpha: jnum(t.Alpha), Metrics: []jsonMetric{},
+	out := jsonTables{Experiment: t.Experiment, Partial: t.Partial, Warnings: t.Warnings, ComputedBy: t.ComputedBy, Baseline: t.Baseline, Alpha: jnum(t.Alpha), Metrics: []jsonMetric{},
 		Selected: t.Selected, Setup: jsonSetup(t), TuningEdges: t.Edges}
 	out.PerClass, out.Views = jsonViews(t)
 	for _, c := range t.Metrics {

@@ -38,6 +38,9 @@ func WriteLaTeX(w io.Writer, t *Tables) error {
 	if t.Partial != "" {
 		fmt.Fprintf(&b, "%% Partial results: %s.\n", t.Partial)
 	}
+	for _, w := range t.Warnings {
+		fmt.Fprintf(&b, "%% Warning: %s\n", strings.ReplaceAll(w, "\n", " ")) // for the author, not the paper
+	}
 	for _, c := range t.Metrics {
 		writeLaTeXTable(&b, t.Experiment, t.Partial, c)
 		writeLaTeXBayes(&b, t.Experiment, t.Partial, c)

@@ -150,6 +150,7 @@ func WriteMarkdown(w io.Writer, t *Tables, cells []*outcome.CellResult) error {
 	if t.Partial != "" {
 		fmt.Fprintf(&b, "> **Partial results:** %s.\n\n", t.Partial)
 	}
+	writeMarkdownWarnings(&b, t.Warnings)
 	for _, c := range t.Metrics {
 		writeMarkdownTable(&b, c)
 		writeMarkdownBayes(&b, c)

@@ -169,6 +169,9 @@ type Tables struct {
 	Selected []Selection
 	// ComputedBy names the programs that computed the cells (Spec).
 	ComputedBy []string
+	// Warnings are the experiment's warnings (Spec); every format but
+	// CSV lists them in its header.
+	Warnings []string
 	// Edges are the tuned parameters chosen on the edge of their grid in
 	// most outer folds (TuningEdges).
 	Edges []EdgeChoice

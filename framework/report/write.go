@@ -64,6 +64,9 @@ type Spec struct {
 	// Seed is the experiment's seed; the Monte Carlo samples of the
 	// Bayesian signed-rank tests are drawn from seeds derived from it.
 	Seed uint64
+	// Warnings are the experiment's warnings, as validate gives them;
+	// the Markdown, HTML, LaTeX and JSON outputs list them.
+	Warnings []string
 }
 
 // File is one output file: its path relative to the results directory
@@ -193,6 +196,7 @@ func Files(s Spec, cells []*outcome.CellResult) ([]File, error) {
 	o := &outputs{spec: s, tables: BuildTables(s, cells), cells: cells}
 	o.tables.Partial = s.Partial
 	o.tables.ComputedBy = s.ComputedBy
+	o.tables.Warnings = s.Warnings
 	if figures {
 		var err error
 		if o.figs, err = BuildFigures(o.tables, cells, s.ConfusionRows); err != nil {

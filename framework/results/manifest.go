@@ -112,6 +112,11 @@ type Manifest struct {
 	// their bytes (the plugin host's count); summed over the shards of a
 	// merge.
 	Calls []CallRecord `json:"calls,omitempty"`
+
+	// Warnings are the experiment's warnings, as validate gives them
+	// (the file's, the data's, the code matrices'), which the report
+	// lists; none in a manifest of a bench from before them.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // CVRecord is the resampling of a run (the experiment's cv block).
