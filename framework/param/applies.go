@@ -2,6 +2,7 @@ package param
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/polyclass/polyclass/framework/problem"
 )
@@ -88,4 +89,49 @@ func (c Condition) holds(specs []ParamSpec, p Params, kind problem.ProblemKind, 
 		}
 	}
 	return true
+}
+
+// String says the condition in words: "solver is sgd or gd and the
+// learner fits binary problems".
+func (c Condition) String() string {
+	var parts []string
+	for _, cl := range c.Clauses {
+		vs := make([]string, len(cl.OneOf))
+		for i, v := range cl.OneOf {
+			vs[i] = v.String()
+		}
+		parts = append(parts, cl.Param+" is "+orList(vs))
+	}
+	if len(c.Problems) > 0 {
+		ks := make([]string, len(c.Problems))
+		for i, k := range c.Problems {
+			ks[i] = k.String()
+		}
+		parts = append(parts, "the learner fits "+orList(ks)+" problems")
+	}
+	if len(parts) == 0 {
+		return "always"
+	}
+	return strings.Join(parts, " and ")
+}
+
+// AppliesWhenText says when the parameter applies: its conditions in
+// words, joined by "; or when "; "always" for none.
+func (s ParamSpec) AppliesWhenText() string {
+	if len(s.AppliesWhen) == 0 {
+		return "always"
+	}
+	parts := make([]string, len(s.AppliesWhen))
+	for i, c := range s.AppliesWhen {
+		parts[i] = c.String()
+	}
+	return strings.Join(parts, "; or when ")
+}
+
+// orList joins words as "a", "a or b", "a, b or c".
+func orList(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
 }

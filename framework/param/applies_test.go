@@ -67,3 +67,24 @@ func TestConditionBuilders(t *testing.T) {
 		t.Errorf("both = %+v", both)
 	}
 }
+
+// TestAppliesWhenText: a spec's conditions in words, as validate's
+// warning says them.
+func TestAppliesWhenText(t *testing.T) {
+	for _, tc := range []struct {
+		conds []Condition
+		want  string
+	}{
+		{nil, "always"},
+		{[]Condition{When("solver", "sgd")}, "solver is sgd"},
+		{[]Condition{When("solver", "newton", "lbfgs", "gd"), OnProblems(problem.Multiclass)},
+			"solver is newton, lbfgs or gd; or when the learner fits multiclass problems"},
+		{[]Condition{When("method", "dual_cd").On(problem.Binary, problem.Regression).And("kernel", "linear")},
+			"method is dual_cd and kernel is linear and the learner fits binary or regression problems"},
+		{[]Condition{{Clauses: []Clause{{Param: "multinomial", OneOf: []Value{Bool(false)}}}}}, "multinomial is false"},
+	} {
+		if got := (ParamSpec{Name: "x", AppliesWhen: tc.conds}).AppliesWhenText(); got != tc.want {
+			t.Errorf("AppliesWhenText() = %q, want %q", got, tc.want)
+		}
+	}
+}
