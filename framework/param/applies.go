@@ -1,6 +1,8 @@
 package param
 
 import (
+	"errors"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -134,4 +136,45 @@ func orList(words []string) string {
 		return strings.Join(words, "")
 	}
 	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
+}
+
+// CheckConditions checks the conditions of specs: each clause names
+// another declared parameter with values that pass its spec, and each
+// problem kind is binary, multiclass or regression.
+func CheckConditions(specs []ParamSpec) []error {
+	var errs []error
+	for _, s := range specs {
+		for _, c := range s.AppliesWhen {
+			for _, err := range c.check(s.Name, specs) {
+				errs = append(errs, fmt.Errorf("parameter %s applies when %s: %w", s.Name, c, err))
+			}
+		}
+	}
+	return errs
+}
+
+// check checks condition c of parameter name against specs.
+func (c Condition) check(name string, specs []ParamSpec) []error {
+	var errs []error
+	for _, cl := range c.Clauses {
+		i := slices.IndexFunc(specs, func(s ParamSpec) bool { return s.Name == cl.Param })
+		switch {
+		case cl.Param == name:
+			errs = append(errs, errors.New("a parameter's condition cannot name the parameter itself"))
+		case i < 0:
+			errs = append(errs, fmt.Errorf("no parameter %s is declared", cl.Param))
+		default:
+			for _, v := range cl.OneOf {
+				if err := specs[i].Check(v); err != nil {
+					errs = append(errs, err)
+				}
+			}
+		}
+	}
+	for _, k := range c.Problems {
+		if k.String() == "unknown" {
+			errs = append(errs, fmt.Errorf("problem kind %d is none of binary, multiclass, regression", k))
+		}
+	}
+	return errs
 }
