@@ -641,6 +641,9 @@ func writeParams(w io.Writer, indent string, specs []sdk.ParamSpec) {
 		if len(s.Allowed) > 0 {
 			line += " one of " + strings.Join(s.Allowed, "|")
 		}
+		if len(s.AppliesWhen) > 0 {
+			line += ", applies when " + s.AppliesWhenText()
+		}
 		if s.Description != "" {
 			line += ": " + s.Description
 		}

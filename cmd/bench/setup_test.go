@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -120,5 +121,56 @@ cv { folds = 3 }
 		if !strings.Contains(stderr.String(), want) {
 			t.Errorf("validate's output lacks %q:\n%s", want, stderr.String())
 		}
+	}
+}
+
+// appliesExperiment runs logreg (solver newton, its default) and svm with
+// the linear kernel and with rbf, each under ova (binary problems) and
+// scheme none (the whole multiclass task).
+const appliesExperiment = `experiment "applies" { seed = 5 }
+dataset "iris" { path = "%REPO%/experiments/data/iris.csv" }
+learner "logreg" {}
+learner "svm_linear" { plugin = "svm" }
+learner "svm_rbf" {
+  plugin = "svm"
+  params = { kernel = "rbf", gamma = 0.5 }
+}
+reduction "ova" { scheme = "ova" }
+reduction "none" { scheme = "none" }
+cv { folds = 2 }
+metrics = ["accuracy"]
+output { formats = ["markdown"] }
+`
+
+// TestSetupListsParametersThatApply runs appliesExperiment through the
+// real plugins: its set-up table (testdata/setup_applies.md; go test
+// -update rewrites it) lists the parameters that apply to the model that
+// ran, defaults marked: logreg with newton under ova no epochs, step or
+// multinomial, under none no solver; linear svm no gamma, degree, coef0
+// or SMO options, under none (Crammer–Singer) no loss; rbf svm its
+// kernel's and SMO's, no linear method's.
+func TestSetupListsParametersThatApply(t *testing.T) {
+	skipUnderRace(t, "a report check; no concurrency of bench's own")
+	file := writeExperiment(t, appliesExperiment)
+	out := t.TempDir()
+	if _, stderr, err := bench(t, "run", "-o", out, file); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	md := readFile(t, filepath.Join(out, "applies.md"))
+	_, section, ok := strings.Cut(md, "## Set-up\n")
+	if !ok {
+		t.Fatalf("no set-up section:\n%s", md)
+	}
+	if i := strings.Index(section, "\n## "); i >= 0 {
+		section = section[:i+1]
+	}
+	golden := filepath.Join("testdata", "setup_applies.md")
+	if f := flag.Lookup("update"); f != nil && f.Value.String() == "true" {
+		if err := os.WriteFile(golden, []byte(section), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if want := readFile(t, golden); section != want {
+		t.Errorf("set-up section\n%s\nwant (%s)\n%s", section, golden, want)
 	}
 }

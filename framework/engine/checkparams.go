@@ -1,12 +1,15 @@
 package engine
 
 import (
+	"maps"
 	"slices"
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/polyclass/polyclass/framework/config"
 	"github.com/polyclass/polyclass/framework/host"
 	"github.com/polyclass/polyclass/framework/param"
+	"github.com/polyclass/polyclass/framework/problem"
 	"github.com/polyclass/polyclass/framework/software"
 )
 
@@ -38,11 +41,15 @@ func (r *resolver) checkLearnerParams(l *Learner, combos []param.Params) {
 	}
 }
 
-// paramRange locates parameter name of learner l: the whole attribute
-// (name = value) when the experiment sets it, else the learner's params,
-// else the learner block.
+// paramRange locates parameter name of learner l (see learnerParamRange).
 func (r *resolver) paramRange(l *Learner, name string) hcl.Range {
-	c := l.Config
+	return learnerParamRange(l.Config, name)
+}
+
+// learnerParamRange locates parameter name of learner c: the whole
+// attribute (name = value) when the experiment sets it, else the
+// learner's params, else the learner block.
+func learnerParamRange(c *config.Learner, name string) hcl.Range {
 	if p, ok := c.Params[name]; ok {
 		if p.NameRange.Filename != "" {
 			return hcl.RangeBetween(p.NameRange, p.Range)
@@ -53,4 +60,51 @@ func (r *resolver) paramRange(l *Learner, name string) hcl.Range {
 		return c.ParamsRange
 	}
 	return c.DeclRange
+}
+
+// paramsApply warns at each parameter the experiment file sets on
+// learner l that applies (param.Applies) under none of l's parameter
+// sets (its candidates, when tuned) and none of the reductions it meets
+// in g: the plugin fits without it (epochs = 50 with solver = "newton").
+func (ck *checker) paramsApply(g *Grid, l *Learner) {
+	if l.Info == nil || len(l.Config.Params) == 0 {
+		return
+	}
+	var kinds []problem.ProblemKind
+	for _, red := range g.Reductions {
+		if red.meets(l) && !slices.Contains(kinds, red.learnerProblems()) {
+			kinds = append(kinds, red.learnerProblems())
+		}
+	}
+	if len(kinds) == 0 {
+		kinds = []problem.ProblemKind{0} // no reduction meets l: the kind is not known
+	}
+	sets := l.Candidates
+	if sets == nil {
+		sets, _ = expand(l.Config.Params, l.Info.Params)
+	}
+	specs := l.Info.Params
+	for _, name := range slices.Sorted(maps.Keys(l.Config.Params)) {
+		if appliesSomewhere(specs, name, sets, kinds) {
+			continue
+		}
+		s, _ := param.LookupSpec(specs, name)
+		ck.warnf(learnerParamRange(l.Config, name), "Parameter does not apply",
+			"Learner %q (plugin %s): %s applies only when %s, which no combination of this experiment meets; the plugin fits without it.",
+			l.Config.Name, l.Config.Plugin, name, s.AppliesWhenText())
+	}
+}
+
+// appliesSomewhere reports whether parameter name applies under some
+// parameter set of sets for some problem kind of kinds.
+func appliesSomewhere(specs []param.ParamSpec, name string, sets []param.Params, kinds []problem.ProblemKind) bool {
+	for _, set := range sets {
+		full := param.WithDefaults(specs, set)
+		for _, k := range kinds {
+			if param.Applies(specs, name, full, k) {
+				return true
+			}
+		}
+	}
+	return false
 }

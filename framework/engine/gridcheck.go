@@ -46,6 +46,7 @@ func check(g *Grid) hcl.Diagnostics {
 			ck.tuneMetricApplies(g, l)
 			ck.tuneFolds(g, l)
 		}
+		ck.paramsApply(g, l)
 		for _, red := range g.Reductions {
 			if red.meets(l) {
 				ck.compatible(l, red)

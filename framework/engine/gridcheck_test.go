@@ -9,6 +9,7 @@ import (
 
 	"github.com/polyclass/polyclass/framework/config"
 	"github.com/polyclass/polyclass/framework/param"
+	"github.com/polyclass/polyclass/framework/problem"
 	"github.com/polyclass/polyclass/framework/sdk"
 )
 
@@ -143,5 +144,55 @@ func TestCells(t *testing.T) {
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("cells\n%q\nwant\n%q", got, want)
+	}
+}
+
+// TestParamsApply: a parameter the file sets that applies under none of
+// the learner's parameter sets and reductions draws a warning at its
+// attribute saying when it applies; one that applies to some
+// combination, or to a tuned learner's candidate, does not.
+func TestParamsApply(t *testing.T) {
+	specs := []param.ParamSpec{
+		{Name: "C", Type: param.NumberParam, Default: param.Number(1)},
+		{Name: "solver", Type: param.StringParam, Default: param.String("newton"), AppliesWhen: []param.Condition{param.OnProblems(problem.Binary)}},
+		{Name: "multinomial", Type: param.BoolParam, Default: param.Bool(true), AppliesWhen: []param.Condition{param.OnProblems(problem.Multiclass)}},
+		{Name: "epochs", Type: param.IntegerParam, Default: param.Number(100), AppliesWhen: []param.Condition{param.When("solver", "sgd")}},
+	}
+	set := func(line int, v param.Value) config.Param { return config.Param{Value: v, Range: at(line)} }
+	for _, tc := range []struct {
+		name   string
+		params map[string]config.Param
+		tuned  []param.Params
+		none   bool // the learner meets reduction none too
+		want   []string
+	}{
+		{"epochs with newton", map[string]config.Param{"epochs": set(5, param.Number(50)), "C": set(4, param.Number(2))}, nil, false,
+			[]string{`5: Learner "lr" (plugin logreg): epochs applies only when solver is sgd, which no combination of this experiment meets; the plugin fits without it.`}},
+		{"epochs with sgd in a list", map[string]config.Param{"epochs": set(5, param.Number(50)), "solver": set(6, param.List(param.String("newton"), param.String("sgd")))}, nil, false, nil},
+		{"epochs with a tuned sgd", map[string]config.Param{"epochs": set(5, param.Number(50)), "solver": set(6, param.List(param.String("newton"), param.String("sgd")))},
+			[]param.Params{{"solver": param.String("newton"), "epochs": param.Number(50)}, {"solver": param.String("sgd"), "epochs": param.Number(50)}}, false, nil},
+		{"epochs with sgd under none only", map[string]config.Param{"epochs": set(5, param.Number(50)), "solver": set(6, param.String("sgd"))}, nil, true, nil},
+		{"multinomial under ova", map[string]config.Param{"multinomial": set(7, param.Bool(false))}, nil, false,
+			[]string{`7: Learner "lr" (plugin logreg): multinomial applies only when the learner fits multiclass problems, which no combination of this experiment meets; the plugin fits without it.`}},
+		{"multinomial under ova and none", map[string]config.Param{"multinomial": set(7, param.Bool(false))}, nil, true, nil},
+	} {
+		g := handGrid()
+		g.Datasets = g.Datasets[:1]
+		lr := &Learner{Config: &config.Learner{Name: "lr", Plugin: "logreg", Params: tc.params},
+			Info: &sdk.LearnerInfo{Params: specs, Capabilities: sdk.Capabilities{Binary: true, Multiclass: true}}, Candidates: tc.tuned}
+		g.Learners = []*Learner{lr}
+		g.Reductions[1].Config.Learners = nil
+		if !tc.none {
+			g.Reductions = g.Reductions[:1]
+		}
+		var got []string
+		for _, d := range check(g) {
+			if d.Severity == hcl.DiagWarning {
+				got = append(got, fmt.Sprintf("%d: %s", d.Subject.Start.Line, d.Detail))
+			}
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s: warnings %q, want %q", tc.name, got, tc.want)
+		}
 	}
 }

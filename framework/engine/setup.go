@@ -11,6 +11,7 @@ import (
 	"github.com/polyclass/polyclass/framework/config"
 	"github.com/polyclass/polyclass/framework/encode"
 	"github.com/polyclass/polyclass/framework/param"
+	"github.com/polyclass/polyclass/framework/problem"
 	"github.com/polyclass/polyclass/framework/sdk"
 	"github.com/polyclass/polyclass/framework/setup"
 )
@@ -79,8 +80,12 @@ func (g *Grid) setupRow(c *Cell, key setup.Key) setup.Row {
 	if l.Info != nil {
 		specs = l.Info.Params
 	}
-	r.LearnerParams = withDefaults(specs, c.Params)
-	r.ReductionParams = withDefaults(red.Scheme.Params, c.RedParams)
+	sets := []param.Params{c.Params}
+	if l.Candidates != nil {
+		sets = l.Candidates // a tuned parameter applies when it applies to some candidate
+	}
+	r.LearnerParams = applicable(specs, c.Params, sets, red.learnerProblems())
+	r.ReductionParams = applicable(red.Scheme.Params, c.RedParams, []param.Params{c.RedParams}, 0)
 	if l.Candidates != nil {
 		r.Tuning = l.tuning()
 	}
@@ -161,6 +166,36 @@ func (l *Learner) tuning() string {
 		parts[i] = fmt.Sprintf("%s ∈ {%s}", n, strings.Join(vals, ", "))
 	}
 	return fmt.Sprintf("%s by %d-fold inner cross-validation on %s", strings.Join(parts, ", "), l.Config.Tune.Folds, l.TuneMetric)
+}
+
+// applicable is withDefaults without the parameters that apply (see
+// param.Applies) under none of sets, the parameter sets a row's folds
+// fit with, for a learner fitting problems of kind (0 for a reducer's
+// parameters): a row lists the parameters of the model that ran.
+func applicable(specs []param.ParamSpec, given param.Params, sets []param.Params, kind problem.ProblemKind) []setup.Param {
+	all := withDefaults(specs, given)
+	out := all[:0]
+	for _, p := range all {
+		if slices.ContainsFunc(sets, func(set param.Params) bool {
+			return param.Applies(specs, p.Name, param.WithDefaults(specs, set), kind)
+		}) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// learnerProblems is the kind of problems red hands its learner: the
+// whole multiclass task (scheme none), real-valued targets, or binary
+// problems.
+func (red *Reduction) learnerProblems() problem.ProblemKind {
+	switch {
+	case red.Scheme.NeedsMulticlass:
+		return problem.Multiclass
+	case red.Scheme.NeedsRegression:
+		return problem.Regression
+	}
+	return problem.Binary
 }
 
 // withDefaults lists the parameters given with those the specs give

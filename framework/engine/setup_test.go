@@ -6,6 +6,7 @@ import (
 
 	"github.com/polyclass/polyclass/framework/config"
 	"github.com/polyclass/polyclass/framework/param"
+	"github.com/polyclass/polyclass/framework/problem"
 	"github.com/polyclass/polyclass/framework/sdk"
 	"github.com/polyclass/polyclass/framework/setup"
 )
@@ -134,4 +135,67 @@ func trimOptions(r setup.Row) setup.Row {
 	}
 	r.Pipeline = steps
 	return r
+}
+
+// TestSetupListsApplicableParams: a row lists the learner's parameters
+// that apply to the model that ran: under ova (binary problems) the
+// solver's own parameters only, under scheme none (the whole multiclass
+// task) the softmax's; a tuned learner's parameter that applies to some
+// candidate stays. A reduction's parameters follow their conditions too.
+func TestSetupListsApplicableParams(t *testing.T) {
+	specs := []param.ParamSpec{
+		{Name: "C", Type: param.NumberParam, Default: param.Number(1)},
+		{Name: "solver", Type: param.StringParam, Default: param.String("newton"), AppliesWhen: []param.Condition{param.OnProblems(problem.Binary)}},
+		{Name: "multinomial", Type: param.BoolParam, Default: param.Bool(true), AppliesWhen: []param.Condition{param.OnProblems(problem.Multiclass)}},
+		{Name: "max_iter", Type: param.IntegerParam, Default: param.Number(1000), AppliesWhen: []param.Condition{param.When("solver", "newton"), param.OnProblems(problem.Multiclass)}},
+		{Name: "epochs", Type: param.IntegerParam, Default: param.Number(100), AppliesWhen: []param.Condition{param.When("solver", "sgd")}},
+	}
+	info := &sdk.LearnerInfo{Params: specs}
+	newton := &Learner{Config: &config.Learner{Name: "newton", Plugin: "logreg"}, Info: info}
+	sgd := &Learner{Config: &config.Learner{Name: "sgd", Plugin: "logreg", Params: map[string]config.Param{"solver": {Value: param.String("sgd")}}}, Info: info}
+	tuned := &Learner{Config: &config.Learner{Name: "tuned", Plugin: "logreg", Tune: &config.Tune{Folds: 3}, Params: map[string]config.Param{"solver": {Value: param.List(param.String("newton"), param.String("sgd"))}}},
+		Info: info, Tuned: map[string]bool{"solver": true}, Candidates: []param.Params{{"solver": param.String("newton")}, {"solver": param.String("sgd")}}}
+	ova := &Reduction{Config: &config.Reduction{Name: "ova", Plugin: "reducers"}, Scheme: sdk.Scheme{Name: "ova"}}
+	ecoc := &Reduction{Config: &config.Reduction{Name: "ecoc", Plugin: "reducers"}, Scheme: sdk.Scheme{Name: "ecoc", Params: []param.ParamSpec{
+		{Name: "code", Type: param.StringParam, Default: param.String("random_dense")},
+		{Name: "factor", Type: param.NumberParam, Default: param.Number(10), AppliesWhen: []param.Condition{param.When("code", "random_dense", "random_sparse")}},
+	}}, Varied: map[string]bool{"code": true}}
+	none := &Reduction{Config: &config.Reduction{Name: "none", Plugin: "reducers"}, Scheme: sdk.Scheme{Name: "none", NeedsMulticlass: true}}
+	g := &Grid{Experiment: &config.Experiment{Name: "applies"}, Pipelines: []*Pipeline{{Config: &config.Pipeline{Name: "default"}}}}
+	d := &Dataset{Config: &config.Dataset{Name: "iris"}}
+	for _, c := range []struct {
+		l   *Learner
+		p   param.Params
+		red *Reduction
+		rp  param.Params
+	}{
+		{newton, param.Params{}, ova, param.Params{}},
+		{newton, param.Params{}, none, param.Params{}},
+		{sgd, param.Params{"solver": param.String("sgd")}, ova, param.Params{}},
+		{sgd, param.Params{"solver": param.String("sgd")}, none, param.Params{}},
+		{tuned, whole(tuned.Config.Params), ova, param.Params{}},
+		{newton, param.Params{}, ecoc, param.Params{"code": param.String("exhaustive")}},
+		{newton, param.Params{}, ecoc, param.Params{"code": param.String("random_dense")}},
+	} {
+		g.Cells = append(g.Cells, &Cell{Index: len(g.Cells), Dataset: d, Pipeline: g.Pipelines[0], Learner: c.l, Params: c.p, Reduction: c.red, RedParams: c.rp})
+	}
+	want := []string{
+		"newton ova: C=1 (default), max_iter=1000 (default), solver=newton (default) | –",
+		"newton none: C=1 (default), max_iter=1000 (default), multinomial=true (default) | –",
+		"sgd solver=sgd ova: C=1 (default), epochs=100 (default), solver=sgd | –",
+		"sgd solver=sgd none: C=1 (default), max_iter=1000 (default), multinomial=true (default) | –",
+		"tuned solver=[newton, sgd] (tuned) ova: C=1 (default), epochs=100 (default), max_iter=1000 (default), solver=[newton, sgd] | –",
+		"newton ecoc[code=exhaustive]: C=1 (default), max_iter=1000 (default), solver=newton (default) | code=exhaustive",
+		"newton ecoc[code=random_dense]: C=1 (default), max_iter=1000 (default), solver=newton (default) | code=random_dense, factor=10 (default)",
+	}
+	rows := g.Setup()
+	if len(rows) != len(want) {
+		t.Fatalf("%d rows, want %d", len(rows), len(want))
+	}
+	for i, r := range rows {
+		got := r.Key.Label(false) + ": " + setup.Params(r.LearnerParams) + " | " + setup.Params(r.ReductionParams)
+		if got != want[i] {
+			t.Errorf("row %d\n got %s\nwant %s", i, got, want[i])
+		}
+	}
 }

@@ -293,6 +293,11 @@ type ParamSpec struct {
 	MinExclusive bool
 	// Allowed lists the accepted strings of a string parameter.
 	Allowed []string
+	// AppliesWhen says when the parameter affects the fit: when any of
+	// its conditions holds; empty means always. It informs the set-up
+	// table and the experiment file's checks only: a plugin receives and
+	// checks every parameter as before.
+	AppliesWhen []Condition
 }
 
 // FormatNumber formats f for messages and listings: a whole number below

@@ -47,6 +47,24 @@ const AnyName = param.AnyName
 // ParamSpec declares a parameter a plugin accepts.
 type ParamSpec = param.ParamSpec
 
+// Condition is one case in which a parameter applies (see
+// ParamSpec.AppliesWhen and param.Condition).
+type Condition = param.Condition
+
+// Clause is one clause of a Condition: parameter Param has one of the
+// values OneOf.
+type Clause = param.Clause
+
+// When returns the condition that parameter name has one of the string
+// values, e.g. When("solver", "sgd") for a parameter only the sgd solver
+// reads.
+func When(name string, values ...string) Condition { return param.When(name, values...) }
+
+// OnProblems returns the condition that the learner fits problems of one
+// of the kinds given, e.g. OnProblems(Multiclass) for a parameter read
+// only under scheme none.
+func OnProblems(kinds ...ProblemKind) Condition { return param.OnProblems(kinds...) }
+
 // Number returns a number value.
 func Number(f float64) Value { return param.Number(f) }
 

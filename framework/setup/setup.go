@@ -22,7 +22,9 @@ type Row struct {
 	// Pipeline is the encoding steps in order.
 	Pipeline []Step `json:"pipeline"`
 	// LearnerPlugin names the learner's plugin; LearnerParams are its
-	// parameters, every one the plugin declares a default for included.
+	// parameters that apply to the model that ran (param.Applies under
+	// the problems the reduction hands the learner), every such one the
+	// plugin declares a default for included.
 	LearnerPlugin string  `json:"learner_plugin"`
 	LearnerParams []Param `json:"learner_params"`
 	// Tuning says how a tuned learner chooses its parameters on each
@@ -30,7 +32,7 @@ type Row struct {
 	// on accuracy"); empty for a learner that is not tuned.
 	Tuning string `json:"tuning,omitempty"`
 	// ReductionPlugin, Scheme and ReductionParams are the reduction's
-	// plugin, scheme and parameters (defaults included).
+	// plugin, scheme and parameters that apply (defaults included).
 	ReductionPlugin string  `json:"reduction_plugin"`
 	Scheme          string  `json:"scheme"`
 	ReductionParams []Param `json:"reduction_params"`

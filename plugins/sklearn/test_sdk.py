@@ -306,6 +306,22 @@ class ServiceTest(unittest.TestCase):
                 m = sklearn_bridge.SklearnLearner().fit(fi, params)
                 self.assertEqual(m.est.n_jobs, want)
 
+    def test_applies_when_travels(self):
+        spec = learner.ParamSpec("epochs", "integer", default=100, applies_when=[
+            learner.Condition(when={"solver": ["sgd", "gd"]}),
+            learner.Condition(when={"multinomial": [False]}, problems=[learner.MULTICLASS]),
+        ])
+        out = service.spec_to_pb(spec)
+        self.assertEqual(len(out.applies_when), 2)
+        first, second = out.applies_when
+        self.assertEqual([(c.param, [v.string for v in c.one_of]) for c in first.clauses], [("solver", ["sgd", "gd"])])
+        self.assertEqual(list(first.problems), [])
+        self.assertEqual([(c.param, [v.bool for v in c.one_of]) for c in second.clauses], [("multinomial", [False])])
+        self.assertEqual(list(second.problems), [pb.Problem.MULTICLASS])
+        self.assertEqual(len(service.spec_to_pb(learner.ParamSpec("C", "number")).applies_when), 0)
+        with self.assertRaisesRegex(ValueError, "parameter epochs: unknown problem kind 'binray' in applies_when; the kinds are binary, multiclass, regression"):
+            service.spec_to_pb(learner.ParamSpec("epochs", "integer", applies_when=[learner.Condition(problems=["binray"])]))
+
     def test_unknown_param_type_lists_the_types(self):
         with self.assertRaisesRegex(ValueError, "unknown type 'float'; the types are number, integer, string"):
             service.spec_to_pb(learner.ParamSpec("c", "float"))

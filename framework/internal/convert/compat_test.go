@@ -38,6 +38,34 @@ func TestParamSpecV1Bounds(t *testing.T) {
 	}
 }
 
+// A spec's conditions (when the parameter applies) cross the wire as
+// they are: clauses with their values, problem kinds, and none as none.
+func TestParamSpecConditionsWire(t *testing.T) {
+	want := []param.Condition{
+		param.When("solver", "sgd", "gd"),
+		param.OnProblems(problem.Multiclass, problem.Regression),
+		{Clauses: []param.Clause{{Param: "multinomial", OneOf: []param.Value{param.Bool(false)}}, {Param: "C", OneOf: []param.Value{param.Number(2)}}}, Problems: []problem.ProblemKind{problem.Binary}},
+	}
+	var got pb.ParamSpec
+	throughWire(t, specToPB(param.ParamSpec{Name: "step", Type: param.NumberParam, AppliesWhen: want}), &got)
+	s := specFromPB(&got)
+	if len(s.AppliesWhen) != len(want) {
+		t.Fatalf("%d conditions came back, want %d: %+v", len(s.AppliesWhen), len(want), s.AppliesWhen)
+	}
+	for i, c := range s.AppliesWhen {
+		w := want[i]
+		if !slices.Equal(c.Problems, w.Problems) || !slices.EqualFunc(c.Clauses, w.Clauses, func(a, b param.Clause) bool {
+			return a.Param == b.Param && slices.EqualFunc(a.OneOf, b.OneOf, param.Value.Equal)
+		}) {
+			t.Errorf("condition %d = %+v, want %+v", i, c, w)
+		}
+	}
+	throughWire(t, specToPB(param.ParamSpec{Name: "C", Type: param.NumberParam}), &got)
+	if s := specFromPB(&got); s.AppliesWhen != nil {
+		t.Errorf("a spec without conditions came back with %+v", s.AppliesWhen)
+	}
+}
+
 // The plan's code diagnostics cross the wire as they are; a plan without
 // them has none.
 func TestCodeDiagnosticsWire(t *testing.T) {

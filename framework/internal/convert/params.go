@@ -3,6 +3,7 @@ package convert
 import (
 	pb "github.com/polyclass/polyclass/framework/internal/protov1"
 	"github.com/polyclass/polyclass/framework/param"
+	"github.com/polyclass/polyclass/framework/problem"
 )
 
 func valueToPB(v param.Value) *pb.Value {
@@ -62,7 +63,7 @@ func ParamsFromPB(m map[string]*pb.Value) param.Params {
 func specToPB(s param.ParamSpec) *pb.ParamSpec {
 	out := &pb.ParamSpec{
 		Name: s.Name, Type: pb.ParamSpec_Type(s.Type), Description: s.Description,
-		Allowed: s.Allowed, MinExclusive: s.MinExclusive,
+		Allowed: s.Allowed, MinExclusive: s.MinExclusive, AppliesWhen: conditionsToPB(s.AppliesWhen),
 	}
 	if !s.Default.IsNull() {
 		out.Default = valueToPB(s.Default)
@@ -83,7 +84,7 @@ func specToPB(s param.ParamSpec) *pb.ParamSpec {
 func specFromPB(s *pb.ParamSpec) param.ParamSpec {
 	out := param.ParamSpec{
 		Name: s.GetName(), Type: param.ParamType(s.GetType()), Description: s.GetDescription(),
-		Allowed: s.GetAllowed(), MinExclusive: s.GetMinExclusive(),
+		Allowed: s.GetAllowed(), MinExclusive: s.GetMinExclusive(), AppliesWhen: conditionsFromPB(s.GetAppliesWhen()),
 	}
 	if s.Default != nil {
 		out.Default = valueFromPB(s.Default)
@@ -97,6 +98,52 @@ func specFromPB(s *pb.ParamSpec) param.ParamSpec {
 	//lint:ignore SA1019 reads the deprecated flag of v1 plugins
 	if s.Max != nil || s.GetHasMax() {
 		out.Max = param.Bound(s.GetMax())
+	}
+	return out
+}
+
+// conditionsToPB returns the message form of cs (nil for none).
+func conditionsToPB(cs []param.Condition) []*pb.Condition {
+	if len(cs) == 0 {
+		return nil
+	}
+	out := make([]*pb.Condition, len(cs))
+	for i, c := range cs {
+		m := &pb.Condition{}
+		for _, cl := range c.Clauses {
+			vs := make([]*pb.Value, len(cl.OneOf))
+			for j, v := range cl.OneOf {
+				vs[j] = valueToPB(v)
+			}
+			m.Clauses = append(m.Clauses, &pb.Clause{Param: cl.Param, OneOf: vs})
+		}
+		for _, k := range c.Problems {
+			m.Problems = append(m.Problems, pb.Problem_Kind(k))
+		}
+		out[i] = m
+	}
+	return out
+}
+
+// conditionsFromPB returns the conditions of messages cs (nil for none).
+func conditionsFromPB(cs []*pb.Condition) []param.Condition {
+	if len(cs) == 0 {
+		return nil
+	}
+	out := make([]param.Condition, len(cs))
+	for i, m := range cs {
+		var c param.Condition
+		for _, cl := range m.GetClauses() {
+			vs := make([]param.Value, len(cl.GetOneOf()))
+			for j, v := range cl.GetOneOf() {
+				vs[j] = valueFromPB(v)
+			}
+			c.Clauses = append(c.Clauses, param.Clause{Param: cl.GetParam(), OneOf: vs})
+		}
+		for _, k := range m.GetProblems() {
+			c.Problems = append(c.Problems, problem.ProblemKind(k))
+		}
+		out[i] = c
 	}
 	return out
 }

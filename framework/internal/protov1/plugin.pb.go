@@ -171,7 +171,7 @@ func (x Problem_Kind) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Problem_Kind.Descriptor instead.
 func (Problem_Kind) EnumDescriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{6, 0}
+	return file_plugin_proto_rawDescGZIP(), []int{8, 0}
 }
 
 // Layout of the data bytes.
@@ -223,7 +223,7 @@ func (x DatasetHeader_Layout) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use DatasetHeader_Layout.Descriptor instead.
 func (DatasetHeader_Layout) EnumDescriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{11, 0}
+	return file_plugin_proto_rawDescGZIP(), []int{13, 0}
 }
 
 // Value is a parameter value: a number, a string, a bool or a list of values
@@ -415,7 +415,13 @@ type ParamSpec struct {
 	// Allowed values of a STRING parameter; empty means any.
 	Allowed []string `protobuf:"bytes,9,rep,name=allowed,proto3" json:"allowed,omitempty"`
 	// Exclusive lower bound (min is then a strict bound).
-	MinExclusive  bool `protobuf:"varint,10,opt,name=min_exclusive,json=minExclusive,proto3" json:"min_exclusive,omitempty"`
+	MinExclusive bool `protobuf:"varint,10,opt,name=min_exclusive,json=minExclusive,proto3" json:"min_exclusive,omitempty"`
+	// When the parameter affects the fit: when any of these conditions
+	// holds; empty means always. The host lists a parameter in a row's
+	// set-up only where it applies and warns when the experiment file sets
+	// one that applies nowhere; the plugin still receives and checks every
+	// parameter.
+	AppliesWhen   []*Condition `protobuf:"bytes,11,rep,name=applies_when,json=appliesWhen,proto3" json:"applies_when,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -522,6 +528,124 @@ func (x *ParamSpec) GetMinExclusive() bool {
 	return false
 }
 
+func (x *ParamSpec) GetAppliesWhen() []*Condition {
+	if x != nil {
+		return x.AppliesWhen
+	}
+	return nil
+}
+
+// Condition is one case in which a parameter applies: each of its
+// clauses holds and, when problems is not empty, the learner fits
+// problems of one of those kinds (binary problems under a reduction such
+// as ova, the whole multiclass task under scheme none). A reducer's
+// parameters leave problems empty.
+type Condition struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Clauses       []*Clause              `protobuf:"bytes,1,rep,name=clauses,proto3" json:"clauses,omitempty"`
+	Problems      []Problem_Kind         `protobuf:"varint,2,rep,packed,name=problems,proto3,enum=polyclass.plugin.v1.Problem_Kind" json:"problems,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Condition) Reset() {
+	*x = Condition{}
+	mi := &file_plugin_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Condition) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Condition) ProtoMessage() {}
+
+func (x *Condition) ProtoReflect() protoreflect.Message {
+	mi := &file_plugin_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Condition.ProtoReflect.Descriptor instead.
+func (*Condition) Descriptor() ([]byte, []int) {
+	return file_plugin_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *Condition) GetClauses() []*Clause {
+	if x != nil {
+		return x.Clauses
+	}
+	return nil
+}
+
+func (x *Condition) GetProblems() []Problem_Kind {
+	if x != nil {
+		return x.Problems
+	}
+	return nil
+}
+
+// Clause holds when parameter param of the same schema applies and has
+// one of the values one_of.
+type Clause struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Param         string                 `protobuf:"bytes,1,opt,name=param,proto3" json:"param,omitempty"`
+	OneOf         []*Value               `protobuf:"bytes,2,rep,name=one_of,json=oneOf,proto3" json:"one_of,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Clause) Reset() {
+	*x = Clause{}
+	mi := &file_plugin_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Clause) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Clause) ProtoMessage() {}
+
+func (x *Clause) ProtoReflect() protoreflect.Message {
+	mi := &file_plugin_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Clause.ProtoReflect.Descriptor instead.
+func (*Clause) Descriptor() ([]byte, []int) {
+	return file_plugin_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *Clause) GetParam() string {
+	if x != nil {
+		return x.Param
+	}
+	return ""
+}
+
+func (x *Clause) GetOneOf() []*Value {
+	if x != nil {
+		return x.OneOf
+	}
+	return nil
+}
+
 // Component is one piece of software a plugin computes with: its language
 // runtime or interpreter, a library, the plugin's own module. A plugin's
 // components (LearnerInfo.runtime, ReducerInfo.runtime) say what produced
@@ -544,7 +668,7 @@ type Component struct {
 
 func (x *Component) Reset() {
 	*x = Component{}
-	mi := &file_plugin_proto_msgTypes[3]
+	mi := &file_plugin_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -556,7 +680,7 @@ func (x *Component) String() string {
 func (*Component) ProtoMessage() {}
 
 func (x *Component) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[3]
+	mi := &file_plugin_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -569,7 +693,7 @@ func (x *Component) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Component.ProtoReflect.Descriptor instead.
 func (*Component) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{3}
+	return file_plugin_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *Component) GetName() string {
@@ -612,7 +736,7 @@ type Dense struct {
 
 func (x *Dense) Reset() {
 	*x = Dense{}
-	mi := &file_plugin_proto_msgTypes[4]
+	mi := &file_plugin_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -624,7 +748,7 @@ func (x *Dense) String() string {
 func (*Dense) ProtoMessage() {}
 
 func (x *Dense) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[4]
+	mi := &file_plugin_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -637,7 +761,7 @@ func (x *Dense) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Dense.ProtoReflect.Descriptor instead.
 func (*Dense) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{4}
+	return file_plugin_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *Dense) GetRows() int64 {
@@ -684,7 +808,7 @@ type SharedRegion struct {
 
 func (x *SharedRegion) Reset() {
 	*x = SharedRegion{}
-	mi := &file_plugin_proto_msgTypes[5]
+	mi := &file_plugin_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -696,7 +820,7 @@ func (x *SharedRegion) String() string {
 func (*SharedRegion) ProtoMessage() {}
 
 func (x *SharedRegion) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[5]
+	mi := &file_plugin_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -709,7 +833,7 @@ func (x *SharedRegion) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SharedRegion.ProtoReflect.Descriptor instead.
 func (*SharedRegion) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{5}
+	return file_plugin_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *SharedRegion) GetOffset() uint64 {
@@ -756,7 +880,7 @@ type Problem struct {
 
 func (x *Problem) Reset() {
 	*x = Problem{}
-	mi := &file_plugin_proto_msgTypes[6]
+	mi := &file_plugin_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -768,7 +892,7 @@ func (x *Problem) String() string {
 func (*Problem) ProtoMessage() {}
 
 func (x *Problem) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[6]
+	mi := &file_plugin_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -781,7 +905,7 @@ func (x *Problem) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Problem.ProtoReflect.Descriptor instead.
 func (*Problem) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{6}
+	return file_plugin_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *Problem) GetKind() Problem_Kind {
@@ -835,7 +959,7 @@ type InfoRequest struct {
 
 func (x *InfoRequest) Reset() {
 	*x = InfoRequest{}
-	mi := &file_plugin_proto_msgTypes[7]
+	mi := &file_plugin_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -847,7 +971,7 @@ func (x *InfoRequest) String() string {
 func (*InfoRequest) ProtoMessage() {}
 
 func (x *InfoRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[7]
+	mi := &file_plugin_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -860,7 +984,7 @@ func (x *InfoRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InfoRequest.ProtoReflect.Descriptor instead.
 func (*InfoRequest) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{7}
+	return file_plugin_proto_rawDescGZIP(), []int{9}
 }
 
 // LearnerInfo describes a learner plugin.
@@ -899,7 +1023,7 @@ type LearnerInfo struct {
 
 func (x *LearnerInfo) Reset() {
 	*x = LearnerInfo{}
-	mi := &file_plugin_proto_msgTypes[8]
+	mi := &file_plugin_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -911,7 +1035,7 @@ func (x *LearnerInfo) String() string {
 func (*LearnerInfo) ProtoMessage() {}
 
 func (x *LearnerInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[8]
+	mi := &file_plugin_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -924,7 +1048,7 @@ func (x *LearnerInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LearnerInfo.ProtoReflect.Descriptor instead.
 func (*LearnerInfo) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{8}
+	return file_plugin_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *LearnerInfo) GetName() string {
@@ -1035,7 +1159,7 @@ type HasRequest struct {
 
 func (x *HasRequest) Reset() {
 	*x = HasRequest{}
-	mi := &file_plugin_proto_msgTypes[9]
+	mi := &file_plugin_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1047,7 +1171,7 @@ func (x *HasRequest) String() string {
 func (*HasRequest) ProtoMessage() {}
 
 func (x *HasRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[9]
+	mi := &file_plugin_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1060,7 +1184,7 @@ func (x *HasRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HasRequest.ProtoReflect.Descriptor instead.
 func (*HasRequest) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{9}
+	return file_plugin_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *HasRequest) GetDigests() []string {
@@ -1080,7 +1204,7 @@ type HasResponse struct {
 
 func (x *HasResponse) Reset() {
 	*x = HasResponse{}
-	mi := &file_plugin_proto_msgTypes[10]
+	mi := &file_plugin_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1092,7 +1216,7 @@ func (x *HasResponse) String() string {
 func (*HasResponse) ProtoMessage() {}
 
 func (x *HasResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[10]
+	mi := &file_plugin_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1105,7 +1229,7 @@ func (x *HasResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HasResponse.ProtoReflect.Descriptor instead.
 func (*HasResponse) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{10}
+	return file_plugin_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *HasResponse) GetMissing() []string {
@@ -1133,7 +1257,7 @@ type DatasetHeader struct {
 
 func (x *DatasetHeader) Reset() {
 	*x = DatasetHeader{}
-	mi := &file_plugin_proto_msgTypes[11]
+	mi := &file_plugin_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1145,7 +1269,7 @@ func (x *DatasetHeader) String() string {
 func (*DatasetHeader) ProtoMessage() {}
 
 func (x *DatasetHeader) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[11]
+	mi := &file_plugin_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1158,7 +1282,7 @@ func (x *DatasetHeader) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DatasetHeader.ProtoReflect.Descriptor instead.
 func (*DatasetHeader) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{11}
+	return file_plugin_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *DatasetHeader) GetDigest() string {
@@ -1215,7 +1339,7 @@ type UploadChunk struct {
 
 func (x *UploadChunk) Reset() {
 	*x = UploadChunk{}
-	mi := &file_plugin_proto_msgTypes[12]
+	mi := &file_plugin_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1227,7 +1351,7 @@ func (x *UploadChunk) String() string {
 func (*UploadChunk) ProtoMessage() {}
 
 func (x *UploadChunk) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[12]
+	mi := &file_plugin_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1240,7 +1364,7 @@ func (x *UploadChunk) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UploadChunk.ProtoReflect.Descriptor instead.
 func (*UploadChunk) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{12}
+	return file_plugin_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *UploadChunk) GetHeader() *DatasetHeader {
@@ -1267,7 +1391,7 @@ type UploadResponse struct {
 
 func (x *UploadResponse) Reset() {
 	*x = UploadResponse{}
-	mi := &file_plugin_proto_msgTypes[13]
+	mi := &file_plugin_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1279,7 +1403,7 @@ func (x *UploadResponse) String() string {
 func (*UploadResponse) ProtoMessage() {}
 
 func (x *UploadResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[13]
+	mi := &file_plugin_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1292,7 +1416,7 @@ func (x *UploadResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UploadResponse.ProtoReflect.Descriptor instead.
 func (*UploadResponse) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{13}
+	return file_plugin_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *UploadResponse) GetDigest() string {
@@ -1325,7 +1449,7 @@ type FitRequest struct {
 
 func (x *FitRequest) Reset() {
 	*x = FitRequest{}
-	mi := &file_plugin_proto_msgTypes[14]
+	mi := &file_plugin_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1337,7 +1461,7 @@ func (x *FitRequest) String() string {
 func (*FitRequest) ProtoMessage() {}
 
 func (x *FitRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[14]
+	mi := &file_plugin_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1350,7 +1474,7 @@ func (x *FitRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FitRequest.ProtoReflect.Descriptor instead.
 func (*FitRequest) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{14}
+	return file_plugin_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *FitRequest) GetDigest() string {
@@ -1408,7 +1532,7 @@ type Model struct {
 
 func (x *Model) Reset() {
 	*x = Model{}
-	mi := &file_plugin_proto_msgTypes[15]
+	mi := &file_plugin_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1420,7 +1544,7 @@ func (x *Model) String() string {
 func (*Model) ProtoMessage() {}
 
 func (x *Model) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[15]
+	mi := &file_plugin_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1433,7 +1557,7 @@ func (x *Model) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Model.ProtoReflect.Descriptor instead.
 func (*Model) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{15}
+	return file_plugin_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *Model) GetHandle() string {
@@ -1460,7 +1584,7 @@ type FitResponse struct {
 
 func (x *FitResponse) Reset() {
 	*x = FitResponse{}
-	mi := &file_plugin_proto_msgTypes[16]
+	mi := &file_plugin_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1472,7 +1596,7 @@ func (x *FitResponse) String() string {
 func (*FitResponse) ProtoMessage() {}
 
 func (x *FitResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[16]
+	mi := &file_plugin_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1485,7 +1609,7 @@ func (x *FitResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FitResponse.ProtoReflect.Descriptor instead.
 func (*FitResponse) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{16}
+	return file_plugin_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *FitResponse) GetModels() []*Model {
@@ -1514,7 +1638,7 @@ type PredictRequest struct {
 
 func (x *PredictRequest) Reset() {
 	*x = PredictRequest{}
-	mi := &file_plugin_proto_msgTypes[17]
+	mi := &file_plugin_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1526,7 +1650,7 @@ func (x *PredictRequest) String() string {
 func (*PredictRequest) ProtoMessage() {}
 
 func (x *PredictRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[17]
+	mi := &file_plugin_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1539,7 +1663,7 @@ func (x *PredictRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PredictRequest.ProtoReflect.Descriptor instead.
 func (*PredictRequest) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{17}
+	return file_plugin_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *PredictRequest) GetDigest() string {
@@ -1589,7 +1713,7 @@ type PredictResponse struct {
 
 func (x *PredictResponse) Reset() {
 	*x = PredictResponse{}
-	mi := &file_plugin_proto_msgTypes[18]
+	mi := &file_plugin_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1601,7 +1725,7 @@ func (x *PredictResponse) String() string {
 func (*PredictResponse) ProtoMessage() {}
 
 func (x *PredictResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[18]
+	mi := &file_plugin_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1614,7 +1738,7 @@ func (x *PredictResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PredictResponse.ProtoReflect.Descriptor instead.
 func (*PredictResponse) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{18}
+	return file_plugin_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *PredictResponse) GetScores() *Dense {
@@ -1641,7 +1765,7 @@ type ReleaseRequest struct {
 
 func (x *ReleaseRequest) Reset() {
 	*x = ReleaseRequest{}
-	mi := &file_plugin_proto_msgTypes[19]
+	mi := &file_plugin_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1653,7 +1777,7 @@ func (x *ReleaseRequest) String() string {
 func (*ReleaseRequest) ProtoMessage() {}
 
 func (x *ReleaseRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[19]
+	mi := &file_plugin_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1666,7 +1790,7 @@ func (x *ReleaseRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReleaseRequest.ProtoReflect.Descriptor instead.
 func (*ReleaseRequest) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{19}
+	return file_plugin_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *ReleaseRequest) GetHandles() []string {
@@ -1685,7 +1809,7 @@ type ReleaseResponse struct {
 
 func (x *ReleaseResponse) Reset() {
 	*x = ReleaseResponse{}
-	mi := &file_plugin_proto_msgTypes[20]
+	mi := &file_plugin_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1697,7 +1821,7 @@ func (x *ReleaseResponse) String() string {
 func (*ReleaseResponse) ProtoMessage() {}
 
 func (x *ReleaseResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[20]
+	mi := &file_plugin_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1710,7 +1834,7 @@ func (x *ReleaseResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReleaseResponse.ProtoReflect.Descriptor instead.
 func (*ReleaseResponse) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{20}
+	return file_plugin_proto_rawDescGZIP(), []int{22}
 }
 
 // ForgetRequest names datasets to drop.
@@ -1723,7 +1847,7 @@ type ForgetRequest struct {
 
 func (x *ForgetRequest) Reset() {
 	*x = ForgetRequest{}
-	mi := &file_plugin_proto_msgTypes[21]
+	mi := &file_plugin_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1735,7 +1859,7 @@ func (x *ForgetRequest) String() string {
 func (*ForgetRequest) ProtoMessage() {}
 
 func (x *ForgetRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[21]
+	mi := &file_plugin_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1748,7 +1872,7 @@ func (x *ForgetRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ForgetRequest.ProtoReflect.Descriptor instead.
 func (*ForgetRequest) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{21}
+	return file_plugin_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *ForgetRequest) GetDigests() []string {
@@ -1767,7 +1891,7 @@ type ForgetResponse struct {
 
 func (x *ForgetResponse) Reset() {
 	*x = ForgetResponse{}
-	mi := &file_plugin_proto_msgTypes[22]
+	mi := &file_plugin_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1779,7 +1903,7 @@ func (x *ForgetResponse) String() string {
 func (*ForgetResponse) ProtoMessage() {}
 
 func (x *ForgetResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[22]
+	mi := &file_plugin_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1792,7 +1916,7 @@ func (x *ForgetResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ForgetResponse.ProtoReflect.Descriptor instead.
 func (*ForgetResponse) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{22}
+	return file_plugin_proto_rawDescGZIP(), []int{24}
 }
 
 // CheckParamsRequest holds one combination of a learner's parameters, as
@@ -1806,7 +1930,7 @@ type CheckParamsRequest struct {
 
 func (x *CheckParamsRequest) Reset() {
 	*x = CheckParamsRequest{}
-	mi := &file_plugin_proto_msgTypes[23]
+	mi := &file_plugin_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1818,7 +1942,7 @@ func (x *CheckParamsRequest) String() string {
 func (*CheckParamsRequest) ProtoMessage() {}
 
 func (x *CheckParamsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[23]
+	mi := &file_plugin_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1831,7 +1955,7 @@ func (x *CheckParamsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CheckParamsRequest.ProtoReflect.Descriptor instead.
 func (*CheckParamsRequest) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{23}
+	return file_plugin_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *CheckParamsRequest) GetParams() map[string]*Value {
@@ -1855,7 +1979,7 @@ type CheckParamsResponse struct {
 
 func (x *CheckParamsResponse) Reset() {
 	*x = CheckParamsResponse{}
-	mi := &file_plugin_proto_msgTypes[24]
+	mi := &file_plugin_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1867,7 +1991,7 @@ func (x *CheckParamsResponse) String() string {
 func (*CheckParamsResponse) ProtoMessage() {}
 
 func (x *CheckParamsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[24]
+	mi := &file_plugin_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1880,7 +2004,7 @@ func (x *CheckParamsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CheckParamsResponse.ProtoReflect.Descriptor instead.
 func (*CheckParamsResponse) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{24}
+	return file_plugin_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *CheckParamsResponse) GetProblems() []*ParamProblem {
@@ -1910,7 +2034,7 @@ type ParamProblem struct {
 
 func (x *ParamProblem) Reset() {
 	*x = ParamProblem{}
-	mi := &file_plugin_proto_msgTypes[25]
+	mi := &file_plugin_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1922,7 +2046,7 @@ func (x *ParamProblem) String() string {
 func (*ParamProblem) ProtoMessage() {}
 
 func (x *ParamProblem) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[25]
+	mi := &file_plugin_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1935,7 +2059,7 @@ func (x *ParamProblem) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ParamProblem.ProtoReflect.Descriptor instead.
 func (*ParamProblem) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{25}
+	return file_plugin_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *ParamProblem) GetParam() string {
@@ -1971,7 +2095,7 @@ type ReducerInfo struct {
 
 func (x *ReducerInfo) Reset() {
 	*x = ReducerInfo{}
-	mi := &file_plugin_proto_msgTypes[26]
+	mi := &file_plugin_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1983,7 +2107,7 @@ func (x *ReducerInfo) String() string {
 func (*ReducerInfo) ProtoMessage() {}
 
 func (x *ReducerInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[26]
+	mi := &file_plugin_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1996,7 +2120,7 @@ func (x *ReducerInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReducerInfo.ProtoReflect.Descriptor instead.
 func (*ReducerInfo) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{26}
+	return file_plugin_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *ReducerInfo) GetName() string {
@@ -2067,7 +2191,7 @@ type Scheme struct {
 
 func (x *Scheme) Reset() {
 	*x = Scheme{}
-	mi := &file_plugin_proto_msgTypes[27]
+	mi := &file_plugin_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2079,7 +2203,7 @@ func (x *Scheme) String() string {
 func (*Scheme) ProtoMessage() {}
 
 func (x *Scheme) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[27]
+	mi := &file_plugin_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2092,7 +2216,7 @@ func (x *Scheme) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Scheme.ProtoReflect.Descriptor instead.
 func (*Scheme) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{27}
+	return file_plugin_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *Scheme) GetName() string {
@@ -2171,7 +2295,7 @@ type PlanRequest struct {
 
 func (x *PlanRequest) Reset() {
 	*x = PlanRequest{}
-	mi := &file_plugin_proto_msgTypes[28]
+	mi := &file_plugin_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2183,7 +2307,7 @@ func (x *PlanRequest) String() string {
 func (*PlanRequest) ProtoMessage() {}
 
 func (x *PlanRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[28]
+	mi := &file_plugin_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2196,7 +2320,7 @@ func (x *PlanRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlanRequest.ProtoReflect.Descriptor instead.
 func (*PlanRequest) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{28}
+	return file_plugin_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *PlanRequest) GetScheme() string {
@@ -2282,7 +2406,7 @@ type CodeMatrix struct {
 
 func (x *CodeMatrix) Reset() {
 	*x = CodeMatrix{}
-	mi := &file_plugin_proto_msgTypes[29]
+	mi := &file_plugin_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2294,7 +2418,7 @@ func (x *CodeMatrix) String() string {
 func (*CodeMatrix) ProtoMessage() {}
 
 func (x *CodeMatrix) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[29]
+	mi := &file_plugin_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2307,7 +2431,7 @@ func (x *CodeMatrix) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CodeMatrix.ProtoReflect.Descriptor instead.
 func (*CodeMatrix) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{29}
+	return file_plugin_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *CodeMatrix) GetRows() int32 {
@@ -2349,7 +2473,7 @@ type StageSpec struct {
 
 func (x *StageSpec) Reset() {
 	*x = StageSpec{}
-	mi := &file_plugin_proto_msgTypes[30]
+	mi := &file_plugin_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2361,7 +2485,7 @@ func (x *StageSpec) String() string {
 func (*StageSpec) ProtoMessage() {}
 
 func (x *StageSpec) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[30]
+	mi := &file_plugin_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2374,7 +2498,7 @@ func (x *StageSpec) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StageSpec.ProtoReflect.Descriptor instead.
 func (*StageSpec) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{30}
+	return file_plugin_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *StageSpec) GetInnerFolds() int32 {
@@ -2446,7 +2570,7 @@ type PlanResponse struct {
 
 func (x *PlanResponse) Reset() {
 	*x = PlanResponse{}
-	mi := &file_plugin_proto_msgTypes[31]
+	mi := &file_plugin_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2458,7 +2582,7 @@ func (x *PlanResponse) String() string {
 func (*PlanResponse) ProtoMessage() {}
 
 func (x *PlanResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[31]
+	mi := &file_plugin_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2471,7 +2595,7 @@ func (x *PlanResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlanResponse.ProtoReflect.Descriptor instead.
 func (*PlanResponse) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{31}
+	return file_plugin_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *PlanResponse) GetProblems() []*Problem {
@@ -2565,7 +2689,7 @@ type PlanDescription struct {
 
 func (x *PlanDescription) Reset() {
 	*x = PlanDescription{}
-	mi := &file_plugin_proto_msgTypes[32]
+	mi := &file_plugin_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2577,7 +2701,7 @@ func (x *PlanDescription) String() string {
 func (*PlanDescription) ProtoMessage() {}
 
 func (x *PlanDescription) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[32]
+	mi := &file_plugin_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2590,7 +2714,7 @@ func (x *PlanDescription) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlanDescription.ProtoReflect.Descriptor instead.
 func (*PlanDescription) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{32}
+	return file_plugin_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *PlanDescription) GetCode() string {
@@ -2632,7 +2756,7 @@ type CodeDiagnostics struct {
 
 func (x *CodeDiagnostics) Reset() {
 	*x = CodeDiagnostics{}
-	mi := &file_plugin_proto_msgTypes[33]
+	mi := &file_plugin_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2644,7 +2768,7 @@ func (x *CodeDiagnostics) String() string {
 func (*CodeDiagnostics) ProtoMessage() {}
 
 func (x *CodeDiagnostics) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[33]
+	mi := &file_plugin_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2657,7 +2781,7 @@ func (x *CodeDiagnostics) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CodeDiagnostics.ProtoReflect.Descriptor instead.
 func (*CodeDiagnostics) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{33}
+	return file_plugin_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *CodeDiagnostics) GetClasses() int32 {
@@ -2715,7 +2839,7 @@ type DecodeRequest struct {
 
 func (x *DecodeRequest) Reset() {
 	*x = DecodeRequest{}
-	mi := &file_plugin_proto_msgTypes[34]
+	mi := &file_plugin_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2727,7 +2851,7 @@ func (x *DecodeRequest) String() string {
 func (*DecodeRequest) ProtoMessage() {}
 
 func (x *DecodeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[34]
+	mi := &file_plugin_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2740,7 +2864,7 @@ func (x *DecodeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DecodeRequest.ProtoReflect.Descriptor instead.
 func (*DecodeRequest) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{34}
+	return file_plugin_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *DecodeRequest) GetScheme() string {
@@ -2808,7 +2932,7 @@ type DecodeResponse struct {
 
 func (x *DecodeResponse) Reset() {
 	*x = DecodeResponse{}
-	mi := &file_plugin_proto_msgTypes[35]
+	mi := &file_plugin_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2820,7 +2944,7 @@ func (x *DecodeResponse) String() string {
 func (*DecodeResponse) ProtoMessage() {}
 
 func (x *DecodeResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[35]
+	mi := &file_plugin_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2833,7 +2957,7 @@ func (x *DecodeResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DecodeResponse.ProtoReflect.Descriptor instead.
 func (*DecodeResponse) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{35}
+	return file_plugin_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *DecodeResponse) GetPredicted() []int32 {
@@ -2883,7 +3007,7 @@ const file_plugin_proto_rawDesc = "" +
 	"\x04list\x18\x04 \x01(\v2\x1e.polyclass.plugin.v1.ValueListH\x00R\x04listB\x06\n" +
 	"\x04kind\"?\n" +
 	"\tValueList\x122\n" +
-	"\x06values\x18\x01 \x03(\v2\x1a.polyclass.plugin.v1.ValueR\x06values\"\x89\x04\n" +
+	"\x06values\x18\x01 \x03(\v2\x1a.polyclass.plugin.v1.ValueR\x06values\"\xcc\x04\n" +
 	"\tParamSpec\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x127\n" +
 	"\x04type\x18\x02 \x01(\x0e2#.polyclass.plugin.v1.ParamSpec.TypeR\x04type\x12 \n" +
@@ -2895,7 +3019,8 @@ const file_plugin_proto_rawDesc = "" +
 	"\x03max\x18\b \x01(\x01H\x01R\x03max\x88\x01\x01\x12\x18\n" +
 	"\aallowed\x18\t \x03(\tR\aallowed\x12#\n" +
 	"\rmin_exclusive\x18\n" +
-	" \x01(\bR\fminExclusive\"\x9f\x01\n" +
+	" \x01(\bR\fminExclusive\x12A\n" +
+	"\fapplies_when\x18\v \x03(\v2\x1e.polyclass.plugin.v1.ConditionR\vappliesWhen\"\x9f\x01\n" +
 	"\x04Type\x12\x14\n" +
 	"\x10TYPE_UNSPECIFIED\x10\x00\x12\n" +
 	"\n" +
@@ -2910,7 +3035,13 @@ const file_plugin_proto_rawDesc = "" +
 	"\x10NUMBER_OR_STRING\x10\b\x12\a\n" +
 	"\x03ANY\x10\tB\x06\n" +
 	"\x04_minB\x06\n" +
-	"\x04_max\"M\n" +
+	"\x04_max\"\x81\x01\n" +
+	"\tCondition\x125\n" +
+	"\aclauses\x18\x01 \x03(\v2\x1b.polyclass.plugin.v1.ClauseR\aclauses\x12=\n" +
+	"\bproblems\x18\x02 \x03(\x0e2!.polyclass.plugin.v1.Problem.KindR\bproblems\"Q\n" +
+	"\x06Clause\x12\x14\n" +
+	"\x05param\x18\x01 \x01(\tR\x05param\x121\n" +
+	"\x06one_of\x18\x02 \x03(\v2\x1a.polyclass.plugin.v1.ValueR\x05oneOf\"M\n" +
 	"\tComponent\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\tR\aversion\x12\x12\n" +
@@ -3141,7 +3272,7 @@ func file_plugin_proto_rawDescGZIP() []byte {
 }
 
 var file_plugin_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 41)
+var file_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 43)
 var file_plugin_proto_goTypes = []any{
 	(ParamSpec_Type)(0),         // 0: polyclass.plugin.v1.ParamSpec.Type
 	(Problem_Kind)(0),           // 1: polyclass.plugin.v1.Problem.Kind
@@ -3149,113 +3280,119 @@ var file_plugin_proto_goTypes = []any{
 	(*Value)(nil),               // 3: polyclass.plugin.v1.Value
 	(*ValueList)(nil),           // 4: polyclass.plugin.v1.ValueList
 	(*ParamSpec)(nil),           // 5: polyclass.plugin.v1.ParamSpec
-	(*Component)(nil),           // 6: polyclass.plugin.v1.Component
-	(*Dense)(nil),               // 7: polyclass.plugin.v1.Dense
-	(*SharedRegion)(nil),        // 8: polyclass.plugin.v1.SharedRegion
-	(*Problem)(nil),             // 9: polyclass.plugin.v1.Problem
-	(*InfoRequest)(nil),         // 10: polyclass.plugin.v1.InfoRequest
-	(*LearnerInfo)(nil),         // 11: polyclass.plugin.v1.LearnerInfo
-	(*HasRequest)(nil),          // 12: polyclass.plugin.v1.HasRequest
-	(*HasResponse)(nil),         // 13: polyclass.plugin.v1.HasResponse
-	(*DatasetHeader)(nil),       // 14: polyclass.plugin.v1.DatasetHeader
-	(*UploadChunk)(nil),         // 15: polyclass.plugin.v1.UploadChunk
-	(*UploadResponse)(nil),      // 16: polyclass.plugin.v1.UploadResponse
-	(*FitRequest)(nil),          // 17: polyclass.plugin.v1.FitRequest
-	(*Model)(nil),               // 18: polyclass.plugin.v1.Model
-	(*FitResponse)(nil),         // 19: polyclass.plugin.v1.FitResponse
-	(*PredictRequest)(nil),      // 20: polyclass.plugin.v1.PredictRequest
-	(*PredictResponse)(nil),     // 21: polyclass.plugin.v1.PredictResponse
-	(*ReleaseRequest)(nil),      // 22: polyclass.plugin.v1.ReleaseRequest
-	(*ReleaseResponse)(nil),     // 23: polyclass.plugin.v1.ReleaseResponse
-	(*ForgetRequest)(nil),       // 24: polyclass.plugin.v1.ForgetRequest
-	(*ForgetResponse)(nil),      // 25: polyclass.plugin.v1.ForgetResponse
-	(*CheckParamsRequest)(nil),  // 26: polyclass.plugin.v1.CheckParamsRequest
-	(*CheckParamsResponse)(nil), // 27: polyclass.plugin.v1.CheckParamsResponse
-	(*ParamProblem)(nil),        // 28: polyclass.plugin.v1.ParamProblem
-	(*ReducerInfo)(nil),         // 29: polyclass.plugin.v1.ReducerInfo
-	(*Scheme)(nil),              // 30: polyclass.plugin.v1.Scheme
-	(*PlanRequest)(nil),         // 31: polyclass.plugin.v1.PlanRequest
-	(*CodeMatrix)(nil),          // 32: polyclass.plugin.v1.CodeMatrix
-	(*StageSpec)(nil),           // 33: polyclass.plugin.v1.StageSpec
-	(*PlanResponse)(nil),        // 34: polyclass.plugin.v1.PlanResponse
-	(*PlanDescription)(nil),     // 35: polyclass.plugin.v1.PlanDescription
-	(*CodeDiagnostics)(nil),     // 36: polyclass.plugin.v1.CodeDiagnostics
-	(*DecodeRequest)(nil),       // 37: polyclass.plugin.v1.DecodeRequest
-	(*DecodeResponse)(nil),      // 38: polyclass.plugin.v1.DecodeResponse
-	nil,                         // 39: polyclass.plugin.v1.FitRequest.ParamsEntry
-	nil,                         // 40: polyclass.plugin.v1.CheckParamsRequest.ParamsEntry
-	nil,                         // 41: polyclass.plugin.v1.PlanRequest.ParamsEntry
-	nil,                         // 42: polyclass.plugin.v1.PlanResponse.DiagnosticsEntry
-	nil,                         // 43: polyclass.plugin.v1.DecodeRequest.ParamsEntry
+	(*Condition)(nil),           // 6: polyclass.plugin.v1.Condition
+	(*Clause)(nil),              // 7: polyclass.plugin.v1.Clause
+	(*Component)(nil),           // 8: polyclass.plugin.v1.Component
+	(*Dense)(nil),               // 9: polyclass.plugin.v1.Dense
+	(*SharedRegion)(nil),        // 10: polyclass.plugin.v1.SharedRegion
+	(*Problem)(nil),             // 11: polyclass.plugin.v1.Problem
+	(*InfoRequest)(nil),         // 12: polyclass.plugin.v1.InfoRequest
+	(*LearnerInfo)(nil),         // 13: polyclass.plugin.v1.LearnerInfo
+	(*HasRequest)(nil),          // 14: polyclass.plugin.v1.HasRequest
+	(*HasResponse)(nil),         // 15: polyclass.plugin.v1.HasResponse
+	(*DatasetHeader)(nil),       // 16: polyclass.plugin.v1.DatasetHeader
+	(*UploadChunk)(nil),         // 17: polyclass.plugin.v1.UploadChunk
+	(*UploadResponse)(nil),      // 18: polyclass.plugin.v1.UploadResponse
+	(*FitRequest)(nil),          // 19: polyclass.plugin.v1.FitRequest
+	(*Model)(nil),               // 20: polyclass.plugin.v1.Model
+	(*FitResponse)(nil),         // 21: polyclass.plugin.v1.FitResponse
+	(*PredictRequest)(nil),      // 22: polyclass.plugin.v1.PredictRequest
+	(*PredictResponse)(nil),     // 23: polyclass.plugin.v1.PredictResponse
+	(*ReleaseRequest)(nil),      // 24: polyclass.plugin.v1.ReleaseRequest
+	(*ReleaseResponse)(nil),     // 25: polyclass.plugin.v1.ReleaseResponse
+	(*ForgetRequest)(nil),       // 26: polyclass.plugin.v1.ForgetRequest
+	(*ForgetResponse)(nil),      // 27: polyclass.plugin.v1.ForgetResponse
+	(*CheckParamsRequest)(nil),  // 28: polyclass.plugin.v1.CheckParamsRequest
+	(*CheckParamsResponse)(nil), // 29: polyclass.plugin.v1.CheckParamsResponse
+	(*ParamProblem)(nil),        // 30: polyclass.plugin.v1.ParamProblem
+	(*ReducerInfo)(nil),         // 31: polyclass.plugin.v1.ReducerInfo
+	(*Scheme)(nil),              // 32: polyclass.plugin.v1.Scheme
+	(*PlanRequest)(nil),         // 33: polyclass.plugin.v1.PlanRequest
+	(*CodeMatrix)(nil),          // 34: polyclass.plugin.v1.CodeMatrix
+	(*StageSpec)(nil),           // 35: polyclass.plugin.v1.StageSpec
+	(*PlanResponse)(nil),        // 36: polyclass.plugin.v1.PlanResponse
+	(*PlanDescription)(nil),     // 37: polyclass.plugin.v1.PlanDescription
+	(*CodeDiagnostics)(nil),     // 38: polyclass.plugin.v1.CodeDiagnostics
+	(*DecodeRequest)(nil),       // 39: polyclass.plugin.v1.DecodeRequest
+	(*DecodeResponse)(nil),      // 40: polyclass.plugin.v1.DecodeResponse
+	nil,                         // 41: polyclass.plugin.v1.FitRequest.ParamsEntry
+	nil,                         // 42: polyclass.plugin.v1.CheckParamsRequest.ParamsEntry
+	nil,                         // 43: polyclass.plugin.v1.PlanRequest.ParamsEntry
+	nil,                         // 44: polyclass.plugin.v1.PlanResponse.DiagnosticsEntry
+	nil,                         // 45: polyclass.plugin.v1.DecodeRequest.ParamsEntry
 }
 var file_plugin_proto_depIdxs = []int32{
 	4,  // 0: polyclass.plugin.v1.Value.list:type_name -> polyclass.plugin.v1.ValueList
 	3,  // 1: polyclass.plugin.v1.ValueList.values:type_name -> polyclass.plugin.v1.Value
 	0,  // 2: polyclass.plugin.v1.ParamSpec.type:type_name -> polyclass.plugin.v1.ParamSpec.Type
 	3,  // 3: polyclass.plugin.v1.ParamSpec.default:type_name -> polyclass.plugin.v1.Value
-	8,  // 4: polyclass.plugin.v1.Dense.shared:type_name -> polyclass.plugin.v1.SharedRegion
-	1,  // 5: polyclass.plugin.v1.Problem.kind:type_name -> polyclass.plugin.v1.Problem.Kind
-	5,  // 6: polyclass.plugin.v1.LearnerInfo.params:type_name -> polyclass.plugin.v1.ParamSpec
-	6,  // 7: polyclass.plugin.v1.LearnerInfo.runtime:type_name -> polyclass.plugin.v1.Component
-	2,  // 8: polyclass.plugin.v1.DatasetHeader.layout:type_name -> polyclass.plugin.v1.DatasetHeader.Layout
-	14, // 9: polyclass.plugin.v1.UploadChunk.header:type_name -> polyclass.plugin.v1.DatasetHeader
-	39, // 10: polyclass.plugin.v1.FitRequest.params:type_name -> polyclass.plugin.v1.FitRequest.ParamsEntry
-	9,  // 11: polyclass.plugin.v1.FitRequest.problems:type_name -> polyclass.plugin.v1.Problem
-	18, // 12: polyclass.plugin.v1.FitResponse.models:type_name -> polyclass.plugin.v1.Model
-	8,  // 13: polyclass.plugin.v1.PredictRequest.output:type_name -> polyclass.plugin.v1.SharedRegion
-	7,  // 14: polyclass.plugin.v1.PredictResponse.scores:type_name -> polyclass.plugin.v1.Dense
-	7,  // 15: polyclass.plugin.v1.PredictResponse.probabilities:type_name -> polyclass.plugin.v1.Dense
-	40, // 16: polyclass.plugin.v1.CheckParamsRequest.params:type_name -> polyclass.plugin.v1.CheckParamsRequest.ParamsEntry
-	28, // 17: polyclass.plugin.v1.CheckParamsResponse.problems:type_name -> polyclass.plugin.v1.ParamProblem
-	6,  // 18: polyclass.plugin.v1.CheckParamsResponse.runtime:type_name -> polyclass.plugin.v1.Component
-	30, // 19: polyclass.plugin.v1.ReducerInfo.schemes:type_name -> polyclass.plugin.v1.Scheme
-	6,  // 20: polyclass.plugin.v1.ReducerInfo.runtime:type_name -> polyclass.plugin.v1.Component
-	5,  // 21: polyclass.plugin.v1.Scheme.params:type_name -> polyclass.plugin.v1.ParamSpec
-	41, // 22: polyclass.plugin.v1.PlanRequest.params:type_name -> polyclass.plugin.v1.PlanRequest.ParamsEntry
-	7,  // 23: polyclass.plugin.v1.PlanRequest.label_matrix:type_name -> polyclass.plugin.v1.Dense
-	9,  // 24: polyclass.plugin.v1.PlanResponse.problems:type_name -> polyclass.plugin.v1.Problem
-	32, // 25: polyclass.plugin.v1.PlanResponse.code:type_name -> polyclass.plugin.v1.CodeMatrix
-	33, // 26: polyclass.plugin.v1.PlanResponse.next_stage:type_name -> polyclass.plugin.v1.StageSpec
-	42, // 27: polyclass.plugin.v1.PlanResponse.diagnostics:type_name -> polyclass.plugin.v1.PlanResponse.DiagnosticsEntry
-	36, // 28: polyclass.plugin.v1.PlanResponse.code_diagnostics:type_name -> polyclass.plugin.v1.CodeDiagnostics
-	35, // 29: polyclass.plugin.v1.PlanResponse.description:type_name -> polyclass.plugin.v1.PlanDescription
-	43, // 30: polyclass.plugin.v1.DecodeRequest.params:type_name -> polyclass.plugin.v1.DecodeRequest.ParamsEntry
-	7,  // 31: polyclass.plugin.v1.DecodeRequest.scores:type_name -> polyclass.plugin.v1.Dense
-	7,  // 32: polyclass.plugin.v1.DecodeRequest.probabilities:type_name -> polyclass.plugin.v1.Dense
-	7,  // 33: polyclass.plugin.v1.DecodeRequest.training_scores:type_name -> polyclass.plugin.v1.Dense
-	7,  // 34: polyclass.plugin.v1.DecodeResponse.class_scores:type_name -> polyclass.plugin.v1.Dense
-	7,  // 35: polyclass.plugin.v1.DecodeResponse.label_matrix:type_name -> polyclass.plugin.v1.Dense
-	3,  // 36: polyclass.plugin.v1.FitRequest.ParamsEntry.value:type_name -> polyclass.plugin.v1.Value
-	3,  // 37: polyclass.plugin.v1.CheckParamsRequest.ParamsEntry.value:type_name -> polyclass.plugin.v1.Value
-	3,  // 38: polyclass.plugin.v1.PlanRequest.ParamsEntry.value:type_name -> polyclass.plugin.v1.Value
-	3,  // 39: polyclass.plugin.v1.DecodeRequest.ParamsEntry.value:type_name -> polyclass.plugin.v1.Value
-	10, // 40: polyclass.plugin.v1.LearnerService.Info:input_type -> polyclass.plugin.v1.InfoRequest
-	12, // 41: polyclass.plugin.v1.LearnerService.Has:input_type -> polyclass.plugin.v1.HasRequest
-	15, // 42: polyclass.plugin.v1.LearnerService.Upload:input_type -> polyclass.plugin.v1.UploadChunk
-	17, // 43: polyclass.plugin.v1.LearnerService.Fit:input_type -> polyclass.plugin.v1.FitRequest
-	20, // 44: polyclass.plugin.v1.LearnerService.Predict:input_type -> polyclass.plugin.v1.PredictRequest
-	22, // 45: polyclass.plugin.v1.LearnerService.Release:input_type -> polyclass.plugin.v1.ReleaseRequest
-	24, // 46: polyclass.plugin.v1.LearnerService.Forget:input_type -> polyclass.plugin.v1.ForgetRequest
-	26, // 47: polyclass.plugin.v1.LearnerService.CheckParams:input_type -> polyclass.plugin.v1.CheckParamsRequest
-	10, // 48: polyclass.plugin.v1.ReducerService.Info:input_type -> polyclass.plugin.v1.InfoRequest
-	31, // 49: polyclass.plugin.v1.ReducerService.Plan:input_type -> polyclass.plugin.v1.PlanRequest
-	37, // 50: polyclass.plugin.v1.ReducerService.Decode:input_type -> polyclass.plugin.v1.DecodeRequest
-	11, // 51: polyclass.plugin.v1.LearnerService.Info:output_type -> polyclass.plugin.v1.LearnerInfo
-	13, // 52: polyclass.plugin.v1.LearnerService.Has:output_type -> polyclass.plugin.v1.HasResponse
-	16, // 53: polyclass.plugin.v1.LearnerService.Upload:output_type -> polyclass.plugin.v1.UploadResponse
-	19, // 54: polyclass.plugin.v1.LearnerService.Fit:output_type -> polyclass.plugin.v1.FitResponse
-	21, // 55: polyclass.plugin.v1.LearnerService.Predict:output_type -> polyclass.plugin.v1.PredictResponse
-	23, // 56: polyclass.plugin.v1.LearnerService.Release:output_type -> polyclass.plugin.v1.ReleaseResponse
-	25, // 57: polyclass.plugin.v1.LearnerService.Forget:output_type -> polyclass.plugin.v1.ForgetResponse
-	27, // 58: polyclass.plugin.v1.LearnerService.CheckParams:output_type -> polyclass.plugin.v1.CheckParamsResponse
-	29, // 59: polyclass.plugin.v1.ReducerService.Info:output_type -> polyclass.plugin.v1.ReducerInfo
-	34, // 60: polyclass.plugin.v1.ReducerService.Plan:output_type -> polyclass.plugin.v1.PlanResponse
-	38, // 61: polyclass.plugin.v1.ReducerService.Decode:output_type -> polyclass.plugin.v1.DecodeResponse
-	51, // [51:62] is the sub-list for method output_type
-	40, // [40:51] is the sub-list for method input_type
-	40, // [40:40] is the sub-list for extension type_name
-	40, // [40:40] is the sub-list for extension extendee
-	0,  // [0:40] is the sub-list for field type_name
+	6,  // 4: polyclass.plugin.v1.ParamSpec.applies_when:type_name -> polyclass.plugin.v1.Condition
+	7,  // 5: polyclass.plugin.v1.Condition.clauses:type_name -> polyclass.plugin.v1.Clause
+	1,  // 6: polyclass.plugin.v1.Condition.problems:type_name -> polyclass.plugin.v1.Problem.Kind
+	3,  // 7: polyclass.plugin.v1.Clause.one_of:type_name -> polyclass.plugin.v1.Value
+	10, // 8: polyclass.plugin.v1.Dense.shared:type_name -> polyclass.plugin.v1.SharedRegion
+	1,  // 9: polyclass.plugin.v1.Problem.kind:type_name -> polyclass.plugin.v1.Problem.Kind
+	5,  // 10: polyclass.plugin.v1.LearnerInfo.params:type_name -> polyclass.plugin.v1.ParamSpec
+	8,  // 11: polyclass.plugin.v1.LearnerInfo.runtime:type_name -> polyclass.plugin.v1.Component
+	2,  // 12: polyclass.plugin.v1.DatasetHeader.layout:type_name -> polyclass.plugin.v1.DatasetHeader.Layout
+	16, // 13: polyclass.plugin.v1.UploadChunk.header:type_name -> polyclass.plugin.v1.DatasetHeader
+	41, // 14: polyclass.plugin.v1.FitRequest.params:type_name -> polyclass.plugin.v1.FitRequest.ParamsEntry
+	11, // 15: polyclass.plugin.v1.FitRequest.problems:type_name -> polyclass.plugin.v1.Problem
+	20, // 16: polyclass.plugin.v1.FitResponse.models:type_name -> polyclass.plugin.v1.Model
+	10, // 17: polyclass.plugin.v1.PredictRequest.output:type_name -> polyclass.plugin.v1.SharedRegion
+	9,  // 18: polyclass.plugin.v1.PredictResponse.scores:type_name -> polyclass.plugin.v1.Dense
+	9,  // 19: polyclass.plugin.v1.PredictResponse.probabilities:type_name -> polyclass.plugin.v1.Dense
+	42, // 20: polyclass.plugin.v1.CheckParamsRequest.params:type_name -> polyclass.plugin.v1.CheckParamsRequest.ParamsEntry
+	30, // 21: polyclass.plugin.v1.CheckParamsResponse.problems:type_name -> polyclass.plugin.v1.ParamProblem
+	8,  // 22: polyclass.plugin.v1.CheckParamsResponse.runtime:type_name -> polyclass.plugin.v1.Component
+	32, // 23: polyclass.plugin.v1.ReducerInfo.schemes:type_name -> polyclass.plugin.v1.Scheme
+	8,  // 24: polyclass.plugin.v1.ReducerInfo.runtime:type_name -> polyclass.plugin.v1.Component
+	5,  // 25: polyclass.plugin.v1.Scheme.params:type_name -> polyclass.plugin.v1.ParamSpec
+	43, // 26: polyclass.plugin.v1.PlanRequest.params:type_name -> polyclass.plugin.v1.PlanRequest.ParamsEntry
+	9,  // 27: polyclass.plugin.v1.PlanRequest.label_matrix:type_name -> polyclass.plugin.v1.Dense
+	11, // 28: polyclass.plugin.v1.PlanResponse.problems:type_name -> polyclass.plugin.v1.Problem
+	34, // 29: polyclass.plugin.v1.PlanResponse.code:type_name -> polyclass.plugin.v1.CodeMatrix
+	35, // 30: polyclass.plugin.v1.PlanResponse.next_stage:type_name -> polyclass.plugin.v1.StageSpec
+	44, // 31: polyclass.plugin.v1.PlanResponse.diagnostics:type_name -> polyclass.plugin.v1.PlanResponse.DiagnosticsEntry
+	38, // 32: polyclass.plugin.v1.PlanResponse.code_diagnostics:type_name -> polyclass.plugin.v1.CodeDiagnostics
+	37, // 33: polyclass.plugin.v1.PlanResponse.description:type_name -> polyclass.plugin.v1.PlanDescription
+	45, // 34: polyclass.plugin.v1.DecodeRequest.params:type_name -> polyclass.plugin.v1.DecodeRequest.ParamsEntry
+	9,  // 35: polyclass.plugin.v1.DecodeRequest.scores:type_name -> polyclass.plugin.v1.Dense
+	9,  // 36: polyclass.plugin.v1.DecodeRequest.probabilities:type_name -> polyclass.plugin.v1.Dense
+	9,  // 37: polyclass.plugin.v1.DecodeRequest.training_scores:type_name -> polyclass.plugin.v1.Dense
+	9,  // 38: polyclass.plugin.v1.DecodeResponse.class_scores:type_name -> polyclass.plugin.v1.Dense
+	9,  // 39: polyclass.plugin.v1.DecodeResponse.label_matrix:type_name -> polyclass.plugin.v1.Dense
+	3,  // 40: polyclass.plugin.v1.FitRequest.ParamsEntry.value:type_name -> polyclass.plugin.v1.Value
+	3,  // 41: polyclass.plugin.v1.CheckParamsRequest.ParamsEntry.value:type_name -> polyclass.plugin.v1.Value
+	3,  // 42: polyclass.plugin.v1.PlanRequest.ParamsEntry.value:type_name -> polyclass.plugin.v1.Value
+	3,  // 43: polyclass.plugin.v1.DecodeRequest.ParamsEntry.value:type_name -> polyclass.plugin.v1.Value
+	12, // 44: polyclass.plugin.v1.LearnerService.Info:input_type -> polyclass.plugin.v1.InfoRequest
+	14, // 45: polyclass.plugin.v1.LearnerService.Has:input_type -> polyclass.plugin.v1.HasRequest
+	17, // 46: polyclass.plugin.v1.LearnerService.Upload:input_type -> polyclass.plugin.v1.UploadChunk
+	19, // 47: polyclass.plugin.v1.LearnerService.Fit:input_type -> polyclass.plugin.v1.FitRequest
+	22, // 48: polyclass.plugin.v1.LearnerService.Predict:input_type -> polyclass.plugin.v1.PredictRequest
+	24, // 49: polyclass.plugin.v1.LearnerService.Release:input_type -> polyclass.plugin.v1.ReleaseRequest
+	26, // 50: polyclass.plugin.v1.LearnerService.Forget:input_type -> polyclass.plugin.v1.ForgetRequest
+	28, // 51: polyclass.plugin.v1.LearnerService.CheckParams:input_type -> polyclass.plugin.v1.CheckParamsRequest
+	12, // 52: polyclass.plugin.v1.ReducerService.Info:input_type -> polyclass.plugin.v1.InfoRequest
+	33, // 53: polyclass.plugin.v1.ReducerService.Plan:input_type -> polyclass.plugin.v1.PlanRequest
+	39, // 54: polyclass.plugin.v1.ReducerService.Decode:input_type -> polyclass.plugin.v1.DecodeRequest
+	13, // 55: polyclass.plugin.v1.LearnerService.Info:output_type -> polyclass.plugin.v1.LearnerInfo
+	15, // 56: polyclass.plugin.v1.LearnerService.Has:output_type -> polyclass.plugin.v1.HasResponse
+	18, // 57: polyclass.plugin.v1.LearnerService.Upload:output_type -> polyclass.plugin.v1.UploadResponse
+	21, // 58: polyclass.plugin.v1.LearnerService.Fit:output_type -> polyclass.plugin.v1.FitResponse
+	23, // 59: polyclass.plugin.v1.LearnerService.Predict:output_type -> polyclass.plugin.v1.PredictResponse
+	25, // 60: polyclass.plugin.v1.LearnerService.Release:output_type -> polyclass.plugin.v1.ReleaseResponse
+	27, // 61: polyclass.plugin.v1.LearnerService.Forget:output_type -> polyclass.plugin.v1.ForgetResponse
+	29, // 62: polyclass.plugin.v1.LearnerService.CheckParams:output_type -> polyclass.plugin.v1.CheckParamsResponse
+	31, // 63: polyclass.plugin.v1.ReducerService.Info:output_type -> polyclass.plugin.v1.ReducerInfo
+	36, // 64: polyclass.plugin.v1.ReducerService.Plan:output_type -> polyclass.plugin.v1.PlanResponse
+	40, // 65: polyclass.plugin.v1.ReducerService.Decode:output_type -> polyclass.plugin.v1.DecodeResponse
+	55, // [55:66] is the sub-list for method output_type
+	44, // [44:55] is the sub-list for method input_type
+	44, // [44:44] is the sub-list for extension type_name
+	44, // [44:44] is the sub-list for extension extendee
+	0,  // [0:44] is the sub-list for field type_name
 }
 
 func init() { file_plugin_proto_init() }
@@ -3276,7 +3413,7 @@ func file_plugin_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_plugin_proto_rawDesc), len(file_plugin_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   41,
+			NumMessages:   43,
 			NumExtensions: 0,
 			NumServices:   2,
 		},

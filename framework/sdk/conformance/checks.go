@@ -14,6 +14,7 @@ import (
 
 	"github.com/polyclass/polyclass/framework/host"
 	"github.com/polyclass/polyclass/framework/matrix"
+	"github.com/polyclass/polyclass/framework/param"
 	"github.com/polyclass/polyclass/framework/sdk"
 )
 
@@ -53,6 +54,7 @@ func checkInfo(info sdk.LearnerInfo) error {
 			errs = append(errs, err)
 		}
 	}
+	errs = append(errs, param.CheckConditions(info.Params)...)
 	return errors.Join(errs...)
 }
 

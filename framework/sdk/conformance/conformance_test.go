@@ -166,6 +166,23 @@ func TestCheckInfo(t *testing.T) {
 		}, "parameter * must have type any"},
 		{"bounds", func(i *sdk.LearnerInfo) { i.Params[0].Min, i.Params[0].Max = sdk.Bound(2), sdk.Bound(1) }, "min 2 > max 1"},
 		{"default", func(i *sdk.LearnerInfo) { i.Params[0].Default = sdk.String("x") }, "the default of parameter shift fails its own schema"},
+		{"condition on an undeclared parameter", func(i *sdk.LearnerInfo) {
+			i.Params[0].AppliesWhen = []sdk.Condition{sdk.When("solver", "sgd")}
+		}, "parameter shift applies when solver is sgd: no parameter solver is declared"},
+		{"condition on itself", func(i *sdk.LearnerInfo) {
+			i.Params[0].AppliesWhen = []sdk.Condition{{Clauses: []sdk.Clause{{Param: "shift", OneOf: []sdk.Value{sdk.Number(1)}}}}}
+		}, "parameter shift applies when shift is 1: a parameter's condition cannot name the parameter itself"},
+		{"condition value outside the schema", func(i *sdk.LearnerInfo) {
+			i.Params = append(i.Params, sdk.ParamSpec{Name: "mode", Type: sdk.StringParam, Allowed: []string{"a", "b"}})
+			i.Params[0].AppliesWhen = []sdk.Condition{sdk.When("mode", "a", "c")}
+		}, `parameter shift applies when mode is a or c: mode = "c" is not one of "a", "b"`},
+		{"unknown problem kind", func(i *sdk.LearnerInfo) {
+			i.Params[0].AppliesWhen = []sdk.Condition{sdk.OnProblems(7)}
+		}, "parameter shift applies when the learner fits unknown problems: problem kind 7 is none of binary, multiclass, regression"},
+		{"sound condition", func(i *sdk.LearnerInfo) {
+			i.Params = append(i.Params, sdk.ParamSpec{Name: "mode", Type: sdk.StringParam, Allowed: []string{"a", "b"}})
+			i.Params[0].AppliesWhen = []sdk.Condition{sdk.When("mode", "a").On(sdk.Binary)}
+		}, ""},
 	} {
 		info := ok
 		info.Params = append([]sdk.ParamSpec(nil), ok.Params...)

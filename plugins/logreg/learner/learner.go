@@ -33,12 +33,17 @@ func (learner) Info() sdk.LearnerInfo {
 		Capabilities: sdk.Capabilities{Binary: true, Multiclass: true, Scores: true, Probabilities: true, Sparse: true, Weights: true},
 		Params: []sdk.ParamSpec{
 			{Name: "C", Type: sdk.NumberParam, Default: sdk.Number(1), Min: sdk.Bound(0), MinExclusive: true, Description: "inverse regularisation strength"},
-			{Name: "solver", Type: sdk.StringParam, Default: sdk.String(logistic.SolverNewton), Allowed: []string{logistic.SolverNewton, logistic.SolverLBFGS, logistic.SolverSGD, logistic.SolverGD}, Description: "binary solver: trust-region Newton (as LIBLINEAR), L-BFGS, stochastic or full-batch gradient descent"},
-			{Name: "multinomial", Type: sdk.BoolParam, Default: sdk.Bool(true), Description: "fit native multiclass problems (reduction none) by softmax regression; false rejects them"},
+			{Name: "solver", Type: sdk.StringParam, Default: sdk.String(logistic.SolverNewton), Allowed: []string{logistic.SolverNewton, logistic.SolverLBFGS, logistic.SolverSGD, logistic.SolverGD}, Description: "binary solver: trust-region Newton (as LIBLINEAR), L-BFGS, stochastic or full-batch gradient descent",
+				AppliesWhen: []sdk.Condition{sdk.OnProblems(sdk.Binary)}},
+			{Name: "multinomial", Type: sdk.BoolParam, Default: sdk.Bool(true), Description: "fit native multiclass problems (reduction none) by softmax regression; false rejects them",
+				AppliesWhen: []sdk.Condition{sdk.OnProblems(sdk.Multiclass)}},
 			{Name: "tol", Type: sdk.NumberParam, Default: sdk.Number(1e-4), Min: sdk.Bound(0), MinExclusive: true, Description: "binary: stop when ||∇f|| ≤ tol·max(min(n+,n−),1)/n·||∇f(0)|| (LIBLINEAR's rule); softmax: ||∇f|| ≤ tol·||∇f(0)||"},
-			{Name: "max_iter", Type: sdk.IntegerParam, Default: sdk.Number(1000), Min: sdk.Bound(1), Description: "iteration limit"},
-			{Name: "epochs", Type: sdk.IntegerParam, Default: sdk.Number(100), Min: sdk.Bound(1), Description: "passes over the data for solver sgd"},
-			{Name: "step", Type: sdk.NumberParam, Default: sdk.Number(0.1), Min: sdk.Bound(0), MinExclusive: true, Description: "initial step size for sgd (η_t = step/(1+step·λ·t)) and gd"},
+			{Name: "max_iter", Type: sdk.IntegerParam, Default: sdk.Number(1000), Min: sdk.Bound(1), Description: "iteration limit of newton, lbfgs, gd and softmax regression",
+				AppliesWhen: []sdk.Condition{sdk.When("solver", logistic.SolverNewton, logistic.SolverLBFGS, logistic.SolverGD), sdk.OnProblems(sdk.Multiclass)}},
+			{Name: "epochs", Type: sdk.IntegerParam, Default: sdk.Number(100), Min: sdk.Bound(1), Description: "passes over the data for solver sgd",
+				AppliesWhen: []sdk.Condition{sdk.When("solver", logistic.SolverSGD)}},
+			{Name: "step", Type: sdk.NumberParam, Default: sdk.Number(0.1), Min: sdk.Bound(0), MinExclusive: true, Description: "initial step size for sgd (η_t = step/(1+step·λ·t)) and gd",
+				AppliesWhen: []sdk.Condition{sdk.When("solver", logistic.SolverSGD, logistic.SolverGD)}},
 		},
 	}
 }

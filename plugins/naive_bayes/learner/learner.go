@@ -43,10 +43,14 @@ func (learner) Info() sdk.LearnerInfo {
 		Capabilities: sdk.Capabilities{Binary: true, Multiclass: true, Scores: true, Probabilities: true, Sparse: true, Weights: true},
 		Params: []sdk.ParamSpec{
 			{Name: "distribution", Type: sdk.StringParam, Default: sdk.String(gaussian), Allowed: []string{gaussian, multinomial, bernoulli}, Description: "the features' distribution given the class: gaussian (real values), multinomial (counts, one-hot), bernoulli (binary)"},
-			{Name: "var_smoothing", Type: sdk.NumberParam, Default: sdk.Number(bayes.DefaultVarSmoothing), Min: sdk.Bound(0), Description: "gaussian: share of the largest feature variance added to every variance"},
-			{Name: "alpha", Type: sdk.NumberParam, Default: sdk.Number(bayes.DefaultAlpha), Min: sdk.Bound(0), Description: "multinomial, bernoulli: additive smoothing of the counts (at least 1e-10 is applied)"},
-			{Name: "fit_prior", Type: sdk.BoolParam, Default: sdk.Bool(true), Description: "multinomial, bernoulli: class priors from the class frequencies (false: uniform)"},
-			{Name: "binarize", Type: sdk.NumberOrStringParam, Default: sdk.Number(0), Allowed: []string{"none"}, Description: `bernoulli: a value above this threshold counts as 1, any other as 0; "none" takes the values as they are`},
+			{Name: "var_smoothing", Type: sdk.NumberParam, Default: sdk.Number(bayes.DefaultVarSmoothing), Min: sdk.Bound(0), Description: "gaussian: share of the largest feature variance added to every variance",
+				AppliesWhen: []sdk.Condition{sdk.When("distribution", gaussian)}},
+			{Name: "alpha", Type: sdk.NumberParam, Default: sdk.Number(bayes.DefaultAlpha), Min: sdk.Bound(0), Description: "multinomial, bernoulli: additive smoothing of the counts (at least 1e-10 is applied)",
+				AppliesWhen: []sdk.Condition{sdk.When("distribution", multinomial, bernoulli)}},
+			{Name: "fit_prior", Type: sdk.BoolParam, Default: sdk.Bool(true), Description: "multinomial, bernoulli: class priors from the class frequencies (false: uniform)",
+				AppliesWhen: []sdk.Condition{sdk.When("distribution", multinomial, bernoulli)}},
+			{Name: "binarize", Type: sdk.NumberOrStringParam, Default: sdk.Number(0), Allowed: []string{"none"}, Description: `bernoulli: a value above this threshold counts as 1, any other as 0; "none" takes the values as they are`,
+				AppliesWhen: []sdk.Condition{sdk.When("distribution", bernoulli)}},
 		},
 	}
 }

@@ -41,6 +41,20 @@ class Capabilities:
 
 
 @dataclass
+class Condition:
+    """One case in which a parameter applies (ParamSpec.applies_when).
+
+    It holds when every parameter named in ``when`` applies and has one of
+    its listed values and, when ``problems`` is not empty, the learner fits
+    problems of one of those kinds (BINARY, MULTICLASS, REGRESSION):
+    ``Condition(when={"solver": ["sgd"]})``.
+    """
+
+    when: Dict[str, List[Any]] = field(default_factory=dict)
+    problems: List[str] = field(default_factory=list)
+
+
+@dataclass
 class ParamSpec:
     """One parameter a learner accepts.
 
@@ -57,6 +71,11 @@ class ParamSpec:
     max: Optional[float] = None
     min_exclusive: bool = False
     allowed: List[str] = field(default_factory=list)
+    # When the parameter affects the fit: when any condition holds; empty
+    # means always. The host lists it in a row's set-up only where it
+    # applies and warns when the experiment sets it where it never does;
+    # the learner still receives and checks it.
+    applies_when: List[Condition] = field(default_factory=list)
 
     def check(self, v) -> Optional[str]:
         """Why v is not a valid value of the parameter, or None (the Go

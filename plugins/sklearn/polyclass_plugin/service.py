@@ -92,6 +92,8 @@ def spec_to_pb(s):
     )
     if s.default is not None:
         out.default.CopyFrom(value_to_pb(s.default))
+    for c in s.applies_when:
+        out.applies_when.append(condition_to_pb(s.name, c))
     # min and max are proto3 optional: assigning one sends it, 0 included;
     # the deprecated has_min/has_max flags are set too, for hosts that read
     # only them.
@@ -101,6 +103,18 @@ def spec_to_pb(s):
     if s.max is not None:
         out.max = s.max
         out.has_max = True
+    return out
+
+
+def condition_to_pb(name, c):
+    """Condition c of parameter name as a protocol Condition."""
+    out = pb.Condition()
+    for param, values in c.when.items():
+        out.clauses.append(pb.Clause(param=param, one_of=[value_to_pb(v) for v in values]))
+    for k in c.problems:
+        if k not in (BINARY, MULTICLASS, REGRESSION):
+            raise ValueError(f"parameter {name}: unknown problem kind {k!r} in applies_when; the kinds are {BINARY}, {MULTICLASS}, {REGRESSION}")
+        out.problems.append(pb.Problem.Kind.Value(k.upper()))
     return out
 
 
