@@ -78,6 +78,9 @@ type jsonEntry struct {
 	// scores, not probabilities.
 	Softmax bool      `json:"softmax_scores,omitempty"`
 	Test    *jsonTest `json:"baseline_test,omitempty"`
+	// NoTest says why there is no baseline test when its preconditions
+	// fail.
+	NoTest string `json:"no_test,omitempty"`
 }
 
 // jsonTest is the corrected resampled t-test of a row against the baseline
@@ -176,6 +179,7 @@ func WriteJSON(w io.Writer, t *Tables) error {
 					je.Status = "ok"
 					je.Mean, je.Std, je.N, je.Rank, je.Best, je.Softmax = jp(e.Mean), jp(e.Std), e.N, jp(e.Rank), e.Best, e.Softmax
 				}
+				je.NoTest = e.NoTest
 				if e.Tested {
 					je.Test = &jsonTest{T: jnum(e.T), P: jnum(e.P), Verdict: map[string]string{"v": "better", "*": "worse", "": "tie"}[e.Mark],
 						MeanDiff: jnum(e.Diff), CI95: [2]jnum{jnum(e.Lo), jnum(e.Hi)}}

@@ -166,8 +166,9 @@ func NewDirichletSource(alpha []float64, seed uint64) DirichletSource {
 // draw must fill n + 1 components; NewDirichletSource with alpha (prior,
 // 1, …, 1) draws as baycomp does, and a test may replay recorded draws.
 // prior > 0, rope ≥ 0 and nsamples ≥ 1 are required; fewer than
-// MinDatasets data sets, or differences that are all equal (every sample
-// the same masses: a degenerate posterior), are a PreconditionError.
+// MinDatasets data sets, or differences that are all zero (every sample
+// the same masses, the first of equal masses winning: a degenerate
+// posterior), are a PreconditionError.
 func BayesSignedRank(x, y []float64, rope, prior float64, nsamples int, draw DirichletSource) (SignedRankPosterior, error) {
 	n := len(x)
 	switch {
@@ -189,7 +190,7 @@ func BayesSignedRank(x, y []float64, rope, prior float64, nsamples int, draw Dir
 			return SignedRankPosterior{}, fmt.Errorf("signed-rank test: score pair %d (%v, %v) is not finite", i, x[i], y[i])
 		}
 	}
-	if err := checkSpread("signed-rank test", z[1:]); err != nil {
+	if err := checkNonZero("signed-rank test", z[1:]); err != nil {
 		return SignedRankPosterior{}, err
 	}
 	m := newPairMasses(z, 2*rope)

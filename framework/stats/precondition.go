@@ -17,7 +17,7 @@ const MinDatasets = MinFriedmanDatasets
 
 // PreconditionError is the error of a test whose data do not meet its
 // preconditions (too few folds or data sets, differences of zero
-// variance): the test is not run rather than reporting numbers the data
+// variance, no difference at all): the test is not run rather than reporting numbers the data
 // cannot support. Reason says why in words a table cell can show, e.g.
 // "1 split (needs at least 2)".
 type PreconditionError struct {
@@ -68,6 +68,19 @@ func checkSpread(test string, d []float64) error {
 		}
 	}
 	return &PreconditionError{test, fmt.Sprintf("zero variance (all %d differences equal)", len(d))}
+}
+
+// checkNonZero returns a PreconditionError of test when the differences
+// d are all zero (Tied with 0), or there are none: the rows do not differ
+// anywhere, nothing to rank (a rank test would split every sample evenly
+// and call the tie a decision).
+func checkNonZero(test string, d []float64) error {
+	for _, v := range d {
+		if !Tied(v, 0) {
+			return nil
+		}
+	}
+	return &PreconditionError{test, fmt.Sprintf("all %d differences zero", len(d))}
 }
 
 // count is "1 split" or "3 splits".

@@ -61,7 +61,7 @@ func Wilcoxon(a, b []float64) (WilcoxonResult, error) {
 	}
 	N := len(d)
 	if zeros == len(a) { // no difference to rank, however many zeros are kept
-		return WilcoxonResult{}, &PreconditionError{"wilcoxon", fmt.Sprintf("no non-zero differences among %d pairs", len(a))}
+		return WilcoxonResult{}, &PreconditionError{"wilcoxon", fmt.Sprintf("all %d differences zero", len(a))}
 	}
 	abs := make([]float64, N)
 	for i, v := range d {
