@@ -18,7 +18,6 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/schollz/progressbar/v3"
 
-	"github.com/polyclass/polyclass/framework/cluster"
 	"github.com/polyclass/polyclass/framework/config"
 	"github.com/polyclass/polyclass/framework/engine"
 	"github.com/polyclass/polyclass/framework/host"
@@ -390,7 +389,7 @@ func runExperiment(ctx context.Context, o *options, file string, g *engine.Grid,
 	}
 	ended.print(stdout)
 	if spec != nil && runErr == nil {
-		fmt.Fprintf(stdout, "when every shard is done: bench merge %s %s\n", cluster.ShellQuote(out), cluster.ShellQuote(out))
+		fmt.Fprint(stdout, mergeHint(out, *spec))
 	}
 	if runErr != nil && status == results.StatusInterrupted {
 		return fmt.Errorf("%w\nrun the same command again to resume: %s", runErr, keptCells(len(cells)))
@@ -553,18 +552,7 @@ func listPlugins(ctx context.Context, h *host.Host, w io.Writer) error {
 		}
 		fmt.Fprintf(w, "%s %s\n  path: %s\n  sha256: %s\n", p.Name, p.Version(), p.Path, p.SHA256)
 		if li := p.LearnerInfo; li != nil {
-			c := li.Capabilities
-			var caps []string
-			for _, x := range []struct {
-				on   bool
-				name string
-			}{{c.Binary, "binary"}, {c.Multiclass, "multiclass"}, {c.Regression, "regression"},
-				{c.Scores, "scores"}, {c.Probabilities, "probabilities"}, {c.Sparse, "sparse"}, {c.Weights, "weights"}} {
-				if x.on {
-					caps = append(caps, x.name)
-				}
-			}
-			fmt.Fprintf(w, "  learner%s\n  capabilities: %s\n", described(li.Description), strings.Join(caps, ", "))
+			fmt.Fprintf(w, "  learner%s\n  capabilities: %s\n", described(li.Description), strings.Join(capabilities(li.Capabilities), ", "))
 			writeParams(w, "  ", li.Params)
 		}
 		if ri := p.ReducerInfo; ri != nil {
@@ -588,6 +576,21 @@ func listPlugins(ctx context.Context, h *host.Host, w io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// capabilities names a learner's capabilities, in a fixed order.
+func capabilities(c sdk.Capabilities) []string {
+	var caps []string
+	for _, x := range []struct {
+		on   bool
+		name string
+	}{{c.Binary, "binary"}, {c.Multiclass, "multiclass"}, {c.Regression, "regression"},
+		{c.Scores, "scores"}, {c.Probabilities, "probabilities"}, {c.Sparse, "sparse"}, {c.Weights, "weights"}} {
+		if x.on {
+			caps = append(caps, x.name)
+		}
+	}
+	return caps
 }
 
 // writeRuntime lists the software a plugin reports it computes with, one
