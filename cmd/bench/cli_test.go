@@ -94,7 +94,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"merge"}, []string{"merge needs a results directory: bench merge DIR merges the shards in DIR in place", "usage: bench merge OUT [DIR...]"}, "commands:"},
 		{[]string{"run", "--shard", "3/3", "x.hcl"}, []string{"shard 3/3: the shard index must be in [0, 3)", "usage: bench run"}, "commands:"},
 		{[]string{"run", "--shard", "1", "x.hcl"}, []string{"want I/N", "usage: bench run"}, "commands:"},
-		{[]string{"list"}, []string{"list needs one of metrics, encoders, schemes, decoders, formats", "usage: bench list"}, "commands:"},
+		{[]string{"list"}, []string{"list needs one of metrics, encoders, learners, schemes, decoders, formats", "usage: bench list"}, "commands:"},
 		{[]string{"list", "learners"}, []string{`list: unknown topic "learners"`}, "commands:"},
 		{[]string{"help", "nosuch"}, []string{`help: unknown command "nosuch"`, "commands:"}, ""},
 		{[]string{"version", "extra"}, []string{"version takes no arguments"}, ""},
