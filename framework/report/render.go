@@ -208,13 +208,14 @@ func controlLine(c *Comparison, a *Across, f flavor) string {
 	return line
 }
 
-// entryText formats an entry: "mean ± std" and its mark, or "failed" or "".
+// entryText formats an entry: "mean ± std" and its mark, or "failed", or
+// absent ("–") for a cell the run does not have.
 // A single split (a holdout or a test file) has no spread: its value
 // stands alone.
 func entryText(e Entry, pm string) string {
 	switch {
 	case !e.Present:
-		return ""
+		return absent
 	case e.Failed:
 		return "failed"
 	}

@@ -221,9 +221,15 @@ func writeCodeTable(b *strings.Builder, cells []*outcome.CellResult, shown shown
 	b.WriteString("\n")
 }
 
+// absent is the mark of an absent value in every table of every format:
+// a cell the run does not have, an empty parameter list, a test with no
+// value ("–"; LaTeX sets it as --).
+const absent = "–"
+
+// orDash is s for a Markdown cell ("|" escaped), or absent when empty.
 func orDash(s string) string {
 	if s == "" {
-		return "–"
+		return absent
 	}
 	return strings.ReplaceAll(s, "|", `\|`)
 }
