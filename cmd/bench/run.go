@@ -130,6 +130,7 @@ func prepare(ctx context.Context, h *host.Host, file string, seed *uint64, dense
 		if err := config.WriteDiagnostics(stderr, p.Files(), diags); err != nil {
 			return nil, err
 		}
+		io.WriteString(stderr, pluginsHint(diags, h.Dir(), benchDir()))
 	}
 	if diags.HasErrors() {
 		n := 0
