@@ -294,7 +294,7 @@ func writeMarkdownTable(b *strings.Builder, c *Comparison) {
 	showEnc := showEncoder(c.Rows)
 	head := []string{"learner", "params", "reduction"}
 	if showEnc {
-		head = append([]string{"encoder"}, head...)
+		head = append([]string{"pipeline"}, head...)
 	}
 	nID := len(head)
 	head = append(head, columnHeads(c)...)

@@ -73,7 +73,11 @@ func meanStd(x []float64) (mean, std float64) {
 
 func num(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
 
-var idHeader = []string{"dataset", "encoder", "learner", "params", "reduction"}
+// idHeader names the cell's coordinates in the CSV files: pipeline is
+// the cell's pipeline (outcome.ID.Encoder), its encoders' name ("default"
+// for the encoders of a file without pipeline blocks); the files of a
+// bench before it called the column encoder (see ReadIDHeader).
+var idHeader = []string{"dataset", "pipeline", "learner", "params", "reduction"}
 
 func idFields(id outcome.ID) []string {
 	return []string{id.Dataset, id.Encoder, id.Learner, id.Params, id.Reduction}
