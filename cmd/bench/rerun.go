@@ -120,12 +120,17 @@ func rerun(ctx context.Context, h *host.Host, o *options, stdout, stderr io.Writ
 }
 
 // recordedPluginDirs is the plugins directory list of a rerun without
-// --plugins: the directories of the plugin binaries the run recorded, in
-// the order first recorded, then dflt (bench's own directory).
+// --plugins: the directories of the plugin binaries the run recorded that
+// still exist, in the order first recorded, then dflt (bench's own
+// directory).
 func recordedPluginDirs(plugins []results.PluginRecord, dflt string) string {
 	var dirs []string
 	for _, p := range plugins {
-		if d := filepath.Dir(p.Path); p.Path != "" && !slices.Contains(dirs, d) && d != dflt {
+		d := filepath.Dir(p.Path)
+		if p.Path == "" || slices.Contains(dirs, d) || d == dflt {
+			continue
+		}
+		if fi, err := os.Stat(d); err == nil && fi.IsDir() {
 			dirs = append(dirs, d)
 		}
 	}

@@ -12,8 +12,8 @@ import (
 
 // TestRerunReusesRecordedPlugins: bench rerun without --plugins finds the
 // plugins in the directories the run recorded (the finding: "plugin not
-// found" for a run made with --plugins), and lists them in order before
-// bench's own directory.
+// found" for a run made with --plugins), and lists those that still
+// exist in order before bench's own directory.
 func TestRerunReusesRecordedPlugins(t *testing.T) {
 	file := writeExperiment(t, `experiment "plugdirs" { seed = 2 }
 dataset "iris" { path = "%REPO%/experiments/data/iris.csv" }
@@ -32,17 +32,20 @@ cv { folds = 3 }
 		t.Fatalf("rerun without --plugins: %v\n%s%s", err, stdout.String(), stderr.String())
 	}
 	sep := string(os.PathListSeparator)
+	a, b, own := t.TempDir(), t.TempDir(), t.TempDir()
+	gone := filepath.Join(a, "removed")
 	for _, tc := range []struct {
 		name    string
 		plugins []results.PluginRecord
 		want    string
 	}{
-		{"two directories", []results.PluginRecord{{Path: "/a/bench-plugin-x"}, {Path: "/b/bench-plugin-y"}, {Path: "/a/bench-plugin-z"}}, "/a" + sep + "/b" + sep + "/bin"},
-		{"bench's own", []results.PluginRecord{{Path: "/bin/bench-plugin-x"}}, "/bin"},
-		{"none recorded", nil, "/bin"},
-		{"no path", []results.PluginRecord{{Name: "x"}}, "/bin"},
+		{"two directories", []results.PluginRecord{{Path: a + "/bench-plugin-x"}, {Path: b + "/bench-plugin-y"}, {Path: a + "/bench-plugin-z"}}, a + sep + b + sep + own},
+		{"bench's own", []results.PluginRecord{{Path: own + "/bench-plugin-x"}}, own},
+		{"a directory gone", []results.PluginRecord{{Path: gone + "/bench-plugin-x"}, {Path: b + "/bench-plugin-y"}}, b + sep + own},
+		{"none recorded", nil, own},
+		{"no path", []results.PluginRecord{{Name: "x"}}, own},
 	} {
-		if got := recordedPluginDirs(tc.plugins, "/bin"); got != tc.want {
+		if got := recordedPluginDirs(tc.plugins, own); got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
 		}
 	}
