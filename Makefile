@@ -5,7 +5,7 @@
 #   make build       bench and the plugins into bin/
 #   make run         build, then run experiments/quickstart.hcl into results/
 #   make test        the whole test suite (offline once make deps has run)
-#   make test-deps   install the Debian packages the tests use (as root)
+#   make test-deps   install the Debian packages the tests use (through sudo unless root)
 #   make lint        gofmt, vet, staticcheck, tidy, buf breaking, generated code
 #   make docs        regenerate the tables the docs quote; make docs-check checks them
 #   make test-slurm  the quickstart as a Slurm job array on a local Slurm (as root)
@@ -28,6 +28,12 @@ PEERBENCH := tools/peerbench
 TOOLS_MOD := tools/go.mod
 # Documents whose tables are generated from the shipped experiments.
 DOCS      := README.md $(wildcard docs/*.md)
+# apt-get installs as root: through sudo when make runs as another user,
+# directly as root (a root container has no sudo). USER_ID=0 or SUDO=
+# overrides the choice.
+USER_ID   ?= $(shell id -u)
+SUDO      ?= $(if $(filter 0,$(USER_ID)),,sudo)
+APT       := $(SUDO) apt-get
 
 .PHONY: all deps build run test test-all test-race test-tools test-noasm test-deps python-deps \
 	lint fmt-check vet staticcheck tidy-check proto-breaking proto-check proto-gen asm-check \
@@ -175,8 +181,8 @@ proto:
 GO_OUT ?= $(PROTO_DIR)
 PY_OUT ?= $(PY_SDK)/_proto
 proto-gen:
-	@command -v protoc >/dev/null || { apt-get update -qq && apt-get install -y -qq protobuf-compiler; }
-	@command -v grpc_python_plugin >/dev/null || { apt-get update -qq && apt-get install -y -qq protobuf-compiler-grpc; }
+	@command -v protoc >/dev/null || { $(APT) update -qq && $(APT) install -y -qq protobuf-compiler; }
+	@command -v grpc_python_plugin >/dev/null || { $(APT) update -qq && $(APT) install -y -qq protobuf-compiler-grpc; }
 	protoc --proto_path=$(PROTO_DIR) \
 		--plugin=protoc-gen-go=$$($(GO) tool -n protoc-gen-go) \
 		--plugin=protoc-gen-go-grpc=$$($(GO) tool -n protoc-gen-go-grpc) \
@@ -206,9 +212,9 @@ docs-check: build
 # make test says so.
 test-deps: python-deps
 	@command -v chromium >/dev/null || { \
-		apt-get update -qq && apt-get install -y -qq --no-install-recommends chromium fonts-liberation; }
+		$(APT) update -qq && $(APT) install -y -qq --no-install-recommends chromium fonts-liberation; }
 	@command -v liblinear-train >/dev/null && command -v svm-train >/dev/null && command -v pdflatex >/dev/null || { \
-		apt-get update -qq && apt-get install -y -qq --no-install-recommends \
+		$(APT) update -qq && $(APT) install -y -qq --no-install-recommends \
 			liblinear-tools libsvm-tools texlive-latex-base texlive-latex-recommended; }
 
 # The Python packages of the sklearn plugin and of make bench's scikit-learn
@@ -217,7 +223,7 @@ test-deps: python-deps
 # imbalanced-learn).
 python-deps:
 	@$(PYTHON) -c 'import grpc, google.protobuf, sklearn, ensurepip, pip, wheel, xgboost, imblearn' 2>/dev/null || { \
-		apt-get update -qq && apt-get install -y -qq --no-install-recommends \
+		$(APT) update -qq && $(APT) install -y -qq --no-install-recommends \
 			python3-grpcio python3-protobuf python3-sklearn python3-venv python3-pip python3-wheel \
 			python3-xgboost python3-imblearn; }
 
@@ -260,7 +266,7 @@ BENCH_DATA ?=
 PEERBENCH_FLAGS ?=
 bench: build python-deps
 	@command -v liblinear-train >/dev/null && command -v svm-train >/dev/null || { \
-		apt-get update -qq && apt-get install -y -qq liblinear-tools libsvm-tools; }
+		$(APT) update -qq && $(APT) install -y -qq liblinear-tools libsvm-tools; }
 	$(GO) test -run '^$$' -bench . -benchmem ./plugins/... ./framework/...
 	cd $(PEERBENCH) && $(GO) build -o $(CURDIR)/$(BIN)/peerbench .
 	$(BIN)/peerbench $(if $(BENCH_DATA),-data $(BENCH_DATA)) $(PEERBENCH_FLAGS) -o docs/performance.md

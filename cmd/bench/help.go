@@ -167,11 +167,13 @@ Reducer checks:
 ` + checkDocs(conformance.ReducerChecks()) + `
 Go plugins run the same suite in their tests with conformance.Test
 (package github.com/polyclass/polyclass/framework/sdk/conformance).`},
-	{name: "list", args: "metrics|encoders|schemes|decoders|formats", flags: []string{"plugins"},
+	{name: "list", args: "metrics|encoders|learners|schemes|decoders|formats", flags: []string{"plugins"},
 		summary: "list the names an experiment file may use",
 		doc: `List prints the names an experiment file may use:
   metrics    the metrics = [...] names: kind, direction, definition
   encoders   the encoder types (type = "...") and their options
+  learners   the learners (learner "NAME") the learner plugins serve,
+             with their capabilities (bench plugins: their parameters)
   schemes    the reduction schemes (scheme = "...") the reducer plugins
              serve, with their parameters
   decoders   the values of a reduction's decode parameter, with the

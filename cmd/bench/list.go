@@ -19,7 +19,7 @@ import (
 )
 
 // listTopics are what bench list lists.
-var listTopics = []string{"metrics", "encoders", "schemes", "decoders", "formats"}
+var listTopics = []string{"metrics", "encoders", "learners", "schemes", "decoders", "formats"}
 
 // list prints the names of one topic, from the registries that define
 // them: package metrics, package encode, the reducer plugins' Info and
@@ -35,6 +35,12 @@ func list(ctx context.Context, h *host.Host, args []string, stdout, stderr io.Wr
 		return listEncoders(stdout)
 	case "formats":
 		return listFormats(stdout)
+	case "learners":
+		plugins, err := startedPlugins(ctx, h, stderr)
+		if err != nil {
+			return err
+		}
+		return listLearners(stdout, plugins, h.Dir())
 	case "schemes", "decoders":
 		reducers, err := reducerInfos(ctx, h, stderr)
 		if err != nil {
@@ -105,6 +111,22 @@ func listFormats(w io.Writer) error {
 // reducers' Info, in the plugins' name order. A plugin that cannot start
 // is noted on stderr.
 func reducerInfos(ctx context.Context, h *host.Host, stderr io.Writer) ([]*sdk.ReducerInfo, error) {
+	plugins, err := startedPlugins(ctx, h, stderr)
+	if err != nil {
+		return nil, err
+	}
+	var out []*sdk.ReducerInfo
+	for _, p := range plugins {
+		if p.ReducerInfo != nil {
+			out = append(out, p.ReducerInfo)
+		}
+	}
+	return out, nil
+}
+
+// startedPlugins starts every plugin, all at once, and returns those that
+// started, in name order; those that cannot start are noted on stderr.
+func startedPlugins(ctx context.Context, h *host.Host, stderr io.Writer) ([]*host.Plugin, error) {
 	bins, err := h.Binaries()
 	if err != nil {
 		return nil, err
@@ -115,21 +137,43 @@ func reducerInfos(ctx context.Context, h *host.Host, stderr io.Writer) ([]*sdk.R
 		wg.Go(func() { plugins[i], errs[i] = h.Get(ctx, b.Name) })
 	}
 	wg.Wait()
-	var out []*sdk.ReducerInfo
+	var out []*host.Plugin
 	for i, b := range bins {
-		p, err := plugins[i], errs[i]
-		if err != nil {
+		if err := errs[i]; err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
 			fmt.Fprintf(stderr, "note: plugin %s cannot start: %v\n", b.Name, err)
 			continue
 		}
-		if p.ReducerInfo != nil {
-			out = append(out, p.ReducerInfo)
-		}
+		out = append(out, plugins[i])
 	}
 	return out, nil
+}
+
+// listLearners prints the learners (learner "NAME" {} or plugin =
+// "NAME") the plugins in dir serve: name, version, capabilities and
+// description, one a line; bench plugins gives their parameters.
+func listLearners(w io.Writer, plugins []*host.Plugin, dir string) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "learner\tversion\tcapabilities\tdescription")
+	n := 0
+	for _, p := range plugins {
+		li := p.LearnerInfo
+		if li == nil {
+			continue
+		}
+		n++
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", p.Name, p.Version(), strings.Join(capabilities(li.Capabilities), ", "), li.Description)
+	}
+	if n == 0 {
+		return fmt.Errorf("no learner plugin in %s", dir)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintln(w, "\nparameters: bench plugins")
+	return err
 }
 
 func listSchemes(w io.Writer, reducers []*sdk.ReducerInfo) error {

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/polyclass/polyclass/framework/host"
@@ -34,6 +36,15 @@ func rerun(ctx context.Context, h *host.Host, o *options, stdout, stderr io.Writ
 		return err
 	}
 	oldCells := results.Results(oldFiles)
+	if !o.set["plugins"] {
+		// The plugins the run used, where it found them: a --plugins
+		// directory is not on the rerun's command line.
+		if dirs := recordedPluginDirs(old.Plugins, o.pluginsDir); dirs != o.pluginsDir {
+			rh := host.New(dirs, o.pluginLog)
+			defer closeHost(ctx, rh)
+			h = rh
+		}
+	}
 	changed := 0
 	note := func(format string, args ...any) {
 		changed++
@@ -110,4 +121,32 @@ func rerun(ctx context.Context, h *host.Host, o *options, stdout, stderr io.Writ
 	}
 	fmt.Fprintf(stdout, "rerun of %s: identical results (%d cells; timings not compared)\n", dir, len(newCells))
 	return runErr
+}
+
+// recordedPluginDirs is the plugins directory list of a rerun without
+// --plugins: the directories of the plugin binaries the run recorded that
+// still exist, in the order first recorded, then dflt (bench's own
+// directory).
+func recordedPluginDirs(plugins []results.PluginRecord, dflt string) string {
+	var dirs []string
+	for _, p := range plugins {
+		d := filepath.Dir(p.Path)
+		if p.Path == "" || slices.Contains(dirs, d) || d == dflt {
+			continue
+		}
+		if fi, err := os.Stat(d); err == nil && fi.IsDir() {
+			dirs = append(dirs, d)
+		}
+	}
+	return strings.Join(append(dirs, dflt), string(os.PathListSeparator))
+}
+
+// closeHost stops h's plugins: at once when ctx is done (interrupted),
+// else with their grace.
+func closeHost(ctx context.Context, h *host.Host) {
+	if ctx.Err() != nil {
+		h.Abort()
+		return
+	}
+	h.Close()
 }

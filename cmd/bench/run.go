@@ -25,7 +25,6 @@ import (
 	"github.com/polyclass/polyclass/framework/param"
 	"github.com/polyclass/polyclass/framework/report"
 	"github.com/polyclass/polyclass/framework/results"
-	"github.com/polyclass/polyclass/framework/safetext"
 	"github.com/polyclass/polyclass/framework/sdk"
 	"github.com/polyclass/polyclass/framework/shard"
 )
@@ -136,6 +135,7 @@ func prepare(ctx context.Context, h *host.Host, file string, seed *uint64, dense
 		if err := config.WriteDiagnostics(stderr, p.Files(), diags); err != nil {
 			return nil, nil, err
 		}
+		io.WriteString(stderr, pluginsHint(diags, h.Dir(), benchDir()))
 	}
 	if diags.HasErrors() {
 		n := 0
@@ -408,7 +408,7 @@ func runExperiment(ctx context.Context, o *options, file string, g *engine.Grid,
 	}
 	ended.print(stdout)
 	if spec != nil && runErr == nil {
-		fmt.Fprintf(stdout, "when every shard is done: bench merge %s %s\n", safetext.Quote(safetext.Path(out)), safetext.Quote(safetext.Path(out)))
+		fmt.Fprint(stdout, mergeHint(out, *spec))
 	}
 	if runErr != nil && status == results.StatusInterrupted {
 		return fmt.Errorf("%w\nrun the same command again to resume: %s", runErr, keptCells(len(cells)))
@@ -571,18 +571,7 @@ func listPlugins(ctx context.Context, h *host.Host, w io.Writer) error {
 		}
 		fmt.Fprintf(w, "%s %s\n  path: %s\n  sha256: %s\n", p.Name, p.Version(), p.Path, p.SHA256)
 		if li := p.LearnerInfo; li != nil {
-			c := li.Capabilities
-			var caps []string
-			for _, x := range []struct {
-				on   bool
-				name string
-			}{{c.Binary, "binary"}, {c.Multiclass, "multiclass"}, {c.Regression, "regression"},
-				{c.Scores, "scores"}, {c.Probabilities, "probabilities"}, {c.Sparse, "sparse"}, {c.Weights, "weights"}} {
-				if x.on {
-					caps = append(caps, x.name)
-				}
-			}
-			fmt.Fprintf(w, "  learner%s\n  capabilities: %s\n", described(li.Description), strings.Join(caps, ", "))
+			fmt.Fprintf(w, "  learner%s\n  capabilities: %s\n", described(li.Description), strings.Join(capabilities(li.Capabilities), ", "))
 			writeParams(w, "  ", li.Params)
 		}
 		if ri := p.ReducerInfo; ri != nil {
@@ -606,6 +595,21 @@ func listPlugins(ctx context.Context, h *host.Host, w io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// capabilities names a learner's capabilities, in a fixed order.
+func capabilities(c sdk.Capabilities) []string {
+	var caps []string
+	for _, x := range []struct {
+		on   bool
+		name string
+	}{{c.Binary, "binary"}, {c.Multiclass, "multiclass"}, {c.Regression, "regression"},
+		{c.Scores, "scores"}, {c.Probabilities, "probabilities"}, {c.Sparse, "sparse"}, {c.Weights, "weights"}} {
+		if x.on {
+			caps = append(caps, x.name)
+		}
+	}
+	return caps
 }
 
 // writeRuntime lists the software a plugin reports it computes with, one

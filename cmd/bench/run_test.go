@@ -54,7 +54,7 @@ func TestRunQuickstart(t *testing.T) {
 	if len(summary) != 1+3*5*2 {
 		t.Fatalf("summary.csv has %d lines:\n%s", len(summary), strings.Join(summary, "\n"))
 	}
-	if summary[0] != "dataset,encoder,learner,params,reduction,metric,mean,std,n_folds" {
+	if summary[0] != "dataset,pipeline,learner,params,reduction,metric,mean,std,n_folds" {
 		t.Errorf("header %q", summary[0])
 	}
 	if !strings.HasPrefix(summary[3], "iris,default,logreg,C=1,ova,accuracy,0.9") {

@@ -6,10 +6,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"regexp"
 	"strconv"
+	"strings"
 
 	"github.com/polyclass/polyclass/framework/engine"
 	"github.com/polyclass/polyclass/framework/results"
+	"github.com/polyclass/polyclass/framework/safetext"
 	"github.com/polyclass/polyclass/framework/shard"
 )
 
@@ -168,4 +172,77 @@ func writeMerge(out string, dirs []string, stdout, stderr io.Writer) error {
 	}
 	missing := len(res.Missing) + res.MissingUnknown
 	return fmt.Errorf("%d of %d cells missing: run their shards again (they resume), then merge again", missing, m.Cells)
+}
+
+// mergeHint is what bench run --shard prints for merging the shards, once
+// shard spec has written into out: bench merge out in place when out
+// holds another shard's manifest (a shared directory); else the shard
+// directories derived from out where its last element holds the shard's
+// index (0- or 1-based, e.g. shards/s1 for 1/3 gives shards/s0 shards/s1
+// shards/s2), or placeholders to fill when bench cannot know where the
+// other shards write, each with the shared-directory alternative.
+func mergeHint(out string, spec shard.Spec) string {
+	inPlace := "bench merge " + safetext.Quote(safetext.Path(out))
+	if spec.Count == 1 || sharesDir(out, spec) {
+		return "when every shard is done: " + inPlace + "\n"
+	}
+	alt := "  or, if every shard wrote into this directory: " + inPlace + "\n"
+	dirs, pattern, ok := shardDirs(out, spec)
+	if !ok {
+		return "when every shard is done, merge them: bench merge MERGED_DIR SHARD_DIR... (fill in every shard's -o directory: bench cannot know where the others wrote)\n" + alt
+	}
+	args := []string{safetext.Quote(safetext.Path(filepath.Join(filepath.Dir(out), "merged")))}
+	for _, d := range dirs {
+		args = append(args, safetext.Quote(safetext.Path(d)))
+	}
+	return fmt.Sprintf("when every shard is done, merge them: bench merge %s (if each shard I wrote into %s, as this one did)\n%s",
+		strings.Join(args, " "), pattern, alt)
+}
+
+// sharesDir reports whether out holds the manifest of a shard other than
+// spec's: the shards write into one directory.
+func sharesDir(out string, spec shard.Spec) bool {
+	for i := range spec.Count {
+		if i == spec.Index {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(out, results.ShardsDir, results.ShardManifestName(i, spec.Count))); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// digitRun is a maximal run of decimal digits.
+var digitRun = regexp.MustCompile(`[0-9]+`)
+
+// shardDirs derives every shard's directory from out, whose last element
+// holds spec's index (counted from 0, or from 1) as its only number: the
+// directories in shard order and the pattern ("shards/sI"); false when
+// out does not show the index.
+func shardDirs(out string, spec shard.Spec) (dirs []string, pattern string, ok bool) {
+	base := filepath.Base(out)
+	runs := digitRun.FindAllStringIndex(base, -1)
+	if len(runs) != 1 {
+		return nil, "", false
+	}
+	at, n := runs[0], base[runs[0][0]:runs[0][1]]
+	from := -1
+	switch n {
+	case strconv.Itoa(spec.Index):
+		from = 0
+	case strconv.Itoa(spec.Index + 1):
+		from = 1
+	default:
+		return nil, "", false
+	}
+	with := func(s string) string { return filepath.Join(filepath.Dir(out), base[:at[0]]+s+base[at[1]:]) }
+	for i := range spec.Count {
+		dirs = append(dirs, with(strconv.Itoa(i+from)))
+	}
+	pattern = with("I")
+	if from == 1 {
+		pattern = with("I+1")
+	}
+	return dirs, pattern, true
 }

@@ -36,12 +36,18 @@ type Bayes struct {
 type BayesPair struct {
 	Left, Right int
 	// Datasets[d] is the correlated t-test on dataset d; nil when either
-	// row has no value there or a single split (no spread to test).
+	// row has no value there or the test's preconditions fail.
 	Datasets []*stats.CorrelatedPosterior
+	// NoTest[d] says why there is no test on dataset d although both rows
+	// have a value there (a single split, zero variance: see
+	// stats.PreconditionError); empty otherwise.
+	NoTest []string
 	// Across is the signed-rank test over AcrossDatasets, those where
-	// both rows have a value, drawn from Seed; nil with fewer than 2.
+	// both rows have a value, drawn from Seed; nil when AcrossNoTest says
+	// why not (fewer than stats.MinDatasets datasets, zero variance).
 	Across         *stats.SignedRankPosterior
 	AcrossDatasets []string
+	AcrossNoTest   string
 	Seed           uint64
 }
 
@@ -91,7 +97,7 @@ func (c *Comparison) oriented(x []float64) []float64 {
 
 // bayesPair compares row l (left) with row r (right).
 func (c *Comparison) bayesPair(l, r int, rope float64, seed uint64) BayesPair {
-	p := BayesPair{Left: l, Right: r, Datasets: make([]*stats.CorrelatedPosterior, len(c.Datasets))}
+	p := BayesPair{Left: l, Right: r, Datasets: make([]*stats.CorrelatedPosterior, len(c.Datasets)), NoTest: make([]string, len(c.Datasets))}
 	var xs, ys []float64
 	for d, ds := range c.Datasets {
 		el, er := &c.Entries[l][d], &c.Entries[r][d]
@@ -100,41 +106,63 @@ func (c *Comparison) bayesPair(l, r int, rope float64, seed uint64) BayesPair {
 		}
 		xs, ys = append(xs, el.Mean), append(ys, er.Mean)
 		p.AcrossDatasets = append(p.AcrossDatasets, ds)
-		if el.N < 2 || er.N < 2 {
-			continue
+		p.Datasets[d], p.NoTest[d] = c.bayesDataset(l, r, d, rope)
+	}
+	p.Across, p.AcrossNoTest, p.Seed = c.bayesAcross(l, r, xs, ys, rope, seed)
+	return p
+}
+
+// bayesDataset runs the correlated t-test of rows l and r on dataset d
+// with rope,
+// where both have a value: the posterior, or why there is none (an unmet
+// precondition; other failures are noted).
+func (c *Comparison) bayesDataset(l, r, d int, rope float64) (*stats.CorrelatedPosterior, string) {
+	el, er := &c.Entries[l][d], &c.Entries[r][d]
+	if err := stats.CheckFolds("correlated t-test", min(el.N, er.N)); err != nil {
+		why, _ := stats.Unmet(err)
+		return nil, why
+	}
+	x, y, nTrain, nTest, err := pairFolds(el.folds, er.folds)
+	if err != nil && r == c.Baseline {
+		return nil, "" // the t-test against the baseline notes it
+	}
+	if err == nil {
+		var post stats.CorrelatedPosterior
+		if post, err = stats.BayesCorrelatedTTest(c.oriented(x), c.oriented(y), nTrain, nTest, rope); err == nil {
+			return &post, ""
 		}
-		x, y, nTrain, nTest, err := pairFolds(el.folds, er.folds)
-		if err != nil && r == c.Baseline {
-			continue // the t-test against the baseline notes it
-		}
-		if err == nil {
-			var post stats.CorrelatedPosterior
-			if post, err = stats.BayesCorrelatedTTest(c.oriented(x), c.oriented(y), nTrain, nTest, rope); err == nil {
-				p.Datasets[d] = &post
-			}
-		}
-		if err != nil {
-			c.Notes = append(c.Notes, fmt.Sprintf("%s vs %s on %s: no Bayesian correlated t-test: %v", c.Rows[l].Label, c.Rows[r].Label, ds, err))
+		if why, ok := stats.Unmet(err); ok {
+			return nil, why
 		}
 	}
-	if len(xs) < 2 {
-		return p
+	c.Notes = append(c.Notes, fmt.Sprintf("%s vs %s on %s: no Bayesian correlated t-test: %v", c.Rows[l].Label, c.Rows[r].Label, c.Datasets[d], err))
+	return nil, ""
+}
+
+// bayesAcross runs the signed-rank test of rows l and r on their mean
+// scores xs and ys over the datasets where both have one: the posterior,
+// or why there is none, and the seed it draws from. A table with a single
+// dataset has no test across datasets to explain.
+func (c *Comparison) bayesAcross(l, r int, xs, ys []float64, rope float64, seed uint64) (*stats.SignedRankPosterior, string, uint64) {
+	if !c.hasAcross() {
+		return nil, "", 0
 	}
-	n := len(xs)
-	alpha := make([]float64, n+1)
+	alpha := make([]float64, len(xs)+1)
 	for i := range alpha {
 		alpha[i] = 1
 	}
 	alpha[0] = stats.DefaultSignedRankPrior
-	p.Seed = bayesSeed(seed, c.Rows[l].Label, c.Rows[r].Label)
+	s := bayesSeed(seed, c.Rows[l].Label, c.Rows[r].Label)
 	post, err := stats.BayesSignedRank(c.oriented(xs), c.oriented(ys), rope, stats.DefaultSignedRankPrior,
-		stats.DefaultSignedRankSamples, stats.NewDirichletSource(alpha, p.Seed))
+		stats.DefaultSignedRankSamples, stats.NewDirichletSource(alpha, s))
+	if why, ok := stats.Unmet(err); ok {
+		return nil, why, 0
+	}
 	if err != nil {
 		c.Notes = append(c.Notes, fmt.Sprintf("%s vs %s: no Bayesian signed-rank test: %v", c.Rows[l].Label, c.Rows[r].Label, err))
-		return p
+		return nil, "", 0
 	}
-	p.Across = &post
-	return p
+	return &post, "", s
 }
 
 // leftMinusRight returns the posterior mean of the difference left − right
@@ -169,25 +197,42 @@ func probText(p stats.Posterior3, rope float64, strong func(string) string) stri
 
 // bayesCells returns the entries of pair p's line: one per dataset, then
 // the signed-rank test's when the table has an across-datasets column;
-// "–" where there is no test.
+// "no test: WHY" where a test's preconditions fail (noTestCell) and "–"
+// where there is no test otherwise (a value missing or failed).
 func (c *Comparison) bayesCells(p BayesPair, strong func(string) string) []string {
 	var out []string
-	for _, post := range p.Datasets {
-		if post == nil {
-			out = append(out, "–")
-			continue
+	for d, post := range p.Datasets {
+		var p3 *stats.Posterior3
+		if post != nil {
+			p3 = &post.Posterior3
 		}
-		out = append(out, probText(post.Posterior3, c.Bayes.Rope, strong))
+		out = append(out, c.bayesCell(p3, p.NoTest[d], strong))
 	}
 	if c.hasAcross() {
-		if p.Across == nil {
-			out = append(out, "–")
-		} else {
-			out = append(out, probText(p.Across.Posterior3, c.Bayes.Rope, strong))
+		var post *stats.Posterior3
+		if p.Across != nil {
+			post = &p.Across.Posterior3
 		}
+		out = append(out, c.bayesCell(post, p.AcrossNoTest, strong))
 	}
 	return out
 }
+
+// bayesCell is one entry of the Bayesian table: the probabilities of
+// post, or why there is no test.
+func (c *Comparison) bayesCell(post *stats.Posterior3, why string, strong func(string) string) string {
+	switch {
+	case why != "":
+		return noTestCell(why)
+	case post == nil:
+		return "–"
+	}
+	return probText(*post, c.Bayes.Rope, strong)
+}
+
+// noTestCell is the entry of a test whose preconditions fail: "no test: "
+// and the reason, e.g. "no test: 2 datasets (needs at least 3)".
+func noTestCell(why string) string { return "no test: " + why }
 
 // bayesHeads names the Bayesian table's columns after left and right.
 func (c *Comparison) bayesHeads() []string {
@@ -235,7 +280,8 @@ func bayesLegend(c *Comparison, f flavor) string {
 		s += fmt.Sprintf(" Across datasets: Bayesian signed-rank test on the mean scores of the datasets where both rows have one (Dirichlet process, prior weight %s at zero difference, %d Monte Carlo samples seeded from the experiment's seed).",
 			num(c.Bayes.Prior), c.Bayes.Samples)
 	}
-	return s + " –: no test (a value missing or failed, or a single split). Benavoli, Corani, Demšar and Zaffalon, JMLR 18, 2017."
+	return s + fmt.Sprintf(" –: no test (a value missing or failed); no test: the test's preconditions fail (fewer than %d splits, fewer than %d datasets across datasets, or differences of zero variance). Benavoli, Corani, Demšar and Zaffalon, JMLR 18, 2017.",
+		stats.MinFolds, stats.MinDatasets)
 }
 
 // writeMarkdownBayes writes the Bayesian table of c, if any.
@@ -337,6 +383,17 @@ type jsonBayesPair struct {
 	Right      string             `json:"right"`
 	Datasets   []jsonBayesDataset `json:"datasets"`
 	SignedRank *jsonSignedRank    `json:"signed_rank,omitempty"`
+	// NoTest lists the datasets where both rows have a value but the
+	// correlated t-test's preconditions fail, and SignedRankNoTest why
+	// there is no signed-rank test, with several datasets.
+	NoTest           []jsonNoTest `json:"no_test,omitempty"`
+	SignedRankNoTest string       `json:"signed_rank_no_test,omitempty"`
+}
+
+// jsonNoTest is a dataset without a test and why.
+type jsonNoTest struct {
+	Dataset string `json:"dataset"`
+	Reason  string `json:"reason"`
 }
 
 type jsonBayesDataset struct {
@@ -366,6 +423,9 @@ func jsonBayesOf(c *Comparison) *jsonBayes {
 	for _, p := range c.Bayes.Pairs {
 		jp := jsonBayesPair{Left: c.Rows[p.Left].Label, Right: c.Rows[p.Right].Label, Datasets: []jsonBayesDataset{}}
 		for d, post := range p.Datasets {
+			if p.NoTest[d] != "" {
+				jp.NoTest = append(jp.NoTest, jsonNoTest{Dataset: c.Datasets[d], Reason: p.NoTest[d]})
+			}
 			if post == nil {
 				continue
 			}
@@ -375,6 +435,7 @@ func jsonBayesOf(c *Comparison) *jsonBayes {
 		if a := p.Across; a != nil {
 			jp.SignedRank = &jsonSignedRank{Datasets: p.AcrossDatasets, PLeft: jnum(a.PLeft), PRope: jnum(a.PRope), PRight: jnum(a.PRight), Seed: p.Seed}
 		}
+		jp.SignedRankNoTest = p.AcrossNoTest
 		jb.Pairs = append(jb.Pairs, jp)
 	}
 	return jb

@@ -84,8 +84,8 @@ func TestBayesAgainstBaseline(t *testing.T) {
 		if !(want.PLeft > want.PRight) || math.Abs(acc.leftMinusRight(up.Datasets[d])-(acc.Entries[1][d].Mean-acc.Entries[0][d].Mean)) > 1e-12 {
 			t.Errorf("d%d: posterior %+v, means %v %v", d+1, want, acc.Entries[1][d].Mean, acc.Entries[0][d].Mean)
 		}
-		if s := acc.Bayes.Pairs[1].Datasets[d]; s.PRope != 1 || s.Scale != 0 {
-			t.Errorf("d%d: same vs base %+v, want a point mass in the rope", d+1, s)
+		if s := acc.Bayes.Pairs[1]; s.Datasets[d] != nil || s.NoTest[d] != "zero variance (all 10 differences equal)" {
+			t.Errorf("d%d: same vs base %+v (%q), want no test: zero variance", d+1, s.Datasets[d], s.NoTest[d])
 		}
 	}
 	var xs, ys []float64
@@ -114,7 +114,7 @@ func TestBayesAgainstBaseline(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, s := range []string{"### accuracy: Bayesian comparisons against the baseline (rope 0.01)\n\n| left | right | d1 | d2 | d3 | across datasets |\n",
-		"| same ova | base ova (baseline) | 0.000 / **1.000** / 0.000 | 0.000 / **1.000** / 0.000 | 0.000 / **1.000** / 0.000 |"} {
+		"| same ova | base ova (baseline) | no test: zero variance (all 10 differences equal) | no test: zero variance (all 10 differences equal) | no test: zero variance (all 10 differences equal) | no test: all 3 differences zero |"} {
 		if !strings.Contains(md.String(), s) {
 			t.Errorf("markdown lacks %q:\n%s", s, md.String())
 		}
@@ -136,6 +136,9 @@ func TestBayesPairs(t *testing.T) {
 	var got []string
 	for _, p := range c.Bayes.Pairs {
 		got = append(got, c.Rows[p.Left].Label+" vs "+c.Rows[p.Right].Label)
+		if c.Rows[p.Left].Label == "base ova" && c.Rows[p.Right].Label == "same ova" {
+			continue // identical rows: no test (zero variance)
+		}
 		for d, post := range p.Datasets {
 			if post.PRope != 0 || math.Abs(post.PLeft+post.PRight-1) > 1e-12 {
 				t.Errorf("%s on d%d: %+v", got[len(got)-1], d+1, post.Posterior3)
@@ -152,15 +155,16 @@ func TestBayesPairs(t *testing.T) {
 	if err := WriteMarkdown(&md, tables, cells); err != nil {
 		t.Fatal(err)
 	}
-	// base and same are identical: a zero difference splits ½ / ½.
+	// base and same are identical: zero variance, no test.
 	if !strings.Contains(md.String(), "### accuracy: Bayesian comparisons between every pair of rows (rope 0)") ||
-		!strings.Contains(md.String(), "| base ova | same ova | 0.500 / 0.500 | 0.500 / 0.500 | 0.500 / 0.500 |") {
+		!strings.Contains(md.String(), "| base ova | same ova | no test: zero variance (all 10 differences equal) | no test: zero variance (all 10 differences equal) | no test: zero variance (all 10 differences equal) | no test: all 3 differences zero |") {
 		t.Errorf("markdown:\n%s", md.String())
 	}
 }
 
-// TestBayesFigures: with several datasets a simplex per pair, with one the
-// posterior density; a single split has no correlated t-test ("–").
+// TestBayesFigures: with several datasets a simplex per pair tested (none
+// for "same", identical to the baseline: zero variance), with one the
+// posterior density; a single split has no correlated t-test.
 func TestBayesFigures(t *testing.T) {
 	rope := 0.01
 	cells := bayesCells()
@@ -177,7 +181,6 @@ func TestBayesFigures(t *testing.T) {
 	}
 	want := []string{
 		"bayes_accuracy_up_ova_vs_base_ova: accuracy: up ova vs base ova across 3 datasets: 50000 Monte Carlo samples of the Bayesian signed-rank test's posterior (rope 0.01)",
-		"bayes_accuracy_same_ova_vs_base_ova: accuracy: same ova vs base ova across 3 datasets: 50000 Monte Carlo samples of the Bayesian signed-rank test's posterior (rope 0.01)",
 	}
 	if strings.Join(names, "\n") != strings.Join(want, "\n") {
 		t.Errorf("figures\n%s\nwant\n%s", strings.Join(names, "\n"), strings.Join(want, "\n"))
@@ -210,7 +213,7 @@ func TestBayesFigures(t *testing.T) {
 	}
 	var md bytes.Buffer
 	WriteMarkdown(&md, ht, hold)
-	if !strings.Contains(md.String(), "| up ova | base ova (baseline) | – |") {
+	if !strings.Contains(md.String(), "| up ova | base ova (baseline) | no test: 1 split (needs at least 2) |") {
 		t.Errorf("holdout markdown:\n%s", md.String())
 	}
 }

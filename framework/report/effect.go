@@ -20,15 +20,20 @@ func signed(x float64, d int) string {
 // the baseline, "p = 0.0123, Δ = +0.0210 [+0.0080, +0.0340]": the
 // corrected resampled t-test's two-sided p-value and the mean over folds
 // of the row's score minus the baseline's with its 95% interval; "" when
-// the entry was not tested.
+// the entry was not tested, or "no test: WHY" when the test's
+// preconditions fail.
 func effectText(e Entry) string {
 	return strings.Join(effectParts(e), " ")
 }
 
 // effectParts is effectText in the parts that a line may break between:
 // "p = 0.0123,", "Δ = +0.0210" and "[+0.0080, +0.0340]"; nil when the
-// entry was not tested.
+// entry was not tested, and the one part "no test: WHY" when the test's
+// preconditions fail.
 func effectParts(e Entry) []string {
+	if e.NoTest != "" {
+		return []string{noTestCell(e.NoTest)}
+	}
 	if !e.Tested {
 		return nil
 	}
@@ -52,8 +57,12 @@ func short3(x float64) string {
 // texEffect is effectText compactly, for a marked entry of a LaTeX table:
 // the p-value as a superscript and the mean difference ± the half-width
 // of its 95% interval (the interval is symmetric) as a subscript,
-// "$^{p=.012}_{+.021\pm.013}$"; "" for an entry without a mark.
+// "$^{p=.012}_{+.021\pm.013}$"; "" for an entry without a mark; "no
+// test: WHY" in small type when the test's preconditions fail.
 func texEffect(e Entry) string {
+	if e.NoTest != "" {
+		return ` {\scriptsize(` + texEscape(noTestCell(e.NoTest)) + `)}`
+	}
 	if !e.Tested || e.Mark == "" {
 		return ""
 	}

@@ -206,14 +206,14 @@ func writeHTMLNav(b *strings.Builder, setup *Setup, t *Tables, selected, codes, 
 }
 
 // writeHTMLSelected writes what the tuned cells chose, as the Markdown
-// report's "Selected parameters" table (an encoder column when the cells
-// have several encoders), and a warning for each choice on the edge of
+// report's "Selected parameters" table (a pipeline column when the cells
+// have several pipelines), and a warning for each choice on the edge of
 // its grid.
 func writeHTMLSelected(b *strings.Builder, sel []Selection, edges []EdgeChoice) {
 	showEnc := encodersDiffer(sel)
 	enc := ""
 	if showEnc {
-		enc = "<th>encoder</th>"
+		enc = "<th>pipeline</th>"
 	}
 	b.WriteString("<section id=\"selected\">\n<h2>Selected parameters</h2>\n<div class=\"wide\"><table>\n<thead><tr><th>dataset</th>" + enc +
 		"<th>learner</th><th>reduction</th><th>chosen on the training part (folds)</th></tr></thead>\n<tbody>\n")
@@ -266,8 +266,11 @@ func writeHTMLFigures(b *strings.Builder, class string, figs []Figure) error {
 // parts kept whole: a narrow column breaks the line between them only.
 func htmlEffect(e Entry) string {
 	parts := effectParts(e)
-	if len(parts) == 0 {
+	switch len(parts) {
+	case 0:
 		return ""
+	case 1: // "no test: WHY", which may break anywhere
+		return "<span class=\"effect\">" + htmlEscape(parts[0]) + "</span>"
 	}
 	for i, p := range parts {
 		parts[i] = "<span>" + htmlEscape(p) + "</span>"
@@ -281,7 +284,7 @@ func writeHTMLTable(b *strings.Builder, c *Comparison) {
 	showEnc := showEncoder(c.Rows)
 	head := []string{"learner", "params", "reduction"}
 	if showEnc {
-		head = append([]string{"encoder"}, head...)
+		head = append([]string{"pipeline"}, head...)
 	}
 	for _, h := range head {
 		fmt.Fprintf(b, "<th data-sort=\"text\">%s</th>", h)

@@ -82,6 +82,9 @@ type jsonEntry struct {
 	// model).
 	TiedFolds int       `json:"tied_folds,omitempty"`
 	Test      *jsonTest `json:"baseline_test,omitempty"`
+	// NoTest says why there is no baseline test when its preconditions
+	// fail.
+	NoTest string `json:"no_test,omitempty"`
 }
 
 // jsonTest is the corrected resampled t-test of a row against the baseline
@@ -181,6 +184,7 @@ func WriteJSON(w io.Writer, t *Tables) error {
 					je.Mean, je.Std, je.N, je.Rank, je.Best, je.Softmax = jp(e.Mean), jp(e.Std), e.N, jp(e.Rank), e.Best, e.Softmax
 					je.TiedFolds = e.TiedFolds
 				}
+				je.NoTest = e.NoTest
 				if e.Tested {
 					je.Test = &jsonTest{T: jnum(e.T), P: jnum(e.P), Verdict: map[string]string{"v": "better", "*": "worse", "": "tie"}[e.Mark],
 						MeanDiff: jnum(e.Diff), CI95: [2]jnum{jnum(e.Lo), jnum(e.Hi)}}

@@ -59,7 +59,7 @@ func writeLaTeXTable(b *strings.Builder, experiment, partial string, c *Comparis
 	showEnc := showEncoder(c.Rows)
 	head := []string{"learner", "params", "reduction"}
 	if showEnc {
-		head = append([]string{"encoder"}, head...)
+		head = append([]string{"pipeline"}, head...)
 	}
 	nID := len(head)
 	for _, d := range columnHeads(c) {
@@ -130,7 +130,7 @@ func writeLaTeXSelected(b *strings.Builder, experiment, partial string, sel []Se
 	showEnc := encodersDiffer(sel)
 	head := []string{"dataset", "learner", "reduction", "chosen on the training part (folds)"}
 	if showEnc {
-		head = slices.Insert(head, 1, "encoder")
+		head = slices.Insert(head, 1, "pipeline")
 	}
 	note := ""
 	if partial != "" {

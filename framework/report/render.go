@@ -213,13 +213,14 @@ func controlLine(c *Comparison, a *Across, f flavor) string {
 	return line
 }
 
-// entryText formats an entry: "mean ± std" and its mark, or "failed" or "".
+// entryText formats an entry: "mean ± std" and its mark, or "failed", or
+// absent ("–") for a cell the run does not have.
 // A single split (a holdout or a test file) has no spread: its value
 // stands alone.
 func entryText(e Entry, pm string) string {
 	switch {
 	case !e.Present:
-		return ""
+		return absent
 	case e.Failed:
 		return "failed"
 	}
@@ -298,7 +299,7 @@ func writeMarkdownTable(b *strings.Builder, c *Comparison) {
 	showEnc := showEncoder(c.Rows)
 	head := []string{"learner", "params", "reduction"}
 	if showEnc {
-		head = append([]string{"encoder"}, head...)
+		head = append([]string{"pipeline"}, head...)
 	}
 	nID := len(head)
 	head = append(head, columnHeads(c)...)

@@ -73,7 +73,11 @@ func meanStd(x []float64) (mean, std float64) {
 
 func num(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
 
-var idHeader = []string{"dataset", "encoder", "learner", "params", "reduction"}
+// idHeader names the cell's coordinates in the CSV files: pipeline is
+// the cell's pipeline (outcome.ID.Encoder), its encoders' name ("default"
+// for the encoders of a file without pipeline blocks); the files of a
+// bench before it called the column encoder (see ReadIDHeader).
+var idHeader = []string{"dataset", "pipeline", "learner", "params", "reduction"}
 
 func idFields(id outcome.ID) []string {
 	return []string{id.Dataset, id.Encoder, id.Learner, id.Params, id.Reduction}
@@ -222,9 +226,15 @@ func writeCodeTable(b *strings.Builder, cells []*outcome.CellResult, shown shown
 	b.WriteString("\n")
 }
 
+// absent is the mark of an absent value in every table of every format:
+// a cell the run does not have, an empty parameter list, a test with no
+// value ("–"; LaTeX sets it as --).
+const absent = "–"
+
+// orDash is s for a Markdown cell ("|" escaped), or absent when empty.
 func orDash(s string) string {
 	if s == "" {
-		return "–"
+		return absent
 	}
 	return strings.ReplaceAll(s, "|", `\|`)
 }

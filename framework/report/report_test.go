@@ -581,7 +581,7 @@ func TestPredictionsRecompute(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "dataset,encoder,learner,params,reduction,repeat,fold,row,true,predicted,score_cat,score_dog,score_emu"
+	want := "dataset,pipeline,learner,params,reduction,repeat,fold,row,true,predicted,score_cat,score_dog,score_emu"
 	if got := strings.Join(recs[0], ","); got != want {
 		t.Fatalf("header %s, want %s", got, want)
 	}
@@ -675,11 +675,11 @@ func TestPredictionFiles(t *testing.T) {
 		file string
 		want string
 	}{
-		{"iris.csv", `dataset,encoder,learner,params,reduction,repeat,fold,row,true,predicted,score_setosa,score_versicolor,score_virginica
+		{"iris.csv", `dataset,pipeline,learner,params,reduction,repeat,fold,row,true,predicted,score_setosa,score_versicolor,score_virginica
 iris,default,lr,,ova,0,0,0,setosa,setosa,0,0.01,0.02
 iris,default,lr,,ova,0,0,1,virginica,versicolor,0.1,0.11,0.12
 `},
-		{"car.csv", `dataset,encoder,learner,params,reduction,repeat,fold,row,true,predicted,score_acc,score_good,score_unacc,score_vgood
+		{"car.csv", `dataset,pipeline,learner,params,reduction,repeat,fold,row,true,predicted,score_acc,score_good,score_unacc,score_vgood
 car,default,lr,,ova,0,0,0,vgood,vgood,0,0.01,0.02,0.03
 car,default,lr,,ova,0,0,1,good,unacc,0.1,0.11,0.12,0.13
 `},

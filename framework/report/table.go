@@ -69,6 +69,10 @@ type Entry struct {
 	Tested bool
 	T      float64
 	P      float64
+	// NoTest says why the t-test against the baseline did not run when
+	// its preconditions fail (a single split, zero variance: see
+	// stats.PreconditionError); every format shows it beside the entry.
+	NoTest string
 	// Diff is the effect size that goes with the test: the mean over
 	// folds of this row's score minus the baseline's, with its 95%
 	// interval [Lo, Hi] from the corrected resampled t-test.
@@ -599,7 +603,9 @@ func (c *Comparison) testBaseline() {
 					}
 				}
 			}
-			if err != nil {
+			if why, ok := stats.Unmet(err); ok {
+				e.NoTest = why
+			} else if err != nil {
 				c.Notes = append(c.Notes, fmt.Sprintf("%s on %s: no t-test against the baseline: %v", c.Rows[r].Label, ds, err))
 			}
 		}

@@ -10,8 +10,8 @@ import (
 
 // writeChosenTable lists, for every tuned cell (sel, see Selection), the
 // parameter values its inner cross-validations chose, with the number of
-// folds that chose each; an encoder column tells the cells apart when the
-// tuned cells have several encoders.
+// folds that chose each; a pipeline column tells the cells apart when the
+// tuned cells have several pipelines.
 func writeChosenTable(b *strings.Builder, sel []Selection) {
 	if len(sel) == 0 {
 		return
@@ -19,7 +19,7 @@ func writeChosenTable(b *strings.Builder, sel []Selection) {
 	showEnc := encodersDiffer(sel)
 	b.WriteString("## Selected parameters\n\n")
 	if showEnc {
-		b.WriteString("| dataset | encoder | learner | reduction | chosen on the training part (folds) |\n| --- | --- | --- | --- | --- |\n")
+		b.WriteString("| dataset | pipeline | learner | reduction | chosen on the training part (folds) |\n| --- | --- | --- | --- | --- |\n")
 	} else {
 		b.WriteString("| dataset | learner | reduction | chosen on the training part (folds) |\n| --- | --- | --- | --- |\n")
 	}
@@ -34,7 +34,7 @@ func writeChosenTable(b *strings.Builder, sel []Selection) {
 }
 
 // encodersDiffer reports whether the tuned cells of sel have more than one
-// encoder: the tables then need an encoder column to tell them apart.
+// pipeline: the tables then need a pipeline column to tell them apart.
 func encodersDiffer(sel []Selection) bool {
 	for _, s := range sel {
 		if s.Encoder != sel[0].Encoder {

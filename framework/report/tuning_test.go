@@ -41,7 +41,7 @@ func TestChosenParameters(t *testing.T) {
 	}
 	lines := strings.Split(strings.TrimSpace(csv.String()), "\n")
 	wantLines := []string{
-		"dataset,encoder,learner,params,reduction,repeat,fold,candidate,tune_metric,inner_mean,chosen",
+		"dataset,pipeline,learner,params,reduction,repeat,fold,candidate,tune_metric,inner_mean,chosen",
 		"iris,std,logreg,\"C=[1, 10] (tuned)\",none,0,0,C=1,accuracy,0.9,true",
 		"iris,std,logreg,\"C=[1, 10] (tuned)\",none,0,0,C=10,accuracy,0.8,false",
 		"iris,std,logreg,\"C=[1, 10] (tuned)\",none,0,1,C=1,accuracy,0.7,false",
@@ -60,12 +60,12 @@ func TestChosenParameters(t *testing.T) {
 	if want := "iris,std,logreg,\"C=[1, 10] (tuned)\",none,0,0,candidate 2,,0.8,false\n"; !strings.Contains(csv.String(), want) {
 		t.Errorf("tuning.csv of an older cell:\n%s\nwant %q", csv.String(), want)
 	}
-	// Two encoders: a column tells their cells apart.
+	// Two pipelines: a pipeline column tells their cells apart.
 	raw := &outcome.CellResult{ID: tuned.ID, Folds: []outcome.FoldResult{{Metrics: map[string]float64{"accuracy": 0.5}, Chosen: "C=1"}}}
 	raw.Encoder = "raw"
 	b.Reset()
 	writeChosenTable(&b, selections([]*outcome.CellResult{tuned, raw, plain}, nil))
-	want = "## Selected parameters\n\n| dataset | encoder | learner | reduction | chosen on the training part (folds) |\n| --- | --- | --- | --- | --- |\n" +
+	want = "## Selected parameters\n\n| dataset | pipeline | learner | reduction | chosen on the training part (folds) |\n| --- | --- | --- | --- | --- |\n" +
 		"| iris | std | logreg | none | C=10 (3), C=1 (2) |\n| iris | raw | logreg | none | C=1 (1) |\n\n"
 	if b.String() != want {
 		t.Errorf("table\n%s\nwant\n%s", b.String(), want)
@@ -106,13 +106,13 @@ func TestChosenParameters(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkText(t, "latex", tex.String(), []string{"\\label{tab:x-1-selected}\n\\sbox0{\\begin{tabular}{lllll}\n\\toprule\n" +
-		"dataset & encoder & learner & reduction & chosen on the training part (folds) \\\\\n\\midrule\n" +
+		"dataset & pipeline & learner & reduction & chosen on the training part (folds) \\\\\n\\midrule\n" +
 		"iris & std & logreg & none & C=10 (3), C=1 (2) \\\\\niris & raw & logreg & none & C=1 (1) \\\\\n" +
 		"my\\_data & raw & logreg & none & loss=squared\\_hinge (1) \\\\\n\\bottomrule\n"}, nil)
 	if i, j := strings.Index(tex.String(), "tab:x-1-accuracy"), strings.Index(tex.String(), "tab:x-1-selected"); i < 0 || j < i {
 		t.Errorf("the selected parameters do not follow the accuracy table:\n%s", tex.String())
 	}
-	// One encoder: no encoder column in the HTML and LaTeX tables either; a
+	// One pipeline: no pipeline column in the HTML and LaTeX tables either; a
 	// partial run says so in the caption.
 	one := []*outcome.CellResult{tuned, plain}
 	html.Reset()
@@ -120,7 +120,7 @@ func TestChosenParameters(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkText(t, "html, one encoder", html.String(), []string{"<thead><tr><th>dataset</th><th>learner</th><th>reduction</th><th>chosen on the training part (folds)</th></tr></thead>",
-		"<tr><td>iris</td><td>logreg</td><td>none</td><td>C=10 (3), C=1 (2)</td></tr>"}, []string{"<th>encoder</th>"})
+		"<tr><td>iris</td><td>logreg</td><td>none</td><td>C=10 (3), C=1 (2)</td></tr>"}, []string{"<th>pipeline</th>"})
 	tex.Reset()
 	partial := BuildTables(Spec{Experiment: "x", Metrics: []string{"accuracy"}}, one)
 	partial.Partial = "2 of 3 cells finished"

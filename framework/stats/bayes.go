@@ -76,17 +76,17 @@ func (p CorrelatedPosterior) Quantile(q float64) float64 {
 // the variance Nadeau & Bengio's correction gives (CorrectedTTest), as
 // baycomp's CorrelatedTTest. P(left) = F(−rope), P(right) = 1 − F(rope) and
 // P(rope) the rest, F the posterior's distribution function; with rope 0
-// P(rope) is 0. When every difference is equal (s = 0) the posterior is a
-// point mass at d̄: P(left) = 1 if d̄ < −rope, P(right) = 1 if d̄ > rope,
-// else P(rope) = 1 (with rope 0, a zero d̄ gives P(left) = P(right) = ½).
-// J ≥ 2, nTrain, nTest ≥ 1 and rope ≥ 0 are required.
+// P(rope) is 0. nTrain, nTest ≥ 1 and rope ≥ 0 are required; fewer than
+// MinFolds splits, or differences that are all equal (s = 0: baycomp's
+// point mass, probabilities of 1 the data cannot support), are a
+// PreconditionError.
 func BayesCorrelatedTTest(x, y []float64, nTrain, nTest int, rope float64) (CorrelatedPosterior, error) {
 	J := len(x)
 	switch {
 	case len(y) != J:
 		return CorrelatedPosterior{}, fmt.Errorf("correlated t-test: %d scores for x but %d for y", J, len(y))
-	case J < 2:
-		return CorrelatedPosterior{}, fmt.Errorf("correlated t-test: need at least 2 paired scores, have %d", J)
+	case J < MinFolds:
+		return CorrelatedPosterior{}, CheckFolds("correlated t-test", J)
 	case nTrain < 1 || nTest < 1:
 		return CorrelatedPosterior{}, fmt.Errorf("correlated t-test: training (%d) and test (%d) sizes must be positive", nTrain, nTest)
 	case !(rope >= 0) || math.IsInf(rope, 0):
@@ -99,34 +99,21 @@ func BayesCorrelatedTTest(x, y []float64, nTrain, nTest int, rope float64) (Corr
 			return CorrelatedPosterior{}, fmt.Errorf("correlated t-test: score pair %d (%v, %v) is not finite", i, x[i], y[i])
 		}
 	}
+	if err := checkSpread("correlated t-test", d); err != nil {
+		return CorrelatedPosterior{}, err
+	}
 	mean, variance := stat.MeanVariance(d, nil)
 	rho := float64(nTest) / float64(nTrain+nTest)
 	p := CorrelatedPosterior{Mean: mean, Scale: math.Sqrt((1/float64(J) + rho/(1-rho)) * variance), DF: float64(J - 1), Rope: rope}
-	switch {
-	case p.Scale == 0 && rope == 0:
-		p.PRight = b2f(mean > 0) + 0.5*b2f(mean == 0)
+	t := distuv.StudentsT{Mu: mean, Sigma: p.Scale, Nu: p.DF}
+	p.PRight = 1 - t.CDF(rope)
+	p.PLeft = t.CDF(-rope)
+	if rope == 0 {
 		p.PLeft = 1 - p.PRight
-	case p.Scale == 0:
-		p.PLeft, p.PRight = b2f(mean < -rope), b2f(mean > rope)
+	} else {
 		p.PRope = 1 - p.PLeft - p.PRight
-	default:
-		t := distuv.StudentsT{Mu: mean, Sigma: p.Scale, Nu: p.DF}
-		p.PRight = 1 - t.CDF(rope)
-		p.PLeft = t.CDF(-rope)
-		if rope == 0 {
-			p.PLeft = 1 - p.PRight
-		} else {
-			p.PRope = 1 - p.PLeft - p.PRight
-		}
 	}
 	return p, nil
-}
-
-func b2f(b bool) float64 {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // DefaultSignedRankPrior is the weight of the Dirichlet process's prior
@@ -178,14 +165,17 @@ func NewDirichletSource(alpha []float64, seed uint64) DirichletSource {
 // samples in which it has the largest mass (the first of equal masses).
 // draw must fill n + 1 components; NewDirichletSource with alpha (prior,
 // 1, …, 1) draws as baycomp does, and a test may replay recorded draws.
-// prior > 0, rope ≥ 0, n ≥ 1 and nsamples ≥ 1 are required.
+// prior > 0, rope ≥ 0 and nsamples ≥ 1 are required; fewer than
+// MinDatasets data sets, or differences that are all zero (every sample
+// the same masses, the first of equal masses winning: a degenerate
+// posterior), are a PreconditionError.
 func BayesSignedRank(x, y []float64, rope, prior float64, nsamples int, draw DirichletSource) (SignedRankPosterior, error) {
 	n := len(x)
 	switch {
 	case len(y) != n:
 		return SignedRankPosterior{}, fmt.Errorf("signed-rank test: %d scores for x but %d for y", n, len(y))
-	case n < 1:
-		return SignedRankPosterior{}, fmt.Errorf("signed-rank test: no paired scores")
+	case n < MinDatasets:
+		return SignedRankPosterior{}, CheckDatasets("signed-rank test", n)
 	case !(rope >= 0) || math.IsInf(rope, 0):
 		return SignedRankPosterior{}, fmt.Errorf("signed-rank test: rope %v is not a finite number ≥ 0", rope)
 	case !(prior > 0) || math.IsInf(prior, 0):
@@ -199,6 +189,9 @@ func BayesSignedRank(x, y []float64, rope, prior float64, nsamples int, draw Dir
 		if math.IsNaN(z[i+1]) || math.IsInf(z[i+1], 0) {
 			return SignedRankPosterior{}, fmt.Errorf("signed-rank test: score pair %d (%v, %v) is not finite", i, x[i], y[i])
 		}
+	}
+	if err := checkNonZero("signed-rank test", z[1:]); err != nil {
+		return SignedRankPosterior{}, err
 	}
 	m := newPairMasses(z, 2*rope)
 	post := SignedRankPosterior{Rope: rope, Samples: make([][3]float64, nsamples)}

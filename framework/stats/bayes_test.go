@@ -88,9 +88,9 @@ func TestBayesCorrelatedTTestScipy(t *testing.T) {
 	}
 }
 
-// TestBayesCorrelatedTTestDegenerate: equal differences make a point mass;
-// its probabilities follow baycomp (a zero difference splits ½/½ without
-// rope); bad input is refused.
+// TestBayesCorrelatedTTestDegenerate: equal differences (baycomp's point
+// mass) are no test, a PreconditionError, whatever the rope or the
+// difference; bad input is refused.
 func TestBayesCorrelatedTTestDegenerate(t *testing.T) {
 	x := []float64{0.5, 0.25, 0.75} // shifts by powers of 2 stay exact
 	shift := func(d float64) []float64 {
@@ -101,24 +101,20 @@ func TestBayesCorrelatedTTestDegenerate(t *testing.T) {
 		return y
 	}
 	for _, tc := range []struct {
-		name    string
-		y       []float64
-		rope    float64
-		l, e, r float64
+		name string
+		y    []float64
+		rope float64
 	}{
-		{"zero, no rope", x, 0, 0.5, 0, 0.5},
-		{"zero, rope", x, 0.01, 0, 1, 0},
-		{"right beyond rope", shift(0.25), 0.01, 0, 0, 1},
-		{"left beyond rope", shift(-0.25), 0.01, 1, 0, 0},
-		{"within rope", shift(0.00390625), 0.01, 0, 1, 0},
-		{"right, no rope", shift(0.25), 0, 0, 0, 1},
+		{"zero, no rope", x, 0},
+		{"zero, rope", x, 0.01},
+		{"right beyond rope", shift(0.25), 0.01},
+		{"left beyond rope", shift(-0.25), 0.01},
+		{"within rope", shift(0.00390625), 0.01},
+		{"right, no rope", shift(0.25), 0},
 	} {
-		p, err := BayesCorrelatedTTest(x, tc.y, 90, 10, tc.rope)
-		if err != nil {
-			t.Fatalf("%s: %v", tc.name, err)
-		}
-		if p.Scale != 0 || p.PLeft != tc.l || p.PRope != tc.e || p.PRight != tc.r {
-			t.Errorf("%s: scale %g, probabilities %g %g %g, want 0 and %g %g %g", tc.name, p.Scale, p.PLeft, p.PRope, p.PRight, tc.l, tc.e, tc.r)
+		_, err := BayesCorrelatedTTest(x, tc.y, 90, 10, tc.rope)
+		if why, ok := Unmet(err); !ok || why != "zero variance (all 3 differences equal)" {
+			t.Errorf("%s: error %v, want the precondition zero variance", tc.name, err)
 		}
 	}
 	for _, tc := range []struct {

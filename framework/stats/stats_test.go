@@ -286,11 +286,12 @@ func TestCorrectedTTestScipy(t *testing.T) {
 }
 
 func TestCorrectedTTestDegenerate(t *testing.T) {
-	if tv, p, err := CorrectedTTest([]float64{1, 2}, []float64{1, 2}, 9, 1); tv != 0 || p != 1 || err != nil {
-		t.Errorf("identical scores: t %v p %v err %v", tv, p, err)
+	// Equal differences (zero variance) are no test: t would be 0/0 or ±Inf.
+	if _, _, err := CorrectedTTest([]float64{1, 2}, []float64{1, 2}, 9, 1); err == nil || err.Error() != "corrected t-test: zero variance (all 2 differences equal)" {
+		t.Errorf("identical scores: err %v", err)
 	}
-	if tv, p, err := CorrectedTTest([]float64{2, 3}, []float64{1, 2}, 9, 1); !math.IsInf(tv, 1) || p != 0 || err != nil {
-		t.Errorf("constant difference: t %v p %v err %v", tv, p, err)
+	if _, _, err := CorrectedTTest([]float64{2, 3}, []float64{1, 2}, 9, 1); err == nil || err.Error() != "corrected t-test: zero variance (all 2 differences equal)" {
+		t.Errorf("constant difference: err %v", err)
 	}
 	for _, tc := range []struct {
 		a, b       []float64

@@ -16,15 +16,16 @@ import (
 //	t = mean(d) / sqrt((1/J + nTest/nTrain) · var(d)),
 //
 // var with J − 1 in the denominator, and p is the two-sided p-value of t
-// under Student's t with J − 1 degrees of freedom. If every difference is
-// equal, t is 0 (p = 1) when they are zero and ±Inf (p = 0) otherwise.
+// under Student's t with J − 1 degrees of freedom. Fewer than MinFolds
+// splits, or differences that are all equal (zero variance: t would be
+// 0/0 or ±Inf), are a PreconditionError.
 func CorrectedTTest(a, b []float64, nTrain, nTest int) (t, p float64, err error) {
 	J := len(a)
 	switch {
 	case len(b) != J:
 		return 0, 0, fmt.Errorf("corrected t-test: %d scores for a but %d for b", J, len(b))
-	case J < 2:
-		return 0, 0, fmt.Errorf("corrected t-test: need at least 2 paired scores, have %d", J)
+	case J < MinFolds:
+		return 0, 0, CheckFolds("corrected t-test", J)
 	case nTrain < 1 || nTest < 1:
 		return 0, 0, fmt.Errorf("corrected t-test: training (%d) and test (%d) sizes must be positive", nTrain, nTest)
 	}
@@ -35,14 +36,11 @@ func CorrectedTTest(a, b []float64, nTrain, nTest int) (t, p float64, err error)
 			return 0, 0, fmt.Errorf("corrected t-test: score pair %d (%v, %v) is not finite", i, a[i], b[i])
 		}
 	}
+	if err := checkSpread("corrected t-test", d); err != nil {
+		return 0, 0, err
+	}
 	mean, variance := stat.MeanVariance(d, nil)
 	v := (1/float64(J) + float64(nTest)/float64(nTrain)) * variance
-	if v == 0 {
-		if mean == 0 {
-			return 0, 1, nil
-		}
-		return math.Copysign(math.Inf(1), mean), 0, nil
-	}
 	t = mean / math.Sqrt(v)
 	p = 2 * distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(J - 1)}.CDF(-math.Abs(t))
 	return t, p, nil
@@ -54,7 +52,8 @@ func CorrectedTTest(a, b []float64, nTrain, nTest int) (t, p float64, err error)
 // t-test: mean(d) ± t_{(1+level)/2, J−1} · sqrt((1/J + nTest/nTrain) ·
 // var(d)). It is the effect size that goes with CorrectedTTest: the
 // interval excludes 0 exactly when that test's p-value is below 1 − level.
-// Equal differences give an interval of width 0.
+// Where CorrectedTTest has no test (a PreconditionError) there is no
+// interval.
 func CorrectedInterval(a, b []float64, nTrain, nTest int, level float64) (mean, lo, hi float64, err error) {
 	if !(level > 0 && level < 1) {
 		return 0, 0, 0, fmt.Errorf("corrected interval: level %v outside (0, 1)", level)

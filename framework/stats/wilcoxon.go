@@ -26,7 +26,9 @@ type WilcoxonResult struct {
 // (e.g. two learners on N data sets). Zero differences (pairs Tied) are
 // handled as in
 // Demšar (2006, section 3.1.3): their ranks are split evenly between R+ and
-// R−, and if their number is odd one of them is dropped first. Tied absolute
+// R−, and if their number is odd one of them is dropped first. When every
+// difference is zero (or there is no pair) there is nothing to test: a
+// PreconditionError. Tied absolute
 // differences share the average rank.
 //
 // The two-sided p-value is exact (2·P(W ≤ T) under the null, capped at 1)
@@ -58,8 +60,8 @@ func Wilcoxon(a, b []float64) (WilcoxonResult, error) {
 		d = append(d, v)
 	}
 	N := len(d)
-	if N == 0 {
-		return WilcoxonResult{}, fmt.Errorf("wilcoxon: no non-zero differences among %d pairs", len(a))
+	if zeros == len(a) { // no difference to rank, however many zeros are kept
+		return WilcoxonResult{}, &PreconditionError{"wilcoxon", fmt.Sprintf("all %d differences zero", len(a))}
 	}
 	abs := make([]float64, N)
 	for i, v := range d {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -112,14 +113,18 @@ func tail(s string, n int) string {
 	return strings.Join(lines, "\n")
 }
 
-// parseSummary reads a summary.csv written by bench run.
+// parseSummary reads a summary.csv written by bench run: its second
+// column is the cell's pipeline, named pipeline (encoder by a bench
+// before it was renamed, also read).
 func parseSummary(r io.Reader) ([]summaryRow, error) {
 	recs, err := csv.NewReader(r).ReadAll()
 	if err != nil {
 		return nil, err
 	}
-	want := []string{"dataset", "encoder", "learner", "params", "reduction", "metric", "mean", "std", "n_folds"}
-	if len(recs) == 0 || strings.Join(recs[0], ",") != strings.Join(want, ",") {
+	want := []string{"dataset", "pipeline", "learner", "params", "reduction", "metric", "mean", "std", "n_folds"}
+	old := slices.Clone(want)
+	old[1] = "encoder"
+	if len(recs) == 0 || (!slices.Equal(recs[0], want) && !slices.Equal(recs[0], old)) {
 		return nil, fmt.Errorf("unexpected header, want %s", strings.Join(want, ","))
 	}
 	var rows []summaryRow

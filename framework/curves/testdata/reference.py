@@ -37,7 +37,7 @@ def cells(path):
         classes = [h[len("score_"):] for h in head if h.startswith("score_")]
         for row in r:
             rec = dict(zip(head, row))
-            key = (rec["dataset"], rec["encoder"], rec["learner"], rec["params"], rec["reduction"])
+            key = (rec["dataset"], rec.get("pipeline", rec.get("encoder")), rec["learner"], rec["params"], rec["reduction"])
             out.setdefault(key, []).append(rec)
     return classes, out
 

@@ -1,0 +1,49 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/hashicorp/hcl/v2"
+)
+
+// TestPluginsHint: a plugin or scheme not found, with --plugins leaving
+// out bench's own directory of plugins, hints at adding it (the finding:
+// --plugins DIR without :bin said only 'No plugin offers scheme "ova"');
+// no hint when the list holds it, when it has no plugins, or for other
+// errors.
+func TestPluginsHint(t *testing.T) {
+	shipped, mine, empty := t.TempDir(), t.TempDir(), t.TempDir()
+	if err := os.WriteFile(filepath.Join(shipped, "bench-plugin-reducers"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	scheme := hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Unknown scheme", Detail: `No plugin offers scheme "ova"; no plugin serves a reducer.`}}
+	plugin := hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Unknown plugin", Detail: "plugin not found: no bench-plugin-pycentroid in " + mine}}
+	other := hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid parameter value"}}
+	sep := string(os.PathListSeparator)
+	want := "hint: --plugins " + mine + " replaces bench's own plugins directory " + shipped +
+		" (the shipped learners and reducers, the schemes ova, ovo, ecoc among them): --plugins " + mine + sep + shipped + " searches both\n"
+	for _, tc := range []struct {
+		name     string
+		diags    hcl.Diagnostics
+		dirs     string
+		shipped  string
+		wantHint string
+	}{
+		{"unknown scheme", scheme, mine, shipped, want},
+		{"unknown plugin", plugin, mine, shipped, want},
+		{"trailing separator", scheme, mine + sep, shipped, "hint: --plugins " + mine + sep + " replaces bench's own plugins directory " + shipped +
+			" (the shipped learners and reducers, the schemes ova, ovo, ecoc among them): --plugins " + mine + sep + shipped + " searches both\n"},
+		{"bench's own listed", scheme, mine + sep + shipped, shipped, ""},
+		{"bench's own alone", scheme, shipped + "/", shipped, ""},
+		{"no plugins beside bench", scheme, mine, empty, ""},
+		{"bench's directory unknown", scheme, mine, "", ""},
+		{"another error", other, mine, shipped, ""},
+		{"a warning", hcl.Diagnostics{{Severity: hcl.DiagWarning, Summary: "Unknown scheme"}}, mine, shipped, ""},
+	} {
+		if got := pluginsHint(tc.diags, tc.dirs, tc.shipped); got != tc.wantHint {
+			t.Errorf("%s:\n%q\nwant\n%q", tc.name, got, tc.wantHint)
+		}
+	}
+}
