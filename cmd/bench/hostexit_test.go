@@ -342,6 +342,14 @@ cv {
 			t.Fatalf("the run ended (%v) before the victim plugin was seen\n%s", err, stderr.String())
 		case <-time.After(50 * time.Millisecond):
 		}
+		// The run has started once its manifest is written (after
+		// validation, which talks to the plugins with no fold timeout):
+		// stopping the victim before that tested validation, not the
+		// folds, and on a loaded machine 300 ms after the victim started
+		// could still be before it.
+		if _, err := os.Stat(filepath.Join(out, "manifest.json")); err != nil {
+			continue
+		}
 		for _, p := range children(t, os.Getpid()) {
 			if p.comm == victimComm {
 				time.Sleep(300 * time.Millisecond) // some folds done, others in flight

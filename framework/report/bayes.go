@@ -321,7 +321,11 @@ func writeHTMLBayes(b *strings.Builder, c *Comparison) {
 		fmt.Fprintf(b, "<tr data-label=\"%s\"><td>%s</td><td>%s</td>", htmlEscape(c.Rows[p.Left].Label+" vs "+c.Rows[p.Right].Label),
 			htmlEscape(c.Rows[p.Left].Label), htmlEscape(c.rightLabel(p)))
 		for _, v := range c.bayesCells(p, strong) {
-			fmt.Fprintf(b, "<td class=\"num\">%s</td>", v)
+			class := "num"
+			if strings.HasPrefix(v, noTestCell("")) {
+				class = "num notest" // a sentence, which may wrap
+			}
+			fmt.Fprintf(b, "<td class=\"%s\">%s</td>", class, v)
 		}
 		b.WriteString("</tr>\n")
 	}

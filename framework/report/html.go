@@ -27,6 +27,7 @@ tbody td{padding:.25em .7em;white-space:nowrap}
 tbody td.wrap{white-space:normal;min-width:16em}
 #setup-rows td.wrap{min-width:6em;overflow-wrap:anywhere}
 table.cmp td:not(.num),table.bayes td:not(.num){white-space:normal}
+table.bayes td.notest{white-space:normal;min-width:8em}
 tbody tr:last-child td{border-bottom:2px solid #222}
 tbody tr:nth-child(even){background:#f4f7fa}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}

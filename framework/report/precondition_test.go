@@ -79,7 +79,7 @@ func TestNoTestWherePreconditionsFail(t *testing.T) {
 			files := renderFormats(t, Spec{Experiment: "p", Metrics: []string{"accuracy"}, Baseline: "base", Rope: &rope, Seed: 3}, tc.cells)
 			want := map[string]string{
 				"p.md":   "| up ova | base ova (baseline) |",
-				"p.html": `<td class="num">` + tc.cell + `</td>`,
+				"p.html": `<td class="num notest">` + tc.cell + `</td>`,
 				"p.tex":  "up ova & base ova (baseline) & ",
 				"p.json": tc.json,
 			}
