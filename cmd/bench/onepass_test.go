@@ -49,6 +49,16 @@ func TestValidateOnePass(t *testing.T) {
 	if n := strings.Count(got, `unknown metric "acuracy"`); n != 1 {
 		t.Errorf(`metrics = ["acuracy"] reported %d times, want once:\n%s`, n, got)
 	}
+	// docs/experiment-file.md shows the heads of this output.
+	var heads []string
+	for line := range strings.Lines(got) {
+		if strings.Contains(line, ": error: ") || strings.HasSuffix(line, "error(s)\n") {
+			heads = append(heads, line)
+		}
+	}
+	if doc := readFile(t, "../../docs/experiment-file.md"); !strings.Contains(doc, "```\n"+strings.Join(heads, "")+"```\n") {
+		t.Errorf("docs/experiment-file.md lacks validate's one-pass output:\n%s", strings.Join(heads, ""))
+	}
 	golden := filepath.Join("testdata", "onepass", "want.txt")
 	if f := flag.Lookup("update"); f != nil && f.Value.String() == "true" {
 		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
