@@ -73,3 +73,26 @@ func TestValidateOnePass(t *testing.T) {
 		t.Errorf("validate's output differs from %s (-update rewrites it):\n got:\n%s\nwant:\n%s", golden, got, want)
 	}
 }
+
+// TestValidateUnknownMetricOnce: an unknown first metric, which a tune
+// block without its own metric tunes for, is one error at the metrics
+// attribute; it was reported a second time, at no place, as the tune
+// metric.
+func TestValidateUnknownMetricOnce(t *testing.T) {
+	file := writeExperiment(t, `experiment "m" { seed = 1 }
+dataset "iris" { path = "%REPO%/experiments/data/iris.csv" }
+learner "logreg" {
+  params = { C = [1, 2] }
+  tune { folds = 3 }
+}
+reduction "ova" {}
+metrics = ["acuracy"]
+`)
+	_, stderr, err := bench(t, "validate", file)
+	if err == nil {
+		t.Fatalf("validate accepted metrics = [\"acuracy\"]:\n%s", stderr)
+	}
+	if n := strings.Count(stderr, "error: "); n != 1 || !strings.Contains(stderr, file+":8:12: error: Unknown metric") || !strings.HasSuffix(stderr, file+": 1 error(s)\n") {
+		t.Errorf("want one error, Unknown metric at %s:8:12; got %d:\n%s", file, n, stderr)
+	}
+}

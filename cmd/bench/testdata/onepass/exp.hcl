@@ -17,7 +17,7 @@ learner "logreg" {
 learner "svm" { params = { kernal = "rbf" } }
 learner "lda" {
   tune {
-    metric = "accuracy"
+    folds = 3
   }
 }
 learner "knn" { params = { k = 0 } }
