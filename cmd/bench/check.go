@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -16,15 +17,20 @@ import (
 
 // checkGrid reports what the expanded grid makes wrong in the tables and
 // figures a run would write: a baseline or a confusion row that names no
-// row of the tables, or several.
-func checkGrid(g *engine.Grid) hcl.Diagnostics {
+// row of the tables, or several. A partial grid (the file has errors, so
+// some blocks did not bind) may lack the row a name means: then only a
+// name that mentions no learner the file declares is reported.
+func checkGrid(g *engine.Grid, partial bool) hcl.Diagnostics {
 	var diags hcl.Diagnostics
-	if len(g.Cells) == 0 {
+	if len(g.Cells) == 0 && !partial {
 		return nil
 	}
 	out := g.Experiment.Output
 	ids, rows := g.IDs(), g.Setup()
 	row := func(name, what string, rng hcl.Range) {
+		if partial && mentionsLearner(g.Experiment, name) {
+			return
+		}
 		if err := report.CheckRow(ids, rows, name); err != nil {
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unknown " + what,
 				Detail: what + " " + err.Error() + ". Name a row as the tables label it, or its learner when that picks one row.", Subject: &rng})
@@ -37,6 +43,12 @@ func checkGrid(g *engine.Grid) hcl.Diagnostics {
 		row(name, "confusion row", out.ConfusionRange)
 	}
 	return diags
+}
+
+// mentionsLearner reports whether name holds the name of a learner exp
+// declares: a row of that learner's, which may have failed to bind.
+func mentionsLearner(exp *config.Experiment, name string) bool {
+	return slices.ContainsFunc(exp.Learners, func(l *config.Learner) bool { return strings.Contains(name, l.Name) })
 }
 
 // checkIdentities refuses two cells with one identity (one spec, so one

@@ -110,7 +110,7 @@ func prepare(ctx context.Context, h *host.Host, file string, seed *uint64, dense
 	// in it, so that one pass reports every problem; what the resolver
 	// finds in a block with a parser error, or about no place, may be a
 	// consequence of that error and is left out.
-	if exp != nil && !exp.Partial {
+	if exp != nil {
 		if seed != nil {
 			exp.Seed = *seed
 		}
@@ -124,12 +124,15 @@ func prepare(ctx context.Context, h *host.Host, file string, seed *uint64, dense
 		if diags.HasErrors() {
 			more = slices.DeleteFunc(config.Outside(more, exp.Faulty), func(d *hcl.Diagnostic) bool { return d.Subject == nil })
 		}
+		partial := diags.HasErrors() || more.HasErrors()
 		diags = append(diags, more...)
-		if !diags.HasErrors() {
+		if !partial {
 			diags = append(diags, engine.CheckCells(grid)...)
-			diags = append(diags, checkGrid(grid)...)
-			diags = append(diags, checkIdentities(grid)...)
 		}
+		// The grid holds what bound: with errors elsewhere, a row it
+		// lacks may be one that failed to bind (see checkGrid).
+		diags = append(diags, config.Outside(checkGrid(grid, partial), exp.Faulty)...)
+		diags = append(diags, checkIdentities(grid)...)
 	}
 	if len(diags) > 0 {
 		if err := config.WriteDiagnostics(stderr, p.Files(), diags); err != nil {

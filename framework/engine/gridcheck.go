@@ -255,8 +255,13 @@ func (ck *checker) tuned(l *Learner) {
 	}
 	m, err := metrics.Lookup(l.TuneMetric)
 	switch {
+	case err != nil && t.Metric == "":
+		// The default, the experiment's first metric: its error is
+		// reported once, at the metrics attribute.
 	case err != nil:
 		ck.errorf(t.MetricRange, "Unknown metric", "Learner %q: tune metric: %v", l.Config.Name, err)
+	case m.Kind.Has(metrics.Timing) && t.Metric == "":
+		ck.errorf(t.DeclRange, "Invalid tune metric", "Learner %q: the tune metric defaults to the experiment's first metric, %s, a timing, not a quality to tune for; set tune { metric = \"...\" }.", l.Config.Name, l.TuneMetric)
 	case m.Kind.Has(metrics.Timing):
 		ck.errorf(t.MetricRange, "Invalid tune metric", "Learner %q: %s is a timing, not a quality to tune for.", l.Config.Name, l.TuneMetric)
 	}

@@ -89,10 +89,24 @@ func TestCheck(t *testing.T) {
 		}, []string{"12: Nothing to tune", "12: Too few rows to tune"}},
 		{"tuning for a timing", func(g *Grid) {
 			ok(g)
-			g.Learners[1].Config.Tune = &config.Tune{Folds: 2, DeclRange: at(12), MetricRange: at(13)}
+			g.Learners[1].Config.Tune = &config.Tune{Folds: 2, Metric: "fit_seconds", DeclRange: at(12), MetricRange: at(13)}
 			g.Learners[1].Tuned = map[string]bool{"C": true}
 			g.Learners[1].TuneMetric = "fit_seconds"
 		}, []string{"13: Invalid tune metric"}},
+		{"tuning for a timing by default", func(g *Grid) {
+			ok(g)
+			g.Learners[1].Config.Tune = &config.Tune{Folds: 2, DeclRange: at(12)}
+			g.Learners[1].Tuned = map[string]bool{"C": true}
+			g.Learners[1].TuneMetric = "fit_seconds"
+		}, []string{"12: Invalid tune metric"}},
+		{"tuning for an unknown metric by default: reported once, at metrics", func(g *Grid) {
+			ok(g)
+			g.Experiment.Metrics = []string{"acuracy"}
+			g.Experiment.MetricRanges = []hcl.Range{at(1)}
+			g.Learners[1].Config.Tune = &config.Tune{Folds: 2, DeclRange: at(12)}
+			g.Learners[1].Tuned = map[string]bool{"C": true}
+			g.Learners[1].TuneMetric = "acuracy"
+		}, []string{"1: Unknown metric"}},
 		{"all at once", func(g *Grid) {
 			g.Experiment.Metrics = []string{"accuracy", "f1_macro"}
 			g.Experiment.MetricRanges = []hcl.Range{at(1), at(2)}

@@ -94,15 +94,20 @@ func Resolve(ctx context.Context, exp *config.Experiment, h *host.Host, opt Reso
 		return b.grid, r.diags
 	}
 	r.diags = append(r.diags, check(b.grid)...)
-	if r.diags.HasErrors() {
-		return b.grid, r.diags
-	}
+	// The dry runs use only what bound (a dataset that loaded, a
+	// reduction whose parameters the plugin took): they run even after
+	// an error elsewhere, so that one pass reports a code matrix's
+	// problems with the file's other errors.
 	r.dryRuns(b)
-	if r.diags.HasErrors() || r.ctx.Err() != nil {
+	if r.ctx.Err() != nil {
 		return b.grid, r.diags
 	}
+	// The cells of what bound, even after an error: the checks of the
+	// tables' rows (a baseline) and of the cells' identities still apply.
 	b.grid.Cells = cells(b.grid, b.learnerParams, b.redParams)
-	r.denseBudgets(b.grid)
+	if !r.diags.HasErrors() {
+		r.denseBudgets(b.grid)
+	}
 	return b.grid, r.diags
 }
 

@@ -1,6 +1,9 @@
 package codes
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // ErrorKind classifies a MatrixError.
 type ErrorKind int
@@ -66,4 +69,26 @@ func (e *MatrixError) Error() string {
 		return "code matrix: " + e.Msg
 	}
 	return "code matrix: " + e.Kind.String()
+}
+
+// MatrixErrors is every problem of one code matrix, reported together (see
+// CheckRows). errors.As finds the first *MatrixError among them.
+type MatrixErrors []*MatrixError
+
+// Error lists the problems, separated by "; ".
+func (es MatrixErrors) Error() string {
+	msgs := make([]string, len(es))
+	for i, e := range es {
+		msgs[i] = e.Error()
+	}
+	return strings.Join(msgs, "; ")
+}
+
+// Unwrap returns the problems, for errors.Is and errors.As.
+func (es MatrixErrors) Unwrap() []error {
+	out := make([]error, len(es))
+	for i, e := range es {
+		out[i] = e
+	}
+	return out
 }

@@ -235,3 +235,42 @@ func int8Bytes(v []int8) []byte {
 	}
 	return b
 }
+
+// CheckRows returns every problem of the user-supplied rows of a code
+// matrix for a task of K classes at once, as MatrixErrors (nil when none):
+// each entry outside {−1, 0, +1}, each row whose length differs from row
+// 0's, each pair of identical rows, and a row count other than K. FromRows
+// stops at the first; CheckRows lets a user fix them all in one pass.
+func CheckRows(rows [][]float64, K int) error {
+	var es MatrixErrors
+	if len(rows) > 0 && len(rows[0]) == 0 {
+		es = append(es, &MatrixError{Kind: ErrShape, Row: 0, Col: -1, Other: -1, Msg: "row 0 is empty"})
+	}
+	seen := map[string]int{}
+	for k, r := range rows {
+		if len(r) != len(rows[0]) {
+			es = append(es, &MatrixError{Kind: ErrRagged, Row: k, Col: -1, Other: -1,
+				Msg: fmt.Sprintf("row %d has %d entries, row 0 has %d", k, len(r), len(rows[0]))})
+			continue
+		}
+		for i, v := range r {
+			if v != -1 && v != 0 && v != 1 {
+				es = append(es, &MatrixError{Kind: ErrValue, Row: k, Col: i, Other: -1, Value: v})
+			}
+		}
+		key := fmt.Sprint(r)
+		if j, dup := seen[key]; dup && len(r) > 0 {
+			es = append(es, &MatrixError{Kind: ErrIdenticalRows, Row: k, Col: -1, Other: j})
+			continue
+		}
+		seen[key] = k
+	}
+	if len(rows) != K {
+		es = append(es, &MatrixError{Kind: ErrRowCount, Row: -1, Col: -1, Other: -1,
+			Msg: fmt.Sprintf("the code matrix has %d rows but the task has %d classes", len(rows), K)})
+	}
+	if len(es) == 0 {
+		return nil
+	}
+	return es
+}

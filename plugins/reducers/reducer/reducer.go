@@ -249,11 +249,12 @@ func matrixFor(req sdk.PlanRequest) (*codes.Matrix, error) {
 			if p.Str("code") != "" {
 				return nil, sdk.WithParam("matrix", errors.New("give either matrix or code, not both"))
 			}
-			m, err := codes.FromRows(rows)
-			if err != nil {
+			// Every problem of the matrix at once, not one per pass.
+			if err := codes.CheckRows(rows, K); err != nil {
 				return nil, sdk.WithParam("matrix", err)
 			}
-			if err := m.CheckClasses(K); err != nil {
+			m, err := codes.FromRows(rows)
+			if err != nil {
 				return nil, sdk.WithParam("matrix", err)
 			}
 			if names := p.Strings("classes"); names != nil {

@@ -1,0 +1,98 @@
+package main
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestValidateOnePass: one run of validate on a file with 13 mistakes of
+// every kind (a syntax error, data, encoder, learner parameters, tune, a
+// code matrix's three problems, a metric, a baseline, cv) reports every
+// one of them, once each, at its file:line:column. Before, the syntax
+// error hid the rest, a code matrix showed one problem per pass, and
+// metrics = ["acuracy"] was reported a second time, at no place, as the
+// default tune metric. The whole output is the golden
+// testdata/onepass/want.txt (-update rewrites it).
+func TestValidateOnePass(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("testdata", "onepass", "exp.hcl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := writeExperiment(t, string(src))
+	_, stderr, err := bench(t, "validate", file)
+	if err == nil {
+		t.Fatalf("validate accepted a file with 13 mistakes:\n%s", stderr)
+	}
+	got := strings.ReplaceAll(stderr, filepath.Dir(file)+string(filepath.Separator), "")
+	for _, want := range []string{
+		"exp.hcl:15:19: error: Invalid single-argument block definition",
+		"exp.hcl:8:3: error: Unsupported argument",
+		"exp.hcl:36:14: error: Invalid value",
+		"exp.hcl:5:25: error: Cannot load dataset",
+		"exp.hcl:11:24: error: Unknown encoder type",
+		"exp.hcl:17:28: error: Unknown parameter",
+		"exp.hcl:23:32: error: Invalid parameter value",
+		"exp.hcl:19:3: error: Nothing to tune",
+		"exp.hcl:28:12: error: Invalid reduction",
+		"code matrix entry [1][2] = 2: entries must be -1, 0 or +1; code matrix rows 0 and 2 are identical: the two classes cannot be told apart; code matrix: the code matrix has 4 rows but the task has 3 classes",
+		"exp.hcl:39:14: error: Unknown baseline",
+		"exp.hcl:43:12: error: Unknown metric",
+		"exp.hcl: 11 error(s)",
+	} {
+		if n := strings.Count(got, want); n != 1 {
+			t.Errorf("validate's output holds %q %d times, want once:\n%s", want, n, got)
+		}
+	}
+	if n := strings.Count(got, `unknown metric "acuracy"`); n != 1 {
+		t.Errorf(`metrics = ["acuracy"] reported %d times, want once:\n%s`, n, got)
+	}
+	// docs/experiment-file.md shows the heads of this output.
+	var heads []string
+	for line := range strings.Lines(got) {
+		if strings.Contains(line, ": error: ") || strings.HasSuffix(line, "error(s)\n") {
+			heads = append(heads, line)
+		}
+	}
+	if doc := readFile(t, "../../docs/experiment-file.md"); !strings.Contains(doc, "```\n"+strings.Join(heads, "")+"```\n") {
+		t.Errorf("docs/experiment-file.md lacks validate's one-pass output:\n%s", strings.Join(heads, ""))
+	}
+	golden := filepath.Join("testdata", "onepass", "want.txt")
+	if f := flag.Lookup("update"); f != nil && f.Value.String() == "true" {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != string(want) {
+		t.Errorf("validate's output differs from %s (-update rewrites it):\n got:\n%s\nwant:\n%s", golden, got, want)
+	}
+}
+
+// TestValidateUnknownMetricOnce: an unknown first metric, which a tune
+// block without its own metric tunes for, is one error at the metrics
+// attribute; it was reported a second time, at no place, as the tune
+// metric.
+func TestValidateUnknownMetricOnce(t *testing.T) {
+	file := writeExperiment(t, `experiment "m" { seed = 1 }
+dataset "iris" { path = "%REPO%/experiments/data/iris.csv" }
+learner "logreg" {
+  params = { C = [1, 2] }
+  tune { folds = 3 }
+}
+reduction "ova" {}
+metrics = ["acuracy"]
+`)
+	_, stderr, err := bench(t, "validate", file)
+	if err == nil {
+		t.Fatalf("validate accepted metrics = [\"acuracy\"]:\n%s", stderr)
+	}
+	if n := strings.Count(stderr, "error: "); n != 1 || !strings.Contains(stderr, file+":8:12: error: Unknown metric") || !strings.HasSuffix(stderr, file+": 1 error(s)\n") {
+		t.Errorf("want one error, Unknown metric at %s:8:12; got %d:\n%s", file, n, stderr)
+	}
+}
