@@ -52,7 +52,7 @@ func TestAdversarialExperiments(t *testing.T) {
 // and the run's error, then each cell in index order with its error or
 // its folds' accuracy and ties (test rows decided by the tie-breaking
 // rule, of the fold's test rows), then the footnotes of the Markdown
-// tables (the lines starting with † or ‡).
+// tables (the lines starting with †, ‡ or §).
 func TestAdversarialRuns(t *testing.T) {
 	adversarial.Run(t, "runs", func(t *testing.T, c *adversarial.Case, dir string) string {
 		file := c.WriteFiles(t, dir)
@@ -92,7 +92,7 @@ func runSummary(t *testing.T, out string, err error) string {
 	mds, _ := filepath.Glob(filepath.Join(out, "*.md"))
 	for _, md := range mds {
 		for _, l := range strings.Split(readFile(t, md), "\n") {
-			if strings.HasPrefix(l, "†") || strings.HasPrefix(l, "‡") {
+			if strings.HasPrefix(l, "†") || strings.HasPrefix(l, "‡") || strings.HasPrefix(l, "§") {
 				lines = append(lines, l)
 			}
 		}

@@ -93,8 +93,11 @@ type fold struct {
 	threads func() int
 
 	fitSeconds, predictSeconds float64
-	models                     [][]host.ModelRef // every batch trained, released at the end
-	uploaded                   map[string]*matrix.EncodedMatrix
+	// fits counts the models the fold trained, notConverged those the
+	// learner said did not converge (outcome.FoldResult.NotConverged).
+	fits, notConverged int
+	models             [][]host.ModelRef // every batch trained, released at the end
+	uploaded           map[string]*matrix.EncodedMatrix
 	// denseBudget bounds the matrices densified for a learner without
 	// the sparse capability (see forLearner).
 	denseBudget int64
@@ -168,7 +171,19 @@ func (f *fold) fit(digest string, rows []int, problems []sdk.Problem) ([]host.Mo
 		return nil, f.lerr(err)
 	}
 	f.models = append(f.models, models)
+	f.countConvergence(models)
 	return models, nil
+}
+
+// countConvergence counts the fits of models and those that did not
+// converge.
+func (f *fold) countConvergence(models []host.ModelRef) {
+	f.fits += len(models)
+	for _, m := range models {
+		if m.NotConverged {
+			f.notConverged++
+		}
+	}
 }
 
 // predict scores rows; probabilities come along when wanted and the
@@ -534,6 +549,9 @@ func (f *fold) score(t task, out foldOutcome, keep bool) (outcome.FoldResult, er
 		Repeat: t.repeat, Fold: t.fold, NTrain: len(f.train), NTest: len(f.test),
 		Ties: dec.Ties, FitSeconds: f.fitSeconds, PredictSeconds: f.predictSeconds,
 		Diagnostics: out.plan.Diagnostics, PlanWarnings: out.plan.Warnings,
+	}
+	if f.notConverged > 0 {
+		fr.NotConverged, fr.Fits = f.notConverged, f.fits
 	}
 	in := f.metricsInput(dec)
 	// The fold's predictions: kept in the results when asked, and pooled

@@ -116,6 +116,9 @@ func (c *LearnerClient) Ensure(ctx context.Context, m *matrix.EncodedMatrix) (bo
 type ModelRef struct {
 	Handle  string
 	Outputs int
+	// NotConverged: the plugin says the fit stopped at its iteration
+	// bound before its stopping rule was met.
+	NotConverged bool
 }
 
 // fitOnce trains problems on the given rows of dataset digest in one call.
@@ -136,7 +139,7 @@ func (c *LearnerClient) fitRequest(ctx context.Context, req *pb.FitRequest, n in
 	}
 	out := make([]ModelRef, len(r.GetModels()))
 	for i, m := range r.GetModels() {
-		out[i] = ModelRef{Handle: m.GetHandle(), Outputs: int(m.GetOutputs())}
+		out[i] = ModelRef{Handle: m.GetHandle(), Outputs: int(m.GetOutputs()), NotConverged: m.GetNotConverged()}
 	}
 	return out, nil
 }

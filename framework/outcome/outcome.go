@@ -58,6 +58,13 @@ type FoldResult struct {
 	// (log_loss, brier) are a softmax of the decoder's class scores, not
 	// the learner's probabilities nor calibrated ones.
 	SoftmaxScores bool `json:"softmax_scores,omitempty"`
+	// NotConverged counts the fold's binary and multiclass fits that
+	// stopped at their iteration bound before their stopping rule was met
+	// (the learner says so: sdk.ConvergenceReporter), of Fits, the fold's
+	// fits. Both are recorded only when NotConverged > 0, so that the cell
+	// of a fold whose fits all converged reads as before.
+	NotConverged int `json:"not_converged,omitempty"`
+	Fits         int `json:"fits,omitempty"`
 	// Predictions holds the fold's per-row predictions when
 	// Options.KeepPredictions is set (cell files keep them, so that a
 	// resumed run or a merge of shards writes the same predictions files).
@@ -69,6 +76,15 @@ type FoldResult struct {
 // every row, the predictions of a constant model (a logreg fit with every
 // class weight 0, say), whose metrics say nothing of the learner.
 func (f *FoldResult) AllTied() bool { return f.NTest > 0 && f.Ties == f.NTest }
+
+// NotConvergedFits returns the fits of the fold that did not converge and
+// all its fits (0, 0 when every fit converged).
+func (f *FoldResult) NotConvergedFits() (notConverged, fits int) {
+	if f.NotConverged == 0 {
+		return 0, 0
+	}
+	return f.NotConverged, f.Fits
+}
 
 // Predictions are one fold's predictions for its test rows.
 type Predictions struct {
@@ -111,10 +127,14 @@ func (c *CellResult) Failed() bool { return c.Error != "" }
 // fold's confusion matrix (multiclass cells have one) that is not K×K for
 // the cell's K classes, has a negative count, or does not sum to the
 // fold's test rows, or an accuracy that is not the matrix's trace over its
-// sum. A failed cell has nothing to check.
+// sum, or more fits that did not converge than fits (or fewer than
+// none). A failed cell has nothing to check.
 func (c *CellResult) Check() error {
 	k := len(c.Classes)
 	for i, f := range c.Folds {
+		if f.NotConverged < 0 || f.NotConverged > f.Fits {
+			return fmt.Errorf("fold %d: %d fits did not converge of %d", i, f.NotConverged, f.Fits)
+		}
 		if f.Confusion == nil {
 			continue
 		}

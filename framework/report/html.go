@@ -326,6 +326,9 @@ func writeHTMLTable(b *strings.Builder, c *Comparison) {
 			if e.tied() {
 				v += htmlFlavor.ddagger
 			}
+			if e.notConverged() {
+				v += htmlFlavor.section
+			}
 			if e.Mark != "" {
 				v += "<span class=\"mark\">" + htmlEscape(e.Mark) + "</span>"
 			}

@@ -80,11 +80,22 @@ type jsonEntry struct {
 	Softmax bool `json:"softmax_scores,omitempty"`
 	// TiedFolds: the folds whose class scores were all tied (a constant
 	// model).
-	TiedFolds int       `json:"tied_folds,omitempty"`
-	Test      *jsonTest `json:"baseline_test,omitempty"`
+	TiedFolds int `json:"tied_folds,omitempty"`
+	// NotConverged: the fits that did not converge, of Fits, the fits of
+	// the folds where some did not.
+	NotConverged *jsonNotConverged `json:"not_converged,omitempty"`
+	Test         *jsonTest         `json:"baseline_test,omitempty"`
 	// NoTest says why there is no baseline test when its preconditions
 	// fail.
 	NoTest string `json:"no_test,omitempty"`
+}
+
+// jsonNotConverged counts an entry's fits that did not converge (fits) of
+// the fits (of) of the folds where some did not (folds).
+type jsonNotConverged struct {
+	Fits  int `json:"fits"`
+	Of    int `json:"of"`
+	Folds int `json:"folds"`
 }
 
 // jsonTest is the corrected resampled t-test of a row against the baseline
@@ -183,6 +194,9 @@ func WriteJSON(w io.Writer, t *Tables) error {
 					je.Status = "ok"
 					je.Mean, je.Std, je.N, je.Rank, je.Best, je.Softmax = jp(e.Mean), jp(e.Std), e.N, jp(e.Rank), e.Best, e.Softmax
 					je.TiedFolds = e.TiedFolds
+					if e.NotConverged > 0 {
+						je.NotConverged = &jsonNotConverged{Fits: e.NotConverged, Of: e.Fits, Folds: e.NotConvergedFolds}
+					}
 				}
 				je.NoTest = e.NoTest
 				if e.Tested {

@@ -98,6 +98,9 @@ func writeLaTeXTable(b *strings.Builder, experiment, partial string, c *Comparis
 			if e.tied() {
 				v += texFlavor.ddagger
 			}
+			if e.notConverged() {
+				v += texFlavor.section
+			}
 			if e.Mark != "" {
 				v += `\,` + e.Mark
 			}

@@ -18,18 +18,19 @@ type flavor struct {
 	zdef               string              // the z statistic against the baseline
 	dagger             string              // the softmax footnote mark, with its leading space
 	ddagger            string              // the tied-scores footnote mark, with its leading space
+	section            string              // the not-converged footnote mark, with its leading space
 	effect             string              // the legend of the p-values and effect sizes beside the entries
 }
 
 var (
 	mdFlavor = flavor{esc: mdEscape, chi: "χ²_F", ff: "F_F", alpha: "α", pm: "±", rplus: "R+", rminus: "R−", le: "≤",
-		zdef: "z = (R_i − R_baseline)/√(k(k+1)/6N)", dagger: " †", ddagger: " ‡", effect: effectNote}
+		zdef: "z = (R_i − R_baseline)/√(k(k+1)/6N)", dagger: " †", ddagger: " ‡", section: " §", effect: effectNote}
 	texFlavor = flavor{esc: texEscape, chi: `$\chi^2_F$`, ff: `$F_F$`, alpha: `$\alpha$`, pm: `$\pm$`,
 		rplus: `$R^+$`, rminus: `$R^-$`, le: `$\le$`, zdef: `$z = (R_i - R_{\mathrm{baseline}})/\sqrt{k(k+1)/6N}$`,
-		dagger: `\,$^\dagger$`, ddagger: `\,$^\ddagger$`, effect: texEffectNote}
+		dagger: `\,$^\dagger$`, ddagger: `\,$^\ddagger$`, section: `\,$^\S$`, effect: texEffectNote}
 	htmlFlavor = flavor{esc: htmlEscape, chi: "χ<sup>2</sup><sub>F</sub>", ff: "F<sub>F</sub>", alpha: "α", pm: "±",
 		rplus: "R<sup>+</sup>", rminus: "R<sup>−</sup>", le: "≤", zdef: "z = (R<sub>i</sub> − R<sub>baseline</sub>)/√(k(k+1)/6N)",
-		dagger: "<sup>†</sup>", ddagger: "<sup>‡</sup>", effect: effectNote}
+		dagger: "<sup>†</sup>", ddagger: "<sup>‡</sup>", section: "<sup>§</sup>", effect: effectNote}
 )
 
 // meanDigits is the number of decimals the tables show of a mean and a
@@ -82,6 +83,10 @@ func statLines(c *Comparison, f flavor) []string {
 	if tied := c.tiedEntries(f.esc); len(tied) > 0 {
 		out = append(out, fmt.Sprintf("%s: the class scores were all tied on every test row of some folds, each prediction made by the tie-breaking rule: a constant model, whose %s says nothing of the learner (%s).",
 			strings.TrimSpace(strings.TrimPrefix(f.ddagger, `\,`)), f.esc(c.Metric), strings.Join(tied, "; ")))
+	}
+	if nc := c.notConvergedEntries(f.esc); len(nc) > 0 {
+		out = append(out, fmt.Sprintf("%s: the learner's fits did not converge on some of the binary or multiclass problems of some folds, each stopping at its iteration bound (%s, say) before its stopping rule was met, its model the last iterate (%s).",
+			strings.TrimSpace(strings.TrimPrefix(f.section, `\,`)), f.esc("max_iter"), strings.Join(nc, "; ")))
 	}
 	if a := c.Across; a != nil {
 		out = append(out, acrossLines(c, a, f)...)
@@ -322,6 +327,9 @@ func writeMarkdownTable(b *strings.Builder, c *Comparison) {
 			}
 			if e.tied() {
 				v += mdFlavor.ddagger
+			}
+			if e.notConverged() {
+				v += mdFlavor.section
 			}
 			if e.Mark != "" {
 				v += " " + strings.ReplaceAll(e.Mark, "*", `\*`)

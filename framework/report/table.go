@@ -60,6 +60,11 @@ type Entry struct {
 	// prediction made by the tie-breaking rule (outcome.FoldResult.AllTied):
 	// a constant model; the tables flag the entry with a double dagger.
 	TiedFolds int
+	// NotConverged counts the cell's fits that did not converge, of Fits,
+	// the fits of the NotConvergedFolds folds where some did not
+	// (outcome.FoldResult.NotConverged); the tables flag the entry with a
+	// section sign.
+	NotConverged, Fits, NotConvergedFolds int
 	// Mark is "v" (significantly better than the baseline), "*"
 	// (significantly worse) or "" (no significant difference, no test, or
 	// the baseline row itself).
@@ -421,6 +426,7 @@ func BuildTables(s Spec, cells []*outcome.CellResult) *Tables {
 			e.N = len(vals)
 			e.Softmax = fromProbabilities(m) && softmaxCell(cell)
 			e.TiedFolds = tiedFolds(cell)
+			e.NotConverged, e.Fits, e.NotConvergedFolds = notConvergedFits(cell)
 		}
 		if c.Ranked {
 			c.rank()
@@ -470,6 +476,39 @@ func tiedFolds(c *outcome.CellResult) int {
 		}
 	}
 	return n
+}
+
+// notConvergedFits sums the fits of a cell's folds that did not converge
+// and the fits of those folds, and counts the folds.
+func notConvergedFits(c *outcome.CellResult) (notConverged, fits, folds int) {
+	for i := range c.Folds {
+		n, m := c.Folds[i].NotConvergedFits()
+		if n > 0 {
+			notConverged += n
+			fits += m
+			folds++
+		}
+	}
+	return notConverged, fits, folds
+}
+
+// notConverged reports whether the entry is shown and flagged for fits
+// that did not converge.
+func (e *Entry) notConverged() bool { return e.NotConverged > 0 && e.ok() }
+
+// notConvergedEntries returns "ROW on DATASET: N of M fits on F of G
+// folds" for every entry of c with fits that did not converge, in table
+// order, escaped by esc.
+func (c *Comparison) notConvergedEntries(esc func(string) string) []string {
+	var out []string
+	for r, row := range c.Entries {
+		for d := range row {
+			if e := &row[d]; e.notConverged() {
+				out = append(out, fmt.Sprintf("%s on %s: %d of %d fits on %d of %d folds", esc(c.Rows[r].Label), esc(c.Datasets[d]), e.NotConverged, e.Fits, e.NotConvergedFolds, e.N))
+			}
+		}
+	}
+	return out
 }
 
 // tied reports whether the entry is shown and flagged for tied folds.

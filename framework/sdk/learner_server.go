@@ -296,7 +296,7 @@ func (s *learnerServer) Fit(ctx context.Context, req *pb.FitRequest) (*pb.FitRes
 		s.next++
 		h := "m" + strconv.FormatUint(s.next, 10)
 		s.models[h] = m
-		resp.Models[i] = &pb.Model{Handle: h, Outputs: int32(m.Outputs())}
+		resp.Models[i] = &pb.Model{Handle: h, Outputs: int32(m.Outputs()), NotConverged: notConverged(m)}
 	}
 	return resp, nil
 }

@@ -85,6 +85,21 @@ type Model interface {
 	Predict(ctx context.Context, x Matrix, scores, probs *mat.Dense) error
 }
 
+// ConvergenceReporter is an optional interface of a Model. A model whose
+// fit stopped at its iteration bound before its stopping rule was met
+// (a logistic regression at max_iter, say) reports NotConverged true;
+// the host records it with the fold and the tables flag the entry. A
+// model without the method is taken to have converged.
+type ConvergenceReporter interface {
+	NotConverged() bool
+}
+
+// notConverged reports whether m says that its fit did not converge.
+func notConverged(m Model) bool {
+	r, ok := m.(ConvergenceReporter)
+	return ok && r.NotConverged()
+}
+
 // Scheme describes one reduction a reducer offers.
 type Scheme struct {
 	Name, Description string

@@ -1525,7 +1525,12 @@ type Model struct {
 	Handle string                 `protobuf:"bytes,1,opt,name=handle,proto3" json:"handle,omitempty"`
 	// Number of score columns the model predicts (1 for binary and
 	// regression, num_classes for multiclass).
-	Outputs       int32 `protobuf:"varint,2,opt,name=outputs,proto3" json:"outputs,omitempty"`
+	Outputs int32 `protobuf:"varint,2,opt,name=outputs,proto3" json:"outputs,omitempty"`
+	// The fit stopped at its iteration bound before its stopping rule was
+	// met (a logistic regression's max_iter, say): the model is usable,
+	// its scores those of the last iterate. false from a learner that
+	// does not know or does not iterate.
+	NotConverged  bool `protobuf:"varint,4,opt,name=not_converged,json=notConverged,proto3" json:"not_converged,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1572,6 +1577,13 @@ func (x *Model) GetOutputs() int32 {
 		return x.Outputs
 	}
 	return 0
+}
+
+func (x *Model) GetNotConverged() bool {
+	if x != nil {
+		return x.NotConverged
+	}
+	return false
 }
 
 // FitResponse returns one model per problem, in order.
@@ -3123,10 +3135,11 @@ const file_plugin_proto_rawDesc = "" +
 	"\athreads\x18\x06 \x01(\rR\athreads\x1aU\n" +
 	"\vParamsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x120\n" +
-	"\x05value\x18\x02 \x01(\v2\x1a.polyclass.plugin.v1.ValueR\x05value:\x028\x01\"F\n" +
+	"\x05value\x18\x02 \x01(\v2\x1a.polyclass.plugin.v1.ValueR\x05value:\x028\x01\"k\n" +
 	"\x05Model\x12\x16\n" +
 	"\x06handle\x18\x01 \x01(\tR\x06handle\x12\x18\n" +
-	"\aoutputs\x18\x02 \x01(\x05R\aoutputsJ\x04\b\x03\x10\x04R\x05stats\"A\n" +
+	"\aoutputs\x18\x02 \x01(\x05R\aoutputs\x12#\n" +
+	"\rnot_converged\x18\x04 \x01(\bR\fnotConvergedJ\x04\b\x03\x10\x04R\x05stats\"A\n" +
 	"\vFitResponse\x122\n" +
 	"\x06models\x18\x01 \x03(\v2\x1a.polyclass.plugin.v1.ModelR\x06models\"\xb7\x01\n" +
 	"\x0ePredictRequest\x12\x16\n" +

@@ -132,3 +132,11 @@ func (m softmaxModel) Predict(_ context.Context, x sdk.Matrix, scores, probs *ma
 	}
 	return nil
 }
+
+// NotConverged reports whether the solver stopped at max_iter before its
+// tol rule was met (sdk.ConvergenceReporter).
+func (m binaryModel) NotConverged() bool { return !m.r.Converged }
+
+// NotConverged reports whether the solver stopped at max_iter before its
+// tol rule was met (sdk.ConvergenceReporter).
+func (m softmaxModel) NotConverged() bool { return !m.r.Converged }

@@ -139,7 +139,7 @@ func (l learner) Fit(ctx context.Context, in sdk.FitInput, p sdk.Params) (sdk.Mo
 		if err != nil {
 			return nil, err
 		}
-		return linearModel{w: r.W, b: r.B}, nil
+		return linearModel{w: r.W, b: r.B, notConverged: !r.Converged}, nil
 	case method == perceptron || method == pocket:
 		po := linsvm.PerceptronOptions{Epochs: p.Int("epochs"), Bias: p.Float("bias"), Seed: in.Seed}
 		fit := linsvm.Perceptron
@@ -167,7 +167,18 @@ func (csModel) HasProbabilities() bool { return false }
 type linearModel struct {
 	w []float64
 	b float64
+	// notConverged: dual coordinate descent stopped at max_iter before
+	// its tol rule was met (a perceptron's epochs bound no stopping rule).
+	notConverged bool
 }
+
+// NotConverged reports whether the solver stopped at max_iter before its
+// tol rule was met (sdk.ConvergenceReporter).
+func (m linearModel) NotConverged() bool { return m.notConverged }
+
+// NotConverged reports whether the Crammer–Singer solver stopped at its
+// iteration bound before its tol rule was met (sdk.ConvergenceReporter).
+func (m csModel) NotConverged() bool { return !m.r.Converged }
 
 func (linearModel) Outputs() int { return 1 }
 

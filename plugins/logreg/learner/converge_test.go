@@ -1,0 +1,50 @@
+package learner
+
+import (
+	"context"
+	"testing"
+
+	"github.com/polyclass/polyclass/framework/sdk"
+	"github.com/polyclass/polyclass/framework/sdk/conformance"
+)
+
+// TestNotConverged fits logreg through the protocol on three blobs: a
+// binary or softmax fit stopped at max_iter says so (Model.not_converged);
+// one run to its tol rule does not.
+func TestNotConverged(t *testing.T) {
+	c := conformance.Connect(t, learner{})
+	enc, y := conformance.Blobs(t, c)
+	rows := make([]int, len(y))
+	binary, classes := make([]float64, len(y)), make([]float64, len(y))
+	for i, k := range y {
+		rows[i], classes[i] = i, float64(k)
+		if k == 0 {
+			binary[i] = 1
+		}
+	}
+	for _, tc := range []struct {
+		name   string
+		params sdk.Params
+		kind   sdk.ProblemKind
+		want   bool
+	}{
+		{"binary max_iter=1", sdk.Params{"max_iter": sdk.Number(1)}, sdk.Binary, true},
+		{"binary default", nil, sdk.Binary, false},
+		{"softmax max_iter=1", sdk.Params{"max_iter": sdk.Number(1)}, sdk.Multiclass, true},
+		{"softmax default", nil, sdk.Multiclass, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := sdk.Problem{Kind: tc.kind, Targets: binary}
+			if tc.kind == sdk.Multiclass {
+				p = sdk.Problem{Kind: tc.kind, Targets: classes, NumClasses: 3}
+			}
+			models, err := c.Fit(context.Background(), enc.Digest, rows, tc.params, []sdk.Problem{p}, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := models[0].NotConverged; got != tc.want {
+				t.Errorf("not converged %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
