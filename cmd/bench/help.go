@@ -24,7 +24,7 @@ type command struct {
 // flagDocs describes each flag of parseFlags: its synopsis and its meaning.
 var flagDocs = map[string][2]string{
 	"o":                {"-o DIR", "results directory"},
-	"j":                {"-j N", "folds run in parallel; 0 means the number of CPUs (default)"},
+	"j":                {"-j N", "folds run in parallel, at most the folds to run; 0 means the number of CPUs (default)"},
 	"quiet":            {"--quiet", "no progress bar"},
 	"fresh":            {"--fresh", "start over: move an earlier run's cells in DIR aside to DIR/superseded/TIME/ instead of resuming"},
 	"keep-other-bench": {"--keep-other-bench", "resume with the cells another build of bench computed (inputs otherwise equal) instead of computing them again; each is noted"},

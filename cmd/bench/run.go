@@ -203,6 +203,9 @@ func parseFlags(cmd string, args []string, stderr io.Writer) (*options, error) {
 	if err := gateArgs(fs, o.args); err != nil {
 		return nil, usageError{fmt.Sprintf("%s: %v", cmd, err)}
 	}
+	if err := checkSetFlags(cmd, o); err != nil {
+		return nil, err
+	}
 	switch {
 	case o.jobs < 0:
 		return nil, usageError{fmt.Sprintf("%s: -j %d: want 0 (all CPUs) or more", cmd, o.jobs)}
@@ -217,6 +220,26 @@ func parseFlags(cmd string, args []string, stderr io.Writer) (*options, error) {
 		o.pluginsDir = filepath.Dir(exe)
 	}
 	return o, nil
+}
+
+// checkSetFlags refuses a flag given a value that means nothing, before
+// anything is loaded or sized by it: an empty -o (it would write to the
+// experiment's default directory, as if -o were absent) and a --shards
+// outside [1, shard.MaxCount] (--shards 0 would be ignored, a huge count
+// sized the assignment).
+func checkSetFlags(cmd string, o *options) error {
+	if o.set["o"] && o.out == "" {
+		return usageError{fmt.Sprintf("%s: -o '': want a directory (leave -o out for the experiment's output directory)", cmd)}
+	}
+	if o.set["shards"] {
+		if o.shards < 1 {
+			return usageError{fmt.Sprintf("%s: --shards %d: want 1 or more shards", cmd, o.shards)}
+		}
+		if err := shard.CheckCount(o.shards); err != nil {
+			return usageError{fmt.Sprintf("%s: --shards %d: %v", cmd, o.shards, err)}
+		}
+	}
+	return nil
 }
 
 // run is the whole command, testable: it writes to stdout and stderr and
@@ -297,7 +320,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 	}
 	if o.shard != "" {
 		if _, err := shard.Parse(o.shard); err != nil {
-			return usageError{err.Error()} // before the data is loaded
+			return usageError{fmt.Sprintf("%s: --shard: %v", cmd, err)} // before the data is loaded
 		}
 	}
 	file := o.args[0]

@@ -143,10 +143,7 @@ func (s *scheduler) add(c *Cell, gk groupKey) {
 
 // run feeds the tasks to the workers until they are done or ctx ends.
 func (s *scheduler) run(ctx context.Context) ([]*outcome.CellResult, Stats, error) {
-	workers := s.opt.Workers
-	if workers <= 0 {
-		workers = runtime.NumCPU()
-	}
+	workers := poolSize(s.opt.Workers, len(s.tasks))
 	s.workers = workers
 	s.unfinished.Store(int64(len(s.tasks)))
 	ch := make(chan task)
@@ -179,6 +176,17 @@ feed:
 		cause = context.Cause(ctx) // the signal that stopped the run, say
 	}
 	return s.outcome(cause)
+}
+
+// poolSize returns the number of workers that run tasks folds when
+// asked for workers (≤ 0: the number of CPUs): never more than the folds,
+// since a worker with no fold to run would only hold memory (-j 100000000
+// starts one goroutine per fold, not 10⁸).
+func poolSize(workers, tasks int) int {
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	return min(workers, tasks)
 }
 
 // fitThreads returns the share of the CPUs a fit may keep busy now

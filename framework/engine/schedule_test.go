@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -395,5 +396,27 @@ func TestProgressCountsWeightedWork(t *testing.T) {
 		if prev != total {
 			t.Errorf("workers %d: progress ends at %d, want %d", workers, prev, total)
 		}
+	}
+}
+
+// TestSchedulerPoolSize: the pool never has more workers than folds to run
+// (-j 100000000 on a small grid starts one worker per fold).
+func TestSchedulerPoolSize(t *testing.T) {
+	tests := []struct {
+		name                 string
+		workers, tasks, want int
+	}{
+		{"-j 1e8, 14 folds", 100_000_000, 14, 14},
+		{"-j max int, 3 folds", math.MaxInt, 3, 3},
+		{"-j 2, 14 folds", 2, 14, 2},
+		{"-j 14, 14 folds", 14, 14, 14},
+		{"no folds", 8, 0, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := poolSize(tt.workers, tt.tasks); got != tt.want {
+				t.Errorf("poolSize(%d, %d) = %d, want %d", tt.workers, tt.tasks, got, tt.want)
+			}
+		})
 	}
 }

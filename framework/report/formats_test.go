@@ -59,3 +59,26 @@ func TestFormats(t *testing.T) {
 		t.Errorf("unknown format: error %v", err)
 	}
 }
+
+// TestMarkdownEscapesHTML: a label in a Markdown table cell has "<" and
+// ">" escaped (a Markdown renderer would pass them through as HTML),
+// as the HTML and LaTeX reports escape them, and "|" as before.
+func TestMarkdownEscapesHTML(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"</script><script>alert(1)</script>", "&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;"},
+		{"<b>bold</b>", "&lt;b&gt;bold&lt;/b&gt;"},
+		{"R&D", "R&D"},
+		{"a|b", `a\|b`},
+		{"C=0.1, kernel=rbf", "C=0.1, kernel=rbf"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			if got := mdEscape(tt.in); got != tt.want {
+				t.Errorf("mdEscape(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+			if got := orDash(tt.in); got != tt.want {
+				t.Errorf("orDash(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}

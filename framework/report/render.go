@@ -282,7 +282,13 @@ func showEncoder(rows []Row) bool {
 	return false
 }
 
-func mdEscape(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
+var mdReplacer = strings.NewReplacer("|", `\|`, "<", "&lt;", ">", "&gt;")
+
+// mdEscape escapes a label for Markdown: "|" (it would end a table cell)
+// and "<", ">" (a Markdown renderer passes HTML through, so that a label
+// "<script>" would run), as the HTML and LaTeX reports escape them. A bare
+// "&" starts no tag and stays (wine&co, as the goldens have it).
+func mdEscape(s string) string { return mdReplacer.Replace(s) }
 
 var texReplacer = strings.NewReplacer(
 	`\`, `\textbackslash{}`, `_`, `\_`, `%`, `\%`, `&`, `\&`, `#`, `\#`, `$`, `\$`,

@@ -231,10 +231,10 @@ func writeCodeTable(b *strings.Builder, cells []*outcome.CellResult, shown shown
 // value ("–"; LaTeX sets it as --).
 const absent = "–"
 
-// orDash is s for a Markdown cell ("|" escaped), or absent when empty.
+// orDash is s for a Markdown cell (escaped by mdEscape), or absent when empty.
 func orDash(s string) string {
 	if s == "" {
 		return absent
 	}
-	return strings.ReplaceAll(s, "|", `\|`)
+	return mdEscape(s)
 }

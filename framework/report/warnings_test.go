@@ -19,7 +19,7 @@ func TestWarningsSection(t *testing.T) {
 		format, file string
 		want         []string
 	}{
-		{"markdown", "f.md", []string{"## Warnings\n\n- exp.hcl:3:1: Dataset in no reduction: Dataset \"wine\" is in no reduction's datasets list.\n- dataset d, reduction e: column 1 lacks a +1 or a −1 \\| <not binary>\n\n"}},
+		{"markdown", "f.md", []string{"## Warnings\n\n- exp.hcl:3:1: Dataset in no reduction: Dataset \"wine\" is in no reduction's datasets list.\n- dataset d, reduction e: column 1 lacks a +1 or a −1 \\| &lt;not binary&gt;\n\n"}},
 		{"html", "f.html", []string{"<div class=\"banner\" id=\"warnings\" role=\"status\"><strong>2 warnings</strong> (as bench validate gives them):\n<ul>\n<li>exp.hcl:3:1: Dataset in no reduction: Dataset &quot;wine&quot; is in no reduction&#39;s datasets list.</li>\n<li>dataset d, reduction e: column 1 lacks a +1 or a −1 | &lt;not binary&gt;</li>\n</ul></div>\n"}},
 		{"latex", "f.tex", []string{"% Warning: exp.hcl:3:1: Dataset in no reduction", "% Warning: dataset d, reduction e: column 1 lacks"}},
 		{"json", "f.json", []string{`"warnings": [`, `"dataset d, reduction e: column 1 lacks a +1 or a −1 | \u003cnot binary\u003e"`}},

@@ -59,10 +59,29 @@ func Parse(s string) (Spec, error) {
 	return sp, sp.Check()
 }
 
-// Check reports whether 0 ≤ Index < Count.
+// MaxCount bounds the number of shards: a Kubernetes Indexed Job has at
+// most 100000 completions (a Slurm job array, by default, 1001 tasks). A
+// shard count beyond it is refused before anything is sized by it (the
+// assignment's loads, the shard manifests looked for), so that --shard
+// 0/99999999999 is an error, not an out-of-memory crash. Shards beyond the
+// number of cells, up to MaxCount, run nothing.
+const MaxCount = 100000
+
+// CheckCount reports whether 1 ≤ n ≤ MaxCount.
+func CheckCount(n int) error {
+	switch {
+	case n < 1:
+		return fmt.Errorf("the number of shards must be at least 1")
+	case n > MaxCount:
+		return fmt.Errorf("%d shards: at most %d (a Kubernetes Indexed Job's completions; more shards than cells run nothing)", n, MaxCount)
+	}
+	return nil
+}
+
+// Check reports whether 0 ≤ Index < Count ≤ MaxCount.
 func (s Spec) Check() error {
-	if s.Count < 1 {
-		return fmt.Errorf("shard %s: the number of shards must be at least 1", s)
+	if err := CheckCount(s.Count); err != nil {
+		return fmt.Errorf("shard %s: %w", s, err)
 	}
 	if s.Index < 0 || s.Index >= s.Count {
 		return fmt.Errorf("shard %s: the shard index must be in [0, %d) (it counts from 0)", s, s.Count)
