@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/polyclass/polyclass/framework/cv"
@@ -218,6 +219,16 @@ func (c *Comparison) bayesCells(p BayesPair, strong func(string) string) []strin
 	return out
 }
 
+// noTestReasons returns, for each entry of bayesCells(p), why its test's
+// preconditions fail, "" where they hold or there is no test otherwise.
+func (c *Comparison) noTestReasons(p BayesPair) []string {
+	out := slices.Clone(p.NoTest) // one per dataset, as bayesCells reads it
+	if c.hasAcross() {
+		out = append(out, p.AcrossNoTest)
+	}
+	return out
+}
+
 // bayesCell is one entry of the Bayesian table: the probabilities of
 // post, or why there is no test.
 func (c *Comparison) bayesCell(post *stats.Posterior3, why string, strong func(string) string) string {
@@ -320,9 +331,10 @@ func writeHTMLBayes(b *strings.Builder, c *Comparison) {
 		// The row filter matches the pair when either label holds its text.
 		fmt.Fprintf(b, "<tr data-label=\"%s\"><td>%s</td><td>%s</td>", htmlEscape(c.Rows[p.Left].Label+" vs "+c.Rows[p.Right].Label),
 			htmlEscape(c.Rows[p.Left].Label), htmlEscape(c.rightLabel(p)))
-		for _, v := range c.bayesCells(p, strong) {
+		why := c.noTestReasons(p)
+		for i, v := range c.bayesCells(p, strong) {
 			class := "num"
-			if strings.HasPrefix(v, noTestCell("")) {
+			if why[i] != "" {
 				class = "num notest" // a sentence, which may wrap
 			}
 			fmt.Fprintf(b, "<td class=\"%s\">%s</td>", class, v)
