@@ -322,7 +322,7 @@ func (s *scheduler) runFold(ctx context.Context, t task, e *matrixEntry) (fr out
 	if err == nil && tuned != nil {
 		fr.Chosen, fr.TuneScores, fr.TuneRounds = tuned.chosen, tuned.scores, tuned.rounds
 		if !t.cell.Learner.Config.Tune.IsGrid() {
-			fr.TuneSeconds = tuneSeconds
+			fr.TuneSeconds, fr.TuneRows = tuneSeconds, len(f.train)
 		}
 	}
 	fr.SoftmaxScores = softmaxScores(t.cell, out)

@@ -60,6 +60,9 @@ type FoldResult struct {
 	TuneScores  []float64   `json:"tune_scores,omitempty"`
 	TuneRounds  []TuneRound `json:"tune_rounds,omitempty"`
 	TuneSeconds float64     `json:"tune_seconds,omitempty"`
+	// TuneRows is the rows of the outer training part the search ran on
+	// (set for the random and halving strategies only).
+	TuneRows int `json:"tune_rows,omitempty"`
 	// SoftmaxScores tells that the class probabilities the metrics read
 	// (log_loss, brier) are a softmax of the decoder's class scores, not
 	// the learner's probabilities nor calibrated ones.

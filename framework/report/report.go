@@ -161,6 +161,7 @@ func WriteMarkdown(w io.Writer, t *Tables, cells []*outcome.CellResult) error {
 	}
 	writeMarkdownSetup(&b, t)
 	writeChosenTable(&b, t.Selected)
+	writeSearches(&b, t.Searches)
 	for _, l := range edgeLines(t.Edges, mdEscape) {
 		b.WriteString(l + "\n\n")
 	}
