@@ -83,7 +83,7 @@ func (d *Distribution) CheckSpec(s param.ParamSpec) error {
 	if d.Kind == Choice {
 		for _, v := range d.Choices {
 			if err := s.Check(v); err != nil {
-				return fmt.Errorf("%s: %w", d, err)
+				return err
 			}
 		}
 		return nil
@@ -100,7 +100,7 @@ func (d *Distribution) CheckSpec(s param.ParamSpec) error {
 	}
 	for _, v := range []float64{d.Low, hi} {
 		if err := s.Check(param.Number(v)); err != nil {
-			return fmt.Errorf("%s can draw %s: %w", d, param.FormatNumber(v), err)
+			return fmt.Errorf("it can draw %s: %w", param.FormatNumber(v), err)
 		}
 	}
 	return nil

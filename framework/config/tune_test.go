@@ -144,13 +144,13 @@ func TestDistributionCheckSpec(t *testing.T) {
 		want string // "" for no error
 	}{
 		{"loguniform C", Distribution{Kind: LogUniform, Low: 1e-3, High: 1e3}, num, ""},
-		{"uniform from 0 for C > 0", Distribution{Kind: Uniform, Low: 0, High: 1}, num, "uniform(0, 1) can draw 0: C = 0 is out of range: it must be > 0"},
+		{"uniform from 0 for C > 0", Distribution{Kind: Uniform, Low: 0, High: 1}, num, "it can draw 0: C = 0 is out of range: it must be > 0"},
 		{"randint degree", Distribution{Kind: RandInt, Low: 1, High: 11}, integer, ""},
-		{"randint degree too high", Distribution{Kind: RandInt, Low: 1, High: 12}, integer, "randint(1, 12) can draw 11: degree = 11 is out of range: it must be <= 10"},
+		{"randint degree too high", Distribution{Kind: RandInt, Low: 1, High: 12}, integer, "it can draw 11: degree = 11 is out of range: it must be <= 10"},
 		{"loguniform degree", Distribution{Kind: LogUniform, Low: 1, High: 10}, integer, "degree is an integer parameter: loguniform draws fractions; use randint(a, b) or choice([...])"},
 		{"uniform kernel", Distribution{Kind: Uniform, Low: 1, High: 10}, kernel, "kernel is a string parameter: uniform draws numbers; use choice([...])"},
 		{"choice kernel", Distribution{Kind: Choice, Choices: []param.Value{param.String("rbf"), param.String("linear")}}, kernel, ""},
-		{"choice kernel typo", Distribution{Kind: Choice, Choices: []param.Value{param.String("rbf"), param.String("poly")}}, kernel, `choice(["rbf", "poly"]): kernel = "poly" is not one of "rbf", "linear"`},
+		{"choice kernel typo", Distribution{Kind: Choice, Choices: []param.Value{param.String("rbf"), param.String("poly")}}, kernel, `kernel = "poly" is not one of "rbf", "linear"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := tc.d.CheckSpec(tc.s)
