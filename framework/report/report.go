@@ -161,10 +161,10 @@ func WriteMarkdown(w io.Writer, t *Tables, cells []*outcome.CellResult) error {
 	}
 	writeMarkdownSetup(&b, t)
 	writeChosenTable(&b, t.Selected)
-	writeSearches(&b, t.Searches)
 	for _, l := range edgeLines(t.Edges, mdEscape) {
 		b.WriteString(l + "\n\n")
 	}
+	writeSearches(&b, t.Searches)
 	writeCodeTable(&b, cells, t.shown)
 	writeMarkdownViews(&b, t)
 	if len(t.ComputedBy) > 0 {

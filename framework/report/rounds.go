@@ -35,10 +35,9 @@ type Search struct {
 	// round's rows, or the outer training part's): halving's saving.
 	Rows     int `json:"rows"`
 	FullRows int `json:"full_rows"`
-	// TuneSeconds is the inner fits' seconds over every outer fold
-	// (JSON only: a time, not the same from run to run).
-	TuneSeconds float64      `json:"tune_seconds"`
-	Folds       []SearchFold `json:"folds,omitempty"`
+	// The inner fits' seconds are in the cell files (each fold's
+	// tune_seconds), not here: the report is the same from run to run.
+	Folds []SearchFold `json:"folds,omitempty"`
 }
 
 // SearchFold is one outer fold's halving rounds.
@@ -75,7 +74,6 @@ func searches(cells []*outcome.CellResult, shown shownNames) []Search {
 		for _, f := range c.Folds {
 			full := len(c.TuneCandidates) * c.TuneFolds
 			s.FullFits, s.FullRows = s.FullFits+full, s.FullRows+full*f.TuneRows
-			s.TuneSeconds += f.TuneSeconds
 			if len(f.TuneRounds) == 0 {
 				s.Fits, s.Rows = s.Fits+full, s.Rows+full*f.TuneRows
 				continue
@@ -129,16 +127,25 @@ func betterScore(m string, a, b float64) bool {
 }
 
 // writeSearches writes the searches (see Search) as Markdown: per cell a
-// line on its cost against every candidate on every row, then, for
-// successive halving, each outer fold's rounds.
+// line on its cost against every candidate on every row (naming its
+// pipeline when the searches have several), then, for successive
+// halving, each outer fold's rounds.
 func writeSearches(b *strings.Builder, ss []Search) {
 	if len(ss) == 0 {
 		return
 	}
 	b.WriteString("## Tuning searches\n\n")
+	showEnc := false
 	for _, s := range ss {
-		fmt.Fprintf(b, "**%s · %s · %s · %s**: %s search over %d candidates, each scored by %d inner folds on %s; %d inner fits on %d rows in all (fits × their rows), against %d fits on %d rows to score every candidate on every row (%s of the rows).\n\n",
-			mdEscape(s.Dataset), mdEscape(s.Encoder), mdEscape(s.Learner), mdEscape(s.Reduction), s.Strategy, s.Candidates, s.InnerFolds, s.Metric,
+		showEnc = showEnc || s.Encoder != ss[0].Encoder
+	}
+	for _, s := range ss {
+		enc := ""
+		if showEnc {
+			enc = " · " + mdEscape(s.Encoder)
+		}
+		fmt.Fprintf(b, "**%s%s · %s · %s**: %s search over %d candidates, each scored by %d inner folds on %s; %d inner fits on %d rows in all (fits × their rows), against %d fits on %d rows to score every candidate on every row (%s of the rows).\n\n",
+			mdEscape(s.Dataset), enc, mdEscape(s.Learner), mdEscape(s.Reduction), s.Strategy, s.Candidates, s.InnerFolds, s.Metric,
 			s.Fits, s.Rows, s.FullFits, s.FullRows, percent(s.Rows, s.FullRows))
 		if len(s.Folds) == 0 {
 			continue
