@@ -121,7 +121,9 @@ func intPow(b, e int) int {
 // is a stratified prefix of a seeded order of each inner part (see
 // subsampleOrder), so a round's rows hold the previous round's. The
 // winner is the best of the last round; ties go to the first candidate
-// in candidate order.
+// in candidate order. A round on the rows of the round before (aggressive
+// elimination's replays) fits nothing: its candidates keep their scores,
+// as scikit-learn's refits on its same seeded subsample would give.
 func (f *fold) halve(t task, m metrics.Metric, inner []int) (*tuning, error) {
 	l := f.c.Learner
 	tc := l.Config.Tune
@@ -137,7 +139,14 @@ func (f *fold) halve(t task, m metrics.Metric, inner []int) (*tuning, error) {
 	}
 	for r, plan := range schedule {
 		round := outcome.TuneRound{Resources: plan.resources, Candidates: alive}
-		if round.Scores, err = f.halvingRound(t, m, r, plan.resources, alive, orders); err != nil {
+		if r > 0 && plan.resources == schedule[r-1].resources {
+			// Aggressive elimination replays a round's rows: the same
+			// rows and design give the same scores, so the survivors
+			// keep theirs instead of being fitted again.
+			for _, ci := range alive {
+				round.Scores = append(round.Scores, tr.scores[ci])
+			}
+		} else if round.Scores, err = f.halvingRound(t, m, r, plan.resources, alive, orders); err != nil {
 			return nil, err
 		}
 		for i, ci := range alive {
@@ -168,7 +177,7 @@ func (f *fold) halvingRound(t task, m metrics.Metric, r, resources int, alive []
 			return nil, fmt.Errorf("tune round %d: %d rows leave inner fold %d no training or test row; raise min_resources", r+1, resources, j)
 		}
 		seed := cv.Seed(f.g.Experiment.Seed, "encode", d.Config.Name, f.c.Pipeline.Config.Name,
-			strconv.Itoa(t.repeat), strconv.Itoa(t.fold), "tune", strconv.Itoa(j), "round", strconv.Itoa(r))
+			strconv.Itoa(t.repeat), strconv.Itoa(t.fold), "tune", strconv.Itoa(j), "rows", strconv.Itoa(len(train)))
 		x, err := f.innerDesign(train, seed)
 		if err != nil {
 			return nil, fmt.Errorf("tune round %d, inner fold %d: %w", r+1, j, err)

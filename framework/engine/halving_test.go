@@ -184,46 +184,61 @@ func (c *rankedCentroid) Fit(ctx context.Context, in sdk.FitInput, p param.Param
 }
 
 // TestHalvingRun: a halving search over 9 candidates in each of the two
-// outer folds (90 training rows, 3 inner folds, min_resources 9) plays
-// sklearn's rounds (9, 27, 81 rows for 9, 3, 1 candidates), keeps the
-// good candidate to the end, chooses it, and trains what FitRounds says.
+// outer folds (90 training rows, 3 inner folds) plays sklearn's rounds,
+// keeps the good candidate to the end, chooses it, and trains what
+// FitRounds says: with min_resources 9, rounds of 9, 27 and 81 rows for
+// 9, 3 and 1 candidates; with min_resources 30 and aggressive
+// elimination, 30, 30 and 90 rows, the replay of 30 rows fitting nothing.
 func TestHalvingRun(t *testing.T) {
-	var x []float64
-	var y []int
-	for i := range 180 {
-		x, y = append(x, float64(5*(i%3))+0.1*float64(i%7)), append(y, i%3)
-	}
-	learner := &rankedCentroid{}
-	g := newPluginGridOf(t, x, y, oneVsAll{}, learner)
-	g.Experiment.CV.Stratified = true
-	l := g.Learners[0]
-	l.Config.Tune = &config.Tune{Folds: 3, InnerSeed: -1, Strategy: config.StrategyHalving, Factor: 3, MinResources: 9}
-	l.TuneMetric = "accuracy"
-	for c := 1; c <= 9; c++ {
-		l.Candidates = append(l.Candidates, param.Params{"c": param.Number(float64(c))})
-	}
-	l.Tuned = map[string]bool{"c": true}
-	res, _, err := Run(context.Background(), g, Options{Workers: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res[0].Failed() {
-		t.Fatalf("cell failed: %s", res[0].Error)
-	}
-	for _, f := range res[0].Folds {
-		var got []string
-		for _, r := range f.TuneRounds {
-			got = append(got, fmt.Sprintf("%d rows: %v", r.Resources, r.Candidates))
-		}
-		want := []string{"9 rows: [0 1 2 3 4 5 6 7 8]", "27 rows: [0 1 6]", "81 rows: [6]"}
-		if !slices.Equal(got, want) || f.Chosen != "c=7" {
-			t.Errorf("fold %d: rounds %q, chose %q; want %q and c=7", f.Fold, got, f.Chosen, want)
-		}
-		if r := f.TuneRounds[0]; r.Scores[6] != 1 || r.Scores[0] >= 0.5 {
-			t.Errorf("fold %d: first round's scores %v, want 1 for c=7, below 0.5 for the others", f.Fold, r.Scores)
-		}
-	}
-	if n, want := learner.fits.Load(), int64(3*g.Cells[0].FitRounds()*2); n != want || g.Cells[0].FitRounds() != 1+3*(9+3+1) {
-		t.Errorf("%d fits, want %d (3 problems × (1 + 3 inner folds × 13 candidates' rounds) × 2 folds)", n, want)
+	for _, tc := range []struct {
+		name       string
+		minRes     int
+		aggressive bool
+		rounds     []string
+		fitRounds  int
+	}{
+		{"min_resources 9", 9, false, []string{"9 rows: [0 1 2 3 4 5 6 7 8]", "27 rows: [0 1 6]", "81 rows: [6]"}, 1 + 3*(9+3+1)},
+		{"aggressive", 30, true, []string{"30 rows: [0 1 2 3 4 5 6 7 8]", "30 rows: [0 1 6]", "90 rows: [6]"}, 1 + 3*(9+1)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var x []float64
+			var y []int
+			for i := range 180 {
+				x, y = append(x, float64(5*(i%3))+0.1*float64(i%7)), append(y, i%3)
+			}
+			learner := &rankedCentroid{}
+			g := newPluginGridOf(t, x, y, oneVsAll{}, learner)
+			g.Experiment.CV.Stratified = true
+			l := g.Learners[0]
+			l.Config.Tune = &config.Tune{Folds: 3, InnerSeed: -1, Strategy: config.StrategyHalving, Factor: 3, MinResources: tc.minRes, AggressiveElimination: tc.aggressive}
+			l.TuneMetric = "accuracy"
+			for c := 1; c <= 9; c++ {
+				l.Candidates = append(l.Candidates, param.Params{"c": param.Number(float64(c))})
+			}
+			l.Tuned = map[string]bool{"c": true}
+			res, _, err := Run(context.Background(), g, Options{Workers: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res[0].Failed() {
+				t.Fatalf("cell failed: %s", res[0].Error)
+			}
+			for _, f := range res[0].Folds {
+				var got []string
+				for _, r := range f.TuneRounds {
+					got = append(got, fmt.Sprintf("%d rows: %v", r.Resources, r.Candidates))
+				}
+				if !slices.Equal(got, tc.rounds) || f.Chosen != "c=7" || f.TuneRows != 90 {
+					t.Errorf("fold %d: rounds %q, chose %q on %d rows; want %q and c=7 on 90", f.Fold, got, f.Chosen, f.TuneRows, tc.rounds)
+				}
+				if r := f.TuneRounds[0]; r.Scores[6] != 1 || r.Scores[0] >= 0.5 {
+					t.Errorf("fold %d: first round's scores %v, want 1 for c=7, below 0.5 for the others", f.Fold, r.Scores)
+				}
+			}
+			rounds := g.Cells[0].FitRounds()
+			if n, want := learner.fits.Load(), int64(3*rounds*2); n != want || rounds != tc.fitRounds {
+				t.Errorf("%d fits in %d rounds per fold, want %d in %d (3 problems × rounds × 2 folds)", n, rounds, want, tc.fitRounds)
+			}
+		})
 	}
 }

@@ -140,8 +140,9 @@ func (c *Cell) FitRounds() int {
 
 // tuneCandidateFits is the candidates one inner fold of a tuned cell
 // trains: every candidate, or under successive halving the sum of its
-// rounds' candidates (planned for an outer training part of the
-// dataset's rows less one fold; each round's fits train on fewer rows).
+// rounds' candidates, replays of the previous round's rows left out
+// (planned for an outer training part of the dataset's rows less one
+// fold; each round's fits train on fewer rows).
 func (c *Cell) tuneCandidateFits() int {
 	l, d := c.Learner, c.Dataset
 	if l.Config.Tune.Strategy != config.StrategyHalving || len(d.Folds) == 0 || d.NumFolds == 0 {
@@ -157,8 +158,10 @@ func (c *Cell) tuneCandidateFits() int {
 		return len(l.Candidates)
 	}
 	n := 0
-	for _, r := range rounds {
-		n += r.candidates
+	for i, r := range rounds {
+		if i == 0 || r.resources != rounds[i-1].resources { // a replay fits nothing (see halve)
+			n += r.candidates
+		}
 	}
 	return n
 }

@@ -79,7 +79,10 @@ func searches(cells []*outcome.CellResult, shown shownNames) []Search {
 				continue
 			}
 			s.Folds = append(s.Folds, searchFold(c, f))
-			for _, r := range f.TuneRounds {
+			for i, r := range f.TuneRounds {
+				if i > 0 && r.Resources == f.TuneRounds[i-1].Resources {
+					continue // a replay of the round before fits nothing (aggressive elimination)
+				}
 				s.Fits += len(r.Candidates) * c.TuneFolds
 				s.Rows += len(r.Candidates) * c.TuneFolds * r.Resources
 			}

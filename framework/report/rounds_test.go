@@ -68,3 +68,19 @@ func TestSearchesJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchReplayFitsNothing: aggressive elimination's replay of the
+// round before (same rows) counts no fits and no rows.
+func TestSearchReplayFitsNothing(t *testing.T) {
+	c := &outcome.CellResult{TuneMetric: "accuracy", TuneStrategy: "halving", TuneFolds: 3,
+		TuneCandidates: []string{"c=1", "c=2", "c=3", "c=4", "c=5", "c=6", "c=7", "c=8", "c=9"},
+		Folds: []outcome.FoldResult{{Chosen: "c=7", TuneRows: 90, TuneRounds: []outcome.TuneRound{
+			{Resources: 30, Candidates: []int{0, 1, 2, 3, 4, 5, 6, 7, 8}, Scores: make([]float64, 9)},
+			{Resources: 30, Candidates: []int{0, 1, 6}, Scores: make([]float64, 3)},
+			{Resources: 90, Candidates: []int{6}, Scores: []float64{1}},
+		}}}}
+	s := searches([]*outcome.CellResult{c}, nil)[0]
+	if s.Fits != 3*(9+1) || s.Rows != 3*(9*30+90) || s.FullFits != 27 || s.FullRows != 27*90 {
+		t.Errorf("fits %d on %d rows, full %d on %d; want 30 on 1080, 27 on 2430", s.Fits, s.Rows, s.FullFits, s.FullRows)
+	}
+}
