@@ -44,6 +44,7 @@ type Tune struct {
 	// the first round's rows until few enough candidates are left.
 	Factor                int
 	MinResources          int
+	MinResourcesRange     hcl.Range
 	Resource              string
 	AggressiveElimination bool
 	// HalvingRange locates the first halving setting given, for the
@@ -134,6 +135,7 @@ func (d *decoder) halving(b *tuneBlock, t *Tune) {
 	integer(d, &t.Factor, "factor", b.Factor, b.FactorR, 2)
 	if b.MinRes != nil {
 		d.minResources(b.MinRes, t)
+		t.MinResourcesRange = b.MinRes.Expr.Range()
 	}
 	if b.Resource != nil {
 		t.Resource = *b.Resource
