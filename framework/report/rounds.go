@@ -138,30 +138,77 @@ func writeSearches(b *strings.Builder, ss []Search) {
 		return
 	}
 	b.WriteString("## Tuning searches\n\n")
-	showEnc := false
+	showEnc := searchEncodersDiffer(ss)
 	for _, s := range ss {
-		showEnc = showEnc || s.Encoder != ss[0].Encoder
-	}
-	for _, s := range ss {
-		enc := ""
-		if showEnc {
-			enc = " · " + mdEscape(s.Encoder)
-		}
-		fmt.Fprintf(b, "**%s%s · %s · %s**: %s search over %d candidates, each scored by %d inner folds on %s; %d inner fits on %d rows in all (fits × their rows), against %d fits on %d rows to score every candidate on every row (%s of the rows).\n\n",
-			mdEscape(s.Dataset), enc, mdEscape(s.Learner), mdEscape(s.Reduction), s.Strategy, s.Candidates, s.InnerFolds, s.Metric,
-			s.Fits, s.Rows, s.FullFits, s.FullRows, percent(s.Rows, s.FullRows))
+		fmt.Fprintf(b, "%s\n\n", s.summary(showEnc, mdEscape, func(t string) string { return "**" + t + "**" }))
 		if len(s.Folds) == 0 {
 			continue
 		}
 		b.WriteString("| repeat | fold | round | candidates | rows | best | inner mean | survivors |\n| ---: | ---: | ---: | ---: | ---: | --- | ---: | --- |\n")
 		for _, f := range s.Folds {
 			for i, r := range f.Rounds {
-				fmt.Fprintf(b, "| %d | %d | %d | %d | %d | %s | %s | %s |\n", f.Repeat, f.Fold, i+1, len(r.Candidates), r.Resources,
-					mdEscape(r.Best), strconv.FormatFloat(float64(r.BestScore), 'f', 4, 64), survivorsText(r, f.Chosen, mdEscape))
+				fmt.Fprintf(b, "| %s |\n", strings.Join(roundCells(f, i, r, mdEscape), " | "))
 			}
 		}
 		b.WriteString("\n")
 	}
+}
+
+// writeHTMLSearches writes the searches as the Markdown report's "Tuning
+// searches" section.
+func writeHTMLSearches(b *strings.Builder, ss []Search) {
+	if len(ss) == 0 {
+		return
+	}
+	b.WriteString("<section id=\"searches\">\n<h2>Tuning searches</h2>\n")
+	showEnc := searchEncodersDiffer(ss)
+	for _, s := range ss {
+		fmt.Fprintf(b, "<p>%s</p>\n", s.summary(showEnc, htmlEscape, func(t string) string { return "<strong>" + t + "</strong>" }))
+		if len(s.Folds) == 0 {
+			continue
+		}
+		b.WriteString("<div class=\"wide\"><table>\n<thead><tr><th class=\"num\">repeat</th><th class=\"num\">fold</th><th class=\"num\">round</th>" +
+			"<th class=\"num\">candidates</th><th class=\"num\">rows</th><th>best</th><th class=\"num\">inner mean</th><th>survivors</th></tr></thead>\n<tbody>\n")
+		for _, f := range s.Folds {
+			for i, r := range f.Rounds {
+				c := roundCells(f, i, r, htmlEscape)
+				fmt.Fprintf(b, "<tr><td class=\"num\">%s</td><td class=\"num\">%s</td><td class=\"num\">%s</td><td class=\"num\">%s</td><td class=\"num\">%s</td><td>%s</td><td class=\"num\">%s</td><td>%s</td></tr>\n",
+					c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7])
+			}
+		}
+		b.WriteString("</tbody>\n</table></div>\n")
+	}
+	b.WriteString("</section>\n")
+}
+
+// searchEncodersDiffer reports whether the searches have several
+// pipelines: their lines then name it.
+func searchEncodersDiffer(ss []Search) bool {
+	for _, s := range ss {
+		if s.Encoder != ss[0].Encoder {
+			return true
+		}
+	}
+	return false
+}
+
+// summary is a search's line: its cell (emphasised by em, the pipeline
+// named when showEnc), strategy, candidates, inner folds, metric and
+// cost, escaped with esc.
+func (s Search) summary(showEnc bool, esc, em func(string) string) string {
+	enc := ""
+	if showEnc {
+		enc = " · " + esc(s.Encoder)
+	}
+	cell := fmt.Sprintf("%s%s · %s · %s", esc(s.Dataset), enc, esc(s.Learner), esc(s.Reduction))
+	return fmt.Sprintf("%s: %s search over %d candidates, each scored by %d inner folds on %s; %d inner fits on %d rows in all (fits × their rows), against %d fits on %d rows to score every candidate on every row (%s of the rows).",
+		em(cell), s.Strategy, s.Candidates, s.InnerFolds, s.Metric, s.Fits, s.Rows, s.FullFits, s.FullRows, percent(s.Rows, s.FullRows))
+}
+
+// roundCells are the cells of round i of fold f's row, escaped with esc.
+func roundCells(f SearchFold, i int, r SearchRound, esc func(string) string) []string {
+	return []string{strconv.Itoa(f.Repeat), strconv.Itoa(f.Fold), strconv.Itoa(i + 1), strconv.Itoa(len(r.Candidates)), strconv.Itoa(r.Resources),
+		esc(r.Best), strconv.FormatFloat(float64(r.BestScore), 'f', 4, 64), survivorsText(r, f.Chosen, esc)}
 }
 
 // survivorsText lists a round's survivors, escaped with esc: their names

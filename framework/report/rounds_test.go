@@ -84,3 +84,26 @@ func TestSearchReplayFitsNothing(t *testing.T) {
 		t.Errorf("fits %d on %d rows, full %d on %d; want 30 on 1080, 27 on 2430", s.Fits, s.Rows, s.FullFits, s.FullRows)
 	}
 }
+
+// TestSearchesHTML: the HTML report's section says what the Markdown one
+// does, escaped for HTML.
+func TestSearchesHTML(t *testing.T) {
+	c := halvingCell()
+	c.Dataset, c.ID.Learner = "iris", "log<reg>"
+	var b strings.Builder
+	writeHTMLSearches(&b, searches([]*outcome.CellResult{c}, nil))
+	for _, want := range []string{
+		"<section id=\"searches\">\n<h2>Tuning searches</h2>\n",
+		"<p><strong>iris · log&lt;reg&gt; · none</strong>: halving search over 5 candidates",
+		"<tr><td class=\"num\">0</td><td class=\"num\">1</td><td class=\"num\">2</td><td class=\"num\">2</td><td class=\"num\">135</td><td>C=1</td><td class=\"num\">0.9700</td><td>chose C=1</td></tr>\n",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("HTML\n%s\nwant %q", b.String(), want)
+		}
+	}
+	b.Reset()
+	writeHTMLSearches(&b, nil)
+	if b.String() != "" {
+		t.Errorf("no search writes %q", b.String())
+	}
+}
