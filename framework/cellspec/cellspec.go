@@ -122,6 +122,14 @@ type Tune struct {
 	Folds     int    `json:"folds"`
 	Metric    string `json:"metric"`
 	InnerSeed int64  `json:"inner_seed"`
+	// The search, for a strategy other than the grid (all omitted for the
+	// grid, whose specs read as before strategies existed).
+	Strategy     string `json:"strategy,omitempty"`
+	NIter        int    `json:"n_iter,omitempty"`
+	Candidates   int    `json:"candidates,omitempty"`
+	Factor       int    `json:"factor,omitempty"`
+	MinResources int    `json:"min_resources,omitempty"`
+	Aggressive   bool   `json:"aggressive_elimination,omitempty"`
 }
 
 // Build identifies a build of bench: its module version and VCS revision,

@@ -112,6 +112,9 @@ type Pipeline struct {
 // for a scalar parameter expands into one combination per element.
 type Param struct {
 	Value param.Value
+	// Dist, when set, is the parameter's search space (Value is then
+	// null): a tune block draws its candidates from it.
+	Dist *Distribution
 	// Range is the value's range, NameRange the parameter name's (the
 	// attribute name, or the key in params = { … }).
 	Range, NameRange hcl.Range

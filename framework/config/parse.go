@@ -63,9 +63,10 @@ const (
 func DefaultMetrics() []string { return []string{"accuracy", "macro_f1"} }
 
 // Functions are the functions experiment files may call: go-cty's standard
-// library (range, pow, concat, format, ...).
+// library (range, pow, concat, format, ...) and the search spaces of tuned
+// parameters (loguniform, uniform, randint, choice; see Distribution).
 func Functions() map[string]function.Function {
-	return map[string]function.Function{
+	fs := map[string]function.Function{
 		"abs": stdlib.AbsoluteFunc, "ceil": stdlib.CeilFunc, "floor": stdlib.FloorFunc,
 		"log": stdlib.LogFunc, "max": stdlib.MaxFunc, "min": stdlib.MinFunc, "pow": stdlib.PowFunc,
 		"range": stdlib.RangeFunc, "concat": stdlib.ConcatFunc, "length": stdlib.LengthFunc,
@@ -74,6 +75,8 @@ func Functions() map[string]function.Function {
 		"reverse": stdlib.ReverseListFunc, "sort": stdlib.SortFunc, "zipmap": stdlib.ZipmapFunc,
 		"setproduct": stdlib.SetProductFunc, "tolist": stdlib.MakeToFunc(cty.List(cty.DynamicPseudoType)),
 	}
+	maps.Copy(fs, distFuncs())
+	return fs
 }
 
 // DefaultFormats returns the output formats written when a file names
@@ -404,6 +407,9 @@ func toValue(v cty.Value) (param.Value, error) {
 	case t.IsTupleType() || t.IsListType() || t.IsSetType():
 		var out []param.Value
 		for _, e := range v.AsValueSlice() {
+			if _, ok := asDistribution(e); ok {
+				return param.Value{}, fmt.Errorf("a distribution such as loguniform(a, b) is a parameter's whole value, not an element of a list")
+			}
 			ev, err := toValue(e)
 			if err != nil {
 				return param.Value{}, err
@@ -427,6 +433,9 @@ func (d *decoder) param(block, name string, nameRange hcl.Range, expr hcl.Expres
 	d.diags = append(d.diags, diags...)
 	if diags.HasErrors() {
 		return Param{}, false
+	}
+	if dist, ok := asDistribution(v); ok {
+		return Param{Dist: dist, Range: expr.Range(), NameRange: nameRange}, true
 	}
 	pv, err := toValue(v)
 	if err != nil {
@@ -576,6 +585,10 @@ func (d *decoder) paramsObject(a *hcl.Attribute, out map[string]Param, block str
 			return
 		}
 		for k, ev := range v.AsValueMap() {
+			if dist, ok := asDistribution(ev); ok {
+				out[k] = Param{Dist: dist, Range: a.Expr.Range(), NameRange: a.Expr.Range()}
+				continue
+			}
 			pv, err := toValue(ev)
 			if err != nil {
 				d.errorf(a.Expr.Range(), "Invalid parameter value", "%s: %s: %v.", block, k, err)
@@ -612,6 +625,7 @@ func (d *decoder) encoder(b *hcl.Block) *Encoder {
 	}
 	d.decodeBody(b.Body, &raw)
 	e.Options = d.params(raw.Params, raw.Rest, "Encoder "+strconv.Quote(e.Name))
+	d.noSearchSpaces(e.Options, "Encoder "+strconv.Quote(e.Name))
 	if raw.Type != nil {
 		e.Type, e.TypeRange = *raw.Type, raw.TypeRange
 	} else {
@@ -654,7 +668,33 @@ func (d *decoder) learner(b *hcl.Block) *Learner {
 		l.ParamsRange = raw.Params.Expr.Range()
 	}
 	l.Params = d.params(raw.Params, nil, "Learner "+strconv.Quote(l.Name))
+	d.searchSpaces(l)
 	return l
+}
+
+// searchSpaces checks learner l's distributions: each needs a tune block
+// that draws its candidates (strategy "random", or "halving" with n_iter).
+func (d *decoder) searchSpaces(l *Learner) {
+	for _, n := range slices.Sorted(maps.Keys(l.Params)) {
+		p := l.Params[n]
+		switch {
+		case p.Dist == nil:
+		case l.Tune == nil:
+			d.errorf(p.Range, "Search space without tune", `Learner %q: %s = %s is a search space: add tune { strategy = "random", n_iter = 20 } (or strategy = "halving" with n_iter).`, l.Name, n, p.Dist)
+		case !l.Tune.Sampled():
+			d.errorf(p.Range, "Search space in a grid", `Learner %q: %s = %s is a search space, but strategy %q tries listed values only: set n_iter with strategy = "random" or "halving".`, l.Name, n, p.Dist, l.Tune.Strategy)
+		}
+	}
+}
+
+// noSearchSpaces reports the distributions among an encoder's or a
+// reduction's parameters: only a learner's parameters are tuned.
+func (d *decoder) noSearchSpaces(params map[string]Param, block string) {
+	for _, n := range slices.Sorted(maps.Keys(params)) {
+		if p := params[n]; p.Dist != nil {
+			d.errorf(p.Range, "Invalid parameter value", "%s: %s = %s: only a learner's parameters take a search space (see tune).", block, n, p.Dist)
+		}
+	}
 }
 
 func (d *decoder) reduction(b *hcl.Block) *Reduction {
@@ -686,6 +726,7 @@ func (d *decoder) reduction(b *hcl.Block) *Reduction {
 		r.ClassWeight = d.classWeight(raw.ClassWeight)
 	}
 	r.Params = d.params(raw.Params, raw.Rest, "Reduction "+strconv.Quote(r.Name))
+	d.noSearchSpaces(r.Params, "Reduction "+strconv.Quote(r.Name))
 	if raw.Calibrate != nil {
 		r.Calibrate, r.CalibrateRange = *raw.Calibrate, raw.CalibrateR
 	}

@@ -1,7 +1,11 @@
 package config
 
 import (
+	"math"
+	"sort"
+
 	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
 )
 
 // Tune declares that a learner's list-valued parameters are tuned by an
@@ -21,30 +25,166 @@ type Tune struct {
 	// seeded from the cell and the outer fold. -1 means not set.
 	InnerSeed int64
 
+	// Strategy is how the candidates are searched: StrategyGrid (the
+	// default: every combination of the listed values), StrategyRandom
+	// (NIter candidates drawn from the lists and distributions) or
+	// StrategyHalving (successive halving over the grid, or over NIter
+	// drawn candidates).
+	Strategy      string
+	StrategyRange hcl.Range
+	// NIter is the number of candidates drawn (0: not set).
+	NIter      int
+	NIterRange hcl.Range
+	// Halving's settings, as scikit-learn's HalvingGridSearchCV: Factor
+	// (default 3) divides the candidates and multiplies the rows per
+	// round; MinResources is the rows of the first round, 0 for
+	// "exhaust" (the default), -1 for "smallest"; Resource is what grows,
+	// "n_samples" (the only one: a plugin's schema cannot declare a
+	// budget parameter such as max_iter); AggressiveElimination replays
+	// the first round's rows until few enough candidates are left.
+	Factor                int
+	MinResources          int
+	MinResourcesRange     hcl.Range
+	Resource              string
+	AggressiveElimination bool
+	// HalvingRange locates the first halving setting given, for the
+	// error when the strategy is not halving.
+	HalvingRange hcl.Range
+
 	DeclRange hcl.Range
 }
+
+// The tune strategies.
+const (
+	StrategyGrid    = "grid"
+	StrategyRandom  = "random"
+	StrategyHalving = "halving"
+)
+
+// Halving's defaults and MinResources' words.
+const (
+	DefaultFactor    = 3
+	MinExhaust       = 0
+	MinSmallest      = -1
+	ResourceNSamples = "n_samples"
+)
 
 // DefaultTuneFolds is the number of inner folds of a tune block.
 const DefaultTuneFolds = 5
 
+// IsGrid reports whether the strategy is the exhaustive grid (also when
+// a Tune built in code leaves Strategy empty).
+func (t *Tune) IsGrid() bool { return t.Strategy != StrategyRandom && t.Strategy != StrategyHalving }
+
+// Sampled reports whether the candidates are drawn (NIter of them)
+// rather than the whole grid.
+func (t *Tune) Sampled() bool { return t.Strategy == StrategyRandom || t.NIter > 0 }
+
 // tuneBlock is a tune block as written.
 type tuneBlock struct {
-	DefRange   hcl.Range `hcl:",def_range"`
-	Folds      *float64  `hcl:"folds,optional"`
-	FoldsR     hcl.Range `hcl:"folds,attr_value_range"`
-	Metric     *string   `hcl:"metric,optional"`
-	MetricR    hcl.Range `hcl:"metric,attr_value_range"`
-	InnerSeed  *float64  `hcl:"inner_seed,optional"`
-	InnerSeedR hcl.Range `hcl:"inner_seed,attr_value_range"`
+	DefRange   hcl.Range      `hcl:",def_range"`
+	Folds      *float64       `hcl:"folds,optional"`
+	FoldsR     hcl.Range      `hcl:"folds,attr_value_range"`
+	Metric     *string        `hcl:"metric,optional"`
+	MetricR    hcl.Range      `hcl:"metric,attr_value_range"`
+	InnerSeed  *float64       `hcl:"inner_seed,optional"`
+	InnerSeedR hcl.Range      `hcl:"inner_seed,attr_value_range"`
+	Strategy   *string        `hcl:"strategy,optional"`
+	StrategyR  hcl.Range      `hcl:"strategy,attr_value_range"`
+	NIter      *float64       `hcl:"n_iter,optional"`
+	NIterR     hcl.Range      `hcl:"n_iter,attr_value_range"`
+	Factor     *float64       `hcl:"factor,optional"`
+	FactorR    hcl.Range      `hcl:"factor,attr_value_range"`
+	MinRes     *hcl.Attribute `hcl:"min_resources,optional"`
+	Resource   *string        `hcl:"resource,optional"`
+	ResourceR  hcl.Range      `hcl:"resource,attr_value_range"`
+	Aggressive *bool          `hcl:"aggressive_elimination,optional"`
+	AggrR      hcl.Range      `hcl:"aggressive_elimination,attr_value_range"`
 }
 
 // tune checks a learner's tune block.
 func (d *decoder) tune(b *tuneBlock) *Tune {
-	t := &Tune{Folds: DefaultTuneFolds, InnerSeed: -1, DeclRange: b.DefRange}
+	t := &Tune{Folds: DefaultTuneFolds, InnerSeed: -1, DeclRange: b.DefRange,
+		Strategy: StrategyGrid, Factor: DefaultFactor, Resource: ResourceNSamples}
 	integer(d, &t.Folds, "folds", b.Folds, b.FoldsR, 2)
 	if b.Metric != nil {
 		t.Metric, t.MetricRange = *b.Metric, b.MetricR
 	}
 	integer(d, &t.InnerSeed, "inner_seed", b.InnerSeed, b.InnerSeedR, 0)
+	if b.Strategy != nil {
+		t.Strategy, t.StrategyRange = *b.Strategy, b.StrategyR
+		if t.Strategy != StrategyGrid && t.Strategy != StrategyRandom && t.Strategy != StrategyHalving {
+			d.errorf(b.StrategyR, "Invalid strategy", `strategy is "grid", "random" or "halving", not %q.`, t.Strategy)
+		}
+	}
+	integer(d, &t.NIter, "n_iter", b.NIter, b.NIterR, 1)
+	t.NIterRange = b.NIterR
+	d.halving(b, t)
+	switch {
+	case t.Strategy == StrategyRandom && b.NIter == nil:
+		d.errorf(b.StrategyR, "Missing n_iter", `strategy = "random" draws n_iter candidates: set n_iter, such as n_iter = 20.`)
+	case t.Strategy == StrategyGrid && b.NIter != nil:
+		d.errorf(b.NIterR, "Invalid n_iter", `n_iter draws candidates for strategy "random" or "halving"; strategy "grid" tries every combination.`)
+	}
 	return t
+}
+
+// halving reads the settings of successive halving into t and reports
+// them under another strategy.
+func (d *decoder) halving(b *tuneBlock, t *Tune) {
+	integer(d, &t.Factor, "factor", b.Factor, b.FactorR, 2)
+	if b.MinRes != nil {
+		d.minResources(b.MinRes, t)
+		t.MinResourcesRange = b.MinRes.Expr.Range()
+	}
+	if b.Resource != nil {
+		t.Resource = *b.Resource
+		if t.Resource != ResourceNSamples {
+			d.errorf(b.ResourceR, "Invalid resource", `resource is "n_samples", not %q: a plugin's parameter schema has no way to declare a budget parameter such as max_iter or epochs.`, t.Resource)
+		}
+	}
+	if b.Aggressive != nil {
+		t.AggressiveElimination = *b.Aggressive
+	}
+	var given []hcl.Range
+	for _, r := range []hcl.Range{b.FactorR, b.ResourceR, b.AggrR} {
+		if r != (hcl.Range{}) {
+			given = append(given, r)
+		}
+	}
+	if b.MinRes != nil {
+		given = append(given, b.MinRes.Expr.Range())
+	}
+	if len(given) == 0 {
+		return
+	}
+	sort.Slice(given, func(i, j int) bool { return given[i].Start.Byte < given[j].Start.Byte })
+	t.HalvingRange = given[0]
+	if t.Strategy != StrategyHalving {
+		d.errorf(t.HalvingRange, "Not a halving search", `factor, min_resources, resource and aggressive_elimination set successive halving: add strategy = "halving".`)
+	}
+}
+
+// minResources reads min_resources: a whole number of rows ≥ 1,
+// "exhaust" or "smallest".
+func (d *decoder) minResources(a *hcl.Attribute, t *Tune) {
+	v, ok := d.value(a)
+	if !ok {
+		return
+	}
+	switch {
+	case v.Type() == cty.String && v.AsString() == "exhaust":
+		t.MinResources = MinExhaust
+		return
+	case v.Type() == cty.String && v.AsString() == "smallest":
+		t.MinResources = MinSmallest
+		return
+	case v.Type() == cty.Number:
+		f, _ := v.AsBigFloat().Float64()
+		if f == math.Trunc(f) && f >= 1 && f <= math.MaxInt32 {
+			t.MinResources = int(f)
+			return
+		}
+	}
+	d.errorf(a.Expr.Range(), "Invalid min_resources", `min_resources is a whole number of rows >= 1, "exhaust" or "smallest".`)
 }

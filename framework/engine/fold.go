@@ -297,11 +297,13 @@ func (s *scheduler) runFold(ctx context.Context, t task, e *matrixEntry) (fr out
 		f.settle = func() { e.settle(t.cell.Index) }
 	}
 	var tuned *tuning
+	var tuneSeconds float64
 	if t.cell.Learner.Candidates != nil {
+		before := f.fitSeconds
 		if tuned, err = f.tune(t); err != nil {
 			return outcome.FoldResult{}, err
 		}
-		f.params = tuned.best
+		f.params, tuneSeconds = tuned.best, f.fitSeconds-before
 	}
 	var out foldOutcome
 	if calibrating {
@@ -318,7 +320,10 @@ func (s *scheduler) runFold(ctx context.Context, t task, e *matrixEntry) (fr out
 	}
 	fr, err = f.score(t, out, s.opt.KeepPredictions)
 	if err == nil && tuned != nil {
-		fr.Chosen, fr.TuneScores = tuned.chosen, tuned.scores
+		fr.Chosen, fr.TuneScores, fr.TuneRounds = tuned.chosen, tuned.scores, tuned.rounds
+		if !t.cell.Learner.Config.Tune.IsGrid() {
+			fr.TuneSeconds, fr.TuneRows = tuneSeconds, len(f.train)
+		}
 	}
 	fr.SoftmaxScores = softmaxScores(t.cell, out)
 	if err == nil {

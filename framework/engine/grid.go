@@ -258,6 +258,9 @@ func expand(params map[string]config.Param, specs []param.ParamSpec) ([]param.Pa
 			choices = v.Elems()
 			varied[n] = true
 		}
+		if params[n].Dist != nil {
+			varied[n] = true // its values are drawn (sampleCandidates)
+		}
 		var next []param.Params
 		for _, p := range out {
 			for _, c := range choices {

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -45,6 +46,7 @@ func check(g *Grid) hcl.Diagnostics {
 			ck.tuned(l)
 			ck.tuneMetricApplies(g, l)
 			ck.tuneFolds(g, l)
+			ck.halvingRows(g, l)
 		}
 		ck.paramsApply(g, l)
 		for _, red := range g.Reductions {
@@ -343,4 +345,51 @@ func (ck *checker) tuneFolds(g *Grid, l *Learner) {
 				l.Config.Name, d.Config.Name, d.Classes[leastClass], least, leastFold, t.Folds)
 		}
 	}
+}
+
+// halvingRows checks a successive halving search against each dataset
+// it has cells on, planned for the fewest rows of an outer training part:
+// min_resources (given, or the folds × 2 × classes "exhaust" and
+// "smallest" start from) more than those rows is an error, as
+// scikit-learn's; a search the rows allow one round only is warned
+// about: it scores every candidate on a subsample once, and halves
+// nothing.
+func (ck *checker) halvingRows(g *Grid, l *Learner) {
+	t := l.Config.Tune
+	if t.Strategy != config.StrategyHalving || len(l.Candidates) == 0 {
+		return
+	}
+	at := cmp.Or(t.MinResourcesRange, t.DeclRange)
+	for _, d := range g.Datasets {
+		n, fold := fewestTrainRows(d)
+		if !g.hasCells(d, l) || n < 0 {
+			continue
+		}
+		classes := d.K()
+		if d.MultiLabel {
+			classes = 2
+		}
+		rounds, err := halvingSchedule(len(l.Candidates), n, classes, t.Folds, t)
+		switch {
+		case err != nil:
+			ck.errorf(at, "Too few rows to halve", "Learner %q: on dataset %q (fold %d): %v; set a smaller min_resources.", l.Config.Name, d.Config.Name, fold, err)
+		case len(rounds) == 1 && len(l.Candidates) > 1:
+			ck.warnf(at, "Halving in one round", "Learner %q: on dataset %q (fold %d) the %d rows allow one round only: every candidate is scored on %d of them and none is eliminated; lower min_resources or use strategy \"grid\".",
+				l.Config.Name, d.Config.Name, fold, n, rounds[0].resources)
+		}
+	}
+}
+
+// fewestTrainRows returns the rows of the smallest outer training part of
+// d and its fold, -1 when d has no folds.
+func fewestTrainRows(d *Dataset) (int, int) {
+	fewest, fold := -1, 0
+	for _, folds := range d.Folds {
+		for f := 0; f < d.NumFolds; f++ {
+			if train, _ := cv.Split(folds, f); fewest < 0 || len(train) < fewest {
+				fewest, fold = len(train), f
+			}
+		}
+	}
+	return fewest, fold
 }

@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
@@ -208,5 +209,45 @@ func TestParamsApply(t *testing.T) {
 		if !slices.Equal(got, tc.want) {
 			t.Errorf("%s: warnings %q, want %q", tc.name, got, tc.want)
 		}
+	}
+}
+
+// TestHalvingChecks: a halving search's first round must fit in the
+// smallest outer training part (iris here: 3 rows, 3 classes), and one
+// that the rows allow a single round is warned about.
+func TestHalvingChecks(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		minRes int
+		want   []string
+	}{
+		{"exhaust starts at 2 folds × 2 × 3 classes", config.MinExhaust, []string{
+			"error 14: Too few rows to halve: Learner \"lda\": on dataset \"iris\" (fold 0): min_resources = 12 is more than the 3 rows of the outer training part; set a smaller min_resources."}},
+		{"a round of 2 rows", 2, []string{
+			"warning 14: Halving in one round: Learner \"lda\": on dataset \"iris\" (fold 0) the 3 rows allow one round only: every candidate is scored on 2 of them and none is eliminated; lower min_resources or use strategy \"grid\"."}},
+		{"rounds of 1 and 3 rows", 1, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := handGrid()
+			g.Datasets = g.Datasets[:1]
+			l := g.Learners[1]
+			l.Config.Tune = &config.Tune{Folds: 2, Strategy: config.StrategyHalving, Factor: 3, MinResources: tc.minRes, DeclRange: at(12)}
+			if tc.minRes != config.MinExhaust {
+				l.Config.Tune.MinResourcesRange = at(14)
+			} else {
+				l.Config.Tune.DeclRange = at(14)
+			}
+			l.TuneMetric, l.Tuned = "accuracy", map[string]bool{"C": true}
+			l.Candidates = []param.Params{{"C": param.Number(1)}, {"C": param.Number(2)}, {"C": param.Number(3)}}
+			var got []string
+			for _, d := range check(g) {
+				if strings.Contains(d.Summary, "alv") {
+					got = append(got, fmt.Sprintf("%s %d: %s: %s", map[hcl.DiagnosticSeverity]string{hcl.DiagError: "error", hcl.DiagWarning: "warning"}[d.Severity], d.Subject.Start.Line, d.Summary, d.Detail))
+				}
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("diagnostics %q, want %q", got, tc.want)
+			}
+		})
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/polyclass/polyclass/framework/config"
 	"github.com/polyclass/polyclass/framework/cv"
 	"github.com/polyclass/polyclass/framework/param"
 	"github.com/polyclass/polyclass/framework/sdk"
@@ -122,7 +123,8 @@ func (g *Grid) planStages(ctx context.Context, c *Cell, fn func(problems []sdk.P
 // problems: once on the training part, or, when the reduction calibrates,
 // once per calibration fold instead (CalibrationFolds: the calibrated
 // models alone predict); plus, for a tuned learner, as many again per
-// inner fold and candidate (tune folds × candidates). FoldFits × FitRounds
+// inner fold and candidate (tune folds × candidates, or the candidates of
+// every halving round: tuneCandidateFits). FoldFits × FitRounds
 // is the models one fold trains.
 func (c *Cell) FitRounds() int {
 	perScore := 1
@@ -131,7 +133,35 @@ func (c *Cell) FitRounds() int {
 	}
 	n := perScore
 	if l := c.Learner; l.Candidates != nil {
-		n += l.Config.Tune.Folds * len(l.Candidates) * perScore
+		n += l.Config.Tune.Folds * c.tuneCandidateFits() * perScore
+	}
+	return n
+}
+
+// tuneCandidateFits is the candidates one inner fold of a tuned cell
+// trains: every candidate, or under successive halving the sum of its
+// rounds' candidates, replays of the previous round's rows left out
+// (planned for an outer training part of the dataset's rows less one
+// fold; each round's fits train on fewer rows).
+func (c *Cell) tuneCandidateFits() int {
+	l, d := c.Learner, c.Dataset
+	if l.Config.Tune.Strategy != config.StrategyHalving || len(d.Folds) == 0 || d.NumFolds == 0 {
+		return len(l.Candidates)
+	}
+	rows := len(d.Folds[0])
+	classes := d.K()
+	if d.MultiLabel {
+		classes = 2
+	}
+	rounds, err := halvingSchedule(len(l.Candidates), rows-rows/d.NumFolds, classes, l.Config.Tune.Folds, l.Config.Tune)
+	if err != nil {
+		return len(l.Candidates)
+	}
+	n := 0
+	for i, r := range rounds {
+		if i == 0 || r.resources != rounds[i-1].resources { // a replay fits nothing (see halve)
+			n += r.candidates
+		}
 	}
 	return n
 }

@@ -195,6 +195,9 @@ func (r *resolver) learnerParams(l *Learner) []param.Params {
 		l.TuneMetric = r.exp.Metrics[0]
 	}
 	l.Candidates = combos
+	if t.Sampled() {
+		l.Candidates = sampleCandidates(l.Config.Params, tuned, combos, t.NIter, cv.Seed(r.exp.Seed, "tune", "candidates", l.Config.Name))
+	}
 	return []param.Params{whole(l.Config.Params)}
 }
 
@@ -656,6 +659,13 @@ func (r *resolver) checkParams(specs []param.ParamSpec, params map[string]config
 			ok = false
 			continue
 		}
+		if p.Dist != nil {
+			if err := p.Dist.CheckSpec(s); err != nil {
+				r.errorf(p.Range, "Invalid search space", "%s: %s = %s: %v.", owner, n, p.Dist, err)
+				ok = false
+			}
+			continue
+		}
 		values := []param.Value{p.Value}
 		if s.Type.Scalar() && p.Value.Kind() == param.ListValue {
 			values = p.Value.Elems()
@@ -942,6 +952,9 @@ func whole(params map[string]config.Param) param.Params {
 	out := param.Params{}
 	for n, p := range params {
 		out[n] = p.Value
+		if p.Dist != nil {
+			out[n] = param.String(p.Dist.String()) // its draws vary by candidate
+		}
 	}
 	return out
 }

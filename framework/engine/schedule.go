@@ -92,6 +92,9 @@ func newScheduler(g *Grid, opt Options) *scheduler {
 			Folds: make([]outcome.FoldResult, len(c.Dataset.Folds)*c.Dataset.NumFolds)}
 		if l := c.Learner; l.Candidates != nil {
 			s.results[i].TuneMetric = l.TuneMetric
+			if t := l.Config.Tune; !t.IsGrid() {
+				s.results[i].TuneStrategy, s.results[i].TuneFolds = t.Strategy, t.Folds
+			}
 			for _, cand := range l.Candidates {
 				s.results[i].TuneCandidates = append(s.results[i].TuneCandidates, l.tunedName(cand))
 			}

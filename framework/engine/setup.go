@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -159,13 +160,39 @@ func (l *Learner) tuning() string {
 	sort.Strings(names)
 	parts := make([]string, len(names))
 	for i, n := range names {
+		if d := l.Config.Params[n].Dist; d != nil {
+			parts[i] = fmt.Sprintf("%s ~ %s", n, d)
+			continue
+		}
 		var vals []string
 		for _, e := range l.Config.Params[n].Value.Elems() {
 			vals = append(vals, e.String())
 		}
 		parts[i] = fmt.Sprintf("%s ∈ {%s}", n, strings.Join(vals, ", "))
 	}
-	return fmt.Sprintf("%s by %d-fold inner cross-validation on %s", strings.Join(parts, ", "), l.Config.Tune.Folds, l.TuneMetric)
+	return fmt.Sprintf("%s%s by %d-fold inner cross-validation on %s", strings.Join(parts, ", "), l.searchText(), l.Config.Tune.Folds, l.TuneMetric)
+}
+
+// searchText says how a tuned learner's search differs from the grid's:
+// its drawn candidates and its successive halving; "" for the grid.
+func (l *Learner) searchText() string {
+	t := l.Config.Tune
+	var s string
+	if t.Sampled() {
+		s = fmt.Sprintf(", %d candidates drawn", len(l.Candidates))
+	}
+	if t.Strategy == config.StrategyHalving {
+		minRes := map[int]string{config.MinExhaust: "exhaust", config.MinSmallest: "smallest"}[t.MinResources]
+		if minRes == "" {
+			minRes = strconv.Itoa(t.MinResources)
+		}
+		s += fmt.Sprintf(", successive halving (factor %d, min_resources %s", t.Factor, minRes)
+		if t.AggressiveElimination {
+			s += ", aggressive elimination"
+		}
+		s += ")"
+	}
+	return s
 }
 
 // applicable is withDefaults without the parameters that apply (see

@@ -56,6 +56,13 @@ func cellSpec(g *Grid, c *Cell, f cellspec.Folds, b cellspec.Build) *cellspec.Sp
 	}
 	if t := c.Learner.Config.Tune; t != nil {
 		s.Tune = &cellspec.Tune{Folds: t.Folds, Metric: c.Learner.TuneMetric, InnerSeed: t.InnerSeed}
+		if !t.IsGrid() {
+			s.Tune.Strategy, s.Tune.NIter = t.Strategy, t.NIter
+			s.Tune.Candidates = len(c.Learner.Candidates)
+		}
+		if t.Strategy == config.StrategyHalving {
+			s.Tune.Factor, s.Tune.MinResources, s.Tune.Aggressive = t.Factor, t.MinResources, t.AggressiveElimination
+		}
 	}
 	return s
 }
@@ -232,9 +239,21 @@ var schemaAccount = map[string]string{
 	"ClassWeight.Balanced": "spec class_weight",
 	"ClassWeight.ByClass":  "spec class_weight",
 
-	"Tune.Folds":     "spec tune.folds",
-	"Tune.Metric":    "from tune.metric: the metric that chooses (default: the experiment's first)",
-	"Tune.InnerSeed": "spec tune.inner_seed",
+	"Tune.Folds":                 "spec tune.folds",
+	"Tune.Metric":                "from tune.metric: the metric that chooses (default: the experiment's first)",
+	"Tune.InnerSeed":             "spec tune.inner_seed",
+	"Tune.Strategy":              "from tune: tune.strategy, omitted for the grid (whose specs read as before strategies existed)",
+	"Tune.NIter":                 "from tune: tune.n_iter, with tune.candidates (for the random and halving strategies)",
+	"Tune.Factor":                "from tune: tune.factor (halving only)",
+	"Tune.MinResources":          "from tune: tune.min_resources (halving only; 0: \"exhaust\", -1: \"smallest\")",
+	"Tune.Resource":              "not: always n_samples",
+	"Tune.AggressiveElimination": "from tune: tune.aggressive_elimination (halving only)",
+	"Param.Dist":                 "from learner.params: the search space as written (loguniform(0.001, 1000)); the draws follow from it and the seed",
+
+	"Distribution.Kind":    "from learner.params: the search space as written",
+	"Distribution.Low":     "from learner.params: the search space as written",
+	"Distribution.High":    "from learner.params: the search space as written",
+	"Distribution.Choices": "from learner.params: the search space as written",
 
 	"Reduction.Name":        "spec reduction.name",
 	"Reduction.Plugin":      "from reduction.plugin: the plugin's name, version, binary digest and runtime",

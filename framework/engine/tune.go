@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/polyclass/polyclass/framework/config"
 	"github.com/polyclass/polyclass/framework/cv"
 	"github.com/polyclass/polyclass/framework/matrix"
 	"github.com/polyclass/polyclass/framework/metrics"
+	"github.com/polyclass/polyclass/framework/outcome"
 	"github.com/polyclass/polyclass/framework/param"
 )
 
@@ -15,6 +17,9 @@ type tuning struct {
 	best   param.Params // the chosen candidate, every parameter set
 	chosen string       // its tuned parameters, e.g. "C=10"
 	scores []float64    // mean inner metric per candidate, in grid order
+	// rounds are successive halving's rounds (none for the grid and
+	// random strategies).
+	rounds []outcome.TuneRound
 }
 
 // tune runs the nested cross-validation of a tuned learner on the fold's
@@ -34,6 +39,9 @@ func (f *fold) tune(t task) (*tuning, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tune: %w", err)
 	}
+	if l.Config.Tune.Strategy == config.StrategyHalving {
+		return f.halve(t, m, inner)
+	}
 	k := l.Config.Tune.Folds
 	sums := make([]float64, len(l.Candidates))
 	for j := 0; j < k; j++ {
@@ -41,14 +49,11 @@ func (f *fold) tune(t task) (*tuning, error) {
 		train, test := pick(f.train, fitIdx), pick(f.train, scoreIdx)
 		seed := cv.Seed(f.g.Experiment.Seed, "encode", d.Config.Name, f.c.Pipeline.Config.Name,
 			strconv.Itoa(t.repeat), strconv.Itoa(t.fold), "tune", strconv.Itoa(j))
-		x, err := encodeRows(d, f.c.Pipeline, train, seed)
-		if err == nil {
-			x, err = forLearner(f.c, x, f.denseBudget)
-		}
+		x, err := f.innerDesign(train, seed)
 		if err != nil {
 			return nil, fmt.Errorf("tune inner fold %d: %w", j, err)
 		}
-		enc := matrix.StreamMatrix(x)
+		enc := matrixStream(x)
 		for ci, cand := range l.Candidates {
 			v, err := f.innerScore(train, test, cand, x, enc, m)
 			if err != nil {
@@ -65,6 +70,19 @@ func (f *fold) tune(t task) (*tuning, error) {
 	tr.chosen = l.tunedName(tr.best)
 	return tr, nil
 }
+
+// innerDesign is the design matrix of an inner fold: the cell's pipeline
+// fitted on the inner training rows train only, in the learner's form.
+func (f *fold) innerDesign(train []int, seed uint64) (matrix.Matrix, error) {
+	x, err := encodeRows(f.c.Dataset, f.c.Pipeline, train, seed)
+	if err != nil {
+		return matrix.Matrix{}, err
+	}
+	return forLearner(f.c, x, f.denseBudget)
+}
+
+// matrixStream encodes x for the plugins (matrix.StreamMatrix).
+func matrixStream(x matrix.Matrix) *matrix.EncodedMatrix { return matrix.StreamMatrix(x) }
 
 // tunedName names a candidate of a tuned learner by its tuned parameters
 // ("C=10"), the others left out.

@@ -52,8 +52,17 @@ type FoldResult struct {
 	// Chosen names the parameter values a tuned learner chose on this
 	// fold's training part (e.g. "C=10"); TuneScores are the inner
 	// cross-validation's mean metric of each candidate, in grid order.
-	Chosen     string    `json:"chosen,omitempty"`
-	TuneScores []float64 `json:"tune_scores,omitempty"`
+	// Under successive halving a candidate's TuneScore is its mean in the
+	// last round it reached (on that round's rows), and TuneRounds are
+	// the rounds; TuneSeconds is the fit time of the inner fits (set for
+	// the random and halving strategies only).
+	Chosen      string      `json:"chosen,omitempty"`
+	TuneScores  []float64   `json:"tune_scores,omitempty"`
+	TuneRounds  []TuneRound `json:"tune_rounds,omitempty"`
+	TuneSeconds float64     `json:"tune_seconds,omitempty"`
+	// TuneRows is the rows of the outer training part the search ran on
+	// (set for the random and halving strategies only).
+	TuneRows int `json:"tune_rows,omitempty"`
 	// SoftmaxScores tells that the class probabilities the metrics read
 	// (log_loss, brier) are a softmax of the decoder's class scores, not
 	// the learner's probabilities nor calibrated ones.
@@ -112,6 +121,11 @@ type CellResult struct {
 	// each fold's TuneScores.
 	TuneMetric     string   `json:"tune_metric,omitempty"`
 	TuneCandidates []string `json:"tune_candidates,omitempty"`
+	// TuneStrategy and TuneFolds are set when the strategy is not the
+	// grid: "random" or "halving", and the number of inner folds (what
+	// the fits spent are counted in).
+	TuneStrategy string `json:"tune_strategy,omitempty"`
+	TuneFolds    int    `json:"tune_folds,omitempty"`
 	// Curves are the cell's threshold views: ROC and precision–recall
 	// curves, the reliability diagram of its probabilities, from the
 	// out-of-fold scores of all its folds pooled when it finished (see
@@ -162,4 +176,16 @@ func (c *CellResult) Check() error {
 		}
 	}
 	return nil
+}
+
+// TuneRound is one round of a successive halving search on one outer
+// fold: the candidates it scored (indices into the cell's
+// TuneCandidates), the rows each inner fit trained and was scored on
+// (Resources: scikit-learn's n_resources, a share of the outer training
+// part), and each candidate's mean inner score. The next round's
+// candidates are this round's survivors.
+type TuneRound struct {
+	Resources  int       `json:"resources"`
+	Candidates []int     `json:"candidates"`
+	Scores     []float64 `json:"scores"`
 }

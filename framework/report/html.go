@@ -126,6 +126,7 @@ func WriteHTML(w io.Writer, r HTMLReport) error {
 	if len(t.Selected) > 0 {
 		writeHTMLSelected(&b, t.Selected, t.Edges)
 	}
+	writeHTMLSearches(&b, t.Searches)
 	if len(codes) > 0 {
 		writeHTMLCodes(&b, codes)
 	}

@@ -46,6 +46,9 @@ type jsonTables struct {
 	// TuningEdges: tuned parameters chosen on the edge of their grid in
 	// most outer folds.
 	TuningEdges []EdgeChoice `json:"tuning_edges,omitempty"`
+	// Searches: how the cells tuned by random search or successive
+	// halving searched, at what cost (see Search).
+	Searches []Search `json:"tuning_searches,omitempty"`
 }
 
 type jsonMetric struct {
@@ -171,7 +174,7 @@ func jp(x float64) *jnum { v := jnum(x); return &v }
 // (the ranks agree on every dataset) as null.
 func WriteJSON(w io.Writer, t *Tables) error {
 	out := jsonTables{Experiment: t.Experiment, Partial: t.Partial, Warnings: t.Warnings, ComputedBy: t.ComputedBy, Baseline: t.Baseline, Alpha: jnum(t.Alpha), Metrics: []jsonMetric{},
-		Selected: t.Selected, Setup: jsonSetup(t), TuningEdges: t.Edges}
+		Selected: t.Selected, Setup: jsonSetup(t), TuningEdges: t.Edges, Searches: t.Searches}
 	out.PerClass, out.Views = jsonViews(t)
 	for _, c := range t.Metrics {
 		m := jsonMetric{Metric: c.Metric, HigherIsBetter: c.HigherIsBetter, Datasets: c.Datasets, Ranked: c.Ranked, Notes: c.Notes}

@@ -164,6 +164,7 @@ func WriteMarkdown(w io.Writer, t *Tables, cells []*outcome.CellResult) error {
 	for _, l := range edgeLines(t.Edges, mdEscape) {
 		b.WriteString(l + "\n\n")
 	}
+	writeSearches(&b, t.Searches)
 	writeCodeTable(&b, cells, t.shown)
 	writeMarkdownViews(&b, t)
 	if len(t.ComputedBy) > 0 {

@@ -176,6 +176,9 @@ type Tables struct {
 	// Selected lists the tuned cells' choices (see Selection), in cell
 	// order.
 	Selected []Selection
+	// Searches are the searches of the cells tuned by a strategy other
+	// than the grid (see Search), in cell order.
+	Searches []Search
 	// ComputedBy names the programs that computed the cells (Spec).
 	ComputedBy []string
 	// Warnings are the experiment's warnings (Spec); every format but
@@ -366,7 +369,8 @@ func BuildTables(s Spec, cells []*outcome.CellResult) *Tables {
 	}
 	shown := newShown(shownRows(s.Setup))
 	rows, datasets, rowOf := rowsOf(cells, shown)
-	t := &Tables{Experiment: s.Experiment, Baseline: s.Baseline, Alpha: alpha, Selected: selections(cells, shown), shown: shown}
+	t := &Tables{Experiment: s.Experiment, Baseline: s.Baseline, Alpha: alpha, Selected: selections(cells, shown),
+		Searches: searches(cells, shown), shown: shown}
 	base := -1
 	var baseNote string
 	if s.Baseline != "" {

@@ -1,0 +1,237 @@
+package report
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/polyclass/polyclass/framework/metrics"
+	"github.com/polyclass/polyclass/framework/outcome"
+)
+
+// Search is how a tuned cell searched when its strategy is not the grid
+// (random or successive halving): its candidates, what the search spent
+// and what scoring every candidate on every row would have, and, for
+// halving, each outer fold's rounds.
+type Search struct {
+	Dataset   string `json:"dataset"`
+	Encoder   string `json:"encoder"`
+	Learner   string `json:"learner"`
+	Reduction string `json:"reduction"`
+	Strategy  string `json:"strategy"`
+	Metric    string `json:"metric"`
+	// Candidates and InnerFolds: the search space's candidates and the
+	// inner folds each is scored by.
+	Candidates int `json:"candidates"`
+	InnerFolds int `json:"inner_folds"`
+	// Fits is the inner fits the search spent over every outer fold
+	// (one per candidate, round and inner fold; each trains the
+	// reduction's problems), FullFits the fits of scoring every candidate
+	// on every inner fold of every outer fold with all the rows (the
+	// exhaustive grid's cost when the candidates are a grid).
+	Fits     int `json:"fits"`
+	FullFits int `json:"full_fits"`
+	// Rows and FullRows weigh each of those fits by the rows it had (the
+	// round's rows, or the outer training part's): halving's saving.
+	Rows     int `json:"rows"`
+	FullRows int `json:"full_rows"`
+	// The inner fits' seconds are in the cell files (each fold's
+	// tune_seconds), not here: the report is the same from run to run.
+	Folds []SearchFold `json:"folds,omitempty"`
+}
+
+// SearchFold is one outer fold's halving rounds.
+type SearchFold struct {
+	Repeat int           `json:"repeat"`
+	Fold   int           `json:"fold"`
+	Chosen string        `json:"chosen"`
+	Rounds []SearchRound `json:"rounds"`
+}
+
+// SearchRound is one round: the rows each inner fit had, the candidates
+// it scored with their mean inner scores, its best, and the candidates
+// that went on to the next round (none after the last).
+type SearchRound struct {
+	Resources  int      `json:"resources"`
+	Candidates []string `json:"candidates"`
+	Scores     []jnum   `json:"scores"`
+	Best       string   `json:"best"`
+	BestScore  jnum     `json:"best_score"`
+	Survivors  []string `json:"survivors,omitempty"`
+}
+
+// searches returns the searches of the cells tuned by a strategy other
+// than the grid, in cell order; failed cells are left out.
+func searches(cells []*outcome.CellResult, shown shownNames) []Search {
+	var out []Search
+	for _, c := range cells {
+		if c.TuneStrategy == "" || c.Failed() {
+			continue
+		}
+		_, sh := shown.of(c.ID)
+		s := Search{Dataset: c.Dataset, Encoder: sh.Encoder, Learner: sh.Learner, Reduction: sh.Reduction,
+			Strategy: c.TuneStrategy, Metric: c.TuneMetric, Candidates: len(c.TuneCandidates), InnerFolds: c.TuneFolds}
+		for _, f := range c.Folds {
+			full := len(c.TuneCandidates) * c.TuneFolds
+			s.FullFits, s.FullRows = s.FullFits+full, s.FullRows+full*f.TuneRows
+			if len(f.TuneRounds) == 0 {
+				s.Fits, s.Rows = s.Fits+full, s.Rows+full*f.TuneRows
+				continue
+			}
+			s.Folds = append(s.Folds, searchFold(c, f))
+			for i, r := range f.TuneRounds {
+				if i > 0 && r.Resources == f.TuneRounds[i-1].Resources {
+					continue // a replay of the round before fits nothing (aggressive elimination)
+				}
+				s.Fits += len(r.Candidates) * c.TuneFolds
+				s.Rows += len(r.Candidates) * c.TuneFolds * r.Resources
+			}
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// searchFold names the candidates of fold f's rounds.
+func searchFold(c *outcome.CellResult, f outcome.FoldResult) SearchFold {
+	name := func(i int) string {
+		if i < len(c.TuneCandidates) {
+			return c.TuneCandidates[i]
+		}
+		return fmt.Sprintf("candidate %d", i+1)
+	}
+	sf := SearchFold{Repeat: f.Repeat, Fold: f.Fold, Chosen: f.Chosen}
+	for i, r := range f.TuneRounds {
+		sr := SearchRound{Resources: r.Resources}
+		for j, ci := range r.Candidates {
+			sr.Candidates = append(sr.Candidates, name(ci))
+			sr.Scores = append(sr.Scores, jnum(r.Scores[j]))
+			if j == 0 || betterScore(c.TuneMetric, r.Scores[j], float64(sr.BestScore)) {
+				sr.Best, sr.BestScore = name(ci), jnum(r.Scores[j])
+			}
+		}
+		if i+1 < len(f.TuneRounds) {
+			for _, ci := range f.TuneRounds[i+1].Candidates {
+				sr.Survivors = append(sr.Survivors, name(ci))
+			}
+		}
+		sf.Rounds = append(sf.Rounds, sr)
+	}
+	return sf
+}
+
+// betterScore reports whether a beats b under metric m (ties: no; an
+// unknown metric is taken as higher is better).
+func betterScore(m string, a, b float64) bool {
+	if mm, err := metrics.Lookup(m); err == nil && !mm.HigherIsBetter {
+		return a < b
+	}
+	return a > b
+}
+
+// writeSearches writes the searches (see Search) as Markdown: per cell a
+// line on its cost against every candidate on every row (naming its
+// pipeline when the searches have several), then, for successive
+// halving, each outer fold's rounds.
+func writeSearches(b *strings.Builder, ss []Search) {
+	if len(ss) == 0 {
+		return
+	}
+	b.WriteString("## Tuning searches\n\n")
+	showEnc := searchEncodersDiffer(ss)
+	for _, s := range ss {
+		fmt.Fprintf(b, "%s\n\n", s.summary(showEnc, mdEscape, func(t string) string { return "**" + t + "**" }))
+		if len(s.Folds) == 0 {
+			continue
+		}
+		b.WriteString("| repeat | fold | round | candidates | rows | best | inner mean | survivors |\n| ---: | ---: | ---: | ---: | ---: | --- | ---: | --- |\n")
+		for _, f := range s.Folds {
+			for i, r := range f.Rounds {
+				fmt.Fprintf(b, "| %s |\n", strings.Join(roundCells(f, i, r, mdEscape), " | "))
+			}
+		}
+		b.WriteString("\n")
+	}
+}
+
+// writeHTMLSearches writes the searches as the Markdown report's "Tuning
+// searches" section.
+func writeHTMLSearches(b *strings.Builder, ss []Search) {
+	if len(ss) == 0 {
+		return
+	}
+	b.WriteString("<section id=\"searches\">\n<h2>Tuning searches</h2>\n")
+	showEnc := searchEncodersDiffer(ss)
+	for _, s := range ss {
+		fmt.Fprintf(b, "<p>%s</p>\n", s.summary(showEnc, htmlEscape, func(t string) string { return "<strong>" + t + "</strong>" }))
+		if len(s.Folds) == 0 {
+			continue
+		}
+		b.WriteString("<div class=\"wide\"><table>\n<thead><tr><th class=\"num\">repeat</th><th class=\"num\">fold</th><th class=\"num\">round</th>" +
+			"<th class=\"num\">candidates</th><th class=\"num\">rows</th><th>best</th><th class=\"num\">inner mean</th><th>survivors</th></tr></thead>\n<tbody>\n")
+		for _, f := range s.Folds {
+			for i, r := range f.Rounds {
+				c := roundCells(f, i, r, htmlEscape)
+				fmt.Fprintf(b, "<tr><td class=\"num\">%s</td><td class=\"num\">%s</td><td class=\"num\">%s</td><td class=\"num\">%s</td><td class=\"num\">%s</td><td>%s</td><td class=\"num\">%s</td><td>%s</td></tr>\n",
+					c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7])
+			}
+		}
+		b.WriteString("</tbody>\n</table></div>\n")
+	}
+	b.WriteString("</section>\n")
+}
+
+// searchEncodersDiffer reports whether the searches have several
+// pipelines: their lines then name it.
+func searchEncodersDiffer(ss []Search) bool {
+	for _, s := range ss {
+		if s.Encoder != ss[0].Encoder {
+			return true
+		}
+	}
+	return false
+}
+
+// summary is a search's line: its cell (emphasised by em, the pipeline
+// named when showEnc), strategy, candidates, inner folds, metric and
+// cost, escaped with esc.
+func (s Search) summary(showEnc bool, esc, em func(string) string) string {
+	enc := ""
+	if showEnc {
+		enc = " · " + esc(s.Encoder)
+	}
+	cell := fmt.Sprintf("%s%s · %s · %s", esc(s.Dataset), enc, esc(s.Learner), esc(s.Reduction))
+	return fmt.Sprintf("%s: %s search over %d candidates, each scored by %d inner folds on %s; %d inner fits on %d rows in all (fits × their rows), against %d fits on %d rows to score every candidate on every row (%s of the rows).",
+		em(cell), s.Strategy, s.Candidates, s.InnerFolds, s.Metric, s.Fits, s.Rows, s.FullFits, s.FullRows, percent(s.Rows, s.FullRows))
+}
+
+// roundCells are the cells of round i of fold f's row, escaped with esc.
+func roundCells(f SearchFold, i int, r SearchRound, esc func(string) string) []string {
+	return []string{strconv.Itoa(f.Repeat), strconv.Itoa(f.Fold), strconv.Itoa(i + 1), strconv.Itoa(len(r.Candidates)), strconv.Itoa(r.Resources),
+		esc(r.Best), strconv.FormatFloat(float64(r.BestScore), 'f', 4, 64), survivorsText(r, f.Chosen, esc)}
+}
+
+// survivorsText lists a round's survivors, escaped with esc: their names
+// when three or fewer, else their number; after the last round, the
+// choice.
+func survivorsText(r SearchRound, chosen string, esc func(string) string) string {
+	switch {
+	case len(r.Survivors) == 0:
+		return "chose " + esc(chosen)
+	case len(r.Survivors) <= 3:
+		parts := make([]string, len(r.Survivors))
+		for i, s := range r.Survivors {
+			parts[i] = esc(s)
+		}
+		return strings.Join(parts, ", ")
+	}
+	return strconv.Itoa(len(r.Survivors))
+}
+
+// percent is a of b as "12.3 %".
+func percent(a, b int) string {
+	if b == 0 {
+		return absent
+	}
+	return strconv.FormatFloat(100*float64(a)/float64(b), 'f', 1, 64) + " %"
+}
