@@ -79,6 +79,11 @@ type Stats struct {
 	Uploads int64
 	// Folds counts the folds run.
 	Folds int64
+	// FitsRequested counts the models the folds used, FitsMade those the
+	// learners trained: fewer where folds shared the fits of one problem
+	// (see fitTable), more where a fit was made again (a plugin that
+	// ended, a fold run again).
+	FitsRequested, FitsMade int64
 }
 
 // matrixKey identifies one encoded design matrix.
@@ -182,6 +187,7 @@ type task struct {
 	cell         *Cell
 	repeat, fold int
 	key          matrixKey
+	share        shareKey
 }
 
 // Run cross-validates every cell of g. Results are returned in cell order;
