@@ -41,8 +41,8 @@ type scheduler struct {
 	// unfinished tasks of each share group, whose models go with its last.
 	fits   *fitTable
 	shares map[shareKey]*atomic.Int64
-	ls         leases
-	stats      Stats
+	ls     leases
+	stats  Stats
 
 	mu          sync.Mutex // guards what follows
 	results     []*outcome.CellResult
