@@ -135,16 +135,13 @@ func (s *scheduler) weigh() {
 func (s *scheduler) selected(i int) bool { return s.opt.Select == nil || s.opt.Select(i) }
 
 // byLearner splits cells (of one dataset and pipeline) into runs of the
-// same learner and parameters, in the order each first appears.
+// same learner plugin and parameters (see sharedLearner), in the order
+// each first appears.
 func byLearner(cells []*Cell) [][]*Cell {
-	type key struct {
-		l      *Learner
-		params string
-	}
-	var order []key
-	same := map[key][]*Cell{}
+	var order []string
+	same := map[string][]*Cell{}
 	for _, c := range cells {
-		k := key{c.Learner, c.Params.String()}
+		k := sharedLearner(c)
 		if same[k] == nil {
 			order = append(order, k)
 		}
@@ -175,7 +172,7 @@ func (s *scheduler) add(cells []*Cell, gk groupKey) {
 // belong to group gk.
 func (s *scheduler) addTask(c *Cell, gk groupKey, rep, f int) {
 	key := matrixKey{gk.dataset, gk.pipeline, rep, f}
-	sk := shareKey{dataset: gk.dataset, pipeline: gk.pipeline, learner: c.Learner, params: c.Params.String(), repeat: rep, fold: f}
+	sk := shareKey{dataset: gk.dataset, pipeline: gk.pipeline, learner: sharedLearner(c), repeat: rep, fold: f}
 	s.tasks = append(s.tasks, task{cell: c, repeat: rep, fold: f, key: key, share: sk})
 	if s.matrices[key] == nil {
 		s.matrices[key] = &matrixEntry{}
@@ -393,4 +390,16 @@ func (s *scheduler) outcome(cause error) ([]*outcome.CellResult, Stats, error) {
 		results = slices.DeleteFunc(slices.Clone(results), func(r *outcome.CellResult) bool { return r == nil })
 	}
 	return results, s.stats, errors.Join(s.writeErrs...)
+}
+
+// sharedLearner names what decides whether two cells' learners may fit
+// alike: the learner's plugin and the cell's parameters. Two learner
+// blocks of one plugin and parameters (under different names, or
+// class weights, which go into the problems) are one for sharing.
+func sharedLearner(c *Cell) string {
+	name := c.Learner.Config.Name
+	if c.Learner.Plugin != nil {
+		name = c.Learner.Plugin.Name
+	}
+	return name + "\x00" + c.Params.String()
 }

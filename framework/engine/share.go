@@ -49,8 +49,8 @@ import (
 // would have alone).
 //
 // Which folds share, and memory: identities of one share group (dataset,
-// pipeline, learner and parameters, repeat, fold; shareKey) are the only
-// ones that can coincide. The scheduler queues a share group's tasks
+// pipeline, learner plugin and parameters, repeat, fold; shareKey) are the
+// only ones that can coincide. The scheduler queues a share group's tasks
 // together and releases the group's models when its last task ends, so
 // that a run holds the models of the few groups its workers are on, never
 // those of a whole grid. A resumed run or a shard queues only the tasks of
@@ -62,8 +62,7 @@ import (
 // shareKey is a share group: the tasks whose problems may be the same.
 type shareKey struct {
 	dataset, pipeline int
-	learner           *Learner
-	params            string
+	learner           string // sharedLearner
 	repeat, fold      int
 }
 
@@ -220,7 +219,9 @@ func problemSeed(seed uint64, key string) uint64 { return cv.Seed(seed, "solver"
 // the learner with its parameters and plugin build, the dataset, repeat,
 // fold and pipeline, the design matrix's digest, and the training rows.
 func (f *fold) identityBase(digest string) ([]byte, error) {
-	learner, err := json.Marshal(learnerSpec(f.c.Learner, f.params))
+	spec := learnerSpec(f.c.Learner, f.params)
+	spec.Name = "" // the block's name: two blocks of one plugin and parameters fit alike
+	learner, err := json.Marshal(spec)
 	if err != nil {
 		return nil, err
 	}
