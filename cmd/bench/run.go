@@ -411,6 +411,7 @@ func runExperiment(ctx context.Context, o *options, file string, g *engine.Grid,
 		fmt.Fprintf(io.MultiWriter(run.Log(), stderr), "warning: tuning: %s\n", e)
 	}
 	calls := g.Host.Calls()
+	fmt.Fprintln(run.Log(), fitsLine(stats))
 	writeCalls(run.Log(), calls, stats.Folds)
 	manifest.Calls = callRecords(calls)
 	o.pluginLog.set(nil)
@@ -422,7 +423,7 @@ func runExperiment(ctx context.Context, o *options, file string, g *engine.Grid,
 	if err != nil {
 		return errors.Join(runErr, err)
 	}
-	ended := runEnd{name: exp.Name, status: status, cells: len(cells), kept: len(kept), total: len(g.Cells), elapsed: time.Since(start), written: written}
+	ended := runEnd{name: exp.Name, status: status, cells: len(cells), kept: len(kept), total: len(g.Cells), elapsed: time.Since(start), written: written, stats: stats}
 	for _, r := range cells {
 		if r.Failed() {
 			ended.failed++
@@ -500,6 +501,13 @@ type runEnd struct {
 	shard   bool // a shard writes no tables
 	elapsed time.Duration
 	written []string
+	stats   engine.Stats // the fits requested and made
+}
+
+// fitsLine says how many models the run's folds used and how many the
+// learners trained: fewer where cells shared the fits of one problem.
+func fitsLine(s engine.Stats) string {
+	return fmt.Sprintf("fits: %d requested, %d made", s.FitsRequested, s.FitsMade)
 }
 
 func (e runEnd) print(w io.Writer) {
@@ -515,7 +523,11 @@ func (e runEnd) print(w io.Writer) {
 		}
 		count = fmt.Sprintf("interrupted, %d of %d cells%s", e.cells, e.total, what)
 	}
-	fmt.Fprintf(w, "%s: %s (%d failed%s) in %s\n", e.name, count, e.failed, resumed, e.elapsed.Round(time.Millisecond))
+	fits := ""
+	if e.stats.FitsRequested > 0 {
+		fits = "; " + fitsLine(e.stats)
+	}
+	fmt.Fprintf(w, "%s: %s (%d failed%s) in %s%s\n", e.name, count, e.failed, resumed, e.elapsed.Round(time.Millisecond), fits)
 	for _, f := range e.written {
 		fmt.Fprintf(w, "  %s\n", f)
 	}
