@@ -64,8 +64,11 @@ type options struct {
 	// denseBudget bounds a sparse matrix densified for a learner without
 	// the sparse capability (engine.Options.DenseBudget); 0: the default.
 	denseBudget byteSize
-	args        []string
-	pluginLog   *pluginLog
+	// noShare fits each cell's problems for it alone
+	// (engine.Options.NoShare).
+	noShare   bool
+	args      []string
+	pluginLog *pluginLog
 }
 
 // pluginLog receives the plugins' stderr (each line tagged with the
@@ -178,6 +181,7 @@ func flagSet(cmd string, o *options) *flag.FlagSet {
 	fs.IntVar(&o.parallelism, "parallelism", 0, "shards running at once")
 	fs.Var(&o.denseBudget, "dense-budget", "bound on a densified matrix")
 	fs.StringVar(&o.profile, "profile", "", "profiles directory")
+	fs.BoolVar(&o.noShare, "no-share", false, "fit each cell's problems for it alone")
 	return fs
 }
 
@@ -390,7 +394,7 @@ func runExperiment(ctx context.Context, o *options, file string, g *engine.Grid,
 	}
 	opts := engine.Options{Workers: o.jobs, Sink: run, Done: kept, Select: selectCell, Log: io.MultiWriter(run.Log(), stderr),
 		Timeout: time.Duration(exp.CV.Timeout * float64(time.Second)), KeepPredictions: exp.Output.Predictions,
-		DenseBudget: int64(o.denseBudget)}
+		DenseBudget: int64(o.denseBudget), NoShare: o.noShare}
 	if bar != nil {
 		opts.Weight = func(c *engine.Cell) int { return weights[c.Index] }
 		opts.Progress = func(done, _ int) { bar.Set(done) }

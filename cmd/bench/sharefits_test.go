@@ -43,16 +43,17 @@ var shareReductions = map[string]string{
 var cellLines = regexp.MustCompile(`(?m)^\s*"(fit_seconds|predict_seconds|checksum|index)": .*\n`)
 
 // runCells runs the experiment with the given reductions into a new
-// directory with -j jobs and returns its cell files (times and index
-// aside) by cell digest, with the directory.
-func runCells(t *testing.T, jobs string, reductions ...string) (map[string]string, string) {
+// directory with the flags (-j N, say) and returns its cell files (times
+// and index aside) by cell digest, with the directory.
+func runCells(t *testing.T, flags []string, reductions ...string) (map[string]string, string) {
 	t.Helper()
 	src := shareExperiment
 	for _, r := range reductions {
 		src += shareReductions[r] + "\n"
 	}
 	out := filepath.Join(t.TempDir(), "out")
-	if _, stderr, err := bench(t, "run", "-j", jobs, "-o", out, writeExperiment(t, src)); err != nil {
+	args := append(append([]string{"run"}, flags...), "-o", out, writeExperiment(t, src))
+	if _, stderr, err := bench(t, args...); err != nil {
 		t.Fatalf("%v\n%s", err, stderr)
 	}
 	return cellTexts(t, out), out
@@ -90,23 +91,31 @@ func fitsOf(t *testing.T, out string) string {
 // and make 6, the decoders 3 × 6 columns and make 6: 90 requested, 36
 // made, as run.log and the summary say. Each cell file is, times and
 // index aside, the one the cell's reduction writes in a run of its own,
-// and the same with -j 1 as with -j 4. A resumed run that lost the dag
-// cell makes its fits again, and its file is the same.
+// the same with -j 1 as with -j 4 and with --no-share (90 made). A
+// resumed run that lost the dag cell makes its fits again, and its file
+// is the same.
 func TestRunSharesFitsAcrossCells(t *testing.T) {
-	together, out := runCells(t, "4", "ovo", "dag", "code")
+	together, out := runCells(t, []string{"-j", "4"}, "ovo", "dag", "code")
 	if len(together) != 5 {
 		t.Fatalf("%d cells, want 5", len(together))
 	}
 	if got, want := fitsOf(t, out), "fits: 90 requested, 36 made"; got != want {
 		t.Errorf("run.log: %q, want %q", got, want)
 	}
-	serial, out1 := runCells(t, "1", "ovo", "dag", "code")
+	serial, out1 := runCells(t, []string{"-j", "1"}, "ovo", "dag", "code")
 	if got, want := fitsOf(t, out1), "fits: 90 requested, 36 made"; got != want {
 		t.Errorf("-j 1 run.log: %q, want %q", got, want)
+	}
+	unshared, outN := runCells(t, []string{"-j", "4", "--no-share"}, "ovo", "dag", "code")
+	if got, want := fitsOf(t, outN), "fits: 90 requested, 90 made"; got != want {
+		t.Errorf("--no-share run.log: %q, want %q", got, want)
 	}
 	for digest, file := range together {
 		if serial[digest] != file {
 			t.Errorf("cell %s: -j 1 and -j 4 differ", digest)
+		}
+		if unshared[digest] != file {
+			t.Errorf("cell %s: --no-share differs", digest)
 		}
 	}
 	for _, tc := range []struct {
@@ -118,7 +127,7 @@ func TestRunSharesFitsAcrossCells(t *testing.T) {
 		{"dag", 1, "fits: 18 requested, 18 made"},
 		{"code", 3, "fits: 54 requested, 18 made"},
 	} {
-		alone, dir := runCells(t, "2", tc.reduction)
+		alone, dir := runCells(t, []string{"-j", "2"}, tc.reduction)
 		if len(alone) != tc.cells {
 			t.Errorf("%s alone: %d cells, want %d", tc.reduction, len(alone), tc.cells)
 		}

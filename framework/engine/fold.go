@@ -394,6 +394,12 @@ func (s *scheduler) runFold(ctx context.Context, t task, e *matrixEntry) (fr out
 	f.decodeBlock = s.opt.DecodeBlock
 	f.threads = s.fitThreads
 	f.share, f.group = s.fits, t.share
+	if s.opt.NoShare {
+		// A table of the fold's own, whose models go with the fold.
+		own := newFitTable()
+		f.share = own
+		defer own.release(ctx, t.share)
+	}
 	defer f.release()
 	calibrating := t.cell.Reduction.Config.Calibrate != ""
 	f.design = digest

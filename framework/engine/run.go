@@ -56,6 +56,11 @@ type Options struct {
 	// reduction decodes row-wise; 0 means DefaultDecodeBlock. Results do
 	// not depend on it.
 	DecodeBlock int64
+	// NoShare makes every fold fit all the problems it scores with
+	// itself, as if no other cell of the run needed them (see fitTable):
+	// the same models and numbers, more fits. It measures what sharing
+	// saves.
+	NoShare bool
 }
 
 // DefaultDecodeBlock is the default Options.DecodeBlock: 16 MiB, the

@@ -100,7 +100,14 @@ var timing = regexp.MustCompile(`(?m)^\s*"(fit_seconds|predict_seconds|checksum)
 // and the run's stats.
 func cellFiles(t *testing.T, g *Grid, workers int, sel func(int) bool) (map[int]string, Stats) {
 	t.Helper()
-	res, stats, err := Run(context.Background(), g, Options{Workers: workers, Select: sel, KeepPredictions: true})
+	return cellFilesOf(t, g, Options{Workers: workers, Select: sel})
+}
+
+// cellFilesOf is cellFiles with the run's options opt (predictions kept).
+func cellFilesOf(t *testing.T, g *Grid, opt Options) (map[int]string, Stats) {
+	t.Helper()
+	opt.KeepPredictions = true
+	res, stats, err := Run(context.Background(), g, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,8 +136,9 @@ func cellFiles(t *testing.T, g *Grid, workers int, sel func(int) bool) (map[int]
 // random dense code, for two learners on 5 classes and 3 folds, in one
 // run: ovo and dag request 2 × 10 problems a fold and make 10, the three
 // decoders request 3 × 10 columns a fold and make 10. Every cell file,
-// times aside, is the one the cell writes in a run of its own, and the
-// same with 1 worker as with 4.
+// times aside, is the one the cell writes in a run of its own, the same
+// with 1 worker as with 4, and the same when no fit is shared (NoShare,
+// which makes every fit requested).
 func TestOneFitPerDistinctProblem(t *testing.T) {
 	g := shareGrid(t)
 	if len(g.Cells) != 10 {
@@ -147,6 +155,10 @@ func TestOneFitPerDistinctProblem(t *testing.T) {
 	if stats1.FitsRequested != int64(wantRequested) || stats1.FitsMade != int64(wantMade) {
 		t.Errorf("-j 1 fits: %d requested, %d made; want %d requested, %d made", stats1.FitsRequested, stats1.FitsMade, wantRequested, wantMade)
 	}
+	unshared, statsN := cellFilesOf(t, g, Options{Workers: 4, NoShare: true})
+	if statsN.FitsRequested != int64(wantRequested) || statsN.FitsMade != int64(wantRequested) {
+		t.Errorf("NoShare fits: %d requested, %d made; want %d of each", statsN.FitsRequested, statsN.FitsMade, wantRequested)
+	}
 	for _, c := range g.Cells {
 		alone, st := cellFiles(t, g, 2, func(i int) bool { return i == c.Index })
 		perFold := pairs
@@ -161,6 +173,9 @@ func TestOneFitPerDistinctProblem(t *testing.T) {
 		}
 		if serial[c.Index] != together[c.Index] {
 			t.Errorf("%s: cell file with -j 1 differs from -j 4:\n%s", c.ID().Key(), firstDiff(serial[c.Index], together[c.Index]))
+		}
+		if unshared[c.Index] != together[c.Index] {
+			t.Errorf("%s: cell file with NoShare differs:\n%s", c.ID().Key(), firstDiff(unshared[c.Index], together[c.Index]))
 		}
 	}
 	// The decoders differ in their numbers (they share fits, not results).
