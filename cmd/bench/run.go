@@ -404,7 +404,9 @@ func runExperiment(ctx context.Context, o *options, file string, g *engine.Grid,
 		what = fmt.Sprintf("shard %s, %d of %d cells", spec, len(ropt.Shard.Cells), len(g.Cells))
 	}
 	fmt.Fprintf(run.Log(), "bench run %s: %s (%d kept), %d folds to run, %d workers\n", file, what, len(kept), folds, o.jobs)
+	runStart := time.Now()
 	cells, stats, runErr := engine.Run(ctx, g, opts)
+	runWall := time.Since(runStart)
 	if bar != nil {
 		bar.Finish()
 	}
@@ -416,6 +418,7 @@ func runExperiment(ctx context.Context, o *options, file string, g *engine.Grid,
 	}
 	calls := g.Host.Calls()
 	fmt.Fprintln(run.Log(), fitsLine(stats))
+	writePhases(run.Log(), stats, runWall)
 	writeCalls(run.Log(), calls, stats.Folds)
 	manifest.Calls = callRecords(calls)
 	o.pluginLog.set(nil)

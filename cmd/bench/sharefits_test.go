@@ -102,6 +102,9 @@ func TestRunSharesFitsAcrossCells(t *testing.T) {
 	if got, want := fitsOf(t, out), "fits: 90 requested, 36 made"; got != want {
 		t.Errorf("run.log: %q, want %q", got, want)
 	}
+	if log := readFile(t, filepath.Join(out, results.LogFile)); !regexp.MustCompile(`(?m)^phases \(seconds summed over the workers; [0-9.]+ s of worker time: 4 workers × [0-9.]+ s\):\n  encode +[0-9.]+ s +[0-9.]+%\n`).MatchString(log) {
+		t.Errorf("run.log has no phase table:\n%s", log)
+	}
 	serial, out1 := runCells(t, []string{"-j", "1"}, "ovo", "dag", "code")
 	if got, want := fitsOf(t, out1), "fits: 90 requested, 36 made"; got != want {
 		t.Errorf("-j 1 run.log: %q, want %q", got, want)

@@ -90,6 +90,8 @@ type fold struct {
 	// fold's share group (see fitTable); a nil share fits every problem.
 	share *fitTable
 	group shareKey
+	// clock sums the run's time by phase; nil times nothing.
+	clock *phaseClock
 
 	// params are the learner's parameters for this fit (a candidate of a
 	// tuned learner, else the cell's).
@@ -130,7 +132,9 @@ func (f *fold) rerr(err error) error { return pluginErr(f.ctx, err, f.rp) }
 // solver seed from the cell's identity, the repeat, the fold, the stage and
 // the problem's index, and the cell's class weights (see ClassWeights).
 func (f *fold) plan(req sdk.PlanRequest) (sdk.Plan, error) {
+	start := time.Now()
 	plan, err := f.rp.Reducer.Plan(f.ctx, req)
+	f.clock.since(phasePlan, start)
 	if err != nil {
 		return sdk.Plan{}, f.rerr(err)
 	}
@@ -150,7 +154,9 @@ func (f *fold) upload(enc *matrix.EncodedMatrix) error {
 		return fmt.Errorf("internal error: a CSR matrix about to go to learner %s, which takes dense input only", f.c.Learner.Config.Name)
 	}
 	f.uploaded[enc.Digest] = enc
+	start := time.Now()
 	uploaded, err := f.lp.EnsureDataset(f.ctx, enc)
+	f.clock.since(phaseUpload, start)
 	if err != nil {
 		return f.lerr(err)
 	}
@@ -188,6 +194,7 @@ func (f *fold) fitBatch(digest string, rows []int, problems []sdk.Problem) ([]ho
 		models, err = f.lp.Learner.Fit(f.ctx, digest, rows, f.params, problems, threads)
 	}
 	took := time.Since(start).Seconds()
+	f.clock.since(phaseFit, start)
 	if err != nil {
 		return nil, took, f.lerr(err)
 	}
@@ -269,6 +276,7 @@ func (f *fold) fitClaimed(digest string, problems []sdk.Problem, keys []string, 
 // takes their models where they can serve the fold; the others (a fit that
 // failed, a process that ended) are left for the fold to claim again.
 func (f *fold) await(wait map[int]*sharedFit, models []host.ModelRef, seconds []float64, have []bool) error {
+	defer f.clock.since(phaseWait, time.Now())
 	for i, e := range wait {
 		select {
 		case <-e.done:
@@ -303,6 +311,7 @@ func (f *fold) predict(digest string, rows []int, models []host.ModelRef, wantPr
 		scores, probs, err = f.lp.Learner.Predict(f.ctx, digest, rows, models, wantProbs)
 	}
 	f.predictSeconds += time.Since(start).Seconds()
+	f.clock.since(phasePredict, start)
 	if err != nil {
 		return nil, nil, f.lerr(err)
 	}
@@ -365,7 +374,9 @@ func (s *scheduler) runFold(ctx context.Context, t task, e *matrixEntry) (fr out
 			err = fmt.Errorf("internal error: %v\n%s", p, debug.Stack())
 		}
 	}()
+	start := time.Now()
 	x, enc, err := design(s.g, t, e, s.opt.denseBudget())
+	s.clock.since(phaseEncode, start)
 	if err != nil {
 		return outcome.FoldResult{}, err
 	}
@@ -393,7 +404,7 @@ func (s *scheduler) runFold(ctx context.Context, t task, e *matrixEntry) (fr out
 	f.denseBudget = s.opt.denseBudget()
 	f.decodeBlock = s.opt.DecodeBlock
 	f.threads = s.fitThreads
-	f.share, f.group = s.fits, t.share
+	f.share, f.group, f.clock = s.fits, t.share, &s.clock
 	if s.opt.NoShare {
 		// A table of the fold's own, whose models go with the fold.
 		own := newFitTable()
@@ -430,7 +441,9 @@ func (s *scheduler) runFold(ctx context.Context, t task, e *matrixEntry) (fr out
 			return outcome.FoldResult{}, err
 		}
 	}
+	start = time.Now()
 	fr, err = f.score(t, out, s.opt.KeepPredictions)
+	s.clock.since(phaseScore, start)
 	if err == nil && tuned != nil {
 		fr.Chosen, fr.TuneScores = tuned.chosen, tuned.scores
 	}
@@ -537,7 +550,10 @@ func (f *fold) predictDecode(digest string, models []host.ModelRef, wantProbs bo
 		if req.Scores, req.Probabilities, err = f.predict(digest, f.test, models, wantProbs); err != nil {
 			return sdk.Decoding{}, err
 		}
-		if dec, err = f.rp.Reducer.Decode(f.ctx, req); err != nil {
+		start := time.Now()
+		dec, err = f.rp.Reducer.Decode(f.ctx, req)
+		f.clock.since(phaseDecode, start)
+		if err != nil {
 			return sdk.Decoding{}, f.rerr(err)
 		}
 		return dec, nil
@@ -580,7 +596,9 @@ func (f *fold) predictDecode(digest string, models []host.ModelRef, wantProbs bo
 			return sdk.Decoding{}, b.err
 		}
 		req.Scores, req.Probabilities = b.scores, b.probas
+		start := time.Now()
 		d, err := f.rp.Reducer.Decode(f.ctx, req)
+		f.clock.since(phaseDecode, start)
 		if err != nil {
 			return sdk.Decoding{}, f.rerr(err)
 		}

@@ -89,6 +89,12 @@ type Stats struct {
 	// (see fitTable), more where a fit was made again (a plugin that
 	// ended, a fold run again).
 	FitsRequested, FitsMade int64
+	// Workers is the number of folds the run ran at once.
+	Workers int
+	// Phases is the time the workers spent in each phase of their folds
+	// (encode, upload, plan, fit, wait for shared fits, predict, decode,
+	// score, views, write), summed over the workers, in that order.
+	Phases []PhaseTime
 }
 
 // matrixKey identifies one encoded design matrix.

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/polyclass/polyclass/framework/curves"
 	"github.com/polyclass/polyclass/framework/outcome"
@@ -43,6 +44,7 @@ type scheduler struct {
 	shares map[shareKey]*atomic.Int64
 	ls     leases
 	stats  Stats
+	clock  phaseClock
 
 	mu          sync.Mutex // guards what follows
 	results     []*outcome.CellResult
@@ -192,7 +194,7 @@ func (s *scheduler) addTask(c *Cell, gk groupKey, rep, f int) {
 // run feeds the tasks to the workers until they are done or ctx ends.
 func (s *scheduler) run(ctx context.Context) ([]*outcome.CellResult, Stats, error) {
 	workers := poolSize(s.opt.Workers, len(s.tasks))
-	s.workers = workers
+	s.workers, s.stats.Workers = workers, workers
 	s.unfinished.Store(int64(len(s.tasks)))
 	ch := make(chan task)
 	var wg sync.WaitGroup
@@ -349,7 +351,9 @@ func (s *scheduler) record(t task, fr outcome.FoldResult, err error, interrupted
 		s.mu.Unlock()
 		var views *curves.Set
 		if ok {
+			start := time.Now()
 			views = s.views(i, t.cell)
+			s.clock.since(phaseViews, start)
 		}
 		s.dropPooled(i)
 		s.mu.Lock()
@@ -366,6 +370,7 @@ func (s *scheduler) finish(i int, c *Cell) {
 		fmt.Fprintf(s.opt.Log, "cell %d (%s) failed: %s\n", i, r.Key(), r.Error)
 	}
 	if s.opt.Sink != nil {
+		defer s.clock.since(phaseWrite, time.Now())
 		if err := s.opt.Sink.CellFinished(r); err != nil {
 			s.writeErrs = append(s.writeErrs, err)
 		}
@@ -376,6 +381,7 @@ func (s *scheduler) finish(i int, c *Cell) {
 // in order, or after an interruption (cause not nil) the finished ones.
 func (s *scheduler) outcome(cause error) ([]*outcome.CellResult, Stats, error) {
 	s.stats.Folds = int64(s.done)
+	s.stats.Phases = s.clock.phases()
 	if cause != nil {
 		var finished []*outcome.CellResult
 		for i, r := range s.results {

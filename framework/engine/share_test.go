@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/polyclass/polyclass/framework/cellspec"
 	"github.com/polyclass/polyclass/framework/config"
@@ -404,5 +405,37 @@ func TestSchedulerQueuesShareGroupsTogether(t *testing.T) {
 	}
 	if buf.Len() > 0 {
 		t.Error(buf.String())
+	}
+}
+
+// TestRunTimesItsPhases: a run's Stats say how long its workers spent in
+// each phase of their folds, in phase order; a Sink that takes 2 ms a
+// cell shows as at least 20 ms of writing for the 10 cells.
+func TestRunTimesItsPhases(t *testing.T) {
+	g := shareGrid(t)
+	sink := sinkFunc(func(*outcome.CellResult) error { time.Sleep(2 * time.Millisecond); return nil })
+	_, stats, err := Run(context.Background(), g, Options{Workers: 2, Sink: sink})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stats.Workers != 2 {
+		t.Errorf("%d workers, want 2", stats.Workers)
+	}
+	var names []string
+	got := map[string]float64{}
+	for _, p := range stats.Phases {
+		names = append(names, p.Name)
+		got[p.Name] = p.Seconds
+	}
+	if want := "encode,upload,plan,fit,wait for shared fits,predict,decode,score,views,write"; strings.Join(names, ",") != want {
+		t.Errorf("phases %s, want %s", strings.Join(names, ","), want)
+	}
+	for _, name := range []string{"encode", "upload", "plan", "fit", "predict", "decode", "score"} {
+		if got[name] <= 0 {
+			t.Errorf("phase %s took %v s, want some time", name, got[name])
+		}
+	}
+	if got["write"] < 0.020 {
+		t.Errorf("phase write took %v s, want at least 10 × 2 ms", got["write"])
 	}
 }
