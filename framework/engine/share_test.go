@@ -439,3 +439,36 @@ func TestRunTimesItsPhases(t *testing.T) {
 		t.Errorf("phase write took %v s, want at least 10 × 2 ms", got["write"])
 	}
 }
+
+// TestFitTableRefitsAfterAKill: a model whose process the host stopped
+// (a fold's timeout) serves no fold, not even on that process's handle:
+// the next fold that needs it fits it again.
+func TestFitTableRefitsAfterAKill(t *testing.T) {
+	h := host.New("", nil)
+	h.Register("logreg", host.InProcess{Learner: learner.New()})
+	t.Cleanup(h.Close)
+	lp, err := h.Get(context.Background(), "logreg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab := newFitTable()
+	gk := shareKey{learner: "logreg\x00"}
+	claim := func() []int {
+		have, models := []bool{false}, make([]host.ModelRef, 1)
+		mine, fits, _ := tab.claim(gk, []string{"a"}, lp, have, models, make([]float64, 1))
+		if len(mine) > 0 {
+			tab.publish([]string{"a"}, fits, []host.ModelRef{{Handle: "m"}}, lp, 1, nil)
+		}
+		return mine
+	}
+	if mine := claim(); len(mine) != 1 {
+		t.Fatalf("first claim: %v, want [0]", mine)
+	}
+	if mine := claim(); len(mine) != 0 {
+		t.Fatalf("second claim on the live process: %v, want none (served)", mine)
+	}
+	lp.KillFirst()
+	if mine := claim(); len(mine) != 1 {
+		t.Errorf("claim after the kill: %v, want [0] (fitted again)", mine)
+	}
+}
