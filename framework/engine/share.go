@@ -25,15 +25,15 @@ import (
 // problems, each decoder of a `decode = [...]` list is a cell that trains
 // the same code columns, and an ECOC matrix holding one-vs-all columns
 // trains ova's problems again. The engine therefore gives every problem a
-// fold scores with an identity (problemIdentity), derived like a cell's
+// fold scores with an identity (fold.identities), derived like a cell's
 // spec from what determines the model: the learner (its plugin's name,
 // version, binary digest and runtime, and its parameters with their
 // defaults), the dataset, repeat and fold, the design matrix (the
 // pipeline's encoding of that fold, by digest), the training rows, and the
 // problem itself (kind, targets, which encode the +1, −1 and left-out
 // classes, and row weights). The problem's solver seed is derived from its
-// identity (problemSeed), not from the cell, so that a model depends on
-// its identity alone: every cell that needs the problem gets the same model
+// identity less the plugin's build (problemSeed), not from the cell, so
+// that a model depends on its identity alone: every cell that needs the problem gets the same model
 // and the same scores, bit for bit, as it would in a run of its own, and
 // the table may hand it any cell's model.
 //
@@ -193,9 +193,10 @@ func (t *fitTable) release(ctx context.Context, gk shareKey) {
 
 // identities returns the identity of each problem of the fold's final fit
 // on the rows of design matrix digest (see the package's account above),
-// as hex digests, and sets each problem's seed from its identity.
+// as hex digests, and sets each problem's seed from its identity less the
+// plugin's build (problemSeed).
 func (f *fold) identities(digest string, problems []sdk.Problem) ([]string, error) {
-	base, err := f.identityBase(digest)
+	base, build, err := f.identityBase(digest)
 	if err != nil {
 		return nil, err
 	}
@@ -206,33 +207,43 @@ func (f *fold) identities(digest string, problems []sdk.Problem) ([]string, erro
 		h := sha256.New()
 		h.Write(base)
 		writeProblem(h, p, groups)
+		seedKey := h.Sum(nil)
+		p.Seed = problemSeed(f.g.Experiment.Seed, hex.EncodeToString(seedKey))
+		h.Write(build)
 		keys[j] = hex.EncodeToString(h.Sum(nil))
-		p.Seed = problemSeed(f.g.Experiment.Seed, keys[j])
 	}
 	return keys, nil
 }
 
-// problemSeed is the solver seed of the problem of identity key.
+// problemSeed is the solver seed of the problem whose identity, less the
+// learner plugin's build, has digest key: the plugin's name and parameters
+// count, not its binary's digest, version or runtime, so that the same
+// code built again, or linked into a process rather than run as one, draws
+// the same numbers (while a model made by one build never serves another).
 func problemSeed(seed uint64, key string) uint64 { return cv.Seed(seed, "solver", key) }
 
-// identityBase digests what the problems of the fold's final fit share:
-// the learner with its parameters and plugin build, the dataset, repeat,
-// fold and pipeline, the design matrix's digest, and the training rows.
-func (f *fold) identityBase(digest string) ([]byte, error) {
+// identityBase digests what the problems of the fold's final fit share
+// (base): the learner's plugin name and parameters, the dataset, repeat,
+// fold and pipeline, the design matrix's digest, and the training rows;
+// build is the learner plugin's build (name, version, binary digest and
+// runtime), which the identity adds last (see problemSeed).
+func (f *fold) identityBase(digest string) (base, build []byte, err error) {
 	spec := learnerSpec(f.c.Learner, f.params)
-	spec.Name = "" // the block's name: two blocks of one plugin and parameters fit alike
-	learner, err := json.Marshal(spec)
+	if build, err = json.Marshal(spec.Plugin); err != nil {
+		return nil, nil, err
+	}
+	params, err := json.Marshal(spec.Params)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	d := f.c.Dataset
 	h := sha256.New()
-	for _, s := range []string{"polyclass problem 1", string(learner), d.Config.Name, d.SHA256, d.TestSHA256,
+	for _, s := range []string{"polyclass problem 1", spec.Plugin.Name, string(params), d.Config.Name, d.SHA256, d.TestSHA256,
 		f.c.Pipeline.Config.Name, strconv.Itoa(f.repeat), strconv.Itoa(f.foldIndex), digest} {
 		writeString(h, s)
 	}
 	writeInts(h, f.train)
-	return h.Sum(nil), nil
+	return h.Sum(nil), build, nil
 }
 
 // writeProblem digests problem p into h: its kind, number of classes,

@@ -18,6 +18,7 @@ import (
 	"github.com/polyclass/polyclass/framework/host"
 	"github.com/polyclass/polyclass/framework/outcome"
 	"github.com/polyclass/polyclass/framework/results"
+	"github.com/polyclass/polyclass/framework/sdk"
 	"github.com/polyclass/polyclass/plugins/logreg/learner"
 	"github.com/polyclass/polyclass/plugins/reducers/reducer"
 )
@@ -196,20 +197,25 @@ func firstDiff(a, b string) string {
 	return fmt.Sprintf("%d lines against %d", len(al), len(bl))
 }
 
-// TestSharedProblemSeedComesFromItsIdentity: a problem's seed is a
-// function of its identity (not of the cell that needs it), and the
-// identity changes with each thing the model depends on.
+// TestSharedProblemSeedComesFromItsIdentity: a problem's identity and
+// seed are functions of the problem (not of the cell that needs it): ovo's
+// and dag's problems have the same. The identity changes with each thing
+// the model depends on, and so does the seed, but for the plugin's build:
+// a rebuilt plugin draws the same seeds, and serves no model of another.
 func TestSharedProblemSeedComesFromItsIdentity(t *testing.T) {
 	g := shareGrid(t)
 	ovo, dag, sgd := g.Cells[0], g.Cells[1], g.Cells[5]
 	if ovo.Learner == sgd.Learner || dag.Reduction == ovo.Reduction {
 		t.Fatalf("cells %s, %s, %s", ovo.ID().Key(), dag.ID().Key(), sgd.ID().Key())
 	}
+	rebuilt := *ovo
+	l := *ovo.Learner
+	l.Runtime = []sdk.Component{{Name: "go", Version: "go1.99"}}
+	rebuilt.Learner = &l
 	s := newScheduler(g, Options{})
-	keysOf := func(c *Cell, fold int, mutate func(*fold)) []string {
+	identities := func(c *Cell, fold int, mutate func(*fold)) (keys []string, seeds []uint64) {
 		t.Helper()
-		tk := task{cell: c, repeat: 0, fold: fold}
-		f, err := newFold(context.Background(), g, tk, &s.stats)
+		f, err := newFold(context.Background(), g, task{cell: c, repeat: 0, fold: fold}, &s.stats)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -220,41 +226,47 @@ func TestSharedProblemSeedComesFromItsIdentity(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		keys, err := f.identities("design", plan.Problems)
-		if err != nil {
+		if keys, err = f.identities("design", plan.Problems); err != nil {
 			t.Fatal(err)
 		}
-		for j, p := range plan.Problems {
-			if p.Seed != problemSeed(g.Experiment.Seed, keys[j]) {
-				t.Errorf("%s problem %d: seed %d, not its identity's", c.ID().Key(), j, p.Seed)
-			}
+		for _, p := range plan.Problems {
+			seeds = append(seeds, p.Seed)
 		}
-		return keys
+		return keys, seeds
 	}
-	base := keysOf(ovo, 0, nil)
-	if len(base) != 10 {
-		t.Fatalf("%d problems, want 10", len(base))
-	}
-	if got := keysOf(dag, 0, nil); strings.Join(got, ",") != strings.Join(base, ",") {
-		t.Errorf("dag's identities differ from ovo's")
+	baseKeys, baseSeeds := identities(ovo, 0, nil)
+	if len(baseKeys) != 10 {
+		t.Fatalf("%d problems, want 10", len(baseKeys))
 	}
 	for _, tc := range []struct {
-		name   string
-		cell   *Cell
-		fold   int
-		mutate func(*fold)
+		name              string
+		cell              *Cell
+		fold              int
+		mutate            func(*fold)
+		sameKey, sameSeed bool
 	}{
-		{"another learner's parameters", sgd, 0, nil},
-		{"another fold", ovo, 1, nil},
-		{"another repeat", ovo, 0, func(f *fold) { f.repeat = 1 }},
-		{"other training rows", ovo, 0, func(f *fold) { f.train = f.train[1:] }},
+		{"dag (another cell)", dag, 0, nil, true, true},
+		{"another plugin build", &rebuilt, 0, nil, false, true},
+		{"another learner's parameters", sgd, 0, nil, false, false},
+		{"another fold", ovo, 1, nil, false, false},
+		{"another repeat", ovo, 0, func(f *fold) { f.repeat = 1 }, false, false},
+		{"other training rows", ovo, 0, func(f *fold) { f.train = f.train[1:] }, false, false},
 	} {
-		got := keysOf(tc.cell, tc.fold, tc.mutate)
-		for j := range min(len(got), len(base)) {
-			if got[j] == base[j] {
-				t.Errorf("%s: problem %d keeps its identity", tc.name, j)
+		keys, seeds := identities(tc.cell, tc.fold, tc.mutate)
+		if len(keys) != len(baseKeys) {
+			t.Fatalf("%s: %d problems, want %d", tc.name, len(keys), len(baseKeys))
+		}
+		for j := range keys {
+			if (keys[j] == baseKeys[j]) != tc.sameKey {
+				t.Errorf("%s: problem %d: identity the same: %v, want %v", tc.name, j, keys[j] == baseKeys[j], tc.sameKey)
+			}
+			if (seeds[j] == baseSeeds[j]) != tc.sameSeed {
+				t.Errorf("%s: problem %d: seed the same: %v, want %v", tc.name, j, seeds[j] == baseSeeds[j], tc.sameSeed)
 			}
 		}
+	}
+	if baseSeeds[0] == baseSeeds[1] {
+		t.Errorf("problems 0 and 1 share their seed %d", baseSeeds[0])
 	}
 }
 
