@@ -56,6 +56,21 @@ import (
 // those of a whole grid. A resumed run or a shard queues only the tasks of
 // the cells it computes: it fits what those need, nothing more.
 //
+// Determinism: a model depends on its problem, rows, parameters and seed
+// alone, never on which cell asked first, on the other problems of its Fit
+// call (sdk.Learner fits one problem; the batch fitters, logreg's FitBatch
+// say, are bound to give each problem's model bit for bit) or on the
+// threads it was given; so every -j, every order of the workers, a shard,
+// a resumed run and --no-share (Options.NoShare) give the same cell files.
+// A learner that reads the seed draws other numbers than when the seed
+// came from the cell (before fits were shared), once: sharing a seeded fit
+// between cells that drew different seeds could not keep both cells'
+// numbers.
+//
+// A fold that waits for another's fit waits under its own timeout
+// (cv.timeout): when the fitting fold's plugin is stopped, the waiting
+// fold fits the problem again itself.
+//
 // Inner fits (a reduction's earlier stages, tuning's inner folds,
 // calibration) are not shared and keep the seeds of their cell.
 
