@@ -36,7 +36,7 @@ func TestHelp(t *testing.T) {
 		args []string
 		want string // stdout prefix
 	}{
-		{[]string{"run", "--help"}, "usage: bench run [-o DIR] [-j N] [--fresh] [--keep-other-bench] [--adopt] [--dense-budget SIZE] [--shard I/N] [--shards N] [--quiet] [--plugins DIR] [--profile DIR] FILE\n"},
+		{[]string{"run", "--help"}, "usage: bench run [-o DIR] [-j N] [--fresh] [--keep-other-bench] [--adopt] [--dense-budget SIZE] [--shard I/N] [--shards N] [--quiet] [--plugins DIR] [--profile DIR] [--no-share] FILE\n"},
 		{[]string{"run", "-h"}, "usage: bench run [-o DIR]"},
 		{[]string{"run", "-help"}, "usage: bench run [-o DIR]"},
 		{[]string{"run", "exp.hcl", "--help"}, "usage: bench run [-o DIR]"},

@@ -42,6 +42,7 @@ var flagDocs = map[string][2]string{
 	"claim":            {"--claim NAME", "PersistentVolumeClaim holding the results, mounted at " + k8sMount + " (default polyclass-results)"},
 	"parallelism":      {"--parallelism P", "shards running at once (default: all)"},
 	"profile":          {"--profile DIR", "write pprof CPU and heap profiles of bench and of each Go plugin process into DIR (see bench help run)"},
+	"no-share":         {"--no-share", "fit every cell's problems for that cell alone (the same numbers, more fits): to measure what sharing fits between cells saves"},
 	"dense-budget":     {"--dense-budget SIZE", "bound on a sparse design matrix densified for a learner without the sparse capability, e.g. 512M, 8G (default 2G); a larger one fails the cell"},
 }
 
@@ -69,7 +70,7 @@ func flagDoc(cmd, f string) string {
 
 // commands are bench's commands in the order the global usage lists them.
 var commands = []command{
-	{name: "run", args: "FILE", flags: []string{"o", "j", "fresh", "keep-other-bench", "adopt", "dense-budget", "shard", "shards", "quiet", "plugins", "profile"},
+	{name: "run", args: "FILE", flags: []string{"o", "j", "fresh", "keep-other-bench", "adopt", "dense-budget", "shard", "shards", "quiet", "plugins", "profile", "no-share"},
 		summary: "cross-validate every combination FILE declares, write tables",
 		doc: `Run cross-validates every combination the experiment FILE declares
 (datasets × pipelines × learners × parameter sets × reductions) and writes
@@ -120,6 +121,14 @@ Shards write into one shared DIR or each into its own: a shard writes
 its cells' files, DIR/shards/I-of-N.json (its manifest) and
 DIR/shards/I-of-N.log, and no tables; run again, it resumes. bench merge
 writes the tables.
+
+Cells share fits: a binary problem that several cells of a fold train
+alike (one-vs-one's pairs under the vote and DAG decoders, a code's
+columns under each decoder of a list, a column two codes hold) is fitted
+once and every such cell decodes from the same scores, bit for bit what
+it would get alone. The run log and the summary say how many fits the
+cells requested and how many were made; --no-share fits each cell's
+problems for that cell alone, to measure the difference.
 
 The run log ends with the protocol calls the run made to each plugin:
 calls, messages and bytes per method (uploads, fits, predictions), which
@@ -315,7 +324,7 @@ func globalUsage() string {
 		fmt.Fprintf(&b, "  %-15s  %s\n", name, c.summary)
 	}
 	b.WriteString("\nflags:\n")
-	for _, f := range []string{"o", "j", "fresh", "keep-other-bench", "adopt", "dense-budget", "shard", "quiet", "plugins", "profile", "plan",
+	for _, f := range []string{"o", "j", "fresh", "keep-other-bench", "adopt", "dense-budget", "shard", "quiet", "plugins", "profile", "no-share", "plan",
 		"shards", "partition", "time", "cpus", "mem", "now", "image", "claim", "parallelism"} {
 		var used []string
 		for _, c := range commands {

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"time"
+
+	"github.com/polyclass/polyclass/framework/engine"
 
 	"github.com/polyclass/polyclass/framework/host"
 	"github.com/polyclass/polyclass/internal/profile"
@@ -24,6 +27,35 @@ func startProfiles(h *host.Host, dir string) (func() error, error) {
 	}
 	h.SetProfileDir(abs)
 	return stop, nil
+}
+
+// writePhases writes where the run's workers spent their time to its log:
+// each phase of their folds (engine.Stats.Phases), in seconds summed over
+// the workers and as a share of the worker time the run had (its wall
+// time, the engine's alone, times its workers), then the time in no phase
+// (idle workers, the last folds of a run waiting for none, the scheduler
+// itself). A phase's share of the worker time is what it cost the run's
+// wall time were it the only one: the phases that leave workers idle show
+// as time in no phase.
+func writePhases(w io.Writer, s engine.Stats, wall time.Duration) {
+	if len(s.Phases) == 0 || s.Workers == 0 {
+		return
+	}
+	have := wall.Seconds() * float64(s.Workers)
+	share := func(v float64) float64 {
+		if have <= 0 {
+			return 0
+		}
+		return 100 * v / have
+	}
+	fmt.Fprintf(w, "phases (seconds summed over the workers; %.3f s of worker time: %d workers × %.3f s):\n", have, s.Workers, wall.Seconds())
+	busy := 0.0
+	for _, p := range s.Phases {
+		busy += p.Seconds
+		fmt.Fprintf(w, "  %-22s %10.3f s %6.1f%%\n", p.Name, p.Seconds, share(p.Seconds))
+	}
+	idle := max(have-busy, 0)
+	fmt.Fprintf(w, "  %-22s %10.3f s %6.1f%%\n", "in no phase", idle, share(idle))
 }
 
 // writeCalls writes the protocol calls of a run to its log: per plugin and

@@ -64,8 +64,11 @@ type options struct {
 	// denseBudget bounds a sparse matrix densified for a learner without
 	// the sparse capability (engine.Options.DenseBudget); 0: the default.
 	denseBudget byteSize
-	args        []string
-	pluginLog   *pluginLog
+	// noShare fits each cell's problems for it alone
+	// (engine.Options.NoShare).
+	noShare   bool
+	args      []string
+	pluginLog *pluginLog
 }
 
 // pluginLog receives the plugins' stderr (each line tagged with the
@@ -178,6 +181,7 @@ func flagSet(cmd string, o *options) *flag.FlagSet {
 	fs.IntVar(&o.parallelism, "parallelism", 0, "shards running at once")
 	fs.Var(&o.denseBudget, "dense-budget", "bound on a densified matrix")
 	fs.StringVar(&o.profile, "profile", "", "profiles directory")
+	fs.BoolVar(&o.noShare, "no-share", false, "fit each cell's problems for it alone")
 	return fs
 }
 
@@ -390,7 +394,7 @@ func runExperiment(ctx context.Context, o *options, file string, g *engine.Grid,
 	}
 	opts := engine.Options{Workers: o.jobs, Sink: run, Done: kept, Select: selectCell, Log: io.MultiWriter(run.Log(), stderr),
 		Timeout: time.Duration(exp.CV.Timeout * float64(time.Second)), KeepPredictions: exp.Output.Predictions,
-		DenseBudget: int64(o.denseBudget)}
+		DenseBudget: int64(o.denseBudget), NoShare: o.noShare}
 	if bar != nil {
 		opts.Weight = func(c *engine.Cell) int { return weights[c.Index] }
 		opts.Progress = func(done, _ int) { bar.Set(done) }
@@ -400,7 +404,9 @@ func runExperiment(ctx context.Context, o *options, file string, g *engine.Grid,
 		what = fmt.Sprintf("shard %s, %d of %d cells", spec, len(ropt.Shard.Cells), len(g.Cells))
 	}
 	fmt.Fprintf(run.Log(), "bench run %s: %s (%d kept), %d folds to run, %d workers\n", file, what, len(kept), folds, o.jobs)
+	runStart := time.Now()
 	cells, stats, runErr := engine.Run(ctx, g, opts)
+	runWall := time.Since(runStart)
 	if bar != nil {
 		bar.Finish()
 	}
@@ -411,6 +417,8 @@ func runExperiment(ctx context.Context, o *options, file string, g *engine.Grid,
 		fmt.Fprintf(io.MultiWriter(run.Log(), stderr), "warning: tuning: %s\n", e)
 	}
 	calls := g.Host.Calls()
+	fmt.Fprintln(run.Log(), fitsLine(stats))
+	writePhases(run.Log(), stats, runWall)
 	writeCalls(run.Log(), calls, stats.Folds)
 	manifest.Calls = callRecords(calls)
 	o.pluginLog.set(nil)
@@ -422,7 +430,7 @@ func runExperiment(ctx context.Context, o *options, file string, g *engine.Grid,
 	if err != nil {
 		return errors.Join(runErr, err)
 	}
-	ended := runEnd{name: exp.Name, status: status, cells: len(cells), kept: len(kept), total: len(g.Cells), elapsed: time.Since(start), written: written}
+	ended := runEnd{name: exp.Name, status: status, cells: len(cells), kept: len(kept), total: len(g.Cells), elapsed: time.Since(start), written: written, stats: stats}
 	for _, r := range cells {
 		if r.Failed() {
 			ended.failed++
@@ -500,6 +508,13 @@ type runEnd struct {
 	shard   bool // a shard writes no tables
 	elapsed time.Duration
 	written []string
+	stats   engine.Stats // the fits requested and made
+}
+
+// fitsLine says how many models the run's folds used and how many the
+// learners trained: fewer where cells shared the fits of one problem.
+func fitsLine(s engine.Stats) string {
+	return fmt.Sprintf("fits: %d requested, %d made", s.FitsRequested, s.FitsMade)
 }
 
 func (e runEnd) print(w io.Writer) {
@@ -515,7 +530,11 @@ func (e runEnd) print(w io.Writer) {
 		}
 		count = fmt.Sprintf("interrupted, %d of %d cells%s", e.cells, e.total, what)
 	}
-	fmt.Fprintf(w, "%s: %s (%d failed%s) in %s\n", e.name, count, e.failed, resumed, e.elapsed.Round(time.Millisecond))
+	fits := ""
+	if e.stats.FitsRequested > 0 {
+		fits = "; " + fitsLine(e.stats)
+	}
+	fmt.Fprintf(w, "%s: %s (%d failed%s) in %s%s\n", e.name, count, e.failed, resumed, e.elapsed.Round(time.Millisecond), fits)
 	for _, f := range e.written {
 		fmt.Fprintf(w, "  %s\n", f)
 	}

@@ -26,6 +26,9 @@ func TestRunEndPrint(t *testing.T) {
 			"e: interrupted, 3 of 4 cells, the tables partial (0 failed) in 1s\n  out/e.md\n"},
 		{"interrupted shard", runEnd{name: "e shard 1/2", status: results.StatusInterrupted, cells: 1, kept: 1, total: 2, shard: true, elapsed: time.Second},
 			"e shard 1/2: interrupted, 1 of 2 cells (0 failed, 1 kept from an earlier run) in 1s\n"},
+		{"shared fits", runEnd{name: "e", status: results.StatusComplete, cells: 4, total: 4, elapsed: time.Second, written: []string{"out/e.md"},
+			stats: engine.Stats{FitsRequested: 90, FitsMade: 45}},
+			"e: 4 cells (0 failed) in 1s; fits: 90 requested, 45 made\n  out/e.md\n"},
 		{"failed run", runEnd{name: "e", status: results.StatusFailed, cells: 2, failed: 2, total: 4, elapsed: time.Second},
 			"e: 2 cells (2 failed) in 1s\n"},
 	}

@@ -82,8 +82,16 @@ type fold struct {
 	stats       *Stats
 	train, test []int
 	seed        uint64 // the plan's seed
-	solverSeed  uint64 // the problems' seeds derive from it
+	solverSeed  uint64 // the seeds of inner fits' problems derive from it
 	lp, rp      *host.Plugin
+	// repeat and foldIndex place the fold in its dataset's folds.
+	repeat, foldIndex int
+	// share holds the run's models by problem identity, and group is the
+	// fold's share group (see fitTable); a nil share fits every problem.
+	share *fitTable
+	group shareKey
+	// clock sums the run's time by phase; nil times nothing.
+	clock *phaseClock
 
 	// params are the learner's parameters for this fit (a candidate of a
 	// tuned learner, else the cell's).
@@ -124,7 +132,9 @@ func (f *fold) rerr(err error) error { return pluginErr(f.ctx, err, f.rp) }
 // solver seed from the cell's identity, the repeat, the fold, the stage and
 // the problem's index, and the cell's class weights (see ClassWeights).
 func (f *fold) plan(req sdk.PlanRequest) (sdk.Plan, error) {
+	start := time.Now()
 	plan, err := f.rp.Reducer.Plan(f.ctx, req)
+	f.clock.since(phasePlan, start)
 	if err != nil {
 		return sdk.Plan{}, f.rerr(err)
 	}
@@ -144,7 +154,9 @@ func (f *fold) upload(enc *matrix.EncodedMatrix) error {
 		return fmt.Errorf("internal error: a CSR matrix about to go to learner %s, which takes dense input only", f.c.Learner.Config.Name)
 	}
 	f.uploaded[enc.Digest] = enc
+	start := time.Now()
 	uploaded, err := f.lp.EnsureDataset(f.ctx, enc)
+	f.clock.since(phaseUpload, start)
 	if err != nil {
 		return f.lerr(err)
 	}
@@ -155,8 +167,23 @@ func (f *fold) upload(enc *matrix.EncodedMatrix) error {
 	return nil
 }
 
-// fit trains problems on rows and keeps the models for release.
+// fit trains problems on rows, a fit of the fold's own (an inner fit,
+// not shared), and keeps the models for release.
 func (f *fold) fit(digest string, rows []int, problems []sdk.Problem) ([]host.ModelRef, error) {
+	atomic.AddInt64(&f.stats.FitsRequested, int64(len(problems)))
+	models, took, err := f.fitBatch(digest, rows, problems)
+	f.fitSeconds += took
+	if err != nil {
+		return nil, err
+	}
+	f.models = append(f.models, models)
+	f.countConvergence(models)
+	return models, nil
+}
+
+// fitBatch trains problems on rows in one call, and returns the models and
+// the seconds the call took; the models made count in the run's Stats.
+func (f *fold) fitBatch(digest string, rows []int, problems []sdk.Problem) ([]host.ModelRef, float64, error) {
 	start := time.Now()
 	threads := 0 // the plugin's choice
 	if f.threads != nil {
@@ -166,13 +193,101 @@ func (f *fold) fit(digest string, rows []int, problems []sdk.Problem) ([]host.Mo
 	if f.reuploaded(digest, &err) {
 		models, err = f.lp.Learner.Fit(f.ctx, digest, rows, f.params, problems, threads)
 	}
-	f.fitSeconds += time.Since(start).Seconds()
+	took := time.Since(start).Seconds()
+	f.clock.since(phaseFit, start)
 	if err != nil {
-		return nil, f.lerr(err)
+		return nil, took, f.lerr(err)
 	}
-	f.models = append(f.models, models)
+	atomic.AddInt64(&f.stats.FitsMade, int64(len(models)))
+	return models, took, nil
+}
+
+// fitShared trains the problems of the fold's final fit on its training
+// rows, where no other fold of the run has (see fitTable), each problem
+// seeded by its identity: it claims the
+// problems nobody fitted, fits them in one batch, then takes the others'
+// models, waiting for those in flight. The fold's fit time is that of
+// its models, whoever made them (each model of a batch counts its share of
+// the batch's time). The shared models are released with their share
+// group, not with the fold.
+func (f *fold) fitShared(digest string, problems []sdk.Problem) ([]host.ModelRef, error) {
+	if f.share == nil {
+		// An inner fold (tuning, calibration): a fit of its own, with its
+		// cell's seeds.
+		return f.fit(digest, f.train, problems)
+	}
+	keys, err := f.identities(digest, problems)
+	if err != nil {
+		return nil, err
+	}
+	atomic.AddInt64(&f.stats.FitsRequested, int64(len(problems)))
+	n := len(problems)
+	models, seconds, have := make([]host.ModelRef, n), make([]float64, n), make([]bool, n)
+	for {
+		mine, fits, wait := f.share.claim(f.group, keys, f.lp, have, models, seconds)
+		if len(mine) > 0 {
+			if err := f.fitClaimed(digest, problems, keys, mine, fits, models, seconds, have); err != nil {
+				return nil, err
+			}
+		}
+		if len(wait) == 0 {
+			break
+		}
+		if err := f.await(wait, models, seconds, have); err != nil {
+			return nil, err
+		}
+	}
+	for _, s := range seconds {
+		f.fitSeconds += s
+	}
 	f.countConvergence(models)
 	return models, nil
+}
+
+// errFitAbandoned ends the claims of a fold that stopped before its fit
+// ended (a panic): the folds that waited for them fit them themselves.
+var errFitAbandoned = errors.New("the fold that claimed the fit stopped")
+
+// fitClaimed fits the problems at positions mine, which the fold claimed
+// in the table as fits, and publishes the models (or the error) to the
+// folds that wait for them.
+func (f *fold) fitClaimed(digest string, problems []sdk.Problem, keys []string, mine []int, fits []*sharedFit, models []host.ModelRef, seconds []float64, have []bool) error {
+	claimed := pick(keys, mine)
+	published := false
+	defer func() {
+		if !published {
+			f.share.publish(claimed, fits, nil, f.lp, 0, errFitAbandoned)
+		}
+	}()
+	fitted, took, err := f.fitBatch(digest, f.train, pick(problems, mine))
+	f.share.publish(claimed, fits, fitted, f.lp, took, err)
+	published = true
+	if err != nil {
+		return err
+	}
+	each := took / float64(len(mine))
+	for n, i := range mine {
+		models[i], seconds[i], have[i] = fitted[n], each, true
+	}
+	return nil
+}
+
+// await waits for the fits of other folds at the positions of wait and
+// takes their models where they can serve the fold; the others (a fit that
+// failed, a process that ended) are left for the fold to claim again.
+func (f *fold) await(wait map[int]*sharedFit, models []host.ModelRef, seconds []float64, have []bool) error {
+	defer f.clock.since(phaseWait, time.Now())
+	for i, e := range wait {
+		select {
+		case <-e.done:
+		case <-f.ctx.Done():
+			return f.lerr(f.ctx.Err())
+		}
+		if e.usable(f.lp) {
+			models[i], seconds[i], have[i] = e.model, e.seconds, true
+		}
+	}
+	return nil
 }
 
 // countConvergence counts the fits of models and those that did not
@@ -196,6 +311,7 @@ func (f *fold) predict(digest string, rows []int, models []host.ModelRef, wantPr
 		scores, probs, err = f.lp.Learner.Predict(f.ctx, digest, rows, models, wantProbs)
 	}
 	f.predictSeconds += time.Since(start).Seconds()
+	f.clock.since(phasePredict, start)
 	if err != nil {
 		return nil, nil, f.lerr(err)
 	}
@@ -258,7 +374,9 @@ func (s *scheduler) runFold(ctx context.Context, t task, e *matrixEntry) (fr out
 			err = fmt.Errorf("internal error: %v\n%s", p, debug.Stack())
 		}
 	}()
+	start := time.Now()
 	x, enc, err := design(s.g, t, e, s.opt.denseBudget())
+	s.clock.since(phaseEncode, start)
 	if err != nil {
 		return outcome.FoldResult{}, err
 	}
@@ -286,6 +404,13 @@ func (s *scheduler) runFold(ctx context.Context, t task, e *matrixEntry) (fr out
 	f.denseBudget = s.opt.denseBudget()
 	f.decodeBlock = s.opt.DecodeBlock
 	f.threads = s.fitThreads
+	f.share, f.group, f.clock = s.fits, t.share, &s.clock
+	if s.opt.NoShare {
+		// A table of the fold's own, whose models go with the fold.
+		own := newFitTable()
+		f.share = own
+		defer own.release(ctx, t.share)
+	}
 	defer f.release()
 	calibrating := t.cell.Reduction.Config.Calibrate != ""
 	f.design = digest
@@ -318,7 +443,9 @@ func (s *scheduler) runFold(ctx context.Context, t task, e *matrixEntry) (fr out
 			return outcome.FoldResult{}, err
 		}
 	}
+	start = time.Now()
 	fr, err = f.score(t, out, s.opt.KeepPredictions)
+	s.clock.since(phaseScore, start)
 	if err == nil && tuned != nil {
 		fr.Chosen, fr.TuneScores, fr.TuneRounds = tuned.chosen, tuned.scores, tuned.rounds
 		if !t.cell.Learner.Config.Tune.IsGrid() {
@@ -354,6 +481,7 @@ func newFold(ctx context.Context, g *Grid, t task, stats *Stats) (*fold, error) 
 		seed:       cv.Seed(g.Experiment.Seed, "plan", d.Config.Name, c.Reduction.Config.Name),
 		solverSeed: cv.Seed(g.Experiment.Seed, "solver", c.ID().Key(), strconv.Itoa(t.repeat), strconv.Itoa(t.fold)),
 		lp:         c.Learner.Plugin, rp: c.Reduction.Plugin, params: c.Params,
+		repeat: t.repeat, foldIndex: t.fold,
 		denseBudget: DefaultDenseBudget,
 	}
 	if g.Host != nil {
@@ -386,7 +514,7 @@ func (f *fold) evaluate(x sdk.Matrix, enc *matrix.EncodedMatrix) (foldOutcome, e
 		return foldOutcome{}, err
 	}
 	f.settled()
-	models, err := f.fit(digest, f.train, plan.Problems)
+	models, err := f.fitShared(digest, plan.Problems)
 	if err != nil {
 		return foldOutcome{}, err
 	}
@@ -427,7 +555,10 @@ func (f *fold) predictDecode(digest string, models []host.ModelRef, wantProbs bo
 		if req.Scores, req.Probabilities, err = f.predict(digest, f.test, models, wantProbs); err != nil {
 			return sdk.Decoding{}, err
 		}
-		if dec, err = f.rp.Reducer.Decode(f.ctx, req); err != nil {
+		start := time.Now()
+		dec, err = f.rp.Reducer.Decode(f.ctx, req)
+		f.clock.since(phaseDecode, start)
+		if err != nil {
 			return sdk.Decoding{}, f.rerr(err)
 		}
 		return dec, nil
@@ -470,7 +601,9 @@ func (f *fold) predictDecode(digest string, models []host.ModelRef, wantProbs bo
 			return sdk.Decoding{}, b.err
 		}
 		req.Scores, req.Probabilities = b.scores, b.probas
+		start := time.Now()
 		d, err := f.rp.Reducer.Decode(f.ctx, req)
+		f.clock.since(phaseDecode, start)
 		if err != nil {
 			return sdk.Decoding{}, f.rerr(err)
 		}

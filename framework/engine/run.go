@@ -56,6 +56,11 @@ type Options struct {
 	// reduction decodes row-wise; 0 means DefaultDecodeBlock. Results do
 	// not depend on it.
 	DecodeBlock int64
+	// NoShare makes every fold fit all the problems it scores with
+	// itself, as if no other cell of the run needed them (see fitTable):
+	// the same models and numbers, more fits. It measures what sharing
+	// saves.
+	NoShare bool
 }
 
 // DefaultDecodeBlock is the default Options.DecodeBlock: 16 MiB, the
@@ -79,6 +84,17 @@ type Stats struct {
 	Uploads int64
 	// Folds counts the folds run.
 	Folds int64
+	// FitsRequested counts the models the folds used, FitsMade those the
+	// learners trained: fewer where folds shared the fits of one problem
+	// (see fitTable), more where a fit was made again (a plugin that
+	// ended, a fold run again).
+	FitsRequested, FitsMade int64
+	// Workers is the number of folds the run ran at once.
+	Workers int
+	// Phases is the time the workers spent in each phase of their folds
+	// (encode, upload, plan, fit, wait for shared fits, predict, decode,
+	// score, views, write), summed over the workers, in that order.
+	Phases []PhaseTime
 }
 
 // matrixKey identifies one encoded design matrix.
@@ -182,6 +198,7 @@ type task struct {
 	cell         *Cell
 	repeat, fold int
 	key          matrixKey
+	share        shareKey
 }
 
 // Run cross-validates every cell of g. Results are returned in cell order;

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/polyclass/polyclass/framework/curves"
 	"github.com/polyclass/polyclass/framework/outcome"
@@ -37,8 +38,13 @@ type scheduler struct {
 	unfinished atomic.Int64
 	matrices   map[matrixKey]*matrixEntry
 	groups     map[groupKey]*atomic.Int64
-	ls         leases
-	stats      Stats
+	// fits holds the run's models by problem identity; shares counts the
+	// unfinished tasks of each share group, whose models go with its last.
+	fits   *fitTable
+	shares map[shareKey]*atomic.Int64
+	ls     leases
+	stats  Stats
+	clock  phaseClock
 
 	mu          sync.Mutex // guards what follows
 	results     []*outcome.CellResult
@@ -60,19 +66,28 @@ type scheduler struct {
 
 // newScheduler plans the run of g: every fold of every cell not in
 // opt.Done, grouped by dataset and pipeline so that each fold's design
-// matrix is built once and freed when the group's last task ends; within a
-// group cell by cell, so that cells finish (and are saved) early.
+// matrix is built once and freed when the group's last task ends. Within a
+// group, the cells of one learner and parameters run side by side, fold
+// by fold, so that their folds' shared fits (see fitTable) are made once
+// and let go when the fold's last cell is done with them; a learner's
+// cells are queued after the previous learner's, so that cells still
+// finish (and are saved) early.
 func newScheduler(g *Grid, opt Options) *scheduler {
 	s := &scheduler{g: g, opt: opt, cpus: runtime.GOMAXPROCS(0),
-		matrices: map[matrixKey]*matrixEntry{}, groups: map[groupKey]*atomic.Int64{}}
+		matrices: map[matrixKey]*matrixEntry{}, groups: map[groupKey]*atomic.Int64{},
+		fits: newFitTable(), shares: map[shareKey]*atomic.Int64{}}
 	s.fold = s.runFold
 	for di, d := range g.Datasets {
 		for pi, p := range g.Pipelines {
+			var cells []*Cell
 			for _, c := range g.Cells {
 				if c.Dataset != d || c.Pipeline != p || opt.Done[c.Index] != nil || !s.selected(c.Index) {
 					continue
 				}
-				s.add(c, groupKey{di, pi})
+				cells = append(cells, c)
+			}
+			for _, same := range byLearner(cells) {
+				s.add(same, groupKey{di, pi})
 			}
 		}
 	}
@@ -124,30 +139,65 @@ func (s *scheduler) weigh() {
 // selected reports whether the run includes cell i (Options.Select).
 func (s *scheduler) selected(i int) bool { return s.opt.Select == nil || s.opt.Select(i) }
 
-// add queues every fold of cell c, whose design matrices belong to group gk.
-func (s *scheduler) add(c *Cell, gk groupKey) {
-	d := c.Dataset
+// byLearner splits cells (of one dataset and pipeline) into runs of the
+// same learner plugin and parameters (see sharedLearner), in the order
+// each first appears.
+func byLearner(cells []*Cell) [][]*Cell {
+	var order []string
+	same := map[string][]*Cell{}
+	for _, c := range cells {
+		k := sharedLearner(c)
+		if same[k] == nil {
+			order = append(order, k)
+		}
+		same[k] = append(same[k], c)
+	}
+	out := make([][]*Cell, len(order))
+	for i, k := range order {
+		out[i] = same[k]
+	}
+	return out
+}
+
+// add queues every fold of cells, which share their dataset, learner and
+// parameters and whose design matrices belong to group gk: fold by fold,
+// each fold's cells side by side (one share group).
+func (s *scheduler) add(cells []*Cell, gk groupKey) {
+	d := cells[0].Dataset
 	for rep := range d.Folds {
 		for f := 0; f < d.NumFolds; f++ {
-			key := matrixKey{gk.dataset, gk.pipeline, rep, f}
-			s.tasks = append(s.tasks, task{cell: c, repeat: rep, fold: f, key: key})
-			if s.matrices[key] == nil {
-				s.matrices[key] = &matrixEntry{}
+			for _, c := range cells {
+				s.addTask(c, gk, rep, f)
 			}
-			s.matrices[key].refs.Add(1)
-			s.matrices[key].tasks++
-			if s.groups[gk] == nil {
-				s.groups[gk] = &atomic.Int64{}
-			}
-			s.groups[gk].Add(1)
 		}
 	}
+}
+
+// addTask queues fold f of repeat rep of cell c, whose design matrices
+// belong to group gk.
+func (s *scheduler) addTask(c *Cell, gk groupKey, rep, f int) {
+	key := matrixKey{gk.dataset, gk.pipeline, rep, f}
+	sk := shareKey{dataset: gk.dataset, pipeline: gk.pipeline, learner: sharedLearner(c), repeat: rep, fold: f}
+	s.tasks = append(s.tasks, task{cell: c, repeat: rep, fold: f, key: key, share: sk})
+	if s.matrices[key] == nil {
+		s.matrices[key] = &matrixEntry{}
+	}
+	s.matrices[key].refs.Add(1)
+	s.matrices[key].tasks++
+	if s.groups[gk] == nil {
+		s.groups[gk] = &atomic.Int64{}
+	}
+	s.groups[gk].Add(1)
+	if s.shares[sk] == nil {
+		s.shares[sk] = &atomic.Int64{}
+	}
+	s.shares[sk].Add(1)
 }
 
 // run feeds the tasks to the workers until they are done or ctx ends.
 func (s *scheduler) run(ctx context.Context) ([]*outcome.CellResult, Stats, error) {
 	workers := poolSize(s.opt.Workers, len(s.tasks))
-	s.workers = workers
+	s.workers, s.stats.Workers = workers, workers
 	s.unfinished.Store(int64(len(s.tasks)))
 	ch := make(chan task)
 	var wg sync.WaitGroup
@@ -236,7 +286,8 @@ func (s *scheduler) execute(ctx context.Context, t task) (outcome.FoldResult, er
 	return fr, err
 }
 
-// free drops task t's hold on its design matrix. When t is the matrix's
+// free drops task t's hold on its design matrix and, when t is its share
+// group's last task, releases the group's models. When t is the matrix's
 // last task, the matrix is dropped, and the learner plugins are told to
 // forget it unless it may serve another task (see done). When t is its
 // group's last task, the group's matrices (the same one for every fold
@@ -245,6 +296,9 @@ func (s *scheduler) execute(ctx context.Context, t task) (outcome.FoldResult, er
 // They are told on a goroutine of its own (leases.forgetAsync), so that a
 // plugin slow to answer holds up no worker.
 func (s *scheduler) free(ctx context.Context, t task) {
+	if s.shares[t.share].Add(-1) == 0 {
+		s.fits.release(ctx, t.share)
+	}
 	e := s.matrices[t.key]
 	// A task that failed or was skipped before it settled has ended all
 	// the same: it must not keep the matrix for the entry's other tasks.
@@ -300,7 +354,9 @@ func (s *scheduler) record(t task, fr outcome.FoldResult, err error, interrupted
 		s.mu.Unlock()
 		var views *curves.Set
 		if ok {
+			start := time.Now()
 			views = s.views(i, t.cell)
+			s.clock.since(phaseViews, start)
 		}
 		s.dropPooled(i)
 		s.mu.Lock()
@@ -317,6 +373,7 @@ func (s *scheduler) finish(i int, c *Cell) {
 		fmt.Fprintf(s.opt.Log, "cell %d (%s) failed: %s\n", i, r.Key(), r.Error)
 	}
 	if s.opt.Sink != nil {
+		defer s.clock.since(phaseWrite, time.Now())
 		if err := s.opt.Sink.CellFinished(r); err != nil {
 			s.writeErrs = append(s.writeErrs, err)
 		}
@@ -327,6 +384,7 @@ func (s *scheduler) finish(i int, c *Cell) {
 // in order, or after an interruption (cause not nil) the finished ones.
 func (s *scheduler) outcome(cause error) ([]*outcome.CellResult, Stats, error) {
 	s.stats.Folds = int64(s.done)
+	s.stats.Phases = s.clock.phases()
 	if cause != nil {
 		var finished []*outcome.CellResult
 		for i, r := range s.results {
@@ -341,4 +399,16 @@ func (s *scheduler) outcome(cause error) ([]*outcome.CellResult, Stats, error) {
 		results = slices.DeleteFunc(slices.Clone(results), func(r *outcome.CellResult) bool { return r == nil })
 	}
 	return results, s.stats, errors.Join(s.writeErrs...)
+}
+
+// sharedLearner names what decides whether two cells' learners may fit
+// alike: the learner's plugin and the cell's parameters. Two learner
+// blocks of one plugin and parameters (under different names, or
+// class weights, which go into the problems) are one for sharing.
+func sharedLearner(c *Cell) string {
+	name := c.Learner.Config.Name
+	if c.Learner.Plugin != nil {
+		name = c.Learner.Plugin.Name
+	}
+	return name + "\x00" + c.Params.String()
 }

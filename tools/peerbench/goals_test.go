@@ -37,7 +37,8 @@ func TestWriteGoals(t *testing.T) {
 		"| 7 | not measured in this run | – | – | – | – | – |\n" +
 		"| 8 | not measured in this run | – | – | – | – | – |\n" +
 		"| 9 | not measured in this run | – | – | – | – | – |\n" +
-		"| 10 | not measured in this run | – | – | – | – | – |\n\n"
+		"| 10 | not measured in this run | – | – | – | – | – |\n" +
+		"| 11 | not measured in this run | – | – | – | – | – |\n\n"
 	if b.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
 	}

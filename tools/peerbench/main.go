@@ -39,14 +39,18 @@
 //     400k rows, one-hot + logreg + ova, 5 folds: time and memory per row;
 //     then, on each size encoded once, the one-vs-rest fits in this
 //     process and `liblinear-train -s 0` side by side: time per problem
-//     and row, and LIBLINEAR's Newton and CG steps.
+//     and row, and LIBLINEAR's Newton and CG steps;
+//  9. libsvm: the kernel SVM against LIBSVM on letter (libsvm.go);
+//  10. share: Hsu & Lin's letter over a 5 × 5 block of (C, γ), one-vs-one
+//     + DAG + one-vs-all, with `bench run --no-share` and sharing one fit
+//     per distinct problem: fits requested and made, wall time (share.go).
 //
 // `make bench` builds it into bin/peerbench (go build in tools/peerbench)
 // and runs it from the repository root (else give -root). Usage:
 //
 //	peerbench [-n 5] [-long 3] [-scaling 25000,100000,400000] [-scaling-runs 3] [-tax-pairs 9]
 //	          [-data DIR] [-root DIR] [-bench PATH] [-liblinear PATH] [-python PATH]
-//	          [-only letter,grid,diabetes,tax,plugintax,profile,e2e,scaling] [-o FILE]
+//	          [-only letter,grid,diabetes,tax,plugintax,profile,e2e,scaling,libsvm,share] [-o FILE]
 //
 // A peer that is not installed (liblinear-train, python3 with scikit-learn)
 // is reported as skipped; a missing bin/bench asks for `make build`.

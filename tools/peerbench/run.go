@@ -19,7 +19,7 @@ const modulePath = "github.com/polyclass/polyclass"
 
 // sectionNames returns the parts of the report, in print order.
 func sectionNames() []string {
-	return []string{"letter", "grid", "diabetes", "tax", "plugintax", "profile", "e2e", "scaling", "libsvm"}
+	return []string{"letter", "grid", "diabetes", "tax", "plugintax", "profile", "e2e", "scaling", "libsvm", "share"}
 }
 
 // options are the parsed flags.

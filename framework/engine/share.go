@@ -1,0 +1,315 @@
+package engine
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"hash"
+	"math"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/polyclass/polyclass/framework/cv"
+	"github.com/polyclass/polyclass/framework/host"
+	"github.com/polyclass/polyclass/framework/problem"
+	"github.com/polyclass/polyclass/framework/sdk"
+)
+
+// One fit per distinct binary problem.
+//
+// A cell is the unit of work, but the unit of cost is the problem a learner
+// trains: ovo and dag cells of one fold train the same K(K−1)/2 pairwise
+// problems, each decoder of a `decode = [...]` list is a cell that trains
+// the same code columns, and an ECOC matrix holding one-vs-all columns
+// trains ova's problems again. The engine therefore gives every problem a
+// fold scores with an identity (fold.identities), derived like a cell's
+// spec from what determines the model: the learner (its plugin's name,
+// version, binary digest and runtime, and its parameters with their
+// defaults), the dataset, repeat and fold, the design matrix (the
+// pipeline's encoding of that fold, by digest), the training rows, and the
+// problem itself (kind, targets, which encode the +1, −1 and left-out
+// classes, and row weights). The problem's solver seed is derived from its
+// identity less the plugin's build (problemSeed), not from the cell, so
+// that a model depends on its identity alone: every cell that needs the problem gets the same model
+// and the same scores, bit for bit, as it would in a run of its own, and
+// the table may hand it any cell's model.
+//
+// Where the models live: in the learner plugin's process, as every model
+// does; the engine keeps a table (fitTable) of their handles by identity.
+// A fold claims the identities nobody has fitted, fits those in one batch,
+// and waits for the others to be fitted by the folds that claimed them; it
+// never waits before fitting what it claimed, so two folds cannot wait for
+// each other. A model made by a process that has since ended (a crash, a
+// timeout that stopped it) is fitted again by the next fold that needs it.
+// A failed fit is not shared: the identity is given back, and the folds
+// that waited for it fit it themselves (reporting their own error, as they
+// would have alone).
+//
+// Which folds share, and memory: identities of one share group (dataset,
+// pipeline, learner plugin and parameters, repeat, fold; shareKey) are the
+// only ones that can coincide. The scheduler queues a share group's tasks
+// together and releases the group's models when its last task ends, so
+// that a run holds the models of the few groups its workers are on, never
+// those of a whole grid. A resumed run or a shard queues only the tasks of
+// the cells it computes: it fits what those need, nothing more.
+//
+// Determinism: a model depends on its problem, rows, parameters and seed
+// alone, never on which cell asked first, on the other problems of its Fit
+// call (sdk.Learner fits one problem; the batch fitters, logreg's FitBatch
+// say, are bound to give each problem's model bit for bit) or on the
+// threads it was given; so every -j, every order of the workers, a shard,
+// a resumed run and --no-share (Options.NoShare) give the same cell files.
+// A learner that reads the seed draws other numbers than when the seed
+// came from the cell (before fits were shared), once: sharing a seeded fit
+// between cells that drew different seeds could not keep both cells'
+// numbers.
+//
+// A fold that waits for another's fit waits under its own timeout
+// (cv.timeout): when the fitting fold's plugin is stopped, the waiting
+// fold fits the problem again itself.
+//
+// Inner fits (a reduction's earlier stages, tuning's inner folds,
+// calibration) are not shared and keep the seeds of their cell.
+
+// shareKey is a share group: the tasks whose problems may be the same.
+type shareKey struct {
+	dataset, pipeline int
+	learner           string // sharedLearner
+	repeat, fold      int
+}
+
+// sharedFit is one problem's model in the table. done is closed once the
+// fit has ended: model (with proc, the process that holds it, and its fit
+// time) is then set, or err.
+type sharedFit struct {
+	done    chan struct{}
+	model   host.ModelRef
+	proc    *host.Plugin
+	seconds float64
+	err     error
+}
+
+// fitTable holds the models of a run's problems by identity, and the
+// identities of each share group for their release. The zero value is not
+// ready: use newFitTable. Its counts are the run's fits requested (models
+// the folds used) and made (models the learners trained).
+type fitTable struct {
+	mu      sync.Mutex
+	entries map[string]*sharedFit
+	groups  map[shareKey][]string
+}
+
+// newFitTable returns an empty table.
+func newFitTable() *fitTable {
+	return &fitTable{entries: map[string]*sharedFit{}, groups: map[shareKey][]string{}}
+}
+
+// usable reports whether e's model can serve a fold whose learner process
+// is lp: fitted without error by that very process, which still runs.
+func (e *sharedFit) usable(lp *host.Plugin) bool {
+	return e.err == nil && e.proc == lp && !lp.Exited() && !lp.Killed()
+}
+
+// claim sorts the problems of keys the fold lacks (have false) into
+// those the caller must fit (mine, now claimed in the table) and those it
+// must wait for (others' fits in flight); it fills models with the usable
+// ones fitted already.
+func (t *fitTable) claim(gk shareKey, keys []string, lp *host.Plugin, have []bool, models []host.ModelRef, seconds []float64) (mine []int, mineFits []*sharedFit, wait map[int]*sharedFit) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	wait = map[int]*sharedFit{}
+	for i, k := range keys {
+		if have[i] {
+			continue
+		}
+		e := t.entries[k]
+		if e != nil {
+			select {
+			case <-e.done:
+				if e.usable(lp) {
+					models[i], seconds[i], have[i] = e.model, e.seconds, true
+					continue
+				}
+				e = nil // failed, or its process is gone: fit again
+			default:
+				wait[i] = e
+				continue
+			}
+		}
+		e = &sharedFit{done: make(chan struct{})}
+		if _, known := t.entries[k]; !known {
+			t.groups[gk] = append(t.groups[gk], k)
+		}
+		t.entries[k] = e
+		mine, mineFits = append(mine, i), append(mineFits, e)
+	}
+	return mine, mineFits, wait
+}
+
+// publish ends the fits of claimed entries: their models, made by process
+// lp in seconds in all, or err for every one (then given back, so that the
+// next fold that needs them fits them again).
+func (t *fitTable) publish(keys []string, fits []*sharedFit, models []host.ModelRef, lp *host.Plugin, seconds float64, err error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	each := seconds / float64(max(len(fits), 1))
+	for i, e := range fits {
+		if err != nil {
+			e.err = err
+			if t.entries[keys[i]] == e {
+				delete(t.entries, keys[i])
+			}
+		} else {
+			e.model, e.proc, e.seconds = models[i], lp, each
+		}
+		close(e.done)
+	}
+}
+
+// release frees the models of share group gk, whose last task has ended,
+// in the processes that made them (those still running), and forgets them.
+func (t *fitTable) release(ctx context.Context, gk shareKey) {
+	t.mu.Lock()
+	byProc := map[*host.Plugin][]host.ModelRef{}
+	var procs []*host.Plugin
+	for _, k := range t.groups[gk] {
+		e := t.entries[k]
+		delete(t.entries, k)
+		if e == nil {
+			continue
+		}
+		select {
+		case <-e.done:
+		default:
+			continue // cannot happen: the group's tasks have all ended
+		}
+		if e.err != nil || e.proc == nil || e.proc.Exited() || e.proc.Killed() {
+			continue
+		}
+		if byProc[e.proc] == nil {
+			procs = append(procs, e.proc)
+		}
+		byProc[e.proc] = append(byProc[e.proc], e.model)
+	}
+	delete(t.groups, gk)
+	t.mu.Unlock()
+	if ctx.Err() != nil || len(procs) == 0 {
+		return // an interrupted run's plugins are about to be stopped
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	for _, p := range procs {
+		_ = p.Learner.Release(ctx, byProc[p])
+	}
+}
+
+// identities returns the identity of each problem of the fold's final fit
+// on the rows of design matrix digest (see the package's account above),
+// as hex digests, and sets each problem's seed from its identity less the
+// plugin's build (problemSeed).
+func (f *fold) identities(digest string, problems []sdk.Problem) ([]string, error) {
+	base, build, err := f.identityBase(digest)
+	if err != nil {
+		return nil, err
+	}
+	groups := map[problem.GroupsID][]byte{}
+	keys := make([]string, len(problems))
+	for j := range problems {
+		p := &problems[j]
+		h := sha256.New()
+		h.Write(base)
+		writeProblem(h, p, groups)
+		seedKey := h.Sum(nil)
+		p.Seed = problemSeed(f.g.Experiment.Seed, hex.EncodeToString(seedKey))
+		h.Write(build)
+		keys[j] = hex.EncodeToString(h.Sum(nil))
+	}
+	return keys, nil
+}
+
+// problemSeed is the solver seed of the problem whose identity, less the
+// learner plugin's build, has digest key: the plugin's name and parameters
+// count, not its binary's digest, version or runtime, so that the same
+// code built again, or linked into a process rather than run as one, draws
+// the same numbers (while a model made by one build never serves another).
+func problemSeed(seed uint64, key string) uint64 { return cv.Seed(seed, "solver", key) }
+
+// identityBase digests what the problems of the fold's final fit share
+// (base): the learner's plugin name and parameters, the dataset, repeat,
+// fold and pipeline, the design matrix's digest, and the training rows;
+// build is the learner plugin's build (name, version, binary digest and
+// runtime), which the identity adds last (see problemSeed).
+func (f *fold) identityBase(digest string) (base, build []byte, err error) {
+	spec := learnerSpec(f.c.Learner, f.params)
+	if build, err = json.Marshal(spec.Plugin); err != nil {
+		return nil, nil, err
+	}
+	params, err := json.Marshal(spec.Params)
+	if err != nil {
+		return nil, nil, err
+	}
+	d := f.c.Dataset
+	h := sha256.New()
+	for _, s := range []string{"polyclass problem 1", spec.Plugin.Name, string(params), d.Config.Name, d.SHA256, d.TestSHA256,
+		f.c.Pipeline.Config.Name, strconv.Itoa(f.repeat), strconv.Itoa(f.foldIndex), digest} {
+		writeString(h, s)
+	}
+	writeInts(h, f.train)
+	return h.Sum(nil), build, nil
+}
+
+// writeProblem digests problem p into h: its kind, number of classes,
+// targets (compact ones as the digest of their groups, digested once per
+// groups slice in groups, and their code) and weights.
+func writeProblem(h hash.Hash, p *sdk.Problem, groups map[problem.GroupsID][]byte) {
+	var buf [binary.MaxVarintLen64]byte
+	h.Write(buf[:binary.PutUvarint(buf[:], uint64(p.Kind))])
+	h.Write(buf[:binary.PutUvarint(buf[:], uint64(p.NumClasses))])
+	if c := p.Compact; c != nil {
+		id := c.GroupsID()
+		g, ok := groups[id]
+		if !ok {
+			gh := sha256.New()
+			writeInts(gh, c.Groups)
+			g = gh.Sum(nil)
+			groups[id] = g
+		}
+		writeString(h, "compact")
+		h.Write(g)
+		writeInts(h, c.Code)
+	} else {
+		writeString(h, "targets")
+		writeFloats(h, p.Targets)
+	}
+	writeString(h, "weights")
+	writeFloats(h, p.Weights)
+}
+
+// writeString digests s with its length.
+func writeString(h hash.Hash, s string) {
+	var buf [binary.MaxVarintLen64]byte
+	h.Write(buf[:binary.PutUvarint(buf[:], uint64(len(s)))])
+	h.Write([]byte(s))
+}
+
+// writeInts digests a slice of integers with its length.
+func writeInts[T int | int8 | int32](h hash.Hash, s []T) {
+	buf := binary.AppendUvarint(make([]byte, 0, 2*len(s)+binary.MaxVarintLen64), uint64(len(s)))
+	for _, v := range s {
+		buf = binary.AppendVarint(buf, int64(v))
+	}
+	h.Write(buf)
+}
+
+// writeFloats digests a slice of float64s (their bits) with its length (a
+// nil slice as an empty one).
+func writeFloats(h hash.Hash, s []float64) {
+	buf := binary.AppendUvarint(make([]byte, 0, 8*len(s)+binary.MaxVarintLen64), uint64(len(s)))
+	for _, v := range s {
+		buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(v))
+	}
+	h.Write(buf)
+}
