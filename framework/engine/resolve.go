@@ -142,6 +142,7 @@ func (r *resolver) bind() (*bound, bool) {
 			g.Datasets = append(g.Datasets, ds)
 			r.foldWarnings(ds)
 			r.trainingClasses(ds)
+			r.singleRowClasses(ds)
 		}
 	}
 	encoders := map[string]*config.Encoder{}
