@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -312,6 +313,41 @@ func (r *resolver) foldWarnings(d *Dataset) {
 			"Dataset %q: fold %d of repeat %d has %d test row(s) for %d classes, so it cannot hold every class; use fewer folds.",
 			c.Name, fold, repeat, smallest, d.K())
 	}
+}
+
+// singleRowClasses refuses multiclass dataset d when every one of its
+// classes has a single row (and it has at least two): cross-validation
+// puts each class's row in a test part or in a training part, never in
+// both, so no fold's models can predict the class of any of its test
+// rows, and the run computes nothing but accuracy 0 (with 10,000 classes
+// it took an hour of dense K-column scores to do so). A dataset with a
+// test file is left alone: its training rows are all in every fold.
+func (r *resolver) singleRowClasses(d *Dataset) {
+	if d.MultiLabel || d.Config.TestPath != "" || len(d.Labels) < 2 {
+		return
+	}
+	counts := make([]int, d.K())
+	for _, y := range d.Labels {
+		if counts[y]++; counts[y] > 1 {
+			return
+		}
+	}
+	r.errorf(d.Config.DeclRange, "Every class has a single row",
+		"Dataset %q: each of its %d classes with rows (%s) has a single row, so no training part of a fold holds the class of any of its test rows: every prediction would be wrong. Cross-validation needs classes of at least 2 rows (of at least as many rows as folds, for every test part to hold each class).",
+		d.Config.Name, len(d.Labels), firstClasses(d.Classes, 3))
+}
+
+// firstClasses returns the first n of classes, quoted and joined by
+// commas, and "…" when there are more.
+func firstClasses(classes []string, n int) string {
+	var out []string
+	for _, c := range classes[:min(n, len(classes))] {
+		out = append(out, strconv.Quote(c))
+	}
+	if len(classes) > n {
+		out = append(out, "…")
+	}
+	return strings.Join(out, ", ")
 }
 
 // foldsAgree reports whether the cv block's folds, when it sets them,

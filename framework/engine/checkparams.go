@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"context"
+	"errors"
 	"maps"
 	"slices"
 
@@ -21,7 +23,14 @@ func (r *resolver) checkLearnerParams(l *Learner, combos []param.Params) {
 	l.Runtime = slices.Clone(l.Plugin.Runtime())
 	seen := map[host.ParamProblem]bool{}
 	for _, p := range combos {
-		check, err := l.Plugin.Learner.CheckParams(r.ctx, p)
+		var check host.ParamCheck
+		err := r.pluginCall(l.Plugin, "CheckParams", func(ctx context.Context) (err error) {
+			check, err = l.Plugin.Learner.CheckParams(ctx, p)
+			return err
+		})
+		if errors.Is(err, errHung) {
+			return
+		}
 		if err != nil {
 			r.errorf(l.Config.PluginRange, "Plugin failed", "Learner %q (plugin %s) could not check its parameters: %v", l.Config.Name, l.Config.Plugin, err)
 			return

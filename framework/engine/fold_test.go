@@ -187,7 +187,7 @@ func TestFoldStepsOnInProcessPlugins(t *testing.T) {
 	if fr.Metrics["accuracy"] != 5.0/6 || math.Abs(fr.Metrics["macro_f1"]-(2.0/3+1+0.8)/3) > 1e-15 {
 		t.Errorf("metrics %v, want accuracy 5/6 and macro F1 (2/3+1+4/5)/3", fr.Metrics)
 	}
-	if want := [][]int{{1, 0, 1}, {0, 2, 0}, {0, 0, 2}}; !reflect.DeepEqual(fr.Confusion, want) {
+	if want := [][]int{{1, 0, 1}, {0, 2, 0}, {0, 0, 2}}; !reflect.DeepEqual([][]int(fr.Confusion), want) {
 		t.Errorf("confusion %v, want %v", fr.Confusion, want)
 	}
 	if fr.NTrain != 6 || fr.NTest != 6 || fr.Fold != 1 || fr.Predictions == nil || !reflect.DeepEqual(fr.Predictions.Rows, []int{1, 3, 5, 7, 9, 11}) {

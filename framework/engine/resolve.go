@@ -45,6 +45,9 @@ type resolver struct {
 	// designs holds the shape of each dataset's design matrix under each
 	// pipeline that encodes it without error (encodable).
 	designs map[designKey]designShape
+	// hung holds the plugins that did not answer a call in time
+	// (pluginCall): Resolve calls them no more.
+	hung map[*host.Plugin]bool
 }
 
 // MaxFoldAssignments bounds repeats × rows, the fold assignments of a
@@ -139,6 +142,7 @@ func (r *resolver) bind() (*bound, bool) {
 			g.Datasets = append(g.Datasets, ds)
 			r.foldWarnings(ds)
 			r.trainingClasses(ds)
+			r.singleRowClasses(ds)
 		}
 	}
 	encoders := map[string]*config.Encoder{}
@@ -896,8 +900,15 @@ func (red *Reduction) meets(l *Learner) bool {
 }
 
 func (r *resolver) dryRun(g *Grid, d *Dataset, red *Reduction, params param.Params) {
-	plan, err := red.Plugin.Reducer.Plan(r.ctx, planRequest(r.exp.Seed, d, red, params))
+	var plan sdk.Plan
+	err := r.pluginCall(red.Plugin, "Plan", func(ctx context.Context) (err error) {
+		plan, err = red.Plugin.Reducer.Plan(ctx, planRequest(r.exp.Seed, d, red, params))
+		return err
+	})
 	label := red.Label(params)
+	if errors.Is(err, errHung) {
+		return
+	}
 	if err != nil {
 		// Point at the parameter the plugin blames (its error's structured
 		// field), else at the scheme.

@@ -44,7 +44,7 @@ type FoldResult struct {
 	FitSeconds     float64        `json:"fit_seconds"`
 	PredictSeconds float64        `json:"predict_seconds"`
 	// Confusion is the K×K confusion matrix (rows = actual).
-	Confusion [][]int `json:"confusion"`
+	Confusion Confusion `json:"confusion"`
 	// Diagnostics and Warnings are the reducer's notes on its plan (code
 	// matrix distances, degenerate columns).
 	Diagnostics  *problem.CodeDiagnostics `json:"diagnostics,omitempty"`

@@ -85,7 +85,7 @@ func statLines(c *Comparison, f flavor) []string {
 			strings.TrimSpace(strings.TrimPrefix(f.ddagger, `\,`)), f.esc(c.Metric), strings.Join(tied, "; ")))
 	}
 	if nc := c.notConvergedEntries(f.esc); len(nc) > 0 {
-		out = append(out, fmt.Sprintf("%s: the learner's fits did not converge on some of the binary or multiclass problems of some folds, each stopping at its iteration bound (%s, say) before its stopping rule was met, its model the last iterate (%s).",
+		out = append(out, fmt.Sprintf("%s: the learner's fits did not converge on some of the binary or multiclass problems of some folds, each stopping at its iteration bound (%s, say) before its stopping rule was met, its model the last iterate, or meeting it on a degenerate kernel matrix (a kernel svm whose off-diagonal kernel values on the training rows are all alike: rbf with a gamma far too large for the data's scale, a saturated sigmoid), its model a constant (%s).",
 			strings.TrimSpace(strings.TrimPrefix(f.section, `\,`)), f.esc("max_iter"), strings.Join(nc, "; ")))
 	}
 	if a := c.Across; a != nil {

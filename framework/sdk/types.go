@@ -87,9 +87,11 @@ type Model interface {
 
 // ConvergenceReporter is an optional interface of a Model. A model whose
 // fit stopped at its iteration bound before its stopping rule was met
-// (a logistic regression at max_iter, say) reports NotConverged true;
-// the host records it with the fold and the tables flag the entry. A
-// model without the method is taken to have converged.
+// (a logistic regression at max_iter, say), or that met it on a
+// degenerate problem whose model is a constant one (a kernel SVM whose
+// kernel matrix cannot tell the training rows apart), reports
+// NotConverged true; the host records it with the fold and the tables
+// flag the entry. A model without the method is taken to have converged.
 type ConvergenceReporter interface {
 	NotConverged() bool
 }

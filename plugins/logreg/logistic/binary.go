@@ -131,12 +131,15 @@ func fit(x Design, y, s []float64, opt Options) (*Result, error) {
 		return nil, err
 	}
 	p := newBinProblem(x, y, s, o.C)
-	// Absolute gradient-norm threshold of the LIBLINEAR rule.
+	// The LIBLINEAR rule's gradient-norm threshold, and per-coordinate
+	// bounds at the same relative tolerance: |∇ⱼf(0)| is at most C/2 times
+	// coordBounds' scale of column j.
 	g0 := make([]float64, d+1)
 	theta := make([]float64, d+1)
 	f0 := p.fun(theta)
 	p.grad(theta, g0)
-	thresh := o.Tol * float64(max(min(npos, nneg), 1)) / float64(n) * floats.Norm(g0, 2)
+	rel := o.Tol * float64(max(min(npos, nneg), 1)) / float64(n)
+	thresh := stopRule{norm: rel * floats.Norm(g0, 2), coord: coordBounds(x, s, rel*o.C/2)}
 
 	var iters int
 	switch o.Solver {
@@ -184,8 +187,9 @@ func finiteEnd(f float64, g, theta []float64, iters int) error {
 }
 
 // result returns the Result of a solver that stopped at θ = (w, b) after
-// iters iterations, with f = f(θ) and g = ∇f(θ).
-func result(theta []float64, f float64, g []float64, iters int, thresh float64) *Result {
+// iters iterations, with f = f(θ) and g = ∇f(θ); it converged when g
+// meets thresh.
+func result(theta []float64, f float64, g []float64, iters int, thresh stopRule) *Result {
 	d := len(theta) - 1
 	gn := floats.Norm(g, 2)
 	return &Result{
@@ -194,7 +198,7 @@ func result(theta []float64, f float64, g []float64, iters int, thresh float64) 
 		Objective:  f,
 		GradNorm:   gn,
 		Iterations: iters,
-		Converged:  gn <= thresh,
+		Converged:  thresh.met(g),
 	}
 }
 

@@ -217,7 +217,8 @@ func (c *productCounts) MulVecTransSq(dst, v []float64) {
 // Hessian diagonal (one (X∘X)ᵀ·v pass) at θ = 0 and at every accepted
 // step but the one that meets the stopping rule, where it would go
 // unused: as many passes as iterations for a problem that converges (the
-// 26 one-vs-rest problems of letter, 6 to 8 iterations each).
+// 26 one-vs-rest problems of letter, 6 to 8 iterations each), plus the
+// one pass of the stopping rule's column scales (coordBounds).
 func TestNewtonPreconditioners(t *testing.T) {
 	ds := reftest.Load(t, "letter")
 	x := NewDense(ds.Standardized())
@@ -230,8 +231,8 @@ func TestNewtonPreconditioners(t *testing.T) {
 		if !r.Converged || r.Iterations < 2 {
 			t.Fatalf("class %d: converged %v after %d iterations, want a converged multi-step solve", c, r.Converged, r.Iterations)
 		}
-		if pc.transSq != r.Iterations {
-			t.Errorf("class %d: %d Hessian diagonals for %d iterations, want one per iteration", c, pc.transSq, r.Iterations)
+		if pc.transSq != r.Iterations+1 {
+			t.Errorf("class %d: %d (X∘X)ᵀ·v passes for %d iterations, want one per iteration and one for the column scales", c, pc.transSq, r.Iterations)
 		}
 	}
 }

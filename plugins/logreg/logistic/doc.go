@@ -24,6 +24,19 @@
 // gradient includes the intercept component. For tight optima (for example to
 // reproduce reference objective values to 1e-6) use Tol around 1e-8.
 //
+// A rule relative to ‖∇f(0,0)‖₂ alone holds vacuously when one column is
+// scaled far beyond the others (a feature of 1e160 makes ‖∇f(0,0)‖₂ about
+// 1e160, and the rule then holds after one step whatever the other
+// gradients are). Every solver therefore also requires, per coordinate j,
+//
+//	|∂f/∂θⱼ| ≤ Tol · max(min(n₊, n₋), 1)/n · C/2 · √(Σᵢsᵢ) · √(Σᵢsᵢxᵢⱼ²)
+//
+// (Σᵢsᵢ in place of the last square root for the intercept), a bound on
+// |∂f/∂θⱼ(0,0)| from column j alone. On columns of one scale it is looser
+// than the norm rule; on a mis-scaled design the fit runs on or reports
+// Converged = false. The softmax solver applies the same bounds with
+// C in place of C/2 and without the class-count factor.
+//
 // # Softmax problem
 //
 // FitSoftmax minimises ½·Σₖ‖wₖ‖² + C·Σᵢ sᵢ·(−log P(yᵢ|xᵢ)) with

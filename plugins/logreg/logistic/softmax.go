@@ -82,7 +82,17 @@ func FitSoftmax(x Design, y []int, k int, s []float64, opt SoftmaxOptions) (*Sof
 	if err := finiteEnd(f0, g, theta, 0); err != nil {
 		return nil, fmt.Errorf("logistic: softmax: %w", err)
 	}
-	thresh := opt.Tol * floats.Norm(g, 2)
+	// ‖∇f(0)‖₂-relative, and per coordinate: |∇₍ₖ,ⱼ₎f| ≤ C times
+	// coordBounds' scale of column j, as |P(k|xᵢ) − [yᵢ = k]| ≤ 1.
+	bounds := coordBounds(x, s, opt.Tol*opt.C)
+	coord := make([]float64, 0, len(theta))
+	for range k {
+		coord = append(coord, bounds[:d]...)
+	}
+	for range k {
+		coord = append(coord, bounds[d])
+	}
+	thresh := stopRule{norm: opt.Tol * floats.Norm(g, 2), coord: coord}
 	iters, err := minimizeLBFGS(p.fun, p.grad, theta, thresh, opt.MaxIter)
 	if err != nil {
 		return nil, fmt.Errorf("logistic: softmax: %w", err)
@@ -106,7 +116,7 @@ func FitSoftmax(x Design, y []int, k int, s []float64, opt SoftmaxOptions) (*Sof
 		Objective:  f,
 		GradNorm:   gn,
 		Iterations: iters,
-		Converged:  gn <= thresh,
+		Converged:  thresh.met(g),
 	}, nil
 }
 

@@ -9,13 +9,13 @@ import (
 	"gonum.org/v1/gonum/optimize"
 )
 
-// gradNormConverger stops gonum's optimisers once ‖∇f‖₂ ≤ thresh.
-type gradNormConverger struct{ thresh float64 }
+// ruleConverger stops gonum's optimisers once the gradient meets rule.
+type ruleConverger struct{ rule stopRule }
 
-func (c gradNormConverger) Init(int) {}
+func (c ruleConverger) Init(int) {}
 
-func (c gradNormConverger) Converged(loc *optimize.Location) optimize.Status {
-	if loc.Gradient != nil && floats.Norm(loc.Gradient, 2) <= c.thresh {
+func (c ruleConverger) Converged(loc *optimize.Location) optimize.Status {
+	if loc.Gradient != nil && c.rule.met(loc.Gradient) {
 		return optimize.GradientThreshold
 	}
 	return optimize.NotTerminated
@@ -50,15 +50,16 @@ func (c *cachedFG) g(g, x []float64) {
 const lbfgsEvalsPerIter = 50
 
 // minimizeLBFGS runs gonum's L-BFGS from x (updated in place) until
-// ‖∇f‖₂ ≤ thresh or maxIter major iterations.
-func minimizeLBFGS(fun func([]float64) float64, grad func(x, g []float64), x []float64, thresh float64, maxIter int) (int, error) {
+// the gradient meets thresh or maxIter major iterations.
+func minimizeLBFGS(fun func([]float64) float64, grad func(x, g []float64), x []float64, thresh stopRule, maxIter int) (int, error) {
 	c := &cachedFG{fun: fun, grad: grad, lastX: make([]float64, len(x))}
 	prob := optimize.Problem{Func: c.f, Grad: c.g}
 	settings := &optimize.Settings{
-		// The infinity-norm test is a sufficient condition for the 2-norm
-		// rule; the converger applies the rule itself.
-		GradientThreshold: thresh / math.Sqrt(float64(len(x))),
-		Converger:         gradNormConverger{thresh: thresh},
+		// gonum's own infinity-norm test is off (NaN): the converger
+		// applies the rule, whose per-coordinate bounds may be smaller
+		// than any single threshold gonum could test.
+		GradientThreshold: math.NaN(),
+		Converger:         ruleConverger{rule: thresh},
 		MajorIterations:   maxIter,
 		// Line searches take a few evaluations an iteration; the bound
 		// stops one that never ends (on NaN values, say).
@@ -75,7 +76,7 @@ func minimizeLBFGS(fun func([]float64) float64, grad func(x, g []float64), x []f
 	return res.Stats.MajorIterations, nil
 }
 
-func lbfgs(p *binProblem, theta []float64, thresh float64, maxIter int) (int, error) {
+func lbfgs(p *binProblem, theta []float64, thresh stopRule, maxIter int) (int, error) {
 	return minimizeLBFGS(p.fun, p.grad, theta, thresh, maxIter)
 }
 
@@ -88,7 +89,7 @@ func lbfgs(p *binProblem, theta []float64, thresh float64, maxIter int) (int, er
 // with η_t = η₀/(1+η₀·λ·t) and the rows visited in a fresh seeded random
 // order every epoch. w is stored as scale·v so the shrinkage costs O(1).
 // After each epoch the full gradient is checked against thresh.
-func sgd(p *binProblem, theta []float64, thresh float64, o Options) int {
+func sgd(p *binProblem, theta []float64, thresh stopRule, o Options) int {
 	n, d := p.n, p.d
 	rng := rand.New(rand.NewPCG(o.Seed, 0x5eed))
 	perm := make([]int, n)
@@ -123,7 +124,7 @@ func sgd(p *binProblem, theta []float64, thresh float64, o Options) int {
 		scale = 1
 		p.fun(theta)
 		p.grad(theta, g)
-		if floats.Norm(g, 2) <= thresh {
+		if thresh.met(g) {
 			break
 		}
 	}
@@ -135,7 +136,7 @@ func sgd(p *binProblem, theta []float64, thresh float64, o Options) int {
 // (sufficient decrease 1e-4, halving, each search starting from twice the
 // previous accepted step).
 // A NaN objective ends it with an error wrapping ErrNonFinite.
-func gd(p *binProblem, theta []float64, thresh float64, o Options) (int, error) {
+func gd(p *binProblem, theta []float64, thresh stopRule, o Options) (int, error) {
 	np := len(theta)
 	g := make([]float64, np)
 	trial := make([]float64, np)
@@ -154,7 +155,7 @@ func gd(p *binProblem, theta []float64, thresh float64, o Options) (int, error) 
 		if math.IsNaN(gg) {
 			return iter, fmt.Errorf("%w: gd iteration %d: the gradient holds a NaN", ErrNonFinite, iter)
 		}
-		if math.Sqrt(gg) <= thresh {
+		if thresh.met(g) {
 			break
 		}
 		iter++

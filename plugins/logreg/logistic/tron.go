@@ -22,7 +22,7 @@ const (
 )
 
 // tron minimises p from theta in place with LIBLINEAR's trust-region
-// Newton method and diagonal-preconditioned CG, stopping once ‖∇f‖₂ ≤
+// Newton method and diagonal-preconditioned CG, stopping once ∇f meets
 // thresh. On entry f = f(theta), g = ∇f(theta) and p holds the state of
 // those two calls; on return theta is the last iterate, g its gradient and
 // p the state of its grad call. It returns the number of accepted steps
@@ -30,7 +30,7 @@ const (
 // step, a trust region, a predicted reduction or a NaN objective) ends it
 // with an error wrapping ErrNonFinite; an overflowing objective (+Inf)
 // only rejects its step.
-func tron(p *binProblem, theta, g []float64, f, thresh float64, maxIter int) (int, float64, error) {
+func tron(p *binProblem, theta, g []float64, f float64, thresh stopRule, maxIter int) (int, float64, error) {
 	np := len(theta)
 	ws := make([]float64, 7*np)
 	s, r, m, wNew := ws[:np], ws[np:2*np], ws[2*np:3*np], ws[3*np:4*np]
@@ -39,7 +39,7 @@ func tron(p *binProblem, theta, g []float64, f, thresh float64, maxIter int) (in
 	if err := finiteAt(0, "objective", []float64{f}, "gradient", g); err != nil {
 		return 0, f, err
 	}
-	if floats.Norm(g, 2) <= thresh {
+	if thresh.met(g) {
 		return 0, f, nil
 	}
 	tronPrecond(p, m)
@@ -98,7 +98,7 @@ func tron(p *binProblem, theta, g []float64, f, thresh float64, maxIter int) (in
 			if err := finiteAt(iter-1, "objective", []float64{f}, "gradient", g); err != nil {
 				return iter - 1, f, err
 			}
-			if floats.Norm(g, 2) <= thresh {
+			if thresh.met(g) {
 				break // the preconditioner of θ would go unused
 			}
 			tronPrecond(p, m)

@@ -82,7 +82,29 @@ func Train(ctx context.Context, x *Data, problems []Problem, opt Options, worker
 		}
 		models[i] = m
 	}
+	markDegenerate(x, problems, models, &opt.Kernel)
 	return models, nil
+}
+
+// markDegenerate sets the degenerate flag of each model whose problem's
+// rows give k a degenerate kernel matrix (see degenerate), reading the
+// matrix once for problems that share their rows (the binary problems of
+// one-vs-rest, say).
+func markDegenerate(x *Data, problems []Problem, models []*Model, k *Kernel) {
+	type rowsKey struct {
+		first *int
+		n     int
+	}
+	seen := make(map[rowsKey]bool)
+	for i, p := range problems {
+		key := rowsKey{&p.Rows[0], len(p.Rows)}
+		d, ok := seen[key]
+		if !ok {
+			d = degenerate(k, x, p.Rows)
+			seen[key] = d
+		}
+		models[i].degenerate = d
+	}
 }
 
 // solveAll solves the binary problems subs (laid out as lays) on up to

@@ -42,7 +42,17 @@ type Model struct {
 	ab    [][2]int
 	order []int
 	rank  []int
+	// degenerate: the kernel matrix on the problem's training rows is
+	// degenerate (see degenerate).
+	degenerate bool
 }
+
+// Degenerate reports whether the kernel matrix on the model's training
+// rows was degenerate: every off-diagonal value alike (rbf with a gamma
+// far too large for the data's scale, a saturated sigmoid), so that the
+// model gives every row unlike its training rows the same decision
+// value, a constant model.
+func (m *Model) Degenerate() bool { return m.degenerate }
 
 // binary is a trained binary SVM.
 type binary struct {

@@ -105,6 +105,15 @@ func (k kernelModel) Predict(ctx context.Context, x sdk.Matrix, scores, probs *m
 	return kernelsvm.Predict(ctx, []*kernelsvm.Model{k.m}, kernelData(x), scores, probs)
 }
 
+// NotConverged reports a degenerate kernel matrix on the training rows
+// (kernelsvm.Model.Degenerate: rbf with a gamma that makes every
+// off-diagonal value underflow to 0, a sigmoid saturated by coef0, say):
+// SMO met its stopping rule, but on a kernel that cannot tell the rows
+// apart, so the model is a constant one. The host records it as a fit
+// that did not converge and the tables mark the entry (§), the note the
+// sdk.ConvergenceReporter path carries.
+func (k kernelModel) NotConverged() bool { return k.m.Degenerate() }
+
 // HasProbabilities reports whether the model was fitted with probability
 // = true (sdk.ProbabilityModel).
 func (k kernelModel) HasProbabilities() bool { return k.m.Probability() }

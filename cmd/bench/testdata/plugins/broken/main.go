@@ -6,6 +6,9 @@
 //	bench-plugin-nocancel    Fit on 5000 rows or more computes for 30 s
 //	                         without looking at its context
 //	bench-plugin-csrcrash    Fit reads CSR input as dense and crashes
+//	bench-plugin-hangcheck   CheckParams never returns and ignores its
+//	                         context (bench validate's and bench run's
+//	                         check of the parameters, before any cell)
 //
 // Built under any other name it has no defect.
 package main
@@ -13,6 +16,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log"
 	"os"
 	"path/filepath"
@@ -45,6 +49,16 @@ func row(x sdk.Matrix, i int) []float64 {
 		out[j] = val[k]
 	}
 	return out
+}
+
+// CheckParams has no objection, or with the hangcheck defect says so on
+// stderr and never returns (sdk.ParamChecker).
+func (l learner) CheckParams(context.Context, sdk.Params) ([]sdk.Component, error) {
+	if l.defect == "hangcheck" {
+		fmt.Fprintln(os.Stderr, "broken: stuck in CheckParams")
+		select {}
+	}
+	return nil, nil
 }
 
 func (l learner) Fit(ctx context.Context, in sdk.FitInput, p sdk.Params) (sdk.Model, error) {
