@@ -76,12 +76,13 @@ var confusable = map[rune]rune{
 // Skeleton returns the form of s that names two texts a reader may take
 // for one: its NFKC normalisation (fullwidth "ｉ" is "i", "ﬁ" is "fi")
 // with each Cyrillic or Greek homoglyph of a Latin letter replaced by
-// that letter. Two names with one Skeleton are confusable.
+// that letter, without leading and trailing white space. Two names with
+// one Skeleton are confusable.
 func Skeleton(s string) string {
 	return strings.Map(func(r rune) rune {
 		if l, ok := confusable[r]; ok {
 			return l
 		}
 		return r
-	}, norm.NFKC.String(s))
+	}, strings.TrimSpace(norm.NFKC.String(s)))
 }
