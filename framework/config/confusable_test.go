@@ -3,6 +3,8 @@ package config
 import (
 	"strings"
 	"testing"
+
+	"github.com/polyclass/polyclass/framework/safetext"
 )
 
 // TestConfusableNames: two datasets (encoders, pipelines, learners,
@@ -11,7 +13,8 @@ import (
 // both in ASCII quoting and where the first is (HCL reads strings in
 // NFC, so labels that differ by normalisation are one: a duplicate); a label with a bidi
 // control or a zero-width character is an error at the label, and a
-// name holding one is an error at the name. On the code before, each
+// name holding one is an error at the name; the source lines the
+// diagnostics quote show such a character as U+FFFD, never raw. On the code before, each
 // passed without a word.
 func TestConfusableNames(t *testing.T) {
 	const head = `experiment "x" { seed = 1 }
@@ -72,6 +75,9 @@ reduction "ova" { label = "o` + "\u200d" + `va" }`,
 				if !strings.Contains(diags, part) {
 					t.Errorf("want %q in:\n%s", part, diags)
 				}
+			}
+			if i := strings.IndexFunc(diags, safetext.Hidden); i >= 0 {
+				t.Errorf("the diagnostics show a hidden character raw (U+%04X), in the quoted source line:\n%s", []rune(diags[i:])[0], diags)
 			}
 		})
 	}
