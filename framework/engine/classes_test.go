@@ -187,15 +187,24 @@ func TestClassTargetTestFile(t *testing.T) {
 }
 
 // TestLabelTargetNames checks that a label column whose name holds a
-// newline (a quoted CSV header) is refused: the name is the class name in
-// every table, and a newline split the per-class Markdown row in two.
+// newline (a quoted CSV header), a zero-width character or a bidi control
+// is refused: the name is the class name in every table, and a newline
+// split the per-class Markdown row in two; a hidden character made it
+// show as another name (on the code before, "l\u200b2" was accepted).
 func TestLabelTargetNames(t *testing.T) {
-	r, ds, dir := loadTarget(t, "d.csv", "a,l1,\"l\n2\"\n1,0,1\n2,1,0\n", config.Dataset{LabelsPrefix: "l"})
-	if r.labelTargets(ds) {
-		t.Fatal("labelTargets accepted a label name with a newline")
-	}
-	want := `error: Invalid label name: Dataset "d": label column "l\n2" holds a control character; tables, plots and file names cannot show it: rename the column.`
-	if got := diagLines(r.diags, dir); got != want {
-		t.Errorf("diagnostics:\n%s\nwant:\n%s", got, want)
+	for _, tc := range []struct{ name, header, want string }{
+		{"newline", "a,l1,\"l\n2\"", `error: Invalid label name: Dataset "d": label column "l\n2" holds a control character; tables, plots and file names cannot show it: rename the column.`},
+		{"zero-width space", "a,l1,l\u200b2", `error: Invalid label name: Dataset "d": label column "l\u200b2" holds a bidi control or zero-width character (U+200B); it would show as another name than the file holds: rename the column.`},
+		{"right-to-left override", "a,l1,l\u202e2", `error: Invalid label name: Dataset "d": label column "l\u202e2" holds a bidi control or zero-width character (U+202E); it would show as another name than the file holds: rename the column.`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, ds, dir := loadTarget(t, "d.csv", tc.header+"\n1,0,1\n2,1,0\n", config.Dataset{LabelsPrefix: "l"})
+			if r.labelTargets(ds) {
+				t.Fatalf("labelTargets accepted the label name of %q", tc.header)
+			}
+			if got := diagLines(r.diags, dir); got != tc.want {
+				t.Errorf("diagnostics:\n%s\nwant:\n%s", got, tc.want)
+			}
+		})
 	}
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/polyclass/polyclass/framework/encode"
 	"github.com/polyclass/polyclass/framework/host"
 	"github.com/polyclass/polyclass/framework/param"
+	"github.com/polyclass/polyclass/framework/safetext"
 	"github.com/polyclass/polyclass/framework/sdk"
 	"github.com/polyclass/polyclass/framework/suggest"
 )
@@ -557,6 +558,10 @@ func (r *resolver) labelTargets(ds *Dataset) bool {
 		}
 		if strings.IndexFunc(name, unicode.IsControl) >= 0 {
 			r.errorf(c.DeclRange, "Invalid label name", "Dataset %q: label column %q holds a control character; tables, plots and file names cannot show it: rename the column.", c.Name, name)
+			return false
+		}
+		if i := strings.IndexFunc(name, safetext.Hidden); i >= 0 {
+			r.errorf(c.DeclRange, "Invalid label name", "Dataset %q: label column %q holds a bidi control or zero-width character (U+%04X); it would show as another name than the file holds: rename the column.", c.Name, name, []rune(name[i:])[0])
 			return false
 		}
 		exclude[name] = true
