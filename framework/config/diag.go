@@ -8,6 +8,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/polyclass/polyclass/framework/safetext"
 )
 
 // WriteDiagnostics prints diags with hcl's diagnostic text writer (the
@@ -32,12 +34,25 @@ func WriteDiagnostics(w io.Writer, files map[string]*hcl.File, diags hcl.Diagnos
 		if err := hcl.NewDiagnosticTextWriter(&b, files, 0, true).WriteDiagnostic(d); err != nil {
 			return err
 		}
-		body := strings.TrimPrefix(carets(b.String()), title+": "+d.Summary+"\n\n")
+		body := strings.TrimPrefix(carets(visibleSource(b.String())), title+": "+d.Summary+"\n\n")
 		if _, err := fmt.Fprintf(w, "%s\n%s", head, body); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// visibleSource returns text with each bidi control and zero-width character
+// (safetext.Hidden) of the quoted source lines replaced by U+FFFD, one
+// character for one so that the carets stay under their columns: a
+// terminal shows where it is, and it does not reorder the line it is on.
+func visibleSource(text string) string {
+	return strings.Map(func(r rune) rune {
+		if safetext.Hidden(r) {
+			return '\uFFFD'
+		}
+		return r
+	}, text)
 }
 
 // carets returns the text of hcl's writer in colour mode without its

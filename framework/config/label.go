@@ -5,6 +5,8 @@ import (
 	"unicode"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/polyclass/polyclass/framework/safetext"
 )
 
 // Display returns the name the tables, figures and file names give the
@@ -58,6 +60,10 @@ func (d *decoder) checkLabels(exp *Experiment) {
 			}
 			if strings.ContainsFunc(b.label, unicode.IsControl) {
 				d.errorf(b.rng, "Invalid label", "The label of %s %q holds a control character (a line break?); a label is one line of text.", b.kind, b.name)
+				continue
+			}
+			if err := safetext.CheckVisible(b.label); err != nil {
+				d.errorf(b.rng, "Invalid label", "The label of %s %q %v; %s.", b.kind, b.name, err, safetext.VisibleRule)
 				continue
 			}
 			show := labelOr(b.label, b.name)

@@ -919,6 +919,7 @@ func (d *decoder) crossCheck(exp *Experiment) {
 	}
 	d.uncovered(exp)
 	d.checkLabels(exp)
+	d.confusableNames(exp)
 	if len(exp.Datasets) == 0 {
 		d.errorf(hcl.Range{}, "No datasets", `Declare at least one dataset "NAME" { path = "..." } block.`)
 	}

@@ -7,6 +7,13 @@ import (
 	"sort"
 )
 
+// HoldoutSizes returns the rows of the test and the training part that
+// Holdout makes of n rows at fraction frac: ceil(frac · n) and the rest.
+func HoldoutSizes(n int, frac float64) (test, train int) {
+	test = int(math.Ceil(frac * float64(n)))
+	return test, n - test
+}
+
 // Holdout assigns rows to one random train/test split: fold 0 is the test
 // part, fold 1 the training part (so Split(folds, 0) gives both). The test
 // part has ceil(frac · n) rows, as scikit-learn's train_test_split. With
@@ -19,7 +26,7 @@ func Holdout(n int, labels []int, frac float64, seed uint64) ([]int, error) {
 	if !(frac > 0 && frac < 1) {
 		return nil, fmt.Errorf("holdout fraction %v is not in (0, 1)", frac)
 	}
-	nTest := int(math.Ceil(frac * float64(n)))
+	nTest, _ := HoldoutSizes(n, frac)
 	if nTest < 1 || nTest >= n {
 		return nil, fmt.Errorf("a holdout of %v leaves %d of %d rows for testing; both parts need rows", frac, nTest, n)
 	}

@@ -4,12 +4,25 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"unicode"
+
+	"github.com/polyclass/polyclass/framework/safetext"
 )
 
 // ErrClassLabel reports a class label that tables and file names cannot
 // show: one holding a newline, a tab or another control character.
 var ErrClassLabel = errors.New("class label holds a control character")
+
+// ErrHiddenLabel reports a class label holding a character that does not
+// show, or changes how the text around it shows: a zero-width character
+// or a bidi control (safetext.Hidden).
+var ErrHiddenLabel = errors.New("class label holds a bidi control or zero-width character")
+
+// ErrLabelSpellings reports class labels that a person reads as one but
+// that differ as text: equal after Unicode NFC normalisation and the
+// removal of leading and trailing blanks (safetext.Fold).
+var ErrLabelSpellings = errors.New("class labels read as one but are spelled differently")
 
 // Spelling is one way a class is written in a column: its text and the
 // 0-based data row where it first occurs (−1: declared, as an ARFF
@@ -64,6 +77,42 @@ func (e *LabelError) Error() string {
 // Unwrap returns the cause.
 func (e *LabelError) Unwrap() error { return e.Err }
 
+// SpellingError is the error of class labels that Column.CanonicalClasses
+// refuses because they read as one (safetext.Fold): each group's Class is
+// the form they share, its Spellings the labels; it wraps
+// ErrLabelSpellings.
+type SpellingError struct {
+	Groups []ClassMerge
+}
+
+// Error lists each group's spellings (Go-quoted in ASCII, so that the
+// difference shows) with their rows (1-based).
+func (e *SpellingError) Error() string {
+	var b strings.Builder
+	b.WriteString(ErrLabelSpellings.Error())
+	for k, g := range e.Groups {
+		sep := "; "
+		if k == 0 {
+			sep = ": "
+		}
+		b.WriteString(sep)
+		for i, sp := range g.Spellings {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			at := fmt.Sprintf("data row %d", sp.Row+1)
+			if sp.Row < 0 {
+				at = "declared"
+			}
+			fmt.Fprintf(&b, "%s (%s)", strconv.QuoteToASCII(sp.Text), at)
+		}
+	}
+	return b.String()
+}
+
+// Unwrap returns ErrLabelSpellings.
+func (e *SpellingError) Unwrap() error { return ErrLabelSpellings }
+
 // CanonicalClasses prepares categorical column c to hold class labels, in
 // place, as pandas reads a column of numbers: when every level is a
 // finite number (see Read's rules for numbers) and two levels are the same
@@ -73,18 +122,19 @@ func (e *LabelError) Unwrap() error { return e.Err }
 // and left as they are: a column with no such collision keeps its names
 // ("+1" and "-1" stay so), and a column holding some text keeps "1" and
 // "1.0" apart (ClassNames.Apart tells). A level holding a control
-// character (a newline, a tab) is a *LabelError. A numeric column is left
-// as it is.
+// character (a newline, a tab), a zero-width character or a bidi control
+// is a *LabelError. In a column holding some text, levels that differ
+// only by Unicode normalisation or by blanks around them ("é" written
+// precomposed and as e + U+0301, "setosa" and "setosa ") are a
+// *SpellingError listing them. A numeric column is left as it is.
 func (c *Column) CanonicalClasses() (ClassNames, error) {
 	var out ClassNames
 	if c.Kind != Categorical {
 		return out, nil
 	}
 	first := firstRows(c)
-	for l, s := range c.Levels {
-		if i := controlIndex(s); i >= 0 {
-			return out, &LabelError{Row: first[l], Value: s, Err: fmt.Errorf("%w U+%04X", ErrClassLabel, []rune(s[i:])[0])}
-		}
+	if err := checkLabels(c.Levels, first); err != nil {
+		return out, err
 	}
 	canon := make([]string, len(c.Levels))
 	text := -1
@@ -92,6 +142,11 @@ func (c *Column) CanonicalClasses() (ClassNames, error) {
 		var ok bool
 		if canon[l], ok = canonicalNumber(s); !ok && text < 0 {
 			text = l
+		}
+	}
+	if text >= 0 {
+		if err := foldCollisions(c.Levels, first); err != nil {
+			return out, err
 		}
 	}
 	groups, order := groupLevels(c.Levels, canon, first)
@@ -126,6 +181,53 @@ func canonicalNumber(s string) (string, bool) {
 		v = 0 // −0 is 0
 	}
 	return strconv.FormatFloat(v, 'g', -1, 64), true
+}
+
+// checkLabels returns a *LabelError for the first of levels (first
+// occurring at first[l]) holding a control character (ErrClassLabel), or
+// a zero-width character or bidi control (ErrHiddenLabel).
+func checkLabels(levels []string, first []int) error {
+	for l, s := range levels {
+		if i := controlIndex(s); i >= 0 {
+			return &LabelError{Row: first[l], Value: s, Err: fmt.Errorf("%w U+%04X", ErrClassLabel, []rune(s[i:])[0])}
+		}
+	}
+	for l, s := range levels {
+		for _, r := range s {
+			if safetext.Hidden(r) {
+				return &LabelError{Row: first[l], Value: s, Err: fmt.Errorf("%w U+%04X", ErrHiddenLabel, r)}
+			}
+		}
+	}
+	return nil
+}
+
+// foldCollisions returns a *SpellingError when two of levels have one
+// safetext.Fold, listing every such group in the order of its first
+// level; nil when there is none.
+func foldCollisions(levels []string, first []int) error {
+	groups := map[string]*ClassMerge{}
+	var order []string
+	for l, s := range levels {
+		f := safetext.Fold(s)
+		g, ok := groups[f]
+		if !ok {
+			g = &ClassMerge{Class: f}
+			groups[f] = g
+			order = append(order, f)
+		}
+		g.Spellings = append(g.Spellings, Spelling{s, first[l]})
+	}
+	var err SpellingError
+	for _, f := range order {
+		if g := groups[f]; len(g.Spellings) > 1 {
+			err.Groups = append(err.Groups, *g)
+		}
+	}
+	if err.Groups == nil {
+		return nil
+	}
+	return &err
 }
 
 // controlIndex returns the byte index of the first control character of

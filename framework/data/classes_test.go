@@ -46,6 +46,7 @@ func TestCanonicalClasses(t *testing.T) {
 		levels                   []string // the levels after
 		rows                     []string // each row's class after
 		names, err               string
+		is                       error // the error's sentinel; nil: ErrClassLabel
 	}{
 		{name: "csv 1 1.0 2 2.0", file: "d.csv", column: "class",
 			text:   "a,class\n1,1\n2,1.0\n3,2\n4,2.0\n5,1\n",
@@ -83,6 +84,48 @@ func TestCanonicalClasses(t *testing.T) {
 		{name: "csv tab in a label", file: "d.csv", column: "class",
 			text: "a,class\n1,a\tb\n2,c\n",
 			err:  `data row 1: class label holds a control character U+0009: "a\tb"`},
+		{name: "csv zero-width space in a label", file: "d.csv", column: "class",
+			text: "a,class\n1,setosa\n2,set\u200bosa\n", is: ErrHiddenLabel,
+			err: `data row 2: class label holds a bidi control or zero-width character U+200B: "set\u200bosa"`},
+		{name: "csv right-to-left override in a label", file: "d.csv", column: "class",
+			text: "a,class\n1,\u202eablo\n2,b\n", is: ErrHiddenLabel,
+			err: `data row 1: class label holds a bidi control or zero-width character U+202E: "\u202eablo"`},
+		{name: "csv word joiner in a label", file: "d.csv", column: "class",
+			text: "a,class\n1,b\n2,a\u2060\n", is: ErrHiddenLabel,
+			err: `data row 2: class label holds a bidi control or zero-width character U+2060: "a\u2060"`},
+		{name: "csv isolate in a label", file: "d.csv", column: "class",
+			text: "a,class\n1,b\n2,\u2067a\u2069\n", is: ErrHiddenLabel,
+			err: `data row 2: class label holds a bidi control or zero-width character U+2067: "\u2067a\u2069"`},
+		{name: "csv BOM inside a label", file: "d.csv", column: "class",
+			text: "a,class\n1,b\n2,a\ufeff\n", is: ErrHiddenLabel,
+			err: `data row 2: class label holds a bidi control or zero-width character U+FEFF: "a\ufeff"`},
+		{name: "csv NFC collision", file: "d.csv", column: "class",
+			text: "a,class\n1,caf\u00e9\n2,x\n3,cafe\u0301\n", is: ErrLabelSpellings,
+			err: `class labels read as one but are spelled differently: "caf\u00e9" (data row 1), "cafe\u0301" (data row 3)`},
+		{name: "csv blanks around a label", file: "d.csv", column: "class",
+			text: "a,class\n1,setosa\n2,setosa \n3, setosa\n4,virginica\n5,\"virginica\t\"\n", is: ErrClassLabel,
+			err: `data row 5: class label holds a control character U+0009: "virginica\t"`},
+		{name: "csv blanks around labels, two groups", file: "d.csv", column: "class",
+			text: "a,class\n1,setosa\n2,setosa \n3, setosa\n4,virginica\n5,virginica  \n", is: ErrLabelSpellings,
+			err: `class labels read as one but are spelled differently: "setosa" (data row 1), "setosa " (data row 2), " setosa" (data row 3); "virginica" (data row 4), "virginica  " (data row 5)`},
+		{name: "csv blank around a number in a text column", file: "d.csv", column: "class",
+			text: "a,class\n1,1\n2, 1\n3,x\n", is: ErrLabelSpellings,
+			err: `class labels read as one but are spelled differently: "1" (data row 1), " 1" (data row 2)`},
+		{name: "arff nominal NFC collision declared", file: "d.arff", column: "class", is: ErrLabelSpellings,
+			text: arff("{caf\u00e9,cafe\u0301,x}", "1,x\n2,caf\u00e9\n"),
+			err:  `class labels read as one but are spelled differently: "caf\u00e9" (data row 2), "cafe\u0301" (declared)`},
+		{name: "arff nominal zero-width declared", file: "d.arff", column: "class", is: ErrHiddenLabel,
+			text: arff("{a,b\u200c}", "1,a\n"),
+			err:  `declared value: class label holds a bidi control or zero-width character U+200C: "b\u200c"`},
+		{name: "libsvm NFC collision", file: "d.libsvm", column: "label", is: ErrLabelSpellings,
+			text: "caf\u00e9 1:0.5\ncafe\u0301 1:0.7\n",
+			err:  `class labels read as one but are spelled differently: "caf\u00e9" (data row 1), "cafe\u0301" (data row 2)`},
+		{name: "libsvm zero-width label", file: "d.libsvm", column: "label", is: ErrHiddenLabel,
+			text: "a 1:0.5\na\u200d 1:0.7\n",
+			err:  `data row 2: class label holds a bidi control or zero-width character U+200D: "a\u200d"`},
+		{name: "csv distinct accents kept", file: "d.csv", column: "class",
+			text:   "a,class\n1,caf\u00e9\n2,cafe\n",
+			levels: []string{"caf\u00e9", "cafe"}, rows: []string{"caf\u00e9", "cafe"}},
 		{name: "arff numeric class 1 1.0", file: "d.arff", column: "class",
 			text:   arff("numeric", "1,1\n2,1.0\n3,2\n"),
 			levels: []string{"1", "2"}, rows: []string{"1", "1", "2"},
@@ -113,9 +156,17 @@ func TestCanonicalClasses(t *testing.T) {
 			col, _ := tb.Lookup(tc.column)
 			names, err := col.CanonicalClasses()
 			if tc.err != "" {
+				is := tc.is
+				if is == nil {
+					is = ErrClassLabel
+				}
+				if err == nil || err.Error() != tc.err || !errors.Is(err, is) {
+					t.Fatalf("error %v, want %s (%v)", err, tc.err, is)
+				}
 				var le *LabelError
-				if err == nil || err.Error() != tc.err || !errors.As(err, &le) || !errors.Is(err, ErrClassLabel) {
-					t.Fatalf("error %v, want %s (a *LabelError)", err, tc.err)
+				var se *SpellingError
+				if is == ErrLabelSpellings && !errors.As(err, &se) || is != ErrLabelSpellings && !errors.As(err, &le) {
+					t.Fatalf("error %T, want a *SpellingError or a *LabelError", err)
 				}
 				return
 			}

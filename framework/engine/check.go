@@ -493,8 +493,18 @@ func (r *resolver) canonicalClasses(d *Dataset, target *data.Column) bool {
 		if le.Row >= 0 {
 			at = fmt.Sprintf("%s data row %d,", r.locate(d, le.Row, c.Target), le.Row+1)
 		}
+		why := "tables, plots and file names cannot show it"
+		if errors.Is(err, data.ErrHiddenLabel) {
+			why = "it does not show, or changes how the text around it shows, so tables would show another label than the file holds"
+		}
 		r.errorf(c.PathRange, "Invalid class label",
-			"Dataset %q: %s target column %q: %v: %q; tables, plots and file names cannot show it: rename the class.", c.Name, at, c.Target, le.Err, le.Value)
+			"Dataset %q: %s target column %q: %v: %q; %s: rename the class.", c.Name, at, c.Target, le.Err, le.Value, why)
+		return false
+	}
+	if se := (*data.SpellingError)(nil); errors.As(err, &se) {
+		r.errorf(c.PathRange, "Class labels spelled as one",
+			"Dataset %q: the target column %q holds class labels that read as one but differ as text (in Unicode normalisation, NFC, or in blanks around them): %s. Write each class one way.",
+			c.Name, c.Target, r.asciiSpellings(d, se.Groups))
 		return false
 	}
 	switch {
@@ -526,6 +536,28 @@ func (r *resolver) spellings(d *Dataset, classes []data.ClassMerge) string {
 			shown++
 		}
 		parts = append(parts, fmt.Sprintf("%q from %s", m.Class, strings.Join(sp, ", ")))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// asciiSpellings lists groups of spellings that read as one, each
+// Go-quoted in ASCII so that the difference shows ("caf\u00e9",
+// "cafe\u0301"), with where each first occurs, at most maxSpellings
+// spellings in all.
+func (r *resolver) asciiSpellings(d *Dataset, groups []data.ClassMerge) string {
+	var parts []string
+	shown := 0
+	for k, g := range groups {
+		if shown >= maxSpellings {
+			parts = append(parts, fmt.Sprintf("and %d more", len(groups)-k))
+			break
+		}
+		var sp []string
+		for _, s := range g.Spellings {
+			sp = append(sp, fmt.Sprintf("%s (%s)", strconv.QuoteToASCII(s.Text), r.spellingAt(d, s)))
+			shown++
+		}
+		parts = append(parts, strings.Join(sp, ", "))
 	}
 	return strings.Join(parts, "; ")
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/polyclass/polyclass/framework/encode"
 	"github.com/polyclass/polyclass/framework/host"
 	"github.com/polyclass/polyclass/framework/param"
+	"github.com/polyclass/polyclass/framework/safetext"
 	"github.com/polyclass/polyclass/framework/sdk"
 	"github.com/polyclass/polyclass/framework/suggest"
 )
@@ -392,6 +393,9 @@ func (r *resolver) folds(ds *Dataset, train int) bool {
 	}
 	ds.NumFolds = cvc.Folds
 	if cvc.Holdout > 0 {
+		if !r.holdoutFits(ds) {
+			return false
+		}
 		ds.NumFolds = 1
 	}
 	if a := int64(cvc.Repeats) * int64(n); cvc.Repeats > 1 && a > MaxFoldAssignments {
@@ -408,6 +412,41 @@ func (r *resolver) folds(ds *Dataset, train int) bool {
 		ds.Folds = append(ds.Folds, folds)
 	}
 	return true
+}
+
+// holdoutFits reports whether the holdout of the cv block leaves each
+// part of dataset ds at least as many rows as it has classes (one row for
+// multi-label data), and reports an error at the holdout attribute saying
+// how many rows each part would get, and which fractions fit, when not:
+// a part with fewer rows has no score for some class, and its metrics and
+// curves are undefined (NaN).
+func (r *resolver) holdoutFits(ds *Dataset) bool {
+	c, frac, n := ds.Config, r.exp.CV.Holdout, ds.Table.NumRows
+	need, what := ds.K(), fmt.Sprintf("as many rows as the dataset has classes (%d)", ds.K())
+	if ds.MultiLabel {
+		need, what = 1, "a row"
+	}
+	test, train := cv.HoldoutSizes(n, frac)
+	if test >= need && train >= need {
+		return true
+	}
+	fit := "no fraction fits: the dataset has too few rows for a holdout; use k-fold cross-validation"
+	if n >= 2*need {
+		fit = fmt.Sprintf("use a fraction above %d/%d (%.4g) and at most %d/%d (%.4g)",
+			need-1, n, float64(need-1)/float64(n), n-need, n, float64(n-need)/float64(n))
+	}
+	r.errorf(r.exp.CV.HoldoutRange, "Holdout leaves a part too small",
+		"Dataset %q: holdout = %v of its %d rows gives the test part %s and the training part %s; each part needs at least %s, or its metrics and curves are undefined: %s.",
+		c.Name, frac, n, rowsWord(test), rowsWord(train), what, fit)
+	return false
+}
+
+// rowsWord says n rows in words: "1 row", "0 rows".
+func rowsWord(n int) string {
+	if n == 1 {
+		return "1 row"
+	}
+	return fmt.Sprintf("%d rows", n)
 }
 
 // repeatFolds returns the fold of each row of dataset ds in repeat rep,
@@ -526,6 +565,10 @@ func (r *resolver) labelTargets(ds *Dataset) bool {
 		}
 		if strings.IndexFunc(name, unicode.IsControl) >= 0 {
 			r.errorf(c.DeclRange, "Invalid label name", "Dataset %q: label column %q holds a control character; tables, plots and file names cannot show it: rename the column.", c.Name, name)
+			return false
+		}
+		if i := strings.IndexFunc(name, safetext.Hidden); i >= 0 {
+			r.errorf(c.DeclRange, "Invalid label name", "Dataset %q: label column %q holds a bidi control or zero-width character (U+%04X); it would show as another name than the file holds: rename the column.", c.Name, name, []rune(name[i:])[0])
 			return false
 		}
 		exclude[name] = true

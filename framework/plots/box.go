@@ -42,10 +42,11 @@ func BoxPlots(title, xLabel string, datasets []string, rows []BoxRow, scores [][
 	for i := range grid {
 		grid[i] = make([]*plot.Plot, cols)
 	}
-	// Row labels top to bottom: position len(rows)-1-r on the y axis.
+	// Row labels top to bottom: position len(rows)-1-r on the y axis,
+	// each at most maxRowLabel wide.
 	names := make([]string, len(rows))
 	for r, n := range rows {
-		names[len(rows)-1-r] = n.Label
+		names[len(rows)-1-r] = shorten(sans(9, false), n.Label, maxRowLabel)
 	}
 	learners, reductions := boxKeys(rows)
 	for d, ds := range datasets {
@@ -102,8 +103,8 @@ func BoxPlots(title, xLabel string, datasets []string, rows []BoxRow, scores [][
 	}
 	var labelW vg.Length
 	sty := sans(9, false)
-	for _, n := range rows {
-		labelW = max(labelW, sty.Width(n.Label)+8)
+	for _, n := range names {
+		labelW = max(labelW, sty.Width(n)+8)
 	}
 	panelW := vg.Length(2.3) * vg.Inch
 	panelH := vg.Length(len(rows))*vg.Points(20) + vg.Points(70)

@@ -98,7 +98,7 @@ func cdDiagram(title string, names []string, ranks []float64, cd float64, contro
 	var leftW, rightW vg.Length
 	half := (k + 1) / 2
 	for pos, i := range order {
-		labels[i] = fmt.Sprintf("%s (%.2f)", names[i], ranks[i])
+		labels[i] = fmt.Sprintf("%s (%.2f)", shorten(label, names[i], maxRowLabel), ranks[i])
 		if i == control {
 			labels[i] += " (control)"
 		}

@@ -72,6 +72,12 @@ func lineHeight(s text.Style) vg.Length {
 	return e.Ascent + e.Descent
 }
 
+// maxRowLabel is the widest row label of a box plot or a critical
+// difference diagram; a longer one is shortened (shorten), so that a very
+// long label cannot make a figure, and its PNG, as wide as it is (a
+// 5,000-letter label made a box plot 23,000 points wide).
+const maxRowLabel = 6 * vg.Inch
+
 // shorten returns txt when it is at most width wide in s, else its longest
 // prefix that fits with "…" appended (just "…" when nothing fits).
 func shorten(s text.Style, txt string, width vg.Length) string {

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"encoding/csv"
 	"fmt"
 	"io"
 	"path"
@@ -68,7 +67,7 @@ func WritePredictionsCSV(w io.Writer, cells []*outcome.CellResult) error {
 			return fmt.Errorf("predictions of %s: dataset %q with classes %v, not %q with %v", c.Key(), c.Dataset, c.Classes, cells[0].Dataset, classes)
 		}
 	}
-	cw := csv.NewWriter(w)
+	cw := newCSV(w)
 	head := append(append([]string{}, idHeader...), "repeat", "fold", "row", "true", "predicted")
 	for _, k := range classes {
 		head = append(head, "score_"+k)

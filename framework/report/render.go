@@ -282,10 +282,11 @@ func showEncoder(rows []Row) bool {
 	return false
 }
 
-var mdReplacer = strings.NewReplacer("|", `\|`, "<", "&lt;", ">", "&gt;")
+var mdReplacer = strings.NewReplacer(`\`, `\\`, "|", `\|`, "<", "&lt;", ">", "&gt;")
 
-// mdEscape escapes a label for Markdown: "|" (it would end a table cell)
-// and "<", ">" (a Markdown renderer passes HTML through, so that a label
+// mdEscape escapes a label for Markdown: "|" (it would end a table cell),
+// "\" (a label ending in "\" would escape the "|" after it: "\|" would
+// read as an escaped backslash and the cell's end) and "<", ">" (a Markdown renderer passes HTML through, so that a label
 // "<script>" would run), as the HTML and LaTeX reports escape them. A bare
 // "&" starts no tag and stays (wine&co, as the goldens have it).
 func mdEscape(s string) string { return mdReplacer.Replace(s) }
@@ -313,7 +314,9 @@ func writeMarkdownTable(b *strings.Builder, c *Comparison) {
 		head = append([]string{"pipeline"}, head...)
 	}
 	nID := len(head)
-	head = append(head, columnHeads(c)...)
+	for _, h := range columnHeads(c) {
+		head = append(head, mdEscape(h))
+	}
 	head = append(head, rankHeads(c)...)
 	b.WriteString("| " + strings.Join(head, " | ") + " |\n")
 	b.WriteString("|" + strings.Repeat(" --- |", nID) + strings.Repeat(" ---: |", len(head)-nID) + "\n")

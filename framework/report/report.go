@@ -6,7 +6,6 @@
 package report
 
 import (
-	"encoding/csv"
 	"fmt"
 	"io"
 	"math"
@@ -86,7 +85,7 @@ func idFields(id outcome.ID) []string {
 // WriteSummaryCSV writes the tidy summary: one row per cell × metric. A
 // failed cell has empty mean and std and n_folds 0.
 func WriteSummaryCSV(w io.Writer, sums []Summary) error {
-	cw := csv.NewWriter(w)
+	cw := newCSV(w)
 	cw.Write(append(append([]string{}, idHeader...), "metric", "mean", "std", "n_folds"))
 	for _, s := range sums {
 		mean, std := "", ""
@@ -102,7 +101,7 @@ func WriteSummaryCSV(w io.Writer, sums []Summary) error {
 // WriteFoldsCSV writes one row per cell × fold × metric (every value a
 // number; what tuned cells chose is in WriteTuningCSV's file).
 func WriteFoldsCSV(w io.Writer, cells []*outcome.CellResult, metricNames []string) error {
-	cw := csv.NewWriter(w)
+	cw := newCSV(w)
 	cw.Write(append(append([]string{}, idHeader...), "repeat", "fold", "metric", "value"))
 	for _, c := range cells {
 		for _, f := range c.Folds {
@@ -124,7 +123,7 @@ func WriteFoldsCSV(w io.Writer, cells []*outcome.CellResult, metricNames []strin
 // whether the fold chose it. A cell written before cells named their
 // candidates calls them "candidate 1", "candidate 2"….
 func WriteTuningCSV(w io.Writer, cells []*outcome.CellResult) error {
-	cw := csv.NewWriter(w)
+	cw := newCSV(w)
 	cw.Write(append(append([]string{}, idHeader...), "repeat", "fold", "candidate", "tune_metric", "inner_mean", "chosen"))
 	for _, c := range cells {
 		for _, f := range c.Folds {

@@ -28,7 +28,7 @@ func writeChosenTable(b *strings.Builder, sel []Selection) {
 		if showEnc {
 			enc = " " + mdEscape(s.Encoder) + " |"
 		}
-		fmt.Fprintf(b, "| %s |%s %s | %s | %s |\n", s.Dataset, enc, mdEscape(s.Learner), mdEscape(s.Reduction), s.summary(mdEscape))
+		fmt.Fprintf(b, "| %s |%s %s | %s | %s |\n", mdEscape(s.Dataset), enc, mdEscape(s.Learner), mdEscape(s.Reduction), s.summary(mdEscape))
 	}
 	b.WriteString("\n")
 }

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"encoding/csv"
 	"fmt"
 	"io"
 	"math"
@@ -394,7 +393,7 @@ func jsonViews(t *Tables) ([]jsonClassReport, []jsonViewSummary) {
 // × dataset × class (and average), with its precision, recall, F1 and
 // support.
 func WritePerClassCSV(w io.Writer, t *Tables) error {
-	cw := csv.NewWriter(w)
+	cw := newCSV(w)
 	cw.Write([]string{"dataset", "row", "class", "precision", "recall", "f1", "support"})
 	rows := tableRows(t)
 	for _, cr := range t.PerClass {

@@ -213,7 +213,13 @@ func parseManifest(path string, b []byte) (*Manifest, error) {
 // writeManifest writes m to dir/manifest.json atomically.
 func writeManifest(dir string, m *Manifest) error {
 	m.Schema = ManifestSchema
-	return writeManifestFile(filepath.Join(dir, ManifestFile), m)
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return fmt.Errorf("manifest: %w", err)
+	}
+	// Into dir as it is: a results directory removed meanwhile is an
+	// error, never made again.
+	return replaceFile(filepath.Join(dir, ManifestFile), append(b, '\n'), 0o644)
 }
 
 // writeManifestFile writes m to path atomically.

@@ -257,20 +257,46 @@ func adopt(dir string, s *setup) error {
 }
 
 // still returns nil while the results directory is the one the run began
-// in; otherwise an error wrapping ErrDirGone that says what happened.
+// in and its cells/ folder is there; otherwise an error wrapping
+// ErrDirGone that says which is gone and what happened.
 func (r *Run) still() error {
 	if r.ident == nil {
 		return nil
 	}
 	fi, err := os.Stat(r.dir)
 	switch {
-	case err == nil && os.SameFile(fi, r.ident):
-		return nil
-	case err == nil:
+	case err == nil && !os.SameFile(fi, r.ident):
 		return fmt.Errorf("results directory %s was %w: another directory is there now, and bench writes nothing into it; the cells not yet written are lost: run again to compute them", r.dir, ErrDirGone)
+	case err != nil:
+		return fmt.Errorf("results directory %s was %w (%v): bench does not make it again, and writes nothing more; the cells not yet written are lost: run again to compute them", r.dir, ErrDirGone, err)
 	}
-	return fmt.Errorf("results directory %s was %w (%v): bench does not make it again, and writes nothing more; the cells not yet written are lost: run again to compute them", r.dir, ErrDirGone, err)
+	return r.cellsStill()
 }
+
+// cellsStill returns nil unless the cells/ folder of the results
+// directory is gone; then an error wrapping ErrDirGone that says cells/
+// was removed (not a full disk). A cells/ that is there but cannot be
+// written into is a write error of the cell (Run.keepUnwritten).
+func (r *Run) cellsStill() error {
+	if r.ident == nil {
+		return nil
+	}
+	cells := filepath.Join(r.dir, CellsDir)
+	_, err := os.Lstat(cells)
+	if !errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	return goneError(fmt.Sprintf("the cells/ folder of results directory %s was removed during the run: bench does not make it again, and writes nothing more; the cell files written before went with it: run again to compute them", r.dir))
+}
+
+// goneError is an error, in its own words, that wraps ErrDirGone.
+type goneError string
+
+// Error returns the words.
+func (e goneError) Error() string { return string(e) }
+
+// Unwrap returns ErrDirGone.
+func (e goneError) Unwrap() error { return ErrDirGone }
 
 // lose ends the run whose results directory is gone (err, from still):
 // once, it says so and stops the run (Options.Stop).
@@ -323,6 +349,9 @@ func checkOwner(dir, name string, opt Options) (adopted bool, err error) {
 func (r *Run) replacer() func(path string, listed bool) error {
 	s := newSetup(r.dir, r.now, r.notes)
 	return func(path string, listed bool) error {
+		if err := r.still(); err != nil {
+			return err // removed or replaced while the tables were made
+		}
 		fi, err := os.Stat(path)
 		if err != nil {
 			return nil

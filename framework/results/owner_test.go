@@ -431,9 +431,9 @@ func TestOutputOverAnInput(t *testing.T) {
 }
 
 // TestCellsDirNotMadeAgain: a run's cells directory removed under it is
-// not made again by the next cell's write (the write fails, the cell is
-// kept for Finish, the run is told), so that a results directory removed
-// between the check and the write is not made again either.
+// not made again by the next cell's write (the run is told that cells/
+// was removed and stops), so that a results directory removed between
+// the check and the write is not made again either.
 func TestCellsDirNotMadeAgain(t *testing.T) {
 	dir := t.TempDir()
 	var stopped error
@@ -446,7 +446,7 @@ func TestCellsDirNotMadeAgain(t *testing.T) {
 	if _, err := os.Lstat(filepath.Join(dir, CellsDir)); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("cells/ made again (%v)", err)
 	}
-	if stopped == nil || !strings.Contains(stopped.Error(), "cell 1 could not be saved") || !errors.Is(stopped, os.ErrNotExist) {
+	if stopped == nil || !strings.Contains(stopped.Error(), "the cells/ folder of results directory") || !errors.Is(stopped, ErrDirGone) {
 		t.Errorf("stopped with %v", stopped)
 	}
 	r.close()

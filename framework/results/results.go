@@ -138,8 +138,9 @@ type Run struct {
 	unwritten map[int]*outcome.CellResult
 	writeErr  error
 	// ident is the results directory as Begin found it: a run whose
-	// directory is no longer this one (removed, replaced) writes nothing
-	// more, and goneErr says why.
+	// directory is no longer this one (removed, replaced), or whose
+	// cells/ folder was removed, writes nothing more, and goneErr says
+	// why.
 	ident   fs.FileInfo
 	goneErr error
 	// inputs are the experiment's (Options.Inputs): no output is written
@@ -402,6 +403,12 @@ func (r *Run) Finish(status Status, uploads int64) ([]string, error) {
 		}
 	}
 	written, err := writeOutputs(r.dir, m, cells, r.render, r.replacer())
+	if gone := r.still(); gone != nil {
+		// Removed while the tables were rendered or written: nothing
+		// more is written, the manifest neither.
+		fmt.Fprintf(r.log, "%v\n", gone)
+		return written, gone
+	}
 	if err != nil {
 		m.Status = StatusFailed
 		fmt.Fprintf(r.log, "writing the tables: %v\n", err)
@@ -468,7 +475,7 @@ func writeOutputs(dir string, m *Manifest, cells []*Cell, render Renderer, befor
 				return written, err
 			}
 		}
-		if err := writeFile(path, f.Write); err != nil {
+		if err := writeFileIn(dir, path, f.Write); err != nil {
 			// The earlier outputs not yet written again stay, whole, and
 			// listed: the tables of the last run that got to write them.
 			for name, path := range previous {

@@ -51,6 +51,9 @@ func charName(r rune) string {
 	if n, ok := names[r]; ok {
 		return n
 	}
+	if n, ok := hidden[r]; ok {
+		return n
+	}
 	return "a control character"
 }
 

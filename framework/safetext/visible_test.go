@@ -1,0 +1,69 @@
+package safetext
+
+import "testing"
+
+// TestCheckVisible checks that CheckVisible refuses what Check refuses
+// and each zero-width character and bidi control, naming it and its
+// position, and accepts letters of any script.
+func TestCheckVisible(t *testing.T) {
+	tests := []struct {
+		name, in, want string // want "" for no error
+	}{
+		{"plain", "iris", ""},
+		{"letters beyond ASCII", "résultats/実験 іris", ""},
+		{"newline", "a\nb", "holds a newline (U+000A) at character 2"},
+		{"zero-width space", "ir\u200Bis", "holds a zero-width space (U+200B) at character 3"},
+		{"zero-width non-joiner", "\u200Ciris", "holds a zero-width non-joiner (U+200C) at character 1"},
+		{"zero-width joiner", "iris\u200D", "holds a zero-width joiner (U+200D) at character 5"},
+		{"word joiner", "a\u2060b", "holds a word joiner (U+2060) at character 2"},
+		{"BOM", "\uFEFFa", "holds a zero-width no-break space (BOM) (U+FEFF) at character 1"},
+		{"RLO", "a\u202Eb", "holds a right-to-left override (U+202E) at character 2"},
+		{"LRE", "a\u202Ab", "holds a left-to-right embedding (U+202A) at character 2"},
+		{"PDF", "a\u202Cb", "holds a pop directional formatting (U+202C) at character 2"},
+		{"LRI", "\u2066a", "holds a left-to-right isolate (U+2066) at character 1"},
+		{"PDI", "a\u2069", "holds a pop directional isolate (U+2069) at character 2"},
+		{"RLM", "a\u200Fb", "holds a right-to-left mark (U+200F) at character 2"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := CheckVisible(tt.in)
+			switch {
+			case tt.want == "" && err != nil:
+				t.Errorf("CheckVisible(%q) = %v, want nil", tt.in, err)
+			case tt.want != "" && (err == nil || err.Error() != tt.want):
+				t.Errorf("CheckVisible(%q) = %v, want %q", tt.in, err, tt.want)
+			}
+		})
+	}
+}
+
+// TestFoldAndSkeleton checks which texts Fold and Skeleton make one:
+// NFC forms and surrounding blanks for Fold; those and homoglyphs of
+// other scripts and NFKC compatibility forms for Skeleton; never two
+// texts a reader tells apart.
+func TestFoldAndSkeleton(t *testing.T) {
+	tests := []struct {
+		name, a, b   string
+		fold, skelet bool // one Fold, one Skeleton
+	}{
+		{"precomposed e acute and e with U+0301", "caf\u00e9", "cafe\u0301", true, true},
+		{"trailing space", "setosa", "setosa ", true, true},
+		{"leading tab", "\tsetosa", "setosa", true, true},
+		{"Cyrillic i", "\u0456ris", "iris", false, true},
+		{"Cyrillic a o e", "d\u0430t\u0430", "data", false, true},
+		{"Greek capital omicron", "\u039fNE", "ONE", false, true},
+		{"fullwidth letters", "\uff49ris", "iris", false, true},
+		{"case differs", "Iris", "iris", false, false},
+		{"different words", "iris", "wine", false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Fold(tt.a) == Fold(tt.b); got != tt.fold {
+				t.Errorf("Fold(%q) == Fold(%q): %v, want %v", tt.a, tt.b, got, tt.fold)
+			}
+			if got := Skeleton(tt.a) == Skeleton(tt.b); got != tt.skelet {
+				t.Errorf("Skeleton(%q) == Skeleton(%q): %v, want %v", tt.a, tt.b, got, tt.skelet)
+			}
+		})
+	}
+}
