@@ -249,14 +249,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 		return usageError{"no command"}
 	}
 	cmd := args[0]
-	switch cmd {
-	case "help", "-h", "--help":
-		return help(args[1:], stdout)
-	case "version", "--version":
-		if len(args) == 2 && isHelpFlag(args[1]) {
-			return help([]string{"version"}, stdout)
-		}
-		return version(args[1:], stdout)
+	if done, err := builtinCommand(cmd, args[1:], stdout); done {
+		return err
 	}
 	c, ok := lookupCommand(cmd)
 	if !ok || c.internal {
@@ -271,6 +265,28 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 	if err != nil {
 		return err
 	}
+	return withHost(ctx, cmd, o, stdout, stderr)
+}
+
+// builtinCommand runs help and version, the commands that need neither
+// flags nor plugins; done reports whether cmd was one of them.
+func builtinCommand(cmd string, args []string, stdout io.Writer) (done bool, err error) {
+	switch cmd {
+	case "help", "-h", "--help":
+		return true, help(args, stdout)
+	case "version", "--version":
+		if len(args) == 1 && isHelpFlag(args[0]) {
+			return true, help([]string{"version"}, stdout)
+		}
+		return true, version(args, stdout)
+	}
+	return false, nil
+}
+
+// withHost runs the command cmd with a plugin host, which it closes after
+// (aborts, when ctx was cancelled), and the profiles of bench run
+// --profile.
+func withHost(ctx context.Context, cmd string, o *options, stdout, stderr io.Writer) (err error) {
 	// Plugin stderr streams into the run log once a run opens it.
 	o.pluginLog = &pluginLog{}
 	h := host.New(o.pluginsDir, o.pluginLog)
@@ -290,6 +306,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 		}
 		h.Close()
 	}()
+	return dispatch(ctx, h, cmd, o, stdout, stderr)
+}
+
+// dispatch runs the command cmd: one of the commands on a results
+// directory or the plugins, else one on an experiment file.
+func dispatch(ctx context.Context, h *host.Host, cmd string, o *options, stdout, stderr io.Writer) error {
 	switch cmd {
 	case "plugins":
 		if len(o.args) != 0 {
@@ -315,6 +337,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 	case "merge":
 		return merge(o, stdout, stderr)
 	}
+	return experimentCommand(ctx, h, cmd, o, stdout, stderr)
+}
+
+// experimentCommand runs validate or run on the one experiment file of
+// its arguments.
+func experimentCommand(ctx context.Context, h *host.Host, cmd string, o *options, stdout, stderr io.Writer) error {
 	if len(o.args) != 1 {
 		return usageError{fmt.Sprintf("%s needs exactly one experiment file", cmd)}
 	}
@@ -329,16 +357,22 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 		return err
 	}
 	if cmd == "validate" {
-		fmt.Fprintf(stdout, "%s: ok — %d dataset(s), %d pipeline(s), %d learner(s), %d reduction(s): %d cells\n",
-			file, len(grid.Datasets), len(grid.Pipelines), len(grid.Learners), len(grid.Reductions), len(grid.Cells))
-		writeCodes(stdout, grid.Codes)
-		if o.plan {
-			return writePlan(ctx, grid, o.shards, stdout)
-		}
-		return nil
+		return validated(ctx, o, file, grid, stdout)
 	}
 	printCodeWarnings(stderr, grid)
 	return runExperiment(ctx, o, file, grid, warns, stdout, stderr)
+}
+
+// validated writes what bench validate says of a valid experiment: its
+// counts, its codes and, with --plan, the plan of its shards.
+func validated(ctx context.Context, o *options, file string, grid *engine.Grid, stdout io.Writer) error {
+	fmt.Fprintf(stdout, "%s: ok — %d dataset(s), %d pipeline(s), %d learner(s), %d reduction(s): %d cells\n",
+		file, len(grid.Datasets), len(grid.Pipelines), len(grid.Learners), len(grid.Reductions), len(grid.Cells))
+	writeCodes(stdout, grid.Codes)
+	if o.plan {
+		return writePlan(ctx, grid, o.shards, stdout)
+	}
+	return nil
 }
 
 // runExperiment runs the cells of grid g, read from file, into its
