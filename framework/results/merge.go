@@ -214,8 +214,32 @@ func ownedCells(runs []shardRun, found []bool) (owned map[int]ShardCell, owner m
 // what it moved.
 func gatherCells(out string, dirs []string, w Want) (map[int]*Cell, []string, error) {
 	dirs = uniqueDirs(append([]string{out}, dirs...))
-	var entries []Entry
-	var from []string // the directory of each entry
+	entries, from, err := readAllEntries(dirs, w)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := badFiles(entries, from); err != nil {
+		return nil, nil, err
+	}
+	plan := Reconcile(entries, w)
+	if err := claimedCellErrors(plan, from, w); err != nil {
+		return nil, nil, err
+	}
+	s := newSetup(out, time.Now, nil)
+	ownDir := filepath.Clean(dirs[0])
+	if err := placeCells(out, plan, from, ownDir); err != nil {
+		return nil, nil, err
+	}
+	if err := moveAsideInOut(s, out, plan, from, ownDir); err != nil {
+		return nil, nil, err
+	}
+	return plan.Kept, s.notes, nil
+}
+
+// readAllEntries reads the entries of the cells directories of dirs, in
+// order (a directory without one has none), and the results directory of
+// each entry.
+func readAllEntries(dirs []string, w Want) (entries []Entry, from []string, err error) {
 	for _, d := range dirs {
 		es, err := readEntries(filepath.Join(d, CellsDir), w.relevance())
 		if errors.Is(err, os.ErrNotExist) {
@@ -229,50 +253,68 @@ func gatherCells(out string, dirs []string, w Want) (map[int]*Cell, []string, er
 			from = append(from, d)
 		}
 	}
-	if err := badFiles(entries, from); err != nil {
-		return nil, nil, err
-	}
-	plan := Reconcile(entries, w)
+	return entries, from, nil
+}
+
+// claimedCellErrors names each file that claims a wanted cell (its name
+// is the cell's) and that the plan moves aside: bad, failed, or without
+// the predictions w asks for.
+func claimedCellErrors(plan Plan, from []string, w Want) error {
 	var errs []error
 	for k, d := range plan.Decisions {
-		if d.Action == MoveAside && d.Index >= 0 && d.Index < len(w.Digests) && w.Digests[d.Index] != "" &&
-			d.Name == CellFileName(d.Index, w.Digests[d.Index]) && !d.Again {
-			path := filepath.Join(from[k], CellsDir, d.Name)
-			reason := d.Reason
-			if reason == reasonPredictions {
-				reason = "holds no predictions, which output.predictions asks for (written by a bench that did not keep them?): run its shard again with --fresh"
-				errs = append(errs, fmt.Errorf("%s %s", path, reason))
-				continue
-			}
-			errs = append(errs, &CellError{Path: path, Reason: reason})
+		if d.Action != MoveAside || d.Again || !claimsWanted(d.Entry, w) {
+			continue
 		}
+		path := filepath.Join(from[k], CellsDir, d.Name)
+		if d.Reason == reasonPredictions {
+			errs = append(errs, fmt.Errorf("%s holds no predictions, which output.predictions asks for (written by a bench that did not keep them?): run its shard again with --fresh", path))
+			continue
+		}
+		errs = append(errs, &CellError{Path: path, Reason: d.Reason})
 	}
 	if len(errs) > 0 {
-		return nil, nil, fmt.Errorf("merge: bad cell files:\n%w", errors.Join(errs...))
+		return fmt.Errorf("merge: bad cell files:\n%w", errors.Join(errs...))
 	}
+	return nil
+}
+
+// claimsWanted reports whether e's file name is that of a cell w wants.
+func claimsWanted(e Entry, w Want) bool {
+	return e.Index >= 0 && e.Index < len(w.Digests) && w.Digests[e.Index] != "" &&
+		e.Name == CellFileName(e.Index, w.Digests[e.Index])
+}
+
+// placeCells puts the cells the plan keeps into out/cells: a copy of each
+// kept from another directory than ownDir (out's), and each renumbered
+// one written under its new index.
+func placeCells(out string, plan Plan, from []string, ownDir string) error {
 	cellsDir := filepath.Join(out, CellsDir)
-	s := newSetup(out, time.Now, nil)
-	ownDir := filepath.Clean(dirs[0])
 	for k, d := range plan.Decisions {
-		inOut := filepath.Clean(from[k]) == ownDir
 		switch {
-		case d.Action == Keep && !inOut:
+		case d.Action == Keep && filepath.Clean(from[k]) != ownDir:
 			raw, err := readIn(filepath.Join(from[k], CellsDir, d.Name))
 			if err == nil {
 				err = writeBytes(filepath.Join(cellsDir, d.Name), raw)
 			}
 			if err != nil {
-				return nil, nil, fmt.Errorf("merge: %w", err)
+				return fmt.Errorf("merge: %w", err)
 			}
 		case d.Action == Renumber:
 			c := *d.Cell.CellResult
 			c.Index = d.To
 			if _, err := WriteCell(cellsDir, &c, d.Cell.Digest, d.Cell.Spec); err != nil {
-				return nil, nil, fmt.Errorf("merge: %w", err)
+				return fmt.Errorf("merge: %w", err)
 			}
 			d.Cell.CellResult = &c
 		}
 	}
+	return nil
+}
+
+// moveAsideInOut moves aside the files of out's cells directory (ownDir)
+// that the plan moves aside or renumbers away, each with its reason.
+func moveAsideInOut(s *setup, out string, plan Plan, from []string, ownDir string) error {
+	cellsDir := filepath.Join(out, CellsDir)
 	for k, d := range plan.Decisions {
 		if filepath.Clean(from[k]) != ownDir || !(d.Action == MoveAside || d.Action == Renumber && d.Aside) {
 			continue
@@ -282,10 +324,10 @@ func gatherCells(out string, dirs []string, w Want) (map[int]*Cell, []string, er
 			why = "not a cell of the merged shards"
 		}
 		if err := s.moveAside(filepath.Join(cellsDir, d.Name), why); err != nil {
-			return nil, nil, fmt.Errorf("merge: %w", err)
+			return fmt.Errorf("merge: %w", err)
 		}
 	}
-	return plan.Kept, s.notes, nil
+	return nil
 }
 
 // badFiles returns an error naming every file of the merged cells
