@@ -120,8 +120,9 @@ test-tools:
 # Static checks, apart from the tests: formatting, vet and staticcheck of
 # both modules, go.mod files tidy, the protocol wire-compatible with its
 # last release, the generated code equal to what its generators make, and
-# no function above cyclomatic complexity 25 outside .gocyclo-allow.
-lint: fmt-check vet staticcheck tidy-check proto-breaking proto-check asm-check cyclo
+# no function above cyclomatic complexity 25 outside .gocyclo-allow nor
+# longer than 80 lines outside .funclen-allow.
+lint: fmt-check vet staticcheck tidy-check proto-breaking proto-check asm-check cyclo funclen
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -180,6 +181,12 @@ asm-check:
 # tools/go.mod.
 cyclo:
 	GO=$(GO) scripts/cyclo
+
+# No function (tests and generated code aside) longer than 80 lines unless
+# .funclen-allow names it with its reason (internal/funclen; its test runs
+# in make test too).
+funclen:
+	$(GO) test -count=1 -run TestNoLongFunctionOutsideAllowList ./internal/funclen
 
 # Regenerates the protocol's Go code (protoc-gen-go and protoc-gen-go-grpc,
 # pinned in go.mod) and the Python SDK's stubs.
