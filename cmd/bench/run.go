@@ -388,75 +388,35 @@ func runExperiment(ctx context.Context, o *options, file string, g *engine.Grid,
 	if err != nil {
 		return err
 	}
-	specs := engine.Specs(g, benchBuild())
-	digests := engine.Digests(specs)
 	// A cell that cannot be saved (a full disk) stops the run: the cells
 	// after it could not be saved either.
 	ctx, stopRun := context.WithCancelCause(ctx)
 	defer stopRun(nil)
-	ropt := results.Options{Fresh: o.fresh, Notes: stderr, Render: render, Stop: stopRun, Specs: specs, KeepOtherBench: o.keepOtherBench,
-		Inputs: experimentInputs(file, exp), Adopt: o.adopt}
-	var selectCell func(int) bool
-	if spec != nil {
-		if ropt.Shard, err = shardCells(ctx, g, *spec, digests); err != nil {
-			return err
-		}
-		selectCell = shardSelect(ropt.Shard)
-	}
-	manifest := newManifest(file, g, o)
-	manifest.Warnings = warns
-	run, err := results.Begin(out, manifest, digests, ropt)
+	b, err := beginRun(ctx, o, file, out, g, spec, warns, stopRun, stderr)
 	if err != nil {
 		return err
 	}
-	kept := run.Kept()
-	o.pluginLog.set(run.Log())
-
 	start := time.Now()
-	var weights map[int]int
-	if showProgress(stderr, o.quiet) {
-		weights = foldWeights(ctx, g)
-	}
-	total, folds := foldsToRun(g, kept, selectCell, weights)
-	var bar *progressbar.ProgressBar
-	if weights != nil {
-		bar = newProgressBar(stderr, exp.Name, total)
-	}
-	opts := engine.Options{Workers: o.jobs, Sink: run, Done: kept, Select: selectCell, Log: io.MultiWriter(run.Log(), stderr),
-		Timeout: time.Duration(exp.CV.Timeout * float64(time.Second)), KeepPredictions: exp.Output.Predictions,
-		DenseBudget: int64(o.denseBudget)}
-	if bar != nil {
-		opts.Weight = func(c *engine.Cell) int { return weights[c.Index] }
-		opts.Progress = func(done, _ int) { bar.Set(done) }
-	}
-	what := fmt.Sprintf("%d cells", len(g.Cells))
-	if spec != nil {
-		what = fmt.Sprintf("shard %s, %d of %d cells", spec, len(ropt.Shard.Cells), len(g.Cells))
-	}
-	fmt.Fprintf(run.Log(), "bench run %s: %s (%d kept), %d folds to run, %d workers\n", file, what, len(kept), folds, o.jobs)
-	cells, stats, runErr := engine.Run(ctx, g, opts)
-	if bar != nil {
-		bar.Finish()
-	}
+	cells, stats, runErr := b.compute(ctx, o, file, g, stderr)
 	status := runStatus(ctx, runErr)
 	// A tuned parameter chosen on the edge of its grid in most outer
 	// folds: the run says so where it is read, not only in the report.
 	for _, e := range report.TuningEdges(cells) {
-		fmt.Fprintf(io.MultiWriter(run.Log(), stderr), "warning: tuning: %s\n", e)
+		fmt.Fprintf(io.MultiWriter(b.run.Log(), stderr), "warning: tuning: %s\n", e)
 	}
 	calls := g.Host.Calls()
-	writeCalls(run.Log(), calls, stats.Folds)
-	manifest.Calls = callRecords(calls)
+	writeCalls(b.run.Log(), calls, stats.Folds)
+	b.manifest.Calls = callRecords(calls)
 	o.pluginLog.set(nil)
-	logPath := run.LogPath()
-	written, err := run.Finish(status, stats.Uploads)
+	logPath := b.run.LogPath()
+	written, err := b.run.Finish(status, stats.Uploads)
 	if errors.Is(err, results.ErrDirGone) {
 		return err // runErr is the same news (the run was stopped for it)
 	}
 	if err != nil {
 		return errors.Join(runErr, err)
 	}
-	ended := runEnd{name: exp.Name, status: status, cells: len(cells), kept: len(kept), total: len(g.Cells), elapsed: time.Since(start), written: written}
+	ended := runEnd{name: exp.Name, status: status, cells: len(cells), kept: len(b.kept), total: len(g.Cells), elapsed: time.Since(start), written: written}
 	for _, r := range cells {
 		if r.Failed() {
 			ended.failed++
@@ -464,20 +424,98 @@ func runExperiment(ctx context.Context, o *options, file string, g *engine.Grid,
 	}
 	if spec != nil {
 		ended.name = fmt.Sprintf("%s shard %s", exp.Name, spec)
-		ended.total, ended.shard = len(ropt.Shard.Cells), true
+		ended.total, ended.shard = len(b.shard.Cells), true
 	}
 	ended.print(stdout)
 	if spec != nil && runErr == nil {
 		fmt.Fprint(stdout, mergeHint(out, *spec))
 	}
+	return runVerdict(runErr, status, ended.failed, len(cells), logPath)
+}
+
+// begunRun is a run begun in its results directory: the cells it keeps,
+// the shard it computes (nil for a whole run) and the cells it selects.
+type begunRun struct {
+	run        *results.Run
+	manifest   *results.Manifest
+	kept       map[int]*outcome.CellResult
+	shard      *results.Shard
+	spec       *shard.Spec
+	selectCell func(int) bool
+}
+
+// beginRun begins the run of g (of shard spec, when not nil) into out:
+// the cells it keeps, its manifest, its log, into which the plugins'
+// stderr then streams.
+func beginRun(ctx context.Context, o *options, file, out string, g *engine.Grid, spec *shard.Spec, warns []string, stopRun context.CancelCauseFunc, stderr io.Writer) (*begunRun, error) {
+	specs := engine.Specs(g, benchBuild())
+	digests := engine.Digests(specs)
+	ropt := results.Options{Fresh: o.fresh, Notes: stderr, Render: render, Stop: stopRun, Specs: specs, KeepOtherBench: o.keepOtherBench,
+		Inputs: experimentInputs(file, g.Experiment), Adopt: o.adopt}
+	b := &begunRun{spec: spec}
+	if spec != nil {
+		var err error
+		if ropt.Shard, err = shardCells(ctx, g, *spec, digests); err != nil {
+			return nil, err
+		}
+		b.shard = ropt.Shard
+		b.selectCell = shardSelect(ropt.Shard)
+	}
+	b.manifest = newManifest(file, g, o)
+	b.manifest.Warnings = warns
+	run, err := results.Begin(out, b.manifest, digests, ropt)
+	if err != nil {
+		return nil, err
+	}
+	b.run, b.kept = run, run.Kept()
+	o.pluginLog.set(run.Log())
+	return b, nil
+}
+
+// compute computes the cells of the begun run, with a progress bar on a
+// terminal, and logs what it is about to do first.
+func (b *begunRun) compute(ctx context.Context, o *options, file string, g *engine.Grid, stderr io.Writer) ([]*outcome.CellResult, engine.Stats, error) {
+	exp := g.Experiment
+	var weights map[int]int
+	if showProgress(stderr, o.quiet) {
+		weights = foldWeights(ctx, g)
+	}
+	total, folds := foldsToRun(g, b.kept, b.selectCell, weights)
+	var bar *progressbar.ProgressBar
+	if weights != nil {
+		bar = newProgressBar(stderr, exp.Name, total)
+	}
+	opts := engine.Options{Workers: o.jobs, Sink: b.run, Done: b.kept, Select: b.selectCell, Log: io.MultiWriter(b.run.Log(), stderr),
+		Timeout: time.Duration(exp.CV.Timeout * float64(time.Second)), KeepPredictions: exp.Output.Predictions,
+		DenseBudget: int64(o.denseBudget)}
+	if bar != nil {
+		opts.Weight = func(c *engine.Cell) int { return weights[c.Index] }
+		opts.Progress = func(done, _ int) { bar.Set(done) }
+	}
+	what := fmt.Sprintf("%d cells", len(g.Cells))
+	if b.spec != nil {
+		what = fmt.Sprintf("shard %s, %d of %d cells", b.spec, len(b.shard.Cells), len(g.Cells))
+	}
+	fmt.Fprintf(b.run.Log(), "bench run %s: %s (%d kept), %d folds to run, %d workers\n", file, what, len(b.kept), folds, o.jobs)
+	cells, stats, runErr := engine.Run(ctx, g, opts)
+	if bar != nil {
+		bar.Finish()
+	}
+	return cells, stats, runErr
+}
+
+// runVerdict is the error of a run that ended with runErr and status,
+// failed of its cells failing (see the log at logPath): nil when it
+// finished and every cell succeeded.
+func runVerdict(runErr error, status results.Status, failed, cells int, logPath string) error {
 	if runErr != nil && status == results.StatusInterrupted {
-		return fmt.Errorf("%w\nrun the same command again to resume: %s", runErr, keptCells(len(cells)))
+		return fmt.Errorf("%w\nrun the same command again to resume: %s", runErr, keptCells(cells))
 	}
 	if runErr != nil {
 		return runErr
 	}
-	if ended.failed > 0 {
-		return fmt.Errorf("%d of %d cells failed; see %s", ended.failed, len(cells), logPath)
+	if failed > 0 {
+		return fmt.Errorf("%d of %d cells failed; see %s", failed, cells, logPath)
 	}
 	return nil
 }
