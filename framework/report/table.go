@@ -352,6 +352,15 @@ func FindRow(rows []Row, name string) (int, error) {
 	return -1, fmt.Errorf("%q matches several rows: %s", name, strings.Join(labels, ", "))
 }
 
+// unrankedNote says why a metric is not ranked: unknown (the lookup's
+// error), else a timing.
+func unrankedNote(unknown error) string {
+	if unknown != nil {
+		return unknown.Error() + ": reported, not ranked or tested"
+	}
+	return "timing metric: reported, not ranked or tested (output { rank_timings = true } ranks it)"
+}
+
 // BuildTables computes the comparison table of every metric of s: means,
 // ranks, the corrected t-test of each row against the baseline row
 // (s.Baseline, named as in FindRow; empty for none) at level s.Alpha
@@ -391,8 +400,11 @@ func BuildTables(s Spec, cells []*outcome.CellResult) *Tables {
 	t.rows, t.datasets = rows, datasets
 	t.PerClass, t.Views = perClassAndViews(cells, rows, datasets, rowOf)
 	for _, m := range s.Metrics {
-		c := &Comparison{Metric: m, HigherIsBetter: HigherIsBetter(m), Datasets: datasets, TestSet: testSet, Rows: rows,
-			Baseline: base, Alpha: alpha, Ranked: s.RankTimings || !IsTiming(m)}
+		// A metric this bench does not know (a run of a newer bench) has
+		// no direction to rank by: it is reported, not ranked.
+		higher, unknown := HigherIsBetter(m)
+		c := &Comparison{Metric: m, HigherIsBetter: higher, Datasets: datasets, TestSet: testSet, Rows: rows,
+			Baseline: base, Alpha: alpha, Ranked: unknown == nil && (s.RankTimings || !IsTiming(m))}
 		if !c.Ranked {
 			c.Baseline = -1
 		}
@@ -440,7 +452,7 @@ func BuildTables(s Spec, cells []*outcome.CellResult) *Tables {
 			for r := range c.AvgRank {
 				c.AvgRank[r] = math.NaN()
 			}
-			c.Notes = append(c.Notes, "timing metric: reported, not ranked or tested (output { rank_timings = true } ranks it)")
+			c.Notes = append(c.Notes, unrankedNote(unknown))
 		}
 		t.Metrics = append(t.Metrics, c)
 	}

@@ -19,11 +19,15 @@ func IsTiming(name string) bool {
 	return err == nil && m.Kind.Has(metrics.Timing)
 }
 
-// HigherIsBetter looks up whether higher values of a metric are better
-// (unknown names count as higher-is-better).
-func HigherIsBetter(name string) bool {
+// HigherIsBetter looks up whether higher values of a metric are better;
+// an unknown name is an error (metrics.Lookup's, naming the metrics), not
+// a direction.
+func HigherIsBetter(name string) (bool, error) {
 	m, err := metrics.Lookup(name)
-	return err != nil || m.HigherIsBetter
+	if err != nil {
+		return false, err
+	}
+	return m.HigherIsBetter, nil
 }
 
 // Spec is what the outputs of a run show: the experiment's name, metrics,
