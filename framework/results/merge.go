@@ -71,48 +71,22 @@ func (s shardRun) String() string { return fmt.Sprintf("shard %s (%s)", s.m.Shar
 // merged too, listed among dirs or not (their cells would otherwise be
 // moved aside as not the merged shards').
 func Merge(out string, dirs []string, render Renderer) (*Merged, error) {
-	if ms, err := readShardManifests(out); err == nil && len(ms) > 0 {
-		dirs = append([]string{out}, dirs...)
-	}
-	dirs = uniqueDirs(dirs)
-	if len(dirs) == 0 {
-		return nil, errors.New("merge: no results directory to merge")
-	}
-	runs, err := readShardRuns(dirs)
+	dirs, runs, err := shardsOfOneRun(out, dirs)
 	if err != nil {
 		return nil, err
 	}
-	sort.SliceStable(runs, func(a, b int) bool { return runs[a].m.Shard.Index < runs[b].m.Shard.Index })
 	ref := runs[0]
-	for _, r := range runs[1:] {
-		if diff := differ(ref, r); diff != "" {
-			return nil, fmt.Errorf("merge: the shards are not of one run: %s", diff)
-		}
-	}
 	n := ref.m.Shard.Count
 	res := &Merged{Shards: n, Found: make([]bool, n)}
 	owned, owner, err := ownedCells(runs, res.Found)
 	if err != nil {
 		return nil, err
 	}
-
-	if err := checkLayout(out); err != nil {
-		return nil, fmt.Errorf("merge: %w", err)
-	}
-	if err := Owned(out); err != nil {
-		return nil, fmt.Errorf("merge: %w", err)
-	}
-	if err := os.MkdirAll(filepath.Join(out, CellsDir), 0o755); err != nil {
-		return nil, fmt.Errorf("merge: %w", err)
-	}
-	lock, err := lockDir(out)
+	lock, err := openMergeDir(out, ref.m.Experiment)
 	if err != nil {
-		return nil, fmt.Errorf("merge: %w (are shards still running there? bench merge OTHER %s writes the tables elsewhere meanwhile)", err, out)
+		return nil, err
 	}
 	defer unlockDir(lock)
-	if old, err := ReadManifest(out); err == nil && old.Experiment != ref.m.Experiment {
-		return nil, fmt.Errorf("merge: results directory %s holds experiment %q, not %q: choose another output directory", out, old.Experiment, ref.m.Experiment)
-	}
 	digests := make([]string, ref.m.Cells)
 	for i, c := range owned {
 		digests[i] = c.Digest
@@ -134,7 +108,62 @@ func Merge(out string, dirs []string, render Renderer) (*Merged, error) {
 	if err := appendLog(out, notes); err != nil {
 		return nil, err
 	}
+	if err := writeMerged(out, dirs, runs, cells, digests, render, res); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
 
+// shardsOfOneRun reads the shard manifests of the directories to merge
+// (out's first when it holds some), sorted by shard index, and checks
+// that they are of one run; it returns the directories, each once.
+func shardsOfOneRun(out string, dirs []string) ([]string, []shardRun, error) {
+	if ms, err := readShardManifests(out); err == nil && len(ms) > 0 {
+		dirs = append([]string{out}, dirs...)
+	}
+	dirs = uniqueDirs(dirs)
+	if len(dirs) == 0 {
+		return nil, nil, errors.New("merge: no results directory to merge")
+	}
+	runs, err := readShardRuns(dirs)
+	if err != nil {
+		return nil, nil, err
+	}
+	sort.SliceStable(runs, func(a, b int) bool { return runs[a].m.Shard.Index < runs[b].m.Shard.Index })
+	for _, r := range runs[1:] {
+		if diff := differ(runs[0], r); diff != "" {
+			return nil, nil, fmt.Errorf("merge: the shards are not of one run: %s", diff)
+		}
+	}
+	return dirs, runs, nil
+}
+
+// openMergeDir makes out ready to hold the merged run of experiment and
+// locks it: bench's own directory, of no other experiment.
+func openMergeDir(out, experiment string) (*os.File, error) {
+	if err := checkLayout(out); err != nil {
+		return nil, fmt.Errorf("merge: %w", err)
+	}
+	if err := Owned(out); err != nil {
+		return nil, fmt.Errorf("merge: %w", err)
+	}
+	if err := os.MkdirAll(filepath.Join(out, CellsDir), 0o755); err != nil {
+		return nil, fmt.Errorf("merge: %w", err)
+	}
+	lock, err := lockDir(out)
+	if err != nil {
+		return nil, fmt.Errorf("merge: %w (are shards still running there? bench merge OTHER %s writes the tables elsewhere meanwhile)", err, out)
+	}
+	if old, err := ReadManifest(out); err == nil && old.Experiment != experiment {
+		unlockDir(lock)
+		return nil, fmt.Errorf("merge: results directory %s holds experiment %q, not %q: choose another output directory", out, old.Experiment, experiment)
+	}
+	return lock, nil
+}
+
+// writeMerged writes the outputs and the manifest of the merged run of
+// cells (by index) into out, and records them in res.
+func writeMerged(out string, dirs []string, runs []shardRun, cells map[int]*Cell, digests []string, render Renderer, res *Merged) error {
 	m := mergedManifest(runs, cells, out, dirs)
 	if !res.Complete() {
 		m.Status = StatusIncomplete
@@ -147,14 +176,14 @@ func Merge(out string, dirs []string, render Renderer) (*Merged, error) {
 	res.Cells = len(results)
 	written, err := writeOutputs(out, m, results, render, nil)
 	if err != nil {
-		return nil, fmt.Errorf("merge: %w", err)
+		return fmt.Errorf("merge: %w", err)
 	}
 	if err := writeManifest(out, m); err != nil {
-		return nil, fmt.Errorf("merge: %w", err)
+		return fmt.Errorf("merge: %w", err)
 	}
 	res.Manifest = m
 	res.Written = append(written, filepath.Join(out, ManifestFile))
-	return res, nil
+	return nil
 }
 
 // readShardRuns reads the shard manifests of each directory of dirs; a
