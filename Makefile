@@ -6,7 +6,7 @@
 #   make run         build, then run experiments/quickstart.hcl into results/
 #   make test        the whole test suite (offline once make deps has run)
 #   make test-deps   install the Debian packages the tests use (through sudo unless root)
-#   make lint        gofmt, vet, staticcheck, tidy, buf breaking, generated code, complexity
+#   make lint        gofmt, vet, staticcheck, tidy, buf breaking, generated code, complexity, length
 #   make docs        regenerate the tables the docs quote; make docs-check checks them
 #   make test-slurm  the quickstart as a Slurm job array on a local Slurm (as root)
 #   make bench       timings against LIBLINEAR and scikit-learn into docs/performance.md
