@@ -6,7 +6,7 @@
 #   make run         build, then run experiments/quickstart.hcl into results/
 #   make test        the whole test suite (offline once make deps has run)
 #   make test-deps   install the Debian packages the tests use (through sudo unless root)
-#   make lint        gofmt, vet, staticcheck, tidy, buf breaking, generated code
+#   make lint        gofmt, vet, staticcheck, tidy, buf breaking, generated code, complexity, length
 #   make docs        regenerate the tables the docs quote; make docs-check checks them
 #   make test-slurm  the quickstart as a Slurm job array on a local Slurm (as root)
 #   make bench       timings against LIBLINEAR and scikit-learn into docs/performance.md
@@ -22,7 +22,7 @@ PROTO_DIR := framework/internal/protov1
 PY_SDK    := plugins/sklearn/polyclass_plugin
 PYTHON    := /usr/bin/python3
 # The modules of their own: the benchmark harness, and the tools module
-# pinning buf (whose dependencies would otherwise raise the project's own:
+# pinning buf and gocyclo (buf's dependencies would otherwise raise the project's own:
 # buf v1.75.0 requires a newer protobuf than the generated code's).
 PEERBENCH := tools/peerbench
 TOOLS_MOD := tools/go.mod
@@ -119,8 +119,10 @@ test-tools:
 
 # Static checks, apart from the tests: formatting, vet and staticcheck of
 # both modules, go.mod files tidy, the protocol wire-compatible with its
-# last release, and the generated code equal to what its generators make.
-lint: fmt-check vet staticcheck tidy-check proto-breaking proto-check asm-check
+# last release, the generated code equal to what its generators make, and
+# no function above cyclomatic complexity 25 outside .gocyclo-allow nor
+# longer than 80 lines outside .funclen-allow.
+lint: fmt-check vet staticcheck tidy-check proto-breaking proto-check asm-check cyclo funclen
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -172,6 +174,19 @@ proto-check:
 # temporary directory and compared (scripts/asm-check).
 asm-check:
 	PYTHON=$(PYTHON) scripts/asm-check
+
+# No function (tests and generated code aside) above cyclomatic complexity
+# 25, as gocyclo counts it, unless .gocyclo-allow names it, a numeric
+# kernel, with its reason (scripts/cyclo). gocyclo is pinned in
+# tools/go.mod.
+cyclo:
+	GO=$(GO) scripts/cyclo
+
+# No function (tests and generated code aside) longer than 80 lines unless
+# .funclen-allow names it with its reason (internal/funclen; its test runs
+# in make test too).
+funclen:
+	$(GO) test -count=1 -run TestNoLongFunctionOutsideAllowList ./internal/funclen
 
 # Regenerates the protocol's Go code (protoc-gen-go and protoc-gen-go-grpc,
 # pinned in go.mod) and the Python SDK's stubs.

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/polyclass/polyclass/framework/engine"
 	"github.com/polyclass/polyclass/framework/host"
 	"github.com/polyclass/polyclass/framework/metrics"
 	"github.com/polyclass/polyclass/framework/report"
@@ -26,40 +27,92 @@ import (
 // datasets, plugin binaries) and every differing result.
 func rerun(ctx context.Context, h *host.Host, o *options, stdout, stderr io.Writer) error {
 	dir := o.args[0]
-	old, oldFiles, err := results.Load(dir)
-	if errors.Is(err, os.ErrNotExist) {
-		if n, serr := results.ShardCount(dir); serr == nil && n > 0 {
-			return fmt.Errorf("rerun: %s holds shards of a run not merged yet: bench merge %s first (rerun compares a whole run): %w", dir, safetext.Quote(safetext.Path(dir)), err)
-		}
-	}
+	old, oldFiles, err := loadRecorded(dir)
 	if err != nil {
 		return err
 	}
 	oldCells := results.Results(oldFiles)
-	if !o.set["plugins"] {
-		// The plugins the run used, where it found them: a --plugins
-		// directory is not on the rerun's command line.
-		if dirs := recordedPluginDirs(old.Plugins, o.pluginsDir); dirs != o.pluginsDir {
-			rh := host.New(dirs, o.pluginLog)
-			defer closeHost(ctx, rh)
-			h = rh
-		}
+	if rh := recordedHost(o, old.Plugins); rh != nil {
+		defer closeHost(ctx, rh)
+		h = rh
 	}
 	changed := 0
-	note := func(format string, args ...any) {
+	note := func(change string) {
 		changed++
-		fmt.Fprintf(stdout, "changed: "+format+"\n", args...)
+		fmt.Fprintf(stdout, "changed: %s\n", change)
 	}
-	if b, err := regfile.ReadFile(old.File); err != nil {
-		return fmt.Errorf("rerun: the recorded experiment file: %w", err)
-	} else if sum := sha256.Sum256(b); hex.EncodeToString(sum[:]) != old.FileSHA256 {
-		note("experiment file %s (sha256 %s, recorded %s)", old.File, hex.EncodeToString(sum[:]), old.FileSHA256)
+	change, err := experimentFileChange(old)
+	if err != nil {
+		return err
+	}
+	if change != "" {
+		note(change)
 	}
 	g, warns, err := prepare(ctx, h, old.File, &old.Seed, int64(o.denseBudget), stderr)
 	if err != nil {
 		return err
 	}
 	printCodeWarnings(stderr, g)
+	for _, change := range inputChanges(old, g) {
+		note(change)
+	}
+	out, err := rerunDir(dir, o.out)
+	if err != nil {
+		return err
+	}
+	runErr := runExperiment(ctx, rerunOptions(o, out, old.File), old.File, g, warns, stdout, stderr)
+	_, newFiles, err := results.Load(out)
+	newCells := results.Results(newFiles)
+	if err != nil {
+		return fmt.Errorf("rerun: %w (run: %v)", err, runErr)
+	}
+	diffs := report.Compare(oldCells, newCells, comparedMetrics(old.Metrics))
+	return rerunVerdict(stdout, dir, diffs, changed, len(newCells), runErr)
+}
+
+// loadRecorded loads the run a results directory holds; a directory of
+// shards not merged yet is refused, saying so.
+func loadRecorded(dir string) (*results.Manifest, []*results.Cell, error) {
+	old, oldFiles, err := results.Load(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		if n, serr := results.ShardCount(dir); serr == nil && n > 0 {
+			return nil, nil, fmt.Errorf("rerun: %s holds shards of a run not merged yet: bench merge %s first (rerun compares a whole run): %w", dir, safetext.Quote(safetext.Path(dir)), err)
+		}
+	}
+	return old, oldFiles, err
+}
+
+// recordedHost is the host of the plugins the run used, where it found
+// them (a --plugins directory is not on the rerun's command line), or nil
+// when --plugins is given or the recorded directories are bench's own.
+func recordedHost(o *options, plugins []results.PluginRecord) *host.Host {
+	if o.set["plugins"] {
+		return nil
+	}
+	dirs := recordedPluginDirs(plugins, o.pluginsDir)
+	if dirs == o.pluginsDir {
+		return nil
+	}
+	return host.New(dirs, o.pluginLog)
+}
+
+// experimentFileChange describes how the recorded experiment file changed
+// since the run ("" when its SHA-256 is the one recorded).
+func experimentFileChange(old *results.Manifest) (string, error) {
+	b, err := regfile.ReadFile(old.File)
+	if err != nil {
+		return "", fmt.Errorf("rerun: the recorded experiment file: %w", err)
+	}
+	if sum := sha256.Sum256(b); hex.EncodeToString(sum[:]) != old.FileSHA256 {
+		return fmt.Sprintf("experiment file %s (sha256 %s, recorded %s)", old.File, hex.EncodeToString(sum[:]), old.FileSHA256), nil
+	}
+	return "", nil
+}
+
+// inputChanges describes each dataset and plugin of the grid g whose
+// SHA-256 differs from the one the run recorded, and each plugin whose
+// runtime changed, in the grid's order.
+func inputChanges(old *results.Manifest, g *engine.Grid) []string {
 	recorded := map[string]string{}
 	for _, d := range old.Datasets {
 		recorded["dataset "+d.Name] = d.SHA256
@@ -69,48 +122,67 @@ func rerun(ctx context.Context, h *host.Host, o *options, stdout, stderr io.Writ
 		recorded["plugin "+p.Name] = p.SHA256
 		runtimes[p.Name] = p.Runtime
 	}
+	var changes []string
 	for _, d := range g.Datasets {
 		if want, ok := recorded["dataset "+d.Config.Name]; ok && want != d.SHA256 {
-			note("dataset %s (%s): sha256 %s, recorded %s", d.Config.Name, d.Config.Path, d.SHA256, want)
+			changes = append(changes, fmt.Sprintf("dataset %s (%s): sha256 %s, recorded %s", d.Config.Name, d.Config.Path, d.SHA256, want))
 		}
 	}
 	for _, p := range g.Plugins() {
 		if want, ok := recorded["plugin "+p.Name]; ok && want != p.SHA256 {
-			note("plugin %s: sha256 %s, recorded %s", p.Name, p.SHA256, want)
+			changes = append(changes, fmt.Sprintf("plugin %s: sha256 %s, recorded %s", p.Name, p.SHA256, want))
 		}
 		// A manifest from before runtime reports records none.
 		if was, ok := runtimes[p.Name]; ok && was != nil {
-			if changes := software.Changes(was, p.Runtime()); changes != nil {
-				note("plugin %s: runtime %s", p.Name, strings.Join(changes, ", "))
+			if c := software.Changes(was, p.Runtime()); c != nil {
+				changes = append(changes, fmt.Sprintf("plugin %s: runtime %s", p.Name, strings.Join(c, ", ")))
 			}
 		}
 	}
-	out := o.out
-	if out == "" {
-		// DIR/rerun is an entry of DIR: made there, never followed.
-		if out, err = results.Subdir(dir, results.RerunDir); err != nil {
-			return fmt.Errorf("rerun: %w", err)
-		}
+	return changes
+}
+
+// rerunDir is the results directory of a rerun of dir: out when given,
+// else DIR/rerun, an entry of DIR made there and never followed.
+func rerunDir(dir, out string) (string, error) {
+	if out != "" {
+		return out, nil
 	}
+	out, err := results.Subdir(dir, results.RerunDir)
+	if err != nil {
+		return "", fmt.Errorf("rerun: %w", err)
+	}
+	return out, nil
+}
+
+// rerunOptions are the options of a rerun's run of file into out: quiet,
+// and fresh, since a rerun computes every cell again.
+func rerunOptions(o *options, out, file string) *options {
 	sub := *o
 	sub.out = out
 	sub.quiet = true
-	sub.fresh = true // a rerun computes every cell again
-	sub.args = []string{old.File}
-	runErr := runExperiment(ctx, &sub, old.File, g, warns, stdout, stderr)
-	_, newFiles, err := results.Load(out)
-	newCells := results.Results(newFiles)
-	if err != nil {
-		return fmt.Errorf("rerun: %w (run: %v)", err, runErr)
-	}
-	// Timings differ from run to run; every other metric must not.
+	sub.fresh = true
+	sub.args = []string{file}
+	return &sub
+}
+
+// comparedMetrics are the metrics of names a rerun compares: timings
+// differ from run to run; every other metric must not.
+func comparedMetrics(names []string) []string {
 	var compared []string
-	for _, name := range old.Metrics {
+	for _, name := range names {
 		if m, err := metrics.Lookup(name); err == nil && !m.Kind.Has(metrics.Timing) {
 			compared = append(compared, name)
 		}
 	}
-	diffs := report.Compare(oldCells, newCells, compared)
+	return compared
+}
+
+// rerunVerdict writes the differences of a rerun of dir and its verdict:
+// an error when a result or an input (changed of them) differs, else the
+// run's own error, if any, after the line saying the results of its
+// cells are identical.
+func rerunVerdict(stdout io.Writer, dir string, diffs []report.Difference, changed, cells int, runErr error) error {
 	if len(diffs) > 0 {
 		if err := report.WriteDifferences(stdout, diffs); err != nil {
 			return err
@@ -119,7 +191,7 @@ func rerun(ctx context.Context, h *host.Host, o *options, stdout, stderr io.Writ
 	if len(diffs) > 0 || changed > 0 {
 		return fmt.Errorf("rerun of %s: %d result difference(s), %d changed input(s)", dir, len(diffs), changed)
 	}
-	fmt.Fprintf(stdout, "rerun of %s: identical results (%d cells; timings not compared)\n", dir, len(newCells))
+	fmt.Fprintf(stdout, "rerun of %s: identical results (%d cells; timings not compared)\n", dir, cells)
 	return runErr
 }
 

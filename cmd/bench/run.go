@@ -253,14 +253,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 		return usageError{"no command"}
 	}
 	cmd := args[0]
-	switch cmd {
-	case "help", "-h", "--help":
-		return help(args[1:], stdout)
-	case "version", "--version":
-		if len(args) == 2 && isHelpFlag(args[1]) {
-			return help([]string{"version"}, stdout)
-		}
-		return version(args[1:], stdout)
+	if done, err := builtinCommand(cmd, args[1:], stdout); done {
+		return err
 	}
 	c, ok := lookupCommand(cmd)
 	if !ok || c.internal {
@@ -275,6 +269,28 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 	if err != nil {
 		return err
 	}
+	return withHost(ctx, cmd, o, stdout, stderr)
+}
+
+// builtinCommand runs help and version, the commands that need neither
+// flags nor plugins; done reports whether cmd was one of them.
+func builtinCommand(cmd string, args []string, stdout io.Writer) (done bool, err error) {
+	switch cmd {
+	case "help", "-h", "--help":
+		return true, help(args, stdout)
+	case "version", "--version":
+		if len(args) == 1 && isHelpFlag(args[0]) {
+			return true, help([]string{"version"}, stdout)
+		}
+		return true, version(args, stdout)
+	}
+	return false, nil
+}
+
+// withHost runs the command cmd with a plugin host, which it closes after
+// (aborts, when ctx was cancelled), and the profiles of bench run
+// --profile.
+func withHost(ctx context.Context, cmd string, o *options, stdout, stderr io.Writer) (err error) {
 	// Plugin stderr streams into the run log once a run opens it.
 	o.pluginLog = &pluginLog{}
 	h := host.New(o.pluginsDir, o.pluginLog)
@@ -294,6 +310,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 		}
 		h.Close()
 	}()
+	return dispatch(ctx, h, cmd, o, stdout, stderr)
+}
+
+// dispatch runs the command cmd: one of the commands on a results
+// directory or the plugins, else one on an experiment file.
+func dispatch(ctx context.Context, h *host.Host, cmd string, o *options, stdout, stderr io.Writer) error {
 	switch cmd {
 	case "plugins":
 		if len(o.args) != 0 {
@@ -319,6 +341,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 	case "merge":
 		return merge(o, stdout, stderr)
 	}
+	return experimentCommand(ctx, h, cmd, o, stdout, stderr)
+}
+
+// experimentCommand runs validate or run on the one experiment file of
+// its arguments.
+func experimentCommand(ctx context.Context, h *host.Host, cmd string, o *options, stdout, stderr io.Writer) error {
 	if len(o.args) != 1 {
 		return usageError{fmt.Sprintf("%s needs exactly one experiment file", cmd)}
 	}
@@ -333,16 +361,22 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 		return err
 	}
 	if cmd == "validate" {
-		fmt.Fprintf(stdout, "%s: ok — %d dataset(s), %d pipeline(s), %d learner(s), %d reduction(s): %d cells\n",
-			file, len(grid.Datasets), len(grid.Pipelines), len(grid.Learners), len(grid.Reductions), len(grid.Cells))
-		writeCodes(stdout, grid.Codes)
-		if o.plan {
-			return writePlan(ctx, grid, o.shards, stdout)
-		}
-		return nil
+		return validated(ctx, o, file, grid, stdout)
 	}
 	printCodeWarnings(stderr, grid)
 	return runExperiment(ctx, o, file, grid, warns, stdout, stderr)
+}
+
+// validated writes what bench validate says of a valid experiment: its
+// counts, its codes and, with --plan, the plan of its shards.
+func validated(ctx context.Context, o *options, file string, grid *engine.Grid, stdout io.Writer) error {
+	fmt.Fprintf(stdout, "%s: ok — %d dataset(s), %d pipeline(s), %d learner(s), %d reduction(s): %d cells\n",
+		file, len(grid.Datasets), len(grid.Pipelines), len(grid.Learners), len(grid.Reductions), len(grid.Cells))
+	writeCodes(stdout, grid.Codes)
+	if o.plan {
+		return writePlan(ctx, grid, o.shards, stdout)
+	}
+	return nil
 }
 
 // runExperiment runs the cells of grid g, read from file, into its
@@ -358,79 +392,39 @@ func runExperiment(ctx context.Context, o *options, file string, g *engine.Grid,
 	if err != nil {
 		return err
 	}
-	specs := engine.Specs(g, benchBuild())
-	digests := engine.Digests(specs)
 	// A cell that cannot be saved (a full disk) stops the run: the cells
 	// after it could not be saved either.
 	ctx, stopRun := context.WithCancelCause(ctx)
 	defer stopRun(nil)
-	ropt := results.Options{Fresh: o.fresh, Notes: stderr, Render: render, Stop: stopRun, Specs: specs, KeepOtherBench: o.keepOtherBench,
-		Inputs: experimentInputs(file, exp), Adopt: o.adopt}
-	var selectCell func(int) bool
-	if spec != nil {
-		if ropt.Shard, err = shardCells(ctx, g, *spec, digests); err != nil {
-			return err
-		}
-		selectCell = shardSelect(ropt.Shard)
-	}
-	manifest := newManifest(file, g, o)
-	manifest.Warnings = warns
-	run, err := results.Begin(out, manifest, digests, ropt)
+	b, err := beginRun(ctx, o, file, out, g, spec, warns, stopRun, stderr)
 	if err != nil {
 		return err
 	}
-	kept := run.Kept()
-	o.pluginLog.set(run.Log())
-
 	start := time.Now()
-	var weights map[int]int
-	if showProgress(stderr, o.quiet) {
-		weights = foldWeights(ctx, g)
-	}
-	total, folds := foldsToRun(g, kept, selectCell, weights)
-	var bar *progressbar.ProgressBar
-	if weights != nil {
-		bar = newProgressBar(stderr, exp.Name, total)
-	}
-	opts := engine.Options{Workers: o.jobs, Sink: run, Done: kept, Select: selectCell, Log: io.MultiWriter(run.Log(), stderr),
-		Timeout: time.Duration(exp.CV.Timeout * float64(time.Second)), KeepPredictions: exp.Output.Predictions,
-		DenseBudget: int64(o.denseBudget), NoShare: o.noShare}
-	if bar != nil {
-		opts.Weight = func(c *engine.Cell) int { return weights[c.Index] }
-		opts.Progress = func(done, _ int) { bar.Set(done) }
-	}
-	what := fmt.Sprintf("%d cells", len(g.Cells))
-	if spec != nil {
-		what = fmt.Sprintf("shard %s, %d of %d cells", spec, len(ropt.Shard.Cells), len(g.Cells))
-	}
-	fmt.Fprintf(run.Log(), "bench run %s: %s (%d kept), %d folds to run, %d workers\n", file, what, len(kept), folds, o.jobs)
 	runStart := time.Now()
-	cells, stats, runErr := engine.Run(ctx, g, opts)
+	cells, stats, runErr := b.compute(ctx, o, file, g, stderr)
 	runWall := time.Since(runStart)
-	if bar != nil {
-		bar.Finish()
-	}
 	status := runStatus(ctx, runErr)
 	// A tuned parameter chosen on the edge of its grid in most outer
 	// folds: the run says so where it is read, not only in the report.
 	for _, e := range report.TuningEdges(cells) {
-		fmt.Fprintf(io.MultiWriter(run.Log(), stderr), "warning: tuning: %s\n", e)
+		fmt.Fprintf(io.MultiWriter(b.run.Log(), stderr), "warning: tuning: %s\n", e)
 	}
 	calls := g.Host.Calls()
-	fmt.Fprintln(run.Log(), fitsLine(stats))
-	writePhases(run.Log(), stats, runWall)
-	writeCalls(run.Log(), calls, stats.Folds)
-	manifest.Calls = callRecords(calls)
+	fmt.Fprintln(b.run.Log(), fitsLine(stats))
+	writePhases(b.run.Log(), stats, runWall)
+	writeCalls(b.run.Log(), calls, stats.Folds)
+	b.manifest.Calls = callRecords(calls)
 	o.pluginLog.set(nil)
-	logPath := run.LogPath()
-	written, err := run.Finish(status, stats.Uploads)
+	logPath := b.run.LogPath()
+	written, err := b.run.Finish(status, stats.Uploads)
 	if errors.Is(err, results.ErrDirGone) {
 		return err // runErr is the same news (the run was stopped for it)
 	}
 	if err != nil {
 		return errors.Join(runErr, err)
 	}
-	ended := runEnd{name: exp.Name, status: status, cells: len(cells), kept: len(kept), total: len(g.Cells), elapsed: time.Since(start), written: written, stats: stats}
+	ended := runEnd{name: exp.Name, status: status, cells: len(cells), kept: len(b.kept), total: len(g.Cells), elapsed: time.Since(start), written: written, stats: stats}
 	for _, r := range cells {
 		if r.Failed() {
 			ended.failed++
@@ -438,20 +432,98 @@ func runExperiment(ctx context.Context, o *options, file string, g *engine.Grid,
 	}
 	if spec != nil {
 		ended.name = fmt.Sprintf("%s shard %s", exp.Name, spec)
-		ended.total, ended.shard = len(ropt.Shard.Cells), true
+		ended.total, ended.shard = len(b.shard.Cells), true
 	}
 	ended.print(stdout)
 	if spec != nil && runErr == nil {
 		fmt.Fprint(stdout, mergeHint(out, *spec))
 	}
+	return runVerdict(runErr, status, ended.failed, len(cells), logPath)
+}
+
+// begunRun is a run begun in its results directory: the cells it keeps,
+// the shard it computes (nil for a whole run) and the cells it selects.
+type begunRun struct {
+	run        *results.Run
+	manifest   *results.Manifest
+	kept       map[int]*outcome.CellResult
+	shard      *results.Shard
+	spec       *shard.Spec
+	selectCell func(int) bool
+}
+
+// beginRun begins the run of g (of shard spec, when not nil) into out:
+// the cells it keeps, its manifest, its log, into which the plugins'
+// stderr then streams.
+func beginRun(ctx context.Context, o *options, file, out string, g *engine.Grid, spec *shard.Spec, warns []string, stopRun context.CancelCauseFunc, stderr io.Writer) (*begunRun, error) {
+	specs := engine.Specs(g, benchBuild())
+	digests := engine.Digests(specs)
+	ropt := results.Options{Fresh: o.fresh, Notes: stderr, Render: render, Stop: stopRun, Specs: specs, KeepOtherBench: o.keepOtherBench,
+		Inputs: experimentInputs(file, g.Experiment), Adopt: o.adopt}
+	b := &begunRun{spec: spec}
+	if spec != nil {
+		var err error
+		if ropt.Shard, err = shardCells(ctx, g, *spec, digests); err != nil {
+			return nil, err
+		}
+		b.shard = ropt.Shard
+		b.selectCell = shardSelect(ropt.Shard)
+	}
+	b.manifest = newManifest(file, g, o)
+	b.manifest.Warnings = warns
+	run, err := results.Begin(out, b.manifest, digests, ropt)
+	if err != nil {
+		return nil, err
+	}
+	b.run, b.kept = run, run.Kept()
+	o.pluginLog.set(run.Log())
+	return b, nil
+}
+
+// compute computes the cells of the begun run, with a progress bar on a
+// terminal, and logs what it is about to do first.
+func (b *begunRun) compute(ctx context.Context, o *options, file string, g *engine.Grid, stderr io.Writer) ([]*outcome.CellResult, engine.Stats, error) {
+	exp := g.Experiment
+	var weights map[int]int
+	if showProgress(stderr, o.quiet) {
+		weights = foldWeights(ctx, g)
+	}
+	total, folds := foldsToRun(g, b.kept, b.selectCell, weights)
+	var bar *progressbar.ProgressBar
+	if weights != nil {
+		bar = newProgressBar(stderr, exp.Name, total)
+	}
+	opts := engine.Options{Workers: o.jobs, Sink: b.run, Done: b.kept, Select: b.selectCell, Log: io.MultiWriter(b.run.Log(), stderr),
+		Timeout: time.Duration(exp.CV.Timeout * float64(time.Second)), KeepPredictions: exp.Output.Predictions,
+		DenseBudget: int64(o.denseBudget), NoShare: o.noShare}
+	if bar != nil {
+		opts.Weight = func(c *engine.Cell) int { return weights[c.Index] }
+		opts.Progress = func(done, _ int) { bar.Set(done) }
+	}
+	what := fmt.Sprintf("%d cells", len(g.Cells))
+	if b.spec != nil {
+		what = fmt.Sprintf("shard %s, %d of %d cells", b.spec, len(b.shard.Cells), len(g.Cells))
+	}
+	fmt.Fprintf(b.run.Log(), "bench run %s: %s (%d kept), %d folds to run, %d workers\n", file, what, len(b.kept), folds, o.jobs)
+	cells, stats, runErr := engine.Run(ctx, g, opts)
+	if bar != nil {
+		bar.Finish()
+	}
+	return cells, stats, runErr
+}
+
+// runVerdict is the error of a run that ended with runErr and status,
+// failed of its cells failing (see the log at logPath): nil when it
+// finished and every cell succeeded.
+func runVerdict(runErr error, status results.Status, failed, cells int, logPath string) error {
 	if runErr != nil && status == results.StatusInterrupted {
-		return fmt.Errorf("%w\nrun the same command again to resume: %s", runErr, keptCells(len(cells)))
+		return fmt.Errorf("%w\nrun the same command again to resume: %s", runErr, keptCells(cells))
 	}
 	if runErr != nil {
 		return runErr
 	}
-	if ended.failed > 0 {
-		return fmt.Errorf("%d of %d cells failed; see %s", ended.failed, len(cells), logPath)
+	if failed > 0 {
+		return fmt.Errorf("%d of %d cells failed; see %s", failed, cells, logPath)
 	}
 	return nil
 }

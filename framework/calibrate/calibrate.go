@@ -14,8 +14,19 @@ type Sigmoid struct{ A, B float64 }
 // FitSigmoid fits A and B by maximum likelihood with Platt's smoothed
 // targets (N₊+1)/(N₊+2) and 1/(N₋+2), by Newton's method with a
 // backtracking line search (Lin, Lin and Weng 2007, the algorithm behind
-// LIBSVM and scikit-learn's sigmoid calibration).
-func FitSigmoid(f []float64, y []bool) Sigmoid {
+// LIBSVM and scikit-learn's sigmoid calibration), until both components
+// of the gradient are below 1e-9.
+func FitSigmoid(f []float64, y []bool) Sigmoid { return FitSigmoidTol(f, y, 1e-9) }
+
+// LIBSVMTol is the gradient tolerance of LIBSVM's sigmoid_train: with it,
+// FitSigmoidTol gives the A and B of svm-train -b 1.
+const LIBSVMTol = 1e-5
+
+// FitSigmoidTol is FitSigmoid stopping once both components of the
+// gradient are below tol: the project's one Platt solver, behind the
+// calibration of any learner's scores (FitSigmoid) and the kernel SVM's
+// probabilities (LIBSVMTol).
+func FitSigmoidTol(f []float64, y []bool, tol float64) Sigmoid {
 	var pos, neg float64
 	for _, v := range y {
 		if v {
@@ -58,7 +69,7 @@ func FitSigmoid(f []float64, y []bool) Sigmoid {
 			g1 += x * d1
 			g2 += d1
 		}
-		if math.Abs(g1) < 1e-9 && math.Abs(g2) < 1e-9 {
+		if math.Abs(g1) < tol && math.Abs(g2) < tol {
 			break
 		}
 		det := h11*h22 - h21*h21

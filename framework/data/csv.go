@@ -93,29 +93,45 @@ func parseCSV(r io.Reader, source string, opt Options, size int64) (*Table, erro
 		if rows == 0 && size > 0 {
 			presize(builders, size, cr.InputOffset()-headerEnd)
 		}
-		for i, b := range builders {
-			if b == nil {
-				continue
-			}
-			f := rec[i]
-			if err := b.addAt(f, csvMissing(f, opt.Missing), rows); err != nil {
-				line, col := cr.FieldPos(i)
-				return nil, &ParseError{Source: source, Line: line, Byte: col, Column: b.name, Col: i + 1, Err: err}
-			}
-			if b.justBad {
-				b.badLine, b.badByte = cr.FieldPos(i)
-				b.justBad = false
-			}
-			if b.justText {
-				b.textLine, b.textByte = cr.FieldPos(i)
-				b.justText = false
-			}
+		if err := addRecord(builders, rec, rows, cr, source, opt.Missing); err != nil {
+			return nil, err
 		}
 		rows++
 	}
 	if rows == 0 {
 		return nil, &ParseError{Source: source, Line: headerLine, Err: fmt.Errorf("%w: header but no data rows", ErrEmpty)}
 	}
+	return finishTable(builders, source, rows)
+}
+
+// addRecord adds the fields of record rec, row row, to the builders of its
+// columns (nil: an ignored column), noting the position of a column's
+// first bad value and first text value for later messages.
+func addRecord(builders []*colBuilder, rec []string, row int, cr *csv.Reader, source string, missing []string) error {
+	for i, b := range builders {
+		if b == nil {
+			continue
+		}
+		f := rec[i]
+		if err := b.addAt(f, csvMissing(f, missing), row); err != nil {
+			line, col := cr.FieldPos(i)
+			return &ParseError{Source: source, Line: line, Byte: col, Column: b.name, Col: i + 1, Err: err}
+		}
+		if b.justBad {
+			b.badLine, b.badByte = cr.FieldPos(i)
+			b.justBad = false
+		}
+		if b.justText {
+			b.textLine, b.textByte = cr.FieldPos(i)
+			b.justText = false
+		}
+	}
+	return nil
+}
+
+// finishTable makes the table of rows rows from its column builders, with
+// a warning for each column mixing numbers and text.
+func finishTable(builders []*colBuilder, source string, rows int) (*Table, error) {
 	t := &Table{Source: source, NumRows: rows}
 	for i, b := range builders {
 		if b == nil {

@@ -63,24 +63,15 @@ type Counts struct {
 
 // FitTransform implements Step.
 func (s *Counts) FitTransform(f *Frame, ctx *Context) (*Frame, error) {
-	k := ctx.K
-	if k < 1 || len(ctx.Labels) != f.Rows {
-		return nil, fmt.Errorf("counts: needs the class of every row (%d labels for %d rows, K = %d)", len(ctx.Labels), f.Rows, k)
+	if err := s.checkContext(f, ctx); err != nil {
+		return nil, err
 	}
-	if s.Folds != 0 && (s.Folds < 2 || s.LOO) {
-		return nil, fmt.Errorf("counts: folds = %d: want 0, ≥ 2 or \"loo\"", s.Folds)
-	}
-	if s.Folds > len(ctx.Train) {
-		return nil, fmt.Errorf("counts: cannot split %d training rows into %d parts", len(ctx.Train), s.Folds)
-	}
-	priors, err := s.priorSets(k)
+	priors, err := s.priorSets(ctx.K)
 	if err != nil {
 		return nil, err
 	}
-	for _, i := range ctx.Train {
-		if y := ctx.Labels[i]; y < 0 || y >= k {
-			return nil, fmt.Errorf("counts: class %d of row %d is outside [0, %d)", y, i, k)
-		}
+	if err := checkTrainLabels(ctx); err != nil {
+		return nil, err
 	}
 	inTrain := make([]bool, f.Rows)
 	for _, i := range ctx.Train {
@@ -99,52 +90,96 @@ func (s *Counts) FitTransform(f *Frame, ctx *Context) (*Frame, error) {
 			out.Cat = append(out.Cat, c)
 			continue
 		}
-		keys, nkeys := s.keys(c, ctx.Train)
-		cnt := make([]int64, nkeys)
-		succ := make([]int64, nkeys*k)
-		for _, i := range ctx.Train {
-			u := keys[i]
-			cnt[u]++
-			succ[u*k+ctx.Labels[i]]++
-		}
-		cols := newCountCols(c.Name, f.Rows, k, priors, s.IncludeCounts)
-		for i := 0; i < f.Rows; i++ {
-			if !inTrain[i] || (s.Folds == 0 && !s.LOO) {
-				u := keys[i]
-				cols.set(i, cnt[u], succ[u*k:u*k+k])
-			}
-		}
-		switch {
-		case s.LOO:
-			own := make([]int64, k)
-			for _, i := range ctx.Train {
-				u, y := keys[i], ctx.Labels[i]
-				copy(own, succ[u*k:u*k+k])
-				own[y]--
-				cols.set(i, cnt[u]-1, own)
-			}
-		case s.Folds >= 2:
-			for _, part := range parts {
-				for _, i := range part { // the other parts' statistics
-					u := keys[i]
-					cnt[u]--
-					succ[u*k+ctx.Labels[i]]--
-				}
-				for _, i := range part {
-					u := keys[i]
-					cols.set(i, cnt[u], succ[u*k:u*k+k])
-				}
-				for _, i := range part {
-					u := keys[i]
-					cnt[u]++
-					succ[u*k+ctx.Labels[i]]++
-				}
-			}
-		}
+		cols := s.columnStats(c, f.Rows, ctx, priors, inTrain, parts)
 		out.Num = append(out.Num, cols.cols...)
 	}
 	return out, nil
 }
+
+// checkContext checks that ctx labels every row of f and that the step's
+// folds split its training rows.
+func (s *Counts) checkContext(f *Frame, ctx *Context) error {
+	if k := ctx.K; k < 1 || len(ctx.Labels) != f.Rows {
+		return fmt.Errorf("counts: needs the class of every row (%d labels for %d rows, K = %d)", len(ctx.Labels), f.Rows, k)
+	}
+	if s.Folds != 0 && (s.Folds < 2 || s.LOO) {
+		return fmt.Errorf("counts: folds = %d: want 0, ≥ 2 or \"loo\"", s.Folds)
+	}
+	if s.Folds > len(ctx.Train) {
+		return fmt.Errorf("counts: cannot split %d training rows into %d parts", len(ctx.Train), s.Folds)
+	}
+	return nil
+}
+
+// checkTrainLabels checks that the class of every training row lies in
+// [0, K).
+func checkTrainLabels(ctx *Context) error {
+	for _, i := range ctx.Train {
+		if y := ctx.Labels[i]; y < 0 || y >= ctx.K {
+			return fmt.Errorf("counts: class %d of row %d is outside [0, %d)", y, i, ctx.K)
+		}
+	}
+	return nil
+}
+
+// columnStats computes the statistics columns of categorical column c:
+// the training part's for the rows outside it (and for every row
+// in-sample), leave-one-out or out-of-fold ones for the training rows.
+func (s *Counts) columnStats(c CatCol, rows int, ctx *Context, priors [][]float64, inTrain []bool, parts [][]int) *countCols {
+	k := ctx.K
+	keys, nkeys := s.keys(c, ctx.Train)
+	st := keyStats{k: k, cnt: make([]int64, nkeys), succ: make([]int64, nkeys*k)}
+	for _, i := range ctx.Train {
+		st.add(keys[i], ctx.Labels[i], 1)
+	}
+	cols := newCountCols(c.Name, rows, k, priors, s.IncludeCounts)
+	for i := 0; i < rows; i++ {
+		if !inTrain[i] || (s.Folds == 0 && !s.LOO) {
+			u := keys[i]
+			cols.set(i, st.cnt[u], st.of(u))
+		}
+	}
+	switch {
+	case s.LOO:
+		own := make([]int64, k)
+		for _, i := range ctx.Train {
+			u, y := keys[i], ctx.Labels[i]
+			copy(own, st.of(u))
+			own[y]--
+			cols.set(i, st.cnt[u]-1, own)
+		}
+	case s.Folds >= 2:
+		for _, part := range parts {
+			for _, i := range part { // the other parts' statistics
+				st.add(keys[i], ctx.Labels[i], -1)
+			}
+			for _, i := range part {
+				u := keys[i]
+				cols.set(i, st.cnt[u], st.of(u))
+			}
+			for _, i := range part {
+				st.add(keys[i], ctx.Labels[i], 1)
+			}
+		}
+	}
+	return cols
+}
+
+// keyStats counts the rows of each key (cnt) and of each key and class
+// (succ, k a key).
+type keyStats struct {
+	k         int
+	cnt, succ []int64
+}
+
+// add adds d rows of key u and class y.
+func (st keyStats) add(u, y int, d int64) {
+	st.cnt[u] += d
+	st.succ[u*st.k+y] += d
+}
+
+// of returns the class counts of key u.
+func (st keyStats) of(u int) []int64 { return st.succ[u*st.k : u*st.k+st.k] }
 
 // priorSets returns the prior sets expanded to k classes.
 func (s *Counts) priorSets(k int) ([][]float64, error) {

@@ -34,85 +34,111 @@ func (m *Impute) FitTransform(f *Frame, ctx *Context) (*Frame, error) {
 		if !selected(m.Columns, c.Name) || !hasNaN(c.Vals) {
 			continue
 		}
-		var vals []float64
-		for _, i := range ctx.Train {
-			if v := c.Vals[i]; !math.IsNaN(v) {
-				vals = append(vals, v)
-			}
+		col, err := m.fillNumeric(c, ctx.Train)
+		if err != nil {
+			return nil, err
 		}
-		if len(vals) == 0 {
-			return nil, fmt.Errorf("impute: column %q has no value in the training rows", c.Name)
-		}
-		var fill float64
-		switch m.Strategy {
-		case "", "mean":
-			for _, v := range vals {
-				fill += v
-			}
-			fill /= float64(len(vals))
-		case "median":
-			sort.Float64s(vals)
-			n := len(vals)
-			fill = vals[n/2]
-			if n%2 == 0 {
-				fill = (vals[n/2-1] + vals[n/2]) / 2
-			}
-		default:
-			return nil, fmt.Errorf("impute: unknown strategy %q (want mean or median)", m.Strategy)
-		}
-		filled := make([]float64, len(c.Vals))
-		for i, v := range c.Vals {
-			if math.IsNaN(v) {
-				v = fill
-			}
-			filled[i] = v
-		}
-		out.Num[j] = NumCol{Name: c.Name, Vals: filled}
+		out.Num[j] = col
 	}
 	for j, c := range f.Cat {
 		if !selected(m.Columns, c.Name) || !hasMissingCode(c.Codes) {
 			continue
 		}
-		levels := c.Levels
-		var fill int32
-		switch m.Categorical {
-		case "", "level":
-			name := MissingLevel
-			for contains(c.Levels, name) {
-				name += "_"
-			}
-			fill = int32(len(c.Levels))
-			levels = append(append(make([]string, 0, len(c.Levels)+1), c.Levels...), name)
-		case "mode":
-			counts := make([]int, len(c.Levels))
-			for _, i := range ctx.Train {
-				if code := c.Codes[i]; code >= 0 {
-					counts[code]++
-				}
-			}
-			fill = -1
-			best := 0
-			for code, n := range counts {
-				if n > best {
-					fill, best = int32(code), n
-				}
-			}
-			if fill < 0 {
-				return nil, fmt.Errorf("impute: column %q has no value in the training rows", c.Name)
-			}
-		default:
-			return nil, fmt.Errorf("impute: unknown categorical strategy %q (want level or mode)", m.Categorical)
+		col, err := m.fillCategorical(c, ctx.Train)
+		if err != nil {
+			return nil, err
 		}
-		codes := make([]int32, len(c.Codes))
-		for i, code := range c.Codes {
-			if code < 0 {
-				code = fill
-			}
-			codes[i] = code
-		}
-		out.Cat[j] = CatCol{Name: c.Name, Levels: levels, Codes: codes}
+		out.Cat[j] = col
 	}
 	return out, nil
+}
+
+// fillNumeric fills the missing values of c with the mean or median
+// (Strategy) of its training rows' values.
+func (m *Impute) fillNumeric(c NumCol, train []int) (NumCol, error) {
+	var vals []float64
+	for _, i := range train {
+		if v := c.Vals[i]; !math.IsNaN(v) {
+			vals = append(vals, v)
+		}
+	}
+	if len(vals) == 0 {
+		return NumCol{}, fmt.Errorf("impute: column %q has no value in the training rows", c.Name)
+	}
+	var fill float64
+	switch m.Strategy {
+	case "", "mean":
+		for _, v := range vals {
+			fill += v
+		}
+		fill /= float64(len(vals))
+	case "median":
+		sort.Float64s(vals)
+		n := len(vals)
+		fill = vals[n/2]
+		if n%2 == 0 {
+			fill = (vals[n/2-1] + vals[n/2]) / 2
+		}
+	default:
+		return NumCol{}, fmt.Errorf("impute: unknown strategy %q (want mean or median)", m.Strategy)
+	}
+	filled := make([]float64, len(c.Vals))
+	for i, v := range c.Vals {
+		if math.IsNaN(v) {
+			v = fill
+		}
+		filled[i] = v
+	}
+	return NumCol{Name: c.Name, Vals: filled}, nil
+}
+
+// fillCategorical fills the missing codes of c with a level of their own
+// or the training rows' most frequent level (Categorical).
+func (m *Impute) fillCategorical(c CatCol, train []int) (CatCol, error) {
+	levels := c.Levels
+	var fill int32
+	switch m.Categorical {
+	case "", "level":
+		name := MissingLevel
+		for contains(c.Levels, name) {
+			name += "_"
+		}
+		fill = int32(len(c.Levels))
+		levels = append(append(make([]string, 0, len(c.Levels)+1), c.Levels...), name)
+	case "mode":
+		fill = modeCode(c, train)
+		if fill < 0 {
+			return CatCol{}, fmt.Errorf("impute: column %q has no value in the training rows", c.Name)
+		}
+	default:
+		return CatCol{}, fmt.Errorf("impute: unknown categorical strategy %q (want level or mode)", m.Categorical)
+	}
+	codes := make([]int32, len(c.Codes))
+	for i, code := range c.Codes {
+		if code < 0 {
+			code = fill
+		}
+		codes[i] = code
+	}
+	return CatCol{Name: c.Name, Levels: levels, Codes: codes}, nil
+}
+
+// modeCode is the most frequent code of c's training rows, ties to the
+// lower code; −1 when none has a value.
+func modeCode(c CatCol, train []int) int32 {
+	counts := make([]int, len(c.Levels))
+	for _, i := range train {
+		if code := c.Codes[i]; code >= 0 {
+			counts[code]++
+		}
+	}
+	fill, best := int32(-1), 0
+	for code, n := range counts {
+		if n > best {
+			fill, best = int32(code), n
+		}
+	}
+	return fill
 }
 
 func hasNaN(v []float64) bool {

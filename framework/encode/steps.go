@@ -324,84 +324,116 @@ func designDensity(f *Frame, encoded, indicators int) float64 {
 func (o *OneHot) FitTransform(f *Frame, ctx *Context) (*Frame, error) {
 	out := f.clone()
 	out.Cat = nil
-	type coded struct {
-		codes []int32
-		col   []int32 // indicator of each level (offset in the step), −1 = none
-	}
-	var cols []coded
+	var cols []codedColumn
 	var names []string
 	for _, c := range f.Cat {
 		if !selected(o.Columns, c.Name) {
 			out.Cat = append(out.Cat, c)
 			continue
 		}
-		seen := make([]bool, len(c.Levels))
-		for _, i := range ctx.Train {
-			if code := c.Codes[i]; code >= 0 {
-				seen[code] = true
-			}
-		}
-		var levels []int
-		for code, s := range seen {
-			if s {
-				levels = append(levels, code)
-			}
-		}
-		sort.Slice(levels, func(a, b int) bool { return c.Levels[levels[a]] < c.Levels[levels[b]] })
-		cc := coded{codes: c.Codes, col: make([]int32, len(c.Levels))}
-		for code := range cc.col {
-			cc.col[code] = -1
-		}
-		if o.DropFirst && len(levels) > 0 {
-			levels = levels[1:]
-		}
-		for _, code := range levels {
-			cc.col[code] = int32(len(names))
-			names = append(names, c.Name+"="+c.Levels[code])
-		}
-		if o.Unknown {
-			for code, s := range seen {
-				if !s {
-					cc.col[code] = int32(len(names))
-				}
-			}
-			names = append(names, c.Name+"=<unknown>")
-		}
+		var cc codedColumn
+		cc, names = o.codeColumn(c, ctx.Train, names)
 		cols = append(cols, cc)
 	}
-	var dense bool
-	switch o.Sparse {
-	case "", "auto":
-		dense = len(names) <= SparseThreshold &&
-			(!ctx.Last || len(out.Sparse) > 0 || designDensity(out, len(cols), len(names)) >= SparseDensity)
-	case "never":
-		dense = true
-	case "always":
+	dense, err := o.dense(out, ctx, len(cols), len(names))
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case len(cols) == 0:
+	case dense:
+		denseIndicators(out, cols, names)
 	default:
-		return nil, fmt.Errorf("onehot: sparse = %q: want auto, always or never", o.Sparse)
+		out.Sparse = append(out.Sparse, SparseBlock{Names: names, M: sparseIndicators(f.Rows, cols, len(names))})
 	}
-	if len(cols) == 0 {
-		return out, nil
-	}
-	if dense {
-		base := len(out.Num)
-		for _, n := range names {
-			out.Num = append(out.Num, NumCol{Name: n, Vals: make([]float64, f.Rows)})
+	return out, nil
+}
+
+// codedColumn is a categorical column's codes and the indicator of each
+// of its levels (an offset in the step's indicators), −1 for none.
+type codedColumn struct {
+	codes []int32
+	col   []int32
+}
+
+// codeColumn gives an indicator to each level of c seen in the training
+// rows, in level order (the first dropped with DropFirst), and with
+// Unknown one more that every unseen level shares; it returns the column
+// and names with the indicators' names appended.
+func (o *OneHot) codeColumn(c CatCol, train []int, names []string) (codedColumn, []string) {
+	seen := make([]bool, len(c.Levels))
+	for _, i := range train {
+		if code := c.Codes[i]; code >= 0 {
+			seen[code] = true
 		}
-		for _, c := range cols {
-			for i, code := range c.codes {
-				if code >= 0 && c.col[code] >= 0 {
-					out.Num[base+int(c.col[code])].Vals[i] = 1
-				}
+	}
+	var levels []int
+	for code, s := range seen {
+		if s {
+			levels = append(levels, code)
+		}
+	}
+	sort.Slice(levels, func(a, b int) bool { return c.Levels[levels[a]] < c.Levels[levels[b]] })
+	cc := codedColumn{codes: c.Codes, col: make([]int32, len(c.Levels))}
+	for code := range cc.col {
+		cc.col[code] = -1
+	}
+	if o.DropFirst && len(levels) > 0 {
+		levels = levels[1:]
+	}
+	for _, code := range levels {
+		cc.col[code] = int32(len(names))
+		names = append(names, c.Name+"="+c.Levels[code])
+	}
+	if o.Unknown {
+		for code, s := range seen {
+			if !s {
+				cc.col[code] = int32(len(names))
 			}
 		}
-		return out, nil
+		names = append(names, c.Name+"=<unknown>")
 	}
-	// Each column's indicators follow the previous column's, so a row's
-	// entries come out in increasing column order.
-	m := &sparse.CSR{Rows: f.Rows, Cols: len(names), Indptr: make([]int64, f.Rows+1)}
-	m.Indices = make([]int32, 0, f.Rows*len(cols))
-	for i := 0; i < f.Rows; i++ {
+	return cc, names
+}
+
+// dense reports whether the step's indicators (of encoded columns) are
+// dense columns of out rather than a sparse block (see OneHot.Sparse).
+func (o *OneHot) dense(out *Frame, ctx *Context, encoded, indicators int) (bool, error) {
+	switch o.Sparse {
+	case "", "auto":
+		return indicators <= SparseThreshold &&
+			(!ctx.Last || len(out.Sparse) > 0 || designDensity(out, encoded, indicators) >= SparseDensity), nil
+	case "never":
+		return true, nil
+	case "always":
+		return false, nil
+	}
+	return false, fmt.Errorf("onehot: sparse = %q: want auto, always or never", o.Sparse)
+}
+
+// denseIndicators appends the indicators of cols to out as dense numeric
+// columns named names.
+func denseIndicators(out *Frame, cols []codedColumn, names []string) {
+	base := len(out.Num)
+	for _, n := range names {
+		out.Num = append(out.Num, NumCol{Name: n, Vals: make([]float64, out.Rows)})
+	}
+	for _, c := range cols {
+		for i, code := range c.codes {
+			if code >= 0 && c.col[code] >= 0 {
+				out.Num[base+int(c.col[code])].Vals[i] = 1
+			}
+		}
+	}
+}
+
+// sparseIndicators is the CSR matrix of the indicators of cols, rows by
+// n. Each column's indicators follow the previous column's, so a row's
+// entries come out in increasing column order.
+func sparseIndicators(rows int, cols []codedColumn, n int) *sparse.CSR {
+	m := &sparse.CSR{Rows: rows, Cols: n, Indptr: make([]int64, rows+1)}
+	m.Indices = make([]int32, 0, rows*len(cols))
+	for i := 0; i < rows; i++ {
 		for _, c := range cols {
 			if code := c.codes[i]; code >= 0 && c.col[code] >= 0 {
 				m.Indices = append(m.Indices, c.col[code])
@@ -413,6 +445,5 @@ func (o *OneHot) FitTransform(f *Frame, ctx *Context) (*Frame, error) {
 	for j := range m.Values {
 		m.Values[j] = 1
 	}
-	out.Sparse = append(out.Sparse, SparseBlock{Names: names, M: m})
-	return out, nil
+	return m
 }

@@ -3,6 +3,7 @@ package param
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -315,99 +316,149 @@ func Bound(f float64) *float64 { return &f }
 
 // Check reports whether v is a valid value of the parameter.
 func (s ParamSpec) Check(v Value) error {
-	switch s.Type {
-	case NumberParam, IntegerParam:
-		if v.kind != NumberValue {
-			return fmt.Errorf("%s must be a number, not %s", s.Name, kindName(v.kind))
-		}
-		if s.Type == IntegerParam && v.num != math.Trunc(v.num) {
-			return fmt.Errorf("%s must be a whole number, not %v", s.Name, v.num)
-		}
-		if math.IsNaN(v.num) {
-			return fmt.Errorf("%s must not be NaN", s.Name)
-		}
-		if math.IsInf(v.num, 0) {
-			return fmt.Errorf("%s = %v is not a finite number (a literal beyond ±1.8e308, such as 1e400, is infinite)", s.Name, v.num)
-		}
-		if s.Type == IntegerParam && math.Abs(v.num) > MaxInteger {
-			return fmt.Errorf("%s = %s is out of range: an integer parameter lies within ±%s (2⁵³, the whole numbers a float64 holds exactly)", s.Name, FormatNumber(v.num), strconv.FormatInt(MaxInteger, 10))
-		}
-		if s.Min != nil && (v.num < *s.Min || (s.MinExclusive && v.num == *s.Min)) {
-			op := ">="
-			if s.MinExclusive {
-				op = ">"
-			}
-			return fmt.Errorf("%s = %s is out of range: it must be %s %s", s.Name, FormatNumber(v.num), op, FormatNumber(*s.Min))
-		}
-		if s.Max != nil && v.num > *s.Max {
-			return fmt.Errorf("%s = %s is out of range: it must be <= %s", s.Name, FormatNumber(v.num), FormatNumber(*s.Max))
-		}
-	case StringParam:
-		if v.kind != StringValue {
-			return fmt.Errorf("%s must be a string, not %s", s.Name, kindName(v.kind))
-		}
-		if len(s.Allowed) > 0 {
-			for _, a := range s.Allowed {
-				if a == v.str {
-					return nil
-				}
-			}
-			return fmt.Errorf("%s = %q is not one of %s", s.Name, v.str, quoteList(s.Allowed))
-		}
-	case BoolParam:
-		if v.kind != BoolValue {
-			return fmt.Errorf("%s must be a bool, not %s", s.Name, kindName(v.kind))
-		}
-	case NumberListParam, StringListParam:
-		if v.kind != ListValue {
-			return fmt.Errorf("%s must be a list, not %s", s.Name, kindName(v.kind))
-		}
-		want := NumberValue
-		if s.Type == StringListParam {
-			want = StringValue
-		}
-		for i, e := range v.list {
-			if e.kind != want {
-				return fmt.Errorf("%s[%d] must be a %s, not %s", s.Name, i, kindName(want), kindName(e.kind))
-			}
-			if e.kind == NumberValue && (math.IsNaN(e.num) || math.IsInf(e.num, 0)) {
-				return fmt.Errorf("%s[%d] = %v is not a finite number", s.Name, i, e.num)
-			}
-		}
-	case NumberMatrixParam:
-		if v.kind != ListValue {
-			return fmt.Errorf("%s must be a list of lists of numbers, not %s", s.Name, kindName(v.kind))
-		}
-		for i, row := range v.list {
-			if row.kind != ListValue {
-				return fmt.Errorf("%s[%d] must be a list of numbers, not %s", s.Name, i, kindName(row.kind))
-			}
-			for j, e := range row.list {
-				if e.kind != NumberValue {
-					return fmt.Errorf("%s[%d][%d] must be a number, not %s", s.Name, i, j, kindName(e.kind))
-				}
-				if math.IsNaN(e.num) || math.IsInf(e.num, 0) {
-					return fmt.Errorf("%s[%d][%d] = %v is not a finite number", s.Name, i, j, e.num)
-				}
-			}
-		}
-	case NumberOrStringParam:
-		switch v.kind {
-		case NumberValue:
-			return ParamSpec{Name: s.Name, Type: NumberParam, Min: s.Min, Max: s.Max, MinExclusive: s.MinExclusive}.Check(v)
-		case StringValue:
-			return ParamSpec{Name: s.Name, Type: StringParam, Allowed: s.Allowed}.Check(v)
-		}
-		return fmt.Errorf("%s must be a number or a string, not %s", s.Name, kindName(v.kind))
-	case AnyParam:
-		if v.kind == NullValue {
-			return fmt.Errorf("%s has no value", s.Name)
-		}
-	default:
+	check, ok := checkers[s.Type]
+	if !ok {
 		return fmt.Errorf("%s has an unknown parameter type", s.Name)
+	}
+	return check(s, v)
+}
+
+// checkers holds the check of each parameter type: one function a type.
+var checkers = map[ParamType]func(ParamSpec, Value) error{
+	NumberParam:         checkNumber,
+	IntegerParam:        checkNumber,
+	StringParam:         checkString,
+	BoolParam:           checkBool,
+	NumberListParam:     checkList,
+	StringListParam:     checkList,
+	NumberMatrixParam:   checkMatrix,
+	NumberOrStringParam: checkNumberOrString,
+	AnyParam:            checkAny,
+}
+
+// checkNumber checks a NumberParam or IntegerParam value: a finite number,
+// whole for an integer (and within ±MaxInteger), within Min and Max.
+func checkNumber(s ParamSpec, v Value) error {
+	if v.kind != NumberValue {
+		return fmt.Errorf("%s must be a number, not %s", s.Name, kindName(v.kind))
+	}
+	if s.Type == IntegerParam && v.num != math.Trunc(v.num) {
+		return fmt.Errorf("%s must be a whole number, not %v", s.Name, v.num)
+	}
+	if math.IsNaN(v.num) {
+		return fmt.Errorf("%s must not be NaN", s.Name)
+	}
+	if math.IsInf(v.num, 0) {
+		return fmt.Errorf("%s = %v is not a finite number (a literal beyond ±1.8e308, such as 1e400, is infinite)", s.Name, v.num)
+	}
+	if s.Type == IntegerParam && math.Abs(v.num) > MaxInteger {
+		return fmt.Errorf("%s = %s is out of range: an integer parameter lies within ±%s (2⁵³, the whole numbers a float64 holds exactly)", s.Name, FormatNumber(v.num), strconv.FormatInt(MaxInteger, 10))
+	}
+	return s.checkBounds(v.num)
+}
+
+// checkBounds checks f against the spec's Min (strict when MinExclusive)
+// and Max.
+func (s ParamSpec) checkBounds(f float64) error {
+	if s.Min != nil && (f < *s.Min || (s.MinExclusive && f == *s.Min)) {
+		op := ">="
+		if s.MinExclusive {
+			op = ">"
+		}
+		return fmt.Errorf("%s = %s is out of range: it must be %s %s", s.Name, FormatNumber(f), op, FormatNumber(*s.Min))
+	}
+	if s.Max != nil && f > *s.Max {
+		return fmt.Errorf("%s = %s is out of range: it must be <= %s", s.Name, FormatNumber(f), FormatNumber(*s.Max))
 	}
 	return nil
 }
+
+// checkString checks a StringParam value: a string, one of Allowed when
+// the spec lists any.
+func checkString(s ParamSpec, v Value) error {
+	if v.kind != StringValue {
+		return fmt.Errorf("%s must be a string, not %s", s.Name, kindName(v.kind))
+	}
+	if len(s.Allowed) == 0 || slices.Contains(s.Allowed, v.str) {
+		return nil
+	}
+	return fmt.Errorf("%s = %q is not one of %s", s.Name, v.str, quoteList(s.Allowed))
+}
+
+// checkBool checks a BoolParam value.
+func checkBool(s ParamSpec, v Value) error {
+	if v.kind != BoolValue {
+		return fmt.Errorf("%s must be a bool, not %s", s.Name, kindName(v.kind))
+	}
+	return nil
+}
+
+// checkList checks a NumberListParam or StringListParam value: a list
+// whose elements all have the type's kind, the numbers finite.
+func checkList(s ParamSpec, v Value) error {
+	if v.kind != ListValue {
+		return fmt.Errorf("%s must be a list, not %s", s.Name, kindName(v.kind))
+	}
+	want := NumberValue
+	if s.Type == StringListParam {
+		want = StringValue
+	}
+	for i, e := range v.list {
+		if e.kind != want {
+			return fmt.Errorf("%s[%d] must be a %s, not %s", s.Name, i, kindName(want), kindName(e.kind))
+		}
+		if e.kind == NumberValue && !finite(e.num) {
+			return fmt.Errorf("%s[%d] = %v is not a finite number", s.Name, i, e.num)
+		}
+	}
+	return nil
+}
+
+// checkMatrix checks a NumberMatrixParam value: a list of lists of finite
+// numbers.
+func checkMatrix(s ParamSpec, v Value) error {
+	if v.kind != ListValue {
+		return fmt.Errorf("%s must be a list of lists of numbers, not %s", s.Name, kindName(v.kind))
+	}
+	for i, row := range v.list {
+		if row.kind != ListValue {
+			return fmt.Errorf("%s[%d] must be a list of numbers, not %s", s.Name, i, kindName(row.kind))
+		}
+		for j, e := range row.list {
+			if e.kind != NumberValue {
+				return fmt.Errorf("%s[%d][%d] must be a number, not %s", s.Name, i, j, kindName(e.kind))
+			}
+			if !finite(e.num) {
+				return fmt.Errorf("%s[%d][%d] = %v is not a finite number", s.Name, i, j, e.num)
+			}
+		}
+	}
+	return nil
+}
+
+// checkNumberOrString checks a NumberOrStringParam value: a number as a
+// NumberParam with the spec's bounds, a string as a StringParam with its
+// Allowed.
+func checkNumberOrString(s ParamSpec, v Value) error {
+	switch v.kind {
+	case NumberValue:
+		return checkNumber(ParamSpec{Name: s.Name, Type: NumberParam, Min: s.Min, Max: s.Max, MinExclusive: s.MinExclusive}, v)
+	case StringValue:
+		return checkString(ParamSpec{Name: s.Name, Type: StringParam, Allowed: s.Allowed}, v)
+	}
+	return fmt.Errorf("%s must be a number or a string, not %s", s.Name, kindName(v.kind))
+}
+
+// checkAny checks an AnyParam value: any value but null.
+func checkAny(s ParamSpec, v Value) error {
+	if v.kind == NullValue {
+		return fmt.Errorf("%s has no value", s.Name)
+	}
+	return nil
+}
+
+// finite reports whether f is neither NaN nor infinite.
+func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
 
 func kindName(k ValueKind) string {
 	switch k {

@@ -84,43 +84,12 @@ func PosteriorDensity(title, xLabel, left, right string, loc, scale, df, rope fl
 	if hi-lo == 0 {
 		lo, hi = loc-0.01, loc+0.01
 	}
-	const n = 200
-	var curve plotter.XYs
 	top := 1.0
 	if scale > 0 {
-		curve = make(plotter.XYs, n)
-		for i := range curve {
-			x := lo + (hi-lo)*float64(i)/(n-1)
-			curve[i] = plotter.XY{X: x, Y: t.Prob(x)}
+		var err error
+		if top, err = addDensity(pl, t, lo, hi, rope); err != nil {
+			return nil, err
 		}
-		top = t.Prob(loc)
-		area := append(plotter.XYs{{X: lo, Y: 0}}, curve...)
-		area = append(area, plotter.XY{X: hi, Y: 0})
-		poly, err := plotter.NewPolygon(area)
-		if err != nil {
-			return nil, fmt.Errorf("posterior density: %w", err)
-		}
-		poly.Color, poly.LineStyle.Width = densityFill, 0
-		pl.Add(poly)
-		if rope > 0 {
-			in := plotter.XYs{{X: -rope, Y: 0}}
-			for i := 0; i <= 50; i++ {
-				x := -rope + 2*rope*float64(i)/50
-				in = append(in, plotter.XY{X: x, Y: t.Prob(x)})
-			}
-			in = append(in, plotter.XY{X: rope, Y: 0})
-			if poly, err = plotter.NewPolygon(in); err != nil {
-				return nil, fmt.Errorf("posterior density: %w", err)
-			}
-			poly.Color, poly.LineStyle.Width = ropeFill, 0
-			pl.Add(poly)
-		}
-		l, err := plotter.NewLine(curve)
-		if err != nil {
-			return nil, fmt.Errorf("posterior density: %w", err)
-		}
-		l.LineStyle = line(vg.Points(1.8), densityColour)
-		pl.Add(l)
 	} else {
 		spike, err := plotter.NewLine(plotter.XYs{{X: loc, Y: 0}, {X: loc, Y: top}})
 		if err != nil {
@@ -129,16 +98,8 @@ func PosteriorDensity(title, xLabel, left, right string, loc, scale, df, rope fl
 		spike.LineStyle = line(vg.Points(2.5), densityColour)
 		pl.Add(spike)
 	}
-	for _, x := range []float64{-rope, rope} {
-		if rope == 0 && x > 0 {
-			break
-		}
-		v, err := plotter.NewLine(plotter.XYs{{X: x, Y: 0}, {X: x, Y: 1.05 * top}})
-		if err != nil {
-			return nil, fmt.Errorf("posterior density: %w", err)
-		}
-		v.LineStyle = line(vg.Points(1.5), ropeColour)
-		pl.Add(v)
+	if err := addRopeLines(pl, rope, top); err != nil {
+		return nil, err
 	}
 	pl.X.Min, pl.X.Max = lo, hi
 	pl.Y.Min, pl.Y.Max = 0, 1.08*top
@@ -165,6 +126,64 @@ func PosteriorDensity(title, xLabel, left, right string, loc, scale, df, rope fl
 		c.FillText(s, vg.Point{X: c.Min.X + W/2, Y: c.Min.Y + foot - 18}, probLine(p, rope))
 	}
 	return f, nil
+}
+
+// addDensity adds the density of t over [lo, hi] to pl, filled, with the
+// part within ±rope filled apart; it returns the density's top, at t's
+// location.
+func addDensity(pl *plot.Plot, t distuv.StudentsT, lo, hi, rope float64) (float64, error) {
+	const n = 200
+	curve := make(plotter.XYs, n)
+	for i := range curve {
+		x := lo + (hi-lo)*float64(i)/(n-1)
+		curve[i] = plotter.XY{X: x, Y: t.Prob(x)}
+	}
+	top := t.Prob(t.Mu)
+	area := append(plotter.XYs{{X: lo, Y: 0}}, curve...)
+	area = append(area, plotter.XY{X: hi, Y: 0})
+	poly, err := plotter.NewPolygon(area)
+	if err != nil {
+		return 0, fmt.Errorf("posterior density: %w", err)
+	}
+	poly.Color, poly.LineStyle.Width = densityFill, 0
+	pl.Add(poly)
+	if rope > 0 {
+		in := plotter.XYs{{X: -rope, Y: 0}}
+		for i := 0; i <= 50; i++ {
+			x := -rope + 2*rope*float64(i)/50
+			in = append(in, plotter.XY{X: x, Y: t.Prob(x)})
+		}
+		in = append(in, plotter.XY{X: rope, Y: 0})
+		if poly, err = plotter.NewPolygon(in); err != nil {
+			return 0, fmt.Errorf("posterior density: %w", err)
+		}
+		poly.Color, poly.LineStyle.Width = ropeFill, 0
+		pl.Add(poly)
+	}
+	l, err := plotter.NewLine(curve)
+	if err != nil {
+		return 0, fmt.Errorf("posterior density: %w", err)
+	}
+	l.LineStyle = line(vg.Points(1.8), densityColour)
+	pl.Add(l)
+	return top, nil
+}
+
+// addRopeLines adds the vertical lines at −rope and +rope (one at 0 when
+// rope is 0) to pl, up to a little above top.
+func addRopeLines(pl *plot.Plot, rope, top float64) error {
+	for _, x := range []float64{-rope, rope} {
+		if rope == 0 && x > 0 {
+			break
+		}
+		v, err := plotter.NewLine(plotter.XYs{{X: x, Y: 0}, {X: x, Y: 1.05 * top}})
+		if err != nil {
+			return fmt.Errorf("posterior density: %w", err)
+		}
+		v.LineStyle = line(vg.Points(1.5), ropeColour)
+		pl.Add(v)
+	}
+	return nil
 }
 
 // simplexBins is the number of bins across the simplex's base.

@@ -53,48 +53,10 @@ func BoxPlots(title, xLabel string, datasets []string, rows []BoxRow, scores [][
 		if len(scores[d]) != len(rows) {
 			return nil, fmt.Errorf("box plots: dataset %q has %d rows of scores, want %d", ds, len(scores[d]), len(rows))
 		}
-		p := plot.New()
-		p.Title.Text = ds
-		p.Title.TextStyle.Font = sans(11, true).Font
-		p.X.Label.Text = xLabel
-		p.X.Label.TextStyle.Font = sans(9, false).Font
-		p.X.Tick.Label.Font = sans(8, false).Font
-		p.Y.Tick.Label.Font = sans(9, false).Font
-		p.Add(plotter.NewGrid())
-		lo, hi := math.Inf(1), math.Inf(-1)
-		for r, vals := range scores[d] {
-			if len(vals) == 0 {
-				continue
-			}
-			b, err := plotter.NewBoxPlot(vg.Points(10), float64(len(rows)-1-r), plotter.Values(vals))
-			if err != nil {
-				return nil, fmt.Errorf("box plots: %s, %s: %w", ds, rows[r].Label, err)
-			}
-			b.Horizontal = true
-			b.FillColor = lighten(Colour(learners[rows[r].Learner]), 0.35)
-			b.MedianStyle.Width = vg.Points(1.5)
-			b.GlyphStyle.Radius = vg.Points(2)
-			b.GlyphStyle.Shape = draw.CircleGlyph{}
-			p.Add(b)
-			mean, err := plotter.NewScatter(plotter.XYs{{X: meanOf(vals), Y: float64(len(rows) - 1 - r)}})
-			if err != nil {
-				return nil, fmt.Errorf("box plots: %s, %s: %w", ds, rows[r].Label, err)
-			}
-			mean.GlyphStyle = draw.GlyphStyle{Color: color.Black, Radius: vg.Points(3), Shape: Marker(reductions[rows[r].Reduction])}
-			p.Add(mean)
-			for _, v := range vals {
-				lo, hi = math.Min(lo, v), math.Max(hi, v)
-			}
+		p, err := boxPanel(ds, xLabel, rows, scores[d], names, learners, reductions)
+		if err != nil {
+			return nil, err
 		}
-		if lo <= hi {
-			span := hi - lo
-			if span == 0 {
-				span = math.Max(math.Abs(hi)*0.02, 0.01)
-			}
-			p.X.Min, p.X.Max = lo-0.08*span, hi+0.08*span
-		}
-		p.NominalY(names...)
-		p.Y.Min, p.Y.Max = -0.6, float64(len(rows))-0.4
 		if d%cols != 0 {
 			p.Y.Tick.Label.Color = color.Transparent
 			p.Y.Tick.Marker = blankTicks(len(rows))
@@ -146,6 +108,55 @@ func BoxPlots(title, xLabel string, datasets []string, rows []BoxRow, scores [][
 		}
 	}
 	return f, nil
+}
+
+// boxPanel is the panel of dataset ds: a horizontal box plot of each row's
+// fold scores (filled in its learner's colour) with the mean marked by
+// its reduction's marker, rows top to bottom (names, reversed).
+func boxPanel(ds, xLabel string, rows []BoxRow, scores [][]float64, names []string, learners, reductions map[string]int) (*plot.Plot, error) {
+	p := plot.New()
+	p.Title.Text = ds
+	p.Title.TextStyle.Font = sans(11, true).Font
+	p.X.Label.Text = xLabel
+	p.X.Label.TextStyle.Font = sans(9, false).Font
+	p.X.Tick.Label.Font = sans(8, false).Font
+	p.Y.Tick.Label.Font = sans(9, false).Font
+	p.Add(plotter.NewGrid())
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for r, vals := range scores {
+		if len(vals) == 0 {
+			continue
+		}
+		b, err := plotter.NewBoxPlot(vg.Points(10), float64(len(rows)-1-r), plotter.Values(vals))
+		if err != nil {
+			return nil, fmt.Errorf("box plots: %s, %s: %w", ds, rows[r].Label, err)
+		}
+		b.Horizontal = true
+		b.FillColor = lighten(Colour(learners[rows[r].Learner]), 0.35)
+		b.MedianStyle.Width = vg.Points(1.5)
+		b.GlyphStyle.Radius = vg.Points(2)
+		b.GlyphStyle.Shape = draw.CircleGlyph{}
+		p.Add(b)
+		mean, err := plotter.NewScatter(plotter.XYs{{X: meanOf(vals), Y: float64(len(rows) - 1 - r)}})
+		if err != nil {
+			return nil, fmt.Errorf("box plots: %s, %s: %w", ds, rows[r].Label, err)
+		}
+		mean.GlyphStyle = draw.GlyphStyle{Color: color.Black, Radius: vg.Points(3), Shape: Marker(reductions[rows[r].Reduction])}
+		p.Add(mean)
+		for _, v := range vals {
+			lo, hi = math.Min(lo, v), math.Max(hi, v)
+		}
+	}
+	if lo <= hi {
+		span := hi - lo
+		if span == 0 {
+			span = math.Max(math.Abs(hi)*0.02, 0.01)
+		}
+		p.X.Min, p.X.Max = lo-0.08*span, hi+0.08*span
+	}
+	p.NominalY(names...)
+	p.Y.Min, p.Y.Max = -0.6, float64(len(rows))-0.4
+	return p, nil
 }
 
 // boxKeys numbers the learners and the reductions of rows in the order

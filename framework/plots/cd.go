@@ -71,134 +71,194 @@ func CriticalDifferenceControl(title string, names []string, ranks []float64, co
 // cdDiagram draws either variant: groups (control < 0) or the interval
 // around the control.
 func cdDiagram(title string, names []string, ranks []float64, cd float64, control int) (*Figure, error) {
+	if err := checkCD(names, ranks, cd); err != nil {
+		return nil, err
+	}
+	l := newCDLayout(title, names, ranks, cd, control)
+	f := &Figure{Width: l.W, Height: l.H}
+	f.draw = l.draw
+	return f, nil
+}
+
+// checkCD checks a diagram's input: at least two methods, a name each, a
+// positive finite critical difference and ranks within [1, k].
+func checkCD(names []string, ranks []float64, cd float64) error {
 	k := len(ranks)
 	switch {
 	case k < 2:
-		return nil, fmt.Errorf("cd diagram: need at least 2 methods, have %d", k)
+		return fmt.Errorf("cd diagram: need at least 2 methods, have %d", k)
 	case len(names) != k:
-		return nil, fmt.Errorf("cd diagram: %d names for %d ranks", len(names), k)
+		return fmt.Errorf("cd diagram: %d names for %d ranks", len(names), k)
 	case !(cd > 0) || math.IsInf(cd, 0):
-		return nil, errors.New("cd diagram: critical difference must be positive and finite")
+		return errors.New("cd diagram: critical difference must be positive and finite")
 	}
 	for i, r := range ranks {
 		if !(r >= 1 && r <= float64(k)) {
-			return nil, fmt.Errorf("cd diagram: rank %v of %q outside [1, %d]", r, names[i], k)
+			return fmt.Errorf("cd diagram: rank %v of %q outside [1, %d]", r, names[i], k)
 		}
 	}
-	order := rankOrder(ranks)
-	var groups [][]int
+	return nil
+}
+
+// Fixed measures of a critical-difference diagram.
+const (
+	cdPad     = vg.Length(12)
+	cdLineGap = vg.Length(16)
+	cdGroupH  = vg.Length(6)
+)
+
+// cdLayout is a critical-difference diagram laid out: its methods' order
+// and labels, its groups (or the control), and where each part goes.
+type cdLayout struct {
+	k            int
+	ranks        []float64
+	cd           float64
+	control      int
+	order        []int
+	groups       [][]int
+	labels       []string
+	label, small draw.TextStyle
+	half         int
+	head         titleLayout
+	titleH       vg.Length
+	axisFromTop  vg.Length
+	groupsH      vg.Length
+	x0, x1, W, H vg.Length
+}
+
+// newCDLayout lays out the diagram: the better half of the methods left
+// of the axis, the rest right, the axis wide enough for its labels.
+func newCDLayout(heading string, names []string, ranks []float64, cd float64, control int) *cdLayout {
+	k := len(ranks)
+	l := &cdLayout{k: k, ranks: ranks, cd: cd, control: control, order: rankOrder(ranks),
+		label: sans(10, false), small: sans(9, false), half: (k + 1) / 2}
 	if control < 0 {
-		groups = CDGroups(ranks, cd)
+		l.groups = CDGroups(ranks, cd)
 	} else {
-		groups = [][]int{{control}} // one bar: the control's interval
+		l.groups = [][]int{{control}} // one bar: the control's interval
 	}
-	label := sans(10, false)
-	small := sans(9, false)
-	labels := make([]string, k)
+	l.labels = make([]string, k)
 	var leftW, rightW vg.Length
-	half := (k + 1) / 2
-	for pos, i := range order {
-		labels[i] = fmt.Sprintf("%s (%.2f)", shorten(label, names[i], maxRowLabel), ranks[i])
+	for pos, i := range l.order {
+		l.labels[i] = fmt.Sprintf("%s (%.2f)", shorten(l.label, names[i], maxRowLabel), ranks[i])
 		if i == control {
-			labels[i] += " (control)"
+			l.labels[i] += " (control)"
 		}
-		w := label.Width(labels[i])
-		if pos < half {
+		w := l.label.Width(l.labels[i])
+		if pos < l.half {
 			leftW = max(leftW, w)
 		} else {
 			rightW = max(rightW, w)
 		}
 	}
-	const (
-		pad     = vg.Length(12)
-		lineGap = vg.Length(16)
-		groupH  = vg.Length(6)
-	)
 	axisLen := max(vg.Length(60*(k-1)), 3*vg.Inch)
-	W := leftW + rightW + axisLen + 2*pad + 2*vg.Length(20)
-	head := newTitle(title, 11, W-8)
-	titleH := vg.Length(0)
-	if title != "" {
-		titleH = 22 + head.extra()
+	l.W = leftW + rightW + axisLen + 2*cdPad + 2*vg.Length(20)
+	l.head = newTitle(heading, 11, l.W-8)
+	if heading != "" {
+		l.titleH = 22 + l.head.extra()
 	}
-	axisFromTop := titleH + 48 // room for the CD bar and the tick labels
-	groupsH := vg.Length(len(groups))*groupH + 8
-	rowsH := vg.Length(half) * lineGap
-	H := axisFromTop + groupsH + rowsH + 14
-	x0 := pad + leftW + 20 // rank 1
-	x1 := x0 + axisLen     // rank k
-	xOf := func(r float64) vg.Length { return x0 + (x1-x0)*vg.Length((r-1)/float64(k-1)) }
+	l.axisFromTop = l.titleH + 48 // room for the CD bar and the tick labels
+	l.groupsH = vg.Length(len(l.groups))*cdGroupH + 8
+	rowsH := vg.Length(l.half) * cdLineGap
+	l.H = l.axisFromTop + l.groupsH + rowsH + 14
+	l.x0 = cdPad + leftW + 20 // rank 1
+	l.x1 = l.x0 + axisLen     // rank k
+	return l
+}
 
-	f := &Figure{Width: W, Height: H}
-	f.draw = func(c draw.Canvas) {
-		top := c.Max.Y
-		y := func(fromTop vg.Length) vg.Length { return top - fromTop }
-		black := line(1, color.Black)
-		head.draw(c)
-		// CD scale bar, above the axis at its left end.
-		cdY := y(titleH + 14)
-		c.StrokeLine2(black, x0, cdY, xOf(1+cd), cdY)
-		for _, x := range []vg.Length{x0, xOf(1 + cd)} {
-			c.StrokeLine2(black, x, cdY-3, x, cdY+3)
-		}
-		sty := small
-		sty.XAlign, sty.YAlign = text.XCenter, text.YBottom
-		c.FillText(sty, vg.Point{X: (x0 + xOf(1+cd)) / 2, Y: cdY + 4}, fmt.Sprintf("CD = %.2f", cd))
-		// Axis with ticks at every integer rank and minor ticks at halves.
-		ay := y(axisFromTop)
-		c.StrokeLine2(black, x0, ay, x1, ay)
-		for t := 2; t <= 2*k; t++ {
-			r := float64(t) / 2
-			x := xOf(r)
-			if t%2 == 0 {
-				c.StrokeLine2(black, x, ay, x, ay+6)
-				s := small
-				s.XAlign, s.YAlign = text.XCenter, text.YBottom
-				c.FillText(s, vg.Point{X: x, Y: ay + 8}, fmt.Sprint(t/2))
-			} else {
-				c.StrokeLine2(black, x, ay, x, ay+3)
-			}
-		}
-		// Methods: the better half to the left, the rest to the right.
-		firstRow := axisFromTop + groupsH + lineGap*0.6
-		for pos, i := range order {
-			x := xOf(ranks[i])
-			var row int
-			var ex vg.Length
-			s := label
-			s.YAlign = text.YCenter
-			if pos < half {
-				row = pos
-				ex = x0 - 10
-				s.XAlign = text.XRight
-			} else {
-				row = k - 1 - pos
-				ex = x1 + 10
-				s.XAlign = text.XLeft
-			}
-			ly := y(firstRow + vg.Length(row)*lineGap)
-			c.StrokeLines(line(0.8, color.Black), []vg.Point{{X: x, Y: ay}, {X: x, Y: ly}, {X: ex, Y: ly}})
-			tx := ex - 3
-			if s.XAlign == text.XLeft {
-				tx = ex + 3
-			}
-			c.FillText(s, vg.Point{X: tx, Y: ly}, labels[i])
-		}
-		// Groups of methods that are not significantly different.
-		bar := line(3, color.RGBA{R: 200, G: 30, B: 30, A: 255})
-		if control >= 0 {
-			lo, hi := math.Max(1, ranks[control]-cd), math.Min(float64(k), ranks[control]+cd)
-			gy := y(axisFromTop + 7)
-			c.StrokeLine2(bar, xOf(lo), gy, xOf(hi), gy)
-			for _, x := range []vg.Length{xOf(lo), xOf(hi)} {
-				c.StrokeLine2(line(1, color.RGBA{R: 200, G: 30, B: 30, A: 255}), x, gy-4, x, gy+4)
-			}
-			return
-		}
-		for gi, g := range groups {
-			gy := y(axisFromTop + 7 + vg.Length(gi)*groupH)
-			c.StrokeLine2(bar, xOf(ranks[g[0]])-4, gy, xOf(ranks[g[len(g)-1]])+4, gy)
+// xOf is the x of rank r.
+func (l *cdLayout) xOf(r float64) vg.Length {
+	return l.x0 + (l.x1-l.x0)*vg.Length((r-1)/float64(l.k-1))
+}
+
+// draw draws the diagram on c.
+func (l *cdLayout) draw(c draw.Canvas) {
+	y := func(fromTop vg.Length) vg.Length { return c.Max.Y - fromTop }
+	l.head.draw(c)
+	l.drawScale(c, y(l.titleH+14))
+	ay := y(l.axisFromTop)
+	l.drawAxis(c, ay)
+	l.drawMethods(c, ay, y)
+	l.drawGroups(c, y)
+}
+
+// drawScale draws the CD scale bar at height cdY, above the axis at its
+// left end.
+func (l *cdLayout) drawScale(c draw.Canvas, cdY vg.Length) {
+	black := line(1, color.Black)
+	c.StrokeLine2(black, l.x0, cdY, l.xOf(1+l.cd), cdY)
+	for _, x := range []vg.Length{l.x0, l.xOf(1 + l.cd)} {
+		c.StrokeLine2(black, x, cdY-3, x, cdY+3)
+	}
+	sty := l.small
+	sty.XAlign, sty.YAlign = text.XCenter, text.YBottom
+	c.FillText(sty, vg.Point{X: (l.x0 + l.xOf(1+l.cd)) / 2, Y: cdY + 4}, fmt.Sprintf("CD = %.2f", l.cd))
+}
+
+// drawAxis draws the axis at height ay, with ticks at every integer rank
+// and minor ticks at halves.
+func (l *cdLayout) drawAxis(c draw.Canvas, ay vg.Length) {
+	black := line(1, color.Black)
+	c.StrokeLine2(black, l.x0, ay, l.x1, ay)
+	for t := 2; t <= 2*l.k; t++ {
+		r := float64(t) / 2
+		x := l.xOf(r)
+		if t%2 == 0 {
+			c.StrokeLine2(black, x, ay, x, ay+6)
+			s := l.small
+			s.XAlign, s.YAlign = text.XCenter, text.YBottom
+			c.FillText(s, vg.Point{X: x, Y: ay + 8}, fmt.Sprint(t/2))
+		} else {
+			c.StrokeLine2(black, x, ay, x, ay+3)
 		}
 	}
-	return f, nil
+}
+
+// drawMethods draws each method's line from its rank on the axis (at
+// height ay) to its label: the better half to the left, the rest to the
+// right.
+func (l *cdLayout) drawMethods(c draw.Canvas, ay vg.Length, y func(vg.Length) vg.Length) {
+	firstRow := l.axisFromTop + l.groupsH + cdLineGap*0.6
+	for pos, i := range l.order {
+		x := l.xOf(l.ranks[i])
+		var row int
+		var ex vg.Length
+		s := l.label
+		s.YAlign = text.YCenter
+		if pos < l.half {
+			row = pos
+			ex = l.x0 - 10
+			s.XAlign = text.XRight
+		} else {
+			row = l.k - 1 - pos
+			ex = l.x1 + 10
+			s.XAlign = text.XLeft
+		}
+		ly := y(firstRow + vg.Length(row)*cdLineGap)
+		c.StrokeLines(line(0.8, color.Black), []vg.Point{{X: x, Y: ay}, {X: x, Y: ly}, {X: ex, Y: ly}})
+		tx := ex - 3
+		if s.XAlign == text.XLeft {
+			tx = ex + 3
+		}
+		c.FillText(s, vg.Point{X: tx, Y: ly}, l.labels[i])
+	}
+}
+
+// drawGroups draws a bar under each group of methods that are not
+// significantly different, or the interval around the control.
+func (l *cdLayout) drawGroups(c draw.Canvas, y func(vg.Length) vg.Length) {
+	bar := line(3, color.RGBA{R: 200, G: 30, B: 30, A: 255})
+	if l.control >= 0 {
+		lo, hi := math.Max(1, l.ranks[l.control]-l.cd), math.Min(float64(l.k), l.ranks[l.control]+l.cd)
+		gy := y(l.axisFromTop + 7)
+		c.StrokeLine2(bar, l.xOf(lo), gy, l.xOf(hi), gy)
+		for _, x := range []vg.Length{l.xOf(lo), l.xOf(hi)} {
+			c.StrokeLine2(line(1, color.RGBA{R: 200, G: 30, B: 30, A: 255}), x, gy-4, x, gy+4)
+		}
+		return
+	}
+	for gi, g := range l.groups {
+		gy := y(l.axisFromTop + 7 + vg.Length(gi)*cdGroupH)
+		c.StrokeLine2(bar, l.xOf(l.ranks[g[0]])-4, gy, l.xOf(l.ranks[g[len(g)-1]])+4, gy)
+	}
 }

@@ -188,11 +188,40 @@ func ReliabilityDiagram(title string, count []int, confidence, accuracy []float6
 	if bins == 0 || len(confidence) != bins || len(accuracy) != bins {
 		return nil, fmt.Errorf("reliability diagram: %d bins, %d confidences, %d accuracies", bins, len(confidence), len(accuracy))
 	}
-	total := 0
-	for _, n := range count {
-		total += n
+	top, err := reliabilityPanel(count, confidence, accuracy)
+	if err != nil {
+		return nil, err
 	}
-	width := 1 / float64(bins)
+	hist, err := shareHistogram(count)
+	if err != nil {
+		return nil, err
+	}
+	const w, topH, histH = 4.2 * vg.Inch, 3.2 * vg.Inch, 1.3 * vg.Inch
+	titleH := vg.Length(0)
+	if title != "" {
+		titleH = 24
+	}
+	f := &Figure{Width: w, Height: titleH + topH + histH}
+	f.draw = func(c draw.Canvas) {
+		if title != "" {
+			s := sans(11, true)
+			s.XAlign, s.YAlign = -0.5, -1
+			c.FillText(s, vg.Point{X: c.Min.X + w/2, Y: c.Max.Y - 6}, title)
+		}
+		tc := c
+		tc.Rectangle = vg.Rectangle{Min: vg.Point{X: c.Min.X + 4, Y: c.Min.Y + histH}, Max: vg.Point{X: c.Max.X - 8, Y: c.Max.Y - titleH}}
+		top.Draw(tc)
+		hc := c
+		hc.Rectangle = vg.Rectangle{Min: vg.Point{X: c.Min.X + 4, Y: c.Min.Y + 2}, Max: vg.Point{X: c.Max.X - 8, Y: c.Min.Y + histH - 4}}
+		hist.Draw(hc)
+	}
+	return f, nil
+}
+
+// reliabilityPanel is the reliability diagram's upper panel: each bin's
+// accuracy as a bar, the diagonal, and each bin's (confidence, accuracy).
+func reliabilityPanel(count []int, confidence, accuracy []float64) (*plot.Plot, error) {
+	width := 1 / float64(len(count))
 	top := plot.New()
 	top.Title.Text = "accuracy by confidence"
 	top.Title.TextStyle.Font = sans(10, true).Font
@@ -202,7 +231,7 @@ func ReliabilityDiagram(title string, count []int, confidence, accuracy []float6
 	top.X.Min, top.X.Max, top.Y.Min, top.Y.Max = 0, 1, 0, 1
 	top.Add(plotter.NewGrid())
 	var pts plotter.XYs
-	for b := range bins {
+	for b := range count {
 		if count[b] == 0 || math.IsNaN(accuracy[b]) {
 			continue
 		}
@@ -231,13 +260,24 @@ func ReliabilityDiagram(title string, count []int, confidence, accuracy []float6
 		sc.GlyphStyle = draw.GlyphStyle{Color: color.Black, Radius: vg.Points(2.5), Shape: draw.CircleGlyph{}}
 		top.Add(sc)
 	}
+	return top, nil
+}
+
+// shareHistogram is the reliability diagram's lower panel: each bin's
+// share of the rows.
+func shareHistogram(count []int) (*plot.Plot, error) {
+	total := 0
+	for _, n := range count {
+		total += n
+	}
+	width := 1 / float64(len(count))
 	hist := plot.New()
 	hist.X.Label.Text, hist.Y.Label.Text = "confidence (largest class probability)", "share of rows"
 	hist.X.Label.TextStyle.Font, hist.Y.Label.TextStyle.Font = sans(9, false).Font, sans(9, false).Font
 	hist.X.Tick.Label.Font, hist.Y.Tick.Label.Font = sans(8, false).Font, sans(8, false).Font
 	hist.X.Min, hist.X.Max, hist.Y.Min = 0, 1, 0
 	maxShare := 0.0
-	for b := range bins {
+	for b := range count {
 		if count[b] == 0 {
 			continue
 		}
@@ -253,24 +293,5 @@ func ReliabilityDiagram(title string, count []int, confidence, accuracy []float6
 		hist.Add(bar)
 	}
 	hist.Y.Max = math.Max(maxShare*1.1, 0.05)
-	const w, topH, histH = 4.2 * vg.Inch, 3.2 * vg.Inch, 1.3 * vg.Inch
-	titleH := vg.Length(0)
-	if title != "" {
-		titleH = 24
-	}
-	f := &Figure{Width: w, Height: titleH + topH + histH}
-	f.draw = func(c draw.Canvas) {
-		if title != "" {
-			s := sans(11, true)
-			s.XAlign, s.YAlign = -0.5, -1
-			c.FillText(s, vg.Point{X: c.Min.X + w/2, Y: c.Max.Y - 6}, title)
-		}
-		tc := c
-		tc.Rectangle = vg.Rectangle{Min: vg.Point{X: c.Min.X + 4, Y: c.Min.Y + histH}, Max: vg.Point{X: c.Max.X - 8, Y: c.Max.Y - titleH}}
-		top.Draw(tc)
-		hc := c
-		hc.Rectangle = vg.Rectangle{Min: vg.Point{X: c.Min.X + 4, Y: c.Min.Y + 2}, Max: vg.Point{X: c.Max.X - 8, Y: c.Min.Y + histH - 4}}
-		hist.Draw(hc)
-	}
-	return f, nil
+	return hist, nil
 }

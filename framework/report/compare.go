@@ -80,98 +80,116 @@ func (d Difference) String() string {
 // every metric either run recorded. The result is sorted by cell, repeat,
 // fold and metric.
 func Compare(a, b []*outcome.CellResult, metricNames []string) []Difference {
-	index := func(cs []*outcome.CellResult) map[string]*outcome.CellResult {
-		m := map[string]*outcome.CellResult{}
-		for _, c := range cs {
-			m[c.Key()] = c
-		}
-		return m
-	}
-	ia, ib := index(a), index(b)
+	ia, ib := cellIndex(a), cellIndex(b)
 	var out []Difference
-	whole := func(k DiffKind, cell, detail string) Difference {
-		return Difference{Kind: k, Cell: cell, Repeat: -1, Fold: -1, Detail: detail}
+	for key := range unionKeys(ia, ib) {
+		out = append(out, compareCell(key, ia[key], ib[key], metricNames)...)
 	}
-	keys := map[string]bool{}
-	for k := range ia {
+	sortDifferences(out)
+	return out
+}
+
+// cellIndex maps each cell's key (outcome.ID.Key) to the cell.
+func cellIndex(cs []*outcome.CellResult) map[string]*outcome.CellResult {
+	m := map[string]*outcome.CellResult{}
+	for _, c := range cs {
+		m[c.Key()] = c
+	}
+	return m
+}
+
+// unionKeys is the set of the keys of a and b.
+func unionKeys[K comparable, V any](a, b map[K]V) map[K]bool {
+	keys := make(map[K]bool, len(a)+len(b))
+	for k := range a {
 		keys[k] = true
 	}
-	for k := range ib {
+	for k := range b {
 		keys[k] = true
 	}
-	for key := range keys {
-		ca, cb := ia[key], ib[key]
+	return keys
+}
+
+// compareCell lists the differences between cell ca of run a and cb of
+// run b, both of key (nil where the run lacks the cell): the cell missing
+// or added, its outcome, else its folds'.
+func compareCell(key string, ca, cb *outcome.CellResult, metricNames []string) []Difference {
+	whole := func(k DiffKind, detail string) []Difference {
+		return []Difference{{Kind: k, Cell: key, Repeat: -1, Fold: -1, Detail: detail}}
+	}
+	switch {
+	case cb == nil:
+		return whole(Missing, "")
+	case ca == nil:
+		return whole(Added, "")
+	case ca.Error != cb.Error:
+		return whole(Outcome, fmt.Sprintf("error %q → %q", ca.Error, cb.Error))
+	}
+	fa, fb := foldIndex(ca.Folds), foldIndex(cb.Folds)
+	var out []Difference
+	for k := range unionKeys(fa, fb) {
+		x, y := fa[k], fb[k]
+		if x == nil || y == nil {
+			kind := Missing
+			if x == nil {
+				kind = Added
+			}
+			out = append(out, Difference{Kind: kind, Cell: key, Repeat: k.repeat, Fold: k.fold})
+			continue
+		}
+		out = append(out, compareFold(key, k, x, y, metricNames)...)
+	}
+	return out
+}
+
+// foldKey identifies a fold of a cell.
+type foldKey struct{ repeat, fold int }
+
+// foldIndex maps each fold's (repeat, fold) to the fold.
+func foldIndex(folds []outcome.FoldResult) map[foldKey]*outcome.FoldResult {
+	m := map[foldKey]*outcome.FoldResult{}
+	for i := range folds {
+		m[foldKey{folds[i].Repeat, folds[i].Fold}] = &folds[i]
+	}
+	return m
+}
+
+// compareFold lists the metric differences between fold x of run a and
+// fold y of run b: over metricNames, or over every metric either recorded
+// when metricNames is nil.
+func compareFold(key string, k foldKey, x, y *outcome.FoldResult, metricNames []string) []Difference {
+	names := metricNames
+	if names == nil {
+		for m := range unionKeys(x.Metrics, y.Metrics) {
+			names = append(names, m)
+		}
+	}
+	var out []Difference
+	for _, m := range names {
+		va, oka := x.Metrics[m]
+		vb, okb := y.Metrics[m]
+		d := Difference{Cell: key, Repeat: k.repeat, Fold: k.fold, Metric: m, A: va, B: vb}
 		switch {
-		case cb == nil:
-			out = append(out, whole(Missing, key, ""))
+		case !oka && !okb:
 			continue
-		case ca == nil:
-			out = append(out, whole(Added, key, ""))
+		case !okb:
+			d.Kind = Missing
+		case !oka:
+			d.Kind = Added
+		case va == vb || (va != va && vb != vb):
 			continue
-		case ca.Error != cb.Error:
-			out = append(out, whole(Outcome, key, fmt.Sprintf("error %q → %q", ca.Error, cb.Error)))
-			continue
+		default:
+			d.Kind = Value
 		}
-		type fk struct{ r, f int }
-		fa, fb := map[fk]*outcome.FoldResult{}, map[fk]*outcome.FoldResult{}
-		for i := range ca.Folds {
-			fa[fk{ca.Folds[i].Repeat, ca.Folds[i].Fold}] = &ca.Folds[i]
-		}
-		for i := range cb.Folds {
-			fb[fk{cb.Folds[i].Repeat, cb.Folds[i].Fold}] = &cb.Folds[i]
-		}
-		folds := map[fk]bool{}
-		for k := range fa {
-			folds[k] = true
-		}
-		for k := range fb {
-			folds[k] = true
-		}
-		for k := range folds {
-			x, y := fa[k], fb[k]
-			if x == nil || y == nil {
-				kind := Missing
-				if x == nil {
-					kind = Added
-				}
-				out = append(out, Difference{Kind: kind, Cell: key, Repeat: k.r, Fold: k.f})
-				continue
-			}
-			names := metricNames
-			if names == nil {
-				seen := map[string]bool{}
-				for m := range x.Metrics {
-					seen[m] = true
-				}
-				for m := range y.Metrics {
-					seen[m] = true
-				}
-				for m := range seen {
-					names = append(names, m)
-				}
-			}
-			for _, m := range names {
-				va, oka := x.Metrics[m]
-				vb, okb := y.Metrics[m]
-				d := Difference{Cell: key, Repeat: k.r, Fold: k.f, Metric: m, A: va, B: vb}
-				switch {
-				case !oka && !okb:
-					continue
-				case !okb:
-					d.Kind = Missing
-				case !oka:
-					d.Kind = Added
-				case va == vb || (va != va && vb != vb):
-					continue
-				default:
-					d.Kind = Value
-				}
-				out = append(out, d)
-			}
-		}
+		out = append(out, d)
 	}
-	sort.Slice(out, func(i, j int) bool {
-		x, y := out[i], out[j]
+	return out
+}
+
+// sortDifferences sorts diffs by cell, repeat, fold and metric.
+func sortDifferences(diffs []Difference) {
+	sort.Slice(diffs, func(i, j int) bool {
+		x, y := diffs[i], diffs[j]
 		if x.Cell != y.Cell {
 			return x.Cell < y.Cell
 		}
@@ -183,7 +201,6 @@ func Compare(a, b []*outcome.CellResult, metricNames []string) []Difference {
 		}
 		return x.Metric < y.Metric
 	})
-	return out
 }
 
 // WriteDifferences writes a report of diffs: "no differences" or their

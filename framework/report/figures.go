@@ -97,109 +97,177 @@ func BuildFigures(t *Tables, cells []*outcome.CellResult, confusionRows []string
 	return figs, err
 }
 
-// buildFigures draws the figures of BuildFigures.
+// buildFigures draws the figures of BuildFigures: each metric's, then the
+// confusion matrices'. On an error it returns the figures drawn before.
 func buildFigures(t *Tables, cells []*outcome.CellResult, confusionRows []string) ([]Figure, error) {
 	var figs []Figure
 	for _, c := range t.Metrics {
-		labels := make([]string, len(c.Rows))
-		boxRows := make([]plots.BoxRow, len(c.Rows))
-		for i, r := range c.Rows {
-			labels[i] = r.Label
-			boxRows[i] = plots.BoxRow{Label: r.Label, Learner: r.Learner, Reduction: r.Reduction}
-		}
-		scores := make([][][]float64, len(c.Datasets))
-		for d := range c.Datasets {
-			scores[d] = make([][]float64, len(c.Rows))
-			for r := range c.Rows {
-				if e := c.Entries[r][d]; e.ok() {
-					for _, f := range e.folds {
-						scores[d][r] = append(scores[d][r], f.v)
-					}
-				}
-			}
-		}
-		title := fmt.Sprintf("%s (%s): fold scores", c.Metric, direction(c.HigherIsBetter))
-		if len(c.Rows) > 0 && len(c.Datasets) > 0 {
-			f, err := plots.BoxPlots(title, c.Metric, c.Datasets, boxRows, scores)
-			if err != nil {
-				return figs, fmt.Errorf("figures: %w", err)
-			}
-			figs = append(figs, Figure{Name: "box_" + fileSafe(c.Metric), Metric: c.Metric, Caption: title, Fig: f})
-		}
-		if a := c.Across; a != nil && a.Friedman != nil {
-			tested := make([]string, len(a.Rows))
-			for i, r := range a.Rows {
-				tested[i] = labels[r]
-			}
-			title := fmt.Sprintf("%s: average ranks, Nemenyi CD at α = %s (N = %d)", c.Metric, fixed(c.Alpha, 2), a.Friedman.N)
-			f, err := plots.CriticalDifference(title, tested, a.Friedman.AvgRanks, a.CD)
-			if err != nil {
-				return figs, fmt.Errorf("figures: %w", err)
-			}
-			figs = append(figs, Figure{Name: "cd_" + fileSafe(c.Metric), Metric: c.Metric, Caption: title, Fig: f})
-			if ctl := a.Control; ctl != nil {
-				title := fmt.Sprintf("%s: average ranks, Bonferroni–Dunn CD against %s at α = %s (N = %d)", c.Metric,
-					tested[ctl.Control], fixed(c.Alpha, 2), a.Friedman.N)
-				f, err := plots.CriticalDifferenceControl(title, tested, a.Friedman.AvgRanks, ctl.Control, ctl.CD)
-				if err != nil {
-					return figs, fmt.Errorf("figures: %w", err)
-				}
-				figs = append(figs, Figure{Name: "cd_control_" + fileSafe(c.Metric), Metric: c.Metric, Caption: title, Fig: f})
-			}
-		}
-		bf, err := bayesFigures(c)
+		mf, err := metricFigures(c)
+		figs = append(figs, mf...)
 		if err != nil {
 			return figs, err
 		}
-		figs = append(figs, bf...)
 	}
 	if len(t.Metrics) == 0 {
 		return figs, nil
 	}
-	first := t.Metrics[0]
-	var chosen []int
-	for _, name := range confusionRows {
-		r, err := FindRow(first.Rows, name)
+	cf, err := confusionFigures(t, cells, confusionRows)
+	return append(figs, cf...), err
+}
+
+// metricFigures draws the figures of one metric: its box plot, its
+// critical-difference diagrams and its Bayesian figures.
+func metricFigures(c *Comparison) ([]Figure, error) {
+	var figs []Figure
+	if len(c.Rows) > 0 && len(c.Datasets) > 0 {
+		f, err := boxFigure(c)
 		if err != nil {
-			return figs, fmt.Errorf("confusion matrix: %w", err)
+			return figs, err
 		}
-		chosen = append(chosen, r)
+		figs = append(figs, f)
+	}
+	if a := c.Across; a != nil && a.Friedman != nil {
+		cd, err := cdFigures(c)
+		figs = append(figs, cd...)
+		if err != nil {
+			return figs, err
+		}
+	}
+	bf, err := bayesFigures(c)
+	if err != nil {
+		return figs, err
+	}
+	return append(figs, bf...), nil
+}
+
+// boxFigure draws the box plot of a metric's fold scores (box_METRIC).
+func boxFigure(c *Comparison) (Figure, error) {
+	boxRows := make([]plots.BoxRow, len(c.Rows))
+	for i, r := range c.Rows {
+		boxRows[i] = plots.BoxRow{Label: r.Label, Learner: r.Learner, Reduction: r.Reduction}
+	}
+	scores := make([][][]float64, len(c.Datasets))
+	for d := range c.Datasets {
+		scores[d] = make([][]float64, len(c.Rows))
+		for r := range c.Rows {
+			if e := c.Entries[r][d]; e.ok() {
+				for _, f := range e.folds {
+					scores[d][r] = append(scores[d][r], f.v)
+				}
+			}
+		}
+	}
+	title := fmt.Sprintf("%s (%s): fold scores", c.Metric, direction(c.HigherIsBetter))
+	f, err := plots.BoxPlots(title, c.Metric, c.Datasets, boxRows, scores)
+	if err != nil {
+		return Figure{}, fmt.Errorf("figures: %w", err)
+	}
+	return Figure{Name: "box_" + fileSafe(c.Metric), Metric: c.Metric, Caption: title, Fig: f}, nil
+}
+
+// cdFigures draws the critical-difference diagram of a metric whose
+// Friedman test ran (cd_METRIC) and, with a baseline among the rows
+// tested, its control variant (cd_control_METRIC).
+func cdFigures(c *Comparison) ([]Figure, error) {
+	a := c.Across
+	tested := make([]string, len(a.Rows))
+	for i, r := range a.Rows {
+		tested[i] = c.Rows[r].Label
+	}
+	title := fmt.Sprintf("%s: average ranks, Nemenyi CD at α = %s (N = %d)", c.Metric, fixed(c.Alpha, 2), a.Friedman.N)
+	f, err := plots.CriticalDifference(title, tested, a.Friedman.AvgRanks, a.CD)
+	if err != nil {
+		return nil, fmt.Errorf("figures: %w", err)
+	}
+	figs := []Figure{{Name: "cd_" + fileSafe(c.Metric), Metric: c.Metric, Caption: title, Fig: f}}
+	ctl := a.Control
+	if ctl == nil {
+		return figs, nil
+	}
+	title = fmt.Sprintf("%s: average ranks, Bonferroni–Dunn CD against %s at α = %s (N = %d)", c.Metric,
+		tested[ctl.Control], fixed(c.Alpha, 2), a.Friedman.N)
+	f, err = plots.CriticalDifferenceControl(title, tested, a.Friedman.AvgRanks, ctl.Control, ctl.CD)
+	if err != nil {
+		return figs, fmt.Errorf("figures: %w", err)
+	}
+	return append(figs, Figure{Name: "cd_control_" + fileSafe(c.Metric), Metric: c.Metric, Caption: title, Fig: f}), nil
+}
+
+// confusionFigures draws the confusion-matrix heat map and the views of
+// the cells of each dataset's chosen rows (see BuildFigures), by the first
+// metric's comparison.
+func confusionFigures(t *Tables, cells []*outcome.CellResult, confusionRows []string) ([]Figure, error) {
+	first := t.Metrics[0]
+	chosen, err := chosenRows(first, confusionRows)
+	if err != nil {
+		return nil, err
 	}
 	rows, _, rowOf := rowsOf(cells, t.shown)
+	var figs []Figure
 	for d, ds := range first.Datasets {
 		want := chosen
 		if len(confusionRows) == 0 {
-			want = nil
-			for r := range first.Rows {
-				if e := first.Entries[r][d]; e.ok() && e.Rank == bestRank(columnRanks(first, d)) {
-					want = append(want, r)
-					break
-				}
-			}
+			want = bestRow(first, d)
 		}
 		for _, r := range want {
 			for i, cell := range cells {
 				if cell.Dataset != ds || rowOf[i] != r || cell.Failed() {
 					continue
 				}
-				title := fmt.Sprintf("%s: %s", ds, rows[r].Label)
-				if counts, ok := sumConfusion(cell); ok {
-					f, err := plots.ConfusionHeatMap(title, cell.Classes, counts)
-					if err != nil {
-						return figs, fmt.Errorf("figures: %w", err)
-					}
-					figs = append(figs, Figure{Name: "confusion_" + fileSafe(ds) + "_" + fileSafe(rows[r].Label), Kind: "confusion",
-						Caption: title + ": " + confusionNote(cell, counts), Fig: f})
-				}
-				views, err := viewFigures(cell, title, fileSafe(ds)+"_"+fileSafe(rows[r].Label))
+				cf, err := cellFigures(cell, ds, rows[r].Label)
+				figs = append(figs, cf...)
 				if err != nil {
-					return figs, fmt.Errorf("figures: %w", err)
+					return figs, err
 				}
-				figs = append(figs, views...)
 			}
 		}
 	}
 	return figs, nil
+}
+
+// chosenRows finds the rows that confusionRows names (FindRow rule).
+func chosenRows(first *Comparison, confusionRows []string) ([]int, error) {
+	var chosen []int
+	for _, name := range confusionRows {
+		r, err := FindRow(first.Rows, name)
+		if err != nil {
+			return nil, fmt.Errorf("confusion matrix: %w", err)
+		}
+		chosen = append(chosen, r)
+	}
+	return chosen, nil
+}
+
+// bestRow is the first row of the best rank on dataset d (none when no
+// row has a score there).
+func bestRow(first *Comparison, d int) []int {
+	for r := range first.Rows {
+		if e := first.Entries[r][d]; e.ok() && e.Rank == bestRank(columnRanks(first, d)) {
+			return []int{r}
+		}
+	}
+	return nil
+}
+
+// cellFigures draws the confusion-matrix heat map of one cell of dataset
+// ds and row label (when its folds hold confusion matrices), then its
+// views (viewFigures).
+func cellFigures(cell *outcome.CellResult, ds, label string) ([]Figure, error) {
+	var figs []Figure
+	title := fmt.Sprintf("%s: %s", ds, label)
+	if counts, ok := sumConfusion(cell); ok {
+		f, err := plots.ConfusionHeatMap(title, cell.Classes, counts)
+		if err != nil {
+			return figs, fmt.Errorf("figures: %w", err)
+		}
+		figs = append(figs, Figure{Name: "confusion_" + fileSafe(ds) + "_" + fileSafe(label), Kind: "confusion",
+			Caption: title + ": " + confusionNote(cell, counts), Fig: f})
+	}
+	views, err := viewFigures(cell, title, fileSafe(ds)+"_"+fileSafe(label))
+	if err != nil {
+		return figs, fmt.Errorf("figures: %w", err)
+	}
+	return append(figs, views...), nil
 }
 
 func columnRanks(c *Comparison, d int) []float64 {

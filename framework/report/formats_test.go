@@ -82,3 +82,31 @@ func TestMarkdownEscapesHTML(t *testing.T) {
 		})
 	}
 }
+
+// TestPerClassInFormatTable: per_class.csv is the csv format's, chosen in
+// the format table (Format.after) like every other output, and listed
+// after the figures, where earlier versions listed it.
+func TestPerClassInFormatTable(t *testing.T) {
+	cells := goldenCells()
+	s := Spec{Experiment: "f", Metrics: []string{"accuracy"}, Formats: []string{"csv", "plots"}}
+	o := &outputs{spec: s, tables: BuildTables(s, cells), cells: cells}
+	var after []string
+	for _, f := range Formats() {
+		if f.after == nil {
+			continue
+		}
+		for _, file := range f.after(o) {
+			after = append(after, f.Name+": "+file.Name)
+		}
+	}
+	if want := []string{"csv: per_class.csv"}; !slices.Equal(after, want) {
+		t.Errorf("files listed after the figures: %q, want %q", after, want)
+	}
+	files, err := Files(s, cells)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if last := files[len(files)-1].Name; last != "per_class.csv" || !strings.HasPrefix(files[len(files)-2].Name, "plots/") {
+		t.Errorf("last files %s, %s; want a plot, then per_class.csv", files[len(files)-2].Name, last)
+	}
+}

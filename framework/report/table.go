@@ -355,6 +355,15 @@ func FindRow(rows []Row, name string) (int, error) {
 	return -1, fmt.Errorf("%q matches several rows: %s", name, strings.Join(labels, ", "))
 }
 
+// unrankedNote says why a metric is not ranked: unknown (the lookup's
+// error), else a timing.
+func unrankedNote(unknown error) string {
+	if unknown != nil {
+		return unknown.Error() + ": reported, not ranked or tested"
+	}
+	return "timing metric: reported, not ranked or tested (output { rank_timings = true } ranks it)"
+}
+
 // BuildTables computes the comparison table of every metric of s: means,
 // ranks, the corrected t-test of each row against the baseline row
 // (s.Baseline, named as in FindRow; empty for none) at level s.Alpha
@@ -371,85 +380,116 @@ func BuildTables(s Spec, cells []*outcome.CellResult) *Tables {
 	rows, datasets, rowOf := rowsOf(cells, shown)
 	t := &Tables{Experiment: s.Experiment, Baseline: s.Baseline, Alpha: alpha, Selected: selections(cells, shown),
 		Searches: searches(cells, shown), shown: shown}
-	base := -1
-	var baseNote string
-	if s.Baseline != "" {
-		var err error
-		if base, err = FindRow(rows, s.Baseline); err != nil {
-			baseNote = "baseline " + err.Error() + "; no significance marks"
-		}
-	}
+	base, baseNote := baselineRow(rows, s.Baseline)
 	dsIndex := map[string]int{}
 	for i, d := range datasets {
 		dsIndex[d] = i
 	}
-	testSet := make([]bool, len(datasets))
-	if s.Setup != nil {
-		for _, d := range s.Setup.Datasets {
-			if i, ok := dsIndex[d.Name]; ok {
-				testSet[i] = d.TestPath != ""
-			}
-		}
-	}
+	testSet := testSets(s.Setup, dsIndex, len(datasets))
 	t.Setup = setupRows(rows, shownRows(s.Setup))
 	t.rows, t.datasets = rows, datasets
 	t.PerClass, t.Views = perClassAndViews(cells, rows, datasets, rowOf)
 	for _, m := range s.Metrics {
-		c := &Comparison{Metric: m, HigherIsBetter: HigherIsBetter(m), Datasets: datasets, TestSet: testSet, Rows: rows,
-			Baseline: base, Alpha: alpha, Ranked: s.RankTimings || !IsTiming(m)}
+		// A metric this bench does not know (a run of a newer bench) has
+		// no direction to rank by: it is reported, not ranked.
+		higher, unknown := HigherIsBetter(m)
+		c := &Comparison{Metric: m, HigherIsBetter: higher, Datasets: datasets, TestSet: testSet, Rows: rows,
+			Baseline: base, Alpha: alpha, Ranked: unknown == nil && (s.RankTimings || !IsTiming(m))}
 		if !c.Ranked {
 			c.Baseline = -1
 		}
 		if baseNote != "" && c.Ranked {
 			c.Notes = append(c.Notes, baseNote)
 		}
-		c.Entries = make([][]Entry, len(rows))
-		for r := range rows {
-			c.Entries[r] = make([]Entry, len(datasets))
-		}
-		for i, cell := range cells {
-			e := &c.Entries[rowOf[i]][dsIndex[cell.Dataset]]
-			if cell.Failed() {
-				*e = Entry{Present: true, Failed: true}
-				continue
-			}
-			if len(cell.Folds) == 0 {
-				continue
-			}
-			if _, ok := cell.Folds[0].Metrics[m]; !ok {
-				continue
-			}
-			vals := make([]float64, len(cell.Folds))
-			e.folds = make([]foldScore, len(cell.Folds))
-			for j, f := range cell.Folds {
-				vals[j] = f.Metrics[m]
-				e.folds[j] = foldScore{f.Repeat, f.Fold, f.NTrain, f.NTest, vals[j]}
-			}
-			e.Present = true
-			e.Mean, e.Std = meanStd(vals)
-			e.N = len(vals)
-			e.Softmax = fromProbabilities(m) && softmaxCell(cell)
-			e.TiedFolds = tiedFolds(cell)
-			e.NotConverged, e.Fits, e.NotConvergedFolds = notConvergedFits(cell)
-		}
-		if c.Ranked {
-			c.rank()
-			c.testBaseline()
-			c.across()
-			if s.Rope != nil {
-				c.bayes(*s.Rope, s.BayesPairs, s.Seed)
-			}
-		} else {
-			c.AvgRank = make([]float64, len(rows))
-			for r := range c.AvgRank {
-				c.AvgRank[r] = math.NaN()
-			}
-			c.Notes = append(c.Notes, "timing metric: reported, not ranked or tested (output { rank_timings = true } ranks it)")
-		}
+		c.fill(cells, rowOf, dsIndex)
+		c.compare(s, unknown)
 		t.Metrics = append(t.Metrics, c)
 	}
 	t.Edges = TuningEdges(cells)
 	return t
+}
+
+// baselineRow finds the baseline row (FindRow rule): −1 when none is
+// named, or, with a note saying so, when none matches.
+func baselineRow(rows []Row, baseline string) (int, string) {
+	if baseline == "" {
+		return -1, ""
+	}
+	base, err := FindRow(rows, baseline)
+	if err != nil {
+		return base, "baseline " + err.Error() + "; no significance marks"
+	}
+	return base, ""
+}
+
+// testSets reports, for each of n datasets (by dsIndex), whether the
+// set-up gives it a test file.
+func testSets(setup *Setup, dsIndex map[string]int, n int) []bool {
+	testSet := make([]bool, n)
+	if setup != nil {
+		for _, d := range setup.Datasets {
+			if i, ok := dsIndex[d.Name]; ok {
+				testSet[i] = d.TestPath != ""
+			}
+		}
+	}
+	return testSet
+}
+
+// fill sets the comparison's entries from the cells (rowOf[i] is cell i's
+// row): each cell's fold scores of the metric, their mean and spread, and
+// its marks.
+func (c *Comparison) fill(cells []*outcome.CellResult, rowOf []int, dsIndex map[string]int) {
+	m := c.Metric
+	c.Entries = make([][]Entry, len(c.Rows))
+	for r := range c.Rows {
+		c.Entries[r] = make([]Entry, len(c.Datasets))
+	}
+	for i, cell := range cells {
+		e := &c.Entries[rowOf[i]][dsIndex[cell.Dataset]]
+		if cell.Failed() {
+			*e = Entry{Present: true, Failed: true}
+			continue
+		}
+		if len(cell.Folds) == 0 {
+			continue
+		}
+		if _, ok := cell.Folds[0].Metrics[m]; !ok {
+			continue
+		}
+		vals := make([]float64, len(cell.Folds))
+		e.folds = make([]foldScore, len(cell.Folds))
+		for j, f := range cell.Folds {
+			vals[j] = f.Metrics[m]
+			e.folds[j] = foldScore{f.Repeat, f.Fold, f.NTrain, f.NTest, vals[j]}
+		}
+		e.Present = true
+		e.Mean, e.Std = meanStd(vals)
+		e.N = len(vals)
+		e.Softmax = fromProbabilities(m) && softmaxCell(cell)
+		e.TiedFolds = tiedFolds(cell)
+		e.NotConverged, e.Fits, e.NotConvergedFolds = notConvergedFits(cell)
+	}
+}
+
+// compare ranks a ranked comparison's rows and runs its tests (the
+// Bayesian ones when s sets a rope); an unranked one gets no ranks and a
+// note saying why (unknown: the metric's lookup error).
+func (c *Comparison) compare(s Spec, unknown error) {
+	if !c.Ranked {
+		c.AvgRank = make([]float64, len(c.Rows))
+		for r := range c.AvgRank {
+			c.AvgRank[r] = math.NaN()
+		}
+		c.Notes = append(c.Notes, unrankedNote(unknown))
+		return
+	}
+	c.rank()
+	c.testBaseline()
+	c.across()
+	if s.Rope != nil {
+		c.bayes(*s.Rope, s.BayesPairs, s.Seed)
+	}
 }
 
 // fromProbabilities reports whether a metric reads the class scores as

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"path"
-	"slices"
 	"strings"
 
 	"github.com/polyclass/polyclass/framework/metrics"
@@ -19,11 +18,15 @@ func IsTiming(name string) bool {
 	return err == nil && m.Kind.Has(metrics.Timing)
 }
 
-// HigherIsBetter looks up whether higher values of a metric are better
-// (unknown names count as higher-is-better).
-func HigherIsBetter(name string) bool {
+// HigherIsBetter looks up whether higher values of a metric are better;
+// an unknown name is an error (metrics.Lookup's, naming the metrics), not
+// a direction.
+func HigherIsBetter(name string) (bool, error) {
 	m, err := metrics.Lookup(name)
-	return err != nil || m.HigherIsBetter
+	if err != nil {
+		return false, err
+	}
+	return m.HigherIsBetter, nil
 }
 
 // Spec is what the outputs of a run show: the experiment's name, metrics,
@@ -87,6 +90,9 @@ type Format struct {
 	figures bool
 	// files returns its files (none for plots, which is the figures).
 	files func(o *outputs) []File
+	// after returns its files listed after the figures' (nil: none), so
+	// that the first files listed stay those of earlier versions.
+	after func(o *outputs) []File
 }
 
 // outputs is what the formats' files are made from.
@@ -102,7 +108,7 @@ type outputs struct {
 func Formats() []Format {
 	return []Format{
 		{Name: "markdown", Writes: "NAME.md: a comparison table per metric, with the tests across datasets", files: markdownFiles},
-		{Name: "csv", Writes: "summary.csv (a row per cell and metric), folds.csv (a row per cell, fold and metric) and per_class.csv (per-class precision, recall, F1 and support)", files: csvFiles},
+		{Name: "csv", Writes: "summary.csv (a row per cell and metric), folds.csv (a row per cell, fold and metric) and per_class.csv (per-class precision, recall, F1 and support)", files: csvFiles, after: perClassFiles},
 		{Name: "json", Writes: "NAME.json: the tables and tests, for programs", files: jsonFiles},
 		{Name: "latex", Writes: "NAME.tex: the tables in booktabs, ready to \\input", figures: true, files: latexFiles},
 		{Name: "html", Writes: "NAME.html: a self-contained report with the tables and plots", figures: true, files: htmlFiles},
@@ -141,6 +147,14 @@ func csvFiles(o *outputs) []File {
 		files = append(files, File{"tuning.csv", func(w io.Writer) error { return WriteTuningCSV(w, o.cells) }})
 	}
 	return files
+}
+
+// perClassFiles is per_class.csv, when the cells have per-class reports.
+func perClassFiles(o *outputs) []File {
+	if len(o.tables.PerClass) == 0 {
+		return nil
+	}
+	return []File{{"per_class.csv", func(w io.Writer) error { return WritePerClassCSV(w, o.tables) }}}
 }
 
 func markdownFiles(o *outputs) []File {
@@ -213,10 +227,10 @@ func Files(s Spec, cells []*outcome.CellResult) ([]File, error) {
 			File{path.Join("plots", f.Name+".png"), func(w io.Writer) error { return fig.WritePNG(w, plots.DefaultDPI) }},
 			File{path.Join("plots", f.Name+".svg"), fig.WriteSVG})
 	}
-	// After the figures: the first files listed stay those of earlier
-	// versions.
-	if slices.Contains(s.Formats, "csv") && len(o.tables.PerClass) > 0 {
-		files = append(files, File{"per_class.csv", func(w io.Writer) error { return WritePerClassCSV(w, o.tables) }})
+	for _, f := range formats {
+		if f.after != nil {
+			files = append(files, f.after(o)...)
+		}
 	}
 	if s.Predictions {
 		files = append(files, PredictionFiles(cells)...)

@@ -127,94 +127,202 @@ func (e *CellError) Error() string { return e.Path + ": " + e.Reason }
 // metrics lie within their range (see metricRange). The error is a
 // *CellError.
 func ReadCell(path string, total int) (*Cell, error) {
-	bad := func(format string, args ...any) (*Cell, error) {
-		return nil, &CellError{Path: path, Reason: fmt.Sprintf(format, args...)}
-	}
 	b, err := readIn(path)
 	if err != nil {
 		return nil, &CellError{Path: path, Reason: err.Error()}
 	}
+	c, err := decodeCell(b)
+	if err != nil {
+		return nil, &CellError{Path: path, Reason: err.Error()}
+	}
+	in := cellFile{path: path, raw: b, total: total, c: c}
+	for _, check := range cellChecks {
+		if err := check(in); err != nil {
+			return nil, &CellError{Path: path, Reason: err.Error()}
+		}
+	}
+	return c, nil
+}
+
+// cellFile is what the checks of a cell file read: its path, its bytes,
+// the grid's number of cells (< 0 when unknown) and the decoded cell.
+type cellFile struct {
+	path  string
+	raw   []byte
+	total int
+	c     *Cell
+}
+
+// cellChecks are ReadCell's checks of a decoded cell file, in the order
+// they run; the first that fails names the file's fault.
+var cellChecks = []func(cellFile) error{
+	checkCellSchema,
+	checkCellDigest,
+	checkCellChecksum,
+	checkCellSpec,
+	checkCellIndex,
+	checkCellFileName,
+	checkCellNames,
+	checkFailedCell,
+	checkFinishedCell,
+	checkCellFolds,
+}
+
+// decodeCell decodes a cell file strictly: no unknown fields, one JSON
+// value, a cell in it.
+func decodeCell(b []byte) (*Cell, error) {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	var c Cell
 	if err := dec.Decode(&c); err != nil {
-		return bad("not a cell file: %v", jsonError(b, err))
+		return nil, fmt.Errorf("not a cell file: %v", jsonError(b, err))
 	}
 	if dec.More() {
-		return bad("not a cell file: more than one JSON value")
+		return nil, errors.New("not a cell file: more than one JSON value")
 	}
 	if c.CellResult == nil {
-		return bad("not a cell file: no cell (null or empty object)")
+		return nil, errors.New("not a cell file: no cell (null or empty object)")
 	}
-	if c.Schema < oldestCellSchema || c.Schema > CellSchema {
-		return bad("cell schema %d, this bench reads %d to %d (written by another version?)", c.Schema, oldestCellSchema, CellSchema)
+	return &c, nil
+}
+
+// checkCellSchema checks that this bench reads the file's schema.
+func checkCellSchema(in cellFile) error {
+	if in.c.Schema < oldestCellSchema || in.c.Schema > CellSchema {
+		return fmt.Errorf("cell schema %d, this bench reads %d to %d (written by another version?)", in.c.Schema, oldestCellSchema, CellSchema)
 	}
-	if !hexSHA.MatchString(c.Digest) {
-		return bad("digest %q is not a SHA-256 in lower-case hex", c.Digest)
+	return nil
+}
+
+// checkCellDigest checks the form of the digest the cell is filed under.
+func checkCellDigest(in cellFile) error {
+	if !hexSHA.MatchString(in.c.Digest) {
+		return fmt.Errorf("digest %q is not a SHA-256 in lower-case hex", in.c.Digest)
 	}
+	return nil
+}
+
+// checkCellChecksum checks the file's checksum, which every file of
+// schema 2 on has.
+func checkCellChecksum(in cellFile) error {
+	c := in.c
 	switch {
 	case c.Checksum == "" && c.Schema >= 2:
-		return bad("no checksum, which every schema %d cell file has: the file was edited after it was written", c.Schema)
-	case c.Checksum != "" && (!hexSHA.MatchString(c.Checksum) || !checksumOK(b, c.Checksum)):
-		return bad("its content does not match its checksum: the file was edited or damaged after it was written")
+		return fmt.Errorf("no checksum, which every schema %d cell file has: the file was edited after it was written", c.Schema)
+	case c.Checksum != "" && (!hexSHA.MatchString(c.Checksum) || !checksumOK(in.raw, c.Checksum)):
+		return errors.New("its content does not match its checksum: the file was edited or damaged after it was written")
 	}
-	if c.Spec != nil && c.Spec.Digest() != c.Digest {
-		return bad("its spec's digest is %.16s…, not the digest %.16s… it is filed under: the file was edited, or written by a bench whose spec encoding differs", c.Spec.Digest(), c.Digest)
+	return nil
+}
+
+// checkCellSpec checks the spec, when the file holds one, against the
+// digest.
+func checkCellSpec(in cellFile) error {
+	if c := in.c; c.Spec != nil && c.Spec.Digest() != c.Digest {
+		return fmt.Errorf("its spec's digest is %.16s…, not the digest %.16s… it is filed under: the file was edited, or written by a bench whose spec encoding differs", c.Spec.Digest(), c.Digest)
 	}
-	if c.Index < 0 || (total >= 0 && c.Index >= total) {
-		return bad("cell index %d out of range [0, %d)", c.Index, total)
+	return nil
+}
+
+// checkCellIndex checks the index within [0, total) (total ≥ 0 only).
+func checkCellIndex(in cellFile) error {
+	if i := in.c.Index; i < 0 || (in.total >= 0 && i >= in.total) {
+		return fmt.Errorf("cell index %d out of range [0, %d)", i, in.total)
 	}
-	if want := CellFileName(c.Index, c.Digest); filepath.Base(path) != want {
-		return bad("file name does not match its cell (index %d, digest %.16s…): want %s", c.Index, c.Digest, want)
+	return nil
+}
+
+// checkCellFileName checks the file's name against the index and digest
+// it holds.
+func checkCellFileName(in cellFile) error {
+	c := in.c
+	if want := CellFileName(c.Index, c.Digest); filepath.Base(in.path) != want {
+		return fmt.Errorf("file name does not match its cell (index %d, digest %.16s…): want %s", c.Index, c.Digest, want)
 	}
+	return nil
+}
+
+// checkCellNames checks that the cell names its dataset, encoder, learner
+// and reduction.
+func checkCellNames(in cellFile) error {
+	c := in.c
 	for _, f := range []struct{ name, v string }{{"dataset", c.Dataset}, {"encoder", c.Encoder}, {"learner", c.Learner}, {"reduction", c.Reduction}} {
 		if f.v == "" {
-			return bad("no %s", f.name)
+			return fmt.Errorf("no %s", f.name)
 		}
 	}
+	return nil
+}
+
+// checkFailedCell checks that a failed cell has no folds.
+func checkFailedCell(in cellFile) error {
+	if c := in.c; c.Failed() && len(c.Folds) > 0 {
+		return fmt.Errorf("a failed cell with %d folds", len(c.Folds))
+	}
+	return nil
+}
+
+// checkFinishedCell checks that a finished cell has folds whose numbers
+// agree (outcome.CellResult.Check).
+func checkFinishedCell(in cellFile) error {
+	c := in.c
 	if c.Failed() {
-		if len(c.Folds) > 0 {
-			return bad("a failed cell with %d folds", len(c.Folds))
-		}
-		return &c, nil
+		return nil
 	}
 	if len(c.Folds) == 0 {
-		return bad("no folds and no error")
+		return errors.New("no folds and no error")
 	}
-	if err := c.CellResult.Check(); err != nil {
-		return bad("%v", err)
+	return c.CellResult.Check()
+}
+
+// checkCellFolds checks each fold of a finished cell: repeat and fold
+// numbers distinct and not negative, rows on both sides, metrics within
+// their range, predictions of the fold's shape.
+func checkCellFolds(in cellFile) error {
+	c := in.c
+	if c.Failed() {
+		return nil
 	}
 	seen := map[[2]int]bool{}
 	for i, f := range c.Folds {
 		if f.Repeat < 0 || f.Fold < 0 || seen[[2]int{f.Repeat, f.Fold}] {
-			return bad("fold %d: repeat %d fold %d is negative or repeated", i, f.Repeat, f.Fold)
+			return fmt.Errorf("fold %d: repeat %d fold %d is negative or repeated", i, f.Repeat, f.Fold)
 		}
 		seen[[2]int{f.Repeat, f.Fold}] = true
-		if f.NTest <= 0 || f.NTrain <= 0 {
-			return bad("fold %d: %d training and %d test rows", i, f.NTrain, f.NTest)
-		}
-		if len(f.Metrics) == 0 {
-			return bad("fold %d: no metrics", i)
-		}
-		if f.Predictions != nil {
-			if err := f.Predictions.Check(f.NTest, len(c.Classes)); err != nil {
-				return bad("fold %d: predictions: %v", i, err)
-			}
-		}
-		names := make([]string, 0, len(f.Metrics))
-		for n := range f.Metrics {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		for _, n := range names {
-			v := f.Metrics[n]
-			lo, hi := metricRange(n)
-			if !math.IsNaN(v) && (v < lo || v > hi) {
-				return bad("fold %d: %s = %v is outside [%v, %v]", i, n, v, lo, hi)
-			}
+		if err := checkFold(f, len(c.Classes)); err != nil {
+			return fmt.Errorf("fold %d: %v", i, err)
 		}
 	}
-	return &c, nil
+	return nil
+}
+
+// checkFold checks one fold of a cell of k classes: rows on both sides,
+// metrics within their range (in name order), predictions of its shape.
+func checkFold(f outcome.FoldResult, k int) error {
+	if f.NTest <= 0 || f.NTrain <= 0 {
+		return fmt.Errorf("%d training and %d test rows", f.NTrain, f.NTest)
+	}
+	if len(f.Metrics) == 0 {
+		return errors.New("no metrics")
+	}
+	if f.Predictions != nil {
+		if err := f.Predictions.Check(f.NTest, k); err != nil {
+			return fmt.Errorf("predictions: %v", err)
+		}
+	}
+	names := make([]string, 0, len(f.Metrics))
+	for n := range f.Metrics {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		v := f.Metrics[n]
+		lo, hi := metricRange(n)
+		if !math.IsNaN(v) && (v < lo || v > hi) {
+			return fmt.Errorf("%s = %v is outside [%v, %v]", n, v, lo, hi)
+		}
+	}
+	return nil
 }
 
 // metricRange returns the interval every value of a metric lies in (its

@@ -71,48 +71,22 @@ func (s shardRun) String() string { return fmt.Sprintf("shard %s (%s)", s.m.Shar
 // merged too, listed among dirs or not (their cells would otherwise be
 // moved aside as not the merged shards').
 func Merge(out string, dirs []string, render Renderer) (*Merged, error) {
-	if ms, err := readShardManifests(out); err == nil && len(ms) > 0 {
-		dirs = append([]string{out}, dirs...)
-	}
-	dirs = uniqueDirs(dirs)
-	if len(dirs) == 0 {
-		return nil, errors.New("merge: no results directory to merge")
-	}
-	runs, err := readShardRuns(dirs)
+	dirs, runs, err := shardsOfOneRun(out, dirs)
 	if err != nil {
 		return nil, err
 	}
-	sort.SliceStable(runs, func(a, b int) bool { return runs[a].m.Shard.Index < runs[b].m.Shard.Index })
 	ref := runs[0]
-	for _, r := range runs[1:] {
-		if diff := differ(ref, r); diff != "" {
-			return nil, fmt.Errorf("merge: the shards are not of one run: %s", diff)
-		}
-	}
 	n := ref.m.Shard.Count
 	res := &Merged{Shards: n, Found: make([]bool, n)}
 	owned, owner, err := ownedCells(runs, res.Found)
 	if err != nil {
 		return nil, err
 	}
-
-	if err := checkLayout(out); err != nil {
-		return nil, fmt.Errorf("merge: %w", err)
-	}
-	if err := Owned(out); err != nil {
-		return nil, fmt.Errorf("merge: %w", err)
-	}
-	if err := os.MkdirAll(filepath.Join(out, CellsDir), 0o755); err != nil {
-		return nil, fmt.Errorf("merge: %w", err)
-	}
-	lock, err := lockDir(out)
+	lock, err := openMergeDir(out, ref.m.Experiment)
 	if err != nil {
-		return nil, fmt.Errorf("merge: %w (are shards still running there? bench merge OTHER %s writes the tables elsewhere meanwhile)", err, out)
+		return nil, err
 	}
 	defer unlockDir(lock)
-	if old, err := ReadManifest(out); err == nil && old.Experiment != ref.m.Experiment {
-		return nil, fmt.Errorf("merge: results directory %s holds experiment %q, not %q: choose another output directory", out, old.Experiment, ref.m.Experiment)
-	}
 	digests := make([]string, ref.m.Cells)
 	for i, c := range owned {
 		digests[i] = c.Digest
@@ -134,7 +108,62 @@ func Merge(out string, dirs []string, render Renderer) (*Merged, error) {
 	if err := appendLog(out, notes); err != nil {
 		return nil, err
 	}
+	if err := writeMerged(out, dirs, runs, cells, digests, render, res); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
 
+// shardsOfOneRun reads the shard manifests of the directories to merge
+// (out's first when it holds some), sorted by shard index, and checks
+// that they are of one run; it returns the directories, each once.
+func shardsOfOneRun(out string, dirs []string) ([]string, []shardRun, error) {
+	if ms, err := readShardManifests(out); err == nil && len(ms) > 0 {
+		dirs = append([]string{out}, dirs...)
+	}
+	dirs = uniqueDirs(dirs)
+	if len(dirs) == 0 {
+		return nil, nil, errors.New("merge: no results directory to merge")
+	}
+	runs, err := readShardRuns(dirs)
+	if err != nil {
+		return nil, nil, err
+	}
+	sort.SliceStable(runs, func(a, b int) bool { return runs[a].m.Shard.Index < runs[b].m.Shard.Index })
+	for _, r := range runs[1:] {
+		if diff := differ(runs[0], r); diff != "" {
+			return nil, nil, fmt.Errorf("merge: the shards are not of one run: %s", diff)
+		}
+	}
+	return dirs, runs, nil
+}
+
+// openMergeDir makes out ready to hold the merged run of experiment and
+// locks it: bench's own directory, of no other experiment.
+func openMergeDir(out, experiment string) (*os.File, error) {
+	if err := checkLayout(out); err != nil {
+		return nil, fmt.Errorf("merge: %w", err)
+	}
+	if err := Owned(out); err != nil {
+		return nil, fmt.Errorf("merge: %w", err)
+	}
+	if err := os.MkdirAll(filepath.Join(out, CellsDir), 0o755); err != nil {
+		return nil, fmt.Errorf("merge: %w", err)
+	}
+	lock, err := lockDir(out)
+	if err != nil {
+		return nil, fmt.Errorf("merge: %w (are shards still running there? bench merge OTHER %s writes the tables elsewhere meanwhile)", err, out)
+	}
+	if old, err := ReadManifest(out); err == nil && old.Experiment != experiment {
+		unlockDir(lock)
+		return nil, fmt.Errorf("merge: results directory %s holds experiment %q, not %q: choose another output directory", out, old.Experiment, experiment)
+	}
+	return lock, nil
+}
+
+// writeMerged writes the outputs and the manifest of the merged run of
+// cells (by index) into out, and records them in res.
+func writeMerged(out string, dirs []string, runs []shardRun, cells map[int]*Cell, digests []string, render Renderer, res *Merged) error {
 	m := mergedManifest(runs, cells, out, dirs)
 	if !res.Complete() {
 		m.Status = StatusIncomplete
@@ -147,14 +176,14 @@ func Merge(out string, dirs []string, render Renderer) (*Merged, error) {
 	res.Cells = len(results)
 	written, err := writeOutputs(out, m, results, render, nil)
 	if err != nil {
-		return nil, fmt.Errorf("merge: %w", err)
+		return fmt.Errorf("merge: %w", err)
 	}
 	if err := writeManifest(out, m); err != nil {
-		return nil, fmt.Errorf("merge: %w", err)
+		return fmt.Errorf("merge: %w", err)
 	}
 	res.Manifest = m
 	res.Written = append(written, filepath.Join(out, ManifestFile))
-	return res, nil
+	return nil
 }
 
 // readShardRuns reads the shard manifests of each directory of dirs; a
@@ -214,8 +243,32 @@ func ownedCells(runs []shardRun, found []bool) (owned map[int]ShardCell, owner m
 // what it moved.
 func gatherCells(out string, dirs []string, w Want) (map[int]*Cell, []string, error) {
 	dirs = uniqueDirs(append([]string{out}, dirs...))
-	var entries []Entry
-	var from []string // the directory of each entry
+	entries, from, err := readAllEntries(dirs, w)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := badFiles(entries, from); err != nil {
+		return nil, nil, err
+	}
+	plan := Reconcile(entries, w)
+	if err := claimedCellErrors(plan, from, w); err != nil {
+		return nil, nil, err
+	}
+	s := newSetup(out, time.Now, nil)
+	ownDir := filepath.Clean(dirs[0])
+	if err := placeCells(out, plan, from, ownDir); err != nil {
+		return nil, nil, err
+	}
+	if err := moveAsideInOut(s, out, plan, from, ownDir); err != nil {
+		return nil, nil, err
+	}
+	return plan.Kept, s.notes, nil
+}
+
+// readAllEntries reads the entries of the cells directories of dirs, in
+// order (a directory without one has none), and the results directory of
+// each entry.
+func readAllEntries(dirs []string, w Want) (entries []Entry, from []string, err error) {
 	for _, d := range dirs {
 		es, err := readEntries(filepath.Join(d, CellsDir), w.relevance())
 		if errors.Is(err, os.ErrNotExist) {
@@ -229,50 +282,68 @@ func gatherCells(out string, dirs []string, w Want) (map[int]*Cell, []string, er
 			from = append(from, d)
 		}
 	}
-	if err := badFiles(entries, from); err != nil {
-		return nil, nil, err
-	}
-	plan := Reconcile(entries, w)
+	return entries, from, nil
+}
+
+// claimedCellErrors names each file that claims a wanted cell (its name
+// is the cell's) and that the plan moves aside: bad, failed, or without
+// the predictions w asks for.
+func claimedCellErrors(plan Plan, from []string, w Want) error {
 	var errs []error
 	for k, d := range plan.Decisions {
-		if d.Action == MoveAside && d.Index >= 0 && d.Index < len(w.Digests) && w.Digests[d.Index] != "" &&
-			d.Name == CellFileName(d.Index, w.Digests[d.Index]) && !d.Again {
-			path := filepath.Join(from[k], CellsDir, d.Name)
-			reason := d.Reason
-			if reason == reasonPredictions {
-				reason = "holds no predictions, which output.predictions asks for (written by a bench that did not keep them?): run its shard again with --fresh"
-				errs = append(errs, fmt.Errorf("%s %s", path, reason))
-				continue
-			}
-			errs = append(errs, &CellError{Path: path, Reason: reason})
+		if d.Action != MoveAside || d.Again || !claimsWanted(d.Entry, w) {
+			continue
 		}
+		path := filepath.Join(from[k], CellsDir, d.Name)
+		if d.Reason == reasonPredictions {
+			errs = append(errs, fmt.Errorf("%s holds no predictions, which output.predictions asks for (written by a bench that did not keep them?): run its shard again with --fresh", path))
+			continue
+		}
+		errs = append(errs, &CellError{Path: path, Reason: d.Reason})
 	}
 	if len(errs) > 0 {
-		return nil, nil, fmt.Errorf("merge: bad cell files:\n%w", errors.Join(errs...))
+		return fmt.Errorf("merge: bad cell files:\n%w", errors.Join(errs...))
 	}
+	return nil
+}
+
+// claimsWanted reports whether e's file name is that of a cell w wants.
+func claimsWanted(e Entry, w Want) bool {
+	return e.Index >= 0 && e.Index < len(w.Digests) && w.Digests[e.Index] != "" &&
+		e.Name == CellFileName(e.Index, w.Digests[e.Index])
+}
+
+// placeCells puts the cells the plan keeps into out/cells: a copy of each
+// kept from another directory than ownDir (out's), and each renumbered
+// one written under its new index.
+func placeCells(out string, plan Plan, from []string, ownDir string) error {
 	cellsDir := filepath.Join(out, CellsDir)
-	s := newSetup(out, time.Now, nil)
-	ownDir := filepath.Clean(dirs[0])
 	for k, d := range plan.Decisions {
-		inOut := filepath.Clean(from[k]) == ownDir
 		switch {
-		case d.Action == Keep && !inOut:
+		case d.Action == Keep && filepath.Clean(from[k]) != ownDir:
 			raw, err := readIn(filepath.Join(from[k], CellsDir, d.Name))
 			if err == nil {
 				err = writeBytes(filepath.Join(cellsDir, d.Name), raw)
 			}
 			if err != nil {
-				return nil, nil, fmt.Errorf("merge: %w", err)
+				return fmt.Errorf("merge: %w", err)
 			}
 		case d.Action == Renumber:
 			c := *d.Cell.CellResult
 			c.Index = d.To
 			if _, err := WriteCell(cellsDir, &c, d.Cell.Digest, d.Cell.Spec); err != nil {
-				return nil, nil, fmt.Errorf("merge: %w", err)
+				return fmt.Errorf("merge: %w", err)
 			}
 			d.Cell.CellResult = &c
 		}
 	}
+	return nil
+}
+
+// moveAsideInOut moves aside the files of out's cells directory (ownDir)
+// that the plan moves aside or renumbers away, each with its reason.
+func moveAsideInOut(s *setup, out string, plan Plan, from []string, ownDir string) error {
+	cellsDir := filepath.Join(out, CellsDir)
 	for k, d := range plan.Decisions {
 		if filepath.Clean(from[k]) != ownDir || !(d.Action == MoveAside || d.Action == Renumber && d.Aside) {
 			continue
@@ -282,10 +353,10 @@ func gatherCells(out string, dirs []string, w Want) (map[int]*Cell, []string, er
 			why = "not a cell of the merged shards"
 		}
 		if err := s.moveAside(filepath.Join(cellsDir, d.Name), why); err != nil {
-			return nil, nil, fmt.Errorf("merge: %w", err)
+			return fmt.Errorf("merge: %w", err)
 		}
 	}
-	return plan.Kept, s.notes, nil
+	return nil
 }
 
 // badFiles returns an error naming every file of the merged cells

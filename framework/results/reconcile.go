@@ -125,82 +125,111 @@ const (
 // cell whose spec differs from its index's only by the build of bench is
 // taken as that index's, with a note.
 func Reconcile(entries []Entry, w Want) Plan {
-	own := w.Own
-	if own == nil {
-		own = func(int) bool { return true }
-	}
-	ours := func(e Entry) bool { return e.Index < 0 && w.Own == nil || e.Index >= 0 && own(e.Index) }
-	m := newMatcher(w)
-	p := Plan{Decisions: make([]Decision, len(entries)), Kept: map[int]*Cell{}}
-	// provided holds the indices with a usable file of their own, the
-	// caller's or not: no copy is written over it.
-	provided := map[int]bool{}
-	usable := func(c *Cell) string {
-		switch {
-		case c.Failed() && !w.KeepFailed:
-			return failedAgain
-		case w.Predictions && !hasPredictions(c.CellResult):
-			return reasonPredictions
-		}
-		return ""
-	}
+	r := newReconciler(w, len(entries))
 	// First the files under their own index, then the renumbered ones: a
 	// cell's own file wins over a copy from elsewhere.
 	for pass := range 2 {
 		for k, e := range entries {
-			i, note := m.target(e)
+			i, note := r.m.target(e)
 			isDirect := i >= 0 && i == e.Index
 			if (pass == 0) != isDirect {
 				continue
 			}
-			d := Decision{Entry: e, Note: note}
-			aside := func(why string) {
-				if ours(e) {
-					d.Action, d.Reason = MoveAside, why
-				}
-			}
-			switch {
-			case w.Fresh:
-				aside(reasonFresh)
-			case e.Index < 0:
-				aside(reasonNotCell)
-			case e.Bad != "":
-				aside(e.Bad)
-			case e.Cell == nil:
-				// not read: left alone
-			case i < 0:
-				aside(m.changed(e))
-			case usable(e.Cell) != "":
-				aside(usable(e.Cell))
-			case provided[i]:
-				aside(fmt.Sprintf("cell %d again", i))
-				d.Again = true
-			case isDirect:
-				provided[i] = true
-				if own(i) {
-					d.Action, d.To = Keep, i
-					p.Kept[i] = e.Cell
-				}
-			case own(i) || ours(e):
-				d.Action, d.To, d.Aside = Renumber, i, ours(e)
-				d.Reason = fmt.Sprintf("renumbered: cell %d is now cell %d", e.Index, i)
-				provided[i] = true
-				if own(i) {
-					p.Kept[i] = e.Cell
-				}
-			}
-			if d.Action != Keep && d.Action != Renumber {
-				d.Note = ""
-			}
-			p.Decisions[k] = d
+			r.p.Decisions[k] = r.decide(e, i, note, isDirect)
 		}
 	}
 	for i := range w.Digests {
-		if own(i) && p.Kept[i] == nil {
-			p.Run = append(p.Run, i)
+		if r.own(i) && r.p.Kept[i] == nil {
+			r.p.Run = append(r.p.Run, i)
 		}
 	}
-	return p
+	return r.p
+}
+
+// reconciler is the state of one Reconcile: what is wanted, the plan so
+// far and the indices provided.
+type reconciler struct {
+	w Want
+	// own reports whether an index is the caller's (every index when
+	// Want.Own is nil).
+	own func(int) bool
+	m   *matcher
+	p   Plan
+	// provided holds the indices with a usable file of their own, the
+	// caller's or not: no copy is written over it.
+	provided map[int]bool
+}
+
+func newReconciler(w Want, entries int) *reconciler {
+	own := w.Own
+	if own == nil {
+		own = func(int) bool { return true }
+	}
+	return &reconciler{w: w, own: own, m: newMatcher(w),
+		p: Plan{Decisions: make([]Decision, entries), Kept: map[int]*Cell{}}, provided: map[int]bool{}}
+}
+
+// ours reports whether the caller may move e aside: a file of no cell
+// when the caller owns every index, else a file of one of its indices.
+func (r *reconciler) ours(e Entry) bool {
+	return e.Index < 0 && r.w.Own == nil || e.Index >= 0 && r.own(e.Index)
+}
+
+// unusable says why a good cell runs again ("" when it does not): it
+// failed, or it lacks the predictions wanted.
+func (r *reconciler) unusable(c *Cell) string {
+	switch {
+	case c.Failed() && !r.w.KeepFailed:
+		return failedAgain
+	case r.w.Predictions && !hasPredictions(c.CellResult):
+		return reasonPredictions
+	}
+	return ""
+}
+
+// decide decides entry e, whose cell belongs to index i (−1: none; note
+// from the matcher), isDirect when i is its own index.
+func (r *reconciler) decide(e Entry, i int, note string, isDirect bool) Decision {
+	d := Decision{Entry: e, Note: note}
+	aside := func(why string) {
+		if r.ours(e) {
+			d.Action, d.Reason = MoveAside, why
+		}
+	}
+	switch {
+	case r.w.Fresh:
+		aside(reasonFresh)
+	case e.Index < 0:
+		aside(reasonNotCell)
+	case e.Bad != "":
+		aside(e.Bad)
+	case e.Cell == nil:
+		// not read: left alone
+	case i < 0:
+		aside(r.m.changed(e))
+	case r.unusable(e.Cell) != "":
+		aside(r.unusable(e.Cell))
+	case r.provided[i]:
+		aside(fmt.Sprintf("cell %d again", i))
+		d.Again = true
+	case isDirect:
+		r.provided[i] = true
+		if r.own(i) {
+			d.Action, d.To = Keep, i
+			r.p.Kept[i] = e.Cell
+		}
+	case r.own(i) || r.ours(e):
+		d.Action, d.To, d.Aside = Renumber, i, r.ours(e)
+		d.Reason = fmt.Sprintf("renumbered: cell %d is now cell %d", e.Index, i)
+		r.provided[i] = true
+		if r.own(i) {
+			r.p.Kept[i] = e.Cell
+		}
+	}
+	if d.Action != Keep && d.Action != Renumber {
+		d.Note = ""
+	}
+	return d
 }
 
 // matcher finds the index a cell file belongs to: by its digest, or, for

@@ -175,16 +175,16 @@ func Begin(dir string, m *Manifest, digests []string, opt Options) (*Run, error)
 	if err != nil {
 		return nil, err
 	}
-	r := &Run{dir: dir, m: m, digests: digests, specs: opt.Specs, lock: lock, now: now, notes: opt.Notes, render: opt.Render, stop: opt.Stop,
-		kept: map[int]*outcome.CellResult{}, finished: map[int]*outcome.CellResult{}, unwritten: map[int]*outcome.CellResult{}, inputs: opt.Inputs}
+	r := newRun(dir, m, digests, opt, now, lock)
+	r.render, r.inputs = opt.Render, opt.Inputs
 	ok := false
 	defer func() {
 		if !ok {
 			r.unlock()
 		}
 	}()
-	if r.ident, err = os.Stat(dir); err != nil {
-		return nil, fmt.Errorf("results directory: %w", err)
+	if err := r.identify(); err != nil {
+		return nil, err
 	}
 	for _, d := range []string{dir, cells, filepath.Join(dir, "plots"), filepath.Join(dir, "predictions")} {
 		removeTemps(d) // a killed run's unfinished writes
@@ -200,34 +200,20 @@ func Begin(dir string, m *Manifest, digests []string, opt Options) (*Run, error)
 		return nil, err
 	}
 	want := Want{Digests: digests, Specs: opt.Specs, Predictions: m.Predictions, Fresh: opt.Fresh, KeepOtherBench: opt.KeepOtherBench}
-	entries, err := readEntries(cells, want.relevance())
+	plan, err := r.keep(cells, want, s)
 	if err != nil {
 		return nil, err
 	}
-	plan := Reconcile(entries, want)
-	if r.kept, err = apply(cells, plan, s); err != nil {
+	r.keptFiles = plan.Kept
+	if err := moveOldPredictions(dir, s); err != nil {
 		return nil, err
-	}
-	r.keptFiles, r.digests = plan.Kept, plan.digests(digests)
-	// A bench from before predictions/DATASET.csv wrote one wide file; it
-	// would now sit beside the per-dataset files, stale.
-	if old := filepath.Join(dir, oldPredictionsFile); fileExists(old) {
-		if err := s.moveAside(old, "predictions are now written per dataset, to predictions/DATASET.csv"); err != nil {
-			return nil, err
-		}
 	}
 	if len(r.kept) > 0 {
 		s.note("resuming: %d of %d cells kept from an earlier run, %d to run", len(r.kept), len(digests), len(digests)-len(r.kept))
 	}
 
-	m.Status = StatusRunning
-	m.RunDigest = RunDigest(m.Experiment, digests)
+	startManifest(m, digests, len(r.kept), now())
 	m.CellDigests = r.digests
-	m.Cells = len(digests)
-	m.Resumed = len(r.kept)
-	m.Finished = len(r.kept)
-	m.Start = now().UTC()
-	m.End = time.Time{}
 	if old != nil && len(old.Outputs) > 0 {
 		// Still on disk until this run's Finish replaces them (and removes
 		// those it no longer writes: see render).
@@ -239,16 +225,22 @@ func Begin(dir string, m *Manifest, digests []string, opt Options) (*Run, error)
 	if err := writeManifest(dir, m); err != nil {
 		return nil, err
 	}
-	r.log, err = appendIn(filepath.Join(dir, LogFile))
-	if err != nil {
-		return nil, fmt.Errorf("run log: %w", err)
-	}
-	fmt.Fprintf(r.log, "=== %s: run of %s started (%d cells, run digest %.16s)\n", m.Start.Format(time.RFC3339), m.Experiment, m.Cells, m.RunDigest)
-	for _, n := range s.notes {
-		fmt.Fprintln(r.log, n)
+	if err := r.openLog(filepath.Join(dir, LogFile), s, "=== %s: run of %s started (%d cells, run digest %.16s)\n",
+		m.Start.Format(time.RFC3339), m.Experiment, m.Cells, m.RunDigest); err != nil {
+		return nil, err
 	}
 	ok = true
 	return r, nil
+}
+
+// moveOldPredictions moves aside the one wide predictions file a bench
+// from before predictions/DATASET.csv wrote: it would now sit beside the
+// per-dataset files, stale.
+func moveOldPredictions(dir string, s *setup) error {
+	if old := filepath.Join(dir, oldPredictionsFile); fileExists(old) {
+		return s.moveAside(old, "predictions are now written per dataset, to predictions/DATASET.csv")
+	}
+	return nil
 }
 
 // previousManifest returns the manifest of the run that last wrote into

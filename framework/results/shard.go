@@ -77,16 +77,16 @@ func beginShard(dir string, m *Manifest, digests []string, opt Options, now func
 		unlockDir(lock)
 		return nil, err
 	}
-	r := &Run{dir: dir, m: m, digests: digests, specs: opt.Specs, lock: lock, shardLock: shardLock, shard: sh, now: now, notes: opt.Notes, stop: opt.Stop,
-		kept: map[int]*outcome.CellResult{}, finished: map[int]*outcome.CellResult{}, unwritten: map[int]*outcome.CellResult{}}
+	r := newRun(dir, m, digests, opt, now, lock)
+	r.shardLock, r.shard = shardLock, sh
 	ok := false
 	defer func() {
 		if !ok {
 			r.unlock()
 		}
 	}()
-	if r.ident, err = os.Stat(dir); err != nil {
-		return nil, fmt.Errorf("results directory: %w", err)
+	if err := r.identify(); err != nil {
+		return nil, err
 	}
 	own := map[int]string{}
 	for _, c := range sh.Cells {
@@ -106,15 +106,9 @@ func beginShard(dir string, m *Manifest, digests []string, opt Options, now func
 	}
 
 	want := Want{Digests: digests, Specs: opt.Specs, Own: func(i int) bool { return own[i] != "" }, Predictions: m.Predictions, Fresh: opt.Fresh, KeepOtherBench: opt.KeepOtherBench}
-	entries, err := readEntries(cells, want.relevance())
-	if err != nil {
+	if _, err := r.keep(cells, want, s); err != nil {
 		return nil, err
 	}
-	plan := Reconcile(entries, want)
-	if r.kept, err = apply(cells, plan, s); err != nil {
-		return nil, err
-	}
-	r.digests = plan.digests(digests)
 	for k, c := range sh.Cells {
 		sh.Cells[k].Digest = r.digests[c.Index]
 	}
@@ -122,26 +116,15 @@ func beginShard(dir string, m *Manifest, digests []string, opt Options, now func
 		s.note("resuming shard %s: %d of its %d cells kept from an earlier run, %d to run", sh, len(r.kept), len(sh.Cells), len(sh.Cells)-len(r.kept))
 	}
 
-	m.Status = StatusRunning
-	m.RunDigest = RunDigest(m.Experiment, digests)
-	m.Cells = len(digests)
-	m.Resumed = len(r.kept)
-	m.Finished = len(r.kept)
-	m.Start = now().UTC()
-	m.End = time.Time{}
+	startManifest(m, digests, len(r.kept), now())
 	m.Shard = sh
 	m.Outputs = map[string]string{}
 	if err := r.writeManifest(); err != nil {
 		return nil, err
 	}
-	r.log, err = appendIn(filepath.Join(shards, ShardLogName(sh.Index, sh.Count)))
-	if err != nil {
-		return nil, fmt.Errorf("run log: %w", err)
-	}
-	fmt.Fprintf(r.log, "=== %s: shard %s of a run of %s started (%d of %d cells, run digest %.16s)\n",
-		m.Start.Format(time.RFC3339), sh, m.Experiment, len(sh.Cells), m.Cells, m.RunDigest)
-	for _, n := range s.notes {
-		fmt.Fprintln(r.log, n)
+	if err := r.openLog(filepath.Join(shards, ShardLogName(sh.Index, sh.Count)), s, "=== %s: shard %s of a run of %s started (%d of %d cells, run digest %.16s)\n",
+		m.Start.Format(time.RFC3339), sh, m.Experiment, len(sh.Cells), m.Cells, m.RunDigest); err != nil {
+		return nil, err
 	}
 	ok = true
 	return r, nil

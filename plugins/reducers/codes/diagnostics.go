@@ -41,8 +41,16 @@ type Diagnostics struct {
 
 // Diagnose computes the Diagnostics of m.
 func Diagnose(m *Matrix) Diagnostics {
+	d := Diagnostics{K: m.k, L: m.l}
+	d.columns(m)
+	d.ZeroRows = zeroRows(m)
+	d.rows(m)
+	return d
+}
+
+// columns finds the constant, duplicate and complementary columns of m.
+func (d *Diagnostics) columns(m *Matrix) {
 	K, L := m.k, m.l
-	d := Diagnostics{K: K, L: L}
 	// cols[i*K:(i+1)*K] is column i and negs[i*K:(i+1)*K] its negation,
 	// as bytes: identical and complementary columns are found by looking
 	// columns up by content instead of comparing every pair entry by entry.
@@ -53,20 +61,7 @@ func Diagnose(m *Matrix) Diagnostics {
 		}
 	}
 	col := func(b []byte, i int) []byte { return b[i*K : (i+1)*K] }
-	// first[c] is the first column of content c and next[i] the column
-	// after i with column i's content (−1 at the end): the columns of each
-	// content in increasing order. The keys are substrings of one string
-	// (no allocation per key).
-	keys := string(cols)
-	first, next := make(map[string]int, L), make([]int, L)
-	for i := L - 1; i >= 0; i-- {
-		key := keys[i*K : (i+1)*K]
-		next[i] = -1
-		if j, ok := first[key]; ok {
-			next[i] = j
-		}
-		first[key] = i
-	}
+	first, next := columnsByContent(string(cols), K, L)
 	for i := 0; i < L; i++ {
 		c := col(cols, i)
 		if bytes.IndexByte(c, 1) < 0 || bytes.IndexByte(c, byte(0xff)) < 0 { // no +1 or no −1
@@ -87,15 +82,45 @@ func Diagnose(m *Matrix) Diagnostics {
 			}
 		}
 	}
-	for k := 0; k < K; k++ {
+}
+
+// columnsByContent indexes the L columns of K bytes each that keys holds
+// one after the other: first[c] is the first column of content c and
+// next[i] the column after i with column i's content (−1 at the end), the
+// columns of each content in increasing order. The map's keys are
+// substrings of keys (no allocation per key).
+func columnsByContent(keys string, K, L int) (first map[string]int, next []int) {
+	first, next = make(map[string]int, L), make([]int, L)
+	for i := L - 1; i >= 0; i-- {
+		key := keys[i*K : (i+1)*K]
+		next[i] = -1
+		if j, ok := first[key]; ok {
+			next[i] = j
+		}
+		first[key] = i
+	}
+	return first, next
+}
+
+// zeroRows are the classes of m whose row is all 0.
+func zeroRows(m *Matrix) []int {
+	var zeros []int
+	for k := 0; k < m.k; k++ {
 		zero := true
-		for _, v := range m.data[k*L : (k+1)*L] {
+		for _, v := range m.data[k*m.l : (k+1)*m.l] {
 			zero = zero && v == 0
 		}
 		if zero {
-			d.ZeroRows = append(d.ZeroRows, k)
+			zeros = append(zeros, k)
 		}
 	}
+	return zeros
+}
+
+// rows computes the distances between the rows of m, its identical rows
+// and its unseparated pairs, and the error-correcting capability.
+func (d *Diagnostics) rows(m *Matrix) {
+	K, L := m.k, m.l
 	// nz[start[k]:start[k+1]] are the columns of row k's non-zero entries:
 	// only they add to a dot product of two rows.
 	start, nz := make([]int, K+1), []int(nil)
@@ -140,7 +165,6 @@ func Diagnose(m *Matrix) Diagnostics {
 		d.MeanDistance = sum / float64(K*(K-1)/2)
 	}
 	d.Correcting = max(0, int(math.Floor((d.MinDistance-1)/2)))
-	return d
 }
 
 // Degenerate reports whether the matrix has a defect that makes a

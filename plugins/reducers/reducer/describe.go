@@ -3,7 +3,6 @@ package reducer
 import (
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/polyclass/polyclass/framework/sdk"
 	"github.com/polyclass/polyclass/plugins/reducers/codes"
@@ -28,28 +27,13 @@ func describe(req sdk.PlanRequest) sdk.PlanDescription {
 			Decoder: thresholdWords(p) + ", on the reconstructed label values"}
 	}
 	d := sdk.PlanDescription{Decoder: decoderWords(p.Str("decode"))}
-	switch req.Scheme {
-	case "none":
-		d.Code = "none: one multiclass problem for the learner"
-		d.Decoder = "the class of the largest score (the learner's probabilities when it has them)"
-	case "ova":
-		d.Code = "one-vs-all: K columns, class k +1, the rest −1"
-		if p.Str("decode") == Argmax {
-			d.Decoder = "the class of the largest score (the learners' probabilities, normalised, when they have them)"
-		}
-	case "ovo":
-		d.Code = "one-vs-one: K(K−1)/2 columns, class i +1 against class j −1, other classes left out"
-		if p.Bool("asymmetric") {
-			d.Code = "asymmetric one-vs-one: K(K−1) columns, each pair of classes both ways"
-		}
-	case "ordered":
-		order := "classes by descending training frequency"
-		if names := p.Strings("order"); names != nil {
-			order = "classes in the order " + strings.Join(names, ", ")
-		}
-		d.Code = "ordered one-vs-rest (decision list): K−1 columns, each class against the classes after it, " + order
-	case "ecoc":
-		d.Code = ecocWords(p)
+	sc, ok := lookupScheme(req.Scheme)
+	if !ok {
+		return d
+	}
+	d.Code = sc.code(p)
+	if sc.argmax != "" && p.Str("decode") == Argmax {
+		d.Decoder = sc.argmax
 	}
 	return d
 }
@@ -64,11 +48,11 @@ func ecocWords(p sdk.Params) string {
 		return fmt.Sprintf("user code matrix, %d × %d", len(rows), cols)
 	}
 	code := p.Str("code")
-	if code == "exhaustive" {
+	if code == codeExhaustive {
 		return "exhaustive code: 2^(K−1) − 1 columns, every split of the classes in two"
 	}
 	kind, factor, most := "dense {−1, +1}", float64(codes.DenseFactor), "2^(K−1) − 1"
-	if code == "random_sparse" {
+	if code == codeRandomSparse {
 		kind, factor, most = "sparse {−1, 0, +1}", codes.SparseFactor, "(3^K − 2^(K+1) + 1)/2"
 	}
 	length := ""

@@ -9,7 +9,6 @@ package reducer
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"sync"
@@ -95,49 +94,7 @@ func (*Reducer) Info() sdk.ReducerInfo {
 	return sdk.ReducerInfo{
 		Name: "reducers", Version: Version,
 		Description: "reductions of multiclass tasks to binary problems through ternary code matrices",
-		Schemes: append([]sdk.Scheme{
-			{
-				Name:          "ova",
-				RowWiseDecode: true,
-				Description:   "one-vs-all: K problems, class k = +1, the rest −1; predict the argmax of the scores",
-				Params:        []sdk.ParamSpec{decodeSpec(Argmax, append([]string{Argmax}, codeDecoders()...))},
-			},
-			{
-				Name:          "ordered",
-				RowWiseDecode: true,
-				Description:   "ordered one-vs-rest (decision list): C1 vs {C2..CK}, C2 vs {C3..CK}, …; K−1 problems",
-				Params: []sdk.ParamSpec{decodeSpec(codes.Sequential, codes.DecoderNames()),
-					{Name: "order", Type: sdk.StringListParam, Description: "class names in decision order (default: by descending training frequency)"}},
-			},
-			{
-				Name:          "ovo",
-				RowWiseDecode: true,
-				Description:   "one-vs-one: K(K−1)/2 problems class i (+1) vs class j (−1); asymmetric adds the swapped pairs",
-				Params: []sdk.ParamSpec{decodeSpec(codes.Vote, append(codeDecoders(), codes.DAG)),
-					{Name: "asymmetric", Type: sdk.BoolParam, Default: sdk.Bool(false), Description: "also train j vs i for every pair (K(K−1) problems)"},
-					{Name: "ties", Type: sdk.StringParam, Default: sdk.String(TiesConfidence), Allowed: []string{TiesConfidence, TiesLibsvm},
-						Description: "decode = vote: confidence breaks equal votes by scikit-learn's confidence term (OneVsOneClassifier, SVC); libsvm votes as LIBSVM's svm-predict: a pair's vote goes to its class seen first in the training rows when the score for it is positive, else to the other, and equal votes to the class seen first"}},
-			},
-			{
-				Name:          "ecoc",
-				RowWiseDecode: true,
-				Description:   "error-correcting output codes: a user matrix (matrix, classes) or a generated code (code)",
-				Params: []sdk.ParamSpec{decodeSpec(codes.Hamming, codeDecoders()),
-					{Name: "matrix", Type: sdk.NumberMatrixParam, Description: "K×L matrix of +1/0/−1, one row per class"},
-					{Name: "classes", Type: sdk.StringListParam, Description: "class name of each matrix row (default: sorted class names)"},
-					{Name: "code", Type: sdk.StringParam, Allowed: []string{"random_dense", "random_sparse", "exhaustive"}, Description: "generated code when no matrix is given"},
-					{Name: "length", Type: sdk.IntegerParam, Min: sdk.Bound(1), Description: "columns of a random code (default ⌈factor·log2 K⌉)"},
-					{Name: "factor", Type: sdk.NumberParam, Min: sdk.Bound(0), MinExclusive: true, Description: "random code length factor (default 10 dense, 15 sparse)"},
-				},
-			},
-			{
-				Name:            "none",
-				RowWiseDecode:   true,
-				Description:     "no reduction: one native multiclass problem",
-				NeedsMulticlass: true,
-				Params:          []sdk.ParamSpec{decodeSpec(Argmax, []string{Argmax})},
-			},
-		}, multiLabelSchemes()...),
+		Schemes:     append(schemeInfos(), multiLabelSchemes()...),
 	}
 }
 
@@ -179,9 +136,10 @@ func (*Reducer) Plan(_ context.Context, req sdk.PlanRequest) (sdk.Plan, error) {
 		}
 	}
 	decode := req.Params.Str("decode")
-	if req.Scheme == "none" {
+	sc, known := lookupScheme(req.Scheme)
+	if known && sc.matrix == nil {
 		if decode != Argmax {
-			return sdk.Plan{}, sdk.WithParam("decode", fmt.Errorf("scheme none decodes by argmax, not %s", decode))
+			return sdk.Plan{}, sdk.WithParam("decode", fmt.Errorf("scheme %s decodes by argmax, not %s", req.Scheme, decode))
 		}
 		t := make([]float64, len(req.Labels))
 		for i, y := range req.Labels {
@@ -201,10 +159,10 @@ func (*Reducer) Plan(_ context.Context, req sdk.PlanRequest) (sdk.Plan, error) {
 	if err != nil {
 		return sdk.Plan{}, err
 	}
-	if decode == Argmax && req.Scheme != "ova" {
+	if decode == Argmax && sc.argmax == "" {
 		return sdk.Plan{}, sdk.WithParam("decode", fmt.Errorf("decode = argmax applies to ova only; use hamming, vote or a loss for %s", req.Scheme))
 	}
-	if req.Scheme == "ovo" && req.Params.Str("ties") == TiesLibsvm && decode != codes.Vote {
+	if sc.oneVsOne && req.Params.Str("ties") == TiesLibsvm && decode != codes.Vote {
 		return sdk.Plan{}, sdk.WithParam("ties", fmt.Errorf("ties = %q applies to decode = vote, not %s", TiesLibsvm, decode))
 	}
 	if _, err := codes.NewDecoder(decode, m, coverageProbe(m)); err != nil && decode != Argmax {
@@ -222,89 +180,11 @@ func coverageProbe(m *codes.Matrix) *mat.Dense {
 
 // matrixFor builds the code matrix of the request's scheme.
 func matrixFor(req sdk.PlanRequest) (*codes.Matrix, error) {
-	K := req.NumClasses
-	p := req.Params
-	switch req.Scheme {
-	case "ova":
-		return codes.OVA(K)
-	case "ovo":
-		return codes.OVO(K, p.Bool("asymmetric"))
-	case "ordered":
-		names := p.Strings("order")
-		if names == nil {
-			order, err := codes.FrequencyOrder(req.Labels, K)
-			if err != nil {
-				return nil, err
-			}
-			return codes.Ordered(order)
-		}
-		order, err := classIndices(names, req.ClassNames, "order")
-		if err != nil {
-			return nil, sdk.WithParam("order", err)
-		}
-		m, err := codes.Ordered(order)
-		return m, sdk.WithParam("order", err)
-	case "ecoc":
-		if rows := p.Matrix("matrix"); rows != nil {
-			if p.Str("code") != "" {
-				return nil, sdk.WithParam("matrix", errors.New("give either matrix or code, not both"))
-			}
-			// Every problem of the matrix at once, not one per pass.
-			if err := codes.CheckRows(rows, K); err != nil {
-				return nil, sdk.WithParam("matrix", err)
-			}
-			m, err := codes.FromRows(rows)
-			if err != nil {
-				return nil, sdk.WithParam("matrix", err)
-			}
-			if names := p.Strings("classes"); names != nil {
-				// Row r of the matrix belongs to class names[r]: reorder
-				// the rows into class index order.
-				idx, err := classIndices(names, req.ClassNames, "classes")
-				if err != nil {
-					return nil, sdk.WithParam("classes", err)
-				}
-				_, L := m.Dims()
-				entries := make([]int8, K*L)
-				for r, k := range idx {
-					copy(entries[k*L:(k+1)*L], m.Row(r))
-				}
-				return codes.NewMatrix(K, L, entries)
-			}
-			return m, nil
-		}
-		code := p.Str("code")
-		switch code {
-		case "exhaustive":
-			m, err := codes.Exhaustive(K)
-			return m, sdk.WithParam("code", err)
-		case "random_dense", "random_sparse":
-			L := p.Int("length")
-			if L == 0 {
-				if f := p.Float("factor"); f > 0 {
-					L = codes.DefaultLength(K, f)
-				} else if code == "random_dense" {
-					L = codes.DefaultDenseLength(K)
-				} else {
-					L = codes.DefaultSparseLength(K)
-				}
-			}
-			blame := "code"
-			if p.Int("length") != 0 {
-				blame = "length"
-			}
-			if code == "random_dense" {
-				m, err := codes.RandomDense(K, L, req.Seed)
-				return m, sdk.WithParam(blame, err)
-			}
-			m, err := codes.RandomSparse(K, L, req.Seed)
-			return m, sdk.WithParam(blame, err)
-		case "":
-			return nil, fmt.Errorf("scheme ecoc needs matrix = [[...], ...] or code = \"random_dense\" | \"random_sparse\" | \"exhaustive\"")
-		}
-		return nil, sdk.WithParam("code", fmt.Errorf("unknown code %q", code))
+	sc, ok := lookupScheme(req.Scheme)
+	if !ok || sc.matrix == nil {
+		return nil, fmt.Errorf("unknown scheme %q", req.Scheme)
 	}
-	return nil, fmt.Errorf("unknown scheme %q", req.Scheme)
+	return sc.matrix(req)
 }
 
 // classIndices maps class names to indices; every class must appear once.
@@ -338,6 +218,7 @@ func classIndices(names, classNames []string, param string) ([]int, error) {
 // K(K−1)/2 target vectors over the fold's rows. Plan has checked the
 // labels against K.
 func codePlan(req sdk.PlanRequest, m *codes.Matrix, decode string) (sdk.Plan, error) {
+	sc, _ := lookupScheme(req.Scheme)
 	K, L := m.Dims()
 	code := sdk.CodeMatrix{Rows: K, Cols: L, Entries: m.Entries()}
 	groups := make([]int32, len(req.Labels))
@@ -348,7 +229,7 @@ func codePlan(req sdk.PlanRequest, m *codes.Matrix, decode string) (sdk.Plan, er
 	for j := range problems {
 		problems[j] = sdk.Problem{Kind: sdk.Binary, Compact: sdk.CodeColumn(code, j, groups)}
 	}
-	st := newState(req, m)
+	st := newState(sc, m)
 	// Decode's code decoders read the scores alone; argmax (ova's
 	// default) passes the learner's probabilities on.
 	plan := sdk.Plan{Problems: problems, Code: &code, IgnoresProbabilities: decode != Argmax}
@@ -356,7 +237,7 @@ func codePlan(req sdk.PlanRequest, m *codes.Matrix, decode string) (sdk.Plan, er
 		st.Labels = req.Labels
 		plan.NeedsTrainingScores = true
 	}
-	if req.Scheme == "ovo" && decode == codes.Vote && req.Params.Str("ties") == TiesLibsvm {
+	if sc.oneVsOne && decode == codes.Vote && req.Params.Str("ties") == TiesLibsvm {
 		rank, err := codes.FirstSeen(req.Labels, K)
 		if err != nil {
 			return sdk.Plan{}, err
@@ -370,7 +251,7 @@ func codePlan(req sdk.PlanRequest, m *codes.Matrix, decode string) (sdk.Plan, er
 	d := codes.Diagnose(m)
 	plan.Diagnostics = &sdk.CodeDiagnostics{Classes: d.K, Columns: d.L, MinDistance: d.MinDistance,
 		MeanDistance: d.MeanDistance, Correcting: d.Correcting}
-	if req.Scheme == "ovo" {
+	if sc.oneVsOne {
 		d.ComplementaryColumns = nil // asymmetric one-vs-one swaps each pair on purpose
 	}
 	plan.Warnings = d.Warnings(req.ClassNames)
@@ -470,13 +351,13 @@ func (r *Reducer) prepare(req sdk.DecodeRequest, st state, decode string) (*prep
 	return p, nil
 }
 
-// newState returns the state of a code plan of matrix m: the scheme, and
+// newState returns the state of a code plan of scheme sc and matrix m: the scheme, and
 // the code itself when the scheme does not make it from K. Whether a
 // one-vs-one code is asymmetric is read from m's K(K−1) columns, so the
 // state remakes m whatever parameters made it.
-func newState(req sdk.PlanRequest, m *codes.Matrix) state {
+func newState(sc scheme, m *codes.Matrix) state {
 	K, L := m.Dims()
-	st := state{K: K, L: L, OVA: req.Scheme == "ova", OVO: req.Scheme == "ovo"}
+	st := state{K: K, L: L, OVA: sc.info.Name == OVA, OVO: sc.oneVsOne}
 	switch {
 	case st.OVO:
 		st.Asymmetric = L == K*(K-1)

@@ -1,6 +1,10 @@
 package kernelsvm
 
-import "math"
+import (
+	"math"
+
+	"github.com/polyclass/polyclass/framework/calibrate"
+)
 
 // plattFolds is the number of folds of the cross-validation behind the
 // sigmoid (LIBSVM's nr_fold in svm_binary_svc_probability).
@@ -86,99 +90,20 @@ func foldDecisions(dec []float64, src kernelSource, pred predictKernel, lay *lay
 }
 
 // sigmoidTrain fits P(y = +1 | f) = 1/(1 + exp(A·f + B)) to decision values
-// dec with labels y by Newton's method with backtracking (Platt 2000 as
-// improved by Lin, Lin & Weng 2007; LIBSVM's sigmoid_train), with the
-// targets (N₊+1)/(N₊+2) and 1/(N₋+2).
+// dec with labels y as LIBSVM's sigmoid_train does: the project's one
+// Platt solver, calibrate.FitSigmoidTol, with LIBSVM's tolerance.
 func sigmoidTrain(dec []float64, y []int8) (a, b float64) {
-	var prior1, prior0 float64
-	for _, v := range y {
-		if v > 0 {
-			prior1++
-		} else {
-			prior0++
-		}
+	pos := make([]bool, len(y))
+	for i, v := range y {
+		pos[i] = v > 0
 	}
-	const (
-		maxIter = 100
-		minStep = 1e-10
-		sigma   = 1e-12
-		eps     = 1e-5
-	)
-	hiTarget := (prior1 + 1.0) / (prior1 + 2.0)
-	loTarget := 1 / (prior0 + 2.0)
-	t := make([]float64, len(dec))
-	a, b = 0, math.Log((prior0+1.0)/(prior1+1.0))
-	fval := 0.0
-	for i, d := range dec {
-		if y[i] > 0 {
-			t[i] = hiTarget
-		} else {
-			t[i] = loTarget
-		}
-		fval += sigmoidLoss(d*a+b, t[i])
-	}
-	for range maxIter {
-		h11, h22, h21, g1, g2 := sigma, sigma, 0.0, 0.0, 0.0
-		for i, d := range dec {
-			fApB := d*a + b
-			var p, q float64
-			if fApB >= 0 {
-				p = math.Exp(-fApB) / (1.0 + math.Exp(-fApB))
-				q = 1.0 / (1.0 + math.Exp(-fApB))
-			} else {
-				p = 1.0 / (1.0 + math.Exp(fApB))
-				q = math.Exp(fApB) / (1.0 + math.Exp(fApB))
-			}
-			d2 := p * q
-			h11 += d * d * d2
-			h22 += d2
-			h21 += d * d2
-			d1 := t[i] - p
-			g1 += d * d1
-			g2 += d1
-		}
-		if math.Abs(g1) < eps && math.Abs(g2) < eps {
-			break
-		}
-		det := h11*h22 - h21*h21
-		dA := -(h22*g1 - h21*g2) / det
-		dB := -(-h21*g1 + h11*g2) / det
-		gd := g1*dA + g2*dB
-		step := 1.0
-		for step >= minStep {
-			newA, newB := a+step*dA, b+step*dB
-			newf := 0.0
-			for i, d := range dec {
-				newf += sigmoidLoss(d*newA+newB, t[i])
-			}
-			if newf < fval+0.0001*step*gd {
-				a, b, fval = newA, newB, newf
-				break
-			}
-			step /= 2.0
-		}
-		if step < minStep {
-			break
-		}
-	}
-	return a, b
-}
-
-// sigmoidLoss is the cross-entropy term of one row at A·f + B.
-func sigmoidLoss(fApB, t float64) float64 {
-	if fApB >= 0 {
-		return t*fApB + math.Log(1+math.Exp(-fApB))
-	}
-	return (t-1)*fApB + math.Log(1+math.Exp(fApB))
+	s := calibrate.FitSigmoidTol(dec, pos, calibrate.LIBSVMTol)
+	return s.A, s.B
 }
 
 // sigmoidPredict returns 1/(1 + exp(A·f + B)) as LIBSVM computes it.
 func sigmoidPredict(f, a, b float64) float64 {
-	fApB := f*a + b
-	if fApB >= 0 {
-		return math.Exp(-fApB) / (1.0 + math.Exp(-fApB))
-	}
-	return 1.0 / (1 + math.Exp(fApB))
+	return calibrate.Sigmoid{A: a, B: b}.Predict(f)
 }
 
 // couple sets p to the class probabilities that best fit the pairwise
