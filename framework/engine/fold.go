@@ -421,27 +421,9 @@ func (s *scheduler) runFold(ctx context.Context, t task, e *matrixEntry) (fr out
 	if !calibrating {
 		f.settle = func() { e.settle(t.cell.Index) }
 	}
-	var tuned *tuning
-	var tuneSeconds float64
-	if t.cell.Learner.Candidates != nil {
-		before := f.fitSeconds
-		if tuned, err = f.tune(t); err != nil {
-			return outcome.FoldResult{}, err
-		}
-		f.params, tuneSeconds = tuned.best, f.fitSeconds-before
-	}
-	var out foldOutcome
-	if calibrating {
-		if out, err = f.calibratedOutcome(x, enc); err != nil {
-			return outcome.FoldResult{}, err
-		}
-		e.settle(t.cell.Index)
-	} else {
-		// From here on the fold holds the matrix only through the entry,
-		// so that it can go once uploaded (f.settled).
-		if out, err = f.evaluate(x, enc); err != nil {
-			return outcome.FoldResult{}, err
-		}
+	tuned, tuneSeconds, out, err := f.tunedOutcome(t, e, x, enc, calibrating)
+	if err != nil {
+		return outcome.FoldResult{}, err
 	}
 	start = time.Now()
 	fr, err = f.score(t, out, s.opt.KeepPredictions)
@@ -457,6 +439,36 @@ func (s *scheduler) runFold(ctx context.Context, t task, e *matrixEntry) (fr out
 		s.pool(t, f.pred)
 	}
 	return fr, err
+}
+
+// tunedOutcome tunes the fold's learner when its cell has candidates (the
+// chosen parameters then fit the fold), and evaluates the fold: through
+// its calibration split when calibrating, else on the whole training part.
+// It returns the tuning (nil when there was none) and the seconds it spent
+// fitting.
+func (f *fold) tunedOutcome(t task, e *matrixEntry, x sdk.Matrix, enc *matrix.EncodedMatrix, calibrating bool) (*tuning, float64, foldOutcome, error) {
+	var tuned *tuning
+	var tuneSeconds float64
+	if t.cell.Learner.Candidates != nil {
+		before := f.fitSeconds
+		var err error
+		if tuned, err = f.tune(t); err != nil {
+			return nil, 0, foldOutcome{}, err
+		}
+		f.params, tuneSeconds = tuned.best, f.fitSeconds-before
+	}
+	if calibrating {
+		out, err := f.calibratedOutcome(x, enc)
+		if err != nil {
+			return nil, 0, foldOutcome{}, err
+		}
+		e.settle(t.cell.Index)
+		return tuned, tuneSeconds, out, nil
+	}
+	// From here on the fold holds the matrix only through the entry, so
+	// that it can go once uploaded (f.settled).
+	out, err := f.evaluate(x, enc)
+	return tuned, tuneSeconds, out, err
 }
 
 // softmaxScores tells whether a multiclass cell's class probabilities
