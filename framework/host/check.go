@@ -8,7 +8,7 @@ import (
 
 	"github.com/polyclass/polyclass/framework/internal/convert"
 	pb "github.com/polyclass/polyclass/framework/internal/protov1"
-	"github.com/polyclass/polyclass/framework/sdk"
+	"github.com/polyclass/polyclass/framework/plugin"
 )
 
 // ParamProblem is one parameter's fault that a learner found in
@@ -22,13 +22,13 @@ type ParamProblem struct {
 // beyond the plugin's runtime report.
 type ParamCheck struct {
 	Problems []ParamProblem
-	Runtime  []sdk.Component
+	Runtime  []plugin.Component
 }
 
 // CheckParams asks the learner to check one combination of parameters as
 // its Fit would, before any data is uploaded. A plugin that does not
 // implement the call (Unimplemented) has no objection and adds nothing.
-func (c *LearnerClient) CheckParams(ctx context.Context, params sdk.Params) (ParamCheck, error) {
+func (c *LearnerClient) CheckParams(ctx context.Context, params plugin.Params) (ParamCheck, error) {
 	r, err := c.rpc.CheckParams(ctx, &pb.CheckParamsRequest{Params: convert.ParamsToPB(params)})
 	if status.Code(err) == codes.Unimplemented {
 		return ParamCheck{}, nil

@@ -16,8 +16,8 @@ import (
 	"github.com/polyclass/polyclass/framework/internal/convert"
 	pb "github.com/polyclass/polyclass/framework/internal/protov1"
 	"github.com/polyclass/polyclass/framework/matrix"
+	"github.com/polyclass/polyclass/framework/plugin"
 	"github.com/polyclass/polyclass/framework/problem"
-	"github.com/polyclass/polyclass/framework/sdk"
 	"github.com/polyclass/polyclass/framework/sharedmem"
 )
 
@@ -39,16 +39,16 @@ type LearnerClient struct {
 }
 
 // Info asks the plugin to describe itself.
-func (c *LearnerClient) Info(ctx context.Context) (sdk.LearnerInfo, error) {
+func (c *LearnerClient) Info(ctx context.Context) (plugin.LearnerInfo, error) {
 	r, err := c.rpc.Info(ctx, &pb.InfoRequest{})
 	if err != nil {
-		return sdk.LearnerInfo{}, rpcErr("learner info", err)
+		return plugin.LearnerInfo{}, rpcErr("learner info", err)
 	}
 	c.codeTargets.Store(r.GetCodeTargets())
 	c.useShared.Store(r.GetSharedMemory() && c.shared != nil)
-	return sdk.LearnerInfo{
+	return plugin.LearnerInfo{
 		Name: r.GetName(), Version: r.GetVersion(), Description: r.GetDescription(),
-		Capabilities: sdk.Capabilities{
+		Capabilities: plugin.Capabilities{
 			Binary: r.GetBinary(), Multiclass: r.GetMulticlass(), Regression: r.GetRegression(),
 			Scores: r.GetScores(), Probabilities: r.GetProbabilities(), Sparse: r.GetSparse(),
 			Weights: r.GetWeights(),
@@ -122,7 +122,7 @@ type ModelRef struct {
 }
 
 // fitOnce trains problems on the given rows of dataset digest in one call.
-func (c *LearnerClient) fitOnce(ctx context.Context, digest string, rows []int, params sdk.Params, problems []sdk.Problem, threads uint32) ([]ModelRef, error) {
+func (c *LearnerClient) fitOnce(ctx context.Context, digest string, rows []int, params plugin.Params, problems []plugin.Problem, threads uint32) ([]ModelRef, error) {
 	req := &pb.FitRequest{Digest: digest, Rows: convert.Ints[int64](rows), Params: convert.ParamsToPB(params), Threads: threads}
 	req.Problems, req.RowGroups = convert.ProblemsToPB(problems, c.codeTargets.Load())
 	return c.fitRequest(ctx, req, len(problems))
@@ -363,18 +363,18 @@ type ReducerClient struct {
 }
 
 // Info asks the plugin to describe itself.
-func (c *ReducerClient) Info(ctx context.Context) (sdk.ReducerInfo, error) {
+func (c *ReducerClient) Info(ctx context.Context) (plugin.ReducerInfo, error) {
 	r, err := c.rpc.Info(ctx, &pb.InfoRequest{})
 	if err != nil {
-		return sdk.ReducerInfo{}, rpcErr("reducer info", err)
+		return plugin.ReducerInfo{}, rpcErr("reducer info", err)
 	}
-	info := sdk.ReducerInfo{
+	info := plugin.ReducerInfo{
 		Name: r.GetName(), Version: r.GetVersion(), Description: r.GetDescription(),
 		Runtime: convert.ComponentsFromPB(r.GetRuntime()),
 	}
 	rowWise := map[string]bool{}
 	for _, s := range r.GetSchemes() {
-		info.Schemes = append(info.Schemes, sdk.Scheme{
+		info.Schemes = append(info.Schemes, plugin.Scheme{
 			Name: s.GetName(), Description: s.GetDescription(), MultiLabel: s.GetMultilabel(),
 			NeedsMulticlass: s.GetNeedsMulticlass(), NeedsRegression: s.GetNeedsRegression(),
 			Params: convert.SpecsFromPB(s.GetParams()), RowWiseDecode: s.GetRowWiseDecode(),
@@ -389,7 +389,7 @@ func (c *ReducerClient) Info(ctx context.Context) (sdk.ReducerInfo, error) {
 }
 
 // Plan asks for the problems of one fold.
-func (c *ReducerClient) Plan(ctx context.Context, req sdk.PlanRequest) (sdk.Plan, error) {
+func (c *ReducerClient) Plan(ctx context.Context, req plugin.PlanRequest) (plugin.Plan, error) {
 	lm := convert.DenseToPB(req.LabelMatrix)
 	r, err := c.rpc.Plan(ctx, &pb.PlanRequest{
 		Scheme: req.Scheme, Params: convert.ParamsToPB(req.Params), NumClasses: int32(req.NumClasses),
@@ -397,22 +397,22 @@ func (c *ReducerClient) Plan(ctx context.Context, req sdk.PlanRequest) (sdk.Plan
 		Stage: int32(req.Stage), State: req.State, AcceptsCodeTargets: true,
 	})
 	if err != nil {
-		return sdk.Plan{}, rpcErr("plan", err)
+		return plugin.Plan{}, rpcErr("plan", err)
 	}
-	p := sdk.Plan{
+	p := plugin.Plan{
 		Code: convert.CodeFromPB(r.GetCode()), State: r.GetState(), NeedsTrainingScores: r.GetNeedsTrainingScores(),
 		IgnoresProbabilities: r.GetIgnoresProbabilities(),
 		Diagnostics:          convert.CodeDiagnosticsFromPB(r.GetCodeDiagnostics()), Warnings: r.GetWarnings(),
-		Description: sdk.PlanDescription{Code: r.GetDescription().GetCode(), Decoder: r.GetDescription().GetDecoder()},
+		Description: plugin.PlanDescription{Code: r.GetDescription().GetCode(), Decoder: r.GetDescription().GetDecoder()},
 	}
 	if p.Problems, err = convert.ProblemsFromPB(r.GetProblems(), r.GetRowGroups()); err != nil {
-		return sdk.Plan{}, fmt.Errorf("plan: %w", err)
+		return plugin.Plan{}, fmt.Errorf("plan: %w", err)
 	}
 	if err := problem.CheckRows(p.Problems, req.Rows()); err != nil {
-		return sdk.Plan{}, fmt.Errorf("plan: %w", err)
+		return plugin.Plan{}, fmt.Errorf("plan: %w", err)
 	}
 	if ns := r.GetNextStage(); ns != nil {
-		p.NextStage = &sdk.StageSpec{InnerFolds: int(ns.GetInnerFolds()), AppendOutputs: ns.GetAppendOutputs(), InnerSeed: ns.GetInnerSeed()}
+		p.NextStage = &plugin.StageSpec{InnerFolds: int(ns.GetInnerFolds()), AppendOutputs: ns.GetAppendOutputs(), InnerSeed: ns.GetInnerSeed()}
 	}
 	return p, nil
 }

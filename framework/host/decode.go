@@ -15,7 +15,7 @@ import (
 	"github.com/polyclass/polyclass/framework/internal/convert"
 	pb "github.com/polyclass/polyclass/framework/internal/protov1"
 	"github.com/polyclass/polyclass/framework/internal/wire"
-	"github.com/polyclass/polyclass/framework/sdk"
+	"github.com/polyclass/polyclass/framework/plugin"
 	"github.com/polyclass/polyclass/framework/sharedmem"
 )
 
@@ -31,12 +31,12 @@ func (c *ReducerClient) maxMessage() int {
 // Decode turns a fold's outputs into predictions. A request over the
 // message bound goes in several calls, each with a run of consecutive test
 // rows and the whole state, parameters and training scores, when the
-// scheme declares row-wise decoding (sdk.Scheme.RowWiseDecode); the
+// scheme declares row-wise decoding (plugin.Scheme.RowWiseDecode); the
 // answers are concatenated in row order and their ties summed, which for
 // such a scheme is the answer of one call bit for bit. A run whose answer
 // exceeds the bound is decoded again in two halves. A scheme that is not
 // row-wise fails over the bound, with an error naming it and the sizes.
-func (c *ReducerClient) Decode(ctx context.Context, req sdk.DecodeRequest) (sdk.Decoding, error) {
+func (c *ReducerClient) Decode(ctx context.Context, req plugin.DecodeRequest) (plugin.Decoding, error) {
 	limit := c.maxMessage()
 	if d, done, err := c.decodeShared(ctx, req, limit); done {
 		return d, err
@@ -50,21 +50,21 @@ func (c *ReducerClient) Decode(ctx context.Context, req sdk.DecodeRequest) (sdk.
 	if err := c.checkRowWise(ctx, req.Scheme, func() string {
 		return fmt.Sprintf("the request for its %d test rows × %d problems takes %d bytes, over the %d-byte message bound", n, l, total, limit)
 	}); err != nil {
-		return sdk.Decoding{}, err
+		return plugin.Decoding{}, err
 	}
 	per := sz.rowsWithin(n, limit)
 	if per == 0 {
-		return sdk.Decoding{}, fmt.Errorf("decode %s: one test row of %d problems (with the state and training scores every part carries) makes a %d-byte request, over the %d-byte message bound", req.Scheme, l, sz.size(1), limit)
+		return plugin.Decoding{}, fmt.Errorf("decode %s: one test row of %d problems (with the state and training scores every part carries) makes a %d-byte request, over the %d-byte message bound", req.Scheme, l, sz.size(1), limit)
 	}
 	parts := (n + per - 1) / per
 	per = (n + parts - 1) / parts // runs of even length
-	var out []sdk.Decoding
+	var out []plugin.Decoding
 	var lens []int
 	for lo := 0; lo < n; lo += per {
 		hi := min(lo+per, n)
 		d, err := c.decodeRows(ctx, req, lo, hi, limit)
 		if err != nil {
-			return sdk.Decoding{}, err
+			return plugin.Decoding{}, err
 		}
 		out, lens = append(out, d), append(lens, hi-lo)
 	}
@@ -74,34 +74,34 @@ func (c *ReducerClient) Decode(ctx context.Context, req sdk.DecodeRequest) (sdk.
 // decodeRows decodes test rows lo..hi−1 in one call; when the plugin's
 // answer exceeds the message bound (ResourceExhausted), a row-wise
 // scheme's rows go again in two halves.
-func (c *ReducerClient) decodeRows(ctx context.Context, req sdk.DecodeRequest, lo, hi, limit int) (sdk.Decoding, error) {
+func (c *ReducerClient) decodeRows(ctx context.Context, req plugin.DecodeRequest, lo, hi, limit int) (plugin.Decoding, error) {
 	d, err := c.decodeOnce(ctx, req, lo, hi, limit)
 	if status.Code(err) != codes.ResourceExhausted {
 		return d, err
 	}
 	if hi-lo < 2 {
-		return sdk.Decoding{}, fmt.Errorf("decode %s: the answer for test row %d alone exceeds the %d-byte message bound: %w", req.Scheme, lo, limit, err)
+		return plugin.Decoding{}, fmt.Errorf("decode %s: the answer for test row %d alone exceeds the %d-byte message bound: %w", req.Scheme, lo, limit, err)
 	}
 	if rerr := c.checkRowWise(ctx, req.Scheme, func() string {
 		return fmt.Sprintf("the answer for %d test rows exceeds the %d-byte message bound (%v)", hi-lo, limit, err)
 	}); rerr != nil {
-		return sdk.Decoding{}, rerr
+		return plugin.Decoding{}, rerr
 	}
 	mid := lo + (hi-lo)/2
 	a, err := c.decodeRows(ctx, req, lo, mid, limit)
 	if err != nil {
-		return sdk.Decoding{}, err
+		return plugin.Decoding{}, err
 	}
 	b, err := c.decodeRows(ctx, req, mid, hi, limit)
 	if err != nil {
-		return sdk.Decoding{}, err
+		return plugin.Decoding{}, err
 	}
-	return joinDecodings(req.Scheme, []sdk.Decoding{a, b}, []int{mid - lo, hi - mid})
+	return joinDecodings(req.Scheme, []plugin.Decoding{a, b}, []int{mid - lo, hi - mid})
 }
 
 // decodeOnce sends test rows lo..hi−1 of req in one Decode call, which
 // fails with ResourceExhausted when the answer exceeds limit.
-func (c *ReducerClient) decodeOnce(ctx context.Context, req sdk.DecodeRequest, lo, hi, limit int) (sdk.Decoding, error) {
+func (c *ReducerClient) decodeOnce(ctx context.Context, req plugin.DecodeRequest, lo, hi, limit int) (plugin.Decoding, error) {
 	msg := &pb.DecodeRequest{
 		Scheme: req.Scheme, Params: convert.ParamsToPB(req.Params), State: req.State,
 		Scores: convert.DenseToPB(rowRange(req.Scores, lo, hi)), Probabilities: convert.DenseToPB(rowRange(req.Probabilities, lo, hi)),
@@ -111,18 +111,18 @@ func (c *ReducerClient) decodeOnce(ctx context.Context, req sdk.DecodeRequest, l
 }
 
 // decodeCall makes one Decode call, with messages of at most limit bytes.
-func (c *ReducerClient) decodeCall(ctx context.Context, msg *pb.DecodeRequest, limit int) (sdk.Decoding, error) {
+func (c *ReducerClient) decodeCall(ctx context.Context, msg *pb.DecodeRequest, limit int) (plugin.Decoding, error) {
 	r, err := c.rpc.Decode(ctx, msg, grpc.MaxCallRecvMsgSize(limit), grpc.MaxCallSendMsgSize(limit))
 	if err != nil {
-		return sdk.Decoding{}, rpcErr("decode", err)
+		return plugin.Decoding{}, rpcErr("decode", err)
 	}
-	d := sdk.Decoding{Predicted: convert.Ints[int](r.GetPredicted()), Ties: int(r.GetTies()),
+	d := plugin.Decoding{Predicted: convert.Ints[int](r.GetPredicted()), Ties: int(r.GetTies()),
 		ClassScoresAreProbabilities: r.GetClassScoresAreProbabilities()}
 	if d.ClassScores, err = convert.DenseFromPB(r.GetClassScores()); err != nil {
-		return sdk.Decoding{}, fmt.Errorf("decode: class scores: %w", err)
+		return plugin.Decoding{}, fmt.Errorf("decode: class scores: %w", err)
 	}
 	if d.LabelMatrix, err = convert.DenseFromPB(r.GetLabelMatrix()); err != nil {
-		return sdk.Decoding{}, fmt.Errorf("decode: label matrix: %w", err)
+		return plugin.Decoding{}, fmt.Errorf("decode: label matrix: %w", err)
 	}
 	return d, nil
 }
@@ -132,9 +132,9 @@ func (c *ReducerClient) decodeCall(ctx context.Context, msg *pb.DecodeRequest, l
 // done is false when it does not, or when the answer exceeded the
 // message bound, and Decode then sends the matrices inline (in parts
 // over the bound).
-func (c *ReducerClient) decodeShared(ctx context.Context, req sdk.DecodeRequest, limit int) (d sdk.Decoding, done bool, err error) {
+func (c *ReducerClient) decodeShared(ctx context.Context, req plugin.DecodeRequest, limit int) (d plugin.Decoding, done bool, err error) {
 	if !c.useShared.Load() {
-		return sdk.Decoding{}, false, nil
+		return plugin.Decoding{}, false, nil
 	}
 	mats := []*mat.Dense{req.Scores, req.Probabilities, req.TrainingScores}
 	sizes := make([]int, len(mats))
@@ -146,14 +146,14 @@ func (c *ReducerClient) decodeShared(ctx context.Context, req sdk.DecodeRequest,
 	}
 	region, ok := c.shared.Alloc(n)
 	if !ok {
-		return sdk.Decoding{}, false, nil
+		return plugin.Decoding{}, false, nil
 	}
 	msgs := make([]*pb.Dense, len(mats))
 	at := region.Offset
 	for i, m := range mats {
 		if msgs[i], err = c.place(m, sharedmem.Region{Offset: at, Length: sizes[i]}); err != nil {
 			c.shared.Free(region)
-			return sdk.Decoding{}, true, err
+			return plugin.Decoding{}, true, err
 		}
 		at += sizes[i]
 	}
@@ -165,7 +165,7 @@ func (c *ReducerClient) decodeShared(ctx context.Context, req sdk.DecodeRequest,
 	// After a failed call the plugin may still be reading the matrices.
 	endRegion(c.shared, region, err)
 	if status.Code(err) == codes.ResourceExhausted {
-		return sdk.Decoding{}, false, nil
+		return plugin.Decoding{}, false, nil
 	}
 	return d, true, err
 }
@@ -238,7 +238,7 @@ type decodeSizer struct {
 	hasScores, hasProbs bool
 }
 
-func newDecodeSizer(req sdk.DecodeRequest) decodeSizer {
+func newDecodeSizer(req plugin.DecodeRequest) decodeSizer {
 	s := decodeSizer{
 		base:      proto.Size(&pb.DecodeRequest{Scheme: req.Scheme, Params: convert.ParamsToPB(req.Params), State: req.State}),
 		hasScores: req.Scores != nil, hasProbs: req.Probabilities != nil,
@@ -291,7 +291,7 @@ func denseFieldSize(num protowire.Number, r, c int) int {
 // rows of a row-wise scheme, of lens[i] rows each, into the decoding of
 // all of them (see joinDecodings): the engine decodes a fold's test rows
 // in blocks so.
-func JoinDecodings(scheme string, parts []sdk.Decoding, lens []int) (sdk.Decoding, error) {
+func JoinDecodings(scheme string, parts []plugin.Decoding, lens []int) (plugin.Decoding, error) {
 	return joinDecodings(scheme, parts, lens)
 }
 
@@ -300,29 +300,29 @@ func JoinDecodings(scheme string, parts []sdk.Decoding, lens []int) (sdk.Decodin
 // matrices in row order, ties summed; the class scores are probabilities
 // when every part's are. Every part must carry the same fields, each with
 // its run's number of rows.
-func joinDecodings(scheme string, parts []sdk.Decoding, lens []int) (sdk.Decoding, error) {
+func joinDecodings(scheme string, parts []plugin.Decoding, lens []int) (plugin.Decoding, error) {
 	n := 0
 	for i, p := range parts {
 		// No predictions (a multi-label scheme's) come as an empty list.
 		if (len(p.Predicted) == 0) != (len(parts[0].Predicted) == 0) || (p.ClassScores == nil) != (parts[0].ClassScores == nil) || (p.LabelMatrix == nil) != (parts[0].LabelMatrix == nil) {
-			return sdk.Decoding{}, fmt.Errorf("decode %s: the parts of the test rows came back with different fields (predictions, class scores, label matrix)", scheme)
+			return plugin.Decoding{}, fmt.Errorf("decode %s: the parts of the test rows came back with different fields (predictions, class scores, label matrix)", scheme)
 		}
 		if len(p.Predicted) != 0 && len(p.Predicted) != lens[i] {
-			return sdk.Decoding{}, fmt.Errorf("decode %s: %d predictions for the %d test rows of part %d", scheme, len(p.Predicted), lens[i], i)
+			return plugin.Decoding{}, fmt.Errorf("decode %s: %d predictions for the %d test rows of part %d", scheme, len(p.Predicted), lens[i], i)
 		}
 		n += lens[i]
 	}
-	out := sdk.Decoding{Predicted: make([]int, 0, n), ClassScoresAreProbabilities: true}
+	out := plugin.Decoding{Predicted: make([]int, 0, n), ClassScoresAreProbabilities: true}
 	lo := 0
 	var err error
 	for i, p := range parts {
 		hi := lo + lens[i]
 		out.Predicted = append(out.Predicted, p.Predicted...)
 		if out.ClassScores, err = stackRows(out.ClassScores, p.ClassScores, lo, hi, n); err != nil {
-			return sdk.Decoding{}, fmt.Errorf("decode %s: class scores: %w", scheme, err)
+			return plugin.Decoding{}, fmt.Errorf("decode %s: class scores: %w", scheme, err)
 		}
 		if out.LabelMatrix, err = stackRows(out.LabelMatrix, p.LabelMatrix, lo, hi, n); err != nil {
-			return sdk.Decoding{}, fmt.Errorf("decode %s: label matrix: %w", scheme, err)
+			return plugin.Decoding{}, fmt.Errorf("decode %s: label matrix: %w", scheme, err)
 		}
 		out.Ties += p.Ties
 		out.ClassScoresAreProbabilities = out.ClassScoresAreProbabilities && p.ClassScoresAreProbabilities

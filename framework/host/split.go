@@ -13,7 +13,7 @@ import (
 	"github.com/polyclass/polyclass/framework/internal/convert"
 	pb "github.com/polyclass/polyclass/framework/internal/protov1"
 	"github.com/polyclass/polyclass/framework/internal/wire"
-	"github.com/polyclass/polyclass/framework/sdk"
+	"github.com/polyclass/polyclass/framework/plugin"
 )
 
 // predictOverhead bounds the bytes of a Predict request or response that do
@@ -40,7 +40,7 @@ func (c *LearnerClient) maxMessage() int {
 // threads is the most threads of execution each call should keep busy
 // (FitRequest.threads: the fit's share of the CPUs); 0 leaves it to the
 // plugin.
-func (c *LearnerClient) Fit(ctx context.Context, digest string, rows []int, params sdk.Params, problems []sdk.Problem, threads int) ([]ModelRef, error) {
+func (c *LearnerClient) Fit(ctx context.Context, digest string, rows []int, params plugin.Params, problems []plugin.Problem, threads int) ([]ModelRef, error) {
 	t := clampThreads(threads)
 	if req := c.compactRequest(digest, rows, params, problems, t); req != nil {
 		return c.fitRequest(ctx, req, len(problems))
@@ -73,7 +73,7 @@ func (c *LearnerClient) Fit(ctx context.Context, digest string, rows []int, para
 // compactRequest returns the Fit request of the whole batch with compact
 // targets, or nil when the learner does not read them, the problems do
 // not have that form, or the request exceeds the message bound.
-func (c *LearnerClient) compactRequest(digest string, rows []int, params sdk.Params, problems []sdk.Problem, threads uint32) *pb.FitRequest {
+func (c *LearnerClient) compactRequest(digest string, rows []int, params plugin.Params, problems []plugin.Problem, threads uint32) *pb.FitRequest {
 	if !c.codeTargets.Load() {
 		return nil
 	}
@@ -100,7 +100,7 @@ func clampThreads(threads int) uint32 {
 // are (packed doubles take 8 bytes whatever their values). It sizes the
 // dense form (compact targets sized as the dense ones they stand for): a
 // part may then go compact (fitOnce), smaller still.
-func fitParts(digest string, rows []int, params sdk.Params, problems []sdk.Problem, threads uint32, limit int) ([][]sdk.Problem, error) {
+func fitParts(digest string, rows []int, params plugin.Params, problems []plugin.Problem, threads uint32, limit int) ([][]plugin.Problem, error) {
 	base := proto.Size(&pb.FitRequest{Digest: digest, Params: convert.ParamsToPB(params), Threads: threads})
 	if len(rows) > 0 {
 		n := 0
@@ -109,7 +109,7 @@ func fitParts(digest string, rows []int, params sdk.Params, problems []sdk.Probl
 		}
 		base += protowire.SizeTag(2) + protowire.SizeBytes(n)
 	}
-	var parts [][]sdk.Problem
+	var parts [][]plugin.Problem
 	start, size := 0, base
 	var zeros []float64 // stands for compact targets: the size of packed doubles does not depend on their values
 	for i, p := range problems {

@@ -1,17 +1,21 @@
-package sdk
+package server
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/polyclass/polyclass/framework/plugin"
+)
 
 func TestDatasetCacheEvictsLeastRecentlyUsed(t *testing.T) {
 	c := newDatasetCache(100)
-	c.put("a", Matrix{}, 40)
-	c.put("b", Matrix{}, 40)
+	c.put("a", plugin.Matrix{}, 40)
+	c.put("b", plugin.Matrix{}, 40)
 	c.get("a") // a is now the most recent
-	c.put("c", Matrix{}, 40)
+	c.put("c", plugin.Matrix{}, 40)
 	if !c.has("a") || c.has("b") || !c.has("c") {
 		t.Fatalf("after eviction: a=%v b=%v c=%v, want a and c kept", c.has("a"), c.has("b"), c.has("c"))
 	}
-	c.put("huge", Matrix{}, 1000)
+	c.put("huge", plugin.Matrix{}, 1000)
 	if !c.has("huge") || c.has("a") {
 		t.Fatal("an entry larger than the budget must be kept alone")
 	}
@@ -22,8 +26,8 @@ func TestDatasetCacheEvictsLeastRecentlyUsed(t *testing.T) {
 // already removed digest, and the budget counts the entry no more.
 func TestDatasetCacheRemove(t *testing.T) {
 	c := newDatasetCache(100)
-	c.put("a", Matrix{}, 60)
-	c.put("b", Matrix{}, 30)
+	c.put("a", plugin.Matrix{}, 60)
+	c.put("b", plugin.Matrix{}, 30)
 	for _, tc := range []struct {
 		digest string
 		want   int64

@@ -1,4 +1,4 @@
-package sdk
+package server
 
 import (
 	"errors"
@@ -8,6 +8,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/polyclass/polyclass/framework/param"
+	"github.com/polyclass/polyclass/framework/plugin"
 )
 
 // paramField is the BadRequest field of a parameter (package host's
@@ -23,7 +24,7 @@ func statusErr(c codes.Code, msg string, err error) error {
 		return st.Err()
 	}
 	br := &errdetails.BadRequest{}
-	var pe *ParamError
+	var pe *plugin.ParamError
 	for _, p := range params {
 		desc := msg
 		if errors.As(err, &pe) && pe.Param == p {

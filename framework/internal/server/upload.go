@@ -1,4 +1,4 @@
-package sdk
+package server
 
 import (
 	"encoding/hex"
@@ -9,6 +9,7 @@ import (
 
 	pb "github.com/polyclass/polyclass/framework/internal/protov1"
 	"github.com/polyclass/polyclass/framework/matrix"
+	"github.com/polyclass/polyclass/framework/plugin"
 	"github.com/polyclass/polyclass/framework/sparse"
 )
 
@@ -122,26 +123,28 @@ func (d *matrixDecoder) words(p []byte) int {
 
 // finish checks the bytes received against the header's size and digest
 // and returns the matrix.
-func (d *matrixDecoder) finish() (Matrix, error) {
+func (d *matrixDecoder) finish() (plugin.Matrix, error) {
 	if d.got+d.ncarry != d.size {
-		return Matrix{}, fmt.Errorf("received %d bytes, header says %d", d.got+d.ncarry, d.size)
+		return plugin.Matrix{}, fmt.Errorf("received %d bytes, header says %d", d.got+d.ncarry, d.size)
 	}
 	if got := hex.EncodeToString(d.digest.Sum(nil)); got != d.h.GetDigest() {
-		return Matrix{}, fmt.Errorf("dataset digest mismatch: header says %s, content hashes to %s", d.h.GetDigest(), got)
+		return plugin.Matrix{}, fmt.Errorf("dataset digest mismatch: header says %s, content hashes to %s", d.h.GetDigest(), got)
 	}
 	rows, cols := int(d.h.GetRows()), int(d.h.GetCols())
 	if d.indptr == nil {
-		return Matrix{Dense: mat.NewDense(rows, cols, d.values)}, nil
+		return plugin.Matrix{Dense: mat.NewDense(rows, cols, d.values)}, nil
 	}
 	c := &sparse.CSR{Rows: rows, Cols: cols, Indptr: d.indptr, Indices: d.indices, Values: d.values}
 	if err := c.Validate(); err != nil {
-		return Matrix{}, fmt.Errorf("CSR dataset: %w", err)
+		return plugin.Matrix{}, fmt.Errorf("CSR dataset: %w", err)
 	}
-	return Matrix{CSR: c}, nil
+	return plugin.Matrix{CSR: c}, nil
 }
 
 // gatherRows returns the given rows of m as a matrix of their own.
-func gatherRows(m Matrix, rows []int) Matrix { return gatherRowsInto(&rowBuffer{}, m, rows) }
+func gatherRows(m plugin.Matrix, rows []int) plugin.Matrix {
+	return gatherRowsInto(&rowBuffer{}, m, rows)
+}
 
 // rowBuffer is memory that gathered rows are written into, grown as
 // needed and reused by the next gather into it.
@@ -162,7 +165,7 @@ func resize[T int32 | int64 | float64](s []T, n int) []T {
 
 // gatherRowsInto returns the given rows of m as a matrix in b's memory,
 // which it takes over until the next gather into b.
-func gatherRowsInto(b *rowBuffer, m Matrix, rows []int) Matrix {
+func gatherRowsInto(b *rowBuffer, m plugin.Matrix, rows []int) plugin.Matrix {
 	if m.CSR != nil {
 		src := m.CSR
 		b.indptr = resize(b.indptr, len(rows)+1)
@@ -178,10 +181,10 @@ func gatherRowsInto(b *rowBuffer, m Matrix, rows []int) Matrix {
 			copy(b.indices[b.indptr[i]:], idx)
 			copy(b.values[b.indptr[i]:], val)
 		}
-		return Matrix{CSR: &sparse.CSR{Rows: len(rows), Cols: src.Cols, Indptr: b.indptr, Indices: b.indices, Values: b.values}}
+		return plugin.Matrix{CSR: &sparse.CSR{Rows: len(rows), Cols: src.Cols, Indptr: b.indptr, Indices: b.indices, Values: b.values}}
 	}
 	if len(rows) == 0 {
-		return Matrix{Dense: &mat.Dense{}}
+		return plugin.Matrix{Dense: &mat.Dense{}}
 	}
 	_, c := m.Dense.Dims()
 	b.dense = resize(b.dense, len(rows)*c)
@@ -189,5 +192,5 @@ func gatherRowsInto(b *rowBuffer, m Matrix, rows []int) Matrix {
 	for i, r := range rows {
 		copy(out.RawRowView(i), m.Dense.RawRowView(r))
 	}
-	return Matrix{Dense: out}
+	return plugin.Matrix{Dense: out}
 }

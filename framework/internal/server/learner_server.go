@@ -1,4 +1,4 @@
-package sdk
+package server
 
 import (
 	"container/list"
@@ -19,6 +19,7 @@ import (
 	pb "github.com/polyclass/polyclass/framework/internal/protov1"
 	"github.com/polyclass/polyclass/framework/matrix"
 	"github.com/polyclass/polyclass/framework/param"
+	"github.com/polyclass/polyclass/framework/plugin"
 	"github.com/polyclass/polyclass/framework/sharedmem"
 )
 
@@ -34,7 +35,7 @@ type datasetCache struct {
 
 type cacheEntry struct {
 	digest string
-	m      Matrix
+	m      plugin.Matrix
 	size   int64
 }
 
@@ -42,12 +43,12 @@ func newDatasetCache(budget int64) *datasetCache {
 	return &datasetCache{budget: budget, order: list.New(), entries: map[string]*list.Element{}}
 }
 
-func (c *datasetCache) get(digest string) (Matrix, bool) {
+func (c *datasetCache) get(digest string) (plugin.Matrix, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	el, ok := c.entries[digest]
 	if !ok {
-		return Matrix{}, false
+		return plugin.Matrix{}, false
 	}
 	c.order.MoveToFront(el)
 	return el.Value.(*cacheEntry).m, true
@@ -75,7 +76,7 @@ func (c *datasetCache) remove(digest string) int64 {
 	return size
 }
 
-func (c *datasetCache) put(digest string, m Matrix, size int64) {
+func (c *datasetCache) put(digest string, m plugin.Matrix, size int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if el, ok := c.entries[digest]; ok {
@@ -97,8 +98,8 @@ func (c *datasetCache) put(digest string, m Matrix, size int64) {
 // learnerServer serves a Learner over gRPC.
 type learnerServer struct {
 	pb.UnimplementedLearnerServiceServer
-	impl  Learner
-	info  LearnerInfo
+	impl  plugin.Learner
+	info  plugin.LearnerInfo
 	cache *datasetCache
 	// workers bounds the problems of one Fit request trained at once
 	// (fewer when the request's threads says so). The bound is per
@@ -110,16 +111,16 @@ type learnerServer struct {
 
 	mu     sync.Mutex
 	next   uint64
-	models map[string]Model
+	models map[string]plugin.Model
 }
 
-func newLearnerServer(impl Learner, cacheBytes int64, workers int, shared *sharedmem.Segment) *learnerServer {
+func newLearnerServer(impl plugin.Learner, cacheBytes int64, workers int, shared *sharedmem.Segment) *learnerServer {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	return &learnerServer{
 		impl: impl, info: impl.Info(), cache: newDatasetCache(cacheBytes),
-		workers: workers, models: map[string]Model{}, shared: shared,
+		workers: workers, models: map[string]plugin.Model{}, shared: shared,
 	}
 }
 
@@ -182,22 +183,22 @@ func (s *learnerServer) Upload(stream pb.LearnerService_UploadServer) error {
 	return stream.SendAndClose(&pb.UploadResponse{Digest: h.GetDigest()})
 }
 
-func (s *learnerServer) dataset(digest string) (Matrix, error) {
+func (s *learnerServer) dataset(digest string) (plugin.Matrix, error) {
 	m, ok := s.cache.get(digest)
 	if !ok {
-		return Matrix{}, status.Errorf(codes.FailedPrecondition, "dataset %s is not loaded (upload it first)", digest)
+		return plugin.Matrix{}, status.Errorf(codes.FailedPrecondition, "dataset %s is not loaded (upload it first)", digest)
 	}
 	return m, nil
 }
 
-func (s *learnerServer) capable(k ProblemKind) bool {
+func (s *learnerServer) capable(k plugin.ProblemKind) bool {
 	c := s.info.Capabilities
 	switch k {
-	case Binary:
+	case plugin.Binary:
 		return c.Binary
-	case Multiclass:
+	case plugin.Multiclass:
 		return c.Multiclass
-	case Regression:
+	case plugin.Regression:
 		return c.Regression
 	}
 	return false
@@ -205,16 +206,16 @@ func (s *learnerServer) capable(k ProblemKind) bool {
 
 // datasetRows returns the dataset with this digest and the row indices of a request,
 // checked against the dataset's size.
-func (s *learnerServer) datasetRows(digest string, req []int64) (Matrix, []int, error) {
+func (s *learnerServer) datasetRows(digest string, req []int64) (plugin.Matrix, []int, error) {
 	x, err := s.dataset(digest)
 	if err != nil {
-		return Matrix{}, nil, err
+		return plugin.Matrix{}, nil, err
 	}
 	n, _ := x.Dims()
 	rows := make([]int, len(req))
 	for i, r := range req {
 		if r < 0 || int(r) >= n {
-			return Matrix{}, nil, status.Errorf(codes.InvalidArgument, "row %d out of range 0..%d", r, n-1)
+			return plugin.Matrix{}, nil, status.Errorf(codes.InvalidArgument, "row %d out of range 0..%d", r, n-1)
 		}
 		rows[i] = int(r)
 	}
@@ -227,11 +228,11 @@ func (s *learnerServer) Fit(ctx context.Context, req *pb.FitRequest) (*pb.FitRes
 		return nil, err
 	}
 	params := convert.ParamsFromPB(req.GetParams())
-	if errs := CheckParams(s.info.Params, params); len(errs) > 0 {
+	if errs := plugin.CheckParams(s.info.Params, params); len(errs) > 0 {
 		err := errors.Join(errs...)
 		return nil, statusErr(codes.InvalidArgument, fmt.Sprintf("parameters: %v", err), err)
 	}
-	params = WithDefaults(s.info.Params, params)
+	params = plugin.WithDefaults(s.info.Params, params)
 
 	problems, members, err := fitProblems(req)
 	if err != nil {
@@ -242,11 +243,11 @@ func (s *learnerServer) Fit(ctx context.Context, req *pb.FitRequest) (*pb.FitRes
 			return nil, status.Errorf(codes.InvalidArgument, "problem %d: %s cannot train %s problems", i, s.info.Name, problems[i].Kind)
 		}
 	}
-	models := make([]Model, len(problems))
+	models := make([]plugin.Model, len(problems))
 	errs := make([]error, len(problems))
 	workers := s.callWorkers(req.GetThreads())
 	var jobs []fitJob
-	if sf, ok := s.impl.(SharedFitter); ok && len(problems) > 0 && sf.SharesFit(params) {
+	if sf, ok := s.impl.(plugin.SharedFitter); ok && len(problems) > 0 && sf.SharesFit(params) {
 		jobs = []fitJob{{slots: workers, run: func() { s.fitShared(ctx, sf, x, rows, members, problems, params, workers, models, errs) }}}
 	} else {
 		jobs = s.fitJobs(ctx, workers, x, rows, members, problems, params, models, errs)
@@ -322,19 +323,19 @@ type fitJob struct {
 // trains together (see batchParts), on workers goroutines for a
 // ParallelBatchFitter's, one per other problem. A job puts its models into
 // models and its errors into errs, at the problems' indices.
-func (s *learnerServer) fitJobs(ctx context.Context, workers int, x Matrix, rows []int, members groupRows, problems []Problem, params Params, models []Model, errs []error) []fitJob {
+func (s *learnerServer) fitJobs(ctx context.Context, workers int, x plugin.Matrix, rows []int, members groupRows, problems []plugin.Problem, params plugin.Params, models []plugin.Model, errs []error) []fitJob {
 	parts, partIdx, single, conv := s.batchParts(x, rows, members, problems, workers)
 	jobs := make([]fitJob, 0, len(parts)+len(single))
 	partSlots := 1
-	if _, ok := s.impl.(ParallelBatchFitter); ok {
+	if _, ok := s.impl.(plugin.ParallelBatchFitter); ok {
 		partSlots = workers
 	}
 	var b *borrowed // set when the learner borrows its input
-	if ib, ok := s.impl.(InputBorrower); ok && ib.BorrowsInput() {
+	if ib, ok := s.impl.(plugin.InputBorrower); ok && ib.BorrowsInput() {
 		b = &borrowed{free: make(chan *rowBuffer, workers), taken: s.taken}
 	}
 	for k, ins := range parts {
-		bf := s.impl.(BatchFitter)
+		bf := s.impl.(plugin.BatchFitter)
 		jobs = append(jobs, fitJob{slots: partSlots, run: func() { s.fitBatch(ctx, bf, ins, partIdx[k], params, workers, models, errs) }})
 	}
 	for _, i := range single {
@@ -356,7 +357,7 @@ func (s *learnerServer) fitJobs(ctx context.Context, workers int, x Matrix, rows
 // unless c holds its conversion already. The rows are gathered into memory
 // of their own, or, when the learner borrows its input (b not nil), taken
 // from b.
-func (s *learnerServer) fitOne(ctx context.Context, x Matrix, rows []int, members groupRows, p Problem, c *converted, params Params, b *borrowed) (Model, error) {
+func (s *learnerServer) fitOne(ctx context.Context, x plugin.Matrix, rows []int, members groupRows, p plugin.Problem, c *converted, params plugin.Params, b *borrowed) (plugin.Model, error) {
 	if c == nil {
 		c = &converted{}
 		c.in, c.used, c.err = convertProblem(rows, members, p)
@@ -377,7 +378,7 @@ func (s *learnerServer) fitOne(ctx context.Context, x Matrix, rows []int, member
 
 // taken returns m as the learner takes rows: dense unless it declares
 // Sparse.
-func (s *learnerServer) taken(m Matrix) Matrix {
+func (s *learnerServer) taken(m plugin.Matrix) plugin.Matrix {
 	if !s.info.Capabilities.Sparse {
 		return m.AsDense()
 	}
@@ -390,15 +391,15 @@ func (s *learnerServer) taken(m Matrix) Matrix {
 // theirs into, one per problem trained at once.
 type borrowed struct {
 	free  chan *rowBuffer
-	taken func(Matrix) Matrix // the learner server's taken
+	taken func(plugin.Matrix) plugin.Matrix // the learner server's taken
 
 	once sync.Once
-	all  Matrix
+	all  plugin.Matrix
 }
 
 // rows returns the rows used (a subsequence of rows) of x and the function
 // to call once Fit has returned.
-func (b *borrowed) rows(x Matrix, rows, used []int) (m Matrix, done func()) {
+func (b *borrowed) rows(x plugin.Matrix, rows, used []int) (m plugin.Matrix, done func()) {
 	if len(used) == len(rows) { // the subsequence is rows itself
 		b.once.Do(func() { b.all = b.taken(gatherRows(x, rows)) })
 		return b.all, func() {}
@@ -422,7 +423,7 @@ func (s *learnerServer) Predict(ctx context.Context, req *pb.PredictRequest) (*p
 		return nil, err
 	}
 	s.mu.Lock()
-	models := make([]Model, len(req.GetHandles()))
+	models := make([]plugin.Model, len(req.GetHandles()))
 	total := 0
 	for i, h := range req.GetHandles() {
 		m, ok := s.models[h]
@@ -440,7 +441,7 @@ func (s *learnerServer) Predict(ctx context.Context, req *pb.PredictRequest) (*p
 	probs := req.GetProbabilities() && s.info.Capabilities.Probabilities && hasProbabilities(models)
 	sub := s.taken(gatherRows(x, rows))
 	scores, prob, answer := s.answerMatrices(req.GetOutput(), len(rows), total, probs)
-	if bp, ok := s.impl.(BatchPredictor); ok && len(models) > 1 {
+	if bp, ok := s.impl.(plugin.BatchPredictor); ok && len(models) > 1 {
 		done, err := predictBatch(ctx, bp, models, sub, scores, prob)
 		if err != nil {
 			return nil, status.Errorf(codes.Internal, "predict with models %s…: %v", req.GetHandles()[0], err)
@@ -462,7 +463,7 @@ func (s *learnerServer) Predict(ctx context.Context, req *pb.PredictRequest) (*p
 // Predicts run at once; each run writes into its own matrices (a model's
 // Predict gets a zeroed matrix of its outputs), which are then copied
 // into the model's columns (see outputTile).
-func (s *learnerServer) predictModels(ctx context.Context, x Matrix, models []Model, handles []string, scores, prob *mat.Dense) error {
+func (s *learnerServer) predictModels(ctx context.Context, x plugin.Matrix, models []plugin.Model, handles []string, scores, prob *mat.Dense) error {
 	if len(models) == 1 {
 		if err := models[0].Predict(ctx, x, scores, prob); err != nil {
 			return status.Errorf(codes.Internal, "predict with model %s: %v", handles[0], err)
@@ -502,7 +503,7 @@ const predictTile = 32
 
 // predictRun predicts with a run of models whose outputs start at columns
 // first (and end at first[len(models)]).
-func (s *learnerServer) predictRun(ctx context.Context, x Matrix, models []Model, handles []string, first []int, scores, prob *mat.Dense) error {
+func (s *learnerServer) predictRun(ctx context.Context, x plugin.Matrix, models []plugin.Model, handles []string, first []int, scores, prob *mat.Dense) error {
 	rows, _ := scores.Dims()
 	tile := outputTile{rows: rows, scores: scores, prob: prob}
 	multi := predictScratch{rows: rows}
@@ -697,4 +698,10 @@ func (s *learnerServer) Forget(_ context.Context, req *pb.ForgetRequest) (*pb.Fo
 		debug.FreeOSMemory() // its pages go back at once
 	}
 	return &pb.ForgetResponse{}, nil
+}
+
+// notConverged reports whether m says that its fit did not converge.
+func notConverged(m plugin.Model) bool {
+	r, ok := m.(plugin.ConvergenceReporter)
+	return ok && r.NotConverged()
 }

@@ -1,4 +1,4 @@
-package sdk
+package server
 
 import (
 	"errors"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/polyclass/polyclass/framework/internal/convert"
 	pb "github.com/polyclass/polyclass/framework/internal/protov1"
+	"github.com/polyclass/polyclass/framework/plugin"
 )
 
 // A Fit request's problems may carry compact targets: a code entry per
@@ -22,13 +23,13 @@ type groupRows [][]int
 
 // fitProblems returns the problems of a Fit request and, when some have
 // compact targets, the rows of each of the request's row groups.
-func fitProblems(req *pb.FitRequest) ([]Problem, groupRows, error) {
+func fitProblems(req *pb.FitRequest) ([]plugin.Problem, groupRows, error) {
 	ps, err := convert.ProblemsFromPB(req.GetProblems(), req.GetRowGroups())
 	if err != nil {
 		return nil, nil, err
 	}
 	var members groupRows
-	if slices.ContainsFunc(ps, func(p Problem) bool { return p.Compact != nil }) {
+	if slices.ContainsFunc(ps, func(p plugin.Problem) bool { return p.Compact != nil }) {
 		members = newGroupRows(req.GetRowGroups())
 	}
 	return ps, members, nil
@@ -60,7 +61,7 @@ func newGroupRows(groups []int32) groupRows {
 // convertProblem converts a problem's targets and weights over rows to a
 // FitInput without X and returns the rows the problem uses, in the order
 // of rows. members holds the rows of each group for a compact problem.
-func convertProblem(rows []int, members groupRows, p Problem) (FitInput, []int, error) {
+func convertProblem(rows []int, members groupRows, p plugin.Problem) (plugin.FitInput, []int, error) {
 	if p.Compact != nil {
 		return convertCompact(rows, members, p)
 	}
@@ -68,16 +69,16 @@ func convertProblem(rows []int, members groupRows, p Problem) (FitInput, []int, 
 }
 
 // convertDense converts a problem with a target per row.
-func convertDense(rows []int, p Problem) (FitInput, []int, error) {
+func convertDense(rows []int, p plugin.Problem) (plugin.FitInput, []int, error) {
 	if len(p.Targets) != len(rows) {
-		return FitInput{}, nil, fmt.Errorf("%d targets for %d rows", len(p.Targets), len(rows))
+		return plugin.FitInput{}, nil, fmt.Errorf("%d targets for %d rows", len(p.Targets), len(rows))
 	}
 	if p.Weights != nil && len(p.Weights) != len(rows) {
-		return FitInput{}, nil, fmt.Errorf("%d weights for %d rows", len(p.Weights), len(rows))
+		return plugin.FitInput{}, nil, fmt.Errorf("%d weights for %d rows", len(p.Weights), len(rows))
 	}
 	m := usedRows(p)
-	in := FitInput{Kind: p.Kind, NumClasses: p.NumClasses, Seed: p.Seed}
-	if p.Kind == Multiclass {
+	in := plugin.FitInput{Kind: p.Kind, NumClasses: p.NumClasses, Seed: p.Seed}
+	if p.Kind == plugin.Multiclass {
 		in.Classes = make([]int, 0, m)
 	} else {
 		in.Targets = make([]float64, 0, m)
@@ -88,26 +89,26 @@ func convertDense(rows []int, p Problem) (FitInput, []int, error) {
 	used := make([]int, 0, m)
 	for i, t := range p.Targets {
 		switch p.Kind {
-		case Binary:
+		case plugin.Binary:
 			if t != 0 && t != 1 && t != -1 {
-				return FitInput{}, nil, fmt.Errorf("binary target %v at row %d is not −1, 0 or +1", t, rows[i])
+				return plugin.FitInput{}, nil, fmt.Errorf("binary target %v at row %d is not −1, 0 or +1", t, rows[i])
 			}
 			if t == 0 {
 				continue
 			}
 			in.Targets = append(in.Targets, t)
-		case Multiclass:
-			if t != float64(int(t)) || t < NotUsed || int(t) >= p.NumClasses {
-				return FitInput{}, nil, fmt.Errorf("class target %v at row %d is not a class index 0..%d (or %d, not used)", t, rows[i], p.NumClasses-1, NotUsed)
+		case plugin.Multiclass:
+			if t != float64(int(t)) || t < plugin.NotUsed || int(t) >= p.NumClasses {
+				return plugin.FitInput{}, nil, fmt.Errorf("class target %v at row %d is not a class index 0..%d (or %d, not used)", t, rows[i], p.NumClasses-1, plugin.NotUsed)
 			}
-			if t == NotUsed {
+			if t == plugin.NotUsed {
 				continue
 			}
 			in.Classes = append(in.Classes, int(t))
-		case Regression:
+		case plugin.Regression:
 			in.Targets = append(in.Targets, t)
 		default:
-			return FitInput{}, nil, fmt.Errorf("unknown problem kind %d", p.Kind)
+			return plugin.FitInput{}, nil, fmt.Errorf("unknown problem kind %d", p.Kind)
 		}
 		used = append(used, rows[i])
 		if p.Weights != nil {
@@ -115,7 +116,7 @@ func convertDense(rows []int, p Problem) (FitInput, []int, error) {
 		}
 	}
 	if len(used) == 0 {
-		return FitInput{}, nil, errors.New("the problem uses no rows")
+		return plugin.FitInput{}, nil, errors.New("the problem uses no rows")
 	}
 	return in, used, nil
 }
@@ -123,11 +124,11 @@ func convertDense(rows []int, p Problem) (FitInput, []int, error) {
 // usedRows counts the rows a dense problem uses (a Binary target other
 // than 0, a Multiclass target other than NotUsed, every Regression
 // target), so that its input is allocated once.
-func usedRows(p Problem) int {
+func usedRows(p plugin.Problem) int {
 	m := 0
 	for _, t := range p.Targets {
 		switch {
-		case p.Kind == Binary && t == 0, p.Kind == Multiclass && t == NotUsed:
+		case p.Kind == plugin.Binary && t == 0, p.Kind == plugin.Multiclass && t == plugin.NotUsed:
 		default:
 			m++
 		}
@@ -137,13 +138,13 @@ func usedRows(p Problem) int {
 
 // convertCompact converts a problem with compact targets, visiting only
 // the rows of the groups it uses (a code entry other than 0).
-func convertCompact(rows []int, members groupRows, p Problem) (FitInput, []int, error) {
+func convertCompact(rows []int, members groupRows, p plugin.Problem) (plugin.FitInput, []int, error) {
 	groups, code := p.Compact.Groups, p.Compact.Code
 	if len(groups) != len(rows) {
-		return FitInput{}, nil, fmt.Errorf("%d targets for %d rows", len(groups), len(rows))
+		return plugin.FitInput{}, nil, fmt.Errorf("%d targets for %d rows", len(groups), len(rows))
 	}
 	if p.Weights != nil && len(p.Weights) != len(rows) {
-		return FitInput{}, nil, fmt.Errorf("%d weights for %d rows", len(p.Weights), len(rows))
+		return plugin.FitInput{}, nil, fmt.Errorf("%d weights for %d rows", len(p.Weights), len(rows))
 	}
 	var runs [][]int
 	m := 0
@@ -154,13 +155,13 @@ func convertCompact(rows []int, members groupRows, p Problem) (FitInput, []int, 
 		}
 	}
 	if m == 0 {
-		return FitInput{}, nil, errors.New("the problem uses no rows")
+		return plugin.FitInput{}, nil, errors.New("the problem uses no rows")
 	}
 	var pos []int // positions in rows of the rows used; nil for all of them
 	if m < len(rows) {
 		pos = mergeRuns(runs, m)
 	}
-	in := FitInput{Kind: Binary, NumClasses: p.NumClasses, Seed: p.Seed, Targets: make([]float64, m)}
+	in := plugin.FitInput{Kind: plugin.Binary, NumClasses: p.NumClasses, Seed: p.Seed, Targets: make([]float64, m)}
 	if p.Weights != nil {
 		in.Weights = make([]float64, m)
 	}

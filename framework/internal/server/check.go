@@ -1,4 +1,4 @@
-package sdk
+package server
 
 import (
 	"context"
@@ -6,39 +6,25 @@ import (
 
 	"github.com/polyclass/polyclass/framework/internal/convert"
 	pb "github.com/polyclass/polyclass/framework/internal/protov1"
+	"github.com/polyclass/polyclass/framework/plugin"
 )
-
-// ParamChecker is an optional interface of a Learner whose parameters need
-// more checking than their specs give: a bridge to a library that takes
-// parameters the plugin does not list (a "*" spec), or that imports what
-// a parameter names. bench validate and bench run call it for every
-// combination of a learner block's parameters before any data is
-// uploaded, once the specs' own checks pass, with the defaults filled in.
-//
-// CheckParams returns the components a fit with params computes with
-// beyond Info's Runtime (a library a parameter names, say), and an error
-// for bad values: a ParamError, or several joined (errors.Join), each
-// located at its parameter in the experiment file. It must not train.
-type ParamChecker interface {
-	CheckParams(ctx context.Context, params Params) ([]Component, error)
-}
 
 // CheckParams checks one combination of parameters against the specs,
 // then with the learner's ParamChecker when it has one.
 func (s *learnerServer) CheckParams(ctx context.Context, req *pb.CheckParamsRequest) (*pb.CheckParamsResponse, error) {
 	p := convert.ParamsFromPB(req.GetParams())
 	resp := &pb.CheckParamsResponse{}
-	if errs := CheckParams(s.info.Params, p); len(errs) > 0 {
+	if errs := plugin.CheckParams(s.info.Params, p); len(errs) > 0 {
 		for _, err := range errs {
 			resp.Problems = append(resp.Problems, paramProblems(err)...)
 		}
 		return resp, nil
 	}
-	c, ok := s.impl.(ParamChecker)
+	c, ok := s.impl.(plugin.ParamChecker)
 	if !ok {
 		return resp, nil
 	}
-	runtime, err := c.CheckParams(ctx, WithDefaults(s.info.Params, p))
+	runtime, err := c.CheckParams(ctx, plugin.WithDefaults(s.info.Params, p))
 	resp.Problems = paramProblems(err)
 	resp.Runtime = convert.ComponentsToPB(runtime)
 	return resp, nil
@@ -58,7 +44,7 @@ func paramProblems(err error) []*pb.ParamProblem {
 		}
 		return out
 	}
-	var pe *ParamError
+	var pe *plugin.ParamError
 	if errors.As(err, &pe) {
 		return []*pb.ParamProblem{{Param: pe.Param, Message: pe.Err.Error()}}
 	}

@@ -1,4 +1,4 @@
-package sdk
+package server
 
 import "github.com/polyclass/polyclass/framework/software"
 

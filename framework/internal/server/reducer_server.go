@@ -1,4 +1,4 @@
-package sdk
+package server
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/polyclass/polyclass/framework/internal/convert"
 	pb "github.com/polyclass/polyclass/framework/internal/protov1"
+	"github.com/polyclass/polyclass/framework/plugin"
 	"github.com/polyclass/polyclass/framework/problem"
 	"github.com/polyclass/polyclass/framework/sharedmem"
 )
@@ -18,16 +19,16 @@ import (
 // reducerServer serves a Reducer over gRPC.
 type reducerServer struct {
 	pb.UnimplementedReducerServiceServer
-	impl    Reducer
-	info    ReducerInfo
-	schemes map[string]Scheme
+	impl    plugin.Reducer
+	info    plugin.ReducerInfo
+	schemes map[string]plugin.Scheme
 	// shared is the segment the host shares with the process, or nil.
 	shared *sharedmem.Segment
 }
 
-func newReducerServer(impl Reducer, shared *sharedmem.Segment) *reducerServer {
+func newReducerServer(impl plugin.Reducer, shared *sharedmem.Segment) *reducerServer {
 	info := impl.Info()
-	s := &reducerServer{impl: impl, info: info, schemes: map[string]Scheme{}, shared: shared}
+	s := &reducerServer{impl: impl, info: info, schemes: map[string]plugin.Scheme{}, shared: shared}
 	for _, sc := range info.Schemes {
 		s.schemes[sc.Name] = sc
 	}
@@ -50,17 +51,17 @@ func (s *reducerServer) Info(context.Context, *pb.InfoRequest) (*pb.ReducerInfo,
 }
 
 // params checks and completes the parameters of a scheme.
-func (s *reducerServer) params(scheme string, m map[string]*pb.Value) (Params, error) {
+func (s *reducerServer) params(scheme string, m map[string]*pb.Value) (plugin.Params, error) {
 	sc, ok := s.schemes[scheme]
 	if !ok {
 		return nil, status.Errorf(codes.InvalidArgument, "unknown scheme %q", scheme)
 	}
 	p := convert.ParamsFromPB(m)
-	if errs := CheckParams(sc.Params, p); len(errs) > 0 {
+	if errs := plugin.CheckParams(sc.Params, p); len(errs) > 0 {
 		err := errors.Join(errs...)
 		return nil, statusErr(codes.InvalidArgument, fmt.Sprintf("scheme %s: %v", scheme, err), err)
 	}
-	return WithDefaults(sc.Params, p), nil
+	return plugin.WithDefaults(sc.Params, p), nil
 }
 
 func (s *reducerServer) Plan(ctx context.Context, req *pb.PlanRequest) (*pb.PlanResponse, error) {
@@ -72,7 +73,7 @@ func (s *reducerServer) Plan(ctx context.Context, req *pb.PlanRequest) (*pb.Plan
 	if err != nil {
 		return nil, status.Errorf(codes.InvalidArgument, "label matrix: %v", err)
 	}
-	pr := PlanRequest{
+	pr := plugin.PlanRequest{
 		Scheme: req.GetScheme(), Params: params, NumClasses: int(req.GetNumClasses()),
 		Labels: convert.Ints[int](req.GetLabels()), LabelMatrix: lm, ClassNames: req.GetClassNames(),
 		Seed: req.GetSeed(), Stage: int(req.GetStage()), State: req.GetState(),
@@ -86,7 +87,7 @@ func (s *reducerServer) Plan(ctx context.Context, req *pb.PlanRequest) (*pb.Plan
 		IgnoresProbabilities: plan.IgnoresProbabilities,
 		CodeDiagnostics:      convert.CodeDiagnosticsToPB(plan.Diagnostics), Warnings: plan.Warnings,
 	}
-	if d := plan.Description; d != (PlanDescription{}) {
+	if d := plan.Description; d != (plugin.PlanDescription{}) {
 		out.Description = &pb.PlanDescription{Code: d.Code, Decoder: d.Decoder}
 	}
 	if err := problem.CheckRows(plan.Problems, pr.Rows()); err != nil {
@@ -106,7 +107,7 @@ func (s *reducerServer) Plan(ctx context.Context, req *pb.PlanRequest) (*pb.Plan
 // that form (problems with CompactTargets over one Groups slice go as
 // they are), else dense. Compact targets are checked first: a group index
 // outside its code, or an entry not −1, 0 or +1, is the reducer's error.
-func planProblemsToPB(plan Plan, compact bool) ([]*pb.Problem, []int32, error) {
+func planProblemsToPB(plan plugin.Plan, compact bool) ([]*pb.Problem, []int32, error) {
 	if err := convert.CheckCompact(plan.Problems); err != nil {
 		return nil, nil, err
 	}
@@ -119,7 +120,7 @@ func (s *reducerServer) Decode(ctx context.Context, req *pb.DecodeRequest) (*pb.
 	if err != nil {
 		return nil, err
 	}
-	var dr DecodeRequest
+	var dr plugin.DecodeRequest
 	dr.Scheme, dr.Params, dr.State = req.GetScheme(), params, req.GetState()
 	for _, m := range []struct {
 		dst **mat.Dense
@@ -160,7 +161,7 @@ func (s *reducerServer) Decode(ctx context.Context, req *pb.DecodeRequest) (*pb.
 // checkDecodeShapes checks that a decode request's matrices agree before a
 // reducer indexes them: probabilities of the scores' shape, training
 // scores with the scores' columns.
-func checkDecodeShapes(dr DecodeRequest) error {
+func checkDecodeShapes(dr plugin.DecodeRequest) error {
 	n, l := dr.Scores.Dims()
 	if dr.Probabilities != nil {
 		if r, c := dr.Probabilities.Dims(); r != n || c != l {

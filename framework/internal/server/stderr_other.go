@@ -1,6 +1,6 @@
 //go:build !unix
 
-package sdk
+package server
 
 // directStderr does nothing here: os.Stderr stays go-plugin's pipe,
 // forwarded to the host over gRPC.

@@ -1,6 +1,6 @@
 //go:build unix
 
-package sdk
+package server
 
 import (
 	"os"

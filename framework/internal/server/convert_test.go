@@ -1,4 +1,4 @@
-package sdk
+package server
 
 import (
 	"reflect"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/polyclass/polyclass/framework/internal/convert"
 	pb "github.com/polyclass/polyclass/framework/internal/protov1"
+	"github.com/polyclass/polyclass/framework/plugin"
 )
 
 // codeFitRequest returns a Fit request whose problems are the columns of
@@ -14,9 +15,9 @@ import (
 // weights when weighted.
 func codeFitRequest(t testing.TB, code [][]int8, labels []int, weighted bool) *pb.FitRequest {
 	t.Helper()
-	ps := make([]Problem, len(code[0]))
+	ps := make([]plugin.Problem, len(code[0]))
 	for j := range ps {
-		ps[j] = Problem{Kind: Binary, NumClasses: 2, Seed: uint64(j + 1), Targets: make([]float64, len(labels))}
+		ps[j] = plugin.Problem{Kind: plugin.Binary, NumClasses: 2, Seed: uint64(j + 1), Targets: make([]float64, len(labels))}
 		if weighted {
 			ps[j].Weights = make([]float64, len(labels))
 		}

@@ -1,4 +1,4 @@
-package sdk
+package server
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/polyclass/polyclass/framework/internal/convert"
 	"github.com/polyclass/polyclass/framework/matrix"
+	"github.com/polyclass/polyclass/framework/plugin"
 	"github.com/polyclass/polyclass/framework/sparse"
 )
 
@@ -31,7 +32,7 @@ func diabetesLike() *sparse.CSR {
 // BenchmarkGatherRowsCSR measures the copy of a fold's training rows
 // (4 of every 5) out of a diabetes130-sized CSR matrix.
 func BenchmarkGatherRowsCSR(b *testing.B) {
-	m := Matrix{CSR: diabetesLike()}
+	m := plugin.Matrix{CSR: diabetesLike()}
 	var rows []int
 	for i := 0; i < m.CSR.Rows; i++ {
 		if i%5 != 0 {
@@ -54,7 +55,7 @@ func TestStreamMatrixMatchesEncodeMatrix(t *testing.T) {
 	big := diabetesLike()
 	big.Rows, big.Indptr = 3000, big.Indptr[:3001]
 	big.Indices, big.Values = big.Indices[:big.Indptr[3000]], big.Values[:big.Indptr[3000]]
-	for _, m := range []Matrix{{CSR: csr}, {Dense: dense}, {CSR: big}} {
+	for _, m := range []plugin.Matrix{{CSR: csr}, {Dense: dense}, {CSR: big}} {
 		e, s := matrix.EncodeMatrix(m), matrix.StreamMatrix(m)
 		if s.Data != nil || s.Digest != e.Digest || s.Size() != e.Size() || s.Rows != e.Rows || s.Cols != e.Cols || s.NNZ != e.NNZ || s.Sparse != e.Sparse {
 			t.Fatalf("streamed %+v, encoded %+v", s, e)
@@ -96,7 +97,7 @@ func TestStreamMatrixMatchesEncodeMatrix(t *testing.T) {
 // TestDecoderRejectsBadUploads: a header that does not match its size, too
 // many bytes, too few, and bytes that do not hash to the digest.
 func TestDecoderRejectsBadUploads(t *testing.T) {
-	e := matrix.EncodeMatrix(Matrix{Dense: mat.NewDense(2, 2, []float64{1, 2, 3, 4})})
+	e := matrix.EncodeMatrix(plugin.Matrix{Dense: mat.NewDense(2, 2, []float64{1, 2, 3, 4})})
 	h := convert.Header(e)
 	h.Size++
 	if _, err := newMatrixDecoder(h); err == nil || !strings.Contains(err.Error(), "needs 32 bytes") {
@@ -132,7 +133,7 @@ func TestGatherRowsIntoReusedBuffer(t *testing.T) {
 	// [[1 0 2] [0 0 0] [0 3 0] [4 5 6]]
 	csr := &sparse.CSR{Rows: 4, Cols: 3, Indptr: []int64{0, 2, 2, 3, 6}, Indices: []int32{0, 2, 1, 0, 1, 2}, Values: []float64{1, 2, 3, 4, 5, 6}}
 	dense := mat.NewDense(4, 3, []float64{1, 0, 2, 0, 0, 0, 0, 3, 0, 4, 5, 6})
-	for name, m := range map[string]Matrix{"csr": {CSR: csr}, "dense": {Dense: dense}} {
+	for name, m := range map[string]plugin.Matrix{"csr": {CSR: csr}, "dense": {Dense: dense}} {
 		b := &rowBuffer{}
 		for _, rows := range [][]int{{3, 0}, {1}, {0, 1, 2, 3, 3}, {2}, {}, {3, 3}} {
 			got, want := gatherRowsInto(b, m, rows), gatherRows(m, rows)

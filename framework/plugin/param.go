@@ -1,4 +1,4 @@
-package sdk
+package plugin
 
 import "github.com/polyclass/polyclass/framework/param"
 

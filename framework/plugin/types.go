@@ -1,4 +1,4 @@
-package sdk
+package plugin
 
 import (
 	"context"
@@ -92,12 +92,6 @@ type Model interface {
 // model without the method is taken to have converged.
 type ConvergenceReporter interface {
 	NotConverged() bool
-}
-
-// notConverged reports whether m says that its fit did not converge.
-func notConverged(m Model) bool {
-	r, ok := m.(ConvergenceReporter)
-	return ok && r.NotConverged()
 }
 
 // Scheme describes one reduction a reducer offers.

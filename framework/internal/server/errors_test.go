@@ -1,4 +1,4 @@
-package sdk
+package server
 
 import (
 	"errors"
@@ -8,6 +8,8 @@ import (
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+
+	"github.com/polyclass/polyclass/framework/plugin"
 )
 
 // TestStatusErr: the status of a failure carries one BadRequest field
@@ -15,7 +17,7 @@ import (
 // the ParamError's own message; an error that blames none carries no
 // details.
 func TestStatusErr(t *testing.T) {
-	knob := WithParam("knob", errors.New("too large"))
+	knob := plugin.WithParam("knob", errors.New("too large"))
 	for _, tt := range []struct {
 		name   string
 		err    error
@@ -25,7 +27,7 @@ func TestStatusErr(t *testing.T) {
 		{"plain", errors.New("x"), nil, nil},
 		{"param", knob, []string{"params.knob"}, []string{"too large"}},
 		{"wrapped", fmt.Errorf("plan: %w", knob), []string{"params.knob"}, []string{"too large"}},
-		{"joined", errors.Join(knob, errors.New("y"), WithParam("C", errors.New("z")), knob),
+		{"joined", errors.Join(knob, errors.New("y"), plugin.WithParam("C", errors.New("z")), knob),
 			[]string{"params.knob", "params.C"}, []string{"too large", "plan failed"}},
 	} {
 		st := status.Convert(statusErr(codes.InvalidArgument, "plan failed", tt.err))
