@@ -23,7 +23,7 @@ import (
 	"github.com/polyclass/polyclass/framework/encode"
 	"github.com/polyclass/polyclass/framework/host"
 	"github.com/polyclass/polyclass/framework/param"
-	"github.com/polyclass/polyclass/framework/sdk"
+	"github.com/polyclass/polyclass/framework/plugin"
 	"github.com/polyclass/polyclass/framework/suggest"
 )
 
@@ -796,7 +796,7 @@ func (r *resolver) defaultOffers(scheme string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	return p.ReducerInfo != nil && slices.ContainsFunc(p.ReducerInfo.Schemes, func(s sdk.Scheme) bool { return s.Name == scheme }), nil
+	return p.ReducerInfo != nil && slices.ContainsFunc(p.ReducerInfo.Schemes, func(s plugin.Scheme) bool { return s.Name == scheme }), nil
 }
 
 // schemes starts every plugin of the host, side by side, and returns for
