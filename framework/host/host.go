@@ -595,11 +595,11 @@ func (h *Host) launch(ctx context.Context, b Binary) (*Plugin, error) {
 	var rc *ReducerClient
 	if raw, err := rpc.Dispense(wire.LearnerPluginName); err == nil {
 		lc = raw.(*LearnerClient)
-		lc.shared = shared
+		lc.Share(shared)
 	}
 	if raw, err := rpc.Dispense(wire.ReducerPluginName); err == nil {
 		rc = raw.(*ReducerClient)
-		rc.shared = shared
+		rc.Share(shared)
 	}
 	probeCtx, cancel := context.WithTimeout(ctx, StartTimeout)
 	defer cancel()

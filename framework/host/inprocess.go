@@ -9,6 +9,7 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/test/bufconn"
 
+	"github.com/polyclass/polyclass/framework/internal/client"
 	"github.com/polyclass/polyclass/framework/internal/server"
 	"github.com/polyclass/polyclass/framework/internal/serving"
 	"github.com/polyclass/polyclass/framework/plugin"
@@ -77,8 +78,7 @@ func (h *Host) startInProcess(ctx context.Context, b Binary, impl InProcess) (*P
 		conn.Close()
 		stop()
 	}}
-	lc, rc := NewLearnerClient(conn), NewReducerClient(conn)
-	lc.shared, rc.shared = shared, shared
+	lc, rc := client.NewLearner(conn, shared), client.NewReducer(conn, shared)
 	// Probed as a process is: Info on both services, in the same order.
 	if err := p.probe(ctx, lc, rc); err != nil {
 		p.Stop()

@@ -4,10 +4,10 @@
 //
 // The assignment depends only on the experiment: each cell's identity and
 // its estimated work (rows × features × models per fold × folds, which
-// the engine estimates: engine.EstimateShards), never on
-// timing or on the machine, so that every task computes the same
-// assignment without talking to the others. Cells that share a dataset and a pipeline (and
-// so their encoded design matrices and uploads) stay in one shard unless
+// the engine estimates: engine.EstimateShards), never on timing or on the
+// machine, so that every task computes the same assignment without
+// talking to the others. Cells that share a dataset and a pipeline (and so
+// their encoded design matrices and uploads) stay in one shard unless
 // their group is too big for the shards to balance; the groups, or their
 // parts, are then dealt largest first to the least-loaded shard (LPT).
 // When no single cell exceeds half a shard's mean work, the largest shard
