@@ -46,16 +46,7 @@ func (c *LearnerClient) Info(ctx context.Context) (plugin.LearnerInfo, error) {
 	}
 	c.codeTargets.Store(r.GetCodeTargets())
 	c.useShared.Store(r.GetSharedMemory() && c.shared != nil)
-	return plugin.LearnerInfo{
-		Name: r.GetName(), Version: r.GetVersion(), Description: r.GetDescription(),
-		Capabilities: plugin.Capabilities{
-			Binary: r.GetBinary(), Multiclass: r.GetMulticlass(), Regression: r.GetRegression(),
-			Scores: r.GetScores(), Probabilities: r.GetProbabilities(), Sparse: r.GetSparse(),
-			Weights: r.GetWeights(),
-		},
-		Params:  convert.SpecsFromPB(r.GetParams()),
-		Runtime: convert.ComponentsFromPB(r.GetRuntime()),
-	}, nil
+	return convert.LearnerInfoFromPB(r), nil
 }
 
 // Missing returns the digests the plugin does not hold.
@@ -368,18 +359,10 @@ func (c *ReducerClient) Info(ctx context.Context) (plugin.ReducerInfo, error) {
 	if err != nil {
 		return plugin.ReducerInfo{}, rpcErr("reducer info", err)
 	}
-	info := plugin.ReducerInfo{
-		Name: r.GetName(), Version: r.GetVersion(), Description: r.GetDescription(),
-		Runtime: convert.ComponentsFromPB(r.GetRuntime()),
-	}
+	info := convert.ReducerInfoFromPB(r)
 	rowWise := map[string]bool{}
-	for _, s := range r.GetSchemes() {
-		info.Schemes = append(info.Schemes, plugin.Scheme{
-			Name: s.GetName(), Description: s.GetDescription(), MultiLabel: s.GetMultilabel(),
-			NeedsMulticlass: s.GetNeedsMulticlass(), NeedsRegression: s.GetNeedsRegression(),
-			Params: convert.SpecsFromPB(s.GetParams()), RowWiseDecode: s.GetRowWiseDecode(),
-		})
-		rowWise[s.GetName()] = s.GetRowWiseDecode()
+	for _, s := range info.Schemes {
+		rowWise[s.Name] = s.RowWiseDecode
 	}
 	c.mu.Lock()
 	c.rowWise = rowWise
@@ -390,29 +373,18 @@ func (c *ReducerClient) Info(ctx context.Context) (plugin.ReducerInfo, error) {
 
 // Plan asks for the problems of one fold.
 func (c *ReducerClient) Plan(ctx context.Context, req plugin.PlanRequest) (plugin.Plan, error) {
-	lm := convert.DenseToPB(req.LabelMatrix)
-	r, err := c.rpc.Plan(ctx, &pb.PlanRequest{
-		Scheme: req.Scheme, Params: convert.ParamsToPB(req.Params), NumClasses: int32(req.NumClasses),
-		Labels: convert.Ints[int32](req.Labels), LabelMatrix: lm, Seed: req.Seed, ClassNames: req.ClassNames,
-		Stage: int32(req.Stage), State: req.State, AcceptsCodeTargets: true,
-	})
+	msg := convert.PlanRequestToPB(req)
+	msg.AcceptsCodeTargets = true
+	r, err := c.rpc.Plan(ctx, msg)
 	if err != nil {
 		return plugin.Plan{}, rpcErr("plan", err)
 	}
-	p := plugin.Plan{
-		Code: convert.CodeFromPB(r.GetCode()), State: r.GetState(), NeedsTrainingScores: r.GetNeedsTrainingScores(),
-		IgnoresProbabilities: r.GetIgnoresProbabilities(),
-		Diagnostics:          convert.CodeDiagnosticsFromPB(r.GetCodeDiagnostics()), Warnings: r.GetWarnings(),
-		Description: plugin.PlanDescription{Code: r.GetDescription().GetCode(), Decoder: r.GetDescription().GetDecoder()},
-	}
-	if p.Problems, err = convert.ProblemsFromPB(r.GetProblems(), r.GetRowGroups()); err != nil {
+	p, err := convert.PlanFromPB(r)
+	if err != nil {
 		return plugin.Plan{}, fmt.Errorf("plan: %w", err)
 	}
 	if err := problem.CheckRows(p.Problems, req.Rows()); err != nil {
 		return plugin.Plan{}, fmt.Errorf("plan: %w", err)
-	}
-	if ns := r.GetNextStage(); ns != nil {
-		p.NextStage = &plugin.StageSpec{InnerFolds: int(ns.GetInnerFolds()), AppendOutputs: ns.GetAppendOutputs(), InnerSeed: ns.GetInnerSeed()}
 	}
 	return p, nil
 }

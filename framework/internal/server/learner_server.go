@@ -125,15 +125,10 @@ func newLearnerServer(impl plugin.Learner, cacheBytes int64, workers int, shared
 }
 
 func (s *learnerServer) Info(context.Context, *pb.InfoRequest) (*pb.LearnerInfo, error) {
-	c := s.info.Capabilities
-	return &pb.LearnerInfo{
-		Name: s.info.Name, Version: s.info.Version, Description: s.info.Description,
-		Binary: c.Binary, Multiclass: c.Multiclass, Regression: c.Regression, Scores: c.Scores,
-		Probabilities: c.Probabilities, Sparse: c.Sparse, Weights: c.Weights, Params: convert.SpecsToPB(s.info.Params),
-		// The SDK converts compact targets to each problem's FitInput.
-		CodeTargets: true, SharedMemory: s.shared != nil,
-		Runtime: convert.ComponentsToPB(runtimeReport(s.info.Runtime)),
-	}, nil
+	out := convert.LearnerInfoToPB(s.info, runtimeReport(s.info.Runtime))
+	// The SDK converts compact targets to each problem's FitInput.
+	out.CodeTargets, out.SharedMemory = true, s.shared != nil
+	return out, nil
 }
 
 func (s *learnerServer) Has(_ context.Context, req *pb.HasRequest) (*pb.HasResponse, error) {

@@ -36,17 +36,8 @@ func newReducerServer(impl plugin.Reducer, shared *sharedmem.Segment) *reducerSe
 }
 
 func (s *reducerServer) Info(context.Context, *pb.InfoRequest) (*pb.ReducerInfo, error) {
-	out := &pb.ReducerInfo{
-		Name: s.info.Name, Version: s.info.Version, Description: s.info.Description, SharedMemory: s.shared != nil,
-		Runtime: convert.ComponentsToPB(runtimeReport(s.info.Runtime)),
-	}
-	for _, sc := range s.info.Schemes {
-		out.Schemes = append(out.Schemes, &pb.Scheme{
-			Name: sc.Name, Description: sc.Description, Multilabel: sc.MultiLabel,
-			NeedsMulticlass: sc.NeedsMulticlass, NeedsRegression: sc.NeedsRegression, Params: convert.SpecsToPB(sc.Params),
-			RowWiseDecode: sc.RowWiseDecode,
-		})
-	}
+	out := convert.ReducerInfoToPB(s.info, runtimeReport(s.info.Runtime))
+	out.SharedMemory = s.shared != nil
 	return out, nil
 }
 
@@ -69,35 +60,20 @@ func (s *reducerServer) Plan(ctx context.Context, req *pb.PlanRequest) (*pb.Plan
 	if err != nil {
 		return nil, err
 	}
-	lm, err := convert.DenseFromPB(req.GetLabelMatrix())
+	pr, err := convert.PlanRequestFromPB(req, params)
 	if err != nil {
 		return nil, status.Errorf(codes.InvalidArgument, "label matrix: %v", err)
-	}
-	pr := plugin.PlanRequest{
-		Scheme: req.GetScheme(), Params: params, NumClasses: int(req.GetNumClasses()),
-		Labels: convert.Ints[int](req.GetLabels()), LabelMatrix: lm, ClassNames: req.GetClassNames(),
-		Seed: req.GetSeed(), Stage: int(req.GetStage()), State: req.GetState(),
 	}
 	plan, err := s.impl.Plan(ctx, pr)
 	if err != nil {
 		return nil, statusErr(codes.InvalidArgument, fmt.Sprintf("plan %s: %v", req.GetScheme(), err), err)
 	}
-	out := &pb.PlanResponse{
-		Code: convert.CodeToPB(plan.Code), State: plan.State, NeedsTrainingScores: plan.NeedsTrainingScores,
-		IgnoresProbabilities: plan.IgnoresProbabilities,
-		CodeDiagnostics:      convert.CodeDiagnosticsToPB(plan.Diagnostics), Warnings: plan.Warnings,
-	}
-	if d := plan.Description; d != (plugin.PlanDescription{}) {
-		out.Description = &pb.PlanDescription{Code: d.Code, Decoder: d.Decoder}
-	}
+	out := convert.PlanToPB(plan)
 	if err := problem.CheckRows(plan.Problems, pr.Rows()); err != nil {
 		return nil, status.Errorf(codes.Internal, "plan %s: %v", req.GetScheme(), err)
 	}
 	if out.Problems, out.RowGroups, err = planProblemsToPB(plan, req.GetAcceptsCodeTargets()); err != nil {
 		return nil, status.Errorf(codes.Internal, "plan %s: %v", req.GetScheme(), err)
-	}
-	if plan.NextStage != nil {
-		out.NextStage = &pb.StageSpec{InnerFolds: int32(plan.NextStage.InnerFolds), AppendOutputs: plan.NextStage.AppendOutputs, InnerSeed: plan.NextStage.InnerSeed}
 	}
 	return out, nil
 }
