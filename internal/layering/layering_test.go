@@ -200,3 +200,25 @@ func TestParseGraph(t *testing.T) {
 		t.Errorf("got %v, want host → plugin and plugin alone", g)
 	}
 }
+
+// TestNoRPCBelowTheWire: the contract and the packages that write results
+// link no gRPC and no go-plugin, not even through a dependency (on
+// c93e781, shard's import of the engine pulled 72 gRPC packages).
+func TestNoRPCBelowTheWire(t *testing.T) {
+	pkgs := []string{"./framework/plugin", "./framework/shard", "./framework/report", "./framework/results"}
+	cmd := exec.Command("go", append([]string{"list", "-deps"}, pkgs...)...)
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	var rpc []string
+	for _, p := range strings.Fields(string(out)) {
+		if strings.HasPrefix(p, "google.golang.org/grpc") || strings.HasPrefix(p, "github.com/hashicorp/go-plugin") {
+			rpc = append(rpc, p)
+		}
+	}
+	if len(rpc) > 0 {
+		t.Errorf("go list -deps %s lists %d RPC packages, want none: %s", strings.Join(pkgs, " "), len(rpc), strings.Join(rpc, ", "))
+	}
+}
