@@ -14,8 +14,8 @@ import (
 	"github.com/polyclass/polyclass/framework/encode"
 	"github.com/polyclass/polyclass/framework/host"
 	"github.com/polyclass/polyclass/framework/metrics"
+	"github.com/polyclass/polyclass/framework/plugin"
 	"github.com/polyclass/polyclass/framework/report"
-	"github.com/polyclass/polyclass/framework/sdk"
 )
 
 // listTopics are what bench list lists.
@@ -110,12 +110,12 @@ func listFormats(w io.Writer) error {
 // reducerInfos starts every plugin, all at once, and returns the
 // reducers' Info, in the plugins' name order. A plugin that cannot start
 // is noted on stderr.
-func reducerInfos(ctx context.Context, h *host.Host, stderr io.Writer) ([]*sdk.ReducerInfo, error) {
+func reducerInfos(ctx context.Context, h *host.Host, stderr io.Writer) ([]*plugin.ReducerInfo, error) {
 	plugins, err := startedPlugins(ctx, h, stderr)
 	if err != nil {
 		return nil, err
 	}
-	var out []*sdk.ReducerInfo
+	var out []*plugin.ReducerInfo
 	for _, p := range plugins {
 		if p.ReducerInfo != nil {
 			out = append(out, p.ReducerInfo)
@@ -176,7 +176,7 @@ func listLearners(w io.Writer, plugins []*host.Plugin, dir string) error {
 	return err
 }
 
-func listSchemes(w io.Writer, reducers []*sdk.ReducerInfo) error {
+func listSchemes(w io.Writer, reducers []*plugin.ReducerInfo) error {
 	for i, r := range reducers {
 		if i > 0 {
 			fmt.Fprintln(w)
@@ -214,7 +214,7 @@ const decodeParam = "decode"
 // listDecoders prints, for each reducer plugin, the values its schemes
 // allow for the decode parameter: each decoder with the schemes that take
 // it and the schemes whose default it is.
-func listDecoders(w io.Writer, reducers []*sdk.ReducerInfo) error {
+func listDecoders(w io.Writer, reducers []*plugin.ReducerInfo) error {
 	for i, r := range reducers {
 		if i > 0 {
 			fmt.Fprintln(w)
@@ -237,7 +237,7 @@ func listDecoders(w io.Writer, reducers []*sdk.ReducerInfo) error {
 						order = append(order, d)
 					}
 					uses[d].schemes = append(uses[d].schemes, s.Name)
-					if p.Default.Kind() == sdk.StringValue && p.Default.Str() == d {
+					if p.Default.Kind() == plugin.StringValue && p.Default.Str() == d {
 						uses[d].defaults = append(uses[d].defaults, s.Name)
 					}
 				}

@@ -22,7 +22,7 @@ func writePlan(ctx context.Context, g *engine.Grid, shards int, w io.Writer) err
 	var owner []int
 	if shards > 0 {
 		var err error
-		if est, err = shard.Estimate(ctx, g); err != nil {
+		if est, err = engine.EstimateShards(ctx, g); err != nil {
 			return err
 		}
 		owner = shard.Assign(est, shards)

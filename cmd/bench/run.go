@@ -23,9 +23,9 @@ import (
 	"github.com/polyclass/polyclass/framework/host"
 	"github.com/polyclass/polyclass/framework/outcome"
 	"github.com/polyclass/polyclass/framework/param"
+	"github.com/polyclass/polyclass/framework/plugin"
 	"github.com/polyclass/polyclass/framework/report"
 	"github.com/polyclass/polyclass/framework/results"
-	"github.com/polyclass/polyclass/framework/sdk"
 	"github.com/polyclass/polyclass/framework/shard"
 )
 
@@ -715,7 +715,7 @@ func listPlugins(ctx context.Context, h *host.Host, w io.Writer) error {
 }
 
 // capabilities names a learner's capabilities, in a fixed order.
-func capabilities(c sdk.Capabilities) []string {
+func capabilities(c plugin.Capabilities) []string {
 	var caps []string
 	for _, x := range []struct {
 		on   bool
@@ -731,7 +731,7 @@ func capabilities(c sdk.Capabilities) []string {
 
 // writeRuntime lists the software a plugin reports it computes with, one
 // component a line.
-func writeRuntime(w io.Writer, runtime []sdk.Component) {
+func writeRuntime(w io.Writer, runtime []plugin.Component) {
 	if len(runtime) == 0 {
 		return
 	}
@@ -741,8 +741,8 @@ func writeRuntime(w io.Writer, runtime []sdk.Component) {
 	}
 }
 
-func writeParams(w io.Writer, indent string, specs []sdk.ParamSpec) {
-	specs = append([]sdk.ParamSpec(nil), specs...)
+func writeParams(w io.Writer, indent string, specs []plugin.ParamSpec) {
+	specs = append([]plugin.ParamSpec(nil), specs...)
 	sort.SliceStable(specs, func(i, j int) bool { return specs[i].Name < specs[j].Name })
 	for _, s := range specs {
 		line := fmt.Sprintf("%sparam %s (%s)", indent, s.Name, s.Type)

@@ -109,7 +109,7 @@ func slurmShard(id string, shards int) (*shard.Spec, error) {
 // shardCells assigns the cells of g to the shards of spec (package shard)
 // and returns spec's, with their names and digests.
 func shardCells(ctx context.Context, g *engine.Grid, spec shard.Spec, digests []string) (*results.Shard, error) {
-	est, err := shard.Estimate(ctx, g)
+	est, err := engine.EstimateShards(ctx, g)
 	if err != nil {
 		return nil, fmt.Errorf("assigning cells to shards: %w", err)
 	}

@@ -8,7 +8,7 @@ import (
 	"github.com/polyclass/polyclass/framework/calibrate"
 	"github.com/polyclass/polyclass/framework/cv"
 	"github.com/polyclass/polyclass/framework/matrix"
-	"github.com/polyclass/polyclass/framework/sdk"
+	"github.com/polyclass/polyclass/framework/plugin"
 )
 
 // CalibrationFolds is the number of inner folds of calibrate, as
@@ -104,14 +104,14 @@ func (f *fold) calibratedOutcome(x matrix.Matrix, enc *matrix.EncodedMatrix) (fo
 // followed through the stages by plans alone (a stage's plan needs no
 // features): the plan whose diagnostics and warnings an uncalibrated
 // fold reports.
-func (f *fold) lastPlan(req sdk.PlanRequest) (sdk.Plan, error) {
+func (f *fold) lastPlan(req plugin.PlanRequest) (plugin.Plan, error) {
 	for {
 		plan, err := f.plan(req)
 		if err != nil || plan.NextStage == nil {
 			return plan, err
 		}
 		if req.Stage >= maxStages {
-			return sdk.Plan{}, fmt.Errorf("reducer %s asks for more than %d stages", f.rp.Name, maxStages)
+			return plugin.Plan{}, fmt.Errorf("reducer %s asks for more than %d stages", f.rp.Name, maxStages)
 		}
 		req.Stage++
 		req.State = plan.State
@@ -121,12 +121,12 @@ func (f *fold) lastPlan(req sdk.PlanRequest) (sdk.Plan, error) {
 // calibratedDecoding is the fold's decoding by its calibrated models: their
 // probabilities (see calibrated), the largest deciding each row, ties
 // counted.
-func (f *fold) calibratedDecoding(x matrix.Matrix, enc *matrix.EncodedMatrix) (sdk.Decoding, error) {
+func (f *fold) calibratedDecoding(x matrix.Matrix, enc *matrix.EncodedMatrix) (plugin.Decoding, error) {
 	scores, err := f.calibrated(x, enc)
 	if err != nil {
-		return sdk.Decoding{}, err
+		return plugin.Decoding{}, err
 	}
-	dec := sdk.Decoding{ClassScores: scores, ClassScoresAreProbabilities: true}
+	dec := plugin.Decoding{ClassScores: scores, ClassScoresAreProbabilities: true}
 	dec.Predicted, dec.Ties = argmax(scores)
 	return dec, nil
 }

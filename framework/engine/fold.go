@@ -20,8 +20,8 @@ import (
 	"github.com/polyclass/polyclass/framework/matrix"
 	"github.com/polyclass/polyclass/framework/metrics"
 	"github.com/polyclass/polyclass/framework/outcome"
+	"github.com/polyclass/polyclass/framework/plugin"
 	"github.com/polyclass/polyclass/framework/problem"
-	"github.com/polyclass/polyclass/framework/sdk"
 	"github.com/polyclass/polyclass/framework/sparse"
 )
 
@@ -95,7 +95,7 @@ type fold struct {
 
 	// params are the learner's parameters for this fit (a candidate of a
 	// tuned learner, else the cell's).
-	params sdk.Params
+	params plugin.Params
 	// threads returns the share of the CPUs a fit of the fold may keep
 	// busy now (scheduler.fitThreads); nil leaves it to the plugin.
 	threads func() int
@@ -131,12 +131,12 @@ func (f *fold) rerr(err error) error { return pluginErr(f.ctx, err, f.rp) }
 // plan asks the reducer for a stage's problems and gives every problem a
 // solver seed from the cell's identity, the repeat, the fold, the stage and
 // the problem's index, and the cell's class weights (see ClassWeights).
-func (f *fold) plan(req sdk.PlanRequest) (sdk.Plan, error) {
+func (f *fold) plan(req plugin.PlanRequest) (plugin.Plan, error) {
 	start := time.Now()
 	plan, err := f.rp.Reducer.Plan(f.ctx, req)
 	f.clock.since(phasePlan, start)
 	if err != nil {
-		return sdk.Plan{}, f.rerr(err)
+		return plugin.Plan{}, f.rerr(err)
 	}
 	for j := range plan.Problems {
 		plan.Problems[j].Seed = cv.Seed(f.solverSeed, strconv.Itoa(req.Stage), strconv.Itoa(j))
@@ -169,7 +169,7 @@ func (f *fold) upload(enc *matrix.EncodedMatrix) error {
 
 // fit trains problems on rows, a fit of the fold's own (an inner fit,
 // not shared), and keeps the models for release.
-func (f *fold) fit(digest string, rows []int, problems []sdk.Problem) ([]host.ModelRef, error) {
+func (f *fold) fit(digest string, rows []int, problems []plugin.Problem) ([]host.ModelRef, error) {
 	atomic.AddInt64(&f.stats.FitsRequested, int64(len(problems)))
 	models, took, err := f.fitBatch(digest, rows, problems)
 	f.fitSeconds += took
@@ -183,7 +183,7 @@ func (f *fold) fit(digest string, rows []int, problems []sdk.Problem) ([]host.Mo
 
 // fitBatch trains problems on rows in one call, and returns the models and
 // the seconds the call took; the models made count in the run's Stats.
-func (f *fold) fitBatch(digest string, rows []int, problems []sdk.Problem) ([]host.ModelRef, float64, error) {
+func (f *fold) fitBatch(digest string, rows []int, problems []plugin.Problem) ([]host.ModelRef, float64, error) {
 	start := time.Now()
 	threads := 0 // the plugin's choice
 	if f.threads != nil {
@@ -210,7 +210,7 @@ func (f *fold) fitBatch(digest string, rows []int, problems []sdk.Problem) ([]ho
 // its models, whoever made them (each model of a batch counts its share of
 // the batch's time). The shared models are released with their share
 // group, not with the fold.
-func (f *fold) fitShared(digest string, problems []sdk.Problem) ([]host.ModelRef, error) {
+func (f *fold) fitShared(digest string, problems []plugin.Problem) ([]host.ModelRef, error) {
 	if f.share == nil {
 		// An inner fold (tuning, calibration): a fit of its own, with its
 		// cell's seeds.
@@ -251,7 +251,7 @@ var errFitAbandoned = errors.New("the fold that claimed the fit stopped")
 // fitClaimed fits the problems at positions mine, which the fold claimed
 // in the table as fits, and publishes the models (or the error) to the
 // folds that wait for them.
-func (f *fold) fitClaimed(digest string, problems []sdk.Problem, keys []string, mine []int, fits []*sharedFit, models []host.ModelRef, seconds []float64, have []bool) error {
+func (f *fold) fitClaimed(digest string, problems []plugin.Problem, keys []string, mine []int, fits []*sharedFit, models []host.ModelRef, seconds []float64, have []bool) error {
 	claimed := pick(keys, mine)
 	published := false
 	defer func() {
@@ -446,7 +446,7 @@ func (s *scheduler) runFold(ctx context.Context, t task, e *matrixEntry) (fr out
 // its calibration split when calibrating, else on the whole training part.
 // It returns the tuning (nil when there was none) and the seconds it spent
 // fitting.
-func (f *fold) tunedOutcome(t task, e *matrixEntry, x sdk.Matrix, enc *matrix.EncodedMatrix, calibrating bool) (*tuning, float64, foldOutcome, error) {
+func (f *fold) tunedOutcome(t task, e *matrixEntry, x plugin.Matrix, enc *matrix.EncodedMatrix, calibrating bool) (*tuning, float64, foldOutcome, error) {
 	var tuned *tuning
 	var tuneSeconds float64
 	if t.cell.Learner.Candidates != nil {
@@ -474,7 +474,7 @@ func (f *fold) tunedOutcome(t task, e *matrixEntry, x sdk.Matrix, enc *matrix.En
 // softmaxScores tells whether a multiclass cell's class probabilities
 // (what log_loss and brier read) are a softmax of the decoder's class
 // scores rather than probabilities: the decoder says which
-// (sdk.Decoding.ClassScoresAreProbabilities; a calibrated fold's are
+// (plugin.Decoding.ClassScoresAreProbabilities; a calibrated fold's are
 // probabilities). Multi-label folds have no such metric.
 func softmaxScores(c *Cell, out foldOutcome) bool {
 	return !c.Dataset.MultiLabel && !out.dec.ClassScoresAreProbabilities
@@ -510,14 +510,14 @@ func newFold(ctx context.Context, g *Grid, t task, stats *Stats) (*fold, error) 
 
 // foldOutcome is what a fold's models and decoder made of its test rows.
 type foldOutcome struct {
-	plan sdk.Plan
-	dec  sdk.Decoding
+	plan plugin.Plan
+	dec  plugin.Decoding
 }
 
 // evaluate trains the cell on the fold's training rows of x and decodes
 // its predictions for the test rows: the plan (every stage of it), the
 // fit, the predictions, the decoding.
-func (f *fold) evaluate(x sdk.Matrix, enc *matrix.EncodedMatrix) (foldOutcome, error) {
+func (f *fold) evaluate(x plugin.Matrix, enc *matrix.EncodedMatrix) (foldOutcome, error) {
 	if err := f.upload(enc); err != nil {
 		return foldOutcome{}, err
 	}
@@ -530,7 +530,7 @@ func (f *fold) evaluate(x sdk.Matrix, enc *matrix.EncodedMatrix) (foldOutcome, e
 	if err != nil {
 		return foldOutcome{}, err
 	}
-	req := sdk.DecodeRequest{Scheme: f.c.Reduction.Scheme.Name, Params: f.c.RedParams, State: plan.State}
+	req := plugin.DecodeRequest{Scheme: f.c.Reduction.Scheme.Name, Params: f.c.RedParams, State: plan.State}
 	if plan.NeedsTrainingScores {
 		// The decoder reads the training rows' scores alone, all of them
 		// for every block of test rows.
@@ -549,7 +549,7 @@ func (f *fold) evaluate(x sdk.Matrix, enc *matrix.EncodedMatrix) (foldOutcome, e
 // their outputs with req (the scheme, its parameters and state, and the
 // training scores), asking for probabilities when wantProbs and the
 // learner has them. A scheme
-// that decodes row-wise (sdk.Scheme.RowWiseDecode) gets the test rows in
+// that decodes row-wise (plugin.Scheme.RowWiseDecode) gets the test rows in
 // blocks whose outputs take at most decodeBlock bytes, so that the fold
 // never holds the outputs of every test row for every problem (a
 // one-vs-one fold of 200 classes has 19,900 problems: 1 GB for 6,667 test
@@ -557,7 +557,7 @@ func (f *fold) evaluate(x sdk.Matrix, enc *matrix.EncodedMatrix) (foldOutcome, e
 // one (at most two blocks wait for the decoder); the decodings are
 // joined in row order, which for a row-wise scheme is the decoding of all
 // rows at once, bit for bit, as each model scores each row alone.
-func (f *fold) predictDecode(digest string, models []host.ModelRef, wantProbs bool, req sdk.DecodeRequest) (dec sdk.Decoding, err error) {
+func (f *fold) predictDecode(digest string, models []host.ModelRef, wantProbs bool, req plugin.DecodeRequest) (dec plugin.Decoding, err error) {
 	n := len(f.test)
 	per := max(n, 1)
 	if f.c.Reduction.Scheme.RowWiseDecode {
@@ -565,13 +565,13 @@ func (f *fold) predictDecode(digest string, models []host.ModelRef, wantProbs bo
 	}
 	if per >= n {
 		if req.Scores, req.Probabilities, err = f.predict(digest, f.test, models, wantProbs); err != nil {
-			return sdk.Decoding{}, err
+			return plugin.Decoding{}, err
 		}
 		start := time.Now()
 		dec, err = f.rp.Reducer.Decode(f.ctx, req)
 		f.clock.since(phaseDecode, start)
 		if err != nil {
-			return sdk.Decoding{}, f.rerr(err)
+			return plugin.Decoding{}, f.rerr(err)
 		}
 		return dec, nil
 	}
@@ -606,18 +606,18 @@ func (f *fold) predictDecode(digest string, models []host.ModelRef, wantProbs bo
 			}
 		}
 	}()
-	var parts []sdk.Decoding
+	var parts []plugin.Decoding
 	var lens []int
 	for b := range blocks {
 		if b.err != nil {
-			return sdk.Decoding{}, b.err
+			return plugin.Decoding{}, b.err
 		}
 		req.Scores, req.Probabilities = b.scores, b.probas
 		start := time.Now()
 		d, err := f.rp.Reducer.Decode(f.ctx, req)
 		f.clock.since(phaseDecode, start)
 		if err != nil {
-			return sdk.Decoding{}, f.rerr(err)
+			return plugin.Decoding{}, f.rerr(err)
 		}
 		parts, lens = append(parts, d), append(lens, b.rows)
 	}
@@ -644,9 +644,9 @@ func blockRows(models []host.ModelRef, probs bool, budget int64) int {
 }
 
 // planRequest describes the fold's training part to the reducer.
-func (f *fold) planRequest() sdk.PlanRequest {
+func (f *fold) planRequest() plugin.PlanRequest {
 	c, d := f.c, f.c.Dataset
-	req := sdk.PlanRequest{
+	req := plugin.PlanRequest{
 		Scheme: c.Reduction.Scheme.Name, Params: c.RedParams, NumClasses: d.K(),
 		ClassNames: d.Classes, Seed: f.seed,
 	}
@@ -665,23 +665,23 @@ func (f *fold) planRequest() sdk.PlanRequest {
 // each stage but the last adds its outputs to the features of the next,
 // so stages returns the last stage's plan with the digest of its design
 // matrix, uploaded.
-func (f *fold) stages(req sdk.PlanRequest, x sdk.Matrix, enc *matrix.EncodedMatrix) (sdk.Plan, string, error) {
+func (f *fold) stages(req plugin.PlanRequest, x plugin.Matrix, enc *matrix.EncodedMatrix) (plugin.Plan, string, error) {
 	for {
 		plan, err := f.plan(req)
 		if err != nil {
-			return sdk.Plan{}, "", err
+			return plugin.Plan{}, "", err
 		}
 		if plan.NextStage == nil {
 			return plan, enc.Digest, nil
 		}
 		if req.Stage >= maxStages {
-			return sdk.Plan{}, "", fmt.Errorf("reducer %s asks for more than %d stages", f.rp.Name, maxStages)
+			return plugin.Plan{}, "", fmt.Errorf("reducer %s asks for more than %d stages", f.rp.Name, maxStages)
 		}
 		if x, enc, err = f.stage(x, enc, plan); err != nil {
-			return sdk.Plan{}, "", err
+			return plugin.Plan{}, "", err
 		}
 		if err := f.upload(enc); err != nil {
-			return sdk.Plan{}, "", err
+			return plugin.Plan{}, "", err
 		}
 		req.Stage++
 		req.State = plan.State
@@ -725,7 +725,7 @@ func (f *fold) score(t task, out foldOutcome, keep bool) (outcome.FoldResult, er
 }
 
 // metricsInput pairs the decoder's answer with the truth of the test rows.
-func (f *fold) metricsInput(dec sdk.Decoding) *metrics.Input {
+func (f *fold) metricsInput(dec plugin.Decoding) *metrics.Input {
 	d := f.c.Dataset
 	in := &metrics.Input{K: d.K(), FitSeconds: f.fitSeconds, PredictSeconds: f.predictSeconds}
 	if d.MultiLabel {
@@ -743,7 +743,7 @@ func (f *fold) metricsInput(dec sdk.Decoding) *metrics.Input {
 // checkDecoding checks that a decoding fits n test rows of dataset d: a
 // label matrix of n × K for multi-label data, else n predictions in 0..K−1
 // and, when given, n × K class scores. reducer names the culprit.
-func checkDecoding(dec sdk.Decoding, d *Dataset, n int, reducer string) error {
+func checkDecoding(dec plugin.Decoding, d *Dataset, n int, reducer string) error {
 	if d.MultiLabel {
 		if dec.LabelMatrix == nil {
 			return fmt.Errorf("reducer %s returned no label matrix for multi-label data", reducer)
@@ -825,15 +825,15 @@ func applies(m metrics.Metric, d *Dataset) bool {
 // outputs become the training rows' new features (never outputs of a model
 // that saw the row), while models refitted on the whole training part give
 // the test rows' new features. It returns the augmented design matrix.
-func (f *fold) stage(x sdk.Matrix, enc *matrix.EncodedMatrix, plan sdk.Plan) (sdk.Matrix, *matrix.EncodedMatrix, error) {
+func (f *fold) stage(x plugin.Matrix, enc *matrix.EncodedMatrix, plan plugin.Plan) (plugin.Matrix, *matrix.EncodedMatrix, error) {
 	spec := plan.NextStage
 	k := spec.InnerFolds
 	if k < 2 || k > len(f.train) {
-		return sdk.Matrix{}, nil, fmt.Errorf("reducer %s asks for %d inner folds on %d training rows", f.rp.Name, k, len(f.train))
+		return plugin.Matrix{}, nil, fmt.Errorf("reducer %s asks for %d inner folds on %d training rows", f.rp.Name, k, len(f.train))
 	}
 	inner, err := cv.SklearnKFold(len(f.train), k, spec.InnerSeed)
 	if err != nil {
-		return sdk.Matrix{}, nil, err
+		return plugin.Matrix{}, nil, err
 	}
 	n, _ := x.Dims()
 	var extra *mat.Dense // n × outputs, filled for train and test rows
@@ -867,21 +867,21 @@ func (f *fold) stage(x sdk.Matrix, enc *matrix.EncodedMatrix, plan sdk.Plan) (sd
 		}
 		models, err := f.fit(enc.Digest, pick(f.train, fitIdx), subsetProblems(plan.Problems, fitIdx))
 		if err != nil {
-			return sdk.Matrix{}, nil, fmt.Errorf("stage inner fold %d: %w", j, err)
+			return plugin.Matrix{}, nil, fmt.Errorf("stage inner fold %d: %w", j, err)
 		}
 		out, err := output(pick(f.train, outIdx), models)
 		if err != nil {
-			return sdk.Matrix{}, nil, fmt.Errorf("stage inner fold %d: %w", j, err)
+			return plugin.Matrix{}, nil, fmt.Errorf("stage inner fold %d: %w", j, err)
 		}
 		put(pick(f.train, outIdx), out)
 	}
 	models, err := f.fit(enc.Digest, f.train, plan.Problems)
 	if err != nil {
-		return sdk.Matrix{}, nil, err
+		return plugin.Matrix{}, nil, err
 	}
 	out, err := output(f.test, models)
 	if err != nil {
-		return sdk.Matrix{}, nil, err
+		return plugin.Matrix{}, nil, err
 	}
 	put(f.test, out)
 	if !spec.AppendOutputs {
@@ -904,8 +904,8 @@ func pick[T any](s []T, idx []int) []T {
 // Compact targets stay compact, and problems that shared their groups
 // share the groups' subset (so that they still go to the learner as they
 // are, see convert.CompactProblemsToPB).
-func subsetProblems(ps []sdk.Problem, idx []int) []sdk.Problem {
-	out := make([]sdk.Problem, len(ps))
+func subsetProblems(ps []plugin.Problem, idx []int) []plugin.Problem {
+	out := make([]plugin.Problem, len(ps))
 	subsets := map[problem.GroupsID][]int32{}
 	for i, p := range ps {
 		q := p
@@ -918,7 +918,7 @@ func subsetProblems(ps []sdk.Problem, idx []int) []sdk.Problem {
 				sub = pick(c.Groups, idx)
 				subsets[key] = sub
 			}
-			q.Compact = &sdk.CompactTargets{Groups: sub, Code: c.Code}
+			q.Compact = &plugin.CompactTargets{Groups: sub, Code: c.Code}
 		}
 		if p.Weights != nil {
 			q.Weights = pick(p.Weights, idx)
@@ -939,7 +939,7 @@ func rowsOf(m *mat.Dense, rows []int) *mat.Dense {
 }
 
 // appendColumns returns [x, extra].
-func appendColumns(x sdk.Matrix, extra *mat.Dense) sdk.Matrix {
+func appendColumns(x plugin.Matrix, extra *mat.Dense) plugin.Matrix {
 	n, w := extra.Dims()
 	if x.Dense != nil {
 		_, c := x.Dense.Dims()
@@ -949,7 +949,7 @@ func appendColumns(x sdk.Matrix, extra *mat.Dense) sdk.Matrix {
 			copy(row, x.Dense.RawRowView(i))
 			copy(row[c:], extra.RawRowView(i))
 		}
-		return sdk.Matrix{Dense: out}
+		return plugin.Matrix{Dense: out}
 	}
 	src := x.CSR
 	out := &sparse.CSR{Rows: n, Cols: src.Cols + w, Indptr: make([]int64, n+1)}
@@ -965,5 +965,5 @@ func appendColumns(x sdk.Matrix, extra *mat.Dense) sdk.Matrix {
 		}
 		out.Indptr[i+1] = int64(len(out.Values))
 	}
-	return sdk.Matrix{CSR: out}
+	return plugin.Matrix{CSR: out}
 }

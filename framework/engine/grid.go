@@ -16,7 +16,7 @@ import (
 	"github.com/polyclass/polyclass/framework/host"
 	"github.com/polyclass/polyclass/framework/outcome"
 	"github.com/polyclass/polyclass/framework/param"
-	"github.com/polyclass/polyclass/framework/sdk"
+	"github.com/polyclass/polyclass/framework/plugin"
 )
 
 // Dataset is a loaded dataset with its target and fold assignments.
@@ -54,7 +54,7 @@ type Pipeline struct {
 type Learner struct {
 	Config *config.Learner
 	Plugin *host.Plugin
-	Info   *sdk.LearnerInfo
+	Info   *plugin.LearnerInfo
 	// Candidates are the parameter combinations a tuned learner (one with
 	// a tune block) chooses from on each fold, in grid order; Tuned names
 	// the parameters that vary, TuneMetric the metric that chooses. A
@@ -67,14 +67,14 @@ type Learner struct {
 	// plugin's runtime report, then what its parameters add (the
 	// plugin's answers to CheckParams, such as the version of the package
 	// an estimator comes from), each component once.
-	Runtime []sdk.Component
+	Runtime []plugin.Component
 }
 
 // Reduction is a reduction block with its running plugin.
 type Reduction struct {
 	Config *config.Reduction
 	Plugin *host.Plugin
-	Scheme sdk.Scheme
+	Scheme plugin.Scheme
 	// Varied names the parameters given as a list that expands.
 	Varied map[string]bool
 }
@@ -137,7 +137,7 @@ func (red *Reduction) Label(params param.Params) string {
 // the grid is resolved: its code-matrix diagnostics and warnings.
 type CodeInfo struct {
 	Dataset, Reduction string
-	Diagnostics        *sdk.CodeDiagnostics
+	Diagnostics        *plugin.CodeDiagnostics
 	Warnings           []string
 }
 

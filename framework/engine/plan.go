@@ -7,7 +7,7 @@ import (
 	"github.com/polyclass/polyclass/framework/config"
 	"github.com/polyclass/polyclass/framework/cv"
 	"github.com/polyclass/polyclass/framework/param"
-	"github.com/polyclass/polyclass/framework/sdk"
+	"github.com/polyclass/polyclass/framework/plugin"
 )
 
 // Fits counts the models one fold of a cell trains, by problem kind.
@@ -33,8 +33,8 @@ const maxStages = 8
 
 // planRequest is the request of the validation dry run: the reduction
 // planned on every row of the dataset.
-func planRequest(seed uint64, d *Dataset, red *Reduction, params param.Params) sdk.PlanRequest {
-	req := sdk.PlanRequest{
+func planRequest(seed uint64, d *Dataset, red *Reduction, params param.Params) plugin.PlanRequest {
+	req := plugin.PlanRequest{
 		Scheme: red.Scheme.Name, Params: params, NumClasses: d.K(), Labels: d.Labels,
 		ClassNames: d.Classes, Seed: cv.Seed(seed, "plan", d.Config.Name, red.Config.Name),
 	}
@@ -53,13 +53,13 @@ func planRequest(seed uint64, d *Dataset, red *Reduction, params param.Params) s
 // occurs in every training part (as stratified folds ensure).
 func (g *Grid) FoldFits(ctx context.Context, c *Cell) (Fits, error) {
 	var fits Fits
-	err := g.planStages(ctx, c, func(problems []sdk.Problem, times int) {
+	err := g.planStages(ctx, c, func(problems []plugin.Problem, times int) {
 		var stage Fits
 		for _, p := range problems {
 			switch p.Kind {
-			case sdk.Binary:
+			case plugin.Binary:
 				stage.Binary++
-			case sdk.Regression:
+			case plugin.Regression:
 				stage.Regression++
 			default:
 				stage.Multiclass++
@@ -78,7 +78,7 @@ func (g *Grid) FoldFits(ctx context.Context, c *Cell) (Fits, error) {
 // FitRounds).
 func (g *Grid) FoldRows(ctx context.Context, c *Cell) (int64, error) {
 	var rows int64
-	err := g.planStages(ctx, c, func(problems []sdk.Problem, times int) {
+	err := g.planStages(ctx, c, func(problems []plugin.Problem, times int) {
 		for _, p := range problems {
 			var n int64
 			for i := range p.Rows() {
@@ -86,7 +86,7 @@ func (g *Grid) FoldRows(ctx context.Context, c *Cell) (int64, error) {
 					n++
 				}
 			}
-			if p.Kind == sdk.Multiclass && p.NumClasses > 1 {
+			if p.Kind == plugin.Multiclass && p.NumClasses > 1 {
 				n *= int64(p.NumClasses)
 			}
 			rows += n * int64(times)
@@ -99,7 +99,7 @@ func (g *Grid) FoldRows(ctx context.Context, c *Cell) (int64, error) {
 // dataset through every stage, calling fn with each stage's problems and
 // the times a fold trains them: k+1 for a stage that asks for another with
 // k inner folds, 1 for the last.
-func (g *Grid) planStages(ctx context.Context, c *Cell, fn func(problems []sdk.Problem, times int)) error {
+func (g *Grid) planStages(ctx context.Context, c *Cell, fn func(problems []plugin.Problem, times int)) error {
 	req := planRequest(g.Experiment.Seed, c.Dataset, c.Reduction, c.RedParams)
 	for {
 		plan, err := c.Reduction.Plugin.Reducer.Plan(ctx, req)

@@ -23,8 +23,8 @@ import (
 	"github.com/polyclass/polyclass/framework/encode"
 	"github.com/polyclass/polyclass/framework/host"
 	"github.com/polyclass/polyclass/framework/param"
+	"github.com/polyclass/polyclass/framework/plugin"
 	"github.com/polyclass/polyclass/framework/safetext"
-	"github.com/polyclass/polyclass/framework/sdk"
 	"github.com/polyclass/polyclass/framework/suggest"
 )
 
@@ -853,7 +853,7 @@ func (r *resolver) defaultOffers(scheme string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	return p.ReducerInfo != nil && slices.ContainsFunc(p.ReducerInfo.Schemes, func(s sdk.Scheme) bool { return s.Name == scheme }), nil
+	return p.ReducerInfo != nil && slices.ContainsFunc(p.ReducerInfo.Schemes, func(s plugin.Scheme) bool { return s.Name == scheme }), nil
 }
 
 // schemes starts every plugin of the host, side by side, and returns for
@@ -943,7 +943,7 @@ func (red *Reduction) meets(l *Learner) bool {
 }
 
 func (r *resolver) dryRun(g *Grid, d *Dataset, red *Reduction, params param.Params) {
-	var plan sdk.Plan
+	var plan plugin.Plan
 	err := r.pluginCall(red.Plugin, "Plan", func(ctx context.Context) (err error) {
 		plan, err = red.Plugin.Reducer.Plan(ctx, planRequest(r.exp.Seed, d, red, params))
 		return err

@@ -12,8 +12,8 @@ import (
 	"github.com/polyclass/polyclass/framework/config"
 	"github.com/polyclass/polyclass/framework/encode"
 	"github.com/polyclass/polyclass/framework/param"
+	"github.com/polyclass/polyclass/framework/plugin"
 	"github.com/polyclass/polyclass/framework/problem"
-	"github.com/polyclass/polyclass/framework/sdk"
 	"github.com/polyclass/polyclass/framework/setup"
 )
 
@@ -21,7 +21,7 @@ import (
 // the grid's dry run found it (see Grid.Plans).
 type PlanInfo struct {
 	Dataset, Reduction string
-	Description        sdk.PlanDescription
+	Description        plugin.PlanDescription
 }
 
 // Setup describes every row of the grid's comparison tables, in the

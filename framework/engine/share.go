@@ -14,8 +14,8 @@ import (
 
 	"github.com/polyclass/polyclass/framework/cv"
 	"github.com/polyclass/polyclass/framework/host"
+	"github.com/polyclass/polyclass/framework/plugin"
 	"github.com/polyclass/polyclass/framework/problem"
-	"github.com/polyclass/polyclass/framework/sdk"
 )
 
 // One fit per distinct binary problem.
@@ -58,7 +58,7 @@ import (
 //
 // Determinism: a model depends on its problem, rows, parameters and seed
 // alone, never on which cell asked first, on the other problems of its Fit
-// call (sdk.Learner fits one problem; the batch fitters, logreg's FitBatch
+// call (plugin.Learner fits one problem; the batch fitters, logreg's FitBatch
 // say, are bound to give each problem's model bit for bit) or on the
 // threads it was given; so every -j, every order of the workers, a shard,
 // a resumed run and --no-share (Options.NoShare) give the same cell files.
@@ -210,7 +210,7 @@ func (t *fitTable) release(ctx context.Context, gk shareKey) {
 // on the rows of design matrix digest (see the package's account above),
 // as hex digests, and sets each problem's seed from its identity less the
 // plugin's build (problemSeed).
-func (f *fold) identities(digest string, problems []sdk.Problem) ([]string, error) {
+func (f *fold) identities(digest string, problems []plugin.Problem) ([]string, error) {
 	base, build, err := f.identityBase(digest)
 	if err != nil {
 		return nil, err
@@ -264,7 +264,7 @@ func (f *fold) identityBase(digest string) (base, build []byte, err error) {
 // writeProblem digests problem p into h: its kind, number of classes,
 // targets (compact ones as the digest of their groups, digested once per
 // groups slice in groups, and their code) and weights.
-func writeProblem(h hash.Hash, p *sdk.Problem, groups map[problem.GroupsID][]byte) {
+func writeProblem(h hash.Hash, p *plugin.Problem, groups map[problem.GroupsID][]byte) {
 	var buf [binary.MaxVarintLen64]byte
 	h.Write(buf[:binary.PutUvarint(buf[:], uint64(p.Kind))])
 	h.Write(buf[:binary.PutUvarint(buf[:], uint64(p.NumClasses))])

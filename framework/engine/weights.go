@@ -2,7 +2,7 @@ package engine
 
 import (
 	"github.com/polyclass/polyclass/framework/config"
-	"github.com/polyclass/polyclass/framework/sdk"
+	"github.com/polyclass/polyclass/framework/plugin"
 )
 
 // ClassWeights turns a class_weight setting into per-row weights of the
@@ -44,7 +44,7 @@ func newClassWeights(w *config.ClassWeight, classes []string) *ClassWeights {
 // Weigh returns p with its weights multiplied by the class weights of its
 // rows; labels are the classes of the rows p's targets are aligned with
 // (nil for multi-label data). A nil receiver returns p unchanged.
-func (w *ClassWeights) Weigh(p sdk.Problem, labels []int) sdk.Problem {
+func (w *ClassWeights) Weigh(p plugin.Problem, labels []int) plugin.Problem {
 	if w == nil {
 		return p
 	}
@@ -58,7 +58,7 @@ func (w *ClassWeights) Weigh(p sdk.Problem, labels []int) sdk.Problem {
 		for i, k := range labels {
 			f[i] = w.ByClass[k]
 		}
-	case p.Kind == sdk.Binary:
+	case p.Kind == plugin.Binary:
 		f = balanced(p.Rows(), func(i int) int {
 			switch t := p.Target(i); {
 			case t > 0:
@@ -68,7 +68,7 @@ func (w *ClassWeights) Weigh(p sdk.Problem, labels []int) sdk.Problem {
 			}
 			return -1
 		})
-	case p.Kind == sdk.Multiclass:
+	case p.Kind == plugin.Multiclass:
 		f = balanced(len(p.Targets), func(i int) int { return int(p.Targets[i]) }) // NotUsed is −1
 	case labels != nil:
 		f = balanced(len(labels), func(i int) int { return labels[i] })

@@ -79,13 +79,3 @@ func TestCheckParams(t *testing.T) {
 		t.Errorf("a learner without a checker: %+v, %v", got, err)
 	}
 }
-
-// TestCheckParamsUnimplemented: a plugin whose server predates CheckParams
-// answers Unimplemented, which the host takes as no objection.
-func TestCheckParamsUnimplemented(t *testing.T) {
-	c := serveRecording(t, &recordingLearner{})
-	got, err := c.CheckParams(context.Background(), sdk.Params{"x": sdk.Number(1)})
-	if err != nil || got.Problems != nil || got.Runtime != nil {
-		t.Errorf("CheckParams of an older plugin: %+v, %v; want nothing", got, err)
-	}
-}

@@ -24,14 +24,14 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-hclog"
-	"github.com/hashicorp/go-plugin"
+	goplugin "github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
 	"github.com/polyclass/polyclass/framework/internal/wire"
 	"github.com/polyclass/polyclass/framework/matrix"
-	"github.com/polyclass/polyclass/framework/sdk"
+	"github.com/polyclass/polyclass/framework/plugin"
 	"github.com/polyclass/polyclass/framework/sharedmem"
 )
 
@@ -149,12 +149,12 @@ type Plugin struct {
 	Binary
 	// Learner and LearnerInfo are set when the plugin serves a learner.
 	Learner     *LearnerClient
-	LearnerInfo *sdk.LearnerInfo
+	LearnerInfo *plugin.LearnerInfo
 	// Reducer and ReducerInfo are set when the plugin serves a reducer.
 	Reducer     *ReducerClient
-	ReducerInfo *sdk.ReducerInfo
+	ReducerInfo *plugin.ReducerInfo
 
-	client *plugin.Client
+	client *goplugin.Client
 	cmd    *exec.Cmd
 	stderr *tailBuffer
 
@@ -210,10 +210,10 @@ func (p *Plugin) Version() string {
 }
 
 // Runtime returns the software the plugin reports it computes with (its
-// learner's report, else its reducer's; see sdk.Component): for a Go
+// learner's report, else its reducer's; see plugin.Component): for a Go
 // plugin the Go version and modules of its binary, for a Python plugin its
 // interpreter and packages. It is nil for a plugin that reports none.
-func (p *Plugin) Runtime() []sdk.Component {
+func (p *Plugin) Runtime() []plugin.Component {
 	if p.LearnerInfo != nil && len(p.LearnerInfo.Runtime) > 0 {
 		return p.LearnerInfo.Runtime
 	}
@@ -254,7 +254,7 @@ const InterruptGrace = 300 * time.Millisecond
 // whatever the process does. go-plugin's Client.Kill sends the gRPC
 // shutdown without a deadline, so it runs aside while a timer kills the
 // process, which also ends the shutdown call.
-func stop(client *plugin.Client, cmd *exec.Cmd, grace time.Duration) {
+func stop(client *goplugin.Client, cmd *exec.Cmd, grace time.Duration) {
 	done := make(chan struct{})
 	go func() {
 		client.Kill()
@@ -532,7 +532,7 @@ func (h *Host) launch(ctx context.Context, b Binary) (*Plugin, error) {
 		env = append(env, wire.ProfileDirEnv+"="+profileDir)
 	}
 	if dir := h.socketDir(); dir != "" {
-		env = append(env, plugin.EnvUnixSocketDir+"="+dir)
+		env = append(env, goplugin.EnvUnixSocketDir+"="+dir)
 	}
 	shared := newSegment()
 	if shared != nil {
@@ -547,17 +547,17 @@ func (h *Host) launch(ctx context.Context, b Binary) (*Plugin, error) {
 	}
 	tail := newTailBuffer(64 << 10)
 	stderr := io.MultiWriter(tail, &prefixWriter{prefix: "[" + b.Name + "] ", w: h.log})
-	client := plugin.NewClient(&plugin.ClientConfig{
+	client := goplugin.NewClient(&goplugin.ClientConfig{
 		HandshakeConfig:  wire.Handshake,
 		StartTimeout:     StartTimeout,
 		VersionedPlugins: PluginSets(),
 		Cmd:              cmd,
-		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
+		AllowedProtocols: []goplugin.Protocol{goplugin.ProtocolGRPC},
 		Managed:          true,
 		SkipHostEnv:      env != nil,
 		// The checksum taken at discovery guards against the binary
 		// changing between discovery and start.
-		SecureConfig: &plugin.SecureConfig{Checksum: sum, Hash: sha256.New()},
+		SecureConfig: &goplugin.SecureConfig{Checksum: sum, Hash: sha256.New()},
 		// Stderr carries what the process writes to file descriptor 2
 		// (panics, runtime errors); SyncStderr what its Go code writes to
 		// os.Stderr, which go-plugin forwards over gRPC.
@@ -595,11 +595,11 @@ func (h *Host) launch(ctx context.Context, b Binary) (*Plugin, error) {
 	var rc *ReducerClient
 	if raw, err := rpc.Dispense(wire.LearnerPluginName); err == nil {
 		lc = raw.(*LearnerClient)
-		lc.shared = shared
+		lc.Share(shared)
 	}
 	if raw, err := rpc.Dispense(wire.ReducerPluginName); err == nil {
 		rc = raw.(*ReducerClient)
-		rc.shared = shared
+		rc.Share(shared)
 	}
 	probeCtx, cancel := context.WithTimeout(ctx, StartTimeout)
 	defer cancel()
@@ -690,7 +690,7 @@ func (p *Plugin) probe(ctx context.Context, lc *LearnerClient, rc *ReducerClient
 // own schema (a plugin's bug, which bench plugin check also reports): the
 // plugin would be handed a value it declares invalid whenever the
 // experiment leaves the parameter out.
-func badDefaults(what string, specs []sdk.ParamSpec) error {
+func badDefaults(what string, specs []plugin.ParamSpec) error {
 	var errs []error
 	for _, s := range specs {
 		if err := s.CheckDefault(); err != nil {

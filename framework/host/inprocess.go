@@ -9,8 +9,10 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/test/bufconn"
 
+	"github.com/polyclass/polyclass/framework/internal/client"
+	"github.com/polyclass/polyclass/framework/internal/server"
 	"github.com/polyclass/polyclass/framework/internal/serving"
-	"github.com/polyclass/polyclass/framework/sdk"
+	"github.com/polyclass/polyclass/framework/plugin"
 )
 
 // InProcess is a learner and/or a reducer linked into the host's own
@@ -20,8 +22,8 @@ import (
 // servers as with a plugin process, marshalling included, and only the
 // process and the socket are gone.
 type InProcess struct {
-	Learner sdk.Learner
-	Reducer sdk.Reducer
+	Learner plugin.Learner
+	Reducer plugin.Reducer
 }
 
 // InProcessPath is the Path of the Binary of a plugin served in-process.
@@ -42,18 +44,11 @@ func (h *Host) Register(name string, impl InProcess) {
 	h.binaries = nil // discover again, with name among them
 }
 
-// startInProcess serves impl on an in-memory listener with the SDK's Serve
+// startInProcess serves impl on an in-memory listener with the SDK's server
 // and connects to it as start connects to a process, with the plugin's
 // call counter.
 func (h *Host) startInProcess(ctx context.Context, b Binary, impl InProcess) (*Plugin, error) {
-	var opts []sdk.ServeOption
-	if impl.Learner != nil {
-		opts = append(opts, sdk.WithLearner(impl.Learner))
-	}
-	if impl.Reducer != nil {
-		opts = append(opts, sdk.WithReducer(impl.Reducer))
-	}
-	if opts == nil {
+	if impl.Learner == nil && impl.Reducer == nil {
 		return nil, fmt.Errorf("plugin %s (in-process): neither a learner nor a reducer", b.Name)
 	}
 	lis := bufconn.Listen(bufferSize)
@@ -62,7 +57,8 @@ func (h *Host) startInProcess(ctx context.Context, b Binary, impl InProcess) (*P
 	shared := newSegment()
 	serveCtx, stopServing := context.WithCancel(context.Background())
 	served := make(chan error, 1)
-	go func() { served <- sdk.Serve(serveCtx, append(opts, serving.InProcess(lis, shared))...) }()
+	cfg := serving.Config{Learner: impl.Learner, Reducer: impl.Reducer, Listener: lis, Shared: shared}
+	go func() { served <- server.Serve(serveCtx, cfg) }()
 	stop := func() {
 		stopServing()
 		<-served
@@ -82,8 +78,7 @@ func (h *Host) startInProcess(ctx context.Context, b Binary, impl InProcess) (*P
 		conn.Close()
 		stop()
 	}}
-	lc, rc := NewLearnerClient(conn), NewReducerClient(conn)
-	lc.shared, rc.shared = shared, shared
+	lc, rc := client.NewLearner(conn, shared), client.NewReducer(conn, shared)
 	// Probed as a process is: Info on both services, in the same order.
 	if err := p.probe(ctx, lc, rc); err != nil {
 		p.Stop()

@@ -7,19 +7,8 @@ import (
 	"github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
 
-	pb "github.com/polyclass/polyclass/framework/internal/protov1"
 	"github.com/polyclass/polyclass/framework/internal/wire"
 )
-
-// NewLearnerClient returns the learner client of a connection to a plugin.
-func NewLearnerClient(conn *grpc.ClientConn) *LearnerClient {
-	return &LearnerClient{rpc: pb.NewLearnerServiceClient(conn)}
-}
-
-// NewReducerClient returns the reducer client of a connection to a plugin.
-func NewReducerClient(conn *grpc.ClientConn) *ReducerClient {
-	return &ReducerClient{rpc: pb.NewReducerServiceClient(conn)}
-}
 
 // clientPlugin is the host's half of a plugin service for go-plugin: it
 // dispenses the service's client (*LearnerClient, *ReducerClient). The

@@ -24,6 +24,11 @@
 // changes no setting of the Go runtime or of the plugin's process. Plugins
 // in other languages implement the same gRPC services directly.
 //
+// The interfaces and types themselves are package plugin's (the contract,
+// free of RPC machinery), which this package re-exports under the same
+// names; the server behind Serve is framework/internal/server, which the
+// host also uses to serve a plugin linked into its own process.
+//
 // A plugin author imports this package alone. The parameter vocabulary
 // (Value, Params, ParamSpec), the design matrix (Matrix) and the problems
 // (Problem, NotUsed, CodeMatrix, CodeDiagnostics) it re-exports live in

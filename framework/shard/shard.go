@@ -3,10 +3,11 @@
 // Indexed Job) run on their own.
 //
 // The assignment depends only on the experiment: each cell's identity and
-// its estimated work (rows × features × models per fold × folds), never on
-// timing or on the machine, so that every task computes the same
-// assignment without talking to the others. Cells that share a dataset and a pipeline (and
-// so their encoded design matrices and uploads) stay in one shard unless
+// its estimated work (rows × features × models per fold × folds, which
+// the engine estimates: engine.EstimateShards), never on timing or on the
+// machine, so that every task computes the same assignment without
+// talking to the others. Cells that share a dataset and a pipeline (and so
+// their encoded design matrices and uploads) stay in one shard unless
 // their group is too big for the shards to balance; the groups, or their
 // parts, are then dealt largest first to the least-loaded shard (LPT).
 // When no single cell exceeds half a shard's mean work, the largest shard
@@ -14,13 +15,10 @@
 package shard
 
 import (
-	"context"
 	"fmt"
 	"sort"
 	"strconv"
 	"strings"
-
-	"github.com/polyclass/polyclass/framework/engine"
 )
 
 // Cell is one cell of a grid as the assignment sees it.
@@ -213,57 +211,4 @@ func work(c Cell) int64 {
 		return 1
 	}
 	return c.Work
-}
-
-// Estimate returns the cells of grid g with their estimated work: the
-// rows every model of one fold trains on (engine.Grid.FoldRows: the
-// reducer's plan on the whole dataset, a multiclass model counting K
-// times) × the dataset's features (see features) × the fit rounds of
-// tuning and calibration × folds × repeats. It asks each reducer for its
-// plan once per dataset and reduction parameter set; where the plan fails
-// (the cell will fail when it runs), it counts one-vs-all's K problems of
-// every row. It fails only when ctx ends.
-func Estimate(ctx context.Context, g *engine.Grid) ([]Cell, error) {
-	type key struct{ dataset, reduction string }
-	perFold := map[key]int64{}
-	out := make([]Cell, len(g.Cells))
-	for i, c := range g.Cells {
-		id := c.ID()
-		k := key{id.Dataset, id.Reduction}
-		rows, ok := perFold[k]
-		if !ok {
-			var err error
-			if rows, err = g.FoldRows(ctx, c); err != nil {
-				if ctx.Err() != nil {
-					return nil, err
-				}
-				// A plan that fails here fails the cell when it runs; the
-				// estimate of one-vs-all keeps the assignment going.
-				rows = int64(c.Dataset.Table.NumRows) * int64(max(c.Dataset.K(), 1))
-			}
-			perFold[k] = rows
-		}
-		folds := int64(len(c.Dataset.Folds) * c.Dataset.NumFolds)
-		out[i] = Cell{Index: c.Index, Key: id.Key(), Group: id.Dataset + "|" + id.Encoder,
-			Work: rows * features(c.Dataset) * int64(c.FitRounds()) * folds}
-	}
-	return out, nil
-}
-
-// features estimates the width of a dataset's design matrix, as its cost
-// per row: a numeric column counts 1, a categorical one its levels (as
-// one-hot encodes it), a sparse block its mean entries per row.
-func features(d *engine.Dataset) int64 {
-	f := d.Features
-	if f == nil {
-		return 1
-	}
-	n := int64(len(f.Num))
-	for _, c := range f.Cat {
-		n += int64(max(len(c.Levels), 1))
-	}
-	for _, b := range f.Sparse {
-		n += int64(len(b.M.Values)/max(b.M.Rows, 1)) + 1
-	}
-	return max(n, 1)
 }

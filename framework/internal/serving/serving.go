@@ -32,9 +32,12 @@ type Config struct {
 	Shared *sharedmem.Segment
 }
 
+// Option sets part of a Config (sdk.ServeOption is this type).
+type Option func(*Config)
+
 // InProcess returns the option that serves on lis, sharing shared with the
-// clients (see Config.Listener). Its type is assignable to sdk.ServeOption.
-func InProcess(lis net.Listener, shared *sharedmem.Segment) func(*Config) {
+// clients (see Config.Listener).
+func InProcess(lis net.Listener, shared *sharedmem.Segment) Option {
 	return func(c *Config) {
 		c.Listener = lis
 		c.Shared = shared

@@ -12,7 +12,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 	"google.golang.org/grpc/codes"
 
-	"github.com/polyclass/polyclass/framework/host"
+	"github.com/polyclass/polyclass/framework/internal/client"
 	"github.com/polyclass/polyclass/framework/matrix"
 	"github.com/polyclass/polyclass/framework/param"
 	"github.com/polyclass/polyclass/framework/sdk"
@@ -96,7 +96,7 @@ func (s *session) upload(ctx context.Context, m sdk.Matrix) (*matrix.EncodedMatr
 
 // fitPredict trains problems on rows of fit and predicts rows of pred
 // (both of enc), releasing the models.
-func (s *session) fitPredict(ctx context.Context, enc *matrix.EncodedMatrix, rows []int, problems []sdk.Problem, predRows []int, probs bool) (scores, prob *mat.Dense, models []host.ModelRef, err error) {
+func (s *session) fitPredict(ctx context.Context, enc *matrix.EncodedMatrix, rows []int, problems []sdk.Problem, predRows []int, probs bool) (scores, prob *mat.Dense, models []client.ModelRef, err error) {
 	models, err = s.c().Fit(ctx, enc.Digest, rows, s.t.Params, problems, 0)
 	if err != nil {
 		return nil, nil, nil, err
@@ -450,7 +450,7 @@ func checkBadParams(ctx context.Context, s *session) (string, error) {
 		if code(err) != codes.InvalidArgument {
 			return fmt.Errorf("%s %s = %v: %v (code %s), want InvalidArgument", what, name, v, err, code(err))
 		}
-		if !slices.Contains(host.FaultParams(err), name) {
+		if !slices.Contains(client.FaultParams(err), name) {
 			return fmt.Errorf("%s %s = %v: the error does not blame the parameter in its structured field (a google.rpc.BadRequest field violation params.%s): %v", what, name, v, name, err)
 		}
 		return nil
@@ -505,7 +505,7 @@ func checkCancel(ctx context.Context, s *session) (string, error) {
 	}
 	fctx, cancel := context.WithCancel(ctx)
 	type answer struct {
-		models []host.ModelRef
+		models []client.ModelRef
 		err    error
 	}
 	ch := make(chan answer, 1)

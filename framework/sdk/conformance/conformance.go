@@ -1,7 +1,8 @@
 // Package conformance checks a learner plugin against the polyclass
-// protocol through the host's client, whatever language the plugin is
-// written in: its schema, uploads by digest (chunked, dense and CSR), the
-// shapes of Fit and Predict, Release and Forget, errors for bad
+// protocol through the client the host hands out (framework/internal/client;
+// the suite needs none of the host's processes), whatever language the
+// plugin is written in: its schema, uploads by digest (chunked, dense and
+// CSR), the shapes of Fit and Predict, Release and Forget, errors for bad
 // parameters, cancellation, determinism for a fixed seed, and empty and
 // one-class problems. `bench plugin check PATH` runs the suite on a plugin
 // binary; Test runs it in a Go plugin's own tests.
@@ -19,7 +20,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
-	"github.com/polyclass/polyclass/framework/host"
+	"github.com/polyclass/polyclass/framework/internal/client"
 	"github.com/polyclass/polyclass/framework/sdk"
 )
 
@@ -56,7 +57,7 @@ type Result struct {
 // Target is the plugin under check.
 type Target struct {
 	// Client is the host's handle on the plugin.
-	Client *host.LearnerClient
+	Client *client.LearnerClient
 	// Params go to every Fit, e.g. a bridge plugin's estimator.
 	Params sdk.Params
 	// Alive reports whether the plugin's process still runs; nil means
@@ -64,7 +65,7 @@ type Target struct {
 	Alive func() bool
 	// Restart starts the plugin again after a check ended its process and
 	// returns the new client; nil means the later checks fail.
-	Restart func(ctx context.Context) (*host.LearnerClient, error)
+	Restart func(ctx context.Context) (*client.LearnerClient, error)
 	// CPUTime returns the CPU time the plugin's process has used; nil
 	// means the cancellation check cannot see whether the plugin stops
 	// computing, only that it still answers.
@@ -111,7 +112,7 @@ type session struct {
 	info sdk.LearnerInfo
 }
 
-func (s *session) c() *host.LearnerClient { return s.t.Client }
+func (s *session) c() *client.LearnerClient { return s.t.Client }
 
 // Run runs every check on the target and returns one result per check.
 // A check whose call ends the plugin's process fails, and the plugin is

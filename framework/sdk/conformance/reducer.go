@@ -13,7 +13,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 	"google.golang.org/grpc/codes"
 
-	"github.com/polyclass/polyclass/framework/host"
+	"github.com/polyclass/polyclass/framework/internal/client"
 	"github.com/polyclass/polyclass/framework/sdk"
 )
 
@@ -29,7 +29,7 @@ func ReducerChecks() []Check {
 }
 
 // RunReducer runs the reducer suite on a reducer plugin.
-func RunReducer(ctx context.Context, c *host.ReducerClient) []Result {
+func RunReducer(ctx context.Context, c *client.ReducerClient) []Result {
 	ctx, cancel := context.WithTimeout(ctx, DefaultTimeout)
 	defer cancel()
 	info, err := c.Info(ctx)
@@ -119,7 +119,7 @@ func scoresFor(p sdk.Plan, n int) *mat.Dense {
 	return m
 }
 
-func checkPlanDecode(ctx context.Context, c *host.ReducerClient, info sdk.ReducerInfo) (string, error) {
+func checkPlanDecode(ctx context.Context, c *client.ReducerClient, info sdk.ReducerInfo) (string, error) {
 	var ran, needs, staged []string
 	for _, s := range info.Schemes {
 		req := planRequest(s, nil, 1)
@@ -199,7 +199,7 @@ func checkDecoding(s sdk.Scheme, dec sdk.Decoding, n int) error {
 	return nil
 }
 
-func checkReducerBadParams(ctx context.Context, c *host.ReducerClient, info sdk.ReducerInfo) (string, error) {
+func checkReducerBadParams(ctx context.Context, c *client.ReducerClient, info sdk.ReducerInfo) (string, error) {
 	for _, s := range info.Schemes {
 		if _, err := c.Plan(ctx, planRequest(s, nil, 1)); err != nil {
 			continue // needs parameters: its errors may be about those
@@ -211,7 +211,7 @@ func checkReducerBadParams(ctx context.Context, c *host.ReducerClient, info sdk.
 				return fmt.Errorf("scheme %s: %s = %v was accepted", s.Name, name, v)
 			case code(err) != codes.InvalidArgument:
 				return fmt.Errorf("scheme %s: %s = %v: %v (code %s), want InvalidArgument", s.Name, name, v, err, code(err))
-			case !slices.Contains(host.FaultParams(err), name):
+			case !slices.Contains(client.FaultParams(err), name):
 				return fmt.Errorf("scheme %s: %s = %v: the error does not blame the parameter in its structured field (a google.rpc.BadRequest field violation params.%s): %v", s.Name, name, v, name, err)
 			}
 			return nil
@@ -234,7 +234,7 @@ func checkReducerBadParams(ctx context.Context, c *host.ReducerClient, info sdk.
 	return "", errSkip("no scheme plans with its default parameters")
 }
 
-func checkPlanDeterministic(ctx context.Context, c *host.ReducerClient, info sdk.ReducerInfo) (string, error) {
+func checkPlanDeterministic(ctx context.Context, c *client.ReducerClient, info sdk.ReducerInfo) (string, error) {
 	n := 0
 	for _, s := range info.Schemes {
 		a, err := c.Plan(ctx, planRequest(s, nil, 11))
@@ -266,7 +266,7 @@ const rowWiseRows = 130
 // and without probabilities, and compares the answers bit for bit: the
 // host splits such a scheme's decode over the message bound and trusts
 // the joined answer to be the whole one.
-func checkRowWiseDecode(ctx context.Context, c *host.ReducerClient, info sdk.ReducerInfo) (string, error) {
+func checkRowWiseDecode(ctx context.Context, c *client.ReducerClient, info sdk.ReducerInfo) (string, error) {
 	var checked, skipped []string
 	for _, s := range info.Schemes {
 		if !s.RowWiseDecode {
@@ -325,7 +325,7 @@ func variedScores(p sdk.Plan, n int, seed uint64) *mat.Dense {
 // decodeHalves decodes req at once and in two halves of its test rows and
 // returns an error (completing "decoding … in two halves") unless the
 // answers agree bit for bit.
-func decodeHalves(ctx context.Context, c *host.ReducerClient, req sdk.DecodeRequest) error {
+func decodeHalves(ctx context.Context, c *client.ReducerClient, req sdk.DecodeRequest) error {
 	whole, err := c.Decode(ctx, req)
 	if err != nil {
 		return fmt.Errorf("could not be compared: decoding them at once failed: %w", err)

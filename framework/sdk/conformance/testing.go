@@ -8,7 +8,8 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/polyclass/polyclass/framework/host"
+	"github.com/polyclass/polyclass/framework/internal/client"
+	"github.com/polyclass/polyclass/framework/internal/plugintest"
 	"github.com/polyclass/polyclass/framework/matrix"
 	"github.com/polyclass/polyclass/framework/sdk"
 )
@@ -38,37 +39,32 @@ func Test(t *testing.T, l sdk.Learner, params sdk.Params) {
 	}
 }
 
-// Connect serves l in-process, as host.Register does (the SDK's Serve on
-// an in-memory gRPC connection), and returns the host's client; the
-// plugin stops when the test ends.
-func Connect(t testing.TB, l sdk.Learner) *host.LearnerClient {
+// Connect serves l in-process, as host.Register does (the SDK's server on
+// an in-memory gRPC connection), and returns the host's client after its
+// Info, as the host probes a plugin; the plugin stops when the test ends.
+func Connect(t testing.TB, l sdk.Learner) *client.LearnerClient {
 	t.Helper()
-	return serve(t, l.Info().Name, host.InProcess{Learner: l}).Learner
+	c := client.NewLearner(plugintest.Conn(t, sdk.WithLearner(l)), nil)
+	if _, err := c.Info(context.Background()); err != nil {
+		t.Fatalf("learner %s: %v", l.Info().Name, err)
+	}
+	return c
 }
 
 // ConnectReducer serves r in-process as Connect serves a learner and
 // returns the host's client.
-func ConnectReducer(t testing.TB, r sdk.Reducer) *host.ReducerClient {
+func ConnectReducer(t testing.TB, r sdk.Reducer) *client.ReducerClient {
 	t.Helper()
-	return serve(t, r.Info().Name, host.InProcess{Reducer: r}).Reducer
-}
-
-// serve serves impl in-process under name until the test ends.
-func serve(t testing.TB, name string, impl host.InProcess) *host.Plugin {
-	t.Helper()
-	h := host.New("", nil)
-	t.Cleanup(h.Close)
-	h.Register(name, impl)
-	p, err := h.Get(context.Background(), name)
-	if err != nil {
-		t.Fatal(err)
+	c := client.NewReducer(plugintest.Conn(t, sdk.WithReducer(r)), nil)
+	if _, err := c.Info(context.Background()); err != nil {
+		t.Fatalf("reducer %s: %v", r.Info().Name, err)
 	}
-	return p
+	return c
 }
 
 // Blobs uploads the blobs of BlobsMatrix to c and returns the upload and
 // the classes.
-func Blobs(t *testing.T, c *host.LearnerClient) (*matrix.EncodedMatrix, []int) {
+func Blobs(t *testing.T, c *client.LearnerClient) (*matrix.EncodedMatrix, []int) {
 	t.Helper()
 	x, y := BlobsMatrix()
 	enc := matrix.EncodeMatrix(sdk.Matrix{Dense: x})
@@ -79,7 +75,7 @@ func Blobs(t *testing.T, c *host.LearnerClient) (*matrix.EncodedMatrix, []int) {
 }
 
 // CheckSchema checks that every declared default passes its own spec.
-func CheckSchema(t *testing.T, c *host.LearnerClient) sdk.LearnerInfo {
+func CheckSchema(t *testing.T, c *client.LearnerClient) sdk.LearnerInfo {
 	t.Helper()
 	info, err := c.Info(context.Background())
 	if err != nil {
@@ -93,7 +89,7 @@ func CheckSchema(t *testing.T, c *host.LearnerClient) sdk.LearnerInfo {
 
 // CheckBinary trains "class 2 against the rest" of the blobs with params
 // and checks that the score's sign separates the training rows.
-func CheckBinary(t *testing.T, c *host.LearnerClient, params sdk.Params) {
+func CheckBinary(t *testing.T, c *client.LearnerClient, params sdk.Params) {
 	t.Helper()
 	enc, y := Blobs(t, c)
 	scores := fitPredict(t, c, enc, params, binaryProblem(y, 1))
@@ -106,7 +102,7 @@ func CheckBinary(t *testing.T, c *host.LearnerClient, params sdk.Params) {
 
 // CheckMulticlass trains the blobs as one native multiclass problem with
 // params and checks that the largest score is each row's class.
-func CheckMulticlass(t *testing.T, c *host.LearnerClient, params sdk.Params) {
+func CheckMulticlass(t *testing.T, c *client.LearnerClient, params sdk.Params) {
 	t.Helper()
 	enc, y := Blobs(t, c)
 	scores := fitPredict(t, c, enc, params, multiclassProblem(y, 3))
@@ -117,7 +113,7 @@ func CheckMulticlass(t *testing.T, c *host.LearnerClient, params sdk.Params) {
 	}
 }
 
-func fitPredict(t *testing.T, c *host.LearnerClient, enc *matrix.EncodedMatrix, params sdk.Params, p sdk.Problem) *mat.Dense {
+func fitPredict(t *testing.T, c *client.LearnerClient, enc *matrix.EncodedMatrix, params sdk.Params, p sdk.Problem) *mat.Dense {
 	t.Helper()
 	ctx := context.Background()
 	rows := seq(p.Rows())

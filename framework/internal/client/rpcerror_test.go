@@ -1,0 +1,38 @@
+package client
+
+import (
+	"testing"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+)
+
+// TestRPCErrorText: a failure of the plugin or of the caller's input prints
+// the plugin's message alone; a failed call says what failed in words.
+func TestRPCErrorText(t *testing.T) {
+	for _, tc := range []struct {
+		code codes.Code
+		want string
+	}{
+		{codes.Internal, "fit: linsvm: C = +Inf, want a finite value > 0"},
+		{codes.Unknown, "fit: linsvm: C = +Inf, want a finite value > 0"},
+		{codes.InvalidArgument, "fit: linsvm: C = +Inf, want a finite value > 0"},
+		{codes.Unavailable, "fit: plugin unreachable (its process may have ended): linsvm: C = +Inf, want a finite value > 0"},
+		{codes.DeadlineExceeded, "fit: time limit exceeded: linsvm: C = +Inf, want a finite value > 0"},
+		{codes.ResourceExhausted, "fit: message too large or out of resources: linsvm: C = +Inf, want a finite value > 0"},
+		{codes.Aborted, "fit: Aborted: linsvm: C = +Inf, want a finite value > 0"},
+	} {
+		e := &RPCError{Op: "fit", Status: status.New(tc.code, "linsvm: C = +Inf, want a finite value > 0")}
+		// The SDK's servers name the operation first: it is not repeated.
+		named := &RPCError{Op: "fit", Status: status.New(tc.code, "fit: linsvm: C = +Inf, want a finite value > 0")}
+		if named.Error() != e.Error() {
+			t.Errorf("%v: %q, want %q", tc.code, named.Error(), e.Error())
+		}
+		if got := e.Error(); got != tc.want {
+			t.Errorf("%v: %q, want %q", tc.code, got, tc.want)
+		}
+		if status.Code(e) != tc.code {
+			t.Errorf("%v: status.Code = %v", tc.code, status.Code(e))
+		}
+	}
+}

@@ -1,0 +1,52 @@
+package server
+
+import (
+	"context"
+	"errors"
+
+	"github.com/polyclass/polyclass/framework/internal/convert"
+	pb "github.com/polyclass/polyclass/framework/internal/protov1"
+	"github.com/polyclass/polyclass/framework/plugin"
+)
+
+// CheckParams checks one combination of parameters against the specs,
+// then with the learner's ParamChecker when it has one.
+func (s *learnerServer) CheckParams(ctx context.Context, req *pb.CheckParamsRequest) (*pb.CheckParamsResponse, error) {
+	p := convert.ParamsFromPB(req.GetParams())
+	resp := &pb.CheckParamsResponse{}
+	if errs := plugin.CheckParams(s.info.Params, p); len(errs) > 0 {
+		for _, err := range errs {
+			resp.Problems = append(resp.Problems, paramProblems(err)...)
+		}
+		return resp, nil
+	}
+	c, ok := s.impl.(plugin.ParamChecker)
+	if !ok {
+		return resp, nil
+	}
+	runtime, err := c.CheckParams(ctx, plugin.WithDefaults(s.info.Params, p))
+	resp.Problems = paramProblems(err)
+	resp.Runtime = convert.ComponentsToPB(runtime)
+	return resp, nil
+}
+
+// paramProblems lists the ParamErrors of err (joined ones included) as
+// protocol problems; an error that blames no parameter is a problem of
+// the learner as a whole (param "").
+func paramProblems(err error) []*pb.ParamProblem {
+	if err == nil {
+		return nil
+	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var out []*pb.ParamProblem
+		for _, e := range j.Unwrap() {
+			out = append(out, paramProblems(e)...)
+		}
+		return out
+	}
+	var pe *plugin.ParamError
+	if errors.As(err, &pe) {
+		return []*pb.ParamProblem{{Param: pe.Param, Message: pe.Err.Error()}}
+	}
+	return []*pb.ParamProblem{{Message: err.Error()}}
+}

@@ -1,7 +1,0 @@
-//go:build !unix
-
-package sdk
-
-// directStderr does nothing here: os.Stderr stays go-plugin's pipe,
-// forwarded to the host over gRPC.
-func directStderr() {}
