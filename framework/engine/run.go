@@ -300,7 +300,8 @@ const maxRetries = 2
 
 // finishCell records the first failure in fold order (a fold's own failure
 // before collateral ones), so the message does not depend on which worker
-// failed first.
+// failed first; the scheduler runs every fold up to the lowest own failure
+// (see scheduler.failedBelow), so that the lowest is there to be named.
 func finishCell(r *outcome.CellResult, errs map[int]error, c *Cell) {
 	if len(errs) == 0 {
 		return
@@ -309,7 +310,7 @@ func finishCell(r *outcome.CellResult, errs map[int]error, c *Cell) {
 	// or was stopped in a sibling fold.
 	slots := make([]int, 0, len(errs))
 	for s, err := range errs {
-		if !errors.Is(err, errSkipped) && !errors.Is(err, errPluginDied) {
+		if ownFailure(err) {
 			slots = append(slots, s)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"runtime"
 	"slices"
 	"sync"
@@ -46,10 +47,13 @@ type scheduler struct {
 	stats  Stats
 	clock  phaseClock
 
-	mu          sync.Mutex // guards what follows
-	results     []*outcome.CellResult
-	remaining   []int // folds not yet recorded, per cell
-	foldErrs    []map[int]error
+	mu        sync.Mutex // guards what follows
+	results   []*outcome.CellResult
+	remaining []int // folds not yet recorded, per cell
+	foldErrs  []map[int]error
+	// ownFail is, per cell, the lowest fold slot that failed on its own
+	// (see ownFailure), or math.MaxInt: the folds above it are skipped.
+	ownFail     []int
 	interrupted []bool
 	done        int
 	writeErrs   []error
@@ -95,6 +99,10 @@ func newScheduler(g *Grid, opt Options) *scheduler {
 	n := len(g.Cells)
 	s.results, s.remaining = make([]*outcome.CellResult, n), make([]int, n)
 	s.foldErrs, s.interrupted = make([]map[int]error, n), make([]bool, n)
+	s.ownFail = make([]int, n)
+	for i := range s.ownFail {
+		s.ownFail[i] = math.MaxInt
+	}
 	for i, c := range g.Cells {
 		if !s.selected(i) {
 			continue
@@ -261,25 +269,51 @@ func shareCPUs(cpus, workers, unfinished int) int {
 	return max(cpus/busy, 1)
 }
 
-// failed reports whether a fold of cell i has failed already.
-func (s *scheduler) failed(i int) bool {
+// failedBelow reports whether a fold of t's cell in a lower slot than t's
+// has failed on its own (see ownFailure), which makes t's fold pointless:
+// the cell fails, and the error it reports is the lowest such fold's.
+//
+// Only folds above a failure are skipped, never those below it, so that
+// the error a cell records is the same whatever the workers and their
+// timing: every fold up to the lowest one that fails on its own runs (a
+// skip needs a lower own failure), so that fold is always the one
+// finishCell names. Skipping every fold once any has failed, as before,
+// made it depend on scheduling: with -j 4, fold 1 could fail before fold
+// 0's worker looked, and fold 0 was skipped and fold 1 named. The cost is
+// the folds below a failure, which a serial run (-j 1) runs anyway, and a
+// running fold is never cut short. A fold whose plugin died under it (in
+// a sibling fold, perhaps) skips nothing: which fold that strikes is a
+// matter of timing, and finishCell prefers a fold's own failure to it.
+func (s *scheduler) failedBelow(t task) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.foldErrs[i] != nil
+	return s.ownFail[t.cell.Index] < slotOf(t)
 }
 
-// execute runs task t unless its cell has failed already. A fold whose
-// plugin process ended under it (perhaps in another cell's fold) runs again
-// on a fresh process, at most maxRetries times, while its cell stands.
+// slotOf returns the index of t's fold among its cell's folds
+// (CellResult.Folds): repeat-major.
+func slotOf(t task) int { return t.repeat*t.cell.Dataset.NumFolds + t.fold }
+
+// ownFailure reports whether a fold's error is its own failure, which
+// skips the folds above it (see failedBelow), rather than a skip or the
+// collateral of a plugin process that ended under it.
+func ownFailure(err error) bool {
+	return err != nil && !errors.Is(err, errSkipped) && !errors.Is(err, errPluginDied)
+}
+
+// execute runs task t unless a lower fold of its cell has failed already
+// (see failedBelow). A fold whose plugin process ended under it (perhaps
+// in another cell's fold) runs again on a fresh process, at most
+// maxRetries times, while no lower fold of its cell has failed.
 func (s *scheduler) execute(ctx context.Context, t task) (outcome.FoldResult, error) {
-	if s.failed(t.cell.Index) {
+	if s.failedBelow(t) {
 		return outcome.FoldResult{}, errSkipped
 	}
 	e := s.matrices[t.key]
 	fr, err := s.fold(ctx, t, e)
 	for retry := 0; retry < maxRetries && errors.Is(err, errPluginDied) && ctx.Err() == nil; retry++ {
-		if s.failed(t.cell.Index) {
-			break // the cell failed anyway: no more restarts for it
+		if s.failedBelow(t) {
+			break // a lower fold's error is the cell's: no more restarts
 		}
 		fr, err = s.fold(ctx, t, e)
 	}
@@ -324,7 +358,7 @@ func (s *scheduler) record(t task, fr outcome.FoldResult, err error, interrupted
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	i := t.cell.Index
-	slot := t.repeat*t.cell.Dataset.NumFolds + t.fold
+	slot := slotOf(t)
 	switch {
 	case err != nil:
 		if interrupted {
@@ -334,6 +368,9 @@ func (s *scheduler) record(t task, fr outcome.FoldResult, err error, interrupted
 			s.foldErrs[i] = map[int]error{}
 		}
 		s.foldErrs[i][slot] = err
+		if ownFailure(err) {
+			s.ownFail[i] = min(s.ownFail[i], slot)
+		}
 	default:
 		s.results[i].Folds[slot] = fr
 	}
