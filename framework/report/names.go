@@ -198,7 +198,7 @@ func disambiguate(names []string, shown []setup.Key) []string {
 			}
 			if pass == 0 {
 				for _, i := range same {
-					names[i] = shown[i].Label(true)
+					names[i] = shown[i].Label(shown[i].Encoder != "")
 				}
 				continue
 			}
