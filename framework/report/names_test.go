@@ -125,6 +125,11 @@ func TestFindRowByShortName(t *testing.T) {
 		{"ova logreg", -1, `"ova logreg" matches no row`},
 		{"", -1, `"" matches no row`},
 	} {
+		if tc.name == "tree" {
+			if _, err := FindRow(nil, tc.name); err == nil || err.Error() != `"tree" matches no row (the tables have no rows)` {
+				t.Errorf("FindRow(no rows) = %v", err)
+			}
+		}
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := FindRow(rows, tc.name)
 			if got != tc.want || (tc.err == "") != (err == nil) || (err != nil && !strings.HasPrefix(err.Error(), tc.err)) {

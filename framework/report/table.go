@@ -343,6 +343,9 @@ func FindRow(rows []Row, name string) (int, error) {
 	if len(found) == 1 {
 		return found[0], nil
 	}
+	if len(found) == 0 && len(rows) == 0 {
+		return -1, fmt.Errorf("%q matches no row (the tables have no rows)", name)
+	}
 	if len(found) == 0 {
 		found = make([]int, len(rows))
 		for i := range rows {
