@@ -105,9 +105,9 @@ func (p nameParts) words() []string {
 // rows, in the order of the full label. "logreg C=[0.1, 1, 10] (tuned)
 // ova" beside "svm ova" is "logreg"; logreg under ova and ovo is "logreg
 // ova" and "logreg ovo". The names depend on the set of rows only, not
-// on their order. Rows that would still share a name (which the
-// experiment file's checks leave no way to) take their full labels, and
-// a number after them if they still do.
+// on their order. Rows that would still share a name (a learner's label
+// with spaces, "LR ova", beside learner LR's rows "LR ova" and "LR ovo")
+// take their full labels, and a number after them if they still do.
 func ShortNames(shown []setup.Key) []string {
 	parts := make([]nameParts, len(shown))
 	groups := map[string][]int{}
