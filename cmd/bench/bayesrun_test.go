@@ -62,7 +62,7 @@ output {
 		t.Fatal(err)
 	}
 	pairs := rep.Metrics[0].Bayes.Pairs
-	if len(pairs) != 1 || pairs[0].Left != "logreg C=0.01 ova" || pairs[0].Right != "logreg C=1 ova" || len(pairs[0].Datasets) != 2 {
+	if len(pairs) != 1 || pairs[0].Left != "logreg C=0.01" || pairs[0].Right != "logreg C=1" || len(pairs[0].Datasets) != 2 {
 		t.Fatalf("pairs %+v", pairs)
 	}
 	for _, d := range pairs[0].Datasets {
@@ -90,7 +90,7 @@ output {
 	md := readFile(t, mdPath)
 	for _, want := range []string{
 		"### accuracy: Bayesian comparisons against the baseline (rope 0.01)",
-		"| logreg C=0.01 ova | logreg C=1 ova (baseline) | ",
+		"| logreg C=0.01 | logreg C=1 (baseline) | ",
 		" | no test: 2 datasets (needs at least 3) |\n",
 		"(p = ",
 	} {

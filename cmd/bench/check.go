@@ -33,7 +33,7 @@ func checkGrid(g *engine.Grid, partial bool) hcl.Diagnostics {
 		}
 		if err := report.CheckRow(ids, rows, name); err != nil {
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unknown " + what,
-				Detail: what + " " + err.Error() + ". Name a row as the tables label it, or its learner when that picks one row.", Subject: &rng})
+				Detail: what + " " + err.Error() + ". Name a row by its short name, as the tables label it (its learner, and what tells it apart from that learner's other rows), or by some of its words in order (\"logreg ova\").", Subject: &rng})
 		}
 	}
 	if out.Baseline != "" {

@@ -36,15 +36,15 @@ func TestHelp(t *testing.T) {
 		args []string
 		want string // stdout prefix
 	}{
-		{[]string{"run", "--help"}, "usage: bench run [-o DIR] [-j N] [--fresh] [--keep-other-bench] [--adopt] [--dense-budget SIZE] [--shard I/N] [--shards N] [--quiet] [--plugins DIR] [--profile DIR] [--no-share] FILE\n"},
+		{[]string{"run", "--help"}, "usage: bench run [-o DIR] [-j N] [--fresh] [--keep-other-bench] [--adopt] [--dense-budget SIZE] [--shard I/N] [--shards N] [--quiet] [--verbose] [--plugins DIR] [--profile DIR] [--no-share] FILE\n"},
 		{[]string{"run", "-h"}, "usage: bench run [-o DIR]"},
 		{[]string{"run", "-help"}, "usage: bench run [-o DIR]"},
 		{[]string{"run", "exp.hcl", "--help"}, "usage: bench run [-o DIR]"},
 		{[]string{"help", "run"}, "usage: bench run [-o DIR]"},
 		{[]string{"validate", "--help"}, "usage: bench validate [--plan] [--shards N] [--dense-budget SIZE] [--plugins DIR] FILE\n"},
-		{[]string{"help", "merge"}, "usage: bench merge OUT [DIR...]\n"},
+		{[]string{"help", "merge"}, "usage: bench merge [--verbose] OUT [DIR...]\n"},
 		{[]string{"help", "list"}, "usage: bench list [--plugins DIR] metrics|encoders|learners|schemes|decoders|formats\n"},
-		{[]string{"rerun", "-h"}, "usage: bench rerun [-o DIR] [-j N] [--dense-budget SIZE] [--plugins DIR] DIR\n"},
+		{[]string{"rerun", "-h"}, "usage: bench rerun [-o DIR] [-j N] [--dense-budget SIZE] [--plugins DIR] [--verbose] DIR\n"},
 		{[]string{"help", "version"}, "usage: bench version\n"},
 		{[]string{"version", "--help"}, "usage: bench version\n"},
 		{[]string{"version", "-h"}, "usage: bench version\n"},

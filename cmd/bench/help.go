@@ -26,6 +26,7 @@ var flagDocs = map[string][2]string{
 	"o":                {"-o DIR", "results directory"},
 	"j":                {"-j N", "folds run in parallel, at most the folds to run; 0 means the number of CPUs (default)"},
 	"quiet":            {"--quiet", "no progress bar"},
+	"verbose":          {"--verbose", "list every file written (tables, plots, manifest) instead of a summary of the folders and counts"},
 	"fresh":            {"--fresh", "start over: move an earlier run's cells in DIR aside to DIR/superseded/TIME/ instead of resuming"},
 	"keep-other-bench": {"--keep-other-bench", "resume with the cells another build of bench computed (inputs otherwise equal) instead of computing them again; each is noted"},
 	"adopt":            {"--adopt", "write into a directory that is not bench's (it holds other files and no manifest.json), moving each file the run replaces to DIR/superseded/TIME/ first"},
@@ -70,14 +71,18 @@ func flagDoc(cmd, f string) string {
 
 // commands are bench's commands in the order the global usage lists them.
 var commands = []command{
-	{name: "run", args: "FILE", flags: []string{"o", "j", "fresh", "keep-other-bench", "adopt", "dense-budget", "shard", "shards", "quiet", "plugins", "profile", "no-share"},
+	{name: "run", args: "FILE", flags: []string{"o", "j", "fresh", "keep-other-bench", "adopt", "dense-budget", "shard", "shards", "quiet", "verbose", "plugins", "profile", "no-share"},
 		summary: "cross-validate every combination FILE declares, write tables",
 		doc: `Run cross-validates every combination the experiment FILE declares
 (datasets × pipelines × learners × parameter sets × reductions) and writes
 the comparison tables, one file per finished cell, run.log and
 manifest.json into the results directory: -o DIR, else output.dir of
 FILE, else results/NAME. A progress bar goes to stderr when it is a
-terminal. The exit status is 1 when a cell failed (see run.log).
+terminal. It ends with a summary of what it wrote: the files at the top
+of the results directory by name, the number of files in each folder
+(plots/, predictions/), the cells, and the report's path; --verbose
+lists every file written instead. The exit status is 1 when a cell
+failed (see run.log).
 
 Into a directory that holds a run of the same experiment, run resumes:
 a cell whose file is there and whose digest matches is kept and not
@@ -188,7 +193,7 @@ Go plugins run the same suite in their tests with conformance.Test
   decoders   the values of a reduction's decode parameter, with the
              schemes that accept each and the schemes it is the default of
   formats    the data file formats a dataset's path may have`},
-	{name: "merge", args: "OUT [DIR...]",
+	{name: "merge", args: "OUT [DIR...]", flags: []string{"verbose"},
 		summary: "merge the shards of a run (bench run --shard) and write its tables",
 		doc: `Merge reads the shards that bench run --shard I/N wrote into the results
 directories DIR... (one shared directory or one per shard; several
@@ -207,13 +212,13 @@ by name with the shard that owns them; the tables are then written as
 partial, and the exit status is 1. Run those shards again (they resume)
 and merge again. bench table over a directory of shards merges it in
 place.`},
-	{name: "table", args: "DIR",
+	{name: "table", args: "DIR", flags: []string{"verbose"},
 		summary: "check the cell files of DIR, render its tables again",
 		doc: `Table checks every cell file of the results directory DIR (schema,
 index range, duplicates, metric ranges; a bad file is named with the
 reason) and renders the tables again from the cell files and
 manifest.json. The tables of a partial run say so in their header.`},
-	{name: "rerun", args: "DIR", flags: []string{"o", "j", "dense-budget", "plugins"},
+	{name: "rerun", args: "DIR", flags: []string{"o", "j", "dense-budget", "plugins", "verbose"},
 		summary: "run a results directory's experiment again, report differences",
 		doc: `Rerun runs the experiment the results directory DIR records again, with
 its recorded seed, into -o DIR (default DIR/rerun), and reports every
@@ -324,7 +329,7 @@ func globalUsage() string {
 		fmt.Fprintf(&b, "  %-15s  %s\n", name, c.summary)
 	}
 	b.WriteString("\nflags:\n")
-	for _, f := range []string{"o", "j", "fresh", "keep-other-bench", "adopt", "dense-budget", "shard", "quiet", "plugins", "profile", "no-share", "plan",
+	for _, f := range []string{"o", "j", "fresh", "keep-other-bench", "adopt", "dense-budget", "shard", "quiet", "verbose", "plugins", "profile", "no-share", "plan",
 		"shards", "partition", "time", "cpus", "mem", "now", "image", "claim", "parallelism"} {
 		var used []string
 		for _, c := range commands {

@@ -121,7 +121,7 @@ func TestInteractiveReport(t *testing.T) {
 	if !shows(t, p, "#controls") {
 		t.Fatal("the controls do not show: the script did not run")
 	}
-	both := []string{"logreg C=1 ova", "logreg C=1 ovo"}
+	both := []string{"logreg ova", "logreg ovo"}
 	if got := visibleRows(t, p, "accuracy"); !slices.Equal(got, both) {
 		t.Fatalf("accuracy rows %q, want %q", got, both)
 	}
@@ -136,10 +136,13 @@ func TestInteractiveReport(t *testing.T) {
 	}
 
 	// Sort by car: best first, then worst first.
+	// summary.csv names the rows in full.
 	means := summaryMeans(t, out, "macro_f1")
+	full := map[string]string{"logreg ova": "logreg C=1 ova", "logreg ovo": "logreg C=1 ovo"}
+	mean := func(row, ds string) float64 { return means[[2]string{full[row], ds}] }
 	byCar := slices.Clone(both)
-	sort.SliceStable(byCar, func(i, j int) bool { return means[[2]string{byCar[i], "car"}] > means[[2]string{byCar[j], "car"}] })
-	if means[[2]string{both[0], "car"}] == means[[2]string{both[1], "car"}] {
+	sort.SliceStable(byCar, func(i, j int) bool { return mean(byCar[i], "car") > mean(byCar[j], "car") })
+	if mean(both[0], "car") == mean(both[1], "car") {
 		t.Fatal("both rows score alike on car: the sort shows nothing")
 	}
 	carHead := `table.cmp[data-metric="macro_f1"] th:nth-child(6)`
@@ -170,12 +173,12 @@ func TestInteractiveReport(t *testing.T) {
 	if err := p.Run(chromedp.Text("#shown", &count, chromedp.ByID)); err != nil {
 		t.Fatal(err)
 	}
-	if got := visibleRows(t, p, "macro_f1"); !slices.Equal(got, []string{"logreg C=1 ovo"}) || count != "1 of 2 rows" {
+	if got := visibleRows(t, p, "macro_f1"); !slices.Equal(got, []string{"logreg ovo"}) || count != "1 of 2 rows" {
 		t.Errorf("filtered by OvO: rows %q, count %q", got, count)
 	}
 
 	// Rest the pointer on the ovo row's wine score: its six fold scores.
-	cell := `table.cmp[data-metric="macro_f1"] tr[data-label="logreg C=1 ovo"] td:nth-child(5)`
+	cell := `table.cmp[data-metric="macro_f1"] tr[data-label="logreg ovo"] td:nth-child(5)`
 	var box struct{ X, Y float64 }
 	if err := p.Eval(fmt.Sprintf(`(() => { const b = document.querySelector(%q).getBoundingClientRect(); return {x: b.x + b.width / 2, y: b.y + b.height / 2} })()`, cell), &box); err != nil {
 		t.Fatal(err)
@@ -194,7 +197,7 @@ func TestInteractiveReport(t *testing.T) {
 	if len(want) != 6 {
 		t.Fatalf("%d fold scores in folds.csv, want 6", len(want))
 	}
-	if !shows(t, p, "#tip") || !strings.HasPrefix(tip, "logreg C=1 ovo on wine (macro_f1)") {
+	if !shows(t, p, "#tip") || !strings.HasPrefix(tip, "logreg ovo on wine (macro_f1)") {
 		t.Errorf("tooltip %q (shows %v)", tip, shows(t, p, "#tip"))
 	}
 	for _, w := range want {
@@ -250,10 +253,10 @@ func choose(t *testing.T, p *headless.Page, sel, text string) {
 func checkCurvePanel(t *testing.T, p *headless.Page) {
 	t.Helper()
 	var option string
-	if err := p.Eval(`[...document.querySelectorAll("#curve-cell option")].find((o) => o.textContent === "car: logreg C=1 ovo").value`, &option); err != nil {
+	if err := p.Eval(`[...document.querySelectorAll("#curve-cell option")].find((o) => o.textContent === "car: logreg ovo").value`, &option); err != nil {
 		t.Fatal(err)
 	}
-	choose(t, p, "#curve-cell", "car: logreg C=1 ovo")
+	choose(t, p, "#curve-cell", "car: logreg ovo")
 	var picked string
 	if err := p.Run(chromedp.Value("#curve-cell", &picked, chromedp.ByID)); err != nil || picked != option {
 		t.Fatalf("curve panel shows option %q (%v), want %q", picked, err, option)
@@ -271,7 +274,7 @@ func checkCurvePanel(t *testing.T, p *headless.Page) {
 		t.Fatal(err)
 	}
 	// car is the third dataset: its views table is views-2.
-	if err := p.Eval(`document.querySelector('#views-2 tr[data-label="logreg C=1 ovo"]').cells[1].textContent`, &table); err != nil {
+	if err := p.Eval(`document.querySelector('#views-2 tr[data-label="logreg ovo"]').cells[1].textContent`, &table); err != nil {
 		t.Fatal(err)
 	}
 	want, _ := strconv.ParseFloat(table, 64)
@@ -279,7 +282,7 @@ func checkCurvePanel(t *testing.T, p *headless.Page) {
 	if _, err := fmt.Sscanf(strings.TrimPrefix(legend, "macro-average: AUC "), "%g", &got); err != nil || math.Abs(got-want) > 0.0005 {
 		t.Errorf("legend %q: macro AUC %v, the table says %s", legend, got, table)
 	}
-	if err := p.Eval(`(() => { const d = document.querySelector('details[data-dataset="car"][data-label="logreg C=1 ovo"]'); d.open = true; document.getElementById("curve-panel").scrollIntoView(); scrollBy(0, -420); })()`, nil); err != nil {
+	if err := p.Eval(`(() => { const d = document.querySelector('details[data-dataset="car"][data-label="logreg ovo"]'); d.open = true; document.getElementById("curve-panel").scrollIntoView(); scrollBy(0, -420); })()`, nil); err != nil {
 		t.Fatal(err)
 	}
 	shots(t, p, "report_per_class.png", -1)

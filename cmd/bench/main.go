@@ -1,7 +1,7 @@
 // Command bench runs polyclass experiments: it cross-validates every
 // combination an experiment file declares and writes comparison tables.
 //
-//	bench run [-o DIR] [-j N] [--fresh] [--adopt] [--shard I/N] [--quiet] [--plugins DIR] FILE
+//	bench run [-o DIR] [-j N] [--fresh] [--adopt] [--shard I/N] [--quiet] [--verbose] [--plugins DIR] FILE
 //	bench merge OUT [DIR...]
 //	bench validate [--plan [--shards N]] [--dense-budget SIZE] [--plugins DIR] FILE
 //	bench plugins [--plugins DIR]

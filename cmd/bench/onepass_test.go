@@ -8,13 +8,14 @@ import (
 	"testing"
 )
 
-// TestValidateOnePass: one run of validate on a file with 13 mistakes of
+// TestValidateOnePass: one run of validate on a file with 14 mistakes of
 // every kind (a syntax error, data, encoder, learner parameters, tune, a
-// code matrix's three problems, a metric, a baseline, cv) reports every
-// one of them, once each, at its file:line:column. Before, the syntax
-// error hid the rest, a code matrix showed one problem per pass, and
-// metrics = ["acuracy"] was reported a second time, at no place, as the
-// default tune metric. The whole output is the golden
+// code matrix's three problems, a metric, a baseline, cv, a pipeline
+// step naming no encoder) reports every one of them, once each, at its
+// file:line:column. Before, the syntax error hid the rest, a code matrix
+// showed one problem per pass, metrics = ["acuracy"] was reported a
+// second time, at no place, as the default tune metric, and the pipeline's
+// unknown step went unreported beside the syntax error. The whole output is the golden
 // testdata/onepass/want.txt (-update rewrites it).
 func TestValidateOnePass(t *testing.T) {
 	src, err := os.ReadFile(filepath.Join("testdata", "onepass", "exp.hcl"))
@@ -24,7 +25,7 @@ func TestValidateOnePass(t *testing.T) {
 	file := writeExperiment(t, string(src))
 	_, stderr, err := bench(t, "validate", file)
 	if err == nil {
-		t.Fatalf("validate accepted a file with 13 mistakes:\n%s", stderr)
+		t.Fatalf("validate accepted a file with 14 mistakes:\n%s", stderr)
 	}
 	got := strings.ReplaceAll(stderr, filepath.Dir(file)+string(filepath.Separator), "")
 	for _, want := range []string{
@@ -40,7 +41,9 @@ func TestValidateOnePass(t *testing.T) {
 		"code matrix entry [1][2] = 2: entries must be -1, 0 or +1; code matrix rows 0 and 2 are identical: the two classes cannot be told apart; code matrix: the code matrix has 4 rows but the task has 3 classes",
 		"exp.hcl:39:14: error: Unknown baseline",
 		"exp.hcl:43:12: error: Unknown metric",
-		"exp.hcl: 11 error(s)",
+		"exp.hcl:45:24: error: Unknown encoder",
+		`Pipeline "p" names encoder "onehot", which is not declared.`,
+		"exp.hcl: 12 error(s)",
 	} {
 		if n := strings.Count(got, want); n != 1 {
 			t.Errorf("validate's output holds %q %d times, want once:\n%s", want, n, got)

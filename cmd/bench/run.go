@@ -37,6 +37,7 @@ type options struct {
 	out        string
 	jobs       int
 	quiet      bool
+	verbose    bool
 	plan       bool
 	pluginsDir string
 	fresh      bool
@@ -164,6 +165,7 @@ func flagSet(cmd string, o *options) *flag.FlagSet {
 	fs.StringVar(&o.out, "o", "", "results directory")
 	fs.IntVar(&o.jobs, "j", 0, "parallel folds (0: number of CPUs)")
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress bar")
+	fs.BoolVar(&o.verbose, "verbose", false, "list every file written")
 	fs.StringVar(&o.pluginsDir, "plugins", "", "plugins directory")
 	fs.BoolVar(&o.plan, "plan", false, "list the cells, folds and fits")
 	fs.BoolVar(&o.fresh, "fresh", false, "start over instead of resuming")
@@ -330,7 +332,7 @@ func dispatch(ctx context.Context, h *host.Host, cmd string, o *options, stdout,
 		if len(o.args) != 1 {
 			return usageError{"table needs exactly one results directory"}
 		}
-		return table(o.args[0], stdout, stderr)
+		return table(o.args[0], o.verbose, stdout, stderr)
 	case "rerun":
 		if len(o.args) != 1 {
 			return usageError{"rerun needs exactly one results directory"}
@@ -424,7 +426,7 @@ func runExperiment(ctx context.Context, o *options, file string, g *engine.Grid,
 	if err != nil {
 		return errors.Join(runErr, err)
 	}
-	ended := runEnd{name: exp.Name, status: status, cells: len(cells), kept: len(b.kept), total: len(g.Cells), elapsed: time.Since(start), written: written, stats: stats}
+	ended := runEnd{name: exp.Name, status: status, cells: len(cells), kept: len(b.kept), total: len(g.Cells), elapsed: time.Since(start), dir: out, written: written, verbose: o.verbose, stats: stats}
 	for _, r := range cells {
 		if r.Failed() {
 			ended.failed++
@@ -579,7 +581,9 @@ type runEnd struct {
 	total   int  // cells of the run (of the shard when shard)
 	shard   bool // a shard writes no tables
 	elapsed time.Duration
-	written []string
+	dir     string       // the results directory
+	written []string     // the files written into it
+	verbose bool         // list every file written, not a summary
 	stats   engine.Stats // the fits requested and made
 }
 
@@ -607,18 +611,20 @@ func (e runEnd) print(w io.Writer) {
 		fits = "; " + fitsLine(e.stats)
 	}
 	fmt.Fprintf(w, "%s: %s (%d failed%s) in %s%s\n", e.name, count, e.failed, resumed, e.elapsed.Round(time.Millisecond), fits)
-	for _, f := range e.written {
-		fmt.Fprintf(w, "  %s\n", f)
+	cells := e.cells
+	if e.shard {
+		cells = 0 // its cells are the shard's, not yet the run's
 	}
+	writtenSummary(w, e.dir, e.written, cells, e.verbose)
 }
 
 // table renders the tables of a results directory again; a directory that
 // shards wrote (and no whole run) is merged in place.
-func table(dir string, stdout, stderr io.Writer) error {
+func table(dir string, verbose bool, stdout, stderr io.Writer) error {
 	if n, err := results.ShardCount(dir); err == nil && n > 0 {
 		m, err := results.ReadManifest(dir)
 		if errors.Is(err, os.ErrNotExist) || (err == nil && m.MergedShards > 0) {
-			return writeMerge(dir, []string{dir}, stdout, stderr)
+			return writeMerge(dir, []string{dir}, verbose, stdout, stderr)
 		}
 	}
 	m, written, err := results.Render(dir, render)
@@ -629,9 +635,7 @@ func table(dir string, stdout, stderr io.Writer) error {
 	if m.Finished < m.Cells {
 		fmt.Fprintf(stdout, "  partial: %d of %d cells finished (run status: %s)\n", m.Finished, m.Cells, m.Status)
 	}
-	for _, w := range written {
-		fmt.Fprintf(stdout, "  %s\n", w)
-	}
+	writtenSummary(stdout, dir, written, m.Finished, verbose)
 	return nil
 }
 

@@ -43,9 +43,11 @@ func TestRunQuickstart(t *testing.T) {
 	if err != nil {
 		t.Fatalf("run: %v\nstderr:\n%s", err, stderr)
 	}
-	for _, f := range []string{"summary.csv", "folds.csv", "quickstart.md", "manifest.json"} {
-		if !strings.Contains(stdout, filepath.Join(out, f)) {
-			t.Errorf("stdout does not say where %s went:\n%s", f, stdout)
+	for _, want := range []string{"\n  " + out + ": quickstart.md, summary.csv, folds.csv, quickstart.tex, quickstart.html, per_class.csv, manifest.json\n",
+		"\n  " + filepath.Join(out, "plots") + ": 26 files\n", "\n  " + filepath.Join(out, "cells") + ": 15 cells\n",
+		"\n  report: " + filepath.Join(out, "quickstart.html") + "\n"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("stdout does not say %q:\n%s", want, stdout)
 		}
 	}
 	readmePrintsRun(t, stdout, out)

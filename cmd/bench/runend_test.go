@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -18,13 +21,18 @@ func TestRunEndPrint(t *testing.T) {
 		end  runEnd
 		want string
 	}{
-		{"complete", runEnd{name: "e", status: results.StatusComplete, cells: 4, failed: 1, total: 4, elapsed: 1500 * time.Microsecond, written: []string{"out/e.md"}},
-			"e: 4 cells (1 failed) in 2ms\n  out/e.md\n"},
+		{"complete", runEnd{name: "e", status: results.StatusComplete, cells: 4, failed: 1, total: 4, elapsed: 1500 * time.Microsecond, dir: "out", written: []string{"out/e.md"}},
+			"e: 4 cells (1 failed) in 2ms\n  out: e.md\n  out/cells: 4 cells\n  report: out/e.md\n"},
+		{"complete, verbose", runEnd{name: "e", status: results.StatusComplete, cells: 4, total: 4, elapsed: time.Second, dir: "out", written: []string{"out/e.md"}, verbose: true},
+			"e: 4 cells (0 failed) in 1s\n  out/e.md\n"},
 		{"resumed", runEnd{name: "e", status: results.StatusComplete, cells: 4, kept: 3, total: 4, elapsed: time.Second},
 			"e: 4 cells (0 failed, 3 kept from an earlier run) in 1s\n"},
-		{"interrupted", runEnd{name: "e", status: results.StatusInterrupted, cells: 3, total: 4, elapsed: time.Second, written: []string{"out/e.md"}},
-			"e: interrupted, 3 of 4 cells, the tables partial (0 failed) in 1s\n  out/e.md\n"},
-		{"interrupted shard", runEnd{name: "e shard 1/2", status: results.StatusInterrupted, cells: 1, kept: 1, total: 2, shard: true, elapsed: time.Second},
+		{"interrupted", runEnd{name: "e", status: results.StatusInterrupted, cells: 3, total: 4, elapsed: time.Second, dir: "out", written: []string{"out/e.md"}},
+			"e: interrupted, 3 of 4 cells, the tables partial (0 failed) in 1s\n  out: e.md\n  out/cells: 3 cells\n  report: out/e.md\n"},
+		{"interrupted shard", runEnd{name: "e shard 1/2", status: results.StatusInterrupted, cells: 1, kept: 1, total: 2, shard: true, elapsed: time.Second,
+			dir: "out", written: []string{"out/shards/manifest-1-of-2.json"}},
+			"e shard 1/2: interrupted, 1 of 2 cells (0 failed, 1 kept from an earlier run) in 1s\n  out/shards: 1 file\n  (--verbose lists every file)\n"},
+		{"shard, nothing written", runEnd{name: "e shard 1/2", status: results.StatusInterrupted, cells: 1, kept: 1, total: 2, shard: true, elapsed: time.Second},
 			"e shard 1/2: interrupted, 1 of 2 cells (0 failed, 1 kept from an earlier run) in 1s\n"},
 		{"shared fits", runEnd{name: "e", status: results.StatusComplete, cells: 4, total: 4, elapsed: time.Second, written: []string{"out/e.md"},
 			stats: engine.Stats{FitsRequested: 90, FitsMade: 45}},
@@ -38,6 +46,49 @@ func TestRunEndPrint(t *testing.T) {
 			tt.end.print(&b)
 			if b.String() != tt.want {
 				t.Errorf("got %q, want %q", b.String(), tt.want)
+			}
+		})
+	}
+}
+
+// TestWrittenSummary: a run, table or merge says what it wrote in a few
+// lines (the files at the top by name, each folder's count, the cells,
+// the report's path) rather than a line per file, which --verbose
+// prints.
+func TestWrittenSummary(t *testing.T) {
+	dir := filepath.Join("results", "q")
+	var written []string
+	for _, f := range []string{"q.md", "summary.csv", "folds.csv", "q.html"} {
+		written = append(written, filepath.Join(dir, f))
+	}
+	for i := range 40 {
+		written = append(written, filepath.Join(dir, "plots", fmt.Sprintf("box_%d.png", i)))
+	}
+	written = append(written, filepath.Join(dir, "predictions", "iris.csv"), filepath.Join(dir, "manifest.json"))
+	for _, tc := range []struct {
+		name    string
+		written []string
+		cells   int
+		verbose bool
+		want    string
+	}{
+		{"summary", written, 15, false, "  results/q: q.md, summary.csv, folds.csv, q.html, manifest.json\n" +
+			"  results/q/plots: 40 files\n  results/q/predictions: 1 file\n  results/q/cells: 15 cells\n" +
+			"  report: results/q/q.html\n  (--verbose lists every file)\n"},
+		{"markdown only", []string{filepath.Join(dir, "q.md"), filepath.Join(dir, "manifest.json")}, 1, false,
+			"  results/q: q.md, manifest.json\n  results/q/cells: 1 cell\n  report: results/q/q.md\n"},
+		{"csv only: no report", []string{filepath.Join(dir, "summary.csv")}, 2, false,
+			"  results/q: summary.csv\n  results/q/cells: 2 cells\n"},
+		{"verbose", written, 15, true, "  " + strings.Join(written, "\n  ") + "\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var b bytes.Buffer
+			writtenSummary(&b, dir, tc.written, tc.cells, tc.verbose)
+			if b.String() != tc.want {
+				t.Errorf("got\n%s\nwant\n%s", b.String(), tc.want)
+			}
+			if !tc.verbose && strings.Count(b.String(), "\n") > 6 {
+				t.Errorf("%d lines for %d files", strings.Count(b.String(), "\n"), len(tc.written))
 			}
 		})
 	}

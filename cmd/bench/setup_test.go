@@ -63,7 +63,7 @@ func TestSetupTableAndLabels(t *testing.T) {
 			t.Errorf("markdown lacks %q", want)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(out, "plots", "confusion_iris_LR_C=10_ECOC__dense__exp_.png")); err != nil {
+	if _, err := os.Stat(filepath.Join(out, "plots", "confusion_iris_LR_C=10_ECOC_dense_exp.png")); err != nil {
 		t.Errorf("heat map not named from the labels: %v", err)
 	}
 	var tables struct {

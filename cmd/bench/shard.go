@@ -133,12 +133,13 @@ func merge(o *options, stdout, stderr io.Writer) error {
 	if len(dirs) == 0 {
 		dirs = []string{out}
 	}
-	return writeMerge(out, dirs, stdout, stderr)
+	return writeMerge(out, dirs, o.verbose, stdout, stderr)
 }
 
-// writeMerge merges dirs into out and reports what it did; missing cells
-// are an error, after the partial tables are written.
-func writeMerge(out string, dirs []string, stdout, stderr io.Writer) error {
+// writeMerge merges dirs into out and reports what it did (every file
+// written when verbose); missing cells are an error, after the partial
+// tables are written.
+func writeMerge(out string, dirs []string, verbose bool, stdout, stderr io.Writer) error {
 	res, err := results.Merge(out, dirs, render)
 	if err != nil {
 		return err
@@ -154,9 +155,7 @@ func writeMerge(out string, dirs []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, n)
 	}
 	fmt.Fprintf(stdout, "%s: %d of %d cells from %d of %d shards\n", m.Experiment, res.Cells, m.Cells, found, res.Shards)
-	for _, w := range res.Written {
-		fmt.Fprintf(stdout, "  %s\n", w)
-	}
+	writtenSummary(stdout, out, res.Written, res.Cells, verbose)
 	if res.Complete() {
 		return nil
 	}

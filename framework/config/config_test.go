@@ -244,7 +244,7 @@ output { formats = ["pdf"] }
 // reports the content errors of the rest of the file, each at its place;
 // what the syntax error may have caused is not reported: an error inside
 // the block that holds it, and a name that a block the parser skipped
-// may declare.
+// may declare; a name that no block of the text declares is.
 func TestSyntaxErrorWithContentErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -285,6 +285,17 @@ encoder "std" { type = "standardize" }
 `, []string{
 			"exp.hcl:5:39: error: Missing item separator",
 			"exp.hcl:4:14: error: Incorrect attribute value type",
+		}},
+		{"a name no text declares is reported beside a syntax error", `experiment "x" { seed = 1 }
+dataset "iris" { path = "iris.csv" }
+pipeline "p" { steps = ["std", "hot"] }
+reduction "ova" { learners = ["lr", "svm"] }
+learner "lr" { params = { C = [0.1, 1 } }
+encoder "std" { type = "standardize" }
+`, []string{
+			"exp.hcl:5:39: error: Missing item separator",
+			"exp.hcl:3:24: error: Unknown encoder",
+			"exp.hcl:4:30: error: Unknown learner",
 		}},
 	} {
 		exp, diags := parse(t, tc.src)

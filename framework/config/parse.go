@@ -161,7 +161,11 @@ func (p *Parser) ParseSource(src []byte, filename string) (*Experiment, hcl.Diag
 		return nil, diags
 	}
 	whole := !diags.HasErrors()
-	exp, more := decode(f.Body, filename, p.formats, whole)
+	var inText map[[2]string]bool
+	if !whole {
+		inText = declaredInText(src, filename)
+	}
+	exp, more := decode(f.Body, filename, p.formats, inText)
 	if !whole {
 		exp.Partial = true
 		more = Outside(more, faulty(f.Body, diags))
@@ -221,6 +225,10 @@ type decoder struct {
 	// whole is false for a body the parser read only in part (a syntax
 	// error): the checks that need every block are left out.
 	whole bool
+	// inText holds the type and name of every block the file's text
+	// declares, parsed or not (declaredInText), when !whole: a name that
+	// refers to none of them is unknown even in a file read in part.
+	inText map[[2]string]bool
 }
 
 // warnf adds a warning at rng.
@@ -237,8 +245,9 @@ func (d *decoder) errorf(rng hcl.Range, summary, format string, args ...any) {
 	d.diags = append(d.diags, dg)
 }
 
-func decode(body hcl.Body, path string, formats []string, whole bool) (*Experiment, hcl.Diagnostics) {
-	d := &decoder{dir: filepath.Dir(path), formats: formats, whole: whole}
+func decode(body hcl.Body, path string, formats []string, inText map[[2]string]bool) (*Experiment, hcl.Diagnostics) {
+	whole := inText == nil
+	d := &decoder{dir: filepath.Dir(path), formats: formats, whole: whole, inText: inText}
 	content, diags := body.Content(rootSchema)
 	d.diags = append(d.diags, diags...)
 	exp := &Experiment{File: path, Dir: d.dir, CV: CV{Folds: DefaultFolds, Repeats: 1, Stratified: true, Timeout: DefaultTimeout},
@@ -884,8 +893,44 @@ func (d *decoder) declared(names []string, set map[string]bool, rng hcl.Range, k
 	}
 }
 
-// crossCheck checks references between blocks, when the whole file was
-// read, and fills the default pipeline.
+// known returns the names of the blocks of kind a name may refer to:
+// those parsed, and in a file read in part (a syntax error) those its
+// text declares too, since the parser may have skipped their blocks.
+func (d *decoder) known(kind string, parsed map[string]bool) map[string]bool {
+	for k := range d.inText {
+		if k[0] == kind {
+			parsed[k[1]] = true
+		}
+	}
+	return parsed
+}
+
+// declaredInText returns the type and name of every block that src's
+// tokens declare (a block type followed by its quoted or bare name),
+// whether the parser read the block or skipped it past a syntax error.
+func declaredInText(src []byte, filename string) map[[2]string]bool {
+	toks, _ := hclsyntax.LexConfig(src, filename, hcl.InitialPos)
+	out := map[[2]string]bool{}
+	for i := 0; i+1 < len(toks); i++ {
+		if toks[i].Type != hclsyntax.TokenIdent {
+			continue
+		}
+		kind := string(toks[i].Bytes)
+		switch next := toks[i+1]; {
+		case next.Type == hclsyntax.TokenIdent:
+			out[[2]string{kind, string(next.Bytes)}] = true
+		case next.Type == hclsyntax.TokenOQuote && i+3 < len(toks) && toks[i+2].Type == hclsyntax.TokenQuotedLit && toks[i+3].Type == hclsyntax.TokenCQuote:
+			out[[2]string{kind, string(toks[i+2].Bytes)}] = true
+		}
+	}
+	return out
+}
+
+// crossCheck checks references between blocks and fills the default
+// pipeline. In a file read in part (a syntax error) a reference is
+// checked against the blocks parsed and those the text declares, and the
+// checks that need every block (unused encoders, uncovered learners,
+// labels, the blocks a file must have) are left out.
 func (d *decoder) crossCheck(exp *Experiment) {
 	if len(exp.Pipelines) == 0 {
 		def := &Pipeline{Name: "default", Default: true}
@@ -896,26 +941,28 @@ func (d *decoder) crossCheck(exp *Experiment) {
 			def.Name = "none"
 		}
 		exp.Pipelines = []*Pipeline{def}
-	} else if d.whole {
-		encoders := nameSet(exp.Encoders, func(e *Encoder) string { return e.Name })
+	} else {
+		encoders := d.known("encoder", nameSet(exp.Encoders, func(e *Encoder) string { return e.Name }))
 		for _, p := range exp.Pipelines {
 			d.declared(p.Steps, encoders, p.StepsRange, "encoder", "Pipeline "+strconv.Quote(p.Name))
 		}
-		d.unusedEncoders(exp)
+		if d.whole {
+			d.unusedEncoders(exp)
+		}
 	}
 	if len(exp.Reductions) == 0 {
 		// A learner used without a reduction runs natively.
 		exp.Reductions = []*Reduction{{Name: "none", Scheme: "none", Params: map[string]Param{}}}
 	}
-	if !d.whole {
-		return
-	}
-	datasets := nameSet(exp.Datasets, func(ds *Dataset) string { return ds.Name })
-	learners := nameSet(exp.Learners, func(l *Learner) string { return l.Name })
+	datasets := d.known("dataset", nameSet(exp.Datasets, func(ds *Dataset) string { return ds.Name }))
+	learners := d.known("learner", nameSet(exp.Learners, func(l *Learner) string { return l.Name }))
 	for _, r := range exp.Reductions {
 		who := "Reduction " + strconv.Quote(r.Name)
 		d.declared(r.Datasets, datasets, r.DatasetsRange, "dataset", who)
 		d.declared(r.Learners, learners, r.LearnersRange, "learner", who)
+	}
+	if !d.whole {
+		return
 	}
 	d.uncovered(exp)
 	d.checkLabels(exp)

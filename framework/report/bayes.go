@@ -53,9 +53,9 @@ type BayesPair struct {
 }
 
 // bayesSeed is the seed of the signed-rank test of one pair of rows:
-// derived from the experiment's seed and the rows compared, so that the
-// numbers depend on nothing else (not on the worker count or the other
-// rows). Every metric draws the same weights for the pair: accuracy and
+// derived from the experiment's seed and the rows compared (their full
+// labels: short names depend on the other rows), so that the numbers
+// depend on nothing else (not on the worker count or the other rows). Every metric draws the same weights for the pair: accuracy and
 // error, which mirror each other, give the same probabilities.
 func bayesSeed(seed uint64, left, right string) uint64 {
 	return cv.Seed(seed, "bayes signed-rank", left, right)
@@ -153,7 +153,7 @@ func (c *Comparison) bayesAcross(l, r int, xs, ys []float64, rope float64, seed 
 		alpha[i] = 1
 	}
 	alpha[0] = stats.DefaultSignedRankPrior
-	s := bayesSeed(seed, c.Rows[l].Label, c.Rows[r].Label)
+	s := bayesSeed(seed, c.Rows[l].Full, c.Rows[r].Full)
 	post, err := stats.BayesSignedRank(c.oriented(xs), c.oriented(ys), rope, stats.DefaultSignedRankPrior,
 		stats.DefaultSignedRankSamples, stats.NewDirichletSource(alpha, s))
 	if why, ok := stats.Unmet(err); ok {
@@ -466,14 +466,9 @@ func bayesFigures(c *Comparison) ([]Figure, error) {
 		return nil, nil
 	}
 	var figs []Figure
-	seen := map[string]bool{}
 	for _, p := range c.Bayes.Pairs {
 		left, right := c.Rows[p.Left].Label, c.Rows[p.Right].Label
 		name := "bayes_" + fileSafe(c.Metric) + "_" + fileSafe(left) + "_vs_" + fileSafe(right)
-		for i := 2; seen[name]; i++ {
-			name = fmt.Sprintf("bayes_%s_%s_vs_%s_%d", fileSafe(c.Metric), fileSafe(left), fileSafe(right), i)
-		}
-		seen[name] = true
 		title := fmt.Sprintf("%s: %s vs %s", c.Metric, left, right)
 		var (
 			f       *plots.Figure
@@ -501,7 +496,8 @@ func bayesFigures(c *Comparison) ([]Figure, error) {
 		if err != nil {
 			return figs, fmt.Errorf("figures: %w", err)
 		}
-		figs = append(figs, Figure{Name: name, Metric: c.Metric, Caption: caption, Fig: f})
+		figs = append(figs, Figure{Name: name, Metric: c.Metric, Caption: caption, Fig: f,
+			key: figureKey("bayes", c.Metric, c.Rows[p.Left].Full, c.Rows[p.Right].Full)})
 	}
 	return figs, nil
 }

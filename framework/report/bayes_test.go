@@ -64,7 +64,7 @@ func TestBayesAgainstBaseline(t *testing.T) {
 		t.Fatalf("bayes %+v", acc.Bayes)
 	}
 	up := acc.Bayes.Pairs[0]
-	if acc.Rows[up.Left].Label != "up ova" || acc.Rows[up.Right].Label != "base ova" {
+	if acc.Rows[up.Left].Label != "up" || acc.Rows[up.Right].Label != "base" {
 		t.Fatalf("first pair %s vs %s", acc.Rows[up.Left].Label, acc.Rows[up.Right].Label)
 	}
 	for d := range 3 {
@@ -114,7 +114,7 @@ func TestBayesAgainstBaseline(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, s := range []string{"### accuracy: Bayesian comparisons against the baseline (rope 0.01)\n\n| left | right | d1 | d2 | d3 | across datasets |\n",
-		"| same ova | base ova (baseline) | no test: zero variance (all 10 differences equal) | no test: zero variance (all 10 differences equal) | no test: zero variance (all 10 differences equal) | no test: all 3 differences zero |"} {
+		"| same | base (baseline) | no test: zero variance (all 10 differences equal) | no test: zero variance (all 10 differences equal) | no test: zero variance (all 10 differences equal) | no test: all 3 differences zero |"} {
 		if !strings.Contains(md.String(), s) {
 			t.Errorf("markdown lacks %q:\n%s", s, md.String())
 		}
@@ -136,7 +136,7 @@ func TestBayesPairs(t *testing.T) {
 	var got []string
 	for _, p := range c.Bayes.Pairs {
 		got = append(got, c.Rows[p.Left].Label+" vs "+c.Rows[p.Right].Label)
-		if c.Rows[p.Left].Label == "base ova" && c.Rows[p.Right].Label == "same ova" {
+		if c.Rows[p.Left].Label == "base" && c.Rows[p.Right].Label == "same" {
 			continue // identical rows: no test (zero variance)
 		}
 		for d, post := range p.Datasets {
@@ -148,7 +148,7 @@ func TestBayesPairs(t *testing.T) {
 			t.Errorf("%s: signed-rank %+v with rope 0", got[len(got)-1], p.Across.Posterior3)
 		}
 	}
-	if strings.Join(got, ", ") != "base ova vs up ova, base ova vs same ova, up ova vs same ova" || !c.Bayes.AllPairs {
+	if strings.Join(got, ", ") != "base vs up, base vs same, up vs same" || !c.Bayes.AllPairs {
 		t.Errorf("pairs %v", got)
 	}
 	var md bytes.Buffer
@@ -157,7 +157,7 @@ func TestBayesPairs(t *testing.T) {
 	}
 	// base and same are identical: zero variance, no test.
 	if !strings.Contains(md.String(), "### accuracy: Bayesian comparisons between every pair of rows (rope 0)") ||
-		!strings.Contains(md.String(), "| base ova | same ova | no test: zero variance (all 10 differences equal) | no test: zero variance (all 10 differences equal) | no test: zero variance (all 10 differences equal) | no test: all 3 differences zero |") {
+		!strings.Contains(md.String(), "| base | same | no test: zero variance (all 10 differences equal) | no test: zero variance (all 10 differences equal) | no test: zero variance (all 10 differences equal) | no test: all 3 differences zero |") {
 		t.Errorf("markdown:\n%s", md.String())
 	}
 }
@@ -180,7 +180,7 @@ func TestBayesFigures(t *testing.T) {
 		}
 	}
 	want := []string{
-		"bayes_accuracy_up_ova_vs_base_ova: accuracy: up ova vs base ova across 3 datasets: 50000 Monte Carlo samples of the Bayesian signed-rank test's posterior (rope 0.01)",
+		"bayes_accuracy_up_vs_base: accuracy: up vs base across 3 datasets: 50000 Monte Carlo samples of the Bayesian signed-rank test's posterior (rope 0.01)",
 	}
 	if strings.Join(names, "\n") != strings.Join(want, "\n") {
 		t.Errorf("figures\n%s\nwant\n%s", strings.Join(names, "\n"), strings.Join(want, "\n"))
@@ -192,7 +192,7 @@ func TestBayesFigures(t *testing.T) {
 	}
 	found := false
 	for _, f := range figs {
-		if f.Name == "bayes_accuracy_up_ova_vs_base_ova" {
+		if f.Name == "bayes_accuracy_up_vs_base" {
 			found = strings.Contains(f.Caption, "on d1: posterior of the mean difference of the fold scores (Bayesian correlated t-test, rope 0.01)")
 			if _, err := f.Fig.PNG(); err != nil {
 				t.Error(err)
@@ -213,7 +213,7 @@ func TestBayesFigures(t *testing.T) {
 	}
 	var md bytes.Buffer
 	WriteMarkdown(&md, ht, hold)
-	if !strings.Contains(md.String(), "| up ova | base ova (baseline) | no test: 1 split (needs at least 2) |") {
+	if !strings.Contains(md.String(), "| up | base (baseline) | no test: 1 split (needs at least 2) |") {
 		t.Errorf("holdout markdown:\n%s", md.String())
 	}
 }
@@ -250,7 +250,7 @@ func TestBayesReference(t *testing.T) {
 	if err := WriteMarkdown(&md, tables, bayesCells()); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(md.String(), "| up ova | base ova (baseline) | 0.878 / 0.121 / 0.001 | 0.878 / 0.121 / 0.001 | 0.878 / 0.121 / 0.001 |") {
+	if !strings.Contains(md.String(), "| up | base (baseline) | 0.878 / 0.121 / 0.001 | 0.878 / 0.121 / 0.001 | 0.878 / 0.121 / 0.001 |") {
 		t.Errorf("markdown:\n%s", md.String())
 	}
 }

@@ -23,61 +23,101 @@ type Figure struct {
 	Kind    string
 	Caption string
 	Fig     *plots.Figure
+
+	// key is what the figure shows, as its unsafe name parts: two
+	// figures whose names are made safe alike differ in it.
+	key string
 }
 
 // maxFilePart bounds the length of what fileSafe returns, so that a file
-// name made of a few parts (confusion_DATASET_ROW.png) stays within the
-// 255 bytes file systems allow.
-const maxFilePart = 64
+// name made of a few parts (confusion_DATASET_ROW.png) stays short and
+// within the 255 bytes file systems allow.
+const maxFilePart = 40
 
 // maxFileName bounds the length of a figure's file name made from labels
-// (file systems allow 255 bytes; the extension and a suffix need room).
-const maxFileName = 120
+// (file systems allow 255 bytes; the extension needs room).
+const maxFileName = 100
+
+// digestLen is the number of hex digits of the SHA-256 digest that tells
+// apart names cut short or made safe alike.
+const digestLen = 8
+
+// digest returns the first digestLen hex digits of the SHA-256 of s.
+func digest(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:])[:digestLen]
+}
 
 // fileSafe maps s to a file-name-safe string of at most maxFilePart
 // bytes: letters, digits, '-', '.' and '=' are kept, anything else (a
-// space, '/', a label's accents) becomes '_', and a leading dot too, so
-// that no name is hidden; a longer one (a row label with many parameters)
-// keeps its first bytes and ends in 12 hex digits of the SHA-256 of s,
-// which keep apart names that begin alike.
+// space, '/', a label's accents) becomes '_', runs of '_' become one and
+// trailing ones go, and a leading dot becomes '_' too, so that no name is
+// hidden; a longer one (a row label with many parameters) keeps its first
+// bytes and ends in a digest of s, which keeps apart names that begin
+// alike.
 func fileSafe(s string) string {
 	var b strings.Builder
 	for i, r := range s {
 		switch {
 		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '=', r == '.' && i > 0:
 			b.WriteRune(r)
-		default:
+		case !strings.HasSuffix(b.String(), "_"):
 			b.WriteByte('_')
 		}
 	}
-	if b.Len() <= maxFilePart {
-		return b.String()
+	out := b.String()
+	if t := strings.TrimRight(out, "_"); t != "" {
+		out = t
 	}
-	sum := sha256.Sum256([]byte(s))
-	return b.String()[:maxFilePart-13] + "-" + hex.EncodeToString(sum[:6])
+	if len(out) <= maxFilePart {
+		return out
+	}
+	return out[:maxFilePart-digestLen-1] + "-" + digest(s)
 }
 
 // uniqueNames makes the figures' file names safe to write side by side:
-// each at most maxFileName bytes, and a name that an earlier figure
-// already has (two labels made safe alike, "RF/ova" and "RF ova") gets
-// "_2", "_3", … in figure order.
+// a name longer than maxFileName keeps its first bytes and ends in a
+// digest of it, and figures whose names are alike (two labels made safe
+// alike, "RF/ova" and "RF ova", or alike but for case, which macOS and
+// Windows take for one name) each end in a digest of what they show (the
+// figure's unsafe name, key): short names, the same whatever the order of
+// the figures. Names still alike get "_2", "_3", … in figure order.
 func uniqueNames(figs []Figure) {
+	for i := range figs {
+		if n := figs[i].Name; len(n) > maxFileName {
+			figs[i].Name = n[:maxFileName-digestLen-1] + "-" + digest(n)
+		}
+	}
+	count := map[string]int{}
+	for _, f := range figs {
+		count[strings.ToLower(f.Name)]++
+	}
+	for i := range figs {
+		if count[strings.ToLower(figs[i].Name)] > 1 {
+			figs[i].Name += "-" + digest(figs[i].keyOrName())
+		}
+	}
 	seen := map[string]bool{}
 	for i := range figs {
 		name := figs[i].Name
-		if len(name) > maxFileName {
-			name = name[:maxFileName]
-		}
-		base := name
 		for n := 2; seen[strings.ToLower(name)]; n++ {
-			name = fmt.Sprintf("%s_%d", base, n)
+			name = fmt.Sprintf("%s_%d", figs[i].Name, n)
 		}
-		// Case-insensitive file systems (macOS, Windows) take "RF" and
-		// "rf" for one name.
 		seen[strings.ToLower(name)] = true
 		figs[i].Name = name
 	}
 }
+
+// keyOrName is what tells the figure apart: its key, else its name.
+func (f Figure) keyOrName() string {
+	if f.key != "" {
+		return f.key
+	}
+	return f.Name
+}
+
+// figureKey joins the unsafe parts of a figure's name.
+func figureKey(parts ...string) string { return strings.Join(parts, "\x00") }
 
 // BuildFigures draws the figures of a run: for every metric a box plot of
 // the fold scores (file box_METRIC) and, when the Friedman test ran, a
@@ -214,7 +254,7 @@ func confusionFigures(t *Tables, cells []*outcome.CellResult, confusionRows []st
 				if cell.Dataset != ds || rowOf[i] != r || cell.Failed() {
 					continue
 				}
-				cf, err := cellFigures(cell, ds, rows[r].Label)
+				cf, err := cellFigures(cell, ds, rows[r].Label, rows[r].Full)
 				figs = append(figs, cf...)
 				if err != nil {
 					return figs, err
@@ -252,7 +292,7 @@ func bestRow(first *Comparison, d int) []int {
 // cellFigures draws the confusion-matrix heat map of one cell of dataset
 // ds and row label (when its folds hold confusion matrices), then its
 // views (viewFigures).
-func cellFigures(cell *outcome.CellResult, ds, label string) ([]Figure, error) {
+func cellFigures(cell *outcome.CellResult, ds, label, full string) ([]Figure, error) {
 	var figs []Figure
 	title := fmt.Sprintf("%s: %s", ds, label)
 	if counts, ok := sumConfusion(cell); ok {
@@ -261,9 +301,9 @@ func cellFigures(cell *outcome.CellResult, ds, label string) ([]Figure, error) {
 			return figs, fmt.Errorf("figures: %w", err)
 		}
 		figs = append(figs, Figure{Name: "confusion_" + fileSafe(ds) + "_" + fileSafe(label), Kind: "confusion",
-			Caption: title + ": " + confusionNote(cell, counts), Fig: f})
+			Caption: title + ": " + confusionNote(cell, counts), Fig: f, key: figureKey("confusion", ds, full)})
 	}
-	views, err := viewFigures(cell, title, fileSafe(ds)+"_"+fileSafe(label))
+	views, err := viewFigures(cell, title, fileSafe(ds)+"_"+fileSafe(label), figureKey(ds, full))
 	if err != nil {
 		return figs, fmt.Errorf("figures: %w", err)
 	}

@@ -37,7 +37,7 @@ func TestGoldenNotConverged(t *testing.T) {
 	if e.NotConverged != 6 || e.Fits != 6 || e.NotConvergedFolds != 2 {
 		t.Errorf("logreg max_iter=1 on iris: %d of %d fits on %d folds did not converge, want 6 of 6 on 2", e.NotConverged, e.Fits, e.NotConvergedFolds)
 	}
-	note := "the learner's fits did not converge on some of the binary or multiclass problems of some folds, each stopping at its iteration bound (max_iter, say) before its stopping rule was met, its model the last iterate, or meeting it on a degenerate kernel matrix (a kernel svm whose off-diagonal kernel values on the training rows are all alike: rbf with a gamma far too large for the data's scale, a saturated sigmoid), its model a constant (logreg max_iter=1 ova on iris: 6 of 6 fits on 2 of 3 folds)."
+	note := "the learner's fits did not converge on some of the binary or multiclass problems of some folds, each stopping at its iteration bound (max_iter, say) before its stopping rule was met, its model the last iterate, or meeting it on a degenerate kernel matrix (a kernel svm whose off-diagonal kernel values on the training rows are all alike: rbf with a gamma far too large for the data's scale, a saturated sigmoid), its model a constant (logreg max_iter=1 on iris: 6 of 6 fits on 2 of 3 folds)."
 	for _, tc := range []struct {
 		file  string
 		write func(*bytes.Buffer) error

@@ -78,9 +78,9 @@ func TestNoTestWherePreconditionsFail(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			files := renderFormats(t, Spec{Experiment: "p", Metrics: []string{"accuracy"}, Baseline: "base", Rope: &rope, Seed: 3}, tc.cells)
 			want := map[string]string{
-				"p.md":   "| up ova | base ova (baseline) |",
+				"p.md":   "| up | base (baseline) |",
 				"p.html": `<td class="num notest">` + tc.cell + `</td>`,
-				"p.tex":  "up ova & base ova (baseline) & ",
+				"p.tex":  "up & base (baseline) & ",
 				"p.json": tc.json,
 			}
 			for name, w := range want {

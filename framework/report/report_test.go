@@ -221,7 +221,7 @@ func TestWriteAllDeterministic(t *testing.T) {
 	}
 	for _, want := range []string{"summary.csv", "folds.csv", "det.md", "det.tex", "det.html", "det.json",
 		"plots/box_accuracy.png", "plots/box_accuracy.svg", "plots/box_error.svg",
-		"plots/confusion_iris_logreg_C=10_ova.png", "plots/confusion_iris_logreg_C=10_ova.svg"} {
+		"plots/confusion_iris_logreg_C=10.png", "plots/confusion_iris_logreg_C=10.svg"} {
 		if _, ok := runs[0][want]; !ok {
 			t.Errorf("WriteAll did not write %s", want)
 		}
@@ -785,7 +785,7 @@ func TestAcrossCaveats(t *testing.T) {
 			// The case: k = 2, N = 2 printed F_F = ∞ beside Wilcoxon p = 0.5.
 			name:   "k=2 N=2",
 			cells:  []cell{{"a", "d1", lo}, {"b", "d1", hi}, {"a", "d2", lo}, {"b", "d2", hi}},
-			rows:   []string{"a ova", "b ova"},
+			rows:   []string{"a", "b"},
 			noTest: "no test across datasets on 2 datasets (they need at least 3)",
 			md:     []string{"No test across datasets on 2 datasets (they need at least 3)."},
 			notMD:  []string{"∞", "Friedman", "Wilcoxon", "Nemenyi"},
@@ -793,7 +793,7 @@ func TestAcrossCaveats(t *testing.T) {
 		{
 			name:   "k=3 N=1",
 			cells:  []cell{{"a", "d1", lo}, {"b", "d1", hi}, {"c", "d1", lo}},
-			rows:   []string{"a ova", "b ova", "c ova"},
+			rows:   []string{"a", "b", "c"},
 			noTest: "no test across datasets on 1 dataset (they need at least 3)",
 			notMD:  []string{"Friedman", "Left out", "No test"}, // said in JSON only
 		},
@@ -802,11 +802,11 @@ func TestAcrossCaveats(t *testing.T) {
 			// denominator is 0.
 			name:     "perfect agreement N=3",
 			cells:    []cell{{"a", "d1", lo}, {"b", "d1", hi}, {"a", "d2", lo}, {"b", "d2", hi}, {"a", "d3", lo}, {"b", "d3", hi}},
-			rows:     []string{"a ova", "b ova"},
+			rows:     []string{"a", "b"},
 			friedman: true,
 			wilcoxon: true,
 			md: []string{"Friedman χ²_F = 3.000 (df 1, p = 0.0833), Iman–Davenport F_F undefined (every dataset ranks the rows alike)",
-				"Wilcoxon signed-ranks, a ova vs b ova: R+ = 0.0, R− = 6.0, T = 0.0, p = 0.0833 (normal approximation, z = -1.732). With 3 datasets this test cannot be significant at α = 0.05: even the most extreme outcome has exact p = 0.2500, which the normal approximation's p understates."},
+				"Wilcoxon signed-ranks, a vs b: R+ = 0.0, R− = 6.0, T = 0.0, p = 0.0833 (normal approximation, z = -1.732). With 3 datasets this test cannot be significant at α = 0.05: even the most extreme outcome has exact p = 0.2500, which the normal approximation's p understates."},
 			notMD: []string{"∞"},
 		},
 		{
@@ -815,7 +815,7 @@ func TestAcrossCaveats(t *testing.T) {
 			// 0.5, not that of 3 datasets (0.25).
 			name:     "a zero difference dropped",
 			cells:    []cell{{"a", "d1", lo}, {"b", "d1", hi}, {"a", "d2", lo}, {"b", "d2", lo}, {"a", "d3", lo}, {"b", "d3", hi}},
-			rows:     []string{"a ova", "b ova"},
+			rows:     []string{"a", "b"},
 			friedman: true,
 			wilcoxon: true,
 			md:       []string{"With 3 datasets (2 differences ranked) this test cannot be significant at α = 0.05: even the most extreme outcome has exact p = 0.5000, which the normal approximation's p understates."},
@@ -826,18 +826,18 @@ func TestAcrossCaveats(t *testing.T) {
 			name: "incomplete rows",
 			cells: []cell{{"a", "d1", lo}, {"b", "d1", hi}, {"c", "d1", hi}, {"a", "d2", hi}, {"b", "d2", lo},
 				{"a", "d3", lo}, {"b", "d3", hi}},
-			rows:     []string{"a ova", "b ova"},
-			leftOut:  []string{"c ova"},
+			rows:     []string{"a", "b"},
+			leftOut:  []string{"c"},
 			friedman: true,
 			wilcoxon: true,
-			md: []string{"The average ranks and the tests across datasets use the 2 rows with a value on every dataset; left out (missing or failed on some dataset, no average rank): c ova.",
+			md: []string{"The average ranks and the tests across datasets use the 2 rows with a value on every dataset; left out (missing or failed on some dataset, no average rank): c.",
 				"Across 3 datasets: Friedman χ²_F = 0.333 (df 1, p = 0.5637), Iman–Davenport F_F = 0.250 (df 1, 2, p = 0.6667)"},
 		},
 		{
 			name:    "one complete row",
 			cells:   []cell{{"a", "d1", lo}, {"b", "d1", hi}, {"a", "d2", lo}, {"b", "d3", hi}, {"a", "d3", lo}},
-			rows:    []string{"a ova"},
-			leftOut: []string{"b ova"},
+			rows:    []string{"a"},
+			leftOut: []string{"b"},
 			noTest:  "no test across datasets: 1 row has a value on every dataset (the tests need at least 2)",
 		},
 	} {
@@ -1111,7 +1111,7 @@ func TestNemenyiPairsAndCaveat(t *testing.T) {
 		cells     []*outcome.CellResult
 		want, not []string
 	}{
-		{"ordered", ordered, []string{"Nemenyi, rank difference at least CD: a ova (1.00) better than c ova (3.00)."}, []string{"does not reject"}},
+		{"ordered", ordered, []string{"Nemenyi, rank difference at least CD: a (1.00) better than c (3.00)."}, []string{"does not reject"}},
 		{"mixed", mixed, []string{"Nemenyi: no two rows differ by at least CD.",
 			"The Iman–Davenport test does not reject equal ranks at α = 0.05, so these post-hoc results do not establish differences."}, nil},
 	} {
@@ -1141,12 +1141,12 @@ func TestAvgRankOfIncompleteRows(t *testing.T) {
 	for r, row := range c.Rows {
 		got[row.Label] = c.AvgRank[r]
 	}
-	if got["a ova"] != 4.0/3 || got["b ova"] != 5.0/3 || !math.IsNaN(got["only ova"]) {
+	if got["a"] != 4.0/3 || got["b"] != 5.0/3 || !math.IsNaN(got["only"]) {
 		t.Errorf("average ranks %v, want a 4/3, b 5/3, only none", got)
 	}
 	// The best entry of d1 is still the incomplete row's, in bold.
 	for r, row := range c.Rows {
-		if e := c.Entries[r][0]; e.Best != (row.Label == "only ova") {
+		if e := c.Entries[r][0]; e.Best != (row.Label == "only") {
 			t.Errorf("d1, %s: best %v", row.Label, e.Best)
 		}
 	}
@@ -1181,7 +1181,7 @@ func TestBestAsShown(t *testing.T) {
 		cells = append(cells, mkCell("d1", l, "", "ova", 90, 10, withErr([]float64{m, m, m})))
 	}
 	tables := BuildTables(Spec{Experiment: "x", Metrics: []string{"accuracy", "error"}}, cells)
-	wantBold := map[string]bool{"a ova": true, "b ova": true, "c ova": true, "d ova": false}
+	wantBold := map[string]bool{"a": true, "b": true, "c": true, "d": false}
 	for _, c := range tables.Metrics {
 		for r, row := range c.Rows {
 			if e := c.Entries[r][0]; e.Best != wantBold[row.Label] {
@@ -1221,14 +1221,14 @@ func TestRowOrderOfPartialRuns(t *testing.T) {
 		cells []*outcome.CellResult
 		want  string
 	}{
-		{"complete", []*outcome.CellResult{cell("iris", "a"), cell("iris", "b"), cell("iris", "c"), cell("wine", "a"), cell("wine", "b"), cell("wine", "c")}, "a ova,b ova,c ova"},
-		{"first cell missing", []*outcome.CellResult{cell("iris", "b"), cell("iris", "c"), cell("wine", "a"), cell("wine", "b"), cell("wine", "c")}, "a ova,b ova,c ova"},
-		{"two first cells missing", []*outcome.CellResult{cell("iris", "c"), cell("wine", "a"), cell("wine", "c"), cell("glass", "b"), cell("glass", "c")}, "a ova,b ova,c ova"},
+		{"complete", []*outcome.CellResult{cell("iris", "a"), cell("iris", "b"), cell("iris", "c"), cell("wine", "a"), cell("wine", "b"), cell("wine", "c")}, "a,b,c"},
+		{"first cell missing", []*outcome.CellResult{cell("iris", "b"), cell("iris", "c"), cell("wine", "a"), cell("wine", "b"), cell("wine", "c")}, "a,b,c"},
+		{"two first cells missing", []*outcome.CellResult{cell("iris", "c"), cell("wine", "a"), cell("wine", "c"), cell("glass", "b"), cell("glass", "c")}, "a,b,c"},
 		// b and c are never on one dataset: nothing orders them but the
 		// order they are first seen in.
-		{"rows never side by side", []*outcome.CellResult{cell("iris", "c"), cell("wine", "a"), cell("wine", "b"), cell("glass", "a"), cell("glass", "c")}, "a ova,c ova,b ova"},
-		{"middle row on a later dataset only", []*outcome.CellResult{cell("iris", "a"), cell("iris", "c"), cell("wine", "b"), cell("wine", "c")}, "a ova,b ova,c ova"},
-		{"unrelated rows keep first-seen order", []*outcome.CellResult{cell("iris", "c"), cell("wine", "a")}, "c ova,a ova"},
+		{"rows never side by side", []*outcome.CellResult{cell("iris", "c"), cell("wine", "a"), cell("wine", "b"), cell("glass", "a"), cell("glass", "c")}, "a,c,b"},
+		{"middle row on a later dataset only", []*outcome.CellResult{cell("iris", "a"), cell("iris", "c"), cell("wine", "b"), cell("wine", "c")}, "a,b,c"},
+		{"unrelated rows keep first-seen order", []*outcome.CellResult{cell("iris", "c"), cell("wine", "a")}, "c,a"},
 	}
 	for _, tc := range tests {
 		c := BuildTables(Spec{Experiment: "x", Metrics: []string{"accuracy"}}, tc.cells).Metrics[0]
@@ -1244,7 +1244,7 @@ func TestRowOrderOfPartialRuns(t *testing.T) {
 			for d, ds := range c.Datasets {
 				present := false
 				for _, cl := range tc.cells {
-					present = present || (cl.Dataset == ds && cl.Learner+" ova" == row.Label)
+					present = present || (cl.Dataset == ds && cl.Learner == row.Label)
 				}
 				if c.Entries[r][d].Present != present {
 					t.Errorf("%s: %s on %s present %v, want %v", tc.name, row.Label, ds, c.Entries[r][d].Present, present)

@@ -82,18 +82,38 @@ func TestGoldenSetup(t *testing.T) {
 }
 
 // TestFigureNamesSafeAndUnique: labels with spaces, slashes, a leading
-// dot or accents make safe file names, and two labels made safe alike
-// (or alike but for case) get distinct names.
+// dot or accents make safe file names; figures whose names are made safe
+// alike (or alike but for case) each end in a digest of what they show,
+// the same in any order; a name too long keeps its first bytes and ends
+// in a digest.
 func TestFigureNamesSafeAndUnique(t *testing.T) {
-	figs := []Figure{{Name: "confusion_iris_" + fileSafe("RF/ova")}, {Name: "confusion_iris_" + fileSafe("RF ova")},
-		{Name: "confusion_iris_" + fileSafe("rf ova")}, {Name: fileSafe(".hidden")}, {Name: fileSafe("Ré C=1")},
-		{Name: strings.Repeat("x", 300)}, {Name: strings.Repeat("x", 200)}}
-	uniqueNames(figs)
-	want := []string{"confusion_iris_RF_ova", "confusion_iris_RF_ova_2", "confusion_iris_rf_ova_3", "_hidden", "R__C=1",
-		strings.Repeat("x", 120), strings.Repeat("x", 120) + "_2"}
-	for i, f := range figs {
-		if f.Name != want[i] {
-			t.Errorf("figure %d named %q, want %q", i, f.Name, want[i])
+	long := strings.Repeat("x", 300)
+	figs := []Figure{
+		{Name: "confusion_iris_" + fileSafe("RF/ova"), key: "RF/ova"},
+		{Name: "confusion_iris_" + fileSafe("RF ova"), key: "RF ova"},
+		{Name: "confusion_iris_" + fileSafe("rf ova"), key: "rf ova"},
+		{Name: fileSafe(".hidden")}, {Name: fileSafe("Ré C=1")}, {Name: "confusion_iris_" + fileSafe("logreg C=[0.1, 1, 10] (tuned)")},
+		{Name: long}, {Name: strings.Repeat("x", 200)},
+	}
+	want := []string{"confusion_iris_RF_ova-" + digest("RF/ova"), "confusion_iris_RF_ova-" + digest("RF ova"),
+		"confusion_iris_rf_ova-" + digest("rf ova"), "_hidden", "R_C=1", "confusion_iris_logreg_C=_0.1_1_10_tuned",
+		strings.Repeat("x", maxFileName-digestLen-1) + "-" + digest(long), strings.Repeat("x", maxFileName-digestLen-1) + "-" + digest(strings.Repeat("x", 200))}
+	for _, order := range [][]int{{0, 1, 2, 3, 4, 5, 6, 7}, {7, 6, 5, 4, 3, 2, 1, 0}} {
+		shuffled := make([]Figure, len(figs))
+		for i, o := range order {
+			shuffled[i] = figs[o]
 		}
+		uniqueNames(shuffled)
+		for i, f := range shuffled {
+			if w := want[order[i]]; f.Name != w {
+				t.Errorf("order %v: figure %d named %q, want %q", order, order[i], f.Name, w)
+			}
+			if len(f.Name) > maxFileName {
+				t.Errorf("figure %d: name of %d bytes, more than %d", order[i], len(f.Name), maxFileName)
+			}
+		}
+	}
+	if got, w := fileSafe(strings.Repeat("svm_rbf C=10 ", 10)), "svm_rbf_C=10_svm_rbf_C=10_svm_r-"+digest(strings.Repeat("svm_rbf C=10 ", 10)); got != w || len(got) != maxFilePart {
+		t.Errorf("fileSafe of a long label = %q, want %q (%d bytes)", got, w, maxFilePart)
 	}
 }

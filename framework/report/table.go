@@ -21,12 +21,18 @@ type Row struct {
 	Learner   string `json:"learner"`
 	Params    string `json:"params"`
 	Reduction string `json:"reduction"`
-	// Label is the row's name: learner, params and reduction (preceded by
-	// the encoder when the run has several), joined by single spaces,
-	// empty parts left out, e.g. "logreg C=1 ova". Encoder, Learner,
-	// Params, Reduction and Label are what the tables show: the blocks'
-	// labels (label = "...") where they have one (see setup.Row.Show).
+	// Label is the row's short name, unique among the rows (ShortNames):
+	// its learner and what tells it apart from the other rows of that
+	// learner, e.g. "logreg" or "logreg C=1 ova". The tables, figures,
+	// file names and the baseline go by it.
 	Label string `json:"label"`
+	// Full is the row's full label: learner, params and reduction
+	// (preceded by the encoder when the run has several), joined by
+	// single spaces, empty parts left out, e.g. "logreg C=1 ova".
+	// Encoder, Learner, Params, Reduction, Label and Full are what the
+	// tables show: the blocks' labels (label = "...") where they have one
+	// (see setup.Row.Show).
+	Full string `json:"full"`
 
 	// key is the row's coordinates as its cells name them, and keyLabel
 	// the label they make (FindRow accepts it too).
@@ -245,11 +251,12 @@ func rowsOf(cells []*outcome.CellResult, shown shownNames) (rows []Row, datasets
 			idx[k] = i
 			rk, sh := shown.of(c.ID)
 			rows = append(rows, Row{Encoder: sh.Encoder, Learner: sh.Learner, Params: sh.Params, Reduction: sh.Reduction,
-				Label: sh.Label(showEnc), key: rk, keyLabel: rk.Label(showEnc)})
+				Full: sh.Label(showEnc), key: rk, keyLabel: rk.Label(showEnc)})
 		}
 		rowOf = append(rowOf, i)
 		perDS[c.Dataset] = append(perDS[c.Dataset], i)
 	}
+	nameRows(rows)
 	seqs := make([][]int, len(datasets))
 	for d, name := range datasets {
 		seqs[d] = perDS[name]
@@ -311,11 +318,14 @@ func rowOrder(n int, seqs [][]int) []int {
 	return order
 }
 
-// FindRow returns the index of the row that name designates: the row whose
-// Label equals name; failing that, the only row whose label starts with
-// name followed by a space, or whose learner is name. The label its
-// blocks' names make (without their labels) designates it too. It fails
-// when no row or several rows match.
+// FindRow returns the index of the row that name designates: the row
+// whose short name (Label) is name; else the row whose full label is
+// name, or the label its blocks' names make (without their labels);
+// else the only row whose parts (pipeline, learner, each parameter, the
+// tuning mark, reduction) include the words of name in their order
+// ("logreg ova" designates "logreg C=[0.1, 1, 10] (tuned) ova"), or whose
+// full label starts with name and a space. It fails when no row matches,
+// suggesting the closest short names, or when several do, naming them.
 func FindRow(rows []Row, name string) (int, error) {
 	for i, r := range rows {
 		if r.Label == name {
@@ -323,36 +333,79 @@ func FindRow(rows []Row, name string) (int, error) {
 		}
 	}
 	for i, r := range rows {
-		if r.keyLabel == name && r.keyLabel != "" {
+		if name != "" && (r.Full == name || r.keyLabel == name) {
 			return i, nil
 		}
 	}
 	var found []int
 	for i, r := range rows {
-		if strings.HasPrefix(r.Label, name+" ") || r.Learner == name ||
-			(r.keyLabel != r.Label && (strings.HasPrefix(r.keyLabel, name+" ") || r.key.Learner == name)) {
+		if r.designatedBy(name) {
 			found = append(found, i)
 		}
 	}
-	switch len(found) {
-	case 1:
+	if len(found) == 1 {
 		return found[0], nil
-	case 0:
-		labels := make([]string, len(rows))
-		for i, r := range rows {
-			labels[i] = fmt.Sprintf("%q", r.Label)
-		}
-		names := make([]string, 0, 2*len(rows))
-		for _, r := range rows {
-			names = append(names, r.Label, r.Learner)
-		}
-		return -1, fmt.Errorf("%q matches no row%s (rows: %s)", name, suggest.DidYouMean(name, names), strings.Join(labels, ", "))
 	}
-	var labels []string
-	for _, i := range found {
-		labels = append(labels, fmt.Sprintf("%q", rows[i].Label))
+	if len(found) == 0 && len(rows) == 0 {
+		return -1, fmt.Errorf("%q matches no row (the tables have no rows)", name)
 	}
-	return -1, fmt.Errorf("%q matches several rows: %s", name, strings.Join(labels, ", "))
+	if len(found) == 0 {
+		found = make([]int, len(rows))
+		for i := range rows {
+			found[i] = i
+		}
+		return -1, fmt.Errorf("%q matches no row%s (rows: %s)", name, suggest.DidYouMean(name, rowNames(rows, found)), quoted(rowNames(rows, found)))
+	}
+	return -1, fmt.Errorf("%q matches several rows: %s", name, quoted(rowNames(rows, found)))
+}
+
+// designatedBy tells whether name designates r though it is neither its
+// short name nor its full label (see FindRow).
+func (r Row) designatedBy(name string) bool {
+	if strings.TrimSpace(name) == "" {
+		return false
+	}
+	if strings.HasPrefix(r.Full, name+" ") || strings.HasPrefix(r.keyLabel, name+" ") {
+		return true
+	}
+	shown := setup.Key{Encoder: r.Encoder, Learner: r.Learner, Params: r.Params, Reduction: r.Reduction}
+	return wordsIn(name, partsOf(shown).words()) || wordsIn(name, partsOf(r.key).words())
+}
+
+// wordsIn tells whether name is some of parts, in their order, joined by
+// single spaces.
+func wordsIn(name string, parts []string) bool {
+	if name == "" {
+		return true
+	}
+	for i, p := range parts {
+		rest, ok := strings.CutPrefix(name, p)
+		if !ok || p == "" || (rest != "" && rest[0] != ' ') {
+			continue
+		}
+		if wordsIn(strings.TrimPrefix(rest, " "), parts[i+1:]) {
+			return true
+		}
+	}
+	return false
+}
+
+// rowNames returns the short names of the rows that idx picks.
+func rowNames(rows []Row, idx []int) []string {
+	out := make([]string, len(idx))
+	for i, r := range idx {
+		out[i] = rows[r].Label
+	}
+	return out
+}
+
+// quoted quotes each name and joins them by ", ".
+func quoted(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = fmt.Sprintf("%q", n)
+	}
+	return strings.Join(q, ", ")
 }
 
 // unrankedNote says why a metric is not ranked: unknown (the lookup's

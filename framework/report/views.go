@@ -102,8 +102,9 @@ func perClassAndViews(cells []*outcome.CellResult, rows []Row, datasets []string
 
 // viewFigures draws the threshold figures of one cell: its ROC and
 // precision–recall curves (curves_NAME) and, for probabilities, its
-// reliability diagram (reliability_NAME); none without views.
-func viewFigures(c *outcome.CellResult, title, name string) ([]Figure, error) {
+// reliability diagram (reliability_NAME); none without views. key tells
+// the cell apart (figureKey).
+func viewFigures(c *outcome.CellResult, title, name, key string) ([]Figure, error) {
 	v := c.Curves
 	if v == nil {
 		return nil, nil
@@ -113,7 +114,7 @@ func viewFigures(c *outcome.CellResult, title, name string) ([]Figure, error) {
 	if err != nil {
 		return nil, err
 	}
-	figs := []Figure{{Name: "curves_" + name, Kind: "curves", Fig: f,
+	figs := []Figure{{Name: "curves_" + name, Kind: "curves", Fig: f, key: figureKey("curves", key),
 		Caption: fmt.Sprintf("%s: ROC and precision–recall curves of the %d out-of-fold scores pooled over folds and repeats; areas: ROC AUC and average precision", title, v.Rows)}}
 	if rel := v.Reliability; rel != nil {
 		conf, acc := make([]float64, len(rel.Count)), make([]float64, len(rel.Count))
@@ -125,7 +126,7 @@ func viewFigures(c *outcome.CellResult, title, name string) ([]Figure, error) {
 		if err != nil {
 			return nil, err
 		}
-		figs = append(figs, Figure{Name: "reliability_" + name, Kind: "reliability", Fig: f,
+		figs = append(figs, Figure{Name: "reliability_" + name, Kind: "reliability", Fig: f, key: figureKey("reliability", key),
 			Caption: fmt.Sprintf("%s: reliability diagram of the largest class probability in %d equal-width bins; expected calibration error %s, maximum %s",
 				title, curves.Bins, fixed(float64(rel.ECE), 4), fixed(float64(rel.MCE), 4))})
 	}

@@ -1,4 +1,4 @@
-# validate's one pass (TestValidateOnePass): 13 mistakes of every kind,
+# validate's one pass (TestValidateOnePass): 14 mistakes of every kind,
 # all reported by one run of bench validate.
 experiment "many" { seed = 1 }
 
@@ -41,3 +41,5 @@ output {
 }
 
 metrics = ["acuracy"]
+
+pipeline "p" { steps = ["std", "onehot"] }

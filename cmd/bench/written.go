@@ -1,0 +1,70 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// writtenSummary says what a run, table or merge wrote into the results
+// directory dir: each file at its top (the tables, manifest.json) by
+// name, the number of files in each folder (plots/, predictions/), the
+// cells the directory holds (none for a shard; nothing at all when
+// nothing was written) and the report's path
+// (the HTML report, else the Markdown tables), with a hint that
+// --verbose lists every file. verbose lists every path written instead,
+// one a line.
+func writtenSummary(w io.Writer, dir string, written []string, cells int, verbose bool) {
+	if verbose {
+		for _, f := range written {
+			fmt.Fprintf(w, "  %s\n", f)
+		}
+		return
+	}
+	var top []string
+	folders := map[string]int{}
+	var order []string
+	for _, f := range written {
+		rel, err := filepath.Rel(dir, f)
+		if err != nil || strings.HasPrefix(rel, "..") {
+			rel = f
+		}
+		folder, _, inFolder := strings.Cut(filepath.ToSlash(rel), "/")
+		if !inFolder {
+			top = append(top, rel)
+			continue
+		}
+		if folders[folder] == 0 {
+			order = append(order, folder)
+		}
+		folders[folder]++
+	}
+	if len(top) > 0 {
+		fmt.Fprintf(w, "  %s: %s\n", dir, strings.Join(top, ", "))
+	}
+	for _, folder := range order {
+		fmt.Fprintf(w, "  %s: %s\n", filepath.Join(dir, folder), plural(folders[folder], "file"))
+	}
+	if cells > 0 && len(written) > 0 {
+		fmt.Fprintf(w, "  %s: %s\n", filepath.Join(dir, "cells"), plural(cells, "cell"))
+	}
+	if r := reportOf(top); r != "" {
+		fmt.Fprintf(w, "  report: %s\n", filepath.Join(dir, r))
+	}
+	if len(order) > 0 {
+		fmt.Fprintf(w, "  (--verbose lists every file)\n")
+	}
+}
+
+// reportOf is the report among the files at the top of the results
+// directory: the HTML report, else the Markdown tables; "" for neither.
+func reportOf(top []string) string {
+	for _, ext := range []string{".html", ".md"} {
+		if i := slices.IndexFunc(top, func(f string) bool { return filepath.Ext(f) == ext }); i >= 0 {
+			return top[i]
+		}
+	}
+	return ""
+}
