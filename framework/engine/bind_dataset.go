@@ -2,7 +2,6 @@ package engine
 
 import (
 	"errors"
-	"fmt"
 	"math"
 	"sort"
 	"strconv"
@@ -12,7 +11,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/polyclass/polyclass/framework/config"
-	"github.com/polyclass/polyclass/framework/cv"
 	"github.com/polyclass/polyclass/framework/data"
 	"github.com/polyclass/polyclass/framework/encode"
 	"github.com/polyclass/polyclass/framework/safetext"
@@ -78,147 +76,6 @@ func (r *resolver) readDataset(c *config.Dataset) (*data.Table, *config.Dataset,
 	}
 	r.readWarnings(c.Name, c.PathRange, t)
 	return t, c, opt
-}
-
-// folds assigns the rows of dataset ds to folds (ds.Folds, ds.NumFolds):
-// its test file's rows (after the first train) for a dataset with one, a
-// folds file's, or the cv block's folds or holdout of each repeat. It
-// reports false after an error.
-func (r *resolver) folds(ds *Dataset, train int) bool {
-	c, cvc, n := ds.Config, r.exp.CV, ds.Table.NumRows
-	if c.TestPath != "" {
-		// One split: fold 0 (the test part) is the test file's rows.
-		folds := make([]int, n)
-		for i := range train {
-			folds[i] = 1
-		}
-		ds.Folds, ds.NumFolds = [][]int{folds}, 1
-		return true
-	}
-	foldsFile, foldsRange := cvc.FoldsFile, cvc.FoldsFileRange
-	if c.FoldsFile != "" {
-		foldsFile, foldsRange = c.FoldsFile, c.FoldsFileRange
-	}
-	if foldsFile != "" {
-		folds, k, err := cv.ReadFoldsFile(foldsFile)
-		if err != nil {
-			r.errorf(foldsRange, "Cannot read folds file", "%v", err)
-			return false
-		}
-		if len(folds) != n {
-			r.errorf(foldsRange, "Folds file does not fit the dataset",
-				"%s assigns %d rows, dataset %q has %d.", foldsFile, len(folds), c.Name, n)
-			return false
-		}
-		if c.FoldsFile == "" && !r.foldsAgree(k) {
-			return false
-		}
-		ds.Folds, ds.NumFolds = [][]int{folds}, k
-		return true
-	}
-	ds.NumFolds = cvc.Folds
-	if cvc.Holdout > 0 {
-		if !r.holdoutFits(ds) {
-			return false
-		}
-		ds.NumFolds = 1
-	}
-	if a := int64(cvc.Repeats) * int64(n); cvc.Repeats > 1 && a > MaxFoldAssignments {
-		r.errorf(cvc.RepeatsRange, "Too many repeats",
-			"Dataset %q: repeats = %d of its %d rows make %d fold assignments, more than the %d (%d MiB) a run holds in memory; use fewer repeats.",
-			c.Name, cvc.Repeats, n, a, MaxFoldAssignments, MaxFoldAssignments*8>>20)
-		return false
-	}
-	for rep := 0; rep < cvc.Repeats; rep++ {
-		folds, ok := r.repeatFolds(ds, rep)
-		if !ok {
-			return false
-		}
-		ds.Folds = append(ds.Folds, folds)
-	}
-	return true
-}
-
-// holdoutFits reports whether the holdout of the cv block leaves each
-// part of dataset ds at least as many rows as it has classes (one row for
-// multi-label data), and reports an error at the holdout attribute saying
-// how many rows each part would get, and which fractions fit, when not:
-// a part with fewer rows has no score for some class, and its metrics and
-// curves are undefined (NaN).
-func (r *resolver) holdoutFits(ds *Dataset) bool {
-	c, frac, n := ds.Config, r.exp.CV.Holdout, ds.Table.NumRows
-	need, what := ds.K(), fmt.Sprintf("as many rows as the dataset has classes (%d)", ds.K())
-	if ds.MultiLabel {
-		need, what = 1, "a row"
-	}
-	test, train := cv.HoldoutSizes(n, frac)
-	if test >= need && train >= need {
-		return true
-	}
-	fit := "no fraction fits: the dataset has too few rows for a holdout; use k-fold cross-validation"
-	if n >= 2*need {
-		fit = fmt.Sprintf("use a fraction above %d/%d (%.4g) and at most %d/%d (%.4g)",
-			need-1, n, float64(need-1)/float64(n), n-need, n, float64(n-need)/float64(n))
-	}
-	r.errorf(r.exp.CV.HoldoutRange, "Holdout leaves a part too small",
-		"Dataset %q: holdout = %v of its %d rows gives the test part %s and the training part %s; each part needs at least %s, or its metrics and curves are undefined: %s.",
-		c.Name, frac, n, rowsWord(test), rowsWord(train), what, fit)
-	return false
-}
-
-// rowsWord says n rows in words: "1 row", "0 rows".
-func rowsWord(n int) string {
-	if n == 1 {
-		return "1 row"
-	}
-	return fmt.Sprintf("%d rows", n)
-}
-
-// repeatFolds returns the fold of each row of dataset ds in repeat rep,
-// as the cv block asks (holdout, iterative stratification of multi-label
-// data, stratified or plain k-fold), reporting false after an error.
-func (r *resolver) repeatFolds(ds *Dataset, rep int) ([]int, bool) {
-	c, cvc, n := ds.Config, r.exp.CV, ds.Table.NumRows
-	seed := cv.Seed(r.exp.Seed, "folds", c.Name, fmt.Sprint(rep))
-	var folds []int
-	var err error
-	if cvc.Holdout > 0 {
-		var labels []int
-		if cvc.Stratified && !ds.MultiLabel {
-			labels = ds.Labels
-		}
-		if folds, err = cv.Holdout(n, labels, cvc.Holdout, seed); err != nil {
-			r.errorf(cvc.HoldoutRange, "Cannot make folds", "Dataset %q: %v", c.Name, err)
-			return nil, false
-		}
-		return folds, true
-	}
-	// Multi-label data: plain shuffled k-fold, or iterative
-	// stratification when asked for.
-	switch {
-	case ds.MultiLabel && cvc.Iterative:
-		rows := make([][]bool, n)
-		for i := range rows {
-			rows[i] = make([]bool, ds.K())
-			for j := range rows[i] {
-				rows[i][j] = ds.LabelMatrix.At(i, j) == 1
-			}
-		}
-		folds, err = cv.IterativeStratification(rows, cvc.Folds, seed)
-	case cvc.Stratified && !ds.MultiLabel:
-		folds, err = cv.StratifiedKFold(ds.Labels, cvc.Folds, seed)
-	default:
-		folds, err = cv.KFold(n, cvc.Folds, seed)
-	}
-	if err != nil {
-		rng := cvc.FoldsRange // the folds = N that cannot be made
-		if rng.Filename == "" {
-			rng = c.DeclRange
-		}
-		r.errorf(rng, "Cannot make folds", "Dataset %q: %v", c.Name, err)
-		return nil, false
-	}
-	return folds, true
 }
 
 // classTarget reads the class column of a multiclass dataset.

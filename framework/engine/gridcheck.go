@@ -393,3 +393,17 @@ func fewestTrainRows(d *Dataset) (int, int) {
 	}
 	return fewest, fold
 }
+
+// metricRange returns the location of the experiment's i-th metric name.
+func metricRange(exp *config.Experiment, i int) hcl.Range {
+	if i < len(exp.MetricRanges) && exp.MetricRanges[i].Filename != "" {
+		return exp.MetricRanges[i]
+	}
+	return exp.MetricsRange
+}
+
+// hasCells reports whether learner l has cells on dataset d: some
+// reduction covers d and takes l.
+func (g *Grid) hasCells(d *Dataset, l *Learner) bool {
+	return slices.ContainsFunc(g.Reductions, func(red *Reduction) bool { return red.covers(d) && red.meets(l) })
+}
