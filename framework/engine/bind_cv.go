@@ -79,15 +79,15 @@ func (r *resolver) holdoutFits(ds *Dataset) bool {
 	if ds.MultiLabel {
 		need, what = 1, "a row"
 	}
-	test, train := cv.HoldoutSizes(n, frac)
-	if test >= need && train >= need {
+	if cv.HoldoutFits(n, need, frac) {
 		return true
 	}
 	fit := "no fraction fits: the dataset has too few rows for a holdout; use k-fold cross-validation"
-	if n >= 2*need {
+	if lo, hi, ok := cv.HoldoutFractions(n, need); ok {
 		fit = fmt.Sprintf("use a fraction above %d/%d (%.4g) and at most %d/%d (%.4g)",
-			need-1, n, float64(need-1)/float64(n), n-need, n, float64(n-need)/float64(n))
+			lo, n, float64(lo)/float64(n), hi, n, float64(hi)/float64(n))
 	}
+	test, train := cv.HoldoutSizes(n, frac)
 	r.errorf(r.exp.CV.HoldoutRange, "Holdout leaves a part too small",
 		"Dataset %q: holdout = %v of its %d rows gives the test part %s and the training part %s; each part needs at least %s, or its metrics and curves are undefined: %s.",
 		c.Name, frac, n, rowsWord(test), rowsWord(train), what, fit)
