@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -50,7 +49,7 @@ func (r *resolver) unknownColumns(c *config.Dataset, e *data.UnknownColumnsError
 		attr, rng := "categorical", c.CategoricalRange
 		switch {
 		case u.List == data.CategoricalList && u.Name == c.Target && !slices.Contains(c.Categorical, c.Target):
-			if !c.TargetDefaulted || !isARFF(c.Path) {
+			if !c.TargetDefaulted || data.FormatName(c.Path) != "arff" {
 				r.unknownTarget(c, e.Columns)
 			}
 			continue
@@ -62,11 +61,6 @@ func (r *resolver) unknownColumns(c *config.Dataset, e *data.UnknownColumnsError
 		r.errorf(rng, "Unknown column", "Dataset %q: %s names %q, not a column of %s%s; its columns are: %s.",
 			c.Name, attr, u.Name, c.Path, suggest.DidYouMean(u.Name, e.Columns), strings.Join(e.Columns, ", "))
 	}
-}
-
-// isARFF reports whether path names an ARFF file (optionally gzipped).
-func isARFF(path string) bool {
-	return filepath.Ext(strings.TrimSuffix(strings.ToLower(path), ".gz")) == ".arff"
 }
 
 // loadOptions returns the data options of dataset c, as the dataset is
