@@ -70,6 +70,14 @@ type ResolveOptions struct {
 //     (over RPC), which finds what would fail every fold of a cell;
 //   - expand makes the cells, a pure cross product.
 //
+// Each block kind binds in a file of its own: datasets in bind_dataset.go
+// (their checks in datasetcheck.go), the cv block's folds in bind_cv.go,
+// encoders and pipelines in bind_pipeline.go, learners in bind_learner.go,
+// reductions in bind_reduction.go, the output block in bind_output.go,
+// plugin start-up in bind_plugin.go; the pure grid checks are in
+// gridcheck.go and checkparams.go, the dry runs in dryrun.go, the cross
+// product in cells.go.
+//
 // Every problem is a diagnostic at its location; bind and check report all
 // they find. When ctx ends (a signal), Resolve stops at the next dataset
 // or dry run and returns what it has: the caller, seeing ctx done, reports
