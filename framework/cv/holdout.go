@@ -14,6 +14,24 @@ func HoldoutSizes(n int, frac float64) (test, train int) {
 	return test, n - test
 }
 
+// HoldoutFits reports whether a holdout of frac of n rows leaves each of
+// its parts (HoldoutSizes) at least need rows.
+func HoldoutFits(n, need int, frac float64) bool {
+	test, train := HoldoutSizes(n, frac)
+	return test >= need && train >= need
+}
+
+// HoldoutFractions returns the fractions whose holdout of n rows leaves
+// each part at least need rows: those above lo/n and at most hi/n
+// (lo = need-1, hi = n-need). ok is false when no fraction does, n being
+// under 2·need.
+func HoldoutFractions(n, need int) (lo, hi int, ok bool) {
+	if n < 2*need {
+		return 0, 0, false
+	}
+	return need - 1, n - need, true
+}
+
 // Holdout assigns rows to one random train/test split: fold 0 is the test
 // part, fold 1 the training part (so Split(folds, 0) gives both). The test
 // part has ceil(frac · n) rows, as scikit-learn's train_test_split. With

@@ -66,3 +66,67 @@ func TestHoldout(t *testing.T) {
 		}
 	}
 }
+
+func TestHoldoutFits(t *testing.T) {
+	tests := []struct {
+		name    string
+		n, need int
+		frac    float64
+		want    bool
+	}{
+		{"both parts big enough", 20, 3, 0.25, true},        // 5 and 15 rows
+		{"test part one short", 20, 3, 0.1, false},          // 2 and 18 rows
+		{"test part just enough", 20, 3, 0.11, true},        // ceil(2.2) = 3
+		{"training part one short", 20, 3, 0.9, false},      // 18 and 2 rows
+		{"training part just enough", 20, 3, 0.85, true},    // 17 and 3 rows
+		{"one row each, multi-label", 2, 1, 0.5, true},      // 1 and 1 row
+		{"too few rows for any fraction", 5, 3, 0.5, false}, // 3 and 2 rows
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := HoldoutFits(tt.n, tt.need, tt.frac); got != tt.want {
+				test, train := HoldoutSizes(tt.n, tt.frac)
+				t.Errorf("HoldoutFits(%d, %d, %v) = %v, want %v (parts of %d and %d rows)", tt.n, tt.need, tt.frac, got, tt.want, test, train)
+			}
+		})
+	}
+}
+
+func TestHoldoutFractions(t *testing.T) {
+	tests := []struct {
+		name    string
+		n, need int
+		lo, hi  int
+		ok      bool
+	}{
+		{"multiclass, 3 classes of 20 rows", 20, 3, 2, 17, true},
+		{"multi-label, one row a part", 10, 1, 0, 9, true},
+		{"exactly twice the need", 6, 3, 2, 3, true},
+		{"one row short of twice the need", 5, 3, 0, 0, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			lo, hi, ok := HoldoutFractions(tt.n, tt.need)
+			if lo != tt.lo || hi != tt.hi || ok != tt.ok {
+				t.Fatalf("HoldoutFractions(%d, %d) = %d, %d, %v, want %d, %d, %v", tt.n, tt.need, lo, hi, ok, tt.lo, tt.hi, tt.ok)
+			}
+			if !ok {
+				return
+			}
+			// The bounds agree with HoldoutFits: a fraction just above lo/n
+			// and hi/n itself fit, lo/n and just above hi/n do not.
+			n := float64(tt.n)
+			for _, c := range []struct {
+				frac float64
+				want bool
+			}{{(float64(tt.lo) + 0.01) / n, true}, {float64(tt.hi) / n, true}, {float64(tt.lo) / n, false}, {(float64(tt.hi) + 0.01) / n, false}} {
+				if c.frac <= 0 || c.frac >= 1 {
+					continue
+				}
+				if got := HoldoutFits(tt.n, tt.need, c.frac); got != c.want {
+					t.Errorf("HoldoutFits(%d, %d, %v) = %v, want %v", tt.n, tt.need, c.frac, got, c.want)
+				}
+			}
+		})
+	}
+}

@@ -48,3 +48,13 @@ func formatOf(path string) (Format, error) {
 	}
 	return Format{}, fmt.Errorf("%w: unknown file extension %q (want %s, optionally followed by .gz)", ErrUnsupported, ext, strings.Join(all, ", "))
 }
+
+// FormatName returns the name of the format that path's extension
+// selects (see Formats), as Read chooses it, or "" when none does.
+func FormatName(path string) string {
+	f, err := formatOf(path)
+	if err != nil {
+		return ""
+	}
+	return f.Name
+}

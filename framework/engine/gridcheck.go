@@ -3,7 +3,6 @@ package engine
 import (
 	"cmp"
 	"fmt"
-	"math"
 	"slices"
 	"sort"
 
@@ -146,28 +145,6 @@ func CheckCells(g *Grid) hcl.Diagnostics {
 			"The experiment makes no cell: no reduction covers both a dataset and a learner (see their datasets and learners lists), so a run would compute nothing.")
 	}
 	return ck.diags
-}
-
-// rope checks the region of practical equivalence of the Bayesian
-// comparisons against the experiment's metrics: a rope as wide as a
-// metric's whole range (rope = 5 for accuracy, within [0, 1]) holds every
-// difference of two of its values, so that every comparison would find
-// the rows equivalent. It reports the first such metric.
-func (ck *checker) rope(exp *config.Experiment) {
-	o := exp.Output
-	if o.Rope == nil {
-		return
-	}
-	for _, name := range exp.Metrics {
-		m, err := metrics.Lookup(name)
-		if err != nil || math.IsInf(m.Max-m.Min, 0) || *o.Rope < m.Max-m.Min {
-			continue
-		}
-		ck.errorf(o.RopeRange, "Rope wider than the metric",
-			"rope = %v is at least the whole range of %s ([%v, %v]): no two of its values differ by more than %v, so every Bayesian comparison would find the rows equivalent. rope is in the metrics' units, e.g. 0.01 for one point of accuracy.",
-			*o.Rope, m.Name, m.Min, m.Max, m.Max-m.Min)
-		return
-	}
 }
 
 // compatible checks that learner l can train the problems of reduction
@@ -392,4 +369,18 @@ func fewestTrainRows(d *Dataset) (int, int) {
 		}
 	}
 	return fewest, fold
+}
+
+// metricRange returns the location of the experiment's i-th metric name.
+func metricRange(exp *config.Experiment, i int) hcl.Range {
+	if i < len(exp.MetricRanges) && exp.MetricRanges[i].Filename != "" {
+		return exp.MetricRanges[i]
+	}
+	return exp.MetricsRange
+}
+
+// hasCells reports whether learner l has cells on dataset d: some
+// reduction covers d and takes l.
+func (g *Grid) hasCells(d *Dataset, l *Learner) bool {
+	return slices.ContainsFunc(g.Reductions, func(red *Reduction) bool { return red.covers(d) && red.meets(l) })
 }

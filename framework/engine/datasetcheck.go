@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,18 +12,9 @@ import (
 
 	"github.com/polyclass/polyclass/framework/config"
 	"github.com/polyclass/polyclass/framework/data"
-	"github.com/polyclass/polyclass/framework/encode"
 	"github.com/polyclass/polyclass/framework/sparse"
 	"github.com/polyclass/polyclass/framework/suggest"
 )
-
-// metricRange returns the location of the experiment's i-th metric name.
-func metricRange(exp *config.Experiment, i int) hcl.Range {
-	if i < len(exp.MetricRanges) && exp.MetricRanges[i].Filename != "" {
-		return exp.MetricRanges[i]
-	}
-	return exp.MetricsRange
-}
 
 // targetRange returns where dataset c's target is set, or the dataset
 // block when the target is the default "class".
@@ -59,7 +49,7 @@ func (r *resolver) unknownColumns(c *config.Dataset, e *data.UnknownColumnsError
 		attr, rng := "categorical", c.CategoricalRange
 		switch {
 		case u.List == data.CategoricalList && u.Name == c.Target && !slices.Contains(c.Categorical, c.Target):
-			if !c.TargetDefaulted || !isARFF(c.Path) {
+			if !c.TargetDefaulted || data.FormatName(c.Path) != "arff" {
 				r.unknownTarget(c, e.Columns)
 			}
 			continue
@@ -71,11 +61,6 @@ func (r *resolver) unknownColumns(c *config.Dataset, e *data.UnknownColumnsError
 		r.errorf(rng, "Unknown column", "Dataset %q: %s names %q, not a column of %s%s; its columns are: %s.",
 			c.Name, attr, u.Name, c.Path, suggest.DidYouMean(u.Name, e.Columns), strings.Join(e.Columns, ", "))
 	}
-}
-
-// isARFF reports whether path names an ARFF file (optionally gzipped).
-func isARFF(path string) bool {
-	return filepath.Ext(strings.TrimSuffix(strings.ToLower(path), ".gz")) == ".arff"
 }
 
 // loadOptions returns the data options of dataset c, as the dataset is
@@ -112,118 +97,6 @@ func (r *resolver) hasFeatures(d *Dataset) bool {
 	}
 	r.errorf(rng, "No feature columns", "Dataset %q: %s, so there is nothing to learn from and every fold would fail.", c.Name, why)
 	return false
-}
-
-// encodable runs pipeline p's steps once on every row of dataset d, as
-// each fold will on its own rows, records the shape of the design matrix
-// they make (for denseBudgets), and reports what would fail every fold:
-// categorical columns left without an encoder, and missing values that no
-// impute step fills, located in the data file. A missing value of a
-// categorical column is an error too, at the step that encodes the column
-// without an impute step before it: the run would not fail, but onehot
-// and hash would silently encode it as zeros, counts as a level of its
-// own.
-func (r *resolver) encodable(d *Dataset, p *Pipeline) {
-	c := d.Config
-	train := make([]int, d.Table.NumRows)
-	for i := range train {
-		train[i] = i
-	}
-	ctx := &encode.Context{Train: train, Labels: d.Labels, K: d.K(), Seed: r.exp.Seed}
-	f := d.Features
-	steps := "no steps"
-	if len(p.Config.Steps) > 0 {
-		steps = "steps " + strings.Join(p.Config.Steps, ", ")
-	}
-	fix := "declare an impute encoder, encoder \"impute\" { type = \"impute\" }, before the other encoders (the default pipeline takes them in file order)"
-	if !p.Config.Default {
-		fix = "declare encoder \"impute\" { type = \"impute\" } and put it first in the pipeline's steps"
-	}
-	for i, s := range p.Steps {
-		var err error
-		ctx.Last = i == len(p.Steps)-1
-		before := f
-		if f, err = s.FitTransform(f, ctx); err != nil {
-			// Fitted on every row it fails; a fold's rows may still do.
-			r.warnf(c.PathRange, "Pipeline fails on the whole dataset", "Dataset %q, pipeline %q step %d (%s), fitted on every row: %v",
-				c.Name, p.Config.Name, i+1, p.Config.Steps[i], err)
-			return
-		}
-		if col, row, count := encodedMissing(before, f); col != "" {
-			r.errorf(c.PathRange, "Missing values without impute",
-				"Dataset %q: %s categorical column %q has a missing value (data row %d; %d missing value(s) in the column), and pipeline %q (%s) encodes the column at step %d (%s) with no impute step before it: the encoder would silently take a missing value for no level at all (onehot and hash: zeros) or for a level of its own (counts). To fix it, %s.",
-				c.Name, r.locate(d, row, col), col, rowInFile(d, row)+1, count, p.Config.Name, steps, i+1, p.Config.Steps[i], fix)
-			return
-		}
-	}
-	if len(f.Cat) > 0 {
-		names := make([]string, len(f.Cat))
-		for i, col := range f.Cat {
-			names[i] = fmt.Sprintf("%q", col.Name)
-		}
-		r.errorf(c.PathRange, "Categorical columns without an encoder",
-			"Dataset %q: column(s) %s hold text, and pipeline %q (%s) does not encode them, so every fold would fail. Add an encoder such as onehot to the pipeline, or list the columns in ignore.",
-			c.Name, strings.Join(names, ", "), p.Config.Name, steps)
-		return
-	}
-	col, row, count := firstMissing(f)
-	if col == "" {
-		cols, csr := f.DesignShape()
-		r.designs[designKey{d, p}] = designShape{f.Rows, cols, csr}
-		return
-	}
-	r.errorf(c.PathRange, "Missing values without impute",
-		"Dataset %q: %s column %q has a missing value (data row %d; %d missing value(s) in all), and pipeline %q (%s) has no impute step that fills it, so every fold would fail. To fix it, %s.",
-		c.Name, r.locate(d, row, col), col, rowInFile(d, row)+1, count, p.Config.Name, steps, fix)
-}
-
-// encodedMissing returns a categorical column of before (the frame a
-// step took) that holds missing values and that the step encoded (it is
-// no longer among after's categorical columns), with the row of its first
-// missing value and their count; "" when there is none. An impute step
-// fills the missing values instead, and a column a step leaves alone is
-// checked at the step that encodes it.
-func encodedMissing(before, after *encode.Frame) (col string, row, count int) {
-	kept := map[string]bool{}
-	for _, c := range after.Cat {
-		kept[c.Name] = true
-	}
-	for _, c := range before.Cat {
-		if kept[c.Name] {
-			continue
-		}
-		row, count = -1, 0
-		for i, code := range c.Codes {
-			if code < 0 {
-				if row < 0 {
-					row = i
-				}
-				count++
-			}
-		}
-		if count > 0 {
-			return c.Name, row, count
-		}
-	}
-	return "", 0, 0
-}
-
-// firstMissing returns the column and row of the first missing value of
-// the frame's numeric columns (lowest row, then column order) and the
-// number of missing values; "" when there is none.
-func firstMissing(f *encode.Frame) (col string, row, count int) {
-	row = -1
-	for _, nc := range f.Num {
-		for i, v := range nc.Vals {
-			if v != v {
-				count++
-				if row < 0 || i < row {
-					col, row = nc.Name, i
-				}
-			}
-		}
-	}
-	return col, row, count
 }
 
 // rowInFile returns the 0-based row of table row i in its file: the test
@@ -265,165 +138,6 @@ func (r *resolver) locate(d *Dataset, i int, name string) string {
 		return path + ":"
 	}
 	return fmt.Sprintf("%s:%d:%d:", path, pos.Line, pos.Byte)
-}
-
-// foldWarnings warns, as scikit-learn's StratifiedKFold does, when the
-// least populated class has fewer rows than there are folds, and when a
-// test part has fewer rows than there are classes.
-func (r *resolver) foldWarnings(d *Dataset) {
-	cvc := r.exp.CV
-	c := d.Config
-	if !cvc.Stratified || d.MultiLabel || cvc.Holdout > 0 || cvc.FoldsFile != "" || c.FoldsFile != "" || c.TestPath != "" {
-		return
-	}
-	rng := cvc.FoldsRange
-	if rng.Filename == "" {
-		rng = c.DeclRange
-	}
-	counts := make([]int, d.K())
-	for _, y := range d.Labels {
-		counts[y]++
-	}
-	least := 0
-	for k, n := range counts {
-		if n < counts[least] {
-			least = k
-		}
-	}
-	if counts[least] < d.NumFolds {
-		r.warnf(rng, "Class smaller than the number of folds",
-			"Dataset %q: the least populated class %q has only %d row(s), fewer than folds = %d, so some test parts have none of it (scikit-learn's StratifiedKFold warns the same).",
-			c.Name, d.Classes[least], counts[least], d.NumFolds)
-	}
-	// The smallest test part of all repeats, the first of them on ties.
-	smallest, fold, repeat := -1, 0, 0
-	for rep, folds := range d.Folds {
-		sizes := make([]int, d.NumFolds)
-		for _, f := range folds {
-			sizes[f]++
-		}
-		for f, n := range sizes {
-			if smallest < 0 || n < smallest {
-				smallest, fold, repeat = n, f, rep
-			}
-		}
-	}
-	if smallest >= 0 && smallest < d.K() {
-		r.warnf(rng, "Fold smaller than the number of classes",
-			"Dataset %q: fold %d of repeat %d has %d test row(s) for %d classes, so it cannot hold every class; use fewer folds.",
-			c.Name, fold, repeat, smallest, d.K())
-	}
-}
-
-// singleRowClasses refuses multiclass dataset d when every one of its
-// classes has a single row (and it has at least two): cross-validation
-// puts each class's row in a test part or in a training part, never in
-// both, so no fold's models can predict the class of any of its test
-// rows, and the run computes nothing but accuracy 0 (with 10,000 classes
-// it took an hour of dense K-column scores to do so). A dataset with a
-// test file is left alone: its training rows are all in every fold.
-func (r *resolver) singleRowClasses(d *Dataset) {
-	if d.MultiLabel || d.Config.TestPath != "" || len(d.Labels) < 2 {
-		return
-	}
-	counts := make([]int, d.K())
-	for _, y := range d.Labels {
-		if counts[y]++; counts[y] > 1 {
-			return
-		}
-	}
-	r.errorf(d.Config.DeclRange, "Every class has a single row",
-		"Dataset %q: each of its %d classes with rows (%s) has a single row, so no training part of a fold holds the class of any of its test rows: every prediction would be wrong. Cross-validation needs classes of at least 2 rows (of at least as many rows as folds, for every test part to hold each class).",
-		d.Config.Name, len(d.Labels), firstClasses(d.Classes, 3))
-}
-
-// firstClasses returns the first n of classes, quoted and joined by
-// commas, and "…" when there are more.
-func firstClasses(classes []string, n int) string {
-	var out []string
-	for _, c := range classes[:min(n, len(classes))] {
-		out = append(out, strconv.Quote(c))
-	}
-	if len(classes) > n {
-		out = append(out, "…")
-	}
-	return strings.Join(out, ", ")
-}
-
-// foldsAgree reports whether the cv block's folds, when it sets them,
-// equal the k folds of its folds_file; when they differ it reports the
-// conflict at folds (the file's folds would silently win).
-func (r *resolver) foldsAgree(k int) bool {
-	cvc := r.exp.CV
-	if cvc.FoldsRange.Filename == "" || cvc.Folds == k {
-		return true
-	}
-	r.errorf(cvc.FoldsRange, "Conflicting fold settings",
-		"The cv block sets folds = %d, but its folds_file %s holds %d folds (numbered 0 to %d); drop folds (the file fixes them) or set it to %d.",
-		cvc.Folds, cvc.FoldsFile, k, k-1, k)
-	return false
-}
-
-// trainingClasses warns when the training part of a fold lacks a class
-// of multiclass dataset d, every row of it being in that fold's test part
-// (a folds file whose test folds each hold one class, say): the fold's
-// models cannot predict the class, and its test rows of the class all
-// count as errors (classes of one row aside). It names the first such fold
-// and class, and how many more there are. Folds and repeats are numbered
-// from 0, as in folds files and folds.csv.
-func (r *resolver) trainingClasses(d *Dataset) {
-	if d.MultiLabel || d.Config.TestPath != "" {
-		return // a test file's classes are checked against its training file
-	}
-	total := make([]int, d.K())
-	for _, y := range d.Labels {
-		total[y]++
-	}
-	var first string
-	n := 0
-	for rep, folds := range d.Folds {
-		for f := range d.NumFolds {
-			inTest := make([]int, d.K())
-			for i, v := range folds {
-				if v == f {
-					inTest[d.Labels[i]]++
-				}
-			}
-			for k, m := range inTest {
-				// A class of one row always misses from one training
-				// part; foldWarnings speaks of classes that small.
-				if m > 1 && m == total[k] {
-					if n == 0 {
-						first = fmt.Sprintf("fold %d", f)
-						if len(d.Folds) > 1 {
-							first += fmt.Sprintf(" of repeat %d", rep)
-						}
-						first += fmt.Sprintf(" has all %d row(s) of class %q in its test part, so its training part has none", m, d.Classes[k])
-					}
-					n++
-				}
-			}
-		}
-	}
-	if n == 0 {
-		return
-	}
-	c := d.Config
-	rng := c.DeclRange
-	switch {
-	case c.FoldsFile != "":
-		rng = c.FoldsFileRange
-	case r.exp.CV.FoldsFile != "":
-		rng = r.exp.CV.FoldsFileRange
-	case r.exp.CV.FoldsRange.Filename != "":
-		rng = r.exp.CV.FoldsRange
-	}
-	more := ""
-	if n > 1 {
-		more = fmt.Sprintf(" (and %d more fold/class pair(s) like it)", n-1)
-	}
-	r.warnf(rng, "Class missing from a training part",
-		"Dataset %q: %s%s: the fold's models cannot predict the class, and its test rows of it all count as errors.", c.Name, first, more)
 }
 
 // testClassesTrained reports whether every class of the test file of
@@ -470,12 +184,6 @@ func (r *resolver) readWarnings(name string, rng hcl.Range, t *data.Table) {
 		}
 		r.warnf(rng, summary, "Dataset %q: %v", name, w)
 	}
-}
-
-// hasCells reports whether learner l has cells on dataset d: some
-// reduction covers d and takes l.
-func (g *Grid) hasCells(d *Dataset, l *Learner) bool {
-	return slices.ContainsFunc(g.Reductions, func(red *Reduction) bool { return red.covers(d) && red.meets(l) })
 }
 
 // maxSpellings bounds the spellings a warning about class names lists.

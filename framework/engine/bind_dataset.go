@@ -1,0 +1,238 @@
+package engine
+
+import (
+	"errors"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/polyclass/polyclass/framework/config"
+	"github.com/polyclass/polyclass/framework/data"
+	"github.com/polyclass/polyclass/framework/encode"
+	"github.com/polyclass/polyclass/framework/safetext"
+)
+
+// dataset loads dataset c (its file, and its test file when it has one),
+// checks its target, features and classes, and assigns its rows to folds;
+// it returns nil after reporting an error.
+func (r *resolver) dataset(c *config.Dataset) *Dataset {
+	t, c, opt := r.readDataset(c)
+	if t == nil {
+		return nil
+	}
+	sum, err := data.FileSHA256(c.Path)
+	if err != nil {
+		r.errorf(c.PathRange, "Cannot load dataset", "Dataset %q: %v", c.Name, err)
+		return nil
+	}
+	ds := &Dataset{Config: c, Table: t, SHA256: sum}
+	train := t.NumRows
+	if c.TestPath != "" {
+		if ds.Table, ds.TestSHA256 = r.testFile(c, t, opt); ds.Table == nil {
+			return nil
+		}
+	}
+	var ok bool
+	if c.Target != "" {
+		ok = r.classTarget(ds)
+	} else {
+		ok = r.labelTargets(ds)
+	}
+	if !ok || !r.hasFeatures(ds) || !r.testClassesTrained(ds, train) || !r.folds(ds, train) {
+		return nil
+	}
+	r.constantFeatures(ds)
+	return ds
+}
+
+// readDataset reads the file of dataset c with its options, reporting
+// what keeps it from being read; it returns the table (nil after an
+// error), the dataset's declaration as read (a multi-label ARFF without a
+// target takes its labels from the file) and the options.
+func (r *resolver) readDataset(c *config.Dataset) (*data.Table, *config.Dataset, data.Options) {
+	opt := loadOptions(c)
+	t, err := data.Read(c.Path, opt)
+	if c.TargetDefaulted && errors.Is(err, data.ErrUnknownColumn) {
+		// No "class" column: perhaps a multi-label ARFF naming its labels.
+		opt.Categorical = c.Categorical
+		if t2, err2 := data.Read(c.Path, opt); err2 == nil && len(t2.Labels) > 0 {
+			t, err = t2, nil
+			cc := *c
+			cc.Target, cc.Labels = "", t2.Labels
+			c = &cc
+		}
+	}
+	if uc := (*data.UnknownColumnsError)(nil); errors.As(err, &uc) {
+		r.unknownColumns(c, uc)
+		return nil, c, opt
+	}
+	if err != nil {
+		r.errorf(c.PathRange, "Cannot load dataset", "Dataset %q: %v", c.Name, err)
+		return nil, c, opt
+	}
+	r.readWarnings(c.Name, c.PathRange, t)
+	return t, c, opt
+}
+
+// classTarget reads the class column of a multiclass dataset.
+func (r *resolver) classTarget(ds *Dataset) bool {
+	c, t := ds.Config, ds.Table
+	target, ok := t.Lookup(c.Target)
+	if !ok {
+		r.unknownTarget(c, columnNames(t))
+		return false
+	}
+	if !r.canonicalClasses(ds, target) {
+		return false
+	}
+	// Classes in sorted order, as scikit-learn's LabelEncoder.
+	order := make([]int, len(target.Levels))
+	for i := range order {
+		order[i] = i
+	}
+	sort.Slice(order, func(a, b int) bool { return target.Levels[order[a]] < target.Levels[order[b]] })
+	index := make([]int, len(target.Levels))
+	for k, code := range order {
+		ds.Classes = append(ds.Classes, target.Levels[code])
+		index[code] = k
+	}
+	ds.Labels = make([]int, t.NumRows)
+	for i, code := range target.Codes {
+		if code < 0 {
+			r.errorf(c.PathRange, "Missing class", "Dataset %q: %s data row %d has no value in the target column %q.", c.Name, r.locate(ds, i, c.Target), i+1, c.Target)
+			return false
+		}
+		ds.Labels[i] = index[code]
+	}
+	if len(ds.Classes) < 2 {
+		r.errorf(targetRange(c), "Too few classes", "Dataset %q: the target column %q has %d class(es) %q in its %d rows; at least 2 are needed.", c.Name, c.Target, len(ds.Classes), ds.Classes, t.NumRows)
+		return false
+	}
+	ds.Features = encode.NewFrame(t, map[string]bool{c.Target: true})
+	return true
+}
+
+// labelTargets reads the 0/1 label columns of a multi-label dataset, named
+// by labels or by labels_prefix (in file order).
+func (r *resolver) labelTargets(ds *Dataset) bool {
+	c, t := ds.Config, ds.Table
+	names := c.Labels
+	if c.LabelsPrefix != "" {
+		for _, col := range t.Columns {
+			if strings.HasPrefix(col.Name, c.LabelsPrefix) {
+				names = append(names, col.Name)
+			}
+		}
+		if len(names) == 0 {
+			r.errorf(c.DeclRange, "No label columns", "Dataset %q has no column starting with %q; its columns are: %s.", c.Name, c.LabelsPrefix, strings.Join(columnNames(t), ", "))
+			return false
+		}
+	}
+	if len(names) < 2 {
+		r.errorf(c.DeclRange, "Too few labels", "Dataset %q declares %d label column(s); multi-label data needs at least 2.", c.Name, len(names))
+		return false
+	}
+	ds.MultiLabel = true
+	ds.LabelMatrix = mat.NewDense(t.NumRows, len(names), nil)
+	exclude := map[string]bool{}
+	for k, name := range names {
+		col, ok := t.Lookup(name)
+		if !ok {
+			r.errorf(c.DeclRange, "Unknown column", "Dataset %q has no label column %q; its columns are: %s.", c.Name, name, strings.Join(columnNames(t), ", "))
+			return false
+		}
+		if strings.IndexFunc(name, unicode.IsControl) >= 0 {
+			r.errorf(c.DeclRange, "Invalid label name", "Dataset %q: label column %q holds a control character; tables, plots and file names cannot show it: rename the column.", c.Name, name)
+			return false
+		}
+		if i := strings.IndexFunc(name, safetext.Hidden); i >= 0 {
+			r.errorf(c.DeclRange, "Invalid label name", "Dataset %q: label column %q holds a bidi control or zero-width character (U+%04X); it would show as another name than the file holds: rename the column.", c.Name, name, []rune(name[i:])[0])
+			return false
+		}
+		exclude[name] = true
+		ds.Classes = append(ds.Classes, name)
+		set := 0
+		for i := 0; i < t.NumRows; i++ {
+			v, text := labelValue(col, i)
+			if v != 0 && v != 1 {
+				r.errorf(c.PathRange, "Invalid label value", "Dataset %q: %s data row %d: label column %q holds %s; a label column must hold 0 or 1 (or true or false).", c.Name, r.locate(ds, i, name), i+1, name, text)
+				return false
+			}
+			ds.LabelMatrix.Set(i, k, v)
+			set += int(v)
+		}
+		if set == 0 || set == t.NumRows {
+			r.warnf(c.PathRange, "Constant label column", "Dataset %q: label column %q is %d on each of its %d rows, so it carries no information: no fold can train a classifier on it, and its scores say nothing. Drop it from labels.", c.Name, name, min(set, 1), t.NumRows)
+		}
+	}
+	ds.Features = encode.NewFrame(t, exclude)
+	return true
+}
+
+// labelValue returns the value of row i of label column col: 1 for 1
+// (1.0, ...) and true, 0 for 0 and false, in any case; NaN otherwise,
+// with text, the value as the file holds it, for an error message.
+func labelValue(col *data.Column, i int) (float64, string) {
+	if col.Kind == data.Numeric {
+		v := col.Num[i]
+		if v != v {
+			return v, "no value"
+		}
+		return v, strconv.FormatFloat(v, 'g', -1, 64)
+	}
+	code := col.Codes[i]
+	if code < 0 {
+		return math.NaN(), "no value"
+	}
+	s := col.Levels[code]
+	switch t := strings.TrimSpace(s); {
+	case strings.EqualFold(t, "true"):
+		return 1, s
+	case strings.EqualFold(t, "false"):
+		return 0, s
+	}
+	if v, err := strconv.ParseFloat(strings.TrimSpace(s), 64); err == nil && (v == 0 || v == 1) {
+		return v, s
+	}
+	return math.NaN(), strconv.Quote(s)
+}
+
+func columnNames(t *data.Table) []string {
+	var names []string
+	for _, col := range t.Columns {
+		names = append(names, col.Name)
+	}
+	return names
+}
+
+// testFile reads dataset c's test file with the options of its training
+// file and returns the training rows followed by the test rows, with the
+// test file's SHA-256.
+func (r *resolver) testFile(c *config.Dataset, train *data.Table, opt data.Options) (*data.Table, string) {
+	if sameFile(c.Path, c.TestPath) {
+		r.errorf(c.TestPathRange, "Test file is the training file",
+			"Dataset %q: test_path names the training file %s itself, so every model would be scored on the rows it was fitted on. Name a file of other rows.", c.Name, c.Path)
+		return nil, ""
+	}
+	test, err := data.Read(c.TestPath, opt)
+	if err != nil {
+		r.errorf(c.TestPathRange, "Cannot load test file", "Dataset %q: %v", c.Name, err)
+		return nil, ""
+	}
+	r.readWarnings(c.Name, c.TestPathRange, test)
+	sum, err := data.FileSHA256(c.TestPath)
+	if err != nil {
+		r.errorf(c.TestPathRange, "Cannot load test file", "Dataset %q: %v", c.Name, err)
+		return nil, ""
+	}
+	both, err := data.Append(train, test)
+	if err != nil {
+		r.errorf(c.TestPathRange, "Test file does not fit the training file", "Dataset %q: %v", c.Name, err)
+		return nil, ""
+	}
+	return both, sum
+}

@@ -1,0 +1,30 @@
+package engine
+
+import (
+	"math"
+
+	"github.com/polyclass/polyclass/framework/config"
+	"github.com/polyclass/polyclass/framework/metrics"
+)
+
+// rope checks the region of practical equivalence of the Bayesian
+// comparisons against the experiment's metrics: a rope as wide as a
+// metric's whole range (rope = 5 for accuracy, within [0, 1]) holds every
+// difference of two of its values, so that every comparison would find
+// the rows equivalent. It reports the first such metric.
+func (ck *checker) rope(exp *config.Experiment) {
+	o := exp.Output
+	if o.Rope == nil {
+		return
+	}
+	for _, name := range exp.Metrics {
+		m, err := metrics.Lookup(name)
+		if err != nil || math.IsInf(m.Max-m.Min, 0) || *o.Rope < m.Max-m.Min {
+			continue
+		}
+		ck.errorf(o.RopeRange, "Rope wider than the metric",
+			"rope = %v is at least the whole range of %s ([%v, %v]): no two of its values differ by more than %v, so every Bayesian comparison would find the rows equivalent. rope is in the metrics' units, e.g. 0.01 for one point of accuracy.",
+			*o.Rope, m.Name, m.Min, m.Max, m.Max-m.Min)
+		return
+	}
+}

@@ -1,0 +1,181 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/polyclass/polyclass/framework/encode"
+	"github.com/polyclass/polyclass/framework/host"
+	"github.com/polyclass/polyclass/framework/param"
+	"github.com/polyclass/polyclass/framework/plugin"
+)
+
+// dryRuns runs each pipeline once on each dataset and plans each
+// reduction once on each dataset it covers, for each of its parameter
+// sets: a user code matrix that does not fit the classes is an error at
+// its location now, not a failed cell later.
+func (r *resolver) dryRuns(b *bound) {
+	g := b.grid
+	for _, d := range g.Datasets {
+		for _, p := range g.Pipelines {
+			if r.ctx.Err() != nil {
+				return
+			}
+			r.encodable(d, p)
+		}
+	}
+	for _, d := range g.Datasets {
+		for _, red := range g.Reductions {
+			if !red.covers(d) || red.Scheme.MultiLabel != d.MultiLabel {
+				continue
+			}
+			for _, rp := range b.redParams[red] {
+				r.dryRun(g, d, red, rp)
+			}
+		}
+	}
+}
+
+func (r *resolver) dryRun(g *Grid, d *Dataset, red *Reduction, params param.Params) {
+	var plan plugin.Plan
+	err := r.pluginCall(red.Plugin, "Plan", func(ctx context.Context) (err error) {
+		plan, err = red.Plugin.Reducer.Plan(ctx, planRequest(r.exp.Seed, d, red, params))
+		return err
+	})
+	label := red.Label(params)
+	if errors.Is(err, errHung) {
+		return
+	}
+	if err != nil {
+		// Point at the parameter the plugin blames (its error's structured
+		// field), else at the scheme.
+		rng := red.Config.SchemeRange
+		for _, name := range host.FaultParams(err) {
+			if p, ok := red.Config.Params[name]; ok {
+				rng = p.Range
+				break
+			}
+		}
+		r.errorf(rng, "Invalid reduction", "Reduction %s on dataset %q (%d classes: %s): %v",
+			label, d.Config.Name, d.K(), strings.Join(d.Classes, ", "), err)
+		return
+	}
+	g.Plans = append(g.Plans, PlanInfo{Dataset: d.Config.Name, Reduction: label, Description: plan.Description})
+	if plan.Code != nil {
+		g.Codes = append(g.Codes, CodeInfo{Dataset: d.Config.Name, Reduction: label, Diagnostics: plan.Diagnostics, Warnings: plan.Warnings})
+	}
+}
+
+// encodable runs pipeline p's steps once on every row of dataset d, as
+// each fold will on its own rows, records the shape of the design matrix
+// they make (for denseBudgets), and reports what would fail every fold:
+// categorical columns left without an encoder, and missing values that no
+// impute step fills, located in the data file. A missing value of a
+// categorical column is an error too, at the step that encodes the column
+// without an impute step before it: the run would not fail, but onehot
+// and hash would silently encode it as zeros, counts as a level of its
+// own.
+func (r *resolver) encodable(d *Dataset, p *Pipeline) {
+	c := d.Config
+	train := make([]int, d.Table.NumRows)
+	for i := range train {
+		train[i] = i
+	}
+	ctx := &encode.Context{Train: train, Labels: d.Labels, K: d.K(), Seed: r.exp.Seed}
+	f := d.Features
+	steps := "no steps"
+	if len(p.Config.Steps) > 0 {
+		steps = "steps " + strings.Join(p.Config.Steps, ", ")
+	}
+	fix := "declare an impute encoder, encoder \"impute\" { type = \"impute\" }, before the other encoders (the default pipeline takes them in file order)"
+	if !p.Config.Default {
+		fix = "declare encoder \"impute\" { type = \"impute\" } and put it first in the pipeline's steps"
+	}
+	for i, s := range p.Steps {
+		var err error
+		ctx.Last = i == len(p.Steps)-1
+		before := f
+		if f, err = s.FitTransform(f, ctx); err != nil {
+			// Fitted on every row it fails; a fold's rows may still do.
+			r.warnf(c.PathRange, "Pipeline fails on the whole dataset", "Dataset %q, pipeline %q step %d (%s), fitted on every row: %v",
+				c.Name, p.Config.Name, i+1, p.Config.Steps[i], err)
+			return
+		}
+		if col, row, count := encodedMissing(before, f); col != "" {
+			r.errorf(c.PathRange, "Missing values without impute",
+				"Dataset %q: %s categorical column %q has a missing value (data row %d; %d missing value(s) in the column), and pipeline %q (%s) encodes the column at step %d (%s) with no impute step before it: the encoder would silently take a missing value for no level at all (onehot and hash: zeros) or for a level of its own (counts). To fix it, %s.",
+				c.Name, r.locate(d, row, col), col, rowInFile(d, row)+1, count, p.Config.Name, steps, i+1, p.Config.Steps[i], fix)
+			return
+		}
+	}
+	if len(f.Cat) > 0 {
+		names := make([]string, len(f.Cat))
+		for i, col := range f.Cat {
+			names[i] = fmt.Sprintf("%q", col.Name)
+		}
+		r.errorf(c.PathRange, "Categorical columns without an encoder",
+			"Dataset %q: column(s) %s hold text, and pipeline %q (%s) does not encode them, so every fold would fail. Add an encoder such as onehot to the pipeline, or list the columns in ignore.",
+			c.Name, strings.Join(names, ", "), p.Config.Name, steps)
+		return
+	}
+	col, row, count := firstMissing(f)
+	if col == "" {
+		cols, csr := f.DesignShape()
+		r.designs[designKey{d, p}] = designShape{f.Rows, cols, csr}
+		return
+	}
+	r.errorf(c.PathRange, "Missing values without impute",
+		"Dataset %q: %s column %q has a missing value (data row %d; %d missing value(s) in all), and pipeline %q (%s) has no impute step that fills it, so every fold would fail. To fix it, %s.",
+		c.Name, r.locate(d, row, col), col, rowInFile(d, row)+1, count, p.Config.Name, steps, fix)
+}
+
+// encodedMissing returns a categorical column of before (the frame a
+// step took) that holds missing values and that the step encoded (it is
+// no longer among after's categorical columns), with the row of its first
+// missing value and their count; "" when there is none. An impute step
+// fills the missing values instead, and a column a step leaves alone is
+// checked at the step that encodes it.
+func encodedMissing(before, after *encode.Frame) (col string, row, count int) {
+	kept := map[string]bool{}
+	for _, c := range after.Cat {
+		kept[c.Name] = true
+	}
+	for _, c := range before.Cat {
+		if kept[c.Name] {
+			continue
+		}
+		row, count = -1, 0
+		for i, code := range c.Codes {
+			if code < 0 {
+				if row < 0 {
+					row = i
+				}
+				count++
+			}
+		}
+		if count > 0 {
+			return c.Name, row, count
+		}
+	}
+	return "", 0, 0
+}
+
+// firstMissing returns the column and row of the first missing value of
+// the frame's numeric columns (lowest row, then column order) and the
+// number of missing values; "" when there is none.
+func firstMissing(f *encode.Frame) (col string, row, count int) {
+	row = -1
+	for _, nc := range f.Num {
+		for i, v := range nc.Vals {
+			if v != v {
+				count++
+				if row < 0 || i < row {
+					col, row = nc.Name, i
+				}
+			}
+		}
+	}
+	return col, row, count
+}
