@@ -207,12 +207,6 @@ func TestDiagnostics(t *testing.T) {
 		{"bayes_pairs without rope", base + "output { bayes_pairs = true }\n", `exp.hcl:4:24: error: Missing rope`},
 		{"rope type", base + "output { rope = \"wide\" }\n", `exp.hcl:4:17: error: Incorrect attribute value type`},
 		{"two targets", base + "dataset \"e\" {\n  path = \"e.csv\"\n  target = \"a\"\n  labels = [\"b\"]\n}\n", `exp.hcl:4:1: error: Conflicting targets`},
-		{"target in ignore", base + "dataset \"e\" {\n  path = \"e.csv\"\n  target = \"y\"\n  ignore = [\"id\", \"y\"]\n}\n",
-			`exp.hcl:7:19: error: Target column listed`},
-		{"default target in ignore", base + "dataset \"e\" {\n  path = \"e.csv\"\n  ignore = [\"class\"]\n}\n",
-			`exp.hcl:6:13: error: Target column listed`},
-		{"target in numeric", base + "dataset \"e\" {\n  path = \"e.csv\"\n  numeric = [\"class\"]\n}\n",
-			`exp.hcl:6:14: error: Target column listed`},
 		{"duplicate label", base + "dataset \"e\" {\n  path = \"e.csv\"\n  labels = [\"a\", \"b\", \"a\"]\n}\n", `exp.hcl:6:12: error: Duplicate label`},
 		{"delimiter", base + "dataset \"e\" {\n path = \"e.csv\"\n delimiter = \";;\"\n}\n", `exp.hcl:6:14: error: Invalid delimiter`},
 		{"folds file with repeats", base + "cv {\n folds_file = \"f.csv\"\n repeats = 2\n}\n", `exp.hcl:5:15: error: Conflicting fold settings`},
@@ -224,6 +218,39 @@ func TestDiagnostics(t *testing.T) {
 			_, diags := parse(t, tt.src)
 			if !strings.Contains(diags, tt.want) {
 				t.Fatalf("diagnostics:\n%s\nwant a line containing %q", diags, tt.want)
+			}
+		})
+	}
+}
+
+// TestTargetListed checks that a dataset's target in its ignore or
+// numeric list is an error at that entry naming the target, rather than
+// the data layer's "in both Categorical and Ignore" (campaign2 e07), and
+// that a defaulted "class" of an ARFF file, which may name its own labels,
+// is left to the data.
+func TestTargetListed(t *testing.T) {
+	ds := func(body string) string { return base + "dataset \"e\" {\n" + body + "}\n" }
+	for _, tc := range []struct{ name, src, want string }{
+		{"target in ignore", ds("  path = \"e.csv\"\n  target = \"y\"\n  ignore = [\"id\", \"y\"]\n"),
+			`exp.hcl:7:19: error: Target column listed; Dataset "e" lists "y" in ignore, but "y" is its target, which cannot be ignored; remove it from ignore.`},
+		{"default target in ignore", ds("  path = \"e.csv\"\n  ignore = [\"class\"]\n"),
+			`exp.hcl:6:13: error: Target column listed; Dataset "e" lists "class" in ignore, but "class" is its target (the default, as it sets no target), which cannot be ignored; remove it from ignore.`},
+		{"default target in numeric", ds("  path = \"e.csv\"\n  numeric = [\"x\", \"class\"]\n"),
+			`exp.hcl:6:19: error: Target column listed; Dataset "e" lists "class" in numeric, but "class" is its target (the default, as it sets no target), which is read as class names, not numbers; remove it from numeric.`},
+		{"default target of an ARFF file in ignore", ds("  path = \"e.arff\"\n  ignore = [\"class\"]\n"), ""},
+		{"ignore without the target", ds("  path = \"e.csv\"\n  target = \"y\"\n  ignore = [\"class\"]\n"), ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, diags := parse(t, tc.src)
+			if tc.want == "" {
+				if diags != "" {
+					t.Fatalf("diagnostics:\n%s\nwant none", diags)
+				}
+				return
+			}
+			at, detail, _ := strings.Cut(tc.want, "; ")
+			if !strings.Contains(diags, at+"\n") || !strings.Contains(diags, detail) {
+				t.Fatalf("diagnostics:\n%s\nwant %q with %q", diags, at, detail)
 			}
 		})
 	}
