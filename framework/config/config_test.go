@@ -223,6 +223,39 @@ func TestDiagnostics(t *testing.T) {
 	}
 }
 
+// TestTargetListed checks that a dataset's target in its ignore or
+// numeric list is an error at that entry naming the target, rather than
+// the data layer's "in both Categorical and Ignore" (campaign2 e07), and
+// that a defaulted "class" of an ARFF file, which may name its own labels,
+// is left to the data.
+func TestTargetListed(t *testing.T) {
+	ds := func(body string) string { return base + "dataset \"e\" {\n" + body + "}\n" }
+	for _, tc := range []struct{ name, src, want string }{
+		{"target in ignore", ds("  path = \"e.csv\"\n  target = \"y\"\n  ignore = [\"id\", \"y\"]\n"),
+			`exp.hcl:7:19: error: Target column listed; Dataset "e" lists "y" in ignore, but "y" is its target, which cannot be ignored; remove it from ignore.`},
+		{"default target in ignore", ds("  path = \"e.csv\"\n  ignore = [\"class\"]\n"),
+			`exp.hcl:6:13: error: Target column listed; Dataset "e" lists "class" in ignore, but "class" is its target (the default, as it sets no target), which cannot be ignored; remove it from ignore.`},
+		{"default target in numeric", ds("  path = \"e.csv\"\n  numeric = [\"x\", \"class\"]\n"),
+			`exp.hcl:6:19: error: Target column listed; Dataset "e" lists "class" in numeric, but "class" is its target (the default, as it sets no target), which is read as class names, not numbers; remove it from numeric.`},
+		{"default target of an ARFF file in ignore", ds("  path = \"e.arff\"\n  ignore = [\"class\"]\n"), ""},
+		{"ignore without the target", ds("  path = \"e.csv\"\n  target = \"y\"\n  ignore = [\"class\"]\n"), ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, diags := parse(t, tc.src)
+			if tc.want == "" {
+				if diags != "" {
+					t.Fatalf("diagnostics:\n%s\nwant none", diags)
+				}
+				return
+			}
+			at, detail, _ := strings.Cut(tc.want, "; ")
+			if !strings.Contains(diags, at+"\n") || !strings.Contains(diags, detail) {
+				t.Fatalf("diagnostics:\n%s\nwant %q with %q", diags, at, detail)
+			}
+		})
+	}
+}
+
 func TestAllDiagnosticsAtOnce(t *testing.T) {
 	src := `experiment "x" { seed = -1 }
 dataset "d" { pth = "a.csv" }

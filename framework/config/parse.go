@@ -557,7 +557,45 @@ func (d *decoder) dataset(b *hcl.Block) *Dataset {
 	} else if n > 1 {
 		d.errorf(b.DefRange, "Conflicting targets", "Dataset %q sets more than one of target, labels and labels_prefix.", ds.Name)
 	}
+	d.targetListed(b.Body, ds, "ignore", ds.Ignore, ds.IgnoreRange, "cannot be ignored")
+	d.targetListed(b.Body, ds, "numeric", ds.Numeric, ds.NumericRange, "is read as class names, not numbers")
 	return ds
+}
+
+// targetListed reports dataset ds's target column among the names of its
+// list attribute attr (ignore or numeric), at that entry: the target's
+// values are class names, so it is neither ignored nor numeric.
+func (d *decoder) targetListed(body hcl.Body, ds *Dataset, attr string, names []string, whole hcl.Range, why string) {
+	i := slices.Index(names, ds.Target)
+	if ds.Target == "" || i < 0 || ds.TargetDefaulted && multiLabelARFF(ds.Path) {
+		return
+	}
+	what := fmt.Sprintf("%q is its target", ds.Target)
+	if ds.TargetDefaulted {
+		what = fmt.Sprintf("%q is its target (the default, as it sets no target)", ds.Target)
+	}
+	d.errorf(listEntry(body, attr, i, whole), "Target column listed",
+		"Dataset %q lists %q in %s, but %s, which %s; remove it from %s.", ds.Name, ds.Target, attr, what, why, attr)
+}
+
+// multiLabelARFF reports whether path may be a MEKA/MULAN ARFF file that
+// names its own labels, where a defaulted "class" need not be the target.
+func multiLabelARFF(path string) bool {
+	return strings.HasSuffix(strings.TrimSuffix(strings.ToLower(path), ".gz"), ".arff")
+}
+
+// listEntry returns the range of entry i of the list attribute attr of
+// body, or whole when the list is not written as a literal.
+func listEntry(body hcl.Body, attr string, i int, whole hcl.Range) hcl.Range {
+	sb, ok := body.(*hclsyntax.Body)
+	if !ok || sb.Attributes[attr] == nil {
+		return whole
+	}
+	elems, diags := hcl.ExprList(sb.Attributes[attr].Expr)
+	if diags.HasErrors() || i >= len(elems) {
+		return whole
+	}
+	return elems[i].Range()
 }
 
 // params decodes a block's parameters: the params = { … } object and, as

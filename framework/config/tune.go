@@ -72,6 +72,13 @@ const (
 // DefaultTuneFolds is the number of inner folds of a tune block.
 const DefaultTuneFolds = 5
 
+// MaxNIter bounds n_iter. The candidates are drawn before the first fit
+// (every cell and outer fold searches the same ones), so n_iter is
+// memory held up front: 10,000 candidates take a few MB, while each one
+// still costs tune folds fits per outer fold, hours of fitting at the
+// least; scikit-learn's RandomizedSearchCV defaults to 10.
+const MaxNIter = 10000
+
 // IsGrid reports whether the strategy is the exhaustive grid (also when
 // a Tune built in code leaves Strategy empty).
 func (t *Tune) IsGrid() bool { return t.Strategy != StrategyRandom && t.Strategy != StrategyHalving }
@@ -119,6 +126,10 @@ func (d *decoder) tune(b *tuneBlock) *Tune {
 	}
 	integer(d, &t.NIter, "n_iter", b.NIter, b.NIterR, 1)
 	t.NIterRange = b.NIterR
+	if t.NIter > MaxNIter {
+		d.errorf(b.NIterR, "Too many candidates", "n_iter = %d draws more than the %d candidates a search holds; use a smaller n_iter.", t.NIter, MaxNIter)
+		t.NIter = MaxNIter
+	}
 	d.halving(b, t)
 	switch {
 	case t.Strategy == StrategyRandom && b.NIter == nil:

@@ -111,14 +111,9 @@ func ParseFolds(r io.Reader, name string) ([]int, int, error) {
 		}
 		fields := strings.Split(text, ",")
 		if col < 0 {
-			for i, h := range fields {
-				if unquote(h) == "fold" {
-					col = i
-					break
-				}
-			}
-			if col < 0 {
-				return nil, 0, fmt.Errorf("%s:%d: no column named \"fold\" in the header %q", name, line, text)
+			var err error
+			if col, err = foldColumn(fields, name, line); err != nil {
+				return nil, 0, err
 			}
 			continue
 		}
@@ -167,6 +162,26 @@ func ParseFolds(r io.Reader, name string) ([]int, int, error) {
 		return nil, 0, fmt.Errorf("%s: needs at least 2 folds, found %d", name, k)
 	}
 	return folds, k, nil
+}
+
+// foldColumn returns the index of the field named fold of the header at
+// line of file name; a header without one, or with two (which of them
+// holds the folds?), is an error located in the file.
+func foldColumn(header []string, name string, line int) (int, error) {
+	col := -1
+	for i, h := range header {
+		if unquote(h) != "fold" {
+			continue
+		}
+		if col >= 0 {
+			return -1, fmt.Errorf("%s:%d:%d: column \"fold\" (col %d): duplicate column name (first at col %d)", name, line, fieldColumn(header, i), i+1, col+1)
+		}
+		col = i
+	}
+	if col < 0 {
+		return -1, fmt.Errorf("%s:%d: no column named \"fold\" in the header %q", name, line, strings.Join(header, ","))
+	}
+	return col, nil
 }
 
 // unquote returns a header name or value without blanks and double

@@ -71,6 +71,8 @@ func TestParseFolds(t *testing.T) {
 		{name: "ok", in: "fold\n0\n1\n1\n0\n", k: 2},
 		{name: "second column", in: "row,fold\n0,1\n1,0\n", k: 2},
 		{name: "no column", in: "x\n0\n", err: "folds.csv:1: no column named \"fold\""},
+		{name: "duplicate fold column", in: "fold,fold\n0,1\n1,0\n", err: "folds.csv:1:6: column \"fold\" (col 2): duplicate column name (first at col 1)"},
+		{name: "duplicate quoted fold column", in: "row,fold,\"fold\"\n0,0,1\n1,1,0\n", err: "folds.csv:1:10: column \"fold\" (col 3): duplicate column name (first at col 2)"},
 		{name: "not a number", in: "fold\n0\nx\n", err: "folds.csv:3:1: column \"fold\": \"x\""},
 		{name: "negative", in: "fold\n0\n-1\n", err: "folds.csv:3:"},
 		{name: "gap", in: "fold\n0\n2\n2\n", err: "fold 1 has no rows"},

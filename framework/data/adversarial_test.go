@@ -82,6 +82,8 @@ func classLine(t *Table, name string) (string, error) {
 		return strings.Join(parts, "; ")
 	}
 	switch {
+	case names.Merged != nil && names.Booleans:
+		return fmt.Sprintf("classes %q compared as booleans: %s", name, list(names.Merged)), nil
 	case names.Merged != nil:
 		return fmt.Sprintf("classes %q compared as numbers: %s", name, list(names.Merged)), nil
 	case names.Apart != nil:

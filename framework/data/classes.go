@@ -55,6 +55,10 @@ type ClassNames struct {
 	// (Text names the first level that is not a number); nil otherwise.
 	Apart []ClassMerge
 	Text  Spelling
+	// Booleans reports that Merged holds booleans: every level is true or
+	// false in some case, with blanks around it or not, and the classes
+	// are named "true" and "false".
+	Booleans bool
 }
 
 // LabelError is the error of a class label that Column.CanonicalClasses
@@ -126,7 +130,10 @@ func (e *SpellingError) Unwrap() error { return ErrLabelSpellings }
 // is a *LabelError. In a column holding some text, levels that differ
 // only by Unicode normalisation or by blanks around them ("é" written
 // precomposed and as e + U+0301, "setosa" and "setosa ") are a
-// *SpellingError listing them. A numeric column is left as it is.
+// *SpellingError listing them. A column whose every level is true or
+// false in some case ("true", "True", "TRUE", " false") is merged the same
+// way into the classes "true" and "false" (ClassNames.Booleans), as
+// pandas reads a column of booleans. A numeric column is left as it is.
 func (c *Column) CanonicalClasses() (ClassNames, error) {
 	var out ClassNames
 	if c.Kind != Categorical {
@@ -142,6 +149,11 @@ func (c *Column) CanonicalClasses() (ClassNames, error) {
 		var ok bool
 		if canon[l], ok = canonicalNumber(s); !ok && text < 0 {
 			text = l
+		}
+	}
+	if text >= 0 {
+		if bools, ok := canonicalBooleans(c.Levels); ok {
+			canon, text, out.Booleans = bools, -1, true
 		}
 	}
 	if text >= 0 {
@@ -168,6 +180,25 @@ func (c *Column) CanonicalClasses() (ClassNames, error) {
 	}
 	out.Merged = c.merge(canon, groups, order)
 	return out, nil
+}
+
+// canonicalBooleans returns the canonical forms, "true" and "false", of
+// levels when each one is true or false in some case ("True", "TRUE",
+// " false"), as bench reads a multi-label column's values; else nil,
+// false.
+func canonicalBooleans(levels []string) ([]string, bool) {
+	canon := make([]string, len(levels))
+	for l, s := range levels {
+		switch t := strings.TrimSpace(s); {
+		case strings.EqualFold(t, "true"):
+			canon[l] = "true"
+		case strings.EqualFold(t, "false"):
+			canon[l] = "false"
+		default:
+			return nil, false
+		}
+	}
+	return canon, true
 }
 
 // canonicalNumber returns the canonical form of s when s is a finite

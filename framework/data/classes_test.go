@@ -23,6 +23,8 @@ func (n ClassNames) String() string {
 		return strings.Join(parts, " ")
 	}
 	switch {
+	case n.Merged != nil && n.Booleans:
+		return "merged booleans " + list(n.Merged)
 	case n.Merged != nil:
 		return "merged " + list(n.Merged)
 	case n.Apart != nil:
@@ -75,6 +77,20 @@ func TestCanonicalClasses(t *testing.T) {
 			text:   "a,class\n1,1\n2,1.0\n3,x\n4,1\n",
 			levels: []string{"1", "1.0", "x"}, rows: []string{"1", "1.0", "x", "1"},
 			names: `apart 1="1"@1,"1.0"@2 (text "x"@3)`},
+		{name: "csv true True TRUE false", file: "d.csv", column: "class",
+			text:   "a,class\n1,true\n2,True\n3,false\n4,TRUE\n5, False\n",
+			levels: []string{"true", "false"}, rows: []string{"true", "true", "false", "true", "false"},
+			names: `merged booleans true="true"@1,"True"@2,"TRUE"@4 false="false"@3," False"@5`},
+		{name: "csv True and False alone keep their text", file: "d.csv", column: "class",
+			text:   "a,class\n1,True\n2,False\n",
+			levels: []string{"True", "False"}, rows: []string{"True", "False"}},
+		{name: "csv text beside booleans keeps them apart", file: "d.csv", column: "class",
+			text:   "a,class\n1,true\n2,True\n3,maybe\n",
+			levels: []string{"true", "True", "maybe"}, rows: []string{"true", "True", "maybe"}},
+		{name: "arff nominal TRUE true false", file: "d.arff", column: "class",
+			text:   arff("{TRUE,true,false}", "1,TRUE\n2,true\n3,false\n"),
+			levels: []string{"true", "false"}, rows: []string{"true", "true", "false"},
+			names: `merged booleans true="TRUE"@1,"true"@2`},
 		{name: "csv hexadecimal is text", file: "d.csv", column: "class",
 			text:   "a,class\n1,16\n2,0x10\n",
 			levels: []string{"16", "0x10"}, rows: []string{"16", "0x10"}},

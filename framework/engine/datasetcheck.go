@@ -216,6 +216,10 @@ func (r *resolver) canonicalClasses(d *Dataset, target *data.Column) bool {
 		return false
 	}
 	switch {
+	case names.Merged != nil && names.Booleans:
+		r.warnf(c.PathRange, "Classes compared as booleans",
+			"Dataset %q: every value of the target column %q is true or false, spelled in several ways, so classes are compared as booleans (as pandas reads them) and named true and false: %s.",
+			c.Name, c.Target, r.spellings(d, names.Merged))
 	case names.Merged != nil:
 		r.warnf(c.PathRange, "Classes compared as numbers",
 			"Dataset %q: every value of the target column %q is a number, and some numbers are spelled in several ways, so classes are compared as numbers (as pandas reads them) and named by each number's shortest form: %s.",
