@@ -91,7 +91,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"run"}, []string{"run needs exactly one experiment file", "usage: bench run"}, "commands:"},
 		{[]string{"run", "--dense-budget", "lots", "x.hcl"}, []string{`run: invalid value "lots" for flag -dense-budget: "lots" is not a size`, "usage: bench run"}, "commands:"},
 		{[]string{"validate", "a.hcl", "b.hcl"}, []string{"validate needs exactly one experiment file", "usage: bench validate"}, "commands:"},
-		{[]string{"merge"}, []string{"merge needs a results directory: bench merge DIR merges the shards in DIR in place", "usage: bench merge OUT [DIR...]"}, "commands:"},
+		{[]string{"merge"}, []string{"merge needs a results directory: bench merge DIR merges the shards in DIR in place", "usage: bench merge [--verbose] OUT [DIR...]"}, "commands:"},
 		{[]string{"run", "--shard", "3/3", "x.hcl"}, []string{"shard 3/3: the shard index must be in [0, 3)", "usage: bench run"}, "commands:"},
 		{[]string{"run", "--shard", "1", "x.hcl"}, []string{"want I/N", "usage: bench run"}, "commands:"},
 		{[]string{"run", "--shard", "0/99999999999", "-o", "out", "x.hcl"}, []string{"run: --shard: shard 0/99999999999: 99999999999 shards: at most 100000 (a Kubernetes Indexed Job's completions; more shards than cells run nothing)", "usage: bench run"}, "commands:"},

@@ -205,7 +205,7 @@ func TestHTMLReportInChromium(t *testing.T) {
 			`<tr><td>iris</td><td>ovo</td><td class="num">3</td><td class="num">3</td>`,
 			`<tr><td>car</td><td>ovo</td><td class="num">4</td><td class="num">6</td><td class="num">3.5</td>`,
 			// heat maps: test rows of 3 folds × 2 repeats
-			"iris: logreg C=1 ", "300 test rows summed over 3 folds × 2 repeats; each true class's row sums to 1",
+			"iris: logreg ov", "300 test rows summed over 3 folds × 2 repeats; each true class's row sums to 1",
 			"3456 test rows summed over 3 folds × 2 repeats",
 		}},
 		{"partial", partial, "Partial run: 5 of 6 cells finished (run status: interrupted). The tables and figures show the finished cells only.", 3, []string{

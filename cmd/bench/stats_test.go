@@ -48,7 +48,7 @@ output {
 				acc := md[strings.Index(md, "## accuracy"):strings.Index(md, "## fit_seconds")]
 				fit := md[strings.Index(md, "## fit_seconds"):]
 				for _, want := range []string{"| learner | params | reduction | iris | wine | vehicle | avg. rank | w/t/l |",
-					"Across 3 datasets: Friedman χ²_F = ", "Against the baseline logreg C=0.01 ova (avg. rank ",
+					"Across 3 datasets: Friedman χ²_F = ", "Against the baseline logreg C=0.01 (avg. rank ",
 					"with Holm's step-down procedure at α = 0.05: ", "Bonferroni–Dunn critical difference CD = 1.830"} {
 					if !strings.Contains(acc, want) {
 						t.Errorf("accuracy section lacks %q:\n%s", want, acc)

@@ -298,6 +298,10 @@ func slotOf(t task) int { return t.repeat*t.cell.Dataset.NumFolds + t.fold }
 // skips the folds above it (see failedBelow), rather than a skip or the
 // collateral of a plugin process that ended under it.
 func ownFailure(err error) bool {
+	var every diedOnEveryTry
+	if errors.As(err, &every) {
+		return true
+	}
 	return err != nil && !errors.Is(err, errSkipped) && !errors.Is(err, errPluginDied)
 }
 
@@ -316,9 +320,23 @@ func (s *scheduler) execute(ctx context.Context, t task) (outcome.FoldResult, er
 			break // a lower fold's error is the cell's: no more restarts
 		}
 		fr, err = s.fold(ctx, t, e)
+		if retry == maxRetries-1 && errors.Is(err, errPluginDied) && ctx.Err() == nil {
+			err = diedOnEveryTry{err}
+		}
 	}
 	return fr, err
 }
+
+// diedOnEveryTry is the error of a fold whose plugin process ended under
+// it on its first try and on each of its maxRetries retries: the fold
+// itself, most likely, kills the plugin (a learner that crashes on these
+// parameters), so it counts as the fold's own failure (ownFailure) and
+// the cell's folds above it are skipped rather than each crashing the
+// process, shared with other cells, three times more.
+type diedOnEveryTry struct{ err error }
+
+func (e diedOnEveryTry) Error() string { return e.err.Error() }
+func (e diedOnEveryTry) Unwrap() error { return e.err }
 
 // free drops task t's hold on its design matrix and, when t is its share
 // group's last task, releases the group's models. When t is the matrix's

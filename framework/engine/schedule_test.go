@@ -440,7 +440,9 @@ func TestSchedulerReportsLowestFailingFoldWhateverTheTiming(t *testing.T) {
 		{"fold 0 slow and failing", []error{broke}, "repeat 0 fold 0: fold 0 broke"},
 		{"fold 0's plugin dies, its rerun fails", []error{died, broke}, "repeat 0 fold 0: fold 0 broke"},
 		{"fold 0's plugin dies, its rerun succeeds", []error{died, nil}, "repeat 0 fold 1: fold 1 broke"},
-		{"fold 0's plugin dies every time", []error{died}, "repeat 0 fold 1: fold 1 broke"},
+		// A plugin that ends under fold 0 on every try: fold 0's own
+		// failure (diedOnEveryTry), the lowest.
+		{"fold 0's plugin dies every time", []error{died}, "repeat 0 fold 0: plugin l1: plugin process ended"},
 	}
 	for _, tt := range tests {
 		for _, workers := range []int{2, 4} {
