@@ -5,10 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime/pprof"
 	"strings"
 	"testing"
 	"time"
@@ -147,12 +149,43 @@ func pinGoCache() error {
 const commandLimit = 5 * time.Minute
 
 // commandContext returns the context of one bench command of test t,
-// ended after commandLimit.
+// ended after commandLimit. When the limit ends it, the goroutines of the
+// test process at that moment go to stderr (dumpOnLimit): a hang seen only
+// in a loaded full run must show where it hung.
 func commandContext(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeoutCause(t.Context(), commandLimit,
-		fmt.Errorf("the test's limit of %v for one bench command (a plugin that never answers?)", commandLimit))
-	t.Cleanup(cancel)
+	limit := fmt.Errorf("the test's limit of %v for one bench command (a plugin that never answers?)", commandLimit)
+	ctx, cancel := context.WithTimeoutCause(t.Context(), commandLimit, limit)
+	stop, _ := dumpOnLimit(ctx, limit, t.Name(), os.Stderr)
+	t.Cleanup(func() {
+		stop()
+		cancel()
+	})
 	return ctx
+}
+
+// dumpOnLimit writes the stacks of every goroutine to w when ctx ends
+// with cause limit (not when it is cancelled otherwise), headed by name
+// and the cause: taken then, before the run unwinds, they show what the
+// stuck fold was waiting for. stop ends the watch; done is closed once the
+// watch has ended, after the dump if there was one.
+func dumpOnLimit(ctx context.Context, limit error, name string, w io.Writer) (stop func() bool, done <-chan struct{}) {
+	ended := make(chan struct{})
+	after := context.AfterFunc(ctx, func() {
+		defer close(ended)
+		if context.Cause(ctx) != limit {
+			return
+		}
+		var buf bytes.Buffer
+		_ = pprof.Lookup("goroutine").WriteTo(&buf, 2)
+		fmt.Fprintf(w, "%s: %v; the goroutines then:\n%s", name, limit, buf.Bytes())
+	})
+	return func() bool {
+		if after() {
+			close(ended)
+			return true
+		}
+		return false
+	}, ended
 }
 
 // bench runs the command in-process and returns its stdout and stderr.
