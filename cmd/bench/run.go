@@ -416,7 +416,7 @@ func runExperiment(ctx context.Context, o *options, file string, g *engine.Grid,
 	fmt.Fprintln(b.run.Log(), fitsLine(stats))
 	writePhases(b.run.Log(), stats, runWall)
 	writeCalls(b.run.Log(), calls, stats.Folds)
-	b.manifest.Calls = callRecords(calls)
+	b.manifest.Calls = calls
 	o.pluginLog.set(nil)
 	logPath := b.run.LogPath()
 	written, err := b.run.Finish(status, stats.Uploads)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/polyclass/polyclass/framework/cellspec"
+	"github.com/polyclass/polyclass/framework/outcome"
 )
 
 // StatusIncomplete is the status of a merge that lacks cells: a shard has
@@ -455,7 +456,7 @@ func mergedManifest(runs []shardRun, cells map[int]*Cell, out string, dirs []str
 		seen[r.m.Shard.Index] = true
 		m.Resumed += r.m.Resumed
 		m.Uploads += r.m.Uploads
-		m.Calls = AddCalls(m.Calls, r.m.Calls)
+		m.Calls = outcome.AddCalls(m.Calls, r.m.Calls)
 		if m.Start.IsZero() || r.m.Start.Before(m.Start) {
 			m.Start = r.m.Start
 		}
