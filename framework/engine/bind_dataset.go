@@ -15,6 +15,7 @@ import (
 	"github.com/polyclass/polyclass/framework/data"
 	"github.com/polyclass/polyclass/framework/encode"
 	"github.com/polyclass/polyclass/framework/safetext"
+	"github.com/polyclass/polyclass/internal/regfile"
 )
 
 // bindDataset binds dataset block c under the cv block cvc and the
@@ -230,7 +231,9 @@ func columnNames(t *data.Table) []string {
 // file and returns the training rows followed by the test rows, with the
 // test file's SHA-256.
 func (ck *checker) testFile(c *config.Dataset, train *data.Table, opt data.Options) (*data.Table, string) {
-	if sameFile(c.Path, c.TestPath) {
+	// A path that cannot be read is not the training file: the reader
+	// reports it.
+	if same, _ := regfile.Same(c.Path, c.TestPath); same {
 		ck.errorf(c.TestPathRange, "Test file is the training file",
 			"Dataset %q: test_path names the training file %s itself, so every model would be scored on the rows it was fitted on. Name a file of other rows.", c.Name, c.Path)
 		return nil, ""

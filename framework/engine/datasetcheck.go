@@ -3,7 +3,6 @@ package engine
 import (
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -280,18 +279,6 @@ func (ck *checker) spellingAt(d *Dataset, s data.Spelling) string {
 		return "declared, on no row"
 	}
 	return strings.TrimSpace(fmt.Sprintf("%s data row %d", ck.locate(d, s.Row, d.Config.Target), s.Row+1))
-}
-
-// sameFile reports whether paths a and b name one file (os.SameFile:
-// the same path, a link to it, or another path to it); false when either
-// cannot be read, which the reader reports.
-func sameFile(a, b string) bool {
-	fa, err := os.Stat(a)
-	if err != nil {
-		return false
-	}
-	fb, err := os.Stat(b)
-	return err == nil && os.SameFile(fa, fb)
 }
 
 // constantFeatures warns when every feature column of dataset d holds

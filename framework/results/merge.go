@@ -11,6 +11,7 @@ import (
 
 	"github.com/polyclass/polyclass/framework/cellspec"
 	"github.com/polyclass/polyclass/framework/outcome"
+	"github.com/polyclass/polyclass/internal/regfile"
 )
 
 // StatusIncomplete is the status of a merge that lacks cells: a shard has
@@ -390,7 +391,7 @@ func placeShardManifests(out string, runs []shardRun) error {
 		name := ShardManifestName(r.m.Shard.Index, r.m.Shard.Count)
 		from := filepath.Join(r.dir, ShardsDir, name)
 		to := filepath.Join(out, ShardsDir, name)
-		if same, _ := sameFile(to, from); same {
+		if same, _ := regfile.Same(to, from); same {
 			continue
 		}
 		b, err := readIn(from)
@@ -421,19 +422,6 @@ func appendLog(out string, notes []string) error {
 		return fmt.Errorf("merge: %w", err)
 	}
 	return nil
-}
-
-// sameFile reports whether a and b are one file.
-func sameFile(a, b string) (bool, error) {
-	fa, err := os.Stat(a)
-	if err != nil {
-		return false, err
-	}
-	fb, err := os.Stat(b)
-	if err != nil {
-		return false, err
-	}
-	return os.SameFile(fa, fb), nil
 }
 
 // mergedManifest is the manifest of the merged run: the shards' inputs

@@ -113,3 +113,18 @@ func Kind(mode fs.FileMode) string {
 	}
 	return "not a regular file (" + mode.Type().String() + ")"
 }
+
+// Same reports whether paths a and b name one file (os.SameFile: the same
+// path, a symbolic or hard link to it, or another path to it). The error
+// is that of the first path that cannot be read, with false.
+func Same(a, b string) (bool, error) {
+	fa, err := os.Stat(a)
+	if err != nil {
+		return false, err
+	}
+	fb, err := os.Stat(b)
+	if err != nil {
+		return false, err
+	}
+	return os.SameFile(fa, fb), nil
+}
