@@ -3,7 +3,8 @@
 // after following symbolic links. A named pipe (FIFO), a device or a
 // directory given as a data file is refused at once, naming what it is,
 // instead of blocking the reader forever (a FIFO with no writer) or
-// reading without end (/dev/zero).
+// reading without end (/dev/zero). Same tells whether two paths name one
+// file.
 package regfile
 
 import (
