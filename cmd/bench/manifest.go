@@ -14,7 +14,6 @@ import (
 
 	"github.com/polyclass/polyclass/framework/cellspec"
 	"github.com/polyclass/polyclass/framework/engine"
-	"github.com/polyclass/polyclass/framework/host"
 	"github.com/polyclass/polyclass/framework/report"
 	"github.com/polyclass/polyclass/framework/results"
 	"github.com/polyclass/polyclass/framework/software"
@@ -116,16 +115,6 @@ func relativeTo(dir, path string) string {
 		return path
 	}
 	return filepath.ToSlash(rel)
-}
-
-// callRecords are the host's call counts as a manifest records them.
-func callRecords(calls []host.CallStats) []results.CallRecord {
-	out := make([]results.CallRecord, len(calls))
-	for i, c := range calls {
-		out[i] = results.CallRecord{Plugin: c.Plugin, Method: c.Method, Calls: c.Calls,
-			Sent: c.Sent, Received: c.Received, SentMessages: c.SentMessages}
-	}
-	return out
 }
 
 // render makes the outputs of a run (package report's tables, figures and

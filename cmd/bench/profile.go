@@ -9,6 +9,7 @@ import (
 	"github.com/polyclass/polyclass/framework/engine"
 
 	"github.com/polyclass/polyclass/framework/host"
+	"github.com/polyclass/polyclass/framework/outcome"
 	"github.com/polyclass/polyclass/internal/profile"
 )
 
@@ -61,7 +62,7 @@ func writePhases(w io.Writer, s engine.Stats, wall time.Duration) {
 // writeCalls writes the protocol calls of a run to its log: per plugin and
 // method, the calls, the messages and bytes sent and received, and the
 // calls per fold run.
-func writeCalls(w io.Writer, calls []host.CallStats, folds int64) {
+func writeCalls(w io.Writer, calls []outcome.CallStats, folds int64) {
 	if len(calls) == 0 {
 		return
 	}

@@ -3,11 +3,15 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
+
+	"github.com/polyclass/polyclass/framework/host"
 )
 
 // TestRunProfile: bench run --profile DIR writes a CPU and a heap profile
@@ -72,4 +76,56 @@ func gunzip(t *testing.T, path string) []byte {
 		t.Fatalf("%s: %v", path, err)
 	}
 	return b
+}
+
+// TestProfiledReportsStopError: profiled returns the error of stopping
+// the profiles (here the heap profile, whose directory became a file
+// while the command ran) joined with the command's. withHost dropped it
+// before: the deferred join wrote to a shadowed err, and the run ended
+// well without its heap profile.
+func TestProfiledReportsStopError(t *testing.T) {
+	h := host.New(t.TempDir(), io.Discard)
+	for _, tc := range []struct {
+		name    string
+		replace bool  // the profile directory becomes a file
+		err     error // the command's
+		want    []string
+	}{
+		{name: "stopped well"},
+		{name: "heap profile not written", replace: true,
+			want: []string{"heap profile: open $DIR/bench-", ".heap.pprof: not a directory"}},
+		{name: "command and profile fail", replace: true, err: errors.New("the command failed"),
+			want: []string{"the command failed\nheap profile: open $DIR/bench-", ".heap.pprof: not a directory"}},
+		{name: "command fails", err: errors.New("the command failed"), want: []string{"the command failed"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "prof")
+			err := profiled(h, dir, func() error {
+				if tc.replace {
+					if err := os.RemoveAll(dir); err != nil {
+						return err
+					}
+					if err := os.WriteFile(dir, nil, 0o644); err != nil {
+						return err
+					}
+				}
+				return tc.err
+			})
+			if tc.want == nil {
+				if err != nil {
+					t.Fatalf("profiled: %v, want nil", err)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatalf("profiled: nil, want an error with %q", tc.want)
+			}
+			got := strings.ReplaceAll(err.Error(), dir, "$DIR")
+			for _, w := range tc.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("profiled: %s\nwant it to hold %q", got, w)
+				}
+			}
+		})
+	}
 }

@@ -292,17 +292,32 @@ func builtinCommand(cmd string, args []string, stdout io.Writer) (done bool, err
 // withHost runs the command cmd with a plugin host, which it closes after
 // (aborts, when ctx was cancelled), and the profiles of bench run
 // --profile.
-func withHost(ctx context.Context, cmd string, o *options, stdout, stderr io.Writer) (err error) {
+func withHost(ctx context.Context, cmd string, o *options, stdout, stderr io.Writer) error {
 	// Plugin stderr streams into the run log once a run opens it.
 	o.pluginLog = &pluginLog{}
 	h := host.New(o.pluginsDir, o.pluginLog)
+	command := func() error { return hostCommand(ctx, h, cmd, o, stdout, stderr) }
 	if o.profile != "" && cmd == "run" {
-		stop, err := startProfiles(h, o.profile)
-		if err != nil {
-			return err
-		}
-		defer func() { err = errors.Join(err, stop()) }()
+		return profiled(h, o.profile, command)
 	}
+	return command()
+}
+
+// profiled runs f under the profiles of bench run --profile dir
+// (startProfiles), which it stops after f returns: their error, a heap
+// profile that cannot be written, say, joins f's.
+func profiled(h *host.Host, dir string, f func() error) (err error) {
+	stop, err := startProfiles(h, dir)
+	if err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, stop()) }()
+	return f()
+}
+
+// hostCommand runs the command cmd (dispatch) with the plugins of h,
+// which it closes after, or aborts when ctx ended.
+func hostCommand(ctx context.Context, h *host.Host, cmd string, o *options, stdout, stderr io.Writer) error {
 	defer func() {
 		// Interrupted: the plugins get a short grace (Ctrl-C ends bench
 		// within a second or two even with plugins stopped or stuck).
@@ -416,7 +431,7 @@ func runExperiment(ctx context.Context, o *options, file string, g *engine.Grid,
 	fmt.Fprintln(b.run.Log(), fitsLine(stats))
 	writePhases(b.run.Log(), stats, runWall)
 	writeCalls(b.run.Log(), calls, stats.Folds)
-	b.manifest.Calls = callRecords(calls)
+	b.manifest.Calls = calls
 	o.pluginLog.set(nil)
 	logPath := b.run.LogPath()
 	written, err := b.run.Finish(status, stats.Uploads)

@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/polyclass/polyclass/framework/host"
 	"github.com/polyclass/polyclass/framework/outcome"
 	"github.com/polyclass/polyclass/internal/refdata"
 )
@@ -232,12 +231,12 @@ cv {
 	}
 	var m struct {
 		Uploads int64
-		Calls   []host.CallStats
+		Calls   []outcome.CallStats
 	}
 	if err := json.Unmarshal([]byte(readFile(t, filepath.Join(out, "manifest.json"))), &m); err != nil {
 		t.Fatal(err)
 	}
-	calls := map[string]host.CallStats{}
+	calls := map[string]outcome.CallStats{}
 	for _, c := range m.Calls {
 		calls[c.Plugin+" "+c.Method] = c
 	}

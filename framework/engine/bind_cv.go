@@ -4,16 +4,20 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
+	"github.com/polyclass/polyclass/framework/config"
 	"github.com/polyclass/polyclass/framework/cv"
 )
 
-// folds assigns the rows of dataset ds to folds (ds.Folds, ds.NumFolds):
-// its test file's rows (after the first train) for a dataset with one, a
-// folds file's, or the cv block's folds or holdout of each repeat. It
-// reports false after an error.
-func (r *resolver) folds(ds *Dataset, train int) bool {
-	c, cvc, n := ds.Config, r.exp.CV, ds.Table.NumRows
+// folds assigns the rows of dataset ds to folds (ds.Folds, ds.NumFolds)
+// under the cv block cvc and the experiment's seed: its test file's rows
+// (after the first train) for a dataset with one, a folds file's, or the
+// cv block's folds or holdout of each repeat. It reports false after an
+// error.
+func (ck *checker) folds(ds *Dataset, train int, cvc *config.CV, seed uint64) bool {
+	c, n := ds.Config, ds.Table.NumRows
 	if c.TestPath != "" {
 		// One split: fold 0 (the test part) is the test file's rows.
 		folds := make([]int, n)
@@ -23,137 +27,76 @@ func (r *resolver) folds(ds *Dataset, train int) bool {
 		ds.Folds, ds.NumFolds = [][]int{folds}, 1
 		return true
 	}
+	if c.FoldsFile != "" || cvc.FoldsFile != "" {
+		return ck.foldsFile(ds, cvc)
+	}
+	opts := cv.Options{Folds: cvc.Folds, Repeats: cvc.Repeats, Stratified: cvc.Stratified, Iterative: cvc.Iterative, Holdout: cvc.Holdout}
+	rows := cv.Rows{N: n, Classes: ds.K(), Labels: ds.Labels, MultiLabel: ds.MultiLabel,
+		Has: func(i, k int) bool { return ds.LabelMatrix.At(i, k) == 1 }}
+	if err := opts.Check(rows); err != nil {
+		if cv.IsOption(err, cv.OptionHoldout) {
+			ck.errorf(cvc.HoldoutRange, "Holdout leaves a part too small", "Dataset %q: %v.", c.Name, err)
+		} else {
+			ck.errorf(cvc.RepeatsRange, "Too many repeats", "Dataset %q: %v.", c.Name, err)
+		}
+		return false
+	}
+	folds, err := opts.Split(rows, seed, c.Name)
+	if err != nil {
+		rng := cvc.HoldoutRange
+		if !cv.IsOption(err, cv.OptionHoldout) {
+			rng = cvc.FoldsRange // the folds = N that cannot be made
+			if rng.Filename == "" {
+				rng = c.DeclRange
+			}
+		}
+		ck.errorf(rng, "Cannot make folds", "Dataset %q: %v", c.Name, err)
+		return false
+	}
+	ds.Folds, ds.NumFolds = folds, opts.NumFolds()
+	return true
+}
+
+// foldsFile assigns the rows of dataset ds to the folds of its folds file,
+// or else of the cv block's, reporting false after an error.
+func (ck *checker) foldsFile(ds *Dataset, cvc *config.CV) bool {
+	c, n := ds.Config, ds.Table.NumRows
 	foldsFile, foldsRange := cvc.FoldsFile, cvc.FoldsFileRange
 	if c.FoldsFile != "" {
 		foldsFile, foldsRange = c.FoldsFile, c.FoldsFileRange
 	}
-	if foldsFile != "" {
-		folds, k, err := cv.ReadFoldsFile(foldsFile)
-		if err != nil {
-			r.errorf(foldsRange, "Cannot read folds file", "%v", err)
-			return false
-		}
-		if len(folds) != n {
-			r.errorf(foldsRange, "Folds file does not fit the dataset",
-				"%s assigns %d rows, dataset %q has %d.", foldsFile, len(folds), c.Name, n)
-			return false
-		}
-		if c.FoldsFile == "" && !r.foldsAgree(k) {
-			return false
-		}
-		ds.Folds, ds.NumFolds = [][]int{folds}, k
-		return true
-	}
-	ds.NumFolds = cvc.Folds
-	if cvc.Holdout > 0 {
-		if !r.holdoutFits(ds) {
-			return false
-		}
-		ds.NumFolds = 1
-	}
-	if a := int64(cvc.Repeats) * int64(n); cvc.Repeats > 1 && a > MaxFoldAssignments {
-		r.errorf(cvc.RepeatsRange, "Too many repeats",
-			"Dataset %q: repeats = %d of its %d rows make %d fold assignments, more than the %d (%d MiB) a run holds in memory; use fewer repeats.",
-			c.Name, cvc.Repeats, n, a, MaxFoldAssignments, MaxFoldAssignments*8>>20)
+	folds, k, err := cv.ReadFoldsFile(foldsFile)
+	if err != nil {
+		ck.errorf(foldsRange, "Cannot read folds file", "%v", err)
 		return false
 	}
-	for rep := 0; rep < cvc.Repeats; rep++ {
-		folds, ok := r.repeatFolds(ds, rep)
-		if !ok {
+	if len(folds) != n {
+		ck.errorf(foldsRange, "Folds file does not fit the dataset",
+			"%s assigns %d rows, dataset %q has %d.", foldsFile, len(folds), c.Name, n)
+		return false
+	}
+	if c.FoldsFile == "" {
+		if err := cv.CheckFoldsAgree(cvc.Folds, cvc.FoldsRange.Filename != "", cvc.FoldsFile, k); err != nil {
+			// the file's folds would silently win
+			ck.errorf(cvc.FoldsRange, "Conflicting fold settings", "%s.", capitalized(err))
 			return false
 		}
-		ds.Folds = append(ds.Folds, folds)
 	}
+	ds.Folds, ds.NumFolds = [][]int{folds}, k
 	return true
 }
 
-// holdoutFits reports whether the holdout of the cv block leaves each
-// part of dataset ds at least as many rows as it has classes (one row for
-// multi-label data), and reports an error at the holdout attribute saying
-// how many rows each part would get, and which fractions fit, when not:
-// a part with fewer rows has no score for some class, and its metrics and
-// curves are undefined (NaN).
-func (r *resolver) holdoutFits(ds *Dataset) bool {
-	c, frac, n := ds.Config, r.exp.CV.Holdout, ds.Table.NumRows
-	need, what := ds.K(), fmt.Sprintf("as many rows as the dataset has classes (%d)", ds.K())
-	if ds.MultiLabel {
-		need, what = 1, "a row"
-	}
-	if cv.HoldoutFits(n, need, frac) {
-		return true
-	}
-	fit := "no fraction fits: the dataset has too few rows for a holdout; use k-fold cross-validation"
-	if lo, hi, ok := cv.HoldoutFractions(n, need); ok {
-		fit = fmt.Sprintf("use a fraction above %d/%d (%.4g) and at most %d/%d (%.4g)",
-			lo, n, float64(lo)/float64(n), hi, n, float64(hi)/float64(n))
-	}
-	test, train := cv.HoldoutSizes(n, frac)
-	r.errorf(r.exp.CV.HoldoutRange, "Holdout leaves a part too small",
-		"Dataset %q: holdout = %v of its %d rows gives the test part %s and the training part %s; each part needs at least %s, or its metrics and curves are undefined: %s.",
-		c.Name, frac, n, rowsWord(test), rowsWord(train), what, fit)
-	return false
-}
-
-// rowsWord says n rows in words: "1 row", "0 rows".
-func rowsWord(n int) string {
-	if n == 1 {
-		return "1 row"
-	}
-	return fmt.Sprintf("%d rows", n)
-}
-
-// repeatFolds returns the fold of each row of dataset ds in repeat rep,
-// as the cv block asks (holdout, iterative stratification of multi-label
-// data, stratified or plain k-fold), reporting false after an error.
-func (r *resolver) repeatFolds(ds *Dataset, rep int) ([]int, bool) {
-	c, cvc, n := ds.Config, r.exp.CV, ds.Table.NumRows
-	seed := cv.Seed(r.exp.Seed, "folds", c.Name, fmt.Sprint(rep))
-	var folds []int
-	var err error
-	if cvc.Holdout > 0 {
-		var labels []int
-		if cvc.Stratified && !ds.MultiLabel {
-			labels = ds.Labels
-		}
-		if folds, err = cv.Holdout(n, labels, cvc.Holdout, seed); err != nil {
-			r.errorf(cvc.HoldoutRange, "Cannot make folds", "Dataset %q: %v", c.Name, err)
-			return nil, false
-		}
-		return folds, true
-	}
-	// Multi-label data: plain shuffled k-fold, or iterative
-	// stratification when asked for.
-	switch {
-	case ds.MultiLabel && cvc.Iterative:
-		rows := make([][]bool, n)
-		for i := range rows {
-			rows[i] = make([]bool, ds.K())
-			for j := range rows[i] {
-				rows[i][j] = ds.LabelMatrix.At(i, j) == 1
-			}
-		}
-		folds, err = cv.IterativeStratification(rows, cvc.Folds, seed)
-	case cvc.Stratified && !ds.MultiLabel:
-		folds, err = cv.StratifiedKFold(ds.Labels, cvc.Folds, seed)
-	default:
-		folds, err = cv.KFold(n, cvc.Folds, seed)
-	}
-	if err != nil {
-		rng := cvc.FoldsRange // the folds = N that cannot be made
-		if rng.Filename == "" {
-			rng = c.DeclRange
-		}
-		r.errorf(rng, "Cannot make folds", "Dataset %q: %v", c.Name, err)
-		return nil, false
-	}
-	return folds, true
+// capitalized returns the text of err as the start of a sentence.
+func capitalized(err error) string {
+	s := err.Error()
+	r, size := utf8.DecodeRuneInString(s)
+	return string(unicode.ToUpper(r)) + s[size:]
 }
 
 // foldWarnings warns, as scikit-learn's StratifiedKFold does, when the
 // least populated class has fewer rows than there are folds, and when a
 // test part has fewer rows than there are classes.
-func (r *resolver) foldWarnings(d *Dataset) {
-	cvc := r.exp.CV
+func (ck *checker) foldWarnings(d *Dataset, cvc *config.CV) {
 	c := d.Config
 	if !cvc.Stratified || d.MultiLabel || cvc.Holdout > 0 || cvc.FoldsFile != "" || c.FoldsFile != "" || c.TestPath != "" {
 		return
@@ -173,7 +116,7 @@ func (r *resolver) foldWarnings(d *Dataset) {
 		}
 	}
 	if counts[least] < d.NumFolds {
-		r.warnf(rng, "Class smaller than the number of folds",
+		ck.warnf(rng, "Class smaller than the number of folds",
 			"Dataset %q: the least populated class %q has only %d row(s), fewer than folds = %d, so some test parts have none of it (scikit-learn's StratifiedKFold warns the same).",
 			c.Name, d.Classes[least], counts[least], d.NumFolds)
 	}
@@ -191,7 +134,7 @@ func (r *resolver) foldWarnings(d *Dataset) {
 		}
 	}
 	if smallest >= 0 && smallest < d.K() {
-		r.warnf(rng, "Fold smaller than the number of classes",
+		ck.warnf(rng, "Fold smaller than the number of classes",
 			"Dataset %q: fold %d of repeat %d has %d test row(s) for %d classes, so it cannot hold every class; use fewer folds.",
 			c.Name, fold, repeat, smallest, d.K())
 	}
@@ -204,7 +147,7 @@ func (r *resolver) foldWarnings(d *Dataset) {
 // rows, and the run computes nothing but accuracy 0 (with 10,000 classes
 // it took an hour of dense K-column scores to do so). A dataset with a
 // test file is left alone: its training rows are all in every fold.
-func (r *resolver) singleRowClasses(d *Dataset) {
+func (ck *checker) singleRowClasses(d *Dataset) {
 	if d.MultiLabel || d.Config.TestPath != "" || len(d.Labels) < 2 {
 		return
 	}
@@ -214,7 +157,7 @@ func (r *resolver) singleRowClasses(d *Dataset) {
 			return
 		}
 	}
-	r.errorf(d.Config.DeclRange, "Every class has a single row",
+	ck.errorf(d.Config.DeclRange, "Every class has a single row",
 		"Dataset %q: each of its %d classes with rows (%s) has a single row, so no training part of a fold holds the class of any of its test rows: every prediction would be wrong. Cross-validation needs classes of at least 2 rows (of at least as many rows as folds, for every test part to hold each class).",
 		d.Config.Name, len(d.Labels), firstClasses(d.Classes, 3))
 }
@@ -232,20 +175,6 @@ func firstClasses(classes []string, n int) string {
 	return strings.Join(out, ", ")
 }
 
-// foldsAgree reports whether the cv block's folds, when it sets them,
-// equal the k folds of its folds_file; when they differ it reports the
-// conflict at folds (the file's folds would silently win).
-func (r *resolver) foldsAgree(k int) bool {
-	cvc := r.exp.CV
-	if cvc.FoldsRange.Filename == "" || cvc.Folds == k {
-		return true
-	}
-	r.errorf(cvc.FoldsRange, "Conflicting fold settings",
-		"The cv block sets folds = %d, but its folds_file %s holds %d folds (numbered 0 to %d); drop folds (the file fixes them) or set it to %d.",
-		cvc.Folds, cvc.FoldsFile, k, k-1, k)
-	return false
-}
-
 // trainingClasses warns when the training part of a fold lacks a class
 // of multiclass dataset d, every row of it being in that fold's test part
 // (a folds file whose test folds each hold one class, say): the fold's
@@ -253,7 +182,7 @@ func (r *resolver) foldsAgree(k int) bool {
 // count as errors (classes of one row aside). It names the first such fold
 // and class, and how many more there are. Folds and repeats are numbered
 // from 0, as in folds files and folds.csv.
-func (r *resolver) trainingClasses(d *Dataset) {
+func (ck *checker) trainingClasses(d *Dataset, cvc *config.CV) {
 	if d.MultiLabel || d.Config.TestPath != "" {
 		return // a test file's classes are checked against its training file
 	}
@@ -295,15 +224,15 @@ func (r *resolver) trainingClasses(d *Dataset) {
 	switch {
 	case c.FoldsFile != "":
 		rng = c.FoldsFileRange
-	case r.exp.CV.FoldsFile != "":
-		rng = r.exp.CV.FoldsFileRange
-	case r.exp.CV.FoldsRange.Filename != "":
-		rng = r.exp.CV.FoldsRange
+	case cvc.FoldsFile != "":
+		rng = cvc.FoldsFileRange
+	case cvc.FoldsRange.Filename != "":
+		rng = cvc.FoldsRange
 	}
 	more := ""
 	if n > 1 {
 		more = fmt.Sprintf(" (and %d more fold/class pair(s) like it)", n-1)
 	}
-	r.warnf(rng, "Class missing from a training part",
+	ck.warnf(rng, "Class missing from a training part",
 		"Dataset %q: %s%s: the fold's models cannot predict the class, and its test rows of it all count as errors.", c.Name, first, more)
 }

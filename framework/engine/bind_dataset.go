@@ -8,44 +8,62 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/hashicorp/hcl/v2"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/polyclass/polyclass/framework/config"
 	"github.com/polyclass/polyclass/framework/data"
 	"github.com/polyclass/polyclass/framework/encode"
 	"github.com/polyclass/polyclass/framework/safetext"
+	"github.com/polyclass/polyclass/internal/regfile"
 )
 
-// dataset loads dataset c (its file, and its test file when it has one),
-// checks its target, features and classes, and assigns its rows to folds;
-// it returns nil after reporting an error.
-func (r *resolver) dataset(c *config.Dataset) *Dataset {
-	t, c, opt := r.readDataset(c)
+// bindDataset binds dataset block c under the cv block cvc and the
+// experiment's seed: it loads the dataset (its file, and its test file
+// when it has one), checks its target, features and classes, assigns its
+// rows to folds and checks what the folds leave each class. It returns
+// the dataset (nil after an error) and the diagnostics.
+func bindDataset(c *config.Dataset, cvc *config.CV, seed uint64) (*Dataset, hcl.Diagnostics) {
+	var ck checker
+	ds := ck.loadDataset(c, cvc, seed)
+	if ds != nil {
+		ck.foldWarnings(ds, cvc)
+		ck.trainingClasses(ds, cvc)
+		ck.singleRowClasses(ds)
+	}
+	return ds, ck.diags
+}
+
+// loadDataset loads dataset c (its file, and its test file when it has one),
+// checks its target, features and classes, and assigns its rows to folds
+// (see bindDataset); it returns nil after reporting an error.
+func (ck *checker) loadDataset(c *config.Dataset, cvc *config.CV, seed uint64) *Dataset {
+	t, c, opt := ck.readDataset(c)
 	if t == nil {
 		return nil
 	}
 	sum, err := data.FileSHA256(c.Path)
 	if err != nil {
-		r.errorf(c.PathRange, "Cannot load dataset", "Dataset %q: %v", c.Name, err)
+		ck.errorf(c.PathRange, "Cannot load dataset", "Dataset %q: %v", c.Name, err)
 		return nil
 	}
 	ds := &Dataset{Config: c, Table: t, SHA256: sum}
 	train := t.NumRows
 	if c.TestPath != "" {
-		if ds.Table, ds.TestSHA256 = r.testFile(c, t, opt); ds.Table == nil {
+		if ds.Table, ds.TestSHA256 = ck.testFile(c, t, opt); ds.Table == nil {
 			return nil
 		}
 	}
 	var ok bool
 	if c.Target != "" {
-		ok = r.classTarget(ds)
+		ok = ck.classTarget(ds)
 	} else {
-		ok = r.labelTargets(ds)
+		ok = ck.labelTargets(ds)
 	}
-	if !ok || !r.hasFeatures(ds) || !r.testClassesTrained(ds, train) || !r.folds(ds, train) {
+	if !ok || !ck.hasFeatures(ds) || !ck.testClassesTrained(ds, train) || !ck.folds(ds, train, cvc, seed) {
 		return nil
 	}
-	r.constantFeatures(ds)
+	ck.constantFeatures(ds)
 	return ds
 }
 
@@ -53,7 +71,7 @@ func (r *resolver) dataset(c *config.Dataset) *Dataset {
 // what keeps it from being read; it returns the table (nil after an
 // error), the dataset's declaration as read (a multi-label ARFF without a
 // target takes its labels from the file) and the options.
-func (r *resolver) readDataset(c *config.Dataset) (*data.Table, *config.Dataset, data.Options) {
+func (ck *checker) readDataset(c *config.Dataset) (*data.Table, *config.Dataset, data.Options) {
 	opt := loadOptions(c)
 	t, err := data.Read(c.Path, opt)
 	if c.TargetDefaulted && errors.Is(err, data.ErrUnknownColumn) {
@@ -67,26 +85,26 @@ func (r *resolver) readDataset(c *config.Dataset) (*data.Table, *config.Dataset,
 		}
 	}
 	if uc := (*data.UnknownColumnsError)(nil); errors.As(err, &uc) {
-		r.unknownColumns(c, uc)
+		ck.unknownColumns(c, uc)
 		return nil, c, opt
 	}
 	if err != nil {
-		r.errorf(c.PathRange, "Cannot load dataset", "Dataset %q: %v", c.Name, err)
+		ck.errorf(c.PathRange, "Cannot load dataset", "Dataset %q: %v", c.Name, err)
 		return nil, c, opt
 	}
-	r.readWarnings(c.Name, c.PathRange, t)
+	ck.readWarnings(c.Name, c.PathRange, t)
 	return t, c, opt
 }
 
 // classTarget reads the class column of a multiclass dataset.
-func (r *resolver) classTarget(ds *Dataset) bool {
+func (ck *checker) classTarget(ds *Dataset) bool {
 	c, t := ds.Config, ds.Table
 	target, ok := t.Lookup(c.Target)
 	if !ok {
-		r.unknownTarget(c, columnNames(t))
+		ck.unknownTarget(c, columnNames(t))
 		return false
 	}
-	if !r.canonicalClasses(ds, target) {
+	if !ck.canonicalClasses(ds, target) {
 		return false
 	}
 	// Classes in sorted order, as scikit-learn's LabelEncoder.
@@ -103,13 +121,13 @@ func (r *resolver) classTarget(ds *Dataset) bool {
 	ds.Labels = make([]int, t.NumRows)
 	for i, code := range target.Codes {
 		if code < 0 {
-			r.errorf(c.PathRange, "Missing class", "Dataset %q: %s data row %d has no value in the target column %q.", c.Name, r.locate(ds, i, c.Target), i+1, c.Target)
+			ck.errorf(c.PathRange, "Missing class", "Dataset %q: %s data row %d has no value in the target column %q.", c.Name, ck.locate(ds, i, c.Target), i+1, c.Target)
 			return false
 		}
 		ds.Labels[i] = index[code]
 	}
 	if len(ds.Classes) < 2 {
-		r.errorf(targetRange(c), "Too few classes", "Dataset %q: the target column %q has %d class(es) %q in its %d rows; at least 2 are needed.", c.Name, c.Target, len(ds.Classes), ds.Classes, t.NumRows)
+		ck.errorf(targetRange(c), "Too few classes", "Dataset %q: the target column %q has %d class(es) %q in its %d rows; at least 2 are needed.", c.Name, c.Target, len(ds.Classes), ds.Classes, t.NumRows)
 		return false
 	}
 	ds.Features = encode.NewFrame(t, map[string]bool{c.Target: true})
@@ -118,7 +136,7 @@ func (r *resolver) classTarget(ds *Dataset) bool {
 
 // labelTargets reads the 0/1 label columns of a multi-label dataset, named
 // by labels or by labels_prefix (in file order).
-func (r *resolver) labelTargets(ds *Dataset) bool {
+func (ck *checker) labelTargets(ds *Dataset) bool {
 	c, t := ds.Config, ds.Table
 	names := c.Labels
 	if c.LabelsPrefix != "" {
@@ -128,12 +146,12 @@ func (r *resolver) labelTargets(ds *Dataset) bool {
 			}
 		}
 		if len(names) == 0 {
-			r.errorf(c.DeclRange, "No label columns", "Dataset %q has no column starting with %q; its columns are: %s.", c.Name, c.LabelsPrefix, strings.Join(columnNames(t), ", "))
+			ck.errorf(c.DeclRange, "No label columns", "Dataset %q has no column starting with %q; its columns are: %s.", c.Name, c.LabelsPrefix, strings.Join(columnNames(t), ", "))
 			return false
 		}
 	}
 	if len(names) < 2 {
-		r.errorf(c.DeclRange, "Too few labels", "Dataset %q declares %d label column(s); multi-label data needs at least 2.", c.Name, len(names))
+		ck.errorf(c.DeclRange, "Too few labels", "Dataset %q declares %d label column(s); multi-label data needs at least 2.", c.Name, len(names))
 		return false
 	}
 	ds.MultiLabel = true
@@ -142,15 +160,15 @@ func (r *resolver) labelTargets(ds *Dataset) bool {
 	for k, name := range names {
 		col, ok := t.Lookup(name)
 		if !ok {
-			r.errorf(c.DeclRange, "Unknown column", "Dataset %q has no label column %q; its columns are: %s.", c.Name, name, strings.Join(columnNames(t), ", "))
+			ck.errorf(c.DeclRange, "Unknown column", "Dataset %q has no label column %q; its columns are: %s.", c.Name, name, strings.Join(columnNames(t), ", "))
 			return false
 		}
 		if strings.IndexFunc(name, unicode.IsControl) >= 0 {
-			r.errorf(c.DeclRange, "Invalid label name", "Dataset %q: label column %q holds a control character; tables, plots and file names cannot show it: rename the column.", c.Name, name)
+			ck.errorf(c.DeclRange, "Invalid label name", "Dataset %q: label column %q holds a control character; tables, plots and file names cannot show it: rename the column.", c.Name, name)
 			return false
 		}
 		if i := strings.IndexFunc(name, safetext.Hidden); i >= 0 {
-			r.errorf(c.DeclRange, "Invalid label name", "Dataset %q: label column %q holds a bidi control or zero-width character (U+%04X); it would show as another name than the file holds: rename the column.", c.Name, name, []rune(name[i:])[0])
+			ck.errorf(c.DeclRange, "Invalid label name", "Dataset %q: label column %q holds a bidi control or zero-width character (U+%04X); it would show as another name than the file holds: rename the column.", c.Name, name, []rune(name[i:])[0])
 			return false
 		}
 		exclude[name] = true
@@ -159,14 +177,14 @@ func (r *resolver) labelTargets(ds *Dataset) bool {
 		for i := 0; i < t.NumRows; i++ {
 			v, text := labelValue(col, i)
 			if v != 0 && v != 1 {
-				r.errorf(c.PathRange, "Invalid label value", "Dataset %q: %s data row %d: label column %q holds %s; a label column must hold 0 or 1 (or true or false).", c.Name, r.locate(ds, i, name), i+1, name, text)
+				ck.errorf(c.PathRange, "Invalid label value", "Dataset %q: %s data row %d: label column %q holds %s; a label column must hold 0 or 1 (or true or false).", c.Name, ck.locate(ds, i, name), i+1, name, text)
 				return false
 			}
 			ds.LabelMatrix.Set(i, k, v)
 			set += int(v)
 		}
 		if set == 0 || set == t.NumRows {
-			r.warnf(c.PathRange, "Constant label column", "Dataset %q: label column %q is %d on each of its %d rows, so it carries no information: no fold can train a classifier on it, and its scores say nothing. Drop it from labels.", c.Name, name, min(set, 1), t.NumRows)
+			ck.warnf(c.PathRange, "Constant label column", "Dataset %q: label column %q is %d on each of its %d rows, so it carries no information: no fold can train a classifier on it, and its scores say nothing. Drop it from labels.", c.Name, name, min(set, 1), t.NumRows)
 		}
 	}
 	ds.Features = encode.NewFrame(t, exclude)
@@ -212,26 +230,28 @@ func columnNames(t *data.Table) []string {
 // testFile reads dataset c's test file with the options of its training
 // file and returns the training rows followed by the test rows, with the
 // test file's SHA-256.
-func (r *resolver) testFile(c *config.Dataset, train *data.Table, opt data.Options) (*data.Table, string) {
-	if sameFile(c.Path, c.TestPath) {
-		r.errorf(c.TestPathRange, "Test file is the training file",
+func (ck *checker) testFile(c *config.Dataset, train *data.Table, opt data.Options) (*data.Table, string) {
+	// A path that cannot be read is not the training file: the reader
+	// reports it.
+	if same, _ := regfile.Same(c.Path, c.TestPath); same {
+		ck.errorf(c.TestPathRange, "Test file is the training file",
 			"Dataset %q: test_path names the training file %s itself, so every model would be scored on the rows it was fitted on. Name a file of other rows.", c.Name, c.Path)
 		return nil, ""
 	}
 	test, err := data.Read(c.TestPath, opt)
 	if err != nil {
-		r.errorf(c.TestPathRange, "Cannot load test file", "Dataset %q: %v", c.Name, err)
+		ck.errorf(c.TestPathRange, "Cannot load test file", "Dataset %q: %v", c.Name, err)
 		return nil, ""
 	}
-	r.readWarnings(c.Name, c.TestPathRange, test)
+	ck.readWarnings(c.Name, c.TestPathRange, test)
 	sum, err := data.FileSHA256(c.TestPath)
 	if err != nil {
-		r.errorf(c.TestPathRange, "Cannot load test file", "Dataset %q: %v", c.Name, err)
+		ck.errorf(c.TestPathRange, "Cannot load test file", "Dataset %q: %v", c.Name, err)
 		return nil, ""
 	}
 	both, err := data.Append(train, test)
 	if err != nil {
-		r.errorf(c.TestPathRange, "Test file does not fit the training file", "Dataset %q: %v", c.Name, err)
+		ck.errorf(c.TestPathRange, "Test file does not fit the training file", "Dataset %q: %v", c.Name, err)
 		return nil, ""
 	}
 	return both, sum

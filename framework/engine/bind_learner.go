@@ -1,18 +1,44 @@
 package engine
 
 import (
+	"cmp"
+
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/polyclass/polyclass/framework/config"
 	"github.com/polyclass/polyclass/framework/cv"
+	"github.com/polyclass/polyclass/framework/host"
 	"github.com/polyclass/polyclass/framework/param"
 )
+
+// bindLearner binds learner block l to its plugin p, as the host started
+// it: the plugin serves a learner, and takes l's parameters, whose lists
+// make few enough parameter sets. metrics are the experiment's (the first
+// is a tuned learner's default tune metric) and seed its seed. It returns
+// the learner and the parameter sets of its cells (nil after an error),
+// and the diagnostics.
+func bindLearner(l *config.Learner, p *host.Plugin, metrics []string, seed uint64) (*Learner, []param.Params, hcl.Diagnostics) {
+	var ck checker
+	if p.Learner == nil {
+		ck.errorf(l.PluginRange, "Not a learner", "Plugin %q serves no learner.", l.Plugin)
+		return nil, nil, ck.diags
+	}
+	if diags := config.CheckParams(p.LearnerInfo.Params, l.Params, "learner "+l.Name); diags.HasErrors() {
+		return nil, nil, diags
+	}
+	rl := &Learner{Config: l, Plugin: p, Info: p.LearnerInfo}
+	if !ck.fewParamSets("Learner", l.Name, l.Params, rl.Info.Params, cmp.Or(l.ParamsRange, l.DeclRange)) {
+		return nil, nil, ck.diags
+	}
+	return rl, learnerParams(rl, metrics, seed), ck.diags
+}
 
 // learnerParams expands learner l's parameters into their combinations
 // and returns the parameter sets of l's cells: the combinations, or for a
 // tuned learner one set that holds every candidate (each fold picks one),
-// with its tune metric set.
-func (r *resolver) learnerParams(l *Learner) []param.Params {
+// with its tune metric set (by default the first of the experiment's
+// metrics) and its candidates drawn from the experiment's seed.
+func learnerParams(l *Learner, metrics []string, seed uint64) []param.Params {
 	combos, tuned := expand(l.Config.Params, l.Info.Params)
 	l.Tuned = tuned
 	t := l.Config.Tune
@@ -20,12 +46,12 @@ func (r *resolver) learnerParams(l *Learner) []param.Params {
 		return combos
 	}
 	l.TuneMetric = t.Metric
-	if l.TuneMetric == "" && len(r.exp.Metrics) > 0 {
-		l.TuneMetric = r.exp.Metrics[0]
+	if l.TuneMetric == "" && len(metrics) > 0 {
+		l.TuneMetric = metrics[0]
 	}
 	l.Candidates = combos
 	if t.Sampled() {
-		l.Candidates = sampleCandidates(l.Config.Params, tuned, combos, t.NIter, cv.Seed(r.exp.Seed, "tune", "candidates", l.Config.Name))
+		l.Candidates = sampleCandidates(l.Config.Params, tuned, combos, t.NIter, cv.Seed(seed, "tune", "candidates", l.Config.Name))
 	}
 	return []param.Params{whole(l.Config.Params)}
 }
@@ -33,29 +59,14 @@ func (r *resolver) learnerParams(l *Learner) []param.Params {
 // fewParamSets reports whether the parameter lists of a learner or
 // reduction (what, name) make at most MaxParamSets parameter sets, and
 // else reports the error at rng.
-func (r *resolver) fewParamSets(what, name string, params map[string]config.Param, specs []param.ParamSpec, rng hcl.Range) bool {
+func (ck *checker) fewParamSets(what, name string, params map[string]config.Param, specs []param.ParamSpec, rng hcl.Range) bool {
 	n, lists := paramSets(params, specs, MaxParamSets)
 	if n <= MaxParamSets {
 		return true
 	}
-	r.errorf(rng, "Too many parameter sets",
+	ck.errorf(rng, "Too many parameter sets",
 		"%s %q: its parameter lists (%s) make more than %d parameter sets; use shorter lists.", what, name, lists, MaxParamSets)
 	return false
-}
-
-func (r *resolver) learner(l *config.Learner) *Learner {
-	p := r.plugin(l.Plugin, l.PluginRange)
-	if p == nil {
-		return nil
-	}
-	if p.Learner == nil {
-		r.errorf(l.PluginRange, "Not a learner", "Plugin %q serves no learner.", l.Plugin)
-		return nil
-	}
-	if !r.checkParams(p.LearnerInfo.Params, l.Params, "learner "+l.Name) {
-		return nil
-	}
-	return &Learner{Config: l, Plugin: p, Info: p.LearnerInfo}
 }
 
 // whole returns the parameters as given, lists kept whole: a tuned cell's

@@ -3,21 +3,33 @@ package engine
 import (
 	"math"
 
+	"github.com/hashicorp/hcl/v2"
+
 	"github.com/polyclass/polyclass/framework/config"
 	"github.com/polyclass/polyclass/framework/metrics"
 )
 
+// bindOutput checks output block o against the experiment's metrics, the
+// checks of the block alone being the parser's: the region of practical
+// equivalence of the Bayesian comparisons (rope) fits them. It returns the
+// diagnostics.
+func bindOutput(o *config.Output, metricNames []string) hcl.Diagnostics {
+	var ck checker
+	ck.rope(o, metricNames)
+	return ck.diags
+}
+
 // rope checks the region of practical equivalence of the Bayesian
-// comparisons against the experiment's metrics: a rope as wide as a
-// metric's whole range (rope = 5 for accuracy, within [0, 1]) holds every
-// difference of two of its values, so that every comparison would find
-// the rows equivalent. It reports the first such metric.
-func (ck *checker) rope(exp *config.Experiment) {
-	o := exp.Output
+// comparisons of output block o against the experiment's metrics: a rope
+// as wide as a metric's whole range (rope = 5 for accuracy, within
+// [0, 1]) holds every difference of two of its values, so that every
+// comparison would find the rows equivalent. It reports the first such
+// metric.
+func (ck *checker) rope(o *config.Output, metricNames []string) {
 	if o.Rope == nil {
 		return
 	}
-	for _, name := range exp.Metrics {
+	for _, name := range metricNames {
 		m, err := metrics.Lookup(name)
 		if err != nil || math.IsInf(m.Max-m.Min, 0) || *o.Rope < m.Max-m.Min {
 			continue

@@ -1,8 +1,11 @@
 package engine
 
 import (
-	"sort"
+	"maps"
+	"slices"
 	"strings"
+
+	"github.com/hashicorp/hcl/v2"
 
 	"github.com/polyclass/polyclass/framework/config"
 	"github.com/polyclass/polyclass/framework/encode"
@@ -10,8 +13,12 @@ import (
 	"github.com/polyclass/polyclass/framework/suggest"
 )
 
-func (r *resolver) pipeline(p *config.Pipeline, encoders map[string]*config.Encoder) *Pipeline {
-	kinds := encode.Kinds()
+// bindPipeline binds pipeline block p, whose steps name encoders of
+// encoders: each step becomes its encoder type's step, built from the
+// encoder's options. It returns the pipeline (nil after an error) and the
+// diagnostics.
+func bindPipeline(p *config.Pipeline, encoders map[string]*config.Encoder) (*Pipeline, hcl.Diagnostics) {
+	var ck checker
 	out := &Pipeline{Config: p}
 	ok := true
 	for _, name := range p.Steps {
@@ -20,46 +27,51 @@ func (r *resolver) pipeline(p *config.Pipeline, encoders map[string]*config.Enco
 			ok = false // reported by the parser
 			continue
 		}
-		kind, found := kinds[e.Type]
-		if !found {
-			names := make([]string, 0, len(kinds))
-			for n := range kinds {
-				names = append(names, n)
-			}
-			sort.Strings(names)
-			r.errorf(e.TypeRange, "Unknown encoder type", "Encoder %q has type %q%s; the types are: %s.", e.Name, e.Type, suggest.DidYouMean(e.Type, names), strings.Join(names, ", "))
-			ok = false
-			continue
-		}
-		params := param.Params{}
-		listed := false
-		for n, p := range e.Options {
-			params[n] = p.Value
-			for _, spec := range kind.Options {
-				if spec.Name == n && spec.Type.Scalar() && p.Value.Kind() == param.ListValue {
-					r.errorf(p.Range, "Invalid encoder option", "Encoder %q: %s takes one value; encoder options do not expand into a grid (declare one encoder per value and a pipeline for each).", e.Name, n)
-					listed = true
-				}
-			}
-		}
-		if listed {
-			ok = false
-			continue
-		}
-		if !r.checkParams(kind.Options, e.Options, "encoder "+e.Name) {
-			ok = false
-			continue
-		}
-		step, err := kind.New(param.WithDefaults(kind.Options, params))
-		if err != nil {
-			r.errorf(e.DeclRange, "Invalid encoder", "Encoder %q: %v", e.Name, err)
+		step := ck.encoderStep(e)
+		if step == nil {
 			ok = false
 			continue
 		}
 		out.Steps = append(out.Steps, step)
 	}
 	if !ok {
+		return nil, ck.diags
+	}
+	return out, ck.diags
+}
+
+// encoderStep builds the step of encoder e: its type's, with its options
+// checked against the type's; nil after an error.
+func (ck *checker) encoderStep(e *config.Encoder) encode.Step {
+	kinds := encode.Kinds()
+	kind, found := kinds[e.Type]
+	if !found {
+		names := slices.Sorted(maps.Keys(kinds))
+		ck.errorf(e.TypeRange, "Unknown encoder type", "Encoder %q has type %q%s; the types are: %s.", e.Name, e.Type, suggest.DidYouMean(e.Type, names), strings.Join(names, ", "))
 		return nil
 	}
-	return out
+	params := param.Params{}
+	listed := false
+	for n, p := range e.Options {
+		params[n] = p.Value
+		for _, spec := range kind.Options {
+			if spec.Name == n && spec.Type.Scalar() && p.Value.Kind() == param.ListValue {
+				ck.errorf(p.Range, "Invalid encoder option", "Encoder %q: %s takes one value; encoder options do not expand into a grid (declare one encoder per value and a pipeline for each).", e.Name, n)
+				listed = true
+			}
+		}
+	}
+	if listed {
+		return nil
+	}
+	if diags := config.CheckParams(kind.Options, e.Options, "encoder "+e.Name); diags.HasErrors() {
+		ck.diags = append(ck.diags, diags...)
+		return nil
+	}
+	step, err := kind.New(param.WithDefaults(kind.Options, params))
+	if err != nil {
+		ck.errorf(e.DeclRange, "Invalid encoder", "Encoder %q: %v", e.Name, err)
+		return nil
+	}
+	return step
 }

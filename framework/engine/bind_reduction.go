@@ -7,36 +7,48 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/hashicorp/hcl/v2"
+
 	"github.com/polyclass/polyclass/framework/config"
 	"github.com/polyclass/polyclass/framework/host"
+	"github.com/polyclass/polyclass/framework/param"
 	"github.com/polyclass/polyclass/framework/plugin"
 	"github.com/polyclass/polyclass/framework/suggest"
 )
 
-func (r *resolver) reduction(rd *config.Reduction) *Reduction {
-	if rd.Plugin == "" && !r.pickPlugin(rd) {
-		return nil
-	}
-	p := r.plugin(rd.Plugin, rd.PluginRange)
-	if p == nil {
-		return nil
-	}
+// bindReduction binds reduction block rd to its plugin p, as the host
+// started it: the plugin serves a reducer that offers rd's scheme, which
+// takes rd's parameters, whose lists make few enough parameter sets. It
+// returns the reduction and the parameter sets of its cells (nil after an
+// error), and the diagnostics, with a warning when rd's label shadows a
+// parameter of the scheme.
+func bindReduction(rd *config.Reduction, p *host.Plugin) (*Reduction, []param.Params, hcl.Diagnostics) {
+	var ck checker
 	if p.Reducer == nil {
-		r.errorf(rd.PluginRange, "Not a reducer", "Plugin %q serves no reducer.", rd.Plugin)
-		return nil
+		ck.errorf(rd.PluginRange, "Not a reducer", "Plugin %q serves no reducer.", rd.Plugin)
+		return nil, nil, ck.diags
 	}
-	var names []string
-	for _, s := range p.ReducerInfo.Schemes {
-		if s.Name == rd.Scheme {
-			if !r.checkParams(s.Params, rd.Params, "reduction "+rd.Name) {
-				return nil
-			}
-			return &Reduction{Config: rd, Plugin: p, Scheme: s}
+	i := slices.IndexFunc(p.ReducerInfo.Schemes, func(s plugin.Scheme) bool { return s.Name == rd.Scheme })
+	if i < 0 {
+		var names []string
+		for _, s := range p.ReducerInfo.Schemes {
+			names = append(names, s.Name)
 		}
-		names = append(names, s.Name)
+		ck.errorf(rd.SchemeRange, "Unknown scheme", "Plugin %q has no scheme %q; its schemes are: %s.", rd.Plugin, rd.Scheme, strings.Join(names, ", "))
+		return nil, nil, ck.diags
 	}
-	r.errorf(rd.SchemeRange, "Unknown scheme", "Plugin %q has no scheme %q; its schemes are: %s.", rd.Plugin, rd.Scheme, strings.Join(names, ", "))
-	return nil
+	s := p.ReducerInfo.Schemes[i]
+	if diags := config.CheckParams(s.Params, rd.Params, "reduction "+rd.Name); diags.HasErrors() {
+		return nil, nil, diags
+	}
+	if !ck.fewParamSets("Reduction", rd.Name, rd.Params, s.Params, rd.DeclRange) {
+		return nil, nil, ck.diags
+	}
+	rr := &Reduction{Config: rd, Plugin: p, Scheme: s}
+	ck.labelShadows(rr)
+	var sets []param.Params
+	sets, rr.Varied = expand(rd.Params, s.Params)
+	return rr, sets, ck.diags
 }
 
 // pickPlugin sets the plugin of rd, which the file leaves out, to the one

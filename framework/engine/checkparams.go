@@ -5,8 +5,6 @@ import (
 	"errors"
 	"maps"
 	"slices"
-	"sort"
-	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -15,7 +13,6 @@ import (
 	"github.com/polyclass/polyclass/framework/param"
 	"github.com/polyclass/polyclass/framework/problem"
 	"github.com/polyclass/polyclass/framework/software"
-	"github.com/polyclass/polyclass/framework/suggest"
 )
 
 // checkLearnerParams asks l's plugin to check each combination of its
@@ -119,54 +116,4 @@ func appliesSomewhere(specs []param.ParamSpec, name string, sets []param.Params,
 		}
 	}
 	return false
-}
-
-// checkParams checks each parameter, and each element of a list given for
-// a scalar parameter, against the specs, reporting at the value's location.
-func (r *resolver) checkParams(specs []param.ParamSpec, params map[string]config.Param, owner string) bool {
-	var valid []string
-	for _, s := range specs {
-		valid = append(valid, s.Name)
-	}
-	ok := true
-	names := make([]string, 0, len(params))
-	for n := range params {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		p := params[n]
-		s, found := param.LookupSpec(specs, n)
-		if !found {
-			rng := p.NameRange
-			if rng.Filename == "" {
-				rng = p.Range
-			}
-			r.errorf(rng, "Unknown parameter", "%s has no parameter %q%s; its parameters are: %s.", owner, n, suggest.DidYouMean(n, valid), strings.Join(valid, ", "))
-			ok = false
-			continue
-		}
-		if p.Dist != nil {
-			if err := p.Dist.CheckSpec(s); err != nil {
-				r.errorf(p.Range, "Invalid search space", "%s: %s = %s: %v.", owner, n, p.Dist, err)
-				ok = false
-			}
-			continue
-		}
-		values := []param.Value{p.Value}
-		if s.Type.Scalar() && p.Value.Kind() == param.ListValue {
-			values = p.Value.Elems()
-			if len(values) == 0 {
-				r.errorf(p.Range, "Invalid parameter value", "%s: %s is an empty list, so it gives no combination.", owner, n)
-				ok = false
-			}
-		}
-		for _, v := range values {
-			if err := s.Check(v); err != nil {
-				r.errorf(p.Range, "Invalid parameter value", "%s: %v.", owner, err)
-				ok = false
-			}
-		}
-	}
-	return ok
 }

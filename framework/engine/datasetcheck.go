@@ -3,7 +3,6 @@ package engine
 import (
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -27,15 +26,15 @@ func targetRange(c *config.Dataset) hcl.Range {
 
 // unknownTarget reports that dataset c has no column named by its target,
 // at the target attribute (or the dataset block when target is defaulted).
-func (r *resolver) unknownTarget(c *config.Dataset, columns []string) {
+func (ck *checker) unknownTarget(c *config.Dataset, columns []string) {
 	hint := suggest.DidYouMean(c.Target, columns)
 	if c.TargetDefaulted {
-		r.errorf(targetRange(c), "Unknown column",
+		ck.errorf(targetRange(c), "Unknown column",
 			"Dataset %q has no column %q, the default target%s; set target = \"COLUMN\" in the dataset block. Its columns are: %s.",
 			c.Name, c.Target, hint, strings.Join(columns, ", "))
 		return
 	}
-	r.errorf(targetRange(c), "Unknown column", "Dataset %q has no column %q%s; its columns are: %s.", c.Name, c.Target, hint, strings.Join(columns, ", "))
+	ck.errorf(targetRange(c), "Unknown column", "Dataset %q has no column %q%s; its columns are: %s.", c.Name, c.Target, hint, strings.Join(columns, ", "))
 }
 
 // unknownColumns reports the columns that dataset c names and its file
@@ -44,13 +43,13 @@ func (r *resolver) unknownTarget(c *config.Dataset, columns []string) {
 // the categorical names bench reads (loadOptions); a defaulted one is
 // left out for an ARFF file, which may be a multi-label one without a
 // "class" column (the other names kept it from being read as one).
-func (r *resolver) unknownColumns(c *config.Dataset, e *data.UnknownColumnsError) {
+func (ck *checker) unknownColumns(c *config.Dataset, e *data.UnknownColumnsError) {
 	for _, u := range e.Unknown {
 		attr, rng := "categorical", c.CategoricalRange
 		switch {
 		case u.List == data.CategoricalList && u.Name == c.Target && !slices.Contains(c.Categorical, c.Target):
 			if !c.TargetDefaulted || data.FormatName(c.Path) != "arff" {
-				r.unknownTarget(c, e.Columns)
+				ck.unknownTarget(c, e.Columns)
 			}
 			continue
 		case u.List == data.NumericList:
@@ -58,7 +57,7 @@ func (r *resolver) unknownColumns(c *config.Dataset, e *data.UnknownColumnsError
 		case u.List == data.IgnoreList:
 			attr, rng = "ignore", c.IgnoreRange
 		}
-		r.errorf(rng, "Unknown column", "Dataset %q: %s names %q, not a column of %s%s; its columns are: %s.",
+		ck.errorf(rng, "Unknown column", "Dataset %q: %s names %q, not a column of %s%s; its columns are: %s.",
 			c.Name, attr, u.Name, c.Path, suggest.DidYouMean(u.Name, e.Columns), strings.Join(e.Columns, ", "))
 	}
 }
@@ -81,7 +80,7 @@ func loadOptions(c *config.Dataset) data.Options {
 // target (or labels) and its ignore list are set aside, and reports the
 // dataset, at its ignore list when it has one, when it keeps none: every
 // fold would fail with "the pipeline leaves no features".
-func (r *resolver) hasFeatures(d *Dataset) bool {
+func (ck *checker) hasFeatures(d *Dataset) bool {
 	f := d.Features
 	if len(f.Num)+len(f.Cat)+len(f.Sparse) > 0 {
 		return true
@@ -95,7 +94,7 @@ func (r *resolver) hasFeatures(d *Dataset) bool {
 	if len(c.Ignore) > 0 {
 		rng, why = c.IgnoreRange, "ignore lists every column but "+what
 	}
-	r.errorf(rng, "No feature columns", "Dataset %q: %s, so there is nothing to learn from and every fold would fail.", c.Name, why)
+	ck.errorf(rng, "No feature columns", "Dataset %q: %s, so there is nothing to learn from and every fold would fail.", c.Name, why)
 	return false
 }
 
@@ -125,7 +124,7 @@ func trainRows(d *Dataset) int {
 
 // locate names the file, line and byte column of table row i in column
 // name, as "file:line:col:", or "file:" when the format has no positions.
-func (r *resolver) locate(d *Dataset, i int, name string) string {
+func (ck *checker) locate(d *Dataset, i int, name string) string {
 	path := d.Config.Path
 	if d.Config.TestPath != "" && len(d.Folds) == 0 {
 		return "" // the rows of the two files are not told apart yet
@@ -145,7 +144,7 @@ func (r *resolver) locate(d *Dataset, i int, name string) string {
 // file (its first train rows), and reports the first class that has none
 // at the test_path attribute, with the test row that holds it: no model
 // could learn that class, and its test rows would all count as errors.
-func (r *resolver) testClassesTrained(d *Dataset, train int) bool {
+func (ck *checker) testClassesTrained(d *Dataset, train int) bool {
 	c := d.Config
 	if c.TestPath == "" || d.MultiLabel {
 		return true
@@ -161,7 +160,7 @@ func (r *resolver) testClassesTrained(d *Dataset, train int) bool {
 			if pos := data.Locate(c.TestPath, loadOptions(c), row, c.Target); pos.Line > 0 {
 				at = fmt.Sprintf("%s:%d:%d:", c.TestPath, pos.Line, pos.Byte)
 			}
-			r.errorf(c.TestPathRange, "Class missing from the training file",
+			ck.errorf(c.TestPathRange, "Class missing from the training file",
 				"Dataset %q: %s test row %d has class %q, which no row of the training file %s has: no model can learn it, and every test row of it would count as an error. Add rows of it to the training file, or remove them from the test file.",
 				c.Name, at, row+1, d.Classes[y], c.Path)
 			return false
@@ -173,7 +172,7 @@ func (r *resolver) testClassesTrained(d *Dataset, train int) bool {
 // readWarnings turns the reader's warnings about a file of dataset name
 // (data.Table.Warnings, each naming its line and column in the file) into
 // warnings at rng, the file's attribute.
-func (r *resolver) readWarnings(name string, rng hcl.Range, t *data.Table) {
+func (ck *checker) readWarnings(name string, rng hcl.Range, t *data.Table) {
 	for _, w := range t.Warnings {
 		summary := "Suspicious data"
 		switch {
@@ -182,7 +181,7 @@ func (r *resolver) readWarnings(name string, rng hcl.Range, t *data.Table) {
 		case errors.Is(w, data.ErrNumberSpellings):
 			summary = "Labels compared as numbers"
 		}
-		r.warnf(rng, summary, "Dataset %q: %v", name, w)
+		ck.warnf(rng, summary, "Dataset %q: %v", name, w)
 	}
 }
 
@@ -193,48 +192,48 @@ const maxSpellings = 12
 // column of dataset d: it reports a class label holding a control
 // character (false), and warns when spellings of one number were merged
 // into one class, or were kept apart because the column holds text too.
-func (r *resolver) canonicalClasses(d *Dataset, target *data.Column) bool {
+func (ck *checker) canonicalClasses(d *Dataset, target *data.Column) bool {
 	c := d.Config
 	names, err := target.CanonicalClasses()
 	if le := (*data.LabelError)(nil); errors.As(err, &le) {
 		at := "a declared value of"
 		if le.Row >= 0 {
-			at = fmt.Sprintf("%s data row %d,", r.locate(d, le.Row, c.Target), le.Row+1)
+			at = fmt.Sprintf("%s data row %d,", ck.locate(d, le.Row, c.Target), le.Row+1)
 		}
 		why := "tables, plots and file names cannot show it"
 		if errors.Is(err, data.ErrHiddenLabel) {
 			why = "it does not show, or changes how the text around it shows, so tables would show another label than the file holds"
 		}
-		r.errorf(c.PathRange, "Invalid class label",
+		ck.errorf(c.PathRange, "Invalid class label",
 			"Dataset %q: %s target column %q: %v: %q; %s: rename the class.", c.Name, at, c.Target, le.Err, le.Value, why)
 		return false
 	}
 	if se := (*data.SpellingError)(nil); errors.As(err, &se) {
-		r.errorf(c.PathRange, "Class labels spelled as one",
+		ck.errorf(c.PathRange, "Class labels spelled as one",
 			"Dataset %q: the target column %q holds class labels that read as one but differ as text (in Unicode normalisation, NFC, or in blanks around them): %s. Write each class one way.",
-			c.Name, c.Target, r.asciiSpellings(d, se.Groups))
+			c.Name, c.Target, ck.asciiSpellings(d, se.Groups))
 		return false
 	}
 	switch {
 	case names.Merged != nil && names.Booleans:
-		r.warnf(c.PathRange, "Classes compared as booleans",
+		ck.warnf(c.PathRange, "Classes compared as booleans",
 			"Dataset %q: every value of the target column %q is true or false, spelled in several ways, so classes are compared as booleans (as pandas reads them) and named true and false: %s.",
-			c.Name, c.Target, r.spellings(d, names.Merged))
+			c.Name, c.Target, ck.spellings(d, names.Merged))
 	case names.Merged != nil:
-		r.warnf(c.PathRange, "Classes compared as numbers",
+		ck.warnf(c.PathRange, "Classes compared as numbers",
 			"Dataset %q: every value of the target column %q is a number, and some numbers are spelled in several ways, so classes are compared as numbers (as pandas reads them) and named by each number's shortest form: %s.",
-			c.Name, c.Target, r.spellings(d, names.Merged))
+			c.Name, c.Target, ck.spellings(d, names.Merged))
 	case names.Apart != nil:
-		r.warnf(c.PathRange, "Classes spelled as one number",
+		ck.warnf(c.PathRange, "Classes spelled as one number",
 			"Dataset %q: the target column %q spells one number in several ways, and these stay distinct classes because the column holds text too (%q, %s): %s. Write each class one way if they are one class.",
-			c.Name, c.Target, names.Text.Text, r.spellingAt(d, names.Text), r.spellings(d, names.Apart))
+			c.Name, c.Target, names.Text.Text, ck.spellingAt(d, names.Text), ck.spellings(d, names.Apart))
 	}
 	return true
 }
 
 // spellings lists classes with their spellings and where each first
 // occurs, at most maxSpellings spellings in all.
-func (r *resolver) spellings(d *Dataset, classes []data.ClassMerge) string {
+func (ck *checker) spellings(d *Dataset, classes []data.ClassMerge) string {
 	var parts []string
 	shown := 0
 	for k, m := range classes {
@@ -244,7 +243,7 @@ func (r *resolver) spellings(d *Dataset, classes []data.ClassMerge) string {
 		}
 		var sp []string
 		for _, s := range m.Spellings {
-			sp = append(sp, fmt.Sprintf("%q (%s)", s.Text, r.spellingAt(d, s)))
+			sp = append(sp, fmt.Sprintf("%q (%s)", s.Text, ck.spellingAt(d, s)))
 			shown++
 		}
 		parts = append(parts, fmt.Sprintf("%q from %s", m.Class, strings.Join(sp, ", ")))
@@ -256,7 +255,7 @@ func (r *resolver) spellings(d *Dataset, classes []data.ClassMerge) string {
 // Go-quoted in ASCII so that the difference shows ("caf\u00e9",
 // "cafe\u0301"), with where each first occurs, at most maxSpellings
 // spellings in all.
-func (r *resolver) asciiSpellings(d *Dataset, groups []data.ClassMerge) string {
+func (ck *checker) asciiSpellings(d *Dataset, groups []data.ClassMerge) string {
 	var parts []string
 	shown := 0
 	for k, g := range groups {
@@ -266,7 +265,7 @@ func (r *resolver) asciiSpellings(d *Dataset, groups []data.ClassMerge) string {
 		}
 		var sp []string
 		for _, s := range g.Spellings {
-			sp = append(sp, fmt.Sprintf("%s (%s)", strconv.QuoteToASCII(s.Text), r.spellingAt(d, s)))
+			sp = append(sp, fmt.Sprintf("%s (%s)", strconv.QuoteToASCII(s.Text), ck.spellingAt(d, s)))
 			shown++
 		}
 		parts = append(parts, strings.Join(sp, ", "))
@@ -275,29 +274,17 @@ func (r *resolver) asciiSpellings(d *Dataset, groups []data.ClassMerge) string {
 }
 
 // spellingAt says where spelling s of the target of d first occurs.
-func (r *resolver) spellingAt(d *Dataset, s data.Spelling) string {
+func (ck *checker) spellingAt(d *Dataset, s data.Spelling) string {
 	if s.Row < 0 {
 		return "declared, on no row"
 	}
-	return strings.TrimSpace(fmt.Sprintf("%s data row %d", r.locate(d, s.Row, d.Config.Target), s.Row+1))
-}
-
-// sameFile reports whether paths a and b name one file (os.SameFile:
-// the same path, a link to it, or another path to it); false when either
-// cannot be read, which the reader reports.
-func sameFile(a, b string) bool {
-	fa, err := os.Stat(a)
-	if err != nil {
-		return false
-	}
-	fb, err := os.Stat(b)
-	return err == nil && os.SameFile(fa, fb)
+	return strings.TrimSpace(fmt.Sprintf("%s data row %d", ck.locate(d, s.Row, d.Config.Target), s.Row+1))
 }
 
 // constantFeatures warns when every feature column of dataset d holds
 // one value in every row (a missing value counting as a value of its
 // own): no learner can tell the classes apart by them.
-func (r *resolver) constantFeatures(d *Dataset) {
+func (ck *checker) constantFeatures(d *Dataset) {
 	f := d.Features
 	for _, c := range f.Num {
 		if slices.ContainsFunc(c.Vals, func(v float64) bool { return !sameFloat(v, c.Vals[0]) }) {
@@ -318,7 +305,7 @@ func (r *resolver) constantFeatures(d *Dataset) {
 	for _, b := range f.Sparse {
 		n += len(b.Names)
 	}
-	r.warnf(d.Config.PathRange, "Every feature is constant",
+	ck.warnf(d.Config.PathRange, "Every feature is constant",
 		"Dataset %q: each of its %d feature column(s) holds one value in every row, so no learner can tell the classes apart: each predicts from the class frequencies alone.", d.Config.Name, n)
 }
 

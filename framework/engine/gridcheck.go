@@ -64,7 +64,7 @@ func check(g *Grid) hcl.Diagnostics {
 		}
 	}
 	ck.metricsApply(g)
-	ck.rope(g.Experiment)
+	ck.diags = append(ck.diags, bindOutput(&g.Experiment.Output, g.Experiment.Metrics)...)
 	return unique(ck.diags)
 }
 

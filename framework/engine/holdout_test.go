@@ -46,7 +46,7 @@ func TestHoldoutPartSizes(t *testing.T) {
 			if !r.classTarget(ds) {
 				t.Fatal(diagLines(r.diags, dir))
 			}
-			ok := r.folds(ds, ds.Table.NumRows)
+			ok := r.folds(ds, ds.Table.NumRows, &r.exp.CV, r.exp.Seed)
 			if got := diagLines(r.diags, dir); got != tc.diags {
 				t.Errorf("diagnostics:\n%s\nwant:\n%s", got, tc.diags)
 			}

@@ -1,12 +1,12 @@
 package engine
 
 import (
-	"cmp"
 	"context"
 
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/polyclass/polyclass/framework/config"
+	"github.com/polyclass/polyclass/framework/cv"
 	"github.com/polyclass/polyclass/framework/host"
 	"github.com/polyclass/polyclass/framework/param"
 )
@@ -35,10 +35,8 @@ type resolver struct {
 }
 
 // MaxFoldAssignments bounds repeats × rows, the fold assignments of a
-// dataset's repeats, which a run holds in memory (8 bytes each, 512 MiB
-// in all): repeats = 1e9 made validate allocate until the machine ran out
-// of memory. 100 repeats of a dataset of 671,088 rows fit.
-const MaxFoldAssignments = 1 << 26
+// dataset's repeats, which a run holds in memory (cv.MaxFoldAssignments).
+const MaxFoldAssignments = cv.MaxFoldAssignments
 
 // ResolveOptions are the choices of the application that resolves an
 // experiment, beyond the file.
@@ -130,11 +128,10 @@ func (r *resolver) bind() (*bound, bool) {
 		if r.ctx.Err() != nil { // interrupted: loading more data is in vain
 			return b, false
 		}
-		if ds := r.dataset(d); ds != nil {
+		ds, diags := bindDataset(d, &exp.CV, exp.Seed)
+		r.diags = append(r.diags, diags...)
+		if ds != nil {
 			g.Datasets = append(g.Datasets, ds)
-			r.foldWarnings(ds)
-			r.trainingClasses(ds)
-			r.singleRowClasses(ds)
 		}
 	}
 	encoders := map[string]*config.Encoder{}
@@ -142,21 +139,37 @@ func (r *resolver) bind() (*bound, bool) {
 		encoders[e.Name] = e
 	}
 	for _, p := range exp.Pipelines {
-		if rp := r.pipeline(p, encoders); rp != nil {
+		rp, diags := bindPipeline(p, encoders)
+		r.diags = append(r.diags, diags...)
+		if rp != nil {
 			g.Pipelines = append(g.Pipelines, rp)
 		}
 	}
 	for _, l := range exp.Learners {
-		if rl := r.learner(l); rl != nil && r.fewParamSets("Learner", l.Name, l.Params, rl.Info.Params, cmp.Or(l.ParamsRange, l.DeclRange)) {
+		p := r.plugin(l.Plugin, l.PluginRange)
+		if p == nil {
+			continue
+		}
+		rl, sets, diags := bindLearner(l, p, exp.Metrics, exp.Seed)
+		r.diags = append(r.diags, diags...)
+		if rl != nil {
 			g.Learners = append(g.Learners, rl)
-			b.learnerParams[rl] = r.learnerParams(rl)
+			b.learnerParams[rl] = sets
 		}
 	}
 	for _, rd := range exp.Reductions {
-		if rr := r.reduction(rd); rr != nil && r.fewParamSets("Reduction", rd.Name, rd.Params, rr.Scheme.Params, rd.DeclRange) {
-			r.labelShadows(rr)
+		if rd.Plugin == "" && !r.pickPlugin(rd) {
+			continue
+		}
+		p := r.plugin(rd.Plugin, rd.PluginRange)
+		if p == nil {
+			continue
+		}
+		rr, sets, diags := bindReduction(rd, p)
+		r.diags = append(r.diags, diags...)
+		if rr != nil {
 			g.Reductions = append(g.Reductions, rr)
-			b.redParams[rr], rr.Varied = expand(rd.Params, rr.Scheme.Params)
+			b.redParams[rr] = sets
 		}
 	}
 	if n := countCells(g, b.learnerParams, b.redParams); n > MaxCells {

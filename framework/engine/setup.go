@@ -111,7 +111,7 @@ func (g *Grid) setupRow(c *Cell, key setup.Key) setup.Row {
 // labelShadows warns when a reduction's label = "..." names a parameter
 // of its plugin's scheme too: the attribute labels the row in the tables
 // and does not set the parameter, which params = { label = ... } sets.
-func (r *resolver) labelShadows(red *Reduction) {
+func (ck *checker) labelShadows(red *Reduction) {
 	if red.Config.Label == "" {
 		return
 	}
@@ -122,7 +122,7 @@ func (r *resolver) labelShadows(red *Reduction) {
 		return
 	}
 	rng := red.Config.LabelRange
-	r.diags = append(r.diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Label is not a parameter",
+	ck.diags = append(ck.diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Label is not a parameter",
 		Detail: fmt.Sprintf("Reduction %q: label = %q names its rows in the tables; scheme %s of plugin %s also has a parameter called label, which it does not set (params = { label = ... } sets it).",
 			red.Config.Name, red.Config.Label, red.Scheme.Name, red.Plugin.Name), Subject: &rng})
 }

@@ -7,6 +7,8 @@ import (
 	"sync"
 
 	"google.golang.org/grpc/stats"
+
+	"github.com/polyclass/polyclass/framework/outcome"
 )
 
 // protocolPrefix starts the full name of every method of the plugin
@@ -14,31 +16,16 @@ import (
 // (stdio, controller, broker) are not counted.
 const protocolPrefix = "/polyclass.plugin.v1."
 
-// CallStats counts the calls of one protocol method to one plugin, over
-// every process the host started for it.
-type CallStats struct {
-	Plugin string `json:"plugin"` // the plugin's name
-	Method string `json:"method"` // service and method, e.g. "LearnerService/Upload"
-	Calls  int64  `json:"calls"`
-	// Sent and Received are the bytes of the messages sent and received
-	// (serialised, with gRPC's 5-byte message framing, without HTTP/2's);
-	// SentMessages counts the messages sent (a streamed upload sends one
-	// per chunk).
-	Sent         int64 `json:"sent_bytes"`
-	Received     int64 `json:"received_bytes"`
-	SentMessages int64 `json:"sent_messages"`
-}
-
 // callCounter is the gRPC client stats handler of one plugin: it counts
 // every protocol call, and the bytes going each way.
 type callCounter struct {
 	plugin string
 	mu     sync.Mutex
-	byName map[string]*CallStats
+	byName map[string]*outcome.CallStats
 }
 
 func newCallCounter(plugin string) *callCounter {
-	return &callCounter{plugin: plugin, byName: map[string]*CallStats{}}
+	return &callCounter{plugin: plugin, byName: map[string]*outcome.CallStats{}}
 }
 
 type methodKey struct{}
@@ -66,7 +53,7 @@ func (c *callCounter) TagRPC(ctx context.Context, info *stats.RPCTagInfo) contex
 	c.mu.Lock()
 	s := c.byName[name]
 	if s == nil {
-		s = &CallStats{Plugin: c.plugin, Method: name}
+		s = &outcome.CallStats{Plugin: c.plugin, Method: name}
 		c.byName[name] = s
 	}
 	c.mu.Unlock()
@@ -75,7 +62,7 @@ func (c *callCounter) TagRPC(ctx context.Context, info *stats.RPCTagInfo) contex
 
 // HandleRPC implements stats.Handler.
 func (c *callCounter) HandleRPC(ctx context.Context, rs stats.RPCStats) {
-	s, ok := ctx.Value(methodKey{}).(*CallStats)
+	s, ok := ctx.Value(methodKey{}).(*outcome.CallStats)
 	if !ok {
 		return
 	}
@@ -101,10 +88,10 @@ func (c *callCounter) TagConn(ctx context.Context, _ *stats.ConnTagInfo) context
 func (c *callCounter) HandleConn(context.Context, stats.ConnStats) {}
 
 // snapshot returns the counters, sorted by method.
-func (c *callCounter) snapshot() []CallStats {
+func (c *callCounter) snapshot() []outcome.CallStats {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	out := make([]CallStats, 0, len(c.byName))
+	out := make([]outcome.CallStats, 0, len(c.byName))
 	for _, s := range c.byName {
 		out = append(out, *s)
 	}
@@ -131,7 +118,7 @@ func (h *Host) counter(name string) *callCounter {
 // Calls returns the protocol calls made to the host's plugins so far,
 // sorted by plugin and method: the calls of a run, for its log and
 // manifest (how many uploads, fits, predictions; how many bytes).
-func (h *Host) Calls() []CallStats {
+func (h *Host) Calls() []outcome.CallStats {
 	h.mu.Lock()
 	counters := make([]*callCounter, 0, len(h.calls))
 	for _, c := range h.calls {
@@ -139,7 +126,7 @@ func (h *Host) Calls() []CallStats {
 	}
 	h.mu.Unlock()
 	sort.Slice(counters, func(i, j int) bool { return counters[i].plugin < counters[j].plugin })
-	var out []CallStats
+	var out []outcome.CallStats
 	for _, c := range counters {
 		out = append(out, c.snapshot()...)
 	}

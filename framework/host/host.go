@@ -507,7 +507,9 @@ func (h *Host) start(ctx context.Context, b Binary) (*Plugin, error) {
 // probes. A fold's cv.timeout does not count a start (engine).
 const StartTimeout = time.Minute
 
-// launch starts the process of b, whose SHA256 SecureConfig checks.
+// launch starts the process of b, whose SHA256 SecureConfig checks, in
+// named steps: its command and environment, go-plugin's client, the
+// handshake, the services it serves and their Info probes.
 func (h *Host) launch(ctx context.Context, b Binary) (*Plugin, error) {
 	sum, err := hex.DecodeString(b.SHA256)
 	if err != nil {
@@ -518,12 +520,43 @@ func (h *Host) launch(ctx context.Context, b Binary) (*Plugin, error) {
 	// go-plugin's wait for the handshake; once started, the process lives
 	// until stopped, whatever ctx does.
 	startCtx, cancelStart := context.WithCancel(context.WithoutCancel(ctx))
-	cmd := exec.CommandContext(startCtx, b.Path)
+	cmd := processCommand(startCtx, b.Path)
+	shared := newSegment()
+	ownEnv := h.setEnv(cmd, shared)
+	tail := newTailBuffer(64 << 10)
+	stderr := io.MultiWriter(tail, &prefixWriter{prefix: "[" + b.Name + "] ", w: h.log})
+	client := goplugin.NewClient(h.clientConfig(b.Name, cmd, sum, ownEnv, stderr))
+	p := &Plugin{Binary: b, client: client, cmd: cmd, stderr: tail, shared: shared, cancelStart: cancelStart}
+	rpc, err := handshake(ctx, client, cancelStart, b.Path)
+	if err != nil {
+		return p.failStart(ctx, err)
+	}
+	lc, rc := dispense(rpc, shared)
+	probeCtx, cancel := context.WithTimeout(ctx, StartTimeout)
+	defer cancel()
+	if err := p.probe(probeCtx, lc, rc); err != nil {
+		return p.failStart(ctx, err)
+	}
+	return p, nil
+}
+
+// processCommand returns the command of a plugin process at path, killed
+// with its process group when startCtx ends, and with bench.
+func processCommand(startCtx context.Context, path string) *exec.Cmd {
+	cmd := exec.CommandContext(startCtx, path)
 	cmd.Cancel = func() error {
 		killGroup(cmd)
 		return nil
 	}
 	dieWithParent(cmd)
+	return cmd
+}
+
+// setEnv sets what cmd's process is told through its environment and
+// descriptors: the profile directory, the socket directory and the shared
+// memory segment (descriptor 3), when there are. It reports whether it
+// set an environment of its own (go-plugin must then not add the host's).
+func (h *Host) setEnv(cmd *exec.Cmd, shared *sharedmem.Segment) bool {
 	h.mu.Lock()
 	profileDir := h.profileDir
 	h.mu.Unlock()
@@ -534,27 +567,32 @@ func (h *Host) launch(ctx context.Context, b Binary) (*Plugin, error) {
 	if dir := h.socketDir(); dir != "" {
 		env = append(env, goplugin.EnvUnixSocketDir+"="+dir)
 	}
-	shared := newSegment()
 	if shared != nil {
 		// The process's descriptor 3: the first of ExtraFiles.
 		cmd.ExtraFiles = []*os.File{shared.File()}
 		env = append(env, sharedmem.Env+"="+shared.EnvValue(3))
 	}
-	if env != nil {
-		// go-plugin adds the host's environment unless told not to; an
-		// earlier value of these variables there must not win.
-		cmd.Env = append(os.Environ(), env...)
+	if env == nil {
+		return false
 	}
-	tail := newTailBuffer(64 << 10)
-	stderr := io.MultiWriter(tail, &prefixWriter{prefix: "[" + b.Name + "] ", w: h.log})
-	client := goplugin.NewClient(&goplugin.ClientConfig{
+	// go-plugin adds the host's environment unless told not to; an
+	// earlier value of these variables there must not win.
+	cmd.Env = append(os.Environ(), env...)
+	return true
+}
+
+// clientConfig is go-plugin's configuration of the client of plugin name
+// running cmd, whose binary has the SHA-256 sum, its stderr going to
+// stderr; ownEnv: cmd has its environment set (setEnv).
+func (h *Host) clientConfig(name string, cmd *exec.Cmd, sum []byte, ownEnv bool, stderr io.Writer) *goplugin.ClientConfig {
+	return &goplugin.ClientConfig{
 		HandshakeConfig:  wire.Handshake,
 		StartTimeout:     StartTimeout,
 		VersionedPlugins: PluginSets(),
 		Cmd:              cmd,
 		AllowedProtocols: []goplugin.Protocol{goplugin.ProtocolGRPC},
 		Managed:          true,
-		SkipHostEnv:      env != nil,
+		SkipHostEnv:      ownEnv,
 		// The checksum taken at discovery guards against the binary
 		// changing between discovery and start.
 		SecureConfig: &goplugin.SecureConfig{Checksum: sum, Hash: sha256.New()},
@@ -564,33 +602,31 @@ func (h *Host) launch(ctx context.Context, b Binary) (*Plugin, error) {
 		Stderr:          stderr,
 		SyncStderr:      stderr,
 		Logger:          hclog.NewNullLogger(),
-		GRPCDialOptions: append(dialOptions(), grpc.WithStatsHandler(h.counter(b.Name))),
-	})
-	p := &Plugin{Binary: b, client: client, cmd: cmd, stderr: tail, shared: shared, cancelStart: cancelStart}
-	fail := func(err error) (*Plugin, error) {
-		grace := ShutdownGrace
-		if ctx.Err() != nil {
-			grace = InterruptGrace
-		}
-		stop(client, cmd, grace)
-		cancelStart()
-		if shared != nil {
-			shared.Close() //nolint:errcheck // the start failed; that error is the one to report
-		}
-		if s := strings.TrimSpace(tail.String()); s != "" {
-			err = fmt.Errorf("%w\nplugin stderr:\n%s", err, s)
-		}
-		return nil, fmt.Errorf("plugin %s (%s): %w", b.Name, b.Path, err)
+		GRPCDialOptions: append(dialOptions(), grpc.WithStatsHandler(h.counter(name))),
 	}
+}
+
+// handshake starts the process of client and waits for its handshake;
+// ctx ending first cancels the start (cancelStart), and the error says
+// the start was interrupted. A failed start's error is explained for the
+// binary at path (explainStart).
+func handshake(ctx context.Context, client *goplugin.Client, cancelStart context.CancelFunc, path string) (goplugin.ClientProtocol, error) {
 	interrupt := context.AfterFunc(ctx, cancelStart)
 	rpc, err := client.Client()
 	interrupted := !interrupt()
 	if err != nil && interrupted {
-		return fail(fmt.Errorf("start interrupted: %w", context.Cause(ctx)))
+		return nil, fmt.Errorf("start interrupted: %w", context.Cause(ctx))
 	}
 	if err != nil {
-		return fail(explainStart(err, b.Path))
+		return nil, explainStart(err, path)
 	}
+	return rpc, nil
+}
+
+// dispense returns the learner and reducer clients of the services the
+// plugin serves (nil for one it does not), each placing score matrices in
+// the shared segment.
+func dispense(rpc goplugin.ClientProtocol, shared *sharedmem.Segment) (*LearnerClient, *ReducerClient) {
 	var lc *LearnerClient
 	var rc *ReducerClient
 	if raw, err := rpc.Dispense(wire.LearnerPluginName); err == nil {
@@ -601,12 +637,26 @@ func (h *Host) launch(ctx context.Context, b Binary) (*Plugin, error) {
 		rc = raw.(*ReducerClient)
 		rc.Share(shared)
 	}
-	probeCtx, cancel := context.WithTimeout(ctx, StartTimeout)
-	defer cancel()
-	if err := p.probe(probeCtx, lc, rc); err != nil {
-		return fail(err)
+	return lc, rc
+}
+
+// failStart ends the start of p that failed with err: it stops the
+// process (with a short grace when ctx ended), frees its segment and
+// returns err with what the process wrote to stderr, naming the plugin.
+func (p *Plugin) failStart(ctx context.Context, err error) (*Plugin, error) {
+	grace := ShutdownGrace
+	if ctx.Err() != nil {
+		grace = InterruptGrace
 	}
-	return p, nil
+	stop(p.client, p.cmd, grace)
+	p.cancelStart()
+	if p.shared != nil {
+		p.shared.Close() //nolint:errcheck // the start failed; that error is the one to report
+	}
+	if s := strings.TrimSpace(p.stderr.String()); s != "" {
+		err = fmt.Errorf("%w\nplugin stderr:\n%s", err, s)
+	}
+	return nil, fmt.Errorf("plugin %s (%s): %w", p.Name, p.Path, err)
 }
 
 // newSegment creates the memory segment for a plugin the host starts, or

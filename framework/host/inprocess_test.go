@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/polyclass/polyclass/framework/matrix"
+	"github.com/polyclass/polyclass/framework/outcome"
 	"github.com/polyclass/polyclass/framework/sdk"
 )
 
@@ -85,7 +86,7 @@ func TestInProcessPluginCountsCalls(t *testing.T) {
 	if err != nil || scores.At(2, 1) != 0.5 {
 		t.Fatalf("scores %v, %v; want 0.5 everywhere", scores, err)
 	}
-	calls := map[string]CallStats{}
+	calls := map[string]outcome.CallStats{}
 	for _, c := range h.Calls() {
 		if c.Plugin != "mean" {
 			t.Errorf("calls %+v of another plugin", c)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/polyclass/polyclass/framework/cellspec"
 	"github.com/polyclass/polyclass/framework/config"
+	"github.com/polyclass/polyclass/framework/outcome"
 	rowsetup "github.com/polyclass/polyclass/framework/setup"
 	"github.com/polyclass/polyclass/framework/software"
 )
@@ -111,7 +112,7 @@ type Manifest struct {
 	// Calls counts the protocol calls to each plugin, by method, with
 	// their bytes (the plugin host's count); summed over the shards of a
 	// merge.
-	Calls []CallRecord `json:"calls,omitempty"`
+	Calls []outcome.CallStats `json:"calls,omitempty"`
 
 	// Warnings are the experiment's warnings, as validate gives them
 	// (the file's, the data's, the code matrices'), which the report

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/polyclass/polyclass/framework/cellspec"
+	"github.com/polyclass/polyclass/framework/outcome"
+	"github.com/polyclass/polyclass/internal/regfile"
 )
 
 // StatusIncomplete is the status of a merge that lacks cells: a shard has
@@ -389,7 +391,7 @@ func placeShardManifests(out string, runs []shardRun) error {
 		name := ShardManifestName(r.m.Shard.Index, r.m.Shard.Count)
 		from := filepath.Join(r.dir, ShardsDir, name)
 		to := filepath.Join(out, ShardsDir, name)
-		if same, _ := sameFile(to, from); same {
+		if same, _ := regfile.Same(to, from); same {
 			continue
 		}
 		b, err := readIn(from)
@@ -422,19 +424,6 @@ func appendLog(out string, notes []string) error {
 	return nil
 }
 
-// sameFile reports whether a and b are one file.
-func sameFile(a, b string) (bool, error) {
-	fa, err := os.Stat(a)
-	if err != nil {
-		return false, err
-	}
-	fb, err := os.Stat(b)
-	if err != nil {
-		return false, err
-	}
-	return os.SameFile(fa, fb), nil
-}
-
 // mergedManifest is the manifest of the merged run: the shards' inputs
 // and table settings, with the counts and times of all of them.
 func mergedManifest(runs []shardRun, cells map[int]*Cell, out string, dirs []string) *Manifest {
@@ -455,7 +444,7 @@ func mergedManifest(runs []shardRun, cells map[int]*Cell, out string, dirs []str
 		seen[r.m.Shard.Index] = true
 		m.Resumed += r.m.Resumed
 		m.Uploads += r.m.Uploads
-		m.Calls = AddCalls(m.Calls, r.m.Calls)
+		m.Calls = outcome.AddCalls(m.Calls, r.m.Calls)
 		if m.Start.IsZero() || r.m.Start.Before(m.Start) {
 			m.Start = r.m.Start
 		}

@@ -3,7 +3,8 @@
 // after following symbolic links. A named pipe (FIFO), a device or a
 // directory given as a data file is refused at once, naming what it is,
 // instead of blocking the reader forever (a FIFO with no writer) or
-// reading without end (/dev/zero).
+// reading without end (/dev/zero). Same tells whether two paths name one
+// file.
 package regfile
 
 import (
@@ -112,4 +113,19 @@ func Kind(mode fs.FileMode) string {
 		return "a symbolic link"
 	}
 	return "not a regular file (" + mode.Type().String() + ")"
+}
+
+// Same reports whether paths a and b name one file (os.SameFile: the same
+// path, a symbolic or hard link to it, or another path to it). The error
+// is that of the first path that cannot be read, with false.
+func Same(a, b string) (bool, error) {
+	fa, err := os.Stat(a)
+	if err != nil {
+		return false, err
+	}
+	fb, err := os.Stat(b)
+	if err != nil {
+		return false, err
+	}
+	return os.SameFile(fa, fb), nil
 }

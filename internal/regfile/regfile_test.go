@@ -65,3 +65,50 @@ func TestOpenRefusesWhatIsNotARegularFile(t *testing.T) {
 		}
 	}
 }
+
+// TestSame: two paths are one file when they are the same path, a
+// symbolic or hard link to it, or another spelling of it; another file
+// with the same bytes is not; a path that cannot be read is an error.
+func TestSame(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.csv"), filepath.Join(dir, "b.csv")
+	for _, p := range []string{a, b} {
+		if err := os.WriteFile(p, []byte("x,class\n1,a\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sym, hard := filepath.Join(dir, "sym.csv"), filepath.Join(dir, "hard.csv")
+	if err := os.Symlink(a, sym); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(a, hard); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name   string
+		x, y   string
+		same   bool
+		errSub string
+	}{
+		{name: "same path", x: a, y: a, same: true},
+		{name: "dot segment", x: a, y: dir + "/./a.csv", same: true},
+		{name: "symbolic link", x: sym, y: a, same: true},
+		{name: "hard link", x: a, y: hard, same: true},
+		{name: "same bytes, other file", x: a, y: b},
+		{name: "missing first", x: filepath.Join(dir, "none.csv"), y: a, errSub: "none.csv: no such file"},
+		{name: "missing second", x: a, y: filepath.Join(dir, "none.csv"), errSub: "none.csv: no such file"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			same, err := Same(tc.x, tc.y)
+			if tc.errSub != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.errSub) || same {
+					t.Fatalf("Same = %v, %v; want false and an error with %q", same, err, tc.errSub)
+				}
+				return
+			}
+			if err != nil || same != tc.same {
+				t.Errorf("Same = %v, %v; want %v", same, err, tc.same)
+			}
+		})
+	}
+}

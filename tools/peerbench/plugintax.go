@@ -31,7 +31,7 @@ type gridRun struct {
 	os    osCounts      // their page faults and context switches over wall
 	cells []*outcome.CellResult
 	stats engine.Stats
-	calls []host.CallStats
+	calls []outcome.CallStats
 }
 
 // gridReport is a gridRun as the child process of a timed run (see
@@ -45,7 +45,7 @@ type gridReport struct {
 	HugeFaults int64                 `json:"thp_fault_alloc"`
 	Cells      []*outcome.CellResult `json:"cells"`
 	Stats      engine.Stats          `json:"stats"`
-	Calls      []host.CallStats      `json:"calls"`
+	Calls      []outcome.CallStats   `json:"calls"`
 }
 
 func (r *gridRun) report() *gridReport {
@@ -195,11 +195,11 @@ const scheduledMethod = "LearnerService/Forget"
 // diffCalls lists the counters of two runs' calls that differ (calls,
 // messages, bytes), as "plugin method: a vs b", but for Forget (see
 // scheduledMethod).
-func diffCalls(a, b []host.CallStats) []string {
+func diffCalls(a, b []outcome.CallStats) []string {
 	type key struct{ plugin, method string }
-	in := map[key][2]host.CallStats{}
+	in := map[key][2]outcome.CallStats{}
 	var keys []key
-	for side, calls := range [][]host.CallStats{a, b} {
+	for side, calls := range [][]outcome.CallStats{a, b} {
 		for _, c := range calls {
 			if c.Method == scheduledMethod {
 				continue

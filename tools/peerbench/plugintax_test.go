@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/polyclass/polyclass/framework/config"
-	"github.com/polyclass/polyclass/framework/host"
+	"github.com/polyclass/polyclass/framework/outcome"
 	"github.com/polyclass/polyclass/framework/report"
 )
 
@@ -128,8 +128,8 @@ func TestTaxGridErrors(t *testing.T) {
 }
 
 func TestDiffCalls(t *testing.T) {
-	a := []host.CallStats{{Plugin: "p", Method: "M", Calls: 2, Sent: 10}, {Plugin: "p", Method: "N", Calls: 1}}
-	b := []host.CallStats{{Plugin: "p", Method: "M", Calls: 2, Sent: 11}}
+	a := []outcome.CallStats{{Plugin: "p", Method: "M", Calls: 2, Sent: 10}, {Plugin: "p", Method: "N", Calls: 1}}
+	b := []outcome.CallStats{{Plugin: "p", Method: "M", Calls: 2, Sent: 11}}
 	d := diffCalls(a, b)
 	if len(d) != 2 || !strings.HasPrefix(d[0], "p M: ") || !strings.HasPrefix(d[1], "p N: ") || len(diffCalls(a, a)) != 0 {
 		t.Errorf("diff %q", d)

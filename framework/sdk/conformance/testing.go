@@ -74,6 +74,31 @@ func Blobs(t *testing.T, c *client.LearnerClient) (*matrix.EncodedMatrix, []int)
 	return enc, y
 }
 
+// FitBlobs fits the blobs of Blobs with params as one problem of kind:
+// sdk.Binary (blob 0 against the two others) or sdk.Multiclass (the three
+// blobs as classes 0, 1 and 2), and returns its model; an error fails t.
+func FitBlobs(t *testing.T, c *client.LearnerClient, params sdk.Params, kind sdk.ProblemKind) client.ModelRef {
+	t.Helper()
+	enc, y := Blobs(t, c)
+	rows := make([]int, len(y))
+	binary, classes := make([]float64, len(y)), make([]float64, len(y))
+	for i, k := range y {
+		rows[i], classes[i] = i, float64(k)
+		if k == 0 {
+			binary[i] = 1
+		}
+	}
+	p := sdk.Problem{Kind: kind, Targets: binary}
+	if kind == sdk.Multiclass {
+		p = sdk.Problem{Kind: kind, Targets: classes, NumClasses: 3}
+	}
+	models, err := c.Fit(context.Background(), enc.Digest, rows, params, []sdk.Problem{p}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return models[0]
+}
+
 // CheckSchema checks that every declared default passes its own spec.
 func CheckSchema(t *testing.T, c *client.LearnerClient) sdk.LearnerInfo {
 	t.Helper()

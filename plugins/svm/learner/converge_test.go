@@ -1,7 +1,6 @@
 package learner
 
 import (
-	"context"
 	"testing"
 
 	"github.com/polyclass/polyclass/framework/sdk"
@@ -17,15 +16,6 @@ import (
 // the default gamma does not.
 func TestNotConverged(t *testing.T) {
 	c := conformance.Connect(t, learner{})
-	enc, y := conformance.Blobs(t, c)
-	rows := make([]int, len(y))
-	binary, classes := make([]float64, len(y)), make([]float64, len(y))
-	for i, k := range y {
-		rows[i], classes[i] = i, float64(k)
-		if k == 0 {
-			binary[i] = 1
-		}
-	}
 	for _, tc := range []struct {
 		name   string
 		params sdk.Params
@@ -43,15 +33,7 @@ func TestNotConverged(t *testing.T) {
 		{"rbf default", sdk.Params{"kernel": sdk.String("rbf")}, sdk.Binary, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p := sdk.Problem{Kind: tc.kind, Targets: binary}
-			if tc.kind == sdk.Multiclass {
-				p = sdk.Problem{Kind: tc.kind, Targets: classes, NumClasses: 3}
-			}
-			models, err := c.Fit(context.Background(), enc.Digest, rows, tc.params, []sdk.Problem{p}, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := models[0].NotConverged; got != tc.want {
+			if got := conformance.FitBlobs(t, c, tc.params, tc.kind).NotConverged; got != tc.want {
 				t.Errorf("not converged %v, want %v", got, tc.want)
 			}
 		})
