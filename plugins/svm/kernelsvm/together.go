@@ -1,0 +1,447 @@
+package kernelsvm
+
+import (
+	"context"
+	"fmt"
+	"math"
+)
+
+// Methods of TogetherOptions.Method: the "all-together" multiclass SVMs
+// that Hsu & Lin (2002) compare with one-vs-one and one-vs-all.
+const (
+	// CrammerSinger is the multiclass SVM of Crammer & Singer (2001).
+	CrammerSinger = "crammer_singer"
+	// WestonWatkins is the multiclass SVM of Weston & Watkins (1999).
+	WestonWatkins = "weston_watkins"
+)
+
+// TogetherOptions configure TrainTogether.
+//
+// Options.Kernel, C (> 0, finite; a row's bound is C times its weight),
+// Eps (the stopping tolerance on the maximal KKT violation, > 0; 0 means
+// DefaultEps), NoShrinking and CacheBytes (the kernel column cache, in
+// bytes; 0 means DefaultCacheBytes) mean what they mean for Train;
+// Probability must be false.
+type TogetherOptions struct {
+	Options
+	// Method is CrammerSinger or WestonWatkins.
+	Method string
+	// Bias ≥ 0 is the value of a constant feature appended to every row:
+	// every kernel value gains Bias², which gives each class an intercept
+	// bₘ penalised as ½bₘ² (Hsu & Lin 2002's all-together formulations;
+	// LIBLINEAR's -B). 0: no intercept.
+	Bias float64
+	// MaxIter bounds the sub-problems solved (0: max(10⁷, 100·n), LIBSVM's
+	// bound); a fit that reaches it returns its model with Converged false.
+	MaxIter int
+}
+
+func (o TogetherOptions) check() error {
+	if err := o.Options.check(); err != nil {
+		return err
+	}
+	switch {
+	case o.Method != CrammerSinger && o.Method != WestonWatkins:
+		return fmt.Errorf("multiclass method %q, want %s or %s", o.Method, CrammerSinger, WestonWatkins)
+	case !(o.Bias >= 0) || math.IsInf(o.Bias, 0):
+		return fmt.Errorf("%s: bias = %v, want a finite value ≥ 0", o.Method, o.Bias)
+	case o.MaxIter < 0:
+		return fmt.Errorf("%s: max_iter = %d, want ≥ 0", o.Method, o.MaxIter)
+	case o.Probability:
+		return fmt.Errorf("%s has no probabilities", o.Method)
+	}
+	return nil
+}
+
+// rowMethod is the part of an all-together method that concerns one
+// training row: its K variables, here called a (the method's dual
+// variables of the row), and the coefficients c they give the row in
+// every class's weight vector wₘ = Σᵢ cᵢᵐ·φ(xᵢ). f holds the row's
+// outputs fᵐ = wₘ·φ(xᵢ) for the current solution, y its class, bound its
+// bound C·sᵢ and kii = K(xᵢ, xᵢ) (> 0).
+type rowMethod interface {
+	// coef sets the row's coefficients c from its variables a.
+	coef(c, a []float64, y int)
+	// violation returns the row's largest KKT violation (≥ 0; 0 at the
+	// row's optimum given the other rows).
+	violation(f, a []float64, y int, bound float64) float64
+	// shrinkable reports whether the row's variables are at bounds and
+	// satisfy their KKT conditions by more than margin.
+	shrinkable(f, a []float64, y int, bound, margin float64) bool
+	// solve sets next to the minimiser of the dual over the row's
+	// variables, the others fixed.
+	solve(next, f, a []float64, y int, bound, kii float64)
+	// linear returns the linear term of the row in the dual objective
+	// (maximisation form): the objective is Σᵢ linear(aᵢ) − ½Σₘ‖wₘ‖².
+	linear(a []float64, y int) float64
+}
+
+// together is the decomposition solver of the all-together methods. Its
+// working set is the K variables of one training row: it picks the row
+// of maximal KKT violation, solves the row's sub-problem exactly, and
+// updates every active row's outputs with one kernel column (from the
+// column cache of qMatrix, with every target +1 so that Q = K). Rows are
+// kept in positions [0, active) while active; shrinking moves rows
+// behind active as LIBSVM moves variables.
+type together struct {
+	ctx    context.Context
+	name   string
+	method rowMethod
+	k, n   int
+	active int
+	q      *qMatrix
+	src    biasSource
+	y      []int     // class of each position
+	bound  []float64 // C·sᵢ of each position
+	a      []float64 // n×K variables, by position
+	f      []float64 // n×K outputs, by position
+	eps    float64
+	// work holds K-vectors: the row's variables before and after a step,
+	// its old and new coefficients.
+	next, c0, c1 []float64
+	// col is a float64 kernel column over all positions (refresh).
+	col []float64
+}
+
+// rowOf returns the K-vector of position p in s (a or f).
+func (t *together) rowOf(s []float64, p int) []float64 {
+	return s[p*t.k : (p+1)*t.k : (p+1)*t.k]
+}
+
+// swap exchanges positions p and r everywhere.
+func (t *together) swap(p, r int) {
+	if p == r {
+		return
+	}
+	t.q.swap(p, r)
+	t.y[p], t.y[r] = t.y[r], t.y[p]
+	t.bound[p], t.bound[r] = t.bound[r], t.bound[p]
+	ap, ar := t.rowOf(t.a, p), t.rowOf(t.a, r)
+	fp, fr := t.rowOf(t.f, p), t.rowOf(t.f, r)
+	for m := range t.k {
+		ap[m], ar[m] = ar[m], ap[m]
+		fp[m], fr[m] = fr[m], fp[m]
+	}
+}
+
+// usable reports whether position p's sub-problem is defined: a row with
+// K(x, x) = 0 (a zero row under the linear kernel without bias) has no
+// curvature and is left at 0, as LIBLINEAR leaves it.
+func (t *together) usable(p int) bool { return t.q.qd[p] > 0 }
+
+// selectRow returns the active position of maximal violation (the first
+// on ties) and the violation; a non-finite output ends the solve.
+func (t *together) selectRow() (int, float64, error) {
+	best, bv := -1, 0.0
+	for p := range t.active {
+		f := t.rowOf(t.f, p)
+		var sum float64
+		for _, v := range f {
+			sum += v
+		}
+		if math.IsNaN(sum) || math.IsInf(sum, 0) {
+			return 0, 0, fmt.Errorf("%s: %w in the outputs of training row %d", t.name, ErrNonFinite, t.q.rowOf[p])
+		}
+		if !t.usable(p) {
+			continue
+		}
+		if v := t.method.violation(f, t.rowOf(t.a, p), t.y[p], t.bound[p]); v > bv {
+			best, bv = p, v
+		}
+	}
+	return best, bv, nil
+}
+
+// step solves position p's sub-problem and updates the outputs of the
+// active rows with column p of the kernel matrix.
+func (t *together) step(p int) error {
+	a, f, y := t.rowOf(t.a, p), t.rowOf(t.f, p), t.y[p]
+	t.method.solve(t.next, f, a, y, t.bound[p], t.q.qd[p])
+	for _, v := range t.next {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("%s: %w in the dual variables of training row %d", t.name, ErrNonFinite, t.q.rowOf[p])
+		}
+	}
+	t.method.coef(t.c0, a, y)
+	t.method.coef(t.c1, t.next, y)
+	copy(a, t.next)
+	var classes [maxStepClasses]int
+	moved := classes[:0]
+	for m := range t.k {
+		t.c1[m] -= t.c0[m]
+		if t.c1[m] != 0 {
+			moved = append(moved, m)
+		}
+	}
+	if len(moved) == 0 {
+		return nil
+	}
+	col := t.q.get(p, t.active)
+	k, d := t.k, t.c1
+	for r := range t.active {
+		kv := float64(col[r])
+		fr := t.f[r*k : (r+1)*k : (r+1)*k]
+		for _, m := range moved {
+			fr[m] += d[m] * kv
+		}
+	}
+	return nil
+}
+
+// maxStepClasses sizes the stack buffer of the classes a step moves; more
+// classes spill to the heap.
+const maxStepClasses = 64
+
+// shrink moves the active rows that method.shrinkable admits with margin
+// (the current maximal violation) behind the active ones.
+func (t *together) shrink(margin float64) {
+	ok := func(p int) bool {
+		return !t.usable(p) || t.method.shrinkable(t.rowOf(t.f, p), t.rowOf(t.a, p), t.y[p], t.bound[p], margin)
+	}
+	for p := 0; p < t.active; p++ {
+		if !ok(p) {
+			continue
+		}
+		t.active--
+		for t.active > p && ok(t.active) {
+			t.active--
+		}
+		t.swap(p, t.active)
+	}
+}
+
+// unshrink recomputes the outputs of the shrunk rows from the rows with a
+// non-zero coefficient and makes every row active again.
+func (t *together) unshrink() {
+	if t.active == t.n {
+		return
+	}
+	k := t.k
+	clear(t.f[t.active*k:])
+	for p := range t.n {
+		a := t.rowOf(t.a, p)
+		t.method.coef(t.c0, a, t.y[p])
+		if allZero(t.c0) {
+			continue
+		}
+		col := t.q.get(p, t.n)
+		for r := t.active; r < t.n; r++ {
+			kv := float64(col[r])
+			fr := t.rowOf(t.f, r)
+			for m, c := range t.c0 {
+				fr[m] += c * kv
+			}
+		}
+	}
+	t.active = t.n
+}
+
+// refresh recomputes every row's outputs in float64 from the kernel
+// (not from the float32 cache, whose rounding the outputs accumulate
+// over the steps) and makes every row active.
+func (t *together) refresh() {
+	t.active = t.n
+	clear(t.f)
+	for p := range t.n {
+		t.method.coef(t.c0, t.rowOf(t.a, p), t.y[p])
+		if allZero(t.c0) {
+			continue
+		}
+		t.src.column64(t.col, t.q.rowOf[p], t.q.rowOf)
+		for r, kv := range t.col {
+			fr := t.rowOf(t.f, r)
+			for m, c := range t.c0 {
+				fr[m] += c * kv
+			}
+		}
+	}
+}
+
+func allZero(s []float64) bool {
+	for _, v := range s {
+		if v != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// solve runs the decomposition method until the maximal violation over
+// all rows is at most eps, or maxIter sub-problems; it returns the
+// number of sub-problems solved and whether eps was met.
+func (t *together) solve(maxIter int, shrinking bool) (int, bool, error) {
+	counter := min(t.n, 1000) + 1
+	unshrunk := false
+	exact := false // the outputs are refresh's, all rows active
+	for iter := 0; iter < maxIter; iter++ {
+		p, v, err := t.selectRow()
+		if err != nil {
+			return iter, false, err
+		}
+		counter--
+		if counter == 0 {
+			counter = min(t.n, 1000)
+			if err := t.ctx.Err(); err != nil {
+				return iter, false, err
+			}
+			if shrinking {
+				if !unshrunk && v <= 10*t.eps {
+					unshrunk = true
+					t.unshrink()
+					continue
+				}
+				t.shrink(v)
+				continue
+			}
+		}
+		if v <= t.eps {
+			if !exact {
+				t.refresh()
+				exact = true
+				continue
+			}
+			return iter, true, nil
+		}
+		if err := t.step(p); err != nil {
+			return iter, false, err
+		}
+		exact = false
+	}
+	t.refresh()
+	return maxIter, false, nil
+}
+
+// objective returns the dual objective (maximisation form) from the
+// outputs: Σᵢ linear(aᵢ) − ½Σᵢ Σₘ cᵢᵐ·fᵢᵐ.
+func (t *together) objective() float64 {
+	var lin, quad float64
+	for p := range t.n {
+		a, f := t.rowOf(t.a, p), t.rowOf(t.f, p)
+		lin += t.method.linear(a, t.y[p])
+		t.method.coef(t.c0, a, t.y[p])
+		for m, c := range t.c0 {
+			quad += c * f[m]
+		}
+	}
+	return lin - quad/2
+}
+
+// methodOf returns the rowMethod of a method name.
+func methodOf(name string, k int) rowMethod {
+	if name == WestonWatkins {
+		return wwMethod{bp: make([]float64, 0, 2*k)}
+	}
+	return csMethod{d: make([]float64, k)}
+}
+
+// TrainTogether fits the all-together multiclass SVM o.Method (see
+// CrammerSinger and WestonWatkins for each dual) to the multiclass problem
+// p (Classes required) on rows of x. The decomposition method: each step
+// takes the training row whose K dual variables violate the KKT
+// conditions most (the violation is each method's, see its type) and
+// minimises the dual over them exactly, the other rows fixed; the outputs
+// fᵢᵐ = wₘ·φ(xᵢ) of every active row are updated from one kernel column,
+// taken from an LRU cache of o.CacheBytes. Every min(n, 1000) steps rows
+// whose variables are at bounds and satisfy their KKT conditions by more
+// than the current maximal violation are shrunk (set aside; LIBSVM's
+// heuristic), and the outputs of all rows are recomputed once the
+// violation falls below 10·eps. Once the violation is at most eps, the
+// outputs of all rows are recomputed in float64 from the kernel (the
+// cache holds float32 values, whose rounding the outputs accumulate), and
+// the solve stops when the maximal violation over all rows, on these
+// outputs, is at most eps (the model then reports Converged), or after
+// max_iter steps (o.MaxIter). A kernel value
+// or output that is NaN or infinite ends the fit with an error wrapping
+// ErrNonFinite that names the method; so does a cancelled ctx, with its
+// error.
+func TrainTogether(ctx context.Context, x *Data, p Problem, o TogetherOptions) (*TogetherModel, error) {
+	if err := o.check(); err != nil {
+		return nil, err
+	}
+	if p.Classes == nil {
+		return nil, fmt.Errorf("%s trains multiclass problems (Classes), not binary ones", o.Method)
+	}
+	if err := p.check(); err != nil {
+		return nil, fmt.Errorf("%s: %w", o.Method, err)
+	}
+	x = x.forKernels()
+	n, _ := x.Dims()
+	t := newTogether(ctx, x, p, o)
+	if t.n == 0 {
+		return nil, fmt.Errorf("%s: no training row has a positive weight", o.Method)
+	}
+	for q, v := range t.q.qd {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("%s: %w: K(x, x) = %v at training row %d", o.Method, ErrNonFinite, v, t.q.rowOf[q])
+		}
+	}
+	for _, r := range t.q.rowOf {
+		if r < 0 || r >= n {
+			return nil, fmt.Errorf("%s: row %d outside the design's 0..%d", o.Method, r, n-1)
+		}
+	}
+	maxIter := o.MaxIter
+	if maxIter == 0 {
+		maxIter = max(10_000_000, 100*t.n)
+	}
+	iter, converged, err := t.solve(maxIter, !o.NoShrinking)
+	if err != nil {
+		return nil, err
+	}
+	return t.model(x, o, iter, converged), nil
+}
+
+// newTogether lays out the rows of p with a positive weight in training
+// order, at a = 0 (so f = 0).
+func newTogether(ctx context.Context, x *Data, p Problem, o TogetherOptions) *together {
+	k := p.NumClasses
+	t := &together{ctx: ctx, name: o.Method, method: methodOf(o.Method, k), k: k, eps: o.eps()}
+	var rows []int
+	for q, r := range p.Rows {
+		w := 1.0
+		if p.Weights != nil {
+			w = p.Weights[q]
+		}
+		if !(w > 0) {
+			continue
+		}
+		rows = append(rows, r)
+		t.y = append(t.y, p.Classes[q])
+		t.bound = append(t.bound, o.C*w)
+	}
+	t.n, t.active = len(rows), len(rows)
+	t.a, t.f = make([]float64, t.n*k), make([]float64, t.n*k)
+	t.next, t.c0, t.c1 = make([]float64, k), make([]float64, k), make([]float64, k)
+	t.src = biasSource{eval: newEvaluator(o.Kernel, x, &rowGroups{}), b2: o.Bias * o.Bias}
+	ones := make([]int8, t.n)
+	for i := range ones {
+		ones[i] = 1
+	}
+	t.q = newQMatrix(t.src, rows, ones, o.cacheBytes())
+	t.col = make([]float64, t.n)
+	return t
+}
+
+// biasSource is a kernel plus the square of a constant feature's value.
+type biasSource struct {
+	eval *evaluator
+	b2   float64
+}
+
+func (s biasSource) at(i, j int) float64 { return s.eval.at(i, j) + s.b2 }
+
+func (s biasSource) column32(dst []float32, i int, js []int) {
+	s.eval.column32(dst, i, js)
+	if s.b2 != 0 {
+		for k, v := range dst {
+			dst[k] = float32(float64(v) + s.b2)
+		}
+	}
+}
+
+func (s biasSource) column64(dst []float64, i int, js []int) {
+	s.eval.column64(dst, i, js)
+	for k := range dst {
+		dst[k] += s.b2
+	}
+}
