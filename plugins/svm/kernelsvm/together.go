@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/rand/v2"
 )
 
 // Methods of TogetherOptions.Method: the "all-together" multiclass SVMs
@@ -34,6 +35,8 @@ type TogetherOptions struct {
 	// MaxIter bounds the sub-problems solved (0: max(10⁷, 100·n), LIBSVM's
 	// bound); a fit that reaches it returns its model with Converged false.
 	MaxIter int
+	// Seed draws the order in which each sweep visits the rows.
+	Seed uint64
 }
 
 func (o TogetherOptions) check() error {
@@ -77,12 +80,14 @@ type rowMethod interface {
 }
 
 // together is the decomposition solver of the all-together methods. Its
-// working set is the K variables of one training row: it picks the row
-// of maximal KKT violation, solves the row's sub-problem exactly, and
-// updates every active row's outputs with one kernel column (from the
-// column cache of qMatrix, with every target +1 so that Q = K). Rows are
-// kept in positions [0, active) while active; shrinking moves rows
-// behind active as LIBSVM moves variables.
+// working set is the K variables of one training row: it sweeps over the
+// active rows in a random order (Keerthi et al. 2008's sequential dual
+// method), solves the sub-problem of each row that violates its KKT
+// conditions by more than eps exactly, and updates every active row's
+// outputs with one kernel column (from the column cache of qMatrix, with
+// every target +1 so that Q = K). Rows are kept in positions [0, active)
+// while active; shrinking moves rows behind active as LIBSVM moves
+// variables.
 type together struct {
 	ctx    context.Context
 	name   string
@@ -94,18 +99,39 @@ type together struct {
 	y      []int     // class of each position
 	bound  []float64 // C·sᵢ of each position
 	a      []float64 // n×K variables, by position
-	f      []float64 // n×K outputs, by position
-	eps    float64
+	// f holds the outputs class by class (K×n): fᵢᵐ of position p at
+	// f[m·n + p], so that a step adds to each class it moves one
+	// contiguous run.
+	f   []float64
+	fp  []float64 // one position's outputs, gathered (outputs)
+	eps float64
 	// work holds K-vectors: the row's variables before and after a step,
 	// its old and new coefficients.
 	next, c0, c1 []float64
 	// col is a float64 kernel column over all positions (refresh).
 	col []float64
+	// order is the order of a sweep's positions, drawn from rng.
+	order []int
+	rng   *rand.Rand
 }
 
-// rowOf returns the K-vector of position p in s (a or f).
+// rowOf returns the K-vector of position p in s (a).
 func (t *together) rowOf(s []float64, p int) []float64 {
 	return s[p*t.k : (p+1)*t.k : (p+1)*t.k]
+}
+
+// outputs returns the K outputs of position p, gathered into a buffer
+// that the next call overwrites.
+func (t *together) outputs(p int) []float64 {
+	for m := range t.fp {
+		t.fp[m] = t.f[m*t.n+p]
+	}
+	return t.fp
+}
+
+// class returns the outputs of class m over positions [lo, hi).
+func (t *together) class(m, lo, hi int) []float64 {
+	return t.f[m*t.n+lo : m*t.n+hi : m*t.n+hi]
 }
 
 // swap exchanges positions p and r everywhere.
@@ -117,10 +143,10 @@ func (t *together) swap(p, r int) {
 	t.y[p], t.y[r] = t.y[r], t.y[p]
 	t.bound[p], t.bound[r] = t.bound[r], t.bound[p]
 	ap, ar := t.rowOf(t.a, p), t.rowOf(t.a, r)
-	fp, fr := t.rowOf(t.f, p), t.rowOf(t.f, r)
 	for m := range t.k {
 		ap[m], ar[m] = ar[m], ap[m]
-		fp[m], fr[m] = fr[m], fp[m]
+		f := t.f[m*t.n : (m+1)*t.n]
+		f[p], f[r] = f[r], f[p]
 	}
 }
 
@@ -129,33 +155,27 @@ func (t *together) swap(p, r int) {
 // curvature and is left at 0, as LIBLINEAR leaves it.
 func (t *together) usable(p int) bool { return t.q.qd[p] > 0 }
 
-// selectRow returns the active position of maximal violation (the first
-// on ties) and the violation; a non-finite output ends the solve.
-func (t *together) selectRow() (int, float64, error) {
-	best, bv := -1, 0.0
-	for p := range t.active {
-		f := t.rowOf(t.f, p)
-		var sum float64
-		for _, v := range f {
-			sum += v
-		}
-		if math.IsNaN(sum) || math.IsInf(sum, 0) {
-			return 0, 0, fmt.Errorf("%s: %w in the outputs of training row %d", t.name, ErrNonFinite, t.q.rowOf[p])
-		}
-		if !t.usable(p) {
-			continue
-		}
-		if v := t.method.violation(f, t.rowOf(t.a, p), t.y[p], t.bound[p]); v > bv {
-			best, bv = p, v
-		}
+// violation returns position p's KKT violation (0 for a row that is
+// not usable); a non-finite output ends the solve.
+func (t *together) violation(p int) (float64, error) {
+	f := t.outputs(p)
+	var sum float64
+	for _, v := range f {
+		sum += v
 	}
-	return best, bv, nil
+	if math.IsNaN(sum) || math.IsInf(sum, 0) {
+		return 0, fmt.Errorf("%s: %w in the outputs of training row %d", t.name, ErrNonFinite, t.q.rowOf[p])
+	}
+	if !t.usable(p) {
+		return 0, nil
+	}
+	return t.method.violation(f, t.rowOf(t.a, p), t.y[p], t.bound[p]), nil
 }
 
 // step solves position p's sub-problem and updates the outputs of the
 // active rows with column p of the kernel matrix.
 func (t *together) step(p int) error {
-	a, f, y := t.rowOf(t.a, p), t.rowOf(t.f, p), t.y[p]
+	a, f, y := t.rowOf(t.a, p), t.outputs(p), t.y[p]
 	t.method.solve(t.next, f, a, y, t.bound[p], t.q.qd[p])
 	for _, v := range t.next {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
@@ -165,38 +185,28 @@ func (t *together) step(p int) error {
 	t.method.coef(t.c0, a, y)
 	t.method.coef(t.c1, t.next, y)
 	copy(a, t.next)
-	var classes [maxStepClasses]int
-	moved := classes[:0]
+	var col []float32
 	for m := range t.k {
-		t.c1[m] -= t.c0[m]
-		if t.c1[m] != 0 {
-			moved = append(moved, m)
+		d := t.c1[m] - t.c0[m]
+		if d == 0 {
+			continue
 		}
-	}
-	if len(moved) == 0 {
-		return nil
-	}
-	col := t.q.get(p, t.active)
-	k, d := t.k, t.c1
-	for r := range t.active {
-		kv := float64(col[r])
-		fr := t.f[r*k : (r+1)*k : (r+1)*k]
-		for _, m := range moved {
-			fr[m] += d[m] * kv
+		if col == nil {
+			col = t.q.get(p, t.active)[:t.active]
+		}
+		f := t.class(m, 0, t.active)
+		for r, kv := range col {
+			f[r] += d * float64(kv)
 		}
 	}
 	return nil
 }
 
-// maxStepClasses sizes the stack buffer of the classes a step moves; more
-// classes spill to the heap.
-const maxStepClasses = 64
-
 // shrink moves the active rows that method.shrinkable admits with margin
-// (the current maximal violation) behind the active ones.
+// (the last sweep's largest violation) behind the active ones.
 func (t *together) shrink(margin float64) {
 	ok := func(p int) bool {
-		return !t.usable(p) || t.method.shrinkable(t.rowOf(t.f, p), t.rowOf(t.a, p), t.y[p], t.bound[p], margin)
+		return !t.usable(p) || t.method.shrinkable(t.outputs(p), t.rowOf(t.a, p), t.y[p], t.bound[p], margin)
 	}
 	for p := 0; p < t.active; p++ {
 		if !ok(p) {
@@ -216,20 +226,23 @@ func (t *together) unshrink() {
 	if t.active == t.n {
 		return
 	}
-	k := t.k
-	clear(t.f[t.active*k:])
+	for m := range t.k {
+		clear(t.class(m, t.active, t.n))
+	}
 	for p := range t.n {
 		a := t.rowOf(t.a, p)
 		t.method.coef(t.c0, a, t.y[p])
 		if allZero(t.c0) {
 			continue
 		}
-		col := t.q.get(p, t.n)
-		for r := t.active; r < t.n; r++ {
-			kv := float64(col[r])
-			fr := t.rowOf(t.f, r)
-			for m, c := range t.c0 {
-				fr[m] += c * kv
+		col := t.q.get(p, t.n)[t.active:t.n]
+		for m, c := range t.c0 {
+			if c == 0 {
+				continue
+			}
+			f := t.class(m, t.active, t.n)
+			for r, kv := range col {
+				f[r] += c * float64(kv)
 			}
 		}
 	}
@@ -248,10 +261,13 @@ func (t *together) refresh() {
 			continue
 		}
 		t.src.column64(t.col, t.q.rowOf[p], t.q.rowOf)
-		for r, kv := range t.col {
-			fr := t.rowOf(t.f, r)
-			for m, c := range t.c0 {
-				fr[m] += c * kv
+		for m, c := range t.c0 {
+			if c == 0 {
+				continue
+			}
+			f := t.class(m, 0, t.n)
+			for r, kv := range t.col {
+				f[r] += c * kv
 			}
 		}
 	}
@@ -270,45 +286,72 @@ func allZero(s []float64) bool {
 // all rows is at most eps, or maxIter sub-problems; it returns the
 // number of sub-problems solved and whether eps was met.
 func (t *together) solve(maxIter int, shrinking bool) (int, bool, error) {
-	counter := min(t.n, 1000) + 1
+	iter := 0
 	unshrunk := false
 	exact := false // the outputs are refresh's, all rows active
-	for iter := 0; iter < maxIter; iter++ {
-		p, v, err := t.selectRow()
+	for {
+		if err := t.ctx.Err(); err != nil {
+			return iter, false, err
+		}
+		worst, steps, err := t.sweep(&iter, maxIter)
 		if err != nil {
 			return iter, false, err
 		}
-		counter--
-		if counter == 0 {
-			counter = min(t.n, 1000)
-			if err := t.ctx.Err(); err != nil {
-				return iter, false, err
-			}
-			if shrinking {
-				if !unshrunk && v <= 10*t.eps {
-					unshrunk = true
-					t.unshrink()
-					continue
-				}
-				t.shrink(v)
-				continue
-			}
+		if steps > 0 {
+			exact = false
 		}
-		if v <= t.eps {
-			if !exact {
-				t.refresh()
-				exact = true
-				continue
-			}
+		switch {
+		case iter >= maxIter:
+			t.refresh()
+			return iter, false, nil
+		case worst <= t.eps && exact:
 			return iter, true, nil
+		case worst <= t.eps:
+			t.refresh()
+			exact = true
+		case shrinking && !unshrunk && worst <= 10*t.eps:
+			t.unshrink()
+			unshrunk = true
+		case shrinking:
+			t.shrink(worst)
+		}
+	}
+}
+
+// sweep visits the active rows once in a random order, solving the
+// sub-problem of each whose violation exceeds eps, and returns the
+// largest violation met (before the row's step) and the number of steps;
+// iter counts the steps, up to maxIter.
+func (t *together) sweep(iter *int, maxIter int) (worst float64, steps int, err error) {
+	order := t.order[:t.active]
+	for p := range order {
+		order[p] = p
+	}
+	t.rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+	for _, p := range order {
+		v, err := t.violation(p)
+		if err != nil {
+			return 0, steps, err
+		}
+		worst = max(worst, v)
+		if v <= t.eps {
+			continue
+		}
+		if *iter >= maxIter {
+			return worst, steps, nil
 		}
 		if err := t.step(p); err != nil {
-			return iter, false, err
+			return 0, steps, err
 		}
-		exact = false
+		*iter++
+		steps++
+		if steps%1000 == 0 {
+			if err := t.ctx.Err(); err != nil {
+				return 0, steps, err
+			}
+		}
 	}
-	t.refresh()
-	return maxIter, false, nil
+	return worst, steps, nil
 }
 
 // objective returns the dual objective (maximisation form) from the
@@ -316,7 +359,7 @@ func (t *together) solve(maxIter int, shrinking bool) (int, bool, error) {
 func (t *together) objective() float64 {
 	var lin, quad float64
 	for p := range t.n {
-		a, f := t.rowOf(t.a, p), t.rowOf(t.f, p)
+		a, f := t.rowOf(t.a, p), t.outputs(p)
 		lin += t.method.linear(a, t.y[p])
 		t.method.coef(t.c0, a, t.y[p])
 		for m, c := range t.c0 {
@@ -336,24 +379,25 @@ func methodOf(name string, k int) rowMethod {
 
 // TrainTogether fits the all-together multiclass SVM o.Method (see
 // CrammerSinger and WestonWatkins for each dual) to the multiclass problem
-// p (Classes required) on rows of x. The decomposition method: each step
-// takes the training row whose K dual variables violate the KKT
-// conditions most (the violation is each method's, see its type) and
-// minimises the dual over them exactly, the other rows fixed; the outputs
-// fᵢᵐ = wₘ·φ(xᵢ) of every active row are updated from one kernel column,
-// taken from an LRU cache of o.CacheBytes. Every min(n, 1000) steps rows
-// whose variables are at bounds and satisfy their KKT conditions by more
-// than the current maximal violation are shrunk (set aside; LIBSVM's
-// heuristic), and the outputs of all rows are recomputed once the
-// violation falls below 10·eps. Once the violation is at most eps, the
-// outputs of all rows are recomputed in float64 from the kernel (the
-// cache holds float32 values, whose rounding the outputs accumulate), and
-// the solve stops when the maximal violation over all rows, on these
-// outputs, is at most eps (the model then reports Converged), or after
-// max_iter steps (o.MaxIter). A kernel value
-// or output that is NaN or infinite ends the fit with an error wrapping
-// ErrNonFinite that names the method; so does a cancelled ctx, with its
-// error.
+// p (Classes required) on rows of x, by a decomposition method whose
+// working set is one training row's K dual variables. Each sweep visits
+// the active rows in a random order (drawn from o.Seed); a row whose KKT
+// violation vᵢ (each method's, see csMethod and wwMethod) exceeds eps has
+// the dual minimised over its variables exactly, the other rows fixed,
+// and the outputs fⱼᵐ = wₘ·φ(xⱼ) of every active row are updated from
+// one kernel column, taken from an LRU cache of o.CacheBytes. After each
+// sweep, with V the largest vᵢ it met: rows whose variables are at bounds
+// and satisfy their KKT conditions by more than V are shrunk (set aside;
+// LIBSVM's heuristic); the first time V ≤ 10·eps, the outputs of the
+// shrunk rows are recomputed and every row made active instead. When
+// V ≤ eps, the outputs of all rows are recomputed in float64 from the
+// kernel (the cache holds float32 values, whose rounding the outputs
+// accumulate) and every row is made active; the solve stops when a sweep
+// over all rows, on such outputs, finds max vᵢ ≤ eps (the model then
+// reports Converged), or after o.MaxIter sub-problems. A kernel value or
+// output that is NaN or infinite ends the fit with an error wrapping
+// ErrNonFinite that names the method; so does a cancelled ctx (looked at
+// every sweep and every 1000 steps), with its error.
 func TrainTogether(ctx context.Context, x *Data, p Problem, o TogetherOptions) (*TogetherModel, error) {
 	if err := o.check(); err != nil {
 		return nil, err
@@ -411,7 +455,7 @@ func newTogether(ctx context.Context, x *Data, p Problem, o TogetherOptions) *to
 	}
 	t.n, t.active = len(rows), len(rows)
 	t.a, t.f = make([]float64, t.n*k), make([]float64, t.n*k)
-	t.next, t.c0, t.c1 = make([]float64, k), make([]float64, k), make([]float64, k)
+	t.next, t.c0, t.c1, t.fp = make([]float64, k), make([]float64, k), make([]float64, k), make([]float64, k)
 	t.src = biasSource{eval: newEvaluator(o.Kernel, x, &rowGroups{}), b2: o.Bias * o.Bias}
 	ones := make([]int8, t.n)
 	for i := range ones {
@@ -419,6 +463,8 @@ func newTogether(ctx context.Context, x *Data, p Problem, o TogetherOptions) *to
 	}
 	t.q = newQMatrix(t.src, rows, ones, o.cacheBytes())
 	t.col = make([]float64, t.n)
+	t.order = make([]int, t.n)
+	t.rng = rand.New(rand.NewPCG(o.Seed, 0x5eed))
 	return t
 }
 

@@ -30,7 +30,7 @@ import (
 // solve_sub_problem). A row is shrunk when all its variables but one are
 // at their bound (the row is at α = 0, or its class's variable at Cᵢ with
 // one other class holding −Cᵢ) and the free one's gradient lies below
-// every other by more than the current maximal violation.
+// every other by more than the last sweep's largest violation.
 type csMethod struct {
 	// d is the sort buffer of the sub-problem (length K).
 	d []float64

@@ -77,7 +77,7 @@ func TestTogetherRefuses(t *testing.T) {
 }
 
 // TestTogetherStopsOnCancel: a cancelled context ends the solve (looked
-// at every min(n, 1000) steps) with the context's error.
+// at every sweep) with the context's error.
 func TestTogetherStopsOnCancel(t *testing.T) {
 	x, y := blobs(200, 4, 3, 1, 2)
 	ctx, cancel := context.WithCancel(context.Background())

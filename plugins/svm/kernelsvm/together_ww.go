@@ -26,7 +26,7 @@ import "slices"
 // S = Σδₘ, a strictly decreasing piecewise linear equation solved
 // between its sorted breakpoints. A row is shrunk when each of its
 // variables is at a bound and satisfies its KKT condition by more than
-// the current maximal violation.
+// the last sweep's largest violation.
 type wwMethod struct {
 	// bp holds the sub-problem's breakpoints (length 2K).
 	bp []float64

@@ -74,7 +74,9 @@ func fitTogether(ctx context.Context, x sdk.Matrix, ins []sdk.FitInput, rows [][
 			for i := take(); i < len(ins); i = take() {
 				in := ins[i]
 				pr := kernelsvm.Problem{Rows: rows[i], Classes: in.Classes, NumClasses: in.NumClasses, Weights: in.Weights}
-				m, err := kernelsvm.TrainTogether(ctx, data, pr, opt)
+				o := opt
+				o.Seed = in.Seed
+				m, err := kernelsvm.TrainTogether(ctx, data, pr, o)
 				out[i], errs[i] = togetherModel{m}, err
 			}
 		}()
