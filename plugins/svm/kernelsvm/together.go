@@ -410,6 +410,11 @@ func TrainTogether(ctx context.Context, x *Data, p Problem, o TogetherOptions) (
 	}
 	x = x.forKernels()
 	n, _ := x.Dims()
+	for _, r := range p.Rows {
+		if r < 0 || r >= n {
+			return nil, fmt.Errorf("%s: row %d outside the design's 0..%d", o.Method, r, n-1)
+		}
+	}
 	t := newTogether(ctx, x, p, o)
 	if t.n == 0 {
 		return nil, fmt.Errorf("%s: no training row has a positive weight", o.Method)
@@ -417,11 +422,6 @@ func TrainTogether(ctx context.Context, x *Data, p Problem, o TogetherOptions) (
 	for q, v := range t.q.qd {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return nil, fmt.Errorf("%s: %w: K(x, x) = %v at training row %d", o.Method, ErrNonFinite, v, t.q.rowOf[q])
-		}
-	}
-	for _, r := range t.q.rowOf {
-		if r < 0 || r >= n {
-			return nil, fmt.Errorf("%s: row %d outside the design's 0..%d", o.Method, r, n-1)
 		}
 	}
 	maxIter := o.MaxIter

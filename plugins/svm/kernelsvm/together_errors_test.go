@@ -65,6 +65,7 @@ func TestTogetherRefuses(t *testing.T) {
 		{"binary", TogetherOptions{Options: rbf, Method: CrammerSinger}, Problem{Rows: []int{0, 1}, Targets: []float64{1, -1}}, "crammer_singer trains multiclass problems (Classes), not binary ones"},
 		{"class", TogetherOptions{Options: rbf, Method: CrammerSinger}, seqProblem(y, 2), "crammer_singer: class 2 of row 1 is not in 0..1"},
 		{"weights", TogetherOptions{Options: rbf, Method: CrammerSinger}, Problem{Rows: []int{0, 1}, Classes: []int{0, 1}, NumClasses: 2, Weights: []float64{0, 0}}, "crammer_singer: no training row has a positive weight"},
+		{"row", TogetherOptions{Options: rbf, Method: WestonWatkins}, Problem{Rows: []int{0, 12}, Classes: []int{0, 1}, NumClasses: 2}, "weston_watkins: row 12 outside the design's 0..11"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
