@@ -221,8 +221,9 @@ docs-check: build
 
 # Installs the Debian packages the tests use: LIBLINEAR, LIBSVM (the
 # scripts that regenerate the kernel SVM's references and make bench's
-# peer), pdflatex, Chromium for the HTML report, and the Python packages of
-# the sklearn plugin. A
+# peer), pdflatex, Chromium for the HTML report, cvxopt (the general QP
+# solver of scripts/cs_qp_reference.py, which writes the all-together
+# SVMs' references) and the Python packages of the sklearn plugin. A
 # test that needs one skips when it is missing, naming the package, and
 # make test says so.
 test-deps: python-deps
@@ -231,6 +232,8 @@ test-deps: python-deps
 	@command -v liblinear-train >/dev/null && command -v svm-train >/dev/null && command -v pdflatex >/dev/null || { \
 		$(APT) update -qq && $(APT) install -y -qq --no-install-recommends \
 			liblinear-tools libsvm-tools texlive-latex-base texlive-latex-recommended; }
+	@$(PYTHON) -c 'import cvxopt' 2>/dev/null || { \
+		$(APT) update -qq && $(APT) install -y -qq --no-install-recommends python3-cvxopt; }
 
 # The Python packages of the sklearn plugin and of make bench's scikit-learn
 # peers; venv, pip and wheel to pip-install the plugin kit into a venv

@@ -49,6 +49,21 @@
 // svm-predict -b 1's coupled class probabilities (Wu, Lin & Weng 2004,
 // their second method). The parity tests check both against svm-predict.
 //
+// # All-together multiclass SVMs
+//
+// TrainTogether solves the single-problem multiclass SVMs of Crammer &
+// Singer (2001) and Weston & Watkins (1999) with any kernel (the duals
+// and their optimality conditions are documented at csMethod and
+// wwMethod): a decomposition method whose working set is one training
+// row's K dual variables, rows visited in random sweeps (Keerthi et al.
+// 2008's sequential dual method) and optimised exactly, with LIBSVM's
+// shrinking and its column cache (columnCache,
+// through qMatrix with every target +1), and the outputs of all rows
+// recomputed in float64 before the final check. The tests compare the
+// optima with cvxopt's general QP solver (scripts/cs_qp_reference.py)
+// and, with the linear kernel, Crammer–Singer's predictions with
+// liblinear-train -s 4 (testdata/gen_liblinear_cs.py).
+//
 // # Probabilities
 //
 // With Options.Probability a model also fits Platt's sigmoid

@@ -117,12 +117,18 @@ func (e *evaluator) fromDots(dst []float32, dots []float64, r int, rows []int) {
 // column32 sets dst[k] = float32(K(x_r, x_rows[k])), row by row; on a
 // dense design four dot products at a time, so that their chains of
 // additions, each in column order, overlap.
-func (e *evaluator) column32(dst []float32, r int, rows []int) {
+func (e *evaluator) column32(dst []float32, r int, rows []int) { column(e, dst, r, rows) }
+
+// column64 is column32 in float64.
+func (e *evaluator) column64(dst []float64, r int, rows []int) { column(e, dst, r, rows) }
+
+// column sets dst[k] = K(x_r, x_rows[k]) rounded to T (see column32).
+func column[T float32 | float64](e *evaluator, dst []T, r int, rows []int) {
 	ia, va := e.x.row(r)
 	if ia != nil {
 		for k, s := range rows {
 			ib, vb := e.x.row(s)
-			dst[k] = float32(e.value(dotRows(ia, va, ib, vb), r, s))
+			dst[k] = T(e.value(dotRows(ia, va, ib, vb), r, s))
 		}
 		return
 	}
@@ -140,10 +146,10 @@ func (e *evaluator) column32(dst []float32, r int, rows []int) {
 			s2 += v * y2[c]
 			s3 += v * y3[c]
 		}
-		dst[k] = float32(e.value(s0, r, rows[k]))
-		dst[k+1] = float32(e.value(s1, r, rows[k+1]))
-		dst[k+2] = float32(e.value(s2, r, rows[k+2]))
-		dst[k+3] = float32(e.value(s3, r, rows[k+3]))
+		dst[k] = T(e.value(s0, r, rows[k]))
+		dst[k+1] = T(e.value(s1, r, rows[k+1]))
+		dst[k+2] = T(e.value(s2, r, rows[k+2]))
+		dst[k+3] = T(e.value(s3, r, rows[k+3]))
 	}
 	for ; k < len(rows); k++ {
 		y := data[rows[k]*stride:][:d]
@@ -151,6 +157,6 @@ func (e *evaluator) column32(dst []float32, r int, rows []int) {
 		for c, v := range va {
 			s += v * y[c]
 		}
-		dst[k] = float32(e.value(s, r, rows[k]))
+		dst[k] = T(e.value(s, r, rows[k]))
 	}
 }

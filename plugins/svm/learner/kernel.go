@@ -24,18 +24,24 @@ func kernelOptions(p sdk.Params, d int) (kernelsvm.Options, error) {
 	default:
 		return kernelsvm.Options{}, sdk.WithParam("method", fmt.Errorf("method %s is linear; kernel %s trains by smo", m, p.Str("kernel")))
 	}
-	gamma := p.Float("gamma")
-	if gamma == 0 {
-		gamma = 1 / float64(max(d, 1))
-	}
 	return kernelsvm.Options{
-		Kernel:      kernelsvm.Kernel{Type: p.Str("kernel"), Gamma: gamma, Degree: p.Int("degree"), Coef0: p.Float("coef0")},
+		Kernel:      kernelOf(p, d),
 		C:           p.Float("C"),
 		Eps:         p.Float("tol"),
 		NoShrinking: !p.Bool("shrinking"),
 		CacheBytes:  int64(p.Float("cache_size") * (1 << 20)),
 		Probability: p.Bool("probability"),
 	}, nil
+}
+
+// kernelOf returns the kernel of the parameters for a design of d
+// columns: gamma = 0 means 1/d, LIBSVM's default.
+func kernelOf(p sdk.Params, d int) kernelsvm.Kernel {
+	gamma := p.Float("gamma")
+	if gamma == 0 {
+		gamma = 1 / float64(max(d, 1))
+	}
+	return kernelsvm.Kernel{Type: p.Str("kernel"), Gamma: gamma, Degree: p.Int("degree"), Coef0: p.Float("coef0")}
 }
 
 // kernelData returns x as kernelsvm reads it.
@@ -50,7 +56,42 @@ func kernelData(x sdk.Matrix) *kernelsvm.Data {
 // sharing kernel values between them (kernelsvm.Train): a binary problem
 // as svm-train trains a two-class set, a native multiclass one as
 // svm-train trains a multiclass set (one-vs-one pairs and their vote).
+// With multiclass = crammer_singer or weston_watkins the native
+// multiclass problems train by that method instead (fitTogether).
 func (learner) FitShared(ctx context.Context, x sdk.Matrix, ins []sdk.FitInput, rows [][]int, p sdk.Params, workers int) ([]sdk.Model, error) {
+	if !together(p) {
+		return fitSMO(ctx, x, ins, rows, p, workers)
+	}
+	out := make([]sdk.Model, len(ins))
+	for _, multi := range []bool{true, false} {
+		var idx []int
+		var sub []sdk.FitInput
+		var subRows [][]int
+		for i, in := range ins {
+			if (in.Kind == sdk.Multiclass) == multi {
+				idx, sub, subRows = append(idx, i), append(sub, in), append(subRows, rows[i])
+			}
+		}
+		if len(idx) == 0 {
+			continue
+		}
+		fit := fitSMO
+		if multi {
+			fit = fitTogether
+		}
+		ms, err := fit(ctx, x, sub, subRows, p, workers)
+		if err != nil {
+			return nil, err
+		}
+		for k, i := range idx {
+			out[i] = ms[k]
+		}
+	}
+	return out, nil
+}
+
+// fitSMO is FitShared by SMO.
+func fitSMO(ctx context.Context, x sdk.Matrix, ins []sdk.FitInput, rows [][]int, p sdk.Params, workers int) ([]sdk.Model, error) {
 	_, d := x.Dims()
 	opt, err := kernelOptions(p, d)
 	if err != nil {

@@ -1,7 +1,9 @@
 // Package learner adapts the svm solvers to the plugin SDK: the linear
 // ones of package linsvm and the kernel C-SVC of package kernelsvm, which
 // trains the problems of a Fit request together (sdk.SharedFitter) and
-// predicts with their models together (sdk.BatchPredictor); the
+// predicts with their models together (sdk.BatchPredictor), and the
+// all-together multiclass SVMs of kernelsvm.TrainTogether (parameter
+// multiclass, for native multiclass problems); the
 // bench-plugin-svm command serves it, and an in-process host can link it.
 package learner
 
@@ -27,6 +29,14 @@ const (
 	perceptron    = "perceptron"
 	pocket        = "pocket"
 	smo           = "smo"
+)
+
+// Values of the multiclass parameter: the all-together methods of
+// package kernelsvm (crammer_singer is also a linear method's name), or
+// auto, the native multiclass training of the kernel or method.
+const (
+	multiclassAuto = "auto"
+	westonWatkins  = kernelsvm.WestonWatkins
 )
 
 // learner adapts package linsvm to the plugin SDK.
@@ -59,7 +69,7 @@ func (learner) BorrowsInput() bool { return true }
 func (learner) Info() sdk.LearnerInfo {
 	return sdk.LearnerInfo{
 		Name: "svm", Version: version,
-		Description:  "SVMs: linear 0.5·(||w||²+b²) + C·Σ loss (bias a penalised constant feature; Crammer–Singer for native multiclass problems), or kernel C-SVC (rbf, poly, sigmoid) by LIBSVM's SMO, with Platt probabilities",
+		Description:  "SVMs: linear 0.5·(||w||²+b²) + C·Σ loss (bias a penalised constant feature; Crammer–Singer for native multiclass problems), or kernel C-SVC (rbf, poly, sigmoid) by LIBSVM's SMO, with Platt probabilities; with any kernel, the all-together multiclass SVMs of Crammer–Singer and Weston–Watkins (multiclass, reduction none)",
 		Capabilities: sdk.Capabilities{Binary: true, Multiclass: true, Scores: true, Probabilities: true, Sparse: true, Weights: true},
 		Params: []sdk.ParamSpec{
 			{Name: "kernel", Type: sdk.StringParam, Default: sdk.String(kernelsvm.Linear), Allowed: []string{kernelsvm.Linear, kernelsvm.RBF, kernelsvm.Poly, kernelsvm.Sigmoid}, Description: "linear: the method's linear solver; rbf exp(−γ‖x−z‖²), poly (γ·x·z + coef0)^degree, sigmoid tanh(γ·x·z + coef0): LIBSVM's C-SVC by SMO (as method = smo)"},
@@ -67,6 +77,8 @@ func (learner) Info() sdk.LearnerInfo {
 				AppliesWhen: []sdk.Condition{sdk.When("kernel", kernelsvm.Linear)}},
 			{Name: "loss", Type: sdk.StringParam, Default: sdk.String(linsvm.LossHinge), Allowed: []string{linsvm.LossHinge, linsvm.LossSquaredHinge}, Description: "dual_cd loss: hinge (LIBLINEAR -s 3) or squared_hinge (-s 1)",
 				AppliesWhen: []sdk.Condition{sdk.When("method", dualCD).On(sdk.Binary)}},
+			{Name: "multiclass", Type: sdk.StringParam, Default: sdk.String(multiclassAuto), Allowed: []string{multiclassAuto, crammerSinger, westonWatkins}, Description: "native multiclass problems (reduction none): auto trains the kernel's one-vs-one pairs by SMO (LIBSVM) or the linear method's Crammer–Singer with its bias feature; crammer_singer (Crammer & Singer 2001) or weston_watkins (Weston & Watkins 1999) solve the all-together dual with the kernel, any kernel, by a decomposition method with shrinking and a kernel cache (kernelsvm.TrainTogether; bias adds bias² to every kernel value)",
+				AppliesWhen: []sdk.Condition{sdk.OnProblems(sdk.Multiclass)}},
 			{Name: "C", Type: sdk.NumberParam, Default: sdk.Number(1), Min: sdk.Bound(0), MinExclusive: true, Description: "penalty of the loss"},
 			{Name: "gamma", Type: sdk.NumberParam, Default: sdk.Number(0), Min: sdk.Bound(0), Description: "γ of the rbf, poly and sigmoid kernels (0: 1/number of features, LIBSVM's default)",
 				AppliesWhen: []sdk.Condition{sdk.When("kernel", kernelsvm.RBF, kernelsvm.Poly, kernelsvm.Sigmoid)}},
@@ -74,16 +86,16 @@ func (learner) Info() sdk.LearnerInfo {
 				AppliesWhen: []sdk.Condition{sdk.When("kernel", kernelsvm.Poly)}},
 			{Name: "coef0", Type: sdk.NumberParam, Default: sdk.Number(0), Description: "coef0 of the poly and sigmoid kernels",
 				AppliesWhen: []sdk.Condition{sdk.When("kernel", kernelsvm.Poly, kernelsvm.Sigmoid)}},
-			{Name: "cache_size", Type: sdk.NumberParam, Default: sdk.Number(100), Min: sdk.Bound(0), MinExclusive: true, Description: "smo: megabytes of kernel values kept by one fit (LIBSVM's -m), shared by the problems trained together",
-				AppliesWhen: []sdk.Condition{sdk.When("kernel", kernelsvm.RBF, kernelsvm.Poly, kernelsvm.Sigmoid), sdk.When("method", smo)}},
-			{Name: "shrinking", Type: sdk.BoolParam, Default: sdk.Bool(true), Description: "smo: shrinking heuristics (LIBSVM's -h)",
-				AppliesWhen: []sdk.Condition{sdk.When("kernel", kernelsvm.RBF, kernelsvm.Poly, kernelsvm.Sigmoid), sdk.When("method", smo)}},
+			{Name: "cache_size", Type: sdk.NumberParam, Default: sdk.Number(100), Min: sdk.Bound(0), MinExclusive: true, Description: "smo and the all-together methods: megabytes of kernel values kept by one fit (LIBSVM's -m), shared by the problems trained together",
+				AppliesWhen: []sdk.Condition{sdk.When("kernel", kernelsvm.RBF, kernelsvm.Poly, kernelsvm.Sigmoid), sdk.When("method", smo), sdk.When("multiclass", crammerSinger, westonWatkins)}},
+			{Name: "shrinking", Type: sdk.BoolParam, Default: sdk.Bool(true), Description: "smo and the all-together methods: shrinking heuristics (LIBSVM's -h)",
+				AppliesWhen: []sdk.Condition{sdk.When("kernel", kernelsvm.RBF, kernelsvm.Poly, kernelsvm.Sigmoid), sdk.When("method", smo), sdk.When("multiclass", crammerSinger, westonWatkins)}},
 			{Name: "probability", Type: sdk.BoolParam, Default: sdk.Bool(false), Description: "smo: Platt-scaled probabilities from a 5-fold cross-validation, as LIBSVM's -b 1 (five more fits per problem)",
 				AppliesWhen: []sdk.Condition{sdk.When("kernel", kernelsvm.RBF, kernelsvm.Poly, kernelsvm.Sigmoid), sdk.When("method", smo)}},
-			{Name: "bias", Type: sdk.NumberParam, Default: sdk.Number(1), Description: "linear methods: value of the constant feature appended to every row (≤ 0: no bias)",
-				AppliesWhen: []sdk.Condition{sdk.When("method", dualCD, crammerSinger, perceptron, pocket)}},
-			{Name: "tol", Type: sdk.NumberParam, Default: sdk.Number(1e-3), Min: sdk.Bound(0), MinExclusive: true, Description: "stopping tolerance: LIBLINEAR's eps for the linear methods (LIBLINEAR's default is 0.1; 1e-3 reaches the optimum closely enough for per-fold parity), LIBSVM's -e for smo (its default)",
-				AppliesWhen: []sdk.Condition{sdk.When("kernel", kernelsvm.RBF, kernelsvm.Poly, kernelsvm.Sigmoid), sdk.When("method", dualCD, crammerSinger, smo)}},
+			{Name: "bias", Type: sdk.NumberParam, Default: sdk.Number(1), Description: "linear methods and the all-together ones: value of the constant feature appended to every row (≤ 0: no bias; all-together: bias² added to every kernel value, a penalised intercept per class as in Hsu & Lin 2002)",
+				AppliesWhen: []sdk.Condition{sdk.When("method", dualCD, crammerSinger, perceptron, pocket), sdk.When("multiclass", crammerSinger, westonWatkins)}},
+			{Name: "tol", Type: sdk.NumberParam, Default: sdk.Number(1e-3), Min: sdk.Bound(0), MinExclusive: true, Description: "stopping tolerance: LIBLINEAR's eps for the linear methods (LIBLINEAR's default is 0.1; 1e-3 reaches the optimum closely enough for per-fold parity), LIBSVM's -e for smo (its default), the largest KKT violation for the all-together methods",
+				AppliesWhen: []sdk.Condition{sdk.When("kernel", kernelsvm.RBF, kernelsvm.Poly, kernelsvm.Sigmoid), sdk.When("method", dualCD, crammerSinger, smo), sdk.When("multiclass", crammerSinger, westonWatkins)}},
 			{Name: "max_iter", Type: sdk.IntegerParam, Default: sdk.Number(100000), Min: sdk.Bound(1), Description: "linear methods: outer iteration limit (LIBLINEAR's 1000 stops short of the optimum on nearly separable problems; Crammer–Singer uses 100 × max_iter)",
 				AppliesWhen: []sdk.Condition{sdk.When("method", dualCD, crammerSinger)}},
 			{Name: "epochs", Type: sdk.IntegerParam, Default: sdk.Number(100), Min: sdk.Bound(1), Description: "passes over the data for perceptron and pocket",
@@ -101,12 +113,14 @@ func rows(x sdk.Matrix) linsvm.Rows {
 
 func (l learner) Fit(ctx context.Context, in sdk.FitInput, p sdk.Params) (sdk.Model, error) {
 	if l.SharesFit(p) {
-		n, _ := in.X.Dims()
-		all := make([]int, n)
-		for i := range all {
-			all[i] = i
+		ms, err := l.FitShared(ctx, in.X, []sdk.FitInput{in}, [][]int{seq(in.X)}, p, 1)
+		if err != nil {
+			return nil, err
 		}
-		ms, err := l.FitShared(ctx, in.X, []sdk.FitInput{in}, [][]int{all}, p, 1)
+		return ms[0], nil
+	}
+	if in.Kind == sdk.Multiclass && together(p) {
+		ms, err := fitTogether(ctx, in.X, []sdk.FitInput{in}, [][]int{seq(in.X)}, p, 1)
 		if err != nil {
 			return nil, err
 		}
