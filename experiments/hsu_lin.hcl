@@ -99,6 +99,11 @@ learner "svm_tuned" {
   tune {
     folds  = 5
     metric = "accuracy"
+    # The same inner split for the three methods (scikit-learn's
+    # StratifiedKFold(5, shuffle=True, random_state=0) of each training
+    # part), so that they choose on the same rows, as they are scored on
+    # the same outer folds.
+    inner_seed = 0
   }
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -30,8 +31,9 @@ learner "svm_tuned" {
     gamma  = [0.0625, 1, 16]
   }
   tune {
-    folds  = 5
-    metric = "accuracy"
+    folds      = 5
+    metric     = "accuracy"
+    inner_seed = 0
   }
 }
 reduction "ovo" {
@@ -155,7 +157,7 @@ func TestTunedChoiceIgnoresTestRows(t *testing.T) {
 					writeRows(t, dir, "test.csv", header, rows, cls, test))
 			},
 			rotated: test, kept: []int{0},
-			chosen: "C=0.25,gamma=1", accuracy: 1,
+			chosen: "C=64,gamma=0.0625", accuracy: 0.98,
 		},
 		{
 			name: "nested folds",
@@ -168,7 +170,7 @@ func TestTunedChoiceIgnoresTestRows(t *testing.T) {
 					writeRows(t, dir, "iris.csv", header, rows, cls, all), foldsPath)
 			},
 			rotated: fold0, kept: []int{0}, changed: []int{1, 2},
-			chosen: "C=0.25,gamma=1", accuracy: 1,
+			chosen: "C=64,gamma=0.0625", accuracy: 0.98,
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -194,5 +196,49 @@ func TestTunedChoiceIgnoresTestRows(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestHsuLinTableBothProtocols runs experiments/hsu_lin.hcl's two
+// learners on iris at a 2 × 2 grid (10-fold cross-validation, the
+// optimistic "svm" and the nested "svm_tuned") and the script that makes
+// docs/hsu-lin.md's tables from the cells: the optimistic table gives
+// each method's best rate over the grid with its pair, the protocol
+// table puts beside it the honest rate with its standard error
+// sqrt(p(1 − p)/n) over the 150 rows, the pair most outer folds chose
+// and the difference.
+func TestHsuLinTableBothProtocols(t *testing.T) {
+	skipUnderRace(t, "it checks the numbers of a script's tables; TestTunedChoiceIgnoresTestRows runs the same tuning")
+	src := strings.Replace(hsuLinTuned, "%s", `path = "%REPO%/experiments/data/iris.csv"`, 1)
+	src = strings.Replace(src, "C      = [0.25, 4, 64]\n    gamma  = [0.0625, 1, 16]", "C      = [1, 64]\n    gamma  = [0.0625, 1]", 1)
+	src = strings.Replace(src, `learner "svm_tuned" {`, `learner "svm" {
+  params = { kernel = "rbf", C = [1, 64], gamma = [0.0625, 1] }
+}
+learner "svm_tuned" {`, 1)
+	src += "reduction \"ova\" { scheme = \"ova\" }\ncv { folds = 10 }\n"
+	out := t.TempDir()
+	if _, stderr, err := bench(t, "run", "-o", out, writeExperiment(t, src)); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	got, err := exec.Command(pythonPath, "../../scripts/hsu_lin_table.py", out).CombinedOutput()
+	if err != nil {
+		t.Fatalf("hsu_lin_table.py: %v\n%s", err, got)
+	}
+	want := `| data set | one-vs-one | DAG | one-vs-all |
+| --- | ---: | ---: | ---: |
+| iris | 96.667 (6, -4) | not run | 96.667 (6, -4) |
+`
+	if !strings.HasPrefix(string(got), want) {
+		t.Errorf("tables\n%s\nwant them to begin\n%s", got, want)
+	}
+	for _, line := range []string{
+		// 144 and 145 of 150 rows: sqrt(0.96 × 0.04 / 150) = 1.600 points.
+		"| iris | one-vs-one | 96.667 (6, -4) | 96.000 ± 1.600 | (0, -4) in 5 of 10 folds, 3 pairs | -0.667 |\n",
+		"| iris | one-vs-all | 96.667 (6, -4) | 96.667 ± 1.466 | (6, -4) in 8 of 10 folds, 2 pairs | +0.000 |\n",
+		"| wine | not run | not run | not run |\n",
+	} {
+		if !strings.Contains(string(got), line) {
+			t.Errorf("tables\n%s\nhave no line %q", got, line)
+		}
 	}
 }
