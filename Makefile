@@ -10,7 +10,7 @@
 #   make docs        regenerate the tables the docs quote; make docs-check checks them
 #   make test-slurm  the quickstart as a Slurm job array on a local Slurm (as root)
 #   make bench       timings against LIBLINEAR and scikit-learn into docs/performance.md
-#   make hsu-lin-data dna, vowel and shuttle of experiments/hsu_lin.hcl from Debian's R mlbench (as root)
+#   make hsu-lin-data dna, vowel and shuttle of experiments/hsu_lin.hcl from Debian's R mlbench
 #   make repro-check one commit builds to the same bin/ twice and in two fresh clones
 
 GO      ?= go
@@ -267,11 +267,12 @@ testdata:
 # dna, vowel and shuttle of experiments/hsu_lin.hcl, split into their
 # standard training and test rows, from the R data files of Debian's
 # r-cran-mlbench, read without R by python3-rdata (both installed when
-# missing; as root). scripts/hsu_lin_mlbench.py checks them against the
-# package's documentation and writes the same bytes on every run.
+# missing, through sudo unless make runs as root, as in make test-deps).
+# scripts/hsu_lin_mlbench.py checks them against the package's
+# documentation and writes the same bytes on every run.
 hsu-lin-data:
 	@test -f /usr/lib/R/site-library/mlbench/data/DNA.rda && $(PYTHON) -c 'import rdata' 2>/dev/null || { \
-		apt-get update -qq && apt-get install -y -qq --no-install-recommends r-cran-mlbench python3-rdata; }
+		$(APT) update -qq && $(APT) install -y -qq --no-install-recommends r-cran-mlbench python3-rdata; }
 	$(PYTHON) scripts/hsu_lin_mlbench.py
 
 # Peer comparisons (scikit-learn, LIBLINEAR) and Go benchmarks; slow (the
