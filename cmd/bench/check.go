@@ -18,17 +18,25 @@ import (
 // checkGrid reports what the expanded grid makes wrong in the tables and
 // figures a run would write: a baseline or a confusion row that names no
 // row of the tables, or several. A partial grid (the file has errors, so
-// some blocks did not bind) may lack the row a name means: then only a
-// name that mentions no learner the file declares is reported.
+// some blocks did not bind) is checked with every dataset and pipeline
+// the file declares (Grid.Declared), but it may still lack the row a name
+// means, or name it otherwise: a name that mentions a learner, reduction
+// or pipeline whose rows may be missing (unsureNames) is left unreported,
+// and every other name is checked.
 func checkGrid(g *engine.Grid, partial bool) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	if len(g.Cells) == 0 && !partial {
 		return nil
 	}
+	var unsure []string
+	if partial {
+		g = g.Declared()
+		unsure = unsureNames(g)
+	}
 	out := g.Experiment.Output
 	ids, rows := g.IDs(), g.Setup()
 	row := func(name, what string, rng hcl.Range) {
-		if partial && mentionsLearner(g.Experiment, name) {
+		if slices.ContainsFunc(unsure, func(n string) bool { return strings.Contains(name, n) }) {
 			return
 		}
 		if err := report.CheckRow(ids, rows, name); err != nil {
@@ -45,10 +53,48 @@ func checkGrid(g *engine.Grid, partial bool) hcl.Diagnostics {
 	return diags
 }
 
-// mentionsLearner reports whether name holds the name of a learner exp
-// declares: a row of that learner's, which may have failed to bind.
-func mentionsLearner(exp *config.Experiment, name string) bool {
-	return slices.ContainsFunc(exp.Learners, func(l *config.Learner) bool { return strings.Contains(name, l.Name) })
+// unsureNames returns the names that a row missing from the partial grid
+// g, or named otherwise in it, may carry: the name and label of each
+// learner, reduction and pipeline that has no cell in g or whose block
+// holds an error of the parser's (Experiment.Faulty: what it read of the
+// block may be incomplete), and in a file read in part the name of each
+// such block its text declares that has no cell. A row whose learner,
+// reduction and pipeline all have cells and no such error is in g as a
+// whole file would make it, whatever else failed (a dataset, a metric,
+// another learner): a name that mentions none of these names is checked.
+func unsureNames(g *engine.Grid) []string {
+	exp := g.Experiment
+	has := map[[2]string]bool{}
+	for _, c := range g.Cells {
+		has[[2]string{"learner", c.Learner.Config.Name}] = true
+		has[[2]string{"reduction", c.Reduction.Config.Name}] = true
+		has[[2]string{"pipeline", c.Pipeline.Config.Name}] = true
+	}
+	var out []string
+	add := func(kind, name, label string, decl hcl.Range) {
+		if has[[2]string{kind, name}] && !slices.ContainsFunc(exp.Faulty, decl.Overlaps) {
+			return
+		}
+		out = append(out, name)
+		if label != "" {
+			out = append(out, label)
+		}
+	}
+	for _, l := range exp.Learners {
+		add("learner", l.Name, l.Label, l.DeclRange)
+	}
+	for _, r := range exp.Reductions {
+		add("reduction", r.Name, r.Label, r.DeclRange)
+	}
+	for _, p := range exp.Pipelines {
+		add("pipeline", p.Name, p.Label, p.DeclRange)
+	}
+	for k := range exp.InText {
+		if (k[0] == "learner" || k[0] == "reduction" || k[0] == "pipeline") && !has[k] {
+			out = append(out, k[1])
+		}
+	}
+	return out
 }
 
 // checkIdentities refuses two cells with one identity (one spec, so one

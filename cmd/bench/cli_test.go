@@ -495,14 +495,14 @@ metrics = ["accuracy", "hamming_loss"]
 		t.Fatalf("validate --plan: %v\n%s", err, stderr)
 	}
 	want := []string{
-		`(?m)^cell +dataset +encoder +learner +params +reduction +folds +fits/fold +fits$`,
-		`(?m)^0 +iris +none +logreg +- +ova +10 +3 +30$`,
-		`(?m)^1 +iris +none +logreg +- +ovo +10 +3 +30$`,
-		`(?m)^2 +iris +none +logreg +- +ovo_asym +10 +6 +60$`,
-		`(?m)^3 +iris +none +logreg +- +ordered +10 +2 +20$`,
-		`(?m)^4 +iris +none +logreg +- +none +10 +1 +10$`,
-		`(?m)^5 +emotions +none +logreg +- +br +10 +6 +60$`,
-		`(?m)^6 +emotions +none +logreg +- +stack +10 +30 +300$`,
+		`(?m)^cell +dataset +pipeline +learner +params +reduction +folds +fits/fold +fits$`,
+		`(?m)^0 +iris +none +logreg +– +ova +10 +3 +30$`,
+		`(?m)^1 +iris +none +logreg +– +ovo +10 +3 +30$`,
+		`(?m)^2 +iris +none +logreg +– +ovo_asym +10 +6 +60$`,
+		`(?m)^3 +iris +none +logreg +– +ordered +10 +2 +20$`,
+		`(?m)^4 +iris +none +logreg +– +none +10 +1 +10$`,
+		`(?m)^5 +emotions +none +logreg +– +br +10 +6 +60$`,
+		`(?m)^6 +emotions +none +logreg +– +stack +10 +30 +300$`,
 		`(?m)^total: 7 cells, 70 folds, 510 fits \(500 binary, 10 multiclass\)$`,
 	}
 	for _, w := range want {

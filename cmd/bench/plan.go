@@ -33,7 +33,7 @@ func writePlan(ctx context.Context, g *engine.Grid, shards int, w io.Writer) err
 	folds := 0
 	fmt.Fprintf(w, "\nplan (fits per fold as the reducer plans the whole dataset):\n")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	head := "cell\tdataset\tencoder\tlearner\tparams\treduction\tfolds\tfits/fold\tfits"
+	head := "cell\tdataset\tpipeline\tlearner\tparams\treduction\tfolds\tfits/fold\tfits"
 	if shards > 0 {
 		head += "\tshard"
 	}
@@ -55,7 +55,7 @@ func writePlan(ctx context.Context, g *engine.Grid, shards int, w io.Writer) err
 		total = total.Add(f.Scale(n))
 		params := id.Params
 		if params == "" {
-			params = "-"
+			params = "–" // the tables' mark of an absent value
 		}
 		line := fmt.Sprintf("%d\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%d", c.Index, id.Dataset, id.Encoder, id.Learner, params, id.Reduction, n, f.Total(), n*f.Total())
 		if shards > 0 {

@@ -28,6 +28,10 @@ type Experiment struct {
 	// may be incomplete, so that a later check's finding there may be a
 	// consequence of that error (see Outside).
 	Faulty []hcl.Range
+	// InText holds the type and name of every block the file's text
+	// declares ({"learner", "svm"}), read by the parser or not, when
+	// Partial; nil otherwise.
+	InText map[[2]string]bool
 
 	Datasets   []*Dataset
 	Encoders   []*Encoder

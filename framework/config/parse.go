@@ -168,6 +168,7 @@ func (p *Parser) ParseSource(src []byte, filename string) (*Experiment, hcl.Diag
 	exp, more := decode(f.Body, filename, p.formats, inText)
 	if !whole {
 		exp.Partial = true
+		exp.InText = inText
 		more = Outside(more, faulty(f.Body, diags))
 	}
 	diags = append(diags, more...)

@@ -171,6 +171,12 @@ type Grid struct {
 	Reductions []*Reduction
 	Cells      []*Cell
 	Metrics    []string
+
+	// learnerParams and redParams hold the parameter sets of each
+	// learner's and each reduction's cells, as Resolve bound them (see
+	// Declared); nil in a grid made otherwise.
+	learnerParams map[*Learner][]param.Params
+	redParams     map[*Reduction][]param.Params
 }
 
 // IDs returns the coordinates of every cell, in cell order.

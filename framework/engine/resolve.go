@@ -98,6 +98,7 @@ func Resolve(ctx context.Context, exp *config.Experiment, h *host.Host, opt Reso
 	// The cells of what bound, even after an error: the checks of the
 	// tables' rows (a baseline) and of the cells' identities still apply.
 	b.grid.Cells = cells(b.grid, b.learnerParams, b.redParams)
+	b.grid.learnerParams, b.grid.redParams = b.learnerParams, b.redParams
 	if !r.diags.HasErrors() {
 		r.denseBudgets(b.grid)
 	}

@@ -89,6 +89,14 @@ func TestPlanErrors(t *testing.T) {
 		{"bad value", "ecoc", sdk.Params{"matrix": m([]float64{1, 2}, []float64{-1, 1}, []float64{-1, -1})}, "entry [0][1] = 2"},
 		{"wrong rows", "ecoc", sdk.Params{"matrix": m([]float64{1, -1}, []float64{-1, 1})}, "2 rows"},
 		{"no code", "ecoc", nil, "needs matrix"},
+		// A matrix's problems and its classes' come in one error (one
+		// pass of validate), each blaming its parameter; before, a
+		// misspelt class showed only once the matrix was right.
+		{"bad value and unknown class", "ecoc", sdk.Params{"matrix": m([]float64{1, 2}, []float64{-1, 1}, []float64{-1, -1}),
+			"classes": sdk.List(sdk.String("a"), sdk.String("bb"), sdk.String("c"))},
+			`code matrix entry [0][1] = 2: entries must be -1, 0 or +1; classes[1] = "bb" is not a class of the data ([a b c])`},
+		{"unknown class beside a right matrix", "ecoc", sdk.Params{"matrix": m([]float64{1, -1}, []float64{-1, 1}, []float64{-1, -1}),
+			"classes": sdk.List(sdk.String("a"), sdk.String("b"), sdk.String("z"))}, `classes[2] = "z" is not a class of the data`},
 		{"unknown class", "ordered", sdk.Params{"order": sdk.List(sdk.String("a"), sdk.String("b"), sdk.String("z"))}, `order[2] = "z" is not a class`},
 		{"argmax with ovo", "ovo", sdk.Params{"decode": sdk.String("argmax")}, `decode = "argmax" is not one of "hamming", "vote"`},
 		{"unknown decoder", "ova", sdk.Params{"decode": sdk.String("psychic")}, `decode = "psychic" is not one of`},
@@ -559,4 +567,27 @@ func planThree(ctx context.Context, t *testing.T, c *host.ReducerClient, scheme 
 		t.Fatal(err)
 	}
 	return plan
+}
+
+// TestPlanErrorBlamesMatrixAndClasses: an ecoc plan whose matrix and
+// classes are both wrong blames both parameters (the gRPC status's field
+// violations), so that the host reports the one error at the parameters
+// it is about; before, the classes were checked only once the matrix was
+// right.
+func TestPlanErrorBlamesMatrixAndClasses(t *testing.T) {
+	row := func(vs ...float64) sdk.Value {
+		var out []sdk.Value
+		for _, v := range vs {
+			out = append(out, sdk.Number(v))
+		}
+		return sdk.List(out...)
+	}
+	params := sdk.Params{
+		"matrix":  sdk.List(row(1, -1), row(1, -1), row(-1, 1)),
+		"classes": sdk.List(sdk.String("a"), sdk.String("b"), sdk.String("cc")),
+	}
+	_, err := connect(t).Plan(context.Background(), sdk.PlanRequest{Scheme: "ecoc", Params: params, NumClasses: 3, Labels: []int{0, 1, 2}, ClassNames: []string{"a", "b", "c"}})
+	if got, want := host.FaultParams(err), []string{"matrix", "classes"}; !slices.Equal(got, want) {
+		t.Errorf("the plan's error %v blames %q, want %q", err, got, want)
+	}
 }

@@ -169,21 +169,29 @@ func ecocMatrix(req sdk.PlanRequest) (*codes.Matrix, error) {
 // classes parameter is given).
 func userMatrix(req sdk.PlanRequest, rows [][]float64) (*codes.Matrix, error) {
 	K := req.NumClasses
-	// Every problem of the matrix at once, not one per pass.
-	if err := codes.CheckRows(rows, K); err != nil {
-		return nil, sdk.WithParam("matrix", err)
+	// Every problem of the matrix and of its classes at once, not one per
+	// pass: each error blames its own parameter.
+	names := req.Params.Strings("classes")
+	var idx []int
+	rowsErr := codes.CheckRows(rows, K)
+	var classesErr error
+	if names != nil {
+		idx, classesErr = classIndices(names, req.ClassNames, "classes")
+	}
+	switch {
+	case rowsErr != nil && classesErr != nil:
+		return nil, fmt.Errorf("%w; %w", sdk.WithParam("matrix", rowsErr), sdk.WithParam("classes", classesErr))
+	case rowsErr != nil:
+		return nil, sdk.WithParam("matrix", rowsErr)
+	case classesErr != nil:
+		return nil, sdk.WithParam("classes", classesErr)
 	}
 	m, err := codes.FromRows(rows)
 	if err != nil {
 		return nil, sdk.WithParam("matrix", err)
 	}
-	names := req.Params.Strings("classes")
 	if names == nil {
 		return m, nil
-	}
-	idx, err := classIndices(names, req.ClassNames, "classes")
-	if err != nil {
-		return nil, sdk.WithParam("classes", err)
 	}
 	_, L := m.Dims()
 	entries := make([]int8, K*L)
