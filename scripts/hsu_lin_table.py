@@ -16,7 +16,8 @@ The second puts beside that optimistic rate the honest one (learner
 rows only, scored once on the test rows (nested: chosen in each outer
 fold), with its standard error sqrt(p(1 - p)/n) over the n test rows,
 and the pair chosen (for cross-validated sets the pair most folds chose,
-how many of them did, and how many distinct pairs the folds chose).
+how many of them did, how many distinct pairs the folds chose and the
+range of their log2 C and log2 gamma).
 
   /usr/bin/python3 scripts/hsu_lin_table.py results/hsu_lin [DIR ...]
 """
@@ -96,7 +97,9 @@ def honest(cell):
     if len(cell["folds"]) > 1:
         text += " in %d of %d folds" % (n, len(cell["folds"]))
         if len(chosen) > 1:
-            text += ", %d pairs" % len(chosen)
+            cs, gs = [c for c, _ in chosen], [g for _, g in chosen]
+            text += "; %d pairs, log₂ C %d to %d, log₂ γ %d to %d" % (
+                len(chosen), min(cs), max(cs), min(gs), max(gs))
     return "%.3f ± %.3f" % (100 * p, 100 * se), text
 
 

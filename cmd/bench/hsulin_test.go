@@ -205,8 +205,8 @@ func TestTunedChoiceIgnoresTestRows(t *testing.T) {
 // docs/hsu-lin.md's tables from the cells: the optimistic table gives
 // each method's best rate over the grid with its pair, the protocol
 // table puts beside it the honest rate with its standard error
-// sqrt(p(1 − p)/n) over the 150 rows, the pair most outer folds chose
-// and the difference.
+// sqrt(p(1 − p)/n) over the 150 rows, the pair most outer folds chose,
+// the range of the pairs they chose and the difference.
 func TestHsuLinTableBothProtocols(t *testing.T) {
 	skipUnderRace(t, "it checks the numbers of a script's tables; TestTunedChoiceIgnoresTestRows runs the same tuning")
 	src := strings.Replace(hsuLinTuned, "%s", `path = "%REPO%/experiments/data/iris.csv"`, 1)
@@ -233,8 +233,8 @@ learner "svm_tuned" {`, 1)
 	}
 	for _, line := range []string{
 		// 144 and 145 of 150 rows: sqrt(0.96 × 0.04 / 150) = 1.600 points.
-		"| iris | one-vs-one | 96.667 (6, -4) | 96.000 ± 1.600 | (0, -4) in 5 of 10 folds, 3 pairs | -0.667 |\n",
-		"| iris | one-vs-all | 96.667 (6, -4) | 96.667 ± 1.466 | (6, -4) in 8 of 10 folds, 2 pairs | +0.000 |\n",
+		"| iris | one-vs-one | 96.667 (6, -4) | 96.000 ± 1.600 | (0, -4) in 5 of 10 folds; 3 pairs, log₂ C 0 to 6, log₂ γ -4 to 0 | -0.667 |\n",
+		"| iris | one-vs-all | 96.667 (6, -4) | 96.667 ± 1.466 | (6, -4) in 8 of 10 folds; 2 pairs, log₂ C 0 to 6, log₂ γ -4 to 0 | +0.000 |\n",
 		"| wine | not run | not run | not run |\n",
 	} {
 		if !strings.Contains(string(got), line) {
