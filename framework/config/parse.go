@@ -936,11 +936,12 @@ func nameSet[T any](xs []T, name func(T) string) map[string]bool {
 }
 
 // declared reports, at rng, each of names that is not in set: who names a
-// kind (encoder, dataset, learner) that the file does not declare.
+// kind (encoder, dataset, learner) that the file does not declare, with
+// the declared name it may mean.
 func (d *decoder) declared(names []string, set map[string]bool, rng hcl.Range, kind, who string) {
 	for _, n := range names {
 		if !set[n] {
-			d.errorf(rng, "Unknown "+kind, "%s names %s %q, which is not declared.", who, kind, n)
+			d.errorf(rng, "Unknown "+kind, "%s names %s %q, which is not declared%s.", who, kind, n, suggest.DidYouMean(n, slices.Sorted(maps.Keys(set))))
 		}
 	}
 }
