@@ -24,6 +24,7 @@ metrics = [%s]
 output {
   baseline = "%s"
   rope     = %s
+  formats  = [%s]
 }
 `
 
@@ -33,16 +34,17 @@ output {
 // when its rows are known: a data file that does not load, an encoder of
 // an unknown type (no dataset or pipeline binds, yet the rows are the
 // learners' and reductions'), another learner's parameter, a metric, the
-// rope, a code matrix (its reduction binds). Before, any other error in
+// rope, a code matrix (its reduction binds), an unknown output format in
+// its own block. Before, any other error in
 // the file hid it until that error was fixed (a new user needed five
 // passes for twelve mistakes). It stays unreported when the mistake is in
 // a block whose rows it may name: its own learner's parameters, or a
 // reduction it names that did not bind.
 func TestValidateBaselineBesideErrors(t *testing.T) {
 	const badMatrix = "[[1, 2, -1], [-1, 1, -1], [-1, -1, 1]]"
-	type parts struct{ path, encoder, c, k, scheme, matrix, metrics, baseline, rope string }
+	type parts struct{ path, encoder, c, k, scheme, matrix, metrics, baseline, rope, formats string }
 	good := parts{"%REPO%/experiments/data/iris.csv", "standardize", "[1, 10]", "5", "ecoc",
-		"[[1, -1, -1], [-1, 1, -1], [-1, -1, 1]]", `"accuracy"`, "logreg ovr", "0.01"}
+		"[[1, -1, -1], [-1, 1, -1], [-1, -1, 1]]", `"accuracy"`, "logreg ovr", "0.01", `"markdown"`}
 	wrongBaseline := []string{"exp.hcl:14:14: error: Unknown baseline", `baseline "logreg ovr" matches no row (rows: "logreg C=1 ova", `}
 	for _, tc := range []struct {
 		name   string
@@ -59,6 +61,13 @@ func TestValidateBaselineBesideErrors(t *testing.T) {
 			want: append([]string{"exp.hcl:5:32: error: Invalid parameter value", "learner knn: k = 0 is out of range"}, wrongBaseline...), errors: 2},
 		{name: "metric misspelt", edit: func(p *parts) { p.metrics = `"f1_macro"` },
 			want: append([]string{"exp.hcl:12:12: error: Unknown metric"}, wrongBaseline...), errors: 2},
+		// A value read whole (an unknown format, a metric listed twice)
+		// leaves its block or attribute whole: the baseline beside the
+		// format, the unknown metric beside the repeated one, still show.
+		{name: "output format unknown", edit: func(p *parts) { p.formats = `"markdown", "pdf"` },
+			want: append([]string{"exp.hcl:16:14: error: Unknown output format"}, wrongBaseline...), errors: 2},
+		{name: "metric twice and one unknown", edit: func(p *parts) { p.metrics = `"accuracy", "accuracy", "auc"` },
+			want: append([]string{"exp.hcl:12:24: error: Duplicate metric", "exp.hcl:12:36: error: Unknown metric", `unknown metric "auc"`}, wrongBaseline...), errors: 3},
 		{name: "rope too wide", edit: func(p *parts) { p.rope = "5" },
 			want: append([]string{"exp.hcl:15:14: error: Rope wider than the metric"}, wrongBaseline...), errors: 2},
 		{name: "a code matrix", edit: func(p *parts) { p.matrix = badMatrix },
@@ -77,7 +86,7 @@ func TestValidateBaselineBesideErrors(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			p := good
 			tc.edit(&p)
-			file := writeExperiment(t, fmt.Sprintf(partialExperiment, p.path, p.encoder, p.c, p.k, p.scheme, p.matrix, p.metrics, p.baseline, p.rope))
+			file := writeExperiment(t, fmt.Sprintf(partialExperiment, p.path, p.encoder, p.c, p.k, p.scheme, p.matrix, p.metrics, p.baseline, p.rope, p.formats))
 			_, stderr, err := bench(t, "validate", file)
 			if err == nil {
 				t.Fatalf("validate accepted a file with mistakes:\n%s", stderr)

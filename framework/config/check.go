@@ -44,7 +44,7 @@ func (d *decoder) metricList(a *hcl.Attribute, names []string) []hcl.Range {
 	first := map[string]int{}
 	for i, n := range names {
 		if j, dup := first[n]; dup {
-			d.errorf(ranges[i], "Duplicate metric", "Metric %q is listed twice (first at %s).", n, at(ranges[j]))
+			d.wholef(ranges[i], "Duplicate metric", "Metric %q is listed twice (first at %s).", n, at(ranges[j]))
 			continue
 		}
 		first[n] = i

@@ -193,6 +193,11 @@ func TestDiagnostics(t *testing.T) {
 		{"unknown encoder in pipeline", base + "encoder \"s\" { type = \"standardize\" }\npipeline \"p\" { steps = [\"s\", \"pca\"] }\n", `exp.hcl:5:24: error: Unknown encoder`},
 		{"unknown dataset in reduction", base + "reduction \"ova\" { datasets = [\"iris\", \"wine\"] }\n", `exp.hcl:4:30: error: Unknown dataset`},
 		{"unknown learner in reduction", base + "reduction \"ova\" { learners = [\"svm\"] }\n", `exp.hcl:4:30: error: Unknown learner`},
+		// A misspelt name of a declared block: the name it may mean.
+		{"misspelt learner in reduction", base + "reduction \"ova\" { learners = [\"logre\"] }\n",
+			`Reduction "ova" names learner "logre", which is not declared (did you mean "logreg"?).`},
+		{"misspelt encoder in pipeline", base + "encoder \"std\" { type = \"standardize\" }\npipeline \"p\" { steps = [\"stdd\"] }\n",
+			`Pipeline "p" names encoder "stdd", which is not declared (did you mean "std"?).`},
 		{"encoder without type", base + "encoder \"s\" {}\n", `exp.hcl:4:1: error: Missing required argument`},
 		{"params not object", base + "learner \"svm\" { params = 3 }\n", `exp.hcl:4:26: error: Incorrect attribute value type`},
 		{"param object value", base + "learner \"svm\" { params = { C = { a = 1 } } }\n", `exp.hcl:4:32: error: Invalid parameter value`},

@@ -191,7 +191,7 @@ func faulty(body hcl.Body, diags hcl.Diagnostics) []hcl.Range {
 	}
 	var out []hcl.Range
 	for _, d := range diags {
-		if d.Severity != hcl.DiagError || d.Subject == nil {
+		if _, whole := d.Extra.(readWhole); d.Severity != hcl.DiagError || d.Subject == nil || whole {
 			continue
 		}
 		out = append(out, *d.Subject)
@@ -244,6 +244,19 @@ func (d *decoder) errorf(rng hcl.Range, summary, format string, args ...any) {
 		dg.Subject = &rng
 	}
 	d.diags = append(d.diags, dg)
+}
+
+// readWhole marks the diagnostic of a value the decoder read whole (a
+// metric listed twice, an unknown output format): it leaves the block or
+// attribute that holds it out of the faulty ones (see faulty), so that
+// the checks of what it holds (the other metrics, the baseline) still run
+// in the same pass.
+type readWhole struct{}
+
+// wholef reports an error, at rng, about a value read whole (readWhole).
+func (d *decoder) wholef(rng hcl.Range, summary, format string, args ...any) {
+	d.errorf(rng, summary, format, args...)
+	d.diags[len(d.diags)-1].Extra = readWhole{}
 }
 
 func decode(body hcl.Body, path string, formats []string, inText map[[2]string]bool) (*Experiment, hcl.Diagnostics) {
@@ -855,7 +868,7 @@ func (d *decoder) output(b *hcl.Block, o *Output) {
 	o.Dir = d.abs(o.Dir)
 	for _, f := range o.Formats {
 		if !slices.Contains(d.formats, f) {
-			d.errorf(o.FormatsRange, "Unknown output format", "%q is not an output format%s; choose from %s.", f, suggest.DidYouMean(f, d.formats), strings.Join(d.formats, ", "))
+			d.wholef(o.FormatsRange, "Unknown output format", "%q is not an output format%s; choose from %s.", f, suggest.DidYouMean(f, d.formats), strings.Join(d.formats, ", "))
 		}
 	}
 	if o.AlphaRange != (hcl.Range{}) && (o.Alpha <= 0 || o.Alpha >= 1) {
@@ -923,11 +936,12 @@ func nameSet[T any](xs []T, name func(T) string) map[string]bool {
 }
 
 // declared reports, at rng, each of names that is not in set: who names a
-// kind (encoder, dataset, learner) that the file does not declare.
+// kind (encoder, dataset, learner) that the file does not declare, with
+// the declared name it may mean.
 func (d *decoder) declared(names []string, set map[string]bool, rng hcl.Range, kind, who string) {
 	for _, n := range names {
 		if !set[n] {
-			d.errorf(rng, "Unknown "+kind, "%s names %s %q, which is not declared.", who, kind, n)
+			d.errorf(rng, "Unknown "+kind, "%s names %s %q, which is not declared%s.", who, kind, n, suggest.DidYouMean(n, slices.Sorted(maps.Keys(set))))
 		}
 	}
 }
