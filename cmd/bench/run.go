@@ -70,6 +70,8 @@ type options struct {
 	noShare   bool
 	args      []string
 	pluginLog *pluginLog
+	// timeline records the run's stages (--profile); nil records none.
+	timeline *timeline
 }
 
 // pluginLog receives the plugins' stderr (each line tagged with the
@@ -301,7 +303,12 @@ func withHost(ctx context.Context, cmd string, o *options, stdout, stderr io.Wri
 		if err != nil {
 			return err
 		}
-		defer func() { err = errors.Join(err, stop()) }()
+		o.timeline = newTimeline()
+		// Run after the host's Close below: the plugins have ended.
+		defer func() {
+			o.timeline.mark("close")
+			err = errors.Join(err, o.timeline.write(o.profile), stop())
+		}()
 	}
 	defer func() {
 		// Interrupted: the plugins get a short grace (Ctrl-C ends bench
@@ -362,6 +369,7 @@ func experimentCommand(ctx context.Context, h *host.Host, cmd string, o *options
 	if err != nil {
 		return err
 	}
+	o.timeline.mark("read")
 	if cmd == "validate" {
 		return validated(ctx, o, file, grid, stdout)
 	}
@@ -402,10 +410,12 @@ func runExperiment(ctx context.Context, o *options, file string, g *engine.Grid,
 	if err != nil {
 		return err
 	}
+	o.timeline.mark("begin")
 	start := time.Now()
 	runStart := time.Now()
 	cells, stats, runErr := b.compute(ctx, o, file, g, stderr)
 	runWall := time.Since(runStart)
+	o.timeline.folds(stats, runWall)
 	status := runStatus(ctx, runErr)
 	// A tuned parameter chosen on the edge of its grid in most outer
 	// folds: the run says so where it is read, not only in the report.
@@ -419,7 +429,9 @@ func runExperiment(ctx context.Context, o *options, file string, g *engine.Grid,
 	b.manifest.Calls = callRecords(calls)
 	o.pluginLog.set(nil)
 	logPath := b.run.LogPath()
+	o.timeline.mark("folds")
 	written, err := b.run.Finish(status, stats.Uploads)
+	o.timeline.mark("finish")
 	if errors.Is(err, results.ErrDirGone) {
 		return err // runErr is the same news (the run was stopped for it)
 	}
