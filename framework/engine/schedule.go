@@ -43,9 +43,11 @@ type scheduler struct {
 	// unfinished tasks of each share group, whose models go with its last.
 	fits   *fitTable
 	shares map[shareKey]*atomic.Int64
-	ls     leases
-	stats  Stats
-	clock  phaseClock
+	// plans holds the reducers' plans by request (see planCache).
+	plans *planCache
+	ls    leases
+	stats Stats
+	clock phaseClock
 
 	mu        sync.Mutex // guards what follows
 	results   []*outcome.CellResult
@@ -79,7 +81,7 @@ type scheduler struct {
 func newScheduler(g *Grid, opt Options) *scheduler {
 	s := &scheduler{g: g, opt: opt, cpus: runtime.GOMAXPROCS(0),
 		matrices: map[matrixKey]*matrixEntry{}, groups: map[groupKey]*atomic.Int64{},
-		fits: newFitTable(), shares: map[shareKey]*atomic.Int64{}}
+		fits: newFitTable(), shares: map[shareKey]*atomic.Int64{}, plans: newPlanCache()}
 	s.fold = s.runFold
 	for di, d := range g.Datasets {
 		for pi, p := range g.Pipelines {
