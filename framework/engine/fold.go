@@ -347,6 +347,7 @@ func (f *fold) reuploaded(digest string, err *error) bool {
 	if *err == nil || !notLoaded(*err) {
 		return false
 	}
+	f.lp.Lost(digest)
 	enc := f.uploaded[digest]
 	if enc == nil && digest == f.design && f.redesign != nil {
 		var rerr error

@@ -287,7 +287,7 @@ func forget(ctx context.Context, g *Grid, digests ...string) {
 			wg.Add(1)
 			go func() { // a plugin slow to answer holds up no other
 				defer wg.Done()
-				_ = p.Learner.Forget(ctx, digests...)
+				_ = p.Forget(ctx, digests...)
 			}()
 		}
 	}
