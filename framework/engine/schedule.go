@@ -49,6 +49,9 @@ type scheduler struct {
 	stats Stats
 	clock phaseClock
 
+	// sinkMu keeps the calls of Options.Sink one at a time (see write).
+	sinkMu sync.Mutex
+
 	mu        sync.Mutex // guards what follows
 	results   []*outcome.CellResult
 	remaining []int // folds not yet recorded, per cell
@@ -419,22 +422,35 @@ func (s *scheduler) record(t task, fr outcome.FoldResult, err error, interrupted
 		s.mu.Lock()
 		s.results[i].Curves = views
 		s.finish(i, t.cell)
+		// Written outside s.mu, which the other workers' folds need
+		// meanwhile; sinkMu keeps the Sink's calls one at a time.
+		s.mu.Unlock()
+		err := s.write(s.results[i])
+		s.mu.Lock()
+		if err != nil {
+			s.writeErrs = append(s.writeErrs, err)
+		}
 	}
 }
 
-// finish closes cell i (s.mu held): its error, its log line, its Sink call.
+// finish closes cell i (s.mu held): its error, its log line.
 func (s *scheduler) finish(i int, c *Cell) {
 	r := s.results[i]
 	finishCell(r, s.foldErrs[i], c)
 	if r.Failed() && s.opt.Log != nil {
 		fmt.Fprintf(s.opt.Log, "cell %d (%s) failed: %s\n", i, r.Key(), r.Error)
 	}
-	if s.opt.Sink != nil {
-		defer s.clock.since(phaseWrite, time.Now())
-		if err := s.opt.Sink.CellFinished(r); err != nil {
-			s.writeErrs = append(s.writeErrs, err)
-		}
+}
+
+// write hands a finished cell to the Sink, one call at a time.
+func (s *scheduler) write(r *outcome.CellResult) error {
+	if s.opt.Sink == nil {
+		return nil
 	}
+	s.sinkMu.Lock()
+	defer s.sinkMu.Unlock()
+	defer s.clock.since(phaseWrite, time.Now())
+	return s.opt.Sink.CellFinished(r)
 }
 
 // outcome returns the results once the workers have stopped: every cell
