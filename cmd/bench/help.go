@@ -147,7 +147,11 @@ NAME-PID.heap.pprof of each Go plugin (NAME is the learner's or reducer's
 name; the heap profile is written when bench closes the plugin). Read
 them with go tool pprof, e.g. go tool pprof -top bin/bench-plugin-svm
 DIR/svm-*.cpu.pprof. The Python plugin (sklearn) ignores the variable
-and writes none.`},
+and writes none. DIR also gets the run's timeline, timeline.txt and
+timeline.json: the wall and CPU time of each stage (read, begin, folds,
+finish, close), the plugins' CPU time, the phases of the folds, the
+serial fraction and the speed-ups Amdahl's law gives from it
+(docs/performance.md says how to read them).`},
 	{name: "validate", args: "FILE", flags: []string{"plan", "shards", "dense-budget", "plugins"},
 		summary: "check FILE against its data and plugins, report every problem",
 		doc: `Validate parses FILE, loads its datasets and starts its plugins, and

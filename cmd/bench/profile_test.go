@@ -3,8 +3,10 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/json"
 	"errors"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -35,6 +37,9 @@ reduction "ova" { scheme = "ova" }
 	found := map[string]int{}
 	name := regexp.MustCompile(`^(bench|logreg|reducers)-[0-9]+\.(cpu|heap)\.pprof$`)
 	for _, e := range entries {
+		if e.Name() == timelineText || e.Name() == timelineJSON {
+			continue // TestRunProfileTimeline
+		}
 		m := name.FindStringSubmatch(e.Name())
 		if m == nil {
 			t.Errorf("unexpected file %s", e.Name())
@@ -127,5 +132,95 @@ func TestProfiledReportsStopError(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestRunProfileTimeline: bench run --profile DIR also writes the run's
+// timeline, timeline.json and timeline.txt: the stages in order (read,
+// begin, folds, finish, close), each with its wall and CPU time, the fold
+// phases of engine.Stats, the serial fraction of the work and the
+// speed-ups Amdahl's law gives from it.
+func TestRunProfileTimeline(t *testing.T) {
+	file := writeExperiment(t, `experiment "prof" { seed = 1 }
+dataset "iris" { path = "%REPO%/experiments/data/iris.csv" }
+learner "logreg" { params = { C = [0.1, 1] } }
+reduction "ova" { scheme = "ova" }
+reduction "ovo" { scheme = "ovo" }
+`)
+	dir := filepath.Join(t.TempDir(), "prof")
+	if _, stderr, err := bench(t, "run", "--profile", dir, "-j", "2", "-o", t.TempDir(), file); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, timelineJSON))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r timelineReport
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatalf("%s: %v", timelineJSON, err)
+	}
+	var names []string
+	wall, serial := 0.0, 0.0
+	for _, s := range r.Stages {
+		names = append(names, s.Name)
+		wall += s.Wall
+		if s.Serial {
+			serial += s.Wall
+		}
+		if s.Wall < 0 || s.CPU < 0 || s.What == "" {
+			t.Errorf("stage %+v", s)
+		}
+	}
+	if got := strings.Join(names, " "); got != "read begin folds finish close" {
+		t.Errorf("stages %q, want read begin folds finish close", got)
+	}
+	if math.Abs(wall-r.Wall) > 1e-6 || math.Abs(serial-r.Serial) > 1e-6 {
+		t.Errorf("wall %g, serial %g: the stages sum to %g and %g", r.Wall, r.Serial, wall, serial)
+	}
+	var phases []string
+	busy := 0.0
+	for _, p := range r.Phases {
+		phases = append(phases, p.Name)
+		busy += p.Seconds
+	}
+	if got := strings.Join(phases, ","); got != "encode,upload,plan,fit,wait for shared fits,predict,decode,score,views,write" {
+		t.Errorf("fold phases %q", got)
+	}
+	if r.Workers != 2 || busy <= 0 || r.BenchCPU <= 0 || r.PluginCPU <= 0 {
+		t.Errorf("workers %d, phases %g s, CPU bench %g s, plugins %g s: want 2 workers and time in each", r.Workers, busy, r.BenchCPU, r.PluginCPU)
+	}
+	if want := r.Serial / (r.Serial + busy); r.SerialFraction <= 0 || r.SerialFraction >= 1 || math.Abs(r.SerialFraction-want) > 1e-9 {
+		t.Errorf("serial fraction %g, want %g in (0, 1)", r.SerialFraction, want)
+	}
+	if len(r.Amdahl) != 4 || r.Amdahl[3].Workers != 16 || math.Abs(r.Amdahl[3].Speedup-amdahl(r.SerialFraction, 16)) > 1e-9 {
+		t.Errorf("Amdahl %+v", r.Amdahl)
+	}
+	txt, err := os.ReadFile(filepath.Join(dir, timelineText))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"bench run: ", "  read  ", "  folds  ", "phases (seconds summed over the workers", "  fit  ", "serial fraction 0.", "× on 16 workers\n"} {
+		if !strings.Contains(string(txt), want) {
+			t.Errorf("%s lacks %q:\n%s", timelineText, want, txt)
+		}
+	}
+}
+
+// TestAmdahl: the speed-up Amdahl's law gives on n workers to work whose
+// serial fraction is f.
+func TestAmdahl(t *testing.T) {
+	for _, c := range []struct {
+		f    float64
+		n    int
+		want float64
+	}{
+		{0, 16, 16},
+		{1, 16, 1},
+		{0.1, 2, 1 / (0.1 + 0.45)},
+		{0.05, 16, 1 / (0.05 + 0.95/16)},
+	} {
+		if got := amdahl(c.f, c.n); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("amdahl(%g, %d) = %g, want %g", c.f, c.n, got, c.want)
+		}
 	}
 }

@@ -70,6 +70,8 @@ type options struct {
 	noShare   bool
 	args      []string
 	pluginLog *pluginLog
+	// timeline records the run's stages (--profile); nil records none.
+	timeline *timeline
 }
 
 // pluginLog receives the plugins' stderr (each line tagged with the
@@ -298,7 +300,14 @@ func withHost(ctx context.Context, cmd string, o *options, stdout, stderr io.Wri
 	h := host.New(o.pluginsDir, o.pluginLog)
 	command := func() error { return hostCommand(ctx, h, cmd, o, stdout, stderr) }
 	if o.profile != "" && cmd == "run" {
-		return profiled(h, o.profile, command)
+		// The timeline's last mark comes after command's host Close: the
+		// plugins have ended, so their CPU time is known.
+		o.timeline = newTimeline()
+		return profiled(h, o.profile, func() error {
+			err := command()
+			o.timeline.mark("close")
+			return errors.Join(err, o.timeline.write(o.profile))
+		})
 	}
 	return command()
 }
@@ -377,6 +386,7 @@ func experimentCommand(ctx context.Context, h *host.Host, cmd string, o *options
 	if err != nil {
 		return err
 	}
+	o.timeline.mark("read")
 	if cmd == "validate" {
 		return validated(ctx, o, file, grid, stdout)
 	}
@@ -417,10 +427,12 @@ func runExperiment(ctx context.Context, o *options, file string, g *engine.Grid,
 	if err != nil {
 		return err
 	}
+	o.timeline.mark("begin")
 	start := time.Now()
 	runStart := time.Now()
 	cells, stats, runErr := b.compute(ctx, o, file, g, stderr)
 	runWall := time.Since(runStart)
+	o.timeline.folds(stats, runWall)
 	status := runStatus(ctx, runErr)
 	// A tuned parameter chosen on the edge of its grid in most outer
 	// folds: the run says so where it is read, not only in the report.
@@ -434,7 +446,9 @@ func runExperiment(ctx context.Context, o *options, file string, g *engine.Grid,
 	b.manifest.Calls = calls
 	o.pluginLog.set(nil)
 	logPath := b.run.LogPath()
+	o.timeline.mark("folds")
 	written, err := b.run.Finish(status, stats.Uploads)
+	o.timeline.mark("finish")
 	if errors.Is(err, results.ErrDirGone) {
 		return err // runErr is the same news (the run was stopped for it)
 	}

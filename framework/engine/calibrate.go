@@ -38,7 +38,7 @@ func (f *fold) calibrated(x matrix.Matrix, enc *matrix.EncodedMatrix) (*mat.Dens
 		fitIdx, calIdx := cv.Split(inner, j)
 		cal := pick(f.train, calIdx)
 		rows := append(append([]int(nil), cal...), f.test...)
-		sub := &fold{ctx: f.ctx, g: f.g, c: f.c, stats: f.stats, clock: f.clock, train: pick(f.train, fitIdx), test: rows,
+		sub := &fold{ctx: f.ctx, g: f.g, c: f.c, stats: f.stats, clock: f.clock, plans: f.plans, train: pick(f.train, fitIdx), test: rows,
 			seed: f.seed, solverSeed: f.solverSeed, lp: f.lp, rp: f.rp, params: f.params, threads: f.threads, decodeBlock: f.decodeBlock}
 		o, err := sub.evaluate(x, enc)
 		sub.release()

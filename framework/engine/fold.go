@@ -90,6 +90,9 @@ type fold struct {
 	// fold's share group (see fitTable); a nil share fits every problem.
 	share *fitTable
 	group shareKey
+	// plans holds the run's plans by request; nil asks the reducer for
+	// every plan.
+	plans *planCache
 	// clock sums the run's time by phase; nil times nothing.
 	clock *phaseClock
 
@@ -133,16 +136,33 @@ func (f *fold) rerr(err error) error { return pluginErr(f.ctx, err, f.rp) }
 // the problem's index, and the cell's class weights (see ClassWeights).
 func (f *fold) plan(req plugin.PlanRequest) (plugin.Plan, error) {
 	start := time.Now()
-	plan, err := f.rp.Reducer.Plan(f.ctx, req)
+	plan, err := f.askPlan(req)
 	f.clock.since(phasePlan, start)
 	if err != nil {
-		return plugin.Plan{}, f.rerr(err)
+		return plugin.Plan{}, err
 	}
 	for j := range plan.Problems {
 		plan.Problems[j].Seed = cv.Seed(f.solverSeed, strconv.Itoa(req.Stage), strconv.Itoa(j))
 		plan.Problems[j] = f.c.Weights.Weigh(plan.Problems[j], req.Labels)
 	}
 	return plan, nil
+}
+
+// askPlan returns the reducer's plan for req: from the run's plans when
+// a fold asked the same (see planCache), else from the reducer.
+func (f *fold) askPlan(req plugin.PlanRequest) (plugin.Plan, error) {
+	atomic.AddInt64(&f.stats.PlansRequested, 1)
+	plan, made, err := f.plans.plan(f.ctx, f.rp.Name, req, func() (plugin.Plan, error) {
+		plan, err := f.rp.Reducer.Plan(f.ctx, req)
+		if err != nil {
+			return plugin.Plan{}, f.rerr(err)
+		}
+		return plan, nil
+	})
+	if made && err == nil {
+		atomic.AddInt64(&f.stats.PlansMade, 1)
+	}
+	return plan, err
 }
 
 // upload sends a design matrix to the learner unless it holds it.
@@ -327,6 +347,7 @@ func (f *fold) reuploaded(digest string, err *error) bool {
 	if *err == nil || !notLoaded(*err) {
 		return false
 	}
+	f.lp.Lost(digest)
 	enc := f.uploaded[digest]
 	if enc == nil && digest == f.design && f.redesign != nil {
 		var rerr error
@@ -404,7 +425,7 @@ func (s *scheduler) runFold(ctx context.Context, t task, e *matrixEntry) (fr out
 	f.denseBudget = s.opt.denseBudget()
 	f.decodeBlock = s.opt.DecodeBlock
 	f.threads = s.fitThreads
-	f.share, f.group, f.clock = s.fits, t.share, &s.clock
+	f.share, f.group, f.clock, f.plans = s.fits, t.share, &s.clock, s.plans
 	if s.opt.NoShare {
 		// A table of the fold's own, whose models go with the fold.
 		own := newFitTable()

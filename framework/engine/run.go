@@ -89,6 +89,10 @@ type Stats struct {
 	// (see fitTable), more where a fit was made again (a plugin that
 	// ended, a fold run again).
 	FitsRequested, FitsMade int64
+	// PlansRequested counts the plans the folds used, PlansMade those the
+	// reducers were asked for: fewer where folds asked the same (see
+	// planCache).
+	PlansRequested, PlansMade int64
 	// Workers is the number of folds the run ran at once.
 	Workers int
 	// Phases is the time the workers spent in each phase of their folds
@@ -283,7 +287,7 @@ func forget(ctx context.Context, g *Grid, digests ...string) {
 			wg.Add(1)
 			go func() { // a plugin slow to answer holds up no other
 				defer wg.Done()
-				_ = p.Learner.Forget(ctx, digests...)
+				_ = p.Forget(ctx, digests...)
 			}()
 		}
 	}

@@ -43,9 +43,14 @@ type scheduler struct {
 	// unfinished tasks of each share group, whose models go with its last.
 	fits   *fitTable
 	shares map[shareKey]*atomic.Int64
-	ls     leases
-	stats  Stats
-	clock  phaseClock
+	// plans holds the reducers' plans by request (see planCache).
+	plans *planCache
+	ls    leases
+	stats Stats
+	clock phaseClock
+
+	// sinkMu keeps the calls of Options.Sink one at a time (see write).
+	sinkMu sync.Mutex
 
 	mu        sync.Mutex // guards what follows
 	results   []*outcome.CellResult
@@ -79,7 +84,7 @@ type scheduler struct {
 func newScheduler(g *Grid, opt Options) *scheduler {
 	s := &scheduler{g: g, opt: opt, cpus: runtime.GOMAXPROCS(0),
 		matrices: map[matrixKey]*matrixEntry{}, groups: map[groupKey]*atomic.Int64{},
-		fits: newFitTable(), shares: map[shareKey]*atomic.Int64{}}
+		fits: newFitTable(), shares: map[shareKey]*atomic.Int64{}, plans: newPlanCache()}
 	s.fold = s.runFold
 	for di, d := range g.Datasets {
 		for pi, p := range g.Pipelines {
@@ -417,22 +422,35 @@ func (s *scheduler) record(t task, fr outcome.FoldResult, err error, interrupted
 		s.mu.Lock()
 		s.results[i].Curves = views
 		s.finish(i, t.cell)
+		// Written outside s.mu, which the other workers' folds need
+		// meanwhile; sinkMu keeps the Sink's calls one at a time.
+		s.mu.Unlock()
+		err := s.write(s.results[i])
+		s.mu.Lock()
+		if err != nil {
+			s.writeErrs = append(s.writeErrs, err)
+		}
 	}
 }
 
-// finish closes cell i (s.mu held): its error, its log line, its Sink call.
+// finish closes cell i (s.mu held): its error, its log line.
 func (s *scheduler) finish(i int, c *Cell) {
 	r := s.results[i]
 	finishCell(r, s.foldErrs[i], c)
 	if r.Failed() && s.opt.Log != nil {
 		fmt.Fprintf(s.opt.Log, "cell %d (%s) failed: %s\n", i, r.Key(), r.Error)
 	}
-	if s.opt.Sink != nil {
-		defer s.clock.since(phaseWrite, time.Now())
-		if err := s.opt.Sink.CellFinished(r); err != nil {
-			s.writeErrs = append(s.writeErrs, err)
-		}
+}
+
+// write hands a finished cell to the Sink, one call at a time.
+func (s *scheduler) write(r *outcome.CellResult) error {
+	if s.opt.Sink == nil {
+		return nil
 	}
+	s.sinkMu.Lock()
+	defer s.sinkMu.Unlock()
+	defer s.clock.since(phaseWrite, time.Now())
+	return s.opt.Sink.CellFinished(r)
 }
 
 // outcome returns the results once the workers have stopped: every cell

@@ -570,3 +570,40 @@ func TestSchedulerCellWhoseFoldsAllFailNamesFold0(t *testing.T) {
 		})
 	}
 }
+
+// TestSinkRunsOutsideTheSchedulerLock: a cell is handed to the Sink
+// without the scheduler's lock held, so that the other workers record
+// their folds while a cell is written, and the Sink's calls still come
+// one at a time, once per cell.
+func TestSinkRunsOutsideTheSchedulerLock(t *testing.T) {
+	g := stubGrid()
+	var s *scheduler
+	var inside, most atomic.Int32
+	var locked []int
+	var sunk []int
+	s = newScheduler(g, Options{Workers: 3, Sink: sinkFunc(func(r *outcome.CellResult) error {
+		n := inside.Add(1)
+		defer inside.Add(-1)
+		if n > most.Load() {
+			most.Store(n)
+		}
+		if !s.mu.TryLock() {
+			locked = append(locked, r.Index)
+		} else {
+			s.mu.Unlock()
+		}
+		time.Sleep(5 * time.Millisecond) // the other workers go on meanwhile
+		sunk = append(sunk, r.Index)
+		return nil
+	})})
+	s.fold = func(_ context.Context, tk task, _ *matrixEntry) (outcome.FoldResult, error) {
+		return outcome.FoldResult{Metrics: map[string]float64{"accuracy": stubValue(tk)}}, nil
+	}
+	if _, _, err := s.run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(sunk)
+	if !slices.Equal(sunk, []int{0, 1, 2, 3}) || most.Load() != 1 || len(locked) != 0 {
+		t.Errorf("sink got %v, at most %d at once, with the scheduler's lock held for %v; want 0 1 2 3, one at a time, never held", sunk, most.Load(), locked)
+	}
+}

@@ -113,6 +113,13 @@ func cellFilesOf(t *testing.T, g *Grid, opt Options) (map[int]string, Stats) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return filesOf(t, g, res), stats
+}
+
+// filesOf writes the cell files of the results res of g and returns each,
+// times aside, by cell index.
+func filesOf(t *testing.T, g *Grid, res []*outcome.CellResult) map[int]string {
+	t.Helper()
 	specs := Specs(g, cellspec.Build{Version: "test"})
 	digests := Digests(specs)
 	dir := t.TempDir()
@@ -131,7 +138,7 @@ func cellFilesOf(t *testing.T, g *Grid, opt Options) (map[int]string, Stats) {
 		}
 		out[r.Index] = timing.ReplaceAllString(string(b), "")
 	}
-	return out, stats
+	return out
 }
 
 // TestOneFitPerDistinctProblem runs ovo and dag, and three decoders of one

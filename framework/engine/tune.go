@@ -123,7 +123,7 @@ func (f *fold) innerFolds(k int, innerSeed int64) ([]int, error) {
 // scores their calibrated probabilities, as the outer fold scores the
 // winner. Its time counts toward the fold's.
 func (f *fold) innerScore(train, test []int, params param.Params, x matrix.Matrix, enc *matrix.EncodedMatrix, m metrics.Metric) (float64, error) {
-	sub := &fold{ctx: f.ctx, g: f.g, c: f.c, stats: f.stats, clock: f.clock, train: train, test: test,
+	sub := &fold{ctx: f.ctx, g: f.g, c: f.c, stats: f.stats, clock: f.clock, plans: f.plans, train: train, test: test,
 		seed: f.seed, solverSeed: f.solverSeed, lp: f.lp, rp: f.rp, params: params, threads: f.threads, decodeBlock: f.decodeBlock}
 	defer func() {
 		sub.release()

@@ -160,7 +160,10 @@ type Plugin struct {
 
 	uploadMu sync.Mutex
 	uploads  map[string]*sync.Mutex
-	killed   atomic.Bool
+	// held holds the digests the process is known to hold: uploaded, or
+	// found there, and not forgotten since (see EnsureDataset).
+	held   map[string]bool
+	killed atomic.Bool
 
 	// closeLocal ends a plugin served in-process (Host.Register).
 	closeLocal func()
@@ -181,7 +184,12 @@ type Plugin struct {
 // EnsureDataset uploads m to the learner unless it already holds it, and
 // reports whether it uploaded. Concurrent calls for the same dataset wait
 // for each other, so a dataset travels once per process however many folds
-// and problems use it (unless the plugin evicted it meanwhile).
+// and problems use it (unless the plugin evicted it meanwhile). A dataset
+// this process was sent, or found to hold, is not asked about again until
+// Forget or Lost names it: the folds of a grid that share a design matrix
+// make no call each. A plugin that evicted it on its own answers the next
+// Fit or Predict that it does not hold it; the caller then calls Lost and
+// uploads again.
 func (p *Plugin) EnsureDataset(ctx context.Context, m *matrix.EncodedMatrix) (bool, error) {
 	p.uploadMu.Lock()
 	if p.uploads == nil {
@@ -195,7 +203,50 @@ func (p *Plugin) EnsureDataset(ctx context.Context, m *matrix.EncodedMatrix) (bo
 	p.uploadMu.Unlock()
 	mu.Lock()
 	defer mu.Unlock()
-	return p.Learner.Ensure(ctx, m)
+	if p.holds(m.Digest) {
+		return false, nil
+	}
+	uploaded, err := p.Learner.Ensure(ctx, m)
+	if err == nil {
+		p.setHeld(true, m.Digest)
+	}
+	return uploaded, err
+}
+
+// holds reports whether the process is known to hold dataset digest.
+func (p *Plugin) holds(digest string) bool {
+	p.uploadMu.Lock()
+	defer p.uploadMu.Unlock()
+	return p.held[digest]
+}
+
+// setHeld records whether the process holds the datasets digests.
+func (p *Plugin) setHeld(held bool, digests ...string) {
+	p.uploadMu.Lock()
+	defer p.uploadMu.Unlock()
+	if p.held == nil {
+		p.held = map[string]bool{}
+	}
+	for _, d := range digests {
+		if held {
+			p.held[d] = true
+		} else {
+			delete(p.held, d)
+		}
+	}
+}
+
+// Lost records that the learner answered that it does not hold dataset
+// digest (its cache evicted it): the next EnsureDataset asks again.
+func (p *Plugin) Lost(digest string) { p.setHeld(false, digest) }
+
+// Forget tells the learner to drop the datasets digests, which the next
+// EnsureDataset of each sends again.
+func (p *Plugin) Forget(ctx context.Context, digests ...string) error {
+	p.setHeld(false, digests...)
+	err := p.Learner.Forget(ctx, digests...)
+	p.setHeld(false, digests...) // an EnsureDataset meanwhile found them still there
+	return err
 }
 
 // Version returns the version the plugin reports.

@@ -42,7 +42,8 @@ func (m meanModel) Predict(_ context.Context, x sdk.Matrix, scores, _ *mat.Dense
 // TestInProcessPluginCountsCalls: a learner registered in-process is
 // served through the SDK's gRPC server, and the host counts each protocol
 // call and the bytes it sent: a 300 × 500 matrix (1.2 MB) travels once, in
-// two chunks, however often it is ensured.
+// two chunks, however often it is ensured, and only the first ensure asks
+// whether the plugin has it (the host knows it sent it).
 func TestInProcessPluginCountsCalls(t *testing.T) {
 	ctx := context.Background()
 	h := New("", nil)
@@ -93,7 +94,7 @@ func TestInProcessPluginCountsCalls(t *testing.T) {
 		}
 		calls[c.Method] = c
 	}
-	for method, n := range map[string]int64{"LearnerService/Info": 0, "LearnerService/Has": 3, "LearnerService/Upload": 1, "LearnerService/Fit": 1, "LearnerService/Predict": 1} {
+	for method, n := range map[string]int64{"LearnerService/Info": 0, "LearnerService/Has": 1, "LearnerService/Upload": 1, "LearnerService/Fit": 1, "LearnerService/Predict": 1} {
 		if calls[method].Calls != n {
 			t.Errorf("%s: %d calls, want %d", method, calls[method].Calls, n)
 		}
@@ -176,5 +177,58 @@ func TestBadDefaultFailsStart(t *testing.T) {
 	}
 	if strings.Contains(err.Error(), "parameter ok") {
 		t.Errorf("a valid default is reported: %v", err)
+	}
+}
+
+// TestEnsureDatasetAsksUntilForgotten: once a plugin process holds a
+// dataset, EnsureDataset makes no call for it, until the host's Forget
+// drops it (the next ensure asks and uploads it again) or Lost says the
+// plugin evicted it (the next ensure asks, and uploads only what is
+// missing).
+func TestEnsureDatasetAsksUntilForgotten(t *testing.T) {
+	ctx := context.Background()
+	h := New("", nil)
+	h.Register("mean", InProcess{Learner: meanLearner{}})
+	defer h.Close()
+	p, err := h.Get(ctx, "mean")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := matrix.EncodeMatrix(sdk.Matrix{Dense: mat.NewDense(3, 2, []float64{1, 2, 3, 4, 5, 6})})
+	calls := func() (has, upload int64) {
+		for _, c := range h.Calls() {
+			switch c.Method {
+			case "LearnerService/Has":
+				has = c.Calls
+			case "LearnerService/Upload":
+				upload = c.Calls
+			}
+		}
+		return has, upload
+	}
+	for _, step := range []struct {
+		name        string
+		before      func()
+		uploaded    bool
+		has, upload int64
+	}{
+		{"first", nil, true, 1, 1},
+		{"again", nil, false, 1, 1},
+		{"after Lost (still held)", func() { p.Lost(m.Digest) }, false, 2, 1},
+		{"after Forget", func() {
+			if err := p.Forget(ctx, m.Digest); err != nil {
+				t.Fatal(err)
+			}
+		}, true, 3, 2},
+		{"after the forgotten one is back", nil, false, 3, 2},
+	} {
+		if step.before != nil {
+			step.before()
+		}
+		up, err := p.EnsureDataset(ctx, m)
+		has, upload := calls()
+		if err != nil || up != step.uploaded || has != step.has || upload != step.upload {
+			t.Errorf("%s: uploaded %v (%v), %d Has and %d Upload calls; want %v, %d and %d", step.name, up, err, has, upload, step.uploaded, step.has, step.upload)
+		}
 	}
 }

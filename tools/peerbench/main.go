@@ -26,7 +26,9 @@
 //     tax-grid command, alternately: wall and CPU time, and the protocol
 //     calls per fold;
 //  6. profile: the letter grid with `bench run --profile DIR` and without,
-//     and the profiles written (profile.go);
+//     the profiles written, and how to read them: the last profiled run's
+//     timeline.txt and `go tool pprof -top` of its bench and svm CPU
+//     profiles (profile.go);
 //  7. e2e: letter (standardize) and diabetes130 (impute → standardize →
 //     one-hot) with logreg + ova, covertype_50k (standardize → one-hot)
 //     with knn and with naive_bayes, and a synthetic 200-class data set

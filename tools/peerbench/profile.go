@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -59,7 +60,52 @@ func profileSection(ctx context.Context, o *options, w io.Writer, stderr io.Writ
 	fmt.Fprintf(w, "## %s\n\n", title)
 	fmt.Fprintf(w, "`bin/bench run --quiet -j 2 --profile DIR experiments/bench/letter.hcl` against the same run without `--profile`, %d pairs of runs one after the other, in alternating order, medians: CPU (user + system of bench and its plugins) **%s** against %s; the CPU ratios of the pairs lie between %.2f and %.2f, median **%.2f**; wall %s against %s (ratio %s). Profiles written, each non-empty: %s.\n\n",
 		rounds, fmtDur(on), fmtDur(off), slices.Min(pairs), slices.Max(pairs), median(pairs), fmtDur(median(wallOn)), fmtDur(median(wallOff)), ratio(median(wallOn), median(wallOff)), profileNames(profiles))
+	return readingProfiles(ctx, w, dir)
+}
+
+// readingProfiles writes how to read what --profile DIR wrote, with the
+// last profiled run's files as the example: its timeline.txt as it is,
+// and `go tool pprof -top` on the CPU profiles of bench and of the svm
+// plugin.
+func readingProfiles(ctx context.Context, w io.Writer, dir string) error {
+	timeline, err := os.ReadFile(filepath.Join(dir, "timeline.txt"))
+	if err != nil {
+		return err
+	}
+	fmt.Fprint(w, "### Reading the profiles\n\n")
+	fmt.Fprint(w, "`DIR/timeline.txt` (and the same figures in `DIR/timeline.json`) says where the run's time went. The stages run one after the other: `read` (the experiment parsed, the data read and checked, the plugins started and asked), `begin` (the results directory opened), `folds` (the workers run the folds), `finish` (the tables and the report written), `close` (the plugin processes end); each with its wall time and bench's own CPU time (the plugins' CPU time is given once, for the whole run: it is known when they have ended). Then the phases of the folds, as in the run log: the workers' time in each phase, summed over the workers, and the time in no phase (workers idle, waiting for the last folds, or between folds). The serial fraction is the wall time of the stages that run on one goroutine over that plus the workers' time in a phase; Amdahl's law turns it into the speed-up more workers (and cores) could give at best. The last profiled run of the letter grid above (`cat DIR/timeline.txt`):\n\n")
+	fmt.Fprintf(w, "```text\n%s```\n\n", timeline)
+	fmt.Fprint(w, "The CPU profiles are pprof's: `go tool pprof -top BINARY DIR/NAME-PID.cpu.pprof` lists the functions by the CPU time spent in them (`flat`) and in them and what they call (`cum`, with `-cum` to sort by it); `-http=:8080` opens the graph and flame graph in a browser. A plugin's profile covers its whole process, so its fits and predictions and its gRPC serving; bench's covers the run, so its share of the protocol (`grpc`, `http2`, `proto`) beside the engine's own work. The time of a fold's phase that neither profile shows is waiting: for a plugin's answer, for the disk, for a core. The same run's bench and svm profiles (`go tool pprof -top -nodecount=15 bin/bench DIR/bench-PID.cpu.pprof`, then `bin/bench-plugin-svm DIR/svm-PID.cpu.pprof`):\n\n")
+	for _, name := range []string{"bench", "svm"} {
+		top, err := pprofTop(ctx, dir, name)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "```text\n%s```\n\n", top)
+	}
 	return nil
+}
+
+// pprofTop returns what `go tool pprof -top -nodecount=15` says of the
+// CPU profile of process name in dir, less its lines that change from
+// run to run for no reason of the code (the build ID, the date).
+func pprofTop(ctx context.Context, dir, name string) (string, error) {
+	paths, err := filepath.Glob(filepath.Join(dir, name+"-*.cpu.pprof"))
+	if err != nil || len(paths) == 0 {
+		return "", fmt.Errorf("no CPU profile of %s in %s (%v)", name, dir, err)
+	}
+	out, err := exec.CommandContext(ctx, "go", "tool", "pprof", "-top", "-nodecount=15", paths[0]).Output()
+	if err != nil {
+		return "", fmt.Errorf("go tool pprof -top %s: %w", paths[0], err)
+	}
+	var b strings.Builder
+	for _, line := range strings.SplitAfter(string(out), "\n") {
+		if strings.HasPrefix(line, "Build ID:") || strings.HasPrefix(line, "Time:") {
+			continue
+		}
+		b.WriteString(line)
+	}
+	return b.String(), nil
 }
 
 // pairedRatios returns a[i]/b[i] for each pair of runs.
