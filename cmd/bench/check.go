@@ -21,28 +21,11 @@ import (
 // some blocks did not bind) may lack the row a name means: then only a
 // name that mentions no learner the file declares is reported.
 func checkGrid(g *engine.Grid, partial bool) hcl.Diagnostics {
-	var diags hcl.Diagnostics
 	if len(g.Cells) == 0 && !partial {
 		return nil
 	}
-	out := g.Experiment.Output
-	ids, rows := g.IDs(), g.Setup()
-	row := func(name, what string, rng hcl.Range) {
-		if partial && mentionsLearner(g.Experiment, name) {
-			return
-		}
-		if err := report.CheckRow(ids, rows, name); err != nil {
-			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unknown " + what,
-				Detail: what + " " + err.Error() + ". Name a row by its short name, as the tables label it (its learner, and what tells it apart from that learner's other rows), or by some of its words in order (\"logreg ova\").", Subject: &rng})
-		}
-	}
-	if out.Baseline != "" {
-		row(out.Baseline, "baseline", out.BaselineRange)
-	}
-	for _, name := range out.Confusion {
-		row(name, "confusion row", out.ConfusionRange)
-	}
-	return diags
+	skip := func(name string) bool { return partial && mentionsLearner(g.Experiment, name) }
+	return report.CheckOutputRows(&g.Experiment.Output, g.IDs(), g.Setup(), skip)
 }
 
 // mentionsLearner reports whether name holds the name of a learner exp
