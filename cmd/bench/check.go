@@ -24,7 +24,6 @@ import (
 // or pipeline whose rows may be missing (unsureNames) is left unreported,
 // and every other name is checked.
 func checkGrid(g *engine.Grid, partial bool) hcl.Diagnostics {
-	var diags hcl.Diagnostics
 	if len(g.Cells) == 0 && !partial {
 		return nil
 	}
@@ -33,24 +32,10 @@ func checkGrid(g *engine.Grid, partial bool) hcl.Diagnostics {
 		g = g.Declared()
 		unsure = unsureNames(g)
 	}
-	out := g.Experiment.Output
-	ids, rows := g.IDs(), g.Setup()
-	row := func(name, what string, rng hcl.Range) {
-		if slices.ContainsFunc(unsure, func(n string) bool { return strings.Contains(name, n) }) {
-			return
-		}
-		if err := report.CheckRow(ids, rows, name); err != nil {
-			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unknown " + what,
-				Detail: what + " " + err.Error() + ". Name a row by its short name, as the tables label it (its learner, and what tells it apart from that learner's other rows), or by some of its words in order (\"logreg ova\").", Subject: &rng})
-		}
+	skip := func(name string) bool {
+		return slices.ContainsFunc(unsure, func(n string) bool { return strings.Contains(name, n) })
 	}
-	if out.Baseline != "" {
-		row(out.Baseline, "baseline", out.BaselineRange)
-	}
-	for _, name := range out.Confusion {
-		row(name, "confusion row", out.ConfusionRange)
-	}
-	return diags
+	return report.CheckOutputRows(&g.Experiment.Output, g.IDs(), g.Setup(), skip)
 }
 
 // unsureNames returns the names that a row missing from the partial grid

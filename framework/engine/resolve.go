@@ -68,13 +68,17 @@ type ResolveOptions struct {
 //     (over RPC), which finds what would fail every fold of a cell;
 //   - expand makes the cells, a pure cross product.
 //
-// Each block kind binds in a file of its own: datasets in bind_dataset.go
-// (their checks in datasetcheck.go), the cv block's folds in bind_cv.go,
-// encoders and pipelines in bind_pipeline.go, learners in bind_learner.go,
-// reductions in bind_reduction.go, the output block in bind_output.go,
-// plugin start-up in bind_plugin.go; the pure grid checks are in
-// gridcheck.go and checkparams.go, the dry runs in dryrun.go, the cross
-// product in cells.go.
+// Each block kind binds in a file of its own, by a function of the block
+// and the explicit inputs it needs that returns the bound value and its
+// diagnostics: bindDataset in bind_dataset.go (its checks in
+// datasetcheck.go, its folds in bind_cv.go, under cv.Options), bindPipeline
+// in bind_pipeline.go, bindLearner in bind_learner.go, bindReduction in
+// bind_reduction.go, bindOutput in bind_output.go; the parameters' checks
+// are config.CheckParams. Only the plugins' start-up (bind_plugin.go, and
+// the choice of a reduction's plugin) holds state: the host and what its
+// plugins offer. The pure grid checks are in gridcheck.go and
+// checkparams.go, the dry runs in dryrun.go, the cross product in
+// cells.go.
 //
 // Every problem is a diagnostic at its location; bind and check report all
 // they find. When ctx ends (a signal), Resolve stops at the next dataset
