@@ -123,7 +123,9 @@ func intPow(b, e int) int {
 // winner is the best of the last round; ties go to the first candidate
 // in candidate order. A round on the rows of the round before (aggressive
 // elimination's replays) fits nothing: its candidates keep their scores,
-// as scikit-learn's refits on its same seeded subsample would give.
+// as scikit-learn's refits on its same seeded subsample would give. A
+// round starts only while the budget (max_evals, max_time) lasts; the
+// winner is then the best of the last round run.
 func (f *fold) halve(t task, m metrics.Metric, inner []int) (*tuning, error) {
 	l := f.c.Learner
 	tc := l.Config.Tune
@@ -137,7 +139,11 @@ func (f *fold) halve(t task, m metrics.Metric, inner []int) (*tuning, error) {
 	for i := range alive {
 		alive[i] = i
 	}
+	bud := newBudget(tc)
 	for r, plan := range schedule {
+		if r > 0 && !bud.open() {
+			break
+		}
 		round := outcome.TuneRound{Resources: plan.resources, Candidates: alive}
 		if r > 0 && plan.resources == schedule[r-1].resources {
 			// Aggressive elimination replays a round's rows: the same
@@ -148,6 +154,8 @@ func (f *fold) halve(t task, m metrics.Metric, inner []int) (*tuning, error) {
 			}
 		} else if round.Scores, err = f.halvingRound(t, m, r, plan.resources, alive, orders); err != nil {
 			return nil, err
+		} else {
+			bud.spend(len(alive))
 		}
 		for i, ci := range alive {
 			tr.scores[ci] = round.Scores[i]

@@ -184,8 +184,15 @@ func (c *CellResult) Check() error {
 // (Resources: scikit-learn's n_resources, a share of the outer training
 // part), and each candidate's mean inner score. The next round's
 // candidates are this round's survivors.
+//
+// Under hyperband, Bracket is the round's bracket s (s_max first; set
+// for hyperband only), and Reused counts the round's candidates whose
+// scores were not fitted again: a candidate already scored on the same
+// rows (by another bracket) keeps that score.
 type TuneRound struct {
 	Resources  int       `json:"resources"`
 	Candidates []int     `json:"candidates"`
 	Scores     []float64 `json:"scores"`
+	Bracket    *int      `json:"bracket,omitempty"`
+	Reused     int       `json:"reused,omitempty"`
 }

@@ -51,6 +51,10 @@ type SearchFold struct {
 // SearchRound is one round: the rows each inner fit had, the candidates
 // it scored with their mean inner scores, its best, and the candidates
 // that went on to the next round (none after the last).
+//
+// Under hyperband, Bracket is the round's bracket s and Reused the
+// candidates whose scores on these rows came from an earlier bracket
+// (not fitted again).
 type SearchRound struct {
 	Resources  int      `json:"resources"`
 	Candidates []string `json:"candidates"`
@@ -58,6 +62,8 @@ type SearchRound struct {
 	Best       string   `json:"best"`
 	BestScore  jnum     `json:"best_score"`
 	Survivors  []string `json:"survivors,omitempty"`
+	Bracket    *int     `json:"bracket,omitempty"`
+	Reused     int      `json:"reused,omitempty"`
 }
 
 // searches returns the searches of the cells tuned by a strategy other
@@ -75,16 +81,19 @@ func searches(cells []*outcome.CellResult, shown shownNames) []Search {
 			full := len(c.TuneCandidates) * c.TuneFolds
 			s.FullFits, s.FullRows = s.FullFits+full, s.FullRows+full*f.TuneRows
 			if len(f.TuneRounds) == 0 {
-				s.Fits, s.Rows = s.Fits+full, s.Rows+full*f.TuneRows
+				// A random search scores every candidate, or under a
+				// budget the first len(TuneScores).
+				n := min(len(f.TuneScores), len(c.TuneCandidates)) * c.TuneFolds
+				s.Fits, s.Rows = s.Fits+n, s.Rows+n*f.TuneRows
 				continue
 			}
 			s.Folds = append(s.Folds, searchFold(c, f))
 			for i, r := range f.TuneRounds {
-				if i > 0 && r.Resources == f.TuneRounds[i-1].Resources {
+				if i > 0 && r.Bracket == nil && r.Resources == f.TuneRounds[i-1].Resources {
 					continue // a replay of the round before fits nothing (aggressive elimination)
 				}
-				s.Fits += len(r.Candidates) * c.TuneFolds
-				s.Rows += len(r.Candidates) * c.TuneFolds * r.Resources
+				s.Fits += (len(r.Candidates) - r.Reused) * c.TuneFolds
+				s.Rows += (len(r.Candidates) - r.Reused) * c.TuneFolds * r.Resources
 			}
 		}
 		out = append(out, s)
@@ -102,7 +111,7 @@ func searchFold(c *outcome.CellResult, f outcome.FoldResult) SearchFold {
 	}
 	sf := SearchFold{Repeat: f.Repeat, Fold: f.Fold, Chosen: f.Chosen}
 	for i, r := range f.TuneRounds {
-		sr := SearchRound{Resources: r.Resources}
+		sr := SearchRound{Resources: r.Resources, Bracket: r.Bracket, Reused: r.Reused}
 		for j, ci := range r.Candidates {
 			sr.Candidates = append(sr.Candidates, name(ci))
 			sr.Scores = append(sr.Scores, jnum(r.Scores[j]))
@@ -110,7 +119,7 @@ func searchFold(c *outcome.CellResult, f outcome.FoldResult) SearchFold {
 				sr.Best, sr.BestScore = name(ci), jnum(r.Scores[j])
 			}
 		}
-		if i+1 < len(f.TuneRounds) {
+		if i+1 < len(f.TuneRounds) && sameBracket(r.Bracket, f.TuneRounds[i+1].Bracket) {
 			for _, ci := range f.TuneRounds[i+1].Candidates {
 				sr.Survivors = append(sr.Survivors, name(ci))
 			}
@@ -119,6 +128,10 @@ func searchFold(c *outcome.CellResult, f outcome.FoldResult) SearchFold {
 	}
 	return sf
 }
+
+// sameBracket reports whether two rounds are of the same hyperband
+// bracket (always, for successive halving's rounds).
+func sameBracket(a, b *int) bool { return a == nil || b == nil || *a == *b }
 
 // betterScore reports whether a beats b under metric m (ties: no; an
 // unknown metric is taken as higher is better).
@@ -207,15 +220,31 @@ func (s Search) summary(showEnc bool, esc, em func(string) string) string {
 
 // roundCells are the cells of round i of fold f's row, escaped with esc.
 func roundCells(f SearchFold, i int, r SearchRound, esc func(string) string) []string {
-	return []string{strconv.Itoa(f.Repeat), strconv.Itoa(f.Fold), strconv.Itoa(i + 1), strconv.Itoa(len(r.Candidates)), strconv.Itoa(r.Resources),
-		esc(r.Best), strconv.FormatFloat(float64(r.BestScore), 'f', 4, 64), survivorsText(r, f.Chosen, esc)}
+	return []string{strconv.Itoa(f.Repeat), strconv.Itoa(f.Fold), roundLabel(f.Rounds, i), strconv.Itoa(len(r.Candidates)), strconv.Itoa(r.Resources),
+		esc(r.Best), strconv.FormatFloat(float64(r.BestScore), 'f', 4, 64), survivorsText(r, f.Chosen, i == len(f.Rounds)-1, esc)}
+}
+
+// roundLabel numbers round i of rounds from 1: within its bracket under
+// hyperband ("s=2: 1"), else among the fold's rounds.
+func roundLabel(rounds []SearchRound, i int) string {
+	b := rounds[i].Bracket
+	if b == nil {
+		return strconv.Itoa(i + 1)
+	}
+	n := 1
+	for j := i - 1; j >= 0 && sameBracket(rounds[j].Bracket, b); j-- {
+		n++
+	}
+	return fmt.Sprintf("s=%d: %d", *b, n)
 }
 
 // survivorsText lists a round's survivors, escaped with esc: their names
 // when three or fewer, else their number; after the last round, the
-// choice.
-func survivorsText(r SearchRound, chosen string, esc func(string) string) string {
+// choice; after a hyperband bracket's last round, that it ends it.
+func survivorsText(r SearchRound, chosen string, last bool, esc func(string) string) string {
 	switch {
+	case len(r.Survivors) == 0 && !last:
+		return "end of bracket"
 	case len(r.Survivors) == 0:
 		return "chose " + esc(chosen)
 	case len(r.Survivors) <= 3:

@@ -107,3 +107,34 @@ func TestSearchesHTML(t *testing.T) {
 		t.Errorf("no search writes %q", b.String())
 	}
 }
+
+// TestSearchesHyperband: a hyperband fold's rounds are numbered within
+// their bracket, a bracket's last round says it ends it, and a round's
+// reused scores (a candidate scored on the same rows by an earlier
+// bracket) count no fits; a random search stopped by its budget after 2
+// of its 4 candidates counts those 2.
+func TestSearchesHyperband(t *testing.T) {
+	s1, s0 := 1, 0
+	hb := &outcome.CellResult{ID: outcome.ID{Dataset: "iris", Encoder: "std", Learner: "svm", Reduction: "ova"}, TuneMetric: "accuracy",
+		TuneCandidates: []string{"C=1", "C=2", "C=3", "C=4"}, TuneStrategy: "hyperband", TuneFolds: 2,
+		Folds: []outcome.FoldResult{{Chosen: "C=3", TuneRows: 90, TuneRounds: []outcome.TuneRound{
+			{Resources: 30, Candidates: []int{0, 1, 2}, Scores: []float64{0.5, 0.6, 0.7}, Bracket: &s1},
+			{Resources: 90, Candidates: []int{2}, Scores: []float64{0.9}, Bracket: &s1},
+			{Resources: 90, Candidates: []int{2, 3}, Scores: []float64{0.9, 0.8}, Bracket: &s0, Reused: 1},
+		}}}}
+	random := &outcome.CellResult{ID: outcome.ID{Dataset: "iris", Encoder: "std", Learner: "rnd", Reduction: "ova"}, TuneMetric: "accuracy",
+		TuneCandidates: []string{"C=1", "C=2", "C=3", "C=4"}, TuneStrategy: "random", TuneFolds: 2,
+		Folds: []outcome.FoldResult{{Chosen: "C=2", TuneRows: 90, TuneScores: []float64{0.5, 0.6}}}}
+	var b strings.Builder
+	writeSearches(&b, searches([]*outcome.CellResult{hb, random}, nil))
+	want := "## Tuning searches\n\n" +
+		"**iris · svm · ova**: hyperband search over 4 candidates, each scored by 2 inner folds on accuracy; 10 inner fits on 540 rows in all (fits × their rows), against 8 fits on 720 rows to score every candidate on every row (75.0 % of the rows).\n\n" +
+		"| repeat | fold | round | candidates | rows | best | inner mean | survivors |\n| ---: | ---: | ---: | ---: | ---: | --- | ---: | --- |\n" +
+		"| 0 | 0 | s=1: 1 | 3 | 30 | C=3 | 0.7000 | C=3 |\n" +
+		"| 0 | 0 | s=1: 2 | 1 | 90 | C=3 | 0.9000 | end of bracket |\n" +
+		"| 0 | 0 | s=0: 1 | 2 | 90 | C=3 | 0.9000 | chose C=3 |\n\n" +
+		"**iris · rnd · ova**: random search over 4 candidates, each scored by 2 inner folds on accuracy; 4 inner fits on 360 rows in all (fits × their rows), against 8 fits on 720 rows to score every candidate on every row (50.0 % of the rows).\n\n"
+	if b.String() != want {
+		t.Errorf("section\n%s\nwant\n%s", b.String(), want)
+	}
+}
