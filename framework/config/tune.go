@@ -41,14 +41,15 @@ type Tune struct {
 	// (default 3) divides the candidates and multiplies the rows per
 	// round; MinResources is the rows of the first round, 0 for
 	// "exhaust" (the default), -1 for "smallest"; Resource is what grows,
-	// "n_samples" (the only one: a plugin's schema cannot declare a
-	// budget parameter such as max_iter); AggressiveElimination replays
+	// "n_samples" or a parameter the plugin's schema declares a budget
+	// (max_iter, epochs: each round sets it on every row); AggressiveElimination replays
 	// the first round's rows until few enough candidates are left.
 	Factor                int
 	MinResources          int
 	MinResourcesRange     hcl.Range
 	Resource              string
 	AggressiveElimination bool
+	ResourceRange         hcl.Range
 	// HalvingRange locates the first halving setting given, for the
 	// error when the strategy is not halving.
 	HalvingRange hcl.Range
@@ -100,6 +101,10 @@ func (t *Tune) IsGrid() bool { return t.Strategy != StrategyRandom && !t.Halves(
 // Halves reports whether the search runs rounds of successive halving:
 // strategy "halving", or "hyperband" (its brackets).
 func (t *Tune) Halves() bool { return t.Strategy == StrategyHalving || t.Strategy == StrategyHyperband }
+
+// OverParam reports whether the rounds grow a budget parameter of the
+// plugin (resource = "max_iter") rather than the rows.
+func (t *Tune) OverParam() bool { return t.Resource != "" && t.Resource != ResourceNSamples }
 
 // Sampled reports whether the candidates are drawn (NIter of them)
 // rather than the whole grid.
@@ -172,9 +177,11 @@ func (d *decoder) halving(b *tuneBlock, t *Tune) {
 		t.MinResourcesRange = b.MinRes.Expr.Range()
 	}
 	if b.Resource != nil {
-		t.Resource = *b.Resource
-		if t.Resource != ResourceNSamples {
-			d.errorf(b.ResourceR, "Invalid resource", `resource is "n_samples", not %q: a plugin's parameter schema has no way to declare a budget parameter such as max_iter or epochs.`, t.Resource)
+		// A parameter's name is checked against the plugin's schema
+		// where the learner binds (engine): it must be a budget.
+		t.Resource, t.ResourceRange = *b.Resource, b.ResourceR
+		if t.Resource == "" {
+			d.errorf(b.ResourceR, "Invalid resource", `resource is "n_samples" or a budget parameter of the learner's plugin, such as "max_iter", not "".`)
 		}
 	}
 	if b.Aggressive != nil {

@@ -63,6 +63,8 @@ func TestTuneSettings(t *testing.T) {
 			Tune{Strategy: StrategyHalving, Factor: 3, MinResources: MinSmallest, Resource: ResourceNSamples}},
 		{"halving exhaust, drawn", `strategy = "halving"` + "\nmin_resources = \"exhaust\"\nn_iter = 30",
 			Tune{Strategy: StrategyHalving, NIter: 30, Factor: 3, MinResources: MinExhaust, Resource: ResourceNSamples}},
+		{"halving over max_iter", `strategy = "halving"` + "\nresource = \"max_iter\"\nmin_resources = 10",
+			Tune{Strategy: StrategyHalving, Factor: 3, MinResources: 10, Resource: "max_iter"}},
 		{"hyperband", `strategy = "hyperband"` + "\nfactor = 3\nmin_resources = 30\nmax_evals = 200",
 			Tune{Strategy: StrategyHyperband, Factor: 3, MinResources: 30, Resource: ResourceNSamples, MaxEvals: 200}},
 		{"random, budgets", `strategy = "random"` + "\nn_iter = 50\nmax_evals = 20\nmax_time = \"1m30s\"",
@@ -144,8 +146,8 @@ func TestSearchSpaceDiagnostics(t *testing.T) {
 			"exp.hcl:8:12: error: Invalid max_time; max_time is a positive duration such as \"30s\", \"5m\" or \"1h30m\", not \"5 minutes\"."},
 		{"max_time negative", svm("C = [1, 2]", `strategy = "random"`+"\nn_iter = 2\nmax_time = \"-1s\""),
 			"exp.hcl:9:12: error: Invalid max_time; max_time is a positive duration"},
-		{"resource max_iter", svm("C = [1, 2]", `strategy = "halving"`+"\nresource = \"max_iter\""),
-			"exp.hcl:8:12: error: Invalid resource; resource is \"n_samples\", not \"max_iter\": a plugin's parameter schema has no way to declare a budget parameter"},
+		{"resource empty", svm("C = [1, 2]", `strategy = "halving"`+"\nresource = \"\""),
+			"exp.hcl:8:12: error: Invalid resource; resource is \"n_samples\" or a budget parameter of the learner's plugin, such as \"max_iter\", not \"\"."},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, diags := parse(t, tc.src)

@@ -347,7 +347,11 @@ func (ck *checker) halvingRows(g *Grid, l *Learner) {
 			classes = 2
 		}
 		c := &Cell{Learner: l, Dataset: d}
-		rounds, _, err := c.tuneRounds(n, classes)
+		most := n
+		if t.OverParam() {
+			most = l.MaxResource
+		}
+		rounds, _, err := c.tuneRounds(most, classes)
 		switch {
 		case err != nil:
 			ck.errorf(at, "Too few rows to halve", "Learner %q: on dataset %q (fold %d): %v; set a smaller min_resources.", l.Config.Name, d.Config.Name, fold, err)

@@ -86,9 +86,12 @@ func (f *fold) hyperband(t task, m metrics.Metric, inner []int) (*tuning, error)
 	tc := l.Config.Tune
 	minRes := tc.MinResources
 	if minRes <= 0 { // "exhaust" and "smallest": scikit-learn's smallest
-		minRes = tc.Folds * 2 * f.classCount()
+		minRes = smallestResource(tc, tc.Folds, f.classCount())
 	}
-	brackets, err := hyperbandSchedule(len(l.Candidates), len(f.train), minRes, tc.Factor)
+	if minRes > f.maxResource() {
+		return nil, tooFewResources(tc, minRes, f.maxResource())
+	}
+	brackets, err := hyperbandSchedule(len(l.Candidates), f.maxResource(), minRes, tc.Factor)
 	if err != nil {
 		return nil, err
 	}

@@ -159,7 +159,11 @@ func (c *Cell) tuneCandidateFits() int {
 	if d.MultiLabel {
 		classes = 2
 	}
-	rounds, replays, err := c.tuneRounds(rows-rows/d.NumFolds, classes)
+	most := rows - rows/d.NumFolds
+	if t.OverParam() {
+		most = l.MaxResource
+	}
+	rounds, replays, err := c.tuneRounds(most, classes)
 	if err != nil {
 		return len(l.Candidates)
 	}
@@ -185,7 +189,10 @@ func (c *Cell) tuneRounds(rows, classes int) ([]halvingRound, bool, error) {
 	}
 	minRes := t.MinResources
 	if minRes <= 0 {
-		minRes = t.Folds * 2 * classes
+		minRes = smallestResource(t, t.Folds, classes)
+	}
+	if minRes > rows {
+		return nil, false, tooFewResources(t, minRes, rows)
 	}
 	brackets, err := hyperbandSchedule(len(l.Candidates), rows, minRes, t.Factor)
 	var out []halvingRound

@@ -63,6 +63,9 @@ func cellSpec(g *Grid, c *Cell, f cellspec.Folds, b cellspec.Build) *cellspec.Sp
 		if t.Halves() {
 			s.Tune.Factor, s.Tune.MinResources, s.Tune.Aggressive = t.Factor, t.MinResources, t.AggressiveElimination
 		}
+		if t.OverParam() {
+			s.Tune.Resource = t.Resource
+		}
 		s.Tune.MaxEvals = t.MaxEvals
 		if t.MaxTime > 0 {
 			s.Tune.MaxTime = t.MaxTime.String()
@@ -250,7 +253,7 @@ var schemaAccount = map[string]string{
 	"Tune.NIter":                 "from tune: tune.n_iter, with tune.candidates (for the random and halving strategies)",
 	"Tune.Factor":                "from tune: tune.factor (halving and hyperband only)",
 	"Tune.MinResources":          "from tune: tune.min_resources (halving and hyperband only; 0: \"exhaust\", -1: \"smallest\")",
-	"Tune.Resource":              "not: always n_samples",
+	"Tune.Resource":              "from tune: tune.resource, omitted for n_samples (the budget parameter's largest value is in the learner's params)",
 	"Tune.AggressiveElimination": "from tune: tune.aggressive_elimination (halving only)",
 	"Tune.MaxEvals":              "from tune: tune.max_evals (omitted when not set)",
 	"Tune.MaxTime":               "from tune: tune.max_time, a Go duration (omitted when not set; the numbers then also depend on the machine)",

@@ -126,6 +126,11 @@ type CellResult struct {
 	// the fits spent are counted in).
 	TuneStrategy string `json:"tune_strategy,omitempty"`
 	TuneFolds    int    `json:"tune_folds,omitempty"`
+	// TuneResource is the budget parameter a halving or hyperband search
+	// grew (resource = "max_iter"; empty for rows), and TuneMaxResource
+	// its largest value: the rounds' Resources are its values.
+	TuneResource    string `json:"tune_resource,omitempty"`
+	TuneMaxResource int    `json:"tune_max_resource,omitempty"`
 	// Curves are the cell's threshold views: ROC and precision–recall
 	// curves, the reliability diagram of its probabilities, from the
 	// out-of-fold scores of all its folds pooled when it finished (see

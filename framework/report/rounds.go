@@ -35,6 +35,9 @@ type Search struct {
 	// round's rows, or the outer training part's): halving's saving.
 	Rows     int `json:"rows"`
 	FullRows int `json:"full_rows"`
+	// Resource is the budget parameter the rounds grew (empty: rows);
+	// Rows and FullRows then weigh each fit by its value of it.
+	Resource string `json:"resource,omitempty"`
 	// The inner fits' seconds are in the cell files (each fold's
 	// tune_seconds), not here: the report is the same from run to run.
 	Folds []SearchFold `json:"folds,omitempty"`
@@ -77,14 +80,19 @@ func searches(cells []*outcome.CellResult, shown shownNames) []Search {
 		_, sh := shown.of(c.ID)
 		s := Search{Dataset: c.Dataset, Encoder: sh.Encoder, Learner: sh.Learner, Reduction: sh.Reduction,
 			Strategy: c.TuneStrategy, Metric: c.TuneMetric, Candidates: len(c.TuneCandidates), InnerFolds: c.TuneFolds}
+		s.Resource = c.TuneResource
 		for _, f := range c.Folds {
 			full := len(c.TuneCandidates) * c.TuneFolds
-			s.FullFits, s.FullRows = s.FullFits+full, s.FullRows+full*f.TuneRows
+			most := f.TuneRows
+			if c.TuneResource != "" {
+				most = c.TuneMaxResource
+			}
+			s.FullFits, s.FullRows = s.FullFits+full, s.FullRows+full*most
 			if len(f.TuneRounds) == 0 {
 				// A random search scores every candidate, or under a
 				// budget the first len(TuneScores).
 				n := min(len(f.TuneScores), len(c.TuneCandidates)) * c.TuneFolds
-				s.Fits, s.Rows = s.Fits+n, s.Rows+n*f.TuneRows
+				s.Fits, s.Rows = s.Fits+n, s.Rows+n*most
 				continue
 			}
 			s.Folds = append(s.Folds, searchFold(c, f))
@@ -157,7 +165,7 @@ func writeSearches(b *strings.Builder, ss []Search) {
 		if len(s.Folds) == 0 {
 			continue
 		}
-		b.WriteString("| repeat | fold | round | candidates | rows | best | inner mean | survivors |\n| ---: | ---: | ---: | ---: | ---: | --- | ---: | --- |\n")
+		fmt.Fprintf(b, "| repeat | fold | round | candidates | %s | best | inner mean | survivors |\n| ---: | ---: | ---: | ---: | ---: | --- | ---: | --- |\n", mdEscape(s.unit()))
 		for _, f := range s.Folds {
 			for i, r := range f.Rounds {
 				fmt.Fprintf(b, "| %s |\n", strings.Join(roundCells(f, i, r, mdEscape), " | "))
@@ -181,7 +189,7 @@ func writeHTMLSearches(b *strings.Builder, ss []Search) {
 			continue
 		}
 		b.WriteString("<div class=\"wide\"><table>\n<thead><tr><th class=\"num\">repeat</th><th class=\"num\">fold</th><th class=\"num\">round</th>" +
-			"<th class=\"num\">candidates</th><th class=\"num\">rows</th><th>best</th><th class=\"num\">inner mean</th><th>survivors</th></tr></thead>\n<tbody>\n")
+			"<th class=\"num\">candidates</th><th class=\"num\">" + htmlEscape(s.unit()) + "</th><th>best</th><th class=\"num\">inner mean</th><th>survivors</th></tr></thead>\n<tbody>\n")
 		for _, f := range s.Folds {
 			for i, r := range f.Rounds {
 				c := roundCells(f, i, r, htmlEscape)
@@ -214,8 +222,21 @@ func (s Search) summary(showEnc bool, esc, em func(string) string) string {
 		enc = " · " + esc(s.Encoder)
 	}
 	cell := fmt.Sprintf("%s%s · %s · %s", esc(s.Dataset), enc, esc(s.Learner), esc(s.Reduction))
+	if s.Resource != "" {
+		u := esc(s.Resource)
+		return fmt.Sprintf("%s: %s search over %d candidates, each scored by %d inner folds on %s, growing %s; %d inner fits on %d %s in all (fits × their %s), against %d fits on %d %s to score every candidate with the largest %s (%s of the %s).",
+			em(cell), s.Strategy, s.Candidates, s.InnerFolds, s.Metric, u, s.Fits, s.Rows, u, u, s.FullFits, s.FullRows, u, u, percent(s.Rows, s.FullRows), u)
+	}
 	return fmt.Sprintf("%s: %s search over %d candidates, each scored by %d inner folds on %s; %d inner fits on %d rows in all (fits × their rows), against %d fits on %d rows to score every candidate on every row (%s of the rows).",
 		em(cell), s.Strategy, s.Candidates, s.InnerFolds, s.Metric, s.Fits, s.Rows, s.FullFits, s.FullRows, percent(s.Rows, s.FullRows))
+}
+
+// unit is what a round's resources count: rows, or the budget parameter.
+func (s Search) unit() string {
+	if s.Resource != "" {
+		return s.Resource
+	}
+	return "rows"
 }
 
 // roundCells are the cells of round i of fold f's row, escaped with esc.
