@@ -38,9 +38,12 @@ type Search struct {
 	// Resource is the budget parameter the rounds grew (empty: rows);
 	// Rows and FullRows then weigh each fit by its value of it.
 	Resource string `json:"resource,omitempty"`
-	// The inner fits' seconds are in the cell files (each fold's
-	// tune_seconds), not here: the report is the same from run to run.
-	Folds []SearchFold `json:"folds,omitempty"`
+	// FitSeconds is the inner fits' seconds over every outer fold (the
+	// cells' tune_seconds), set only when the experiment asks for a
+	// timing metric (fit_seconds): without one the report is the same
+	// from run to run.
+	FitSeconds *float64     `json:"fit_seconds,omitempty"`
+	Folds      []SearchFold `json:"folds,omitempty"`
 }
 
 // SearchFold is one outer fold's halving rounds.
@@ -70,8 +73,9 @@ type SearchRound struct {
 }
 
 // searches returns the searches of the cells tuned by a strategy other
-// than the grid, in cell order; failed cells are left out.
-func searches(cells []*outcome.CellResult, shown shownNames) []Search {
+// than the grid, in cell order; failed cells are left out. timed adds
+// their fit seconds.
+func searches(cells []*outcome.CellResult, shown shownNames, timed bool) []Search {
 	var out []Search
 	for _, c := range cells {
 		if c.TuneStrategy == "" || c.Failed() {
@@ -81,6 +85,13 @@ func searches(cells []*outcome.CellResult, shown shownNames) []Search {
 		s := Search{Dataset: c.Dataset, Encoder: sh.Encoder, Learner: sh.Learner, Reduction: sh.Reduction,
 			Strategy: c.TuneStrategy, Metric: c.TuneMetric, Candidates: len(c.TuneCandidates), InnerFolds: c.TuneFolds}
 		s.Resource = c.TuneResource
+		if timed {
+			sec := 0.0
+			for _, f := range c.Folds {
+				sec += f.TuneSeconds
+			}
+			s.FitSeconds = &sec
+		}
 		for _, f := range c.Folds {
 			full := len(c.TuneCandidates) * c.TuneFolds
 			most := f.TuneRows
@@ -224,11 +235,20 @@ func (s Search) summary(showEnc bool, esc, em func(string) string) string {
 	cell := fmt.Sprintf("%s%s · %s · %s", esc(s.Dataset), enc, esc(s.Learner), esc(s.Reduction))
 	if s.Resource != "" {
 		u := esc(s.Resource)
-		return fmt.Sprintf("%s: %s search over %d candidates, each scored by %d inner folds on %s, growing %s; %d inner fits on %d %s in all (fits × their %s), against %d fits on %d %s to score every candidate with the largest %s (%s of the %s).",
-			em(cell), s.Strategy, s.Candidates, s.InnerFolds, s.Metric, u, s.Fits, s.Rows, u, u, s.FullFits, s.FullRows, u, u, percent(s.Rows, s.FullRows), u)
+		return fmt.Sprintf("%s: %s search over %d candidates, each scored by %d inner folds on %s, growing %s; %d inner fits on %d %s in all (fits × their %s), against %d fits on %d %s to score every candidate with the largest %s (%s of the %s)%s.",
+			em(cell), s.Strategy, s.Candidates, s.InnerFolds, s.Metric, u, s.Fits, s.Rows, u, u, s.FullFits, s.FullRows, u, u, percent(s.Rows, s.FullRows), u, s.secondsText())
 	}
-	return fmt.Sprintf("%s: %s search over %d candidates, each scored by %d inner folds on %s; %d inner fits on %d rows in all (fits × their rows), against %d fits on %d rows to score every candidate on every row (%s of the rows).",
-		em(cell), s.Strategy, s.Candidates, s.InnerFolds, s.Metric, s.Fits, s.Rows, s.FullFits, s.FullRows, percent(s.Rows, s.FullRows))
+	return fmt.Sprintf("%s: %s search over %d candidates, each scored by %d inner folds on %s; %d inner fits on %d rows in all (fits × their rows), against %d fits on %d rows to score every candidate on every row (%s of the rows)%s.",
+		em(cell), s.Strategy, s.Candidates, s.InnerFolds, s.Metric, s.Fits, s.Rows, s.FullFits, s.FullRows, percent(s.Rows, s.FullRows), s.secondsText())
+}
+
+// secondsText is "; 12.3 s of inner fits" when the search's seconds are
+// reported, else "".
+func (s Search) secondsText() string {
+	if s.FitSeconds == nil {
+		return ""
+	}
+	return fmt.Sprintf("; %s s of inner fits", strconv.FormatFloat(*s.FitSeconds, 'f', 1, 64))
 }
 
 // unit is what a round's resources count: rows, or the budget parameter.
