@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"github.com/polyclass/polyclass/framework/config"
@@ -121,6 +122,9 @@ type hyperbandRun struct {
 	top     int // the best candidate on topRows rows
 	topRows int
 	topVal  float64
+	// perCandidate is the fits one candidate's scoring requests (its
+	// problems on every inner fold), for the count of a reused score's.
+	perCandidate int64
 }
 
 // bracket runs bracket b over candidates alive, round by round while the
@@ -139,16 +143,21 @@ func (h *hyperbandRun) bracket(b hyperbandBracket, alive []int) error {
 			}
 		}
 		if len(fresh) > 0 {
-			scores, err := h.f.halvingRound(h.t, h.m, len(h.tr.rounds), plan.resources, fresh, h.orders)
+			scores, requested, err := h.scoreRound(len(h.tr.rounds), plan.resources, fresh)
 			if err != nil {
 				return err
 			}
+			// Every candidate fits the same problems on the inner folds.
+			h.perCandidate = requested / int64(len(fresh))
 			for i, ci := range fresh {
 				h.seen[[2]int{ci, plan.resources}] = scores[i]
 			}
 		}
 		h.budget.spend(len(fresh))
 		round.Reused = len(alive) - len(fresh)
+		// A reused score's fits are requested and not made again: the
+		// run's summary counts them so (fits: N requested, M made).
+		atomic.AddInt64(&h.f.stats.FitsRequested, int64(round.Reused)*h.perCandidate)
 		for _, ci := range alive {
 			v := h.seen[[2]int{ci, plan.resources}]
 			round.Scores = append(round.Scores, v)
@@ -162,6 +171,22 @@ func (h *hyperbandRun) bracket(b hyperbandBracket, alive []int) error {
 		}
 	}
 	return nil
+}
+
+// scoreRound scores candidates fresh on the round's resources (see
+// halvingRound) and returns their scores and the fits they requested,
+// counted apart from the other folds running at the same time (the fold's
+// stats for the round are its own, then added to the run's).
+func (h *hyperbandRun) scoreRound(r, resources int, fresh []int) ([]float64, int64, error) {
+	run := h.f.stats
+	own := &Stats{}
+	h.f.stats = own
+	scores, err := h.f.halvingRound(h.t, h.m, r, resources, fresh, h.orders)
+	h.f.stats = run
+	atomic.AddInt64(&run.Uploads, own.Uploads)
+	atomic.AddInt64(&run.FitsRequested, own.FitsRequested)
+	atomic.AddInt64(&run.FitsMade, own.FitsMade)
+	return scores, own.FitsRequested, err
 }
 
 // better reports whether score a beats b (a tie: no).

@@ -124,6 +124,12 @@ func TestHyperbandDraws(t *testing.T) {
 // rows with 3 inner folds, and returns the cell and the fits the learner
 // made.
 func searchRun(t *testing.T, tune *config.Tune) (*outcome.CellResult, int64) {
+	cell, fits, _ := searchRunStats(t, tune)
+	return cell, fits
+}
+
+// searchRunStats is searchRun with the run's stats.
+func searchRunStats(t *testing.T, tune *config.Tune) (*outcome.CellResult, int64, Stats) {
 	t.Helper()
 	var x []float64
 	var y []int
@@ -141,14 +147,14 @@ func searchRun(t *testing.T, tune *config.Tune) (*outcome.CellResult, int64) {
 		l.Candidates = append(l.Candidates, param.Params{"c": param.Number(float64(c))})
 	}
 	l.Tuned = map[string]bool{"c": true}
-	res, _, err := Run(context.Background(), g, Options{Workers: 1})
+	res, stats, err := Run(context.Background(), g, Options{Workers: 2}) // the two outer folds at once
 	if err != nil {
 		t.Fatal(err)
 	}
 	if res[0].Failed() {
 		t.Fatalf("cell failed: %s", res[0].Error)
 	}
-	return res[0], learner.fits.Load()
+	return res[0], learner.fits.Load(), stats
 }
 
 // TestHyperbandRun: hyperband over 9 candidates with min_resources 10 on
@@ -157,9 +163,10 @@ func searchRun(t *testing.T, tune *config.Tune) (*outcome.CellResult, int64) {
 // to the end of the first bracket and chooses it. A candidate already
 // scored on the same rows is not fitted again: the learner's fits are
 // the requested ones less the reused (3 problems × 3 inner folds each,
-// plus the refit, per outer fold).
+// plus the refit, per outer fold), and the run's stats say so (fits
+// requested and made, as bench run's summary prints them).
 func TestHyperbandRun(t *testing.T) {
-	cell, fits := searchRun(t, &config.Tune{Strategy: config.StrategyHyperband, Factor: 3, MinResources: 10})
+	cell, fits, stats := searchRunStats(t, &config.Tune{Strategy: config.StrategyHyperband, Factor: 3, MinResources: 10})
 	var requested, reused int64
 	for _, f := range cell.Folds {
 		var got []string
@@ -179,6 +186,9 @@ func TestHyperbandRun(t *testing.T) {
 	refits := int64(3 * len(cell.Folds))
 	if reused == 0 || fits != requested-reused+refits {
 		t.Errorf("%d fits made; want the %d requested less the %d reused, plus %d refits", fits, requested, reused, refits)
+	}
+	if stats.FitsRequested != requested+refits || stats.FitsMade != fits {
+		t.Errorf("stats: %d fits requested, %d made; want %d and %d", stats.FitsRequested, stats.FitsMade, requested+refits, fits)
 	}
 	t.Logf("inner fits requested %d, made %d (%d reused)", requested, requested-reused, reused)
 }
