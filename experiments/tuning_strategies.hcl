@@ -13,7 +13,14 @@
 #   142 or 143 outer training rows, 25 candidates on a stratified subsample
 #   of 18 rows, then the best 9 on 54 (the rows allow no third round).
 #   Its report lists each fold's rounds and what they cost against the
-#   grid ("Tuning searches").
+#   grid ("Tuning searches");
+# - hyperband: Li et al.'s brackets of successive halving over the same
+#   25 pairs (factor 3, min_resources 9: R = 142 / 9 = 15, so brackets
+#   s = 2, 1, 0 of 9, 5 and 3 pairs, each ending on every row; a pair
+#   already scored on the same rows by an earlier bracket is not fitted
+#   again);
+# - random_budget: the random search's 10 draws, stopped after the
+#   first 6 (max_evals).
 #
 # Seconds on two cores; the results are the same whatever -j.
 #
@@ -67,6 +74,36 @@ learner "halving" {
     strategy      = "halving"
     factor        = 3
     min_resources = "exhaust"
+  }
+}
+
+learner "hyperband" {
+  plugin = "svm"
+  params = {
+    kernel = "rbf"
+    C      = [for e in range(-5, 13, 4) : pow(2, e)]
+    gamma  = [for e in range(-10, 3, 3) : pow(2, e)]
+  }
+  tune {
+    folds         = 3
+    strategy      = "hyperband"
+    factor        = 3
+    min_resources = 9
+  }
+}
+
+learner "random_budget" {
+  plugin = "svm"
+  params = {
+    kernel = "rbf"
+    C      = loguniform(pow(2, -5), pow(2, 11))
+    gamma  = loguniform(pow(2, -10), pow(2, 2))
+  }
+  tune {
+    folds     = 3
+    strategy  = "random"
+    n_iter    = 10
+    max_evals = 6
   }
 }
 

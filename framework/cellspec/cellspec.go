@@ -130,6 +130,13 @@ type Tune struct {
 	Factor       int    `json:"factor,omitempty"`
 	MinResources int    `json:"min_resources,omitempty"`
 	Aggressive   bool   `json:"aggressive_elimination,omitempty"`
+	// Resource is the budget parameter the rounds grow (omitted for
+	// rows, n_samples).
+	Resource string `json:"resource,omitempty"`
+	// MaxEvals and MaxTime (a Go duration, "5m0s") are the search's
+	// budgets (omitted when not set).
+	MaxEvals int    `json:"max_evals,omitempty"`
+	MaxTime  string `json:"max_time,omitempty"`
 }
 
 // Build identifies a build of bench: its module version and VCS revision,

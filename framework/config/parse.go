@@ -734,16 +734,16 @@ func (d *decoder) learner(b *hcl.Block) *Learner {
 }
 
 // searchSpaces checks learner l's distributions: each needs a tune block
-// that draws its candidates (strategy "random", or "halving" with n_iter).
+// that draws its candidates (strategy "random", or "halving" or "hyperband" with n_iter).
 func (d *decoder) searchSpaces(l *Learner) {
 	for _, n := range slices.Sorted(maps.Keys(l.Params)) {
 		p := l.Params[n]
 		switch {
 		case p.Dist == nil:
 		case l.Tune == nil:
-			d.errorf(p.Range, "Search space without tune", `Learner %q: %s = %s is a search space: add tune { strategy = "random", n_iter = 20 } (or strategy = "halving" with n_iter).`, l.Name, n, p.Dist)
+			d.errorf(p.Range, "Search space without tune", `Learner %q: %s = %s is a search space: add tune { strategy = "random", n_iter = 20 } (or strategy = "halving" or "hyperband" with n_iter).`, l.Name, n, p.Dist)
 		case !l.Tune.Sampled():
-			d.errorf(p.Range, "Search space in a grid", `Learner %q: %s = %s is a search space, but strategy %q tries listed values only: set n_iter with strategy = "random" or "halving".`, l.Name, n, p.Dist, l.Tune.Strategy)
+			d.errorf(p.Range, "Search space in a grid", `Learner %q: %s = %s is a search space, but strategy %q tries listed values only: set n_iter with strategy = "random", "halving" or "hyperband".`, l.Name, n, p.Dist, l.Tune.Strategy)
 		}
 	}
 }

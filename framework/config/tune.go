@@ -3,6 +3,7 @@ package config
 import (
 	"math"
 	"sort"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -29,7 +30,8 @@ type Tune struct {
 	// default: every combination of the listed values), StrategyRandom
 	// (NIter candidates drawn from the lists and distributions) or
 	// StrategyHalving (successive halving over the grid, or over NIter
-	// drawn candidates).
+	// drawn candidates) or StrategyHyperband (Li et al.'s brackets of
+	// successive halving over the same candidates).
 	Strategy      string
 	StrategyRange hcl.Range
 	// NIter is the number of candidates drawn (0: not set).
@@ -39,26 +41,39 @@ type Tune struct {
 	// (default 3) divides the candidates and multiplies the rows per
 	// round; MinResources is the rows of the first round, 0 for
 	// "exhaust" (the default), -1 for "smallest"; Resource is what grows,
-	// "n_samples" (the only one: a plugin's schema cannot declare a
-	// budget parameter such as max_iter); AggressiveElimination replays
+	// "n_samples" or a parameter the plugin's schema declares a budget
+	// (max_iter, epochs: each round sets it on every row); AggressiveElimination replays
 	// the first round's rows until few enough candidates are left.
 	Factor                int
 	MinResources          int
 	MinResourcesRange     hcl.Range
 	Resource              string
 	AggressiveElimination bool
+	ResourceRange         hcl.Range
 	// HalvingRange locates the first halving setting given, for the
 	// error when the strategy is not halving.
 	HalvingRange hcl.Range
+
+	// MaxEvals bounds the candidate evaluations of a search on one
+	// outer fold (0: no bound): a candidate scored in a round, on its
+	// inner folds, is one evaluation, as mlr3's "evals" terminator
+	// counts them. MaxTime bounds the search's wall time on one outer
+	// fold (0: no bound); it makes the results depend on the machine.
+	// A round (a random search's candidate) starts only within both.
+	MaxEvals      int
+	MaxEvalsRange hcl.Range
+	MaxTime       time.Duration
+	MaxTimeRange  hcl.Range
 
 	DeclRange hcl.Range
 }
 
 // The tune strategies.
 const (
-	StrategyGrid    = "grid"
-	StrategyRandom  = "random"
-	StrategyHalving = "halving"
+	StrategyGrid      = "grid"
+	StrategyRandom    = "random"
+	StrategyHalving   = "halving"
+	StrategyHyperband = "hyperband"
 )
 
 // Halving's defaults and MinResources' words.
@@ -81,7 +96,15 @@ const MaxNIter = 10000
 
 // IsGrid reports whether the strategy is the exhaustive grid (also when
 // a Tune built in code leaves Strategy empty).
-func (t *Tune) IsGrid() bool { return t.Strategy != StrategyRandom && t.Strategy != StrategyHalving }
+func (t *Tune) IsGrid() bool { return t.Strategy != StrategyRandom && !t.Halves() }
+
+// Halves reports whether the search runs rounds of successive halving:
+// strategy "halving", or "hyperband" (its brackets).
+func (t *Tune) Halves() bool { return t.Strategy == StrategyHalving || t.Strategy == StrategyHyperband }
+
+// OverParam reports whether the rounds grow a budget parameter of the
+// plugin (resource = "max_iter") rather than the rows.
+func (t *Tune) OverParam() bool { return t.Resource != "" && t.Resource != ResourceNSamples }
 
 // Sampled reports whether the candidates are drawn (NIter of them)
 // rather than the whole grid.
@@ -107,6 +130,10 @@ type tuneBlock struct {
 	ResourceR  hcl.Range      `hcl:"resource,attr_value_range"`
 	Aggressive *bool          `hcl:"aggressive_elimination,optional"`
 	AggrR      hcl.Range      `hcl:"aggressive_elimination,attr_value_range"`
+	MaxEvals   *float64       `hcl:"max_evals,optional"`
+	MaxEvalsR  hcl.Range      `hcl:"max_evals,attr_value_range"`
+	MaxTime    *string        `hcl:"max_time,optional"`
+	MaxTimeR   hcl.Range      `hcl:"max_time,attr_value_range"`
 }
 
 // tune checks a learner's tune block.
@@ -120,8 +147,8 @@ func (d *decoder) tune(b *tuneBlock) *Tune {
 	integer(d, &t.InnerSeed, "inner_seed", b.InnerSeed, b.InnerSeedR, 0)
 	if b.Strategy != nil {
 		t.Strategy, t.StrategyRange = *b.Strategy, b.StrategyR
-		if t.Strategy != StrategyGrid && t.Strategy != StrategyRandom && t.Strategy != StrategyHalving {
-			d.errorf(b.StrategyR, "Invalid strategy", `strategy is "grid", "random" or "halving", not %q.`, t.Strategy)
+		if t.Strategy != StrategyGrid && t.Strategy != StrategyRandom && t.Strategy != StrategyHalving && t.Strategy != StrategyHyperband {
+			d.errorf(b.StrategyR, "Invalid strategy", `strategy is "grid", "random", "halving" or "hyperband", not %q.`, t.Strategy)
 		}
 	}
 	integer(d, &t.NIter, "n_iter", b.NIter, b.NIterR, 1)
@@ -131,11 +158,12 @@ func (d *decoder) tune(b *tuneBlock) *Tune {
 		t.NIter = MaxNIter
 	}
 	d.halving(b, t)
+	d.budgets(b, t)
 	switch {
 	case t.Strategy == StrategyRandom && b.NIter == nil:
 		d.errorf(b.StrategyR, "Missing n_iter", `strategy = "random" draws n_iter candidates: set n_iter, such as n_iter = 20.`)
 	case t.Strategy == StrategyGrid && b.NIter != nil:
-		d.errorf(b.NIterR, "Invalid n_iter", `n_iter draws candidates for strategy "random" or "halving"; strategy "grid" tries every combination.`)
+		d.errorf(b.NIterR, "Invalid n_iter", `n_iter draws candidates for strategy "random", "halving" or "hyperband"; strategy "grid" tries every combination.`)
 	}
 	return t
 }
@@ -149,9 +177,11 @@ func (d *decoder) halving(b *tuneBlock, t *Tune) {
 		t.MinResourcesRange = b.MinRes.Expr.Range()
 	}
 	if b.Resource != nil {
-		t.Resource = *b.Resource
-		if t.Resource != ResourceNSamples {
-			d.errorf(b.ResourceR, "Invalid resource", `resource is "n_samples", not %q: a plugin's parameter schema has no way to declare a budget parameter such as max_iter or epochs.`, t.Resource)
+		// A parameter's name is checked against the plugin's schema
+		// where the learner binds (engine): it must be a budget.
+		t.Resource, t.ResourceRange = *b.Resource, b.ResourceR
+		if t.Resource == "" {
+			d.errorf(b.ResourceR, "Invalid resource", `resource is "n_samples" or a budget parameter of the learner's plugin, such as "max_iter", not "".`)
 		}
 	}
 	if b.Aggressive != nil {
@@ -171,8 +201,36 @@ func (d *decoder) halving(b *tuneBlock, t *Tune) {
 	}
 	sort.Slice(given, func(i, j int) bool { return given[i].Start.Byte < given[j].Start.Byte })
 	t.HalvingRange = given[0]
-	if t.Strategy != StrategyHalving {
-		d.errorf(t.HalvingRange, "Not a halving search", `factor, min_resources, resource and aggressive_elimination set successive halving: add strategy = "halving".`)
+	switch {
+	case !t.Halves():
+		d.errorf(t.HalvingRange, "Not a halving search", `factor, min_resources, resource and aggressive_elimination set successive halving: add strategy = "halving" (or "hyperband").`)
+	case t.Strategy == StrategyHyperband && b.Aggressive != nil:
+		d.errorf(b.AggrR, "Not a halving search", `aggressive_elimination is strategy "halving"'s: hyperband's brackets each start from their own number of rows.`)
+	}
+}
+
+// budgets reads max_evals and max_time, which bound a random, halving or
+// hyperband search; max_time is warned about, since how far a search gets
+// in a time then depends on the machine, its load and -j.
+func (d *decoder) budgets(b *tuneBlock, t *Tune) {
+	integer(d, &t.MaxEvals, "max_evals", b.MaxEvals, b.MaxEvalsR, 1)
+	t.MaxEvalsRange = b.MaxEvalsR
+	if b.MaxTime != nil {
+		t.MaxTimeRange = b.MaxTimeR
+		v, err := time.ParseDuration(*b.MaxTime)
+		switch {
+		case err != nil || v <= 0:
+			d.errorf(b.MaxTimeR, "Invalid max_time", `max_time is a positive duration such as "30s", "5m" or "1h30m", not %q.`, *b.MaxTime)
+		default:
+			t.MaxTime = v
+			d.warnf(b.MaxTimeR, "Results depend on the machine", `max_time = %q stops each outer fold's search after that long: how many candidates and rounds it reaches, and so the choices and every score, then depend on the machine, its load and -j; max_evals bounds the search the same on every machine.`, *b.MaxTime)
+		}
+	}
+	for _, r := range []hcl.Range{b.MaxEvalsR, b.MaxTimeR} {
+		if r != (hcl.Range{}) && t.IsGrid() {
+			d.errorf(r, "Budget of a grid", `max_evals and max_time bound a search of strategy "random", "halving" or "hyperband"; strategy "grid" scores every combination.`)
+			return
+		}
 	}
 }
 

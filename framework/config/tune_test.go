@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/polyclass/polyclass/framework/param"
 )
@@ -62,15 +63,26 @@ func TestTuneSettings(t *testing.T) {
 			Tune{Strategy: StrategyHalving, Factor: 3, MinResources: MinSmallest, Resource: ResourceNSamples}},
 		{"halving exhaust, drawn", `strategy = "halving"` + "\nmin_resources = \"exhaust\"\nn_iter = 30",
 			Tune{Strategy: StrategyHalving, NIter: 30, Factor: 3, MinResources: MinExhaust, Resource: ResourceNSamples}},
+		{"halving over max_iter", `strategy = "halving"` + "\nresource = \"max_iter\"\nmin_resources = 10",
+			Tune{Strategy: StrategyHalving, Factor: 3, MinResources: 10, Resource: "max_iter"}},
+		{"hyperband", `strategy = "hyperband"` + "\nfactor = 3\nmin_resources = 30\nmax_evals = 200",
+			Tune{Strategy: StrategyHyperband, Factor: 3, MinResources: 30, Resource: ResourceNSamples, MaxEvals: 200}},
+		{"random, budgets", `strategy = "random"` + "\nn_iter = 50\nmax_evals = 20\nmax_time = \"1m30s\"",
+			Tune{Strategy: StrategyRandom, NIter: 50, Factor: 3, Resource: ResourceNSamples, MaxEvals: 20, MaxTime: 90 * time.Second}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			exp, diags := parse(t, svm("C = [1, 10]", tc.body))
+			if tc.want.MaxTime != 0 {
+				// max_time's warning (TestTuneBudgetWarning) is the only diagnostic.
+				diags = ""
+			}
 			if diags != "" {
 				t.Fatal(diags)
 			}
 			got := *exp.Learners[1].Tune
 			if got.Strategy != tc.want.Strategy || got.NIter != tc.want.NIter || got.Factor != tc.want.Factor ||
-				got.MinResources != tc.want.MinResources || got.Resource != tc.want.Resource || got.AggressiveElimination != tc.want.AggressiveElimination {
+				got.MinResources != tc.want.MinResources || got.Resource != tc.want.Resource || got.AggressiveElimination != tc.want.AggressiveElimination ||
+				got.MaxEvals != tc.want.MaxEvals || got.MaxTime != tc.want.MaxTime {
 				t.Errorf("tune %+v, want %+v", got, tc.want)
 			}
 		})
@@ -105,11 +117,11 @@ func TestSearchSpaceDiagnostics(t *testing.T) {
 		{"reduction", base + "reduction \"ecoc\" { seed = randint(0, 9) }\n",
 			"exp.hcl:4:27: error: Invalid parameter value; Reduction \"ecoc\": seed = randint(0, 9): only a learner's parameters take a search space"},
 		{"unknown strategy", svm("C = [1, 2]", `strategy = "bayes"`),
-			"exp.hcl:7:12: error: Invalid strategy; strategy is \"grid\", \"random\" or \"halving\", not \"bayes\"."},
+			"exp.hcl:7:12: error: Invalid strategy; strategy is \"grid\", \"random\", \"halving\" or \"hyperband\", not \"bayes\"."},
 		{"random without n_iter", svm("C = [1, 2]", `strategy = "random"`),
 			"exp.hcl:7:12: error: Missing n_iter; strategy = \"random\" draws n_iter candidates"},
 		{"n_iter in a grid", svm("C = [1, 2]", "n_iter = 3"),
-			"exp.hcl:7:10: error: Invalid n_iter; n_iter draws candidates for strategy \"random\" or \"halving\""},
+			"exp.hcl:7:10: error: Invalid n_iter; n_iter draws candidates for strategy \"random\", \"halving\" or \"hyperband\"; strategy \"grid\" tries every combination."},
 		{"n_iter zero", svm("C = [1, 2]", `strategy = "random"`+"\nn_iter = 0"),
 			"exp.hcl:8:10: error: Invalid value; n_iter must be a whole number >= 1, not 0."},
 		{"n_iter above the maximum", svm("C = loguniform(0.01, 100)", `strategy = "random"`+"\nn_iter = 1000000000"),
@@ -124,8 +136,18 @@ func TestSearchSpaceDiagnostics(t *testing.T) {
 			"exp.hcl:8:17: error: Invalid min_resources; min_resources is a whole number of rows >= 1, \"exhaust\" or \"smallest\"."},
 		{"min_resources zero", svm("C = [1, 2]", `strategy = "halving"`+"\nmin_resources = 0"),
 			"exp.hcl:8:17: error: Invalid min_resources; min_resources is a whole number"},
-		{"resource max_iter", svm("C = [1, 2]", `strategy = "halving"`+"\nresource = \"max_iter\""),
-			"exp.hcl:8:12: error: Invalid resource; resource is \"n_samples\", not \"max_iter\": a plugin's parameter schema has no way to declare a budget parameter"},
+		{"aggressive hyperband", svm("C = [1, 2]", `strategy = "hyperband"`+"\naggressive_elimination = true"),
+			"exp.hcl:8:26: error: Not a halving search; aggressive_elimination is strategy \"halving\"'s: hyperband's brackets each start from their own number of rows."},
+		{"max_evals in a grid", svm("C = [1, 2]", "max_evals = 3"),
+			"exp.hcl:7:13: error: Budget of a grid; max_evals and max_time bound a search of strategy \"random\", \"halving\" or \"hyperband\"; strategy \"grid\" scores every combination."},
+		{"max_evals zero", svm("C = [1, 2]", `strategy = "halving"`+"\nmax_evals = 0"),
+			"exp.hcl:8:13: error: Invalid value; max_evals must be a whole number >= 1, not 0."},
+		{"max_time not a duration", svm("C = [1, 2]", `strategy = "hyperband"`+"\nmax_time = \"5 minutes\""),
+			"exp.hcl:8:12: error: Invalid max_time; max_time is a positive duration such as \"30s\", \"5m\" or \"1h30m\", not \"5 minutes\"."},
+		{"max_time negative", svm("C = [1, 2]", `strategy = "random"`+"\nn_iter = 2\nmax_time = \"-1s\""),
+			"exp.hcl:9:12: error: Invalid max_time; max_time is a positive duration"},
+		{"resource empty", svm("C = [1, 2]", `strategy = "halving"`+"\nresource = \"\""),
+			"exp.hcl:8:12: error: Invalid resource; resource is \"n_samples\" or a budget parameter of the learner's plugin, such as \"max_iter\", not \"\"."},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, diags := parse(t, tc.src)
@@ -134,6 +156,17 @@ func TestSearchSpaceDiagnostics(t *testing.T) {
 				t.Fatalf("diagnostics:\n%s\nwant %q with %q", diags, at, detail)
 			}
 		})
+	}
+}
+
+// TestTuneBudgetWarning: max_time is accepted with a warning at its
+// place, since how far a timed search gets depends on the machine.
+func TestTuneBudgetWarning(t *testing.T) {
+	_, diags := parse(t, svm("C = [1, 2]", `strategy = "halving"`+"\nmax_time = \"5m\""))
+	at := "exp.hcl:8:12: warning: Results depend on the machine\n"
+	detail := "max_time = \"5m\" stops each outer fold's search after that long: how many candidates and rounds it reaches, and so the choices and every score, then depend on the machine, its load and -j; max_evals bounds the search the same on every machine."
+	if !strings.HasPrefix(diags, at) || !strings.Contains(diags, detail) || strings.Contains(diags, "error") {
+		t.Errorf("diagnostics:\n%s\nwant only %q with %q", diags, at, detail)
 	}
 }
 

@@ -2,6 +2,8 @@ package engine
 
 import (
 	"cmp"
+	"math"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -27,6 +29,13 @@ func bindLearner(l *config.Learner, p *host.Plugin, metrics []string, seed uint6
 		return nil, nil, diags
 	}
 	rl := &Learner{Config: l, Plugin: p, Info: p.LearnerInfo}
+	if l.Tune != nil && l.Tune.OverParam() {
+		max, ok := ck.budgetResource(l, p.LearnerInfo.Params)
+		if !ok {
+			return nil, nil, ck.diags
+		}
+		rl.MaxResource = max
+	}
 	if !ck.fewParamSets("Learner", l.Name, l.Params, rl.Info.Params, cmp.Or(l.ParamsRange, l.DeclRange)) {
 		return nil, nil, ck.diags
 	}
@@ -67,6 +76,48 @@ func (ck *checker) fewParamSets(what, name string, params map[string]config.Para
 	ck.errorf(rng, "Too many parameter sets",
 		"%s %q: its parameter lists (%s) make more than %d parameter sets; use shorter lists.", what, name, lists, MaxParamSets)
 	return false
+}
+
+// budgetResource checks a tune block's resource that names a parameter:
+// the plugin must declare it a budget (ParamSpec.Budget), and the
+// learner must give it one whole number, the largest budget (else the
+// plugin's default is). It returns that largest budget.
+func (ck *checker) budgetResource(l *config.Learner, specs []param.ParamSpec) (int, bool) {
+	t := l.Tune
+	var budgets []string
+	var spec *param.ParamSpec
+	for i, s := range specs {
+		if s.Budget {
+			budgets = append(budgets, s.Name)
+		}
+		if s.Name == t.Resource {
+			spec = &specs[i]
+		}
+	}
+	declared := "it declares none"
+	if len(budgets) > 0 {
+		declared = "its budget parameters are " + strings.Join(budgets, ", ")
+	}
+	if spec == nil || !spec.Budget {
+		ck.errorf(t.ResourceRange, "Not a budget parameter", `Learner %q: resource = %q is neither "n_samples" nor a parameter plugin %q declares a budget (an integer bounding a fit's work, such as max_iter); %s.`,
+			l.Name, t.Resource, l.Plugin, declared)
+		return 0, false
+	}
+	v := spec.Default
+	if p, ok := l.Params[t.Resource]; ok {
+		v = p.Value
+		if p.Dist != nil || v.Kind() == param.ListValue {
+			ck.errorf(p.Range, "Tuned budget parameter", `Learner %q: %s is the search's resource, which its rounds grow: give it one whole number, the largest budget (such as %s = 1000), not a list or a search space.`,
+				l.Name, t.Resource, t.Resource)
+			return 0, false
+		}
+	}
+	f := v.Num()
+	if math.IsNaN(f) || f < 1 || f != math.Trunc(f) || f > math.MaxInt32 {
+		ck.errorf(cmp.Or(l.Params[t.Resource].Range, t.ResourceRange), "Invalid budget", `Learner %q: the largest budget %s = %v is not a whole number >= 1.`, l.Name, t.Resource, param.FormatNumber(f))
+		return 0, false
+	}
+	return int(f), true
 }
 
 // whole returns the parameters as given, lists kept whole: a tuned cell's

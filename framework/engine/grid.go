@@ -63,6 +63,10 @@ type Learner struct {
 	Candidates []param.Params
 	Tuned      map[string]bool
 	TuneMetric string
+	// MaxResource is the largest value of the budget parameter a halving
+	// or hyperband search grows (tune's resource = "max_iter"): the
+	// learner's value of it, or the plugin's default; 0 under n_samples.
+	MaxResource int
 	// Runtime is the software the learner's cells compute with: its
 	// plugin's runtime report, then what its parameters add (the
 	// plugin's answers to CheckParams, such as the version of the package

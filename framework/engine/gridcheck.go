@@ -324,7 +324,7 @@ func (ck *checker) tuneFolds(g *Grid, l *Learner) {
 	}
 }
 
-// halvingRows checks a successive halving search against each dataset
+// halvingRows checks a successive halving or hyperband search against each dataset
 // it has cells on, planned for the fewest rows of an outer training part:
 // min_resources (given, or the folds × 2 × classes "exhaust" and
 // "smallest" start from) more than those rows is an error, as
@@ -333,7 +333,7 @@ func (ck *checker) tuneFolds(g *Grid, l *Learner) {
 // nothing.
 func (ck *checker) halvingRows(g *Grid, l *Learner) {
 	t := l.Config.Tune
-	if t.Strategy != config.StrategyHalving || len(l.Candidates) == 0 {
+	if !t.Halves() || len(l.Candidates) == 0 {
 		return
 	}
 	at := cmp.Or(t.MinResourcesRange, t.DeclRange)
@@ -346,10 +346,18 @@ func (ck *checker) halvingRows(g *Grid, l *Learner) {
 		if d.MultiLabel {
 			classes = 2
 		}
-		rounds, err := halvingSchedule(len(l.Candidates), n, classes, t.Folds, t)
+		c := &Cell{Learner: l, Dataset: d}
+		most := n
+		if t.OverParam() {
+			most = l.MaxResource
+		}
+		rounds, _, err := c.tuneRounds(most, classes)
 		switch {
 		case err != nil:
 			ck.errorf(at, "Too few rows to halve", "Learner %q: on dataset %q (fold %d): %v; set a smaller min_resources.", l.Config.Name, d.Config.Name, fold, err)
+		case len(rounds) == 1 && len(l.Candidates) > 1 && t.Strategy == config.StrategyHyperband:
+			ck.warnf(at, "Halving in one round", "Learner %q: on dataset %q (fold %d) the %d rows are fewer than factor × min_resources: hyperband's one bracket scores %d of the %d candidates on every row; lower min_resources or use strategy \"random\".",
+				l.Config.Name, d.Config.Name, fold, n, rounds[0].candidates, len(l.Candidates))
 		case len(rounds) == 1 && len(l.Candidates) > 1:
 			ck.warnf(at, "Halving in one round", "Learner %q: on dataset %q (fold %d) the %d rows allow one round only: every candidate is scored on %d of them and none is eliminated; lower min_resources or use strategy \"grid\".",
 				l.Config.Name, d.Config.Name, fold, n, rounds[0].resources)

@@ -26,20 +26,22 @@ type halvingRound struct {
 // halvingSchedule plans successive halving as scikit-learn's
 // BaseSuccessiveHalving._run_search with resource = "n_samples": for
 // nCandidates candidates, nSamples rows (max_resources), k inner folds
-// and nClasses classes, each round's n_resources and n_candidates. It
-// fails when min_resources exceeds the rows.
+// and nClasses classes, each round's n_resources and n_candidates; with
+// a budget parameter as the resource, nSamples is its largest value and
+// "smallest" and "exhaust" start from 1, as scikit-learn's. It fails when
+// min_resources exceeds the rows.
 func halvingSchedule(nCandidates, nSamples, nClasses, k int, t *config.Tune) ([]halvingRound, error) {
 	factor := t.Factor
 	minRes := t.MinResources
 	if minRes <= 0 { // "exhaust" and "smallest" start from the smallest
-		minRes = k * 2 * nClasses
+		minRes = smallestResource(t, k, nClasses)
 	}
 	required := 1 + pyFloorLog(nCandidates, factor)
 	if t.MinResources == config.MinExhaust {
 		minRes = max(minRes, nSamples/intPow(factor, required-1))
 	}
 	if minRes > nSamples {
-		return nil, fmt.Errorf("min_resources = %d is more than the %d rows of the outer training part", minRes, nSamples)
+		return nil, tooFewResources(t, minRes, nSamples)
 	}
 	possible := 1 + pyFloorLog(nSamples/minRes, factor)
 	n := min(possible, required)
@@ -57,6 +59,34 @@ func halvingSchedule(nCandidates, nSamples, nClasses, k int, t *config.Tune) ([]
 		cands = (cands + factor - 1) / factor
 	}
 	return out, nil
+}
+
+// smallestResource is min_resources "smallest": folds × 2 × classes
+// rows, or 1 of a budget parameter (scikit-learn's).
+func smallestResource(t *config.Tune, folds, classes int) int {
+	if t.OverParam() {
+		return 1
+	}
+	return folds * 2 * classes
+}
+
+// tooFewResources is the error of min_resources above the most there
+// are: the rows of the outer training part, or the budget parameter's
+// largest value.
+func tooFewResources(t *config.Tune, minRes, most int) error {
+	if t.OverParam() {
+		return fmt.Errorf("min_resources = %d is more than the largest %s, %d", minRes, t.Resource, most)
+	}
+	return fmt.Errorf("min_resources = %d is more than the %d rows of the outer training part", minRes, most)
+}
+
+// maxResource is what the search's last round gives each candidate: the
+// fold's training rows, or the budget parameter's largest value.
+func (f *fold) maxResource() int {
+	if l := f.c.Learner; l.Config.Tune.OverParam() {
+		return l.MaxResource
+	}
+	return len(f.train)
 }
 
 // pyFloorLog is floor(math.log(x, base)) as Python computes it: the
@@ -123,11 +153,13 @@ func intPow(b, e int) int {
 // winner is the best of the last round; ties go to the first candidate
 // in candidate order. A round on the rows of the round before (aggressive
 // elimination's replays) fits nothing: its candidates keep their scores,
-// as scikit-learn's refits on its same seeded subsample would give.
+// as scikit-learn's refits on its same seeded subsample would give. A
+// round starts only while the budget (max_evals, max_time) lasts; the
+// winner is then the best of the last round run.
 func (f *fold) halve(t task, m metrics.Metric, inner []int) (*tuning, error) {
 	l := f.c.Learner
 	tc := l.Config.Tune
-	schedule, err := halvingSchedule(len(l.Candidates), len(f.train), f.classCount(), tc.Folds, tc)
+	schedule, err := halvingSchedule(len(l.Candidates), f.maxResource(), f.classCount(), tc.Folds, tc)
 	if err != nil {
 		return nil, err
 	}
@@ -137,7 +169,11 @@ func (f *fold) halve(t task, m metrics.Metric, inner []int) (*tuning, error) {
 	for i := range alive {
 		alive[i] = i
 	}
+	bud := newBudget(tc)
 	for r, plan := range schedule {
+		if r > 0 && !bud.open() {
+			break
+		}
 		round := outcome.TuneRound{Resources: plan.resources, Candidates: alive}
 		if r > 0 && plan.resources == schedule[r-1].resources {
 			// Aggressive elimination replays a round's rows: the same
@@ -148,6 +184,8 @@ func (f *fold) halve(t task, m metrics.Metric, inner []int) (*tuning, error) {
 			}
 		} else if round.Scores, err = f.halvingRound(t, m, r, plan.resources, alive, orders); err != nil {
 			return nil, err
+		} else {
+			bud.spend(len(alive))
 		}
 		for i, ci := range alive {
 			tr.scores[ci] = round.Scores[i]
@@ -166,9 +204,15 @@ func (f *fold) halve(t task, m metrics.Metric, inner []int) (*tuning, error) {
 // halvingRound scores candidates alive (indices into the learner's
 // candidates) on the k inner folds, each part cut to its share of
 // resources of the fold's training rows, and returns their mean scores.
+// When the resource is a budget parameter, every row is used and each
+// candidate fits with the parameter set to resources.
 func (f *fold) halvingRound(t task, m metrics.Metric, r, resources int, alive []int, orders [][2][]int) ([]float64, error) {
 	l, d := f.c.Learner, f.c.Dataset
+	tc := l.Config.Tune
 	frac := float64(resources) / float64(len(f.train))
+	if tc.OverParam() {
+		frac = 1
+	}
 	sums := make([]float64, len(alive))
 	for j, o := range orders {
 		train := pick(f.train, o[0][:int(frac*float64(len(o[0])))])
@@ -184,7 +228,12 @@ func (f *fold) halvingRound(t task, m metrics.Metric, r, resources int, alive []
 		}
 		enc := matrixStream(x)
 		for i, ci := range alive {
-			v, err := f.innerScore(train, test, l.Candidates[ci], x, enc, m)
+			cand := l.Candidates[ci]
+			if tc.OverParam() {
+				cand = maps.Clone(cand)
+				cand[tc.Resource] = param.Number(float64(resources))
+			}
+			v, err := f.innerScore(train, test, cand, x, enc, m)
 			if err != nil {
 				return nil, fmt.Errorf("tune round %d, inner fold %d, %s: %w", r+1, j, l.Candidates[ci], err)
 			}

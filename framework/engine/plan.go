@@ -139,13 +139,19 @@ func (c *Cell) FitRounds() int {
 }
 
 // tuneCandidateFits is the candidates one inner fold of a tuned cell
-// trains: every candidate, or under successive halving the sum of its
-// rounds' candidates, replays of the previous round's rows left out
-// (planned for an outer training part of the dataset's rows less one
-// fold; each round's fits train on fewer rows).
+// trains: every candidate (the first max_evals of a random search), or
+// under successive halving the sum of its rounds' candidates, replays of
+// the previous round's rows left out, under hyperband the sum of its
+// brackets' (planned for an outer training part of the dataset's rows
+// less one fold; each round's fits train on fewer rows; what a budget or
+// hyperband's reuse of a score saves is not foreseen).
 func (c *Cell) tuneCandidateFits() int {
 	l, d := c.Learner, c.Dataset
-	if l.Config.Tune.Strategy != config.StrategyHalving || len(d.Folds) == 0 || d.NumFolds == 0 {
+	t := l.Config.Tune
+	if !t.Halves() || len(d.Folds) == 0 || d.NumFolds == 0 {
+		if t.Strategy == config.StrategyRandom && t.MaxEvals > 0 {
+			return min(len(l.Candidates), t.MaxEvals)
+		}
 		return len(l.Candidates)
 	}
 	rows := len(d.Folds[0])
@@ -153,15 +159,45 @@ func (c *Cell) tuneCandidateFits() int {
 	if d.MultiLabel {
 		classes = 2
 	}
-	rounds, err := halvingSchedule(len(l.Candidates), rows-rows/d.NumFolds, classes, l.Config.Tune.Folds, l.Config.Tune)
+	most := rows - rows/d.NumFolds
+	if t.OverParam() {
+		most = l.MaxResource
+	}
+	rounds, replays, err := c.tuneRounds(most, classes)
 	if err != nil {
 		return len(l.Candidates)
 	}
 	n := 0
 	for i, r := range rounds {
-		if i == 0 || r.resources != rounds[i-1].resources { // a replay fits nothing (see halve)
+		if i == 0 || !replays || r.resources != rounds[i-1].resources { // a replay fits nothing (see halve)
 			n += r.candidates
 		}
 	}
 	return n
+}
+
+// tuneRounds is the rounds of a halving or hyperband search (hyperband's
+// brackets one after the other) on rows outer training rows, and whether
+// a round on the rows of the round before replays it (halving's
+// aggressive elimination, never hyperband's).
+func (c *Cell) tuneRounds(rows, classes int) ([]halvingRound, bool, error) {
+	l := c.Learner
+	t := l.Config.Tune
+	if t.Strategy != config.StrategyHyperband {
+		r, err := halvingSchedule(len(l.Candidates), rows, classes, t.Folds, t)
+		return r, true, err
+	}
+	minRes := t.MinResources
+	if minRes <= 0 {
+		minRes = smallestResource(t, t.Folds, classes)
+	}
+	if minRes > rows {
+		return nil, false, tooFewResources(t, minRes, rows)
+	}
+	brackets, err := hyperbandSchedule(len(l.Candidates), rows, minRes, t.Factor)
+	var out []halvingRound
+	for _, b := range brackets {
+		out = append(out, b.rounds...)
+	}
+	return out, false, err
 }

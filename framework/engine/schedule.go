@@ -122,6 +122,9 @@ func newScheduler(g *Grid, opt Options) *scheduler {
 			s.results[i].TuneMetric = l.TuneMetric
 			if t := l.Config.Tune; !t.IsGrid() {
 				s.results[i].TuneStrategy, s.results[i].TuneFolds = t.Strategy, t.Folds
+				if t.OverParam() {
+					s.results[i].TuneResource, s.results[i].TuneMaxResource = t.Resource, l.MaxResource
+				}
 			}
 			for _, cand := range l.Candidates {
 				s.results[i].TuneCandidates = append(s.results[i].TuneCandidates, l.tunedName(cand))

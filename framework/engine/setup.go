@@ -174,23 +174,31 @@ func (l *Learner) tuning() string {
 }
 
 // searchText says how a tuned learner's search differs from the grid's:
-// its drawn candidates and its successive halving; "" for the grid.
+// its drawn candidates, its successive halving or hyperband and its
+// budgets; "" for the grid.
 func (l *Learner) searchText() string {
 	t := l.Config.Tune
 	var s string
 	if t.Sampled() {
 		s = fmt.Sprintf(", %d candidates drawn", len(l.Candidates))
 	}
-	if t.Strategy == config.StrategyHalving {
+	if t.Halves() {
 		minRes := map[int]string{config.MinExhaust: "exhaust", config.MinSmallest: "smallest"}[t.MinResources]
 		if minRes == "" {
 			minRes = strconv.Itoa(t.MinResources)
 		}
-		s += fmt.Sprintf(", successive halving (factor %d, min_resources %s", t.Factor, minRes)
+		name := map[string]string{config.StrategyHalving: "successive halving", config.StrategyHyperband: "hyperband"}[t.Strategy]
+		s += fmt.Sprintf(", %s (factor %d, min_resources %s", name, t.Factor, minRes)
 		if t.AggressiveElimination {
 			s += ", aggressive elimination"
 		}
 		s += ")"
+	}
+	if t.MaxEvals > 0 {
+		s += fmt.Sprintf(", at most %d evaluations", t.MaxEvals)
+	}
+	if t.MaxTime > 0 {
+		s += fmt.Sprintf(", %s per outer fold", t.MaxTime)
 	}
 	return s
 }

@@ -60,8 +60,15 @@ func cellSpec(g *Grid, c *Cell, f cellspec.Folds, b cellspec.Build) *cellspec.Sp
 			s.Tune.Strategy, s.Tune.NIter = t.Strategy, t.NIter
 			s.Tune.Candidates = len(c.Learner.Candidates)
 		}
-		if t.Strategy == config.StrategyHalving {
+		if t.Halves() {
 			s.Tune.Factor, s.Tune.MinResources, s.Tune.Aggressive = t.Factor, t.MinResources, t.AggressiveElimination
+		}
+		if t.OverParam() {
+			s.Tune.Resource = t.Resource
+		}
+		s.Tune.MaxEvals = t.MaxEvals
+		if t.MaxTime > 0 {
+			s.Tune.MaxTime = t.MaxTime.String()
 		}
 	}
 	return s
@@ -245,10 +252,12 @@ var schemaAccount = map[string]string{
 	"Tune.InnerSeed":             "spec tune.inner_seed",
 	"Tune.Strategy":              "from tune: tune.strategy, omitted for the grid (whose specs read as before strategies existed)",
 	"Tune.NIter":                 "from tune: tune.n_iter, with tune.candidates (for the random and halving strategies)",
-	"Tune.Factor":                "from tune: tune.factor (halving only)",
-	"Tune.MinResources":          "from tune: tune.min_resources (halving only; 0: \"exhaust\", -1: \"smallest\")",
-	"Tune.Resource":              "not: always n_samples",
+	"Tune.Factor":                "from tune: tune.factor (halving and hyperband only)",
+	"Tune.MinResources":          "from tune: tune.min_resources (halving and hyperband only; 0: \"exhaust\", -1: \"smallest\")",
+	"Tune.Resource":              "from tune: tune.resource, omitted for n_samples (the budget parameter's largest value is in the learner's params)",
 	"Tune.AggressiveElimination": "from tune: tune.aggressive_elimination (halving only)",
+	"Tune.MaxEvals":              "from tune: tune.max_evals (omitted when not set)",
+	"Tune.MaxTime":               "from tune: tune.max_time, a Go duration (omitted when not set; the numbers then also depend on the machine)",
 	"Param.Dist":                 "from learner.params: the search space as written (loguniform(0.001, 1000)); the draws follow from it and the seed",
 
 	"Distribution.Kind":    "from learner.params: the search space as written",

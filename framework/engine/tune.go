@@ -39,11 +39,20 @@ func (f *fold) tune(t task) (*tuning, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tune: %w", err)
 	}
-	if l.Config.Tune.Strategy == config.StrategyHalving {
+	switch tc := l.Config.Tune; {
+	case tc.Strategy == config.StrategyHalving:
 		return f.halve(t, m, inner)
+	case tc.Strategy == config.StrategyHyperband:
+		return f.hyperband(t, m, inner)
+	case tc.MaxTime > 0:
+		return f.timedSearch(t, m, inner)
 	}
 	k := l.Config.Tune.Folds
-	sums := make([]float64, len(l.Candidates))
+	n := len(l.Candidates)
+	if me := l.Config.Tune.MaxEvals; me > 0 {
+		n = min(n, me) // a random search's first max_evals candidates
+	}
+	sums := make([]float64, n)
 	for j := 0; j < k; j++ {
 		fitIdx, scoreIdx := cv.Split(inner, j)
 		train, test := pick(f.train, fitIdx), pick(f.train, scoreIdx)
@@ -54,7 +63,7 @@ func (f *fold) tune(t task) (*tuning, error) {
 			return nil, fmt.Errorf("tune inner fold %d: %w", j, err)
 		}
 		enc := matrixStream(x)
-		for ci, cand := range l.Candidates {
+		for ci, cand := range l.Candidates[:n] {
 			v, err := f.innerScore(train, test, cand, x, enc, m)
 			if err != nil {
 				return nil, fmt.Errorf("tune inner fold %d, %s: %w", j, cand, err)
@@ -65,6 +74,52 @@ func (f *fold) tune(t task) (*tuning, error) {
 	tr := &tuning{scores: make([]float64, len(sums))}
 	for ci, s := range sums {
 		tr.scores[ci] = s / float64(k)
+	}
+	tr.best = l.Candidates[best(tr.scores, m.HigherIsBetter)]
+	tr.chosen = l.tunedName(tr.best)
+	return tr, nil
+}
+
+// timedSearch is a random search under max_time: every inner fold's
+// design is built first, then the candidates are scored one by one, each
+// on every inner fold, while the budget lasts (the first always); the
+// scores are the scored candidates' (a prefix of the candidates).
+func (f *fold) timedSearch(t task, m metrics.Metric, inner []int) (*tuning, error) {
+	l, d := f.c.Learner, f.c.Dataset
+	k := l.Config.Tune.Folds
+	type innerFold struct {
+		train, test []int
+		x           matrix.Matrix
+		enc         *matrix.EncodedMatrix
+	}
+	folds := make([]innerFold, k)
+	for j := range folds {
+		fitIdx, scoreIdx := cv.Split(inner, j)
+		train, test := pick(f.train, fitIdx), pick(f.train, scoreIdx)
+		seed := cv.Seed(f.g.Experiment.Seed, "encode", d.Config.Name, f.c.Pipeline.Config.Name,
+			strconv.Itoa(t.repeat), strconv.Itoa(t.fold), "tune", strconv.Itoa(j))
+		x, err := f.innerDesign(train, seed)
+		if err != nil {
+			return nil, fmt.Errorf("tune inner fold %d: %w", j, err)
+		}
+		folds[j] = innerFold{train, test, x, matrixStream(x)}
+	}
+	tr := &tuning{}
+	bud := newBudget(l.Config.Tune)
+	for ci, cand := range l.Candidates {
+		if ci > 0 && !bud.open() {
+			break
+		}
+		sum := 0.0
+		for j, in := range folds {
+			v, err := f.innerScore(in.train, in.test, cand, in.x, in.enc, m)
+			if err != nil {
+				return nil, fmt.Errorf("tune inner fold %d, %s: %w", j, cand, err)
+			}
+			sum += v
+		}
+		bud.spend(1)
+		tr.scores = append(tr.scores, sum/float64(k))
 	}
 	tr.best = l.Candidates[best(tr.scores, m.HigherIsBetter)]
 	tr.chosen = l.tunedName(tr.best)

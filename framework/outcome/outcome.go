@@ -126,6 +126,11 @@ type CellResult struct {
 	// the fits spent are counted in).
 	TuneStrategy string `json:"tune_strategy,omitempty"`
 	TuneFolds    int    `json:"tune_folds,omitempty"`
+	// TuneResource is the budget parameter a halving or hyperband search
+	// grew (resource = "max_iter"; empty for rows), and TuneMaxResource
+	// its largest value: the rounds' Resources are its values.
+	TuneResource    string `json:"tune_resource,omitempty"`
+	TuneMaxResource int    `json:"tune_max_resource,omitempty"`
 	// Curves are the cell's threshold views: ROC and precision–recall
 	// curves, the reliability diagram of its probabilities, from the
 	// out-of-fold scores of all its folds pooled when it finished (see
@@ -184,8 +189,15 @@ func (c *CellResult) Check() error {
 // (Resources: scikit-learn's n_resources, a share of the outer training
 // part), and each candidate's mean inner score. The next round's
 // candidates are this round's survivors.
+//
+// Under hyperband, Bracket is the round's bracket s (s_max first; set
+// for hyperband only), and Reused counts the round's candidates whose
+// scores were not fitted again: a candidate already scored on the same
+// rows (by another bracket) keeps that score.
 type TuneRound struct {
 	Resources  int       `json:"resources"`
 	Candidates []int     `json:"candidates"`
 	Scores     []float64 `json:"scores"`
+	Bracket    *int      `json:"bracket,omitempty"`
+	Reused     int       `json:"reused,omitempty"`
 }

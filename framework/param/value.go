@@ -299,6 +299,11 @@ type ParamSpec struct {
 	// table and the experiment file's checks only: a plugin receives and
 	// checks every parameter as before.
 	AppliesWhen []Condition
+	// Budget declares an integer parameter that bounds how much work one
+	// fit does (iterations, epochs): a tune block may name it as its
+	// resource (resource = "max_iter"), and successive halving or
+	// hyperband then grows it round by round on every row.
+	Budget bool
 }
 
 // FormatNumber formats f for messages and listings: a whole number below

@@ -4,7 +4,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"math"
 	"strings"
+
+	"gonum.org/v1/plot/plotter"
 
 	"github.com/polyclass/polyclass/framework/outcome"
 	"github.com/polyclass/polyclass/framework/plots"
@@ -19,7 +22,8 @@ type Figure struct {
 	Metric string
 	// Kind is "confusion", "curves" or "reliability" for a figure of one
 	// cell (a heat map, its ROC and precision–recall curves, its
-	// reliability diagram); empty for a metric's figure.
+	// reliability diagram), "search" for a tuning search's scores by
+	// round; empty for a metric's figure.
 	Kind    string
 	Caption string
 	Fig     *plots.Figure
@@ -127,7 +131,9 @@ func figureKey(parts ...string) string { return strings.Join(parts, "\x00") }
 // (confusion_DATASET_ROW: counts summed over folds and repeats, each row
 // normalised to sum to 1) for each dataset and each row
 // that confusionRows names (FindRow rule), or, when confusionRows is empty,
-// for the best row of each dataset by the first metric.
+// for the best row of each dataset by the first metric; then, for each
+// halving or hyperband search, its scores against each round's resource
+// (search_DATASET_LEARNER_REDUCTION).
 //
 // File names come from the metrics', datasets' and rows' labels, made
 // safe (fileSafe) and unique (uniqueNames).
@@ -152,7 +158,53 @@ func buildFigures(t *Tables, cells []*outcome.CellResult, confusionRows []string
 		return figs, nil
 	}
 	cf, err := confusionFigures(t, cells, confusionRows)
-	return append(figs, cf...), err
+	figs = append(figs, cf...)
+	if err != nil {
+		return figs, err
+	}
+	sf, err := searchFigures(t.Searches)
+	return append(figs, sf...), err
+}
+
+// searchFigures draws, for each search with rounds (successive halving,
+// hyperband), its candidates' inner scores against the resource of each
+// round, one colour per outer fold, each round's best joined (within a
+// hyperband bracket)
+// (search_DATASET_LEARNER_REDUCTION, Kind "search").
+func searchFigures(ss []Search) ([]Figure, error) {
+	var figs []Figure
+	for _, s := range ss {
+		if len(s.Folds) == 0 {
+			continue
+		}
+		var series []plots.SearchSeries
+		for _, f := range s.Folds {
+			sr := plots.SearchSeries{Name: fmt.Sprintf("repeat %d, fold %d", f.Repeat, f.Fold)}
+			for i, r := range f.Rounds {
+				if i == 0 || !sameBracket(r.Bracket, f.Rounds[i-1].Bracket) {
+					sr.Best = append(sr.Best, nil)
+				}
+				for _, v := range r.Scores {
+					if !math.IsNaN(float64(v)) { // a score the metric could not give
+						sr.Points = append(sr.Points, plotter.XY{X: float64(r.Resources), Y: float64(v)})
+					}
+				}
+				if !math.IsNaN(float64(r.BestScore)) {
+					sr.Best[len(sr.Best)-1] = append(sr.Best[len(sr.Best)-1], plotter.XY{X: float64(r.Resources), Y: float64(r.BestScore)})
+				}
+			}
+			series = append(series, sr)
+		}
+		title := fmt.Sprintf("%s · %s · %s: %s search", s.Dataset, s.Learner, s.Reduction, s.Strategy)
+		fig, err := plots.SearchScores(title, s.unit(), "inner mean "+s.Metric, series)
+		if err != nil {
+			return figs, fmt.Errorf("figures: %w", err)
+		}
+		figs = append(figs, Figure{Name: "search_" + fileSafe(s.Dataset) + "_" + fileSafe(s.Learner) + "_" + fileSafe(s.Reduction), Kind: "search",
+			Caption: title + ": each candidate's inner mean per round against its " + s.unit() + ", each outer fold's round best joined", Fig: fig,
+			key: figureKey("search", s.Dataset, s.Encoder, s.Learner, s.Reduction)})
+	}
+	return figs, nil
 }
 
 // metricFigures draws the figures of one metric: its box plot, its

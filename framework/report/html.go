@@ -127,6 +127,15 @@ func WriteHTML(w io.Writer, r HTMLReport) error {
 		writeHTMLSelected(&b, t.Selected, t.Edges)
 	}
 	writeHTMLSearches(&b, t.Searches)
+	var searchFigs []Figure
+	for _, f := range r.Figures {
+		if f.Kind == "search" {
+			searchFigs = append(searchFigs, f)
+		}
+	}
+	if err := writeHTMLFigures(&b, "figs", searchFigs); err != nil {
+		return err
+	}
 	if len(codes) > 0 {
 		writeHTMLCodes(&b, codes)
 	}

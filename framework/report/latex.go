@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -46,6 +47,7 @@ func WriteLaTeX(w io.Writer, t *Tables) error {
 		writeLaTeXBayes(&b, t.Experiment, t.Partial, c)
 	}
 	writeLaTeXSelected(&b, t.Experiment, t.Partial, t.Selected)
+	writeLaTeXSearches(&b, t.Experiment, t.Partial, t.Searches)
 	for _, l := range edgeLines(t.Edges, func(s string) string { return s }) {
 		fmt.Fprintf(&b, "%% %s\n", l) // for the author, not the paper
 	}
@@ -149,6 +151,58 @@ func writeLaTeXSelected(b *strings.Builder, experiment, partial string, sel []Se
 		fields := []string{texEscape(s.Dataset), texEscape(s.Learner), texEscape(s.Reduction), texPost.Replace(s.summary(texEscape))}
 		if showEnc {
 			fields = slices.Insert(fields, 1, texEscape(s.Encoder))
+		}
+		b.WriteString(strings.Join(fields, " & ") + ` \\` + "\n")
+	}
+	b.WriteString("\\bottomrule\n\\end{tabular}}%\n")
+	fmt.Fprintf(b, fitBox, label)
+	b.WriteString("\\end{table}\n")
+}
+
+// writeLaTeXSearches writes the tuning searches (see Search) as a table
+// labelled tab:EXPERIMENT-searches: per searched cell its strategy,
+// candidates and inner folds, the inner fits it made and what scoring
+// every candidate on every row would make, and the rows (or budget) the
+// fits weighed against that (with the fit seconds when reported). The
+// rounds stay in the Markdown, HTML and JSON reports.
+func writeLaTeXSearches(b *strings.Builder, experiment, partial string, ss []Search) {
+	if len(ss) == 0 {
+		return
+	}
+	showEnc := searchEncodersDiffer(ss)
+	head := []string{"dataset", "learner", "reduction", "strategy", "candidates", "inner fits", "all candidates", "share of the rows"}
+	if showEnc {
+		head = slices.Insert(head, 1, "pipeline")
+	}
+	timed := ss[0].FitSeconds != nil
+	if timed {
+		head = append(head, "fit seconds")
+	}
+	note := ""
+	if partial != "" {
+		note = " Partial results: " + texEscape(partial) + "."
+	}
+	b.WriteString("\n% Tuning searches\n\\begin{table}[htbp]\n\\centering\n\\small\n")
+	fmt.Fprintf(b, "\\caption{%s: the tuning searches' cost over every outer fold: inner fits made, against scoring every candidate by every inner fold with all the rows (the exhaustive grid's cost when the candidates are a grid), and the rows the fits trained on (fits $\\times$ their rows; of the budget parameter for a search that grows one) as a share of that.%s}\n", texEscape(experiment), note)
+	label := texLabel(experiment) + "-searches"
+	fmt.Fprintf(b, "\\label{tab:%s}\n", label)
+	align := strings.Repeat("l", len(head)-4) + "rrrr"
+	if timed {
+		align = strings.Repeat("l", len(head)-5) + "rrrrr"
+	}
+	fmt.Fprintf(b, "\\sbox0{\\begin{tabular}{%s}\n\\toprule\n", align)
+	b.WriteString(strings.Join(head, " & ") + ` \\` + "\n\\midrule\n")
+	for _, s := range ss {
+		fields := []string{texEscape(s.Dataset), texEscape(s.Learner), texEscape(s.Reduction), texEscape(s.Strategy),
+			strconv.Itoa(s.Candidates), strconv.Itoa(s.Fits), strconv.Itoa(s.FullFits), texEscape(percent(s.Rows, s.FullRows))}
+		if s.Resource != "" {
+			fields[len(fields)-1] += " (" + texEscape(s.Resource) + ")"
+		}
+		if showEnc {
+			fields = slices.Insert(fields, 1, texEscape(s.Encoder))
+		}
+		if timed {
+			fields = append(fields, strconv.FormatFloat(*s.FitSeconds, 'f', 1, 64))
 		}
 		b.WriteString(strings.Join(fields, " & ") + ` \\` + "\n")
 	}

@@ -35,9 +35,15 @@ type Search struct {
 	// round's rows, or the outer training part's): halving's saving.
 	Rows     int `json:"rows"`
 	FullRows int `json:"full_rows"`
-	// The inner fits' seconds are in the cell files (each fold's
-	// tune_seconds), not here: the report is the same from run to run.
-	Folds []SearchFold `json:"folds,omitempty"`
+	// Resource is the budget parameter the rounds grew (empty: rows);
+	// Rows and FullRows then weigh each fit by its value of it.
+	Resource string `json:"resource,omitempty"`
+	// FitSeconds is the inner fits' seconds over every outer fold (the
+	// cells' tune_seconds), set only when the experiment asks for a
+	// timing metric (fit_seconds): without one the report is the same
+	// from run to run.
+	FitSeconds *float64     `json:"fit_seconds,omitempty"`
+	Folds      []SearchFold `json:"folds,omitempty"`
 }
 
 // SearchFold is one outer fold's halving rounds.
@@ -51,6 +57,10 @@ type SearchFold struct {
 // SearchRound is one round: the rows each inner fit had, the candidates
 // it scored with their mean inner scores, its best, and the candidates
 // that went on to the next round (none after the last).
+//
+// Under hyperband, Bracket is the round's bracket s and Reused the
+// candidates whose scores on these rows came from an earlier bracket
+// (not fitted again).
 type SearchRound struct {
 	Resources  int      `json:"resources"`
 	Candidates []string `json:"candidates"`
@@ -58,11 +68,14 @@ type SearchRound struct {
 	Best       string   `json:"best"`
 	BestScore  jnum     `json:"best_score"`
 	Survivors  []string `json:"survivors,omitempty"`
+	Bracket    *int     `json:"bracket,omitempty"`
+	Reused     int      `json:"reused,omitempty"`
 }
 
 // searches returns the searches of the cells tuned by a strategy other
-// than the grid, in cell order; failed cells are left out.
-func searches(cells []*outcome.CellResult, shown shownNames) []Search {
+// than the grid, in cell order; failed cells are left out. timed adds
+// their fit seconds.
+func searches(cells []*outcome.CellResult, shown shownNames, timed bool) []Search {
 	var out []Search
 	for _, c := range cells {
 		if c.TuneStrategy == "" || c.Failed() {
@@ -71,20 +84,35 @@ func searches(cells []*outcome.CellResult, shown shownNames) []Search {
 		_, sh := shown.of(c.ID)
 		s := Search{Dataset: c.Dataset, Encoder: sh.Encoder, Learner: sh.Learner, Reduction: sh.Reduction,
 			Strategy: c.TuneStrategy, Metric: c.TuneMetric, Candidates: len(c.TuneCandidates), InnerFolds: c.TuneFolds}
+		s.Resource = c.TuneResource
+		if timed {
+			sec := 0.0
+			for _, f := range c.Folds {
+				sec += f.TuneSeconds
+			}
+			s.FitSeconds = &sec
+		}
 		for _, f := range c.Folds {
 			full := len(c.TuneCandidates) * c.TuneFolds
-			s.FullFits, s.FullRows = s.FullFits+full, s.FullRows+full*f.TuneRows
+			most := f.TuneRows
+			if c.TuneResource != "" {
+				most = c.TuneMaxResource
+			}
+			s.FullFits, s.FullRows = s.FullFits+full, s.FullRows+full*most
 			if len(f.TuneRounds) == 0 {
-				s.Fits, s.Rows = s.Fits+full, s.Rows+full*f.TuneRows
+				// A random search scores every candidate, or under a
+				// budget the first len(TuneScores).
+				n := min(len(f.TuneScores), len(c.TuneCandidates)) * c.TuneFolds
+				s.Fits, s.Rows = s.Fits+n, s.Rows+n*most
 				continue
 			}
 			s.Folds = append(s.Folds, searchFold(c, f))
 			for i, r := range f.TuneRounds {
-				if i > 0 && r.Resources == f.TuneRounds[i-1].Resources {
+				if i > 0 && r.Bracket == nil && r.Resources == f.TuneRounds[i-1].Resources {
 					continue // a replay of the round before fits nothing (aggressive elimination)
 				}
-				s.Fits += len(r.Candidates) * c.TuneFolds
-				s.Rows += len(r.Candidates) * c.TuneFolds * r.Resources
+				s.Fits += (len(r.Candidates) - r.Reused) * c.TuneFolds
+				s.Rows += (len(r.Candidates) - r.Reused) * c.TuneFolds * r.Resources
 			}
 		}
 		out = append(out, s)
@@ -102,7 +130,7 @@ func searchFold(c *outcome.CellResult, f outcome.FoldResult) SearchFold {
 	}
 	sf := SearchFold{Repeat: f.Repeat, Fold: f.Fold, Chosen: f.Chosen}
 	for i, r := range f.TuneRounds {
-		sr := SearchRound{Resources: r.Resources}
+		sr := SearchRound{Resources: r.Resources, Bracket: r.Bracket, Reused: r.Reused}
 		for j, ci := range r.Candidates {
 			sr.Candidates = append(sr.Candidates, name(ci))
 			sr.Scores = append(sr.Scores, jnum(r.Scores[j]))
@@ -110,7 +138,7 @@ func searchFold(c *outcome.CellResult, f outcome.FoldResult) SearchFold {
 				sr.Best, sr.BestScore = name(ci), jnum(r.Scores[j])
 			}
 		}
-		if i+1 < len(f.TuneRounds) {
+		if i+1 < len(f.TuneRounds) && sameBracket(r.Bracket, f.TuneRounds[i+1].Bracket) {
 			for _, ci := range f.TuneRounds[i+1].Candidates {
 				sr.Survivors = append(sr.Survivors, name(ci))
 			}
@@ -119,6 +147,10 @@ func searchFold(c *outcome.CellResult, f outcome.FoldResult) SearchFold {
 	}
 	return sf
 }
+
+// sameBracket reports whether two rounds are of the same hyperband
+// bracket (always, for successive halving's rounds).
+func sameBracket(a, b *int) bool { return a == nil || b == nil || *a == *b }
 
 // betterScore reports whether a beats b under metric m (ties: no; an
 // unknown metric is taken as higher is better).
@@ -144,7 +176,7 @@ func writeSearches(b *strings.Builder, ss []Search) {
 		if len(s.Folds) == 0 {
 			continue
 		}
-		b.WriteString("| repeat | fold | round | candidates | rows | best | inner mean | survivors |\n| ---: | ---: | ---: | ---: | ---: | --- | ---: | --- |\n")
+		fmt.Fprintf(b, "| repeat | fold | round | candidates | %s | best | inner mean | survivors |\n| ---: | ---: | ---: | ---: | ---: | --- | ---: | --- |\n", mdEscape(s.unit()))
 		for _, f := range s.Folds {
 			for i, r := range f.Rounds {
 				fmt.Fprintf(b, "| %s |\n", strings.Join(roundCells(f, i, r, mdEscape), " | "))
@@ -168,7 +200,7 @@ func writeHTMLSearches(b *strings.Builder, ss []Search) {
 			continue
 		}
 		b.WriteString("<div class=\"wide\"><table>\n<thead><tr><th class=\"num\">repeat</th><th class=\"num\">fold</th><th class=\"num\">round</th>" +
-			"<th class=\"num\">candidates</th><th class=\"num\">rows</th><th>best</th><th class=\"num\">inner mean</th><th>survivors</th></tr></thead>\n<tbody>\n")
+			"<th class=\"num\">candidates</th><th class=\"num\">" + htmlEscape(s.unit()) + "</th><th>best</th><th class=\"num\">inner mean</th><th>survivors</th></tr></thead>\n<tbody>\n")
 		for _, f := range s.Folds {
 			for i, r := range f.Rounds {
 				c := roundCells(f, i, r, htmlEscape)
@@ -201,21 +233,59 @@ func (s Search) summary(showEnc bool, esc, em func(string) string) string {
 		enc = " · " + esc(s.Encoder)
 	}
 	cell := fmt.Sprintf("%s%s · %s · %s", esc(s.Dataset), enc, esc(s.Learner), esc(s.Reduction))
-	return fmt.Sprintf("%s: %s search over %d candidates, each scored by %d inner folds on %s; %d inner fits on %d rows in all (fits × their rows), against %d fits on %d rows to score every candidate on every row (%s of the rows).",
-		em(cell), s.Strategy, s.Candidates, s.InnerFolds, s.Metric, s.Fits, s.Rows, s.FullFits, s.FullRows, percent(s.Rows, s.FullRows))
+	if s.Resource != "" {
+		u := esc(s.Resource)
+		return fmt.Sprintf("%s: %s search over %d candidates, each scored by %d inner folds on %s, growing %s; %d inner fits on %d %s in all (fits × their %s), against %d fits on %d %s to score every candidate with the largest %s (%s of the %s)%s.",
+			em(cell), s.Strategy, s.Candidates, s.InnerFolds, s.Metric, u, s.Fits, s.Rows, u, u, s.FullFits, s.FullRows, u, u, percent(s.Rows, s.FullRows), u, s.secondsText())
+	}
+	return fmt.Sprintf("%s: %s search over %d candidates, each scored by %d inner folds on %s; %d inner fits on %d rows in all (fits × their rows), against %d fits on %d rows to score every candidate on every row (%s of the rows)%s.",
+		em(cell), s.Strategy, s.Candidates, s.InnerFolds, s.Metric, s.Fits, s.Rows, s.FullFits, s.FullRows, percent(s.Rows, s.FullRows), s.secondsText())
+}
+
+// secondsText is "; 12.3 s of inner fits" when the search's seconds are
+// reported, else "".
+func (s Search) secondsText() string {
+	if s.FitSeconds == nil {
+		return ""
+	}
+	return fmt.Sprintf("; %s s of inner fits", strconv.FormatFloat(*s.FitSeconds, 'f', 1, 64))
+}
+
+// unit is what a round's resources count: rows, or the budget parameter.
+func (s Search) unit() string {
+	if s.Resource != "" {
+		return s.Resource
+	}
+	return "rows"
 }
 
 // roundCells are the cells of round i of fold f's row, escaped with esc.
 func roundCells(f SearchFold, i int, r SearchRound, esc func(string) string) []string {
-	return []string{strconv.Itoa(f.Repeat), strconv.Itoa(f.Fold), strconv.Itoa(i + 1), strconv.Itoa(len(r.Candidates)), strconv.Itoa(r.Resources),
-		esc(r.Best), strconv.FormatFloat(float64(r.BestScore), 'f', 4, 64), survivorsText(r, f.Chosen, esc)}
+	return []string{strconv.Itoa(f.Repeat), strconv.Itoa(f.Fold), roundLabel(f.Rounds, i), strconv.Itoa(len(r.Candidates)), strconv.Itoa(r.Resources),
+		esc(r.Best), strconv.FormatFloat(float64(r.BestScore), 'f', 4, 64), survivorsText(r, f.Chosen, i == len(f.Rounds)-1, esc)}
+}
+
+// roundLabel numbers round i of rounds from 1: within its bracket under
+// hyperband ("s=2: 1"), else among the fold's rounds.
+func roundLabel(rounds []SearchRound, i int) string {
+	b := rounds[i].Bracket
+	if b == nil {
+		return strconv.Itoa(i + 1)
+	}
+	n := 1
+	for j := i - 1; j >= 0 && sameBracket(rounds[j].Bracket, b); j-- {
+		n++
+	}
+	return fmt.Sprintf("s=%d: %d", *b, n)
 }
 
 // survivorsText lists a round's survivors, escaped with esc: their names
 // when three or fewer, else their number; after the last round, the
-// choice.
-func survivorsText(r SearchRound, chosen string, esc func(string) string) string {
+// choice; after a hyperband bracket's last round, that it ends it.
+func survivorsText(r SearchRound, chosen string, last bool, esc func(string) string) string {
 	switch {
+	case len(r.Survivors) == 0 && !last:
+		return "end of bracket"
 	case len(r.Survivors) == 0:
 		return "chose " + esc(chosen)
 	case len(r.Survivors) <= 3:

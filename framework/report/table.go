@@ -432,7 +432,7 @@ func BuildTables(s Spec, cells []*outcome.CellResult) *Tables {
 	shown := newShown(shownRows(s.Setup))
 	rows, datasets, rowOf := rowsOf(cells, shown)
 	t := &Tables{Experiment: s.Experiment, Baseline: s.Baseline, Alpha: alpha, Selected: selections(cells, shown),
-		Searches: searches(cells, shown), shown: shown}
+		Searches: searches(cells, shown, slices.ContainsFunc(s.Metrics, IsTiming)), shown: shown}
 	base, baseNote := baselineRow(rows, s.Baseline)
 	dsIndex := map[string]int{}
 	for i, d := range datasets {

@@ -8,7 +8,7 @@ import (
 )
 
 // goalCount is the number of performance targets (targetNames).
-const goalCount = 11
+const goalCount = 12
 
 // targetNames names the performance targets the summary table numbers
 // 1 to goalCount, in order.
@@ -24,6 +24,7 @@ var targetNames = [goalCount]string{
 	"knn and naive Bayes against scikit-learn's on covertype_50k, 10 folds",
 	"one-vs-one on 200 classes: memory, and time against scikit-learn's",
 	"one fit per distinct problem: Hsu & Lin's letter block, fits made and wall time shared against `bench run --no-share`",
+	"tuning by successive halving against the full grid: Hsu & Lin's letter, 225 (C, γ), test accuracy within 0.5 points at most 20 % of the CPU time",
 }
 
 // unit says how the two sides of a goalResult print.

@@ -38,7 +38,8 @@ func TestWriteGoals(t *testing.T) {
 		"| 8 | not measured in this run | – | – | – | – | – |\n" +
 		"| 9 | not measured in this run | – | – | – | – | – |\n" +
 		"| 10 | not measured in this run | – | – | – | – | – |\n" +
-		"| 11 | not measured in this run | – | – | – | – | – |\n\n"
+		"| 11 | not measured in this run | – | – | – | – | – |\n" +
+		"| 12 | not measured in this run | – | – | – | – | – |\n\n"
 	if b.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
 	}

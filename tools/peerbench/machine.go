@@ -92,6 +92,8 @@ func runSection(ctx context.Context, s string, o *options, w io.Writer, stderr i
 		return libsvmSection(ctx, o, w, stderr)
 	case "share":
 		return shareSection(ctx, o, w, stderr)
+	case "tuning":
+		return tuningSection(ctx, o, w, stderr)
 	}
 	return fmt.Errorf("unknown section %q", s)
 }

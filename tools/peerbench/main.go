@@ -45,14 +45,18 @@
 //  9. libsvm: the kernel SVM against LIBSVM on letter (libsvm.go);
 //  10. share: Hsu & Lin's letter over a 5 × 5 block of (C, γ), one-vs-one
 //     + DAG + one-vs-all, with `bench run --no-share` and sharing one fit
-//     per distinct problem: fits requested and made, wall time (share.go).
+//     per distinct problem: fits requested and made, wall time (share.go);
+//  11. tuning: Hsu & Lin's letter over their 225 (C, γ), one-vs-one, tuned
+//     by 3-fold inner cross-validation: the exhaustive grid and successive
+//     halving, each a bench run: the chosen pair's test accuracy and the
+//     CPU time of each (tuning.go; -tuning-rows N cuts the training rows).
 //
 // `make bench` builds it into bin/peerbench (go build in tools/peerbench)
 // and runs it from the repository root (else give -root). Usage:
 //
 //	peerbench [-n 5] [-long 3] [-scaling 25000,100000,400000] [-scaling-runs 3] [-tax-pairs 9]
 //	          [-data DIR] [-root DIR] [-bench PATH] [-liblinear PATH] [-python PATH]
-//	          [-only letter,grid,diabetes,tax,plugintax,profile,e2e,scaling,libsvm,share] [-o FILE]
+//	          [-tuning-rows N] [-only letter,grid,diabetes,tax,plugintax,profile,e2e,scaling,libsvm,share,tuning] [-o FILE]
 //
 // A peer that is not installed (liblinear-train, python3 with scikit-learn)
 // is reported as skipped; a missing bin/bench asks for `make build`.

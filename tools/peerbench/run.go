@@ -19,25 +19,26 @@ const modulePath = "github.com/polyclass/polyclass"
 
 // sectionNames returns the parts of the report, in print order.
 func sectionNames() []string {
-	return []string{"letter", "grid", "diabetes", "tax", "plugintax", "profile", "e2e", "scaling", "libsvm", "share"}
+	return []string{"letter", "grid", "diabetes", "tax", "plugintax", "profile", "e2e", "scaling", "libsvm", "share", "tuning"}
 }
 
 // options are the parsed flags.
 type options struct {
-	runs      int
-	root      string
-	dataDir   string // "" = experiments/data, then ../shared/data
-	bench     string
-	liblinear string
-	python    string
-	sections  map[string]bool
-	tmp       string
-	longRuns  int    // runs of the long whole-run timings (e2e, scaling)
-	scaling   []int  // row counts of the scaling section
-	scaleRuns int    // runs of each size in the scaling section
-	taxPairs  int    // pairs of runs of the plugin tax section
-	out       string // file the report is written to ("" = stdout only)
-	goals     []goalResult
+	runs       int
+	root       string
+	dataDir    string // "" = experiments/data, then ../shared/data
+	bench      string
+	liblinear  string
+	python     string
+	sections   map[string]bool
+	tmp        string
+	longRuns   int    // runs of the long whole-run timings (e2e, scaling)
+	scaling    []int  // row counts of the scaling section
+	scaleRuns  int    // runs of each size in the scaling section
+	taxPairs   int    // pairs of runs of the plugin tax section
+	tuningRows int    // training rows of the tuning section (0: all)
+	out        string // file the report is written to ("" = stdout only)
+	goals      []goalResult
 }
 
 // run parses args, runs the selected sections and writes the Markdown report
@@ -99,6 +100,7 @@ func parseFlags(args []string) (*options, error) {
 	sizes := fs.String("scaling", "25000,100000,400000", "row counts of the scaling section")
 	fs.IntVar(&o.scaleRuns, "scaling-runs", 3, "runs of each size in the scaling section (the median is reported)")
 	fs.IntVar(&o.taxPairs, "tax-pairs", 9, "pairs of runs (plugin processes, linked in) of the plugintax section (the median of their ratios is reported)")
+	fs.IntVar(&o.tuningRows, "tuning-rows", 0, "training rows of the tuning section: the first N of letter's (0: all 15000)")
 	fs.StringVar(&o.out, "o", "", "also write the report to this file")
 	fs.StringVar(&o.root, "root", "", "repository root (default: found from the working directory)")
 	fs.StringVar(&o.dataDir, "data", "", "data directory (default: experiments/data if it holds the file, else ../shared/data)")
@@ -112,7 +114,7 @@ func parseFlags(args []string) (*options, error) {
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("peerbench: unexpected argument %q", fs.Arg(0))
 	}
-	if o.runs < 1 || o.longRuns < 1 || o.scaleRuns < 1 || o.taxPairs < 1 {
+	if o.runs < 1 || o.longRuns < 1 || o.scaleRuns < 1 || o.taxPairs < 1 || o.tuningRows < 0 {
 		return nil, errors.New("peerbench: -n, -long, -scaling-runs and -tax-pairs must be at least 1")
 	}
 	var err error

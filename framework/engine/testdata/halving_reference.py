@@ -5,13 +5,14 @@ n_candidates and n_samples rows of n_classes classes.
 
 With scikit-learn installed it fits HalvingGridSearchCV itself (on random
 data; a DummyClassifier with a dummy grid, the numbers depend on the
-counts only) and checks the transcription below against it; without it
-(this machine had no scikit-learn and no network when the literals were
-written) it prints the transcription of
-BaseSuccessiveHalving._run_search / _check_input_parameters (scikit-learn
-1.3-1.5), which uses Python's math.log(x, base) and floor as they do.
+counts only) and checks the transcription below against it; every case
+matches scikit-learn 1.2.1's (Debian's python3-sklearn, run as
+/usr/bin/python3: each line below ends "(sklearn)"). Without it it prints
+the transcription of BaseSuccessiveHalving._run_search /
+_check_input_parameters, which uses Python's math.log(x, base) and floor
+as they do, each line ending "(transcription)".
 
-    python3 framework/engine/testdata/halving_reference.py
+    /usr/bin/python3 framework/engine/testdata/halving_reference.py
 """
 from math import ceil, floor, log
 
@@ -61,14 +62,14 @@ def sklearn_run(n_candidates, n_samples, n_classes, folds, factor, min_resources
     s = HalvingGridSearchCV(DummyClassifier(), grid, factor=factor, resource="n_samples",
                             min_resources=min_resources, cv=folds,
                             aggressive_elimination=aggressive, random_state=0).fit(X, y)
-    return list(s.n_resources_), list(s.n_candidates_)
+    return [int(r) for r in s.n_resources_], [int(c) for c in s.n_candidates_]
 
 
 for case in CASES:
     got = transcription(*case[1:])
     try:
         ref = sklearn_run(*case[1:])
-        assert ref == list(got), (case, ref, got)
+        assert list(ref) == list(got), (case, ref, got)
         origin = "sklearn"
     except ImportError:
         origin = "transcription"

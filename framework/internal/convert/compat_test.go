@@ -66,6 +66,18 @@ func TestParamSpecConditionsWire(t *testing.T) {
 	}
 }
 
+// A spec's budget flag (a parameter a tune block may grow as its
+// resource) crosses the wire, and a spec without it comes back without.
+func TestParamSpecBudgetWire(t *testing.T) {
+	for _, budget := range []bool{true, false} {
+		var got pb.ParamSpec
+		throughWire(t, specToPB(param.ParamSpec{Name: "max_iter", Type: param.IntegerParam, Budget: budget}), &got)
+		if s := specFromPB(&got); s.Budget != budget {
+			t.Errorf("budget %v came back as %v", budget, s.Budget)
+		}
+	}
+}
+
 // The plan's code diagnostics cross the wire as they are; a plan without
 // them has none.
 func TestCodeDiagnosticsWire(t *testing.T) {

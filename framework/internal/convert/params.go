@@ -63,7 +63,7 @@ func ParamsFromPB(m map[string]*pb.Value) param.Params {
 func specToPB(s param.ParamSpec) *pb.ParamSpec {
 	out := &pb.ParamSpec{
 		Name: s.Name, Type: pb.ParamSpec_Type(s.Type), Description: s.Description,
-		Allowed: s.Allowed, MinExclusive: s.MinExclusive, AppliesWhen: conditionsToPB(s.AppliesWhen),
+		Allowed: s.Allowed, MinExclusive: s.MinExclusive, AppliesWhen: conditionsToPB(s.AppliesWhen), Budget: s.Budget,
 	}
 	if !s.Default.IsNull() {
 		out.Default = valueToPB(s.Default)
@@ -84,7 +84,7 @@ func specToPB(s param.ParamSpec) *pb.ParamSpec {
 func specFromPB(s *pb.ParamSpec) param.ParamSpec {
 	out := param.ParamSpec{
 		Name: s.GetName(), Type: param.ParamType(s.GetType()), Description: s.GetDescription(),
-		Allowed: s.GetAllowed(), MinExclusive: s.GetMinExclusive(), AppliesWhen: conditionsFromPB(s.GetAppliesWhen()),
+		Allowed: s.GetAllowed(), MinExclusive: s.GetMinExclusive(), AppliesWhen: conditionsFromPB(s.GetAppliesWhen()), Budget: s.GetBudget(),
 	}
 	if s.Default != nil {
 		out.Default = valueFromPB(s.Default)

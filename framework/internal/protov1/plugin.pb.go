@@ -421,7 +421,12 @@ type ParamSpec struct {
 	// set-up only where it applies and warns when the experiment file sets
 	// one that applies nowhere; the plugin still receives and checks every
 	// parameter.
-	AppliesWhen   []*Condition `protobuf:"bytes,11,rep,name=applies_when,json=appliesWhen,proto3" json:"applies_when,omitempty"`
+	AppliesWhen []*Condition `protobuf:"bytes,11,rep,name=applies_when,json=appliesWhen,proto3" json:"applies_when,omitempty"`
+	// The parameter is a budget: an integer that bounds how much work one
+	// fit does (iterations, epochs), so that a tune block may grow it
+	// round by round (tune { resource = "max_iter" }, successive halving
+	// or hyperband over the parameter instead of over rows).
+	Budget        bool `protobuf:"varint,12,opt,name=budget,proto3" json:"budget,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -533,6 +538,13 @@ func (x *ParamSpec) GetAppliesWhen() []*Condition {
 		return x.AppliesWhen
 	}
 	return nil
+}
+
+func (x *ParamSpec) GetBudget() bool {
+	if x != nil {
+		return x.Budget
+	}
+	return false
 }
 
 // Condition is one case in which a parameter applies: each of its
@@ -3019,7 +3031,7 @@ const file_plugin_proto_rawDesc = "" +
 	"\x04list\x18\x04 \x01(\v2\x1e.polyclass.plugin.v1.ValueListH\x00R\x04listB\x06\n" +
 	"\x04kind\"?\n" +
 	"\tValueList\x122\n" +
-	"\x06values\x18\x01 \x03(\v2\x1a.polyclass.plugin.v1.ValueR\x06values\"\xcc\x04\n" +
+	"\x06values\x18\x01 \x03(\v2\x1a.polyclass.plugin.v1.ValueR\x06values\"\xe4\x04\n" +
 	"\tParamSpec\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x127\n" +
 	"\x04type\x18\x02 \x01(\x0e2#.polyclass.plugin.v1.ParamSpec.TypeR\x04type\x12 \n" +
@@ -3032,7 +3044,8 @@ const file_plugin_proto_rawDesc = "" +
 	"\aallowed\x18\t \x03(\tR\aallowed\x12#\n" +
 	"\rmin_exclusive\x18\n" +
 	" \x01(\bR\fminExclusive\x12A\n" +
-	"\fapplies_when\x18\v \x03(\v2\x1e.polyclass.plugin.v1.ConditionR\vappliesWhen\"\x9f\x01\n" +
+	"\fapplies_when\x18\v \x03(\v2\x1e.polyclass.plugin.v1.ConditionR\vappliesWhen\x12\x16\n" +
+	"\x06budget\x18\f \x01(\bR\x06budget\"\x9f\x01\n" +
 	"\x04Type\x12\x14\n" +
 	"\x10TYPE_UNSPECIFIED\x10\x00\x12\n" +
 	"\n" +

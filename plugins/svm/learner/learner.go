@@ -96,9 +96,9 @@ func (learner) Info() sdk.LearnerInfo {
 				AppliesWhen: []sdk.Condition{sdk.When("method", dualCD, crammerSinger, perceptron, pocket), sdk.When("multiclass", crammerSinger, westonWatkins)}},
 			{Name: "tol", Type: sdk.NumberParam, Default: sdk.Number(1e-3), Min: sdk.Bound(0), MinExclusive: true, Description: "stopping tolerance: LIBLINEAR's eps for the linear methods (LIBLINEAR's default is 0.1; 1e-3 reaches the optimum closely enough for per-fold parity), LIBSVM's -e for smo (its default), the largest KKT violation for the all-together methods",
 				AppliesWhen: []sdk.Condition{sdk.When("kernel", kernelsvm.RBF, kernelsvm.Poly, kernelsvm.Sigmoid), sdk.When("method", dualCD, crammerSinger, smo), sdk.When("multiclass", crammerSinger, westonWatkins)}},
-			{Name: "max_iter", Type: sdk.IntegerParam, Default: sdk.Number(100000), Min: sdk.Bound(1), Description: "linear methods: outer iteration limit (LIBLINEAR's 1000 stops short of the optimum on nearly separable problems; Crammer–Singer uses 100 × max_iter)",
+			{Name: "max_iter", Type: sdk.IntegerParam, Default: sdk.Number(100000), Min: sdk.Bound(1), Description: "linear methods: outer iteration limit (LIBLINEAR's 1000 stops short of the optimum on nearly separable problems; Crammer–Singer uses 100 × max_iter)", Budget: true,
 				AppliesWhen: []sdk.Condition{sdk.When("method", dualCD, crammerSinger)}},
-			{Name: "epochs", Type: sdk.IntegerParam, Default: sdk.Number(100), Min: sdk.Bound(1), Description: "passes over the data for perceptron and pocket",
+			{Name: "epochs", Type: sdk.IntegerParam, Default: sdk.Number(100), Min: sdk.Bound(1), Description: "passes over the data for perceptron and pocket", Budget: true,
 				AppliesWhen: []sdk.Condition{sdk.When("method", perceptron, pocket)}},
 		},
 	}
