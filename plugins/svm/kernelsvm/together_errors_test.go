@@ -131,3 +131,25 @@ func TestTogetherPredict(t *testing.T) {
 		})
 	}
 }
+
+// TestTogetherIterationBound: a solve stopped by MaxIter returns its
+// model, after exactly MaxIter sub-problems, with Converged false; run to
+// eps it converges.
+func TestTogetherIterationBound(t *testing.T) {
+	x, y := blobs(100, 4, 3, 1, 5)
+	for _, method := range []string{CrammerSinger, WestonWatkins} {
+		for _, tc := range []struct {
+			maxIter   int
+			converged bool
+		}{{10, false}, {0, true}} {
+			o := TogetherOptions{Options: Options{Kernel: Kernel{Type: RBF, Gamma: 1}, C: 10}, Method: method, MaxIter: tc.maxIter}
+			m, err := TrainTogether(context.Background(), NewDense(x), seqProblem(y, 4), o)
+			if err != nil {
+				t.Fatalf("%s, max_iter %d: %v", method, tc.maxIter, err)
+			}
+			if m.Converged() != tc.converged || (tc.maxIter > 0 && m.Iterations() != tc.maxIter) {
+				t.Errorf("%s, max_iter %d: converged %v after %d sub-problems, want %v", method, tc.maxIter, m.Converged(), m.Iterations(), tc.converged)
+			}
+		}
+	}
+}
