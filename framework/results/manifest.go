@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -210,8 +211,9 @@ func parseManifest(path string, b []byte) (*Manifest, error) {
 	return &m, nil
 }
 
-// writeManifest writes m to dir/manifest.json atomically.
-func writeManifest(dir string, m *Manifest) error {
+// writeManifest writes m to dir/manifest.json atomically, through root,
+// dir's Root.
+func writeManifest(root *os.Root, dir string, m *Manifest) error {
 	m.Schema = ManifestSchema
 	b, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
@@ -219,7 +221,7 @@ func writeManifest(dir string, m *Manifest) error {
 	}
 	// Into dir as it is: a results directory removed meanwhile is an
 	// error, never made again.
-	return replaceFile(filepath.Join(dir, ManifestFile), append(b, '\n'), 0o644)
+	return writeAt(root, dir, ManifestFile, append(b, '\n'), 0o644)
 }
 
 // writeManifestFile writes m to path atomically.

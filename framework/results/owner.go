@@ -274,15 +274,19 @@ func (r *Run) still() error {
 }
 
 // cellsStill returns nil unless the cells/ folder of the results
-// directory is gone; then an error wrapping ErrDirGone that says cells/
-// was removed (not a full disk). A cells/ that is there but cannot be
+// directory is gone or a symbolic link now; then an error wrapping
+// ErrDirGone that says cells/ was removed (not a full disk) or replaced. A cells/ that is there but cannot be
 // written into is a write error of the cell (Run.keepUnwritten).
 func (r *Run) cellsStill() error {
 	if r.ident == nil {
 		return nil
 	}
 	cells := filepath.Join(r.dir, CellsDir)
-	_, err := os.Lstat(cells)
+	fi, err := os.Lstat(cells)
+	if err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		to, _ := os.Readlink(cells)
+		return goneError(fmt.Sprintf("the cells/ folder of results directory %s was replaced by a symbolic link (to %s) during the run: bench follows no symbolic link inside a results directory, and writes nothing more; the cells not yet written are lost: move the link away and run again", r.dir, to))
+	}
 	if !errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
