@@ -224,15 +224,6 @@ func writeManifest(root *os.Root, dir string, m *Manifest) error {
 	return writeAt(root, dir, ManifestFile, append(b, '\n'), 0o644)
 }
 
-// writeManifestFile writes m to path atomically.
-func writeManifestFile(path string, m *Manifest) error {
-	b, err := json.MarshalIndent(m, "", "  ")
-	if err != nil {
-		return fmt.Errorf("manifest: %w", err)
-	}
-	return writeBytes(path, append(b, '\n'))
-}
-
 // NewCVRecord records an experiment's cv block.
 func NewCVRecord(cv config.CV) *CVRecord {
 	return &CVRecord{Folds: cv.Folds, Repeats: cv.Repeats, Stratified: cv.Stratified, Iterative: cv.Iterative,
