@@ -150,7 +150,7 @@ func (r *resolver) labelTargets(ds *Dataset) bool {
 			return false
 		}
 		if i := strings.IndexFunc(name, safetext.Hidden); i >= 0 {
-			r.errorf(c.DeclRange, "Invalid label name", "Dataset %q: label column %q holds a bidi control or zero-width character (U+%04X); it would show as another name than the file holds: rename the column.", c.Name, name, []rune(name[i:])[0])
+			r.errorf(c.DeclRange, "Invalid label name", "Dataset %q: label column %q holds a bidi control or other invisible (default-ignorable) character (U+%04X); it would show as another name than the file holds: rename the column.", c.Name, name, []rune(name[i:])[0])
 			return false
 		}
 		exclude[name] = true

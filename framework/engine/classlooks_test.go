@@ -1,0 +1,60 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/polyclass/polyclass/framework/config"
+)
+
+// TestClassLabelsThatMislead checks the class labels that would mislead a
+// reader of the tables (campaign 4): a label holding any invisible
+// (default-ignorable) character is refused at its row (u01–u12: soft
+// hyphen, combining grapheme joiner, Mongolian vowel separator, Hangul
+// filler, variation selector, invisible times, a tag); labels that look
+// alike get a warning listing them where they first occur (u21 Cyrillic
+// ѕ, u10 Armenian օ, u13 a minus sign beside a hyphen-minus); a class
+// named like a summary row of the per-class outputs gets a warning
+// (u22). On the code before, each loaded without a word: a second
+// "setosa" class, or a class row that reads as the accuracy row.
+func TestClassLabelsThatMislead(t *testing.T) {
+	invisible := func(r rune) string {
+		return fmt.Sprintf(`error: Invalid class label: Dataset "d": $DIR/d.csv:3:3: data row 2, target column "class": class label holds a bidi control or other invisible (default-ignorable) character U+%04X: %+q; it does not show, or changes how the text around it shows, so tables would show another label than the file holds: rename the class.`, r, "set"+string(r)+"osa")
+	}
+	tests := []struct {
+		name, text, diags string
+	}{
+		{"u01 soft hyphen", "a,class\n1,setosa\n2,set\u00adosa\n", invisible(0x00AD)},
+		{"u02 combining grapheme joiner", "a,class\n1,setosa\n2,set\u034fosa\n", invisible(0x034F)},
+		{"u03 Mongolian vowel separator", "a,class\n1,setosa\n2,set\u180eosa\n", invisible(0x180E)},
+		{"u04 Hangul filler", "a,class\n1,setosa\n2,set\u3164osa\n", invisible(0x3164)},
+		{"u08 variation selector 16", "a,class\n1,setosa\n2,set\ufe0fosa\n", invisible(0xFE0F)},
+		{"u11 invisible times", "a,class\n1,setosa\n2,set\u2062osa\n", invisible(0x2062)},
+		{"u12 tag letter s", "a,class\n1,setosa\n2,set\U000E0073osa\n", invisible(0xE0073)},
+		{"variation selector 17", "a,class\n1,setosa\n2,set\U000E0100osa\n", invisible(0xE0100)},
+		{"u21 Cyrillic dze", "a,class\n1,setosa\n2,\u0455etosa\n3,virginica\n",
+			`warning: Confusable class labels: Dataset "d": the target column "class" holds class labels that look alike but differ as text (letters of other scripts that show as Latin ones, a minus sign or dash for a hyphen): "setosa" ($DIR/d.csv:2:3: data row 1), "\u0455etosa" ($DIR/d.csv:3:3: data row 2). They stay distinct classes, which the tables would show as one name twice; write each class one way if they are one class.`},
+		{"u10 Armenian oh", "a,class\n1,setosa\n2,set\u0585sa\n",
+			`warning: Confusable class labels: Dataset "d": the target column "class" holds class labels that look alike but differ as text (letters of other scripts that show as Latin ones, a minus sign or dash for a hyphen): "setosa" ($DIR/d.csv:2:3: data row 1), "set\u0585sa" ($DIR/d.csv:3:3: data row 2). They stay distinct classes, which the tables would show as one name twice; write each class one way if they are one class.`},
+		{"u13 minus sign beside hyphen-minus", "a,class\n1,-1\n2,1\n3,\u22121\n",
+			`warning: Confusable class labels: Dataset "d": the target column "class" holds class labels that look alike but differ as text (letters of other scripts that show as Latin ones, a minus sign or dash for a hyphen): "-1" ($DIR/d.csv:2:3: data row 1), "\u22121" ($DIR/d.csv:4:3: data row 3). They stay distinct classes, which the tables would show as one name twice; write each class one way if they are one class.`},
+		{"u22 accuracy and macro avg", "a,class\n1,accuracy\n2,macro avg\n3,b\n",
+			`warning: Class named like a summary row: Dataset "d": class "accuracy" bears the name of a summary row of the per-class outputs (accuracy, macro avg, weighted avg, micro avg): in per_class.csv and the per-class tables its row could not be told from that summary row. Rename the class.` + "\n" +
+				`warning: Class named like a summary row: Dataset "d": class "macro avg" bears the name of a summary row of the per-class outputs (accuracy, macro avg, weighted avg, micro avg): in per_class.csv and the per-class tables its row could not be told from that summary row. Rename the class.`},
+		{"fullwidth s, the same warning", "a,class\n1,setosa\n2,\uff53etosa\n", `warning: Confusable class labels: Dataset "d": the target column "class" holds class labels that look alike but differ as text (letters of other scripts that show as Latin ones, a minus sign or dash for a hyphen): "setosa" ($DIR/d.csv:2:3: data row 1), "\uff53etosa" ($DIR/d.csv:3:3: data row 2). They stay distinct classes, which the tables would show as one name twice; write each class one way if they are one class.`},
+		{"distinct names, no word", "a,class\n1,setosa\n2,Setosa\n3,accuracy2\n", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, ds, dir := loadTarget(t, "d.csv", tt.text, config.Dataset{Target: "class"})
+			r.classTarget(ds)
+			if got := diagLines(r.diags, dir); got != tt.diags {
+				t.Errorf("diagnostics:\n%s\nwant:\n%s", got, tt.diags)
+			}
+			if strings.HasPrefix(tt.diags, "error") != r.diags.HasErrors() {
+				t.Errorf("errors: %v", r.diags.HasErrors())
+			}
+		})
+	}
+}
