@@ -609,11 +609,12 @@ func (h *Host) launch(ctx context.Context, b Binary) (*Plugin, error) {
 	return p, nil
 }
 
-// newSegment creates the memory segment for a plugin the host starts, or
+// newSegment creates the memory segment for a plugin the host starts,
+// sized to the host's address-space limit (sharedmem.HostSize), or
 // returns nil where there are none (not Linux), so that score matrices go
 // inline.
 func newSegment() *sharedmem.Segment {
-	seg, err := sharedmem.Create(sharedmem.DefaultSize)
+	seg, err := sharedmem.Create(sharedmem.HostSize())
 	if err != nil {
 		return nil
 	}
