@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -103,6 +104,11 @@ func (r *resolver) classTarget(ds *Dataset) bool {
 	ds.Labels = make([]int, t.NumRows)
 	for i, code := range target.Codes {
 		if code < 0 {
+			if v, ok := missingMarker(ds, i); ok {
+				r.errorf(c.PathRange, "Missing marker is a class", "Dataset %q: %s data row %d holds %q in the target column %q, a class value, which the dataset's missing = %q makes a missing value: a class cannot be missing. Remove %q from missing (it applies to every column), or rename the class.",
+					c.Name, r.locate(ds, i, c.Target), i+1, v, c.Target, c.Missing, v)
+				return false
+			}
 			r.errorf(c.PathRange, "Missing class", "Dataset %q: %s data row %d has no value in the target column %q.", c.Name, r.locate(ds, i, c.Target), i+1, c.Target)
 			return false
 		}
@@ -235,4 +241,28 @@ func (r *resolver) testFile(c *config.Dataset, train *data.Table, opt data.Optio
 		return nil, ""
 	}
 	return both, sum
+}
+
+// missingMarker returns the text of data row i of dataset d's target,
+// which reads as missing, when it is one of the markers of the dataset's
+// missing list: the file read again without them holds it there. It
+// reports false for a row of a test file, or a field that is missing
+// without the list (an empty one).
+func missingMarker(d *Dataset, i int) (string, bool) {
+	c := d.Config
+	if len(c.Missing) == 0 || c.TestPath != "" {
+		return "", false
+	}
+	opt := loadOptions(c)
+	opt.Missing = nil
+	t, err := data.Read(c.Path, opt)
+	if err != nil {
+		return "", false
+	}
+	col, ok := t.Lookup(c.Target)
+	if !ok || col.Kind != data.Categorical || i >= len(col.Codes) || col.Codes[i] < 0 {
+		return "", false
+	}
+	v := col.Levels[col.Codes[i]]
+	return v, slices.Contains(c.Missing, v)
 }

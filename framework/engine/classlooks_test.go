@@ -58,3 +58,34 @@ func TestClassLabelsThatMislead(t *testing.T) {
 		})
 	}
 }
+
+// TestMissingMarkerIsAClass: a target value that the dataset's missing
+// list makes a missing value (campaign 4 c06: missing = ["x"], x a class)
+// is an error at its row that names the marker and the class, not "no
+// value"; an empty target field keeps the "no value" error. On the code
+// before, both said the row "has no value".
+func TestMissingMarkerIsAClass(t *testing.T) {
+	tests := []struct {
+		name, text string
+		missing    []string
+		diags      string
+	}{
+		{"marker x is a class", "a,class\n0.1,x\n0.9,y\n", []string{"x"},
+			`error: Missing marker is a class: Dataset "d": $DIR/d.csv:2:5: data row 1 holds "x" in the target column "class", a class value, which the dataset's missing = ["x"] makes a missing value: a class cannot be missing. Remove "x" from missing (it applies to every column), or rename the class.`},
+		{"second marker", "a,class\n0.1,y\n0.9,NA\n", []string{"?", "NA"},
+			`error: Missing marker is a class: Dataset "d": $DIR/d.csv:3:5: data row 2 holds "NA" in the target column "class", a class value, which the dataset's missing = ["?" "NA"] makes a missing value: a class cannot be missing. Remove "NA" from missing (it applies to every column), or rename the class.`},
+		{"empty field", "a,class\n0.1,y\n0.9,\n", []string{"x"},
+			`error: Missing class: Dataset "d": $DIR/d.csv:3:5: data row 2 has no value in the target column "class".`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, ds, dir := loadTarget(t, "d.csv", tt.text, config.Dataset{Target: "class", Missing: tt.missing})
+			if r.classTarget(ds) {
+				t.Fatal("classTarget accepted the dataset")
+			}
+			if got := diagLines(r.diags, dir); got != tt.diags {
+				t.Errorf("diagnostics:\n%s\nwant:\n%s", got, tt.diags)
+			}
+		})
+	}
+}
