@@ -164,3 +164,47 @@ func TestMergeDirGoneMidMerge(t *testing.T) {
 		})
 	}
 }
+
+// TestRefusedFreshMovesNothing: a --fresh run refused because an input of
+// the experiment is a file of the results directory (a hard link in
+// plots/, campaign 4 s09) refuses before it moves anything: the earlier
+// manifest and cells stay, and no superseded/ is made. On the code before,
+// the hard link was found only when the run wrote its figures, after
+// --fresh had moved the manifest and cells into superseded/.
+func TestRefusedFreshMovesNothing(t *testing.T) {
+	top := t.TempDir()
+	dir, in := filepath.Join(top, "out"), filepath.Join(top, "d.csv")
+	writeFiles(t, top, map[string]string{"d.csv": "a,class\n"})
+	render := func(m *Manifest, cells []*Cell) ([]Output, error) {
+		return []Output{{"plots/box.png", func(w io.Writer) error { _, err := io.WriteString(w, "png"); return err }}}, nil
+	}
+	r := begin(t, dir, "exp", 1, Options{Render: render})
+	finishCells(t, r, 0)
+	if _, err := r.Finish(StatusComplete, 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(dir, "plots", "box.png")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(in, filepath.Join(dir, "plots", "box.png")); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(filepath.Join(dir, ManifestFile))
+	_, err := Begin(dir, manifest("exp"), digests(1), Options{Render: render, Now: clock(), Fresh: true,
+		Inputs: []Input{{Path: in, What: `dataset "d" path`, At: "exp.hcl:3:10"}}})
+	want := `exp.hcl:3:10: dataset "d" path (` + in + `) is plots/box.png of results directory ` + dir + ` (the same file under another name)`
+	if err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Fatalf("Begin: %v\nwant %s…", err, want)
+	}
+	if _, err := os.Stat(filepath.Join(dir, SupersededDir)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the refused run made %s/ (%v)", SupersededDir, err)
+	}
+	after, _ := os.ReadFile(filepath.Join(dir, ManifestFile))
+	cells, _ := filepath.Glob(filepath.Join(dir, CellsDir, "*.json"))
+	if string(after) != string(before) || len(cells) != 1 {
+		t.Errorf("the refused run changed the manifest or moved the cell (%d cells left)", len(cells))
+	}
+	if b, _ := os.ReadFile(in); string(b) != "a,class\n" {
+		t.Errorf("the input now holds %q", b)
+	}
+}
