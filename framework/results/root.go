@@ -121,6 +121,10 @@ func linkError(root *os.Root, dir, name string, err error) error {
 		}
 		if fi.Mode()&fs.ModeSymlink != 0 {
 			to, _ := root.Readlink(at)
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err // its path names a temporary file
+			}
 			return fmt.Errorf("results directory %s: %s is a symbolic link (to %s), put there while bench was writing; bench follows no symbolic link inside a results directory and wrote nothing through it: move it away and run again (%w)", dir, at, to, err)
 		}
 	}

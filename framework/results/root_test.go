@@ -40,7 +40,7 @@ func TestLinkSwappedInMidRun(t *testing.T) {
 		{"cells/ swapped for a link between cells", swapCells, nil,
 			"the cells/ folder of results directory $DIR was replaced by a symbolic link (to ../user) during the run: bench follows no symbolic link inside a results directory, and writes nothing more; the cells not yet written are lost: move the link away and run again"},
 		{"plots/ made a link before the figures", nil, linkPlots,
-			"writing $DIR/plots/box.svg: results directory $DIR: plots is a symbolic link (to ../user), put there while bench was writing; bench follows no symbolic link inside a results directory and wrote nothing through it: move it away and run again (openat plots/"},
+			"writing $DIR/plots/box.svg: results directory $DIR: plots is a symbolic link (to ../user), put there while bench was writing; bench follows no symbolic link inside a results directory and wrote nothing through it: move it away and run again (path escapes from parent)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
