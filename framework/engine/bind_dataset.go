@@ -175,6 +175,7 @@ func (r *resolver) labelTargets(ds *Dataset) bool {
 			r.warnf(c.PathRange, "Constant label column", "Dataset %q: label column %q is %d on each of its %d rows, so it carries no information: no fold can train a classifier on it, and its scores say nothing. Drop it from labels.", c.Name, name, min(set, 1), t.NumRows)
 		}
 	}
+	r.summaryRowNames(ds, ds.Classes)
 	ds.Features = encode.NewFrame(t, exclude)
 	return true
 }

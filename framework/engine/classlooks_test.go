@@ -89,3 +89,28 @@ func TestMissingMarkerIsAClass(t *testing.T) {
 		})
 	}
 }
+
+// TestLabelNamedLikeASummaryRow: a multi-label dataset's label named like
+// a summary row of the per-class outputs ("micro avg", which multi-label
+// reports print; campaign 4 u22) gets the warning a class gets. On the
+// code before, it loaded without a word.
+func TestLabelNamedLikeASummaryRow(t *testing.T) {
+	tests := []struct {
+		name, header, want string
+	}{
+		{"micro avg", "a,micro avg,l2", `warning: Class named like a summary row: Dataset "d": class "micro avg" bears the name of a summary row of the per-class outputs (accuracy, macro avg, weighted avg, micro avg): in per_class.csv and the per-class tables its row could not be told from that summary row. Rename the class.`},
+		{"other names", "a,l1,l2", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			labels := strings.Split(tt.header, ",")[1:]
+			r, ds, dir := loadTarget(t, "d.csv", tt.header+"\n1,0,1\n2,1,0\n", config.Dataset{Labels: labels})
+			if !r.labelTargets(ds) {
+				t.Fatal("labelTargets refused the dataset")
+			}
+			if got := diagLines(r.diags, dir); got != tt.want {
+				t.Errorf("diagnostics:\n%s\nwant:\n%s", got, tt.want)
+			}
+		})
+	}
+}
