@@ -63,7 +63,7 @@ learner "` + "\u202e" + `gerlog" {}`,
 			`exp.hcl:3:9: error: Invalid learner name; "\u202egerlog" holds '\u202e'`},
 		{"bidi override in a label", `dataset "iris" { path = "iris.csv" }
 learner "logreg" { label = "LR` + "\u202e" + `" }`,
-			`exp.hcl:3:28: error: Invalid label; The label of learner "logreg" holds a right-to-left override (U+202E) at character 3; a name or label may hold no bidi control or zero-width character`},
+			`exp.hcl:3:28: error: Invalid label; The label of learner "logreg" holds a right-to-left override (U+202E) at character 3; a name or label may hold no bidi control or other invisible (default-ignorable) character`},
 		{"zero-width joiner in a label", `dataset "iris" { path = "iris.csv" }
 learner "logreg" {}
 reduction "ova" { label = "o` + "\u200d" + `va" }`,

@@ -59,7 +59,7 @@ func TestAdversarialDataFiles(t *testing.T) {
 }
 
 // classLine applies CanonicalClasses to column name of t and says what it
-// did ("" when nothing), or returns its error, prefixed with the source
+// did and which classes look alike ("" when nothing), or returns its error, prefixed with the source
 // and column.
 func classLine(t *Table, name string) (string, error) {
 	col, ok := t.Lookup(name)
@@ -81,15 +81,22 @@ func classLine(t *Table, name string) (string, error) {
 		}
 		return strings.Join(parts, "; ")
 	}
+	var line string
 	switch {
 	case names.Merged != nil && names.Booleans:
-		return fmt.Sprintf("classes %q compared as booleans: %s", name, list(names.Merged)), nil
+		line = fmt.Sprintf("classes %q compared as booleans: %s", name, list(names.Merged))
 	case names.Merged != nil:
-		return fmt.Sprintf("classes %q compared as numbers: %s", name, list(names.Merged)), nil
+		line = fmt.Sprintf("classes %q compared as numbers: %s", name, list(names.Merged))
 	case names.Apart != nil:
-		return fmt.Sprintf("classes %q kept apart by the text %q (%s): %s", name, names.Text.Text, rowOf(names.Text), list(names.Apart)), nil
+		line = fmt.Sprintf("classes %q kept apart by the text %q (%s): %s", name, names.Text.Text, rowOf(names.Text), list(names.Apart))
 	}
-	return "", nil
+	if names.Confusable != nil {
+		if line != "" {
+			line += "\n"
+		}
+		line += fmt.Sprintf("classes %q look alike: %s", name, list(names.Confusable))
+	}
+	return line, nil
 }
 
 // rowOf says where spelling s first occurs.

@@ -17,7 +17,7 @@ var ErrClassLabel = errors.New("class label holds a control character")
 // ErrHiddenLabel reports a class label holding a character that does not
 // show, or changes how the text around it shows: a zero-width character
 // or a bidi control (safetext.Hidden).
-var ErrHiddenLabel = errors.New("class label holds a bidi control or zero-width character")
+var ErrHiddenLabel = errors.New("class label holds a bidi control or other invisible (default-ignorable) character")
 
 // ErrLabelSpellings reports class labels that a person reads as one but
 // that differ as text: equal after Unicode NFC normalisation and the
@@ -59,6 +59,12 @@ type ClassNames struct {
 	// false in some case, with blanks around it or not, and the classes
 	// are named "true" and "false".
 	Booleans bool
+	// Confusable lists the groups of classes (after any merge) whose
+	// labels differ as text but look alike (one safetext.Skeleton:
+	// "setosa" with a Cyrillic ѕ or an Armenian օ, "−1" with a minus sign
+	// beside "-1"), each named by the skeleton; they stay distinct
+	// classes. Nil when there is none.
+	Confusable []ClassMerge
 }
 
 // LabelError is the error of a class label that Column.CanonicalClasses
@@ -69,13 +75,22 @@ type LabelError struct {
 	Err   error
 }
 
-// Error names the row (1-based) and the label, quoted.
+// Error names the row (1-based) and the label, quoted (Quoted).
 func (e *LabelError) Error() string {
 	at := fmt.Sprintf("data row %d", e.Row+1)
 	if e.Row < 0 {
 		at = "declared value"
 	}
-	return fmt.Sprintf("%s: %v: %q", at, e.Err, e.Value)
+	return fmt.Sprintf("%s: %v: %s", at, e.Err, e.Quoted())
+}
+
+// Quoted is the label Go-quoted, in ASCII when it holds an invisible
+// character (ErrHiddenLabel), so that the character shows.
+func (e *LabelError) Quoted() string {
+	if errors.Is(e.Err, ErrHiddenLabel) {
+		return strconv.QuoteToASCII(e.Value)
+	}
+	return strconv.Quote(e.Value)
 }
 
 // Unwrap returns the cause.
@@ -133,8 +148,19 @@ func (e *SpellingError) Unwrap() error { return ErrLabelSpellings }
 // *SpellingError listing them. A column whose every level is true or
 // false in some case ("true", "True", "TRUE", " false") is merged the same
 // way into the classes "true" and "false" (ClassNames.Booleans), as
-// pandas reads a column of booleans. A numeric column is left as it is.
+// pandas reads a column of booleans. Classes whose labels look alike
+// (ClassNames.Confusable) are listed, and kept. A numeric column is left
+// as it is.
 func (c *Column) CanonicalClasses() (ClassNames, error) {
+	out, err := c.canonicalClasses()
+	if err == nil && c.Kind == Categorical {
+		out.Confusable = skeletonCollisions(c.Levels, firstRows(c))
+	}
+	return out, err
+}
+
+// canonicalClasses is CanonicalClasses but for ClassNames.Confusable.
+func (c *Column) canonicalClasses() (ClassNames, error) {
 	var out ClassNames
 	if c.Kind != Categorical {
 		return out, nil
@@ -259,6 +285,31 @@ func foldCollisions(levels []string, first []int) error {
 		return nil
 	}
 	return &err
+}
+
+// skeletonCollisions returns the groups of levels (first occurring at
+// first[l]) that share one safetext.Skeleton, in the order of each
+// group's first level; nil when there is none.
+func skeletonCollisions(levels []string, first []int) []ClassMerge {
+	groups := map[string]*ClassMerge{}
+	var order []string
+	for l, s := range levels {
+		k := safetext.Skeleton(s)
+		g, ok := groups[k]
+		if !ok {
+			g = &ClassMerge{Class: k}
+			groups[k] = g
+			order = append(order, k)
+		}
+		g.Spellings = append(g.Spellings, Spelling{s, first[l]})
+	}
+	var out []ClassMerge
+	for _, k := range order {
+		if g := groups[k]; len(g.Spellings) > 1 {
+			out = append(out, *g)
+		}
+	}
+	return out
 }
 
 // controlIndex returns the byte index of the first control character of

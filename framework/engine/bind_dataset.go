@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -121,6 +122,11 @@ func (ck *checker) classTarget(ds *Dataset) bool {
 	ds.Labels = make([]int, t.NumRows)
 	for i, code := range target.Codes {
 		if code < 0 {
+			if v, ok := missingMarker(ds, i); ok {
+				ck.errorf(c.PathRange, "Missing marker is a class", "Dataset %q: %s data row %d holds %q in the target column %q, a class value, which the dataset's missing = %q makes a missing value: a class cannot be missing. Remove %q from missing (it applies to every column), or rename the class.",
+					c.Name, ck.locate(ds, i, c.Target), i+1, v, c.Target, c.Missing, v)
+				return false
+			}
 			ck.errorf(c.PathRange, "Missing class", "Dataset %q: %s data row %d has no value in the target column %q.", c.Name, ck.locate(ds, i, c.Target), i+1, c.Target)
 			return false
 		}
@@ -168,7 +174,7 @@ func (ck *checker) labelTargets(ds *Dataset) bool {
 			return false
 		}
 		if i := strings.IndexFunc(name, safetext.Hidden); i >= 0 {
-			ck.errorf(c.DeclRange, "Invalid label name", "Dataset %q: label column %q holds a bidi control or zero-width character (U+%04X); it would show as another name than the file holds: rename the column.", c.Name, name, []rune(name[i:])[0])
+			ck.errorf(c.DeclRange, "Invalid label name", "Dataset %q: label column %q holds a bidi control or other invisible (default-ignorable) character (U+%04X); it would show as another name than the file holds: rename the column.", c.Name, name, []rune(name[i:])[0])
 			return false
 		}
 		exclude[name] = true
@@ -187,6 +193,7 @@ func (ck *checker) labelTargets(ds *Dataset) bool {
 			ck.warnf(c.PathRange, "Constant label column", "Dataset %q: label column %q is %d on each of its %d rows, so it carries no information: no fold can train a classifier on it, and its scores say nothing. Drop it from labels.", c.Name, name, min(set, 1), t.NumRows)
 		}
 	}
+	ck.summaryRowNames(ds, ds.Classes)
 	ds.Features = encode.NewFrame(t, exclude)
 	return true
 }
@@ -255,4 +262,28 @@ func (ck *checker) testFile(c *config.Dataset, train *data.Table, opt data.Optio
 		return nil, ""
 	}
 	return both, sum
+}
+
+// missingMarker returns the text of data row i of dataset d's target,
+// which reads as missing, when it is one of the markers of the dataset's
+// missing list: the file read again without them holds it there. It
+// reports false for a row of a test file, or a field that is missing
+// without the list (an empty one).
+func missingMarker(d *Dataset, i int) (string, bool) {
+	c := d.Config
+	if len(c.Missing) == 0 || c.TestPath != "" {
+		return "", false
+	}
+	opt := loadOptions(c)
+	opt.Missing = nil
+	t, err := data.Read(c.Path, opt)
+	if err != nil {
+		return "", false
+	}
+	col, ok := t.Lookup(c.Target)
+	if !ok || col.Kind != data.Categorical || i >= len(col.Codes) || col.Codes[i] < 0 {
+		return "", false
+	}
+	v := col.Levels[col.Codes[i]]
+	return v, slices.Contains(c.Missing, v)
 }

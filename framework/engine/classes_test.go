@@ -92,10 +92,10 @@ func TestClassTargetNumbers(t *testing.T) {
 			diags: `error: Invalid class label: Dataset "d": $DIR/d.csv:3:3: data row 2, target column "class": class label holds a control character U+000A: "set\nosa"; tables, plots and file names cannot show it: rename the class.`},
 		{name: "csv zero-width space in a label", file: "d.csv", target: "class",
 			text:  "a,class\n1,setosa\n2,set\u200bosa\n3,setosa\n",
-			diags: `error: Invalid class label: Dataset "d": $DIR/d.csv:3:3: data row 2, target column "class": class label holds a bidi control or zero-width character U+200B: "set\u200bosa"; it does not show, or changes how the text around it shows, so tables would show another label than the file holds: rename the class.`},
+			diags: `error: Invalid class label: Dataset "d": $DIR/d.csv:3:3: data row 2, target column "class": class label holds a bidi control or other invisible (default-ignorable) character U+200B: "set\u200bosa"; it does not show, or changes how the text around it shows, so tables would show another label than the file holds: rename the class.`},
 		{name: "arff right-to-left override declared", file: "d.arff", target: "class",
 			text:  "@relation r\n@attribute a numeric\n@attribute class {a,\u202eb}\n@data\n1,a\n",
-			diags: `error: Invalid class label: Dataset "d": a declared value of target column "class": class label holds a bidi control or zero-width character U+202E: "\u202eb"; it does not show, or changes how the text around it shows, so tables would show another label than the file holds: rename the class.`},
+			diags: `error: Invalid class label: Dataset "d": a declared value of target column "class": class label holds a bidi control or other invisible (default-ignorable) character U+202E: "\u202eb"; it does not show, or changes how the text around it shows, so tables would show another label than the file holds: rename the class.`},
 		{name: "csv NFC and blanks collide", file: "d.csv", target: "class",
 			text:  "a,class\n1,caf\u00e9\n2,cafe\u0301\n3,tea\n4,tea \n",
 			diags: `error: Class labels spelled as one: Dataset "d": the target column "class" holds class labels that read as one but differ as text (in Unicode normalisation, NFC, or in blanks around them): "caf\u00e9" ($DIR/d.csv:2:3: data row 1), "cafe\u0301" ($DIR/d.csv:3:3: data row 2); "tea" ($DIR/d.csv:4:3: data row 3), "tea " ($DIR/d.csv:5:3: data row 4). Write each class one way.`},
@@ -198,8 +198,8 @@ func TestClassTargetTestFile(t *testing.T) {
 func TestLabelTargetNames(t *testing.T) {
 	for _, tc := range []struct{ name, header, want string }{
 		{"newline", "a,l1,\"l\n2\"", `error: Invalid label name: Dataset "d": label column "l\n2" holds a control character; tables, plots and file names cannot show it: rename the column.`},
-		{"zero-width space", "a,l1,l\u200b2", `error: Invalid label name: Dataset "d": label column "l\u200b2" holds a bidi control or zero-width character (U+200B); it would show as another name than the file holds: rename the column.`},
-		{"right-to-left override", "a,l1,l\u202e2", `error: Invalid label name: Dataset "d": label column "l\u202e2" holds a bidi control or zero-width character (U+202E); it would show as another name than the file holds: rename the column.`},
+		{"zero-width space", "a,l1,l\u200b2", `error: Invalid label name: Dataset "d": label column "l\u200b2" holds a bidi control or other invisible (default-ignorable) character (U+200B); it would show as another name than the file holds: rename the column.`},
+		{"right-to-left override", "a,l1,l\u202e2", `error: Invalid label name: Dataset "d": label column "l\u202e2" holds a bidi control or other invisible (default-ignorable) character (U+202E); it would show as another name than the file holds: rename the column.`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r, ds, dir := loadTarget(t, "d.csv", tc.header+"\n1,0,1\n2,1,0\n", config.Dataset{LabelsPrefix: "l"})

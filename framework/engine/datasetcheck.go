@@ -205,7 +205,7 @@ func (ck *checker) canonicalClasses(d *Dataset, target *data.Column) bool {
 			why = "it does not show, or changes how the text around it shows, so tables would show another label than the file holds"
 		}
 		ck.errorf(c.PathRange, "Invalid class label",
-			"Dataset %q: %s target column %q: %v: %q; %s: rename the class.", c.Name, at, c.Target, le.Err, le.Value, why)
+			"Dataset %q: %s target column %q: %v: %s; %s: rename the class.", c.Name, at, c.Target, le.Err, le.Quoted(), why)
 		return false
 	}
 	if se := (*data.SpellingError)(nil); errors.As(err, &se) {
@@ -228,7 +228,32 @@ func (ck *checker) canonicalClasses(d *Dataset, target *data.Column) bool {
 			"Dataset %q: the target column %q spells one number in several ways, and these stay distinct classes because the column holds text too (%q, %s): %s. Write each class one way if they are one class.",
 			c.Name, c.Target, names.Text.Text, ck.spellingAt(d, names.Text), ck.spellings(d, names.Apart))
 	}
+	if names.Confusable != nil {
+		ck.warnf(c.PathRange, "Confusable class labels",
+			"Dataset %q: the target column %q holds class labels that look alike but differ as text (letters of other scripts that show as Latin ones, a minus sign or dash for a hyphen): %s. They stay distinct classes, which the tables would show as one name twice; write each class one way if they are one class.",
+			c.Name, c.Target, ck.asciiSpellings(d, names.Confusable))
+	}
+	ck.summaryRowNames(d, target.Levels)
 	return true
+}
+
+// summaryRows are the names of the summary rows the per-class outputs
+// (per_class.csv, the per-class tables) print below the classes, as
+// scikit-learn's classification_report does: a class of one of these
+// names could not be told from the row.
+var summaryRows = []string{"accuracy", "macro avg", "weighted avg", "micro avg"}
+
+// summaryRowNames warns of each class of dataset d (named classes) that
+// bears the name of a summary row of the per-class outputs.
+func (ck *checker) summaryRowNames(d *Dataset, classes []string) {
+	c := d.Config
+	for _, name := range classes {
+		if slices.Contains(summaryRows, strings.TrimSpace(name)) {
+			ck.warnf(c.PathRange, "Class named like a summary row",
+				"Dataset %q: class %q bears the name of a summary row of the per-class outputs (%s): in per_class.csv and the per-class tables its row could not be told from that summary row. Rename the class.",
+				c.Name, name, strings.Join(summaryRows, ", "))
+		}
+	}
 }
 
 // spellings lists classes with their spellings and where each first

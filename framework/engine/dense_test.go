@@ -141,3 +141,48 @@ func TestByteSize(t *testing.T) {
 		}
 	}
 }
+
+// TestFoldsKeepValidateBudget: a cell whose design matrix fitted on every
+// row is over the dense budget (validate's warning) fails each fold with
+// that error, even when the fold's own matrix, with fewer columns, would
+// fit (campaign 4 x12: validate said 20000 × 20001, 3 GiB, over 2 GiB,
+// and run densified each fold's 20000 × 13335, 1.99 GiB); a sparse
+// learner's cell is not marked. On the code before, the fold's matrix
+// alone was checked and the run densified it.
+func TestFoldsKeepValidateBudget(t *testing.T) {
+	const budget = 100
+	// fold: 3 × 4 (96 B dense, under 100 B); every row: 3 × 5 (120 B).
+	fold := matrix.Matrix{CSR: &sparse.CSR{Rows: 3, Cols: 4, Indptr: make([]int64, 4)}}
+	for _, tt := range []struct {
+		name   string
+		sparse bool
+		want   string // "" no error
+	}{
+		{"dense learner", false, "gives a 3 × 5 sparse design matrix: 120 B dense, over the 100 B budget"},
+		{"sparse learner", true, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c := denseCell(tt.sparse)
+			r := &resolver{opt: ResolveOptions{DenseBudget: budget},
+				designs: map[designKey]designShape{{c.Dataset, c.Pipeline}: {rows: 3, cols: 5, csr: true}}}
+			r.denseBudgets(&Grid{Cells: []*Cell{c}})
+			if warned := len(r.diags) == 1; warned == tt.sparse {
+				t.Errorf("warnings %v", r.diags)
+			}
+			for _, step := range []struct {
+				name string
+				err  error
+			}{
+				{"forLearner", func() error { _, err := forLearner(c, fold, budget); return err }()},
+				{"design", func() error { _, _, err := design(nil, task{cell: c}, builtEntry(fold), budget); return err }()},
+			} {
+				switch {
+				case tt.want == "" && step.err != nil:
+					t.Errorf("%s: %v, want no error", step.name, step.err)
+				case tt.want != "" && (step.err == nil || !strings.Contains(step.err.Error(), tt.want)):
+					t.Errorf("%s: %v, want %q", step.name, step.err, tt.want)
+				}
+			}
+		})
+	}
+}

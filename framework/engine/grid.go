@@ -95,6 +95,11 @@ type Cell struct {
 	// Weights, when set, weighs the rows of every problem the cell's
 	// learner trains (the reduction's class_weight, else the learner's).
 	Weights *ClassWeights
+	// denseOver, when set, is the *DenseBudgetError validate warned of
+	// for the cell (resolver.denseBudgets): its dataset's design matrix
+	// under its pipeline, fitted on every row, is over the dense budget,
+	// and every fold of the cell fails with it.
+	denseOver error
 }
 
 // ClassWeight returns the class_weight setting behind c.Weights, or nil.

@@ -710,11 +710,12 @@ func (p *Plugin) failStart(ctx context.Context, err error) (*Plugin, error) {
 	return nil, fmt.Errorf("plugin %s (%s): %w", p.Name, p.Path, err)
 }
 
-// newSegment creates the memory segment for a plugin the host starts, or
+// newSegment creates the memory segment for a plugin the host starts,
+// sized to the host's address-space limit (sharedmem.HostSize), or
 // returns nil where there are none (not Linux), so that score matrices go
 // inline.
 func newSegment() *sharedmem.Segment {
-	seg, err := sharedmem.Create(sharedmem.DefaultSize)
+	seg, err := sharedmem.Create(sharedmem.HostSize())
 	if err != nil {
 		return nil
 	}

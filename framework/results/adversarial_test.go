@@ -3,6 +3,7 @@ package results
 import (
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -185,7 +186,9 @@ func contents(inputs []Input) map[string]string {
 // the directory: its notes go to accepted), "table", "merge" (in place),
 // "mergeto" (into DIR/merged), "shard I/N CELLS", "subdir NAME" (Subdir),
 // "gone remove|replace|move N" (a run of N cells whose directory goes
-// after its first cell). A merge's summary and notes go to accepted.
+// after its first cell), "swap cells|plots N" (a run of N cells, writing
+// a figure, whose cells/ is swapped for, or plots/ made, a link to
+// ../victim after its first cell). A merge's summary and notes go to accepted.
 func runOp(t *testing.T, out string, f []string, inputs []Input, accepted *string) error {
 	t.Helper()
 	if len(f) == 0 {
@@ -197,6 +200,8 @@ func runOp(t *testing.T, out string, f []string, inputs []Input, accepted *strin
 		return err
 	case "gone":
 		return goneOp(t, out, f[1], f[2])
+	case "swap":
+		return swapOp(t, out, f[1], f[2])
 	case "run", "fresh", "adopt":
 		n, _ := strconv.Atoi(f[1])
 		var notes strings.Builder
@@ -279,5 +284,43 @@ func goneOp(t *testing.T, out, how, cells string) error {
 	if entries, rerr := os.ReadDir(out); how == "replace" && len(entries) != 0 || how != "replace" && rerr == nil {
 		t.Errorf("the run wrote to %s after it went: %d entries", out, len(entries))
 	}
+	return err
+}
+
+// swapOp is the op "swap cells|plots N": a run of n cells that writes a
+// figure (plots/box.svg) besides fakeRender's tables, whose cells/ folder
+// is moved away and replaced by a link to ../victim, or whose plots/ is
+// made such a link, once its first cell is written.
+func swapOp(t *testing.T, out, what, cells string) error {
+	t.Helper()
+	n, _ := strconv.Atoi(cells)
+	render := func(m *Manifest, cs []*Cell) ([]Output, error) {
+		outs, err := fakeRender(m, cs)
+		return append(outs, Output{"plots/box.svg", func(w io.Writer) error { _, err := io.WriteString(w, "<svg/>"); return err }}), err
+	}
+	r, err := Begin(out, manifest("exp"), digests(n), Options{Now: clock(), Render: render, Stop: func(error) {}})
+	if err != nil {
+		return err
+	}
+	finishCells(t, r, 0)
+	switch what {
+	case "cells":
+		if err := os.Rename(filepath.Join(out, CellsDir), filepath.Join(out, "cells.old")); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink("../victim", filepath.Join(out, CellsDir)); err != nil {
+			t.Fatal(err)
+		}
+	case "plots":
+		if err := os.Symlink("../victim", filepath.Join(out, "plots")); err != nil {
+			t.Fatal(err)
+		}
+	default:
+		t.Fatalf("swap: unknown %q", what)
+	}
+	for i := 1; i < n; i++ {
+		finishCells(t, r, i)
+	}
+	_, err = r.Finish(StatusComplete, 0)
 	return err
 }

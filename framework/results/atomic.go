@@ -2,10 +2,7 @@ package results
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
-	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,39 +12,14 @@ import (
 // is an unfinished write (bench was killed) and never a result.
 const tmpPrefix = ".tmp-"
 
-// writeFileIn writes what fn produces to path, inside the existing
-// directory dir, through a temporary file in the same folder, synced and
-// then renamed over path: a reader (or a later run after a crash or a
-// full disk) sees the old file or the whole new one, never a truncated
-// one. It makes the folders between dir and path (plots/, predictions/)
-// but never dir itself, so that a results directory removed meanwhile is
-// an error, never made again.
-func writeFileIn(dir, path string, fn func(io.Writer) error) error {
+// writeOutputAt writes output f, what its Write produces, to its name
+// inside root (whose directory is dir) atomically (see writeAt).
+func writeOutputAt(root *os.Root, dir string, f Output) error {
 	var b bytes.Buffer
-	if err := fn(&b); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
+	if err := f.Write(&b); err != nil {
+		return fmt.Errorf("writing %s: %w", filepath.Join(dir, filepath.FromSlash(f.Name)), err)
 	}
-	if err := mkdirsIn(dir, filepath.Dir(path)); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return replaceFile(path, b.Bytes(), 0o644)
-}
-
-// mkdirsIn makes the folders of sub below dir, one by one (os.Mkdir):
-// dir itself must exist.
-func mkdirsIn(dir, sub string) error {
-	rel, err := filepath.Rel(dir, sub)
-	if err != nil || rel == "." {
-		return err
-	}
-	at := dir
-	for _, part := range strings.Split(rel, string(filepath.Separator)) {
-		at = filepath.Join(at, part)
-		if err := os.Mkdir(at, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
-			return err
-		}
-	}
-	return nil
+	return writeAt(root, dir, f.Name, b.Bytes(), 0o644)
 }
 
 // writeBytes writes b to path atomically (see writeFileIn), making its

@@ -72,14 +72,16 @@ func WriteCell(cellsDir string, r *outcome.CellResult, digest string, spec *cell
 	return path, writeBytes(path, b)
 }
 
-// writeCellIn is WriteCell into a cells directory that must exist (a run's:
-// one removed meanwhile is an error, never made again).
-func writeCellIn(cellsDir string, r *outcome.CellResult, digest string, spec *cellspec.Spec) error {
+// writeCellIn is WriteCell into the cells directory of the results
+// directory dir, through root, its Root (see writeAt): a cells/ removed
+// meanwhile is made again only inside dir, and a link put in its place
+// is not followed.
+func writeCellIn(root *os.Root, dir string, r *outcome.CellResult, digest string, spec *cellspec.Spec) error {
 	b, err := cellBytes(r, digest, spec)
 	if err != nil {
 		return err
 	}
-	return replaceFile(filepath.Join(cellsDir, CellFileName(r.Index, digest)), b, 0o644)
+	return writeAt(root, dir, CellsDir+"/"+CellFileName(r.Index, digest), b, 0o644)
 }
 
 // cellBytes is the content of cell r's file, with its checksum.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -211,8 +212,9 @@ func parseManifest(path string, b []byte) (*Manifest, error) {
 	return &m, nil
 }
 
-// writeManifest writes m to dir/manifest.json atomically.
-func writeManifest(dir string, m *Manifest) error {
+// writeManifest writes m to dir/manifest.json atomically, through root,
+// dir's Root.
+func writeManifest(root *os.Root, dir string, m *Manifest) error {
 	m.Schema = ManifestSchema
 	b, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
@@ -220,16 +222,7 @@ func writeManifest(dir string, m *Manifest) error {
 	}
 	// Into dir as it is: a results directory removed meanwhile is an
 	// error, never made again.
-	return replaceFile(filepath.Join(dir, ManifestFile), append(b, '\n'), 0o644)
-}
-
-// writeManifestFile writes m to path atomically.
-func writeManifestFile(path string, m *Manifest) error {
-	b, err := json.MarshalIndent(m, "", "  ")
-	if err != nil {
-		return fmt.Errorf("manifest: %w", err)
-	}
-	return writeBytes(path, append(b, '\n'))
+	return writeAt(root, dir, ManifestFile, append(b, '\n'), 0o644)
 }
 
 // NewCVRecord records an experiment's cv block.

@@ -84,18 +84,19 @@ func Merge(out string, dirs []string, render Renderer) (*Merged, error) {
 	if err != nil {
 		return nil, err
 	}
-	lock, err := openMergeDir(out, ref.m.Experiment)
+	lock, root, err := openMergeDir(out, ref.m.Experiment)
 	if err != nil {
 		return nil, err
 	}
 	defer unlockDir(lock)
+	defer root.Close()
 	digests := make([]string, ref.m.Cells)
 	for i, c := range owned {
 		digests[i] = c.Digest
 	}
-	cells, notes, err := gatherCells(out, dirs, Want{Digests: digests, Predictions: ref.m.Predictions, KeepFailed: true})
+	cells, notes, err := gatherCells(root, out, dirs, Want{Digests: digests, Predictions: ref.m.Predictions, KeepFailed: true})
 	if err != nil {
-		return nil, err
+		return nil, mergeGone(root, out, err)
 	}
 	for _, i := range sortedKeys(owned) {
 		if cells[i] == nil {
@@ -103,15 +104,18 @@ func Merge(out string, dirs []string, render Renderer) (*Merged, error) {
 		}
 	}
 	res.MissingUnknown = ref.m.Cells - len(owned)
-	if err := placeShardManifests(out, runs); err != nil {
-		return nil, err
+	if err := placeShardManifests(root, out, runs); err != nil {
+		return nil, mergeGone(root, out, err)
 	}
 	res.Notes = notes
 	if err := appendLog(out, notes); err != nil {
-		return nil, err
+		return nil, mergeGone(root, out, err)
 	}
-	if err := writeMerged(out, dirs, runs, cells, digests, render, res); err != nil {
-		return nil, err
+	if err := writeMerged(root, out, dirs, runs, cells, digests, render, res); err != nil {
+		return nil, mergeGone(root, out, err)
+	}
+	if err := dirGone(root, out, "merge"); err != nil {
+		return nil, fmt.Errorf("merge: %w", err)
 	}
 	return res, nil
 }
@@ -140,32 +144,47 @@ func shardsOfOneRun(out string, dirs []string) ([]string, []shardRun, error) {
 	return dirs, runs, nil
 }
 
-// openMergeDir makes out ready to hold the merged run of experiment and
-// locks it: bench's own directory, of no other experiment.
-func openMergeDir(out, experiment string) (*os.File, error) {
+// openMergeDir makes out ready to hold the merged run of experiment,
+// locks it and opens it as the Root the merge writes through (see
+// writeAt): bench's own directory, of no other experiment.
+func openMergeDir(out, experiment string) (*os.File, *os.Root, error) {
 	if err := checkLayout(out); err != nil {
-		return nil, fmt.Errorf("merge: %w", err)
+		return nil, nil, fmt.Errorf("merge: %w", err)
 	}
 	if err := Owned(out); err != nil {
-		return nil, fmt.Errorf("merge: %w", err)
+		return nil, nil, fmt.Errorf("merge: %w", err)
 	}
 	if err := os.MkdirAll(filepath.Join(out, CellsDir), 0o755); err != nil {
-		return nil, fmt.Errorf("merge: %w", err)
+		return nil, nil, fmt.Errorf("merge: %w", err)
 	}
 	lock, err := lockDir(out)
 	if err != nil {
-		return nil, fmt.Errorf("merge: %w (are shards still running there? bench merge OTHER %s writes the tables elsewhere meanwhile)", err, out)
+		return nil, nil, fmt.Errorf("merge: %w (are shards still running there? bench merge OTHER %s writes the tables elsewhere meanwhile)", err, out)
 	}
 	if old, err := ReadManifest(out); err == nil && old.Experiment != experiment {
 		unlockDir(lock)
-		return nil, fmt.Errorf("merge: results directory %s holds experiment %q, not %q: choose another output directory", out, old.Experiment, experiment)
+		return nil, nil, fmt.Errorf("merge: results directory %s holds experiment %q, not %q: choose another output directory", out, old.Experiment, experiment)
 	}
-	return lock, nil
+	root, err := openRoot(out)
+	if err != nil {
+		unlockDir(lock)
+		return nil, nil, fmt.Errorf("merge: %w", err)
+	}
+	return lock, root, nil
+}
+
+// mergeGone is err, an error of the merge into out, or, when out was
+// removed or replaced meanwhile, the error that says so.
+func mergeGone(root *os.Root, out string, err error) error {
+	if gone := dirGone(root, out, "merge"); gone != nil {
+		return fmt.Errorf("merge: %w", gone)
+	}
+	return err
 }
 
 // writeMerged writes the outputs and the manifest of the merged run of
 // cells (by index) into out, and records them in res.
-func writeMerged(out string, dirs []string, runs []shardRun, cells map[int]*Cell, digests []string, render Renderer, res *Merged) error {
+func writeMerged(root *os.Root, out string, dirs []string, runs []shardRun, cells map[int]*Cell, digests []string, render Renderer, res *Merged) error {
 	m := mergedManifest(runs, cells, out, dirs)
 	if !res.Complete() {
 		m.Status = StatusIncomplete
@@ -176,11 +195,11 @@ func writeMerged(out string, dirs []string, runs []shardRun, cells map[int]*Cell
 		results = append(results, cells[i])
 	}
 	res.Cells = len(results)
-	written, err := writeOutputs(out, m, results, render, nil)
+	written, err := writeOutputs(root, out, m, results, render, nil)
 	if err != nil {
 		return fmt.Errorf("merge: %w", err)
 	}
-	if err := writeManifest(out, m); err != nil {
+	if err := writeManifest(root, out, m); err != nil {
 		return fmt.Errorf("merge: %w", err)
 	}
 	res.Manifest = m
@@ -243,7 +262,7 @@ func ownedCells(runs []shardRun, found []bool) (owned map[int]ShardCell, owner m
 // is moved aside, so that out holds the merged run alone; the other
 // directories are only read. It returns the cells by index and notes on
 // what it moved.
-func gatherCells(out string, dirs []string, w Want) (map[int]*Cell, []string, error) {
+func gatherCells(root *os.Root, out string, dirs []string, w Want) (map[int]*Cell, []string, error) {
 	dirs = uniqueDirs(append([]string{out}, dirs...))
 	entries, from, err := readAllEntries(dirs, w)
 	if err != nil {
@@ -258,7 +277,7 @@ func gatherCells(out string, dirs []string, w Want) (map[int]*Cell, []string, er
 	}
 	s := newSetup(out, time.Now, nil)
 	ownDir := filepath.Clean(dirs[0])
-	if err := placeCells(out, plan, from, ownDir); err != nil {
+	if err := placeCells(root, out, plan, from, ownDir); err != nil {
 		return nil, nil, err
 	}
 	if err := moveAsideInOut(s, out, plan, from, ownDir); err != nil {
@@ -318,14 +337,13 @@ func claimsWanted(e Entry, w Want) bool {
 // placeCells puts the cells the plan keeps into out/cells: a copy of each
 // kept from another directory than ownDir (out's), and each renumbered
 // one written under its new index.
-func placeCells(out string, plan Plan, from []string, ownDir string) error {
-	cellsDir := filepath.Join(out, CellsDir)
+func placeCells(root *os.Root, out string, plan Plan, from []string, ownDir string) error {
 	for k, d := range plan.Decisions {
 		switch {
 		case d.Action == Keep && filepath.Clean(from[k]) != ownDir:
 			raw, err := readIn(filepath.Join(from[k], CellsDir, d.Name))
 			if err == nil {
-				err = writeBytes(filepath.Join(cellsDir, d.Name), raw)
+				err = writeAt(root, out, CellsDir+"/"+d.Name, raw, 0o644)
 			}
 			if err != nil {
 				return fmt.Errorf("merge: %w", err)
@@ -333,7 +351,7 @@ func placeCells(out string, plan Plan, from []string, ownDir string) error {
 		case d.Action == Renumber:
 			c := *d.Cell.CellResult
 			c.Index = d.To
-			if _, err := WriteCell(cellsDir, &c, d.Cell.Digest, d.Cell.Spec); err != nil {
+			if err := writeCellIn(root, out, &c, d.Cell.Digest, d.Cell.Spec); err != nil {
 				return fmt.Errorf("merge: %w", err)
 			}
 			d.Cell.CellResult = &c
@@ -386,7 +404,7 @@ func badFiles(entries []Entry, from []string) error {
 
 // placeShardManifests copies the shards' manifests into out/shards, so
 // that out can be merged again.
-func placeShardManifests(out string, runs []shardRun) error {
+func placeShardManifests(root *os.Root, out string, runs []shardRun) error {
 	for _, r := range runs {
 		name := ShardManifestName(r.m.Shard.Index, r.m.Shard.Count)
 		from := filepath.Join(r.dir, ShardsDir, name)
@@ -396,7 +414,7 @@ func placeShardManifests(out string, runs []shardRun) error {
 		}
 		b, err := readIn(from)
 		if err == nil {
-			err = writeBytes(to, b)
+			err = writeAt(root, out, ShardsDir+"/"+name, b, 0o644)
 		}
 		if err != nil {
 			return fmt.Errorf("merge: %w", err)

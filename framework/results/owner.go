@@ -160,7 +160,39 @@ func checkInput(dir, name string, in Input) error {
 		return fmt.Errorf("%s: %s (%s) lies inside %s/ of results directory %s, whose files bench replaces, moves aside or removes: choose another results directory (-o DIR, or output { dir = ... }) or move the input out of it",
 			in.At, in.What, in.Path, sub, dir)
 	}
+	if out := managedFileOf(dir, fi); out != "" {
+		return fmt.Errorf("%s: %s (%s) is %s of results directory %s (the same file under another name), which the run replaces, moves aside or removes: it would lose its own input; choose another results directory (-o DIR, or output { dir = ... }) or move the input out of it",
+			in.At, in.What, in.Path, out, dir)
+	}
 	return nil
+}
+
+// managedFileOf returns the path, relative to dir and slash-separated, of
+// a file in the directories of managedDirs in dir that is the file fi
+// (device and inode: a hard link of an input there), or "". Links are not
+// followed.
+func managedFileOf(dir string, fi fs.FileInfo) string {
+	found := ""
+	for _, sub := range managedDirs {
+		root := filepath.Join(dir, sub)
+		if st, err := os.Lstat(root); err != nil || !st.IsDir() {
+			continue
+		}
+		filepath.WalkDir(root, func(path string, e fs.DirEntry, err error) error {
+			if err != nil || found != "" || !e.Type().IsRegular() {
+				return nil
+			}
+			if o, err := e.Info(); err == nil && os.SameFile(fi, o) {
+				found = filepath.ToSlash(mustRel(dir, path))
+				return filepath.SkipAll
+			}
+			return nil
+		})
+		if found != "" {
+			return found
+		}
+	}
+	return ""
 }
 
 // managedDirOf returns the directory of managedDirs in dir that path (its
@@ -274,15 +306,19 @@ func (r *Run) still() error {
 }
 
 // cellsStill returns nil unless the cells/ folder of the results
-// directory is gone; then an error wrapping ErrDirGone that says cells/
-// was removed (not a full disk). A cells/ that is there but cannot be
+// directory is gone or a symbolic link now; then an error wrapping
+// ErrDirGone that says cells/ was removed (not a full disk) or replaced. A cells/ that is there but cannot be
 // written into is a write error of the cell (Run.keepUnwritten).
 func (r *Run) cellsStill() error {
 	if r.ident == nil {
 		return nil
 	}
 	cells := filepath.Join(r.dir, CellsDir)
-	_, err := os.Lstat(cells)
+	fi, err := os.Lstat(cells)
+	if err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		to, _ := os.Readlink(cells)
+		return goneError(fmt.Sprintf("the cells/ folder of results directory %s was replaced by a symbolic link (to %s) during the run: bench follows no symbolic link inside a results directory, and writes nothing more; the cells not yet written are lost: move the link away and run again", r.dir, to))
+	}
 	if !errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}

@@ -191,6 +191,15 @@ func TestInputsAmongOutputs(t *testing.T) {
 			}
 			return filepath.Join(link, "folds.csv")
 		}, `exp.hcl:4:14: cv.folds_file "folds.csv" ($UP/data/folds.csv) lies inside plots/ of results directory $DIR`},
+		{"hard link inside plots/ (campaign 4 s09)", func(t *testing.T, dir string) string {
+			in := filepath.Join(filepath.Dir(dir), "folds.csv")
+			writeFiles(t, filepath.Dir(dir), map[string]string{"folds.csv": folds})
+			writeFiles(t, dir, map[string]string{"plots/other.svg": "<svg/>"})
+			if err := os.Link(in, filepath.Join(dir, "plots", "box.png")); err != nil {
+				t.Fatal(err)
+			}
+			return in
+		}, `exp.hcl:4:14: cv.folds_file "folds.csv" ($UP/folds.csv) is plots/box.png of results directory $DIR (the same file under another name), which the run replaces, moves aside or removes`},
 		{"beside the outputs", func(t *testing.T, dir string) string {
 			writeFiles(t, dir, map[string]string{"my-folds.csv": folds})
 			return filepath.Join(dir, "my-folds.csv")

@@ -27,6 +27,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"sync"
@@ -143,6 +144,9 @@ type Run struct {
 	// why.
 	ident   fs.FileInfo
 	goneErr error
+	// root is the results directory as Begin opened it: every file of
+	// the run is written through it (see writeAt).
+	root *os.Root
 	// inputs are the experiment's (Options.Inputs): no output is written
 	// over one.
 	inputs []Input
@@ -222,7 +226,7 @@ func Begin(dir string, m *Manifest, digests []string, opt Options) (*Run, error)
 	if m.Outputs == nil {
 		m.Outputs = map[string]string{}
 	}
-	if err := writeManifest(dir, m); err != nil {
+	if err := writeManifest(r.root, dir, m); err != nil {
 		return nil, err
 	}
 	if err := r.openLog(filepath.Join(dir, LogFile), s, "=== %s: run of %s started (%d cells, run digest %.16s)\n",
@@ -284,7 +288,7 @@ func (r *Run) CellFinished(c *outcome.CellResult) error {
 		r.lose(err)
 		return nil // Finish reports it
 	}
-	if err := writeCellIn(filepath.Join(r.dir, CellsDir), c, r.digests[c.Index], r.spec(c.Index)); err != nil {
+	if err := writeCellIn(r.root, r.dir, c, r.digests[c.Index], r.spec(c.Index)); err != nil {
 		r.keepUnwritten(c, err)
 		return nil // Finish writes it again, or reports it
 	}
@@ -338,7 +342,7 @@ func (r *Run) writeUnwritten() error {
 	defer r.mu.Unlock()
 	var last error
 	for i, c := range r.unwritten {
-		if err := writeCellIn(filepath.Join(r.dir, CellsDir), c, r.digests[i], r.spec(i)); err != nil {
+		if err := writeCellIn(r.root, r.dir, c, r.digests[i], r.spec(i)); err != nil {
 			last = err
 			continue
 		}
@@ -394,7 +398,7 @@ func (r *Run) Finish(status Status, uploads int64) ([]string, error) {
 			m.FailedCells++
 		}
 	}
-	written, err := writeOutputs(r.dir, m, cells, r.render, r.replacer())
+	written, err := writeOutputs(r.root, r.dir, m, cells, r.render, r.replacer())
 	if gone := r.still(); gone != nil {
 		// Removed while the tables were rendered or written: nothing
 		// more is written, the manifest neither.
@@ -405,7 +409,7 @@ func (r *Run) Finish(status Status, uploads int64) ([]string, error) {
 		m.Status = StatusFailed
 		fmt.Fprintf(r.log, "writing the tables: %v\n", err)
 	}
-	werr := writeManifest(r.dir, m)
+	werr := writeManifest(r.root, r.dir, m)
 	if werr == nil {
 		written = append(written, filepath.Join(r.dir, ManifestFile))
 	}
@@ -420,6 +424,9 @@ func (r *Run) Finish(status Status, uploads int64) ([]string, error) {
 func (r *Run) close() {
 	if r.log != nil {
 		r.log.Close()
+	}
+	if r.root != nil {
+		r.root.Close()
 	}
 	r.unlock()
 }
@@ -443,7 +450,7 @@ func hasPredictions(c *outcome.CellResult) bool {
 // this one does not write (a format dropped, no tuned cell any more) are
 // removed: they are made from the cells, which stay, and would otherwise
 // sit beside the new outputs, stale.
-func writeOutputs(dir string, m *Manifest, cells []*Cell, render Renderer, before func(path string, listed bool) error) ([]string, error) {
+func writeOutputs(root *os.Root, dir string, m *Manifest, cells []*Cell, render Renderer, before func(path string, listed bool) error) ([]string, error) {
 	var files []Output
 	if render != nil {
 		var err error
@@ -467,7 +474,7 @@ func writeOutputs(dir string, m *Manifest, cells []*Cell, render Renderer, befor
 				return written, err
 			}
 		}
-		if err := writeFileIn(dir, path, f.Write); err != nil {
+		if err := writeOutputAt(root, dir, f); err != nil {
 			// The earlier outputs not yet written again stay, whole, and
 			// listed: the tables of the last run that got to write them.
 			for name, path := range previous {
@@ -480,27 +487,28 @@ func writeOutputs(dir string, m *Manifest, cells []*Cell, render Renderer, befor
 		m.Outputs[f.Name] = path
 		written = append(written, path)
 	}
-	removeStale(dir, previous, m.Outputs)
+	removeStale(root, dir, previous, m.Outputs)
 	return written, nil
 }
 
 // removeStale removes the files of previous (an earlier manifest's
 // outputs, by name) that current does not list, when they lie inside dir,
 // and the folders they leave empty (plots/, predictions/).
-func removeStale(dir string, previous, current map[string]string) {
+// Through root: a link put in place of plots/ is not followed.
+func removeStale(root *os.Root, dir string, previous, current map[string]string) {
 	folders := map[string]bool{}
 	for name := range previous {
 		if _, ok := current[name]; ok {
 			continue
 		}
-		if path, err := inside(dir, name); err == nil && os.Remove(path) == nil {
-			if sub := filepath.Dir(path); sub != filepath.Clean(dir) {
+		if _, err := inside(dir, name); err == nil && root.Remove(name) == nil {
+			if sub := path.Dir(name); sub != "." {
 				folders[sub] = true
 			}
 		}
 	}
 	for sub := range folders {
-		os.Remove(sub) // only when empty
+		root.Remove(sub) // only when empty
 	}
 }
 
@@ -594,12 +602,17 @@ func Render(dir string, render Renderer) (*Manifest, []string, error) {
 		// crashed, a power cut) without finishing.
 		m.Status = StatusInterrupted
 	}
-	written, err := writeOutputs(dir, m, cells, render, nil)
+	root, err := openRoot(dir)
+	if err != nil {
+		return m, nil, err
+	}
+	defer root.Close()
+	written, err := writeOutputs(root, dir, m, cells, render, nil)
 	if err != nil {
 		return m, written, err
 	}
 	m.Finished = len(cells)
-	if err := writeManifest(dir, m); err != nil {
+	if err := writeManifest(root, dir, m); err != nil {
 		return m, written, err
 	}
 	return m, append(written, filepath.Join(dir, ManifestFile)), nil

@@ -1,6 +1,7 @@
 package results
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -221,10 +222,14 @@ func (r *Run) LogPath() string {
 // writeManifest writes the run's manifest where it belongs.
 func (r *Run) writeManifest() error {
 	if r.shard == nil {
-		return writeManifest(r.dir, r.m)
+		return writeManifest(r.root, r.dir, r.m)
 	}
 	r.m.Schema = ManifestSchema
-	return writeManifestFile(r.ManifestPath(), r.m)
+	b, err := json.MarshalIndent(r.m, "", "  ")
+	if err != nil {
+		return fmt.Errorf("manifest: %w", err)
+	}
+	return writeAt(r.root, r.dir, ShardsDir+"/"+ShardManifestName(r.shard.Index, r.shard.Count), append(b, '\n'), 0o644)
 }
 
 // readShardManifests reads every shard manifest of dir (none when dir has

@@ -19,13 +19,15 @@ func newRun(dir string, m *Manifest, digests []string, opt Options, now func() t
 		kept: map[int]*outcome.CellResult{}, finished: map[int]*outcome.CellResult{}, unwritten: map[int]*outcome.CellResult{}}
 }
 
-// identify records the results directory as the run finds it (Run.ident).
+// identify records the results directory as the run finds it (Run.ident)
+// and opens it (Run.root).
 func (r *Run) identify() error {
 	var err error
 	if r.ident, err = os.Stat(r.dir); err != nil {
 		return fmt.Errorf("results directory: %w", err)
 	}
-	return nil
+	r.root, err = openRoot(r.dir)
+	return err
 }
 
 // keep reads the cell files of the cells directory, decides by

@@ -54,6 +54,9 @@ func charName(r rune) string {
 	if n, ok := hidden[r]; ok {
 		return n
 	}
+	if Hidden(r) {
+		return "an invisible (default-ignorable) character"
+	}
 	return "a control character"
 }
 

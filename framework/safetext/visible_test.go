@@ -1,6 +1,9 @@
 package safetext
 
-import "testing"
+import (
+	"testing"
+	"unicode"
+)
 
 // TestCheckVisible checks that CheckVisible refuses what Check refuses
 // and each zero-width character and bidi control, naming it and its
@@ -23,6 +26,17 @@ func TestCheckVisible(t *testing.T) {
 		{"LRI", "\u2066a", "holds a left-to-right isolate (U+2066) at character 1"},
 		{"PDI", "a\u2069", "holds a pop directional isolate (U+2069) at character 2"},
 		{"RLM", "a\u200Fb", "holds a right-to-left mark (U+200F) at character 2"},
+		{"soft hyphen", "set\u00ADosa", "holds an invisible (default-ignorable) character (U+00AD) at character 4"},
+		{"combining grapheme joiner", "seto\u034Fsa", "holds an invisible (default-ignorable) character (U+034F) at character 5"},
+		{"Mongolian vowel separator", "a\u180Eb", "holds an invisible (default-ignorable) character (U+180E) at character 2"},
+		{"Hangul filler", "\u3164a", "holds an invisible (default-ignorable) character (U+3164) at character 1"},
+		{"halfwidth Hangul filler", "a\uFFA0", "holds an invisible (default-ignorable) character (U+FFA0) at character 2"},
+		{"variation selector 16", "a\uFE0F", "holds an invisible (default-ignorable) character (U+FE0F) at character 2"},
+		{"invisible times", "a\u2062b", "holds an invisible (default-ignorable) character (U+2062) at character 2"},
+		{"tag letter s", "a\U000E0073", "holds an invisible (default-ignorable) character (U+E0073) at character 2"},
+		{"variation selector 256", "a\U000E01EF", "holds an invisible (default-ignorable) character (U+E01EF) at character 2"},
+		{"no-break space shows", "a\u00A0b", ""},
+		{"ideographic space shows", "a\u3000b", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -53,6 +67,14 @@ func TestFoldAndSkeleton(t *testing.T) {
 		{"Cyrillic a o e", "d\u0430t\u0430", "data", false, true},
 		{"Greek capital omicron", "\u039fNE", "ONE", false, true},
 		{"fullwidth letters", "\uff49ris", "iris", false, true},
+		{"Armenian oh", "set\u0585sa", "setosa", false, true},
+		{"Armenian seh and capital oh", "\u057Dp\u0555", "upO", false, true},
+		{"Latin dotless i", "\u0131ris", "iris", false, true},
+		{"minus sign", "\u22121", "-1", false, true},
+		{"en dash and hyphen", "a\u2013b\u2010c", "a-b-c", false, true},
+		{"fullwidth hyphen-minus", "\uff0d1", "-1", false, true},
+		{"mathematical bold s", "\U0001D42Cetosa", "setosa", false, true},
+		{"minus and plus differ", "-1", "+1", false, false},
 		{"case differs", "Iris", "iris", false, false},
 		{"different words", "iris", "wine", false, false},
 	}
@@ -65,5 +87,34 @@ func TestFoldAndSkeleton(t *testing.T) {
 				t.Errorf("Skeleton(%q) == Skeleton(%q): %v, want %v", tt.a, tt.b, got, tt.skelet)
 			}
 		})
+	}
+}
+
+// TestHiddenHoldsDefaultIgnorables checks the table of Hidden against the
+// properties Go's unicode package carries: every
+// Other_Default_Ignorable_Code_Point and every Variation_Selector is
+// Hidden (both are part of Default_Ignorable_Code_Point), and every
+// format character (Cf) is Hidden but those Unicode leaves out of it:
+// the prepended concatenation marks, the interlinear annotation
+// characters U+FFF9–U+FFFB and the Egyptian hieroglyph format controls,
+// which show.
+func TestHiddenHoldsDefaultIgnorables(t *testing.T) {
+	for _, tab := range []struct {
+		name string
+		t    *unicode.RangeTable
+	}{{"Other_Default_Ignorable_Code_Point", unicode.Other_Default_Ignorable_Code_Point}, {"Variation_Selector", unicode.Variation_Selector}} {
+		for r := rune(0); r <= unicode.MaxRune; r++ {
+			if unicode.Is(tab.t, r) && !Hidden(r) {
+				t.Errorf("U+%04X is %s but not Hidden", r, tab.name)
+			}
+		}
+	}
+	shows := func(r rune) bool {
+		return unicode.Is(unicode.Prepended_Concatenation_Mark, r) || r >= 0xFFF9 && r <= 0xFFFB || r >= 0x13430 && r <= 0x1345F
+	}
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if unicode.Is(unicode.Cf, r) && !shows(r) && !Hidden(r) {
+			t.Errorf("U+%04X is a format character (Cf), default-ignorable, but not Hidden", r)
+		}
 	}
 }

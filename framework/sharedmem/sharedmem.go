@@ -31,6 +31,31 @@ const Env = "POLYCLASS_SHARED_MEMORY"
 // first uses it, and keeps it until the process ends.
 const DefaultSize = 1 << 30
 
+// MinSize is the smallest segment HostSize gives under an address-space
+// limit.
+const MinSize = 4 << 20
+
+// addressShare is the part of a limited address space one segment may
+// take: a run starts a few plugin processes, each with its segment
+// mapped into the host, and the host's heap needs the rest.
+const addressShare = 32
+
+// SizeUnder returns the size of the segment a host creates per plugin
+// process when its address space is limited to limit bytes (RLIMIT_AS,
+// ulimit -v, Slurm's VSizeFactor; 0 or more than 1<<62: no limit):
+// DefaultSize without a limit, else 1/addressShare of the limit, rounded
+// down to a 4096-byte page, between MinSize and DefaultSize. A call whose
+// matrices do not fit sends them inline, so a smaller segment costs
+// speed, never a result; a segment of DefaultSize under a 4 GB limit
+// left the host's heap too little room (fatal error: out of memory).
+func SizeUnder(limit uint64) int {
+	if limit == 0 || limit > 1<<62 {
+		return DefaultSize
+	}
+	size := limit / addressShare &^ 4095
+	return int(max(MinSize, min(size, DefaultSize)))
+}
+
 // Align is the alignment of every region Alloc returns, in bytes: a cache
 // line, so that the float64 values of a region are aligned too.
 const Align = 64

@@ -53,3 +53,13 @@ func (s *Segment) release() error {
 	}
 	return err
 }
+
+// HostSize is the size of the segment a host creates per plugin process:
+// SizeUnder the process's address-space limit (RLIMIT_AS).
+func HostSize() int {
+	var lim unix.Rlimit
+	if err := unix.Getrlimit(unix.RLIMIT_AS, &lim); err != nil || lim.Cur == unix.RLIM_INFINITY {
+		return DefaultSize
+	}
+	return SizeUnder(lim.Cur)
+}

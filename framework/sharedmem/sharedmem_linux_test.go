@@ -1,10 +1,14 @@
 package sharedmem
 
 import (
+	"fmt"
 	"os"
+	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
+
+	"golang.org/x/sys/unix"
 )
 
 // TestCreateShared writes through one mapping of a created segment and
@@ -101,4 +105,89 @@ func TestCloseWaitsForRegions(t *testing.T) {
 	if err := s.Close(); err != nil {
 		t.Errorf("second Close: %v", err)
 	}
+}
+
+// addressHelperEnv makes the test binary the child of
+// TestSegmentsUnderAddressLimit: "SIZE:LIMIT" (SIZE "host" for HostSize).
+const addressHelperEnv = "POLYCLASS_SHAREDMEM_ADDRESS_HELPER"
+
+// TestSegmentsUnderAddressLimit runs, in a child process whose address
+// space is limited to 3.5 GiB more than it holds at its start (as ulimit
+// -v does; campaign 4 x12–x16), what
+// a host does for a run: three plugin segments mapped, then 1 GiB of
+// heap in use. With segments of HostSize (1/32 of the limit each)
+// the child ends well; with segments of DefaultSize, the code before,
+// the heap has no room left and the Go runtime aborts ("fatal error: out
+// of memory"), which the second case shows so that the limit is known to
+// bite.
+func TestSegmentsUnderAddressLimit(t *testing.T) {
+	if v := os.Getenv(addressHelperEnv); v != "" {
+		addressHelper(v)
+		return
+	}
+	tests := []struct {
+		name, size string
+		ok         bool
+		want       string // in the child's output
+	}{
+		{"HostSize", "host", true, "heap of 1073741824 bytes"},
+		{"DefaultSize, the code before", strconv.Itoa(DefaultSize), false, "out of memory"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cmd := exec.Command(os.Args[0], "-test.run=^TestSegmentsUnderAddressLimit$")
+			cmd.Env = append(os.Environ(), addressHelperEnv+"="+tt.size+":"+strconv.Itoa(7<<29))
+			out, err := cmd.CombinedOutput()
+			if (err == nil) != tt.ok || !strings.Contains(string(out), tt.want) {
+				t.Errorf("child: %v, want ok %v and %q in:\n%.2000s", err, tt.ok, tt.want, out)
+			}
+		})
+	}
+}
+
+// vmSize is the address space the process holds, in bytes (VmSize).
+func vmSize() uint64 {
+	b, _ := os.ReadFile("/proc/self/status")
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmSize:"); ok {
+			kb, _ := strconv.ParseUint(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
+}
+
+// addressHelper is the child: it limits its address space to LIMIT
+// bytes more than it holds, maps three segments and fills a 1 GiB slice,
+// then exits 0.
+func addressHelper(v string) {
+	sizeText, limitText, _ := strings.Cut(v, ":")
+	limit, _ := strconv.ParseUint(limitText, 10, 64)
+	limit += vmSize() // what the runtime and the test binary hold already
+	if err := unix.Setrlimit(unix.RLIMIT_AS, &unix.Rlimit{Cur: limit, Max: limit}); err != nil {
+		fmt.Println("setrlimit:", err)
+		os.Exit(3)
+	}
+	size := HostSize()
+	if sizeText != "host" {
+		size, _ = strconv.Atoi(sizeText)
+	}
+	var segs []*Segment
+	for range 3 {
+		s, err := Create(size)
+		if err != nil {
+			fmt.Println("create:", err)
+			os.Exit(4)
+		}
+		segs = append(segs, s)
+	}
+	heap := make([]byte, 1<<30)
+	for i := 0; i < len(heap); i += 1 << 20 {
+		heap[i] = 1
+	}
+	fmt.Printf("segments of %d bytes, heap of %d bytes\n", size, len(heap))
+	for _, s := range segs {
+		s.Close()
+	}
+	os.Exit(0)
 }

@@ -241,3 +241,33 @@ func TestRegionWithin(t *testing.T) {
 		t.Error("a region at the top of the int range is not within one spanning it")
 	}
 }
+
+// TestSizeUnder checks the segment size under an address-space limit:
+// DefaultSize without one, 1/32 of it rounded down to a page within
+// [MinSize, DefaultSize] with one. On the code before, every segment was
+// DefaultSize, whatever the limit (campaign 4 x12–x16: three 1 GiB
+// segments under ulimit -v 4000000 left the heap too little room).
+func TestSizeUnder(t *testing.T) {
+	tests := []struct {
+		name  string
+		limit uint64
+		want  int
+	}{
+		{"no limit", 0, DefaultSize},
+		{"infinity", ^uint64(0), DefaultSize},
+		{"ulimit -v 4000000 (KiB)", 4000000 << 10, 128000000},
+		{"64 GiB", 64 << 30, DefaultSize},
+		{"32 GiB + 1", 32<<30 + 1, DefaultSize},
+		{"1 GiB", 1 << 30, 32 << 20},
+		{"tiny", 1 << 20, MinSize},
+		{"not page-aligned", 32*4096 + 31*32, MinSize},
+		{"page rounding", 32 * (64<<20 + 4096 + 100), 64<<20 + 4096},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := SizeUnder(tt.limit); got != tt.want {
+				t.Errorf("SizeUnder(%d) = %d, want %d", tt.limit, got, tt.want)
+			}
+		})
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 
 	"gonum.org/v1/gonum/mat"
+	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
@@ -40,9 +41,9 @@ type LearnerClient struct {
 
 // Info asks the plugin to describe itself.
 func (c *LearnerClient) Info(ctx context.Context) (plugin.LearnerInfo, error) {
-	r, err := c.rpc.Info(ctx, &pb.InfoRequest{})
+	r, err := c.rpc.Info(ctx, &pb.InfoRequest{}, grpc.MaxCallRecvMsgSize(MaxInfoSize))
 	if err != nil {
-		return plugin.LearnerInfo{}, rpcErr("learner info", err)
+		return plugin.LearnerInfo{}, infoErr("learner info", err)
 	}
 	c.codeTargets.Store(r.GetCodeTargets())
 	c.useShared.Store(r.GetSharedMemory() && c.shared != nil)
@@ -355,9 +356,9 @@ type ReducerClient struct {
 
 // Info asks the plugin to describe itself.
 func (c *ReducerClient) Info(ctx context.Context) (plugin.ReducerInfo, error) {
-	r, err := c.rpc.Info(ctx, &pb.InfoRequest{})
+	r, err := c.rpc.Info(ctx, &pb.InfoRequest{}, grpc.MaxCallRecvMsgSize(MaxInfoSize))
 	if err != nil {
-		return plugin.ReducerInfo{}, rpcErr("reducer info", err)
+		return plugin.ReducerInfo{}, infoErr("reducer info", err)
 	}
 	info := convert.ReducerInfoFromPB(r)
 	rowWise := map[string]bool{}
@@ -433,6 +434,21 @@ func rpcFailure(c codes.Code) string {
 func (e *RPCError) GRPCStatus() *status.Status { return e.Status }
 
 // rpcErr wraps an error returned by a gRPC call.
+// MaxInfoSize bounds a plugin's answer to Info (its name, description
+// and parameters), in bytes: far above any real description (a few KiB),
+// far below what would take the host's memory (a hostile plugin's 64 MiB
+// description did, in campaign 4).
+const MaxInfoSize = 4 << 20
+
+// infoErr is the error of an Info call (op): an answer over MaxInfoSize
+// said as such, any other as rpcErr says it.
+func infoErr(op string, err error) error {
+	if st, ok := status.FromError(err); ok && st.Code() == codes.ResourceExhausted && strings.Contains(st.Message(), "larger than max") {
+		return fmt.Errorf("%s: the plugin's description of itself is larger than the %d MiB bench accepts (%s): a plugin's bug", op, MaxInfoSize>>20, st.Message())
+	}
+	return rpcErr(op, err)
+}
+
 func rpcErr(op string, err error) error {
 	if st, ok := status.FromError(err); ok {
 		return &RPCError{Op: op, Status: st}

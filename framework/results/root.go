@@ -1,0 +1,147 @@
+package results
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+)
+
+// A command that writes into a results directory opens it once, as an
+// os.Root, and makes every folder, file and rename inside it through that
+// Root: a symbolic link put in place of cells/ or plots/ while the command
+// runs is then never followed out of the directory (the Root refuses it),
+// and a directory removed meanwhile is never made again (the Root holds
+// the removed one, where nothing can be made).
+
+// openRoot opens dir, which must exist, as the Root a command writes
+// through.
+func openRoot(dir string) (*os.Root, error) {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, fmt.Errorf("results directory: %w", err)
+	}
+	return root, nil
+}
+
+// writeAt writes b to name (slash-separated, inside root, whose directory
+// is dir) through a temporary file in the same folder, synced and renamed
+// over name, giving it mode perm; it makes the folders of name below root
+// (never root itself). A symbolic link among name's folders that leads
+// out of dir is an error that names it (linkError).
+func writeAt(root *os.Root, dir, name string, b []byte, perm os.FileMode) error {
+	full := filepath.Join(dir, filepath.FromSlash(name))
+	fail := func(err error) error {
+		return fmt.Errorf("writing %s: %w", full, linkError(root, dir, name, err))
+	}
+	if err := mkdirsAt(root, path.Dir(name)); err != nil {
+		return fail(err)
+	}
+	tmp, f, err := createTemp(root, name)
+	if err != nil {
+		return fail(err)
+	}
+	drop := func(err error) error {
+		f.Close()
+		root.Remove(tmp)
+		return fail(err)
+	}
+	if _, err := f.Write(b); err != nil {
+		return drop(err)
+	}
+	if err := f.Sync(); err != nil {
+		return drop(err)
+	}
+	if err := f.Chmod(perm); err != nil {
+		return drop(err)
+	}
+	if err := f.Close(); err != nil {
+		root.Remove(tmp)
+		return fail(err)
+	}
+	if err := root.Rename(tmp, name); err != nil {
+		root.Remove(tmp)
+		return fail(err)
+	}
+	return nil
+}
+
+// createTemp creates, exclusively, a temporary file beside name in root
+// (tmpPrefix, so that a killed command's leftovers are recognised).
+func createTemp(root *os.Root, name string) (string, *os.File, error) {
+	for range 100 {
+		var r [6]byte
+		rand.Read(r[:])
+		tmp := path.Join(path.Dir(name), tmpPrefix+path.Base(name)+"-"+hex.EncodeToString(r[:]))
+		f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		return tmp, f, err
+	}
+	return "", nil, fmt.Errorf("no free temporary name beside %s", name)
+}
+
+// mkdirsAt makes the folders of sub (slash-separated) below root, one by
+// one.
+func mkdirsAt(root *os.Root, sub string) error {
+	if sub == "." || sub == "" {
+		return nil
+	}
+	at := ""
+	for _, part := range strings.Split(sub, "/") {
+		at = path.Join(at, part)
+		if err := root.Mkdir(at, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+			return err
+		}
+	}
+	return nil
+}
+
+// linkError is err, from writing name through root, with the first
+// folder of name that is a symbolic link named (and where it leads): such
+// a link was put there after the command's start, since the layout was
+// checked then.
+func linkError(root *os.Root, dir, name string, err error) error {
+	at := ""
+	parts := strings.Split(path.Dir(name), "/")
+	for _, part := range parts {
+		if part == "." {
+			break
+		}
+		at = path.Join(at, part)
+		fi, lerr := root.Lstat(at)
+		if lerr != nil {
+			break
+		}
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			to, _ := root.Readlink(at)
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err // its path names a temporary file
+			}
+			return fmt.Errorf("results directory %s: %s is a symbolic link (to %s), put there while bench was writing; bench follows no symbolic link inside a results directory and wrote nothing through it: move it away and run again (%w)", dir, at, to, err)
+		}
+	}
+	return err
+}
+
+// dirGone returns nil while dir is the directory root was opened on;
+// otherwise, dir removed or replaced during the command (what: "merge"),
+// an error wrapping ErrDirGone that says so.
+func dirGone(root *os.Root, dir, what string) error {
+	held, err := root.Stat(".")
+	if err != nil {
+		return fmt.Errorf("results directory %s: %w", dir, err)
+	}
+	now, err := os.Stat(dir)
+	if err == nil && os.SameFile(held, now) {
+		return nil
+	}
+	return goneError(fmt.Sprintf("results directory %s was removed or replaced during the %s: bench does not make it again and wrote nothing more there; run the %s again", dir, what, what))
+}
