@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strconv"
 	"strings"
 
 	"github.com/polyclass/polyclass/framework/outcome"
@@ -127,9 +126,7 @@ func WriteHTML(w io.Writer, r HTMLReport) error {
 		writeHTMLSelected(&b, t.Selected, t.Edges)
 	}
 	writeHTMLSearches(&b, t.Searches)
-	if len(codes) > 0 {
-		writeHTMLCodes(&b, codes)
-	}
+	writeHTMLSections(&b, codeSection(codes))
 	if err := writeHTMLViews(&b, t, r.Figures); err != nil {
 		return err
 	}
@@ -232,17 +229,6 @@ func writeHTMLSelected(b *strings.Builder, sel []Selection, edges []EdgeChoice) 
 		fmt.Fprintf(b, "<p class=\"stats note tuning-edge\">%s</p>\n", l)
 	}
 	b.WriteString("</section>\n")
-}
-
-// writeHTMLCodes writes the code-matrix table.
-func writeHTMLCodes(b *strings.Builder, rows []codeRow) {
-	b.WriteString("<section id=\"code-matrices\">\n<h2>Code matrices</h2>\n<div class=\"wide\"><table>\n<thead><tr><th>dataset</th><th>reduction</th>" +
-		"<th class=\"num\">K</th><th class=\"num\">L</th><th class=\"num\">d<sub>min</sub></th><th class=\"num\">d<sub>mean</sub></th><th class=\"num\">corrects</th></tr></thead>\n<tbody>\n")
-	for _, r := range rows {
-		fmt.Fprintf(b, "<tr><td>%s</td><td>%s</td><td class=\"num\">%d</td><td class=\"num\">%d</td><td class=\"num\">%s</td><td class=\"num\">%s</td><td class=\"num\">%d</td></tr>\n",
-			htmlEscape(r.Dataset), htmlEscape(r.Reduction), r.K, r.L, strconv.FormatFloat(r.DMin, 'f', -1, 64), strconv.FormatFloat(r.DMean, 'f', 2, 64), r.Corrects)
-	}
-	b.WriteString("</tbody>\n</table></div>\n<p class=\"stats\">K classes, L binary problems; d<sub>min</sub> and d<sub>mean</sub> are the smallest and mean Hamming distance between two class codes (a 0 entry counts as &frac12;); a code corrects &lfloor;(d<sub>min</sub> &minus; 1)/2&rfloor; errors.</p>\n</section>\n")
 }
 
 // writeHTMLFigures writes figs as a grid of equal-width columns (class
