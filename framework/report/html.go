@@ -122,9 +122,7 @@ func WriteHTML(w io.Writer, r HTMLReport) error {
 		}
 		b.WriteString("</section>\n")
 	}
-	if len(t.Selected) > 0 {
-		writeHTMLSelected(&b, t.Selected, t.Edges)
-	}
+	writeHTMLSections(&b, selectedSection(t.Selected, t.Edges))
 	writeHTMLSearches(&b, t.Searches)
 	writeHTMLSections(&b, codeSection(codes))
 	if err := writeHTMLViews(&b, t, r.Figures); err != nil {
@@ -202,33 +200,6 @@ func writeHTMLNav(b *strings.Builder, setup *Setup, t *Tables, selected, codes, 
 		b.WriteString("<a href=\"#experiment-file\">Experiment file</a>")
 	}
 	b.WriteString("</nav>\n")
-}
-
-// writeHTMLSelected writes what the tuned cells chose, as the Markdown
-// report's "Selected parameters" table (a pipeline column when the cells
-// have several pipelines), and a warning for each choice on the edge of
-// its grid.
-func writeHTMLSelected(b *strings.Builder, sel []Selection, edges []EdgeChoice) {
-	showEnc := encodersDiffer(sel)
-	enc := ""
-	if showEnc {
-		enc = "<th>pipeline</th>"
-	}
-	b.WriteString("<section id=\"selected\">\n<h2>Selected parameters</h2>\n<div class=\"wide\"><table>\n<thead><tr><th>dataset</th>" + enc +
-		"<th>learner</th><th>reduction</th><th>chosen on the training part (folds)</th></tr></thead>\n<tbody>\n")
-	for _, s := range sel {
-		enc = ""
-		if showEnc {
-			enc = "<td>" + htmlEscape(s.Encoder) + "</td>"
-		}
-		fmt.Fprintf(b, "<tr><td>%s</td>%s<td>%s</td><td>%s</td><td>%s</td></tr>\n",
-			htmlEscape(s.Dataset), enc, htmlEscape(s.Learner), htmlEscape(s.Reduction), s.summary(htmlEscape))
-	}
-	b.WriteString("</tbody>\n</table></div>\n")
-	for _, l := range edgeLines(edges, htmlEscape) {
-		fmt.Fprintf(b, "<p class=\"stats note tuning-edge\">%s</p>\n", l)
-	}
-	b.WriteString("</section>\n")
 }
 
 // writeHTMLFigures writes figs as a grid of equal-width columns (class

@@ -3,7 +3,6 @@ package report
 import (
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 )
 
@@ -45,10 +44,7 @@ func WriteLaTeX(w io.Writer, t *Tables) error {
 		writeLaTeXTable(&b, t.Experiment, t.Partial, c)
 		writeLaTeXBayes(&b, t.Experiment, t.Partial, c)
 	}
-	writeLaTeXSelected(&b, t.Experiment, t.Partial, t.Selected)
-	for _, l := range edgeLines(t.Edges, func(s string) string { return s }) {
-		fmt.Fprintf(&b, "%% %s\n", l) // for the author, not the paper
-	}
+	writeLaTeXSections(&b, texDoc{Experiment: t.Experiment, Partial: t.Partial}, selectedSection(t.Selected, t.Edges))
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -120,40 +116,6 @@ func writeLaTeXTable(b *strings.Builder, experiment, partial string, c *Comparis
 		}
 		b.WriteString("\\end{minipage}\n")
 	}
-	b.WriteString("\\end{table}\n")
-}
-
-// writeLaTeXSelected writes what the tuned cells chose (sel, see
-// Selection) as a table float, labelled tab:EXPERIMENT-selected; nothing
-// when no cell was tuned.
-func writeLaTeXSelected(b *strings.Builder, experiment, partial string, sel []Selection) {
-	if len(sel) == 0 {
-		return
-	}
-	showEnc := encodersDiffer(sel)
-	head := []string{"dataset", "learner", "reduction", "chosen on the training part (folds)"}
-	if showEnc {
-		head = slices.Insert(head, 1, "pipeline")
-	}
-	note := ""
-	if partial != "" {
-		note = " Partial results: " + texEscape(partial) + "."
-	}
-	b.WriteString("\n% Selected parameters\n\\begin{table}[htbp]\n\\centering\n\\small\n")
-	fmt.Fprintf(b, "\\caption{%s: parameters chosen by the inner cross-validation on each outer training part, with the number of outer folds that chose them.%s}\n", texEscape(experiment), note)
-	label := texLabel(experiment) + "-selected"
-	fmt.Fprintf(b, "\\label{tab:%s}\n", label)
-	fmt.Fprintf(b, "\\sbox0{\\begin{tabular}{%s}\n\\toprule\n", strings.Repeat("l", len(head)))
-	b.WriteString(strings.Join(head, " & ") + ` \\` + "\n\\midrule\n")
-	for _, s := range sel {
-		fields := []string{texEscape(s.Dataset), texEscape(s.Learner), texEscape(s.Reduction), texPost.Replace(s.summary(texEscape))}
-		if showEnc {
-			fields = slices.Insert(fields, 1, texEscape(s.Encoder))
-		}
-		b.WriteString(strings.Join(fields, " & ") + ` \\` + "\n")
-	}
-	b.WriteString("\\bottomrule\n\\end{tabular}}%\n")
-	fmt.Fprintf(b, fitBox, label)
 	b.WriteString("\\end{table}\n")
 }
 

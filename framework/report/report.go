@@ -159,10 +159,7 @@ func WriteMarkdown(w io.Writer, t *Tables, cells []*outcome.CellResult) error {
 		writeMarkdownBayes(&b, c)
 	}
 	writeMarkdownSetup(&b, t)
-	writeChosenTable(&b, t.Selected)
-	for _, l := range edgeLines(t.Edges, mdEscape) {
-		b.WriteString(l + "\n\n")
-	}
+	writeMarkdownSections(&b, selectedSection(t.Selected, t.Edges))
 	writeSearches(&b, t.Searches)
 	writeMarkdownSections(&b, codeSection(codeRows(cells, t.shown)))
 	writeMarkdownViews(&b, t)

@@ -139,3 +139,12 @@ type jsonField struct {
 	Key   string
 	Value any
 }
+
+// cellsOf are the cells of plain strings, one each.
+func cellsOf(s ...string) []text {
+	out := make([]text, len(s))
+	for i, x := range s {
+		out[i] = txt(x)
+	}
+	return out
+}

@@ -2,35 +2,54 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/polyclass/polyclass/framework/outcome"
 )
 
-// writeChosenTable lists, for every tuned cell (sel, see Selection), the
+// The selected-parameters view: what the inner cross-validations of the
+// tuned cells chose, and the warnings of the choices on the edge of their
+// grid (every format).
+
+// selectedCaption is the LaTeX caption of the selected-parameters table.
+const selectedCaption = "parameters chosen by the inner cross-validation on each outer training part, with the number of outer folds that chose them."
+
+// selectedSection lists, for every tuned cell (sel, see Selection), the
 // parameter values its inner cross-validations chose, with the number of
-// folds that chose each; a pipeline column tells the cells apart when the
-// tuned cells have several pipelines.
-func writeChosenTable(b *strings.Builder, sel []Selection) {
+// folds that chose each (a pipeline column tells the cells apart when the
+// tuned cells have several pipelines), then a warning for each choice on
+// the edge of its grid (edges); JSON holds both in full. No section
+// without tuned cells.
+func selectedSection(sel []Selection, edges []EdgeChoice) []section {
 	if len(sel) == 0 {
-		return
+		return nil
 	}
 	showEnc := encodersDiffer(sel)
-	b.WriteString("## Selected parameters\n\n")
+	heads := []string{"dataset", "learner", "reduction", "chosen on the training part (folds)"}
 	if showEnc {
-		b.WriteString("| dataset | pipeline | learner | reduction | chosen on the training part (folds) |\n| --- | --- | --- | --- | --- |\n")
-	} else {
-		b.WriteString("| dataset | learner | reduction | chosen on the training part (folds) |\n| --- | --- | --- | --- |\n")
+		heads = slices.Insert(heads, 1, "pipeline")
+	}
+	t := table{Caption: txt(selectedCaption), Label: "selected"}
+	for _, h := range heads {
+		t.Columns = append(t.Columns, column{Head: txt(h)})
 	}
 	for _, s := range sel {
-		enc := ""
+		cells := []string{s.Dataset, s.Learner, s.Reduction, s.summary(func(x string) string { return x })}
 		if showEnc {
-			enc = " " + mdEscape(s.Encoder) + " |"
+			cells = slices.Insert(cells, 1, s.Encoder)
 		}
-		fmt.Fprintf(b, "| %s |%s %s | %s | %s |\n", mdEscape(s.Dataset), enc, mdEscape(s.Learner), mdEscape(s.Reduction), s.summary(mdEscape))
+		t.Rows = append(t.Rows, tableRow{Cells: cellsOf(cells...)})
 	}
-	b.WriteString("\n")
+	sec := section{ID: "selected", Title: "Selected parameters", Blocks: []block{t}, JSON: []jsonField{{"selected_parameters", sel}}}
+	for _, l := range edgeLines(edges, func(x string) string { return x }) {
+		sec.Blocks = append(sec.Blocks, para{Text: txt(l), Class: "stats note tuning-edge"})
+	}
+	if len(edges) > 0 {
+		sec.JSON = append(sec.JSON, jsonField{"tuning_edges", edges})
+	}
+	return []section{sec}
 }
 
 // encodersDiffer reports whether the tuned cells of sel have more than one

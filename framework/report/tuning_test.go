@@ -21,7 +21,7 @@ func TestChosenParameters(t *testing.T) {
 	plain := &outcome.CellResult{ID: outcome.ID{Dataset: "iris", Encoder: "std", Learner: "svm", Reduction: "ova"},
 		Folds: []outcome.FoldResult{{Metrics: map[string]float64{"accuracy": 1}}}}
 	var b strings.Builder
-	writeChosenTable(&b, selections([]*outcome.CellResult{tuned, plain}, nil))
+	writeMarkdownSections(&b, selectedSection(selections([]*outcome.CellResult{tuned, plain}, nil), nil))
 	want := "## Selected parameters\n\n| dataset | learner | reduction | chosen on the training part (folds) |\n| --- | --- | --- | --- |\n" +
 		"| iris | logreg | none | C=10 (3), C=1 (2) |\n\n"
 	if b.String() != want {
@@ -64,7 +64,7 @@ func TestChosenParameters(t *testing.T) {
 	raw := &outcome.CellResult{ID: tuned.ID, Folds: []outcome.FoldResult{{Metrics: map[string]float64{"accuracy": 0.5}, Chosen: "C=1"}}}
 	raw.Encoder = "raw"
 	b.Reset()
-	writeChosenTable(&b, selections([]*outcome.CellResult{tuned, raw, plain}, nil))
+	writeMarkdownSections(&b, selectedSection(selections([]*outcome.CellResult{tuned, raw, plain}, nil), nil))
 	want = "## Selected parameters\n\n| dataset | pipeline | learner | reduction | chosen on the training part (folds) |\n| --- | --- | --- | --- | --- |\n" +
 		"| iris | std | logreg | none | C=10 (3), C=1 (2) |\n| iris | raw | logreg | none | C=1 (1) |\n\n"
 	if b.String() != want {
@@ -137,7 +137,7 @@ func TestChosenParameters(t *testing.T) {
 		t.Errorf("no tuned cell, yet a LaTeX table of choices:\n%s", tex.String())
 	}
 	b.Reset()
-	writeChosenTable(&b, selections([]*outcome.CellResult{plain}, nil))
+	writeMarkdownSections(&b, selectedSection(selections([]*outcome.CellResult{plain}, nil), nil))
 	if b.Len() != 0 {
 		t.Errorf("no tuned cell, yet a table: %q", b.String())
 	}
