@@ -123,7 +123,7 @@ func WriteHTML(w io.Writer, r HTMLReport) error {
 		b.WriteString("</section>\n")
 	}
 	writeHTMLSections(&b, selectedSection(t.Selected, t.Edges))
-	writeHTMLSearches(&b, t.Searches)
+	writeHTMLSections(&b, searchSection(t.Searches))
 	writeHTMLSections(&b, codeSection(codes))
 	if err := writeHTMLViews(&b, t, r.Figures); err != nil {
 		return err

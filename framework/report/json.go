@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 )
 
@@ -155,12 +156,12 @@ func WriteJSON(w io.Writer, t *Tables) error {
 		}
 	}
 	perClass, views := jsonViews(t)
-	for _, f := range []jsonField{{"setup", jsonSetup(t)}, {"per_class", perClass}, {"threshold_views", views}, {"tuning_searches", t.Searches}} {
+	for _, f := range []jsonField{{"setup", jsonSetup(t)}, {"per_class", perClass}, {"threshold_views", views}} {
 		if !emptyJSON(f.Value) {
 			fields = append(fields, f)
 		}
 	}
-	fields = append(fields, sectionFields(selectedSection(t.Selected, t.Edges))...)
+	fields = append(fields, sectionFields(slices.Concat(selectedSection(t.Selected, t.Edges), searchSection(t.Searches)))...)
 	if err := writeJSONObject(w, fields); err != nil {
 		return fmt.Errorf("json tables: %w", err)
 	}
@@ -180,8 +181,6 @@ func emptyJSON(v any) bool {
 	case []jsonClassReport:
 		return len(x) == 0
 	case []jsonViewSummary:
-		return len(x) == 0
-	case []Search:
 		return len(x) == 0
 	}
 	return false

@@ -160,7 +160,7 @@ func WriteMarkdown(w io.Writer, t *Tables, cells []*outcome.CellResult) error {
 	}
 	writeMarkdownSetup(&b, t)
 	writeMarkdownSections(&b, selectedSection(t.Selected, t.Edges))
-	writeSearches(&b, t.Searches)
+	writeMarkdownSections(&b, searchSection(t.Searches))
 	writeMarkdownSections(&b, codeSection(codeRows(cells, t.shown)))
 	writeMarkdownViews(&b, t)
 	if len(t.ComputedBy) > 0 {

@@ -129,56 +129,34 @@ func betterScore(m string, a, b float64) bool {
 	return a > b
 }
 
-// writeSearches writes the searches (see Search) as Markdown: per cell a
-// line on its cost against every candidate on every row (naming its
-// pipeline when the searches have several), then, for successive
-// halving, each outer fold's rounds.
-func writeSearches(b *strings.Builder, ss []Search) {
+// searchSection is the tuning-searches view (Markdown, HTML, JSON): per
+// cell a line on its cost against every candidate on every row (naming
+// its pipeline when the searches have several), then, for successive
+// halving, each outer fold's rounds; no section without searches.
+func searchSection(ss []Search) []section {
 	if len(ss) == 0 {
-		return
+		return nil
 	}
-	b.WriteString("## Tuning searches\n\n")
+	sec := section{ID: "searches", Title: "Tuning searches", In: only(mdFormat, htmlFormat, jsonFormat),
+		JSON: []jsonField{{"tuning_searches", ss}}}
 	showEnc := searchEncodersDiffer(ss)
 	for _, s := range ss {
-		fmt.Fprintf(b, "%s\n\n", s.summary(showEnc, mdEscape, func(t string) string { return "**" + t + "**" }))
+		sec.Blocks = append(sec.Blocks, para{Text: s.summary(showEnc)})
 		if len(s.Folds) == 0 {
 			continue
 		}
-		b.WriteString("| repeat | fold | round | candidates | rows | best | inner mean | survivors |\n| ---: | ---: | ---: | ---: | ---: | --- | ---: | --- |\n")
+		t := table{}
+		for i, h := range []string{"repeat", "fold", "round", "candidates", "rows", "best", "inner mean", "survivors"} {
+			t.Columns = append(t.Columns, column{Head: txt(h), Num: i != 5 && i != 7})
+		}
 		for _, f := range s.Folds {
 			for i, r := range f.Rounds {
-				fmt.Fprintf(b, "| %s |\n", strings.Join(roundCells(f, i, r, mdEscape), " | "))
+				t.Rows = append(t.Rows, tableRow{Cells: cellsOf(roundCells(f, i, r)...)})
 			}
 		}
-		b.WriteString("\n")
+		sec.Blocks = append(sec.Blocks, t)
 	}
-}
-
-// writeHTMLSearches writes the searches as the Markdown report's "Tuning
-// searches" section.
-func writeHTMLSearches(b *strings.Builder, ss []Search) {
-	if len(ss) == 0 {
-		return
-	}
-	b.WriteString("<section id=\"searches\">\n<h2>Tuning searches</h2>\n")
-	showEnc := searchEncodersDiffer(ss)
-	for _, s := range ss {
-		fmt.Fprintf(b, "<p>%s</p>\n", s.summary(showEnc, htmlEscape, func(t string) string { return "<strong>" + t + "</strong>" }))
-		if len(s.Folds) == 0 {
-			continue
-		}
-		b.WriteString("<div class=\"wide\"><table>\n<thead><tr><th class=\"num\">repeat</th><th class=\"num\">fold</th><th class=\"num\">round</th>" +
-			"<th class=\"num\">candidates</th><th class=\"num\">rows</th><th>best</th><th class=\"num\">inner mean</th><th>survivors</th></tr></thead>\n<tbody>\n")
-		for _, f := range s.Folds {
-			for i, r := range f.Rounds {
-				c := roundCells(f, i, r, htmlEscape)
-				fmt.Fprintf(b, "<tr><td class=\"num\">%s</td><td class=\"num\">%s</td><td class=\"num\">%s</td><td class=\"num\">%s</td><td class=\"num\">%s</td><td>%s</td><td class=\"num\">%s</td><td>%s</td></tr>\n",
-					c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7])
-			}
-		}
-		b.WriteString("</tbody>\n</table></div>\n")
-	}
-	b.WriteString("</section>\n")
+	return []section{sec}
 }
 
 // searchEncodersDiffer reports whether the searches have several
@@ -192,38 +170,32 @@ func searchEncodersDiffer(ss []Search) bool {
 	return false
 }
 
-// summary is a search's line: its cell (emphasised by em, the pipeline
-// named when showEnc), strategy, candidates, inner folds, metric and
-// cost, escaped with esc.
-func (s Search) summary(showEnc bool, esc, em func(string) string) string {
+// summary is a search's line: its cell (in bold, the pipeline named
+// when showEnc), strategy, candidates, inner folds, metric and cost.
+func (s Search) summary(showEnc bool) text {
 	enc := ""
 	if showEnc {
-		enc = " · " + esc(s.Encoder)
+		enc = " · " + s.Encoder
 	}
-	cell := fmt.Sprintf("%s%s · %s · %s", esc(s.Dataset), enc, esc(s.Learner), esc(s.Reduction))
-	return fmt.Sprintf("%s: %s search over %d candidates, each scored by %d inner folds on %s; %d inner fits on %d rows in all (fits × their rows), against %d fits on %d rows to score every candidate on every row (%s of the rows).",
-		em(cell), s.Strategy, s.Candidates, s.InnerFolds, s.Metric, s.Fits, s.Rows, s.FullFits, s.FullRows, percent(s.Rows, s.FullRows))
+	cell := fmt.Sprintf("%s%s · %s · %s", s.Dataset, enc, s.Learner, s.Reduction)
+	return text{strong(cell), {S: fmt.Sprintf(": %s search over %d candidates, each scored by %d inner folds on %s; %d inner fits on %d rows in all (fits × their rows), against %d fits on %d rows to score every candidate on every row (%s of the rows).",
+		s.Strategy, s.Candidates, s.InnerFolds, s.Metric, s.Fits, s.Rows, s.FullFits, s.FullRows, percent(s.Rows, s.FullRows))}}
 }
 
-// roundCells are the cells of round i of fold f's row, escaped with esc.
-func roundCells(f SearchFold, i int, r SearchRound, esc func(string) string) []string {
+// roundCells are the cells of round i of fold f's row.
+func roundCells(f SearchFold, i int, r SearchRound) []string {
 	return []string{strconv.Itoa(f.Repeat), strconv.Itoa(f.Fold), strconv.Itoa(i + 1), strconv.Itoa(len(r.Candidates)), strconv.Itoa(r.Resources),
-		esc(r.Best), strconv.FormatFloat(float64(r.BestScore), 'f', 4, 64), survivorsText(r, f.Chosen, esc)}
+		r.Best, strconv.FormatFloat(float64(r.BestScore), 'f', 4, 64), survivorsText(r, f.Chosen)}
 }
 
-// survivorsText lists a round's survivors, escaped with esc: their names
-// when three or fewer, else their number; after the last round, the
-// choice.
-func survivorsText(r SearchRound, chosen string, esc func(string) string) string {
+// survivorsText lists a round's survivors: their names when three or
+// fewer, else their number; after the last round, the choice.
+func survivorsText(r SearchRound, chosen string) string {
 	switch {
 	case len(r.Survivors) == 0:
-		return "chose " + esc(chosen)
+		return "chose " + chosen
 	case len(r.Survivors) <= 3:
-		parts := make([]string, len(r.Survivors))
-		for i, s := range r.Survivors {
-			parts[i] = esc(s)
-		}
-		return strings.Join(parts, ", ")
+		return strings.Join(r.Survivors, ", ")
 	}
 	return strconv.Itoa(len(r.Survivors))
 }
