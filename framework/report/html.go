@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/polyclass/polyclass/framework/outcome"
@@ -122,10 +123,11 @@ func WriteHTML(w io.Writer, r HTMLReport) error {
 		}
 		b.WriteString("</section>\n")
 	}
-	writeHTMLSections(&b, selectedSection(t.Selected, t.Edges))
-	writeHTMLSections(&b, searchSection(t.Searches))
-	writeHTMLSections(&b, codeSection(codes))
-	if err := writeHTMLViews(&b, t, r.Figures); err != nil {
+	perClass, err := perClassSection(t, r.Figures)
+	if err != nil {
+		return err
+	}
+	if err := writeHTMLSections(&b, slices.Concat(selectedSection(t.Selected, t.Edges), searchSection(t.Searches), codeSection(codes), perClass)); err != nil {
 		return err
 	}
 	if heatmaps > 0 {
@@ -149,7 +151,7 @@ func WriteHTML(w io.Writer, r HTMLReport) error {
 	writeHTMLSource(&b, r.Setup)
 	writeHTMLScript(&b)
 	b.WriteString("</body>\n</html>\n")
-	_, err := io.WriteString(w, b.String())
+	_, err = io.WriteString(w, b.String())
 	return err
 }
 

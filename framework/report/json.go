@@ -155,13 +155,16 @@ func WriteJSON(w io.Writer, t *Tables) error {
 			fields = append(fields, f)
 		}
 	}
-	perClass, views := jsonViews(t)
-	for _, f := range []jsonField{{"setup", jsonSetup(t)}, {"per_class", perClass}, {"threshold_views", views}} {
+	perClass, err := perClassSection(t, nil)
+	if err != nil {
+		return err
+	}
+	for _, f := range []jsonField{{"setup", jsonSetup(t)}} {
 		if !emptyJSON(f.Value) {
 			fields = append(fields, f)
 		}
 	}
-	fields = append(fields, sectionFields(slices.Concat(selectedSection(t.Selected, t.Edges), searchSection(t.Searches)))...)
+	fields = append(fields, sectionFields(slices.Concat(selectedSection(t.Selected, t.Edges), searchSection(t.Searches), perClass))...)
 	if err := writeJSONObject(w, fields); err != nil {
 		return fmt.Errorf("json tables: %w", err)
 	}
@@ -177,10 +180,6 @@ func emptyJSON(v any) bool {
 	case []string:
 		return len(x) == 0
 	case []jsonSetupRow:
-		return len(x) == 0
-	case []jsonClassReport:
-		return len(x) == 0
-	case []jsonViewSummary:
 		return len(x) == 0
 	}
 	return false

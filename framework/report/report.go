@@ -162,7 +162,11 @@ func WriteMarkdown(w io.Writer, t *Tables, cells []*outcome.CellResult) error {
 	writeMarkdownSections(&b, selectedSection(t.Selected, t.Edges))
 	writeMarkdownSections(&b, searchSection(t.Searches))
 	writeMarkdownSections(&b, codeSection(codeRows(cells, t.shown)))
-	writeMarkdownViews(&b, t)
+	perClass, err := perClassSection(t, nil)
+	if err != nil {
+		return err
+	}
+	writeMarkdownSections(&b, perClass)
 	if len(t.ComputedBy) > 0 {
 		b.WriteString("## Computed by\n\n")
 		for _, line := range t.ComputedBy {
@@ -170,7 +174,7 @@ func WriteMarkdown(w io.Writer, t *Tables, cells []*outcome.CellResult) error {
 		}
 		b.WriteString("\n")
 	}
-	_, err := io.WriteString(w, b.String())
+	_, err = io.WriteString(w, b.String())
 	return err
 }
 

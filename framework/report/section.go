@@ -80,6 +80,11 @@ type table struct {
 	Rows    []tableRow
 	// ID and Class are the HTML table's attributes (empty: none).
 	ID, Class string
+	// Fold, when set, folds the HTML table in a details element of class
+	// "report" with this summary and the Data attributes, instead of a box
+	// that scrolls.
+	Fold text
+	Data []dataAttr
 	// Caption and Label are the LaTeX float's.
 	Caption text
 	Label   string
@@ -96,11 +101,29 @@ type column struct {
 }
 
 // tableRow is a row of a table; Label is the HTML row's data-label (the
-// row filter's text), empty for none.
+// row filter's text) and Class its class, empty for none.
 type tableRow struct {
-	Label string
-	Cells []text
+	Label, Class string
+	Cells        []text
 }
+
+// htmlBlock is markup written as it is into the HTML output only (a
+// panel its script draws).
+type htmlBlock string
+
+func (htmlBlock) in(f format) bool { return f == htmlFormat }
+
+// figureGrid is figures in a grid of equal-width columns (Class names
+// the grid), in the HTML output only.
+type figureGrid struct {
+	Class string
+	Figs  []Figure
+}
+
+func (figureGrid) in(f format) bool { return f == htmlFormat }
+
+// dataAttr is an HTML data- attribute: data-Name="Value".
+type dataAttr struct{ Name, Value string }
 
 // text is a run of spans, each escaped and marked up by the format.
 type text []span

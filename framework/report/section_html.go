@@ -34,17 +34,20 @@ func attr(name, value string) string {
 }
 
 // writeHTMLSections writes the sections shown in HTML.
-func writeHTMLSections(b *strings.Builder, secs []section) {
+func writeHTMLSections(b *strings.Builder, secs []section) error {
 	for _, s := range secs {
-		writeHTMLSection(b, s)
+		if err := writeHTMLSection(b, s); err != nil {
+			return err
+		}
 	}
+	return nil
 }
 
 // writeHTMLSection writes s as a section element with its id, an h2 and
 // its blocks.
-func writeHTMLSection(b *strings.Builder, s section) {
+func writeHTMLSection(b *strings.Builder, s section) error {
 	if !s.In.has(htmlFormat) {
-		return
+		return nil
 	}
 	fmt.Fprintf(b, "<section%s>\n", attr("id", s.ID))
 	if s.Title != "" {
@@ -61,27 +64,45 @@ func writeHTMLSection(b *strings.Builder, s section) {
 			fmt.Fprintf(b, "<h%d>%s</h%d>\n", x.Level, x.Text.html(), x.Level)
 		case table:
 			writeHTMLTableOf(b, x)
+		case htmlBlock:
+			b.WriteString(string(x))
+		case figureGrid:
+			if err := writeHTMLFigures(b, x.Class, x.Figs); err != nil {
+				return err
+			}
 		}
 	}
 	b.WriteString("</section>\n")
+	return nil
 }
 
 // writeHTMLTableOf writes a table in a box that scrolls when the table is
-// wider than the page; number columns are of class num.
+// wider than the page, or folded (table.Fold); number columns are of
+// class num.
 func writeHTMLTableOf(b *strings.Builder, t table) {
-	fmt.Fprintf(b, "<div class=\"wide\"><table%s%s>\n<thead><tr>", attr("id", t.ID), attr("class", t.Class))
+	end := "</table></div>\n"
+	if t.Fold != nil {
+		b.WriteString("<details class=\"report\"")
+		for _, d := range t.Data {
+			b.WriteString(attr("data-"+d.Name, d.Value))
+		}
+		fmt.Fprintf(b, "><summary>%s</summary>\n<table%s%s>\n<thead><tr>", t.Fold.html(), attr("class", t.Class), attr("id", t.ID))
+		end = "</table>\n</details>\n"
+	} else {
+		fmt.Fprintf(b, "<div class=\"wide\"><table%s%s>\n<thead><tr>", attr("class", t.Class), attr("id", t.ID))
+	}
 	for _, c := range t.Columns {
 		fmt.Fprintf(b, "<th%s>%s</th>", numClass(c.Num), c.Head.html())
 	}
 	b.WriteString("</tr></thead>\n<tbody>\n")
 	for _, r := range t.Rows {
-		fmt.Fprintf(b, "<tr%s>", attr("data-label", r.Label))
+		fmt.Fprintf(b, "<tr%s%s>", attr("class", r.Class), attr("data-label", r.Label))
 		for i, c := range r.Cells {
 			fmt.Fprintf(b, "<td%s>%s</td>", numClass(i < len(t.Columns) && t.Columns[i].Num), c.html())
 		}
 		b.WriteString("</tr>\n")
 	}
-	b.WriteString("</tbody>\n</table></div>\n")
+	b.WriteString("</tbody>\n" + end)
 }
 
 // numClass is the class attribute of a number's cell.
