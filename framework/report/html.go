@@ -145,8 +145,8 @@ func WriteHTML(w io.Writer, r HTMLReport) error {
 		}
 		b.WriteString("</section>\n")
 	}
-	if r.Setup != nil {
-		writeHTMLSetup(&b, r.Setup, t)
+	if err := writeHTMLSections(&b, setupSections(t, r.Setup)); err != nil {
+		return err
 	}
 	writeHTMLSource(&b, r.Setup)
 	writeHTMLScript(&b)

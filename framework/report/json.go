@@ -150,7 +150,7 @@ func jp(x float64) *jnum { v := jnum(x); return &v }
 // (the ranks agree on every dataset) as null.
 func WriteJSON(w io.Writer, t *Tables) error {
 	fields := []jsonField{{"experiment", t.Experiment}, {"alpha", jnum(t.Alpha)}, {"metrics", jsonMetrics(t)}}
-	for _, f := range []jsonField{{"partial", t.Partial}, {"warnings", t.Warnings}, {"computed_by", t.ComputedBy}, {"baseline", t.Baseline}} {
+	for _, f := range []jsonField{{"partial", t.Partial}, {"warnings", t.Warnings}, {"baseline", t.Baseline}} {
 		if !emptyJSON(f.Value) {
 			fields = append(fields, f)
 		}
@@ -159,12 +159,7 @@ func WriteJSON(w io.Writer, t *Tables) error {
 	if err != nil {
 		return err
 	}
-	for _, f := range []jsonField{{"setup", jsonSetup(t)}} {
-		if !emptyJSON(f.Value) {
-			fields = append(fields, f)
-		}
-	}
-	fields = append(fields, sectionFields(slices.Concat(selectedSection(t.Selected, t.Edges), searchSection(t.Searches), perClass))...)
+	fields = append(fields, sectionFields(slices.Concat(setupSections(t, nil), computedBySection(t.ComputedBy), selectedSection(t.Selected, t.Edges), searchSection(t.Searches), perClass))...)
 	if err := writeJSONObject(w, fields); err != nil {
 		return fmt.Errorf("json tables: %w", err)
 	}
@@ -178,8 +173,6 @@ func emptyJSON(v any) bool {
 	case string:
 		return x == ""
 	case []string:
-		return len(x) == 0
-	case []jsonSetupRow:
 		return len(x) == 0
 	}
 	return false

@@ -158,7 +158,7 @@ func WriteMarkdown(w io.Writer, t *Tables, cells []*outcome.CellResult) error {
 		writeMarkdownTable(&b, c)
 		writeMarkdownBayes(&b, c)
 	}
-	writeMarkdownSetup(&b, t)
+	writeMarkdownSections(&b, setupSections(t, nil))
 	writeMarkdownSections(&b, selectedSection(t.Selected, t.Edges))
 	writeMarkdownSections(&b, searchSection(t.Searches))
 	writeMarkdownSections(&b, codeSection(codeRows(cells, t.shown)))
@@ -167,13 +167,7 @@ func WriteMarkdown(w io.Writer, t *Tables, cells []*outcome.CellResult) error {
 		return err
 	}
 	writeMarkdownSections(&b, perClass)
-	if len(t.ComputedBy) > 0 {
-		b.WriteString("## Computed by\n\n")
-		for _, line := range t.ComputedBy {
-			fmt.Fprintf(&b, "- %s\n", mdEscape(line))
-		}
-		b.WriteString("\n")
-	}
+	writeMarkdownSections(&b, computedBySection(t.ComputedBy))
 	_, err = io.WriteString(w, b.String())
 	return err
 }

@@ -93,11 +93,12 @@ type table struct {
 
 func (t table) in(f format) bool { return t.In.has(f) }
 
-// column is a column of a table: its head, and whether it holds numbers
-// (aligned right).
+// column is a column of a table: its head, whether it holds numbers
+// (aligned right), and the HTML class of its cells (wrap, digest).
 type column struct {
-	Head text
-	Num  bool
+	Head  text
+	Num   bool
+	Class string
 }
 
 // tableRow is a row of a table; Label is the HTML row's data-label (the
@@ -106,6 +107,14 @@ type tableRow struct {
 	Label, Class string
 	Cells        []text
 }
+
+// list is a bulleted list, one item a line.
+type list struct {
+	Items []text
+	In    formats
+}
+
+func (l list) in(f format) bool { return l.In.has(f) }
 
 // htmlBlock is markup written as it is into the HTML output only (a
 // panel its script draws).

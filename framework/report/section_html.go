@@ -64,6 +64,12 @@ func writeHTMLSection(b *strings.Builder, s section) error {
 			fmt.Fprintf(b, "<h%d>%s</h%d>\n", x.Level, x.Text.html(), x.Level)
 		case table:
 			writeHTMLTableOf(b, x)
+		case list:
+			b.WriteString("<ul>\n")
+			for _, it := range x.Items {
+				fmt.Fprintf(b, "<li>%s</li>\n", it.html())
+			}
+			b.WriteString("</ul>\n")
 		case htmlBlock:
 			b.WriteString(string(x))
 		case figureGrid:
@@ -98,11 +104,27 @@ func writeHTMLTableOf(b *strings.Builder, t table) {
 	for _, r := range t.Rows {
 		fmt.Fprintf(b, "<tr%s%s>", attr("class", r.Class), attr("data-label", r.Label))
 		for i, c := range r.Cells {
-			fmt.Fprintf(b, "<td%s>%s</td>", numClass(i < len(t.Columns) && t.Columns[i].Num), c.html())
+			fmt.Fprintf(b, "<td%s>%s</td>", cellClass(t.Columns, i), c.html())
 		}
 		b.WriteString("</tr>\n")
 	}
 	b.WriteString("</tbody>\n" + end)
+}
+
+// cellClass is the class attribute of a cell of column i: num for
+// numbers, and the column's class.
+func cellClass(cols []column, i int) string {
+	if i >= len(cols) {
+		return ""
+	}
+	var classes []string
+	if cols[i].Num {
+		classes = append(classes, "num")
+	}
+	if cols[i].Class != "" {
+		classes = append(classes, cols[i].Class)
+	}
+	return attr("class", strings.Join(classes, " "))
 }
 
 // numClass is the class attribute of a number's cell.

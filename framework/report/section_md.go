@@ -50,6 +50,11 @@ func writeMarkdownSection(b *strings.Builder, s section) {
 			b.WriteString(strings.Repeat("#", x.Level) + " " + x.Text.markdown() + "\n\n")
 		case table:
 			writeMarkdownTableOf(b, x)
+		case list:
+			for _, it := range x.Items {
+				b.WriteString("- " + it.markdown() + "\n")
+			}
+			b.WriteString("\n")
 		}
 	}
 }

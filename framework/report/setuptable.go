@@ -75,48 +75,52 @@ func setupLabel(t *Tables, r setup.Row) string {
 	return r.Show.Label(false)
 }
 
-// writeMarkdownSetup writes the set-up table: one line per row of the
-// comparison tables, saying what it is.
-func writeMarkdownSetup(b *strings.Builder, t *Tables) {
-	if len(t.Setup) == 0 {
-		return
+// setupSections is the set-up view: in Markdown and JSON the set-up
+// table (what each row of the tables is), when the run described its
+// rows; in HTML, when the run recorded its set-up (s), the set-up
+// section: the run, the programs that computed its cells, the datasets'
+// shapes and class counts, the plugins with their versions and digests,
+// and the set-up table.
+func setupSections(t *Tables, s *Setup) []section {
+	var out []section
+	if len(t.Setup) > 0 {
+		out = append(out, section{Title: "Set-up", In: only(mdFormat, jsonFormat), JSON: []jsonField{{"setup", jsonSetup(t)}},
+			Blocks: []block{para{Text: txt("What each row of the tables is; parameters marked (default) were left to the plugin's default.")}, setupTable(t)}})
 	}
-	b.WriteString("## Set-up\n\n")
-	b.WriteString("What each row of the tables is; parameters marked (default) were left to the plugin's default.\n\n")
-	b.WriteString("| row |")
-	for _, c := range setupCells {
-		b.WriteString(" " + c.head + " |")
+	if s == nil {
+		return out
 	}
-	b.WriteString("\n|" + strings.Repeat(" --- |", len(setupCells)+1) + "\n")
-	for _, r := range t.Setup {
-		b.WriteString("| " + mdEscape(setupLabel(t, r)) + " |")
-		for _, c := range setupCells {
-			b.WriteString(" " + mdEscape(c.cell(r)) + " |")
-		}
-		b.WriteString("\n")
+	sec := section{ID: "setup", Title: "Set-up", In: only(htmlFormat), Blocks: []block{htmlBlock(setupList(s, t.ComputedBy))}}
+	if len(s.Datasets) > 0 {
+		sec.Blocks = append(sec.Blocks, heading{Level: 3, Text: txt("Datasets")}, datasetsTable(s))
 	}
-	b.WriteString("\n")
+	if len(s.Plugins) > 0 {
+		sec.Blocks = append(sec.Blocks, heading{Level: 3, Text: txt("Plugins")}, pluginsTable(s))
+	}
+	if len(t.Setup) > 0 {
+		sec.Blocks = append(sec.Blocks, heading{Level: 3, Text: txt("Rows of the tables")},
+			para{Text: text{{S: "What each row of the tables is; parameters marked (default) were left to the plugin&rsquo;s default; code and decoder are the reducer&rsquo;s own words.", Style: raw}}, Class: "stats"},
+			setupTable(t))
+	}
+	return append(out, sec)
 }
 
-// writeHTMLSetupRows writes the set-up table into the set-up section.
-func writeHTMLSetupRows(b *strings.Builder, t *Tables) {
-	if len(t.Setup) == 0 {
-		return
-	}
-	b.WriteString("<h3>Rows of the tables</h3>\n<p class=\"stats\">What each row of the tables is; parameters marked (default) were left to the plugin&rsquo;s default; code and decoder are the reducer&rsquo;s own words.</p>\n")
-	b.WriteString("<div class=\"wide\"><table id=\"setup-rows\">\n<thead><tr><th>row</th>")
+// setupTable is the set-up table: one line per row of the comparison
+// tables, saying what it is.
+func setupTable(t *Tables) table {
+	st := table{ID: "setup-rows", Columns: []column{{Head: txt("row")}}}
 	for _, c := range setupCells {
-		fmt.Fprintf(b, "<th>%s</th>", c.head)
+		st.Columns = append(st.Columns, column{Head: txt(c.head), Class: "wrap"})
 	}
-	b.WriteString("</tr></thead>\n<tbody>\n")
 	for _, r := range t.Setup {
-		fmt.Fprintf(b, "<tr data-label=\"%s\"><td>%s</td>", htmlEscape(setupLabel(t, r)), htmlEscape(setupLabel(t, r)))
+		label := setupLabel(t, r)
+		cells := []string{label}
 		for _, c := range setupCells {
-			fmt.Fprintf(b, "<td class=\"wrap\">%s</td>", htmlEscape(c.cell(r)))
+			cells = append(cells, c.cell(r))
 		}
-		b.WriteString("</tr>\n")
+		st.Rows = append(st.Rows, tableRow{Label: label, Cells: cellsOf(cells...)})
 	}
-	b.WriteString("</tbody>\n</table></div>\n")
+	return st
 }
 
 // writeHTMLSource writes the experiment file's text.
