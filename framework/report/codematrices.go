@@ -56,8 +56,8 @@ func codeSection(rows []codeRow) []section {
 		{Head: text{{S: "d"}, {S: "min", Style: sub}}, Num: true}, {Head: text{{S: "d"}, {S: "mean", Style: sub}}, Num: true},
 		{Head: txt("corrects"), Num: true}}}
 	for _, r := range rows {
-		t.Rows = append(t.Rows, tableRow{Cells: []text{txt(r.Dataset), txt(r.Reduction), txt(strconv.Itoa(r.K)), txt(strconv.Itoa(r.L)),
-			txt(strconv.FormatFloat(r.DMin, 'f', -1, 64)), txt(strconv.FormatFloat(r.DMean, 'f', 2, 64)), txt(strconv.Itoa(r.Corrects))}})
+		t.Rows = append(t.Rows, tableRow{Cells: cellsOf(r.Dataset, r.Reduction, strconv.Itoa(r.K), strconv.Itoa(r.L),
+			strconv.FormatFloat(r.DMin, 'f', -1, 64), strconv.FormatFloat(r.DMean, 'f', 2, 64), strconv.Itoa(r.Corrects))})
 	}
 	return []section{{ID: "code-matrices", Title: "Code matrices", In: only(mdFormat, htmlFormat),
 		Blocks: []block{t, para{Text: text{{S: codeNote, Style: raw}}, Class: "stats", In: only(htmlFormat)}}}}

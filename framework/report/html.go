@@ -4,7 +4,6 @@ import (
 	"encoding/base64"
 	"fmt"
 	"io"
-	"math"
 	"slices"
 	"strings"
 
@@ -108,26 +107,11 @@ func WriteHTML(w io.Writer, r HTMLReport) error {
 	}
 	writeHTMLNav(&b, r.Setup, t, len(t.Selected) > 0, len(codes) > 0, heatmaps > 0)
 	writeHTMLControls(&b, t)
-	for _, c := range t.Metrics {
-		fmt.Fprintf(&b, "<section id=\"metric-%s\" class=\"metric\" data-metric=\"%s\">\n", fileSafe(c.Metric), htmlEscape(c.Metric))
-		writeHTMLTable(&b, c)
-		writeHTMLBayes(&b, c)
-		var figs []Figure
-		for _, f := range r.Figures {
-			if f.Metric == c.Metric {
-				figs = append(figs, f)
-			}
-		}
-		if err := writeHTMLFigures(&b, "figs", figs); err != nil {
-			return err
-		}
-		b.WriteString("</section>\n")
-	}
 	perClass, err := perClassSection(t, r.Figures)
 	if err != nil {
 		return err
 	}
-	if err := writeHTMLSections(&b, slices.Concat(selectedSection(t.Selected, t.Edges), searchSection(t.Searches), codeSection(codes), perClass)); err != nil {
+	if err := writeHTMLSections(&b, slices.Concat(metricSections(t, r.Figures), selectedSection(t.Selected, t.Edges), searchSection(t.Searches), codeSection(codes), perClass)); err != nil {
 		return err
 	}
 	if heatmaps > 0 {
@@ -237,79 +221,4 @@ func htmlEffect(e Entry) string {
 		parts[i] = "<span>" + htmlEscape(p) + "</span>"
 	}
 	return "<span class=\"effect\">" + strings.Join(parts, " ") + "</span>"
-}
-
-func writeHTMLTable(b *strings.Builder, c *Comparison) {
-	fmt.Fprintf(b, "<h2>%s <small>(%s)</small></h2>\n<div class=\"wide\"><table class=\"cmp\" data-metric=\"%s\">\n<thead><tr>",
-		htmlEscape(c.Metric), direction(c.HigherIsBetter), htmlEscape(c.Metric))
-	showEnc := showEncoder(c.Rows)
-	head := []string{"learner", "params", "reduction"}
-	if showEnc {
-		head = append([]string{"pipeline"}, head...)
-	}
-	for _, h := range head {
-		fmt.Fprintf(b, "<th data-sort=\"text\">%s</th>", h)
-	}
-	for _, d := range columnHeads(c) {
-		fmt.Fprintf(b, "<th class=\"num\" data-sort=\"num\">%s</th>", htmlEscape(d))
-	}
-	for _, h := range rankHeads(c) {
-		sort := "num"
-		if h == "w/t/l" {
-			sort = "text"
-		}
-		fmt.Fprintf(b, "<th class=\"num\" data-sort=\"%s\">%s</th>", sort, h)
-	}
-	b.WriteString("</tr></thead>\n<tbody>\n")
-	for r, row := range c.Rows {
-		fmt.Fprintf(b, "<tr data-label=\"%s\">", htmlEscape(row.Label))
-		fields := []string{row.Learner, orDashPlain(row.Params), row.Reduction}
-		if showEnc {
-			fields = append([]string{row.Encoder}, fields...)
-		}
-		for _, f := range fields {
-			fmt.Fprintf(b, "<td>%s</td>", htmlEscape(f))
-		}
-		for d := range c.Datasets {
-			e := c.Entries[r][d]
-			class := "num"
-			switch {
-			case e.Failed:
-				class += " failed"
-			case e.Best && e.ok():
-				class += " best"
-			}
-			v := htmlEscape(entryText(Entry{Present: e.Present, Failed: e.Failed, Mean: e.Mean, Std: e.Std, N: e.N}, "±"))
-			if e.Softmax && e.ok() {
-				v += htmlFlavor.dagger
-			}
-			if e.tied() {
-				v += htmlFlavor.ddagger
-			}
-			if e.notConverged() {
-				v += htmlFlavor.section
-			}
-			if e.Mark != "" {
-				v += "<span class=\"mark\">" + htmlEscape(e.Mark) + "</span>"
-			}
-			v += htmlEffect(e)
-			fmt.Fprintf(b, "<td class=\"%s\"%s>%s</td>", class, entryData(e), v)
-		}
-		for i, v := range rankFields(c, r) {
-			data := ""
-			if i == 0 && c.Ranked && !math.IsNaN(c.AvgRank[r]) {
-				data = " data-v=\"" + num(c.AvgRank[r]) + "\""
-			}
-			fmt.Fprintf(b, "<td class=\"num\"%s>%s</td>", data, v)
-		}
-		b.WriteString("</tr>\n")
-	}
-	b.WriteString("</tbody>\n</table></div>\n")
-	for _, l := range statLines(c, htmlFlavor) {
-		class := "stats"
-		if strings.HasPrefix(l, "Note: ") {
-			class += " note"
-		}
-		fmt.Fprintf(b, "<p class=\"%s\">%s</p>\n", class, l)
-	}
 }

@@ -154,10 +154,7 @@ func WriteMarkdown(w io.Writer, t *Tables, cells []*outcome.CellResult) error {
 		fmt.Fprintf(&b, "> **Partial results:** %s.\n\n", t.Partial)
 	}
 	writeMarkdownWarnings(&b, t.Warnings)
-	for _, c := range t.Metrics {
-		writeMarkdownTable(&b, c)
-		writeMarkdownBayes(&b, c)
-	}
+	writeMarkdownSections(&b, metricSections(t, nil))
 	writeMarkdownSections(&b, setupSections(t, nil))
 	writeMarkdownSections(&b, selectedSection(t.Selected, t.Edges))
 	writeMarkdownSections(&b, searchSection(t.Searches))

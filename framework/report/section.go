@@ -40,8 +40,12 @@ func only(fs ...format) formats {
 // what the JSON output holds of it.
 type section struct {
 	// ID is the HTML section's id; Title its heading (Markdown's "##",
-	// HTML's h2, a LaTeX comment before its first table).
-	ID, Title string
+	// HTML's h2, a LaTeX comment before its first table), Aside said after
+	// it in parentheses (small in HTML).
+	ID, Title, Aside string
+	// Class and Data are the HTML section's class and data- attributes.
+	Class string
+	Data  []dataAttr
 	// In says which formats show it (zero: every format).
 	In formats
 	// Blocks are its contents, in order.
@@ -68,6 +72,8 @@ type heading struct {
 	Level int
 	Text  text
 	In    formats
+	// ID is the HTML heading's id (empty: none).
+	ID string
 }
 
 func (h heading) in(f format) bool { return h.In.has(f) }
@@ -81,14 +87,17 @@ type table struct {
 	// ID and Class are the HTML table's attributes (empty: none).
 	ID, Class string
 	// Fold, when set, folds the HTML table in a details element of class
-	// "report" with this summary and the Data attributes, instead of a box
-	// that scrolls.
+	// "report" with this summary, instead of a box that scrolls; Data are
+	// the details' data- attributes, else the table's.
 	Fold text
 	Data []dataAttr
 	// Caption and Label are the LaTeX float's.
 	Caption text
 	Label   string
-	In      formats
+	// Notes are set under a LaTeX table, in its float (the other formats
+	// have them as paragraphs after it).
+	Notes []text
+	In    formats
 }
 
 func (t table) in(f format) bool { return t.In.has(f) }
@@ -99,13 +108,25 @@ type column struct {
 	Head  text
 	Num   bool
 	Class string
+	// Sort is the HTML head's data-sort: how a click on it sorts the
+	// rows ("num", "text"); empty: it does not.
+	Sort string
 }
 
 // tableRow is a row of a table; Label is the HTML row's data-label (the
 // row filter's text) and Class its class, empty for none.
 type tableRow struct {
 	Label, Class string
-	Cells        []text
+	Cells        []cell
+}
+
+// cell is a table's cell: its text and, in HTML, its class beyond its
+// column's (best, failed) and its data- attributes (what the script
+// reads).
+type cell struct {
+	Text  text
+	Class string
+	Data  []dataAttr
 }
 
 // list is a bulleted list, one item a line.
@@ -138,10 +159,13 @@ type dataAttr struct{ Name, Value string }
 type text []span
 
 // span is a piece of text: plain (escaped by the format), bold, a
-// subscript, or raw markup written as it is (in a block of one format).
+// subscript, raw markup written as it is (in a block of one format), or
+// markup of each format (Alt: Markdown, HTML, LaTeX), for marks whose
+// form differs between the formats.
 type span struct {
 	S     string
 	Style style
+	Alt   []string
 }
 
 // style is how a span is set.
@@ -152,7 +176,11 @@ const (
 	bold
 	sub
 	raw
+	perFormat
 )
+
+// alt is a span of each format's markup.
+func alt(md, html, tex string) span { return span{Style: perFormat, Alt: []string{md, html, tex}} }
 
 // txt is the text of plain strings.
 func txt(s ...string) text {
@@ -173,10 +201,18 @@ type jsonField struct {
 }
 
 // cellsOf are the cells of plain strings, one each.
-func cellsOf(s ...string) []text {
-	out := make([]text, len(s))
+func cellsOf(s ...string) []cell {
+	out := make([]cell, len(s))
 	for i, x := range s {
-		out[i] = txt(x)
+		out[i] = cell{Text: txt(x)}
 	}
 	return out
+}
+
+// title is the section's title with its aside in parentheses.
+func (s section) title() string {
+	if s.Aside == "" {
+		return s.Title
+	}
+	return s.Title + " (" + s.Aside + ")"
 }

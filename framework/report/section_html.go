@@ -17,6 +17,8 @@ func (t text) html() string {
 			b.WriteString("<sub>" + htmlEscape(s.S) + "</sub>")
 		case raw:
 			b.WriteString(s.S)
+		case perFormat:
+			b.WriteString(s.Alt[1])
 		default:
 			b.WriteString(htmlEscape(s.S))
 		}
@@ -49,9 +51,13 @@ func writeHTMLSection(b *strings.Builder, s section) error {
 	if !s.In.has(htmlFormat) {
 		return nil
 	}
-	fmt.Fprintf(b, "<section%s>\n", attr("id", s.ID))
+	fmt.Fprintf(b, "<section%s%s%s>\n", attr("id", s.ID), attr("class", s.Class), dataAttrs(s.Data))
 	if s.Title != "" {
-		fmt.Fprintf(b, "<h2>%s</h2>\n", htmlEscape(s.Title))
+		aside := ""
+		if s.Aside != "" {
+			aside = " <small>(" + htmlEscape(s.Aside) + ")</small>"
+		}
+		fmt.Fprintf(b, "<h2>%s%s</h2>\n", htmlEscape(s.Title), aside)
 	}
 	for _, bl := range s.Blocks {
 		if !bl.in(htmlFormat) {
@@ -61,7 +67,7 @@ func writeHTMLSection(b *strings.Builder, s section) error {
 		case para:
 			fmt.Fprintf(b, "<p%s>%s</p>\n", attr("class", x.Class), x.Text.html())
 		case heading:
-			fmt.Fprintf(b, "<h%d>%s</h%d>\n", x.Level, x.Text.html(), x.Level)
+			fmt.Fprintf(b, "<h%d%s>%s</h%d>\n", x.Level, attr("id", x.ID), x.Text.html(), x.Level)
 		case table:
 			writeHTMLTableOf(b, x)
 		case list:
@@ -88,23 +94,19 @@ func writeHTMLSection(b *strings.Builder, s section) error {
 func writeHTMLTableOf(b *strings.Builder, t table) {
 	end := "</table></div>\n"
 	if t.Fold != nil {
-		b.WriteString("<details class=\"report\"")
-		for _, d := range t.Data {
-			b.WriteString(attr("data-"+d.Name, d.Value))
-		}
-		fmt.Fprintf(b, "><summary>%s</summary>\n<table%s%s>\n<thead><tr>", t.Fold.html(), attr("class", t.Class), attr("id", t.ID))
+		fmt.Fprintf(b, "<details class=\"report\"%s><summary>%s</summary>\n<table%s%s>\n<thead><tr>", dataAttrs(t.Data), t.Fold.html(), attr("class", t.Class), attr("id", t.ID))
 		end = "</table>\n</details>\n"
 	} else {
-		fmt.Fprintf(b, "<div class=\"wide\"><table%s%s>\n<thead><tr>", attr("class", t.Class), attr("id", t.ID))
+		fmt.Fprintf(b, "<div class=\"wide\"><table%s%s%s>\n<thead><tr>", attr("class", t.Class), attr("id", t.ID), dataAttrs(t.Data))
 	}
 	for _, c := range t.Columns {
-		fmt.Fprintf(b, "<th%s>%s</th>", numClass(c.Num), c.Head.html())
+		fmt.Fprintf(b, "<th%s%s>%s</th>", numClass(c.Num), attr("data-sort", c.Sort), c.Head.html())
 	}
 	b.WriteString("</tr></thead>\n<tbody>\n")
 	for _, r := range t.Rows {
 		fmt.Fprintf(b, "<tr%s%s>", attr("class", r.Class), attr("data-label", r.Label))
 		for i, c := range r.Cells {
-			fmt.Fprintf(b, "<td%s>%s</td>", cellClass(t.Columns, i), c.html())
+			fmt.Fprintf(b, "<td%s%s>%s</td>", cellClass(t.Columns, i, c.Class), dataAttrs(c.Data), c.Text.html())
 		}
 		b.WriteString("</tr>\n")
 	}
@@ -113,18 +115,27 @@ func writeHTMLTableOf(b *strings.Builder, t table) {
 
 // cellClass is the class attribute of a cell of column i: num for
 // numbers, and the column's class.
-func cellClass(cols []column, i int) string {
-	if i >= len(cols) {
-		return ""
-	}
+func cellClass(cols []column, i int, extra string) string {
 	var classes []string
-	if cols[i].Num {
+	if i < len(cols) && cols[i].Num {
 		classes = append(classes, "num")
 	}
-	if cols[i].Class != "" {
+	if i < len(cols) && cols[i].Class != "" {
 		classes = append(classes, cols[i].Class)
 	}
+	if extra != "" {
+		classes = append(classes, extra)
+	}
 	return attr("class", strings.Join(classes, " "))
+}
+
+// dataAttrs are the data- attributes ds, empty values included.
+func dataAttrs(ds []dataAttr) string {
+	var b strings.Builder
+	for _, d := range ds {
+		fmt.Fprintf(&b, " data-%s=\"%s\"", d.Name, htmlEscape(d.Value))
+	}
+	return b.String()
 }
 
 // numClass is the class attribute of a number's cell.

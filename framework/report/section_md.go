@@ -16,6 +16,8 @@ func (t text) markdown() string {
 			b.WriteString("_" + mdEscape(s.S))
 		case raw:
 			b.WriteString(s.S)
+		case perFormat:
+			b.WriteString(s.Alt[0])
 		default:
 			b.WriteString(mdEscape(s.S))
 		}
@@ -37,7 +39,7 @@ func writeMarkdownSection(b *strings.Builder, s section) {
 		return
 	}
 	if s.Title != "" {
-		b.WriteString("## " + mdEscape(s.Title) + "\n\n")
+		b.WriteString("## " + mdEscape(s.title()) + "\n\n")
 	}
 	for _, bl := range s.Blocks {
 		if !bl.in(mdFormat) {
@@ -78,7 +80,7 @@ func writeMarkdownTableOf(b *strings.Builder, t table) {
 	for _, r := range t.Rows {
 		b.WriteString("|")
 		for _, c := range r.Cells {
-			b.WriteString(" " + c.markdown() + " |")
+			b.WriteString(" " + c.Text.markdown() + " |")
 		}
 		b.WriteString("\n")
 	}

@@ -17,8 +17,10 @@ func (t text) latex() string {
 			b.WriteString(`$_{\mathrm{` + texEscape(s.S) + `}}$`)
 		case raw:
 			b.WriteString(s.S)
+		case perFormat:
+			b.WriteString(s.Alt[2])
 		default:
-			b.WriteString(texEscape(s.S))
+			b.WriteString(texPost.Replace(texEscape(s.S)))
 		}
 	}
 	return b.String()
@@ -28,7 +30,11 @@ func (t text) latex() string {
 func (t text) comment() string {
 	var b strings.Builder
 	for _, s := range t {
-		b.WriteString(s.S)
+		if s.Style == perFormat {
+			b.WriteString(s.Alt[2])
+		} else {
+			b.WriteString(s.S)
+		}
 	}
 	return strings.ReplaceAll(b.String(), "\n", " ")
 }
@@ -64,7 +70,7 @@ func writeLaTeXSection(b *strings.Builder, d texDoc, s section) {
 		case table:
 			b.WriteString("\n")
 			if first && s.Title != "" {
-				fmt.Fprintf(b, "%% %s\n", s.Title)
+				fmt.Fprintf(b, "%% %s\n", s.title())
 			}
 			first = false
 			writeLaTeXFloat(b, d, x)
@@ -97,11 +103,18 @@ func writeLaTeXFloat(b *strings.Builder, d texDoc, t table) {
 	for _, r := range t.Rows {
 		cells := make([]string, len(r.Cells))
 		for i, c := range r.Cells {
-			cells[i] = c.latex()
+			cells[i] = c.Text.latex()
 		}
 		b.WriteString(strings.Join(cells, " & ") + ` \\` + "\n")
 	}
 	b.WriteString("\\bottomrule\n\\end{tabular}}%\n")
 	fmt.Fprintf(b, fitBox, label)
+	if len(t.Notes) > 0 {
+		b.WriteString("\n\\medskip\n\\begin{minipage}{\\linewidth}\\footnotesize\n")
+		for _, n := range t.Notes {
+			b.WriteString(n.latex() + "\\par\n")
+		}
+		b.WriteString("\\end{minipage}\n")
+	}
 	b.WriteString("\\end{table}\n")
 }

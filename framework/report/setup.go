@@ -170,8 +170,9 @@ func datasetsTable(s *Setup) table {
 		if d.TestPath != "" {
 			file += " + test <code>" + htmlEscape(d.TestPath) + "</code>"
 		}
-		t.Rows = append(t.Rows, tableRow{Cells: []text{txt(d.Name), txt(strconv.Itoa(d.Rows)), txt(d.features()), txt(k),
-			txt(strings.Join(counts, ", ")), {{S: file, Style: raw}}, txt(d.SHA256)}})
+		cells := cellsOf(d.Name, strconv.Itoa(d.Rows), d.features(), k, strings.Join(counts, ", "), "", d.SHA256)
+		cells[5].Text = text{{S: file, Style: raw}}
+		t.Rows = append(t.Rows, tableRow{Cells: cells})
 	}
 	return t
 }
