@@ -59,6 +59,6 @@ func codeSection(rows []codeRow) []section {
 		t.Rows = append(t.Rows, tableRow{Cells: cellsOf(r.Dataset, r.Reduction, strconv.Itoa(r.K), strconv.Itoa(r.L),
 			strconv.FormatFloat(r.DMin, 'f', -1, 64), strconv.FormatFloat(r.DMean, 'f', 2, 64), strconv.Itoa(r.Corrects))})
 	}
-	return []section{{ID: "code-matrices", Title: "Code matrices", In: only(mdFormat, htmlFormat),
+	return []section{{ID: "code-matrices", Title: "Code matrices", Nav: "Code matrices", In: only(mdFormat, htmlFormat),
 		Blocks: []block{t, para{Text: text{{S: codeNote, Style: raw}}, Class: "stats", In: only(htmlFormat)}}}}
 }

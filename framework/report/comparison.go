@@ -14,7 +14,7 @@ import (
 func metricSections(t *Tables, figs []Figure) []section {
 	var out []section
 	for _, c := range t.Metrics {
-		sec := section{ID: "metric-" + fileSafe(c.Metric), Title: c.Metric, Aside: direction(c.HigherIsBetter), Class: "metric",
+		sec := section{ID: "metric-" + fileSafe(c.Metric), Title: c.Metric, Nav: c.Metric, Aside: direction(c.HigherIsBetter), Class: "metric",
 			Data: []dataAttr{{"metric", c.Metric}}, In: only(mdFormat, htmlFormat, texFormat)}
 		sec.Blocks = append(sec.Blocks, comparisonTable(c))
 		for _, l := range statPara(c) {

@@ -4,7 +4,6 @@ import (
 	"encoding/base64"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/polyclass/polyclass/framework/outcome"
@@ -98,57 +97,19 @@ func WriteHTML(w io.Writer, r HTMLReport) error {
 		fmt.Fprintf(&b, "<div class=\"banner failed\" id=\"failed\" role=\"status\"><strong>%s failed</strong> (of %d with a result): their entries read &ldquo;failed&rdquo;; run.log has their errors.</div>\n",
 			plural(n, "cell"), len(r.Cells))
 	}
-	codes := codeRows(r.Cells, t.shown)
-	heatmaps := 0
-	for _, f := range r.Figures {
-		if f.Kind == "confusion" {
-			heatmaps++
-		}
-	}
-	writeHTMLNav(&b, r.Setup, t, len(t.Selected) > 0, len(codes) > 0, heatmaps > 0)
-	writeHTMLControls(&b, t)
-	perClass, err := perClassSection(t, r.Figures)
+	secs, err := reportSections(reportInput{Tables: t, Cells: r.Cells, Figures: r.Figures, Setup: r.Setup, ConfusionRows: r.ConfusionRows})
 	if err != nil {
 		return err
 	}
-	if err := writeHTMLSections(&b, slices.Concat(metricSections(t, r.Figures), selectedSection(t.Selected, t.Edges), searchSection(t.Searches), codeSection(codes), perClass)); err != nil {
+	writeHTMLNav(&b, secs)
+	writeHTMLControls(&b, t)
+	if err := writeHTMLSections(&b, secs); err != nil {
 		return err
 	}
-	if heatmaps > 0 {
-		var figs []Figure
-		for _, f := range r.Figures {
-			if f.Kind == "confusion" {
-				figs = append(figs, f)
-			}
-		}
-		b.WriteString("<section id=\"confusion\">\n<h2>Confusion matrices</h2>\n")
-		fmt.Fprintf(&b, "<p class=\"stats\">%s Rows are true classes, columns predicted classes; the test rows of every fold and repeat are summed and each row is then divided by its total, so every row sums to 1 and the diagonal is the class&rsquo;s recall. The colour bar maps shades to shares from 0 to 1.</p>\n",
-			htmlEscape(confusionChoice(r.ConfusionRows, t)))
-		if err := writeHTMLFigures(&b, "figs heatmaps", figs); err != nil {
-			return err
-		}
-		b.WriteString("</section>\n")
-	}
-	if err := writeHTMLSections(&b, setupSections(t, r.Setup)); err != nil {
-		return err
-	}
-	writeHTMLSource(&b, r.Setup)
 	writeHTMLScript(&b)
 	b.WriteString("</body>\n</html>\n")
 	_, err = io.WriteString(w, b.String())
 	return err
-}
-
-// confusionChoice says which cells have a heat map.
-func confusionChoice(rows []string, t *Tables) string {
-	if len(rows) > 0 {
-		return "One heat map per dataset for each row named by output { confusion }: " + strings.Join(rows, ", ") + "."
-	}
-	metric := ""
-	if len(t.Metrics) > 0 {
-		metric = " by " + t.Metrics[0].Metric
-	}
-	return "One heat map per dataset, for its best row" + metric + " (output { confusion = [...] } names others)."
 }
 
 func failedCells(cells []*outcome.CellResult) int {
@@ -161,29 +122,14 @@ func failedCells(cells []*outcome.CellResult) int {
 	return n
 }
 
-// writeHTMLNav writes the links to the report's sections.
-func writeHTMLNav(b *strings.Builder, setup *Setup, t *Tables, selected, codes, confusion bool) {
+// writeHTMLNav writes the links to the sections that have one
+// (section.Nav).
+func writeHTMLNav(b *strings.Builder, secs []section) {
 	b.WriteString("<nav>")
-	for _, c := range t.Metrics {
-		fmt.Fprintf(b, "<a href=\"#metric-%s\">%s</a>", fileSafe(c.Metric), htmlEscape(c.Metric))
-	}
-	if selected {
-		b.WriteString("<a href=\"#selected\">Selected parameters</a>")
-	}
-	if codes {
-		b.WriteString("<a href=\"#code-matrices\">Code matrices</a>")
-	}
-	if len(t.PerClass) > 0 || len(t.Views) > 0 {
-		b.WriteString("<a href=\"#per-class\">Per class</a>")
-	}
-	if confusion {
-		b.WriteString("<a href=\"#confusion\">Confusion matrices</a>")
-	}
-	if setup != nil {
-		b.WriteString("<a href=\"#setup\">Set-up</a>")
-	}
-	if setup != nil && setup.Source != "" {
-		b.WriteString("<a href=\"#experiment-file\">Experiment file</a>")
+	for _, s := range secs {
+		if s.Nav != "" && s.In.has(htmlFormat) {
+			fmt.Fprintf(b, "<a href=\"#%s\">%s</a>", s.ID, htmlEscape(s.Nav))
+		}
 	}
 	b.WriteString("</nav>\n")
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"slices"
 	"strconv"
 )
 
@@ -155,11 +154,11 @@ func WriteJSON(w io.Writer, t *Tables) error {
 			fields = append(fields, f)
 		}
 	}
-	perClass, err := perClassSection(t, nil)
+	secs, err := reportSections(reportInput{Tables: t})
 	if err != nil {
 		return err
 	}
-	fields = append(fields, sectionFields(slices.Concat(setupSections(t, nil), computedBySection(t.ComputedBy), selectedSection(t.Selected, t.Edges), searchSection(t.Searches), perClass))...)
+	fields = append(fields, sectionFields(secs)...)
 	if err := writeJSONObject(w, fields); err != nil {
 		return fmt.Errorf("json tables: %w", err)
 	}

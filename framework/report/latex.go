@@ -3,7 +3,6 @@ package report
 import (
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 )
 
@@ -41,8 +40,12 @@ func WriteLaTeX(w io.Writer, t *Tables) error {
 	for _, w := range t.Warnings {
 		fmt.Fprintf(&b, "%% Warning: %s\n", strings.ReplaceAll(w, "\n", " ")) // for the author, not the paper
 	}
-	writeLaTeXSections(&b, texDoc{Experiment: t.Experiment, Partial: t.Partial}, slices.Concat(metricSections(t, nil), selectedSection(t.Selected, t.Edges)))
-	_, err := io.WriteString(w, b.String())
+	secs, err := reportSections(reportInput{Tables: t})
+	if err != nil {
+		return err
+	}
+	writeLaTeXSections(&b, texDoc{Experiment: t.Experiment, Partial: t.Partial}, secs)
+	_, err = io.WriteString(w, b.String())
 	return err
 }
 

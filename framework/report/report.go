@@ -154,17 +154,11 @@ func WriteMarkdown(w io.Writer, t *Tables, cells []*outcome.CellResult) error {
 		fmt.Fprintf(&b, "> **Partial results:** %s.\n\n", t.Partial)
 	}
 	writeMarkdownWarnings(&b, t.Warnings)
-	writeMarkdownSections(&b, metricSections(t, nil))
-	writeMarkdownSections(&b, setupSections(t, nil))
-	writeMarkdownSections(&b, selectedSection(t.Selected, t.Edges))
-	writeMarkdownSections(&b, searchSection(t.Searches))
-	writeMarkdownSections(&b, codeSection(codeRows(cells, t.shown)))
-	perClass, err := perClassSection(t, nil)
+	secs, err := reportSections(reportInput{Tables: t, Cells: cells})
 	if err != nil {
 		return err
 	}
-	writeMarkdownSections(&b, perClass)
-	writeMarkdownSections(&b, computedBySection(t.ComputedBy))
+	writeMarkdownSections(&b, secs)
 	_, err = io.WriteString(w, b.String())
 	return err
 }

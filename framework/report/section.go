@@ -46,6 +46,9 @@ type section struct {
 	// Class and Data are the HTML section's class and data- attributes.
 	Class string
 	Data  []dataAttr
+	// Nav is the section's link in the HTML report's navigation (empty:
+	// none).
+	Nav string
 	// In says which formats show it (zero: every format).
 	In formats
 	// Blocks are its contents, in order.

@@ -75,22 +75,25 @@ func setupLabel(t *Tables, r setup.Row) string {
 	return r.Show.Label(false)
 }
 
-// setupSections is the set-up view: in Markdown and JSON the set-up
-// table (what each row of the tables is), when the run described its
-// rows; in HTML, when the run recorded its set-up (s), the set-up
-// section: the run, the programs that computed its cells, the datasets'
-// shapes and class counts, the plugins with their versions and digests,
-// and the set-up table.
-func setupSections(t *Tables, s *Setup) []section {
-	var out []section
-	if len(t.Setup) > 0 {
-		out = append(out, section{Title: "Set-up", In: only(mdFormat, jsonFormat), JSON: []jsonField{{"setup", jsonSetup(t)}},
-			Blocks: []block{para{Text: txt("What each row of the tables is; parameters marked (default) were left to the plugin's default.")}, setupTable(t)}})
+// setupTableSection is the set-up table in Markdown and JSON: what each
+// row of the tables is, when the run described its rows.
+func setupTableSection(t *Tables) []section {
+	if len(t.Setup) == 0 {
+		return nil
 	}
+	return []section{{Title: "Set-up", In: only(mdFormat, jsonFormat), JSON: []jsonField{{"setup", jsonSetup(t)}},
+		Blocks: []block{para{Text: txt("What each row of the tables is; parameters marked (default) were left to the plugin's default.")}, setupTable(t)}}}
+}
+
+// setupSection is the HTML report's set-up section, when the run
+// recorded its set-up (s): the run, the programs that computed its cells,
+// the datasets' shapes and class counts, the plugins with their versions
+// and digests, and the set-up table.
+func setupSection(t *Tables, s *Setup) []section {
 	if s == nil {
-		return out
+		return nil
 	}
-	sec := section{ID: "setup", Title: "Set-up", In: only(htmlFormat), Blocks: []block{htmlBlock(setupList(s, t.ComputedBy))}}
+	sec := section{ID: "setup", Title: "Set-up", Nav: "Set-up", In: only(htmlFormat), Blocks: []block{htmlBlock(setupList(s, t.ComputedBy))}}
 	if len(s.Datasets) > 0 {
 		sec.Blocks = append(sec.Blocks, heading{Level: 3, Text: txt("Datasets")}, datasetsTable(s))
 	}
@@ -102,7 +105,7 @@ func setupSections(t *Tables, s *Setup) []section {
 			para{Text: text{{S: "What each row of the tables is; parameters marked (default) were left to the plugin&rsquo;s default; code and decoder are the reducer&rsquo;s own words.", Style: raw}}, Class: "stats"},
 			setupTable(t))
 	}
-	return append(out, sec)
+	return []section{sec}
 }
 
 // setupTable is the set-up table: one line per row of the comparison
@@ -123,17 +126,19 @@ func setupTable(t *Tables) table {
 	return st
 }
 
-// writeHTMLSource writes the experiment file's text.
-func writeHTMLSource(b *strings.Builder, s *Setup) {
+// sourceSection is the experiment file's text, in the HTML report, when
+// the run recorded it.
+func sourceSection(s *Setup) []section {
 	if s == nil || s.Source == "" {
-		return
+		return nil
 	}
 	name := "the experiment file"
 	if s.File != "" {
 		name = s.File[strings.LastIndexAny(s.File, `/\`)+1:]
 	}
-	fmt.Fprintf(b, "<section id=\"experiment-file\">\n<h2>Experiment file</h2>\n<p class=\"stats\"><code>%s</code>, as run (SHA-256 <span class=\"digest\">%s</span>).</p>\n<pre class=\"source\"><code>%s</code></pre>\n</section>\n",
-		htmlEscape(name), htmlEscape(s.FileSHA256), htmlEscape(s.Source))
+	return []section{{ID: "experiment-file", Title: "Experiment file", Nav: "Experiment file", In: only(htmlFormat), Blocks: []block{
+		para{Text: text{{S: "<code>" + htmlEscape(name) + "</code>, as run (SHA-256 <span class=\"digest\">" + htmlEscape(s.FileSHA256) + "</span>).", Style: raw}}, Class: "stats"},
+		htmlBlock("<pre class=\"source\"><code>" + htmlEscape(s.Source) + "</code></pre>\n")}}}
 }
 
 // jsonSetupRow is one row of the set-up table in the JSON output.

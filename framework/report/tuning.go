@@ -42,7 +42,7 @@ func selectedSection(sel []Selection, edges []EdgeChoice) []section {
 		}
 		t.Rows = append(t.Rows, tableRow{Cells: cellsOf(cells...)})
 	}
-	sec := section{ID: "selected", Title: "Selected parameters", Blocks: []block{t}, JSON: []jsonField{{"selected_parameters", sel}}}
+	sec := section{ID: "selected", Title: "Selected parameters", Nav: "Selected parameters", Blocks: []block{t}, JSON: []jsonField{{"selected_parameters", sel}}}
 	for _, l := range edgeLines(edges, func(x string) string { return x }) {
 		sec.Blocks = append(sec.Blocks, para{Text: txt(l), Class: "stats note tuning-edge"})
 	}

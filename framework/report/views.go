@@ -212,7 +212,7 @@ func perClassSection(t *Tables, figs []Figure) ([]section, error) {
 	if len(t.PerClass) == 0 && len(t.Views) == 0 {
 		return nil, nil
 	}
-	sec := section{ID: "per-class", Title: "Per class and per threshold", In: only(mdFormat, htmlFormat, jsonFormat),
+	sec := section{ID: "per-class", Title: "Per class and per threshold", Nav: "Per class", In: only(mdFormat, htmlFormat, jsonFormat),
 		Blocks: []block{para{Text: txt(viewsNote), Class: "stats"}}}
 	rows := tableRows(t)
 	for d, ds := range datasetsOf(t) {
