@@ -35,21 +35,14 @@ func metricSections(t *Tables, figs []Figure) []section {
 	return out
 }
 
-// comparisonTable is the table of c: the rows' coordinates (a pipeline
-// column when they have several), an entry per dataset, the average rank
-// and w/t/l; its statistics are under it in LaTeX (statPara in the
-// others).
+// comparisonTable is the table of c: each row's short name (Row.Label;
+// the set-up table says what it is in full), an entry per dataset, the
+// average rank and w/t/l; its statistics are under it in LaTeX (statPara
+// in the others).
 func comparisonTable(c *Comparison) table {
 	t := table{Class: "cmp", Data: []dataAttr{{"metric", c.Metric}}, Label: texLabel(c.Metric),
 		Caption: txt(c.Metric + " (" + direction(c.HigherIsBetter) + "), mean ± std over folds.")}
-	showEnc := showEncoder(c.Rows)
-	ids := []string{"learner", "params", "reduction"}
-	if showEnc {
-		ids = append([]string{"pipeline"}, ids...)
-	}
-	for _, h := range ids {
-		t.Columns = append(t.Columns, column{Head: txt(h), Sort: "text"})
-	}
+	t.Columns = append(t.Columns, column{Head: txt("row"), Sort: "text"})
 	for _, d := range columnHeads(c) {
 		t.Columns = append(t.Columns, column{Head: txt(d), Num: true, Sort: "num"})
 	}
@@ -61,10 +54,7 @@ func comparisonTable(c *Comparison) table {
 		t.Columns = append(t.Columns, column{Head: text{alt(h, h, strings.Replace(h, "avg. ", `avg.\ `, 1))}, Num: true, Sort: sort})
 	}
 	for r, row := range c.Rows {
-		cells := cellsOf(row.Learner, orDashPlain(row.Params), row.Reduction)
-		if showEnc {
-			cells = append(cellsOf(row.Encoder), cells...)
-		}
+		cells := cellsOf(row.Label)
 		for d := range c.Datasets {
 			cells = append(cells, entryCell(c.Entries[r][d]))
 		}

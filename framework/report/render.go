@@ -272,16 +272,6 @@ func wtlText(c *Comparison, r int) string {
 	return fmt.Sprintf("%d/%d/%d", w.Win, w.Tie, w.Loss)
 }
 
-// showEncoder reports whether the rows differ in encoder.
-func showEncoder(rows []Row) bool {
-	for _, r := range rows {
-		if r.Encoder != rows[0].Encoder {
-			return true
-		}
-	}
-	return false
-}
-
 var mdReplacer = strings.NewReplacer(`\`, `\\`, "|", `\|`, "<", "&lt;", ">", "&gt;")
 
 // mdEscape escapes a label for Markdown: "|" (it would end a table cell),

@@ -76,13 +76,31 @@ func setupLabel(t *Tables, r setup.Row) string {
 }
 
 // setupTableSection is the set-up table in Markdown and JSON: what each
-// row of the tables is, when the run described its rows.
+// row of the tables is, when the run described its rows; else the rows'
+// coordinates (rowsSection).
 func setupTableSection(t *Tables) []section {
 	if len(t.Setup) == 0 {
-		return nil
+		return rowsSection(t)
 	}
 	return []section{{Title: "Set-up", In: only(mdFormat, jsonFormat), JSON: []jsonField{{"setup", jsonSetup(t)}},
 		Blocks: []block{para{Text: txt("What each row of the tables is; parameters marked (default) were left to the plugin's default.")}, setupTable(t)}}}
+}
+
+// rowsSection maps each row's short name to the coordinates its cells
+// name (pipeline, learner, parameters, reduction), in Markdown and HTML,
+// for a run that recorded no set-up table (a results directory of an
+// older bench): the tables name their rows by short names only.
+func rowsSection(t *Tables) []section {
+	rows := tableRows(t)
+	if len(rows) == 0 {
+		return nil
+	}
+	rt := table{ID: "rows", Columns: []column{{Head: txt("row")}, {Head: txt("pipeline")}, {Head: txt("learner")}, {Head: txt("params")}, {Head: txt("reduction")}}}
+	for _, r := range rows {
+		rt.Rows = append(rt.Rows, tableRow{Label: r.Label, Cells: cellsOf(r.Label, r.key.Encoder, r.key.Learner, orDashPlain(r.key.Params), r.key.Reduction)})
+	}
+	return []section{{ID: "rows", Title: "Rows of the tables", In: only(mdFormat, htmlFormat),
+		Blocks: []block{para{Text: txt("What each row of the tables is, by the names its cells have (the run recorded no set-up)."), Class: "stats"}, rt}}}
 }
 
 // setupSection is the HTML report's set-up section, when the run

@@ -2,11 +2,11 @@ package report
 
 import (
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
 
 	"github.com/polyclass/polyclass/framework/outcome"
+	"github.com/polyclass/polyclass/framework/setup"
 )
 
 // The selected-parameters view: what the inner cross-validations of the
@@ -16,31 +16,20 @@ import (
 // selectedCaption is the LaTeX caption of the selected-parameters table.
 const selectedCaption = "parameters chosen by the inner cross-validation on each outer training part, with the number of outer folds that chose them."
 
-// selectedSection lists, for every tuned cell (sel, see Selection), the
-// parameter values its inner cross-validations chose, with the number of
-// folds that chose each (a pipeline column tells the cells apart when the
-// tuned cells have several pipelines), then a warning for each choice on
+// selectedSection lists, for every tuned cell (sel, see Selection), by
+// dataset and its row's short name, the parameter values its inner
+// cross-validations chose, with the number of folds that chose each, then
+// a warning for each choice on
 // the edge of its grid (edges); JSON holds both in full. No section
 // without tuned cells.
 func selectedSection(sel []Selection, edges []EdgeChoice) []section {
 	if len(sel) == 0 {
 		return nil
 	}
-	showEnc := encodersDiffer(sel)
-	heads := []string{"dataset", "learner", "reduction", "chosen on the training part (folds)"}
-	if showEnc {
-		heads = slices.Insert(heads, 1, "pipeline")
-	}
-	t := table{Caption: txt(selectedCaption), Label: "selected"}
-	for _, h := range heads {
-		t.Columns = append(t.Columns, column{Head: txt(h)})
-	}
+	t := table{Caption: txt(selectedCaption), Label: "selected",
+		Columns: []column{{Head: txt("dataset")}, {Head: txt("row")}, {Head: txt("chosen on the training part (folds)")}}}
 	for _, s := range sel {
-		cells := []string{s.Dataset, s.Learner, s.Reduction, s.summary(func(x string) string { return x })}
-		if showEnc {
-			cells = slices.Insert(cells, 1, s.Encoder)
-		}
-		t.Rows = append(t.Rows, tableRow{Cells: cellsOf(cells...)})
+		t.Rows = append(t.Rows, tableRow{Cells: cellsOf(s.Dataset, s.Row, s.summary(func(x string) string { return x }))})
 	}
 	sec := section{ID: "selected", Title: "Selected parameters", Nav: "Selected parameters", Blocks: []block{t}, JSON: []jsonField{{"selected_parameters", sel}}}
 	for _, l := range edgeLines(edges, func(x string) string { return x }) {
@@ -50,17 +39,6 @@ func selectedSection(sel []Selection, edges []EdgeChoice) []section {
 		sec.JSON = append(sec.JSON, jsonField{"tuning_edges", edges})
 	}
 	return []section{sec}
-}
-
-// encodersDiffer reports whether the tuned cells of sel have more than one
-// pipeline: the tables then need a pipeline column to tell them apart.
-func encodersDiffer(sel []Selection) bool {
-	for _, s := range sel {
-		if s.Encoder != sel[0].Encoder {
-			return true
-		}
-	}
-	return false
 }
 
 // summary is "C=10 (6), C=1 (4)": the settings chosen, each escaped with
@@ -96,14 +74,28 @@ func chosenCounts(c *outcome.CellResult) []ChosenParams {
 	return out
 }
 
-// selections returns the choices of the tuned cells, in cell order.
-func selections(cells []*outcome.CellResult, shown shownNames) []Selection {
+// selections returns the choices of the tuned cells, in cell order, each
+// with its row's short name among rows (what the cells show, when rows
+// do not have it).
+func selections(cells []*outcome.CellResult, shown shownNames, rows []Row) []Selection {
 	var out []Selection
 	for _, c := range cells {
 		if chosen := chosenCounts(c); len(chosen) > 0 {
-			_, sh := shown.of(c.ID)
-			out = append(out, Selection{Dataset: c.Dataset, Encoder: sh.Encoder, Learner: sh.Learner, Reduction: sh.Reduction, Chosen: chosen})
+			key, sh := shown.of(c.ID)
+			out = append(out, Selection{Dataset: c.Dataset, Row: labelOf(rows, key, sh), Encoder: sh.Encoder, Learner: sh.Learner,
+				Reduction: sh.Reduction, Chosen: chosen})
 		}
 	}
 	return out
+}
+
+// labelOf is the short name of the row of rows whose cells name it key;
+// what it shows (show) when rows have no such row.
+func labelOf(rows []Row, key, show setup.Key) string {
+	for _, r := range rows {
+		if r.key == key {
+			return r.Label
+		}
+	}
+	return show.Label(false)
 }
