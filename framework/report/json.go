@@ -166,7 +166,7 @@ func WriteJSON(w io.Writer, t *Tables) error {
 }
 
 // emptyJSON reports whether v is a value a field's omitempty leaves out:
-// an empty string or an empty slice.
+// an empty string or an empty list of strings.
 func emptyJSON(v any) bool {
 	switch x := v.(type) {
 	case string:
