@@ -145,10 +145,10 @@ func TestInteractiveReport(t *testing.T) {
 	if mean(both[0], "car") == mean(both[1], "car") {
 		t.Fatal("both rows score alike on car: the sort shows nothing")
 	}
-	carHead := `table.cmp[data-metric="macro_f1"] th:nth-child(6)`
+	carHead := `table.cmp[data-metric="macro_f1"] th:nth-child(4)`
 	var head string
 	if err := p.Run(chromedp.Text(carHead, &head, chromedp.ByQuery)); err != nil || head != "car" {
-		t.Fatalf("column 6 is %q (%v), want car", head, err)
+		t.Fatalf("column 4 is %q (%v), want car", head, err)
 	}
 	if err := p.Run(chromedp.Click(carHead, chromedp.ByQuery)); err != nil {
 		t.Fatal(err)
@@ -178,7 +178,7 @@ func TestInteractiveReport(t *testing.T) {
 	}
 
 	// Rest the pointer on the ovo row's wine score: its six fold scores.
-	cell := `table.cmp[data-metric="macro_f1"] tr[data-label="logreg ovo"] td:nth-child(5)`
+	cell := `table.cmp[data-metric="macro_f1"] tr[data-label="logreg ovo"] td:nth-child(3)`
 	var box struct{ X, Y float64 }
 	if err := p.Eval(fmt.Sprintf(`(() => { const b = document.querySelector(%q).getBoundingClientRect(); return {x: b.x + b.width / 2, y: b.y + b.height / 2} })()`, cell), &box); err != nil {
 		t.Fatal(err)

@@ -62,7 +62,7 @@ func TestRunQuickstart(t *testing.T) {
 		t.Errorf("iris C=1 accuracy row: %q", summary[3])
 	}
 	md := readFile(t, filepath.Join(out, "quickstart.md"))
-	if !strings.Contains(md, "| learner | params | reduction | iris | wine | car |") || !strings.Contains(md, "**") {
+	if !strings.Contains(md, "| row | iris | wine | car |") || !strings.Contains(md, "**") {
 		t.Errorf("markdown table:\n%s", md)
 	}
 	var m struct {

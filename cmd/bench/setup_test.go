@@ -48,8 +48,8 @@ func TestSetupTableAndLabels(t *testing.T) {
 	}
 	md := readFile(t, filepath.Join(out, "setupcheck.md"))
 	for _, want := range []string{
-		"| LR | C=1 | ova | ",
-		"| LR | C=10 | ECOC (dense, exp) | ",
+		"| LR C=1 ova | ",
+		"| LR C=10 ECOC (dense, exp) | ",
 		"| LR C=1 ECOC (dense, exp) | std (standardize) | ",
 		"logreg (plugin logreg): C=1, ",
 		"max_iter=1000 (default)",

@@ -47,16 +47,16 @@ output {
 				t.Helper()
 				acc := md[strings.Index(md, "## accuracy"):strings.Index(md, "## fit_seconds")]
 				fit := md[strings.Index(md, "## fit_seconds"):]
-				for _, want := range []string{"| learner | params | reduction | iris | wine | vehicle | avg. rank | w/t/l |",
+				for _, want := range []string{"| row | iris | wine | vehicle | avg. rank | w/t/l |",
 					"Across 3 datasets: Friedman χ²_F = ", "Against the baseline logreg C=0.01 (avg. rank ",
 					"with Holm's step-down procedure at α = 0.05: ", "Bonferroni–Dunn critical difference CD = 1.830"} {
 					if !strings.Contains(acc, want) {
 						t.Errorf("accuracy section lacks %q:\n%s", want, acc)
 					}
 				}
-				head := "| learner | params | reduction | iris | wine | vehicle |\n"
+				head := "| row | iris | wine | vehicle |\n"
 				if tc.ranked {
-					head = "| learner | params | reduction | iris | wine | vehicle | avg. rank | w/t/l |\n"
+					head = "| row | iris | wine | vehicle | avg. rank | w/t/l |\n"
 				}
 				if !strings.Contains(fit, head) || strings.Contains(fit, "Friedman") == !tc.ranked ||
 					strings.Contains(fit, "timing metric: reported, not ranked or tested") == tc.ranked {

@@ -39,7 +39,7 @@ output { formats = ["markdown", "html"] }
 	}
 	md := readFile(t, filepath.Join(out, "edge.md"))
 	sel := md[strings.Index(md, "## Selected parameters"):]
-	if !warn.MatchString(sel) || !strings.Contains(sel, "| iris | logreg | none | C=0.01 (") {
+	if !warn.MatchString(sel) || !strings.Contains(sel, "| iris | logreg | C=0.01 (") {
 		t.Errorf("the tuning section lacks the warning:\n%s", sel)
 	}
 	if html := readFile(t, filepath.Join(out, "edge.html")); !strings.Contains(html, `<p class="stats note tuning-edge">Warning: iris: logreg none chose C = 0.01`) {

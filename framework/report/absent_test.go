@@ -20,9 +20,9 @@ func TestAbsentMark(t *testing.T) {
 	}
 	files := renderFormats(t, Spec{Experiment: "a", Metrics: []string{"accuracy"}}, cells)
 	for name, want := range map[string]string{
-		"a.md":   "| up | – | ova | **0.8500 ± 0.0100** | – |",
-		"a.html": `<td>up</td><td>–</td><td>ova</td>`,
-		"a.tex":  `up & -- & ova & \textbf{0.8500 $\pm$ 0.0100} & -- & `,
+		"a.md":   "| up | **0.8500 ± 0.0100** | – |",
+		"a.html": `<td>up</td><td>default</td><td>up</td><td>–</td><td>ova</td>`,
+		"a.tex":  `up & \textbf{0.8500 $\pm$ 0.0100} & -- & `,
 	} {
 		if !strings.Contains(files[name], want) {
 			t.Errorf("%s lacks %q:\n%s", name, want, files[name])

@@ -4,8 +4,6 @@ import (
 	"encoding/base64"
 	"fmt"
 	"io"
-	"math"
-	"strconv"
 	"strings"
 
 	"github.com/polyclass/polyclass/framework/outcome"
@@ -99,84 +97,19 @@ func WriteHTML(w io.Writer, r HTMLReport) error {
 		fmt.Fprintf(&b, "<div class=\"banner failed\" id=\"failed\" role=\"status\"><strong>%s failed</strong> (of %d with a result): their entries read &ldquo;failed&rdquo;; run.log has their errors.</div>\n",
 			plural(n, "cell"), len(r.Cells))
 	}
-	codes := codeRows(r.Cells, t.shown)
-	heatmaps := 0
-	for _, f := range r.Figures {
-		if f.Kind == "confusion" {
-			heatmaps++
-		}
+	secs, err := reportSections(reportInput{Tables: t, Cells: r.Cells, Figures: r.Figures, Setup: r.Setup, ConfusionRows: r.ConfusionRows})
+	if err != nil {
+		return err
 	}
-	writeHTMLNav(&b, r.Setup, t, len(t.Selected) > 0, len(codes) > 0, heatmaps > 0)
+	writeHTMLNav(&b, secs)
 	writeHTMLControls(&b, t)
-	for _, c := range t.Metrics {
-		fmt.Fprintf(&b, "<section id=\"metric-%s\" class=\"metric\" data-metric=\"%s\">\n", fileSafe(c.Metric), htmlEscape(c.Metric))
-		writeHTMLTable(&b, c)
-		writeHTMLBayes(&b, c)
-		var figs []Figure
-		for _, f := range r.Figures {
-			if f.Metric == c.Metric {
-				figs = append(figs, f)
-			}
-		}
-		if err := writeHTMLFigures(&b, "figs", figs); err != nil {
-			return err
-		}
-		b.WriteString("</section>\n")
-	}
-	if len(t.Selected) > 0 {
-		writeHTMLSelected(&b, t.Selected, t.Edges)
-	}
-	writeHTMLSearches(&b, t.Searches)
-	var searchFigs []Figure
-	for _, f := range r.Figures {
-		if f.Kind == "search" {
-			searchFigs = append(searchFigs, f)
-		}
-	}
-	if err := writeHTMLFigures(&b, "figs", searchFigs); err != nil {
+	if err := writeHTMLSections(&b, secs); err != nil {
 		return err
 	}
-	if len(codes) > 0 {
-		writeHTMLCodes(&b, codes)
-	}
-	if err := writeHTMLViews(&b, t, r.Figures); err != nil {
-		return err
-	}
-	if heatmaps > 0 {
-		var figs []Figure
-		for _, f := range r.Figures {
-			if f.Kind == "confusion" {
-				figs = append(figs, f)
-			}
-		}
-		b.WriteString("<section id=\"confusion\">\n<h2>Confusion matrices</h2>\n")
-		fmt.Fprintf(&b, "<p class=\"stats\">%s Rows are true classes, columns predicted classes; the test rows of every fold and repeat are summed and each row is then divided by its total, so every row sums to 1 and the diagonal is the class&rsquo;s recall. The colour bar maps shades to shares from 0 to 1.</p>\n",
-			htmlEscape(confusionChoice(r.ConfusionRows, t)))
-		if err := writeHTMLFigures(&b, "figs heatmaps", figs); err != nil {
-			return err
-		}
-		b.WriteString("</section>\n")
-	}
-	if r.Setup != nil {
-		writeHTMLSetup(&b, r.Setup, t)
-	}
-	writeHTMLSource(&b, r.Setup)
 	writeHTMLScript(&b)
 	b.WriteString("</body>\n</html>\n")
-	_, err := io.WriteString(w, b.String())
+	_, err = io.WriteString(w, b.String())
 	return err
-}
-
-// confusionChoice says which cells have a heat map.
-func confusionChoice(rows []string, t *Tables) string {
-	if len(rows) > 0 {
-		return "One heat map per dataset for each row named by output { confusion }: " + strings.Join(rows, ", ") + "."
-	}
-	metric := ""
-	if len(t.Metrics) > 0 {
-		metric = " by " + t.Metrics[0].Metric
-	}
-	return "One heat map per dataset, for its best row" + metric + " (output { confusion = [...] } names others)."
 }
 
 func failedCells(cells []*outcome.CellResult) int {
@@ -189,69 +122,16 @@ func failedCells(cells []*outcome.CellResult) int {
 	return n
 }
 
-// writeHTMLNav writes the links to the report's sections.
-func writeHTMLNav(b *strings.Builder, setup *Setup, t *Tables, selected, codes, confusion bool) {
+// writeHTMLNav writes the links to the sections that have one
+// (section.Nav).
+func writeHTMLNav(b *strings.Builder, secs []section) {
 	b.WriteString("<nav>")
-	for _, c := range t.Metrics {
-		fmt.Fprintf(b, "<a href=\"#metric-%s\">%s</a>", fileSafe(c.Metric), htmlEscape(c.Metric))
-	}
-	if selected {
-		b.WriteString("<a href=\"#selected\">Selected parameters</a>")
-	}
-	if codes {
-		b.WriteString("<a href=\"#code-matrices\">Code matrices</a>")
-	}
-	if len(t.PerClass) > 0 || len(t.Views) > 0 {
-		b.WriteString("<a href=\"#per-class\">Per class</a>")
-	}
-	if confusion {
-		b.WriteString("<a href=\"#confusion\">Confusion matrices</a>")
-	}
-	if setup != nil {
-		b.WriteString("<a href=\"#setup\">Set-up</a>")
-	}
-	if setup != nil && setup.Source != "" {
-		b.WriteString("<a href=\"#experiment-file\">Experiment file</a>")
+	for _, s := range secs {
+		if s.Nav != "" && s.In.has(htmlFormat) {
+			fmt.Fprintf(b, "<a href=\"#%s\">%s</a>", s.ID, htmlEscape(s.Nav))
+		}
 	}
 	b.WriteString("</nav>\n")
-}
-
-// writeHTMLSelected writes what the tuned cells chose, as the Markdown
-// report's "Selected parameters" table (a pipeline column when the cells
-// have several pipelines), and a warning for each choice on the edge of
-// its grid.
-func writeHTMLSelected(b *strings.Builder, sel []Selection, edges []EdgeChoice) {
-	showEnc := encodersDiffer(sel)
-	enc := ""
-	if showEnc {
-		enc = "<th>pipeline</th>"
-	}
-	b.WriteString("<section id=\"selected\">\n<h2>Selected parameters</h2>\n<div class=\"wide\"><table>\n<thead><tr><th>dataset</th>" + enc +
-		"<th>learner</th><th>reduction</th><th>chosen on the training part (folds)</th></tr></thead>\n<tbody>\n")
-	for _, s := range sel {
-		enc = ""
-		if showEnc {
-			enc = "<td>" + htmlEscape(s.Encoder) + "</td>"
-		}
-		fmt.Fprintf(b, "<tr><td>%s</td>%s<td>%s</td><td>%s</td><td>%s</td></tr>\n",
-			htmlEscape(s.Dataset), enc, htmlEscape(s.Learner), htmlEscape(s.Reduction), s.summary(htmlEscape))
-	}
-	b.WriteString("</tbody>\n</table></div>\n")
-	for _, l := range edgeLines(edges, htmlEscape) {
-		fmt.Fprintf(b, "<p class=\"stats note tuning-edge\">%s</p>\n", l)
-	}
-	b.WriteString("</section>\n")
-}
-
-// writeHTMLCodes writes the code-matrix table.
-func writeHTMLCodes(b *strings.Builder, rows []codeRow) {
-	b.WriteString("<section id=\"code-matrices\">\n<h2>Code matrices</h2>\n<div class=\"wide\"><table>\n<thead><tr><th>dataset</th><th>reduction</th>" +
-		"<th class=\"num\">K</th><th class=\"num\">L</th><th class=\"num\">d<sub>min</sub></th><th class=\"num\">d<sub>mean</sub></th><th class=\"num\">corrects</th></tr></thead>\n<tbody>\n")
-	for _, r := range rows {
-		fmt.Fprintf(b, "<tr><td>%s</td><td>%s</td><td class=\"num\">%d</td><td class=\"num\">%d</td><td class=\"num\">%s</td><td class=\"num\">%s</td><td class=\"num\">%d</td></tr>\n",
-			htmlEscape(r.Dataset), htmlEscape(r.Reduction), r.K, r.L, strconv.FormatFloat(r.DMin, 'f', -1, 64), strconv.FormatFloat(r.DMean, 'f', 2, 64), r.Corrects)
-	}
-	b.WriteString("</tbody>\n</table></div>\n<p class=\"stats\">K classes, L binary problems; d<sub>min</sub> and d<sub>mean</sub> are the smallest and mean Hamming distance between two class codes (a 0 entry counts as &frac12;); a code corrects &lfloor;(d<sub>min</sub> &minus; 1)/2&rfloor; errors.</p>\n</section>\n")
 }
 
 // writeHTMLFigures writes figs as a grid of equal-width columns (class
@@ -287,79 +167,4 @@ func htmlEffect(e Entry) string {
 		parts[i] = "<span>" + htmlEscape(p) + "</span>"
 	}
 	return "<span class=\"effect\">" + strings.Join(parts, " ") + "</span>"
-}
-
-func writeHTMLTable(b *strings.Builder, c *Comparison) {
-	fmt.Fprintf(b, "<h2>%s <small>(%s)</small></h2>\n<div class=\"wide\"><table class=\"cmp\" data-metric=\"%s\">\n<thead><tr>",
-		htmlEscape(c.Metric), direction(c.HigherIsBetter), htmlEscape(c.Metric))
-	showEnc := showEncoder(c.Rows)
-	head := []string{"learner", "params", "reduction"}
-	if showEnc {
-		head = append([]string{"pipeline"}, head...)
-	}
-	for _, h := range head {
-		fmt.Fprintf(b, "<th data-sort=\"text\">%s</th>", h)
-	}
-	for _, d := range columnHeads(c) {
-		fmt.Fprintf(b, "<th class=\"num\" data-sort=\"num\">%s</th>", htmlEscape(d))
-	}
-	for _, h := range rankHeads(c) {
-		sort := "num"
-		if h == "w/t/l" {
-			sort = "text"
-		}
-		fmt.Fprintf(b, "<th class=\"num\" data-sort=\"%s\">%s</th>", sort, h)
-	}
-	b.WriteString("</tr></thead>\n<tbody>\n")
-	for r, row := range c.Rows {
-		fmt.Fprintf(b, "<tr data-label=\"%s\">", htmlEscape(row.Label))
-		fields := []string{row.Learner, orDashPlain(row.Params), row.Reduction}
-		if showEnc {
-			fields = append([]string{row.Encoder}, fields...)
-		}
-		for _, f := range fields {
-			fmt.Fprintf(b, "<td>%s</td>", htmlEscape(f))
-		}
-		for d := range c.Datasets {
-			e := c.Entries[r][d]
-			class := "num"
-			switch {
-			case e.Failed:
-				class += " failed"
-			case e.Best && e.ok():
-				class += " best"
-			}
-			v := htmlEscape(entryText(Entry{Present: e.Present, Failed: e.Failed, Mean: e.Mean, Std: e.Std, N: e.N}, "±"))
-			if e.Softmax && e.ok() {
-				v += htmlFlavor.dagger
-			}
-			if e.tied() {
-				v += htmlFlavor.ddagger
-			}
-			if e.notConverged() {
-				v += htmlFlavor.section
-			}
-			if e.Mark != "" {
-				v += "<span class=\"mark\">" + htmlEscape(e.Mark) + "</span>"
-			}
-			v += htmlEffect(e)
-			fmt.Fprintf(b, "<td class=\"%s\"%s>%s</td>", class, entryData(e), v)
-		}
-		for i, v := range rankFields(c, r) {
-			data := ""
-			if i == 0 && c.Ranked && !math.IsNaN(c.AvgRank[r]) {
-				data = " data-v=\"" + num(c.AvgRank[r]) + "\""
-			}
-			fmt.Fprintf(b, "<td class=\"num\"%s>%s</td>", data, v)
-		}
-		b.WriteString("</tr>\n")
-	}
-	b.WriteString("</tbody>\n</table></div>\n")
-	for _, l := range statLines(c, htmlFlavor) {
-		class := "stats"
-		if strings.HasPrefix(l, "Note: ") {
-			class += " note"
-		}
-		fmt.Fprintf(b, "<p class=\"%s\">%s</p>\n", class, l)
-	}
 }

@@ -8,20 +8,20 @@ import (
 	"github.com/polyclass/polyclass/framework/curves"
 )
 
-// entryData returns the data attributes of a table entry that the
+// entryDataAttrs returns the data attributes of a table entry that the
 // report's script reads: its mean (data-v, the key a click on its column
 // sorts by) and its fold scores (data-folds, shown when the pointer rests
 // on it), each "R.F=VALUE" with the repeat and fold counted from 1 and the
 // value in full.
-func entryData(e Entry) string {
+func entryDataAttrs(e Entry) []dataAttr {
 	if !e.ok() {
-		return ""
+		return nil
 	}
 	var folds []string
 	for _, f := range e.folds {
 		folds = append(folds, fmt.Sprintf("%d.%d=%s", f.repeat+1, f.fold+1, num(f.v)))
 	}
-	return fmt.Sprintf(" data-v=\"%s\" data-folds=\"%s\"", num(e.Mean), strings.Join(folds, " "))
+	return []dataAttr{{"v", num(e.Mean)}, {"folds", strings.Join(folds, " ")}}
 }
 
 // writeHTMLControls writes the controls of the interactive report: the

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -25,30 +24,6 @@ func (x jnum) MarshalJSON() ([]byte, error) {
 		return []byte(`"-Inf"`), nil
 	}
 	return strconv.AppendFloat(nil, f, 'g', -1, 64), nil
-}
-
-type jsonTables struct {
-	Experiment string       `json:"experiment"`
-	Partial    string       `json:"partial,omitempty"`
-	Warnings   []string     `json:"warnings,omitempty"`
-	ComputedBy []string     `json:"computed_by,omitempty"`
-	Baseline   string       `json:"baseline,omitempty"`
-	Alpha      jnum         `json:"alpha"`
-	Metrics    []jsonMetric `json:"metrics"`
-	// Selected: what the tuned cells chose, fold counts per setting.
-	Selected []Selection `json:"selected_parameters,omitempty"`
-	// Setup: what each row of the tables is (the set-up table).
-	Setup []jsonSetupRow `json:"setup,omitempty"`
-	// PerClass and Views: the per-class reports and the threshold views'
-	// areas and calibration errors.
-	PerClass []jsonClassReport `json:"per_class,omitempty"`
-	Views    []jsonViewSummary `json:"threshold_views,omitempty"`
-	// TuningEdges: tuned parameters chosen on the edge of their grid in
-	// most outer folds.
-	TuningEdges []EdgeChoice `json:"tuning_edges,omitempty"`
-	// Searches: how the cells tuned by random search or successive
-	// halving searched, at what cost (see Search).
-	Searches []Search `json:"tuning_searches,omitempty"`
 }
 
 type jsonMetric struct {
@@ -173,9 +148,38 @@ func jp(x float64) *jnum { v := jnum(x); return &v }
 // null (NaN) or "+Inf" / "-Inf"; an Iman–Davenport F_F that is infinite
 // (the ranks agree on every dataset) as null.
 func WriteJSON(w io.Writer, t *Tables) error {
-	out := jsonTables{Experiment: t.Experiment, Partial: t.Partial, Warnings: t.Warnings, ComputedBy: t.ComputedBy, Baseline: t.Baseline, Alpha: jnum(t.Alpha), Metrics: []jsonMetric{},
-		Selected: t.Selected, Setup: jsonSetup(t), TuningEdges: t.Edges, Searches: t.Searches}
-	out.PerClass, out.Views = jsonViews(t)
+	fields := []jsonField{{"experiment", t.Experiment}, {"alpha", jnum(t.Alpha)}, {"metrics", jsonMetrics(t)}}
+	for _, f := range []jsonField{{"partial", t.Partial}, {"warnings", t.Warnings}, {"baseline", t.Baseline}} {
+		if !emptyJSON(f.Value) {
+			fields = append(fields, f)
+		}
+	}
+	secs, err := reportSections(reportInput{Tables: t})
+	if err != nil {
+		return err
+	}
+	fields = append(fields, sectionFields(secs)...)
+	if err := writeJSONObject(w, fields); err != nil {
+		return fmt.Errorf("json tables: %w", err)
+	}
+	return nil
+}
+
+// emptyJSON reports whether v is a value a field's omitempty leaves out:
+// an empty string or an empty list of strings.
+func emptyJSON(v any) bool {
+	switch x := v.(type) {
+	case string:
+		return x == ""
+	case []string:
+		return len(x) == 0
+	}
+	return false
+}
+
+// jsonMetrics lays out the comparison table of every metric.
+func jsonMetrics(t *Tables) []jsonMetric {
+	out := []jsonMetric{}
 	for _, c := range t.Metrics {
 		m := jsonMetric{Metric: c.Metric, HigherIsBetter: c.HigherIsBetter, Datasets: c.Datasets, Ranked: c.Ranked, Notes: c.Notes}
 		if c.Baseline >= 0 {
@@ -188,25 +192,7 @@ func WriteJSON(w io.Writer, t *Tables) error {
 				jr.WTL = &wtl
 			}
 			for d, ds := range c.Datasets {
-				e := c.Entries[r][d]
-				je := jsonEntry{Dataset: ds, Status: "missing"}
-				switch {
-				case e.Failed:
-					je.Status = "failed"
-				case e.ok():
-					je.Status = "ok"
-					je.Mean, je.Std, je.N, je.Rank, je.Best, je.Softmax = jp(e.Mean), jp(e.Std), e.N, jp(e.Rank), e.Best, e.Softmax
-					je.TiedFolds = e.TiedFolds
-					if e.NotConverged > 0 {
-						je.NotConverged = &jsonNotConverged{Fits: e.NotConverged, Of: e.Fits, Folds: e.NotConvergedFolds}
-					}
-				}
-				je.NoTest = e.NoTest
-				if e.Tested {
-					je.Test = &jsonTest{T: jnum(e.T), P: jnum(e.P), Verdict: map[string]string{"v": "better", "*": "worse", "": "tie"}[e.Mark],
-						MeanDiff: jnum(e.Diff), CI95: [2]jnum{jnum(e.Lo), jnum(e.Hi)}}
-				}
-				jr.Cells = append(jr.Cells, je)
+				jr.Cells = append(jr.Cells, jsonEntryOf(c.Entries[r][d], ds))
 			}
 			m.Rows = append(m.Rows, jr)
 		}
@@ -214,14 +200,31 @@ func WriteJSON(w io.Writer, t *Tables) error {
 			m.Across = jsonAcross(c, a)
 		}
 		m.Bayes = jsonBayesOf(c)
-		out.Metrics = append(out.Metrics, m)
+		out = append(out, m)
 	}
-	b, err := json.MarshalIndent(out, "", "  ")
-	if err != nil {
-		return fmt.Errorf("json tables: %w", err)
+	return out
+}
+
+// jsonEntryOf lays out entry e of dataset ds.
+func jsonEntryOf(e Entry, ds string) jsonEntry {
+	je := jsonEntry{Dataset: ds, Status: "missing"}
+	switch {
+	case e.Failed:
+		je.Status = "failed"
+	case e.ok():
+		je.Status = "ok"
+		je.Mean, je.Std, je.N, je.Rank, je.Best, je.Softmax = jp(e.Mean), jp(e.Std), e.N, jp(e.Rank), e.Best, e.Softmax
+		je.TiedFolds = e.TiedFolds
+		if e.NotConverged > 0 {
+			je.NotConverged = &jsonNotConverged{Fits: e.NotConverged, Of: e.Fits, Folds: e.NotConvergedFolds}
+		}
 	}
-	_, err = w.Write(append(b, '\n'))
-	return err
+	je.NoTest = e.NoTest
+	if e.Tested {
+		je.Test = &jsonTest{T: jnum(e.T), P: jnum(e.P), Verdict: map[string]string{"v": "better", "*": "worse", "": "tie"}[e.Mark],
+			MeanDiff: jnum(e.Diff), CI95: [2]jnum{jnum(e.Lo), jnum(e.Hi)}}
+	}
+	return je
 }
 
 // jsonAcross lays out the tests across datasets.

@@ -3,8 +3,6 @@ package report
 import (
 	"fmt"
 	"io"
-	"slices"
-	"strconv"
 	"strings"
 )
 
@@ -42,173 +40,13 @@ func WriteLaTeX(w io.Writer, t *Tables) error {
 	for _, w := range t.Warnings {
 		fmt.Fprintf(&b, "%% Warning: %s\n", strings.ReplaceAll(w, "\n", " ")) // for the author, not the paper
 	}
-	for _, c := range t.Metrics {
-		writeLaTeXTable(&b, t.Experiment, t.Partial, c)
-		writeLaTeXBayes(&b, t.Experiment, t.Partial, c)
+	secs, err := reportSections(reportInput{Tables: t})
+	if err != nil {
+		return err
 	}
-	writeLaTeXSelected(&b, t.Experiment, t.Partial, t.Selected)
-	writeLaTeXSearches(&b, t.Experiment, t.Partial, t.Searches)
-	for _, l := range edgeLines(t.Edges, func(s string) string { return s }) {
-		fmt.Fprintf(&b, "%% %s\n", l) // for the author, not the paper
-	}
-	_, err := io.WriteString(w, b.String())
+	writeLaTeXSections(&b, texDoc{Experiment: t.Experiment, Partial: t.Partial}, secs)
+	_, err = io.WriteString(w, b.String())
 	return err
-}
-
-// writeLaTeXTable writes one table float; a partial run says so in the
-// caption, where a reader of the paper sees it.
-func writeLaTeXTable(b *strings.Builder, experiment, partial string, c *Comparison) {
-	showEnc := showEncoder(c.Rows)
-	head := []string{"learner", "params", "reduction"}
-	if showEnc {
-		head = append([]string{"pipeline"}, head...)
-	}
-	nID := len(head)
-	for _, d := range columnHeads(c) {
-		head = append(head, texEscape(d))
-	}
-	for _, h := range rankHeads(c) {
-		head = append(head, strings.Replace(h, "avg. ", `avg.\ `, 1))
-	}
-	fmt.Fprintf(b, "\n%% %s (%s)\n", c.Metric, direction(c.HigherIsBetter))
-	b.WriteString("\\begin{table}[htbp]\n\\centering\n\\small\n")
-	note := ""
-	if partial != "" {
-		note = " Partial results: " + texEscape(partial) + "."
-	}
-	fmt.Fprintf(b, "\\caption{%s: %s (%s), mean %s std over folds.%s}\n", texEscape(experiment), texEscape(c.Metric),
-		direction(c.HigherIsBetter), `$\pm$`, note)
-	fmt.Fprintf(b, "\\label{tab:%s-%s}\n", texLabel(experiment), texLabel(c.Metric))
-	// The tabular is set in box 0 first, to be scaled down to the line
-	// when it is wider (fitBox).
-	fmt.Fprintf(b, "\\sbox0{\\begin{tabular}{%s%s}\n\\toprule\n", strings.Repeat("l", nID), strings.Repeat("r", len(head)-nID))
-	b.WriteString(strings.Join(head, " & ") + ` \\` + "\n\\midrule\n")
-	for r, row := range c.Rows {
-		fields := []string{texEscape(row.Learner), texEscape(orDashPlain(row.Params)), texEscape(row.Reduction)}
-		if showEnc {
-			fields = append([]string{texEscape(row.Encoder)}, fields...)
-		}
-		for d := range c.Datasets {
-			e := c.Entries[r][d]
-			v := entryText(Entry{Present: e.Present, Failed: e.Failed, Mean: e.Mean, Std: e.Std, N: e.N}, `$\pm$`)
-			if e.Best && e.ok() {
-				v = `\textbf{` + v + `}`
-			}
-			if e.Softmax && e.ok() {
-				v += texFlavor.dagger
-			}
-			if e.tied() {
-				v += texFlavor.ddagger
-			}
-			if e.notConverged() {
-				v += texFlavor.section
-			}
-			if e.Mark != "" {
-				v += `\,` + e.Mark
-			}
-			fields = append(fields, texPost.Replace(v)+texEffect(e))
-		}
-		for _, v := range rankFields(c, r) {
-			fields = append(fields, texPost.Replace(v))
-		}
-		b.WriteString(strings.Join(fields, " & ") + ` \\` + "\n")
-	}
-	b.WriteString("\\bottomrule\n\\end{tabular}}%\n")
-	fmt.Fprintf(b, fitBox, texLabel(experiment)+"-"+texLabel(c.Metric))
-	if lines := statLines(c, texFlavor); len(lines) > 0 {
-		b.WriteString("\n\\medskip\n\\begin{minipage}{\\linewidth}\\footnotesize\n")
-		for _, l := range lines {
-			b.WriteString(texPost.Replace(l) + "\\par\n")
-		}
-		b.WriteString("\\end{minipage}\n")
-	}
-	b.WriteString("\\end{table}\n")
-}
-
-// writeLaTeXSelected writes what the tuned cells chose (sel, see
-// Selection) as a table float, labelled tab:EXPERIMENT-selected; nothing
-// when no cell was tuned.
-func writeLaTeXSelected(b *strings.Builder, experiment, partial string, sel []Selection) {
-	if len(sel) == 0 {
-		return
-	}
-	showEnc := encodersDiffer(sel)
-	head := []string{"dataset", "learner", "reduction", "chosen on the training part (folds)"}
-	if showEnc {
-		head = slices.Insert(head, 1, "pipeline")
-	}
-	note := ""
-	if partial != "" {
-		note = " Partial results: " + texEscape(partial) + "."
-	}
-	b.WriteString("\n% Selected parameters\n\\begin{table}[htbp]\n\\centering\n\\small\n")
-	fmt.Fprintf(b, "\\caption{%s: parameters chosen by the inner cross-validation on each outer training part, with the number of outer folds that chose them.%s}\n", texEscape(experiment), note)
-	label := texLabel(experiment) + "-selected"
-	fmt.Fprintf(b, "\\label{tab:%s}\n", label)
-	fmt.Fprintf(b, "\\sbox0{\\begin{tabular}{%s}\n\\toprule\n", strings.Repeat("l", len(head)))
-	b.WriteString(strings.Join(head, " & ") + ` \\` + "\n\\midrule\n")
-	for _, s := range sel {
-		fields := []string{texEscape(s.Dataset), texEscape(s.Learner), texEscape(s.Reduction), texPost.Replace(s.summary(texEscape))}
-		if showEnc {
-			fields = slices.Insert(fields, 1, texEscape(s.Encoder))
-		}
-		b.WriteString(strings.Join(fields, " & ") + ` \\` + "\n")
-	}
-	b.WriteString("\\bottomrule\n\\end{tabular}}%\n")
-	fmt.Fprintf(b, fitBox, label)
-	b.WriteString("\\end{table}\n")
-}
-
-// writeLaTeXSearches writes the tuning searches (see Search) as a table
-// labelled tab:EXPERIMENT-searches: per searched cell its strategy,
-// candidates and inner folds, the inner fits it made and what scoring
-// every candidate on every row would make, and the rows (or budget) the
-// fits weighed against that (with the fit seconds when reported). The
-// rounds stay in the Markdown, HTML and JSON reports.
-func writeLaTeXSearches(b *strings.Builder, experiment, partial string, ss []Search) {
-	if len(ss) == 0 {
-		return
-	}
-	showEnc := searchEncodersDiffer(ss)
-	head := []string{"dataset", "learner", "reduction", "strategy", "candidates", "inner fits", "all candidates", "share of the rows"}
-	if showEnc {
-		head = slices.Insert(head, 1, "pipeline")
-	}
-	timed := ss[0].FitSeconds != nil
-	if timed {
-		head = append(head, "fit seconds")
-	}
-	note := ""
-	if partial != "" {
-		note = " Partial results: " + texEscape(partial) + "."
-	}
-	b.WriteString("\n% Tuning searches\n\\begin{table}[htbp]\n\\centering\n\\small\n")
-	fmt.Fprintf(b, "\\caption{%s: the tuning searches' cost over every outer fold: inner fits made, against scoring every candidate by every inner fold with all the rows (the exhaustive grid's cost when the candidates are a grid), and the rows the fits trained on (fits $\\times$ their rows; of the budget parameter for a search that grows one) as a share of that.%s}\n", texEscape(experiment), note)
-	label := texLabel(experiment) + "-searches"
-	fmt.Fprintf(b, "\\label{tab:%s}\n", label)
-	align := strings.Repeat("l", len(head)-4) + "rrrr"
-	if timed {
-		align = strings.Repeat("l", len(head)-5) + "rrrrr"
-	}
-	fmt.Fprintf(b, "\\sbox0{\\begin{tabular}{%s}\n\\toprule\n", align)
-	b.WriteString(strings.Join(head, " & ") + ` \\` + "\n\\midrule\n")
-	for _, s := range ss {
-		fields := []string{texEscape(s.Dataset), texEscape(s.Learner), texEscape(s.Reduction), texEscape(s.Strategy),
-			strconv.Itoa(s.Candidates), strconv.Itoa(s.Fits), strconv.Itoa(s.FullFits), texEscape(percent(s.Rows, s.FullRows))}
-		if s.Resource != "" {
-			fields[len(fields)-1] += " (" + texEscape(s.Resource) + ")"
-		}
-		if showEnc {
-			fields = slices.Insert(fields, 1, texEscape(s.Encoder))
-		}
-		if timed {
-			fields = append(fields, strconv.FormatFloat(*s.FitSeconds, 'f', 1, 64))
-		}
-		b.WriteString(strings.Join(fields, " & ") + ` \\` + "\n")
-	}
-	b.WriteString("\\bottomrule\n\\end{tabular}}%\n")
-	fmt.Fprintf(b, fitBox, label)
-	b.WriteString("\\end{table}\n")
 }
 
 // fitBox sets box 0 (a table's tabular) at its natural width when it fits

@@ -10,7 +10,8 @@ import (
 
 // TestPipelineColumn: the column that holds the cell's pipeline (its
 // encoders' name, "scaled" here) is called pipeline, not encoder, in
-// summary.csv, folds.csv and the tables' heading.
+// summary.csv, folds.csv and the heading of the rows' table; the tables'
+// short names hold it.
 func TestPipelineColumn(t *testing.T) {
 	cells := []*outcome.CellResult{
 		mkCell("d", "base", "", "ova", 90, 10, withErr([]float64{0.8, 0.9})),
@@ -34,7 +35,9 @@ func TestPipelineColumn(t *testing.T) {
 		}
 	}
 	files := renderFormats(t, Spec{Experiment: "p", Metrics: []string{"accuracy"}}, cells)
-	for name, want := range map[string]string{"p.md": "| pipeline | learner | params | reduction |", "p.html": `<th data-sort="text">pipeline</th>`, "p.tex": "pipeline & learner & params & reduction"} {
+	// The tables name each row by its short name, the pipeline first where
+	// the rows differ in it; the rows' table names the column pipeline.
+	for name, want := range map[string]string{"p.md": "| scaled base | **0.8500 ± 0.0707** |", "p.html": `<th>pipeline</th>`, "p.tex": `scaled base & \textbf{0.8500 $\pm$ 0.0707}`} {
 		if !strings.Contains(files[name], want) || strings.Contains(files[name], "encoder") {
 			t.Errorf("%s: want %q and no encoder column:\n%s", name, want, files[name])
 		}

@@ -272,16 +272,6 @@ func wtlText(c *Comparison, r int) string {
 	return fmt.Sprintf("%d/%d/%d", w.Win, w.Tie, w.Loss)
 }
 
-// showEncoder reports whether the rows differ in encoder.
-func showEncoder(rows []Row) bool {
-	for _, r := range rows {
-		if r.Encoder != rows[0].Encoder {
-			return true
-		}
-	}
-	return false
-}
-
 var mdReplacer = strings.NewReplacer(`\`, `\\`, "|", `\|`, "<", "&lt;", ">", "&gt;")
 
 // mdEscape escapes a label for Markdown: "|" (it would end a table cell),
@@ -303,59 +293,6 @@ func texEscape(s string) string { return texReplacer.Replace(s) }
 var htmlReplacer = strings.NewReplacer(`&`, "&amp;", `<`, "&lt;", `>`, "&gt;", `"`, "&quot;", `'`, "&#39;")
 
 func htmlEscape(s string) string { return htmlReplacer.Replace(s) }
-
-// writeMarkdownTable writes one comparison as a Markdown table with its
-// statistics.
-func writeMarkdownTable(b *strings.Builder, c *Comparison) {
-	fmt.Fprintf(b, "## %s (%s)\n\n", c.Metric, direction(c.HigherIsBetter))
-	showEnc := showEncoder(c.Rows)
-	head := []string{"learner", "params", "reduction"}
-	if showEnc {
-		head = append([]string{"pipeline"}, head...)
-	}
-	nID := len(head)
-	for _, h := range columnHeads(c) {
-		head = append(head, mdEscape(h))
-	}
-	head = append(head, rankHeads(c)...)
-	b.WriteString("| " + strings.Join(head, " | ") + " |\n")
-	b.WriteString("|" + strings.Repeat(" --- |", nID) + strings.Repeat(" ---: |", len(head)-nID) + "\n")
-	for r, row := range c.Rows {
-		fields := []string{mdEscape(row.Learner), orDash(row.Params), mdEscape(row.Reduction)}
-		if showEnc {
-			fields = append([]string{mdEscape(row.Encoder)}, fields...)
-		}
-		for d := range c.Datasets {
-			e := c.Entries[r][d]
-			v := entryText(Entry{Present: e.Present, Failed: e.Failed, Mean: e.Mean, Std: e.Std, N: e.N}, "±")
-			if e.Best && e.ok() {
-				v = "**" + v + "**"
-			}
-			if e.Softmax && e.ok() {
-				v += mdFlavor.dagger
-			}
-			if e.tied() {
-				v += mdFlavor.ddagger
-			}
-			if e.notConverged() {
-				v += mdFlavor.section
-			}
-			if e.Mark != "" {
-				v += " " + strings.ReplaceAll(e.Mark, "*", `\*`)
-			}
-			if x := effectText(e); x != "" {
-				v += " (" + x + ")"
-			}
-			fields = append(fields, v)
-		}
-		fields = append(fields, rankFields(c, r)...)
-		b.WriteString("| " + strings.Join(fields, " | ") + " |\n")
-	}
-	b.WriteString("\n")
-	for _, l := range statLines(c, mdFlavor) {
-		b.WriteString(l + "\n\n")
-	}
-}
 
 // columnHeads names the dataset columns of c; a column whose every value
 // comes from a single split says which: "(test set)" for a test file,

@@ -154,76 +154,13 @@ func WriteMarkdown(w io.Writer, t *Tables, cells []*outcome.CellResult) error {
 		fmt.Fprintf(&b, "> **Partial results:** %s.\n\n", t.Partial)
 	}
 	writeMarkdownWarnings(&b, t.Warnings)
-	for _, c := range t.Metrics {
-		writeMarkdownTable(&b, c)
-		writeMarkdownBayes(&b, c)
+	secs, err := reportSections(reportInput{Tables: t, Cells: cells})
+	if err != nil {
+		return err
 	}
-	writeMarkdownSetup(&b, t)
-	writeChosenTable(&b, t.Selected)
-	for _, l := range edgeLines(t.Edges, mdEscape) {
-		b.WriteString(l + "\n\n")
-	}
-	writeSearches(&b, t.Searches)
-	writeCodeTable(&b, cells, t.shown)
-	writeMarkdownViews(&b, t)
-	if len(t.ComputedBy) > 0 {
-		b.WriteString("## Computed by\n\n")
-		for _, line := range t.ComputedBy {
-			fmt.Fprintf(&b, "- %s\n", mdEscape(line))
-		}
-		b.WriteString("\n")
-	}
-	_, err := io.WriteString(w, b.String())
+	writeMarkdownSections(&b, secs)
+	_, err = io.WriteString(w, b.String())
 	return err
-}
-
-// codeRow is one line of the code-matrix table: the diagnostics of one
-// reduction's code matrix on one dataset.
-type codeRow struct {
-	Dataset, Reduction string
-	K, L, Corrects     int
-	DMin, DMean        float64
-}
-
-// codeRows returns the code-matrix diagnostics of every reduction that has
-// them, once per dataset, in cell order: the same reduction may have a
-// different matrix on a dataset with another number of classes.
-func codeRows(cells []*outcome.CellResult, shown shownNames) []codeRow {
-	type key struct{ dataset, reduction string }
-	seen := map[key]bool{}
-	var rows []codeRow
-	for _, c := range cells {
-		if c.Failed() || len(c.Folds) == 0 || c.Folds[0].Diagnostics == nil {
-			continue
-		}
-		k := key{c.Dataset, c.Reduction}
-		if seen[k] {
-			continue
-		}
-		seen[k] = true
-		d := c.Folds[0].Diagnostics
-		_, sh := shown.of(c.ID)
-		rows = append(rows, codeRow{Dataset: c.Dataset, Reduction: sh.Reduction, K: d.Classes, L: d.Columns,
-			Corrects: d.Correcting, DMin: d.MinDistance, DMean: d.MeanDistance})
-	}
-	return rows
-}
-
-// writeCodeTable writes the code-matrix table (see codeRows): dataset,
-// reduction, K, L, minimum and mean row distance and the error-correcting
-// capability.
-func writeCodeTable(b *strings.Builder, cells []*outcome.CellResult, shown shownNames) {
-	rows := codeRows(cells, shown)
-	if len(rows) == 0 {
-		return
-	}
-	b.WriteString("## Code matrices\n\n")
-	b.WriteString("| dataset | reduction | K | L | d_min | d_mean | corrects |\n| --- | --- | ---: | ---: | ---: | ---: | ---: |\n")
-	for _, r := range rows {
-		fmt.Fprintf(b, "| %s | %s | %d | %d | %s | %s | %d |\n", mdEscape(r.Dataset), mdEscape(r.Reduction), r.K, r.L,
-			strconv.FormatFloat(r.DMin, 'f', -1, 64), strconv.FormatFloat(r.DMean, 'f', 2, 64), r.Corrects)
-	}
-	b.WriteString("\n")
 }
 
 // absent is the mark of an absent value in every table of every format:

@@ -324,10 +324,10 @@ func TestCorrectedMarks(t *testing.T) {
 	// Δ = ±0.02 ± 0.010956 (noisy: t = 2.065, p = 0.0689, half-width
 	// 2.262157·√(0.2111·4.444e-4) = 0.021913).
 	for _, want := range []string{
-		"| up | – | ova | **0.8200 ± 0.0105** v (p = 0.0026, Δ = +0.0200 [+0.0090, +0.0310]) | 1.50 | 1/0/0 |",
-		"| noisy | – | ova | **0.8200 ± 0.0211** (p = 0.0689, Δ = +0.0200 [-0.0019, +0.0419]) | 1.50 | 0/1/0 |",
-		`| down | – | ova | 0.7800 ± 0.0105 \* (p = 0.0026, Δ = -0.0200 [-0.0310, -0.0090]) | 4.00 | 0/0/1 |`,
-		"| up | – | ova | **0.1800 ± 0.0105** v (p = 0.0026, Δ = -0.0200 [-0.0310, -0.0090]) | 1.50 | 1/0/0 |",
+		"| up | **0.8200 ± 0.0105** v (p = 0.0026, Δ = +0.0200 [+0.0090, +0.0310]) | 1.50 | 1/0/0 |",
+		"| noisy | **0.8200 ± 0.0211** (p = 0.0689, Δ = +0.0200 [-0.0019, +0.0419]) | 1.50 | 0/1/0 |",
+		`| down | 0.7800 ± 0.0105 \* (p = 0.0026, Δ = -0.0200 [-0.0310, -0.0090]) | 4.00 | 0/0/1 |`,
+		"| up | **0.1800 ± 0.0105** v (p = 0.0026, Δ = -0.0200 [-0.0310, -0.0090]) | 1.50 | 1/0/0 |",
 	} {
 		if !strings.Contains(md.String(), want) {
 			t.Errorf("markdown marks: no line %q in\n%s", want, md.String())
@@ -336,9 +336,9 @@ func TestCorrectedMarks(t *testing.T) {
 	// LaTeX: compactly, beside the marks only.
 	WriteLaTeX(&tex, tables)
 	for _, want := range []string{
-		`up & -- & ova & \textbf{0.8200 $\pm$ 0.0105}\,v$^{p=.003}_{+.020\pm.011}$ & 1.50 & 1/0/0 \\`,
-		`down & -- & ova & 0.7800 $\pm$ 0.0105\,*$^{p=.003}_{-.020\pm.011}$ & 4.00 & 0/0/1 \\`,
-		`noisy & -- & ova & \textbf{0.8200 $\pm$ 0.0211} & 1.50 & 0/1/0 \\`,
+		`up & \textbf{0.8200 $\pm$ 0.0105}\,v$^{p=.003}_{+.020\pm.011}$ & 1.50 & 1/0/0 \\`,
+		`down & 0.7800 $\pm$ 0.0105\,*$^{p=.003}_{-.020\pm.011}$ & 4.00 & 0/0/1 \\`,
+		`noisy & \textbf{0.8200 $\pm$ 0.0211} & 1.50 & 0/1/0 \\`,
 	} {
 		if !strings.Contains(tex.String(), want) {
 			t.Errorf("latex marks: no line %q in\n%s", want, tex.String())
@@ -412,7 +412,7 @@ func TestAcrossDemsar(t *testing.T) {
 	WriteMarkdown(&md, tables, cells)
 	WriteLaTeX(&tex, tables)
 	WriteJSON(&js, tables)
-	for _, want := range []string{"| C4.5+m+cf | – |  | ", "1.96 |",
+	for _, want := range []string{"| C4.5+m+cf | **0.7980 ± 0.0000** | ", "1.96 |",
 		"Friedman χ²_F = 9.279 (df 3, p = 0.0258), Iman–Davenport F_F = 3.686 (df 3, 39, p = 0.0198)",
 		"CD = 1.254 (α = 0.05, k = 4, N = 14)", "Nemenyi: no two rows differ by at least CD."} {
 		if !strings.Contains(md.String(), want) {
@@ -998,12 +998,12 @@ func TestTimingTables(t *testing.T) {
 		md, not []string
 	}{
 		{"default", plain, false,
-			[]string{"## fit_seconds (lower is better)\n\n| learner | params | reduction | d1 | d2 | d3 |\n",
-				"| slow | – | ova | 0.2100 ± 0.0100 | 0.4100 ± 0.0100 | 0.6100 ± 0.0100 |\n",
+			[]string{"## fit_seconds (lower is better)\n\n| row | d1 | d2 | d3 |\n",
+				"| slow | 0.2100 ± 0.0100 | 0.4100 ± 0.0100 | 0.6100 ± 0.0100 |\n",
 				"Note: timing metric: reported, not ranked or tested (output { rank_timings = true } ranks it)."},
 			[]string{"**0.1100", "Friedman χ²_F = 3.000"}},
 		{"rank_timings", ranked, true,
-			[]string{"| learner | params | reduction | d1 | d2 | d3 | avg. rank | w/t/l |\n", "| fast | – | ova | **0.1100 ± 0.0100** |",
+			[]string{"| row | d1 | d2 | d3 | avg. rank | w/t/l |\n", "| fast | **0.1100 ± 0.0100** |",
 				"Friedman χ²_F = 3.000"},
 			[]string{"timing metric"}},
 	} {
@@ -1069,7 +1069,7 @@ func TestSoftmaxFootnote(t *testing.T) {
 		count       int // daggers: 2 entries + 2 footnotes
 		dagger      string
 	}{
-		{"markdown", md.String(), []string{"| svm | C=1 | ova | 0.3250 ± 0.0354 † |",
+		{"markdown", md.String(), []string{"| svm ova | 0.3250 ± 0.0354 † |",
 			"†: log_loss from a softmax of the decoder's class scores, not from probabilities"}, 4, "†"},
 		{"latex", tex.String(), []string{`0.3250 $\pm$ 0.0354\,$^\dagger$ &`, `$^\dagger$: brier from a softmax`}, 4, `$^\dagger$`},
 		{"html", html.String(), []string{"0.3250 ± 0.0354<sup>†</sup></td>", "<sup>†</sup>: log_loss from a softmax"}, 4, "<sup>†</sup>"},

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -161,56 +162,92 @@ func betterScore(m string, a, b float64) bool {
 	return a > b
 }
 
-// writeSearches writes the searches (see Search) as Markdown: per cell a
-// line on its cost against every candidate on every row (naming its
-// pipeline when the searches have several), then, for successive
-// halving, each outer fold's rounds.
-func writeSearches(b *strings.Builder, ss []Search) {
+// searchSection is the tuning-searches view (Markdown, HTML, JSON): per
+// cell a line on its cost against every candidate on every row (naming
+// its pipeline when the searches have several), then, for successive
+// halving, each outer fold's rounds; no section without searches.
+func searchSection(ss []Search, figs []Figure) []section {
 	if len(ss) == 0 {
-		return
+		return nil
 	}
-	b.WriteString("## Tuning searches\n\n")
+	sec := section{ID: "searches", Title: "Tuning searches", In: only(mdFormat, htmlFormat, texFormat, jsonFormat),
+		JSON: []jsonField{{"tuning_searches", ss}}}
+	rounds := only(mdFormat, htmlFormat)
 	showEnc := searchEncodersDiffer(ss)
 	for _, s := range ss {
-		fmt.Fprintf(b, "%s\n\n", s.summary(showEnc, mdEscape, func(t string) string { return "**" + t + "**" }))
+		sec.Blocks = append(sec.Blocks, para{Text: s.summary(showEnc), In: rounds})
 		if len(s.Folds) == 0 {
 			continue
 		}
-		fmt.Fprintf(b, "| repeat | fold | round | candidates | %s | best | inner mean | survivors |\n| ---: | ---: | ---: | ---: | ---: | --- | ---: | --- |\n", mdEscape(s.unit()))
+		t := table{In: rounds}
+		for i, h := range []string{"repeat", "fold", "round", "candidates", s.unit(), "best", "inner mean", "survivors"} {
+			t.Columns = append(t.Columns, column{Head: txt(h), Num: i != 5 && i != 7})
+		}
 		for _, f := range s.Folds {
 			for i, r := range f.Rounds {
-				fmt.Fprintf(b, "| %s |\n", strings.Join(roundCells(f, i, r, mdEscape), " | "))
+				t.Rows = append(t.Rows, tableRow{Cells: cellsOf(roundCells(f, i, r)...)})
 			}
 		}
-		b.WriteString("\n")
+		sec.Blocks = append(sec.Blocks, t)
 	}
+	var grid figureGrid
+	grid.Class = "figs"
+	for _, f := range figs {
+		if f.Kind == "search" {
+			grid.Figs = append(grid.Figs, f)
+		}
+	}
+	if len(grid.Figs) > 0 {
+		sec.Blocks = append(sec.Blocks, grid)
+	}
+	sec.Blocks = append(sec.Blocks, searchCostTable(ss, showEnc))
+	return []section{sec}
 }
 
-// writeHTMLSearches writes the searches as the Markdown report's "Tuning
-// searches" section.
-func writeHTMLSearches(b *strings.Builder, ss []Search) {
-	if len(ss) == 0 {
-		return
+// searchCostTable is the LaTeX table of the searches (labelled
+// tab:EXPERIMENT-searches): per searched cell its strategy, candidates
+// and inner folds, the inner fits it made and what scoring every
+// candidate on every row would make, and the rows (or budget) the fits
+// weighed against that (with the fit seconds when reported). The rounds
+// stay in the Markdown, HTML and JSON reports.
+func searchCostTable(ss []Search, showEnc bool) table {
+	t := table{In: only(texFormat), Label: "searches",
+		Caption: text{{S: "the tuning searches' cost over every outer fold: inner fits made, against scoring every candidate by every inner fold with all the rows (the exhaustive grid's cost when the candidates are a grid), and the rows the fits trained on (fits "}, {S: `$\times$`, Style: raw}, {S: " their rows; of the budget parameter for a search that grows one) as a share of that."}}}
+	head := []string{"dataset", "learner", "reduction", "strategy", "candidates", "inner fits", "all candidates", "share of the rows"}
+	if showEnc {
+		head = slices.Insert(head, 1, "pipeline")
 	}
-	b.WriteString("<section id=\"searches\">\n<h2>Tuning searches</h2>\n")
-	showEnc := searchEncodersDiffer(ss)
+	timed := ss[0].FitSeconds != nil
+	if timed {
+		head = append(head, "fit seconds")
+	}
+	for i, h := range head {
+		t.Columns = append(t.Columns, column{Head: txt(h), Num: i >= len(head)-4-b2i(timed)})
+	}
 	for _, s := range ss {
-		fmt.Fprintf(b, "<p>%s</p>\n", s.summary(showEnc, htmlEscape, func(t string) string { return "<strong>" + t + "</strong>" }))
-		if len(s.Folds) == 0 {
-			continue
+		share := percent(s.Rows, s.FullRows)
+		if s.Resource != "" {
+			share += " (" + s.Resource + ")"
 		}
-		b.WriteString("<div class=\"wide\"><table>\n<thead><tr><th class=\"num\">repeat</th><th class=\"num\">fold</th><th class=\"num\">round</th>" +
-			"<th class=\"num\">candidates</th><th class=\"num\">" + htmlEscape(s.unit()) + "</th><th>best</th><th class=\"num\">inner mean</th><th>survivors</th></tr></thead>\n<tbody>\n")
-		for _, f := range s.Folds {
-			for i, r := range f.Rounds {
-				c := roundCells(f, i, r, htmlEscape)
-				fmt.Fprintf(b, "<tr><td class=\"num\">%s</td><td class=\"num\">%s</td><td class=\"num\">%s</td><td class=\"num\">%s</td><td class=\"num\">%s</td><td>%s</td><td class=\"num\">%s</td><td>%s</td></tr>\n",
-					c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7])
-			}
+		fields := []string{s.Dataset, s.Learner, s.Reduction, s.Strategy,
+			strconv.Itoa(s.Candidates), strconv.Itoa(s.Fits), strconv.Itoa(s.FullFits), share}
+		if showEnc {
+			fields = slices.Insert(fields, 1, s.Encoder)
 		}
-		b.WriteString("</tbody>\n</table></div>\n")
+		if timed {
+			fields = append(fields, strconv.FormatFloat(*s.FitSeconds, 'f', 1, 64))
+		}
+		t.Rows = append(t.Rows, tableRow{Cells: cellsOf(fields...)})
 	}
-	b.WriteString("</section>\n")
+	return t
+}
+
+// b2i is 1 for true, 0 for false.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // searchEncodersDiffer reports whether the searches have several
@@ -224,22 +261,23 @@ func searchEncodersDiffer(ss []Search) bool {
 	return false
 }
 
-// summary is a search's line: its cell (emphasised by em, the pipeline
-// named when showEnc), strategy, candidates, inner folds, metric and
-// cost, escaped with esc.
-func (s Search) summary(showEnc bool, esc, em func(string) string) string {
+// summary is a search's line: its cell (in bold, the pipeline named
+// when showEnc), strategy, candidates, inner folds, metric and cost (in
+// the budget parameter it grows, if any; with the fit seconds when
+// reported).
+func (s Search) summary(showEnc bool) text {
 	enc := ""
 	if showEnc {
-		enc = " · " + esc(s.Encoder)
+		enc = " · " + s.Encoder
 	}
-	cell := fmt.Sprintf("%s%s · %s · %s", esc(s.Dataset), enc, esc(s.Learner), esc(s.Reduction))
+	cell := fmt.Sprintf("%s%s · %s · %s", s.Dataset, enc, s.Learner, s.Reduction)
 	if s.Resource != "" {
-		u := esc(s.Resource)
-		return fmt.Sprintf("%s: %s search over %d candidates, each scored by %d inner folds on %s, growing %s; %d inner fits on %d %s in all (fits × their %s), against %d fits on %d %s to score every candidate with the largest %s (%s of the %s)%s.",
-			em(cell), s.Strategy, s.Candidates, s.InnerFolds, s.Metric, u, s.Fits, s.Rows, u, u, s.FullFits, s.FullRows, u, u, percent(s.Rows, s.FullRows), u, s.secondsText())
+		u := s.Resource
+		return text{strong(cell), {S: fmt.Sprintf(": %s search over %d candidates, each scored by %d inner folds on %s, growing %s; %d inner fits on %d %s in all (fits × their %s), against %d fits on %d %s to score every candidate with the largest %s (%s of the %s)%s.",
+			s.Strategy, s.Candidates, s.InnerFolds, s.Metric, u, s.Fits, s.Rows, u, u, s.FullFits, s.FullRows, u, u, percent(s.Rows, s.FullRows), u, s.secondsText())}}
 	}
-	return fmt.Sprintf("%s: %s search over %d candidates, each scored by %d inner folds on %s; %d inner fits on %d rows in all (fits × their rows), against %d fits on %d rows to score every candidate on every row (%s of the rows)%s.",
-		em(cell), s.Strategy, s.Candidates, s.InnerFolds, s.Metric, s.Fits, s.Rows, s.FullFits, s.FullRows, percent(s.Rows, s.FullRows), s.secondsText())
+	return text{strong(cell), {S: fmt.Sprintf(": %s search over %d candidates, each scored by %d inner folds on %s; %d inner fits on %d rows in all (fits × their rows), against %d fits on %d rows to score every candidate on every row (%s of the rows)%s.",
+		s.Strategy, s.Candidates, s.InnerFolds, s.Metric, s.Fits, s.Rows, s.FullFits, s.FullRows, percent(s.Rows, s.FullRows), s.secondsText())}}
 }
 
 // secondsText is "; 12.3 s of inner fits" when the search's seconds are
@@ -259,10 +297,10 @@ func (s Search) unit() string {
 	return "rows"
 }
 
-// roundCells are the cells of round i of fold f's row, escaped with esc.
-func roundCells(f SearchFold, i int, r SearchRound, esc func(string) string) []string {
+// roundCells are the cells of round i of fold f's row.
+func roundCells(f SearchFold, i int, r SearchRound) []string {
 	return []string{strconv.Itoa(f.Repeat), strconv.Itoa(f.Fold), roundLabel(f.Rounds, i), strconv.Itoa(len(r.Candidates)), strconv.Itoa(r.Resources),
-		esc(r.Best), strconv.FormatFloat(float64(r.BestScore), 'f', 4, 64), survivorsText(r, f.Chosen, i == len(f.Rounds)-1, esc)}
+		r.Best, strconv.FormatFloat(float64(r.BestScore), 'f', 4, 64), survivorsText(r, f.Chosen, i == len(f.Rounds)-1)}
 }
 
 // roundLabel numbers round i of rounds from 1: within its bracket under
@@ -279,21 +317,17 @@ func roundLabel(rounds []SearchRound, i int) string {
 	return fmt.Sprintf("s=%d: %d", *b, n)
 }
 
-// survivorsText lists a round's survivors, escaped with esc: their names
-// when three or fewer, else their number; after the last round, the
-// choice; after a hyperband bracket's last round, that it ends it.
-func survivorsText(r SearchRound, chosen string, last bool, esc func(string) string) string {
+// survivorsText lists a round's survivors: their names when three or
+// fewer, else their number; after the last round, the choice; after a
+// hyperband bracket's last round, that it ends it.
+func survivorsText(r SearchRound, chosen string, last bool) string {
 	switch {
 	case len(r.Survivors) == 0 && !last:
 		return "end of bracket"
 	case len(r.Survivors) == 0:
-		return "chose " + esc(chosen)
+		return "chose " + chosen
 	case len(r.Survivors) <= 3:
-		parts := make([]string, len(r.Survivors))
-		for i, s := range r.Survivors {
-			parts[i] = esc(s)
-		}
-		return strings.Join(parts, ", ")
+		return strings.Join(r.Survivors, ", ")
 	}
 	return strconv.Itoa(len(r.Survivors))
 }

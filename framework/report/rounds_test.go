@@ -34,7 +34,7 @@ func TestSearchesMarkdown(t *testing.T) {
 	grid := &outcome.CellResult{ID: outcome.ID{Dataset: "iris", Learner: "logreg", Reduction: "none"}, TuneMetric: "accuracy",
 		TuneCandidates: []string{"C=1"}, Folds: []outcome.FoldResult{{Chosen: "C=1"}}}
 	var b strings.Builder
-	writeSearches(&b, searches([]*outcome.CellResult{halvingCell(), grid, random}, nil, false))
+	writeMarkdownSections(&b, searchSection(searches([]*outcome.CellResult{halvingCell(), grid, random}, nil, false), nil))
 	want := "## Tuning searches\n\n" +
 		"**iris · logreg · none**: halving search over 5 candidates, each scored by 3 inner folds on accuracy; 42 inner fits on 2970 rows in all (fits × their rows), against 30 fits on 4050 rows to score every candidate on every row (73.3 % of the rows).\n\n" +
 		"| repeat | fold | round | candidates | rows | best | inner mean | survivors |\n| ---: | ---: | ---: | ---: | ---: | --- | ---: | --- |\n" +
@@ -47,7 +47,7 @@ func TestSearchesMarkdown(t *testing.T) {
 		t.Errorf("section\n%s\nwant\n%s", b.String(), want)
 	}
 	b.Reset()
-	writeSearches(&b, searches([]*outcome.CellResult{grid}, nil, false))
+	writeMarkdownSections(&b, searchSection(searches([]*outcome.CellResult{grid}, nil, false), nil))
 	if b.String() != "" {
 		t.Errorf("a grid-tuned cell alone writes\n%s\nwant nothing (grid reports read as before)", b.String())
 	}
@@ -91,7 +91,7 @@ func TestSearchesHTML(t *testing.T) {
 	c := halvingCell()
 	c.Dataset, c.ID.Learner = "iris", "log<reg>"
 	var b strings.Builder
-	writeHTMLSearches(&b, searches([]*outcome.CellResult{c}, nil, false))
+	writeHTMLSections(&b, searchSection(searches([]*outcome.CellResult{c}, nil, false), nil))
 	for _, want := range []string{
 		"<section id=\"searches\">\n<h2>Tuning searches</h2>\n",
 		"<p><strong>iris · log&lt;reg&gt; · none</strong>: halving search over 5 candidates",
@@ -102,7 +102,7 @@ func TestSearchesHTML(t *testing.T) {
 		}
 	}
 	b.Reset()
-	writeHTMLSearches(&b, nil)
+	writeHTMLSections(&b, searchSection(nil, nil))
 	if b.String() != "" {
 		t.Errorf("no search writes %q", b.String())
 	}
@@ -126,7 +126,7 @@ func TestSearchesHyperband(t *testing.T) {
 		TuneCandidates: []string{"C=1", "C=2", "C=3", "C=4"}, TuneStrategy: "random", TuneFolds: 2,
 		Folds: []outcome.FoldResult{{Chosen: "C=2", TuneRows: 90, TuneScores: []float64{0.5, 0.6}}}}
 	var b strings.Builder
-	writeSearches(&b, searches([]*outcome.CellResult{hb, random}, nil, false))
+	writeMarkdownSections(&b, searchSection(searches([]*outcome.CellResult{hb, random}, nil, false), nil))
 	want := "## Tuning searches\n\n" +
 		"**iris · svm · ova**: hyperband search over 4 candidates, each scored by 2 inner folds on accuracy; 10 inner fits on 540 rows in all (fits × their rows), against 8 fits on 720 rows to score every candidate on every row (75.0 % of the rows).\n\n" +
 		"| repeat | fold | round | candidates | rows | best | inner mean | survivors |\n| ---: | ---: | ---: | ---: | ---: | --- | ---: | --- |\n" +
@@ -187,7 +187,7 @@ func TestSearchesLaTeX(t *testing.T) {
 // ends with its inner fits' seconds (the folds' tune_seconds summed).
 func TestSearchesSeconds(t *testing.T) {
 	var b strings.Builder
-	writeSearches(&b, searches([]*outcome.CellResult{halvingCell()}, nil, true))
+	writeMarkdownSections(&b, searchSection(searches([]*outcome.CellResult{halvingCell()}, nil, true), nil))
 	if want := "(73.3 % of the rows); 0.8 s of inner fits.\n"; !strings.Contains(b.String(), want) {
 		t.Errorf("section\n%s\nwant %q", b.String(), want)
 	}

@@ -120,13 +120,13 @@ func (d DatasetInfo) features() string {
 	return fmt.Sprintf("%d (%s)", d.Numeric+d.Categorical, strings.Join(kinds, ", "))
 }
 
-// writeHTMLSetup writes the set-up section: the run, the programs that
-// computed its cells (t.ComputedBy), the datasets' shapes and class
-// counts, and the plugins with their versions and digests.
-func writeHTMLSetup(b *strings.Builder, s *Setup, t *Tables) {
-	computedBy := t.ComputedBy
-	b.WriteString("<section id=\"setup\">\n<h2>Set-up</h2>\n<dl class=\"setup\">\n")
-	item := func(term, def string) { fmt.Fprintf(b, "<dt>%s</dt><dd>%s</dd>\n", term, def) }
+// setupList is the HTML set-up's list: the run's file, resampling, seed,
+// cells, Go version and the programs that computed its cells
+// (computedBy).
+func setupList(s *Setup, computedBy []string) string {
+	var b strings.Builder
+	b.WriteString("<dl class=\"setup\">\n")
+	item := func(term, def string) { fmt.Fprintf(&b, "<dt>%s</dt><dd>%s</dd>\n", term, def) }
 	if s.File != "" {
 		item("Experiment file", fmt.Sprintf("<code>%s</code> <span class=\"digest\">SHA-256 %s</span>",
 			htmlEscape(filepath.Base(s.File)), htmlEscape(s.FileSHA256)))
@@ -149,35 +149,54 @@ func writeHTMLSetup(b *strings.Builder, s *Setup, t *Tables) {
 		item("Computed by", strings.Join(lines, "<br>\n"))
 	}
 	b.WriteString("</dl>\n")
-	if len(s.Datasets) > 0 {
-		b.WriteString("<h3>Datasets</h3>\n<div class=\"wide\"><table id=\"setup-datasets\">\n<thead><tr><th>dataset</th>" +
-			"<th class=\"num\">rows</th><th class=\"num\">features</th><th class=\"num\">classes</th><th>rows per class</th>" +
-			"<th>file</th><th>SHA-256</th></tr></thead>\n<tbody>\n")
-		for _, d := range s.Datasets {
-			counts := make([]string, len(d.Classes))
-			for i, c := range d.Classes {
-				counts[i] = fmt.Sprintf("%s: %d", htmlEscape(c.Name), c.Count)
-			}
-			k := strconv.Itoa(len(d.Classes))
-			if d.MultiLabel {
-				k += " labels"
-			}
-			file := "<code>" + htmlEscape(d.Path) + "</code>"
-			if d.TestPath != "" {
-				file += " + test <code>" + htmlEscape(d.TestPath) + "</code>"
-			}
-			fmt.Fprintf(b, "<tr><td>%s</td><td class=\"num\">%d</td><td class=\"num\">%s</td><td class=\"num\">%s</td><td class=\"wrap\">%s</td><td>%s</td><td class=\"digest\">%s</td></tr>\n",
-				htmlEscape(d.Name), d.Rows, d.features(), k, strings.Join(counts, ", "), file, htmlEscape(d.SHA256))
+	return b.String()
+}
+
+// datasetsTable is the HTML set-up's table of the datasets: their shapes,
+// class counts, files and digests.
+func datasetsTable(s *Setup) table {
+	t := table{ID: "setup-datasets", Columns: []column{{Head: txt("dataset")}, {Head: txt("rows"), Num: true}, {Head: txt("features"), Num: true},
+		{Head: txt("classes"), Num: true}, {Head: txt("rows per class"), Class: "wrap"}, {Head: txt("file")}, {Head: txt("SHA-256"), Class: "digest"}}}
+	for _, d := range s.Datasets {
+		counts := make([]string, len(d.Classes))
+		for i, c := range d.Classes {
+			counts[i] = fmt.Sprintf("%s: %d", c.Name, c.Count)
 		}
-		b.WriteString("</tbody>\n</table></div>\n")
-	}
-	if len(s.Plugins) > 0 {
-		b.WriteString("<h3>Plugins</h3>\n<div class=\"wide\"><table id=\"setup-plugins\">\n<thead><tr><th>plugin</th><th>version</th><th>SHA-256 of the binary</th></tr></thead>\n<tbody>\n")
-		for _, p := range s.Plugins {
-			fmt.Fprintf(b, "<tr><td>%s</td><td>%s</td><td class=\"digest\">%s</td></tr>\n", htmlEscape(p.Name), htmlEscape(p.Version), htmlEscape(p.SHA256))
+		k := strconv.Itoa(len(d.Classes))
+		if d.MultiLabel {
+			k += " labels"
 		}
-		b.WriteString("</tbody>\n</table></div>\n")
+		file := "<code>" + htmlEscape(d.Path) + "</code>"
+		if d.TestPath != "" {
+			file += " + test <code>" + htmlEscape(d.TestPath) + "</code>"
+		}
+		cells := cellsOf(d.Name, strconv.Itoa(d.Rows), d.features(), k, strings.Join(counts, ", "), "", d.SHA256)
+		cells[5].Text = text{{S: file, Style: raw}}
+		t.Rows = append(t.Rows, tableRow{Cells: cells})
 	}
-	writeHTMLSetupRows(b, t)
-	b.WriteString("</section>\n")
+	return t
+}
+
+// pluginsTable is the HTML set-up's table of the plugins: versions and
+// digests.
+func pluginsTable(s *Setup) table {
+	t := table{ID: "setup-plugins", Columns: []column{{Head: txt("plugin")}, {Head: txt("version")}, {Head: txt("SHA-256 of the binary"), Class: "digest"}}}
+	for _, p := range s.Plugins {
+		t.Rows = append(t.Rows, tableRow{Cells: cellsOf(p.Name, p.Version, p.SHA256)})
+	}
+	return t
+}
+
+// computedBySection names the programs that computed the cells
+// (Markdown's list at the end, JSON; the HTML set-up lists them).
+func computedBySection(computedBy []string) []section {
+	if len(computedBy) == 0 {
+		return nil
+	}
+	items := make([]text, len(computedBy))
+	for i, l := range computedBy {
+		items[i] = txt(l)
+	}
+	return []section{{Title: "Computed by", In: only(mdFormat, jsonFormat), Blocks: []block{list{Items: items}},
+		JSON: []jsonField{{"computed_by", computedBy}}}}
 }

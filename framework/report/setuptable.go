@@ -75,61 +75,88 @@ func setupLabel(t *Tables, r setup.Row) string {
 	return r.Show.Label(false)
 }
 
-// writeMarkdownSetup writes the set-up table: one line per row of the
-// comparison tables, saying what it is.
-func writeMarkdownSetup(b *strings.Builder, t *Tables) {
+// setupTableSection is the set-up table in Markdown and JSON: what each
+// row of the tables is, when the run described its rows; else the rows'
+// coordinates (rowsSection).
+func setupTableSection(t *Tables) []section {
 	if len(t.Setup) == 0 {
-		return
+		return rowsSection(t)
 	}
-	b.WriteString("## Set-up\n\n")
-	b.WriteString("What each row of the tables is; parameters marked (default) were left to the plugin's default.\n\n")
-	b.WriteString("| row |")
-	for _, c := range setupCells {
-		b.WriteString(" " + c.head + " |")
-	}
-	b.WriteString("\n|" + strings.Repeat(" --- |", len(setupCells)+1) + "\n")
-	for _, r := range t.Setup {
-		b.WriteString("| " + mdEscape(setupLabel(t, r)) + " |")
-		for _, c := range setupCells {
-			b.WriteString(" " + mdEscape(c.cell(r)) + " |")
-		}
-		b.WriteString("\n")
-	}
-	b.WriteString("\n")
+	return []section{{Title: "Set-up", In: only(mdFormat, jsonFormat), JSON: []jsonField{{"setup", jsonSetup(t)}},
+		Blocks: []block{para{Text: txt("What each row of the tables is; parameters marked (default) were left to the plugin's default.")}, setupTable(t)}}}
 }
 
-// writeHTMLSetupRows writes the set-up table into the set-up section.
-func writeHTMLSetupRows(b *strings.Builder, t *Tables) {
-	if len(t.Setup) == 0 {
-		return
+// rowsSection maps each row's short name to the coordinates its cells
+// name (pipeline, learner, parameters, reduction), in Markdown and HTML,
+// for a run that recorded no set-up table (a results directory of an
+// older bench): the tables name their rows by short names only.
+func rowsSection(t *Tables) []section {
+	rows := tableRows(t)
+	if len(rows) == 0 {
+		return nil
 	}
-	b.WriteString("<h3>Rows of the tables</h3>\n<p class=\"stats\">What each row of the tables is; parameters marked (default) were left to the plugin&rsquo;s default; code and decoder are the reducer&rsquo;s own words.</p>\n")
-	b.WriteString("<div class=\"wide\"><table id=\"setup-rows\">\n<thead><tr><th>row</th>")
-	for _, c := range setupCells {
-		fmt.Fprintf(b, "<th>%s</th>", c.head)
+	rt := table{ID: "rows", Columns: []column{{Head: txt("row")}, {Head: txt("pipeline")}, {Head: txt("learner")}, {Head: txt("params")}, {Head: txt("reduction")}}}
+	for _, r := range rows {
+		rt.Rows = append(rt.Rows, tableRow{Label: r.Label, Cells: cellsOf(r.Label, r.key.Encoder, r.key.Learner, orDashPlain(r.key.Params), r.key.Reduction)})
 	}
-	b.WriteString("</tr></thead>\n<tbody>\n")
-	for _, r := range t.Setup {
-		fmt.Fprintf(b, "<tr data-label=\"%s\"><td>%s</td>", htmlEscape(setupLabel(t, r)), htmlEscape(setupLabel(t, r)))
-		for _, c := range setupCells {
-			fmt.Fprintf(b, "<td class=\"wrap\">%s</td>", htmlEscape(c.cell(r)))
-		}
-		b.WriteString("</tr>\n")
-	}
-	b.WriteString("</tbody>\n</table></div>\n")
+	return []section{{ID: "rows", Title: "Rows of the tables", In: only(mdFormat, htmlFormat),
+		Blocks: []block{para{Text: txt("What each row of the tables is, by the names its cells have (the run recorded no set-up)."), Class: "stats"}, rt}}}
 }
 
-// writeHTMLSource writes the experiment file's text.
-func writeHTMLSource(b *strings.Builder, s *Setup) {
+// setupSection is the HTML report's set-up section, when the run
+// recorded its set-up (s): the run, the programs that computed its cells,
+// the datasets' shapes and class counts, the plugins with their versions
+// and digests, and the set-up table.
+func setupSection(t *Tables, s *Setup) []section {
+	if s == nil {
+		return nil
+	}
+	sec := section{ID: "setup", Title: "Set-up", Nav: "Set-up", In: only(htmlFormat), Blocks: []block{htmlBlock(setupList(s, t.ComputedBy))}}
+	if len(s.Datasets) > 0 {
+		sec.Blocks = append(sec.Blocks, heading{Level: 3, Text: txt("Datasets")}, datasetsTable(s))
+	}
+	if len(s.Plugins) > 0 {
+		sec.Blocks = append(sec.Blocks, heading{Level: 3, Text: txt("Plugins")}, pluginsTable(s))
+	}
+	if len(t.Setup) > 0 {
+		sec.Blocks = append(sec.Blocks, heading{Level: 3, Text: txt("Rows of the tables")},
+			para{Text: text{{S: "What each row of the tables is; parameters marked (default) were left to the plugin&rsquo;s default; code and decoder are the reducer&rsquo;s own words.", Style: raw}}, Class: "stats"},
+			setupTable(t))
+	}
+	return []section{sec}
+}
+
+// setupTable is the set-up table: one line per row of the comparison
+// tables, saying what it is.
+func setupTable(t *Tables) table {
+	st := table{ID: "setup-rows", Columns: []column{{Head: txt("row")}}}
+	for _, c := range setupCells {
+		st.Columns = append(st.Columns, column{Head: txt(c.head), Class: "wrap"})
+	}
+	for _, r := range t.Setup {
+		label := setupLabel(t, r)
+		cells := []string{label}
+		for _, c := range setupCells {
+			cells = append(cells, c.cell(r))
+		}
+		st.Rows = append(st.Rows, tableRow{Label: label, Cells: cellsOf(cells...)})
+	}
+	return st
+}
+
+// sourceSection is the experiment file's text, in the HTML report, when
+// the run recorded it.
+func sourceSection(s *Setup) []section {
 	if s == nil || s.Source == "" {
-		return
+		return nil
 	}
 	name := "the experiment file"
 	if s.File != "" {
 		name = s.File[strings.LastIndexAny(s.File, `/\`)+1:]
 	}
-	fmt.Fprintf(b, "<section id=\"experiment-file\">\n<h2>Experiment file</h2>\n<p class=\"stats\"><code>%s</code>, as run (SHA-256 <span class=\"digest\">%s</span>).</p>\n<pre class=\"source\"><code>%s</code></pre>\n</section>\n",
-		htmlEscape(name), htmlEscape(s.FileSHA256), htmlEscape(s.Source))
+	return []section{{ID: "experiment-file", Title: "Experiment file", Nav: "Experiment file", In: only(htmlFormat), Blocks: []block{
+		para{Text: text{{S: "<code>" + htmlEscape(name) + "</code>, as run (SHA-256 <span class=\"digest\">" + htmlEscape(s.FileSHA256) + "</span>).", Style: raw}}, Class: "stats"},
+		htmlBlock("<pre class=\"source\"><code>" + htmlEscape(s.Source) + "</code></pre>\n")}}}
 }
 
 // jsonSetupRow is one row of the set-up table in the JSON output.

@@ -210,7 +210,9 @@ type Tables struct {
 // each chosen parameter setting with the number of folds that chose it,
 // most often first (ties in the order first chosen).
 type Selection struct {
-	Dataset   string         `json:"dataset"`
+	Dataset string `json:"dataset"`
+	// Row is the short name of the cell's row in the tables (Row.Label).
+	Row       string         `json:"row"`
 	Encoder   string         `json:"encoder"`
 	Learner   string         `json:"learner"`
 	Reduction string         `json:"reduction"`
@@ -431,7 +433,7 @@ func BuildTables(s Spec, cells []*outcome.CellResult) *Tables {
 	}
 	shown := newShown(shownRows(s.Setup))
 	rows, datasets, rowOf := rowsOf(cells, shown)
-	t := &Tables{Experiment: s.Experiment, Baseline: s.Baseline, Alpha: alpha, Selected: selections(cells, shown),
+	t := &Tables{Experiment: s.Experiment, Baseline: s.Baseline, Alpha: alpha, Selected: selections(cells, shown, rows),
 		Searches: searches(cells, shown, slices.ContainsFunc(s.Metrics, IsTiming)), shown: shown}
 	base, baseNote := baselineRow(rows, s.Baseline)
 	dsIndex := map[string]int{}

@@ -6,42 +6,39 @@ import (
 	"strings"
 
 	"github.com/polyclass/polyclass/framework/outcome"
+	"github.com/polyclass/polyclass/framework/setup"
 )
 
-// writeChosenTable lists, for every tuned cell (sel, see Selection), the
-// parameter values its inner cross-validations chose, with the number of
-// folds that chose each; a pipeline column tells the cells apart when the
-// tuned cells have several pipelines.
-func writeChosenTable(b *strings.Builder, sel []Selection) {
-	if len(sel) == 0 {
-		return
-	}
-	showEnc := encodersDiffer(sel)
-	b.WriteString("## Selected parameters\n\n")
-	if showEnc {
-		b.WriteString("| dataset | pipeline | learner | reduction | chosen on the training part (folds) |\n| --- | --- | --- | --- | --- |\n")
-	} else {
-		b.WriteString("| dataset | learner | reduction | chosen on the training part (folds) |\n| --- | --- | --- | --- |\n")
-	}
-	for _, s := range sel {
-		enc := ""
-		if showEnc {
-			enc = " " + mdEscape(s.Encoder) + " |"
-		}
-		fmt.Fprintf(b, "| %s |%s %s | %s | %s |\n", mdEscape(s.Dataset), enc, mdEscape(s.Learner), mdEscape(s.Reduction), s.summary(mdEscape))
-	}
-	b.WriteString("\n")
-}
+// The selected-parameters view: what the inner cross-validations of the
+// tuned cells chose, and the warnings of the choices on the edge of their
+// grid (every format).
 
-// encodersDiffer reports whether the tuned cells of sel have more than one
-// pipeline: the tables then need a pipeline column to tell them apart.
-func encodersDiffer(sel []Selection) bool {
-	for _, s := range sel {
-		if s.Encoder != sel[0].Encoder {
-			return true
-		}
+// selectedCaption is the LaTeX caption of the selected-parameters table.
+const selectedCaption = "parameters chosen by the inner cross-validation on each outer training part, with the number of outer folds that chose them."
+
+// selectedSection lists, for every tuned cell (sel, see Selection), by
+// dataset and its row's short name, the parameter values its inner
+// cross-validations chose, with the number of folds that chose each, then
+// a warning for each choice on
+// the edge of its grid (edges); JSON holds both in full. No section
+// without tuned cells.
+func selectedSection(sel []Selection, edges []EdgeChoice) []section {
+	if len(sel) == 0 {
+		return nil
 	}
-	return false
+	t := table{Caption: txt(selectedCaption), Label: "selected",
+		Columns: []column{{Head: txt("dataset")}, {Head: txt("row")}, {Head: txt("chosen on the training part (folds)")}}}
+	for _, s := range sel {
+		t.Rows = append(t.Rows, tableRow{Cells: cellsOf(s.Dataset, s.Row, s.summary(func(x string) string { return x }))})
+	}
+	sec := section{ID: "selected", Title: "Selected parameters", Nav: "Selected parameters", Blocks: []block{t}, JSON: []jsonField{{"selected_parameters", sel}}}
+	for _, l := range edgeLines(edges, func(x string) string { return x }) {
+		sec.Blocks = append(sec.Blocks, para{Text: txt(l), Class: "stats note tuning-edge"})
+	}
+	if len(edges) > 0 {
+		sec.JSON = append(sec.JSON, jsonField{"tuning_edges", edges})
+	}
+	return []section{sec}
 }
 
 // summary is "C=10 (6), C=1 (4)": the settings chosen, each escaped with
@@ -77,14 +74,28 @@ func chosenCounts(c *outcome.CellResult) []ChosenParams {
 	return out
 }
 
-// selections returns the choices of the tuned cells, in cell order.
-func selections(cells []*outcome.CellResult, shown shownNames) []Selection {
+// selections returns the choices of the tuned cells, in cell order, each
+// with its row's short name among rows (what the cells show, when rows
+// do not have it).
+func selections(cells []*outcome.CellResult, shown shownNames, rows []Row) []Selection {
 	var out []Selection
 	for _, c := range cells {
 		if chosen := chosenCounts(c); len(chosen) > 0 {
-			_, sh := shown.of(c.ID)
-			out = append(out, Selection{Dataset: c.Dataset, Encoder: sh.Encoder, Learner: sh.Learner, Reduction: sh.Reduction, Chosen: chosen})
+			key, sh := shown.of(c.ID)
+			out = append(out, Selection{Dataset: c.Dataset, Row: labelOf(rows, key, sh), Encoder: sh.Encoder, Learner: sh.Learner,
+				Reduction: sh.Reduction, Chosen: chosen})
 		}
 	}
 	return out
+}
+
+// labelOf is the short name of the row of rows whose cells name it key;
+// what it shows (show) when rows have no such row.
+func labelOf(rows []Row, key, show setup.Key) string {
+	for _, r := range rows {
+		if r.key == key {
+			return r.Label
+		}
+	}
+	return show.Label(false)
 }

@@ -21,9 +21,9 @@ func TestChosenParameters(t *testing.T) {
 	plain := &outcome.CellResult{ID: outcome.ID{Dataset: "iris", Encoder: "std", Learner: "svm", Reduction: "ova"},
 		Folds: []outcome.FoldResult{{Metrics: map[string]float64{"accuracy": 1}}}}
 	var b strings.Builder
-	writeChosenTable(&b, selections([]*outcome.CellResult{tuned, plain}, nil))
-	want := "## Selected parameters\n\n| dataset | learner | reduction | chosen on the training part (folds) |\n| --- | --- | --- | --- |\n" +
-		"| iris | logreg | none | C=10 (3), C=1 (2) |\n\n"
+	writeMarkdownSections(&b, selectedSection(selectionsOf(tuned, plain), nil))
+	want := "## Selected parameters\n\n| dataset | row | chosen on the training part (folds) |\n| --- | --- | --- |\n" +
+		"| iris | logreg | C=10 (3), C=1 (2) |\n\n"
 	if b.String() != want {
 		t.Errorf("table\n%s\nwant\n%s", b.String(), want)
 	}
@@ -64,9 +64,9 @@ func TestChosenParameters(t *testing.T) {
 	raw := &outcome.CellResult{ID: tuned.ID, Folds: []outcome.FoldResult{{Metrics: map[string]float64{"accuracy": 0.5}, Chosen: "C=1"}}}
 	raw.Encoder = "raw"
 	b.Reset()
-	writeChosenTable(&b, selections([]*outcome.CellResult{tuned, raw, plain}, nil))
-	want = "## Selected parameters\n\n| dataset | pipeline | learner | reduction | chosen on the training part (folds) |\n| --- | --- | --- | --- | --- |\n" +
-		"| iris | std | logreg | none | C=10 (3), C=1 (2) |\n| iris | raw | logreg | none | C=1 (1) |\n\n"
+	writeMarkdownSections(&b, selectedSection(selectionsOf(tuned, raw, plain), nil))
+	want = "## Selected parameters\n\n| dataset | row | chosen on the training part (folds) |\n| --- | --- | --- |\n" +
+		"| iris | std logreg | C=10 (3), C=1 (2) |\n| iris | raw logreg | C=1 (1) |\n\n"
 	if b.String() != want {
 		t.Errorf("table\n%s\nwant\n%s", b.String(), want)
 	}
@@ -82,8 +82,8 @@ func TestChosenParameters(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantSel := []Selection{
-		{Dataset: "iris", Encoder: "std", Learner: "logreg", Reduction: "none", Chosen: []ChosenParams{{"C=10", 3}, {"C=1", 2}}},
-		{Dataset: "iris", Encoder: "raw", Learner: "logreg", Reduction: "none", Chosen: []ChosenParams{{"C=1", 1}}},
+		{Dataset: "iris", Row: "std logreg", Encoder: "std", Learner: "logreg", Reduction: "none", Chosen: []ChosenParams{{"C=10", 3}, {"C=1", 2}}},
+		{Dataset: "iris", Row: "raw logreg", Encoder: "raw", Learner: "logreg", Reduction: "none", Chosen: []ChosenParams{{"C=1", 1}}},
 	}
 	if !reflect.DeepEqual(got.Selected, wantSel) {
 		t.Errorf("JSON selected_parameters %+v, want %+v", got.Selected, wantSel)
@@ -95,8 +95,8 @@ func TestChosenParameters(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkText(t, "html", html.String(), []string{`<a href="#selected">Selected parameters</a>`,
-		"<tr><td>iris</td><td>std</td><td>logreg</td><td>none</td><td>C=10 (3), C=1 (2)</td></tr>",
-		"<tr><td>iris</td><td>raw</td><td>logreg</td><td>none</td><td>C=1 (1)</td></tr>"}, nil)
+		"<tr><td>iris</td><td>std logreg</td><td>C=10 (3), C=1 (2)</td></tr>",
+		"<tr><td>iris</td><td>raw logreg</td><td>C=1 (1)</td></tr>"}, nil)
 	// And the LaTeX tables, after the metric tables, escaped.
 	var tex strings.Builder
 	underscore := *raw
@@ -105,22 +105,22 @@ func TestChosenParameters(t *testing.T) {
 	if err := WriteLaTeX(&tex, BuildTables(Spec{Experiment: "x_1", Metrics: []string{"accuracy"}}, append(all, &underscore))); err != nil {
 		t.Fatal(err)
 	}
-	checkText(t, "latex", tex.String(), []string{"\\label{tab:x-1-selected}\n\\sbox0{\\begin{tabular}{lllll}\n\\toprule\n" +
-		"dataset & pipeline & learner & reduction & chosen on the training part (folds) \\\\\n\\midrule\n" +
-		"iris & std & logreg & none & C=10 (3), C=1 (2) \\\\\niris & raw & logreg & none & C=1 (1) \\\\\n" +
-		"my\\_data & raw & logreg & none & loss=squared\\_hinge (1) \\\\\n\\bottomrule\n"}, nil)
+	checkText(t, "latex", tex.String(), []string{"\\label{tab:x-1-selected}\n\\sbox0{\\begin{tabular}{lll}\n\\toprule\n" +
+		"dataset & row & chosen on the training part (folds) \\\\\n\\midrule\n" +
+		"iris & std logreg & C=10 (3), C=1 (2) \\\\\niris & raw logreg & C=1 (1) \\\\\n" +
+		"my\\_data & raw logreg & loss=squared\\_hinge (1) \\\\\n\\bottomrule\n"}, nil)
 	if i, j := strings.Index(tex.String(), "tab:x-1-accuracy"), strings.Index(tex.String(), "tab:x-1-selected"); i < 0 || j < i {
 		t.Errorf("the selected parameters do not follow the accuracy table:\n%s", tex.String())
 	}
-	// One pipeline: no pipeline column in the HTML and LaTeX tables either; a
-	// partial run says so in the caption.
+	// One pipeline: the rows' short names leave it out, in the HTML and
+	// LaTeX tables too; a partial run says so in the caption.
 	one := []*outcome.CellResult{tuned, plain}
 	html.Reset()
 	if err := WriteHTML(&html, HTMLReport{Tables: BuildTables(Spec{Experiment: "x", Metrics: []string{"accuracy"}}, one), Cells: one}); err != nil {
 		t.Fatal(err)
 	}
-	checkText(t, "html, one encoder", html.String(), []string{"<thead><tr><th>dataset</th><th>learner</th><th>reduction</th><th>chosen on the training part (folds)</th></tr></thead>",
-		"<tr><td>iris</td><td>logreg</td><td>none</td><td>C=10 (3), C=1 (2)</td></tr>"}, []string{"<th>pipeline</th>"})
+	checkText(t, "html, one encoder", html.String(), []string{"<thead><tr><th>dataset</th><th>row</th><th>chosen on the training part (folds)</th></tr></thead>",
+		"<tr><td>iris</td><td>logreg</td><td>C=10 (3), C=1 (2)</td></tr>"}, []string{"<th>dataset</th><th>pipeline</th>"})
 	tex.Reset()
 	partial := BuildTables(Spec{Experiment: "x", Metrics: []string{"accuracy"}}, one)
 	partial.Partial = "2 of 3 cells finished"
@@ -128,7 +128,7 @@ func TestChosenParameters(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkText(t, "latex, one encoder", tex.String(), []string{"with the number of outer folds that chose them. Partial results: 2 of 3 cells finished.}",
-		"\\sbox0{\\begin{tabular}{llll}\n\\toprule\ndataset & learner & reduction & chosen on the training part (folds) \\\\\n\\midrule\niris & logreg & none & C=10 (3), C=1 (2) \\\\\n"}, nil)
+		"\\sbox0{\\begin{tabular}{lll}\n\\toprule\ndataset & row & chosen on the training part (folds) \\\\\n\\midrule\niris & logreg & C=10 (3), C=1 (2) \\\\\n"}, nil)
 	tex.Reset()
 	if err := WriteLaTeX(&tex, BuildTables(Spec{Experiment: "x", Metrics: []string{"accuracy"}}, []*outcome.CellResult{plain})); err != nil {
 		t.Fatal(err)
@@ -137,8 +137,15 @@ func TestChosenParameters(t *testing.T) {
 		t.Errorf("no tuned cell, yet a LaTeX table of choices:\n%s", tex.String())
 	}
 	b.Reset()
-	writeChosenTable(&b, selections([]*outcome.CellResult{plain}, nil))
+	writeMarkdownSections(&b, selectedSection(selectionsOf(plain), nil))
 	if b.Len() != 0 {
 		t.Errorf("no tuned cell, yet a table: %q", b.String())
 	}
+}
+
+// selectionsOf is the tuned cells' choices as BuildTables finds them,
+// named by the rows' short names.
+func selectionsOf(cells ...*outcome.CellResult) []Selection {
+	rows, _, _ := rowsOf(cells, nil)
+	return selections(cells, nil, rows)
 }

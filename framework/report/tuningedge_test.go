@@ -73,7 +73,7 @@ func TestTuningEdgeReport(t *testing.T) {
 	if err := WriteMarkdown(&md, tables, cells); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(md.String(), "| segment | logreg | ova | C=100 (10) |\n\n"+want+"\n") {
+	if !strings.Contains(md.String(), "| segment | logreg | C=100 (10) |\n\n"+want+"\n") {
 		t.Errorf("markdown:\n%s", md.String())
 	}
 	if err := WriteHTML(&html, HTMLReport{Tables: tables, Cells: cells}); err != nil {

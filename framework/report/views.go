@@ -202,41 +202,89 @@ const viewsNote = "From each row's out-of-fold predictions, every fold and repea
 	"ROC AUC and average precision (AP): each class against the rest, macro-averaged over the classes (scikit-learn's average=\"macro\") and micro-averaged over every class's decisions pooled. " +
 	"ECE: expected calibration error of the largest class probability in 15 equal-width bins (Guo et al. 2017), for rows whose scores are probabilities."
 
-// writeMarkdownViews writes the threshold views' table and the per-class
-// reports, dataset by dataset.
-func writeMarkdownViews(b *strings.Builder, t *Tables) {
+// perClassSection is the per-class and threshold view (Markdown, HTML,
+// JSON): for each dataset the threshold views' table and each row's
+// per-class report (folded in HTML), then in HTML the curve panel and the
+// curves and reliability figures of the rows drawn (figs' of those
+// kinds); JSON holds the reports and summaries in full. No section when
+// no cell has either.
+func perClassSection(t *Tables, figs []Figure) ([]section, error) {
 	if len(t.PerClass) == 0 && len(t.Views) == 0 {
-		return
+		return nil, nil
 	}
-	b.WriteString("## Per class and per threshold\n\n" + viewsNote + "\n\n")
+	sec := section{ID: "per-class", Title: "Per class and per threshold", Nav: "Per class", In: only(mdFormat, htmlFormat, jsonFormat),
+		Blocks: []block{para{Text: txt(viewsNote), Class: "stats"}}}
 	rows := tableRows(t)
-	for _, ds := range datasetsOf(t) {
-		fmt.Fprintf(b, "### %s\n\n", mdEscape(ds))
-		first := true
-		for _, v := range t.Views {
-			if v.Dataset != ds {
-				continue
-			}
-			if first {
-				b.WriteString("| row | " + strings.Join(viewsHead, " | ") + " |\n|" + " --- |" + strings.Repeat(" ---: |", len(viewsHead)) + "\n")
-				first = false
-			}
-			b.WriteString("| " + mdEscape(rows[v.Row].Label) + " | " + strings.Join(viewsFields(v), " | ") + " |\n")
-		}
-		if !first {
-			b.WriteString("\n")
+	for d, ds := range datasetsOf(t) {
+		sec.Blocks = append(sec.Blocks, heading{Level: 3, Text: txt(ds)})
+		if v := viewsTable(t.Views, rows, ds, d); len(v.Rows) > 0 {
+			sec.Blocks = append(sec.Blocks, v)
 		}
 		for _, cr := range t.PerClass {
-			if cr.Dataset != ds {
-				continue
+			if cr.Dataset == ds {
+				sec.Blocks = append(sec.Blocks, heading{Level: 4, Text: txt(ds + ": " + rows[cr.Row].Label), In: only(mdFormat)}, classTable(cr, rows[cr.Row].Label))
 			}
-			fmt.Fprintf(b, "#### %s: %s\n\n| class | precision | recall | F1 | support |\n| --- | ---: | ---: | ---: | ---: |\n", mdEscape(ds), mdEscape(rows[cr.Row].Label))
-			for _, l := range reportLines(cr) {
-				fmt.Fprintf(b, "| %s | %s | %s | %s | %s |\n", mdEscape(l[0]), l[1], l[2], l[3], l[4])
-			}
-			b.WriteString("\n")
 		}
 	}
+	var panel strings.Builder
+	if err := writeHTMLCurvePanel(&panel, t); err != nil {
+		return nil, err
+	}
+	if panel.Len() > 0 {
+		sec.Blocks = append(sec.Blocks, htmlBlock(panel.String()))
+	}
+	var drawn []Figure
+	for _, f := range figs {
+		if f.Kind == "curves" || f.Kind == "reliability" {
+			drawn = append(drawn, f)
+		}
+	}
+	if len(drawn) > 0 {
+		sec.Blocks = append(sec.Blocks, heading{Level: 3, Text: txt("Curves and reliability diagrams"), In: only(htmlFormat)},
+			para{Text: text{{S: "Drawn for the rows of the confusion heat maps; the JSON output and the cell files hold every row&rsquo;s curves.", Style: raw}},
+				Class: "stats", In: only(htmlFormat)},
+			figureGrid{Class: "figs", Figs: drawn})
+	}
+	reports, views := jsonViews(t)
+	if len(reports) > 0 {
+		sec.JSON = append(sec.JSON, jsonField{"per_class", reports})
+	}
+	if len(views) > 0 {
+		sec.JSON = append(sec.JSON, jsonField{"threshold_views", views})
+	}
+	return []section{sec}, nil
+}
+
+// viewsTable is the threshold views' table of dataset ds (the d-th): a
+// line per row with views.
+func viewsTable(vs []ViewSummary, rows []Row, ds string, d int) table {
+	t := table{Class: "views", ID: fmt.Sprintf("views-%d", d), Columns: []column{{Head: txt("row")}}}
+	for _, h := range viewsHead {
+		t.Columns = append(t.Columns, column{Head: txt(h), Num: true})
+	}
+	for _, v := range vs {
+		if v.Dataset == ds {
+			label := rows[v.Row].Label
+			t.Rows = append(t.Rows, tableRow{Label: label, Cells: cellsOf(append([]string{label}, viewsFields(v)...)...)})
+		}
+	}
+	return t
+}
+
+// classTable is the per-class report of a row (label) on a dataset: a
+// line per class, then the averages (of class avg in HTML).
+func classTable(cr ClassReport, label string) table {
+	t := table{Fold: txt(cr.Dataset + ": " + label + ", per class"), Data: []dataAttr{{"dataset", cr.Dataset}, {"label", label}},
+		Columns: []column{{Head: txt("class")}, {Head: txt("precision"), Num: true}, {Head: txt("recall"), Num: true},
+			{Head: txt("F1"), Num: true}, {Head: txt("support"), Num: true}}}
+	for i, l := range reportLines(cr) {
+		r := tableRow{Cells: cellsOf(l[:]...)}
+		if i >= len(cr.Report.Classes) {
+			r.Class = "avg"
+		}
+		t.Rows = append(t.Rows, r)
+	}
+	return t
 }
 
 // tableRows returns the rows of the tables (the same for every metric).
@@ -253,77 +301,6 @@ func datasetsOf(t *Tables) []string {
 		return t.Metrics[0].Datasets
 	}
 	return t.datasets
-}
-
-// writeHTMLViews writes the per-class and threshold section: for each
-// dataset the threshold views' table and each row's per-class report (a
-// collapsed details element each), then the curves and reliability
-// figures of the rows drawn.
-func writeHTMLViews(b *strings.Builder, t *Tables, figs []Figure) error {
-	if len(t.PerClass) == 0 && len(t.Views) == 0 {
-		return nil
-	}
-	b.WriteString("<section id=\"per-class\">\n<h2>Per class and per threshold</h2>\n<p class=\"stats\">" + htmlEscape(viewsNote) + "</p>\n")
-	rows := tableRows(t)
-	for d, ds := range datasetsOf(t) {
-		fmt.Fprintf(b, "<h3>%s</h3>\n", htmlEscape(ds))
-		first := true
-		for _, v := range t.Views {
-			if v.Dataset != ds {
-				continue
-			}
-			if first {
-				fmt.Fprintf(b, "<div class=\"wide\"><table class=\"views\" id=\"views-%d\">\n<thead><tr><th>row</th>", d)
-				for _, h := range viewsHead {
-					fmt.Fprintf(b, "<th class=\"num\">%s</th>", htmlEscape(h))
-				}
-				b.WriteString("</tr></thead>\n<tbody>\n")
-				first = false
-			}
-			fmt.Fprintf(b, "<tr data-label=\"%s\"><td>%s</td>", htmlEscape(rows[v.Row].Label), htmlEscape(rows[v.Row].Label))
-			for _, f := range viewsFields(v) {
-				fmt.Fprintf(b, "<td class=\"num\">%s</td>", f)
-			}
-			b.WriteString("</tr>\n")
-		}
-		if !first {
-			b.WriteString("</tbody>\n</table></div>\n")
-		}
-		for _, cr := range t.PerClass {
-			if cr.Dataset != ds {
-				continue
-			}
-			fmt.Fprintf(b, "<details class=\"report\" data-dataset=\"%s\" data-label=\"%s\"><summary>%s: %s, per class</summary>\n<table>\n<thead><tr><th>class</th><th class=\"num\">precision</th><th class=\"num\">recall</th><th class=\"num\">F1</th><th class=\"num\">support</th></tr></thead>\n<tbody>\n",
-				htmlEscape(ds), htmlEscape(rows[cr.Row].Label), htmlEscape(ds), htmlEscape(rows[cr.Row].Label))
-			lines := reportLines(cr)
-			for i, l := range lines {
-				class := ""
-				if i >= len(cr.Report.Classes) {
-					class = " class=\"avg\""
-				}
-				fmt.Fprintf(b, "<tr%s><td>%s</td><td class=\"num\">%s</td><td class=\"num\">%s</td><td class=\"num\">%s</td><td class=\"num\">%s</td></tr>\n",
-					class, htmlEscape(l[0]), l[1], l[2], l[3], l[4])
-			}
-			b.WriteString("</tbody>\n</table>\n</details>\n")
-		}
-	}
-	if err := writeHTMLCurvePanel(b, t); err != nil {
-		return err
-	}
-	var drawn []Figure
-	for _, f := range figs {
-		if f.Kind == "curves" || f.Kind == "reliability" {
-			drawn = append(drawn, f)
-		}
-	}
-	if len(drawn) > 0 {
-		b.WriteString("<h3>Curves and reliability diagrams</h3>\n<p class=\"stats\">Drawn for the rows of the confusion heat maps; the JSON output and the cell files hold every row&rsquo;s curves.</p>\n")
-		if err := writeHTMLFigures(b, "figs", drawn); err != nil {
-			return err
-		}
-	}
-	b.WriteString("</section>\n")
-	return nil
 }
 
 // jsonClassReport is a per-class report in the JSON output.

@@ -1,0 +1,147 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+)
+
+// html renders t in HTML: plain spans escaped by htmlEscape, bold as
+// <strong>, a subscript as <sub>.
+func (t text) html() string {
+	var b strings.Builder
+	for _, s := range t {
+		switch s.Style {
+		case bold:
+			b.WriteString("<strong>" + htmlEscape(s.S) + "</strong>")
+		case sub:
+			b.WriteString("<sub>" + htmlEscape(s.S) + "</sub>")
+		case raw:
+			b.WriteString(s.S)
+		case perFormat:
+			b.WriteString(s.Alt[1])
+		default:
+			b.WriteString(htmlEscape(s.S))
+		}
+	}
+	return b.String()
+}
+
+// attr is ` name="value"` (value escaped), or nothing when value is
+// empty.
+func attr(name, value string) string {
+	if value == "" {
+		return ""
+	}
+	return fmt.Sprintf(" %s=\"%s\"", name, htmlEscape(value))
+}
+
+// writeHTMLSections writes the sections shown in HTML.
+func writeHTMLSections(b *strings.Builder, secs []section) error {
+	for _, s := range secs {
+		if err := writeHTMLSection(b, s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeHTMLSection writes s as a section element with its id, an h2 and
+// its blocks.
+func writeHTMLSection(b *strings.Builder, s section) error {
+	if !s.In.has(htmlFormat) {
+		return nil
+	}
+	fmt.Fprintf(b, "<section%s%s%s>\n", attr("id", s.ID), attr("class", s.Class), dataAttrs(s.Data))
+	if s.Title != "" {
+		aside := ""
+		if s.Aside != "" {
+			aside = " <small>(" + htmlEscape(s.Aside) + ")</small>"
+		}
+		fmt.Fprintf(b, "<h2>%s%s</h2>\n", htmlEscape(s.Title), aside)
+	}
+	for _, bl := range s.Blocks {
+		if !bl.in(htmlFormat) {
+			continue
+		}
+		switch x := bl.(type) {
+		case para:
+			fmt.Fprintf(b, "<p%s>%s</p>\n", attr("class", x.Class), x.Text.html())
+		case heading:
+			fmt.Fprintf(b, "<h%d%s>%s</h%d>\n", x.Level, attr("id", x.ID), x.Text.html(), x.Level)
+		case table:
+			writeHTMLTableOf(b, x)
+		case list:
+			b.WriteString("<ul>\n")
+			for _, it := range x.Items {
+				fmt.Fprintf(b, "<li>%s</li>\n", it.html())
+			}
+			b.WriteString("</ul>\n")
+		case htmlBlock:
+			b.WriteString(string(x))
+		case figureGrid:
+			if err := writeHTMLFigures(b, x.Class, x.Figs); err != nil {
+				return err
+			}
+		}
+	}
+	b.WriteString("</section>\n")
+	return nil
+}
+
+// writeHTMLTableOf writes a table in a box that scrolls when the table is
+// wider than the page, or folded (table.Fold); number columns are of
+// class num.
+func writeHTMLTableOf(b *strings.Builder, t table) {
+	end := "</table></div>\n"
+	if t.Fold != nil {
+		fmt.Fprintf(b, "<details class=\"report\"%s><summary>%s</summary>\n<table%s%s>\n<thead><tr>", dataAttrs(t.Data), t.Fold.html(), attr("class", t.Class), attr("id", t.ID))
+		end = "</table>\n</details>\n"
+	} else {
+		fmt.Fprintf(b, "<div class=\"wide\"><table%s%s%s>\n<thead><tr>", attr("class", t.Class), attr("id", t.ID), dataAttrs(t.Data))
+	}
+	for _, c := range t.Columns {
+		fmt.Fprintf(b, "<th%s%s>%s</th>", numClass(c.Num), attr("data-sort", c.Sort), c.Head.html())
+	}
+	b.WriteString("</tr></thead>\n<tbody>\n")
+	for _, r := range t.Rows {
+		fmt.Fprintf(b, "<tr%s%s>", attr("class", r.Class), attr("data-label", r.Label))
+		for i, c := range r.Cells {
+			fmt.Fprintf(b, "<td%s%s>%s</td>", cellClass(t.Columns, i, c.Class), dataAttrs(c.Data), c.Text.html())
+		}
+		b.WriteString("</tr>\n")
+	}
+	b.WriteString("</tbody>\n" + end)
+}
+
+// cellClass is the class attribute of a cell of column i: num for
+// numbers, and the column's class.
+func cellClass(cols []column, i int, extra string) string {
+	var classes []string
+	if i < len(cols) && cols[i].Num {
+		classes = append(classes, "num")
+	}
+	if i < len(cols) && cols[i].Class != "" {
+		classes = append(classes, cols[i].Class)
+	}
+	if extra != "" {
+		classes = append(classes, extra)
+	}
+	return attr("class", strings.Join(classes, " "))
+}
+
+// dataAttrs are the data- attributes ds, empty values included.
+func dataAttrs(ds []dataAttr) string {
+	var b strings.Builder
+	for _, d := range ds {
+		fmt.Fprintf(&b, " data-%s=\"%s\"", d.Name, htmlEscape(d.Value))
+	}
+	return b.String()
+}
+
+// numClass is the class attribute of a number's cell.
+func numClass(num bool) string {
+	if num {
+		return " class=\"num\""
+	}
+	return ""
+}
