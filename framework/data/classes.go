@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"unicode"
 
 	"github.com/polyclass/polyclass/framework/safetext"
 )
@@ -313,10 +312,11 @@ func skeletonCollisions(levels []string, first []int) []ClassMerge {
 }
 
 // controlIndex returns the byte index of the first control character of
-// s (C0, DEL or C1, tab and newline included), or −1.
+// s (C0, DEL or C1, tab and newline included, or the line and paragraph
+// separators U+2028 and U+2029: safetext.Refused), or −1.
 func controlIndex(s string) int {
 	for i, r := range s {
-		if unicode.IsControl(r) {
+		if safetext.Refused(r) {
 			return i
 		}
 	}
