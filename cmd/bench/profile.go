@@ -10,6 +10,7 @@ import (
 
 	"github.com/polyclass/polyclass/framework/host"
 	"github.com/polyclass/polyclass/framework/outcome"
+	"github.com/polyclass/polyclass/framework/results"
 	"github.com/polyclass/polyclass/internal/profile"
 )
 
@@ -21,6 +22,9 @@ func startProfiles(h *host.Host, dir string) (func() error, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, fmt.Errorf("--profile %s: %w", dir, err)
+	}
+	if d := results.Enclosing(abs); d != "" {
+		return nil, fmt.Errorf("--profile %s: inside the results directory %s, whose entries bench manages (a run would take the profiles for its own files, or move them aside): choose a directory outside it", dir, d)
 	}
 	stop, err := profile.Start(abs, "bench")
 	if err != nil {

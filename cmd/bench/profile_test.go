@@ -224,3 +224,51 @@ func TestAmdahl(t *testing.T) {
 		}
 	}
 }
+
+// TestProfileInsideResultsRefused: bench run --profile DIR refuses a DIR
+// inside the run's results directory (given by -o), or inside any bench
+// results directory, before it writes a profile: a run would take the
+// profiles for its own files (bench table then failed on
+// cells/timeline.json, and --fresh moved them aside).
+func TestProfileInsideResultsRefused(t *testing.T) {
+	file := writeExperiment(t, `experiment "prof" { seed = 1 }
+dataset "iris" { path = "%REPO%/experiments/data/iris.csv" }
+learner "logreg" { params = { C = 1 } }
+reduction "ova" { scheme = "ova" }
+`)
+	out := filepath.Join(t.TempDir(), "out")
+	if _, stderr, err := bench(t, "run", "-o", out, file); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	before, err := os.ReadDir(filepath.Join(out, "cells"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, profile, want string
+	}{
+		{"this run's results directory", filepath.Join(out, "prof"), "inside the results directory " + out + " of this run"},
+		{"a results directory's cells", filepath.Join(out, "cells"), "inside the results directory " + out + ", whose entries bench manages"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := []string{"run", "--profile", tc.profile, "-o", out, file}
+			if tc.name != "this run's results directory" {
+				args = []string{"run", "--profile", tc.profile, "-o", filepath.Join(t.TempDir(), "other"), file}
+			}
+			_, stderr, err := bench(t, args...)
+			if err == nil || !strings.Contains(err.Error()+stderr, tc.want) {
+				t.Fatalf("err %v, stderr\n%s\nwant %q", err, stderr, tc.want)
+			}
+			if _, err := os.Stat(filepath.Join(out, "prof")); !os.IsNotExist(err) {
+				t.Errorf("%s/prof made (%v)", out, err)
+			}
+			after, err := os.ReadDir(filepath.Join(out, "cells"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(after) != len(before) {
+				t.Errorf("cells/ holds %d entries, %d before", len(after), len(before))
+			}
+		})
+	}
+}

@@ -300,6 +300,9 @@ func withHost(ctx context.Context, cmd string, o *options, stdout, stderr io.Wri
 	h := host.New(o.pluginsDir, o.pluginLog)
 	command := func() error { return hostCommand(ctx, h, cmd, o, stdout, stderr) }
 	if o.profile != "" && cmd == "run" {
+		if o.out != "" && results.Inside(o.profile, o.out) {
+			return fmt.Errorf("--profile %s: inside the results directory %s of this run, whose entries bench manages: choose a directory outside it", o.profile, o.out)
+		}
 		// The timeline's last mark comes after command's host Close: the
 		// plugins have ended, so their CPU time is known.
 		o.timeline = newTimeline()
@@ -502,6 +505,9 @@ func beginRun(ctx context.Context, o *options, file, out string, g *engine.Grid,
 	}
 	b.manifest = newManifest(file, g, o)
 	b.manifest.Warnings = warns
+	if o.profile != "" && results.Inside(o.profile, out) {
+		return nil, fmt.Errorf("--profile %s: inside the results directory %s of this run, whose entries bench manages: choose a directory outside it", o.profile, out)
+	}
 	run, err := results.Begin(out, b.manifest, digests, ropt)
 	if err != nil {
 		return nil, err

@@ -408,3 +408,37 @@ func (r *Run) replacer() func(path string, listed bool) error {
 		return nil
 	}
 }
+
+// Enclosing returns the bench results directory that is path or holds
+// it: the nearest of path and its parents whose manifest ReadManifest
+// reads; "" when none is. Files that are not a run's (profiles, say) must
+// not be written there: bench takes a results directory's entries for its
+// own, and moves or replaces them.
+func Enclosing(path string) string {
+	d, err := filepath.Abs(path)
+	if err != nil {
+		return ""
+	}
+	for {
+		if _, err := ReadManifest(d); err == nil {
+			return d
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return ""
+		}
+		d = parent
+	}
+}
+
+// Inside reports whether path is dir or lies inside it, comparing their
+// absolute, cleaned forms (no link is followed).
+func Inside(path, dir string) bool {
+	p, err1 := filepath.Abs(path)
+	d, err2 := filepath.Abs(dir)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	rel, err := filepath.Rel(d, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
