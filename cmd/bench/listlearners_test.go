@@ -28,3 +28,19 @@ func TestListLearners(t *testing.T) {
 		t.Errorf("a reducer listed as a learner:\n%s", stdout)
 	}
 }
+
+// TestDescribed checks the text after a plugin's kind in `bench plugins`:
+// a plugin without a description (the Go example of
+// docs/writing-plugins.md has none) says so instead of leaving a bare
+// "learner" line.
+func TestDescribed(t *testing.T) {
+	for _, c := range []struct{ description, want string }{
+		{"", "learner: (no description)"},
+		{"  ", "learner: (no description)"},
+		{"nearest class mean", "learner: nearest class mean"},
+	} {
+		if got := "learner" + described(c.description); got != c.want {
+			t.Errorf("described(%q): %q, want %q", c.description, got, c.want)
+		}
+	}
+}

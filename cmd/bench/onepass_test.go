@@ -38,7 +38,7 @@ func TestValidateOnePass(t *testing.T) {
 		"exp.hcl:23:32: error: Invalid parameter value",
 		"exp.hcl:19:3: error: Nothing to tune",
 		"exp.hcl:28:12: error: Invalid reduction",
-		"code matrix entry [1][2] = 2: entries must be -1, 0 or +1; code matrix rows 0 and 2 are identical: the two classes cannot be told apart; code matrix: the code matrix has 4 rows but the task has 3 classes",
+		"code matrix entry [1][2] = 2: entries must be -1, 0 or +1; code matrix rows 0 and 2 are identical: the two classes cannot be told apart; code matrix: 4 rows but the task has 3 classes",
 		"exp.hcl:39:14: error: Unknown baseline",
 		"exp.hcl:43:12: error: Unknown metric",
 		"exp.hcl:45:24: error: Unknown encoder",

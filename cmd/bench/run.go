@@ -694,10 +694,12 @@ func writeCodes(w io.Writer, codes []engine.CodeInfo) {
 	}
 }
 
-// described returns ": description", or "" for no description.
+// described returns ": description", or ": (no description)" for none, so
+// that `bench plugins` never prints a bare "learner" line (its parameters
+// and capabilities follow it).
 func described(description string) string {
-	if description == "" {
-		return ""
+	if strings.TrimSpace(description) == "" {
+		return ": (no description)"
 	}
 	return ": " + description
 }

@@ -174,3 +174,33 @@ func TestSetupListsParametersThatApply(t *testing.T) {
 		t.Errorf("set-up section\n%s\nwant (%s)\n%s", section, golden, want)
 	}
 }
+
+// TestSetupShowsGammaMeaning runs an rbf svm with gamma left to its
+// default through the real plugin (issue 56's trial read "gamma=0
+// (default)" as γ = 0): the set-up table shows what the default stands
+// for, from the plugin's schema ("[default: 1/features]"), not 0.
+func TestSetupShowsGammaMeaning(t *testing.T) {
+	skipUnderRace(t, "a report check; no concurrency of bench's own")
+	file := writeExperiment(t, `experiment "gamma" { seed = 5 }
+dataset "iris" { path = "%REPO%/experiments/data/iris.csv" }
+learner "svm_rbf" {
+  plugin = "svm"
+  params = { kernel = "rbf" }
+}
+reduction "ova" { scheme = "ova" }
+cv { folds = 2 }
+metrics = ["accuracy"]
+output { formats = ["markdown"] }
+`)
+	out := t.TempDir()
+	if _, stderr, err := bench(t, "run", "-o", out, file); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	md := readFile(t, filepath.Join(out, "gamma.md"))
+	if want := "svm_rbf (plugin svm): C=1 (default), cache_size=100 (default), gamma=1/features (default), kernel=rbf,"; !strings.Contains(md, want) {
+		t.Errorf("set-up lacks %q:\n%s", want, md)
+	}
+	if strings.Contains(md, "gamma=0") {
+		t.Errorf("set-up still shows gamma=0:\n%s", md)
+	}
+}

@@ -234,7 +234,8 @@ func (red *Reduction) learnerProblems() problem.ProblemKind {
 }
 
 // withDefaults lists the parameters given with those the specs give
-// defaults for, by name, the latter marked Default.
+// defaults for, by name, the latter marked Default; a value equal to a
+// default that stands for something else carries that meaning (Means).
 func withDefaults(specs []param.ParamSpec, given param.Params) []setup.Param {
 	all := param.WithDefaults(specs, given)
 	names := make([]string, 0, len(all))
@@ -245,9 +246,19 @@ func withDefaults(specs []param.ParamSpec, given param.Params) []setup.Param {
 	out := make([]setup.Param, len(names))
 	for i, n := range names {
 		_, set := given[n]
-		out[i] = setup.Param{Name: n, Value: all[n].String(), Default: !set}
+		out[i] = setup.Param{Name: n, Value: all[n].String(), Default: !set, Means: defaultMeans(specs, n, all[n])}
 	}
 	return out
+}
+
+// defaultMeans is what v stands for when it is the default of the
+// parameter name whose spec says what its default means; "" otherwise.
+func defaultMeans(specs []param.ParamSpec, name string, v param.Value) string {
+	spec, ok := param.LookupSpec(specs, name)
+	if !ok || !spec.Default.Equal(v) {
+		return ""
+	}
+	return spec.DefaultMeans()
 }
 
 // phrases groups the datasets of a row by the words they have (in

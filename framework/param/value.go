@@ -306,6 +306,24 @@ type ParamSpec struct {
 	Budget bool
 }
 
+// defaultMeansTag opens the part of a ParamSpec's Description that says
+// what its default stands for: "… [default: 1/features]".
+const defaultMeansTag = "[default: "
+
+// DefaultMeans returns what the parameter's default stands for when the
+// default value is a placeholder (LIBSVM's gamma = 0 for 1/number of
+// features): the text of a "[default: TEXT]" that ends its Description,
+// trimmed; "" when the Description ends in none. The set-up table shows it
+// in place of the default value, so that gamma reads "1/features", not 0.
+func (s ParamSpec) DefaultMeans() string {
+	d := strings.TrimSpace(s.Description)
+	i := strings.LastIndex(d, defaultMeansTag)
+	if i < 0 || !strings.HasSuffix(d, "]") {
+		return ""
+	}
+	return strings.TrimSpace(d[i+len(defaultMeansTag) : len(d)-1])
+}
+
 // FormatNumber formats f for messages and listings: a whole number below
 // 2⁵³ in magnitude in full (4294967295, not 4.294967295e+09), any other
 // number as strconv's shortest 'g' form.

@@ -64,11 +64,14 @@ type Step struct {
 }
 
 // Param is one parameter and its value as the experiment file would write
-// it; Default tells that the file left it to its default.
+// it; Default tells that the file left it to its default. Means is what
+// the value stands for when it is the plugin's placeholder default
+// (gamma = 0 for "1/features": param.ParamSpec.DefaultMeans), else empty.
 type Param struct {
 	Name    string `json:"name"`
 	Value   string `json:"value"`
 	Default bool   `json:"default,omitempty"`
+	Means   string `json:"means,omitempty"`
 }
 
 // Phrase is a description and the datasets it holds for; no datasets
@@ -94,15 +97,20 @@ func (k Key) Label(withEncoder bool) string {
 	return strings.Join(parts, " ")
 }
 
-// Params formats parameters as "name=value", defaults marked with a
-// trailing " (default)", joined by ", "; "–" for none.
+// Params formats parameters as "name=value" (the value's meaning in
+// place of the value when it has one: "gamma=1/features"), defaults
+// marked with a trailing " (default)", joined by ", "; "–" for none.
 func Params(ps []Param) string {
 	if len(ps) == 0 {
 		return "–"
 	}
 	parts := make([]string, len(ps))
 	for i, p := range ps {
-		parts[i] = p.Name + "=" + p.Value
+		v := p.Value
+		if p.Means != "" {
+			v = p.Means
+		}
+		parts[i] = p.Name + "=" + v
 		if p.Default {
 			parts[i] += " (default)"
 		}

@@ -401,10 +401,14 @@ type RPCError struct {
 
 // Error implements error.
 func (e *RPCError) Error() string {
-	// The SDK's servers name the operation themselves ("fit: …").
+	// The SDK's servers name the operation themselves ("fit: …", or
+	// "plan ecoc: …" with its scheme): it is said once.
 	msg := strings.TrimPrefix(e.Status.Message(), e.Op+": ")
 	switch c := e.Status.Code(); c {
 	case codes.InvalidArgument, codes.FailedPrecondition, codes.NotFound, codes.Internal, codes.Unknown:
+		if strings.HasPrefix(msg, e.Op+" ") {
+			return msg
+		}
 		return e.Op + ": " + msg
 	default:
 		return fmt.Sprintf("%s: %s: %s", e.Op, rpcFailure(c), msg)

@@ -36,3 +36,27 @@ func TestRPCErrorText(t *testing.T) {
 		}
 	}
 }
+
+// TestRPCErrorSchemeNamed: a reducer's plan error already names the
+// operation with its scheme ("plan ecoc: …"): it reads once, not "plan:
+// plan ecoc: …"; a call that failed still says how.
+func TestRPCErrorSchemeNamed(t *testing.T) {
+	const msg = "plan ecoc: code matrix: 2 rows but the task has 3 classes"
+	for _, tc := range []struct {
+		code codes.Code
+		want string
+	}{
+		{codes.InvalidArgument, msg},
+		{codes.Internal, msg},
+		{codes.Unavailable, "plan: plugin unreachable (its process may have ended): " + msg},
+		{codes.Unknown, msg},
+	} {
+		if got := (&RPCError{Op: "plan", Status: status.New(tc.code, msg)}).Error(); got != tc.want {
+			t.Errorf("%v: %q, want %q", tc.code, got, tc.want)
+		}
+	}
+	// "planner: …" names another operation: the prefix stays.
+	if got := (&RPCError{Op: "plan", Status: status.New(codes.Internal, "planner: x")}).Error(); got != "plan: planner: x" {
+		t.Errorf("got %q, want %q", got, "plan: planner: x")
+	}
+}

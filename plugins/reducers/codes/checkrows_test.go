@@ -16,7 +16,7 @@ func TestCheckRows(t *testing.T) {
 	}{
 		{"good", [][]float64{{1, -1}, {-1, 1}, {0, 1}}, 3, ""},
 		{"entry, identical rows and row count", [][]float64{{1, -1, 1}, {1, 1, 2}, {1, -1, 1}, {-1, 1, -1}}, 3,
-			"code matrix entry [1][2] = 2: entries must be -1, 0 or +1; code matrix rows 0 and 2 are identical: the two classes cannot be told apart; code matrix: the code matrix has 4 rows but the task has 3 classes"},
+			"code matrix entry [1][2] = 2: entries must be -1, 0 or +1; code matrix rows 0 and 2 are identical: the two classes cannot be told apart; code matrix: 4 rows but the task has 3 classes"},
 		{"two entries and a ragged row", [][]float64{{1, 3}, {0.5, 1}, {1}}, 3,
 			"code matrix entry [0][1] = 3: entries must be -1, 0 or +1; code matrix entry [1][0] = 0.5: entries must be -1, 0 or +1; code matrix: row 2 has 1 entries, row 0 has 2"},
 	} {

@@ -222,7 +222,7 @@ func (m *Matrix) identicalRows() (a, b int, ok bool) {
 func (m *Matrix) CheckClasses(K int) error {
 	if m.k != K {
 		return &MatrixError{Kind: ErrRowCount, Row: -1, Col: -1, Other: -1,
-			Msg: fmt.Sprintf("the code matrix has %d rows but the task has %d classes", m.k, K)}
+			Msg: fmt.Sprintf("%d rows but the task has %d classes", m.k, K)}
 	}
 	return nil
 }
@@ -267,7 +267,7 @@ func CheckRows(rows [][]float64, K int) error {
 	}
 	if len(rows) != K {
 		es = append(es, &MatrixError{Kind: ErrRowCount, Row: -1, Col: -1, Other: -1,
-			Msg: fmt.Sprintf("the code matrix has %d rows but the task has %d classes", len(rows), K)})
+			Msg: fmt.Sprintf("%d rows but the task has %d classes", len(rows), K)})
 	}
 	if len(es) == 0 {
 		return nil

@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"strings"
 	"sync"
 
 	"gonum.org/v1/gonum/mat"
@@ -194,14 +195,14 @@ func classIndices(names, classNames []string, param string) ([]int, error) {
 		index[c] = i
 	}
 	if len(names) != len(classNames) {
-		return nil, fmt.Errorf("%s names %d classes, the data has %d (%v)", param, len(names), len(classNames), classNames)
+		return nil, fmt.Errorf("%s names %d classes, the data has %d (%s)", param, len(names), len(classNames), strings.Join(classNames, ", "))
 	}
 	out := make([]int, len(names))
 	seen := map[string]bool{}
 	for i, n := range names {
 		k, ok := index[n]
 		if !ok {
-			return nil, fmt.Errorf("%s[%d] = %q is not a class of the data (%v)", param, i, n, classNames)
+			return nil, fmt.Errorf("%s[%d] = %q is not a class of the data (%s)", param, i, n, strings.Join(classNames, ", "))
 		}
 		if seen[n] {
 			return nil, fmt.Errorf("%s names class %q twice", param, n)

@@ -94,7 +94,7 @@ func TestPlanErrors(t *testing.T) {
 		// misspelt class showed only once the matrix was right.
 		{"bad value and unknown class", "ecoc", sdk.Params{"matrix": m([]float64{1, 2}, []float64{-1, 1}, []float64{-1, -1}),
 			"classes": sdk.List(sdk.String("a"), sdk.String("bb"), sdk.String("c"))},
-			`code matrix entry [0][1] = 2: entries must be -1, 0 or +1; classes[1] = "bb" is not a class of the data ([a b c])`},
+			`code matrix entry [0][1] = 2: entries must be -1, 0 or +1; classes[1] = "bb" is not a class of the data (a, b, c)`},
 		{"unknown class beside a right matrix", "ecoc", sdk.Params{"matrix": m([]float64{1, -1}, []float64{-1, 1}, []float64{-1, -1}),
 			"classes": sdk.List(sdk.String("a"), sdk.String("b"), sdk.String("z"))}, `classes[2] = "z" is not a class of the data`},
 		{"unknown class", "ordered", sdk.Params{"order": sdk.List(sdk.String("a"), sdk.String("b"), sdk.String("z"))}, `order[2] = "z" is not a class`},

@@ -80,7 +80,7 @@ func (learner) Info() sdk.LearnerInfo {
 			{Name: "multiclass", Type: sdk.StringParam, Default: sdk.String(multiclassAuto), Allowed: []string{multiclassAuto, crammerSinger, westonWatkins}, Description: "native multiclass problems (reduction none): auto trains the kernel's one-vs-one pairs by SMO (LIBSVM) or the linear method's Crammer–Singer with its bias feature; crammer_singer (Crammer & Singer 2001) or weston_watkins (Weston & Watkins 1999) solve the all-together dual with the kernel, any kernel, by a decomposition method with shrinking and a kernel cache (kernelsvm.TrainTogether; bias adds bias² to every kernel value)",
 				AppliesWhen: []sdk.Condition{sdk.OnProblems(sdk.Multiclass)}},
 			{Name: "C", Type: sdk.NumberParam, Default: sdk.Number(1), Min: sdk.Bound(0), MinExclusive: true, Description: "penalty of the loss"},
-			{Name: "gamma", Type: sdk.NumberParam, Default: sdk.Number(0), Min: sdk.Bound(0), Description: "γ of the rbf, poly and sigmoid kernels (0: 1/number of features, LIBSVM's default)",
+			{Name: "gamma", Type: sdk.NumberParam, Default: sdk.Number(0), Min: sdk.Bound(0), Description: "γ of the rbf, poly and sigmoid kernels (0: 1/number of features, LIBSVM's default) [default: 1/features]",
 				AppliesWhen: []sdk.Condition{sdk.When("kernel", kernelsvm.RBF, kernelsvm.Poly, kernelsvm.Sigmoid)}},
 			{Name: "degree", Type: sdk.IntegerParam, Default: sdk.Number(3), Min: sdk.Bound(0), Description: "degree of the poly kernel",
 				AppliesWhen: []sdk.Condition{sdk.When("kernel", kernelsvm.Poly)}},
