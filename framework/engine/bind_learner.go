@@ -103,6 +103,9 @@ func (ck *checker) budgetResource(l *config.Learner, specs []param.ParamSpec) (i
 			l.Name, t.Resource, l.Plugin, declared)
 		return 0, false
 	}
+	if !ck.budgetApplies(l, specs, spec) {
+		return 0, false
+	}
 	v := spec.Default
 	if p, ok := l.Params[t.Resource]; ok {
 		v = p.Value
@@ -118,6 +121,29 @@ func (ck *checker) budgetResource(l *config.Learner, specs []param.ParamSpec) (i
 		return 0, false
 	}
 	return int(f), true
+}
+
+// budgetApplies reports whether the tune block's resource, budget
+// parameter spec, applies to learner l with its parameters (defaults
+// included; specs are its plugin's), and else reports the error at the
+// resource: a budget the fit ignores (epochs under logreg's newton
+// solver) would grow in each round without changing a fit. When a
+// parameter is tuned (a list or a search space), applying may differ by
+// candidate, and nothing is said.
+func (ck *checker) budgetApplies(l *config.Learner, specs []param.ParamSpec, spec *param.ParamSpec) bool {
+	fixed := param.Params{}
+	for n, p := range l.Params {
+		if p.Dist != nil || p.Value.Kind() == param.ListValue {
+			return true
+		}
+		fixed[n] = p.Value
+	}
+	if param.Applies(specs, spec.Name, param.WithDefaults(specs, fixed), 0) {
+		return true
+	}
+	ck.errorf(l.Tune.ResourceRange, "Budget parameter does not apply", `Learner %q: resource = %q does not apply with the learner's parameters (it applies when %s), so growing it would not change a fit: choose the budget parameter of the method the learner uses, or set the parameters it needs.`,
+		l.Name, spec.Name, spec.AppliesWhenText())
+	return false
 }
 
 // whole returns the parameters as given, lists kept whole: a tuned cell's
