@@ -93,7 +93,7 @@ run: build
 	$(BIN)/bench run experiments/quickstart.hcl
 
 # The whole suite: every test of the project and of the benchmark module,
-# the race detector's pass over the packages with concurrency (engine,
+# the race detector's pass over the packages with concurrency (engine, the reducers plugin,
 # host, cmd/bench) and the assembly kernels' Go paths (test-noasm), at once
 # (2 jobs); each pass's output is printed whole
 # when it ends, and any failing fails make test. testsummary prints the
@@ -107,7 +107,7 @@ test-all:
 	@bash -o pipefail -c '$(GO) test -count=1 -timeout 40m -json ./... | $(GO) run ./internal/cmd/testsummary -min-file testdata/testcount'
 
 test-race:
-	$(GO) test -race -count=1 -timeout 40m ./framework/engine/... ./framework/host/... ./cmd/bench/...
+	$(GO) test -race -count=1 -timeout 40m ./framework/engine/... ./framework/host/... ./plugins/reducers/... ./cmd/bench/...
 
 # The pure Go paths of the assembly kernels: the noasm build tag leaves the
 # assembly out (as gonum's does), and the packages that have some are

@@ -109,7 +109,7 @@ func NewDecoder(name string, m *Matrix, counts *mat.Dense) (Decoder, error) {
 		if err != nil {
 			return nil, fmt.Errorf("decoder %s: %w", name, err)
 		}
-		return &dagDecoder{k: m.k, l: m.l, col: col, list: make([]int, 0, m.k)}, nil
+		return &dagDecoder{k: m.k, l: m.l, col: col}, nil
 	}
 	return nil, fmt.Errorf("unknown decoder %q (valid: %s)", name, strings.Join(DecoderNames(), ", "))
 }

@@ -29,10 +29,12 @@ func pairColumns(m *Matrix) ([][]int, error) {
 
 // dagDecoder is DAGSVM's decision (Platt, Cristianini & Shawe-Taylor
 // 2000, "Large margin DAGs for multiclass classification").
+//
+// A decoder is shared by the folds that share a plan, so Decode keeps no
+// state in it: its list is its own.
 type dagDecoder struct {
 	k, l int
 	col  [][]int
-	list []int
 }
 
 func (d *dagDecoder) Name() string     { return DAG }
@@ -48,7 +50,8 @@ func (d *dagDecoder) Dims() (int, int) { return d.k, d.l }
 // lower class index stays, and tie is reported.
 func (d *dagDecoder) Decode(dst, s []float64) (int, bool) {
 	checkLens(DAG, dst, s, d.k, d.l)
-	list := d.list[:0]
+	var buf [64]int // on the stack for up to 64 classes
+	list := buf[:0]
 	for c := range d.k {
 		list = append(list, c)
 	}
