@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -551,28 +550,5 @@ func TestRunRecordsPluginDigests(t *testing.T) {
 	}
 	if entries, err := os.ReadDir(cache); err != nil || len(entries) != 0 {
 		t.Errorf("bench run wrote to the user's cache directory: %v, %v", entries, err)
-	}
-}
-
-// TestFlagOfAnotherCommand: a flag the command does not take is a usage
-// error naming the commands that take it; bench run --plan ran the whole
-// experiment, ignoring --plan (a flag of validate).
-func TestFlagOfAnotherCommand(t *testing.T) {
-	for _, tc := range []struct {
-		args []string
-		want string
-	}{
-		{[]string{"run", "--plan", "x.hcl"}, "run: --plan is not a flag of run (it takes -o DIR, "},
-		{[]string{"validate", "--fresh", "x.hcl"}, "validate: --fresh is not a flag of validate (it takes --plan, --shards N, --dense-budget SIZE, --plugins DIR); --fresh is a flag of bench run"},
-		{[]string{"table", "-j", "2", "d"}, "table: -j N is not a flag of table (it takes --verbose); -j N is a flag of bench run, bench rerun"},
-	} {
-		t.Run(tc.args[0], func(t *testing.T) {
-			var stdout, stderr strings.Builder
-			err := run(context.Background(), tc.args, &stdout, &stderr)
-			var u usageError
-			if !errors.As(err, &u) || !strings.Contains(err.Error(), tc.want) {
-				t.Fatalf("err %v, want a usage error holding %q", err, tc.want)
-			}
-		})
 	}
 }

@@ -27,7 +27,7 @@ cv { folds = 3 }
 	}
 	// No --plugins: bench's own directory (the test binary's) has none.
 	var stdout, stderr bytes.Buffer
-	if err := run(commandContext(t), []string{"rerun", "-o", filepath.Join(t.TempDir(), "again"), out}, &stdout, &stderr); err != nil ||
+	if err := run(commandContext(t), []string{"rerun", "--quiet", "-o", filepath.Join(t.TempDir(), "again"), out}, &stdout, &stderr); err != nil ||
 		!strings.Contains(stdout.String(), "identical results (1 cells") {
 		t.Fatalf("rerun without --plugins: %v\n%s%s", err, stdout.String(), stderr.String())
 	}

@@ -236,9 +236,6 @@ func parseFlags(cmd string, args []string, stderr io.Writer) (*options, error) {
 // outside [1, shard.MaxCount] (--shards 0 would be ignored, a huge count
 // sized the assignment).
 func checkSetFlags(cmd string, o *options) error {
-	if err := checkFlagsOf(cmd, o); err != nil {
-		return err
-	}
 	if o.set["o"] && o.out == "" {
 		return usageError{fmt.Sprintf("%s: -o '': want a directory (leave -o out for the experiment's output directory)", cmd)}
 	}
@@ -249,38 +246,6 @@ func checkSetFlags(cmd string, o *options) error {
 		if err := shard.CheckCount(o.shards); err != nil {
 			return usageError{fmt.Sprintf("%s: --shards %d: %v", cmd, o.shards, err)}
 		}
-	}
-	return nil
-}
-
-// checkFlagsOf refuses a flag that command cmd does not take (see
-// commands): bench run --plan ran the whole experiment, ignoring --plan,
-// where bench validate --plan lists it. submit checks its own flags per
-// scheduler; a command without flags (plugin check) is left alone.
-func checkFlagsOf(cmd string, o *options) error {
-	i := slices.IndexFunc(commands, func(c command) bool { return c.name == cmd })
-	if i < 0 || cmd == "submit" || len(commands[i].flags) == 0 {
-		return nil
-	}
-	var given []string
-	for name := range o.set {
-		given = append(given, name)
-	}
-	sort.Strings(given)
-	for _, name := range given {
-		if slices.Contains(commands[i].flags, name) {
-			continue
-		}
-		also := ""
-		for _, c := range commands {
-			if slices.Contains(c.flags, name) {
-				also += ", bench " + c.name
-			}
-		}
-		if also != "" {
-			also = "; " + flagDocs[name][0] + " is a flag of " + also[2:]
-		}
-		return usageError{fmt.Sprintf("%s: %s is not a flag of %s (it takes %s)%s", cmd, flagDocs[name][0], cmd, flagList(commands[i].flags), also)}
 	}
 	return nil
 }
