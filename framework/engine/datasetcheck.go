@@ -11,6 +11,7 @@ import (
 
 	"github.com/polyclass/polyclass/framework/config"
 	"github.com/polyclass/polyclass/framework/data"
+	"github.com/polyclass/polyclass/framework/metrics"
 	"github.com/polyclass/polyclass/framework/sparse"
 	"github.com/polyclass/polyclass/framework/suggest"
 )
@@ -237,21 +238,15 @@ func (ck *checker) canonicalClasses(d *Dataset, target *data.Column) bool {
 	return true
 }
 
-// summaryRows are the names of the summary rows the per-class outputs
-// (per_class.csv, the per-class tables) print below the classes, as
-// scikit-learn's classification_report does: a class of one of these
-// names could not be told from the row.
-var summaryRows = []string{"accuracy", "macro avg", "weighted avg", "micro avg"}
-
 // summaryRowNames warns of each class of dataset d (named classes) that
 // bears the name of a summary row of the per-class outputs.
 func (ck *checker) summaryRowNames(d *Dataset, classes []string) {
 	c := d.Config
 	for _, name := range classes {
-		if slices.Contains(summaryRows, strings.TrimSpace(name)) {
+		if slices.Contains(metrics.SummaryRows(), strings.TrimSpace(name)) {
 			ck.warnf(c.PathRange, "Class named like a summary row",
 				"Dataset %q: class %q bears the name of a summary row of the per-class outputs (%s): in per_class.csv and the per-class tables its row could not be told from that summary row. Rename the class.",
-				c.Name, name, strings.Join(summaryRows, ", "))
+				c.Name, name, strings.Join(metrics.SummaryRows(), ", "))
 		}
 	}
 }

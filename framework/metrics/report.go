@@ -19,6 +19,21 @@ type Report struct {
 	Support float64
 }
 
+// The names of a Report's summary lines, as classification_report prints
+// them below the classes: "accuracy" (multiclass) or "micro avg"
+// (multi-label), then "macro avg" and "weighted avg".
+const (
+	AccuracyRow = "accuracy"
+	MicroRow    = "micro avg"
+	MacroRow    = "macro avg"
+	WeightedRow = "weighted avg"
+)
+
+// SummaryRows returns the names of every summary line a Report prints
+// (AccuracyRow, MicroRow, MacroRow, WeightedRow): a class of one of these
+// names could not be told from its line.
+func SummaryRows() []string { return []string{AccuracyRow, MacroRow, WeightedRow, MicroRow} }
+
 // NewReport averages the scores of every class as classification_report
 // does when it is given every class (labels=range(K)): the report of
 // multi-label predictions, whose metrics average over every label.

@@ -174,13 +174,13 @@ func reportLines(cr ClassReport) [][5]string {
 	sup := strconv.FormatFloat(cr.Report.Support, 'f', -1, 64)
 	r := cr.Report
 	if cr.MultiLabel {
-		out = append(out, [5]string{"micro avg", prf(r.Micro.Precision), prf(r.Micro.Recall), prf(r.Micro.F1), sup})
+		out = append(out, [5]string{metrics.MicroRow, prf(r.Micro.Precision), prf(r.Micro.Recall), prf(r.Micro.F1), sup})
 	} else {
-		out = append(out, [5]string{"accuracy", "", "", prf(r.Micro.F1), sup})
+		out = append(out, [5]string{metrics.AccuracyRow, "", "", prf(r.Micro.F1), sup})
 	}
 	return append(out,
-		[5]string{"macro avg", prf(r.Macro.Precision), prf(r.Macro.Recall), prf(r.Macro.F1), sup},
-		[5]string{"weighted avg", prf(r.Weighted.Precision), prf(r.Weighted.Recall), prf(r.Weighted.F1), sup})
+		[5]string{metrics.MacroRow, prf(r.Macro.Precision), prf(r.Macro.Recall), prf(r.Macro.F1), sup},
+		[5]string{metrics.WeightedRow, prf(r.Weighted.Precision), prf(r.Weighted.Recall), prf(r.Weighted.F1), sup})
 }
 
 // viewsHead names the columns of the threshold views' table.
