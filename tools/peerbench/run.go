@@ -98,7 +98,7 @@ func parseFlags(args []string) (*options, error) {
 	fs := flag.NewFlagSet("peerbench", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.IntVar(&o.runs, "n", 5, "runs per timing (the median is reported)")
-	fs.IntVar(&o.longRuns, "long", 3, "runs of each whole-run timing of the e2e and scaling sections (the median is reported)")
+	fs.IntVar(&o.longRuns, "long", 3, "runs of each whole-run timing of the e2e, libsvm, cores and irisgrid sections (the median is reported)")
 	sizes := fs.String("scaling", "25000,100000,400000", "row counts of the scaling section")
 	fs.IntVar(&o.scaleRuns, "scaling-runs", 3, "runs of each size in the scaling section (the median is reported)")
 	fs.IntVar(&o.taxPairs, "tax-pairs", 9, "pairs of runs (plugin processes, linked in) of the plugintax section (the median of their ratios is reported)")
