@@ -285,7 +285,8 @@ hsu-lin-data:
 # writes its report to docs/performance.md. BENCH_DATA=DIR names the data
 # directory (default: experiments/data, then ../shared/data);
 # PEERBENCH_FLAGS adds flags, e.g. -only plugintax or -scaling-runs 1 (the
-# 400k-row runs take minutes each).
+# 400k-row runs take minutes each), or -tuning-rows, -cores-rows and
+# -together-rows N for a quick check of those sections on fewer rows.
 BENCH_DATA ?=
 PEERBENCH_FLAGS ?=
 bench: build python-deps

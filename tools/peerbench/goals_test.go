@@ -39,7 +39,11 @@ func TestWriteGoals(t *testing.T) {
 		"| 9 | not measured in this run | – | – | – | – | – |\n" +
 		"| 10 | not measured in this run | – | – | – | – | – |\n" +
 		"| 11 | not measured in this run | – | – | – | – | – |\n" +
-		"| 12 | not measured in this run | – | – | – | – | – |\n\n"
+		"| 12 | not measured in this run | – | – | – | – | – |\n" +
+		"| 13 | not measured in this run | – | – | – | – | – |\n" +
+		"| 14 | not measured in this run | – | – | – | – | – |\n" +
+		"| 15 | not measured in this run | – | – | – | – | – |\n" +
+		"| 16 | not measured in this run | – | – | – | – | – |\n\n"
 	if b.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
 	}

@@ -66,22 +66,46 @@ func experimentFile(o *options, name, dataFile string) (string, error) {
 // runBench runs `bench run --quiet -j 2 -o DIR FILE` (-j benchJobs) as a
 // child process, timing it and sampling the memory of its process tree.
 func runBench(ctx context.Context, o *options, file, outDir string, stderr io.Writer, flags ...string) (*benchRun, error) {
-	args := append(append([]string{"run", "--quiet", "-j", strconv.Itoa(benchJobs)}, flags...), "-o", outDir, file)
-	fmt.Fprintf(stderr, "peerbench: %s %s\n", o.bench, strings.Join(args, " "))
-	cmd := exec.CommandContext(ctx, o.bench, args...)
+	return runBenchAs(ctx, o, benchCommand{jobs: benchJobs}, file, outDir, stderr, flags...)
+}
+
+// benchCommand says how a timed `bench run` starts: its -j, and the CPUs
+// taskset pins it (and so every plugin process it starts) to.
+type benchCommand struct {
+	jobs    int
+	taskset string // taskset binary; "" = not pinned
+	cpus    string // taskset -c CPUS
+}
+
+// argv returns the command line of a bench run of file into outDir.
+func (c benchCommand) argv(bench, file, outDir string, flags []string) []string {
+	var argv []string
+	if c.taskset != "" {
+		argv = []string{c.taskset, "-c", c.cpus}
+	}
+	argv = append(argv, bench, "run", "--quiet", "-j", strconv.Itoa(c.jobs))
+	return append(append(argv, flags...), "-o", outDir, file)
+}
+
+// runBenchAs runs bench as c says (see runBench).
+func runBenchAs(ctx context.Context, o *options, c benchCommand, file, outDir string, stderr io.Writer, flags ...string) (*benchRun, error) {
+	argv := c.argv(o.bench, file, outDir, flags)
+	name, args := argv[0], argv[1:]
+	fmt.Fprintf(stderr, "peerbench: %s\n", strings.Join(argv, " "))
+	cmd := exec.CommandContext(ctx, name, args...)
 	var out, errOut bytes.Buffer
 	cmd.Stdout = &out
 	cmd.Stderr = &errOut
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("starting %s: %w", o.bench, err)
+		return nil, fmt.Errorf("starting %s: %w", name, err)
 	}
 	stop := sampleTree(cmd.Process.Pid, 100*time.Millisecond)
 	err := cmd.Wait()
 	wall := time.Since(start)
 	mem := stop()
 	if err != nil {
-		return nil, fmt.Errorf("%s %s: %w\n%s%s", o.bench, strings.Join(args, " "), err, out.Bytes(), tail(errOut.String(), 20))
+		return nil, fmt.Errorf("%s: %w\n%s%s", strings.Join(argv, " "), err, out.Bytes(), tail(errOut.String(), 20))
 	}
 	mem.maxrss = maxRSS(cmd.ProcessState)
 	r := &benchRun{wall: wall, mem: mem, cpu: treeCPU(cmd.ProcessState, mem)}

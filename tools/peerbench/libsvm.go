@@ -44,68 +44,99 @@ type libsvmResult struct {
 // range, numbers written so that they read back exactly; classes are
 // numbered by sorted name from 1.
 func writeLetterLIBSVM(data, train, test string) error {
-	f, err := openData(data)
+	d, err := readClassRows(data)
 	if err != nil {
 		return err
+	}
+	if len(d.x) <= libsvmTrain {
+		return fmt.Errorf("%s: %d rows, want more than %d", data, len(d.x), libsvmTrain)
+	}
+	lo, hi := columnRange(d.x[:libsvmTrain])
+	if err := d.writeLIBSVM(train, 0, libsvmTrain, lo, hi); err != nil {
+		return err
+	}
+	return d.writeLIBSVM(test, libsvmTrain, len(d.x), lo, hi)
+}
+
+// classRows are the rows of a CSV data file whose columns are numbers
+// but for its class column ("class").
+type classRows struct {
+	x     [][]float64
+	class []string // each row's class
+	names []string // the classes, sorted
+}
+
+// readClassRows reads a CSV data file of numbers and a class column.
+func readClassRows(data string) (*classRows, error) {
+	f, err := openData(data)
+	if err != nil {
+		return nil, err
 	}
 	defer f.Close()
 	recs, err := csv.NewReader(f).ReadAll()
 	if err != nil {
-		return fmt.Errorf("%s: %w", data, err)
+		return nil, fmt.Errorf("%s: %w", data, err)
 	}
-	if len(recs) <= libsvmTrain+1 {
-		return fmt.Errorf("%s: %d rows, want more than %d", data, len(recs)-1, libsvmTrain)
+	if len(recs) < 2 {
+		return nil, fmt.Errorf("%s: no data rows", data)
 	}
 	head, recs := recs[0], recs[1:]
 	target := slices.Index(head, "class")
 	if target < 0 {
-		return fmt.Errorf("%s: no column \"class\"", data)
+		return nil, fmt.Errorf("%s: no column \"class\"", data)
 	}
-	var names []string
-	x := make([][]float64, len(recs))
+	d := &classRows{x: make([][]float64, len(recs))}
 	for i, r := range recs {
-		names = append(names, r[target])
+		d.class = append(d.class, r[target])
 		for j, v := range r {
 			if j == target {
 				continue
 			}
 			f, err := strconv.ParseFloat(v, 64)
 			if err != nil {
-				return fmt.Errorf("%s row %d column %s: %w", data, i+1, head[j], err)
+				return nil, fmt.Errorf("%s row %d column %s: %w", data, i+1, head[j], err)
 			}
-			x[i] = append(x[i], f)
+			d.x[i] = append(d.x[i], f)
 		}
 	}
-	slices.Sort(names)
-	names = slices.Compact(names)
-	lo, hi := slices.Clone(x[0]), slices.Clone(x[0])
-	for _, r := range x[:libsvmTrain] {
+	d.names = slices.Clone(d.class)
+	slices.Sort(d.names)
+	d.names = slices.Compact(d.names)
+	return d, nil
+}
+
+// columnRange returns each column's minimum and maximum over rows x.
+func columnRange(x [][]float64) (lo, hi []float64) {
+	lo, hi = slices.Clone(x[0]), slices.Clone(x[0])
+	for _, r := range x {
 		for j, v := range r {
 			lo[j], hi[j] = min(lo[j], v), max(hi[j], v)
 		}
 	}
-	write := func(path string, from, to int) error {
-		var b bytes.Buffer
-		for i := from; i < to; i++ {
-			label, _ := slices.BinarySearch(names, recs[i][target])
-			b.WriteString(strconv.Itoa(label + 1))
-			for j, v := range x[i] {
-				s := 0.0
-				if hi[j] != lo[j] {
-					s = -1.0 + (1.0 - -1.0)*(v-lo[j])/(hi[j]-lo[j])
-				}
-				if s != 0 {
-					fmt.Fprintf(&b, " %d:%s", j+1, strconv.FormatFloat(s, 'g', -1, 64))
-				}
+	return lo, hi
+}
+
+// writeLIBSVM writes rows from to to in LIBSVM's format to path, each
+// feature scaled to [−1, 1] by lo and hi as svm-scale scales it (zeros
+// and constant columns left out), the class numbered by sorted name
+// from 1.
+func (d *classRows) writeLIBSVM(path string, from, to int, lo, hi []float64) error {
+	var b bytes.Buffer
+	for i := from; i < to; i++ {
+		label, _ := slices.BinarySearch(d.names, d.class[i])
+		b.WriteString(strconv.Itoa(label + 1))
+		for j, v := range d.x[i] {
+			s := 0.0
+			if hi[j] != lo[j] {
+				s = -1.0 + (1.0 - -1.0)*(v-lo[j])/(hi[j]-lo[j])
 			}
-			b.WriteByte('\n')
+			if s != 0 {
+				fmt.Fprintf(&b, " %d:%s", j+1, strconv.FormatFloat(s, 'g', -1, 64))
+			}
 		}
-		return os.WriteFile(path, b.Bytes(), 0o644)
+		b.WriteByte('\n')
 	}
-	if err := write(train, 0, libsvmTrain); err != nil {
-		return err
-	}
-	return write(test, libsvmTrain, len(recs))
+	return os.WriteFile(path, b.Bytes(), 0o644)
 }
 
 // libsvmExperiment is the bench side: the svm plugin's rbf kernel under

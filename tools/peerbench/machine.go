@@ -51,7 +51,7 @@ func writeHeader(w io.Writer, o *options, start, end machine) {
 		}
 	}
 	fmt.Fprintf(w, "Written by `make bench` (`tools/peerbench`, a module of its own): polyclass timed next to its peers, LIBLINEAR's `liblinear-train` and scikit-learn as its users run it, in the same run, the two sides of every ratio alternately on the same data and folds, the median of several runs, with the peak memory of each side's process tree sampled from `/proc`. Every number below comes from that command; none is edited by hand.\n\n")
-	fmt.Fprintf(w, "Measured by `tools/peerbench` (sections %s; `-n %d -long %d -scaling-runs %d`) on %s–%s UTC", strings.Join(sections, ", "), o.runs, o.longRuns, o.scaleRuns,
+	fmt.Fprintf(w, "Measured by `tools/peerbench` (sections %s; `-n %d -long %d -scaling-runs %d%s`) on %s–%s UTC", strings.Join(sections, ", "), o.runs, o.longRuns, o.scaleRuns, o.rowFlags(),
 		start.at.Format("2006-01-02 15:04"), end.at.Format("15:04"))
 	if start.commit != "" {
 		fmt.Fprintf(w, " at commit `%s`", start.commit)
@@ -94,6 +94,12 @@ func runSection(ctx context.Context, s string, o *options, w io.Writer, stderr i
 		return shareSection(ctx, o, w, stderr)
 	case "tuning":
 		return tuningSection(ctx, o, w, stderr)
+	case "cores":
+		return coresSection(ctx, o, w, stderr)
+	case "irisgrid":
+		return irisGridSection(ctx, o, w, stderr)
+	case "together":
+		return togetherSection(ctx, o, w, stderr)
 	}
 	return fmt.Errorf("unknown section %q", s)
 }
@@ -107,4 +113,20 @@ func (o *options) save(report string) error {
 		return fmt.Errorf("writing the report: %w", err)
 	}
 	return nil
+}
+
+// rowFlags prints the flags that cut a section's rows, those given: a
+// report measured with them is a check that the sections run, not the
+// targets' measurement.
+func (o *options) rowFlags() string {
+	var b strings.Builder
+	for _, f := range []struct {
+		name string
+		n    int
+	}{{"tuning-rows", o.tuningRows}, {"cores-rows", o.coresRows}, {"together-rows", o.togetherRows}} {
+		if f.n > 0 {
+			fmt.Fprintf(&b, " -%s %d", f.name, f.n)
+		}
+	}
+	return b.String()
 }

@@ -49,14 +49,30 @@
 //  11. tuning: Hsu & Lin's letter over their 225 (C, γ), one-vs-one, tuned
 //     by 3-fold inner cross-validation: the exhaustive grid and successive
 //     halving, each a bench run: the chosen pair's test accuracy and the
-//     CPU time of each (tuning.go; -tuning-rows N cuts the training rows).
+//     CPU time of each (tuning.go; -tuning-rows N cuts the training rows);
+//  12. cores: the letter grid (standardize + logreg, 5 C × ova, ovo, 10
+//     stratified folds, 3 repeats) and one-vs-one on 200 classes, each
+//     with every process pinned to one core (`taskset -c 0 bench run -j
+//     1`) and on both (`taskset -c 0,1 bench run -j 2`): wall and CPU, the
+//     speed-up; and, from `bench run --profile`'s timeline, the speed-up
+//     Amdahl's law gives at 16 workers, an estimate (cores.go; -cores-rows
+//     N cuts the rows);
+//  13. irisgrid: Hsu & Lin's iris grid (hsu_lin.hcl's iris, 225 (C, γ) ×
+//     ovo, DAG, ova) through `bench run -j 2`, and LIBSVM's own grid
+//     search over the same pairs, `svm-train -v 10` two at a time
+//     (irisgrid.go);
+//  14. together: Crammer–Singer and Weston–Watkins with the RBF kernel
+//     on Hsu & Lin's letter split at (C, γ) = (16, 4), one-vs-one beside:
+//     train + predict time and test accuracy (together.go;
+//     -together-rows N cuts the training rows).
 //
 // `make bench` builds it into bin/peerbench (go build in tools/peerbench)
 // and runs it from the repository root (else give -root). Usage:
 //
 //	peerbench [-n 5] [-long 3] [-scaling 25000,100000,400000] [-scaling-runs 3] [-tax-pairs 9]
 //	          [-data DIR] [-root DIR] [-bench PATH] [-liblinear PATH] [-python PATH]
-//	          [-tuning-rows N] [-only letter,grid,diabetes,tax,plugintax,profile,e2e,scaling,libsvm,share,tuning] [-o FILE]
+//	          [-tuning-rows N] [-cores-rows N] [-together-rows N]
+//	          [-only letter,grid,diabetes,tax,plugintax,profile,e2e,scaling,libsvm,share,tuning,cores,irisgrid,together] [-o FILE]
 //
 // A peer that is not installed (liblinear-train, python3 with scikit-learn)
 // is reported as skipped; a missing bin/bench asks for `make build`.

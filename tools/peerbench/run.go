@@ -19,26 +19,28 @@ const modulePath = "github.com/polyclass/polyclass"
 
 // sectionNames returns the parts of the report, in print order.
 func sectionNames() []string {
-	return []string{"letter", "grid", "diabetes", "tax", "plugintax", "profile", "e2e", "scaling", "libsvm", "share", "tuning"}
+	return []string{"letter", "grid", "diabetes", "tax", "plugintax", "profile", "e2e", "scaling", "libsvm", "share", "tuning", "cores", "irisgrid", "together"}
 }
 
 // options are the parsed flags.
 type options struct {
-	runs       int
-	root       string
-	dataDir    string // "" = experiments/data, then ../shared/data
-	bench      string
-	liblinear  string
-	python     string
-	sections   map[string]bool
-	tmp        string
-	longRuns   int    // runs of the long whole-run timings (e2e, scaling)
-	scaling    []int  // row counts of the scaling section
-	scaleRuns  int    // runs of each size in the scaling section
-	taxPairs   int    // pairs of runs of the plugin tax section
-	tuningRows int    // training rows of the tuning section (0: all)
-	out        string // file the report is written to ("" = stdout only)
-	goals      []goalResult
+	runs         int
+	root         string
+	dataDir      string // "" = experiments/data, then ../shared/data
+	bench        string
+	liblinear    string
+	python       string
+	sections     map[string]bool
+	tmp          string
+	longRuns     int    // runs of the long whole-run timings (e2e, scaling)
+	scaling      []int  // row counts of the scaling section
+	scaleRuns    int    // runs of each size in the scaling section
+	taxPairs     int    // pairs of runs of the plugin tax section
+	tuningRows   int    // training rows of the tuning section (0: all)
+	coresRows    int    // rows of each data set of the cores section (0: all)
+	togetherRows int    // training rows of the together section (0: all)
+	out          string // file the report is written to ("" = stdout only)
+	goals        []goalResult
 }
 
 // run parses args, runs the selected sections and writes the Markdown report
@@ -96,11 +98,13 @@ func parseFlags(args []string) (*options, error) {
 	fs := flag.NewFlagSet("peerbench", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.IntVar(&o.runs, "n", 5, "runs per timing (the median is reported)")
-	fs.IntVar(&o.longRuns, "long", 3, "runs of each whole-run timing of the e2e and scaling sections (the median is reported)")
+	fs.IntVar(&o.longRuns, "long", 3, "runs of each whole-run timing of the e2e, libsvm, cores and irisgrid sections (the median is reported)")
 	sizes := fs.String("scaling", "25000,100000,400000", "row counts of the scaling section")
 	fs.IntVar(&o.scaleRuns, "scaling-runs", 3, "runs of each size in the scaling section (the median is reported)")
 	fs.IntVar(&o.taxPairs, "tax-pairs", 9, "pairs of runs (plugin processes, linked in) of the plugintax section (the median of their ratios is reported)")
 	fs.IntVar(&o.tuningRows, "tuning-rows", 0, "training rows of the tuning section: the first N of letter's (0: all 15000)")
+	fs.IntVar(&o.coresRows, "cores-rows", 0, "rows of each data set of the cores section: the first N of letter's and of the 200-class set's (0: all 20000)")
+	fs.IntVar(&o.togetherRows, "together-rows", 0, "training rows of the together section: the first N of letter's (0: all 15000)")
 	fs.StringVar(&o.out, "o", "", "also write the report to this file")
 	fs.StringVar(&o.root, "root", "", "repository root (default: found from the working directory)")
 	fs.StringVar(&o.dataDir, "data", "", "data directory (default: experiments/data if it holds the file, else ../shared/data)")
@@ -114,8 +118,16 @@ func parseFlags(args []string) (*options, error) {
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("peerbench: unexpected argument %q", fs.Arg(0))
 	}
-	if o.runs < 1 || o.longRuns < 1 || o.scaleRuns < 1 || o.taxPairs < 1 || o.tuningRows < 0 {
+	if o.runs < 1 || o.longRuns < 1 || o.scaleRuns < 1 || o.taxPairs < 1 {
 		return nil, errors.New("peerbench: -n, -long, -scaling-runs and -tax-pairs must be at least 1")
+	}
+	for _, f := range []struct {
+		name string
+		n    int
+	}{{"tuning-rows", o.tuningRows}, {"cores-rows", o.coresRows}, {"together-rows", o.togetherRows}} {
+		if f.n < 0 {
+			return nil, fmt.Errorf("peerbench: -%s %d: want a number of rows, or 0 for all", f.name, f.n)
+		}
 	}
 	var err error
 	if o.scaling, err = parseSizes(*sizes); err != nil {

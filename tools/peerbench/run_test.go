@@ -84,6 +84,9 @@ func TestRunNoPeers(t *testing.T) {
 		"## letter: the whole grid through the plugins\n\nSkipped: `" + filepath.Join(root, "bin", "bench") + "` not found — run `make build` first.",
 		"## diabetes130: one-hot vs hashing, time and memory\n\nSkipped: diabetes130.csv.gz not found in " + dir,
 		"## The Python plugin tax: scikit-learn through the plugin vs a plain loop\n\nSkipped: `" + filepath.Join(root, "bin", "bench") + "` not found",
+		"## Every core busy: both cores against one, and 16 workers by Amdahl's law\n\nSkipped: `" + filepath.Join(root, "bin", "bench") + "` not found",
+		"## Small cells: Hsu & Lin's iris grid against LIBSVM's grid search\n\nSkipped: `" + filepath.Join(root, "bin", "bench") + "` not found",
+		"## All-together kernel SVMs: Crammer–Singer and Weston–Watkins on Hsu & Lin's letter, one-vs-one beside\n\nSkipped: `" + filepath.Join(root, "bin", "bench") + "` not found",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("report lacks %q:\n%s", want, got)
@@ -146,7 +149,7 @@ func TestRunLIBLINEAR(t *testing.T) {
 }
 
 func TestParseFlagsErrors(t *testing.T) {
-	for _, args := range [][]string{{"-n", "0"}, {"-tax-pairs", "0"}, {"-only", "letter,nope"}, {"extra"}, {"-bogus"}} {
+	for _, args := range [][]string{{"-n", "0"}, {"-tax-pairs", "0"}, {"-only", "letter,nope"}, {"extra"}, {"-bogus"}, {"-cores-rows", "-1"}, {"-together-rows", "-5"}} {
 		if _, err := parseFlags(append([]string{"-root", t.TempDir()}, args...)); err == nil {
 			t.Errorf("parseFlags(%q): no error", args)
 		}
