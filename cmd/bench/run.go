@@ -789,6 +789,9 @@ func writeParams(w io.Writer, indent string, specs []plugin.ParamSpec) {
 		line := fmt.Sprintf("%sparam %s (%s)", indent, s.Name, s.Type)
 		if !s.Default.IsNull() {
 			line += " default " + s.Default.String()
+			if s.DefaultMeans != "" {
+				line += " (" + s.DefaultMeans + ")"
+			}
 		}
 		if s.Min != nil {
 			op := ">="

@@ -178,7 +178,8 @@ func TestSetupListsParametersThatApply(t *testing.T) {
 // TestSetupShowsGammaMeaning runs an rbf svm with gamma left to its
 // default through the real plugin (issue 56's trial read "gamma=0
 // (default)" as γ = 0): the set-up table shows what the default stands
-// for, from the plugin's schema ("[default: 1/features]"), not 0.
+// for, from the plugin's schema (gamma's DefaultMeans "1/features",
+// proto field default_means), not 0.
 func TestSetupShowsGammaMeaning(t *testing.T) {
 	skipUnderRace(t, "a report check; no concurrency of bench's own")
 	file := writeExperiment(t, `experiment "gamma" { seed = 5 }

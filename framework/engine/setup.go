@@ -258,7 +258,7 @@ func defaultMeans(specs []param.ParamSpec, name string, v param.Value) string {
 	if !ok || !spec.Default.Equal(v) {
 		return ""
 	}
-	return spec.DefaultMeans()
+	return spec.DefaultMeans
 }
 
 // phrases groups the datasets of a row by the words they have (in

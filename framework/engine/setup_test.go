@@ -201,23 +201,27 @@ func TestSetupListsApplicableParams(t *testing.T) {
 }
 
 // TestSetupShowsWhatDefaultMeans checks that a parameter whose spec says
-// what its placeholder default stands for ("[default: 1/features]", as the
-// svm plugin's gamma = 0) shows that meaning in the set-up rows, not the
-// bare 0, whether left to its default or set to it; any other value shows
-// as it is.
+// what its placeholder default stands for (DefaultMeans "1/features", as
+// the svm plugin's gamma = 0) shows that meaning in the set-up rows, not
+// the bare 0, whether left to its default or set to it; any other value
+// shows as it is. A description's text is not read for it: coef0's
+// "[default: …]" suffix (the form plugins used before DefaultMeans) is
+// only words.
 func TestSetupShowsWhatDefaultMeans(t *testing.T) {
 	specs := []param.ParamSpec{
 		{Name: "C", Type: param.NumberParam, Default: param.Number(1)},
-		{Name: "gamma", Type: param.NumberParam, Default: param.Number(0), Description: "γ of the rbf kernel (0: 1/number of features) [default: 1/features]"},
+		{Name: "coef0", Type: param.NumberParam, Default: param.Number(0), Description: "the kernel's constant [default: none]"},
+		{Name: "gamma", Type: param.NumberParam, Default: param.Number(0), DefaultMeans: "1/features",
+			Description: "γ of the rbf kernel (0: 1/number of features)"},
 	}
 	for _, c := range []struct {
 		name  string
 		given param.Params
 		want  string
 	}{
-		{"left to the default", param.Params{}, "C=1 (default), gamma=1/features (default)"},
-		{"set to the default", param.Params{"gamma": param.Number(0)}, "C=1 (default), gamma=1/features"},
-		{"set to another value", param.Params{"gamma": param.Number(0.5)}, "C=1 (default), gamma=0.5"},
+		{"left to the default", param.Params{}, "C=1 (default), coef0=0 (default), gamma=1/features (default)"},
+		{"set to the default", param.Params{"gamma": param.Number(0)}, "C=1 (default), coef0=0 (default), gamma=1/features"},
+		{"set to another value", param.Params{"gamma": param.Number(0.5)}, "C=1 (default), coef0=0 (default), gamma=0.5"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if got := setup.Params(withDefaults(specs, c.given)); got != c.want {

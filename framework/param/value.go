@@ -304,24 +304,11 @@ type ParamSpec struct {
 	// resource (resource = "max_iter"), and successive halving or
 	// hyperband then grows it round by round on every row.
 	Budget bool
-}
-
-// defaultMeansTag opens the part of a ParamSpec's Description that says
-// what its default stands for: "… [default: 1/features]".
-const defaultMeansTag = "[default: "
-
-// DefaultMeans returns what the parameter's default stands for when the
-// default value is a placeholder (LIBSVM's gamma = 0 for 1/number of
-// features): the text of a "[default: TEXT]" that ends its Description,
-// trimmed; "" when the Description ends in none. The set-up table shows it
-// in place of the default value, so that gamma reads "1/features", not 0.
-func (s ParamSpec) DefaultMeans() string {
-	d := strings.TrimSpace(s.Description)
-	i := strings.LastIndex(d, defaultMeansTag)
-	if i < 0 || !strings.HasSuffix(d, "]") {
-		return ""
-	}
-	return strings.TrimSpace(d[i+len(defaultMeansTag) : len(d)-1])
+	// DefaultMeans says what the default stands for when the default
+	// value is a placeholder (LIBSVM's gamma = 0 for "1/features"); empty
+	// when the default is what it says. The set-up table shows it in
+	// place of the default value, so that gamma reads "1/features", not 0.
+	DefaultMeans string
 }
 
 // FormatNumber formats f for messages and listings: a whole number below

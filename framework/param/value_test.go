@@ -118,19 +118,3 @@ func TestIntegerRange(t *testing.T) {
 		}
 	}
 }
-
-// TestDefaultMeans checks that DefaultMeans reads the "[default: TEXT]"
-// that ends a Description, and nothing else.
-func TestDefaultMeans(t *testing.T) {
-	for _, c := range []struct{ desc, want string }{
-		{"γ of the rbf kernel (0: 1/number of features) [default: 1/features]", "1/features"},
-		{"γ [default:  1/features ]  ", "1/features"},
-		{"γ [default: 1/features] of the rbf kernel", ""},
-		{"penalty of the loss", ""},
-		{"", ""},
-	} {
-		if got := (ParamSpec{Name: "gamma", Description: c.desc}).DefaultMeans(); got != c.want {
-			t.Errorf("DefaultMeans of %q = %q, want %q", c.desc, got, c.want)
-		}
-	}
-}

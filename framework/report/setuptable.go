@@ -97,7 +97,7 @@ func rowsSection(t *Tables) []section {
 	}
 	rt := table{ID: "rows", Columns: []column{{Head: txt("row")}, {Head: txt("pipeline")}, {Head: txt("learner")}, {Head: txt("params")}, {Head: txt("reduction")}}}
 	for _, r := range rows {
-		rt.Rows = append(rt.Rows, tableRow{Label: r.Label, Cells: cellsOf(r.Label, r.key.Encoder, r.key.Learner, orDashPlain(r.key.Params), r.key.Reduction)})
+		rt.Rows = append(rt.Rows, tableRow{Label: r.Label, Cells: cellsOf(r.Label, r.key.Encoder, r.key.Learner, paramsCell(r.key.Params), r.key.Reduction)})
 	}
 	return []section{{ID: "rows", Title: "Rows of the tables", In: only(mdFormat, htmlFormat),
 		Blocks: []block{para{Text: txt("What each row of the tables is, by the names its cells have (the run recorded no set-up)."), Class: "stats"}, rt}}}

@@ -66,7 +66,7 @@ type Step struct {
 // Param is one parameter and its value as the experiment file would write
 // it; Default tells that the file left it to its default. Means is what
 // the value stands for when it is the plugin's placeholder default
-// (gamma = 0 for "1/features": param.ParamSpec.DefaultMeans), else empty.
+// (gamma = 0 for "1/features": param.ParamSpec's DefaultMeans), else empty.
 type Param struct {
 	Name    string `json:"name"`
 	Value   string `json:"value"`

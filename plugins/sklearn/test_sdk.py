@@ -322,6 +322,18 @@ class ServiceTest(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "parameter epochs: unknown problem kind 'binray' in applies_when; the kinds are binary, multiclass, regression"):
             service.spec_to_pb(learner.ParamSpec("epochs", "integer", applies_when=[learner.Condition(problems=["binray"])]))
 
+    def test_default_means_and_budget_travel(self):
+        for name, spec, means, budget in [
+            ("placeholder default", learner.ParamSpec("gamma", "number", default=0, default_means="1/features"), "1/features", False),
+            ("budget", learner.ParamSpec("max_iter", "integer", default=100, budget=True), "", True),
+            ("neither", learner.ParamSpec("C", "number", default=1), "", False),
+        ]:
+            with self.subTest(name):
+                out = pb.ParamSpec.FromString(service.spec_to_pb(spec).SerializeToString())
+                self.assertEqual(out.default_means, means)
+                self.assertEqual(out.budget, budget)
+                self.assertEqual(out.default.number, spec.default)
+
     def test_unknown_param_type_lists_the_types(self):
         with self.assertRaisesRegex(ValueError, "unknown type 'float'; the types are number, integer, string"):
             service.spec_to_pb(learner.ParamSpec("c", "float"))

@@ -78,6 +78,22 @@ func TestParamSpecBudgetWire(t *testing.T) {
 	}
 }
 
+// What a spec's default stands for (DefaultMeans) crosses the wire as it
+// is, and a spec without it comes back without: a plugin's placeholder
+// default reaches the host's set-up table.
+func TestParamSpecDefaultMeansWire(t *testing.T) {
+	for _, means := range []string{"1/features", "", "√features · 2"} {
+		var got pb.ParamSpec
+		throughWire(t, specToPB(param.ParamSpec{Name: "gamma", Type: param.NumberParam, Default: param.Number(0), DefaultMeans: means}), &got)
+		if got.GetDefaultMeans() != means {
+			t.Errorf("default_means %q went on the wire as %q", means, got.GetDefaultMeans())
+		}
+		if s := specFromPB(&got); s.DefaultMeans != means || !s.Default.Equal(param.Number(0)) {
+			t.Errorf("default_means %q came back as %q (default %v)", means, s.DefaultMeans, s.Default)
+		}
+	}
+}
+
 // The plan's code diagnostics cross the wire as they are; a plan without
 // them has none.
 func TestCodeDiagnosticsWire(t *testing.T) {

@@ -426,7 +426,12 @@ type ParamSpec struct {
 	// fit does (iterations, epochs), so that a tune block may grow it
 	// round by round (tune { resource = "max_iter" }, successive halving
 	// or hyperband over the parameter instead of over rows).
-	Budget        bool `protobuf:"varint,12,opt,name=budget,proto3" json:"budget,omitempty"`
+	Budget bool `protobuf:"varint,12,opt,name=budget,proto3" json:"budget,omitempty"`
+	// What the default stands for when the default value is a placeholder
+	// (LIBSVM's gamma = 0 for "1/features"); empty when the default is
+	// what it says. The host's set-up table shows it in place of the
+	// default value, and bench plugins beside it.
+	DefaultMeans  string `protobuf:"bytes,13,opt,name=default_means,json=defaultMeans,proto3" json:"default_means,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -545,6 +550,13 @@ func (x *ParamSpec) GetBudget() bool {
 		return x.Budget
 	}
 	return false
+}
+
+func (x *ParamSpec) GetDefaultMeans() string {
+	if x != nil {
+		return x.DefaultMeans
+	}
+	return ""
 }
 
 // Condition is one case in which a parameter applies: each of its
@@ -3031,7 +3043,7 @@ const file_plugin_proto_rawDesc = "" +
 	"\x04list\x18\x04 \x01(\v2\x1e.polyclass.plugin.v1.ValueListH\x00R\x04listB\x06\n" +
 	"\x04kind\"?\n" +
 	"\tValueList\x122\n" +
-	"\x06values\x18\x01 \x03(\v2\x1a.polyclass.plugin.v1.ValueR\x06values\"\xe4\x04\n" +
+	"\x06values\x18\x01 \x03(\v2\x1a.polyclass.plugin.v1.ValueR\x06values\"\x89\x05\n" +
 	"\tParamSpec\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x127\n" +
 	"\x04type\x18\x02 \x01(\x0e2#.polyclass.plugin.v1.ParamSpec.TypeR\x04type\x12 \n" +
@@ -3045,7 +3057,8 @@ const file_plugin_proto_rawDesc = "" +
 	"\rmin_exclusive\x18\n" +
 	" \x01(\bR\fminExclusive\x12A\n" +
 	"\fapplies_when\x18\v \x03(\v2\x1e.polyclass.plugin.v1.ConditionR\vappliesWhen\x12\x16\n" +
-	"\x06budget\x18\f \x01(\bR\x06budget\"\x9f\x01\n" +
+	"\x06budget\x18\f \x01(\bR\x06budget\x12#\n" +
+	"\rdefault_means\x18\r \x01(\tR\fdefaultMeans\"\x9f\x01\n" +
 	"\x04Type\x12\x14\n" +
 	"\x10TYPE_UNSPECIFIED\x10\x00\x12\n" +
 	"\n" +

@@ -76,6 +76,14 @@ class ParamSpec:
     # applies and warns when the experiment sets it where it never does;
     # the learner still receives and checks it.
     applies_when: List[Condition] = field(default_factory=list)
+    # An integer that bounds how much work one fit does (iterations,
+    # epochs): a tune block may name it as its resource and grow it round
+    # by round.
+    budget: bool = False
+    # What the default stands for when the default value is a placeholder
+    # (gamma = 0 for "1/features"); empty when the default is what it
+    # says. The set-up table shows it in place of the default value.
+    default_means: str = ""
 
     def check(self, v) -> Optional[str]:
         """Why v is not a valid value of the parameter, or None (the Go

@@ -89,6 +89,8 @@ def spec_to_pb(s):
         description=s.description,
         allowed=s.allowed,
         min_exclusive=s.min_exclusive,
+        budget=s.budget,
+        default_means=s.default_means,
     )
     if s.default is not None:
         out.default.CopyFrom(value_to_pb(s.default))
