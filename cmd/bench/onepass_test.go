@@ -99,3 +99,58 @@ metrics = ["acuracy"]
 		t.Errorf("want one error, Unknown metric at %s:8:12; got %d:\n%s", file, n, stderr)
 	}
 }
+
+// TestValidateTuneErrorHidesNothing: an error in a learner's tune block
+// hides neither the learner's parameter errors nor the tune block's other
+// errors. A new user's first file (issue 56, second trial) needed a
+// second validate for kernel = "gaussian" behind strategy = "random"
+// without n_iter, and for an unknown tune metric behind folds = 1. Each
+// case's errors, all in one pass, each once.
+func TestValidateTuneErrorHidesNothing(t *testing.T) {
+	for _, tc := range []struct {
+		name, tune string
+		want       []string
+	}{
+		{"random without n_iter", `strategy = "random"
+    metric   = "acuracy"`, []string{
+			"exp.hcl:6:16: error: Missing n_iter",
+			"exp.hcl:7:16: error: Unknown metric",
+			"exp.hcl:4:23: error: Invalid parameter value",
+			`kernel = "gaussian" is not one of "linear", "rbf", "poly", "sigmoid".`,
+			"exp.hcl: 3 error(s)",
+		}},
+		{"folds 1", `folds    = 1
+    metric   = "acuracy"`, []string{
+			"exp.hcl:6:16: error: Invalid value",
+			"folds must be a whole number >= 2, not 1.",
+			"exp.hcl:7:16: error: Unknown metric",
+			`tune metric: unknown metric "acuracy" (did you mean "accuracy"?)`,
+			"exp.hcl:4:23: error: Invalid parameter value",
+			"exp.hcl: 3 error(s)",
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			file := writeExperiment(t, `experiment "t" { seed = 1 }
+dataset "iris" { path = "%REPO%/experiments/data/iris.csv" }
+learner "svm" {
+  params = { kernel = "gaussian", C = [1, 10] }
+  tune {
+    `+tc.tune+`
+  }
+}
+reduction "ova" {}
+metrics = ["accuracy"]
+`)
+			_, stderr, err := bench(t, "validate", file)
+			if err == nil {
+				t.Fatalf("validate accepted the file:\n%s", stderr)
+			}
+			got := strings.ReplaceAll(stderr, filepath.Dir(file)+string(filepath.Separator), "")
+			for _, want := range tc.want {
+				if n := strings.Count(got, want); n != 1 {
+					t.Errorf("validate's output holds %q %d times, want once:\n%s", want, n, got)
+				}
+			}
+		})
+	}
+}

@@ -171,8 +171,8 @@ func (p *Parser) ParseSource(src []byte, filename string) (*Experiment, hcl.Diag
 		exp.InText = inText
 		more = Outside(more, faulty(f.Body, diags))
 	}
+	exp.Faulty = append(faulty(f.Body, diags), decodeFaulty(f.Body, more)...)
 	diags = append(diags, more...)
-	exp.Faulty = faulty(f.Body, diags)
 	return exp, diags
 }
 
@@ -180,10 +180,30 @@ func (p *Parser) ParseSource(src []byte, filename string) (*Experiment, hcl.Diag
 // left incomplete: each error's own range and the top-level block or
 // attribute that holds it.
 func faulty(body hcl.Body, diags hcl.Diagnostics) []hcl.Range {
+	return faultyIn(body, diags, false)
+}
+
+// decodeFaulty returns the ranges of body that the decoder's errors in
+// diags may have left incomplete, as faulty does, except that an error
+// inside a nested block (a learner's tune block) faults only its own
+// range: the decoder keeps a nested block's defaults for a setting it
+// refuses, so that the rest of the nested block and its parent are whole,
+// and a later check of them (the learner's parameters, the tune metric)
+// reports what it finds there.
+func decodeFaulty(body hcl.Body, diags hcl.Diagnostics) []hcl.Range {
+	return faultyIn(body, diags, true)
+}
+
+// faultyIn is faulty, and decodeFaulty when nested is set.
+func faultyIn(body hcl.Body, diags hcl.Diagnostics, nested bool) []hcl.Range {
 	var items []hcl.Range
+	var inner []hcl.Range
 	if b, ok := body.(*hclsyntax.Body); ok {
 		for _, blk := range b.Blocks {
 			items = append(items, blk.Range())
+			for _, sub := range blk.Body.Blocks {
+				inner = append(inner, sub.Range())
+			}
 		}
 		for _, a := range b.Attributes {
 			items = append(items, a.SrcRange)
@@ -195,6 +215,9 @@ func faulty(body hcl.Body, diags hcl.Diagnostics) []hcl.Range {
 			continue
 		}
 		out = append(out, *d.Subject)
+		if nested && slices.ContainsFunc(inner, func(r hcl.Range) bool { return r.ContainsPos(d.Subject.Start) }) {
+			continue
+		}
 		for _, it := range items {
 			if it.ContainsPos(d.Subject.Start) {
 				out = append(out, it)

@@ -26,7 +26,13 @@ func bindLearner(l *config.Learner, p *host.Plugin, metrics []string, seed uint6
 		return nil, nil, ck.diags
 	}
 	if diags := config.CheckParams(p.LearnerInfo.Params, l.Params, "learner "+l.Name); diags.HasErrors() {
-		return nil, nil, diags
+		// The learner does not bind, so the grid's checks of it do not
+		// run; what needs only its block and its plugin is said now.
+		ck.unweighable(l, p.LearnerInfo.Capabilities, l.ClassWeight)
+		if l.Tune != nil {
+			ck.tuneMetric(l, tuneMetricName(l.Tune, metrics))
+		}
+		return nil, nil, append(diags, ck.diags...)
 	}
 	rl := &Learner{Config: l, Plugin: p, Info: p.LearnerInfo}
 	if l.Tune != nil && l.Tune.OverParam() {
@@ -54,15 +60,21 @@ func learnerParams(l *Learner, metrics []string, seed uint64) []param.Params {
 	if t == nil {
 		return combos
 	}
-	l.TuneMetric = t.Metric
-	if l.TuneMetric == "" && len(metrics) > 0 {
-		l.TuneMetric = metrics[0]
-	}
+	l.TuneMetric = tuneMetricName(t, metrics)
 	l.Candidates = combos
 	if t.Sampled() {
 		l.Candidates = sampleCandidates(l.Config.Params, tuned, combos, t.NIter, cv.Seed(seed, "tune", "candidates", l.Config.Name))
 	}
 	return []param.Params{whole(l.Config.Params)}
+}
+
+// tuneMetricName is the metric tune block t chooses by: its own, else
+// the first of the experiment's metrics ("" when it has none).
+func tuneMetricName(t *config.Tune, metrics []string) string {
+	if t.Metric == "" && len(metrics) > 0 {
+		return metrics[0]
+	}
+	return t.Metric
 }
 
 // fewParamSets reports whether the parameter lists of a learner or

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/hashicorp/hcl/v2"
+
 	"github.com/polyclass/polyclass/framework/encode"
 	"github.com/polyclass/polyclass/framework/host"
 	"github.com/polyclass/polyclass/framework/param"
@@ -26,19 +28,63 @@ func (r *resolver) dryRuns(b *bound) {
 			r.encodable(d, p)
 		}
 	}
+	var fails []planFailure
 	for _, d := range g.Datasets {
 		for _, red := range g.Reductions {
 			if !red.covers(d) || red.Scheme.MultiLabel != d.MultiLabel {
 				continue
 			}
 			for _, rp := range b.redParams[red] {
-				r.dryRun(g, d, red, rp)
+				if f := r.dryRun(g, d, red, rp); f != nil {
+					fails = append(fails, *f)
+				}
 			}
 		}
 	}
+	r.reportPlanFailures(fails)
 }
 
-func (r *resolver) dryRun(g *Grid, d *Dataset, red *Reduction, params param.Params) {
+// planFailure is a reducer's refusal to plan a reduction (its label) on
+// a dataset: the error, where it points, and the dataset as the message
+// names it (its name, and its classes).
+type planFailure struct {
+	rng     hcl.Range
+	label   string
+	dataset string
+	err     string
+}
+
+// reportPlanFailures reports each failure once: a reduction refused on
+// several datasets for the same reason at the same place (a code
+// matrix's bad entry and identical rows, whatever the data) is one error
+// naming those datasets, not one per dataset.
+func (r *resolver) reportPlanFailures(fails []planFailure) {
+	type key struct {
+		rng        hcl.Range
+		label, err string
+	}
+	var order []key
+	datasets := map[key][]string{}
+	for _, f := range fails {
+		k := key{f.rng, f.label, f.err}
+		if datasets[k] == nil {
+			order = append(order, k)
+		}
+		datasets[k] = append(datasets[k], f.dataset)
+	}
+	for _, k := range order {
+		ds := datasets[k]
+		which := "dataset " + ds[0]
+		if len(ds) > 1 {
+			which = "datasets " + strings.Join(ds[:len(ds)-1], ", ") + " and " + ds[len(ds)-1]
+		}
+		r.errorf(k.rng, "Invalid reduction", "Reduction %s on %s: %s", k.label, which, k.err)
+	}
+}
+
+// dryRun plans reduction red with parameters params on dataset d, and
+// returns the reducer's refusal (nil when it planned).
+func (r *resolver) dryRun(g *Grid, d *Dataset, red *Reduction, params param.Params) *planFailure {
 	var plan plugin.Plan
 	err := r.pluginCall(red.Plugin, "Plan", func(ctx context.Context) (err error) {
 		plan, err = red.Plugin.Reducer.Plan(ctx, planRequest(r.exp.Seed, d, red, params))
@@ -46,7 +92,7 @@ func (r *resolver) dryRun(g *Grid, d *Dataset, red *Reduction, params param.Para
 	})
 	label := red.Label(params)
 	if errors.Is(err, errHung) {
-		return
+		return nil
 	}
 	if err != nil {
 		// Point at the parameter the plugin blames (its error's structured
@@ -58,14 +104,14 @@ func (r *resolver) dryRun(g *Grid, d *Dataset, red *Reduction, params param.Para
 				break
 			}
 		}
-		r.errorf(rng, "Invalid reduction", "Reduction %s on dataset %q (%d classes: %s): %v",
-			label, d.Config.Name, d.K(), strings.Join(d.Classes, ", "), err)
-		return
+		return &planFailure{rng: rng, label: label, err: err.Error(),
+			dataset: fmt.Sprintf("%q (%d classes: %s)", d.Config.Name, d.K(), strings.Join(d.Classes, ", "))}
 	}
 	g.Plans = append(g.Plans, PlanInfo{Dataset: d.Config.Name, Reduction: label, Description: plan.Description})
 	if plan.Code != nil {
 		g.Codes = append(g.Codes, CodeInfo{Dataset: d.Config.Name, Reduction: label, Diagnostics: plan.Diagnostics, Warnings: plan.Warnings})
 	}
+	return nil
 }
 
 // encodable runs pipeline p's steps once on every row of dataset d, as

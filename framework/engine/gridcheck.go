@@ -11,6 +11,7 @@ import (
 	"github.com/polyclass/polyclass/framework/config"
 	"github.com/polyclass/polyclass/framework/cv"
 	"github.com/polyclass/polyclass/framework/metrics"
+	"github.com/polyclass/polyclass/framework/plugin"
 )
 
 // checker collects diagnostics. Its checks of a bound grid (see check)
@@ -175,12 +176,17 @@ func (ck *checker) weighable(l *Learner, red *Reduction) {
 			"Reduction %q and learner %q both set class_weight; set it on one of them (the learner's applies under every reduction).", red.Config.Name, l.Config.Name)
 		return
 	}
-	w := classWeight(l, red)
-	if w == nil || l.Info.Capabilities.Weights {
+	ck.unweighable(l.Config, l.Info.Capabilities, classWeight(l, red))
+}
+
+// unweighable reports class weights w (nil: none) given to learner l,
+// whose plugin has capabilities c, when the plugin takes no row weights.
+func (ck *checker) unweighable(l *config.Learner, c plugin.Capabilities, w *config.ClassWeight) {
+	if w == nil || c.Weights {
 		return
 	}
 	ck.errorf(w.Range, "Learner cannot take class weights",
-		"class_weight needs per-row weights, but learner %q (plugin %s) does not take them (its capabilities lack weights).", l.Config.Name, l.Config.Plugin)
+		"class_weight needs per-row weights, but learner %q (plugin %s) does not take them (its capabilities lack weights).", l.Name, l.Plugin)
 }
 
 // classNames checks every class_weight map against the datasets it meets:
@@ -232,17 +238,27 @@ func (ck *checker) tuned(l *Learner) {
 	if len(l.Tuned) == 0 {
 		ck.errorf(t.DeclRange, "Nothing to tune", "Learner %q has a tune block but no parameter given as a list, such as C = [0.1, 1, 10].", l.Config.Name)
 	}
-	m, err := metrics.Lookup(l.TuneMetric)
+	ck.tuneMetric(l.Config, l.TuneMetric)
+}
+
+// tuneMetric checks the tune metric name (the tune block's, or the
+// experiment's first metric by default) of learner l, which has a tune
+// block: a metric that exists and is not a timing. It needs neither the
+// learner's plugin nor the data, so it runs also for a learner that did
+// not bind.
+func (ck *checker) tuneMetric(l *config.Learner, name string) {
+	t := l.Tune
+	m, err := metrics.Lookup(name)
 	switch {
 	case err != nil && t.Metric == "":
 		// The default, the experiment's first metric: its error is
 		// reported once, at the metrics attribute.
 	case err != nil:
-		ck.errorf(t.MetricRange, "Unknown metric", "Learner %q: tune metric: %v", l.Config.Name, err)
+		ck.errorf(t.MetricRange, "Unknown metric", "Learner %q: tune metric: %v", l.Name, err)
 	case m.Kind.Has(metrics.Timing) && t.Metric == "":
-		ck.errorf(t.DeclRange, "Invalid tune metric", "Learner %q: the tune metric defaults to the experiment's first metric, %s, a timing, not a quality to tune for; set tune { metric = \"...\" }.", l.Config.Name, l.TuneMetric)
+		ck.errorf(t.DeclRange, "Invalid tune metric", "Learner %q: the tune metric defaults to the experiment's first metric, %s, a timing, not a quality to tune for; set tune { metric = \"...\" }.", l.Name, name)
 	case m.Kind.Has(metrics.Timing):
-		ck.errorf(t.MetricRange, "Invalid tune metric", "Learner %q: %s is a timing, not a quality to tune for.", l.Config.Name, l.TuneMetric)
+		ck.errorf(t.MetricRange, "Invalid tune metric", "Learner %q: %s is a timing, not a quality to tune for.", l.Name, name)
 	}
 }
 

@@ -1,0 +1,83 @@
+package engine_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/polyclass/polyclass/framework/config"
+	"github.com/polyclass/polyclass/framework/engine"
+	"github.com/polyclass/polyclass/framework/host"
+	"github.com/polyclass/polyclass/framework/report"
+	knn "github.com/polyclass/polyclass/plugins/knn/learner"
+	"github.com/polyclass/polyclass/plugins/reducers/reducer"
+)
+
+// TestLearnerChecksBesideParamError: class weights given to a learner
+// whose plugin takes no row weights, and an unknown tune metric, are
+// reported in the same pass as the learner's parameter errors, once. A
+// new user's knn with k = 0 and class_weight = "balanced" saw the class
+// weights refused only after fixing k (the learner did not bind, and the
+// grid's checks of it never ran); so was a tune metric "acuracy" beside
+// svm's kernel = "gaussian".
+func TestLearnerChecksBesideParamError(t *testing.T) {
+	for _, tc := range []struct {
+		name, params string
+		want         []string
+	}{
+		{"parameter error", "k = 0", []string{
+			"exp.hcl:4:18: error: Invalid parameter value",
+			"exp.hcl:5:18: error: Learner cannot take class weights",
+			"exp.hcl:6:19: error: Unknown metric",
+		}},
+		{"no parameter error", "k = [3, 5]", []string{
+			"exp.hcl:5:18: error: Learner cannot take class weights",
+			"exp.hcl:6:19: error: Unknown metric",
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, "d.csv"), []byte(fuzzData["d.csv"]), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			h := host.New("", nil)
+			h.Register("knn", host.InProcess{Learner: knn.New()})
+			h.Register("reducers", host.InProcess{Reducer: reducer.New()})
+			t.Cleanup(h.Close)
+			src := `experiment "x" { seed = 1 }
+dataset "d" { path = "d.csv" }
+learner "knn" {
+  params = { ` + tc.params + ` }
+  class_weight = "balanced"
+  tune { metric = "acuracy" }
+}
+reduction "ova" {}
+reduction "ovo" {}
+cv { folds = 3 }
+`
+			file := filepath.Join(dir, "exp.hcl")
+			p := config.NewParser(report.FormatNames())
+			exp, diags := p.ParseSource([]byte(src), file)
+			if diags.HasErrors() {
+				t.Fatal(diags)
+			}
+			_, diags = engine.Resolve(context.Background(), exp, h, engine.ResolveOptions{})
+			var out bytes.Buffer
+			if err := config.WriteDiagnostics(&out, p.Files(), diags); err != nil {
+				t.Fatal(err)
+			}
+			text := strings.ReplaceAll(out.String(), dir+string(filepath.Separator), "")
+			if n := strings.Count(text, ": error: "); n != len(tc.want) {
+				t.Errorf("%d errors, want %d:\n%s", n, len(tc.want), text)
+			}
+			for _, want := range tc.want {
+				if strings.Count(text, want) != 1 {
+					t.Errorf("diagnostics:\n%s\nwant once %q", text, want)
+				}
+			}
+		})
+	}
+}
