@@ -12,16 +12,6 @@ import (
 // one section of the model that every format writes under its title,
 // before the views (in HTML before the navigation, as banners).
 
-// banner is a notice in a div of class Class with id ID, a list of Items
-// under its text (none: no list); in the HTML output only.
-type banner struct {
-	ID, Class string
-	Text      text
-	Items     []text
-}
-
-func (banner) in(f format) bool { return f == htmlFormat }
-
 // headSection is the report's head: the partial run's note, the
 // experiment's warnings and, in HTML, the count of failed cells (cells:
 // those with a result); JSON holds the note and the warnings as the
