@@ -41,6 +41,9 @@ const (
 type OptionError struct {
 	Option string
 	Err    error
+	// Unfit: the options do not fit the rows (Check), rather than the
+	// folds of the rows could not be drawn.
+	Unfit bool
 }
 
 func (e *OptionError) Error() string { return e.Err.Error() }
@@ -63,19 +66,23 @@ func (o Options) NumFolds() int {
 func (o Options) Check(r Rows) error {
 	if o.Holdout > 0 {
 		if err := CheckHoldout(r.N, o.Holdout, r.Classes, r.MultiLabel); err != nil {
-			return &OptionError{Option: OptionHoldout, Err: err}
+			return &OptionError{Option: OptionHoldout, Err: err, Unfit: true}
 		}
 	}
 	if err := CheckRepeats(o.Repeats, r.N); err != nil {
-		return &OptionError{Option: OptionRepeats, Err: err}
+		return &OptionError{Option: OptionRepeats, Err: err, Unfit: true}
 	}
 	return nil
 }
 
-// Split returns the fold of each row in each repeat, the seed of repeat
-// rep being Seed(seed, "folds", name, rep). The error, an *OptionError,
-// names the option whose folds cannot be made.
+// Split checks the options against the rows (Check) and returns the fold
+// of each row in each repeat, the seed of repeat rep being Seed(seed,
+// "folds", name, rep). The error, an *OptionError, names the option that
+// does not fit the rows (Unfit) or whose folds cannot be made.
 func (o Options) Split(r Rows, seed uint64, name string) ([][]int, error) {
+	if err := o.Check(r); err != nil {
+		return nil, err
+	}
 	var out [][]int
 	for rep := 0; rep < o.Repeats; rep++ {
 		folds, err := o.repeat(r, Seed(seed, "folds", name, fmt.Sprint(rep)))

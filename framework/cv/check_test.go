@@ -1,6 +1,9 @@
 package cv
 
-import "testing"
+import (
+	"errors"
+	"testing"
+)
 
 // TestChecks checks the cv options' checks against a dataset: nil when
 // the option fits, else the reason with its numbers.
@@ -33,5 +36,37 @@ func TestChecks(t *testing.T) {
 				t.Errorf("got %q\nwant %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestSplitChecksFirst: Split checks the options against the rows before
+// drawing folds, so that one call says which option does not fit (Unfit)
+// and which folds cannot be drawn.
+func TestSplitChecksFirst(t *testing.T) {
+	labels := []int{0, 0, 0, 1, 1, 1}
+	rows := Rows{N: len(labels), Classes: 2, Labels: labels}
+	for _, tc := range []struct {
+		name   string
+		opts   Options
+		option string
+		unfit  bool
+	}{
+		{"holdout leaves a part too small", Options{Repeats: 1, Holdout: 0.01}, OptionHoldout, true},
+		{"too many repeats", Options{Folds: 2, Repeats: MaxFoldAssignments}, OptionRepeats, true},
+		{"more folds than rows", Options{Folds: 7, Repeats: 1}, OptionFolds, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			folds, err := tc.opts.Split(rows, 1, "d")
+			oe := (*OptionError)(nil)
+			if !errors.As(err, &oe) {
+				t.Fatalf("Split = %v, %v; want an *OptionError", folds, err)
+			}
+			if oe.Option != tc.option || oe.Unfit != tc.unfit {
+				t.Errorf("option %q unfit %v (%v), want %q unfit %v", oe.Option, oe.Unfit, err, tc.option, tc.unfit)
+			}
+		})
+	}
+	if folds, err := (Options{Folds: 3, Repeats: 2, Stratified: true}).Split(rows, 1, "d"); err != nil || len(folds) != 2 {
+		t.Errorf("Split of options that fit = %v, %v; want 2 repeats", folds, err)
 	}
 }

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -33,15 +34,15 @@ func (ck *checker) folds(ds *Dataset, train int, cvc *config.CV, seed uint64) bo
 	opts := cv.Options{Folds: cvc.Folds, Repeats: cvc.Repeats, Stratified: cvc.Stratified, Iterative: cvc.Iterative, Holdout: cvc.Holdout}
 	rows := cv.Rows{N: n, Classes: ds.K(), Labels: ds.Labels, MultiLabel: ds.MultiLabel,
 		Has: func(i, k int) bool { return ds.LabelMatrix.At(i, k) == 1 }}
-	if err := opts.Check(rows); err != nil {
-		if cv.IsOption(err, cv.OptionHoldout) {
+	folds, err := opts.Split(rows, seed, c.Name)
+	if oe := (*cv.OptionError)(nil); errors.As(err, &oe) && oe.Unfit {
+		if oe.Option == cv.OptionHoldout {
 			ck.errorf(cvc.HoldoutRange, "Holdout leaves a part too small", "Dataset %q: %v.", c.Name, err)
 		} else {
 			ck.errorf(cvc.RepeatsRange, "Too many repeats", "Dataset %q: %v.", c.Name, err)
 		}
 		return false
 	}
-	folds, err := opts.Split(rows, seed, c.Name)
 	if err != nil {
 		rng := cvc.HoldoutRange
 		if !cv.IsOption(err, cv.OptionHoldout) {

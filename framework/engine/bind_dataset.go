@@ -16,7 +16,6 @@ import (
 	"github.com/polyclass/polyclass/framework/data"
 	"github.com/polyclass/polyclass/framework/encode"
 	"github.com/polyclass/polyclass/framework/safetext"
-	"github.com/polyclass/polyclass/internal/regfile"
 )
 
 // bindDataset binds dataset block c under the cv block cvc and the
@@ -235,33 +234,27 @@ func columnNames(t *data.Table) []string {
 }
 
 // testFile reads dataset c's test file with the options of its training
-// file and returns the training rows followed by the test rows, with the
-// test file's SHA-256.
+// file (data.ReadTest) and returns the training rows followed by the test
+// rows, with the test file's SHA-256.
 func (ck *checker) testFile(c *config.Dataset, train *data.Table, opt data.Options) (*data.Table, string) {
-	// A path that cannot be read is not the training file: the reader
-	// reports it.
-	if same, _ := regfile.Same(c.Path, c.TestPath); same {
+	tf, err := data.ReadTest(c.Path, c.TestPath, train, opt)
+	if errors.Is(err, data.ErrTestIsTrain) {
 		ck.errorf(c.TestPathRange, "Test file is the training file",
 			"Dataset %q: test_path names the training file %s itself, so every model would be scored on the rows it was fitted on. Name a file of other rows.", c.Name, c.Path)
 		return nil, ""
 	}
-	test, err := data.Read(c.TestPath, opt)
-	if err != nil {
-		ck.errorf(c.TestPathRange, "Cannot load test file", "Dataset %q: %v", c.Name, err)
-		return nil, ""
+	if tf != nil {
+		ck.readWarnings(c.Name, c.TestPathRange, tf.Table)
 	}
-	ck.readWarnings(c.Name, c.TestPathRange, test)
-	sum, err := data.FileSHA256(c.TestPath)
-	if err != nil {
-		ck.errorf(c.TestPathRange, "Cannot load test file", "Dataset %q: %v", c.Name, err)
-		return nil, ""
-	}
-	both, err := data.Append(train, test)
-	if err != nil {
+	if fit := (*data.TestFitError)(nil); errors.As(err, &fit) {
 		ck.errorf(c.TestPathRange, "Test file does not fit the training file", "Dataset %q: %v", c.Name, err)
 		return nil, ""
 	}
-	return both, sum
+	if err != nil {
+		ck.errorf(c.TestPathRange, "Cannot load test file", "Dataset %q: %v", c.Name, err)
+		return nil, ""
+	}
+	return tf.Both, tf.SHA256
 }
 
 // missingMarker returns the text of data row i of dataset d's target,

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"errors"
-	"slices"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -22,33 +21,18 @@ func (r *resolver) plugin(name string, rng hcl.Range) *host.Plugin {
 	return p
 }
 
-// prestart starts, in the background, the plugins the experiment names:
-// its learners' and reductions', and the default reducer for a reduction
-// that names none (probed: stopped again unless the grid uses it). Their
-// processes come up while the datasets load; the resolver's own calls to
-// Host.Get wait for the same start and report its failure.
+// prestart starts, in the background, the plugins the experiment names
+// (host.Host.Prestart): its learners' and reductions', and the default
+// reducer for a reduction that names none.
 func (r *resolver) prestart() {
-	var names []string
-	add := func(name string) {
-		if name != "" && !slices.Contains(names, name) {
-			names = append(names, name)
-		}
-	}
+	var learners, reductions []string
 	for _, l := range r.exp.Learners {
-		add(l.Plugin)
+		learners = append(learners, l.Plugin)
 	}
 	for _, rd := range r.exp.Reductions {
-		add(rd.Plugin)
-		if d := r.opt.DefaultReducer; rd.Plugin == "" && d != "" && !slices.Contains(names, d) {
-			if r.host.Running(d) == nil && !slices.Contains(r.probed, d) {
-				r.probed = append(r.probed, d)
-			}
-			add(d)
-		}
+		reductions = append(reductions, rd.Plugin)
 	}
-	for _, name := range names {
-		go r.host.Get(r.ctx, name) // the resolver's own Get reports a failure
-	}
+	r.plugins = r.host.Prestart(r.ctx, learners, reductions, r.opt.DefaultReducer)
 }
 
 // stopProbed stops the plugins started only to ask for their schemes
@@ -58,9 +42,5 @@ func (r *resolver) stopProbed(g *Grid) {
 	for _, p := range g.Plugins() {
 		used[p.Name] = true
 	}
-	for _, name := range r.probed {
-		if p := r.host.Running(name); p != nil && !used[name] {
-			p.Stop()
-		}
-	}
+	r.plugins.StopUnused(used)
 }

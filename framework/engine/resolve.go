@@ -18,14 +18,10 @@ type resolver struct {
 	ctx  context.Context
 	exp  *config.Experiment
 	host *host.Host
-	// offers maps each scheme to the plugins whose reducer offers it,
-	// once a reduction without a plugin asked (see pickPlugin); probed
-	// lists the plugins started only to ask them.
-	offers map[string][]string
-	probed []string
-	// startErrs are the failures of the plugins asked (see schemes).
-	startErrs error
-	opt       ResolveOptions
+	// plugins starts the experiment's plugins and picks a reduction's
+	// plugin (see prestart and pickPlugin).
+	plugins *host.Picker
+	opt     ResolveOptions
 	// designs holds the shape of each dataset's design matrix under each
 	// pipeline that encodes it without error (encodable).
 	designs map[designKey]designShape
@@ -74,9 +70,10 @@ type ResolveOptions struct {
 // datasetcheck.go, its folds in bind_cv.go, under cv.Options), bindPipeline
 // in bind_pipeline.go, bindLearner in bind_learner.go, bindReduction in
 // bind_reduction.go, bindOutput in bind_output.go; the parameters' checks
-// are config.CheckParams. Only the plugins' start-up (bind_plugin.go, and
-// the choice of a reduction's plugin) holds state: the host and what its
-// plugins offer. The pure grid checks are in gridcheck.go and
+// are config.CheckParams. The plugins' start-up, and the choice of the
+// plugin of a reduction that names none, are the host's (host.Picker,
+// which holds what the plugins offer); bind_plugin.go reports what they
+// meet. The pure grid checks are in gridcheck.go and
 // checkparams.go, the dry runs in dryrun.go, the cross product in
 // cells.go.
 //

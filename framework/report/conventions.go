@@ -18,14 +18,21 @@ import (
 // row on a dataset where some value of a metric was set by convention
 // (Folds of Of) and how many values were (Values, summed over the folds).
 type conventionRow struct {
-	Metric, Dataset, Row string
-	Folds, Of, Values    int
+	Metric  string `json:"metric"`
+	Dataset string `json:"dataset"`
+	Row     string `json:"row"`
+	Folds   int    `json:"folds"`
+	Of      int    `json:"of"`
+	Values  int    `json:"values"`
 }
 
 // conventionsNote explains the conventions' table.
 const conventionsNote = "Values whose denominator was zero, set to 0 as scikit-learn's zero_division=0 does: a class never predicted has no precision, " +
 	"one without test rows no recall, and a per-class value set so pulls a macro average down. " +
 	"Folds: the folds where the metric set some value so, of the row's folds; values: how many it set, summed over those folds."
+
+// conventionsCaption is the LaTeX caption of the conventions' table.
+const conventionsCaption = "metric values set to 0 by convention (a zero denominator), per row: the folds where some were, and how many."
 
 // conventionRows returns the lines of the conventions' table, by metric
 // (t's order), dataset and row; failed cells are left out.
@@ -86,6 +93,7 @@ func conventionsSection(rows []conventionRow) []section {
 	for _, r := range rows {
 		t.Rows = append(t.Rows, tableRow{Label: r.Row, Cells: cellsOf(r.Metric, r.Dataset, r.Row, fmt.Sprintf("%d of %d", r.Folds, r.Of), strconv.Itoa(r.Values))})
 	}
-	return []section{{ID: "conventions", Title: "Values set by convention", In: only(mdFormat, htmlFormat),
-		Blocks: []block{para{Text: txt(conventionsNote), Class: "stats"}, t}}}
+	t.Caption, t.Label, t.Notes = txt(conventionsCaption), "conventions", []text{txt(conventionsNote)}
+	return []section{{ID: "conventions", Title: "Values set by convention",
+		Blocks: []block{para{Text: txt(conventionsNote), Class: "stats", In: only(mdFormat, htmlFormat)}, t}, JSON: []jsonField{{"conventions", rows}}}}
 }

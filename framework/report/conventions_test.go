@@ -26,9 +26,10 @@ func conventionCells() []*outcome.CellResult {
 	return cells
 }
 
-// TestGoldenConventions: the conventions view (conventions.go) in the
-// Markdown and HTML reports, after the code matrices; a report whose
-// folds set no value by convention has no such section.
+// TestGoldenConventions: the conventions view (conventions.go) in every
+// format: in the Markdown and HTML reports after the code matrices, in
+// LaTeX a float, in JSON the field "conventions"; a report whose folds set
+// no value by convention has no such section.
 func TestGoldenConventions(t *testing.T) {
 	cells := conventionCells()
 	tables := BuildTables(Spec{Experiment: "conventions", Metrics: []string{"accuracy", "macro_f1"}, Baseline: "logreg C=1"}, cells)
@@ -38,6 +39,8 @@ func TestGoldenConventions(t *testing.T) {
 	}{
 		{"golden_conventions.md", func(b *bytes.Buffer) error { return WriteMarkdown(b, tables, cells) }},
 		{"golden_conventions.html", func(b *bytes.Buffer) error { return WriteHTML(b, HTMLReport{Tables: tables, Cells: cells}) }},
+		{"golden_conventions.tex", func(b *bytes.Buffer) error { return WriteLaTeX(b, tables) }},
+		{"golden_conventions.json", func(b *bytes.Buffer) error { return WriteJSON(b, tables) }},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			var b bytes.Buffer

@@ -88,14 +88,8 @@ func WriteHTML(w io.Writer, r HTMLReport) error {
 	fmt.Fprintf(&b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>%s</title>\n<style>\n%s</style>\n</head>\n<body>\n",
 		htmlEscape(t.Experiment), htmlStyle+htmlInteractiveStyle)
 	fmt.Fprintf(&b, "<h1>%s</h1>\n", htmlEscape(t.Experiment))
-	if t.Partial != "" {
-		fmt.Fprintf(&b, "<div class=\"banner\" id=\"partial\" role=\"status\"><strong>Partial run:</strong> %s. The tables and figures show the finished cells only.</div>\n",
-			htmlEscape(t.Partial))
-	}
-	writeHTMLWarnings(&b, t.Warnings)
-	if n := failedCells(r.Cells); n > 0 {
-		fmt.Fprintf(&b, "<div class=\"banner failed\" id=\"failed\" role=\"status\"><strong>%s failed</strong> (of %d with a result): their entries read &ldquo;failed&rdquo;; run.log has their errors.</div>\n",
-			plural(n, "cell"), len(r.Cells))
+	if err := writeHTMLBlocks(&b, headSection(t, r.Cells).Blocks); err != nil {
+		return err
 	}
 	secs, err := reportSections(reportInput{Tables: t, Cells: r.Cells, Figures: r.Figures, Setup: r.Setup, ConfusionRows: r.ConfusionRows})
 	if err != nil {
@@ -110,16 +104,6 @@ func WriteHTML(w io.Writer, r HTMLReport) error {
 	b.WriteString("</body>\n</html>\n")
 	_, err = io.WriteString(w, b.String())
 	return err
-}
-
-func failedCells(cells []*outcome.CellResult) int {
-	n := 0
-	for _, c := range cells {
-		if c.Failed() {
-			n++
-		}
-	}
-	return n
 }
 
 // writeHTMLNav writes the links to the sections that have one

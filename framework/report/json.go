@@ -149,32 +149,18 @@ func jp(x float64) *jnum { v := jnum(x); return &v }
 // (the ranks agree on every dataset) as null.
 func WriteJSON(w io.Writer, t *Tables) error {
 	fields := []jsonField{{"experiment", t.Experiment}, {"alpha", jnum(t.Alpha)}, {"metrics", jsonMetrics(t)}}
-	for _, f := range []jsonField{{"partial", t.Partial}, {"warnings", t.Warnings}, {"baseline", t.Baseline}} {
-		if !emptyJSON(f.Value) {
-			fields = append(fields, f)
-		}
+	if t.Baseline != "" {
+		fields = append(fields, jsonField{"baseline", t.Baseline})
 	}
 	secs, err := reportSections(reportInput{Tables: t})
 	if err != nil {
 		return err
 	}
-	fields = append(fields, sectionFields(secs)...)
+	fields = append(fields, sectionFields(append([]section{headSection(t, nil)}, secs...))...)
 	if err := writeJSONObject(w, fields); err != nil {
 		return fmt.Errorf("json tables: %w", err)
 	}
 	return nil
-}
-
-// emptyJSON reports whether v is a value a field's omitempty leaves out:
-// an empty string or an empty list of strings.
-func emptyJSON(v any) bool {
-	switch x := v.(type) {
-	case string:
-		return x == ""
-	case []string:
-		return len(x) == 0
-	}
-	return false
 }
 
 // jsonMetrics lays out the comparison table of every metric.

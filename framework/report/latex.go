@@ -34,17 +34,13 @@ func texLabel(s string) string {
 func WriteLaTeX(w io.Writer, t *Tables) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%% Tables of experiment %s; needs \\usepackage{booktabs}; with \\usepackage{graphicx}, tables wider than the line are scaled to fit.\n", t.Experiment)
-	if t.Partial != "" {
-		fmt.Fprintf(&b, "%% Partial results: %s.\n", t.Partial)
-	}
-	for _, w := range t.Warnings {
-		fmt.Fprintf(&b, "%% Warning: %s\n", strings.ReplaceAll(w, "\n", " ")) // for the author, not the paper
-	}
 	secs, err := reportSections(reportInput{Tables: t})
 	if err != nil {
 		return err
 	}
-	writeLaTeXSections(&b, texDoc{Experiment: t.Experiment, Partial: t.Partial}, secs)
+	d := texDoc{Experiment: t.Experiment, Partial: t.Partial}
+	writeLaTeXSection(&b, d, headSection(t, nil))
+	writeLaTeXSections(&b, d, secs)
 	_, err = io.WriteString(w, b.String())
 	return err
 }

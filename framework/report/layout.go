@@ -33,7 +33,7 @@ func reportSections(in reportInput) ([]section, error) {
 		selectedSection(t.Selected, t.Edges),
 		searchSection(t.Searches, in.Figures),
 		codeSection(codeRows(in.Cells, t.shown)),
-		conventionsSection(conventionRows(t, in.Cells)),
+		conventionsSection(t.conventions),
 		perClass,
 		confusionSection(t, in.Figures, in.ConfusionRows),
 		setupSection(t, in.Setup),

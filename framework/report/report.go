@@ -150,10 +150,7 @@ func WriteTuningCSV(w io.Writer, cells []*outcome.CellResult) error {
 func WriteMarkdown(w io.Writer, t *Tables, cells []*outcome.CellResult) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s\n\n", t.Experiment)
-	if t.Partial != "" {
-		fmt.Fprintf(&b, "> **Partial results:** %s.\n\n", t.Partial)
-	}
-	writeMarkdownWarnings(&b, t.Warnings)
+	writeMarkdownSection(&b, headSection(t, cells))
 	secs, err := reportSections(reportInput{Tables: t, Cells: cells})
 	if err != nil {
 		return err

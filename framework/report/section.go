@@ -57,7 +57,8 @@ type section struct {
 	JSON []jsonField
 }
 
-// block is a part of a section: a para, a heading or a table.
+// block is a part of a section: a para, a heading, a table, a list, a
+// banner, or HTML's own markup and figures.
 type block interface{ in(format) bool }
 
 // para is a paragraph; HTML gives it Class, LaTeX writes it as a comment.
@@ -154,6 +155,17 @@ type figureGrid struct {
 }
 
 func (figureGrid) in(f format) bool { return f == htmlFormat }
+
+// banner is a notice in a div of class Class with id ID, a list of Items
+// under its text (none: no list); in the HTML output only (the report's
+// head, head.go).
+type banner struct {
+	ID, Class string
+	Text      text
+	Items     []text
+}
+
+func (banner) in(f format) bool { return f == htmlFormat }
 
 // dataAttr is an HTML data- attribute: data-Name="Value".
 type dataAttr struct{ Name, Value string }

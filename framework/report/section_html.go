@@ -59,7 +59,16 @@ func writeHTMLSection(b *strings.Builder, s section) error {
 		}
 		fmt.Fprintf(b, "<h2>%s%s</h2>\n", htmlEscape(s.Title), aside)
 	}
-	for _, bl := range s.Blocks {
+	if err := writeHTMLBlocks(b, s.Blocks); err != nil {
+		return err
+	}
+	b.WriteString("</section>\n")
+	return nil
+}
+
+// writeHTMLBlocks writes the blocks shown in HTML.
+func writeHTMLBlocks(b *strings.Builder, blocks []block) error {
+	for _, bl := range blocks {
 		if !bl.in(htmlFormat) {
 			continue
 		}
@@ -82,10 +91,24 @@ func writeHTMLSection(b *strings.Builder, s section) error {
 			if err := writeHTMLFigures(b, x.Class, x.Figs); err != nil {
 				return err
 			}
+		case banner:
+			writeHTMLBanner(b, x)
 		}
 	}
-	b.WriteString("</section>\n")
 	return nil
+}
+
+// writeHTMLBanner writes a banner: a div with its text and its list.
+func writeHTMLBanner(b *strings.Builder, x banner) {
+	fmt.Fprintf(b, "<div%s%s role=\"status\">%s", attr("class", x.Class), attr("id", x.ID), x.Text.html())
+	if len(x.Items) > 0 {
+		b.WriteString("\n<ul>\n")
+		for _, it := range x.Items {
+			fmt.Fprintf(b, "<li>%s</li>\n", it.html())
+		}
+		b.WriteString("</ul>")
+	}
+	b.WriteString("</div>\n")
 }
 
 // writeHTMLTableOf writes a table in a box that scrolls when the table is

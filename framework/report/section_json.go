@@ -11,7 +11,7 @@ import (
 // jsonKeys is the order of the JSON output's fields; a field not listed
 // comes after them, in the order the sections give it.
 var jsonKeys = []string{"experiment", "partial", "warnings", "computed_by", "baseline", "alpha", "metrics",
-	"selected_parameters", "setup", "per_class", "threshold_views", "tuning_edges", "tuning_searches"}
+	"selected_parameters", "setup", "per_class", "threshold_views", "tuning_edges", "tuning_searches", "conventions"}
 
 // jsonOrder is the position of a field's key in jsonKeys (past its end
 // when unlisted).

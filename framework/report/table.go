@@ -201,9 +201,12 @@ type Tables struct {
 	PerClass []ClassReport
 	Views    []ViewSummary
 
-	shown    shownNames
-	rows     []Row
-	datasets []string
+	// conventions are the values the folds set by convention
+	// (conventions.go), by metric, dataset and row.
+	conventions []conventionRow
+	shown       shownNames
+	rows        []Row
+	datasets    []string
 }
 
 // Selection is what the inner cross-validations of a tuned cell chose:
@@ -461,6 +464,7 @@ func BuildTables(s Spec, cells []*outcome.CellResult) *Tables {
 		t.Metrics = append(t.Metrics, c)
 	}
 	t.Edges = TuningEdges(cells)
+	t.conventions = conventionRows(t, cells)
 	return t
 }
 

@@ -1,0 +1,54 @@
+package data
+
+import (
+	"errors"
+
+	"github.com/polyclass/polyclass/internal/regfile"
+)
+
+// ErrTestIsTrain is a test file that is the training file itself: every
+// model would be scored on the rows it was fitted on.
+var ErrTestIsTrain = errors.New("data: the test file is the training file")
+
+// TestFitError is a test file that does not fit its training file
+// (Append's error).
+type TestFitError struct{ Err error }
+
+func (e *TestFitError) Error() string { return e.Err.Error() }
+
+// Unwrap returns Append's error.
+func (e *TestFitError) Unwrap() error { return e.Err }
+
+// TestFile is a dataset's test file read after its training file.
+type TestFile struct {
+	// Table is the test file's rows alone (its warnings); Both the
+	// training rows followed by them.
+	Table, Both *Table
+	// SHA256 is the test file's (FileSHA256).
+	SHA256 string
+}
+
+// ReadTest reads testPath, the test file of the training file path read
+// as train, with the training file's options, and joins the two
+// (Append). It fails with ErrTestIsTrain when testPath names the
+// training file (a path that cannot be read is not: Read reports it), a
+// *TestFitError when the test file's columns do not fit the training
+// file's, and Read's or FileSHA256's error otherwise; once the test file
+// was read, the TestFile holds its table even with an error.
+func ReadTest(path, testPath string, train *Table, opt Options) (*TestFile, error) {
+	if same, _ := regfile.Same(path, testPath); same {
+		return nil, ErrTestIsTrain
+	}
+	test, err := Read(testPath, opt)
+	if err != nil {
+		return nil, err
+	}
+	tf := &TestFile{Table: test}
+	if tf.SHA256, err = FileSHA256(testPath); err != nil {
+		return tf, err
+	}
+	if tf.Both, err = Append(train, test); err != nil {
+		return tf, &TestFitError{Err: err}
+	}
+	return tf, nil
+}
