@@ -45,6 +45,7 @@ func check(g *Grid) hcl.Diagnostics {
 			ck.tuned(l)
 			ck.tuneMetricApplies(g, l)
 			ck.tuneFolds(g, l)
+			ck.iterativeTune(g, l)
 			ck.halvingRows(g, l)
 		}
 		ck.paramsApply(g, l)
