@@ -40,6 +40,7 @@ func (ck *checker) warnf(rng hcl.Range, summary, format string, args ...any) {
 func check(g *Grid) hcl.Diagnostics {
 	var ck checker
 	ck.metricNames(g.Experiment)
+	ck.stratifiedMultiLabel(g)
 	for _, l := range g.Learners {
 		if l.Config.Tune != nil {
 			ck.tuned(l)

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"slices"
+
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/polyclass/polyclass/framework/config"
@@ -52,4 +54,18 @@ func (ck *checker) iterativeTune(g *Grid, l *Learner) {
 			return
 		}
 	}
+}
+
+// stratifiedMultiLabel warns when the file writes stratified = true and
+// every dataset of g is multi-label: it stratifies multiclass folds by
+// class, and multi-label folds are plain shuffled k-fold unless
+// stratified = "iterative", so it stratifies nothing.
+func (ck *checker) stratifiedMultiLabel(g *Grid) {
+	cvc := &g.Experiment.CV
+	if cvc.StratifiedRange.Filename == "" || !cvc.Stratified || cvc.Iterative || len(g.Datasets) == 0 ||
+		slices.ContainsFunc(g.Datasets, func(d *Dataset) bool { return !d.MultiLabel }) {
+		return
+	}
+	ck.warnf(cvc.StratifiedRange, "Stratification that applies to no dataset",
+		`stratified = true stratifies multiclass folds by class, and every dataset is multi-label, whose folds it leaves plain shuffled k-fold. Set stratified = "iterative" for iterative stratification (Sechidis et al. 2011), or drop stratified.`)
 }

@@ -69,3 +69,35 @@ func TestIterativeReach(t *testing.T) {
 		})
 	}
 }
+
+// TestStratifiedMultiLabel: stratified = true written out over datasets
+// that are all multi-label stratified nothing (their folds are plain
+// shuffled k-fold) in silence; it is a warning at stratified. With a
+// multiclass dataset, with "iterative", or left at its default, none.
+func TestStratifiedMultiLabel(t *testing.T) {
+	const warning = `9: Stratification that applies to no dataset: stratified = true stratifies multiclass folds by class, and every dataset is multi-label, whose folds it leaves plain shuffled k-fold. Set stratified = "iterative" for iterative stratification (Sechidis et al. 2011), or drop stratified.`
+	for _, tc := range []struct {
+		name         string
+		cv           config.CV
+		withMultiCls bool
+		want         []string
+	}{
+		{"written out, multi-label only", config.CV{Stratified: true, StratifiedRange: at(9)}, false, []string{warning}},
+		{"written out, with a multiclass dataset", config.CV{Stratified: true, StratifiedRange: at(9)}, true, nil},
+		{"iterative", config.CV{Stratified: true, Iterative: true, StratifiedRange: at(9)}, false, nil},
+		{"default", config.CV{Stratified: true}, false, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := handGrid() // iris (multiclass) and emotions (multi-label)
+			if !tc.withMultiCls {
+				g.Datasets = g.Datasets[1:]
+			}
+			g.Experiment.CV = tc.cv
+			var ck checker
+			ck.stratifiedMultiLabel(g)
+			if got := reachDiags(&ck); !slices.Equal(got, tc.want) {
+				t.Errorf("diagnostics %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
