@@ -195,6 +195,9 @@ type CV struct {
 	// RepeatsRange is the range of the repeats value; empty when
 	// defaulted.
 	RepeatsRange hcl.Range
+	// StratifiedRange is the range of the stratified value; empty when
+	// defaulted.
+	StratifiedRange hcl.Range
 	// Holdout, when in (0, 1), replaces k-fold by one random train/test
 	// split with this fraction of test rows (stratified as Stratified says),
 	// drawn afresh for each repeat.

@@ -848,6 +848,7 @@ func (d *decoder) cv(b *hcl.Block, cv *CV) {
 	integer(d, &cv.Folds, "folds", c.Folds, c.FoldsRange, 2)
 	integer(d, &cv.Repeats, "repeats", c.Repeats, c.RepeatsRange, 1)
 	if a := c.Stratified; a != nil {
+		cv.StratifiedRange = a.Expr.Range()
 		if v, diags := a.Expr.Value(d.ctx); !diags.HasErrors() && v.Type() == cty.String && v.IsKnown() && !v.IsNull() {
 			if v.AsString() != "iterative" {
 				d.errorf(a.Expr.Range(), "Invalid value", `stratified is true, false or "iterative" (multi-label data), not %q.`, v.AsString())
@@ -879,9 +880,6 @@ func (d *decoder) cv(b *hcl.Block, cv *CV) {
 	cv.Repeats = cmp.Or(cv.Repeats, 1)
 	if cv.FoldsFile != "" && cv.Holdout > 0 {
 		d.errorf(cv.HoldoutRange, "Conflicting fold settings", "A folds_file fixes the folds; drop holdout.")
-	}
-	if cv.FoldsFile != "" && cv.Repeats > 1 {
-		d.errorf(cv.FoldsFileRange, "Conflicting fold settings", "A folds_file fixes the folds, so repeats must be 1.")
 	}
 }
 
@@ -1041,6 +1039,7 @@ func (d *decoder) crossCheck(exp *Experiment) {
 		return
 	}
 	d.uncovered(exp)
+	d.foldSettings(exp)
 	d.checkLabels(exp)
 	d.confusableNames(exp)
 	if len(exp.Datasets) == 0 {

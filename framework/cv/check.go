@@ -202,3 +202,14 @@ func CheckFoldsAgree(folds int, set bool, path string, k int) error {
 	return fmt.Errorf("the cv block sets folds = %d, but its folds_file %s holds %d folds (numbered 0 to %d); drop folds (the file fixes them) or set it to %d",
 		folds, path, k, k-1, k)
 }
+
+// CheckDatasetFoldsAgree checks that the folds a cv block sets (set: it
+// sets them at all) equal the k folds of the folds file path of dataset
+// name, which would otherwise silently win for that dataset.
+func CheckDatasetFoldsAgree(folds int, set bool, name, path string, k int) error {
+	if !set || folds == k {
+		return nil
+	}
+	return fmt.Errorf("the cv block sets folds = %d, but dataset %q takes its folds from its folds_file %s, which holds %d folds (numbered 0 to %d); set folds to %d (or drop it), or drop the dataset's folds_file to draw %d folds",
+		folds, name, path, k, k-1, k, folds)
+}

@@ -26,6 +26,10 @@ func TestChecks(t *testing.T) {
 		{name: "folds agree", err: CheckFoldsAgree(3, true, "f.csv", 3)},
 		{name: "folds differ", err: CheckFoldsAgree(5, true, "f.csv", 3),
 			want: "the cv block sets folds = 5, but its folds_file f.csv holds 3 folds (numbered 0 to 2); drop folds (the file fixes them) or set it to 3"},
+		{name: "dataset folds unset", err: CheckDatasetFoldsAgree(5, false, "iris", "f.csv", 3)},
+		{name: "dataset folds agree", err: CheckDatasetFoldsAgree(3, true, "iris", "f.csv", 3)},
+		{name: "dataset folds differ", err: CheckDatasetFoldsAgree(5, true, "iris", "f.csv", 3),
+			want: `the cv block sets folds = 5, but dataset "iris" takes its folds from its folds_file f.csv, which holds 3 folds (numbered 0 to 2); set folds to 3 (or drop it), or drop the dataset's folds_file to draw 5 folds`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := ""

@@ -76,12 +76,15 @@ func (ck *checker) foldsFile(ds *Dataset, cvc *config.CV) bool {
 			"%s assigns %d rows, dataset %q has %d.", foldsFile, len(folds), c.Name, n)
 		return false
 	}
-	if c.FoldsFile == "" {
-		if err := cv.CheckFoldsAgree(cvc.Folds, cvc.FoldsRange.Filename != "", cvc.FoldsFile, k); err != nil {
-			// the file's folds would silently win
-			ck.errorf(cvc.FoldsRange, "Conflicting fold settings", "%s.", capitalized(err))
-			return false
-		}
+	set := cvc.FoldsRange.Filename != ""
+	err = cv.CheckFoldsAgree(cvc.Folds, set, cvc.FoldsFile, k)
+	if c.FoldsFile != "" {
+		err = cv.CheckDatasetFoldsAgree(cvc.Folds, set, c.Name, c.FoldsFile, k)
+	}
+	if err != nil {
+		// the file's folds would silently win
+		ck.errorf(cvc.FoldsRange, "Conflicting fold settings", "%s.", capitalized(err))
+		return false
 	}
 	ds.Folds, ds.NumFolds = [][]int{folds}, k
 	return true

@@ -28,6 +28,7 @@ func bindDataset(c *config.Dataset, cvc *config.CV, seed uint64) (*Dataset, hcl.
 	ds := ck.loadDataset(c, cvc, seed)
 	if ds != nil {
 		ck.foldWarnings(ds, cvc)
+		ck.iterativeHoldout(ds, cvc)
 		ck.trainingClasses(ds, cvc)
 		ck.singleRowClasses(ds)
 	}

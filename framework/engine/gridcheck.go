@@ -41,11 +41,13 @@ func (ck *checker) warnf(rng hcl.Range, summary, format string, args ...any) {
 func check(g *Grid) hcl.Diagnostics {
 	var ck checker
 	ck.metricNames(g.Experiment)
+	ck.stratifiedMultiLabel(g)
 	for _, l := range g.Learners {
 		if l.Config.Tune != nil {
 			ck.tuned(l)
 			ck.tuneMetricApplies(g, l)
 			ck.tuneFolds(g, l)
+			ck.iterativeTune(g, l)
 			ck.halvingRows(g, l)
 		}
 		ck.paramsApply(g, l)

@@ -20,13 +20,15 @@ import (
 // TestSilentResolve: what Resolve accepted silently and ran into
 // nonsense: a test file that is the training file (by its path or a link
 // to it), a rope as wide as a metric's range, an experiment of no cell
-// (its one reduction covers no dataset: CheckCells) and data whose every feature is
-// constant. Each gets an error or a warning at its place.
+// (its one reduction covers no dataset: CheckCells), data whose every feature is
+// constant and a dataset's folds file whose number of folds is not the cv
+// block's folds. Each gets an error or a warning at its place.
 func TestSilentResolve(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{
 		"d.csv":     fuzzData["d.csv"],
 		"t.csv":     fuzzData["t.csv"],
+		"f.csv":     fuzzData["f.csv"],
 		"const.csv": "x1,colour,class\n1,red,a\n1,red,a\n1,red,a\n1,red,b\n1,red,b\n1,red,b\n",
 		"half.csv":  "x1,colour,class\n1,red,a\n1,red,a\n1,red,a\n1,red,b\n1,red,b\n2,red,b\n",
 	}
@@ -63,6 +65,11 @@ func TestSilentResolve(t *testing.T) {
 			[]string{"exp.hcl:1:1: error: No cells"}},
 		{"every feature constant", head + "dataset \"d\" { path = \"const.csv\" }\ncv { folds = 3 }\nencoder \"oh\" { type = \"onehot\" }\n",
 			[]string{"exp.hcl:3:22: warning: Every feature is constant"}},
+		// A dataset's folds file of 4 folds under cv folds = 3: the file's 4
+		// were used in silence (the cv block's own folds_file was checked).
+		{"dataset folds file disagrees with folds", head + "dataset \"d\" {\n  path       = \"d.csv\"\n  folds_file = \"f.csv\"\n}\ncv { folds = 3 }\n",
+			[]string{"exp.hcl:7:14: error: Conflicting fold settings"}},
+		{"dataset folds file agrees with folds", head + "dataset \"d\" {\n  path       = \"d.csv\"\n  folds_file = \"f.csv\"\n}\ncv { folds = 4 }\n", nil},
 		{"one feature varies in one row", head + "dataset \"d\" { path = \"half.csv\" }\ncv { folds = 3 }\nencoder \"oh\" { type = \"onehot\" }\n", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
