@@ -69,6 +69,9 @@ reduction "ovo" {
   scheme = "ovo"
   ties   = "libsvm"
 }
+# The grid's one outer fold is 675 inner fits of 10000 rows and runs
+# past the default fold timeout (an hour) on 2 cores.
+cv { timeout = 0 }
 metrics = ["accuracy"]
 output { formats = ["csv"] }
 `, name, train, test, name, tuningC[0], tuningC[1]-1, tuningGamma[0], tuningGamma[1]-1, shareCache, tuningFolds, settings)
