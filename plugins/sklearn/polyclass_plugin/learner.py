@@ -76,6 +76,10 @@ class ParamSpec:
     # applies and warns when the experiment sets it where it never does;
     # the learner still receives and checks it.
     applies_when: List[Condition] = field(default_factory=list)
+    # An integer parameter that bounds how much work one fit does
+    # (max_iter, epochs): a halving or hyperband search may grow it as its
+    # resource (tune's resource = "max_iter").
+    budget: bool = False
 
     def check(self, v) -> Optional[str]:
         """Why v is not a valid value of the parameter, or None (the Go

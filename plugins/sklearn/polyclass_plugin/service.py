@@ -89,6 +89,7 @@ def spec_to_pb(s):
         description=s.description,
         allowed=s.allowed,
         min_exclusive=s.min_exclusive,
+        budget=s.budget,
     )
     if s.default is not None:
         out.default.CopyFrom(value_to_pb(s.default))
