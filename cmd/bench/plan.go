@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -31,6 +33,7 @@ func writePlan(ctx context.Context, g *engine.Grid, shards int, w io.Writer) err
 	perFold := map[key]engine.Fits{}
 	var total engine.Fits
 	folds := 0
+	var bounds []int // cells whose count is an upper bound
 	fmt.Fprintf(w, "\nplan (fits per fold as the reducer plans the whole dataset):\n")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	head := "cell\tdataset\tpipeline\tlearner\tparams\treduction\tfolds\tfits/fold\tfits"
@@ -49,15 +52,22 @@ func writePlan(ctx context.Context, g *engine.Grid, shards int, w io.Writer) err
 			}
 			perFold[k] = f
 		}
-		f = f.Scale(c.FitRounds()) // tuning trains it again on inner folds; calibration once per calibration fold instead
-		n := len(c.Dataset.Folds) * c.Dataset.NumFolds
+		// Tuning trains the problems again on inner folds, a halving
+		// search as its rounds on each fold's training rows say;
+		// calibration once per calibration fold instead.
+		byFold := c.FitRoundsByFold()
+		cellFits := f.Scale(c.TotalFitRounds())
+		n := len(byFold)
 		folds += n
-		total = total.Add(f.Scale(n))
+		total = total.Add(cellFits)
 		params := id.Params
 		if params == "" {
 			params = "–" // the tables' mark of an absent value
 		}
-		line := fmt.Sprintf("%d\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%d", c.Index, id.Dataset, id.Encoder, id.Learner, params, id.Reduction, n, f.Total(), n*f.Total())
+		if c.TuneFitsBound() {
+			bounds = append(bounds, c.Index)
+		}
+		line := fmt.Sprintf("%d\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%d", c.Index, id.Dataset, id.Encoder, id.Learner, params, id.Reduction, n, foldFits(f, byFold), cellFits.Total())
 		if shards > 0 {
 			line += fmt.Sprintf("\t%d", owner[c.Index])
 		}
@@ -74,6 +84,9 @@ func writePlan(ctx context.Context, g *engine.Grid, shards int, w io.Writer) err
 		kinds = append(kinds, fmt.Sprintf("%d regression", total.Regression))
 	}
 	fmt.Fprintf(w, "total: %d cells, %d folds, %d fits (%s)\n", len(g.Cells), folds, total.Total(), strings.Join(kinds, ", "))
+	if len(bounds) > 0 {
+		fmt.Fprintf(w, "at most, for cells %s: hyperband's brackets draw more candidates than there are, and a candidate scored before on the same rows is not fitted again (which depends on the scores)\n", joinInts(bounds))
+	}
 	if shards > 0 {
 		writeShards(w, est, owner, shards)
 	}
@@ -101,4 +114,27 @@ func writeShards(w io.Writer, est []shard.Cell, owner []int, n int) {
 		}
 		fmt.Fprintf(w, "  shard %d/%d: %d cells, work %d (%.2f × mean)\n", s, n, count[s], l, ratio)
 	}
+}
+
+// foldFits is the fits of one fold, f × the fold's fit rounds: one number
+// when every fold of the cell makes the same, else the least and the
+// most ("171–180": a halving search's rounds depend on the fold's rows).
+func foldFits(f engine.Fits, byFold []int) string {
+	if len(byFold) == 0 {
+		return "0"
+	}
+	lo, hi := slices.Min(byFold), slices.Max(byFold)
+	if lo == hi {
+		return strconv.Itoa(f.Total() * lo)
+	}
+	return fmt.Sprintf("%d–%d", f.Total()*lo, f.Total()*hi)
+}
+
+// joinInts writes ns as "1, 4, 7".
+func joinInts(ns []int) string {
+	s := make([]string, len(ns))
+	for i, n := range ns {
+		s[i] = strconv.Itoa(n)
+	}
+	return strings.Join(s, ", ")
 }

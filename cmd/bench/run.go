@@ -782,11 +782,19 @@ func writeRuntime(w io.Writer, runtime []plugin.Component) {
 	}
 }
 
+// writeParams prints specs sorted by name, one a line: type (", budget"
+// for a parameter a halving or hyperband search may grow as its
+// resource), default, range, allowed values, when it applies and what it
+// does.
 func writeParams(w io.Writer, indent string, specs []plugin.ParamSpec) {
 	specs = append([]plugin.ParamSpec(nil), specs...)
 	sort.SliceStable(specs, func(i, j int) bool { return specs[i].Name < specs[j].Name })
 	for _, s := range specs {
-		line := fmt.Sprintf("%sparam %s (%s)", indent, s.Name, s.Type)
+		kind := s.Type.String()
+		if s.Budget {
+			kind += ", budget" // a halving or hyperband search's resource
+		}
+		line := fmt.Sprintf("%sparam %s (%s)", indent, s.Name, kind)
 		if !s.Default.IsNull() {
 			line += " default " + s.Default.String()
 			if s.DefaultMeans != "" {

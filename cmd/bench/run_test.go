@@ -557,8 +557,8 @@ func TestPluginsCommand(t *testing.T) {
 	for _, want := range []string{
 		"logreg 0.1.0", "capabilities: binary, multiclass, scores, probabilities, sparse",
 		"param C (number) default 1 > 0: inverse regularisation strength",
-		"param epochs (integer) default 100 >= 1, applies when solver is sgd: passes over the data for solver sgd",
-		"param max_iter (integer) default 1000 >= 1, applies when solver is newton, lbfgs or gd; or when the learner fits multiclass problems: ",
+		"param epochs (integer, budget) default 100 >= 1, applies when solver is sgd: passes over the data for solver sgd",
+		"param max_iter (integer, budget) default 1000 >= 1, applies when solver is newton, lbfgs or gd; or when the learner fits multiclass problems: ",
 		"reducers 0.3.0", "scheme ovo:", "param asymmetric (bool) default false",
 		"svm 0.1.0", "param gamma (number) default 0 (1/features) >= 0, applies when kernel is rbf, poly or sigmoid: γ of the rbf, poly and sigmoid kernels (0: 1/number of features, LIBSVM's default)\n",
 		"lda 0.1.0", "param method (string) default lda one of lda|lsq|ridge",

@@ -90,6 +90,10 @@ type fold struct {
 	// fold's share group (see fitTable); a nil share fits every problem.
 	share *fitTable
 	group shareKey
+	// innerShare, when set, is the table that tuning's inner fits go
+	// through (the run's, for a share group of several tasks); nil gives
+	// each candidate's scoring a table of its own (see innerScore).
+	innerShare *fitTable
 	// plans holds the run's plans by request; nil asks the reducer for
 	// every plan.
 	plans *planCache
@@ -431,6 +435,8 @@ func (s *scheduler) runFold(ctx context.Context, t task, e *matrixEntry) (fr out
 		own := newFitTable()
 		f.share = own
 		defer own.release(ctx, t.share)
+	} else if s.shareTasks[t.share] > 1 {
+		f.innerShare = s.fits
 	}
 	defer f.release()
 	calibrating := t.cell.Reduction.Config.Calibrate != ""

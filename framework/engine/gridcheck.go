@@ -49,6 +49,7 @@ func check(g *Grid) hcl.Diagnostics {
 			ck.tuneFolds(g, l)
 			ck.iterativeTune(g, l)
 			ck.halvingRows(g, l)
+			ck.nIter(g, l)
 		}
 		ck.paramsApply(g, l)
 		for _, red := range g.Reductions {
@@ -370,6 +371,9 @@ func (ck *checker) halvingRows(g *Grid, l *Learner) {
 			most = l.MaxResource
 		}
 		rounds, _, err := c.tuneRounds(most, classes)
+		if err == nil {
+			ck.halvingInnerRows(l, d, classes)
+		}
 		switch {
 		case err != nil:
 			ck.errorf(at, "Too few rows to halve", "Learner %q: on dataset %q (fold %d): %v; set a smaller min_resources.", l.Config.Name, d.Config.Name, fold, err)

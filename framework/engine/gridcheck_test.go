@@ -224,8 +224,12 @@ func TestHalvingChecks(t *testing.T) {
 		{"exhaust starts at 2 folds × 2 × 3 classes", config.MinExhaust, []string{
 			"error 14: Too few rows to halve: Learner \"lda\": on dataset \"iris\" (fold 0): min_resources = 12 is more than the 3 rows of the outer training part; set a smaller min_resources."}},
 		{"a round of 2 rows", 2, []string{
+			"error 14: Too few rows per round: Learner \"lda\": on dataset \"iris\" (fold 0) round 1's 2 row(s) of the 3 rows of the outer training part leave the smallest of the 2 inner test parts (1 rows) no row: the fold would fail; set min_resources = 3 or more.",
 			"warning 14: Halving in one round: Learner \"lda\": on dataset \"iris\" (fold 0) the 3 rows allow one round only: every candidate is scored on 2 of them and none is eliminated; lower min_resources or use strategy \"grid\"."}},
-		{"rounds of 1 and 3 rows", 1, nil},
+		{"rounds of 1 and 3 rows", 1, []string{
+			"error 14: Too few rows per round: Learner \"lda\": on dataset \"iris\" (fold 0) round 1's 1 row(s) of the 3 rows of the outer training part leave the smallest of the 2 inner test parts (1 rows) no row: the fold would fail; set min_resources = 3 or more."}},
+		{"one round of 3 rows", 3, []string{
+			"warning 14: Halving in one round: Learner \"lda\": on dataset \"iris\" (fold 0) the 3 rows allow one round only: every candidate is scored on 3 of them and none is eliminated; lower min_resources or use strategy \"grid\"."}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			g := handGrid()
@@ -241,7 +245,7 @@ func TestHalvingChecks(t *testing.T) {
 			l.Candidates = []param.Params{{"C": param.Number(1)}, {"C": param.Number(2)}, {"C": param.Number(3)}}
 			var got []string
 			for _, d := range check(g) {
-				if strings.Contains(d.Summary, "alv") {
+				if strings.Contains(d.Summary, "alv") || strings.Contains(d.Summary, "per round") {
 					got = append(got, fmt.Sprintf("%s %d: %s: %s", map[hcl.DiagnosticSeverity]string{hcl.DiagError: "error", hcl.DiagWarning: "warning"}[d.Severity], d.Subject.Start.Line, d.Summary, d.Detail))
 				}
 			}

@@ -124,53 +124,140 @@ func (g *Grid) planStages(ctx context.Context, c *Cell, fn func(problems []plugi
 // once per calibration fold instead (CalibrationFolds: the calibrated
 // models alone predict); plus, for a tuned learner, as many again per
 // inner fold and candidate (tune folds × candidates, or the candidates of
-// every halving round: tuneCandidateFits). FoldFits × FitRounds
-// is the models one fold trains.
+// every halving round: tuneCandidateFits), planned for the cell's first
+// outer training part. FoldFits × FitRounds is the models that fold
+// trains; TotalFitRounds sums every fold's.
 func (c *Cell) FitRounds() int {
+	rows, _ := c.trainRows()
+	if len(rows) == 0 {
+		return c.fitRounds(-1)
+	}
+	return c.fitRounds(rows[0])
+}
+
+// TotalFitRounds is FitRounds summed over every outer fold of the cell
+// (repeats × folds), each planned for its own training rows: a halving
+// search's rounds depend on them. FoldFits × TotalFitRounds is the models
+// a run of the cell trains, unless the search is bounded by max_time (not
+// foreseen: the plan counts the whole search) or hyperband's brackets
+// draw a candidate again (TuneFitsBound).
+func (c *Cell) TotalFitRounds() int {
+	n := 0
+	for _, r := range c.FitRoundsByFold() {
+		n += r
+	}
+	return n
+}
+
+// FitRoundsByFold is FitRounds for each outer fold of the cell, in repeat
+// and fold order, each planned for its own training rows.
+func (c *Cell) FitRoundsByFold() []int {
+	rows, _ := c.trainRows()
+	out := make([]int, len(rows))
+	for i, r := range rows {
+		out[i] = c.fitRounds(r)
+	}
+	return out
+}
+
+// TuneFitsBound reports whether the cell's tune fits are an upper bound
+// rather than the count: hyperband's brackets draw more candidates than
+// there are, so a candidate may meet rows it was scored on before, which
+// the run does not fit again; whether it does depends on the scores.
+func (c *Cell) TuneFitsBound() bool {
+	l := c.Learner
+	if l.Candidates == nil || l.Config.Tune.Strategy != config.StrategyHyperband {
+		return false
+	}
+	rows, classes := c.trainRows()
+	for _, r := range rows {
+		brackets, err := c.brackets(c.mostResource(r), classes)
+		if err != nil {
+			continue
+		}
+		drawn := 0
+		for _, b := range brackets {
+			drawn += b.rounds[0].candidates
+		}
+		if drawn > len(l.Candidates) {
+			return true
+		}
+	}
+	return false
+}
+
+// fitRounds is FitRounds for an outer training part of rows rows (-1:
+// unknown, every candidate counted once per inner fold).
+func (c *Cell) fitRounds(rows int) int {
 	perScore := 1
 	if c.Reduction.Config.Calibrate != "" {
 		perScore = CalibrationFolds
 	}
 	n := perScore
 	if l := c.Learner; l.Candidates != nil {
-		n += l.Config.Tune.Folds * c.tuneCandidateFits() * perScore
+		n += l.Config.Tune.Folds * c.tuneCandidateFits(rows) * perScore
 	}
 	return n
 }
 
+// trainRows returns the rows of each outer training part of the cell's
+// dataset, in repeat and fold order, and the classes a halving search's
+// "smallest" counts (2 for multi-label data).
+func (c *Cell) trainRows() ([]int, int) {
+	d := c.Dataset
+	var out []int
+	for _, assign := range d.Folds {
+		for f := 0; f < d.NumFolds; f++ {
+			train, _ := cv.Split(assign, f)
+			out = append(out, len(train))
+		}
+	}
+	if d.MultiLabel {
+		return out, 2
+	}
+	return out, d.K()
+}
+
+// mostResource is what a halving search's last round gives a candidate on
+// an outer training part of rows rows: the rows, or the budget
+// parameter's largest value.
+func (c *Cell) mostResource(rows int) int {
+	if c.Learner.Config.Tune.OverParam() {
+		return c.Learner.MaxResource
+	}
+	return rows
+}
+
 // tuneCandidateFits is the candidates one inner fold of a tuned cell
-// trains: every candidate (the first max_evals of a random search), or
-// under successive halving the sum of its rounds' candidates, replays of
-// the previous round's rows left out, under hyperband the sum of its
-// brackets' (planned for an outer training part of the dataset's rows
-// less one fold; each round's fits train on fewer rows; what a budget or
-// hyperband's reuse of a score saves is not foreseen).
-func (c *Cell) tuneCandidateFits() int {
-	l, d := c.Learner, c.Dataset
+// trains on an outer training part of rows rows, as the run trains them:
+// every candidate (the first max_evals of a random search), or under
+// successive halving the sum of its rounds' candidates, replays of the
+// previous round's rows left out, under hyperband the sum of its
+// brackets' (an upper bound when they draw a candidate again:
+// TuneFitsBound), each search stopped where max_evals stops it (see
+// budget; max_time is not foreseen).
+func (c *Cell) tuneCandidateFits(rows int) int {
+	l := c.Learner
 	t := l.Config.Tune
-	if !t.Halves() || len(d.Folds) == 0 || d.NumFolds == 0 {
+	if !t.Halves() || rows < 0 {
 		if t.Strategy == config.StrategyRandom && t.MaxEvals > 0 {
 			return min(len(l.Candidates), t.MaxEvals)
 		}
 		return len(l.Candidates)
 	}
-	rows := len(d.Folds[0])
-	classes := d.K()
-	if d.MultiLabel {
-		classes = 2
-	}
-	most := rows - rows/d.NumFolds
-	if t.OverParam() {
-		most = l.MaxResource
-	}
-	rounds, replays, err := c.tuneRounds(most, classes)
+	_, classes := c.trainRows()
+	rounds, replays, err := c.tuneRounds(c.mostResource(rows), classes)
 	if err != nil {
 		return len(l.Candidates)
 	}
-	n := 0
+	n, evals := 0, 0
 	for i, r := range rounds {
+		if i > 0 && t.MaxEvals > 0 && evals >= t.MaxEvals {
+			break // the budget closes (see budget.open)
+		}
 		if i == 0 || !replays || r.resources != rounds[i-1].resources { // a replay fits nothing (see halve)
 			n += r.candidates
+			evals += r.candidates
 		}
 	}
 	return n
@@ -187,17 +274,24 @@ func (c *Cell) tuneRounds(rows, classes int) ([]halvingRound, bool, error) {
 		r, err := halvingSchedule(len(l.Candidates), rows, classes, t.Folds, t)
 		return r, true, err
 	}
-	minRes := t.MinResources
-	if minRes <= 0 {
-		minRes = smallestResource(t, t.Folds, classes)
-	}
-	if minRes > rows {
-		return nil, false, tooFewResources(t, minRes, rows)
-	}
-	brackets, err := hyperbandSchedule(len(l.Candidates), rows, minRes, t.Factor)
+	brackets, err := c.brackets(rows, classes)
 	var out []halvingRound
 	for _, b := range brackets {
 		out = append(out, b.rounds...)
 	}
 	return out, false, err
+}
+
+// brackets is the brackets of the cell's hyperband search on rows outer
+// training rows (its largest resource).
+func (c *Cell) brackets(rows, classes int) ([]hyperbandBracket, error) {
+	t := c.Learner.Config.Tune
+	minRes := t.MinResources
+	if minRes <= 0 {
+		minRes = smallestResource(t, t.Folds, classes)
+	}
+	if minRes > rows {
+		return nil, tooFewResources(t, minRes, rows)
+	}
+	return hyperbandSchedule(len(c.Learner.Candidates), rows, minRes, t.Factor)
 }

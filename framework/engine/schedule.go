@@ -43,6 +43,9 @@ type scheduler struct {
 	// unfinished tasks of each share group, whose models go with its last.
 	fits   *fitTable
 	shares map[shareKey]*atomic.Int64
+	// shareTasks is the number of tasks of each share group: a group of
+	// one has no fold to share its inner fits with (see innerScore).
+	shareTasks map[shareKey]int
 	// plans holds the reducers' plans by request (see planCache).
 	plans *planCache
 	ls    leases
@@ -84,7 +87,7 @@ type scheduler struct {
 func newScheduler(g *Grid, opt Options) *scheduler {
 	s := &scheduler{g: g, opt: opt, cpus: runtime.GOMAXPROCS(0),
 		matrices: map[matrixKey]*matrixEntry{}, groups: map[groupKey]*atomic.Int64{},
-		fits: newFitTable(), shares: map[shareKey]*atomic.Int64{}, plans: newPlanCache()}
+		fits: newFitTable(), shares: map[shareKey]*atomic.Int64{}, shareTasks: map[shareKey]int{}, plans: newPlanCache()}
 	s.fold = s.runFold
 	for di, d := range g.Datasets {
 		for pi, p := range g.Pipelines {
@@ -208,6 +211,7 @@ func (s *scheduler) addTask(c *Cell, gk groupKey, rep, f int) {
 		s.shares[sk] = &atomic.Int64{}
 	}
 	s.shares[sk].Add(1)
+	s.shareTasks[sk]++
 }
 
 // run feeds the tasks to the workers until they are done or ctx ends.

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"hash"
 	"math"
 	"strconv"
@@ -71,8 +72,17 @@ import (
 // (cv.timeout): when the fitting fold's plugin is stopped, the waiting
 // fold fits the problem again itself.
 //
-// Inner fits (a reduction's earlier stages, tuning's inner folds,
-// calibration) are not shared and keep the seeds of their cell.
+// Tuning's inner fits (a candidate's last-stage fit on an inner fold's
+// rows) go through the table too, seeded by their identity as the final
+// fits are: the fold's, when its share group has other tasks, so that a
+// candidate fitted on the same rows with the same parameters by another
+// cell of the group (ovo and dag, the decoders of a decode list) is
+// fitted once; else a table of the candidate's own, let go once it is
+// scored (see innerScore). Their rows coincide across cells only where
+// the inner split does (inner_seed; without it the split is seeded from
+// the cell). A shared inner model is held until the group's last task
+// ends, as a final one is. Other inner fits (a reduction's earlier
+// stages, calibration) are not shared and keep the seeds of their cell.
 
 // shareKey is a share group: the tasks whose problems may be the same.
 type shareKey struct {
@@ -225,6 +235,11 @@ func (f *fold) identities(digest string, problems []plugin.Problem) ([]string, e
 		seedKey := h.Sum(nil)
 		p.Seed = problemSeed(f.g.Experiment.Seed, hex.EncodeToString(seedKey))
 		h.Write(build)
+		// The table's key holds the share group too: a model is let go
+		// with the group that made it, so no other group may hold it (a
+		// tuning candidate's inner fit could otherwise coincide with
+		// another learner block's).
+		writeString(h, fmt.Sprintf("%d %d %q %d %d", f.group.dataset, f.group.pipeline, f.group.learner, f.group.repeat, f.group.fold))
 		keys[j] = hex.EncodeToString(h.Sum(nil))
 	}
 	return keys, nil

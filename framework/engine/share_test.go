@@ -32,6 +32,13 @@ import (
 // hamming, loss:exp, loss:logistic.
 func shareGrid(t *testing.T) *Grid {
 	t.Helper()
+	return shareGridOf(t, shareExperiment)
+}
+
+// shareGridOf resolves experiment src on shareGrid's data (five.csv),
+// logreg and reducers.
+func shareGridOf(t *testing.T, src string) *Grid {
+	t.Helper()
 	dir := t.TempDir()
 	rng := rand.New(rand.NewPCG(5, 58))
 	var csv strings.Builder
@@ -48,7 +55,27 @@ func shareGrid(t *testing.T) *Grid {
 	if err := os.WriteFile(filepath.Join(dir, "five.csv"), []byte(csv.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	src := `
+	file := filepath.Join(dir, "share.hcl")
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	exp, diags := config.NewParser(config.DefaultFormats()).ParseFile(file)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	h := host.New("", nil)
+	h.Register("logreg", host.InProcess{Learner: learner.New()})
+	h.Register("reducers", host.InProcess{Reducer: reducer.New()})
+	t.Cleanup(h.Close)
+	g, diags := Resolve(context.Background(), exp, h, ResolveOptions{DefaultReducer: "reducers"})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	return g
+}
+
+// shareExperiment is shareGrid's experiment.
+const shareExperiment = `
 experiment "share" { seed = 11 }
 dataset "five" { path = "five.csv" }
 encoder "std" { type = "standardize" }
@@ -74,24 +101,6 @@ reduction "code" {
 cv { folds = 3 }
 metrics = ["accuracy", "macro_f1"]
 `
-	file := filepath.Join(dir, "share.hcl")
-	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	exp, diags := config.NewParser(config.DefaultFormats()).ParseFile(file)
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	h := host.New("", nil)
-	h.Register("logreg", host.InProcess{Learner: learner.New()})
-	h.Register("reducers", host.InProcess{Reducer: reducer.New()})
-	t.Cleanup(h.Close)
-	g, diags := Resolve(context.Background(), exp, h, ResolveOptions{DefaultReducer: "reducers"})
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	return g
-}
 
 // timing matches the lines of a cell file that hold times (and the
 // checksum, which covers them).

@@ -176,10 +176,22 @@ func (f *fold) innerFolds(k int, innerSeed int64) ([]int, error) {
 // metric m on the test rows; when the reduction calibrates, it trains the
 // calibration's models on the train rows instead (see calibrated) and
 // scores their calibrated probabilities, as the outer fold scores the
-// winner. Its time counts toward the fold's.
+// winner. Its time counts toward the fold's. The candidate's fits go
+// through the fold's innerShare table, where other cells of the share
+// group may have made them (see fitTable), else through a table of its
+// own; either way they are seeded by their identity.
 func (f *fold) innerScore(train, test []int, params param.Params, x matrix.Matrix, enc *matrix.EncodedMatrix, m metrics.Metric) (float64, error) {
 	sub := &fold{ctx: f.ctx, g: f.g, c: f.c, stats: f.stats, clock: f.clock, plans: f.plans, train: train, test: test,
-		seed: f.seed, solverSeed: f.solverSeed, lp: f.lp, rp: f.rp, params: params, threads: f.threads, decodeBlock: f.decodeBlock}
+		seed: f.seed, solverSeed: f.solverSeed, lp: f.lp, rp: f.rp, params: params, threads: f.threads, decodeBlock: f.decodeBlock,
+		repeat: f.repeat, foldIndex: f.foldIndex, share: f.innerShare, group: f.group}
+	if sub.share == nil {
+		// No other fold to share with: a table of the candidate's own,
+		// its models let go once scored; its fits are seeded by identity
+		// all the same, so that sharing changes no number.
+		own := newFitTable()
+		sub.share = own
+		defer own.release(f.ctx, f.group)
+	}
 	defer func() {
 		sub.release()
 		f.fitSeconds += sub.fitSeconds

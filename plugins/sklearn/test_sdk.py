@@ -334,6 +334,14 @@ class ServiceTest(unittest.TestCase):
                 self.assertEqual(out.budget, budget)
                 self.assertEqual(out.default.number, spec.default)
 
+    def test_budget_travels(self):
+        for name, spec, want in [
+            ("a budget", learner.ParamSpec("max_iter", "integer", default=100, min=1, budget=True), True),
+            ("not a budget", learner.ParamSpec("C", "number"), False),
+        ]:
+            with self.subTest(name):
+                self.assertEqual(service.spec_to_pb(spec).budget, want)
+
     def test_unknown_param_type_lists_the_types(self):
         with self.assertRaisesRegex(ValueError, "unknown type 'float'; the types are number, integer, string"):
             service.spec_to_pb(learner.ParamSpec("c", "float"))
