@@ -76,14 +76,21 @@ func withStderr(err error, p *host.Plugin) error {
 
 // fold runs one fold of one cell.
 type fold struct {
-	ctx         context.Context
-	g           *Grid
-	c           *Cell
-	stats       *Stats
-	train, test []int
-	seed        uint64 // the plan's seed
-	solverSeed  uint64 // the seeds of inner fits' problems derive from it
-	lp, rp      *host.Plugin
+	ctx context.Context
+	// base is ctx without the fold's timeout; timeout (cv.timeout, 0 for
+	// none) bounds the fold's own calls from armTimeout on, and each
+	// candidate of its tuning on its own (candidateContext); cancelTimeout
+	// ends the armed bound.
+	base          context.Context
+	timeout       time.Duration
+	cancelTimeout context.CancelFunc
+	g             *Grid
+	c             *Cell
+	stats         *Stats
+	train, test   []int
+	seed          uint64 // the plan's seed
+	solverSeed    uint64 // the seeds of inner fits' problems derive from it
+	lp, rp        *host.Plugin
 	// repeat and foldIndex place the fold in its dataset's folds.
 	repeat, foldIndex int
 	// share holds the run's models by problem identity, and group is the
@@ -419,13 +426,10 @@ func (s *scheduler) runFold(ctx context.Context, t task, e *matrixEntry) (fr out
 	}
 	// The fold's timeout runs from here: waiting for the matrix (while a
 	// forget of it is under way) and for a plugin's start are not the
-	// plugin's time. (cancel runs after f.release, deferred below.)
-	if s.opt.Timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, s.opt.Timeout)
-		defer cancel()
-		f.ctx = ctx
-	}
+	// plugin's time. (It is disarmed after f.release, deferred below.)
+	f.base, f.timeout = ctx, s.opt.Timeout
+	f.armTimeout()
+	defer f.disarmTimeout()
 	f.denseBudget = s.opt.denseBudget()
 	f.decodeBlock = s.opt.DecodeBlock
 	f.threads = s.fitThreads
@@ -434,7 +438,7 @@ func (s *scheduler) runFold(ctx context.Context, t task, e *matrixEntry) (fr out
 		// A table of the fold's own, whose models go with the fold.
 		own := newFitTable()
 		f.share = own
-		defer own.release(ctx, t.share)
+		defer own.release(f.base, t.share)
 	} else if s.shareTasks[t.share] > 1 {
 		f.innerShare = s.fits
 	}
@@ -479,9 +483,13 @@ func (f *fold) tunedOutcome(t task, e *matrixEntry, x plugin.Matrix, enc *matrix
 	if t.cell.Learner.Candidates != nil {
 		before := f.fitSeconds
 		var err error
+		// The search is bounded candidate by candidate (innerScore), not
+		// as a whole: 225 pairs × 5 inner folds may rightly take hours.
+		f.disarmTimeout()
 		if tuned, err = f.tune(t); err != nil {
 			return nil, 0, foldOutcome{}, err
 		}
+		f.armTimeout()
 		f.params, tuneSeconds = tuned.best, f.fitSeconds-before
 	}
 	if calibrating {
@@ -993,4 +1001,35 @@ func appendColumns(x plugin.Matrix, extra *mat.Dense) plugin.Matrix {
 		out.Indptr[i+1] = int64(len(out.Values))
 	}
 	return plugin.Matrix{CSR: out}
+}
+
+// armTimeout bounds the fold's calls from now on by its timeout (none
+// when it is 0), ending any bound armed before.
+func (f *fold) armTimeout() {
+	f.disarmTimeout()
+	if f.timeout > 0 {
+		f.ctx, f.cancelTimeout = context.WithTimeout(f.base, f.timeout)
+	}
+}
+
+// disarmTimeout ends the bound armTimeout set: the fold's calls run under
+// base again.
+func (f *fold) disarmTimeout() {
+	if f.cancelTimeout != nil {
+		f.cancelTimeout()
+		f.cancelTimeout = nil
+	}
+	if f.base != nil {
+		f.ctx = f.base
+	}
+}
+
+// candidateContext is the context of one candidate's inner fits and
+// scoring: base bounded by the fold's timeout on its own, so that a hung
+// plugin fails the cell while a long search does not.
+func (f *fold) candidateContext() (context.Context, context.CancelFunc) {
+	if f.timeout > 0 && f.base != nil {
+		return context.WithTimeout(f.base, f.timeout)
+	}
+	return context.WithCancel(f.ctx)
 }

@@ -181,7 +181,9 @@ func (f *fold) innerFolds(k int, innerSeed int64) ([]int, error) {
 // group may have made them (see fitTable), else through a table of its
 // own; either way they are seeded by their identity.
 func (f *fold) innerScore(train, test []int, params param.Params, x matrix.Matrix, enc *matrix.EncodedMatrix, m metrics.Metric) (float64, error) {
-	sub := &fold{ctx: f.ctx, g: f.g, c: f.c, stats: f.stats, clock: f.clock, plans: f.plans, train: train, test: test,
+	ctx, cancel := f.candidateContext()
+	defer cancel()
+	sub := &fold{ctx: ctx, g: f.g, c: f.c, stats: f.stats, clock: f.clock, plans: f.plans, train: train, test: test,
 		seed: f.seed, solverSeed: f.solverSeed, lp: f.lp, rp: f.rp, params: params, threads: f.threads, decodeBlock: f.decodeBlock,
 		repeat: f.repeat, foldIndex: f.foldIndex, share: f.innerShare, group: f.group}
 	if sub.share == nil {
