@@ -35,17 +35,13 @@ func bindReduction(rd *config.Reduction, p *host.Plugin) (*Reduction, []param.Pa
 		return nil, nil, ck.diags
 	}
 	s := p.ReducerInfo.Schemes[i]
-	if diags := config.CheckParams(s.Params, rd.Params, "reduction "+rd.Name); diags.HasErrors() {
+	bp, diags := rd.BindParams(s.Params)
+	if bp == nil {
 		return nil, nil, diags
 	}
-	if !ck.fewParamSets("Reduction", rd.Name, rd.Params, s.Params, rd.DeclRange) {
-		return nil, nil, ck.diags
-	}
-	rr := &Reduction{Config: rd, Plugin: p, Scheme: s}
+	rr := &Reduction{Config: rd, Plugin: p, Scheme: s, Varied: bp.Varied}
 	ck.labelShadows(rr)
-	var sets []param.Params
-	sets, rr.Varied = expand(rd.Params, s.Params)
-	return rr, sets, ck.diags
+	return rr, bp.Sets, ck.diags
 }
 
 // pickPlugin sets the plugin of rd, which the file leaves out, to the one

@@ -6,67 +6,10 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/hashicorp/hcl/v2"
-
 	"github.com/polyclass/polyclass/framework/config"
 	"github.com/polyclass/polyclass/framework/param"
 	"github.com/polyclass/polyclass/framework/sdk"
 )
-
-// TestBudgetResource: a tune block's resource names a parameter the
-// plugin declares a budget (ParamSpec.Budget), whose one whole value (or
-// the plugin's default) is the largest budget; any other parameter, a
-// name the plugin lacks, a tuned budget and a fraction are located
-// errors.
-func TestBudgetResource(t *testing.T) {
-	specs := []param.ParamSpec{
-		{Name: "C", Type: param.NumberParam, Default: param.Number(1)},
-		{Name: "max_iter", Type: param.IntegerParam, Default: param.Number(1000), Budget: true},
-		{Name: "epochs", Type: param.IntegerParam, Default: param.Number(100), Budget: true},
-	}
-	withSolver := []param.ParamSpec{
-		{Name: "solver", Type: param.StringParam, Default: param.String("newton")},
-		{Name: "epochs", Type: param.IntegerParam, Default: param.Number(100), Budget: true, AppliesWhen: []param.Condition{param.When("solver", "sgd")}},
-	}
-	resAt := hcl.Range{Filename: "exp.hcl", Start: hcl.Pos{Line: 9, Column: 16}}
-	parAt := hcl.Range{Filename: "exp.hcl", Start: hcl.Pos{Line: 5, Column: 7}}
-	for _, tc := range []struct {
-		name, resource string
-		params         map[string]config.Param
-		specs          []param.ParamSpec
-		max            int
-		want           string
-	}{
-		{"given", "max_iter", map[string]config.Param{"max_iter": {Value: param.Number(300), Range: parAt}}, specs, 300, ""},
-		{"the default", "epochs", nil, specs, 100, ""},
-		{"not a budget", "C", nil, specs, 0,
-			`exp.hcl:9:16: Not a budget parameter: Learner "lr": resource = "C" is neither "n_samples" nor a parameter plugin "logreg" declares a budget (an integer bounding a fit's work, such as max_iter); its budget parameters are max_iter, epochs.`},
-		{"unknown", "iterations", nil, specs[:1], 0,
-			`exp.hcl:9:16: Not a budget parameter: Learner "lr": resource = "iterations" is neither "n_samples" nor a parameter plugin "logreg" declares a budget (an integer bounding a fit's work, such as max_iter); it declares none.`},
-		{"tuned", "max_iter", map[string]config.Param{"max_iter": {Value: param.List(param.Number(10), param.Number(100)), Range: parAt}}, specs, 0,
-			`exp.hcl:5:7: Tuned budget parameter: Learner "lr": max_iter is the search's resource, which its rounds grow: give it one whole number, the largest budget (such as max_iter = 1000), not a list or a search space.`},
-		{"applies with the parameters", "epochs", map[string]config.Param{"solver": {Value: param.String("sgd")}}, withSolver, 100, ""},
-		{"applies to some candidates", "epochs", map[string]config.Param{"solver": {Value: param.List(param.String("sgd"), param.String("newton"))}}, withSolver, 100, ""},
-		{"does not apply", "epochs", nil, withSolver, 0,
-			`exp.hcl:9:16: Budget parameter does not apply: Learner "lr": resource = "epochs" does not apply with the learner's parameters (it applies when solver is sgd), so growing it would not change a fit: choose the budget parameter of the method the learner uses, or set the parameters it needs.`},
-		{"a fraction", "max_iter", map[string]config.Param{"max_iter": {Value: param.Number(2.5), Range: parAt}}, specs, 0,
-			`exp.hcl:5:7: Invalid budget: Learner "lr": the largest budget max_iter = 2.5 is not a whole number >= 1.`},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			r := &resolver{ctx: context.Background()}
-			l := &config.Learner{Name: "lr", Plugin: "logreg", Params: tc.params,
-				Tune: &config.Tune{Strategy: config.StrategyHalving, Resource: tc.resource, ResourceRange: resAt}}
-			max, ok := r.budgetResource(l, tc.specs)
-			var got string
-			for _, d := range r.diags {
-				got = fmt.Sprintf("%s:%d:%d: %s: %s", d.Subject.Filename, d.Subject.Start.Line, d.Subject.Start.Column, d.Summary, d.Detail)
-			}
-			if got != tc.want || max != tc.max || ok != (tc.want == "") {
-				t.Errorf("largest %d (%v), diagnostic\n%s\nwant %d,\n%s", max, ok, got, tc.max, tc.want)
-			}
-		})
-	}
-}
 
 // iterCentroid is rankedCentroid (c = 7 alone is good) with a budget
 // parameter, iters, whose value of every fit it records.

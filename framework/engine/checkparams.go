@@ -90,7 +90,7 @@ func (ck *checker) paramsApply(g *Grid, l *Learner) {
 	}
 	sets := l.Candidates
 	if sets == nil {
-		sets, _ = expand(l.Config.Params, l.Info.Params)
+		sets, _ = config.Expand(l.Config.Params, l.Info.Params)
 	}
 	specs := l.Info.Params
 	for _, name := range slices.Sorted(maps.Keys(l.Config.Params)) {

@@ -5,8 +5,6 @@ package engine
 
 import (
 	"fmt"
-	"sort"
-	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -218,76 +216,10 @@ func (g *Grid) Plugins() []*host.Plugin {
 }
 
 // MaxParamSets bounds the parameter sets the lists of one learner's or
-// reduction's parameters make (validate checks each with the plugin);
-// MaxCells bounds the cells of an experiment. Three lists of 999 values
-// made validate allocate a billion parameter sets until it ran out of
-// memory.
+// reduction's parameters make (config.MaxParamSets); MaxCells bounds the
+// cells of an experiment. Three lists of 999 values made validate
+// allocate a billion parameter sets until it ran out of memory.
 const (
-	MaxParamSets = 100_000
+	MaxParamSets = config.MaxParamSets
 	MaxCells     = 1_000_000
 )
-
-// paramSets returns the number of parameter sets expand makes of params,
-// or limit+1 when there are more than limit, and the lengths of the lists
-// that vary ("C 999 × tol 999").
-func paramSets(params map[string]config.Param, specs []param.ParamSpec, limit int) (int, string) {
-	names := make([]string, 0, len(params))
-	for n := range params {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	n := 1
-	var lists []string
-	for _, name := range names {
-		v := params[name].Value
-		s, known := param.LookupSpec(specs, name)
-		if v.Kind() != param.ListValue || !known || !s.Type.Scalar() {
-			continue
-		}
-		k := len(v.Elems())
-		lists = append(lists, fmt.Sprintf("%s %d", name, k))
-		if k > 0 && n > limit/k {
-			n = limit + 1
-		} else {
-			n = min(n*k, limit+1)
-		}
-	}
-	return n, strings.Join(lists, " × ")
-}
-
-// expand returns every combination of the list-valued parameters of a
-// scalar type: {C = [0.1, 1], tol = 1e-6} gives two parameter sets.
-func expand(params map[string]config.Param, specs []param.ParamSpec) ([]param.Params, map[string]bool) {
-	varied := map[string]bool{}
-	names := make([]string, 0, len(params))
-	for n := range params {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	out := []param.Params{{}}
-	for _, n := range names {
-		v := params[n].Value
-		choices := []param.Value{v}
-		s, known := param.LookupSpec(specs, n)
-		if v.Kind() == param.ListValue && known && s.Type.Scalar() {
-			choices = v.Elems()
-			varied[n] = true
-		}
-		if params[n].Dist != nil {
-			varied[n] = true // its values are drawn (sampleCandidates)
-		}
-		var next []param.Params
-		for _, p := range out {
-			for _, c := range choices {
-				q := make(param.Params, len(p)+1)
-				for k, x := range p {
-					q[k] = x
-				}
-				q[n] = c
-				next = append(next, q)
-			}
-		}
-		out = next
-	}
-	return out, varied
-}

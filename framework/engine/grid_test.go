@@ -10,48 +10,11 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/polyclass/polyclass/framework/config"
 	"github.com/polyclass/polyclass/framework/matrix"
 	"github.com/polyclass/polyclass/framework/outcome"
-	"github.com/polyclass/polyclass/framework/param"
 	"github.com/polyclass/polyclass/framework/sdk"
 	"github.com/polyclass/polyclass/framework/sparse"
 )
-
-func TestExpand(t *testing.T) {
-	specs := []param.ParamSpec{
-		{Name: "C", Type: param.NumberParam},
-		{Name: "solver", Type: param.StringParam},
-		{Name: "matrix", Type: param.NumberMatrixParam},
-		{Name: "order", Type: param.StringListParam},
-	}
-	params := map[string]config.Param{
-		"C":      {Value: param.List(param.Number(0.1), param.Number(1))},
-		"solver": {Value: param.List(param.String("newton"), param.String("lbfgs"), param.String("sgd"))},
-		"matrix": {Value: param.List(param.List(param.Number(1)), param.List(param.Number(-1)))},
-		"order":  {Value: param.List(param.String("a"), param.String("b"))},
-	}
-	got, varied := expand(params, specs)
-	if len(got) != 6 {
-		t.Fatalf("%d combinations, want 2 × 3 = 6", len(got))
-	}
-	var labels []string
-	for _, p := range got {
-		labels = append(labels, p.String())
-	}
-	// Lists of list-typed parameters stay whole; names expand in sorted
-	// order, values in the order written.
-	want := "C=0.1,matrix=[[1], [-1]],order=[a, b],solver=newton"
-	if labels[0] != want || !strings.HasPrefix(labels[5], "C=1,") || !strings.HasSuffix(labels[5], "solver=sgd") {
-		t.Errorf("combinations %v", labels)
-	}
-	if !varied["C"] || !varied["solver"] || varied["matrix"] || varied["order"] {
-		t.Errorf("varied = %v", varied)
-	}
-	if got, _ := expand(nil, specs); len(got) != 1 || len(got[0]) != 0 {
-		t.Errorf("no parameters: %v, want one empty combination", got)
-	}
-}
 
 func TestSubsetProblems(t *testing.T) {
 	ps := []sdk.Problem{{Kind: sdk.Binary, Targets: []float64{1, -1, 0, 1}, Weights: []float64{1, 2, 3, 4}, Seed: 9}}
@@ -193,52 +156,6 @@ func TestDoneForgetsAFinishedFoldsMatrixOfAFittedPipeline(t *testing.T) {
 	} {
 		if got := done(tt.k, matrices); !slices.Equal(got, tt.want) {
 			t.Errorf("done(%v) = %v, want %v", tt.k, got, tt.want)
-		}
-	}
-}
-
-// TestParamSets: the number of parameter sets the lists make, counted
-// without making them and saturating at limit+1, is the length of what
-// expand makes when it is within the limit; lists of a list-typed
-// parameter (a code matrix) and unknown names do not multiply.
-func TestParamSets(t *testing.T) {
-	specs := []param.ParamSpec{
-		{Name: "C", Type: param.NumberParam}, {Name: "tol", Type: param.NumberParam},
-		{Name: "order", Type: param.StringListParam},
-	}
-	list := func(n int) config.Param {
-		vs := make([]param.Value, n)
-		for i := range vs {
-			vs[i] = param.Number(float64(i + 1))
-		}
-		return config.Param{Value: param.List(vs...)}
-	}
-	for _, tc := range []struct {
-		name   string
-		params map[string]config.Param
-		limit  int
-		want   int
-		lists  string
-	}{
-		{"none", nil, 10, 1, ""},
-		{"scalar", map[string]config.Param{"C": {Value: param.Number(1)}}, 10, 1, ""},
-		{"two lists", map[string]config.Param{"C": list(3), "tol": list(2)}, 10, 6, "C 3 × tol 2"},
-		{"at the limit", map[string]config.Param{"C": list(5), "tol": list(2)}, 10, 10, "C 5 × tol 2"},
-		{"over", map[string]config.Param{"C": list(6), "tol": list(2)}, 10, 11, "C 6 × tol 2"},
-		{"far over", map[string]config.Param{"C": list(999), "tol": list(999)}, 10, 11, "C 999 × tol 999"},
-		{"empty list", map[string]config.Param{"C": list(0), "tol": list(999)}, 10, 0, "C 0 × tol 999"},
-		{"list-typed", map[string]config.Param{"order": list(4), "C": list(2)}, 10, 2, "C 2"},
-		{"unknown", map[string]config.Param{"x": list(4)}, 10, 1, ""},
-	} {
-		n, lists := paramSets(tc.params, specs, tc.limit)
-		if n != tc.want || lists != tc.lists {
-			t.Errorf("%s: paramSets = %d, %q; want %d, %q", tc.name, n, lists, tc.want, tc.lists)
-		}
-		if n > tc.limit {
-			continue
-		}
-		if sets, _ := expand(tc.params, specs); len(sets) != n {
-			t.Errorf("%s: expand makes %d sets, paramSets says %d", tc.name, len(sets), n)
 		}
 	}
 }

@@ -334,7 +334,7 @@ func subsampleOrder(idx []int, label func(int) int, seed uint64) []int {
 // less), in draw order, as scikit-learn's ParameterSampler samples a grid
 // of lists without replacement; otherwise each candidate draws each
 // parameter in name order: a distribution by its Sample, a tuned list
-// (tuned, see expand) by choice, every other parameter as given.
+// (tuned, see config.Expand) by choice, every other parameter as given.
 func sampleCandidates(params map[string]config.Param, tuned map[string]bool, grid []param.Params, n int, seed uint64) []param.Params {
 	r := rand.New(rand.NewPCG(seed, 0))
 	names := slices.Sorted(maps.Keys(params))

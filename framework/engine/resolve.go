@@ -69,8 +69,11 @@ type ResolveOptions struct {
 // diagnostics: bindDataset in bind_dataset.go (its checks in
 // datasetcheck.go, its folds in bind_cv.go, under cv.Options), bindPipeline
 // in bind_pipeline.go, bindLearner in bind_learner.go, bindReduction in
-// bind_reduction.go, bindOutput in bind_output.go; the parameters' checks
-// are config.CheckParams. The plugins' start-up, and the choice of the
+// bind_reduction.go, bindOutput in bind_output.go. A learner's and a
+// reduction's parameters bind in one call to the package that reads them
+// (config.Learner.BindParams, config.Reduction.BindParams: their checks,
+// a tune block's budget, their parameter sets); an encoder's options are
+// checked by config.CheckParams. The plugins' start-up, and the choice of the
 // plugin of a reduction that names none, are the host's (host.Picker,
 // which holds what the plugins offer); bind_plugin.go reports what they
 // meet. The pure grid checks are in gridcheck.go and
