@@ -68,12 +68,12 @@ func DefaultMetrics() []string { return []string{"accuracy", "macro_f1"} }
 func Functions() map[string]function.Function {
 	fs := map[string]function.Function{
 		"abs": stdlib.AbsoluteFunc, "ceil": stdlib.CeilFunc, "floor": stdlib.FloorFunc,
-		"log": stdlib.LogFunc, "max": stdlib.MaxFunc, "min": stdlib.MinFunc, "pow": stdlib.PowFunc,
+		"log": logFunc, "max": stdlib.MaxFunc, "min": stdlib.MinFunc, "pow": powFunc,
 		"range": stdlib.RangeFunc, "concat": stdlib.ConcatFunc, "length": stdlib.LengthFunc,
 		"format": stdlib.FormatFunc, "join": stdlib.JoinFunc, "lower": stdlib.LowerFunc,
 		"upper": stdlib.UpperFunc, "flatten": stdlib.FlattenFunc, "distinct": stdlib.DistinctFunc,
 		"reverse": stdlib.ReverseListFunc, "sort": stdlib.SortFunc, "zipmap": stdlib.ZipmapFunc,
-		"setproduct": stdlib.SetProductFunc, "tolist": stdlib.MakeToFunc(cty.List(cty.DynamicPseudoType)),
+		"setproduct": setProductFunc, "tolist": stdlib.MakeToFunc(cty.List(cty.DynamicPseudoType)),
 	}
 	maps.Copy(fs, distFuncs())
 	return fs
