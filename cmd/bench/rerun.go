@@ -32,7 +32,7 @@ func rerun(ctx context.Context, h *host.Host, o *options, stdout, stderr io.Writ
 		return err
 	}
 	oldCells := results.Results(oldFiles)
-	if rh := recordedHost(o, old.Plugins); rh != nil {
+	if rh := recordedHost(o, old.Plugins, dir, stderr); rh != nil {
 		defer closeHost(ctx, rh)
 		h = rh
 	}
@@ -85,11 +85,16 @@ func loadRecorded(dir string) (*results.Manifest, []*results.Cell, error) {
 // recordedHost is the host of the plugins the run used, where it found
 // them (a --plugins directory is not on the rerun's command line), or nil
 // when --plugins is given or the recorded directories are bench's own.
-func recordedHost(o *options, plugins []results.PluginRecord) *host.Host {
+// dir is the results directory rerun; a recorded directory not searched
+// (see recordedPluginDirs) is named on stderr.
+func recordedHost(o *options, plugins []results.PluginRecord, dir string, stderr io.Writer) *host.Host {
 	if o.set["plugins"] {
 		return nil
 	}
-	dirs := recordedPluginDirs(plugins, o.pluginsDir)
+	dirs, skipped := recordedPluginDirs(plugins, o.pluginsDir, dir)
+	for _, s := range skipped {
+		fmt.Fprintf(stderr, "rerun: %s\n", s)
+	}
 	if dirs == o.pluginsDir {
 		return nil
 	}
@@ -198,19 +203,77 @@ func rerunVerdict(stdout io.Writer, dir string, diffs []report.Difference, chang
 // recordedPluginDirs is the plugins directory list of a rerun without
 // --plugins: the directories of the plugin binaries the run recorded that
 // still exist, in the order first recorded, then dflt (bench's own
-// directory).
-func recordedPluginDirs(plugins []results.PluginRecord, dflt string) string {
-	var dirs []string
+// directory). A results directory is data, perhaps from elsewhere, so a
+// recorded binary is trusted only as far as bench can check it: its
+// directory is searched only when its path is absolute, lies outside
+// the results directory resultsDir (a binary shipped with the results is
+// never run) and its file still has the SHA-256 the run recorded (a
+// manifest edited to name another program is not followed). skipped
+// says, for each recorded binary whose directory exists but fails a
+// check, why it is not searched.
+func recordedPluginDirs(plugins []results.PluginRecord, dflt, resultsDir string) (dirs string, skipped []string) {
+	var list []string
 	for _, p := range plugins {
 		d := filepath.Dir(p.Path)
-		if p.Path == "" || slices.Contains(dirs, d) || d == dflt {
+		if p.Path == "" || slices.Contains(list, d) || d == dflt {
 			continue
 		}
-		if fi, err := os.Stat(d); err == nil && fi.IsDir() {
-			dirs = append(dirs, d)
+		if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
+			continue
 		}
+		if why := untrustedPlugin(p, resultsDir); why != "" {
+			skipped = append(skipped, fmt.Sprintf("not searching %s for plugins: the run recorded plugin %s as %s, %s; name the plugins directory with --plugins to use it",
+				safetext.Quote(safetext.Path(d)), safetext.Quote(p.Name), safetext.Quote(safetext.Path(p.Path)), why))
+			continue
+		}
+		list = append(list, d)
 	}
-	return strings.Join(append(dirs, dflt), string(os.PathListSeparator))
+	return strings.Join(append(list, dflt), string(os.PathListSeparator)), skipped
+}
+
+// untrustedPlugin says why the plugin binary a manifest records (see
+// recordedPluginDirs) may not be run from where it records it, "" when
+// it may.
+func untrustedPlugin(p results.PluginRecord, resultsDir string) string {
+	switch {
+	case !filepath.IsAbs(p.Path):
+		return "a relative path (bench records absolute ones)"
+	case inResults(p.Path, resultsDir):
+		return "inside the results directory " + safetext.Quote(safetext.Path(resultsDir)) + " (bench runs no program that comes with results)"
+	}
+	sum, err := fileSHA256(p.Path)
+	switch {
+	case err != nil:
+		return fmt.Sprintf("which cannot be read (%v)", err)
+	case p.SHA256 == "" || sum != p.SHA256:
+		return fmt.Sprintf("but that file's sha256 is %.12s…, not the %.12s… recorded", sum, p.SHA256)
+	}
+	return ""
+}
+
+// inResults reports whether path lies inside the results directory dir,
+// as written or with their links resolved.
+func inResults(path, dir string) bool {
+	if results.Inside(path, dir) {
+		return true
+	}
+	rp, err1 := filepath.EvalSymlinks(filepath.Dir(path))
+	rd, err2 := filepath.EvalSymlinks(dir)
+	return err1 == nil && err2 == nil && results.Inside(rp, rd)
+}
+
+// fileSHA256 is the hex SHA-256 of the regular file at path.
+func fileSHA256(path string) (string, error) {
+	f, err := regfile.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // closeHost stops h's plugins: at once when ctx is done (interrupted),

@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"os"
 	"path/filepath"
 	"strings"
@@ -32,21 +34,60 @@ cv { folds = 3 }
 		t.Fatalf("rerun without --plugins: %v\n%s%s", err, stdout.String(), stderr.String())
 	}
 	sep := string(os.PathListSeparator)
-	a, b, own := t.TempDir(), t.TempDir(), t.TempDir()
+	a, b, own, res := t.TempDir(), t.TempDir(), t.TempDir(), t.TempDir()
 	gone := filepath.Join(a, "removed")
+	rec := func(dir, name, content string) results.PluginRecord {
+		path := filepath.Join(dir, "bench-plugin-"+name)
+		if content != "" {
+			if err := os.WriteFile(path, []byte(content), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		sum := sha256.Sum256([]byte(content))
+		return results.PluginRecord{Name: name, Path: path, SHA256: hex.EncodeToString(sum[:])}
+	}
+	x, y, z := rec(a, "x", "x binary"), rec(b, "y", "y binary"), rec(a, "z", "z binary")
+	if err := os.MkdirAll(filepath.Join(res, "cells"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	shipped := rec(filepath.Join(res, "cells"), "lda", "a program that came with the results")
+	edited := rec(b, "w", "w binary")
+	edited.SHA256 = strings.Repeat("0", 64)
+	unrecorded := rec(a, "u", "u binary")
+	unrecorded.SHA256 = ""
 	for _, tc := range []struct {
 		name    string
 		plugins []results.PluginRecord
 		want    string
+		skipped string
 	}{
-		{"two directories", []results.PluginRecord{{Path: a + "/bench-plugin-x"}, {Path: b + "/bench-plugin-y"}, {Path: a + "/bench-plugin-z"}}, a + sep + b + sep + own},
-		{"bench's own", []results.PluginRecord{{Path: own + "/bench-plugin-x"}}, own},
-		{"a directory gone", []results.PluginRecord{{Path: gone + "/bench-plugin-x"}, {Path: b + "/bench-plugin-y"}}, b + sep + own},
-		{"none recorded", nil, own},
-		{"no path", []results.PluginRecord{{Name: "x"}}, own},
+		{"two directories", []results.PluginRecord{x, y, z}, a + sep + b + sep + own, ""},
+		{"bench's own", []results.PluginRecord{{Path: own + "/bench-plugin-x"}}, own, ""},
+		{"a directory gone", []results.PluginRecord{{Path: gone + "/bench-plugin-x"}, y}, b + sep + own, ""},
+		{"none recorded", nil, own, ""},
+		{"no path", []results.PluginRecord{{Name: "x"}}, own, ""},
+		// A results directory is data: what its manifest names is run
+		// only when bench can tell it is the program the run used.
+		{"a binary inside the results directory", []results.PluginRecord{shipped, y}, b + sep + own,
+			"not searching " + filepath.Dir(shipped.Path) + " for plugins: the run recorded plugin lda as " + shipped.Path + ", inside the results directory " + res + " (bench runs no program that comes with results); name the plugins directory with --plugins to use it"},
+		{"a relative path", []results.PluginRecord{{Name: "lda", Path: "bench-plugin-lda"}}, own,
+			"not searching . for plugins: the run recorded plugin lda as bench-plugin-lda, a relative path (bench records absolute ones); name the plugins directory with --plugins to use it"},
+		{"another program than the one recorded", []results.PluginRecord{edited}, own,
+			"not searching " + b + " for plugins: the run recorded plugin w as " + edited.Path + ", but that file's sha256 is " + hexOf("w binary")[:12] + "…, not the 000000000000… recorded; name the plugins directory with --plugins to use it"},
+		{"no digest recorded", []results.PluginRecord{unrecorded}, own,
+			"not searching " + a + " for plugins: the run recorded plugin u as " + unrecorded.Path + ", but that file's sha256 is " + hexOf("u binary")[:12] + "…, not the … recorded; name the plugins directory with --plugins to use it"},
+		{"a binary gone from a directory that exists", []results.PluginRecord{{Name: "v", Path: a + "/bench-plugin-v", SHA256: hexOf("v")}}, own,
+			"not searching " + a + " for plugins: the run recorded plugin v as " + a + "/bench-plugin-v, which cannot be read (open " + a + "/bench-plugin-v: no such file or directory); name the plugins directory with --plugins to use it"},
 	} {
-		if got := recordedPluginDirs(tc.plugins, own); got != tc.want {
-			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		got, skipped := recordedPluginDirs(tc.plugins, own, res)
+		if got != tc.want || strings.Join(skipped, "\n") != tc.skipped {
+			t.Errorf("%s: %q, skipped %q\nwant %q, skipped %q", tc.name, got, skipped, tc.want, tc.skipped)
 		}
 	}
+}
+
+// hexOf is the hex SHA-256 of s.
+func hexOf(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:])
 }

@@ -1,6 +1,7 @@
 package results
 
 import (
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -109,7 +110,9 @@ func lines(b []byte) []string {
 // runSetup builds part of a results directory: "run N" a complete run of
 // N cells, "partial N K" a run of N cells interrupted after K, "shards N
 // CELLS" the N shards of a grid of CELLS cells, each complete; "linkroot"
-// makes the directory a symbolic link to where it is.
+// makes the directory a symbolic link to where it is; "stale NAME..." adds
+// NAME... to the outputs the manifest lists, as an edited (or an older
+// run's) manifest would.
 func runSetup(t *testing.T, out string, f []string) {
 	t.Helper()
 	num := func(s string) int {
@@ -143,6 +146,30 @@ func runSetup(t *testing.T, out string, f []string) {
 			if _, err := r.Finish(StatusComplete, 0); err != nil {
 				t.Fatal(err)
 			}
+		}
+	case "stale":
+		path := filepath.Join(out, ManifestFile)
+		var m map[string]any
+		b, err := os.ReadFile(path)
+		if err == nil {
+			err = json.Unmarshal(b, &m)
+		}
+		if err != nil {
+			t.Fatalf("setup %v: %v", f, err)
+		}
+		outputs, _ := m["outputs"].(map[string]any)
+		if outputs == nil {
+			outputs = map[string]any{}
+		}
+		for _, name := range f[1:] {
+			outputs[name] = filepath.Join(out, name)
+		}
+		m["outputs"] = outputs
+		if b, err = json.Marshal(m); err == nil {
+			err = os.WriteFile(path, b, 0o644)
+		}
+		if err != nil {
+			t.Fatal(err)
 		}
 	case "linkroot":
 		// The results directory becomes a link to where it now is.

@@ -195,7 +195,7 @@ func writeMerged(root *os.Root, out string, dirs []string, runs []shardRun, cell
 		results = append(results, cells[i])
 	}
 	res.Cells = len(results)
-	written, err := writeOutputs(root, out, m, results, render, nil)
+	written, err := writeOutputs(root, out, m, results, render, nil, nil)
 	if err != nil {
 		return fmt.Errorf("merge: %w", err)
 	}

@@ -114,14 +114,34 @@ func openIn(path string, flag int, perm os.FileMode) (*os.File, error) {
 	return f, nil
 }
 
-// readIn reads the regular file path of a results directory (see openIn).
+// MaxFileBytes bounds a file of a results directory that bench reads
+// (manifest.json, a shard's manifest, a cell file): 256 MiB, far beyond
+// what a run writes (a cell file of a million-row dataset with its
+// predictions holds tens of megabytes), so that a file grown or replaced
+// by hand is refused at once instead of read whole.
+const MaxFileBytes = 256 << 20
+
+// readIn reads the regular file path of a results directory (see openIn),
+// of at most MaxFileBytes.
 func readIn(path string) ([]byte, error) {
 	f, err := openIn(path, os.O_RDONLY, 0)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return io.ReadAll(f)
+	if fi, err := f.Stat(); err == nil && fi.Size() > MaxFileBytes {
+		return nil, tooLarge(path, fi.Size())
+	}
+	b, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+	if err == nil && len(b) > MaxFileBytes {
+		return nil, tooLarge(path, int64(len(b)))
+	}
+	return b, err
+}
+
+// tooLarge is the error of a results file of size bytes, over MaxFileBytes.
+func tooLarge(path string, size int64) error {
+	return fmt.Errorf("%s: %d bytes, more than the %d (256 MiB) bench reads of a results file: not a file bench wrote (grown or replaced by hand?); move it away", path, size, MaxFileBytes)
 }
 
 // appendIn opens the log path of a results directory for appending,

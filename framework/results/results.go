@@ -29,6 +29,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -398,7 +399,7 @@ func (r *Run) Finish(status Status, uploads int64) ([]string, error) {
 			m.FailedCells++
 		}
 	}
-	written, err := writeOutputs(r.root, r.dir, m, cells, r.render, r.replacer())
+	written, err := writeOutputs(r.root, r.dir, m, cells, r.render, r.replacer(), r.inputs)
 	if gone := r.still(); gone != nil {
 		// Removed while the tables were rendered or written: nothing
 		// more is written, the manifest neither.
@@ -449,8 +450,9 @@ func hasPredictions(c *outcome.CellResult) bool {
 // a directory adopted, and an input is never written over). The outputs an earlier run recorded in dir's manifest that
 // this one does not write (a format dropped, no tuned cell any more) are
 // removed: they are made from the cells, which stay, and would otherwise
-// sit beside the new outputs, stale.
-func writeOutputs(root *os.Root, dir string, m *Manifest, cells []*Cell, render Renderer, before func(path string, listed bool) error) ([]string, error) {
+// sit beside the new outputs, stale (see removeStale: never one of
+// inputs, the experiment's).
+func writeOutputs(root *os.Root, dir string, m *Manifest, cells []*Cell, render Renderer, before func(path string, listed bool) error, inputs []Input) ([]string, error) {
 	var files []Output
 	if render != nil {
 		var err error
@@ -487,21 +489,29 @@ func writeOutputs(root *os.Root, dir string, m *Manifest, cells []*Cell, render 
 		m.Outputs[f.Name] = path
 		written = append(written, path)
 	}
-	removeStale(root, dir, previous, m.Outputs)
+	removeStale(root, dir, previous, m.Outputs, inputs)
 	return written, nil
 }
 
 // removeStale removes the files of previous (an earlier manifest's
 // outputs, by name) that current does not list, when they lie inside dir,
 // and the folders they leave empty (plots/, predictions/).
-// Through root: a link put in place of plots/ is not followed.
-func removeStale(root *os.Root, dir string, previous, current map[string]string) {
+// Through root: a link put in place of plots/ is not followed. The
+// manifest is a file anyone may edit, so a name it lists is removed only
+// when it is one an output could have (see outputName) and the file is
+// not one of inputs (the data, folds, test or experiment file of the run:
+// a manifest listing them must not make a resume delete them).
+func removeStale(root *os.Root, dir string, previous, current map[string]string, inputs []Input) {
 	folders := map[string]bool{}
 	for name := range previous {
-		if _, ok := current[name]; ok {
+		if _, ok := current[name]; ok || !outputName(name) {
 			continue
 		}
-		if _, err := inside(dir, name); err == nil && root.Remove(name) == nil {
+		p, err := inside(dir, name)
+		if err != nil || isInput(p, inputs) {
+			continue
+		}
+		if root.Remove(name) == nil {
 			if sub := path.Dir(name); sub != "." {
 				folders[sub] = true
 			}
@@ -510,6 +520,37 @@ func removeStale(root *os.Root, dir string, previous, current map[string]string)
 	for sub := range folders {
 		root.Remove(sub) // only when empty
 	}
+}
+
+// outputExts are the extensions of the files a run's outputs are: tables
+// (Markdown, HTML, LaTeX, JSON, CSV) and figures (PNG, SVG).
+var outputExts = []string{".md", ".html", ".tex", ".json", ".csv", ".png", ".svg"}
+
+// outputName reports whether name (slash-separated, relative to a
+// results directory) could be an output of a run: a table at the top, or
+// a file in plots/ or predictions/, with one of outputExts; never the
+// manifest, nor anything in cells/, shards/ or superseded/.
+func outputName(name string) bool {
+	dir, file := path.Split(name)
+	if name == ManifestFile || (dir != "" && dir != "plots/" && dir != "predictions/") {
+		return false
+	}
+	return slices.Contains(outputExts, path.Ext(file))
+}
+
+// isInput reports whether the file at p is one of inputs (the same file,
+// by device and inode).
+func isInput(p string, inputs []Input) bool {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return false
+	}
+	for _, in := range inputs {
+		if ii, err := os.Stat(in.Path); err == nil && os.SameFile(fi, ii) {
+			return true
+		}
+	}
+	return false
 }
 
 // Load reads a results directory: its manifest and every cell file,
@@ -607,7 +648,7 @@ func Render(dir string, render Renderer) (*Manifest, []string, error) {
 		return m, nil, err
 	}
 	defer root.Close()
-	written, err := writeOutputs(root, dir, m, cells, render, nil)
+	written, err := writeOutputs(root, dir, m, cells, render, nil, nil)
 	if err != nil {
 		return m, written, err
 	}
