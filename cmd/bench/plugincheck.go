@@ -30,10 +30,12 @@ func pluginCommand(ctx context.Context, o *options, stdout, stderr io.Writer) er
 	defer func() { p.Stop() }()
 	if p.Learner == nil {
 		fmt.Fprintf(stdout, "%s: reducer %s %s\n", path, p.ReducerInfo.Name, p.ReducerInfo.Version)
+		warnNameMismatch(stdout, p)
 		results := conformance.RunReducer(ctx, p.Reducer)
 		return printChecks(stdout, results)
 	}
 	fmt.Fprintf(stdout, "%s: learner %s %s\n", path, p.LearnerInfo.Name, p.LearnerInfo.Version)
+	warnNameMismatch(stdout, p)
 	target := &conformance.Target{
 		Client:  p.Learner,
 		Alive:   func() bool { return !p.Exited() },
@@ -53,6 +55,15 @@ func pluginCommand(ctx context.Context, o *options, stdout, stderr io.Writer) er
 		},
 	}
 	return printChecks(stdout, conformance.Run(ctx, target))
+}
+
+// warnNameMismatch says when the name p declares is not its file's
+// (host.Plugin.NameMismatch): harmless to a run, but the experiment must
+// use the file's.
+func warnNameMismatch(w io.Writer, p *host.Plugin) {
+	if m := p.NameMismatch(); m != "" {
+		fmt.Fprintf(w, "warning: %s\n", m)
+	}
 }
 
 // printChecks prints the table and the tally; failed checks make an error.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -76,5 +77,38 @@ func TestPluginCheckUsage(t *testing.T) {
 	}
 	if _, _, err := runBench(t, "plugin", "check", filepath.Join(t.TempDir(), "none")); err == nil || !strings.Contains(err.Error(), "none") {
 		t.Errorf("missing binary: error %v", err)
+	}
+}
+
+// TestPluginCheckNameMismatch: bench plugin check warns when the name a
+// plugin declares is not its file's (knn's binary copied as
+// bench-plugin-gocentroid), naming the file and the declared name, and
+// says nothing when they agree; the checks pass either way.
+func TestPluginCheckNameMismatch(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(pluginsDir, "bench-plugin-knn"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	renamed := filepath.Join(t.TempDir(), "bench-plugin-gocentroid")
+	if err := os.WriteFile(renamed, b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, path, want string
+	}{
+		{"renamed", renamed, `warning: bench-plugin-gocentroid declares itself learner "knn", but the host knows a plugin by its file name: ` +
+			`experiment files and reports call it "gocentroid"; rename the file bench-plugin-knn or the name in its Info to make them agree` + "\n"},
+		{"agree", filepath.Join(pluginsDir, "bench-plugin-knn"), ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			stdout, stderr, err := runBench(t, "plugin", "check", tc.path)
+			if err != nil {
+				t.Fatalf("%v\n%s\n%s", err, stdout, stderr)
+			}
+			got := regexp.MustCompile(`(?m)^warning: .*\n`).FindString(stdout)
+			if got != tc.want {
+				t.Errorf("warning %q, want %q\nstdout:\n%s", got, tc.want, stdout)
+			}
+		})
 	}
 }

@@ -900,3 +900,23 @@ func (s *syncWriter) Write(b []byte) (int, error) {
 	defer s.mu.Unlock()
 	return s.w.Write(b)
 }
+
+// NameMismatch describes how the names the plugin declares in its Info
+// differ from its own name, the file name without BinaryPrefix, by which
+// experiment files and the host know it (the declared names are used
+// nowhere else); "" when they agree.
+func (p *Plugin) NameMismatch() string {
+	var declared, names []string
+	if p.LearnerInfo != nil && p.LearnerInfo.Name != p.Name {
+		declared, names = append(declared, fmt.Sprintf("learner %q", p.LearnerInfo.Name)), append(names, p.LearnerInfo.Name)
+	}
+	if p.ReducerInfo != nil && p.ReducerInfo.Name != p.Name {
+		declared, names = append(declared, fmt.Sprintf("reducer %q", p.ReducerInfo.Name)), append(names, p.ReducerInfo.Name)
+	}
+	if len(declared) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s declares itself %s, but the host knows a plugin by its file name: experiment files and reports call it %q; "+
+		"rename the file %s or the name in its Info to make them agree",
+		filepath.Base(p.Path), strings.Join(declared, " and "), p.Name, BinaryPrefix+names[0])
+}

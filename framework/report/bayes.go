@@ -416,7 +416,7 @@ func bayesFigures(c *Comparison) ([]Figure, error) {
 		if err != nil {
 			return figs, fmt.Errorf("figures: %w", err)
 		}
-		figs = append(figs, Figure{Name: name, Metric: c.Metric, Caption: caption, Fig: f,
+		figs = append(figs, Figure{Name: name, Metric: c.Metric, Kind: "bayes", Caption: caption, Fig: f,
 			key: figureKey("bayes", c.Metric, c.Rows[p.Left].Full, c.Rows[p.Right].Full)})
 	}
 	return figs, nil

@@ -1,16 +1,20 @@
 package report
 
 import (
+	"fmt"
 	"math"
 	"strings"
 )
 
 // The comparison view: per metric, the comparison table with its marks
-// and statistics, the Bayesian table and, in HTML, the metric's figures
-// (Markdown, HTML, LaTeX; JSON has the metrics in full, see jsonMetrics).
+// and statistics, the Bayesian table and, in HTML, the metric's figures,
+// its Bayesian plots folded (Markdown, HTML, LaTeX; JSON has the metrics
+// in full, see jsonMetrics).
 
 // metricSections is the comparison view of every metric of t, each with
-// the figures of figs drawn for it (HTML).
+// the figures of figs drawn for it (HTML): its Bayesian plots, one per
+// pair of rows (dozens, each half a screen high), folded under one line,
+// so that the next metric's table follows this one's closely.
 func metricSections(t *Tables, figs []Figure) []section {
 	var out []section
 	for _, c := range t.Metrics {
@@ -21,16 +25,33 @@ func metricSections(t *Tables, figs []Figure) []section {
 			sec.Blocks = append(sec.Blocks, l)
 		}
 		sec.Blocks = append(sec.Blocks, bayesBlocks(c)...)
-		var drawn []Figure
-		for _, f := range figs {
-			if f.Metric == c.Metric {
-				drawn = append(drawn, f)
-			}
-		}
-		if len(drawn) > 0 {
-			sec.Blocks = append(sec.Blocks, figureGrid{Class: "figs", Figs: drawn})
-		}
+		sec.Blocks = append(sec.Blocks, metricGrids(c.Metric, figs)...)
 		out = append(out, sec)
+	}
+	return out
+}
+
+// metricGrids are the grids of metric's figures of figs: its other
+// figures shown, its Bayesian plots folded under a line that counts
+// them; none without figures.
+func metricGrids(metric string, figs []Figure) []block {
+	var shown, bayes []Figure
+	for _, f := range figs {
+		switch {
+		case f.Metric != metric:
+		case f.Kind == "bayes":
+			bayes = append(bayes, f)
+		default:
+			shown = append(shown, f)
+		}
+	}
+	var out []block
+	if len(shown) > 0 {
+		out = append(out, figureGrid{Class: "figs", Figs: shown})
+	}
+	if len(bayes) > 0 {
+		out = append(out, figureGrid{Class: "figs", Figs: bayes,
+			Fold: txt(fmt.Sprintf("%s of %s (click to show)", plural(len(bayes), "Bayesian plot"), metric))})
 	}
 	return out
 }

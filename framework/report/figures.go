@@ -23,7 +23,8 @@ type Figure struct {
 	// Kind is "confusion", "curves" or "reliability" for a figure of one
 	// cell (a heat map, its ROC and precision–recall curves, its
 	// reliability diagram), "search" for a tuning search's scores by
-	// round; empty for a metric's figure.
+	// round, "bayes" for a metric's Bayesian comparison of two rows;
+	// empty for a metric's other figures (box plot, critical differences).
 	Kind    string
 	Caption string
 	Fig     *plots.Figure

@@ -106,16 +106,25 @@ func WriteHTML(w io.Writer, r HTMLReport) error {
 	return err
 }
 
-// writeHTMLNav writes the links to the sections that have one
-// (section.Nav).
+// writeHTMLNav writes a link to every section the HTML report shows, in
+// the sections' order, named by its Nav (else its Title).
 func writeHTMLNav(b *strings.Builder, secs []section) {
 	b.WriteString("<nav>")
 	for _, s := range secs {
-		if s.Nav != "" && s.In.has(htmlFormat) {
-			fmt.Fprintf(b, "<a href=\"#%s\">%s</a>", s.ID, htmlEscape(s.Nav))
+		if s.In.has(htmlFormat) && s.ID != "" {
+			fmt.Fprintf(b, "<a href=\"#%s\">%s</a>", s.ID, htmlEscape(s.navText()))
 		}
 	}
 	b.WriteString("</nav>\n")
+}
+
+// navText is the text of s's link in the HTML navigation: its Nav, else
+// its Title.
+func (s section) navText() string {
+	if s.Nav != "" {
+		return s.Nav
+	}
+	return s.Title
 }
 
 // writeHTMLFigures writes figs as a grid of equal-width columns (class

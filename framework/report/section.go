@@ -46,8 +46,9 @@ type section struct {
 	// Class and Data are the HTML section's class and data- attributes.
 	Class string
 	Data  []dataAttr
-	// Nav is the section's link in the HTML report's navigation (empty:
-	// none).
+	// Nav is the text of the section's link in the HTML report's
+	// navigation (empty: its Title). Every section the HTML report shows
+	// has a link there (writeHTMLNav), so a new view cannot lack one.
 	Nav string
 	// In says which formats show it (zero: every format).
 	In formats
@@ -152,6 +153,10 @@ func (htmlBlock) in(f format) bool { return f == htmlFormat }
 type figureGrid struct {
 	Class string
 	Figs  []Figure
+	// Fold, when set, folds the grid in a details element of class
+	// "report" with this summary, closed, so that many figures do not
+	// push what follows them pages down.
+	Fold text
 }
 
 func (figureGrid) in(f format) bool { return f == htmlFormat }

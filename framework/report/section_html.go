@@ -88,7 +88,7 @@ func writeHTMLBlocks(b *strings.Builder, blocks []block) error {
 		case htmlBlock:
 			b.WriteString(string(x))
 		case figureGrid:
-			if err := writeHTMLFigures(b, x.Class, x.Figs); err != nil {
+			if err := writeHTMLFigureGrid(b, x); err != nil {
 				return err
 			}
 		case banner:
@@ -167,4 +167,18 @@ func numClass(num bool) string {
 		return " class=\"num\""
 	}
 	return ""
+}
+
+// writeHTMLFigureGrid writes g's figures, folded in a details element
+// when g.Fold is set.
+func writeHTMLFigureGrid(b *strings.Builder, g figureGrid) error {
+	if g.Fold == nil || len(g.Figs) == 0 {
+		return writeHTMLFigures(b, g.Class, g.Figs)
+	}
+	fmt.Fprintf(b, "<details class=\"report\"><summary>%s</summary>\n", g.Fold.html())
+	if err := writeHTMLFigures(b, g.Class, g.Figs); err != nil {
+		return err
+	}
+	b.WriteString("</details>\n")
+	return nil
 }
