@@ -49,6 +49,9 @@ type options struct {
 	adopt   bool
 	shard   string // --shard I/N (run)
 	profile string // --profile DIR (run)
+	// within is the results directory out is an entry of (a rerun's
+	// DIR/rerun; results.Options.Within), "" otherwise.
+	within string
 	// set holds the names of the flags the command line gives.
 	set map[string]bool
 
@@ -493,7 +496,7 @@ func beginRun(ctx context.Context, o *options, file, out string, g *engine.Grid,
 	specs := engine.Specs(g, benchBuild())
 	digests := engine.Digests(specs)
 	ropt := results.Options{Fresh: o.fresh, Notes: stderr, Render: render, Stop: stopRun, Specs: specs, KeepOtherBench: o.keepOtherBench,
-		Inputs: experimentInputs(file, g.Experiment), Adopt: o.adopt}
+		Inputs: experimentInputs(file, g.Experiment), Adopt: o.adopt, Within: o.within}
 	b := &begunRun{spec: spec}
 	if spec != nil {
 		var err error

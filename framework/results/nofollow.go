@@ -123,9 +123,3 @@ func readIn(path string) ([]byte, error) {
 	defer f.Close()
 	return io.ReadAll(f)
 }
-
-// appendIn opens the log path of a results directory for appending,
-// creating it (see openIn).
-func appendIn(path string) (*os.File, error) {
-	return openIn(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
-}
