@@ -10,6 +10,7 @@ import (
 	"github.com/polyclass/polyclass/framework/host"
 	"github.com/polyclass/polyclass/framework/param"
 	"github.com/polyclass/polyclass/framework/plugin"
+	"github.com/polyclass/polyclass/framework/safetext"
 )
 
 // dryRuns runs each pipeline once on each dataset and plans each
@@ -59,7 +60,7 @@ func (r *resolver) dryRun(g *Grid, d *Dataset, red *Reduction, params param.Para
 			}
 		}
 		r.errorf(rng, "Invalid reduction", "Reduction %s on dataset %q (%d classes: %s): %v",
-			label, d.Config.Name, d.K(), strings.Join(d.Classes, ", "), err)
+			label, d.Config.Name, d.K(), safetext.Few(d.Classes, safetext.Listed, nil), err)
 		return
 	}
 	g.Plans = append(g.Plans, PlanInfo{Dataset: d.Config.Name, Reduction: label, Description: plan.Description})
