@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -43,7 +44,7 @@ func submit(ctx context.Context, h *host.Host, o *options, stdout, stderr io.Wri
 	}
 	sched, file := o.args[0], o.args[1]
 	allowed := map[string]bool{}
-	for _, f := range submitFlags[sched] {
+	for _, f := range append(slices.Clone(submitFlags[sched]), everyCommandFlags...) {
 		allowed[f] = true
 	}
 	var given []string
