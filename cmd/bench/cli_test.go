@@ -552,3 +552,41 @@ func TestRunRecordsPluginDigests(t *testing.T) {
 		t.Errorf("bench run wrote to the user's cache directory: %v, %v", entries, err)
 	}
 }
+
+// TestFlagOfAnotherCommand: a flag the command does not take is a usage
+// error naming the flags it takes and the commands that take that one
+// (bench run --plan ran the whole experiment, ignoring --plan, a flag of
+// validate); --quiet, which every command takes, is no error.
+func TestFlagOfAnotherCommand(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string // "": no usage error
+	}{
+		{"run --plan", []string{"run", "--plan", "x.hcl"},
+			"run: --plan is not a flag of run (it takes -o DIR, -j N, --fresh, --keep-other-bench, --adopt, --dense-budget SIZE, --shard I/N, --shards N, --quiet, --verbose, --plugins DIR, --profile DIR, --no-share); --plan is a flag of bench validate"},
+		{"validate --fresh", []string{"validate", "--fresh", "x.hcl"},
+			"validate: --fresh is not a flag of validate (it takes --plan, --shards N, --dense-budget SIZE, --plugins DIR, --quiet); --fresh is a flag of bench run"},
+		{"table -j", []string{"table", "-j", "2", "d"},
+			"table: -j N is not a flag of table (it takes --verbose, --quiet); -j N is a flag of bench run, bench rerun"},
+		{"merge --plugins", []string{"merge", "--plugins", "p", "out"},
+			"merge: --plugins DIR is not a flag of merge (it takes --verbose, --quiet); --plugins DIR is a flag of bench run, bench validate, bench plugins, bench list, bench rerun, bench submit"},
+		{"plugin check --plan", []string{"plugin", "--plan", "check", "p"},
+			"plugin: --plan is not a flag of plugin (it takes --quiet); --plan is a flag of bench validate"},
+		{"table --quiet", []string{"table", "--quiet", "no-such-dir"}, ""},
+		{"validate --quiet", []string{"validate", "--quiet", "no-such.hcl"}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var stdout, stderr strings.Builder
+			err := run(commandContext(t), tc.args, &stdout, &stderr)
+			var u usageError
+			isUsage := errors.As(err, &u)
+			switch {
+			case tc.want == "" && isUsage:
+				t.Errorf("usage error %v, want --quiet accepted", err)
+			case tc.want != "" && (!isUsage || !strings.HasPrefix(err.Error(), tc.want+"\n")):
+				t.Errorf("err %v\nwant the usage error %q", err, tc.want)
+			}
+		})
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/polyclass/polyclass/framework/sdk/conformance"
@@ -46,6 +47,11 @@ var flagDocs = map[string][2]string{
 	"no-share":         {"--no-share", "fit every cell's problems for that cell alone (the same numbers, more fits): to measure what sharing fits between cells saves"},
 	"dense-budget":     {"--dense-budget SIZE", "bound on a sparse design matrix densified for a learner without the sparse capability, e.g. 512M, 8G (default 2G); a larger one fails the cell"},
 }
+
+// everyCommandFlags are the flags every command takes besides its own:
+// --quiet, so that a script may pass it to whichever bench command it
+// runs (only run and rerun show progress; rerun is always quiet).
+var everyCommandFlags = []string{"quiet"}
 
 // commandFlagDocs gives a flag's meaning for one command where flagDocs
 // describes it for all the commands that take it.
@@ -313,10 +319,16 @@ func (c command) synopsis() string {
 // writeHelp prints the command's usage, doc and flags.
 func (c command) writeHelp(w io.Writer) {
 	fmt.Fprintf(w, "usage: %s\n\n%s\n", c.synopsis(), c.doc)
-	if len(c.flags) > 0 {
-		fmt.Fprintf(w, "\nflags:\n")
-		for _, f := range c.flags {
-			fmt.Fprintf(w, "  %-19s  %s\n", flagDocs[f][0], flagDoc(c.name, f))
+	if c.internal {
+		return // help and version take no flags
+	}
+	fmt.Fprintf(w, "\nflags:\n")
+	for _, f := range c.flags {
+		fmt.Fprintf(w, "  %-19s  %s\n", flagDocs[f][0], flagDoc(c.name, f))
+	}
+	for _, f := range everyCommandFlags {
+		if !slices.Contains(c.flags, f) {
+			fmt.Fprintf(w, "  %-19s  %s\n", flagDocs[f][0], "accepted by every command, so that a script may pass it to any; this one shows no progress bar (only run does)")
 		}
 	}
 }
@@ -342,6 +354,9 @@ func globalUsage() string {
 					used = append(used, c.name)
 				}
 			}
+		}
+		if slices.Contains(everyCommandFlags, f) {
+			used = []string{"every command: only run shows progress"}
 		}
 		fmt.Fprintf(&b, "  %-19s  %s (%s)\n", flagDocs[f][0], flagDocs[f][1], strings.Join(used, ", "))
 	}

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime/pprof"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -192,7 +193,12 @@ func dumpOnLimit(ctx context.Context, limit error, name string, w io.Writer) (st
 func bench(t *testing.T, args ...string) (string, string, error) {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
-	full := append([]string{args[0], "--plugins", pluginsDir, "--quiet"}, args[1:]...)
+	// --plugins to the commands that take it; --quiet every command takes.
+	full := []string{args[0]}
+	if c, ok := lookupCommand(args[0]); ok && slices.Contains(c.flags, "plugins") {
+		full = append(full, "--plugins", pluginsDir)
+	}
+	full = append(append(full, "--quiet"), args[1:]...)
 	if args[0] == "plugins" {
 		full = []string{"plugins", "--plugins", pluginsDir}
 	}

@@ -60,7 +60,11 @@ func rerun(ctx context.Context, h *host.Host, o *options, stdout, stderr io.Writ
 	if err != nil {
 		return err
 	}
-	runErr := runExperiment(ctx, rerunOptions(o, out, old.File), old.File, g, warns, stdout, stderr)
+	sub := rerunOptions(o, out, old.File)
+	if o.out == "" {
+		sub.within = dir // DIR/rerun: opened through DIR, never through a link put there
+	}
+	runErr := runExperiment(ctx, sub, old.File, g, warns, stdout, stderr)
 	_, newFiles, err := results.Load(out)
 	newCells := results.Results(newFiles)
 	if err != nil {

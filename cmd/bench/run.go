@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -49,6 +50,9 @@ type options struct {
 	adopt   bool
 	shard   string // --shard I/N (run)
 	profile string // --profile DIR (run)
+	// within is the results directory out is an entry of (a rerun's
+	// DIR/rerun; results.Options.Within), "" otherwise.
+	within string
 	// set holds the names of the flags the command line gives.
 	set map[string]bool
 
@@ -250,6 +254,9 @@ func parseFlags(cmd string, args []string, stderr io.Writer) (*options, error) {
 // outside [1, shard.MaxCount] (--shards 0 would be ignored, a huge count
 // sized the assignment).
 func checkSetFlags(cmd string, o *options) error {
+	if err := checkFlagsOf(cmd, o); err != nil {
+		return err
+	}
 	if o.set["o"] && o.out == "" {
 		return usageError{fmt.Sprintf("%s: -o '': want a directory (leave -o out for the experiment's output directory)", cmd)}
 	}
@@ -262,6 +269,44 @@ func checkSetFlags(cmd string, o *options) error {
 		}
 	}
 	return nil
+}
+
+// checkFlagsOf refuses a flag that command cmd does not take (its flags
+// in commands, and everyCommandFlags), naming the commands that take it:
+// bench run --plan ran the whole experiment, ignoring --plan, where bench
+// validate --plan lists it. submit checks its flags per scheduler.
+func checkFlagsOf(cmd string, o *options) error {
+	c, ok := lookupCommand(cmd)
+	if !ok || cmd == "submit" {
+		return nil
+	}
+	takes := slices.Clone(c.flags)
+	for _, f := range everyCommandFlags {
+		if !slices.Contains(takes, f) {
+			takes = append(takes, f)
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(o.set)) {
+		if !slices.Contains(takes, name) {
+			return usageError{fmt.Sprintf("%s: %s is not a flag of %s (it takes %s)%s", cmd, flagDocs[name][0], cmd, flagList(takes), takenBy(name))}
+		}
+	}
+	return nil
+}
+
+// takenBy says which commands take the flag name ("; --plan is a flag of
+// bench validate"), "" when none does.
+func takenBy(name string) string {
+	var by []string
+	for _, c := range commands {
+		if slices.Contains(c.flags, name) {
+			by = append(by, "bench "+c.name)
+		}
+	}
+	if len(by) == 0 {
+		return ""
+	}
+	return "; " + flagDocs[name][0] + " is a flag of " + strings.Join(by, ", ")
 }
 
 // run is the whole command, testable: it writes to stdout and stderr and
@@ -507,7 +552,7 @@ func beginRun(ctx context.Context, o *options, file, out string, g *engine.Grid,
 	specs := engine.Specs(g, benchBuild())
 	digests := engine.Digests(specs)
 	ropt := results.Options{Fresh: o.fresh, Notes: stderr, Render: render, Stop: stopRun, Specs: specs, KeepOtherBench: o.keepOtherBench,
-		Inputs: experimentInputs(file, g.Experiment), Adopt: o.adopt}
+		Inputs: experimentInputs(file, g.Experiment), Adopt: o.adopt, Within: o.within}
 	b := &begunRun{spec: spec}
 	if spec != nil {
 		var err error

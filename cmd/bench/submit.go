@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -43,7 +44,7 @@ func submit(ctx context.Context, h *host.Host, o *options, stdout, stderr io.Wri
 	}
 	sched, file := o.args[0], o.args[1]
 	allowed := map[string]bool{}
-	for _, f := range submitFlags[sched] {
+	for _, f := range append(slices.Clone(submitFlags[sched]), everyCommandFlags...) {
 		allowed[f] = true
 	}
 	var given []string
@@ -132,11 +133,6 @@ func submitSlurm(ctx context.Context, h *host.Host, o *options, file string, std
 	if err := checkResultsDir(s.Dir, s.Experiment, s.Shards); err != nil {
 		return fmt.Errorf("submit slurm: %w", err)
 	}
-	// slurm/ and slurm/logs/ are entries of the results directory: made
-	// there, never followed.
-	if _, err := results.Subdir(s.Dir, slurmDir+"/"+cluster.LogsDir); err != nil {
-		return fmt.Errorf("submit slurm: %w", err)
-	}
 	arrayText, err := s.ArrayScript()
 	if err != nil {
 		return usageError{"submit slurm: " + err.Error()}
@@ -145,9 +141,19 @@ func submitSlurm(ctx context.Context, h *host.Host, o *options, file string, std
 	if err != nil {
 		return usageError{"submit slurm: " + err.Error()}
 	}
-	array, merge := filepath.Join(s.Scripts, cluster.ArrayScript), filepath.Join(s.Scripts, cluster.MergeScript)
-	for _, f := range []struct{ path, text string }{{array, arrayText}, {merge, mergeText}} {
-		if err := results.WriteFile(f.path, []byte(f.text), 0o755); err != nil {
+	// slurm/ and slurm/logs/ are entries of the results directory: made
+	// there and written through it, never followed.
+	folder, err := results.OpenFolder(s.Dir, slurmDir)
+	if err != nil {
+		return fmt.Errorf("submit slurm: %w", err)
+	}
+	defer folder.Close()
+	if err := folder.Mkdir(cluster.LogsDir); err != nil {
+		return fmt.Errorf("submit slurm: %w", err)
+	}
+	array, merge := folder.Path(cluster.ArrayScript), folder.Path(cluster.MergeScript)
+	for _, f := range []struct{ name, text string }{{cluster.ArrayScript, arrayText}, {cluster.MergeScript, mergeText}} {
+		if err := folder.WriteFile(f.name, []byte(f.text), 0o755); err != nil {
 			return err
 		}
 	}
@@ -240,18 +246,19 @@ func submitK8s(o *options, file string, stdout, stderr io.Writer) error {
 	if err := results.Owned(out); err != nil {
 		return fmt.Errorf("submit k8s: %w", err)
 	}
-	// k8s/ is an entry of the results directory: made there, never
-	// followed.
-	dir, err := results.Subdir(out, k8sDir)
+	// k8s/ is an entry of the results directory: made there and written
+	// through it, never followed.
+	folder, err := results.OpenFolder(out, k8sDir)
 	if err != nil {
 		return fmt.Errorf("submit k8s: %w", err)
 	}
-	shardsPath, mergePath := filepath.Join(dir, cluster.ShardsManifest), filepath.Join(dir, cluster.MergeManifest)
+	defer folder.Close()
+	shardsPath, mergePath := folder.Path(cluster.ShardsManifest), folder.Path(cluster.MergeManifest)
 	for _, f := range []struct {
-		path string
+		name string
 		b    []byte
-	}{{shardsPath, shards}, {mergePath, merge}} {
-		if err := results.WriteFile(f.path, f.b, 0o644); err != nil {
+	}{{cluster.ShardsManifest, shards}, {cluster.MergeManifest, merge}} {
+		if err := folder.WriteFile(f.name, f.b, 0o644); err != nil {
 			return err
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/polyclass/polyclass/framework/safetext"
 )
 
 // colMode says how a column builder treats its values.
@@ -258,17 +260,10 @@ func nonNil[S ~[]E, E any](s S) S {
 	return s
 }
 
-// levelList formats a level list for an error message, truncated.
+// levelList formats a level list for an error message, its first
+// safetext.Listed levels quoted, then how many more.
 func levelList(levels []string) string {
-	const maxShown = 10
-	var quoted []string
-	for _, l := range levels[:min(len(levels), maxShown)] {
-		quoted = append(quoted, strconv.Quote(l))
-	}
-	if len(levels) > maxShown {
-		quoted = append(quoted, fmt.Sprintf("… %d more", len(levels)-maxShown))
-	}
-	return "{" + strings.Join(quoted, ", ") + "}"
+	return "{" + safetext.Few(levels, safetext.Listed, strconv.Quote) + "}"
 }
 
 // numKind classifies a field's text.

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/polyclass/polyclass/framework/safetext"
 	"github.com/polyclass/polyclass/framework/sparse"
 )
 
@@ -259,6 +260,7 @@ func (r *libsvmReader) canonicalLabels() *ParseError {
 	}
 	var first *ParseError
 	var changed []string
+	seen := map[string]bool{}
 	for i, line := range r.lines {
 		for j := r.labPtr[i]; j < r.labPtr[i+1]; j++ {
 			lab := r.labels[j]
@@ -266,7 +268,8 @@ func (r *libsvmReader) canonicalLabels() *ParseError {
 			if c == lab {
 				continue
 			}
-			if !slices.Contains(changed, lab) {
+			if !seen[lab] {
+				seen[lab] = true
 				changed = append(changed, lab)
 			}
 			if first == nil {
@@ -275,11 +278,8 @@ func (r *libsvmReader) canonicalLabels() *ParseError {
 			r.labels[j] = c
 		}
 	}
-	q := make([]string, len(changed))
-	for i, lab := range changed {
-		q[i] = fmt.Sprintf("%q as %q", lab, canon[lab])
-	}
-	first.Err = fmt.Errorf("%w: every label is a number and some are spelled in several ways, so labels are compared as numbers and named by each number's shortest form: %s", ErrNumberSpellings, strings.Join(q, ", "))
+	asCanon := func(lab string) string { return fmt.Sprintf("%q as %q", lab, canon[lab]) }
+	first.Err = fmt.Errorf("%w: every label is a number and some are spelled in several ways, so labels are compared as numbers and named by each number's shortest form: %s", ErrNumberSpellings, safetext.Few(changed, safetext.Listed, asCanon))
 	return first
 }
 

@@ -152,7 +152,7 @@ func (ck *checker) labelTargets(ds *Dataset) bool {
 			}
 		}
 		if len(names) == 0 {
-			ck.errorf(c.DeclRange, "No label columns", "Dataset %q has no column starting with %q; its columns are: %s.", c.Name, c.LabelsPrefix, strings.Join(columnNames(t), ", "))
+			ck.errorf(c.DeclRange, "No label columns", "Dataset %q has no column starting with %q; its columns are: %s.", c.Name, c.LabelsPrefix, safetext.Few(columnNames(t), safetext.Listed, nil))
 			return false
 		}
 	}
@@ -166,7 +166,7 @@ func (ck *checker) labelTargets(ds *Dataset) bool {
 	for k, name := range names {
 		col, ok := t.Lookup(name)
 		if !ok {
-			ck.errorf(c.DeclRange, "Unknown column", "Dataset %q has no label column %q; its columns are: %s.", c.Name, name, strings.Join(columnNames(t), ", "))
+			ck.errorf(c.DeclRange, "Unknown column", "Dataset %q has no label column %q; its columns are: %s.", c.Name, name, safetext.Few(columnNames(t), safetext.Listed, nil))
 			return false
 		}
 		if strings.IndexFunc(name, unicode.IsControl) >= 0 {

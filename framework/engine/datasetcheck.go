@@ -12,6 +12,7 @@ import (
 	"github.com/polyclass/polyclass/framework/config"
 	"github.com/polyclass/polyclass/framework/data"
 	"github.com/polyclass/polyclass/framework/metrics"
+	"github.com/polyclass/polyclass/framework/safetext"
 	"github.com/polyclass/polyclass/framework/sparse"
 	"github.com/polyclass/polyclass/framework/suggest"
 )
@@ -32,10 +33,10 @@ func (ck *checker) unknownTarget(c *config.Dataset, columns []string) {
 	if c.TargetDefaulted {
 		ck.errorf(targetRange(c), "Unknown column",
 			"Dataset %q has no column %q, the default target%s; set target = \"COLUMN\" in the dataset block. Its columns are: %s.",
-			c.Name, c.Target, hint, strings.Join(columns, ", "))
+			c.Name, c.Target, hint, safetext.Few(columns, safetext.Listed, nil))
 		return
 	}
-	ck.errorf(targetRange(c), "Unknown column", "Dataset %q has no column %q%s; its columns are: %s.", c.Name, c.Target, hint, strings.Join(columns, ", "))
+	ck.errorf(targetRange(c), "Unknown column", "Dataset %q has no column %q%s; its columns are: %s.", c.Name, c.Target, hint, safetext.Few(columns, safetext.Listed, nil))
 }
 
 // unknownColumns reports the columns that dataset c names and its file
@@ -59,7 +60,7 @@ func (ck *checker) unknownColumns(c *config.Dataset, e *data.UnknownColumnsError
 			attr, rng = "ignore", c.IgnoreRange
 		}
 		ck.errorf(rng, "Unknown column", "Dataset %q: %s names %q, not a column of %s%s; its columns are: %s.",
-			c.Name, attr, u.Name, c.Path, suggest.DidYouMean(u.Name, e.Columns), strings.Join(e.Columns, ", "))
+			c.Name, attr, u.Name, c.Path, suggest.DidYouMean(u.Name, e.Columns), safetext.Few(e.Columns, safetext.Listed, nil))
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/polyclass/polyclass/framework/host"
 	"github.com/polyclass/polyclass/framework/param"
 	"github.com/polyclass/polyclass/framework/plugin"
+	"github.com/polyclass/polyclass/framework/safetext"
 )
 
 // dryRuns runs each pipeline once on each dataset and plans each
@@ -105,7 +106,7 @@ func (r *resolver) dryRun(g *Grid, d *Dataset, red *Reduction, params param.Para
 			}
 		}
 		return &planFailure{rng: rng, label: label, err: err.Error(),
-			dataset: fmt.Sprintf("%q (%d classes: %s)", d.Config.Name, d.K(), strings.Join(d.Classes, ", "))}
+			dataset: fmt.Sprintf("%q (%d classes: %s)", d.Config.Name, d.K(), safetext.Few(d.Classes, safetext.Listed, nil))}
 	}
 	g.Plans = append(g.Plans, PlanInfo{Dataset: d.Config.Name, Reduction: label, Description: plan.Description})
 	if plan.Code != nil {

@@ -215,7 +215,11 @@ func contents(inputs []Input) map[string]string {
 // "gone remove|replace|move N" (a run of N cells whose directory goes
 // after its first cell), "swap cells|plots N" (a run of N cells, writing
 // a figure, whose cells/ is swapped for, or plots/ made, a link to
-// ../victim after its first cell). A merge's summary and notes go to accepted.
+// ../victim after its first cell), "folder NAME FILE" (OpenFolder NAME,
+// which is then swapped for a link to ../victim, and FILE written there),
+// "swaplog N" (a run resuming N cells whose directory is swapped for a
+// link to victim/ once checked, before its run log is opened). A merge's
+// summary and notes go to accepted.
 func runOp(t *testing.T, out string, f []string, inputs []Input, accepted *string) error {
 	t.Helper()
 	if len(f) == 0 {
@@ -224,6 +228,16 @@ func runOp(t *testing.T, out string, f []string, inputs []Input, accepted *strin
 	switch f[0] {
 	case "subdir":
 		_, err := Subdir(out, f[1])
+		return err
+	case "folder":
+		return folderOp(t, out, f[1], f[2])
+	case "swaplog":
+		n, _ := strconv.Atoi(f[1])
+		notes := swapOnWrite{swap: func() { swapFor(t, out, "victim") }}
+		r, err := Begin(out, manifest("exp"), digests(n), Options{Now: clock(), Notes: &notes})
+		if err == nil {
+			r.close()
+		}
 		return err
 	case "gone":
 		return goneOp(t, out, f[1], f[2])
@@ -350,4 +364,29 @@ func swapOp(t *testing.T, out, what, cells string) error {
 	}
 	_, err = r.Finish(StatusComplete, 0)
 	return err
+}
+
+// folderOp opens bench's folder name of out (slurm, k8s), swaps it for a
+// link to ../victim, and writes file there.
+func folderOp(t *testing.T, out, name, file string) error {
+	t.Helper()
+	f, err := OpenFolder(out, name)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	swapFor(t, filepath.Join(out, name), "../victim")
+	return f.WriteFile(file, []byte("x\n"), 0o644)
+}
+
+// swapFor moves path aside (to PATH.moved) and puts a symbolic link to
+// target in its place.
+func swapFor(t *testing.T, path, target string) {
+	t.Helper()
+	if err := os.Rename(path, path+".moved"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, path); err != nil {
+		t.Fatal(err)
+	}
 }

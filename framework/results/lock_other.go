@@ -13,6 +13,15 @@ func lockDir(dir string) (*os.File, error) {
 	return lockPath(filepath.Join(dir, lockFile), false, "")
 }
 
+// lockAt opens DIR/.lock through root, dir's Root; nothing is locked.
+func lockAt(root *os.Root, _ string) (*os.File, error) {
+	f, err := root.OpenFile(lockFile, os.O_RDWR|os.O_CREATE|noFollow, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("results directory: %w", err)
+	}
+	return f, nil
+}
+
 // lockPath opens path; without flock nothing is locked.
 func lockPath(path string, _ bool, _ string) (*os.File, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|noFollow, 0o644)

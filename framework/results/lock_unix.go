@@ -17,6 +17,17 @@ func lockDir(dir string) (*os.File, error) {
 		fmt.Sprintf("results directory %s is in use by another bench run", dir))
 }
 
+// lockAt is lockDir on the results directory dir opened as root: the lock
+// file is opened through root, never through a link put in dir's place.
+func lockAt(root *os.Root, dir string) (*os.File, error) {
+	f, err := root.OpenFile(lockFile, os.O_RDWR|os.O_CREATE|noFollow, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("results directory: %w", err)
+	}
+	return flockFile(f, filepath.Join(dir, lockFile), false,
+		fmt.Sprintf("results directory %s is in use by another bench run", dir))
+}
+
 // lockPath takes a lock on the file path (created when missing): shared or
 // exclusive, never waiting; busy is the error when another process holds
 // it. On a file system without flock (some cluster file systems answer
@@ -26,6 +37,12 @@ func lockPath(path string, shared bool, busy string) (*os.File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("results directory: %w", err)
 	}
+	return flockFile(f, path, shared, busy)
+}
+
+// flockFile takes the lock of lockPath on f, the opened file path, closing
+// f when it cannot.
+func flockFile(f *os.File, path string, shared bool, busy string) (*os.File, error) {
 	how := syscall.LOCK_EX
 	if shared {
 		how = syscall.LOCK_SH

@@ -108,7 +108,7 @@ func Merge(out string, dirs []string, render Renderer) (*Merged, error) {
 		return nil, mergeGone(root, out, err)
 	}
 	res.Notes = notes
-	if err := appendLog(out, notes); err != nil {
+	if err := appendLog(root, out, notes); err != nil {
 		return nil, mergeGone(root, out, err)
 	}
 	if err := writeMerged(root, out, dirs, runs, cells, digests, render, res); err != nil {
@@ -423,12 +423,13 @@ func placeShardManifests(root *os.Root, out string, runs []shardRun) error {
 	return nil
 }
 
-// appendLog adds the merge's notes to OUT's run log, under a heading.
-func appendLog(out string, notes []string) error {
+// appendLog adds the merge's notes to OUT's run log (through root, OUT's
+// Root), under a heading.
+func appendLog(root *os.Root, out string, notes []string) error {
 	if len(notes) == 0 {
 		return nil
 	}
-	f, err := appendIn(filepath.Join(out, LogFile))
+	f, err := appendAt(root, out, LogFile)
 	if err != nil {
 		return fmt.Errorf("merge: %w", err)
 	}

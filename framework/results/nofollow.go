@@ -143,9 +143,3 @@ func readIn(path string) ([]byte, error) {
 func tooLarge(path string, size int64) error {
 	return fmt.Errorf("%s: %d bytes, more than the %d (256 MiB) bench reads of a results file: not a file bench wrote (grown or replaced by hand?); move it away", path, size, MaxFileBytes)
 }
-
-// appendIn opens the log path of a results directory for appending,
-// creating it (see openIn).
-func appendIn(path string) (*os.File, error) {
-	return openIn(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
-}

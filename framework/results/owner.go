@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -271,12 +272,52 @@ func mustRel(dir, path string) string {
 	return rel
 }
 
-// WriteFile writes b to path, a file in a directory Subdir returned,
-// through a temporary file renamed over it (a link at path is replaced,
-// not followed), with mode perm.
-func WriteFile(path string, b []byte, perm os.FileMode) error {
-	return writeBytesMode(path, b, perm)
+// Folder is a folder of bench's own in a results directory (slurm/,
+// k8s/) that a command writes files into: through the directory's Root,
+// so that a symbolic link put in the folder's place after OpenFolder
+// checked it is refused, never followed out of the directory.
+type Folder struct {
+	root      *os.Root
+	dir, name string
 }
+
+// OpenFolder makes DIR/NAME as Subdir does, refusing a link or anything
+// but a directory on the way, and opens dir as the Root its files are
+// written through. Close it when done.
+func OpenFolder(dir, name string) (*Folder, error) {
+	if _, err := Subdir(dir, name); err != nil {
+		return nil, err
+	}
+	root, err := openRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	return &Folder{root: root, dir: dir, name: path.Clean(name)}, nil
+}
+
+// Path is the path of the entry name (slash-separated) of f.
+func (f *Folder) Path(name string) string {
+	return filepath.Join(f.dir, filepath.FromSlash(f.name), filepath.FromSlash(name))
+}
+
+// Mkdir makes the folder name (slash-separated) inside f, when absent.
+func (f *Folder) Mkdir(name string) error {
+	rel := f.name + "/" + name
+	if err := mkdirsAt(f.root, rel); err != nil {
+		return fmt.Errorf("making %s: %w", f.Path(name), linkError(f.root, f.dir, rel+"/x", err))
+	}
+	return nil
+}
+
+// WriteFile writes b to the file name (slash-separated) of f through a
+// temporary file renamed over it (a link at its place is replaced, not
+// followed), with mode perm.
+func (f *Folder) WriteFile(name string, b []byte, perm os.FileMode) error {
+	return writeAt(f.root, f.dir, f.name+"/"+name, b, perm)
+}
+
+// Close closes f's Root.
+func (f *Folder) Close() error { return f.root.Close() }
 
 // adopt moves aside to superseded/TIME/ the files of dir that a run
 // adopting it (Options.Adopt) replaces: its run log, which the run appends

@@ -332,7 +332,12 @@ func TestSubdir(t *testing.T) {
 	if err != nil || got != filepath.Join(dir, "slurm", "logs") {
 		t.Fatalf("Subdir: %q, %v", got, err)
 	}
-	if err := WriteFile(filepath.Join(dir, "slurm", "array.sbatch"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+	f, err := OpenFolder(dir, "slurm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := f.WriteFile("array.sbatch", []byte("#!/bin/sh\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	if fi, err := os.Stat(filepath.Join(dir, "slurm", "array.sbatch")); err != nil || fi.Mode().Perm() != 0o755 {

@@ -95,6 +95,11 @@ type Options struct {
 	// Owned): each file the run replaces there is moved to
 	// superseded/TIME/ first.
 	Adopt bool
+	// Within, when set, is the results directory that dir is an entry of
+	// (a rerun's DIR/rerun): Begin makes and opens dir through Within's
+	// Root, so that a symbolic link put in dir's place after the caller
+	// checked it is refused, never followed.
+	Within string
 }
 
 // Output is one output file of a run: its path relative to the results
@@ -173,22 +178,33 @@ func Begin(dir string, m *Manifest, digests []string, opt Options) (*Run, error)
 		return nil, err
 	}
 	cells := filepath.Join(dir, CellsDir)
-	if err := os.MkdirAll(cells, 0o755); err != nil {
-		return nil, fmt.Errorf("results directory: %w", err)
-	}
-	lock, err := lockDir(dir)
+	root, err := openRunDir(dir, opt.Within)
 	if err != nil {
 		return nil, err
 	}
+	if err := mkdirsAt(root, CellsDir); err != nil {
+		root.Close()
+		return nil, fmt.Errorf("results directory: %w", linkError(root, dir, CellsDir+"/x", err))
+	}
+	lock, err := lockAt(root, dir)
+	if err != nil {
+		root.Close()
+		return nil, err
+	}
 	r := newRun(dir, m, digests, opt, now, lock)
-	r.render, r.inputs = opt.Render, opt.Inputs
+	r.render, r.inputs, r.root = opt.Render, opt.Inputs, root
 	ok := false
 	defer func() {
 		if !ok {
-			r.unlock()
+			r.close()
 		}
 	}()
-	if err := r.identify(); err != nil {
+	if r.ident, err = root.Stat("."); err != nil {
+		return nil, fmt.Errorf("results directory: %w", err)
+	}
+	// dir replaced (by a link, say) since it was checked and opened:
+	// nothing more is done there.
+	if err := r.still(); err != nil {
 		return nil, err
 	}
 	for _, d := range []string{dir, cells, filepath.Join(dir, "plots"), filepath.Join(dir, "predictions")} {
@@ -230,9 +246,12 @@ func Begin(dir string, m *Manifest, digests []string, opt Options) (*Run, error)
 	if err := writeManifest(r.root, dir, m); err != nil {
 		return nil, err
 	}
-	if err := r.openLog(filepath.Join(dir, LogFile), s, "=== %s: run of %s started (%d cells, run digest %.16s)\n",
+	if err := r.openLog(LogFile, s, "=== %s: run of %s started (%d cells, run digest %.16s)\n",
 		m.Start.Format(time.RFC3339), m.Experiment, m.Cells, m.RunDigest); err != nil {
 		return nil, err
+	}
+	if err := r.still(); err != nil {
+		return nil, err // replaced while the run started: its log went to the one held
 	}
 	ok = true
 	return r, nil

@@ -10,6 +10,9 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"syscall"
+
+	"github.com/polyclass/polyclass/internal/regfile"
 )
 
 // A command that writes into a results directory opens it once, as an
@@ -25,6 +28,46 @@ func openRoot(dir string) (*os.Root, error) {
 	root, err := os.OpenRoot(dir)
 	if err != nil {
 		return nil, fmt.Errorf("results directory: %w", err)
+	}
+	return root, nil
+}
+
+// openRunDir makes the results directory dir, when absent, and opens it
+// as the Root a run writes through. With within set, dir must be an entry
+// of the results directory within (a rerun's DIR/rerun): it is made and
+// opened through within's Root, and a symbolic link there is refused.
+func openRunDir(dir, within string) (*os.Root, error) {
+	if within == "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, fmt.Errorf("results directory: %w", err)
+		}
+		return openRoot(dir)
+	}
+	rel, err := filepath.Rel(within, dir)
+	if err != nil || !filepath.IsLocal(rel) {
+		return nil, fmt.Errorf("results directory %s is not inside %s", dir, within)
+	}
+	name := filepath.ToSlash(rel)
+	parent, err := openRoot(within)
+	if err != nil {
+		return nil, err
+	}
+	defer parent.Close()
+	fail := func(err error) error {
+		if lerr := linkError(parent, within, name+"/"+ManifestFile, err); lerr != err {
+			return lerr
+		}
+		return fmt.Errorf("results directory %s: %w", dir, err)
+	}
+	if err := mkdirsAt(parent, name); err != nil {
+		return nil, fail(err)
+	}
+	if fi, err := parent.Lstat(name); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		return nil, fail(errLink)
+	}
+	root, err := parent.OpenRoot(name)
+	if err != nil {
+		return nil, fail(err)
 	}
 	return root, nil
 }
@@ -69,6 +112,29 @@ func writeAt(root *os.Root, dir, name string, b []byte, perm os.FileMode) error 
 		return fail(err)
 	}
 	return nil
+}
+
+// appendAt opens name (slash-separated, inside root, whose directory is
+// dir), a run log, for appending, creating it: through root, so never
+// outside dir, and never through a symbolic link (openIn's rule).
+func appendAt(root *os.Root, dir, name string) (*os.File, error) {
+	full := filepath.Join(dir, filepath.FromSlash(name))
+	if fi, err := root.Lstat(name); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		return nil, &fs.PathError{Op: "open", Path: full, Err: errLink}
+	}
+	f, err := root.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_APPEND|noFollow|syscall.O_NONBLOCK, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", full, linkError(root, dir, name, err))
+	}
+	fi, err := f.Stat()
+	if err == nil {
+		err = regfile.Check(full, fi.Mode())
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
 }
 
 // createTemp creates, exclusively, a temporary file beside name in root

@@ -123,7 +123,7 @@ func beginShard(dir string, m *Manifest, digests []string, opt Options, now func
 	if err := r.writeManifest(); err != nil {
 		return nil, err
 	}
-	if err := r.openLog(filepath.Join(shards, ShardLogName(sh.Index, sh.Count)), s, "=== %s: shard %s of a run of %s started (%d of %d cells, run digest %.16s)\n",
+	if err := r.openLog(ShardsDir+"/"+ShardLogName(sh.Index, sh.Count), s, "=== %s: shard %s of a run of %s started (%d of %d cells, run digest %.16s)\n",
 		m.Start.Format(time.RFC3339), sh, m.Experiment, len(sh.Cells), m.Cells, m.RunDigest); err != nil {
 		return nil, err
 	}

@@ -60,11 +60,12 @@ func startManifest(m *Manifest, digests []string, kept int, now time.Time) {
 	m.End = time.Time{}
 }
 
-// openLog opens the run log at path for appending and writes the line of
+// openLog opens the run log name (slash-separated, in the results
+// directory) through the run's Root for appending and writes the line of
 // the run's start, formatted, then the notes of its set-up.
-func (r *Run) openLog(path string, s *setup, format string, args ...any) error {
+func (r *Run) openLog(name string, s *setup, format string, args ...any) error {
 	var err error
-	if r.log, err = appendIn(path); err != nil {
+	if r.log, err = appendAt(r.root, r.dir, name); err != nil {
 		return fmt.Errorf("run log: %w", err)
 	}
 	fmt.Fprintf(r.log, format, args...)

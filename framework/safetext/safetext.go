@@ -152,3 +152,26 @@ func Show(s string) string {
 	}
 	return strconv.Quote(s)
 }
+
+// Listed is how many items of a list a message shows (Few).
+const Listed = 10
+
+// Few lists items for a message, each as show gives it (as it is when
+// show is nil), separated by ", ": the first n, then " and M more" when
+// there are more. Every message that lists classes, values or columns
+// lists them through Few, so that a dataset of a million classes gives a
+// line, not megabytes.
+func Few(items []string, n int, show func(string) string) string {
+	if show == nil {
+		show = func(s string) string { return s }
+	}
+	shown := make([]string, 0, min(n, len(items)))
+	for _, it := range items[:min(n, len(items))] {
+		shown = append(shown, show(it))
+	}
+	list := strings.Join(shown, ", ")
+	if len(items) > n {
+		list += fmt.Sprintf(" and %d more", len(items)-n)
+	}
+	return list
+}

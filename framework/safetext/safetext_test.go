@@ -3,6 +3,7 @@ package safetext
 import (
 	"bytes"
 	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -161,4 +162,32 @@ func FuzzCheck(f *testing.F) {
 			t.Errorf("Check(%q): position %d out of the string", s, e.Pos)
 		}
 	})
+}
+
+// TestFew: a list in a message shows its first n items, then how many
+// more there are.
+func TestFew(t *testing.T) {
+	many := make([]string, 1_000_000)
+	for i := range many {
+		many[i] = "c" + strconv.Itoa(i)
+	}
+	for _, tt := range []struct {
+		name  string
+		items []string
+		n     int
+		show  func(string) string
+		want  string
+	}{
+		{"none", nil, 3, nil, ""},
+		{"fewer", []string{"a", "b"}, 3, nil, "a, b"},
+		{"exactly n", []string{"a", "b", "c"}, 3, strconv.Quote, `"a", "b", "c"`},
+		{"one more", []string{"a", "b", "c", "d"}, 3, nil, "a, b, c and 1 more"},
+		{"a million", many, Listed, nil, "c0, c1, c2, c3, c4, c5, c6, c7, c8, c9 and 999990 more"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Few(tt.items, tt.n, tt.show); got != tt.want {
+				t.Errorf("Few = %q, want %q", got, tt.want)
+			}
+		})
+	}
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/polyclass/polyclass/framework/internal/convert"
 	pb "github.com/polyclass/polyclass/framework/internal/protov1"
+	"github.com/polyclass/polyclass/framework/internal/wire"
 	"github.com/polyclass/polyclass/framework/matrix"
 	"github.com/polyclass/polyclass/framework/plugin"
 	"github.com/polyclass/polyclass/framework/problem"
@@ -403,7 +404,9 @@ type RPCError struct {
 func (e *RPCError) Error() string {
 	// The SDK's servers name the operation themselves ("fit: …", or
 	// "plan ecoc: …" with its scheme): it is said once.
-	msg := strings.TrimPrefix(e.Status.Message(), e.Op+": ")
+	// A plugin not served by the SDK may send a message of megabytes:
+	// its start is enough.
+	msg := wire.BoundMessage(strings.TrimPrefix(e.Status.Message(), e.Op+": "))
 	switch c := e.Status.Code(); c {
 	case codes.InvalidArgument, codes.FailedPrecondition, codes.NotFound, codes.Internal, codes.Unknown:
 		if strings.HasPrefix(msg, e.Op+" ") {

@@ -1,6 +1,8 @@
 package client
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"google.golang.org/grpc/codes"
@@ -58,5 +60,29 @@ func TestRPCErrorSchemeNamed(t *testing.T) {
 	// "planner: …" names another operation: the prefix stays.
 	if got := (&RPCError{Op: "plan", Status: status.New(codes.Internal, "planner: x")}).Error(); got != "plan: planner: x" {
 		t.Errorf("got %q, want %q", got, "plan: planner: x")
+	}
+}
+
+// TestRPCErrorBounded: a plugin not served by the SDK (which bounds its
+// messages) may send an error of megabytes, under the transport's 16 MiB:
+// the host prints its first 4 KiB then how much it left out. On the code
+// before, the whole message was printed, into the run log and each
+// report's failure note.
+func TestRPCErrorBounded(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		msg  string
+		want string
+	}{
+		{"1 MiB", strings.Repeat("x", 1<<20), "fit: " + strings.Repeat("x", 4056) + fmt.Sprintf("… (%d bytes more)", 1<<20-4056)},
+		{"a cut inside a character", "a" + strings.Repeat("é", 4096), "fit: a" + strings.Repeat("é", 2027) + fmt.Sprintf("… (%d bytes more)", 8193-4055)},
+		{"4 KiB", strings.Repeat("x", 4096), "fit: " + strings.Repeat("x", 4096)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := (&RPCError{Op: "fit", Status: status.New(codes.Unknown, tc.msg)}).Error()
+			if got != tc.want {
+				t.Errorf("%d bytes: %.40q … %q\nwant %d bytes: … %q", len(got), got, got[max(0, len(got)-40):], len(tc.want), tc.want[max(0, len(tc.want)-40):])
+			}
+		})
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
+	"github.com/polyclass/polyclass/framework/internal/wire"
 	"github.com/polyclass/polyclass/framework/param"
 	"github.com/polyclass/polyclass/framework/plugin"
 )
@@ -30,6 +31,7 @@ func statusErr(c codes.Code, msg string, err error) error {
 		if errors.As(err, &pe) && pe.Param == p {
 			desc = pe.Err.Error()
 		}
+		desc = wire.BoundMessage(desc)
 		br.FieldViolations = append(br.FieldViolations, &errdetails.BadRequest_FieldViolation{Field: paramField + p, Description: desc})
 	}
 	if withDetails, derr := st.WithDetails(br); derr == nil {

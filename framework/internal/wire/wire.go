@@ -6,8 +6,13 @@
 package wire
 
 import (
+	"context"
+	"fmt"
+	"unicode/utf8"
+
 	"github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/status"
 )
 
 // ProtocolVersion is the plugin protocol version the host and the SDK
@@ -62,13 +67,86 @@ const MaxMessageSize = 256 << 20
 // 16.2 ms, p = 0.65).
 const StreamWindowSize = 16 << 20
 
-// ServerOptions are the gRPC server options the SDK serves plugins with.
+// MaxErrorMessage bounds the message of a failed call, in bytes. gRPC
+// sends it in the call's trailers, whose whole size the receiver bounds
+// (16 MiB): a plugin's longer error (a 50 MiB Fit error, in campaign 4)
+// broke the connection, and the host said the plugin was unreachable.
+// The SDK's servers cut a longer message (BoundMessage) before sending
+// it, and the host cuts what it prints of another plugin's the same way.
+const MaxErrorMessage = 4 << 10
+
+// boundReserve is the room BoundMessage leaves for its "… (N bytes
+// more)", N of any size.
+const boundReserve = 40
+
+// BoundMessage is msg when it is at most MaxErrorMessage bytes long;
+// otherwise its first bytes, cut between two UTF-8 characters, then "…
+// (N bytes more)": at most MaxErrorMessage bytes in all, so that
+// bounding it again changes nothing.
+func BoundMessage(msg string) string {
+	if len(msg) <= MaxErrorMessage {
+		return msg
+	}
+	cut := MaxErrorMessage - boundReserve
+	for cut > 0 && !utf8.RuneStart(msg[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s… (%d bytes more)", msg[:cut], len(msg)-cut)
+}
+
+// maxDetail bounds each detail of a failed call's status, in bytes: one
+// holds a bounded message and little more (the parameter it blames).
+const maxDetail = 2 * MaxErrorMessage
+
+// boundStatus is err, a handler's error, with its message bounded by
+// BoundMessage and its details over maxDetail dropped.
+func boundStatus(err error) error {
+	if err == nil {
+		return nil
+	}
+	p := status.Convert(err).Proto()
+	long := len(p.GetMessage()) > MaxErrorMessage
+	for _, d := range p.GetDetails() {
+		long = long || len(d.GetValue()) > maxDetail
+	}
+	if !long {
+		return err
+	}
+	p.Message = BoundMessage(p.GetMessage())
+	// A detail too large to cut (it is encoded) is dropped: the message
+	// says what failed.
+	kept := p.Details[:0]
+	for _, d := range p.GetDetails() {
+		if len(d.GetValue()) <= maxDetail {
+			kept = append(kept, d)
+		}
+	}
+	p.Details = kept
+	return status.FromProto(p).Err()
+}
+
+// boundUnary bounds the error of each unary call (boundStatus).
+func boundUnary(ctx context.Context, req any, _ *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
+	resp, err := handler(ctx, req)
+	return resp, boundStatus(err)
+}
+
+// boundStream bounds the error of each streaming call (boundStatus).
+func boundStream(srv any, ss grpc.ServerStream, _ *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
+	return boundStatus(handler(srv, ss))
+}
+
+// ServerOptions are the gRPC server options the SDK serves plugins with:
+// the message bound and windows, and every error's message bounded
+// (MaxErrorMessage).
 func ServerOptions() []grpc.ServerOption {
 	return []grpc.ServerOption{
 		grpc.MaxRecvMsgSize(MaxMessageSize),
 		grpc.MaxSendMsgSize(MaxMessageSize),
 		grpc.InitialWindowSize(StreamWindowSize),
 		grpc.InitialConnWindowSize(2 * StreamWindowSize),
+		grpc.ChainUnaryInterceptor(boundUnary),
+		grpc.ChainStreamInterceptor(boundStream),
 	}
 }
 
