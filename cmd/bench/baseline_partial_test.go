@@ -84,6 +84,7 @@ func TestValidateBaselineBesideErrors(t *testing.T) {
 		}, want: []string{"exp.hcl:9:12: error: Unknown scheme"}, errors: 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel() // its own file and plugin processes
 			p := good
 			tc.edit(&p)
 			file := writeExperiment(t, fmt.Sprintf(partialExperiment, p.path, p.encoder, p.c, p.k, p.scheme, p.matrix, p.metrics, p.baseline, p.rope, p.formats))

@@ -319,6 +319,7 @@ func TestList(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.topic, func(t *testing.T) {
+			t.Parallel() // its own plugin processes
 			stdout, stderr, err := bench(t, "list", tt.topic)
 			if err != nil {
 				t.Fatalf("list %s: %v\n%s", tt.topic, err, stderr)

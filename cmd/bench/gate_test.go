@@ -166,6 +166,7 @@ func TestPrintedCommandsHostile(t *testing.T) {
 			continue
 		}
 		t.Run(strconv.Itoa(i), func(t *testing.T) {
+			t.Parallel() // its own directories; exp is only read
 			root := t.TempDir()
 			// Below two directories, so that ../../etc stays in root.
 			out := root + "/a/b/" + h

@@ -131,6 +131,7 @@ func TestValidateIsRunsGatekeeper(t *testing.T) {
 				`warning: Class smaller than the number of folds`, `class "y" has only 2 row(s), fewer than folds = 5`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel() // its own directory and plugin processes
 			dir := t.TempDir()
 			data, folds, output := tc.data, tc.folds, tc.output
 			if data == "" {

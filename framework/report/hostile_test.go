@@ -160,21 +160,20 @@ func renderRun(t *testing.T, h hostileRun) map[string][]byte {
 // escaped); the JSON holds each string back as it was.
 func TestReportHostileStrings(t *testing.T) {
 	corpus := hostileReportStrings()
+	// The plain reports are rendered first, one per pattern of empty
+	// fields, so that the subtests share nothing they write and run in
+	// parallel (their time is the figures' PNG encoding: 1 CPU-s each).
 	plains := map[hostileRun]map[string][]byte{}
 	for start := 0; start < len(corpus); start += 4 {
-		var h, plain hostileRun
-		for i := range h {
-			h[i] = corpus[(start+i)%len(corpus)]
-			if h[i] != "" { // an empty field is left out of some tables
-				plain[i] = fmt.Sprintf("plain%d", i)
-			}
+		if plain := hostileRunAt(corpus, start).plain(); plains[plain] == nil {
+			plains[plain] = renderRun(t, plain)
 		}
+	}
+	for start := 0; start < len(corpus); start += 4 {
+		h := hostileRunAt(corpus, start)
+		want := plains[h.plain()]
 		t.Run(fmt.Sprintf("strings %d-%d", start, start+3), func(t *testing.T) {
-			want, ok := plains[plain]
-			if !ok {
-				want = renderRun(t, plain)
-				plains[plain] = want
-			}
+			t.Parallel()
 			got := renderRun(t, h)
 			for _, name := range slices.Sorted(maps.Keys(want)) {
 				g := got[name]
@@ -191,6 +190,29 @@ func TestReportHostileStrings(t *testing.T) {
 			}
 		})
 	}
+}
+
+// hostileRunAt is the run of the four strings of corpus from start on,
+// wrapping around.
+func hostileRunAt(corpus []string, start int) hostileRun {
+	var h hostileRun
+	for i := range h {
+		h[i] = corpus[(start+i)%len(corpus)]
+	}
+	return h
+}
+
+// plain is the run of h with plain names: plainN for each non-empty
+// string, and the empty ones kept (an empty field is left out of some
+// tables).
+func (h hostileRun) plain() hostileRun {
+	var plain hostileRun
+	for i := range h {
+		if h[i] != "" {
+			plain[i] = fmt.Sprintf("plain%d", i)
+		}
+	}
+	return plain
 }
 
 // mdCells splits a Markdown table line into its cells as GitHub's parser
