@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -41,7 +42,11 @@ func cellFiles(t *testing.T, dir string) map[string]fileState {
 
 // runBin runs the bench binary bin with the test plugins, quietly.
 func runBin(bin string, args ...string) (string, string, error) {
-	cmd := exec.Command(bin, append([]string{args[0], "--plugins", pluginsDir, "--quiet"}, args[1:]...)...)
+	full := []string{args[0]}
+	if c, ok := lookupCommand(args[0]); ok && slices.Contains(c.flags, "plugins") {
+		full = append(full, "--plugins", pluginsDir)
+	}
+	cmd := exec.Command(bin, append(append(full, "--quiet"), args[1:]...)...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()

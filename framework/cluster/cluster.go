@@ -65,10 +65,11 @@ func gate(fields ...field) error {
 }
 
 // command is the bench command line of subcommand sub, with the plugins
-// directory when r names one.
+// directory when r names one and sub is run (merge takes no --plugins:
+// it reads cells and fits nothing).
 func (r Run) command(sub string) []string {
 	args := []string{r.Bench, sub}
-	if r.Plugins != "" {
+	if r.Plugins != "" && sub == "run" {
 		args = append(args, "--plugins", r.Plugins)
 	}
 	if sub == "run" && r.DenseBudget > 0 {

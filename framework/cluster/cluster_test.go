@@ -107,7 +107,7 @@ func TestSlurmScriptRuns(t *testing.T) {
 			[]string{"run", "--plugins", r.Plugins, "-j", "2", "--shard", "3/7", "-o", r.Dir, r.File}},
 		{"task 0 without a CPU count", array, []string{"SLURM_ARRAY_TASK_ID=0"},
 			[]string{"run", "--plugins", r.Plugins, "-j", "1", "--shard", "0/7", "-o", r.Dir, r.File}},
-		{"merge", merge, nil, []string{"merge", "--plugins", r.Plugins, r.Dir, r.Dir}},
+		{"merge", merge, nil, []string{"merge", r.Dir, r.Dir}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -92,13 +92,10 @@ func intendedRun(s *Slurm) []string {
 		"-o", s.Dir, safetext.Path(s.File))
 }
 
-// intendedMerge is the merge job's command line.
+// intendedMerge is the merge job's command line (merge takes no
+// --plugins).
 func intendedMerge(s *Slurm) []string {
-	args := []string{s.Bench, "merge"}
-	if s.Plugins != "" {
-		args = append(args, "--plugins", s.Plugins)
-	}
-	return append(args, safetext.Path(s.Dir), safetext.Path(s.Dir))
+	return []string{s.Bench, "merge", safetext.Path(s.Dir), safetext.Path(s.Dir)}
 }
 
 // comment is a comment line of a script (not an #SBATCH one).

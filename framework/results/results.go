@@ -177,18 +177,8 @@ func Begin(dir string, m *Manifest, digests []string, opt Options) (*Run, error)
 	if err != nil {
 		return nil, err
 	}
-	cells := filepath.Join(dir, CellsDir)
-	root, err := openRunDir(dir, opt.Within)
+	root, lock, err := openLocked(dir, opt.Within)
 	if err != nil {
-		return nil, err
-	}
-	if err := mkdirsAt(root, CellsDir); err != nil {
-		root.Close()
-		return nil, fmt.Errorf("results directory: %w", linkError(root, dir, CellsDir+"/x", err))
-	}
-	lock, err := lockAt(root, dir)
-	if err != nil {
-		root.Close()
 		return nil, err
 	}
 	r := newRun(dir, m, digests, opt, now, lock)
@@ -199,38 +189,13 @@ func Begin(dir string, m *Manifest, digests []string, opt Options) (*Run, error)
 			r.close()
 		}
 	}()
-	if r.ident, err = root.Stat("."); err != nil {
-		return nil, fmt.Errorf("results directory: %w", err)
-	}
-	// dir replaced (by a link, say) since it was checked and opened:
-	// nothing more is done there.
-	if err := r.still(); err != nil {
+	if err := r.hold(); err != nil {
 		return nil, err
-	}
-	for _, d := range []string{dir, cells, filepath.Join(dir, "plots"), filepath.Join(dir, "predictions")} {
-		removeTemps(d) // a killed run's unfinished writes
 	}
 	s := newSetup(dir, now, opt.Notes)
-	if adopted {
-		if err := adopt(dir, s); err != nil {
-			return nil, err
-		}
-	}
-	old, err := previousManifest(dir, m, opt.Fresh, s)
+	old, err := r.takeOver(adopted, m, digests, opt, s)
 	if err != nil {
 		return nil, err
-	}
-	want := Want{Digests: digests, Specs: opt.Specs, Predictions: m.Predictions, Fresh: opt.Fresh, KeepOtherBench: opt.KeepOtherBench}
-	plan, err := r.keep(cells, want, s)
-	if err != nil {
-		return nil, err
-	}
-	r.keptFiles = plan.Kept
-	if err := moveOldPredictions(dir, s); err != nil {
-		return nil, err
-	}
-	if len(r.kept) > 0 {
-		s.note("resuming: %d of %d cells kept from an earlier run, %d to run", len(r.kept), len(digests), len(digests)-len(r.kept))
 	}
 
 	startManifest(m, digests, len(r.kept), now())
@@ -255,6 +220,71 @@ func Begin(dir string, m *Manifest, digests []string, opt Options) (*Run, error)
 	}
 	ok = true
 	return r, nil
+}
+
+// openLocked opens the results directory dir (through within, when set),
+// makes its cells/ and takes its lock against a second run.
+func openLocked(dir, within string) (*os.Root, *os.File, error) {
+	root, err := openRunDir(dir, within)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := mkdirsAt(root, CellsDir); err != nil {
+		root.Close()
+		return nil, nil, fmt.Errorf("results directory: %w", linkError(root, dir, CellsDir+"/x", err))
+	}
+	lock, err := lockAt(root, dir)
+	if err != nil {
+		root.Close()
+		return nil, nil, err
+	}
+	return root, lock, nil
+}
+
+// hold records the identity of the directory the run opened, checks that
+// dir is still it, and clears a killed run's unfinished writes.
+func (r *Run) hold() error {
+	var err error
+	if r.ident, err = r.root.Stat("."); err != nil {
+		return fmt.Errorf("results directory: %w", err)
+	}
+	// dir replaced (by a link, say) since it was checked and opened:
+	// nothing more is done there.
+	if err := r.still(); err != nil {
+		return err
+	}
+	for _, d := range []string{r.dir, filepath.Join(r.dir, CellsDir), filepath.Join(r.dir, "plots"), filepath.Join(r.dir, "predictions")} {
+		removeTemps(d) // a killed run's unfinished writes
+	}
+	return nil
+}
+
+// takeOver adopts a directory bench did not start (adopted), reads the
+// earlier run's manifest, keeps the cells this run can resume and moves
+// aside what it cannot; it returns the earlier manifest (nil if none).
+func (r *Run) takeOver(adopted bool, m *Manifest, digests []string, opt Options, s *setup) (*Manifest, error) {
+	if adopted {
+		if err := adopt(r.dir, s); err != nil {
+			return nil, err
+		}
+	}
+	old, err := previousManifest(r.dir, m, opt.Fresh, s)
+	if err != nil {
+		return nil, err
+	}
+	want := Want{Digests: digests, Specs: opt.Specs, Predictions: m.Predictions, Fresh: opt.Fresh, KeepOtherBench: opt.KeepOtherBench}
+	plan, err := r.keep(filepath.Join(r.dir, CellsDir), want, s)
+	if err != nil {
+		return nil, err
+	}
+	r.keptFiles = plan.Kept
+	if err := moveOldPredictions(r.dir, s); err != nil {
+		return nil, err
+	}
+	if len(r.kept) > 0 {
+		s.note("resuming: %d of %d cells kept from an earlier run, %d to run", len(r.kept), len(digests), len(digests)-len(r.kept))
+	}
+	return old, nil
 }
 
 // moveOldPredictions moves aside the one wide predictions file a bench
