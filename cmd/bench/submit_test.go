@@ -71,7 +71,7 @@ func TestSubmitSlurm(t *testing.T) {
 			wantArray: []string{"#SBATCH --job-name=small\n#SBATCH --array=0-2\n#SBATCH --output=%S/logs/%x-%A_%a.out\nset -euo pipefail\n",
 				"exec " + exe + " run --plugins " + plugins + " \\\n\t" + `-j "${SLURM_CPUS_PER_TASK:-1}" --shard "${SLURM_ARRAY_TASK_ID}/3" \` + "\n\t-o %D " + exp + "\n"},
 			wantMerge: []string{"#SBATCH --job-name=small-merge\n#SBATCH --kill-on-invalid-dep=yes\n#SBATCH --output=%S/logs/%x-%j.out\nset -euo pipefail\n",
-				"exec " + exe + " merge --plugins " + plugins + " %D %D\n"}},
+				"exec " + exe + " merge %D %D\n"}},
 		{name: "resources, submitted", flags: []string{"--shards", "2", "--partition", "short", "--time", "0:30:00", "--cpus", "2", "--mem", "3G", "--now"},
 			wantOut:   []string{"submitted job array 4711 (2 tasks) and merge job 4712 (runs when every task has succeeded)\n  logs: %S/logs\n"},
 			wantCalls: []string{"--parsable %S/array.sbatch", "--parsable --dependency=afterok:4711 %S/merge.sbatch"},
