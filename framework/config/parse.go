@@ -65,6 +65,8 @@ func DefaultMetrics() []string { return []string{"accuracy", "macro_f1"} }
 // Functions are the functions experiment files may call: go-cty's standard
 // library (range, pow, concat, format, ...) and the search spaces of tuned
 // parameters (loguniform, uniform, randint, choice; see Distribution).
+// Those that build lists or text are bounded (MaxFunctionValues,
+// MaxFunctionText).
 func Functions() map[string]function.Function {
 	fs := map[string]function.Function{
 		"abs": stdlib.AbsoluteFunc, "ceil": stdlib.CeilFunc, "floor": stdlib.FloorFunc,
@@ -74,6 +76,13 @@ func Functions() map[string]function.Function {
 		"upper": stdlib.UpperFunc, "flatten": stdlib.FlattenFunc, "distinct": stdlib.DistinctFunc,
 		"reverse": stdlib.ReverseListFunc, "sort": stdlib.SortFunc, "zipmap": stdlib.ZipmapFunc,
 		"setproduct": setProductFunc, "tolist": stdlib.MakeToFunc(cty.List(cty.DynamicPseudoType)),
+	}
+	// The functions that build lists, maps or text, refused beyond
+	// MaxFunctionValues values or MaxFunctionText bytes (setproduct has
+	// its own bound, range go-cty's).
+	for _, name := range []string{"concat", "format", "join", "lower", "upper", "flatten",
+		"distinct", "reverse", "sort", "zipmap", "tolist"} {
+		fs[name] = bounded(name, fs[name])
 	}
 	maps.Copy(fs, distFuncs())
 	return fs
