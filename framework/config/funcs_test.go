@@ -84,3 +84,44 @@ func TestFunctionsBoundWhatTheyTakeAndMake(t *testing.T) {
 		}
 	}
 }
+
+// TestEvaluationTooLong: a file whose evaluation takes longer than the
+// parser's limit (lowered here to 50 ms; DefaultEvalLimit is 10 s) ends
+// with one error naming the file, the block being evaluated and the
+// limit, at the block (campaign 5 h07, h08: nested for expressions ran
+// for minutes).
+func TestEvaluationTooLong(t *testing.T) {
+	const grid = "[for i in range(300): [for j in range(1000): i * j]]"
+	for _, tc := range []struct {
+		name, src, want string
+	}{
+		{"in the experiment block", strings.Replace(base, "seed = 3", "seed = length(flatten("+grid+"))", 1),
+			"exp.hcl:1:1: error: Evaluation too long\n  on exp.hcl line 1, in experiment \"x\":"},
+		{"its message", strings.Replace(base, "seed = 3", "seed = length(flatten("+grid+"))", 1),
+			`Evaluating experiment "x" of exp.hcl took more than 50ms, the most an experiment file may take; its for expressions or functions build too much.`},
+		{"in the locals", base + "locals {\n  g = " + grid + "\n}\n",
+			`exp.hcl:4:1: error: Evaluation too long`},
+		{"a variable's default", base + "variable \"g\" {\n  default = " + grid + "\n}\n",
+			`Evaluating variable "g" of exp.hcl took more than 50ms`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := NewParser(formats)
+			p.SetEvalLimit(50 * time.Millisecond)
+			start := time.Now()
+			exp, diags := p.ParseSource([]byte(tc.src), "exp.hcl")
+			if d := time.Since(start); d > 5*time.Second {
+				t.Errorf("took %v, want about 50ms", d)
+			}
+			var b strings.Builder
+			if err := WriteDiagnostics(&b, p.Files(), diags); err != nil {
+				t.Fatal(err)
+			}
+			if exp != nil || len(diags) != 1 || !strings.Contains(b.String(), tc.want) {
+				t.Errorf("experiment %v, diagnostics:\n%s\nwant none and one holding %q", exp, b.String(), tc.want)
+			}
+		})
+	}
+	if _, diags := parse(t, base); diags != "" {
+		t.Errorf("base under the default limit: %s", diags)
+	}
+}
