@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/zclconf/go-cty/cty"
@@ -72,3 +73,81 @@ var setProductFunc = guarded(stdlib.SetProductFunc, func(args []cty.Value) error
 	}
 	return nil
 })
+
+// Bounds on what the functions of an experiment file may take and make
+// (campaign 5 h03, h04, h06: flatten, distinct and sort of a million
+// values, and text doubled to 1 GiB, ran for minutes). range() has its
+// own, smaller bound of 1024 values, from go-cty.
+const (
+	// MaxFunctionValues bounds the values a function may take in its
+	// arguments together, or make: the elements of lists, sets, tuples, maps and
+	// objects, counted at every depth.
+	MaxFunctionValues = 100_000
+	// MaxFunctionText bounds the bytes of text a function may take in
+	// its arguments together, or make, counted over every string it holds: 1 MiB.
+	MaxFunctionText = 1 << 20
+)
+
+// size counts the values and the bytes of text v holds, at every depth,
+// stopping as soon as either passes its bound.
+type size struct{ values, text int }
+
+// over reports whether s passes a bound.
+func (s size) over() bool { return s.values > MaxFunctionValues || s.text > MaxFunctionText }
+
+// add counts v into s, stopping once s is over a bound; unknown and null
+// values count nothing.
+func (s *size) add(v cty.Value) {
+	if s.over() || !v.IsKnown() || v.IsNull() {
+		return
+	}
+	v, _ = v.Unmark()
+	switch {
+	case v.Type() == cty.String:
+		s.text += len(v.AsString())
+	case v.CanIterateElements():
+		for it := v.ElementIterator(); it.Next() && !s.over(); {
+			_, e := it.Element()
+			s.values++
+			s.add(e)
+		}
+	}
+}
+
+// err says which bound s passes, what the function was to do with
+// the value (take, make) and its name.
+func (s size) err(name, verb string) error {
+	if s.values > MaxFunctionValues {
+		return fmt.Errorf("%s would %s more than %d values, the most a function in an experiment file may %s", name, verb, MaxFunctionValues, verb)
+	}
+	return fmt.Errorf("%s would %s more than %d bytes of text (1 MiB), the most a function in an experiment file may %s", name, verb, MaxFunctionText, verb)
+}
+
+// bounded returns f refusing arguments (all together) and a result that
+// hold more than MaxFunctionValues values or MaxFunctionText bytes of
+// text; the arguments are checked before f works out its type (flatten's type
+// flattens), so a call too large costs only the counting.
+func bounded(name string, f function.Function) function.Function {
+	spec := &function.Spec{Description: f.Description(), Params: f.Params(), VarParam: f.VarParam(),
+		Type: func(args []cty.Value) (cty.Type, error) {
+			var s size
+			for i, a := range args {
+				if s.add(a); s.over() {
+					return cty.NilType, function.NewArgError(i, s.err(name, "take"))
+				}
+			}
+			return f.ReturnTypeForValues(args)
+		},
+		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			v, err := f.Call(args)
+			if err != nil {
+				return v, err
+			}
+			var s size
+			if s.add(v); s.over() {
+				return cty.NilVal, s.err(name, "make")
+			}
+			return v, nil
+		}}
+	return function.New(spec)
+}

@@ -3,6 +3,7 @@ package config
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestFunctionsRefuseWhatTheyCannotMake: pow and log whose result is not
@@ -30,5 +31,97 @@ func TestFunctionsRefuseWhatTheyCannotMake(t *testing.T) {
 		if _, diags := parse(t, strings.Replace(base, "seed = 3", "seed = "+ok, 1)); diags != "" {
 			t.Errorf("%s: %s", ok, diags)
 		}
+	}
+}
+
+// TestFunctionsBoundWhatTheyTakeAndMake: a list function taking or making
+// more than MaxFunctionValues values, and a text function taking or making
+// more than MaxFunctionText bytes, is a located error naming the function
+// and the bound, found in seconds (campaign 5 h03, h04, h06: flatten,
+// sort and text doubling ran for minutes). Values just under the bounds
+// pass.
+func TestFunctionsBoundWhatTheyTakeAndMake(t *testing.T) {
+	const (
+		kib      = `format("%1024s", "")`
+		mib      = `join("", [for i in range(1024): ` + kib + `])`
+		list90k  = `flatten([for i in range(300): range(300)])`
+		text600k = `join("", [for i in range(600): ` + kib + `])`
+	)
+	for _, tc := range []struct {
+		name, expr, want string
+	}{
+		{"flatten takes 120,400 values (h03)", "length(flatten([for i in range(400): range(300)]))",
+			`Invalid value for "list" parameter: flatten would take more than 100000 values, the most a function in an experiment file may take.`},
+		{"distinct takes 104,400 values", "length(distinct([for i in range(400): range(260)]))",
+			`distinct would take more than 100000 values`},
+		{"concat takes 120,000 values", "length(concat([for i in range(400): range(300)]...))",
+			`Invalid value for "seqs" parameter: concat would take more than 100000 values, the most a function in an experiment file may take.`},
+		{"sort takes 1 MiB of text (h04)", `length(sort([for i in range(1024): format("%1025s", "")]))`,
+			`sort would take more than 1048576 bytes of text (1 MiB), the most a function in an experiment file may take`},
+		{"join makes 1.07 MiB of text", `length([join(format("%100s", ""), [for i in range(1000): ` + kib + `])])`,
+			`Call to function "join" failed: join would make more than 1048576 bytes of text (1 MiB), the most a function in an experiment file may make.`},
+		{"format doubles 600 KiB (h06)", `length([format("%s%s", ` + text600k + ", " + text600k + ")])",
+			`format would take more than 1048576 bytes of text (1 MiB)`},
+		{"format pads to 1 MiB and one byte", `length([format("%1048577s", "")])`,
+			`Call to function "format" failed: format would make more than 1048576 bytes of text (1 MiB), the most a function in an experiment file may make.`},
+		{"upper takes 1 MiB and one byte", "length([upper(\"${" + mib + "}-\")])",
+			`upper would take more than 1048576 bytes of text`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			start := time.Now()
+			_, diags := parse(t, strings.Replace(base, "seed = 3", "seed = "+tc.expr, 1))
+			if !strings.Contains(diags, tc.want) || !strings.Contains(diags, "exp.hcl:1:") {
+				t.Errorf("diagnostics:\n%s\nwant one at exp.hcl:1 holding %q", diags, tc.want)
+			}
+			if d := time.Since(start); d > 10*time.Second {
+				t.Errorf("took %v, want under 10 s (a shared machine's margin; under a second alone)", d)
+			}
+		})
+	}
+	for _, ok := range []string{"length(" + list90k + ")", "length([upper(" + mib + ")])", "length(concat(" + list90k + ", range(100)))"} {
+		if _, diags := parse(t, strings.Replace(base, "seed = 3", "seed = "+ok, 1)); diags != "" {
+			t.Errorf("%.60s: %s", ok, diags)
+		}
+	}
+}
+
+// TestEvaluationTooLong: a file whose evaluation takes longer than the
+// parser's limit (lowered here to 50 ms; DefaultEvalLimit is 10 s) ends
+// with one error naming the file, the block being evaluated and the
+// limit, at the block (campaign 5 h07, h08: nested for expressions ran
+// for minutes).
+func TestEvaluationTooLong(t *testing.T) {
+	const grid = "[for i in range(300): [for j in range(1000): i * j]]"
+	for _, tc := range []struct {
+		name, src, want string
+	}{
+		{"in the experiment block", strings.Replace(base, "seed = 3", "seed = length(flatten("+grid+"))", 1),
+			"exp.hcl:1:1: error: Evaluation too long\n  on exp.hcl line 1, in experiment \"x\":"},
+		{"its message", strings.Replace(base, "seed = 3", "seed = length(flatten("+grid+"))", 1),
+			`Evaluating experiment "x" of exp.hcl took more than 50ms, the most an experiment file may take; its for expressions or functions build too much.`},
+		{"in the locals", base + "locals {\n  g = " + grid + "\n}\n",
+			`exp.hcl:4:1: error: Evaluation too long`},
+		{"a variable's default", base + "variable \"g\" {\n  default = " + grid + "\n}\n",
+			`Evaluating variable "g" of exp.hcl took more than 50ms`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := NewParser(formats)
+			p.SetEvalLimit(50 * time.Millisecond)
+			start := time.Now()
+			exp, diags := p.ParseSource([]byte(tc.src), "exp.hcl")
+			if d := time.Since(start); d > 5*time.Second {
+				t.Errorf("took %v, want about 50ms", d)
+			}
+			var b strings.Builder
+			if err := WriteDiagnostics(&b, p.Files(), diags); err != nil {
+				t.Fatal(err)
+			}
+			if exp != nil || len(diags) != 1 || !strings.Contains(b.String(), tc.want) {
+				t.Errorf("experiment %v, diagnostics:\n%s\nwant none and one holding %q", exp, b.String(), tc.want)
+			}
+		})
+	}
+	if _, diags := parse(t, base); diags != "" {
+		t.Errorf("base under the default limit: %s", diags)
 	}
 }

@@ -13,6 +13,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
+	"time"
 	"unicode"
 
 	"github.com/hashicorp/hcl/v2"
@@ -65,6 +67,8 @@ func DefaultMetrics() []string { return []string{"accuracy", "macro_f1"} }
 // Functions are the functions experiment files may call: go-cty's standard
 // library (range, pow, concat, format, ...) and the search spaces of tuned
 // parameters (loguniform, uniform, randint, choice; see Distribution).
+// Those that build lists or text are bounded (MaxFunctionValues,
+// MaxFunctionText).
 func Functions() map[string]function.Function {
 	fs := map[string]function.Function{
 		"abs": stdlib.AbsoluteFunc, "ceil": stdlib.CeilFunc, "floor": stdlib.FloorFunc,
@@ -74,6 +78,13 @@ func Functions() map[string]function.Function {
 		"upper": stdlib.UpperFunc, "flatten": stdlib.FlattenFunc, "distinct": stdlib.DistinctFunc,
 		"reverse": stdlib.ReverseListFunc, "sort": stdlib.SortFunc, "zipmap": stdlib.ZipmapFunc,
 		"setproduct": setProductFunc, "tolist": stdlib.MakeToFunc(cty.List(cty.DynamicPseudoType)),
+	}
+	// The functions that build lists, maps or text, refused beyond
+	// MaxFunctionValues values or MaxFunctionText bytes (setproduct has
+	// its own bound, range go-cty's).
+	for _, name := range []string{"concat", "format", "join", "lower", "upper", "flatten",
+		"distinct", "reverse", "sort", "zipmap", "tolist"} {
+		fs[name] = bounded(name, fs[name])
 	}
 	maps.Copy(fs, distFuncs())
 	return fs
@@ -87,7 +98,20 @@ func DefaultFormats() []string { return []string{"markdown", "csv"} }
 type Parser struct {
 	p       *hclparse.Parser
 	formats []string
+	// evalLimit bounds the time decoding one file may take
+	// (DefaultEvalLimit unless SetEvalLimit lowered it).
+	evalLimit time.Duration
 }
+
+// DefaultEvalLimit bounds the time evaluating one experiment file may
+// take: 10 s, far beyond what a file naming its grid needs, far below the
+// minutes nested for expressions over range(1024) take (campaign 5 h07,
+// h08).
+const DefaultEvalLimit = 10 * time.Second
+
+// SetEvalLimit sets the time evaluating a file may take, DefaultEvalLimit
+// unless set to more than 0 (tests lower it).
+func (p *Parser) SetEvalLimit(d time.Duration) { p.evalLimit = d }
 
 // NewParser returns a Parser that accepts the output formats named by
 // formats in output { formats = [...] }: those the application can write
@@ -95,7 +119,7 @@ type Parser struct {
 // the package that writes them reads experiments, so this one cannot ask
 // it.
 func NewParser(formats []string) *Parser {
-	return &Parser{p: hclparse.NewParser(), formats: slices.Clone(formats)}
+	return &Parser{p: hclparse.NewParser(), formats: slices.Clone(formats), evalLimit: DefaultEvalLimit}
 }
 
 // Files returns the sources read so far, for printing diagnostics.
@@ -165,7 +189,10 @@ func (p *Parser) ParseSource(src []byte, filename string) (*Experiment, hcl.Diag
 	if !whole {
 		inText = declaredInText(src, filename)
 	}
-	exp, more := decode(f.Body, filename, p.formats, inText)
+	exp, more := p.decodeWithin(f.Body, filename, inText)
+	if exp == nil {
+		return nil, append(diags, more...)
+	}
 	if !whole {
 		exp.Partial = true
 		exp.InText = inText
@@ -174,6 +201,58 @@ func (p *Parser) ParseSource(src []byte, filename string) (*Experiment, hcl.Diag
 	exp.Faulty = append(faulty(f.Body, diags), decodeFaulty(f.Body, more)...)
 	diags = append(diags, more...)
 	return exp, diags
+}
+
+// decodeWithin is decode bounded by p.evalLimit: past it, the result is
+// nil and one error naming the file and the block being evaluated. HCL
+// evaluation cannot be stopped, so the abandoned decode goes on in the
+// background until it ends or the process exits (bench exits on the
+// error).
+func (p *Parser) decodeWithin(body hcl.Body, filename string, inText map[[2]string]bool) (*Experiment, hcl.Diagnostics) {
+	type result struct {
+		exp   *Experiment
+		diags hcl.Diagnostics
+	}
+	var at atomic.Pointer[hcl.Block]
+	done := make(chan result, 1)
+	go func() {
+		exp, diags := decode(body, filename, p.formats, inText, &at)
+		done <- result{exp, diags}
+	}()
+	limit := p.evalLimit
+	if limit <= 0 {
+		limit = DefaultEvalLimit
+	}
+	timer := time.NewTimer(limit)
+	defer timer.Stop()
+	select {
+	case r := <-done:
+		return r.exp, r.diags
+	case <-timer.C:
+		return nil, hcl.Diagnostics{evalTooLong(filename, at.Load(), limit)}
+	}
+}
+
+// evalTooLong is the error of a file whose evaluation passed limit while
+// at b (nil before the first block).
+func evalTooLong(filename string, b *hcl.Block, limit time.Duration) *hcl.Diagnostic {
+	dg := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Evaluation too long",
+		Detail: fmt.Sprintf("Evaluating %s took more than %v, the most an experiment file may take; its for expressions or functions build too much.", filename, limit)}
+	if b != nil {
+		name := strings.Join(append([]string{b.Type}, quoted(b.Labels)...), " ")
+		dg.Detail = fmt.Sprintf("Evaluating %s of %s took more than %v, the most an experiment file may take; its for expressions or functions build too much.", name, filename, limit)
+		dg.Subject = b.DefRange.Ptr()
+	}
+	return dg
+}
+
+// quoted returns labels each in double quotes, as a file writes them.
+func quoted(labels []string) []string {
+	out := make([]string, len(labels))
+	for i, l := range labels {
+		out[i] = strconv.Quote(l)
+	}
+	return out
 }
 
 // faulty returns the ranges of body that the errors in diags may have
@@ -253,6 +332,9 @@ type decoder struct {
 	// declares, parsed or not (declaredInText), when !whole: a name that
 	// refers to none of them is unknown even in a file read in part.
 	inText map[[2]string]bool
+	// at is the block being evaluated, for the error of an evaluation
+	// that takes too long (decodeWithin).
+	at *atomic.Pointer[hcl.Block]
 }
 
 // warnf adds a warning at rng.
@@ -282,9 +364,9 @@ func (d *decoder) wholef(rng hcl.Range, summary, format string, args ...any) {
 	d.diags[len(d.diags)-1].Extra = readWhole{}
 }
 
-func decode(body hcl.Body, path string, formats []string, inText map[[2]string]bool) (*Experiment, hcl.Diagnostics) {
+func decode(body hcl.Body, path string, formats []string, inText map[[2]string]bool, at *atomic.Pointer[hcl.Block]) (*Experiment, hcl.Diagnostics) {
 	whole := inText == nil
-	d := &decoder{dir: filepath.Dir(path), formats: formats, whole: whole, inText: inText}
+	d := &decoder{dir: filepath.Dir(path), formats: formats, whole: whole, inText: inText, at: at}
 	content, diags := body.Content(rootSchema)
 	d.diags = append(d.diags, diags...)
 	exp := &Experiment{File: path, Dir: d.dir, CV: CV{Folds: DefaultFolds, Repeats: 1, Stratified: true, Timeout: DefaultTimeout},
@@ -301,6 +383,7 @@ func decode(body hcl.Body, path string, formats []string, inText map[[2]string]b
 		if !d.unique(b, seen) {
 			continue
 		}
+		d.at.Store(b)
 		switch b.Type {
 		case "experiment":
 			d.experiment(b, exp)
@@ -375,6 +458,7 @@ func (d *decoder) unique(b *hcl.Block, seen map[[2]string]hcl.Range) bool {
 func (d *decoder) evalContext(blocks hcl.Blocks) *hcl.EvalContext {
 	vars := map[string]cty.Value{}
 	for _, b := range blocks.OfType("variable") {
+		d.at.Store(b)
 		c, diags := b.Body.Content(variableSchema)
 		d.diags = append(d.diags, diags...)
 		if a, ok := c.Attributes["default"]; ok {
@@ -390,6 +474,7 @@ func (d *decoder) evalContext(blocks hcl.Blocks) *hcl.EvalContext {
 	}}
 	var pending []*hcl.Attribute
 	for _, b := range blocks.OfType("locals") {
+		d.at.CompareAndSwap(nil, b) // the first locals block names them all
 		attrs, diags := b.Body.JustAttributes()
 		d.diags = append(d.diags, diags...)
 		pending = slices.AppendSeq(pending, maps.Values(attrs))
