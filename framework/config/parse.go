@@ -1064,8 +1064,8 @@ func (d *decoder) cv(b *hcl.Block, cv *CV) {
 		cv.FoldsFile, cv.FoldsFileRange = d.abs(*c.FoldsFile), c.FileRange
 	}
 	if c.Timeout != nil {
-		if *c.Timeout < 0 {
-			d.errorf(c.TimeoutRange, "Invalid timeout", "timeout is in seconds and must not be negative.")
+		if msg := timeoutProblem(*c.Timeout); msg != "" {
+			d.errorf(c.TimeoutRange, "Invalid timeout", "%s", msg)
 		}
 		cv.Timeout = *c.Timeout
 	}

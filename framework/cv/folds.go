@@ -6,12 +6,14 @@ import (
 	"bufio"
 	"crypto/sha256"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
 	"strconv"
 	"strings"
 
+	"github.com/polyclass/polyclass/framework/safetext"
 	"github.com/polyclass/polyclass/internal/regfile"
 )
 
@@ -126,7 +128,7 @@ func ParseFolds(r io.Reader, name string) ([]int, int, error) {
 		at := fieldColumn(fields, col)
 		v, err := strconv.Atoi(unquote(fields[col]))
 		if err != nil || v < 0 {
-			return nil, 0, fmt.Errorf("%s:%d:%d: column \"fold\": %q is not a fold number (0, 1, ...)", name, line, at, fields[col])
+			return nil, 0, fmt.Errorf("%s:%d:%d: column \"fold\": %s is not a fold number (0, 1, ...)", name, line, at, excerpt(fields[col]))
 		}
 		folds = append(folds, v)
 		if v > maxFold {
@@ -179,7 +181,7 @@ func foldColumn(header []string, name string, line int) (int, error) {
 		col = i
 	}
 	if col < 0 {
-		return -1, fmt.Errorf("%s:%d: no column named \"fold\" in the header %q", name, line, strings.Join(header, ","))
+		return -1, fmt.Errorf("%s:%d: no column named \"fold\" in the header %s", name, line, excerpt(strings.Join(header, ",")))
 	}
 	return col, nil
 }
@@ -239,4 +241,21 @@ func Split(folds []int, f int) (train, test []int) {
 		}
 	}
 	return train, test
+}
+
+// excerpt quotes the text s of a folds file for a message, bounded: up to
+// its first control character (a file of NUL-separated strings, such as
+// /proc/self/environ, has no line ends), then cut by safetext.Show, so
+// that an error never echoes a whole foreign file.
+func excerpt(s string) string {
+	err := safetext.Check(s)
+	if err == nil {
+		return safetext.Show(s)
+	}
+	var e *safetext.Error
+	if !errors.As(err, &e) {
+		return safetext.Show(s)
+	}
+	head := string([]rune(s)[:e.Pos-1])
+	return safetext.Show(head) + ", then " + strings.TrimPrefix(e.Error(), "holds ")
 }

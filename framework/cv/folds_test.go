@@ -89,6 +89,13 @@ func TestParseFolds(t *testing.T) {
 		{name: "cr only", in: "fold\r0\r1\r2\r", k: 3},
 		{name: "quoted", in: "\"id\",\"fold\"\n\"a\",\"0\"\n\"b\",\"1\"\n", k: 2},
 		{name: "header only", in: "fold\n", err: "folds.csv: a header and no rows"},
+		// A folds file that is a link to /proc/self/environ (campaign 5
+		// q04): NUL-separated, no line end; the message quotes the text up
+		// to the first NUL only, not the whole environment.
+		{name: "environ", in: "SECRET=hunter2\x00HOME=/root\x00PATH=/bin", err: "folds.csv:1: no column named \"fold\" in the header \"SECRET=hunter2\", then a NUL (U+0000) at character 15"},
+		// A long header or value is quoted cut to its first 60 characters.
+		{name: "long header", in: strings.Repeat("a", 200) + "\n0\n", err: "no column named \"fold\" in the header \"" + strings.Repeat("a", 60) + "\"…"},
+		{name: "long value", in: "fold\n0\n" + strings.Repeat("x", 200) + "\n", err: "folds.csv:3:1: column \"fold\": \"" + strings.Repeat("x", 60) + "\"… is not a fold number"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

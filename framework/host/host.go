@@ -776,6 +776,9 @@ func (p *Plugin) probe(ctx context.Context, lc *LearnerClient, rc *ReducerClient
 	if p.Learner == nil && p.Reducer == nil {
 		return errors.New("serves neither a learner nor a reducer")
 	}
+	if err := badInfoText(p.LearnerInfo, p.ReducerInfo); err != nil {
+		return err
+	}
 	var errs []error
 	if p.LearnerInfo != nil {
 		errs = append(errs, badDefaults("learner "+p.LearnerInfo.Name, p.LearnerInfo.Params))

@@ -400,6 +400,9 @@ func checkOwner(dir, name string, opt Options) (adopted bool, err error) {
 	if err := checkLayout(dir); err != nil {
 		return false, err
 	}
+	if err := checkNested(dir); err != nil {
+		return false, err
+	}
 	if err := checkInputs(dir, name, opt.Inputs); err != nil {
 		return false, err
 	}
