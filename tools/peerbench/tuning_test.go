@@ -2,9 +2,11 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -14,8 +16,8 @@ import (
 
 // TestTuningExperimentParses: each strategy's experiment is valid HCL
 // with Hsu & Lin's 15 × 15 (C, γ), C = 2^12 … 2^-2 and γ = 2^4 … 2^-10,
-// tuned by 3 inner folds, the grid by the exhaustive grid and halving by
-// successive halving (factor 3, exhaust).
+// tuned by 3 inner folds, the grid by the exhaustive grid, halving by
+// successive halving (factor 3, exhaust) and hyperband with η = 3.
 func TestTuningExperimentParses(t *testing.T) {
 	for _, s := range tuningStrategies {
 		file := filepath.Join(t.TempDir(), "tuning.hcl")
@@ -33,8 +35,12 @@ func TestTuningExperimentParses(t *testing.T) {
 				t.Errorf("%s: %s has %d values from %v, want 15 from 2^%v to 2^%v", s.name, name, len(v), v, top, top-14)
 			}
 		}
-		want := map[string]string{"grid": config.StrategyGrid, "halving": config.StrategyHalving}[s.name]
-		if tn := l.Tune; tn == nil || tn.Folds != 3 || tn.Strategy != want || tn.Factor != 3 || tn.MinResources != config.MinExhaust {
+		want := map[string]string{"grid": config.StrategyGrid, "halving": config.StrategyHalving, "hyperband": config.StrategyHyperband}[s.name]
+		wantMin := config.MinExhaust // halving's; hyperband's default is the smallest workable (0)
+		if s.name == "hyperband" {
+			wantMin = 0
+		}
+		if tn := l.Tune; tn == nil || tn.Folds != 3 || tn.Strategy != want || tn.Factor != 3 || tn.MinResources != wantMin {
 			t.Errorf("%s: tune %+v, want 3 folds, strategy %q", s.name, tn, want)
 		}
 	}
@@ -84,10 +90,34 @@ func TestWriteTuning(t *testing.T) {
 		"the first 2000 rows of letter's 15000 training rows train (-tuning-rows; not the target's measurement)",
 		"| grid | C=16,gamma=4 | 0.9780 | 1000.0 s | 2000.0 s |\n",
 		"| halving | C=32,gamma=4 | 0.9752 | 150.0 s | 300.0 s |\n",
-		"Halving against the grid: -0.28 points of test accuracy, 15.0 % of the CPU time.\n",
+		"- halving against the grid: -0.28 points of test accuracy, 15.0 % of the CPU time.\n",
 	} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("missing %q in\n%s", want, b.String())
 		}
+	}
+}
+
+// TestTuningGoals: target 12 has two lines per strategy after the grid,
+// the accuracy points it is below the grid and its CPU against the grid's;
+// a strategy that is within 0.5 points at under 20 % of the CPU meets both.
+func TestTuningGoals(t *testing.T) {
+	runs := []*tuningRun{
+		{name: "grid", chosen: "C=4096,gamma=2", accuracy: 0.9790, run: &benchRun{cpu: 2000 * time.Second}},
+		{name: "halving", chosen: "C=4096,gamma=0.5", accuracy: 0.9724, run: &benchRun{cpu: 46 * time.Second}},
+		{name: "hyperband", chosen: "C=4096,gamma=2", accuracy: 0.9790, run: &benchRun{cpu: 150 * time.Second}},
+	}
+	var got []string
+	for _, g := range tuningGoals(runs) {
+		got = append(got, fmt.Sprintf("%s: %.3f met=%v", g.what, g.value(), g.met()))
+	}
+	want := []string{
+		"letter 225 (C, γ), ovo: test accuracy points halving (C=4096,gamma=0.5) is below the grid (C=4096,gamma=2): 0.660 met=false",
+		"letter 225 (C, γ), ovo: CPU, halving vs the grid: 0.023 met=true",
+		"letter 225 (C, γ), ovo: test accuracy points hyperband (C=4096,gamma=2) is below the grid (C=4096,gamma=2): 0.000 met=true",
+		"letter 225 (C, γ), ovo: CPU, hyperband vs the grid: 0.075 met=true",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("goals:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
