@@ -154,3 +154,51 @@ metrics = ["accuracy"]
 		})
 	}
 }
+
+// TestValidateMatrixWithoutData: a code matrix's own faults are reported
+// in the same pass as a data path that does not load, though no dataset
+// gives the classes to plan on (the reducer's CheckScheme). Before, they
+// waited for a second validate, once the path was fixed (issue 56,
+// second trial). Its row count, which needs the classes, is no error yet.
+func TestValidateMatrixWithoutData(t *testing.T) {
+	file := writeExperiment(t, `experiment "t" { seed = 1 }
+dataset "iris" { path = "nope.csv" }
+learner "logreg" {}
+reduction "code" {
+  scheme = "ecoc"
+  matrix = [[1, -1, 2], [1, -1, 2]]
+}
+reduction "both" {
+  scheme = "ecoc"
+  matrix = [[1, -1], [-1, 1]]
+  code   = "exhaustive"
+}
+reduction "neither" { scheme = "ecoc" }
+reduction "ovo" {
+  decode = "hamming"
+  ties   = "libsvm"
+}
+metrics = ["accuracy"]
+`)
+	_, stderr, err := bench(t, "validate", file)
+	if err == nil {
+		t.Fatalf("validate accepted the file:\n%s", stderr)
+	}
+	got := strings.ReplaceAll(stderr, filepath.Dir(file)+string(filepath.Separator), "")
+	for _, want := range []string{
+		"exp.hcl:2:25: error: Cannot load dataset",
+		"exp.hcl:6:12: error: Invalid reduction",
+		"Reduction code: matrix: code matrix entry [0][2] = 2: entries must be -1, 0 or +1; code matrix entry [1][2] = 2: entries must be -1, 0 or +1; code matrix rows 0 and 1 are identical",
+		"exp.hcl:10:12: error: Invalid reduction",
+		"Reduction both: matrix: give either matrix or code, not both",
+		"exp.hcl:13:32: error: Invalid reduction",
+		`Reduction neither: scheme ecoc needs matrix = [[...], ...] or code`,
+		"exp.hcl:16:12: error: Invalid reduction",
+		`Reduction ovo: ties: ties = "libsvm" applies to decode = vote, not hamming`,
+		"exp.hcl: 5 error(s)",
+	} {
+		if n := strings.Count(got, want); n != 1 {
+			t.Errorf("validate's output holds %q %d times, want once:\n%s", want, n, got)
+		}
+	}
+}

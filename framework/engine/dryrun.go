@@ -30,11 +30,13 @@ func (r *resolver) dryRuns(b *bound) {
 		}
 	}
 	var fails []planFailure
+	planned := map[*Reduction]bool{}
 	for _, d := range g.Datasets {
 		for _, red := range g.Reductions {
 			if !red.covers(d) || red.Scheme.MultiLabel != d.MultiLabel {
 				continue
 			}
+			planned[red] = true
 			for _, rp := range b.redParams[red] {
 				if f := r.dryRun(g, d, red, rp); f != nil {
 					fails = append(fails, *f)
@@ -42,7 +44,47 @@ func (r *resolver) dryRuns(b *bound) {
 			}
 		}
 	}
+	for _, red := range g.Reductions {
+		if !planned[red] {
+			fails = append(fails, r.checkScheme(red, b.redParams[red])...)
+		}
+	}
 	r.reportPlanFailures(fails)
+}
+
+// checkScheme asks the reducer of red, a reduction that meets no dataset
+// that loaded, to check each of its parameter sets without data
+// (host.ReducerClient.CheckScheme): a code matrix's own faults are then
+// reported in the same pass as the data's. Its refusals have no dataset.
+func (r *resolver) checkScheme(red *Reduction, sets []param.Params) []planFailure {
+	var fails []planFailure
+	for _, params := range sets {
+		if r.ctx.Err() != nil {
+			return fails
+		}
+		var check host.ParamCheck
+		err := r.pluginCall(red.Plugin, "CheckScheme", func(ctx context.Context) (err error) {
+			check, err = red.Plugin.Reducer.CheckScheme(ctx, red.Config.Scheme, params)
+			return err
+		})
+		if errors.Is(err, errHung) {
+			return fails
+		}
+		label := red.Label(params)
+		if err != nil {
+			fails = append(fails, planFailure{rng: red.Config.SchemeRange, label: label, err: err.Error()})
+			continue
+		}
+		for _, p := range check.Problems {
+			rng := red.Config.SchemeRange
+			msg := p.Message
+			if cp, ok := red.Config.Params[p.Param]; ok {
+				rng, msg = cp.Range, p.Param+": "+p.Message
+			}
+			fails = append(fails, planFailure{rng: rng, label: label, err: msg})
+		}
+	}
+	return fails
 }
 
 // planFailure is a reducer's refusal to plan a reduction (its label) on
@@ -75,6 +117,10 @@ func (r *resolver) reportPlanFailures(fails []planFailure) {
 	}
 	for _, k := range order {
 		ds := datasets[k]
+		if ds[0] == "" { // checked without data (checkScheme)
+			r.errorf(k.rng, "Invalid reduction", "Reduction %s: %s", k.label, k.err)
+			continue
+		}
 		which := "dataset " + ds[0]
 		if len(ds) > 1 {
 			which = "datasets " + strings.Join(ds[:len(ds)-1], ", ") + " and " + ds[len(ds)-1]

@@ -42,8 +42,9 @@ func JoinDecodings(scheme string, parts []plugin.Decoding, lens []int) (plugin.D
 }
 
 // ParamProblem is one parameter's fault that a learner found in
-// CheckParams (see client.ParamProblem).
+// CheckParams, or a reducer in CheckScheme (see client.ParamProblem).
 type ParamProblem = client.ParamProblem
 
-// ParamCheck is a learner's answer to CheckParams (see client.ParamCheck).
+// ParamCheck is a learner's answer to CheckParams, or a reducer's to
+// CheckScheme (see client.ParamCheck).
 type ParamCheck = client.ParamCheck

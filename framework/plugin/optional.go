@@ -66,6 +66,24 @@ type ParamChecker interface {
 	CheckParams(ctx context.Context, params Params) ([]Component, error)
 }
 
+// SchemeChecker is an optional interface of a Reducer whose scheme
+// parameters have faults that show without data: a code matrix with an
+// entry outside {−1, 0, +1}, ragged or identical rows, or a matrix given
+// beside a generated code. bench validate and bench run call it for each
+// parameter set of a reduction that meets no dataset that loads (one
+// whose data path is wrong, say), once the specs' own checks pass, with
+// the defaults filled in, so that the matrix's faults are reported in the
+// same pass as the data's; a reduction that meets a dataset is checked by
+// Plan instead.
+//
+// CheckScheme returns nil, or an error for what is wrong whatever the
+// classes: a ParamError, or several joined (errors.Join), each located at
+// its parameter in the experiment file. It must not report what depends
+// on the classes (a row count), which Plan reports.
+type SchemeChecker interface {
+	CheckScheme(ctx context.Context, scheme string, params Params) error
+}
+
 // SharedFitter is an optional interface of a Learner that trains all the
 // problems of a Fit request together, each on its own rows of one design
 // matrix: a kernel machine, say, whose problems share the kernel values of

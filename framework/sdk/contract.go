@@ -21,6 +21,9 @@ type ParallelBatchFitter = plugin.ParallelBatchFitter
 // ParamChecker is plugin.ParamChecker.
 type ParamChecker = plugin.ParamChecker
 
+// SchemeChecker is plugin.SchemeChecker.
+type SchemeChecker = plugin.SchemeChecker
+
 // SharedFitter is plugin.SharedFitter.
 type SharedFitter = plugin.SharedFitter
 

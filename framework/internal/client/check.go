@@ -12,14 +12,16 @@ import (
 )
 
 // ParamProblem is one parameter's fault that a learner found in
-// CheckParams; Param is empty for a fault of the parameters as a whole.
+// CheckParams, or a reducer in CheckScheme; Param is empty for a fault of
+// the parameters as a whole.
 type ParamProblem struct {
 	Param, Message string
 }
 
-// ParamCheck is a learner's answer to CheckParams: what is wrong with one
-// combination of its parameters, and what a fit with them computes with
-// beyond the plugin's runtime report.
+// ParamCheck is a learner's answer to CheckParams, or a reducer's to
+// CheckScheme: what is wrong with one combination of its parameters, and
+// (a learner's) what a fit with them computes with beyond the plugin's
+// runtime report.
 type ParamCheck struct {
 	Problems []ParamProblem
 	Runtime  []plugin.Component
@@ -37,6 +39,24 @@ func (c *LearnerClient) CheckParams(ctx context.Context, params plugin.Params) (
 		return ParamCheck{}, rpcErr("learner check params", err)
 	}
 	out := ParamCheck{Runtime: convert.ComponentsFromPB(r.GetRuntime())}
+	for _, p := range r.GetProblems() {
+		out.Problems = append(out.Problems, ParamProblem{Param: p.GetParam(), Message: p.GetMessage()})
+	}
+	return out, nil
+}
+
+// CheckScheme asks the reducer to check one combination of a scheme's
+// parameters without data (see plugin.SchemeChecker). A plugin that does
+// not implement the call (Unimplemented) has no objection.
+func (c *ReducerClient) CheckScheme(ctx context.Context, scheme string, params plugin.Params) (ParamCheck, error) {
+	r, err := c.rpc.CheckScheme(ctx, &pb.CheckSchemeRequest{Scheme: scheme, Params: convert.ParamsToPB(params)})
+	if status.Code(err) == codes.Unimplemented {
+		return ParamCheck{}, nil
+	}
+	if err != nil {
+		return ParamCheck{}, rpcErr("reducer check scheme", err)
+	}
+	var out ParamCheck
 	for _, p := range r.GetProblems() {
 		out.Problems = append(out.Problems, ParamProblem{Param: p.GetParam(), Message: p.GetMessage()})
 	}

@@ -2112,6 +2112,60 @@ func (x *ParamProblem) GetMessage() string {
 	return ""
 }
 
+// CheckSchemeRequest holds one combination of a scheme's parameters, as a
+// PlanRequest would carry them (defaults not filled in).
+type CheckSchemeRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Scheme        string                 `protobuf:"bytes,1,opt,name=scheme,proto3" json:"scheme,omitempty"`
+	Params        map[string]*Value      `protobuf:"bytes,2,rep,name=params,proto3" json:"params,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CheckSchemeRequest) Reset() {
+	*x = CheckSchemeRequest{}
+	mi := &file_plugin_proto_msgTypes[28]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CheckSchemeRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CheckSchemeRequest) ProtoMessage() {}
+
+func (x *CheckSchemeRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_plugin_proto_msgTypes[28]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CheckSchemeRequest.ProtoReflect.Descriptor instead.
+func (*CheckSchemeRequest) Descriptor() ([]byte, []int) {
+	return file_plugin_proto_rawDescGZIP(), []int{28}
+}
+
+func (x *CheckSchemeRequest) GetScheme() string {
+	if x != nil {
+		return x.Scheme
+	}
+	return ""
+}
+
+func (x *CheckSchemeRequest) GetParams() map[string]*Value {
+	if x != nil {
+		return x.Params
+	}
+	return nil
+}
+
 // ReducerInfo describes a reducer plugin.
 type ReducerInfo struct {
 	state       protoimpl.MessageState `protogen:"open.v1"`
@@ -2131,7 +2185,7 @@ type ReducerInfo struct {
 
 func (x *ReducerInfo) Reset() {
 	*x = ReducerInfo{}
-	mi := &file_plugin_proto_msgTypes[28]
+	mi := &file_plugin_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2143,7 +2197,7 @@ func (x *ReducerInfo) String() string {
 func (*ReducerInfo) ProtoMessage() {}
 
 func (x *ReducerInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[28]
+	mi := &file_plugin_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2156,7 +2210,7 @@ func (x *ReducerInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReducerInfo.ProtoReflect.Descriptor instead.
 func (*ReducerInfo) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{28}
+	return file_plugin_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *ReducerInfo) GetName() string {
@@ -2227,7 +2281,7 @@ type Scheme struct {
 
 func (x *Scheme) Reset() {
 	*x = Scheme{}
-	mi := &file_plugin_proto_msgTypes[29]
+	mi := &file_plugin_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2239,7 +2293,7 @@ func (x *Scheme) String() string {
 func (*Scheme) ProtoMessage() {}
 
 func (x *Scheme) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[29]
+	mi := &file_plugin_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2252,7 +2306,7 @@ func (x *Scheme) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Scheme.ProtoReflect.Descriptor instead.
 func (*Scheme) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{29}
+	return file_plugin_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *Scheme) GetName() string {
@@ -2331,7 +2385,7 @@ type PlanRequest struct {
 
 func (x *PlanRequest) Reset() {
 	*x = PlanRequest{}
-	mi := &file_plugin_proto_msgTypes[30]
+	mi := &file_plugin_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2343,7 +2397,7 @@ func (x *PlanRequest) String() string {
 func (*PlanRequest) ProtoMessage() {}
 
 func (x *PlanRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[30]
+	mi := &file_plugin_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2356,7 +2410,7 @@ func (x *PlanRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlanRequest.ProtoReflect.Descriptor instead.
 func (*PlanRequest) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{30}
+	return file_plugin_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *PlanRequest) GetScheme() string {
@@ -2442,7 +2496,7 @@ type CodeMatrix struct {
 
 func (x *CodeMatrix) Reset() {
 	*x = CodeMatrix{}
-	mi := &file_plugin_proto_msgTypes[31]
+	mi := &file_plugin_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2454,7 +2508,7 @@ func (x *CodeMatrix) String() string {
 func (*CodeMatrix) ProtoMessage() {}
 
 func (x *CodeMatrix) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[31]
+	mi := &file_plugin_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2467,7 +2521,7 @@ func (x *CodeMatrix) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CodeMatrix.ProtoReflect.Descriptor instead.
 func (*CodeMatrix) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{31}
+	return file_plugin_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *CodeMatrix) GetRows() int32 {
@@ -2509,7 +2563,7 @@ type StageSpec struct {
 
 func (x *StageSpec) Reset() {
 	*x = StageSpec{}
-	mi := &file_plugin_proto_msgTypes[32]
+	mi := &file_plugin_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2521,7 +2575,7 @@ func (x *StageSpec) String() string {
 func (*StageSpec) ProtoMessage() {}
 
 func (x *StageSpec) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[32]
+	mi := &file_plugin_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2534,7 +2588,7 @@ func (x *StageSpec) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StageSpec.ProtoReflect.Descriptor instead.
 func (*StageSpec) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{32}
+	return file_plugin_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *StageSpec) GetInnerFolds() int32 {
@@ -2606,7 +2660,7 @@ type PlanResponse struct {
 
 func (x *PlanResponse) Reset() {
 	*x = PlanResponse{}
-	mi := &file_plugin_proto_msgTypes[33]
+	mi := &file_plugin_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2618,7 +2672,7 @@ func (x *PlanResponse) String() string {
 func (*PlanResponse) ProtoMessage() {}
 
 func (x *PlanResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[33]
+	mi := &file_plugin_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2631,7 +2685,7 @@ func (x *PlanResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlanResponse.ProtoReflect.Descriptor instead.
 func (*PlanResponse) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{33}
+	return file_plugin_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *PlanResponse) GetProblems() []*Problem {
@@ -2725,7 +2779,7 @@ type PlanDescription struct {
 
 func (x *PlanDescription) Reset() {
 	*x = PlanDescription{}
-	mi := &file_plugin_proto_msgTypes[34]
+	mi := &file_plugin_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2737,7 +2791,7 @@ func (x *PlanDescription) String() string {
 func (*PlanDescription) ProtoMessage() {}
 
 func (x *PlanDescription) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[34]
+	mi := &file_plugin_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2750,7 +2804,7 @@ func (x *PlanDescription) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlanDescription.ProtoReflect.Descriptor instead.
 func (*PlanDescription) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{34}
+	return file_plugin_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *PlanDescription) GetCode() string {
@@ -2792,7 +2846,7 @@ type CodeDiagnostics struct {
 
 func (x *CodeDiagnostics) Reset() {
 	*x = CodeDiagnostics{}
-	mi := &file_plugin_proto_msgTypes[35]
+	mi := &file_plugin_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2804,7 +2858,7 @@ func (x *CodeDiagnostics) String() string {
 func (*CodeDiagnostics) ProtoMessage() {}
 
 func (x *CodeDiagnostics) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[35]
+	mi := &file_plugin_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2817,7 +2871,7 @@ func (x *CodeDiagnostics) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CodeDiagnostics.ProtoReflect.Descriptor instead.
 func (*CodeDiagnostics) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{35}
+	return file_plugin_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *CodeDiagnostics) GetClasses() int32 {
@@ -2875,7 +2929,7 @@ type DecodeRequest struct {
 
 func (x *DecodeRequest) Reset() {
 	*x = DecodeRequest{}
-	mi := &file_plugin_proto_msgTypes[36]
+	mi := &file_plugin_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2887,7 +2941,7 @@ func (x *DecodeRequest) String() string {
 func (*DecodeRequest) ProtoMessage() {}
 
 func (x *DecodeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[36]
+	mi := &file_plugin_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2900,7 +2954,7 @@ func (x *DecodeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DecodeRequest.ProtoReflect.Descriptor instead.
 func (*DecodeRequest) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{36}
+	return file_plugin_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *DecodeRequest) GetScheme() string {
@@ -2968,7 +3022,7 @@ type DecodeResponse struct {
 
 func (x *DecodeResponse) Reset() {
 	*x = DecodeResponse{}
-	mi := &file_plugin_proto_msgTypes[37]
+	mi := &file_plugin_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2980,7 +3034,7 @@ func (x *DecodeResponse) String() string {
 func (*DecodeResponse) ProtoMessage() {}
 
 func (x *DecodeResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[37]
+	mi := &file_plugin_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2993,7 +3047,7 @@ func (x *DecodeResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DecodeResponse.ProtoReflect.Descriptor instead.
 func (*DecodeResponse) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{37}
+	return file_plugin_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *DecodeResponse) GetPredicted() []int32 {
@@ -3193,7 +3247,13 @@ const file_plugin_proto_rawDesc = "" +
 	"\aruntime\x18\x02 \x03(\v2\x1e.polyclass.plugin.v1.ComponentR\aruntime\">\n" +
 	"\fParamProblem\x12\x14\n" +
 	"\x05param\x18\x01 \x01(\tR\x05param\x12\x18\n" +
-	"\amessage\x18\x02 \x01(\tR\amessage\"\xf3\x01\n" +
+	"\amessage\x18\x02 \x01(\tR\amessage\"\xd0\x01\n" +
+	"\x12CheckSchemeRequest\x12\x16\n" +
+	"\x06scheme\x18\x01 \x01(\tR\x06scheme\x12K\n" +
+	"\x06params\x18\x02 \x03(\v23.polyclass.plugin.v1.CheckSchemeRequest.ParamsEntryR\x06params\x1aU\n" +
+	"\vParamsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x120\n" +
+	"\x05value\x18\x02 \x01(\v2\x1a.polyclass.plugin.v1.ValueR\x05value:\x028\x01\"\xf3\x01\n" +
 	"\vReducerInfo\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\tR\aversion\x12 \n" +
@@ -3292,11 +3352,12 @@ const file_plugin_proto_rawDesc = "" +
 	"\aPredict\x12#.polyclass.plugin.v1.PredictRequest\x1a$.polyclass.plugin.v1.PredictResponse\x12T\n" +
 	"\aRelease\x12#.polyclass.plugin.v1.ReleaseRequest\x1a$.polyclass.plugin.v1.ReleaseResponse\x12Q\n" +
 	"\x06Forget\x12\".polyclass.plugin.v1.ForgetRequest\x1a#.polyclass.plugin.v1.ForgetResponse\x12`\n" +
-	"\vCheckParams\x12'.polyclass.plugin.v1.CheckParamsRequest\x1a(.polyclass.plugin.v1.CheckParamsResponse2\xfc\x01\n" +
+	"\vCheckParams\x12'.polyclass.plugin.v1.CheckParamsRequest\x1a(.polyclass.plugin.v1.CheckParamsResponse2\xde\x02\n" +
 	"\x0eReducerService\x12J\n" +
 	"\x04Info\x12 .polyclass.plugin.v1.InfoRequest\x1a .polyclass.plugin.v1.ReducerInfo\x12K\n" +
 	"\x04Plan\x12 .polyclass.plugin.v1.PlanRequest\x1a!.polyclass.plugin.v1.PlanResponse\x12Q\n" +
-	"\x06Decode\x12\".polyclass.plugin.v1.DecodeRequest\x1a#.polyclass.plugin.v1.DecodeResponseBCZAgithub.com/polyclass/polyclass/framework/internal/protov1;protov1b\x06proto3"
+	"\x06Decode\x12\".polyclass.plugin.v1.DecodeRequest\x1a#.polyclass.plugin.v1.DecodeResponse\x12`\n" +
+	"\vCheckScheme\x12'.polyclass.plugin.v1.CheckSchemeRequest\x1a(.polyclass.plugin.v1.CheckParamsResponseBCZAgithub.com/polyclass/polyclass/framework/internal/protov1;protov1b\x06proto3"
 
 var (
 	file_plugin_proto_rawDescOnce sync.Once
@@ -3311,7 +3372,7 @@ func file_plugin_proto_rawDescGZIP() []byte {
 }
 
 var file_plugin_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 43)
+var file_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 45)
 var file_plugin_proto_goTypes = []any{
 	(ParamSpec_Type)(0),         // 0: polyclass.plugin.v1.ParamSpec.Type
 	(Problem_Kind)(0),           // 1: polyclass.plugin.v1.Problem.Kind
@@ -3344,21 +3405,23 @@ var file_plugin_proto_goTypes = []any{
 	(*CheckParamsRequest)(nil),  // 28: polyclass.plugin.v1.CheckParamsRequest
 	(*CheckParamsResponse)(nil), // 29: polyclass.plugin.v1.CheckParamsResponse
 	(*ParamProblem)(nil),        // 30: polyclass.plugin.v1.ParamProblem
-	(*ReducerInfo)(nil),         // 31: polyclass.plugin.v1.ReducerInfo
-	(*Scheme)(nil),              // 32: polyclass.plugin.v1.Scheme
-	(*PlanRequest)(nil),         // 33: polyclass.plugin.v1.PlanRequest
-	(*CodeMatrix)(nil),          // 34: polyclass.plugin.v1.CodeMatrix
-	(*StageSpec)(nil),           // 35: polyclass.plugin.v1.StageSpec
-	(*PlanResponse)(nil),        // 36: polyclass.plugin.v1.PlanResponse
-	(*PlanDescription)(nil),     // 37: polyclass.plugin.v1.PlanDescription
-	(*CodeDiagnostics)(nil),     // 38: polyclass.plugin.v1.CodeDiagnostics
-	(*DecodeRequest)(nil),       // 39: polyclass.plugin.v1.DecodeRequest
-	(*DecodeResponse)(nil),      // 40: polyclass.plugin.v1.DecodeResponse
-	nil,                         // 41: polyclass.plugin.v1.FitRequest.ParamsEntry
-	nil,                         // 42: polyclass.plugin.v1.CheckParamsRequest.ParamsEntry
-	nil,                         // 43: polyclass.plugin.v1.PlanRequest.ParamsEntry
-	nil,                         // 44: polyclass.plugin.v1.PlanResponse.DiagnosticsEntry
-	nil,                         // 45: polyclass.plugin.v1.DecodeRequest.ParamsEntry
+	(*CheckSchemeRequest)(nil),  // 31: polyclass.plugin.v1.CheckSchemeRequest
+	(*ReducerInfo)(nil),         // 32: polyclass.plugin.v1.ReducerInfo
+	(*Scheme)(nil),              // 33: polyclass.plugin.v1.Scheme
+	(*PlanRequest)(nil),         // 34: polyclass.plugin.v1.PlanRequest
+	(*CodeMatrix)(nil),          // 35: polyclass.plugin.v1.CodeMatrix
+	(*StageSpec)(nil),           // 36: polyclass.plugin.v1.StageSpec
+	(*PlanResponse)(nil),        // 37: polyclass.plugin.v1.PlanResponse
+	(*PlanDescription)(nil),     // 38: polyclass.plugin.v1.PlanDescription
+	(*CodeDiagnostics)(nil),     // 39: polyclass.plugin.v1.CodeDiagnostics
+	(*DecodeRequest)(nil),       // 40: polyclass.plugin.v1.DecodeRequest
+	(*DecodeResponse)(nil),      // 41: polyclass.plugin.v1.DecodeResponse
+	nil,                         // 42: polyclass.plugin.v1.FitRequest.ParamsEntry
+	nil,                         // 43: polyclass.plugin.v1.CheckParamsRequest.ParamsEntry
+	nil,                         // 44: polyclass.plugin.v1.CheckSchemeRequest.ParamsEntry
+	nil,                         // 45: polyclass.plugin.v1.PlanRequest.ParamsEntry
+	nil,                         // 46: polyclass.plugin.v1.PlanResponse.DiagnosticsEntry
+	nil,                         // 47: polyclass.plugin.v1.DecodeRequest.ParamsEntry
 }
 var file_plugin_proto_depIdxs = []int32{
 	4,  // 0: polyclass.plugin.v1.Value.list:type_name -> polyclass.plugin.v1.ValueList
@@ -3375,63 +3438,67 @@ var file_plugin_proto_depIdxs = []int32{
 	8,  // 11: polyclass.plugin.v1.LearnerInfo.runtime:type_name -> polyclass.plugin.v1.Component
 	2,  // 12: polyclass.plugin.v1.DatasetHeader.layout:type_name -> polyclass.plugin.v1.DatasetHeader.Layout
 	16, // 13: polyclass.plugin.v1.UploadChunk.header:type_name -> polyclass.plugin.v1.DatasetHeader
-	41, // 14: polyclass.plugin.v1.FitRequest.params:type_name -> polyclass.plugin.v1.FitRequest.ParamsEntry
+	42, // 14: polyclass.plugin.v1.FitRequest.params:type_name -> polyclass.plugin.v1.FitRequest.ParamsEntry
 	11, // 15: polyclass.plugin.v1.FitRequest.problems:type_name -> polyclass.plugin.v1.Problem
 	20, // 16: polyclass.plugin.v1.FitResponse.models:type_name -> polyclass.plugin.v1.Model
 	10, // 17: polyclass.plugin.v1.PredictRequest.output:type_name -> polyclass.plugin.v1.SharedRegion
 	9,  // 18: polyclass.plugin.v1.PredictResponse.scores:type_name -> polyclass.plugin.v1.Dense
 	9,  // 19: polyclass.plugin.v1.PredictResponse.probabilities:type_name -> polyclass.plugin.v1.Dense
-	42, // 20: polyclass.plugin.v1.CheckParamsRequest.params:type_name -> polyclass.plugin.v1.CheckParamsRequest.ParamsEntry
+	43, // 20: polyclass.plugin.v1.CheckParamsRequest.params:type_name -> polyclass.plugin.v1.CheckParamsRequest.ParamsEntry
 	30, // 21: polyclass.plugin.v1.CheckParamsResponse.problems:type_name -> polyclass.plugin.v1.ParamProblem
 	8,  // 22: polyclass.plugin.v1.CheckParamsResponse.runtime:type_name -> polyclass.plugin.v1.Component
-	32, // 23: polyclass.plugin.v1.ReducerInfo.schemes:type_name -> polyclass.plugin.v1.Scheme
-	8,  // 24: polyclass.plugin.v1.ReducerInfo.runtime:type_name -> polyclass.plugin.v1.Component
-	5,  // 25: polyclass.plugin.v1.Scheme.params:type_name -> polyclass.plugin.v1.ParamSpec
-	43, // 26: polyclass.plugin.v1.PlanRequest.params:type_name -> polyclass.plugin.v1.PlanRequest.ParamsEntry
-	9,  // 27: polyclass.plugin.v1.PlanRequest.label_matrix:type_name -> polyclass.plugin.v1.Dense
-	11, // 28: polyclass.plugin.v1.PlanResponse.problems:type_name -> polyclass.plugin.v1.Problem
-	34, // 29: polyclass.plugin.v1.PlanResponse.code:type_name -> polyclass.plugin.v1.CodeMatrix
-	35, // 30: polyclass.plugin.v1.PlanResponse.next_stage:type_name -> polyclass.plugin.v1.StageSpec
-	44, // 31: polyclass.plugin.v1.PlanResponse.diagnostics:type_name -> polyclass.plugin.v1.PlanResponse.DiagnosticsEntry
-	38, // 32: polyclass.plugin.v1.PlanResponse.code_diagnostics:type_name -> polyclass.plugin.v1.CodeDiagnostics
-	37, // 33: polyclass.plugin.v1.PlanResponse.description:type_name -> polyclass.plugin.v1.PlanDescription
-	45, // 34: polyclass.plugin.v1.DecodeRequest.params:type_name -> polyclass.plugin.v1.DecodeRequest.ParamsEntry
-	9,  // 35: polyclass.plugin.v1.DecodeRequest.scores:type_name -> polyclass.plugin.v1.Dense
-	9,  // 36: polyclass.plugin.v1.DecodeRequest.probabilities:type_name -> polyclass.plugin.v1.Dense
-	9,  // 37: polyclass.plugin.v1.DecodeRequest.training_scores:type_name -> polyclass.plugin.v1.Dense
-	9,  // 38: polyclass.plugin.v1.DecodeResponse.class_scores:type_name -> polyclass.plugin.v1.Dense
-	9,  // 39: polyclass.plugin.v1.DecodeResponse.label_matrix:type_name -> polyclass.plugin.v1.Dense
-	3,  // 40: polyclass.plugin.v1.FitRequest.ParamsEntry.value:type_name -> polyclass.plugin.v1.Value
-	3,  // 41: polyclass.plugin.v1.CheckParamsRequest.ParamsEntry.value:type_name -> polyclass.plugin.v1.Value
-	3,  // 42: polyclass.plugin.v1.PlanRequest.ParamsEntry.value:type_name -> polyclass.plugin.v1.Value
-	3,  // 43: polyclass.plugin.v1.DecodeRequest.ParamsEntry.value:type_name -> polyclass.plugin.v1.Value
-	12, // 44: polyclass.plugin.v1.LearnerService.Info:input_type -> polyclass.plugin.v1.InfoRequest
-	14, // 45: polyclass.plugin.v1.LearnerService.Has:input_type -> polyclass.plugin.v1.HasRequest
-	17, // 46: polyclass.plugin.v1.LearnerService.Upload:input_type -> polyclass.plugin.v1.UploadChunk
-	19, // 47: polyclass.plugin.v1.LearnerService.Fit:input_type -> polyclass.plugin.v1.FitRequest
-	22, // 48: polyclass.plugin.v1.LearnerService.Predict:input_type -> polyclass.plugin.v1.PredictRequest
-	24, // 49: polyclass.plugin.v1.LearnerService.Release:input_type -> polyclass.plugin.v1.ReleaseRequest
-	26, // 50: polyclass.plugin.v1.LearnerService.Forget:input_type -> polyclass.plugin.v1.ForgetRequest
-	28, // 51: polyclass.plugin.v1.LearnerService.CheckParams:input_type -> polyclass.plugin.v1.CheckParamsRequest
-	12, // 52: polyclass.plugin.v1.ReducerService.Info:input_type -> polyclass.plugin.v1.InfoRequest
-	33, // 53: polyclass.plugin.v1.ReducerService.Plan:input_type -> polyclass.plugin.v1.PlanRequest
-	39, // 54: polyclass.plugin.v1.ReducerService.Decode:input_type -> polyclass.plugin.v1.DecodeRequest
-	13, // 55: polyclass.plugin.v1.LearnerService.Info:output_type -> polyclass.plugin.v1.LearnerInfo
-	15, // 56: polyclass.plugin.v1.LearnerService.Has:output_type -> polyclass.plugin.v1.HasResponse
-	18, // 57: polyclass.plugin.v1.LearnerService.Upload:output_type -> polyclass.plugin.v1.UploadResponse
-	21, // 58: polyclass.plugin.v1.LearnerService.Fit:output_type -> polyclass.plugin.v1.FitResponse
-	23, // 59: polyclass.plugin.v1.LearnerService.Predict:output_type -> polyclass.plugin.v1.PredictResponse
-	25, // 60: polyclass.plugin.v1.LearnerService.Release:output_type -> polyclass.plugin.v1.ReleaseResponse
-	27, // 61: polyclass.plugin.v1.LearnerService.Forget:output_type -> polyclass.plugin.v1.ForgetResponse
-	29, // 62: polyclass.plugin.v1.LearnerService.CheckParams:output_type -> polyclass.plugin.v1.CheckParamsResponse
-	31, // 63: polyclass.plugin.v1.ReducerService.Info:output_type -> polyclass.plugin.v1.ReducerInfo
-	36, // 64: polyclass.plugin.v1.ReducerService.Plan:output_type -> polyclass.plugin.v1.PlanResponse
-	40, // 65: polyclass.plugin.v1.ReducerService.Decode:output_type -> polyclass.plugin.v1.DecodeResponse
-	55, // [55:66] is the sub-list for method output_type
-	44, // [44:55] is the sub-list for method input_type
-	44, // [44:44] is the sub-list for extension type_name
-	44, // [44:44] is the sub-list for extension extendee
-	0,  // [0:44] is the sub-list for field type_name
+	44, // 23: polyclass.plugin.v1.CheckSchemeRequest.params:type_name -> polyclass.plugin.v1.CheckSchemeRequest.ParamsEntry
+	33, // 24: polyclass.plugin.v1.ReducerInfo.schemes:type_name -> polyclass.plugin.v1.Scheme
+	8,  // 25: polyclass.plugin.v1.ReducerInfo.runtime:type_name -> polyclass.plugin.v1.Component
+	5,  // 26: polyclass.plugin.v1.Scheme.params:type_name -> polyclass.plugin.v1.ParamSpec
+	45, // 27: polyclass.plugin.v1.PlanRequest.params:type_name -> polyclass.plugin.v1.PlanRequest.ParamsEntry
+	9,  // 28: polyclass.plugin.v1.PlanRequest.label_matrix:type_name -> polyclass.plugin.v1.Dense
+	11, // 29: polyclass.plugin.v1.PlanResponse.problems:type_name -> polyclass.plugin.v1.Problem
+	35, // 30: polyclass.plugin.v1.PlanResponse.code:type_name -> polyclass.plugin.v1.CodeMatrix
+	36, // 31: polyclass.plugin.v1.PlanResponse.next_stage:type_name -> polyclass.plugin.v1.StageSpec
+	46, // 32: polyclass.plugin.v1.PlanResponse.diagnostics:type_name -> polyclass.plugin.v1.PlanResponse.DiagnosticsEntry
+	39, // 33: polyclass.plugin.v1.PlanResponse.code_diagnostics:type_name -> polyclass.plugin.v1.CodeDiagnostics
+	38, // 34: polyclass.plugin.v1.PlanResponse.description:type_name -> polyclass.plugin.v1.PlanDescription
+	47, // 35: polyclass.plugin.v1.DecodeRequest.params:type_name -> polyclass.plugin.v1.DecodeRequest.ParamsEntry
+	9,  // 36: polyclass.plugin.v1.DecodeRequest.scores:type_name -> polyclass.plugin.v1.Dense
+	9,  // 37: polyclass.plugin.v1.DecodeRequest.probabilities:type_name -> polyclass.plugin.v1.Dense
+	9,  // 38: polyclass.plugin.v1.DecodeRequest.training_scores:type_name -> polyclass.plugin.v1.Dense
+	9,  // 39: polyclass.plugin.v1.DecodeResponse.class_scores:type_name -> polyclass.plugin.v1.Dense
+	9,  // 40: polyclass.plugin.v1.DecodeResponse.label_matrix:type_name -> polyclass.plugin.v1.Dense
+	3,  // 41: polyclass.plugin.v1.FitRequest.ParamsEntry.value:type_name -> polyclass.plugin.v1.Value
+	3,  // 42: polyclass.plugin.v1.CheckParamsRequest.ParamsEntry.value:type_name -> polyclass.plugin.v1.Value
+	3,  // 43: polyclass.plugin.v1.CheckSchemeRequest.ParamsEntry.value:type_name -> polyclass.plugin.v1.Value
+	3,  // 44: polyclass.plugin.v1.PlanRequest.ParamsEntry.value:type_name -> polyclass.plugin.v1.Value
+	3,  // 45: polyclass.plugin.v1.DecodeRequest.ParamsEntry.value:type_name -> polyclass.plugin.v1.Value
+	12, // 46: polyclass.plugin.v1.LearnerService.Info:input_type -> polyclass.plugin.v1.InfoRequest
+	14, // 47: polyclass.plugin.v1.LearnerService.Has:input_type -> polyclass.plugin.v1.HasRequest
+	17, // 48: polyclass.plugin.v1.LearnerService.Upload:input_type -> polyclass.plugin.v1.UploadChunk
+	19, // 49: polyclass.plugin.v1.LearnerService.Fit:input_type -> polyclass.plugin.v1.FitRequest
+	22, // 50: polyclass.plugin.v1.LearnerService.Predict:input_type -> polyclass.plugin.v1.PredictRequest
+	24, // 51: polyclass.plugin.v1.LearnerService.Release:input_type -> polyclass.plugin.v1.ReleaseRequest
+	26, // 52: polyclass.plugin.v1.LearnerService.Forget:input_type -> polyclass.plugin.v1.ForgetRequest
+	28, // 53: polyclass.plugin.v1.LearnerService.CheckParams:input_type -> polyclass.plugin.v1.CheckParamsRequest
+	12, // 54: polyclass.plugin.v1.ReducerService.Info:input_type -> polyclass.plugin.v1.InfoRequest
+	34, // 55: polyclass.plugin.v1.ReducerService.Plan:input_type -> polyclass.plugin.v1.PlanRequest
+	40, // 56: polyclass.plugin.v1.ReducerService.Decode:input_type -> polyclass.plugin.v1.DecodeRequest
+	31, // 57: polyclass.plugin.v1.ReducerService.CheckScheme:input_type -> polyclass.plugin.v1.CheckSchemeRequest
+	13, // 58: polyclass.plugin.v1.LearnerService.Info:output_type -> polyclass.plugin.v1.LearnerInfo
+	15, // 59: polyclass.plugin.v1.LearnerService.Has:output_type -> polyclass.plugin.v1.HasResponse
+	18, // 60: polyclass.plugin.v1.LearnerService.Upload:output_type -> polyclass.plugin.v1.UploadResponse
+	21, // 61: polyclass.plugin.v1.LearnerService.Fit:output_type -> polyclass.plugin.v1.FitResponse
+	23, // 62: polyclass.plugin.v1.LearnerService.Predict:output_type -> polyclass.plugin.v1.PredictResponse
+	25, // 63: polyclass.plugin.v1.LearnerService.Release:output_type -> polyclass.plugin.v1.ReleaseResponse
+	27, // 64: polyclass.plugin.v1.LearnerService.Forget:output_type -> polyclass.plugin.v1.ForgetResponse
+	29, // 65: polyclass.plugin.v1.LearnerService.CheckParams:output_type -> polyclass.plugin.v1.CheckParamsResponse
+	32, // 66: polyclass.plugin.v1.ReducerService.Info:output_type -> polyclass.plugin.v1.ReducerInfo
+	37, // 67: polyclass.plugin.v1.ReducerService.Plan:output_type -> polyclass.plugin.v1.PlanResponse
+	41, // 68: polyclass.plugin.v1.ReducerService.Decode:output_type -> polyclass.plugin.v1.DecodeResponse
+	29, // 69: polyclass.plugin.v1.ReducerService.CheckScheme:output_type -> polyclass.plugin.v1.CheckParamsResponse
+	58, // [58:70] is the sub-list for method output_type
+	46, // [46:58] is the sub-list for method input_type
+	46, // [46:46] is the sub-list for extension type_name
+	46, // [46:46] is the sub-list for extension extendee
+	0,  // [0:46] is the sub-list for field type_name
 }
 
 func init() { file_plugin_proto_init() }
@@ -3452,7 +3519,7 @@ func file_plugin_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_plugin_proto_rawDesc), len(file_plugin_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   43,
+			NumMessages:   45,
 			NumExtensions: 0,
 			NumServices:   2,
 		},

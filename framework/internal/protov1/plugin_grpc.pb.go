@@ -426,9 +426,10 @@ var LearnerService_ServiceDesc = grpc.ServiceDesc{
 }
 
 const (
-	ReducerService_Info_FullMethodName   = "/polyclass.plugin.v1.ReducerService/Info"
-	ReducerService_Plan_FullMethodName   = "/polyclass.plugin.v1.ReducerService/Plan"
-	ReducerService_Decode_FullMethodName = "/polyclass.plugin.v1.ReducerService/Decode"
+	ReducerService_Info_FullMethodName        = "/polyclass.plugin.v1.ReducerService/Info"
+	ReducerService_Plan_FullMethodName        = "/polyclass.plugin.v1.ReducerService/Plan"
+	ReducerService_Decode_FullMethodName      = "/polyclass.plugin.v1.ReducerService/Decode"
+	ReducerService_CheckScheme_FullMethodName = "/polyclass.plugin.v1.ReducerService/CheckScheme"
 )
 
 // ReducerServiceClient is the client API for ReducerService service.
@@ -444,6 +445,13 @@ type ReducerServiceClient interface {
 	Plan(ctx context.Context, in *PlanRequest, opts ...grpc.CallOption) (*PlanResponse, error)
 	// Decode turns a score matrix into classes.
 	Decode(ctx context.Context, in *DecodeRequest, opts ...grpc.CallOption) (*DecodeResponse, error)
+	// CheckScheme checks one combination of a scheme's parameters without
+	// data (optional: the host takes Unimplemented as no objection). bench
+	// validate and run call it for a reduction that meets no dataset that
+	// loads, so that a code matrix's own faults (an entry that is not −1, 0
+	// or +1, identical rows) are reported in the same pass as the data's;
+	// what depends on the classes (the row count) waits for Plan.
+	CheckScheme(ctx context.Context, in *CheckSchemeRequest, opts ...grpc.CallOption) (*CheckParamsResponse, error)
 }
 
 type reducerServiceClient struct {
@@ -484,6 +492,16 @@ func (c *reducerServiceClient) Decode(ctx context.Context, in *DecodeRequest, op
 	return out, nil
 }
 
+func (c *reducerServiceClient) CheckScheme(ctx context.Context, in *CheckSchemeRequest, opts ...grpc.CallOption) (*CheckParamsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(CheckParamsResponse)
+	err := c.cc.Invoke(ctx, ReducerService_CheckScheme_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // ReducerServiceServer is the server API for ReducerService service.
 // All implementations must embed UnimplementedReducerServiceServer
 // for forward compatibility.
@@ -497,6 +515,13 @@ type ReducerServiceServer interface {
 	Plan(context.Context, *PlanRequest) (*PlanResponse, error)
 	// Decode turns a score matrix into classes.
 	Decode(context.Context, *DecodeRequest) (*DecodeResponse, error)
+	// CheckScheme checks one combination of a scheme's parameters without
+	// data (optional: the host takes Unimplemented as no objection). bench
+	// validate and run call it for a reduction that meets no dataset that
+	// loads, so that a code matrix's own faults (an entry that is not −1, 0
+	// or +1, identical rows) are reported in the same pass as the data's;
+	// what depends on the classes (the row count) waits for Plan.
+	CheckScheme(context.Context, *CheckSchemeRequest) (*CheckParamsResponse, error)
 	mustEmbedUnimplementedReducerServiceServer()
 }
 
@@ -515,6 +540,9 @@ func (UnimplementedReducerServiceServer) Plan(context.Context, *PlanRequest) (*P
 }
 func (UnimplementedReducerServiceServer) Decode(context.Context, *DecodeRequest) (*DecodeResponse, error) {
 	return nil, status.Errorf(codes.Unimplemented, "method Decode not implemented")
+}
+func (UnimplementedReducerServiceServer) CheckScheme(context.Context, *CheckSchemeRequest) (*CheckParamsResponse, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method CheckScheme not implemented")
 }
 func (UnimplementedReducerServiceServer) mustEmbedUnimplementedReducerServiceServer() {}
 func (UnimplementedReducerServiceServer) testEmbeddedByValue()                        {}
@@ -591,6 +619,24 @@ func _ReducerService_Decode_Handler(srv interface{}, ctx context.Context, dec fu
 	return interceptor(ctx, in, info, handler)
 }
 
+func _ReducerService_CheckScheme_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(CheckSchemeRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ReducerServiceServer).CheckScheme(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: ReducerService_CheckScheme_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ReducerServiceServer).CheckScheme(ctx, req.(*CheckSchemeRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // ReducerService_ServiceDesc is the grpc.ServiceDesc for ReducerService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -609,6 +655,10 @@ var ReducerService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "Decode",
 			Handler:    _ReducerService_Decode_Handler,
+		},
+		{
+			MethodName: "CheckScheme",
+			Handler:    _ReducerService_CheckScheme_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
 	"github.com/polyclass/polyclass/framework/internal/convert"
 	pb "github.com/polyclass/polyclass/framework/internal/protov1"
 	"github.com/polyclass/polyclass/framework/plugin"
@@ -49,4 +52,28 @@ func paramProblems(err error) []*pb.ParamProblem {
 		return []*pb.ParamProblem{{Param: pe.Param, Message: pe.Err.Error()}}
 	}
 	return []*pb.ParamProblem{{Message: err.Error()}}
+}
+
+// CheckScheme checks one combination of a scheme's parameters against
+// the scheme's specs, then with the reducer's SchemeChecker when it has
+// one. An unknown scheme is an error of the call, as in Plan.
+func (s *reducerServer) CheckScheme(ctx context.Context, req *pb.CheckSchemeRequest) (*pb.CheckParamsResponse, error) {
+	sc, ok := s.schemes[req.GetScheme()]
+	if !ok {
+		return nil, status.Errorf(codes.InvalidArgument, "unknown scheme %q", req.GetScheme())
+	}
+	p := convert.ParamsFromPB(req.GetParams())
+	resp := &pb.CheckParamsResponse{}
+	if errs := plugin.CheckParams(sc.Params, p); len(errs) > 0 {
+		for _, err := range errs {
+			resp.Problems = append(resp.Problems, paramProblems(err)...)
+		}
+		return resp, nil
+	}
+	c, ok := s.impl.(plugin.SchemeChecker)
+	if !ok {
+		return resp, nil
+	}
+	resp.Problems = paramProblems(c.CheckScheme(ctx, sc.Name, plugin.WithDefaults(sc.Params, p)))
+	return resp, nil
 }

@@ -236,11 +236,16 @@ func int8Bytes(v []int8) []byte {
 	return b
 }
 
+// UnknownClasses is CheckRows's K when the number of classes is not known
+// (a check without data): the row count is not checked.
+const UnknownClasses = -1
+
 // CheckRows returns every problem of the user-supplied rows of a code
 // matrix for a task of K classes at once, as MatrixErrors (nil when none):
 // each entry outside {−1, 0, +1}, each row whose length differs from row
-// 0's, each pair of identical rows, and a row count other than K. FromRows
-// stops at the first; CheckRows lets a user fix them all in one pass.
+// 0's, each pair of identical rows, and a row count other than K (unless
+// K is UnknownClasses). FromRows stops at the first; CheckRows lets a user
+// fix them all in one pass.
 func CheckRows(rows [][]float64, K int) error {
 	var es MatrixErrors
 	if len(rows) > 0 && len(rows[0]) == 0 {
@@ -265,7 +270,7 @@ func CheckRows(rows [][]float64, K int) error {
 		}
 		seen[key] = k
 	}
-	if len(rows) != K {
+	if K != UnknownClasses && len(rows) != K {
 		es = append(es, &MatrixError{Kind: ErrRowCount, Row: -1, Col: -1, Other: -1,
 			Msg: fmt.Sprintf("%d rows but the task has %d classes", len(rows), K)})
 	}

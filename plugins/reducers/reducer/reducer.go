@@ -9,6 +9,7 @@ package reducer
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -170,6 +171,29 @@ func (*Reducer) Plan(_ context.Context, req sdk.PlanRequest) (sdk.Plan, error) {
 		return sdk.Plan{}, sdk.WithParam("decode", err)
 	}
 	return codePlan(req, m, decode)
+}
+
+// CheckScheme reports the faults of a multiclass scheme's parameters that
+// show without data (sdk.SchemeChecker), beyond the specs' own checks
+// (an unknown decoder): ties = libsvm beside another decoder, and the
+// scheme's own check (a user code matrix's entries and rows). What needs
+// the classes waits for Plan.
+func (*Reducer) CheckScheme(_ context.Context, scheme string, p sdk.Params) error {
+	sc, ok := lookupScheme(scheme)
+	if !ok {
+		return nil // a multi-label scheme: Plan checks it
+	}
+	decode := p.Str("decode")
+	var errs []error
+	if sc.oneVsOne && p.Str("ties") == TiesLibsvm && decode != codes.Vote {
+		errs = append(errs, sdk.WithParam("ties", fmt.Errorf("ties = %q applies to decode = vote, not %s", TiesLibsvm, decode)))
+	}
+	if sc.check != nil {
+		if err := sc.check(p); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // coverageProbe is a placeholder counts table so that NewDecoder can check

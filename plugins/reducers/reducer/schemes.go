@@ -31,6 +31,9 @@ type scheme struct {
 	// code describes its code matrix in words, the same for every dataset
 	// where the parameters allow (sdk.PlanDescription.Code).
 	code func(p sdk.Params) string
+	// check reports what is wrong with its parameters whatever the
+	// classes (CheckScheme); nil where Plan alone can tell.
+	check func(p sdk.Params) error
 	// argmax, the decoder's words when decode = argmax applies (ova,
 	// none): "" where it does not.
 	argmax string
@@ -84,6 +87,7 @@ func schemes() []scheme {
 				}},
 			matrix: ecocMatrix,
 			code:   ecocWords,
+			check:  checkEcoc,
 		},
 		{
 			info: sdk.Scheme{Name: None, RowWiseDecode: true,
@@ -162,6 +166,26 @@ func ecocMatrix(req sdk.PlanRequest) (*codes.Matrix, error) {
 	default:
 		return nil, sdk.WithParam("code", fmt.Errorf("unknown code %q", code))
 	}
+}
+
+// checkEcoc reports the ecoc scheme's faults that show without data: a
+// user matrix beside a generated code, the matrix's own faults (an entry
+// outside {−1, 0, +1}, ragged or identical rows; not its row count, which
+// needs the classes), and neither a matrix nor a code.
+func checkEcoc(p sdk.Params) error {
+	rows := p.Matrix("matrix")
+	switch {
+	case rows != nil && p.Str("code") != "":
+		return sdk.WithParam("matrix", errors.New("give either matrix or code, not both"))
+	case rows != nil:
+		if err := codes.CheckRows(rows, codes.UnknownClasses); err != nil {
+			return sdk.WithParam("matrix", err)
+		}
+		return nil
+	case p.Str("code") == "":
+		return fmt.Errorf("scheme ecoc needs matrix = [[...], ...] or code = \"random_dense\" | \"random_sparse\" | \"exhaustive\"")
+	}
+	return nil
 }
 
 // userMatrix is the code matrix the ecoc scheme's matrix parameter gives,

@@ -349,6 +349,11 @@ class ReducerServiceStub(object):
                 request_serializer=plugin__pb2.DecodeRequest.SerializeToString,
                 response_deserializer=plugin__pb2.DecodeResponse.FromString,
                 )
+        self.CheckScheme = channel.unary_unary(
+                '/polyclass.plugin.v1.ReducerService/CheckScheme',
+                request_serializer=plugin__pb2.CheckSchemeRequest.SerializeToString,
+                response_deserializer=plugin__pb2.CheckParamsResponse.FromString,
+                )
 
 
 class ReducerServiceServicer(object):
@@ -379,6 +384,18 @@ class ReducerServiceServicer(object):
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def CheckScheme(self, request, context):
+        """CheckScheme checks one combination of a scheme's parameters without
+        data (optional: the host takes Unimplemented as no objection). bench
+        validate and run call it for a reduction that meets no dataset that
+        loads, so that a code matrix's own faults (an entry that is not −1, 0
+        or +1, identical rows) are reported in the same pass as the data's;
+        what depends on the classes (the row count) waits for Plan.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_ReducerServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -396,6 +413,11 @@ def add_ReducerServiceServicer_to_server(servicer, server):
                     servicer.Decode,
                     request_deserializer=plugin__pb2.DecodeRequest.FromString,
                     response_serializer=plugin__pb2.DecodeResponse.SerializeToString,
+            ),
+            'CheckScheme': grpc.unary_unary_rpc_method_handler(
+                    servicer.CheckScheme,
+                    request_deserializer=plugin__pb2.CheckSchemeRequest.FromString,
+                    response_serializer=plugin__pb2.CheckParamsResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -459,5 +481,22 @@ class ReducerService(object):
         return grpc.experimental.unary_unary(request, target, '/polyclass.plugin.v1.ReducerService/Decode',
             plugin__pb2.DecodeRequest.SerializeToString,
             plugin__pb2.DecodeResponse.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def CheckScheme(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(request, target, '/polyclass.plugin.v1.ReducerService/CheckScheme',
+            plugin__pb2.CheckSchemeRequest.SerializeToString,
+            plugin__pb2.CheckParamsResponse.FromString,
             options, channel_credentials,
             insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
