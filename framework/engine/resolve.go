@@ -7,6 +7,7 @@ import (
 
 	"github.com/polyclass/polyclass/framework/config"
 	"github.com/polyclass/polyclass/framework/cv"
+	"github.com/polyclass/polyclass/framework/dataset"
 	"github.com/polyclass/polyclass/framework/host"
 	"github.com/polyclass/polyclass/framework/param"
 )
@@ -133,7 +134,7 @@ func (r *resolver) bind() (*bound, bool) {
 		if r.ctx.Err() != nil { // interrupted: loading more data is in vain
 			return b, false
 		}
-		ds, diags := bindDataset(d, &exp.CV, exp.Seed)
+		ds, diags := dataset.Bind(d, &exp.CV, exp.Seed)
 		r.diags = append(r.diags, diags...)
 		if ds != nil {
 			g.Datasets = append(g.Datasets, ds)

@@ -1,4 +1,4 @@
-package engine
+package dataset
 
 import (
 	"errors"
@@ -18,12 +18,12 @@ import (
 	"github.com/polyclass/polyclass/framework/safetext"
 )
 
-// bindDataset binds dataset block c under the cv block cvc and the
+// Bind binds dataset block c under the cv block cvc and the
 // experiment's seed: it loads the dataset (its file, and its test file
 // when it has one), checks its target, features and classes, assigns its
 // rows to folds and checks what the folds leave each class. It returns
 // the dataset (nil after an error) and the diagnostics.
-func bindDataset(c *config.Dataset, cvc *config.CV, seed uint64) (*Dataset, hcl.Diagnostics) {
+func Bind(c *config.Dataset, cvc *config.CV, seed uint64) (*Dataset, hcl.Diagnostics) {
 	var ck checker
 	ds := ck.loadDataset(c, cvc, seed)
 	if ds != nil {
@@ -124,10 +124,10 @@ func (ck *checker) classTarget(ds *Dataset) bool {
 		if code < 0 {
 			if v, ok := missingMarker(ds, i); ok {
 				ck.errorf(c.PathRange, "Missing marker is a class", "Dataset %q: %s data row %d holds %q in the target column %q, a class value, which the dataset's missing = %q makes a missing value: a class cannot be missing. Remove %q from missing (it applies to every column), or rename the class.",
-					c.Name, ck.locate(ds, i, c.Target), i+1, v, c.Target, c.Missing, v)
+					c.Name, ds.Locate(i, c.Target), i+1, v, c.Target, c.Missing, v)
 				return false
 			}
-			ck.errorf(c.PathRange, "Missing class", "Dataset %q: %s data row %d has no value in the target column %q.", c.Name, ck.locate(ds, i, c.Target), i+1, c.Target)
+			ck.errorf(c.PathRange, "Missing class", "Dataset %q: %s data row %d has no value in the target column %q.", c.Name, ds.Locate(i, c.Target), i+1, c.Target)
 			return false
 		}
 		ds.Labels[i] = index[code]
@@ -183,7 +183,7 @@ func (ck *checker) labelTargets(ds *Dataset) bool {
 		for i := 0; i < t.NumRows; i++ {
 			v, text := labelValue(col, i)
 			if v != 0 && v != 1 {
-				ck.errorf(c.PathRange, "Invalid label value", "Dataset %q: %s data row %d: label column %q holds %s; a label column must hold 0 or 1 (or true or false).", c.Name, ck.locate(ds, i, name), i+1, name, text)
+				ck.errorf(c.PathRange, "Invalid label value", "Dataset %q: %s data row %d: label column %q holds %s; a label column must hold 0 or 1 (or true or false).", c.Name, ds.Locate(i, name), i+1, name, text)
 				return false
 			}
 			ds.LabelMatrix.Set(i, k, v)

@@ -1,4 +1,4 @@
-package engine
+package dataset
 
 import (
 	"errors"
@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/hashicorp/hcl/v2"
 
 	"github.com/polyclass/polyclass/framework/config"
 	"github.com/polyclass/polyclass/framework/cv"
@@ -239,4 +241,28 @@ func (ck *checker) trainingClasses(d *Dataset, cvc *config.CV) {
 	}
 	ck.warnf(rng, "Class missing from a training part",
 		"Dataset %q: %s%s: the fold's models cannot predict the class, and its test rows of it all count as errors.", c.Name, first, more)
+}
+
+// IterativeRange returns where cvc sets stratified, or the cv block's
+// folds, or else the dataset block of c.
+func IterativeRange(c *config.Dataset, cvc *config.CV) hcl.Range {
+	for _, r := range []hcl.Range{cvc.StratifiedRange, cvc.FoldsRange} {
+		if r.Filename != "" {
+			return r
+		}
+	}
+	return c.DeclRange
+}
+
+// iterativeHoldout warns when multi-label dataset d is split by the cv
+// block's holdout under stratified = "iterative": the holdout of
+// multi-label rows is a plain random split, not iteratively stratified.
+func (ck *checker) iterativeHoldout(d *Dataset, cvc *config.CV) {
+	c := d.Config
+	if !d.MultiLabel || !cvc.Iterative || cvc.Holdout <= 0 || c.TestPath != "" || c.FoldsFile != "" || cvc.FoldsFile != "" {
+		return
+	}
+	ck.warnf(IterativeRange(c, cvc), "Holdout not stratified",
+		`Dataset %q: stratified = "iterative" stratifies the k-fold folds of multi-label data; its holdout = %v is a plain random split of the rows. Use folds (k-fold) for iterative stratification, or drop stratified.`,
+		c.Name, cvc.Holdout)
 }

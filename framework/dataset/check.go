@@ -1,4 +1,4 @@
-package engine
+package dataset
 
 import (
 	"errors"
@@ -100,9 +100,9 @@ func (ck *checker) hasFeatures(d *Dataset) bool {
 	return false
 }
 
-// rowInFile returns the 0-based row of table row i in its file: the test
+// RowInFile returns the 0-based row of table row i in its file: the test
 // file's rows follow the training file's.
-func rowInFile(d *Dataset, i int) int {
+func (d *Dataset) RowInFile(i int) int {
 	if n := trainRows(d); d.Config.TestPath != "" && i >= n {
 		return i - n
 	}
@@ -124,9 +124,11 @@ func trainRows(d *Dataset) int {
 	return n
 }
 
-// locate names the file, line and byte column of table row i in column
-// name, as "file:line:col:", or "file:" when the format has no positions.
-func (ck *checker) locate(d *Dataset, i int, name string) string {
+// Locate names the file, line and byte column of table row i in column
+// name, as "file:line:col:", or "file:" when the format has no positions
+// ("" while the rows of a training and a test file are not told apart,
+// before the folds are made).
+func (d *Dataset) Locate(i int, name string) string {
 	path := d.Config.Path
 	if d.Config.TestPath != "" && len(d.Folds) == 0 {
 		return "" // the rows of the two files are not told apart yet
@@ -134,7 +136,7 @@ func (ck *checker) locate(d *Dataset, i int, name string) string {
 	if d.Config.TestPath != "" && i >= trainRows(d) {
 		path = d.Config.TestPath
 	}
-	pos := data.Locate(path, loadOptions(d.Config), rowInFile(d, i), name)
+	pos := data.Locate(path, loadOptions(d.Config), d.RowInFile(i), name)
 	if pos.Line == 0 {
 		return path + ":"
 	}
@@ -200,7 +202,7 @@ func (ck *checker) canonicalClasses(d *Dataset, target *data.Column) bool {
 	if le := (*data.LabelError)(nil); errors.As(err, &le) {
 		at := "a declared value of"
 		if le.Row >= 0 {
-			at = fmt.Sprintf("%s data row %d,", ck.locate(d, le.Row, c.Target), le.Row+1)
+			at = fmt.Sprintf("%s data row %d,", d.Locate(le.Row, c.Target), le.Row+1)
 		}
 		why := "tables, plots and file names cannot show it"
 		if errors.Is(err, data.ErrHiddenLabel) {
@@ -299,7 +301,7 @@ func (ck *checker) spellingAt(d *Dataset, s data.Spelling) string {
 	if s.Row < 0 {
 		return "declared, on no row"
 	}
-	return strings.TrimSpace(fmt.Sprintf("%s data row %d", ck.locate(d, s.Row, d.Config.Target), s.Row+1))
+	return strings.TrimSpace(fmt.Sprintf("%s data row %d", d.Locate(s.Row, d.Config.Target), s.Row+1))
 }
 
 // constantFeatures warns when every feature column of dataset d holds
