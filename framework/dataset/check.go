@@ -136,7 +136,14 @@ func (d *Dataset) Locate(i int, name string) string {
 	if d.Config.TestPath != "" && i >= trainRows(d) {
 		path = d.Config.TestPath
 	}
-	pos := data.Locate(path, loadOptions(d.Config), d.RowInFile(i), name)
+	return placeOf(d.Config, path, d.RowInFile(i), name)
+}
+
+// placeOf names the line and byte column of 0-based row in column name
+// of path, a file of dataset c, as "file:line:col:", or "file:" when the
+// format has no positions.
+func placeOf(c *config.Dataset, path string, row int, name string) string {
+	pos := data.Locate(path, loadOptions(c), row, name)
 	if pos.Line == 0 {
 		return path + ":"
 	}
@@ -160,13 +167,9 @@ func (ck *checker) testClassesTrained(d *Dataset, train int) bool {
 	for i := train; i < len(d.Labels); i++ {
 		if y := d.Labels[i]; !trained[y] {
 			row := i - train
-			at := c.TestPath + ":"
-			if pos := data.Locate(c.TestPath, loadOptions(c), row, c.Target); pos.Line > 0 {
-				at = fmt.Sprintf("%s:%d:%d:", c.TestPath, pos.Line, pos.Byte)
-			}
 			ck.errorf(c.TestPathRange, "Class missing from the training file",
 				"Dataset %q: %s test row %d has class %q, which no row of the training file %s has: no model can learn it, and every test row of it would count as an error. Add rows of it to the training file, or remove them from the test file.",
-				c.Name, at, row+1, d.Classes[y], c.Path)
+				c.Name, placeOf(c, c.TestPath, row, c.Target), row+1, d.Classes[y], c.Path)
 			return false
 		}
 	}
