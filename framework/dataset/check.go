@@ -50,7 +50,7 @@ func (ck *checker) unknownColumns(c *config.Dataset, e *data.UnknownColumnsError
 		attr, rng := "categorical", c.CategoricalRange
 		switch {
 		case u.List == data.CategoricalList && u.Name == c.Target && !slices.Contains(c.Categorical, c.Target):
-			if !c.TargetDefaulted || data.FormatName(c.Path) != "arff" {
+			if !c.TargetDefaulted || e.Format != "arff" {
 				ck.unknownTarget(c, e.Columns)
 			}
 			continue
