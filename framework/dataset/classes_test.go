@@ -174,9 +174,11 @@ func TestClassTargetTestFile(t *testing.T) {
 	if err := os.WriteFile(ds.Config.TestPath, []byte("a,class\n4,1.0\n5,2\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if ds.Table, _ = r.testFile(ds.Config, ds.Table, loadOptions(ds.Config)); ds.Table == nil {
+	f, _ := r.readFiles(ds.Config)
+	if f == nil || f.Test == nil {
 		t.Fatal(diagLines(r.diags, dir))
 	}
+	ds.Table = f.Test.Both
 	if !r.classTarget(ds) || !r.testClassesTrained(ds, 3) {
 		t.Fatal(diagLines(r.diags, dir))
 	}
