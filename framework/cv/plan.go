@@ -38,6 +38,7 @@ type FileError struct {
 	Err     error
 }
 
+// Error returns Err's text.
 func (e *FileError) Error() string { return e.Err.Error() }
 
 // Unwrap returns the cause.

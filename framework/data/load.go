@@ -15,6 +15,7 @@ type Files struct {
 // apart. Its text is Err's.
 type TestError struct{ Err error }
 
+// Error returns Err's text.
 func (e *TestError) Error() string { return e.Err.Error() }
 
 // Unwrap returns ReadTest's error.
