@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -343,5 +345,32 @@ func TestUnknownColumnsError(t *testing.T) {
 	}
 	if got := fmt.Sprint(NumericList, IgnoreList, OptionList(7)); got != "Numeric Ignore OptionList(7)" {
 		t.Errorf("OptionList strings %q", got)
+	}
+}
+
+// TestUnknownColumnsFormat: the *UnknownColumnsError of Read names the
+// format of the file, as FormatName does (the ARFF file of a multi-label
+// dataset without a target is told from the others by it).
+func TestUnknownColumnsFormat(t *testing.T) {
+	dir := t.TempDir()
+	opt := Options{Categorical: []string{"zz"}}
+	for _, tt := range []struct{ file, src, format string }{
+		{"d.csv", "a,b\n1,2\n", "csv"},
+		{"d.tsv", "a\tb\n1\t2\n", "tsv"},
+		{"d.arff", "@relation r\n@attribute a numeric\n@data\n1\n", "arff"},
+		{"d.libsvm", "1 1:1\n", "libsvm"},
+	} {
+		path := filepath.Join(dir, tt.file)
+		if err := os.WriteFile(path, []byte(tt.src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := Read(path, opt)
+		var e *UnknownColumnsError
+		if !errors.As(err, &e) {
+			t.Fatalf("%s: error %v, want an *UnknownColumnsError", tt.file, err)
+		}
+		if e.Format != tt.format || e.Format != FormatName(path) {
+			t.Errorf("%s: format %q, want %q", tt.file, e.Format, tt.format)
+		}
 	}
 }

@@ -240,7 +240,11 @@ func Read(path string, opt Options) (*Table, error) {
 	if opt.Delimiter == 0 {
 		opt.Delimiter = f.delim
 	}
-	return f.read(path, opt)
+	t, err := f.read(path, opt)
+	if uc := (*UnknownColumnsError)(nil); errors.As(err, &uc) {
+		uc.Format = f.Name
+	}
+	return t, err
 }
 
 // FileSHA256 returns the hex SHA-256 of the bytes of path as stored (for a
@@ -397,6 +401,8 @@ type UnknownColumnsError struct {
 	Unknown []UnknownColumn
 	// Columns are the file's columns, for suggestions.
 	Columns []string
+	// Format is the name of the file's format (FormatName), set by Read.
+	Format string
 }
 
 // Error implements error.

@@ -6,10 +6,8 @@ package engine
 import (
 	"fmt"
 
-	"gonum.org/v1/gonum/mat"
-
 	"github.com/polyclass/polyclass/framework/config"
-	"github.com/polyclass/polyclass/framework/data"
+	"github.com/polyclass/polyclass/framework/dataset"
 	"github.com/polyclass/polyclass/framework/encode"
 	"github.com/polyclass/polyclass/framework/host"
 	"github.com/polyclass/polyclass/framework/outcome"
@@ -17,30 +15,17 @@ import (
 	"github.com/polyclass/polyclass/framework/plugin"
 )
 
-// Dataset is a loaded dataset with its target and fold assignments.
-type Dataset struct {
-	Config *config.Dataset
-	Table  *data.Table
-	SHA256 string
-	// TestSHA256 is the digest of the test file, when the dataset has one:
-	// Table then holds the training rows followed by the test rows.
-	TestSHA256 string
-	// Classes are the class names in index order (sorted), Labels the class
-	// index of each row. For multi-label data Classes are the label names
-	// and LabelMatrix the n × K 0/1 label matrix.
-	Classes     []string
-	Labels      []int
-	MultiLabel  bool
-	LabelMatrix *mat.Dense
-	// Folds[r][i] is the fold of row i in repeat r; NumFolds folds each.
-	Folds    [][]int
-	NumFolds int
-	// Features is the frame of feature columns (target left out).
-	Features *encode.Frame
-}
+// Dataset is a loaded dataset with its target and fold assignments
+// (package dataset binds a dataset block to it).
+type Dataset = dataset.Dataset
 
-// K returns the number of classes.
-func (d *Dataset) K() int { return len(d.Classes) }
+// locate names the place of table row i of dataset d in column name
+// (Dataset.Locate), for the dry runs' messages.
+func (ck *checker) locate(d *Dataset, i int, name string) string { return d.Locate(i, name) }
+
+// rowInFile returns the 0-based row of table row i of dataset d in its
+// file (Dataset.RowInFile).
+func rowInFile(d *Dataset, i int) int { return d.RowInFile(i) }
 
 // Pipeline is a resolved pipeline: its steps in order.
 type Pipeline struct {

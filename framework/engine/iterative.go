@@ -3,39 +3,13 @@ package engine
 import (
 	"slices"
 
-	"github.com/hashicorp/hcl/v2"
-
-	"github.com/polyclass/polyclass/framework/config"
+	"github.com/polyclass/polyclass/framework/dataset"
 )
 
 // The splits that cv { stratified = "iterative" } does not reach: it
 // stratifies the k-fold folds of multi-label data only, and the places
 // that would silently use a plain random split instead are warned of at
-// the stratified attribute.
-
-// iterativeRange returns where cvc sets stratified, or the cv block's
-// folds, or else the dataset block of c.
-func iterativeRange(c *config.Dataset, cvc *config.CV) hcl.Range {
-	for _, r := range []hcl.Range{cvc.StratifiedRange, cvc.FoldsRange} {
-		if r.Filename != "" {
-			return r
-		}
-	}
-	return c.DeclRange
-}
-
-// iterativeHoldout warns when multi-label dataset d is split by the cv
-// block's holdout under stratified = "iterative": the holdout of
-// multi-label rows is a plain random split, not iteratively stratified.
-func (ck *checker) iterativeHoldout(d *Dataset, cvc *config.CV) {
-	c := d.Config
-	if !d.MultiLabel || !cvc.Iterative || cvc.Holdout <= 0 || c.TestPath != "" || c.FoldsFile != "" || cvc.FoldsFile != "" {
-		return
-	}
-	ck.warnf(iterativeRange(c, cvc), "Holdout not stratified",
-		`Dataset %q: stratified = "iterative" stratifies the k-fold folds of multi-label data; its holdout = %v is a plain random split of the rows. Use folds (k-fold) for iterative stratification, or drop stratified.`,
-		c.Name, cvc.Holdout)
-}
+// the stratified attribute (a dataset's holdout: package dataset).
 
 // iterativeTune warns when tuned learner l has cells on a multi-label
 // dataset under stratified = "iterative": the inner folds of its tune
@@ -48,7 +22,7 @@ func (ck *checker) iterativeTune(g *Grid, l *Learner) {
 	}
 	for _, d := range g.Datasets {
 		if d.MultiLabel && g.hasCells(d, l) {
-			ck.warnf(iterativeRange(d.Config, cvc), "Inner folds not stratified",
+			ck.warnf(dataset.IterativeRange(d.Config, cvc), "Inner folds not stratified",
 				`Learner %q tunes on multi-label dataset %q: stratified = "iterative" stratifies its outer folds, but the tune block's inner folds are plain shuffled k-fold.`,
 				l.Config.Name, d.Config.Name)
 			return

@@ -18,37 +18,12 @@ func reachDiags(ck *checker) []string {
 }
 
 // TestIterativeReach: cv { stratified = "iterative" } stratifies the
-// k-fold folds of multi-label data only; a multi-label holdout (a plain
-// random split) and a tune block's inner folds on multi-label data (plain
-// shuffled k-fold) used it in silence, and each is now a warning at the
-// stratified attribute. Multiclass data, k-fold, and a dataset whose
-// split is fixed by a file get none.
+// k-fold folds of multi-label data only; a tune block's inner folds on
+// multi-label data (plain shuffled k-fold) used it in silence, and are
+// now a warning at the stratified attribute (a multi-label holdout:
+// dataset.TestIterativeHoldout).
 func TestIterativeReach(t *testing.T) {
 	iterative := config.CV{Folds: 5, Repeats: 1, Stratified: true, Iterative: true, StratifiedRange: at(9)}
-	holdout := iterative
-	holdout.Holdout = 0.25
-	const holdoutWarning = `9: Holdout not stratified: Dataset "emotions": stratified = "iterative" stratifies the k-fold folds of multi-label data; its holdout = 0.25 is a plain random split of the rows. Use folds (k-fold) for iterative stratification, or drop stratified.`
-	for _, tc := range []struct {
-		name       string
-		cv         config.CV
-		multiLabel bool
-		testPath   string
-		want       []string
-	}{
-		{"multi-label holdout", holdout, true, "", []string{holdoutWarning}},
-		{"multi-label k-fold", iterative, true, "", nil},
-		{"multiclass holdout", holdout, false, "", nil},
-		{"multi-label test file", holdout, true, "t.csv", nil},
-	} {
-		t.Run("holdout/"+tc.name, func(t *testing.T) {
-			d := &Dataset{Config: &config.Dataset{Name: "emotions", TestPath: tc.testPath, DeclRange: at(3)}, MultiLabel: tc.multiLabel}
-			var ck checker
-			ck.iterativeHoldout(d, &tc.cv)
-			if got := reachDiags(&ck); !slices.Equal(got, tc.want) {
-				t.Errorf("diagnostics %q, want %q", got, tc.want)
-			}
-		})
-	}
 	const tuneWarning = `9: Inner folds not stratified: Learner "svm" tunes on multi-label dataset "emotions": stratified = "iterative" stratifies its outer folds, but the tune block's inner folds are plain shuffled k-fold.`
 	for _, tc := range []struct {
 		name string

@@ -7,6 +7,7 @@ import (
 
 	"github.com/polyclass/polyclass/framework/config"
 	"github.com/polyclass/polyclass/framework/cv"
+	"github.com/polyclass/polyclass/framework/dataset"
 	"github.com/polyclass/polyclass/framework/host"
 	"github.com/polyclass/polyclass/framework/param"
 )
@@ -64,10 +65,10 @@ type ResolveOptions struct {
 //     (over RPC), which finds what would fail every fold of a cell;
 //   - expand makes the cells, a pure cross product.
 //
-// Each block kind binds in a file of its own, by a function of the block
-// and the explicit inputs it needs that returns the bound value and its
-// diagnostics: bindDataset in bind_dataset.go (its checks in
-// datasetcheck.go, its folds in bind_cv.go, under cv.Options), bindPipeline
+// Each block kind binds in a file (a dataset: a package) of its own, by
+// one function of the block and the explicit inputs it needs that returns
+// the bound value and its diagnostics: dataset.Bind (its files read by
+// data.Load, its checks, its folds by cv.Plan.Assign), bindPipeline
 // in bind_pipeline.go, bindLearner in bind_learner.go, bindReduction in
 // bind_reduction.go, bindOutput in bind_output.go. A learner's and a
 // reduction's parameters bind in one call to the package that reads them
@@ -133,7 +134,7 @@ func (r *resolver) bind() (*bound, bool) {
 		if r.ctx.Err() != nil { // interrupted: loading more data is in vain
 			return b, false
 		}
-		ds, diags := bindDataset(d, &exp.CV, exp.Seed)
+		ds, diags := dataset.Bind(d, &exp.CV, exp.Seed)
 		r.diags = append(r.diags, diags...)
 		if ds != nil {
 			g.Datasets = append(g.Datasets, ds)

@@ -1,7 +1,6 @@
-package engine
+package dataset
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"slices"
@@ -15,10 +14,10 @@ import (
 )
 
 // loadTarget writes text to file in a temporary directory, reads it as
-// the dataset c (its path set there) would be, and returns the resolver
+// the dataset c (its path set there) would be, and returns the checker
 // and the dataset, the table bound; $DIR in the diagnostics is the
 // directory.
-func loadTarget(t *testing.T, file, text string, c config.Dataset) (*resolver, *Dataset, string) {
+func loadTarget(t *testing.T, file, text string, c config.Dataset) (*checker, *Dataset, string) {
 	t.Helper()
 	dir := t.TempDir()
 	c.Name, c.Path = "d", filepath.Join(dir, file)
@@ -29,7 +28,7 @@ func loadTarget(t *testing.T, file, text string, c config.Dataset) (*resolver, *
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &resolver{ctx: context.Background()}, &Dataset{Config: &c, Table: tab}, dir
+	return &checker{}, &Dataset{Config: &c, Table: tab}, dir
 }
 
 // diagLines formats diagnostics as "severity: summary: detail" lines,
@@ -175,9 +174,11 @@ func TestClassTargetTestFile(t *testing.T) {
 	if err := os.WriteFile(ds.Config.TestPath, []byte("a,class\n4,1.0\n5,2\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if ds.Table, _ = r.testFile(ds.Config, ds.Table, loadOptions(ds.Config)); ds.Table == nil {
+	f, _ := r.readFiles(ds.Config)
+	if f == nil || f.Test == nil {
 		t.Fatal(diagLines(r.diags, dir))
 	}
+	ds.Table = f.Test.Both
 	if !r.classTarget(ds) || !r.testClassesTrained(ds, 3) {
 		t.Fatal(diagLines(r.diags, dir))
 	}

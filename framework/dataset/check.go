@@ -1,4 +1,4 @@
-package engine
+package dataset
 
 import (
 	"errors"
@@ -50,7 +50,7 @@ func (ck *checker) unknownColumns(c *config.Dataset, e *data.UnknownColumnsError
 		attr, rng := "categorical", c.CategoricalRange
 		switch {
 		case u.List == data.CategoricalList && u.Name == c.Target && !slices.Contains(c.Categorical, c.Target):
-			if !c.TargetDefaulted || data.FormatName(c.Path) != "arff" {
+			if !c.TargetDefaulted || e.Format != "arff" {
 				ck.unknownTarget(c, e.Columns)
 			}
 			continue
@@ -100,9 +100,9 @@ func (ck *checker) hasFeatures(d *Dataset) bool {
 	return false
 }
 
-// rowInFile returns the 0-based row of table row i in its file: the test
+// RowInFile returns the 0-based row of table row i in its file: the test
 // file's rows follow the training file's.
-func rowInFile(d *Dataset, i int) int {
+func (d *Dataset) RowInFile(i int) int {
 	if n := trainRows(d); d.Config.TestPath != "" && i >= n {
 		return i - n
 	}
@@ -124,9 +124,11 @@ func trainRows(d *Dataset) int {
 	return n
 }
 
-// locate names the file, line and byte column of table row i in column
-// name, as "file:line:col:", or "file:" when the format has no positions.
-func (ck *checker) locate(d *Dataset, i int, name string) string {
+// Locate names the file, line and byte column of table row i in column
+// name, as "file:line:col:", or "file:" when the format has no positions
+// ("" while the rows of a training and a test file are not told apart,
+// before the folds are made).
+func (d *Dataset) Locate(i int, name string) string {
 	path := d.Config.Path
 	if d.Config.TestPath != "" && len(d.Folds) == 0 {
 		return "" // the rows of the two files are not told apart yet
@@ -134,7 +136,14 @@ func (ck *checker) locate(d *Dataset, i int, name string) string {
 	if d.Config.TestPath != "" && i >= trainRows(d) {
 		path = d.Config.TestPath
 	}
-	pos := data.Locate(path, loadOptions(d.Config), rowInFile(d, i), name)
+	return placeOf(d.Config, path, d.RowInFile(i), name)
+}
+
+// placeOf names the line and byte column of 0-based row in column name
+// of path, a file of dataset c, as "file:line:col:", or "file:" when the
+// format has no positions.
+func placeOf(c *config.Dataset, path string, row int, name string) string {
+	pos := data.Locate(path, loadOptions(c), row, name)
 	if pos.Line == 0 {
 		return path + ":"
 	}
@@ -158,13 +167,9 @@ func (ck *checker) testClassesTrained(d *Dataset, train int) bool {
 	for i := train; i < len(d.Labels); i++ {
 		if y := d.Labels[i]; !trained[y] {
 			row := i - train
-			at := c.TestPath + ":"
-			if pos := data.Locate(c.TestPath, loadOptions(c), row, c.Target); pos.Line > 0 {
-				at = fmt.Sprintf("%s:%d:%d:", c.TestPath, pos.Line, pos.Byte)
-			}
 			ck.errorf(c.TestPathRange, "Class missing from the training file",
 				"Dataset %q: %s test row %d has class %q, which no row of the training file %s has: no model can learn it, and every test row of it would count as an error. Add rows of it to the training file, or remove them from the test file.",
-				c.Name, at, row+1, d.Classes[y], c.Path)
+				c.Name, placeOf(c, c.TestPath, row, c.Target), row+1, d.Classes[y], c.Path)
 			return false
 		}
 	}
@@ -200,7 +205,7 @@ func (ck *checker) canonicalClasses(d *Dataset, target *data.Column) bool {
 	if le := (*data.LabelError)(nil); errors.As(err, &le) {
 		at := "a declared value of"
 		if le.Row >= 0 {
-			at = fmt.Sprintf("%s data row %d,", ck.locate(d, le.Row, c.Target), le.Row+1)
+			at = fmt.Sprintf("%s data row %d,", d.Locate(le.Row, c.Target), le.Row+1)
 		}
 		why := "tables, plots and file names cannot show it"
 		if errors.Is(err, data.ErrHiddenLabel) {
@@ -299,7 +304,7 @@ func (ck *checker) spellingAt(d *Dataset, s data.Spelling) string {
 	if s.Row < 0 {
 		return "declared, on no row"
 	}
-	return strings.TrimSpace(fmt.Sprintf("%s data row %d", ck.locate(d, s.Row, d.Config.Target), s.Row+1))
+	return strings.TrimSpace(fmt.Sprintf("%s data row %d", d.Locate(s.Row, d.Config.Target), s.Row+1))
 }
 
 // constantFeatures warns when every feature column of dataset d holds

@@ -1,4 +1,4 @@
-package engine
+package dataset
 
 import (
 	"errors"
@@ -8,15 +8,17 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/hashicorp/hcl/v2"
+
 	"github.com/polyclass/polyclass/framework/config"
 	"github.com/polyclass/polyclass/framework/cv"
 )
 
 // folds assigns the rows of dataset ds to folds (ds.Folds, ds.NumFolds)
 // under the cv block cvc and the experiment's seed: its test file's rows
-// (after the first train) for a dataset with one, a folds file's, or the
-// cv block's folds or holdout of each repeat. It reports false after an
-// error.
+// (after the first train) for a dataset with one, else the folds of its
+// plan (cvPlan: a folds file's, or the cv block's folds or holdout of
+// each repeat). It reports false after an error.
 func (ck *checker) folds(ds *Dataset, train int, cvc *config.CV, seed uint64) bool {
 	c, n := ds.Config, ds.Table.NumRows
 	if c.TestPath != "" {
@@ -28,66 +30,65 @@ func (ck *checker) folds(ds *Dataset, train int, cvc *config.CV, seed uint64) bo
 		ds.Folds, ds.NumFolds = [][]int{folds}, 1
 		return true
 	}
-	if c.FoldsFile != "" || cvc.FoldsFile != "" {
-		return ck.foldsFile(ds, cvc)
-	}
-	opts := cv.Options{Folds: cvc.Folds, Repeats: cvc.Repeats, Stratified: cvc.Stratified, Iterative: cvc.Iterative, Holdout: cvc.Holdout}
 	rows := cv.Rows{N: n, Classes: ds.K(), Labels: ds.Labels, MultiLabel: ds.MultiLabel,
 		Has: func(i, k int) bool { return ds.LabelMatrix.At(i, k) == 1 }}
-	folds, err := opts.Split(rows, seed, c.Name)
+	folds, k, err := cvPlan(c, cvc).Assign(rows, seed, c.Name)
+	if err != nil {
+		ck.foldsError(c, cvc, err)
+		return false
+	}
+	ds.Folds, ds.NumFolds = folds, k
+	return true
+}
+
+// cvPlan returns where the folds of dataset c come from under the cv
+// block cvc: its own folds file, else the cv block's, else the cv
+// block's options.
+func cvPlan(c *config.Dataset, cvc *config.CV) cv.Plan {
+	p := cv.Plan{Options: cv.Options{Folds: cvc.Folds, Repeats: cvc.Repeats, Stratified: cvc.Stratified, Iterative: cvc.Iterative, Holdout: cvc.Holdout},
+		FoldsSet: cvc.FoldsRange.Filename != "", File: cvc.FoldsFile}
+	if c.FoldsFile != "" {
+		p.File, p.Own = c.FoldsFile, true
+	}
+	return p
+}
+
+// foldsError reports err, the failure to assign the rows of dataset c to
+// folds under the cv block cvc (cv.Plan.Assign), at the attribute it
+// concerns: the folds file's, the cv block's folds, holdout or repeats,
+// or else the dataset block.
+func (ck *checker) foldsError(c *config.Dataset, cvc *config.CV, err error) {
+	foldsRange := cvc.FoldsFileRange
+	if c.FoldsFile != "" {
+		foldsRange = c.FoldsFileRange
+	}
+	if fe := (*cv.FileError)(nil); errors.As(err, &fe) {
+		switch fe.Problem {
+		case cv.FileUnread:
+			ck.errorf(foldsRange, "Cannot read folds file", "%v", err)
+		case cv.FileRows:
+			ck.errorf(foldsRange, "Folds file does not fit the dataset", "%v.", err)
+		default: // the file's folds would silently win
+			ck.errorf(cvc.FoldsRange, "Conflicting fold settings", "%s.", capitalized(err))
+		}
+		return
+	}
 	if oe := (*cv.OptionError)(nil); errors.As(err, &oe) && oe.Unfit {
 		if oe.Option == cv.OptionHoldout {
 			ck.errorf(cvc.HoldoutRange, "Holdout leaves a part too small", "Dataset %q: %v.", c.Name, err)
 		} else {
 			ck.errorf(cvc.RepeatsRange, "Too many repeats", "Dataset %q: %v.", c.Name, err)
 		}
-		return false
+		return
 	}
-	if err != nil {
-		rng := cvc.HoldoutRange
-		if !cv.IsOption(err, cv.OptionHoldout) {
-			rng = cvc.FoldsRange // the folds = N that cannot be made
-			if rng.Filename == "" {
-				rng = c.DeclRange
-			}
+	rng := cvc.HoldoutRange
+	if !cv.IsOption(err, cv.OptionHoldout) {
+		rng = cvc.FoldsRange // the folds = N that cannot be made
+		if rng.Filename == "" {
+			rng = c.DeclRange
 		}
-		ck.errorf(rng, "Cannot make folds", "Dataset %q: %v", c.Name, err)
-		return false
 	}
-	ds.Folds, ds.NumFolds = folds, opts.NumFolds()
-	return true
-}
-
-// foldsFile assigns the rows of dataset ds to the folds of its folds file,
-// or else of the cv block's, reporting false after an error.
-func (ck *checker) foldsFile(ds *Dataset, cvc *config.CV) bool {
-	c, n := ds.Config, ds.Table.NumRows
-	foldsFile, foldsRange := cvc.FoldsFile, cvc.FoldsFileRange
-	if c.FoldsFile != "" {
-		foldsFile, foldsRange = c.FoldsFile, c.FoldsFileRange
-	}
-	folds, k, err := cv.ReadFoldsFile(foldsFile)
-	if err != nil {
-		ck.errorf(foldsRange, "Cannot read folds file", "%v", err)
-		return false
-	}
-	if len(folds) != n {
-		ck.errorf(foldsRange, "Folds file does not fit the dataset",
-			"%s assigns %d rows, dataset %q has %d.", foldsFile, len(folds), c.Name, n)
-		return false
-	}
-	set := cvc.FoldsRange.Filename != ""
-	err = cv.CheckFoldsAgree(cvc.Folds, set, cvc.FoldsFile, k)
-	if c.FoldsFile != "" {
-		err = cv.CheckDatasetFoldsAgree(cvc.Folds, set, c.Name, c.FoldsFile, k)
-	}
-	if err != nil {
-		// the file's folds would silently win
-		ck.errorf(cvc.FoldsRange, "Conflicting fold settings", "%s.", capitalized(err))
-		return false
-	}
-	ds.Folds, ds.NumFolds = [][]int{folds}, k
-	return true
+	ck.errorf(rng, "Cannot make folds", "Dataset %q: %v", c.Name, err)
 }
 
 // capitalized returns the text of err as the start of a sentence.
@@ -239,4 +240,28 @@ func (ck *checker) trainingClasses(d *Dataset, cvc *config.CV) {
 	}
 	ck.warnf(rng, "Class missing from a training part",
 		"Dataset %q: %s%s: the fold's models cannot predict the class, and its test rows of it all count as errors.", c.Name, first, more)
+}
+
+// IterativeRange returns where cvc sets stratified, or the cv block's
+// folds, or else the dataset block of c.
+func IterativeRange(c *config.Dataset, cvc *config.CV) hcl.Range {
+	for _, r := range []hcl.Range{cvc.StratifiedRange, cvc.FoldsRange} {
+		if r.Filename != "" {
+			return r
+		}
+	}
+	return c.DeclRange
+}
+
+// iterativeHoldout warns when multi-label dataset d is split by the cv
+// block's holdout under stratified = "iterative": the holdout of
+// multi-label rows is a plain random split, not iteratively stratified.
+func (ck *checker) iterativeHoldout(d *Dataset, cvc *config.CV) {
+	c := d.Config
+	if !d.MultiLabel || !cvc.Iterative || cvc.Holdout <= 0 || c.TestPath != "" || c.FoldsFile != "" || cvc.FoldsFile != "" {
+		return
+	}
+	ck.warnf(IterativeRange(c, cvc), "Holdout not stratified",
+		`Dataset %q: stratified = "iterative" stratifies the k-fold folds of multi-label data; its holdout = %v is a plain random split of the rows. Use folds (k-fold) for iterative stratification, or drop stratified.`,
+		c.Name, cvc.Holdout)
 }

@@ -1,4 +1,4 @@
-package engine
+package dataset
 
 import (
 	"errors"
@@ -18,12 +18,12 @@ import (
 	"github.com/polyclass/polyclass/framework/safetext"
 )
 
-// bindDataset binds dataset block c under the cv block cvc and the
+// Bind binds dataset block c under the cv block cvc and the
 // experiment's seed: it loads the dataset (its file, and its test file
 // when it has one), checks its target, features and classes, assigns its
 // rows to folds and checks what the folds leave each class. It returns
 // the dataset (nil after an error) and the diagnostics.
-func bindDataset(c *config.Dataset, cvc *config.CV, seed uint64) (*Dataset, hcl.Diagnostics) {
+func Bind(c *config.Dataset, cvc *config.CV, seed uint64) (*Dataset, hcl.Diagnostics) {
 	var ck checker
 	ds := ck.loadDataset(c, cvc, seed)
 	if ds != nil {
@@ -37,23 +37,16 @@ func bindDataset(c *config.Dataset, cvc *config.CV, seed uint64) (*Dataset, hcl.
 
 // loadDataset loads dataset c (its file, and its test file when it has one),
 // checks its target, features and classes, and assigns its rows to folds
-// (see bindDataset); it returns nil after reporting an error.
+// (see Bind); it returns nil after reporting an error.
 func (ck *checker) loadDataset(c *config.Dataset, cvc *config.CV, seed uint64) *Dataset {
-	t, c, opt := ck.readDataset(c)
-	if t == nil {
+	f, c := ck.readFiles(c)
+	if f == nil {
 		return nil
 	}
-	sum, err := data.FileSHA256(c.Path)
-	if err != nil {
-		ck.errorf(c.PathRange, "Cannot load dataset", "Dataset %q: %v", c.Name, err)
-		return nil
-	}
-	ds := &Dataset{Config: c, Table: t, SHA256: sum}
-	train := t.NumRows
-	if c.TestPath != "" {
-		if ds.Table, ds.TestSHA256 = ck.testFile(c, t, opt); ds.Table == nil {
-			return nil
-		}
+	ds := &Dataset{Config: c, Table: f.Table, SHA256: f.SHA256}
+	train := f.Table.NumRows
+	if f.Test != nil {
+		ds.Table, ds.TestSHA256 = f.Test.Both, f.Test.SHA256
 	}
 	var ok bool
 	if c.Target != "" {
@@ -68,33 +61,43 @@ func (ck *checker) loadDataset(c *config.Dataset, cvc *config.CV, seed uint64) *
 	return ds
 }
 
-// readDataset reads the file of dataset c with its options, reporting
-// what keeps it from being read; it returns the table (nil after an
-// error), the dataset's declaration as read (a multi-label ARFF without a
-// target takes its labels from the file) and the options.
-func (ck *checker) readDataset(c *config.Dataset) (*data.Table, *config.Dataset, data.Options) {
+// readFiles reads the files of dataset c with its options (data.Load),
+// reporting what keeps them from being read and the reader's warnings;
+// it returns the files (nil after an error) and the dataset's
+// declaration as read (a multi-label ARFF without a target takes its
+// labels from the file).
+func (ck *checker) readFiles(c *config.Dataset) (*data.Files, *config.Dataset) {
 	opt := loadOptions(c)
-	t, err := data.Read(c.Path, opt)
-	if c.TargetDefaulted && errors.Is(err, data.ErrUnknownColumn) {
+	f, err := data.Load(c.Path, c.TestPath, opt)
+	if f == nil && c.TargetDefaulted && errors.Is(err, data.ErrUnknownColumn) {
 		// No "class" column: perhaps a multi-label ARFF naming its labels.
 		opt.Categorical = c.Categorical
-		if t2, err2 := data.Read(c.Path, opt); err2 == nil && len(t2.Labels) > 0 {
-			t, err = t2, nil
+		if f2, err2 := data.Load(c.Path, c.TestPath, opt); f2 != nil && len(f2.Table.Labels) > 0 {
+			f, err = f2, err2
 			cc := *c
-			cc.Target, cc.Labels = "", t2.Labels
+			cc.Target, cc.Labels = "", f2.Table.Labels
 			c = &cc
 		}
 	}
-	if uc := (*data.UnknownColumnsError)(nil); errors.As(err, &uc) {
+	if uc := (*data.UnknownColumnsError)(nil); f == nil && errors.As(err, &uc) {
 		ck.unknownColumns(c, uc)
-		return nil, c, opt
+		return nil, c
 	}
-	if err != nil {
+	if f != nil {
+		ck.readWarnings(c.Name, c.PathRange, f.Table)
+	}
+	if te := (*data.TestError)(nil); errors.As(err, &te) {
+		ck.testError(c, f.Test, te.Err)
+		return nil, c
+	}
+	if err != nil { // the training file, or its digest
 		ck.errorf(c.PathRange, "Cannot load dataset", "Dataset %q: %v", c.Name, err)
-		return nil, c, opt
+		return nil, c
 	}
-	ck.readWarnings(c.Name, c.PathRange, t)
-	return t, c, opt
+	if f.Test != nil {
+		ck.readWarnings(c.Name, c.TestPathRange, f.Test.Table)
+	}
+	return f, c
 }
 
 // classTarget reads the class column of a multiclass dataset.
@@ -124,10 +127,10 @@ func (ck *checker) classTarget(ds *Dataset) bool {
 		if code < 0 {
 			if v, ok := missingMarker(ds, i); ok {
 				ck.errorf(c.PathRange, "Missing marker is a class", "Dataset %q: %s data row %d holds %q in the target column %q, a class value, which the dataset's missing = %q makes a missing value: a class cannot be missing. Remove %q from missing (it applies to every column), or rename the class.",
-					c.Name, ck.locate(ds, i, c.Target), i+1, v, c.Target, c.Missing, v)
+					c.Name, ds.Locate(i, c.Target), i+1, v, c.Target, c.Missing, v)
 				return false
 			}
-			ck.errorf(c.PathRange, "Missing class", "Dataset %q: %s data row %d has no value in the target column %q.", c.Name, ck.locate(ds, i, c.Target), i+1, c.Target)
+			ck.errorf(c.PathRange, "Missing class", "Dataset %q: %s data row %d has no value in the target column %q.", c.Name, ds.Locate(i, c.Target), i+1, c.Target)
 			return false
 		}
 		ds.Labels[i] = index[code]
@@ -183,7 +186,7 @@ func (ck *checker) labelTargets(ds *Dataset) bool {
 		for i := 0; i < t.NumRows; i++ {
 			v, text := labelValue(col, i)
 			if v != 0 && v != 1 {
-				ck.errorf(c.PathRange, "Invalid label value", "Dataset %q: %s data row %d: label column %q holds %s; a label column must hold 0 or 1 (or true or false).", c.Name, ck.locate(ds, i, name), i+1, name, text)
+				ck.errorf(c.PathRange, "Invalid label value", "Dataset %q: %s data row %d: label column %q holds %s; a label column must hold 0 or 1 (or true or false).", c.Name, ds.Locate(i, name), i+1, name, text)
 				return false
 			}
 			ds.LabelMatrix.Set(i, k, v)
@@ -234,28 +237,23 @@ func columnNames(t *data.Table) []string {
 	return names
 }
 
-// testFile reads dataset c's test file with the options of its training
-// file (data.ReadTest) and returns the training rows followed by the test
-// rows, with the test file's SHA-256.
-func (ck *checker) testFile(c *config.Dataset, train *data.Table, opt data.Options) (*data.Table, string) {
-	tf, err := data.ReadTest(c.Path, c.TestPath, train, opt)
+// testError reports err, the failure of dataset c's test file
+// (data.ReadTest's), at the test_path attribute, after the reader's
+// warnings about the test file tf when it was read (nil: not).
+func (ck *checker) testError(c *config.Dataset, tf *data.TestFile, err error) {
 	if errors.Is(err, data.ErrTestIsTrain) {
 		ck.errorf(c.TestPathRange, "Test file is the training file",
 			"Dataset %q: test_path names the training file %s itself, so every model would be scored on the rows it was fitted on. Name a file of other rows.", c.Name, c.Path)
-		return nil, ""
+		return
 	}
 	if tf != nil {
 		ck.readWarnings(c.Name, c.TestPathRange, tf.Table)
 	}
 	if fit := (*data.TestFitError)(nil); errors.As(err, &fit) {
 		ck.errorf(c.TestPathRange, "Test file does not fit the training file", "Dataset %q: %v", c.Name, err)
-		return nil, ""
+		return
 	}
-	if err != nil {
-		ck.errorf(c.TestPathRange, "Cannot load test file", "Dataset %q: %v", c.Name, err)
-		return nil, ""
-	}
-	return tf.Both, tf.SHA256
+	ck.errorf(c.TestPathRange, "Cannot load test file", "Dataset %q: %v", c.Name, err)
 }
 
 // missingMarker returns the text of data row i of dataset d's target,

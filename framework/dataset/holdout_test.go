@@ -1,4 +1,4 @@
-package engine
+package dataset
 
 import (
 	"fmt"
@@ -42,11 +42,11 @@ func TestHoldoutPartSizes(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r, ds, dir := loadTarget(t, "d.csv", rows.String(), config.Dataset{Target: "class"})
-			r.exp = &config.Experiment{CV: config.CV{Folds: 5, Stratified: true, Repeats: 1, Holdout: tc.holdout, HoldoutRange: rng}}
+			cvc := config.CV{Folds: 5, Stratified: true, Repeats: 1, Holdout: tc.holdout, HoldoutRange: rng}
 			if !r.classTarget(ds) {
 				t.Fatal(diagLines(r.diags, dir))
 			}
-			ok := r.folds(ds, ds.Table.NumRows, &r.exp.CV, r.exp.Seed)
+			ok := r.folds(ds, ds.Table.NumRows, &cvc, 0)
 			if got := diagLines(r.diags, dir); got != tc.diags {
 				t.Errorf("diagnostics:\n%s\nwant:\n%s", got, tc.diags)
 			}

@@ -1,0 +1,43 @@
+package data
+
+// Files are a dataset's files as Load reads them: the training file's
+// table and SHA-256 (FileSHA256), and its test file when it has one.
+type Files struct {
+	Table  *Table
+	SHA256 string
+	// Test is the test file (ReadTest), nil without one or when it could
+	// not be read.
+	Test *TestFile
+}
+
+// TestError is the failure of a dataset's test file (ReadTest's error),
+// told from the training file's by the caller, which locates the two
+// apart. Its text is Err's.
+type TestError struct{ Err error }
+
+// Error returns Err's text.
+func (e *TestError) Error() string { return e.Err.Error() }
+
+// Unwrap returns ReadTest's error.
+func (e *TestError) Unwrap() error { return e.Err }
+
+// Load reads a dataset's files in one call: the training file path with
+// opt (Read) and its SHA-256, then, when testPath is not "", the test
+// file with the same options (ReadTest). It returns nil and Read's error
+// when the training file cannot be read; otherwise the files read so far,
+// with FileSHA256's error, or ReadTest's wrapped in a *TestError (Test
+// then holds the test file's table once it was read).
+func Load(path, testPath string, opt Options) (*Files, error) {
+	t, err := Read(path, opt)
+	if err != nil {
+		return nil, err
+	}
+	f := &Files{Table: t}
+	if f.SHA256, err = FileSHA256(path); err != nil || testPath == "" {
+		return f, err
+	}
+	if f.Test, err = ReadTest(path, testPath, t, opt); err != nil {
+		return f, &TestError{Err: err}
+	}
+	return f, nil
+}

@@ -1,0 +1,61 @@
+// Package dataset binds a dataset block of an experiment to its files:
+// it reads the dataset (and its test file), checks its target, features
+// and classes, assigns its rows to folds under the cv block, and reports
+// every problem as a diagnostic at the block's attributes (Bind).
+package dataset
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/polyclass/polyclass/framework/config"
+	"github.com/polyclass/polyclass/framework/data"
+	"github.com/polyclass/polyclass/framework/encode"
+)
+
+// Dataset is a loaded dataset with its target and fold assignments.
+type Dataset struct {
+	Config *config.Dataset
+	Table  *data.Table
+	SHA256 string
+	// TestSHA256 is the digest of the test file, when the dataset has one:
+	// Table then holds the training rows followed by the test rows.
+	TestSHA256 string
+	// Classes are the class names in index order (sorted), Labels the class
+	// index of each row. For multi-label data Classes are the label names
+	// and LabelMatrix the n × K 0/1 label matrix.
+	Classes     []string
+	Labels      []int
+	MultiLabel  bool
+	LabelMatrix *mat.Dense
+	// Folds[r][i] is the fold of row i in repeat r; NumFolds folds each.
+	Folds    [][]int
+	NumFolds int
+	// Features is the frame of feature columns (target left out).
+	Features *encode.Frame
+}
+
+// K returns the number of classes.
+func (d *Dataset) K() int { return len(d.Classes) }
+
+// checker collects the diagnostics of binding one dataset block.
+type checker struct {
+	diags hcl.Diagnostics
+}
+
+// errorf records an error at rng, or about the whole file when rng is
+// empty.
+func (ck *checker) errorf(rng hcl.Range, summary, format string, args ...any) {
+	d := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: fmt.Sprintf(format, args...)}
+	if rng.Filename != "" {
+		d.Subject = &rng
+	}
+	ck.diags = append(ck.diags, d)
+}
+
+// warnf records a warning at rng.
+func (ck *checker) warnf(rng hcl.Range, summary, format string, args ...any) {
+	ck.diags = append(ck.diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: summary, Detail: fmt.Sprintf(format, args...), Subject: &rng})
+}
