@@ -55,24 +55,6 @@ type arffAttr struct {
 	line   int
 }
 
-// lineReader yields the lines of a text with their 1-based numbers,
-// without the line terminator.
-type lineReader struct {
-	s    string
-	pos  int
-	line int
-}
-
-func (lr *lineReader) next() (string, bool) {
-	if lr.pos >= len(lr.s) {
-		return "", false
-	}
-	lr.line++
-	l, _, _ := strings.Cut(lr.s[lr.pos:], "\n")
-	lr.pos = min(lr.pos+len(l)+1, len(lr.s))
-	return strings.TrimSuffix(l, "\r"), true
-}
-
 // content returns the next line that is not blank or a % comment, trimmed.
 func (lr *lineReader) content() (string, bool) {
 	for {
@@ -85,7 +67,7 @@ func (lr *lineReader) content() (string, bool) {
 
 // arffReader holds the state of reading one ARFF text.
 type arffReader struct {
-	lines    lineReader
+	lines    *lineReader
 	source   string
 	missing  []string
 	relation string
@@ -93,7 +75,8 @@ type arffReader struct {
 	attrs    []arffAttr
 	index    map[string]int // attribute name → position in attrs
 	builders []*colBuilder  // per attribute; nil for ignored ones
-	pieces   []string       // the fields of the current row
+	bounds   bounds
+	pieces   []string // the fields of the current row
 }
 
 // parseARFF is ParseARFF for an input of about size bytes (0: unknown).
@@ -102,7 +85,16 @@ func parseARFF(in io.Reader, source string, opt Options, size int64) (*Table, er
 	if err != nil {
 		return nil, err
 	}
-	r := &arffReader{lines: lines, source: source, missing: opt.Missing, index: map[string]int{}}
+	r := &arffReader{lines: lines, source: source, missing: opt.Missing, index: map[string]int{}, bounds: opt.limits()}
+	t, err := r.read(ov)
+	if ferr := lines.failure(source); ferr != nil {
+		return nil, ferr
+	}
+	return t, err
+}
+
+// read reads the declarations and the rows.
+func (r *arffReader) read(ov overrides) (*Table, error) {
 	if err := r.header(); err != nil {
 		return nil, err
 	}
@@ -113,14 +105,19 @@ func parseARFF(in io.Reader, source string, opt Options, size int64) (*Table, er
 	if err := ov.unknown(func(n string) bool { _, ok := r.index[n]; return ok }, names); err != nil {
 		return nil, r.errorAt(0, err)
 	}
-	t := &Table{Source: source, Relation: r.relation}
+	t := &Table{Source: r.source, Relation: r.relation}
 	if err := r.labels(t, ov); err != nil {
 		return nil, err
 	}
 	if err := r.newBuilders(ov); err != nil {
 		return nil, err
 	}
+	width := int64(kept(r.builders))
 	for l, ok := r.lines.content(); ok; l, ok = r.lines.content() {
+		if err := r.bounds.check(t.NumRows+1, int64(t.NumRows+1)*width); err != nil {
+			return nil, r.errorAt(r.lines.line, err)
+		}
+		var err error
 		if l[0] == '{' {
 			err = r.sparseRow(l)
 		} else {
@@ -264,7 +261,7 @@ func (r *arffReader) labels(t *Table, ov overrides) error {
 // nominal ones categorical with their declared levels, string ones
 // categorical, unless Options say otherwise.
 func (r *arffReader) newBuilders(ov overrides) error {
-	rows := strings.Count(r.lines.s[r.lines.pos:], "\n") + 1
+	rows := r.lines.rowsLeft(len(r.attrs), r.bounds.rows)
 	r.builders = make([]*colBuilder, len(r.attrs))
 	for i, a := range r.attrs {
 		def := modeCat

@@ -56,6 +56,7 @@ type libsvmReader struct {
 	labPtr  []int
 	lines   []int // the line of each row
 	multi   bool  // some line has no label or several
+	bounds  bounds
 }
 
 // parseLIBSVM is ParseLIBSVM for an input of about size bytes (0:
@@ -66,11 +67,14 @@ func parseLIBSVM(in io.Reader, source string, opt Options, size int64) (*Table, 
 		return nil, err
 	}
 	maxF := min(cmp.Or(opt.MaxFeatures, defaultMaxFeatures), math.MaxInt32)
-	r := &libsvmReader{source: source, maxF: maxF, indptr: []int64{0}, labPtr: []int{0}}
+	r := &libsvmReader{source: source, maxF: maxF, indptr: []int64{0}, labPtr: []int{0}, bounds: opt.limits()}
 	for l, ok := lr.next(); ok; l, ok = lr.next() {
 		if err := r.readLine(l, lr.line); err != nil {
 			return nil, err
 		}
+	}
+	if err := lr.failure(source); err != nil {
+		return nil, err
 	}
 	rows := len(r.lines)
 	if rows == 0 {
@@ -144,6 +148,9 @@ func (r *libsvmReader) readLine(l string, n int) error {
 		r.values = append(r.values, v)
 	}
 	if tok > 0 {
+		if err := r.bounds.check(len(r.lines)+1, int64(len(r.values)+len(r.labels))); err != nil {
+			return perr("", err)
+		}
 		r.indptr = append(r.indptr, int64(len(r.values)))
 		r.labPtr = append(r.labPtr, len(r.labels))
 		r.lines = append(r.lines, n)
