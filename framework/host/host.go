@@ -544,8 +544,12 @@ func (h *Host) Running(name string) *Plugin {
 	return r.p
 }
 
-// start starts the binary b after taking its digest (checksum).
+// start starts the binary b after taking its digest (checksum), unless
+// another local user could replace it (replaceable).
 func (h *Host) start(ctx context.Context, b Binary) (*Plugin, error) {
+	if err := replaceable(b.Path); err != nil {
+		return nil, fmt.Errorf("plugin %s: %w", b.Name, err)
+	}
 	b, err := h.checksum(b)
 	if err != nil {
 		return nil, err
