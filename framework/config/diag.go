@@ -78,3 +78,24 @@ func carets(text string) string {
 	}
 	return b.String()
 }
+
+// panicked starts the part of a diagnostic's detail that go-cty writes
+// for a function or operator whose implementation panicked, before the
+// panic's message and the Go stack.
+const panicked = "panic in function implementation: "
+
+// withoutStacks returns diags with each Go stack that go-cty appends to a
+// failed function's or operator's detail cut off, leaving one line that
+// says what failed (campaign 5 n02, n06, n10–n12: NaN and infinities
+// gave a 50-line goroutine dump; (1/0) % 2 still did).
+func withoutStacks(diags hcl.Diagnostics) hcl.Diagnostics {
+	for _, d := range diags {
+		before, rest, ok := strings.Cut(d.Detail, panicked)
+		if !ok {
+			continue
+		}
+		msg, _, _ := strings.Cut(rest, "\n")
+		d.Detail = fmt.Sprintf("%sno result: the HCL library failed on it (%s); an operand that is infinite (1/0) or not a number is the usual cause.", before, strings.TrimSpace(msg))
+	}
+	return diags
+}
