@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/polyclass/polyclass/framework/safetext"
 )
 
 // ReadCSV loads a CSV file with a header row; a path ending in .gz is
@@ -223,7 +225,7 @@ func csvHeader(cr *csv.Reader, rec []string, source string) ([]string, error) {
 		case f == "":
 			return nil, &ParseError{Source: source, Line: line, Byte: col, Col: i + 1, Err: fmt.Errorf("%w: empty column name", ErrSyntax)}
 		case !utf8.ValidString(f):
-			return nil, &ParseError{Source: source, Line: line, Byte: col, Col: i + 1, Err: fmt.Errorf("%w: column name %q", ErrEncoding, f)}
+			return nil, &ParseError{Source: source, Line: line, Byte: col, Col: i + 1, Err: fmt.Errorf("%w: column name %s", ErrEncoding, safetext.Show(f))}
 		case controlChar(f) != nil:
 			return nil, &ParseError{Source: source, Line: line, Byte: col, Col: i + 1, Err: fmt.Errorf("column name: %w", controlChar(f))}
 		}

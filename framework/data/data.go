@@ -19,9 +19,9 @@ import (
 	"io"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 
+	"github.com/polyclass/polyclass/framework/safetext"
 	"github.com/polyclass/polyclass/framework/sparse"
 	"github.com/polyclass/polyclass/internal/regfile"
 )
@@ -219,9 +219,9 @@ func (e *ParseError) Error() string {
 	b.WriteString(": ")
 	switch {
 	case e.Column != "" && e.Col > 0:
-		fmt.Fprintf(&b, "column %q (col %d): ", e.Column, e.Col)
+		fmt.Fprintf(&b, "column %s (col %d): ", safetext.Show(e.Column), e.Col)
 	case e.Column != "":
-		fmt.Fprintf(&b, "column %q: ", e.Column)
+		fmt.Fprintf(&b, "column %s: ", safetext.Show(e.Column))
 	case e.Col > 0:
 		fmt.Fprintf(&b, "col %d: ", e.Col)
 	}
@@ -344,7 +344,7 @@ func (o *Options) resolve() (overrides, error) {
 				ov.kind[n] = colMode(k)
 				ov.order = append(ov.order, n)
 			case prev != colMode(k):
-				return ov, fmt.Errorf("%w: column %q is in both %s and %s", ErrOptions, n, lists[prev].label, l.label)
+				return ov, fmt.Errorf("%w: column %s is in both %s and %s", ErrOptions, safetext.Show(n), lists[prev].label, l.label)
 			}
 		}
 	}
@@ -403,9 +403,9 @@ type UnknownColumnsError struct {
 func (e *UnknownColumnsError) Error() string {
 	q := make([]string, len(e.Unknown))
 	for i, u := range e.Unknown {
-		q[i] = strconv.Quote(u.Name)
+		q[i] = u.Name
 	}
-	return fmt.Sprintf("%v: options name %s, not in the file", ErrUnknownColumn, strings.Join(q, ", "))
+	return fmt.Sprintf("%v: options name %s, not in the file", ErrUnknownColumn, safetext.Few(q, safetext.Listed, safetext.Show))
 }
 
 // Unwrap returns ErrUnknownColumn.
