@@ -116,7 +116,7 @@ func (r *libsvmReader) readLine(l string, n int) error {
 				if lab == "" {
 					return perr("label", fmt.Errorf("%w: empty label in %s", ErrSyntax, safetext.Excerpt(w)))
 				}
-				r.labels = append(r.labels, lab)
+				r.labels = append(r.labels, strings.Clone(lab)) // not the whole line
 			}
 			r.multi = r.multi || strings.Contains(w, ",")
 			continue
