@@ -27,6 +27,10 @@ var ErrTooLarge = errors.New("more than a dataset may hold")
 type bounds struct {
 	rows   int
 	values int64
+	// trainRows and trainValues are those of the training file, when
+	// reading its test file: the two make one dataset.
+	trainRows   int
+	trainValues int64
 }
 
 // limits returns o's bounds, the defaults where unset.
@@ -50,13 +54,27 @@ func (e *tooLargeError) Is(target error) bool { return target == ErrTooLarge }
 // check returns an ErrTooLarge error when row (1-based) or the values
 // held with it are more than b allows.
 func (b bounds) check(row int, values int64) error {
+	with := ""
+	if b.trainRows > 0 {
+		with = fmt.Sprintf(" with the training file's %d", b.trainRows)
+	}
 	switch {
-	case row > b.rows:
-		return &tooLargeError{fmt.Sprintf("row %d: more than %d rows, the most a dataset may hold", row, b.rows)}
-	case values > b.values:
-		return &tooLargeError{fmt.Sprintf("row %d: more than %d values (rows × columns), the most a dataset may hold", row, b.values)}
+	case row+b.trainRows > b.rows:
+		return &tooLargeError{fmt.Sprintf("row %d: more than %d rows%s, the most a dataset may hold", row, b.rows, with)}
+	case values+b.trainValues > b.values:
+		return &tooLargeError{fmt.Sprintf("row %d: more than %d values (rows × columns)%s, the most a dataset may hold", row, b.values, with)}
 	}
 	return nil
+}
+
+// valueCount returns about how many values t holds, as the readers count
+// them: rows × columns, and a LIBSVM file's stored features.
+func valueCount(t *Table) int64 {
+	n := int64(t.NumRows) * int64(len(t.Columns))
+	if t.Sparse != nil {
+		n += int64(len(t.Sparse.Values))
+	}
+	return n
 }
 
 // readError is the error of reading a data file at line (0: unknown)

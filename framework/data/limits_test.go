@@ -124,7 +124,8 @@ func TestGzipOfManyRowsStopped(t *testing.T) {
 	}
 }
 
-// TestTestFileBounded: a test file over the bound is refused by name.
+// TestTestFileBounded: a test file that takes its training file over the
+// bound is refused by name, at its row that passes it.
 func TestTestFileBounded(t *testing.T) {
 	dir := t.TempDir()
 	train, test := filepath.Join(dir, "train.csv"), filepath.Join(dir, "test.csv.gz")
@@ -140,7 +141,7 @@ func TestTestFileBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = ReadTest(train, test, tb, opt)
-	want := test + ":52: row 51: more than 50 rows, the most a dataset may hold"
+	want := test + ":42: row 41: more than 50 rows with the training file's 10, the most a dataset may hold"
 	if err == nil || err.Error() != want {
 		t.Errorf("got  %v\nwant %s", err, want)
 	}
