@@ -18,6 +18,7 @@ func TestFunctionsRefuseWhatTheyCannotMake(t *testing.T) {
 		{"pow's message", "pow(-8, 1/3)", `Invalid value for "power" parameter: pow(-8, 0.3333333333333333) is not a number: a negative base needs a whole exponent.`},
 		{"log of a negative number", "log(-1, 10)", `Invalid value for "num" parameter: log(-1, 10) is not a number: log needs a number >= 0 and a base > 0 other than 1.`},
 		{"log in base 1", "log(1, 1)", `log(1, 1) is not a number`},
+		{"modulo of an infinity (one line, no stack)", "(1/0) % 2", "exp.hcl:1:25: error: Operation failed\n  on exp.hcl line 1, in experiment \"x\":\n   1: experiment \"x\" { seed = (1/0) % 2 }\n                              ^^^^^^^^^\n\nError during operation: no result: the HCL library failed on it (runtime error: invalid memory address or nil pointer dereference); an operand that is infinite (1/0) or not a number is the usual cause.\n"},
 		{"setproduct of 1e9", "length(setproduct(range(1000), range(1000), range(1000)))", `setproduct would make 1000000000 combinations, more than the 100000 an experiment file may make`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -227,7 +227,7 @@ func (p *Parser) decodeWithin(body hcl.Body, filename string, inText map[[2]stri
 	defer timer.Stop()
 	select {
 	case r := <-done:
-		return r.exp, r.diags
+		return r.exp, withoutStacks(r.diags)
 	case <-timer.C:
 		return nil, hcl.Diagnostics{evalTooLong(filename, at.Load(), limit)}
 	}

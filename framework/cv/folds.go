@@ -6,7 +6,6 @@ import (
 	"bufio"
 	"crypto/sha256"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -128,7 +127,7 @@ func ParseFolds(r io.Reader, name string) ([]int, int, error) {
 		at := fieldColumn(fields, col)
 		v, err := strconv.Atoi(unquote(fields[col]))
 		if err != nil || v < 0 {
-			return nil, 0, fmt.Errorf("%s:%d:%d: column \"fold\": %s is not a fold number (0, 1, ...)", name, line, at, excerpt(fields[col]))
+			return nil, 0, fmt.Errorf("%s:%d:%d: column \"fold\": %s is not a fold number (0, 1, ...)", name, line, at, safetext.Excerpt(fields[col]))
 		}
 		folds = append(folds, v)
 		if v > maxFold {
@@ -181,7 +180,7 @@ func foldColumn(header []string, name string, line int) (int, error) {
 		col = i
 	}
 	if col < 0 {
-		return -1, fmt.Errorf("%s:%d: no column named \"fold\" in the header %s", name, line, excerpt(strings.Join(header, ",")))
+		return -1, fmt.Errorf("%s:%d: no column named \"fold\" in the header %s", name, line, safetext.Excerpt(strings.Join(header, ",")))
 	}
 	return col, nil
 }
@@ -241,21 +240,4 @@ func Split(folds []int, f int) (train, test []int) {
 		}
 	}
 	return train, test
-}
-
-// excerpt quotes the text s of a folds file for a message, bounded: up to
-// its first control character (a file of NUL-separated strings, such as
-// /proc/self/environ, has no line ends), then cut by safetext.Show, so
-// that an error never echoes a whole foreign file.
-func excerpt(s string) string {
-	err := safetext.Check(s)
-	if err == nil {
-		return safetext.Show(s)
-	}
-	var e *safetext.Error
-	if !errors.As(err, &e) {
-		return safetext.Show(s)
-	}
-	head := string([]rune(s)[:e.Pos-1])
-	return safetext.Show(head) + ", then " + strings.TrimPrefix(e.Error(), "holds ")
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/polyclass/polyclass/framework/safetext"
 	"github.com/polyclass/polyclass/framework/sparse"
 )
 
@@ -24,11 +25,11 @@ func Append(a, b *Table) (*Table, error) {
 	for j := range a.Columns {
 		ca, cb := &a.Columns[j], &b.Columns[j]
 		if ca.Name != cb.Name {
-			return nil, fmt.Errorf("column %d is %q in %s but %q in %s", j+1, ca.Name, a.Source, cb.Name, b.Source)
+			return nil, fmt.Errorf("column %d is %s in %s but %s in %s", j+1, safetext.Show(ca.Name), a.Source, safetext.Show(cb.Name), b.Source)
 		}
 		if ca.Kind != cb.Kind {
-			return nil, fmt.Errorf("column %q is %s in %s but %s in %s; name it in categorical = [...] or numeric = [...]",
-				ca.Name, ca.Kind, a.Source, cb.Kind, b.Source)
+			return nil, fmt.Errorf("column %s is %s in %s but %s in %s; name it in categorical = [...] or numeric = [...]",
+				safetext.Show(ca.Name), ca.Kind, a.Source, cb.Kind, b.Source)
 		}
 		c := Column{Name: ca.Name, Kind: ca.Kind, Num: slices.Concat(ca.Num, cb.Num)}
 		if ca.Kind == Categorical {

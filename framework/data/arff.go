@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/polyclass/polyclass/framework/safetext"
 )
 
 // ReadARFF loads a Weka ARFF file; a path ending in .gz is gunzipped. See
@@ -55,24 +57,6 @@ type arffAttr struct {
 	line   int
 }
 
-// lineReader yields the lines of a text with their 1-based numbers,
-// without the line terminator.
-type lineReader struct {
-	s    string
-	pos  int
-	line int
-}
-
-func (lr *lineReader) next() (string, bool) {
-	if lr.pos >= len(lr.s) {
-		return "", false
-	}
-	lr.line++
-	l, _, _ := strings.Cut(lr.s[lr.pos:], "\n")
-	lr.pos = min(lr.pos+len(l)+1, len(lr.s))
-	return strings.TrimSuffix(l, "\r"), true
-}
-
 // content returns the next line that is not blank or a % comment, trimmed.
 func (lr *lineReader) content() (string, bool) {
 	for {
@@ -85,7 +69,7 @@ func (lr *lineReader) content() (string, bool) {
 
 // arffReader holds the state of reading one ARFF text.
 type arffReader struct {
-	lines    lineReader
+	lines    *lineReader
 	source   string
 	missing  []string
 	relation string
@@ -93,7 +77,8 @@ type arffReader struct {
 	attrs    []arffAttr
 	index    map[string]int // attribute name → position in attrs
 	builders []*colBuilder  // per attribute; nil for ignored ones
-	pieces   []string       // the fields of the current row
+	bounds   bounds
+	pieces   []string // the fields of the current row
 }
 
 // parseARFF is ParseARFF for an input of about size bytes (0: unknown).
@@ -102,7 +87,16 @@ func parseARFF(in io.Reader, source string, opt Options, size int64) (*Table, er
 	if err != nil {
 		return nil, err
 	}
-	r := &arffReader{lines: lines, source: source, missing: opt.Missing, index: map[string]int{}}
+	r := &arffReader{lines: lines, source: source, missing: opt.Missing, index: map[string]int{}, bounds: opt.limits()}
+	t, err := r.read(ov)
+	if ferr := lines.failure(source); ferr != nil {
+		return nil, ferr
+	}
+	return t, err
+}
+
+// read reads the declarations and the rows.
+func (r *arffReader) read(ov overrides) (*Table, error) {
 	if err := r.header(); err != nil {
 		return nil, err
 	}
@@ -113,14 +107,19 @@ func parseARFF(in io.Reader, source string, opt Options, size int64) (*Table, er
 	if err := ov.unknown(func(n string) bool { _, ok := r.index[n]; return ok }, names); err != nil {
 		return nil, r.errorAt(0, err)
 	}
-	t := &Table{Source: source, Relation: r.relation}
+	t := &Table{Source: r.source, Relation: r.relation}
 	if err := r.labels(t, ov); err != nil {
 		return nil, err
 	}
 	if err := r.newBuilders(ov); err != nil {
 		return nil, err
 	}
+	width := int64(kept(r.builders))
 	for l, ok := r.lines.content(); ok; l, ok = r.lines.content() {
+		if err := r.bounds.check(t.NumRows+1, int64(t.NumRows+1)*width); err != nil {
+			return nil, r.errorAt(r.lines.line, err)
+		}
+		var err error
 		if l[0] == '{' {
 			err = r.sparseRow(l)
 		} else {
@@ -160,7 +159,7 @@ func (r *arffReader) header() error {
 	}
 	for ; ok; t, ok = r.lines.content() {
 		if t[0] != '@' {
-			return r.errorAt(r.lines.line, fmt.Errorf("%w: expected @relation, @attribute or @data, found %q", ErrSyntax, clip(t)))
+			return r.errorAt(r.lines.line, fmt.Errorf("%w: expected @relation, @attribute or @data, found %s", ErrSyntax, safetext.Excerpt(t)))
 		}
 		kw, rest := t, ""
 		if i := strings.IndexAny(t, " \t{'\""); i >= 0 {
@@ -176,7 +175,7 @@ func (r *arffReader) header() error {
 			}
 		case "@data":
 			if !blank(rest) {
-				return r.errorAt(r.lines.line, fmt.Errorf("%w: unexpected %q after @data", ErrSyntax, clip(rest)))
+				return r.errorAt(r.lines.line, fmt.Errorf("%w: unexpected %s after @data", ErrSyntax, safetext.Excerpt(rest)))
 			}
 			if len(r.attrs) == 0 {
 				return r.errorAt(0, fmt.Errorf("%w: no @attribute declarations", ErrEmpty))
@@ -185,7 +184,7 @@ func (r *arffReader) header() error {
 		case "@end":
 			err = fmt.Errorf("%w: relational attributes are not supported", ErrUnsupported)
 		default:
-			err = fmt.Errorf("%w: unknown declaration %q", ErrSyntax, kw)
+			err = fmt.Errorf("%w: unknown declaration %s", ErrSyntax, safetext.Excerpt(kw))
 		}
 		if err != nil {
 			return r.errorAt(r.lines.line, err)
@@ -264,7 +263,7 @@ func (r *arffReader) labels(t *Table, ov overrides) error {
 // nominal ones categorical with their declared levels, string ones
 // categorical, unless Options say otherwise.
 func (r *arffReader) newBuilders(ov overrides) error {
-	rows := strings.Count(r.lines.s[r.lines.pos:], "\n") + 1
+	rows := r.lines.rowsLeft(len(r.attrs), r.bounds.rows)
 	r.builders = make([]*colBuilder, len(r.attrs))
 	for i, a := range r.attrs {
 		def := modeCat
@@ -329,11 +328,11 @@ func (r *arffReader) sparseRow(t string) error {
 	for k, p := range r.pieces {
 		sp := strings.IndexAny(p, " \t")
 		if sp < 0 {
-			return r.errorAt(line, fmt.Errorf("%w: sparse entry %d %q is not \"index value\"", ErrSyntax, k+1, clip(p)))
+			return r.errorAt(line, fmt.Errorf("%w: sparse entry %d %s is not \"index value\"", ErrSyntax, k+1, safetext.Excerpt(p)))
 		}
 		idx, err := strconv.Atoi(p[:sp])
 		if err != nil || idx < 0 || idx >= len(r.attrs) {
-			return r.errorAt(line, fmt.Errorf("%w: sparse entry %d: index %q is not in [0, %d)", ErrSyntax, k+1, p[:sp], len(r.attrs)))
+			return r.errorAt(line, fmt.Errorf("%w: sparse entry %d: index %s is not in [0, %d)", ErrSyntax, k+1, safetext.Excerpt(p[:sp]), len(r.attrs)))
 		}
 		if idx < next {
 			return r.valueError(idx, fmt.Errorf("%w: sparse index %d is not increasing", ErrSyntax, idx))
@@ -392,17 +391,17 @@ func (r *arffReader) add(i int, v string, missing bool) error {
 // ErrControl error when one holds a control character.
 func (a *arffAttr) validUTF8() error {
 	if !utf8.ValidString(a.name) {
-		return fmt.Errorf("%w: attribute name %q", ErrEncoding, a.name)
+		return fmt.Errorf("%w: attribute name %s", ErrEncoding, safetext.Show(a.name))
 	}
 	if err := controlChar(a.name); err != nil {
 		return fmt.Errorf("attribute name: %w", err)
 	}
 	for _, l := range a.levels {
 		if !utf8.ValidString(l) {
-			return fmt.Errorf("%w: attribute %q declares value %q", ErrEncoding, a.name, l)
+			return fmt.Errorf("%w: attribute %s declares value %s", ErrEncoding, safetext.Show(a.name), safetext.Show(l))
 		}
 		if err := controlChar(l); err != nil {
-			return fmt.Errorf("attribute %q declares a value with a %w", a.name, err)
+			return fmt.Errorf("attribute %s declares a value with a %w", safetext.Show(a.name), err)
 		}
 	}
 	return nil
@@ -434,11 +433,11 @@ func parseAttribute(rest string) (arffAttr, error) {
 		a.typ = arffDate
 		return a, nil // the format may follow
 	case "relational":
-		return a, fmt.Errorf("%w: attribute %q: relational attributes are not supported", ErrUnsupported, name)
+		return a, fmt.Errorf("%w: attribute %s: relational attributes are not supported", ErrUnsupported, safetext.Excerpt(name))
 	case "":
-		return a, fmt.Errorf("%w: attribute %q has no type", ErrSyntax, name)
+		return a, fmt.Errorf("%w: attribute %s has no type", ErrSyntax, safetext.Excerpt(name))
 	default:
-		return a, fmt.Errorf("%w: attribute %q has unknown type %q", ErrSyntax, name, clip(word))
+		return a, fmt.Errorf("%w: attribute %s has unknown type %s", ErrSyntax, safetext.Excerpt(name), safetext.Excerpt(word))
 	}
 	return a, endOfDecl(after)
 }
@@ -448,7 +447,7 @@ func parseAttribute(rest string) (arffAttr, error) {
 func nominalValues(name, decl string) ([]string, error) {
 	end, err := indexUnquoted(decl, '}')
 	if end < 0 || err != nil {
-		return nil, fmt.Errorf("%w: attribute %q: nominal value list is not closed with '}'", ErrSyntax, name)
+		return nil, fmt.Errorf("%w: attribute %s: nominal value list is not closed with '}'", ErrSyntax, safetext.Excerpt(name))
 	}
 	if err := endOfDecl(decl[end+1:]); err != nil {
 		return nil, err
@@ -469,7 +468,7 @@ func nominalValues(name, decl string) ([]string, error) {
 			return nil, err
 		}
 		if declared[v] {
-			return nil, fmt.Errorf("%w: attribute %q declares nominal value %q twice", ErrSyntax, name, v)
+			return nil, fmt.Errorf("%w: attribute %s declares nominal value %s twice", ErrSyntax, safetext.Excerpt(name), safetext.Excerpt(v))
 		}
 		declared[v] = true
 		levels = append(levels, strings.Clone(v))
@@ -498,7 +497,7 @@ func endOfDecl(s string) error {
 	if blank(s) {
 		return nil
 	}
-	return fmt.Errorf("%w: unexpected %q at end of declaration", ErrSyntax, clip(strings.TrimSpace(s)))
+	return fmt.Errorf("%w: unexpected %s at end of declaration", ErrSyntax, safetext.Excerpt(strings.TrimSpace(s)))
 }
 
 // arffWord reads one possibly quoted word from the start of s (after
@@ -509,7 +508,7 @@ func arffWord(s string) (word, rest string, err error) {
 	if s != "" && (s[0] == '\'' || s[0] == '"') {
 		end := closingQuote(s)
 		if end < 0 {
-			return "", "", fmt.Errorf("%w: unterminated quote in %q", ErrSyntax, clip(s))
+			return "", "", fmt.Errorf("%w: unterminated quote in %s", ErrSyntax, safetext.Excerpt(s))
 		}
 		w, _, err := arffUnquote(s[:end+1])
 		return strings.Clone(w), s[end+1:], err
@@ -579,9 +578,9 @@ func arffUnquote(t string) (string, bool, error) {
 	end := closingQuote(t)
 	switch {
 	case end < 0:
-		return "", true, fmt.Errorf("%w: unterminated quote in %q", ErrSyntax, clip(t))
+		return "", true, fmt.Errorf("%w: unterminated quote in %s", ErrSyntax, safetext.Excerpt(t))
 	case end < len(t)-1:
-		return "", true, fmt.Errorf("%w: text after closing quote in %q", ErrSyntax, clip(t))
+		return "", true, fmt.Errorf("%w: text after closing quote in %s", ErrSyntax, safetext.Excerpt(t))
 	}
 	body := t[1:end]
 	if strings.IndexByte(body, '\\') < 0 {
@@ -617,13 +616,4 @@ func labelCount(relation string) (int, bool) {
 	}
 	n, err := strconv.Atoi(f[i+1])
 	return n, err == nil
-}
-
-// clip shortens s for an error message.
-func clip(s string) string {
-	const n = 40
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
 }

@@ -120,7 +120,7 @@ func (b *colBuilder) addAt(s string, missing bool, row int) error {
 	}
 	switch {
 	case kind == numText && b.mode == modeNum:
-		return fmt.Errorf("%w: %q", ErrNotNumeric, s)
+		return fmt.Errorf("%w: %s", ErrNotNumeric, safetext.Excerpt(s))
 	case kind == numText:
 		// An inferred column met text: it is categorical after all.
 		if row >= 0 {
@@ -129,7 +129,7 @@ func (b *colBuilder) addAt(s string, missing bool, row int) error {
 		b.toCategorical()
 		return b.addAt(s, false, row)
 	case kind == numInfinite && b.mode == modeNum:
-		return fmt.Errorf("%w: %q (infinite or out of range)", ErrNotNumeric, s)
+		return fmt.Errorf("%w: %s (infinite or out of range)", ErrNotNumeric, safetext.Excerpt(s))
 	case kind == numInfinite:
 		if b.firstBad < 0 {
 			b.firstBad, b.badText, b.justBad = row, strings.Clone(s), true
@@ -156,7 +156,7 @@ func (b *colBuilder) addAt(s string, missing bool, row int) error {
 // an infinite or out-of-range value, and drops the kept text.
 func (b *colBuilder) finish() error {
 	if !b.cat && b.firstBad >= 0 {
-		return fmt.Errorf("%w: %q (infinite or out of range; data row %d) in a column of numbers: give a finite value, leave the field empty for a missing value, or list the column in categorical", ErrNotNumeric, b.badText, b.firstBad+1)
+		return fmt.Errorf("%w: %s (infinite or out of range; data row %d) in a column of numbers: give a finite value, leave the field empty for a missing value, or list the column in categorical", ErrNotNumeric, safetext.Excerpt(b.badText), b.firstBad+1)
 	}
 	b.text, b.spans = nil, nil
 	return nil
@@ -186,7 +186,7 @@ func (b *colBuilder) mixedWarning() error {
 	if nums <= values-nums {
 		return nil
 	}
-	return fmt.Errorf("%w: %q (data row %d) is not a number, yet %d of the column's %d values are: list the column in numeric to make such a value an error, or in categorical to keep it categorical without this warning", ErrMixedColumn, b.textValue, b.firstText+1, nums, values)
+	return fmt.Errorf("%w: %s (data row %d) is not a number, yet %d of the column's %d values are: list the column in numeric to make such a value an error, or in categorical to keep it categorical without this warning", ErrMixedColumn, safetext.Excerpt(b.textValue), b.firstText+1, nums, values)
 }
 
 // toCategorical turns an inferred column read so far as numbers into a
@@ -214,7 +214,7 @@ func (b *colBuilder) toCategorical() {
 func controlChar(s string) error {
 	for _, r := range s {
 		if (r < 0x20 && r != '\t' && r != '\n' && r != '\r') || r == 0x7f {
-			return fmt.Errorf("%w U+%04X in value %q (data files are text)", ErrControl, r, s)
+			return fmt.Errorf("%w U+%04X in value %s (data files are text)", ErrControl, r, safetext.Show(s))
 		}
 	}
 	return nil
@@ -226,10 +226,10 @@ func (b *colBuilder) intern(s string) (int32, error) {
 		return c, nil
 	}
 	if b.closed {
-		return -1, fmt.Errorf("%w %q (declared: %s)", ErrUndeclared, s, levelList(b.levels))
+		return -1, fmt.Errorf("%w %s (declared: %s)", ErrUndeclared, safetext.Excerpt(s), levelList(b.levels))
 	}
 	if !utf8.ValidString(s) {
-		return -1, fmt.Errorf("%w: %q", ErrEncoding, s)
+		return -1, fmt.Errorf("%w: %s", ErrEncoding, safetext.Show(s))
 	}
 	if err := controlChar(s); err != nil {
 		return -1, err
@@ -263,7 +263,7 @@ func nonNil[S ~[]E, E any](s S) S {
 // levelList formats a level list for an error message, its first
 // safetext.Listed levels quoted, then how many more.
 func levelList(levels []string) string {
-	return "{" + safetext.Few(levels, safetext.Listed, strconv.Quote) + "}"
+	return "{" + safetext.Few(levels, safetext.Listed, safetext.Excerpt) + "}"
 }
 
 // numKind classifies a field's text.

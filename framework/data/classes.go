@@ -87,9 +87,9 @@ func (e *LabelError) Error() string {
 // character (ErrHiddenLabel), so that the character shows.
 func (e *LabelError) Quoted() string {
 	if errors.Is(e.Err, ErrHiddenLabel) {
-		return strconv.QuoteToASCII(e.Value)
+		return safetext.ShowASCII(e.Value)
 	}
-	return strconv.Quote(e.Value)
+	return safetext.Show(e.Value)
 }
 
 // Unwrap returns the cause.
@@ -122,7 +122,7 @@ func (e *SpellingError) Error() string {
 			if sp.Row < 0 {
 				at = "declared"
 			}
-			fmt.Fprintf(&b, "%s (%s)", strconv.QuoteToASCII(sp.Text), at)
+			fmt.Fprintf(&b, "%s (%s)", safetext.ShowASCII(sp.Text), at)
 		}
 	}
 	return b.String()

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/polyclass/polyclass/framework/safetext"
 )
 
 // ReadCSV loads a CSV file with a header row; a path ending in .gz is
@@ -77,7 +79,7 @@ func parseCSV(r io.Reader, source string, opt Options, size int64) (*Table, erro
 			builders[i] = newBuilder(name, mode, 0)
 		}
 	}
-	rows := 0
+	rows, width, lim := 0, int64(kept(builders)), opt.limits()
 	for {
 		rec, err := cr.Read()
 		if err == io.EOF {
@@ -85,6 +87,10 @@ func parseCSV(r io.Reader, source string, opt Options, size int64) (*Table, erro
 		}
 		if err != nil {
 			return nil, csvError(source, lines, err)
+		}
+		if err := lim.check(rows+1, int64(rows+1)*width); err != nil {
+			line, _ := cr.FieldPos(0)
+			return nil, &ParseError{Source: source, Line: line, Err: err}
 		}
 		if len(rec) != len(header) {
 			line, _ := cr.FieldPos(0)
@@ -219,7 +225,7 @@ func csvHeader(cr *csv.Reader, rec []string, source string) ([]string, error) {
 		case f == "":
 			return nil, &ParseError{Source: source, Line: line, Byte: col, Col: i + 1, Err: fmt.Errorf("%w: empty column name", ErrSyntax)}
 		case !utf8.ValidString(f):
-			return nil, &ParseError{Source: source, Line: line, Byte: col, Col: i + 1, Err: fmt.Errorf("%w: column name %q", ErrEncoding, f)}
+			return nil, &ParseError{Source: source, Line: line, Byte: col, Col: i + 1, Err: fmt.Errorf("%w: column name %s", ErrEncoding, safetext.Show(f))}
 		case controlChar(f) != nil:
 			return nil, &ParseError{Source: source, Line: line, Byte: col, Col: i + 1, Err: fmt.Errorf("column name: %w", controlChar(f))}
 		}
@@ -265,7 +271,18 @@ func csvError(source string, lines *lineLimiter, err error) error {
 		}
 		return &ParseError{Source: source, Line: pe.Line, Byte: pe.Column, Err: fmt.Errorf("%w: %s", ErrSyntax, what)}
 	}
-	return &ParseError{Source: source, Err: fmt.Errorf("data: read: %w", err)}
+	return readError(source, lines.line, err)
+}
+
+// kept counts the columns read (builders not nil).
+func kept(builders []*colBuilder) int {
+	n := 0
+	for _, b := range builders {
+		if b != nil {
+			n++
+		}
+	}
+	return n
 }
 
 // lineLimiter passes the input on one whole line at a time, dropping a

@@ -19,9 +19,9 @@ import (
 	"io"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 
+	"github.com/polyclass/polyclass/framework/safetext"
 	"github.com/polyclass/polyclass/framework/sparse"
 	"github.com/polyclass/polyclass/internal/regfile"
 )
@@ -141,9 +141,13 @@ type Options struct {
 	Missing []string
 	// MaxFeatures bounds the LIBSVM feature index; 0 means 1<<22.
 	MaxFeatures int
-	// MaxLineBytes bounds the length of a CSV line; 0 means
-	// DefaultMaxLineBytes.
+	// MaxLineBytes bounds the length of a line (of a CSV, ARFF or
+	// LIBSVM file); 0 means DefaultMaxLineBytes.
 	MaxLineBytes int
+
+	// bounds are the most rows and values read (MaxRows, MaxValues when
+	// zero).
+	bounds bounds
 }
 
 // DefaultMaxLineBytes is the longest CSV line read by default: 8 MiB, room
@@ -215,9 +219,9 @@ func (e *ParseError) Error() string {
 	b.WriteString(": ")
 	switch {
 	case e.Column != "" && e.Col > 0:
-		fmt.Fprintf(&b, "column %q (col %d): ", e.Column, e.Col)
+		fmt.Fprintf(&b, "column %s (col %d): ", safetext.Show(e.Column), e.Col)
 	case e.Column != "":
-		fmt.Fprintf(&b, "column %q: ", e.Column)
+		fmt.Fprintf(&b, "column %s: ", safetext.Show(e.Column))
 	case e.Col > 0:
 		fmt.Fprintf(&b, "col %d: ", e.Col)
 	}
@@ -275,6 +279,10 @@ func openFile(path string) (io.ReadCloser, int64, error) {
 		size = fi.Size()
 	}
 	if !strings.HasSuffix(strings.ToLower(path), ".gz") {
+		if isGzip(f) {
+			f.Close()
+			return nil, 0, &ParseError{Source: path, Err: fmt.Errorf("%w: the file holds gzip data (it starts with the bytes 1f 8b): name it %s.gz, or gunzip it", ErrSyntax, path)}
+		}
 		return f, size, nil
 	}
 	zr, err := gzip.NewReader(f)
@@ -283,16 +291,6 @@ func openFile(path string) (io.ReadCloser, int64, error) {
 		return nil, 0, fmt.Errorf("data: %s: gunzip: %w", path, err)
 	}
 	return gzipFile{zr, f}, size * 4, nil
-}
-
-// gzipFile closes both the gzip reader and its file.
-type gzipFile struct {
-	*gzip.Reader
-	f *os.File
-}
-
-func (g gzipFile) Close() error {
-	return errors.Join(g.Reader.Close(), g.f.Close())
 }
 
 // readPath parses the file path, gunzipped when the name ends in .gz,
@@ -306,25 +304,27 @@ func readPath(path string, opt Options, parse func(io.Reader, string, Options, i
 	return parse(f, path, opt, size)
 }
 
-// readLines reads the whole of r, about size bytes (0: unknown), into a
-// lineReader, less a leading byte order mark and with lines ending in a
-// lone CR made to end in LF, and resolves opt's lists.
-func readLines(r io.Reader, source string, opt Options, size int64) (lineReader, overrides, error) {
-	var b strings.Builder
-	b.Grow(int(min(size, 1<<30)))
-	if _, err := io.Copy(&b, r); err != nil {
-		return lineReader{}, overrides{}, fmt.Errorf("data: read %s: %w", source, err)
-	}
+// readLines returns a lineReader of r's lines, less a leading byte order
+// mark, each at most opt.MaxLineBytes long, and resolves opt's lists.
+func readLines(r io.Reader, source string, opt Options, size int64) (*lineReader, overrides, error) {
 	ov, err := opt.resolve()
 	if err != nil {
-		return lineReader{}, ov, &ParseError{Source: source, Err: err}
+		return nil, ov, &ParseError{Source: source, Err: err}
 	}
-	text := strings.TrimPrefix(b.String(), "\uFEFF")
-	if strings.Count(text, "\r") != strings.Count(text, "\r\n") {
-		// Lines ending in a lone CR (old Mac editors).
-		text = strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\r", "\n")
+	maxLine := opt.MaxLineBytes
+	if maxLine <= 0 {
+		maxLine = DefaultMaxLineBytes
 	}
-	return lineReader{s: text}, ov, nil
+	c := &countingReader{r: r}
+	return &lineReader{in: newLineLimiter(newCRReader(c), maxLine), read: c, size: size}, ov, nil
+}
+
+// isGzip reports whether the file f starts with the gzip magic bytes,
+// leaving it at its start.
+func isGzip(f *os.File) bool {
+	var magic [2]byte
+	n, _ := f.ReadAt(magic[:], 0)
+	return n == 2 && magic == [2]byte{0x1f, 0x8b}
 }
 
 // overrides is the resolved form of the Options name lists.
@@ -348,7 +348,7 @@ func (o *Options) resolve() (overrides, error) {
 				ov.kind[n] = colMode(k)
 				ov.order = append(ov.order, n)
 			case prev != colMode(k):
-				return ov, fmt.Errorf("%w: column %q is in both %s and %s", ErrOptions, n, lists[prev].label, l.label)
+				return ov, fmt.Errorf("%w: column %s is in both %s and %s", ErrOptions, safetext.Show(n), lists[prev].label, l.label)
 			}
 		}
 	}
@@ -409,9 +409,9 @@ type UnknownColumnsError struct {
 func (e *UnknownColumnsError) Error() string {
 	q := make([]string, len(e.Unknown))
 	for i, u := range e.Unknown {
-		q[i] = strconv.Quote(u.Name)
+		q[i] = u.Name
 	}
-	return fmt.Sprintf("%v: options name %s, not in the file", ErrUnknownColumn, strings.Join(q, ", "))
+	return fmt.Sprintf("%v: options name %s, not in the file", ErrUnknownColumn, safetext.Few(q, safetext.Listed, safetext.Show))
 }
 
 // Unwrap returns ErrUnknownColumn.

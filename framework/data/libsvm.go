@@ -56,6 +56,7 @@ type libsvmReader struct {
 	labPtr  []int
 	lines   []int // the line of each row
 	multi   bool  // some line has no label or several
+	bounds  bounds
 }
 
 // parseLIBSVM is ParseLIBSVM for an input of about size bytes (0:
@@ -66,11 +67,14 @@ func parseLIBSVM(in io.Reader, source string, opt Options, size int64) (*Table, 
 		return nil, err
 	}
 	maxF := min(cmp.Or(opt.MaxFeatures, defaultMaxFeatures), math.MaxInt32)
-	r := &libsvmReader{source: source, maxF: maxF, indptr: []int64{0}, labPtr: []int{0}}
+	r := &libsvmReader{source: source, maxF: maxF, indptr: []int64{0}, labPtr: []int{0}, bounds: opt.limits()}
 	for l, ok := lr.next(); ok; l, ok = lr.next() {
 		if err := r.readLine(l, lr.line); err != nil {
 			return nil, err
 		}
+	}
+	if err := lr.failure(source); err != nil {
+		return nil, err
 	}
 	rows := len(r.lines)
 	if rows == 0 {
@@ -110,9 +114,9 @@ func (r *libsvmReader) readLine(l string, n int) error {
 		if tok == 1 && colon < 0 {
 			for lab := range strings.SplitSeq(w, ",") {
 				if lab == "" {
-					return perr("label", fmt.Errorf("%w: empty label in %q", ErrSyntax, clip(w)))
+					return perr("label", fmt.Errorf("%w: empty label in %s", ErrSyntax, safetext.Excerpt(w)))
 				}
-				r.labels = append(r.labels, lab)
+				r.labels = append(r.labels, strings.Clone(lab)) // not the whole line
 			}
 			r.multi = r.multi || strings.Contains(w, ",")
 			continue
@@ -121,14 +125,14 @@ func (r *libsvmReader) readLine(l string, n int) error {
 			r.multi = true // no label on this line
 		}
 		if colon < 0 {
-			return perr("", fmt.Errorf("%w: token %d %q is not index:value", ErrSyntax, tok, clip(w)))
+			return perr("", fmt.Errorf("%w: token %d %s is not index:value", ErrSyntax, tok, safetext.Excerpt(w)))
 		}
 		if w[:colon] == "qid" {
 			return perr("", fmt.Errorf("%w: qid (ranking) is not supported", ErrUnsupported))
 		}
 		idx, err := strconv.Atoi(w[:colon])
 		if err != nil || idx < 1 || idx > r.maxF {
-			return perr("", fmt.Errorf("%w: token %d %q: feature index must be an integer in [1, %d]", ErrSyntax, tok, clip(w), r.maxF))
+			return perr("", fmt.Errorf("%w: token %d %s: feature index must be an integer in [1, %d]", ErrSyntax, tok, safetext.Excerpt(w), r.maxF))
 		}
 		if idx <= prev {
 			return perr("f"+strconv.Itoa(idx), fmt.Errorf("%w: token %d: feature index %d not greater than previous %d", ErrSyntax, tok, idx, prev))
@@ -136,7 +140,7 @@ func (r *libsvmReader) readLine(l string, n int) error {
 		val := w[colon+1:]
 		v, kind := parseNum(val)
 		if kind != numFinite || val != strings.TrimSpace(val) {
-			return perr("f"+strconv.Itoa(idx), fmt.Errorf("%w: token %d: value %q", ErrNotNumeric, tok, clip(val)))
+			return perr("f"+strconv.Itoa(idx), fmt.Errorf("%w: token %d: value %s", ErrNotNumeric, tok, safetext.Excerpt(val)))
 		}
 		prev = idx
 		r.ncols = max(r.ncols, idx)
@@ -144,6 +148,9 @@ func (r *libsvmReader) readLine(l string, n int) error {
 		r.values = append(r.values, v)
 	}
 	if tok > 0 {
+		if err := r.bounds.check(len(r.lines)+1, int64(len(r.values)+len(r.labels))); err != nil {
+			return perr("", err)
+		}
 		r.indptr = append(r.indptr, int64(len(r.values)))
 		r.labPtr = append(r.labPtr, len(r.labels))
 		r.lines = append(r.lines, n)
@@ -205,7 +212,7 @@ func (r *libsvmReader) labelColumns(ov overrides) ([]Column, error) {
 		clear(has)
 		for _, lab := range r.labels[r.labPtr[i]:r.labPtr[i+1]] {
 			if has[index[lab]] {
-				return nil, &ParseError{Source: r.source, Line: line, Column: "label_" + lab, Err: fmt.Errorf("%w: label %q listed twice", ErrSyntax, lab)}
+				return nil, &ParseError{Source: r.source, Line: line, Column: "label_" + lab, Err: fmt.Errorf("%w: label %s listed twice", ErrSyntax, safetext.Excerpt(lab))}
 			}
 			has[index[lab]] = true
 		}
@@ -278,7 +285,7 @@ func (r *libsvmReader) canonicalLabels() *ParseError {
 			r.labels[j] = c
 		}
 	}
-	asCanon := func(lab string) string { return fmt.Sprintf("%q as %q", lab, canon[lab]) }
+	asCanon := func(lab string) string { return safetext.Excerpt(lab) + " as " + safetext.Excerpt(canon[lab]) }
 	first.Err = fmt.Errorf("%w: every label is a number and some are spelled in several ways, so labels are compared as numbers and named by each number's shortest form: %s", ErrNumberSpellings, safetext.Few(changed, safetext.Listed, asCanon))
 	return first
 }

@@ -34,11 +34,17 @@ type TestFile struct {
 // training file (a path that cannot be read is not: Read reports it), a
 // *TestFitError when the test file's columns do not fit the training
 // file's, and Read's or FileSHA256's error otherwise; once the test file
-// was read, the TestFile holds its table even with an error.
+// was read, the TestFile holds its table even with an error. The two
+// files together may hold MaxRows rows and MaxValues values: reading
+// the test file stops at its row that passes them.
 func ReadTest(path, testPath string, train *Table, opt Options) (*TestFile, error) {
 	if same, _ := regfile.Same(path, testPath); same {
 		return nil, ErrTestIsTrain
 	}
+	// The test file's rows join the training file's: the bounds are of
+	// the two together.
+	opt.bounds = opt.limits()
+	opt.bounds.trainRows, opt.bounds.trainValues = train.NumRows, valueCount(train)
 	test, err := Read(testPath, opt)
 	if err != nil {
 		return nil, err

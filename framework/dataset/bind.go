@@ -136,7 +136,7 @@ func (ck *checker) classTarget(ds *Dataset) bool {
 		ds.Labels[i] = index[code]
 	}
 	if len(ds.Classes) < 2 {
-		ck.errorf(targetRange(c), "Too few classes", "Dataset %q: the target column %q has %d class(es) %q in its %d rows; at least 2 are needed.", c.Name, c.Target, len(ds.Classes), ds.Classes, t.NumRows)
+		ck.errorf(targetRange(c), "Too few classes", "Dataset %q: the target column %q has %d class(es) [%s] in its %d rows; at least 2 are needed.", c.Name, c.Target, len(ds.Classes), safetext.Few(ds.Classes, safetext.Listed, safetext.Excerpt), t.NumRows)
 		return false
 	}
 	ds.Features = encode.NewFrame(t, map[string]bool{c.Target: true})
@@ -169,15 +169,15 @@ func (ck *checker) labelTargets(ds *Dataset) bool {
 	for k, name := range names {
 		col, ok := t.Lookup(name)
 		if !ok {
-			ck.errorf(c.DeclRange, "Unknown column", "Dataset %q has no label column %q; its columns are: %s.", c.Name, name, safetext.Few(columnNames(t), safetext.Listed, nil))
+			ck.errorf(c.DeclRange, "Unknown column", "Dataset %q has no label column %s; its columns are: %s.", c.Name, safetext.Show(name), safetext.Few(columnNames(t), safetext.Listed, nil))
 			return false
 		}
 		if strings.IndexFunc(name, unicode.IsControl) >= 0 {
-			ck.errorf(c.DeclRange, "Invalid label name", "Dataset %q: label column %q holds a control character; tables, plots and file names cannot show it: rename the column.", c.Name, name)
+			ck.errorf(c.DeclRange, "Invalid label name", "Dataset %q: label column %s holds a control character; tables, plots and file names cannot show it: rename the column.", c.Name, safetext.Show(name))
 			return false
 		}
 		if i := strings.IndexFunc(name, safetext.Hidden); i >= 0 {
-			ck.errorf(c.DeclRange, "Invalid label name", "Dataset %q: label column %q holds a bidi control or other invisible (default-ignorable) character (U+%04X); it would show as another name than the file holds: rename the column.", c.Name, name, []rune(name[i:])[0])
+			ck.errorf(c.DeclRange, "Invalid label name", "Dataset %q: label column %s holds a bidi control or other invisible (default-ignorable) character (U+%04X); it would show as another name than the file holds: rename the column.", c.Name, safetext.ShowASCII(name), []rune(name[i:])[0])
 			return false
 		}
 		exclude[name] = true
@@ -186,7 +186,7 @@ func (ck *checker) labelTargets(ds *Dataset) bool {
 		for i := 0; i < t.NumRows; i++ {
 			v, text := labelValue(col, i)
 			if v != 0 && v != 1 {
-				ck.errorf(c.PathRange, "Invalid label value", "Dataset %q: %s data row %d: label column %q holds %s; a label column must hold 0 or 1 (or true or false).", c.Name, ds.Locate(i, name), i+1, name, text)
+				ck.errorf(c.PathRange, "Invalid label value", "Dataset %q: %s data row %d: label column %s holds %s; a label column must hold 0 or 1 (or true or false).", c.Name, ds.Locate(i, name), i+1, safetext.Show(name), text)
 				return false
 			}
 			ds.LabelMatrix.Set(i, k, v)
@@ -226,7 +226,7 @@ func labelValue(col *data.Column, i int) (float64, string) {
 	if v, err := strconv.ParseFloat(strings.TrimSpace(s), 64); err == nil && (v == 0 || v == 1) {
 		return v, s
 	}
-	return math.NaN(), strconv.Quote(s)
+	return math.NaN(), safetext.Excerpt(s)
 }
 
 func columnNames(t *data.Table) []string {

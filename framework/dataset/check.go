@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -168,8 +167,8 @@ func (ck *checker) testClassesTrained(d *Dataset, train int) bool {
 		if y := d.Labels[i]; !trained[y] {
 			row := i - train
 			ck.errorf(c.TestPathRange, "Class missing from the training file",
-				"Dataset %q: %s test row %d has class %q, which no row of the training file %s has: no model can learn it, and every test row of it would count as an error. Add rows of it to the training file, or remove them from the test file.",
-				c.Name, placeOf(c, c.TestPath, row, c.Target), row+1, d.Classes[y], c.Path)
+				"Dataset %q: %s test row %d has class %s, which no row of the training file %s has: no model can learn it, and every test row of it would count as an error. Add rows of it to the training file, or remove them from the test file.",
+				c.Name, placeOf(c, c.TestPath, row, c.Target), row+1, safetext.Excerpt(d.Classes[y]), c.Path)
 			return false
 		}
 	}
@@ -232,8 +231,8 @@ func (ck *checker) canonicalClasses(d *Dataset, target *data.Column) bool {
 			c.Name, c.Target, ck.spellings(d, names.Merged))
 	case names.Apart != nil:
 		ck.warnf(c.PathRange, "Classes spelled as one number",
-			"Dataset %q: the target column %q spells one number in several ways, and these stay distinct classes because the column holds text too (%q, %s): %s. Write each class one way if they are one class.",
-			c.Name, c.Target, names.Text.Text, ck.spellingAt(d, names.Text), ck.spellings(d, names.Apart))
+			"Dataset %q: the target column %q spells one number in several ways, and these stay distinct classes because the column holds text too (%s, %s): %s. Write each class one way if they are one class.",
+			c.Name, c.Target, safetext.Excerpt(names.Text.Text), ck.spellingAt(d, names.Text), ck.spellings(d, names.Apart))
 	}
 	if names.Confusable != nil {
 		ck.warnf(c.PathRange, "Confusable class labels",
@@ -251,8 +250,8 @@ func (ck *checker) summaryRowNames(d *Dataset, classes []string) {
 	for _, name := range classes {
 		if slices.Contains(metrics.SummaryRows(), strings.TrimSpace(name)) {
 			ck.warnf(c.PathRange, "Class named like a summary row",
-				"Dataset %q: class %q bears the name of a summary row of the per-class outputs (%s): in per_class.csv and the per-class tables its row could not be told from that summary row. Rename the class.",
-				c.Name, name, strings.Join(metrics.SummaryRows(), ", "))
+				"Dataset %q: class %s bears the name of a summary row of the per-class outputs (%s): in per_class.csv and the per-class tables its row could not be told from that summary row. Rename the class.",
+				c.Name, safetext.Show(name), strings.Join(metrics.SummaryRows(), ", "))
 		}
 	}
 }
@@ -269,10 +268,10 @@ func (ck *checker) spellings(d *Dataset, classes []data.ClassMerge) string {
 		}
 		var sp []string
 		for _, s := range m.Spellings {
-			sp = append(sp, fmt.Sprintf("%q (%s)", s.Text, ck.spellingAt(d, s)))
+			sp = append(sp, fmt.Sprintf("%s (%s)", safetext.Excerpt(s.Text), ck.spellingAt(d, s)))
 			shown++
 		}
-		parts = append(parts, fmt.Sprintf("%q from %s", m.Class, strings.Join(sp, ", ")))
+		parts = append(parts, fmt.Sprintf("%s from %s", safetext.Excerpt(m.Class), strings.Join(sp, ", ")))
 	}
 	return strings.Join(parts, "; ")
 }
@@ -291,7 +290,7 @@ func (ck *checker) asciiSpellings(d *Dataset, groups []data.ClassMerge) string {
 		}
 		var sp []string
 		for _, s := range g.Spellings {
-			sp = append(sp, fmt.Sprintf("%s (%s)", strconv.QuoteToASCII(s.Text), ck.spellingAt(d, s)))
+			sp = append(sp, fmt.Sprintf("%s (%s)", safetext.ShowASCII(s.Text), ck.spellingAt(d, s)))
 			shown++
 		}
 		parts = append(parts, strings.Join(sp, ", "))

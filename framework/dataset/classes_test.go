@@ -54,6 +54,7 @@ func diagLines(diags hcl.Diagnostics, dir string) string {
 // row. On the code before, 1/1.0/2/2.0 made 4 classes, without a word.
 func TestClassTargetNumbers(t *testing.T) {
 	arff := "@relation r\n@attribute a numeric\n@attribute class numeric\n@data\n1,1\n2,1.0\n3,2\n4,2\n"
+	mb := strings.Repeat("x", 1<<20)
 	for _, tc := range []struct {
 		name, file, text, target string
 		classes                  []string
@@ -101,6 +102,9 @@ func TestClassTargetNumbers(t *testing.T) {
 		{name: "libsvm NFC collision", file: "d.libsvm", target: "label",
 			text:  "caf\u00e9 1:0.5\ncafe\u0301 1:0.7\n",
 			diags: `error: Class labels spelled as one: Dataset "d": the target column "label" holds class labels that read as one but differ as text (in Unicode normalisation, NFC, or in blanks around them): "caf\u00e9" ($DIR/d.libsvm: data row 1), "cafe\u0301" ($DIR/d.libsvm: data row 2). Write each class one way.`},
+		{name: "a megabyte class with a newline, quoted cut short", file: "d.csv", target: "class",
+			text:  "a,class\n1,b\n2,\"" + mb + "\n\"\n",
+			diags: `error: Invalid class label: Dataset "d": $DIR/d.csv:3:3: data row 2, target column "class": class label holds a control character U+000A: "` + strings.Repeat("x", 60) + `"…; tables, plots and file names cannot show it: rename the class.`},
 		{name: "csv names unchanged", file: "d.csv", target: "class",
 			text:    "a,class\n1,b\n2,a\n3,b\n",
 			classes: []string{"a", "b"}, labels: []int{1, 0, 1}},
@@ -128,6 +132,7 @@ func TestClassTargetNumbers(t *testing.T) {
 // code before, yes/no loaded as all 0, and a constant column passed
 // without a word.
 func TestLabelTargetValues(t *testing.T) {
+	mb := strings.Repeat("x", 1<<20)
 	for _, tc := range []struct {
 		name, text string
 		matrix     []float64 // row by row; nil: refused
@@ -143,6 +148,8 @@ func TestLabelTargetValues(t *testing.T) {
 			diags: `error: Invalid label value: Dataset "d": $DIR/d.csv:3:5: data row 2: label column "l2" holds 2; a label column must hold 0 or 1 (or true or false).`},
 		{name: "an empty field", text: "a,l1,l2\n1,0,1\n2,,1\n",
 			diags: `error: Invalid label value: Dataset "d": $DIR/d.csv:3:3: data row 2: label column "l1" holds no value; a label column must hold 0 or 1 (or true or false).`},
+		{name: "a megabyte value with a newline, quoted as a bounded excerpt", text: "a,l1,l2\n1,0,1\n2,\"" + mb + "\n\",1\n",
+			diags: `error: Invalid label value: Dataset "d": $DIR/d.csv:3:3: data row 2: label column "l1" holds "` + strings.Repeat("x", 60) + `"…, then a newline (U+000A) at character 1048577; a label column must hold 0 or 1 (or true or false).`},
 		{name: "all 0 and all 1", text: "a,l1,l2\n1,0,1\n2,0,1\n3,0,1\n",
 			matrix: []float64{0, 1, 0, 1, 0, 1},
 			diags: `warning: Constant label column: Dataset "d": label column "l1" is 0 on each of its 3 rows, so it carries no information: no fold can train a classifier on it, and its scores say nothing. Drop it from labels.

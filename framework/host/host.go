@@ -380,6 +380,8 @@ type Host struct {
 	// socks is the directory of the plugins' unix sockets (see
 	// newSockets), made at the first start and removed by Close.
 	socks *sockets
+	// startTimeout is StartTimeout, unless a test sets a shorter one.
+	startTimeout time.Duration
 }
 
 type startResult struct {
@@ -398,7 +400,7 @@ func New(dir string, log io.Writer) *Host {
 	if log == nil {
 		log = io.Discard
 	}
-	return &Host{dir: dir, log: &syncWriter{w: log}, running: map[string]*startResult{}, hashFile: fileSHA256}
+	return &Host{dir: dir, log: &syncWriter{w: log}, running: map[string]*startResult{}, hashFile: fileSHA256, startTimeout: StartTimeout}
 }
 
 // Open starts the plugin binary at path, whatever its file name: the
@@ -544,8 +546,12 @@ func (h *Host) Running(name string) *Plugin {
 	return r.p
 }
 
-// start starts the binary b after taking its digest (checksum).
+// start starts the binary b after taking its digest (checksum), unless
+// another local user could replace it (replaceable).
 func (h *Host) start(ctx context.Context, b Binary) (*Plugin, error) {
+	if err := replaceable(b.Path); err != nil {
+		return nil, fmt.Errorf("plugin %s: %w", b.Name, err)
+	}
 	b, err := h.checksum(b)
 	if err != nil {
 		return nil, err
@@ -578,14 +584,17 @@ func (h *Host) launch(ctx context.Context, b Binary) (*Plugin, error) {
 	stderr := io.MultiWriter(tail, &prefixWriter{prefix: "[" + b.Name + "] ", w: h.log})
 	client := goplugin.NewClient(h.clientConfig(b.Name, cmd, sum, ownEnv, stderr))
 	p := &Plugin{Binary: b, client: client, cmd: cmd, stderr: tail, shared: shared, cancelStart: cancelStart}
-	rpc, err := handshake(ctx, client, cancelStart, b.Path)
+	rpc, err := handshake(ctx, client, cancelStart, b.Path, h.startTimeout)
 	if err != nil {
 		return p.failStart(ctx, err)
 	}
 	lc, rc := dispense(rpc, shared)
-	probeCtx, cancel := context.WithTimeout(ctx, StartTimeout)
+	probeCtx, cancel := context.WithTimeout(ctx, h.startTimeout)
 	defer cancel()
 	if err := p.probe(probeCtx, lc, rc); err != nil {
+		if ctx.Err() == nil && errors.Is(probeCtx.Err(), context.DeadlineExceeded) {
+			err = fmt.Errorf("the plugin did not answer Info within %v, the most a plugin may take to start: %w", h.startTimeout, err)
+		}
 		return p.failStart(ctx, err)
 	}
 	return p, nil
@@ -638,7 +647,7 @@ func (h *Host) setEnv(cmd *exec.Cmd, shared *sharedmem.Segment) bool {
 func (h *Host) clientConfig(name string, cmd *exec.Cmd, sum []byte, ownEnv bool, stderr io.Writer) *goplugin.ClientConfig {
 	return &goplugin.ClientConfig{
 		HandshakeConfig:  wire.Handshake,
-		StartTimeout:     StartTimeout,
+		StartTimeout:     h.startTimeout,
 		VersionedPlugins: PluginSets(),
 		Cmd:              cmd,
 		AllowedProtocols: []goplugin.Protocol{goplugin.ProtocolGRPC},
@@ -660,8 +669,9 @@ func (h *Host) clientConfig(name string, cmd *exec.Cmd, sum []byte, ownEnv bool,
 // handshake starts the process of client and waits for its handshake;
 // ctx ending first cancels the start (cancelStart), and the error says
 // the start was interrupted. A failed start's error is explained for the
-// binary at path (explainStart).
-func handshake(ctx context.Context, client *goplugin.Client, cancelStart context.CancelFunc, path string) (goplugin.ClientProtocol, error) {
+// binary at path, whose handshake line was awaited for limit
+// (explainStart).
+func handshake(ctx context.Context, client *goplugin.Client, cancelStart context.CancelFunc, path string, limit time.Duration) (goplugin.ClientProtocol, error) {
 	interrupt := context.AfterFunc(ctx, cancelStart)
 	rpc, err := client.Client()
 	interrupted := !interrupt()
@@ -669,7 +679,7 @@ func handshake(ctx context.Context, client *goplugin.Client, cancelStart context
 		return nil, fmt.Errorf("start interrupted: %w", context.Cause(ctx))
 	}
 	if err != nil {
-		return nil, explainStart(err, path)
+		return nil, explainStart(err, path, limit)
 	}
 	return rpc, nil
 }

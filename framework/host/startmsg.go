@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+	"time"
 )
 
 // explainStart says in a plugin author's terms why a plugin process did
@@ -14,9 +15,13 @@ import (
 // another architecture: an interpreter named by the #! line that is not
 // there (exec says the plugin itself is missing), a plugin that exited
 // before its handshake line (its stderr, appended by the caller, says
-// why), or one that printed something else to stdout first. Other errors
-// are returned as they are.
-func explainStart(err error, path string) error {
+// why), one that printed something else to stdout first, or one that
+// printed no handshake line within limit. Other errors are returned as
+// they are.
+func explainStart(err error, path string, limit time.Duration) error {
+	if strings.Contains(err.Error(), "timeout while waiting for plugin to start") {
+		return fmt.Errorf("the plugin printed no handshake line within %v, the most a plugin may take to start: it hangs while starting (a plugin built with the Go sdk calls its Info before printing the line, so an Info that never returns hangs it here)", limit)
+	}
 	if errors.Is(err, fs.ErrNotExist) {
 		if _, serr := os.Stat(path); serr == nil {
 			if interp := shebang(path); interp != "" {

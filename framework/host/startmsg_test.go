@@ -2,10 +2,18 @@ package host
 
 import (
 	"context"
+	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"google.golang.org/grpc"
+
+	"github.com/polyclass/polyclass/framework/internal/protov1"
+	"github.com/polyclass/polyclass/framework/internal/wire"
 )
 
 // TestStartFailuresExplained: a plugin that cannot start is explained in
@@ -39,5 +47,56 @@ func TestStartFailuresExplained(t *testing.T) {
 		if err != nil && strings.Contains(err.Error(), "architecture") {
 			t.Errorf("%s: error speaks of architectures: %v", tc.name, err)
 		}
+	}
+}
+
+// hangingInfo is a learner service whose Info never answers, as a
+// plugin in another language stuck in its Info.
+type hangingInfo struct {
+	protov1.UnimplementedLearnerServiceServer
+}
+
+func (hangingInfo) Info(ctx context.Context, _ *protov1.InfoRequest) (*protov1.LearnerInfo, error) {
+	<-ctx.Done()
+	return nil, ctx.Err()
+}
+
+// TestStartTimeoutsExplained: a plugin that prints no handshake line, and
+// one whose Info never answers, fail at the host's start limit with a
+// message that says which (campaign 5 p01 read "timeout while waiting for
+// plugin to start" of a plugin whose Info hung).
+func TestStartTimeoutsExplained(t *testing.T) {
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := grpc.NewServer()
+	protov1.RegisterLearnerServiceServer(srv, hangingInfo{})
+	go srv.Serve(lis)
+	defer srv.Stop()
+	dir := t.TempDir()
+	handshake := fmt.Sprintf("1|%d|tcp|%s|grpc", wire.ProtocolVersion, lis.Addr())
+	for name, script := range map[string]string{
+		"silent":   "#!/bin/sh\nexec sleep 60\n",
+		"infohang": "#!/bin/sh\necho '" + handshake + "'\nexec sleep 60\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, "bench-plugin-"+name), []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cases := []struct{ name, want string }{
+		{"silent", "plugin silent (" + filepath.Join(dir, "bench-plugin-silent") + "): the plugin printed no handshake line within 1s, the most a plugin may take to start: it hangs while starting (a plugin built with the Go sdk calls its Info before printing the line, so an Info that never returns hangs it here)"},
+		{"infohang", "plugin infohang (" + filepath.Join(dir, "bench-plugin-infohang") + "): the plugin did not answer Info within 1s, the most a plugin may take to start: "},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			h := New(dir, nil)
+			h.startTimeout = time.Second
+			defer h.Close()
+			_, err := h.Get(context.Background(), c.name)
+			if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+				t.Errorf("got  %v\nwant %s…", err, c.want)
+			}
+		})
 	}
 }

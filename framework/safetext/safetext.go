@@ -8,6 +8,7 @@
 package safetext
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -151,6 +152,30 @@ func Show(s string) string {
 		return strconv.Quote(string(r[:60])) + "…"
 	}
 	return strconv.Quote(s)
+}
+
+// Excerpt quotes s, text read from a file (a data file, a folds file),
+// for a message, bounded: up to its first character that Check refuses
+// (a file of NUL-separated strings, such as /proc/self/environ, has no
+// line ends), then cut by Show, then that character named, so that an
+// error never echoes a whole foreign file, nor a control character a
+// terminal would act on: "ab", then a newline (U+000A) at character 3.
+func Excerpt(s string) string {
+	var e *Error
+	if !errors.As(Check(s), &e) {
+		return Show(s)
+	}
+	head := string([]rune(s)[:e.Pos-1])
+	return Show(head) + ", then " + strings.TrimPrefix(e.Error(), "holds ")
+}
+
+// ShowASCII is Show in ASCII (strconv.QuoteToASCII): every character
+// beyond ASCII escaped, so that an invisible one shows.
+func ShowASCII(s string) string {
+	if r := []rune(s); len(r) > 60 {
+		return strconv.QuoteToASCII(string(r[:60])) + "…"
+	}
+	return strconv.QuoteToASCII(s)
 }
 
 // Listed is how many items of a list a message shows (Few).

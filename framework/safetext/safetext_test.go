@@ -91,6 +91,39 @@ func TestShow(t *testing.T) {
 	}
 }
 
+// TestShowASCII: escaped in ASCII, cut as Show cuts.
+func TestShowASCII(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"a\u200bb", `"a\u200bb"`},
+		{strings.Repeat("é", 70), `"` + strings.Repeat(`\u00e9`, 60) + `"…`},
+	}
+	for _, tt := range tests {
+		if got := ShowASCII(tt.in); got != tt.want {
+			t.Errorf("ShowASCII(%q) = %s, want %s", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestExcerpt: text from a file is quoted up to its first refused
+// character, which is named, and never more than Show's 60 characters.
+func TestExcerpt(t *testing.T) {
+	mib := strings.Repeat("x", 1<<20)
+	tests := []struct{ in, want string }{
+		{"abc", `"abc"`},
+		{"SECRET=hunter2\x00HOME=/root\x00", `"SECRET=hunter2", then a NUL (U+0000) at character 15`},
+		{"ab\ncd", `"ab", then a newline (U+000A) at character 3`},
+		{"\x1b[31mred", `"", then an escape (U+001B) at character 1`},
+		{"a\xffb", `"a", then byte 0xff, which is not UTF-8, at character 2`},
+		{mib + "\n\x1b", `"` + strings.Repeat("x", 60) + `"…, then a newline (U+000A) at character 1048577`},
+		{mib, `"` + strings.Repeat("x", 60) + `"…`},
+	}
+	for _, tt := range tests {
+		if got := Excerpt(tt.in); got != tt.want {
+			t.Errorf("Excerpt(%.70q) = %s, want %s", tt.in, got, tt.want)
+		}
+	}
+}
+
 // TestQuoteRoundTrip: bash reads each word Quote writes as the string
 // quoted (a NUL aside: bash cannot hold one), and a word never holds a
 // control character, so a printed command stays on its line.
