@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 )
 
 // chainedLocals returns a locals block of n locals each naming the next
@@ -23,8 +22,10 @@ func chainedLocals(n int) string {
 // TestLocalsInDependencyOrder: locals are evaluated after the locals they
 // name, each once, so that the time grows with the file, not its square
 // (campaign 5 h01: 3,000 locals needed last-first took 39 s to validate,
-// and the 45,000 a 1 MiB file holds, hours; the 20,000 here, half an
-// hour on the code before: past the test's minute and go test's timeout).
+// and the 45,000 a 1 MiB file holds, hours). The 3,000 here pass the
+// evaluation limit (DefaultEvalLimit, 10 s) on the code before, which
+// fails the file; they take milliseconds now. (A chain of 20,000, timed
+// by the test itself, came near the limit on a loaded machine.)
 // Their values, and the diagnostics of those that cannot resolve, are
 // what they were.
 func TestLocalsInDependencyOrder(t *testing.T) {
@@ -33,7 +34,7 @@ func TestLocalsInDependencyOrder(t *testing.T) {
 		want               uint64
 		diags              []string
 	}{
-		{"a chain of 20000 needed last-first", chainedLocals(20000), "local.a0", 20000, nil},
+		{"a chain of 3000 needed last-first", chainedLocals(3000), "local.a0", 3000, nil},
 		{"file order", "locals {\n  a = 2\n  b = local.a * 3\n}\n", "local.b", 6, nil},
 		{"named through an index", "locals {\n  c = local[\"b\"] + 1\n  b = local.a + 1\n  a = 1\n}\n", "local.c", 3, nil},
 		{"the object whole", "variable \"k\" { default = \"a\" }\nlocals {\n  c = local[var.k] + 1\n  a = 4\n}\n", "local.c", 5, nil},
@@ -44,18 +45,14 @@ func TestLocalsInDependencyOrder(t *testing.T) {
 			"exp.hcl:6:12: error: Unsupported attribute", `This object does not have an attribute named "alpah".`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			start := time.Now()
 			exp, diags := parse(t, strings.Replace(base, "seed = 3", "seed = "+tc.seed, 1)+tc.locals)
-			if took := time.Since(start); took > time.Minute {
-				t.Errorf("parsed in %v", took)
-			}
 			for _, d := range tc.diags {
 				if !strings.Contains(diags, d) {
 					t.Errorf("diagnostics lack %q:\n%s", d, diags)
 				}
 			}
-			if tc.diags == nil && (diags != "" || exp.Seed != tc.want) {
-				t.Errorf("seed %d, want %d; diagnostics:\n%s", exp.Seed, tc.want, diags)
+			if tc.diags == nil && (diags != "" || exp == nil || exp.Seed != tc.want) {
+				t.Fatalf("seed of %+v, want %d; diagnostics:\n%s", exp, tc.want, diags)
 			}
 		})
 	}
