@@ -96,7 +96,7 @@ func TestBoundsErrorIsTooLarge(t *testing.T) {
 	if !errors.Is(err, ErrTooLarge) {
 		t.Errorf("%v is not ErrTooLarge", err)
 	}
-	if got := (&Options{}).limits(); got != (bounds{rows: 1 << 26, values: 1 << 30}) {
+	if got := (&Options{}).limits(); got != (bounds{rows: 1 << 23, values: 1 << 26}) {
 		t.Errorf("default bounds %+v, want 2^26 rows and 2^30 values", got)
 	}
 }
