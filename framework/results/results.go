@@ -503,9 +503,10 @@ func hasPredictions(c *outcome.CellResult) bool {
 // run lists it (Run.replacer: a file there no run lists is the user's, in
 // a directory adopted, and an input is never written over). The outputs an earlier run recorded in dir's manifest that
 // this one does not write (a format dropped, no tuned cell any more) are
-// removed: they are made from the cells, which stay, and would otherwise
-// sit beside the new outputs, stale (see removeStale: never one of
-// inputs, the experiment's).
+// moved aside through aside (nil: a setup of its own, its notes
+// unsaid): they are made from the cells, which stay, and would otherwise
+// sit beside the new outputs, stale (see removeStale: only names a run of
+// the experiment writes, never one of inputs).
 func writeOutputs(root *os.Root, dir string, m *Manifest, cells []*Cell, render Renderer, before func(path string, listed bool) error, inputs []Input, aside *setup) ([]string, error) {
 	if aside == nil {
 		aside = newSetup(dir, time.Now, nil)
