@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -174,6 +175,50 @@ func TestRunIntoAUsersDirectory(t *testing.T) {
 	}
 	if !strings.Contains(stderr, "moved summary.csv aside to superseded/") && !strings.Contains(readFile(t, filepath.Join(out, "run.log")), "moved summary.csv aside to superseded/") {
 		t.Errorf("the move is not said:\n%s", stderr)
+	}
+}
+
+// TestAdoptedOutputsListIsNotTrusted (campaign 6, A07): in a directory
+// adopted, the manifest's "outputs" edited to list the user's notes.md and
+// a file outside: the next run keeps both, byte for byte, and moves a
+// stale output it no longer writes (tuning.csv, listed) to superseded/,
+// never deleting it. The old code deleted notes.md outright.
+func TestAdoptedOutputsListIsNotTrusted(t *testing.T) {
+	parent := t.TempDir()
+	out := filepath.Join(parent, "out")
+	user := map[string]string{"notes.md": "mine\n", "../victim": "v\n"}
+	for name, body := range user {
+		writeAt(t, filepath.Join(out, name), body)
+	}
+	if _, stderr, err := runTwoCells(t, "base", out, "--adopt"); err != nil {
+		t.Fatalf("--adopt: %v\n%s", err, stderr)
+	}
+	writeAt(t, filepath.Join(out, "tuning.csv"), "an earlier run's\n")
+	path := filepath.Join(out, "manifest.json")
+	var m map[string]any
+	if err := json.Unmarshal([]byte(readFile(t, path)), &m); err != nil {
+		t.Fatal(err)
+	}
+	outputs := m["outputs"].(map[string]any)
+	for _, name := range []string{"notes.md", "../victim", "tuning.csv"} {
+		outputs[name] = filepath.Join(out, name)
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeAt(t, path, string(b))
+	if _, stderr, err := runTwoCells(t, "base", out); err != nil {
+		t.Fatalf("the run after the edit: %v\n%s", err, stderr)
+	}
+	for name, body := range user {
+		if got, err := os.ReadFile(filepath.Join(out, name)); string(got) != body {
+			t.Errorf("%s: %q (%v), want %q unchanged", name, got, err, body)
+		}
+	}
+	aside, _ := filepath.Glob(filepath.Join(out, "superseded", "*", "tuning.csv"))
+	if _, err := os.Stat(filepath.Join(out, "tuning.csv")); !os.IsNotExist(err) || len(aside) != 1 || readFile(t, aside[0]) != "an earlier run's\n" {
+		t.Errorf("the stale tuning.csv: %v at its place, moved aside to %v; want it moved aside whole", err, aside)
 	}
 }
 

@@ -32,9 +32,12 @@ func rerun(ctx context.Context, h *host.Host, o *options, stdout, stderr io.Writ
 		return err
 	}
 	oldCells := results.Results(oldFiles)
-	if rh := recordedHost(o, old.Plugins, dir, stderr); rh != nil {
+	if rh := rerunHost(o); rh != nil {
 		defer closeHost(ctx, rh)
 		h = rh
+	}
+	if err := checkRecordedPlugins(h, old.Plugins, dir, givenPlugins(o)); err != nil {
+		return err
 	}
 	changed := 0
 	note := func(change string) {
@@ -86,23 +89,35 @@ func loadRecorded(dir string) (*results.Manifest, []*results.Cell, error) {
 	return old, oldFiles, err
 }
 
-// recordedHost is the host of the plugins the run used, where it found
-// them (a --plugins directory is not on the rerun's command line), or nil
-// when --plugins is given or the recorded directories are bench's own.
-// dir is the results directory rerun; a recorded directory not searched
-// (see recordedPluginDirs) is named on stderr.
-func recordedHost(o *options, plugins []results.PluginRecord, dir string, stderr io.Writer) *host.Host {
-	if o.set["plugins"] {
+// rerunHost is the host of a rerun's plugins when it is not h: with
+// --plugins, its directories then bench's own (a plugin the run found in
+// bench's directory is found again); nil without --plugins. A recorded
+// plugin directory is never searched on the manifest's word (see
+// checkRecordedPlugins).
+func rerunHost(o *options) *host.Host {
+	own := ownPluginsDir()
+	if !o.set["plugins"] || own == "" || own == o.pluginsDir {
 		return nil
 	}
-	dirs, skipped := recordedPluginDirs(plugins, o.pluginsDir, dir)
-	for _, s := range skipped {
-		fmt.Fprintf(stderr, "rerun: %s\n", s)
+	return host.New(o.pluginsDir+string(os.PathListSeparator)+own, o.pluginLog)
+}
+
+// ownPluginsDir is bench's own plugins directory (its executable's), ""
+// when it cannot be told.
+func ownPluginsDir() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
 	}
-	if dirs == o.pluginsDir {
-		return nil
+	return filepath.Dir(exe)
+}
+
+// givenPlugins is the --plugins value given now, "" when none is.
+func givenPlugins(o *options) string {
+	if !o.set["plugins"] {
+		return ""
 	}
-	return host.New(dirs, o.pluginLog)
+	return o.pluginsDir
 }
 
 // experimentFileChange describes how the recorded experiment file changed
@@ -204,66 +219,139 @@ func rerunVerdict(stdout io.Writer, dir string, diffs []report.Difference, chang
 	return runErr
 }
 
-// recordedPluginDirs is the plugins directory list of a rerun without
-// --plugins: the directories of the plugin binaries the run recorded that
-// still exist, in the order first recorded, then dflt (bench's own
-// directory). A results directory is data, perhaps from elsewhere, so a
-// recorded binary is trusted only as far as bench can check it: its
-// directory is searched only when its path is absolute, lies outside
-// the results directory resultsDir (a binary shipped with the results is
-// never run) and its file still has the SHA-256 the run recorded (a
-// manifest edited to name another program is not followed). skipped
-// says, for each recorded binary whose directory exists but fails a
-// check, why it is not searched.
-func recordedPluginDirs(plugins []results.PluginRecord, dflt, resultsDir string) (dirs string, skipped []string) {
-	var list []string
-	for _, p := range plugins {
-		d := filepath.Dir(p.Path)
-		if p.Path == "" || slices.Contains(list, d) || d == dflt {
-			continue
-		}
-		if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
-			continue
-		}
-		if why := untrustedPlugin(p, resultsDir); why != "" {
-			skipped = append(skipped, fmt.Sprintf("not searching %s for plugins: the run recorded plugin %s as %s, %s; name the plugins directory with --plugins to use it",
-				safetext.Quote(safetext.Path(d)), safetext.Quote(p.Name), safetext.Quote(safetext.Path(p.Path)), why))
-			continue
-		}
-		list = append(list, d)
+// checkRecordedPlugins checks, before anything starts, each plugin the
+// run in resultsDir recorded against the binary of that name h finds in
+// the directories searched now (bench's own, and --plugins given). A
+// results directory is data, perhaps from elsewhere, and its manifest
+// anyone's to edit, so the directory it records for a binary is never
+// searched on its word: when h has no binary of the name, or one with
+// another digest while the recorded file still has the recorded one, the
+// rerun fails, naming the plugin, the recorded directory and the command
+// that searches it (bench rerun --plugins DIR RESULTS), for the user to
+// type if they trust it. A binary that resolves (links followed) into
+// resultsDir is refused: bench runs no program that comes with results.
+// A binary found with another digest and no recorded file that has the
+// recorded one is run: the rerun reports the change (inputChanges).
+// given is the --plugins value given now, "" for none.
+func checkRecordedPlugins(h *host.Host, plugins []results.PluginRecord, resultsDir, given string) error {
+	bins, err := h.Binaries()
+	if err != nil {
+		return fmt.Errorf("rerun: %w", err)
 	}
-	return strings.Join(append(list, dflt), string(os.PathListSeparator)), skipped
+	found := map[string]string{}
+	for _, b := range bins {
+		found[b.Name] = b.Path
+	}
+	var problems, trust []string
+	for _, p := range plugins {
+		if p.Name == "" {
+			continue
+		}
+		problem, dir := checkRecordedPlugin(p, found[p.Name], h.Dir(), resultsDir)
+		if problem != "" {
+			problems = append(problems, problem)
+		}
+		if dir != "" && !slices.Contains(trust, dir) {
+			trust = append(trust, dir)
+		}
+	}
+	if len(problems) == 0 {
+		return nil
+	}
+	msg := "rerun: " + strings.Join(problems, "\nrerun: ")
+	if len(trust) > 0 {
+		dirs := trust
+		if given != "" {
+			dirs = append([]string{given}, trust...)
+		}
+		msg += fmt.Sprintf("\nrerun: a results directory's manifest is not trusted to name programs to run; if you trust %s, say so: bench rerun --plugins %s %s",
+			listDirs(trust), safetext.Quote(safetext.Path(strings.Join(dirs, string(os.PathListSeparator)))), safetext.Quote(safetext.Path(resultsDir)))
+	}
+	return errors.New(msg)
 }
 
-// untrustedPlugin says why the plugin binary a manifest records (see
-// recordedPluginDirs) may not be run from where it records it, "" when
-// it may.
-func untrustedPlugin(p results.PluginRecord, resultsDir string) string {
-	switch {
-	case !filepath.IsAbs(p.Path):
-		return "a relative path (bench records absolute ones)"
-	case inResults(p.Path, resultsDir):
-		return "inside the results directory " + safetext.Quote(safetext.Path(resultsDir)) + " (bench runs no program that comes with results)"
+// listDirs quotes dirs for a message.
+func listDirs(dirs []string) string {
+	q := make([]string, len(dirs))
+	for i, d := range dirs {
+		q[i] = safetext.Quote(safetext.Path(d))
 	}
-	sum, err := fileSHA256(p.Path)
+	return strings.Join(q, " and ")
+}
+
+// checkRecordedPlugin is checkRecordedPlugins for the recorded plugin p,
+// whose binary in the directories searched (searched) is at path ("" for
+// none): what is wrong ("" when nothing is), and the recorded directory
+// to suggest ("" for none).
+func checkRecordedPlugin(p results.PluginRecord, path, searched, resultsDir string) (problem, suggest string) {
+	name := safetext.Quote(p.Name)
+	if path != "" {
+		real, err := filepath.EvalSymlinks(path)
+		if err != nil {
+			return fmt.Sprintf("plugin %s: %v", name, err), ""
+		}
+		if inResults(real, resultsDir) {
+			return fmt.Sprintf("plugin %s: %s resolves to %s, inside the results directory %s: bench runs no program that comes with results",
+				name, safetext.Quote(path), safetext.Quote(real), safetext.Quote(resultsDir)), ""
+		}
+		sum, err := fileSHA256(real)
+		if err != nil {
+			return fmt.Sprintf("plugin %s: %v", name, err), ""
+		}
+		if p.SHA256 == "" || sum == p.SHA256 || recordedElsewhere(p, path, resultsDir) != "" {
+			return "", "" // the rerun reports a changed digest
+		}
+		return fmt.Sprintf("plugin %s: %s has sha256 %.12s…, not the %.12s… the run recorded; the manifest records the plugin as %s, which has it, in a directory not searched",
+			name, safetext.Quote(path), sum, p.SHA256, safetext.Quote(p.Path)), filepath.Dir(p.Path)
+	}
+	if why := recordedElsewhere(p, "", resultsDir); why != "" {
+		return fmt.Sprintf("plugin %s: not found in %s; the manifest records it as %s, %s", name, safetext.Quote(searched), safetext.Quote(p.Path), why), ""
+	}
+	return fmt.Sprintf("plugin %s: not found in %s; the manifest records it as %s, in a directory not searched", name, safetext.Quote(searched), safetext.Quote(p.Path)), filepath.Dir(p.Path)
+}
+
+// recordedElsewhere says why the binary the manifest records for p may not
+// be offered to the user instead of the one at found ("" for none):
+// "" when it is another file, absolute, outside resultsDir with its links
+// resolved, and has the recorded digest.
+func recordedElsewhere(p results.PluginRecord, found, resultsDir string) string {
+	if !filepath.IsAbs(p.Path) {
+		return "a relative path (bench records absolute ones)"
+	}
+	real, err := filepath.EvalSymlinks(p.Path)
+	switch {
+	case err != nil:
+		return fmt.Sprintf("which cannot be read (%v)", err)
+	case inResults(real, resultsDir):
+		return fmt.Sprintf("which resolves to %s, inside the results directory %s: bench runs no program that comes with results", safetext.Quote(real), safetext.Quote(resultsDir))
+	case found != "" && sameFile(real, found):
+		return "the file found"
+	}
+	sum, err := fileSHA256(real)
 	switch {
 	case err != nil:
 		return fmt.Sprintf("which cannot be read (%v)", err)
 	case p.SHA256 == "" || sum != p.SHA256:
-		return fmt.Sprintf("but that file's sha256 is %.12s…, not the %.12s… recorded", sum, p.SHA256)
+		return fmt.Sprintf("whose sha256 is %.12s…, not the %.12s… recorded", sum, p.SHA256)
 	}
 	return ""
 }
 
-// inResults reports whether path lies inside the results directory dir,
-// as written or with their links resolved.
+// sameFile reports whether the paths a and b name one file.
+func sameFile(a, b string) bool {
+	fa, err1 := os.Stat(a)
+	fb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
+}
+
+// inResults reports whether path, its links resolved, lies inside the
+// results directory dir, as written or with its links resolved.
 func inResults(path, dir string) bool {
 	if results.Inside(path, dir) {
 		return true
 	}
-	rp, err1 := filepath.EvalSymlinks(filepath.Dir(path))
-	rd, err2 := filepath.EvalSymlinks(dir)
-	return err1 == nil && err2 == nil && results.Inside(rp, rd)
+	rd, err := filepath.EvalSymlinks(dir)
+	return err == nil && results.Inside(path, rd)
 }
 
 // fileSHA256 is the hex SHA-256 of the regular file at path.

@@ -9,14 +9,18 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/polyclass/polyclass/framework/host"
 	"github.com/polyclass/polyclass/framework/results"
 )
 
-// TestRerunReusesRecordedPlugins: bench rerun without --plugins finds the
-// plugins in the directories the run recorded (the finding: "plugin not
-// found" for a run made with --plugins), and lists those that still
-// exist in order before bench's own directory.
-func TestRerunReusesRecordedPlugins(t *testing.T) {
+// TestRerunNeedsConsentForRecordedPlugins: bench rerun without --plugins
+// searches bench's own directory only, never the directory a manifest
+// records (a manifest may be anyone's: campaign 6, A02, A05, A12); a run
+// made with --plugins fails before anything starts, with the command
+// that names the recorded directory, and that command reruns it. This
+// reverses the automatic reuse of the recorded directories, for
+// security.
+func TestRerunNeedsConsentForRecordedPlugins(t *testing.T) {
 	file := writeExperiment(t, `experiment "plugdirs" { seed = 2 }
 dataset "iris" { path = "%REPO%/experiments/data/iris.csv" }
 learner "lda" {}
@@ -28,62 +32,95 @@ cv { folds = 3 }
 		t.Fatalf("%v\n%s", err, stderr)
 	}
 	// No --plugins: bench's own directory (the test binary's) has none.
+	again := filepath.Join(t.TempDir(), "again")
 	var stdout, stderr bytes.Buffer
-	if err := run(commandContext(t), []string{"rerun", "--quiet", "-o", filepath.Join(t.TempDir(), "again"), out}, &stdout, &stderr); err != nil ||
+	err := run(commandContext(t), []string{"rerun", "--quiet", "-o", again, out}, &stdout, &stderr)
+	want := "rerun: a results directory's manifest is not trusted to name programs to run; if you trust " + pluginsDir + ", say so: bench rerun --plugins " + pluginsDir + " " + out
+	if err == nil || !strings.Contains(err.Error(), "rerun: plugin lda: not found in "+ownPluginsDir()+"; the manifest records it as "+pluginsDir+"/bench-plugin-lda, in a directory not searched\n") ||
+		!strings.HasSuffix(err.Error(), want) {
+		t.Fatalf("rerun without --plugins: %v\nwant the error to end %q", err, want)
+	}
+	if _, err := os.Stat(again); !os.IsNotExist(err) {
+		t.Errorf("the refused rerun made %s (%v): it must fail before starting anything", again, err)
+	}
+	stdout.Reset()
+	if err := run(commandContext(t), []string{"rerun", "--quiet", "--plugins", pluginsDir, "-o", again, out}, &stdout, &stderr); err != nil ||
 		!strings.Contains(stdout.String(), "identical results (1 cells") {
-		t.Fatalf("rerun without --plugins: %v\n%s%s", err, stdout.String(), stderr.String())
+		t.Fatalf("rerun with the --plugins the refusal names: %v\n%s%s", err, stdout.String(), stderr.String())
 	}
-	sep := string(os.PathListSeparator)
-	a, b, own, res := t.TempDir(), t.TempDir(), t.TempDir(), t.TempDir()
-	gone := filepath.Join(a, "removed")
-	rec := func(dir, name, content string) results.PluginRecord {
-		path := filepath.Join(dir, "bench-plugin-"+name)
-		if content != "" {
-			if err := os.WriteFile(path, []byte(content), 0o755); err != nil {
-				t.Fatal(err)
-			}
+}
+
+// TestCheckRecordedPlugins: what a rerun accepts of the plugins a
+// manifest records, each case against the binaries of the directory
+// searched.
+func TestCheckRecordedPlugins(t *testing.T) {
+	searched, rec, res, given := t.TempDir(), t.TempDir(), t.TempDir(), "/given"
+	write := func(path, content string) results.PluginRecord {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
 		}
-		sum := sha256.Sum256([]byte(content))
-		return results.PluginRecord{Name: name, Path: path, SHA256: hex.EncodeToString(sum[:])}
+		if err := os.WriteFile(path, []byte(content), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		name := strings.TrimPrefix(filepath.Base(path), "bench-plugin-")
+		return results.PluginRecord{Name: name, Path: path, SHA256: hexOf(content)}
 	}
-	x, y, z := rec(a, "x", "x binary"), rec(b, "y", "y binary"), rec(a, "z", "z binary")
-	if err := os.MkdirAll(filepath.Join(res, "cells"), 0o755); err != nil {
-		t.Fatal(err)
+	link := func(target, path string) {
+		t.Helper()
+		if err := os.Symlink(target, path); err != nil {
+			t.Fatal(err)
+		}
 	}
-	shipped := rec(filepath.Join(res, "cells"), "lda", "a program that came with the results")
-	edited := rec(b, "w", "w binary")
-	edited.SHA256 = strings.Repeat("0", 64)
-	unrecorded := rec(a, "u", "u binary")
-	unrecorded.SHA256 = ""
+	same := write(searched+"/bench-plugin-same", "same")
+	write(searched+"/bench-plugin-lda", "the real lda")
+	evil := write(rec+"/bench-plugin-lda", "an evil lda") // A02: path and digest edited
+	only := write(rec+"/bench-plugin-only", "only there")
+	write(res+"/tools/bench-plugin-lnk", "shipped")
+	link(res+"/tools/bench-plugin-lnk", searched+"/bench-plugin-lnk") // A05: a linked file
+	shipped := results.PluginRecord{Name: "lnk", Path: searched + "/bench-plugin-lnk", SHA256: hexOf("shipped")}
+	write(res+"/tools/bench-plugin-away", "shipped too")
+	link(res+"/tools/bench-plugin-away", rec+"/bench-plugin-away")
+	away := results.PluginRecord{Name: "away", Path: rec + "/bench-plugin-away", SHA256: hexOf("shipped too")}
+	changed := write(searched+"/bench-plugin-changed", "rebuilt")
+	changed.SHA256 = hexOf("as built then")
+	h := host.New(searched, nil)
+	trust := func(dirs string) string {
+		return "\nrerun: a results directory's manifest is not trusted to name programs to run; if you trust " + rec + ", say so: bench rerun --plugins " + dirs + " " + res
+	}
 	for _, tc := range []struct {
 		name    string
 		plugins []results.PluginRecord
+		given   string
 		want    string
-		skipped string
 	}{
-		{"two directories", []results.PluginRecord{x, y, z}, a + sep + b + sep + own, ""},
-		{"bench's own", []results.PluginRecord{{Path: own + "/bench-plugin-x"}}, own, ""},
-		{"a directory gone", []results.PluginRecord{{Path: gone + "/bench-plugin-x"}, y}, b + sep + own, ""},
-		{"none recorded", nil, own, ""},
-		{"no path", []results.PluginRecord{{Name: "x"}}, own, ""},
-		// A results directory is data: what its manifest names is run
-		// only when bench can tell it is the program the run used.
-		{"a binary inside the results directory", []results.PluginRecord{shipped, y}, b + sep + own,
-			"not searching " + filepath.Dir(shipped.Path) + " for plugins: the run recorded plugin lda as " + shipped.Path + ", inside the results directory " + res + " (bench runs no program that comes with results); name the plugins directory with --plugins to use it"},
-		{"a relative path", []results.PluginRecord{{Name: "lda", Path: "bench-plugin-lda"}}, own,
-			"not searching . for plugins: the run recorded plugin lda as bench-plugin-lda, a relative path (bench records absolute ones); name the plugins directory with --plugins to use it"},
-		{"another program than the one recorded", []results.PluginRecord{edited}, own,
-			"not searching " + b + " for plugins: the run recorded plugin w as " + edited.Path + ", but that file's sha256 is " + hexOf("w binary")[:12] + "…, not the 000000000000… recorded; name the plugins directory with --plugins to use it"},
-		{"no digest recorded", []results.PluginRecord{unrecorded}, own,
-			"not searching " + a + " for plugins: the run recorded plugin u as " + unrecorded.Path + ", but that file's sha256 is " + hexOf("u binary")[:12] + "…, not the … recorded; name the plugins directory with --plugins to use it"},
-		{"a binary gone from a directory that exists", []results.PluginRecord{{Name: "v", Path: a + "/bench-plugin-v", SHA256: hexOf("v")}}, own,
-			"not searching " + a + " for plugins: the run recorded plugin v as " + a + "/bench-plugin-v, which cannot be read (open " + a + "/bench-plugin-v: no such file or directory); name the plugins directory with --plugins to use it"},
+		{"found with the recorded digest", []results.PluginRecord{same}, "", ""},
+		{"rebuilt, recorded nowhere else: the rerun reports the change", []results.PluginRecord{changed}, "", ""},
+		{"none recorded", nil, "", ""},
+		{"another binary where the manifest points", []results.PluginRecord{same, evil}, "",
+			"rerun: plugin lda: " + searched + "/bench-plugin-lda has sha256 " + hexOf("the real lda")[:12] + "…, not the " + hexOf("an evil lda")[:12] + "… the run recorded; the manifest records the plugin as " + evil.Path + ", which has it, in a directory not searched" + trust(rec)},
+		{"only where the manifest points, with --plugins given", []results.PluginRecord{only}, given,
+			"rerun: plugin only: not found in " + searched + "; the manifest records it as " + only.Path + ", in a directory not searched" + trust(given+":"+rec)},
+		{"a linked file into the results directory", []results.PluginRecord{shipped}, "",
+			"rerun: plugin lnk: " + shipped.Path + " resolves to " + res + "/tools/bench-plugin-lnk, inside the results directory " + res + ": bench runs no program that comes with results"},
+		{"recorded as a link into the results directory", []results.PluginRecord{away}, "",
+			"rerun: plugin away: not found in " + searched + "; the manifest records it as " + away.Path + ", which resolves to " + res + "/tools/bench-plugin-away, inside the results directory " + res + ": bench runs no program that comes with results"},
+		{"a relative path", []results.PluginRecord{{Name: "rel", Path: "bench-plugin-rel"}}, "",
+			"rerun: plugin rel: not found in " + searched + "; the manifest records it as bench-plugin-rel, a relative path (bench records absolute ones)"},
 	} {
-		got, skipped := recordedPluginDirs(tc.plugins, own, res)
-		if got != tc.want || strings.Join(skipped, "\n") != tc.skipped {
-			t.Errorf("%s: %q, skipped %q\nwant %q, skipped %q", tc.name, got, skipped, tc.want, tc.skipped)
+		err := checkRecordedPlugins(h, tc.plugins, res, tc.given)
+		if got := errText(err); got != tc.want {
+			t.Errorf("%s:\n got %q\nwant %q", tc.name, got, tc.want)
 		}
 	}
+}
+
+// errText is err's message, "" for nil.
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
 }
 
 // hexOf is the hex SHA-256 of s.

@@ -195,7 +195,7 @@ func writeMerged(root *os.Root, out string, dirs []string, runs []shardRun, cell
 		results = append(results, cells[i])
 	}
 	res.Cells = len(results)
-	written, err := writeOutputs(root, out, m, results, render, nil, nil)
+	written, err := writeOutputs(root, out, m, results, render, nil, nil, nil)
 	if err != nil {
 		return fmt.Errorf("merge: %w", err)
 	}
@@ -511,6 +511,9 @@ func differ(a, b shardRun) string {
 			return both("plugin "+name, describeDigest(x), describeDigest(y))
 		}
 	}
+	if d := pluginPathsDiffer(a, b); d != "" {
+		return d
+	}
 	if ab, bb := buildName(am.Bench), buildName(bm.Bench); ab != bb {
 		return both("bench", ab, bb)
 	}
@@ -548,6 +551,39 @@ func pluginsByName(m *Manifest) map[string]string {
 	out := map[string]string{}
 	for _, p := range m.Plugins {
 		out[p.Name] = fmt.Sprintf("%s sha256 %.12s…", p.Version, p.SHA256)
+	}
+	return out
+}
+
+// pluginPathsDiffer names the first plugin (by name) that two shards'
+// manifests record at different paths, or "". Their digests agree (differ
+// compares them first), but the merged manifest keeps one path, and a
+// shard's manifest, perhaps edited, may not slip in another binary's path
+// under a digest it claims.
+func pluginPathsDiffer(a, b shardRun) string {
+	ap, bp := pluginPaths(a.m), pluginPaths(b.m)
+	for _, name := range unionKeys(ap, bp) {
+		if x, y := ap[name], bp[name]; x != y {
+			return fmt.Sprintf("plugin %s: recorded %s in %s, %s in %s (same sha256; a merge keeps one path, so the shards must agree: run the shards with the same plugins directory)",
+				name, describePath(x), a, describePath(y), b)
+		}
+	}
+	return ""
+}
+
+// describePath quotes a recorded path, "absent" for none.
+func describePath(p string) string {
+	if p == "" {
+		return "absent"
+	}
+	return fmt.Sprintf("as %q", p)
+}
+
+// pluginPaths maps each plugin a manifest records to its binary's path.
+func pluginPaths(m *Manifest) map[string]string {
+	out := map[string]string{}
+	for _, p := range m.Plugins {
+		out[p.Name] = p.Path
 	}
 	return out
 }

@@ -426,8 +426,7 @@ func checkOwner(dir, name string, opt Options) (adopted bool, err error) {
 // checkInputs did not know of), and move aside, into one
 // superseded/TIME/, a file no earlier run lists among its outputs (the
 // user's, in a directory adopted), noting it in the run log and the notes.
-func (r *Run) replacer() func(path string, listed bool) error {
-	s := newSetup(r.dir, r.now, r.notes)
+func (r *Run) replacer(s *setup) func(path string, listed bool) error {
 	return func(path string, listed bool) error {
 		if err := r.still(); err != nil {
 			return err // removed or replaced while the tables were made
@@ -445,11 +444,7 @@ func (r *Run) replacer() func(path string, listed bool) error {
 		if listed {
 			return nil
 		}
-		if err := s.moveAside(path, "no earlier run wrote it (--adopt), and an output of the run replaces it"); err != nil {
-			return err
-		}
-		fmt.Fprintln(r.log, s.notes[len(s.notes)-1])
-		return nil
+		return s.moveAside(path, "no earlier run wrote it (--adopt), and an output of the run replaces it")
 	}
 }
 

@@ -26,6 +26,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -448,7 +449,11 @@ func (r *Run) Finish(status Status, uploads int64) ([]string, error) {
 			m.FailedCells++
 		}
 	}
-	written, err := writeOutputs(r.root, r.dir, m, cells, r.render, r.replacer(), r.inputs)
+	aside := newSetup(r.dir, r.now, r.notes)
+	written, err := writeOutputs(r.root, r.dir, m, cells, r.render, r.replacer(aside), r.inputs, aside)
+	for _, note := range aside.notes {
+		fmt.Fprintln(r.log, note)
+	}
 	if gone := r.still(); gone != nil {
 		// Removed while the tables were rendered or written: nothing
 		// more is written, the manifest neither.
@@ -498,10 +503,14 @@ func hasPredictions(c *outcome.CellResult) bool {
 // run lists it (Run.replacer: a file there no run lists is the user's, in
 // a directory adopted, and an input is never written over). The outputs an earlier run recorded in dir's manifest that
 // this one does not write (a format dropped, no tuned cell any more) are
-// removed: they are made from the cells, which stay, and would otherwise
-// sit beside the new outputs, stale (see removeStale: never one of
-// inputs, the experiment's).
-func writeOutputs(root *os.Root, dir string, m *Manifest, cells []*Cell, render Renderer, before func(path string, listed bool) error, inputs []Input) ([]string, error) {
+// moved aside through aside (nil: a setup of its own, its notes
+// unsaid): they are made from the cells, which stay, and would otherwise
+// sit beside the new outputs, stale (see removeStale: only names a run of
+// the experiment writes, never one of inputs).
+func writeOutputs(root *os.Root, dir string, m *Manifest, cells []*Cell, render Renderer, before func(path string, listed bool) error, inputs []Input, aside *setup) ([]string, error) {
+	if aside == nil {
+		aside = newSetup(dir, time.Now, nil)
+	}
 	var files []Output
 	if render != nil {
 		var err error
@@ -538,29 +547,31 @@ func writeOutputs(root *os.Root, dir string, m *Manifest, cells []*Cell, render 
 		m.Outputs[f.Name] = path
 		written = append(written, path)
 	}
-	removeStale(root, dir, previous, m.Outputs, inputs)
+	removeStale(root, dir, m.Experiment, previous, m.Outputs, inputs, aside)
 	return written, nil
 }
 
-// removeStale removes the files of previous (an earlier manifest's
-// outputs, by name) that current does not list, when they lie inside dir,
-// and the folders they leave empty (plots/, predictions/).
-// Through root: a link put in place of plots/ is not followed. The
-// manifest is a file anyone may edit, so a name it lists is removed only
-// when it is one an output could have (see outputName) and the file is
-// not one of inputs (the data, folds, test or experiment file of the run:
-// a manifest listing them must not make a resume delete them).
-func removeStale(root *os.Root, dir string, previous, current map[string]string, inputs []Input) {
+// removeStale moves aside, to superseded/TIME/ through aside (never
+// deleting them), the files of previous (an earlier manifest's outputs,
+// by name) that current does not list, and removes the folders they
+// leave empty (plots/, predictions/). The manifest is a file anyone may
+// edit, so its list only narrows what is moved: a name is moved only when
+// a run of experiment writes such a file (see staleOutput: computed from
+// the run, not read from the manifest), the file is not one of inputs
+// (the data, folds, test or experiment file of the run), and it is a
+// regular file reached through real folders of dir (root: no link is
+// followed out of it).
+func removeStale(root *os.Root, dir, experiment string, previous, current map[string]string, inputs []Input, aside *setup) {
 	folders := map[string]bool{}
-	for name := range previous {
-		if _, ok := current[name]; ok || !outputName(name) {
+	for _, name := range slices.Sorted(maps.Keys(previous)) {
+		if _, ok := current[name]; ok || !staleOutput(name, experiment) || !plainFile(root, name) {
 			continue
 		}
 		p, err := inside(dir, name)
 		if err != nil || isInput(p, inputs) {
 			continue
 		}
-		if root.Remove(name) == nil {
+		if aside.moveAside(p, "an earlier run wrote it and this run does not") == nil {
 			if sub := path.Dir(name); sub != "." {
 				folders[sub] = true
 			}
@@ -571,20 +582,37 @@ func removeStale(root *os.Root, dir string, previous, current map[string]string,
 	}
 }
 
-// outputExts are the extensions of the files a run's outputs are: tables
-// (Markdown, HTML, LaTeX, JSON, CSV) and figures (PNG, SVG).
+// outputExts are the extensions of the files a run writes in plots/ and
+// predictions/: figures (PNG, SVG) and tables (CSV and the others).
 var outputExts = []string{".md", ".html", ".tex", ".json", ".csv", ".png", ".svg"}
 
-// outputName reports whether name (slash-separated, relative to a
-// results directory) could be an output of a run: a table at the top, or
-// a file in plots/ or predictions/, with one of outputExts; never the
-// manifest, nor anything in cells/, shards/ or superseded/.
-func outputName(name string) bool {
+// staleOutput reports whether name (slash-separated, relative to a
+// results directory) is a file a run of experiment writes and may stop
+// writing: at the top, one of outputNames (the experiment's tables, never
+// the manifest, the log or the lock); or a file of plots/ or
+// predictions/ with one of outputExts; nothing in cells/, shards/ or
+// superseded/, and no other top-level name (the user's notes.md).
+func staleOutput(name, experiment string) bool {
 	dir, file := path.Split(name)
-	if name == ManifestFile || (dir != "" && dir != "plots/" && dir != "predictions/") {
-		return false
+	switch dir {
+	case "":
+		return name != ManifestFile && name != LogFile && name != lockFile && slices.Contains(outputNames(experiment), name)
+	case "plots/", "predictions/":
+		return slices.Contains(outputExts, path.Ext(file))
 	}
-	return slices.Contains(outputExts, path.Ext(file))
+	return false
+}
+
+// plainFile reports whether name, under root, is a regular file in a
+// folder of root that is not a link.
+func plainFile(root *os.Root, name string) bool {
+	if sub := path.Dir(name); sub != "." {
+		if fi, err := root.Lstat(sub); err != nil || !fi.IsDir() {
+			return false
+		}
+	}
+	fi, err := root.Lstat(name)
+	return err == nil && fi.Mode().IsRegular()
 }
 
 // isInput reports whether the file at p is one of inputs (the same file,
@@ -697,7 +725,7 @@ func Render(dir string, render Renderer) (*Manifest, []string, error) {
 		return m, nil, err
 	}
 	defer root.Close()
-	written, err := writeOutputs(root, dir, m, cells, render, nil, nil)
+	written, err := writeOutputs(root, dir, m, cells, render, nil, nil, nil)
 	if err != nil {
 		return m, written, err
 	}

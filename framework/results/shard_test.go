@@ -216,6 +216,11 @@ func TestMergeRefusesOtherRuns(t *testing.T) {
 		{"dataset missing", func(m *Manifest) { m.Datasets = nil }, "dataset iris: sha256 cccccccccccc… in shard 0/2 (A), absent in shard 1/2 (B)"},
 		{"plugin", func(m *Manifest) { m.Plugins[0].SHA256 = strings.Repeat("f", 64) }, "plugin logreg: v1 sha256 eeeeeeeeeeee… in shard 0/2 (A), v1 sha256 ffffffffffff… in shard 1/2 (B)"},
 		{"plugin version", func(m *Manifest) { m.Plugins[0].Version = "v2" }, "plugin logreg: v1 sha256"},
+		// Same name and digest, another binary: a shard's manifest may not
+		// slip a path into the merged one (campaign 6, A12).
+		{"plugin path", func(m *Manifest) { m.Plugins[0].Path = "/tmp/evil/bench-plugin-logreg" },
+			`plugin logreg: recorded as "/bin/bench-plugin-logreg" in shard 0/2 (A), as "/tmp/evil/bench-plugin-logreg" in shard 1/2 (B) (same sha256; a merge keeps one path, so the shards must agree: run the shards with the same plugins directory)`},
+		{"plugin path absent", func(m *Manifest) { m.Plugins[0].Path = "" }, `plugin logreg: recorded as "/bin/bench-plugin-logreg" in shard 0/2 (A), absent in shard 1/2 (B)`},
 		{"bench", func(m *Manifest) { m.Bench = &cellspec.Build{Version: "v2"} }, "bench: v1 in shard 0/2 (A), v2 in shard 1/2 (B)"},
 		{"grid", func(m *Manifest) { m.RunDigest = strings.Repeat("0", 64) }, "grid: run digest"},
 	}
@@ -223,7 +228,7 @@ func TestMergeRefusesOtherRuns(t *testing.T) {
 		m := manifest("exp")
 		m.File, m.FileSHA256, m.Seed = "exp.hcl", strings.Repeat("a", 64), 1
 		m.Datasets = []DatasetRecord{{Name: "iris", SHA256: strings.Repeat("c", 64)}}
-		m.Plugins = []PluginRecord{{Name: "logreg", Version: "v1", SHA256: strings.Repeat("e", 64)}}
+		m.Plugins = []PluginRecord{{Name: "logreg", Version: "v1", Path: "/bin/bench-plugin-logreg", SHA256: strings.Repeat("e", 64)}}
 		m.RunDigest = RunDigest("exp", digests(4))
 		m.Bench = &cellspec.Build{Version: "v1"}
 		m.Shard = shardOf(i, 2, 4)
