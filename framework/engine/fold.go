@@ -120,6 +120,9 @@ type fold struct {
 	fits, notConverged int
 	models             [][]host.ModelRef // every batch trained, released at the end
 	uploaded           map[string]*matrix.EncodedMatrix
+	// reuploadMu keeps reuploaded's uploads (and uploaded) to one caller
+	// at a time.
+	reuploadMu sync.Mutex
 	// denseBudget bounds the matrices densified for a learner without
 	// the sparse capability (see forLearner).
 	denseBudget int64
@@ -335,18 +338,27 @@ func (f *fold) countConvergence(models []host.ModelRef) {
 // predict scores rows; probabilities come along when wanted and the
 // learner has them.
 func (f *fold) predict(digest string, rows []int, models []host.ModelRef, wantProbs bool) (scores, probs *mat.Dense, err error) {
+	scores, probs, took, err := f.predictTimed(digest, rows, models, wantProbs)
+	f.predictSeconds += took
+	return scores, probs, err
+}
+
+// predictTimed is predict, which returns the seconds the call took rather
+// than adding them to the fold's: the lanes of decodeBlocks call it at
+// once.
+func (f *fold) predictTimed(digest string, rows []int, models []host.ModelRef, wantProbs bool) (scores, probs *mat.Dense, took float64, err error) {
 	start := time.Now()
 	wantProbs = wantProbs && f.c.Learner.Info.Capabilities.Probabilities
 	scores, probs, err = f.lp.Learner.Predict(f.ctx, digest, rows, models, wantProbs)
 	if f.reuploaded(digest, &err) {
 		scores, probs, err = f.lp.Learner.Predict(f.ctx, digest, rows, models, wantProbs)
 	}
-	f.predictSeconds += time.Since(start).Seconds()
+	took = time.Since(start).Seconds()
 	f.clock.since(phasePredict, start)
 	if err != nil {
-		return nil, nil, f.lerr(err)
+		return nil, nil, took, f.lerr(err)
 	}
-	return scores, probs, nil
+	return scores, probs, took, nil
 }
 
 // reuploaded is the second line of defence behind the leases: when the
@@ -358,6 +370,9 @@ func (f *fold) reuploaded(digest string, err *error) bool {
 	if *err == nil || !notLoaded(*err) {
 		return false
 	}
+	// One at a time: the lanes of decodeBlocks may lose the matrix at once.
+	f.reuploadMu.Lock()
+	defer f.reuploadMu.Unlock()
 	f.lp.Lost(digest)
 	enc := f.uploaded[digest]
 	if enc == nil && digest == f.design && f.redesign != nil {
@@ -578,86 +593,6 @@ func (f *fold) evaluate(x plugin.Matrix, enc *matrix.EncodedMatrix) (foldOutcome
 		return foldOutcome{}, err
 	}
 	return foldOutcome{plan: plan, dec: dec}, nil
-}
-
-// predictDecode predicts the fold's test rows with the models and decodes
-// their outputs with req (the scheme, its parameters and state, and the
-// training scores), asking for probabilities when wantProbs and the
-// learner has them. A scheme
-// that decodes row-wise (plugin.Scheme.RowWiseDecode) gets the test rows in
-// blocks whose outputs take at most decodeBlock bytes, so that the fold
-// never holds the outputs of every test row for every problem (a
-// one-vs-one fold of 200 classes has 19,900 problems: 1 GB for 6,667 test
-// rows). The learner predicts the next block while the reducer decodes
-// one (at most two blocks wait for the decoder); the decodings are
-// joined in row order, which for a row-wise scheme is the decoding of all
-// rows at once, bit for bit, as each model scores each row alone.
-func (f *fold) predictDecode(digest string, models []host.ModelRef, wantProbs bool, req plugin.DecodeRequest) (dec plugin.Decoding, err error) {
-	n := len(f.test)
-	per := max(n, 1)
-	if f.c.Reduction.Scheme.RowWiseDecode {
-		per = blockRows(models, wantProbs && f.c.Learner.Info.Capabilities.Probabilities, f.decodeBlock)
-	}
-	if per >= n {
-		if req.Scores, req.Probabilities, err = f.predict(digest, f.test, models, wantProbs); err != nil {
-			return plugin.Decoding{}, err
-		}
-		start := time.Now()
-		dec, err = f.rp.Reducer.Decode(f.ctx, req)
-		f.clock.since(phaseDecode, start)
-		if err != nil {
-			return plugin.Decoding{}, f.rerr(err)
-		}
-		return dec, nil
-	}
-	// The predictions of each block, in order, from one goroutine (the
-	// only one that calls f.predict meanwhile); stop tells it to end, and
-	// predictDecode returns once it has (it writes f.predictSeconds).
-	type block struct {
-		rows           int
-		scores, probas *mat.Dense
-		err            error
-	}
-	blocks, stop := make(chan block, 1), make(chan struct{})
-	var producer sync.WaitGroup
-	defer func() {
-		close(stop)
-		producer.Wait()
-	}()
-	producer.Add(1)
-	go func() {
-		defer producer.Done()
-		defer close(blocks)
-		for lo := 0; lo < n; lo += per {
-			hi := min(lo+per, n)
-			s, p, err := f.predict(digest, f.test[lo:hi], models, wantProbs)
-			select {
-			case blocks <- block{rows: hi - lo, scores: s, probas: p, err: err}:
-			case <-stop:
-				return
-			}
-			if err != nil {
-				return
-			}
-		}
-	}()
-	var parts []plugin.Decoding
-	var lens []int
-	for b := range blocks {
-		if b.err != nil {
-			return plugin.Decoding{}, b.err
-		}
-		req.Scores, req.Probabilities = b.scores, b.probas
-		start := time.Now()
-		d, err := f.rp.Reducer.Decode(f.ctx, req)
-		f.clock.since(phaseDecode, start)
-		if err != nil {
-			return plugin.Decoding{}, f.rerr(err)
-		}
-		parts, lens = append(parts, d), append(lens, b.rows)
-	}
-	dec, err = host.JoinDecodings(req.Scheme, parts, lens)
-	return dec, err
 }
 
 // blockRows is the number of test rows whose outputs (scores and, when
