@@ -283,27 +283,61 @@ func (f *fold) fitShared(digest string, problems []plugin.Problem) ([]host.Model
 var errFitAbandoned = errors.New("the fold that claimed the fit stopped")
 
 // fitClaimed fits the problems at positions mine, which the fold claimed
-// in the table as fits, and publishes the models (or the error) to the
-// folds that wait for them.
+// in the table as fits, in the parts fitParts gives, one call each, and
+// publishes each part's models (or the error) to the folds that wait for
+// them as soon as it has them.
 func (f *fold) fitClaimed(digest string, problems []plugin.Problem, keys []string, mine []int, fits []*sharedFit, models []host.ModelRef, seconds []float64, have []bool) error {
 	claimed := pick(keys, mine)
-	published := false
+	published := 0
 	defer func() {
-		if !published {
-			f.share.publish(claimed, fits, nil, f.lp, 0, errFitAbandoned)
+		if published < len(mine) {
+			f.share.publish(claimed[published:], fits[published:], nil, f.lp, 0, errFitAbandoned)
 		}
 	}()
-	fitted, took, err := f.fitBatch(digest, f.train, pick(problems, mine))
-	f.share.publish(claimed, fits, fitted, f.lp, took, err)
-	published = true
-	if err != nil {
-		return err
-	}
-	each := took / float64(len(mine))
-	for n, i := range mine {
-		models[i], seconds[i], have[i] = fitted[n], each, true
+	for _, hi := range fitParts(len(mine)) {
+		part := mine[published:hi]
+		fitted, took, err := f.fitBatch(digest, f.train, pick(problems, part))
+		f.share.publish(claimed[published:hi], fits[published:hi], fitted, f.lp, took, err)
+		published = hi
+		if err != nil {
+			return err
+		}
+		each := took / float64(len(part))
+		for n, i := range part {
+			models[i], seconds[i], have[i] = fitted[n], each, true
+		}
 	}
 	return nil
+}
+
+// minFitPart is the fewest problems fitParts puts in a part, and
+// fitPartsMax the most parts it makes.
+const (
+	minFitPart  = 512
+	fitPartsMax = 16
+)
+
+// fitParts splits n problems of a fold's fit into parts of consecutive
+// problems, each sent in a call of its own, and returns the ends of the
+// parts. A call's threads are the fold's share of the CPUs when it is
+// sent (scheduler.fitThreads): a fit of one-vs-one's 19,900 problems sent
+// in one call while another fold ran kept its one thread to the end,
+// though the other fold ended at once and left its core idle; in parts,
+// the fit takes the freed cores from its next part on. A fit of fewer than
+// 2 × minFitPart problems stays one call, so that a batch fitted together
+// (one-vs-all's, in one pass over the rows, see plugin.ParallelBatchFitter)
+// stays whole; the models are the same either way, each that of its
+// problem alone.
+func fitParts(n int) []int {
+	if n < 2*minFitPart {
+		return []int{n}
+	}
+	size := max(minFitPart, (n+fitPartsMax-1)/fitPartsMax)
+	var ends []int
+	for hi := size; hi < n; hi += size {
+		ends = append(ends, hi)
+	}
+	return append(ends, n)
 }
 
 // await waits for the fits of other folds at the positions of wait and
