@@ -401,3 +401,38 @@ func TestCountSortedAllocatesItsPointsOnce(t *testing.T) {
 		})
 	}
 }
+
+// TestMergeRunsInParallel: from parallelMerge values on, the rounds of
+// merges run on several goroutines and still sort as slices.Sort does
+// (NaN first, ties, an odd run left over), whatever the processors.
+func TestMergeRunsInParallel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for _, tc := range []struct {
+		n, runs int
+	}{
+		{parallelMerge, 200},
+		{parallelMerge + 3, 3},
+		{2 * parallelMerge, 7},
+	} {
+		x := make([]float64, tc.n)
+		for i := range x {
+			x[i] = float64(rng.IntN(1000)) / 7
+			if rng.IntN(5000) == 0 {
+				x[i] = math.NaN()
+			}
+		}
+		ends := make([]int, tc.runs)
+		for r := range ends {
+			ends[r] = (r + 1) * tc.n / tc.runs
+			slices.Sort(x[r*tc.n/tc.runs : ends[r]])
+		}
+		want := slices.Clone(x)
+		slices.Sort(want)
+		mergeRuns(x, make([]float64, tc.n), ends)
+		for i := range want {
+			if math.Float64bits(x[i]) != math.Float64bits(want[i]) && !(math.IsNaN(x[i]) && math.IsNaN(want[i])) {
+				t.Fatalf("%d values in %d runs: value %d merged %v, want %v", tc.n, tc.runs, i, x[i], want[i])
+			}
+		}
+	}
+}
