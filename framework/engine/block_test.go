@@ -27,7 +27,7 @@ import (
 // linked in: one-vs-one decoded by vote (scikit-learn's tie-break) and by
 // hamming and by a loss, and one-vs-all (whose argmax decoding passes
 // the learner's probabilities on), 3 folds, predictions kept.
-func manyClassGrid(t *testing.T) *Grid {
+func manyClassGrid(t testing.TB) *Grid {
 	t.Helper()
 	dir := t.TempDir()
 	rng := rand.New(rand.NewPCG(7, 49))
@@ -241,5 +241,25 @@ func TestDecodeBlocksSideBySide(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkDecodeBlocks: the many-class grid (16 classes, one-vs-one
+// decoded three ways and one-vs-all, 3 folds) run on one worker, its test
+// rows predicted and decoded in blocks of one row, on decodeLanes lanes:
+// with -cpu 1,2 it shows the blocks of a fold alone spread over the
+// processors.
+func BenchmarkDecodeBlocks(b *testing.B) {
+	g := manyClassGrid(b)
+	for b.Loop() {
+		res, _, err := Run(context.Background(), g, Options{Workers: 1, DecodeBlock: 1})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, r := range res {
+			if r.Failed() {
+				b.Fatalf("cell %s failed: %s", r.ID.Key(), r.Error)
+			}
+		}
 	}
 }
