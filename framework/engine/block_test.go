@@ -263,3 +263,22 @@ func BenchmarkDecodeBlocks(b *testing.B) {
 		}
 	}
 }
+
+// TestDecodeLanes: a fold decodes on its share of the CPUs, at least 2
+// lanes and at most maxDecodeLanes; an inner fold (no share) on 2.
+func TestDecodeLanes(t *testing.T) {
+	for _, tc := range []struct {
+		share int // 0: no share (an inner fold)
+		want  int
+	}{
+		{0, 2}, {1, 2}, {2, 2}, {3, 3}, {4, 4}, {16, 4},
+	} {
+		f := &fold{}
+		if tc.share > 0 {
+			f.threads = func() int { return tc.share }
+		}
+		if got := f.decodeLanes(); got != tc.want {
+			t.Errorf("share %d: %d lanes, want %d", tc.share, got, tc.want)
+		}
+	}
+}

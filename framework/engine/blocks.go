@@ -104,13 +104,19 @@ func (f *fold) blockOutcome(digest string, rows []int, models []host.ModelRef, w
 	return dec, took, err
 }
 
+// maxDecodeLanes bounds decodeLanes: the blocks a fold holds at once
+// (16 MiB each by default), whatever the CPUs; each Predict of a block
+// already runs on every worker of the learner.
+const maxDecodeLanes = 4
+
 // decodeLanes returns the goroutines decodeBlocks runs: the fold's share
 // of the CPUs now (scheduler.fitThreads; all of them for a fold alone),
-// and at least 2, so that a fold that shares the CPUs with others still
-// has one block predicted while another is decoded.
+// at least 2, so that a fold that shares the CPUs with others still has
+// one block predicted while another is decoded, and at most
+// maxDecodeLanes.
 func (f *fold) decodeLanes() int {
 	if f.threads == nil {
 		return 2
 	}
-	return max(f.threads(), 2)
+	return min(max(f.threads(), 2), maxDecodeLanes)
 }
