@@ -9,8 +9,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/polyclass/polyclass/framework/config"
 	"github.com/polyclass/polyclass/framework/host"
@@ -25,7 +27,7 @@ import (
 // linked in: one-vs-one decoded by vote (scikit-learn's tie-break) and by
 // hamming and by a loss, and one-vs-all (whose argmax decoding passes
 // the learner's probabilities on), 3 folds, predictions kept.
-func manyClassGrid(t *testing.T) *Grid {
+func manyClassGrid(t testing.TB) *Grid {
 	t.Helper()
 	dir := t.TempDir()
 	rng := rand.New(rand.NewPCG(7, 49))
@@ -164,5 +166,119 @@ func TestDecodeBlockErrorFailsTheFold(t *testing.T) {
 	}
 	if len(res) != 1 || !strings.Contains(res[0].Error, "decoder broke on its third block") {
 		t.Fatalf("results %+v, want the cell failed by the decoder", res)
+	}
+}
+
+// overlappingOVA is oneVsAll, decoding row-wise, that records the most
+// Decode calls in flight at once; each call waits (up to 5 s) until two
+// have been in flight together.
+type overlappingOVA struct {
+	oneVsAll
+	inFlight, most *atomic.Int64
+	together       chan struct{} // closed once two calls were in flight at once
+	once           *sync.Once
+}
+
+func (r overlappingOVA) Info() sdk.ReducerInfo {
+	info := r.oneVsAll.Info()
+	info.Schemes[0].RowWiseDecode = true
+	return info
+}
+
+func (r overlappingOVA) Decode(ctx context.Context, req sdk.DecodeRequest) (sdk.Decoding, error) {
+	n := r.inFlight.Add(1)
+	defer r.inFlight.Add(-1)
+	for m := r.most.Load(); n > m && !r.most.CompareAndSwap(m, n); m = r.most.Load() {
+	}
+	if n >= 2 {
+		r.once.Do(func() { close(r.together) })
+	}
+	select {
+	case <-r.together:
+	case <-time.After(5 * time.Second):
+	}
+	return r.oneVsAll.Decode(ctx, req)
+}
+
+// TestDecodeBlocksSideBySide: a fold alone (one worker) decodes its
+// blocks two at a time at least (decodeLanes), each predicted and
+// decoded on a lane of its own, where one goroutine decoded them one
+// after another; the fold's predictions are those of its rows decoded
+// whole.
+func TestDecodeBlocksSideBySide(t *testing.T) {
+	x := []float64{0, 0, 0, 9.8, 5, 5, 5, 5, 10, 10, 10, 10}
+	y := []int{0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2}
+	for _, tc := range []struct {
+		name  string
+		block int64
+		most  int64 // the fewest calls in flight at once wanted at the peak
+	}{
+		{"whole", 0, 1},
+		{"blocks of one row", 1, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			red := overlappingOVA{inFlight: &atomic.Int64{}, most: &atomic.Int64{}, together: make(chan struct{}), once: &sync.Once{}}
+			if tc.block == 0 {
+				close(red.together) // one call a fold: nothing to wait for
+			}
+			g, _ := newPluginGrid(t, x, y, red)
+			res, _, err := Run(context.Background(), g, Options{Workers: 1, DecodeBlock: tc.block, KeepPredictions: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res[0].Failed() {
+				t.Fatalf("cell failed: %s", res[0].Error)
+			}
+			if got := red.most.Load(); got < tc.most {
+				t.Errorf("at most %d Decode calls in flight at once, want %d", got, tc.most)
+			}
+			// The nearest centroid of each test row (9.8, of class a, is
+			// nearer c's in fold 1).
+			wants := [][]int{{0, 0, 1, 1, 2, 2}, {0, 2, 1, 1, 2, 2}}
+			for i, f := range res[0].Folds {
+				if want := wants[i]; fmt.Sprint(f.Predictions.Predicted) != fmt.Sprint(want) {
+					t.Errorf("fold %d: predicted %v, want %v", i, f.Predictions.Predicted, want)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkDecodeBlocks: the many-class grid (16 classes, one-vs-one
+// decoded three ways and one-vs-all, 3 folds) run on one worker, its test
+// rows predicted and decoded in blocks of one row, on decodeLanes lanes:
+// with -cpu 1,2 it shows the blocks of a fold alone spread over the
+// processors.
+func BenchmarkDecodeBlocks(b *testing.B) {
+	g := manyClassGrid(b)
+	for b.Loop() {
+		res, _, err := Run(context.Background(), g, Options{Workers: 1, DecodeBlock: 1})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, r := range res {
+			if r.Failed() {
+				b.Fatalf("cell %s failed: %s", r.ID.Key(), r.Error)
+			}
+		}
+	}
+}
+
+// TestDecodeLanes: a fold decodes on its share of the CPUs, at least 2
+// lanes and at most maxDecodeLanes; an inner fold (no share) on 2.
+func TestDecodeLanes(t *testing.T) {
+	for _, tc := range []struct {
+		share int // 0: no share (an inner fold)
+		want  int
+	}{
+		{0, 2}, {1, 2}, {2, 2}, {3, 3}, {4, 4}, {16, 4},
+	} {
+		f := &fold{}
+		if tc.share > 0 {
+			f.threads = func() int { return tc.share }
+		}
+		if got := f.decodeLanes(); got != tc.want {
+			t.Errorf("share %d: %d lanes, want %d", tc.share, got, tc.want)
+		}
 	}
 }

@@ -120,6 +120,9 @@ type fold struct {
 	fits, notConverged int
 	models             [][]host.ModelRef // every batch trained, released at the end
 	uploaded           map[string]*matrix.EncodedMatrix
+	// reuploadMu keeps reuploaded's uploads (and uploaded) to one caller
+	// at a time.
+	reuploadMu sync.Mutex
 	// denseBudget bounds the matrices densified for a learner without
 	// the sparse capability (see forLearner).
 	denseBudget int64
@@ -280,27 +283,61 @@ func (f *fold) fitShared(digest string, problems []plugin.Problem) ([]host.Model
 var errFitAbandoned = errors.New("the fold that claimed the fit stopped")
 
 // fitClaimed fits the problems at positions mine, which the fold claimed
-// in the table as fits, and publishes the models (or the error) to the
-// folds that wait for them.
+// in the table as fits, in the parts fitParts gives, one call each, and
+// publishes each part's models (or the error) to the folds that wait for
+// them as soon as it has them.
 func (f *fold) fitClaimed(digest string, problems []plugin.Problem, keys []string, mine []int, fits []*sharedFit, models []host.ModelRef, seconds []float64, have []bool) error {
 	claimed := pick(keys, mine)
-	published := false
+	published := 0
 	defer func() {
-		if !published {
-			f.share.publish(claimed, fits, nil, f.lp, 0, errFitAbandoned)
+		if published < len(mine) {
+			f.share.publish(claimed[published:], fits[published:], nil, f.lp, 0, errFitAbandoned)
 		}
 	}()
-	fitted, took, err := f.fitBatch(digest, f.train, pick(problems, mine))
-	f.share.publish(claimed, fits, fitted, f.lp, took, err)
-	published = true
-	if err != nil {
-		return err
-	}
-	each := took / float64(len(mine))
-	for n, i := range mine {
-		models[i], seconds[i], have[i] = fitted[n], each, true
+	for _, hi := range fitParts(len(mine)) {
+		part := mine[published:hi]
+		fitted, took, err := f.fitBatch(digest, f.train, pick(problems, part))
+		f.share.publish(claimed[published:hi], fits[published:hi], fitted, f.lp, took, err)
+		published = hi
+		if err != nil {
+			return err
+		}
+		each := took / float64(len(part))
+		for n, i := range part {
+			models[i], seconds[i], have[i] = fitted[n], each, true
+		}
 	}
 	return nil
+}
+
+// minFitPart is the fewest problems fitParts puts in a part, and
+// fitPartsMax the most parts it makes.
+const (
+	minFitPart  = 512
+	fitPartsMax = 16
+)
+
+// fitParts splits n problems of a fold's fit into parts of consecutive
+// problems, each sent in a call of its own, and returns the ends of the
+// parts. A call's threads are the fold's share of the CPUs when it is
+// sent (scheduler.fitThreads): a fit of one-vs-one's 19,900 problems sent
+// in one call while another fold ran kept its one thread to the end,
+// though the other fold ended at once and left its core idle; in parts,
+// the fit takes the freed cores from its next part on. A fit of fewer than
+// 2 × minFitPart problems stays one call, so that a batch fitted together
+// (one-vs-all's, in one pass over the rows, see plugin.ParallelBatchFitter)
+// stays whole; the models are the same either way, each that of its
+// problem alone.
+func fitParts(n int) []int {
+	if n < 2*minFitPart {
+		return []int{n}
+	}
+	size := max(minFitPart, (n+fitPartsMax-1)/fitPartsMax)
+	var ends []int
+	for hi := size; hi < n; hi += size {
+		ends = append(ends, hi)
+	}
+	return append(ends, n)
 }
 
 // await waits for the fits of other folds at the positions of wait and
@@ -335,18 +372,27 @@ func (f *fold) countConvergence(models []host.ModelRef) {
 // predict scores rows; probabilities come along when wanted and the
 // learner has them.
 func (f *fold) predict(digest string, rows []int, models []host.ModelRef, wantProbs bool) (scores, probs *mat.Dense, err error) {
+	scores, probs, took, err := f.predictTimed(digest, rows, models, wantProbs)
+	f.predictSeconds += took
+	return scores, probs, err
+}
+
+// predictTimed is predict, which returns the seconds the call took rather
+// than adding them to the fold's: the lanes of decodeBlocks call it at
+// once.
+func (f *fold) predictTimed(digest string, rows []int, models []host.ModelRef, wantProbs bool) (scores, probs *mat.Dense, took float64, err error) {
 	start := time.Now()
 	wantProbs = wantProbs && f.c.Learner.Info.Capabilities.Probabilities
 	scores, probs, err = f.lp.Learner.Predict(f.ctx, digest, rows, models, wantProbs)
 	if f.reuploaded(digest, &err) {
 		scores, probs, err = f.lp.Learner.Predict(f.ctx, digest, rows, models, wantProbs)
 	}
-	f.predictSeconds += time.Since(start).Seconds()
+	took = time.Since(start).Seconds()
 	f.clock.since(phasePredict, start)
 	if err != nil {
-		return nil, nil, f.lerr(err)
+		return nil, nil, took, f.lerr(err)
 	}
-	return scores, probs, nil
+	return scores, probs, took, nil
 }
 
 // reuploaded is the second line of defence behind the leases: when the
@@ -358,6 +404,9 @@ func (f *fold) reuploaded(digest string, err *error) bool {
 	if *err == nil || !notLoaded(*err) {
 		return false
 	}
+	// One at a time: the lanes of decodeBlocks may lose the matrix at once.
+	f.reuploadMu.Lock()
+	defer f.reuploadMu.Unlock()
 	f.lp.Lost(digest)
 	enc := f.uploaded[digest]
 	if enc == nil && digest == f.design && f.redesign != nil {
@@ -578,86 +627,6 @@ func (f *fold) evaluate(x plugin.Matrix, enc *matrix.EncodedMatrix) (foldOutcome
 		return foldOutcome{}, err
 	}
 	return foldOutcome{plan: plan, dec: dec}, nil
-}
-
-// predictDecode predicts the fold's test rows with the models and decodes
-// their outputs with req (the scheme, its parameters and state, and the
-// training scores), asking for probabilities when wantProbs and the
-// learner has them. A scheme
-// that decodes row-wise (plugin.Scheme.RowWiseDecode) gets the test rows in
-// blocks whose outputs take at most decodeBlock bytes, so that the fold
-// never holds the outputs of every test row for every problem (a
-// one-vs-one fold of 200 classes has 19,900 problems: 1 GB for 6,667 test
-// rows). The learner predicts the next block while the reducer decodes
-// one (at most two blocks wait for the decoder); the decodings are
-// joined in row order, which for a row-wise scheme is the decoding of all
-// rows at once, bit for bit, as each model scores each row alone.
-func (f *fold) predictDecode(digest string, models []host.ModelRef, wantProbs bool, req plugin.DecodeRequest) (dec plugin.Decoding, err error) {
-	n := len(f.test)
-	per := max(n, 1)
-	if f.c.Reduction.Scheme.RowWiseDecode {
-		per = blockRows(models, wantProbs && f.c.Learner.Info.Capabilities.Probabilities, f.decodeBlock)
-	}
-	if per >= n {
-		if req.Scores, req.Probabilities, err = f.predict(digest, f.test, models, wantProbs); err != nil {
-			return plugin.Decoding{}, err
-		}
-		start := time.Now()
-		dec, err = f.rp.Reducer.Decode(f.ctx, req)
-		f.clock.since(phaseDecode, start)
-		if err != nil {
-			return plugin.Decoding{}, f.rerr(err)
-		}
-		return dec, nil
-	}
-	// The predictions of each block, in order, from one goroutine (the
-	// only one that calls f.predict meanwhile); stop tells it to end, and
-	// predictDecode returns once it has (it writes f.predictSeconds).
-	type block struct {
-		rows           int
-		scores, probas *mat.Dense
-		err            error
-	}
-	blocks, stop := make(chan block, 1), make(chan struct{})
-	var producer sync.WaitGroup
-	defer func() {
-		close(stop)
-		producer.Wait()
-	}()
-	producer.Add(1)
-	go func() {
-		defer producer.Done()
-		defer close(blocks)
-		for lo := 0; lo < n; lo += per {
-			hi := min(lo+per, n)
-			s, p, err := f.predict(digest, f.test[lo:hi], models, wantProbs)
-			select {
-			case blocks <- block{rows: hi - lo, scores: s, probas: p, err: err}:
-			case <-stop:
-				return
-			}
-			if err != nil {
-				return
-			}
-		}
-	}()
-	var parts []plugin.Decoding
-	var lens []int
-	for b := range blocks {
-		if b.err != nil {
-			return plugin.Decoding{}, b.err
-		}
-		req.Scores, req.Probabilities = b.scores, b.probas
-		start := time.Now()
-		d, err := f.rp.Reducer.Decode(f.ctx, req)
-		f.clock.since(phaseDecode, start)
-		if err != nil {
-			return plugin.Decoding{}, f.rerr(err)
-		}
-		parts, lens = append(parts, d), append(lens, b.rows)
-	}
-	dec, err = host.JoinDecodings(req.Scheme, parts, lens)
-	return dec, err
 }
 
 // blockRows is the number of test rows whose outputs (scores and, when
