@@ -12,20 +12,21 @@ import (
 )
 
 // pluginsHint is the hint that goes with the diagnostics of a plugin or
-// scheme not found ("Unknown plugin", "Unknown scheme") when the plugins
+// scheme not found ("Unknown plugin", "Unknown scheme"): when the plugins
 // directories dirs (--plugins) leave out shipped, bench's own directory,
-// and it holds plugins: --plugins replaces it rather than adding to it.
-// "" otherwise.
+// and it holds plugins, that --plugins replaces it rather than adding to
+// it; when dirs hold it and a plugin is not found, how to add a
+// directory of one's own plugins. "" otherwise.
 func pluginsHint(diags hcl.Diagnostics, dirs, shipped string) string {
-	if shipped == "" || !slices.ContainsFunc(diags, func(d *hcl.Diagnostic) bool {
-		return d.Severity == hcl.DiagError && (d.Summary == "Unknown plugin" || d.Summary == "Unknown scheme")
-	}) {
+	if shipped == "" || !hasError(diags, "Unknown plugin", "Unknown scheme") {
 		return ""
 	}
-	for _, d := range filepath.SplitList(dirs) {
-		if filepath.Clean(d) == filepath.Clean(shipped) {
-			return ""
+	if slices.ContainsFunc(filepath.SplitList(dirs), func(d string) bool { return filepath.Clean(d) == filepath.Clean(shipped) }) {
+		if hasError(diags, "Unknown plugin") {
+			return "hint: bench looks for a plugin NAME as bench-plugin-NAME in " + dirs +
+				" only; for a plugin of your own in another directory, --plugins DIR" + string(os.PathListSeparator) + dirs + " searches both\n"
 		}
+		return ""
 	}
 	if bins, err := host.Discover(shipped); err != nil || len(bins) == 0 {
 		return ""
@@ -33,6 +34,13 @@ func pluginsHint(diags hcl.Diagnostics, dirs, shipped string) string {
 	list := strings.TrimRight(dirs, string(os.PathListSeparator)) + string(os.PathListSeparator) + shipped
 	return "hint: --plugins " + dirs + " replaces bench's own plugins directory " + shipped +
 		" (the shipped learners and reducers, the schemes ova, ovo, ecoc among them): --plugins " + list + " searches both\n"
+}
+
+// hasError reports whether diags hold an error with one of the summaries.
+func hasError(diags hcl.Diagnostics, summaries ...string) bool {
+	return slices.ContainsFunc(diags, func(d *hcl.Diagnostic) bool {
+		return d.Severity == hcl.DiagError && slices.Contains(summaries, d.Summary)
+	})
 }
 
 // benchDir is the directory of the bench executable, where make build

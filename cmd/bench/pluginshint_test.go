@@ -12,7 +12,9 @@ import (
 // out bench's own directory of plugins, hints at adding it (the finding:
 // --plugins DIR without :bin said only 'No plugin offers scheme "ova"');
 // no hint when the list holds it, when it has no plugins, or for other
-// errors.
+// errors. A plugin not found with bench's own directory searched hints
+// at --plugins DIR:… for a plugin of one's own (the third trial's
+// finding: 'no bench-plugin-tree in …/bin' said nothing of --plugins).
 func TestPluginsHint(t *testing.T) {
 	shipped, mine, empty := t.TempDir(), t.TempDir(), t.TempDir()
 	if err := os.WriteFile(filepath.Join(shipped, "bench-plugin-reducers"), []byte("#!/bin/sh\n"), 0o755); err != nil {
@@ -37,6 +39,10 @@ func TestPluginsHint(t *testing.T) {
 			" (the shipped learners and reducers, the schemes ova, ovo, ecoc among them): --plugins " + mine + sep + shipped + " searches both\n"},
 		{"bench's own listed", scheme, mine + sep + shipped, shipped, ""},
 		{"bench's own alone", scheme, shipped + "/", shipped, ""},
+		{"own plugin, bench's own alone", plugin, shipped, shipped, "hint: bench looks for a plugin NAME as bench-plugin-NAME in " + shipped +
+			" only; for a plugin of your own in another directory, --plugins DIR" + sep + shipped + " searches both\n"},
+		{"own plugin, bench's own listed", plugin, mine + sep + shipped, shipped, "hint: bench looks for a plugin NAME as bench-plugin-NAME in " + mine + sep + shipped +
+			" only; for a plugin of your own in another directory, --plugins DIR" + sep + mine + sep + shipped + " searches both\n"},
 		{"no plugins beside bench", scheme, mine, empty, ""},
 		{"bench's directory unknown", scheme, mine, "", ""},
 		{"another error", other, mine, shipped, ""},

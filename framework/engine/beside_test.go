@@ -13,6 +13,7 @@ import (
 	"github.com/polyclass/polyclass/framework/host"
 	"github.com/polyclass/polyclass/framework/report"
 	knn "github.com/polyclass/polyclass/plugins/knn/learner"
+	logreg "github.com/polyclass/polyclass/plugins/logreg/learner"
 	"github.com/polyclass/polyclass/plugins/reducers/reducer"
 )
 
@@ -74,6 +75,73 @@ cv { folds = 3 }
 				t.Errorf("%d errors, want %d:\n%s", n, len(tc.want), text)
 			}
 			for _, want := range tc.want {
+				if strings.Count(text, want) != 1 {
+					t.Errorf("diagnostics:\n%s\nwant once %q", text, want)
+				}
+			}
+		})
+	}
+}
+
+// TestClassWeightClassesBesideParamError: a class_weight map naming a
+// class no dataset has is reported in the same pass as the learner's
+// parameter error, or its missing plugin. A new user's logreg with
+// C = [0.01, 0, 1] and class_weight = { setosa = 2, virginca = 3 } saw
+// "virginca" refused only after fixing C (the learner did not bind, and
+// the class names were checked for bound learners only).
+func TestClassWeightClassesBesideParamError(t *testing.T) {
+	const unknown = `learner logreg: class_weight names class "z", which no dataset it meets has.`
+	for _, tc := range []struct {
+		name, plugin, params string
+		want                 []string
+	}{
+		{"parameter error", "logreg", "C = [1, 0]", []string{
+			"exp.hcl:4:24: error: Invalid parameter value",
+			"exp.hcl:5:18: error: Unknown class",
+		}},
+		{"missing plugin", "nosuch", "C = 1", []string{
+			"exp.hcl:6:18: error: Unknown plugin",
+			"exp.hcl:5:18: error: Unknown class",
+		}},
+		{"no other error", "logreg", "C = 1", []string{
+			"exp.hcl:5:18: error: Unknown class",
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, "d.csv"), []byte(fuzzData["d.csv"]), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			h := host.New("", nil)
+			h.Register("logreg", host.InProcess{Learner: logreg.New()})
+			h.Register("reducers", host.InProcess{Reducer: reducer.New()})
+			t.Cleanup(h.Close)
+			src := `experiment "x" { seed = 1 }
+dataset "d" { path = "d.csv" }
+learner "logreg" {
+  params       = { ` + tc.params + ` }
+  class_weight = { a = 2, z = 3 }
+  plugin       = "` + tc.plugin + `"
+}
+reduction "ova" {}
+cv { folds = 3 }
+`
+			file := filepath.Join(dir, "exp.hcl")
+			p := config.NewParser(report.FormatNames())
+			exp, diags := p.ParseSource([]byte(src), file)
+			if diags.HasErrors() {
+				t.Fatal(diags)
+			}
+			_, diags = engine.Resolve(context.Background(), exp, h, engine.ResolveOptions{})
+			var out bytes.Buffer
+			if err := config.WriteDiagnostics(&out, p.Files(), diags); err != nil {
+				t.Fatal(err)
+			}
+			text := strings.ReplaceAll(out.String(), dir+string(filepath.Separator), "")
+			if n := strings.Count(text, ": error: "); n != len(tc.want) {
+				t.Errorf("%d errors, want %d:\n%s", n, len(tc.want), text)
+			}
+			for _, want := range append(tc.want, unknown) {
 				if strings.Count(text, want) != 1 {
 					t.Errorf("diagnostics:\n%s\nwant once %q", text, want)
 				}

@@ -194,7 +194,9 @@ func (ck *checker) unweighable(l *config.Learner, c plugin.Capabilities, w *conf
 
 // classNames checks every class_weight map against the datasets it meets:
 // multiclass data only, and each class named must be a class of one of
-// them.
+// them. A learner block that did not bind (its plugin refused a
+// parameter, or is missing) is checked too: its class names need only
+// its block and the data, and would otherwise wait for the next pass.
 func (ck *checker) classNames(g *Grid) {
 	one := func(w *config.ClassWeight, owner string, covers func(*Dataset) bool) {
 		if w == nil || w.Balanced {
@@ -224,12 +226,33 @@ func (ck *checker) classNames(g *Grid) {
 			}
 		}
 	}
-	for _, l := range g.Learners {
-		one(l.Config.ClassWeight, "learner "+l.Config.Name, func(*Dataset) bool { return true })
+	all := func(*Dataset) bool { return true }
+	for _, l := range learnerBlocks(g) {
+		one(l.ClassWeight, "learner "+l.Name, all)
 	}
 	for _, red := range g.Reductions {
 		one(red.Config.ClassWeight, "reduction "+red.Config.Name, red.covers)
 	}
+}
+
+// learnerBlocks returns the learner blocks of grid g: those that bound,
+// then those of its experiment that did not.
+func learnerBlocks(g *Grid) []*config.Learner {
+	blocks := make([]*config.Learner, 0, len(g.Learners))
+	bound := map[*config.Learner]bool{}
+	for _, l := range g.Learners {
+		blocks = append(blocks, l.Config)
+		bound[l.Config] = true
+	}
+	if g.Experiment == nil {
+		return blocks
+	}
+	for _, l := range g.Experiment.Learners {
+		if !bound[l] {
+			blocks = append(blocks, l)
+		}
+	}
+	return blocks
 }
 
 // tuned checks a tuned learner's tune block: something to tune, and a

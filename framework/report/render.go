@@ -72,8 +72,8 @@ func direction(higher bool) string {
 func statLines(c *Comparison, f flavor) []string {
 	var out []string
 	if c.Baseline >= 0 {
-		out = append(out, fmt.Sprintf("v / *: significantly better / worse than the baseline %s (Nadeau–Bengio corrected resampled t-test on the fold scores, %s = %s); w/t/l counts the datasets won, tied and lost.",
-			f.esc(c.Rows[c.Baseline].Label), f.alpha, fixed(c.Alpha, 2)))
+		out = append(out, fmt.Sprintf("v / *: significantly better / worse than the baseline %s (Nadeau–Bengio corrected resampled t-test on the fold scores, %s = %s); w/t/l counts the datasets won, tied and lost%s.",
+			f.esc(c.Rows[c.Baseline].Label), f.alpha, fixed(c.Alpha, 2), noTestClause(c)))
 		out = append(out, f.effect)
 	}
 	if c.hasSoftmax() {
@@ -262,6 +262,20 @@ func rankFields(c *Comparison, r int) []string {
 		f = append(f, wtlText(c, r))
 	}
 	return f
+}
+
+// noTestClause is what the w/t/l legend adds when some entry has no test
+// against the baseline (its preconditions fail): such a dataset is none of
+// the three, so a row's counts may sum to fewer than its datasets.
+func noTestClause(c *Comparison) string {
+	for _, row := range c.Entries {
+		for _, e := range row {
+			if e.NoTest != "" {
+				return " (a dataset without a test, its entry saying why, counts in none of them)"
+			}
+		}
+	}
+	return ""
 }
 
 func wtlText(c *Comparison, r int) string {
