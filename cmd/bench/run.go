@@ -577,7 +577,8 @@ func beginRun(ctx context.Context, o *options, file, out string, g *engine.Grid,
 }
 
 // compute computes the cells of the begun run, with a progress bar on a
-// terminal, and logs what it is about to do first.
+// terminal (else a line of progress a minute, unless quiet), and logs
+// what it is about to do first.
 func (b *begunRun) compute(ctx context.Context, o *options, file string, g *engine.Grid, stderr io.Writer) ([]*outcome.CellResult, engine.Stats, error) {
 	exp := g.Experiment
 	var weights map[int]int
@@ -592,9 +593,17 @@ func (b *begunRun) compute(ctx context.Context, o *options, file string, g *engi
 	opts := engine.Options{Workers: o.jobs, Sink: b.run, Done: b.kept, Select: b.selectCell, Log: io.MultiWriter(b.run.Log(), stderr),
 		Timeout: time.Duration(exp.CV.Timeout * float64(time.Second)), KeepPredictions: exp.Output.Predictions,
 		DenseBudget: int64(o.denseBudget), NoShare: o.noShare}
-	if bar != nil {
+	var lines *progressLines
+	switch {
+	case bar != nil:
 		opts.Weight = func(c *engine.Cell) int { return weights[c.Index] }
 		opts.Progress = func(done, _ int) { bar.Set(done) }
+	case !o.quiet:
+		tick := time.NewTicker(progressEvery)
+		defer tick.Stop()
+		start := time.Now()
+		lines = startProgressLines(stderr, exp.Name, tick.C, func() time.Duration { return time.Since(start) })
+		opts.Progress = lines.set
 	}
 	what := fmt.Sprintf("%d cells", len(g.Cells))
 	if b.spec != nil {
@@ -604,6 +613,9 @@ func (b *begunRun) compute(ctx context.Context, o *options, file string, g *engi
 	cells, stats, runErr := engine.Run(ctx, g, opts)
 	if bar != nil {
 		bar.Finish()
+	}
+	if lines != nil {
+		lines.finish()
 	}
 	return cells, stats, runErr
 }
