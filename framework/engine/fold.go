@@ -240,16 +240,19 @@ func (f *fold) fitBatch(digest string, rows []int, problems []plugin.Problem) ([
 // models, waiting for those in flight. The fold's fit time is that of
 // its models, whoever made them (each model of a batch counts its share of
 // the batch's time). The shared models are released with their share
-// group, not with the fold.
-func (f *fold) fitShared(digest string, problems []plugin.Problem) ([]host.ModelRef, error) {
+// group, not with the fold. It returns the models' identities beside
+// them (nil for models of the fold's own), by which their outputs are
+// shared too (predictShared).
+func (f *fold) fitShared(digest string, problems []plugin.Problem) ([]host.ModelRef, []string, error) {
 	if f.share == nil {
 		// An inner fold (tuning, calibration): a fit of its own, with its
 		// cell's seeds.
-		return f.fit(digest, f.train, problems)
+		models, err := f.fit(digest, f.train, problems)
+		return models, nil, err
 	}
 	keys, err := f.identities(digest, problems)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	atomic.AddInt64(&f.stats.FitsRequested, int64(len(problems)))
 	n := len(problems)
@@ -258,21 +261,21 @@ func (f *fold) fitShared(digest string, problems []plugin.Problem) ([]host.Model
 		mine, fits, wait := f.share.claim(f.group, keys, f.lp, have, models, seconds)
 		if len(mine) > 0 {
 			if err := f.fitClaimed(digest, problems, keys, mine, fits, models, seconds, have); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		}
 		if len(wait) == 0 {
 			break
 		}
 		if err := f.await(wait, models, seconds, have); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	for _, s := range seconds {
 		f.fitSeconds += s
 	}
 	f.countConvergence(models)
-	return models, nil
+	return models, keys, nil
 }
 
 // errFitAbandoned ends the claims of a fold that stopped before its fit
@@ -561,7 +564,7 @@ func (f *fold) evaluate(x plugin.Matrix, enc *matrix.EncodedMatrix) (foldOutcome
 		return foldOutcome{}, err
 	}
 	f.settled()
-	models, err := f.fitShared(digest, plan.Problems)
+	models, keys, err := f.fitShared(digest, plan.Problems)
 	if err != nil {
 		return foldOutcome{}, err
 	}
@@ -569,21 +572,23 @@ func (f *fold) evaluate(x plugin.Matrix, enc *matrix.EncodedMatrix) (foldOutcome
 	if plan.NeedsTrainingScores {
 		// The decoder reads the training rows' scores alone, all of them
 		// for every block of test rows.
-		if req.TrainingScores, _, err = f.predict(digest, f.train, models, false); err != nil {
+		if req.TrainingScores, _, err = f.predictShared(digest, keys, f.train, models, false); err != nil {
 			return foldOutcome{}, err
 		}
 	}
-	dec, err := f.predictDecode(digest, models, !plan.IgnoresProbabilities, req)
+	dec, err := f.predictDecode(digest, keys, models, !plan.IgnoresProbabilities, req)
 	if err != nil {
 		return foldOutcome{}, err
 	}
 	return foldOutcome{plan: plan, dec: dec}, nil
 }
 
-// predictDecode predicts the fold's test rows with the models and decodes
+// predictDecode predicts the fold's test rows with the models (whose
+// identities are keys, nil for models of the fold's own) and decodes
 // their outputs with req (the scheme, its parameters and state, and the
 // training scores), asking for probabilities when wantProbs and the
-// learner has them. A scheme
+// learner has them. Outputs predicted in one block are shared with the
+// other cells of the fold's share group (predictShared). A scheme
 // that decodes row-wise (plugin.Scheme.RowWiseDecode) gets the test rows in
 // blocks whose outputs take at most decodeBlock bytes, so that the fold
 // never holds the outputs of every test row for every problem (a
@@ -592,14 +597,14 @@ func (f *fold) evaluate(x plugin.Matrix, enc *matrix.EncodedMatrix) (foldOutcome
 // one (at most two blocks wait for the decoder); the decodings are
 // joined in row order, which for a row-wise scheme is the decoding of all
 // rows at once, bit for bit, as each model scores each row alone.
-func (f *fold) predictDecode(digest string, models []host.ModelRef, wantProbs bool, req plugin.DecodeRequest) (dec plugin.Decoding, err error) {
+func (f *fold) predictDecode(digest string, keys []string, models []host.ModelRef, wantProbs bool, req plugin.DecodeRequest) (dec plugin.Decoding, err error) {
 	n := len(f.test)
 	per := max(n, 1)
 	if f.c.Reduction.Scheme.RowWiseDecode {
 		per = blockRows(models, wantProbs && f.c.Learner.Info.Capabilities.Probabilities, f.decodeBlock)
 	}
 	if per >= n {
-		if req.Scores, req.Probabilities, err = f.predict(digest, f.test, models, wantProbs); err != nil {
+		if req.Scores, req.Probabilities, err = f.predictShared(digest, keys, f.test, models, wantProbs); err != nil {
 			return plugin.Decoding{}, err
 		}
 		start := time.Now()

@@ -93,6 +93,13 @@ type Stats struct {
 	// reducers were asked for: fewer where folds asked the same (see
 	// planCache).
 	PlansRequested, PlansMade int64
+	// PredictionsRequested counts the predictions of shared models (a
+	// fold's final models, on its test rows or the training rows a
+	// decoder reads) the folds used, PredictionsMade those the learners
+	// were asked for: fewer where the cells of a share group decode the
+	// same models (ovo and dag, the decoders of one code; see
+	// fold.predictShared).
+	PredictionsRequested, PredictionsMade int64
 	// Workers is the number of folds the run ran at once.
 	Workers int
 	// Phases is the time the workers spent in each phase of their folds

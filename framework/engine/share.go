@@ -6,17 +6,20 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"hash"
 	"math"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/polyclass/polyclass/framework/cv"
 	"github.com/polyclass/polyclass/framework/host"
 	"github.com/polyclass/polyclass/framework/plugin"
 	"github.com/polyclass/polyclass/framework/problem"
+	"gonum.org/v1/gonum/mat"
 )
 
 // One fit per distinct binary problem.
@@ -102,19 +105,73 @@ type sharedFit struct {
 	err     error
 }
 
+// sharedOutputs is the learner's outputs of one set of shared models on
+// one set of rows (see fold.predictShared). done is closed once the
+// prediction has ended: scores and probs (read-only from then on, for
+// every fold that takes them), with the seconds the call took, are then
+// set, or err.
+type sharedOutputs struct {
+	done          chan struct{}
+	scores, probs *mat.Dense
+	seconds       float64
+	err           error
+}
+
 // fitTable holds the models of a run's problems by identity, and the
 // identities of each share group for their release. The zero value is not
 // ready: use newFitTable. Its counts are the run's fits requested (models
 // the folds used) and made (models the learners trained).
+//
+// It holds as well the outputs the shared models gave on a fold's rows,
+// by the identities of the models, the rows and whether probabilities
+// were asked for (outputsKey): the cells of a share group that decode
+// the same models (ovo and dag, the decoders of one code) ask the
+// learner once. They go with their share group, as its models do.
 type fitTable struct {
-	mu      sync.Mutex
-	entries map[string]*sharedFit
-	groups  map[shareKey][]string
+	mu           sync.Mutex
+	entries      map[string]*sharedFit
+	groups       map[shareKey][]string
+	outputs      map[string]*sharedOutputs
+	outputGroups map[shareKey][]string
 }
 
 // newFitTable returns an empty table.
 func newFitTable() *fitTable {
-	return &fitTable{entries: map[string]*sharedFit{}, groups: map[shareKey][]string{}}
+	return &fitTable{entries: map[string]*sharedFit{}, groups: map[shareKey][]string{},
+		outputs: map[string]*sharedOutputs{}, outputGroups: map[shareKey][]string{}}
+}
+
+// claimOutputs returns the entry of outputs key in share group gk, and
+// whether the caller claimed it (it then predicts them and publishes
+// them with publishOutputs); otherwise the entry is another fold's, done
+// or in flight.
+func (t *fitTable) claimOutputs(gk shareKey, key string) (e *sharedOutputs, mine bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if e := t.outputs[key]; e != nil {
+		return e, false
+	}
+	e = &sharedOutputs{done: make(chan struct{})}
+	t.outputs[key] = e
+	t.outputGroups[gk] = append(t.outputGroups[gk], key)
+	return e, true
+}
+
+// publishOutputs ends the prediction of claimed entry e: its outputs,
+// predicted in seconds, or err (the entry is then given back, so that
+// the folds that wait for it predict themselves).
+func (t *fitTable) publishOutputs(key string, e *sharedOutputs, scores, probs *mat.Dense, seconds float64, err error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if err != nil {
+		e.err = err
+		if t.outputs[key] == e {
+			delete(t.outputs, key)
+		}
+	} else {
+		e.scores, e.probs, e.seconds = scores, probs, seconds
+	}
+	close(e.done)
 }
 
 // usable reports whether e's model can serve a fold whose learner process
@@ -205,6 +262,10 @@ func (t *fitTable) release(ctx context.Context, gk shareKey) {
 		byProc[e.proc] = append(byProc[e.proc], e.model)
 	}
 	delete(t.groups, gk)
+	for _, k := range t.outputGroups[gk] {
+		delete(t.outputs, k)
+	}
+	delete(t.outputGroups, gk)
 	t.mu.Unlock()
 	if ctx.Err() != nil || len(procs) == 0 {
 		return // an interrupted run's plugins are about to be stopped
@@ -327,4 +388,81 @@ func writeFloats(h hash.Hash, s []float64) {
 		buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(v))
 	}
 	h.Write(buf)
+}
+
+// errPredictAbandoned ends the claim of a fold that stopped before its
+// prediction ended (a panic): the folds that waited for it predict
+// themselves.
+var errPredictAbandoned = errors.New("the fold that claimed the prediction stopped")
+
+// predictShared predicts rows of design matrix digest with models, the
+// fold's final models whose identities are keys (see identities), as
+// predict does, once per share group: the first fold to ask claims the
+// prediction, the others of its group that ask the same (the same
+// models' identities, rows and wantProbs; ovo and dag, the decoders of
+// one code) wait for it and take its outputs, which are the same bit for
+// bit, as a model depends on its identity alone. Each fold's predict time
+// is the call's. Models of the fold's own (keys nil, or no table) are
+// predicted by predict.
+func (f *fold) predictShared(digest string, keys []string, rows []int, models []host.ModelRef, wantProbs bool) (scores, probs *mat.Dense, err error) {
+	if keys == nil || f.share == nil {
+		return f.predict(digest, rows, models, wantProbs)
+	}
+	wantProbs = wantProbs && f.c.Learner.Info.Capabilities.Probabilities
+	atomic.AddInt64(&f.stats.PredictionsRequested, 1)
+	key := outputsKey(digest, keys, rows, wantProbs)
+	for {
+		e, mine := f.share.claimOutputs(f.group, key)
+		if mine {
+			return f.predictClaimed(digest, key, e, rows, models, wantProbs)
+		}
+		start := time.Now()
+		select {
+		case <-e.done:
+		case <-f.ctx.Done():
+			return nil, nil, f.lerr(f.ctx.Err())
+		}
+		f.clock.since(phaseWait, start)
+		if e.err == nil {
+			f.predictSeconds += e.seconds
+			return e.scores, e.probs, nil
+		}
+		// Its prediction failed, and was given back: claim it again.
+	}
+}
+
+// predictClaimed predicts the outputs of entry e, claimed by the fold, and
+// publishes them (or the error) to the folds that wait for them.
+func (f *fold) predictClaimed(digest, key string, e *sharedOutputs, rows []int, models []host.ModelRef, wantProbs bool) (scores, probs *mat.Dense, err error) {
+	published := false
+	defer func() {
+		if !published {
+			f.share.publishOutputs(key, e, nil, nil, 0, errPredictAbandoned)
+		}
+	}()
+	before := f.predictSeconds
+	scores, probs, err = f.predict(digest, rows, models, wantProbs)
+	f.share.publishOutputs(key, e, scores, probs, f.predictSeconds-before, err)
+	published = true
+	if err == nil {
+		atomic.AddInt64(&f.stats.PredictionsMade, 1)
+	}
+	return scores, probs, err
+}
+
+// outputsKey is the identity of the outputs of the models whose
+// identities are keys on rows of design matrix digest, with probabilities
+// when wantProbs.
+func outputsKey(digest string, keys []string, rows []int, wantProbs bool) string {
+	h := sha256.New()
+	writeString(h, "polyclass outputs 1")
+	writeString(h, digest)
+	writeString(h, strconv.FormatBool(wantProbs))
+	writeInts(h, rows)
+	var buf [binary.MaxVarintLen64]byte
+	h.Write(buf[:binary.PutUvarint(buf[:], uint64(len(keys)))])
+	for _, k := range keys {
+		writeString(h, k)
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }

@@ -500,3 +500,42 @@ func TestFitTableRefitsAfterAKill(t *testing.T) {
 		t.Errorf("claim after the kill: %v, want [0] (fitted again)", mine)
 	}
 }
+
+// TestOneOutputPerSharedModelsAndRows: the cells of a share group that
+// decode the same models on the same rows ask the learner for their
+// outputs once. shareGrid's 2 learners × 3 folds each have 5 cells: ovo
+// and dag decode one set of pairwise models (one prediction made for two
+// requested), the code's three decoders one set of columns (one for
+// three). With NoShare every fold predicts for itself. The cell files,
+// times aside, are the same in the three runs.
+func TestOneOutputPerSharedModelsAndRows(t *testing.T) {
+	g := shareGrid(t)
+	const learners, folds, cells = 2, 3, 5
+	cases := []struct {
+		name      string
+		opt       Options
+		requested int64
+		made      int64
+	}{
+		{"shared, 4 workers", Options{Workers: 4}, learners * folds * cells, learners * folds * 2},
+		{"shared, 1 worker", Options{Workers: 1}, learners * folds * cells, learners * folds * 2},
+		{"NoShare", Options{Workers: 4, NoShare: true}, learners * folds * cells, learners * folds * cells},
+	}
+	var first map[int]string
+	for _, tc := range cases {
+		files, stats := cellFilesOf(t, g, tc.opt)
+		if stats.PredictionsRequested != tc.requested || stats.PredictionsMade != tc.made {
+			t.Errorf("%s: predictions %d requested, %d made; want %d requested, %d made",
+				tc.name, stats.PredictionsRequested, stats.PredictionsMade, tc.requested, tc.made)
+		}
+		if first == nil {
+			first = files
+			continue
+		}
+		for _, c := range g.Cells {
+			if files[c.Index] != first[c.Index] {
+				t.Errorf("%s: %s: cell file differs from %s's:\n%s", tc.name, c.ID().Key(), cases[0].name, firstDiff(files[c.Index], first[c.Index]))
+			}
+		}
+	}
+}
