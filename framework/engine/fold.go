@@ -440,6 +440,7 @@ func (s *scheduler) runFold(ctx context.Context, t task, e *matrixEntry) (fr out
 	if s.opt.NoShare {
 		// A table of the fold's own, whose models go with the fold.
 		own := newFitTable()
+		own.stats = &s.stats
 		f.share = own
 		defer own.release(f.base, t.share)
 	} else if s.shareTasks[t.share] > 1 {

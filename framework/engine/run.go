@@ -100,6 +100,11 @@ type Stats struct {
 	// same models (ovo and dag, the decoders of one code; see
 	// fold.predictShared).
 	PredictionsRequested, PredictionsMade int64
+	// ReleaseCalls counts the learners' Release calls for the models of
+	// ended share groups, ModelsReleased the models they freed: the run's
+	// table gathers the models of several small groups into one call (see
+	// releaseBatch).
+	ReleaseCalls, ModelsReleased int64
 	// Workers is the number of folds the run ran at once.
 	Workers int
 	// Phases is the time the workers spent in each phase of their folds

@@ -89,6 +89,7 @@ func newScheduler(g *Grid, opt Options) *scheduler {
 		matrices: map[matrixKey]*matrixEntry{}, groups: map[groupKey]*atomic.Int64{},
 		fits: newFitTable(), shares: map[shareKey]*atomic.Int64{}, shareTasks: map[shareKey]int{}, plans: newPlanCache()}
 	s.fold = s.runFold
+	s.fits.batch, s.fits.stats = releaseBatch, &s.stats
 	for di, d := range g.Datasets {
 		for pi, p := range g.Pipelines {
 			var cells []*Cell
@@ -243,7 +244,8 @@ feed:
 	}
 	close(ch)
 	wg.Wait()
-	s.ls.wait() // the plugins' Forget calls, before the caller closes them
+	s.fits.flush(ctx) // the models of the last share groups
+	s.ls.wait()       // the plugins' Forget calls, before the caller closes them
 	var cause error
 	if ctx.Err() != nil {
 		cause = context.Cause(ctx) // the signal that stopped the run, say

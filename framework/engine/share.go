@@ -57,7 +57,8 @@ import (
 // only ones that can coincide. The scheduler queues a share group's tasks
 // together and releases the group's models when its last task ends, so
 // that a run holds the models of the few groups its workers are on, never
-// those of a whole grid. A resumed run or a shard queues only the tasks of
+// those of a whole grid (and at most releaseBatch models of ended groups,
+// whose release it makes in one call). A resumed run or a shard queues only the tasks of
 // the cells it computes: it fits what those need, nothing more.
 //
 // Determinism: a model depends on its problem, rows, parameters and seed
@@ -127,18 +128,38 @@ type sharedOutputs struct {
 // were asked for (outputsKey): the cells of a share group that decode
 // the same models (ovo and dag, the decoders of one code) ask the
 // learner once. They go with their share group, as its models do.
+//
+// The models of an ended group are released in one Release call per
+// process, once batch of them have gathered (see release); stats, when
+// set, counts the calls and the models.
 type fitTable struct {
 	mu           sync.Mutex
 	entries      map[string]*sharedFit
 	groups       map[shareKey][]string
 	outputs      map[string]*sharedOutputs
 	outputGroups map[shareKey][]string
+
+	batch    int
+	stats    *Stats
+	pending  map[*host.Plugin][]host.ModelRef
+	procs    []*host.Plugin // of pending, in the order they came
+	pendingN int
 }
+
+// releaseBatch is the number of models of ended share groups the run's
+// table gathers before it asks their learners to release them (fitTable's
+// batch): a grid of small cells (iris: 6 models a group of ovo, dag and
+// ova) makes one Release call every ten or so groups rather than one a
+// group, while the learner holds at most this many models it no longer
+// needs; a group of more models is released as soon as it ends, as
+// before.
+const releaseBatch = 64
 
 // newFitTable returns an empty table.
 func newFitTable() *fitTable {
 	return &fitTable{entries: map[string]*sharedFit{}, groups: map[shareKey][]string{},
-		outputs: map[string]*sharedOutputs{}, outputGroups: map[shareKey][]string{}}
+		outputs: map[string]*sharedOutputs{}, outputGroups: map[shareKey][]string{},
+		pending: map[*host.Plugin][]host.ModelRef{}}
 }
 
 // claimOutputs returns the entry of outputs key in share group gk, and
@@ -237,11 +258,11 @@ func (t *fitTable) publish(keys []string, fits []*sharedFit, models []host.Model
 }
 
 // release frees the models of share group gk, whose last task has ended,
-// in the processes that made them (those still running), and forgets them.
+// in the processes that made them (those still running), and forgets them:
+// at once when the table's batch is 0, else once batch models of ended
+// groups have gathered (flush releases the rest).
 func (t *fitTable) release(ctx context.Context, gk shareKey) {
 	t.mu.Lock()
-	byProc := map[*host.Plugin][]host.ModelRef{}
-	var procs []*host.Plugin
 	for _, k := range t.groups[gk] {
 		e := t.entries[k]
 		delete(t.entries, k)
@@ -256,24 +277,61 @@ func (t *fitTable) release(ctx context.Context, gk shareKey) {
 		if e.err != nil || e.proc == nil || e.proc.Exited() || e.proc.Killed() {
 			continue
 		}
-		if byProc[e.proc] == nil {
-			procs = append(procs, e.proc)
+		if t.pending[e.proc] == nil {
+			t.procs = append(t.procs, e.proc)
 		}
-		byProc[e.proc] = append(byProc[e.proc], e.model)
+		t.pending[e.proc] = append(t.pending[e.proc], e.model)
+		t.pendingN++
 	}
 	delete(t.groups, gk)
 	for _, k := range t.outputGroups[gk] {
 		delete(t.outputs, k)
 	}
 	delete(t.outputGroups, gk)
+	var procs []*host.Plugin
+	var due map[*host.Plugin][]host.ModelRef
+	if t.pendingN >= t.batch {
+		procs, due = t.takePending()
+	}
 	t.mu.Unlock()
+	t.releaseModels(ctx, procs, due)
+}
+
+// flush releases the models of ended groups that release has gathered.
+func (t *fitTable) flush(ctx context.Context) {
+	t.mu.Lock()
+	procs, due := t.takePending()
+	t.mu.Unlock()
+	t.releaseModels(ctx, procs, due)
+}
+
+// takePending returns the gathered models by process, and the processes
+// in order, and empties the gathering (t.mu held).
+func (t *fitTable) takePending() ([]*host.Plugin, map[*host.Plugin][]host.ModelRef) {
+	procs, due := t.procs, t.pending
+	t.procs, t.pending, t.pendingN = nil, map[*host.Plugin][]host.ModelRef{}, 0
+	return procs, due
+}
+
+// releaseModels asks each process of procs still running to release its
+// models in due, in one call, bounded by 10 s.
+func (t *fitTable) releaseModels(ctx context.Context, procs []*host.Plugin, due map[*host.Plugin][]host.ModelRef) {
 	if ctx.Err() != nil || len(procs) == 0 {
 		return // an interrupted run's plugins are about to be stopped
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
 	for _, p := range procs {
-		_ = p.Learner.Release(ctx, byProc[p])
+		if p.Exited() || p.Killed() {
+			continue // its models went with it
+		}
+		err := p.Learner.Release(ctx, due[p])
+		if t.stats != nil {
+			atomic.AddInt64(&t.stats.ReleaseCalls, 1)
+			if err == nil {
+				atomic.AddInt64(&t.stats.ModelsReleased, int64(len(due[p])))
+			}
+		}
 	}
 }
 

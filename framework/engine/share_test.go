@@ -539,3 +539,33 @@ func TestOneOutputPerSharedModelsAndRows(t *testing.T) {
 		}
 	}
 }
+
+// TestModelsOfSmallGroupsReleasedTogether: the run's table asks the
+// learner to release the models of ended share groups once releaseBatch
+// (64) of them have gathered, and the rest when the run ends. shareGrid's
+// 6 share groups hold 20 models each (10 pairwise, 10 code columns): 2
+// Release calls (80 models after the fourth group, 40 at the end) rather
+// than 6, and every model made is released. With NoShare each fold's
+// models go with it, one call per fold: 30 calls.
+func TestModelsOfSmallGroupsReleasedTogether(t *testing.T) {
+	g := shareGrid(t)
+	cases := []struct {
+		name          string
+		opt           Options
+		calls, models int64
+	}{
+		{"shared, 1 worker", Options{Workers: 1}, 2, 120},
+		{"shared, 4 workers", Options{Workers: 4}, 2, 120},
+		{"NoShare", Options{Workers: 4, NoShare: true}, 30, 300},
+	}
+	for _, tc := range cases {
+		_, stats, err := Run(context.Background(), g, tc.opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if stats.ReleaseCalls != tc.calls || stats.ModelsReleased != tc.models || stats.FitsMade != tc.models {
+			t.Errorf("%s: %d Release calls freed %d models of %d made; want %d calls freeing all %d",
+				tc.name, stats.ReleaseCalls, stats.ModelsReleased, stats.FitsMade, tc.calls, tc.models)
+		}
+	}
+}
