@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -95,8 +96,11 @@ type fold struct {
 	repeat, foldIndex int
 	// share holds the run's models by problem identity, and group is the
 	// fold's share group (see fitTable); a nil share fits every problem.
-	share *fitTable
-	group shareKey
+	// siblings are the cells of the group's tasks, whose problems the
+	// fold may fit in its own batch (see siblingProblems).
+	share    *fitTable
+	group    shareKey
+	siblings []*Cell
 	// innerShare, when set, is the table that tuning's inner fits go
 	// through (the run's, for a share group of several tasks); nil gives
 	// each candidate's scoring a table of its own (see innerScore).
@@ -220,6 +224,7 @@ func (f *fold) fitBatch(digest string, rows []int, problems []plugin.Problem) ([
 	if f.threads != nil {
 		threads = f.threads()
 	}
+	atomic.AddInt64(&f.stats.FitCalls, 1)
 	models, err := f.lp.Learner.Fit(f.ctx, digest, rows, f.params, problems, threads)
 	if f.reuploaded(digest, &err) {
 		models, err = f.lp.Learner.Fit(f.ctx, digest, rows, f.params, problems, threads)
@@ -257,13 +262,19 @@ func (f *fold) fitShared(digest string, problems []plugin.Problem) ([]host.Model
 	atomic.AddInt64(&f.stats.FitsRequested, int64(len(problems)))
 	n := len(problems)
 	models, seconds, have := make([]host.ModelRef, n), make([]float64, n), make([]bool, n)
+	first := true
 	for {
 		mine, fits, wait := f.share.claim(f.group, keys, f.lp, have, models, seconds)
 		if len(mine) > 0 {
-			if err := f.fitClaimed(digest, problems, keys, mine, fits, models, seconds, have); err != nil {
+			var sib siblingFits
+			if first {
+				sib = f.claimSiblings(digest)
+			}
+			if err := f.fitClaimed(digest, problems, keys, mine, fits, sib, models, seconds, have); err != nil {
 				return nil, nil, err
 			}
 		}
+		first = false
 		if len(wait) == 0 {
 			break
 		}
@@ -283,23 +294,37 @@ func (f *fold) fitShared(digest string, problems []plugin.Problem) ([]host.Model
 var errFitAbandoned = errors.New("the fold that claimed the fit stopped")
 
 // fitClaimed fits the problems at positions mine, which the fold claimed
-// in the table as fits, and publishes the models (or the error) to the
-// folds that wait for them.
-func (f *fold) fitClaimed(digest string, problems []plugin.Problem, keys []string, mine []int, fits []*sharedFit, models []host.ModelRef, seconds []float64, have []bool) error {
-	claimed := pick(keys, mine)
+// in the table as fits, with its siblings' problems sib in the same
+// batch, and publishes the models (or the error) to the folds that wait
+// for them. A batch with siblings' problems that fails is fitted again
+// without them (theirs are given back, for their own folds to fit and
+// report), so that a cell fails of its own problems alone.
+func (f *fold) fitClaimed(digest string, problems []plugin.Problem, keys []string, mine []int, fits []*sharedFit, sib siblingFits, models []host.ModelRef, seconds []float64, have []bool) error {
+	own, ownKeys := pick(problems, mine), pick(keys, mine)
+	batch, claimed, claimedFits := own, ownKeys, fits
+	if len(sib.fits) > 0 {
+		batch = append(slices.Clip(own), sib.problems...)
+		claimed = append(slices.Clip(ownKeys), sib.keys...)
+		claimedFits = append(slices.Clip(fits), sib.fits...)
+	}
 	published := false
 	defer func() {
 		if !published {
-			f.share.publish(claimed, fits, nil, f.lp, 0, errFitAbandoned)
+			f.share.publish(claimed, claimedFits, nil, f.lp, 0, errFitAbandoned)
 		}
 	}()
-	fitted, took, err := f.fitBatch(digest, f.train, pick(problems, mine))
-	f.share.publish(claimed, fits, fitted, f.lp, took, err)
+	fitted, took, err := f.fitBatch(digest, f.train, batch)
+	if err != nil && len(sib.fits) > 0 {
+		f.share.publish(sib.keys, sib.fits, nil, f.lp, 0, err)
+		batch, claimed, claimedFits = own, ownKeys, fits
+		fitted, took, err = f.fitBatch(digest, f.train, batch)
+	}
+	f.share.publish(claimed, claimedFits, fitted, f.lp, took, err)
 	published = true
 	if err != nil {
 		return err
 	}
-	each := took / float64(len(mine))
+	each := took / float64(len(batch))
 	for n, i := range mine {
 		models[i], seconds[i], have[i] = fitted[n], each, true
 	}
@@ -445,6 +470,7 @@ func (s *scheduler) runFold(ctx context.Context, t task, e *matrixEntry) (fr out
 		defer own.release(f.base, t.share)
 	} else if s.shareTasks[t.share] > 1 {
 		f.innerShare = s.fits
+		f.siblings = s.shareCells[t.share]
 	}
 	defer f.release()
 	calibrating := t.cell.Reduction.Config.Calibrate != ""
@@ -685,11 +711,15 @@ func blockRows(models []host.ModelRef, probs bool, budget int64) int {
 }
 
 // planRequest describes the fold's training part to the reducer.
-func (f *fold) planRequest() plugin.PlanRequest {
-	c, d := f.c, f.c.Dataset
+func (f *fold) planRequest() plugin.PlanRequest { return f.planRequestOf(f.c, f.seed) }
+
+// planRequestOf describes the fold's training part to cell c's reducer,
+// with plan seed seed.
+func (f *fold) planRequestOf(c *Cell, seed uint64) plugin.PlanRequest {
+	d := c.Dataset
 	req := plugin.PlanRequest{
 		Scheme: c.Reduction.Scheme.Name, Params: c.RedParams, NumClasses: d.K(),
-		ClassNames: d.Classes, Seed: f.seed,
+		ClassNames: d.Classes, Seed: seed,
 	}
 	if d.MultiLabel {
 		req.LabelMatrix = rowsOf(d.LabelMatrix, f.train)

@@ -89,6 +89,10 @@ type Stats struct {
 	// (see fitTable), more where a fit was made again (a plugin that
 	// ended, a fold run again).
 	FitsRequested, FitsMade int64
+	// FitCalls counts the learners' Fit calls: fewer than the folds
+	// where a fold fitted its share group's other cells' problems in its
+	// own batch (see fold.claimSiblings).
+	FitCalls int64
 	// PlansRequested counts the plans the folds used, PlansMade those the
 	// reducers were asked for: fewer where folds asked the same (see
 	// planCache).

@@ -524,3 +524,109 @@ func outputsKey(digest string, keys []string, rows []int, wantProbs bool) string
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }
+
+// siblingFits are problems of other cells of a fold's share group that
+// the fold claimed in the table, to fit in its own batch: their
+// identities and their fits in the table.
+type siblingFits struct {
+	problems []plugin.Problem
+	keys     []string
+	fits     []*sharedFit
+}
+
+// claimSiblings claims the problems of the final fits of the other cells
+// of the fold's share group that nobody has claimed (see
+// siblingProblems), for the fold to fit in its own batch: ova's problems
+// with ovo's, one Fit call where each cell made its own. It claims none
+// for a fold that is tuned, or that has no plan cache (the siblings'
+// plans would be asked for twice).
+func (f *fold) claimSiblings(digest string) siblingFits {
+	if len(f.siblings) < 2 || f.plans == nil || f.c.Learner.Candidates != nil {
+		return siblingFits{}
+	}
+	problems, keys := f.siblingProblems(digest)
+	if len(keys) == 0 {
+		return siblingFits{}
+	}
+	mine, fits := f.share.claimFree(f.group, keys)
+	return siblingFits{problems: pick(problems, mine), keys: pick(keys, mine), fits: fits}
+}
+
+// siblingProblems returns the problems of the final fits of the other
+// cells of the fold's share group that can go in the fold's batch, each
+// with its identity: cells of the fold's learner, untuned and not
+// calibrated, whose reduction, on the fold's reducer plugin, plans in one
+// stage. Their plans come from the run's plans (asked for once, as their
+// own folds will ask); a plan that fails leaves its cell out, for its own
+// fold to report.
+func (f *fold) siblingProblems(digest string) ([]plugin.Problem, []string) {
+	var problems []plugin.Problem
+	var keys []string
+	for _, c := range f.siblings {
+		if c == f.c || !f.batchesWith(c) {
+			continue
+		}
+		seed := cv.Seed(f.g.Experiment.Seed, "plan", c.Dataset.Config.Name, c.Reduction.Config.Name)
+		req := f.planRequestOf(c, seed)
+		plan, made, err := f.plans.plan(f.ctx, f.rp.Name, req, func() (plugin.Plan, error) {
+			return f.rp.Reducer.Plan(f.ctx, req)
+		})
+		if made && err == nil {
+			atomic.AddInt64(&f.stats.PlansMade, 1)
+		}
+		if err != nil || plan.NextStage != nil {
+			continue
+		}
+		for j := range plan.Problems {
+			plan.Problems[j] = c.Weights.Weigh(plan.Problems[j], req.Labels)
+		}
+		k, err := f.identities(digest, plan.Problems)
+		if err != nil {
+			continue
+		}
+		problems, keys = append(problems, plan.Problems...), append(keys, k...)
+	}
+	return problems, keys
+}
+
+// batchesWith reports whether cell c's final fit may go in the fold's
+// batch: c has the fold's learner and no candidates, no calibration,
+// and its reduction runs on the fold's reducer plugin.
+func (f *fold) batchesWith(c *Cell) bool {
+	r := c.Reduction
+	return c.Learner == f.c.Learner && c.Learner.Candidates == nil && r.Config.Calibrate == "" &&
+		r.Plugin != nil && f.c.Reduction.Plugin != nil && r.Plugin.Name == f.c.Reduction.Plugin.Name
+}
+
+// claimFree claims, in share group gk, the identities of keys that
+// nobody has claimed (or whose fit failed, or whose process has ended),
+// and returns their positions and entries; it never waits, and leaves
+// the others alone.
+func (t *fitTable) claimFree(gk shareKey, keys []string) (mine []int, fits []*sharedFit) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	seen := map[string]bool{}
+	for i, k := range keys {
+		if seen[k] {
+			continue // a column two sibling codes share
+		}
+		seen[k] = true
+		if e := t.entries[k]; e != nil {
+			select {
+			case <-e.done:
+				if e.err == nil && e.proc != nil && !e.proc.Exited() && !e.proc.Killed() {
+					continue
+				}
+			default:
+				continue
+			}
+		}
+		e := &sharedFit{done: make(chan struct{})}
+		if _, known := t.entries[k]; !known {
+			t.groups[gk] = append(t.groups[gk], k)
+		}
+		t.entries[k] = e
+		mine, fits = append(mine, i), append(fits, e)
+	}
+	return mine, fits
+}

@@ -569,3 +569,42 @@ func TestModelsOfSmallGroupsReleasedTogether(t *testing.T) {
 		}
 	}
 }
+
+// TestSiblingsFittedInOneBatch: the first fold of a share group to fit
+// fits the other cells' problems in its own Fit call. With one worker,
+// shareGrid's ovo fold fits the code's 10 columns with its 10 pairs: one
+// Fit call per group (6) where each reduction made its own (12); with 4
+// workers a code fold may claim its columns first, never more than 12.
+// NoShare fits each fold alone (30 calls). The fits made, and every cell
+// file (times aside), are the same in every run.
+func TestSiblingsFittedInOneBatch(t *testing.T) {
+	g := shareGrid(t)
+	cases := []struct {
+		name     string
+		opt      Options
+		minCalls int64
+		maxCalls int64
+		wantMade int64
+	}{
+		{"1 worker", Options{Workers: 1}, 6, 6, 120},
+		{"4 workers", Options{Workers: 4}, 6, 12, 120},
+		{"NoShare", Options{Workers: 4, NoShare: true}, 30, 30, 300},
+	}
+	var first map[int]string
+	for _, tc := range cases {
+		files, stats := cellFilesOf(t, g, tc.opt)
+		if stats.FitCalls < tc.minCalls || stats.FitCalls > tc.maxCalls || stats.FitsMade != tc.wantMade {
+			t.Errorf("%s: %d Fit calls made %d models; want %d to %d calls making %d",
+				tc.name, stats.FitCalls, stats.FitsMade, tc.minCalls, tc.maxCalls, tc.wantMade)
+		}
+		if first == nil {
+			first = files
+			continue
+		}
+		for _, c := range g.Cells {
+			if files[c.Index] != first[c.Index] {
+				t.Errorf("%s: %s: cell file differs from %s's:\n%s", tc.name, c.ID().Key(), cases[0].name, firstDiff(files[c.Index], first[c.Index]))
+			}
+		}
+	}
+}
