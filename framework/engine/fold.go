@@ -101,6 +101,9 @@ type fold struct {
 	share    *fitTable
 	group    shareKey
 	siblings []*Cell
+	// sibModels are the siblings' final models whose outputs on the test
+	// rows the fold may predict in its own call (see siblingOutputs).
+	sibModels []siblingModels
 	// innerShare, when set, is the table that tuning's inner fits go
 	// through (the run's, for a share group of several tasks); nil gives
 	// each candidate's scoring a table of its own (see innerScore).
@@ -365,6 +368,7 @@ func (f *fold) countConvergence(models []host.ModelRef) {
 func (f *fold) predict(digest string, rows []int, models []host.ModelRef, wantProbs bool) (scores, probs *mat.Dense, err error) {
 	start := time.Now()
 	wantProbs = wantProbs && f.c.Learner.Info.Capabilities.Probabilities
+	atomic.AddInt64(&f.stats.PredictCalls, 1)
 	scores, probs, err = f.lp.Learner.Predict(f.ctx, digest, rows, models, wantProbs)
 	if f.reuploaded(digest, &err) {
 		scores, probs, err = f.lp.Learner.Predict(f.ctx, digest, rows, models, wantProbs)
@@ -631,7 +635,7 @@ func (f *fold) predictDecode(digest string, keys []string, models []host.ModelRe
 		per = blockRows(models, wantProbs && f.c.Learner.Info.Capabilities.Probabilities, f.decodeBlock)
 	}
 	if per >= n {
-		if req.Scores, req.Probabilities, err = f.predictShared(digest, keys, f.test, models, wantProbs); err != nil {
+		if req.Scores, req.Probabilities, err = f.predictTest(digest, keys, models, wantProbs); err != nil {
 			return plugin.Decoding{}, err
 		}
 		start := time.Now()

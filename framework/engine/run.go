@@ -104,6 +104,10 @@ type Stats struct {
 	// same models (ovo and dag, the decoders of one code; see
 	// fold.predictShared).
 	PredictionsRequested, PredictionsMade int64
+	// PredictCalls counts the learners' Predict calls: fewer where a fold
+	// predicted its share group's other cells' outputs in its own call
+	// (see fold.siblingOutputs).
+	PredictCalls int64
 	// ReleaseCalls counts the learners' Release calls for the models of
 	// ended share groups, ModelsReleased the models they freed: the run's
 	// table gathers the models of several small groups into one call (see

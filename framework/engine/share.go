@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"hash"
 	"math"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -463,6 +464,20 @@ var errPredictAbandoned = errors.New("the fold that claimed the prediction stopp
 // is the call's. Models of the fold's own (keys nil, or no table) are
 // predicted by predict.
 func (f *fold) predictShared(digest string, keys []string, rows []int, models []host.ModelRef, wantProbs bool) (scores, probs *mat.Dense, err error) {
+	return f.predictSharedWith(digest, keys, rows, models, wantProbs, false)
+}
+
+// predictTest is predictShared on the fold's test rows, whose call also
+// predicts the outputs of siblings' models nobody has claimed (see
+// siblingOutputs): ova's outputs with ovo's, one Predict call where each
+// made its own.
+func (f *fold) predictTest(digest string, keys []string, models []host.ModelRef, wantProbs bool) (scores, probs *mat.Dense, err error) {
+	return f.predictSharedWith(digest, keys, f.test, models, wantProbs, true)
+}
+
+// predictSharedWith is predictShared, with the siblings' outputs in the
+// fold's call when withSiblings.
+func (f *fold) predictSharedWith(digest string, keys []string, rows []int, models []host.ModelRef, wantProbs, withSiblings bool) (scores, probs *mat.Dense, err error) {
 	if keys == nil || f.share == nil {
 		return f.predict(digest, rows, models, wantProbs)
 	}
@@ -472,7 +487,11 @@ func (f *fold) predictShared(digest string, keys []string, rows []int, models []
 	for {
 		e, mine := f.share.claimOutputs(f.group, key)
 		if mine {
-			return f.predictClaimed(digest, key, e, rows, models, wantProbs)
+			var sibs []claimedOutputs
+			if withSiblings && outputsOf(models) > 0 {
+				sibs = f.siblingOutputs(digest, wantProbs)
+			}
+			return f.predictClaimed(digest, key, e, rows, models, wantProbs, sibs)
 		}
 		start := time.Now()
 		select {
@@ -489,23 +508,136 @@ func (f *fold) predictShared(digest string, keys []string, rows []int, models []
 	}
 }
 
-// predictClaimed predicts the outputs of entry e, claimed by the fold, and
-// publishes them (or the error) to the folds that wait for them.
-func (f *fold) predictClaimed(digest, key string, e *sharedOutputs, rows []int, models []host.ModelRef, wantProbs bool) (scores, probs *mat.Dense, err error) {
+// predictClaimed predicts the outputs of entry e, claimed by the fold,
+// with the siblings' outputs sibs (also claimed) in the same call, and
+// publishes them (or the error) to the folds that wait for them. Each
+// model scores each row alone, so the columns of a model's outputs are
+// the same in any call. A call with siblings' models that fails is made
+// again without them (theirs are given back), so that the fold's error
+// names its own models alone.
+func (f *fold) predictClaimed(digest, key string, e *sharedOutputs, rows []int, models []host.ModelRef, wantProbs bool, sibs []claimedOutputs) (scores, probs *mat.Dense, err error) {
 	published := false
 	defer func() {
 		if !published {
 			f.share.publishOutputs(key, e, nil, nil, 0, errPredictAbandoned)
+			for _, s := range sibs {
+				f.share.publishOutputs(s.key, s.e, nil, nil, 0, errPredictAbandoned)
+			}
 		}
 	}()
 	before := f.predictSeconds
-	scores, probs, err = f.predict(digest, rows, models, wantProbs)
-	f.share.publishOutputs(key, e, scores, probs, f.predictSeconds-before, err)
+	all := models
+	for _, s := range sibs {
+		all = append(slices.Clip(all), s.models...)
+	}
+	scores, probs, err = f.predict(digest, rows, all, wantProbs)
+	if err != nil && len(sibs) > 0 {
+		for _, s := range sibs {
+			f.share.publishOutputs(s.key, s.e, nil, nil, 0, err)
+		}
+		sibs = nil
+		scores, probs, err = f.predict(digest, rows, models, wantProbs)
+	}
+	seconds := f.predictSeconds - before
+	if err == nil && len(sibs) > 0 {
+		lo := outputsOf(models)
+		for _, s := range sibs {
+			hi := lo + outputsOf(s.models)
+			f.share.publishOutputs(s.key, s.e, columns(scores, lo, hi), columns(probs, lo, hi), seconds, nil)
+			atomic.AddInt64(&f.stats.PredictionsMade, 1)
+			lo = hi
+		}
+		scores, probs = columns(scores, 0, outputsOf(models)), columns(probs, 0, outputsOf(models))
+	}
+	f.share.publishOutputs(key, e, scores, probs, seconds, err)
 	published = true
 	if err == nil {
 		atomic.AddInt64(&f.stats.PredictionsMade, 1)
 	}
 	return scores, probs, err
+}
+
+// outputsOf is the number of columns of the models' outputs.
+func outputsOf(models []host.ModelRef) int {
+	n := 0
+	for _, m := range models {
+		n += m.Outputs
+	}
+	return n
+}
+
+// columns returns a copy of columns lo..hi−1 (lo < hi) of m, which has
+// rows (nil for nil).
+func columns(m *mat.Dense, lo, hi int) *mat.Dense {
+	if m == nil {
+		return nil
+	}
+	r, _ := m.Dims()
+	return mat.DenseCopyOf(m.Slice(0, r, lo, hi))
+}
+
+// siblingModels are the final models of another cell of the fold's share
+// group (see claimSiblings): their identities, whether its decoder wants
+// probabilities, and whether it decodes row-wise (in blocks).
+type siblingModels struct {
+	keys      []string
+	wantProbs bool
+	rowWise   bool
+}
+
+// claimedOutputs is a sibling's outputs the fold claimed to predict in its
+// own call: the entry, its key, and the models.
+type claimedOutputs struct {
+	key    string
+	e      *sharedOutputs
+	models []host.ModelRef
+}
+
+// siblingOutputs claims the outputs on the fold's test rows of the
+// siblings' models (sibModels) that its call can predict: models all
+// fitted by the fold's learner process, a decoder that wants
+// probabilities as the fold's does (wantProbs) and takes the test rows
+// in one block, as the fold's, and outputs nobody has claimed.
+func (f *fold) siblingOutputs(digest string, wantProbs bool) []claimedOutputs {
+	var out []claimedOutputs
+	for _, s := range f.sibModels {
+		if s.wantProbs != wantProbs || len(f.test) == 0 {
+			continue
+		}
+		models, ok := f.share.fitted(s.keys, f.lp)
+		if !ok || outputsOf(models) == 0 || (s.rowWise && blockRows(models, wantProbs, f.decodeBlock) < len(f.test)) {
+			continue
+		}
+		key := outputsKey(digest, s.keys, f.test, wantProbs)
+		if e, mine := f.share.claimOutputs(f.group, key); mine {
+			out = append(out, claimedOutputs{key: key, e: e, models: models})
+		}
+	}
+	return out
+}
+
+// fitted returns the models of keys when every one has been fitted
+// without error by process lp, which still runs.
+func (t *fitTable) fitted(keys []string, lp *host.Plugin) ([]host.ModelRef, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	models := make([]host.ModelRef, len(keys))
+	for i, k := range keys {
+		e := t.entries[k]
+		if e == nil {
+			return nil, false
+		}
+		select {
+		case <-e.done:
+		default:
+			return nil, false
+		}
+		if !e.usable(lp) {
+			return nil, false
+		}
+		models[i] = e.model
+	}
+	return models, true
 }
 
 // outputsKey is the identity of the outputs of the models whose
@@ -585,6 +717,9 @@ func (f *fold) siblingProblems(digest string) ([]plugin.Problem, []string) {
 			continue
 		}
 		problems, keys = append(problems, plan.Problems...), append(keys, k...)
+		f.sibModels = append(f.sibModels, siblingModels{keys: k,
+			wantProbs: !plan.IgnoresProbabilities && c.Learner.Info.Capabilities.Probabilities,
+			rowWise:   c.Reduction.Scheme.RowWiseDecode})
 	}
 	return problems, keys
 }

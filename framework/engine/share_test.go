@@ -571,12 +571,14 @@ func TestModelsOfSmallGroupsReleasedTogether(t *testing.T) {
 }
 
 // TestSiblingsFittedInOneBatch: the first fold of a share group to fit
-// fits the other cells' problems in its own Fit call. With one worker,
+// fits the other cells' problems in its own Fit call, and predicts their
+// outputs on the test rows in its own Predict call. With one worker,
 // shareGrid's ovo fold fits the code's 10 columns with its 10 pairs: one
-// Fit call per group (6) where each reduction made its own (12); with 4
-// workers a code fold may claim its columns first, never more than 12.
-// NoShare fits each fold alone (30 calls). The fits made, and every cell
-// file (times aside), are the same in every run.
+// Fit call and one Predict call per group (6 each) where each reduction
+// made its own (12); with 4 workers a code fold may claim its columns
+// first, never more than 12. NoShare fits and predicts each fold alone
+// (30 calls). The fits made, and every cell file (times aside), are the
+// same in every run.
 func TestSiblingsFittedInOneBatch(t *testing.T) {
 	g := shareGrid(t)
 	cases := []struct {
@@ -596,6 +598,9 @@ func TestSiblingsFittedInOneBatch(t *testing.T) {
 		if stats.FitCalls < tc.minCalls || stats.FitCalls > tc.maxCalls || stats.FitsMade != tc.wantMade {
 			t.Errorf("%s: %d Fit calls made %d models; want %d to %d calls making %d",
 				tc.name, stats.FitCalls, stats.FitsMade, tc.minCalls, tc.maxCalls, tc.wantMade)
+		}
+		if stats.PredictCalls < tc.minCalls || stats.PredictCalls > tc.maxCalls {
+			t.Errorf("%s: %d Predict calls; want %d to %d", tc.name, stats.PredictCalls, tc.minCalls, tc.maxCalls)
 		}
 		if first == nil {
 			first = files
