@@ -104,6 +104,10 @@ type fold struct {
 	// sibModels are the siblings' final models whose outputs on the test
 	// rows the fold may predict in its own call (see siblingOutputs).
 	sibModels []siblingModels
+	// idDigest, idBase and idBuild are identityBase's answer for design
+	// matrix idDigest under the fold's params, kept for its next call.
+	idDigest        string
+	idBase, idBuild []byte
 	// innerShare, when set, is the table that tuning's inner fits go
 	// through (the run's, for a share group of several tasks); nil gives
 	// each candidate's scoring a table of its own (see innerScore).
@@ -525,6 +529,7 @@ func (f *fold) tunedOutcome(t task, e *matrixEntry, x plugin.Matrix, enc *matrix
 		}
 		f.armTimeout()
 		f.params, tuneSeconds = tuned.best, f.fitSeconds-before
+		f.idBase = nil // digested with the cell's parameters, if at all
 	}
 	if calibrating {
 		out, err := f.calibratedOutcome(x, enc)

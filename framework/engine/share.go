@@ -377,7 +377,18 @@ func problemSeed(seed uint64, key string) uint64 { return cv.Seed(seed, "solver"
 // fold and pipeline, the design matrix's digest, and the training rows;
 // build is the learner plugin's build (name, version, binary digest and
 // runtime), which the identity adds last (see problemSeed).
+//
+// The fold keeps them for digest: its siblings' problems (see
+// siblingProblems) share them with its own.
 func (f *fold) identityBase(digest string) (base, build []byte, err error) {
+	if f.idBase != nil && f.idDigest == digest {
+		return f.idBase, f.idBuild, nil
+	}
+	defer func() {
+		if err == nil {
+			f.idDigest, f.idBase, f.idBuild = digest, base, build
+		}
+	}()
 	spec := learnerSpec(f.c.Learner, f.params)
 	if build, err = json.Marshal(spec.Plugin); err != nil {
 		return nil, nil, err
