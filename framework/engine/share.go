@@ -77,6 +77,20 @@ import (
 // (cv.timeout): when the fitting fold's plugin is stopped, the waiting
 // fold fits the problem again itself.
 //
+// Calls, not only fits: small cells (iris: fits of well under a
+// millisecond) cost their plugin round trips. So the outputs of shared
+// models on a fold's rows are shared too (fold.predictShared: ovo and dag
+// predict once); the first fold of a share group to fit claims the
+// problems of the group's other cells nobody has claimed, from their
+// plans (the run's plan cache), and fits them in its own Fit call
+// (fold.claimSiblings: ova's columns with ovo's pairs), then predicts
+// their outputs on the test rows in its own Predict call
+// (fold.siblingOutputs); a batch that fails is made again without the
+// siblings' part, so that every cell fails of its own problems alone.
+// The models of ended groups are released a batch at a time
+// (releaseBatch). Each model depends on its identity alone and scores
+// each row alone, so no number changes.
+//
 // Tuning's inner fits (a candidate's last-stage fit on an inner fold's
 // rows) go through the table too, seeded by their identity as the final
 // fits are: the fold's, when its share group has other tasks, so that a
