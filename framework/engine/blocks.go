@@ -9,16 +9,19 @@ import (
 	"github.com/polyclass/polyclass/framework/plugin"
 )
 
-// predictDecode predicts the fold's test rows with the models and decodes
+// predictDecode predicts the fold's test rows with the models (whose
+// identities are keys, nil for models of the fold's own) and decodes
 // their outputs with req (the scheme, its parameters and state, and the
 // training scores), asking for probabilities when wantProbs and the
-// learner has them. A scheme that decodes row-wise
+// learner has them. Outputs predicted in one block are shared with the
+// other cells of the fold's share group (predictTest). A scheme that
+// decodes row-wise
 // (plugin.Scheme.RowWiseDecode) gets the test rows in blocks whose outputs
 // take at most decodeBlock bytes (see decodeBlocks), so that the fold
 // never holds the outputs of every test row for every problem (a
 // one-vs-one fold of 200 classes has 19,900 problems: 1 GB for 6,667 test
 // rows).
-func (f *fold) predictDecode(digest string, models []host.ModelRef, wantProbs bool, req plugin.DecodeRequest) (plugin.Decoding, error) {
+func (f *fold) predictDecode(digest string, keys []string, models []host.ModelRef, wantProbs bool, req plugin.DecodeRequest) (plugin.Decoding, error) {
 	n := len(f.test)
 	per := max(n, 1)
 	if f.c.Reduction.Scheme.RowWiseDecode {
@@ -28,7 +31,7 @@ func (f *fold) predictDecode(digest string, models []host.ModelRef, wantProbs bo
 		return f.decodeBlocks(digest, models, wantProbs, req, per)
 	}
 	var err error
-	if req.Scores, req.Probabilities, err = f.predict(digest, f.test, models, wantProbs); err != nil {
+	if req.Scores, req.Probabilities, err = f.predictTest(digest, keys, models, wantProbs); err != nil {
 		return plugin.Decoding{}, err
 	}
 	return f.decode(req)

@@ -72,7 +72,7 @@ func TestFitPartsTakeTheFreedCores(t *testing.T) {
 	f.share = newFitTable()
 	models, seconds, have := make([]host.ModelRef, n), make([]float64, n), make([]bool, n)
 	mine, fits, _ := f.share.claim(shareKey{}, keys, f.lp, have, models, seconds)
-	if err := f.fitClaimed(enc.Digest, problems, keys, mine, fits, models, seconds, have); err != nil {
+	if err := f.fitClaimed(enc.Digest, problems, keys, mine, fits, siblingFits{}, models, seconds, have); err != nil {
 		t.Fatal(err)
 	}
 	if want := []int{1, 4, 4}; !slices.Equal(impl.workers, want) {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -95,8 +96,18 @@ type fold struct {
 	repeat, foldIndex int
 	// share holds the run's models by problem identity, and group is the
 	// fold's share group (see fitTable); a nil share fits every problem.
-	share *fitTable
-	group shareKey
+	// siblings are the cells of the group's tasks, whose problems the
+	// fold may fit in its own batch (see siblingProblems).
+	share    *fitTable
+	group    shareKey
+	siblings []*Cell
+	// sibModels are the siblings' final models whose outputs on the test
+	// rows the fold may predict in its own call (see siblingOutputs).
+	sibModels []siblingModels
+	// idDigest, idBase and idBuild are identityBase's answer for design
+	// matrix idDigest under the fold's params, kept for its next call.
+	idDigest        string
+	idBase, idBuild []byte
 	// innerShare, when set, is the table that tuning's inner fits go
 	// through (the run's, for a share group of several tasks); nil gives
 	// each candidate's scoring a table of its own (see innerScore).
@@ -223,6 +234,7 @@ func (f *fold) fitBatch(digest string, rows []int, problems []plugin.Problem) ([
 	if f.threads != nil {
 		threads = f.threads()
 	}
+	atomic.AddInt64(&f.stats.FitCalls, 1)
 	models, err := f.lp.Learner.Fit(f.ctx, digest, rows, f.params, problems, threads)
 	if f.reuploaded(digest, &err) {
 		models, err = f.lp.Learner.Fit(f.ctx, digest, rows, f.params, problems, threads)
@@ -243,39 +255,48 @@ func (f *fold) fitBatch(digest string, rows []int, problems []plugin.Problem) ([
 // models, waiting for those in flight. The fold's fit time is that of
 // its models, whoever made them (each model of a batch counts its share of
 // the batch's time). The shared models are released with their share
-// group, not with the fold.
-func (f *fold) fitShared(digest string, problems []plugin.Problem) ([]host.ModelRef, error) {
+// group, not with the fold. It returns the models' identities beside
+// them (nil for models of the fold's own), by which their outputs are
+// shared too (predictShared).
+func (f *fold) fitShared(digest string, problems []plugin.Problem) ([]host.ModelRef, []string, error) {
 	if f.share == nil {
 		// An inner fold (tuning, calibration): a fit of its own, with its
 		// cell's seeds.
-		return f.fit(digest, f.train, problems)
+		models, err := f.fit(digest, f.train, problems)
+		return models, nil, err
 	}
 	keys, err := f.identities(digest, problems)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	atomic.AddInt64(&f.stats.FitsRequested, int64(len(problems)))
 	n := len(problems)
 	models, seconds, have := make([]host.ModelRef, n), make([]float64, n), make([]bool, n)
+	first := true
 	for {
 		mine, fits, wait := f.share.claim(f.group, keys, f.lp, have, models, seconds)
 		if len(mine) > 0 {
-			if err := f.fitClaimed(digest, problems, keys, mine, fits, models, seconds, have); err != nil {
-				return nil, err
+			var sib siblingFits
+			if first {
+				sib = f.claimSiblings(digest)
+			}
+			if err := f.fitClaimed(digest, problems, keys, mine, fits, sib, models, seconds, have); err != nil {
+				return nil, nil, err
 			}
 		}
+		first = false
 		if len(wait) == 0 {
 			break
 		}
 		if err := f.await(wait, models, seconds, have); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	for _, s := range seconds {
 		f.fitSeconds += s
 	}
 	f.countConvergence(models)
-	return models, nil
+	return models, keys, nil
 }
 
 // errFitAbandoned ends the claims of a fold that stopped before its fit
@@ -283,10 +304,14 @@ func (f *fold) fitShared(digest string, problems []plugin.Problem) ([]host.Model
 var errFitAbandoned = errors.New("the fold that claimed the fit stopped")
 
 // fitClaimed fits the problems at positions mine, which the fold claimed
-// in the table as fits, in the parts fitParts gives, one call each, and
-// publishes each part's models (or the error) to the folds that wait for
-// them as soon as it has them.
-func (f *fold) fitClaimed(digest string, problems []plugin.Problem, keys []string, mine []int, fits []*sharedFit, models []host.ModelRef, seconds []float64, have []bool) error {
+// in the table as fits, with its siblings' problems sib (see
+// fitWithSiblings), or else in the parts fitParts gives, one call each,
+// and publishes each part's models (or the error) to the folds that wait
+// for them as soon as it has them.
+func (f *fold) fitClaimed(digest string, problems []plugin.Problem, keys []string, mine []int, fits []*sharedFit, sib siblingFits, models []host.ModelRef, seconds []float64, have []bool) error {
+	if len(sib.fits) > 0 {
+		return f.fitWithSiblings(digest, problems, keys, mine, fits, sib, models, seconds, have)
+	}
 	claimed := pick(keys, mine)
 	published := 0
 	defer func() {
@@ -306,6 +331,45 @@ func (f *fold) fitClaimed(digest string, problems []plugin.Problem, keys []strin
 		for n, i := range part {
 			models[i], seconds[i], have[i] = fitted[n], each, true
 		}
+	}
+	return nil
+}
+
+// fitWithSiblings fits the problems at positions mine, which the fold
+// claimed in the table as fits, with its siblings' problems sib in the
+// same batch (one call: the siblings' problems are few, a share group's
+// other cells'), and publishes the models (or the error) to the folds
+// that wait for them. A batch with siblings' problems that fails is
+// fitted again without them (theirs are given back, for their own folds
+// to fit and report), so that a cell fails of its own problems alone.
+func (f *fold) fitWithSiblings(digest string, problems []plugin.Problem, keys []string, mine []int, fits []*sharedFit, sib siblingFits, models []host.ModelRef, seconds []float64, have []bool) error {
+	own, ownKeys := pick(problems, mine), pick(keys, mine)
+	batch, claimed, claimedFits := own, ownKeys, fits
+	if len(sib.fits) > 0 {
+		batch = append(slices.Clip(own), sib.problems...)
+		claimed = append(slices.Clip(ownKeys), sib.keys...)
+		claimedFits = append(slices.Clip(fits), sib.fits...)
+	}
+	published := false
+	defer func() {
+		if !published {
+			f.share.publish(claimed, claimedFits, nil, f.lp, 0, errFitAbandoned)
+		}
+	}()
+	fitted, took, err := f.fitBatch(digest, f.train, batch)
+	if err != nil && len(sib.fits) > 0 {
+		f.share.publish(sib.keys, sib.fits, nil, f.lp, 0, err)
+		batch, claimed, claimedFits = own, ownKeys, fits
+		fitted, took, err = f.fitBatch(digest, f.train, batch)
+	}
+	f.share.publish(claimed, claimedFits, fitted, f.lp, took, err)
+	published = true
+	if err != nil {
+		return err
+	}
+	each := took / float64(len(batch))
+	for n, i := range mine {
+		models[i], seconds[i], have[i] = fitted[n], each, true
 	}
 	return nil
 }
@@ -383,6 +447,7 @@ func (f *fold) predict(digest string, rows []int, models []host.ModelRef, wantPr
 func (f *fold) predictTimed(digest string, rows []int, models []host.ModelRef, wantProbs bool) (scores, probs *mat.Dense, took float64, err error) {
 	start := time.Now()
 	wantProbs = wantProbs && f.c.Learner.Info.Capabilities.Probabilities
+	atomic.AddInt64(&f.stats.PredictCalls, 1)
 	scores, probs, err = f.lp.Learner.Predict(f.ctx, digest, rows, models, wantProbs)
 	if f.reuploaded(digest, &err) {
 		scores, probs, err = f.lp.Learner.Predict(f.ctx, digest, rows, models, wantProbs)
@@ -486,10 +551,12 @@ func (s *scheduler) runFold(ctx context.Context, t task, e *matrixEntry) (fr out
 	if s.opt.NoShare {
 		// A table of the fold's own, whose models go with the fold.
 		own := newFitTable()
+		own.stats = &s.stats
 		f.share = own
 		defer own.release(f.base, t.share)
 	} else if s.shareTasks[t.share] > 1 {
 		f.innerShare = s.fits
+		f.siblings = s.shareCells[t.share]
 	}
 	defer f.release()
 	calibrating := t.cell.Reduction.Config.Calibrate != ""
@@ -540,6 +607,7 @@ func (f *fold) tunedOutcome(t task, e *matrixEntry, x plugin.Matrix, enc *matrix
 		}
 		f.armTimeout()
 		f.params, tuneSeconds = tuned.best, f.fitSeconds-before
+		f.idBase = nil // digested with the cell's parameters, if at all
 	}
 	if calibrating {
 		out, err := f.calibratedOutcome(x, enc)
@@ -610,7 +678,7 @@ func (f *fold) evaluate(x plugin.Matrix, enc *matrix.EncodedMatrix) (foldOutcome
 		return foldOutcome{}, err
 	}
 	f.settled()
-	models, err := f.fitShared(digest, plan.Problems)
+	models, keys, err := f.fitShared(digest, plan.Problems)
 	if err != nil {
 		return foldOutcome{}, err
 	}
@@ -618,11 +686,11 @@ func (f *fold) evaluate(x plugin.Matrix, enc *matrix.EncodedMatrix) (foldOutcome
 	if plan.NeedsTrainingScores {
 		// The decoder reads the training rows' scores alone, all of them
 		// for every block of test rows.
-		if req.TrainingScores, _, err = f.predict(digest, f.train, models, false); err != nil {
+		if req.TrainingScores, _, err = f.predictShared(digest, keys, f.train, models, false); err != nil {
 			return foldOutcome{}, err
 		}
 	}
-	dec, err := f.predictDecode(digest, models, !plan.IgnoresProbabilities, req)
+	dec, err := f.predictDecode(digest, keys, models, !plan.IgnoresProbabilities, req)
 	if err != nil {
 		return foldOutcome{}, err
 	}
@@ -648,11 +716,15 @@ func blockRows(models []host.ModelRef, probs bool, budget int64) int {
 }
 
 // planRequest describes the fold's training part to the reducer.
-func (f *fold) planRequest() plugin.PlanRequest {
-	c, d := f.c, f.c.Dataset
+func (f *fold) planRequest() plugin.PlanRequest { return f.planRequestOf(f.c, f.seed) }
+
+// planRequestOf describes the fold's training part to cell c's reducer,
+// with plan seed seed.
+func (f *fold) planRequestOf(c *Cell, seed uint64) plugin.PlanRequest {
+	d := c.Dataset
 	req := plugin.PlanRequest{
 		Scheme: c.Reduction.Scheme.Name, Params: c.RedParams, NumClasses: d.K(),
-		ClassNames: d.Classes, Seed: f.seed,
+		ClassNames: d.Classes, Seed: seed,
 	}
 	if d.MultiLabel {
 		req.LabelMatrix = rowsOf(d.LabelMatrix, f.train)

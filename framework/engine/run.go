@@ -89,10 +89,30 @@ type Stats struct {
 	// (see fitTable), more where a fit was made again (a plugin that
 	// ended, a fold run again).
 	FitsRequested, FitsMade int64
+	// FitCalls counts the learners' Fit calls: fewer than the folds
+	// where a fold fitted its share group's other cells' problems in its
+	// own batch (see fold.claimSiblings).
+	FitCalls int64
 	// PlansRequested counts the plans the folds used, PlansMade those the
 	// reducers were asked for: fewer where folds asked the same (see
 	// planCache).
 	PlansRequested, PlansMade int64
+	// PredictionsRequested counts the predictions of shared models (a
+	// fold's final models, on its test rows or the training rows a
+	// decoder reads) the folds used, PredictionsMade those the learners
+	// were asked for: fewer where the cells of a share group decode the
+	// same models (ovo and dag, the decoders of one code; see
+	// fold.predictShared).
+	PredictionsRequested, PredictionsMade int64
+	// PredictCalls counts the learners' Predict calls: fewer where a fold
+	// predicted its share group's other cells' outputs in its own call
+	// (see fold.siblingOutputs).
+	PredictCalls int64
+	// ReleaseCalls counts the learners' Release calls for the models of
+	// ended share groups, ModelsReleased the models they freed: the run's
+	// table gathers the models of several small groups into one call (see
+	// releaseBatch).
+	ReleaseCalls, ModelsReleased int64
 	// Workers is the number of folds the run ran at once.
 	Workers int
 	// Phases is the time the workers spent in each phase of their folds

@@ -46,6 +46,8 @@ type scheduler struct {
 	// shareTasks is the number of tasks of each share group: a group of
 	// one has no fold to share its inner fits with (see innerScore).
 	shareTasks map[shareKey]int
+	// shareCells are the cells of each share group's tasks, in order.
+	shareCells map[shareKey][]*Cell
 	// plans holds the reducers' plans by request (see planCache).
 	plans *planCache
 	ls    leases
@@ -87,8 +89,10 @@ type scheduler struct {
 func newScheduler(g *Grid, opt Options) *scheduler {
 	s := &scheduler{g: g, opt: opt, cpus: runtime.GOMAXPROCS(0),
 		matrices: map[matrixKey]*matrixEntry{}, groups: map[groupKey]*atomic.Int64{},
-		fits: newFitTable(), shares: map[shareKey]*atomic.Int64{}, shareTasks: map[shareKey]int{}, plans: newPlanCache()}
+		fits: newFitTable(), shares: map[shareKey]*atomic.Int64{}, shareTasks: map[shareKey]int{},
+		shareCells: map[shareKey][]*Cell{}, plans: newPlanCache()}
 	s.fold = s.runFold
+	s.fits.batch, s.fits.stats = releaseBatch, &s.stats
 	for di, d := range g.Datasets {
 		for pi, p := range g.Pipelines {
 			var cells []*Cell
@@ -212,6 +216,7 @@ func (s *scheduler) addTask(c *Cell, gk groupKey, rep, f int) {
 	}
 	s.shares[sk].Add(1)
 	s.shareTasks[sk]++
+	s.shareCells[sk] = append(s.shareCells[sk], c)
 }
 
 // run feeds the tasks to the workers until they are done or ctx ends.
@@ -243,7 +248,8 @@ feed:
 	}
 	close(ch)
 	wg.Wait()
-	s.ls.wait() // the plugins' Forget calls, before the caller closes them
+	s.fits.flush(ctx) // the models of the last share groups
+	s.ls.wait()       // the plugins' Forget calls, before the caller closes them
 	var cause error
 	if ctx.Err() != nil {
 		cause = context.Cause(ctx) // the signal that stopped the run, say

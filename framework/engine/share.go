@@ -6,17 +6,21 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"hash"
 	"math"
+	"slices"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/polyclass/polyclass/framework/cv"
 	"github.com/polyclass/polyclass/framework/host"
 	"github.com/polyclass/polyclass/framework/plugin"
 	"github.com/polyclass/polyclass/framework/problem"
+	"gonum.org/v1/gonum/mat"
 )
 
 // One fit per distinct binary problem.
@@ -54,7 +58,8 @@ import (
 // only ones that can coincide. The scheduler queues a share group's tasks
 // together and releases the group's models when its last task ends, so
 // that a run holds the models of the few groups its workers are on, never
-// those of a whole grid. A resumed run or a shard queues only the tasks of
+// those of a whole grid (and at most releaseBatch models of ended groups,
+// whose release it makes in one call). A resumed run or a shard queues only the tasks of
 // the cells it computes: it fits what those need, nothing more.
 //
 // Determinism: a model depends on its problem, rows, parameters and seed
@@ -71,6 +76,20 @@ import (
 // A fold that waits for another's fit waits under its own timeout
 // (cv.timeout): when the fitting fold's plugin is stopped, the waiting
 // fold fits the problem again itself.
+//
+// Calls, not only fits: small cells (iris: fits of well under a
+// millisecond) cost their plugin round trips. So the outputs of shared
+// models on a fold's rows are shared too (fold.predictShared: ovo and dag
+// predict once); the first fold of a share group to fit claims the
+// problems of the group's other cells nobody has claimed, from their
+// plans (the run's plan cache), and fits them in its own Fit call
+// (fold.claimSiblings: ova's columns with ovo's pairs), then predicts
+// their outputs on the test rows in its own Predict call
+// (fold.siblingOutputs); a batch that fails is made again without the
+// siblings' part, so that every cell fails of its own problems alone.
+// The models of ended groups are released a batch at a time
+// (releaseBatch). Each model depends on its identity alone and scores
+// each row alone, so no number changes.
 //
 // Tuning's inner fits (a candidate's last-stage fit on an inner fold's
 // rows) go through the table too, seeded by their identity as the final
@@ -102,19 +121,93 @@ type sharedFit struct {
 	err     error
 }
 
+// sharedOutputs is the learner's outputs of one set of shared models on
+// one set of rows (see fold.predictShared). done is closed once the
+// prediction has ended: scores and probs (read-only from then on, for
+// every fold that takes them), with the seconds the call took, are then
+// set, or err.
+type sharedOutputs struct {
+	done          chan struct{}
+	scores, probs *mat.Dense
+	seconds       float64
+	err           error
+}
+
 // fitTable holds the models of a run's problems by identity, and the
 // identities of each share group for their release. The zero value is not
 // ready: use newFitTable. Its counts are the run's fits requested (models
 // the folds used) and made (models the learners trained).
+//
+// It holds as well the outputs the shared models gave on a fold's rows,
+// by the identities of the models, the rows and whether probabilities
+// were asked for (outputsKey): the cells of a share group that decode
+// the same models (ovo and dag, the decoders of one code) ask the
+// learner once. They go with their share group, as its models do.
+//
+// The models of an ended group are released in one Release call per
+// process, once batch of them have gathered (see release); stats, when
+// set, counts the calls and the models.
 type fitTable struct {
-	mu      sync.Mutex
-	entries map[string]*sharedFit
-	groups  map[shareKey][]string
+	mu           sync.Mutex
+	entries      map[string]*sharedFit
+	groups       map[shareKey][]string
+	outputs      map[string]*sharedOutputs
+	outputGroups map[shareKey][]string
+
+	batch    int
+	stats    *Stats
+	pending  map[*host.Plugin][]host.ModelRef
+	procs    []*host.Plugin // of pending, in the order they came
+	pendingN int
 }
+
+// releaseBatch is the number of models of ended share groups the run's
+// table gathers before it asks their learners to release them (fitTable's
+// batch): a grid of small cells (iris: 6 models a group of ovo, dag and
+// ova) makes one Release call every ten or so groups rather than one a
+// group, while the learner holds at most this many models it no longer
+// needs; a group of more models is released as soon as it ends, as
+// before.
+const releaseBatch = 64
 
 // newFitTable returns an empty table.
 func newFitTable() *fitTable {
-	return &fitTable{entries: map[string]*sharedFit{}, groups: map[shareKey][]string{}}
+	return &fitTable{entries: map[string]*sharedFit{}, groups: map[shareKey][]string{},
+		outputs: map[string]*sharedOutputs{}, outputGroups: map[shareKey][]string{},
+		pending: map[*host.Plugin][]host.ModelRef{}}
+}
+
+// claimOutputs returns the entry of outputs key in share group gk, and
+// whether the caller claimed it (it then predicts them and publishes
+// them with publishOutputs); otherwise the entry is another fold's, done
+// or in flight.
+func (t *fitTable) claimOutputs(gk shareKey, key string) (e *sharedOutputs, mine bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if e := t.outputs[key]; e != nil {
+		return e, false
+	}
+	e = &sharedOutputs{done: make(chan struct{})}
+	t.outputs[key] = e
+	t.outputGroups[gk] = append(t.outputGroups[gk], key)
+	return e, true
+}
+
+// publishOutputs ends the prediction of claimed entry e: its outputs,
+// predicted in seconds, or err (the entry is then given back, so that
+// the folds that wait for it predict themselves).
+func (t *fitTable) publishOutputs(key string, e *sharedOutputs, scores, probs *mat.Dense, seconds float64, err error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if err != nil {
+		e.err = err
+		if t.outputs[key] == e {
+			delete(t.outputs, key)
+		}
+	} else {
+		e.scores, e.probs, e.seconds = scores, probs, seconds
+	}
+	close(e.done)
 }
 
 // usable reports whether e's model can serve a fold whose learner process
@@ -180,11 +273,11 @@ func (t *fitTable) publish(keys []string, fits []*sharedFit, models []host.Model
 }
 
 // release frees the models of share group gk, whose last task has ended,
-// in the processes that made them (those still running), and forgets them.
+// in the processes that made them (those still running), and forgets them:
+// at once when the table's batch is 0, else once batch models of ended
+// groups have gathered (flush releases the rest).
 func (t *fitTable) release(ctx context.Context, gk shareKey) {
 	t.mu.Lock()
-	byProc := map[*host.Plugin][]host.ModelRef{}
-	var procs []*host.Plugin
 	for _, k := range t.groups[gk] {
 		e := t.entries[k]
 		delete(t.entries, k)
@@ -199,20 +292,61 @@ func (t *fitTable) release(ctx context.Context, gk shareKey) {
 		if e.err != nil || e.proc == nil || e.proc.Exited() || e.proc.Killed() {
 			continue
 		}
-		if byProc[e.proc] == nil {
-			procs = append(procs, e.proc)
+		if t.pending[e.proc] == nil {
+			t.procs = append(t.procs, e.proc)
 		}
-		byProc[e.proc] = append(byProc[e.proc], e.model)
+		t.pending[e.proc] = append(t.pending[e.proc], e.model)
+		t.pendingN++
 	}
 	delete(t.groups, gk)
+	for _, k := range t.outputGroups[gk] {
+		delete(t.outputs, k)
+	}
+	delete(t.outputGroups, gk)
+	var procs []*host.Plugin
+	var due map[*host.Plugin][]host.ModelRef
+	if t.pendingN >= t.batch {
+		procs, due = t.takePending()
+	}
 	t.mu.Unlock()
+	t.releaseModels(ctx, procs, due)
+}
+
+// flush releases the models of ended groups that release has gathered.
+func (t *fitTable) flush(ctx context.Context) {
+	t.mu.Lock()
+	procs, due := t.takePending()
+	t.mu.Unlock()
+	t.releaseModels(ctx, procs, due)
+}
+
+// takePending returns the gathered models by process, and the processes
+// in order, and empties the gathering (t.mu held).
+func (t *fitTable) takePending() ([]*host.Plugin, map[*host.Plugin][]host.ModelRef) {
+	procs, due := t.procs, t.pending
+	t.procs, t.pending, t.pendingN = nil, map[*host.Plugin][]host.ModelRef{}, 0
+	return procs, due
+}
+
+// releaseModels asks each process of procs still running to release its
+// models in due, in one call, bounded by 10 s.
+func (t *fitTable) releaseModels(ctx context.Context, procs []*host.Plugin, due map[*host.Plugin][]host.ModelRef) {
 	if ctx.Err() != nil || len(procs) == 0 {
 		return // an interrupted run's plugins are about to be stopped
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
 	for _, p := range procs {
-		_ = p.Learner.Release(ctx, byProc[p])
+		if p.Exited() || p.Killed() {
+			continue // its models went with it
+		}
+		err := p.Learner.Release(ctx, due[p])
+		if t.stats != nil {
+			atomic.AddInt64(&t.stats.ReleaseCalls, 1)
+			if err == nil {
+				atomic.AddInt64(&t.stats.ModelsReleased, int64(len(due[p])))
+			}
+		}
 	}
 }
 
@@ -257,7 +391,18 @@ func problemSeed(seed uint64, key string) uint64 { return cv.Seed(seed, "solver"
 // fold and pipeline, the design matrix's digest, and the training rows;
 // build is the learner plugin's build (name, version, binary digest and
 // runtime), which the identity adds last (see problemSeed).
+//
+// The fold keeps them for digest: its siblings' problems (see
+// siblingProblems) share them with its own.
 func (f *fold) identityBase(digest string) (base, build []byte, err error) {
+	if f.idBase != nil && f.idDigest == digest {
+		return f.idBase, f.idBuild, nil
+	}
+	defer func() {
+		if err == nil {
+			f.idDigest, f.idBase, f.idBuild = digest, base, build
+		}
+	}()
 	spec := learnerSpec(f.c.Learner, f.params)
 	if build, err = json.Marshal(spec.Plugin); err != nil {
 		return nil, nil, err
@@ -327,4 +472,321 @@ func writeFloats(h hash.Hash, s []float64) {
 		buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(v))
 	}
 	h.Write(buf)
+}
+
+// errPredictAbandoned ends the claim of a fold that stopped before its
+// prediction ended (a panic): the folds that waited for it predict
+// themselves.
+var errPredictAbandoned = errors.New("the fold that claimed the prediction stopped")
+
+// predictShared predicts rows of design matrix digest with models, the
+// fold's final models whose identities are keys (see identities), as
+// predict does, once per share group: the first fold to ask claims the
+// prediction, the others of its group that ask the same (the same
+// models' identities, rows and wantProbs; ovo and dag, the decoders of
+// one code) wait for it and take its outputs, which are the same bit for
+// bit, as a model depends on its identity alone. Each fold's predict time
+// is the call's. Models of the fold's own (keys nil, or no table) are
+// predicted by predict.
+func (f *fold) predictShared(digest string, keys []string, rows []int, models []host.ModelRef, wantProbs bool) (scores, probs *mat.Dense, err error) {
+	return f.predictSharedWith(digest, keys, rows, models, wantProbs, false)
+}
+
+// predictTest is predictShared on the fold's test rows, whose call also
+// predicts the outputs of siblings' models nobody has claimed (see
+// siblingOutputs): ova's outputs with ovo's, one Predict call where each
+// made its own.
+func (f *fold) predictTest(digest string, keys []string, models []host.ModelRef, wantProbs bool) (scores, probs *mat.Dense, err error) {
+	return f.predictSharedWith(digest, keys, f.test, models, wantProbs, true)
+}
+
+// predictSharedWith is predictShared, with the siblings' outputs in the
+// fold's call when withSiblings.
+func (f *fold) predictSharedWith(digest string, keys []string, rows []int, models []host.ModelRef, wantProbs, withSiblings bool) (scores, probs *mat.Dense, err error) {
+	if keys == nil || f.share == nil {
+		return f.predict(digest, rows, models, wantProbs)
+	}
+	wantProbs = wantProbs && f.c.Learner.Info.Capabilities.Probabilities
+	atomic.AddInt64(&f.stats.PredictionsRequested, 1)
+	key := outputsKey(digest, keys, rows, wantProbs)
+	for {
+		e, mine := f.share.claimOutputs(f.group, key)
+		if mine {
+			var sibs []claimedOutputs
+			if withSiblings && outputsOf(models) > 0 {
+				sibs = f.siblingOutputs(digest, wantProbs)
+			}
+			return f.predictClaimed(digest, key, e, rows, models, wantProbs, sibs)
+		}
+		start := time.Now()
+		select {
+		case <-e.done:
+		case <-f.ctx.Done():
+			return nil, nil, f.lerr(f.ctx.Err())
+		}
+		f.clock.since(phaseWait, start)
+		if e.err == nil {
+			f.predictSeconds += e.seconds
+			return e.scores, e.probs, nil
+		}
+		// Its prediction failed, and was given back: claim it again.
+	}
+}
+
+// predictClaimed predicts the outputs of entry e, claimed by the fold,
+// with the siblings' outputs sibs (also claimed) in the same call, and
+// publishes them (or the error) to the folds that wait for them. Each
+// model scores each row alone, so the columns of a model's outputs are
+// the same in any call. A call with siblings' models that fails is made
+// again without them (theirs are given back), so that the fold's error
+// names its own models alone.
+func (f *fold) predictClaimed(digest, key string, e *sharedOutputs, rows []int, models []host.ModelRef, wantProbs bool, sibs []claimedOutputs) (scores, probs *mat.Dense, err error) {
+	published := false
+	defer func() {
+		if !published {
+			f.share.publishOutputs(key, e, nil, nil, 0, errPredictAbandoned)
+			for _, s := range sibs {
+				f.share.publishOutputs(s.key, s.e, nil, nil, 0, errPredictAbandoned)
+			}
+		}
+	}()
+	before := f.predictSeconds
+	all := models
+	for _, s := range sibs {
+		all = append(slices.Clip(all), s.models...)
+	}
+	scores, probs, err = f.predict(digest, rows, all, wantProbs)
+	if err != nil && len(sibs) > 0 {
+		for _, s := range sibs {
+			f.share.publishOutputs(s.key, s.e, nil, nil, 0, err)
+		}
+		sibs = nil
+		scores, probs, err = f.predict(digest, rows, models, wantProbs)
+	}
+	seconds := f.predictSeconds - before
+	if err == nil && len(sibs) > 0 {
+		lo := outputsOf(models)
+		for _, s := range sibs {
+			hi := lo + outputsOf(s.models)
+			f.share.publishOutputs(s.key, s.e, columns(scores, lo, hi), columns(probs, lo, hi), seconds, nil)
+			atomic.AddInt64(&f.stats.PredictionsMade, 1)
+			lo = hi
+		}
+		scores, probs = columns(scores, 0, outputsOf(models)), columns(probs, 0, outputsOf(models))
+	}
+	f.share.publishOutputs(key, e, scores, probs, seconds, err)
+	published = true
+	if err == nil {
+		atomic.AddInt64(&f.stats.PredictionsMade, 1)
+	}
+	return scores, probs, err
+}
+
+// outputsOf is the number of columns of the models' outputs.
+func outputsOf(models []host.ModelRef) int {
+	n := 0
+	for _, m := range models {
+		n += m.Outputs
+	}
+	return n
+}
+
+// columns returns a copy of columns lo..hi−1 (lo < hi) of m, which has
+// rows (nil for nil).
+func columns(m *mat.Dense, lo, hi int) *mat.Dense {
+	if m == nil {
+		return nil
+	}
+	r, _ := m.Dims()
+	return mat.DenseCopyOf(m.Slice(0, r, lo, hi))
+}
+
+// siblingModels are the final models of another cell of the fold's share
+// group (see claimSiblings): their identities, whether its decoder wants
+// probabilities, and whether it decodes row-wise (in blocks).
+type siblingModels struct {
+	keys      []string
+	wantProbs bool
+	rowWise   bool
+}
+
+// claimedOutputs is a sibling's outputs the fold claimed to predict in its
+// own call: the entry, its key, and the models.
+type claimedOutputs struct {
+	key    string
+	e      *sharedOutputs
+	models []host.ModelRef
+}
+
+// siblingOutputs claims the outputs on the fold's test rows of the
+// siblings' models (sibModels) that its call can predict: models all
+// fitted by the fold's learner process, a decoder that wants
+// probabilities as the fold's does (wantProbs) and takes the test rows
+// in one block, as the fold's, and outputs nobody has claimed.
+func (f *fold) siblingOutputs(digest string, wantProbs bool) []claimedOutputs {
+	var out []claimedOutputs
+	for _, s := range f.sibModels {
+		if s.wantProbs != wantProbs || len(f.test) == 0 {
+			continue
+		}
+		models, ok := f.share.fitted(s.keys, f.lp)
+		if !ok || outputsOf(models) == 0 || (s.rowWise && blockRows(models, wantProbs, f.decodeBlock) < len(f.test)) {
+			continue
+		}
+		key := outputsKey(digest, s.keys, f.test, wantProbs)
+		if e, mine := f.share.claimOutputs(f.group, key); mine {
+			out = append(out, claimedOutputs{key: key, e: e, models: models})
+		}
+	}
+	return out
+}
+
+// fitted returns the models of keys when every one has been fitted
+// without error by process lp, which still runs.
+func (t *fitTable) fitted(keys []string, lp *host.Plugin) ([]host.ModelRef, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	models := make([]host.ModelRef, len(keys))
+	for i, k := range keys {
+		e := t.entries[k]
+		if e == nil {
+			return nil, false
+		}
+		select {
+		case <-e.done:
+		default:
+			return nil, false
+		}
+		if !e.usable(lp) {
+			return nil, false
+		}
+		models[i] = e.model
+	}
+	return models, true
+}
+
+// outputsKey is the identity of the outputs of the models whose
+// identities are keys on rows of design matrix digest, with probabilities
+// when wantProbs.
+func outputsKey(digest string, keys []string, rows []int, wantProbs bool) string {
+	h := sha256.New()
+	writeString(h, "polyclass outputs 1")
+	writeString(h, digest)
+	writeString(h, strconv.FormatBool(wantProbs))
+	writeInts(h, rows)
+	var buf [binary.MaxVarintLen64]byte
+	h.Write(buf[:binary.PutUvarint(buf[:], uint64(len(keys)))])
+	for _, k := range keys {
+		writeString(h, k)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// siblingFits are problems of other cells of a fold's share group that
+// the fold claimed in the table, to fit in its own batch: their
+// identities and their fits in the table.
+type siblingFits struct {
+	problems []plugin.Problem
+	keys     []string
+	fits     []*sharedFit
+}
+
+// claimSiblings claims the problems of the final fits of the other cells
+// of the fold's share group that nobody has claimed (see
+// siblingProblems), for the fold to fit in its own batch: ova's problems
+// with ovo's, one Fit call where each cell made its own. It claims none
+// for a fold that is tuned, or that has no plan cache (the siblings'
+// plans would be asked for twice).
+func (f *fold) claimSiblings(digest string) siblingFits {
+	if len(f.siblings) < 2 || f.plans == nil || f.c.Learner.Candidates != nil {
+		return siblingFits{}
+	}
+	problems, keys := f.siblingProblems(digest)
+	if len(keys) == 0 {
+		return siblingFits{}
+	}
+	mine, fits := f.share.claimFree(f.group, keys)
+	return siblingFits{problems: pick(problems, mine), keys: pick(keys, mine), fits: fits}
+}
+
+// siblingProblems returns the problems of the final fits of the other
+// cells of the fold's share group that can go in the fold's batch, each
+// with its identity: cells of the fold's learner, untuned and not
+// calibrated, whose reduction, on the fold's reducer plugin, plans in one
+// stage. Their plans come from the run's plans (asked for once, as their
+// own folds will ask); a plan that fails leaves its cell out, for its own
+// fold to report.
+func (f *fold) siblingProblems(digest string) ([]plugin.Problem, []string) {
+	var problems []plugin.Problem
+	var keys []string
+	for _, c := range f.siblings {
+		if c == f.c || !f.batchesWith(c) {
+			continue
+		}
+		seed := cv.Seed(f.g.Experiment.Seed, "plan", c.Dataset.Config.Name, c.Reduction.Config.Name)
+		req := f.planRequestOf(c, seed)
+		plan, made, err := f.plans.plan(f.ctx, f.rp.Name, req, func() (plugin.Plan, error) {
+			return f.rp.Reducer.Plan(f.ctx, req)
+		})
+		if made && err == nil {
+			atomic.AddInt64(&f.stats.PlansMade, 1)
+		}
+		if err != nil || plan.NextStage != nil {
+			continue
+		}
+		for j := range plan.Problems {
+			plan.Problems[j] = c.Weights.Weigh(plan.Problems[j], req.Labels)
+		}
+		k, err := f.identities(digest, plan.Problems)
+		if err != nil {
+			continue
+		}
+		problems, keys = append(problems, plan.Problems...), append(keys, k...)
+		f.sibModels = append(f.sibModels, siblingModels{keys: k,
+			wantProbs: !plan.IgnoresProbabilities && c.Learner.Info.Capabilities.Probabilities,
+			rowWise:   c.Reduction.Scheme.RowWiseDecode})
+	}
+	return problems, keys
+}
+
+// batchesWith reports whether cell c's final fit may go in the fold's
+// batch: c has the fold's learner and no candidates, no calibration,
+// and its reduction runs on the fold's reducer plugin.
+func (f *fold) batchesWith(c *Cell) bool {
+	r := c.Reduction
+	return c.Learner == f.c.Learner && c.Learner.Candidates == nil && r.Config.Calibrate == "" &&
+		r.Plugin != nil && f.c.Reduction.Plugin != nil && r.Plugin.Name == f.c.Reduction.Plugin.Name
+}
+
+// claimFree claims, in share group gk, the identities of keys that
+// nobody has claimed (or whose fit failed, or whose process has ended),
+// and returns their positions and entries; it never waits, and leaves
+// the others alone.
+func (t *fitTable) claimFree(gk shareKey, keys []string) (mine []int, fits []*sharedFit) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	seen := map[string]bool{}
+	for i, k := range keys {
+		if seen[k] {
+			continue // a column two sibling codes share
+		}
+		seen[k] = true
+		if e := t.entries[k]; e != nil {
+			select {
+			case <-e.done:
+				if e.err == nil && e.proc != nil && !e.proc.Exited() && !e.proc.Killed() {
+					continue
+				}
+			default:
+				continue
+			}
+		}
+		e := &sharedFit{done: make(chan struct{})}
+		if _, known := t.entries[k]; !known {
+			t.groups[gk] = append(t.groups[gk], k)
+		}
+		t.entries[k] = e
+		mine, fits = append(mine, i), append(fits, e)
+	}
+	return mine, fits
 }

@@ -500,3 +500,116 @@ func TestFitTableRefitsAfterAKill(t *testing.T) {
 		t.Errorf("claim after the kill: %v, want [0] (fitted again)", mine)
 	}
 }
+
+// TestOneOutputPerSharedModelsAndRows: the cells of a share group that
+// decode the same models on the same rows ask the learner for their
+// outputs once. shareGrid's 2 learners × 3 folds each have 5 cells: ovo
+// and dag decode one set of pairwise models (one prediction made for two
+// requested), the code's three decoders one set of columns (one for
+// three). With NoShare every fold predicts for itself. The cell files,
+// times aside, are the same in the three runs.
+func TestOneOutputPerSharedModelsAndRows(t *testing.T) {
+	g := shareGrid(t)
+	const learners, folds, cells = 2, 3, 5
+	cases := []struct {
+		name      string
+		opt       Options
+		requested int64
+		made      int64
+	}{
+		{"shared, 4 workers", Options{Workers: 4}, learners * folds * cells, learners * folds * 2},
+		{"shared, 1 worker", Options{Workers: 1}, learners * folds * cells, learners * folds * 2},
+		{"NoShare", Options{Workers: 4, NoShare: true}, learners * folds * cells, learners * folds * cells},
+	}
+	var first map[int]string
+	for _, tc := range cases {
+		files, stats := cellFilesOf(t, g, tc.opt)
+		if stats.PredictionsRequested != tc.requested || stats.PredictionsMade != tc.made {
+			t.Errorf("%s: predictions %d requested, %d made; want %d requested, %d made",
+				tc.name, stats.PredictionsRequested, stats.PredictionsMade, tc.requested, tc.made)
+		}
+		if first == nil {
+			first = files
+			continue
+		}
+		for _, c := range g.Cells {
+			if files[c.Index] != first[c.Index] {
+				t.Errorf("%s: %s: cell file differs from %s's:\n%s", tc.name, c.ID().Key(), cases[0].name, firstDiff(files[c.Index], first[c.Index]))
+			}
+		}
+	}
+}
+
+// TestModelsOfSmallGroupsReleasedTogether: the run's table asks the
+// learner to release the models of ended share groups once releaseBatch
+// (64) of them have gathered, and the rest when the run ends. shareGrid's
+// 6 share groups hold 20 models each (10 pairwise, 10 code columns): 2
+// Release calls (80 models after the fourth group, 40 at the end) rather
+// than 6, and every model made is released. With NoShare each fold's
+// models go with it, one call per fold: 30 calls.
+func TestModelsOfSmallGroupsReleasedTogether(t *testing.T) {
+	g := shareGrid(t)
+	cases := []struct {
+		name          string
+		opt           Options
+		calls, models int64
+	}{
+		{"shared, 1 worker", Options{Workers: 1}, 2, 120},
+		{"shared, 4 workers", Options{Workers: 4}, 2, 120},
+		{"NoShare", Options{Workers: 4, NoShare: true}, 30, 300},
+	}
+	for _, tc := range cases {
+		_, stats, err := Run(context.Background(), g, tc.opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if stats.ReleaseCalls != tc.calls || stats.ModelsReleased != tc.models || stats.FitsMade != tc.models {
+			t.Errorf("%s: %d Release calls freed %d models of %d made; want %d calls freeing all %d",
+				tc.name, stats.ReleaseCalls, stats.ModelsReleased, stats.FitsMade, tc.calls, tc.models)
+		}
+	}
+}
+
+// TestSiblingsFittedInOneBatch: the first fold of a share group to fit
+// fits the other cells' problems in its own Fit call, and predicts their
+// outputs on the test rows in its own Predict call. With one worker,
+// shareGrid's ovo fold fits the code's 10 columns with its 10 pairs: one
+// Fit call and one Predict call per group (6 each) where each reduction
+// made its own (12); with 4 workers a code fold may claim its columns
+// first, never more than 12. NoShare fits and predicts each fold alone
+// (30 calls). The fits made, and every cell file (times aside), are the
+// same in every run.
+func TestSiblingsFittedInOneBatch(t *testing.T) {
+	g := shareGrid(t)
+	cases := []struct {
+		name     string
+		opt      Options
+		minCalls int64
+		maxCalls int64
+		wantMade int64
+	}{
+		{"1 worker", Options{Workers: 1}, 6, 6, 120},
+		{"4 workers", Options{Workers: 4}, 6, 12, 120},
+		{"NoShare", Options{Workers: 4, NoShare: true}, 30, 30, 300},
+	}
+	var first map[int]string
+	for _, tc := range cases {
+		files, stats := cellFilesOf(t, g, tc.opt)
+		if stats.FitCalls < tc.minCalls || stats.FitCalls > tc.maxCalls || stats.FitsMade != tc.wantMade {
+			t.Errorf("%s: %d Fit calls made %d models; want %d to %d calls making %d",
+				tc.name, stats.FitCalls, stats.FitsMade, tc.minCalls, tc.maxCalls, tc.wantMade)
+		}
+		if stats.PredictCalls < tc.minCalls || stats.PredictCalls > tc.maxCalls {
+			t.Errorf("%s: %d Predict calls; want %d to %d", tc.name, stats.PredictCalls, tc.minCalls, tc.maxCalls)
+		}
+		if first == nil {
+			first = files
+			continue
+		}
+		for _, c := range g.Cells {
+			if files[c.Index] != first[c.Index] {
+				t.Errorf("%s: %s: cell file differs from %s's:\n%s", tc.name, c.ID().Key(), cases[0].name, firstDiff(files[c.Index], first[c.Index]))
+			}
+		}
+	}
+}

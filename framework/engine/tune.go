@@ -191,6 +191,7 @@ func (f *fold) innerScore(train, test []int, params param.Params, x matrix.Matri
 		// its models let go once scored; its fits are seeded by identity
 		// all the same, so that sharing changes no number.
 		own := newFitTable()
+		own.stats = f.stats
 		sub.share = own
 		defer own.release(f.ctx, f.group)
 	}

@@ -43,3 +43,13 @@ func BenchmarkEval(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkLookup looks up a metric, as every fold of a run does for each
+// of its metrics.
+func BenchmarkLookup(b *testing.B) {
+	for range b.N {
+		if _, err := Lookup("accuracy"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

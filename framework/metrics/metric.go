@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
+	"sync"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -295,9 +297,15 @@ func catalog() []Metric {
 	}
 }
 
+// builtCatalog returns the catalog, built on the first call only: a run
+// looks its metrics up in every fold, and building the catalog formats
+// every metric's doc. Its metrics are never changed: Lookup hands out
+// copies, Metrics a copy of the list.
+var builtCatalog = sync.OnceValue(catalog)
+
 // Lookup returns the metric called name, or an error listing the valid names.
 func Lookup(name string) (Metric, error) {
-	for _, m := range catalog() {
+	for _, m := range builtCatalog() {
 		if m.Name == name {
 			return m, nil
 		}
@@ -307,7 +315,7 @@ func Lookup(name string) (Metric, error) {
 
 // Names returns the names of all metrics.
 func Names() []string {
-	c := catalog()
+	c := builtCatalog()
 	names := make([]string, len(c))
 	for i, m := range c {
 		names[i] = m.Name
@@ -316,4 +324,4 @@ func Names() []string {
 }
 
 // Metrics returns all metrics.
-func Metrics() []Metric { return catalog() }
+func Metrics() []Metric { return slices.Clone(builtCatalog()) }
