@@ -1,12 +1,18 @@
 package main
 
 import (
+	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/polyclass/polyclass/framework/host"
+	"github.com/polyclass/polyclass/framework/sdk/conformance"
 )
 
 // checkRow is one row of the conformance table: check name and result.
@@ -110,5 +116,44 @@ func TestPluginCheckNameMismatch(t *testing.T) {
 				t.Errorf("warning %q, want %q\nstdout:\n%s", got, tc.want, stdout)
 			}
 		})
+	}
+}
+
+// TestPluginCheckSpinningFit: bench plugin check on a learner whose Fit
+// never returns and ignores its context (broken/bench-plugin-spinfit),
+// under a per-check limit of 2 s: each check that fits fails with the
+// limit in its detail, said on stderr as soon as it failed, the plugin is
+// stopped and started again for the next check (info, which needs no Fit,
+// passes after restarts too), and the whole check ends within about one
+// limit per check rather than waiting behind the stuck process.
+func TestPluginCheckSpinningFit(t *testing.T) {
+	const limit = 2 * time.Second
+	o := &options{args: []string{"check", filepath.Join(pluginsDir, "broken", "bench-plugin-spinfit")}, checkLimit: limit}
+	var stdout, stderr strings.Builder
+	start := time.Now()
+	err := pluginCommand(context.Background(), o, &stdout, &stderr)
+	elapsed := time.Since(start)
+	checks := len(conformance.Checks())
+	if bound := time.Duration(checks)*(limit+host.ShutdownGrace) + 10*time.Second; elapsed > bound {
+		t.Errorf("bench plugin check took %s, more than %s", elapsed, bound)
+	}
+	if err == nil || err.Error() != fmt.Sprintf("%d of %d conformance checks failed", strings.Count(stdout.String(), "  FAIL  "), checks) {
+		t.Errorf("error %v\n%s", err, stdout.String())
+	}
+	const fitFail = "check fit-predict: FAIL: did not answer within the check's limit of 2s (binary: fit: fit: time limit exceeded: context deadline exceeded); the plugin was stopped and started again for the next check\n"
+	if !strings.Contains(stderr.String(), fitFail) {
+		t.Errorf("stderr lacks %q:\n%s", fitFail, stderr.String())
+	}
+	rows := checkRow.FindAllStringSubmatch(stdout.String(), -1)
+	if len(rows) != checks {
+		t.Fatalf("%d rows for %d checks:\n%s", len(rows), checks, stdout.String())
+	}
+	for _, r := range rows {
+		if want := map[string]string{"info": "PASS", "bad-params": "PASS"}[r[1]]; want != "" && r[2] != want {
+			t.Errorf("%s: %s, want %s", r[1], r[2], want)
+		}
+	}
+	if got := strings.Count(stdout.String(), "did not answer within the check's limit of 2s"); got < 5 {
+		t.Errorf("%d checks timed out, want at least 5 (every check that fits):\n%s", got, stdout.String())
 	}
 }

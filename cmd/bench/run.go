@@ -74,6 +74,9 @@ type options struct {
 	noShare   bool
 	args      []string
 	pluginLog *pluginLog
+	// checkLimit bounds each check of bench plugin check
+	// (conformance.Target.Timeout); 0: conformance.DefaultTimeout.
+	checkLimit time.Duration
 	// timeline records the run's stages (--profile); nil records none.
 	timeline *timeline
 }
