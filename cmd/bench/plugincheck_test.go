@@ -140,20 +140,27 @@ func TestPluginCheckSpinningFit(t *testing.T) {
 	if err == nil || err.Error() != fmt.Sprintf("%d of %d conformance checks failed", strings.Count(stdout.String(), "  FAIL  "), checks) {
 		t.Errorf("error %v\n%s", err, stdout.String())
 	}
-	const fitFail = "check fit-predict: FAIL: did not answer within the check's limit of 2s (binary: fit: fit: time limit exceeded: context deadline exceeded); the plugin was stopped and started again for the next check\n"
-	if !strings.Contains(stderr.String(), fitFail) {
-		t.Errorf("stderr lacks %q:\n%s", fitFail, stderr.String())
+	// The checks that fit time out, each said on stderr as it ended; the
+	// others pass, on a plugin restarted after each timeout.
+	var timedOut, passed []string
+	for _, line := range strings.Split(strings.TrimSpace(stderr.String()), "\n") {
+		name, rest, _ := strings.Cut(strings.TrimPrefix(line, "check "), ": ")
+		switch {
+		case rest == "PASS":
+			passed = append(passed, name)
+		case strings.HasPrefix(rest, "FAIL: did not answer within the check's limit of 2s (") &&
+			strings.HasSuffix(rest, "); the plugin was stopped and started again for the next check"):
+			timedOut = append(timedOut, name)
+		default:
+			t.Errorf("stderr line %q", line)
+		}
+	}
+	wantTimedOut := []string{"upload", "csr", "fit-predict", "release", "cancel", "deterministic", "together", "one-class", "empty"}
+	if !slices.Equal(timedOut, wantTimedOut) || !slices.Equal(passed, []string{"info", "forget", "bad-params"}) {
+		t.Errorf("timed out %v, passed %v; want %v, [info forget bad-params]\nstderr:\n%s", timedOut, passed, wantTimedOut, stderr.String())
 	}
 	rows := checkRow.FindAllStringSubmatch(stdout.String(), -1)
 	if len(rows) != checks {
 		t.Fatalf("%d rows for %d checks:\n%s", len(rows), checks, stdout.String())
-	}
-	for _, r := range rows {
-		if want := map[string]string{"info": "PASS", "bad-params": "PASS"}[r[1]]; want != "" && r[2] != want {
-			t.Errorf("%s: %s, want %s", r[1], r[2], want)
-		}
-	}
-	if got := strings.Count(stdout.String(), "did not answer within the check's limit of 2s"); got < 5 {
-		t.Errorf("%d checks timed out, want at least 5 (every check that fits):\n%s", got, stdout.String())
 	}
 }

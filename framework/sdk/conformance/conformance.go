@@ -161,7 +161,9 @@ func (s *session) run(ctx context.Context, c Check) Result {
 	}
 	cctx, cancel := context.WithTimeout(ctx, s.limit())
 	detail, err := s.runCheck(cctx, c)
-	timedOut := errors.Is(cctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil
+	// The plugin's server may see the deadline, and answer
+	// DeadlineExceeded, a moment before cctx does.
+	timedOut := ctx.Err() == nil && (errors.Is(cctx.Err(), context.DeadlineExceeded) || code(err) == codes.DeadlineExceeded)
 	cancel()
 	r := Result{Check: c.Name, Detail: detail}
 	var skip errSkip
