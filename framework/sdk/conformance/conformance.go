@@ -63,8 +63,10 @@ type Target struct {
 	// Alive reports whether the plugin's process still runs; nil means
 	// it always does (a plugin served in-process).
 	Alive func() bool
-	// Restart starts the plugin again after a check ended its process and
-	// returns the new client; nil means the later checks fail.
+	// Restart starts the plugin again after a check ended its process or
+	// outlived Timeout, stopping the old process first when it still runs
+	// (it may be computing still, deaf to cancellation), and returns the
+	// new client; nil means the later checks fail.
 	Restart func(ctx context.Context) (*client.LearnerClient, error)
 	// CPUTime returns the CPU time the plugin's process has used; nil
 	// means the cancellation check cannot see whether the plugin stops
