@@ -157,7 +157,10 @@ and writes none. DIR also gets the run's timeline, timeline.txt and
 timeline.json: the wall and CPU time of each stage (read, begin, folds,
 finish, close), the plugins' CPU time, the phases of the folds, the
 serial fraction and the speed-ups Amdahl's law gives from it
-(docs/performance.md says how to read them).`},
+(docs/performance.md says how to read them). Bench makes each file of DIR
+new, never through a link nor over a file there: a profile of its own
+name, or a timeline.txt or timeline.json that is not an earlier run's
+timeline, is refused before the run starts.`},
 	{name: "validate", args: "FILE", flags: []string{"plan", "shards", "dense-budget", "plugins"},
 		summary: "check FILE against its data and plugins, report every problem",
 		doc: `Validate parses FILE, loads its datasets and starts its plugins, and
@@ -183,7 +186,10 @@ as a run starts plugins and runs the protocol conformance suite on it,
 printing one row per check with PASS, FAIL or SKIP (a capability the
 plugin does not declare) and what was seen. The exit status is 1 when a
 check failed. A check whose call ends the plugin's process fails, and the
-plugin is started again for the next.
+plugin is started again for the next. Each check has 2 minutes: one still
+running then fails at once ("did not answer within the check's limit"),
+and the plugin, which may still be computing, is stopped and started again
+for the next. Each check's outcome is also said on stderr as it ends.
 
 Learner checks:
 ` + checkDocs(conformance.Checks()) + `

@@ -78,11 +78,12 @@ func TestMain(m *testing.M) {
 // (benchBinary), in one go build, whose packages compile and link in
 // parallel (TestMain took 9.2 s so, 23.2 s with one go build per plugin).
 // The deliberately broken plugins of the conformance tests (one source
-// under three names) go into dir/broken, the same source as the learner
+// under four names) go into dir/broken, the same source as the learner
 // stuck in CheckParams into dir/hangcheck; the third-party reducer knobs
 // into dir/third (its scheme ova would shadow the shipped one's in
 // listings) and, as bench-plugin-notrowwise, whose decode is not
-// row-wise as it claims, into dir/broken.
+// row-wise as it claims, into dir/broken; the learner whose Fit never
+// returns is dir/broken/bench-plugin-spinfit.
 func buildPlugins(dir string) error {
 	mains, _ := filepath.Glob("../../plugins/*/main.go")
 	mains = append(mains, "testdata/plugins/crash/main.go", "testdata/plugins/hang/main.go", "testdata/plugins/centroid/main.go", "testdata/plugins/memorise/main.go",
@@ -98,7 +99,7 @@ func buildPlugins(dir string) error {
 		return fmt.Errorf("building the plugins (go %s): %w", strings.Join(args, " "), err)
 	}
 	names := map[string][]string{
-		"broken": {"broken/bench-plugin-wrongshape", "broken/bench-plugin-nocancel", "broken/bench-plugin-csrcrash", "hangcheck/bench-plugin-hangcheck"},
+		"broken": {"broken/bench-plugin-wrongshape", "broken/bench-plugin-nocancel", "broken/bench-plugin-csrcrash", "hangcheck/bench-plugin-hangcheck", "broken/bench-plugin-spinfit"},
 		"knobs":  {"third/bench-plugin-knobs", "broken/bench-plugin-notrowwise"},
 	}
 	for _, mf := range mains {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/polyclass/polyclass/framework/host"
@@ -14,7 +15,9 @@ import (
 
 // pluginCommand runs "bench plugin check PATH": the conformance suite on
 // the plugin binary at PATH, started as a run starts plugins, with a
-// pass/fail table on stdout and the plugin's stderr on stderr.
+// pass/fail table on stdout and the plugin's stderr on stderr. Each
+// check's result is also said on stderr as soon as the check ends (a check
+// can take up to its limit, conformance.DefaultTimeout).
 func pluginCommand(ctx context.Context, o *options, stdout, stderr io.Writer) error {
 	if len(o.args) != 2 || o.args[0] != "check" {
 		return usageError{"plugin takes a subcommand and a path: bench plugin check PATH"}
@@ -37,9 +40,11 @@ func pluginCommand(ctx context.Context, o *options, stdout, stderr io.Writer) er
 	fmt.Fprintf(stdout, "%s: learner %s %s\n", path, p.LearnerInfo.Name, p.LearnerInfo.Version)
 	warnNameMismatch(stdout, p)
 	target := &conformance.Target{
-		Client:  p.Learner,
-		Alive:   func() bool { return !p.Exited() },
-		CPUTime: func() (time.Duration, error) { return p.CPUTime() },
+		Client:   p.Learner,
+		Timeout:  o.checkLimit,
+		Progress: func(r conformance.Result) { printProgress(stderr, r) },
+		Alive:    func() bool { return !p.Exited() },
+		CPUTime:  func() (time.Duration, error) { return p.CPUTime() },
 		Restart: func(ctx context.Context) (*host.LearnerClient, error) {
 			p.Stop()
 			q, err := host.Open(ctx, path, stderr)
@@ -64,6 +69,16 @@ func warnNameMismatch(w io.Writer, p *host.Plugin) {
 	if m := p.NameMismatch(); m != "" {
 		fmt.Fprintf(w, "warning: %s\n", m)
 	}
+}
+
+// printProgress says on w how check r went, as soon as it ended: its
+// name and outcome, and the detail of a failure.
+func printProgress(w io.Writer, r conformance.Result) {
+	if r.Status == conformance.Fail {
+		fmt.Fprintf(w, "check %s: %s: %s\n", r.Check, r.Status, strings.ReplaceAll(r.Detail, "\n", " "))
+		return
+	}
+	fmt.Fprintf(w, "check %s: %s\n", r.Check, r.Status)
 }
 
 // printChecks prints the table and the tally; failed checks make an error.

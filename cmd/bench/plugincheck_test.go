@@ -1,12 +1,18 @@
 package main
 
 import (
+	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/polyclass/polyclass/framework/host"
+	"github.com/polyclass/polyclass/framework/sdk/conformance"
 )
 
 // checkRow is one row of the conformance table: check name and result.
@@ -110,5 +116,51 @@ func TestPluginCheckNameMismatch(t *testing.T) {
 				t.Errorf("warning %q, want %q\nstdout:\n%s", got, tc.want, stdout)
 			}
 		})
+	}
+}
+
+// TestPluginCheckSpinningFit: bench plugin check on a learner whose Fit
+// never returns and ignores its context (broken/bench-plugin-spinfit),
+// under a per-check limit of 2 s: each check that fits fails with the
+// limit in its detail, said on stderr as soon as it failed, the plugin is
+// stopped and started again for the next check (info, which needs no Fit,
+// passes after restarts too), and the whole check ends within about one
+// limit per check rather than waiting behind the stuck process.
+func TestPluginCheckSpinningFit(t *testing.T) {
+	const limit = 2 * time.Second
+	o := &options{args: []string{"check", filepath.Join(pluginsDir, "broken", "bench-plugin-spinfit")}, checkLimit: limit}
+	var stdout, stderr strings.Builder
+	start := time.Now()
+	err := pluginCommand(context.Background(), o, &stdout, &stderr)
+	elapsed := time.Since(start)
+	checks := len(conformance.Checks())
+	if bound := time.Duration(checks)*(limit+host.ShutdownGrace) + 10*time.Second; elapsed > bound {
+		t.Errorf("bench plugin check took %s, more than %s", elapsed, bound)
+	}
+	if err == nil || err.Error() != fmt.Sprintf("%d of %d conformance checks failed", strings.Count(stdout.String(), "  FAIL  "), checks) {
+		t.Errorf("error %v\n%s", err, stdout.String())
+	}
+	// The checks that fit time out, each said on stderr as it ended; the
+	// others pass, on a plugin restarted after each timeout.
+	var timedOut, passed []string
+	for _, line := range strings.Split(strings.TrimSpace(stderr.String()), "\n") {
+		name, rest, _ := strings.Cut(strings.TrimPrefix(line, "check "), ": ")
+		switch {
+		case rest == "PASS":
+			passed = append(passed, name)
+		case strings.HasPrefix(rest, "FAIL: did not answer within the check's limit of 2s (") &&
+			strings.HasSuffix(rest, "); the plugin was stopped and started again for the next check"):
+			timedOut = append(timedOut, name)
+		default:
+			t.Errorf("stderr line %q", line)
+		}
+	}
+	wantTimedOut := []string{"upload", "csr", "fit-predict", "release", "cancel", "deterministic", "together", "one-class", "empty"}
+	if !slices.Equal(timedOut, wantTimedOut) || !slices.Equal(passed, []string{"info", "forget", "bad-params"}) {
+		t.Errorf("timed out %v, passed %v; want %v, [info forget bad-params]\nstderr:\n%s", timedOut, passed, wantTimedOut, stderr.String())
+	}
+	rows := checkRow.FindAllStringSubmatch(stdout.String(), -1)
+	if len(rows) != checks {
+		t.Fatalf("%d rows for %d checks:\n%s", len(rows), checks, stdout.String())
 	}
 }

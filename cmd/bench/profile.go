@@ -14,24 +14,37 @@ import (
 	"github.com/polyclass/polyclass/internal/profile"
 )
 
-// startProfiles starts bench's CPU profile in dir and asks the plugin
-// processes h starts for theirs (bench run --profile DIR). The returned
+// startProfiles opens the profile directory dir of bench run --profile
+// DIR (profile.OpenDir: every file made in it exclusively, never through
+// a link), checks that the timeline files there are absent or bench's own
+// (checkTimeline), makes bench's CPU and heap profile files, starts its
+// CPU profile and asks the plugin processes h starts for theirs: a file
+// bench would write over is an error before any work. The returned
 // function stops bench's CPU profile and writes its heap profile; call it
-// after the plugins are closed.
-func startProfiles(h *host.Host, dir string) (func() error, error) {
+// after the plugins are closed, then close the directory.
+func startProfiles(h *host.Host, dir string) (*profile.Dir, func() error, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return nil, fmt.Errorf("--profile %s: %w", dir, err)
+		return nil, nil, fmt.Errorf("--profile %s: %w", dir, err)
 	}
 	if d := results.Enclosing(abs); d != "" {
-		return nil, fmt.Errorf("--profile %s: inside the results directory %s, whose entries bench manages (a run would take the profiles for its own files, or move them aside): choose a directory outside it", dir, d)
+		return nil, nil, fmt.Errorf("--profile %s: inside the results directory %s, whose entries bench manages (a run would take the profiles for its own files, or move them aside): choose a directory outside it", dir, d)
 	}
-	stop, err := profile.Start(abs, "bench")
+	d, err := profile.OpenDir(abs)
 	if err != nil {
-		return nil, fmt.Errorf("--profile %s: %w", dir, err)
+		return nil, nil, fmt.Errorf("--profile %s: %w", dir, err)
+	}
+	if err := checkTimeline(d); err != nil {
+		d.Close()
+		return nil, nil, fmt.Errorf("--profile %s: %w", dir, err)
+	}
+	stop, err := profile.StartIn(d, "bench")
+	if err != nil {
+		d.Close()
+		return nil, nil, fmt.Errorf("--profile %s: %w", dir, err)
 	}
 	h.SetProfileDir(abs)
-	return stop, nil
+	return d, stop, nil
 }
 
 // writePhases writes where the run's workers spent their time to its log:

@@ -6,14 +6,17 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/polyclass/polyclass/framework/host"
+	"github.com/polyclass/polyclass/internal/profile"
 )
 
 // TestRunProfile: bench run --profile DIR writes a CPU and a heap profile
@@ -85,7 +88,8 @@ func gunzip(t *testing.T, path string) []byte {
 
 // TestProfiledReportsStopError: profiled returns the error of stopping
 // the profiles (here the heap profile, whose directory became a file
-// while the command ran) joined with the command's. withHost dropped it
+// while the command ran: the profile directory's Root still holds the
+// removed one, where nothing can be made) joined with the command's. withHost dropped it
 // before: the deferred join wrote to a shadowed err, and the run ended
 // well without its heap profile.
 func TestProfiledReportsStopError(t *testing.T) {
@@ -98,14 +102,14 @@ func TestProfiledReportsStopError(t *testing.T) {
 	}{
 		{name: "stopped well"},
 		{name: "heap profile not written", replace: true,
-			want: []string{"heap profile: open $DIR/bench-", ".heap.pprof: not a directory"}},
+			want: []string{"heap profile: $DIR/bench-", ".heap.pprof: openat bench-", ".heap.pprof: no such file or directory"}},
 		{name: "command and profile fail", replace: true, err: errors.New("the command failed"),
-			want: []string{"the command failed\nheap profile: open $DIR/bench-", ".heap.pprof: not a directory"}},
+			want: []string{"the command failed\nheap profile: $DIR/bench-", ".heap.pprof: openat bench-", ".heap.pprof: no such file or directory"}},
 		{name: "command fails", err: errors.New("the command failed"), want: []string{"the command failed"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "prof")
-			err := profiled(h, dir, func() error {
+			err := profiled(h, dir, func(*profile.Dir) error {
 				if tc.replace {
 					if err := os.RemoveAll(dir); err != nil {
 						return err
@@ -270,5 +274,130 @@ reduction "ova" { scheme = "ova" }
 				t.Errorf("cells/ holds %d entries, %d before", len(after), len(before))
 			}
 		})
+	}
+}
+
+// TestProfileDirNeverOverwrites: bench run --profile DIR makes its files
+// in DIR without following links and never over a file it did not write
+// (campaign 6's B44 and B46): a user's timeline.txt or timeline.json, a
+// link in their place (to a file outside, or dangling) and a file with
+// the name of bench's own profile are each refused with an error naming
+// them before the command runs, and left as they were, with nothing made
+// outside DIR; an earlier timeline of bench's is replaced by the new one.
+func TestProfileDirNeverOverwrites(t *testing.T) {
+	h := host.New(t.TempDir(), io.Discard)
+	pid := strconv.Itoa(os.Getpid())
+	earlier := newTimeline()
+	earlier.mark("read")
+	earlier.mark("begin") // a stage more than the new timeline's
+	for _, tc := range []struct {
+		name  string
+		setup func(t *testing.T, dir, outside string)
+		want  string // the error, DIR for the profile directory; "" none
+	}{
+		{"user's timeline.txt", func(t *testing.T, dir, _ string) { write(t, filepath.Join(dir, timelineText), "my notes, precious\n") },
+			"--profile DIR: DIR/timeline.txt exists and is not a file bench wrote: bench never writes over it (move it away or choose another --profile directory)"},
+		{"user's timeline.json", func(t *testing.T, dir, _ string) { write(t, filepath.Join(dir, timelineJSON), `{"mine":1}`) },
+			"--profile DIR: DIR/timeline.json exists and is not a file bench wrote: bench never writes over it (move it away or choose another --profile directory)"},
+		{"timeline.txt a link to a file outside", func(t *testing.T, dir, outside string) {
+			write(t, filepath.Join(outside, "victim"), "victim content\n")
+			link(t, "../outside/victim", filepath.Join(dir, timelineText))
+		}, "--profile DIR: DIR/timeline.txt is a symbolic link, which bench neither writes through nor replaces (remove it or choose another --profile directory)"},
+		{"timeline.json a dangling link out", func(t *testing.T, dir, outside string) {
+			link(t, filepath.Join(outside, "made"), filepath.Join(dir, timelineJSON))
+		}, "--profile DIR: DIR/timeline.json is a symbolic link, which bench neither writes through nor replaces (remove it or choose another --profile directory)"},
+		{"bench's CPU profile name taken", func(t *testing.T, dir, outside string) {
+			link(t, filepath.Join(outside, "made"), filepath.Join(dir, "bench-"+pid+".cpu.pprof"))
+		}, "--profile DIR: cpu profile: DIR/bench-" + pid + ".cpu.pprof exists already: bench writes profiles only into files it makes and never over one (move it away or choose another --profile directory)"},
+		{"bench's heap profile name taken", func(t *testing.T, dir, _ string) { write(t, filepath.Join(dir, "bench-"+pid+".heap.pprof"), "mine") },
+			"--profile DIR: heap profile: DIR/bench-" + pid + ".heap.pprof exists already: bench writes profiles only into files it makes and never over one (move it away or choose another --profile directory)"},
+		{"an earlier timeline of bench's", func(t *testing.T, dir, _ string) {
+			d, err := profile.OpenDir(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer d.Close()
+			if err := earlier.write(d); err != nil {
+				t.Fatal(err)
+			}
+		}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			top := t.TempDir()
+			dir, outside := filepath.Join(top, "prof"), filepath.Join(top, "outside")
+			for _, d := range []string{dir, outside} {
+				if err := os.Mkdir(d, 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			tc.setup(t, dir, outside)
+			before, beforeOut := snapshot(t, dir), snapshot(t, outside)
+			ran := false
+			tl := newTimeline()
+			err := profiled(h, dir, func(d *profile.Dir) error {
+				ran = true
+				tl.mark("read")
+				return tl.write(d)
+			})
+			if tc.want == "" {
+				if err != nil || !ran {
+					t.Fatalf("profiled: %v (command ran: %v), want it to run", err, ran)
+				}
+				if b, _ := os.ReadFile(filepath.Join(dir, timelineText)); !isTimelineText(b) || bytes.Equal(b, []byte(before[timelineText])) {
+					t.Errorf("timeline.txt not replaced by the new timeline:\n%s", b)
+				}
+				return
+			}
+			if err == nil || strings.ReplaceAll(err.Error(), dir, "DIR") != tc.want {
+				t.Fatalf("profiled: %v\nwant %s", err, tc.want)
+			}
+			if ran {
+				t.Error("the command ran before the refusal")
+			}
+			if after := snapshot(t, dir); !maps.Equal(after, before) {
+				t.Errorf("DIR changed: %v, was %v", after, before)
+			}
+			if after := snapshot(t, outside); !maps.Equal(after, beforeOut) {
+				t.Errorf("outside DIR changed: %v, was %v", after, beforeOut)
+			}
+		})
+	}
+}
+
+// snapshot maps each entry of dir to its content, or to "-> TARGET" for a
+// link.
+func snapshot(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	es, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := map[string]string{}
+	for _, e := range es {
+		p := filepath.Join(dir, e.Name())
+		if target, err := os.Readlink(p); err == nil {
+			m[e.Name()] = "-> " + target
+			continue
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m[e.Name()] = string(b)
+	}
+	return m
+}
+
+func write(t *testing.T, path, s string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func link(t *testing.T, target, path string) {
+	t.Helper()
+	if err := os.Symlink(target, path); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -28,6 +28,7 @@ import (
 	"github.com/polyclass/polyclass/framework/report"
 	"github.com/polyclass/polyclass/framework/results"
 	"github.com/polyclass/polyclass/framework/shard"
+	"github.com/polyclass/polyclass/internal/profile"
 )
 
 // errReported marks an error already printed (diagnostics).
@@ -74,6 +75,9 @@ type options struct {
 	noShare   bool
 	args      []string
 	pluginLog *pluginLog
+	// checkLimit bounds each check of bench plugin check
+	// (conformance.Target.Timeout); 0: conformance.DefaultTimeout.
+	checkLimit time.Duration
 	// timeline records the run's stages (--profile); nil records none.
 	timeline *timeline
 }
@@ -365,10 +369,10 @@ func withHost(ctx context.Context, cmd string, o *options, stdout, stderr io.Wri
 		// The timeline's last mark comes after command's host Close: the
 		// plugins have ended, so their CPU time is known.
 		o.timeline = newTimeline()
-		return profiled(h, o.profile, func() error {
+		return profiled(h, o.profile, func(d *profile.Dir) error {
 			err := command()
 			o.timeline.mark("close")
-			return errors.Join(err, o.timeline.write(o.profile))
+			return errors.Join(err, o.timeline.write(d))
 		})
 	}
 	return command()
@@ -376,14 +380,15 @@ func withHost(ctx context.Context, cmd string, o *options, stdout, stderr io.Wri
 
 // profiled runs f under the profiles of bench run --profile dir
 // (startProfiles), which it stops after f returns: their error, a heap
-// profile that cannot be written, say, joins f's.
-func profiled(h *host.Host, dir string, f func() error) (err error) {
-	stop, err := startProfiles(h, dir)
+// profile that cannot be written, say, joins f's. f gets the profile
+// directory to write the timeline into.
+func profiled(h *host.Host, dir string, f func(*profile.Dir) error) (err error) {
+	d, stop, err := startProfiles(h, dir)
 	if err != nil {
 		return err
 	}
-	defer func() { err = errors.Join(err, stop()) }()
-	return f()
+	defer func() { err = errors.Join(err, stop(), d.Close()) }()
+	return f(d)
 }
 
 // hostCommand runs the command cmd (dispatch) with the plugins of h,

@@ -1,16 +1,16 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/polyclass/polyclass/framework/engine"
+	"github.com/polyclass/polyclass/internal/profile"
 )
 
 // Timeline files of bench run --profile DIR, beside the pprof profiles.
@@ -154,9 +154,11 @@ func amdahl(serial float64, n int) float64 {
 	return 1 / (serial + (1-serial)/float64(n))
 }
 
-// write writes the timeline into dir, as timeline.txt (for reading) and
-// timeline.json (for tools), the plugin processes having ended.
-func (t *timeline) write(dir string) error {
+// write writes the timeline into the profile directory d, as
+// timeline.txt (for reading) and timeline.json (for tools), the plugin
+// processes having ended: each a new file, or over an earlier timeline of
+// bench's (checkTimeline), never over another file nor through a link.
+func (t *timeline) write(d *profile.Dir) error {
 	if t == nil {
 		return nil
 	}
@@ -166,11 +168,34 @@ func (t *timeline) write(dir string) error {
 	r.writeText(&txt)
 	js, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {
-		return fmt.Errorf("--profile %s: %w", dir, err)
+		return fmt.Errorf("--profile %s: %w", d.Path(), err)
 	}
 	return errors.Join(
-		os.WriteFile(filepath.Join(dir, timelineText), []byte(txt.String()), 0o644),
-		os.WriteFile(filepath.Join(dir, timelineJSON), append(js, '\n'), 0o644))
+		d.Replace(timelineText, []byte(txt.String()), isTimelineText),
+		d.Replace(timelineJSON, append(js, '\n'), isTimelineJSON))
+}
+
+// checkTimeline says, before a run starts, whether write may write the
+// timeline files into d: each absent, or an earlier timeline of bench's.
+func checkTimeline(d *profile.Dir) error {
+	return errors.Join(d.CheckOwn(timelineText, isTimelineText), d.CheckOwn(timelineJSON, isTimelineJSON))
+}
+
+// isTimelineText reports whether b reads as a timeline.txt bench wrote:
+// its first line's start and its last line's (writeText).
+func isTimelineText(b []byte) bool {
+	s := string(b)
+	last := strings.LastIndex(strings.TrimSuffix(s, "\n"), "\n")
+	return strings.HasPrefix(s, "bench run: ") && last >= 0 && strings.HasPrefix(s[last+1:], "Amdahl's law:") && strings.HasSuffix(s, "\n")
+}
+
+// isTimelineJSON reports whether b is a timeline.json bench wrote: a
+// timelineReport, no field more, with its stages.
+func isTimelineJSON(b []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	var r timelineReport
+	return dec.Decode(&r) == nil && len(r.Stages) > 0 && len(r.Amdahl) > 0 && !dec.More()
 }
 
 // writeText writes the timeline as text: the totals, the stages, the

@@ -63,15 +63,21 @@ type Target struct {
 	// Alive reports whether the plugin's process still runs; nil means
 	// it always does (a plugin served in-process).
 	Alive func() bool
-	// Restart starts the plugin again after a check ended its process and
-	// returns the new client; nil means the later checks fail.
+	// Restart starts the plugin again after a check ended its process or
+	// outlived Timeout, stopping the old process first when it still runs
+	// (it may be computing still, deaf to cancellation), and returns the
+	// new client; nil means the later checks fail.
 	Restart func(ctx context.Context) (*client.LearnerClient, error)
 	// CPUTime returns the CPU time the plugin's process has used; nil
 	// means the cancellation check cannot see whether the plugin stops
 	// computing, only that it still answers.
 	CPUTime func() (time.Duration, error)
-	// Timeout bounds each check (default DefaultTimeout).
+	// Timeout bounds each check (default DefaultTimeout): a check still
+	// running then fails, and the plugin is stopped and restarted.
 	Timeout time.Duration
+	// Progress, when set, gets each check's result as soon as the check
+	// ends, before Run returns them all.
+	Progress func(Result)
 }
 
 // DefaultTimeout bounds each check when Target.Timeout is 0.
@@ -110,50 +116,105 @@ func Checks() []Check {
 type session struct {
 	t    *Target
 	info sdk.LearnerInfo
+	// dead is why the plugin can no longer be called: it was stopped
+	// and could not be started again.
+	dead error
 }
 
 func (s *session) c() *client.LearnerClient { return s.t.Client }
 
 // Run runs every check on the target and returns one result per check.
 // A check whose call ends the plugin's process fails, and the plugin is
-// restarted (when the target can) for the next.
+// restarted (when the target can) for the next. A check that does not
+// end within the target's limit (Target.Timeout) fails at once, and its
+// plugin, which may still be computing and ignore the cancellation, is
+// stopped and started again for the next: a plugin that hangs in every
+// check costs about one limit per check. When the plugin cannot be
+// started again, the checks left fail at once without calling it.
 func Run(ctx context.Context, t *Target) []Result {
 	s := &session{t: t}
-	timeout := t.Timeout
-	if timeout <= 0 {
-		timeout = DefaultTimeout
-	}
 	var out []Result
 	for _, c := range Checks() {
-		cctx, cancel := context.WithTimeout(ctx, timeout)
-		detail, err := s.runCheck(cctx, c)
-		cancel()
-		r := Result{Check: c.Name, Detail: detail}
-		var skip errSkip
-		switch {
-		case errors.As(err, &skip):
-			r.Status, r.Detail = Skip, skip.Error()
-		case err != nil:
-			r.Status, r.Detail = Fail, err.Error()
-		}
-		if t.Alive != nil && code(err) == codes.Unavailable {
-			// The broken connection is seen before the process's exit.
-			for deadline := time.Now().Add(2 * time.Second); t.Alive() && time.Now().Before(deadline); {
-				time.Sleep(20 * time.Millisecond)
-			}
-		}
-		if t.Alive != nil && !t.Alive() {
-			r.Status, r.Detail = Fail, "the plugin's process ended: "+r.Detail
-			if err := s.restart(ctx); err != nil {
-				r.Detail += "; " + err.Error()
-			}
-		}
+		r := s.run(ctx, c)
 		out = append(out, r)
+		if t.Progress != nil {
+			t.Progress(r)
+		}
 		if ctx.Err() != nil {
 			break
 		}
 	}
 	return out
+}
+
+// limit is the bound on each check: Target.Timeout, or DefaultTimeout.
+func (s *session) limit() time.Duration {
+	if s.t.Timeout > 0 {
+		return s.t.Timeout
+	}
+	return DefaultTimeout
+}
+
+// run runs check c under the limit and says how it went, stopping and
+// restarting the plugin when the check timed out or ended its process.
+func (s *session) run(ctx context.Context, c Check) Result {
+	if s.dead != nil {
+		return Result{Check: c.Name, Status: Fail, Detail: "not run: " + s.dead.Error()}
+	}
+	cctx, cancel := context.WithTimeout(ctx, s.limit())
+	detail, err := s.runCheck(cctx, c)
+	// The plugin's server may see the deadline, and answer
+	// DeadlineExceeded, a moment before cctx does.
+	timedOut := ctx.Err() == nil && (errors.Is(cctx.Err(), context.DeadlineExceeded) || code(err) == codes.DeadlineExceeded)
+	cancel()
+	r := Result{Check: c.Name, Detail: detail}
+	var skip errSkip
+	switch {
+	case timedOut:
+		r.Status, r.Detail = Fail, fmt.Sprintf("did not answer within the check's limit of %s", s.limit())
+		if err != nil {
+			r.Detail += " (" + err.Error() + ")"
+		}
+		s.restartAfter(ctx, &r, "stopped and started again")
+		return r
+	case errors.As(err, &skip):
+		r.Status, r.Detail = Skip, skip.Error()
+	case err != nil:
+		r.Status, r.Detail = Fail, err.Error()
+	}
+	if s.ended(err) {
+		r.Status, r.Detail = Fail, "the plugin's process ended: "+r.Detail
+		s.restartAfter(ctx, &r, "started again")
+	}
+	return r
+}
+
+// ended reports whether the plugin's process ended during a check that
+// returned err.
+func (s *session) ended(err error) bool {
+	t := s.t
+	if t.Alive == nil {
+		return false
+	}
+	if code(err) == codes.Unavailable {
+		// The broken connection is seen before the process's exit.
+		for deadline := time.Now().Add(2 * time.Second); t.Alive() && time.Now().Before(deadline); {
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	return !t.Alive()
+}
+
+// restartAfter starts the plugin again after the check of r (Restart
+// stops the old process first), saying so in r's detail with what; when
+// it cannot, the checks left are not run.
+func (s *session) restartAfter(ctx context.Context, r *Result, what string) {
+	if err := s.restart(ctx); err != nil {
+		r.Detail += "; " + err.Error()
+		s.dead = fmt.Errorf("the plugin was stopped after check %s and not started again: %w", r.Check, err)
+		return
+	}
+	r.Detail += "; the plugin was " + what + " for the next check"
 }
 
 // runCheck runs c; the info check runs first and every other check needs

@@ -6,11 +6,14 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/polyclass/polyclass/framework/internal/client"
 	"github.com/polyclass/polyclass/framework/sdk"
 )
 
@@ -308,4 +311,109 @@ func TestMulticlassOnly(t *testing.T) {
 			t.Errorf("%s: %s", r.Check, r.Detail)
 		}
 	}
+}
+
+// spinner is the centroid learner whose Fit never returns and ignores
+// its context, until stop is closed (the test's stand-in for killing the
+// plugin's process).
+type spinner struct {
+	centroid
+	stop <-chan struct{}
+}
+
+func (l spinner) Fit(context.Context, sdk.FitInput, sdk.Params) (sdk.Model, error) {
+	for {
+		select {
+		case <-l.stop:
+			return nil, errors.New("killed")
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+}
+
+// spinTarget is a Target over spinner learners with the given per-check
+// limit; Restart "kills" the current one (closes its stop) and connects a
+// new one, or fails with failRestart. restarts counts Restart's calls.
+func spinTarget(t *testing.T, limit time.Duration, failRestart error, restarts *int) *Target {
+	stop := make(chan struct{})
+	t.Cleanup(func() { close(stop) })
+	tg := &Target{Client: Connect(t, spinner{stop: stop}), Timeout: limit}
+	tg.Restart = func(context.Context) (*client.LearnerClient, error) {
+		*restarts++
+		close(stop)
+		stop = make(chan struct{})
+		if failRestart != nil {
+			return nil, failRestart
+		}
+		return Connect(t, spinner{stop: stop}), nil
+	}
+	return tg
+}
+
+// TestRunTimedOutCheck: a check that outlives the suite's per-check limit
+// (a Fit that never returns and ignores its context) fails at once with
+// the limit in its detail, its result reaches Progress before the next
+// check starts, and the plugin is stopped and started again for the next
+// check; the whole suite ends within about one limit per check. When the
+// plugin cannot be started again, the checks left fail without waiting.
+func TestRunTimedOutCheck(t *testing.T) {
+	const limit = 300 * time.Millisecond
+	for _, tt := range []struct {
+		name        string
+		failRestart error
+		wantFit     string // fit-predict's detail, "(…)" for any words
+		wantLast    string // empty's detail, likewise
+		maxRestarts int
+	}{
+		{"restarted", nil,
+			"did not answer within the check's limit of 300ms (…); the plugin was stopped and started again for the next check",
+			"did not answer within the check's limit of 300ms (…); the plugin was stopped and started again for the next check", len(Checks())},
+		{"restart fails", errors.New("no binary"),
+			"not run: the plugin was stopped after check upload and not started again: restarting it: no binary",
+			"not run: the plugin was stopped after check upload and not started again: restarting it: no binary", 1},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			restarts := 0
+			tg := spinTarget(t, limit, tt.failRestart, &restarts)
+			var progress []string
+			tg.Progress = func(r Result) { progress = append(progress, r.Check+" "+r.Status.String()) }
+			start := time.Now()
+			results := Run(context.Background(), tg)
+			elapsed := time.Since(start)
+			if max := time.Duration(len(Checks())+2) * limit; elapsed > max {
+				t.Errorf("the suite took %s, more than %s (one limit per check)", elapsed, max)
+			}
+			byName := map[string]Result{}
+			var want []string
+			for _, r := range results {
+				byName[r.Check] = r
+				want = append(want, r.Check+" "+r.Status.String())
+			}
+			if !slices.Equal(progress, want) {
+				t.Errorf("progress %v, want %v", progress, want)
+			}
+			if r := byName["fit-predict"]; r.Status != Fail || !matches(r.Detail, tt.wantFit) {
+				t.Errorf("fit-predict: %s %q, want FAIL %q", r.Status, r.Detail, tt.wantFit)
+			}
+			if r := byName["empty"]; r.Status != Fail || !matches(r.Detail, tt.wantLast) {
+				t.Errorf("empty: %s %q, want FAIL %q", r.Status, r.Detail, tt.wantLast)
+			}
+			if r := byName["info"]; r.Status != Pass {
+				t.Errorf("info: %s %q, want PASS", r.Status, r.Detail)
+			}
+			if restarts == 0 || restarts > tt.maxRestarts {
+				t.Errorf("%d restarts, want 1 to %d", restarts, tt.maxRestarts)
+			}
+		})
+	}
+}
+
+// matches reports whether s is want, where a "(…)" of want stands for any
+// parenthesised words of s.
+func matches(s, want string) bool {
+	before, after, ok := strings.Cut(want, "(…)")
+	if !ok {
+		return s == want
+	}
+	return strings.HasPrefix(s, before+"(") && strings.HasSuffix(s, ")"+after) && len(s) > len(before)+len(after)+2
 }

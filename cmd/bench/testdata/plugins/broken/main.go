@@ -9,6 +9,9 @@
 //	bench-plugin-hangcheck   CheckParams never returns and ignores its
 //	                         context (bench validate's and bench run's
 //	                         check of the parameters, before any cell)
+//	bench-plugin-spinfit     Fit never returns and ignores its context
+//	                         (it sleeps rather than burns CPU: the tests
+//	                         share the machine)
 //
 // Built under any other name it has no defect.
 package main
@@ -65,6 +68,9 @@ func (l learner) Fit(ctx context.Context, in sdk.FitInput, p sdk.Params) (sdk.Mo
 	n, d := in.X.Dims()
 	if l.defect == "csrcrash" {
 		_ = in.X.Dense.At(0, 0) // nil for CSR input
+	}
+	for l.defect == "spinfit" {
+		time.Sleep(time.Second) // a solver that never ends nor looks at ctx
 	}
 	if l.defect == "nocancel" && n >= 5000 {
 		for start := time.Now(); time.Since(start) < 30*time.Second; {
