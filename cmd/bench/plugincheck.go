@@ -7,6 +7,7 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/polyclass/polyclass/framework/host"
@@ -30,7 +31,12 @@ func pluginCommand(ctx context.Context, o *options, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	defer func() { p.Stop() }()
+	// The plugin process of the moment: a learner's Restart below
+	// replaces it while a check's CPU watch (Target.CPUTime) may still
+	// read it on its own goroutine.
+	var cur atomic.Pointer[host.Plugin]
+	cur.Store(p)
+	defer func() { cur.Load().Stop() }()
 	if p.Learner == nil {
 		fmt.Fprintf(stdout, "%s: reducer %s %s\n", path, p.ReducerInfo.Name, p.ReducerInfo.Version)
 		warnNameMismatch(stdout, p)
@@ -43,10 +49,10 @@ func pluginCommand(ctx context.Context, o *options, stdout, stderr io.Writer) er
 		Client:   p.Learner,
 		Timeout:  o.checkLimit,
 		Progress: func(r conformance.Result) { printProgress(stderr, r) },
-		Alive:    func() bool { return !p.Exited() },
-		CPUTime:  func() (time.Duration, error) { return p.CPUTime() },
+		Alive:    func() bool { return !cur.Load().Exited() },
+		CPUTime:  func() (time.Duration, error) { return cur.Load().CPUTime() },
 		Restart: func(ctx context.Context) (*host.LearnerClient, error) {
-			p.Stop()
+			cur.Load().Stop()
 			q, err := host.Open(ctx, path, stderr)
 			if err != nil {
 				return nil, err
@@ -55,7 +61,7 @@ func pluginCommand(ctx context.Context, o *options, stdout, stderr io.Writer) er
 				q.Stop()
 				return nil, errors.New("the restarted plugin serves no learner")
 			}
-			p = q
+			cur.Store(q)
 			return q.Learner, nil
 		},
 	}
