@@ -1,6 +1,7 @@
 package data
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -115,8 +116,10 @@ func (r *arffReader) read(ov overrides) (*Table, error) {
 		return nil, err
 	}
 	width := int64(kept(r.builders))
+	var text int64 // bytes of the data rows read
 	for l, ok := r.lines.content(); ok; l, ok = r.lines.content() {
-		if err := r.bounds.check(t.NumRows+1, int64(t.NumRows+1)*width); err != nil {
+		text += int64(len(l)) + 1
+		if err := errors.Join(r.bounds.check(t.NumRows+1, int64(t.NumRows+1)*width), r.bounds.checkBytes(t.NumRows+1, text)); err != nil {
 			return nil, r.errorAt(r.lines.line, err)
 		}
 		var err error

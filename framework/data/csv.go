@@ -88,7 +88,7 @@ func parseCSV(r io.Reader, source string, opt Options, size int64) (*Table, erro
 		if err != nil {
 			return nil, csvError(source, lines, err)
 		}
-		if err := lim.check(rows+1, int64(rows+1)*width); err != nil {
+		if err := errors.Join(lim.check(rows+1, int64(rows+1)*width), lim.checkBytes(rows+1, cr.InputOffset())); err != nil {
 			line, _ := cr.FieldPos(0)
 			return nil, &ParseError{Source: source, Line: line, Err: err}
 		}
