@@ -16,17 +16,7 @@ import (
 func TestCheckSchemeWithoutData(t *testing.T) {
 	c := connect(t)
 	ctx := context.Background()
-	m := func(rows ...[]float64) sdk.Value {
-		var out []sdk.Value
-		for _, r := range rows {
-			var vs []sdk.Value
-			for _, v := range r {
-				vs = append(vs, sdk.Number(v))
-			}
-			out = append(out, sdk.List(vs...))
-		}
-		return sdk.List(out...)
-	}
+	m := matrixValue
 	tests := []struct {
 		name   string
 		scheme string
@@ -62,4 +52,17 @@ func TestCheckSchemeWithoutData(t *testing.T) {
 	if _, err := c.CheckScheme(ctx, "bogus", nil); err == nil {
 		t.Error("an unknown scheme: no error")
 	}
+}
+
+// matrixValue is a matrix parameter's value with the given rows.
+func matrixValue(rows ...[]float64) sdk.Value {
+	var out []sdk.Value
+	for _, r := range rows {
+		var vs []sdk.Value
+		for _, v := range r {
+			vs = append(vs, sdk.Number(v))
+		}
+		out = append(out, sdk.List(vs...))
+	}
+	return sdk.List(out...)
 }

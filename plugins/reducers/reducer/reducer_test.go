@@ -68,17 +68,7 @@ func TestPlanProblems(t *testing.T) {
 func TestPlanErrors(t *testing.T) {
 	c := connect(t)
 	ctx := context.Background()
-	m := func(rows ...[]float64) sdk.Value {
-		var out []sdk.Value
-		for _, r := range rows {
-			var vs []sdk.Value
-			for _, v := range r {
-				vs = append(vs, sdk.Number(v))
-			}
-			out = append(out, sdk.List(vs...))
-		}
-		return sdk.List(out...)
-	}
+	m := matrixValue
 	tests := []struct {
 		name   string
 		scheme string
