@@ -681,6 +681,12 @@ func checkTogether(ctx context.Context, s *session) (string, error) {
 	var alone []*mat.Dense
 	for _, p := range ps {
 		one, _, _, err := s.fitPredict(ctx, enc, seq(240), []sdk.Problem{p}, seq(300), false)
+		if outOfTime(ctx, err) {
+			// Not a refusal: the check ran out of its limit (else the
+			// problems left would be refused for want of time, and the
+			// check skipped rather than timed out).
+			return "", err
+		}
 		if err == nil {
 			kept, alone = append(kept, p), append(alone, one)
 		}
@@ -705,6 +711,13 @@ func checkTogether(ctx context.Context, s *session) (string, error) {
 		detail += fmt.Sprintf(" (%d refused alone, left out)", len(ps)-len(kept))
 	}
 	return detail, nil
+}
+
+// outOfTime reports whether err ended a call because the check's limit
+// passed: ctx is done, or the plugin's server saw the deadline first
+// (DeadlineExceeded, a moment before ctx does).
+func outOfTime(ctx context.Context, err error) bool {
+	return err != nil && (ctx.Err() != nil || code(err) == codes.DeadlineExceeded)
 }
 
 // survives checks that the plugin answers Info after a call.
