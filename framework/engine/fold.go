@@ -344,12 +344,9 @@ func (f *fold) fitClaimed(digest string, problems []plugin.Problem, keys []strin
 // to fit and report), so that a cell fails of its own problems alone.
 func (f *fold) fitWithSiblings(digest string, problems []plugin.Problem, keys []string, mine []int, fits []*sharedFit, sib siblingFits, models []host.ModelRef, seconds []float64, have []bool) error {
 	own, ownKeys := pick(problems, mine), pick(keys, mine)
-	batch, claimed, claimedFits := own, ownKeys, fits
-	if len(sib.fits) > 0 {
-		batch = append(slices.Clip(own), sib.problems...)
-		claimed = append(slices.Clip(ownKeys), sib.keys...)
-		claimedFits = append(slices.Clip(fits), sib.fits...)
-	}
+	batch := append(slices.Clip(own), sib.problems...)
+	claimed := append(slices.Clip(ownKeys), sib.keys...)
+	claimedFits := append(slices.Clip(fits), sib.fits...)
 	published := false
 	defer func() {
 		if !published {
@@ -357,7 +354,7 @@ func (f *fold) fitWithSiblings(digest string, problems []plugin.Problem, keys []
 		}
 	}()
 	fitted, took, err := f.fitBatch(digest, f.train, batch)
-	if err != nil && len(sib.fits) > 0 {
+	if err != nil {
 		f.share.publish(sib.keys, sib.fits, nil, f.lp, 0, err)
 		batch, claimed, claimedFits = own, ownKeys, fits
 		fitted, took, err = f.fitBatch(digest, f.train, batch)
