@@ -38,11 +38,16 @@ func (c *LearnerClient) CheckParams(ctx context.Context, params plugin.Params) (
 	if err != nil {
 		return ParamCheck{}, rpcErr("learner check params", err)
 	}
+	return paramCheck(r), nil
+}
+
+// paramCheck is the ParamCheck of a plugin's answer.
+func paramCheck(r *pb.CheckParamsResponse) ParamCheck {
 	out := ParamCheck{Runtime: convert.ComponentsFromPB(r.GetRuntime())}
 	for _, p := range r.GetProblems() {
 		out.Problems = append(out.Problems, ParamProblem{Param: p.GetParam(), Message: p.GetMessage()})
 	}
-	return out, nil
+	return out
 }
 
 // CheckScheme asks the reducer to check one combination of a scheme's
@@ -56,9 +61,5 @@ func (c *ReducerClient) CheckScheme(ctx context.Context, scheme string, params p
 	if err != nil {
 		return ParamCheck{}, rpcErr("reducer check scheme", err)
 	}
-	var out ParamCheck
-	for _, p := range r.GetProblems() {
-		out.Problems = append(out.Problems, ParamProblem{Param: p.GetParam(), Message: p.GetMessage()})
-	}
-	return out, nil
+	return paramCheck(r), nil
 }

@@ -17,10 +17,7 @@ import (
 func (s *learnerServer) CheckParams(ctx context.Context, req *pb.CheckParamsRequest) (*pb.CheckParamsResponse, error) {
 	p := convert.ParamsFromPB(req.GetParams())
 	resp := &pb.CheckParamsResponse{}
-	if errs := plugin.CheckParams(s.info.Params, p); len(errs) > 0 {
-		for _, err := range errs {
-			resp.Problems = append(resp.Problems, paramProblems(err)...)
-		}
+	if resp.Problems = specProblems(s.info.Params, p); len(resp.Problems) > 0 {
 		return resp, nil
 	}
 	c, ok := s.impl.(plugin.ParamChecker)
@@ -31,6 +28,16 @@ func (s *learnerServer) CheckParams(ctx context.Context, req *pb.CheckParamsRequ
 	resp.Problems = paramProblems(err)
 	resp.Runtime = convert.ComponentsToPB(runtime)
 	return resp, nil
+}
+
+// specProblems checks p against specs, as protocol problems (none when
+// the specs take p).
+func specProblems(specs []plugin.ParamSpec, p plugin.Params) []*pb.ParamProblem {
+	var out []*pb.ParamProblem
+	for _, err := range plugin.CheckParams(specs, p) {
+		out = append(out, paramProblems(err)...)
+	}
+	return out
 }
 
 // paramProblems lists the ParamErrors of err (joined ones included) as
@@ -64,10 +71,7 @@ func (s *reducerServer) CheckScheme(ctx context.Context, req *pb.CheckSchemeRequ
 	}
 	p := convert.ParamsFromPB(req.GetParams())
 	resp := &pb.CheckParamsResponse{}
-	if errs := plugin.CheckParams(sc.Params, p); len(errs) > 0 {
-		for _, err := range errs {
-			resp.Problems = append(resp.Problems, paramProblems(err)...)
-		}
+	if resp.Problems = specProblems(sc.Params, p); len(resp.Problems) > 0 {
 		return resp, nil
 	}
 	c, ok := s.impl.(plugin.SchemeChecker)

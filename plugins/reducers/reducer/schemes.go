@@ -151,7 +151,7 @@ func ecocMatrix(req sdk.PlanRequest) (*codes.Matrix, error) {
 	p := req.Params
 	if rows := p.Matrix("matrix"); rows != nil {
 		if p.Str("code") != "" {
-			return nil, sdk.WithParam("matrix", errors.New("give either matrix or code, not both"))
+			return nil, errMatrixAndCode
 		}
 		return userMatrix(req, rows)
 	}
@@ -162,7 +162,7 @@ func ecocMatrix(req sdk.PlanRequest) (*codes.Matrix, error) {
 	case codeRandomDense, codeRandomSparse:
 		return randomMatrix(req, code)
 	case "":
-		return nil, fmt.Errorf("scheme ecoc needs matrix = [[...], ...] or code = \"random_dense\" | \"random_sparse\" | \"exhaustive\"")
+		return nil, errNoCode
 	default:
 		return nil, sdk.WithParam("code", fmt.Errorf("unknown code %q", code))
 	}
@@ -176,17 +176,24 @@ func checkEcoc(p sdk.Params) error {
 	rows := p.Matrix("matrix")
 	switch {
 	case rows != nil && p.Str("code") != "":
-		return sdk.WithParam("matrix", errors.New("give either matrix or code, not both"))
+		return errMatrixAndCode
 	case rows != nil:
 		if err := codes.CheckRows(rows, codes.UnknownClasses); err != nil {
 			return sdk.WithParam("matrix", err)
 		}
 		return nil
 	case p.Str("code") == "":
-		return fmt.Errorf("scheme ecoc needs matrix = [[...], ...] or code = \"random_dense\" | \"random_sparse\" | \"exhaustive\"")
+		return errNoCode
 	}
 	return nil
 }
+
+// The ecoc scheme's faults of its parameters as a whole, which Plan and
+// CheckScheme both report.
+var (
+	errMatrixAndCode = sdk.WithParam("matrix", errors.New("give either matrix or code, not both"))
+	errNoCode        = errors.New(`scheme ecoc needs matrix = [[...], ...] or code = "random_dense" | "random_sparse" | "exhaustive"`)
+)
 
 // userMatrix is the code matrix the ecoc scheme's matrix parameter gives,
 // its rows in class index order (row r is class classes[r] when the
