@@ -101,9 +101,10 @@ type fold struct {
 	share    *fitTable
 	group    shareKey
 	siblings []*Cell
-	// sibModels are the siblings' final models whose outputs on the test
-	// rows the fold may predict in its own call (see siblingOutputs).
-	sibModels []siblingModels
+	// sibOutputs are the siblings' outputs on the test rows the fold
+	// claimed with its fits, to predict in its own call (see
+	// siblingOutputs); those left when it ends are given back.
+	sibOutputs []claimedOutputs
 	// idDigest, idBase and idBuild are identityBase's answer for design
 	// matrix idDigest under the fold's params, kept for its next call.
 	idDigest        string
@@ -274,12 +275,15 @@ func (f *fold) fitShared(digest string, problems []plugin.Problem) ([]host.Model
 	models, seconds, have := make([]host.ModelRef, n), make([]float64, n), make([]bool, n)
 	first := true
 	for {
-		mine, fits, wait := f.share.claim(f.group, keys, f.lp, have, models, seconds)
+		var cand siblingCandidates
+		if first {
+			cand = f.siblingCandidates(digest)
+		}
+		c := f.share.claimWith(f.group, keys, cand, f.lp, have, models, seconds)
+		mine, fits, wait := c.mine, c.fits, c.wait
+		f.sibOutputs = append(f.sibOutputs, c.outputs...)
 		if len(mine) > 0 {
-			var sib siblingFits
-			if first {
-				sib = f.claimSiblings(digest)
-			}
+			sib := cand.claimed(c.sibMine, c.sibFits)
 			if err := f.fitClaimed(digest, problems, keys, mine, fits, sib, models, seconds, have); err != nil {
 				return nil, nil, err
 			}
@@ -344,9 +348,10 @@ func (f *fold) fitClaimed(digest string, problems []plugin.Problem, keys []strin
 // to fit and report), so that a cell fails of its own problems alone.
 func (f *fold) fitWithSiblings(digest string, problems []plugin.Problem, keys []string, mine []int, fits []*sharedFit, sib siblingFits, models []host.ModelRef, seconds []float64, have []bool) error {
 	own, ownKeys := pick(problems, mine), pick(keys, mine)
-	batch := append(slices.Clip(own), sib.problems...)
-	claimed := append(slices.Clip(ownKeys), sib.keys...)
-	claimedFits := append(slices.Clip(fits), sib.fits...)
+	at := sib.before
+	batch := slices.Concat(sib.problems[:at], own, sib.problems[at:])
+	claimed := slices.Concat(sib.keys[:at], ownKeys, sib.keys[at:])
+	claimedFits := slices.Concat(sib.fits[:at], fits, sib.fits[at:])
 	published := false
 	defer func() {
 		if !published {
@@ -356,7 +361,7 @@ func (f *fold) fitWithSiblings(digest string, problems []plugin.Problem, keys []
 	fitted, took, err := f.fitBatch(digest, f.train, batch)
 	if err != nil {
 		f.share.publish(sib.keys, sib.fits, nil, f.lp, 0, err)
-		batch, claimed, claimedFits = own, ownKeys, fits
+		batch, claimed, claimedFits, at = own, ownKeys, fits, 0
 		fitted, took, err = f.fitBatch(digest, f.train, batch)
 	}
 	f.share.publish(claimed, claimedFits, fitted, f.lp, took, err)
@@ -366,7 +371,7 @@ func (f *fold) fitWithSiblings(digest string, problems []plugin.Problem, keys []
 	}
 	each := took / float64(len(batch))
 	for n, i := range mine {
-		models[i], seconds[i], have[i] = fitted[n], each, true
+		models[i], seconds[i], have[i] = fitted[at+n], each, true
 	}
 	return nil
 }
@@ -556,6 +561,7 @@ func (s *scheduler) runFold(ctx context.Context, t task, e *matrixEntry) (fr out
 		f.siblings = s.shareCells[t.share]
 	}
 	defer f.release()
+	defer f.giveBackOutputs()
 	calibrating := t.cell.Reduction.Config.Calibrate != ""
 	f.design = digest
 	f.redesign = func() (*matrix.EncodedMatrix, error) {

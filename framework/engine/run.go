@@ -91,7 +91,7 @@ type Stats struct {
 	FitsRequested, FitsMade int64
 	// FitCalls counts the learners' Fit calls: fewer than the folds
 	// where a fold fitted its share group's other cells' problems in its
-	// own batch (see fold.claimSiblings).
+	// own batch (see fold.siblingCandidates and fitTable.claimWith).
 	FitCalls int64
 	// PlansRequested counts the plans the folds used, PlansMade those the
 	// reducers were asked for: fewer where folds asked the same (see

@@ -83,13 +83,14 @@ import (
 // predict once); the first fold of a share group to fit claims the
 // problems of the group's other cells nobody has claimed, from their
 // plans (the run's plan cache), and fits them in its own Fit call
-// (fold.claimSiblings: ova's columns with ovo's pairs), then predicts
-// their outputs on the test rows in its own Predict call
-// (fold.siblingOutputs); a batch that fails is made again without the
-// siblings' part, so that every cell fails of its own problems alone.
-// The models of ended groups are released a batch at a time
-// (releaseBatch). Each model depends on its identity alone and scores
-// each row alone, so no number changes.
+// (fold.siblingCandidates: ova's columns with ovo's pairs; claimed with
+// its own under one lock, fitTable.claimWith, so whichever fold comes
+// first makes the same call), then predicts their outputs on the test
+// rows in its own Predict call (fold.siblingOutputs); a batch that fails
+// is made again without the siblings' part, so that every cell fails of
+// its own problems alone. The models of ended groups are released a
+// batch at a time (releaseBatch). Each model depends on its identity
+// alone and scores each row alone, so no number changes.
 //
 // Tuning's inner fits (a candidate's last-stage fit on an inner fold's
 // rows) go through the table too, seeded by their identity as the final
@@ -184,6 +185,11 @@ func newFitTable() *fitTable {
 func (t *fitTable) claimOutputs(gk shareKey, key string) (e *sharedOutputs, mine bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	return t.claimOutputsLocked(gk, key)
+}
+
+// claimOutputsLocked is claimOutputs with t.mu held.
+func (t *fitTable) claimOutputsLocked(gk shareKey, key string) (e *sharedOutputs, mine bool) {
 	if e := t.outputs[key]; e != nil {
 		return e, false
 	}
@@ -223,6 +229,72 @@ func (e *sharedFit) usable(lp *host.Plugin) bool {
 func (t *fitTable) claim(gk shareKey, keys []string, lp *host.Plugin, have []bool, models []host.ModelRef, seconds []float64) (mine []int, mineFits []*sharedFit, wait map[int]*sharedFit) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	return t.claimLocked(gk, keys, lp, have, models, seconds)
+}
+
+// claims are what a fold claimed in the table at once (see claimWith):
+// the positions of its own problems it must fit (mine, with their
+// entries fits), and those others fit (wait); the positions of its
+// siblings' candidates it fits too (sibMine, sibFits); and the outputs
+// on its test rows of the siblings' models it fits all of (outputs,
+// their models unset until they are fitted).
+type claims struct {
+	mine    []int
+	fits    []*sharedFit
+	wait    map[int]*sharedFit
+	sibMine []int
+	sibFits []*sharedFit
+	outputs []claimedOutputs
+}
+
+// claimWith is claim, and, when the caller claims any of keys, the
+// siblings' candidates cand nobody has claimed (claimFreeLocked) and the
+// outputs of each sibling's models it then fits all of (its own among
+// them, where a sibling decodes the same models: see
+// fold.claimedOutputs), under one lock:
+// the first fold of a share group to fit claims every fit and every
+// prediction of the group nobody has claimed, whichever fold comes
+// first, so the calls the group makes do not depend on the folds'
+// timing.
+func (t *fitTable) claimWith(gk shareKey, keys []string, cand siblingCandidates, lp *host.Plugin, have []bool, models []host.ModelRef, seconds []float64) claims {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var c claims
+	c.mine, c.fits, c.wait = t.claimLocked(gk, keys, lp, have, models, seconds)
+	if len(c.mine) == 0 || len(cand.keys) == 0 {
+		return c
+	}
+	c.sibMine, c.sibFits = t.claimFreeLocked(gk, cand.keys)
+	fitting := map[string]bool{}
+	for _, i := range c.mine {
+		fitting[keys[i]] = true
+	}
+	for _, i := range c.sibMine {
+		fitting[cand.keys[i]] = true
+	}
+	for n, s := range cand.models {
+		if cand.outputs[n] == "" || !allIn(s.keys, fitting) {
+			continue // no test rows, or models it does not fit
+		}
+		if e, mine := t.claimOutputsLocked(gk, cand.outputs[n]); mine {
+			c.outputs = append(c.outputs, claimedOutputs{key: cand.outputs[n], e: e, of: s})
+		}
+	}
+	return c
+}
+
+// allIn reports whether every one of keys is in set.
+func allIn(keys []string, set map[string]bool) bool {
+	for _, k := range keys {
+		if !set[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// claimLocked is claim with t.mu held.
+func (t *fitTable) claimLocked(gk shareKey, keys []string, lp *host.Plugin, have []bool, models []host.ModelRef, seconds []float64) (mine []int, mineFits []*sharedFit, wait map[int]*sharedFit) {
 	wait = map[int]*sharedFit{}
 	for i, k := range keys {
 		if have[i] {
@@ -479,6 +551,11 @@ func writeFloats(h hash.Hash, s []float64) {
 // themselves.
 var errPredictAbandoned = errors.New("the fold that claimed the prediction stopped")
 
+// errPredictGivenBack ends the claim of a sibling's outputs that the
+// claiming fold's call cannot predict (see fold.siblingOutputs): the
+// sibling's own fold predicts them.
+var errPredictGivenBack = errors.New("the fold that claimed the prediction gave it back")
+
 // predictShared predicts rows of design matrix digest with models, the
 // fold's final models whose identities are keys (see identities), as
 // predict does, once per share group: the first fold to ask claims the
@@ -510,11 +587,14 @@ func (f *fold) predictSharedWith(digest string, keys []string, rows []int, model
 	atomic.AddInt64(&f.stats.PredictionsRequested, 1)
 	key := outputsKey(digest, keys, rows, wantProbs)
 	for {
-		e, mine := f.share.claimOutputs(f.group, key)
+		e, mine := f.claimedOutputs(key)
+		if !mine {
+			e, mine = f.share.claimOutputs(f.group, key)
+		}
 		if mine {
 			var sibs []claimedOutputs
 			if withSiblings && outputsOf(models) > 0 {
-				sibs = f.siblingOutputs(digest, wantProbs)
+				sibs = f.siblingOutputs(wantProbs)
 			}
 			return f.predictClaimed(digest, key, e, rows, models, wantProbs, sibs)
 		}
@@ -602,7 +682,7 @@ func columns(m *mat.Dense, lo, hi int) *mat.Dense {
 }
 
 // siblingModels are the final models of another cell of the fold's share
-// group (see claimSiblings): their identities, whether its decoder wants
+// group (see siblingCandidates): their identities, whether its decoder wants
 // probabilities, and whether it decodes row-wise (in blocks).
 type siblingModels struct {
 	keys      []string
@@ -616,29 +696,52 @@ type claimedOutputs struct {
 	key    string
 	e      *sharedOutputs
 	models []host.ModelRef
+	of     siblingModels
 }
 
-// siblingOutputs claims the outputs on the fold's test rows of the
-// siblings' models (sibModels) that its call can predict: models all
-// fitted by the fold's learner process, a decoder that wants
-// probabilities as the fold's does (wantProbs) and takes the test rows
-// in one block, as the fold's, and outputs nobody has claimed.
-func (f *fold) siblingOutputs(digest string, wantProbs bool) []claimedOutputs {
+// siblingOutputs returns the outputs on the fold's test rows of the
+// siblings' models the fold claimed with its fits (sibOutputs) that its
+// call can predict: models all fitted by the fold's learner process, a
+// decoder that wants probabilities as the fold's does (wantProbs) and
+// takes the test rows in one block, as the fold's. It gives the others
+// back, for their own folds to predict.
+func (f *fold) siblingOutputs(wantProbs bool) []claimedOutputs {
 	var out []claimedOutputs
-	for _, s := range f.sibModels {
-		if s.wantProbs != wantProbs || len(f.test) == 0 {
-			continue
-		}
+	for _, c := range f.sibOutputs {
+		s := c.of
 		models, ok := f.share.fitted(s.keys, f.lp)
-		if !ok || outputsOf(models) == 0 || (s.rowWise && blockRows(models, wantProbs, f.decodeBlock) < len(f.test)) {
+		if !ok || s.wantProbs != wantProbs || len(f.test) == 0 || outputsOf(models) == 0 ||
+			(s.rowWise && blockRows(models, wantProbs, f.decodeBlock) < len(f.test)) {
+			f.share.publishOutputs(c.key, c.e, nil, nil, 0, errPredictGivenBack)
 			continue
 		}
-		key := outputsKey(digest, s.keys, f.test, wantProbs)
-		if e, mine := f.share.claimOutputs(f.group, key); mine {
-			out = append(out, claimedOutputs{key: key, e: e, models: models})
+		c.models = models
+		out = append(out, c)
+	}
+	f.sibOutputs = nil
+	return out
+}
+
+// claimedOutputs takes from the siblings' outputs the fold claimed with
+// its fits (sibOutputs) those of key, which a sibling that decodes the
+// fold's own models shares with it: the fold predicts them as its own.
+func (f *fold) claimedOutputs(key string) (*sharedOutputs, bool) {
+	for i, c := range f.sibOutputs {
+		if c.key == key {
+			f.sibOutputs = slices.Delete(f.sibOutputs, i, i+1)
+			return c.e, true
 		}
 	}
-	return out
+	return nil, false
+}
+
+// giveBackOutputs gives back the siblings' outputs the fold claimed and
+// did not predict (it ended first), for their own folds to predict.
+func (f *fold) giveBackOutputs() {
+	for _, c := range f.sibOutputs {
+		f.share.publishOutputs(c.key, c.e, nil, nil, 0, errPredictAbandoned)
+	}
+	f.sibOutputs = nil
 }
 
 // fitted returns the models of keys when every one has been fitted
@@ -684,29 +787,52 @@ func outputsKey(digest string, keys []string, rows []int, wantProbs bool) string
 
 // siblingFits are problems of other cells of a fold's share group that
 // the fold claimed in the table, to fit in its own batch: their
-// identities and their fits in the table.
+// identities, their fits in the table, and before, how many of them
+// belong to cells ahead of the fold's own in the group. The batch puts
+// those first, its own problems next and the rest last: the group's
+// order, the same whichever of its folds makes the batch.
 type siblingFits struct {
 	problems []plugin.Problem
 	keys     []string
 	fits     []*sharedFit
+	before   int
 }
 
-// claimSiblings claims the problems of the final fits of the other cells
-// of the fold's share group that nobody has claimed (see
-// siblingProblems), for the fold to fit in its own batch: ova's problems
-// with ovo's, one Fit call where each cell made its own. It claims none
-// for a fold that is tuned, or that has no plan cache (the siblings'
-// plans would be asked for twice).
-func (f *fold) claimSiblings(digest string) siblingFits {
+// siblingCandidates are the problems of the final fits of the other cells
+// of a fold's share group that can go in its batch (see
+// siblingProblems), each with its identity; ownAt is how many come from
+// cells ahead of the fold's own, models the cells' models, whose
+// outputs the fold may predict (see siblingOutputs), and outputs the
+// identities of those outputs on the fold's test rows ("" for none).
+type siblingCandidates struct {
+	problems []plugin.Problem
+	keys     []string
+	ownAt    int
+	models   []siblingModels
+	outputs  []string
+}
+
+// claimed returns the candidates at positions mine, claimed as fits.
+func (c siblingCandidates) claimed(mine []int, fits []*sharedFit) siblingFits {
+	before := 0
+	for _, i := range mine {
+		if i < c.ownAt {
+			before++
+		}
+	}
+	return siblingFits{problems: pick(c.problems, mine), keys: pick(c.keys, mine), fits: fits, before: before}
+}
+
+// siblingCandidates returns the problems of the other cells of the fold's
+// share group that its batch may take: ova's problems with ovo's, one
+// Fit call where each cell made its own. There are none for a fold that
+// is tuned, or that has no plan cache (the siblings' plans would be asked
+// for twice).
+func (f *fold) siblingCandidates(digest string) siblingCandidates {
 	if len(f.siblings) < 2 || f.plans == nil || f.c.Learner.Candidates != nil {
-		return siblingFits{}
+		return siblingCandidates{}
 	}
-	problems, keys := f.siblingProblems(digest)
-	if len(keys) == 0 {
-		return siblingFits{}
-	}
-	mine, fits := f.share.claimFree(f.group, keys)
-	return siblingFits{problems: pick(problems, mine), keys: pick(keys, mine), fits: fits}
+	return f.siblingProblems(digest)
 }
 
 // siblingProblems returns the problems of the final fits of the other
@@ -716,10 +842,12 @@ func (f *fold) claimSiblings(digest string) siblingFits {
 // stage. Their plans come from the run's plans (asked for once, as their
 // own folds will ask); a plan that fails leaves its cell out, for its own
 // fold to report.
-func (f *fold) siblingProblems(digest string) ([]plugin.Problem, []string) {
-	var problems []plugin.Problem
-	var keys []string
+func (f *fold) siblingProblems(digest string) siblingCandidates {
+	var out siblingCandidates
 	for _, c := range f.siblings {
+		if c == f.c {
+			out.ownAt = len(out.keys)
+		}
 		if c == f.c || !f.batchesWith(c) {
 			continue
 		}
@@ -741,12 +869,18 @@ func (f *fold) siblingProblems(digest string) ([]plugin.Problem, []string) {
 		if err != nil {
 			continue
 		}
-		problems, keys = append(problems, plan.Problems...), append(keys, k...)
-		f.sibModels = append(f.sibModels, siblingModels{keys: k,
+		out.problems, out.keys = append(out.problems, plan.Problems...), append(out.keys, k...)
+		m := siblingModels{keys: k,
 			wantProbs: !plan.IgnoresProbabilities && c.Learner.Info.Capabilities.Probabilities,
-			rowWise:   c.Reduction.Scheme.RowWiseDecode})
+			rowWise:   c.Reduction.Scheme.RowWiseDecode}
+		out.models = append(out.models, m)
+		key := ""
+		if len(f.test) > 0 {
+			key = outputsKey(digest, k, f.test, m.wantProbs)
+		}
+		out.outputs = append(out.outputs, key)
 	}
-	return problems, keys
+	return out
 }
 
 // batchesWith reports whether cell c's final fit may go in the fold's
@@ -758,13 +892,11 @@ func (f *fold) batchesWith(c *Cell) bool {
 		r.Plugin != nil && f.c.Reduction.Plugin != nil && r.Plugin.Name == f.c.Reduction.Plugin.Name
 }
 
-// claimFree claims, in share group gk, the identities of keys that
+// claimFreeLocked claims, in share group gk, the identities of keys that
 // nobody has claimed (or whose fit failed, or whose process has ended),
 // and returns their positions and entries; it never waits, and leaves
-// the others alone.
-func (t *fitTable) claimFree(gk shareKey, keys []string) (mine []int, fits []*sharedFit) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
+// the others alone. t.mu is held.
+func (t *fitTable) claimFreeLocked(gk shareKey, keys []string) (mine []int, fits []*sharedFit) {
 	seen := map[string]bool{}
 	for i, k := range keys {
 		if seen[k] {

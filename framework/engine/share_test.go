@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -17,6 +18,7 @@ import (
 	"github.com/polyclass/polyclass/framework/config"
 	"github.com/polyclass/polyclass/framework/host"
 	"github.com/polyclass/polyclass/framework/outcome"
+	"github.com/polyclass/polyclass/framework/plugin"
 	"github.com/polyclass/polyclass/framework/results"
 	"github.com/polyclass/polyclass/framework/sdk"
 	"github.com/polyclass/polyclass/plugins/logreg/learner"
@@ -575,32 +577,29 @@ func TestModelsOfSmallGroupsReleasedTogether(t *testing.T) {
 // outputs on the test rows in its own Predict call. With one worker,
 // shareGrid's ovo fold fits the code's 10 columns with its 10 pairs: one
 // Fit call and one Predict call per group (6 each) where each reduction
-// made its own (12); with 4 workers a code fold may claim its columns
-// first, never more than 12. NoShare fits and predicts each fold alone
-// (30 calls). The fits made, and every cell file (times aside), are the
-// same in every run.
+// made its own (12). With 4 workers any fold of a group may come first:
+// it claims the group's fits and test outputs at once (claimWith), so
+// the calls are the same 6 whichever it is. NoShare fits and predicts
+// each fold alone (30 calls). The fits made, and every cell file (times
+// aside), are the same in every run.
 func TestSiblingsFittedInOneBatch(t *testing.T) {
 	g := shareGrid(t)
 	cases := []struct {
 		name     string
 		opt      Options
-		minCalls int64
-		maxCalls int64
+		calls    int64
 		wantMade int64
 	}{
-		{"1 worker", Options{Workers: 1}, 6, 6, 120},
-		{"4 workers", Options{Workers: 4}, 6, 12, 120},
-		{"NoShare", Options{Workers: 4, NoShare: true}, 30, 30, 300},
+		{"1 worker", Options{Workers: 1}, 6, 120},
+		{"4 workers", Options{Workers: 4}, 6, 120},
+		{"NoShare", Options{Workers: 4, NoShare: true}, 30, 300},
 	}
 	var first map[int]string
 	for _, tc := range cases {
 		files, stats := cellFilesOf(t, g, tc.opt)
-		if stats.FitCalls < tc.minCalls || stats.FitCalls > tc.maxCalls || stats.FitsMade != tc.wantMade {
-			t.Errorf("%s: %d Fit calls made %d models; want %d to %d calls making %d",
-				tc.name, stats.FitCalls, stats.FitsMade, tc.minCalls, tc.maxCalls, tc.wantMade)
-		}
-		if stats.PredictCalls < tc.minCalls || stats.PredictCalls > tc.maxCalls {
-			t.Errorf("%s: %d Predict calls; want %d to %d", tc.name, stats.PredictCalls, tc.minCalls, tc.maxCalls)
+		if stats.FitCalls != tc.calls || stats.FitsMade != tc.wantMade || stats.PredictCalls != tc.calls {
+			t.Errorf("%s: %d Fit calls made %d models, %d Predict calls; want %d calls of each making %d",
+				tc.name, stats.FitCalls, stats.FitsMade, stats.PredictCalls, tc.calls, tc.wantMade)
 		}
 		if first == nil {
 			first = files
@@ -610,6 +609,57 @@ func TestSiblingsFittedInOneBatch(t *testing.T) {
 			if files[c.Index] != first[c.Index] {
 				t.Errorf("%s: %s: cell file differs from %s's:\n%s", tc.name, c.ID().Key(), cases[0].name, firstDiff(files[c.Index], first[c.Index]))
 			}
+		}
+	}
+}
+
+// TestClaimWithWhicheverFirst: two cells A (problems a1, a2) and B (b1)
+// of one share group, A ahead of B. Whichever fold claims first claims
+// the other's fits and the other's test outputs with its own, and its
+// batch holds the problems in the group's order (a1 a2 b1); the fold
+// that comes second claims nothing and waits for all of its fits, and
+// finds its outputs claimed.
+func TestClaimWithWhicheverFirst(t *testing.T) {
+	gk := shareKey{fold: 1}
+	lp := &host.Plugin{}
+	ownA, ownB := []string{"a1", "a2"}, []string{"b1"}
+	problems := map[string]plugin.Problem{"a1": {Seed: 1}, "a2": {Seed: 2}, "b1": {Seed: 3}}
+	candOf := func(keys []string, ownAt int, outputs string) siblingCandidates {
+		c := siblingCandidates{keys: keys, ownAt: ownAt, outputs: []string{outputs},
+			models: []siblingModels{{keys: keys}}}
+		for _, k := range keys {
+			c.problems = append(c.problems, problems[k])
+		}
+		return c
+	}
+	cases := []struct {
+		name          string
+		first, second []string
+		cand          siblingCandidates
+		otherOutputs  string
+	}{
+		{"A first", ownA, ownB, candOf(ownB, 0, "outputs of b"), "outputs of b"},
+		{"B first", ownB, ownA, candOf(ownA, 2, "outputs of a"), "outputs of a"},
+	}
+	for _, tc := range cases {
+		tab := newFitTable()
+		n := len(tc.first)
+		c := tab.claimWith(gk, tc.first, tc.cand, lp, make([]bool, n), make([]host.ModelRef, n), make([]float64, n))
+		if len(c.mine) != n || len(c.wait) != 0 || len(c.outputs) != 1 || c.outputs[0].key != tc.otherOutputs {
+			t.Fatalf("%s: claimed %v (waits %d) and outputs %v; want every own fit and %q", tc.name, c.mine, len(c.wait), c.outputs, tc.otherOutputs)
+		}
+		sib := tc.cand.claimed(c.sibMine, c.sibFits)
+		batch := slices.Concat(sib.keys[:sib.before], pick(tc.first, c.mine), sib.keys[sib.before:])
+		if want := []string{"a1", "a2", "b1"}; !slices.Equal(batch, want) {
+			t.Errorf("%s: batch %v, want %v", tc.name, batch, want)
+		}
+		m := len(tc.second)
+		later := tab.claimWith(gk, tc.second, siblingCandidates{}, lp, make([]bool, m), make([]host.ModelRef, m), make([]float64, m))
+		if len(later.mine) != 0 || len(later.wait) != m {
+			t.Errorf("%s: the second fold claimed %v and waits for %d of %d", tc.name, later.mine, len(later.wait), m)
+		}
+		if _, mine := tab.claimOutputs(gk, tc.otherOutputs); mine {
+			t.Errorf("%s: the second fold's outputs were free", tc.name)
 		}
 	}
 }
