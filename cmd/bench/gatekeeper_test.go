@@ -47,7 +47,7 @@ func TestValidateIsRunsGatekeeper(t *testing.T) {
 		want     []string
 		warnOnly bool // validate passes (with the wanted warnings)
 	}{
-		{name: "clean", want: []string{"ok — 1 dataset(s)"}, warnOnly: true},
+		{name: "clean", want: []string{"ok — 1 dataset,"}, warnOnly: true},
 		{name: "two experiment blocks", tail: `experiment "u" { seed = 2 }`,
 			want: []string{`exp.hcl:17:1: error: Duplicate experiment block`, `experiment "t" is already declared at ` /* dir */, `exp.hcl:1:1`}},
 		{name: "empty metrics", tail: `metrics = []`,
@@ -107,7 +107,7 @@ func TestValidateIsRunsGatekeeper(t *testing.T) {
 			want: []string{`exp.hcl:3:10: error: Missing values without impute`, `d.csv:10:3: column "b" has a missing value (data row 9;`}},
 		{name: "missing values imputed", data: strings.Replace(gateData, "2,3,y", "2,NaN,y", 1),
 			tail: "encoder \"imp\" { type = \"impute\" }\npipeline \"p\" { steps = [\"imp\", \"std\"] }", warnOnly: true,
-			want: []string{"ok — 1 dataset(s), 1 pipeline(s)"}},
+			want: []string{"ok — 1 dataset, 1 pipeline"}},
 		{name: "inf", data: strings.Replace(gateData, "3,4,x", "3,inf,x", 1),
 			want: []string{`exp.hcl:3:10: error: Cannot load dataset`, `d.csv:4:3: column "b" (col 2): not a number: "inf" (infinite or out of range; data row 3) in a column of numbers`}},
 		{name: "-inf", data: strings.Replace(gateData, "3,4,x", "-inf,4,x", 1),
@@ -121,11 +121,11 @@ func TestValidateIsRunsGatekeeper(t *testing.T) {
 				`exp.hcl:3:10: error: Categorical columns without an encoder`, `column(s) "b" hold text, and pipeline "default" (steps std) does not encode them`}},
 		{name: "typo among numbers, one-hot encoded", data: strings.Replace(gateData, "6,7,y", "6,7a,y", 1), warnOnly: true,
 			tail: "encoder \"oh\" { type = \"onehot\" }\npipeline \"p\" { steps = [\"oh\"] }",
-			want: []string{`exp.hcl:3:10: warning: Column of numbers read as categorical`, `d.csv:7:3: column "b" (col 2): mostly numbers, read as categorical: "7a" (data row 6) is not a number, yet 8 of the column's 9 values are: list the column in numeric`, "ok — 1 dataset(s)"}},
+			want: []string{`exp.hcl:3:10: warning: Column of numbers read as categorical`, `d.csv:7:3: column "b" (col 2): mostly numbers, read as categorical: "7a" (data row 6) is not a number, yet 8 of the column's 9 values are: list the column in numeric`, "ok — 1 dataset,"}},
 		{name: "over-long line", data: "a,b,class\n1,2,x\n" + strings.Repeat("1234567,", 1<<20+1) + "\n",
 			want: []string{`exp.hcl:3:10: error: Cannot load dataset`, `d.csv:3: syntax error: line longer than 8388608 bytes`}},
 		{name: "class smaller than folds", data: strings.Replace(gateData, "9,1,x", "9,1,z", 1), warnOnly: true,
-			want: []string{`exp.hcl:13:16: warning: Class smaller than the number of folds`, `the least populated class "z" has only 1 row(s), fewer than folds = 3`, "ok — 1 dataset(s)"}},
+			want: []string{`exp.hcl:13:16: warning: Class smaller than the number of folds`, `the least populated class "z" has only 1 row(s), fewer than folds = 3`, "ok — 1 dataset,"}},
 		{name: "folds smaller than the classes", data: strings.NewReplacer("2,3,y", "2,3,z", "5,6,x", "5,6,z", "8,9,y", "8,9,z").Replace(gateData), folds: 5, warnOnly: true,
 			want: []string{`exp.hcl:13:16: warning: Fold smaller than the number of classes`, `Dataset "d": fold 4 of repeat 0 has 1 test row(s) for 3 classes`,
 				`warning: Class smaller than the number of folds`, `class "y" has only 2 row(s), fewer than folds = 5`}},

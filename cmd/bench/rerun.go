@@ -215,7 +215,7 @@ func rerunVerdict(stdout io.Writer, dir string, diffs []report.Difference, chang
 	if len(diffs) > 0 || changed > 0 {
 		return fmt.Errorf("rerun of %s: %d result difference(s), %d changed input(s)", dir, len(diffs), changed)
 	}
-	fmt.Fprintf(stdout, "rerun of %s: identical results (%d cells; timings not compared)\n", dir, cells)
+	fmt.Fprintf(stdout, "rerun of %s: identical results (%s; timings not compared)\n", dir, plural(cells, "cell"))
 	return runErr
 }
 

@@ -45,7 +45,7 @@ cv { folds = 3 }
 	}
 	stdout.Reset()
 	if err := run(commandContext(t), []string{"rerun", "--quiet", "--plugins", pluginsDir, "-o", again, out}, &stdout, &stderr); err != nil ||
-		!strings.Contains(stdout.String(), "identical results (1 cells") {
+		!strings.Contains(stdout.String(), "identical results (1 cell;") {
 		t.Fatalf("rerun with the --plugins the refusal names: %v\n%s%s", err, stdout.String(), stderr.String())
 	}
 }

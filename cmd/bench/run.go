@@ -464,8 +464,9 @@ func experimentCommand(ctx context.Context, h *host.Host, cmd string, o *options
 // validated writes what bench validate says of a valid experiment: its
 // counts, its codes and, with --plan, the plan of its shards.
 func validated(ctx context.Context, o *options, file string, grid *engine.Grid, stdout io.Writer) error {
-	fmt.Fprintf(stdout, "%s: ok — %d dataset(s), %d pipeline(s), %d learner(s), %d reduction(s): %d cells\n",
-		file, len(grid.Datasets), len(grid.Pipelines), len(grid.Learners), len(grid.Reductions), len(grid.Cells))
+	fmt.Fprintf(stdout, "%s: ok — %s, %s, %s, %s: %s\n", file, plural(len(grid.Datasets), "dataset"),
+		plural(len(grid.Pipelines), "pipeline"), plural(len(grid.Learners), "learner"),
+		plural(len(grid.Reductions), "reduction"), plural(len(grid.Cells), "cell"))
 	writeCodes(stdout, grid.Codes)
 	if o.plan {
 		return writePlan(ctx, grid, o.shards, stdout)
@@ -610,7 +611,7 @@ func (b *begunRun) compute(ctx context.Context, o *options, file string, g *engi
 		lines = startProgressLines(stderr, exp.Name, tick.C, func() time.Duration { return time.Since(start) })
 		opts.Progress = lines.set
 	}
-	what := fmt.Sprintf("%d cells", len(g.Cells))
+	what := plural(len(g.Cells), "cell")
 	if b.spec != nil {
 		what = fmt.Sprintf("shard %s, %d of %d cells", b.spec, len(b.shard.Cells), len(g.Cells))
 	}

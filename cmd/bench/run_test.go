@@ -543,7 +543,7 @@ func TestValidateOK(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, stderr)
 	}
-	if !strings.Contains(stdout, "ok — 3 dataset(s), 1 pipeline(s), 3 learner(s), 1 reduction(s): 15 cells") {
+	if !strings.Contains(stdout, "ok — 3 datasets, 1 pipeline, 3 learners, 1 reduction: 15 cells") {
 		t.Errorf("stdout %q", stdout)
 	}
 }
