@@ -111,17 +111,7 @@ func (ck *checker) classTarget(ds *Dataset) bool {
 	if !ck.canonicalClasses(ds, target) {
 		return false
 	}
-	// Classes in sorted order, as scikit-learn's LabelEncoder.
-	order := make([]int, len(target.Levels))
-	for i := range order {
-		order[i] = i
-	}
-	sort.Slice(order, func(a, b int) bool { return target.Levels[order[a]] < target.Levels[order[b]] })
-	index := make([]int, len(target.Levels))
-	for k, code := range order {
-		ds.Classes = append(ds.Classes, target.Levels[code])
-		index[code] = k
-	}
+	index := ck.classIndex(ds, target)
 	ds.Labels = make([]int, t.NumRows)
 	for i, code := range target.Codes {
 		if code < 0 {
@@ -141,6 +131,45 @@ func (ck *checker) classTarget(ds *Dataset) bool {
 	}
 	ds.Features = encode.NewFrame(t, map[string]bool{c.Target: true})
 	return true
+}
+
+// classIndex sets the dataset's classes from its target column: the
+// levels some row holds, in sorted order, as scikit-learn's LabelEncoder
+// (fitted on the rows) has them. A level no row holds (an ARFF nominal
+// value declared and never used) is left out, with a warning: kept, it
+// would be a class of every binary problem with no rows. It returns each
+// level's class index (−1 for a level left out).
+func (ck *checker) classIndex(ds *Dataset, target *data.Column) []int {
+	rows := make([]int, len(target.Levels))
+	for _, code := range target.Codes {
+		if code >= 0 {
+			rows[code]++
+		}
+	}
+	var order []int
+	var absent []string
+	for code, n := range rows {
+		if n > 0 {
+			order = append(order, code)
+		} else {
+			absent = append(absent, target.Levels[code])
+		}
+	}
+	sort.Slice(order, func(a, b int) bool { return target.Levels[order[a]] < target.Levels[order[b]] })
+	index := make([]int, len(target.Levels))
+	for code := range index {
+		index[code] = -1
+	}
+	for k, code := range order {
+		ds.Classes = append(ds.Classes, target.Levels[code])
+		index[code] = k
+	}
+	if len(absent) > 0 {
+		c := ds.Config
+		ck.warnf(targetRange(c), "Declared class with no rows", "Dataset %q: the target column %q declares %d class(es) no row holds (%s): left out of the classes, as scikit-learn's LabelEncoder, fitted on the rows, leaves them.",
+			c.Name, c.Target, len(absent), safetext.Few(absent, safetext.Listed, safetext.Excerpt))
+	}
+	return index
 }
 
 // labelTargets reads the 0/1 label columns of a multi-label dataset, named
