@@ -38,8 +38,8 @@ var fuzzData = map[string]string{
 // whose labels are classes, whose cells are numbered in order, and which
 // resolving again gives cell for cell. Seeds: every experiment of the
 // adversarial corpus that names only the files above. Sources that would
-// only be slow (range(), grids of more than 256 combinations, files outside
-// the data directory) are skipped.
+// only be slow (range(), grids of more than 256 combinations or tuning
+// candidates, files outside the data directory) are skipped.
 func FuzzResolve(f *testing.F) {
 	dir := f.TempDir()
 	for name, text := range fuzzData {
@@ -161,7 +161,7 @@ func within(exp *config.Experiment, dir string) bool {
 }
 
 // combinations bounds the number of cells of exp: the product of the
-// list lengths of its parameters.
+// list lengths of its parameters, and of the candidates tuning draws.
 func combinations(exp *config.Experiment) int {
 	n := 1
 	count := func(params map[string]config.Param) {
@@ -174,6 +174,9 @@ func combinations(exp *config.Experiment) int {
 	}
 	for _, l := range exp.Learners {
 		count(l.Params)
+		if l.Tune != nil && l.Tune.NIter > 1 {
+			n = min(n*l.Tune.NIter, 1<<20) // random or halving candidates drawn
+		}
 	}
 	for _, r := range exp.Reductions {
 		count(r.Params)
