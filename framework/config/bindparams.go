@@ -3,7 +3,9 @@ package config
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -70,6 +72,32 @@ func (rd *Reduction) BindParams(specs []param.ParamSpec) (*BoundParams, hcl.Diag
 	}
 	sets, varied := Expand(rd.Params, specs)
 	return &BoundParams{Sets: sets, Varied: varied}, nil
+}
+
+// BindOptions binds the options of encoder block e to specs, its
+// encoder type's: each takes one value (encoder options do not expand
+// into a grid), and each is checked (CheckParams). It returns the
+// options with the defaults of specs (nil after an error) and the
+// diagnostics.
+func (e *Encoder) BindOptions(specs []param.ParamSpec) (param.Params, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
+	params := param.Params{}
+	for _, n := range slices.Sorted(maps.Keys(e.Options)) {
+		p := e.Options[n]
+		params[n] = p.Value
+		for _, spec := range specs {
+			if spec.Name == n && spec.Type.Scalar() && p.Value.Kind() == param.ListValue {
+				diags = append(diags, paramError(p.Range, "Invalid encoder option", "Encoder %q: %s takes one value; encoder options do not expand into a grid (declare one encoder per value and a pipeline for each).", e.Name, n))
+			}
+		}
+	}
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	if diags := CheckParams(specs, e.Options, "encoder "+e.Name); diags.HasErrors() {
+		return nil, diags
+	}
+	return param.WithDefaults(specs, params), nil
 }
 
 // fewParamSets is nil when the parameter lists of a learner or reduction
