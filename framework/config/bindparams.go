@@ -187,12 +187,11 @@ func ParamSets(params map[string]Param, specs []param.ParamSpec, limit int) (int
 	n := 1
 	var lists []string
 	for _, name := range names {
-		v := params[name].Value
-		s, known := param.LookupSpec(specs, name)
-		if v.Kind() != param.ListValue || !known || !s.Type.Scalar() {
+		values, list := gridValues(params, specs, name)
+		if !list {
 			continue
 		}
-		k := len(v.Elems())
+		k := len(values)
 		lists = append(lists, fmt.Sprintf("%s %d", name, k))
 		if k > 0 && n > limit/k {
 			n = limit + 1
@@ -201,6 +200,19 @@ func ParamSets(params map[string]Param, specs []param.ParamSpec, limit int) (int
 		}
 	}
 	return n, strings.Join(lists, " × ")
+}
+
+// gridValues returns the values parameter n of params takes across the
+// parameter sets, and whether they are a list's elements: a list given
+// for a parameter of a scalar type is a list of choices; any other value,
+// a list-typed parameter's list (a code matrix) or an unknown name's
+// included, is one value.
+func gridValues(params map[string]Param, specs []param.ParamSpec, n string) ([]param.Value, bool) {
+	v := params[n].Value
+	if s, known := param.LookupSpec(specs, n); v.Kind() == param.ListValue && known && s.Type.Scalar() {
+		return v.Elems(), true
+	}
+	return []param.Value{v}, false
 }
 
 // Expand returns every combination of the list-valued parameters of a
@@ -216,11 +228,8 @@ func Expand(params map[string]Param, specs []param.ParamSpec) ([]param.Params, m
 	sort.Strings(names)
 	out := []param.Params{{}}
 	for _, n := range names {
-		v := params[n].Value
-		choices := []param.Value{v}
-		s, known := param.LookupSpec(specs, n)
-		if v.Kind() == param.ListValue && known && s.Type.Scalar() {
-			choices = v.Elems()
+		choices, list := gridValues(params, specs, n)
+		if list {
 			varied[n] = true
 		}
 		if params[n].Dist != nil {
