@@ -79,7 +79,7 @@ func (t *Table) LabelColumn(name string) ([]float64, error) {
 	col, ok := t.Lookup(name)
 	switch {
 	case !ok:
-		return nil, &LabelColumnError{Name: name, Row: -1, Columns: t.columnNames(), Err: ErrUnknownColumn}
+		return nil, &LabelColumnError{Name: name, Row: -1, Columns: t.ColumnNames(), Err: ErrUnknownColumn}
 	case strings.IndexFunc(name, unicode.IsControl) >= 0:
 		return nil, &LabelColumnError{Name: name, Row: -1, Err: ErrLabelName}
 	case strings.IndexFunc(name, safetext.Hidden) >= 0:
@@ -94,15 +94,6 @@ func (t *Table) LabelColumn(name string) ([]float64, error) {
 		vals[i] = v
 	}
 	return vals, nil
-}
-
-// columnNames returns the names of t's columns in file order.
-func (t *Table) columnNames() []string {
-	var names []string
-	for _, col := range t.Columns {
-		names = append(names, col.Name)
-	}
-	return names
 }
 
 // labelValue returns the value of row i of label column col: 1 for 1

@@ -102,7 +102,7 @@ func (ck *checker) classTarget(ds *Dataset) bool {
 	c, t := ds.Config, ds.Table
 	target, ok := t.Lookup(c.Target)
 	if !ok {
-		ck.unknownTarget(c, columnNames(t))
+		ck.unknownTarget(c, t.ColumnNames())
 		return false
 	}
 	if !ck.canonicalClasses(ds, target) {
@@ -152,7 +152,7 @@ func (ck *checker) labelTargets(ds *Dataset) bool {
 			}
 		}
 		if len(names) == 0 {
-			ck.errorf(c.DeclRange, "No label columns", "Dataset %q has no column starting with %q; its columns are: %s.", c.Name, c.LabelsPrefix, safetext.Few(columnNames(t), safetext.Listed, nil))
+			ck.errorf(c.DeclRange, "No label columns", "Dataset %q has no column starting with %q; its columns are: %s.", c.Name, c.LabelsPrefix, safetext.Few(t.ColumnNames(), safetext.Listed, nil))
 			return false
 		}
 	}
@@ -199,14 +199,6 @@ func (ck *checker) labelColumnError(ds *Dataset, err error) {
 	default:
 		ck.errorf(c.DeclRange, "Invalid label name", "Dataset %q: %v.", c.Name, err)
 	}
-}
-
-func columnNames(t *data.Table) []string {
-	var names []string
-	for _, col := range t.Columns {
-		names = append(names, col.Name)
-	}
-	return names
 }
 
 // testError reports err, the failure of dataset c's test file
