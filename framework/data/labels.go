@@ -31,10 +31,10 @@ type LabelColumnError struct {
 	// (ErrLabelValue); −1 when the column's name is at fault.
 	Row int
 	// Value is that value: a number's shortest form in a numeric
-	// column, the text as the file holds it in another ("" when Missing).
-	Value   string
-	Missing bool
-	Numeric bool
+	// column (Numeric), the text as the file holds it in another; ""
+	// when the row has no value (Missing).
+	Value            string
+	Missing, Numeric bool
 	// Columns are the table's columns (ErrUnknownColumn).
 	Columns []string
 	Err     error
