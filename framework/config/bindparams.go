@@ -3,7 +3,9 @@ package config
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -70,6 +72,32 @@ func (rd *Reduction) BindParams(specs []param.ParamSpec) (*BoundParams, hcl.Diag
 	}
 	sets, varied := Expand(rd.Params, specs)
 	return &BoundParams{Sets: sets, Varied: varied}, nil
+}
+
+// BindOptions binds the options of encoder block e to specs, its
+// encoder type's: each takes one value (encoder options do not expand
+// into a grid), and each is checked (CheckParams). It returns the
+// options with the defaults of specs (nil after an error) and the
+// diagnostics.
+func (e *Encoder) BindOptions(specs []param.ParamSpec) (param.Params, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
+	params := param.Params{}
+	for _, n := range slices.Sorted(maps.Keys(e.Options)) {
+		p := e.Options[n]
+		params[n] = p.Value
+		for _, spec := range specs {
+			if spec.Name == n && spec.Type.Scalar() && p.Value.Kind() == param.ListValue {
+				diags = append(diags, paramError(p.Range, "Invalid encoder option", "Encoder %q: %s takes one value; encoder options do not expand into a grid (declare one encoder per value and a pipeline for each).", e.Name, n))
+			}
+		}
+	}
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	if diags := CheckParams(specs, e.Options, "encoder "+e.Name); diags.HasErrors() {
+		return nil, diags
+	}
+	return param.WithDefaults(specs, params), nil
 }
 
 // fewParamSets is nil when the parameter lists of a learner or reduction
@@ -159,12 +187,11 @@ func ParamSets(params map[string]Param, specs []param.ParamSpec, limit int) (int
 	n := 1
 	var lists []string
 	for _, name := range names {
-		v := params[name].Value
-		s, known := param.LookupSpec(specs, name)
-		if v.Kind() != param.ListValue || !known || !s.Type.Scalar() {
+		values, list := gridValues(params, specs, name)
+		if !list {
 			continue
 		}
-		k := len(v.Elems())
+		k := len(values)
 		lists = append(lists, fmt.Sprintf("%s %d", name, k))
 		if k > 0 && n > limit/k {
 			n = limit + 1
@@ -173,6 +200,19 @@ func ParamSets(params map[string]Param, specs []param.ParamSpec, limit int) (int
 		}
 	}
 	return n, strings.Join(lists, " × ")
+}
+
+// gridValues returns the values parameter n of params takes across the
+// parameter sets, and whether they are a list's elements: a list given
+// for a parameter of a scalar type is a list of choices; any other value,
+// a list-typed parameter's list (a code matrix) or an unknown name's
+// included, is one value.
+func gridValues(params map[string]Param, specs []param.ParamSpec, n string) ([]param.Value, bool) {
+	v := params[n].Value
+	if s, known := param.LookupSpec(specs, n); v.Kind() == param.ListValue && known && s.Type.Scalar() {
+		return v.Elems(), true
+	}
+	return []param.Value{v}, false
 }
 
 // Expand returns every combination of the list-valued parameters of a
@@ -188,11 +228,8 @@ func Expand(params map[string]Param, specs []param.ParamSpec) ([]param.Params, m
 	sort.Strings(names)
 	out := []param.Params{{}}
 	for _, n := range names {
-		v := params[n].Value
-		choices := []param.Value{v}
-		s, known := param.LookupSpec(specs, n)
-		if v.Kind() == param.ListValue && known && s.Type.Scalar() {
-			choices = v.Elems()
+		choices, list := gridValues(params, specs, n)
+		if list {
 			varied[n] = true
 		}
 		if params[n].Dist != nil {

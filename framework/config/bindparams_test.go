@@ -145,3 +145,54 @@ func TestParamSets(t *testing.T) {
 		}
 	}
 }
+
+// TestEncoderBindOptions: an encoder's options are checked against its
+// type's specs (one value each: a list for a scalar option is an error
+// at the option, in the order of the names; then CheckParams), and come
+// back with the specs' defaults.
+func TestEncoderBindOptions(t *testing.T) {
+	specs := []param.ParamSpec{
+		{Name: "buckets", Type: param.IntegerParam, Default: param.Number(1024)},
+		{Name: "alternate_sign", Type: param.BoolParam, Default: param.Bool(false)},
+	}
+	at := func(line int) hcl.Range {
+		return hcl.Range{Filename: "exp.hcl", Start: hcl.Pos{Line: line, Column: 13}}
+	}
+	list := param.List(param.Number(8), param.Number(16))
+	for _, tc := range []struct {
+		name    string
+		options map[string]Param
+		want    string
+	}{
+		{"defaults", nil, "alternate_sign=false buckets=1024"},
+		{"set", map[string]Param{"buckets": {Value: param.Number(64), Range: at(5)}}, "alternate_sign=false buckets=64"},
+		{"a list", map[string]Param{"buckets": {Value: list, Range: at(5)}, "alternate_sign": {Value: param.List(param.Bool(true)), Range: at(4)}},
+			`exp.hcl:4:13: Invalid encoder option: Encoder "hash": alternate_sign takes one value; encoder options do not expand into a grid (declare one encoder per value and a pipeline for each).` + "\n" +
+				`exp.hcl:5:13: Invalid encoder option: Encoder "hash": buckets takes one value; encoder options do not expand into a grid (declare one encoder per value and a pipeline for each).`},
+		{"unknown", map[string]Param{"bucket": {Value: param.Number(64), Range: at(5), NameRange: at(5)}},
+			`exp.hcl:5:13: Unknown parameter: encoder hash has no parameter "bucket" (did you mean "buckets"?); its parameters are: buckets, alternate_sign.`},
+		{"a wrong type", map[string]Param{"buckets": {Value: param.String("many"), Range: at(5)}},
+			`exp.hcl:5:13: Invalid parameter value: encoder hash: buckets must be a number, not string.`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := &Encoder{Name: "hash", Type: "hash", Options: tc.options}
+			params, diags := e.BindOptions(specs)
+			var got []string
+			for _, d := range diags {
+				got = append(got, fmt.Sprintf("%s:%d:%d: %s: %s", d.Subject.Filename, d.Subject.Start.Line, d.Subject.Start.Column, d.Summary, d.Detail))
+			}
+			if params != nil {
+				for _, n := range []string{"alternate_sign", "buckets"} {
+					got = append(got, n+"="+params[n].String())
+				}
+			}
+			sep := "\n"
+			if params != nil {
+				sep = " "
+			}
+			if s := strings.Join(got, sep); s != tc.want || (params == nil) != diags.HasErrors() {
+				t.Errorf("BindOptions:\n%s\nwant\n%s", s, tc.want)
+			}
+		})
+	}
+}

@@ -123,6 +123,15 @@ func (t *Table) Lookup(name string) (*Column, bool) {
 	return nil, false
 }
 
+// ColumnNames returns the names of t's columns in file order.
+func (t *Table) ColumnNames() []string {
+	var names []string
+	for _, col := range t.Columns {
+		names = append(names, col.Name)
+	}
+	return names
+}
+
 // Options controls how a file is read. The zero value reads a
 // comma-separated file, infers column types and treats only empty fields
 // (and '?' in ARFF) as missing.

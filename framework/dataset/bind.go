@@ -2,12 +2,9 @@ package dataset
 
 import (
 	"errors"
-	"math"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
-	"unicode"
 
 	"github.com/hashicorp/hcl/v2"
 	"gonum.org/v1/gonum/mat"
@@ -105,7 +102,7 @@ func (ck *checker) classTarget(ds *Dataset) bool {
 	c, t := ds.Config, ds.Table
 	target, ok := t.Lookup(c.Target)
 	if !ok {
-		ck.unknownTarget(c, columnNames(t))
+		ck.unknownTarget(c, t.ColumnNames())
 		return false
 	}
 	if !ck.canonicalClasses(ds, target) {
@@ -184,7 +181,7 @@ func (ck *checker) labelTargets(ds *Dataset) bool {
 			}
 		}
 		if len(names) == 0 {
-			ck.errorf(c.DeclRange, "No label columns", "Dataset %q has no column starting with %q; its columns are: %s.", c.Name, c.LabelsPrefix, safetext.Few(columnNames(t), safetext.Listed, nil))
+			ck.errorf(c.DeclRange, "No label columns", "Dataset %q has no column starting with %q; its columns are: %s.", c.Name, c.LabelsPrefix, safetext.Few(t.ColumnNames(), safetext.Listed, nil))
 			return false
 		}
 	}
@@ -196,28 +193,15 @@ func (ck *checker) labelTargets(ds *Dataset) bool {
 	ds.LabelMatrix = mat.NewDense(t.NumRows, len(names), nil)
 	exclude := map[string]bool{}
 	for k, name := range names {
-		col, ok := t.Lookup(name)
-		if !ok {
-			ck.errorf(c.DeclRange, "Unknown column", "Dataset %q has no label column %s; its columns are: %s.", c.Name, safetext.Show(name), safetext.Few(columnNames(t), safetext.Listed, nil))
-			return false
-		}
-		if strings.IndexFunc(name, unicode.IsControl) >= 0 {
-			ck.errorf(c.DeclRange, "Invalid label name", "Dataset %q: label column %s holds a control character; tables, plots and file names cannot show it: rename the column.", c.Name, safetext.Show(name))
-			return false
-		}
-		if i := strings.IndexFunc(name, safetext.Hidden); i >= 0 {
-			ck.errorf(c.DeclRange, "Invalid label name", "Dataset %q: label column %s holds a bidi control or other invisible (default-ignorable) character (U+%04X); it would show as another name than the file holds: rename the column.", c.Name, safetext.ShowASCII(name), []rune(name[i:])[0])
+		vals, err := t.LabelColumn(name)
+		if err != nil {
+			ck.labelColumnError(ds, err)
 			return false
 		}
 		exclude[name] = true
 		ds.Classes = append(ds.Classes, name)
 		set := 0
-		for i := 0; i < t.NumRows; i++ {
-			v, text := labelValue(col, i)
-			if v != 0 && v != 1 {
-				ck.errorf(c.PathRange, "Invalid label value", "Dataset %q: %s data row %d: label column %s holds %s; a label column must hold 0 or 1 (or true or false).", c.Name, ds.Locate(i, name), i+1, safetext.Show(name), text)
-				return false
-			}
+		for i, v := range vals {
 			ds.LabelMatrix.Set(i, k, v)
 			set += int(v)
 		}
@@ -230,40 +214,20 @@ func (ck *checker) labelTargets(ds *Dataset) bool {
 	return true
 }
 
-// labelValue returns the value of row i of label column col: 1 for 1
-// (1.0, ...) and true, 0 for 0 and false, in any case; NaN otherwise,
-// with text, the value as the file holds it, for an error message.
-func labelValue(col *data.Column, i int) (float64, string) {
-	if col.Kind == data.Numeric {
-		v := col.Num[i]
-		if v != v {
-			return v, "no value"
-		}
-		return v, strconv.FormatFloat(v, 'g', -1, 64)
+// labelColumnError reports err, a *data.LabelColumnError of a label
+// column of multi-label dataset ds: a value at its row in the file, a
+// column's name at the dataset block.
+func (ck *checker) labelColumnError(ds *Dataset, err error) {
+	c := ds.Config
+	le := (*data.LabelColumnError)(nil)
+	switch {
+	case errors.Is(err, data.ErrUnknownColumn):
+		ck.errorf(c.DeclRange, "Unknown column", "Dataset %q has %v.", c.Name, err)
+	case errors.As(err, &le) && errors.Is(err, data.ErrLabelValue):
+		ck.errorf(c.PathRange, "Invalid label value", "Dataset %q: %s data row %d: %v.", c.Name, ds.Locate(le.Row, le.Name), le.Row+1, err)
+	default:
+		ck.errorf(c.DeclRange, "Invalid label name", "Dataset %q: %v.", c.Name, err)
 	}
-	code := col.Codes[i]
-	if code < 0 {
-		return math.NaN(), "no value"
-	}
-	s := col.Levels[code]
-	switch t := strings.TrimSpace(s); {
-	case strings.EqualFold(t, "true"):
-		return 1, s
-	case strings.EqualFold(t, "false"):
-		return 0, s
-	}
-	if v, err := strconv.ParseFloat(strings.TrimSpace(s), 64); err == nil && (v == 0 || v == 1) {
-		return v, s
-	}
-	return math.NaN(), safetext.Excerpt(s)
-}
-
-func columnNames(t *data.Table) []string {
-	var names []string
-	for _, col := range t.Columns {
-		names = append(names, col.Name)
-	}
-	return names
 }
 
 // testError reports err, the failure of dataset c's test file

@@ -259,21 +259,7 @@ func (ck *checker) summaryRowNames(d *Dataset, classes []string) {
 // spellings lists classes with their spellings and where each first
 // occurs, at most maxSpellings spellings in all.
 func (ck *checker) spellings(d *Dataset, classes []data.ClassMerge) string {
-	var parts []string
-	shown := 0
-	for k, m := range classes {
-		if shown >= maxSpellings {
-			parts = append(parts, fmt.Sprintf("and %d more", len(classes)-k))
-			break
-		}
-		var sp []string
-		for _, s := range m.Spellings {
-			sp = append(sp, fmt.Sprintf("%s (%s)", safetext.Excerpt(s.Text), ck.spellingAt(d, s)))
-			shown++
-		}
-		parts = append(parts, fmt.Sprintf("%s from %s", safetext.Excerpt(m.Class), strings.Join(sp, ", ")))
-	}
-	return strings.Join(parts, "; ")
+	return ck.spellingList(d, classes, safetext.Excerpt, true)
 }
 
 // asciiSpellings lists groups of spellings that read as one, each
@@ -281,6 +267,13 @@ func (ck *checker) spellings(d *Dataset, classes []data.ClassMerge) string {
 // "cafe\u0301"), with where each first occurs, at most maxSpellings
 // spellings in all.
 func (ck *checker) asciiSpellings(d *Dataset, groups []data.ClassMerge) string {
+	return ck.spellingList(d, groups, safetext.ShowASCII, false)
+}
+
+// spellingList lists groups of spellings, each shown by show with where
+// it first occurs, at most maxSpellings spellings in all; a group is
+// named by its class ("1 from ...") when named.
+func (ck *checker) spellingList(d *Dataset, groups []data.ClassMerge, show func(string) string, named bool) string {
 	var parts []string
 	shown := 0
 	for k, g := range groups {
@@ -290,10 +283,14 @@ func (ck *checker) asciiSpellings(d *Dataset, groups []data.ClassMerge) string {
 		}
 		var sp []string
 		for _, s := range g.Spellings {
-			sp = append(sp, fmt.Sprintf("%s (%s)", safetext.ShowASCII(s.Text), ck.spellingAt(d, s)))
+			sp = append(sp, fmt.Sprintf("%s (%s)", show(s.Text), ck.spellingAt(d, s)))
 			shown++
 		}
-		parts = append(parts, strings.Join(sp, ", "))
+		part := strings.Join(sp, ", ")
+		if named {
+			part = fmt.Sprintf("%s from %s", show(g.Class), part)
+		}
+		parts = append(parts, part)
 	}
 	return strings.Join(parts, "; ")
 }

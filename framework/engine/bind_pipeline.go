@@ -9,7 +9,6 @@ import (
 
 	"github.com/polyclass/polyclass/framework/config"
 	"github.com/polyclass/polyclass/framework/encode"
-	"github.com/polyclass/polyclass/framework/param"
 	"github.com/polyclass/polyclass/framework/suggest"
 )
 
@@ -50,25 +49,12 @@ func (ck *checker) encoderStep(e *config.Encoder) encode.Step {
 		ck.errorf(e.TypeRange, "Unknown encoder type", "Encoder %q has type %q%s; the types are: %s.", e.Name, e.Type, suggest.DidYouMean(e.Type, names), strings.Join(names, ", "))
 		return nil
 	}
-	params := param.Params{}
-	listed := false
-	for n, p := range e.Options {
-		params[n] = p.Value
-		for _, spec := range kind.Options {
-			if spec.Name == n && spec.Type.Scalar() && p.Value.Kind() == param.ListValue {
-				ck.errorf(p.Range, "Invalid encoder option", "Encoder %q: %s takes one value; encoder options do not expand into a grid (declare one encoder per value and a pipeline for each).", e.Name, n)
-				listed = true
-			}
-		}
-	}
-	if listed {
-		return nil
-	}
-	if diags := config.CheckParams(kind.Options, e.Options, "encoder "+e.Name); diags.HasErrors() {
+	params, diags := e.BindOptions(kind.Options)
+	if params == nil {
 		ck.diags = append(ck.diags, diags...)
 		return nil
 	}
-	step, err := kind.New(param.WithDefaults(kind.Options, params))
+	step, err := kind.New(params)
 	if err != nil {
 		ck.errorf(e.DeclRange, "Invalid encoder", "Encoder %q: %v", e.Name, err)
 		return nil

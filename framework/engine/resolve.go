@@ -71,10 +71,11 @@ type ResolveOptions struct {
 // data.Load, its checks, its folds by cv.Plan.Assign), bindPipeline
 // in bind_pipeline.go, bindLearner in bind_learner.go, bindReduction in
 // bind_reduction.go, bindOutput in bind_output.go. A learner's and a
-// reduction's parameters bind in one call to the package that reads them
-// (config.Learner.BindParams, config.Reduction.BindParams: their checks,
-// a tune block's budget, their parameter sets); an encoder's options are
-// checked by config.CheckParams. The plugins' start-up, and the choice of the
+// reduction's parameters, and an encoder's options, bind in one call to
+// the package that reads them (config.Learner.BindParams,
+// config.Reduction.BindParams: their checks, a tune block's budget, their
+// parameter sets; config.Encoder.BindOptions: one value each, their
+// checks, the defaults). The plugins' start-up, and the choice of the
 // plugin of a reduction that names none, are the host's (host.Picker,
 // which holds what the plugins offer); bind_plugin.go reports what they
 // meet. The pure grid checks are in gridcheck.go and
