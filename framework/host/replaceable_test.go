@@ -162,21 +162,29 @@ func (o ownedInfo) Sys() any { return o.st }
 // another user (A16, A16b), a link in a directory others may write
 // (A18, and A20 for a --plugins directory that is a link), a link of
 // another user in a sticky directory, a directory writable by another
-// group. Sticky directories (as /tmp) with entries of the user, link
-// chains that stay safe, bench's own group and ".." pass.
+// group; and, for a script, the same of its interpreter. Sticky
+// directories (as /tmp) with entries of the user, link chains that stay
+// safe, bench's own group, ".." and #!/usr/bin/env pass.
 func TestReplaceableWalk(t *testing.T) {
 	const other = 12345
 	const tail = ", or move the plugin to a directory that only you and root can write"
 	bin := "bench-plugin-x"
-	mk := func(t *testing.T, root string, dirs map[string]os.FileMode, files []string, fmode os.FileMode, links map[string]string) {
+	mk := func(t *testing.T, root string, dirs map[string]os.FileMode, files []string, fmode os.FileMode, shebang string, links map[string]string) {
 		t.Helper()
 		for _, d := range sortedKeys(dirs) {
 			if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
 				t.Fatal(err)
 			}
 		}
-		for _, f := range files {
-			if err := os.WriteFile(filepath.Join(root, f), []byte("#!/bin/sh\n"), 0o755); err != nil {
+		if shebang == "" {
+			shebang = "/bin/sh"
+		}
+		for i, f := range files {
+			text := "#!" + strings.ReplaceAll(shebang, "{ROOT}", root) + "\n"
+			if i > 0 {
+				text = "\x7fELF" // the interpreter: a binary
+			}
+			if err := os.WriteFile(filepath.Join(root, f), []byte(text), 0o755); err != nil {
 				t.Fatal(err)
 			}
 			if fmode != 0 {
@@ -197,11 +205,14 @@ func TestReplaceableWalk(t *testing.T) {
 		dirs  map[string]os.FileMode
 		files []string
 		fmode os.FileMode // of the files, 0755 if 0
-		links map[string]string
-		path  string
-		gives []string // paths given to uid other
-		group []string // paths given to group other
-		want  string
+		// shebang is the interpreter (and arguments) of the first file,
+		// a script; /bin/sh if empty; the other files are binaries.
+		shebang string
+		links   map[string]string
+		path    string
+		gives   []string // paths given to uid other
+		group   []string // paths given to group other
+		want    string
 	}{
 		{name: "ancestor 0777 without the sticky bit (A15)",
 			dirs: map[string]os.FileMode{"ww": 0o777, "ww/pd": 0o755}, files: []string{"ww/pd/" + bin}, path: "ww/pd/" + bin,
@@ -249,6 +260,22 @@ func TestReplaceableWalk(t *testing.T) {
 			dirs: map[string]os.FileMode{"pd": 0o775}, files: []string{"pd/" + bin}, path: "pd/" + bin},
 		{name: "dot-dot on the way",
 			dirs: map[string]os.FileMode{"pd": 0o755, "q": 0o755}, files: []string{"pd/" + bin}, path: "q/../pd/./" + bin},
+		{name: "script whose interpreter is in a 0777 directory",
+			dirs: map[string]os.FileMode{"pd": 0o755, "ww": 0o777}, files: []string{"pd/" + bin, "ww/python"}, shebang: "{ROOT}/ww/python -u", path: "pd/" + bin,
+			want: "the interpreter {ROOT}/ww/python of {ROOT}/pd/bench-plugin-x: the interpreter directory {ROOT}/ww is writable by every user without the sticky bit (owner {ME}, mode 0777): any local user could replace python; chmod o-w {ROOT}/ww" + tail},
+		{name: "script whose interpreter is another user's",
+			dirs: map[string]os.FileMode{"pd": 0o755, "py": 0o755}, files: []string{"pd/" + bin, "py/python"}, shebang: "{ROOT}/py/python", path: "pd/" + bin, gives: []string{"py/python"},
+			want: "the interpreter {ROOT}/py/python of {ROOT}/pd/bench-plugin-x: {ROOT}/py/python is owned by {OTHER}, not by root or you ({ME}): its owner could change the program bench runs; chown {MEC} {ROOT}/py/python" + tail},
+		{name: "script whose interpreter is a link in a 0777 directory",
+			dirs: map[string]os.FileMode{"pd": 0o755, "ww": 0o777}, files: []string{"pd/" + bin}, shebang: "{ROOT}/ww/py", links: map[string]string{"ww/py": "/bin/sh"}, path: "pd/" + bin,
+			want: "the interpreter {ROOT}/ww/py of {ROOT}/pd/bench-plugin-x: the directory {ROOT}/ww, on the way to {ROOT}/ww/py, is writable by every user without the sticky bit (owner {ME}, mode 0777): any local user could replace py; chmod o-w {ROOT}/ww" + tail},
+		{name: "script whose interpreter is missing from a 0777 directory",
+			dirs: map[string]os.FileMode{"pd": 0o755, "ww": 0o777}, files: []string{"pd/" + bin}, shebang: "{ROOT}/ww/python", path: "pd/" + bin,
+			want: "the interpreter {ROOT}/ww/python of {ROOT}/pd/bench-plugin-x: the interpreter directory {ROOT}/ww is writable by every user without the sticky bit (owner {ME}, mode 0777): any local user could replace python; chmod o-w {ROOT}/ww" + tail},
+		{name: "script whose interpreter is missing (the start explains it)",
+			dirs: map[string]os.FileMode{"pd": 0o755}, files: []string{"pd/" + bin}, shebang: "{ROOT}/pd/python4", path: "pd/" + bin},
+		{name: "script run by env",
+			dirs: map[string]os.FileMode{"pd": 0o755}, files: []string{"pd/" + bin}, shebang: "/usr/bin/env python3", path: "pd/" + bin},
 		{name: "a loop of links",
 			dirs: map[string]os.FileMode{"pd": 0o755}, links: map[string]string{"pd/a": "b", "pd/b": "a"}, path: "pd/a",
 			want: "plugin binary {ROOT}/pd/a: more than 40 links on the way (a loop?)"},
@@ -261,7 +288,7 @@ func TestReplaceableWalk(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			root := t.TempDir()
 			chmod(t, root, 0o755)
-			mk(t, root, c.dirs, c.files, c.fmode, c.links)
+			mk(t, root, c.dirs, c.files, c.fmode, c.shebang, c.links)
 			var gives []give
 			for _, p := range c.gives {
 				gives = append(gives, give{filepath.Join(root, p), other, -1})

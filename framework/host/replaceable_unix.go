@@ -3,7 +3,9 @@
 package host
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/user"
@@ -53,14 +55,74 @@ func (t trust) check(path string) error {
 	return t.checkWith(abs, path, os.Lstat)
 }
 
-// checkWith checks the absolute path abs, named path in messages, with lstat.
+// maxInterpreters bounds the interpreters checked after a script: a
+// script's interpreter may be a script itself (Linux runs 4 levels).
+const maxInterpreters = 4
+
+// checkWith checks the absolute path abs, named path in messages, with
+// lstat; then, when the binary is a script (#!), its interpreter, the
+// program the kernel runs: a Python plugin's python in a directory
+// others may write is as replaceable as the plugin. An interpreter found
+// on PATH (#!/usr/bin/env python3) is checked as env only.
 func (t trust) checkWith(abs, path string, lstat func(string) (fs.FileInfo, error)) error {
-	w := walk{trust: t, lstat: lstat, target: path, dir: "/"}
+	real, err := t.walkTo(abs, path, "plugin", lstat)
+	for range maxInterpreters {
+		if err != nil {
+			return err
+		}
+		interp := interpreter(real)
+		if interp == "" {
+			return nil
+		}
+		var next string
+		next, err = t.walkTo(interp, interp, "interpreter", lstat)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil // where no one else may make it: the start says it is missing
+		}
+		if err != nil {
+			err = fmt.Errorf("the interpreter %s of %s: %w", interp, real, err)
+		}
+		real = next
+	}
+	if err == nil && interpreter(real) != "" {
+		err = fmt.Errorf("plugin binary %s: more than %d interpreters of scripts", path, maxInterpreters)
+	}
+	return err
+}
+
+// walkTo checks the absolute path abs, named path in messages, with
+// lstat, and returns the binary's path with its links resolved; kind
+// names the binary's directory in messages ("the plugin directory").
+func (t trust) walkTo(abs, path, kind string, lstat func(string) (fs.FileInfo, error)) (string, error) {
+	w := walk{trust: t, lstat: lstat, target: path, kind: kind, dir: "/"}
 	var err error
 	if w.dirInfo, err = lstat(w.dir); err != nil {
-		return fmt.Errorf("plugin binary: %w", err)
+		return "", fmt.Errorf("plugin binary: %w", err)
 	}
 	return w.run(splitPath(abs))
+}
+
+// interpreter returns the interpreter a script at path names on its #!
+// line, "" for none (a binary, a file that cannot be read, a relative
+// interpreter, which the kernel resolves from the working directory).
+func interpreter(path string) string {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	head := make([]byte, 256)
+	n, _ := io.ReadFull(f, head)
+	line, _, _ := strings.Cut(string(head[:n]), "\n")
+	rest, ok := strings.CutPrefix(line, "#!")
+	if !ok {
+		return ""
+	}
+	fields := strings.Fields(rest)
+	if len(fields) == 0 || !filepath.IsAbs(fields[0]) {
+		return ""
+	}
+	return fields[0]
 }
 
 // walk is the state of one check: the directory reached (a real path,
@@ -69,49 +131,57 @@ type walk struct {
 	trust
 	lstat   func(string) (fs.FileInfo, error)
 	target  string      // the path the check was asked about, for messages
+	kind    string      // "plugin" or "interpreter", for messages
 	dir     string      // the directory reached
 	dirInfo fs.FileInfo // its Lstat
 	links   int         // links followed so far
 }
 
-// run takes the components todo one at a time from w.dir.
-func (w *walk) run(todo []string) error {
+// run takes the components todo one at a time from w.dir, and returns
+// the binary's path, its links resolved.
+func (w *walk) run(todo []string) (string, error) {
 	for len(todo) > 0 {
 		c := todo[0]
 		todo = todo[1:]
 		if c == ".." {
 			if err := w.enter(filepath.Dir(w.dir)); err != nil {
-				return err
+				return "", err
 			}
 			continue
 		}
 		next := filepath.Join(w.dir, c)
 		fi, err := w.lstat(next)
+		if errors.Is(err, fs.ErrNotExist) {
+			// Missing: no one else may make it when its directory is safe.
+			if err := w.checkDir(c, len(todo) == 0); err != nil {
+				return "", err
+			}
+		}
 		if err != nil {
-			return fmt.Errorf("plugin binary: %w", err)
+			return "", fmt.Errorf("plugin binary: %w", err)
 		}
 		isLink := fi.Mode()&fs.ModeSymlink != 0
 		last := len(todo) == 0 && !isLink
 		if err := w.checkDir(c, last); err != nil {
-			return err
+			return "", err
 		}
 		if isLink {
 			more, err := w.follow(next, fi)
 			if err != nil {
-				return err
+				return "", err
 			}
 			todo = append(more, todo...)
 			continue
 		}
 		if last {
-			return w.checkBinary(next, fi)
+			return next, w.checkBinary(next, fi)
 		}
 		if !fi.IsDir() {
-			return fmt.Errorf("plugin binary %s: %s is not a directory", w.target, next)
+			return "", fmt.Errorf("plugin binary %s: %s is not a directory", w.target, next)
 		}
 		w.dir, w.dirInfo = next, fi
 	}
-	return fmt.Errorf("plugin binary %s: names a directory, not a program", w.target)
+	return "", fmt.Errorf("plugin binary %s: names a directory, not a program", w.target)
 }
 
 // enter makes dir (a real path) the directory reached.
@@ -157,7 +227,7 @@ func (w *walk) follow(p string, fi fs.FileInfo) ([]string, error) {
 func (w *walk) checkDir(name string, last bool) error {
 	what := fmt.Sprintf("the directory %s, on the way to %s,", w.dir, w.target)
 	if last {
-		what = "the plugin directory " + w.dir
+		what = "the " + w.kind + " directory " + w.dir
 	}
 	if err := w.checkOwner(w.dir, w.dirInfo, what, "replace "+name+" in it"); err != nil {
 		return err
