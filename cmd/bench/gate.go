@@ -37,9 +37,10 @@ func flagName(name string) string {
 	return "--" + name
 }
 
-// gateValue refuses a value that safetext refuses, naming what it is.
+// gateValue refuses a value that safetext.CheckVisible refuses (a
+// control, invisible or bidi control character), naming what it is.
 func gateValue(what, value string) error {
-	if err := safetext.Check(value); err != nil {
+	if err := safetext.CheckVisible(value); err != nil {
 		return fmt.Errorf("%s %s: %w; %s", what, safetext.Show(value), err, safetext.Rule)
 	}
 	return nil

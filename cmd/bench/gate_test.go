@@ -22,7 +22,7 @@ import (
 // name.
 func TestSubmitControlCharacters(t *testing.T) {
 	exp := writeExperiment(t, smallExperiment+"output { dir = \"out\\ntouch PWNED\\n#\" }\n")
-	const detail = `dir "out\ntouch PWNED\n#" holds a newline (U+000A) at character 4; a name or path that reaches a job script, a manifest or a printed command may hold no control character.`
+	const detail = `dir "out\ntouch PWNED\n#" holds a newline (U+000A) at character 4; a name or path that reaches a job script, a manifest or a printed command may hold no control character and no invisible or bidi control character.`
 	for _, args := range [][]string{
 		{"submit", "slurm", "--shards", "1", exp},
 		{"validate", exp},
@@ -57,8 +57,9 @@ func TestSubmitControlCharacters(t *testing.T) {
 
 // TestFlagsRefuseControlCharacters: every flag and argument that can
 // reach a job script, a manifest or a printed command is refused, by
-// name, when it holds a control character, before anything is read or
-// written; the message itself escapes the character.
+// name, when it holds a control character, or an invisible or bidi
+// control character, before anything is read or written; the message
+// itself escapes the character.
 func TestFlagsRefuseControlCharacters(t *testing.T) {
 	exp := writeExperiment(t, smallExperiment)
 	tests := []struct {
@@ -81,6 +82,16 @@ func TestFlagsRefuseControlCharacters(t *testing.T) {
 		{[]string{"rerun", "-o", "x\ny", "results"}, `rerun: -o "x\ny": holds a newline`},
 		{[]string{"rerun", "res\nults"}, `rerun: argument "res\nults": holds a newline`},
 		{[]string{"merge", "a\rb", "c"}, `merge: argument "a\rb": holds a carriage return`},
+		// campaign 7 B07, B15: invisible and bidi control characters,
+		// which showed a path reversed on the terminal and in the scripts.
+		{[]string{"run", "-o", "c\u202Ed", exp}, `run: -o "c\u202ed": holds a right-to-left override (U+202E) at character 2; a name or path that reaches a job script, a manifest or a printed command may hold no control character and no invisible or bidi control character`},
+		{[]string{"submit", "slurm", exp, "--shards", "1", "-o", "c\u202Ed"}, `submit: -o "c\u202ed": holds a right-to-left override (U+202E) at character 2`},
+		{[]string{"submit", "k8s", exp, "--shards", "1", "--image", "i", "--plugins", "p\u2066"}, `submit: --plugins "p\u2066": holds a left-to-right isolate (U+2066) at character 2`},
+		{[]string{"run", "--plugins", "\u200Bbin", exp}, `run: --plugins "\u200bbin": holds a zero-width space (U+200B) at character 1`},
+		{[]string{"validate", "f\u202Eg.hcl"}, `validate: argument "f\u202eg.hcl": holds a right-to-left override (U+202E) at character 2`},
+		{[]string{"run", "e\uFE0F.hcl"}, `run: argument "e\ufe0f.hcl": holds an invisible (default-ignorable) character (U+FE0F) at character 2`},
+		{[]string{"rerun", "res\u200Dults"}, `rerun: argument "res\u200dults": holds a zero-width joiner (U+200D) at character 4`},
+		{[]string{"table", "-o", "t\u00AD", "results"}, `table: -o "t\u00ad": holds an invisible (default-ignorable) character (U+00AD) at character 2`},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args[:2], " ")+" "+tt.want[:min(len(tt.want), 30)], func(t *testing.T) {
@@ -90,7 +101,7 @@ func TestFlagsRefuseControlCharacters(t *testing.T) {
 				t.Fatalf("error %v, want a usage error containing %s", err, tt.want)
 			}
 			first, _, _ := strings.Cut(err.Error(), "\n")
-			if err := safetext.Check(first); err != nil {
+			if err := safetext.CheckVisible(first); err != nil {
 				t.Errorf("the message %q %v", first, err)
 			}
 		})

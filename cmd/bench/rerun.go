@@ -44,12 +44,8 @@ func rerun(ctx context.Context, h *host.Host, o *options, stdout, stderr io.Writ
 		changed++
 		fmt.Fprintf(stdout, "changed: %s\n", change)
 	}
-	change, err := experimentFileChange(old)
-	if err != nil {
+	if err := checkRecordedFile(dir, old); err != nil {
 		return err
-	}
-	if change != "" {
-		note(change)
 	}
 	g, warns, err := prepare(ctx, h, old.File, &old.Seed, int64(o.denseBudget), stderr)
 	if err != nil {
@@ -120,17 +116,31 @@ func givenPlugins(o *options) string {
 	return o.pluginsDir
 }
 
-// experimentFileChange describes how the recorded experiment file changed
-// since the run ("" when its SHA-256 is the one recorded).
-func experimentFileChange(old *results.Manifest) (string, error) {
-	b, err := regfile.ReadFile(old.File)
+// checkRecordedFile refuses, before anything reads it as an experiment,
+// the experiment file the manifest of dir records unless it is a regular
+// file with the recorded SHA-256: a manifest is anyone's to edit, and a
+// file it names is parsed, its lines quoted in the diagnostics, only when
+// it is the file the run read (campaign 7 B17: "file" edited to
+// /etc/shadow printed its lines). A file edited since the run is not the
+// run's experiment: bench run runs it.
+func checkRecordedFile(dir string, old *results.Manifest) error {
+	manifest := filepath.Join(dir, results.ManifestFile)
+	if err := safetext.CheckVisible(old.File); err != nil {
+		return fmt.Errorf("rerun: %s records an experiment file %s that %w: not a path bench records", manifest, safetext.Show(old.File), err)
+	}
+	file := safetext.Quote(old.File)
+	if old.FileSHA256 == "" {
+		return fmt.Errorf("rerun: %s records the experiment file %s without its sha256: not a manifest bench wrote", manifest, file)
+	}
+	sum, err := fileSHA256(old.File)
 	if err != nil {
-		return "", fmt.Errorf("rerun: the recorded experiment file: %w", err)
+		return fmt.Errorf("rerun: %s records the experiment file %s: %w", manifest, file, err)
 	}
-	if sum := sha256.Sum256(b); hex.EncodeToString(sum[:]) != old.FileSHA256 {
-		return fmt.Sprintf("experiment file %s (sha256 %s, recorded %s)", old.File, hex.EncodeToString(sum[:]), old.FileSHA256), nil
+	if sum != old.FileSHA256 {
+		return fmt.Errorf("rerun: %s records the experiment file %s with sha256 %s; %s now has sha256 %s: not the recorded experiment file (edited since the run, or the manifest edited); to run it as it is now: bench run -o NEWDIR %s",
+			manifest, file, old.FileSHA256, file, sum, safetext.Quote(safetext.Path(old.File)))
 	}
-	return "", nil
+	return nil
 }
 
 // inputChanges describes each dataset and plugin of the grid g whose
@@ -312,11 +322,17 @@ func checkRecordedPlugin(p results.PluginRecord, path, searched, resultsDir stri
 
 // recordedElsewhere says why the binary the manifest records for p may not
 // be offered to the user instead of the one at found ("" for none):
-// "" when it is another file, absolute, outside resultsDir with its links
-// resolved, and has the recorded digest.
+// "" when it is another file, absolute, named as a plugin binary of p's
+// name, outside resultsDir with its links resolved, and has the recorded
+// digest.
 func recordedElsewhere(p results.PluginRecord, found, resultsDir string) string {
 	if !filepath.IsAbs(p.Path) {
 		return "a relative path (bench records absolute ones)"
+	}
+	if base := strings.TrimSuffix(filepath.Base(p.Path), ".exe"); base != host.BinaryPrefix+p.Name {
+		// Not read, not even for its digest: the manifest may name any
+		// file (/etc/shadow).
+		return "which is not named " + host.BinaryPrefix + p.Name + " (bench records plugin binaries only)"
 	}
 	real, err := filepath.EvalSymlinks(p.Path)
 	switch {

@@ -82,6 +82,8 @@ func TestCheckRecordedPlugins(t *testing.T) {
 	write(res+"/tools/bench-plugin-away", "shipped too")
 	link(res+"/tools/bench-plugin-away", rec+"/bench-plugin-away")
 	away := results.PluginRecord{Name: "away", Path: rec + "/bench-plugin-away", SHA256: hexOf("shipped too")}
+	secret := write(rec+"/shadow", "root:*:20228:0:99999:7:::")
+	secret.Name = "shadow"
 	changed := write(searched+"/bench-plugin-changed", "rebuilt")
 	changed.SHA256 = hexOf("as built then")
 	h := host.New(searched, nil)
@@ -107,6 +109,8 @@ func TestCheckRecordedPlugins(t *testing.T) {
 			"rerun: plugin away: not found in " + searched + "; the manifest records it as " + away.Path + ", which resolves to " + res + "/tools/bench-plugin-away, inside the results directory " + res + ": bench runs no program that comes with results"},
 		{"a relative path", []results.PluginRecord{{Name: "rel", Path: "bench-plugin-rel"}}, "",
 			"rerun: plugin rel: not found in " + searched + "; the manifest records it as bench-plugin-rel, a relative path (bench records absolute ones)"},
+		{"a file that is no plugin binary (campaign 7 B17: never read, not even for its digest)", []results.PluginRecord{secret}, "",
+			"rerun: plugin shadow: not found in " + searched + "; the manifest records it as " + secret.Path + ", which is not named bench-plugin-shadow (bench records plugin binaries only)"},
 	} {
 		err := checkRecordedPlugins(h, tc.plugins, res, tc.given)
 		if got := errText(err); got != tc.want {

@@ -54,10 +54,10 @@ func (r Run) check() error {
 // it is.
 type field struct{ what, value string }
 
-// gate refuses the first field that safetext.Check refuses, naming it.
+// gate refuses the first field that safetext.CheckVisible refuses (safetext.Rule), naming it.
 func gate(fields ...field) error {
 	for _, f := range fields {
-		if err := safetext.Check(f.value); err != nil {
+		if err := safetext.CheckVisible(f.value); err != nil {
 			return fmt.Errorf("%s %s: %w; %s", f.what, safetext.Show(f.value), err, safetext.Rule)
 		}
 	}

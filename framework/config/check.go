@@ -60,9 +60,10 @@ func at(r hcl.Range) string {
 // gate reports, at rng, a path of attribute name that holds a character
 // no generated file may hold (safetext): the results directory reaches
 // the job scripts of bench submit and the commands bench prints, and no
-// path of the file may carry a line break into them.
+// path of the file may carry a line break into them, nor a bidi control
+// that shows it as another path (safetext.CheckVisible).
 func (d *decoder) gate(rng hcl.Range, name, value string) {
-	if err := safetext.Check(value); err != nil {
+	if err := safetext.CheckVisible(value); err != nil {
 		d.errorf(rng, "Invalid character", "%s %s %v; %s.", name, safetext.Show(value), err, safetext.Rule)
 	}
 }

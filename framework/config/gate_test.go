@@ -9,9 +9,12 @@ import (
 // character (case 1 of issue 55: output { dir = "out\ntouch PWNED\n#" },
 // which bench submit slurm wrote into an #SBATCH line that every task
 // ran) is an error at the value's file:line:col, whatever attribute it is
-// and however it is written (escape, variable, interpolation).
+// and however it is written (escape, variable, interpolation); so is an
+// invisible or bidi control character (campaign 7 B07: a right-to-left
+// override in output.dir showed the results directory reversed and
+// reached the job scripts).
 func TestControlCharactersInPaths(t *testing.T) {
-	const rule = "; a name or path that reaches a job script, a manifest or a printed command may hold no control character."
+	const rule = "; a name or path that reaches a job script, a manifest or a printed command may hold no control character and no invisible or bidi control character."
 	tests := []struct {
 		name, src, want string // want: the first line and the detail; "" for none
 	}{
@@ -33,6 +36,17 @@ func TestControlCharactersInPaths(t *testing.T) {
 			`exp.hcl:6:14: error: Invalid character|folds_file "f\u2029" holds a paragraph separator (U+2029) at character 2` + rule},
 		{"cv folds file", `cv { folds_file = "f\t.csv" }`,
 			`exp.hcl:4:19: error: Invalid character|folds_file "f\t.csv" holds a tab (U+0009) at character 2` + rule},
+		{"output dir with a right-to-left override (campaign 7 B07)", `output { dir = "a\u202Eb" }`,
+			`exp.hcl:4:16: error: Invalid character|dir "a\u202eb" holds a right-to-left override (U+202E) at character 2` + rule},
+		{"dataset path with a zero-width space", `dataset "wine" { path = "wi\u200Bne.csv" }`,
+			`exp.hcl:4:25: error: Invalid character|path "wi\u200bne.csv" holds a zero-width space (U+200B) at character 3` + rule},
+		{"dataset test path with a right-to-left isolate", "dataset \"wine\" {\npath = \"wine.csv\"\n" + `test_path = "t\u2067.csv"` + "\n}",
+			`exp.hcl:6:13: error: Invalid character|test_path "t\u2067.csv" holds a right-to-left isolate (U+2067) at character 2` + rule},
+		{"dataset folds file with a soft hyphen", "dataset \"wine\" {\npath = \"wine.csv\"\n" + `folds_file = "f\u00ADx"` + "\n}",
+			`exp.hcl:6:14: error: Invalid character|folds_file "f\u00adx" holds an invisible (default-ignorable) character (U+00AD) at character 2` + rule},
+		{"cv folds file with a left-to-right mark", `cv { folds_file = "\u200Ef.csv" }`,
+			`exp.hcl:4:19: error: Invalid character|folds_file "\u200ef.csv" holds a left-to-right mark (U+200E) at character 1` + rule},
+		{"visible non-ASCII is a path like any", `output { dir = "rés/😀 日本" }`, ""},
 		{"shell syntax is only text", `output { dir = "$(touch PWNED); ../'x' #y" }`, ""},
 	}
 	for _, tt := range tests {

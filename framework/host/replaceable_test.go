@@ -1,10 +1,16 @@
+//go:build unix
+
 package host
 
 import (
 	"context"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -42,7 +48,7 @@ func TestReplaceablePluginsRefused(t *testing.T) {
 			copyFile(t, reducers, filepath.Join(dir, "bench-plugin-reducers"), 0o755)
 			chmod(t, dir, 0o777)
 			return dir
-		}, "plugin reducers: the plugin directory {ROOT}/open is writable by every user without the sticky bit (mode 0777): any local user could replace bench-plugin-reducers; chmod o-w {ROOT}/open"},
+		}, "plugin reducers: the plugin directory {ROOT}/open is writable by every user without the sticky bit (owner {ME}, mode 0777): any local user could replace bench-plugin-reducers; chmod o-w {ROOT}/open, or move the plugin to a directory that only you and root can write"},
 		{"link to a binary 0777", func(t *testing.T, root string) string {
 			dir, other := filepath.Join(root, "bin"), filepath.Join(root, "other")
 			os.Mkdir(dir, 0o755)
@@ -54,6 +60,27 @@ func TestReplaceablePluginsRefused(t *testing.T) {
 			}
 			return dir
 		}, "plugin reducers: {ROOT}/other/reducers is writable by every user (mode 0757): any local user could change the program bench runs; chmod o-w {ROOT}/other/reducers"},
+		{"ancestor 0777 (campaign 7 A15)", func(t *testing.T, root string) string {
+			dir := filepath.Join(root, "ww", "pd")
+			os.MkdirAll(dir, 0o755)
+			copyFile(t, reducers, filepath.Join(dir, "bench-plugin-reducers"), 0o755)
+			chmod(t, filepath.Join(root, "ww"), 0o777)
+			return dir
+		}, "plugin reducers: the directory {ROOT}/ww, on the way to {ROOT}/ww/pd/bench-plugin-reducers, is writable by every user without the sticky bit (owner {ME}, mode 0777): any local user could replace pd; chmod o-w {ROOT}/ww, or move the plugin to a directory that only you and root can write"},
+		{"link in a 0777 directory (campaign 7 A18)", func(t *testing.T, root string) string {
+			for _, d := range []string{"pd", "ww", "real"} {
+				os.Mkdir(filepath.Join(root, d), 0o755)
+			}
+			copyFile(t, reducers, filepath.Join(root, "real", "bench-plugin-reducers"), 0o755)
+			if err := os.Symlink("../ww/mid", filepath.Join(root, "pd", "bench-plugin-reducers")); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink("../real/bench-plugin-reducers", filepath.Join(root, "ww", "mid")); err != nil {
+				t.Fatal(err)
+			}
+			chmod(t, filepath.Join(root, "ww"), 0o777)
+			return filepath.Join(root, "pd")
+		}, "plugin reducers: the directory {ROOT}/ww, on the way to {ROOT}/pd/bench-plugin-reducers, is writable by every user without the sticky bit (owner {ME}, mode 0777): any local user could replace mid; chmod o-w {ROOT}/ww, or move the plugin to a directory that only you and root can write"},
 		{"sticky directory 1777", func(t *testing.T, root string) string {
 			dir := filepath.Join(root, "sticky")
 			os.Mkdir(dir, 0o755)
@@ -74,7 +101,7 @@ func TestReplaceablePluginsRefused(t *testing.T) {
 			h := New(c.setup(t, root), nil)
 			defer h.Close()
 			p, err := h.Get(context.Background(), "reducers")
-			want := strings.ReplaceAll(c.want, "{ROOT}", root)
+			want := strings.NewReplacer("{ROOT}", root, "{ME}", userName(os.Geteuid())).Replace(c.want)
 			switch {
 			case want == "" && err != nil:
 				t.Fatalf("refused: %v", err)
@@ -85,4 +112,209 @@ func TestReplaceablePluginsRefused(t *testing.T) {
 			}
 		})
 	}
+}
+
+// give makes path (not a link it is) look owned by uid and group gid
+// (-1: unchanged) to the check: by Lchown where it may (as root), else by
+// an lstat that reports them, so that the case holds for any user.
+type give struct {
+	path     string
+	uid, gid int
+}
+
+// ownedLstat applies gives and returns the lstat the check must use.
+func ownedLstat(t *testing.T, gives []give) func(string) (fs.FileInfo, error) {
+	t.Helper()
+	pretend := map[string]give{}
+	for _, g := range gives {
+		if err := os.Lchown(g.path, g.uid, g.gid); err != nil {
+			pretend[g.path] = g
+		}
+	}
+	return func(p string) (fs.FileInfo, error) {
+		fi, err := os.Lstat(p)
+		if g, ok := pretend[p]; ok && err == nil {
+			st := *fi.Sys().(*syscall.Stat_t)
+			if g.uid >= 0 {
+				st.Uid = uint32(g.uid)
+			}
+			if g.gid >= 0 {
+				st.Gid = uint32(g.gid)
+			}
+			return ownedInfo{fi, &st}, nil
+		}
+		return fi, err
+	}
+}
+
+// ownedInfo is a FileInfo with another owner.
+type ownedInfo struct {
+	fs.FileInfo
+	st *syscall.Stat_t
+}
+
+func (o ownedInfo) Sys() any { return o.st }
+
+// TestReplaceableWalk: as ssh's StrictModes, the check resolves a plugin
+// binary's path one component at a time and refuses it if anyone but
+// root and the running user could change a step: an ancestor directory
+// others may write (campaign 7 A15), a plugin directory or binary of
+// another user (A16, A16b), a link in a directory others may write
+// (A18, and A20 for a --plugins directory that is a link), a link of
+// another user in a sticky directory, a directory writable by another
+// group; and, for a script, the same of its interpreter. Sticky
+// directories (as /tmp) with entries of the user, link chains that stay
+// safe, bench's own group, ".." and #!/usr/bin/env pass.
+func TestReplaceableWalk(t *testing.T) {
+	const other = 12345
+	const tail = ", or move the plugin to a directory that only you and root can write"
+	bin := "bench-plugin-x"
+	mk := func(t *testing.T, root string, dirs map[string]os.FileMode, files []string, fmode os.FileMode, shebang string, links map[string]string) {
+		t.Helper()
+		for _, d := range sortedKeys(dirs) {
+			if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if shebang == "" {
+			shebang = "/bin/sh"
+		}
+		for i, f := range files {
+			text := "#!" + strings.ReplaceAll(shebang, "{ROOT}", root) + "\n"
+			if i > 0 {
+				text = "\x7fELF" // the interpreter: a binary
+			}
+			if err := os.WriteFile(filepath.Join(root, f), []byte(text), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if fmode != 0 {
+				chmod(t, filepath.Join(root, f), fmode)
+			}
+		}
+		for l, dest := range links {
+			if err := os.Symlink(strings.ReplaceAll(dest, "{ROOT}", root), filepath.Join(root, l)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for d, m := range dirs {
+			chmod(t, filepath.Join(root, d), m)
+		}
+	}
+	cases := []struct {
+		name  string
+		dirs  map[string]os.FileMode
+		files []string
+		fmode os.FileMode // of the files, 0755 if 0
+		// shebang is the interpreter (and arguments) of the first file,
+		// a script; /bin/sh if empty; the other files are binaries.
+		shebang string
+		links   map[string]string
+		path    string
+		gives   []string // paths given to uid other
+		group   []string // paths given to group other
+		want    string
+	}{
+		{name: "ancestor 0777 without the sticky bit (A15)",
+			dirs: map[string]os.FileMode{"ww": 0o777, "ww/pd": 0o755}, files: []string{"ww/pd/" + bin}, path: "ww/pd/" + bin,
+			want: "the directory {ROOT}/ww, on the way to {ROOT}/ww/pd/bench-plugin-x, is writable by every user without the sticky bit (owner {ME}, mode 0777): any local user could replace pd; chmod o-w {ROOT}/ww" + tail},
+		{name: "ancestor 1777 with the sticky bit",
+			dirs: map[string]os.FileMode{"st": 0o777 | os.ModeSticky, "st/pd": 0o755}, files: []string{"st/pd/" + bin}, path: "st/pd/" + bin},
+		{name: "plugin directory of another user in a sticky directory",
+			dirs: map[string]os.FileMode{"st": 0o777 | os.ModeSticky, "st/pd": 0o755}, files: []string{"st/pd/" + bin}, path: "st/pd/" + bin, gives: []string{"st/pd"},
+			want: "the plugin directory {ROOT}/st/pd is owned by {OTHER}, not by root or you ({ME}): its owner could replace bench-plugin-x in it; chown {MEC} {ROOT}/st/pd" + tail},
+		{name: "plugin directory of another user (A16)",
+			dirs: map[string]os.FileMode{"pd": 0o755}, files: []string{"pd/" + bin}, path: "pd/" + bin, gives: []string{"pd"},
+			want: "the plugin directory {ROOT}/pd is owned by {OTHER}, not by root or you ({ME}): its owner could replace bench-plugin-x in it; chown {MEC} {ROOT}/pd" + tail},
+		{name: "binary of another user (A16b)",
+			dirs: map[string]os.FileMode{"pd": 0o755}, files: []string{"pd/" + bin}, path: "pd/" + bin, gives: []string{"pd/" + bin},
+			want: "{ROOT}/pd/bench-plugin-x is owned by {OTHER}, not by root or you ({ME}): its owner could change the program bench runs; chown {MEC} {ROOT}/pd/bench-plugin-x" + tail},
+		{name: "link in a 0777 directory on the way (A18)",
+			dirs:  map[string]os.FileMode{"pd": 0o755, "ww": 0o777, "real": 0o755},
+			files: []string{"real/" + bin}, links: map[string]string{"pd/" + bin: "../ww/mid", "ww/mid": "../real/" + bin}, path: "pd/" + bin,
+			want: "the directory {ROOT}/ww, on the way to {ROOT}/pd/bench-plugin-x, is writable by every user without the sticky bit (owner {ME}, mode 0777): any local user could replace mid; chmod o-w {ROOT}/ww" + tail},
+		{name: "--plugins directory a link in a 0777 directory (A20)",
+			dirs:  map[string]os.FileMode{"pd": 0o755, "ww": 0o777},
+			files: []string{"pd/" + bin}, links: map[string]string{"ww/pdl": "../pd"}, path: "ww/pdl/" + bin,
+			want: "the directory {ROOT}/ww, on the way to {ROOT}/ww/pdl/bench-plugin-x, is writable by every user without the sticky bit (owner {ME}, mode 0777): any local user could replace pdl; chmod o-w {ROOT}/ww" + tail},
+		{name: "chain of two links, absolute then relative, all safe",
+			dirs:  map[string]os.FileMode{"pd": 0o755, "l2": 0o755, "real": 0o755},
+			files: []string{"real/" + bin}, links: map[string]string{"pd/" + bin: "{ROOT}/l2/mid", "l2/mid": "../real/" + bin}, path: "pd/" + bin},
+		{name: "chain of two links to a binary in a 0777 directory",
+			dirs:  map[string]os.FileMode{"pd": 0o755, "l2": 0o755, "open": 0o777},
+			files: []string{"open/" + bin}, links: map[string]string{"pd/" + bin: "../l2/mid", "l2/mid": "../open/" + bin}, path: "pd/" + bin,
+			want: "the plugin directory {ROOT}/open is writable by every user without the sticky bit (owner {ME}, mode 0777): any local user could replace bench-plugin-x; chmod o-w {ROOT}/open" + tail},
+		{name: "link of another user in a sticky directory",
+			dirs:  map[string]os.FileMode{"pd": 0o755, "st": 0o777 | os.ModeSticky},
+			files: []string{"pd/" + bin}, links: map[string]string{"st/lnk": "../pd/" + bin}, path: "st/lnk", gives: []string{"st/lnk"},
+			want: "the link {ROOT}/st/lnk is owned by {OTHER}, not by root or you ({ME}): its owner could point it elsewhere; chown -h {MEC} {ROOT}/st/lnk" + tail},
+		{name: "link of the user in a sticky directory",
+			dirs:  map[string]os.FileMode{"pd": 0o755, "st": 0o777 | os.ModeSticky},
+			files: []string{"pd/" + bin}, links: map[string]string{"st/lnk": "../pd/" + bin}, path: "st/lnk"},
+		{name: "plugin directory writable by another group",
+			dirs: map[string]os.FileMode{"pd": 0o775}, files: []string{"pd/" + bin}, path: "pd/" + bin, group: []string{"pd"},
+			want: "the plugin directory {ROOT}/pd is writable by group {GROUP} without the sticky bit (owner {ME}, mode 0775): the members of group {GROUP} could replace bench-plugin-x; chmod g-w {ROOT}/pd" + tail},
+		{name: "binary writable by another group",
+			dirs: map[string]os.FileMode{"pd": 0o755}, files: []string{"pd/" + bin}, fmode: 0o775, path: "pd/" + bin, group: []string{"pd/" + bin},
+			want: "{ROOT}/pd/bench-plugin-x is writable by group {GROUP} (mode 0775): the members of group {GROUP} could change the program bench runs; chmod g-w {ROOT}/pd/bench-plugin-x"},
+		{name: "directory writable by bench's own group",
+			dirs: map[string]os.FileMode{"pd": 0o775}, files: []string{"pd/" + bin}, path: "pd/" + bin},
+		{name: "dot-dot on the way",
+			dirs: map[string]os.FileMode{"pd": 0o755, "q": 0o755}, files: []string{"pd/" + bin}, path: "q/../pd/./" + bin},
+		{name: "script whose interpreter is in a 0777 directory",
+			dirs: map[string]os.FileMode{"pd": 0o755, "ww": 0o777}, files: []string{"pd/" + bin, "ww/python"}, shebang: "{ROOT}/ww/python -u", path: "pd/" + bin,
+			want: "the interpreter {ROOT}/ww/python of {ROOT}/pd/bench-plugin-x: the interpreter directory {ROOT}/ww is writable by every user without the sticky bit (owner {ME}, mode 0777): any local user could replace python; chmod o-w {ROOT}/ww" + tail},
+		{name: "script whose interpreter is another user's",
+			dirs: map[string]os.FileMode{"pd": 0o755, "py": 0o755}, files: []string{"pd/" + bin, "py/python"}, shebang: "{ROOT}/py/python", path: "pd/" + bin, gives: []string{"py/python"},
+			want: "the interpreter {ROOT}/py/python of {ROOT}/pd/bench-plugin-x: {ROOT}/py/python is owned by {OTHER}, not by root or you ({ME}): its owner could change the program bench runs; chown {MEC} {ROOT}/py/python" + tail},
+		{name: "script whose interpreter is a link in a 0777 directory",
+			dirs: map[string]os.FileMode{"pd": 0o755, "ww": 0o777}, files: []string{"pd/" + bin}, shebang: "{ROOT}/ww/py", links: map[string]string{"ww/py": "/bin/sh"}, path: "pd/" + bin,
+			want: "the interpreter {ROOT}/ww/py of {ROOT}/pd/bench-plugin-x: the directory {ROOT}/ww, on the way to {ROOT}/ww/py, is writable by every user without the sticky bit (owner {ME}, mode 0777): any local user could replace py; chmod o-w {ROOT}/ww" + tail},
+		{name: "script whose interpreter is missing from a 0777 directory",
+			dirs: map[string]os.FileMode{"pd": 0o755, "ww": 0o777}, files: []string{"pd/" + bin}, shebang: "{ROOT}/ww/python", path: "pd/" + bin,
+			want: "the interpreter {ROOT}/ww/python of {ROOT}/pd/bench-plugin-x: the interpreter directory {ROOT}/ww is writable by every user without the sticky bit (owner {ME}, mode 0777): any local user could replace python; chmod o-w {ROOT}/ww" + tail},
+		{name: "script whose interpreter is missing (the start explains it)",
+			dirs: map[string]os.FileMode{"pd": 0o755}, files: []string{"pd/" + bin}, shebang: "{ROOT}/pd/python4", path: "pd/" + bin},
+		{name: "script run by env",
+			dirs: map[string]os.FileMode{"pd": 0o755}, files: []string{"pd/" + bin}, shebang: "/usr/bin/env python3", path: "pd/" + bin},
+		{name: "a loop of links",
+			dirs: map[string]os.FileMode{"pd": 0o755}, links: map[string]string{"pd/a": "b", "pd/b": "a"}, path: "pd/a",
+			want: "plugin binary {ROOT}/pd/a: more than 40 links on the way (a loop?)"},
+		{name: "a file on the way",
+			dirs: map[string]os.FileMode{"pd": 0o755}, files: []string{"pd/f"}, path: "pd/f/" + bin,
+			want: "plugin binary {ROOT}/pd/f/bench-plugin-x: {ROOT}/pd/f is not a directory"},
+	}
+	me := os.Geteuid()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			root := t.TempDir()
+			chmod(t, root, 0o755)
+			mk(t, root, c.dirs, c.files, c.fmode, c.shebang, c.links)
+			var gives []give
+			for _, p := range c.gives {
+				gives = append(gives, give{filepath.Join(root, p), other, -1})
+			}
+			for _, p := range c.group {
+				gives = append(gives, give{filepath.Join(root, p), -1, other})
+			}
+			path := filepath.Join(root, c.path)
+			if strings.Contains(c.path, "..") || strings.Contains(c.path, "./") {
+				path = root + "/" + c.path
+			}
+			err := runningUser().checkWith(path, path, ownedLstat(t, gives))
+			want := strings.NewReplacer("{ROOT}", root, "{ME}", userName(me), "{MEC}", chownTo(me), "{OTHER}", userName(other), "{GROUP}", groupName(other)).Replace(c.want)
+			if got := fmt.Sprint(err); (want == "" && err != nil) || (want != "" && got != want) {
+				t.Fatalf("got  %v\nwant %s", err, want)
+			}
+		})
+	}
+}
+
+// sortedKeys returns the directories of m, parents first.
+func sortedKeys(m map[string]os.FileMode) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }

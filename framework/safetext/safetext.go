@@ -3,8 +3,11 @@
 // manifest, a shell command printed for the user to paste. Check refuses
 // the characters that can break such a file's lines or a terminal's
 // display of them (control characters, the Unicode line and paragraph
-// separators, bytes that are not UTF-8); Quote makes a shell word of a
-// string, and Line a command line of words.
+// separators, bytes that are not UTF-8); CheckVisible refuses besides
+// them the characters that change how a text shows without showing (bidi
+// overrides, zero-width characters), and is the gate of every name and
+// path (Rule); Quote makes a shell word of a string, and Line a command
+// line of words.
 package safetext
 
 import (
@@ -17,9 +20,11 @@ import (
 	"unicode/utf8"
 )
 
-// Rule is the rule Check enforces, in words, for the messages of those
-// who call it.
-const Rule = "a name or path that reaches a job script, a manifest or a printed command may hold no control character"
+// Rule is the rule of the gate of names and paths (CheckVisible), in
+// words, for the messages of those who call it: a path with a
+// right-to-left override (U+202E) shows reversed on a terminal and in a
+// job script, as another path than the one bench uses.
+const Rule = "a name or path that reaches a job script, a manifest or a printed command may hold no control character and no invisible or bidi control character"
 
 // Error is a string's first character that Check refuses.
 type Error struct {
@@ -146,12 +151,35 @@ func Path(p string) string {
 }
 
 // Show quotes s for a message, with Go's escapes (a newline shows as
-// \n), cut to its first 60 characters when longer.
+// \n) and every character that Hidden reports escaped too (a variation
+// selector shows as \ufe0f, not as nothing), cut to its first 60
+// characters when longer.
 func Show(s string) string {
 	if r := []rune(s); len(r) > 60 {
-		return strconv.Quote(string(r[:60])) + "…"
+		return quote(string(r[:60])) + "…"
 	}
-	return strconv.Quote(s)
+	return quote(s)
+}
+
+// quote is strconv.Quote with the characters that Hidden reports and
+// strconv.Quote leaves as they are (those it takes for printable) escaped.
+func quote(s string) string {
+	q := strconv.Quote(s)
+	if !strings.ContainsFunc(q, Hidden) {
+		return q
+	}
+	var b strings.Builder
+	for _, r := range q {
+		switch {
+		case !Hidden(r):
+			b.WriteRune(r)
+		case r > 0xFFFF:
+			fmt.Fprintf(&b, `\U%08x`, r)
+		default:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		}
+	}
+	return b.String()
 }
 
 // Excerpt quotes s, text read from a file (a data file, a folds file),

@@ -78,11 +78,20 @@ func TestPath(t *testing.T) {
 	}
 }
 
+// TestShow: Go's escapes for control characters, and for the invisible
+// ones strconv.Quote takes for printable (a variation selector, a tag
+// character, a soft hyphen), which a message would otherwise show as
+// nothing; visible non-ASCII stays as it is.
 func TestShow(t *testing.T) {
 	long := strings.Repeat("é", 70)
 	tests := []struct{ in, want string }{
 		{"a\nb", `"a\nb"`},
 		{long, `"` + strings.Repeat("é", 60) + `"…`},
+		{"a\u202Eb", `"a\u202eb"`},
+		{"img:1\uFE0F", `"img:1\ufe0f"`},
+		{"t\U000E0041g", `"t\U000e0041g"`},
+		{"s\u00ADx", `"s\u00adx"`},
+		{"rés/😀 日本", `"rés/😀 日本"`},
 	}
 	for _, tt := range tests {
 		if got := Show(tt.in); got != tt.want {
