@@ -120,9 +120,10 @@ func givenPlugins(o *options) string {
 // the experiment file the manifest of dir records unless it is a regular
 // file with the recorded SHA-256: a manifest is anyone's to edit, and a
 // file it names is parsed, its lines quoted in the diagnostics, only when
-// it is the file the run read (campaign 7 B17: "file" edited to
-// /etc/shadow printed its lines). A file edited since the run is not the
-// run's experiment: bench run runs it.
+// it is the file the run read (else a manifest naming /etc/shadow would
+// print its lines). The digests are cut to 12 digits, as the plugins'
+// are: enough to tell them apart, and no more of another file's. A file
+// edited since the run is not the run's experiment: bench run runs it.
 func checkRecordedFile(dir string, old *results.Manifest) error {
 	manifest := filepath.Join(dir, results.ManifestFile)
 	if err := safetext.CheckVisible(old.File); err != nil {
@@ -137,11 +138,15 @@ func checkRecordedFile(dir string, old *results.Manifest) error {
 		return fmt.Errorf("rerun: %s records the experiment file %s: %w", manifest, file, err)
 	}
 	if sum != old.FileSHA256 {
-		return fmt.Errorf("rerun: %s records the experiment file %s with sha256 %s; %s now has sha256 %s: not the recorded experiment file (edited since the run, or the manifest edited); to run it as it is now: bench run -o NEWDIR %s",
-			manifest, file, old.FileSHA256, file, sum, safetext.Quote(safetext.Path(old.File)))
+		return fmt.Errorf("rerun: %s records the experiment file %s with sha256 %s…; %s now has sha256 %s…: not the recorded experiment file (edited since the run, or the manifest edited); to run it as it is now: bench run -o NEWDIR %s",
+			manifest, file, shortDigest(old.FileSHA256), file, shortDigest(sum), safetext.Quote(safetext.Path(old.File)))
 	}
 	return nil
 }
+
+// shortDigest is the first 12 hex digits of a SHA-256 (all of a shorter
+// string).
+func shortDigest(sum string) string { return sum[:min(len(sum), 12)] }
 
 // inputChanges describes each dataset and plugin of the grid g whose
 // SHA-256 differs from the one the run recorded, and each plugin whose

@@ -51,11 +51,11 @@ cv { folds = 3 }
 		want            string
 	}{
 		{"another file (/etc/shadow)", secret, "",
-			"rerun: " + manifest + " records the experiment file " + secret + " with sha256 " + recorded + "; " + secret + " now has sha256 " + hexOf(secretText) +
-				": not the recorded experiment file (edited since the run, or the manifest edited); to run it as it is now: bench run -o NEWDIR " + secret},
+			"rerun: " + manifest + " records the experiment file " + secret + " with sha256 " + recorded[:12] + "…; " + secret + " now has sha256 " + hexOf(secretText)[:12] +
+				"…: not the recorded experiment file (edited since the run, or the manifest edited); to run it as it is now: bench run -o NEWDIR " + secret},
 		{"the experiment file edited since the run", edited, "",
-			"rerun: " + manifest + " records the experiment file " + edited + " with sha256 " + recorded + "; " + edited + " now has sha256 " + hexOf(readFile(t, edited)) +
-				": not the recorded experiment file (edited since the run, or the manifest edited); to run it as it is now: bench run -o NEWDIR " + edited},
+			"rerun: " + manifest + " records the experiment file " + edited + " with sha256 " + recorded[:12] + "…; " + edited + " now has sha256 " + hexOf(readFile(t, edited))[:12] +
+				"…: not the recorded experiment file (edited since the run, or the manifest edited); to run it as it is now: bench run -o NEWDIR " + edited},
 		{"a named pipe", fifo, "",
 			"rerun: " + manifest + " records the experiment file " + fifo + ": open " + fifo + ": is a named pipe (FIFO), not a regular file"},
 		{"a directory", other, "",
@@ -92,7 +92,7 @@ cv { folds = 3 }
 		})
 	}
 	// The manifest as the run wrote it reruns.
-	if stdout, stderr, err := bench(t, "rerun", "-o", filepath.Join(t.TempDir(), "again"), out); err != nil || !strings.Contains(stdout, "identical results (1 cells") {
+	if stdout, stderr, err := bench(t, "rerun", "-o", filepath.Join(t.TempDir(), "again"), out); err != nil || !strings.Contains(stdout, "identical results (1 cell;") {
 		t.Fatalf("rerun of the manifest as written: %v\n%s%s", err, stdout, stderr)
 	}
 }

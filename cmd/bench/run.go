@@ -710,7 +710,7 @@ func (e runEnd) print(w io.Writer) {
 	if e.kept > 0 {
 		resumed = fmt.Sprintf(", %d kept from an earlier run", e.kept)
 	}
-	count := fmt.Sprintf("%d cells", e.cells)
+	count := plural(e.cells, "cell")
 	if e.status == results.StatusInterrupted {
 		what := ", the tables partial"
 		if e.shard {
