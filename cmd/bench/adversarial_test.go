@@ -33,7 +33,7 @@ func TestAdversarialExperiments(t *testing.T) {
 	adversarial.Run(t, "experiments", func(t *testing.T, c *adversarial.Case, dir string) string {
 		file := c.WriteFiles(t, dir)
 		var stderr bytes.Buffer
-		g, _, err := prepare(commandContext(t), h, file, nil, 0, &stderr)
+		g, _, err := prepare(commandContext(t), h, file, "", nil, 0, &stderr)
 		out := strings.ReplaceAll(strings.TrimRight(stderr.String(), "\n"), pluginsDir, "$PLUGINS")
 		if err == nil {
 			var codes bytes.Buffer

@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"maps"
-	"os"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
@@ -35,10 +34,12 @@ func newManifest(file string, g *engine.Grid, o *options) *results.Manifest {
 	}
 	build := benchBuild()
 	m.Bench = &build
-	if b, err := os.ReadFile(file); err == nil {
-		sum := sha256.Sum256(b)
+	// The bytes parsed, read once: the path may hold another file by now
+	// (a link swapped to a secret, a named pipe).
+	if exp.Source != nil {
+		sum := sha256.Sum256(exp.Source)
 		m.FileSHA256 = hex.EncodeToString(sum[:])
-		m.Source = string(b)
+		m.Source = string(exp.Source)
 	}
 	m.Rows = g.Setup()
 	if bi, ok := debug.ReadBuildInfo(); ok {

@@ -32,7 +32,7 @@ cv { folds = 3 }
 	h := host.New(pluginsDir, io.Discard)
 	defer h.Close()
 	var diags strings.Builder
-	g, _, err := prepare(commandContext(t), h, file, nil, 0, &diags)
+	g, _, err := prepare(commandContext(t), h, file, "", nil, 0, &diags)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, diags.String())
 	}

@@ -129,10 +129,15 @@ const defaultReducer = "reducers"
 // diagnostic, and returns the grid with its warnings (see warnings);
 // denseBudget is the run's --dense-budget (0: the default),
 // against which the cells of learners that take dense input only are
-// checked.
-func prepare(ctx context.Context, h *host.Host, file string, seed *uint64, denseBudget int64, stderr io.Writer) (*engine.Grid, []string, error) {
+// checked. With wantSHA256 set (a rerun's recorded digest), bytes of
+// another digest are refused before they are parsed: the file is read
+// once, so the bytes checked are the bytes parsed.
+func prepare(ctx context.Context, h *host.Host, file, wantSHA256 string, seed *uint64, denseBudget int64, stderr io.Writer) (*engine.Grid, []string, error) {
 	p := config.NewParser(report.FormatNames())
-	exp, diags := p.ParseFile(file)
+	exp, diags, err := parseChecked(p, file, wantSHA256)
+	if err != nil {
+		return nil, nil, err
+	}
 	var grid *engine.Grid
 	// A file the parser read whole is resolved even when it found errors
 	// in it, so that one pass reports every problem; what the resolver
@@ -449,7 +454,7 @@ func experimentCommand(ctx context.Context, h *host.Host, cmd string, o *options
 		}
 	}
 	file := o.args[0]
-	grid, warns, err := prepare(ctx, h, file, nil, int64(o.denseBudget), stderr)
+	grid, warns, err := prepare(ctx, h, file, "", nil, int64(o.denseBudget), stderr)
 	if err != nil {
 		return err
 	}

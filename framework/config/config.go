@@ -20,6 +20,10 @@ type Experiment struct {
 	// File is the experiment file's path; Dir its directory, against which
 	// relative paths resolve.
 	File, Dir string
+	// Source is the text decoded (ParseSource's src): what a run records
+	// of its experiment file, its digest included, is what it read, not
+	// what the path holds later.
+	Source []byte
 	// Partial is set when a syntax error kept the parser from reading the
 	// whole file: the experiment holds what it read.
 	Partial bool

@@ -129,6 +129,19 @@ func (p *Parser) Files() map[string]*hcl.File { return p.p.Files() }
 // returned whenever the file could be read, with every diagnostic found
 // (see ParseSource); it is complete only when they hold no error.
 func (p *Parser) ParseFile(path string) (*Experiment, hcl.Diagnostics) {
+	src, diags := ReadSource(path)
+	if diags != nil {
+		return nil, diags
+	}
+	return p.ParseSource(src, path)
+}
+
+// ReadSource reads the experiment file at path, a regular file (a named
+// pipe or a device is refused, never waited on), up to one byte beyond
+// MaxFileBytes, for ParseSource: a caller that checks the bytes (their
+// digest) before they are parsed checks the very bytes parsed, read once.
+// A file that cannot be read is one error saying why.
+func ReadSource(path string) ([]byte, hcl.Diagnostics) {
 	src, err := readBounded(path)
 	if err != nil {
 		// Say why: no such file, permission denied, a directory.
@@ -143,7 +156,7 @@ func (p *Parser) ParseFile(path string) (*Experiment, hcl.Diagnostics) {
 			Detail:   fmt.Sprintf("The experiment file %q cannot be read: %v.", path, reason),
 		}}
 	}
-	return p.ParseSource(src, path)
+	return src, nil
 }
 
 // readBounded reads the experiment file at path, a regular file, up to
@@ -199,6 +212,7 @@ func (p *Parser) ParseSource(src []byte, filename string) (*Experiment, hcl.Diag
 		more = Outside(more, faulty(f.Body, diags))
 	}
 	exp.Faulty = append(faulty(f.Body, diags), decodeFaulty(f.Body, more)...)
+	exp.Source = src
 	diags = append(diags, more...)
 	return exp, diags
 }
