@@ -19,16 +19,7 @@ import (
 // the file) and wants the refusal, named, with none of the file's text
 // in what the rerun prints, and no rerun directory made.
 func TestRerunRefusesAnotherExperimentFile(t *testing.T) {
-	file := writeExperiment(t, `experiment "recorded" { seed = 3 }
-dataset "iris" { path = "%REPO%/experiments/data/iris.csv" }
-learner "lda" {}
-reduction "ova" {}
-cv { folds = 3 }
-`)
-	out := t.TempDir()
-	if _, stderr, err := bench(t, "run", "-o", out, file); err != nil {
-		t.Fatalf("%v\n%s", err, stderr)
-	}
+	file, out := ranIrisLDA(t, "recorded", 3)
 	manifest := filepath.Join(out, results.ManifestFile)
 	original := readFile(t, manifest)
 	var m map[string]any

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -21,16 +22,7 @@ import (
 // reverses the automatic reuse of the recorded directories, for
 // security.
 func TestRerunNeedsConsentForRecordedPlugins(t *testing.T) {
-	file := writeExperiment(t, `experiment "plugdirs" { seed = 2 }
-dataset "iris" { path = "%REPO%/experiments/data/iris.csv" }
-learner "lda" {}
-reduction "ova" {}
-cv { folds = 3 }
-`)
-	out := t.TempDir()
-	if _, stderr, err := bench(t, "run", "-o", out, file); err != nil {
-		t.Fatalf("%v\n%s", err, stderr)
-	}
+	_, out := ranIrisLDA(t, "plugdirs", 2)
 	// No --plugins: bench's own directory (the test binary's) has none.
 	again := filepath.Join(t.TempDir(), "again")
 	var stdout, stderr bytes.Buffer
@@ -131,4 +123,22 @@ func errText(err error) string {
 func hexOf(s string) string {
 	sum := sha256.Sum256([]byte(s))
 	return hex.EncodeToString(sum[:])
+}
+
+// ranIrisLDA writes an experiment named name with seed (lda and ova on
+// iris, 3 folds) and runs it into a new directory: the file and the
+// results directory.
+func ranIrisLDA(t *testing.T, name string, seed int) (file, out string) {
+	t.Helper()
+	file = writeExperiment(t, fmt.Sprintf(`experiment %q { seed = %d }
+dataset "iris" { path = "%%REPO%%/experiments/data/iris.csv" }
+learner "lda" {}
+reduction "ova" {}
+cv { folds = 3 }
+`, name, seed))
+	out = t.TempDir()
+	if _, stderr, err := bench(t, "run", "-o", out, file); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	return file, out
 }
