@@ -10,7 +10,8 @@ import (
 
 // The conventions view: the metric values that the folds set by a
 // convention, a zero denominator's 0/0 taken as 0 (a class never
-// predicted has no precision, one without test rows no recall), per
+// predicted has no precision, one without test rows no recall; an AUC
+// with no class or pair to average over), per
 // metric, dataset and row (Markdown and HTML). The cell files count them
 // (outcome.FoldResult.Warnings); nothing else in the report shows them.
 
@@ -29,6 +30,7 @@ type conventionRow struct {
 // conventionsNote explains the conventions' table.
 const conventionsNote = "Values whose denominator was zero, set to 0 as scikit-learn's zero_division=0 does: a class never predicted has no precision, " +
 	"one without test rows no recall, and a per-class value set so pulls a macro average down. " +
+	"A ROC AUC leaves out each class (or pair) without both positive and negative test rows, and a fold with none left has an AUC of 0 (scikit-learn raises an error there), averaged in with the others. " +
 	"Folds: the folds where the metric set some value so, of the row's folds; values: how many it set, summed over those folds."
 
 // conventionsCaption is the LaTeX caption of the conventions' table.
