@@ -99,7 +99,7 @@ func buildPlugins(dir string) error {
 		return fmt.Errorf("building the plugins (go %s): %w", strings.Join(args, " "), err)
 	}
 	names := map[string][]string{
-		"broken": {"broken/bench-plugin-wrongshape", "broken/bench-plugin-nocancel", "broken/bench-plugin-csrcrash", "hangcheck/bench-plugin-hangcheck", "broken/bench-plugin-spinfit"},
+		"broken": {"broken/bench-plugin-wrongshape", "broken/bench-plugin-nocancel", "broken/bench-plugin-csrcrash", "hangcheck/bench-plugin-hangcheck", "broken/bench-plugin-spinfit", "broken/bench-plugin-hostilefit"},
 		"knobs":  {"third/bench-plugin-knobs", "broken/bench-plugin-notrowwise"},
 	}
 	for _, mf := range mains {

@@ -78,16 +78,17 @@ type Dataset struct {
 	TestPath string `hcl:"test_path,optional"`
 
 	// Ranges of the block and of its values (empty when not given).
-	DeclRange        hcl.Range
-	PathRange        hcl.Range `hcl:"path,attr_value_range"`
-	TargetRange      hcl.Range `hcl:"target,attr_value_range"`
-	LabelsRange      hcl.Range `hcl:"labels,attr_value_range"`
-	CategoricalRange hcl.Range `hcl:"categorical,attr_value_range"`
-	NumericRange     hcl.Range `hcl:"numeric,attr_value_range"`
-	IgnoreRange      hcl.Range `hcl:"ignore,attr_value_range"`
-	FoldsFileRange   hcl.Range `hcl:"folds_file,attr_value_range"`
-	TestPathRange    hcl.Range `hcl:"test_path,attr_value_range"`
-	DelimiterRange   hcl.Range `hcl:"delimiter,attr_value_range"`
+	DeclRange         hcl.Range
+	PathRange         hcl.Range `hcl:"path,attr_value_range"`
+	TargetRange       hcl.Range `hcl:"target,attr_value_range"`
+	LabelsRange       hcl.Range `hcl:"labels,attr_value_range"`
+	LabelsPrefixRange hcl.Range `hcl:"labels_prefix,attr_value_range"`
+	CategoricalRange  hcl.Range `hcl:"categorical,attr_value_range"`
+	NumericRange      hcl.Range `hcl:"numeric,attr_value_range"`
+	IgnoreRange       hcl.Range `hcl:"ignore,attr_value_range"`
+	FoldsFileRange    hcl.Range `hcl:"folds_file,attr_value_range"`
+	TestPathRange     hcl.Range `hcl:"test_path,attr_value_range"`
+	DelimiterRange    hcl.Range `hcl:"delimiter,attr_value_range"`
 }
 
 // Encoder declares one encoding step.

@@ -63,3 +63,46 @@ func TestControlCharactersInPaths(t *testing.T) {
 		})
 	}
 }
+
+// TestColumnNamesVisible: a column name the experiment file gives (target,
+// labels, labels_prefix, categorical, numeric, ignore) that holds a bidi
+// control, another invisible character or a control character is an
+// error at the value, or at its entry in a list (campaign 8 I08/I09:
+// target = "cl\u202eass" was accepted and written raw into the cell files
+// and the manifest).
+func TestColumnNamesVisible(t *testing.T) {
+	const rule = "; a name or path that reaches a job script, a manifest or a printed command may hold no control character and no invisible or bidi control character."
+	ds := func(body string) string { return "dataset \"wine\" {\npath = \"wine.csv\"\n" + body + "\n}" }
+	tests := []struct {
+		name, src, want string // want: the first line and the detail; "" for none
+	}{
+		{"target with a right-to-left override (I09)", ds(`target = "cl\u202Eass"`),
+			`exp.hcl:6:10: error: Invalid character|target "cl\u202eass" holds a right-to-left override (U+202E) at character 3` + rule},
+		{"numeric entry with a right-to-left override (I08)", ds(`numeric = ["x1", "sepal\u202Elength"]`),
+			`exp.hcl:6:18: error: Invalid character|numeric column "sepal\u202elength" holds a right-to-left override (U+202E) at character 6` + rule},
+		{"categorical entry with a zero-width space", ds(`categorical = ["co\u200Blor"]`),
+			`exp.hcl:6:16: error: Invalid character|categorical column "co\u200blor" holds a zero-width space (U+200B) at character 3` + rule},
+		{"ignore entry with a soft hyphen", ds(`ignore = ["a", "b", "i\u00ADd"]`),
+			`exp.hcl:6:21: error: Invalid character|ignore column "i\u00add" holds an invisible (default-ignorable) character (U+00AD) at character 2` + rule},
+		{"labels entry with a right-to-left isolate", ds(`labels = ["\u2067l1", "l2"]`),
+			`exp.hcl:6:11: error: Invalid character|labels column "\u2067l1" holds a right-to-left isolate (U+2067) at character 1` + rule},
+		{"labels_prefix with a left-to-right mark", ds(`labels_prefix = "lab\u200E"`),
+			`exp.hcl:6:17: error: Invalid character|labels_prefix "lab\u200e" holds a left-to-right mark (U+200E) at character 4` + rule},
+		{"target with a newline", ds(`target = "cl\nass"`),
+			`exp.hcl:6:10: error: Invalid character|target "cl\nass" holds a newline (U+000A) at character 3` + rule},
+		{"visible non-ASCII names are names like any", ds(`target = "clàsse"` + "\n" + `numeric = ["längd", "幅"]`), ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, diags := parse(t, base+tt.src+"\n")
+			var got string
+			if diags != "" {
+				lines := strings.Split(strings.TrimRight(diags, "\n"), "\n")
+				got = lines[0] + "|" + lines[len(lines)-1]
+			}
+			if got != tt.want {
+				t.Errorf("got:\n%s\nwant:\n%s\nall:\n%s", got, tt.want, diags)
+			}
+		})
+	}
+}

@@ -789,6 +789,7 @@ func (d *decoder) dataset(b *hcl.Block) *Dataset {
 	d.gate(ds.PathRange, "path", ds.Path)
 	d.gate(ds.TestPathRange, "test_path", ds.TestPath)
 	d.gate(ds.FoldsFileRange, "folds_file", ds.FoldsFile)
+	d.columnNames(b.Body, ds)
 	ds.Path, ds.FoldsFile, ds.TestPath = d.abs(ds.Path), d.abs(ds.FoldsFile), d.abs(ds.TestPath)
 	if ds.DelimiterRange != (hcl.Range{}) && len([]rune(ds.Delimiter)) != 1 {
 		d.errorf(ds.DelimiterRange, "Invalid delimiter", "delimiter must be a single character, not %q.", ds.Delimiter)
@@ -812,6 +813,28 @@ func (d *decoder) dataset(b *hcl.Block) *Dataset {
 	d.targetListed(b.Body, ds, "ignore", ds.Ignore, ds.IgnoreRange, "cannot be ignored")
 	d.targetListed(b.Body, ds, "numeric", ds.Numeric, ds.NumericRange, "is read as class names, not numbers")
 	return ds
+}
+
+// columnNames reports, at the value, each column name of dataset ds that
+// the gate of names refuses (safetext.CheckVisible): the target and the
+// labels reach the cell files and the manifest, every name the messages
+// that list columns, and a bidi control shows the name as another.
+func (d *decoder) columnNames(body hcl.Body, ds *Dataset) {
+	d.gate(ds.TargetRange, "target", ds.Target)
+	d.gate(ds.LabelsPrefixRange, "labels_prefix", ds.LabelsPrefix)
+	lists := []struct {
+		attr  string
+		names []string
+		whole hcl.Range
+	}{
+		{"labels", ds.Labels, ds.LabelsRange}, {"categorical", ds.Categorical, ds.CategoricalRange},
+		{"numeric", ds.Numeric, ds.NumericRange}, {"ignore", ds.Ignore, ds.IgnoreRange},
+	}
+	for _, l := range lists {
+		for i, n := range l.names {
+			d.gate(listEntry(body, l.attr, i, l.whole), l.attr+" column", n)
+		}
+	}
 }
 
 // targetListed reports dataset ds's target column among the names of its

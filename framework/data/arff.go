@@ -390,13 +390,17 @@ func (r *arffReader) add(i int, v string, missing bool) error {
 }
 
 // validUTF8 returns an ErrEncoding error when the attribute's name or a
-// declared value is not valid UTF-8 (protobuf strings must be), and an
-// ErrControl error when one holds a control character.
+// declared value is not valid UTF-8 (protobuf strings must be), an
+// ErrControl error when one holds a control character, and an
+// ErrHiddenName error when the name holds a character that does not show.
 func (a *arffAttr) validUTF8() error {
 	if !utf8.ValidString(a.name) {
 		return fmt.Errorf("%w: attribute name %s", ErrEncoding, safetext.Show(a.name))
 	}
 	if err := controlChar(a.name); err != nil {
+		return fmt.Errorf("attribute name: %w", err)
+	}
+	if err := hiddenName(a.name); err != nil {
 		return fmt.Errorf("attribute name: %w", err)
 	}
 	for _, l := range a.levels {

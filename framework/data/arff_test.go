@@ -135,6 +135,8 @@ func TestParseARFFErrors(t *testing.T) {
 		{"weights", head + "1,x,{2}\n", Options{}, "e.arff:5: wrong number of fields: row has 3 values, 2 attributes are declared (instance weights are not supported)", ErrRagged},
 		{"not numeric", head + "1,x\nabc,y\n", Options{}, `e.arff:6: column "a" (col 1): not a number: "abc"`, ErrNotNumeric},
 		{"undeclared nominal", head + "1,z\n", Options{}, `e.arff:5: column "b" (col 2): undeclared nominal value "z" (declared: {"x", "y"})`, ErrUndeclared},
+		{"right-to-left override in an attribute name", "@relation r\n@attribute 'sepal\u202elength' numeric\n@data\n1\n", Options{}, `e.arff:2: col 1: attribute name: column name holds a bidi control or other invisible (default-ignorable) character (U+202E) in "sepal\u202elength": rename the column`, ErrHiddenName},
+		{"right-to-left isolate in the class attribute", "@relation r\n@attribute a numeric\n@attribute cl\u2067ass {x,y}\n@data\n1,x\n", Options{}, `e.arff:3: col 2: attribute name: column name holds a bidi control or other invisible (default-ignorable) character (U+2067) in "cl\u2067ass": rename the column`, ErrHiddenName},
 		{"duplicate attribute", "@relation r\n@attribute a numeric\n@attribute a real\n@data\n1,2\n", Options{}, `e.arff:3: column "a" (col 2): duplicate column name (first at attribute 1, line 2)`, ErrDuplicateColumn},
 		{"date attribute", "@relation r\n@attribute d date 'yyyy'\n@data\n2001\n", Options{}, `e.arff:2: column "d" (col 1): unsupported: date attributes are not supported; add the column to Ignore`, ErrUnsupported},
 		{"relational", "@relation r\n@attribute bag relational\n", Options{}, `e.arff:2: col 1: unsupported: attribute "bag": relational attributes are not supported`, ErrUnsupported},

@@ -220,6 +220,16 @@ func controlChar(s string) error {
 	return nil
 }
 
+// hiddenName returns an ErrHiddenName error when the column name s holds
+// a character that safetext.Hidden reports, naming it; s is shown in
+// ASCII, so that the character shows.
+func hiddenName(s string) error {
+	if i := strings.IndexFunc(s, safetext.Hidden); i >= 0 {
+		return fmt.Errorf("%w (U+%04X) in %s: rename the column", ErrHiddenName, []rune(s[i:])[0], safetext.ShowASCII(s))
+	}
+	return nil
+}
+
 // intern returns the code of level s, adding it unless the set is closed.
 func (b *colBuilder) intern(s string) (int32, error) {
 	if c, ok := b.index[s]; ok {

@@ -215,7 +215,8 @@ func presize(builders []*colBuilder, size, rowBytes int64) {
 }
 
 // csvHeader checks and copies the header record: non-empty, distinct and
-// valid UTF-8 names.
+// valid UTF-8 names, with no control character and none that does not
+// show (hiddenName).
 func csvHeader(cr *csv.Reader, rec []string, source string) ([]string, error) {
 	header := make([]string, len(rec))
 	first := make(map[string]int, len(rec))
@@ -228,6 +229,8 @@ func csvHeader(cr *csv.Reader, rec []string, source string) ([]string, error) {
 			return nil, &ParseError{Source: source, Line: line, Byte: col, Col: i + 1, Err: fmt.Errorf("%w: column name %s", ErrEncoding, safetext.Show(f))}
 		case controlChar(f) != nil:
 			return nil, &ParseError{Source: source, Line: line, Byte: col, Col: i + 1, Err: fmt.Errorf("column name: %w", controlChar(f))}
+		case hiddenName(f) != nil:
+			return nil, &ParseError{Source: source, Line: line, Byte: col, Col: i + 1, Err: hiddenName(f)}
 		}
 		if j, dup := first[f]; dup {
 			return nil, &ParseError{Source: source, Line: line, Byte: col, Column: f, Col: i + 1, Err: fmt.Errorf("%w (first at col %d)", ErrDuplicateColumn, j+1)}

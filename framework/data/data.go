@@ -189,6 +189,11 @@ var (
 	ErrEncoding = errors.New("not valid UTF-8")
 	// ErrControl reports a control character (NUL, ESC, ...) in a value.
 	ErrControl = errors.New("control character")
+	// ErrHiddenName reports a column name holding a character that does
+	// not show, or changes how the text around it shows (safetext.Hidden):
+	// it would show as another name than the file holds, as class labels
+	// and label columns (ErrHiddenLabel, ErrHiddenLabelName) would.
+	ErrHiddenName = errors.New("column name holds a bidi control or other invisible (default-ignorable) character")
 	// ErrMixedColumn is the warning (Table.Warnings) of a column read as
 	// categorical because of some text although most of its values are
 	// numbers: often a typo in a numeric column.

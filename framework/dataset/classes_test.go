@@ -1,6 +1,8 @@
 package dataset
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -207,13 +209,30 @@ func TestClassTargetTestFile(t *testing.T) {
 // is refused: the name is the class name in every table, and a newline
 // split the per-class Markdown row in two; a hidden character made it
 // show as another name (on the code before, "l\u200b2" was accepted).
+// The reader refuses a column name with a hidden character at the header
+// (data.ErrHiddenName), before the label check sees it.
 func TestLabelTargetNames(t *testing.T) {
-	for _, tc := range []struct{ name, header, want string }{
-		{"newline", "a,l1,\"l\n2\"", `error: Invalid label name: Dataset "d": label column "l\n2" holds a control character; tables, plots and file names cannot show it: rename the column.`},
-		{"zero-width space", "a,l1,l\u200b2", `error: Invalid label name: Dataset "d": label column "l\u200b2" holds a bidi control or other invisible (default-ignorable) character (U+200B); it would show as another name than the file holds: rename the column.`},
-		{"right-to-left override", "a,l1,l\u202e2", `error: Invalid label name: Dataset "d": label column "l\u202e2" holds a bidi control or other invisible (default-ignorable) character (U+202E); it would show as another name than the file holds: rename the column.`},
+	for _, tc := range []struct {
+		name, header, want string
+		read               bool // refused by the reader, at the header (data.ErrHiddenName)
+	}{
+		{"newline", "a,l1,\"l\n2\"", `error: Invalid label name: Dataset "d": label column "l\n2" holds a control character; tables, plots and file names cannot show it: rename the column.`, false},
+		{"zero-width space", "a,l1,l\u200b2", `d.csv:1:6: col 3: column name holds a bidi control or other invisible (default-ignorable) character (U+200B) in "l\u200b2": rename the column`, true},
+		{"right-to-left override", "a,l1,l\u202e2", `d.csv:1:6: col 3: column name holds a bidi control or other invisible (default-ignorable) character (U+202E) in "l\u202e2": rename the column`, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			if tc.read {
+				path := filepath.Join(t.TempDir(), "d.csv")
+				if err := os.WriteFile(path, []byte(tc.header+"\n1,0,1\n2,1,0\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				c := config.Dataset{LabelsPrefix: "l"}
+				_, err := data.Read(path, loadOptions(&c))
+				if got := strings.TrimPrefix(fmt.Sprint(err), filepath.Dir(path)+"/"); !errors.Is(err, data.ErrHiddenName) || got != tc.want {
+					t.Errorf("read error:\n%v\nwant:\n%s", err, tc.want)
+				}
+				return
+			}
 			r, ds, dir := loadTarget(t, "d.csv", tc.header+"\n1,0,1\n2,1,0\n", config.Dataset{LabelsPrefix: "l"})
 			if r.labelTargets(ds) {
 				t.Fatalf("labelTargets accepted the label name of %q", tc.header)

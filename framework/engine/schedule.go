@@ -13,6 +13,7 @@ import (
 
 	"github.com/polyclass/polyclass/framework/curves"
 	"github.com/polyclass/polyclass/framework/outcome"
+	"github.com/polyclass/polyclass/framework/safetext"
 )
 
 // foldFunc runs one task of a run: one fold of one cell on its design
@@ -446,12 +447,15 @@ func (s *scheduler) record(t task, fr outcome.FoldResult, err error, interrupted
 	}
 }
 
-// finish closes cell i (s.mu held): its error, its log line.
+// finish closes cell i (s.mu held): its error, its log line. The error
+// holds what a plugin wrote (its error's text, its stderr), shown on the
+// terminal and in run.log escaped (safetext.Text): the cell file keeps it
+// as it is.
 func (s *scheduler) finish(i int, c *Cell) {
 	r := s.results[i]
 	finishCell(r, s.foldErrs[i], c)
 	if r.Failed() && s.opt.Log != nil {
-		fmt.Fprintf(s.opt.Log, "cell %d (%s) failed: %s\n", i, r.Key(), r.Error)
+		fmt.Fprintf(s.opt.Log, "cell %d (%s) failed: %s\n", i, r.Key(), safetext.Text(r.Error))
 	}
 }
 

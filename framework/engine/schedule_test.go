@@ -151,6 +151,46 @@ func TestSchedulerFailedFoldFailsItsCellOnly(t *testing.T) {
 	}
 }
 
+// TestFailedCellLineEscaped: the line of a failed cell on the terminal
+// and in run.log shows a plugin's error text with every control, bidi
+// and invisible character but newline and tab escaped (campaign 8 N12: a
+// learner's error set the terminal's title, cleared its screen and
+// overwrote the line); the cell keeps the text as the plugin gave it.
+func TestFailedCellLineEscaped(t *testing.T) {
+	tests := []struct{ name, err, want string }{
+		{"title, colour, clear screen, carriage return, right-to-left override (N12)",
+			"ValueError: bad \x1b[31mRED\x1b]0;pwned-title\x07 rev\u202eesrever \rOVERWRITE\x1b[2J",
+			`ValueError: bad \x1b[31mRED\x1b]0;pwned-title\a rev\u202eesrever \rOVERWRITE\x1b[2J`},
+		{"the plugin's stderr keeps its lines and tabs", "boom\nplugin stderr:\nTraceback:\n\tfit.py\x1b[2J",
+			"boom\nplugin stderr:\nTraceback:\n\tfit.py\\x1b[2J"},
+		{"C1 controls, separators, zero-width space", "a\u009b2J\u2028b\u200bc", `a\u009b2J\u2028b\u200bc`},
+		{"plain text as it is", "ValueError: C must be > 0 (at fit.py:3, in fit)", "ValueError: C must be > 0 (at fit.py:3, in fit)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := stubGrid()
+			var log strings.Builder
+			s := newScheduler(g, Options{Workers: 1, Log: &log})
+			s.fold = func(_ context.Context, tk task, _ *matrixEntry) (outcome.FoldResult, error) {
+				if tk.cell.Index == 2 && tk.fold == 1 {
+					return outcome.FoldResult{}, errors.New(tt.err)
+				}
+				return outcome.FoldResult{Metrics: map[string]float64{"accuracy": stubValue(tk)}}, nil
+			}
+			res, _, err := s.run(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := "cell 2 (b|raw|l1||ova) failed: repeat 0 fold 1: " + tt.want + "\n"; log.String() != want {
+				t.Errorf("log %q, want %q", log.String(), want)
+			}
+			if want := "repeat 0 fold 1: " + tt.err; res[2].Error != want {
+				t.Errorf("cell 2's error %q, want the plugin's text as it is, %q", res[2].Error, want)
+			}
+		})
+	}
+}
+
 func TestSchedulerRetriesAFoldWhosePluginDied(t *testing.T) {
 	for _, tc := range []struct {
 		deaths  int

@@ -608,7 +608,8 @@ func (h *Host) launch(ctx context.Context, b Binary) (*Plugin, error) {
 	shared := newSegment()
 	ownEnv := h.setEnv(cmd, shared)
 	tail := newTailBuffer(64 << 10)
-	stderr := io.MultiWriter(tail, &prefixWriter{prefix: "[" + b.Name + "] ", w: h.log})
+	// What the plugin writes is escaped before it is kept or relayed.
+	stderr := &escapeWriter{w: io.MultiWriter(tail, &prefixWriter{prefix: "[" + b.Name + "] ", w: h.log})}
 	client := goplugin.NewClient(h.clientConfig(b.Name, cmd, sum, ownEnv, stderr))
 	p := &Plugin{Binary: b, client: client, cmd: cmd, stderr: tail, shared: shared, cancelStart: cancelStart}
 	rpc, err := handshake(ctx, client, cancelStart, b.Path, h.startTimeout)

@@ -228,3 +228,50 @@ func Few(items []string, n int, show func(string) string) string {
 	}
 	return list
 }
+
+// Text returns s, text a program wrote for a person to read (a plugin's
+// error, the lines it writes to stderr), as a terminal or a log may show
+// it: newlines and tabs kept, so that a traceback keeps its lines, and
+// every other character that Check refuses (escape, carriage return,
+// bell, the other C0 and C1 controls, U+2028, U+2029) or Hidden reports
+// (bidi controls, zero-width and other invisible characters) written as
+// its Go escape (\x1b, \r, \u202e), each byte that is not UTF-8 as \xNN.
+// A terminal then sets no title, clears no screen and overwrites no
+// line, and no text shows reversed. Backslashes are left as they are.
+func Text(s string) string {
+	if utf8.ValidString(s) && !strings.ContainsFunc(s, textEscaped) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case textEscaped(r):
+			b.WriteString(escapeRune(r))
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+// textEscaped reports whether Text escapes r.
+func textEscaped(r rune) bool {
+	return r != '\n' && r != '\t' && (Refused(r) || Hidden(r))
+}
+
+// escapeRune returns r's Go escape: strconv's (\r, \x1b, \u0085), or
+// \uXXXX for a character strconv takes for printable (U+FE0F).
+func escapeRune(r rune) string {
+	q := strconv.QuoteRune(r)
+	if q = q[1 : len(q)-1]; q != string(r) {
+		return q
+	}
+	if r > 0xFFFF {
+		return fmt.Sprintf(`\U%08x`, r)
+	}
+	return fmt.Sprintf(`\u%04x`, r)
+}

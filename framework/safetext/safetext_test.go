@@ -233,3 +233,37 @@ func TestFew(t *testing.T) {
 		})
 	}
 }
+
+// TestText: text a plugin wrote keeps its newlines and tabs and shows
+// every other control, bidi and invisible character escaped (campaign 8
+// N12: a learner's error set the terminal's title, cleared the screen and
+// overwrote its line); the hostile corpus comes out with no character a
+// terminal acts on besides newline and tab.
+func TestText(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"plain", "ValueError: bad C (at fit.py:3, in fit)", "ValueError: bad C (at fit.py:3, in fit)"},
+		{"newlines and tabs kept", "Traceback:\n\tline 1\n", "Traceback:\n\tline 1\n"},
+		{"campaign 8 N12", "bad \x1b[31mRED\x1b]0;pwned-title\x07 rev\u202eesrever \rOVERWRITE\x1b[2J",
+			`bad \x1b[31mRED\x1b]0;pwned-title\a rev\u202eesrever \rOVERWRITE\x1b[2J`},
+		{"C1 controls and separators", "a\u009b2Jb\u0085c\u2028d\u2029", `a\u009b2Jb\u0085c\u2028d\u2029`},
+		{"NUL and DEL", "a\x00b\x7f", `a\x00b\x7f`},
+		{"invisible characters strconv prints", "x\uFE0Fy\u00ADz\U000E0041", `x\ufe0fy\u00adz\U000e0041`},
+		{"zero-width space and isolates", "a\u200Bb\u2067c\u2069", `a\u200bb\u2067c\u2069`},
+		{"bytes that are not UTF-8", "a\xffb\xe2\x80", `a\xffb\xe2\x80`},
+		{"backslashes and visible non-ASCII left", `C:\tmp\x1b é実😀`, `C:\tmp\x1b é実😀`},
+		{"empty", "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Text(tt.in); got != tt.want {
+				t.Errorf("Text(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+		})
+	}
+	for _, s := range hostile.Strings() {
+		got := Text(s)
+		if i := strings.IndexFunc(got, func(r rune) bool { return r != '\n' && r != '\t' && (Refused(r) || Hidden(r)) }); i >= 0 || !utf8.ValidString(got) {
+			t.Errorf("Text(%q) = %q holds a character a terminal acts on", s, got)
+		}
+	}
+}

@@ -12,6 +12,8 @@
 //	bench-plugin-spinfit     Fit never returns and ignores its context
 //	                         (it sleeps rather than burns CPU: the tests
 //	                         share the machine)
+//	bench-plugin-hostilefit  Fit writes hostileText to stderr and fails
+//	                         with it as its error
 //
 // Built under any other name it has no defect.
 package main
@@ -32,6 +34,12 @@ import (
 )
 
 type learner struct{ defect string }
+
+// hostileText is what the hostilefit defect writes and fails with: an
+// escape sequence that colours, one that sets the terminal's title (ended
+// by BEL), a right-to-left override, a carriage return that overwrites
+// the line, and one that clears the screen (campaign 8 N12).
+const hostileText = "bad \x1b[31mRED\x1b]0;pwned-title\x07 rev\u202eesrever \rOVERWRITE\x1b[2J"
 
 func (learner) Info() sdk.LearnerInfo {
 	return sdk.LearnerInfo{
@@ -68,6 +76,10 @@ func (l learner) Fit(ctx context.Context, in sdk.FitInput, p sdk.Params) (sdk.Mo
 	n, d := in.X.Dims()
 	if l.defect == "csrcrash" {
 		_ = in.X.Dense.At(0, 0) // nil for CSR input
+	}
+	if l.defect == "hostilefit" {
+		fmt.Fprintln(os.Stderr, hostileText)
+		return nil, errors.New(hostileText)
 	}
 	for l.defect == "spinfit" {
 		time.Sleep(time.Second) // a solver that never ends nor looks at ctx
