@@ -201,6 +201,7 @@ var schemaAccount = map[string]string{
 	"Experiment.Seed":       "spec seed",
 	"Experiment.File":       "not: where the experiment file is; its blocks are in the spec",
 	"Experiment.Dir":        "not: the directory relative paths start from; the files' contents are in the spec",
+	"Experiment.Source":     "not: the file's text, recorded in the manifest; its blocks are in the spec",
 	"Experiment.Partial":    "not: set only with a syntax error, which stops the file before any cell",
 	"Experiment.InText":     "not: set only with a syntax error, which stops the file before any cell",
 	"Experiment.Datasets":   "from dataset: the cell's dataset block",
