@@ -80,6 +80,23 @@ func (w *walk) start(abs string) (string, error) {
 	return w.run(splitPath(abs))
 }
 
+// checkTempDir refuses the temporary directory tmp, in which entry is to
+// be made, with lstat, if anyone but root and the user could replace it
+// or rename entry out of it: the walk of check, to tmp, and tmp held to
+// the rule of the directories on the way (owned by root or the user,
+// writable by others only with the sticky bit).
+func (t trust) checkTempDir(tmp, entry string, lstat func(string) (fs.FileInfo, error)) error {
+	abs, err := filepath.Abs(tmp)
+	if err != nil {
+		return fmt.Errorf("temporary directory: %w", err)
+	}
+	w := t.newWalk(tmp, "temporary", lstat)
+	w.subject, w.wantDir, w.entry = "temporary directory", true, entry
+	w.advice = "set TMPDIR to a directory that only you can write"
+	_, err = w.start(abs)
+	return err
+}
+
 // walk is the state of one check: the directory reached (a real path,
 // no link in it) and the components still to take from it.
 type walk struct {
