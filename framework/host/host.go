@@ -446,18 +446,22 @@ func Open(ctx context.Context, path string, log io.Writer) (*Plugin, error) {
 }
 
 // socketDir returns the directory for the unix sockets of the plugins the
-// host starts (see newSockets), made on first use; "" for go-plugin's
-// default.
-func (h *Host) socketDir() string {
+// host starts (see newSockets), made on first use; "" where go-plugin
+// serves over TCP.
+func (h *Host) socketDir() (string, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.socks == nil {
-		h.socks = newSockets(socketsBase())
+		s, err := newSockets(socketsParent())
+		if err != nil {
+			return "", err
+		}
+		h.socks = s
 	}
 	if h.socks == nil {
-		return ""
+		return "", nil
 	}
-	return h.socks.dir
+	return h.socks.dir, nil
 }
 
 // removeSockets removes the host's socket directory, once its plugins are
@@ -579,11 +583,15 @@ func (h *Host) start(ctx context.Context, b Binary) (*Plugin, error) {
 	if err := replaceable(b.Path); err != nil {
 		return nil, fmt.Errorf("plugin %s: %w", b.Name, err)
 	}
-	b, err := h.checksum(b)
+	sockDir, err := h.socketDir()
+	if err != nil {
+		return nil, fmt.Errorf("plugin %s: %w", b.Name, err)
+	}
+	b, err = h.checksum(b)
 	if err != nil {
 		return nil, err
 	}
-	return h.launch(ctx, b)
+	return h.launch(ctx, b, sockDir)
 }
 
 // StartTimeout bounds a plugin's start: its handshake line (go-plugin's
@@ -592,9 +600,10 @@ func (h *Host) start(ctx context.Context, b Binary) (*Plugin, error) {
 const StartTimeout = time.Minute
 
 // launch starts the process of b, whose SHA256 SecureConfig checks, in
-// named steps: its command and environment, go-plugin's client, the
-// handshake, the services it serves and their Info probes.
-func (h *Host) launch(ctx context.Context, b Binary) (*Plugin, error) {
+// named steps: its command and environment (its unix socket in sockDir),
+// go-plugin's client, the handshake, the services it serves and their
+// Info probes.
+func (h *Host) launch(ctx context.Context, b Binary, sockDir string) (*Plugin, error) {
 	sum, err := hex.DecodeString(b.SHA256)
 	if err != nil {
 		return nil, fmt.Errorf("plugin %s: %w", b.Name, err)
@@ -606,7 +615,7 @@ func (h *Host) launch(ctx context.Context, b Binary) (*Plugin, error) {
 	startCtx, cancelStart := context.WithCancel(context.WithoutCancel(ctx))
 	cmd := processCommand(startCtx, b.Path)
 	shared := newSegment()
-	ownEnv := h.setEnv(cmd, shared)
+	ownEnv := h.setEnv(cmd, shared, sockDir)
 	tail := newTailBuffer(64 << 10)
 	// What the plugin writes is escaped before it is kept or relayed.
 	stderr := &escapeWriter{w: io.MultiWriter(tail, &prefixWriter{prefix: "[" + b.Name + "] ", w: h.log})}
@@ -641,10 +650,11 @@ func processCommand(startCtx context.Context, path string) *exec.Cmd {
 }
 
 // setEnv sets what cmd's process is told through its environment and
-// descriptors: the profile directory, the socket directory and the shared
-// memory segment (descriptor 3), when there are. It reports whether it
-// set an environment of its own (go-plugin must then not add the host's).
-func (h *Host) setEnv(cmd *exec.Cmd, shared *sharedmem.Segment) bool {
+// descriptors: the profile directory, the socket directory sockDir and
+// the shared memory segment (descriptor 3), when there are. It reports
+// whether it set an environment of its own (go-plugin must then not add
+// the host's).
+func (h *Host) setEnv(cmd *exec.Cmd, shared *sharedmem.Segment, sockDir string) bool {
 	h.mu.Lock()
 	profileDir := h.profileDir
 	h.mu.Unlock()
@@ -652,8 +662,8 @@ func (h *Host) setEnv(cmd *exec.Cmd, shared *sharedmem.Segment) bool {
 	if profileDir != "" {
 		env = append(env, wire.ProfileDirEnv+"="+profileDir)
 	}
-	if dir := h.socketDir(); dir != "" {
-		env = append(env, goplugin.EnvUnixSocketDir+"="+dir)
+	if sockDir != "" {
+		env = append(env, goplugin.EnvUnixSocketDir+"="+sockDir)
 	}
 	if shared != nil {
 		// The process's descriptor 3: the first of ExtraFiles.

@@ -3,7 +3,10 @@
 package host
 
 import (
+	"bytes"
 	"context"
+	"debug/elf"
+	"encoding/binary"
 	"fmt"
 	"io/fs"
 	"os"
@@ -169,7 +172,7 @@ func TestReplaceableWalk(t *testing.T) {
 	const other = 12345
 	const tail = ", or move the plugin to a directory that only you and root can write"
 	bin := "bench-plugin-x"
-	mk := func(t *testing.T, root string, dirs map[string]os.FileMode, files []string, fmode os.FileMode, shebang string, links map[string]string) {
+	mk := func(t *testing.T, root string, dirs map[string]os.FileMode, files []string, fmode os.FileMode, shebang, loader string, links map[string]string) {
 		t.Helper()
 		for _, d := range sortedKeys(dirs) {
 			if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
@@ -183,6 +186,8 @@ func TestReplaceableWalk(t *testing.T) {
 			text := "#!" + strings.ReplaceAll(shebang, "{ROOT}", root) + "\n"
 			if i > 0 {
 				text = "\x7fELF" // the interpreter: a binary
+			} else if loader != "" {
+				text = string(elfNaming(t, strings.ReplaceAll(loader, "{ROOT}", root)))
 			}
 			if err := os.WriteFile(filepath.Join(root, f), []byte(text), 0o755); err != nil {
 				t.Fatal(err)
@@ -208,11 +213,16 @@ func TestReplaceableWalk(t *testing.T) {
 		// shebang is the interpreter (and arguments) of the first file,
 		// a script; /bin/sh if empty; the other files are binaries.
 		shebang string
-		links   map[string]string
-		path    string
-		gives   []string // paths given to uid other
-		group   []string // paths given to group other
-		want    string
+		// loader makes the first file an ELF binary whose dynamic
+		// loader (PT_INTERP) it names.
+		loader string
+		// chdir: the check runs in root, for relative interpreters.
+		chdir bool
+		links map[string]string
+		path  string
+		gives []string // paths given to uid other
+		group []string // paths given to group other
+		want  string
 	}{
 		{name: "ancestor 0777 without the sticky bit (A15)",
 			dirs: map[string]os.FileMode{"ww": 0o777, "ww/pd": 0o755}, files: []string{"ww/pd/" + bin}, path: "ww/pd/" + bin,
@@ -276,6 +286,44 @@ func TestReplaceableWalk(t *testing.T) {
 			dirs: map[string]os.FileMode{"pd": 0o755}, files: []string{"pd/" + bin}, shebang: "{ROOT}/pd/python4", path: "pd/" + bin},
 		{name: "script run by env",
 			dirs: map[string]os.FileMode{"pd": 0o755}, files: []string{"pd/" + bin}, shebang: "/usr/bin/env python3", path: "pd/" + bin},
+		{name: "CRLF #! line: the interpreter is named with its CR (campaign 8 A01)",
+			dirs: map[string]os.FileMode{"pd": 0o755, "st": 0o777 | os.ModeSticky}, files: []string{"pd/" + bin, "st/py"}, shebang: "{ROOT}/st/py\r", path: "pd/" + bin,
+			want: `the interpreter "{ROOT}/st/py\r" of {ROOT}/pd/bench-plugin-x: the interpreter directory {ROOT}/st is writable by every user (owner {ME}, mode 1777) and holds no "py\r": any local user could make it; install it, or name one in a directory that only you and root can write`},
+		{name: "no-break space in the #! line is part of the name (A01b)",
+			dirs: map[string]os.FileMode{"pd": 0o755, "st": 0o777 | os.ModeSticky}, files: []string{"pd/" + bin, "st/py"}, shebang: "{ROOT}/st/py\u00a0x", path: "pd/" + bin,
+			want: `the interpreter "{ROOT}/st/py\u00a0x" of {ROOT}/pd/bench-plugin-x: the interpreter directory {ROOT}/st is writable by every user (owner {ME}, mode 1777) and holds no "py\u00a0x": any local user could make it; install it, or name one in a directory that only you and root can write`},
+		{name: "vertical tab in the #! line is part of the name (A01c)",
+			dirs: map[string]os.FileMode{"pd": 0o755, "st": 0o777 | os.ModeSticky}, files: []string{"pd/" + bin, "st/py"}, shebang: "{ROOT}/st/py\vx", path: "pd/" + bin,
+			want: `the interpreter "{ROOT}/st/py\vx" of {ROOT}/pd/bench-plugin-x: the interpreter directory {ROOT}/st is writable by every user (owner {ME}, mode 1777) and holds no "py\vx": any local user could make it; install it, or name one in a directory that only you and root can write`},
+		{name: "tab ends the name, the rest is its argument",
+			dirs: map[string]os.FileMode{"pd": 0o755, "st": 0o777 | os.ModeSticky}, files: []string{"pd/" + bin, "st/py"}, shebang: "{ROOT}/st/py\t-u x", path: "pd/" + bin},
+		{name: "interpreter missing from a sticky directory (A01)",
+			dirs: map[string]os.FileMode{"pd": 0o755, "st": 0o777 | os.ModeSticky}, files: []string{"pd/" + bin}, shebang: "{ROOT}/st/python", path: "pd/" + bin,
+			want: `the interpreter {ROOT}/st/python of {ROOT}/pd/bench-plugin-x: the interpreter directory {ROOT}/st is writable by every user (owner {ME}, mode 1777) and holds no "python": any local user could make it; install it, or name one in a directory that only you and root can write`},
+		{name: "relative interpreter in a 0777 directory (A02)",
+			dirs: map[string]os.FileMode{"pd": 0o755, "ww": 0o777}, files: []string{"pd/" + bin, "ww/interp"}, shebang: "ww/interp", chdir: true, path: "pd/" + bin,
+			want: "the interpreter ww/interp of {ROOT}/pd/bench-plugin-x: the interpreter directory {ROOT}/ww is writable by every user without the sticky bit (owner {ME}, mode 0777): any local user could replace interp; chmod o-w {ROOT}/ww" + tail},
+		{name: "relative interpreter in a safe directory",
+			dirs: map[string]os.FileMode{"pd": 0o755, "py": 0o755}, files: []string{"pd/" + bin, "py/interp"}, shebang: "py/interp", chdir: true, path: "pd/" + bin},
+		{name: "env given an absolute program in a 0777 directory (A15)",
+			dirs: map[string]os.FileMode{"pd": 0o755, "ww": 0o777}, files: []string{"pd/" + bin, "ww/interp"}, shebang: "/usr/bin/env {ROOT}/ww/interp", path: "pd/" + bin,
+			want: "the interpreter {ROOT}/ww/interp (run by /usr/bin/env) of {ROOT}/pd/bench-plugin-x: the interpreter directory {ROOT}/ww is writable by every user without the sticky bit (owner {ME}, mode 0777): any local user could replace interp; chmod o-w {ROOT}/ww" + tail},
+		{name: "env -S given an absolute program in a 0777 directory",
+			dirs: map[string]os.FileMode{"pd": 0o755, "ww": 0o777}, files: []string{"pd/" + bin, "ww/interp"}, shebang: "/usr/bin/env -S A=1 {ROOT}/ww/interp -u", path: "pd/" + bin,
+			want: "the interpreter {ROOT}/ww/interp (run by /usr/bin/env) of {ROOT}/pd/bench-plugin-x: the interpreter directory {ROOT}/ww is writable by every user without the sticky bit (owner {ME}, mode 0777): any local user could replace interp; chmod o-w {ROOT}/ww" + tail},
+		{name: "env given an absolute program in a safe directory",
+			dirs: map[string]os.FileMode{"pd": 0o755, "py": 0o755}, files: []string{"pd/" + bin, "py/interp"}, shebang: "/usr/bin/env {ROOT}/py/interp", path: "pd/" + bin},
+		{name: "env given an option it cannot be told what runs from",
+			dirs: map[string]os.FileMode{"pd": 0o755}, files: []string{"pd/" + bin}, shebang: "/usr/bin/env -v python3", path: "pd/" + bin,
+			want: `plugin binary {ROOT}/pd/bench-plugin-x: cannot tell which program /usr/bin/env runs from its argument "-v python3"; name the interpreter's path on the #! line`},
+		{name: "ELF binary whose dynamic loader is in a 0777 directory (A11)",
+			dirs: map[string]os.FileMode{"pd": 0o755, "ww": 0o777}, files: []string{"pd/" + bin, "ww/ld.so"}, loader: "{ROOT}/ww/ld.so", path: "pd/" + bin,
+			want: "the dynamic loader {ROOT}/ww/ld.so of {ROOT}/pd/bench-plugin-x: the dynamic loader directory {ROOT}/ww is writable by every user without the sticky bit (owner {ME}, mode 0777): any local user could replace ld.so; chmod o-w {ROOT}/ww" + tail},
+		{name: "ELF binary whose dynamic loader is another user's",
+			dirs: map[string]os.FileMode{"pd": 0o755, "lib": 0o755}, files: []string{"pd/" + bin, "lib/ld.so"}, loader: "{ROOT}/lib/ld.so", path: "pd/" + bin, gives: []string{"lib/ld.so"},
+			want: "the dynamic loader {ROOT}/lib/ld.so of {ROOT}/pd/bench-plugin-x: {ROOT}/lib/ld.so is owned by {OTHER}, not by root or you ({ME}): its owner could change the program bench runs; chown {MEC} {ROOT}/lib/ld.so" + tail},
+		{name: "ELF binary whose dynamic loader is safe",
+			dirs: map[string]os.FileMode{"pd": 0o755, "lib": 0o755}, files: []string{"pd/" + bin, "lib/ld.so"}, loader: "{ROOT}/lib/ld.so", path: "pd/" + bin},
 		{name: "a loop of links",
 			dirs: map[string]os.FileMode{"pd": 0o755}, links: map[string]string{"pd/a": "b", "pd/b": "a"}, path: "pd/a",
 			want: "plugin binary {ROOT}/pd/a: more than 40 links on the way (a loop?)"},
@@ -288,7 +336,10 @@ func TestReplaceableWalk(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			root := t.TempDir()
 			chmod(t, root, 0o755)
-			mk(t, root, c.dirs, c.files, c.fmode, c.shebang, c.links)
+			mk(t, root, c.dirs, c.files, c.fmode, c.shebang, c.loader, c.links)
+			if c.chdir {
+				t.Chdir(root)
+			}
 			var gives []give
 			for _, p := range c.gives {
 				gives = append(gives, give{filepath.Join(root, p), other, -1})
@@ -317,4 +368,28 @@ func sortedKeys(m map[string]os.FileMode) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// elfNaming returns a 64-bit little-endian ELF executable with one program
+// header, PT_INTERP, naming loader: enough for debug/elf and the check.
+func elfNaming(t *testing.T, loader string) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	const ehsize, phsize = 64, 56
+	hdr := elf.Header64{Type: uint16(elf.ET_EXEC), Machine: uint16(elf.EM_X86_64), Version: uint32(elf.EV_CURRENT),
+		Phoff: ehsize, Ehsize: ehsize, Phentsize: phsize, Phnum: 1}
+	copy(hdr.Ident[:], elf.ELFMAG)
+	hdr.Ident[elf.EI_CLASS] = byte(elf.ELFCLASS64)
+	hdr.Ident[elf.EI_DATA] = byte(elf.ELFDATA2LSB)
+	hdr.Ident[elf.EI_VERSION] = byte(elf.EV_CURRENT)
+	name := append([]byte(loader), 0)
+	prog := elf.Prog64{Type: uint32(elf.PT_INTERP), Flags: uint32(elf.PF_R), Off: ehsize + phsize,
+		Filesz: uint64(len(name)), Memsz: uint64(len(name)), Align: 1}
+	for _, v := range []any{hdr, prog} {
+		if err := binary.Write(&b, binary.LittleEndian, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b.Write(name)
+	return b.Bytes()
 }

@@ -5,7 +5,6 @@ package host
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"os/user"
@@ -13,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/polyclass/polyclass/framework/safetext"
 )
 
 // maxLinks bounds the links followed on the way to a plugin binary, as
@@ -55,74 +56,45 @@ func (t trust) check(path string) error {
 	return t.checkWith(abs, path, os.Lstat)
 }
 
-// maxInterpreters bounds the interpreters checked after a script: a
-// script's interpreter may be a script itself (Linux runs 4 levels).
-const maxInterpreters = 4
-
-// checkWith checks the absolute path abs, named path in messages, with
-// lstat; then, when the binary is a script (#!), its interpreter, the
-// program the kernel runs: a Python plugin's python in a directory
-// others may write is as replaceable as the plugin. An interpreter found
-// on PATH (#!/usr/bin/env python3) is checked as env only.
-func (t trust) checkWith(abs, path string, lstat func(string) (fs.FileInfo, error)) error {
-	real, err := t.walkTo(abs, path, "plugin", lstat)
-	for range maxInterpreters {
-		if err != nil {
-			return err
-		}
-		interp := interpreter(real)
-		if interp == "" {
-			return nil
-		}
-		var next string
-		next, err = t.walkTo(interp, interp, "interpreter", lstat)
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil // where no one else may make it: the start says it is missing
-		}
-		if err != nil {
-			err = fmt.Errorf("the interpreter %s of %s: %w", interp, real, err)
-		}
-		real = next
-	}
-	if err == nil && interpreter(real) != "" {
-		err = fmt.Errorf("plugin binary %s: more than %d interpreters of scripts", path, maxInterpreters)
-	}
-	return err
-}
-
 // walkTo checks the absolute path abs, named path in messages, with
 // lstat, and returns the binary's path with its links resolved; kind
 // names the binary's directory in messages ("the plugin directory").
 func (t trust) walkTo(abs, path, kind string, lstat func(string) (fs.FileInfo, error)) (string, error) {
-	w := walk{trust: t, lstat: lstat, target: path, kind: kind, dir: "/"}
+	return t.newWalk(path, kind, lstat).start(abs)
+}
+
+// newWalk returns a walk to a program named path in messages, whose
+// directory is the kind directory ("the plugin directory").
+func (t trust) newWalk(path, kind string, lstat func(string) (fs.FileInfo, error)) *walk {
+	return &walk{trust: t, lstat: lstat, target: path, kind: kind, subject: "plugin binary",
+		advice: "move the plugin to a directory that only you and root can write"}
+}
+
+// start walks the absolute path abs from /.
+func (w *walk) start(abs string) (string, error) {
+	w.dir = "/"
 	var err error
-	if w.dirInfo, err = lstat(w.dir); err != nil {
-		return "", fmt.Errorf("plugin binary: %w", err)
+	if w.dirInfo, err = w.lstat(w.dir); err != nil {
+		return "", fmt.Errorf("%s: %w", w.subject, err)
 	}
 	return w.run(splitPath(abs))
 }
 
-// interpreter returns the interpreter a script at path names on its #!
-// line, "" for none (a binary, a file that cannot be read, a relative
-// interpreter, which the kernel resolves from the working directory).
-func interpreter(path string) string {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+// checkTempDir refuses the temporary directory tmp, in which entry is to
+// be made, with lstat, if anyone but root and the user could replace it
+// or rename entry out of it: the walk of check, to tmp, and tmp held to
+// the rule of the directories on the way (owned by root or the user,
+// writable by others only with the sticky bit).
+func (t trust) checkTempDir(tmp, entry string, lstat func(string) (fs.FileInfo, error)) error {
+	abs, err := filepath.Abs(tmp)
 	if err != nil {
-		return ""
+		return fmt.Errorf("temporary directory: %w", err)
 	}
-	defer f.Close()
-	head := make([]byte, 256)
-	n, _ := io.ReadFull(f, head)
-	line, _, _ := strings.Cut(string(head[:n]), "\n")
-	rest, ok := strings.CutPrefix(line, "#!")
-	if !ok {
-		return ""
-	}
-	fields := strings.Fields(rest)
-	if len(fields) == 0 || !filepath.IsAbs(fields[0]) {
-		return ""
-	}
-	return fields[0]
+	w := t.newWalk(tmp, "temporary", lstat)
+	w.subject, w.wantDir, w.entry = "temporary directory", true, entry
+	w.advice = "set TMPDIR to a directory that only you can write"
+	_, err = w.start(abs)
+	return err
 }
 
 // walk is the state of one check: the directory reached (a real path,
@@ -130,8 +102,14 @@ func interpreter(path string) string {
 type walk struct {
 	trust
 	lstat   func(string) (fs.FileInfo, error)
-	target  string      // the path the check was asked about, for messages
-	kind    string      // "plugin" or "interpreter", for messages
+	target  string // the path the check was asked about, for messages
+	kind    string // "plugin" or "interpreter", for messages
+	subject string // what target is, for messages: "plugin binary"
+	advice  string // the other fix, for messages: "move the plugin …"
+	// wantDir: the target is a directory, in which entry is to be made
+	// (checkTempDir), not a program.
+	wantDir bool
+	entry   string
 	dir     string      // the directory reached
 	dirInfo fs.FileInfo // its Lstat
 	links   int         // links followed so far
@@ -152,16 +130,17 @@ func (w *walk) run(todo []string) (string, error) {
 		next := filepath.Join(w.dir, c)
 		fi, err := w.lstat(next)
 		if errors.Is(err, fs.ErrNotExist) {
-			// Missing: no one else may make it when its directory is safe.
-			if err := w.checkDir(c, len(todo) == 0); err != nil {
+			// Missing: no one else may make it when no one else may
+			// write its directory, sticky or not.
+			if err := w.checkMissing(c, len(todo) == 0); err != nil {
 				return "", err
 			}
 		}
 		if err != nil {
-			return "", fmt.Errorf("plugin binary: %w", err)
+			return "", fmt.Errorf("%s: %w", w.subject, err)
 		}
 		isLink := fi.Mode()&fs.ModeSymlink != 0
-		last := len(todo) == 0 && !isLink
+		last := len(todo) == 0 && !isLink && !w.wantDir
 		if err := w.checkDir(c, last); err != nil {
 			return "", err
 		}
@@ -177,18 +156,21 @@ func (w *walk) run(todo []string) (string, error) {
 			return next, w.checkBinary(next, fi)
 		}
 		if !fi.IsDir() {
-			return "", fmt.Errorf("plugin binary %s: %s is not a directory", w.target, next)
+			return "", fmt.Errorf("%s %s: %s is not a directory", w.subject, w.target, next)
 		}
 		w.dir, w.dirInfo = next, fi
 	}
-	return "", fmt.Errorf("plugin binary %s: names a directory, not a program", w.target)
+	if w.wantDir {
+		return w.dir, w.checkDir(w.entry, true)
+	}
+	return "", fmt.Errorf("%s %s: names a directory, not a program", w.subject, w.target)
 }
 
 // enter makes dir (a real path) the directory reached.
 func (w *walk) enter(dir string) error {
 	fi, err := w.lstat(dir)
 	if err != nil {
-		return fmt.Errorf("plugin binary: %w", err)
+		return fmt.Errorf("%s: %w", w.subject, err)
 	}
 	w.dir, w.dirInfo = dir, fi
 	return nil
@@ -202,7 +184,7 @@ func (w *walk) enter(dir string) error {
 func (w *walk) follow(p string, fi fs.FileInfo) ([]string, error) {
 	w.links++
 	if w.links > maxLinks {
-		return nil, fmt.Errorf("plugin binary %s: more than %d links on the way (a loop?)", w.target, maxLinks)
+		return nil, fmt.Errorf("%s %s: more than %d links on the way (a loop?)", w.subject, w.target, maxLinks)
 	}
 	if _, byOthers := w.writers(w.dirInfo); byOthers != "" {
 		if err := w.checkOwner(p, fi, "the link "+p, "point it elsewhere"); err != nil {
@@ -211,7 +193,7 @@ func (w *walk) follow(p string, fi fs.FileInfo) ([]string, error) {
 	}
 	dest, err := os.Readlink(p)
 	if err != nil {
-		return nil, fmt.Errorf("plugin binary: %w", err)
+		return nil, fmt.Errorf("%s: %w", w.subject, err)
 	}
 	if filepath.IsAbs(dest) {
 		if err := w.enter("/"); err != nil {
@@ -225,10 +207,7 @@ func (w *walk) follow(p string, fi fs.FileInfo) ([]string, error) {
 // could replace its entry name: its owner, or those who may write it
 // without the sticky bit.
 func (w *walk) checkDir(name string, last bool) error {
-	what := fmt.Sprintf("the directory %s, on the way to %s,", w.dir, w.target)
-	if last {
-		what = "the " + w.kind + " directory " + w.dir
-	}
+	what := w.where(last)
 	if err := w.checkOwner(w.dir, w.dirInfo, what, "replace "+name+" in it"); err != nil {
 		return err
 	}
@@ -236,8 +215,35 @@ func (w *walk) checkDir(name string, last bool) error {
 	if who == "" || w.dirInfo.Mode()&fs.ModeSticky != 0 {
 		return nil
 	}
-	return fmt.Errorf("%s is writable by %s without the sticky bit (owner %s, mode %s): %s could replace %s; chmod %s %s, or move the plugin to a directory that only you and root can write",
-		what, who, w.ownerName(w.dirInfo), mode(w.dirInfo.Mode()), subject(who), name, fix, w.dir)
+	return fmt.Errorf("%s is writable by %s without the sticky bit (owner %s, mode %s): %s could replace %s; chmod %s %s, or %s",
+		what, who, w.ownerName(w.dirInfo), mode(w.dirInfo.Mode()), subject(who), name, fix, showPath(w.dir), w.advice)
+}
+
+// checkMissing refuses the directory reached, which holds no entry name,
+// if anyone but root and the user could make name in it: as checkDir,
+// and those who may write it even with the sticky bit (anyone may make a
+// new name in /tmp).
+func (w *walk) checkMissing(name string, last bool) error {
+	if err := w.checkDir(name, last); err != nil {
+		return err
+	}
+	what := w.where(last)
+	_, who := w.writers(w.dirInfo)
+	if who == "" {
+		return nil
+	}
+	return fmt.Errorf("%s is writable by %s (owner %s, mode %s) and holds no %s: %s could make it; install it, or name one in a directory that only you and root can write",
+		what, who, w.ownerName(w.dirInfo), mode(w.dirInfo.Mode()), safetext.Show(name), subject(who))
+}
+
+// where describes the directory reached for a message about its entry:
+// "the plugin directory D" for the last one, else "the directory D, on
+// the way to T,".
+func (w *walk) where(last bool) string {
+	if last {
+		return "the " + w.kind + " directory " + showPath(w.dir)
+	}
+	return fmt.Sprintf("the directory %s, on the way to %s,", showPath(w.dir), showPath(w.target))
 }
 
 // checkBinary refuses the binary p unless it is a regular file of root's
@@ -267,8 +273,8 @@ func (w *walk) checkOwner(p string, fi fs.FileInfo, what, could string) error {
 	if fi.Mode()&fs.ModeSymlink != 0 {
 		chown = "chown -h"
 	}
-	return fmt.Errorf("%s is owned by %s, not by root or you (%s): its owner could %s; %s %s %s, or move the plugin to a directory that only you and root can write",
-		what, userName(uid), userName(w.uid), could, chown, chownTo(w.uid), p)
+	return fmt.Errorf("%s is owned by %s, not by root or you (%s): its owner could %s; %s %s %s, or %s",
+		what, userName(uid), userName(w.uid), could, chown, chownTo(w.uid), showPath(p), w.advice)
 }
 
 // writers says who besides root and the user may write a file of mode

@@ -6,8 +6,8 @@ package host
 // TCP.
 type sockets struct{ dir string }
 
-func socketsBase() string { return "" }
+func socketsParent() string { return "" }
 
-func newSockets(string) *sockets { return nil }
+func newSockets(string) (*sockets, error) { return nil, nil }
 
 func (s *sockets) remove() {}

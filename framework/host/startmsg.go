@@ -1,9 +1,9 @@
 package host
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"strings"
@@ -41,7 +41,8 @@ func explainStart(err error, path string, limit time.Duration) error {
 	return fmt.Errorf("the plugin printed %q to stdout where its handshake line (1|1|tcp|127.0.0.1:PORT|grpc) belongs: a plugin must print nothing else to stdout (write to stderr)", first)
 }
 
-// shebang returns the interpreter of a script's #! line, "" when the file
+// shebang returns the interpreter of a script's #! line and its
+// argument, as the kernel reads them (parseShebang), "" when the file
 // does not start with one.
 func shebang(path string) string {
 	f, err := os.Open(path)
@@ -49,14 +50,14 @@ func shebang(path string) string {
 		return ""
 	}
 	defer f.Close()
-	line, _ := bufio.NewReader(f).ReadString('\n')
-	rest, ok := strings.CutPrefix(line, "#!")
+	head := make([]byte, binprmBuf)
+	n, _ := io.ReadFull(f, head)
+	name, arg, ok := parseShebang(head[:n])
 	if !ok {
 		return ""
 	}
-	fields := strings.Fields(rest)
-	if len(fields) == 0 {
-		return ""
+	if arg != "" {
+		return showPath(name) + " " + arg
 	}
-	return strings.Join(fields, " ")
+	return showPath(name)
 }

@@ -1,0 +1,151 @@
+//go:build unix
+
+package host
+
+import (
+	"bytes"
+	"debug/elf"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+)
+
+// maxInterpreters bounds the interpreters checked after a script: a
+// script's interpreter may be a script itself (Linux runs 4 levels).
+const maxInterpreters = 4
+
+// checkWith checks the absolute path abs, named path in messages, with
+// lstat; then the programs the kernel runs to run it, checked the same
+// way: a script's interpreter (#!), an ELF binary's dynamic loader
+// (PT_INTERP), and the program that #!/usr/bin/env runs when it is named
+// by a path; a Python plugin's python in a directory others may write is
+// as replaceable as the plugin. A relative one is taken from the working
+// directory, as the kernel takes it (the plugin's is bench's). A program
+// that env finds on PATH (#!/usr/bin/env python3) is not checked: env is.
+func (t trust) checkWith(abs, path string, lstat func(string) (fs.FileInfo, error)) error {
+	real, err := t.walkTo(abs, path, "plugin", lstat)
+	if err != nil {
+		return err
+	}
+	return t.checkRunners(real, path, 0, lstat)
+}
+
+// runner is a program the kernel (or env) runs to run a file.
+type runner struct {
+	path string // as named: on the #! line, in PT_INTERP, to env
+	what string // for messages: "interpreter", "dynamic loader"
+	via  string // the env that runs it, for messages; "" for the kernel
+	// follow: what runs it is checked in turn (not for a dynamic
+	// loader, whose own PT_INTERP the kernel ignores).
+	follow bool
+}
+
+// checkRunners checks the programs that run prog (runners), and theirs,
+// depth scripts deep; path names the plugin in messages.
+func (t trust) checkRunners(prog, path string, depth int, lstat func(string) (fs.FileInfo, error)) error {
+	rs, script, err := runners(prog)
+	if err != nil {
+		return fmt.Errorf("plugin binary %s: %w", showPath(prog), err)
+	}
+	if script && depth == maxInterpreters {
+		return fmt.Errorf("plugin binary %s: more than %d interpreters of scripts", path, maxInterpreters)
+	}
+	for _, r := range rs {
+		next, err := t.walkRunner(r, lstat)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // where no one else may make it: the start says it is missing
+		}
+		if err != nil {
+			return fmt.Errorf("%s of %s: %w", r, showPath(prog), err)
+		}
+		if r.follow {
+			if err := t.checkRunners(next, path, depth+1, lstat); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// walkRunner checks the runner r, a relative one from the working
+// directory, and returns its path with its links resolved.
+func (t trust) walkRunner(r runner, lstat func(string) (fs.FileInfo, error)) (string, error) {
+	abs, err := filepath.Abs(r.path)
+	if err != nil {
+		return "", err
+	}
+	return t.walkTo(abs, r.path, r.what, lstat)
+}
+
+// String names r in messages: "the interpreter /usr/bin/python3 (run by
+// /usr/bin/env)".
+func (r runner) String() string {
+	s := "the " + r.what + " " + showPath(r.path)
+	if r.via != "" {
+		s += " (run by " + showPath(r.via) + ")"
+	}
+	return s
+}
+
+// runners returns the programs the kernel runs to run the file at path:
+// a script's interpreter (script true), followed by the program env runs
+// when the interpreter is env; an ELF binary's dynamic loader; none for
+// a file that is neither, or cannot be read (the start says why).
+func runners(path string) (rs []runner, script bool, err error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, false, nil
+	}
+	defer f.Close()
+	head := make([]byte, binprmBuf)
+	n, _ := io.ReadFull(f, head)
+	if bytes.HasPrefix(head[:n], []byte(elf.ELFMAG)) {
+		if loader := elfInterp(f); loader != "" {
+			return []runner{{path: loader, what: "dynamic loader"}}, false, nil
+		}
+		return nil, false, nil
+	}
+	name, arg, ok := parseShebang(head[:n])
+	if !ok {
+		return nil, false, nil
+	}
+	rs = []runner{{path: name, what: "interpreter", follow: true}}
+	if filepath.Base(name) != "env" {
+		return rs, true, nil
+	}
+	prog, known := envProgram(arg)
+	if !known {
+		return nil, true, fmt.Errorf("cannot tell which program %s runs from its argument %q; name the interpreter's path on the #! line", showPath(name), arg)
+	}
+	if strings.Contains(prog, "/") {
+		// Named by a path: env runs it, without looking in PATH.
+		rs = append(rs, runner{path: prog, what: "interpreter", via: name, follow: true})
+	}
+	return rs, true, nil
+}
+
+// elfInterp returns the dynamic loader that the ELF binary f names
+// (PT_INTERP), "" for none or a binary debug/elf cannot read.
+func elfInterp(f *os.File) string {
+	e, err := elf.NewFile(f)
+	if err != nil {
+		return ""
+	}
+	for _, p := range e.Progs {
+		if p.Type != elf.PT_INTERP {
+			continue
+		}
+		b, err := io.ReadAll(io.LimitReader(p.Open(), 4096))
+		if err != nil {
+			return ""
+		}
+		name, _, _ := bytes.Cut(b, []byte{0})
+		return string(name)
+	}
+	return ""
+}
