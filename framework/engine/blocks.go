@@ -28,6 +28,9 @@ func (f *fold) predictDecode(digest string, keys []string, models []host.ModelRe
 		per = blockRows(models, wantProbs && f.c.Learner.Info.Capabilities.Probabilities, f.decodeBlock)
 	}
 	if per < n {
+		// Its test outputs come in blocks, none shared: the siblings'
+		// outputs it claimed go back to their folds now, not when it ends.
+		f.giveBackOutputs()
 		return f.decodeBlocks(digest, models, wantProbs, req, per)
 	}
 	var err error

@@ -449,8 +449,9 @@ func (s *scheduler) record(t task, fr outcome.FoldResult, err error, interrupted
 
 // finish closes cell i (s.mu held): its error, its log line. The error
 // holds what a plugin wrote (its error's text, its stderr), shown on the
-// terminal and in run.log escaped (safetext.Text): the cell file keeps it
-// as it is.
+// terminal and in run.log escaped (safetext.Text); the cell file keeps
+// the error as the engine got it (a plugin's stderr in it was escaped
+// already, as the host captured it).
 func (s *scheduler) finish(i int, c *Cell) {
 	r := s.results[i]
 	finishCell(r, s.foldErrs[i], c)

@@ -736,7 +736,8 @@ func (f *fold) claimedOutputs(key string) (*sharedOutputs, bool) {
 }
 
 // giveBackOutputs gives back the siblings' outputs the fold claimed and
-// did not predict (it ended first), for their own folds to predict.
+// will not predict (it decodes in blocks, or it ended first), for their
+// own folds to predict.
 func (f *fold) giveBackOutputs() {
 	for _, c := range f.sibOutputs {
 		f.share.publishOutputs(c.key, c.e, nil, nil, 0, errPredictAbandoned)

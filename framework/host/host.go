@@ -638,8 +638,13 @@ func (h *Host) launch(ctx context.Context, b Binary, sockDir string) (*Plugin, e
 }
 
 // processCommand returns the command of a plugin process at path, killed
-// with its process group when startCtx ends, and with bench.
+// with its process group when startCtx ends, and with bench. A path
+// without a separator ("--plugins ." gives "bench-plugin-x") is run from
+// the working directory, as checked, never looked up on $PATH.
 func processCommand(startCtx context.Context, path string) *exec.Cmd {
+	if !strings.ContainsRune(path, filepath.Separator) {
+		path = "." + string(filepath.Separator) + path
+	}
 	cmd := exec.CommandContext(startCtx, path)
 	cmd.Cancel = func() error {
 		killGroup(cmd)

@@ -202,3 +202,19 @@ func (s *syncBuffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+// TestProcessCommandRunsFromTheWorkingDirectory: a plugin path without a
+// separator (what --plugins . gives) is the file in the working
+// directory, never a program of that name on $PATH.
+func TestProcessCommandRunsFromTheWorkingDirectory(t *testing.T) {
+	for _, tc := range []struct{ path, want string }{
+		{"bench-plugin-x", "./bench-plugin-x"},
+		{"bin/bench-plugin-x", "bin/bench-plugin-x"},
+		{"/opt/bench-plugin-x", "/opt/bench-plugin-x"},
+	} {
+		cmd := processCommand(context.Background(), tc.path)
+		if cmd.Path != filepath.FromSlash(tc.want) || cmd.Err != nil {
+			t.Errorf("processCommand(%q): path %q (err %v), want %q", tc.path, cmd.Path, cmd.Err, tc.want)
+		}
+	}
+}

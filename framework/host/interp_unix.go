@@ -75,7 +75,7 @@ func (t trust) checkRunners(prog, path string, depth int, lstat func(string) (fs
 // walkRunner checks the runner r, a relative one from the working
 // directory, and returns its path with its links resolved.
 func (t trust) walkRunner(r runner, lstat func(string) (fs.FileInfo, error)) (string, error) {
-	abs, err := filepath.Abs(r.path)
+	abs, err := physicalAbs(r.path)
 	if err != nil {
 		return "", err
 	}

@@ -393,3 +393,42 @@ func elfNaming(t *testing.T, loader string) []byte {
 	b.Write(name)
 	return b.Bytes()
 }
+
+// TestRelativePathFromTheRealDirectory: a relative path is checked from
+// the working directory's real path, its ".." taken there, as the kernel
+// runs it. Working in home/a, which $PWD names through the link home/a ->
+// real/a, "../plugins/x" runs real/plugins/x (in a directory every user
+// may write): refused, though home/plugins/x, where filepath.Abs would
+// put it, is safe.
+func TestRelativePathFromTheRealDirectory(t *testing.T) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{"real/a", "real/plugins", "home/plugins"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, d := range []string{"real/plugins", "home/plugins"} {
+		if err := os.WriteFile(filepath.Join(root, d, "x"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	chmod(t, filepath.Join(root, "real/plugins"), 0o777)
+	if err := os.Symlink(filepath.Join(root, "real/a"), filepath.Join(root, "home/a")); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(filepath.Join(root, "home/a"))
+	t.Setenv("PWD", filepath.Join(root, "home/a"))
+	if wd, _ := os.Getwd(); wd != filepath.Join(root, "home/a") {
+		t.Fatalf("the working directory reads %s, not the link's path", wd)
+	}
+	err = runningUser().check("../plugins/x")
+	if want := filepath.Join(root, "real/plugins") + " is writable by every user"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("check(../plugins/x) = %v, want an error saying %q", err, want)
+	}
+	if err := runningUser().check(filepath.Join(root, "home/plugins/x")); err != nil {
+		t.Errorf("the safe binary by its absolute path: %v", err)
+	}
+}

@@ -49,7 +49,7 @@ func runningUser() trust {
 // which keeps them from renaming what they do not own, when the entry
 // taken in it is owned by root or the user.
 func (t trust) check(path string) error {
-	abs, err := filepath.Abs(path)
+	abs, err := physicalAbs(path)
 	if err != nil {
 		return fmt.Errorf("plugin binary: %w", err)
 	}
@@ -86,7 +86,7 @@ func (w *walk) start(abs string) (string, error) {
 // the rule of the directories on the way (owned by root or the user,
 // writable by others only with the sticky bit).
 func (t trust) checkTempDir(tmp, entry string, lstat func(string) (fs.FileInfo, error)) error {
-	abs, err := filepath.Abs(tmp)
+	abs, err := physicalAbs(tmp)
 	if err != nil {
 		return fmt.Errorf("temporary directory: %w", err)
 	}
@@ -298,6 +298,27 @@ func subject(who string) string {
 		return "any local user"
 	}
 	return "the members of " + who
+}
+
+// physicalAbs returns path from / as the kernel resolves it: an absolute
+// path as it is, a relative one after the working directory's real path
+// (its links resolved), with its ".." left for the walk to take from the
+// directory it reaches. filepath.Abs starts from $PWD, which may run
+// through a link, and drops ".." as text: the path checked would not be
+// the path run.
+func physicalAbs(path string) (string, error) {
+	if filepath.IsAbs(path) {
+		return path, nil
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	real, err := filepath.EvalSymlinks(wd)
+	if err != nil {
+		return "", err
+	}
+	return real + "/" + path, nil
 }
 
 // splitPath returns the components of p, without empty ones and ".":

@@ -32,7 +32,8 @@ func socketsParent() string { return os.TempDir() }
 // socket directories: one per user, private to the user.
 func socketsName() string { return fmt.Sprintf("polyclass-sockets-%d", os.Getuid()) }
 
-// socketsPrefix starts the name of every run's directory in socketsBase.
+// socketsPrefix starts the name of every run's directory in the
+// directory socketsName names.
 const socketsPrefix = "run-"
 
 // maxSocketPath bounds the length of a unix socket's path (sun_path

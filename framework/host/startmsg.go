@@ -42,7 +42,8 @@ func explainStart(err error, path string, limit time.Duration) error {
 }
 
 // shebang returns the interpreter of a script's #! line and its
-// argument, as the kernel reads them (parseShebang), "" when the file
+// argument (each quoted when it holds a character a terminal would act
+// on), as the kernel reads them (parseShebang), "" when the file
 // does not start with one.
 func shebang(path string) string {
 	f, err := os.Open(path)
@@ -57,7 +58,7 @@ func shebang(path string) string {
 		return ""
 	}
 	if arg != "" {
-		return showPath(name) + " " + arg
+		return showPath(name) + " " + showPath(arg)
 	}
 	return showPath(name)
 }

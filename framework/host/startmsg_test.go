@@ -100,3 +100,23 @@ func TestStartTimeoutsExplained(t *testing.T) {
 		})
 	}
 }
+
+// TestShebangShown: the interpreter and its argument of a script's #!
+// line are shown quoted when they hold a character a terminal would act
+// on (a CRLF script's \r), as they are when plain.
+func TestShebangShown(t *testing.T) {
+	for _, tc := range []struct{ line, want string }{
+		{"#!/usr/bin/python3 -u\n", "/usr/bin/python3 -u"},
+		{"#!/usr/bin/python3 -u\r\n", `/usr/bin/python3 "-u\r"`},
+		{"#!/usr/bin/python3\r\n", `"/usr/bin/python3\r"`},
+		{"no line\n", ""},
+	} {
+		path := filepath.Join(t.TempDir(), "script")
+		if err := os.WriteFile(path, []byte(tc.line), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if got := shebang(path); got != tc.want {
+			t.Errorf("shebang of %q = %q, want %q", tc.line, got, tc.want)
+		}
+	}
+}
