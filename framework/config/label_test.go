@@ -32,6 +32,10 @@ learner "logreg" {}
 dataset "iris" { path = "iris.csv" }
 learner "log reg" {}
 `, `exp.hcl:3:9: error: Invalid learner name; "log reg" holds ' '`},
+		{"hangul filler", `experiment "ad\uffa0v" { seed = 1 }
+dataset "iris" { path = "iris.csv" }
+learner "l\u3164da" {}
+`, `exp.hcl:1:12: error: Invalid experiment name; "ad\uffa0v" holds U+FFA0, a letter that does not show`},
 		{"empty", `experiment "x" { seed = 1 }
 dataset "iris" { path = "iris.csv" }
 learner "logreg" {}

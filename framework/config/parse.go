@@ -26,6 +26,7 @@ import (
 	"github.com/zclconf/go-cty/cty/function/stdlib"
 
 	"github.com/polyclass/polyclass/framework/param"
+	"github.com/polyclass/polyclass/framework/safetext"
 	"github.com/polyclass/polyclass/framework/suggest"
 	"github.com/polyclass/polyclass/internal/regfile"
 )
@@ -1172,6 +1173,11 @@ func labelProblem(name string) string {
 	for _, r := range name {
 		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' && r != '-' && r != '.' {
 			return fmt.Sprintf("holds %q", r)
+		}
+		if safetext.Hidden(r) {
+			// A Hangul filler is a letter that does not show: "lda" and
+			// "lda" with one would be two rows that look alike.
+			return fmt.Sprintf("holds %U, a letter that does not show", r)
 		}
 	}
 	return ""

@@ -44,8 +44,8 @@ func learnerFields(li *plugin.LearnerInfo) []field {
 func reducerFields(ri *plugin.ReducerInfo) []field {
 	fs := []field{{"reducer name", ri.Name}, {"reducer version", ri.Version}, {"reducer description", ri.Description}}
 	for _, sc := range ri.Schemes {
-		fs = append(fs, field{"scheme name", sc.Name}, field{"scheme " + sc.Name + " description", sc.Description})
-		fs = append(fs, paramFields("scheme "+sc.Name, sc.Params)...)
+		fs = append(fs, field{"scheme name", sc.Name}, field{"scheme " + showPath(sc.Name) + " description", sc.Description})
+		fs = append(fs, paramFields("scheme "+showPath(sc.Name), sc.Params)...)
 	}
 	return append(fs, runtimeFields(ri.Runtime)...)
 }
@@ -55,7 +55,7 @@ func paramFields(owner string, specs []plugin.ParamSpec) []field {
 	var fs []field
 	for _, s := range specs {
 		fs = append(fs, field{owner + " parameter name", s.Name})
-		p := owner + " parameter " + s.Name
+		p := owner + " parameter " + showPath(s.Name)
 		fs = append(fs, field{p + " description", s.Description}, field{p + " default_means", s.DefaultMeans})
 		for _, a := range s.Allowed {
 			fs = append(fs, field{p + " allowed value", a})
@@ -69,7 +69,7 @@ func paramFields(owner string, specs []plugin.ParamSpec) []field {
 func runtimeFields(cs []plugin.Component) []field {
 	var fs []field
 	for _, c := range cs {
-		fs = append(fs, field{"runtime component name", c.Name}, field{"runtime component " + c.Name + " version", c.Version})
+		fs = append(fs, field{"runtime component name", c.Name}, field{"runtime component " + showPath(c.Name) + " version", c.Version})
 	}
 	return fs
 }

@@ -83,10 +83,11 @@ func nextTerminator(buf []byte, first, last int) int {
 // envProgram returns the program that env runs when a #! line gives it
 // arg (Linux passes the rest of the line as one argument: env takes it
 // whole as the program's name, or with -S splits it into words, the
-// first one that is not an option or NAME=VALUE naming the program); ""
-// for none. known is false when arg leaves it unclear (another option,
-// -C among them, which runs the program from another directory; quotes or
-// variables in a split string).
+// first one that is not an option naming the program); "" for none.
+// known is false when arg leaves it unclear (another option, -C among
+// them, which runs the program from another directory; quotes or
+// variables in a split string; a NAME=VALUE, whose variable may name
+// other code the program runs: LD_PRELOAD, PYTHONPATH).
 func envProgram(arg string) (prog string, known bool) {
 	words := []string{arg}
 	if rest, ok := strings.CutPrefix(arg, "-S"); ok {
@@ -107,7 +108,9 @@ func envProgram(arg string) (prog string, known bool) {
 		case strings.HasPrefix(w, "-"):
 			return "", false
 		case strings.Contains(w, "="):
-			// NAME=VALUE
+			// NAME=VALUE: the program runs with it (LD_PRELOAD,
+			// PYTHONPATH, PATH name other code it runs): unclear.
+			return "", false
 		default:
 			return w, true
 		}

@@ -59,7 +59,10 @@ func TestEnvProgram(t *testing.T) {
 		{"/abs/ww/interp", "/abs/ww/interp", true},
 		{"/abs/interp -u", "/abs/interp -u", true}, // one argument: its name holds the space
 		{"-S /abs/interp -u", "/abs/interp", true},
-		{"-S -i A=1 -u HOME python3 -u", "python3", true},
+		{"-S -i -u HOME python3 -u", "python3", true},
+		{"-S -i A=1 -u HOME python3 -u", "", false},
+		{"LD_PRELOAD=/tmp/ww/x.so", "", false},
+		{"-S PYTHONPATH=/tmp/ww /usr/bin/python3", "", false},
 		{"-S -C /tmp ./x", "", false}, // ./x from /tmp
 		{"-S 'python3'", "", false},
 		{"-v python3", "", false},
