@@ -35,7 +35,7 @@ learner "log reg" {}
 		{"hangul filler", `experiment "ad\uffa0v" { seed = 1 }
 dataset "iris" { path = "iris.csv" }
 learner "l\u3164da" {}
-`, `exp.hcl:1:12: error: Invalid experiment name; "ad\uffa0v" holds U+FFA0, a letter that does not show`},
+`, "exp.hcl:1:12: error: Invalid experiment name; \"ad\ufffdv\" holds U+FFA0, a letter that does not show"}, // the writer shows U+FFFD for it
 		{"empty", `experiment "x" { seed = 1 }
 dataset "iris" { path = "iris.csv" }
 learner "logreg" {}
