@@ -629,7 +629,11 @@ func (h *Host) launch(ctx context.Context, b Binary, sockDir string) (*Plugin, e
 	probeCtx, cancel := context.WithTimeout(ctx, h.startTimeout)
 	defer cancel()
 	if err := p.probe(probeCtx, lc, rc); err != nil {
-		if ctx.Err() == nil && errors.Is(probeCtx.Err(), context.DeadlineExceeded) {
+		// The call's deadline may end it (the plugin's server sees it
+		// first and answers DeadlineExceeded) a moment before probeCtx's
+		// own timer marks probeCtx done: either says the limit passed.
+		late := errors.Is(probeCtx.Err(), context.DeadlineExceeded) || status.Code(err) == codes.DeadlineExceeded
+		if ctx.Err() == nil && late {
 			err = fmt.Errorf("the plugin did not answer Info within %v, the most a plugin may take to start: %w", h.startTimeout, err)
 		}
 		return p.failStart(ctx, err)
