@@ -1,11 +1,90 @@
 package host
 
 import (
+	"context"
 	"strings"
 	"testing"
 
 	"github.com/polyclass/polyclass/framework/plugin"
+	"github.com/polyclass/polyclass/framework/sdk"
+	"github.com/polyclass/polyclass/plugins/reducers/reducer"
 )
+
+// infoLearner is meanLearner with its Info answer changed by edit.
+type infoLearner struct {
+	meanLearner
+	edit func(*sdk.LearnerInfo)
+}
+
+func (l infoLearner) Info() sdk.LearnerInfo {
+	i := l.meanLearner.Info()
+	i.Params = []sdk.ParamSpec{{Name: "shift", Type: sdk.NumberParam, Default: sdk.Number(0)}}
+	l.edit(&i)
+	return i
+}
+
+// infoReducer is the reducers plugin with its Info answer changed by edit.
+type infoReducer struct {
+	sdk.Reducer
+	edit func(*sdk.ReducerInfo)
+}
+
+func (r infoReducer) Info() sdk.ReducerInfo {
+	i := r.Reducer.Info()
+	r.edit(&i)
+	return i
+}
+
+// TestInfoControlCharactersFailStart: a plugin whose Info answer holds a
+// newline or another control character in a name, a version, a
+// description or a scheme name does not start (campaign 5 p_nlversion,
+// p_nlparam: the newline split the report's Markdown rows), and the error
+// names the plugin, the field and the character.
+func TestInfoControlCharactersFailStart(t *testing.T) {
+	learner := func(edit func(*sdk.LearnerInfo)) InProcess {
+		return InProcess{Learner: infoLearner{edit: edit}}
+	}
+	reducerWith := func(edit func(*sdk.ReducerInfo)) InProcess {
+		return InProcess{Reducer: infoReducer{Reducer: reducer.New(), edit: edit}}
+	}
+	tests := []struct {
+		name string
+		p    InProcess
+		want string
+	}{
+		{"version", learner(func(i *sdk.LearnerInfo) { i.Version = "0.1.0\n| injected | row |" }),
+			`plugin x (in-process): the Info answer's learner version "0.1.0\n| injected | row |" holds a newline (U+000A) at character 6`},
+		{"learner name", learner(func(i *sdk.LearnerInfo) { i.Name = "me\ran" }),
+			`the Info answer's learner name "me\ran" holds a carriage return (U+000D) at character 3`},
+		{"description", learner(func(i *sdk.LearnerInfo) { i.Description = "a\x00b" }),
+			`the Info answer's learner description "a\x00b" holds a NUL (U+0000) at character 2`},
+		{"param name", learner(func(i *sdk.LearnerInfo) { i.Params[0].Name = "shift\n| injected |" }),
+			`the Info answer's learner mean parameter name "shift\n| injected |" holds a newline (U+000A) at character 6`},
+		{"param description", learner(func(i *sdk.LearnerInfo) { i.Params[0].Description = "x\u2028y" }),
+			`the Info answer's learner mean parameter shift description "x\u2028y" holds a line separator (U+2028) at character 2`},
+		{"allowed", learner(func(i *sdk.LearnerInfo) {
+			i.Params[0] = sdk.ParamSpec{Name: "kind", Type: sdk.StringParam, Default: sdk.String("a"), Allowed: []string{"a", "b\tc"}}
+		}), `the Info answer's learner mean parameter kind allowed value "b\tc" holds a tab (U+0009) at character 2`},
+		{"reducer version", reducerWith(func(i *sdk.ReducerInfo) { i.Version = "1\n2" }),
+			`the Info answer's reducer version "1\n2" holds a newline (U+000A) at character 2`},
+		{"scheme name", reducerWith(func(i *sdk.ReducerInfo) { i.Schemes[0].Name = "o\nva" }),
+			`the Info answer's scheme name "o\nva" holds a newline (U+000A) at character 2`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := New("", nil)
+			h.Register("x", tt.p)
+			defer h.Close()
+			_, err := h.Get(context.Background(), "x")
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("error %v\nwant it to hold %s", err, tt.want)
+			}
+			if strings.Contains(err.Error(), "\n") {
+				t.Errorf("the error holds a newline: %q", err)
+			}
+		})
+	}
+}
 
 // TestBadInfoTextShowsNamesEscaped: a refused string of an Info answer is
 // named by a label that holds other names of the answer (a component's,
