@@ -65,6 +65,8 @@ func TestFunctionsBoundWhatTheyTakeAndMake(t *testing.T) {
 			`format would take more than 1048576 bytes of text (1 MiB)`},
 		{"format pads to 1 MiB and one byte", `length([format("%1048577s", "")])`,
 			`Call to function "format" failed: format would make more than 1048576 bytes of text (1 MiB), the most a function in an experiment file may make.`},
+		{"merge takes 120,000 values", "length(merge({a = flatten([for i in range(200): range(300)])}, {b = flatten([for i in range(200): range(300)])}))",
+			`merge would take more than 100000 values`},
 		{"upper takes 1 MiB and one byte", "length([upper(\"${" + mib + "}-\")])",
 			`upper would take more than 1048576 bytes of text`},
 	} {
@@ -82,6 +84,38 @@ func TestFunctionsBoundWhatTheyTakeAndMake(t *testing.T) {
 	for _, ok := range []string{"length(" + list90k + ")", "length([upper(" + mib + ")])", "length(concat(" + list90k + ", range(100)))"} {
 		if _, diags := parse(t, strings.Replace(base, "seed = 3", "seed = "+ok, 1)); diags != "" {
 			t.Errorf("%.60s: %s", ok, diags)
+		}
+	}
+}
+
+// TestMergeParams: merge, as Terraform's, builds a learner's parameters
+// from a shared object and the learner's own (experiments/hsu_lin.hcl's
+// all-together methods): the later argument wins a key both hold.
+func TestMergeParams(t *testing.T) {
+	src := strings.Replace(base, "params = { C = [0.1, 1] }",
+		`params = merge(local.common, { multiclass = "crammer_singer", C = [1, 2, 4] })`, 1) +
+		`locals {
+  common = { kernel = "rbf", C = [0.1, 1], gamma = 0.5 }
+}
+`
+	exp, diags := parse(t, src)
+	if diags != "" {
+		t.Fatal(diags)
+	}
+	params := exp.Learners[0].Params
+	got := map[string]string{}
+	for name, p := range params {
+		got[name] = p.Value.String()
+	}
+	want := map[string]string{
+		"kernel": "rbf", "multiclass": "crammer_singer", "gamma": "0.5", "C": "[1, 2, 4]",
+	}
+	if len(got) != len(want) {
+		t.Fatalf("params %v, want %v", got, want)
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("param %s = %s, want %s", k, got[k], v)
 		}
 	}
 }

@@ -66,7 +66,7 @@ const (
 func DefaultMetrics() []string { return []string{"accuracy", "macro_f1"} }
 
 // Functions are the functions experiment files may call: go-cty's standard
-// library (range, pow, concat, format, ...) and the search spaces of tuned
+// library (range, pow, concat, format, merge, ...) and the search spaces of tuned
 // parameters (loguniform, uniform, randint, choice; see Distribution).
 // Those that build lists or text are bounded (MaxFunctionValues,
 // MaxFunctionText).
@@ -79,12 +79,13 @@ func Functions() map[string]function.Function {
 		"upper": stdlib.UpperFunc, "flatten": stdlib.FlattenFunc, "distinct": stdlib.DistinctFunc,
 		"reverse": stdlib.ReverseListFunc, "sort": stdlib.SortFunc, "zipmap": stdlib.ZipmapFunc,
 		"setproduct": setProductFunc, "tolist": stdlib.MakeToFunc(cty.List(cty.DynamicPseudoType)),
+		"merge": stdlib.MergeFunc,
 	}
 	// The functions that build lists, maps or text, refused beyond
 	// MaxFunctionValues values or MaxFunctionText bytes (setproduct has
 	// its own bound, range go-cty's).
 	for _, name := range []string{"concat", "format", "join", "lower", "upper", "flatten",
-		"distinct", "reverse", "sort", "zipmap", "tolist"} {
+		"distinct", "reverse", "sort", "zipmap", "tolist", "merge"} {
 		fs[name] = bounded(name, fs[name])
 	}
 	maps.Copy(fs, distFuncs())
