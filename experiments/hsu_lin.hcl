@@ -213,6 +213,10 @@ metrics = ["accuracy"]
 
 cv {
   folds = 10
+  # One fit of an all-together method at the grid's largest C on letter
+  # or shuttle may take more than the default hour; no number depends on
+  # the limit (it is not part of a cell's identity).
+  timeout = 21600
 }
 
 output {
