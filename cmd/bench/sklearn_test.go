@@ -6,7 +6,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -524,5 +526,33 @@ metrics = ["accuracy"]
 	}
 	if t.Failed() {
 		t.Log(stderr)
+	}
+}
+
+// TestSklearnListensOnPrivateSocket: the Python kit serves on a unix
+// socket in the host's private socket directory (PLUGIN_UNIX_SOCKET_DIR,
+// under TMPDIR), as the Go plugins do, not on a loopback TCP port that
+// any local user could call (campaigns 8 and 9 noted the TCP listener).
+// With a TCP listener the directory would hold no socket: the host
+// starts no other plugin here.
+func TestSklearnListensOnPrivateSocket(t *testing.T) {
+	needPython(t)
+	// Short: a unix socket's path holds at most 107 bytes.
+	tmp, err := os.MkdirTemp("", "sk")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(tmp)
+	t.Setenv("TMPDIR", tmp)
+	p, err := host.Open(t.Context(), filepath.Join(pluginsDir, "bench-plugin-sklearn"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	socks := socketFiles(t, tmp)
+	p.Stop()
+	base := filepath.Join(tmp, "polyclass-sockets-"+strconv.Itoa(os.Getuid()))
+	if len(socks) != 1 || !strings.HasPrefix(socks[0], base+string(filepath.Separator)+"run-") ||
+		!regexp.MustCompile(`/plugin[0-9a-f]{10}$`).MatchString(socks[0]) {
+		t.Fatalf("sockets under TMPDIR while the sklearn plugin runs: %v; want one, %s/run-*/pluginXXXXXXXXXX", socks, base)
 	}
 }

@@ -151,7 +151,7 @@ class ListenTest(unittest.TestCase):
         servers = [serve._new_server(1), serve._new_server(1)]
         try:
             self.assertFalse(serve._free(lo))
-            ports = [serve._listen(s) for s in servers]
+            ports = [serve._listen_tcp(s) for s in servers]
             for s in servers:
                 s.start()
             self.assertNotEqual(ports[0], ports[1])
@@ -165,6 +165,59 @@ class ListenTest(unittest.TestCase):
                     os.environ.pop(k, None)
                 else:
                     os.environ[k] = v
+
+
+class UnixSocketTest(unittest.TestCase):
+    def test_listens_in_the_hosts_socket_directory(self):
+        # The host names its private socket directory: the plugin listens
+        # on a unix socket there (no loopback port any local user could
+        # call) and answers on it.
+        import importlib
+        import os
+        import tempfile
+
+        import grpc
+
+        serve = importlib.import_module("polyclass_plugin.serve")
+        health_pb2 = importlib.import_module("polyclass_plugin._proto.health_pb2")
+        health_grpc = importlib.import_module("polyclass_plugin._proto.health_pb2_grpc")
+
+        old = os.environ.get("PLUGIN_UNIX_SOCKET_DIR")
+        with tempfile.TemporaryDirectory() as d:
+            os.environ["PLUGIN_UNIX_SOCKET_DIR"] = d
+            server = serve._new_server(1)
+            health_grpc.add_HealthServicer_to_server(serve._Health(), server)
+            try:
+                network, address = serve._listen(server)
+                server.start()
+                self.assertEqual(network, "unix")
+                self.assertEqual(os.path.dirname(address), d)
+                self.assertRegex(os.path.basename(address), r"^plugin[0-9a-f]{10}$")
+                with grpc.insecure_channel("unix:" + address) as ch:
+                    got = health_grpc.HealthStub(ch).Check(health_pb2.HealthCheckRequest(service="plugin"), timeout=10)
+                self.assertEqual(got.status, health_pb2.HealthCheckResponse.SERVING)
+            finally:
+                server.stop(None)
+                if old is None:
+                    os.environ.pop("PLUGIN_UNIX_SOCKET_DIR", None)
+                else:
+                    os.environ["PLUGIN_UNIX_SOCKET_DIR"] = old
+
+    def test_without_a_directory_a_loopback_port(self):
+        import importlib
+        import os
+
+        serve = importlib.import_module("polyclass_plugin.serve")
+        old = os.environ.pop("PLUGIN_UNIX_SOCKET_DIR", None)
+        server = serve._new_server(1)
+        try:
+            network, address = serve._listen(server)
+            self.assertEqual(network, "tcp")
+            self.assertRegex(address, r"^127\.0\.0\.1:[0-9]+$")
+        finally:
+            server.stop(None)
+            if old is not None:
+                os.environ["PLUGIN_UNIX_SOCKET_DIR"] = old
 
 
 class _Aborted(Exception):

@@ -16,7 +16,8 @@ directory. Its main calls :func:`serve` with a :class:`Learner`::
     serve(Centroid())
 
 :func:`serve` speaks hashicorp/go-plugin's handshake (magic cookie, the
-``1|1|tcp|127.0.0.1:PORT|grpc`` line on stdout), serves the gRPC health and
+``1|1|unix|PATH|grpc`` line on stdout, the socket in the host's private
+PLUGIN_UNIX_SOCKET_DIR), serves the gRPC health and
 controller services go-plugin asks for, and the polyclass LearnerService:
 datasets uploaded in chunks and kept by digest, dense and CSR matrices
 (CSR arrives as ``scipy.sparse.csr_matrix``), batch Fit and Predict.

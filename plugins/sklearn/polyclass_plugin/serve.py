@@ -5,14 +5,19 @@ its environment and reads one line from its stdout:
 
     CORE-PROTOCOL-VERSION|APP-PROTOCOL-VERSION|NETWORK|ADDRESS|PROTOCOL
 
-here ``1|1|tcp|127.0.0.1:PORT|grpc``: go-plugin's core protocol 1, polyclass
-plugin protocol 1, a TCP listener on the loopback interface, gRPC. The host
+here ``1|1|unix|PATH|grpc``: go-plugin's core protocol 1, polyclass plugin
+protocol 1, a unix socket in the directory the host names in
+PLUGIN_UNIX_SOCKET_DIR (the host's own, which no other user may enter, so
+that no other user can call the plugin), gRPC. A host that names no such
+directory gets ``1|1|tcp|127.0.0.1:PORT|grpc``, a listener on the loopback
+interface, which any local user could reach. The host
 then dials the address and uses three services: ``grpc.health.v1.Health``
 (Check of service "plugin" must say SERVING), ``plugin.GRPCController``
 (Shutdown stops the plugin) and polyclass's ``LearnerService``.
 """
 
 import os
+import secrets
 import socket
 import signal
 import sys
@@ -83,6 +88,30 @@ def _check_environment():
 
 
 def _listen(server):
+    """Listens where the host asks and returns the handshake's network and
+    address: a unix socket in PLUGIN_UNIX_SOCKET_DIR when the host names
+    one, else a loopback port."""
+    sock_dir = os.environ.get("PLUGIN_UNIX_SOCKET_DIR")
+    if sock_dir:
+        path = _socket_path(sock_dir)
+        try:
+            bound = server.add_insecure_port("unix:" + path)
+        except RuntimeError:
+            bound = 0
+        if not bound:
+            _fail(f"cannot listen on the unix socket {path!r} (PLUGIN_UNIX_SOCKET_DIR)")
+        return "unix", path
+    return "tcp", f"127.0.0.1:{_listen_tcp(server)}"
+
+
+def _socket_path(sock_dir):
+    """A new socket's path in sock_dir, named as go-plugin's Go servers
+    name theirs: "plugin" and ten random characters (the host keeps room
+    for that name within a socket path's 104 bytes)."""
+    return os.path.join(sock_dir, "plugin" + secrets.token_hex(5))
+
+
+def _listen_tcp(server):
     """Binds a loopback port, within PLUGIN_MIN_PORT..PLUGIN_MAX_PORT when
     the host sets them."""
     lo, hi = os.environ.get("PLUGIN_MIN_PORT"), os.environ.get("PLUGIN_MAX_PORT")
@@ -158,9 +187,9 @@ def serve(learner, cache_bytes=dataset.DEFAULT_CACHE_BYTES, workers=None):
     health_pb2_grpc.add_HealthServicer_to_server(_Health(), server)
     ctl_grpc.add_GRPCControllerServicer_to_server(_Controller(stop), server)
     pb_grpc.add_LearnerServiceServicer_to_server(LearnerService(learner, cache_bytes), server)
-    port = _listen(server)
+    network, address = _listen(server)
     server.start()
-    sys.stdout.write(f"{CORE_PROTOCOL_VERSION}|{PROTOCOL_VERSION}|tcp|127.0.0.1:{port}|grpc\n")
+    sys.stdout.write(f"{CORE_PROTOCOL_VERSION}|{PROTOCOL_VERSION}|{network}|{address}|grpc\n")
     sys.stdout.flush()
     # Whatever the learner's libraries print goes to stderr (the host's
     # log), never into the handshake channel.
@@ -168,3 +197,8 @@ def serve(learner, cache_bytes=dataset.DEFAULT_CACHE_BYTES, workers=None):
     _watch_parent(stop)
     stop.wait()
     server.stop(grace=1).wait()
+    if network == "unix":
+        try:
+            os.unlink(address)
+        except OSError:
+            pass  # the host removes its socket directory in any case
