@@ -26,7 +26,11 @@ const maxInterpreters = 4
 // by a path; a Python plugin's python in a directory others may write is
 // as replaceable as the plugin. A relative one is taken from the working
 // directory, as the kernel takes it (the plugin's is bench's). A program
-// that env finds on PATH (#!/usr/bin/env python3) is not checked: env is.
+// that env finds on PATH (#!/usr/bin/env python3) is looked for as env
+// looks for it, and each directory of PATH up to the one holding it is
+// held to the interpreter directory's rule: one that others may write is
+// refused whether it holds the program or not (a program put there later
+// would run instead).
 func (t trust) checkWith(abs, path string, lstat func(string) (fs.FileInfo, error)) error {
 	real, err := t.walkTo(abs, path, "plugin", lstat)
 	if err != nil {
@@ -43,6 +47,10 @@ type runner struct {
 	// follow: what runs it is checked in turn (not for a dynamic
 	// loader, whose own PT_INTERP the kernel ignores).
 	follow bool
+	// search, when set, is the PATH in which env looks for path, a
+	// name without a slash; onPath marks the path found there.
+	search string
+	onPath bool
 }
 
 // checkRunners checks the programs that run prog (runners), and theirs,
@@ -56,7 +64,7 @@ func (t trust) checkRunners(prog, path string, depth int, lstat func(string) (fs
 		return fmt.Errorf("plugin binary %s: more than %d interpreters of scripts", path, maxInterpreters)
 	}
 	for _, r := range rs {
-		next, err := t.walkRunner(r, lstat)
+		r, next, err := t.findRunner(r, lstat)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue // where no one else may make it: the start says it is missing
 		}
@@ -70,6 +78,40 @@ func (t trust) checkRunners(prog, path string, depth int, lstat func(string) (fs
 		}
 	}
 	return nil
+}
+
+// findRunner checks the runner r and returns it, with its path with its
+// links resolved; one that env looks for on PATH is looked for there as
+// execvp does (the first directory holding an executable of its name,
+// an empty entry the working directory), every directory up to that one
+// checked, and returned with its path in it.
+func (t trust) findRunner(r runner, lstat func(string) (fs.FileInfo, error)) (runner, string, error) {
+	if r.search == "" {
+		next, err := t.walkRunner(r, lstat)
+		return r, next, err
+	}
+	for _, dir := range filepath.SplitList(r.search) {
+		if dir == "" {
+			dir = "."
+		}
+		c := r
+		c.path, c.search, c.onPath = filepath.Join(dir, r.path), "", true
+		next, err := t.walkRunner(c, lstat)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil || executable(next) {
+			return c, next, err
+		}
+	}
+	return r, "", fs.ErrNotExist
+}
+
+// executable reports whether path is a file execvp would run: a regular
+// file with an execute bit.
+func executable(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0
 }
 
 // walkRunner checks the runner r, a relative one from the working
@@ -86,7 +128,10 @@ func (t trust) walkRunner(r runner, lstat func(string) (fs.FileInfo, error)) (st
 // /usr/bin/env)".
 func (r runner) String() string {
 	s := "the " + r.what + " " + showPath(r.path)
-	if r.via != "" {
+	switch {
+	case r.via != "" && r.onPath:
+		s += " (found on PATH by " + showPath(r.via) + ")"
+	case r.via != "":
 		s += " (run by " + showPath(r.via) + ")"
 	}
 	return s
@@ -122,9 +167,12 @@ func runners(path string) (rs []runner, script bool, err error) {
 	if !known {
 		return nil, true, fmt.Errorf("cannot tell which program %s runs from its argument %q; name the interpreter's path on the #! line", showPath(name), arg)
 	}
-	if strings.Contains(prog, "/") {
+	switch {
+	case strings.Contains(prog, "/"):
 		// Named by a path: env runs it, without looking in PATH.
 		rs = append(rs, runner{path: prog, what: "interpreter", via: name, follow: true})
+	case prog != "":
+		rs = append(rs, runner{path: prog, what: "interpreter", via: name, follow: true, search: envSearchPath(arg)})
 	}
 	return rs, true, nil
 }

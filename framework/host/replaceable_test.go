@@ -218,11 +218,14 @@ func TestReplaceableWalk(t *testing.T) {
 		loader string
 		// chdir: the check runs in root, for relative interpreters.
 		chdir bool
-		links map[string]string
-		path  string
-		gives []string // paths given to uid other
-		group []string // paths given to group other
-		want  string
+		// pathEnv, when set, is PATH during the check.
+		pathEnv string
+		noexec  []string // files made 0644 after the set-up
+		links   map[string]string
+		path    string
+		gives   []string // paths given to uid other
+		group   []string // paths given to group other
+		want    string
 	}{
 		{name: "ancestor 0777 without the sticky bit (A15)",
 			dirs: map[string]os.FileMode{"ww": 0o777, "ww/pd": 0o755}, files: []string{"ww/pd/" + bin}, path: "ww/pd/" + bin,
@@ -313,6 +316,28 @@ func TestReplaceableWalk(t *testing.T) {
 			want: "the interpreter {ROOT}/ww/interp (run by /usr/bin/env) of {ROOT}/pd/bench-plugin-x: the interpreter directory {ROOT}/ww is writable by every user without the sticky bit (owner {ME}, mode 0777): any local user could replace interp; chmod o-w {ROOT}/ww" + tail},
 		{name: "env given an absolute program in a safe directory",
 			dirs: map[string]os.FileMode{"pd": 0o755, "py": 0o755}, files: []string{"pd/" + bin, "py/interp"}, shebang: "/usr/bin/env {ROOT}/py/interp", path: "pd/" + bin},
+		{name: "env finds its program in a 0777 directory on PATH (campaign 8 A08)",
+			dirs: map[string]os.FileMode{"pd": 0o755, "ww": 0o777, "py": 0o755}, files: []string{"pd/" + bin, "ww/python3", "py/python3"}, shebang: "/usr/bin/env python3", path: "pd/" + bin,
+			pathEnv: "{ROOT}/ww:{ROOT}/py",
+			want:    "the interpreter {ROOT}/ww/python3 (found on PATH by /usr/bin/env) of {ROOT}/pd/bench-plugin-x: the interpreter directory {ROOT}/ww is writable by every user without the sticky bit (owner {ME}, mode 0777): any local user could replace python3; chmod o-w {ROOT}/ww" + tail},
+		{name: "a 0777 directory ahead on PATH holds no such program: one could be put there",
+			dirs: map[string]os.FileMode{"pd": 0o755, "ww": 0o777, "py": 0o755}, files: []string{"pd/" + bin, "py/python3"}, shebang: "/usr/bin/env python3", path: "pd/" + bin,
+			pathEnv: "{ROOT}/ww:{ROOT}/py",
+			want:    "the interpreter {ROOT}/ww/python3 (found on PATH by /usr/bin/env) of {ROOT}/pd/bench-plugin-x: the interpreter directory {ROOT}/ww is writable by every user without the sticky bit (owner {ME}, mode 0777): any local user could replace python3; chmod o-w {ROOT}/ww" + tail},
+		{name: "env finds its program in a safe directory before a 0777 one",
+			dirs: map[string]os.FileMode{"pd": 0o755, "ww": 0o777, "py": 0o755}, files: []string{"pd/" + bin, "py/python3"}, shebang: "/usr/bin/env python3", path: "pd/" + bin,
+			pathEnv: "{ROOT}/py:{ROOT}/ww"},
+		{name: "a file of the name that is not executable is passed over, as execvp does",
+			dirs: map[string]os.FileMode{"pd": 0o755, "ww": 0o777, "py": 0o755}, files: []string{"pd/" + bin, "py/python3", "ww/python3"}, shebang: "/usr/bin/env python3", path: "pd/" + bin,
+			pathEnv: "{ROOT}/py:{ROOT}/ww", noexec: []string{"py/python3"},
+			want: "the interpreter {ROOT}/ww/python3 (found on PATH by /usr/bin/env) of {ROOT}/pd/bench-plugin-x: the interpreter directory {ROOT}/ww is writable by every user without the sticky bit (owner {ME}, mode 0777): any local user could replace python3; chmod o-w {ROOT}/ww" + tail},
+		{name: "env -i looks in /bin:/usr/bin, not in PATH",
+			dirs: map[string]os.FileMode{"pd": 0o755, "ww": 0o777}, files: []string{"pd/" + bin, "ww/sh"}, shebang: "/usr/bin/env -S -i sh", path: "pd/" + bin,
+			pathEnv: "{ROOT}/ww"},
+		{name: "env's program on PATH of another user",
+			dirs: map[string]os.FileMode{"pd": 0o755, "py": 0o755}, files: []string{"pd/" + bin, "py/python3"}, shebang: "/usr/bin/env python3", path: "pd/" + bin,
+			pathEnv: "{ROOT}/py", gives: []string{"py/python3"},
+			want: "the interpreter {ROOT}/py/python3 (found on PATH by /usr/bin/env) of {ROOT}/pd/bench-plugin-x: {ROOT}/py/python3 is owned by {OTHER}, not by root or you ({ME}): its owner could change the program bench runs; chown {MEC} {ROOT}/py/python3" + tail},
 		{name: "env given an option it cannot be told what runs from",
 			dirs: map[string]os.FileMode{"pd": 0o755}, files: []string{"pd/" + bin}, shebang: "/usr/bin/env -v python3", path: "pd/" + bin,
 			want: `plugin binary {ROOT}/pd/bench-plugin-x: cannot tell which program /usr/bin/env runs from its argument "-v python3"; name the interpreter's path on the #! line`},
@@ -339,6 +364,12 @@ func TestReplaceableWalk(t *testing.T) {
 			mk(t, root, c.dirs, c.files, c.fmode, c.shebang, c.loader, c.links)
 			if c.chdir {
 				t.Chdir(root)
+			}
+			for _, f := range c.noexec {
+				chmod(t, filepath.Join(root, f), 0o644)
+			}
+			if c.pathEnv != "" {
+				t.Setenv("PATH", strings.ReplaceAll(c.pathEnv, "{ROOT}", root))
 			}
 			var gives []give
 			for _, p := range c.gives {

@@ -2,6 +2,7 @@ package host
 
 import (
 	"bytes"
+	"os"
 	"strconv"
 	"strings"
 
@@ -116,6 +117,25 @@ func envProgram(arg string) (prog string, known bool) {
 		}
 	}
 	return "", true
+}
+
+// envSearchPath returns the PATH in which env, given arg, looks for its
+// program: the plugin's (bench's own PATH), or glibc's default
+// "/bin:/usr/bin" when env is told to clear the environment (-i, -).
+func envSearchPath(arg string) string {
+	words := []string{arg}
+	if rest, ok := strings.CutPrefix(arg, "-S"); ok {
+		words = strings.Fields(rest)
+	}
+	for _, w := range words {
+		if w == "-i" || w == "--ignore-environment" || w == "-" {
+			return "/bin:/usr/bin"
+		}
+	}
+	if p, ok := os.LookupEnv("PATH"); ok {
+		return p
+	}
+	return "/bin:/usr/bin"
 }
 
 // showPath writes p as it is, or quoted with Go's escapes when it holds
