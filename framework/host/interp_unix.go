@@ -51,6 +51,9 @@ type runner struct {
 	// name without a slash; onPath marks the path found there.
 	search string
 	onPath bool
+	// dir: a directory in which the dynamic loader looks for libraries
+	// (DT_RPATH, DT_RUNPATH), not a program.
+	dir bool
 }
 
 // checkRunners checks the programs that run prog (runners), and theirs,
@@ -121,6 +124,9 @@ func (t trust) walkRunner(r runner, lstat func(string) (fs.FileInfo, error)) (st
 	if err != nil {
 		return "", err
 	}
+	if r.dir {
+		return "", t.checkLibraryDir(abs, r.path, lstat)
+	}
 	return t.walkTo(abs, r.path, r.what, lstat)
 }
 
@@ -151,9 +157,12 @@ func runners(path string) (rs []runner, script bool, err error) {
 	n, _ := io.ReadFull(f, head)
 	if bytes.HasPrefix(head[:n], []byte(elf.ELFMAG)) {
 		if loader := elfInterp(f); loader != "" {
-			return []runner{{path: loader, what: "dynamic loader"}}, false, nil
+			rs = append(rs, runner{path: loader, what: "dynamic loader"})
 		}
-		return nil, false, nil
+		for _, d := range elfLibraryDirs(f, filepath.Dir(path)) {
+			rs = append(rs, runner{path: d, what: "library directory", dir: true})
+		}
+		return rs, false, nil
 	}
 	name, arg, ok := parseShebang(head[:n])
 	if !ok {
@@ -175,6 +184,33 @@ func runners(path string) (rs []runner, script bool, err error) {
 		rs = append(rs, runner{path: prog, what: "interpreter", via: name, follow: true, search: envSearchPath(arg)})
 	}
 	return rs, true, nil
+}
+
+// elfLibraryDirs returns the directories that the ELF binary f, in the
+// directory origin, names for its libraries (DT_RPATH, DT_RUNPATH), each
+// $ORIGIN or ${ORIGIN} replaced by origin as the dynamic loader does;
+// none for a static binary or one debug/elf cannot read.
+func elfLibraryDirs(f *os.File, origin string) []string {
+	e, err := elf.NewFile(f)
+	if err != nil {
+		return nil
+	}
+	var dirs []string
+	for _, tag := range []elf.DynTag{elf.DT_RPATH, elf.DT_RUNPATH} {
+		vals, err := e.DynString(tag)
+		if err != nil {
+			continue
+		}
+		for _, v := range vals {
+			for _, d := range strings.Split(v, ":") {
+				if d == "" {
+					continue
+				}
+				dirs = append(dirs, strings.NewReplacer("${ORIGIN}", origin, "$ORIGIN", origin).Replace(d))
+			}
+		}
+	}
+	return dirs
 }
 
 // elfInterp returns the dynamic loader that the ELF binary f names

@@ -97,6 +97,28 @@ func (t trust) checkTempDir(tmp, entry string, lstat func(string) (fs.FileInfo, 
 	return err
 }
 
+// checkLibraryDir refuses the directory abs, named path in messages, in
+// which the dynamic loader looks for a plugin's libraries, if anyone but
+// root and the user could put a library in it: the walk to it as to any
+// directory, and the directory itself writable by no one else, sticky or
+// not (anyone may make a new name in /tmp). A directory that does not
+// exist is passed over, as the loader passes it over, where no one else
+// may make it.
+func (t trust) checkLibraryDir(abs, path string, lstat func(string) (fs.FileInfo, error)) error {
+	w := t.newWalk(path, "library", lstat)
+	w.subject, w.wantDir, w.entry = "library directory", true, "a library"
+	w.advice = "drop the directory from the binary's RUNPATH"
+	if _, err := w.start(abs); err != nil {
+		return err
+	}
+	fix, who := w.writers(w.dirInfo)
+	if who == "" {
+		return nil
+	}
+	return fmt.Errorf("%s is writable by %s (owner %s, mode %s): %s could put a library in it that the plugin would load; chmod %s %s, or %s",
+		showPath(w.dir), who, w.ownerName(w.dirInfo), mode(w.dirInfo.Mode()), subject(who), fix, showPath(w.dir), w.advice)
+}
+
 // walk is the state of one check: the directory reached (a real path,
 // no link in it) and the components still to take from it.
 type walk struct {
