@@ -157,6 +157,13 @@ type Options struct {
 	// bounds are the most rows and values read (MaxRows, MaxValues when
 	// zero).
 	bounds bounds
+	// digest, when not nil, receives the bytes of the file as stored as
+	// they are read (ReadHashed).
+	digest io.Writer
+	// afterParse, when not nil, is called with the file's path once the
+	// file is parsed and before the rest of its bytes are hashed: a test
+	// replaces the file there.
+	afterParse func(path string)
 }
 
 // DefaultMaxLineBytes is the longest CSV line read by default: 8 MiB, room
@@ -266,7 +273,10 @@ func Read(path string, opt Options) (*Table, error) {
 }
 
 // FileSHA256 returns the hex SHA-256 of the bytes of path as stored (for a
-// .gz file, of the compressed bytes).
+// .gz file, of the compressed bytes). It opens the file anew: Load and
+// ReadTest record the digest of the bytes they parse (ReadHashed)
+// instead, which a file replaced between two openings cannot part from
+// its table.
 func FileSHA256(path string) (string, error) {
 	f, err := regfile.Open(path)
 	if err != nil {
@@ -280,10 +290,58 @@ func FileSHA256(path string) (string, error) {
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
+// ReadHashed reads path as Read does and returns, with its table, the
+// hex SHA-256 of the bytes it parsed, as stored (for a .gz file, of the
+// compressed bytes): the file is opened once, and its bytes are hashed as
+// the parser reads them, then the rest of them (those after the last row
+// parsed) from the same descriptor. A file renamed over path while it is
+// read cannot give one file's table beside another's digest.
+func ReadHashed(path string, opt Options) (*Table, string, error) {
+	h := sha256.New()
+	opt.digest = h
+	t, err := Read(path, opt)
+	if err != nil {
+		return t, "", err
+	}
+	return t, hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// dataFile is a data file opened for reading: Read gives its text
+// (gunzipped for a .gz file). When digest is not nil, the bytes of the
+// file as stored go to it as they are read.
+type dataFile struct {
+	text   io.Reader
+	f      *os.File
+	digest io.Writer
+}
+
+// Read reads the file's text.
+func (d *dataFile) Read(p []byte) (int, error) { return d.text.Read(p) }
+
+// Close closes the gzip reader, if any, and the file.
+func (d *dataFile) Close() error {
+	if c, ok := d.text.(io.Closer); ok {
+		return c.Close()
+	}
+	return d.f.Close()
+}
+
+// rest writes to digest the bytes of the file as stored that reading its
+// text has not yet read, from the same descriptor.
+func (d *dataFile) rest() error {
+	if d.digest == nil {
+		return nil
+	}
+	_, err := io.Copy(d.digest, d.f)
+	return err
+}
+
 // openFile opens path for reading, gunzipped when the name ends in .gz,
 // and returns about how many bytes reading it gives: its size, times 4
-// for a gzip file; 0 when unknown.
-func openFile(path string) (io.ReadCloser, int64, error) {
+// for a gzip file; 0 when unknown. The bytes of the file as stored go to
+// digest, when it is not nil, as they are read (dataFile.rest adds those
+// never read).
+func openFile(path string, digest io.Writer) (*dataFile, int64, error) {
 	f, err := regfile.Open(path)
 	if err != nil {
 		return nil, 0, fmt.Errorf("data: %w", err)
@@ -292,30 +350,45 @@ func openFile(path string) (io.ReadCloser, int64, error) {
 	if fi, err := f.Stat(); err == nil {
 		size = fi.Size()
 	}
+	var stored io.Reader = f
+	if digest != nil {
+		stored = io.TeeReader(f, digest)
+	}
 	if !strings.HasSuffix(strings.ToLower(path), ".gz") {
 		if isGzip(f) {
 			f.Close()
 			return nil, 0, &ParseError{Source: path, Err: fmt.Errorf("%w: the file holds gzip data (it starts with the bytes 1f 8b): name it %s.gz, or gunzip it", ErrSyntax, path)}
 		}
-		return f, size, nil
+		return &dataFile{text: stored, f: f, digest: digest}, size, nil
 	}
-	zr, err := gzip.NewReader(f)
+	zr, err := gzip.NewReader(stored)
 	if err != nil {
 		f.Close()
 		return nil, 0, fmt.Errorf("data: %s: gunzip: %w", path, err)
 	}
-	return gzipFile{zr, f}, size * 4, nil
+	return &dataFile{text: gzipFile{zr, f}, f: f, digest: digest}, size * 4, nil
 }
 
 // readPath parses the file path, gunzipped when the name ends in .gz,
-// with parse, which is told about how many bytes it holds.
+// with parse, which is told about how many bytes it holds; with
+// opt.digest, it then hashes the rest of the file's bytes (openFile).
 func readPath(path string, opt Options, parse func(io.Reader, string, Options, int64) (*Table, error)) (*Table, error) {
-	f, size, err := openFile(path)
+	f, size, err := openFile(path, opt.digest)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return parse(f, path, opt, size)
+	t, err := parse(f, path, opt, size)
+	if err != nil {
+		return t, err
+	}
+	if opt.afterParse != nil {
+		opt.afterParse(path)
+	}
+	if err := f.rest(); err != nil {
+		return nil, fmt.Errorf("data: hash %s: %w", path, err)
+	}
+	return t, nil
 }
 
 // readLines returns a lineReader of r's lines, less a leading byte order

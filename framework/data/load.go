@@ -1,7 +1,8 @@
 package data
 
 // Files are a dataset's files as Load reads them: the training file's
-// table and SHA-256 (FileSHA256), and its test file when it has one.
+// table and the SHA-256 of the bytes it was parsed from (ReadHashed), and
+// its test file when it has one.
 type Files struct {
 	Table  *Table
 	SHA256 string
@@ -22,19 +23,19 @@ func (e *TestError) Error() string { return e.Err.Error() }
 func (e *TestError) Unwrap() error { return e.Err }
 
 // Load reads a dataset's files in one call: the training file path with
-// opt (Read) and its SHA-256, then, when testPath is not "", the test
-// file with the same options (ReadTest). It returns nil and Read's error
-// when the training file cannot be read; otherwise the files read so far,
-// with FileSHA256's error, or ReadTest's wrapped in a *TestError (Test
-// then holds the test file's table once it was read).
+// opt and the SHA-256 of the bytes parsed (ReadHashed), then, when
+// testPath is not "", the test file with the same options (ReadTest). It
+// returns nil and ReadHashed's error when the training file cannot be
+// read; otherwise the files read so far, with ReadTest's error wrapped in
+// a *TestError (Test then holds the test file's table once it was read).
 func Load(path, testPath string, opt Options) (*Files, error) {
-	t, err := Read(path, opt)
+	t, sum, err := ReadHashed(path, opt)
 	if err != nil {
 		return nil, err
 	}
-	f := &Files{Table: t}
-	if f.SHA256, err = FileSHA256(path); err != nil || testPath == "" {
-		return f, err
+	f := &Files{Table: t, SHA256: sum}
+	if testPath == "" {
+		return f, nil
 	}
 	if f.Test, err = ReadTest(path, testPath, t, opt); err != nil {
 		return f, &TestError{Err: err}

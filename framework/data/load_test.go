@@ -1,7 +1,11 @@
 package data
 
 import (
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -68,4 +72,69 @@ func fileSum(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	return s
+}
+
+// TestLoadDigestIsOfTheBytesParsed: the digest Load records is of the
+// bytes its table was parsed from, though another file is renamed over
+// the path as soon as the parse ends (the hook afterParse): a digest taken
+// by opening the path again would be the other file's, recorded beside
+// the first file's results.
+func TestLoadDigestIsOfTheBytesParsed(t *testing.T) {
+	first, second := "x,class\n1,a\n2,b\n3,a\n", "x,class\n1,b\n"
+	gz := func(s string) string {
+		var b bytes.Buffer
+		w := gzip.NewWriter(&b)
+		w.Write([]byte(s))
+		w.Close()
+		return b.String()
+	}
+	for _, tc := range []struct {
+		name, train, test string
+		swap              string // the file replaced: "train" or "test"
+		bytes, other      string // its bytes parsed, and the replacement's
+	}{
+		{name: "training file", train: "d.csv", swap: "train", bytes: first, other: second},
+		{name: "gzip training file", train: "d.csv.gz", swap: "train", bytes: gz(first), other: gz(second)},
+		{name: "test file", train: "d.csv", test: "t.csv", swap: "test", bytes: first, other: second},
+		{name: "gzip test file", train: "d.csv", test: "t.csv.gz", swap: "test", bytes: gz(first), other: gz(second)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			write := func(name, text string) string {
+				p := filepath.Join(dir, name)
+				if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return p
+			}
+			train, test := filepath.Join(dir, tc.train), ""
+			if tc.swap == "train" {
+				write(tc.train, tc.bytes)
+			} else {
+				write(tc.train, "x,class\n4,a\n5,b\n")
+				test = write(tc.test, tc.bytes)
+			}
+			target := map[string]string{"train": train, "test": test}[tc.swap]
+			other := write("other", tc.other)
+			opt := Options{Categorical: []string{"class"}, afterParse: func(path string) {
+				if path == target {
+					if err := os.Rename(other, target); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}}
+			f, err := Load(train, test, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sum, rows := f.SHA256, f.Table.NumRows
+			if tc.swap == "test" {
+				sum, rows = f.Test.SHA256, f.Test.Table.NumRows
+			}
+			if want := fmt.Sprintf("%x", sha256.Sum256([]byte(tc.bytes))); sum != want || rows != 3 {
+				t.Errorf("%s: digest %.12s…, %d rows; want %.12s… of the 3 rows parsed (the file now there: %.12s…)",
+					tc.swap, sum, rows, want, fileSum(t, target))
+			}
+		})
+	}
 }

@@ -20,7 +20,7 @@ func Locate(path string, opt Options, row int, name string) Position {
 	if opt.Delimiter == 0 {
 		opt.Delimiter = f.delim
 	}
-	in, _, err := openFile(path)
+	in, _, err := openFile(path, nil)
 	if err != nil {
 		return Position{}
 	}

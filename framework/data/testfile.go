@@ -24,7 +24,8 @@ type TestFile struct {
 	// Table is the test file's rows alone (its warnings); Both the
 	// training rows followed by them.
 	Table, Both *Table
-	// SHA256 is the test file's (FileSHA256).
+	// SHA256 is the digest of the test file's bytes as parsed
+	// (ReadHashed).
 	SHA256 string
 }
 
@@ -33,7 +34,7 @@ type TestFile struct {
 // (Append). It fails with ErrTestIsTrain when testPath names the
 // training file (a path that cannot be read is not: Read reports it), a
 // *TestFitError when the test file's columns do not fit the training
-// file's, and Read's or FileSHA256's error otherwise; once the test file
+// file's, and ReadHashed's error otherwise; once the test file
 // was read, the TestFile holds its table even with an error. The two
 // files together may hold MaxRows rows and MaxValues values: reading
 // the test file stops at its row that passes them.
@@ -45,14 +46,11 @@ func ReadTest(path, testPath string, train *Table, opt Options) (*TestFile, erro
 	// the two together.
 	opt.bounds = opt.limits()
 	opt.bounds.trainRows, opt.bounds.trainValues = train.NumRows, valueCount(train)
-	test, err := Read(testPath, opt)
+	test, sum, err := ReadHashed(testPath, opt)
 	if err != nil {
 		return nil, err
 	}
-	tf := &TestFile{Table: test}
-	if tf.SHA256, err = FileSHA256(testPath); err != nil {
-		return tf, err
-	}
+	tf := &TestFile{Table: test, SHA256: sum}
 	if tf.Both, err = Append(train, test); err != nil {
 		return tf, &TestFitError{Err: err}
 	}

@@ -18,7 +18,9 @@ import (
 // checkLearnerParams asks l's plugin to check each combination of its
 // parameters (host.LearnerClient.CheckParams), reporting each problem once
 // at the parameter's attribute, and sets l.Runtime: the plugin's runtime
-// report and what the combinations add to it.
+// report and what the combinations add to it. Components whose text
+// Info's rule refuses (host.CheckRuntime) refuse the learner, at its
+// params (or its block).
 func (r *resolver) checkLearnerParams(l *Learner, combos []param.Params) {
 	l.Runtime = slices.Clone(l.Plugin.Runtime())
 	seen := map[host.ParamProblem]bool{}
@@ -45,6 +47,10 @@ func (r *resolver) checkLearnerParams(l *Learner, combos []param.Params) {
 				what = "parameter " + pr.Param
 			}
 			r.errorf(r.paramRange(l, pr.Param), "Invalid parameter", "Learner %q (plugin %s), %s: %s", l.Config.Name, l.Config.Plugin, what, pr.Message)
+		}
+		if err := host.CheckRuntime("CheckParams", check.Runtime); err != nil {
+			r.errorf(r.paramRange(l, ""), "Plugin answer refused", "Learner %q (plugin %s) could not check its parameters: %v", l.Config.Name, l.Config.Plugin, err)
+			return
 		}
 		l.Runtime = software.Union(l.Runtime, check.Runtime)
 	}

@@ -37,7 +37,9 @@ func (r infoReducer) Info() sdk.ReducerInfo {
 
 // TestInfoControlCharactersFailStart: a plugin whose Info answer holds a
 // newline or another control character in a name, a version, a
-// description or a scheme name does not start (campaign 5 p_nlversion,
+// description or a scheme name, or a bidi control or other invisible
+// character in its name, its version or a runtime component's name,
+// version or path, does not start (campaign 5 p_nlversion,
 // p_nlparam: the newline split the report's Markdown rows), and the error
 // names the plugin, the field and the character.
 func TestInfoControlCharactersFailStart(t *testing.T) {
@@ -69,6 +71,12 @@ func TestInfoControlCharactersFailStart(t *testing.T) {
 			`the Info answer's reducer version "1\n2" holds a newline (U+000A) at character 2`},
 		{"scheme name", reducerWith(func(i *sdk.ReducerInfo) { i.Schemes[0].Name = "o\nva" }),
 			`the Info answer's scheme name "o\nva" holds a newline (U+000A) at character 2`},
+		{"runtime component RLO", learner(func(i *sdk.LearnerInfo) { i.Runtime = []sdk.Component{{Name: "np", Version: "1\u202e2"}} }),
+			`the Info answer's runtime component np version "1\u202e2" holds a right-to-left override (U+202E) at character 2`},
+		{"runtime component path", learner(func(i *sdk.LearnerInfo) { i.Runtime = []sdk.Component{{Name: "np", Path: "/a\x1b[2J"}} }),
+			`the Info answer's runtime component np path "/a\x1b[2J" holds an escape (U+001B) at character 3`},
+		{"version zero-width space", learner(func(i *sdk.LearnerInfo) { i.Version = "0.\u200b1" }),
+			`the Info answer's learner version "0.\u200b1" holds a zero-width space (U+200B) at character 3`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -18,6 +19,7 @@ import (
 	"github.com/polyclass/polyclass/framework/cellspec"
 	"github.com/polyclass/polyclass/framework/metrics"
 	"github.com/polyclass/polyclass/framework/outcome"
+	"github.com/polyclass/polyclass/framework/safetext"
 )
 
 // CellSchema is the version of the cell file format bench writes. Schema 2
@@ -123,7 +125,9 @@ func (e *CellError) Error() string { return e.Path + ": " + e.Reason }
 
 // ReadCell reads and checks one cell file: the JSON schema (no unknown
 // fields, nothing after the object), its checksum, its spec against its
-// digest, the file name against the index and digest it holds, the index
+// digest, the file name against the index and digest it holds, the
+// result's names (visible text, checkCellText, and its spec's,
+// checkCellMatchesSpec), the index
 // in [0, total) when total ≥ 0, a failed cell with no folds, a finished
 // one with folds whose numbers agree (outcome.CellResult.Check) and whose
 // metrics lie within their range (see metricRange). The error is a
@@ -165,6 +169,8 @@ var cellChecks = []func(cellFile) error{
 	checkCellIndex,
 	checkCellFileName,
 	checkCellNames,
+	checkCellText,
+	checkCellMatchesSpec,
 	checkFailedCell,
 	checkFinishedCell,
 	checkCellFolds,
@@ -254,6 +260,71 @@ func checkCellNames(in cellFile) error {
 		}
 	}
 	return nil
+}
+
+// edited ends the reasons of checkCellText and checkCellMatchesSpec: bench
+// writes no such cell, so the file was edited (and, when it has a
+// checksum, that was computed again).
+const edited = "the file was edited after it was written"
+
+// checkCellText checks the names of the result that the tables show as
+// they are (its dataset, encoder and learner, its classes, its tuning
+// metric) with the gate of names, safetext.CheckVisible, which the
+// experiment's names and the data's class labels passed when the cell
+// was computed: an escape sequence, a bidi control or another invisible
+// character in them would reach every table raw. The parameters and the
+// reduction's label, which hold parameter values, are checked against
+// the spec (checkCellMatchesSpec).
+func checkCellText(in cellFile) error {
+	c := in.c
+	for _, f := range []struct{ name, v string }{
+		{"dataset", c.Dataset}, {"encoder", c.Encoder}, {"learner", c.Learner}, {"tune_metric", c.TuneMetric},
+	} {
+		if err := safetext.CheckVisible(f.v); err != nil {
+			return fmt.Errorf("its result's %s %s %w: %s", f.name, safetext.Show(f.v), err, edited)
+		}
+	}
+	for i, cl := range c.Classes {
+		if err := safetext.CheckVisible(cl); err != nil {
+			return fmt.Errorf("its result's class %d %s %w: %s", i+1, safetext.Show(cl), err, edited)
+		}
+	}
+	return nil
+}
+
+// checkCellMatchesSpec checks that the result names the cell its spec
+// describes (the spec's digest is checked by checkCellSpec): its dataset,
+// learner and classes are the spec's, and its key (dataset, encoder,
+// learner, parameters, reduction) the spec's cell. A file without a spec
+// has nothing to match.
+func checkCellMatchesSpec(in cellFile) error {
+	c, sp := in.c, in.c.Spec
+	if sp == nil {
+		return nil
+	}
+	for _, f := range []struct{ name, got, want string }{
+		{"dataset", c.Dataset, sp.Dataset.Name}, {"learner", c.Learner, sp.Learner.Name},
+	} {
+		if f.got != f.want {
+			return fmt.Errorf("its result's %s %s is not the %s its spec names, %s: %s", f.name, safetext.Show(f.got), f.name, safetext.Show(f.want), edited)
+		}
+	}
+	if !slices.Equal(c.Classes, sp.Dataset.Classes) {
+		return fmt.Errorf("its result's classes %s are not those its spec names, %s: %s", showList(c.Classes), showList(sp.Dataset.Classes), edited)
+	}
+	if key := c.ID.Key(); key != sp.Cell {
+		return fmt.Errorf("its result's cell %s (dataset|encoder|learner|parameters|reduction) is not the cell its spec names, %s: %s", safetext.Show(key), safetext.Show(sp.Cell), edited)
+	}
+	return nil
+}
+
+// showList shows each of names quoted (safetext.Show), in brackets.
+func showList(names []string) string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = safetext.Show(n)
+	}
+	return "[" + strings.Join(out, ", ") + "]"
 }
 
 // checkFailedCell checks that a failed cell has no folds.

@@ -106,10 +106,12 @@ func TestReconcile(t *testing.T) {
 	}
 }
 
-// specOf is a spec of cell i (its key) with seed and bench revision rev.
+// specOf is a spec of cell i (its key, learner and classes) with seed and
+// bench revision rev.
 func specOf(i int, seed uint64, rev string) *cellspec.Spec {
 	return &cellspec.Spec{Format: cellspec.Format, Cell: cell(i).Key(), Seed: seed,
-		Dataset: cellspec.Dataset{Name: "iris", SHA256: strings.Repeat("3f2a", 16)},
+		Dataset: cellspec.Dataset{Name: "iris", SHA256: strings.Repeat("3f2a", 16), Classes: cell(i).Classes},
+		Learner: cellspec.Learner{Name: cell(i).Learner},
 		Bench:   cellspec.Build{Version: "(devel)", Revision: rev}}
 }
 
