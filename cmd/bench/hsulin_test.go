@@ -215,7 +215,38 @@ func TestHsuLinTableBothProtocols(t *testing.T) {
   params = { kernel = "rbf", C = [1, 64], gamma = [0.0625, 1] }
 }
 learner "svm_tuned" {`, 1)
-	src += "reduction \"ova\" { scheme = \"ova\" }\ncv { folds = 10 }\n"
+	// The all-together Crammer–Singer, both protocols, on the same grid
+	// under scheme none, and Weston–Watkins as on letter's coarse grid
+	// (marked ‡); the binary reductions for the svm learners only, as in
+	// hsu_lin.hcl.
+	src = strings.Replace(src, "ties   = \"libsvm\"\n}", "ties   = \"libsvm\"\n  learners = [\"svm\", \"svm_tuned\"]\n}", 1)
+	src += `learner "cs" {
+  plugin = "svm"
+  params = { kernel = "rbf", C = [1, 64], gamma = [0.0625, 1], multiclass = "crammer_singer" }
+}
+learner "cs_tuned" {
+  plugin = "svm"
+  params = { kernel = "rbf", C = [1, 64], gamma = [0.0625, 1], multiclass = "crammer_singer" }
+  tune {
+    folds      = 5
+    metric     = "accuracy"
+    inner_seed = 0
+  }
+}
+reduction "together" {
+  scheme   = "none"
+  learners = ["cs", "cs_tuned"]
+}
+learner "ww_coarse" {
+  plugin = "svm"
+  params = { kernel = "rbf", C = [1, 64], gamma = [0.0625, 1], multiclass = "weston_watkins" }
+}
+reduction "together_coarse" {
+  scheme   = "none"
+  learners = ["ww_coarse"]
+}
+`
+	src += "reduction \"ova\" {\n  scheme = \"ova\"\n  learners = [\"svm\", \"svm_tuned\"]\n}\ncv { folds = 10 }\n"
 	out := t.TempDir()
 	if _, stderr, err := bench(t, "run", "-o", out, writeExperiment(t, src)); err != nil {
 		t.Fatalf("%v\n%s", err, stderr)
@@ -224,9 +255,9 @@ learner "svm_tuned" {`, 1)
 	if err != nil {
 		t.Fatalf("hsu_lin_table.py: %v\n%s", err, got)
 	}
-	want := `| data set | one-vs-one | DAG | one-vs-all |
-| --- | ---: | ---: | ---: |
-| iris | 96.667 (6, -4) | not run | 96.667 (6, -4) |
+	want := `| data set | one-vs-one | DAG | one-vs-all | Crammer–Singer | Weston–Watkins |
+| --- | ---: | ---: | ---: | ---: | ---: |
+| iris | 96.667 (6, -4) | not run | 96.667 (6, -4) | 96.667 (0, 0) | 96.667 (6, -4) ‡ |
 `
 	if !strings.HasPrefix(string(got), want) {
 		t.Errorf("tables\n%s\nwant them to begin\n%s", got, want)
@@ -235,7 +266,10 @@ learner "svm_tuned" {`, 1)
 		// 144 and 145 of 150 rows: sqrt(0.96 × 0.04 / 150) = 1.600 points.
 		"| iris | one-vs-one | 96.667 (6, -4) | 96.000 ± 1.600 | (0, -4) in 5 of 10 folds; 3 pairs, log₂ C 0 to 6, log₂ γ -4 to 0 | -0.667 |\n",
 		"| iris | one-vs-all | 96.667 (6, -4) | 96.667 ± 1.466 | (6, -4) in 8 of 10 folds; 2 pairs, log₂ C 0 to 6, log₂ γ -4 to 0 | +0.000 |\n",
-		"| wine | not run | not run | not run |\n",
+		"| wine | not run | not run | not run | not run | not run |\n",
+		// 145 of 150 rows, at (1, 1); chosen by 6 of the 10 folds at (1, 1/16).
+		"| iris | Crammer–Singer | 96.667 (0, 0) | 96.667 ± 1.466 | (0, -4) in 6 of 10 folds; 3 pairs, log₂ C 0 to 6, log₂ γ -4 to 0 | +0.000 |\n",
+		"\n‡ over the coarse grid, every other value of C and γ (4 pairs).\n",
 	} {
 		if !strings.Contains(string(got), line) {
 			t.Errorf("tables\n%s\nhave no line %q", got, line)
