@@ -1,0 +1,183 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/polyclass/polyclass/framework/cellspec"
+	"github.com/polyclass/polyclass/framework/config"
+	"github.com/polyclass/polyclass/framework/host"
+	"github.com/polyclass/polyclass/framework/plugin"
+	"github.com/polyclass/polyclass/framework/results"
+	lda "github.com/polyclass/polyclass/plugins/lda/learner"
+	"github.com/polyclass/polyclass/plugins/reducers/reducer"
+)
+
+// refusing is lda that refuses, by content, every problem whose solver
+// seed (which comes from the problem's identity) is a multiple of 40: the
+// same problems in every run, whichever fold asks and with whatever
+// other problems in its call.
+type refusing struct{ plugin.Learner }
+
+// Fit refuses the problems of seeds 0 mod 40 and fits the others as lda.
+func (r refusing) Fit(ctx context.Context, in plugin.FitInput, params plugin.Params) (plugin.Model, error) {
+	if in.Seed%25 == 0 {
+		return nil, fmt.Errorf("refused: seed %d", in.Seed)
+	}
+	return r.Learner.Fit(ctx, in, params)
+}
+
+// refusingExperiment is campaign 8's D01 grid: ova, ovo and asymmetric
+// ovo, three decoders each, for lda and for refusing lda, 3 folds.
+const refusingExperiment = `
+experiment "refusing" { seed = 11 }
+dataset "five" { path = "five.csv" }
+learner "lda" {}
+learner "refusing" {}
+reduction "ova" {
+  scheme = "ova"
+  decode = ["hamming", "loss:exp", "loss:logistic"]
+}
+reduction "ovo" {
+  scheme = "ovo"
+  decode = ["vote", "loss:exp", "dag"]
+}
+reduction "asym" {
+  scheme     = "ovo"
+  asymmetric = true
+  decode     = ["hamming", "dag", "loss:logistic"]
+}
+cv { folds = 3 }
+metrics = ["accuracy", "macro_f1"]
+`
+
+// refusingGrid resolves refusingExperiment on shareGrid's data with a
+// host of its own (whose calls are the run's alone).
+func refusingGrid(t *testing.T) (*Grid, *host.Host) {
+	t.Helper()
+	dir := t.TempDir()
+	rng := rand.New(rand.NewPCG(5, 58))
+	var csv strings.Builder
+	csv.WriteString("a,b,c,class\n")
+	for k := range 5 {
+		for range 12 {
+			for _, c := range []float64{float64(k % 3), float64(k / 3), float64(k % 2)} {
+				fmt.Fprintf(&csv, "%.6f,", c+0.5*rng.NormFloat64())
+			}
+			fmt.Fprintf(&csv, "k%d\n", k)
+		}
+	}
+	for name, text := range map[string]string{"five.csv": csv.String(), "exp.hcl": refusingExperiment} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	exp, diags := config.NewParser(config.DefaultFormats()).ParseFile(filepath.Join(dir, "exp.hcl"))
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	h := host.New("", nil)
+	h.Register("lda", host.InProcess{Learner: lda.New()})
+	h.Register("refusing", host.InProcess{Learner: refusing{lda.New()}})
+	h.Register("reducers", host.InProcess{Reducer: reducer.New()})
+	t.Cleanup(h.Close)
+	g, diags := Resolve(context.Background(), exp, h, ResolveOptions{DefaultReducer: "reducers"})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	return g, h
+}
+
+// refusingRun is what a run of refusingGrid gives: each cell's file
+// (times aside) or error, by cell index, and its counts.
+type refusingRun struct {
+	cells  map[int]string
+	counts string
+}
+
+// runRefusing runs refusingGrid with opt on a host of its own.
+func runRefusing(t *testing.T, opt Options) refusingRun {
+	t.Helper()
+	g, h := refusingGrid(t)
+	res, stats, err := Run(context.Background(), g, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	specs := Specs(g, cellspec.Build{Version: "test"})
+	digests := Digests(specs)
+	dir := t.TempDir()
+	out := refusingRun{cells: map[int]string{}}
+	for _, r := range res {
+		if r.Failed() {
+			out.cells[r.Index] = "error: " + r.Error
+			continue
+		}
+		path, err := results.WriteCell(dir, r, digests[r.Index], specs[r.Index])
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out.cells[r.Index] = timing.ReplaceAllString(string(b), "")
+	}
+	var counts strings.Builder
+	fmt.Fprintf(&counts, "fits %d requested, %d made in %d calls; outputs %d requested, %d made in %d calls; plans %d/%d\n",
+		stats.FitsRequested, stats.FitsMade, stats.FitCalls, stats.PredictionsRequested, stats.PredictionsMade,
+		stats.PredictCalls, stats.PlansRequested, stats.PlansMade)
+	for _, c := range h.Calls() {
+		fmt.Fprintf(&counts, "%s %s %d\n", c.Plugin, c.Method, c.Calls)
+	}
+	out.counts = counts.String()
+	return out
+}
+
+// TestFailedFitsCountedAlike runs campaign 8's D01 grid (ova, ovo and
+// asymmetric ovo, three decoders each, for lda and for an lda that
+// refuses a third of its problems by content) with 1, 2 and 8 workers,
+// three times each: the calls to every plugin method, the fits and
+// outputs requested and made, and every cell's file or error are the
+// same in every run. Before, a failed fit was given back and fitted again
+// by whichever fold came next, with or without its siblings' problems,
+// and the counts changed from run to run.
+func TestFailedFitsCountedAlike(t *testing.T) {
+	var first refusingRun
+	failed := 0
+	for _, workers := range []int{1, 2, 8, 8, 2, 8} {
+		run := runRefusing(t, Options{Workers: workers})
+		if first.cells == nil {
+			first = run
+			for _, c := range run.cells {
+				if strings.HasPrefix(c, "error: ") {
+					failed++
+				}
+			}
+			if failed == 0 || failed == len(run.cells) {
+				t.Fatalf("%d of %d cells failed; the test wants some of each", failed, len(run.cells))
+			}
+			continue
+		}
+		if run.counts != first.counts {
+			t.Errorf("%d workers: counts\n%s\nwant (1 worker's)\n%s", workers, run.counts, first.counts)
+		}
+		for _, i := range slices.Sorted(maps.Keys(first.cells)) {
+			if run.cells[i] != first.cells[i] {
+				t.Errorf("%d workers: cell %d differs from 1 worker's:\n%s", workers, i, firstDiff(run.cells[i], first.cells[i]))
+			}
+		}
+	}
+	t.Logf("%d of %d cells failed; counts:\n%s", failed, len(first.cells), first.counts)
+	for _, i := range slices.Sorted(maps.Keys(first.cells)) {
+		if c := first.cells[i]; strings.HasPrefix(c, "error: ") {
+			t.Logf("cell %d: %s", i, c)
+		}
+	}
+}
