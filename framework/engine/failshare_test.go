@@ -18,20 +18,41 @@ import (
 	"github.com/polyclass/polyclass/framework/results"
 	lda "github.com/polyclass/polyclass/plugins/lda/learner"
 	"github.com/polyclass/polyclass/plugins/reducers/reducer"
+	"gonum.org/v1/gonum/mat"
 )
 
 // refusing is lda that refuses, by content, every problem whose solver
 // seed (which comes from the problem's identity) is a multiple of 25: the
 // same problems in every run, whichever fold asks and with whatever
 // other problems in its call.
-type refusing struct{ plugin.Learner }
+type refusing struct {
+	plugin.Learner
+	// predicts, when not 0, makes the models of seeds 1 mod predicts
+	// fail their predictions.
+	predicts uint64
+}
 
 // Fit refuses the problems of seeds 0 mod 25 and fits the others as lda.
 func (r refusing) Fit(ctx context.Context, in plugin.FitInput, params plugin.Params) (plugin.Model, error) {
 	if in.Seed%25 == 0 {
 		return nil, fmt.Errorf("refused: seed %d", in.Seed)
 	}
-	return r.Learner.Fit(ctx, in, params)
+	m, err := r.Learner.Fit(ctx, in, params)
+	if err == nil && r.predicts != 0 && in.Seed%r.predicts == 1 {
+		m = unpredicting{m, in.Seed}
+	}
+	return m, err
+}
+
+// unpredicting is a model whose predictions fail.
+type unpredicting struct {
+	plugin.Model
+	seed uint64
+}
+
+// Predict fails.
+func (u unpredicting) Predict(context.Context, plugin.Matrix, *mat.Dense, *mat.Dense) error {
+	return fmt.Errorf("cannot predict: seed %d", u.seed)
 }
 
 // refusingExperiment is campaign 8's D01 grid: ova, ovo and asymmetric
@@ -60,7 +81,7 @@ metrics = ["accuracy", "macro_f1"]
 
 // refusingGrid resolves refusingExperiment on shareGrid's data with a
 // host of its own (whose calls are the run's alone).
-func refusingGrid(t *testing.T) (*Grid, *host.Host) {
+func refusingGrid(t *testing.T, predicts uint64) (*Grid, *host.Host) {
 	t.Helper()
 	dir := t.TempDir()
 	rng := rand.New(rand.NewPCG(5, 58))
@@ -85,7 +106,7 @@ func refusingGrid(t *testing.T) (*Grid, *host.Host) {
 	}
 	h := host.New("", nil)
 	h.Register("lda", host.InProcess{Learner: lda.New()})
-	h.Register("refusing", host.InProcess{Learner: refusing{lda.New()}})
+	h.Register("refusing", host.InProcess{Learner: refusing{lda.New(), predicts}})
 	h.Register("reducers", host.InProcess{Reducer: reducer.New()})
 	t.Cleanup(h.Close)
 	g, diags := Resolve(context.Background(), exp, h, ResolveOptions{DefaultReducer: "reducers"})
@@ -103,9 +124,9 @@ type refusingRun struct {
 }
 
 // runRefusing runs refusingGrid with opt on a host of its own.
-func runRefusing(t *testing.T, opt Options) refusingRun {
+func runRefusing(t *testing.T, predicts uint64, opt Options) refusingRun {
 	t.Helper()
-	g, h := refusingGrid(t)
+	g, h := refusingGrid(t, predicts)
 	res, stats, err := Run(context.Background(), g, opt)
 	if err != nil {
 		t.Fatal(err)
@@ -155,7 +176,7 @@ func TestFailedFitsCountedAlike(t *testing.T) {
 	var first refusingRun
 	failed := 0
 	for _, workers := range []int{1, 2, 8, 8, 2, 8} {
-		run := runRefusing(t, Options{Workers: workers})
+		run := runRefusing(t, 0, Options{Workers: workers})
 		if first.cells == nil {
 			first = run
 			for _, c := range run.cells {
@@ -178,7 +199,7 @@ func TestFailedFitsCountedAlike(t *testing.T) {
 		}
 	}
 	for _, i := range slices.Sorted(maps.Keys(first.cells)) {
-		alone := runRefusing(t, Options{Workers: 2, Select: func(c int) bool { return c == i }})
+		alone := runRefusing(t, 0, Options{Workers: 2, Select: func(c int) bool { return c == i }})
 		if alone.cells[i] != first.cells[i] {
 			t.Errorf("cell %d differs from its run alone:\n%s", i, firstDiff(first.cells[i], alone.cells[i]))
 		}
@@ -188,5 +209,37 @@ func TestFailedFitsCountedAlike(t *testing.T) {
 	}
 	if want := "error: repeat 0 fold 1: fit: problem 9: refused: seed 14244092545246009100"; failed != 6 || first.cells[12] != want {
 		t.Errorf("%d cells failed, cell 12 %q; want 6, cell 12 %q", failed, first.cells[12], want)
+	}
+}
+
+// TestFailedPredictionsCountedAlike is TestFailedFitsCountedAlike with
+// models that also fail their predictions (seed 1 mod 7: the asymmetric
+// cells fail on one at fold 0, the ovo cells on their refused fit at
+// fold 1): 6 runs at -j 1, 2 and 8 make the same calls (the refusing
+// learner's Predict 12 times) and the same cell files and errors.
+func TestFailedPredictionsCountedAlike(t *testing.T) {
+	var first refusingRun
+	for _, workers := range []int{1, 2, 8, 8, 2, 8} {
+		run := runRefusing(t, 7, Options{Workers: workers})
+		if first.cells == nil {
+			first = run
+			continue
+		}
+		if run.counts != first.counts {
+			t.Errorf("%d workers: counts\n%s\nwant (1 worker's)\n%s", workers, run.counts, first.counts)
+		}
+		for _, i := range slices.Sorted(maps.Keys(first.cells)) {
+			if run.cells[i] != first.cells[i] {
+				t.Errorf("%d workers: cell %d differs from 1 worker's:\n%s", workers, i, firstDiff(run.cells[i], first.cells[i]))
+			}
+		}
+	}
+	if want := "refusing LearnerService/Predict 12\n"; !strings.Contains(first.counts, want) {
+		t.Errorf("counts\n%s\nwant a line %q", first.counts, want)
+	}
+	for i, want := range map[int]string{12: "fit: problem 9: refused", 15: "cannot predict: seed 573441485488359692"} {
+		if !strings.HasPrefix(first.cells[i], "error: ") || !strings.Contains(first.cells[i], want) {
+			t.Errorf("cell %d: %q, want an error with %q", i, first.cells[i], want)
+		}
 	}
 }
