@@ -280,11 +280,18 @@ func (f *fold) fitShared(digest string, problems []plugin.Problem) ([]host.Model
 			cand = f.siblingCandidates(digest)
 		}
 		c := f.share.claimWith(f.group, keys, cand, f.lp, have, models, seconds)
+		if c.refused {
+			return f.fitAlone(digest, problems)
+		}
 		mine, fits, wait := c.mine, c.fits, c.wait
 		f.sibOutputs = append(f.sibOutputs, c.outputs...)
 		if len(mine) > 0 {
 			sib := cand.claimed(c.sibMine, c.sibFits)
-			if err := f.fitClaimed(digest, problems, keys, mine, fits, sib, models, seconds, have); err != nil {
+			err := f.fitClaimed(digest, problems, keys, mine, fits, sib, models, seconds, have)
+			if errors.Is(err, errFitRefused) {
+				return f.fitAlone(digest, problems)
+			}
+			if err != nil {
 				return nil, nil, err
 			}
 		}
@@ -292,7 +299,11 @@ func (f *fold) fitShared(digest string, problems []plugin.Problem) ([]host.Model
 		if len(wait) == 0 {
 			break
 		}
-		if err := f.await(wait, models, seconds, have); err != nil {
+		err := f.await(wait, models, seconds, have)
+		if errors.Is(err, errFitRefused) {
+			return f.fitAlone(digest, problems)
+		}
+		if err != nil {
 			return nil, nil, err
 		}
 	}
@@ -303,6 +314,48 @@ func (f *fold) fitShared(digest string, problems []plugin.Problem) ([]host.Model
 	return models, keys, nil
 }
 
+// errFitRefused tells fitShared that the learner refused a problem the
+// fold needs, in another fold's call or in a call with other folds'
+// problems (see fitTable.refuse): the fold fits its problems alone.
+var errFitRefused = errors.New("a shared fit was refused")
+
+// fitAlone fits problems, the fold's final fit, as the fold's own (one
+// call a part, as a run of the cell alone makes them) once the learner has
+// refused one of them in a call of the share group's (see
+// fitTable.refuse): its error is then the one its cell records alone,
+// and the calls are the same whichever fold met the refusal first. The
+// models are the fold's, released with it, and their outputs its own
+// (no identities). It gives back the siblings' outputs it claimed.
+func (f *fold) fitAlone(digest string, problems []plugin.Problem) ([]host.ModelRef, []string, error) {
+	f.giveBackOutputs()
+	var models []host.ModelRef
+	lo := 0
+	for _, hi := range fitParts(len(problems)) {
+		part, took, err := f.fitBatch(digest, f.train, problems[lo:hi])
+		f.fitSeconds += took
+		if err != nil {
+			return nil, nil, err
+		}
+		f.models = append(f.models, part)
+		models = append(models, part...)
+		lo = hi
+	}
+	f.countConvergence(models)
+	return models, nil, nil
+}
+
+// endFits ends the fold's claimed fits of keys: their models, made in
+// took seconds, or err: refused (kept in the table, see fitTable.refuse)
+// when it is the learner's answer, else given back for the next fold to
+// fit (the fold's timeout, a process that ended).
+func (f *fold) endFits(keys []string, fits []*sharedFit, models []host.ModelRef, took float64, err error) {
+	if err != nil && f.ctx.Err() == nil && !f.lp.Exited() && !f.lp.Killed() {
+		f.share.refuse(fits, err)
+		return
+	}
+	f.share.publish(keys, fits, models, f.lp, took, err)
+}
+
 // errFitAbandoned ends the claims of a fold that stopped before its fit
 // ended (a panic): the folds that waited for them fit them themselves.
 var errFitAbandoned = errors.New("the fold that claimed the fit stopped")
@@ -311,7 +364,10 @@ var errFitAbandoned = errors.New("the fold that claimed the fit stopped")
 // in the table as fits, with its siblings' problems sib (see
 // fitWithSiblings), or else in the parts fitParts gives, one call each,
 // and publishes each part's models (or the error) to the folds that wait
-// for them as soon as it has them.
+// for them as soon as it has them. A refused part of a fold that claimed
+// only some of its problems sends it to fitAlone (errFitRefused); one
+// that claimed them all made the calls of a run alone, whose error it
+// returns.
 func (f *fold) fitClaimed(digest string, problems []plugin.Problem, keys []string, mine []int, fits []*sharedFit, sib siblingFits, models []host.ModelRef, seconds []float64, have []bool) error {
 	if len(sib.fits) > 0 {
 		return f.fitWithSiblings(digest, problems, keys, mine, fits, sib, models, seconds, have)
@@ -326,10 +382,13 @@ func (f *fold) fitClaimed(digest string, problems []plugin.Problem, keys []strin
 	for _, hi := range fitParts(len(mine)) {
 		part := mine[published:hi]
 		fitted, took, err := f.fitBatch(digest, f.train, pick(problems, part))
-		f.share.publish(claimed[published:hi], fits[published:hi], fitted, f.lp, took, err)
+		f.endFits(claimed[published:hi], fits[published:hi], fitted, took, err)
 		published = hi
+		if err != nil && len(mine) < len(problems) && fits[hi-1].refused {
+			return errFitRefused // a call of some of its problems: fit alone
+		}
 		if err != nil {
-			return err
+			return err // the calls of a run alone: its error
 		}
 		each := took / float64(len(part))
 		for n, i := range part {
@@ -343,9 +402,11 @@ func (f *fold) fitClaimed(digest string, problems []plugin.Problem, keys []strin
 // claimed in the table as fits, with its siblings' problems sib in the
 // same batch (one call: the siblings' problems are few, a share group's
 // other cells'), and publishes the models (or the error) to the folds
-// that wait for them. A batch with siblings' problems that fails is
-// fitted again without them (theirs are given back, for their own folds
-// to fit and report), so that a cell fails of its own problems alone.
+// that wait for them. A batch the learner refuses is refused for every
+// problem in it (fitTable.refuse): the fold, and each sibling's fold,
+// then fits its own problems alone (fitAlone), so that a cell fails of
+// its own problems alone, with the error of a run of its own, and the
+// calls do not depend on which fold of the group came first.
 func (f *fold) fitWithSiblings(digest string, problems []plugin.Problem, keys []string, mine []int, fits []*sharedFit, sib siblingFits, models []host.ModelRef, seconds []float64, have []bool) error {
 	own, ownKeys := pick(problems, mine), pick(keys, mine)
 	at := sib.before
@@ -359,13 +420,11 @@ func (f *fold) fitWithSiblings(digest string, problems []plugin.Problem, keys []
 		}
 	}()
 	fitted, took, err := f.fitBatch(digest, f.train, batch)
-	if err != nil {
-		f.share.publish(sib.keys, sib.fits, nil, f.lp, 0, err)
-		batch, claimed, claimedFits, at = own, ownKeys, fits, 0
-		fitted, took, err = f.fitBatch(digest, f.train, batch)
-	}
-	f.share.publish(claimed, claimedFits, fitted, f.lp, took, err)
+	f.endFits(claimed, claimedFits, fitted, took, err)
 	published = true
+	if err != nil && claimedFits[0].refused {
+		return errFitRefused // the fold fits alone, its siblings' folds too
+	}
 	if err != nil {
 		return err
 	}
@@ -407,8 +466,10 @@ func fitParts(n int) []int {
 }
 
 // await waits for the fits of other folds at the positions of wait and
-// takes their models where they can serve the fold; the others (a fit that
-// failed, a process that ended) are left for the fold to claim again.
+// takes their models where they can serve the fold; the others (a fit
+// given back, a process that ended) are left for the fold to claim again,
+// but for a refused one (fitTable.refuse), which returns errFitRefused:
+// the fold fits alone.
 func (f *fold) await(wait map[int]*sharedFit, models []host.ModelRef, seconds []float64, have []bool) error {
 	defer f.clock.since(phaseWait, time.Now())
 	for i, e := range wait {
@@ -419,6 +480,9 @@ func (f *fold) await(wait map[int]*sharedFit, models []host.ModelRef, seconds []
 		}
 		if e.usable(f.lp) {
 			models[i], seconds[i], have[i] = e.model, e.seconds, true
+		}
+		if e.refused {
+			return errFitRefused
 		}
 	}
 	return nil

@@ -11,6 +11,9 @@ import (
 	"sync/atomic"
 	"time"
 
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
 	"github.com/polyclass/polyclass/framework/curves"
 	"github.com/polyclass/polyclass/framework/outcome"
 	"github.com/polyclass/polyclass/framework/safetext"
@@ -324,6 +327,23 @@ func ownFailure(err error) bool {
 	return err != nil && !errors.Is(err, errSkipped) && !errors.Is(err, errPluginDied)
 }
 
+// skipsAbove reports whether a fold's error skips its cell's folds above
+// it (see failedBelow): a fold's own failure that each fold above would
+// cost as much again, a timeout (cv.timeout each) or a plugin that died
+// on every try (maxRetries restarts each). Any other failure, a
+// learner's or reducer's answer say, skips nothing: whether a fold above
+// it had started when it failed is a matter of timing, so a skip made
+// the calls a run makes (Fit, Predict, Decode, the fits requested and
+// made) differ between runs and between -j; the cell records the lowest
+// failure either way (finishCell).
+func skipsAbove(err error) bool {
+	if !ownFailure(err) {
+		return false
+	}
+	var every diedOnEveryTry
+	return errors.As(err, &every) || errors.Is(err, context.DeadlineExceeded) || status.Code(err) == codes.DeadlineExceeded
+}
+
 // execute runs task t unless a lower fold of its cell has failed already
 // (see failedBelow). A fold whose plugin process ended under it (perhaps
 // in another cell's fold) runs again on a fresh process, at most
@@ -405,7 +425,7 @@ func (s *scheduler) record(t task, fr outcome.FoldResult, err error, interrupted
 			s.foldErrs[i] = map[int]error{}
 		}
 		s.foldErrs[i][slot] = err
-		if ownFailure(err) {
+		if skipsAbove(err) {
 			s.ownFail[i] = min(s.ownFail[i], slot)
 		}
 	default:

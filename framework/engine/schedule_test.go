@@ -137,9 +137,10 @@ func TestSchedulerFailedFoldFailsItsCellOnly(t *testing.T) {
 	if res[2].Error != "repeat 0 fold 1: boom" || res[2].Folds != nil {
 		t.Errorf("cell 2: error %q, %d folds; want the failing fold named and no folds", res[2].Error, len(res[2].Folds))
 	}
-	// With one worker, the fold after the failure is skipped, not run.
-	if ran != 13 {
-		t.Errorf("%d folds ran, want 13 (cell 2's third skipped)", ran)
+	// The fold after the failure runs (a learner's answer skips nothing:
+	// see skipsAbove), with one worker as with any; it was skipped before.
+	if ran != 14 {
+		t.Errorf("%d folds ran, want 14 (cell 2's third too)", ran)
 	}
 	for _, i := range []int{0, 1, 3} {
 		if res[i].Failed() {
@@ -535,14 +536,19 @@ func runFold1FailsFirst(t *testing.T, workers int, fold0 []error) *outcome.CellR
 }
 
 // TestSchedulerSkipsOnlyFoldsAboveAnOwnFailure: a fold is skipped when a
-// lower fold of its cell failed on its own; one in a lower slot than the
-// failure, one of another cell, and one above a plugin's death run.
+// lower fold of its cell failed on its own by a timeout (or a plugin that
+// died on every try: see skipsAbove); one in a lower slot than the
+// failure, one of another cell, one above a plugin's death and one above
+// a learner's answer run (the last was skipped before: a skip made the
+// calls of a run depend on its timing).
 func TestSchedulerSkipsOnlyFoldsAboveAnOwnFailure(t *testing.T) {
 	g := stubGrid()
 	s := newScheduler(g, Options{})
-	c2, c3 := g.Cells[2], g.Cells[3] // dataset b: 3 folds, 1 repeat
-	s.record(task{cell: c2, fold: 1}, outcome.FoldResult{}, errors.New("boom"), false)
+	c1, c2, c3 := g.Cells[1], g.Cells[2], g.Cells[3] // c2, c3 on dataset b: 3 folds, 1 repeat
+	timedOut := fmt.Errorf("plugin l1 did not answer within the fold's timeout (cv.timeout): %w", context.DeadlineExceeded)
+	s.record(task{cell: c2, fold: 1}, outcome.FoldResult{}, timedOut, false)
 	s.record(task{cell: c3, fold: 0}, outcome.FoldResult{}, fmt.Errorf("plugin l2: %w", errPluginDied), false)
+	s.record(task{cell: c1, fold: 0}, outcome.FoldResult{}, errors.New("fit: problem 3: refused"), false)
 	tests := []struct {
 		name string
 		t    task
@@ -553,6 +559,7 @@ func TestSchedulerSkipsOnlyFoldsAboveAnOwnFailure(t *testing.T) {
 		{"the fold above the failure", task{cell: c2, fold: 2}, true},
 		{"a fold of another cell", task{cell: g.Cells[0], repeat: 1, fold: 1}, false},
 		{"a fold above a plugin's death", task{cell: c3, fold: 1}, false},
+		{"a fold above a learner's answer", task{cell: c1, fold: 1}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

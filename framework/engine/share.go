@@ -49,9 +49,15 @@ import (
 // never waits before fitting what it claimed, so two folds cannot wait for
 // each other. A model made by a process that has since ended (a crash, a
 // timeout that stopped it) is fitted again by the next fold that needs it.
-// A failed fit is not shared: the identity is given back, and the folds
-// that waited for it fit it themselves (reporting their own error, as they
-// would have alone).
+// A fit the learner refused (its answer: not a timeout, nor a process
+// that ended) stays in the table, refused (fitTable.refuse), and is
+// never fitted again by the group: every fold that needs it, the one that
+// met the refusal among them, fits its problems alone, one call a part
+// as in a run of its cell alone (fold.fitAlone), and reports that call's
+// error, as it would have alone. So the calls a group makes after a
+// refusal are the same whichever fold meets it first. A fit that ended
+// otherwise (a timeout, a process that ended) is given back, and the
+// next fold that needs it fits it again.
 //
 // Which folds share, and memory: identities of one share group (dataset,
 // pipeline, learner plugin and parameters, repeat, fold; shareKey) are the
@@ -86,9 +92,10 @@ import (
 // (fold.siblingCandidates: ova's columns with ovo's pairs; claimed with
 // its own under one lock, fitTable.claimWith, so whichever fold comes
 // first makes the same call), then predicts their outputs on the test
-// rows in its own Predict call (fold.siblingOutputs); a batch that fails
-// is made again without the siblings' part, so that every cell fails of
-// its own problems alone. The models of ended groups are released a
+// rows in its own Predict call (fold.siblingOutputs); a Fit batch the
+// learner refuses sends every fold of the group to fit alone (see above),
+// and a Predict batch that fails is made again without the siblings'
+// part, so that every cell fails of its own problems alone. The models of ended groups are released a
 // batch at a time (releaseBatch). Each model depends on its identity
 // alone and scores each row alone, so no number changes.
 //
@@ -113,13 +120,16 @@ type shareKey struct {
 
 // sharedFit is one problem's model in the table. done is closed once the
 // fit has ended: model (with proc, the process that holds it, and its fit
-// time) is then set, or err.
+// time) is then set, or err. refused marks an err the learner answered
+// (see fitTable.refuse): the entry stays in the table, and is never
+// claimed again.
 type sharedFit struct {
 	done    chan struct{}
 	model   host.ModelRef
 	proc    *host.Plugin
 	seconds float64
 	err     error
+	refused bool
 }
 
 // sharedOutputs is the learner's outputs of one set of shared models on
@@ -146,8 +156,8 @@ type sharedOutputs struct {
 // learner once. They go with their share group, as its models do.
 //
 // The models of an ended group are released in one Release call per
-// process, once batch of them have gathered (see release); stats, when
-// set, counts the calls and the models.
+// process, once batch of that process's have gathered (see release);
+// stats, when set, counts the calls and the models.
 type fitTable struct {
 	mu           sync.Mutex
 	entries      map[string]*sharedFit
@@ -155,11 +165,10 @@ type fitTable struct {
 	outputs      map[string]*sharedOutputs
 	outputGroups map[shareKey][]string
 
-	batch    int
-	stats    *Stats
-	pending  map[*host.Plugin][]host.ModelRef
-	procs    []*host.Plugin // of pending, in the order they came
-	pendingN int
+	batch   int
+	stats   *Stats
+	pending map[*host.Plugin][]host.ModelRef
+	procs   []*host.Plugin // of pending, in the order they came
 }
 
 // releaseBatch is the number of models of ended share groups the run's
@@ -237,8 +246,11 @@ func (t *fitTable) claim(gk shareKey, keys []string, lp *host.Plugin, have []boo
 // entries fits), and those others fit (wait); the positions of its
 // siblings' candidates it fits too (sibMine, sibFits); and the outputs
 // on its test rows of the siblings' models it fits all of (outputs,
-// their models unset until they are fitted).
+// their models unset until they are fitted). refused is set, and nothing
+// claimed, when a problem the fold lacks was refused (see refuse): the
+// fold fits its problems alone (fold.fitAlone).
 type claims struct {
+	refused bool
 	mine    []int
 	fits    []*sharedFit
 	wait    map[int]*sharedFit
@@ -260,6 +272,9 @@ func (t *fitTable) claimWith(gk shareKey, keys []string, cand siblingCandidates,
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	var c claims
+	if t.refusedLocked(keys, have) {
+		return claims{refused: true}
+	}
 	c.mine, c.fits, c.wait = t.claimLocked(gk, keys, lp, have, models, seconds)
 	if len(c.mine) == 0 || len(cand.keys) == 0 {
 		return c
@@ -281,6 +296,27 @@ func (t *fitTable) claimWith(gk shareKey, keys []string, cand siblingCandidates,
 		}
 	}
 	return c
+}
+
+// refusedLocked reports whether a problem of keys the fold lacks (have
+// false) was refused (see refuse). t.mu is held.
+func (t *fitTable) refusedLocked(keys []string, have []bool) bool {
+	for i, k := range keys {
+		if e := t.entries[k]; !have[i] && e != nil && e.refusedNow() {
+			return true
+		}
+	}
+	return false
+}
+
+// refusedNow reports whether e's fit has ended, refused.
+func (e *sharedFit) refusedNow() bool {
+	select {
+	case <-e.done:
+		return e.refused
+	default:
+		return false
+	}
 }
 
 // allIn reports whether every one of keys is in set.
@@ -308,7 +344,11 @@ func (t *fitTable) claimLocked(gk shareKey, keys []string, lp *host.Plugin, have
 					models[i], seconds[i], have[i] = e.model, e.seconds, true
 					continue
 				}
-				e = nil // failed, or its process is gone: fit again
+				if e.refused {
+					wait[i] = e // ended: the fold's await finds it refused
+					continue
+				}
+				e = nil // given back, or its process is gone: fit again
 			default:
 				wait[i] = e
 				continue
@@ -344,10 +384,28 @@ func (t *fitTable) publish(keys []string, fits []*sharedFit, models []host.Model
 	}
 }
 
+// refuse ends the fits of claimed entries with err, the learner's answer
+// to the call that fitted them (not a timeout, nor a process that ended):
+// unlike publish's, the entries stay in the table, refused, and are never
+// claimed again, so that the calls a group makes after a refusal do not
+// depend on which of its folds comes next. A fold that needs one fits
+// its problems alone (fold.fitAlone), and its error is the one its cell
+// records in a run of its own.
+func (t *fitTable) refuse(fits []*sharedFit, err error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, e := range fits {
+		e.err, e.refused = err, true
+		close(e.done)
+	}
+}
+
 // release frees the models of share group gk, whose last task has ended,
 // in the processes that made them (those still running), and forgets them:
 // at once when the table's batch is 0, else once batch models of ended
-// groups have gathered (flush releases the rest).
+// groups have gathered in their process (flush releases the rest). The
+// count is a process's own, so that when one learner's groups end, and
+// so its Release calls, does not depend on when another's do.
 func (t *fitTable) release(ctx context.Context, gk shareKey) {
 	t.mu.Lock()
 	for _, k := range t.groups[gk] {
@@ -368,18 +426,13 @@ func (t *fitTable) release(ctx context.Context, gk shareKey) {
 			t.procs = append(t.procs, e.proc)
 		}
 		t.pending[e.proc] = append(t.pending[e.proc], e.model)
-		t.pendingN++
 	}
 	delete(t.groups, gk)
 	for _, k := range t.outputGroups[gk] {
 		delete(t.outputs, k)
 	}
 	delete(t.outputGroups, gk)
-	var procs []*host.Plugin
-	var due map[*host.Plugin][]host.ModelRef
-	if t.pendingN >= t.batch {
-		procs, due = t.takePending()
-	}
+	procs, due := t.takePending(t.batch)
 	t.mu.Unlock()
 	t.releaseModels(ctx, procs, due)
 }
@@ -387,16 +440,26 @@ func (t *fitTable) release(ctx context.Context, gk shareKey) {
 // flush releases the models of ended groups that release has gathered.
 func (t *fitTable) flush(ctx context.Context) {
 	t.mu.Lock()
-	procs, due := t.takePending()
+	procs, due := t.takePending(0)
 	t.mu.Unlock()
 	t.releaseModels(ctx, procs, due)
 }
 
-// takePending returns the gathered models by process, and the processes
-// in order, and empties the gathering (t.mu held).
-func (t *fitTable) takePending() ([]*host.Plugin, map[*host.Plugin][]host.ModelRef) {
-	procs, due := t.procs, t.pending
-	t.procs, t.pending, t.pendingN = nil, map[*host.Plugin][]host.ModelRef{}, 0
+// takePending returns the gathered models of the processes that have
+// gathered at least least of them, by process, and those processes in
+// order, and leaves the others gathering (t.mu held).
+func (t *fitTable) takePending(least int) ([]*host.Plugin, map[*host.Plugin][]host.ModelRef) {
+	var procs, keep []*host.Plugin
+	due := map[*host.Plugin][]host.ModelRef{}
+	for _, p := range t.procs {
+		if len(t.pending[p]) < least {
+			keep = append(keep, p)
+			continue
+		}
+		procs, due[p] = append(procs, p), t.pending[p]
+		delete(t.pending, p)
+	}
+	t.procs = keep
 	return procs, due
 }
 
@@ -894,9 +957,10 @@ func (f *fold) batchesWith(c *Cell) bool {
 }
 
 // claimFreeLocked claims, in share group gk, the identities of keys that
-// nobody has claimed (or whose fit failed, or whose process has ended),
-// and returns their positions and entries; it never waits, and leaves
-// the others alone. t.mu is held.
+// nobody has claimed (or whose fit was given back, or whose process has
+// ended), and returns their positions and entries; it never waits, and
+// leaves the others alone (a refused one among them: its cell's fold
+// fits alone). t.mu is held.
 func (t *fitTable) claimFreeLocked(gk shareKey, keys []string) (mine []int, fits []*sharedFit) {
 	seen := map[string]bool{}
 	for i, k := range keys {
@@ -907,7 +971,7 @@ func (t *fitTable) claimFreeLocked(gk shareKey, keys []string) (mine []int, fits
 		if e := t.entries[k]; e != nil {
 			select {
 			case <-e.done:
-				if e.err == nil && e.proc != nil && !e.proc.Exited() && !e.proc.Killed() {
+				if e.refused || e.err == nil && e.proc != nil && !e.proc.Exited() && !e.proc.Killed() {
 					continue
 				}
 			default:

@@ -301,9 +301,10 @@ func TestFitTableClaims(t *testing.T) {
 		wantMine string // positions claimed
 		wantWait string // positions to wait for
 		wantHave string // positions served by the table
-		// publish ends the claims with the models m<position> or err.
-		publish bool
-		err     error
+		// publish ends the claims with the models m<position> or err;
+		// refuse ends them refused with err (fitTable.refuse).
+		publish, refuse bool
+		err             error
 	}
 	for _, tc := range []struct {
 		name  string
@@ -328,6 +329,10 @@ func TestFitTableClaims(t *testing.T) {
 		{"a failed fit is given back", []step{
 			{lp: p1, keys: []string{"a"}, wantMine: "[0]", wantWait: "[]", wantHave: "[]", publish: true, err: errors.New("broke")},
 			{lp: p1, keys: []string{"a"}, wantMine: "[0]", wantWait: "[]", wantHave: "[]"},
+		}},
+		{"a refused fit is never claimed again: the next fold finds it refused", []step{
+			{lp: p1, keys: []string{"a", "b"}, wantMine: "[0 1]", wantWait: "[]", wantHave: "[]", refuse: true, err: errors.New("refused")},
+			{lp: p1, keys: []string{"b", "c"}, wantMine: "[1]", wantWait: "[0]", wantHave: "[]"},
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -356,6 +361,9 @@ func TestFitTableClaims(t *testing.T) {
 				}
 				if got := fmt.Sprint(nonNil(served)); got != s.wantHave {
 					t.Errorf("step %d: served %s, want %s", n, got, s.wantHave)
+				}
+				if s.refuse {
+					tab.refuse(fits, s.err)
 				}
 				if s.publish {
 					var ms []host.ModelRef
@@ -661,5 +669,38 @@ func TestClaimWithWhicheverFirst(t *testing.T) {
 		if _, mine := tab.claimOutputs(gk, tc.otherOutputs); mine {
 			t.Errorf("%s: the second fold's outputs were free", tc.name)
 		}
+	}
+}
+
+// TestClaimWithAfterARefusal: once the learner refused b (fitTable.refuse),
+// a fold that lacks b claims nothing, c among its problems and its
+// siblings' candidate d (it fits alone: claims.refused), and a fold that
+// has b already (from before) claims as before.
+func TestClaimWithAfterARefusal(t *testing.T) {
+	gk := shareKey{fold: 2}
+	lp := &host.Plugin{}
+	cases := []struct {
+		name        string
+		have        []bool
+		wantRefused bool
+		wantMine    int
+	}{
+		{"lacks b", []bool{false, false}, true, 0},
+		{"has b", []bool{true, false}, false, 1},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			tab := newFitTable()
+			_, fits, _ := tab.claim(gk, []string{"b"}, lp, []bool{false}, make([]host.ModelRef, 1), make([]float64, 1))
+			tab.refuse(fits, errors.New("refused"))
+			cand := siblingCandidates{keys: []string{"d"}, problems: []plugin.Problem{{Seed: 4}}}
+			c := tab.claimWith(gk, []string{"b", "c"}, cand, lp, tc.have, make([]host.ModelRef, 2), make([]float64, 2))
+			if c.refused != tc.wantRefused || len(c.mine) != tc.wantMine {
+				t.Errorf("refused %v, claimed %v; want refused %v, %d claimed", c.refused, c.mine, tc.wantRefused, tc.wantMine)
+			}
+			if _, mine, _ := tab.claim(gk, []string{"d"}, lp, []bool{false}, make([]host.ModelRef, 1), make([]float64, 1)); len(mine) != 1-tc.wantMine {
+				t.Errorf("the sibling's d claimed by the next fold: %v; want %d", mine, 1-tc.wantMine)
+			}
+		})
 	}
 }
