@@ -315,7 +315,7 @@ class ServiceTest(unittest.TestCase):
                     continue
                 with self.assertRaises(_Aborted) as cm:
                     self.predict(svc, h)
-                self.assertIn(f"predict with model {h}: {want}", cm.exception.args[1])
+                self.assertIn(f"predict: model 0: {want}", cm.exception.args[1])
 
     def test_threads_reach_the_learner_and_limit_the_native_pools(self):
         import threadpoolctl

@@ -445,7 +445,7 @@ func (s *learnerServer) Predict(ctx context.Context, req *pb.PredictRequest) (*p
 			return answer(), nil
 		}
 	}
-	if err := s.predictModels(ctx, sub, models, req.GetHandles(), scores, prob); err != nil {
+	if err := s.predictModels(ctx, sub, models, scores, prob); err != nil {
 		return nil, err
 	}
 	return answer(), nil
@@ -458,10 +458,10 @@ func (s *learnerServer) Predict(ctx context.Context, req *pb.PredictRequest) (*p
 // Predicts run at once; each run writes into its own matrices (a model's
 // Predict gets a zeroed matrix of its outputs), which are then copied
 // into the model's columns (see outputTile).
-func (s *learnerServer) predictModels(ctx context.Context, x plugin.Matrix, models []plugin.Model, handles []string, scores, prob *mat.Dense) error {
+func (s *learnerServer) predictModels(ctx context.Context, x plugin.Matrix, models []plugin.Model, scores, prob *mat.Dense) error {
 	if len(models) == 1 {
 		if err := models[0].Predict(ctx, x, scores, prob); err != nil {
-			return status.Errorf(codes.Internal, "predict with model %s: %v", handles[0], err)
+			return predictError(0, err)
 		}
 		return nil
 	}
@@ -477,7 +477,7 @@ func (s *learnerServer) predictModels(ctx context.Context, x plugin.Matrix, mode
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs[p] = s.predictRun(ctx, x, models[lo:hi], handles[lo:hi], first[lo:hi+1], scores, prob)
+			errs[p] = s.predictRun(ctx, x, models[lo:hi], lo, first[lo:hi+1], scores, prob)
 		}()
 	}
 	wg.Wait()
@@ -489,6 +489,15 @@ func (s *learnerServer) predictModels(ctx context.Context, x plugin.Matrix, mode
 	return nil
 }
 
+// predictError is the error of the call's model i (its place in the
+// request, from 0, as a Fit error names its problem), whose Predict
+// failed with err. Not its handle: handles are numbered in the order the
+// process fitted its models, which concurrent calls make depend on
+// timing, and the error is recorded in the cell.
+func predictError(i int, err error) error {
+	return status.Errorf(codes.Internal, "predict: model %d: %v", i, err)
+}
+
 // predictTile is the number of one-output models whose scores a run
 // gathers before copying them into the answer: 32 columns, four cache
 // lines of each row of the answer written at once, where a model at a
@@ -498,7 +507,7 @@ const predictTile = 32
 
 // predictRun predicts with a run of models whose outputs start at columns
 // first (and end at first[len(models)]).
-func (s *learnerServer) predictRun(ctx context.Context, x plugin.Matrix, models []plugin.Model, handles []string, first []int, scores, prob *mat.Dense) error {
+func (s *learnerServer) predictRun(ctx context.Context, x plugin.Matrix, models []plugin.Model, base int, first []int, scores, prob *mat.Dense) error {
 	rows, _ := scores.Dims()
 	tile := outputTile{rows: rows, scores: scores, prob: prob}
 	multi := predictScratch{rows: rows}
@@ -508,7 +517,7 @@ func (s *learnerServer) predictRun(ctx context.Context, x plugin.Matrix, models 
 		if k == 1 {
 			sc, pr := tile.next(first[i])
 			if err := m.Predict(ctx, x, sc, pr); err != nil {
-				return status.Errorf(codes.Internal, "predict with model %s: %v", handles[i], err)
+				return predictError(base+i, err)
 			}
 			if tile.full() {
 				tile.flush()
@@ -521,7 +530,7 @@ func (s *learnerServer) predictRun(ctx context.Context, x plugin.Matrix, models 
 			pr = multiP.get(k)
 		}
 		if err := m.Predict(ctx, x, sc, pr); err != nil {
-			return status.Errorf(codes.Internal, "predict with model %s: %v", handles[i], err)
+			return predictError(base+i, err)
 		}
 		scores.Slice(0, rows, first[i], first[i]+k).(*mat.Dense).Copy(sc)
 		if prob != nil {

@@ -453,19 +453,22 @@ class LearnerService(pb_grpc.LearnerServiceServicer):
         sub = self._input(x, rows)
         scores, probs = [], []
         with self._threads.call(0):  # no resizing of the pools under the predictions
-            for h, m in zip(request.handles, models):
+            # An error names the model by its place in the request, from 0
+            # (as a Fit error names its problem), not by its handle, which
+            # counts the models in the order the process fitted them.
+            for i, m in enumerate(models):
                 if not context.is_active():
                     context.abort(grpc.StatusCode.CANCELLED, "predict cancelled")
                 try:
                     s, p = m.predict(sub, want)
                 except BaseException as e:
                     traceback.print_exc(file=sys.stderr)
-                    context.abort(grpc.StatusCode.INTERNAL, f"predict with model {h}: {_describe(e)}")
+                    context.abort(grpc.StatusCode.INTERNAL, f"predict: model {i}: {_describe(e)}")
                 s, why = _columns(s, rows.size, m.outputs, "scores")
                 if why is None and p is not None:
                     p, why = _columns(p, rows.size, m.outputs, "probabilities")
                 if why is not None:
-                    context.abort(grpc.StatusCode.INTERNAL, f"predict with model {h}: {why}")
+                    context.abort(grpc.StatusCode.INTERNAL, f"predict: model {i}: {why}")
                 scores.append(s)
                 probs.append(p)
         resp = pb.PredictResponse(scores=dense_to_pb(np.hstack(scores)))
