@@ -25,7 +25,7 @@ func elfWithLibraryPath(t *testing.T, tag elf.DynTag, dirs string) []byte {
 		}
 	}
 	shstr := []byte("\x00.dynstr\x00.dynamic\x00.shstrtab\x00")
-	dynOff := uint64(ehsize + len(dynstr) + 7&^7)
+	dynOff := uint64((ehsize + len(dynstr) + 7) &^ 7)
 	shstrOff := dynOff + uint64(dyn.Len())
 	shOff := (shstrOff + uint64(len(shstr)) + 7) &^ 7
 	hdr := elf.Header64{Type: uint16(elf.ET_EXEC), Machine: uint16(elf.EM_X86_64), Version: uint32(elf.EV_CURRENT),
