@@ -27,10 +27,11 @@ const maxInterpreters = 4
 // as replaceable as the plugin. A relative one is taken from the working
 // directory, as the kernel takes it (the plugin's is bench's). A program
 // that env finds on PATH (#!/usr/bin/env python3) is looked for as env
-// looks for it, and each directory of PATH up to the one holding it is
-// held to the interpreter directory's rule: one that others may write is
-// refused whether it holds the program or not (a program put there later
-// would run instead).
+// looks for it, and every directory of PATH, before the one holding it
+// or after, is held to the interpreter directory's rule: one that others
+// may write is refused whether it holds the program or not (a program
+// put there later would run instead: one ahead of the one found, or one
+// after it when the one found cannot start and execvp goes on).
 func (t trust) checkWith(abs, path string, lstat func(string) (fs.FileInfo, error)) error {
 	real, err := t.walkTo(abs, path, "plugin", lstat)
 	if err != nil {
@@ -86,13 +87,20 @@ func (t trust) checkRunners(prog, path string, depth int, lstat func(string) (fs
 // findRunner checks the runner r and returns it, with its path with its
 // links resolved; one that env looks for on PATH is looked for there as
 // execvp does (the first directory holding an executable of its name,
-// an empty entry the working directory), every directory up to that one
-// checked, and returned with its path in it.
+// an empty entry the working directory), and returned with its path in
+// it. Every directory of that PATH is checked, those after the one
+// holding it too, each for its entry of that name (refused when others
+// may write the directory, whether it holds the name or not): glibc's
+// execvp goes on to the next directory when the program found cannot
+// start (its #! interpreter or its dynamic loader missing: ENOENT; also
+// EACCES, ENOTDIR, ESTALE, ENODEV, ETIMEDOUT), so a program put in a
+// later one would run instead.
 func (t trust) findRunner(r runner, lstat func(string) (fs.FileInfo, error)) (runner, string, error) {
 	if r.search == "" {
 		next, err := t.walkRunner(r, lstat)
 		return r, next, err
 	}
+	found, foundPath := r, ""
 	for _, dir := range filepath.SplitList(r.search) {
 		if dir == "" {
 			dir = "."
@@ -103,11 +111,17 @@ func (t trust) findRunner(r runner, lstat func(string) (fs.FileInfo, error)) (ru
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
-		if err != nil || executable(next) {
-			return c, next, err
+		if err != nil {
+			return c, "", err
+		}
+		if foundPath == "" && executable(next) {
+			found, foundPath = c, next
 		}
 	}
-	return r, "", fs.ErrNotExist
+	if foundPath == "" {
+		return r, "", fs.ErrNotExist
+	}
+	return found, foundPath, nil
 }
 
 // executable reports whether path is a file execvp would run: a regular
