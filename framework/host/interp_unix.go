@@ -55,10 +55,14 @@ type runner struct {
 	// dir: a directory in which the dynamic loader looks for libraries
 	// (DT_RPATH, DT_RUNPATH), not a program.
 	dir bool
+	// note, when set, says more of path in messages: "an empty
+	// DT_RUNPATH entry: the working directory".
+	note string
 }
 
-// checkRunners checks the programs that run prog (runners), and theirs,
-// depth scripts deep; path names the plugin in messages.
+// checkRunners checks what the dynamic loader loads for prog, an ELF
+// binary (checkLibraries), and the programs that run prog (runners), and
+// theirs, depth scripts deep; path names the plugin in messages.
 func (t trust) checkRunners(prog, path string, depth int, lstat func(string) (fs.FileInfo, error)) error {
 	rs, script, err := runners(prog)
 	if err != nil {
@@ -66,6 +70,9 @@ func (t trust) checkRunners(prog, path string, depth int, lstat func(string) (fs
 	}
 	if script && depth == maxInterpreters {
 		return fmt.Errorf("plugin binary %s: more than %d interpreters of scripts", path, maxInterpreters)
+	}
+	if err := t.checkLibraries(prog, lstat); err != nil {
+		return err
 	}
 	for _, r := range rs {
 		r, next, err := t.findRunner(r, lstat)
@@ -153,14 +160,17 @@ func (r runner) String() string {
 		s += " (found on PATH by " + showPath(r.via) + ")"
 	case r.via != "":
 		s += " (run by " + showPath(r.via) + ")"
+	case r.note != "":
+		s += " (" + r.note + ")"
 	}
 	return s
 }
 
 // runners returns the programs the kernel runs to run the file at path:
 // a script's interpreter (script true), followed by the program env runs
-// when the interpreter is env; an ELF binary's dynamic loader; none for
-// a file that is neither, or cannot be read (the start says why).
+// when the interpreter is env; an ELF binary's dynamic loader (its
+// libraries are checkLibraries'); none for a file that is neither, or
+// cannot be read (the start says why).
 func runners(path string) (rs []runner, script bool, err error) {
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
@@ -172,9 +182,6 @@ func runners(path string) (rs []runner, script bool, err error) {
 	if bytes.HasPrefix(head[:n], []byte(elf.ELFMAG)) {
 		if loader := elfInterp(f); loader != "" {
 			rs = append(rs, runner{path: loader, what: "dynamic loader"})
-		}
-		for _, d := range elfLibraryDirs(f, filepath.Dir(path)) {
-			rs = append(rs, runner{path: d, what: "library directory", dir: true})
 		}
 		return rs, false, nil
 	}
@@ -198,33 +205,6 @@ func runners(path string) (rs []runner, script bool, err error) {
 		rs = append(rs, runner{path: prog, what: "interpreter", via: name, follow: true, search: envSearchPath(arg)})
 	}
 	return rs, true, nil
-}
-
-// elfLibraryDirs returns the directories that the ELF binary f, in the
-// directory origin, names for its libraries (DT_RPATH, DT_RUNPATH), each
-// $ORIGIN or ${ORIGIN} replaced by origin as the dynamic loader does;
-// none for a static binary or one debug/elf cannot read.
-func elfLibraryDirs(f *os.File, origin string) []string {
-	e, err := elf.NewFile(f)
-	if err != nil {
-		return nil
-	}
-	var dirs []string
-	for _, tag := range []elf.DynTag{elf.DT_RPATH, elf.DT_RUNPATH} {
-		vals, err := e.DynString(tag)
-		if err != nil {
-			continue
-		}
-		for _, v := range vals {
-			for _, d := range strings.Split(v, ":") {
-				if d == "" {
-					continue
-				}
-				dirs = append(dirs, strings.NewReplacer("${ORIGIN}", origin, "$ORIGIN", origin).Replace(d))
-			}
-		}
-	}
-	return dirs
 }
 
 // elfInterp returns the dynamic loader that the ELF binary f names
