@@ -138,7 +138,8 @@ func TestLibraryDirsChecked(t *testing.T) {
 // DT_NEEDED entry with a slash is a library's path from the working
 // directory, walked as an interpreter's (R03, R03b); a library found in
 // one of the plugin's library directories is checked in turn, its own
-// directories and libraries too, through loops (R06). Libraries not
+// directories and libraries too, through loops, up to maxLibraries
+// (R06). Libraries not
 // found in a directory that an object names (the system's) are not
 // followed.
 func TestLibrariesChecked(t *testing.T) {
@@ -229,6 +230,13 @@ func TestLibrariesChecked(t *testing.T) {
 			dirs: map[string]os.FileMode{"pd": 0o755, "safe": 0o755},
 			objects: map[string][]dynString{bin: {rp("{ROOT}/safe"), need("liba.so"), need("libc.so.6")},
 				"safe/liba.so": {need("libb.so")}, "safe/libb.so": {need("liba.so"), rp("$ORIGIN")}}},
+		{name: "a chain of more libraries than the bound",
+			dirs:    map[string]os.FileMode{"pd": 0o755, "safe": 0o755},
+			objects: libraryChain(bin, "{ROOT}/safe", maxLibraries+1),
+			want:    "library {ROOT}/safe/lib256.so: more than 256 libraries to check, in directories that the plugin and its libraries name; the host follows no more"},
+		{name: "a chain of as many libraries as the bound",
+			dirs:    map[string]os.FileMode{"pd": 0o755, "safe": 0o755},
+			objects: libraryChain(bin, "{ROOT}/safe", maxLibraries)},
 	} {
 		t.Run(c.name, func(t *testing.T) { // no $ in a name: it would be in the root's path
 			root, err := filepath.EvalSymlinks(t.TempDir())
@@ -267,4 +275,19 @@ func TestLibrariesChecked(t *testing.T) {
 			}
 		})
 	}
+}
+
+// libraryChain returns the objects of a plugin bin whose RUNPATH is dir,
+// under the root as safe/, that needs lib0.so, which needs lib1.so, and
+// so on to lib(n-1).so: n libraries.
+func libraryChain(bin, dir string, n int) map[string][]dynString {
+	objs := map[string][]dynString{bin: {{elf.DT_RUNPATH, dir}, {elf.DT_NEEDED, "lib0.so"}}}
+	for i := 0; i < n; i++ {
+		var ents []dynString
+		if i+1 < n {
+			ents = []dynString{{elf.DT_NEEDED, fmt.Sprintf("lib%d.so", i+1)}}
+		}
+		objs[fmt.Sprintf("safe/lib%d.so", i)] = ents
+	}
+	return objs
 }

@@ -13,10 +13,9 @@ import (
 	"syscall"
 )
 
-// maxLibraries bounds the ELF objects (a program and the libraries
-// followed from it) checked for one program: libraries may need each
-// other (the visited set stops a loop), but a program needs this many
-// only when something is amiss.
+// maxLibraries bounds the libraries followed from one program and
+// checked: libraries may need each other (the visited set stops a
+// loop), but a program needs this many only when something is amiss.
 const maxLibraries = 256
 
 // checkLibraries checks what the dynamic loader loads for the ELF binary
@@ -57,8 +56,8 @@ func (c *libCheck) object(what, named, real string, inherited []string) error {
 		return nil
 	}
 	c.seen[real] = true
-	if len(c.seen) > maxLibraries {
-		return fmt.Errorf("%s %s: more than %d libraries to check (a loop?)", what, showPath(named), maxLibraries)
+	if len(c.seen)-1 > maxLibraries { // the program is no library
+		return fmt.Errorf("%s %s: more than %d libraries to check, in directories that the plugin and its libraries name; the host follows no more", what, showPath(named), maxLibraries)
 	}
 	dirs, needed, err := elfDeps(real, origins(named, real))
 	if err != nil {
