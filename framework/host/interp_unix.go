@@ -24,7 +24,9 @@ const maxInterpreters = 4
 // way: a script's interpreter (#!), an ELF binary's dynamic loader
 // (PT_INTERP), and the program that #!/usr/bin/env runs when it is named
 // by a path; a Python plugin's python in a directory others may write is
-// as replaceable as the plugin. A relative one is taken from the working
+// as replaceable as the plugin. What the dynamic loader loads for an ELF
+// one (its library directories and libraries) is checked too
+// (checkLibraries). A relative one is taken from the working
 // directory, as the kernel takes it (the plugin's is bench's). A program
 // that env finds on PATH (#!/usr/bin/env python3) is looked for as env
 // looks for it, and every directory of PATH, before the one holding it
