@@ -165,7 +165,10 @@ func (o ownedInfo) Sys() any { return o.st }
 // another user (A16, A16b), a link in a directory others may write
 // (A18, and A20 for a --plugins directory that is a link), a link of
 // another user in a sticky directory, a directory writable by another
-// group; and, for a script, the same of its interpreter. Sticky
+// group; and, for a script, the same of its interpreter, and of every
+// directory of PATH where env looks for one, after the match too
+// (campaign 10 P05, P05c: execvp goes on past a match that cannot
+// start). Sticky
 // directories (as /tmp) with entries of the user, link chains that stay
 // safe, bench's own group, ".." and #!/usr/bin/env pass.
 func TestReplaceableWalk(t *testing.T) {
