@@ -52,12 +52,13 @@ func CheckRuntime(call string, cs []plugin.Component) error {
 	return badText(call, runtimeFields(cs))
 }
 
-// badText joins the errors of the fields fs of the answer to call.
+// badText joins the errors of the fields fs of the answer to call, each
+// value quoted with its invisible characters escaped (quoteHidden).
 func badText(call string, fs []field) error {
 	var errs []error
 	for _, f := range fs {
 		if err := f.check(); err != nil {
-			errs = append(errs, fmt.Errorf("the %s answer's %s %q %w; a plugin's names, versions and descriptions may hold no control character, and its names, versions and paths no invisible or bidi control character", call, f.name, f.value, err))
+			errs = append(errs, fmt.Errorf("the %s answer's %s %s %w; a plugin's names, versions and descriptions may hold no control character, and its names, versions and paths no invisible or bidi control character", call, f.name, quoteHidden(f.value), err))
 		}
 	}
 	return errors.Join(errs...)
@@ -70,21 +71,24 @@ func learnerFields(li *plugin.LearnerInfo) []field {
 	return append(fs, runtimeFields(li.Runtime)...)
 }
 
-// reducerFields lists the strings of a reducer's Info answer.
+// reducerFields lists the strings of a reducer's Info answer; a scheme's
+// name, like the reducer's, is visible text.
 func reducerFields(ri *plugin.ReducerInfo) []field {
 	fs := []field{{"reducer name", ri.Name, true}, {"reducer version", ri.Version, true}, {"reducer description", ri.Description, false}}
 	for _, sc := range ri.Schemes {
-		fs = append(fs, field{name: "scheme name", value: sc.Name}, field{name: "scheme " + showPath(sc.Name) + " description", value: sc.Description})
+		fs = append(fs, field{name: "scheme name", value: sc.Name, visible: true}, field{name: "scheme " + showPath(sc.Name) + " description", value: sc.Description})
 		fs = append(fs, paramFields("scheme "+showPath(sc.Name), sc.Params)...)
 	}
 	return append(fs, runtimeFields(ri.Runtime)...)
 }
 
-// paramFields lists the strings of the parameters of owner.
+// paramFields lists the strings of the parameters of owner; a
+// parameter's name is visible text (the report and the manifest show
+// it), its description, default_means and allowed values are not.
 func paramFields(owner string, specs []plugin.ParamSpec) []field {
 	var fs []field
 	for _, s := range specs {
-		fs = append(fs, field{name: owner + " parameter name", value: s.Name})
+		fs = append(fs, field{name: owner + " parameter name", value: s.Name, visible: true})
 		p := owner + " parameter " + showPath(s.Name)
 		fs = append(fs, field{name: p + " description", value: s.Description}, field{name: p + " default_means", value: s.DefaultMeans})
 		for _, a := range s.Allowed {

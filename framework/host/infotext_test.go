@@ -38,8 +38,9 @@ func (r infoReducer) Info() sdk.ReducerInfo {
 // TestInfoControlCharactersFailStart: a plugin whose Info answer holds a
 // newline or another control character in a name, a version, a
 // description or a scheme name, or a bidi control or other invisible
-// character in its name, its version or a runtime component's name,
-// version or path, does not start (campaign 5 p_nlversion,
+// character in its name, its version, a parameter's or a scheme's name
+// (campaign 10 E18, E19: they reach the report) or a runtime component's
+// name, version or path, does not start (campaign 5 p_nlversion,
 // p_nlparam: the newline split the report's Markdown rows), and the error
 // names the plugin, the field and the character.
 func TestInfoControlCharactersFailStart(t *testing.T) {
@@ -77,6 +78,15 @@ func TestInfoControlCharactersFailStart(t *testing.T) {
 			`the Info answer's runtime component np path "/a\x1b[2J" holds an escape (U+001B) at character 3`},
 		{"version zero-width space", learner(func(i *sdk.LearnerInfo) { i.Version = "0.\u200b1" }),
 			`the Info answer's learner version "0.\u200b1" holds a zero-width space (U+200B) at character 3`},
+		{"param name Hangul filler (campaign 10 E18)", learner(func(i *sdk.LearnerInfo) { i.Params[0].Name = "al\u3164pha" }),
+			`the Info answer's learner mean parameter name "al\u3164pha" holds an invisible (default-ignorable) character (U+3164) at character 3`},
+		{"param name RLO (campaign 10 E19)", learner(func(i *sdk.LearnerInfo) { i.Params[0].Name = "zz\u202eateb" }),
+			`the Info answer's learner mean parameter name "zz\u202eateb" holds a right-to-left override (U+202E) at character 3`},
+		{"scheme name RLO", reducerWith(func(i *sdk.ReducerInfo) { i.Schemes[0].Name = "o\u202eva" }),
+			`the Info answer's scheme name "o\u202eva" holds a right-to-left override (U+202E) at character 2`},
+		{"scheme parameter name Hangul filler", reducerWith(func(i *sdk.ReducerInfo) {
+			i.Schemes[0].Params = append(i.Schemes[0].Params, sdk.ParamSpec{Name: "k\u3164", Type: sdk.NumberParam, Default: sdk.Number(1)})
+		}), `the Info answer's scheme ova parameter name "k\u3164" holds an invisible (default-ignorable) character (U+3164) at character 2`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

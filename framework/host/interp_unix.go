@@ -24,13 +24,16 @@ const maxInterpreters = 4
 // way: a script's interpreter (#!), an ELF binary's dynamic loader
 // (PT_INTERP), and the program that #!/usr/bin/env runs when it is named
 // by a path; a Python plugin's python in a directory others may write is
-// as replaceable as the plugin. A relative one is taken from the working
+// as replaceable as the plugin. What the dynamic loader loads for an ELF
+// one (its library directories and libraries) is checked too
+// (checkLibraries). A relative one is taken from the working
 // directory, as the kernel takes it (the plugin's is bench's). A program
 // that env finds on PATH (#!/usr/bin/env python3) is looked for as env
-// looks for it, and each directory of PATH up to the one holding it is
-// held to the interpreter directory's rule: one that others may write is
-// refused whether it holds the program or not (a program put there later
-// would run instead).
+// looks for it, and every directory of PATH, before the one holding it
+// or after, is held to the interpreter directory's rule: one that others
+// may write is refused whether it holds the program or not (a program
+// put there later would run instead: one ahead of the one found, or one
+// after it when the one found cannot start and execvp goes on).
 func (t trust) checkWith(abs, path string, lstat func(string) (fs.FileInfo, error)) error {
 	real, err := t.walkTo(abs, path, "plugin", lstat)
 	if err != nil {
@@ -54,10 +57,14 @@ type runner struct {
 	// dir: a directory in which the dynamic loader looks for libraries
 	// (DT_RPATH, DT_RUNPATH), not a program.
 	dir bool
+	// note, when set, says more of path in messages: "an empty
+	// DT_RUNPATH entry: the working directory".
+	note string
 }
 
-// checkRunners checks the programs that run prog (runners), and theirs,
-// depth scripts deep; path names the plugin in messages.
+// checkRunners checks what the dynamic loader loads for prog, an ELF
+// binary (checkLibraries), and the programs that run prog (runners), and
+// theirs, depth scripts deep; path names the plugin in messages.
 func (t trust) checkRunners(prog, path string, depth int, lstat func(string) (fs.FileInfo, error)) error {
 	rs, script, err := runners(prog)
 	if err != nil {
@@ -65,6 +72,9 @@ func (t trust) checkRunners(prog, path string, depth int, lstat func(string) (fs
 	}
 	if script && depth == maxInterpreters {
 		return fmt.Errorf("plugin binary %s: more than %d interpreters of scripts", path, maxInterpreters)
+	}
+	if err := t.checkLibraries(prog, lstat); err != nil {
+		return err
 	}
 	for _, r := range rs {
 		r, next, err := t.findRunner(r, lstat)
@@ -86,13 +96,20 @@ func (t trust) checkRunners(prog, path string, depth int, lstat func(string) (fs
 // findRunner checks the runner r and returns it, with its path with its
 // links resolved; one that env looks for on PATH is looked for there as
 // execvp does (the first directory holding an executable of its name,
-// an empty entry the working directory), every directory up to that one
-// checked, and returned with its path in it.
+// an empty entry the working directory), and returned with its path in
+// it. Every directory of that PATH is checked, those after the one
+// holding it too, each for its entry of that name (refused when others
+// may write the directory, whether it holds the name or not): glibc's
+// execvp goes on to the next directory when the program found cannot
+// start (its #! interpreter or its dynamic loader missing: ENOENT; also
+// EACCES, ENOTDIR, ESTALE, ENODEV, ETIMEDOUT), so a program put in a
+// later one would run instead.
 func (t trust) findRunner(r runner, lstat func(string) (fs.FileInfo, error)) (runner, string, error) {
 	if r.search == "" {
 		next, err := t.walkRunner(r, lstat)
 		return r, next, err
 	}
+	found, foundPath := r, ""
 	for _, dir := range filepath.SplitList(r.search) {
 		if dir == "" {
 			dir = "."
@@ -103,11 +120,17 @@ func (t trust) findRunner(r runner, lstat func(string) (fs.FileInfo, error)) (ru
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
-		if err != nil || executable(next) {
-			return c, next, err
+		if err != nil {
+			return c, "", err
+		}
+		if foundPath == "" && executable(next) {
+			found, foundPath = c, next
 		}
 	}
-	return r, "", fs.ErrNotExist
+	if foundPath == "" {
+		return r, "", fs.ErrNotExist
+	}
+	return found, foundPath, nil
 }
 
 // executable reports whether path is a file execvp would run: a regular
@@ -139,14 +162,17 @@ func (r runner) String() string {
 		s += " (found on PATH by " + showPath(r.via) + ")"
 	case r.via != "":
 		s += " (run by " + showPath(r.via) + ")"
+	case r.note != "":
+		s += " (" + r.note + ")"
 	}
 	return s
 }
 
 // runners returns the programs the kernel runs to run the file at path:
 // a script's interpreter (script true), followed by the program env runs
-// when the interpreter is env; an ELF binary's dynamic loader; none for
-// a file that is neither, or cannot be read (the start says why).
+// when the interpreter is env; an ELF binary's dynamic loader (its
+// libraries are checkLibraries'); none for a file that is neither, or
+// cannot be read (the start says why).
 func runners(path string) (rs []runner, script bool, err error) {
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
@@ -158,9 +184,6 @@ func runners(path string) (rs []runner, script bool, err error) {
 	if bytes.HasPrefix(head[:n], []byte(elf.ELFMAG)) {
 		if loader := elfInterp(f); loader != "" {
 			rs = append(rs, runner{path: loader, what: "dynamic loader"})
-		}
-		for _, d := range elfLibraryDirs(f, filepath.Dir(path)) {
-			rs = append(rs, runner{path: d, what: "library directory", dir: true})
 		}
 		return rs, false, nil
 	}
@@ -184,33 +207,6 @@ func runners(path string) (rs []runner, script bool, err error) {
 		rs = append(rs, runner{path: prog, what: "interpreter", via: name, follow: true, search: envSearchPath(arg)})
 	}
 	return rs, true, nil
-}
-
-// elfLibraryDirs returns the directories that the ELF binary f, in the
-// directory origin, names for its libraries (DT_RPATH, DT_RUNPATH), each
-// $ORIGIN or ${ORIGIN} replaced by origin as the dynamic loader does;
-// none for a static binary or one debug/elf cannot read.
-func elfLibraryDirs(f *os.File, origin string) []string {
-	e, err := elf.NewFile(f)
-	if err != nil {
-		return nil
-	}
-	var dirs []string
-	for _, tag := range []elf.DynTag{elf.DT_RPATH, elf.DT_RUNPATH} {
-		vals, err := e.DynString(tag)
-		if err != nil {
-			continue
-		}
-		for _, v := range vals {
-			for _, d := range strings.Split(v, ":") {
-				if d == "" {
-					continue
-				}
-				dirs = append(dirs, strings.NewReplacer("${ORIGIN}", origin, "$ORIGIN", origin).Replace(d))
-			}
-		}
-	}
-	return dirs
 }
 
 // elfInterp returns the dynamic loader that the ELF binary f names

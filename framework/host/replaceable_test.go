@@ -165,7 +165,10 @@ func (o ownedInfo) Sys() any { return o.st }
 // another user (A16, A16b), a link in a directory others may write
 // (A18, and A20 for a --plugins directory that is a link), a link of
 // another user in a sticky directory, a directory writable by another
-// group; and, for a script, the same of its interpreter. Sticky
+// group; and, for a script, the same of its interpreter, and of every
+// directory of PATH where env looks for one, after the match too
+// (campaign 10 P05, P05c: execvp goes on past a match that cannot
+// start). Sticky
 // directories (as /tmp) with entries of the user, link chains that stay
 // safe, bench's own group, ".." and #!/usr/bin/env pass.
 func TestReplaceableWalk(t *testing.T) {
@@ -221,6 +224,11 @@ func TestReplaceableWalk(t *testing.T) {
 		// pathEnv, when set, is PATH during the check.
 		pathEnv string
 		noexec  []string // files made 0644 after the set-up
+		// scripts and elves rewrite files after the set-up: a script
+		// with the #! line given, an ELF binary naming the dynamic
+		// loader given ({ROOT} the root in both).
+		scripts map[string]string
+		elves   map[string]string
 		links   map[string]string
 		path    string
 		gives   []string // paths given to uid other
@@ -324,9 +332,28 @@ func TestReplaceableWalk(t *testing.T) {
 			dirs: map[string]os.FileMode{"pd": 0o755, "ww": 0o777, "py": 0o755}, files: []string{"pd/" + bin, "py/python3"}, shebang: "/usr/bin/env python3", path: "pd/" + bin,
 			pathEnv: "{ROOT}/ww:{ROOT}/py",
 			want:    "the interpreter {ROOT}/ww/python3 (found on PATH by /usr/bin/env) of {ROOT}/pd/bench-plugin-x: the interpreter directory {ROOT}/ww is writable by every user without the sticky bit (owner {ME}, mode 0777): any local user could replace python3; chmod o-w {ROOT}/ww" + tail},
-		{name: "env finds its program in a safe directory before a 0777 one",
+		{name: "a 0777 directory after the match is refused (campaign 10 P05)",
 			dirs: map[string]os.FileMode{"pd": 0o755, "ww": 0o777, "py": 0o755}, files: []string{"pd/" + bin, "py/python3"}, shebang: "/usr/bin/env python3", path: "pd/" + bin,
-			pathEnv: "{ROOT}/py:{ROOT}/ww"},
+			pathEnv: "{ROOT}/py:{ROOT}/ww",
+			want:    "the interpreter {ROOT}/ww/python3 (found on PATH by /usr/bin/env) of {ROOT}/pd/bench-plugin-x: the interpreter directory {ROOT}/ww is writable by every user without the sticky bit (owner {ME}, mode 0777): any local user could replace python3; chmod o-w {ROOT}/ww" + tail},
+		{name: "the match's #! interpreter is missing: execvp goes on to a 0777 directory after it (P05)",
+			dirs: map[string]os.FileMode{"pd": 0o755, "ww": 0o777, "safe": 0o755}, files: []string{"pd/" + bin, "safe/python3", "ww/python3"}, shebang: "/usr/bin/env python3", path: "pd/" + bin,
+			pathEnv: "{ROOT}/safe:{ROOT}/ww", scripts: map[string]string{"safe/python3": "{ROOT}/safe/nointerp"},
+			want: "the interpreter {ROOT}/ww/python3 (found on PATH by /usr/bin/env) of {ROOT}/pd/bench-plugin-x: the interpreter directory {ROOT}/ww is writable by every user without the sticky bit (owner {ME}, mode 0777): any local user could replace python3; chmod o-w {ROOT}/ww" + tail},
+		{name: "the match's dynamic loader is missing: execvp goes on to a 0777 directory after it (P05c)",
+			dirs: map[string]os.FileMode{"pd": 0o755, "ww": 0o777, "safe": 0o755}, files: []string{"pd/" + bin, "safe/python3", "ww/python3"}, shebang: "/usr/bin/env python3", path: "pd/" + bin,
+			pathEnv: "{ROOT}/safe:{ROOT}/ww", elves: map[string]string{"safe/python3": "/lib/ld-missing.so"},
+			want: "the interpreter {ROOT}/ww/python3 (found on PATH by /usr/bin/env) of {ROOT}/pd/bench-plugin-x: the interpreter directory {ROOT}/ww is writable by every user without the sticky bit (owner {ME}, mode 0777): any local user could replace python3; chmod o-w {ROOT}/ww" + tail},
+		{name: "a sticky directory after the match could be given the program",
+			dirs: map[string]os.FileMode{"pd": 0o755, "st": 0o777 | os.ModeSticky, "py": 0o755}, files: []string{"pd/" + bin, "py/python3"}, shebang: "/usr/bin/env python3", path: "pd/" + bin,
+			pathEnv: "{ROOT}/py:{ROOT}/st",
+			want:    `the interpreter {ROOT}/st/python3 (found on PATH by /usr/bin/env) of {ROOT}/pd/bench-plugin-x: the interpreter directory {ROOT}/st is writable by every user (owner {ME}, mode 1777) and holds no "python3": any local user could make it; install it, or name one in a directory that only you and root can write`},
+		{name: "safe directories after the match, one holding the program too, and one missing",
+			dirs: map[string]os.FileMode{"pd": 0o755, "py": 0o755, "py2": 0o755}, files: []string{"pd/" + bin, "py/python3", "py2/python3"}, shebang: "/usr/bin/env python3", path: "pd/" + bin,
+			pathEnv: "{ROOT}/py:{ROOT}/py2:{ROOT}/nodir"},
+		{name: "only the match's interpreter is followed, not a later program's",
+			dirs: map[string]os.FileMode{"pd": 0o755, "py": 0o755, "py2": 0o755, "ww": 0o777}, files: []string{"pd/" + bin, "py/python3", "py2/python3"}, shebang: "/usr/bin/env python3", path: "pd/" + bin,
+			pathEnv: "{ROOT}/py:{ROOT}/py2", scripts: map[string]string{"py2/python3": "{ROOT}/ww/interp"}},
 		{name: "a file of the name that is not executable is passed over, as execvp does",
 			dirs: map[string]os.FileMode{"pd": 0o755, "ww": 0o777, "py": 0o755}, files: []string{"pd/" + bin, "py/python3", "ww/python3"}, shebang: "/usr/bin/env python3", path: "pd/" + bin,
 			pathEnv: "{ROOT}/py:{ROOT}/ww", noexec: []string{"py/python3"},
@@ -367,6 +394,16 @@ func TestReplaceableWalk(t *testing.T) {
 			}
 			for _, f := range c.noexec {
 				chmod(t, filepath.Join(root, f), 0o644)
+			}
+			for f, line := range c.scripts {
+				if err := os.WriteFile(filepath.Join(root, f), []byte("#!"+strings.ReplaceAll(line, "{ROOT}", root)+"\n"), 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for f, loader := range c.elves {
+				if err := os.WriteFile(filepath.Join(root, f), elfNaming(t, strings.ReplaceAll(loader, "{ROOT}", root)), 0o755); err != nil {
+					t.Fatal(err)
+				}
 			}
 			if c.pathEnv != "" {
 				t.Setenv("PATH", strings.ReplaceAll(c.pathEnv, "{ROOT}", root))

@@ -2,6 +2,7 @@ package host
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -146,5 +147,23 @@ func showPath(p string) string {
 	if q[1:len(q)-1] == p && !strings.ContainsFunc(p, safetext.Hidden) {
 		return p
 	}
-	return q
+	return quoteHidden(p)
+}
+
+// quoteHidden is strconv.Quote with the characters that safetext.Hidden
+// reports escaped too: strconv.Quote takes a Hangul filler (U+3164) for
+// printable and leaves it as it is, invisible in the message.
+func quoteHidden(s string) string {
+	var b strings.Builder
+	for _, r := range strconv.Quote(s) {
+		switch {
+		case !safetext.Hidden(r):
+			b.WriteRune(r)
+		case r > 0xFFFF:
+			fmt.Fprintf(&b, `\U%08x`, r)
+		default:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		}
+	}
+	return b.String()
 }
