@@ -728,11 +728,7 @@ func (e runEnd) print(w io.Writer) {
 		fits = "; " + fitsLine(e.stats)
 	}
 	fmt.Fprintf(w, "%s: %s (%d failed%s) in %s%s\n", e.name, count, e.failed, resumed, e.elapsed.Round(time.Millisecond), fits)
-	cells := e.cells
-	if e.shard {
-		cells = 0 // its cells are the shard's, not yet the run's
-	}
-	writtenSummary(w, e.dir, e.written, cells, e.verbose)
+	writtenSummary(w, e.dir, e.written, e.cells, e.shard, e.verbose)
 }
 
 // table renders the tables of a results directory again; a directory that
@@ -752,7 +748,7 @@ func table(dir string, verbose bool, stdout, stderr io.Writer) error {
 	if m.Finished < m.Cells {
 		fmt.Fprintf(stdout, "  partial: %d of %d cells finished (run status: %s)\n", m.Finished, m.Cells, m.Status)
 	}
-	writtenSummary(stdout, dir, written, m.Finished, verbose)
+	writtenSummary(stdout, dir, written, m.Finished, false, verbose)
 	return nil
 }
 
