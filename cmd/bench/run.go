@@ -509,7 +509,7 @@ func runExperiment(ctx context.Context, o *options, file string, g *engine.Grid,
 	status := runStatus(ctx, runErr)
 	// A tuned parameter chosen on the edge of its grid in most outer
 	// folds: the run says so where it is read, not only in the report.
-	for _, e := range report.TuningEdges(cells) {
+	for _, e := range report.NamedTuningEdges(b.manifest.Rows, cells) {
 		fmt.Fprintf(io.MultiWriter(b.run.Log(), stderr), "warning: tuning: %s\n", e)
 	}
 	calls := g.Host.Calls()
