@@ -821,6 +821,9 @@ func listPlugins(ctx context.Context, h *host.Host, w io.Writer) error {
 		fmt.Fprintln(w)
 	}
 	for _, path := range notExec {
+		if slices.ContainsFunc(unavailable, func(u string) bool { return strings.Contains(u, path+" is not executable") }) {
+			continue // said already: it hides a later directory's plugin of its name
+		}
 		unavailable = append(unavailable, fmt.Sprintf("%s (%s): not executable (chmod +x %s)",
 			strings.TrimPrefix(filepath.Base(path), host.BinaryPrefix), path, path))
 	}
