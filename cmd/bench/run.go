@@ -509,7 +509,7 @@ func runExperiment(ctx context.Context, o *options, file string, g *engine.Grid,
 	status := runStatus(ctx, runErr)
 	// A tuned parameter chosen on the edge of its grid in most outer
 	// folds: the run says so where it is read, not only in the report.
-	for _, e := range report.TuningEdges(cells) {
+	for _, e := range report.NamedTuningEdges(b.manifest.Rows, cells) {
 		fmt.Fprintf(io.MultiWriter(b.run.Log(), stderr), "warning: tuning: %s\n", e)
 	}
 	calls := g.Host.Calls()
@@ -728,11 +728,7 @@ func (e runEnd) print(w io.Writer) {
 		fits = "; " + fitsLine(e.stats)
 	}
 	fmt.Fprintf(w, "%s: %s (%d failed%s) in %s%s\n", e.name, count, e.failed, resumed, e.elapsed.Round(time.Millisecond), fits)
-	cells := e.cells
-	if e.shard {
-		cells = 0 // its cells are the shard's, not yet the run's
-	}
-	writtenSummary(w, e.dir, e.written, cells, e.verbose)
+	writtenSummary(w, e.dir, e.written, e.cells, e.shard, e.verbose)
 }
 
 // table renders the tables of a results directory again; a directory that
@@ -752,7 +748,7 @@ func table(dir string, verbose bool, stdout, stderr io.Writer) error {
 	if m.Finished < m.Cells {
 		fmt.Fprintf(stdout, "  partial: %d of %d cells finished (run status: %s)\n", m.Finished, m.Cells, m.Status)
 	}
-	writtenSummary(stdout, dir, written, m.Finished, verbose)
+	writtenSummary(stdout, dir, written, m.Finished, false, verbose)
 	return nil
 }
 
@@ -825,6 +821,9 @@ func listPlugins(ctx context.Context, h *host.Host, w io.Writer) error {
 		fmt.Fprintln(w)
 	}
 	for _, path := range notExec {
+		if slices.ContainsFunc(unavailable, func(u string) bool { return strings.Contains(u, path+" is not executable") }) {
+			continue // said already: it hides a later directory's plugin of its name
+		}
 		unavailable = append(unavailable, fmt.Sprintf("%s (%s): not executable (chmod +x %s)",
 			strings.TrimPrefix(filepath.Base(path), host.BinaryPrefix), path, path))
 	}

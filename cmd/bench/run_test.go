@@ -1424,6 +1424,32 @@ func TestPluginsListsNotExecutable(t *testing.T) {
 	}
 }
 
+// TestPluginsNotExecutableHidingOnce: a plugin file without its execute
+// bit in the first directory, beside a plugin of its name in a later one,
+// is listed once as not available, saying which plugin it would have let
+// run in its place (the host refuses it; it was listed twice).
+func TestPluginsNotExecutableHidingOnce(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "bench-plugin-logreg")
+	if err := os.WriteFile(path, []byte("#!/bin/sh\nexit 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr strings.Builder
+	if err := run(commandContext(t), []string{"plugins", "--plugins", dir + string(os.PathListSeparator) + pluginsDir}, &stdout, &stderr); err != nil {
+		t.Fatalf("bench plugins: %v", err)
+	}
+	got := stdout.String()
+	later := filepath.Join(pluginsDir, "bench-plugin-logreg")
+	want := "  plugin logreg: " + path + " is not executable (chmod +x " + path + "), so " + later +
+		", found later in the plugin directories, would run in its place; make the first executable, or move it away\n"
+	if !strings.Contains(got, want) || strings.Count(got, path) != 2 {
+		t.Errorf("bench plugins:\n%s\nwant once %q", got, want)
+	}
+	if strings.Contains(got, "logreg 0.1.0") {
+		t.Errorf("bench plugins lists the later logreg as available:\n%s", got)
+	}
+}
+
 // TestInterruptBeforeTheRun: an interruption while the plugins start is
 // reported as such, not as errors of the experiment file.
 func TestInterruptBeforeTheRun(t *testing.T) {

@@ -31,7 +31,12 @@ func TestRunEndPrint(t *testing.T) {
 			"e: interrupted, 3 of 4 cells, the tables partial (0 failed) in 1s\n  out: e.md\n  out/cells: 3 cells\n  report: out/e.md\n"},
 		{"interrupted shard", runEnd{name: "e shard 1/2", status: results.StatusInterrupted, cells: 1, kept: 1, total: 2, shard: true, elapsed: time.Second,
 			dir: "out", written: []string{"out/shards/manifest-1-of-2.json"}},
-			"e shard 1/2: interrupted, 1 of 2 cells (0 failed, 1 kept from an earlier run) in 1s\n  out/shards: 1 file\n  (--verbose lists every file)\n"},
+			"e shard 1/2: interrupted, 1 of 2 cells (0 failed, 1 kept from an earlier run) in 1s\n  out/shards: 1 file\n  out/cells: 1 cell of this shard\n  (--verbose lists every file)\n"},
+		// A shard says where its cells went: three trials of a new user
+		// saw "shards/s0/shards: 1 file" and nothing of shards/s0/cells.
+		{"complete shard", runEnd{name: "e shard 0/3", status: results.StatusComplete, cells: 10, total: 10, shard: true, elapsed: time.Second,
+			dir: "s0", written: []string{"s0/shards/0-of-3.json"}},
+			"e shard 0/3: 10 cells (0 failed) in 1s\n  s0/shards: 1 file\n  s0/cells: 10 cells of this shard\n  (--verbose lists every file)\n"},
 		{"shard, nothing written", runEnd{name: "e shard 1/2", status: results.StatusInterrupted, cells: 1, kept: 1, total: 2, shard: true, elapsed: time.Second},
 			"e shard 1/2: interrupted, 1 of 2 cells (0 failed, 1 kept from an earlier run) in 1s\n"},
 		{"shared fits", runEnd{name: "e", status: results.StatusComplete, cells: 4, total: 4, elapsed: time.Second, dir: "out", written: []string{"out/e.md"},
@@ -83,7 +88,7 @@ func TestWrittenSummary(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var b bytes.Buffer
-			writtenSummary(&b, dir, tc.written, tc.cells, tc.verbose)
+			writtenSummary(&b, dir, tc.written, tc.cells, false, tc.verbose)
 			if b.String() != tc.want {
 				t.Errorf("got\n%s\nwant\n%s", b.String(), tc.want)
 			}

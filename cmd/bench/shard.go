@@ -155,7 +155,7 @@ func writeMerge(out string, dirs []string, verbose bool, stdout, stderr io.Write
 		fmt.Fprintln(stderr, n)
 	}
 	fmt.Fprintf(stdout, "%s: %d of %d cells from %d of %d shards\n", m.Experiment, res.Cells, m.Cells, found, res.Shards)
-	writtenSummary(stdout, out, res.Written, res.Cells, verbose)
+	writtenSummary(stdout, out, res.Written, res.Cells, false, verbose)
 	if res.Complete() {
 		return nil
 	}

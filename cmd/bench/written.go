@@ -11,12 +11,12 @@ import (
 // writtenSummary says what a run, table or merge wrote into the results
 // directory dir: each file at its top (the tables, manifest.json) by
 // name, the number of files in each folder (plots/, predictions/), the
-// cells the directory holds (none for a shard; nothing at all when
-// nothing was written) and the report's path
-// (the HTML report, else the Markdown tables), with a hint that
+// cells (those the directory holds; for a shard, those of the shard,
+// said so; nothing at all when nothing was written) and the report's
+// path (the HTML report, else the Markdown tables), with a hint that
 // --verbose lists every file. verbose lists every path written instead,
 // one a line.
-func writtenSummary(w io.Writer, dir string, written []string, cells int, verbose bool) {
+func writtenSummary(w io.Writer, dir string, written []string, cells int, shard, verbose bool) {
 	if verbose {
 		for _, f := range written {
 			fmt.Fprintf(w, "  %s\n", f)
@@ -48,7 +48,11 @@ func writtenSummary(w io.Writer, dir string, written []string, cells int, verbos
 		fmt.Fprintf(w, "  %s: %s\n", filepath.Join(dir, folder), plural(folders[folder], "file"))
 	}
 	if cells > 0 && len(written) > 0 {
-		fmt.Fprintf(w, "  %s: %s\n", filepath.Join(dir, "cells"), plural(cells, "cell"))
+		of := ""
+		if shard {
+			of = " of this shard"
+		}
+		fmt.Fprintf(w, "  %s: %s%s\n", filepath.Join(dir, "cells"), plural(cells, "cell"), of)
 	}
 	if r := reportOf(top); r != "" {
 		fmt.Fprintf(w, "  report: %s\n", filepath.Join(dir, r))

@@ -149,3 +149,55 @@ cv { folds = 3 }
 		})
 	}
 }
+
+// TestClassWeightUnknownClassSuggests: a class_weight map's class that no
+// dataset has is refused with the class it was probably meant to be, as
+// a misspelt column, metric or parameter is. A new user's
+// class_weight = { tablewear = 5 } on glass said only "which no dataset
+// it meets has".
+func TestClassWeightUnknownClassSuggests(t *testing.T) {
+	const data = "x1,x2,class\n1,2,tableware\n2,1,tableware\n3,3,tableware\n" +
+		"4,2,headlamps\n5,1,headlamps\n6,3,headlamps\n7,2,containers\n8,1,containers\n9,3,containers\n"
+	for _, tc := range []struct{ class, want string }{
+		{"tablewear", `learner logreg: class_weight names class "tablewear", which no dataset it meets has (did you mean "tableware"?).`},
+		{"Headlamps", `learner logreg: class_weight names class "Headlamps", which no dataset it meets has (did you mean "headlamps"?).`},
+		{"windows", `learner logreg: class_weight names class "windows", which no dataset it meets has.`},
+	} {
+		t.Run(tc.class, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, "glass.csv"), []byte(data), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			h := host.New("", nil)
+			h.Register("logreg", host.InProcess{Learner: logreg.New()})
+			h.Register("reducers", host.InProcess{Reducer: reducer.New()})
+			t.Cleanup(h.Close)
+			src := `experiment "x" { seed = 1 }
+dataset "glass" { path = "glass.csv" }
+learner "logreg" {
+  class_weight = { tableware = 2, "` + tc.class + `" = 3 }
+}
+reduction "ova" {}
+cv { folds = 3 }
+`
+			file := filepath.Join(dir, "exp.hcl")
+			p := config.NewParser(report.FormatNames())
+			exp, diags := p.ParseSource([]byte(src), file)
+			if diags.HasErrors() {
+				t.Fatal(diags)
+			}
+			_, diags = engine.Resolve(context.Background(), exp, h, engine.ResolveOptions{})
+			var out bytes.Buffer
+			if err := config.WriteDiagnostics(&out, p.Files(), diags); err != nil {
+				t.Fatal(err)
+			}
+			text := strings.ReplaceAll(out.String(), dir+string(filepath.Separator), "")
+			if n := strings.Count(text, ": error: "); n != 1 || !strings.Contains(text, "exp.hcl:4:18: error: Unknown class") {
+				t.Errorf("%d errors, want 1 at exp.hcl:4:18:\n%s", n, text)
+			}
+			if !strings.Contains(text, tc.want) {
+				t.Errorf("diagnostics:\n%s\nwant %q", text, tc.want)
+			}
+		})
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/polyclass/polyclass/framework/cv"
 	"github.com/polyclass/polyclass/framework/metrics"
 	"github.com/polyclass/polyclass/framework/plugin"
+	"github.com/polyclass/polyclass/framework/suggest"
 )
 
 // checker collects diagnostics. Its checks of a bound grid (see check)
@@ -215,16 +216,7 @@ func (ck *checker) classNames(g *Grid) {
 				known[c] = true
 			}
 		}
-		names := make([]string, 0, len(w.ByClass))
-		for n := range w.ByClass {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		for _, n := range names {
-			if !known[n] {
-				ck.errorf(w.Range, "Unknown class", "%s: class_weight names class %q, which no dataset it meets has.", owner, n)
-			}
-		}
+		ck.unknownClasses(w, owner, known)
 	}
 	all := func(*Dataset) bool { return true }
 	for _, l := range learnerBlocks(g) {
@@ -232,6 +224,28 @@ func (ck *checker) classNames(g *Grid) {
 	}
 	for _, red := range g.Reductions {
 		one(red.Config.ClassWeight, "reduction "+red.Config.Name, red.covers)
+	}
+}
+
+// unknownClasses reports each class of the class_weight map w that is not
+// among known (the classes of the datasets its owner meets), with the
+// known class it was probably meant to be ("tablewear" for "tableware").
+func (ck *checker) unknownClasses(w *config.ClassWeight, owner string, known map[string]bool) {
+	classes := make([]string, 0, len(known))
+	for c := range known {
+		classes = append(classes, c)
+	}
+	sort.Strings(classes)
+	names := make([]string, 0, len(w.ByClass))
+	for n := range w.ByClass {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if !known[n] {
+			ck.errorf(w.Range, "Unknown class", "%s: class_weight names class %q, which no dataset it meets has%s.",
+				owner, n, suggest.DidYouMean(n, classes))
+		}
 	}
 }
 

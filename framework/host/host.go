@@ -435,6 +435,9 @@ func New(dir string, log io.Writer) *Host {
 // copied to log (which may be nil). The caller stops it with Kill.
 func Open(ctx context.Context, path string, log io.Writer) (*Plugin, error) {
 	name := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(path), BinaryPrefix), ".exe")
+	if notExecutable(path) {
+		return nil, fmt.Errorf("plugin %s: %s is not executable (chmod +x %s)", name, path, path)
+	}
 	h := New(filepath.Dir(path), log)
 	p, err := h.start(ctx, Binary{Name: name, Path: path})
 	if err != nil {
@@ -542,8 +545,7 @@ func (h *Host) Get(ctx context.Context, name string) (*Plugin, error) {
 	h.mu.Unlock()
 	if !ok {
 		for _, dir := range pluginDirs(h.dir) {
-			path := filepath.Join(dir, BinaryPrefix+name)
-			if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 == 0 {
+			if path := filepath.Join(dir, BinaryPrefix+name); notExecutable(path) {
 				return nil, fmt.Errorf("%w: %s is not executable (chmod +x %s)", ErrNotFound, path, path)
 			}
 		}
@@ -559,10 +561,38 @@ func (h *Host) Get(ctx context.Context, name string) (*Plugin, error) {
 			r.done.Store(true)
 			return
 		}
+		if r.err = h.shadowedByNotExecutable(b); r.err != nil {
+			r.done.Store(true)
+			return
+		}
 		r.p, r.err = h.start(ctx, b)
 		r.done.Store(true)
 	})
 	return r.p, r.err
+}
+
+// notExecutable says whether path is a regular file that no one may
+// execute: a plugin copied or built without its mode.
+func notExecutable(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 == 0
+}
+
+// shadowedByNotExecutable refuses to start b when a directory searched
+// before b's holds a file of b's name that is not executable: discovery
+// passes over it (as PATH does), and the run would otherwise use b, an
+// older build of a later directory, say, without a word.
+func (h *Host) shadowedByNotExecutable(b Binary) error {
+	for _, dir := range pluginDirs(h.dir) {
+		path := filepath.Join(dir, BinaryPrefix+b.Name)
+		if path == b.Path || filepath.Dir(b.Path) == filepath.Clean(dir) {
+			return nil
+		}
+		if notExecutable(path) {
+			return fmt.Errorf("plugin %s: %s is not executable (chmod +x %s), so %s, found later in the plugin directories, would run in its place; make the first executable, or move it away", b.Name, path, path, b.Path)
+		}
+	}
+	return nil
 }
 
 // Running returns the plugin's current process if it is up, else nil; it

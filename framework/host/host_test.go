@@ -218,3 +218,65 @@ func TestProcessCommandRunsFromTheWorkingDirectory(t *testing.T) {
 		}
 	}
 }
+
+// TestNotExecutableHidesNothing: a plugin file without its x bit in a
+// directory searched first is not passed over for the plugin of its name
+// in a later directory: a new user who put a new build in the first
+// directory without chmod +x ran the older one of the second, which
+// validate and run accepted without a word. bench plugin check (Open)
+// names the missing x bit too, where it said "fork/exec …: permission
+// denied".
+func TestNotExecutableHidesNothing(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		firstMode  os.FileMode // the first directory's bench-plugin-reducers
+		secondMode os.FileMode // the second's; 0: none
+		want       string      // in Get's error after the first file's path; "": it starts
+		wantOld    bool        // the error names the second file
+	}{
+		{"not executable first, executable later", 0o644, 0o755, "is not executable (chmod +x ", true},
+		{"executable first, not executable later", 0o755, 0o644, "", false},
+		{"not executable alone", 0o644, 0, "is not executable (chmod +x ", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			first, second := t.TempDir(), t.TempDir()
+			firstPath := filepath.Join(first, "bench-plugin-reducers")
+			secondPath := filepath.Join(second, "bench-plugin-reducers")
+			copyFile(t, reducers, firstPath, tc.firstMode)
+			if tc.secondMode != 0 {
+				copyFile(t, reducers, secondPath, tc.secondMode)
+			}
+			h := New(first+string(os.PathListSeparator)+second, nil)
+			defer h.Close()
+			p, err := h.Get(context.Background(), "reducers")
+			if tc.want == "" {
+				if err != nil || p.Path != firstPath {
+					t.Fatalf("Get = %v, %v; want the first directory's plugin", p, err)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatalf("Get started %s; want an error naming %s", p.Path, firstPath)
+			}
+			msg := err.Error()
+			if !strings.Contains(msg, firstPath+" "+tc.want+firstPath+")") {
+				t.Errorf("error %q does not say that %s is not executable", msg, firstPath)
+			}
+			if strings.Contains(msg, secondPath) != tc.wantOld {
+				t.Errorf("error %q: names %s = %v, want %v", msg, secondPath, !tc.wantOld, tc.wantOld)
+			}
+		})
+	}
+}
+
+// TestOpenNotExecutable: bench plugin check PATH on a file without its x
+// bit says so, with the command that fixes it.
+func TestOpenNotExecutable(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "bench-plugin-reducers")
+	copyFile(t, reducers, path, 0o644)
+	_, err := Open(context.Background(), path, nil)
+	want := "plugin reducers: " + path + " is not executable (chmod +x " + path + ")"
+	if err == nil || err.Error() != want {
+		t.Fatalf("Open = %v, want %q", err, want)
+	}
+}

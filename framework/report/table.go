@@ -463,7 +463,7 @@ func BuildTables(s Spec, cells []*outcome.CellResult) *Tables {
 		c.compare(s, unknown)
 		t.Metrics = append(t.Metrics, c)
 	}
-	t.Edges = TuningEdges(cells)
+	t.Edges = nameEdges(TuningEdges(cells), rows, rowOf)
 	t.conventions = conventionRows(t, cells)
 	return t
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/polyclass/polyclass/framework/outcome"
+	"github.com/polyclass/polyclass/framework/setup"
 )
 
 // EdgeChoice is a tuned parameter whose inner cross-validations chose the
@@ -16,7 +17,10 @@ import (
 // (e.g. C = 100 of C = [0.01, 0.1, 1, 10, 100] in 10 of 10 folds): the
 // best value may lie beyond the grid.
 type EdgeChoice struct {
-	Dataset   string `json:"dataset"`
+	Dataset string `json:"dataset"`
+	// Row is the cell's row as the tables name it ("logreg"), set by
+	// BuildTables and NamedTuningEdges; TuningEdges leaves it empty.
+	Row       string `json:"row,omitempty"`
 	Encoder   string `json:"encoder"`
 	Learner   string `json:"learner"`
 	Reduction string `json:"reduction"`
@@ -30,20 +34,26 @@ type EdgeChoice struct {
 	Of    int `json:"of"`
 	// Grid is the parameter's values in increasing order.
 	Grid []string `json:"grid"`
+	// cell is the index of the cell among those TuningEdges was given.
+	cell int
 }
 
-// String describes the choice in a sentence: "iris: logreg ova chose
+// String describes the choice in a sentence: "iris: logreg chose
 // C = 100, the highest value of its grid (0.01 … 100), in 10 of 10 outer
 // folds; the best C may lie beyond the grid: widen it if C can go
-// higher".
+// higher", naming the row as the tables do (its learner and reduction
+// when Row is not set).
 func (e EdgeChoice) String() string {
 	edge, dir := "lowest", "lower"
 	if e.Highest {
 		edge, dir = "highest", "higher"
 	}
-	who := e.Learner
-	if e.Reduction != "" {
-		who += " " + e.Reduction
+	who := e.Row
+	if who == "" {
+		who = e.Learner
+		if e.Reduction != "" {
+			who += " " + e.Reduction
+		}
 	}
 	return fmt.Sprintf("%s: %s chose %s = %s, the %s value of its grid (%s), in %d of %d outer folds; the best %s may lie beyond the grid: widen it if %s can go %s",
 		e.Dataset, who, e.Param, e.Value, edge, strings.Join(e.Grid, ", "), e.Folds, e.Of, e.Param, e.Param, dir)
@@ -81,7 +91,7 @@ const MinEdgeGrid = 3
 // half of the cell's outer folds (over every repeat).
 func TuningEdges(cells []*outcome.CellResult) []EdgeChoice {
 	var out []EdgeChoice
-	for _, c := range cells {
+	for i, c := range cells {
 		if c.Failed() || len(c.TuneCandidates) == 0 {
 			continue
 		}
@@ -110,11 +120,30 @@ func TuningEdges(cells []*outcome.CellResult) []EdgeChoice {
 		sort.Strings(params)
 		for _, p := range params {
 			if e, ok := edgeOf(c, p, grids[p], names[p]); ok {
+				e.cell = i
 				out = append(out, e)
 			}
 		}
 	}
 	return out
+}
+
+// NamedTuningEdges is TuningEdges with each choice's row named as the
+// tables of cells name it (shown: what the set-up records the tables show
+// of each row, as Spec.Setup's Rows), for the warnings a run prints
+// before its tables are written.
+func NamedTuningEdges(shown []setup.Row, cells []*outcome.CellResult) []EdgeChoice {
+	rows, _, rowOf := rowsOf(cells, newShown(shown))
+	return nameEdges(TuningEdges(cells), rows, rowOf)
+}
+
+// nameEdges sets the Row of each of edges: the label of its cell's row,
+// rowOf giving each cell's row among rows.
+func nameEdges(edges []EdgeChoice, rows []Row, rowOf []int) []EdgeChoice {
+	for i, e := range edges {
+		edges[i].Row = rows[rowOf[e.cell]].Label
+	}
+	return edges
 }
 
 // edgeOf counts the outer folds of c whose choice of p is the lowest or

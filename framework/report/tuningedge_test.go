@@ -63,12 +63,46 @@ func TestTuningEdges(t *testing.T) {
 	}
 }
 
+// TestNamedTuningEdges: the warning a run prints names the row as its
+// tables do: "logreg" when it is the learner's only row (a new user read
+// "glass: logreg ova chose C = 10" above tables whose row was "logreg"),
+// the reduction too when the learner has rows under two.
+func TestNamedTuningEdges(t *testing.T) {
+	grid := []string{"C=0.01", "C=0.1", "C=1", "C=10", "C=100"}
+	under := func(reduction string) *outcome.CellResult {
+		c := tunedCell(grid, repeat("C=100", 4))
+		c.Reduction = reduction
+		return c
+	}
+	for _, tc := range []struct {
+		name  string
+		cells []*outcome.CellResult
+		want  []string
+	}{
+		{"one row", []*outcome.CellResult{under("ova")}, []string{"segment: logreg chose C = 100"}},
+		{"two reductions", []*outcome.CellResult{under("ova"), under("ovo")},
+			[]string{"segment: logreg ova chose C = 100", "segment: logreg ovo chose C = 100"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			edges := NamedTuningEdges(nil, tc.cells)
+			if len(edges) != len(tc.want) {
+				t.Fatalf("%d edges, want %d: %v", len(edges), len(tc.want), edges)
+			}
+			for i, e := range edges {
+				if !strings.HasPrefix(e.String(), tc.want[i]+",") {
+					t.Errorf("edge %d: %q, want it to start %q", i, e.String(), tc.want[i])
+				}
+			}
+		})
+	}
+}
+
 // TestTuningEdgeReport: the warning under the Selected parameters table in
 // Markdown and HTML, as a comment in LaTeX, and in the JSON.
 func TestTuningEdgeReport(t *testing.T) {
 	cells := []*outcome.CellResult{tunedCell([]string{"C=0.01", "C=0.1", "C=1", "C=10", "C=100"}, repeat("C=100", 10))}
 	tables := BuildTables(Spec{Experiment: "edge", Metrics: []string{"accuracy"}}, cells)
-	want := "Warning: segment: logreg ova chose C = 100, the highest value of its grid (0.01, 0.1, 1, 10, 100), in 10 of 10 outer folds; the best C may lie beyond the grid: widen it if C can go higher."
+	want := "Warning: segment: logreg chose C = 100, the highest value of its grid (0.01, 0.1, 1, 10, 100), in 10 of 10 outer folds; the best C may lie beyond the grid: widen it if C can go higher."
 	var md, html, tex, js bytes.Buffer
 	if err := WriteMarkdown(&md, tables, cells); err != nil {
 		t.Fatal(err)

@@ -14,14 +14,17 @@ import (
 // '_', '-', '.' and ' ') when that distance is small for the name's
 // length, those made of the same words in another order ("f1_macro" for
 // "macro_f1"), and, as the farthest of the close ones, those the name of
-// at least 3 characters begins ("auc_ovr" for "auc"). It returns nil when
-// no candidate is close.
+// at least 3 characters begins ("auc_ovr" for "auc"); never one that
+// replaces every character of the name. It returns nil when no candidate
+// is close.
 func Closest(name string, candidates []string) []string {
 	n := fold(name)
 	if n == "" {
 		return nil
 	}
-	limit := max(1, len([]rune(n))/3)
+	// A name is never replaced whole: "z" suggests none of the classes
+	// "a", "b", "c", though each is one edit away.
+	limit := min(max(1, len([]rune(n))/3), len([]rune(n))-1)
 	best := limit + 1
 	var out []string
 	words := wordKey(name)

@@ -33,6 +33,26 @@ func TestClosest(t *testing.T) {
 	}
 }
 
+// TestClosestShortCandidates: among short names (a dataset's classes
+// "a", "b", "c"), a one-letter name is never suggested another one
+// letter away, which would replace it whole; a change of case still is.
+func TestClosestShortCandidates(t *testing.T) {
+	classes := []string{"a", "b", "c", "ab", "tableware"}
+	for _, tc := range []struct {
+		name string
+		want []string
+	}{
+		{"z", nil},
+		{"A", []string{"a"}},
+		{"zb", []string{"b", "ab"}},
+		{"tablewear", []string{"tableware"}},
+	} {
+		if got := Closest(tc.name, classes); !slices.Equal(got, tc.want) {
+			t.Errorf("Closest(%q) = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
 func TestDidYouMean(t *testing.T) {
 	for _, tc := range []struct{ name, want string }{
 		{"acuracy", ` (did you mean "accuracy"?)`},
