@@ -105,8 +105,8 @@ the builds). --fresh starts over, moving the old cells aside (never
 deleting them). A directory that holds another experiment is refused.
 
 The results directory is bench's own: run writes into a directory only
-when it is absent, empty or bench's (it holds manifest.json, cells/ or
-shards/). A directory holding other files is refused, naming them, unless
+when it is absent, empty or bench's (it holds a manifest.json bench
+reads, or cells/ or shards/ of bench's files only). A directory holding other files is refused, naming them, unless
 --adopt: each file the run replaces there (summary.csv, NAME.md, run.log…)
 is first moved to DIR/superseded/TIME/, never deleted. An input of the
 experiment (data, folds or test file, FILE itself) that is a file the run

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 )
@@ -90,14 +91,74 @@ func foreignEntries(dir string) ([]string, error) {
 	var foreign []string
 	for _, e := range entries {
 		name := e.Name()
-		if name == ManifestFile || name == CellsDir || name == ShardsDir {
+		if benchsMark(dir, name) {
 			return nil, nil // a run's, a run's whose manifest went, shards'
 		}
-		if !ownEntries[name] && !strings.HasPrefix(name, tmpPrefix) {
+		// cells/ and shards/ that are not bench's are the user's, unless
+		// empty.
+		own := ownEntries[name] && (name != CellsDir && name != ShardsDir || emptyDir(filepath.Join(dir, name)))
+		if !own && !strings.HasPrefix(name, tmpPrefix) {
 			foreign = append(foreign, name)
 		}
 	}
 	return foreign, nil
+}
+
+// benchsMark reports whether the entry name of dir shows that a run of
+// bench wrote there: a manifest bench reads, or a cells/ or shards/
+// folder holding bench's own files (cell files; shard manifests, logs
+// and locks), and nothing else but unfinished writes. A user's manifest.json, or a
+// folder of theirs named cells or shards, makes no directory bench's (a
+// fourth new-user trial's experiment directory held its own shards/, and
+// a run with -o . wrote among its files without --adopt).
+func benchsMark(dir, name string) bool {
+	path := filepath.Join(dir, name)
+	switch name {
+	case ManifestFile:
+		_, err := readManifestFile(path)
+		return err == nil
+	case CellsDir:
+		return onlyEntries(path, func(n string) bool { _, ok := cellIndex(n); return ok })
+	case ShardsDir:
+		return onlyEntries(path, shardFile.MatchString)
+	}
+	return false
+}
+
+// shardFile matches the names of the files a shard writes in shards/.
+var shardFile = regexp.MustCompile(`^(\.lock-)?[0-9]+-of-[0-9]+(\.json|\.log)?$`)
+
+// onlyEntries reports whether dir is a directory (not a link) holding at
+// least one name ok accepts, and besides those only unfinished writes.
+func onlyEntries(dir string, ok func(string) bool) bool {
+	entries, isDir := dirEntries(dir)
+	found := false
+	for _, e := range entries {
+		n := e.Name()
+		if !strings.HasPrefix(n, tmpPrefix) && !ok(n) {
+			return false
+		}
+		found = found || ok(n)
+	}
+	return isDir && found
+}
+
+// emptyDir reports whether dir is a directory (not a link) holding no
+// entry.
+func emptyDir(dir string) bool {
+	entries, isDir := dirEntries(dir)
+	return isDir && len(entries) == 0
+}
+
+// dirEntries returns the entries of dir, and whether it is a directory
+// (not a link) that could be read.
+func dirEntries(dir string) ([]os.DirEntry, bool) {
+	fi, err := os.Lstat(dir)
+	if err != nil || !fi.IsDir() {
+		return nil, false
+	}
+	entries, err := os.ReadDir(dir)
+	return entries, err == nil
 }
 
 // listNames lists a few names, quoted, and how many more.

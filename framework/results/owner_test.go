@@ -67,6 +67,26 @@ func TestOwnership(t *testing.T) {
 			writeFiles(t, dir, map[string]string{"slurm/array.sbatch": "#!/bin/sh\n", "k8s/shards.json": "{}"})
 		}, ""},
 		{"unfinished writes only", func(t *testing.T, dir string) { writeFiles(t, dir, map[string]string{".tmp-manifest.json-1": ""}) }, ""},
+		// A user's own folders named shards or cells, or a manifest.json
+		// of theirs, make no directory bench's (the fourth new-user trial).
+		{"the user's shards folder beside their files", func(t *testing.T, dir string) {
+			writeFiles(t, dir, map[string]string{"shards/part1.csv": "a\n", "summary.csv": "mine,1\n"})
+		}, `results directory $DIR is not bench's: it holds "shards", "summary.csv" and no manifest.json;`},
+		{"the user's cells folder", func(t *testing.T, dir string) {
+			writeFiles(t, dir, map[string]string{"cells/notes.txt": "x"})
+		}, `results directory $DIR is not bench's: it holds "cells" and no manifest.json;`},
+		{"the user's manifest.json", func(t *testing.T, dir string) {
+			writeFiles(t, dir, map[string]string{"manifest.json": `{"name": "my web app"}`, "base.md": "# notes\n"})
+		}, `results directory $DIR is not bench's: it holds "base.md", "manifest.json" and no manifest.json;`},
+		{"an empty cells folder beside the user's files", func(t *testing.T, dir string) {
+			writeFiles(t, dir, map[string]string{"summary.csv": "mine,1\n"})
+			if err := os.Mkdir(filepath.Join(dir, "cells"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}, `results directory $DIR is not bench's: it holds "summary.csv" and no manifest.json;`},
+		{"a shard's files", func(t *testing.T, dir string) {
+			writeFiles(t, dir, map[string]string{"shards/0-of-2.json": "{}", "shards/0-of-2.log": "", "shards/.lock-0-of-2": "", "summary.csv": "x\n"})
+		}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
