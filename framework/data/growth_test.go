@@ -1,6 +1,9 @@
 package data
 
 import (
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"os"
@@ -68,3 +71,55 @@ func TestSparseFileRefusedAtItsLine(t *testing.T) {
 		t.Fatalf("err %v; want %s", err, want)
 	}
 }
+
+// TestReadHashedRefusesBytesAfterTheEnd: bytes written to a data file
+// after its parser met its end (the hook afterParse appends them) make
+// ReadHashed fail with ErrChanged, naming the file, rather than record a
+// digest of bytes never parsed (campaign 10's B02g), for a plain and a
+// gzip file.
+func TestReadHashedRefusesBytesAfterTheEnd(t *testing.T) {
+	text := "x,class\n1,a\n2,b\n3,a\n"
+	var gz bytes.Buffer
+	w := gzip.NewWriter(&gz)
+	w.Write([]byte(text))
+	w.Close()
+	for _, tc := range []struct {
+		name, file, bytes, more string
+		want                    string // the error, %s the path; "": none
+	}{
+		{"plain", "d.csv", text, "4,b\n", "data: %s: changed while it was read; run again"},
+		{"gzip", "d.csv.gz", gz.String(), "junk", "data: %s: changed while it was read; run again"},
+		{"plain, unchanged", "d.csv", text, "", ""},
+		{"gzip, unchanged", "d.csv.gz", gz.String(), "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), tc.file)
+			if err := os.WriteFile(p, []byte(tc.bytes), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			opt := Options{Categorical: []string{"class"}, afterParse: func(path string) {
+				f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer f.Close()
+				if _, err := f.WriteString(tc.more); err != nil {
+					t.Fatal(err)
+				}
+			}}
+			tab, sum, err := ReadHashed(p, opt)
+			if tc.want == "" {
+				if err != nil || tab.NumRows != 3 || sum != fileSumOf(tc.bytes) {
+					t.Fatalf("err %v, digest %.12s; want the 3 rows and %.12s", err, sum, fileSumOf(tc.bytes))
+				}
+				return
+			}
+			if want := fmt.Sprintf(tc.want, p); err == nil || err.Error() != want || !errors.Is(err, ErrChanged) {
+				t.Fatalf("err %v; want %s", err, want)
+			}
+		})
+	}
+}
+
+// fileSumOf returns the hex SHA-256 of s.
+func fileSumOf(s string) string { return fmt.Sprintf("%x", sha256.Sum256([]byte(s))) }
