@@ -649,7 +649,9 @@ func (d *decoder) value(a *hcl.Attribute) (cty.Value, bool) {
 	return v, true
 }
 
-// toValue converts an HCL value to a parameter value.
+// toValue converts an HCL value to a parameter value, refusing a string
+// that holds a character the gate of names refuses
+// (safetext.CheckVisible).
 func toValue(v cty.Value) (param.Value, error) {
 	if v.IsNull() {
 		return param.Value{}, fmt.Errorf("null is not a parameter value")
@@ -664,7 +666,13 @@ func toValue(v cty.Value) (param.Value, error) {
 		f, _ := v.AsBigFloat().Float64()
 		return param.Number(f), nil
 	case t == cty.String:
-		return param.String(v.AsString()), nil
+		s := v.AsString()
+		if err := safetext.CheckVisible(s); err != nil {
+			// A parameter value is shown in every table, the report and
+			// the cell files' keys: it is held to the gate of names.
+			return param.Value{}, fmt.Errorf("the string %s %w; a parameter value is shown in the tables, so it may hold no control, bidi control or other invisible character", safetext.Show(s), err)
+		}
+		return param.String(s), nil
 	case t == cty.Bool:
 		return param.Bool(v.True()), nil
 	case t.IsTupleType() || t.IsListType() || t.IsSetType():

@@ -97,7 +97,7 @@ func parseCSV(r io.Reader, source string, opt Options, size int64) (*Table, erro
 			return nil, &ParseError{Source: source, Line: line, Err: fmt.Errorf("%w: row has %d, header has %d", ErrRagged, len(rec), len(header))}
 		}
 		if rows == 0 && size > 0 {
-			presize(builders, size, cr.InputOffset()-headerEnd)
+			presize(builders, size, cr.InputOffset()-headerEnd, lim.rows)
 		}
 		if err := addRecord(builders, rec, rows, cr, source, opt.Missing); err != nil {
 			return nil, err
@@ -204,9 +204,12 @@ func (c *crReader) Read(p []byte) (int, error) {
 }
 
 // presize sets the builders' row count hint from the input size and the
-// length of the first row.
-func presize(builders []*colBuilder, size, rowBytes int64) {
-	rows := int(min(size/max(rowBytes, 1)+1, 1<<26))
+// length of the first row: a first guess, at most firstGuessRows and the
+// row limit, which the columns outgrow by appending. The size alone says
+// little: a sparse file of a few rows and gigabytes of zeros (campaign
+// 10's N16b) once reserved room for 2^26 rows a column before reading on.
+func presize(builders []*colBuilder, size, rowBytes int64, limit int) {
+	rows := firstGuess(size/max(rowBytes, 1)+1, limit)
 	for _, b := range builders {
 		if b != nil {
 			b.hint = rows

@@ -210,6 +210,9 @@ var (
 	// ("1" and "+1"): they are read as one label, named by the number's
 	// shortest form.
 	ErrNumberSpellings = errors.New("labels spelled as one number")
+	// ErrChanged reports a file that grew after its reader reached its
+	// end: its digest would hold bytes never parsed.
+	ErrChanged = errors.New("changed while it was read; run again")
 )
 
 // ParseError is the error returned by every loader. It prints as
@@ -313,6 +316,23 @@ type dataFile struct {
 	text   io.Reader
 	f      *os.File
 	digest io.Writer
+	// ended is set once a read of the file as stored has met its end.
+	ended *endReader
+}
+
+// endReader notes whether a read of r has returned io.EOF.
+type endReader struct {
+	r     io.Reader
+	ended bool
+}
+
+// Read reads r, noting its end.
+func (e *endReader) Read(p []byte) (int, error) {
+	n, err := e.r.Read(p)
+	if err == io.EOF {
+		e.ended = true
+	}
+	return n, err
 }
 
 // Read reads the file's text.
@@ -327,13 +347,29 @@ func (d *dataFile) Close() error {
 }
 
 // rest writes to digest the bytes of the file as stored that reading its
-// text has not yet read, from the same descriptor.
-func (d *dataFile) rest() error {
+// text has not yet read, from the same descriptor. Once reading met the
+// file's end, any byte still there came after it (another program wrote
+// it while the file was read, campaign 10's B02g): rest then fails with
+// ErrChanged rather than hash bytes never parsed.
+func (d *dataFile) rest(path string) error {
 	if d.digest == nil {
 		return nil
 	}
-	_, err := io.Copy(d.digest, d.f)
-	return err
+	if d.ended.ended {
+		var b [1]byte
+		n, err := d.f.Read(b[:])
+		if n > 0 {
+			return fmt.Errorf("data: %s: %w", path, ErrChanged)
+		}
+		if err != nil && err != io.EOF {
+			return fmt.Errorf("data: hash %s: %w", path, err)
+		}
+		return nil
+	}
+	if _, err := io.Copy(d.digest, d.f); err != nil {
+		return fmt.Errorf("data: hash %s: %w", path, err)
+	}
+	return nil
 }
 
 // openFile opens path for reading, gunzipped when the name ends in .gz,
@@ -350,23 +386,24 @@ func openFile(path string, digest io.Writer) (*dataFile, int64, error) {
 	if fi, err := f.Stat(); err == nil {
 		size = fi.Size()
 	}
-	var stored io.Reader = f
+	ended := &endReader{r: f}
+	var stored io.Reader = ended
 	if digest != nil {
-		stored = io.TeeReader(f, digest)
+		stored = io.TeeReader(ended, digest)
 	}
 	if !strings.HasSuffix(strings.ToLower(path), ".gz") {
 		if isGzip(f) {
 			f.Close()
 			return nil, 0, &ParseError{Source: path, Err: fmt.Errorf("%w: the file holds gzip data (it starts with the bytes 1f 8b): name it %s.gz, or gunzip it", ErrSyntax, path)}
 		}
-		return &dataFile{text: stored, f: f, digest: digest}, size, nil
+		return &dataFile{text: stored, f: f, digest: digest, ended: ended}, size, nil
 	}
 	zr, err := gzip.NewReader(stored)
 	if err != nil {
 		f.Close()
 		return nil, 0, fmt.Errorf("data: %s: gunzip: %w", path, err)
 	}
-	return &dataFile{text: gzipFile{zr, f}, f: f, digest: digest}, size * 4, nil
+	return &dataFile{text: gzipFile{zr, f}, f: f, digest: digest, ended: ended}, size * 4, nil
 }
 
 // readPath parses the file path, gunzipped when the name ends in .gz,
@@ -385,8 +422,8 @@ func readPath(path string, opt Options, parse func(io.Reader, string, Options, i
 	if opt.afterParse != nil {
 		opt.afterParse(path)
 	}
-	if err := f.rest(); err != nil {
-		return nil, fmt.Errorf("data: hash %s: %w", path, err)
+	if err := f.rest(path); err != nil {
+		return nil, err
 	}
 	return t, nil
 }

@@ -57,13 +57,28 @@ func (lr *lineReader) failure(source string) error {
 
 // rowsLeft guesses how many rows of width values the rest of the input
 // holds, for a first allocation: at least 4 bytes a value, at most
-// limit rows.
+// firstGuessRows and limit rows (firstGuess).
 func (lr *lineReader) rowsLeft(width, limit int) int {
 	left := lr.size - lr.read.n
 	if left <= 0 {
 		return 0
 	}
-	return int(min(left/int64(4*max(width, 1)), int64(limit)))
+	return firstGuess(left/int64(4*max(width, 1)), limit)
+}
+
+// firstGuessRows is the most rows a reader reserves room for before it
+// has read them (8 MiB a column of numbers at most, with the text kept
+// while its type is inferred): past it, columns grow as rows arrive.
+const firstGuessRows = 1 << 18
+
+// firstGuess bounds a guessed row count, made from the input's size, for
+// a first allocation: never below 0, never above firstGuessRows nor the
+// row limit limit (limit <= 0: MaxRows).
+func firstGuess(rows int64, limit int) int {
+	if limit <= 0 {
+		limit = MaxRows
+	}
+	return int(max(0, min(rows, firstGuessRows, int64(limit))))
 }
 
 // countingReader counts the bytes read through it.

@@ -193,7 +193,9 @@ type Plan struct {
 	Warnings []string
 	// Description says in words what the plan is, for the set-up table
 	// of the run's report. The host shows it as it is: only the reducer
-	// knows what its parameters mean.
+	// knows what its parameters mean. The host refuses a plan whose
+	// warnings or description hold a control, bidi control or other
+	// invisible character (safetext.CheckVisible).
 	Description PlanDescription
 }
 

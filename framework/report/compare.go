@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/polyclass/polyclass/framework/outcome"
+	"github.com/polyclass/polyclass/framework/safetext"
 )
 
 // DiffKind says how two runs differ.
@@ -54,14 +55,17 @@ type Difference struct {
 	Detail string
 }
 
-// String describes the difference on one line.
+// String describes the difference on one line, the cell's key and the
+// metric's name escaped (oneLine): they come from cell files, which an
+// edit may have given an escape sequence (campaign 10's B08k, printed by
+// bench rerun).
 func (d Difference) String() string {
-	where := d.Cell
+	where := oneLine(d.Cell)
 	if d.Repeat >= 0 {
 		where += fmt.Sprintf(" repeat %d fold %d", d.Repeat, d.Fold)
 	}
 	if d.Metric != "" {
-		where += " " + d.Metric
+		where += " " + oneLine(d.Metric)
 	}
 	switch d.Kind {
 	case Value:
@@ -71,6 +75,16 @@ func (d Difference) String() string {
 	}
 	return fmt.Sprintf("%s: %s", where, d.Kind)
 }
+
+// oneLine returns s as safetext.Text writes it for a terminal, with its
+// newlines and tabs escaped too (\n, \t): one line of a listing.
+func oneLine(s string) string {
+	return lineEscapes.Replace(safetext.Text(s))
+}
+
+// lineEscapes escapes the characters safetext.Text keeps that would
+// break a line.
+var lineEscapes = strings.NewReplacer("\n", `\n`, "\t", `\t`)
 
 // Compare lists every difference between the cells of run a and run b
 // (e.g. a recorded run and its re-execution): cells, folds and metric

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -267,29 +268,122 @@ func checkCellNames(in cellFile) error {
 // checksum, that was computed again).
 const edited = "the file was edited after it was written"
 
-// checkCellText checks the names of the result that the tables show as
-// they are (its dataset, encoder and learner, its classes, its tuning
-// metric) with the gate of names, safetext.CheckVisible, which the
-// experiment's names and the data's class labels passed when the cell
-// was computed: an escape sequence, a bidi control or another invisible
-// character in them would reach every table raw. The parameters and the
-// reduction's label, which hold parameter values, are checked against
-// the spec (checkCellMatchesSpec).
+// checkCellText checks every string of the result and of its spec that
+// the tables, the report and bench's messages show as they are with the
+// gate of names, safetext.CheckVisible, which the experiment's names,
+// labels and parameter values, the data's class labels and the plugins'
+// names, versions, runtimes and plan warnings passed when the cell was
+// computed: an escape sequence, a bidi control or another invisible
+// character in them would reach every table raw (campaign 9's B08; 10's
+// B08d/e/g, where the spec was edited too). The cell's error, free text,
+// is escaped where it is shown.
 func checkCellText(in cellFile) error {
 	c := in.c
-	for _, f := range []struct{ name, v string }{
-		{"dataset", c.Dataset}, {"encoder", c.Encoder}, {"learner", c.Learner}, {"tune_metric", c.TuneMetric},
-	} {
+	for _, f := range resultTexts(c.CellResult) {
 		if err := safetext.CheckVisible(f.v); err != nil {
 			return fmt.Errorf("its result's %s %s %w: %s", f.name, safetext.Show(f.v), err, edited)
 		}
 	}
-	for i, cl := range c.Classes {
-		if err := safetext.CheckVisible(cl); err != nil {
-			return fmt.Errorf("its result's class %d %s %w: %s", i+1, safetext.Show(cl), err, edited)
+	if c.Spec == nil {
+		return nil
+	}
+	for _, f := range specTexts(c.Spec) {
+		if err := safetext.CheckVisible(f.v); err != nil {
+			return fmt.Errorf("its spec's %s %s %w: %s", f.name, safetext.Show(f.v), err, edited)
 		}
 	}
 	return nil
+}
+
+// text is a string of a cell file, named as a message names it.
+type text struct{ name, v string }
+
+// resultTexts lists the strings of the result r that are shown as they
+// are: its key, classes, tuning and the names and notes of its folds.
+func resultTexts(r *outcome.CellResult) []text {
+	ts := []text{{"dataset", r.Dataset}, {"encoder", r.Encoder}, {"learner", r.Learner},
+		{"params", r.Params}, {"reduction", r.Reduction}, {"tune_metric", r.TuneMetric},
+		{"tune_strategy", r.TuneStrategy}, {"tune_resource", r.TuneResource}}
+	for i, cl := range r.Classes {
+		ts = append(ts, text{fmt.Sprintf("class %d", i+1), cl})
+	}
+	for i, tc := range r.TuneCandidates {
+		ts = append(ts, text{fmt.Sprintf("tune candidate %d", i+1), tc})
+	}
+	for i, f := range r.Folds {
+		at := fmt.Sprintf("fold %d's ", i+1)
+		ts = append(ts, text{at + "chosen", f.Chosen})
+		for _, m := range slices.Sorted(maps.Keys(f.Metrics)) {
+			ts = append(ts, text{at + "metric name", m})
+		}
+		for _, m := range slices.Sorted(maps.Keys(f.Warnings)) {
+			ts = append(ts, text{at + "warning's metric name", m})
+		}
+		for j, w := range f.PlanWarnings {
+			ts = append(ts, text{fmt.Sprintf("%splan warning %d", at, j+1), w})
+		}
+	}
+	return ts
+}
+
+// specTexts lists the strings of the spec sp that the tables, the
+// report's "Computed by" lines and bench's messages show: the cell's key,
+// the learner's and reduction's names, parameters and plugins (name,
+// version, digest, runtime), the metrics, the tuning, the bench's build.
+// The dataset's reading options (a tab delimiter, say) are not shown and
+// not held to it.
+func specTexts(sp *cellspec.Spec) []text {
+	ts := []text{{"cell", sp.Cell}, {"learner name", sp.Learner.Name},
+		{"reduction name", sp.Reduction.Name}, {"reduction scheme", sp.Reduction.Scheme},
+		{"reduction calibrate", sp.Reduction.Calibrate}, {"class_weight", sp.ClassWeight},
+		{"bench version", sp.Bench.Version}, {"bench revision", sp.Bench.Revision},
+		{"bench go", sp.Bench.Go}, {"bench sha256", sp.Bench.SHA256}}
+	for _, m := range sp.Metrics {
+		ts = append(ts, text{"metric", m})
+	}
+	if t := sp.Tune; t != nil {
+		ts = append(ts, text{"tune metric", t.Metric}, text{"tune strategy", t.Strategy},
+			text{"tune resource", t.Resource}, text{"tune max_time", t.MaxTime})
+	}
+	ts = append(ts, paramTexts("learner parameter", sp.Learner.Params)...)
+	ts = append(ts, paramTexts("reduction parameter", sp.Reduction.Params)...)
+	for _, p := range []struct {
+		owner string
+		p     cellspec.Plugin
+	}{{"learner plugin", sp.Learner.Plugin}, {"reduction plugin", sp.Reduction.Plugin}} {
+		ts = append(ts, text{p.owner + " name", p.p.Name}, text{p.owner + " version", p.p.Version}, text{p.owner + " sha256", p.p.SHA256})
+		for _, k := range slices.Sorted(maps.Keys(p.p.Runtime)) {
+			ts = append(ts, text{p.owner + " runtime component", k}, text{p.owner + " runtime " + safetext.Show(k), p.p.Runtime[k]})
+		}
+	}
+	return ts
+}
+
+// paramTexts lists the names and the strings of the values (in lists
+// too) of the parameters ps, named by what.
+func paramTexts(what string, ps map[string]any) []text {
+	var ts []text
+	var walk func(name string, v any)
+	walk = func(name string, v any) {
+		switch v := v.(type) {
+		case string:
+			ts = append(ts, text{what + " " + name, v})
+		case []any:
+			for _, e := range v {
+				walk(name, e)
+			}
+		case map[string]any:
+			for _, k := range slices.Sorted(maps.Keys(v)) {
+				walk(name, k)
+				walk(name, v[k])
+			}
+		}
+	}
+	for _, n := range slices.Sorted(maps.Keys(ps)) {
+		ts = append(ts, text{what + " name", n})
+		walk(safetext.Show(n), ps[n])
+	}
+	return ts
 }
 
 // checkCellMatchesSpec checks that the result names the cell its spec

@@ -373,7 +373,9 @@ func (c *ReducerClient) Info(ctx context.Context) (plugin.ReducerInfo, error) {
 	return info, nil
 }
 
-// Plan asks for the problems of one fold.
+// Plan asks for the problems of one fold. An answer whose warnings or
+// description hold a character that does not show is refused
+// (badPlanText).
 func (c *ReducerClient) Plan(ctx context.Context, req plugin.PlanRequest) (plugin.Plan, error) {
 	msg := convert.PlanRequestToPB(req)
 	msg.AcceptsCodeTargets = true
@@ -386,6 +388,9 @@ func (c *ReducerClient) Plan(ctx context.Context, req plugin.PlanRequest) (plugi
 		return plugin.Plan{}, fmt.Errorf("plan: %w", err)
 	}
 	if err := problem.CheckRows(p.Problems, req.Rows()); err != nil {
+		return plugin.Plan{}, fmt.Errorf("plan: %w", err)
+	}
+	if err := badPlanText(p); err != nil {
 		return plugin.Plan{}, fmt.Errorf("plan: %w", err)
 	}
 	return p, nil
