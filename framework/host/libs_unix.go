@@ -65,8 +65,8 @@ func (c *libCheck) object(what, named, real string, inherited []string) error {
 	}
 	search := append([]string(nil), inherited...)
 	for _, r := range dirs {
-		if _, err := c.walkRunner(r, c.lstat); errors.Is(err, fs.ErrNotExist) {
-			continue // where no one else may make it: the loader passes it over
+		if _, err := c.walkRunner(r, c.lstat); errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+			continue // where no one else may make it, or a file: the loader passes it over
 		} else if err != nil {
 			return fmt.Errorf("%s of %s: %w", r, showPath(named), err)
 		}

@@ -119,6 +119,19 @@ func (t trust) checkLibraryDir(abs, path string, lstat func(string) (fs.FileInfo
 		showPath(w.dir), who, w.ownerName(w.dirInfo), mode(w.dirInfo.Mode()), subject(who), fix, showPath(w.dir), w.advice)
 }
 
+// errNotDir marks a walk that met a file where its path goes on: the
+// entry a search (PATH, RUNPATH) skips, as execvp and the dynamic loader
+// do (ENOTDIR). Its text is empty: the message says it already.
+var errNotDir = notDirError{}
+
+// notDirError is errNotDir's type: an empty text that is syscall.ENOTDIR.
+type notDirError struct{}
+
+func (notDirError) Error() string { return "" }
+
+// Is reports whether target is syscall.ENOTDIR.
+func (notDirError) Is(target error) bool { return target == syscall.ENOTDIR }
+
 // walk is the state of one check: the directory reached (a real path,
 // no link in it) and the components still to take from it.
 type walk struct {
@@ -178,7 +191,7 @@ func (w *walk) run(todo []string) (string, error) {
 			return next, w.checkBinary(next, fi)
 		}
 		if !fi.IsDir() {
-			return "", fmt.Errorf("%s %s: %s is not a directory", w.subject, w.target, next)
+			return "", fmt.Errorf("%s %s: %s is not a directory%w", w.subject, w.target, next, errNotDir)
 		}
 		w.dir, w.dirInfo = next, fi
 	}
