@@ -9,6 +9,7 @@ import (
 
 	"github.com/polyclass/polyclass/framework/cellspec"
 	"github.com/polyclass/polyclass/framework/outcome"
+	"github.com/polyclass/polyclass/framework/safetext"
 )
 
 // Entry is one file of a cells directory as Reconcile sees it.
@@ -292,7 +293,11 @@ func (m *matcher) changed(e Entry) string {
 	if len(diff) == 0 {
 		return reasonChanged
 	}
-	return "its inputs changed: " + strings.Join(diff, "; ")
+	// The spec's values are the cell file's, which ReadCell holds to
+	// CheckVisible only where a table shows them: escaped here, so that a
+	// value edited into the file (an ESC in a dataset's target) never
+	// reaches the terminal raw (campaign 10b V27-V29).
+	return "its inputs changed: " + safetext.Text(strings.Join(diff, "; "))
 }
 
 // relevance returns whether Reconcile needs a file of the cells

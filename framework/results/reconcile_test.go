@@ -120,6 +120,23 @@ func specEntry(i int, s *cellspec.Spec) Entry {
 	return Entry{Name: CellFileName(i, s.Digest()), Index: i, Cell: &Cell{Schema: CellSchema, Digest: s.Digest(), Spec: s, CellResult: cell(i)}}
 }
 
+// TestReconcileEscapesWhatChanged: the values of a changed spec come
+// from its cell file, which anyone who can write it may edit consistently
+// (spec digest, file name, checksum recomputed); the reason that names
+// them shows an ESC, a CR or an RLO escaped, never raw (campaign 10b
+// V27-V29: "its inputs changed" printed a target "class<ESC>…" raw).
+func TestReconcileEscapesWhatChanged(t *testing.T) {
+	now := specOf(0, 1, "bbbb")
+	edited := specOf(0, 1, "bbbb")
+	edited.Dataset.Target = "class\x1b]0;title\x07\r\u202e"
+	p := Reconcile([]Entry{specEntry(0, edited)}, Want{Digests: []string{now.Digest()}, Specs: []*cellspec.Spec{now}})
+	d := p.Decisions[0]
+	want := `its inputs changed: dataset "iris": target class\x1b]0;title\a\r\u202e → `
+	if d.Action != MoveAside || d.Reason != want {
+		t.Errorf("%v %q, want moved aside: %q", d.Action, d.Reason, want)
+	}
+}
+
 // TestReconcileSaysWhatChanged: a cell whose spec changed is moved aside
 // naming the input; one that only another build of bench computed runs
 // again, or is kept with a note under KeepOtherBench; a cell no longer in
