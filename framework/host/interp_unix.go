@@ -117,8 +117,8 @@ func (t trust) findRunner(r runner, lstat func(string) (fs.FileInfo, error)) (ru
 		c := r
 		c.path, c.search, c.onPath = filepath.Join(dir, r.path), "", true
 		next, err := t.walkRunner(c, lstat)
-		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
-			continue // as execvp, which passes over a PATH entry that is a file
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) || errors.Is(err, syscall.EACCES) {
+			continue // as execvp, which passes over a PATH entry that is a file, or an entry of the name that is a directory
 		}
 		if err != nil {
 			return c, "", err

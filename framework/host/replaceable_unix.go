@@ -124,6 +124,20 @@ func (t trust) checkLibraryDir(abs, path string, lstat func(string) (fs.FileInfo
 // do (ENOTDIR). Its text is empty: the message says it already.
 var errNotDir = notDirError{}
 
+// errNotRegular marks a walk whose target is no regular file (a
+// directory, a FIFO): the entry execvp passes over in a PATH search
+// (EACCES). Its text is empty: the message says it already.
+var errNotRegular = notRegularError{}
+
+// notRegularError is errNotRegular's type: an empty text that is
+// syscall.EACCES.
+type notRegularError struct{}
+
+func (notRegularError) Error() string { return "" }
+
+// Is reports whether target is syscall.EACCES.
+func (notRegularError) Is(target error) bool { return target == syscall.EACCES }
+
 // notDirError is errNotDir's type: an empty text that is syscall.ENOTDIR.
 type notDirError struct{}
 
@@ -191,6 +205,18 @@ func (w *walk) run(todo []string) (string, error) {
 			return next, w.checkBinary(next, fi)
 		}
 		if !fi.IsDir() {
+			// A search passes a file over (errNotDir), unless someone
+			// but root and the user could make a directory of its name:
+			// in a directory others may write (with the sticky bit, or
+			// checkDir refused it), the file's owner may remove it
+			// (campaign 10c V37r: another user's file in /tmp, swapped
+			// for a directory holding python3 between the check and the
+			// start).
+			if _, byOthers := w.writers(w.dirInfo); byOthers != "" {
+				if err := w.checkOwner(next, fi, next, "replace it with a directory"); err != nil {
+					return "", err
+				}
+			}
 			return "", fmt.Errorf("%s %s: %s is not a directory%w", w.subject, w.target, next, errNotDir)
 		}
 		w.dir, w.dirInfo = next, fi
@@ -285,7 +311,7 @@ func (w *walk) where(last bool) string {
 // or the user's that no one else may write.
 func (w *walk) checkBinary(p string, fi fs.FileInfo) error {
 	if !fi.Mode().IsRegular() {
-		return fmt.Errorf("%s is not a regular file (%s)", p, fileKind(fi.Mode()))
+		return fmt.Errorf("%s is not a regular file (%s)%w", p, fileKind(fi.Mode()), errNotRegular)
 	}
 	if err := w.checkOwner(p, fi, p, "change the program bench runs"); err != nil {
 		return err

@@ -76,15 +76,9 @@ func (d Difference) String() string {
 	return fmt.Sprintf("%s: %s", where, d.Kind)
 }
 
-// oneLine returns s as safetext.Text writes it for a terminal, with its
-// newlines and tabs escaped too (\n, \t): one line of a listing.
-func oneLine(s string) string {
-	return lineEscapes.Replace(safetext.Text(s))
-}
-
-// lineEscapes escapes the characters safetext.Text keeps that would
-// break a line.
-var lineEscapes = strings.NewReplacer("\n", `\n`, "\t", `\t`)
+// oneLine returns s as safetext.OneLine writes it: one line of a
+// listing.
+func oneLine(s string) string { return safetext.OneLine(s) }
 
 // Compare lists every difference between the cells of run a and run b
 // (e.g. a recorded run and its re-execution): cells, folds and metric

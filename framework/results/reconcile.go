@@ -296,8 +296,9 @@ func (m *matcher) changed(e Entry) string {
 	// The spec's values are the cell file's, which ReadCell holds to
 	// CheckVisible only where a table shows them: escaped here, so that a
 	// value edited into the file (an ESC in a dataset's target) never
-	// reaches the terminal raw (campaign 10b V27-V29).
-	return "its inputs changed: " + safetext.Text(strings.Join(diff, "; "))
+	// reaches the terminal raw, nor a newline a line of its own (campaign
+	// 10b V27-V29, 10c V30).
+	return "its inputs changed: " + safetext.OneLine(strings.Join(diff, "; "))
 }
 
 // relevance returns whether Reconcile needs a file of the cells

@@ -128,10 +128,10 @@ func specEntry(i int, s *cellspec.Spec) Entry {
 func TestReconcileEscapesWhatChanged(t *testing.T) {
 	now := specOf(0, 1, "bbbb")
 	edited := specOf(0, 1, "bbbb")
-	edited.Dataset.Target = "class\x1b]0;title\x07\r\u202e"
+	edited.Dataset.Target = "class\x1b]0;title\x07\r\u202e\nbench: all cells verified"
 	p := Reconcile([]Entry{specEntry(0, edited)}, Want{Digests: []string{now.Digest()}, Specs: []*cellspec.Spec{now}})
 	d := p.Decisions[0]
-	want := `its inputs changed: dataset "iris": target class\x1b]0;title\a\r\u202e → `
+	want := `its inputs changed: dataset "iris": target class\x1b]0;title\a\r\u202e\nbench: all cells verified → `
 	if d.Action != MoveAside || d.Reason != want {
 		t.Errorf("%v %q, want moved aside: %q", d.Action, d.Reason, want)
 	}

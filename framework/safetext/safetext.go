@@ -229,6 +229,16 @@ func Few(items []string, n int, show func(string) string) string {
 	return list
 }
 
+// OneLine returns s as Text writes it, with its newlines and tabs
+// escaped too (\n, \t): for text shown within one line of a message,
+// where a newline would start a line that reads as the program's own.
+func OneLine(s string) string {
+	return lineEscapes.Replace(Text(s))
+}
+
+// lineEscapes escapes the characters Text keeps.
+var lineEscapes = strings.NewReplacer("\n", `\n`, "\t", `\t`)
+
 // Text returns s, text a program wrote for a person to read (a plugin's
 // error, the lines it writes to stderr), as a terminal or a log may show
 // it: newlines and tabs kept, so that a traceback keeps its lines, and

@@ -439,7 +439,7 @@ func (s *learnerServer) Predict(ctx context.Context, req *pb.PredictRequest) (*p
 	if bp, ok := s.impl.(plugin.BatchPredictor); ok && len(models) > 1 {
 		done, err := predictBatch(ctx, bp, models, sub, scores, prob)
 		if err != nil {
-			return nil, status.Errorf(codes.Internal, "predict with models %s…: %v", req.GetHandles()[0], err)
+			return nil, status.Errorf(codes.Internal, "predict: models 0 to %d: %v", len(models)-1, err)
 		}
 		if done {
 			return answer(), nil
