@@ -17,22 +17,8 @@ import (
 // checksum and the manifest's cell and run digests computed again. The
 // error names the file and the field; no output holds the escape.
 func TestTableRefusesSignedCellEscapes(t *testing.T) {
-	dir := t.TempDir()
-	file := writeExperiment(t, `experiment "adv" { seed = 1 }
-dataset "iris" { path = "%REPO%/experiments/data/iris.csv" }
-learner "lda" {}
-reduction "ova" {}
-cv { folds = 3 }
-metrics = ["accuracy"]
-`)
-	if _, stderr, err := bench(t, "run", "-o", dir, file); err != nil {
-		t.Fatalf("run: %v\n%s", err, stderr)
-	}
-	cells, _ := filepath.Glob(filepath.Join(dir, "cells", "*.json"))
-	if len(cells) != 1 {
-		t.Fatalf("cells %v", cells)
-	}
-	orig := readFile(t, cells[0])
+	dir, cell := runOneCell(t)
+	orig := readFile(t, cell)
 	manifest := readFile(t, filepath.Join(dir, "manifest.json"))
 	for _, tc := range []struct {
 		name string
@@ -48,22 +34,22 @@ metrics = ["accuracy"]
 		}, `: its spec's learner plugin version "1\x1b]0;pwned\a" holds an escape (U+001B) at character 2: the file was edited after it was written`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			for _, f := range []struct{ path, text string }{{cells[0], orig}, {filepath.Join(dir, "manifest.json"), manifest}} {
+			for _, f := range []struct{ path, text string }{{cell, orig}, {filepath.Join(dir, "manifest.json"), manifest}} {
 				if err := os.WriteFile(f.path, []byte(f.text), 0o644); err != nil {
 					t.Fatal(err)
 				}
 			}
-			c, err := results.ReadCell(cells[0], 1)
+			c, err := results.ReadCell(cell, 1)
 			if err != nil {
 				t.Fatal(err)
 			}
 			tc.edit(c)
 			c.Spec.Cell = c.Key()
 			c.Digest = c.Spec.Digest()
-			if err := os.Remove(cells[0]); err != nil {
+			if err := os.Remove(cell); err != nil {
 				t.Fatal(err)
 			}
-			path, err := results.WriteCell(filepath.Dir(cells[0]), c.CellResult, c.Digest, c.Spec)
+			path, err := results.WriteCell(filepath.Dir(cell), c.CellResult, c.Digest, c.Spec)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -82,15 +68,7 @@ metrics = ["accuracy"]
 			if want := path + tc.want; err == nil || !strings.Contains(err.Error(), want) {
 				t.Errorf("bench table: %v\nlacks %q", err, want)
 			}
-			filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-				if err != nil || d.IsDir() || p == path {
-					return err
-				}
-				if strings.Contains(readFile(t, p), "\x1b") {
-					t.Errorf("%s holds an escape", p)
-				}
-				return nil
-			})
+			checkNoEscape(t, dir, path)
 		})
 	}
 }

@@ -1,20 +1,11 @@
 package engine_test
 
 import (
-	"bytes"
-	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/polyclass/polyclass/framework/config"
-	"github.com/polyclass/polyclass/framework/engine"
-	"github.com/polyclass/polyclass/framework/host"
-	"github.com/polyclass/polyclass/framework/report"
 	knn "github.com/polyclass/polyclass/plugins/knn/learner"
 	logreg "github.com/polyclass/polyclass/plugins/logreg/learner"
-	"github.com/polyclass/polyclass/plugins/reducers/reducer"
 )
 
 // TestLearnerChecksBesideParamError: class weights given to a learner
@@ -40,14 +31,6 @@ func TestLearnerChecksBesideParamError(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			dir := t.TempDir()
-			if err := os.WriteFile(filepath.Join(dir, "d.csv"), []byte(fuzzData["d.csv"]), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			h := host.New("", nil)
-			h.Register("knn", host.InProcess{Learner: knn.New()})
-			h.Register("reducers", host.InProcess{Reducer: reducer.New()})
-			t.Cleanup(h.Close)
 			src := `experiment "x" { seed = 1 }
 dataset "d" { path = "d.csv" }
 learner "knn" {
@@ -59,18 +42,7 @@ reduction "ova" {}
 reduction "ovo" {}
 cv { folds = 3 }
 `
-			file := filepath.Join(dir, "exp.hcl")
-			p := config.NewParser(report.FormatNames())
-			exp, diags := p.ParseSource([]byte(src), file)
-			if diags.HasErrors() {
-				t.Fatal(diags)
-			}
-			_, diags = engine.Resolve(context.Background(), exp, h, engine.ResolveOptions{})
-			var out bytes.Buffer
-			if err := config.WriteDiagnostics(&out, p.Files(), diags); err != nil {
-				t.Fatal(err)
-			}
-			text := strings.ReplaceAll(out.String(), dir+string(filepath.Separator), "")
+			text, _ := resolveSource(t, map[string]string{"d.csv": fuzzData["d.csv"]}, "knn", knn.New(), src)
 			if n := strings.Count(text, ": error: "); n != len(tc.want) {
 				t.Errorf("%d errors, want %d:\n%s", n, len(tc.want), text)
 			}
@@ -108,14 +80,6 @@ func TestClassWeightClassesBesideParamError(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			dir := t.TempDir()
-			if err := os.WriteFile(filepath.Join(dir, "d.csv"), []byte(fuzzData["d.csv"]), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			h := host.New("", nil)
-			h.Register("logreg", host.InProcess{Learner: logreg.New()})
-			h.Register("reducers", host.InProcess{Reducer: reducer.New()})
-			t.Cleanup(h.Close)
 			src := `experiment "x" { seed = 1 }
 dataset "d" { path = "d.csv" }
 learner "logreg" {
@@ -126,18 +90,7 @@ learner "logreg" {
 reduction "ova" {}
 cv { folds = 3 }
 `
-			file := filepath.Join(dir, "exp.hcl")
-			p := config.NewParser(report.FormatNames())
-			exp, diags := p.ParseSource([]byte(src), file)
-			if diags.HasErrors() {
-				t.Fatal(diags)
-			}
-			_, diags = engine.Resolve(context.Background(), exp, h, engine.ResolveOptions{})
-			var out bytes.Buffer
-			if err := config.WriteDiagnostics(&out, p.Files(), diags); err != nil {
-				t.Fatal(err)
-			}
-			text := strings.ReplaceAll(out.String(), dir+string(filepath.Separator), "")
+			text, _ := resolveSource(t, map[string]string{"d.csv": fuzzData["d.csv"]}, "logreg", logreg.New(), src)
 			if n := strings.Count(text, ": error: "); n != len(tc.want) {
 				t.Errorf("%d errors, want %d:\n%s", n, len(tc.want), text)
 			}
@@ -164,14 +117,6 @@ func TestClassWeightUnknownClassSuggests(t *testing.T) {
 		{"windows", `learner logreg: class_weight names class "windows", which no dataset it meets has.`},
 	} {
 		t.Run(tc.class, func(t *testing.T) {
-			dir := t.TempDir()
-			if err := os.WriteFile(filepath.Join(dir, "glass.csv"), []byte(data), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			h := host.New("", nil)
-			h.Register("logreg", host.InProcess{Learner: logreg.New()})
-			h.Register("reducers", host.InProcess{Reducer: reducer.New()})
-			t.Cleanup(h.Close)
 			src := `experiment "x" { seed = 1 }
 dataset "glass" { path = "glass.csv" }
 learner "logreg" {
@@ -180,18 +125,7 @@ learner "logreg" {
 reduction "ova" {}
 cv { folds = 3 }
 `
-			file := filepath.Join(dir, "exp.hcl")
-			p := config.NewParser(report.FormatNames())
-			exp, diags := p.ParseSource([]byte(src), file)
-			if diags.HasErrors() {
-				t.Fatal(diags)
-			}
-			_, diags = engine.Resolve(context.Background(), exp, h, engine.ResolveOptions{})
-			var out bytes.Buffer
-			if err := config.WriteDiagnostics(&out, p.Files(), diags); err != nil {
-				t.Fatal(err)
-			}
-			text := strings.ReplaceAll(out.String(), dir+string(filepath.Separator), "")
+			text, _ := resolveSource(t, map[string]string{"glass.csv": data}, "logreg", logreg.New(), src)
 			if n := strings.Count(text, ": error: "); n != 1 || !strings.Contains(text, "exp.hcl:4:18: error: Unknown class") {
 				t.Errorf("%d errors, want 1 at exp.hcl:4:18:\n%s", n, text)
 			}

@@ -1,20 +1,12 @@
 package engine_test
 
 import (
-	"bytes"
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/polyclass/polyclass/framework/config"
-	"github.com/polyclass/polyclass/framework/engine"
-	"github.com/polyclass/polyclass/framework/host"
-	"github.com/polyclass/polyclass/framework/report"
 	"github.com/polyclass/polyclass/framework/sdk"
 	knn "github.com/polyclass/polyclass/plugins/knn/learner"
-	"github.com/polyclass/polyclass/plugins/reducers/reducer"
 )
 
 // runtimeLearner is knn whose CheckParams answers with one runtime
@@ -58,14 +50,6 @@ func TestCheckParamsRuntimeTextRefused(t *testing.T) {
 			`libk path "/opt/\u202egol" holds a right-to-left override (U+202E) at character 6`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			dir := t.TempDir()
-			if err := os.WriteFile(filepath.Join(dir, "d.csv"), []byte(fuzzData["d.csv"]), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			h := host.New("", nil)
-			h.Register("knn", host.InProcess{Learner: runtimeLearner{Learner: knn.New(), c: tc.c}})
-			h.Register("reducers", host.InProcess{Reducer: reducer.New()})
-			t.Cleanup(h.Close)
 			src := `experiment "x" { seed = 1 }
 dataset "d" { path = "d.csv" }
 learner "knn" {
@@ -74,20 +58,9 @@ learner "knn" {
 reduction "ova" {}
 cv { folds = 3 }
 `
-			file := filepath.Join(dir, "exp.hcl")
-			p := config.NewParser(report.FormatNames())
-			exp, diags := p.ParseSource([]byte(src), file)
-			if diags.HasErrors() {
-				t.Fatal(diags)
-			}
-			_, diags = engine.Resolve(context.Background(), exp, h, engine.ResolveOptions{})
-			var out bytes.Buffer
-			if err := config.WriteDiagnostics(&out, p.Files(), diags); err != nil {
-				t.Fatal(err)
-			}
-			text := strings.ReplaceAll(out.String(), dir+string(filepath.Separator), "")
+			text, hasErrors := resolveSource(t, map[string]string{"d.csv": fuzzData["d.csv"]}, "knn", runtimeLearner{Learner: knn.New(), c: tc.c}, src)
 			if tc.want == "" {
-				if diags.HasErrors() {
+				if hasErrors {
 					t.Fatalf("a plain component refused:\n%s", text)
 				}
 				return

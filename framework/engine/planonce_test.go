@@ -1,19 +1,10 @@
 package engine_test
 
 import (
-	"bytes"
-	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/polyclass/polyclass/framework/config"
-	"github.com/polyclass/polyclass/framework/engine"
-	"github.com/polyclass/polyclass/framework/host"
-	"github.com/polyclass/polyclass/framework/report"
 	logreg "github.com/polyclass/polyclass/plugins/logreg/learner"
-	"github.com/polyclass/polyclass/plugins/reducers/reducer"
 )
 
 // TestPlanFailureOnce: a code matrix the reducer refuses for the same
@@ -37,16 +28,6 @@ func TestPlanFailureOnce(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			dir := t.TempDir()
-			for name, text := range map[string]string{"d.csv": three, "e.csv": tc.e} {
-				if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			h := host.New("", nil)
-			h.Register("logreg", host.InProcess{Learner: logreg.New()})
-			h.Register("reducers", host.InProcess{Reducer: reducer.New()})
-			t.Cleanup(h.Close)
 			src := `experiment "x" { seed = 1 }
 dataset "d" { path = "d.csv" }
 dataset "e" { path = "e.csv" }
@@ -57,18 +38,7 @@ reduction "code" {
 }
 cv { folds = 3 }
 `
-			file := filepath.Join(dir, "exp.hcl")
-			p := config.NewParser(report.FormatNames())
-			exp, diags := p.ParseSource([]byte(src), file)
-			if diags.HasErrors() {
-				t.Fatal(diags)
-			}
-			_, diags = engine.Resolve(context.Background(), exp, h, engine.ResolveOptions{})
-			var out bytes.Buffer
-			if err := config.WriteDiagnostics(&out, p.Files(), diags); err != nil {
-				t.Fatal(err)
-			}
-			text := strings.ReplaceAll(out.String(), dir+string(filepath.Separator), "")
+			text, _ := resolveSource(t, map[string]string{"d.csv": three, "e.csv": tc.e}, "logreg", logreg.New(), src)
 			if n := strings.Count(text, "error: Invalid reduction"); n != len(tc.want) {
 				t.Errorf("%d Invalid reduction errors, want %d:\n%s", n, len(tc.want), text)
 			}

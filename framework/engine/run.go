@@ -325,7 +325,8 @@ const maxRetries = 2
 // finishCell records the first failure in fold order (a fold's own failure
 // before collateral ones), so the message does not depend on which worker
 // failed first; the scheduler runs every fold up to the lowest own failure
-// (see scheduler.failedBelow), so that the lowest is there to be named.
+// (it skips only the folds above a timeout or a plugin that died on every
+// try: see scheduler.failedBelow), so that the lowest is there to be named.
 func finishCell(r *outcome.CellResult, errs map[int]error, c *Cell) {
 	if len(errs) == 0 {
 		return

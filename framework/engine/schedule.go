@@ -65,8 +65,9 @@ type scheduler struct {
 	results   []*outcome.CellResult
 	remaining []int // folds not yet recorded, per cell
 	foldErrs  []map[int]error
-	// ownFail is, per cell, the lowest fold slot that failed on its own
-	// (see ownFailure), or math.MaxInt: the folds above it are skipped.
+	// ownFail is, per cell, the lowest fold slot whose failure skips the
+	// folds above it (see skipsAbove: a timeout, or a plugin that died on
+	// every try), or math.MaxInt: the folds above it are skipped.
 	ownFail     []int
 	interrupted []bool
 	done        int
@@ -292,20 +293,20 @@ func shareCPUs(cpus, workers, unfinished int) int {
 }
 
 // failedBelow reports whether a fold of t's cell in a lower slot than t's
-// has failed on its own (see ownFailure), which makes t's fold pointless:
-// the cell fails, and the error it reports is the lowest such fold's.
+// has failed in a way that skips the folds above it (see skipsAbove: it
+// timed out, or its plugin died on every try), which makes t's fold not
+// worth its cost: the cell fails either way. Any other failure, a
+// learner's or reducer's answer, and a plugin that died under a fold
+// once (in a sibling fold, perhaps), skips nothing.
 //
-// Only folds above a failure are skipped, never those below it, so that
-// the error a cell records is the same whatever the workers and their
-// timing: every fold up to the lowest one that fails on its own runs (a
-// skip needs a lower own failure), so that fold is always the one
-// finishCell names. Skipping every fold once any has failed, as before,
-// made it depend on scheduling: with -j 4, fold 1 could fail before fold
-// 0's worker looked, and fold 0 was skipped and fold 1 named. The cost is
-// the folds below a failure, which a serial run (-j 1) runs anyway, and a
-// running fold is never cut short. A fold whose plugin died under it (in
-// a sibling fold, perhaps) skips nothing: which fold that strikes is a
-// matter of timing, and finishCell prefers a fold's own failure to it.
+// Only folds above such a failure are skipped, never those below it, so
+// that the error a cell records is the same whatever the workers and
+// their timing: a skip needs a lower skipping failure, which is an own
+// failure (ownFailure), so every fold up to the lowest own failure runs
+// and that fold is always the one finishCell names. Skipping every fold
+// once any had failed made it depend on scheduling: with -j 4, fold 1
+// could fail before fold 0's worker looked, and fold 0 was skipped and
+// fold 1 named. A running fold is never cut short.
 func (s *scheduler) failedBelow(t task) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -317,8 +318,9 @@ func (s *scheduler) failedBelow(t task) bool {
 func slotOf(t task) int { return t.repeat*t.cell.Dataset.NumFolds + t.fold }
 
 // ownFailure reports whether a fold's error is its own failure, which
-// skips the folds above it (see failedBelow), rather than a skip or the
-// collateral of a plugin process that ended under it.
+// finishCell names before any other, rather than a skip or the
+// collateral of a plugin process that ended under it. Only some own
+// failures skip the folds above them (see skipsAbove).
 func ownFailure(err error) bool {
 	var every diedOnEveryTry
 	if errors.As(err, &every) {
@@ -344,8 +346,8 @@ func skipsAbove(err error) bool {
 	return errors.As(err, &every) || errors.Is(err, context.DeadlineExceeded) || status.Code(err) == codes.DeadlineExceeded
 }
 
-// execute runs task t unless a lower fold of its cell has failed already
-// (see failedBelow). A fold whose plugin process ended under it (perhaps
+// execute runs task t unless a lower fold of its cell has already failed
+// in a way that skips it (see failedBelow). A fold whose plugin process ended under it (perhaps
 // in another cell's fold) runs again on a fresh process, at most
 // maxRetries times, while no lower fold of its cell has failed.
 func (s *scheduler) execute(ctx context.Context, t task) (outcome.FoldResult, error) {
@@ -369,9 +371,9 @@ func (s *scheduler) execute(ctx context.Context, t task) (outcome.FoldResult, er
 // diedOnEveryTry is the error of a fold whose plugin process ended under
 // it on its first try and on each of its maxRetries retries: the fold
 // itself, most likely, kills the plugin (a learner that crashes on these
-// parameters), so it counts as the fold's own failure (ownFailure) and
-// the cell's folds above it are skipped rather than each crashing the
-// process, shared with other cells, three times more.
+// parameters), so it counts as the fold's own failure (ownFailure), one
+// that skips the cell's folds above it (skipsAbove) rather than let each
+// crash the process, shared with other cells, three times more.
 type diedOnEveryTry struct{ err error }
 
 func (e diedOnEveryTry) Error() string { return e.err.Error() }

@@ -195,18 +195,29 @@ func runners(path string) (rs []runner, script bool, err error) {
 	if filepath.Base(name) != "env" {
 		return rs, true, nil
 	}
-	prog, known := envProgram(arg)
-	if !known {
+	benchPath, set := os.LookupEnv("PATH")
+	env := envProgram(arg, benchPath, set)
+	if !env.known {
 		return nil, true, fmt.Errorf("cannot tell which program %s runs from its argument %q; name the interpreter's path on the #! line", showPath(name), arg)
 	}
 	switch {
-	case strings.Contains(prog, "/"):
+	case strings.Contains(env.prog, "/"):
 		// Named by a path: env runs it, without looking in PATH.
-		rs = append(rs, runner{path: prog, what: "interpreter", via: name, follow: true})
-	case prog != "":
-		rs = append(rs, runner{path: prog, what: "interpreter", via: name, follow: true, search: envSearchPath(arg)})
+		rs = append(rs, runner{path: env.prog, what: "interpreter", via: name, follow: true})
+	case env.prog != "":
+		rs = append(rs, runner{path: env.prog, what: "interpreter", via: name, follow: true, search: orDot(env.search)})
 	}
 	return rs, true, nil
+}
+
+// orDot returns search, or "." for an empty one: glibc's execvp takes an
+// empty PATH, as an empty entry, for the working directory (and
+// findRunner takes an empty search for none).
+func orDot(search string) string {
+	if search == "" {
+		return "."
+	}
+	return search
 }
 
 // elfInterp returns the dynamic loader that the ELF binary f names

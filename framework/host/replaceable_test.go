@@ -173,6 +173,7 @@ func (o ownedInfo) Sys() any { return o.st }
 // safe, bench's own group, ".." and #!/usr/bin/env pass.
 func TestReplaceableWalk(t *testing.T) {
 	const other = 12345
+	const emptyPATH = "(empty)" // pathEnv: PATH set to ""
 	const tail = ", or move the plugin to a directory that only you and root can write"
 	bin := "bench-plugin-x"
 	mk := func(t *testing.T, root string, dirs map[string]os.FileMode, files []string, fmode os.FileMode, shebang, loader string, links map[string]string) {
@@ -361,6 +362,20 @@ func TestReplaceableWalk(t *testing.T) {
 		{name: "env -i looks in /bin:/usr/bin, not in PATH",
 			dirs: map[string]os.FileMode{"pd": 0o755, "ww": 0o777}, files: []string{"pd/" + bin, "ww/sh"}, shebang: "/usr/bin/env -S -i sh", path: "pd/" + bin,
 			pathEnv: "{ROOT}/ww"},
+		{name: "env -u PATH looks in /bin:/usr/bin, not in PATH",
+			dirs: map[string]os.FileMode{"pd": 0o755, "ww": 0o777}, files: []string{"pd/" + bin, "ww/sh"}, shebang: "/usr/bin/env -S --unset=PATH sh", path: "pd/" + bin,
+			pathEnv: "{ROOT}/ww"},
+		{name: "env -u of another variable looks in PATH",
+			dirs: map[string]os.FileMode{"pd": 0o755, "ww": 0o777}, files: []string{"pd/" + bin, "ww/sh"}, shebang: "/usr/bin/env -S -u HOME sh", path: "pd/" + bin,
+			pathEnv: "{ROOT}/ww",
+			want:    "the interpreter {ROOT}/ww/sh (found on PATH by /usr/bin/env) of {ROOT}/pd/bench-plugin-x: the interpreter directory {ROOT}/ww is writable by every user without the sticky bit (owner {ME}, mode 0777): any local user could replace sh; chmod o-w {ROOT}/ww" + tail},
+		{name: "env given PATH= is refused as unclear",
+			dirs: map[string]os.FileMode{"pd": 0o755, "py": 0o755}, files: []string{"pd/" + bin, "py/python3"}, shebang: "/usr/bin/env -S PATH={ROOT}/py python3", path: "pd/" + bin,
+			want: `plugin binary {ROOT}/pd/bench-plugin-x: cannot tell which program /usr/bin/env runs from its argument "-S PATH={ROOT}/py python3"; name the interpreter's path on the #! line`},
+		{name: "an empty PATH is the working directory, as execvp takes it",
+			dirs: map[string]os.FileMode{"pd": 0o755}, files: []string{"pd/" + bin, "python3"}, shebang: "/usr/bin/env python3", path: "pd/" + bin,
+			pathEnv: emptyPATH, chdir: true, gives: []string{"python3"},
+			want: "the interpreter python3 (found on PATH by /usr/bin/env) of {ROOT}/pd/bench-plugin-x: {ROOT}/python3 is owned by {OTHER}, not by root or you ({ME}): its owner could change the program bench runs; chown {MEC} {ROOT}/python3" + tail},
 		{name: "env's program on PATH of another user",
 			dirs: map[string]os.FileMode{"pd": 0o755, "py": 0o755}, files: []string{"pd/" + bin, "py/python3"}, shebang: "/usr/bin/env python3", path: "pd/" + bin,
 			pathEnv: "{ROOT}/py", gives: []string{"py/python3"},
@@ -415,7 +430,11 @@ func TestReplaceableWalk(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			if c.pathEnv != "" {
+			switch c.pathEnv {
+			case "":
+			case emptyPATH:
+				t.Setenv("PATH", "")
+			default:
 				t.Setenv("PATH", strings.ReplaceAll(c.pathEnv, "{ROOT}", root))
 			}
 			var gives []give

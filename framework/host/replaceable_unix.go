@@ -122,29 +122,21 @@ func (t trust) checkLibraryDir(abs, path string, lstat func(string) (fs.FileInfo
 // errNotDir marks a walk that met a file where its path goes on: the
 // entry a search (PATH, RUNPATH) skips, as execvp and the dynamic loader
 // do (ENOTDIR). Its text is empty: the message says it already.
-var errNotDir = notDirError{}
+var errNotDir = errnoMark{syscall.ENOTDIR}
 
 // errNotRegular marks a walk whose target is no regular file (a
 // directory, a FIFO): the entry execvp passes over in a PATH search
 // (EACCES). Its text is empty: the message says it already.
-var errNotRegular = notRegularError{}
+var errNotRegular = errnoMark{syscall.EACCES}
 
-// notRegularError is errNotRegular's type: an empty text that is
-// syscall.EACCES.
-type notRegularError struct{}
+// errnoMark is an error with an empty text that is its errno to
+// errors.Is: a mark added with %w to a message that says it already.
+type errnoMark struct{ errno syscall.Errno }
 
-func (notRegularError) Error() string { return "" }
+func (errnoMark) Error() string { return "" }
 
-// Is reports whether target is syscall.EACCES.
-func (notRegularError) Is(target error) bool { return target == syscall.EACCES }
-
-// notDirError is errNotDir's type: an empty text that is syscall.ENOTDIR.
-type notDirError struct{}
-
-func (notDirError) Error() string { return "" }
-
-// Is reports whether target is syscall.ENOTDIR.
-func (notDirError) Is(target error) bool { return target == syscall.ENOTDIR }
+// Is reports whether target is the mark's errno.
+func (m errnoMark) Is(target error) bool { return target == m.errno }
 
 // walk is the state of one check: the directory reached (a real path,
 // no link in it) and the components still to take from it.

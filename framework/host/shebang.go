@@ -3,7 +3,6 @@ package host
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 
@@ -82,61 +81,85 @@ func nextTerminator(buf []byte, first, last int) int {
 	return -1
 }
 
-// envProgram returns the program that env runs when a #! line gives it
-// arg (Linux passes the rest of the line as one argument: env takes it
-// whole as the program's name, or with -S splits it into words, the
-// first one that is not an option naming the program); "" for none.
-// known is false when arg leaves it unclear (another option, -C among
-// them, which runs the program from another directory; quotes or
-// variables in a split string; a NAME=VALUE, whose variable may name
-// other code the program runs: LD_PRELOAD, PYTHONPATH).
-func envProgram(arg string) (prog string, known bool) {
-	words := []string{arg}
-	if rest, ok := strings.CutPrefix(arg, "-S"); ok {
-		words = strings.FieldsFunc(rest, func(r rune) bool { return r == ' ' || r == '\t' })
-	}
-	takesValue := false
-	for _, w := range words {
-		switch {
-		case takesValue:
-			takesValue = false
-		case w == "":
-			return "", true
-		case strings.ContainsAny(w, `'"\$`):
-			return "", false
-		case w == "-i" || w == "--ignore-environment" || w == "-":
-		case w == "-u":
-			takesValue = true
-		case strings.HasPrefix(w, "-"):
-			return "", false
-		case strings.Contains(w, "="):
-			// NAME=VALUE: the program runs with it (LD_PRELOAD,
-			// PYTHONPATH, PATH name other code it runs): unclear.
-			return "", false
-		default:
-			return w, true
-		}
-	}
-	return "", true
+// defaultPath is the search path of glibc's execvp when PATH is unset
+// (its _CS_PATH): env's after -i, or -u PATH.
+const defaultPath = "/bin:/usr/bin"
+
+// envCall is what GNU env does with the one argument a #! line gives it.
+type envCall struct {
+	prog string // the program it runs; "" for none
+	// search is the PATH env looks prog up in, as glibc's execvp reads
+	// it: an empty entry (and an empty PATH) is the working directory.
+	search string
+	// known is false when the argument leaves unclear what runs:
+	// another option (-C among them, which runs the program from another
+	// directory), quotes or variables in a split string, or a NAME=VALUE,
+	// whose variable may name other code the program runs (LD_PRELOAD,
+	// PYTHONPATH; PATH too: the program runs with it).
+	known bool
 }
 
-// envSearchPath returns the PATH in which env, given arg, looks for its
-// program: the plugin's (bench's own PATH), or glibc's default
-// "/bin:/usr/bin" when env is told to clear the environment (-i, -).
-func envSearchPath(arg string) string {
+// envProgram returns what env does when a #! line gives it arg, run with
+// bench's PATH, path (set false: PATH unset). Linux passes the rest of
+// the line as one argument: env takes it whole as the program's name, or
+// with -S splits it into words at its blanks, the first one that is not
+// an option or a NAME=VALUE naming the program. The search path is
+// PATH's, emptied by -i (--ignore-environment, or a lone "-") and
+// -u PATH (--unset=PATH), then given by the NAME=VALUE words in turn;
+// an unset PATH searches glibc's default, "/bin:/usr/bin". Options come
+// before NAME=VALUE words, as env's getopt stops at the first operand.
+func envProgram(arg, path string, set bool) envCall {
 	words := []string{arg}
 	if rest, ok := strings.CutPrefix(arg, "-S"); ok {
-		words = strings.Fields(rest)
+		words = strings.FieldsFunc(rest, envBlank)
 	}
-	for _, w := range words {
-		if w == "-i" || w == "--ignore-environment" || w == "-" {
-			return "/bin:/usr/bin"
+	search := func() string {
+		if set {
+			return path
+		}
+		return defaultPath
+	}
+	unsetPath := func(name string) {
+		if name == "PATH" {
+			set = false
 		}
 	}
-	if p, ok := os.LookupEnv("PATH"); ok {
-		return p
+	known, options := true, true
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		switch {
+		case w == "":
+			return envCall{search: search(), known: known}
+		case strings.ContainsAny(w, `'"\$`):
+			return envCall{}
+		case options && (w == "-i" || w == "--ignore-environment" || w == "-"):
+			set = false
+		case options && (w == "-u" || w == "--unset"):
+			if i++; i < len(words) {
+				unsetPath(words[i])
+			}
+		case options && strings.HasPrefix(w, "--unset="):
+			unsetPath(strings.TrimPrefix(w, "--unset="))
+		case strings.HasPrefix(w, "-"):
+			return envCall{}
+		case strings.Contains(w, "="):
+			name, value, _ := strings.Cut(w, "=")
+			if name == "PATH" {
+				path, set = value, true
+			}
+			known, options = false, false
+		default:
+			return envCall{prog: w, search: search(), known: known}
+		}
 	}
-	return "/bin:/usr/bin"
+	return envCall{search: search(), known: known}
+}
+
+// envBlank reports whether c separates the words of env's -S string:
+// GNU env splits at a space, a tab, a newline, a vertical tab, a form
+// feed or a carriage return.
+func envBlank(c rune) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
 }
 
 // showPath writes p as it is, or quoted with Go's escapes when it holds

@@ -47,32 +47,58 @@ func TestParseShebang(t *testing.T) {
 }
 
 // TestEnvProgram: the program that #!/usr/bin/env runs, from the one
-// argument Linux gives it (campaign 8 A15): the argument itself, or with
-// -S the first word that is not an option or NAME=VALUE; unclear ones
-// are reported unknown, to be refused.
+// argument Linux gives it (campaign 8 A15), and the PATH it looks it up
+// in, as GNU env and glibc's execvp do: the argument itself, or with -S
+// the first word that is not an option or NAME=VALUE (words split at
+// env's blanks, a CR among them); the search path bench's PATH ("/b"
+// below) unless -i, -u PATH or a PATH= word changes it, glibc's
+// "/bin:/usr/bin" where PATH ends unset, and an empty one kept empty
+// (the working directory). Unclear ones are reported unknown, to be
+// refused; a NAME=VALUE, PATH= among them, too, with what env would run.
 func TestEnvProgram(t *testing.T) {
+	const unset = "(unset)"
 	cases := []struct {
-		arg, prog string
-		known     bool
+		arg, path    string // path: bench's PATH
+		prog, search string
+		known        bool
 	}{
-		{"python3", "python3", true},
-		{"/abs/ww/interp", "/abs/ww/interp", true},
-		{"/abs/interp -u", "/abs/interp -u", true}, // one argument: its name holds the space
-		{"-S /abs/interp -u", "/abs/interp", true},
-		{"-S -i -u HOME python3 -u", "python3", true},
-		{"-S -i A=1 -u HOME python3 -u", "", false},
-		{"LD_PRELOAD=/tmp/ww/x.so", "", false},
-		{"-S PYTHONPATH=/tmp/ww /usr/bin/python3", "", false},
-		{"-S -C /tmp ./x", "", false}, // ./x from /tmp
-		{"-S 'python3'", "", false},
-		{"-v python3", "", false},
-		{"", "", true},
+		{"python3", "/b", "python3", "/b", true},
+		{"/abs/ww/interp", "/b", "/abs/ww/interp", "/b", true},
+		{"/abs/interp -u", "/b", "/abs/interp -u", "/b", true}, // one argument: its name holds the space
+		{"-S /abs/interp -u", "/b", "/abs/interp", "/b", true},
+		{"-S -i -u HOME python3 -u", "/b", "python3", "/bin:/usr/bin", true},
+		{"-S -i A=1 -u HOME python3 -u", "/b", "", "", false},
+		{"LD_PRELOAD=/tmp/ww/x.so", "/b", "", "/b", false},
+		{"-S PYTHONPATH=/tmp/ww /usr/bin/python3", "/b", "/usr/bin/python3", "/b", false},
+		{"-S -C /tmp ./x", "/b", "", "", false}, // ./x from /tmp
+		{"-S 'python3'", "/b", "", "", false},
+		{"-v python3", "/b", "", "", false},
+		{"", "/b", "", "/b", true},
+		// The search path.
+		{"-S -i python3", "/b", "python3", "/bin:/usr/bin", true},
+		{"-S --ignore-environment python3", "/b", "python3", "/bin:/usr/bin", true},
+		{"-S - python3", "/b", "python3", "/bin:/usr/bin", true},
+		{"-S -u PATH python3", "/b", "python3", "/bin:/usr/bin", true},
+		{"-S --unset=PATH python3", "/b", "python3", "/bin:/usr/bin", true},
+		{"-S --unset PATH python3", "/b", "python3", "/bin:/usr/bin", true},
+		{"-S -u HOME python3", "/b", "python3", "/b", true},
+		{"python3", unset, "python3", "/bin:/usr/bin", true},
+		{"python3", "", "python3", "", true},
+		{"-S PATH=/p:/q python3", "/b", "python3", "/p:/q", false},
+		{"-S -i PATH=/p python3", "/b", "python3", "/p", false},
+		{"-S -u PATH PATH=/p PATH=/q python3", "/b", "python3", "/q", false},
+		{"-S PATH= python3", "/b", "python3", "", false},
+		{"-S PATH=/p -u PATH python3", "/b", "", "", false}, // no option after an operand
+		// Words.
+		{"-S python3\r", "/b", "python3", "/b", true},
+		{"-S\vpython3\f-u", "/b", "python3", "/b", true},
+		{"-S python3\u00a0-u", "/b", "python3\u00a0-u", "/b", true},
 	}
 	for _, c := range cases {
-		t.Run(c.arg, func(t *testing.T) {
-			prog, known := envProgram(c.arg)
-			if prog != c.prog || known != c.known {
-				t.Fatalf("envProgram(%q) = %q, %v; want %q, %v", c.arg, prog, known, c.prog, c.known)
+		t.Run(c.arg+"/PATH="+c.path, func(t *testing.T) {
+			got := envProgram(c.arg, c.path, c.path != unset)
+			if got.prog != c.prog || got.search != c.search || got.known != c.known {
+				t.Fatalf("envProgram(%q, PATH %q) = %q in %q, %v; want %q in %q, %v", c.arg, c.path, got.prog, got.search, got.known, c.prog, c.search, c.known)
 			}
 		})
 	}

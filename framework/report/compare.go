@@ -56,16 +56,16 @@ type Difference struct {
 }
 
 // String describes the difference on one line, the cell's key and the
-// metric's name escaped (oneLine): they come from cell files, which an
+// metric's name escaped (safetext.OneLine): they come from cell files, which an
 // edit may have given an escape sequence (campaign 10's B08k, printed by
 // bench rerun).
 func (d Difference) String() string {
-	where := oneLine(d.Cell)
+	where := safetext.OneLine(d.Cell)
 	if d.Repeat >= 0 {
 		where += fmt.Sprintf(" repeat %d fold %d", d.Repeat, d.Fold)
 	}
 	if d.Metric != "" {
-		where += " " + oneLine(d.Metric)
+		where += " " + safetext.OneLine(d.Metric)
 	}
 	switch d.Kind {
 	case Value:
@@ -75,10 +75,6 @@ func (d Difference) String() string {
 	}
 	return fmt.Sprintf("%s: %s", where, d.Kind)
 }
-
-// oneLine returns s as safetext.OneLine writes it: one line of a
-// listing.
-func oneLine(s string) string { return safetext.OneLine(s) }
 
 // Compare lists every difference between the cells of run a and run b
 // (e.g. a recorded run and its re-execution): cells, folds and metric

@@ -207,9 +207,17 @@ func parseManifest(path string, b []byte) (*Manifest, error) {
 	// Schema 0 is a manifest of a bench from before resume: readable, and
 	// its cell files are moved aside as not resumable.
 	if m.Schema > ManifestSchema {
-		return nil, fmt.Errorf("%s: manifest schema %d, this bench reads %d (written by another version?)", path, m.Schema, ManifestSchema)
+		return nil, fmt.Errorf("%s: %w", path, newerSchemaError{m.Schema})
 	}
 	return &m, nil
+}
+
+// newerSchemaError is the error of a manifest of a schema newer than
+// ManifestSchema, which this bench does not read.
+type newerSchemaError struct{ schema int }
+
+func (e newerSchemaError) Error() string {
+	return fmt.Sprintf("manifest schema %d, this bench reads %d (written by another version?)", e.schema, ManifestSchema)
 }
 
 // writeManifest writes m to dir/manifest.json atomically, through root,

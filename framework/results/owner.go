@@ -71,16 +71,28 @@ func Owned(dir string) error {
 const adoptAdvice = "choose another directory with -o, or run with --adopt to write there (each file the run replaces is moved to " + SupersededDir + "/TIME/ first, never deleted)"
 
 // notOwned is the error for dir, not bench's for the entries foreign; how
-// says how to proceed.
-func notOwned(dir string, foreign []string, how string) error {
-	return fmt.Errorf("results directory %s is not bench's: it holds %s and no %s; bench writes only into a directory that is absent, empty or its own: %s",
-		dir, listNames(foreign), ManifestFile, how)
+// says how to proceed. A manifest among them is one this bench does not
+// read: the directory holds no manifest it reads.
+func notOwned(dir string, foreign []foreignEntry, how string) error {
+	reads := ""
+	for _, f := range foreign {
+		if f.name == ManifestFile {
+			reads = " this bench reads"
+		}
+	}
+	return fmt.Errorf("results directory %s is not bench's: it holds %s and no %s%s; bench writes only into a directory that is absent, empty or its own: %s",
+		dir, listEntries(foreign), ManifestFile, reads, how)
 }
+
+// foreignEntry is an entry of a directory that makes it not bench's,
+// with why, for one that looks like bench's own but is not (a cells/
+// holding a stray file among bench's cell files), or "".
+type foreignEntry struct{ name, why string }
 
 // foreignEntries returns the entries of dir that make it not bench's
 // (none when dir is absent, empty, holds a manifest or only bench's own
 // entries).
-func foreignEntries(dir string) ([]string, error) {
+func foreignEntries(dir string) ([]foreignEntry, error) {
 	entries, err := os.ReadDir(dir)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -88,59 +100,77 @@ func foreignEntries(dir string) ([]string, error) {
 	case err != nil:
 		return nil, fmt.Errorf("results directory: %w", err)
 	}
-	var foreign []string
+	var foreign []foreignEntry
 	for _, e := range entries {
 		name := e.Name()
-		if benchsMark(dir, name) {
+		why, mark := benchsMark(dir, name)
+		if mark {
 			return nil, nil // a run's, a run's whose manifest went, shards'
 		}
 		// cells/ and shards/ that are not bench's are the user's, unless
 		// empty.
 		own := ownEntries[name] && (name != CellsDir && name != ShardsDir || emptyDir(filepath.Join(dir, name)))
 		if !own && !strings.HasPrefix(name, tmpPrefix) {
-			foreign = append(foreign, name)
+			foreign = append(foreign, foreignEntry{name, why})
 		}
 	}
 	return foreign, nil
 }
 
 // benchsMark reports whether the entry name of dir shows that a run of
-// bench wrote there: a manifest bench reads, or a cells/ or shards/
-// folder holding bench's own files (cell files; shard manifests, logs
-// and locks), and nothing else but unfinished writes. A user's manifest.json, or a
-// folder of theirs named cells or shards, makes no directory bench's (a
-// fourth new-user trial's experiment directory held its own shards/, and
-// a run with -o . wrote among its files without --adopt).
-func benchsMark(dir, name string) bool {
+// bench wrote there (mark): a manifest bench reads, or a cells/ or
+// shards/ folder holding bench's own files (cell files; shard manifests,
+// logs and locks), and nothing else but unfinished writes. A user's
+// manifest.json, or a folder of theirs named cells or shards, makes no
+// directory bench's (a fourth new-user trial's experiment directory held
+// its own shards/, and a run with -o . wrote among its files without
+// --adopt). why says what keeps an entry that looks like bench's from
+// being its mark ("" for the others): a manifest of a newer schema, or
+// the first stray entry of a cells/ or shards/ holding bench's files (a
+// .DS_Store a file browser left there).
+func benchsMark(dir, name string) (why string, mark bool) {
 	path := filepath.Join(dir, name)
 	switch name {
 	case ManifestFile:
 		_, err := readManifestFile(path)
-		return err == nil
+		var newer newerSchemaError
+		if errors.As(err, &newer) {
+			why = fmt.Sprintf("manifest schema %d, newer than the %d this bench reads: written by a later version?", newer.schema, ManifestSchema)
+		}
+		return why, err == nil
 	case CellsDir:
-		return onlyEntries(path, func(n string) bool { _, ok := cellIndex(n); return ok })
+		return onlyEntries(path, "cell file", func(n string) bool { _, ok := cellIndex(n); return ok })
 	case ShardsDir:
-		return onlyEntries(path, shardFile.MatchString)
+		return onlyEntries(path, "shard's file", shardFile.MatchString)
 	}
-	return false
+	return "", false
 }
 
 // shardFile matches the names of the files a shard writes in shards/.
 var shardFile = regexp.MustCompile(`^(\.lock-)?[0-9]+-of-[0-9]+(\.json|\.log)?$`)
 
 // onlyEntries reports whether dir is a directory (not a link) holding at
-// least one name ok accepts, and besides those only unfinished writes.
-func onlyEntries(dir string, ok func(string) bool) bool {
+// least one name ok accepts (a file of kind), and besides those only
+// unfinished writes (all). When it holds one, why names the first other
+// entry: "holds \".DS_Store\", which is no cell file, beside its cell
+// files".
+func onlyEntries(dir, kind string, ok func(string) bool) (why string, all bool) {
 	entries, isDir := dirEntries(dir)
-	found := false
+	found, stray := false, ""
 	for _, e := range entries {
 		n := e.Name()
-		if !strings.HasPrefix(n, tmpPrefix) && !ok(n) {
-			return false
+		if stray == "" && !strings.HasPrefix(n, tmpPrefix) && !ok(n) {
+			stray = n
 		}
 		found = found || ok(n)
 	}
-	return isDir && found
+	if !isDir || !found {
+		return "", false
+	}
+	if stray != "" {
+		return fmt.Sprintf("holds %q, which is no %s, beside its %ss", stray, kind, kind), false
+	}
+	return "", true
 }
 
 // emptyDir reports whether dir is a directory (not a link) holding no
@@ -161,17 +191,22 @@ func dirEntries(dir string) ([]os.DirEntry, bool) {
 	return entries, err == nil
 }
 
-// listNames lists a few names, quoted, and how many more.
-func listNames(names []string) string {
-	sort.Strings(names)
+// listEntries lists a few entries, each quoted with why it is not
+// bench's in brackets where that is known, and how many more.
+func listEntries(entries []foreignEntry) string {
+	sort.Slice(entries, func(i, j int) bool { return entries[i].name < entries[j].name })
 	const most = 5
 	q := make([]string, 0, most)
-	for i, n := range names {
+	for i, e := range entries {
 		if i == most {
-			q = append(q, fmt.Sprintf("%d more", len(names)-most))
+			q = append(q, fmt.Sprintf("%d more", len(entries)-most))
 			break
 		}
-		q = append(q, fmt.Sprintf("%q", n))
+		s := fmt.Sprintf("%q", e.name)
+		if e.why != "" {
+			s += " (" + e.why + ")"
+		}
+		q = append(q, s)
 	}
 	return strings.Join(q, ", ")
 }

@@ -77,7 +77,19 @@ func TestOwnership(t *testing.T) {
 		}, `results directory $DIR is not bench's: it holds "cells" and no manifest.json;`},
 		{"the user's manifest.json", func(t *testing.T, dir string) {
 			writeFiles(t, dir, map[string]string{"manifest.json": `{"name": "my web app"}`, "base.md": "# notes\n"})
-		}, `results directory $DIR is not bench's: it holds "base.md", "manifest.json" and no manifest.json;`},
+		}, `results directory $DIR is not bench's: it holds "base.md", "manifest.json" and no manifest.json this bench reads;`},
+		// An entry that looks like bench's but is not is named with why
+		// (a file browser's .DS_Store among the cell files, a manifest
+		// of a later bench).
+		{"a stray file among cell files", func(t *testing.T, dir string) {
+			writeFiles(t, dir, map[string]string{"cells/0-x.json": "{}", "cells/.DS_Store": "", "cells/zz": ""})
+		}, `results directory $DIR is not bench's: it holds "cells" (holds ".DS_Store", which is no cell file, beside its cell files) and no manifest.json;`},
+		{"a stray file among a shard's files", func(t *testing.T, dir string) {
+			writeFiles(t, dir, map[string]string{"shards/0-of-2.json": "{}", "shards/notes.txt": ""})
+		}, `results directory $DIR is not bench's: it holds "shards" (holds "notes.txt", which is no shard's file, beside its shard's files) and no manifest.json;`},
+		{"a manifest of a newer schema", func(t *testing.T, dir string) {
+			writeFiles(t, dir, map[string]string{"manifest.json": `{"schema": 99, "experiment": "base"}`})
+		}, `results directory $DIR is not bench's: it holds "manifest.json" (manifest schema 99, newer than the 1 this bench reads: written by a later version?) and no manifest.json this bench reads;`},
 		{"an empty cells folder beside the user's files", func(t *testing.T, dir string) {
 			writeFiles(t, dir, map[string]string{"summary.csv": "mine,1\n"})
 			if err := os.Mkdir(filepath.Join(dir, "cells"), 0o755); err != nil {
