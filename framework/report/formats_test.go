@@ -76,6 +76,9 @@ func TestMarkdownEscapesHTML(t *testing.T) {
 		{"a&b;c", "a&amp;b;c"},
 		{"wine&co", "wine&co"},
 		{"&;", "&;"},
+		// campaign 11's B48: a label that a renderer would make a link.
+		{"[l](javascript:alert(1))", `[l]\(javascript:alert(1))`},
+		{"C=[0.01, 0.1]", "C=[0.01, 0.1]"},
 		{"a|b", `a\|b`},
 		{"C=0.1, kernel=rbf", "C=0.1, kernel=rbf"},
 	}

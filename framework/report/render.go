@@ -287,7 +287,7 @@ func wtlText(c *Comparison, r int) string {
 	return fmt.Sprintf("%d/%d/%d", w.Win, w.Tie, w.Loss)
 }
 
-var mdReplacer = strings.NewReplacer(`\`, `\\`, "|", `\|`, "<", "&lt;", ">", "&gt;")
+var mdReplacer = strings.NewReplacer(`\`, `\\`, "|", `\|`, "<", "&lt;", ">", "&gt;", "](", `]\(`)
 
 // mdEntity is what a Markdown renderer reads as an entity or numeric
 // character reference (CommonMark 0.31, section 2.5).
@@ -299,7 +299,9 @@ var mdEntity = regexp.MustCompile(`&(#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][
 // "<script>" would run), as the HTML and LaTeX reports escape them. An
 // "&" that begins an entity is written "&amp;", so that the labels
 // "&lt;x" and "<x" stay two; any other "&" starts nothing and stays
-// (wine&co, as the goldens have it).
+// (wine&co, as the goldens have it). "](" is written "]\(", so that a
+// label "[x](https://…)" shows as written, not as a link; other brackets
+// stay (C=[0.01, 0.1]).
 func mdEscape(s string) string {
 	s = mdEntity.ReplaceAllStringFunc(s, func(e string) string { return "&amp;" + e[1:] })
 	return mdReplacer.Replace(s)
