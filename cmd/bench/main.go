@@ -15,6 +15,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"syscall"
@@ -50,7 +51,7 @@ func main() {
 			}
 		}
 	}()
-	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	err := runChecked(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	closed()
 	// Managed plugin clients: kill any plugin process the run left, without
@@ -81,6 +82,34 @@ func main() {
 		}
 		os.Exit(1)
 	}
+}
+
+// runChecked is run with stdout's first write error kept: a command whose
+// own work succeeded but whose standard output could not be written (a
+// full disk under `bench list > f`, /dev/full) fails, as coreutils' tools
+// do, rather than exit 0 with its output lost. The work is not stopped at
+// that error: the results directory holds what a run wrote.
+func runChecked(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	out := &keptError{w: stdout}
+	err := run(ctx, args, out, stderr)
+	if err == nil && out.err != nil {
+		return fmt.Errorf("writing standard output: %w", out.err)
+	}
+	return err
+}
+
+// keptError is a writer that keeps the first error of w's writes.
+type keptError struct {
+	w   io.Writer
+	err error
+}
+
+func (k *keptError) Write(p []byte) (int, error) {
+	n, err := k.w.Write(p)
+	if err != nil && k.err == nil {
+		k.err = err
+	}
+	return n, err
 }
 
 // signalled is the cause of a context cancelled by a signal.

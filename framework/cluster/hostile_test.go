@@ -291,8 +291,9 @@ func runScripts(t *testing.T, cases []bashCase) {
 	}
 }
 
-// intendedShard is the container command of k's shards' Job.
-func intendedShard(k *Kubernetes) []string {
+// intendedShard is the argv the container of k's shards' Job runs at
+// completion index index.
+func intendedShard(k *Kubernetes, index string) []string {
 	args := []string{k.Bench, "run"}
 	if k.DenseBudget > 0 {
 		args = append(args, "--dense-budget", strconv.FormatInt(k.DenseBudget, 10))
@@ -300,7 +301,52 @@ func intendedShard(k *Kubernetes) []string {
 	if k.CPUs > 0 {
 		args = append(args, "-j", strconv.Itoa(k.CPUs))
 	}
-	return append(args, "--shard", fmt.Sprintf("$(JOB_COMPLETION_INDEX)/%d", k.Shards), "-o", k.Dir, safetext.Path(k.File))
+	return append(args, "--shard", fmt.Sprintf("%s/%d", index, k.Shards), "-o", k.Dir, safetext.Path(k.File))
+}
+
+// expandCommand is the argv the container of completion index index
+// runs: each element expanded as Kubernetes expands a container's command
+// (expandK8s), with JOB_COMPLETION_INDEX, which the Job controller sets,
+// and HOME, which an image may set, in the environment.
+func expandCommand(cmd []string, index string) []string {
+	env := map[string]string{"JOB_COMPLETION_INDEX": index, "HOME": "/root"}
+	out := make([]string, len(cmd))
+	for i, c := range cmd {
+		out[i] = expandK8s(c, env)
+	}
+	return out
+}
+
+// expandK8s expands s as Kubernetes expands a container's command and
+// args (k8s.io/kubernetes third_party/forked/golang/expansion.Expand with
+// MappingFuncFor): "$$" is "$", "$(NAME)" is NAME's value when env has
+// it and stays as written when not, an unclosed "$(" and any other "$"
+// stay as written.
+func expandK8s(s string, env map[string]string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '$' || i+1 == len(s) {
+			b.WriteByte(s[i])
+			continue
+		}
+		switch next := s[i+1]; {
+		case next == '$':
+			b.WriteByte('$')
+			i++
+		case next == '(' && strings.IndexByte(s[i+2:], ')') >= 0:
+			end := i + 2 + strings.IndexByte(s[i+2:], ')')
+			name := s[i+2 : end]
+			if v, ok := env[name]; ok {
+				b.WriteString(v)
+			} else {
+				b.WriteString("$(" + name + ")")
+			}
+			i = end
+		default:
+			b.WriteByte('$')
+		}
+	}
+	return b.String()
 }
 
 // labelValue is what a Kubernetes label's value must be.
@@ -317,7 +363,7 @@ func checkManifests(k *Kubernetes, shardsJSON, mergeJSON []byte) error {
 		name    string
 		command []string
 	}{
-		{shardsJSON, k.JobName(), intendedShard(k)},
+		{shardsJSON, k.JobName(), intendedShard(k, "0")},
 		{mergeJSON, k.MergeJobName(), []string{k.Bench, "merge", safetext.Path(k.Dir), safetext.Path(k.Dir)}},
 	} {
 		var j job
@@ -335,8 +381,8 @@ func checkManifests(k *Kubernetes, shardsJSON, mergeJSON []byte) error {
 		switch name := j.Metadata.Name; {
 		case name != m.name || !dnsLabel.MatchString(name) || len(name) > 63:
 			return fmt.Errorf("job name %q, want %q, a DNS label of at most 63 characters", name, m.name)
-		case !slices.Equal(c.Command, m.command):
-			return fmt.Errorf("command %q, want %q", c.Command, m.command)
+		case !slices.Equal(expandCommand(c.Command, "0"), m.command):
+			return fmt.Errorf("command %q runs as %q in pod 0, want %q", c.Command, expandCommand(c.Command, "0"), m.command)
 		case c.Image != k.Image || j.Spec.Template.Spec.Volumes[0].PersistentVolumeClaim.ClaimName != k.Claim ||
 			c.VolumeMounts[0].MountPath != k.Mount:
 			return fmt.Errorf("image %q, claim %q, mount %q", c.Image, j.Spec.Template.Spec.Volumes[0].PersistentVolumeClaim.ClaimName, c.VolumeMounts[0].MountPath)
@@ -512,4 +558,44 @@ func FuzzKubernetesManifests(f *testing.F) {
 			t.Fatalf("%v\n%s", err, shardsJSON)
 		}
 	})
+}
+
+// TestKubernetesDollars: a $ in a value reaches bench as written, though
+// Kubernetes expands $(NAME) and reads $$ as $ in a container's command
+// (campaign 11's B06b: an experiment file named e$(HOME).hcl ran as
+// e/root.hcl, a$$b.hcl as a$b.hcl); the shard's own $(JOB_COMPLETION_INDEX)
+// is still expanded.
+func TestKubernetesDollars(t *testing.T) {
+	tests := []struct{ file, dir, written string }{
+		{"e$(HOME).hcl", "/results/x", "e$$(HOME).hcl"},
+		{"a$$b.hcl", "/results/x", "a$$$$b.hcl"},
+		{"i$(JOB_COMPLETION_INDEX).hcl", "/results/$(JOB_COMPLETION_INDEX)", "i$$(JOB_COMPLETION_INDEX).hcl"},
+		{"plain.hcl", "/results/x", "plain.hcl"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			k := k8s
+			k.File, k.Dir = tt.file, tt.dir
+			shards, merge, err := k.Manifests()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var j job
+			if err := json.Unmarshal(shards, &j); err != nil {
+				t.Fatal(err)
+			}
+			cmd := j.Spec.Template.Spec.Containers[0].Command
+			if got := cmd[len(cmd)-1]; got != tt.written {
+				t.Errorf("file written as %q, want %q", got, tt.written)
+			}
+			for _, index := range []string{"0", "3"} {
+				if got, want := expandCommand(cmd, index), intendedShard(&k, index); !slices.Equal(got, want) {
+					t.Errorf("pod %s runs %q, want %q", index, got, want)
+				}
+			}
+			if err := checkManifests(&k, shards, merge); err != nil {
+				t.Error(err)
+			}
+		})
+	}
 }

@@ -230,11 +230,13 @@ func (k *Kubernetes) Manifests() (shards, merge []byte, err error) {
 		res.Requests["memory"] = quantity(k.Mem)
 		res.Limits["memory"] = quantity(k.Mem)
 	}
-	cmd := k.command("run")
+	cmd := literal(k.command("run"))
 	if jobs != "" {
 		cmd = append(cmd, "-j", jobs)
 	}
-	cmd = append(cmd, "--shard", fmt.Sprintf("$(JOB_COMPLETION_INDEX)/%d", k.Shards), "-o", k.Dir, safetext.Path(k.File))
+	// The one reference Kubernetes is to expand: the shard's index.
+	cmd = append(cmd, "--shard", fmt.Sprintf("$(JOB_COMPLETION_INDEX)/%d", k.Shards))
+	cmd = append(cmd, literal([]string{"-o", k.Dir, safetext.Path(k.File)})...)
 	s := k.job(k.JobName(), "shard", cmd, res)
 	s.Spec.CompletionMode = "Indexed"
 	s.Spec.Completions = k.Shards
@@ -245,7 +247,7 @@ func (k *Kubernetes) Manifests() (shards, merge []byte, err error) {
 	// A pod that failed is retried (it resumes); a shard that fails every
 	// time fails the Job after as many retries as there are shards.
 	s.Spec.BackoffLimit = k.Shards
-	m := k.job(k.MergeJobName(), "merge", k.MergeArgs(), nil)
+	m := k.job(k.MergeJobName(), "merge", literal(k.MergeArgs()), nil)
 	if shards, err = marshal(s); err != nil {
 		return nil, nil, err
 	}
@@ -253,6 +255,19 @@ func (k *Kubernetes) Manifests() (shards, merge []byte, err error) {
 		return nil, nil, err
 	}
 	return shards, merge, nil
+}
+
+// literal returns args written so that Kubernetes passes each to the
+// container as it is: Kubernetes expands $(NAME) in a container's command
+// from the container's environment and reads $$ as $, so that an
+// experiment file named e$(HOME).hcl or a$$b.hcl would otherwise reach
+// bench as another name. Every $ is doubled.
+func literal(args []string) []string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		out[i] = strings.ReplaceAll(a, "$", "$$")
+	}
+	return out
 }
 
 func marshal(j job) ([]byte, error) {

@@ -34,8 +34,10 @@ type Spelling struct {
 // ClassMerge is one class of a column whose values are numbers, named by
 // the canonical form of its number, with the spellings that became it.
 type ClassMerge struct {
-	// Class is the canonical form: strconv.FormatFloat(v, 'g', -1, 64),
-	// the shortest text that reads back as v ("1" for "1.0", "01", "+1").
+	// Class is the canonical form: in a column of whole numbers written
+	// in digits, the number's digits ("1" for "01", "+1"; exact at any
+	// size); else strconv.FormatFloat(v, 'g', -1, 64), the shortest text
+	// that reads back as v ("1" for "1.0", "1e0").
 	Class string
 	// Spellings are the column's levels that hold the number, in level
 	// order.
@@ -168,12 +170,14 @@ func (c *Column) canonicalClasses() (ClassNames, error) {
 	if err := checkLabels(c.Levels, first); err != nil {
 		return out, err
 	}
-	canon := make([]string, len(c.Levels))
-	text := -1
-	for l, s := range c.Levels {
-		var ok bool
-		if canon[l], ok = canonicalNumber(s); !ok && text < 0 {
-			text = l
+	canon, text := canonicalIntegers(c.Levels), -1
+	if canon == nil {
+		canon = make([]string, len(c.Levels))
+		for l, s := range c.Levels {
+			var ok bool
+			if canon[l], ok = canonicalNumber(s); !ok && text < 0 {
+				text = l
+			}
 		}
 	}
 	if text >= 0 {
@@ -224,6 +228,42 @@ func canonicalBooleans(levels []string) ([]string, bool) {
 		}
 	}
 	return canon, true
+}
+
+// canonicalIntegers returns the canonical forms of levels when each one is
+// a whole number written in decimal digits (an optional sign, blanks
+// around it: "01", "+1", " 7"): the digits without leading zeros, "-"
+// before a negative one, "0" for −0. Such a column is compared exactly, as
+// pandas reads it as int64, so that 9007199254740993 and 9007199254740992
+// stay two classes, which float64 cannot tell apart. Else nil.
+func canonicalIntegers(levels []string) []string {
+	canon := make([]string, len(levels))
+	for l, s := range levels {
+		var ok bool
+		if canon[l], ok = canonicalInteger(s); !ok {
+			return nil
+		}
+	}
+	return canon
+}
+
+// canonicalInteger is canonicalIntegers of one level.
+func canonicalInteger(s string) (string, bool) {
+	t := strings.Trim(s, " \t")
+	neg := strings.HasPrefix(t, "-")
+	if neg || strings.HasPrefix(t, "+") {
+		t = t[1:]
+	}
+	if t == "" || strings.TrimLeft(t, "0123456789") != "" {
+		return "", false
+	}
+	if t = strings.TrimLeft(t, "0"); t == "" {
+		return "0", true
+	}
+	if neg {
+		t = "-" + t
+	}
+	return t, true
 }
 
 // canonicalNumber returns the canonical form of s when s is a finite

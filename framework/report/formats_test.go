@@ -62,12 +62,23 @@ func TestFormats(t *testing.T) {
 
 // TestMarkdownEscapesHTML: a label in a Markdown table cell has "<" and
 // ">" escaped (a Markdown renderer would pass them through as HTML),
-// as the HTML and LaTeX reports escape them, and "|" as before.
+// as the HTML and LaTeX reports escape them, "|" as before, and an "&"
+// that begins an entity, so that no two labels read alike.
 func TestMarkdownEscapesHTML(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"</script><script>alert(1)</script>", "&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;"},
 		{"<b>bold</b>", "&lt;b&gt;bold&lt;/b&gt;"},
 		{"R&D", "R&D"},
+		// campaign 11's B50: "&lt;x" and "<x" were two classes written alike.
+		{"&lt;x", "&amp;lt;x"},
+		{"&#60;x", "&amp;#60;x"},
+		{"&#x3C;x", "&amp;#x3C;x"},
+		{"a&b;c", "a&amp;b;c"},
+		{"wine&co", "wine&co"},
+		{"&;", "&;"},
+		// campaign 11's B48: a label that a renderer would make a link.
+		{"[l](javascript:alert(1))", `[l]\(javascript:alert(1))`},
+		{"C=[0.01, 0.1]", "C=[0.01, 0.1]"},
 		{"a|b", `a\|b`},
 		{"C=0.1, kernel=rbf", "C=0.1, kernel=rbf"},
 	}

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -286,14 +287,25 @@ func wtlText(c *Comparison, r int) string {
 	return fmt.Sprintf("%d/%d/%d", w.Win, w.Tie, w.Loss)
 }
 
-var mdReplacer = strings.NewReplacer(`\`, `\\`, "|", `\|`, "<", "&lt;", ">", "&gt;")
+var mdReplacer = strings.NewReplacer(`\`, `\\`, "|", `\|`, "<", "&lt;", ">", "&gt;", "](", `]\(`)
+
+// mdEntity is what a Markdown renderer reads as an entity or numeric
+// character reference (CommonMark 0.31, section 2.5).
+var mdEntity = regexp.MustCompile(`&(#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{0,31});`)
 
 // mdEscape escapes a label for Markdown: "|" (it would end a table cell),
 // "\" (a label ending in "\" would escape the "|" after it: "\|" would
 // read as an escaped backslash and the cell's end) and "<", ">" (a Markdown renderer passes HTML through, so that a label
-// "<script>" would run), as the HTML and LaTeX reports escape them. A bare
-// "&" starts no tag and stays (wine&co, as the goldens have it).
-func mdEscape(s string) string { return mdReplacer.Replace(s) }
+// "<script>" would run), as the HTML and LaTeX reports escape them. An
+// "&" that begins an entity is written "&amp;", so that the labels
+// "&lt;x" and "<x" stay two; any other "&" starts nothing and stays
+// (wine&co, as the goldens have it). "](" is written "]\(", so that a
+// label "[x](https://…)" shows as written, not as a link; other brackets
+// stay (C=[0.01, 0.1]).
+func mdEscape(s string) string {
+	s = mdEntity.ReplaceAllStringFunc(s, func(e string) string { return "&amp;" + e[1:] })
+	return mdReplacer.Replace(s)
+}
 
 var texReplacer = strings.NewReplacer(
 	`\`, `\textbackslash{}`, `_`, `\_`, `%`, `\%`, `&`, `\&`, `#`, `\#`, `$`, `\$`,

@@ -11,7 +11,7 @@ import "strings"
 func Strings() []string {
 	return []string{
 		"", "a\nb", "out\ntouch PWNED\n#", "a\rb", "a\x00b", "\t", "\x1b[2J", "\u0085", "a\u2028b", "a\u2029b", "\xff\xfe",
-		"'", `"`, `'\''`, `\`, "$(touch PWNED)", "`touch PWNED`", "${HOME}", "$x", "#", "a #b", ";touch PWNED", "a;b",
+		"'", `"`, `'\''`, `\`, "$(touch PWNED)", "`touch PWNED`", "${HOME}", "$x", "$(JOB_COMPLETION_INDEX)", "$(HOME)", "a$$b", "#", "a #b", ";touch PWNED", "a;b",
 		"a&&b", "a|b", "a>b", "*", "~", "!", "a b  c", "..", "../../etc", "/", "a/b", "-rf", "--help", "%x%%", "é実",
 		strings.Repeat("x", 5000),
 	}
