@@ -194,13 +194,13 @@ func (ck *checker) readWarnings(name string, rng hcl.Range, t *data.Table) {
 // maxSpellings bounds the spellings a warning about class names lists.
 const maxSpellings = 12
 
-// canonicalClasses applies data.Column.CanonicalClasses to the target
-// column of dataset d: it reports a class label holding a control
-// character (false), and warns when spellings of one number were merged
-// into one class, or were kept apart because the column holds text too.
-func (ck *checker) canonicalClasses(d *Dataset, target *data.Column) bool {
+// canonicalClasses reports err, the failure of data.Table.ClassTarget to
+// make the levels of dataset d's target canonical: a class label holding
+// a control character, or labels spelled as one (false); else it warns
+// when spellings of one number were merged into one class, or were kept
+// apart because the column holds text too, and of confusable labels.
+func (ck *checker) canonicalClasses(d *Dataset, target *data.ClassTarget, err error) bool {
 	c := d.Config
-	names, err := target.CanonicalClasses()
 	if le := (*data.LabelError)(nil); errors.As(err, &le) {
 		at := "a declared value of"
 		if le.Row >= 0 {
@@ -220,6 +220,11 @@ func (ck *checker) canonicalClasses(d *Dataset, target *data.Column) bool {
 			c.Name, c.Target, ck.asciiSpellings(d, se.Groups))
 		return false
 	}
+	if err != nil { // ClassTarget has no other error today
+		ck.errorf(c.PathRange, "Invalid class label", "Dataset %q: target column %q: %v.", c.Name, c.Target, err)
+		return false
+	}
+	names := target.Names
 	switch {
 	case names.Merged != nil && names.Booleans:
 		ck.warnf(c.PathRange, "Classes compared as booleans",
@@ -239,7 +244,7 @@ func (ck *checker) canonicalClasses(d *Dataset, target *data.Column) bool {
 			"Dataset %q: the target column %q holds class labels that look alike but differ as text (letters of other scripts that show as Latin ones, a minus sign or dash for a hyphen): %s. They stay distinct classes, which the tables would show as one name twice; write each class one way if they are one class.",
 			c.Name, c.Target, ck.asciiSpellings(d, names.Confusable))
 	}
-	ck.summaryRowNames(d, target.Levels)
+	ck.summaryRowNames(d, target.Column.Levels)
 	return true
 }
 
