@@ -23,6 +23,7 @@ import (
 
 	"github.com/polyclass/polyclass/framework/safetext"
 	"github.com/polyclass/polyclass/framework/sparse"
+	"github.com/polyclass/polyclass/framework/suggest"
 	"github.com/polyclass/polyclass/internal/regfile"
 )
 
@@ -516,6 +517,9 @@ func (l OptionList) String() string {
 type UnknownColumn struct {
 	Name string
 	List OptionList
+	// Hint names the file's columns it may mean, as suggest.DidYouMean
+	// words them (` (did you mean "x"?)`), or is "".
+	Hint string
 }
 
 // UnknownColumnsError is the ErrUnknownColumn of a file whose columns
@@ -542,13 +546,14 @@ func (e *UnknownColumnsError) Error() string {
 func (e *UnknownColumnsError) Unwrap() error { return ErrUnknownColumn }
 
 // unknown returns an *UnknownColumnsError naming the override names for
-// which has is false, or nil; columns are the file's.
+// which has is false, each with the columns it may mean, or nil; columns
+// are the file's.
 func (ov overrides) unknown(has func(string) bool, columns []string) error {
 	lists := map[colMode]OptionList{modeCat: CategoricalList, modeNum: NumericList, modeIgnore: IgnoreList}
 	e := &UnknownColumnsError{Columns: columns}
 	for _, n := range ov.order {
 		if !has(n) {
-			e.Unknown = append(e.Unknown, UnknownColumn{n, lists[ov.kind[n]]})
+			e.Unknown = append(e.Unknown, UnknownColumn{n, lists[ov.kind[n]], suggest.DidYouMean(n, columns)})
 		}
 	}
 	if len(e.Unknown) == 0 {

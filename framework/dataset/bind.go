@@ -102,7 +102,9 @@ func (ck *checker) classTarget(ds *Dataset) bool {
 	c, t := ds.Config, ds.Table
 	target, err := t.ClassTarget(c.Target)
 	if errors.Is(err, data.ErrUnknownColumn) {
-		ck.unknownTarget(c, t.ColumnNames())
+		// A guard: the target is among the categorical names that
+		// data.Load checks (loadOptions), and unknownColumns reported it.
+		ck.unknownTarget(c, "", t.ColumnNames())
 		return false
 	}
 	if !ck.canonicalClasses(ds, target, err) {

@@ -13,7 +13,6 @@ import (
 	"github.com/polyclass/polyclass/framework/metrics"
 	"github.com/polyclass/polyclass/framework/safetext"
 	"github.com/polyclass/polyclass/framework/sparse"
-	"github.com/polyclass/polyclass/framework/suggest"
 )
 
 // targetRange returns where dataset c's target is set, or the dataset
@@ -26,9 +25,9 @@ func targetRange(c *config.Dataset) hcl.Range {
 }
 
 // unknownTarget reports that dataset c has no column named by its target,
-// at the target attribute (or the dataset block when target is defaulted).
-func (ck *checker) unknownTarget(c *config.Dataset, columns []string) {
-	hint := suggest.DidYouMean(c.Target, columns)
+// at the target attribute (or the dataset block when target is
+// defaulted); hint names the columns (columns) it may mean.
+func (ck *checker) unknownTarget(c *config.Dataset, hint string, columns []string) {
 	if c.TargetDefaulted {
 		ck.errorf(targetRange(c), "Unknown column",
 			"Dataset %q has no column %q, the default target%s; set target = \"COLUMN\" in the dataset block. Its columns are: %s.",
@@ -39,18 +38,19 @@ func (ck *checker) unknownTarget(c *config.Dataset, columns []string) {
 }
 
 // unknownColumns reports the columns that dataset c names and its file
-// lacks: the target at the target (unknownTarget), each name of its
-// categorical, numeric and ignore lists at its list. The target is among
-// the categorical names bench reads (loadOptions); a defaulted one is
-// left out for an ARFF file, which may be a multi-label one without a
-// "class" column (the other names kept it from being read as one).
+// lacks (e, with the columns each may mean): the target at the target
+// (unknownTarget), each name of its categorical, numeric and ignore
+// lists at its list. The target is among the categorical names bench
+// reads (loadOptions); a defaulted one is left out for an ARFF file,
+// which may be a multi-label one without a "class" column (the other
+// names kept it from being read as one).
 func (ck *checker) unknownColumns(c *config.Dataset, e *data.UnknownColumnsError) {
 	for _, u := range e.Unknown {
 		attr, rng := "categorical", c.CategoricalRange
 		switch {
 		case u.List == data.CategoricalList && u.Name == c.Target && !slices.Contains(c.Categorical, c.Target):
 			if !c.TargetDefaulted || e.Format != "arff" {
-				ck.unknownTarget(c, e.Columns)
+				ck.unknownTarget(c, u.Hint, e.Columns)
 			}
 			continue
 		case u.List == data.NumericList:
@@ -59,7 +59,7 @@ func (ck *checker) unknownColumns(c *config.Dataset, e *data.UnknownColumnsError
 			attr, rng = "ignore", c.IgnoreRange
 		}
 		ck.errorf(rng, "Unknown column", "Dataset %q: %s names %q, not a column of %s%s; its columns are: %s.",
-			c.Name, attr, u.Name, c.Path, suggest.DidYouMean(u.Name, e.Columns), safetext.Few(e.Columns, safetext.Listed, nil))
+			c.Name, attr, u.Name, c.Path, u.Hint, safetext.Few(e.Columns, safetext.Listed, nil))
 	}
 }
 
