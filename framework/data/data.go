@@ -86,7 +86,10 @@ func (c *Column) MissingCount() int {
 type Table struct {
 	// Source is the file path as given (or the source name passed to a
 	// Parse function); it prefixes error messages.
-	Source  string
+	Source string
+	// read holds the options Read read the file Source with; nil for a
+	// table parsed from a reader or joined by Append.
+	read    *Options
 	NumRows int
 	Columns []Column
 	// Sparse is the numeric feature block of LIBSVM input, nil otherwise.
@@ -272,6 +275,11 @@ func Read(path string, opt Options) (*Table, error) {
 	t, err := f.read(path, opt)
 	if uc := (*UnknownColumnsError)(nil); errors.As(err, &uc) {
 		uc.Format = f.Name
+	}
+	if t != nil {
+		read := opt
+		read.digest = nil
+		t.read = &read
 	}
 	return t, err
 }

@@ -2,6 +2,7 @@ package data
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 )
 
@@ -23,6 +24,12 @@ type ClassTarget struct {
 	Absent []string
 	// Missing is the first row with no value, −1 when every row has one.
 	Missing int
+	// Marker is, when a marker of the Missing list of the options Read
+	// read the table's file with made row Missing missing, that marker:
+	// the file read again without the list holds it there, a class value.
+	// It is "" otherwise, and for a table Read did not read (one that
+	// Append joined, say).
+	Marker string
 }
 
 // ClassTarget reads column name of t as the class target of a
@@ -52,7 +59,33 @@ func (t *Table) ClassTarget(name string) (*ClassTarget, error) {
 		}
 		ct.Labels[i] = index[code]
 	}
+	if ct.Missing >= 0 {
+		ct.Marker = t.marker(name, ct.Missing)
+	}
 	return ct, nil
+}
+
+// marker returns the text of data row i of column name of t's file read
+// without the markers of the Missing list of the options it was read
+// with, when it is one of them; else "".
+func (t *Table) marker(name string, i int) string {
+	if t.read == nil || len(t.read.Missing) == 0 {
+		return ""
+	}
+	opt := *t.read
+	opt.Missing = nil
+	again, err := Read(t.Source, opt)
+	if err != nil {
+		return ""
+	}
+	col, ok := again.Lookup(name)
+	if !ok || col.Kind != Categorical || i >= len(col.Codes) || col.Codes[i] < 0 {
+		return ""
+	}
+	if v := col.Levels[col.Codes[i]]; slices.Contains(t.read.Missing, v) {
+		return v
+	}
+	return ""
 }
 
 // classIndex sets ct.Classes (the levels some row holds, sorted) and

@@ -3,6 +3,8 @@ package data
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -55,6 +57,49 @@ func TestClassTarget(t *testing.T) {
 			want := fmt.Sprint(tt.classes, tt.labels, tt.absent, tt.missing, tt.merged)
 			if got != want {
 				t.Errorf("classes, labels, absent, missing, merged = %s, want %s", got, want)
+			}
+		})
+	}
+}
+
+// TestClassTargetMarker checks ClassTarget.Marker: the marker of the
+// Missing list that made the first row without a class missing, read
+// again from the file; "" for an empty field, a marker that is not a class
+// value of that row, or a table that Read did not read.
+func TestClassTargetMarker(t *testing.T) {
+	tests := []struct {
+		name, text string
+		missing    []string
+		parsed     bool
+		row        int
+		marker     string
+	}{
+		{name: "marker is a class", text: "a,y\n1,b\n2,x\n3,x\n", missing: []string{"x"}, row: 1, marker: "x"},
+		{name: "second marker", text: "a,y\n1,NA\n2,b\n", missing: []string{"?", "NA"}, row: 0, marker: "NA"},
+		{name: "empty field", text: "a,y\n1,b\n2,\n3,x\n", missing: []string{"x"}, row: 1},
+		{name: "no list", text: "a,y\n1,b\n2,\n", row: 1},
+		{name: "parsed, not read", text: "a,y\n1,b\n2,x\n", missing: []string{"x"}, parsed: true, row: 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			opt := Options{Categorical: []string{"y"}, Missing: tt.missing}
+			path := filepath.Join(t.TempDir(), "d.csv")
+			if err := os.WriteFile(path, []byte(tt.text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			tb, err := Read(path, opt)
+			if tt.parsed {
+				tb, err = ParseCSV(strings.NewReader(tt.text), path, opt)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			ct, err := tb.ClassTarget("y")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ct.Missing != tt.row || ct.Marker != tt.marker {
+				t.Errorf("missing row %d marker %q, want %d %q", ct.Missing, ct.Marker, tt.row, tt.marker)
 			}
 		})
 	}

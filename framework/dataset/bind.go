@@ -2,7 +2,6 @@ package dataset
 
 import (
 	"errors"
-	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -116,7 +115,7 @@ func (ck *checker) classTarget(ds *Dataset) bool {
 			c.Name, c.Target, len(target.Absent), safetext.Few(target.Absent, safetext.Listed, safetext.Excerpt))
 	}
 	if i := target.Missing; i >= 0 {
-		if v, ok := missingMarker(ds, i); ok {
+		if v := target.Marker; v != "" {
 			ck.errorf(c.PathRange, "Missing marker is a class", "Dataset %q: %s data row %d holds %q in the target column %q, a class value, which the dataset's missing = %q makes a missing value: a class cannot be missing. Remove %q from missing (it applies to every column), or rename the class.",
 				c.Name, ds.Locate(i, c.Target), i+1, v, c.Target, c.Missing, v)
 			return false
@@ -211,28 +210,4 @@ func (ck *checker) testError(c *config.Dataset, tf *data.TestFile, err error) {
 		return
 	}
 	ck.errorf(c.TestPathRange, "Cannot load test file", "Dataset %q: %v", c.Name, err)
-}
-
-// missingMarker returns the text of data row i of dataset d's target,
-// which reads as missing, when it is one of the markers of the dataset's
-// missing list: the file read again without them holds it there. It
-// reports false for a row of a test file, or a field that is missing
-// without the list (an empty one).
-func missingMarker(d *Dataset, i int) (string, bool) {
-	c := d.Config
-	if len(c.Missing) == 0 || c.TestPath != "" {
-		return "", false
-	}
-	opt := loadOptions(c)
-	opt.Missing = nil
-	t, err := data.Read(c.Path, opt)
-	if err != nil {
-		return "", false
-	}
-	col, ok := t.Lookup(c.Target)
-	if !ok || col.Kind != data.Categorical || i >= len(col.Codes) || col.Codes[i] < 0 {
-		return "", false
-	}
-	v := col.Levels[col.Codes[i]]
-	return v, slices.Contains(c.Missing, v)
 }
