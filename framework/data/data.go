@@ -278,7 +278,7 @@ func Read(path string, opt Options) (*Table, error) {
 	}
 	if t != nil {
 		read := opt
-		read.digest = nil
+		read.digest, read.afterParse = nil, nil
 		t.read = &read
 	}
 	return t, err
