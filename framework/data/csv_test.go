@@ -326,7 +326,7 @@ func TestParseCSVMixedColumnWarning(t *testing.T) {
 // features are not named), in an error that is ErrUnknownColumn.
 func TestUnknownColumnsError(t *testing.T) {
 	opt := Options{Categorical: []string{"b", "zz"}, Numeric: []string{"q"}, Ignore: []string{"yy"}}
-	want := []UnknownColumn{{"zz", CategoricalList}, {"q", NumericList}, {"yy", IgnoreList}}
+	want := []UnknownColumn{{"zz", CategoricalList, ""}, {"q", NumericList, ""}, {"yy", IgnoreList, ""}}
 	for _, tt := range []struct {
 		name, src string
 		parse     func(io.Reader, string, Options) (*Table, error)
@@ -335,7 +335,7 @@ func TestUnknownColumnsError(t *testing.T) {
 	}{
 		{"csv", "a,b\n1,2\n", ParseCSV, want, []string{"a", "b"}},
 		{"arff", "@relation r\n@attribute a numeric\n@attribute b {x,y}\n@data\n1,x\n", ParseARFF, want, []string{"a", "b"}},
-		{"libsvm", "1 1:1\n", ParseLIBSVM, append([]UnknownColumn{{"b", CategoricalList}}, want...), []string{"label"}},
+		{"libsvm", "1 1:1\n", ParseLIBSVM, append([]UnknownColumn{{"b", CategoricalList, ""}}, want...), []string{"label"}},
 	} {
 		_, err := tt.parse(strings.NewReader(tt.src), "e", opt)
 		var e *UnknownColumnsError
@@ -348,6 +348,26 @@ func TestUnknownColumnsError(t *testing.T) {
 	}
 	if got := fmt.Sprint(NumericList, IgnoreList, OptionList(7)); got != "Numeric Ignore OptionList(7)" {
 		t.Errorf("OptionList strings %q", got)
+	}
+}
+
+// TestUnknownColumnHints: each name a file lacks comes with the columns
+// it may mean, as suggest.DidYouMean words them, or none.
+func TestUnknownColumnHints(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		opt  Options
+		want UnknownColumn
+	}{
+		{"close to one column", Options{Categorical: []string{"clas"}}, UnknownColumn{"clas", CategoricalList, ` (did you mean "class"?)`}},
+		{"close to two columns", Options{Numeric: []string{"petal"}}, UnknownColumn{"petal", NumericList, ` (did you mean "petal_a" or "petal_b"?)`}},
+		{"close to none", Options{Ignore: []string{"zzz"}}, UnknownColumn{"zzz", IgnoreList, ""}},
+	} {
+		_, err := ParseCSV(strings.NewReader("petal_a,petal_b,class\n1,2,x\n"), "h.csv", tt.opt)
+		var e *UnknownColumnsError
+		if !errors.As(err, &e) || len(e.Unknown) != 1 || e.Unknown[0] != tt.want {
+			t.Errorf("%s: error %v (%+v), want %+v", tt.name, err, e, tt.want)
+		}
 	}
 }
 

@@ -23,6 +23,7 @@ import (
 
 	"github.com/polyclass/polyclass/framework/safetext"
 	"github.com/polyclass/polyclass/framework/sparse"
+	"github.com/polyclass/polyclass/framework/suggest"
 	"github.com/polyclass/polyclass/internal/regfile"
 )
 
@@ -85,7 +86,10 @@ func (c *Column) MissingCount() int {
 type Table struct {
 	// Source is the file path as given (or the source name passed to a
 	// Parse function); it prefixes error messages.
-	Source  string
+	Source string
+	// read holds the options Read read the file Source with; nil for a
+	// table parsed from a reader or joined by Append.
+	read    *Options
 	NumRows int
 	Columns []Column
 	// Sparse is the numeric feature block of LIBSVM input, nil otherwise.
@@ -271,6 +275,11 @@ func Read(path string, opt Options) (*Table, error) {
 	t, err := f.read(path, opt)
 	if uc := (*UnknownColumnsError)(nil); errors.As(err, &uc) {
 		uc.Format = f.Name
+	}
+	if t != nil {
+		read := opt
+		read.digest, read.afterParse = nil, nil
+		t.read = &read
 	}
 	return t, err
 }
@@ -516,6 +525,9 @@ func (l OptionList) String() string {
 type UnknownColumn struct {
 	Name string
 	List OptionList
+	// Hint names the file's columns it may mean, as suggest.DidYouMean
+	// words them (` (did you mean "x"?)`), or is "".
+	Hint string
 }
 
 // UnknownColumnsError is the ErrUnknownColumn of a file whose columns
@@ -542,13 +554,14 @@ func (e *UnknownColumnsError) Error() string {
 func (e *UnknownColumnsError) Unwrap() error { return ErrUnknownColumn }
 
 // unknown returns an *UnknownColumnsError naming the override names for
-// which has is false, or nil; columns are the file's.
+// which has is false, each with the columns it may mean, or nil; columns
+// are the file's.
 func (ov overrides) unknown(has func(string) bool, columns []string) error {
 	lists := map[colMode]OptionList{modeCat: CategoricalList, modeNum: NumericList, modeIgnore: IgnoreList}
 	e := &UnknownColumnsError{Columns: columns}
 	for _, n := range ov.order {
 		if !has(n) {
-			e.Unknown = append(e.Unknown, UnknownColumn{n, lists[ov.kind[n]]})
+			e.Unknown = append(e.Unknown, UnknownColumn{n, lists[ov.kind[n]], suggest.DidYouMean(n, columns)})
 		}
 	}
 	if len(e.Unknown) == 0 {

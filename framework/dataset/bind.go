@@ -2,8 +2,6 @@ package dataset
 
 import (
 	"errors"
-	"slices"
-	"sort"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -97,76 +95,41 @@ func (ck *checker) readFiles(c *config.Dataset) (*data.Files, *config.Dataset) {
 	return f, c
 }
 
-// classTarget reads the class column of a multiclass dataset.
+// classTarget reads the class column of a multiclass dataset
+// (data.Table.ClassTarget) and reports what keeps it from being one.
 func (ck *checker) classTarget(ds *Dataset) bool {
 	c, t := ds.Config, ds.Table
-	target, ok := t.Lookup(c.Target)
-	if !ok {
-		ck.unknownTarget(c, t.ColumnNames())
+	target, err := t.ClassTarget(c.Target)
+	if errors.Is(err, data.ErrUnknownColumn) {
+		// A guard: the target is among the categorical names that
+		// data.Load checks (loadOptions), and unknownColumns reported it.
+		ck.unknownTarget(c, "", t.ColumnNames())
 		return false
 	}
-	if !ck.canonicalClasses(ds, target) {
+	if !ck.canonicalClasses(ds, target, err) {
 		return false
 	}
-	index := ck.classIndex(ds, target)
-	ds.Labels = make([]int, t.NumRows)
-	for i, code := range target.Codes {
-		if code < 0 {
-			if v, ok := missingMarker(ds, i); ok {
-				ck.errorf(c.PathRange, "Missing marker is a class", "Dataset %q: %s data row %d holds %q in the target column %q, a class value, which the dataset's missing = %q makes a missing value: a class cannot be missing. Remove %q from missing (it applies to every column), or rename the class.",
-					c.Name, ds.Locate(i, c.Target), i+1, v, c.Target, c.Missing, v)
-				return false
-			}
-			ck.errorf(c.PathRange, "Missing class", "Dataset %q: %s data row %d has no value in the target column %q.", c.Name, ds.Locate(i, c.Target), i+1, c.Target)
+	ds.Classes = target.Classes
+	if len(target.Absent) > 0 {
+		ck.warnf(targetRange(c), "Declared class with no rows", "Dataset %q: the target column %q declares %d class(es) no row holds (%s): left out of the classes, as scikit-learn's LabelEncoder, fitted on the rows, leaves them.",
+			c.Name, c.Target, len(target.Absent), safetext.Few(target.Absent, safetext.Listed, safetext.Excerpt))
+	}
+	if i := target.Missing; i >= 0 {
+		if v := target.Marker; v != "" {
+			ck.errorf(c.PathRange, "Missing marker is a class", "Dataset %q: %s data row %d holds %q in the target column %q, a class value, which the dataset's missing = %q makes a missing value: a class cannot be missing. Remove %q from missing (it applies to every column), or rename the class.",
+				c.Name, ds.Locate(i, c.Target), i+1, v, c.Target, c.Missing, v)
 			return false
 		}
-		ds.Labels[i] = index[code]
+		ck.errorf(c.PathRange, "Missing class", "Dataset %q: %s data row %d has no value in the target column %q.", c.Name, ds.Locate(i, c.Target), i+1, c.Target)
+		return false
 	}
+	ds.Labels = target.Labels
 	if len(ds.Classes) < 2 {
 		ck.errorf(targetRange(c), "Too few classes", "Dataset %q: the target column %q has %d class(es) [%s] in its %d rows; at least 2 are needed.", c.Name, c.Target, len(ds.Classes), safetext.Few(ds.Classes, safetext.Listed, safetext.Excerpt), t.NumRows)
 		return false
 	}
 	ds.Features = encode.NewFrame(t, map[string]bool{c.Target: true})
 	return true
-}
-
-// classIndex sets the dataset's classes from its target column: the
-// levels some row holds, in sorted order, as scikit-learn's LabelEncoder
-// (fitted on the rows) has them. A level no row holds (an ARFF nominal
-// value declared and never used) is left out, with a warning: kept, it
-// would be a class of every binary problem with no rows. It returns each
-// level's class index (−1 for a level left out).
-func (ck *checker) classIndex(ds *Dataset, target *data.Column) []int {
-	rows := make([]int, len(target.Levels))
-	for _, code := range target.Codes {
-		if code >= 0 {
-			rows[code]++
-		}
-	}
-	var order []int
-	var absent []string
-	for code, n := range rows {
-		if n > 0 {
-			order = append(order, code)
-		} else {
-			absent = append(absent, target.Levels[code])
-		}
-	}
-	sort.Slice(order, func(a, b int) bool { return target.Levels[order[a]] < target.Levels[order[b]] })
-	index := make([]int, len(target.Levels))
-	for code := range index {
-		index[code] = -1
-	}
-	for k, code := range order {
-		ds.Classes = append(ds.Classes, target.Levels[code])
-		index[code] = k
-	}
-	if len(absent) > 0 {
-		c := ds.Config
-		ck.warnf(targetRange(c), "Declared class with no rows", "Dataset %q: the target column %q declares %d class(es) no row holds (%s): left out of the classes, as scikit-learn's LabelEncoder, fitted on the rows, leaves them.",
-			c.Name, c.Target, len(absent), safetext.Few(absent, safetext.Listed, safetext.Excerpt))
-	}
-	return index
 }
 
 // labelTargets reads the 0/1 label columns of a multi-label dataset, named
@@ -247,28 +210,4 @@ func (ck *checker) testError(c *config.Dataset, tf *data.TestFile, err error) {
 		return
 	}
 	ck.errorf(c.TestPathRange, "Cannot load test file", "Dataset %q: %v", c.Name, err)
-}
-
-// missingMarker returns the text of data row i of dataset d's target,
-// which reads as missing, when it is one of the markers of the dataset's
-// missing list: the file read again without them holds it there. It
-// reports false for a row of a test file, or a field that is missing
-// without the list (an empty one).
-func missingMarker(d *Dataset, i int) (string, bool) {
-	c := d.Config
-	if len(c.Missing) == 0 || c.TestPath != "" {
-		return "", false
-	}
-	opt := loadOptions(c)
-	opt.Missing = nil
-	t, err := data.Read(c.Path, opt)
-	if err != nil {
-		return "", false
-	}
-	col, ok := t.Lookup(c.Target)
-	if !ok || col.Kind != data.Categorical || i >= len(col.Codes) || col.Codes[i] < 0 {
-		return "", false
-	}
-	v := col.Levels[col.Codes[i]]
-	return v, slices.Contains(c.Missing, v)
 }

@@ -13,7 +13,6 @@ import (
 	"github.com/polyclass/polyclass/framework/metrics"
 	"github.com/polyclass/polyclass/framework/safetext"
 	"github.com/polyclass/polyclass/framework/sparse"
-	"github.com/polyclass/polyclass/framework/suggest"
 )
 
 // targetRange returns where dataset c's target is set, or the dataset
@@ -26,9 +25,9 @@ func targetRange(c *config.Dataset) hcl.Range {
 }
 
 // unknownTarget reports that dataset c has no column named by its target,
-// at the target attribute (or the dataset block when target is defaulted).
-func (ck *checker) unknownTarget(c *config.Dataset, columns []string) {
-	hint := suggest.DidYouMean(c.Target, columns)
+// at the target attribute (or the dataset block when target is
+// defaulted); hint names the columns (columns) it may mean.
+func (ck *checker) unknownTarget(c *config.Dataset, hint string, columns []string) {
 	if c.TargetDefaulted {
 		ck.errorf(targetRange(c), "Unknown column",
 			"Dataset %q has no column %q, the default target%s; set target = \"COLUMN\" in the dataset block. Its columns are: %s.",
@@ -39,18 +38,19 @@ func (ck *checker) unknownTarget(c *config.Dataset, columns []string) {
 }
 
 // unknownColumns reports the columns that dataset c names and its file
-// lacks: the target at the target (unknownTarget), each name of its
-// categorical, numeric and ignore lists at its list. The target is among
-// the categorical names bench reads (loadOptions); a defaulted one is
-// left out for an ARFF file, which may be a multi-label one without a
-// "class" column (the other names kept it from being read as one).
+// lacks (e, with the columns each may mean): the target at the target
+// (unknownTarget), each name of its categorical, numeric and ignore
+// lists at its list. The target is among the categorical names bench
+// reads (loadOptions); a defaulted one is left out for an ARFF file,
+// which may be a multi-label one without a "class" column (the other
+// names kept it from being read as one).
 func (ck *checker) unknownColumns(c *config.Dataset, e *data.UnknownColumnsError) {
 	for _, u := range e.Unknown {
 		attr, rng := "categorical", c.CategoricalRange
 		switch {
 		case u.List == data.CategoricalList && u.Name == c.Target && !slices.Contains(c.Categorical, c.Target):
 			if !c.TargetDefaulted || e.Format != "arff" {
-				ck.unknownTarget(c, e.Columns)
+				ck.unknownTarget(c, u.Hint, e.Columns)
 			}
 			continue
 		case u.List == data.NumericList:
@@ -59,7 +59,7 @@ func (ck *checker) unknownColumns(c *config.Dataset, e *data.UnknownColumnsError
 			attr, rng = "ignore", c.IgnoreRange
 		}
 		ck.errorf(rng, "Unknown column", "Dataset %q: %s names %q, not a column of %s%s; its columns are: %s.",
-			c.Name, attr, u.Name, c.Path, suggest.DidYouMean(u.Name, e.Columns), safetext.Few(e.Columns, safetext.Listed, nil))
+			c.Name, attr, u.Name, c.Path, u.Hint, safetext.Few(e.Columns, safetext.Listed, nil))
 	}
 }
 
@@ -194,13 +194,13 @@ func (ck *checker) readWarnings(name string, rng hcl.Range, t *data.Table) {
 // maxSpellings bounds the spellings a warning about class names lists.
 const maxSpellings = 12
 
-// canonicalClasses applies data.Column.CanonicalClasses to the target
-// column of dataset d: it reports a class label holding a control
-// character (false), and warns when spellings of one number were merged
-// into one class, or were kept apart because the column holds text too.
-func (ck *checker) canonicalClasses(d *Dataset, target *data.Column) bool {
+// canonicalClasses reports err, the failure of data.Table.ClassTarget to
+// make the levels of dataset d's target canonical: a class label holding
+// a control character, or labels spelled as one (false); else it warns
+// when spellings of one number were merged into one class, or were kept
+// apart because the column holds text too, and of confusable labels.
+func (ck *checker) canonicalClasses(d *Dataset, target *data.ClassTarget, err error) bool {
 	c := d.Config
-	names, err := target.CanonicalClasses()
 	if le := (*data.LabelError)(nil); errors.As(err, &le) {
 		at := "a declared value of"
 		if le.Row >= 0 {
@@ -220,6 +220,11 @@ func (ck *checker) canonicalClasses(d *Dataset, target *data.Column) bool {
 			c.Name, c.Target, ck.asciiSpellings(d, se.Groups))
 		return false
 	}
+	if err != nil { // ClassTarget has no other error today
+		ck.errorf(c.PathRange, "Invalid class label", "Dataset %q: target column %q: %v.", c.Name, c.Target, err)
+		return false
+	}
+	names := target.Names
 	switch {
 	case names.Merged != nil && names.Booleans:
 		ck.warnf(c.PathRange, "Classes compared as booleans",
@@ -239,7 +244,7 @@ func (ck *checker) canonicalClasses(d *Dataset, target *data.Column) bool {
 			"Dataset %q: the target column %q holds class labels that look alike but differ as text (letters of other scripts that show as Latin ones, a minus sign or dash for a hyphen): %s. They stay distinct classes, which the tables would show as one name twice; write each class one way if they are one class.",
 			c.Name, c.Target, ck.asciiSpellings(d, names.Confusable))
 	}
-	ck.summaryRowNames(d, target.Levels)
+	ck.summaryRowNames(d, target.Column.Levels)
 	return true
 }
 
