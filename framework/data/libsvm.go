@@ -239,24 +239,20 @@ func (r *libsvmReader) labelColumns(ov overrides) ([]Column, error) {
 }
 
 // canonicalLabels renames the labels of a multi-label file to the
-// canonical form of their number (see Column.CanonicalClasses) when every
+// canonical form of their number (see Column.CanonicalClasses: whole
+// numbers written in digits compared exactly, by their digits) when every
 // label is a number and two labels are one number spelled differently
 // ("1" and "+1", "1" and "1.0"), so that they give one column, and
 // returns the warning (ErrNumberSpellings) that says so, located at the
 // first line of a spelling that changed; else it returns nil.
 func (r *libsvmReader) canonicalLabels() *ParseError {
-	canon := map[string]string{}   // label → canonical form
+	canon := numberForms(r.labels) // label → canonical form
+	if canon == nil {
+		return nil
+	}
 	spelled := map[string]string{} // canonical form → a label
 	collide := false
-	for _, lab := range r.labels {
-		if _, ok := canon[lab]; ok {
-			continue
-		}
-		c, ok := canonicalNumber(lab)
-		if !ok {
-			return nil
-		}
-		canon[lab] = c
+	for lab, c := range canon {
 		if prev, ok := spelled[c]; ok && prev != lab {
 			collide = true
 		}
@@ -288,6 +284,35 @@ func (r *libsvmReader) canonicalLabels() *ParseError {
 	asCanon := func(lab string) string { return safetext.Excerpt(lab) + " as " + safetext.Excerpt(canon[lab]) }
 	first.Err = fmt.Errorf("%w: every label is a number and some are spelled in several ways, so labels are compared as numbers and named by each number's shortest form: %s", ErrNumberSpellings, safetext.Few(changed, safetext.Listed, asCanon))
 	return first
+}
+
+// numberForms returns the canonical form of each of labels, as
+// Column.CanonicalClasses names a column's levels, when every one is a
+// number: the digits when all are whole numbers written in digits
+// (canonicalIntegers), else the shortest form of the float64
+// (canonicalNumber); nil when some label is not a number.
+func numberForms(labels []string) map[string]string {
+	var distinct []string
+	canon := map[string]string{}
+	for _, lab := range labels {
+		if _, ok := canon[lab]; !ok {
+			canon[lab] = ""
+			distinct = append(distinct, lab)
+		}
+	}
+	forms := canonicalIntegers(distinct)
+	for i, lab := range distinct {
+		if forms != nil {
+			canon[lab] = forms[i]
+			continue
+		}
+		c, ok := canonicalNumber(lab)
+		if !ok {
+			return nil
+		}
+		canon[lab] = c
+	}
+	return canon
 }
 
 // sortLabels orders labels numerically when all are numbers, else by text.
