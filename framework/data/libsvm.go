@@ -315,8 +315,19 @@ func numberForms(labels []string) map[string]string {
 	return canon
 }
 
-// sortLabels orders labels numerically when all are numbers, else by text.
+// sortLabels orders labels numerically when all are numbers (exactly
+// when all are whole numbers written in digits), else by text.
 func sortLabels(names []string) {
+	if ints := canonicalIntegers(names); ints != nil {
+		key := make(map[string]string, len(names))
+		for i, n := range names {
+			key[n] = ints[i]
+		}
+		slices.SortFunc(names, func(a, b string) int {
+			return cmp.Or(compareIntegers(key[a], key[b]), strings.Compare(a, b))
+		})
+		return
+	}
 	vals := make(map[string]float64, len(names))
 	for _, n := range names {
 		v, kind := parseNum(n)
@@ -329,4 +340,19 @@ func sortLabels(names []string) {
 	slices.SortFunc(names, func(a, b string) int {
 		return cmp.Or(cmp.Compare(vals[a], vals[b]), strings.Compare(a, b))
 	})
+}
+
+// compareIntegers compares two whole numbers in canonicalInteger's form
+// by their value, at any size.
+func compareIntegers(a, b string) int {
+	negA, negB := strings.HasPrefix(a, "-"), strings.HasPrefix(b, "-")
+	switch {
+	case negA && !negB:
+		return -1
+	case negB && !negA:
+		return 1
+	case negA:
+		return compareIntegers(b[1:], a[1:])
+	}
+	return cmp.Or(cmp.Compare(len(a), len(b)), strings.Compare(a, b))
 }

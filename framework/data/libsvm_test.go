@@ -148,6 +148,8 @@ func TestMultiLabelWholeNumbers(t *testing.T) {
 	}{
 		{"beyond 2^53 stay apart", "9007199254740993,1 1:1\n9007199254740992 1:2\n",
 			[]string{"label_1", "label_9007199254740992", "label_9007199254740993"}, ""},
+		{"ordered by value at any size", "10000000000000001,1 1:1\n9999999999999999,-20000000000000001 1:2\n-3 1:3\n",
+			[]string{"label_-20000000000000001", "label_-3", "label_1", "label_9999999999999999", "label_10000000000000001"}, ""},
 		{"digits kept", "1000000,1 1:1\n+1000000 1:2\n",
 			[]string{"label_1", "label_1000000"},
 			`e.svm:2: column "label": labels spelled as one number: every label is a number and some are spelled in several ways, so labels are compared as numbers and named by each number's shortest form: "+1000000" as "1000000"`},
