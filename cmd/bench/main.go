@@ -88,11 +88,14 @@ func main() {
 // own work succeeded but whose standard output could not be written (a
 // full disk under `bench list > f`, /dev/full) fails, as coreutils' tools
 // do, rather than exit 0 with its output lost. The work is not stopped at
-// that error: the results directory holds what a run wrote.
+// that error: the results directory holds what a run wrote. A reader that
+// went away (a broken pipe: bench list | head -1) is no failure, as
+// before: the SIGPIPE watch of main stops a run there, and coreutils'
+// tools die of SIGPIPE there without a message.
 func runChecked(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	out := &keptError{w: stdout}
 	err := run(ctx, args, out, stderr)
-	if err == nil && out.err != nil {
+	if err == nil && out.err != nil && !errors.Is(out.err, syscall.EPIPE) {
 		return fmt.Errorf("writing standard output: %w", out.err)
 	}
 	return err

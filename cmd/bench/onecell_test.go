@@ -30,8 +30,9 @@ metrics = ["accuracy"]
 	return dir, cells[0]
 }
 
-// checkNoEscape fails t for each file under dir but except that holds
-// an ESC: an escape sequence of an edited cell file written out again.
+// checkNoEscape fails t for each file under dir, except the file except
+// (the edited cell), that holds an ESC: an escape sequence of an edited
+// cell file written out again.
 func checkNoEscape(t *testing.T, dir, except string) {
 	t.Helper()
 	filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {

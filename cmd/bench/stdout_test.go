@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"os"
 	"strings"
 	"syscall"
 	"testing"
@@ -37,5 +38,24 @@ func TestStandardOutputErrorFails(t *testing.T) {
 				t.Errorf("written stdout: error %v, %d bytes", err, out.Len())
 			}
 		})
+	}
+}
+
+// TestStandardOutputBrokenPipe: a reader of standard output that went
+// away (bench list | head -1) is no failure of the command: before
+// runChecked, bench exited 0 with no message there, and the SIGPIPE
+// watch in main already stops a run whose stdout is broken; a message
+// "writing standard output: broken pipe" after every such pipeline is
+// noise (coreutils' tools die of SIGPIPE there, silently).
+func TestStandardOutputBrokenPipe(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	defer w.Close()
+	var stderr strings.Builder
+	if err := runChecked(context.Background(), []string{"help"}, w, &stderr); err != nil {
+		t.Errorf("bench help into a pipe nobody reads: %v, want no error", err)
 	}
 }

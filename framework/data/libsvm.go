@@ -239,24 +239,20 @@ func (r *libsvmReader) labelColumns(ov overrides) ([]Column, error) {
 }
 
 // canonicalLabels renames the labels of a multi-label file to the
-// canonical form of their number (see Column.CanonicalClasses) when every
+// canonical form of their number (see Column.CanonicalClasses: whole
+// numbers written in digits compared exactly, by their digits) when every
 // label is a number and two labels are one number spelled differently
 // ("1" and "+1", "1" and "1.0"), so that they give one column, and
 // returns the warning (ErrNumberSpellings) that says so, located at the
 // first line of a spelling that changed; else it returns nil.
 func (r *libsvmReader) canonicalLabels() *ParseError {
-	canon := map[string]string{}   // label → canonical form
+	canon := numberForms(r.labels) // label → canonical form
+	if canon == nil {
+		return nil
+	}
 	spelled := map[string]string{} // canonical form → a label
 	collide := false
-	for _, lab := range r.labels {
-		if _, ok := canon[lab]; ok {
-			continue
-		}
-		c, ok := canonicalNumber(lab)
-		if !ok {
-			return nil
-		}
-		canon[lab] = c
+	for lab, c := range canon {
 		if prev, ok := spelled[c]; ok && prev != lab {
 			collide = true
 		}
@@ -290,8 +286,48 @@ func (r *libsvmReader) canonicalLabels() *ParseError {
 	return first
 }
 
-// sortLabels orders labels numerically when all are numbers, else by text.
+// numberForms returns the canonical form of each of labels, as
+// Column.CanonicalClasses names a column's levels, when every one is a
+// number: the digits when all are whole numbers written in digits
+// (canonicalIntegers), else the shortest form of the float64
+// (canonicalNumber); nil when some label is not a number.
+func numberForms(labels []string) map[string]string {
+	var distinct []string
+	canon := map[string]string{}
+	for _, lab := range labels {
+		if _, ok := canon[lab]; !ok {
+			canon[lab] = ""
+			distinct = append(distinct, lab)
+		}
+	}
+	forms := canonicalIntegers(distinct)
+	for i, lab := range distinct {
+		if forms != nil {
+			canon[lab] = forms[i]
+			continue
+		}
+		c, ok := canonicalNumber(lab)
+		if !ok {
+			return nil
+		}
+		canon[lab] = c
+	}
+	return canon
+}
+
+// sortLabels orders labels numerically when all are numbers (exactly
+// when all are whole numbers written in digits), else by text.
 func sortLabels(names []string) {
+	if ints := canonicalIntegers(names); ints != nil {
+		key := make(map[string]string, len(names))
+		for i, n := range names {
+			key[n] = ints[i]
+		}
+		slices.SortFunc(names, func(a, b string) int {
+			return cmp.Or(compareIntegers(key[a], key[b]), strings.Compare(a, b))
+		})
+		return
+	}
 	vals := make(map[string]float64, len(names))
 	for _, n := range names {
 		v, kind := parseNum(n)
@@ -304,4 +340,19 @@ func sortLabels(names []string) {
 	slices.SortFunc(names, func(a, b string) int {
 		return cmp.Or(cmp.Compare(vals[a], vals[b]), strings.Compare(a, b))
 	})
+}
+
+// compareIntegers compares two whole numbers in canonicalInteger's form
+// by their value, at any size.
+func compareIntegers(a, b string) int {
+	negA, negB := strings.HasPrefix(a, "-"), strings.HasPrefix(b, "-")
+	switch {
+	case negA && !negB:
+		return -1
+	case negB && !negA:
+		return 1
+	case negA:
+		return compareIntegers(b[1:], a[1:])
+	}
+	return cmp.Or(cmp.Compare(len(a), len(b)), strings.Compare(a, b))
 }

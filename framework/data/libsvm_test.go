@@ -133,3 +133,45 @@ func TestParseLIBSVMErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestMultiLabelWholeNumbers: the labels of a multi-label LIBSVM file
+// follow the rule of class labels (Column.CanonicalClasses): whole
+// numbers written in digits are compared exactly and keep their digits
+// (campaign 11's B24 in a multi-label file: 9007199254740993 and
+// 9007199254740992 became one label through float64, and 1000000 was
+// named 1e+06 where a single-label file names it 1000000).
+func TestMultiLabelWholeNumbers(t *testing.T) {
+	for _, tc := range []struct {
+		name, in string
+		columns  []string
+		warning  string
+	}{
+		{"beyond 2^53 stay apart", "9007199254740993,1 1:1\n9007199254740992 1:2\n",
+			[]string{"label_1", "label_9007199254740992", "label_9007199254740993"}, ""},
+		{"ordered by value at any size", "10000000000000001,1 1:1\n9999999999999999,-20000000000000001 1:2\n-3 1:3\n",
+			[]string{"label_-20000000000000001", "label_-3", "label_1", "label_9999999999999999", "label_10000000000000001"}, ""},
+		{"digits kept", "1000000,1 1:1\n+1000000 1:2\n",
+			[]string{"label_1", "label_1000000"},
+			`e.svm:2: column "label": labels spelled as one number: every label is a number and some are spelled in several ways, so labels are compared as numbers and named by each number's shortest form: "+1000000" as "1000000"`},
+		{"a decimal among them compares as float64", "1000000,1.5 1:1\n+1000000 1:2\n",
+			[]string{"label_1.5", "label_1e+06"},
+			`e.svm:1: column "label": labels spelled as one number: every label is a number and some are spelled in several ways, so labels are compared as numbers and named by each number's shortest form: "1000000" as "1e+06", "+1000000" as "1e+06"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tb, err := ParseLIBSVM(strings.NewReader(tc.in), "e.svm", Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !sameStrings(names(tb), tc.columns) {
+				t.Errorf("columns %q, want %q", names(tb), tc.columns)
+			}
+			var warnings []string
+			for _, w := range tb.Warnings {
+				warnings = append(warnings, w.Error())
+			}
+			if got := strings.Join(warnings, "\n"); got != tc.warning {
+				t.Errorf("warnings\n got %s\nwant %s", got, tc.warning)
+			}
+		})
+	}
+}

@@ -67,7 +67,8 @@ type scheduler struct {
 	foldErrs  []map[int]error
 	// ownFail is, per cell, the lowest fold slot whose failure skips the
 	// folds above it (see skipsAbove: a timeout, or a plugin that died on
-	// every try), or math.MaxInt: the folds above it are skipped.
+	// every try), or math.MaxInt when none has: the folds above it are
+	// skipped (failedBelow).
 	ownFail     []int
 	interrupted []bool
 	done        int
@@ -349,7 +350,8 @@ func skipsAbove(err error) bool {
 // execute runs task t unless a lower fold of its cell has already failed
 // in a way that skips it (see failedBelow). A fold whose plugin process ended under it (perhaps
 // in another cell's fold) runs again on a fresh process, at most
-// maxRetries times, while no lower fold of its cell has failed.
+// maxRetries times, while no lower fold of its cell has failed in a way
+// that skips it.
 func (s *scheduler) execute(ctx context.Context, t task) (outcome.FoldResult, error) {
 	if s.failedBelow(t) {
 		return outcome.FoldResult{}, errSkipped
@@ -358,7 +360,7 @@ func (s *scheduler) execute(ctx context.Context, t task) (outcome.FoldResult, er
 	fr, err := s.fold(ctx, t, e)
 	for retry := 0; retry < maxRetries && errors.Is(err, errPluginDied) && ctx.Err() == nil; retry++ {
 		if s.failedBelow(t) {
-			break // a lower fold's error is the cell's: no more restarts
+			break // a lower fold's skipping failure fails the cell: no more restarts
 		}
 		fr, err = s.fold(ctx, t, e)
 		if retry == maxRetries-1 && errors.Is(err, errPluginDied) && ctx.Err() == nil {

@@ -107,7 +107,8 @@ type envCall struct {
 // PATH's, emptied by -i (--ignore-environment, or a lone "-") and
 // -u PATH (--unset=PATH), then given by the NAME=VALUE words in turn;
 // an unset PATH searches glibc's default, "/bin:/usr/bin". Options come
-// before NAME=VALUE words, as env's getopt stops at the first operand.
+// before "-" and NAME=VALUE words, as env's getopt stops at the first
+// operand.
 func envProgram(arg, path string, set bool) envCall {
 	words := []string{arg}
 	if rest, ok := strings.CutPrefix(arg, "-S"); ok {
@@ -132,8 +133,12 @@ func envProgram(arg, path string, set bool) envCall {
 			return envCall{search: search(), known: known}
 		case strings.ContainsAny(w, `'"\$`):
 			return envCall{}
-		case options && (w == "-i" || w == "--ignore-environment" || w == "-"):
+		case options && (w == "-i" || w == "--ignore-environment"):
 			set = false
+		case options && w == "-":
+			// An operand, which ends env's options: env takes it for -i
+			// and what follows for NAME=VALUE words and the program.
+			set, options = false, false
 		case options && (w == "-u" || w == "--unset"):
 			if i++; i < len(words) {
 				unsetPath(words[i])

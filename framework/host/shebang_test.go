@@ -78,6 +78,8 @@ func TestEnvProgram(t *testing.T) {
 		{"-S -i python3", "/b", "python3", "/bin:/usr/bin", true},
 		{"-S --ignore-environment python3", "/b", "python3", "/bin:/usr/bin", true},
 		{"-S - python3", "/b", "python3", "/bin:/usr/bin", true},
+		{"-S -i - python3", "/b", "python3", "/bin:/usr/bin", true},
+		{"-S - -u PATH python3", "/b", "", "", false}, // env runs a program "-u": "-" ends the options
 		{"-S -u PATH python3", "/b", "python3", "/bin:/usr/bin", true},
 		{"-S --unset=PATH python3", "/b", "python3", "/bin:/usr/bin", true},
 		{"-S --unset PATH python3", "/b", "python3", "/bin:/usr/bin", true},
