@@ -98,6 +98,8 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"validate", "--plan", "--shards", "99999999999", "x.hcl"}, []string{"validate: --shards 99999999999: 99999999999 shards: at most 100000", "usage: bench validate"}, "commands:"},
 		{[]string{"validate", "--plan", "--shards", "0", "x.hcl"}, []string{"validate: --shards 0: want 1 or more shards", "usage: bench validate"}, "commands:"},
 		{[]string{"run", "-o", "", "x.hcl"}, []string{"run: -o '': want a directory (leave -o out for the experiment's output directory)", "usage: bench run"}, "commands:"},
+		{[]string{"run", "-o", "~/x", "x.hcl"}, []string{`run: -o "~/x" starts with ~, which bench does not expand`, "usage: bench run"}, "commands:"},
+		{[]string{"rerun", "-o=~", "d"}, []string{`rerun: -o "~" starts with ~`, "usage: bench rerun"}, "commands:"},
 		{[]string{"submit", "slurm", "--shards", "100001", "x.hcl"}, []string{"submit: --shards 100001: 100001 shards: at most 100000"}, "commands:"},
 		{[]string{"list"}, []string{"list needs one of metrics, encoders, learners, schemes, decoders, formats", "usage: bench list"}, "commands:"},
 		{[]string{"list", "reducers"}, []string{`list: unknown topic "reducers" (want metrics, encoders, learners, schemes, decoders, formats)`}, "commands:"},

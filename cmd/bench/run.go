@@ -269,6 +269,9 @@ func checkSetFlags(cmd string, o *options) error {
 	if o.set["o"] && o.out == "" {
 		return usageError{fmt.Sprintf("%s: -o '': want a directory (leave -o out for the experiment's output directory)", cmd)}
 	}
+	if config.UnexpandedHome(o.out) {
+		return usageError{fmt.Sprintf("%s: -o %q starts with ~, which bench does not expand (a shell expands it only unquoted at a word's start: -o ~/x, not -o=~/x or -o \"~/x\"): write the home directory out", cmd, o.out)}
+	}
 	if o.set["shards"] {
 		if o.shards < 1 {
 			return usageError{fmt.Sprintf("%s: --shards %d: want 1 or more shards", cmd, o.shards)}

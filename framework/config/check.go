@@ -68,6 +68,23 @@ func (d *decoder) gate(rng hcl.Range, name, value string) {
 	}
 }
 
+// pathGate is gate for a path, which also must not start with "~": bench
+// expands no home directory, so that "~/results" would name a directory
+// "~" beside the experiment file, not the home directory it reads as.
+func (d *decoder) pathGate(rng hcl.Range, name, value string) {
+	d.gate(rng, name, value)
+	if UnexpandedHome(value) {
+		d.errorf(rng, "Unexpanded home directory", "%s %s starts with ~, which bench does not expand (a shell expands it in a command line, before bench sees it): write the home directory out, or give a path relative to the experiment file.", name, safetext.Show(value))
+	}
+}
+
+// UnexpandedHome reports whether path starts with "~" as a shell's home
+// directory ("~", "~/x", "~user/x"), which bench does not expand.
+func UnexpandedHome(path string) bool {
+	first, _, _ := strings.Cut(path, "/")
+	return strings.HasPrefix(first, "~")
+}
+
 // unusedEncoders warns of each encoder that no pipeline of exp lists (when
 // the file declares pipelines): it encodes nothing, perhaps a step left
 // out of the pipeline meant to hold it.

@@ -106,3 +106,40 @@ func TestColumnNamesVisible(t *testing.T) {
 		})
 	}
 }
+
+// TestHomeTildeInPaths: a path of the file that starts with ~ is an error
+// at the value (campaign 11b's C15: output { dir = "~/advres" } made a
+// directory named "~" and printed "report: ~/advres/adv.md", which reads
+// as the home directory); a ~ later in a path is a name like any.
+func TestHomeTildeInPaths(t *testing.T) {
+	const detail = " starts with ~, which bench does not expand (a shell expands it in a command line, before bench sees it): write the home directory out, or give a path relative to the experiment file."
+	tests := []struct {
+		name, src, want string // want: the first line and the detail; "" for none
+	}{
+		{"output dir ~/x", `output { dir = "~/advres" }`,
+			`exp.hcl:4:16: error: Unexpanded home directory|dir "~/advres"` + detail},
+		{"output dir ~", `output { dir = "~" }`,
+			`exp.hcl:4:16: error: Unexpanded home directory|dir "~"` + detail},
+		{"output dir ~user/x", `output { dir = "~alice/r" }`,
+			`exp.hcl:4:16: error: Unexpanded home directory|dir "~alice/r"` + detail},
+		{"dataset path", `dataset "wine" { path = "~/wine.csv" }`,
+			`exp.hcl:4:25: error: Unexpanded home directory|path "~/wine.csv"` + detail},
+		{"cv folds file", `cv { folds_file = "~/f.csv" }`,
+			`exp.hcl:4:19: error: Unexpanded home directory|folds_file "~/f.csv"` + detail},
+		{"a ~ inside is a name", `output { dir = "res/~old" }`, ""},
+		{"a ~ at a name's end", `output { dir = "res~" }`, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, diags := parse(t, base+tt.src+"\n")
+			var got string
+			if diags != "" {
+				lines := strings.Split(strings.TrimRight(diags, "\n"), "\n")
+				got = lines[0] + "|" + lines[len(lines)-1]
+			}
+			if got != tt.want {
+				t.Errorf("got:\n%s\nwant:\n%s\nall:\n%s", got, tt.want, diags)
+			}
+		})
+	}
+}

@@ -796,9 +796,9 @@ func (d *decoder) experiment(b *hcl.Block, exp *Experiment) {
 func (d *decoder) dataset(b *hcl.Block) *Dataset {
 	ds := &Dataset{Name: b.Labels[0], DeclRange: b.DefRange}
 	d.decodeBody(b.Body, ds)
-	d.gate(ds.PathRange, "path", ds.Path)
-	d.gate(ds.TestPathRange, "test_path", ds.TestPath)
-	d.gate(ds.FoldsFileRange, "folds_file", ds.FoldsFile)
+	d.pathGate(ds.PathRange, "path", ds.Path)
+	d.pathGate(ds.TestPathRange, "test_path", ds.TestPath)
+	d.pathGate(ds.FoldsFileRange, "folds_file", ds.FoldsFile)
 	d.columnNames(b.Body, ds)
 	ds.Path, ds.FoldsFile, ds.TestPath = d.abs(ds.Path), d.abs(ds.FoldsFile), d.abs(ds.TestPath)
 	if ds.DelimiterRange != (hcl.Range{}) && len([]rune(ds.Delimiter)) != 1 {
@@ -1107,7 +1107,7 @@ func (d *decoder) cv(b *hcl.Block, cv *CV) {
 		}
 	}
 	if c.FoldsFile != nil {
-		d.gate(c.FileRange, "folds_file", *c.FoldsFile)
+		d.pathGate(c.FileRange, "folds_file", *c.FoldsFile)
 		cv.FoldsFile, cv.FoldsFileRange = d.abs(*c.FoldsFile), c.FileRange
 	}
 	if c.Timeout != nil {
@@ -1133,7 +1133,7 @@ func (d *decoder) cv(b *hcl.Block, cv *CV) {
 
 func (d *decoder) output(b *hcl.Block, o *Output) {
 	d.decodeBody(b.Body, o)
-	d.gate(o.DirRange, "dir", o.Dir)
+	d.pathGate(o.DirRange, "dir", o.Dir)
 	o.Dir = d.abs(o.Dir)
 	for _, f := range o.Formats {
 		if !slices.Contains(d.formats, f) {

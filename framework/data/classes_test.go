@@ -144,6 +144,10 @@ func TestCanonicalClasses(t *testing.T) {
 		{name: "csv blanks around labels, two groups", file: "d.csv", column: "class",
 			text: "a,class\n1,setosa\n2,setosa \n3, setosa\n4,virginica\n5,virginica  \n", is: ErrLabelSpellings,
 			err: `class labels read as one but are spelled differently: "setosa" (data row 1), "setosa " (data row 2), " setosa" (data row 3); "virginica" (data row 4), "virginica  " (data row 5)`},
+		// campaign 11b's BM6: a run of spaces shows as one in HTML and Markdown.
+		{name: "csv spaces inside labels", file: "d.csv", column: "class",
+			text: "a,class\n1,New York\n2,New  York\n3,New\u00a0York\n4,Boston\n", is: ErrLabelSpellings,
+			err: `class labels read as one but are spelled differently: "New York" (data row 1), "New  York" (data row 2), "New\u00a0York" (data row 3)`},
 		{name: "csv blank around a number in a text column", file: "d.csv", column: "class",
 			text: "a,class\n1,1\n2, 1\n3,x\n", is: ErrLabelSpellings,
 			err: `class labels read as one but are spelled differently: "1" (data row 1), " 1" (data row 2)`},

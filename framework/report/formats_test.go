@@ -79,6 +79,15 @@ func TestMarkdownEscapesHTML(t *testing.T) {
 		// campaign 11's B48: a label that a renderer would make a link.
 		{"[l](javascript:alert(1))", `[l]\(javascript:alert(1))`},
 		{"C=[0.01, 0.1]", "C=[0.01, 0.1]"},
+		// campaign 11b's BM3 and BM4: emphasis and code spans read alike.
+		{"*x*", `\*x\*`},
+		{"_x_", `\_x\_`},
+		{"__bold__", `\_\_bold\_\_`},
+		{"svm_cs", "svm_cs"},
+		{"a_ b", `a\_ b`},
+		{"é_ü", "é_ü"},
+		{"`v1`", "\\`v1\\`"},
+		{"~~x~~", `\~\~x\~\~`},
 		{"a|b", `a\|b`},
 		{"C=0.1, kernel=rbf", "C=0.1, kernel=rbf"},
 	}
@@ -119,5 +128,32 @@ func TestPerClassInFormatTable(t *testing.T) {
 	}
 	if last := files[len(files)-1].Name; last != "per_class.csv" || !strings.HasPrefix(files[len(files)-2].Name, "plots/") {
 		t.Errorf("last files %s, %s; want a plot, then per_class.csv", files[len(files)-2].Name, last)
+	}
+}
+
+// TestTeXEscape: LaTeX's specials are escaped and its ligatures broken,
+// so that no two labels typeset alike (campaign 11b's BM7: lda--x and
+// lda–x, “q” and “q”); other bytes pass as they are.
+func TestTeXEscape(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"lda--x", "lda-{}-x"},
+		{"lda–x", "lda--x"},
+		{"a---b", "a-{}-{}-b"},
+		{"a—b", "a---b"},
+		{"``q''", "`{}`q'{}'"},
+		{"“q”", "“q”"},
+		{",,q", ",{},q"},
+		{"!`x ?`y", "!{}`x ?{}`y"},
+		{"a-b, c's", "a-b, c's"},
+		{`50% & $x_1$ #2 {y} ~^\`, `50\% \& \$x\_1\$ \#2 \{y\} \textasciitilde{}\textasciicircum{}\textbackslash{}`},
+		{"<b>±−", `\textless{}b\textgreater{}$\pm$$-$`},
+		{"a\xffb", "a\xffb"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			if got := texEscape(tt.in); got != tt.want {
+				t.Errorf("texEscape(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+		})
 	}
 }

@@ -332,10 +332,11 @@ func mergeKeys(a, b map[string]int) map[string]int {
 // texSpecials counts, per line of a LaTeX text, the specials that are not
 // escaped (a backslash escapes the character after it) up to the first
 // %, which starts a comment (a warning is a comment line), after each
-// \textbackslash{}-like command of the escapes is taken for one letter.
+// \textbackslash{}-like command of the escapes is taken for one letter and
+// each empty group "{}" that breaks a ligature ("-{}-") for nothing.
 func texSpecials(text []byte) []string {
 	s := strings.NewReplacer(`\textbackslash{}`, "X", `\textasciitilde{}`, "X", `\textasciicircum{}`, "X",
-		`\textless{}`, "X", `\textgreater{}`, "X").Replace(string(text))
+		`\textless{}`, "X", `\textgreater{}`, "X", "{}", "").Replace(string(text))
 	var out []string
 	for _, line := range strings.Split(s, "\n") {
 		counts := map[byte]int{}

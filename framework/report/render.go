@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/polyclass/polyclass/framework/stats"
 )
@@ -287,34 +289,97 @@ func wtlText(c *Comparison, r int) string {
 	return fmt.Sprintf("%d/%d/%d", w.Win, w.Tie, w.Loss)
 }
 
-var mdReplacer = strings.NewReplacer(`\`, `\\`, "|", `\|`, "<", "&lt;", ">", "&gt;", "](", `]\(`)
+var mdReplacer = strings.NewReplacer(`\`, `\\`, "|", `\|`, "<", "&lt;", ">", "&gt;", "](", `]\(`,
+	"*", `\*`, "`", "\\`", "~", `\~`)
 
 // mdEntity is what a Markdown renderer reads as an entity or numeric
 // character reference (CommonMark 0.31, section 2.5).
 var mdEntity = regexp.MustCompile(`&(#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{0,31});`)
 
-// mdEscape escapes a label for Markdown: "|" (it would end a table cell),
+// mdEscape escapes a label for Markdown so that a renderer shows it as
+// written and no two labels read alike: "|" (it would end a table cell),
 // "\" (a label ending in "\" would escape the "|" after it: "\|" would
-// read as an escaped backslash and the cell's end) and "<", ">" (a Markdown renderer passes HTML through, so that a label
-// "<script>" would run), as the HTML and LaTeX reports escape them. An
-// "&" that begins an entity is written "&amp;", so that the labels
-// "&lt;x" and "<x" stay two; any other "&" starts nothing and stays
-// (wine&co, as the goldens have it). "](" is written "]\(", so that a
-// label "[x](https://…)" shows as written, not as a link; other brackets
-// stay (C=[0.01, 0.1]).
+// read as an escaped backslash and the cell's end) and "<", ">" (a
+// Markdown renderer passes HTML through, so that a label "<script>" would
+// run), as the HTML and LaTeX reports escape them. An "&" that begins an
+// entity is written "&amp;", so that the labels "&lt;x" and "<x" stay
+// two; any other "&" starts nothing and stays (wine&co, as the goldens
+// have it). "](" is written "]\(", so that a label "[x](https://…)"
+// shows as written, not as a link; other brackets stay (C=[0.01, 0.1]).
+// "*", "`" and "~" (emphasis, code spans, strikethrough) are escaped, and
+// "_" where it could open or close emphasis: not between two letters or
+// digits (CommonMark's intraword rule), so that svm_cs stays as written
+// and _x_ does not read as x.
 func mdEscape(s string) string {
 	s = mdEntity.ReplaceAllStringFunc(s, func(e string) string { return "&amp;" + e[1:] })
-	return mdReplacer.Replace(s)
+	return mdUnderscores(mdReplacer.Replace(s))
 }
 
-var texReplacer = strings.NewReplacer(
-	`\`, `\textbackslash{}`, `_`, `\_`, `%`, `\%`, `&`, `\&`, `#`, `\#`, `$`, `\$`,
-	`{`, `\{`, `}`, `\}`, `~`, `\textasciitilde{}`, `^`, `\textasciicircum{}`,
-	`<`, `\textless{}`, `>`, `\textgreater{}`, `–`, `--`, `—`, `---`, `−`, `$-$`, `±`, `$\pm$`,
-)
+// mdUnderscores writes each "_" of s that is not between two letters or
+// digits as "\_".
+func mdUnderscores(s string) string {
+	if !strings.Contains(s, "_") {
+		return s
+	}
+	var b strings.Builder
+	prev := rune(-1)
+	for i, r := range s {
+		if r == '_' {
+			next, _ := utf8.DecodeRuneInString(s[i+1:])
+			if !wordRune(prev) || !wordRune(next) {
+				b.WriteByte('\\')
+			}
+		}
+		b.WriteRune(r)
+		prev = r
+	}
+	return b.String()
+}
 
-// texEscape escapes LaTeX's special characters.
-func texEscape(s string) string { return texReplacer.Replace(s) }
+// wordRune reports whether r is a letter or a digit.
+func wordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+// texSpecial is what LaTeX's special characters, and the characters its
+// text fonts cannot be relied on to hold, are written as.
+var texSpecial = map[rune]string{
+	'\\': `\textbackslash{}`, '_': `\_`, '%': `\%`, '&': `\&`, '#': `\#`, '$': `\$`,
+	'{': `\{`, '}': `\}`, '~': `\textasciitilde{}`, '^': `\textasciicircum{}`,
+	'<': `\textless{}`, '>': `\textgreater{}`, '–': `--`, '—': `---`, '−': `$-$`, '±': `$\pm$`,
+}
+
+// texLigature reports whether TeX's text fonts join a followed by b into
+// one glyph: two hyphens (an en dash), two backquotes or two apostrophes
+// (curly quotes), two commas (a low quote in T1), and "!" or "?" before a
+// backquote (inverted marks).
+func texLigature(a, b rune) bool {
+	switch a {
+	case '-', '`', '\'', ',':
+		return b == a
+	case '!', '?':
+		return b == '`'
+	}
+	return false
+}
+
+// texEscape escapes LaTeX's special characters (texSpecial) and breaks
+// its ligatures with "{}", so that a label shows as written and no two
+// read alike: "lda--x" and "lda–x" (written --) stay two.
+func texEscape(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if t, ok := texSpecial[r]; ok {
+			b.WriteString(t)
+		} else {
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+		if next, _ := utf8.DecodeRuneInString(s[i:]); i < len(s) && texLigature(r, next) {
+			b.WriteString("{}")
+		}
+	}
+	return b.String()
+}
 
 var htmlReplacer = strings.NewReplacer(`&`, "&amp;", `<`, "&lt;", `>`, "&gt;", `"`, "&quot;", `'`, "&#39;")
 

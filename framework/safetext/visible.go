@@ -88,11 +88,20 @@ func CheckVisible(s string) error {
 }
 
 // Fold returns the form of s that a reader cannot tell from s: its
-// Unicode NFC normalisation without leading and trailing white space.
-// Two labels with one Fold read as one ("é" precomposed and e followed by
-// U+0301; "setosa" and "setosa ").
+// Unicode NFC normalisation without leading and trailing white space,
+// each run of white space inside it one space (an HTML page and a
+// rendered Markdown table show a run as one space; U+00A0 and the other
+// spaces of Unicode's Z categories are white space too). Two labels with
+// one Fold read as one ("é" precomposed and e followed by U+0301;
+// "setosa" and "setosa "; "New York" and "New  York").
 func Fold(s string) string {
-	return strings.TrimSpace(norm.NFC.String(s))
+	return collapseSpace(norm.NFC.String(s))
+}
+
+// collapseSpace is s without leading and trailing white space, each run
+// of white space inside it one space.
+func collapseSpace(s string) string {
+	return strings.Join(strings.Fields(s), " ")
 }
 
 // confusable maps characters that show as an ASCII letter, digit or
@@ -128,7 +137,8 @@ var confusable = map[rune]rune{
 // for one: its NFKC normalisation (fullwidth "ｉ" is "i", "ﬁ" is "fi")
 // with each homoglyph of an ASCII character (Cyrillic, Greek, Armenian
 // and Latin letters, minus signs and dashes: see confusable) replaced by
-// it, without leading and trailing white space. Two names with
+// it, without leading and trailing white space and each run of white space
+// inside one space (as Fold). Two names with
 // one Skeleton are confusable.
 func Skeleton(s string) string {
 	return strings.Map(func(r rune) rune {
@@ -136,5 +146,5 @@ func Skeleton(s string) string {
 			return l
 		}
 		return r
-	}, strings.TrimSpace(norm.NFKC.String(s)))
+	}, collapseSpace(norm.NFKC.String(s)))
 }

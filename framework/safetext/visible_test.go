@@ -52,7 +52,7 @@ func TestCheckVisible(t *testing.T) {
 }
 
 // TestFoldAndSkeleton checks which texts Fold and Skeleton make one:
-// NFC forms and surrounding blanks for Fold; those and homoglyphs of
+// NFC forms, surrounding blanks and runs of blanks inside for Fold; those and homoglyphs of
 // other scripts and NFKC compatibility forms for Skeleton; never two
 // texts a reader tells apart.
 func TestFoldAndSkeleton(t *testing.T) {
@@ -63,6 +63,11 @@ func TestFoldAndSkeleton(t *testing.T) {
 		{"precomposed e acute and e with U+0301", "caf\u00e9", "cafe\u0301", true, true},
 		{"trailing space", "setosa", "setosa ", true, true},
 		{"leading tab", "\tsetosa", "setosa", true, true},
+		// campaign 11b's BM6: a run of spaces shows as one.
+		{"two spaces inside", "New  York", "New York", true, true},
+		{"no-break space inside", "New\u00a0York", "New York", true, true},
+		{"tab inside", "New\tYork", "New York", true, true},
+		{"a space and none", "NewYork", "New York", false, false},
 		{"Cyrillic i", "\u0456ris", "iris", false, true},
 		{"Cyrillic a o e", "d\u0430t\u0430", "data", false, true},
 		{"Greek capital omicron", "\u039fNE", "ONE", false, true},
