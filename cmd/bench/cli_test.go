@@ -100,6 +100,8 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"run", "-o", "", "x.hcl"}, []string{"run: -o '': want a directory (leave -o out for the experiment's output directory)", "usage: bench run"}, "commands:"},
 		{[]string{"run", "-o", "~/x", "x.hcl"}, []string{`run: -o "~/x" starts with ~, which bench does not expand`, "usage: bench run"}, "commands:"},
 		{[]string{"rerun", "-o=~", "d"}, []string{`rerun: -o "~" starts with ~`, "usage: bench rerun"}, "commands:"},
+		{[]string{"run", "-o", "$HOME/x", "x.hcl"}, []string{`run: -o "$HOME/x" holds $HOME, which bench does not expand`, "usage: bench run"}, "commands:"},
+		{[]string{"merge", "~/m", "sh"}, []string{`merge: OUT "~/m" starts with ~, which bench does not expand`, "usage: bench merge"}, "commands:"},
 		{[]string{"submit", "slurm", "--shards", "100001", "x.hcl"}, []string{"submit: --shards 100001: 100001 shards: at most 100000"}, "commands:"},
 		{[]string{"list"}, []string{"list needs one of metrics, encoders, learners, schemes, decoders, formats", "usage: bench list"}, "commands:"},
 		{[]string{"list", "reducers"}, []string{`list: unknown topic "reducers" (want metrics, encoders, learners, schemes, decoders, formats)`}, "commands:"},

@@ -269,8 +269,10 @@ func checkSetFlags(cmd string, o *options) error {
 	if o.set["o"] && o.out == "" {
 		return usageError{fmt.Sprintf("%s: -o '': want a directory (leave -o out for the experiment's output directory)", cmd)}
 	}
-	if config.UnexpandedHome(o.out) {
-		return usageError{fmt.Sprintf("%s: -o %q starts with ~, which bench does not expand (a shell expands it only unquoted at a word's start: -o ~/x, not -o=~/x or -o \"~/x\"): write the home directory out", cmd, o.out)}
+	if o.set["o"] {
+		if err := checkUnexpanded(cmd+": -o", o.out); err != nil {
+			return err
+		}
 	}
 	if o.set["shards"] {
 		if o.shards < 1 {
@@ -279,6 +281,17 @@ func checkSetFlags(cmd string, o *options) error {
 		if err := shard.CheckCount(o.shards); err != nil {
 			return usageError{fmt.Sprintf("%s: --shards %d: %v", cmd, o.shards, err)}
 		}
+	}
+	return nil
+}
+
+// checkUnexpanded refuses a directory that holds what a shell would
+// have expanded (config.Unexpanded): it reached bench as written, quoted
+// or after "=" (-o=~/x, -o "$HOME/x"), and would name a directory "~" or
+// "$HOME" here.
+func checkUnexpanded(what, dir string) error {
+	if kind, why := config.Unexpanded(dir); kind != "" {
+		return usageError{fmt.Sprintf("%s %q %s, which bench does not expand (a shell expands it only unquoted, at a word's start: ~/x, not \"~/x\" or -o=~/x): write the path out", what, dir, why)}
 	}
 	return nil
 }

@@ -56,6 +56,25 @@ func TestRunEndPrint(t *testing.T) {
 	}
 }
 
+// TestWrittenSummaryTilde: a results directory named ~ (given as ./~/x,
+// which bench takes as a name) is printed with its "./", so that it does
+// not read as the home directory (campaign 11c's B16: report: ~/x/adv.md).
+func TestWrittenSummaryTilde(t *testing.T) {
+	for _, dir := range []string{filepath.Join(".", "~", "x"), filepath.Join(".", "$HOME", "x")} {
+		var b bytes.Buffer
+		writtenSummary(&b, dir, []string{filepath.Join(dir, "adv.md")}, 1, false, false)
+		want := fmt.Sprintf("  ./%[1]s: adv.md\n  ./%[1]s/cells: 1 cell\n  report: ./%[1]s/adv.md\n", dir)
+		if b.String() != want {
+			t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+		}
+		b.Reset()
+		writtenSummary(&b, dir, []string{filepath.Join(dir, "adv.md")}, 1, false, true)
+		if want := "  ./" + dir + "/adv.md\n"; b.String() != want {
+			t.Errorf("verbose: got %q, want %q", b.String(), want)
+		}
+	}
+}
+
 // TestWrittenSummary: a run, table or merge says what it wrote in a few
 // lines (the files at the top by name, each folder's count, the cells,
 // the report's path) rather than a line per file, which --verbose

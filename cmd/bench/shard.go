@@ -130,6 +130,9 @@ func merge(o *options, stdout, stderr io.Writer) error {
 		return usageError{"merge needs a results directory: bench merge DIR merges the shards in DIR in place, bench merge OUT DIR... those of the DIRs into OUT"}
 	}
 	out, dirs := o.args[0], o.args[1:]
+	if err := checkUnexpanded("merge: OUT", out); err != nil {
+		return err
+	}
 	if len(dirs) == 0 {
 		dirs = []string{out}
 	}

@@ -19,7 +19,7 @@ import (
 func writtenSummary(w io.Writer, dir string, written []string, cells int, shard, verbose bool) {
 	if verbose {
 		for _, f := range written {
-			fmt.Fprintf(w, "  %s\n", f)
+			fmt.Fprintf(w, "  %s\n", shownPath(f))
 		}
 		return
 	}
@@ -42,24 +42,35 @@ func writtenSummary(w io.Writer, dir string, written []string, cells int, shard,
 		folders[folder]++
 	}
 	if len(top) > 0 {
-		fmt.Fprintf(w, "  %s: %s\n", dir, strings.Join(top, ", "))
+		fmt.Fprintf(w, "  %s: %s\n", shownPath(dir), strings.Join(top, ", "))
 	}
 	for _, folder := range order {
-		fmt.Fprintf(w, "  %s: %s\n", filepath.Join(dir, folder), plural(folders[folder], "file"))
+		fmt.Fprintf(w, "  %s: %s\n", shownPath(filepath.Join(dir, folder)), plural(folders[folder], "file"))
 	}
 	if cells > 0 && len(written) > 0 {
 		of := ""
 		if shard {
 			of = " of this shard"
 		}
-		fmt.Fprintf(w, "  %s: %s%s\n", filepath.Join(dir, "cells"), plural(cells, "cell"), of)
+		fmt.Fprintf(w, "  %s: %s%s\n", shownPath(filepath.Join(dir, "cells")), plural(cells, "cell"), of)
 	}
 	if r := reportOf(top); r != "" {
-		fmt.Fprintf(w, "  report: %s\n", filepath.Join(dir, r))
+		fmt.Fprintf(w, "  report: %s\n", shownPath(filepath.Join(dir, r)))
 	}
 	if len(order) > 0 {
 		fmt.Fprintf(w, "  (--verbose lists every file)\n")
 	}
+}
+
+// shownPath is path as printed: with "./" before a relative path that
+// starts with "~" or "$" (a directory named so, which config.Unexpanded
+// lets through as "./~/x"), so that it does not read as the home
+// directory or a variable; filepath.Join drops the "./".
+func shownPath(path string) string {
+	if strings.HasPrefix(path, "~") || strings.HasPrefix(path, "$") {
+		return "./" + path
+	}
+	return path
 }
 
 // reportOf is the report among the files at the top of the results

@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -68,21 +69,35 @@ func (d *decoder) gate(rng hcl.Range, name, value string) {
 	}
 }
 
-// pathGate is gate for a path, which also must not start with "~": bench
-// expands no home directory, so that "~/results" would name a directory
-// "~" beside the experiment file, not the home directory it reads as.
+// pathGate is gate for a path, which also must not read as a shell's
+// expansion (Unexpanded): bench expands none, so that "~/results" would
+// name a directory "~" beside the experiment file, not the home directory
+// it reads as.
 func (d *decoder) pathGate(rng hcl.Range, name, value string) {
 	d.gate(rng, name, value)
-	if UnexpandedHome(value) {
-		d.errorf(rng, "Unexpanded home directory", "%s %s starts with ~, which bench does not expand (a shell expands it in a command line, before bench sees it): write the home directory out, or give a path relative to the experiment file.", name, safetext.Show(value))
+	if kind, what := Unexpanded(value); kind != "" {
+		d.errorf(rng, "Unexpanded "+kind, "%s %s %s, which bench does not expand (a shell expands it in a command line, before bench sees it): write the path out, or give a path relative to the experiment file.", name, safetext.Show(value), what)
 	}
 }
 
-// UnexpandedHome reports whether path starts with "~" as a shell's home
-// directory ("~", "~/x", "~user/x"), which bench does not expand.
-func UnexpandedHome(path string) bool {
+// shellVariable is a shell's variable reference: $NAME or ${NAME}.
+var shellVariable = regexp.MustCompile(`\$(\{[A-Za-z_][A-Za-z0-9_]*\}|[A-Za-z_][A-Za-z0-9_]*)`)
+
+// Unexpanded says what path holds that a shell would expand and bench
+// does not: kind "home directory" when it starts with "~" ("~", "~/x",
+// "~user/x"), kind "variable" when it holds $NAME or ${NAME}
+// ("$HOME/res"), with what, the words that say so ("starts with ~",
+// "holds $HOME"); "", "" for neither. A "~" or "$" elsewhere ("./~/x",
+// "a$(b)", "x$") is a name like any.
+func Unexpanded(path string) (kind, what string) {
 	first, _, _ := strings.Cut(path, "/")
-	return strings.HasPrefix(first, "~")
+	if strings.HasPrefix(first, "~") {
+		return "home directory", "starts with ~"
+	}
+	if v := shellVariable.FindString(path); v != "" {
+		return "variable", "holds " + v
+	}
+	return "", ""
 }
 
 // unusedEncoders warns of each encoder that no pipeline of exp lists (when

@@ -55,7 +55,7 @@ func (d *decoder) confusable(names []shown) {
 			first[key] = n
 		case prev.name != n.name:
 			d.warnf(n.rng, "Confusable names",
-				"The %s %s (shown as %q) looks like the %s %s (shown as %q) declared at %s, but they differ in letters of other scripts or in Unicode normalisation: tables and figures would show two %ss that read alike. Rename one.",
+				"The %s %s (shown as %q) looks like the %s %s (shown as %q) declared at %s, but they differ in letters of other scripts, in quotes, in blanks or in Unicode normalisation: tables and figures would show two %ss that read alike. Rename one.",
 				n.kind, strconv.QuoteToASCII(n.name), n.name, prev.kind, strconv.QuoteToASCII(prev.name), prev.name, at(prev.rng), n.kind)
 		}
 	}

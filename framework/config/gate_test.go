@@ -107,12 +107,13 @@ func TestColumnNamesVisible(t *testing.T) {
 	}
 }
 
-// TestHomeTildeInPaths: a path of the file that starts with ~ is an error
-// at the value (campaign 11b's C15: output { dir = "~/advres" } made a
+// TestHomeTildeInPaths: a path of the file that starts with ~, or holds
+// a shell variable ($HOME, ${DATA}), is an error at the value (campaign 11b's C15: output { dir = "~/advres" } made a
 // directory named "~" and printed "report: ~/advres/adv.md", which reads
 // as the home directory); a ~ later in a path is a name like any.
 func TestHomeTildeInPaths(t *testing.T) {
-	const detail = " starts with ~, which bench does not expand (a shell expands it in a command line, before bench sees it): write the home directory out, or give a path relative to the experiment file."
+	const tail = ", which bench does not expand (a shell expands it in a command line, before bench sees it): write the path out, or give a path relative to the experiment file."
+	const detail = " starts with ~" + tail
 	tests := []struct {
 		name, src, want string // want: the first line and the detail; "" for none
 	}{
@@ -126,6 +127,13 @@ func TestHomeTildeInPaths(t *testing.T) {
 			`exp.hcl:4:25: error: Unexpanded home directory|path "~/wine.csv"` + detail},
 		{"cv folds file", `cv { folds_file = "~/f.csv" }`,
 			`exp.hcl:4:19: error: Unexpanded home directory|folds_file "~/f.csv"` + detail},
+		// campaign 11c's B18: a variable.
+		{"output dir $HOME/res", `output { dir = "$HOME/res" }`,
+			`exp.hcl:4:16: error: Unexpanded variable|dir "$HOME/res" holds $HOME` + tail},
+		{"dataset path ${DATA}", `dataset "wine" { path = "d/$${DATA}.csv" }`,
+			`exp.hcl:4:25: error: Unexpanded variable|path "d/${DATA}.csv" holds ${DATA}` + tail},
+		{"a ./~ is a name", `output { dir = "./~/res" }`, ""},
+		{"a $ before no name is a name", `output { dir = "a$(b)/x$/$1" }`, ""},
 		{"a ~ inside is a name", `output { dir = "res/~old" }`, ""},
 		{"a ~ at a name's end", `output { dir = "res~" }`, ""},
 	}

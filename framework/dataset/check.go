@@ -216,7 +216,7 @@ func (ck *checker) canonicalClasses(d *Dataset, target *data.ClassTarget, err er
 	}
 	if se := (*data.SpellingError)(nil); errors.As(err, &se) {
 		ck.errorf(c.PathRange, "Class labels spelled as one",
-			"Dataset %q: the target column %q holds class labels that read as one but differ as text (in Unicode normalisation, NFC, or in blanks around them): %s. Write each class one way.",
+			"Dataset %q: the target column %q holds class labels that read as one but differ as text (in Unicode normalisation, NFC, or in blanks around them or inside): %s. Write each class one way.",
 			c.Name, c.Target, ck.asciiSpellings(d, se.Groups))
 		return false
 	}
@@ -241,7 +241,7 @@ func (ck *checker) canonicalClasses(d *Dataset, target *data.ClassTarget, err er
 	}
 	if names.Confusable != nil {
 		ck.warnf(c.PathRange, "Confusable class labels",
-			"Dataset %q: the target column %q holds class labels that look alike but differ as text (letters of other scripts that show as Latin ones, a minus sign or dash for a hyphen): %s. They stay distinct classes, which the tables would show as one name twice; write each class one way if they are one class.",
+			"Dataset %q: the target column %q holds class labels that look alike but differ as text (letters of other scripts that show as Latin ones, a minus sign or dash for a hyphen, curly quotes for straight ones): %s. They stay distinct classes, which the tables would show as one name twice; write each class one way if they are one class.",
 			c.Name, c.Target, ck.asciiSpellings(d, names.Confusable))
 	}
 	ck.summaryRowNames(d, target.Column.Levels)

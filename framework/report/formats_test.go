@@ -137,11 +137,20 @@ func TestPerClassInFormatTable(t *testing.T) {
 func TestTeXEscape(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"lda--x", "lda-{}-x"},
-		{"lda–x", "lda--x"},
+		{"lda–x", `lda\textendash{}x`},
+		// campaign 11c's B12: an em dash and a hyphen before an en dash.
+		{"lda—x", `lda\textemdash{}x`},
+		{"lda-–x", `lda-\textendash{}x`},
 		{"a---b", "a-{}-{}-b"},
-		{"a—b", "a---b"},
+		{"a—b", `a\textemdash{}b`},
 		{"``q''", "`{}`q'{}'"},
-		{"“q”", "“q”"},
+		{"“q”", `\textquotedblleft{}q\textquotedblright{}`},
+		// B25, B14, B24: curly quotes, ASCII quotes and | in OT1.
+		{"’’q", `\textquoteright{}\textquoteright{}q`},
+		{"'’q", `'{}\textquoteright{}q`},
+		{"`‘q", "`{}\\textquoteleft{}q"},
+		{`"q"`, `\texttt{\char34}q\texttt{\char34}`},
+		{"a|b", `a\textbar{}b`},
 		{",,q", ",{},q"},
 		{"!`x ?`y", "!{}`x ?{}`y"},
 		{"a-b, c's", "a-b, c's"},

@@ -336,7 +336,7 @@ func mergeKeys(a, b map[string]int) map[string]int {
 // each empty group "{}" that breaks a ligature ("-{}-") for nothing.
 func texSpecials(text []byte) []string {
 	s := strings.NewReplacer(`\textbackslash{}`, "X", `\textasciitilde{}`, "X", `\textasciicircum{}`, "X",
-		`\textless{}`, "X", `\textgreater{}`, "X", "{}", "").Replace(string(text))
+		`\textless{}`, "X", `\textgreater{}`, "X", `\texttt{\char34}`, "X", "{}", "").Replace(string(text))
 	var out []string
 	for _, line := range strings.Split(s, "\n") {
 		counts := map[byte]int{}

@@ -344,14 +344,22 @@ func wordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 var texSpecial = map[rune]string{
 	'\\': `\textbackslash{}`, '_': `\_`, '%': `\%`, '&': `\&`, '#': `\#`, '$': `\$`,
 	'{': `\{`, '}': `\}`, '~': `\textasciitilde{}`, '^': `\textasciicircum{}`,
-	'<': `\textless{}`, '>': `\textgreater{}`, '–': `--`, '—': `---`, '−': `$-$`, '±': `$\pm$`,
+	'<': `\textless{}`, '>': `\textgreater{}`, '−': `$-$`, '±': `$\pm$`,
+	// Commands rather than ligatures, so that no two labels typeset
+	// alike: "–" is not "--" (lda–x and lda--x), "|" prints as a dash in
+	// OT1, LaTeX's default encoding, and '"' as ”; the curly quotes are
+	// not the ASCII pairs.
+	'–': `\textendash{}`, '—': `\textemdash{}`, '|': `\textbar{}`, '"': `\texttt{\char34}`,
+	'‘': `\textquoteleft{}`, '’': `\textquoteright{}`, '“': `\textquotedblleft{}`, '”': `\textquotedblright{}`,
 }
 
 // texLigature reports whether TeX's text fonts join a followed by b into
 // one glyph: two hyphens (an en dash), two backquotes or two apostrophes
-// (curly quotes), two commas (a low quote in T1), and "!" or "?" before a
-// backquote (inverted marks).
+// (curly quotes; ‘ and ’ print as a backquote and an apostrophe), two
+// commas (a low quote in T1), and "!" or "?" before a backquote (inverted
+// marks).
 func texLigature(a, b rune) bool {
+	a, b = texQuote(a), texQuote(b)
 	switch a {
 	case '-', '`', '\'', ',':
 		return b == a
@@ -361,6 +369,18 @@ func texLigature(a, b rune) bool {
 	return false
 }
 
+// texQuote is the ASCII character TeX's fonts print r as: ‘ as a
+// backquote, ’ as an apostrophe; any other r as itself.
+func texQuote(r rune) rune {
+	switch r {
+	case '‘':
+		return '`'
+	case '’':
+		return '\''
+	}
+	return r
+}
+
 // texEscape escapes LaTeX's special characters (texSpecial) and breaks
 // its ligatures with "{}", so that a label shows as written and no two
 // read alike: "lda--x" and "lda–x" (written --) stay two.
@@ -368,13 +388,13 @@ func texEscape(s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); {
 		r, n := utf8.DecodeRuneInString(s[i:])
-		if t, ok := texSpecial[r]; ok {
-			b.WriteString(t)
-		} else {
-			b.WriteString(s[i : i+n])
+		t, ok := texSpecial[r]
+		if !ok {
+			t = s[i : i+n]
 		}
+		b.WriteString(t)
 		i += n
-		if next, _ := utf8.DecodeRuneInString(s[i:]); i < len(s) && texLigature(r, next) {
+		if next, _ := utf8.DecodeRuneInString(s[i:]); i < len(s) && texLigature(r, next) && !strings.HasSuffix(t, "{}") {
 			b.WriteString("{}")
 		}
 	}

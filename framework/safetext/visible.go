@@ -99,9 +99,10 @@ func Fold(s string) string {
 }
 
 // collapseSpace is s without leading and trailing white space, each run
-// of white space inside it one space.
+// of white space inside it one space. U+2800, the braille pattern blank,
+// shows as a space and counts as one.
 func collapseSpace(s string) string {
-	return strings.Join(strings.Fields(s), " ")
+	return strings.Join(strings.FieldsFunc(s, func(r rune) bool { return unicode.IsSpace(r) || r == '\u2800' }), " ")
 }
 
 // confusable maps characters that show as an ASCII letter, digit or
@@ -137,14 +138,18 @@ var confusable = map[rune]rune{
 // for one: its NFKC normalisation (fullwidth "ｉ" is "i", "ﬁ" is "fi")
 // with each homoglyph of an ASCII character (Cyrillic, Greek, Armenian
 // and Latin letters, minus signs and dashes: see confusable) replaced by
-// it, without leading and trailing white space and each run of white space
-// inside one space (as Fold). Two names with
-// one Skeleton are confusable.
+// it, each quote as one or two apostrophes (quoteSkeletons), without
+// leading and trailing white space and each run of white space inside one
+// space (as Fold). Two names with one Skeleton are confusable.
 func Skeleton(s string) string {
 	return strings.Map(func(r rune) rune {
 		if l, ok := confusable[r]; ok {
 			return l
 		}
 		return r
-	}, collapseSpace(norm.NFKC.String(s)))
+	}, collapseSpace(strings.NewReplacer(quoteSkeletons...).Replace(norm.NFKC.String(s))))
 }
+
+// quoteSkeletons are the quotes that print alike in LaTeX's fonts and in
+// many others: a double quote as two single ones, curly or straight.
+var quoteSkeletons = []string{"‘", "'", "’", "'", "“", "''", "”", "''", `"`, "''", "`", "'"}

@@ -68,6 +68,13 @@ func TestFoldAndSkeleton(t *testing.T) {
 		{"no-break space inside", "New\u00a0York", "New York", true, true},
 		{"tab inside", "New\tYork", "New York", true, true},
 		{"a space and none", "NewYork", "New York", false, false},
+		// campaign 11c's B03: a braille blank shows as a space.
+		{"braille blank inside", "New\u2800York", "New York", true, true},
+		// B25, B14: quotes that print alike.
+		{"two right single quotes and a right double quote", "\u2019\u2019q", "\u201dq", false, true},
+		{"two left single quotes and a left double quote", "\u2018\u2018q", "\u201cq", false, true},
+		{"straight and curly double quotes", `"q"`, "\u201cq\u201d", false, true},
+		{"a quote and none", `"q"`, "q", false, false},
 		{"Cyrillic i", "\u0456ris", "iris", false, true},
 		{"Cyrillic a o e", "d\u0430t\u0430", "data", false, true},
 		{"Greek capital omicron", "\u039fNE", "ONE", false, true},
