@@ -80,22 +80,26 @@ func (d *decoder) pathGate(rng hcl.Range, name, value string) {
 	}
 }
 
-// shellVariable is a shell's variable reference: $NAME or ${NAME}.
-var shellVariable = regexp.MustCompile(`\$(\{[A-Za-z_][A-Za-z0-9_]*\}|[A-Za-z_][A-Za-z0-9_]*)`)
+// shellVariable is a shell's variable reference, $NAME or ${NAME}, at
+// the start of a path's element, where a path is built from one
+// ("$HOME/res", "data/${USER}"); a "$" inside a name ("my$file.csv") is
+// taken as written.
+var shellVariable = regexp.MustCompile(`(^|/)\$(\{[A-Za-z_][A-Za-z0-9_]*\}|[A-Za-z_][A-Za-z0-9_]*)`)
 
 // Unexpanded says what path holds that a shell would expand and bench
 // does not: kind "home directory" when it starts with "~" ("~", "~/x",
 // "~user/x"), kind "variable" when it holds $NAME or ${NAME}
-// ("$HOME/res"), with what, the words that say so ("starts with ~",
-// "holds $HOME"); "", "" for neither. A "~" or "$" elsewhere ("./~/x",
-// "a$(b)", "x$") is a name like any.
+// at the start of one of its elements ("$HOME/res", "d/${X}.csv"), with
+// what, the words that say so ("starts with ~", "holds $HOME"); "", ""
+// for neither. A "~" or "$" elsewhere ("./~/x", "my$file.csv", "a$(b)",
+// "x$") is a name like any.
 func Unexpanded(path string) (kind, what string) {
 	first, _, _ := strings.Cut(path, "/")
 	if strings.HasPrefix(first, "~") {
 		return "home directory", "starts with ~"
 	}
-	if v := shellVariable.FindString(path); v != "" {
-		return "variable", "holds " + v
+	if m := shellVariable.FindStringSubmatch(path); m != nil {
+		return "variable", "holds $" + m[2]
 	}
 	return "", ""
 }

@@ -134,6 +134,7 @@ func TestHomeTildeInPaths(t *testing.T) {
 			`exp.hcl:4:25: error: Unexpanded variable|path "d/${DATA}.csv" holds ${DATA}` + tail},
 		{"a ./~ is a name", `output { dir = "./~/res" }`, ""},
 		{"a $ before no name is a name", `output { dir = "a$(b)/x$/$1" }`, ""},
+		{"a $ inside a name is a name", `dataset "wine" { path = "my$file.csv" }`, ""},
 		{"a ~ inside is a name", `output { dir = "res/~old" }`, ""},
 		{"a ~ at a name's end", `output { dir = "res~" }`, ""},
 	}
