@@ -15,9 +15,7 @@ import (
 // reached the job scripts).
 func TestControlCharactersInPaths(t *testing.T) {
 	const rule = "; a name or path that reaches a job script, a manifest or a printed command may hold no control character and no invisible or bidi control character."
-	tests := []struct {
-		name, src, want string // want: the first line and the detail; "" for none
-	}{
+	tests := []gateCase{
 		{"output dir with newlines", `output { dir = "out\ntouch PWNED\n#" }`,
 			`exp.hcl:4:16: error: Invalid character|dir "out\ntouch PWNED\n#" holds a newline (U+000A) at character 4` + rule},
 		{"output dir with a carriage return", `output { dir = "out\r" }`,
@@ -49,19 +47,7 @@ func TestControlCharactersInPaths(t *testing.T) {
 		{"visible non-ASCII is a path like any", `output { dir = "rés/😀 日本" }`, ""},
 		{"shell syntax is only text", `output { dir = "$(touch PWNED); ../'x' #y" }`, ""},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			_, diags := parse(t, base+tt.src+"\n")
-			var got string
-			if diags != "" {
-				lines := strings.Split(strings.TrimRight(diags, "\n"), "\n")
-				got = lines[0] + "|" + lines[len(lines)-1]
-			}
-			if got != tt.want {
-				t.Errorf("got:\n%s\nwant:\n%s\nall:\n%s", got, tt.want, diags)
-			}
-		})
-	}
+	checkGateCases(t, tests)
 }
 
 // TestColumnNamesVisible: a column name the experiment file gives (target,
@@ -73,9 +59,7 @@ func TestControlCharactersInPaths(t *testing.T) {
 func TestColumnNamesVisible(t *testing.T) {
 	const rule = "; a name or path that reaches a job script, a manifest or a printed command may hold no control character and no invisible or bidi control character."
 	ds := func(body string) string { return "dataset \"wine\" {\npath = \"wine.csv\"\n" + body + "\n}" }
-	tests := []struct {
-		name, src, want string // want: the first line and the detail; "" for none
-	}{
+	tests := []gateCase{
 		{"target with a right-to-left override (I09)", ds(`target = "cl\u202Eass"`),
 			`exp.hcl:6:10: error: Invalid character|target "cl\u202eass" holds a right-to-left override (U+202E) at character 3` + rule},
 		{"numeric entry with a right-to-left override (I08)", ds(`numeric = ["x1", "sepal\u202Elength"]`),
@@ -92,19 +76,7 @@ func TestColumnNamesVisible(t *testing.T) {
 			`exp.hcl:6:10: error: Invalid character|target "cl\nass" holds a newline (U+000A) at character 3` + rule},
 		{"visible non-ASCII names are names like any", ds(`target = "clàsse"` + "\n" + `numeric = ["längd", "幅"]`), ""},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			_, diags := parse(t, base+tt.src+"\n")
-			var got string
-			if diags != "" {
-				lines := strings.Split(strings.TrimRight(diags, "\n"), "\n")
-				got = lines[0] + "|" + lines[len(lines)-1]
-			}
-			if got != tt.want {
-				t.Errorf("got:\n%s\nwant:\n%s\nall:\n%s", got, tt.want, diags)
-			}
-		})
-	}
+	checkGateCases(t, tests)
 }
 
 // TestHomeTildeInPaths: a path of the file that starts with ~, or holds
@@ -114,9 +86,7 @@ func TestColumnNamesVisible(t *testing.T) {
 func TestHomeTildeInPaths(t *testing.T) {
 	const tail = ", which bench does not expand (a shell expands it in a command line, before bench sees it): write the path out, or give a path relative to the experiment file."
 	const detail = " starts with ~" + tail
-	tests := []struct {
-		name, src, want string // want: the first line and the detail; "" for none
-	}{
+	tests := []gateCase{
 		{"output dir ~/x", `output { dir = "~/advres" }`,
 			`exp.hcl:4:16: error: Unexpanded home directory|dir "~/advres"` + detail},
 		{"output dir ~", `output { dir = "~" }`,
@@ -138,6 +108,17 @@ func TestHomeTildeInPaths(t *testing.T) {
 		{"a ~ inside is a name", `output { dir = "res/~old" }`, ""},
 		{"a ~ at a name's end", `output { dir = "res~" }`, ""},
 	}
+	checkGateCases(t, tests)
+}
+
+// gateCase is an experiment file's text after base and the diagnostics it
+// gets: their first line and the last line of the detail, joined by "|";
+// "" for none.
+type gateCase struct{ name, src, want string }
+
+// checkGateCases parses each case and compares its diagnostics.
+func checkGateCases(t *testing.T, tests []gateCase) {
+	t.Helper()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, diags := parse(t, base+tt.src+"\n")
