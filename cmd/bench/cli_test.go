@@ -101,6 +101,8 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"run", "-o", "~/x", "x.hcl"}, []string{`run: -o "~/x" starts with ~, which bench does not expand`, "usage: bench run"}, "commands:"},
 		{[]string{"rerun", "-o=~", "d"}, []string{`rerun: -o "~" starts with ~`, "usage: bench rerun"}, "commands:"},
 		{[]string{"run", "-o", "$HOME/x", "x.hcl"}, []string{`run: -o "$HOME/x" holds $HOME, which bench does not expand`, "usage: bench run"}, "commands:"},
+		{[]string{"run", "--profile", "~/p", "x.hcl"}, []string{`run: --profile "~/p" starts with ~, which bench does not expand`, "usage: bench run"}, "commands:"},
+		{[]string{"run", "--profile=$HOME/p", "x.hcl"}, []string{`run: --profile "$HOME/p" holds $HOME, which bench does not expand (a shell expands it outside single quotes`, "usage: bench run"}, "commands:"},
 		{[]string{"merge", "~/m", "sh"}, []string{`merge: OUT "~/m" starts with ~, which bench does not expand`, "usage: bench merge"}, "commands:"},
 		{[]string{"submit", "slurm", "--shards", "100001", "x.hcl"}, []string{"submit: --shards 100001: 100001 shards: at most 100000"}, "commands:"},
 		{[]string{"list"}, []string{"list needs one of metrics, encoders, learners, schemes, decoders, formats", "usage: bench list"}, "commands:"},

@@ -269,8 +269,8 @@ func checkSetFlags(cmd string, o *options) error {
 	if o.set["o"] && o.out == "" {
 		return usageError{fmt.Sprintf("%s: -o '': want a directory (leave -o out for the experiment's output directory)", cmd)}
 	}
-	if o.set["o"] {
-		if err := checkUnexpanded(cmd+": -o", o.out); err != nil {
+	for _, f := range []struct{ flag, shown, dir string }{{"o", "-o", o.out}, {"profile", "--profile", o.profile}} {
+		if err := checkUnexpanded(cmd+": "+f.shown, f.dir); o.set[f.flag] && err != nil {
 			return err
 		}
 	}
@@ -287,11 +287,15 @@ func checkSetFlags(cmd string, o *options) error {
 
 // checkUnexpanded refuses a directory that holds what a shell would
 // have expanded (config.Unexpanded): it reached bench as written, quoted
-// or after "=" (-o=~/x, -o "$HOME/x"), and would name a directory "~" or
+// or after "=" (-o=~/x, -o '$HOME/x'), and would name a directory "~" or
 // "$HOME" here.
 func checkUnexpanded(what, dir string) error {
-	if kind, why := config.Unexpanded(dir); kind != "" {
+	kind, why := config.Unexpanded(dir)
+	switch kind {
+	case "home directory":
 		return usageError{fmt.Sprintf("%s %q %s, which bench does not expand (a shell expands it only unquoted, at a word's start: ~/x, not \"~/x\" or -o=~/x): write the path out", what, dir, why)}
+	case "variable":
+		return usageError{fmt.Sprintf("%s %q %s, which bench does not expand (a shell expands it outside single quotes: \"$HOME/x\", not '$HOME/x'): write the path out", what, dir, why)}
 	}
 	return nil
 }

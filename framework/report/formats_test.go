@@ -151,6 +151,9 @@ func TestTeXEscape(t *testing.T) {
 		{"`‘q", "`{}\\textquoteleft{}q"},
 		{`"q"`, `\texttt{\char34}q\texttt{\char34}`},
 		{"a|b", `a\textbar{}b`},
+		// campaign 11d's B18: hyphens U+2010 that inputenc reads as -.
+		{"a\u2010\u2010b", "a\u2010{}\u2010b"},
+		{"a-\u2010b", "a-{}\u2010b"},
 		{",,q", ",{},q"},
 		{"!`x ?`y", "!{}`x ?{}`y"},
 		{"a-b, c's", "a-b, c's"},

@@ -370,13 +370,17 @@ func texLigature(a, b rune) bool {
 }
 
 // texQuote is the ASCII character TeX's fonts print r as: ‘ as a
-// backquote, ’ as an apostrophe; any other r as itself.
+// backquote, ’ as an apostrophe, the hyphens U+2010 and U+2011 (which
+// pdflatex's inputenc reads as -) as a hyphen-minus; any other r as
+// itself.
 func texQuote(r rune) rune {
 	switch r {
 	case '‘':
 		return '`'
 	case '’':
 		return '\''
+	case '\u2010', '\u2011':
+		return '-'
 	}
 	return r
 }

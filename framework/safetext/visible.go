@@ -130,6 +130,7 @@ var confusable = map[rune]rune{
 	// Latin letters that show as other Latin letters
 	'\u0131': 'i', '\u0251': 'a', '\u0261': 'g', '\u01C0': 'l',
 	// minus signs and dashes that show as a hyphen-minus
+	'\u02C6': '^', // a modifier letter that LaTeX prints as ^ (U+02DC, ˜: see Skeleton)
 	'\u2212': '-', '\u2010': '-', '\u2011': '-', '\u2012': '-', '\u2013': '-',
 	'\u02D7': '-', '\u2043': '-', '\u2796': '-', '\u06D4': '-',
 }
@@ -147,7 +148,10 @@ func Skeleton(s string) string {
 			return l
 		}
 		return r
-	}, collapseSpace(strings.NewReplacer(quoteSkeletons...).Replace(norm.NFKC.String(s))))
+	}, collapseSpace(strings.NewReplacer(quoteSkeletons...).Replace(norm.NFKC.String(
+		// The small tilde, which LaTeX prints as ~ and NFKC would make a
+		// space and a combining tilde.
+		strings.ReplaceAll(s, "\u02DC", "~")))))
 }
 
 // quoteSkeletons are the quotes that print alike in LaTeX's fonts and in

@@ -75,6 +75,10 @@ func TestFoldAndSkeleton(t *testing.T) {
 		{"two left single quotes and a left double quote", "\u2018\u2018q", "\u201cq", false, true},
 		{"straight and curly double quotes", `"q"`, "\u201cq\u201d", false, true},
 		{"a quote and none", `"q"`, "q", false, false},
+		// campaign 11d's B18: what LaTeX prints alike.
+		{"modifier circumflex and caret", "a\u02c6b", "a^b", false, true},
+		{"small tilde and tilde", "a\u02dcb", "a~b", false, true},
+		{"two hyphens U+2010 and two hyphen-minus", "a\u2010\u2010b", "a--b", false, true},
 		{"Cyrillic i", "\u0456ris", "iris", false, true},
 		{"Cyrillic a o e", "d\u0430t\u0430", "data", false, true},
 		{"Greek capital omicron", "\u039fNE", "ONE", false, true},
