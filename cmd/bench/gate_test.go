@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/polyclass/polyclass/framework/config"
 	"github.com/polyclass/polyclass/framework/safetext"
 	"github.com/polyclass/polyclass/internal/hostile"
 )
@@ -183,6 +184,17 @@ func TestPrintedCommandsHostile(t *testing.T) {
 			out := root + "/a/b/" + h
 			dir, _ := filepath.Abs(out)
 			stdout, stderr, err := runBench(t, "submit", "slurm", "--plugins", pluginsDir, "--shards", "2", "-o", out, exp)
+			if kind, _ := config.Unexpanded(out); kind != "" {
+				// A path element that a shell would have expanded ($x,
+				// ${HOME}) is refused by name, before anything is written.
+				if err == nil || !strings.Contains(err.Error(), "which bench does not expand") {
+					t.Errorf("slurm with a %s: %v", kind, err)
+				}
+				if entries, _ := os.ReadDir(root); len(entries) != 0 {
+					t.Errorf("refused, and yet %s holds %v", root, entries)
+				}
+				return
+			}
 			if strings.Contains(h, `\`) {
 				// A backslash in sbatch --output stops Slurm from expanding
 				// %x, %A and %a (see cluster.Slurm.Check).
