@@ -130,7 +130,8 @@ var confusable = map[rune]rune{
 	// Latin letters that show as other Latin letters
 	'\u0131': 'i', '\u0251': 'a', '\u0261': 'g', '\u01C0': 'l',
 	// minus signs and dashes that show as a hyphen-minus
-	'\u02C6': '^', // a modifier letter that LaTeX prints as ^ (U+02DC, ˜: see Skeleton)
+	'\u2015': '\u2014', // the horizontal bar, which LaTeX prints as an em dash
+	'\u02C6': '^',      // a modifier letter that LaTeX prints as ^ (U+02DC, ˜: see Skeleton)
 	'\u2212': '-', '\u2010': '-', '\u2011': '-', '\u2012': '-', '\u2013': '-',
 	'\u02D7': '-', '\u2043': '-', '\u2796': '-', '\u06D4': '-',
 }

@@ -79,6 +79,8 @@ func TestFoldAndSkeleton(t *testing.T) {
 		{"modifier circumflex and caret", "a\u02c6b", "a^b", false, true},
 		{"small tilde and tilde", "a\u02dcb", "a~b", false, true},
 		{"two hyphens U+2010 and two hyphen-minus", "a\u2010\u2010b", "a--b", false, true},
+		// campaign 11e's B01.
+		{"horizontal bar and em dash", "a\u2015b", "a\u2014b", false, true},
 		{"Cyrillic i", "\u0456ris", "iris", false, true},
 		{"Cyrillic a o e", "d\u0430t\u0430", "data", false, true},
 		{"Greek capital omicron", "\u039fNE", "ONE", false, true},

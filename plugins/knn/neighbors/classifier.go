@@ -157,6 +157,9 @@ func (c *Classifier) Kneighbors(x matrix.Matrix) (dist []float64, ind []int32, e
 	default:
 		c.bruteManhattan(x, heaps)
 	}
+	if err := checkFinite(heaps, init); err != nil {
+		return nil, nil, err
+	}
 	for _, h := range heaps {
 		simultaneousSort(h.values, h.indices)
 		if c.opt.Metric == Euclidean {
@@ -166,6 +169,22 @@ func (c *Classifier) Kneighbors(x matrix.Matrix) (dist []float64, ind []int32, e
 		}
 	}
 	return dist, ind, nil
+}
+
+// checkFinite reports the first row whose heap holds a candidate still
+// at init after the search: fewer than k of its distances were finite
+// (a squared Euclidean distance beyond 1.8e308, or a Manhattan sum, that
+// overflowed to +Inf, or a NaN; no such distance enters a heap). Its
+// neighbours would be no neighbours, every row of a fold alike, so the
+// prediction ends with an error (issue 55: non-finite intermediate
+// values end with an error) rather than a constant answer.
+func checkFinite(heaps []heap, init float64) error {
+	for i, h := range heaps {
+		if h.values[0] >= init {
+			return fmt.Errorf("neighbors: the distances of row %d to the training rows overflow: a feature's values are too large (near or beyond 1e154 for the Euclidean metric); scale the features (an encoder such as standardize)", i+1)
+		}
+	}
+	return nil
 }
 
 // rowOf returns row i of x densely: a view of a dense x, else buf filled.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -16,8 +17,10 @@ import (
 // TestExtremeValuesEnd is issue 55's property for the neighbour search,
 // which has no iterations to bound: on iris with extreme feature values
 // (reftest.ExtremeIris) every algorithm, metric and weighting fits and
-// predicts without error, with finite non-negative votes, within a
-// minute (a hang guard: the searches take milliseconds).
+// predicts within a minute (a hang guard: the searches take
+// milliseconds), either with finite non-negative votes or, where the
+// distances overflow (every Euclidean case, whose squares pass 1.8e308,
+// and Manhattan sums on minmax1e308), with an error that says so.
 func TestExtremeValuesEnd(t *testing.T) {
 	for _, kind := range reftest.ExtremeKinds {
 		x, y := reftest.ExtremeIris(t, kind)
@@ -41,8 +44,17 @@ func TestExtremeValuesEnd(t *testing.T) {
 						defer cancel()
 						select {
 						case err := <-done:
+							// A Euclidean distance to or from the extreme
+							// value overflows (its square passes 1.8e308):
+							// an error that says so, never a constant answer.
+							if err != nil && (m == Euclidean || kind == "minmax1e308") && strings.Contains(err.Error(), "overflow") {
+								return
+							}
 							if err != nil {
 								t.Fatalf("error %v, want none", err)
+							}
+							if m == Euclidean {
+								t.Fatalf("no error, want the overflow of the squared distances said")
 							}
 						case <-ctx.Done():
 							t.Fatalf("still running after a minute: the search spins")
@@ -57,4 +69,56 @@ func TestExtremeValuesEnd(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestOverflowingDistancesRefused: iris with every feature multiplied by
+// 2^515, about 1e155 (campaign 11e's C11 multiplied by 1e155): the
+// squared Euclidean distances overflow,
+// and the prediction ends with an error naming the overflow, for both
+// algorithms; before, every heap stayed empty and every row was given
+// one class (accuracy 1/3, no word). Multiplied by 2^500, about 3e150 (a
+// power of two: every distance scaled exactly), the neighbours are
+// iris's own: the same votes as on iris.
+func TestOverflowingDistancesRefused(t *testing.T) {
+	ds := reftest.Load(t, "iris")
+	plain, y := mat.DenseCopyOf(ds.X), ds.Y
+	for _, a := range []Algorithm{Brute, KDTree} {
+		want := predictVotes(t, plain, y, a)
+		for _, tc := range []struct {
+			scale    float64
+			overflow bool
+		}{{math.Ldexp(1, 500), false}, {math.Ldexp(1, 515), true}} {
+			x := mat.DenseCopyOf(plain)
+			x.Scale(tc.scale, x)
+			c, err := Fit(matrix.Matrix{Dense: x}, y, 3, Options{K: 5, Algorithm: a, Metric: Euclidean, Weights: Uniform})
+			if err != nil {
+				t.Fatal(err)
+			}
+			votes := mat.NewDense(len(y), 3, nil)
+			err = c.Predict(matrix.Matrix{Dense: x}, votes, nil)
+			switch {
+			case tc.overflow && (err == nil || !strings.Contains(err.Error(), "overflow")):
+				t.Errorf("%v ×%g: error %v, want the overflow said", a, tc.scale, err)
+			case !tc.overflow && err != nil:
+				t.Errorf("%v ×%g: error %v", a, tc.scale, err)
+			case !tc.overflow && !mat.Equal(votes, want):
+				t.Errorf("%v ×%g: votes differ from iris's", a, tc.scale)
+			}
+		}
+	}
+}
+
+// predictVotes fits k = 5 uniform Euclidean neighbours on x and returns
+// the votes of x's own rows.
+func predictVotes(t *testing.T, x *mat.Dense, y []int, a Algorithm) *mat.Dense {
+	t.Helper()
+	c, err := Fit(matrix.Matrix{Dense: x}, y, 3, Options{K: 5, Algorithm: a, Metric: Euclidean, Weights: Uniform})
+	if err != nil {
+		t.Fatal(err)
+	}
+	votes := mat.NewDense(len(y), 3, nil)
+	if err := c.Predict(matrix.Matrix{Dense: x}, votes, nil); err != nil {
+		t.Fatal(err)
+	}
+	return votes
 }
