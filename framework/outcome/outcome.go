@@ -86,6 +86,33 @@ type FoldResult struct {
 // class weight 0, say), whose metrics say nothing of the learner.
 func (f *FoldResult) AllTied() bool { return f.NTest > 0 && f.Ties == f.NTest }
 
+// OneClass reports whether the fold predicted one class for every test
+// row while its test rows hold more than one class (its confusion
+// matrix has one non-zero column and several non-zero rows): a constant
+// model whose class scores need not be tied, such as a kernel machine
+// whose rbf values are all 0 between distinct rows or a nearest-neighbour
+// search whose distances all underflow. A fold whose scores were all
+// tied (AllTied) is not counted again.
+func (f *FoldResult) OneClass() bool {
+	if f.AllTied() || len(f.Confusion) == 0 {
+		return false
+	}
+	actual, predicted := 0, make(map[int]bool)
+	for _, row := range f.Confusion {
+		rowTotal := 0
+		for j, n := range row {
+			if n != 0 {
+				rowTotal += n
+				predicted[j] = true
+			}
+		}
+		if rowTotal > 0 {
+			actual++
+		}
+	}
+	return actual > 1 && len(predicted) == 1
+}
+
 // NotConvergedFits returns the fits of the fold that did not converge and
 // all its fits (0, 0 when every fit converged).
 func (f *FoldResult) NotConvergedFits() (notConverged, fits int) {

@@ -115,7 +115,7 @@ func entryCell(e Entry) cell {
 		f  func(flavor) string
 	}{
 		{e.Softmax && e.ok(), func(f flavor) string { return f.dagger }},
-		{e.tied(), func(f flavor) string { return f.ddagger }},
+		{e.constant(), func(f flavor) string { return f.ddagger }},
 		{e.notConverged(), func(f flavor) string { return f.section }},
 	} {
 		if m.on {

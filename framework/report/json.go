@@ -59,6 +59,9 @@ type jsonEntry struct {
 	// TiedFolds: the folds whose class scores were all tied (a constant
 	// model).
 	TiedFolds int `json:"tied_folds,omitempty"`
+	// OneClassFolds: the other folds that predicted one class for every
+	// test row of several classes (a constant model too).
+	OneClassFolds int `json:"one_class_folds,omitempty"`
 	// NotConverged: the fits that did not converge, of Fits, the fits of
 	// the folds where some did not.
 	NotConverged *jsonNotConverged `json:"not_converged,omitempty"`
@@ -201,6 +204,7 @@ func jsonEntryOf(e Entry, ds string) jsonEntry {
 		je.Status = "ok"
 		je.Mean, je.Std, je.N, je.Rank, je.Best, je.Softmax = jp(e.Mean), jp(e.Std), e.N, jp(e.Rank), e.Best, e.Softmax
 		je.TiedFolds = e.TiedFolds
+		je.OneClassFolds = e.OneClassFolds
 		if e.NotConverged > 0 {
 			je.NotConverged = &jsonNotConverged{Fits: e.NotConverged, Of: e.Fits, Folds: e.NotConvergedFolds}
 		}

@@ -83,9 +83,13 @@ func statLines(c *Comparison, f flavor) []string {
 		out = append(out, fmt.Sprintf("%s: %s from a softmax of the decoder's class scores, not from probabilities (the learner gives none, or the reduction's decoder does not pass them on): it measures how the scores rank, not calibration; calibrate = \"platt\" or \"isotonic\" on the reduction makes probabilities.",
 			strings.TrimSpace(strings.TrimPrefix(f.dagger, `\,`)), f.esc(c.Metric)))
 	}
-	if tied := c.tiedEntries(f.esc); len(tied) > 0 {
+	if tied := c.constantEntries(f.esc, func(e *Entry) int { return e.TiedFolds }); len(tied) > 0 {
 		out = append(out, fmt.Sprintf("%s: the class scores were all tied on every test row of some folds, each prediction made by the tie-breaking rule: a constant model, whose %s says nothing of the learner (%s).",
 			strings.TrimSpace(strings.TrimPrefix(f.ddagger, `\,`)), f.esc(c.Metric), strings.Join(tied, "; ")))
+	}
+	if one := c.constantEntries(f.esc, func(e *Entry) int { return e.OneClassFolds }); len(one) > 0 {
+		out = append(out, fmt.Sprintf("%s: one class was predicted for every test row of some folds whose test rows hold several classes: a constant model (features on a scale the learner's arithmetic cannot resolve, a kernel far too narrow, say), whose %s says nothing of the learner (%s).",
+			strings.TrimSpace(strings.TrimPrefix(f.ddagger, `\,`)), f.esc(c.Metric), strings.Join(one, "; ")))
 	}
 	if nc := c.notConvergedEntries(f.esc); len(nc) > 0 {
 		out = append(out, fmt.Sprintf("%s: the learner's fits did not converge on some of the binary or multiclass problems of some folds, each stopping at its iteration bound (%s, say) before its stopping rule was met, its model the last iterate, or meeting it on a degenerate kernel matrix (a kernel svm whose off-diagonal kernel values on the training rows are all alike: rbf with a gamma far too large for the data's scale, a saturated sigmoid), its model a constant (%s).",

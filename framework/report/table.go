@@ -66,6 +66,11 @@ type Entry struct {
 	// prediction made by the tie-breaking rule (outcome.FoldResult.AllTied):
 	// a constant model; the tables flag the entry with a double dagger.
 	TiedFolds int
+	// OneClassFolds counts the other folds where one class was predicted
+	// for every test row though the test rows hold several
+	// (outcome.FoldResult.OneClass): a constant model too, flagged with
+	// the same double dagger.
+	OneClassFolds int
 	// NotConverged counts the cell's fits that did not converge, of Fits,
 	// the fits of the NotConvergedFolds folds where some did not
 	// (outcome.FoldResult.NotConverged); the tables flag the entry with a
@@ -526,7 +531,7 @@ func (c *Comparison) fill(cells []*outcome.CellResult, rowOf []int, dsIndex map[
 		e.Mean, e.Std = meanStd(vals)
 		e.N = len(vals)
 		e.Softmax = fromProbabilities(m) && softmaxCell(cell)
-		e.TiedFolds = tiedFolds(cell)
+		e.TiedFolds, e.OneClassFolds = constantFolds(cell)
 		e.NotConverged, e.Fits, e.NotConvergedFolds = notConvergedFits(cell)
 	}
 }
@@ -570,15 +575,19 @@ func softmaxCell(c *outcome.CellResult) bool {
 	return false
 }
 
-// tiedFolds counts the folds of a cell whose scores were all tied.
-func tiedFolds(c *outcome.CellResult) int {
-	n := 0
+// constantFolds counts the folds of a cell whose scores were all tied,
+// and the others that predicted one class for every test row of several
+// classes.
+func constantFolds(c *outcome.CellResult) (tied, oneClass int) {
 	for i := range c.Folds {
-		if c.Folds[i].AllTied() {
-			n++
+		switch f := &c.Folds[i]; {
+		case f.AllTied():
+			tied++
+		case f.OneClass():
+			oneClass++
 		}
 	}
-	return n
+	return tied, oneClass
 }
 
 // notConvergedFits sums the fits of a cell's folds that did not converge
@@ -614,17 +623,18 @@ func (c *Comparison) notConvergedEntries(esc func(string) string) []string {
 	return out
 }
 
-// tied reports whether the entry is shown and flagged for tied folds.
-func (e *Entry) tied() bool { return e.TiedFolds > 0 && e.ok() }
+// constant reports whether the entry is shown and flagged for the folds
+// of a constant model: tied, or of one predicted class.
+func (e *Entry) constant() bool { return e.TiedFolds+e.OneClassFolds > 0 && e.ok() }
 
-// tiedEntries returns "ROW on DATASET: N of M folds" for every entry of c
-// with tied folds, in table order, escaped by esc.
-func (c *Comparison) tiedEntries(esc func(string) string) []string {
+// constantEntries returns "ROW on DATASET: N of M folds" for every shown
+// entry of c whose count(e) is above 0, in table order, escaped by esc.
+func (c *Comparison) constantEntries(esc func(string) string, count func(*Entry) int) []string {
 	var out []string
 	for r, row := range c.Entries {
 		for d := range row {
-			if e := &row[d]; e.tied() {
-				out = append(out, fmt.Sprintf("%s on %s: %d of %d folds", esc(c.Rows[r].Label), esc(c.Datasets[d]), e.TiedFolds, e.N))
+			if e := &row[d]; e.ok() && count(e) > 0 {
+				out = append(out, fmt.Sprintf("%s on %s: %d of %d folds", esc(c.Rows[r].Label), esc(c.Datasets[d]), count(e), e.N))
 			}
 		}
 	}

@@ -74,3 +74,51 @@ func TestGoldenTied(t *testing.T) {
 		})
 	}
 }
+
+// TestOneClassFlagged: a cell whose folds predicted one class for every
+// test row of two classes (scores not tied: an rbf kernel whose values
+// are all 0 between distinct rows, say) is flagged with the double
+// dagger of a constant model and named under the table, in every format;
+// the JSON entry carries one_class_folds. A fold whose scores were all
+// tied counts as tied, not again as one class.
+func TestOneClassFlagged(t *testing.T) {
+	cells := tiedCells()
+	c := cells[3] // logreg C=1e308 on wine
+	c.Folds[0].Confusion = outcome.Confusion{{0, 25}, {0, 25}}
+	c.Folds[1].Confusion = outcome.Confusion{{0, 25}, {0, 25}}
+	c.Folds[2].Confusion = outcome.Confusion{{20, 5}, {0, 25}}
+	cells[1].Folds[0].Confusion = outcome.Confusion{{25, 0}, {25, 0}} // tied as well
+	tables := BuildTables(Spec{Experiment: "oneclass", Metrics: []string{"accuracy"}}, cells)
+	iris, wine := tables.Metrics[0].Entries[1][0], tables.Metrics[0].Entries[1][1]
+	if iris.TiedFolds != 2 || iris.OneClassFolds != 0 || wine.TiedFolds != 0 || wine.OneClassFolds != 2 {
+		t.Fatalf("iris tied %d, one class %d; wine tied %d, one class %d; want 2, 0, 0, 2",
+			iris.TiedFolds, iris.OneClassFolds, wine.TiedFolds, wine.OneClassFolds)
+	}
+	for _, tc := range []struct {
+		name  string
+		write func(*bytes.Buffer) error
+		want  []string
+	}{
+		{"markdown", func(b *bytes.Buffer) error { return WriteMarkdown(b, tables, cells) }, []string{
+			"| logreg C=1e308 | 0.5222 ± 0.3272 ‡ | 0.9000 ± 0.0200 ‡ |",
+			"‡: one class was predicted for every test row of some folds whose test rows hold several classes: a constant model (features on a scale the learner's arithmetic cannot resolve, a kernel far too narrow, say), whose accuracy says nothing of the learner (logreg C=1e308 on wine: 2 of 3 folds).",
+		}},
+		{"latex", func(b *bytes.Buffer) error { return WriteLaTeX(b, tables) }, []string{
+			`0.9000 $\pm$ 0.0200\,$^\ddagger$`, `$^\ddagger$: one class was predicted for every test row`,
+		}},
+		{"html", func(b *bytes.Buffer) error { return WriteHTML(b, HTMLReport{Tables: tables, Cells: cells}) }, []string{
+			"0.9000 ± 0.0200<sup>‡</sup></td>", "<sup>‡</sup>: one class was predicted for every test row",
+		}},
+		{"json", func(b *bytes.Buffer) error { return WriteJSON(b, tables) }, []string{`"one_class_folds": 2`, `"tied_folds": 2`}},
+	} {
+		var b bytes.Buffer
+		if err := tc.write(&b); err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(b.String(), w) {
+				t.Errorf("%s lacks %q", tc.name, w)
+			}
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package neighbors
 
 import (
+	"fmt"
 	"math"
 
 	"gonum.org/v1/gonum/floats"
@@ -189,16 +190,32 @@ func (c *columns) cosineDistances(dist []float64, r sparseRow) {
 
 // rowNorms returns the Euclidean norm of every row of x with norms below
 // 10 machine epsilons set to 1, as scikit-learn's normalize does before
-// dividing.
-func rowNorms(rows []sparseRow) []float64 {
+// dividing. A row whose sum of squares overflows (values near 1e160,
+// where scikit-learn divides by +Inf, makes the row 0 and every distance
+// 1, so that a fold's predictions all come out alike) gets its norm
+// computed with scaling (floats.Norm), which the cosine metric, free of
+// scale, is owed; a norm beyond 1.8e308 even so is an error naming the
+// row (of the training rows when training is set, else of the rows to
+// predict).
+func rowNorms(rows []sparseRow, training bool) ([]float64, error) {
 	out := make([]float64, len(rows))
 	for i, r := range rows {
 		out[i] = math.Sqrt(sumSquares(r.vals))
+		if math.IsInf(out[i], 1) {
+			out[i] = floats.Norm(r.vals, 2)
+		}
+		if math.IsInf(out[i], 1) {
+			which := "row"
+			if training {
+				which = "training row"
+			}
+			return nil, fmt.Errorf("neighbors: the norm of %s %d overflows: its values are too large for the cosine metric (a norm beyond 1.8e308); scale the features (an encoder such as standardize)", which, i+1)
+		}
 		if out[i] < 10*eps {
 			out[i] = 1
 		}
 	}
-	return out
+	return out, nil
 }
 
 // eps is the float64 machine epsilon, 2⁻⁵².

@@ -72,7 +72,11 @@ func Fit(x matrix.Matrix, y []int, numClasses int, opt Options) (*Classifier, er
 			c.ynorm[i] = sumSquares(r.vals)
 		}
 	case opt.Metric == Cosine:
-		c.cols = newColumns(x, rowNorms(nonZeroRows(x)))
+		norms, err := rowNorms(nonZeroRows(x), true)
+		if err != nil {
+			return nil, err
+		}
+		c.cols = newColumns(x, norms)
 	case x.CSR != nil && int64(n)*int64(d) > maxDenseManhattan:
 		c.csr = copyCSR(x.CSR)
 	default:
@@ -152,7 +156,9 @@ func (c *Classifier) Kneighbors(x matrix.Matrix) (dist []float64, ind []int32, e
 	case c.opt.Metric == Euclidean:
 		c.cols.bruteEuclidean(nonZeroRows(x), c.ynorm, heaps)
 	case c.opt.Metric == Cosine:
-		c.bruteCosine(x, heaps)
+		if err := c.bruteCosine(x, heaps); err != nil {
+			return nil, nil, err
+		}
 		return dist, ind, nil // already sorted, distances final
 	default:
 		c.bruteManhattan(x, heaps)
@@ -266,9 +272,12 @@ func l1Sparse(xi []int32, xv []float64, yi []int32, yv []float64) float64 {
 // every training row, np.argpartition at k−1, the first k entries, then
 // np.argsort of their distances. It writes the neighbours sorted, with
 // their distances.
-func (c *Classifier) bruteCosine(x matrix.Matrix, heaps []heap) {
+func (c *Classifier) bruteCosine(x matrix.Matrix, heaps []heap) error {
 	test := nonZeroRows(x)
-	norms := rowNorms(test)
+	norms, err := rowNorms(test, false)
+	if err != nil {
+		return err
+	}
 	dist := make([]float64, c.n)
 	order := make([]int32, c.n)
 	k := c.opt.K
@@ -295,6 +304,7 @@ func (c *Classifier) bruteCosine(x matrix.Matrix, heaps []heap) {
 			h.values[p] = vals[q]
 		}
 	}
+	return nil
 }
 
 // Predict finds the k nearest training rows of every row of x and writes

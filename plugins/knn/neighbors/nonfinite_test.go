@@ -122,3 +122,42 @@ func predictVotes(t *testing.T, x *mat.Dense, y []int, a Algorithm) *mat.Dense {
 	}
 	return votes
 }
+
+// TestOverflowingNorms is campaign 11f's case: the cosine metric on iris
+// ×1e160 made every row norm +Inf, every normalised row 0 and every
+// distance 1, and each fold predicted one class without a word. A sum of
+// squares that overflows now gets its norm with scaling: the votes of
+// iris ×1e160 are iris's own, as the metric is free of scale. A norm
+// beyond 1.8e308 (a row of four values 1e308) ends the fit (training
+// rows) or the prediction (rows to predict) with an error naming the row.
+func TestOverflowingNorms(t *testing.T) {
+	ds := reftest.Load(t, "iris")
+	plain, y := mat.DenseCopyOf(ds.X), ds.Y
+	opt := Options{K: 5, Algorithm: Brute, Metric: Cosine, Weights: Uniform}
+	fit := func(x *mat.Dense) (*Classifier, error) { return Fit(matrix.Matrix{Dense: x}, y, 3, opt) }
+	c, err := fit(plain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := mat.NewDense(len(y), 3, nil)
+	if err := c.Predict(matrix.Matrix{Dense: plain}, want, nil); err != nil {
+		t.Fatal(err)
+	}
+	huge := mat.DenseCopyOf(plain)
+	huge.Scale(1e160, huge)
+	if c, err = fit(huge); err != nil {
+		t.Fatalf("×1e160: %v", err)
+	}
+	votes := mat.NewDense(len(y), 3, nil)
+	if err := c.Predict(matrix.Matrix{Dense: huge}, votes, nil); err != nil || !mat.Equal(votes, want) {
+		t.Errorf("×1e160: error %v, or votes that differ from iris's", err)
+	}
+	beyond := mat.DenseCopyOf(plain)
+	beyond.SetRow(1, []float64{1e308, 1e308, 1e308, 1e308})
+	if _, err := fit(beyond); err == nil || !strings.Contains(err.Error(), "the norm of training row 2 overflows") {
+		t.Errorf("training row 2 of four values 1e308: error %v, want its overflow said", err)
+	}
+	if err := c.Predict(matrix.Matrix{Dense: beyond}, votes, nil); err == nil || !strings.Contains(err.Error(), "the norm of row 2 overflows") {
+		t.Errorf("row to predict 2 of four values 1e308: error %v, want its overflow said", err)
+	}
+}

@@ -190,3 +190,60 @@ func TestOverflowingLossWeights(t *testing.T) {
 		})
 	}
 }
+
+// TestNewtonLargeScaleFits is campaign 11f's false refusal: iris with
+// every feature multiplied by 1e100, one-vs-rest logreg, newton. The
+// gradient is near 1e100 and the Hessian's diagonal near 1e200, so the
+// first trust region √(gᵀMg) overflowed to +Inf and the fit ended with
+// "trust region is +Inf", where the problem is an ordinary one. The
+// region's norm is now computed with scaling when its plain sum
+// overflows: each class fits, its stopping rule met, and the three
+// classify the training rows at least 90 % right (98 %; lbfgs 96 %).
+func TestNewtonLargeScaleFits(t *testing.T) {
+	ds := reftest.Load(t, "iris")
+	x := ds.X
+	x.Scale(1e100, x)
+	n, _ := x.Dims()
+	scores := map[string][]float64{}
+	for _, solver := range []string{SolverNewton, SolverLBFGS} {
+		s := make([]float64, 3*n)
+		for k, yk := range reftest.OneVsRest(ds.Y, 3) {
+			var res *Result
+			var err error
+			within(t, solver, func() { res, err = fit(NewDense(x), yk, nil, Options{C: 1, Solver: solver, Tol: 1e-4}) })
+			if err != nil {
+				t.Fatalf("%s, class %d: %v", solver, k, err)
+			}
+			if solver == SolverNewton && !res.Converged {
+				t.Errorf("newton, class %d: not converged after %d iterations (gradient norm %g)", k, res.Iterations, res.GradNorm)
+			}
+			for i := range n {
+				s[3*i+k] = res.B
+				for j, w := range res.W {
+					s[3*i+k] += w * x.At(i, j)
+				}
+			}
+		}
+		scores[solver] = s
+	}
+	acc := func(s []float64) float64 {
+		right := 0
+		for i, yi := range ds.Y {
+			best := 0
+			for k := 1; k < 3; k++ {
+				if s[3*i+k] > s[3*i+best] {
+					best = k
+				}
+			}
+			if best == yi {
+				right++
+			}
+		}
+		return float64(right) / float64(len(ds.Y))
+	}
+	for _, solver := range []string{SolverNewton, SolverLBFGS} {
+		if a := acc(scores[solver]); a < 0.9 {
+			t.Errorf("%s: training accuracy %.4f, want at least 0.9", solver, a)
+		}
+	}
+}

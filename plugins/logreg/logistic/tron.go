@@ -43,7 +43,7 @@ func tron(p *binProblem, theta, g []float64, f float64, thresh stopRule, maxIter
 		return 0, f, nil
 	}
 	tronPrecond(p, m)
-	delta := math.Sqrt(uTMv(g, m, g))
+	delta := mNorm(g, m)
 	deltaAdjusted := false
 	iter := 1
 	rejects := 0
@@ -65,7 +65,7 @@ func tron(p *binProblem, theta, g []float64, f float64, thresh stopRule, maxIter
 		}
 		actred := f - fnew
 
-		sMnorm := math.Sqrt(uTMv(s, m, s))
+		sMnorm := mNorm(s, m)
 		if iter == 1 && !deltaAdjusted {
 			delta = math.Min(delta, sMnorm)
 			deltaAdjusted = true
@@ -146,6 +146,22 @@ func tronPrecond(p *binProblem, m []float64) {
 	for i := range m {
 		m[i] = (1 - tronAlphaPCG) + tronAlphaPCG*m[i]
 	}
+}
+
+// mNorm returns ‖u‖_M = √(uᵀ·diag(m)·u), m ≥ 0, as LIBLINEAR computes it
+// (the square root of the sum in order), or, where that sum overflows
+// (features near 1e100 make the gradient near 1e100 and the Hessian's
+// diagonal near 1e200), as the scaled Euclidean norm of u_i·√m_i, which
+// does not: a trust region that is finite wherever the norm is.
+func mNorm(u, m []float64) float64 {
+	if s := uTMv(u, m, u); !math.IsInf(s, 1) {
+		return math.Sqrt(s)
+	}
+	a := make([]float64, len(u))
+	for i, v := range u {
+		a[i] = v * math.Sqrt(m[i])
+	}
+	return floats.Norm(a, 2)
 }
 
 // uTMv returns Σ uᵢ·mᵢ·vᵢ.

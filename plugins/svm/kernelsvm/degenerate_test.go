@@ -11,8 +11,9 @@ import (
 // rbf gamma = 1e308 (every off-diagonal kernel value underflows to 0) or
 // sigmoid coef0 = ±1e308 (tanh saturates to ±1), or poly of degree 0,
 // predicted one class for every test row and said nothing. Train now
-// marks such models Degenerate, for a binary and a multiclass problem;
-// the kernels of ordinary parameters are not.
+// marks such models Degenerate, for a binary and a multiclass problem and
+// for the all-together methods; the kernels of ordinary parameters are
+// not.
 func TestDegenerateKernel(t *testing.T) {
 	ds := reftest.Load(t, "iris")
 	rows := reftest.Seq(len(ds.Y))
@@ -43,6 +44,19 @@ func TestDegenerateKernel(t *testing.T) {
 			for i, m := range ms {
 				if m.Degenerate() != tt.want {
 					t.Errorf("problem %d: degenerate %v, want %v", i, m.Degenerate(), tt.want)
+				}
+			}
+			// The all-together methods on the same kernel (campaign 11f:
+			// Crammer–Singer and Weston–Watkins on iris ×1e100 with rbf
+			// predicted one class and said nothing).
+			for _, method := range []string{CrammerSinger, WestonWatkins} {
+				m, err := TrainTogether(context.Background(), NewDense(ds.X), probs[1],
+					TogetherOptions{Options: Options{Kernel: tt.k, C: 1}, Method: method, Bias: 1})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if m.Degenerate() != tt.want {
+					t.Errorf("%s: degenerate %v, want %v", method, m.Degenerate(), tt.want)
 				}
 			}
 		})

@@ -27,6 +27,9 @@ type TogetherModel struct {
 	dual      float64
 	iter      int
 	converged bool
+	// degenerate: the kernel matrix on the training rows is degenerate
+	// (see degenerate).
+	degenerate bool
 }
 
 // model collects the solution of t into a TogetherModel.
@@ -59,11 +62,18 @@ func (t *together) model(x *Data, o TogetherOptions, iter int, converged bool) *
 		m.intercept[c] *= b2
 	}
 	m.set = newSVSet(o.Kernel, x, sv)
+	m.degenerate = degenerate(&o.Kernel, x, m.rows)
 	return m
 }
 
 // Outputs returns the number of classes.
 func (m *TogetherModel) Outputs() int { return m.k }
+
+// Degenerate reports whether the kernel matrix on the training rows was
+// degenerate, every off-diagonal value alike (rbf with a gamma far too
+// large for the features' scale): the solver's optimum is then a model
+// that cannot tell the rows apart, as for the binary Model.Degenerate.
+func (m *TogetherModel) Degenerate() bool { return m.degenerate }
 
 // Method returns the model's method (CrammerSinger or WestonWatkins).
 func (m *TogetherModel) Method() string { return m.method }

@@ -104,8 +104,10 @@ func (t togetherModel) Predict(ctx context.Context, x sdk.Matrix, scores, _ *mat
 }
 
 // NotConverged reports whether the solver stopped at its iteration bound
-// before its tol rule was met (sdk.ConvergenceReporter).
-func (t togetherModel) NotConverged() bool { return !t.m.Converged() }
+// before its tol rule was met, or met it on a degenerate kernel matrix
+// (kernelsvm.TogetherModel.Degenerate), a constant model as in
+// kernelModel.NotConverged (sdk.ConvergenceReporter).
+func (t togetherModel) NotConverged() bool { return !t.m.Converged() || t.m.Degenerate() }
 
 // HasProbabilities reports that the all-together models have no
 // probabilities (sdk.ProbabilityModel).
