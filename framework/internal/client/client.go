@@ -250,6 +250,27 @@ func finiteScores(scores []float64, i, matrixRow int) error {
 	return nil
 }
 
+// allFinite reports whether every value of v is finite: v − v is 0 for a
+// finite v and NaN for ±Inf and NaN, and a NaN sum stays NaN.
+func allFinite(v []float64) bool {
+	var s float64
+	for _, x := range v {
+		s += x - x
+	}
+	return s == 0
+}
+
+// finiteRow checks row i of the request's scores model by model (see
+// finiteScores), naming the model at fault.
+func finiteRow(row []float64, i, matrixRow int, models []ModelRef) error {
+	for j, first := 0, 0; j < len(models); first, j = first+models[j].Outputs, j+1 {
+		if err := finiteScores(row[first:first+models[j].Outputs], i, matrixRow); err != nil {
+			return fmt.Errorf("model %d (of %d): %w", j, len(models), err)
+		}
+	}
+	return nil
+}
+
 // checkPredictions checks a Predict response before any reducer sees it:
 // scores (and probabilities, when present) of rows × Σ outputs, with
 // finite scores (see finiteScores) and every probability a number in
@@ -284,9 +305,11 @@ func checkPredictions(scores, probs *mat.Dense, rowIndex []int, models []ModelRe
 	cols := scores.RawMatrix().Cols
 	for i, matrixRow := range rowIndex {
 		row := scores.RawRowView(i)[:cols]
-		for j, first := 0, 0; j < len(models); first, j = first+models[j].Outputs, j+1 {
-			if err := finiteScores(row[first:first+models[j].Outputs], i, matrixRow); err != nil {
-				return fmt.Errorf("model %d (of %d): %w", j, len(models), err)
+		// A row of finite scores, the common case, passes finiteScores
+		// for every model; one pass tells, without its branches.
+		if !allFinite(row) {
+			if err := finiteRow(row, i, matrixRow, models); err != nil {
+				return err
 			}
 		}
 		if probs == nil {
