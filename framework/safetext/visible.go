@@ -149,7 +149,7 @@ func Skeleton(s string) string {
 			return l
 		}
 		return r
-	}, collapseSpace(strings.NewReplacer(quoteSkeletons...).Replace(norm.NFKC.String(
+	}, collapseSpace(quoteReplacer.Replace(norm.NFKC.String(
 		// The small tilde, which LaTeX prints as ~ and NFKC would make a
 		// space and a combining tilde.
 		strings.ReplaceAll(s, "\u02DC", "~")))))
@@ -158,3 +158,7 @@ func Skeleton(s string) string {
 // quoteSkeletons are the quotes that print alike in LaTeX's fonts and in
 // many others: a double quote as two single ones, curly or straight.
 var quoteSkeletons = []string{"‘", "'", "’", "'", "“", "''", "”", "''", `"`, "''", "`", "'"}
+
+// quoteReplacer replaces the quoteSkeletons; a strings.Replacer is safe
+// for concurrent use and is never changed.
+var quoteReplacer = strings.NewReplacer(quoteSkeletons...)
