@@ -292,9 +292,9 @@ func checkSetFlags(cmd string, o *options) error {
 func checkUnexpanded(what, dir string) error {
 	kind, why := config.Unexpanded(dir)
 	switch kind {
-	case "home directory":
+	case config.HomeDirectory:
 		return usageError{fmt.Sprintf("%s %q %s, which bench does not expand (a shell expands it only unquoted, at a word's start: ~/x, not \"~/x\" or -o=~/x): write the path out", what, dir, why)}
-	case "variable":
+	case config.ShellVariable:
 		return usageError{fmt.Sprintf("%s %q %s, which bench does not expand (a shell expands it outside single quotes: \"$HOME/x\", not '$HOME/x'): write the path out", what, dir, why)}
 	}
 	return nil

@@ -76,7 +76,7 @@ func (d *decoder) gate(rng hcl.Range, name, value string) {
 func (d *decoder) pathGate(rng hcl.Range, name, value string) {
 	d.gate(rng, name, value)
 	if kind, what := Unexpanded(value); kind != "" {
-		d.errorf(rng, "Unexpanded "+kind, "%s %s %s, which bench does not expand (a shell expands it in a command line, before bench sees it): write the path out, or give a path relative to the experiment file.", name, safetext.Show(value), what)
+		d.errorf(rng, "Unexpanded "+string(kind), "%s %s %s, which bench does not expand (a shell expands it in a command line, before bench sees it): write the path out, or give a path relative to the experiment file.", name, safetext.Show(value), what)
 	}
 }
 
@@ -87,22 +87,31 @@ func (d *decoder) pathGate(rng hcl.Range, name, value string) {
 var shellVariable = regexp.MustCompile(`(^|/)\$(\{[A-Za-z_][A-Za-z0-9_]*\}|[A-Za-z_][A-Za-z0-9_]*)`)
 
 // Unexpanded says what path holds that a shell would expand and bench
-// does not: kind "home directory" when it starts with "~" ("~", "~/x",
-// "~user/x"), kind "variable" when it holds $NAME or ${NAME}
+// does not: kind HomeDirectory when it starts with "~" ("~", "~/x",
+// "~user/x"), kind ShellVariable when it holds $NAME or ${NAME}
 // at the start of one of its elements ("$HOME/res", "d/${X}.csv"), with
 // what, the words that say so ("starts with ~", "holds $HOME"); "", ""
 // for neither. A "~" or "$" elsewhere ("./~/x", "my$file.csv", "a$(b)",
 // "x$") is a name like any.
-func Unexpanded(path string) (kind, what string) {
+func Unexpanded(path string) (kind Expansion, what string) {
 	first, _, _ := strings.Cut(path, "/")
 	if strings.HasPrefix(first, "~") {
-		return "home directory", "starts with ~"
+		return HomeDirectory, "starts with ~"
 	}
 	if m := shellVariable.FindStringSubmatch(path); m != nil {
-		return "variable", "holds $" + m[2]
+		return ShellVariable, "holds $" + m[2]
 	}
 	return "", ""
 }
+
+// Expansion is the kind of shell expansion a path reads as (Unexpanded).
+type Expansion string
+
+// The expansions Unexpanded finds.
+const (
+	HomeDirectory Expansion = "home directory" // ~, ~/x, ~user/x
+	ShellVariable Expansion = "variable"       // $NAME or ${NAME} starting an element
+)
 
 // unusedEncoders warns of each encoder that no pipeline of exp lists (when
 // the file declares pipelines): it encodes nothing, perhaps a step left
