@@ -114,8 +114,10 @@ func labelValue(col *Column, i int) (float64, bool) {
 	case strings.EqualFold(t, "false"):
 		return 0, true
 	default:
-		v, err := strconv.ParseFloat(t, 64)
-		return v, err == nil && (v == 0 || v == 1)
+		// The numbers of a numeric column (parseNum): a hexadecimal
+		// float such as 0x1p0, or 1_0, is text there and here.
+		v, kind := parseNum(t)
+		return v, kind == numFinite && (v == 0 || v == 1)
 	}
 }
 

@@ -23,6 +23,10 @@ func TestLabelColumn(t *testing.T) {
 		{"control in the name", "a,\"l\n2\"\n1,0\n", "l\n2", nil, `label column "l\n2" holds a control character; tables, plots and file names cannot show it: rename the column`, ErrLabelName, -1},
 		{"invisible in the name", "a,l2\n1,0\n", "l\u200b2", nil, `label column "l\u200b2" holds a bidi control or other invisible (default-ignorable) character (U+200B); it would show as another name than the file holds: rename the column`, ErrHiddenLabelName, -1},
 		{"a number not 0 or 1", "a,l\n1,0\n2,2\n", "l", nil, `label column "l" holds 2; a label column must hold 0 or 1 (or true or false)`, ErrLabelValue, 1},
+		// A hexadecimal float is text in a numeric column, so here too
+		// (campaign 12: 0x1p0 among 0s and 1s was read as 1).
+		{"hexadecimal", "a,l\n1,0\n2,1\n3,0x1p0\n", "l", nil, `label column "l" holds "0x1p0"; a label column must hold 0 or 1 (or true or false)`, ErrLabelValue, 2},
+		{"underscore", "a,l\n1,0\n2,1\n3,0_0\n", "l", nil, `label column "l" holds "0_0"; a label column must hold 0 or 1 (or true or false)`, ErrLabelValue, 2},
 		{"text", "a,l\n1,0\n2,1\n3,yes\n", "l", nil, `label column "l" holds "yes"; a label column must hold 0 or 1 (or true or false)`, ErrLabelValue, 2},
 		{"missing", "a,l\n1,\n2,1\n", "l", nil, `label column "l" holds no value; a label column must hold 0 or 1 (or true or false)`, ErrLabelValue, 0},
 		{"long text", "a,l\n1," + strings.Repeat("x", 100) + "\n", "l", nil, `label column "l" holds "` + strings.Repeat("x", 60) + `"…; a label column must hold 0 or 1 (or true or false)`, ErrLabelValue, 0},
