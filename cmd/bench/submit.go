@@ -60,9 +60,9 @@ func submit(ctx context.Context, h *host.Host, o *options, stdout, stderr io.Wri
 	switch {
 	case o.shards < 1:
 		return usageError{fmt.Sprintf("submit: --shards %d: want 1 or more shards", o.shards)}
-	case o.cpus < 0:
+	case o.cpus < 0 || o.set["cpus"] && o.cpus == 0: // 0 unset: the default
 		return usageError{fmt.Sprintf("submit: --cpus %d: want 1 or more", o.cpus)}
-	case o.parallelism < 0:
+	case o.parallelism < 0 || o.set["parallelism"] && o.parallelism == 0:
 		return usageError{fmt.Sprintf("submit: --parallelism %d: want 1 or more", o.parallelism)}
 	case sched == "k8s" && o.image == "":
 		return usageError{"submit k8s: --image IMG is required: the image holding bench, its plugins, the experiment file and its data"}

@@ -261,6 +261,10 @@ func TestSubmitUsageErrors(t *testing.T) {
 		{[]string{"submit", "slurm", exp}, "submit: --shards 0: want 1 or more shards"},
 		{[]string{"submit", "slurm", exp, "--shards", "-1"}, "submit: --shards -1"},
 		{[]string{"submit", "slurm", exp, "--shards", "2", "--cpus", "-3"}, "submit: --cpus -3"},
+		// Campaign 12: --cpus 0 was taken as no --cpus at all.
+		{[]string{"submit", "slurm", exp, "--shards", "2", "--cpus", "0"}, "submit: --cpus 0: want 1 or more"},
+		{[]string{"submit", "k8s", exp, "--shards", "2", "--image", "x", "--cpus", "0"}, "submit: --cpus 0: want 1 or more"},
+		{[]string{"submit", "k8s", exp, "--shards", "2", "--image", "x", "--parallelism", "0"}, "submit: --parallelism 0: want 1 or more"},
 		{[]string{"submit", "k8s", exp, "--shards", "2"}, "submit k8s: --image IMG is required"},
 		{[]string{"submit", "slurm", exp, "--shards", "2", "--image", "x"}, "submit slurm: --image IMG is not a flag of slurm (it takes -o DIR, --plugins DIR, --shards N, --dense-budget SIZE, --partition P, --time T, --cpus C, --mem M, --now)"},
 		{[]string{"submit", "k8s", exp, "--shards", "2", "--image", "x", "--now"}, "submit k8s: --now is not a flag of k8s"},

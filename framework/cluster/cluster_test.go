@@ -348,6 +348,16 @@ func TestKubernetesCheck(t *testing.T) {
 	}{
 		{"defaults", func(*Kubernetes) {}, ""},
 		{"no image", func(k *Kubernetes) { k.Image = "" }, `image "": want an image reference`},
+		// Campaign 12: the image was checked only for spaces, and these
+		// reached the manifest, to fail when the pods started.
+		{"image path in capitals", func(k *Kubernetes) { k.Image = "Reg.io/UPPER/x:1" }, `image "Reg.io/UPPER/x:1": want an image reference`},
+		{"image tag starting with -", func(k *Kubernetes) { k.Image = "reg.io/x:-bad:tag" }, `image "reg.io/x:-bad:tag": want an image reference`},
+		{"image digest not hexadecimal", func(k *Kubernetes) { k.Image = "reg.io/x@sha256:zz" }, `image "reg.io/x@sha256:zz": want an image reference`},
+		{"image with JSON in it", func(k *Kubernetes) { k.Image = `x"},"evil":{"a":"b` }, `want an image reference`},
+		{"image with a port, a tag and a digest", func(k *Kubernetes) {
+			k.Image = "registry.example.org:5000/team/polyclass:1.0@sha256:" + strings.Repeat("ab", 32)
+		}, ""},
+		{"image of one name", func(k *Kubernetes) { k.Image = "polyclass" }, ""},
 		{"claim with capitals", func(k *Kubernetes) { k.Claim = "Results" }, `claim "Results"`},
 		{"relative mount", func(k *Kubernetes) { k.Mount = "results" }, `mount "results": want an absolute path`},
 		{"results outside the claim", func(k *Kubernetes) { k.Dir = "/data/quickstart" }, "results directory /data/quickstart is not below the claim's mount /results"},

@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/distribution/reference"
+
 	"github.com/polyclass/polyclass/framework/safetext"
 )
 
@@ -58,8 +60,8 @@ func (k *Kubernetes) Check() error {
 	}
 	mount := strings.TrimSuffix(k.Mount, "/")
 	switch {
-	case k.Image == "" || strings.ContainsAny(k.Image, " "):
-		return fmt.Errorf("image %q: want an image reference, such as registry.example.org/polyclass:1.0", k.Image)
+	case !imageReference(k.Image):
+		return fmt.Errorf("image %q: want an image reference, such as registry.example.org/polyclass:1.0 (lower-case repository path, a tag of letters, digits, _ . and - not starting with . or -, a digest of hexadecimal digits)", k.Image)
 	case !dnsLabel.MatchString(k.Claim) || len(k.Claim) > 253:
 		return fmt.Errorf("claim %q: want the name of a PersistentVolumeClaim (lower-case letters, digits and -)", k.Claim)
 	case !strings.HasPrefix(k.Mount, "/"):
@@ -72,6 +74,16 @@ func (k *Kubernetes) Check() error {
 		return fmt.Errorf("cpus %d: want 1 or more", k.CPUs)
 	}
 	return checkMem(k.Mem)
+}
+
+// imageReference reports whether s is an image reference a container
+// runtime pulls: [registry[:port]/]path[:tag][@digest], by the grammar of
+// the distribution project (the repository path in lower case, a tag or a
+// digest well formed), so that a mistyped --image fails at submit, not
+// when the pods start.
+func imageReference(s string) bool {
+	_, err := reference.Parse(s)
+	return err == nil
 }
 
 // The parts of a Job's name: polyclass-, at most labelMax characters of
