@@ -198,7 +198,7 @@ func viewsFields(v ViewSummary) []string {
 
 // viewsNote explains the per-class and threshold tables.
 const viewsNote = "From each row's out-of-fold predictions, every fold and repeat pooled (a data row counts once per repeat). " +
-	"Per class: scikit-learn's classification_report (precision, recall, F1, support). " +
+	"Per class: scikit-learn's classification_report (precision, recall, F1, support); its macro avg, of the pooled predictions, may differ from the tables' macro_f1, macro_precision and macro_recall, which are means of the folds' values (the same definition, applied per fold). " +
 	"ROC AUC and average precision (AP): each class against the rest, macro-averaged over the classes (scikit-learn's average=\"macro\") and micro-averaged over every class's decisions pooled. " +
 	"ECE: expected calibration error of the largest class probability in 15 equal-width bins (Guo et al. 2017), for rows whose scores are probabilities."
 
