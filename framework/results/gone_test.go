@@ -35,6 +35,17 @@ func TestLateWritesNeverRemakeDir(t *testing.T) {
 			"results directory $DIR was removed or replaced during the run (stat $DIR: no such file or directory): bench does not make it again, and writes nothing more"},
 		{"replaced while rendering", replaceDir, []string{},
 			"results directory $DIR was removed or replaced during the run: another directory is there now, and bench writes nothing into it"},
+		// Campaign 12: a file put where the directory was was called
+		// another directory.
+		{"replaced by a file while rendering", func(t *testing.T, dir string) {
+			if err := os.Rename(dir, dir+".old"); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(dir, []byte("x"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}, nil,
+			"results directory $DIR was removed or replaced during the run: a file, not a directory, is there now, and bench writes nothing into it"},
 		{"cells/ removed while rendering", removeCells, []string{".lock", ManifestFile, LogFile},
 			"the cells/ folder of results directory $DIR was removed during the run: bench does not make it again, and writes nothing more; the cell files written before went with it: run again to compute them"},
 	}

@@ -435,7 +435,11 @@ func (r *Run) still() error {
 	fi, err := os.Stat(r.dir)
 	switch {
 	case err == nil && !os.SameFile(fi, r.ident):
-		return fmt.Errorf("results directory %s was %w: another directory is there now, and bench writes nothing into it; the cells not yet written are lost: run again to compute them", r.dir, ErrDirGone)
+		there := "another directory"
+		if !fi.IsDir() {
+			there = "a file, not a directory,"
+		}
+		return fmt.Errorf("results directory %s was %w: %s is there now, and bench writes nothing into it; the cells not yet written are lost: run again to compute them", r.dir, ErrDirGone, there)
 	case err != nil:
 		return fmt.Errorf("results directory %s was %w (%v): bench does not make it again, and writes nothing more; the cells not yet written are lost: run again to compute them", r.dir, ErrDirGone, err)
 	}
@@ -540,7 +544,7 @@ func (r *Run) replacer(s *setup) func(path string, listed bool) error {
 		if listed {
 			return nil
 		}
-		return s.moveAside(path, "no earlier run wrote it (--adopt), and an output of the run replaces it")
+		return s.moveAside(path, "no run of the directory listed it among its outputs, and an output of the run replaces it")
 	}
 }
 
