@@ -30,11 +30,12 @@ func TestLateWritesNeverRemakeDir(t *testing.T) {
 		gone   func(t *testing.T, dir string)
 		remain []string // the entries of dir afterwards; nil: dir absent
 		want   string
+		file   bool // dir is a file afterwards, holding x
 	}{
 		{"removed while rendering", removeDir, nil,
-			"results directory $DIR was removed or replaced during the run (stat $DIR: no such file or directory): bench does not make it again, and writes nothing more"},
+			"results directory $DIR was removed or replaced during the run (stat $DIR: no such file or directory): bench does not make it again, and writes nothing more", false},
 		{"replaced while rendering", replaceDir, []string{},
-			"results directory $DIR was removed or replaced during the run: another directory is there now, and bench writes nothing into it"},
+			"results directory $DIR was removed or replaced during the run: another directory is there now, and bench writes nothing into it", false},
 		// Campaign 12: a file put where the directory was was called
 		// another directory.
 		{"replaced by a file while rendering", func(t *testing.T, dir string) {
@@ -45,9 +46,9 @@ func TestLateWritesNeverRemakeDir(t *testing.T) {
 				t.Fatal(err)
 			}
 		}, nil,
-			"results directory $DIR was removed or replaced during the run: a file, not a directory, is there now, and bench writes nothing into it"},
+			"results directory $DIR was removed or replaced during the run: a file, not a directory, is there now, and bench writes nothing into it", true},
 		{"cells/ removed while rendering", removeCells, []string{".lock", ManifestFile, LogFile},
-			"the cells/ folder of results directory $DIR was removed during the run: bench does not make it again, and writes nothing more; the cell files written before went with it: run again to compute them"},
+			"the cells/ folder of results directory $DIR was removed during the run: bench does not make it again, and writes nothing more; the cell files written before went with it: run again to compute them", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -63,6 +64,12 @@ func TestLateWritesNeverRemakeDir(t *testing.T) {
 			want := strings.ReplaceAll(tt.want, "$DIR", dir)
 			if !errors.Is(err, ErrDirGone) || !strings.HasPrefix(err.Error(), want) || len(written) != 0 {
 				t.Errorf("Finish: %v (wrote %q)\nwant %s", err, written, want)
+			}
+			if tt.file {
+				if b, err := os.ReadFile(dir); err != nil || string(b) != "x" {
+					t.Errorf("the file put in the directory's place holds %q (%v), want x", b, err)
+				}
+				return
 			}
 			entries, err := os.ReadDir(dir)
 			if tt.remain == nil {

@@ -168,7 +168,7 @@ func TestAdopt(t *testing.T) {
 		}
 	}
 	log, _ := os.ReadFile(filepath.Join(dir, LogFile))
-	for _, want := range []string{"moved run.log aside to superseded/", "moved summary.csv aside to superseded/", "--adopt), and an output of the run replaces it"} {
+	for _, want := range []string{"moved run.log aside to superseded/", "moved summary.csv aside to superseded/", "listed it among its outputs, and an output of the run replaces it"} {
 		if !strings.Contains(string(log)+notes.String(), want) {
 			t.Errorf("no %q in the run log:\n%s\nnotes:\n%s", want, log, notes.String())
 		}

@@ -116,7 +116,9 @@ func writeAt(root *os.Root, dir, name string, b []byte, perm os.FileMode) error 
 
 // appendAt opens name (slash-separated, inside root, whose directory is
 // dir), a run log, for appending, creating it: through root, so never
-// outside dir, and never through a symbolic link (openIn's rule).
+// outside dir, never through a symbolic link (openIn's rule), and never
+// into a file with another name (a hard link to a file outside dir would
+// take the log's lines).
 func appendAt(root *os.Root, dir, name string) (*os.File, error) {
 	full := filepath.Join(dir, filepath.FromSlash(name))
 	if fi, err := root.Lstat(name); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
@@ -129,6 +131,9 @@ func appendAt(root *os.Root, dir, name string) (*os.File, error) {
 	fi, err := f.Stat()
 	if err == nil {
 		err = regfile.Check(full, fi.Mode())
+	}
+	if err == nil && links(fi) > 1 {
+		err = fmt.Errorf("%s has %d names (hard links): another, outside the results directory, may be a file of yours, and bench appends only to a run log of its own; remove %s (bench starts a new one) or choose another results directory", full, links(fi), full)
 	}
 	if err != nil {
 		f.Close()

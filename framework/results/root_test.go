@@ -208,3 +208,46 @@ func TestRefusedFreshMovesNothing(t *testing.T) {
 		t.Errorf("the input now holds %q", b)
 	}
 }
+
+// TestAppendAtRefusesHardLinks is campaign 12's Y2: a run log that is a
+// hard link to a file outside the results directory took the run's log
+// lines, appended to the user's file. appendAt now refuses a file of
+// more than one name, naming it, and the user's file is unchanged; a run
+// log of one name opens.
+func TestAppendAtRefusesHardLinks(t *testing.T) {
+	top := t.TempDir()
+	dir, user := filepath.Join(top, "out"), filepath.Join(top, "notes.txt")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(user, []byte("mine\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(user, filepath.Join(dir, LogFile)); err != nil {
+		t.Fatal(err)
+	}
+	root, err := openRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	f, err := appendAt(root, dir, LogFile)
+	want := filepath.Join(dir, LogFile) + " has 2 names (hard links)"
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("appendAt: %v, want an error containing %q", err, want)
+	}
+	if f != nil {
+		f.Close()
+	}
+	if b, _ := os.ReadFile(user); string(b) != "mine\n" {
+		t.Errorf("the user's file holds %q", b)
+	}
+	if err := os.Remove(filepath.Join(dir, LogFile)); err != nil {
+		t.Fatal(err)
+	}
+	f, err = appendAt(root, dir, LogFile)
+	if err != nil {
+		t.Fatalf("appendAt of a new run log: %v", err)
+	}
+	f.Close()
+}
