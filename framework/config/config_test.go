@@ -204,6 +204,9 @@ func TestDiagnostics(t *testing.T) {
 		{"unknown function", base + "learner \"svm\" { params = { C = frobnicate(1) } }\n", `exp.hcl:4:32: error: Call to unknown function`},
 		{"unknown variable", base + "cv { folds = var.nope }\n", `exp.hcl:4:17: error: Unsupported attribute`},
 		{"bad format", base + "output { formats = [\"pdf\"] }\n", `exp.hcl:4:20: error: Unknown output format`},
+		// Campaign 12 OF1: json twice wrote NAME.json twice, the second
+		// moving bench's own first aside.
+		{"format twice", base + "output { formats = [\"csv\", \"markdown\", \"csv\"] }\n", `exp.hcl:4:20: error: Duplicate output format`},
 		{"format the parser was not given", base + "output { formats = [\"tables\", \"html\"] }\n", `"html" is not an output format; choose from markdown, csv, tables.`},
 		{"bad alpha", base + "output { alpha = 2 }\n", `exp.hcl:4:18: error: Invalid alpha`},
 		{"rank_timings type", base + "output { rank_timings = \"yes\" }\n", `exp.hcl:4:25: error: `},

@@ -1135,9 +1135,14 @@ func (d *decoder) output(b *hcl.Block, o *Output) {
 	d.decodeBody(b.Body, o)
 	d.pathGate(o.DirRange, "dir", o.Dir)
 	o.Dir = d.abs(o.Dir)
-	for _, f := range o.Formats {
-		if !slices.Contains(d.formats, f) {
+	for i, f := range o.Formats {
+		switch {
+		case !slices.Contains(d.formats, f):
 			d.wholef(o.FormatsRange, "Unknown output format", "%q is not an output format%s; choose from %s.", f, suggest.DidYouMean(f, d.formats), strings.Join(d.formats, ", "))
+		case slices.Contains(o.Formats[:i], f):
+			// Each format writes its files once; a second json wrote
+			// NAME.json again and moved the first aside as not the run's.
+			d.wholef(o.FormatsRange, "Duplicate output format", "Output format %q is listed twice.", f)
 		}
 	}
 	if o.AlphaRange != (hcl.Range{}) && (o.Alpha <= 0 || o.Alpha >= 1) {

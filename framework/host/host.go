@@ -17,6 +17,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -645,11 +646,11 @@ func (h *Host) launch(ctx context.Context, b Binary, sockDir string) (*Plugin, e
 	startCtx, cancelStart := context.WithCancel(context.WithoutCancel(ctx))
 	cmd := processCommand(startCtx, b.Path)
 	shared := newSegment()
-	ownEnv := h.setEnv(cmd, shared, sockDir)
+	h.setEnv(cmd, shared, sockDir)
 	tail := newTailBuffer(64 << 10)
 	// What the plugin writes is escaped before it is kept or relayed.
 	stderr := &escapeWriter{w: io.MultiWriter(tail, &prefixWriter{prefix: "[" + b.Name + "] ", w: h.log})}
-	client := goplugin.NewClient(h.clientConfig(b.Name, cmd, sum, ownEnv, stderr))
+	client := goplugin.NewClient(h.clientConfig(b.Name, cmd, sum, stderr))
 	p := &Plugin{Binary: b, client: client, cmd: cmd, stderr: tail, shared: shared, cancelStart: cancelStart}
 	rpc, err := handshake(ctx, client, cancelStart, b.Path, h.startTimeout)
 	if err != nil {
@@ -690,10 +691,12 @@ func processCommand(startCtx context.Context, path string) *exec.Cmd {
 
 // setEnv sets what cmd's process is told through its environment and
 // descriptors: the profile directory, the socket directory sockDir and
-// the shared memory segment (descriptor 3), when there are. It reports
-// whether it set an environment of its own (go-plugin must then not add
-// the host's).
-func (h *Host) setEnv(cmd *exec.Cmd, shared *sharedmem.Segment, sockDir string) bool {
+// the shared memory segment (descriptor 3), when there are; the host's
+// environment otherwise, without the variables only the host sets (a
+// POLYCLASS_PROFILE_DIR left exported in the shell made the plugins of a
+// run without --profile write profiles there, into cells/ say): an
+// environment of its own, so go-plugin must not add the host's.
+func (h *Host) setEnv(cmd *exec.Cmd, shared *sharedmem.Segment, sockDir string) {
 	h.mu.Lock()
 	profileDir := h.profileDir
 	h.mu.Unlock()
@@ -709,19 +712,24 @@ func (h *Host) setEnv(cmd *exec.Cmd, shared *sharedmem.Segment, sockDir string) 
 		cmd.ExtraFiles = []*os.File{shared.File()}
 		env = append(env, sharedmem.Env+"="+shared.EnvValue(3))
 	}
-	if env == nil {
-		return false
-	}
 	// go-plugin adds the host's environment unless told not to; an
 	// earlier value of these variables there must not win.
-	cmd.Env = append(os.Environ(), env...)
-	return true
+	cmd.Env = append(hostEnv(os.Environ()), env...)
+}
+
+// hostEnv returns environ without the variables through which the host
+// speaks to its plugins (wire.ProfileDirEnv, sharedmem.Env).
+func hostEnv(environ []string) []string {
+	return slices.DeleteFunc(slices.Clone(environ), func(kv string) bool {
+		name, _, _ := strings.Cut(kv, "=")
+		return name == wire.ProfileDirEnv || name == sharedmem.Env
+	})
 }
 
 // clientConfig is go-plugin's configuration of the client of plugin name
 // running cmd, whose binary has the SHA-256 sum, its stderr going to
-// stderr; ownEnv: cmd has its environment set (setEnv).
-func (h *Host) clientConfig(name string, cmd *exec.Cmd, sum []byte, ownEnv bool, stderr io.Writer) *goplugin.ClientConfig {
+// stderr; cmd has its environment set (setEnv).
+func (h *Host) clientConfig(name string, cmd *exec.Cmd, sum []byte, stderr io.Writer) *goplugin.ClientConfig {
 	return &goplugin.ClientConfig{
 		HandshakeConfig:  wire.Handshake,
 		StartTimeout:     h.startTimeout,
@@ -729,7 +737,7 @@ func (h *Host) clientConfig(name string, cmd *exec.Cmd, sum []byte, ownEnv bool,
 		Cmd:              cmd,
 		AllowedProtocols: []goplugin.Protocol{goplugin.ProtocolGRPC},
 		Managed:          true,
-		SkipHostEnv:      ownEnv,
+		SkipHostEnv:      true, // setEnv set cmd's
 		// The checksum taken at discovery guards against the binary
 		// changing between discovery and start.
 		SecureConfig: &goplugin.SecureConfig{Checksum: sum, Hash: sha256.New()},
