@@ -267,6 +267,10 @@ func submitK8s(o *options, file string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "run them with:\n  kubectl apply -f %s\n  kubectl wait --for=condition=complete --timeout=-1s job/%s\n  kubectl apply -f %s\n"+
 		"(kubectl wait never returns for a Job that failed: see kubectl describe job/%s, fix the cause, delete the Job and apply it again)\n",
 		safetext.Quote(shardsPath), k.JobName(), safetext.Quote(mergePath), k.JobName())
+	// The data and the plugins are the image's: the warnings of the file
+	// alone are printed above; those of the data need them at hand.
+	fmt.Fprintf(stderr, "submit k8s checked the experiment file alone (the data and plugins are in the image): run bench validate %s where they are at hand for the warnings of the data and the grid, as submit slurm and run print\n",
+		safetext.Quote(file))
 	return nil
 }
 
