@@ -135,3 +135,35 @@ cv { folds = 3 }
 		})
 	}
 }
+
+// TestClassWeightNumericClasses is campaign 12's CW2: on a class column
+// compared as numbers (1 and 1.0 one class, named 1), a class_weight key
+// "1.0", the data's own spelling, was refused as an unknown class. A key
+// names the class it equals as a decimal number; two keys of one class
+// are an error.
+func TestClassWeightNumericClasses(t *testing.T) {
+	const data = "x1,x2,class\n1,2,1\n2,1,1.0\n3,3,1\n4,2,2\n5,1,2.0\n6,3,2\n7,2,3\n8,1,3\n9,3,3\n"
+	for _, tc := range []struct{ weights, want string }{
+		{`{ "1.0" = 2, "+2" = 3 }`, ""},
+		{`{ "1" = 2, "1.0" = 3 }`, `learner logreg: class_weight names class "1" twice, as "1" and "1.0".`},
+		{`{ "4.0" = 2 }`, `learner logreg: class_weight names class "4.0", which no dataset it meets has`},
+	} {
+		t.Run(tc.weights, func(t *testing.T) {
+			src := `experiment "x" { seed = 1 }
+dataset "d" { path = "d.csv" }
+learner "logreg" {
+  class_weight = ` + tc.weights + `
+}
+reduction "ova" {}
+cv { folds = 3 }
+`
+			text, _ := resolveSource(t, map[string]string{"d.csv": data}, "logreg", logreg.New(), src)
+			switch n := strings.Count(text, ": error: "); {
+			case tc.want == "" && n != 0:
+				t.Errorf("diagnostics:\n%s\nwant no error", text)
+			case tc.want != "" && (n != 1 || !strings.Contains(text, tc.want)):
+				t.Errorf("diagnostics:\n%s\nwant one error with %q", text, tc.want)
+			}
+		})
+	}
+}

@@ -241,10 +241,17 @@ func (ck *checker) unknownClasses(w *config.ClassWeight, owner string, known map
 		names = append(names, n)
 	}
 	sort.Strings(names)
+	named := map[int]string{} // the name given to each class of classes
 	for _, n := range names {
-		if !known[n] {
+		k := plugin.ClassIndex(n, classes) // "1.0" names class 1 of data compared as numbers
+		switch first, twice := named[k]; {
+		case k < 0:
 			ck.errorf(w.Range, "Unknown class", "%s: class_weight names class %q, which no dataset it meets has%s.",
 				owner, n, suggest.DidYouMean(n, classes))
+		case twice:
+			ck.errorf(w.Range, "Duplicate class", "%s: class_weight names class %q twice, as %q and %q.", owner, classes[k], first, n)
+		default:
+			named[k] = n
 		}
 	}
 }

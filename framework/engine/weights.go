@@ -32,9 +32,14 @@ func newClassWeights(w *config.ClassWeight, classes []string) *ClassWeights {
 		return &ClassWeights{Balanced: true}
 	}
 	cw := &ClassWeights{ByClass: make([]float64, len(classes))}
-	for k, name := range classes {
+	for k := range classes {
 		cw.ByClass[k] = 1
-		if v, ok := w.ByClass[name]; ok {
+	}
+	// By each named class (plugin.ClassIndex: "1.0" names class 1 of
+	// data compared as numbers); the checker refused two names of one
+	// class.
+	for name, v := range w.ByClass {
+		if k := plugin.ClassIndex(name, classes); k >= 0 {
 			cw.ByClass[k] = v
 		}
 	}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/polyclass/polyclass/framework/config"
@@ -68,4 +69,13 @@ func TestClassWeights(t *testing.T) {
 
 func sameSlice(a, b []float64) bool {
 	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
+// TestNewClassWeightsNumeric: a class_weight key weighs the class it
+// equals as a decimal number ("1.0" weighs class 1), the others 1.
+func TestNewClassWeightsNumeric(t *testing.T) {
+	cw := newClassWeights(&config.ClassWeight{ByClass: map[string]float64{"1.0": 2, "+3": 4}}, []string{"1", "2", "3"})
+	if want := []float64{2, 1, 4}; !slices.Equal(cw.ByClass, want) {
+		t.Errorf("class weights %v, want %v", cw.ByClass, want)
+	}
 }

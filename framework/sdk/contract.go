@@ -185,3 +185,7 @@ func WithParam(name string, err error) error { return plugin.WithParam(name, err
 func CodeColumn(code CodeMatrix, j int, groups []int32) *CompactTargets {
 	return plugin.CodeColumn(code, j, groups)
 }
+
+// ClassIndex returns the index of the class name names among classes: by
+// its spelling, else as a decimal number (see plugin.ClassIndex).
+func ClassIndex(name string, classes []string) int { return plugin.ClassIndex(name, classes) }

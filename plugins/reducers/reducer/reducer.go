@@ -212,26 +212,23 @@ func matrixFor(req sdk.PlanRequest) (*codes.Matrix, error) {
 	return sc.matrix(req)
 }
 
-// classIndices maps class names to indices; every class must appear once.
+// classIndices maps class names to indices (sdk.ClassIndex: by spelling,
+// else as the same decimal number); every class must appear once.
 func classIndices(names, classNames []string, param string) ([]int, error) {
-	index := map[string]int{}
-	for i, c := range classNames {
-		index[c] = i
-	}
 	if len(names) != len(classNames) {
 		return nil, fmt.Errorf("%s names %d classes, the data has %d (%s)", param, len(names), len(classNames), strings.Join(classNames, ", "))
 	}
 	out := make([]int, len(names))
-	seen := map[string]bool{}
+	seen := map[int]bool{}
 	for i, n := range names {
-		k, ok := index[n]
-		if !ok {
+		k := sdk.ClassIndex(n, classNames)
+		if k < 0 {
 			return nil, fmt.Errorf("%s[%d] = %q is not a class of the data (%s)", param, i, n, strings.Join(classNames, ", "))
 		}
-		if seen[n] {
-			return nil, fmt.Errorf("%s names class %q twice", param, n)
+		if seen[k] {
+			return nil, fmt.Errorf("%s names class %q twice", param, classNames[k])
 		}
-		seen[n] = true
+		seen[k] = true
 		out[i] = k
 	}
 	return out, nil

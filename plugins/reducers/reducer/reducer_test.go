@@ -88,6 +88,7 @@ func TestPlanErrors(t *testing.T) {
 		{"unknown class beside a right matrix", "ecoc", sdk.Params{"matrix": m([]float64{1, -1}, []float64{-1, 1}, []float64{-1, -1}),
 			"classes": sdk.List(sdk.String("a"), sdk.String("b"), sdk.String("z"))}, `classes[2] = "z" is not a class of the data`},
 		{"unknown class", "ordered", sdk.Params{"order": sdk.List(sdk.String("a"), sdk.String("b"), sdk.String("z"))}, `order[2] = "z" is not a class`},
+		{"a class twice", "ordered", sdk.Params{"order": sdk.List(sdk.String("a"), sdk.String("b"), sdk.String("a"))}, `order names class "a" twice`},
 		{"argmax with ovo", "ovo", sdk.Params{"decode": sdk.String("argmax")}, `decode = "argmax" is not one of "hamming", "vote"`},
 		{"unknown decoder", "ova", sdk.Params{"decode": sdk.String("psychic")}, `decode = "psychic" is not one of`},
 		{"unknown scheme", "bogus", nil, `unknown scheme "bogus"`},
@@ -579,5 +580,34 @@ func TestPlanErrorBlamesMatrixAndClasses(t *testing.T) {
 	_, err := connect(t).Plan(context.Background(), sdk.PlanRequest{Scheme: "ecoc", Params: params, NumClasses: 3, Labels: []int{0, 1, 2}, ClassNames: []string{"a", "b", "c"}})
 	if got, want := host.FaultParams(err), []string{"matrix", "classes"}; !slices.Equal(got, want) {
 		t.Errorf("the plan's error %v blames %q, want %q", err, got, want)
+	}
+}
+
+// TestNumericClassNames is campaign 12's EC1 and OR1: on data whose
+// classes are compared as numbers (named 1, 2, 3), an ordered order or an
+// ecoc classes list written "+2", "1.0" or "03" was refused; each names
+// the class it equals as a decimal number, and one class named twice in
+// two spellings is refused as twice.
+func TestNumericClassNames(t *testing.T) {
+	c, ctx := connect(t), context.Background()
+	req := func(scheme string, p sdk.Params) sdk.PlanRequest {
+		return sdk.PlanRequest{Scheme: scheme, Params: p, NumClasses: 3, Labels: []int{0, 1, 2}, ClassNames: []string{"1", "2", "3"}}
+	}
+	ordered := func(names ...string) sdk.Params {
+		vs := make([]sdk.Value, len(names))
+		for i, n := range names {
+			vs[i] = sdk.String(n)
+		}
+		return sdk.Params{"order": sdk.List(vs...)}
+	}
+	if _, err := c.Plan(ctx, req("ordered", ordered("+2", "1.0", "03"))); err != nil {
+		t.Errorf("order +2, 1.0, 03: %v", err)
+	}
+	if _, err := c.Plan(ctx, req("ordered", ordered("1", "1.0", "3"))); err == nil || !strings.Contains(err.Error(), `order names class "1" twice`) {
+		t.Errorf("order 1, 1.0, 3: error %v, want class 1 named twice", err)
+	}
+	m := sdk.List(sdk.List(sdk.Number(1), sdk.Number(-1)), sdk.List(sdk.Number(-1), sdk.Number(1)), sdk.List(sdk.Number(-1), sdk.Number(-1)))
+	if _, err := c.Plan(ctx, req("ecoc", sdk.Params{"matrix": m, "classes": sdk.List(sdk.String("2.0"), sdk.String("1"), sdk.String("3e0"))})); err != nil {
+		t.Errorf("ecoc classes 2.0, 1, 3e0: %v", err)
 	}
 }
