@@ -69,3 +69,42 @@ func TestLoadTarget(t *testing.T) {
 		t.Errorf("a missing file: %v, %v", b, err)
 	}
 }
+
+// TestLoadTargetPlaces: the class values that a binder's messages name
+// are located in the same call: without a test file, the first row of
+// each spelling merged and the first row with no value; with one, its
+// first row of a class no training row has.
+func TestLoadTargetPlaces(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	merged := write("merged.csv", "x,class\n1,1\n2,1.0\n3,2\n")
+	missing := write("missing.csv", "x,class\n1,a\n2,\n3,b\n")
+	train := write("train.csv", "x,class\n1,a\n2,b\n")
+	test := write("test.csv", "x,class\n3,b\n4,c\n5,d\n")
+	trained := write("trained.csv", "x,class\n3,b\n4,a\n")
+	for _, tc := range []struct {
+		name, path, test string
+		class, test2     map[int]Position
+	}{
+		{name: "spellings merged", path: merged, class: map[int]Position{0: {2, 3}, 1: {3, 3}}},
+		{name: "missing class", path: missing, class: map[int]Position{1: {3, 3}}},
+		{name: "test class untrained", path: train, test: test, test2: map[int]Position{1: {3, 3}}},
+		{name: "test classes trained", path: train, test: trained, test2: map[int]Position{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b, err := LoadTarget(tc.path, tc.test, Options{Categorical: []string{"class"}}, Target{Class: "class"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fmt.Sprint(b.ClassPlaces) != fmt.Sprint(tc.class) || fmt.Sprint(b.TestPlaces) != fmt.Sprint(tc.test2) {
+				t.Errorf("places %v, test places %v; want %v, %v", b.ClassPlaces, b.TestPlaces, tc.class, tc.test2)
+			}
+		})
+	}
+}

@@ -44,7 +44,7 @@ func (ck *checker) loadDataset(c *config.Dataset, cvc *config.CV, seed uint64) *
 	}
 	var ok bool
 	if c.Target != "" {
-		ok = ck.classTarget(ds, f.Class, f.ClassErr)
+		ok = ck.classTarget(ds, f)
 	} else {
 		ok = ck.labelTargets(ds, f)
 	}
@@ -100,11 +100,13 @@ func targetOf(c *config.Dataset) data.Target {
 	return data.Target{Class: c.Target, Labels: c.Labels, LabelsPrefix: c.LabelsPrefix}
 }
 
-// classTarget takes target, the class column of multiclass dataset ds as
-// read with its files (data.Table.ClassTarget, err its error), and
-// reports what keeps it from being one.
-func (ck *checker) classTarget(ds *Dataset, target *data.ClassTarget, err error) bool {
+// classTarget takes the class column of multiclass dataset ds as read
+// with its files (f: data.Table.ClassTarget, its error, the positions of
+// the rows its messages name), and reports what keeps it from being one.
+func (ck *checker) classTarget(ds *Dataset, f *data.Bound) bool {
 	c, t := ds.Config, ds.Table
+	target, err := f.Class, f.ClassErr
+	ck.classPlaces, ck.testPlaces = f.ClassPlaces, f.TestPlaces
 	if errors.Is(err, data.ErrUnknownColumn) {
 		// A guard: the target is among the categorical names that
 		// data.Load checks (loadOptions), and unknownColumns reported it.
@@ -122,10 +124,10 @@ func (ck *checker) classTarget(ds *Dataset, target *data.ClassTarget, err error)
 	if i := target.Missing; i >= 0 {
 		if v := target.Marker; v != "" {
 			ck.errorf(c.PathRange, "Missing marker is a class", "Dataset %q: %s data row %d holds %q in the target column %q, a class value, which the dataset's missing = %q makes a missing value: a class cannot be missing. Remove %q from missing (it applies to every column), or rename the class.",
-				c.Name, ds.Locate(i, c.Target), i+1, v, c.Target, c.Missing, v)
+				c.Name, ck.classAt(ds, i), i+1, v, c.Target, c.Missing, v)
 			return false
 		}
-		ck.errorf(c.PathRange, "Missing class", "Dataset %q: %s data row %d has no value in the target column %q.", c.Name, ds.Locate(i, c.Target), i+1, c.Target)
+		ck.errorf(c.PathRange, "Missing class", "Dataset %q: %s data row %d has no value in the target column %q.", c.Name, ck.classAt(ds, i), i+1, c.Target)
 		return false
 	}
 	ds.Labels = target.Labels

@@ -49,8 +49,7 @@ func bound(t *testing.T, ds *Dataset) *data.Bound {
 // binder reads it.
 func bindClass(t *testing.T, r *checker, ds *Dataset) bool {
 	t.Helper()
-	f := bound(t, ds)
-	return r.classTarget(ds, f.Class, f.ClassErr)
+	return r.classTarget(ds, bound(t, ds))
 }
 
 // bindLabels binds the label columns of ds (labelTargets), read as the
@@ -219,7 +218,7 @@ func TestClassTargetTestFile(t *testing.T) {
 		t.Fatal(diagLines(r.diags, dir))
 	}
 	ds.Table = f.Test.Both
-	if !r.classTarget(ds, f.Class, f.ClassErr) || !r.testClassesTrained(ds, 3) {
+	if !r.classTarget(ds, f) || !r.testClassesTrained(ds, 3) {
 		t.Fatal(diagLines(r.diags, dir))
 	}
 	if want := []string{"1", "2"}; !slices.Equal(ds.Classes, want) || !slices.Equal(ds.Labels, []int{0, 1, 0, 0, 1}) {
