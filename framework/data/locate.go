@@ -13,33 +13,49 @@ type Position struct {
 // and TSV files; for other formats, and when the file changed, it returns
 // the zero Position.
 func Locate(path string, opt Options, row int, name string) Position {
+	return LocateRows(path, opt, []int{row}, name)[row]
+}
+
+// LocateRows returns the positions (as Locate's) of data rows rows
+// (0-based) in column name of file path, reading the file once; a row it
+// does not know is absent from the map (the zero Position).
+func LocateRows(path string, opt Options, rows []int, name string) map[int]Position {
+	out := map[int]Position{}
 	f, err := formatOf(path)
-	if err != nil || f.delim == 0 {
-		return Position{}
+	if err != nil || f.delim == 0 || len(rows) == 0 {
+		return out
 	}
 	if opt.Delimiter == 0 {
 		opt.Delimiter = f.delim
 	}
 	in, _, err := openFile(path, nil)
 	if err != nil {
-		return Position{}
+		return out
 	}
 	defer in.Close()
 	cr, _, err := newCSVReader(in, opt)
 	if err != nil {
-		return Position{}
+		return out
 	}
 	header, err := cr.Read()
 	col := slices.Index(header, name) // the names of a file Read accepts are distinct
 	if err != nil || col < 0 {
-		return Position{}
+		return out
 	}
-	for r := 0; ; r++ {
-		if rec, err := cr.Read(); err != nil || len(rec) <= col {
-			return Position{}
-		} else if r == row {
+	want := map[int]bool{}
+	for _, r := range rows {
+		want[r] = true
+	}
+	last := slices.Max(rows)
+	for r := 0; r <= last; r++ {
+		rec, err := cr.Read()
+		if err != nil || len(rec) <= col {
+			return out
+		}
+		if want[r] {
 			line, b := cr.FieldPos(col)
-			return Position{Line: line, Byte: b}
+			out[r] = Position{Line: line, Byte: b}
 		}
 	}
+	return out
 }

@@ -2,6 +2,7 @@ package data
 
 import (
 	"compress/gzip"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -48,6 +49,35 @@ func TestLocate(t *testing.T) {
 	} {
 		if got := Locate(tc.path, Options{}, tc.row, tc.col); got != tc.want {
 			t.Errorf("Locate(%s, row %d, %s) = %+v, want %+v", filepath.Base(tc.path), tc.row, tc.col, got, tc.want)
+		}
+	}
+}
+
+// TestLocateRows: the positions of several rows, read in one pass, are
+// Locate's for each row; rows it cannot place are absent.
+func TestLocateRows(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "d.csv")
+	if err := os.WriteFile(p, []byte("a,class\n1,x\n\n\"multi\nline\",y\n3,z\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		rows []int
+		want map[int]Position
+	}{
+		{"none", nil, map[int]Position{}},
+		{"all, out of order", []int{2, 0, 1}, map[int]Position{0: {2, 3}, 1: {5, 7}, 2: {6, 3}}},
+		{"one past the end", []int{1, 3}, map[int]Position{1: {5, 7}}},
+		{"declared only", []int{-1}, map[int]Position{}},
+	} {
+		got := LocateRows(p, Options{}, tc.rows, "class")
+		if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+			t.Errorf("%s: LocateRows(%v) = %v, want %v", tc.name, tc.rows, got, tc.want)
+		}
+		for _, r := range tc.rows {
+			if one := Locate(p, Options{}, r, "class"); one != got[r] {
+				t.Errorf("%s: Locate(row %d) = %v, LocateRows %v", tc.name, r, one, got[r])
+			}
 		}
 	}
 }

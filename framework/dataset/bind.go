@@ -2,7 +2,6 @@ package dataset
 
 import (
 	"errors"
-	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"gonum.org/v1/gonum/mat"
@@ -38,16 +37,16 @@ func (ck *checker) loadDataset(c *config.Dataset, cvc *config.CV, seed uint64) *
 	if f == nil {
 		return nil
 	}
-	ds := &Dataset{Config: c, Table: f.Table, SHA256: f.SHA256}
+	ds := &Dataset{Config: c, Table: f.Rows, SHA256: f.SHA256}
 	train := f.Table.NumRows
 	if f.Test != nil {
-		ds.Table, ds.TestSHA256 = f.Test.Both, f.Test.SHA256
+		ds.TestSHA256 = f.Test.SHA256
 	}
 	var ok bool
 	if c.Target != "" {
-		ok = ck.classTarget(ds)
+		ok = ck.classTarget(ds, f)
 	} else {
-		ok = ck.labelTargets(ds)
+		ok = ck.labelTargets(ds, f)
 	}
 	if !ok || !ck.hasFeatures(ds) || !ck.testClassesTrained(ds, train) || !ck.folds(ds, train, cvc, seed) {
 		return nil
@@ -56,18 +55,19 @@ func (ck *checker) loadDataset(c *config.Dataset, cvc *config.CV, seed uint64) *
 	return ds
 }
 
-// readFiles reads the files of dataset c with its options (data.Load),
-// reporting what keeps them from being read and the reader's warnings;
-// it returns the files (nil after an error) and the dataset's
-// declaration as read (a multi-label ARFF without a target takes its
-// labels from the file).
-func (ck *checker) readFiles(c *config.Dataset) (*data.Files, *config.Dataset) {
+// readFiles reads the files of dataset c with its options and its target
+// in one call (data.LoadTarget), reporting what keeps the files from
+// being read and the reader's warnings; it returns the files with the
+// target as read (nil after an error) and the dataset's declaration as
+// read (a multi-label ARFF without a target takes its labels from the
+// file).
+func (ck *checker) readFiles(c *config.Dataset) (*data.Bound, *config.Dataset) {
 	opt := loadOptions(c)
-	f, err := data.Load(c.Path, c.TestPath, opt)
+	f, err := data.LoadTarget(c.Path, c.TestPath, opt, targetOf(c))
 	if f == nil && c.TargetDefaulted && errors.Is(err, data.ErrUnknownColumn) {
 		// No "class" column: perhaps a multi-label ARFF naming its labels.
 		opt.Categorical = c.Categorical
-		if f2, err2 := data.Load(c.Path, c.TestPath, opt); f2 != nil && len(f2.Table.Labels) > 0 {
+		if f2, err2 := data.LoadTarget(c.Path, c.TestPath, opt, data.Target{}); f2 != nil && len(f2.Table.Labels) > 0 {
 			f, err = f2, err2
 			cc := *c
 			cc.Target, cc.Labels = "", f2.Table.Labels
@@ -95,11 +95,18 @@ func (ck *checker) readFiles(c *config.Dataset) (*data.Files, *config.Dataset) {
 	return f, c
 }
 
-// classTarget reads the class column of a multiclass dataset
-// (data.Table.ClassTarget) and reports what keeps it from being one.
-func (ck *checker) classTarget(ds *Dataset) bool {
+// targetOf returns the target of dataset c that data.LoadTarget reads.
+func targetOf(c *config.Dataset) data.Target {
+	return data.Target{Class: c.Target, Labels: c.Labels, LabelsPrefix: c.LabelsPrefix}
+}
+
+// classTarget takes the class column of multiclass dataset ds as read
+// with its files (f: data.Table.ClassTarget, its error, the positions of
+// the rows its messages name), and reports what keeps it from being one.
+func (ck *checker) classTarget(ds *Dataset, f *data.Bound) bool {
 	c, t := ds.Config, ds.Table
-	target, err := t.ClassTarget(c.Target)
+	target, err := f.Class, f.ClassErr
+	ck.classPlaces, ck.testPlaces = f.ClassPlaces, f.TestPlaces
 	if errors.Is(err, data.ErrUnknownColumn) {
 		// A guard: the target is among the categorical names that
 		// data.Load checks (loadOptions), and unknownColumns reported it.
@@ -117,10 +124,10 @@ func (ck *checker) classTarget(ds *Dataset) bool {
 	if i := target.Missing; i >= 0 {
 		if v := target.Marker; v != "" {
 			ck.errorf(c.PathRange, "Missing marker is a class", "Dataset %q: %s data row %d holds %q in the target column %q, a class value, which the dataset's missing = %q makes a missing value: a class cannot be missing. Remove %q from missing (it applies to every column), or rename the class.",
-				c.Name, ds.Locate(i, c.Target), i+1, v, c.Target, c.Missing, v)
+				c.Name, ck.classAt(ds, i), i+1, v, c.Target, c.Missing, v)
 			return false
 		}
-		ck.errorf(c.PathRange, "Missing class", "Dataset %q: %s data row %d has no value in the target column %q.", c.Name, ds.Locate(i, c.Target), i+1, c.Target)
+		ck.errorf(c.PathRange, "Missing class", "Dataset %q: %s data row %d has no value in the target column %q.", c.Name, ck.classAt(ds, i), i+1, c.Target)
 		return false
 	}
 	ds.Labels = target.Labels
@@ -132,17 +139,13 @@ func (ck *checker) classTarget(ds *Dataset) bool {
 	return true
 }
 
-// labelTargets reads the 0/1 label columns of a multi-label dataset, named
-// by labels or by labels_prefix (in file order).
-func (ck *checker) labelTargets(ds *Dataset) bool {
+// labelTargets takes the 0/1 label columns of multi-label dataset ds as
+// read with its files (f), named by labels or by labels_prefix (in file
+// order), and reports what keeps them from being its labels.
+func (ck *checker) labelTargets(ds *Dataset, f *data.Bound) bool {
 	c, t := ds.Config, ds.Table
-	names := c.Labels
+	names := f.LabelNames
 	if c.LabelsPrefix != "" {
-		for _, col := range t.Columns {
-			if strings.HasPrefix(col.Name, c.LabelsPrefix) {
-				names = append(names, col.Name)
-			}
-		}
 		if len(names) == 0 {
 			ck.errorf(c.DeclRange, "No label columns", "Dataset %q has no column starting with %q; its columns are: %s.", c.Name, c.LabelsPrefix, safetext.Few(t.ColumnNames(), safetext.Listed, nil))
 			return false
@@ -156,11 +159,11 @@ func (ck *checker) labelTargets(ds *Dataset) bool {
 	ds.LabelMatrix = mat.NewDense(t.NumRows, len(names), nil)
 	exclude := map[string]bool{}
 	for k, name := range names {
-		vals, err := t.LabelColumn(name)
-		if err != nil {
-			ck.labelColumnError(ds, err)
+		if k == len(f.LabelValues) {
+			ck.labelColumnError(ds, f.LabelErr)
 			return false
 		}
+		vals := f.LabelValues[k]
 		exclude[name] = true
 		ds.Classes = append(ds.Classes, name)
 		set := 0

@@ -138,11 +138,26 @@ func (d *Dataset) Locate(i int, name string) string {
 	return placeOf(d.Config, path, d.RowInFile(i), name)
 }
 
+// classAt names the file, line and byte column of the class value of
+// row i of dataset d while its target is checked (Dataset.Locate's
+// answer, from the positions its files were read with, ck.classPlaces).
+func (ck *checker) classAt(d *Dataset, i int) string {
+	if d.Config.TestPath != "" {
+		return "" // the rows of the two files are not told apart yet
+	}
+	return place(d.Config.Path, ck.classPlaces[i])
+}
+
 // placeOf names the line and byte column of 0-based row in column name
 // of path, a file of dataset c, as "file:line:col:", or "file:" when the
 // format has no positions.
 func placeOf(c *config.Dataset, path string, row int, name string) string {
-	pos := data.Locate(path, loadOptions(c), row, name)
+	return place(path, data.Locate(path, loadOptions(c), row, name))
+}
+
+// place names position pos of path as "file:line:col:", or "file:" when
+// pos is unknown (zero).
+func place(path string, pos data.Position) string {
 	if pos.Line == 0 {
 		return path + ":"
 	}
@@ -168,7 +183,7 @@ func (ck *checker) testClassesTrained(d *Dataset, train int) bool {
 			row := i - train
 			ck.errorf(c.TestPathRange, "Class missing from the training file",
 				"Dataset %q: %s test row %d has class %s, which no row of the training file %s has: no model can learn it, and every test row of it would count as an error. Add rows of it to the training file, or remove them from the test file.",
-				c.Name, placeOf(c, c.TestPath, row, c.Target), row+1, safetext.Excerpt(d.Classes[y]), c.Path)
+				c.Name, place(c.TestPath, ck.testPlaces[row]), row+1, safetext.Excerpt(d.Classes[y]), c.Path)
 			return false
 		}
 	}
@@ -204,7 +219,7 @@ func (ck *checker) canonicalClasses(d *Dataset, target *data.ClassTarget, err er
 	if le := (*data.LabelError)(nil); errors.As(err, &le) {
 		at := "a declared value of"
 		if le.Row >= 0 {
-			at = fmt.Sprintf("%s data row %d,", d.Locate(le.Row, c.Target), le.Row+1)
+			at = fmt.Sprintf("%s data row %d,", ck.classAt(d, le.Row), le.Row+1)
 		}
 		why := "tables, plots and file names cannot show it"
 		if errors.Is(err, data.ErrHiddenLabel) {
@@ -305,7 +320,7 @@ func (ck *checker) spellingAt(d *Dataset, s data.Spelling) string {
 	if s.Row < 0 {
 		return "declared, on no row"
 	}
-	return strings.TrimSpace(fmt.Sprintf("%s data row %d", d.Locate(s.Row, d.Config.Target), s.Row+1))
+	return strings.TrimSpace(fmt.Sprintf("%s data row %d", ck.classAt(d, s.Row), s.Row+1))
 }
 
 // constantFeatures warns when every feature column of dataset d holds

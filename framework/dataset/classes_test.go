@@ -33,6 +33,32 @@ func loadTarget(t *testing.T, file, text string, c config.Dataset) (*checker, *D
 	return &checker{}, &Dataset{Config: &c, Table: tab}, dir
 }
 
+// bound reads the files and target of ds as the binder does
+// (data.LoadTarget), failing t when they cannot be read.
+func bound(t *testing.T, ds *Dataset) *data.Bound {
+	t.Helper()
+	c := ds.Config
+	f, err := data.LoadTarget(c.Path, c.TestPath, loadOptions(c), targetOf(c))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// bindClass binds the class column of ds (classTarget), read as the
+// binder reads it.
+func bindClass(t *testing.T, r *checker, ds *Dataset) bool {
+	t.Helper()
+	return r.classTarget(ds, bound(t, ds))
+}
+
+// bindLabels binds the label columns of ds (labelTargets), read as the
+// binder reads them.
+func bindLabels(t *testing.T, r *checker, ds *Dataset) bool {
+	t.Helper()
+	return r.labelTargets(ds, bound(t, ds))
+}
+
 // diagLines formats diagnostics as "severity: summary: detail" lines,
 // dir replaced by $DIR.
 func diagLines(diags hcl.Diagnostics, dir string) string {
@@ -117,7 +143,7 @@ func TestClassTargetNumbers(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r, ds, dir := loadTarget(t, tc.file, tc.text, config.Dataset{Target: tc.target})
-			ok := r.classTarget(ds)
+			ok := bindClass(t, r, ds)
 			if got := diagLines(r.diags, dir); got != tc.diags {
 				t.Errorf("diagnostics:\n%s\nwant:\n%s", got, tc.diags)
 			}
@@ -163,7 +189,7 @@ warning: Constant label column: Dataset "d": label column "l2" is 1 on each of i
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r, ds, dir := loadTarget(t, "d.csv", tc.text, config.Dataset{Labels: []string{"l1", "l2"}})
-			ok := r.labelTargets(ds)
+			ok := bindLabels(t, r, ds)
 			if got := diagLines(r.diags, dir); got != tc.diags {
 				t.Errorf("diagnostics:\n%s\nwant:\n%s", got, tc.diags)
 			}
@@ -192,7 +218,7 @@ func TestClassTargetTestFile(t *testing.T) {
 		t.Fatal(diagLines(r.diags, dir))
 	}
 	ds.Table = f.Test.Both
-	if !r.classTarget(ds) || !r.testClassesTrained(ds, 3) {
+	if !r.classTarget(ds, f) || !r.testClassesTrained(ds, 3) {
 		t.Fatal(diagLines(r.diags, dir))
 	}
 	if want := []string{"1", "2"}; !slices.Equal(ds.Classes, want) || !slices.Equal(ds.Labels, []int{0, 1, 0, 0, 1}) {
@@ -234,7 +260,7 @@ func TestLabelTargetNames(t *testing.T) {
 				return
 			}
 			r, ds, dir := loadTarget(t, "d.csv", tc.header+"\n1,0,1\n2,1,0\n", config.Dataset{LabelsPrefix: "l"})
-			if r.labelTargets(ds) {
+			if bindLabels(t, r, ds) {
 				t.Fatalf("labelTargets accepted the label name of %q", tc.header)
 			}
 			if got := diagLines(r.diags, dir); got != tc.want {

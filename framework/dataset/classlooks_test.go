@@ -48,7 +48,7 @@ func TestClassLabelsThatMislead(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r, ds, dir := loadTarget(t, "d.csv", tt.text, config.Dataset{Target: "class"})
-			r.classTarget(ds)
+			bindClass(t, r, ds)
 			if got := diagLines(r.diags, dir); got != tt.diags {
 				t.Errorf("diagnostics:\n%s\nwant:\n%s", got, tt.diags)
 			}
@@ -80,7 +80,7 @@ func TestMissingMarkerIsAClass(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r, ds, dir := loadTarget(t, "d.csv", tt.text, config.Dataset{Target: "class", Missing: tt.missing})
-			if r.classTarget(ds) {
+			if bindClass(t, r, ds) {
 				t.Fatal("classTarget accepted the dataset")
 			}
 			if got := diagLines(r.diags, dir); got != tt.diags {
@@ -105,7 +105,7 @@ func TestLabelNamedLikeASummaryRow(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			labels := strings.Split(tt.header, ",")[1:]
 			r, ds, dir := loadTarget(t, "d.csv", tt.header+"\n1,0,1\n2,1,0\n", config.Dataset{Labels: labels})
-			if !r.labelTargets(ds) {
+			if !bindLabels(t, r, ds) {
 				t.Fatal("labelTargets refused the dataset")
 			}
 			if got := diagLines(r.diags, dir); got != tt.want {

@@ -43,6 +43,11 @@ func (d *Dataset) K() int { return len(d.Classes) }
 // checker collects the diagnostics of binding one dataset block.
 type checker struct {
 	diags hcl.Diagnostics
+	// classPlaces are the positions in the training file of the class
+	// values its messages name while a dataset's target is checked
+	// (data.Bound.ClassPlaces); testPlaces are those of the test file
+	// (data.Bound.TestPlaces).
+	classPlaces, testPlaces map[int]data.Position
 }
 
 // errorf records an error at rng, or about the whole file when rng is

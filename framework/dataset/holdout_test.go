@@ -43,7 +43,7 @@ func TestHoldoutPartSizes(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			r, ds, dir := loadTarget(t, "d.csv", rows.String(), config.Dataset{Target: "class"})
 			cvc := config.CV{Folds: 5, Stratified: true, Repeats: 1, Holdout: tc.holdout, HoldoutRange: rng}
-			if !r.classTarget(ds) {
+			if !bindClass(t, r, ds) {
 				t.Fatal(diagLines(r.diags, dir))
 			}
 			ok := r.folds(ds, ds.Table.NumRows, &cvc, 0)

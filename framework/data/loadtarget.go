@@ -1,0 +1,147 @@
+package data
+
+import (
+	"errors"
+	"slices"
+	"strings"
+)
+
+// Target names the target a dataset binder reads with its files
+// (LoadTarget): Class, the class column of a multiclass dataset, or else
+// the 0/1 label columns of a multi-label one: Labels, then each column
+// whose name starts with LabelsPrefix (when not ""), in file order. With
+// none of the three, the label columns are those a multi-label ARFF file
+// declares (Table.Labels).
+type Target struct {
+	Class        string
+	Labels       []string
+	LabelsPrefix string
+}
+
+// Bound are a dataset's files (Load's) with its target read from the rows
+// the dataset holds (Rows: the training file's table, or with a test file
+// the training rows followed by the test rows, TestFile.Both).
+type Bound struct {
+	*Files
+	Rows *Table
+	// Class is the class column of a multiclass dataset
+	// (Table.ClassTarget), ClassErr what kept it from being read.
+	Class    *ClassTarget
+	ClassErr error
+	// ClassPlaces are the positions in the training file (LocateRows) of
+	// the class values of the rows that Class and ClassErr name (the
+	// first row of each spelling, of a label in error, the first row
+	// with no value); nil with a test file, whose rows the positions
+	// would not tell apart from the training file's.
+	ClassPlaces map[int]Position
+	// TestPlaces are, with a test file, the positions in it of the class
+	// value of its first row whose class no training row has (the rows
+	// of Rows from Files.Table.NumRows on are the test file's).
+	TestPlaces map[int]Position
+	// LabelNames are the label columns of a multi-label dataset (see
+	// Target), LabelValues the values of each (Table.LabelColumn) up to
+	// the first that could not be read, LabelErr its error.
+	LabelNames  []string
+	LabelValues [][]float64
+	LabelErr    error
+}
+
+// LoadTarget reads a dataset's files in one call (Load) and then its
+// target (see Target) from the rows it holds. Its result is nil when Load
+// returns no files; its error is Load's.
+func LoadTarget(path, testPath string, opt Options, target Target) (*Bound, error) {
+	f, err := Load(path, testPath, opt)
+	if f == nil {
+		return nil, err
+	}
+	b := &Bound{Files: f, Rows: f.Table}
+	if f.Test != nil {
+		b.Rows = f.Test.Both
+	}
+	if err != nil {
+		return b, err
+	}
+	if target.Class != "" {
+		b.Class, b.ClassErr = b.Rows.ClassTarget(target.Class)
+		if testPath == "" {
+			b.ClassPlaces = LocateRows(path, opt, classRows(b.Class, b.ClassErr), target.Class)
+		} else if b.Class != nil {
+			b.TestPlaces = LocateRows(testPath, opt, untrainedRows(b.Class.Labels, f.Table.NumRows), target.Class)
+		}
+		return b, nil
+	}
+	b.LabelNames = labelNames(b.Rows, target)
+	for _, name := range b.LabelNames {
+		vals, err := b.Rows.LabelColumn(name)
+		if err != nil {
+			b.LabelErr = err
+			break
+		}
+		b.LabelValues = append(b.LabelValues, vals)
+	}
+	return b, nil
+}
+
+// labelNames returns the label columns of a multi-label dataset of rows
+// t that target names (see Target).
+func labelNames(t *Table, target Target) []string {
+	if len(target.Labels) == 0 && target.LabelsPrefix == "" {
+		return t.Labels
+	}
+	names := slices.Clone(target.Labels)
+	if target.LabelsPrefix != "" {
+		for _, col := range t.Columns {
+			if strings.HasPrefix(col.Name, target.LabelsPrefix) {
+				names = append(names, col.Name)
+			}
+		}
+	}
+	return names
+}
+
+// classRows returns the rows that class target ct, or err, its error,
+// names: the row of a label in error, the first row of each spelling
+// reported, the first row with no value.
+func classRows(ct *ClassTarget, err error) []int {
+	var rows []int
+	spellings := func(groups []ClassMerge) {
+		for _, g := range groups {
+			for _, s := range g.Spellings {
+				rows = append(rows, s.Row)
+			}
+		}
+	}
+	if le := (*LabelError)(nil); errors.As(err, &le) {
+		rows = append(rows, le.Row)
+	}
+	if se := (*SpellingError)(nil); errors.As(err, &se) {
+		spellings(se.Groups)
+	}
+	if ct != nil {
+		spellings(ct.Names.Merged)
+		spellings(ct.Names.Apart)
+		spellings(ct.Names.Confusable)
+		if ct.Names.Apart != nil {
+			rows = append(rows, ct.Names.Text.Row)
+		}
+		rows = append(rows, ct.Missing)
+	}
+	return slices.DeleteFunc(rows, func(r int) bool { return r < 0 })
+}
+
+// untrainedRows returns the first row of a test file (0-based in it)
+// whose class no training row has, labels being the class of each
+// training row (the first train) and then of each test row; none when
+// every test class has training rows.
+func untrainedRows(labels []int, train int) []int {
+	trained := map[int]bool{}
+	for _, y := range labels[:train] {
+		trained[y] = true
+	}
+	for i := train; i < len(labels); i++ {
+		if y := labels[i]; y >= 0 && !trained[y] {
+			return []int{i - train}
+		}
+	}
+	return nil
+}
