@@ -621,7 +621,8 @@ func TestSchedulerCellWhoseFoldsAllFailNamesFold0(t *testing.T) {
 // TestSinkRunsOutsideTheSchedulerLock: a cell is handed to the Sink
 // without the scheduler's lock held, so that the other workers record
 // their folds while a cell is written, and the Sink's calls still come
-// one at a time, once per cell.
+// one at a time, once per cell. Inside the Sink the lock must be taken
+// within 10 s: other workers hold it only for moments.
 func TestSinkRunsOutsideTheSchedulerLock(t *testing.T) {
 	g := stubGrid()
 	var s *scheduler
@@ -634,10 +635,15 @@ func TestSinkRunsOutsideTheSchedulerLock(t *testing.T) {
 		if n > most.Load() {
 			most.Store(n)
 		}
-		if !s.mu.TryLock() {
-			locked = append(locked, r.Index)
-		} else {
-			s.mu.Unlock()
+		// The lock is free to take, but for the moments another worker
+		// holds it (a TryLock failed then under load, and the test with
+		// it): a caller holding it would keep it for the whole call.
+		got := make(chan struct{})
+		go func() { s.mu.Lock(); s.mu.Unlock(); close(got) }()
+		select {
+		case <-got:
+		case <-time.After(10 * time.Second):
+			locked = append(locked, r.Index) // got closes once the caller lets go
 		}
 		time.Sleep(5 * time.Millisecond) // the other workers go on meanwhile
 		sunk = append(sunk, r.Index)
