@@ -639,7 +639,11 @@ func TestSinkRunsOutsideTheSchedulerLock(t *testing.T) {
 		// holds it (a TryLock failed then under load, and the test with
 		// it): a caller holding it would keep it for the whole call.
 		got := make(chan struct{})
-		go func() { s.mu.Lock(); s.mu.Unlock(); close(got) }()
+		go func() {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			close(got)
+		}()
 		select {
 		case <-got:
 		case <-time.After(10 * time.Second):
