@@ -90,8 +90,22 @@ var memory = regexp.MustCompile(`^([1-9][0-9]*)([KMGT]?)$`)
 
 // checkMem reports whether mem (empty: not set) is a memory size.
 func checkMem(mem string) error {
-	if mem != "" && !memory.MatchString(mem) {
+	if mem == "" {
+		return nil
+	}
+	m := memory.FindStringSubmatch(mem)
+	if m == nil {
 		return fmt.Errorf("memory %q: want a whole number with an optional unit K, M, G or T, such as 4G", mem)
+	}
+	// Without a unit, Slurm reads megabytes (Kubernetes bytes): the
+	// larger is bounded.
+	shift := map[string]uint{"": 20, "K": 10, "M": 20, "G": 30, "T": 40}[m[2]]
+	if n, err := strconv.ParseUint(m[1], 10, 64); err != nil || n > maxMemBytes>>shift {
+		return fmt.Errorf("memory %q: more than a scheduler can grant (at most 4 EiB: 4194304T)", mem)
 	}
 	return nil
 }
+
+// maxMemBytes bounds a task's memory: 4 EiB, which no machine has and
+// both Slurm's and Kubernetes' 64-bit counts hold.
+const maxMemBytes = 1 << 62

@@ -363,6 +363,12 @@ func TestKubernetesCheck(t *testing.T) {
 		{"results outside the claim", func(k *Kubernetes) { k.Dir = "/data/quickstart" }, "results directory /data/quickstart is not below the claim's mount /results"},
 		{"results on the mount itself", func(k *Kubernetes) { k.Dir = "/results" }, "not below the claim's mount"},
 		{"memory in Gi", func(k *Kubernetes) { k.Mem = "8Gi" }, `memory "8Gi"`},
+		// Campaign 13 N56a: a number past any machine went into the
+		// manifest and the script.
+		{"memory past 4 EiB", func(k *Kubernetes) { k.Mem = "99999999999999999999T" }, `memory "99999999999999999999T": more than a scheduler can grant`},
+		{"memory just past 4 EiB", func(k *Kubernetes) { k.Mem = "4194305T" }, `more than a scheduler can grant`},
+		{"memory of 4 EiB", func(k *Kubernetes) { k.Mem = "4194304T" }, ""},
+		{"memory in megabytes past 4 EiB", func(k *Kubernetes) { k.Mem = "4398046511105" }, `more than a scheduler can grant`},
 		{"no shards", func(k *Kubernetes) { k.Shards = 0 }, "shards: 0"},
 		{"image with a newline", func(k *Kubernetes) { k.Image = "img:1\nkind: Pod" }, `image "img:1\nkind: Pod": holds a newline (U+000A) at character 6`},
 		{"results directory with a right-to-left override (campaign 7 B07)", func(k *Kubernetes) { k.Dir = "/results/c\u202Ed" }, `results directory "/results/c\u202ed": holds a right-to-left override (U+202E) at character 11`},
