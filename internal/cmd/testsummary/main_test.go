@@ -77,3 +77,25 @@ func TestSummaryClean(t *testing.T) {
 		t.Errorf("totals: %s", out.String())
 	}
 }
+
+// TestUnendedTestsShown: a package whose binary died while a test ran
+// (no pass or fail for it) shows that test's output before its FAIL line:
+// the package result alone said nothing of the cause.
+func TestUnendedTestsShown(t *testing.T) {
+	in := `{"Action":"output","Package":"p/e","Test":"TestA","Output":"=== RUN   TestA\n"}
+{"Action":"pass","Package":"p/e","Test":"TestA"}
+{"Action":"output","Package":"p/e","Test":"TestB","Output":"=== RUN   TestB\n"}
+{"Action":"output","Package":"p/e","Test":"TestB","Output":"panic: Log in goroutine after TestA has completed\n"}
+{"Action":"output","Package":"p/e","Output":"FAIL\tp/e\t1.0s\n"}
+{"Action":"fail","Package":"p/e","Elapsed":1}
+`
+	var out strings.Builder
+	s, err := summarise(strings.NewReader(in), &out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "(no end) p/e TestB:\n=== RUN   TestB\npanic: Log in goroutine after TestA has completed\nFAIL\tp/e\t1.0s\nFAIL\tp/e\t1.000s\n"
+	if out.String() != want || s.passed != 1 || len(s.pkgFailed) != 1 {
+		t.Errorf("output:\n%s\nwant:\n%s\n(passed %d, packages failed %v)", out.String(), want, s.passed, s.pkgFailed)
+	}
+}

@@ -49,6 +49,9 @@ func summarise(r io.Reader, w io.Writer) (*summary, error) {
 		case "output":
 			output[key] = append(output[key], e.Output)
 		case "pass", "fail", "skip":
+			if e.Test == "" && e.Action == "fail" {
+				unended(w, e.Package, output)
+			}
 			s.record(w, e, output[key])
 			delete(output, key)
 		}
@@ -57,6 +60,24 @@ func summarise(r io.Reader, w io.Writer) (*summary, error) {
 		return nil, fmt.Errorf("reading go test -json: %w", err)
 	}
 	return s, nil
+}
+
+// unended writes, and forgets, the output of the tests of package pkg
+// that never ended (no pass or fail): those running when its test binary
+// died, whose output holds the cause (a panic in a goroutine, a crash),
+// which the package's own FAIL line does not.
+func unended(w io.Writer, pkg string, output map[string][]string) {
+	var keys []string
+	for k := range output {
+		if strings.HasPrefix(k, pkg+" ") && k != pkg+" " {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		fmt.Fprintf(w, "(no end) %s:\n%s", k, strings.Join(output[k], ""))
+		delete(output, k)
+	}
 }
 
 func (s *summary) record(w io.Writer, e event, out []string) {
