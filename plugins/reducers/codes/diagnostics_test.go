@@ -63,3 +63,62 @@ func TestDiagnoseClean(t *testing.T) {
 		t.Errorf("Exhaustive(5): d_min %v correcting %d, want 8 and 3", d.MinDistance, d.Correcting)
 	}
 }
+
+// TestDiagnoseClosedForms: the closed forms of the fixed codes return
+// exactly what Diagnose computes pair by pair, and their worked values.
+func TestDiagnoseClosedForms(t *testing.T) {
+	for K := 2; K <= 14; K++ {
+		order := make([]int, K)
+		for i := range order {
+			order[i] = (i*5 + 3) % K // a permutation where gcd(5, K) = 1
+		}
+		if K%5 == 0 {
+			for i := range order {
+				order[i] = K - 1 - i
+			}
+		}
+		tests := []struct {
+			name string
+			m    *Matrix
+			fast Diagnostics
+		}{
+			{"ova", must(t)(OVA(K)), DiagnoseOVA(K)},
+			{"ovo", must(t)(OVO(K, false)), DiagnoseOVO(K, false)},
+			{"ovo asymmetric", must(t)(OVO(K, true)), DiagnoseOVO(K, true)},
+			{"ordered", must(t)(Ordered(order)), DiagnoseOrdered(K)},
+		}
+		for _, tt := range tests {
+			if want := Diagnose(tt.m); !reflect.DeepEqual(tt.fast, want) {
+				t.Errorf("K = %d, %s: closed form\n%+v\nDiagnose\n%+v", K, tt.name, tt.fast, want)
+			}
+		}
+	}
+	worked := []struct {
+		name           string
+		d              Diagnostics
+		min, mean      float64
+		correcting, nc int
+	}{
+		// Every pair of one-vs-all rows differs in its two own columns.
+		{"ova 5", DiagnoseOVA(5), 2, 2, 0, 0},
+		// 6 columns; a pair is opposite in 1 and meets a 0 in 5: 1 + 5/2.
+		{"ovo 4", DiagnoseOVO(4, false), 3.5, 3.5, 1, 0},
+		// 12 columns: opposite in 2, a 0 in 10.
+		{"ovo 4 asymmetric", DiagnoseOVO(4, true), 7, 7, 3, 6},
+		// Distances (K−p)/2 over K−1−p pairs: 3·2 + 2·1.5 + 1·1 = 10 over 6.
+		{"ordered 4", DiagnoseOrdered(4), 1, 10.0 / 6, 0, 0},
+		// 3000 classes: 4,498,500 columns, no matrix made.
+		{"ovo 3000", DiagnoseOVO(3000, false), 2249250.5, 2249250.5, 1124624, 0},
+	}
+	for _, w := range worked {
+		if w.d.MinDistance != w.min || w.d.MeanDistance != w.mean || w.d.Correcting != w.correcting || len(w.d.ComplementaryColumns) != w.nc {
+			t.Errorf("%s: min %v mean %v correcting %d complementary %d, want %v %v %d %d", w.name,
+				w.d.MinDistance, w.d.MeanDistance, w.d.Correcting, len(w.d.ComplementaryColumns), w.min, w.mean, w.correcting, w.nc)
+		}
+	}
+	// One-vs-all and ordered on 5,000 classes: no allocation at all, where
+	// Diagnose holds a 25,000,000-entry matrix's columns twice.
+	if n := testing.AllocsPerRun(3, func() { DiagnoseOVA(5000); DiagnoseOrdered(5000) }); n != 0 {
+		t.Errorf("DiagnoseOVA and DiagnoseOrdered(5000) allocate %v times, want 0", n)
+	}
+}

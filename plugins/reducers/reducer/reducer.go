@@ -157,9 +157,17 @@ func (*Reducer) Plan(_ context.Context, req sdk.PlanRequest) (sdk.Plan, error) {
 			Description: describe(req),
 		}, nil
 	}
+	if err := checkProblems(req); err != nil {
+		return sdk.Plan{}, err
+	}
 	m, err := matrixFor(req)
 	if err != nil {
 		return sdk.Plan{}, err
+	}
+	if _, L := m.Dims(); L > 0 { // what checkProblems could not count
+		if err := checkSize(req, L); err != nil {
+			return sdk.Plan{}, err
+		}
 	}
 	if decode == Argmax && sc.argmax == "" {
 		return sdk.Plan{}, sdk.WithParam("decode", fmt.Errorf("decode = argmax applies to ova only; use hamming, vote or a loss for %s", req.Scheme))
@@ -167,7 +175,11 @@ func (*Reducer) Plan(_ context.Context, req sdk.PlanRequest) (sdk.Plan, error) {
 	if sc.oneVsOne && req.Params.Str("ties") == TiesLibsvm && decode != codes.Vote {
 		return sdk.Plan{}, sdk.WithParam("ties", fmt.Errorf("ties = %q applies to decode = vote, not %s", TiesLibsvm, decode))
 	}
-	if _, err := codes.NewDecoder(decode, m, coverageProbe(m)); err != nil && decode != Argmax {
+	var probe *mat.Dense
+	if decode == codes.Coverage {
+		probe = coverageProbe(m)
+	}
+	if _, err := codes.NewDecoder(decode, m, probe); err != nil && decode != Argmax {
 		return sdk.Plan{}, sdk.WithParam("decode", err)
 	}
 	return codePlan(req, m, decode)
@@ -194,6 +206,23 @@ func (*Reducer) CheckScheme(_ context.Context, scheme string, p sdk.Params) erro
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// diagnose returns the Diagnostics of the scheme's code m: in closed
+// form for one-vs-all, one-vs-one and ordered, whose pairwise comparison
+// of the rows grows as K³ or K⁴ (5,000 one-vs-all classes took minutes),
+// else by codes.Diagnose.
+func diagnose(sc scheme, m *codes.Matrix) codes.Diagnostics {
+	K, L := m.Dims()
+	switch {
+	case sc.info.Name == OVA:
+		return codes.DiagnoseOVA(K)
+	case sc.oneVsOne:
+		return codes.DiagnoseOVO(K, L == K*(K-1))
+	case sc.info.Name == Ordered:
+		return codes.DiagnoseOrdered(K)
+	}
+	return codes.Diagnose(m)
 }
 
 // coverageProbe is a placeholder counts table so that NewDecoder can check
@@ -270,7 +299,7 @@ func codePlan(req sdk.PlanRequest, m *codes.Matrix, decode string) (sdk.Plan, er
 	if plan.State, err = json.Marshal(st); err != nil {
 		return sdk.Plan{}, err
 	}
-	d := codes.Diagnose(m)
+	d := diagnose(sc, m)
 	plan.Diagnostics = &sdk.CodeDiagnostics{Classes: d.K, Columns: d.L, MinDistance: d.MinDistance,
 		MeanDistance: d.MeanDistance, Correcting: d.Correcting}
 	if sc.oneVsOne {

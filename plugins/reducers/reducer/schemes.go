@@ -236,16 +236,7 @@ func userMatrix(req sdk.PlanRequest, rows [][]float64) (*codes.Matrix, error) {
 // parameter gives, else ⌈factor·log₂ K⌉ columns.
 func randomMatrix(req sdk.PlanRequest, code string) (*codes.Matrix, error) {
 	K, p := req.NumClasses, req.Params
-	L := p.Int("length")
-	if L == 0 {
-		if f := p.Float("factor"); f > 0 {
-			L = codes.DefaultLength(K, f)
-		} else if code == codeRandomDense {
-			L = codes.DefaultDenseLength(K)
-		} else {
-			L = codes.DefaultSparseLength(K)
-		}
-	}
+	L := randomLength(req, code)
 	blame := "code"
 	if p.Int("length") != 0 {
 		blame = "length"
@@ -256,6 +247,22 @@ func randomMatrix(req sdk.PlanRequest, code string) (*codes.Matrix, error) {
 	}
 	m, err := codes.RandomSparse(K, L, req.Seed)
 	return m, sdk.WithParam(blame, err)
+}
+
+// randomLength is the length of the request's random code: the length
+// parameter, else ⌈factor·log₂ K⌉ columns, else the code's default.
+func randomLength(req sdk.PlanRequest, code string) int {
+	K, p := req.NumClasses, req.Params
+	if L := p.Int("length"); L != 0 {
+		return L
+	}
+	if f := p.Float("factor"); f > 0 {
+		return codes.DefaultLength(K, f)
+	}
+	if code == codeRandomDense {
+		return codes.DefaultDenseLength(K)
+	}
+	return codes.DefaultSparseLength(K)
 }
 
 // ovoWords describes a one-vs-one code.
