@@ -50,3 +50,39 @@ cv {
 		})
 	}
 }
+
+// TestResolvePluginExit: a reducer plugin whose process ends in its Plan
+// (out of memory on a plan too large, a crash) made bench validate say
+// only "plugin unreachable (its process may have ended): error reading
+// from server: EOF". The error now says that the process ended, how,
+// and shows the end of its stderr, at the reduction.
+func TestResolvePluginExit(t *testing.T) {
+	t.Parallel()
+	src := `experiment "ends" { seed = 1 }
+dataset "iris" { path = "%REPO%/experiments/data/iris.csv" }
+learner "logreg" {}
+reduction "mine" {
+  plugin = "knobs"
+  scheme = "ova"
+  exit   = 3
+}
+cv { folds = 3 }
+`
+	dirs := filepath.Join(pluginsDir, "third") + string(os.PathListSeparator) + pluginsDir
+	file := writeExperiment(t, src)
+	var stdout, stderr strings.Builder
+	err := run(commandContext(t), []string{"validate", "--plugins", dirs, file}, &stdout, &stderr)
+	if err == nil {
+		t.Fatalf("bench validate: no error\n%s", stderr.String())
+	}
+	out := stdout.String() + stderr.String()
+	for _, want := range []string{
+		"exp.hcl:6:12: error: Invalid reduction",
+		"plugin knobs (" + filepath.Join(pluginsDir, "third", "bench-plugin-knobs") + ") ended during Plan (exit status 3)",
+		"plugin stderr:\nknobs: exiting with status 3 in Plan",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}

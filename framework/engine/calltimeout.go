@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"time"
 
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
 	"github.com/polyclass/polyclass/framework/host"
 )
 
@@ -28,8 +31,29 @@ func (r *resolver) callTimeout() time.Duration {
 }
 
 // errHung reports a call not made: the plugin did not answer an earlier
-// call of Resolve in time, which was reported then.
-var errHung = errors.New("the plugin did not answer an earlier call")
+// call of Resolve in time, or its process ended in one, which was
+// reported then.
+var errHung = errors.New("the plugin did not answer an earlier call or ended in it")
+
+// diedIn returns err, the error of call what on p, with the plugin's
+// exit and the end of its stderr where its process ended in the call (a
+// plugin out of memory, a crash): the connection's error alone ("plugin
+// unreachable ... EOF") does not tell why. Resolve makes no further call
+// to an ended plugin (they return errHung). A call that failed on a live
+// plugin returns err as it is.
+func (r *resolver) diedIn(p *host.Plugin, what string, err error) error {
+	if status.Code(err) == codes.Unavailable {
+		waitExit(p)
+	}
+	if !p.Exited() {
+		return err
+	}
+	if r.hung == nil {
+		r.hung = map[*host.Plugin]bool{}
+	}
+	r.hung[p] = true
+	return withStderr(fmt.Errorf("plugin %s (%s) ended during %s (%s): %w", p.Name, p.Path, what, p.ExitReason(), err), p)
+}
 
 // pluginCall runs call (what names it) on plugin p with a context that
 // ends after callTimeout. A call that is still unanswered then returns an
@@ -48,8 +72,11 @@ func (r *resolver) pluginCall(p *host.Plugin, what string, call func(ctx context
 	// The deadline, not ctx.Err(): the plugin's side may end the call at
 	// the deadline (gRPC's timeout header) before ctx's timer has run.
 	deadline, _ := ctx.Deadline()
-	if err == nil || r.ctx.Err() != nil || time.Now().Before(deadline) {
+	if err == nil || r.ctx.Err() != nil {
 		return err
+	}
+	if time.Now().Before(deadline) {
+		return r.diedIn(p, what, err)
 	}
 	if r.hung == nil {
 		r.hung = map[*host.Plugin]bool{}

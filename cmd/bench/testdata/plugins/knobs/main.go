@@ -7,7 +7,9 @@
 // shows in its code-matrix tables. Its scheme declares row-wise decoding,
 // as its argmax is; built as bench-plugin-notrowwise it centres each score
 // column on its mean over the test rows before the argmax, which is not
-// row-wise, for the row-wise-decode check of bench plugin check.
+// row-wise, for the row-wise-decode check of bench plugin check. With
+// exit = N > 0 its Plan writes a line to stderr and exits with status N,
+// as a plugin that runs out of memory planning ends.
 package main
 
 import (
@@ -34,12 +36,17 @@ func (reducer) Info() sdk.ReducerInfo {
 		Params: []sdk.ParamSpec{
 			{Name: "knob", Type: sdk.NumberParam, Default: sdk.Number(1), Min: sdk.Bound(1)},
 			{Name: "label", Type: sdk.StringParam, Default: sdk.String("")},
+			{Name: "exit", Type: sdk.IntegerParam, Default: sdk.Number(0), Min: sdk.Bound(0), Max: sdk.Bound(125)},
 		},
 	}}}
 }
 
 func (reducer) Plan(_ context.Context, req sdk.PlanRequest) (sdk.Plan, error) {
 	K := req.NumClasses
+	if code := req.Params.Int("exit"); code > 0 {
+		fmt.Fprintf(os.Stderr, "knobs: exiting with status %d in Plan\n", code)
+		os.Exit(code)
+	}
 	if k := req.Params.Float("knob"); k > float64(K) {
 		return sdk.Plan{}, sdk.WithParam("knob", fmt.Errorf("%v is more than the %d classes of the data", k, K))
 	}
