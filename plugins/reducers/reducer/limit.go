@@ -52,7 +52,15 @@ func plannedProblems(req sdk.PlanRequest) int {
 		}
 		switch code := p.Str("code"); code {
 		case codeRandomDense, codeRandomSparse:
-			return randomLength(req, code)
+			// Beyond the distinct columns there are, the random code's own
+			// error says so.
+			limit := codes.MaxSparseColumns(K)
+			if code == codeRandomDense {
+				limit = codes.MaxDenseColumns(K)
+			}
+			if L := randomLength(req, code); limit == 0 || L <= limit {
+				return L
+			}
 		case codeExhaustive:
 			if K >= 2 && K <= codes.MaxExhaustiveClasses {
 				return 1<<(K-1) - 1

@@ -62,6 +62,10 @@ func TestPlanSizeLimits(t *testing.T) {
 		{"ordered 4001", "ordered", 4001, nil, "ordered on 4,001 classes makes a 4,001 × 4,000 code matrix (16,004,000 entries)", ""},
 		{"random code length", "ecoc", 20, sdk.Params{"code": sdk.String("random_sparse"), "length": sdk.Number(100_001)},
 			"ecoc on 20 classes makes 100,001 binary problems, more than the limit of 100,000", "length"},
+		// Beyond the 6 distinct sparse columns of 3 classes: the random
+		// code's own error, which says more.
+		{"random code beyond its columns", "ecoc", 3, sdk.Params{"code": sdk.String("random_sparse"), "length": sdk.Number(100_001)},
+			"random code: 100001 columns requested but only 6 distinct usable columns exist for 3 classes", "length"},
 		{"user matrix", "ecoc", 2, sdk.Params{"matrix": matrixValue(wide, neg)},
 			"ecoc on 2 classes makes 100,001 binary problems", "matrix"},
 	}
