@@ -128,6 +128,10 @@ func TestParseCSVErrors(t *testing.T) {
 		{"out of range is not numeric", "a,b\n1,2\n2, 1e400\n", Options{Numeric: []string{"b"}}, `e.csv:3:3: column "b" (col 2): not a number: " 1e400" (infinite or out of range)`, ErrNotNumeric},
 		{"inf in a column of numbers", "a,b\n1,2\n\n2,-inf\n3,4\n4,inf\n", Options{}, `e.csv:4:3: column "b" (col 2): not a number: "-inf" (infinite or out of range; data row 2) in a column of numbers: give a finite value, leave the field empty for a missing value, or list the column in categorical`, ErrNotNumeric},
 		{"1e400 in a column of numbers", "a,b\n1,2\n2,\"1e400\"\n", Options{}, `e.csv:3:3: column "b" (col 2): not a number: "1e400" (infinite or out of range; data row 2) in a column of numbers`, ErrNotNumeric},
+		// A non-zero number below float64's smallest subnormal would read
+		// as 0 (strconv rounds it so without an error): out of range too.
+		{"1e-400 is not numeric", "a,b\n1,2\n2,-1e-400\n", Options{Numeric: []string{"b"}}, `e.csv:3:3: column "b" (col 2): not a number: "-1e-400" (infinite or out of range)`, ErrNotNumeric},
+		{"1e-400 in a column of numbers", "a,b\n1,2\n2,0.5e-400\n", Options{}, `e.csv:3:3: column "b" (col 2): not a number: "0.5e-400" (infinite or out of range; data row 2) in a column of numbers`, ErrNotNumeric},
 		{"Infinity after a multi-line field", "a,b\n\"x\ny\",Infinity\n", Options{}, `e.csv:3:4: column "b" (col 2): not a number: "Infinity" (infinite or out of range; data row 1)`, ErrNotNumeric},
 		{"invalid UTF-8 value", "a,class\n1,x\n2,\xff\xfe\n", Options{}, `e.csv:3:3: column "class" (col 2): not valid UTF-8: "\xff\xfe"`, ErrEncoding},
 		{"invalid UTF-8 in a declared class", "a,class\n1,x\n2,caf\xe9\n", Options{Categorical: []string{"class"}}, `e.csv:3:3: column "class" (col 2): not valid UTF-8: "caf\xe9"`, ErrEncoding},
