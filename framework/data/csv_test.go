@@ -122,6 +122,10 @@ func TestParseCSVErrors(t *testing.T) {
 		{"ragged short", "a,b,c\n1,2,3\n4,5\n", Options{}, "e.csv:3: wrong number of fields: row has 2, header has 3", ErrRagged},
 		{"ragged long after blank", "a,b\n1,2\n\n3,4,5\n", Options{}, "e.csv:4: wrong number of fields: row has 3, header has 2", ErrRagged},
 		{"duplicate header", "a,b,a\n1,2,3\n", Options{}, `e.csv:1:5: column "a" (col 3): duplicate column name (first at col 1)`, ErrDuplicateColumn},
+		// Names that differ only by Unicode normalisation (NFC é, then e
+		// and U+0301) or by blanks show as one name (campaign 13).
+		{"NFC and NFD names", "f1,label_\u00e9,label_e\u0301\n1,0,1\n", Options{}, `e.csv:1:13: column "label_e` + "\u0301" + `" (col 3): duplicate column name: "label_e\u0301" reads as "label_\u00e9" (col 2), from which it differs only by Unicode normalisation or blanks: rename one of them`, ErrDuplicateColumn},
+		{"names apart by blanks", "a,b, a\n1,2,3\n", Options{}, `e.csv:1:5: column " a" (col 3): duplicate column name: " a" reads as "a" (col 1), from which it differs only by Unicode normalisation or blanks: rename one of them`, ErrDuplicateColumn},
 		{"empty header name", "a,,c\n1,2,3\n", Options{}, "e.csv:1:3: col 2: syntax error: empty column name", ErrSyntax},
 		{"not numeric", "a,safety\n1,2\n2,3\n3,high\n", Options{Numeric: []string{"safety"}}, `e.csv:4:3: column "safety" (col 2): not a number: "high"`, ErrNotNumeric},
 		{"infinity is not numeric", "a\n1\nInf\n", Options{Numeric: []string{"a"}}, `e.csv:3:1: column "a" (col 1): not a number: "Inf" (infinite or out of range)`, ErrNotNumeric},
