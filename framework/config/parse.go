@@ -93,8 +93,12 @@ func DefaultMetrics(datasets []*Dataset) []string {
 }
 
 // MultiLabel reports whether the dataset declares label columns (labels or
-// labels_prefix) rather than a target.
-func (ds *Dataset) MultiLabel() bool { return len(ds.Labels) > 0 || ds.LabelsPrefix != "" }
+// labels_prefix) and no target; one that sets both, an error (Conflicting
+// targets), counts as multiclass, so that its default metrics add no
+// error of their own.
+func (ds *Dataset) MultiLabel() bool {
+	return ds.Target == "" && (len(ds.Labels) > 0 || ds.LabelsPrefix != "")
+}
 
 // Functions are the functions experiment files may call: go-cty's standard
 // library (range, pow, concat, format, merge, ...) and the search spaces of tuned
