@@ -594,6 +594,34 @@ metrics = ["hamming_loss", "accuracy"]
 	}
 }
 
+// TestValidateMultiLabelDefaultMetrics: a multi-label experiment without
+// a metrics line validates (its default metrics are multi-label ones, so
+// a tuned learner tunes for hamming_loss), while a written list of
+// multiclass metrics alone stays an error.
+func TestValidateMultiLabelDefaultMetrics(t *testing.T) {
+	const src = `experiment "mld" { seed = 1 }
+dataset "emotions" {
+  path          = "%REPO%/experiments/data/emotions.csv"
+  labels_prefix = "label_"
+}
+learner "logreg" {
+  params = { C = [0.1, 1] }
+  tune {}
+}
+reduction "br" { learners = ["logreg"] }
+cv { folds = 3 }
+`
+	_, stderr, err := bench(t, "validate", writeExperiment(t, src))
+	if err != nil || strings.Contains(stderr, "error") {
+		t.Fatalf("validate refused the default metrics of multi-label data: %v\n%s", err, stderr)
+	}
+	_, stderr, err = bench(t, "validate", writeExperiment(t, src+`metrics = ["accuracy"]`+"\n"))
+	want := `exp.hcl:12:11: error: Metric does not fit the datasets`
+	if err == nil || !strings.Contains(stderr, want) {
+		t.Fatalf("validate of a written multiclass metric on multi-label data: %v, want %q in\n%s", err, want, stderr)
+	}
+}
+
 // TestValidateTuneFolds: on iris with 2 outer folds (75 training rows, 25
 // of each class) validate refuses 100 tune folds (a training part cannot
 // be split so) and warns about 30 (each class has 25 rows in a training

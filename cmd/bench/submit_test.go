@@ -275,6 +275,10 @@ func TestSubmitUsageErrors(t *testing.T) {
 		{[]string{"submit", "slurm", exp, "--shards", "2", "-j", "2"}, "submit slurm: -j N is not a flag of slurm"},
 		{[]string{"submit", "slurm", exp, "--shards", "2", "--time", "2h"}, `submit slurm: time "2h": want minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS`},
 		{[]string{"submit", "slurm", exp, "--shards", "2", "--mem", "4GB"}, `submit slurm: memory "4GB": want a whole number with an optional unit K, M, G or T`},
+		// Campaign 13 N56a: a size past 64-bit bytes reached the script
+		// and the manifest.
+		{[]string{"submit", "slurm", exp, "--shards", "2", "--mem", "99999999999999999999T"}, `submit slurm: memory "99999999999999999999T": more than a scheduler can grant (at most 4 EiB: 4194304T)`},
+		{[]string{"submit", "k8s", exp, "--shards", "2", "--image", "x", "--mem", "4194305T"}, `submit k8s: memory "4194305T": more than a scheduler can grant`},
 		{[]string{"submit", "k8s", exp, "--shards", "2", "--image", "x", "--claim", "My_Claim"}, `submit k8s: claim "My_Claim"`},
 		{[]string{"submit", "k8s", exp, "--shards", "2", "--image", "x", "--parallelism", "-1"}, "submit: --parallelism -1"},
 	}

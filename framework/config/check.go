@@ -30,9 +30,9 @@ func (d *decoder) repeatedExperiment(b *hcl.Block, first **hcl.Block) bool {
 }
 
 // metricList checks the metrics attribute: at least one metric, each named
-// once. It returns the range of each element (the whole list's range when
+// once (the error of an empty list names the default for datasets). It returns the range of each element (the whole list's range when
 // the expression is not a literal list).
-func (d *decoder) metricList(a *hcl.Attribute, names []string) []hcl.Range {
+func (d *decoder) metricList(a *hcl.Attribute, names []string, datasets []*Dataset) []hcl.Range {
 	ranges := slices.Repeat([]hcl.Range{a.Expr.Range()}, len(names))
 	if exprs, diags := hcl.ExprList(a.Expr); !diags.HasErrors() && len(exprs) == len(names) {
 		for i, e := range exprs {
@@ -40,7 +40,7 @@ func (d *decoder) metricList(a *hcl.Attribute, names []string) []hcl.Range {
 		}
 	}
 	if v, diags := a.Expr.Value(d.ctx); len(names) == 0 && !diags.HasErrors() && v.IsWhollyKnown() && !v.IsNull() && v.CanIterateElements() && v.LengthInt() == 0 {
-		d.errorf(a.Expr.Range(), "No metrics", "metrics is an empty list, so the tables would have no column; name at least one metric (bench list metrics), or leave metrics out for the default (%s).", strings.Join(DefaultMetrics(), ", "))
+		d.errorf(a.Expr.Range(), "No metrics", "metrics is an empty list, so the tables would have no column; name at least one metric (bench list metrics), or leave metrics out for the default (%s).", strings.Join(DefaultMetrics(datasets), ", "))
 	}
 	first := map[string]int{}
 	for i, n := range names {

@@ -510,3 +510,52 @@ func TestSilentCases(t *testing.T) {
 		})
 	}
 }
+
+// TestDefaultMetricsFitTheData: a file without metrics gets metrics for
+// the kinds of its datasets, so that each default applies to some dataset
+// (a multi-label file once got accuracy, which applies to none of them);
+// a written list is kept as written, and an empty one names the default
+// for the file's data.
+func TestDefaultMetricsFitTheData(t *testing.T) {
+	const mc = `dataset "iris" { path = "iris.csv" }` + "\n"
+	const ml = `dataset "em" {
+  path          = "em.csv"
+  labels_prefix = "label_"
+}
+`
+	const ml2 = `dataset "yeast" {
+  path   = "yeast.csv"
+  labels = ["a", "b"]
+}
+`
+	for _, tc := range []struct {
+		name, datasets, metrics, want, diag string
+	}{
+		{name: "multiclass", datasets: mc, want: "accuracy,macro_f1"},
+		{name: "multi-label by prefix", datasets: ml, want: "hamming_loss,subset_accuracy,macro_f1"},
+		{name: "multi-label by list", datasets: ml2, want: "hamming_loss,subset_accuracy,macro_f1"},
+		{name: "both kinds", datasets: mc + ml, want: "accuracy,macro_f1,hamming_loss,subset_accuracy"},
+		{name: "written list kept", datasets: ml, metrics: `metrics = ["accuracy"]` + "\n", want: "accuracy"},
+		{name: "empty list", datasets: ml, metrics: "metrics = []\n",
+			diag: "leave metrics out for the default (hamming_loss, subset_accuracy, macro_f1)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := `experiment "x" { seed = 1 }
+learner "logreg" {}
+` + tc.datasets + tc.metrics
+			exp, diags := parse(t, src)
+			if tc.diag != "" {
+				if !strings.Contains(diags, tc.diag) {
+					t.Fatalf("diagnostics lack %q:\n%s", tc.diag, diags)
+				}
+				return
+			}
+			if diags != "" {
+				t.Fatalf("diagnostics:\n%s", diags)
+			}
+			if got := strings.Join(exp.Metrics, ","); got != tc.want {
+				t.Errorf("metrics = %s, want %s", got, tc.want)
+			}
+		})
+	}
+}

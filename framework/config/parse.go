@@ -62,8 +62,43 @@ const (
 	DefaultTimeout = 3600
 )
 
-// DefaultMetrics returns the metrics reported when a file names none.
-func DefaultMetrics() []string { return []string{"accuracy", "macro_f1"} }
+// DefaultMetrics returns the metrics reported when a file names none, for
+// the kinds of data of its datasets: accuracy and macro_f1 for multiclass
+// data; hamming_loss, subset_accuracy and macro_f1 for multi-label data
+// (scikit-learn's hamming_loss, accuracy_score and f1_score(average="macro")
+// on label matrices); both lists, in that order and without repeats, when
+// the file has datasets of both kinds. A file of no multi-label dataset
+// gets the multiclass list.
+func DefaultMetrics(datasets []*Dataset) []string {
+	multiclass, multiLabel := len(datasets) == 0, false
+	for _, ds := range datasets {
+		if ds.MultiLabel() {
+			multiLabel = true
+		} else {
+			multiclass = true
+		}
+	}
+	var out []string
+	if multiclass {
+		out = append(out, "accuracy", "macro_f1")
+	}
+	if multiLabel {
+		for _, m := range []string{"hamming_loss", "subset_accuracy", "macro_f1"} {
+			if !slices.Contains(out, m) {
+				out = append(out, m)
+			}
+		}
+	}
+	return out
+}
+
+// MultiLabel reports whether the dataset declares label columns (labels or
+// labels_prefix) and no target; one that sets both, an error (Conflicting
+// targets), counts as multiclass, so that its default metrics add no
+// error of their own.
+func (ds *Dataset) MultiLabel() bool {
+	return ds.Target == "" && (len(ds.Labels) > 0 || ds.LabelsPrefix != "")
+}
 
 // Functions are the functions experiment files may call: go-cty's standard
 // library (range, pow, concat, format, merge, ...) and the search spaces of tuned
@@ -433,9 +468,9 @@ func decode(body hcl.Body, path string, formats []string, inText map[[2]string]b
 	if a, ok := content.Attributes["metrics"]; ok {
 		d.decodeExpr(a, &exp.Metrics)
 		exp.MetricsRange = a.Expr.Range()
-		exp.MetricRanges = d.metricList(a, exp.Metrics)
+		exp.MetricRanges = d.metricList(a, exp.Metrics, exp.Datasets)
 	} else {
-		exp.Metrics = DefaultMetrics()
+		exp.Metrics = DefaultMetrics(exp.Datasets)
 		exp.MetricsRange = body.MissingItemRange()
 	}
 	if exp.Output.Dir == "" {

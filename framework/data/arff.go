@@ -77,6 +77,7 @@ type arffReader struct {
 	relLine  int // 0 until @relation is read
 	attrs    []arffAttr
 	index    map[string]int // attribute name → position in attrs
+	folded   map[string]int // safetext.Fold of an attribute name → position in attrs
 	builders []*colBuilder  // per attribute; nil for ignored ones
 	bounds   bounds
 	pieces   []string // the fields of the current row
@@ -88,7 +89,7 @@ func parseARFF(in io.Reader, source string, opt Options, size int64) (*Table, er
 	if err != nil {
 		return nil, err
 	}
-	r := &arffReader{lines: lines, source: source, missing: opt.Missing, index: map[string]int{}, bounds: opt.limits()}
+	r := &arffReader{lines: lines, source: source, missing: opt.Missing, index: map[string]int{}, folded: map[string]int{}, bounds: opt.limits()}
 	t, err := r.read(ov)
 	if ferr := lines.failure(source); ferr != nil {
 		return nil, ferr
@@ -233,7 +234,13 @@ func (r *arffReader) readAttribute(rest string) error {
 		err := fmt.Errorf("%w (first at attribute %d, line %d)", ErrDuplicateColumn, j+1, r.attrs[j].line)
 		return &ParseError{Source: r.source, Line: r.lines.line, Column: a.name, Col: col, Err: err}
 	}
+	fold := safetext.Fold(a.name)
+	if j, dup := r.folded[fold]; dup {
+		err := readsAs(a.name, r.attrs[j].name, fmt.Sprintf("attribute %d, line %d", j+1, r.attrs[j].line))
+		return &ParseError{Source: r.source, Line: r.lines.line, Column: a.name, Col: col, Err: err}
+	}
 	a.line = r.lines.line
+	r.folded[fold] = len(r.attrs)
 	r.index[a.name] = len(r.attrs)
 	r.attrs = append(r.attrs, a)
 	return nil

@@ -142,6 +142,7 @@ func TestParseARFFErrors(t *testing.T) {
 		{"relational", "@relation r\n@attribute bag relational\n", Options{}, `e.arff:2: col 1: unsupported: attribute "bag": relational attributes are not supported`, ErrUnsupported},
 		{"unknown type", "@relation r\n@attribute a numbers\n@data\n1\n", Options{}, `e.arff:2: col 1: syntax error: attribute "a" has unknown type "numbers"`, ErrSyntax},
 		{"unclosed nominal", "@relation r\n@attribute a {x,y\n@data\nx\n", Options{}, `e.arff:2: col 1: syntax error: attribute "a": nominal value list is not closed with '}'`, ErrSyntax},
+		{"attributes apart by normalisation", "@relation r\n@attribute caf\u00e9 numeric\n@attribute cafe\u0301 real\n@data\n1,2\n", Options{}, `e.arff:3: column "cafe` + "\u0301" + `" (col 2): duplicate column name: "cafe\u0301" reads as "caf\u00e9" (attribute 1, line 2), from which it differs only by Unicode normalisation or blanks: rename one of them`, ErrDuplicateColumn},
 		{"duplicate nominal", "@relation r\n@attribute a {x,y,x}\n@data\nx\n", Options{}, `e.arff:2: col 1: syntax error: attribute "a" declares nominal value "x" twice`, ErrSyntax},
 		{"unknown declaration", "@relation r\n@atribute a numeric\n", Options{}, `e.arff:2: syntax error: unknown declaration "@atribute"`, ErrSyntax},
 		{"text before header", "hello\n@relation r\n", Options{}, `e.arff:1: syntax error: expected @relation, @attribute or @data, found "hello"`, ErrSyntax},

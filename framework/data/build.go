@@ -281,13 +281,16 @@ type numKind uint8
 
 const (
 	numFinite   numKind = iota // a finite decimal number
-	numInfinite                // "inf", "-Infinity", 1e400: infinite or out of range
+	numInfinite                // "inf", "-Infinity", 1e400, 1e-400: infinite or out of range
 	numText                    // anything else
 )
 
 // parseNum parses a decimal number, ignoring surrounding blanks.
-// Infinities and out-of-range values are numInfinite; NaN, hexadecimal
-// and underscores are text.
+// Infinities and out-of-range values are numInfinite: those too large for
+// a float64 (1e400) and the non-zero ones too small for its smallest
+// subnormal (1e-400, which strconv rounds to 0 without an error; as a
+// label value it would read as 0). NaN, hexadecimal and underscores are
+// text.
 func parseNum(s string) (float64, numKind) {
 	if len(s) > 0 && (s[0] == ' ' || s[0] == '\t' || s[len(s)-1] == ' ' || s[len(s)-1] == '\t') {
 		s = strings.Trim(s, " \t")
@@ -322,6 +325,22 @@ func parseNum(s string) (float64, numKind) {
 		return v, numInfinite // also ErrRange
 	case err != nil || math.IsNaN(v):
 		return 0, numText
+	case v == 0 && nonZeroMantissa(s):
+		return v, numInfinite // underflow
 	}
 	return v, numFinite
+}
+
+// nonZeroMantissa reports whether decimal number s, which parsed, has a
+// non-zero digit before its exponent.
+func nonZeroMantissa(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == 'e' || c == 'E':
+			return false
+		case c >= '1' && c <= '9':
+			return true
+		}
+	}
+	return false
 }

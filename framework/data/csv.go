@@ -218,11 +218,12 @@ func presize(builders []*colBuilder, size, rowBytes int64, limit int) {
 }
 
 // csvHeader checks and copies the header record: non-empty, distinct and
-// valid UTF-8 names, with no control character and none that does not
-// show (hiddenName).
+// valid UTF-8 names, with no control character, none that does not show
+// (hiddenName) and no two that read as one (readsAs).
 func csvHeader(cr *csv.Reader, rec []string, source string) ([]string, error) {
 	header := make([]string, len(rec))
 	first := make(map[string]int, len(rec))
+	folded := make(map[string]int, len(rec)) // safetext.Fold of each name
 	for i, f := range rec {
 		line, col := cr.FieldPos(i)
 		switch {
@@ -238,10 +239,21 @@ func csvHeader(cr *csv.Reader, rec []string, source string) ([]string, error) {
 		if j, dup := first[f]; dup {
 			return nil, &ParseError{Source: source, Line: line, Byte: col, Column: f, Col: i + 1, Err: fmt.Errorf("%w (first at col %d)", ErrDuplicateColumn, j+1)}
 		}
-		first[f] = i
+		if j, dup := folded[safetext.Fold(f)]; dup {
+			return nil, &ParseError{Source: source, Line: line, Byte: col, Column: f, Col: i + 1, Err: readsAs(f, header[j], fmt.Sprintf("col %d", j+1))}
+		}
+		first[f], folded[safetext.Fold(f)] = i, i
 		header[i] = f
 	}
 	return header, nil
+}
+
+// readsAs is the error of column name name, which reads as the earlier
+// name earlier (at) without being it: they have one safetext.Fold (the
+// same text in NFC and NFD, or with other blanks), so every table, plot
+// and message would show two columns of one name.
+func readsAs(name, earlier, at string) error {
+	return fmt.Errorf("%w: %s reads as %s (%s), from which it differs only by Unicode normalisation or blanks: rename one of them", ErrDuplicateColumn, safetext.ShowASCII(name), safetext.ShowASCII(earlier), at)
 }
 
 // csvMissing reports whether CSV field s is a missing value: empty, "NaN"

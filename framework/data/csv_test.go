@@ -122,12 +122,20 @@ func TestParseCSVErrors(t *testing.T) {
 		{"ragged short", "a,b,c\n1,2,3\n4,5\n", Options{}, "e.csv:3: wrong number of fields: row has 2, header has 3", ErrRagged},
 		{"ragged long after blank", "a,b\n1,2\n\n3,4,5\n", Options{}, "e.csv:4: wrong number of fields: row has 3, header has 2", ErrRagged},
 		{"duplicate header", "a,b,a\n1,2,3\n", Options{}, `e.csv:1:5: column "a" (col 3): duplicate column name (first at col 1)`, ErrDuplicateColumn},
+		// Names that differ only by Unicode normalisation (NFC é, then e
+		// and U+0301) or by blanks show as one name (campaign 13).
+		{"NFC and NFD names", "f1,label_\u00e9,label_e\u0301\n1,0,1\n", Options{}, `e.csv:1:13: column "label_e` + "\u0301" + `" (col 3): duplicate column name: "label_e\u0301" reads as "label_\u00e9" (col 2), from which it differs only by Unicode normalisation or blanks: rename one of them`, ErrDuplicateColumn},
+		{"names apart by blanks", "a,b, a\n1,2,3\n", Options{}, `e.csv:1:5: column " a" (col 3): duplicate column name: " a" reads as "a" (col 1), from which it differs only by Unicode normalisation or blanks: rename one of them`, ErrDuplicateColumn},
 		{"empty header name", "a,,c\n1,2,3\n", Options{}, "e.csv:1:3: col 2: syntax error: empty column name", ErrSyntax},
 		{"not numeric", "a,safety\n1,2\n2,3\n3,high\n", Options{Numeric: []string{"safety"}}, `e.csv:4:3: column "safety" (col 2): not a number: "high"`, ErrNotNumeric},
 		{"infinity is not numeric", "a\n1\nInf\n", Options{Numeric: []string{"a"}}, `e.csv:3:1: column "a" (col 1): not a number: "Inf" (infinite or out of range)`, ErrNotNumeric},
 		{"out of range is not numeric", "a,b\n1,2\n2, 1e400\n", Options{Numeric: []string{"b"}}, `e.csv:3:3: column "b" (col 2): not a number: " 1e400" (infinite or out of range)`, ErrNotNumeric},
 		{"inf in a column of numbers", "a,b\n1,2\n\n2,-inf\n3,4\n4,inf\n", Options{}, `e.csv:4:3: column "b" (col 2): not a number: "-inf" (infinite or out of range; data row 2) in a column of numbers: give a finite value, leave the field empty for a missing value, or list the column in categorical`, ErrNotNumeric},
 		{"1e400 in a column of numbers", "a,b\n1,2\n2,\"1e400\"\n", Options{}, `e.csv:3:3: column "b" (col 2): not a number: "1e400" (infinite or out of range; data row 2) in a column of numbers`, ErrNotNumeric},
+		// A non-zero number below float64's smallest subnormal would read
+		// as 0 (strconv rounds it so without an error): out of range too.
+		{"1e-400 is not numeric", "a,b\n1,2\n2,-1e-400\n", Options{Numeric: []string{"b"}}, `e.csv:3:3: column "b" (col 2): not a number: "-1e-400" (infinite or out of range)`, ErrNotNumeric},
+		{"1e-400 in a column of numbers", "a,b\n1,2\n2,0.5e-400\n", Options{}, `e.csv:3:3: column "b" (col 2): not a number: "0.5e-400" (infinite or out of range; data row 2) in a column of numbers`, ErrNotNumeric},
 		{"Infinity after a multi-line field", "a,b\n\"x\ny\",Infinity\n", Options{}, `e.csv:3:4: column "b" (col 2): not a number: "Infinity" (infinite or out of range; data row 1)`, ErrNotNumeric},
 		{"invalid UTF-8 value", "a,class\n1,x\n2,\xff\xfe\n", Options{}, `e.csv:3:3: column "class" (col 2): not valid UTF-8: "\xff\xfe"`, ErrEncoding},
 		{"invalid UTF-8 in a declared class", "a,class\n1,x\n2,caf\xe9\n", Options{Categorical: []string{"class"}}, `e.csv:3:3: column "class" (col 2): not valid UTF-8: "caf\xe9"`, ErrEncoding},

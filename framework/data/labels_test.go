@@ -26,6 +26,10 @@ func TestLabelColumn(t *testing.T) {
 		// A hexadecimal float is text in a numeric column, so here too
 		// (campaign 12: 0x1p0 among 0s and 1s was read as 1).
 		{"hexadecimal", "a,l\n1,0\n2,1\n3,0x1p0\n", "l", nil, `label column "l" holds "0x1p0"; a label column must hold 0 or 1 (or true or false)`, ErrLabelValue, 2},
+		// A non-zero value too small for a float64 is out of range, not 0
+		// (campaign 13: 1e-400 among 0s and 1s was read as 0).
+		{"underflow", "a,l\n1,true\n2,false\n3,1e-400\n", "l", nil, `label column "l" holds "1e-400"; a label column must hold 0 or 1 (or true or false)`, ErrLabelValue, 2},
+		{"zero with a tiny exponent", "a,l\n1,true\n2,0.0e-400\n3,1\n", "l", []float64{1, 0, 1}, "", nil, 0},
 		{"underscore", "a,l\n1,0\n2,1\n3,0_0\n", "l", nil, `label column "l" holds "0_0"; a label column must hold 0 or 1 (or true or false)`, ErrLabelValue, 2},
 		{"text", "a,l\n1,0\n2,1\n3,yes\n", "l", nil, `label column "l" holds "yes"; a label column must hold 0 or 1 (or true or false)`, ErrLabelValue, 2},
 		{"missing", "a,l\n1,\n2,1\n", "l", nil, `label column "l" holds no value; a label column must hold 0 or 1 (or true or false)`, ErrLabelValue, 0},

@@ -16,6 +16,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/polyclass/polyclass/framework/cellspec"
 	"github.com/polyclass/polyclass/framework/metrics"
@@ -93,9 +95,40 @@ func cellBytes(r *outcome.CellResult, digest string, spec *cellspec.Spec) ([]byt
 	if err != nil {
 		return nil, fmt.Errorf("cell %d: %w", r.Index, err)
 	}
-	b = append(b, '\n')
+	b = append(escapeHidden(b), '\n')
 	sum := sha256.Sum256(b)
 	return bytes.Replace(b, checksumField(""), checksumField(hex.EncodeToString(sum[:])), 1), nil
+}
+
+// escapeHidden returns JSON text b with each character that would not
+// show, or would change how the text around it shows, written as its
+// JSON escape (\u202e; a character beyond U+FFFF as its UTF-16 pair):
+// DEL, the C1 controls and what safetext.Hidden reports (bidi controls,
+// zero-width and other invisible characters), which encoding/json writes
+// as they are. A plugin's error text in a cell file then shows no text
+// reversed when a person prints the file, and reads back as it was. Such
+// characters stand only inside strings (JSON's own syntax is ASCII), so
+// b stays valid JSON; b is returned as it is when it holds none.
+func escapeHidden(b []byte) []byte {
+	escaped := func(r rune) bool { return r >= 0x7f && (safetext.Refused(r) || safetext.Hidden(r)) }
+	if !bytes.ContainsFunc(b, escaped) {
+		return b
+	}
+	out := make([]byte, 0, len(b)+32)
+	for len(b) > 0 {
+		r, size := utf8.DecodeRune(b)
+		switch {
+		case !escaped(r):
+			out = append(out, b[:size]...)
+		case r > 0xFFFF:
+			hi, lo := utf16.EncodeRune(r)
+			out = fmt.Appendf(out, `\u%04x\u%04x`, hi, lo)
+		default:
+			out = fmt.Appendf(out, `\u%04x`, r)
+		}
+		b = b[size:]
+	}
+	return out
 }
 
 // checksumField is the checksum's line of a cell file, as MarshalIndent

@@ -409,7 +409,10 @@ func (r *Run) writeUnwritten() error {
 // Finish writes the tables of the cells on disk (kept and finished in this
 // run) and then the manifest with its final status and outputs, and closes
 // the run. status is StatusComplete, StatusInterrupted or StatusFailed;
-// StatusComplete becomes StatusInterrupted when cells are missing. It
+// StatusComplete becomes StatusInterrupted when cells are missing. A
+// cell whose file was removed during the run is missing: the tables and
+// the manifest leave it out, and the error returned names it (lostError).
+// A run log removed during the run is a warning on Options.Notes. It
 // returns the paths written, the manifest last. uploads is recorded in the
 // manifest.
 func (r *Run) Finish(status Status, uploads int64) ([]string, error) {
@@ -435,6 +438,11 @@ func (r *Run) Finish(status Status, uploads int64) ([]string, error) {
 	}
 	r.mu.Unlock()
 	sort.Slice(cells, func(i, j int) bool { return cells[i].Index < cells[j].Index })
+	var lost error
+	if gone := r.lostCells(cellIndices(cells)); len(gone) > 0 {
+		cells = slices.DeleteFunc(cells, func(c *Cell) bool { _, found := slices.BinarySearch(gone, c.Index); return found })
+		lost = lostError(r.dir, gone)
+	}
 	m := r.m
 	if status == StatusComplete && len(cells) < m.Cells {
 		status = StatusInterrupted
@@ -468,12 +476,24 @@ func (r *Run) Finish(status Status, uploads int64) ([]string, error) {
 	if werr == nil {
 		written = append(written, filepath.Join(r.dir, ManifestFile))
 	}
-	if unwritten != nil {
-		fmt.Fprintln(r.log, unwritten)
+	for _, e := range []error{unwritten, lost} {
+		if e != nil {
+			fmt.Fprintln(r.log, e)
+		}
 	}
 	fmt.Fprintf(r.log, "=== %s: run %s, %d of %d cells (%d failed, %d kept from an earlier run)\n",
 		m.End.Format(time.RFC3339), m.Status, m.Finished, m.Cells, m.FailedCells, m.Resumed)
-	return written, errors.Join(unwritten, err, werr)
+	r.logGone(LogFile)
+	return written, errors.Join(unwritten, lost, err, werr)
+}
+
+// cellIndices returns the indices of cells.
+func cellIndices(cells []*Cell) []int {
+	out := make([]int, len(cells))
+	for k, c := range cells {
+		out[k] = c.Index
+	}
+	return out
 }
 
 func (r *Run) close() {

@@ -488,6 +488,53 @@ func predictionsOf(fold, n int) map[string]any {
 	return p
 }
 
+// TestCellFileEscapesHidden: a plugin's error text holding a bidi override, a zero-width space, a C1 control, DEL and a tag
+// character reach the cell file as JSON escapes (no raw character that
+// reverses or hides text when the file is printed), and read back as
+// they were, checksum and all.
+func TestCellFileEscapesHidden(t *testing.T) {
+	for _, tc := range []struct {
+		name, text, want string
+	}{
+		{"bidi override", "rev\u202eesrever", `rev\u202eesrever`},
+		{"zero-width space", "a\u200bb", `a\u200bb`},
+		{"C1 control", "a\u0085b", `a\u0085b`},
+		{"DEL", "a\x7fb", `a\u007fb`},
+		{"tag beyond U+FFFF", "a\U000e0041b", `a\udb40\udc41b`},
+		{"visible text kept", "caf\u00e9 \u03b1", "caf\u00e9 \u03b1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			c := cell(0)
+			c.Error, c.Folds = "repeat 0 fold 1: "+tc.text, nil
+			path, err := WriteCell(dir, c, digest(0), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := bytes.Count(b, []byte(`"error": "repeat 0 fold 1: `+tc.want+`"`)); n != 1 {
+				t.Errorf("the error as %q appears %d times in the file, want 1:\n%s", tc.want, n, b)
+			}
+			if tc.text != tc.want && bytes.Contains(b, []byte(tc.text)) {
+				t.Errorf("the raw text %q is in the file", tc.text)
+			}
+			if !json.Valid(b) {
+				t.Fatalf("not valid JSON:\n%s", b)
+			}
+			got, err := ReadCell(path, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Error != c.Error {
+				t.Errorf("read back error %q, want %q", got.Error, c.Error)
+			}
+		})
+	}
+}
+
 // TestReadCellsDuplicates: two files of one cell index are both named.
 func TestReadCellsDuplicates(t *testing.T) {
 	dir := t.TempDir()

@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -173,10 +175,21 @@ func (r *Run) finishShard(status Status, uploads int64) ([]string, error) {
 	unwritten := r.writeUnwritten()
 	m := r.m
 	r.mu.Lock()
-	m.Finished = len(r.kept) + len(r.finished)
-	m.FailedCells = 0
+	indices := slices.Concat(slices.Collect(maps.Keys(r.kept)), slices.Collect(maps.Keys(r.finished)))
+	r.mu.Unlock()
+	var lost error
+	gone := r.lostCells(indices)
+	if len(gone) > 0 {
+		lost = lostError(r.dir, gone)
+	}
+	r.mu.Lock()
+	m.Finished, m.FailedCells = 0, 0
 	for _, set := range []map[int]*outcome.CellResult{r.kept, r.finished} {
-		for _, c := range set {
+		for i, c := range set {
+			if _, found := slices.BinarySearch(gone, i); found {
+				continue
+			}
+			m.Finished++
 			if c.Failed() {
 				m.FailedCells++
 			}
@@ -190,15 +203,18 @@ func (r *Run) finishShard(status Status, uploads int64) ([]string, error) {
 	m.End = r.now().UTC()
 	m.Uploads = uploads
 	err := r.writeManifest()
-	if unwritten != nil {
-		fmt.Fprintln(r.log, unwritten)
+	for _, e := range []error{unwritten, lost} {
+		if e != nil {
+			fmt.Fprintln(r.log, e)
+		}
 	}
 	fmt.Fprintf(r.log, "=== %s: shard %s %s, %d of its %d cells (%d failed, %d kept from an earlier run)\n",
 		m.End.Format(time.RFC3339), r.shard, m.Status, m.Finished, len(r.shard.Cells), m.FailedCells, m.Resumed)
+	r.logGone(filepath.Join(ShardsDir, ShardLogName(r.shard.Index, r.shard.Count)))
 	if err != nil {
-		return nil, errors.Join(unwritten, err)
+		return nil, errors.Join(unwritten, lost, err)
 	}
-	return []string{r.ManifestPath()}, unwritten
+	return []string{r.ManifestPath()}, errors.Join(unwritten, lost)
 }
 
 // ManifestPath is the path of the run's manifest: DIR/manifest.json, or a
