@@ -41,10 +41,10 @@ type BoundParams struct {
 // specs (when one does not, the later checks did not run), and the
 // diagnostics.
 func (l *Learner) BindParams(specs []param.ParamSpec) (*BoundParams, bool, hcl.Diagnostics) {
-	if diags := CheckParams(specs, l.Params, "learner "+l.Name); diags.HasErrors() {
+	found, diags := checkParams(specs, l.Params, "learner "+l.Name)
+	if diags.HasErrors() {
 		return nil, false, diags
 	}
-	var diags hcl.Diagnostics
 	max := 0
 	if l.Tune != nil && l.Tune.OverParam() {
 		var d *hcl.Diagnostic
@@ -52,10 +52,10 @@ func (l *Learner) BindParams(specs []param.ParamSpec) (*BoundParams, bool, hcl.D
 			return nil, true, append(diags, d)
 		}
 	}
-	if d := fewParamSets("Learner", l.Name, l.Params, specs, cmp.Or(l.ParamsRange, l.DeclRange)); d != nil {
+	if d := fewParamSets("Learner", l.Name, l.Params, found, cmp.Or(l.ParamsRange, l.DeclRange)); d != nil {
 		return nil, true, append(diags, d)
 	}
-	sets, varied := Expand(l.Params, specs)
+	sets, varied := expand(l.Params, found)
 	return &BoundParams{Sets: sets, Varied: varied, MaxResource: max}, true, diags
 }
 
@@ -64,13 +64,14 @@ func (l *Learner) BindParams(specs []param.ParamSpec) (*BoundParams, bool, hcl.D
 // must make at most MaxParamSets parameter sets. It returns the bound
 // parameters (nil after an error) and the diagnostics.
 func (rd *Reduction) BindParams(specs []param.ParamSpec) (*BoundParams, hcl.Diagnostics) {
-	if diags := CheckParams(specs, rd.Params, "reduction "+rd.Name); diags.HasErrors() {
+	found, diags := checkParams(specs, rd.Params, "reduction "+rd.Name)
+	if diags.HasErrors() {
 		return nil, diags
 	}
-	if d := fewParamSets("Reduction", rd.Name, rd.Params, specs, rd.DeclRange); d != nil {
+	if d := fewParamSets("Reduction", rd.Name, rd.Params, found, rd.DeclRange); d != nil {
 		return nil, hcl.Diagnostics{d}
 	}
-	sets, varied := Expand(rd.Params, specs)
+	sets, varied := expand(rd.Params, found)
 	return &BoundParams{Sets: sets, Varied: varied}, nil
 }
 
@@ -101,10 +102,10 @@ func (e *Encoder) BindOptions(specs []param.ParamSpec) (param.Params, hcl.Diagno
 }
 
 // fewParamSets is nil when the parameter lists of a learner or reduction
-// (what, name) make at most MaxParamSets parameter sets, and else the
-// error at rng.
-func fewParamSets(what, name string, params map[string]Param, specs []param.ParamSpec, rng hcl.Range) *hcl.Diagnostic {
-	n, lists := ParamSets(params, specs, MaxParamSets)
+// (what, name), whose specs are found (checkParams), make at most
+// MaxParamSets parameter sets, and else the error at rng.
+func fewParamSets(what, name string, params map[string]Param, found map[string]param.ParamSpec, rng hcl.Range) *hcl.Diagnostic {
+	n, lists := paramSets(params, found, MaxParamSets)
 	if n <= MaxParamSets {
 		return nil
 	}
@@ -179,6 +180,11 @@ func budgetApplies(l *Learner, specs []param.ParamSpec, spec *param.ParamSpec) *
 // or limit+1 when there are more than limit, and the lengths of the lists
 // that vary ("C 999 × tol 999").
 func ParamSets(params map[string]Param, specs []param.ParamSpec, limit int) (int, string) {
+	return paramSets(params, specsOf(params, specs), limit)
+}
+
+// paramSets is ParamSets of params whose specs are found, by name.
+func paramSets(params map[string]Param, found map[string]param.ParamSpec, limit int) (int, string) {
 	names := make([]string, 0, len(params))
 	for n := range params {
 		names = append(names, n)
@@ -187,7 +193,7 @@ func ParamSets(params map[string]Param, specs []param.ParamSpec, limit int) (int
 	n := 1
 	var lists []string
 	for _, name := range names {
-		values, list := gridValues(params, specs, name)
+		values, list := gridValues(params, found, name)
 		if !list {
 			continue
 		}
@@ -202,14 +208,26 @@ func ParamSets(params map[string]Param, specs []param.ParamSpec, limit int) (int
 	return n, strings.Join(lists, " × ")
 }
 
+// specsOf returns the spec of each parameter of params that specs
+// declares (param.LookupSpec), by name.
+func specsOf(params map[string]Param, specs []param.ParamSpec) map[string]param.ParamSpec {
+	found := map[string]param.ParamSpec{}
+	for n := range params {
+		if s, ok := param.LookupSpec(specs, n); ok {
+			found[n] = s
+		}
+	}
+	return found
+}
+
 // gridValues returns the values parameter n of params takes across the
 // parameter sets, and whether they are a list's elements: a list given
-// for a parameter of a scalar type is a list of choices; any other value,
-// a list-typed parameter's list (a code matrix) or an unknown name's
-// included, is one value.
-func gridValues(params map[string]Param, specs []param.ParamSpec, n string) ([]param.Value, bool) {
+// for a parameter of a scalar type (its spec in found) is a list of
+// choices; any other value, a list-typed parameter's list (a code
+// matrix) or an unknown name's included, is one value.
+func gridValues(params map[string]Param, found map[string]param.ParamSpec, n string) ([]param.Value, bool) {
 	v := params[n].Value
-	if s, known := param.LookupSpec(specs, n); v.Kind() == param.ListValue && known && s.Type.Scalar() {
+	if s, known := found[n]; v.Kind() == param.ListValue && known && s.Type.Scalar() {
 		return v.Elems(), true
 	}
 	return []param.Value{v}, false
@@ -220,6 +238,11 @@ func gridValues(params map[string]Param, specs []param.ParamSpec, n string) ([]p
 // also names the parameters that vary: those lists, and the search
 // spaces, whose values are drawn.
 func Expand(params map[string]Param, specs []param.ParamSpec) ([]param.Params, map[string]bool) {
+	return expand(params, specsOf(params, specs))
+}
+
+// expand is Expand of params whose specs are found, by name.
+func expand(params map[string]Param, found map[string]param.ParamSpec) ([]param.Params, map[string]bool) {
 	varied := map[string]bool{}
 	names := make([]string, 0, len(params))
 	for n := range params {
@@ -228,7 +251,7 @@ func Expand(params map[string]Param, specs []param.ParamSpec) ([]param.Params, m
 	sort.Strings(names)
 	out := []param.Params{{}}
 	for _, n := range names {
-		choices, list := gridValues(params, specs, n)
+		choices, list := gridValues(params, found, n)
 		if list {
 			varied[n] = true
 		}

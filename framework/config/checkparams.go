@@ -20,15 +20,24 @@ import (
 // messages ("learner lr"). Each problem is an error at the parameter's
 // location, in the order of the parameters' names.
 func CheckParams(specs []param.ParamSpec, params map[string]Param, owner string) hcl.Diagnostics {
+	_, diags := checkParams(specs, params, owner)
+	return diags
+}
+
+// checkParams is CheckParams that also returns the spec of each
+// parameter of params that specs declares (param.LookupSpec), by name:
+// the bindings that follow the check take them from there.
+func checkParams(specs []param.ParamSpec, params map[string]Param, owner string) (map[string]param.ParamSpec, hcl.Diagnostics) {
 	var valid []string
 	for _, s := range specs {
 		valid = append(valid, s.Name)
 	}
 	var diags hcl.Diagnostics
+	found := map[string]param.ParamSpec{}
 	for _, n := range slices.Sorted(maps.Keys(params)) {
 		p := params[n]
-		s, found := param.LookupSpec(specs, n)
-		if !found {
+		s, ok := param.LookupSpec(specs, n)
+		if !ok {
 			rng := p.NameRange
 			if rng.Filename == "" {
 				rng = p.Range
@@ -36,9 +45,10 @@ func CheckParams(specs []param.ParamSpec, params map[string]Param, owner string)
 			diags = append(diags, paramError(rng, "Unknown parameter", "%s has no parameter %q%s; its parameters are: %s.", owner, n, suggest.DidYouMean(n, valid), strings.Join(valid, ", ")))
 			continue
 		}
+		found[n] = s
 		diags = append(diags, checkParam(s, p, n, owner)...)
 	}
-	return diags
+	return found, diags
 }
 
 // checkParam checks parameter n of owner, p, against its spec s.

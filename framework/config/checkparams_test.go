@@ -50,3 +50,60 @@ func TestCheckParams(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckParamsFound: checkParams hands on the spec of each parameter
+// it found, a wildcard's under the parameter's own name, and none for an
+// unknown name; the bindings that follow expand from those specs alone.
+func TestCheckParamsFound(t *testing.T) {
+	tests := []struct {
+		name      string
+		specs     []param.ParamSpec
+		params    map[string]Param
+		want      map[string]param.ParamType
+		errs      int
+		sets      int
+		variedSet string
+	}{
+		{
+			name:   "declared",
+			specs:  []param.ParamSpec{{Name: "C", Type: param.NumberParam}, {Name: "order", Type: param.StringListParam}},
+			params: map[string]Param{"C": {Value: param.List(param.Number(1), param.Number(2))}, "order": {Value: param.List(param.String("a"), param.String("b"))}},
+			want:   map[string]param.ParamType{"C": param.NumberParam, "order": param.StringListParam},
+			sets:   2, variedSet: "C",
+		},
+		{
+			name:   "wildcard",
+			specs:  []param.ParamSpec{{Name: param.AnyName, Type: param.AnyParam}},
+			params: map[string]Param{"k": {Value: param.List(param.Number(1), param.Number(3), param.Number(5))}},
+			want:   map[string]param.ParamType{"k": param.AnyParam},
+			sets:   3, variedSet: "k",
+		},
+		{
+			name:   "unknown",
+			specs:  []param.ParamSpec{{Name: "C", Type: param.NumberParam}},
+			params: map[string]Param{"gamma": {Value: param.List(param.Number(1), param.Number(2))}},
+			want:   map[string]param.ParamType{},
+			errs:   1, sets: 1,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			found, diags := checkParams(tt.specs, tt.params, "learner lr")
+			if len(diags) != tt.errs {
+				t.Fatalf("%d diagnostics, want %d: %v", len(diags), tt.errs, diags)
+			}
+			if len(found) != len(tt.want) {
+				t.Fatalf("found %v, want the types %v", found, tt.want)
+			}
+			for n, typ := range tt.want {
+				if s, ok := found[n]; !ok || s.Name != n || s.Type != typ {
+					t.Errorf("found[%q] = %+v (%v), want name %q type %v", n, s, ok, n, typ)
+				}
+			}
+			sets, varied := expand(tt.params, found)
+			if len(sets) != tt.sets || (tt.variedSet != "" && !varied[tt.variedSet]) {
+				t.Errorf("expand: %d sets, varied %v; want %d sets, %q varied", len(sets), varied, tt.sets, tt.variedSet)
+			}
+		})
+	}
+}

@@ -9,7 +9,6 @@ import (
 	"github.com/polyclass/polyclass/framework/config"
 	"github.com/polyclass/polyclass/framework/data"
 	"github.com/polyclass/polyclass/framework/encode"
-	"github.com/polyclass/polyclass/framework/safetext"
 )
 
 // Bind binds dataset block c under the cv block cvc and the
@@ -119,7 +118,7 @@ func (ck *checker) classTarget(ds *Dataset, f *data.Bound) bool {
 	ds.Classes = target.Classes
 	if len(target.Absent) > 0 {
 		ck.warnf(targetRange(c), "Declared class with no rows", "Dataset %q: the target column %q declares %d class(es) no row holds (%s): left out of the classes, as scikit-learn's LabelEncoder, fitted on the rows, leaves them.",
-			c.Name, c.Target, len(target.Absent), safetext.Few(target.Absent, safetext.Listed, safetext.Excerpt))
+			c.Name, c.Target, len(target.Absent), listed{names: target.Absent, excerpts: true})
 	}
 	if i := target.Missing; i >= 0 {
 		if v := target.Marker; v != "" {
@@ -132,7 +131,7 @@ func (ck *checker) classTarget(ds *Dataset, f *data.Bound) bool {
 	}
 	ds.Labels = target.Labels
 	if len(ds.Classes) < 2 {
-		ck.errorf(targetRange(c), "Too few classes", "Dataset %q: the target column %q has %d class(es) [%s] in its %d rows; at least 2 are needed.", c.Name, c.Target, len(ds.Classes), safetext.Few(ds.Classes, safetext.Listed, safetext.Excerpt), t.NumRows)
+		ck.errorf(targetRange(c), "Too few classes", "Dataset %q: the target column %q has %d class(es) [%s] in its %d rows; at least 2 are needed.", c.Name, c.Target, len(ds.Classes), listed{names: ds.Classes, excerpts: true}, t.NumRows)
 		return false
 	}
 	ds.Features = encode.NewFrame(t, map[string]bool{c.Target: true})
@@ -147,7 +146,7 @@ func (ck *checker) labelTargets(ds *Dataset, f *data.Bound) bool {
 	names := f.LabelNames
 	if c.LabelsPrefix != "" {
 		if len(names) == 0 {
-			ck.errorf(c.DeclRange, "No label columns", "Dataset %q has no column starting with %q; its columns are: %s.", c.Name, c.LabelsPrefix, safetext.Few(t.ColumnNames(), safetext.Listed, nil))
+			ck.errorf(c.DeclRange, "No label columns", "Dataset %q has no column starting with %q; its columns are: %s.", c.Name, c.LabelsPrefix, listed{names: t.ColumnNames()})
 			return false
 		}
 	}

@@ -31,10 +31,10 @@ func (ck *checker) unknownTarget(c *config.Dataset, hint string, columns []strin
 	if c.TargetDefaulted {
 		ck.errorf(targetRange(c), "Unknown column",
 			"Dataset %q has no column %q, the default target%s; set target = \"COLUMN\" in the dataset block. Its columns are: %s.",
-			c.Name, c.Target, hint, safetext.Few(columns, safetext.Listed, nil))
+			c.Name, c.Target, hint, listed{names: columns})
 		return
 	}
-	ck.errorf(targetRange(c), "Unknown column", "Dataset %q has no column %q%s; its columns are: %s.", c.Name, c.Target, hint, safetext.Few(columns, safetext.Listed, nil))
+	ck.errorf(targetRange(c), "Unknown column", "Dataset %q has no column %q%s; its columns are: %s.", c.Name, c.Target, hint, listed{names: columns})
 }
 
 // unknownColumns reports the columns that dataset c names and its file
@@ -59,7 +59,7 @@ func (ck *checker) unknownColumns(c *config.Dataset, e *data.UnknownColumnsError
 			attr, rng = "ignore", c.IgnoreRange
 		}
 		ck.errorf(rng, "Unknown column", "Dataset %q: %s names %q, not a column of %s%s; its columns are: %s.",
-			c.Name, attr, u.Name, c.Path, u.Hint, safetext.Few(e.Columns, safetext.Listed, nil))
+			c.Name, attr, u.Name, c.Path, u.Hint, listed{names: e.Columns})
 	}
 }
 
@@ -183,7 +183,7 @@ func (ck *checker) testClassesTrained(d *Dataset, train int) bool {
 			row := i - train
 			ck.errorf(c.TestPathRange, "Class missing from the training file",
 				"Dataset %q: %s test row %d has class %s, which no row of the training file %s has: no model can learn it, and every test row of it would count as an error. Add rows of it to the training file, or remove them from the test file.",
-				c.Name, place(c.TestPath, ck.testPlaces[row]), row+1, safetext.Excerpt(d.Classes[y]), c.Path)
+				c.Name, place(c.TestPath, ck.testPlaces[row]), row+1, excerpt(d.Classes[y]), c.Path)
 			return false
 		}
 	}
@@ -252,7 +252,7 @@ func (ck *checker) canonicalClasses(d *Dataset, target *data.ClassTarget, err er
 	case names.Apart != nil:
 		ck.warnf(c.PathRange, "Classes spelled as one number",
 			"Dataset %q: the target column %q spells one number in several ways, and these stay distinct classes because the column holds text too (%s, %s): %s. Write each class one way if they are one class.",
-			c.Name, c.Target, safetext.Excerpt(names.Text.Text), ck.spellingAt(d, names.Text), ck.spellings(d, names.Apart))
+			c.Name, c.Target, excerpt(names.Text.Text), ck.spellingAt(d, names.Text), ck.spellings(d, names.Apart))
 	}
 	if names.Confusable != nil {
 		ck.warnf(c.PathRange, "Confusable class labels",
@@ -271,7 +271,7 @@ func (ck *checker) summaryRowNames(d *Dataset, classes []string) {
 		if slices.Contains(metrics.SummaryRows(), strings.TrimSpace(name)) {
 			ck.warnf(c.PathRange, "Class named like a summary row",
 				"Dataset %q: class %s bears the name of a summary row of the per-class outputs (%s): in per_class.csv and the per-class tables its row could not be told from that summary row. Rename the class.",
-				c.Name, safetext.Show(name), strings.Join(metrics.SummaryRows(), ", "))
+				c.Name, shown(name), strings.Join(metrics.SummaryRows(), ", "))
 		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/polyclass/polyclass/framework/config"
 	"github.com/polyclass/polyclass/framework/data"
 	"github.com/polyclass/polyclass/framework/encode"
+	"github.com/polyclass/polyclass/framework/safetext"
 )
 
 // Dataset is a loaded dataset with its target and fold assignments.
@@ -51,16 +52,59 @@ type checker struct {
 }
 
 // errorf records an error at rng, or about the whole file when rng is
-// empty.
+// empty; its args are shown as render shows them.
 func (ck *checker) errorf(rng hcl.Range, summary, format string, args ...any) {
-	d := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: fmt.Sprintf(format, args...)}
+	d := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: fmt.Sprintf(format, render(args)...)}
 	if rng.Filename != "" {
 		d.Subject = &rng
 	}
 	ck.diags = append(ck.diags, d)
 }
 
-// warnf records a warning at rng.
+// warnf records a warning at rng; its args are shown as render shows
+// them.
 func (ck *checker) warnf(rng hcl.Range, summary, format string, args ...any) {
-	ck.diags = append(ck.diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: summary, Detail: fmt.Sprintf(format, args...), Subject: &rng})
+	ck.diags = append(ck.diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: summary, Detail: fmt.Sprintf(format, render(args)...), Subject: &rng})
+}
+
+// The text of a dataset's files that a message names (a class, a
+// column's name) reaches errorf and warnf as one of these types, and is
+// shown there, in one place (render), as safetext shows file text:
+// escaped, and bounded.
+type (
+	// excerpt is a value read from a file, shown by safetext.Excerpt.
+	excerpt string
+	// shown is a name read from a file, shown by safetext.Show.
+	shown string
+	// listed is a list of names read from a file, at most
+	// safetext.Listed of them shown (safetext.Few): as they are, or each
+	// as an excerpt when excerpts is set.
+	listed struct {
+		names    []string
+		excerpts bool
+	}
+)
+
+// render returns the args of a message with each value of a file (the
+// types excerpt, shown and listed) replaced by the text that shows it;
+// other args are returned as they are.
+func render(args []any) []any {
+	out := make([]any, len(args))
+	for i, a := range args {
+		switch v := a.(type) {
+		case excerpt:
+			out[i] = safetext.Excerpt(string(v))
+		case shown:
+			out[i] = safetext.Show(string(v))
+		case listed:
+			var show func(string) string
+			if v.excerpts {
+				show = safetext.Excerpt
+			}
+			out[i] = safetext.Few(v.names, safetext.Listed, show)
+		default:
+			out[i] = a
+		}
+	}
+	return out
 }
