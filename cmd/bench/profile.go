@@ -52,7 +52,7 @@ func startProfiles(h *host.Host, dir string) (*profile.Dir, func() error, error)
 // the workers and as a share of the worker time the run had (its wall
 // time, the engine's alone, times its workers), then the time in no phase
 // (idle workers, the last folds of a run waiting for none, the scheduler
-// itself). A phase's share of the worker time is what it cost the run's
+// itself), and the time the writer spent writing cell files beside them. A phase's share of the worker time is what it cost the run's
 // wall time were it the only one: the phases that leave workers idle show
 // as time in no phase.
 func writePhases(w io.Writer, s engine.Stats, wall time.Duration) {
@@ -74,6 +74,7 @@ func writePhases(w io.Writer, s engine.Stats, wall time.Duration) {
 	}
 	idle := max(have-busy, 0)
 	fmt.Fprintf(w, "  %-22s %10.3f s %6.1f%%\n", "in no phase", idle, share(idle))
+	fmt.Fprintf(w, "  %-22s %10.3f s  (the writer of cell files, beside the workers)\n", "write", s.WriteSeconds)
 }
 
 // writeCalls writes the protocol calls of a run to its log: per plugin and

@@ -106,6 +106,8 @@ type timelineReport struct {
 	// workers; Idle the workers' time in no phase.
 	Phases []engine.PhaseTime `json:"fold_phases"`
 	Idle   float64            `json:"fold_idle_worker_seconds"`
+	// Write is the time the writer of cell files spent beside the workers.
+	Write float64 `json:"fold_write_seconds"`
 	// Serial is the wall time of the serial stages, Work that plus the
 	// workers' time in a phase; SerialFraction = Serial / Work.
 	Serial         float64   `json:"serial_seconds"`
@@ -137,6 +139,7 @@ func (t *timeline) report(plugin time.Duration) timelineReport {
 			busy += p.Seconds
 		}
 		r.Idle = max(r.FoldsWall*float64(r.Workers)-busy, 0)
+		r.Write = t.stats.WriteSeconds
 	}
 	r.Work = r.Serial + busy
 	if r.Work > 0 {
@@ -211,7 +214,7 @@ func (r timelineReport) writeText(w io.Writer) {
 		fmt.Fprintf(w, "  %-8s %8.3f s %12.3f s  %-6s %s\n", s.Name, s.Wall, s.CPU, serial, s.What)
 	}
 	if r.Workers > 0 {
-		writePhases(w, engine.Stats{Workers: r.Workers, Phases: r.Phases}, time.Duration(r.FoldsWall*float64(time.Second)))
+		writePhases(w, engine.Stats{Workers: r.Workers, Phases: r.Phases, WriteSeconds: r.Write}, time.Duration(r.FoldsWall*float64(time.Second)))
 	}
 	fmt.Fprintf(w, "serial fraction %.4f: %.3f s in serial stages of %.3f s of work (serial stages + the workers' time in a phase)\n", r.SerialFraction, r.Serial, r.Work)
 	fmt.Fprint(w, "Amdahl's law:")

@@ -19,12 +19,11 @@ const (
 	phaseDecode               // the reducer's decoding
 	phaseScore                // the metrics of a fold
 	phaseViews                // a finished cell's threshold views
-	phaseWrite                // handing a finished cell to the Sink
 	phaseCount
 )
 
 // phaseNames name the phases in Stats.Phases.
-var phaseNames = [phaseCount]string{"encode", "upload", "plan", "fit", "wait for shared fits", "predict", "decode", "score", "views", "write"}
+var phaseNames = [phaseCount]string{"encode", "upload", "plan", "fit", "wait for shared fits", "predict", "decode", "score", "views"}
 
 // phaseClock sums the time the run's workers spend in each phase. A nil
 // clock times nothing.

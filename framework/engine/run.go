@@ -117,8 +117,11 @@ type Stats struct {
 	Workers int
 	// Phases is the time the workers spent in each phase of their folds
 	// (encode, upload, plan, fit, wait for shared fits, predict, decode,
-	// score, views, write), summed over the workers, in that order.
+	// score, views), summed over the workers, in that order.
 	Phases []PhaseTime
+	// WriteSeconds is the time the run's writer spent handing finished
+	// cells to the Sink, beside the workers (not among their phases).
+	WriteSeconds float64
 }
 
 // matrixKey identifies one encoded design matrix.

@@ -58,8 +58,12 @@ type scheduler struct {
 	stats Stats
 	clock phaseClock
 
-	// sinkMu keeps the calls of Options.Sink one at a time (see write).
-	sinkMu sync.Mutex
+	// written carries finished cells to the writer (see writer), which
+	// hands them to Options.Sink one at a time, so that a worker goes on to
+	// its next fold while a cell file is made durable.
+	written chan *outcome.CellResult
+	// writeNs is the writer's time in the Sink (Stats.WriteSeconds).
+	writeNs atomic.Int64
 
 	mu        sync.Mutex // guards what follows
 	results   []*outcome.CellResult
@@ -231,6 +235,7 @@ func (s *scheduler) run(ctx context.Context) ([]*outcome.CellResult, Stats, erro
 	s.workers, s.stats.Workers = workers, workers
 	s.unfinished.Store(int64(len(s.tasks)))
 	ch := make(chan task)
+	writerDone := s.startWriter(workers)
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
@@ -254,6 +259,8 @@ feed:
 	}
 	close(ch)
 	wg.Wait()
+	close(s.written)
+	<-writerDone      // every finished cell handed to the Sink
 	s.fits.flush(ctx) // the models of the last share groups
 	s.ls.wait()       // the plugins' Forget calls, before the caller closes them
 	var cause error
@@ -460,15 +467,37 @@ func (s *scheduler) record(t task, fr outcome.FoldResult, err error, interrupted
 		s.mu.Lock()
 		s.results[i].Curves = views
 		s.finish(i, t.cell)
-		// Written outside s.mu, which the other workers' folds need
-		// meanwhile; sinkMu keeps the Sink's calls one at a time.
+		// Handed to the writer outside s.mu, which the other workers'
+		// folds need meanwhile: nothing changes a finished cell.
 		s.mu.Unlock()
-		err := s.write(s.results[i])
+		s.written <- s.results[i]
 		s.mu.Lock()
-		if err != nil {
-			s.writeErrs = append(s.writeErrs, err)
-		}
 	}
+}
+
+// startWriter starts the writer of finished cells: it hands each cell sent
+// on s.written to Options.Sink, in the order sent, and records the Sink's
+// errors; the returned channel is closed once s.written is closed and
+// every cell sent was handed over. The buffer holds one cell per worker,
+// so that a worker that finishes a cell while the previous one is being
+// written does not wait, while at most that many finished cells are in
+// memory only (an interrupted run writes them before it returns; a killed
+// one computes them again when resumed, as it would a cell whose last
+// fold had not ended).
+func (s *scheduler) startWriter(workers int) <-chan struct{} {
+	s.written = make(chan *outcome.CellResult, workers)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for r := range s.written {
+			if err := s.write(r); err != nil {
+				s.mu.Lock()
+				s.writeErrs = append(s.writeErrs, err)
+				s.mu.Unlock()
+			}
+		}
+	}()
+	return done
 }
 
 // finish closes cell i (s.mu held): its error, its log line. The error
@@ -484,14 +513,13 @@ func (s *scheduler) finish(i int, c *Cell) {
 	}
 }
 
-// write hands a finished cell to the Sink, one call at a time.
+// write hands a finished cell to the Sink (called by the writer alone).
 func (s *scheduler) write(r *outcome.CellResult) error {
 	if s.opt.Sink == nil {
 		return nil
 	}
-	s.sinkMu.Lock()
-	defer s.sinkMu.Unlock()
-	defer s.clock.since(phaseWrite, time.Now())
+	start := time.Now()
+	defer func() { s.writeNs.Add(int64(time.Since(start))) }()
 	return s.opt.Sink.CellFinished(r)
 }
 
@@ -500,6 +528,7 @@ func (s *scheduler) write(r *outcome.CellResult) error {
 func (s *scheduler) outcome(cause error) ([]*outcome.CellResult, Stats, error) {
 	s.stats.Folds = int64(s.done)
 	s.stats.Phases = s.clock.phases()
+	s.stats.WriteSeconds = time.Duration(s.writeNs.Load()).Seconds()
 	if cause != nil {
 		var finished []*outcome.CellResult
 		for i, r := range s.results {

@@ -664,3 +664,46 @@ func TestSinkRunsOutsideTheSchedulerLock(t *testing.T) {
 		t.Errorf("sink got %v, at most %d at once, with the scheduler's lock held for %v; want 0 1 2 3, one at a time, never held", sunk, most.Load(), locked)
 	}
 }
+
+// TestWorkersDoNotWaitForTheSink: a worker hands a finished cell to the
+// writer and goes on to its next fold while the Sink writes the cell (a
+// cell file is made durable on disk, which takes milliseconds), so with
+// one worker the first cell's Sink call sees a fold of the next cell
+// start before it returns; the run still hands every cell over before it
+// returns.
+func TestWorkersDoNotWaitForTheSink(t *testing.T) {
+	g := stubGrid()
+	started := make(chan int, 64)
+	var sunk []int
+	var overlapped []int
+	s := newScheduler(g, Options{Workers: 1, Sink: sinkFunc(func(r *outcome.CellResult) error {
+		if len(sunk) == 0 {
+			timeout := time.After(10 * time.Second)
+		wait:
+			for {
+				select {
+				case c := <-started:
+					if c != r.Index {
+						overlapped = append(overlapped, c)
+						break wait
+					}
+				case <-timeout:
+					break wait
+				}
+			}
+		}
+		sunk = append(sunk, r.Index)
+		return nil
+	})})
+	s.fold = func(_ context.Context, tk task, _ *matrixEntry) (outcome.FoldResult, error) {
+		started <- tk.cell.Index
+		return outcome.FoldResult{Metrics: map[string]float64{"accuracy": stubValue(tk)}}, nil
+	}
+	if _, _, err := s.run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(sunk)
+	if !slices.Equal(sunk, []int{0, 1, 2, 3}) || len(overlapped) != 1 {
+		t.Errorf("sink got %v; a fold of another cell ran while the first cell was written: %v; want 0 1 2 3, and one such fold", sunk, overlapped)
+	}
+}
