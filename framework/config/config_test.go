@@ -217,6 +217,8 @@ func TestDiagnostics(t *testing.T) {
 		{"two targets", base + "dataset \"e\" {\n  path = \"e.csv\"\n  target = \"a\"\n  labels = [\"b\"]\n}\n", `exp.hcl:4:1: error: Conflicting targets`},
 		{"duplicate label", base + "dataset \"e\" {\n  path = \"e.csv\"\n  labels = [\"a\", \"b\", \"a\"]\n}\n", `exp.hcl:6:12: error: Duplicate label`},
 		{"delimiter", base + "dataset \"e\" {\n path = \"e.csv\"\n delimiter = \";;\"\n}\n", `exp.hcl:6:14: error: Invalid delimiter`},
+		{"delimiter NUL", base + "dataset \"e\" {\n path = \"e.csv\"\n delimiter = \"\\u0000\"\n}\n", `exp.hcl:6:14: error: Invalid delimiter`},
+		{"delimiter ESC", base + "dataset \"e\" {\n path = \"e.csv\"\n delimiter = \"\\u001b\"\n}\n", `exp.hcl:6:14: error: Invalid delimiter`},
 		{"folds file with repeats", base + "cv {\n folds_file = \"f.csv\"\n repeats = 2\n}\n", `exp.hcl:6:12: error: Conflicting fold settings`},
 		{"syntax", base + "cv { folds = }\n", `exp.hcl:4:14: error: Invalid expression`},
 		{"stratified word", base + "cv { stratified = \"yes\" }\n", `exp.hcl:4:19: error: Invalid value`},

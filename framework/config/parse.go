@@ -828,6 +828,14 @@ func (d *decoder) experiment(b *hcl.Block, exp *Experiment) {
 	}
 }
 
+// oneDelimiter reports whether s is one character that may separate
+// fields: a tab or any character but a control one (NUL would read as
+// no delimiter set, a comma).
+func oneDelimiter(s string) bool {
+	r := []rune(s)
+	return len(r) == 1 && (r[0] == '\t' || !unicode.IsControl(r[0]))
+}
+
 func (d *decoder) dataset(b *hcl.Block) *Dataset {
 	ds := &Dataset{Name: b.Labels[0], DeclRange: b.DefRange}
 	d.decodeBody(b.Body, ds)
@@ -836,7 +844,7 @@ func (d *decoder) dataset(b *hcl.Block) *Dataset {
 	d.pathGate(ds.FoldsFileRange, "folds_file", ds.FoldsFile)
 	d.columnNames(b.Body, ds)
 	ds.Path, ds.FoldsFile, ds.TestPath = d.abs(ds.Path), d.abs(ds.FoldsFile), d.abs(ds.TestPath)
-	if ds.DelimiterRange != (hcl.Range{}) && len([]rune(ds.Delimiter)) != 1 {
+	if ds.DelimiterRange != (hcl.Range{}) && !oneDelimiter(ds.Delimiter) {
 		d.errorf(ds.DelimiterRange, "Invalid delimiter", "delimiter must be a single character, not %q.", ds.Delimiter)
 	}
 	for i, l := range ds.Labels {
