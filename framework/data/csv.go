@@ -239,10 +239,11 @@ func csvHeader(cr *csv.Reader, rec []string, source string) ([]string, error) {
 		if j, dup := first[f]; dup {
 			return nil, &ParseError{Source: source, Line: line, Byte: col, Column: f, Col: i + 1, Err: fmt.Errorf("%w (first at col %d)", ErrDuplicateColumn, j+1)}
 		}
-		if j, dup := folded[safetext.Fold(f)]; dup {
+		fold := safetext.Fold(f)
+		if j, dup := folded[fold]; dup {
 			return nil, &ParseError{Source: source, Line: line, Byte: col, Column: f, Col: i + 1, Err: readsAs(f, header[j], fmt.Sprintf("col %d", j+1))}
 		}
-		first[f], folded[safetext.Fold(f)] = i, i
+		first[f], folded[fold] = i, i
 		header[i] = f
 	}
 	return header, nil
