@@ -99,7 +99,9 @@ run: build
 # when it ends, and any failing fails make test. testsummary prints the
 # number of tests run and fails on a skip that is not for an installable
 # tool, or when fewer tests ran than testdata/testcount records (tests carry
-# their own data in testdata/). The timeout only catches a hang.
+# their own data in testdata/). The timeout only catches a hang; testsummary
+# then names the tests that were running, with their goroutines, after the
+# totals, where the end of a CI log shows them.
 test:
 	@$(MAKE) --no-print-directory -j2 --output-sync=target test-all test-race test-tools test-noasm
 
@@ -107,7 +109,7 @@ test-all:
 	@bash -o pipefail -c '$(GO) test -count=1 -timeout 40m -json ./... | $(GO) run ./internal/cmd/testsummary -min-file testdata/testcount'
 
 test-race:
-	$(GO) test -race -count=1 -timeout 40m ./framework/engine/... ./framework/host/... ./plugins/reducers/... ./cmd/bench/...
+	@bash -o pipefail -c '$(GO) test -race -count=1 -timeout 40m -json ./framework/engine/... ./framework/host/... ./plugins/reducers/... ./cmd/bench/... | $(GO) run ./internal/cmd/testsummary'
 
 # The pure Go paths of the assembly kernels: the noasm build tag leaves the
 # assembly out (as gonum's does), and the packages that have some are

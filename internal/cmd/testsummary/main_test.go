@@ -99,3 +99,38 @@ func TestUnendedTestsShown(t *testing.T) {
 		t.Errorf("output:\n%s\nwant:\n%s\n(passed %d, packages failed %v)", out.String(), want, s.passed, s.pkgFailed)
 	}
 }
+
+// TestSummaryTimeout: a package that runs past go test's -timeout. The
+// stream is what `go test -json -timeout 2s` printed for a test that starts
+// a goroutine and a subtest, both blocked, beside two parallel tests
+// (testdata/timeout.json): after the totals, the summary names the tests
+// that were running and shows their goroutines, not the others of the
+// dump, so the end of a long log says what hung.
+func TestSummaryTimeout(t *testing.T) {
+	f, err := os.Open(filepath.Join("testdata", "timeout.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out bytes.Buffer
+	err = run(context.Background(), nil, f, &out, &out)
+	if err == nil || !strings.Contains(err.Error(), "tmo timed out running TestHang (2s), TestHang/sub (2s)") {
+		t.Errorf("error %v, want the timed-out tests named", err)
+	}
+	text := out.String()
+	totals := strings.Index(text, "tests: 0 run")
+	tail := text[totals:]
+	for _, want := range []string{
+		"tmo: panic: test timed out after 2s; running tests:\n\tTestHang (2s)\n\tTestHang/sub (2s)\n",
+		"tmo.TestHang(",           // the test's goroutine, in t.Run
+		"created by tmo.TestHang", // the goroutine it started
+		"tmo.TestHang.func2(",     // the subtest's goroutine, asleep
+	} {
+		if !strings.Contains(tail, want) {
+			t.Errorf("after the totals, no %q:\n%s", want, tail)
+		}
+	}
+	if strings.Contains(tail, "goroutine 1 [") || strings.Contains(tail, "TestP") {
+		t.Errorf("after the totals, goroutines that do not belong to the running tests:\n%s", tail)
+	}
+}

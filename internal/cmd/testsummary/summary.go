@@ -25,6 +25,20 @@ type summary struct {
 	passed, failed int
 	skipped        []skip
 	pkgFailed      []string
+	// timeouts are the packages whose test binary hit go test's
+	// -timeout, with the tests it was running and their goroutines.
+	timeouts []timeout
+}
+
+// timeout is a package whose tests ran past go test's -timeout: the
+// tests running then (the "running tests:" lines of the panic) and the
+// goroutines of its dump that name them (the test's own goroutine and
+// those it started). Printed again after the totals, since the whole dump
+// can be too long to read back from the end of a log.
+type timeout struct {
+	pkg     string
+	running []string
+	stacks  []string
 }
 
 // skip is a skipped test and the message it gave.
@@ -45,6 +59,11 @@ func summarise(r io.Reader, w io.Writer) (*summary, error) {
 			continue
 		}
 		key := e.Package + " " + e.Test
+		if e.Action == "fail" && e.Test == "" {
+			if t, ok := timedOut(e.Package, output); ok {
+				s.timeouts = append(s.timeouts, t)
+			}
+		}
 		switch e.Action {
 		case "output":
 			output[key] = append(output[key], e.Output)
@@ -77,6 +96,60 @@ func unended(w io.Writer, pkg string, output map[string][]string) {
 	for _, k := range keys {
 		fmt.Fprintf(w, "(no end) %s:\n%s", k, strings.Join(output[k], ""))
 		delete(output, k)
+	}
+}
+
+// timedOut reads the output of package pkg's tests for go test's timeout
+// panic ("panic: test timed out after …", then "running tests:" and a
+// line per test) and returns the tests it names with the goroutines of
+// the dump that mention them.
+func timedOut(pkg string, output map[string][]string) (timeout, bool) {
+	var lines []string
+	for k, out := range output {
+		if strings.HasPrefix(k, pkg+" ") {
+			lines = append(lines, out...)
+		}
+	}
+	text := strings.Join(lines, "")
+	at := strings.Index(text, "panic: test timed out")
+	if at < 0 {
+		return timeout{}, false
+	}
+	t := timeout{pkg: pkg}
+	blocks := strings.Split(text[at:], "\n\n")
+	head := strings.Split(blocks[0], "\n")
+	t.running = append(t.running, strings.TrimSpace(head[0]))
+	for _, l := range head[1:] {
+		if l = strings.TrimSpace(l); l != "" && l != "running tests:" {
+			t.running = append(t.running, l)
+		}
+	}
+	for _, b := range blocks[1:] {
+		for _, r := range t.running[1:] {
+			name, _, _ := strings.Cut(r, " ")
+			name, _, _ = strings.Cut(name, "/") // a subtest runs in a closure of its test
+			if strings.Contains(b, "."+name+"(") || strings.Contains(b, "."+name+" in goroutine") || strings.Contains(b, "."+name+".func") {
+				t.stacks = append(t.stacks, strings.TrimSpace(b))
+				break
+			}
+		}
+	}
+	return t, true
+}
+
+// print writes the timeout: its tests, then their goroutines, the first
+// 40 at most.
+func (t timeout) print(w io.Writer) {
+	fmt.Fprintf(w, "\n%s: %s; running tests:\n", t.pkg, t.running[0])
+	for _, r := range t.running[1:] {
+		fmt.Fprintf(w, "\t%s\n", r)
+	}
+	for i, st := range t.stacks {
+		if i == 40 {
+			fmt.Fprintf(w, "(and %d more goroutines)\n", len(t.stacks)-i)
+			break
+		}
+		fmt.Fprintf(w, "\n%s\n", st)
 	}
 }
 
@@ -135,6 +208,10 @@ func (s *summary) verdict(w io.Writer, minimum int) error {
 		if !installable(sk.reason) {
 			errs = append(errs, fmt.Errorf("%s was skipped (%s): tests carry their own data and must run", sk.name, sk.reason))
 		}
+	}
+	for _, t := range s.timeouts {
+		t.print(w)
+		errs = append(errs, fmt.Errorf("%s timed out running %s", t.pkg, strings.Join(t.running[1:], ", ")))
 	}
 	if s.failed > 0 || len(s.pkgFailed) > 0 {
 		errs = append(errs, fmt.Errorf("%d tests failed in %d packages: %s", s.failed, len(s.pkgFailed), strings.Join(s.pkgFailed, ", ")))
