@@ -134,3 +134,28 @@ func TestSummaryTimeout(t *testing.T) {
 		t.Errorf("after the totals, goroutines that do not belong to the running tests:\n%s", tail)
 	}
 }
+
+// TestSummaryRaceSkips: the race pass skips the tests make test's first
+// pass runs (cmd/bench's skipUnderRace); that skip is acceptable, a skip
+// that only resembles it is not.
+func TestSummaryRaceSkips(t *testing.T) {
+	for _, c := range []struct {
+		reason string
+		ok     bool
+	}{
+		{"x_test.go:3: make test's first pass runs this test; under -race: it runs Python", true},
+		{"x_test.go:3: pdflatex not installed (apt-get install texlive-latex-base)", true},
+		{"x_test.go:3: the first pass runs this", false},
+		{"x_test.go:3: data file missing", false},
+	} {
+		stream := `{"Action":"output","Package":"p","Test":"TestX","Output":"    ` + c.reason + `\n"}
+{"Action":"skip","Package":"p","Test":"TestX","Elapsed":0}
+{"Action":"pass","Package":"p","Elapsed":0.1}
+`
+		var out bytes.Buffer
+		err := run(context.Background(), nil, strings.NewReader(stream), &out, &out)
+		if (err == nil) != c.ok {
+			t.Errorf("skip %q: error %v, want acceptable %v", c.reason, err, c.ok)
+		}
+	}
+}

@@ -192,9 +192,19 @@ func skipReason(out []string) string {
 	return strings.Join(msg, " ")
 }
 
-// installable reports whether a skip is for a tool the Makefile or CI can
-// install, which is the only acceptable reason to skip.
-func installable(reason string) bool { return strings.Contains(reason, "apt-get install") }
+// acceptable reports whether a skip is for a tool the Makefile or CI can
+// install, or, in the race detector's pass, for a test that make test's
+// first pass runs (their message says "make test's first pass runs this
+// test", from cmd/bench's skipUnderRace): the only acceptable reasons to
+// skip.
+func acceptable(reason string) bool {
+	return strings.Contains(reason, "apt-get install") || strings.Contains(reason, firstPassRuns)
+}
+
+// firstPassRuns begins the message of a test skipped under -race because
+// make test's first pass, without -race, runs it.
+const firstPassRuns = "make test's first pass runs this test"
+
 
 // verdict prints the totals and the skipped tests and returns an error
 // when the run is not acceptable.
@@ -205,7 +215,7 @@ func (s *summary) verdict(w io.Writer, minimum int) error {
 	var errs []error
 	for _, sk := range s.skipped {
 		fmt.Fprintf(w, "skipped: %s: %s\n", sk.name, sk.reason)
-		if !installable(sk.reason) {
+		if !acceptable(sk.reason) {
 			errs = append(errs, fmt.Errorf("%s was skipped (%s): tests carry their own data and must run", sk.name, sk.reason))
 		}
 	}
