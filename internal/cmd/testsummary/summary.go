@@ -201,10 +201,9 @@ func acceptable(reason string) bool {
 	return strings.Contains(reason, "apt-get install") || strings.Contains(reason, firstPassRuns)
 }
 
-// firstPassRuns begins the message of a test skipped under -race because
+// firstPassRuns is in the message of a test skipped under -race because
 // make test's first pass, without -race, runs it.
 const firstPassRuns = "make test's first pass runs this test"
-
 
 // verdict prints the totals and the skipped tests and returns an error
 // when the run is not acceptable.
