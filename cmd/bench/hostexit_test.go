@@ -126,7 +126,7 @@ func TestStoppedPluginFailsOnlyItsCell(t *testing.T) {
 // 5 s and leaves no plugin process.
 func TestInterruptReturnsWithStoppedPlugin(t *testing.T) {
 	file := writeExperiment(t, strings.Replace(stoppedExperiment, "TIMEOUT", "0", 1))
-	ctx, cancel := context.WithCancel(t.Context())
+	ctx, cancel := context.WithCancel(commandContext(t))
 	defer cancel()
 	done := make(chan error, 1)
 	var stdout, stderr bytes.Buffer

@@ -965,7 +965,10 @@ cv { folds = 3 }
 	// Interrupt once the three logreg cells are on disk (the hang cell's
 	// folds come last and never end), not after a fixed time, which a
 	// loaded machine may spend before the first fold.
-	ctx, cancel := context.WithCancelCause(t.Context())
+	// Within commandContext's limit: a run that did not return once
+	// interrupted would fail the test with the goroutines' stacks, not
+	// hold the suite until go test's -timeout.
+	ctx, cancel := context.WithCancelCause(commandContext(t))
 	defer cancel(nil)
 	go func() {
 		written := waitFor(2*time.Minute, func() bool {
@@ -1453,7 +1456,7 @@ func TestPluginsNotExecutableHidingOnce(t *testing.T) {
 // TestInterruptBeforeTheRun: an interruption while the plugins start is
 // reported as such, not as errors of the experiment file.
 func TestInterruptBeforeTheRun(t *testing.T) {
-	ctx, cancel := context.WithCancel(t.Context())
+	ctx, cancel := context.WithCancel(commandContext(t))
 	cancel()
 	var stdout, stderr strings.Builder
 	err := run(ctx, []string{"run", "--plugins", pluginsDir, "-o", t.TempDir(), "../../experiments/quickstart.hcl"}, &stdout, &stderr)
