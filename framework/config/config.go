@@ -15,8 +15,9 @@ import (
 type Experiment struct {
 	Name string
 	Seed uint64
-	// DeclRange is the range of the experiment block's header.
-	DeclRange hcl.Range
+	// DeclRange is the range of the experiment block's header, NameRange
+	// that of its name.
+	DeclRange, NameRange hcl.Range
 	// File is the experiment file's path; Dir its directory, against which
 	// relative paths resolve.
 	File, Dir string

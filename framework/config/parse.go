@@ -813,7 +813,7 @@ func (d *decoder) abs(p string) string {
 }
 
 func (d *decoder) experiment(b *hcl.Block, exp *Experiment) {
-	exp.Name, exp.DeclRange = b.Labels[0], b.DefRange
+	exp.Name, exp.DeclRange, exp.NameRange = b.Labels[0], b.DefRange, b.LabelRanges[0]
 	var e struct {
 		Seed      *float64  `hcl:"seed,optional"`
 		SeedRange hcl.Range `hcl:"seed,attr_value_range"`
