@@ -243,4 +243,7 @@ type Output struct {
 	ConfusionRange  hcl.Range `hcl:"confusion,attr_value_range"`
 	RopeRange       hcl.Range `hcl:"rope,attr_value_range"`
 	BayesPairsRange hcl.Range `hcl:"bayes_pairs,attr_value_range"`
+	// ConfusionRanges holds the range of each entry of Confusion (the
+	// whole list's when it is not written as a literal list).
+	ConfusionRanges []hcl.Range
 }

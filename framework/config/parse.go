@@ -1188,6 +1188,17 @@ func (d *decoder) output(b *hcl.Block, o *Output) {
 			d.wholef(o.FormatsRange, "Duplicate output format", "Output format %q is listed twice.", f)
 		}
 	}
+	first := map[string]int{}
+	for i, name := range o.Confusion {
+		o.ConfusionRanges = append(o.ConfusionRanges, listEntry(b.Body, "confusion", i, o.ConfusionRange))
+		if j, dup := first[name]; dup {
+			// Each entry draws its figures; a second one drew the same
+			// figures again under another file name.
+			d.errorf(o.ConfusionRanges[i], "Duplicate confusion row", "Confusion row %q is listed twice (first at %s).", name, at(o.ConfusionRanges[j]))
+			continue
+		}
+		first[name] = i
+	}
 	if o.AlphaRange != (hcl.Range{}) && (o.Alpha <= 0 || o.Alpha >= 1) {
 		d.errorf(o.AlphaRange, "Invalid alpha", "alpha is a significance level in (0, 1), not %v.", o.Alpha)
 	}
