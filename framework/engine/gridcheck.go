@@ -141,7 +141,8 @@ func (ck *checker) metricsApply(g *Grid) {
 // CheckCells checks the cells of grid g, resolved without an error in
 // its file: an experiment of no cell (no reduction covers both a dataset
 // and a learner) is an error at its experiment block, since a run would
-// compute nothing and say "ok". A file with errors is left alone: its
+// compute nothing and say "ok"; two rows shown alike are an error at a
+// label (rowsAlike). A file with errors is left alone: its
 // grid may lack what the errors left out.
 func CheckCells(g *Grid) hcl.Diagnostics {
 	var ck checker
@@ -149,6 +150,7 @@ func CheckCells(g *Grid) hcl.Diagnostics {
 		ck.errorf(g.Experiment.DeclRange, "No cells",
 			"The experiment makes no cell: no reduction covers both a dataset and a learner (see their datasets and learners lists), so a run would compute nothing.")
 	}
+	ck.rowsAlike(g)
 	return ck.diags
 }
 
