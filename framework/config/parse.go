@@ -793,12 +793,22 @@ func attributeAt(body hcl.Body, rng hcl.Range) string {
 }
 
 // integer sets *dst to the number f of attribute name, given at rng,
-// unless f is nil; f must be a whole number >= min.
+// unless f is nil; f must be a whole number >= min and at most
+// math.MaxInt32.
 func integer[T int | int64](d *decoder, dst *T, name string, f *float64, rng hcl.Range, min int) {
+	integerTo(d, dst, name, f, rng, min, math.MaxInt32)
+}
+
+// integerTo is integer with the bound max: a value above it is an error
+// that names the bound. The value is shown in full (4294967296, not
+// 4.294967296e+09).
+func integerTo[T int | int64](d *decoder, dst *T, name string, f *float64, rng hcl.Range, min int, max int64) {
 	switch {
 	case f == nil:
-	case *f != math.Trunc(*f) || *f < float64(min) || *f > math.MaxInt32:
-		d.errorf(rng, "Invalid value", "%s must be a whole number >= %d, not %v.", name, min, *f)
+	case *f != math.Trunc(*f) || *f < float64(min):
+		d.errorf(rng, "Invalid value", "%s must be a whole number >= %d, not %s.", name, min, param.FormatNumber(*f))
+	case *f > float64(max):
+		d.errorf(rng, "Invalid value", "%s must be a whole number from %d to %d, not %s.", name, min, max, param.FormatNumber(*f))
 	default:
 		*dst = T(*f)
 	}
