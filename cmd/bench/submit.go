@@ -270,7 +270,7 @@ func submitK8s(o *options, file string, stdout, stderr io.Writer) error {
 	// The data and the plugins are the image's: the warnings of the file
 	// alone are printed above; those of the data need them at hand.
 	fmt.Fprintf(stderr, "submit k8s checked the experiment file alone (the data and plugins are in the image): run bench validate %s where they are at hand for the warnings of the data and the grid, as submit slurm and run print\n",
-		safetext.Quote(file))
+		safetext.Quote(safetext.Path(file)))
 	return nil
 }
 
