@@ -71,6 +71,9 @@ func TestEncoderColumns(t *testing.T) {
 				`Encoder "std" (standardize): columns names "x4", which the step would leave alone without a word: "x4" is not a column of dataset "d" (did you mean "x1" or "x2"?); its numeric columns at this step are: "x1", "x2", "colour=blue", "colour=red", "size=l", "size=m", "size=s". The same holds on dataset(s) "e".`}},
 		{"impute takes either kind", d + "encoder \"imp\" {\n  type    = \"impute\"\n  columns = [\"x1\", \"colour\"]\n}\n" + oh, nil},
 		{"onehot on a cross", d + "encoder \"x\" { type = \"cross\" }\nencoder \"oh\" {\n  type    = \"onehot\"\n  columns = [\"colour×size\", \"colour\", \"size\"]\n}\n", nil},
+		{"an empty list", d + oh + "encoder \"std\" {\n  type    = \"standardize\"\n  columns = []\n}\n",
+			[]string{"exp.hcl:8:13: error: Encoder column not encoded",
+				`Encoder "std" (standardize): columns = [] names no column, so the step would encode nothing; list the columns, or leave columns out for every numeric column.`}},
 		{"every entry taken", d + oh + "encoder \"std\" {\n  type    = \"standardize\"\n  columns = [\"x1\", \"x2\"]\n}\n", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
