@@ -1,6 +1,7 @@
 package main
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -10,7 +11,8 @@ import (
 // and the report was lost. An experiment name whose report takes the
 // name of a file the results directory keeps for itself is an error at
 // the name, in any case (macOS and Windows compare names without it);
-// a name that merely resembles one is fine.
+// a name that merely resembles one is fine. submit k8s, which checks the
+// file alone, refuses it too.
 func TestValidateReservedExperimentName(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -40,9 +42,15 @@ output { formats = ["json", "markdown", "csv"] }
 				t.Fatalf("validate accepted experiment %q:\n%s", tc.name, stderr)
 			}
 			detail := `Experiment "` + tc.name + `": its report ` + tc.name + `.json would take the place of manifest.json in the results directory`
-			for _, want := range []string{tc.want, detail} {
-				if !strings.Contains(stderr, want) {
-					t.Errorf("stderr lacks %q:\n%s", want, stderr)
+			_, k8s, k8sErr := runBench(t, "submit", "k8s", "--shards", "2", "--image", "reg.example.org/polyclass:2", "-o", filepath.Join(t.TempDir(), "res"), file)
+			if k8sErr == nil {
+				t.Errorf("submit k8s accepted experiment %q:\n%s", tc.name, k8s)
+			}
+			for _, out := range []string{stderr, k8s} {
+				for _, want := range []string{tc.want, detail} {
+					if !strings.Contains(out, want) {
+						t.Errorf("stderr lacks %q:\n%s", want, out)
+					}
 				}
 			}
 		})

@@ -223,6 +223,10 @@ func jobID(printed string) (string, error) {
 func submitK8s(o *options, file string, stdout, stderr io.Writer) error {
 	p := config.NewParser(report.FormatNames())
 	exp, diags := p.ParseFile(file)
+	if exp != nil {
+		// What needs no data: the experiment's name (checkExperimentName).
+		diags = append(diags, checkExperimentName(exp)...)
+	}
 	if len(diags) > 0 {
 		if err := config.WriteDiagnostics(stderr, p.Files(), diags); err != nil {
 			return err
