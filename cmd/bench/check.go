@@ -13,6 +13,7 @@ import (
 	"github.com/polyclass/polyclass/framework/engine"
 	"github.com/polyclass/polyclass/framework/param"
 	"github.com/polyclass/polyclass/framework/report"
+	"github.com/polyclass/polyclass/framework/results"
 )
 
 // checkGrid reports what the expanded grid makes wrong in the tables and
@@ -142,4 +143,20 @@ func repeated(c *engine.Cell) (string, string, *config.Param) {
 		}
 	}
 	return "", "", nil
+}
+
+// checkExperimentName refuses an experiment name whose report would take
+// the name of a file the results directory keeps for itself or of an
+// output of a fixed name (results.NameClash: experiment "manifest" would
+// write its JSON report to manifest.json, over the run manifest), at the
+// name.
+func checkExperimentName(exp *config.Experiment) hcl.Diagnostics {
+	report, clash := results.NameClash(exp.Name)
+	if report == "" {
+		return nil
+	}
+	rng := exp.NameRange
+	return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Reserved experiment name", Subject: &rng,
+		Detail: fmt.Sprintf("Experiment %q: its report %s would take the place of %s in the results directory, a name bench keeps for a file of its own, and one of the two would be lost (names are compared without regard to case, as macOS and Windows compare file names); rename the experiment.",
+			exp.Name, report, clash)}}
 }

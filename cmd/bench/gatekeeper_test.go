@@ -75,7 +75,8 @@ func TestValidateIsRunsGatekeeper(t *testing.T) {
 		{name: "misspelt baseline", output: `baseline = "logrg"`,
 			want: []string{`exp.hcl:16:21: error: Unknown baseline`, `(did you mean "logreg"?)`}},
 		{name: "unknown confusion row", output: `confusion = ["logreg ova", "svm ova"]`,
-			want: []string{`exp.hcl:16:22: error: Unknown confusion row`, `confusion row "svm ova" matches no row (rows: "logreg")`}},
+			// At the entry that names no row, not at the whole list.
+			want: []string{`exp.hcl:16:37: error: Unknown confusion row`, `confusion row "svm ova" matches no row (rows: "logreg")`}},
 		{name: "default target missing", data: strings.Replace(gateData, "class", "Class", 1),
 			want: []string{`exp.hcl:2:1: error: Unknown column`, `no column "class", the default target (did you mean "Class"?); set target = "COLUMN"`, "Its columns are: a, b, Class."}},
 		{name: "unknown ignored column", attrs: `ignore = ["bb"]`,

@@ -166,6 +166,7 @@ func prepare(ctx context.Context, h *host.Host, file, wantSHA256 string, seed *u
 		// lacks may be one that failed to bind (see checkGrid).
 		diags = append(diags, config.Outside(checkGrid(grid, partial), exp.Faulty)...)
 		diags = append(diags, checkIdentities(grid)...)
+		diags = append(diags, checkExperimentName(exp)...)
 	}
 	if len(diags) > 0 {
 		if err := config.WriteDiagnostics(stderr, p.Files(), diags); err != nil {

@@ -223,6 +223,10 @@ func jobID(printed string) (string, error) {
 func submitK8s(o *options, file string, stdout, stderr io.Writer) error {
 	p := config.NewParser(report.FormatNames())
 	exp, diags := p.ParseFile(file)
+	if exp != nil {
+		// What needs no data: the experiment's name (checkExperimentName).
+		diags = append(diags, checkExperimentName(exp)...)
+	}
 	if len(diags) > 0 {
 		if err := config.WriteDiagnostics(stderr, p.Files(), diags); err != nil {
 			return err
@@ -270,7 +274,7 @@ func submitK8s(o *options, file string, stdout, stderr io.Writer) error {
 	// The data and the plugins are the image's: the warnings of the file
 	// alone are printed above; those of the data need them at hand.
 	fmt.Fprintf(stderr, "submit k8s checked the experiment file alone (the data and plugins are in the image): run bench validate %s where they are at hand for the warnings of the data and the grid, as submit slurm and run print\n",
-		safetext.Quote(file))
+		safetext.Quote(safetext.Path(file)))
 	return nil
 }
 

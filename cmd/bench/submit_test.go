@@ -237,6 +237,26 @@ func TestSubmitK8s(t *testing.T) {
 	}
 }
 
+// TestSubmitK8sDashFile: an experiment file named --fresh.hcl, given
+// after --, is named ./--fresh.hcl in the Job's command and in the hint to
+// validate it, which printed "bench validate --fresh.hcl", a flag.
+func TestSubmitK8sDashFile(t *testing.T) {
+	src := experimentSource(t, smallExperiment)
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "--fresh.hcl"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	_, stderr, err := runBench(t, "submit", "k8s", "--shards", "2", "--image", "reg.example.org/polyclass:2", "-o", filepath.Join(dir, "res"), "--", "--fresh.hcl")
+	hint := "submit k8s checked the experiment file alone (the data and plugins are in the image): run bench validate ./--fresh.hcl where they are at hand"
+	if err != nil || !strings.HasPrefix(stderr, hint) {
+		t.Fatalf("error %v, stderr:\n%s\nwant it to start with:\n%s", err, stderr, hint)
+	}
+	if shards := readFile(t, filepath.Join(dir, "res", "k8s", "shards.json")); !strings.Contains(shards, `"./--fresh.hcl"`) {
+		t.Errorf("shards.json does not name ./--fresh.hcl:\n%s", shards)
+	}
+}
+
 // TestSubmitK8sParseError: a file that does not parse is reported with its
 // position, and nothing is written.
 func TestSubmitK8sParseError(t *testing.T) {

@@ -15,8 +15,9 @@ import (
 type Experiment struct {
 	Name string
 	Seed uint64
-	// DeclRange is the range of the experiment block's header.
-	DeclRange hcl.Range
+	// DeclRange is the range of the experiment block's header, NameRange
+	// that of its name.
+	DeclRange, NameRange hcl.Range
 	// File is the experiment file's path; Dir its directory, against which
 	// relative paths resolve.
 	File, Dir string
@@ -242,4 +243,7 @@ type Output struct {
 	ConfusionRange  hcl.Range `hcl:"confusion,attr_value_range"`
 	RopeRange       hcl.Range `hcl:"rope,attr_value_range"`
 	BayesPairsRange hcl.Range `hcl:"bayes_pairs,attr_value_range"`
+	// ConfusionRanges holds the range of each entry of Confusion (the
+	// whole list's when it is not written as a literal list).
+	ConfusionRanges []hcl.Range
 }

@@ -207,6 +207,10 @@ func TestDiagnostics(t *testing.T) {
 		// Campaign 12 OF1: json twice wrote NAME.json twice, the second
 		// moving bench's own first aside.
 		{"format twice", base + "output { formats = [\"csv\", \"markdown\", \"csv\"] }\n", `exp.hcl:4:20: error: Duplicate output format`},
+		// Campaign 14 N11: a row listed twice drew its confusion matrix
+		// twice, the second under NAME_2; an error at the second entry.
+		{"confusion row twice", base + "output { confusion = [\"l\", \"m\", \"l\"] }\n", `exp.hcl:4:33: error: Duplicate confusion row`},
+		{"confusion row twice, detail", base + "output { confusion = [\"l\", \"m\", \"l\"] }\n", `Confusion row "l" is listed twice (first at `},
 		{"format the parser was not given", base + "output { formats = [\"tables\", \"html\"] }\n", `"html" is not an output format; choose from markdown, csv, tables.`},
 		{"bad alpha", base + "output { alpha = 2 }\n", `exp.hcl:4:18: error: Invalid alpha`},
 		{"rank_timings type", base + "output { rank_timings = \"yes\" }\n", `exp.hcl:4:25: error: `},

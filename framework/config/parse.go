@@ -793,12 +793,22 @@ func attributeAt(body hcl.Body, rng hcl.Range) string {
 }
 
 // integer sets *dst to the number f of attribute name, given at rng,
-// unless f is nil; f must be a whole number >= min.
+// unless f is nil; f must be a whole number >= min and at most
+// math.MaxInt32.
 func integer[T int | int64](d *decoder, dst *T, name string, f *float64, rng hcl.Range, min int) {
+	integerTo(d, dst, name, f, rng, min, math.MaxInt32)
+}
+
+// integerTo is integer with the bound max: a value above it is an error
+// that names the bound. The value is shown in full (4294967296, not
+// 4.294967296e+09).
+func integerTo[T int | int64](d *decoder, dst *T, name string, f *float64, rng hcl.Range, min int, max int64) {
 	switch {
 	case f == nil:
-	case *f != math.Trunc(*f) || *f < float64(min) || *f > math.MaxInt32:
-		d.errorf(rng, "Invalid value", "%s must be a whole number >= %d, not %v.", name, min, *f)
+	case *f != math.Trunc(*f) || *f < float64(min):
+		d.errorf(rng, "Invalid value", "%s must be a whole number >= %d, not %s.", name, min, param.FormatNumber(*f))
+	case *f > float64(max):
+		d.errorf(rng, "Invalid value", "%s must be a whole number from %d to %d, not %s.", name, min, max, param.FormatNumber(*f))
 	default:
 		*dst = T(*f)
 	}
@@ -813,7 +823,7 @@ func (d *decoder) abs(p string) string {
 }
 
 func (d *decoder) experiment(b *hcl.Block, exp *Experiment) {
-	exp.Name, exp.DeclRange = b.Labels[0], b.DefRange
+	exp.Name, exp.DeclRange, exp.NameRange = b.Labels[0], b.DefRange, b.LabelRanges[0]
 	var e struct {
 		Seed      *float64  `hcl:"seed,optional"`
 		SeedRange hcl.Range `hcl:"seed,attr_value_range"`
@@ -1187,6 +1197,17 @@ func (d *decoder) output(b *hcl.Block, o *Output) {
 			// NAME.json again and moved the first aside as not the run's.
 			d.wholef(o.FormatsRange, "Duplicate output format", "Output format %q is listed twice.", f)
 		}
+	}
+	first := map[string]int{}
+	for i, name := range o.Confusion {
+		o.ConfusionRanges = append(o.ConfusionRanges, listEntry(b.Body, "confusion", i, o.ConfusionRange))
+		if j, dup := first[name]; dup {
+			// Each entry draws its figures; a second one drew the same
+			// figures again under another file name.
+			d.errorf(o.ConfusionRanges[i], "Duplicate confusion row", "Confusion row %q is listed twice (first at %s).", name, at(o.ConfusionRanges[j]))
+			continue
+		}
+		first[name] = i
 	}
 	if o.AlphaRange != (hcl.Range{}) && (o.Alpha <= 0 || o.Alpha >= 1) {
 		d.errorf(o.AlphaRange, "Invalid alpha", "alpha is a significance level in (0, 1), not %v.", o.Alpha)

@@ -87,6 +87,11 @@ const (
 // DefaultTuneFolds is the number of inner folds of a tune block.
 const DefaultTuneFolds = 5
 
+// MaxInnerSeed bounds inner_seed: the inner split is made as
+// scikit-learn's with random_state = inner_seed, which NumPy takes from 0
+// to 2^32 − 1.
+const MaxInnerSeed = 1<<32 - 1
+
 // MaxNIter bounds n_iter. The candidates are drawn before the first fit
 // (every cell and outer fold searches the same ones), so n_iter is
 // memory held up front: 10,000 candidates take a few MB, while each one
@@ -144,7 +149,7 @@ func (d *decoder) tune(b *tuneBlock) *Tune {
 	if b.Metric != nil {
 		t.Metric, t.MetricRange = *b.Metric, b.MetricR
 	}
-	integer(d, &t.InnerSeed, "inner_seed", b.InnerSeed, b.InnerSeedR, 0)
+	integerTo(d, &t.InnerSeed, "inner_seed", b.InnerSeed, b.InnerSeedR, 0, MaxInnerSeed)
 	if b.Strategy != nil {
 		t.Strategy, t.StrategyRange = *b.Strategy, b.StrategyR
 		if t.Strategy != StrategyGrid && t.Strategy != StrategyRandom && t.Strategy != StrategyHalving && t.Strategy != StrategyHyperband {

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"cmp"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -67,6 +68,8 @@ func TestTuneSettings(t *testing.T) {
 			Tune{Strategy: StrategyHalving, Factor: 3, MinResources: 10, Resource: "max_iter"}},
 		{"hyperband", `strategy = "hyperband"` + "\nfactor = 3\nmin_resources = 30\nmax_evals = 200",
 			Tune{Strategy: StrategyHyperband, Factor: 3, MinResources: 30, Resource: ResourceNSamples, MaxEvals: 200}},
+		{"inner_seed at its bound", "inner_seed = 4294967295",
+			Tune{Strategy: StrategyGrid, Factor: 3, MinResources: MinExhaust, Resource: ResourceNSamples, InnerSeed: 4294967295}},
 		{"random, budgets", `strategy = "random"` + "\nn_iter = 50\nmax_evals = 20\nmax_time = \"1m30s\"",
 			Tune{Strategy: StrategyRandom, NIter: 50, Factor: 3, Resource: ResourceNSamples, MaxEvals: 20, MaxTime: 90 * time.Second}},
 	} {
@@ -79,10 +82,10 @@ func TestTuneSettings(t *testing.T) {
 			if diags != "" {
 				t.Fatal(diags)
 			}
-			got := *exp.Learners[1].Tune
+			got := *exp.Learners[1].Tune // InnerSeed 0 in want: unset (-1)
 			if got.Strategy != tc.want.Strategy || got.NIter != tc.want.NIter || got.Factor != tc.want.Factor ||
 				got.MinResources != tc.want.MinResources || got.Resource != tc.want.Resource || got.AggressiveElimination != tc.want.AggressiveElimination ||
-				got.MaxEvals != tc.want.MaxEvals || got.MaxTime != tc.want.MaxTime {
+				got.MaxEvals != tc.want.MaxEvals || got.MaxTime != tc.want.MaxTime || got.InnerSeed != cmp.Or(tc.want.InnerSeed, -1) {
 				t.Errorf("tune %+v, want %+v", got, tc.want)
 			}
 		})
@@ -124,6 +127,14 @@ func TestSearchSpaceDiagnostics(t *testing.T) {
 			"exp.hcl:7:10: error: Invalid n_iter; n_iter draws candidates for strategy \"random\", \"halving\" or \"hyperband\"; strategy \"grid\" tries every combination."},
 		{"n_iter zero", svm("C = [1, 2]", `strategy = "random"`+"\nn_iter = 0"),
 			"exp.hcl:8:10: error: Invalid value; n_iter must be a whole number >= 1, not 0."},
+		// Campaign 14 T18: 2^32 was refused as "must be a whole number >= 0,
+		// not 4.294967296e+09": the bound is named, the number in full.
+		{"inner_seed 2^32", svm("C = [1, 2]", "inner_seed = 4294967296"),
+			"exp.hcl:7:14: error: Invalid value; inner_seed must be a whole number from 0 to 4294967295, not 4294967296."},
+		{"inner_seed 1e30", svm("C = [1, 2]", "inner_seed = 1e30"),
+			"exp.hcl:7:14: error: Invalid value; inner_seed must be a whole number from 0 to 4294967295, not 1e+30."},
+		{"inner_seed -1", svm("C = [1, 2]", "inner_seed = -1"),
+			"exp.hcl:7:14: error: Invalid value; inner_seed must be a whole number >= 0, not -1."},
 		{"n_iter above the maximum", svm("C = loguniform(0.01, 100)", `strategy = "random"`+"\nn_iter = 1000000000"),
 			"exp.hcl:8:10: error: Too many candidates; n_iter = 1000000000 draws more than the 10000 candidates a search holds; use a smaller n_iter."},
 		{"n_iter at the maximum plus one, halving", svm("C = loguniform(0.01, 100)", `strategy = "halving"`+"\nn_iter = 10001"),

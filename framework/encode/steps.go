@@ -34,8 +34,87 @@ type Step interface {
 type Kind struct {
 	Name        string
 	Description string
-	Options     []param.ParamSpec
-	New         func(opts param.Params) (Step, error)
+	// Takes is the kind of column the type encodes: the columns its
+	// columns option may name.
+	Takes   Takes
+	Options []param.ParamSpec
+	New     func(opts param.Params) (Step, error)
+}
+
+// Takes is the kind of feature column an encoder type encodes.
+type Takes int
+
+const (
+	// TakesNumeric is an encoder of numeric columns (standardize, minmax).
+	TakesNumeric Takes = iota + 1
+	// TakesCategorical is an encoder of categorical columns (onehot,
+	// hash, counts, cross).
+	TakesCategorical
+	// TakesBoth is an encoder of either kind (impute).
+	TakesBoth
+)
+
+// String names the columns t takes, as a message says it: "numeric",
+// "categorical" or "feature".
+func (t Takes) String() string {
+	switch t {
+	case TakesNumeric:
+		return "numeric"
+	case TakesCategorical:
+		return "categorical"
+	}
+	return "feature"
+}
+
+// Taken returns the names of f's columns that an encoder of t may
+// encode, in frame order (numeric columns first).
+func (t Takes) Taken(f *Frame) []string {
+	var names []string
+	if t != TakesCategorical {
+		for _, c := range f.Num {
+			names = append(names, c.Name)
+		}
+	}
+	if t != TakesNumeric {
+		for _, c := range f.Cat {
+			names = append(names, c.Name)
+		}
+	}
+	return names
+}
+
+// Unselected is an entry of an encoder's columns option that names no
+// column of a frame the encoder takes: OtherKind is the kind of the
+// frame's column of that name when it is of the other kind ("numeric" or
+// "categorical"), "" when the frame has no column of that name.
+type Unselected struct {
+	Name      string
+	OtherKind string
+}
+
+// Unselected returns the entries of columns, the columns option of an
+// encoder that takes t, that name no column of f (the frame the step
+// gets) of a kind t takes, in the order given: the step would leave each
+// alone without a word.
+func (t Takes) Unselected(columns []string, f *Frame) []Unselected {
+	kinds := map[string]string{}
+	for _, c := range f.Num {
+		kinds[c.Name] = "numeric"
+	}
+	for _, c := range f.Cat {
+		kinds[c.Name] = "categorical"
+	}
+	var out []Unselected
+	for _, n := range columns {
+		k, found := kinds[n]
+		switch {
+		case !found:
+			out = append(out, Unselected{Name: n})
+		case t != TakesBoth && k != t.String():
+			out = append(out, Unselected{Name: n, OtherKind: k})
+		}
+	}
+	return out
 }
 
 // Kinds returns the encoder types by name.
@@ -44,6 +123,7 @@ func Kinds() map[string]Kind {
 		"standardize": {
 			Name:        "standardize",
 			Description: "numeric columns: (x − mean) / std with the training rows' mean and population std (std 0 → 1)",
+			Takes:       TakesNumeric,
 			Options:     []param.ParamSpec{columnsSpec},
 			New: func(o param.Params) (Step, error) {
 				return &Standardize{Columns: o.Strings("columns")}, nil
@@ -52,6 +132,7 @@ func Kinds() map[string]Kind {
 		"minmax": {
 			Name:        "minmax",
 			Description: "numeric columns: lower + (upper − lower)·(x − min)/(max − min) with the training rows' min and max (svm-scale's formula; scikit-learn's MinMaxScaler; a constant column → lower)",
+			Takes:       TakesNumeric,
 			Options: []param.ParamSpec{columnsSpec,
 				{Name: "lower", Type: param.NumberParam, Default: param.Number(0), Description: "value of the training minimum (svm-scale's -l; scikit-learn's feature_range[0])"},
 				{Name: "upper", Type: param.NumberParam, Default: param.Number(1), Description: "value of the training maximum (svm-scale's -u; scikit-learn's feature_range[1])"},
@@ -67,6 +148,7 @@ func Kinds() map[string]Kind {
 		"impute": {
 			Name:        "impute",
 			Description: "missing values: numeric → training mean or median; categorical → a level of its own (or the training mode)",
+			Takes:       TakesBoth,
 			Options: []param.ParamSpec{columnsSpec,
 				{Name: "strategy", Type: param.StringParam, Default: param.String("mean"), Allowed: []string{"mean", "median"}, Description: "fill value of numeric columns"},
 				{Name: "categorical", Type: param.StringParam, Default: param.String("level"), Allowed: []string{"level", "mode"}, Description: "categorical columns: a new level \"<missing>\" or the most frequent training level"},
@@ -78,6 +160,7 @@ func Kinds() map[string]Kind {
 		"onehot": {
 			Name:        "onehot",
 			Description: "categorical columns: one indicator per level seen in the training rows; unseen levels → all zeros; sparse beyond 64 indicators",
+			Takes:       TakesCategorical,
 			Options: []param.ParamSpec{columnsSpec,
 				{Name: "drop_first", Type: param.BoolParam, Default: param.Bool(false), Description: "leave out the first level's indicator"},
 				{Name: "unknown", Type: param.BoolParam, Default: param.Bool(false), Description: "add an indicator for levels unseen in training"},
@@ -90,6 +173,7 @@ func Kinds() map[string]Kind {
 		"hash": {
 			Name:        "hash",
 			Description: "categorical columns: hashing trick into one sparse block of `buckets` features (FNV-1a 64 + fmix64 of \"column=value\")",
+			Takes:       TakesCategorical,
 			Options: []param.ParamSpec{columnsSpec,
 				{Name: "buckets", Type: param.IntegerParam, Default: param.Number(1024), Min: param.Bound(1), Max: param.Bound(1 << 26), Description: "number of hash buckets B"},
 				{Name: "signed", Type: param.BoolParam, Default: param.Bool(false), Description: "signed hashing: each entry is ±1 by another hash bit"},
@@ -102,6 +186,7 @@ func Kinds() map[string]Kind {
 		"counts": {
 			Name:        "counts",
 			Description: "categorical columns: smoothed class frequencies (successes_k + c_k)/(counts + Σc) from the training rows, optionally out-of-fold",
+			Takes:       TakesCategorical,
 			Options: []param.ParamSpec{columnsSpec,
 				{Name: "priors", Type: param.NumberListParam, Description: "prior counts c_1..c_K (one number = the same for every class); default all 1"},
 				{Name: "prior_sets", Type: param.NumberMatrixParam, Description: "several prior sets, one feature group each (instead of priors)"},
@@ -115,6 +200,7 @@ func Kinds() map[string]Kind {
 		"cross": {
 			Name:        "cross",
 			Description: "categorical columns: add every pairwise cross a×b as a new categorical column",
+			Takes:       TakesCategorical,
 			Options: []param.ParamSpec{columnsSpec,
 				{Name: "keep", Type: param.BoolParam, Default: param.Bool(true), Description: "keep the crossed columns beside their crosses"},
 			},

@@ -9,6 +9,7 @@ import (
 
 	"github.com/polyclass/polyclass/framework/config"
 	"github.com/polyclass/polyclass/framework/encode"
+	"github.com/polyclass/polyclass/framework/param"
 	"github.com/polyclass/polyclass/framework/suggest"
 )
 
@@ -40,7 +41,8 @@ func bindPipeline(p *config.Pipeline, encoders map[string]*config.Encoder) (*Pip
 }
 
 // encoderStep builds the step of encoder e: its type's, with its options
-// checked against the type's; nil after an error.
+// checked against the type's (columns = [], which would encode nothing,
+// is an error); nil after an error.
 func (ck *checker) encoderStep(e *config.Encoder) encode.Step {
 	kinds := encode.Kinds()
 	kind, found := kinds[e.Type]
@@ -52,6 +54,10 @@ func (ck *checker) encoderStep(e *config.Encoder) encode.Step {
 	params, diags := e.BindOptions(kind.Options)
 	if params == nil {
 		ck.diags = append(ck.diags, diags...)
+		return nil
+	}
+	if c, ok := e.Options["columns"]; ok && c.Value.Kind() == param.ListValue && len(c.Value.Elems()) == 0 {
+		ck.errorf(c.Range, "Encoder column not encoded", "Encoder %q (%s): columns = [] names no column, so the step would encode nothing; list the columns, or leave columns out for every %s column.", e.Name, e.Type, kind.Takes)
 		return nil
 	}
 	step, err := kind.New(params)

@@ -81,6 +81,8 @@ func learnerParamRange(c *config.Learner, name string) hcl.Range {
 // learner l that applies (param.Applies) under none of l's parameter
 // sets (its candidates, when tuned) and none of the reductions it meets
 // in g: the plugin fits without it (epochs = 50 with solver = "newton").
+// A learner without parameter sets (its tune block in error) is left
+// alone.
 func (ck *checker) paramsApply(g *Grid, l *Learner) {
 	if l.Info == nil || len(l.Config.Params) == 0 {
 		return
@@ -97,6 +99,12 @@ func (ck *checker) paramsApply(g *Grid, l *Learner) {
 	sets := l.Candidates
 	if sets == nil {
 		sets, _ = config.Expand(l.Config.Params, l.Info.Params)
+	}
+	if len(sets) == 0 {
+		// No combination to judge by: a tune block in error (n_iter = 0
+		// beside a search space, which does not expand) is reported at
+		// its place, and every parameter would read as not applying.
+		return
 	}
 	specs := l.Info.Params
 	for _, name := range slices.Sorted(maps.Keys(l.Config.Params)) {

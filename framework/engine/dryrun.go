@@ -21,14 +21,16 @@ import (
 // its location now, not a failed cell later.
 func (r *resolver) dryRuns(b *bound) {
 	g := b.grid
+	ec := encoderColumns{}
 	for _, d := range g.Datasets {
 		for _, p := range g.Pipelines {
 			if r.ctx.Err() != nil {
 				return
 			}
-			r.encodable(d, p)
+			r.encodable(d, p, ec)
 		}
 	}
+	r.reportEncoderColumns(ec)
 	var fails []planFailure
 	planned := map[*Reduction]bool{}
 	for _, d := range g.Datasets {
@@ -169,8 +171,8 @@ func (r *resolver) dryRun(g *Grid, d *Dataset, red *Reduction, params param.Para
 // categorical column is an error too, at the step that encodes the column
 // without an impute step before it: the run would not fail, but onehot
 // and hash would silently encode it as zeros, counts as a level of its
-// own.
-func (r *resolver) encodable(d *Dataset, p *Pipeline) {
+// own. It records in ec what each step's columns option meets.
+func (r *resolver) encodable(d *Dataset, p *Pipeline, ec encoderColumns) {
 	c := d.Config
 	train := make([]int, d.Table.NumRows)
 	for i := range train {
@@ -190,6 +192,9 @@ func (r *resolver) encodable(d *Dataset, p *Pipeline) {
 		var err error
 		ctx.Last = i == len(p.Steps)-1
 		before := f
+		if e := r.encoder(p.Config.Steps[i]); e != nil {
+			ec.stepColumns(e, d, p, f)
+		}
 		if f, err = s.FitTransform(f, ctx); err != nil {
 			// Fitted on every row it fails; a fold's rows may still do.
 			r.warnf(c.PathRange, "Pipeline fails on the whole dataset", "Dataset %q, pipeline %q step %d (%s), fitted on every row: %v",

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -42,6 +43,7 @@ func (ck *checker) warnf(rng hcl.Range, summary, format string, args ...any) {
 func check(g *Grid) hcl.Diagnostics {
 	var ck checker
 	ck.metricNames(g.Experiment)
+	ck.baselineTested(g.Experiment)
 	ck.stratifiedMultiLabel(g)
 	for _, l := range g.Learners {
 		if l.Config.Tune != nil {
@@ -105,6 +107,26 @@ func (ck *checker) metricNames(exp *config.Experiment) {
 	}
 }
 
+// baselineTested warns of a baseline that no metric is tested against:
+// every metric of the experiment is a timing metric, which the tables
+// report without ranks or tests unless output { rank_timings = true }, so
+// the baseline (and a rope's comparisons) would be ignored.
+func (ck *checker) baselineTested(exp *config.Experiment) {
+	o := &exp.Output
+	if o.Baseline == "" || o.RankTimings || len(exp.Metrics) == 0 {
+		return
+	}
+	for _, name := range exp.Metrics {
+		m, err := metrics.Lookup(name)
+		if err != nil || !m.Kind.Has(metrics.Timing) {
+			return
+		}
+	}
+	ck.warnf(o.BaselineRange, "Baseline not tested",
+		"baseline = %q: every metric of the experiment (%s) is a timing metric, which the tables report without ranks or tests, so no row is tested against the baseline. Add a quality metric (accuracy, say) to metrics, or set rank_timings = true in the output block to test the timings.",
+		o.Baseline, strings.Join(exp.Metrics, ", "))
+}
+
 // fits checks reduction red against dataset d, which it covers: a scheme
 // for d's kind of data (multiclass or multi-label), and calibration on
 // multiclass data only.
@@ -141,7 +163,8 @@ func (ck *checker) metricsApply(g *Grid) {
 // CheckCells checks the cells of grid g, resolved without an error in
 // its file: an experiment of no cell (no reduction covers both a dataset
 // and a learner) is an error at its experiment block, since a run would
-// compute nothing and say "ok". A file with errors is left alone: its
+// compute nothing and say "ok"; two rows shown alike are an error at a
+// label (rowsAlike). A file with errors is left alone: its
 // grid may lack what the errors left out.
 func CheckCells(g *Grid) hcl.Diagnostics {
 	var ck checker
@@ -149,6 +172,7 @@ func CheckCells(g *Grid) hcl.Diagnostics {
 		ck.errorf(g.Experiment.DeclRange, "No cells",
 			"The experiment makes no cell: no reduction covers both a dataset and a learner (see their datasets and learners lists), so a run would compute nothing.")
 	}
+	ck.rowsAlike(g)
 	return ck.diags
 }
 

@@ -67,15 +67,12 @@ func (g *Grid) setupRow(c *Cell, key setup.Key) setup.Row {
 	l, red := c.Learner, c.Reduction
 	r := setup.Row{
 		Key:           key,
-		Show:          setup.Key{Encoder: c.Pipeline.Config.Display(), Learner: l.Config.Display(), Params: key.Params, Reduction: red.shownLabel(c.RedParams)},
+		Show:          shownKey(c, key),
 		LearnerPlugin: l.Config.Plugin, ReductionPlugin: red.Config.Plugin, Scheme: red.Scheme.Name,
 		Calibration: red.Config.Calibrate, ClassWeight: classWeight(l, red).String(),
 	}
 	if red.Plugin != nil {
 		r.ReductionPlugin = red.Plugin.Name
-	}
-	if l.Config.Label != "" {
-		r.Show.Params = l.shownParams(c.Params)
 	}
 	var specs []param.ParamSpec
 	if l.Info != nil {
@@ -106,6 +103,97 @@ func (g *Grid) setupRow(c *Cell, key setup.Key) setup.Row {
 		r.Pipeline = append(r.Pipeline, setup.Step{Name: name, Type: e.Type, Options: withDefaults(encode.Kinds()[e.Type].Options, opts)})
 	}
 	return r
+}
+
+// shownKey is what the tables show for the row of cell c, whose
+// coordinates are key: the blocks' labels for their names.
+func shownKey(c *Cell, key setup.Key) setup.Key {
+	l, red := c.Learner, c.Reduction
+	show := setup.Key{Encoder: c.Pipeline.Config.Display(), Learner: l.Config.Display(), Params: key.Params, Reduction: red.shownLabel(c.RedParams)}
+	if l.Config.Label != "" {
+		show.Params = l.shownParams(c.Params)
+	}
+	return show
+}
+
+// rowsAlike refuses two rows of g's tables that would be shown alike,
+// pipeline, learner, parameters and reduction together: a label that
+// reads as another block's generated row name (learner "a" with label =
+// "b k=15" beside learner "b" with k = [15, 16]) gave two rows "b k=15",
+// told apart only by a number. The error is at the label of one of the
+// two rows' blocks (a learner's first, then a reduction's, then a
+// pipeline's), once per label.
+func (ck *checker) rowsAlike(g *Grid) {
+	type row struct {
+		key setup.Key
+		c   *Cell
+	}
+	first := map[string]row{}
+	reported := map[hcl.Range]bool{}
+	for _, c := range g.Cells {
+		id := c.ID()
+		key := setup.Key{Encoder: id.Encoder, Learner: id.Learner, Params: id.Params, Reduction: id.Reduction}
+		show := shownKey(c, key)
+		shown := show.Label(true)
+		prev, seen := first[shown]
+		if !seen {
+			first[shown] = row{key, c}
+			continue
+		}
+		if prev.key == key {
+			continue
+		}
+		kind, name, other, rng := labelOfPair(prev.c, c)
+		if rng == (hcl.Range{}) || reported[rng] {
+			continue
+		}
+		reported[rng] = true
+		short := setup.Key{Learner: show.Learner, Params: show.Params}.Label(false)
+		ck.errorf(rng, "Duplicate label", "%s %q and %s would both be shown as %q in the tables (in full, %q); give them different labels.",
+			capitalized(kind), name, other, short, shown)
+	}
+}
+
+// labelOfPair returns, for the cells a and b of two rows shown alike, a
+// block of theirs that carries a label (a learner's first, then a
+// reduction's, then a pipeline's): its kind, name, the other row's
+// description and the label's range; an empty range when neither row has
+// a labelled block that differs.
+func labelOfPair(a, b *Cell) (kind, name, other string, rng hcl.Range) {
+	describe := func(c *Cell) string {
+		s := fmt.Sprintf("learner %q", c.Learner.Config.Name)
+		if p := c.ID().Params; p != "" {
+			s += " with " + p
+		}
+		return s
+	}
+	for _, pair := range [][2]*Cell{{a, b}, {b, a}} {
+		x, y := pair[0], pair[1]
+		if l := x.Learner.Config; l.Label != "" && x.Learner != y.Learner {
+			return "learner", l.Name, describe(y), l.LabelRange
+		}
+	}
+	for _, pair := range [][2]*Cell{{a, b}, {b, a}} {
+		x, y := pair[0], pair[1]
+		if r := x.Reduction.Config; r.Label != "" && x.Reduction != y.Reduction {
+			return "reduction", r.Name, fmt.Sprintf("reduction %q", y.Reduction.Config.Name), r.LabelRange
+		}
+	}
+	for _, pair := range [][2]*Cell{{a, b}, {b, a}} {
+		x, y := pair[0], pair[1]
+		if p := x.Pipeline.Config; p.Label != "" && x.Pipeline != y.Pipeline {
+			return "pipeline", p.Name, fmt.Sprintf("pipeline %q", y.Pipeline.Config.Name), p.LabelRange
+		}
+	}
+	return "", "", "", hcl.Range{}
+}
+
+// capitalized returns s with its first letter in upper case.
+func capitalized(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // labelShadows warns when a reduction's label = "..." names a parameter

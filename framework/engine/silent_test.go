@@ -21,8 +21,8 @@ import (
 // nonsense: a test file that is the training file (by its path or a link
 // to it), a rope as wide as a metric's range, an experiment of no cell
 // (its one reduction covers no dataset: CheckCells), data whose every feature is
-// constant and a dataset's folds file whose number of folds is not the cv
-// block's folds. Each gets an error or a warning at its place.
+// constant, a dataset's folds file whose number of folds is not the cv
+// block's folds, and a baseline beside timing metrics alone. Each gets an error or a warning at its place.
 func TestSilentResolve(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{
@@ -70,6 +70,12 @@ func TestSilentResolve(t *testing.T) {
 		{"dataset folds file disagrees with folds", head + "dataset \"d\" {\n  path       = \"d.csv\"\n  folds_file = \"f.csv\"\n}\ncv { folds = 3 }\n",
 			[]string{"exp.hcl:7:14: error: Conflicting fold settings"}},
 		{"dataset folds file agrees with folds", head + "dataset \"d\" {\n  path       = \"d.csv\"\n  folds_file = \"f.csv\"\n}\ncv { folds = 4 }\n", nil},
+		// Campaign 14 N8: a baseline beside timing metrics alone was
+		// ignored without a word (timings are reported, not tested).
+		{"baseline with timing metrics only", head + "dataset \"d\" { path = \"d.csv\" }\ncv { folds = 4 }\nmetrics = [\"fit_seconds\", \"predict_seconds\"]\noutput { baseline = \"logreg\" }\n",
+			[]string{"exp.hcl:6:21: warning: Baseline not tested"}},
+		{"baseline with timings ranked", head + "dataset \"d\" { path = \"d.csv\" }\ncv { folds = 4 }\nmetrics = [\"fit_seconds\"]\noutput {\n  baseline     = \"logreg\"\n  rank_timings = true\n}\n", nil},
+		{"baseline with a quality metric", head + "dataset \"d\" { path = \"d.csv\" }\ncv { folds = 4 }\nmetrics = [\"fit_seconds\", \"accuracy\"]\noutput { baseline = \"logreg\" }\n", nil},
 		{"one feature varies in one row", head + "dataset \"d\" { path = \"half.csv\" }\ncv { folds = 3 }\nencoder \"oh\" { type = \"onehot\" }\n", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -34,6 +34,11 @@ func TestCheckOutputRows(t *testing.T) {
 				`Unknown baseline @ 9: baseline "tree" matches no row (rows: "logreg C=1", "logreg C=10", "svm_cs").` + hint,
 				`Unknown confusion row @ 10: confusion row "logreg" matches several rows: "logreg C=1", "logreg C=10".` + hint,
 			}},
+		// Campaign 14 N11: two entries of one row drew its figures twice.
+		{name: "one row named twice", out: config.Output{Confusion: []string{"logreg C=1", "svm_cs", "C=1"}, ConfusionRange: conf,
+			ConfusionRanges: []hcl.Range{conf, conf, {Filename: "exp.hcl", Start: hcl.Pos{Line: 11, Column: 3}}}},
+			want: []string{`Duplicate confusion row @ 11: Confusion rows "logreg C=1" and "C=1" both name row "logreg C=1", whose figures would be drawn twice; list the row once.`}},
+		{name: "one text twice", out: config.Output{Confusion: []string{"svm_cs", "svm_cs"}, ConfusionRange: conf}},
 		{name: "skipped", out: config.Output{Baseline: "tree", BaselineRange: base}, skip: func(string) bool { return true }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -214,11 +215,37 @@ func listEntries(entries []foreignEntry) string {
 // outputNames are the files a run of experiment name writes at the top of
 // its results directory, besides those of managedDirs.
 func outputNames(name string) []string {
-	out := []string{ManifestFile, LogFile, lockFile, oldPredictionsFile, "summary.csv", "folds.csv", "tuning.csv", "per_class.csv"}
-	for _, ext := range []string{".md", ".tex", ".html", ".json"} {
+	out := slices.Clone(fixedOutputs)
+	for _, ext := range reportExts {
 		out = append(out, name+ext)
 	}
 	return out
+}
+
+// fixedOutputs are the files of outputNames whose names do not depend on
+// the experiment's.
+var fixedOutputs = []string{ManifestFile, LogFile, lockFile, oldPredictionsFile, "summary.csv", "folds.csv", "tuning.csv", "per_class.csv"}
+
+// reportExts are the extensions of the reports named after the
+// experiment (NAME.md, NAME.tex, NAME.html, NAME.json).
+var reportExts = []string{".md", ".tex", ".html", ".json"}
+
+// NameClash returns a report of experiment name (NAME.md, NAME.json, ...)
+// and the file of the results directory's own, or of another output of a
+// fixed name, that it would overwrite (experiment "manifest": its JSON
+// report would be manifest.json, the run manifest); "", "" when there is
+// none. Names are compared without regard to case, as a file system of
+// macOS or Windows compares them.
+func NameClash(name string) (report, clash string) {
+	names := append(slices.Clone(fixedOutputs), CellsDir, SupersededDir, ShardsDir, "plots", "predictions")
+	for _, ext := range reportExts {
+		for _, own := range names {
+			if strings.EqualFold(name+ext, own) {
+				return name + ext, own
+			}
+		}
+	}
+	return "", ""
 }
 
 // checkInputs returns an error naming, where the experiment file names it,

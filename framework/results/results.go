@@ -32,6 +32,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -549,6 +550,9 @@ func writeOutputs(root *os.Root, dir string, m *Manifest, cells []*Cell, render 
 		if err != nil {
 			return written, err
 		}
+		if err := ownName(f.Name, m.Outputs); err != nil {
+			return written, err
+		}
 		if _, listed := previous[f.Name]; before != nil {
 			if err := before(path, listed); err != nil {
 				return written, err
@@ -569,6 +573,23 @@ func writeOutputs(root *os.Root, dir string, m *Manifest, cells []*Cell, render 
 	}
 	removeStale(root, dir, m.Experiment, previous, m.Outputs, inputs, aside)
 	return written, nil
+}
+
+// ownName refuses output name when it is a file of the results directory
+// that the run itself writes (the manifest, the log, the lock) or an
+// output already written (written, by name), so that no output takes the
+// place of another and none is listed twice (the parser's callers refuse
+// an experiment name that would make one: NameClash).
+func ownName(name string, written map[string]string) error {
+	for _, own := range []string{ManifestFile, LogFile, lockFile} {
+		if strings.EqualFold(name, own) {
+			return fmt.Errorf("output %s would overwrite the results directory's %s: rename the experiment", name, own)
+		}
+	}
+	if _, dup := written[name]; dup {
+		return fmt.Errorf("output %s would be written twice", name)
+	}
+	return nil
 }
 
 // removeStale moves aside, to superseded/TIME/ through aside (never
