@@ -43,6 +43,10 @@ probabilities of ``predict_proba`` mapped to 2p − 1 for binary problems
 (so the sign still decides), else ``predict``: the value for regressors,
 +1 for the predicted class and −1 elsewhere for classifiers. Probabilities
 come from ``predict_proba`` when the estimator has it.
+
+A fit did not converge (Model.not_converged, § in the tables) when
+scikit-learn raises a ConvergenceWarning during it, or when the estimator
+(a pipeline's last step) stops with n_iter_ >= max_iter.
 """
 
 import difflib
@@ -53,11 +57,14 @@ import importlib.util
 import inspect
 import re
 import sys
+import threading
+import warnings
 
 try:
     import numpy as np
     import sklearn
     import sklearn.base
+    import sklearn.exceptions
 
     import polyclass_plugin as pp
 except ImportError as e:  # said to the host, which shows it in `bench plugins`
@@ -304,6 +311,95 @@ def _located(cls, kwargs, err):
     return pp.ParamError("estimator", f"{cls.__name__}: {msg}")
 
 
+class _ConvergenceWatch:
+    """Records the ConvergenceWarnings that scikit-learn raises on the
+    calling thread while a fit runs (``with _WATCH.fit() as caught``).
+
+    warnings.catch_warnings swaps the process's filters and showwarning for
+    the block and restores them after it, which is wrong when fits run at
+    once on several threads (one per gRPC call): a thread would record
+    another's warnings, or restore the hook under another's fit. Here the
+    first fit to enter installs one hook for all of them and the last to
+    leave restores what was there; the hook adds a ConvergenceWarning to
+    the list of the thread that raised it. While any fit runs, every
+    ConvergenceWarning is raised (Python's default shows a message once per
+    place in the code: a later fit would stop at its bound unseen); each
+    distinct message still reaches stderr, the run log, once per process,
+    as under the default.
+    """
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._local = threading.local()
+        self._users = 0
+        self._saved = None
+        self._shown = set()
+
+    def _show(self, message, category, filename, lineno, file=None, line=None):
+        saved_show = self._saved[1]
+        if issubclass(category, sklearn.exceptions.ConvergenceWarning):
+            caught = getattr(self._local, "caught", None)
+            if caught is not None:
+                caught.append(str(message))
+            key = (str(message), category, filename, lineno)
+            with self._lock:
+                if key in self._shown:
+                    return
+                self._shown.add(key)
+        saved_show(message, category, filename, lineno, file, line)
+
+    def fit(self):
+        """A context manager whose value is the list of the messages of the
+        ConvergenceWarnings raised on this thread inside it."""
+        watch = self
+
+        class _Fit:
+            def __enter__(self):
+                with watch._lock:
+                    if watch._users == 0:
+                        watch._saved = (warnings.filters[:], warnings.showwarning)
+                        warnings.filterwarnings("always", category=sklearn.exceptions.ConvergenceWarning)
+                        warnings.showwarning = watch._show
+                    watch._users += 1
+                self.outer = getattr(watch._local, "caught", None)
+                watch._local.caught = []
+                return watch._local.caught
+
+            def __exit__(self, *exc):
+                watch._local.caught = self.outer
+                with watch._lock:
+                    watch._users -= 1
+                    if watch._users == 0:
+                        warnings.filters[:] = watch._saved[0]
+                        warnings.showwarning = watch._saved[1]
+                        # What filterwarnings does after a change (a private
+                        # function: absent, the caches only live longer).
+                        getattr(warnings, "_filters_mutated", lambda: None)()
+                        watch._saved = None
+                return False
+
+        return _Fit()
+
+
+_WATCH = _ConvergenceWatch()
+
+
+def _at_bound(est):
+    """Whether the fitted estimator (a pipeline's last step) stopped at its
+    iteration bound: n_iter_ (its largest entry, for one count per class)
+    at least max_iter, where both exist and max_iter bounds anything
+    (SVC's -1 does not)."""
+    est = getattr(est, "_final_estimator", est)
+    n, bound = getattr(est, "n_iter_", None), getattr(est, "max_iter", None)
+    if n is None or isinstance(bound, bool) or not isinstance(bound, (int, float, np.integer, np.floating)) or bound <= 0:
+        return False
+    try:
+        n = np.max(np.asarray(n, dtype=float))
+    except (TypeError, ValueError):
+        return False
+    return bool(n >= bound)
+
+
 class _Constant(pp.Model):
     """The model of a problem whose used rows are all of one class."""
 
@@ -416,21 +512,27 @@ class SklearnLearner(pp.Learner):
                 raise pp.ParamError("estimator", f"{path} takes no sample weights, and the problem has weights")
             fit_kw["sample_weight"] = problem.weights
         X, dense = problem.X, False
-        try:
+        with _WATCH.fit() as caught:
             try:
-                est.fit(X, y, **fit_kw)
-            except TypeError as e:
-                # An estimator without sparse support says so on CSR input:
-                # it trains, and later predicts, on the dense rows.
-                if "sparse" not in str(e) or not hasattr(X, "toarray"):
-                    raise
-                dense = True
-                est.fit(X.toarray(), y, **fit_kw)
-        except (TypeError, ValueError) as e:
-            # scikit-learn checks parameter values in fit
-            # (InvalidParameterError is a ValueError).
-            raise _located(cls, kwargs, e) from None
-        return _Fitted(est, problem.kind, problem.num_classes, source, dense, labels)
+                try:
+                    est.fit(X, y, **fit_kw)
+                except TypeError as e:
+                    # An estimator without sparse support says so on CSR input:
+                    # it trains, and later predicts, on the dense rows.
+                    if "sparse" not in str(e) or not hasattr(X, "toarray"):
+                        raise
+                    dense = True
+                    del caught[:]
+                    est.fit(X.toarray(), y, **fit_kw)
+            except (TypeError, ValueError) as e:
+                # scikit-learn checks parameter values in fit
+                # (InvalidParameterError is a ValueError).
+                raise _located(cls, kwargs, e) from None
+        m = _Fitted(est, problem.kind, problem.num_classes, source, dense, labels)
+        # Not converged: scikit-learn said so (a ConvergenceWarning during
+        # fit), or the estimator stopped at its iteration bound.
+        m.not_converged = bool(caught) or _at_bound(est)
+        return m
 
     @staticmethod
     def _constant(problem, label):
