@@ -419,11 +419,50 @@ class _Fitted(pp.Model):
         self.est, self.kind, self.source, self.dense = est, kind, source, dense
         self.outputs = num_classes if kind == pp.MULTICLASS else 1
         self._cols = self._labels = None
+        # The classes the estimator was fitted on: both of a binary
+        # problem (one of a single class gets a _Constant), classes_ of a
+        # multiclass one.
+        self._fitted = {pp.BINARY: 2, pp.MULTICLASS: len(getattr(est, "classes_", ()))}.get(kind, 0)
         if kind == pp.MULTICLASS:
             # The class index of each label it was fitted on, and of each of
             # its columns.
             self._labels = np.asarray(labels, dtype=np.int64)
             self._cols = self._labels[np.asarray(est.classes_, dtype=np.int64)]
+
+    def _classes(self, a, what, rows):
+        """The estimator's answer a (predict_proba, or decision_function
+        of a multiclass problem) as a float array of one row per input row
+        and one column per class it was fitted on; a ValueError naming its
+        shape when it has another, rather than numpy broadcasting a single
+        column into every class."""
+        a = np.asarray(a, dtype=np.float64)
+        want = (rows, self._fitted)
+        if a.shape != want:
+            raise ValueError(f"the estimator's {what} has shape {a.shape}, want {want}: "
+                             f"one row per input row, one column per class it was fitted on ({self._fitted})")
+        return a
+
+    def _predicted(self, pred, rows):
+        """predict's answer as class indices 0..m−1 (the labels the
+        estimator was fitted on); a ValueError naming the shape, or the
+        first value that is not such a label (0.5, 99, a string), rather
+        than truncating it to one."""
+        pred = np.asarray(pred)
+        if pred.shape == (rows, 1):
+            pred = pred.ravel()
+        if pred.shape != (rows,):
+            raise ValueError(f"the estimator's predict has shape {pred.shape}, want ({rows},): one label per input row")
+        try:
+            idx = pred.astype(np.float64)
+        except (TypeError, ValueError):
+            idx = np.full(rows, np.nan)
+        bad = np.flatnonzero(~np.isin(idx, np.arange(self._fitted)))
+        if bad.size:
+            i = bad[0]
+            v = pred[i].item() if hasattr(pred[i], "item") else pred[i]
+            raise ValueError(f"the estimator's predict returned {v!r} for row {i}, not a label it was fitted on "
+                             f"(0..{self._fitted - 1}: the bridge fits the classes as 0..m−1); {bad.size} of {rows} rows are such")
+        return idx.astype(np.int64)
 
     def _spread(self, a, fill):
         """Class columns of the estimator's classes_ into all num_classes."""
@@ -435,18 +474,19 @@ class _Fitted(pp.Model):
         est, kind = self.est, self.kind
         if self.dense and hasattr(X, "toarray"):
             X = X.toarray()
+        rows = X.shape[0]
         proba = None
         if (probabilities or self.source == "predict_proba") and kind != pp.REGRESSION and hasattr(est, "predict_proba"):
-            proba = est.predict_proba(X)
+            proba = self._classes(est.predict_proba(X), "predict_proba", rows)
         if kind == pp.REGRESSION:
             return np.asarray(est.predict(X), float).reshape(-1, 1), None
         if self.source == "predict":
             # Hard predictions: +1 for the predicted class, −1 elsewhere.
-            pred = np.asarray(est.predict(X))
+            pred = self._predicted(est.predict(X), rows)
             if kind == pp.BINARY:
                 return np.where(pred > 0, 1.0, -1.0).reshape(-1, 1), (proba[:, 1:2] if probabilities and proba is not None else None)
             s = np.full((pred.shape[0], self.outputs), -1.0)
-            s[np.arange(pred.shape[0]), self._labels[pred.astype(np.int64)]] = 1.0
+            s[np.arange(pred.shape[0]), self._labels[pred]] = 1.0
             return s, (self._spread(proba, 0.0) if probabilities and proba is not None else None)
         if kind == pp.BINARY:
             # classes_ is [0, 1] for −1, +1: column 1 and positive decision
@@ -458,8 +498,9 @@ class _Fitted(pp.Model):
             return s, (proba[:, 1:2] if probabilities and proba is not None else None)
         if self.source == "decision_function":
             d = np.asarray(est.decision_function(X), float)
-            if d.ndim == 1:  # two classes present: the score of classes_[1]
+            if d.ndim == 1 and self._fitted == 2:  # two classes present: the score of classes_[1]
                 d = np.column_stack([-d, d])
+            d = self._classes(d, "decision_function", rows)
             s = self._spread(d, d.min() - 1 if d.size else 0)
         else:
             s = self._spread(proba, 0.0)

@@ -627,6 +627,85 @@ class BridgeConvergenceTest(unittest.TestCase):
         self.assertEqual(got, {"quiet": False, "loud": True})
 
 
+class Malformed:
+    """A classifier whose predict_proba, decision_function or predict
+    answers wrongly as mode says."""
+
+    _estimator_type = "classifier"
+
+    def __init__(self, mode=""):
+        self.mode = mode
+
+    def get_params(self, deep=True):
+        return {"mode": self.mode}
+
+    def set_params(self, **params):
+        for k, v in params.items():
+            setattr(self, k, v)
+        return self
+
+    def fit(self, X, y):
+        self.classes_ = np.unique(y)
+        return self
+
+    def predict_proba(self, X):
+        p = np.full((X.shape[0], self.classes_.size), 1 / self.classes_.size)
+        return p[:, :1] if self.mode == "column" else p
+
+    def decision_function(self, X):
+        d = np.zeros((X.shape[0], self.classes_.size))
+        return d[:, :1] if self.mode == "column" else d
+
+    def predict(self, X):
+        pred = np.full(X.shape[0], self.classes_[-1], dtype=float)
+        if self.mode == "half":
+            pred[2] = 0.5
+        elif self.mode == "label":
+            pred[:] = 99
+        elif self.mode == "text":
+            return np.full(X.shape[0], "setosa")
+        elif self.mode == "short":
+            pred = pred[1:]
+        return pred
+
+
+class BridgeMalformedTest(unittest.TestCase):
+    """Answers of the wrong shape and predictions that are not a fitted
+    label are errors naming them, not broadcast or truncated."""
+
+    def test_malformed(self):
+        import sklearn_bridge
+
+        X = np.arange(100, dtype=np.float64).reshape(50, 2)
+        cases = [
+            (learner.MULTICLASS, "predict_proba", "column", "the estimator's predict_proba has shape (50, 1), want (50, 3)"),
+            (learner.MULTICLASS, "decision_function", "column", "the estimator's decision_function has shape (50, 1), want (50, 3)"),
+            (learner.BINARY, "predict_proba", "column", "the estimator's predict_proba has shape (50, 1), want (50, 2)"),
+            (learner.MULTICLASS, "predict", "half", "the estimator's predict returned 0.5 for row 2, not a label it was fitted on (0..2"),
+            (learner.MULTICLASS, "predict", "label", "the estimator's predict returned 99.0 for row 0, not a label it was fitted on (0..2"),
+            (learner.BINARY, "predict", "half", "the estimator's predict returned 0.5 for row 2, not a label it was fitted on (0..1"),
+            (learner.MULTICLASS, "predict", "text", "the estimator's predict returned 'setosa' for row 0"),
+            (learner.MULTICLASS, "predict", "short", "the estimator's predict has shape (49,), want (50,)"),
+            (learner.MULTICLASS, "predict_proba", "", None),
+            (learner.MULTICLASS, "decision_function", "", None),
+            (learner.MULTICLASS, "predict", "", None),
+        ]
+        for kind, source, mode, want in cases:
+            with self.subTest(kind=kind, source=source, mode=mode):
+                y = np.repeat([-1.0, 1.0], 25) if kind == learner.BINARY else np.repeat([0, 1, 2], [17, 17, 16])
+                k = 2 if kind == learner.BINARY else 3
+                fi = learner.FitInput(kind=kind, X=X, y=y, weights=None, num_classes=k, seed=1)
+                m = sklearn_bridge.SklearnLearner().fit(
+                    fi, {"estimator": "test_sdk.Malformed", "packages": ["test_sdk"], "mode": mode, "scores": source})
+                if want is None:
+                    s, _ = m.predict(X, False)
+                    self.assertEqual(s.shape, (50, m.outputs))
+                    continue
+                with self.assertRaises(ValueError) as cm:
+                    m.predict(X, source != "decision_function")
+                self.assertIn(want, str(cm.exception))
+
+
 class CheckParamsServiceTest(unittest.TestCase):
     def test_spec_problems_then_learner_check(self):
         class Checked(_Learner):
