@@ -138,14 +138,17 @@ func (d *Dataset) Locate(i int, name string) string {
 	return placeOf(d.Config, path, d.RowInFile(i), name)
 }
 
-// classAt names the file, line and byte column of the class value of
-// row i of dataset d while its target is checked (Dataset.Locate's
-// answer, from the positions its files were read with, ck.classPlaces).
-func (ck *checker) classAt(d *Dataset, i int) string {
-	if d.Config.TestPath != "" {
-		return "" // the rows of the two files are not told apart yet
+// classRow names row i of dataset d while its target is checked (with a
+// test file, the training file's rows then the test file's) by the file,
+// line and byte column of its class value and its row in that file:
+// "train.csv:2:1: data row 1", "test.csv:3:1: test row 2" (from the
+// positions its files were read with, ck.classPlaces and ck.testPlaces).
+func (ck *checker) classRow(d *Dataset, i int) string {
+	if d.Config.TestPath != "" && i >= ck.trainRows {
+		r := i - ck.trainRows
+		return fmt.Sprintf("%s test row %d", place(d.Config.TestPath, ck.testPlaces[r]), r+1)
 	}
-	return place(d.Config.Path, ck.classPlaces[i])
+	return fmt.Sprintf("%s data row %d", place(d.Config.Path, ck.classPlaces[i]), i+1)
 }
 
 // placeOf names the line and byte column of 0-based row in column name
@@ -219,7 +222,7 @@ func (ck *checker) canonicalClasses(d *Dataset, target *data.ClassTarget, err er
 	if le := (*data.LabelError)(nil); errors.As(err, &le) {
 		at := "a declared value of"
 		if le.Row >= 0 {
-			at = fmt.Sprintf("%s data row %d,", ck.classAt(d, le.Row), le.Row+1)
+			at = ck.classRow(d, le.Row) + ","
 		}
 		why := "tables, plots and file names cannot show it"
 		if errors.Is(err, data.ErrHiddenLabel) {
@@ -320,7 +323,7 @@ func (ck *checker) spellingAt(d *Dataset, s data.Spelling) string {
 	if s.Row < 0 {
 		return "declared, on no row"
 	}
-	return strings.TrimSpace(fmt.Sprintf("%s data row %d", ck.classAt(d, s.Row), s.Row+1))
+	return ck.classRow(d, s.Row)
 }
 
 // constantFeatures warns when every feature column of dataset d holds
