@@ -533,7 +533,9 @@ metrics = ["accuracy"]
 // combination of a learner's parameters before reading any data, and
 // reports each problem at its attribute: a parameter the estimator lacks
 // (with a suggestion), a value scikit-learn's constraints refuse, an
-// estimator from a package the learner does not list, a misspelt class.
+// estimator from a package the learner does not list, a misspelt class,
+// a parameter name holding a bidi control and a newline (Go-quoted; it
+// was echoed raw, splitting the message's line).
 func TestSklearnValidateParams(t *testing.T) {
 	needPython(t)
 	file := writeExperiment(t, `experiment "sklearn_validate" { seed = 0 }
@@ -558,6 +560,10 @@ learner "fine" {
   plugin = "sklearn"
   params = { estimator = "sklearn.svm.SVC", C = [1, 10] }
 }
+learner "hostile" {
+  plugin = "sklearn"
+  params = { "C\u202e\n" = 1 }
+}
 reduction "ova" { scheme = "ova" }
 metrics = ["accuracy"]
 `)
@@ -574,11 +580,18 @@ metrics = ["accuracy"]
 		`Learner "anti" (plugin sklearn), parameter estimator: antigravity.Fly: the bridge imports from sklearn only; to use antigravity, list it: packages = ["antigravity"]`,
 		"exp.hcl:17:14: error: Invalid parameter",
 		`parameter estimator: cannot import sklearn.linear_model.LogisticRegresion: module sklearn.linear_model has no LogisticRegresion; did you mean sklearn.linear_model.LogisticRegression?`,
-		"exp.hcl: 4 error(s)",
+		// A name with a bidi control and a newline, Go-quoted: the
+		// message stays one line and shows what the file holds.
+		"exp.hcl:25:14: error: Invalid parameter",
+		"\nLearner \"hostile\" (plugin sklearn), parameter \"C\\u202e\\n\": LogisticRegression has no parameter 'C\\u202e\\n'. Its parameters are: C,",
+		"exp.hcl: 5 error(s)",
 	} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("bench validate: stderr lacks %q", want)
 		}
+	}
+	if strings.Contains(stderr, "\u202e") {
+		t.Errorf("bench validate: stderr holds a raw U+202E")
 	}
 	if t.Failed() {
 		t.Log(stderr)
