@@ -196,7 +196,15 @@ func (ck *checker) testClassesTrained(d *Dataset, train int) bool {
 // readWarnings turns the reader's warnings about a file of dataset name
 // (data.Table.Warnings, each naming its line and column in the file) into
 // warnings at rng, the file's attribute.
+//
+// The first maxReadWarnings warnings of a kind are given one by one, the
+// rest in one more warning that counts them and names their columns
+// (safetext.Few): a file of 3,000 such columns gave 3,000 warnings, 1.4 MB
+// of text.
 func (ck *checker) readWarnings(name string, rng hcl.Range, t *data.Table) {
+	shown := map[string]int{}
+	rest := map[string][]*data.ParseError{}
+	var order []string // the summaries of rest, in first-seen order
 	for _, w := range t.Warnings {
 		summary := "Suspicious data"
 		switch {
@@ -205,9 +213,42 @@ func (ck *checker) readWarnings(name string, rng hcl.Range, t *data.Table) {
 		case errors.Is(w, data.ErrNumberSpellings):
 			summary = "Labels compared as numbers"
 		}
-		ck.warnf(rng, summary, "Dataset %q: %v", name, w)
+		if shown[summary] < maxReadWarnings {
+			shown[summary]++
+			ck.warnf(rng, summary, "Dataset %q: %v", name, w)
+			continue
+		}
+		if rest[summary] == nil {
+			order = append(order, summary)
+		}
+		rest[summary] = append(rest[summary], w)
+	}
+	for _, summary := range order {
+		ws := rest[summary]
+		var cols []string
+		for _, w := range ws {
+			if w.Column != "" {
+				cols = append(cols, w.Column)
+			}
+		}
+		what := "warning"
+		if len(cols) == len(ws) {
+			what = "column"
+		}
+		if len(ws) > 1 {
+			what += "s"
+		}
+		detail := fmt.Sprintf("Dataset %q: %s: and %d more %s like the %d above", name, ws[0].Source, len(ws), what, maxReadWarnings)
+		if len(cols) == len(ws) {
+			detail += ": " + safetext.Few(cols, safetext.Listed, safetext.Show)
+		}
+		ck.warnf(rng, summary, "%s.", detail)
 	}
 }
+
+// maxReadWarnings is how many warnings of one kind readWarnings gives
+// about a file one by one.
+const maxReadWarnings = 20
 
 // maxSpellings bounds the spellings a warning about class names lists.
 const maxSpellings = 12
