@@ -162,7 +162,7 @@ func TestDocsPythonKitReference(t *testing.T) {
 names = list(pp.__all__)
 for c in (pp.LearnerInfo, pp.Capabilities, pp.ParamSpec, pp.FitInput, pp.Component):
     names += [f.name for f in dataclasses.fields(c)]
-names += [m for m in ("info", "fit", "check") if hasattr(pp.Learner, m)] + ["outputs", "predict"]
+names += [m for m in ("info", "fit", "check") if hasattr(pp.Learner, m)] + ["outputs", "not_converged", "predict"]
 print("\n".join(names))`)
 	cmd.Dir = "../../plugins/sklearn"
 	cmd.Env = append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1")

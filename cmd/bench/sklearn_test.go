@@ -161,6 +161,62 @@ func TestSklearnECOC(t *testing.T) {
 	}
 }
 
+// TestSklearnNotConverged: scikit-learn's LogisticRegression stopped at
+// max_iter = 15 on iris (lbfgs warns "failed to converge" and its n_iter_
+// is 15) is counted as a fit that did not converge in every fold's cell
+// record, and its row of the table carries §; with max_iter = 1000 it
+// converges (121 iterations on all of iris) and carries no mark.
+func TestSklearnNotConverged(t *testing.T) {
+	needPython(t)
+	file := writeExperiment(t, `experiment "noconv" { seed = 1 }
+dataset "iris" { path = "%DATA%/iris.csv" }
+learner "sk15" {
+  plugin = "sklearn"
+  params = { estimator = "sklearn.linear_model.LogisticRegression", max_iter = 15 }
+}
+learner "sk1000" {
+  plugin = "sklearn"
+  params = { estimator = "sklearn.linear_model.LogisticRegression", max_iter = 1000 }
+}
+reduction "none" { scheme = "none" }
+cv { folds = 3 }
+metrics = ["accuracy"]
+`)
+	out := t.TempDir()
+	if _, stderr, err := bench(t, "run", "-o", out, file); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	cells := readCells(t, out)
+	for key, want := range map[string]int{"iris|sk15|none": 1, "iris|sk1000|none": 0} {
+		c := cells[key]
+		if c == nil || len(c.Folds) != 3 {
+			t.Fatalf("%s: cell %v, want 3 folds", key, c)
+		}
+		for _, f := range c.Folds {
+			if nc, fits := f.NotConvergedFits(); nc != want || (want > 0 && fits != 1) {
+				t.Errorf("%s fold %d: %d of %d fits did not converge, want %d of 1", key, f.Fold, nc, fits, want)
+			}
+		}
+	}
+	table := readFile(t, filepath.Join(out, "noconv.md"))
+	for _, tt := range []struct {
+		row  string
+		mark bool
+	}{{"| sk15 | ", true}, {"| sk1000 | ", false}} {
+		i := strings.Index(table, tt.row)
+		if i < 0 {
+			t.Fatalf("no row %q in the table:\n%s", tt.row, table)
+		}
+		line, _, _ := strings.Cut(table[i:], "\n")
+		if strings.Contains(line, "§") != tt.mark {
+			t.Errorf("row %q, want § %v", line, tt.mark)
+		}
+	}
+	if !strings.Contains(table, "(sk15 on iris: 3 of 3 fits on 3 of 3 folds)") {
+		t.Errorf("no § note naming sk15 on iris:\n%s", table)
+	}
+}
+
 // TestSklearnSparse: the hash encoder makes car a CSR matrix, which
 // reaches the plugin as scipy.sparse. LogisticRegression takes it as is
 // and agrees with the logreg plugin per fold within one test row (the same
@@ -477,7 +533,9 @@ metrics = ["accuracy"]
 // combination of a learner's parameters before reading any data, and
 // reports each problem at its attribute: a parameter the estimator lacks
 // (with a suggestion), a value scikit-learn's constraints refuse, an
-// estimator from a package the learner does not list, a misspelt class.
+// estimator from a package the learner does not list, a misspelt class,
+// a parameter name holding a bidi control and a newline (Go-quoted; it
+// was echoed raw, splitting the message's line).
 func TestSklearnValidateParams(t *testing.T) {
 	needPython(t)
 	file := writeExperiment(t, `experiment "sklearn_validate" { seed = 0 }
@@ -502,6 +560,10 @@ learner "fine" {
   plugin = "sklearn"
   params = { estimator = "sklearn.svm.SVC", C = [1, 10] }
 }
+learner "hostile" {
+  plugin = "sklearn"
+  params = { "C\u202e\n" = 1 }
+}
 reduction "ova" { scheme = "ova" }
 metrics = ["accuracy"]
 `)
@@ -518,11 +580,18 @@ metrics = ["accuracy"]
 		`Learner "anti" (plugin sklearn), parameter estimator: antigravity.Fly: the bridge imports from sklearn only; to use antigravity, list it: packages = ["antigravity"]`,
 		"exp.hcl:17:14: error: Invalid parameter",
 		`parameter estimator: cannot import sklearn.linear_model.LogisticRegresion: module sklearn.linear_model has no LogisticRegresion; did you mean sklearn.linear_model.LogisticRegression?`,
-		"exp.hcl: 4 error(s)",
+		// A name with a bidi control and a newline, Go-quoted: the
+		// message stays one line and shows what the file holds.
+		"exp.hcl:25:14: error: Invalid parameter",
+		"\nLearner \"hostile\" (plugin sklearn), parameter \"C\\u202e\\n\": LogisticRegression has no parameter 'C\\u202e\\n'. Its parameters are: C,",
+		"exp.hcl: 5 error(s)",
 	} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("bench validate: stderr lacks %q", want)
 		}
+	}
+	if strings.Contains(stderr, "\u202e") {
+		t.Errorf("bench validate: stderr holds a raw U+202E")
 	}
 	if t.Failed() {
 		t.Log(stderr)

@@ -4,6 +4,7 @@ package cv
 
 import (
 	"bufio"
+	"compress/gzip"
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
@@ -79,13 +80,32 @@ func StratifiedKFold(labels []int, k int, seed uint64) ([]int, error) {
 // ReadFoldsFile reads a predefined assignment: a CSV file with a header
 // that has a column `fold`, and one row per data row holding its fold
 // number (0-based). It returns the fold of each row and the number of folds.
+// As for data files, a file whose name ends in .gz is gunzipped, and one
+// that holds gzip data under another name is an error that says so.
 func ReadFoldsFile(path string) ([]int, int, error) {
 	f, err := regfile.Open(path)
 	if err != nil {
 		return nil, 0, fmt.Errorf("folds file: %w", err)
 	}
 	defer f.Close()
-	return ParseFolds(f, path)
+	if !strings.HasSuffix(strings.ToLower(path), ".gz") {
+		if regfile.IsGzip(f) {
+			return nil, 0, fmt.Errorf("%s: the file holds gzip data (it starts with the bytes 1f 8b): name it %s.gz, or gunzip it", path, path)
+		}
+		return ParseFolds(f, path)
+	}
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		return nil, 0, fmt.Errorf("%s: gunzip: %w", path, err)
+	}
+	folds, k, err := ParseFolds(zr, path)
+	if err == nil {
+		err = zr.Close()
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	return folds, k, nil
 }
 
 // ParseFolds parses a folds file read from r; name labels errors, which

@@ -1,7 +1,11 @@
 package cv
 
 import (
+	"bytes"
+	"compress/gzip"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -264,5 +268,51 @@ func TestIterativeStratificationSpreadsLabels(t *testing.T) {
 		if folds[i] != again[i] {
 			t.Fatal("not reproducible from the seed")
 		}
+	}
+}
+
+// TestReadFoldsFileGzip: a gzipped folds file named .gz is read as its
+// text (2 folds of 4 rows); one named .csv is an error saying that it
+// holds gzip data, as the data reader says of a data file (on the code
+// before: no column named "fold" in the header "", then a control
+// character U+001F); a .gz file that is not gzip data cannot be gunzipped.
+func TestReadFoldsFileGzip(t *testing.T) {
+	const text = "fold\n0\n1\n0\n1\n"
+	var zipped bytes.Buffer
+	zw := gzip.NewWriter(&zipped)
+	if _, err := zw.Write([]byte(text)); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name string
+		data []byte
+		want string // the error after the path, or "" for the folds
+	}{
+		{"f.csv.gz", zipped.Bytes(), ""},
+		{"f.CSV.GZ", zipped.Bytes(), ""},
+		{"f.csv", zipped.Bytes(), ": the file holds gzip data (it starts with the bytes 1f 8b): name it " + filepath.Join(dir, "f.csv") + ".gz, or gunzip it"},
+		{"text.csv.gz", []byte(text), ": gunzip: gzip: invalid header"},
+		{"cut.csv.gz", zipped.Bytes()[:zipped.Len()-6], ":6: unexpected EOF"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(dir, tc.name)
+			if err := os.WriteFile(path, tc.data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			folds, k, err := ReadFoldsFile(path)
+			if tc.want == "" {
+				if err != nil || k != 2 || !slices.Equal(folds, []int{0, 1, 0, 1}) {
+					t.Errorf("folds %v, k %d, error %v; want [0 1 0 1], 2", folds, k, err)
+				}
+				return
+			}
+			if err == nil || err.Error() != path+tc.want {
+				t.Errorf("error %v, want %s%s", err, path, tc.want)
+			}
+		})
 	}
 }

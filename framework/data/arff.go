@@ -29,7 +29,8 @@ func ReadARFF(path string, opt Options) (*Table, error) {
 // missing for string ones). Names and values may be quoted with ' or "
 // (backslash escapes). '?' (unquoted) and Options.Missing markers are
 // missing. Lines starting with % are comments, as is a % outside quotes
-// after a declaration. date and relational attributes are rejected unless
+// after a declaration or a data row (Weka's tokenizer takes an unquoted %
+// anywhere as a comment to the end of the line). date and relational attributes are rejected unless
 // listed in Options.Ignore; instance weights are rejected.
 //
 // The relation name is kept in Table.Relation; a MEKA/MULAN label option
@@ -123,6 +124,7 @@ func (r *arffReader) read(ov overrides) (*Table, error) {
 		if err := errors.Join(r.bounds.check(t.NumRows+1, int64(t.NumRows+1)*width), r.bounds.checkBytes(t.NumRows+1, text)); err != nil {
 			return nil, r.errorAt(r.lines.line, err)
 		}
+		l = stripComment(l)
 		var err error
 		if l[0] == '{' {
 			err = r.sparseRow(l)
@@ -504,6 +506,18 @@ func cutWord(s string) (word, rest string) {
 func blank(s string) bool {
 	s = strings.TrimSpace(s)
 	return s == "" || s[0] == '%'
+}
+
+// stripComment returns the data row l (trimmed, not blank, not starting
+// with %) without the comment an unquoted % starts, trimmed; a % inside
+// quotes is text. A row with a quote that is not closed before any % is
+// returned whole, for the row's reader to report.
+func stripComment(l string) string {
+	i, err := indexUnquoted(l, '%')
+	if err != nil || i < 0 {
+		return l
+	}
+	return strings.TrimSpace(l[:i])
 }
 
 // endOfDecl checks that only blanks or a % comment follow a declaration.

@@ -116,6 +116,35 @@ func TestParseARFFQuoting(t *testing.T) {
 	}
 }
 
+// TestParseARFFDataComments: an unquoted % in a data row starts a comment
+// to the end of the line, as in Weka (dense and sparse rows, with or
+// without blanks before it); a quoted % is text.
+func TestParseARFFDataComments(t *testing.T) {
+	in := "@relation r\n@attribute class {a,b}\n@attribute x real\n@attribute s string\n@data\n" +
+		"a , 0.25 , 'p' % trailing comment\n" +
+		"b,1.5,'50% off'%no blank before it\n" +
+		"{0 b, 1 2, 2 '%q'} % sparse\n" +
+		"a,3,\"x%y\" %% two\n" +
+		"  % a comment line\n" +
+		"a,4,'%'\n"
+	tb, err := ParseARFF(strings.NewReader(in), "c.arff", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tb.NumRows != 5 {
+		t.Fatalf("%d rows, want 5", tb.NumRows)
+	}
+	if vals, _ := cat(t, tb, "class"); !sameStrings(vals, []string{"a", "b", "b", "a", "a"}) {
+		t.Errorf("class = %q", vals)
+	}
+	if vals, _ := cat(t, tb, "s"); !sameStrings(vals, []string{"p", "50% off", "%q", "x%y", "%"}) {
+		t.Errorf("s = %q", vals)
+	}
+	if x := num(t, tb, "x"); fmt.Sprint(x) != "[0.25 1.5 2 3 4]" {
+		t.Errorf("x = %v, want [0.25 1.5 2 3 4]", x)
+	}
+}
+
 func TestParseARFFErrors(t *testing.T) {
 	const head = "@relation r\n@attribute a numeric\n@attribute b {x,y}\n@data\n"
 	for _, tc := range []struct {

@@ -164,29 +164,62 @@ func (b *colBuilder) finish() error {
 
 // mixedWarning returns the warning (ErrMixedColumn) of an inferred column
 // that turned categorical although more of its values are numbers than
-// not, else nil. The reader locates it at the value that turned it.
+// not, counting a number with a decimal comma ("5,1", as a file with ";"
+// between fields may write it) as one, else nil. The reader locates it at
+// the value that turned it.
 func (b *colBuilder) mixedWarning() error {
 	if !b.cat || b.mode != modeInfer || b.firstText < 0 {
 		return nil
 	}
-	numeric := make([]bool, len(b.levels))
+	const (
+		text = iota
+		number
+		commaNumber
+	)
+	kinds := make([]uint8, len(b.levels))
 	for l, s := range b.levels {
-		_, kind := parseNum(s)
-		numeric[l] = kind == numFinite
+		if _, kind := parseNum(s); kind == numFinite {
+			kinds[l] = number
+		} else if decimalComma(s) {
+			kinds[l] = commaNumber
+		}
 	}
-	var nums, values int
-	for _, c := range b.codes {
-		if c >= 0 {
-			values++
-			if numeric[c] {
-				nums++
+	var nums, commas, values int
+	firstComma := -1
+	for row, c := range b.codes {
+		if c < 0 {
+			continue
+		}
+		values++
+		switch kinds[c] {
+		case number:
+			nums++
+		case commaNumber:
+			commas++
+			if firstComma < 0 {
+				firstComma = row
 			}
 		}
+	}
+	if commas > 0 && nums+commas > values-nums-commas {
+		return fmt.Errorf("%w: %s (data row %d) is a number with a decimal comma, read as text; %d of the column's %d values are numbers once a decimal comma reads as a point (%d with a comma): the reader takes decimal points only, so write the numbers with points (5.1, not 5,1), or list the column in categorical to keep it categorical without this warning",
+			ErrMixedColumn, safetext.Excerpt(b.levels[b.codes[firstComma]]), firstComma+1, nums+commas, values, commas)
 	}
 	if nums <= values-nums {
 		return nil
 	}
 	return fmt.Errorf("%w: %s (data row %d) is not a number, yet %d of the column's %d values are: list the column in numeric to make such a value an error, or in categorical to keep it categorical without this warning", ErrMixedColumn, safetext.Excerpt(b.textValue), b.firstText+1, nums, values)
+}
+
+// decimalComma reports whether s is a finite number written with a
+// decimal comma: one comma, no point, and a number once the comma is a
+// point ("5,1", "-0,25").
+func decimalComma(s string) bool {
+	if strings.Count(s, ",") != 1 || strings.ContainsRune(s, '.') {
+		return false
+	}
+	_, kind := parseNum(strings.Replace(s, ",", ".", 1))
+	return kind == numFinite
 }
 
 // toCategorical turns an inferred column read so far as numbers into a

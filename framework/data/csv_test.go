@@ -307,8 +307,17 @@ func TestParseCSVMixedColumnWarning(t *testing.T) {
 		{"as many words as numbers", "a\n1\nx\n2\ny\n", Options{}, nil},
 		{"declared categorical", "a\n1\n2\nx\n", Options{Categorical: []string{"a"}}, nil},
 		{"all numbers", "a\n1\n2\n3\n", Options{}, nil},
-		{"quoted text in a later column", "k,a\n1,\"1,5\"\n2,2\n3,3\n", Options{},
-			[]string{`mem.csv:2:3: column "a" (col 2): mostly numbers, read as categorical: "1,5" (data row 1) is not a number, yet 2 of the column's 3 values are: list the column in numeric to make such a value an error, or in categorical to keep it categorical without this warning`}},
+		{"quoted text in a later column", "k,a\n1,\"x\"\n2,2\n3,3\n", Options{},
+			[]string{`mem.csv:2:3: column "a" (col 2): mostly numbers, read as categorical: "x" (data row 1) is not a number, yet 2 of the column's 3 values are: list the column in numeric to make such a value an error, or in categorical to keep it categorical without this warning`}},
+		// Decimal commas: no value but "3" is a number as written, each
+		// is one once its comma is a point.
+		{"decimal commas", "a;b;c\n5,1;x;3\n4,9;y;3,5\n3;z;-0,25\n", Options{Delimiter: ';'},
+			[]string{`mem.csv:2:1: column "a" (col 1): mostly numbers, read as categorical: "5,1" (data row 1) is a number with a decimal comma, read as text; 3 of the column's 3 values are numbers once a decimal comma reads as a point (2 with a comma): the reader takes decimal points only, so write the numbers with points (5.1, not 5,1), or list the column in categorical to keep it categorical without this warning`,
+				`mem.csv:3:7: column "c" (col 3): mostly numbers, read as categorical: "3,5" (data row 2) is a number with a decimal comma, read as text; 3 of the column's 3 values are numbers once a decimal comma reads as a point (2 with a comma): the reader takes decimal points only, so write the numbers with points (5.1, not 5,1), or list the column in categorical to keep it categorical without this warning`}},
+		{"a decimal comma among text", "a;b\n5,1;x\nlow;y\nhigh;z\n", Options{Delimiter: ';'}, nil},
+		{"thousands and decimals are not one comma", "a;b\n1.234,5;x\n1,2,3;y\n4;z\n", Options{Delimiter: ';'}, nil},
+		{"quoted decimal comma in a comma-separated file", "k,a\n1,\"1,5\"\n2,2\n3,3\n", Options{},
+			[]string{`mem.csv:2:3: column "a" (col 2): mostly numbers, read as categorical: "1,5" (data row 1) is a number with a decimal comma, read as text; 3 of the column's 3 values are numbers once a decimal comma reads as a point (1 with a comma): the reader takes decimal points only, so write the numbers with points (5.1, not 5,1), or list the column in categorical to keep it categorical without this warning`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tb, err := ParseCSV(strings.NewReader(tc.in), "mem.csv", tc.opt)

@@ -401,7 +401,7 @@ func openFile(path string, digest io.Writer) (*dataFile, int64, error) {
 		stored = io.TeeReader(ended, digest)
 	}
 	if !strings.HasSuffix(strings.ToLower(path), ".gz") {
-		if isGzip(f) {
+		if regfile.IsGzip(f) {
 			f.Close()
 			return nil, 0, &ParseError{Source: path, Err: fmt.Errorf("%w: the file holds gzip data (it starts with the bytes 1f 8b): name it %s.gz, or gunzip it", ErrSyntax, path)}
 		}
@@ -450,14 +450,6 @@ func readLines(r io.Reader, source string, opt Options, size int64) (*lineReader
 	}
 	c := &countingReader{r: r}
 	return &lineReader{in: newLineLimiter(newCRReader(c), maxLine), read: c, size: size}, ov, nil
-}
-
-// isGzip reports whether the file f starts with the gzip magic bytes,
-// leaving it at its start.
-func isGzip(f *os.File) bool {
-	var magic [2]byte
-	n, _ := f.ReadAt(magic[:], 0)
-	return n == 2 && magic == [2]byte{0x1f, 0x8b}
 }
 
 // overrides is the resolved form of the Options name lists.

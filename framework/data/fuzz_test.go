@@ -78,6 +78,7 @@ func FuzzParseARFF(f *testing.F) {
 		"@relation r\n@attribute s string\n@attribute d date\n@data\n'it\\'s',2001\n",
 		"@relation r\n@attribute a {}\n@data\n?\n",
 		"@relation \"x\"\n@attribute a integer % c\n@data\n%c\n3\n",
+		"@relation r\n@attribute a integer\n@attribute s string\n@data\n3 % c\n4,'%'%c\n{0 5} %\n",
 	} {
 		f.Add(s)
 	}

@@ -31,12 +31,12 @@ type Bound struct {
 	// ClassPlaces are the positions in the training file (LocateRows) of
 	// the class values of the rows that Class and ClassErr name (the
 	// first row of each spelling, of a label in error, the first row
-	// with no value); nil with a test file, whose rows the positions
-	// would not tell apart from the training file's.
+	// with no value) that are rows of it, by row.
 	ClassPlaces map[int]Position
 	// TestPlaces are, with a test file, the positions in it of the class
-	// value of its first row whose class no training row has (the rows
-	// of Rows from Files.Table.NumRows on are the test file's).
+	// values of those rows that are its rows (the rows of Rows from
+	// Files.Table.NumRows on, by row of the test file from 0) and of its
+	// first row whose class no training row has.
 	TestPlaces map[int]Position
 	// LabelNames are the label columns of a multi-label dataset (see
 	// Target), LabelValues the values of each (Table.LabelColumn) up to
@@ -63,11 +63,27 @@ func LoadTarget(path, testPath string, opt Options, target Target) (*Bound, erro
 	}
 	if target.Class != "" {
 		b.Class, b.ClassErr = b.Rows.ClassTarget(target.Class)
+		rows := classRows(b.Class, b.ClassErr)
 		if testPath == "" {
-			b.ClassPlaces = LocateRows(path, opt, classRows(b.Class, b.ClassErr), target.Class)
-		} else if b.Class != nil {
-			b.TestPlaces = LocateRows(testPath, opt, untrainedRows(b.Class.Labels, f.Table.NumRows), target.Class)
+			b.ClassPlaces = LocateRows(path, opt, rows, target.Class)
+			return b, nil
 		}
+		// Rows of the test file, from f.Table.NumRows on, are located
+		// in it.
+		n := f.Table.NumRows
+		var train, test []int
+		for _, r := range rows {
+			if r < n {
+				train = append(train, r)
+			} else {
+				test = append(test, r-n)
+			}
+		}
+		if b.Class != nil {
+			test = append(test, untrainedRows(b.Class.Labels, n)...)
+		}
+		b.ClassPlaces = LocateRows(path, opt, train, target.Class)
+		b.TestPlaces = LocateRows(testPath, opt, test, target.Class)
 		return b, nil
 	}
 	b.LabelNames = labelNames(b.Rows, target)

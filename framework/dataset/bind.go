@@ -105,7 +105,7 @@ func targetOf(c *config.Dataset) data.Target {
 func (ck *checker) classTarget(ds *Dataset, f *data.Bound) bool {
 	c, t := ds.Config, ds.Table
 	target, err := f.Class, f.ClassErr
-	ck.classPlaces, ck.testPlaces = f.ClassPlaces, f.TestPlaces
+	ck.classPlaces, ck.testPlaces, ck.trainRows = f.ClassPlaces, f.TestPlaces, f.Table.NumRows
 	if errors.Is(err, data.ErrUnknownColumn) {
 		// A guard: the target is among the categorical names that
 		// data.Load checks (loadOptions), and unknownColumns reported it.
@@ -122,11 +122,11 @@ func (ck *checker) classTarget(ds *Dataset, f *data.Bound) bool {
 	}
 	if i := target.Missing; i >= 0 {
 		if v := target.Marker; v != "" {
-			ck.errorf(c.PathRange, "Missing marker is a class", "Dataset %q: %s data row %d holds %q in the target column %q, a class value, which the dataset's missing = %q makes a missing value: a class cannot be missing. Remove %q from missing (it applies to every column), or rename the class.",
-				c.Name, ck.classAt(ds, i), i+1, v, c.Target, c.Missing, v)
+			ck.errorf(c.PathRange, "Missing marker is a class", "Dataset %q: %s holds %q in the target column %q, a class value, which the dataset's missing = %q makes a missing value: a class cannot be missing. Remove %q from missing (it applies to every column), or rename the class.",
+				c.Name, ck.classRow(ds, i), v, c.Target, c.Missing, v)
 			return false
 		}
-		ck.errorf(c.PathRange, "Missing class", "Dataset %q: %s data row %d has no value in the target column %q.", c.Name, ck.classAt(ds, i), i+1, c.Target)
+		ck.errorf(c.PathRange, "Missing class", "Dataset %q: %s has no value in the target column %q.", c.Name, ck.classRow(ds, i), c.Target)
 		return false
 	}
 	ds.Labels = target.Labels

@@ -138,14 +138,17 @@ func (d *Dataset) Locate(i int, name string) string {
 	return placeOf(d.Config, path, d.RowInFile(i), name)
 }
 
-// classAt names the file, line and byte column of the class value of
-// row i of dataset d while its target is checked (Dataset.Locate's
-// answer, from the positions its files were read with, ck.classPlaces).
-func (ck *checker) classAt(d *Dataset, i int) string {
-	if d.Config.TestPath != "" {
-		return "" // the rows of the two files are not told apart yet
+// classRow names row i of dataset d while its target is checked (with a
+// test file, the training file's rows then the test file's) by the file,
+// line and byte column of its class value and its row in that file:
+// "train.csv:2:1: data row 1", "test.csv:3:1: test row 2" (from the
+// positions its files were read with, ck.classPlaces and ck.testPlaces).
+func (ck *checker) classRow(d *Dataset, i int) string {
+	if d.Config.TestPath != "" && i >= ck.trainRows {
+		r := i - ck.trainRows
+		return fmt.Sprintf("%s test row %d", place(d.Config.TestPath, ck.testPlaces[r]), r+1)
 	}
-	return place(d.Config.Path, ck.classPlaces[i])
+	return fmt.Sprintf("%s data row %d", place(d.Config.Path, ck.classPlaces[i]), i+1)
 }
 
 // placeOf names the line and byte column of 0-based row in column name
@@ -193,7 +196,15 @@ func (ck *checker) testClassesTrained(d *Dataset, train int) bool {
 // readWarnings turns the reader's warnings about a file of dataset name
 // (data.Table.Warnings, each naming its line and column in the file) into
 // warnings at rng, the file's attribute.
+//
+// The first maxReadWarnings warnings of a kind are given one by one, the
+// rest in one more warning that counts them and names their columns
+// (safetext.Few): a file of 3,000 such columns gave 3,000 warnings, 1.4 MB
+// of text.
 func (ck *checker) readWarnings(name string, rng hcl.Range, t *data.Table) {
+	shown := map[string]int{}
+	rest := map[string][]*data.ParseError{}
+	var order []string // the summaries of rest, in first-seen order
 	for _, w := range t.Warnings {
 		summary := "Suspicious data"
 		switch {
@@ -202,9 +213,42 @@ func (ck *checker) readWarnings(name string, rng hcl.Range, t *data.Table) {
 		case errors.Is(w, data.ErrNumberSpellings):
 			summary = "Labels compared as numbers"
 		}
-		ck.warnf(rng, summary, "Dataset %q: %v", name, w)
+		if shown[summary] < maxReadWarnings {
+			shown[summary]++
+			ck.warnf(rng, summary, "Dataset %q: %v", name, w)
+			continue
+		}
+		if rest[summary] == nil {
+			order = append(order, summary)
+		}
+		rest[summary] = append(rest[summary], w)
+	}
+	for _, summary := range order {
+		ws := rest[summary]
+		var cols []string
+		for _, w := range ws {
+			if w.Column != "" {
+				cols = append(cols, w.Column)
+			}
+		}
+		what := "warning"
+		if len(cols) == len(ws) {
+			what = "column"
+		}
+		if len(ws) > 1 {
+			what += "s"
+		}
+		detail := fmt.Sprintf("Dataset %q: %s: and %d more %s like the %d above", name, ws[0].Source, len(ws), what, maxReadWarnings)
+		if len(cols) == len(ws) {
+			detail += ": " + safetext.Few(cols, safetext.Listed, safetext.Show)
+		}
+		ck.warnf(rng, summary, "%s.", detail)
 	}
 }
+
+// maxReadWarnings is how many warnings of one kind readWarnings gives
+// about a file one by one.
+const maxReadWarnings = 20
 
 // maxSpellings bounds the spellings a warning about class names lists.
 const maxSpellings = 12
@@ -219,7 +263,7 @@ func (ck *checker) canonicalClasses(d *Dataset, target *data.ClassTarget, err er
 	if le := (*data.LabelError)(nil); errors.As(err, &le) {
 		at := "a declared value of"
 		if le.Row >= 0 {
-			at = fmt.Sprintf("%s data row %d,", ck.classAt(d, le.Row), le.Row+1)
+			at = ck.classRow(d, le.Row) + ","
 		}
 		why := "tables, plots and file names cannot show it"
 		if errors.Is(err, data.ErrHiddenLabel) {
@@ -320,7 +364,7 @@ func (ck *checker) spellingAt(d *Dataset, s data.Spelling) string {
 	if s.Row < 0 {
 		return "declared, on no row"
 	}
-	return strings.TrimSpace(fmt.Sprintf("%s data row %d", ck.classAt(d, s.Row), s.Row+1))
+	return ck.classRow(d, s.Row)
 }
 
 // constantFeatures warns when every feature column of dataset d holds

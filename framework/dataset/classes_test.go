@@ -206,27 +206,42 @@ warning: Constant label column: Dataset "d": label column "l2" is 1 on each of i
 // TestClassTargetTestFile checks that a training file spelling a class 1
 // and its test file spelling it 1.0 make one class: the rule applies to
 // the two files' rows together (on the code before, the test file's 1.0
-// was a class the training file lacks).
+// was a class the training file lacks). Its messages name each row by its
+// own file and its row there (on the code before, the test file's first
+// row was "data row 4", of a 3-row training file, with no file named).
 func TestClassTargetTestFile(t *testing.T) {
-	r, ds, dir := loadTarget(t, "train.csv", "a,class\n1,1\n2,2\n3,1\n", config.Dataset{Target: "class"})
-	ds.Config.TestPath = filepath.Join(dir, "test.csv")
-	if err := os.WriteFile(ds.Config.TestPath, []byte("a,class\n4,1.0\n5,2\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	f, _ := r.readFiles(ds.Config)
-	if f == nil || f.Test == nil {
-		t.Fatal(diagLines(r.diags, dir))
-	}
-	ds.Table = f.Test.Both
-	if !r.classTarget(ds, f) || !r.testClassesTrained(ds, 3) {
-		t.Fatal(diagLines(r.diags, dir))
-	}
-	if want := []string{"1", "2"}; !slices.Equal(ds.Classes, want) || !slices.Equal(ds.Labels, []int{0, 1, 0, 0, 1}) {
-		t.Errorf("classes %q labels %v", ds.Classes, ds.Labels)
-	}
-	want := `warning: Classes compared as numbers: Dataset "d": every value of the target column "class" is a number, and some numbers are spelled in several ways, so classes are compared as numbers (as pandas reads them) and named by each number's shortest form: "1" from "1" (data row 1), "1.0" (data row 4).`
-	if got := diagLines(r.diags, dir); got != want {
-		t.Errorf("diagnostics:\n%s\nwant:\n%s", got, want)
+	for _, tc := range []struct {
+		name, test string
+		ok         bool
+		labels     []int
+		want       string
+	}{
+		{"spellings", "a,class\n4,1.0\n5,2\n", true, []int{0, 1, 0, 0, 1},
+			`warning: Classes compared as numbers: Dataset "d": every value of the target column "class" is a number, and some numbers are spelled in several ways, so classes are compared as numbers (as pandas reads them) and named by each number's shortest form: "1" from "1" ($DIR/train.csv:2:3: data row 1), "1.0" ($DIR/test.csv:2:3: test row 1).`},
+		{"missing class in the test file", "a,class\n4,1\n5,\n", false, nil,
+			`error: Missing class: Dataset "d": $DIR/test.csv:3:3: test row 2 has no value in the target column "class".`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, ds, dir := loadTarget(t, "train.csv", "a,class\n1,1\n2,2\n3,1\n", config.Dataset{Target: "class"})
+			ds.Config.TestPath = filepath.Join(dir, "test.csv")
+			if err := os.WriteFile(ds.Config.TestPath, []byte(tc.test), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			f, _ := r.readFiles(ds.Config)
+			if f == nil || f.Test == nil {
+				t.Fatal(diagLines(r.diags, dir))
+			}
+			ds.Table = f.Test.Both
+			if ok := r.classTarget(ds, f) && r.testClassesTrained(ds, 3); ok != tc.ok {
+				t.Fatalf("checks passed: %v, want %v\n%s", ok, tc.ok, diagLines(r.diags, dir))
+			}
+			if tc.ok && (!slices.Equal(ds.Classes, []string{"1", "2"}) || !slices.Equal(ds.Labels, tc.labels)) {
+				t.Errorf("classes %q labels %v", ds.Classes, ds.Labels)
+			}
+			if got := diagLines(r.diags, dir); got != tc.want {
+				t.Errorf("diagnostics:\n%s\nwant:\n%s", got, tc.want)
+			}
+		})
 	}
 }
 

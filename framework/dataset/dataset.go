@@ -46,9 +46,12 @@ type checker struct {
 	diags hcl.Diagnostics
 	// classPlaces are the positions in the training file of the class
 	// values its messages name while a dataset's target is checked
-	// (data.Bound.ClassPlaces); testPlaces are those of the test file
-	// (data.Bound.TestPlaces).
+	// (data.Bound.ClassPlaces); testPlaces are those in the test file, by
+	// row of it (data.Bound.TestPlaces).
 	classPlaces, testPlaces map[int]data.Position
+	// trainRows are the rows of the training file: with a test file,
+	// the rows of the target from trainRows on are the test file's.
+	trainRows int
 }
 
 // errorf records an error at rng, or about the whole file when rng is

@@ -12,6 +12,7 @@ import (
 	"github.com/polyclass/polyclass/framework/host"
 	"github.com/polyclass/polyclass/framework/param"
 	"github.com/polyclass/polyclass/framework/problem"
+	"github.com/polyclass/polyclass/framework/safetext"
 	"github.com/polyclass/polyclass/framework/software"
 )
 
@@ -44,9 +45,9 @@ func (r *resolver) checkLearnerParams(l *Learner, combos []param.Params) {
 			seen[pr] = true
 			what := "parameters"
 			if pr.Param != "" {
-				what = "parameter " + pr.Param
+				what = "parameter " + paramName(pr.Param)
 			}
-			r.errorf(r.paramRange(l, pr.Param), "Invalid parameter", "Learner %q (plugin %s), %s: %s", l.Config.Name, l.Config.Plugin, what, pr.Message)
+			r.errorf(r.paramRange(l, pr.Param), "Invalid parameter", "Learner %q (plugin %s), %s: %s", l.Config.Name, l.Config.Plugin, what, safetext.OneLine(pr.Message))
 		}
 		if err := host.CheckRuntime("CheckParams", check.Runtime); err != nil {
 			r.errorf(r.paramRange(l, ""), "Plugin answer refused", "Learner %q (plugin %s) could not check its parameters: %v", l.Config.Name, l.Config.Plugin, err)
@@ -54,6 +55,17 @@ func (r *resolver) checkLearnerParams(l *Learner, combos []param.Params) {
 		}
 		l.Runtime = software.Union(l.Runtime, check.Runtime)
 	}
+}
+
+// paramName shows a parameter name in a message: as it is, or Go-quoted
+// when it holds a character that Check refuses or that does not show (a
+// newline, ESC, a bidi control), so that the message stays one line and
+// shows the name the experiment file holds ("C\u202e\n").
+func paramName(name string) string {
+	if safetext.CheckVisible(name) != nil {
+		return safetext.Show(name)
+	}
+	return name
 }
 
 // paramRange locates parameter name of learner l (see learnerParamRange).

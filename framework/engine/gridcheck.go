@@ -129,10 +129,12 @@ func (ck *checker) baselineTested(exp *config.Experiment) {
 
 // fits checks reduction red against dataset d, which it covers: a scheme
 // for d's kind of data (multiclass or multi-label), and calibration on
-// multiclass data only.
+// multiclass data only, with every class in enough training rows.
 func (ck *checker) fits(d *Dataset, red *Reduction) {
 	if d.MultiLabel && red.Config.Calibrate != "" {
 		ck.errorf(red.Config.CalibrateRange, "Cannot calibrate", "Reduction %q: calibrate makes class probabilities of multiclass data; dataset %q is multi-label.", red.Config.Name, d.Config.Name)
+	} else if red.Config.Calibrate != "" {
+		ck.calibrationFolds(d, red)
 	}
 	if red.Scheme.MultiLabel != d.MultiLabel {
 		kind := map[bool]string{false: "multiclass", true: "multi-label"}
@@ -376,27 +378,10 @@ func (ck *checker) tuneFolds(g *Grid, l *Learner) {
 		if !g.hasCells(d, l) {
 			continue
 		}
-		stratified := g.Experiment.CV.Stratified && !d.MultiLabel
-		fewest, fewestFold, least, leastClass, leastFold := -1, 0, -1, 0, 0
-		for _, folds := range d.Folds {
-			for f := 0; f < d.NumFolds; f++ {
-				train, _ := cv.Split(folds, f)
-				if fewest < 0 || len(train) < fewest {
-					fewest, fewestFold = len(train), f
-				}
-				if !stratified {
-					continue
-				}
-				counts := make([]int, d.K())
-				for _, i := range train {
-					counts[d.Labels[i]]++
-				}
-				for c, n := range counts {
-					if least < 0 || n < least {
-						least, leastClass, leastFold = n, c, f
-					}
-				}
-			}
+		fewest, fewestFold := fewestTrainRows(d)
+		least, leastClass, leastFold := -1, 0, 0
+		if g.Experiment.CV.Stratified && !d.MultiLabel {
+			least, leastClass, leastFold = leastClassInTraining(d)
 		}
 		switch {
 		case fewest >= 0 && fewest < t.Folds:
@@ -409,6 +394,46 @@ func (ck *checker) tuneFolds(g *Grid, l *Learner) {
 				l.Config.Name, d.Config.Name, d.Classes[leastClass], least, leastFold, t.Folds)
 		}
 	}
+}
+
+// leastClassInTraining returns the fewest rows a class of multiclass
+// dataset d has in the training part of an outer fold (of any repeat),
+// the class and the fold; -1 when d has no folds or no class of each row.
+func leastClassInTraining(d *Dataset) (least, class, fold int) {
+	least = -1
+	if d.MultiLabel || len(d.Labels) == 0 {
+		return least, 0, 0
+	}
+	for _, folds := range d.Folds {
+		for f := 0; f < d.NumFolds; f++ {
+			train, _ := cv.Split(folds, f)
+			counts := make([]int, d.K())
+			for _, i := range train {
+				counts[d.Labels[i]]++
+			}
+			for c, n := range counts {
+				if least < 0 || n < least {
+					least, class, fold = n, c, f
+				}
+			}
+		}
+	}
+	return least, class, fold
+}
+
+// calibrationFolds warns when reduction red calibrates on multiclass
+// dataset d and a class has fewer rows in an outer training part than
+// the CalibrationFolds inner folds calibrate splits it into: some of them
+// hold no row of the class to calibrate its probability on, a set-up
+// scikit-learn's CalibratedClassifierCV(cv=5) refuses.
+func (ck *checker) calibrationFolds(d *Dataset, red *Reduction) {
+	least, class, fold := leastClassInTraining(d)
+	if least < 0 || least >= CalibrationFolds {
+		return
+	}
+	ck.warnf(red.Config.CalibrateRange, "Class smaller than the number of calibration folds",
+		"Reduction %q: on dataset %q the class %q has %d row(s) in the training part of fold %d, fewer than the %d inner folds of calibrate = %q, so some of them have none of it to calibrate its probability on (scikit-learn's CalibratedClassifierCV(cv=%d) refuses the same).",
+		red.Config.Name, d.Config.Name, d.Classes[class], least, fold, CalibrationFolds, red.Config.Calibrate, CalibrationFolds)
 }
 
 // halvingRows checks a successive halving or hyperband search against each dataset

@@ -4,7 +4,7 @@
 // directory given as a data file is refused at once, naming what it is,
 // instead of blocking the reader forever (a FIFO with no writer) or
 // reading without end (/dev/zero). Same tells whether two paths name one
-// file.
+// file; IsGzip whether a file holds gzip data.
 package regfile
 
 import (
@@ -128,4 +128,14 @@ func Same(a, b string) (bool, error) {
 		return false, err
 	}
 	return os.SameFile(fa, fb), nil
+}
+
+// IsGzip reports whether the file f starts with the gzip magic bytes
+// (1f 8b), leaving it at its start: the readers of data and folds files
+// gunzip a file whose name ends in .gz, and refuse one that holds gzip
+// data under another name, which they would read as text.
+func IsGzip(f *os.File) bool {
+	var magic [2]byte
+	n, _ := f.ReadAt(magic[:], 0)
+	return n == 2 && magic == [2]byte{0x1f, 0x8b}
 }

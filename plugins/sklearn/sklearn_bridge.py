@@ -43,6 +43,10 @@ probabilities of ``predict_proba`` mapped to 2p − 1 for binary problems
 (so the sign still decides), else ``predict``: the value for regressors,
 +1 for the predicted class and −1 elsewhere for classifiers. Probabilities
 come from ``predict_proba`` when the estimator has it.
+
+A fit did not converge (Model.not_converged, § in the tables) when
+scikit-learn raises a ConvergenceWarning during it, or when the estimator
+(a pipeline's last step) stops with n_iter_ >= max_iter.
 """
 
 import difflib
@@ -53,11 +57,14 @@ import importlib.util
 import inspect
 import re
 import sys
+import threading
+import warnings
 
 try:
     import numpy as np
     import sklearn
     import sklearn.base
+    import sklearn.exceptions
 
     import polyclass_plugin as pp
 except ImportError as e:  # said to the host, which shows it in `bench plugins`
@@ -304,6 +311,95 @@ def _located(cls, kwargs, err):
     return pp.ParamError("estimator", f"{cls.__name__}: {msg}")
 
 
+class _ConvergenceWatch:
+    """Records the ConvergenceWarnings that scikit-learn raises on the
+    calling thread while a fit runs (``with _WATCH.fit() as caught``).
+
+    warnings.catch_warnings swaps the process's filters and showwarning for
+    the block and restores them after it, which is wrong when fits run at
+    once on several threads (one per gRPC call): a thread would record
+    another's warnings, or restore the hook under another's fit. Here the
+    first fit to enter installs one hook for all of them and the last to
+    leave restores what was there; the hook adds a ConvergenceWarning to
+    the list of the thread that raised it. While any fit runs, every
+    ConvergenceWarning is raised (Python's default shows a message once per
+    place in the code: a later fit would stop at its bound unseen); each
+    distinct message still reaches stderr, the run log, once per process,
+    as under the default.
+    """
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._local = threading.local()
+        self._users = 0
+        self._saved = None
+        self._shown = set()
+
+    def _show(self, message, category, filename, lineno, file=None, line=None):
+        saved_show = self._saved[1]
+        if issubclass(category, sklearn.exceptions.ConvergenceWarning):
+            caught = getattr(self._local, "caught", None)
+            if caught is not None:
+                caught.append(str(message))
+            key = (str(message), category, filename, lineno)
+            with self._lock:
+                if key in self._shown:
+                    return
+                self._shown.add(key)
+        saved_show(message, category, filename, lineno, file, line)
+
+    def fit(self):
+        """A context manager whose value is the list of the messages of the
+        ConvergenceWarnings raised on this thread inside it."""
+        watch = self
+
+        class _Fit:
+            def __enter__(self):
+                with watch._lock:
+                    if watch._users == 0:
+                        watch._saved = (warnings.filters[:], warnings.showwarning)
+                        warnings.filterwarnings("always", category=sklearn.exceptions.ConvergenceWarning)
+                        warnings.showwarning = watch._show
+                    watch._users += 1
+                self.outer = getattr(watch._local, "caught", None)
+                watch._local.caught = []
+                return watch._local.caught
+
+            def __exit__(self, *exc):
+                watch._local.caught = self.outer
+                with watch._lock:
+                    watch._users -= 1
+                    if watch._users == 0:
+                        warnings.filters[:] = watch._saved[0]
+                        warnings.showwarning = watch._saved[1]
+                        # What filterwarnings does after a change (a private
+                        # function: absent, the caches only live longer).
+                        getattr(warnings, "_filters_mutated", lambda: None)()
+                        watch._saved = None
+                return False
+
+        return _Fit()
+
+
+_WATCH = _ConvergenceWatch()
+
+
+def _at_bound(est):
+    """Whether the fitted estimator (a pipeline's last step) stopped at its
+    iteration bound: n_iter_ (its largest entry, for one count per class)
+    at least max_iter, where both exist and max_iter bounds anything
+    (SVC's -1 does not)."""
+    est = getattr(est, "_final_estimator", est)
+    n, bound = getattr(est, "n_iter_", None), getattr(est, "max_iter", None)
+    if n is None or isinstance(bound, bool) or not isinstance(bound, (int, float, np.integer, np.floating)) or bound <= 0:
+        return False
+    try:
+        n = np.max(np.asarray(n, dtype=float))
+    except (TypeError, ValueError):
+        return False
+    return bool(n >= bound)
+
+
 class _Constant(pp.Model):
     """The model of a problem whose used rows are all of one class."""
 
@@ -323,11 +419,50 @@ class _Fitted(pp.Model):
         self.est, self.kind, self.source, self.dense = est, kind, source, dense
         self.outputs = num_classes if kind == pp.MULTICLASS else 1
         self._cols = self._labels = None
+        # The classes the estimator was fitted on: both of a binary
+        # problem (one of a single class gets a _Constant), classes_ of a
+        # multiclass one.
+        self._fitted = {pp.BINARY: 2, pp.MULTICLASS: len(getattr(est, "classes_", ()))}.get(kind, 0)
         if kind == pp.MULTICLASS:
             # The class index of each label it was fitted on, and of each of
             # its columns.
             self._labels = np.asarray(labels, dtype=np.int64)
             self._cols = self._labels[np.asarray(est.classes_, dtype=np.int64)]
+
+    def _classes(self, a, what, rows):
+        """The estimator's answer a (predict_proba, or decision_function
+        of a multiclass problem) as a float array of one row per input row
+        and one column per class it was fitted on; a ValueError naming its
+        shape when it has another, rather than numpy broadcasting a single
+        column into every class."""
+        a = np.asarray(a, dtype=np.float64)
+        want = (rows, self._fitted)
+        if a.shape != want:
+            raise ValueError(f"the estimator's {what} has shape {a.shape}, want {want}: "
+                             f"one row per input row, one column per class it was fitted on ({self._fitted})")
+        return a
+
+    def _predicted(self, pred, rows):
+        """predict's answer as class indices 0..m−1 (the labels the
+        estimator was fitted on); a ValueError naming the shape, or the
+        first value that is not such a label (0.5, 99, a string), rather
+        than truncating it to one."""
+        pred = np.asarray(pred)
+        if pred.shape == (rows, 1):
+            pred = pred.ravel()
+        if pred.shape != (rows,):
+            raise ValueError(f"the estimator's predict has shape {pred.shape}, want ({rows},): one label per input row")
+        try:
+            idx = pred.astype(np.float64)
+        except (TypeError, ValueError):
+            idx = np.full(rows, np.nan)
+        bad = np.flatnonzero(~np.isin(idx, np.arange(self._fitted)))
+        if bad.size:
+            i = bad[0]
+            v = pred[i].item() if hasattr(pred[i], "item") else pred[i]
+            raise ValueError(f"the estimator's predict returned {v!r} for row {i}, not a label it was fitted on "
+                             f"(0..{self._fitted - 1}: the bridge fits the classes as 0..m−1); {bad.size} of {rows} rows are such")
+        return idx.astype(np.int64)
 
     def _spread(self, a, fill):
         """Class columns of the estimator's classes_ into all num_classes."""
@@ -339,18 +474,19 @@ class _Fitted(pp.Model):
         est, kind = self.est, self.kind
         if self.dense and hasattr(X, "toarray"):
             X = X.toarray()
+        rows = X.shape[0]
         proba = None
         if (probabilities or self.source == "predict_proba") and kind != pp.REGRESSION and hasattr(est, "predict_proba"):
-            proba = est.predict_proba(X)
+            proba = self._classes(est.predict_proba(X), "predict_proba", rows)
         if kind == pp.REGRESSION:
             return np.asarray(est.predict(X), float).reshape(-1, 1), None
         if self.source == "predict":
             # Hard predictions: +1 for the predicted class, −1 elsewhere.
-            pred = np.asarray(est.predict(X))
+            pred = self._predicted(est.predict(X), rows)
             if kind == pp.BINARY:
                 return np.where(pred > 0, 1.0, -1.0).reshape(-1, 1), (proba[:, 1:2] if probabilities and proba is not None else None)
             s = np.full((pred.shape[0], self.outputs), -1.0)
-            s[np.arange(pred.shape[0]), self._labels[pred.astype(np.int64)]] = 1.0
+            s[np.arange(pred.shape[0]), self._labels[pred]] = 1.0
             return s, (self._spread(proba, 0.0) if probabilities and proba is not None else None)
         if kind == pp.BINARY:
             # classes_ is [0, 1] for −1, +1: column 1 and positive decision
@@ -362,8 +498,9 @@ class _Fitted(pp.Model):
             return s, (proba[:, 1:2] if probabilities and proba is not None else None)
         if self.source == "decision_function":
             d = np.asarray(est.decision_function(X), float)
-            if d.ndim == 1:  # two classes present: the score of classes_[1]
+            if d.ndim == 1 and self._fitted == 2:  # two classes present: the score of classes_[1]
                 d = np.column_stack([-d, d])
+            d = self._classes(d, "decision_function", rows)
             s = self._spread(d, d.min() - 1 if d.size else 0)
         else:
             s = self._spread(proba, 0.0)
@@ -416,21 +553,27 @@ class SklearnLearner(pp.Learner):
                 raise pp.ParamError("estimator", f"{path} takes no sample weights, and the problem has weights")
             fit_kw["sample_weight"] = problem.weights
         X, dense = problem.X, False
-        try:
+        with _WATCH.fit() as caught:
             try:
-                est.fit(X, y, **fit_kw)
-            except TypeError as e:
-                # An estimator without sparse support says so on CSR input:
-                # it trains, and later predicts, on the dense rows.
-                if "sparse" not in str(e) or not hasattr(X, "toarray"):
-                    raise
-                dense = True
-                est.fit(X.toarray(), y, **fit_kw)
-        except (TypeError, ValueError) as e:
-            # scikit-learn checks parameter values in fit
-            # (InvalidParameterError is a ValueError).
-            raise _located(cls, kwargs, e) from None
-        return _Fitted(est, problem.kind, problem.num_classes, source, dense, labels)
+                try:
+                    est.fit(X, y, **fit_kw)
+                except TypeError as e:
+                    # An estimator without sparse support says so on CSR input:
+                    # it trains, and later predicts, on the dense rows.
+                    if "sparse" not in str(e) or not hasattr(X, "toarray"):
+                        raise
+                    dense = True
+                    del caught[:]
+                    est.fit(X.toarray(), y, **fit_kw)
+            except (TypeError, ValueError) as e:
+                # scikit-learn checks parameter values in fit
+                # (InvalidParameterError is a ValueError).
+                raise _located(cls, kwargs, e) from None
+        m = _Fitted(est, problem.kind, problem.num_classes, source, dense, labels)
+        # Not converged: scikit-learn said so (a ConvergenceWarning during
+        # fit), or the estimator stopped at its iteration bound.
+        m.not_converged = bool(caught) or _at_bound(est)
+        return m
 
     @staticmethod
     def _constant(problem, label):

@@ -317,6 +317,14 @@ class ServiceTest(unittest.TestCase):
                     self.predict(svc, h)
                 self.assertIn(f"predict: model 0: {want}", cm.exception.args[1])
 
+    def test_not_converged_travels(self):
+        class Stopped(_Model):
+            not_converged = True
+
+        for model, want in ((_Model(np.zeros(4)), False), (Stopped(np.zeros(4)), True)):
+            with self.subTest(type(model).__name__):
+                self.assertIs(self.fit(self.service(lambda p, m=model: m)).models[0].not_converged, want)
+
     def test_threads_reach_the_learner_and_limit_the_native_pools(self):
         import threadpoolctl
 
@@ -521,6 +529,181 @@ class BridgeLabelsTest(unittest.TestCase):
                         np.testing.assert_array_equal(np.argmax(s, axis=1), y)
                         np.testing.assert_allclose(p.sum(axis=1), 1)
                         self.assertTrue(np.all(p[:, [0, 2]] == 0))
+
+
+class Warns:
+    """A classifier whose fit raises a ConvergenceWarning when warn is
+    true, after waiting for the event of go (a name in _EVENTS) when set;
+    it has neither n_iter_ nor max_iter."""
+
+    _estimator_type = "classifier"  # what sklearn.base.is_classifier looks at
+
+    def __init__(self, warn=True, go=""):
+        self.warn, self.go = warn, go
+
+    def get_params(self, deep=True):
+        return {"warn": self.warn, "go": self.go}
+
+    def set_params(self, **params):
+        for k, v in params.items():
+            setattr(self, k, v)
+        return self
+
+    def fit(self, X, y):
+        import warnings
+
+        from sklearn.exceptions import ConvergenceWarning
+
+        if self.go:
+            _EVENTS[self.go].wait(10)
+        if self.warn:
+            warnings.warn("Warns: stopped at its bound", ConvergenceWarning)
+        self.classes_ = np.unique(y)
+        return self
+
+    def predict(self, X):
+        return np.full(X.shape[0], self.classes_[0])
+
+
+# Events the Warns fits of BridgeConvergenceTest wait for.
+_EVENTS = {}
+
+
+class BridgeConvergenceTest(unittest.TestCase):
+    """A fit is not converged when scikit-learn warns during it
+    (ConvergenceWarning) or when it stops at max_iter; fits on two threads
+    at once each see their own warnings only."""
+
+    def fit(self, **params):
+        import sklearn_bridge
+
+        rng = np.random.default_rng(0)
+        X = np.vstack([rng.normal(c, 1.0, size=(20, 2)) for c in (0, 2, 4)])
+        fi = learner.FitInput(kind=learner.MULTICLASS, X=X, y=np.repeat([0, 1, 2], 20), weights=None, num_classes=3, seed=1)
+        return sklearn_bridge.SklearnLearner().fit(fi, params)
+
+    def test_not_converged(self):
+        import warnings
+
+        lr = "sklearn.linear_model.LogisticRegression"
+        cases = [
+            ("lbfgs at max_iter 2 (warns, n_iter_ 2)", {"estimator": lr, "max_iter": 2}, True),
+            ("lbfgs converged", {"estimator": lr, "max_iter": 1000}, False),
+            # liblinear warns too; one n_iter_ per class.
+            ("liblinear at max_iter 1", {"estimator": lr, "solver": "liblinear", "max_iter": 1}, True),
+            ("SVC, max_iter -1 (no bound)", {"estimator": "sklearn.svm.SVC"}, False),
+            ("a warning alone", {"estimator": "test_sdk.Warns", "packages": ["test_sdk"]}, True),
+            ("no warning", {"estimator": "test_sdk.Warns", "packages": ["test_sdk"], "warn": False}, False),
+        ]
+        filters, show = warnings.filters[:], warnings.showwarning
+        for name, params, want in cases:
+            with self.subTest(name):
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")  # kept: the fit raises its warning all the same
+                    m = self.fit(**params)
+                self.assertIs(m.not_converged, want)
+        # The fits leave the process's warning filters and hook as they were.
+        self.assertEqual((warnings.filters, warnings.showwarning), (filters, show))
+
+    def test_two_threads(self):
+        import threading
+
+        # The quiet fit starts first and waits until the warning one has
+        # warned and ended: under catch_warnings, the quiet fit would have
+        # recorded the other's warning, or lost the hook when it ended.
+        _EVENTS["quiet"] = threading.Event()
+        got = {}
+
+        def fit(key, **params):
+            got[key] = self.fit(estimator="test_sdk.Warns", packages=["test_sdk"], **params).not_converged
+
+        quiet = threading.Thread(target=fit, args=("quiet",), kwargs={"warn": False, "go": "quiet"})
+        quiet.start()
+        loud = threading.Thread(target=fit, args=("loud",))
+        loud.start()
+        loud.join(10)
+        _EVENTS["quiet"].set()
+        quiet.join(10)
+        self.assertEqual(got, {"quiet": False, "loud": True})
+
+
+class Malformed:
+    """A classifier whose predict_proba, decision_function or predict
+    answers wrongly as mode says."""
+
+    _estimator_type = "classifier"
+
+    def __init__(self, mode=""):
+        self.mode = mode
+
+    def get_params(self, deep=True):
+        return {"mode": self.mode}
+
+    def set_params(self, **params):
+        for k, v in params.items():
+            setattr(self, k, v)
+        return self
+
+    def fit(self, X, y):
+        self.classes_ = np.unique(y)
+        return self
+
+    def predict_proba(self, X):
+        p = np.full((X.shape[0], self.classes_.size), 1 / self.classes_.size)
+        return p[:, :1] if self.mode == "column" else p
+
+    def decision_function(self, X):
+        d = np.zeros((X.shape[0], self.classes_.size))
+        return d[:, :1] if self.mode == "column" else d
+
+    def predict(self, X):
+        pred = np.full(X.shape[0], self.classes_[-1], dtype=float)
+        if self.mode == "half":
+            pred[2] = 0.5
+        elif self.mode == "label":
+            pred[:] = 99
+        elif self.mode == "text":
+            return np.full(X.shape[0], "setosa")
+        elif self.mode == "short":
+            pred = pred[1:]
+        return pred
+
+
+class BridgeMalformedTest(unittest.TestCase):
+    """Answers of the wrong shape and predictions that are not a fitted
+    label are errors naming them, not broadcast or truncated."""
+
+    def test_malformed(self):
+        import sklearn_bridge
+
+        X = np.arange(100, dtype=np.float64).reshape(50, 2)
+        cases = [
+            (learner.MULTICLASS, "predict_proba", "column", "the estimator's predict_proba has shape (50, 1), want (50, 3)"),
+            (learner.MULTICLASS, "decision_function", "column", "the estimator's decision_function has shape (50, 1), want (50, 3)"),
+            (learner.BINARY, "predict_proba", "column", "the estimator's predict_proba has shape (50, 1), want (50, 2)"),
+            (learner.MULTICLASS, "predict", "half", "the estimator's predict returned 0.5 for row 2, not a label it was fitted on (0..2"),
+            (learner.MULTICLASS, "predict", "label", "the estimator's predict returned 99.0 for row 0, not a label it was fitted on (0..2"),
+            (learner.BINARY, "predict", "half", "the estimator's predict returned 0.5 for row 2, not a label it was fitted on (0..1"),
+            (learner.MULTICLASS, "predict", "text", "the estimator's predict returned 'setosa' for row 0"),
+            (learner.MULTICLASS, "predict", "short", "the estimator's predict has shape (49,), want (50,)"),
+            (learner.MULTICLASS, "predict_proba", "", None),
+            (learner.MULTICLASS, "decision_function", "", None),
+            (learner.MULTICLASS, "predict", "", None),
+        ]
+        for kind, source, mode, want in cases:
+            with self.subTest(kind=kind, source=source, mode=mode):
+                y = np.repeat([-1.0, 1.0], 25) if kind == learner.BINARY else np.repeat([0, 1, 2], [17, 17, 16])
+                k = 2 if kind == learner.BINARY else 3
+                fi = learner.FitInput(kind=kind, X=X, y=y, weights=None, num_classes=k, seed=1)
+                m = sklearn_bridge.SklearnLearner().fit(
+                    fi, {"estimator": "test_sdk.Malformed", "packages": ["test_sdk"], "mode": mode, "scores": source})
+                if want is None:
+                    s, _ = m.predict(X, False)
+                    self.assertEqual(s.shape, (50, m.outputs))
+                    continue
+                with self.assertRaises(ValueError) as cm:
+                    m.predict(X, source != "decision_function")
+                self.assertIn(want, str(cm.exception))
 
 
 class CheckParamsServiceTest(unittest.TestCase):

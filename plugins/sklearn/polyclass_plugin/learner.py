@@ -196,9 +196,16 @@ class Model:
 
     ``outputs`` is the number of score columns it predicts: 1 for binary
     and regression problems, num_classes for multiclass ones.
+    ``not_converged`` says that the fit did not converge.
     """
 
     outputs: int = 1
+    # True when the fit stopped at its iteration bound (max_iter, say)
+    # before its stopping rule was met, the model being the last iterate:
+    # the host counts such fits per fold (Model.not_converged of the Fit
+    # answer) and the tables flag the entry with §. Set it on the model
+    # fit returns; left False, the fit is taken to have converged.
+    not_converged: bool = False
 
     def predict(self, X, probabilities: bool):
         """Returns (scores, probs) for the rows of X: two n × outputs

@@ -420,7 +420,7 @@ class LearnerService(pb_grpc.LearnerServiceServicer):
             for m in models:
                 h = f"m{next(self._next)}"
                 self._models[h] = m
-                resp.models.add(handle=h, outputs=m.outputs)
+                resp.models.add(handle=h, outputs=m.outputs, not_converged=bool(getattr(m, "not_converged", False)))
         return resp
 
     def _fit_all(self, inputs, x, params, threads, context):
