@@ -15,6 +15,7 @@ import (
 	"github.com/polyclass/polyclass/framework/engine"
 	"github.com/polyclass/polyclass/framework/host"
 	"github.com/polyclass/polyclass/framework/metrics"
+	"github.com/polyclass/polyclass/framework/outcome"
 	"github.com/polyclass/polyclass/framework/report"
 	"github.com/polyclass/polyclass/framework/results"
 	"github.com/polyclass/polyclass/framework/safetext"
@@ -27,11 +28,16 @@ import (
 // datasets, plugin binaries) and every differing result.
 func rerun(ctx context.Context, h *host.Host, o *options, stdout, stderr io.Writer) error {
 	dir := o.args[0]
-	old, oldFiles, err := loadRecorded(dir)
+	old, oldFiles, held, err := loadRecorded(dir)
 	if err != nil {
 		return err
 	}
+	defer held.Release()
 	oldCells := results.Results(oldFiles)
+	partial := recordedPartial(old, len(oldFiles))
+	if partial != "" {
+		fmt.Fprintln(stdout, partial)
+	}
 	if rh := rerunHost(o); rh != nil {
 		defer closeHost(ctx, rh)
 		h = rh
@@ -69,20 +75,71 @@ func rerun(ctx context.Context, h *host.Host, o *options, stdout, stderr io.Writ
 	if err != nil {
 		return fmt.Errorf("rerun: %w (run: %v)", err, runErr)
 	}
+	if partial != "" {
+		newCells = finishedIn(newCells, oldCells)
+	}
 	diffs := report.Compare(oldCells, newCells, comparedMetrics(old.Metrics))
 	return rerunVerdict(stdout, dir, diffs, changed, len(newCells), runErr)
 }
 
-// loadRecorded loads the run a results directory holds; a directory of
-// shards not merged yet is refused, saying so.
-func loadRecorded(dir string) (*results.Manifest, []*results.Cell, error) {
-	old, oldFiles, err := results.Load(dir)
+// loadRecorded loads the run a results directory holds, holding the
+// directory (results.Hold) until the caller releases it: a directory a
+// bench run is writing into is refused, as bench table refuses it, and a
+// directory of shards not merged yet is refused, saying so. A manifest
+// that still says "running" once the directory is held records a run
+// that is gone: it is returned as interrupted.
+func loadRecorded(dir string) (*results.Manifest, []*results.Cell, *results.Held, error) {
+	held, err := results.Hold(dir)
 	if errors.Is(err, os.ErrNotExist) {
 		if n, serr := results.ShardCount(dir); serr == nil && n > 0 {
-			return nil, nil, fmt.Errorf("rerun: %s holds shards of a run not merged yet: bench merge %s first (rerun compares a whole run): %w", dir, safetext.Quote(safetext.Path(dir)), err)
+			return nil, nil, nil, fmt.Errorf("rerun: %s holds shards of a run not merged yet: bench merge %s first (rerun compares a whole run): %w", dir, safetext.Quote(safetext.Path(dir)), err)
 		}
 	}
-	return old, oldFiles, err
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	old, oldFiles, err := results.Load(dir)
+	if err != nil {
+		held.Release()
+		return nil, nil, nil, err
+	}
+	if old.Status == results.StatusRunning {
+		old.Status = results.StatusInterrupted
+	}
+	return old, oldFiles, held, nil
+}
+
+// recordedPartial says, for a recorded run that finished fewer than all
+// of its cells (finished of them), what it is and that the cells it never
+// finished are not compared; "" when it finished every cell.
+func recordedPartial(m *results.Manifest, finished int) string {
+	if finished >= m.Cells {
+		return ""
+	}
+	how := "is " + string(m.Status)
+	switch m.Status {
+	case results.StatusFailed:
+		how = "failed"
+	case results.StatusComplete:
+		how = "is partial"
+	}
+	return fmt.Sprintf("the recorded run %s: %d of %d cells; cells it never finished are not compared", how, finished, m.Cells)
+}
+
+// finishedIn is the cells of cs that recorded also holds (by cell key),
+// in cs's order: a rerun of a partial run compares those alone.
+func finishedIn(cs, recorded []*outcome.CellResult) []*outcome.CellResult {
+	keys := make(map[string]bool, len(recorded))
+	for _, c := range recorded {
+		keys[c.Key()] = true
+	}
+	var out []*outcome.CellResult
+	for _, c := range cs {
+		if keys[c.Key()] {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // rerunHost is the host of a rerun's plugins when it is not h: with
