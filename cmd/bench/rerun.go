@@ -28,6 +28,9 @@ import (
 // datasets, plugin binaries) and every differing result.
 func rerun(ctx context.Context, h *host.Host, o *options, stdout, stderr io.Writer) error {
 	dir := o.args[0]
+	if err := checkRerunOut(dir, o.out); err != nil {
+		return err
+	}
 	old, oldFiles, held, err := loadRecorded(dir)
 	if err != nil {
 		return err
@@ -239,10 +242,13 @@ func inputChanges(old *results.Manifest, g *engine.Grid) []string {
 }
 
 // rerunDir is the results directory of a rerun of dir: out when given,
-// else DIR/rerun, an entry of DIR made there and never followed.
+// else DIR/rerun, an entry of DIR made there and never followed. An out
+// that is dir itself (by name, or the same directory by another name) is
+// refused: the rerun's run would move the recorded results aside, as
+// --fresh does, and compare the run with itself.
 func rerunDir(dir, out string) (string, error) {
 	if out != "" {
-		return out, nil
+		return out, checkRerunOut(dir, out)
 	}
 	out, err := results.Subdir(dir, results.RerunDir)
 	if err != nil {
@@ -413,6 +419,27 @@ func recordedElsewhere(p results.PluginRecord, found, resultsDir string) string 
 		return fmt.Sprintf("whose sha256 is %.12s…, not the %.12s… recorded", sum, p.SHA256)
 	}
 	return ""
+}
+
+// checkRerunOut refuses the -o out of a rerun of dir that names dir
+// itself (see rerunDir); nil for any other out, and for none.
+func checkRerunOut(dir, out string) error {
+	if out == "" || !sameDir(dir, out) {
+		return nil
+	}
+	return fmt.Errorf("rerun: -o %s is the recorded results directory %s: a rerun writes a new run beside the recorded one; give another directory, or no -o for %s",
+		safetext.Quote(safetext.Path(out)), safetext.Quote(safetext.Path(dir)), safetext.Quote(safetext.Path(filepath.Join(dir, results.RerunDir))))
+}
+
+// sameDir reports whether the paths a and b name one directory: the same
+// path once cleaned and made absolute, or one existing directory.
+func sameDir(a, b string) bool {
+	aa, err1 := filepath.Abs(a)
+	ab, err2 := filepath.Abs(b)
+	if err1 == nil && err2 == nil && aa == ab {
+		return true
+	}
+	return sameFile(a, b)
 }
 
 // sameFile reports whether the paths a and b name one file.
