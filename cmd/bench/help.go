@@ -237,12 +237,15 @@ manifest.json. The tables of a partial run say so in their header.`},
 	{name: "rerun", args: "DIR", flags: []string{"o", "j", "dense-budget", "plugins", "verbose"},
 		summary: "run a results directory's experiment again, report differences",
 		doc: `Rerun runs the experiment the results directory DIR records again, with
-its recorded seed, into -o DIR (default DIR/rerun), and reports every
-changed input (datasets, plugin binaries) and every differing result;
-timings are not compared. The exit status is 1 when anything differs.
+its recorded seed, into -o OUT (default DIR/rerun; never DIR itself),
+and reports every changed input (datasets, plugin binaries) and every
+differing result; timings are not compared. The exit status is 1 when anything differs.
 The recorded experiment file must still have the recorded SHA-256: one
 edited since is not the run's experiment, and is refused before it is
-read (bench run runs it).`},
+read (bench run runs it). A directory a bench run is writing into is
+refused, as bench table refuses it; of a recorded run that did not
+finish every cell (interrupted, say), rerun says so first and compares
+the cells it finished.`},
 	{name: "submit", args: "slurm|k8s FILE",
 		flags:   []string{"o", "plugins", "shards", "dense-budget", "partition", "time", "cpus", "mem", "now", "image", "claim", "parallelism"},
 		summary: "write (and submit) a Slurm job array or Kubernetes Indexed Job of FILE's shards",

@@ -15,6 +15,7 @@ import (
 	"github.com/polyclass/polyclass/framework/engine"
 	"github.com/polyclass/polyclass/framework/host"
 	"github.com/polyclass/polyclass/framework/metrics"
+	"github.com/polyclass/polyclass/framework/outcome"
 	"github.com/polyclass/polyclass/framework/report"
 	"github.com/polyclass/polyclass/framework/results"
 	"github.com/polyclass/polyclass/framework/safetext"
@@ -27,11 +28,19 @@ import (
 // datasets, plugin binaries) and every differing result.
 func rerun(ctx context.Context, h *host.Host, o *options, stdout, stderr io.Writer) error {
 	dir := o.args[0]
-	old, oldFiles, err := loadRecorded(dir)
+	if err := checkRerunOut(dir, o.out); err != nil {
+		return err
+	}
+	old, oldFiles, held, err := loadRecorded(dir)
 	if err != nil {
 		return err
 	}
+	defer held.Release()
 	oldCells := results.Results(oldFiles)
+	partial := recordedPartial(old, len(oldFiles))
+	if partial != "" {
+		fmt.Fprintln(stdout, partial)
+	}
 	if rh := rerunHost(o); rh != nil {
 		defer closeHost(ctx, rh)
 		h = rh
@@ -69,20 +78,71 @@ func rerun(ctx context.Context, h *host.Host, o *options, stdout, stderr io.Writ
 	if err != nil {
 		return fmt.Errorf("rerun: %w (run: %v)", err, runErr)
 	}
+	if partial != "" {
+		newCells = finishedIn(newCells, oldCells)
+	}
 	diffs := report.Compare(oldCells, newCells, comparedMetrics(old.Metrics))
 	return rerunVerdict(stdout, dir, diffs, changed, len(newCells), runErr)
 }
 
-// loadRecorded loads the run a results directory holds; a directory of
-// shards not merged yet is refused, saying so.
-func loadRecorded(dir string) (*results.Manifest, []*results.Cell, error) {
-	old, oldFiles, err := results.Load(dir)
+// loadRecorded loads the run a results directory holds, holding the
+// directory (results.Hold) until the caller releases it: a directory a
+// bench run is writing into is refused, as bench table refuses it, and a
+// directory of shards not merged yet is refused, saying so. A manifest
+// that still says "running" once the directory is held records a run
+// that is gone: it is returned as interrupted.
+func loadRecorded(dir string) (*results.Manifest, []*results.Cell, *results.Held, error) {
+	held, err := results.Hold(dir)
 	if errors.Is(err, os.ErrNotExist) {
 		if n, serr := results.ShardCount(dir); serr == nil && n > 0 {
-			return nil, nil, fmt.Errorf("rerun: %s holds shards of a run not merged yet: bench merge %s first (rerun compares a whole run): %w", dir, safetext.Quote(safetext.Path(dir)), err)
+			return nil, nil, nil, fmt.Errorf("rerun: %s holds shards of a run not merged yet: bench merge %s first (rerun compares a whole run): %w", dir, safetext.Quote(safetext.Path(dir)), err)
 		}
 	}
-	return old, oldFiles, err
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	old, oldFiles, err := results.Load(dir)
+	if err != nil {
+		held.Release()
+		return nil, nil, nil, err
+	}
+	if old.Status == results.StatusRunning {
+		old.Status = results.StatusInterrupted
+	}
+	return old, oldFiles, held, nil
+}
+
+// recordedPartial says, for a recorded run that finished fewer than all
+// of its cells (finished of them), what it is and that the cells it never
+// finished are not compared; "" when it finished every cell.
+func recordedPartial(m *results.Manifest, finished int) string {
+	if finished >= m.Cells {
+		return ""
+	}
+	how := "is " + string(m.Status)
+	switch m.Status {
+	case results.StatusFailed:
+		how = "failed"
+	case results.StatusComplete:
+		how = "is partial"
+	}
+	return fmt.Sprintf("the recorded run %s: %d of %d cells; cells it never finished are not compared", how, finished, m.Cells)
+}
+
+// finishedIn is the cells of cs that recorded also holds (by cell key),
+// in cs's order: a rerun of a partial run compares those alone.
+func finishedIn(cs, recorded []*outcome.CellResult) []*outcome.CellResult {
+	keys := make(map[string]bool, len(recorded))
+	for _, c := range recorded {
+		keys[c.Key()] = true
+	}
+	var out []*outcome.CellResult
+	for _, c := range cs {
+		if keys[c.Key()] {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // rerunHost is the host of a rerun's plugins when it is not h: with
@@ -182,10 +242,13 @@ func inputChanges(old *results.Manifest, g *engine.Grid) []string {
 }
 
 // rerunDir is the results directory of a rerun of dir: out when given,
-// else DIR/rerun, an entry of DIR made there and never followed.
+// else DIR/rerun, an entry of DIR made there and never followed. An out
+// that is dir itself (by name, or the same directory by another name) is
+// refused: the rerun's run would move the recorded results aside, as
+// --fresh does, and compare the run with itself.
 func rerunDir(dir, out string) (string, error) {
 	if out != "" {
-		return out, nil
+		return out, checkRerunOut(dir, out)
 	}
 	out, err := results.Subdir(dir, results.RerunDir)
 	if err != nil {
@@ -356,6 +419,27 @@ func recordedElsewhere(p results.PluginRecord, found, resultsDir string) string 
 		return fmt.Sprintf("whose sha256 is %.12s…, not the %.12s… recorded", sum, p.SHA256)
 	}
 	return ""
+}
+
+// checkRerunOut refuses the -o out of a rerun of dir that names dir
+// itself (see rerunDir); nil for any other out, and for none.
+func checkRerunOut(dir, out string) error {
+	if out == "" || !sameDir(dir, out) {
+		return nil
+	}
+	return fmt.Errorf("rerun: -o %s is the recorded results directory %s: a rerun writes a new run beside the recorded one; give another directory, or no -o for %s",
+		safetext.Quote(safetext.Path(out)), safetext.Quote(safetext.Path(dir)), safetext.Quote(safetext.Path(filepath.Join(dir, results.RerunDir))))
+}
+
+// sameDir reports whether the paths a and b name one directory: the same
+// path once cleaned and made absolute, or one existing directory.
+func sameDir(a, b string) bool {
+	aa, err1 := filepath.Abs(a)
+	ab, err2 := filepath.Abs(b)
+	if err1 == nil && err2 == nil && aa == ab {
+		return true
+	}
+	return sameFile(a, b)
 }
 
 // sameFile reports whether the paths a and b name one file.

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -28,7 +29,8 @@ func TestComparedMetrics(t *testing.T) {
 	}
 }
 
-// TestRerunDir: -o wins; without it the rerun goes to DIR/rerun.
+// TestRerunDir: -o wins; without it the rerun goes to DIR/rerun. An -o
+// that names the recorded directory itself, however spelt, is refused.
 func TestRerunDir(t *testing.T) {
 	dir := t.TempDir()
 	if got, err := rerunDir(dir, "elsewhere"); err != nil || got != "elsewhere" {
@@ -37,6 +39,17 @@ func TestRerunDir(t *testing.T) {
 	got, err := rerunDir(dir, "")
 	if want := filepath.Join(dir, "rerun"); err != nil || got != want {
 		t.Errorf("rerunDir(dir, \"\") = %q, %v; want %q", got, err, want)
+	}
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(dir, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, out := range []string{dir, dir + "/", dir + "/.", dir + "/cells/..", link} {
+		want := "rerun: -o " + out + " is the recorded results directory " + dir +
+			": a rerun writes a new run beside the recorded one; give another directory, or no -o for " + filepath.Join(dir, "rerun")
+		if got, err := rerunDir(dir, out); errString(err) != want {
+			t.Errorf("rerunDir(dir, %q) = %q, %v; want the error %q", out, got, err, want)
+		}
 	}
 }
 

@@ -350,6 +350,64 @@ func TestCross(t *testing.T) {
 	}
 }
 
+// TestCrossLimit: a cross of MaxCrossColumns columns (4,950 crosses) is
+// made; one more column, listed or found in the data, is refused before
+// any cross is made, naming the count and the bound.
+func TestCrossLimit(t *testing.T) {
+	if MaxCrosses != 4950 {
+		t.Fatalf("MaxCrosses = %d, want 4950, the pairs of %d columns", MaxCrosses, MaxCrossColumns)
+	}
+	frame := func(n int) (*Frame, []string) {
+		f := &Frame{Rows: 2}
+		names := make([]string, n)
+		for i := range n {
+			names[i] = fmt.Sprintf("c%d", i)
+			f.Cat = append(f.Cat, catCol(names[i], "x", "y"))
+		}
+		return f, names
+	}
+	kind := Kinds()["cross"]
+	for _, tt := range []struct {
+		columns int
+		fit     string // FitTransform's error over every categorical column
+		listed  string // New's error with the columns listed
+	}{
+		{2, "", ""},
+		{MaxCrossColumns, "", ""},
+		{MaxCrossColumns + 1,
+			"cross: the 101 categorical columns make 5050 crosses, more than the limit of 4950 (the pairs of 100 columns); list at most 100 columns to cross in columns",
+			"cross: the 101 listed columns make 5050 crosses, more than the limit of 4950 (the pairs of 100 columns); list at most 100 columns to cross in columns"},
+		{300,
+			"cross: the 300 categorical columns make 44850 crosses, more than the limit of 4950 (the pairs of 100 columns); list at most 100 columns to cross in columns",
+			"cross: the 300 listed columns make 44850 crosses, more than the limit of 4950 (the pairs of 100 columns); list at most 100 columns to cross in columns"},
+	} {
+		f, names := frame(tt.columns)
+		out, err := (&Cross{}).FitTransform(f, &Context{})
+		if got := errText(err); got != tt.fit {
+			t.Errorf("%d columns: FitTransform error %q, want %q", tt.columns, got, tt.fit)
+		}
+		if want := tt.columns + tt.columns*(tt.columns-1)/2; err == nil && len(out.Cat) != want {
+			t.Errorf("%d columns: %d columns out, want %d", tt.columns, len(out.Cat), want)
+		}
+		cols := make([]param.Value, len(names))
+		for i, n := range names {
+			cols[i] = param.String(n)
+		}
+		_, err = kind.New(param.WithDefaults(kind.Options, param.Params{"columns": param.List(cols...)}))
+		if got := errText(err); got != tt.listed {
+			t.Errorf("%d columns listed: New error %q, want %q", tt.columns, got, tt.listed)
+		}
+	}
+}
+
+// errText is err's message, "" for nil.
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
 func TestImpute(t *testing.T) {
 	nan := math.NaN()
 	f := &Frame{Rows: 6,

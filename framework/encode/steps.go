@@ -209,6 +209,9 @@ func Kinds() map[string]Kind {
 				if cols != nil && len(cols) < 2 {
 					return nil, fmt.Errorf("cross needs at least two columns, got %d", len(cols))
 				}
+				if err := checkCrosses(len(cols), "listed columns"); err != nil {
+					return nil, err
+				}
 				return &Cross{Columns: cols, Drop: !o.Bool("keep")}, nil
 			},
 		},

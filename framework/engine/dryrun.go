@@ -8,6 +8,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/polyclass/polyclass/framework/cv"
 	"github.com/polyclass/polyclass/framework/encode"
 	"github.com/polyclass/polyclass/framework/host"
 	"github.com/polyclass/polyclass/framework/param"
@@ -197,6 +198,14 @@ func (r *resolver) encodable(d *Dataset, p *Pipeline, ec encoderColumns) {
 		}
 		if f, err = s.FitTransform(f, ctx); err != nil {
 			// Fitted on every row it fails; a fold's rows may still do.
+			// A cell fails when one of its folds does: a failing fold
+			// fails every cell of the dataset with the pipeline.
+			if fold, step, ferr := r.foldFailure(d, p); ferr != nil {
+				r.errorf(r.encoderRange(p.Config.Steps[step], c.PathRange), "Pipeline fails in every cell",
+					"Dataset %q, pipeline %q step %d (%s), fitted on the training rows of fold %d (repeat 0) as the run fits it: %v; every cell of dataset %q with pipeline %q would fail.",
+					c.Name, p.Config.Name, step+1, p.Config.Steps[step], fold, ferr, c.Name, p.Config.Name)
+				return
+			}
 			r.warnf(c.PathRange, "Pipeline fails on the whole dataset", "Dataset %q, pipeline %q step %d (%s), fitted on every row: %v",
 				c.Name, p.Config.Name, i+1, p.Config.Steps[i], err)
 			return
@@ -227,6 +236,37 @@ func (r *resolver) encodable(d *Dataset, p *Pipeline, ec encoderColumns) {
 	r.errorf(c.PathRange, "Missing values without impute",
 		"Dataset %q: %s column %q has a missing value (data row %d; %d missing value(s) in all), and pipeline %q (%s) has no impute step that fills it, so every fold would fail. To fix it, %s.",
 		c.Name, r.locate(d, row, col), col, rowInFile(d, row)+1, count, p.Config.Name, steps, fix)
+}
+
+// foldFailure fits pipeline p on the training rows of each fold of
+// dataset d's first repeat, with each fold's encoding seed, as the run
+// does, and returns the first fold whose fit fails, the index of the step
+// that failed and its error; the error is nil when every fold's fit
+// succeeds (or ctx ends).
+func (r *resolver) foldFailure(d *Dataset, p *Pipeline) (fold, step int, err error) {
+	if len(d.Folds) == 0 {
+		return 0, 0, nil
+	}
+	for fold := range d.NumFolds {
+		if r.ctx.Err() != nil {
+			return 0, 0, nil
+		}
+		train, _ := cv.Split(d.Folds[0], fold)
+		if _, step, err := fitSteps(d, p, train, encodeSeed(r.exp.Seed, d, p, 0, fold)); err != nil {
+			return fold, step, err
+		}
+	}
+	return 0, 0, nil
+}
+
+// encoderRange is the location of the encoder block name, else other.
+func (r *resolver) encoderRange(name string, other hcl.Range) hcl.Range {
+	for _, e := range r.exp.Encoders {
+		if e.Name == name {
+			return e.DeclRange
+		}
+	}
+	return other
 }
 
 // encodedMissing returns a categorical column of before (the frame a

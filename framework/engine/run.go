@@ -422,25 +422,41 @@ func sameDigest(p *atomic.Pointer[string], d string) error {
 // fold's encoding seed.
 func encodeFold(g *Grid, d *Dataset, p *Pipeline, repeat, fold int) (matrix.Matrix, error) {
 	train, _ := cv.Split(d.Folds[repeat], fold)
-	seed := cv.Seed(g.Experiment.Seed, "encode", d.Config.Name, p.Config.Name, strconv.Itoa(repeat), strconv.Itoa(fold))
-	return encodeRows(d, p, train, seed)
+	return encodeRows(d, p, train, encodeSeed(g.Experiment.Seed, d, p, repeat, fold))
+}
+
+// encodeSeed is the encoding seed of dataset d under pipeline p in fold
+// fold of repeat repeat, for the experiment's seed.
+func encodeSeed(seed uint64, d *Dataset, p *Pipeline, repeat, fold int) uint64 {
+	return cv.Seed(seed, "encode", d.Config.Name, p.Config.Name, strconv.Itoa(repeat), strconv.Itoa(fold))
 }
 
 // encodeRows fits pipeline p's steps on the train rows of dataset d and
 // returns the design matrix of every row.
 func encodeRows(d *Dataset, p *Pipeline, train []int, seed uint64) (matrix.Matrix, error) {
-	ctx := &encode.Context{Train: train, Labels: d.Labels, K: d.K(), Seed: seed}
-	f := d.Features
-	for i, s := range p.Steps {
-		var err error
-		ctx.Last = i == len(p.Steps)-1
-		if f, err = s.FitTransform(f, ctx); err != nil {
-			return matrix.Matrix{}, fmt.Errorf("pipeline %s step %d (%s): %w", p.Config.Name, i+1, p.Config.Steps[i], err)
-		}
+	f, i, err := fitSteps(d, p, train, seed)
+	if err != nil {
+		return matrix.Matrix{}, fmt.Errorf("pipeline %s step %d (%s): %w", p.Config.Name, i+1, p.Config.Steps[i], err)
 	}
 	m, _, err := f.Design()
 	if err != nil {
 		return matrix.Matrix{}, fmt.Errorf("dataset %s, pipeline %s: %w", d.Config.Name, p.Config.Name, err)
 	}
 	return m, nil
+}
+
+// fitSteps fits pipeline p's steps on the train rows of dataset d, with
+// the encoding seed seed, and returns the frame they make of every row;
+// on an error, the index of the step that failed.
+func fitSteps(d *Dataset, p *Pipeline, train []int, seed uint64) (*encode.Frame, int, error) {
+	ctx := &encode.Context{Train: train, Labels: d.Labels, K: d.K(), Seed: seed}
+	f := d.Features
+	for i, s := range p.Steps {
+		var err error
+		ctx.Last = i == len(p.Steps)-1
+		if f, err = s.FitTransform(f, ctx); err != nil {
+			return nil, i, err
+		}
+	}
+	return f, 0, nil
 }

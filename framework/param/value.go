@@ -309,6 +309,11 @@ type ParamSpec struct {
 	// when the default is what it says. The set-up table shows it in
 	// place of the default value, so that gamma reads "1/features", not 0.
 	DefaultMeans string
+	// AtMostTrainingRows declares an integer parameter whose value may not
+	// exceed the rows a fit trains on (knn's k, the neighbours it finds
+	// among them): the host checks each value against the smallest
+	// training part of each dataset before any cell runs.
+	AtMostTrainingRows bool
 }
 
 // FormatNumber formats f for messages and listings: a whole number below

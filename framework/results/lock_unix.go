@@ -65,3 +65,25 @@ func unlockDir(f *os.File) {
 	syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
 	f.Close()
 }
+
+// lockRecorded is lockDir for a reader of dir (bench rerun): the lock
+// file is opened read-only when it exists (flock needs no write access),
+// so that results on a read-only mount can still be read; when it does
+// not exist and cannot be made there, no bench run can be writing into
+// dir, and nil is returned with no error.
+func lockRecorded(dir string) (*os.File, error) {
+	path := filepath.Join(dir, lockFile)
+	busy := fmt.Sprintf("results directory %s is in use by another bench run", dir)
+	f, err := os.OpenFile(path, os.O_RDONLY|noFollow, 0)
+	switch {
+	case err == nil:
+		return flockFile(f, path, false, busy)
+	case errors.Is(err, os.ErrNotExist):
+		f, err := lockPath(path, false, busy)
+		if err != nil && (errors.Is(err, syscall.EROFS) || errors.Is(err, os.ErrPermission)) {
+			return nil, nil
+		}
+		return f, err
+	}
+	return nil, fmt.Errorf("results directory: %w", err)
+}

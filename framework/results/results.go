@@ -777,6 +777,37 @@ func Render(dir string, render Renderer) (*Manifest, []string, error) {
 	return m, append(written, filepath.Join(dir, ManifestFile)), nil
 }
 
+// Held is a results directory locked for reading by Hold.
+type Held struct {
+	lock *os.File
+}
+
+// Hold locks the results directory dir, which must hold a manifest (an
+// error wrapping os.ErrNotExist when it holds none), against bench runs
+// while its results are read and compared (bench rerun): a directory a
+// bench run is writing into is refused with bench table's error ("results
+// directory DIR is in use by another bench run"), and no run starts there
+// until Release. Load it after Hold: a manifest that still says "running"
+// then records a run that is gone.
+func Hold(dir string) (*Held, error) {
+	if _, err := readManifestAdvised(dir); err != nil {
+		return nil, err // before the lock, which would create a file
+	}
+	lock, err := lockRecorded(dir)
+	if err != nil {
+		return nil, err
+	}
+	return &Held{lock: lock}, nil
+}
+
+// Release releases the lock Hold took.
+func (h *Held) Release() {
+	if h != nil && h.lock != nil {
+		unlockDir(h.lock)
+		h.lock = nil
+	}
+}
+
 func (r *Run) unlock() {
 	if r.shardLock != nil {
 		unlockDir(r.shardLock)

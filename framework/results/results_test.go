@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -921,4 +922,37 @@ func TestFullDiskKeepsTheTables(t *testing.T) {
 	if err != nil || m2.Outputs["folds.csv"] == "" {
 		t.Errorf("manifest outputs after a failed render: %v, %v", err, m2.Outputs)
 	}
+}
+
+// TestHoldLocksOutRuns: Hold refuses a directory a run is writing into,
+// with bench table's words, and keeps a run from starting there until
+// Release; a directory without a manifest is os.ErrNotExist.
+func TestHoldLocksOutRuns(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := Hold(dir); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("Hold without a manifest: %v, want os.ErrNotExist", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, lockFile)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("Hold without a manifest made %s: %v", lockFile, err)
+	}
+	r := begin(t, dir, "exp", 1, Options{Render: fakeRender})
+	want := "results directory " + dir + " is in use by another bench run"
+	if _, err := Hold(dir); err == nil || err.Error() != want {
+		t.Errorf("Hold during a run: %v, want %q", err, want)
+	}
+	r.Finish(StatusComplete, 0)
+	h, err := Hold(dir)
+	if err != nil {
+		t.Fatalf("Hold after the run: %v", err)
+	}
+	if _, err := Begin(dir, manifest("exp"), digests(1), Options{Render: fakeRender}); err == nil || !strings.Contains(err.Error(), "in use by another bench run") {
+		t.Errorf("Begin while held: %v", err)
+	}
+	if _, _, err := Render(dir, fakeRender); err == nil {
+		t.Error("Render ran while held")
+	}
+	h.Release()
+	h.Release() // a second Release does nothing
+	r = begin(t, dir, "exp", 1, Options{Render: fakeRender})
+	r.Finish(StatusComplete, 0)
 }

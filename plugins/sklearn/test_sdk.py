@@ -403,6 +403,14 @@ class ServiceTest(unittest.TestCase):
             with self.subTest(name):
                 self.assertEqual(service.spec_to_pb(spec).budget, want)
 
+    def test_at_most_training_rows_travels(self):
+        for name, spec, want in [
+            ("bounded by the rows", learner.ParamSpec("n_neighbors", "integer", default=5, min=1, at_most_training_rows=True), True),
+            ("not bounded", learner.ParamSpec("C", "number"), False),
+        ]:
+            with self.subTest(name):
+                self.assertEqual(service.spec_to_pb(spec).at_most_training_rows, want)
+
     def test_unknown_param_type_lists_the_types(self):
         with self.assertRaisesRegex(ValueError, "unknown type 'float'; the types are number, integer, string"):
             service.spec_to_pb(learner.ParamSpec("c", "float"))

@@ -17,7 +17,8 @@ import (
 // crossed the wire, every field set.
 func TestContractRoundTrips(t *testing.T) {
 	runtime := []plugin.Component{{Name: "go", Version: "go1.26"}}
-	specs := []param.ParamSpec{{Name: "C", Type: param.NumberParam, Default: param.Number(1), Min: param.Bound(0)}}
+	specs := []param.ParamSpec{{Name: "C", Type: param.NumberParam, Default: param.Number(1), Min: param.Bound(0)},
+		{Name: "k", Type: param.IntegerParam, Default: param.Number(5), Min: param.Bound(1), AtMostTrainingRows: true}}
 	learner := plugin.LearnerInfo{Name: "l", Version: "1", Description: "a learner",
 		Capabilities: plugin.Capabilities{Binary: true, Multiclass: true, Regression: true, Scores: true, Probabilities: true, Sparse: true, Weights: true},
 		Params:       specs, Runtime: runtime}

@@ -64,7 +64,7 @@ func specToPB(s param.ParamSpec) *pb.ParamSpec {
 	out := &pb.ParamSpec{
 		Name: s.Name, Type: pb.ParamSpec_Type(s.Type), Description: s.Description,
 		Allowed: s.Allowed, MinExclusive: s.MinExclusive, AppliesWhen: conditionsToPB(s.AppliesWhen), Budget: s.Budget,
-		DefaultMeans: s.DefaultMeans,
+		DefaultMeans: s.DefaultMeans, AtMostTrainingRows: s.AtMostTrainingRows,
 	}
 	if !s.Default.IsNull() {
 		out.Default = valueToPB(s.Default)
@@ -86,7 +86,7 @@ func specFromPB(s *pb.ParamSpec) param.ParamSpec {
 	out := param.ParamSpec{
 		Name: s.GetName(), Type: param.ParamType(s.GetType()), Description: s.GetDescription(),
 		Allowed: s.GetAllowed(), MinExclusive: s.GetMinExclusive(), AppliesWhen: conditionsFromPB(s.GetAppliesWhen()), Budget: s.GetBudget(),
-		DefaultMeans: s.GetDefaultMeans(),
+		DefaultMeans: s.GetDefaultMeans(), AtMostTrainingRows: s.GetAtMostTrainingRows(),
 	}
 	if s.Default != nil {
 		out.Default = valueFromPB(s.Default)

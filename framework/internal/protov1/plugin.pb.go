@@ -431,9 +431,13 @@ type ParamSpec struct {
 	// (LIBSVM's gamma = 0 for "1/features"); empty when the default is
 	// what it says. The host's set-up table shows it in place of the
 	// default value, and bench plugins beside it.
-	DefaultMeans  string `protobuf:"bytes,13,opt,name=default_means,json=defaultMeans,proto3" json:"default_means,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	DefaultMeans string `protobuf:"bytes,13,opt,name=default_means,json=defaultMeans,proto3" json:"default_means,omitempty"`
+	// The parameter, an INTEGER, may not exceed the rows a fit trains on
+	// (k nearest neighbours among them): the host checks each value against
+	// the smallest training part of each dataset before any cell runs.
+	AtMostTrainingRows bool `protobuf:"varint,14,opt,name=at_most_training_rows,json=atMostTrainingRows,proto3" json:"at_most_training_rows,omitempty"`
+	unknownFields      protoimpl.UnknownFields
+	sizeCache          protoimpl.SizeCache
 }
 
 func (x *ParamSpec) Reset() {
@@ -557,6 +561,13 @@ func (x *ParamSpec) GetDefaultMeans() string {
 		return x.DefaultMeans
 	}
 	return ""
+}
+
+func (x *ParamSpec) GetAtMostTrainingRows() bool {
+	if x != nil {
+		return x.AtMostTrainingRows
+	}
+	return false
 }
 
 // Condition is one case in which a parameter applies: each of its
@@ -3097,7 +3108,7 @@ const file_plugin_proto_rawDesc = "" +
 	"\x04list\x18\x04 \x01(\v2\x1e.polyclass.plugin.v1.ValueListH\x00R\x04listB\x06\n" +
 	"\x04kind\"?\n" +
 	"\tValueList\x122\n" +
-	"\x06values\x18\x01 \x03(\v2\x1a.polyclass.plugin.v1.ValueR\x06values\"\x89\x05\n" +
+	"\x06values\x18\x01 \x03(\v2\x1a.polyclass.plugin.v1.ValueR\x06values\"\xbc\x05\n" +
 	"\tParamSpec\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x127\n" +
 	"\x04type\x18\x02 \x01(\x0e2#.polyclass.plugin.v1.ParamSpec.TypeR\x04type\x12 \n" +
@@ -3112,7 +3123,8 @@ const file_plugin_proto_rawDesc = "" +
 	" \x01(\bR\fminExclusive\x12A\n" +
 	"\fapplies_when\x18\v \x03(\v2\x1e.polyclass.plugin.v1.ConditionR\vappliesWhen\x12\x16\n" +
 	"\x06budget\x18\f \x01(\bR\x06budget\x12#\n" +
-	"\rdefault_means\x18\r \x01(\tR\fdefaultMeans\"\x9f\x01\n" +
+	"\rdefault_means\x18\r \x01(\tR\fdefaultMeans\x121\n" +
+	"\x15at_most_training_rows\x18\x0e \x01(\bR\x12atMostTrainingRows\"\x9f\x01\n" +
 	"\x04Type\x12\x14\n" +
 	"\x10TYPE_UNSPECIFIED\x10\x00\x12\n" +
 	"\n" +

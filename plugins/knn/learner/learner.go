@@ -30,7 +30,7 @@ func (learner) Info() sdk.LearnerInfo {
 		// products with every training row short.
 		Capabilities: sdk.Capabilities{Binary: true, Multiclass: true, Scores: true, Probabilities: true, Sparse: true},
 		Params: []sdk.ParamSpec{
-			{Name: "k", Type: sdk.IntegerParam, Default: sdk.Number(neighbors.DefaultK), Min: sdk.Bound(1), Description: "number of neighbours (scikit-learn's n_neighbors)"},
+			{Name: "k", Type: sdk.IntegerParam, Default: sdk.Number(neighbors.DefaultK), Min: sdk.Bound(1), AtMostTrainingRows: true, Description: "number of neighbours (scikit-learn's n_neighbors)"},
 			{Name: "weights", Type: sdk.StringParam, Default: sdk.String("uniform"), Allowed: []string{"uniform", "distance"}, Description: "uniform: one vote each; distance: weight 1/distance (neighbours at distance 0 alone vote)"},
 			{Name: "metric", Type: sdk.StringParam, Default: sdk.String("euclidean"), Allowed: []string{"euclidean", "manhattan", "cosine"}, Description: "distance between rows"},
 			{Name: "algorithm", Type: sdk.StringParam, Default: sdk.String("auto"), Allowed: []string{"auto", "brute", "kd_tree"}, Description: "auto: KD tree for dense rows of at most 15 columns (euclidean, manhattan), else brute force, as scikit-learn"},

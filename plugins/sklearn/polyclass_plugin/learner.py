@@ -84,6 +84,11 @@ class ParamSpec:
     # (gamma = 0 for "1/features"); empty when the default is what it
     # says. The set-up table shows it in place of the default value.
     default_means: str = ""
+    # An integer whose value may not exceed the rows a fit trains on
+    # (k nearest neighbours among them): the host checks each value
+    # against the smallest training part of each dataset before any cell
+    # runs.
+    at_most_training_rows: bool = False
 
     def check(self, v) -> Optional[str]:
         """Why v is not a valid value of the parameter, or None (the Go

@@ -91,6 +91,7 @@ def spec_to_pb(s):
         min_exclusive=s.min_exclusive,
         budget=s.budget,
         default_means=s.default_means,
+        at_most_training_rows=s.at_most_training_rows,
     )
     if s.default is not None:
         out.default.CopyFrom(value_to_pb(s.default))
