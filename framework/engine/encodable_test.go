@@ -63,7 +63,7 @@ func TestEncodableFoldFailure(t *testing.T) {
 				Features: &encode.Frame{Rows: rows, Num: []encode.NumCol{{Name: "x", Vals: []float64{1, 2, 3, 4, 5, 6}}}}}
 			ok := failingStep{func([]int) bool { return false }}
 			p := &Pipeline{Config: &config.Pipeline{Name: "p", Steps: []string{"ok", "bad"}}, Steps: []encode.Step{ok, failingStep{tt.fails}}}
-			r.encodable(d, p)
+			r.encodable(d, p, encoderColumns{})
 			if tt.severity == 0 {
 				if len(r.diags) != 0 {
 					t.Errorf("diagnostics %v, want none", r.diags)
