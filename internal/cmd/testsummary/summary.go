@@ -104,14 +104,18 @@ func unended(w io.Writer, pkg string, output map[string][]string) {
 // line per test) and returns the tests it names with the goroutines of
 // the dump that mention them.
 func timedOut(pkg string, output map[string][]string) (timeout, bool) {
-	var lines []string
+	// The panic and its dump are the output of one test (the one
+	// test2json saw running last), never mixed with another's.
+	text, at := "", -1
 	for k, out := range output {
-		if strings.HasPrefix(k, pkg+" ") {
-			lines = append(lines, out...)
+		if !strings.HasPrefix(k, pkg+" ") {
+			continue
+		}
+		if t := strings.Join(out, ""); strings.Contains(t, "panic: test timed out") {
+			text, at = t, strings.Index(t, "panic: test timed out")
+			break
 		}
 	}
-	text := strings.Join(lines, "")
-	at := strings.Index(text, "panic: test timed out")
 	if at < 0 {
 		return timeout{}, false
 	}
