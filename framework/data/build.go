@@ -202,7 +202,7 @@ func (b *colBuilder) mixedWarning() error {
 		}
 	}
 	if commas > 0 && nums+commas > values-nums-commas {
-		return fmt.Errorf("%w: %s (data row %d) is a number with a decimal comma, read as text; %d of the column's %d values are numbers once a decimal comma reads as a point (%d with a comma): the reader takes decimal points only, so write the numbers with points (5.1, not 5,1), or list the column in categorical to keep it categorical without this warning",
+		return fmt.Errorf("%w: %s (data row %d) is a number with a decimal comma, read as text; %d of the column's %d values are numbers once a decimal comma reads as a point (%d with a comma): the reader takes decimal points only, so write the numbers with points and no thousands separators (5.1, not 5,1; 1254.88, not 1.254,88), or list the column in categorical to keep it categorical without this warning",
 			ErrMixedColumn, safetext.Excerpt(b.levels[b.codes[firstComma]]), firstComma+1, nums+commas, values, commas)
 	}
 	if nums <= values-nums {
@@ -212,14 +212,48 @@ func (b *colBuilder) mixedWarning() error {
 }
 
 // decimalComma reports whether s is a finite number written with a
-// decimal comma: one comma, no point, and a number once the comma is a
-// point ("5,1", "-0,25").
+// decimal comma, as continental European files write numbers: one comma,
+// and a number once the comma is a point ("5,1", "-0,25"), its whole part
+// either without points or with a point between each group of three
+// digits ("1.254,88", "-12.345,6"); or a whole number with points between
+// its thousands and no comma, two points at least ("12.345.678": one point,
+// "1.201", is a number with a decimal point as written).
 func decimalComma(s string) bool {
-	if strings.Count(s, ",") != 1 || strings.ContainsRune(s, '.') {
+	whole, frac, comma := strings.Cut(s, ",")
+	if strings.ContainsRune(frac, ',') || strings.ContainsRune(frac, '.') {
 		return false
 	}
-	_, kind := parseNum(strings.Replace(s, ",", ".", 1))
+	if strings.ContainsRune(whole, '.') {
+		if !comma && strings.Count(whole, ".") < 2 {
+			return false
+		}
+		if !thousandsGrouped(whole) {
+			return false
+		}
+		whole = strings.ReplaceAll(whole, ".", "")
+	} else if !comma {
+		return false
+	}
+	num := whole
+	if comma {
+		num += "." + frac
+	}
+	_, kind := parseNum(num)
 	return kind == numFinite
+}
+
+// thousandsGrouped reports whether s, after an optional sign, is 1 to 3
+// digits followed by groups of a point and 3 digits ("1.254",
+// "-12.345.678").
+func thousandsGrouped(s string) bool {
+	s = strings.TrimLeft(s, "+-")
+	groups := strings.Split(s, ".")
+	for i, g := range groups {
+		if len(g) == 0 || len(g) > 3 || (i > 0 && len(g) != 3) || strings.Trim(g, "0123456789") != "" {
+			return false
+		}
+	}
+	return len(groups) > 1
 }
 
 // toCategorical turns an inferred column read so far as numbers into a

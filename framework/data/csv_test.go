@@ -312,12 +312,17 @@ func TestParseCSVMixedColumnWarning(t *testing.T) {
 		// Decimal commas: no value but "3" is a number as written, each
 		// is one once its comma is a point.
 		{"decimal commas", "a;b;c\n5,1;x;3\n4,9;y;3,5\n3;z;-0,25\n", Options{Delimiter: ';'},
-			[]string{`mem.csv:2:1: column "a" (col 1): mostly numbers, read as categorical: "5,1" (data row 1) is a number with a decimal comma, read as text; 3 of the column's 3 values are numbers once a decimal comma reads as a point (2 with a comma): the reader takes decimal points only, so write the numbers with points (5.1, not 5,1), or list the column in categorical to keep it categorical without this warning`,
-				`mem.csv:3:7: column "c" (col 3): mostly numbers, read as categorical: "3,5" (data row 2) is a number with a decimal comma, read as text; 3 of the column's 3 values are numbers once a decimal comma reads as a point (2 with a comma): the reader takes decimal points only, so write the numbers with points (5.1, not 5,1), or list the column in categorical to keep it categorical without this warning`}},
+			[]string{`mem.csv:2:1: column "a" (col 1): mostly numbers, read as categorical: "5,1" (data row 1) is a number with a decimal comma, read as text; 3 of the column's 3 values are numbers once a decimal comma reads as a point (2 with a comma): the reader takes decimal points only, so write the numbers with points and no thousands separators (5.1, not 5,1; 1254.88, not 1.254,88), or list the column in categorical to keep it categorical without this warning`,
+				`mem.csv:3:7: column "c" (col 3): mostly numbers, read as categorical: "3,5" (data row 2) is a number with a decimal comma, read as text; 3 of the column's 3 values are numbers once a decimal comma reads as a point (2 with a comma): the reader takes decimal points only, so write the numbers with points and no thousands separators (5.1, not 5,1; 1254.88, not 1.254,88), or list the column in categorical to keep it categorical without this warning`}},
 		{"a decimal comma among text", "a;b\n5,1;x\nlow;y\nhigh;z\n", Options{Delimiter: ';'}, nil},
-		{"thousands and decimals are not one comma", "a;b\n1.234,5;x\n1,2,3;y\n4;z\n", Options{Delimiter: ';'}, nil},
+		// Points between thousands beside a decimal comma, or between the
+		// thousands of a whole number (two at least): numbers as written
+		// in continental Europe. Two commas are text.
+		{"thousands points and a decimal comma", "a;b\n1.234,5;x\n1,2,3;y\n4;z\n12.345.678;w\n", Options{Delimiter: ';'},
+			[]string{`mem.csv:2:1: column "a" (col 1): mostly numbers, read as categorical: "1.234,5" (data row 1) is a number with a decimal comma, read as text; 3 of the column's 4 values are numbers once a decimal comma reads as a point (2 with a comma): the reader takes decimal points only, so write the numbers with points and no thousands separators (5.1, not 5,1; 1254.88, not 1.254,88), or list the column in categorical to keep it categorical without this warning`}},
+		{"points not between thousands", "a;b\n1.23,5;x\n12.3456,7;y\n1,2,3;z\n", Options{Delimiter: ';'}, nil},
 		{"quoted decimal comma in a comma-separated file", "k,a\n1,\"1,5\"\n2,2\n3,3\n", Options{},
-			[]string{`mem.csv:2:3: column "a" (col 2): mostly numbers, read as categorical: "1,5" (data row 1) is a number with a decimal comma, read as text; 3 of the column's 3 values are numbers once a decimal comma reads as a point (1 with a comma): the reader takes decimal points only, so write the numbers with points (5.1, not 5,1), or list the column in categorical to keep it categorical without this warning`}},
+			[]string{`mem.csv:2:3: column "a" (col 2): mostly numbers, read as categorical: "1,5" (data row 1) is a number with a decimal comma, read as text; 3 of the column's 3 values are numbers once a decimal comma reads as a point (1 with a comma): the reader takes decimal points only, so write the numbers with points and no thousands separators (5.1, not 5,1; 1254.88, not 1.254,88), or list the column in categorical to keep it categorical without this warning`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tb, err := ParseCSV(strings.NewReader(tc.in), "mem.csv", tc.opt)
@@ -411,6 +416,26 @@ func TestUnknownColumnsFormat(t *testing.T) {
 		}
 		if e.Format != tt.format || e.Format != FormatName(path) {
 			t.Errorf("%s: format %q, want %q", tt.file, e.Format, tt.format)
+		}
+	}
+}
+
+// TestDecimalComma: the numbers the mixed-column warning counts as written
+// with a decimal comma (continental European notation), and what it does
+// not.
+func TestDecimalComma(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		want bool
+	}{
+		{"5,1", true}, {"-0,25", true}, {"1.254,88", true}, {"-12.345,6", true},
+		{"12.345.678", true}, {"1.000.000,5", true}, {"+1.234", false},
+		{"1.201", false}, {"5.1", false}, {"1,2,3", false}, {"1.23,5", false},
+		{"12.3456,7", false}, {"1.234.5", false}, {",5", true}, {"1,", true},
+		{"abc", false}, {"1.2.3,4", false}, {"1,5.0", false}, {"", false},
+	} {
+		if got := decimalComma(tc.s); got != tc.want {
+			t.Errorf("decimalComma(%q) = %v, want %v", tc.s, got, tc.want)
 		}
 	}
 }
