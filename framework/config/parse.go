@@ -689,7 +689,7 @@ func (d *decoder) value(a *hcl.Attribute) (cty.Value, bool) {
 // (safetext.CheckVisible).
 func toValue(v cty.Value) (param.Value, error) {
 	if v.IsNull() {
-		return param.Value{}, fmt.Errorf("null is not a parameter value")
+		return param.Value{}, fmt.Errorf("null is not a parameter value: leave the parameter out to keep its default (a scikit-learn estimator's is often None; docs/shipped-plugins.md says how to grid over None)")
 	}
 	if !v.IsWhollyKnown() {
 		// An expression the parser could not read (a syntax error).
