@@ -58,6 +58,8 @@ func submit(ctx context.Context, h *host.Host, o *options, stdout, stderr io.Wri
 		}
 	}
 	switch {
+	case !o.set["shards"]:
+		return usageError{"submit: --shards N is needed: the number of shards to cut the run into (a job array of N tasks)"}
 	case o.shards < 1:
 		return usageError{fmt.Sprintf("submit: --shards %d: want 1 or more shards", o.shards)}
 	case o.cpus < 0 || o.set["cpus"] && o.cpus == 0: // 0 unset: the default

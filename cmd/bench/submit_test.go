@@ -281,7 +281,8 @@ func TestSubmitUsageErrors(t *testing.T) {
 	}{
 		{[]string{"submit", "--shards", "2", exp}, "submit needs a scheduler, slurm or k8s, and one experiment file"},
 		{[]string{"submit", "pbs", exp, "--shards", "2"}, "submit needs a scheduler, slurm or k8s"},
-		{[]string{"submit", "slurm", exp}, "submit: --shards 0: want 1 or more shards"},
+		{[]string{"submit", "slurm", exp}, "submit: --shards N is needed: the number of shards to cut the run into (a job array of N tasks)"},
+		{[]string{"submit", "slurm", "--shards", "0", exp}, "submit: --shards 0: want 1 or more shards"},
 		{[]string{"submit", "slurm", exp, "--shards", "-1"}, "submit: --shards -1"},
 		{[]string{"submit", "slurm", exp, "--shards", "2", "--cpus", "-3"}, "submit: --cpus -3"},
 		// Campaign 12: --cpus 0 was taken as no --cpus at all.
