@@ -3,6 +3,7 @@ package config
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -28,6 +29,13 @@ func labelOr(label, name string) string {
 	return name
 }
 
+// MaxLabelChars bounds the length of a label = "..." in characters: a
+// label is a row or column name of every table, and the LaTeX and HTML
+// reports grew slower than linearly with it (a label of 900,000
+// characters held a run for hours). The labels in the tests and docs
+// are at most 30 characters long.
+const MaxLabelChars = 200
+
 // labelled is a block that may carry a label: its kind ("learner"), name,
 // label and the label's range.
 type labelled struct {
@@ -39,7 +47,8 @@ type labelled struct {
 // reductions: a label is free text (it names the block in tables and
 // figures, and file names are made safe from it), but not blank, without
 // control characters, and no two blocks of a kind are shown alike (a
-// label equal to another block's label or unlabelled name).
+// label equal to another block's label or unlabelled name), and at most
+// MaxLabelChars characters long.
 func (d *decoder) checkLabels(exp *Experiment) {
 	var pipelines, learners, reductions []labelled
 	for _, p := range exp.Pipelines {
@@ -56,6 +65,10 @@ func (d *decoder) checkLabels(exp *Experiment) {
 		for _, b := range blocks {
 			if b.rng != (hcl.Range{}) && strings.TrimSpace(b.label) == "" {
 				d.errorf(b.rng, "Invalid label", "The label of %s %q is blank; give it some text, or drop it to show the name.", b.kind, b.name)
+				continue
+			}
+			if n := utf8.RuneCountInString(b.label); n > MaxLabelChars {
+				d.errorf(b.rng, "Invalid label", "The label of %s %q is %d characters long, more than the %d a label may have; it names a row or column of the tables.", b.kind, b.name, n, MaxLabelChars)
 				continue
 			}
 			if strings.ContainsFunc(b.label, unicode.IsControl) {

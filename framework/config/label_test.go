@@ -41,6 +41,14 @@ dataset "iris" { path = "iris.csv" }
 learner "logreg" {}
 reduction "" {}
 `, `exp.hcl:4:11: error: Invalid reduction name; "" is empty`},
+		{"name at the bound", `experiment "x" { seed = 1 }
+dataset "iris" { path = "iris.csv" }
+learner "` + strings.Repeat("l", MaxNameBytes) + `" {}
+`, ""},
+		{"name one over", `experiment "x" { seed = 1 }
+dataset "iris" { path = "iris.csv" }
+learner "` + strings.Repeat("l", MaxNameBytes+1) + `" {}
+`, `exp.hcl:3:9: error: Invalid learner name; is 101 bytes long, more than 100`},
 		{"backslash", `experiment "x" { seed = 1 }
 dataset "iris" { path = "iris.csv" }
 learner "logreg" {}
@@ -61,6 +69,48 @@ encoder "a\\b" { type = "onehot" }
 				if !strings.Contains(diags, part) {
 					t.Errorf("want %q in:\n%s", part, diags)
 				}
+			}
+		})
+	}
+}
+
+// TestLabelLengthBound: a label of MaxLabelChars characters (counted
+// as characters, not bytes) is fine; one more is an error at the label.
+func TestLabelLengthBound(t *testing.T) {
+	const head = `experiment "x" { seed = 1 }
+dataset "iris" { path = "iris.csv" }
+`
+	for _, tc := range []struct {
+		name  string
+		label string
+		want  string // "" for no diagnostic
+	}{
+		{"ascii at the bound", strings.Repeat("a", MaxLabelChars), ""},
+		{"accented at the bound", strings.Repeat("é", MaxLabelChars), ""},
+		{"ascii one over", strings.Repeat("a", MaxLabelChars+1),
+			`exp.hcl:3:24: error: Invalid label; The label of learner "lr" is 201 characters long, more than the 200 a label may have`},
+		{"far over", strings.Repeat("9", 900000),
+			`exp.hcl:3:24: error: Invalid label; The label of learner "lr" is 900000 characters long, more than the 200 a label may have`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			exp, diags := parse(t, head+`learner "lr" { label = "`+tc.label+`" }
+`)
+			if tc.want == "" {
+				if diags != "" {
+					t.Fatalf("diagnostics:\n%s", diags)
+				}
+				if got := exp.Learners[0].Display(); got != tc.label {
+					t.Errorf("shown as %d characters, want the label", len(got))
+				}
+				return
+			}
+			for _, part := range strings.Split(tc.want, "; ") {
+				if !strings.Contains(diags, part) {
+					t.Errorf("want %q in:\n%.2000s", part, diags)
+				}
+			}
+			if len(diags) > 5000 {
+				t.Errorf("diagnostics of %d bytes: the message should not repeat the label", len(diags))
 			}
 		})
 	}
@@ -121,6 +171,14 @@ learner "b" { label = "LR" }`, `exp.hcl:5:23: error: Duplicate label; Learner "a
 learner "b" { label = "logreg" }`, `exp.hcl:5:23: error: Duplicate label; Learner "logreg" and learner "b" would both be shown as "logreg"`},
 		{"name is another's label", `learner "b" { label = "logreg" }
 learner "logreg" {}`, `exp.hcl:4:23: error: Duplicate label; Learner "b" and learner "logreg" would both be shown as "logreg"`},
+		{"label too long", `learner "rf" { label = "` + strings.Repeat("é", MaxLabelChars+1) + `" }`,
+			`exp.hcl:4:24: error: Invalid label; The label of learner "rf" is 201 characters long, more than the 200 a label may have`},
+		{"pipeline label too long", `pipeline "p" {
+  steps = ["std"]
+  label = "` + strings.Repeat("a", MaxLabelChars+1) + `"
+}`, `exp.hcl:6:11: error: Invalid label; The label of pipeline "p" is 201 characters long, more than the 200 a label may have`},
+		{"reduction label too long", `learner "logreg" {}
+reduction "ova" { label = format("%0201d", 1) }`, `exp.hcl:5:27: error: Invalid label; The label of reduction "ova" is 201 characters long, more than the 200 a label may have`},
 		{"reductions", `learner "logreg" {}
 reduction "ova" { label = "ovo" }
 reduction "ovo" {}`, `exp.hcl:5:27: error: Duplicate label; Reduction "ova" and reduction "ovo" would both be shown as "ovo"`},
