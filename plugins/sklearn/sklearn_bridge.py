@@ -64,7 +64,6 @@ try:
     import numpy as np
     import sklearn
     import sklearn.base
-    import sklearn.exceptions
 
     import polyclass_plugin as pp
 except ImportError as e:  # said to the host, which shows it in `bench plugins`
