@@ -44,9 +44,11 @@ probabilities of ``predict_proba`` mapped to 2p − 1 for binary problems
 +1 for the predicted class and −1 elsewhere for classifiers. Probabilities
 come from ``predict_proba`` when the estimator has it.
 
-A fit did not converge (Model.not_converged, § in the tables) when
-scikit-learn raises a ConvergenceWarning during it, or when the estimator
-(a pipeline's last step) stops with n_iter_ >= max_iter.
+A fit did not converge (Model.not_converged, § in the tables) when the
+fitted estimator, or a fitted estimator inside it (estimators_,
+estimator_, best_estimator_, a pipeline's steps ...), stopped with
+n_iter_ >= max_iter. ConvergenceWarnings reach the run log but are not
+looked at, so an estimator without n_iter_ and max_iter is never marked.
 """
 
 import difflib
@@ -57,14 +59,11 @@ import importlib.util
 import inspect
 import re
 import sys
-import threading
-import warnings
 
 try:
     import numpy as np
     import sklearn
     import sklearn.base
-    import sklearn.exceptions
 
     import polyclass_plugin as pp
 except ImportError as e:  # said to the host, which shows it in `bench plugins`
@@ -311,93 +310,79 @@ def _located(cls, kwargs, err):
     return pp.ParamError("estimator", f"{cls.__name__}: {msg}")
 
 
-class _ConvergenceWatch:
-    """Records the ConvergenceWarnings that scikit-learn raises on the
-    calling thread while a fit runs (``with _WATCH.fit() as caught``).
-
-    warnings.catch_warnings swaps the process's filters and showwarning for
-    the block and restores them after it, which is wrong when fits run at
-    once on several threads (one per gRPC call): a thread would record
-    another's warnings, or restore the hook under another's fit. Here the
-    first fit to enter installs one hook for all of them and the last to
-    leave restores what was there; the hook adds a ConvergenceWarning to
-    the list of the thread that raised it. While any fit runs, every
-    ConvergenceWarning is raised (Python's default shows a message once per
-    place in the code: a later fit would stop at its bound unseen); each
-    distinct message still reaches stderr, the run log, once per process,
-    as under the default.
-    """
-
-    def __init__(self):
-        self._lock = threading.Lock()
-        self._local = threading.local()
-        self._users = 0
-        self._saved = None
-        self._shown = set()
-
-    def _show(self, message, category, filename, lineno, file=None, line=None):
-        saved_show = self._saved[1]
-        if issubclass(category, sklearn.exceptions.ConvergenceWarning):
-            caught = getattr(self._local, "caught", None)
-            if caught is not None:
-                caught.append(str(message))
-            key = (str(message), category, filename, lineno)
-            with self._lock:
-                if key in self._shown:
-                    return
-                self._shown.add(key)
-        saved_show(message, category, filename, lineno, file, line)
-
-    def fit(self):
-        """A context manager whose value is the list of the messages of the
-        ConvergenceWarnings raised on this thread inside it."""
-        watch = self
-
-        class _Fit:
-            def __enter__(self):
-                with watch._lock:
-                    if watch._users == 0:
-                        watch._saved = (warnings.filters[:], warnings.showwarning)
-                        warnings.filterwarnings("always", category=sklearn.exceptions.ConvergenceWarning)
-                        warnings.showwarning = watch._show
-                    watch._users += 1
-                self.outer = getattr(watch._local, "caught", None)
-                watch._local.caught = []
-                return watch._local.caught
-
-            def __exit__(self, *exc):
-                watch._local.caught = self.outer
-                with watch._lock:
-                    watch._users -= 1
-                    if watch._users == 0:
-                        warnings.filters[:] = watch._saved[0]
-                        warnings.showwarning = watch._saved[1]
-                        # What filterwarnings does after a change (a private
-                        # function: absent, the caches only live longer).
-                        getattr(warnings, "_filters_mutated", lambda: None)()
-                        watch._saved = None
-                return False
-
-        return _Fit()
-
-
-_WATCH = _ConvergenceWatch()
+# How deep _not_converged looks into an estimator's fitted parts (a
+# pipeline in a search in a one-vs-rest is three levels).
+_CONVERGENCE_DEPTH = 8
 
 
 def _at_bound(est):
-    """Whether the fitted estimator (a pipeline's last step) stopped at its
-    iteration bound: n_iter_ (its largest entry, for one count per class)
-    at least max_iter, where both exist and max_iter bounds anything
-    (SVC's -1 does not)."""
-    est = getattr(est, "_final_estimator", est)
+    """Whether the fitted estimator itself stopped at its iteration bound:
+    n_iter_ (its largest entry, for one count per class or fold) at least
+    max_iter, where both exist and max_iter bounds anything (SVC's -1 and
+    None do not)."""
     n, bound = getattr(est, "n_iter_", None), getattr(est, "max_iter", None)
     if n is None or isinstance(bound, bool) or not isinstance(bound, (int, float, np.integer, np.floating)) or bound <= 0:
         return False
     try:
-        n = np.max(np.asarray(n, dtype=float))
+        n = np.asarray(n, dtype=float).ravel()
+        n = n[~np.isnan(n)]
+        if n.size == 0:
+            return False
+        n = n.max()
     except (TypeError, ValueError):
         return False
     return bool(n >= bound)
+
+
+def _is_estimator(obj):
+    return not isinstance(obj, type) and hasattr(obj, "fit") and hasattr(obj, "get_params")
+
+
+def _parts(obj):
+    """The values an estimator's fitted parts may hide in: its attributes
+    that end in _ (scikit-learn's fitted attributes: estimators_,
+    estimator_, best_estimator_, calibrated_classifiers_ ...) and the steps
+    of a Pipeline or FeatureUnion, which are fitted in place. Of any other
+    object (a list's item, a CalibratedClassifierCV's inner record) every
+    attribute."""
+    try:
+        attrs = vars(obj)
+    except TypeError:
+        return []
+    if not _is_estimator(obj):
+        return [v for k, v in attrs.items() if not k.startswith("__")]
+    return [v for k, v in attrs.items() if (k.endswith("_") and not k.startswith("_")) or k in ("steps", "transformer_list")]
+
+
+def _not_converged(est):
+    """Whether the fitted estimator or any fitted estimator inside it (a
+    meta-estimator's estimators_, a search's best_estimator_, a pipeline's
+    steps, nested to _CONVERGENCE_DEPTH levels) stopped at its iteration
+    bound (_at_bound). It reads only the fitted objects, so the answer is
+    the same whichever thread or process made the fits."""
+    seen = set()
+    stack = [(est, 0)]
+    while stack:
+        obj, depth = stack.pop()
+        if id(obj) in seen or depth > _CONVERGENCE_DEPTH:
+            continue
+        seen.add(id(obj))
+        if isinstance(obj, (str, bytes, int, float, bool, np.generic)) or obj is None:
+            continue
+        if isinstance(obj, np.ndarray):
+            if obj.dtype == object:
+                stack.extend((v, depth + 1) for v in obj.ravel())
+            continue
+        if isinstance(obj, dict):
+            stack.extend((v, depth + 1) for v in obj.values())
+            continue
+        if isinstance(obj, (list, tuple)):
+            stack.extend((v, depth + 1) for v in obj)
+            continue
+        if _is_estimator(obj) and _at_bound(obj):
+            return True
+        stack.extend((v, depth + 1) for v in _parts(obj))
+    return False
 
 
 class _Constant(pp.Model):
@@ -553,26 +538,27 @@ class SklearnLearner(pp.Learner):
                 raise pp.ParamError("estimator", f"{path} takes no sample weights, and the problem has weights")
             fit_kw["sample_weight"] = problem.weights
         X, dense = problem.X, False
-        with _WATCH.fit() as caught:
+        try:
             try:
-                try:
-                    est.fit(X, y, **fit_kw)
-                except TypeError as e:
-                    # An estimator without sparse support says so on CSR input:
-                    # it trains, and later predicts, on the dense rows.
-                    if "sparse" not in str(e) or not hasattr(X, "toarray"):
-                        raise
-                    dense = True
-                    del caught[:]
-                    est.fit(X.toarray(), y, **fit_kw)
-            except (TypeError, ValueError) as e:
-                # scikit-learn checks parameter values in fit
-                # (InvalidParameterError is a ValueError).
-                raise _located(cls, kwargs, e) from None
+                est.fit(X, y, **fit_kw)
+            except TypeError as e:
+                # An estimator without sparse support says so on CSR input:
+                # it trains, and later predicts, on the dense rows.
+                if "sparse" not in str(e) or not hasattr(X, "toarray"):
+                    raise
+                dense = True
+                est.fit(X.toarray(), y, **fit_kw)
+        except (TypeError, ValueError) as e:
+            # scikit-learn checks parameter values in fit
+            # (InvalidParameterError is a ValueError).
+            raise _located(cls, kwargs, e) from None
         m = _Fitted(est, problem.kind, problem.num_classes, source, dense, labels)
-        # Not converged: scikit-learn said so (a ConvergenceWarning during
-        # fit), or the estimator stopped at its iteration bound.
-        m.not_converged = bool(caught) or _at_bound(est)
+        # Not converged: the estimator, or one inside it, stopped at its
+        # iteration bound. ConvergenceWarnings are not looked at: a fit in a
+        # worker process raises them where no filter here sees them, and an
+        # estimator that silences warnings in its fit changes the process's
+        # filters under the fits of other threads.
+        m.not_converged = _not_converged(est)
         return m
 
     @staticmethod

@@ -541,16 +541,15 @@ class BridgeLabelsTest(unittest.TestCase):
 
 class Warns:
     """A classifier whose fit raises a ConvergenceWarning when warn is
-    true, after waiting for the event of go (a name in _EVENTS) when set;
-    it has neither n_iter_ nor max_iter."""
+    true; it has neither n_iter_ nor max_iter."""
 
     _estimator_type = "classifier"  # what sklearn.base.is_classifier looks at
 
-    def __init__(self, warn=True, go=""):
-        self.warn, self.go = warn, go
+    def __init__(self, warn=True):
+        self.warn = warn
 
     def get_params(self, deep=True):
-        return {"warn": self.warn, "go": self.go}
+        return {"warn": self.warn}
 
     def set_params(self, **params):
         for k, v in params.items():
@@ -562,8 +561,6 @@ class Warns:
 
         from sklearn.exceptions import ConvergenceWarning
 
-        if self.go:
-            _EVENTS[self.go].wait(10)
         if self.warn:
             warnings.warn("Warns: stopped at its bound", ConvergenceWarning)
         self.classes_ = np.unique(y)
@@ -573,66 +570,179 @@ class Warns:
         return np.full(X.shape[0], self.classes_[0])
 
 
-# Events the Warns fits of BridgeConvergenceTest wait for.
-_EVENTS = {}
+def _ovr_class():
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.multiclass import OneVsRestClassifier
+
+    class OVR(OneVsRestClassifier):
+        """One-vs-rest logistic regressions at max_iter, fitted in n_jobs
+        worker processes; quiet silences warnings during its fit."""
+
+        def __init__(self, max_iter=3, n_jobs=None, quiet=False):
+            self.max_iter, self.quiet = max_iter, quiet
+            super().__init__(LogisticRegression(max_iter=max_iter), n_jobs=n_jobs)
+
+        def fit(self, X, y, **kw):
+            import warnings
+
+            # set_params may have changed max_iter after __init__.
+            self.estimator = LogisticRegression(max_iter=self.max_iter)
+            if not self.quiet:
+                return super().fit(X, y, **kw)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                return super().fit(X, y, **kw)
+
+    OVR.__module__, OVR.__qualname__ = __name__, "OVR"
+    return OVR
+
+
+try:
+    OVR = _ovr_class()
+except ImportError:  # scikit-learn absent: the tests that need it skip
+    OVR = None
+
+
+def _data():
+    rng = np.random.default_rng(0)
+    X = np.vstack([rng.normal(c, 1.0, size=(20, 2)) for c in (0, 2, 4)])
+    return X, np.repeat([0, 1, 2], 20)
 
 
 class BridgeConvergenceTest(unittest.TestCase):
-    """A fit is not converged when scikit-learn warns during it
-    (ConvergenceWarning) or when it stops at max_iter; fits on two threads
-    at once each see their own warnings only."""
+    """A fit is not converged when the estimator, or a fitted estimator
+    inside it, stops with n_iter_ at max_iter; the answer reads the fitted
+    objects only, so it is the same for fits in worker processes and on
+    several threads at once."""
+
+    def setUp(self):
+        try:
+            import sklearn  # noqa: F401
+        except ImportError:
+            self.skipTest("scikit-learn is not installed")
 
     def fit(self, **params):
         import sklearn_bridge
 
-        rng = np.random.default_rng(0)
-        X = np.vstack([rng.normal(c, 1.0, size=(20, 2)) for c in (0, 2, 4)])
-        fi = learner.FitInput(kind=learner.MULTICLASS, X=X, y=np.repeat([0, 1, 2], 20), weights=None, num_classes=3, seed=1)
+        X, y = _data()
+        fi = learner.FitInput(kind=learner.MULTICLASS, X=X, y=y, weights=None, num_classes=3, seed=1)
         return sklearn_bridge.SklearnLearner().fit(fi, params)
 
     def test_not_converged(self):
         import warnings
 
         lr = "sklearn.linear_model.LogisticRegression"
+        ovr = {"estimator": "test_sdk.OVR", "packages": ["test_sdk"]}
         cases = [
-            ("lbfgs at max_iter 2 (warns, n_iter_ 2)", {"estimator": lr, "max_iter": 2}, True),
+            ("lbfgs at max_iter 2 (n_iter_ 2)", {"estimator": lr, "max_iter": 2}, True),
             ("lbfgs converged", {"estimator": lr, "max_iter": 1000}, False),
-            # liblinear warns too; one n_iter_ per class.
+            # One n_iter_ per class.
             ("liblinear at max_iter 1", {"estimator": lr, "solver": "liblinear", "max_iter": 1}, True),
             ("SVC, max_iter -1 (no bound)", {"estimator": "sklearn.svm.SVC"}, False),
-            ("a warning alone", {"estimator": "test_sdk.Warns", "packages": ["test_sdk"]}, True),
-            ("no warning", {"estimator": "test_sdk.Warns", "packages": ["test_sdk"], "warn": False}, False),
+            ("SVC at max_iter 1", {"estimator": "sklearn.svm.SVC", "max_iter": 1}, True),
+            # The sub-fits run in worker processes: their warnings never
+            # reach this one, their n_iter_ does.
+            ("one-vs-rest, n_jobs 2, at max_iter 3", dict(ovr, n_jobs=2), True),
+            ("one-vs-rest, n_jobs 2, converged", dict(ovr, n_jobs=2, max_iter=1000), False),
+            ("one-vs-rest silencing warnings, at max_iter 3", dict(ovr, quiet=True), True),
+            ("one-vs-rest silencing warnings, converged", dict(ovr, quiet=True, max_iter=1000), False),
+            # Warnings are not looked at: without n_iter_ no mark.
+            ("a warning alone", {"estimator": "test_sdk.Warns", "packages": ["test_sdk"]}, False),
         ]
         filters, show = warnings.filters[:], warnings.showwarning
         for name, params, want in cases:
             with self.subTest(name):
                 with warnings.catch_warnings():
-                    warnings.simplefilter("ignore")  # kept: the fit raises its warning all the same
+                    warnings.simplefilter("ignore")
                     m = self.fit(**params)
                 self.assertIs(m.not_converged, want)
-        # The fits leave the process's warning filters and hook as they were.
         self.assertEqual((warnings.filters, warnings.showwarning), (filters, show))
+
+    def test_nested(self):
+        from sklearn.calibration import CalibratedClassifierCV
+        from sklearn.ensemble import BaggingClassifier, StackingClassifier, VotingClassifier
+        from sklearn.linear_model import LogisticRegression
+        from sklearn.model_selection import GridSearchCV
+        from sklearn.pipeline import make_pipeline
+        from sklearn.preprocessing import StandardScaler
+        from sklearn.tree import DecisionTreeClassifier
+
+        import sklearn_bridge
+
+        def lr(n):
+            return LogisticRegression(max_iter=n)
+
+        def pipe(n):
+            return make_pipeline(StandardScaler(), lr(n))
+
+        tree = DecisionTreeClassifier(random_state=0)
+        cases = [
+            ("pipeline", pipe(2), True),
+            ("pipeline, converged", pipe(1000), False),
+            ("search over a pipeline", GridSearchCV(pipe(2), {"standardscaler__with_mean": [True]}, cv=2), True),
+            ("calibrated", CalibratedClassifierCV(lr(2), cv=2), True),
+            ("calibrated, converged", CalibratedClassifierCV(lr(1000), cv=2), False),
+            ("bagging", BaggingClassifier(lr(2), n_estimators=2, random_state=0), True),
+            ("voting, one at its bound", VotingClassifier([("t", tree), ("lr", lr(2))]), True),
+            ("voting, converged", VotingClassifier([("t", tree), ("lr", lr(1000))]), False),
+            ("stacking: the final estimator at its bound", StackingClassifier([("t", tree)], final_estimator=lr(1), cv=2), True),
+            ("a tree (no n_iter_)", tree, False),
+        ]
+        X, y = _data()
+        for name, est, want in cases:
+            with self.subTest(name):
+                import warnings
+
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    est.fit(X, y)
+                self.assertIs(sklearn_bridge._not_converged(est), want)
+
+    def test_bound(self):
+        import sklearn_bridge
+
+        class Est:
+            def __init__(self, n, bound):
+                self.n_iter_, self.max_iter = n, bound
+
+        cases = [
+            ("scalar at bound", 5, 5, True),
+            ("scalar below", 4, 5, False),
+            ("array, one at bound", np.array([2, 5, 3]), 5, True),
+            ("array below", np.array([[2, 4], [3, 1]]), 5, False),
+            ("max_iter -1", 10, -1, False),
+            ("max_iter None", 10, None, False),
+            ("max_iter True", 10, True, False),
+            ("empty n_iter_", np.array([]), 5, False),
+            ("float bound", 5, 5.0, True),
+        ]
+        for name, n, bound, want in cases:
+            with self.subTest(name):
+                self.assertIs(sklearn_bridge._at_bound(Est(n, bound)), want)
 
     def test_two_threads(self):
         import threading
 
-        # The quiet fit starts first and waits until the warning one has
-        # warned and ended: under catch_warnings, the quiet fit would have
-        # recorded the other's warning, or lost the hook when it ended.
-        _EVENTS["quiet"] = threading.Event()
-        got = {}
+        # A quiet one-vs-rest (which swaps the process's warning filters in
+        # its fit) and a plain one on two threads at once, five times: the
+        # same answer every time.
+        ovr = {"estimator": "test_sdk.OVR", "packages": ["test_sdk"]}
+        for run in range(5):
+            got = {}
 
-        def fit(key, **params):
-            got[key] = self.fit(estimator="test_sdk.Warns", packages=["test_sdk"], **params).not_converged
+            def fit(key, **params):
+                got[key] = self.fit(**ovr, **params).not_converged
 
-        quiet = threading.Thread(target=fit, args=("quiet",), kwargs={"warn": False, "go": "quiet"})
-        quiet.start()
-        loud = threading.Thread(target=fit, args=("loud",))
-        loud.start()
-        loud.join(10)
-        _EVENTS["quiet"].set()
-        quiet.join(10)
-        self.assertEqual(got, {"quiet": False, "loud": True})
+            threads = [
+                threading.Thread(target=fit, args=("quiet",), kwargs={"quiet": True}),
+                threading.Thread(target=fit, args=("plain",)),
+                threading.Thread(target=fit, args=("converged",), kwargs={"max_iter": 1000}),
+            ]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join(60)
+            self.assertEqual(got, {"quiet": True, "plain": True, "converged": False}, f"run {run}")
 
 
 class Malformed:
