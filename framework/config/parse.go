@@ -855,7 +855,7 @@ func (d *decoder) dataset(b *hcl.Block) *Dataset {
 	d.columnNames(b.Body, ds)
 	ds.Path, ds.FoldsFile, ds.TestPath = d.abs(ds.Path), d.abs(ds.FoldsFile), d.abs(ds.TestPath)
 	if ds.DelimiterRange != (hcl.Range{}) && !oneDelimiter(ds.Delimiter) {
-		d.errorf(ds.DelimiterRange, "Invalid delimiter", "delimiter must be a single character, not %q.", ds.Delimiter)
+		d.errorf(ds.DelimiterRange, "Invalid delimiter", "delimiter must be a single character other than a control character (a tab is allowed), not %q.", ds.Delimiter)
 	}
 	for i, l := range ds.Labels {
 		if slices.Contains(ds.Labels[:i], l) {
