@@ -157,5 +157,13 @@ func TestSummaryRaceSkips(t *testing.T) {
 		if (err == nil) != c.ok {
 			t.Errorf("skip %q: error %v, want acceptable %v", c.reason, err, c.ok)
 		}
+		// The race pass's skips are counted, not listed one by one.
+		counted := strings.Contains(c.reason, firstPassRuns)
+		if listed := strings.Contains(out.String(), "skipped: p.TestX:"); listed == counted {
+			t.Errorf("skip %q: listed %v, want %v:\n%s", c.reason, listed, !counted, out.String())
+		}
+		if counted && !strings.Contains(out.String(), "skipped: 1 tests under -race that make test's first pass runs\n") {
+			t.Errorf("skip %q: not counted:\n%s", c.reason, out.String())
+		}
 	}
 }

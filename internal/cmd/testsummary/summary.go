@@ -216,11 +216,19 @@ func (s *summary) verdict(w io.Writer, minimum int) error {
 	fmt.Fprintf(w, "\ntests: %d run, %d passed, %d failed, %d skipped\n", ran, s.passed, s.failed, len(s.skipped))
 	slices.SortFunc(s.skipped, func(a, b skip) int { return strings.Compare(a.name, b.name) })
 	var errs []error
+	firstPass := 0
 	for _, sk := range s.skipped {
+		if strings.Contains(sk.reason, firstPassRuns) {
+			firstPass++ // the race pass's: counted below, not listed
+			continue
+		}
 		fmt.Fprintf(w, "skipped: %s: %s\n", sk.name, sk.reason)
 		if !acceptable(sk.reason) {
 			errs = append(errs, fmt.Errorf("%s was skipped (%s): tests carry their own data and must run", sk.name, sk.reason))
 		}
+	}
+	if firstPass > 0 {
+		fmt.Fprintf(w, "skipped: %d tests under -race that make test's first pass runs\n", firstPass)
 	}
 	for _, t := range s.timeouts {
 		t.print(w)
