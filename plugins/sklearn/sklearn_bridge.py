@@ -320,6 +320,8 @@ def _at_bound(est):
     n_iter_ (its largest entry, for one count per class or fold) at least
     max_iter, where both exist and max_iter bounds anything (SVC's -1 and
     None do not)."""
+    if _counts_rounds(est):
+        return False
     n, bound = getattr(est, "n_iter_", None), getattr(est, "max_iter", None)
     if n is None or isinstance(bound, bool) or not isinstance(bound, (int, float, np.integer, np.floating)) or bound <= 0:
         return False
@@ -332,6 +334,17 @@ def _at_bound(est):
     except (TypeError, ValueError):
         return False
     return bool(n >= bound)
+
+
+# Estimators whose max_iter is a number of rounds to make, not a bound on
+# a solver's iterations: n_iter_ equals it whenever early stopping is off
+# (HistGradientBoosting's default below 10,000 rows), and reaching it is
+# no failure to converge (scikit-learn warns of none).
+_ROUNDS_NOT_ITERATIONS = ("BaseHistGradientBoosting",)
+
+
+def _counts_rounds(est):
+    return any(c.__name__ in _ROUNDS_NOT_ITERATIONS for c in type(est).__mro__)
 
 
 def _is_estimator(obj):

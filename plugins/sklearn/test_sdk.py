@@ -660,7 +660,7 @@ class BridgeConvergenceTest(unittest.TestCase):
 
     def test_nested(self):
         from sklearn.calibration import CalibratedClassifierCV
-        from sklearn.ensemble import BaggingClassifier, StackingClassifier, VotingClassifier
+        from sklearn.ensemble import BaggingClassifier, HistGradientBoostingClassifier, StackingClassifier, VotingClassifier
         from sklearn.linear_model import LogisticRegression
         from sklearn.model_selection import GridSearchCV
         from sklearn.pipeline import make_pipeline
@@ -687,6 +687,10 @@ class BridgeConvergenceTest(unittest.TestCase):
             ("voting, converged", VotingClassifier([("t", tree), ("lr", lr(1000))]), False),
             ("stacking: the final estimator at its bound", StackingClassifier([("t", tree)], final_estimator=lr(1), cv=2), True),
             ("a tree (no n_iter_)", tree, False),
+            # max_iter counts boosting rounds: n_iter_ = max_iter is the
+            # rule without early stopping, not a failure to converge.
+            ("histogram gradient boosting", HistGradientBoostingClassifier(max_iter=5, random_state=0), False),
+            ("bagging of histogram gradient boosting", BaggingClassifier(HistGradientBoostingClassifier(max_iter=5), n_estimators=2, random_state=0), False),
         ]
         X, y = _data()
         for name, est, want in cases:
