@@ -196,14 +196,11 @@ func skipReason(out []string) string {
 	return strings.Join(msg, " ")
 }
 
-// acceptable reports whether a skip is for a tool the Makefile or CI can
-// install, or, in the race detector's pass, for a test that make test's
-// first pass runs (their message says "make test's first pass runs this
-// test", from cmd/bench's skipUnderRace): the only acceptable reasons to
+// installable reports whether a skip is for a tool the Makefile or CI can
+// install. With the race pass's skips of tests make test's first pass runs
+// (firstPassRuns, counted apart in verdict), the only acceptable reason to
 // skip.
-func acceptable(reason string) bool {
-	return strings.Contains(reason, "apt-get install") || strings.Contains(reason, firstPassRuns)
-}
+func installable(reason string) bool { return strings.Contains(reason, "apt-get install") }
 
 // firstPassRuns is in the message of a test skipped under -race because
 // make test's first pass, without -race, runs it.
@@ -219,11 +216,11 @@ func (s *summary) verdict(w io.Writer, minimum int) error {
 	firstPass := 0
 	for _, sk := range s.skipped {
 		if strings.Contains(sk.reason, firstPassRuns) {
-			firstPass++ // the race pass's: counted below, not listed
+			firstPass++ // the race pass's, from cmd/bench's skipUnderRace: counted below, not listed
 			continue
 		}
 		fmt.Fprintf(w, "skipped: %s: %s\n", sk.name, sk.reason)
-		if !acceptable(sk.reason) {
+		if !installable(sk.reason) {
 			errs = append(errs, fmt.Errorf("%s was skipped (%s): tests carry their own data and must run", sk.name, sk.reason))
 		}
 	}
