@@ -54,6 +54,16 @@ type colBuilder struct {
 	firstText, textLine, textByte int
 	textValue                     string
 	justText                      bool
+
+	// formRow is the row of the value that the warning of a column of
+	// numbers in written forms the reader does not take names
+	// (writtenNumber: "1 212,75", "14%"; −1: none): of an inferred column
+	// turned categorical, the first such value of the most marks
+	// (formMarks: "1 212,75" has two, "906,72" one), whose fix shows the
+	// most. addAt sets justForm when it records one, for the reader to
+	// fill in formLine and formByte.
+	formRow, formMarks, formLine, formByte int
+	justForm                               bool
 }
 
 // span locates a value in colBuilder.text.
@@ -61,7 +71,7 @@ type span struct{ off, end int }
 
 // newBuilder returns a builder; capHint is the expected row count.
 func newBuilder(name string, mode colMode, capHint int) *colBuilder {
-	b := &colBuilder{name: name, mode: mode, hint: capHint, firstBad: -1, firstText: -1}
+	b := &colBuilder{name: name, mode: mode, hint: capHint, firstBad: -1, firstText: -1, formRow: -1}
 	switch mode {
 	case modeCat:
 		b.cat = true
@@ -107,12 +117,7 @@ func (b *colBuilder) addAt(s string, missing bool, row int) error {
 		return nil
 	}
 	if b.cat {
-		code, err := b.intern(s)
-		if err != nil {
-			return err
-		}
-		b.codes = append(b.codes, code)
-		return nil
+		return b.addLevel(s, row)
 	}
 	v, kind := parseNum(s)
 	if kind == numInfinite && row < 0 && b.mode == modeInfer {
@@ -152,6 +157,25 @@ func (b *colBuilder) addAt(s string, missing bool, row int) error {
 	return nil
 }
 
+// addLevel appends value s of row of a categorical column. In an
+// inferred column, it records the first value of the most marks that is
+// a number in a written form the reader does not take (formRow).
+func (b *colBuilder) addLevel(s string, row int) error {
+	n := len(b.levels)
+	code, err := b.intern(s)
+	if err != nil {
+		return err
+	}
+	b.codes = append(b.codes, code)
+	if b.mode == modeInfer && row >= 0 && int(code) == n && b.formMarks < maxMarks {
+		// A new level: the first row of its value.
+		if _, marks := writtenNumber(s); len(marks) > b.formMarks {
+			b.formRow, b.formMarks, b.justForm = row, len(marks), true
+		}
+	}
+	return nil
+}
+
 // finish returns the error an inferred column that ends numeric owes for
 // an infinite or out-of-range value, and drops the kept text.
 func (b *colBuilder) finish() error {
@@ -164,96 +188,191 @@ func (b *colBuilder) finish() error {
 
 // mixedWarning returns the warning (ErrMixedColumn) of an inferred column
 // that turned categorical although more of its values are numbers than
-// not, counting a number with a decimal comma ("5,1", as a file with ";"
-// between fields may write it) as one, else nil. The reader locates it at
-// the value that turned it.
-func (b *colBuilder) mixedWarning() error {
+// not, else nil, with the line and byte column of the value it names. A
+// number written in a form the reader does not take (writtenNumber:
+// "5,1", "1 212,75", "14%") counts as a number; when such numbers make
+// the column mostly numbers, the warning names one (formRow), with the
+// number to write instead, and tallies the forms; otherwise it names
+// the value that turned the column.
+func (b *colBuilder) mixedWarning() (line, col int, err error) {
 	if !b.cat || b.mode != modeInfer || b.firstText < 0 {
-		return nil
+		return 0, 0, nil
 	}
-	const (
-		text = iota
-		number
-		commaNumber
-	)
-	kinds := make([]uint8, len(b.levels))
+	plain := make([]bool, len(b.levels))
+	forms := make([]string, len(b.levels)) // writtenNumber's form; "": none
 	for l, s := range b.levels {
 		if _, kind := parseNum(s); kind == numFinite {
-			kinds[l] = number
-		} else if decimalComma(s) {
-			kinds[l] = commaNumber
+			plain[l] = true
+		} else if _, marks := writtenNumber(s); marks != nil {
+			forms[l] = markList(marks)
 		}
 	}
-	var nums, commas, values int
-	firstComma := -1
-	for row, c := range b.codes {
+	var nums, written, values int
+	tally := map[string]int{}
+	var order []string // the forms of tally, in the order first met
+	for _, c := range b.codes {
 		if c < 0 {
 			continue
 		}
 		values++
-		switch kinds[c] {
-		case number:
+		switch f := forms[c]; {
+		case plain[c]:
 			nums++
-		case commaNumber:
-			commas++
-			if firstComma < 0 {
-				firstComma = row
+		case f != "":
+			written++
+			if tally[f] == 0 {
+				order = append(order, f)
 			}
+			tally[f]++
 		}
 	}
-	if commas > 0 && nums+commas > values-nums-commas {
-		return fmt.Errorf("%w: %s (data row %d) is a number with a decimal comma, read as text; %d of the column's %d values are numbers once a decimal comma reads as a point (%d with a comma): the reader takes decimal points only, so write the numbers with points and no thousands separators (5.1, not 5,1; 1254.88, not 1.254,88), or list the column in categorical to keep it categorical without this warning",
-			ErrMixedColumn, safetext.Excerpt(b.levels[b.codes[firstComma]]), firstComma+1, nums+commas, values, commas)
+	if written > 0 && nums+written > values-nums-written && b.formRow >= 0 {
+		counts := make([]string, len(order))
+		for i, f := range order {
+			counts[i] = fmt.Sprintf("%d with %s", tally[f], f)
+		}
+		ex := b.levels[b.codes[b.formRow]]
+		num, marks := writtenNumber(ex)
+		return b.formLine, b.formByte, fmt.Errorf("%w: %s (data row %d) is a number written with %s, read as text; %d of the column's %d values are numbers when such forms count (%s): the reader takes plain numbers only (a decimal point, no thousands separator, no unit sign), so the column stays categorical, one level per distinct value; write %s, not %s, before loading, or list the column in categorical to keep it categorical without this warning",
+			ErrMixedColumn, safetext.Excerpt(ex), b.formRow+1, markList(marks), nums+written, values, safetext.Few(counts, safetext.Listed, nil), safetext.Excerpt(num), safetext.Excerpt(ex))
 	}
 	if nums <= values-nums {
-		return nil
+		return 0, 0, nil
 	}
-	return fmt.Errorf("%w: %s (data row %d) is not a number, yet %d of the column's %d values are: list the column in numeric to make such a value an error, or in categorical to keep it categorical without this warning", ErrMixedColumn, safetext.Excerpt(b.textValue), b.firstText+1, nums, values)
+	return b.textLine, b.textByte, fmt.Errorf("%w: %s (data row %d) is not a number, yet %d of the column's %d values are: list the column in numeric to make such a value an error, or in categorical to keep it categorical without this warning", ErrMixedColumn, safetext.Excerpt(b.textValue), b.firstText+1, nums, values)
 }
 
-// decimalComma reports whether s is a finite number written with a
-// decimal comma, as continental European files write numbers: one comma,
-// and a number once the comma is a point ("5,1", "-0,25"), its whole part
-// either without points or with a point between each group of three
-// digits ("1.254,88", "-12.345,6"); or a whole number with points between
-// its thousands and no comma, two points at least ("12.345.678": one point,
-// "1.201", is a number with a decimal point as written).
-func decimalComma(s string) bool {
-	whole, frac, comma := strings.Cut(s, ",")
-	if strings.ContainsRune(frac, ',') || strings.ContainsRune(frac, '.') {
-		return false
-	}
-	if strings.ContainsRune(whole, '.') {
-		if !comma && strings.Count(whole, ".") < 2 {
-			return false
-		}
-		if !thousandsGrouped(whole) {
-			return false
-		}
-		whole = strings.ReplaceAll(whole, ".", "")
-	} else if !comma {
-		return false
-	}
-	num := whole
-	if comma {
-		num += "." + frac
-	}
-	_, kind := parseNum(num)
-	return kind == numFinite
+// maxMarks is the most marks that writtenNumber undoes in one number: a
+// unit sign, separators between thousands and a decimal comma.
+const maxMarks = 3
+
+// groupSeparators are the characters that a number may have between the
+// groups of three digits of its whole part, as spreadsheets and locales
+// write them ("1,212.75", "1.254,88", "1 212,75", "1'212.75"), each with
+// its name for messages.
+var groupSeparators = []struct{ sep, name string }{
+	{",", "commas"}, {".", "points"}, {" ", "spaces"},
+	{"\u00a0", "no-break spaces (U+00A0)"}, {"\u202f", "narrow no-break spaces (U+202F)"},
+	{"'", "apostrophes"}, {"\u2019", "apostrophes (U+2019)"},
 }
 
-// thousandsGrouped reports whether s, after an optional sign, is 1 to 3
-// digits followed by groups of a point and 3 digits ("1.254",
-// "-12.345.678").
-func thousandsGrouped(s string) bool {
-	s = strings.TrimLeft(s, "+-")
-	groups := strings.Split(s, ".")
-	for i, g := range groups {
-		if len(g) == 0 || len(g) > 3 || (i > 0 && len(g) != 3) || strings.Trim(g, "0123456789") != "" {
-			return false
+// unitSigns are the signs that a number may carry ("14%", "$0.2", "3 €"):
+// a currency sign before or after the digits, a percent sign after them.
+var unitSigns = []struct {
+	sign    string
+	leading bool // may come before the digits
+	name    string
+}{
+	{"%", false, "a percent sign"},
+	{"$", true, "a currency sign"}, {"€", true, "a currency sign"},
+	{"£", true, "a currency sign"}, {"¥", true, "a currency sign"},
+}
+
+// writtenNumber reports whether s is a finite number that parseNum does
+// not take as written but would once its written form is undone: an
+// optional sign and a unit sign (unitSigns: before the digits, after the
+// minus sign or not, or after them, a space between allowed), then
+// digits with a decimal comma ("5,1", ",5") or with one of
+// groupSeparators between each group of three digits of the whole part
+// and an optional decimal point or comma ("1,212.75", "1.254,88",
+// "1 212,75", "12.345.678"; not "1.201", a number as written). It
+// returns the number as parseNum takes it ("1212.75") and the names of
+// the marks undone, for messages ("spaces between thousands", "a decimal
+// comma"; maxMarks at most); no marks when s is no such number. A group of
+// other than three digits is no number: "1,2,3", "12 3", "1'2" are text,
+// as are a unit sign alone and two signs.
+func writtenNumber(s string) (num string, marks []string) {
+	if _, kind := parseNum(s); kind == numFinite {
+		return "", nil
+	}
+	unit := ""
+	sign, body := cutSign(strings.Trim(s, " \t"))
+	for _, u := range unitSigns {
+		if rest, found := strings.CutSuffix(body, u.sign); found {
+			body, unit = strings.TrimRight(rest, " \u00a0\u202f"), u.name
+			break
+		}
+		if rest, found := strings.CutPrefix(body, u.sign); found && u.leading {
+			body, unit = strings.TrimLeft(rest, " \u00a0\u202f"), u.name
+			break
 		}
 	}
-	return len(groups) > 1
+	if sign == "" {
+		sign, body = cutSign(body)
+	}
+	digits, marks := ungroup(body)
+	if unit != "" {
+		marks = append([]string{unit}, marks...)
+	}
+	if _, kind := parseNum(sign + digits); kind != numFinite || len(marks) == 0 {
+		return "", nil
+	}
+	return sign + digits, marks
+}
+
+// markList joins the names of marks for a message: "a currency sign,
+// commas between thousands and a decimal comma".
+func markList(marks []string) string {
+	if len(marks) < 2 {
+		return strings.Join(marks, "")
+	}
+	return strings.Join(marks[:len(marks)-1], ", ") + " and " + marks[len(marks)-1]
+}
+
+// cutSign returns the leading + or - of s, if any, and the rest.
+func cutSign(s string) (sign, rest string) {
+	if s != "" && (s[0] == '-' || s[0] == '+') {
+		return s[:1], s[1:]
+	}
+	return "", s
+}
+
+// ungroup returns s, unsigned digits with an optional decimal point or
+// comma and optional group separators (see writtenNumber), as digits and
+// a decimal point ("1 212,75": "1212.75"), with the names of the marks it
+// undid ("spaces between thousands", "a decimal comma"); "" when s is
+// not so written.
+func ungroup(s string) (digits string, marks []string) {
+	if _, kind := parseNum(s); kind == numFinite {
+		return s, nil
+	}
+	isDigits := func(t string) bool { return strings.Trim(t, "0123456789") == "" }
+	i := strings.IndexFunc(s, func(r rune) bool { return r < '0' || r > '9' })
+	if i < 0 {
+		return "", nil
+	}
+	first, _ := utf8.DecodeRuneInString(s[i:])
+	sep := string(first)
+	if sep == "," && isDigits(s[:i]) && isDigits(s[i+1:]) {
+		return s[:i] + "." + s[i+1:], []string{"a decimal comma"} // no separators
+	}
+	name := ""
+	for _, g := range groupSeparators {
+		if g.sep == sep {
+			name = g.name
+		}
+	}
+	whole, frac, mark := s, "", ""
+	if j := strings.LastIndexAny(s, ".,"); j >= 0 && s[j:j+1] != sep {
+		whole, frac, mark = s[:j], s[j+1:], s[j:j+1]
+	}
+	groups := strings.Split(whole, sep)
+	if name == "" || len(groups) < 2 || !isDigits(frac) {
+		return "", nil
+	}
+	for k, g := range groups {
+		if g == "" || len(g) > 3 || (k > 0 && len(g) != 3) || !isDigits(g) {
+			return "", nil
+		}
+	}
+	digits, marks = strings.Join(groups, ""), []string{name + " between thousands"}
+	if mark != "" {
+		digits += "." + frac
+	}
+	if mark == "," {
+		marks = append(marks, "a decimal comma")
+	}
+	return digits, marks
 }
 
 // toCategorical turns an inferred column read so far as numbers into a

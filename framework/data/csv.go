@@ -39,7 +39,10 @@ func ReadCSV(path string, opt Options) (*Table, error) {
 // override this. A column so read as categorical although more of its
 // values are numbers than not (often a typo) gets a warning in
 // Table.Warnings (ErrMixedColumn), at its first value that is not a
-// number. An infinite or out-of-range number ("inf", "-Infinity",
+// number; numbers written with a decimal comma, thousands separators or
+// a unit sign ("1 212,75", "1,212.75", "14%", "$0.2") are read as text
+// and count as numbers there, the warning then at the first of them. An
+// infinite or out-of-range number ("inf", "-Infinity",
 // 1e400) in a numeric column is an error. Every field must be valid UTF-8.
 // Errors name the line and byte column of the field (csv.Reader.FieldPos).
 func ParseCSV(r io.Reader, source string, opt Options) (*Table, error) {
@@ -131,6 +134,10 @@ func addRecord(builders []*colBuilder, rec []string, row int, cr *csv.Reader, so
 			b.textLine, b.textByte = cr.FieldPos(i)
 			b.justText = false
 		}
+		if b.justForm {
+			b.formLine, b.formByte = cr.FieldPos(i)
+			b.justForm = false
+		}
 	}
 	return nil
 }
@@ -146,8 +153,8 @@ func finishTable(builders []*colBuilder, source string, rows int) (*Table, error
 		if err := b.finish(); err != nil {
 			return nil, &ParseError{Source: source, Line: b.badLine, Byte: b.badByte, Column: b.name, Col: i + 1, Err: err}
 		}
-		if w := b.mixedWarning(); w != nil {
-			t.Warnings = append(t.Warnings, &ParseError{Source: source, Line: b.textLine, Byte: b.textByte, Column: b.name, Col: i + 1, Err: w})
+		if line, col, w := b.mixedWarning(); w != nil {
+			t.Warnings = append(t.Warnings, &ParseError{Source: source, Line: line, Byte: col, Column: b.name, Col: i + 1, Err: w})
 		}
 		t.Columns = append(t.Columns, b.column())
 	}

@@ -290,11 +290,20 @@ func TestParseCSVLongLineBoundedMemory(t *testing.T) {
 	}
 }
 
+// formWarning is the text of the mixed-column warning of a column of
+// numbers in a written form the reader does not take, at mem.csv:at,
+// naming value ex of data row row.
+func formWarning(at, column, ex string, row int, form string, nums, values int, tally, num string) string {
+	return fmt.Sprintf(`mem.csv:%s: column %s: mostly numbers, read as categorical: %q (data row %d) is a number written with %s, read as text; %d of the column's %d values are numbers when such forms count (%s): the reader takes plain numbers only (a decimal point, no thousands separator, no unit sign), so the column stays categorical, one level per distinct value; write %q, not %q, before loading, or list the column in categorical to keep it categorical without this warning`,
+		at, column, ex, row, form, nums, values, tally, num, ex)
+}
+
 // TestParseCSVMixedColumnWarning: a column read as categorical because of
 // text among more numbers than not gets one warning (ErrMixedColumn) at
 // its first text value, with the counts; a column of more text than
 // numbers, a declared one and a numeric one get none.
 func TestParseCSVMixedColumnWarning(t *testing.T) {
+	semi := Options{Delimiter: ';'}
 	for _, tc := range []struct {
 		name, in string
 		opt      Options
@@ -309,20 +318,59 @@ func TestParseCSVMixedColumnWarning(t *testing.T) {
 		{"all numbers", "a\n1\n2\n3\n", Options{}, nil},
 		{"quoted text in a later column", "k,a\n1,\"x\"\n2,2\n3,3\n", Options{},
 			[]string{`mem.csv:2:3: column "a" (col 2): mostly numbers, read as categorical: "x" (data row 1) is not a number, yet 2 of the column's 3 values are: list the column in numeric to make such a value an error, or in categorical to keep it categorical without this warning`}},
-		// Decimal commas: no value but "3" is a number as written, each
-		// is one once its comma is a point.
-		{"decimal commas", "a;b;c\n5,1;x;3\n4,9;y;3,5\n3;z;-0,25\n", Options{Delimiter: ';'},
-			[]string{`mem.csv:2:1: column "a" (col 1): mostly numbers, read as categorical: "5,1" (data row 1) is a number with a decimal comma, read as text; 3 of the column's 3 values are numbers once a decimal comma reads as a point (2 with a comma): the reader takes decimal points only, so write the numbers with points and no thousands separators (5.1, not 5,1; 1254.88, not 1.254,88), or list the column in categorical to keep it categorical without this warning`,
-				`mem.csv:3:7: column "c" (col 3): mostly numbers, read as categorical: "3,5" (data row 2) is a number with a decimal comma, read as text; 3 of the column's 3 values are numbers once a decimal comma reads as a point (2 with a comma): the reader takes decimal points only, so write the numbers with points and no thousands separators (5.1, not 5,1; 1254.88, not 1.254,88), or list the column in categorical to keep it categorical without this warning`}},
-		{"a decimal comma among text", "a;b\n5,1;x\nlow;y\nhigh;z\n", Options{Delimiter: ';'}, nil},
+		// Numbers in a written form the reader does not take: the
+		// warning names the first, with what to write instead, and
+		// tallies the forms. Decimal commas: no value but "3" is a
+		// number as written, each is one once its comma is a point.
+		{"decimal commas", "a;b;c\n5,1;x;3\n4,9;y;3,5\n3;z;-0,25\n", semi,
+			[]string{`mem.csv:2:1: column "a" (col 1): mostly numbers, read as categorical: "5,1" (data row 1) is a number written with a decimal comma, read as text; 3 of the column's 3 values are numbers when such forms count (2 with a decimal comma): the reader takes plain numbers only (a decimal point, no thousands separator, no unit sign), so the column stays categorical, one level per distinct value; write "5.1", not "5,1", before loading, or list the column in categorical to keep it categorical without this warning`,
+				formWarning("3:7", `"c" (col 3)`, "3,5", 2, "a decimal comma", 3, 3, "2 with a decimal comma", "3.5")}},
+		{"a decimal comma among text", "a;b\n5,1;x\nlow;y\nhigh;z\n", semi, nil},
 		// Points between thousands beside a decimal comma, or between the
 		// thousands of a whole number (two at least): numbers as written
 		// in continental Europe. Two commas are text.
-		{"thousands points and a decimal comma", "a;b\n1.234,5;x\n1,2,3;y\n4;z\n12.345.678;w\n", Options{Delimiter: ';'},
-			[]string{`mem.csv:2:1: column "a" (col 1): mostly numbers, read as categorical: "1.234,5" (data row 1) is a number with a decimal comma, read as text; 3 of the column's 4 values are numbers once a decimal comma reads as a point (2 with a comma): the reader takes decimal points only, so write the numbers with points and no thousands separators (5.1, not 5,1; 1254.88, not 1.254,88), or list the column in categorical to keep it categorical without this warning`}},
-		{"points not between thousands", "a;b\n1.23,5;x\n12.3456,7;y\n1,2,3;z\n", Options{Delimiter: ';'}, nil},
+		{"thousands points and a decimal comma", "a;b\n1.234,5;x\n1,2,3;y\n4;z\n12.345.678;w\n", semi,
+			[]string{formWarning("2:1", `"a" (col 1)`, "1.234,5", 1, "points between thousands and a decimal comma", 3, 4, "1 with points between thousands and a decimal comma, 1 with points between thousands", "1234.5")}},
+		{"points not between thousands", "a;b\n1.23,5;x\n12.3456,7;y\n1,2,3;z\n", semi, nil},
 		{"quoted decimal comma in a comma-separated file", "k,a\n1,\"1,5\"\n2,2\n3,3\n", Options{},
-			[]string{`mem.csv:2:3: column "a" (col 2): mostly numbers, read as categorical: "1,5" (data row 1) is a number with a decimal comma, read as text; 3 of the column's 3 values are numbers once a decimal comma reads as a point (1 with a comma): the reader takes decimal points only, so write the numbers with points and no thousands separators (5.1, not 5,1; 1254.88, not 1.254,88), or list the column in categorical to keep it categorical without this warning`}},
+			[]string{formWarning("2:3", `"a" (col 2)`, "1,5", 1, "a decimal comma", 3, 3, "1 with a decimal comma", "1.5")}},
+		// Other thousands separators, as spreadsheets in other locales
+		// format prices; each kind warns. The warning names the first
+		// value of the most marks ("1 212,75", not "906,72").
+		{"spaces between thousands", "p;k\n906,72;1\n1 212,75;4\n1 538,05;4\n", semi,
+			[]string{formWarning("3:1", `"p" (col 1)`, "1 212,75", 2, "spaces between thousands and a decimal comma", 3, 3, "1 with a decimal comma, 2 with spaces between thousands and a decimal comma", "1212.75")}},
+		{"no-break spaces between thousands", "p;k\n1\u00a0212,75;4\n1\u00a0538,05;4\n932,58;2\n", semi,
+			[]string{formWarning("2:1", `"p" (col 1)`, "1\u00a0212,75", 1, "no-break spaces (U+00A0) between thousands and a decimal comma", 3, 3, "2 with no-break spaces (U+00A0) between thousands and a decimal comma, 1 with a decimal comma", "1212.75")}},
+		{"narrow no-break spaces between thousands", "p;k\n1\u202f212,75;4\n906;1\n", semi,
+			[]string{formWarning("2:1", `"p" (col 1)`, "1\u202f212,75", 1, "narrow no-break spaces (U+202F) between thousands and a decimal comma", 2, 2, "1 with narrow no-break spaces (U+202F) between thousands and a decimal comma", "1212.75")}},
+		{"apostrophes between thousands", "p;k\n906.72;1\n1'212.75;4\n1\u2019538.05;4\n", semi,
+			[]string{formWarning("3:1", `"p" (col 1)`, "1'212.75", 2, "apostrophes between thousands", 3, 3, "1 with apostrophes between thousands, 1 with apostrophes (U+2019) between thousands", "1212.75")}},
+		{"commas between thousands", "p;k\n906.72;1\n1,212.75;4\n1,538.05;4\n", semi,
+			[]string{formWarning("3:1", `"p" (col 1)`, "1,212.75", 2, "commas between thousands", 3, 3, "2 with commas between thousands", "1212.75")}},
+		{"quoted commas between thousands in a comma-separated file", "p,k\r\n906.72,1\r\n\"1,212.75\",4\r\n\"1,538.05\",4\r\n", Options{},
+			[]string{formWarning("3:1", `"p" (col 1)`, "1,212.75", 2, "commas between thousands", 3, 3, "2 with commas between thousands", "1212.75")}},
+		// Whole numbers with spaces between thousands count, even where
+		// they could be codes ("1 000" as a postcode): list such a column
+		// in categorical.
+		{"whole numbers with spaces between thousands", "p\n1 000\n25 000\n3 500\n", Options{},
+			[]string{formWarning("2:1", `"p" (col 1)`, "1 000", 1, "spaces between thousands", 3, 3, "3 with spaces between thousands", "1000")}},
+		// Unit signs: a percent sign after the digits, a currency sign
+		// before or after them, a minus sign allowed.
+		{"percent and currency signs", "a,b,c\n14%,$0.2,3 €\n13%,-$0.4,-2 €\n-1.5%,£7,¥8\n", Options{},
+			[]string{formWarning("2:1", `"a" (col 1)`, "14%", 1, "a percent sign", 3, 3, "3 with a percent sign", "14"),
+				formWarning("2:5", `"b" (col 2)`, "$0.2", 1, "a currency sign", 3, 3, "3 with a currency sign", "0.2"),
+				formWarning("2:10", `"c" (col 3)`, "3 €", 1, "a currency sign", 3, 3, "3 with a currency sign", "3")}},
+		{"a currency sign and commas between thousands", "p\n\"$1,212.75\"\n$906.72\n", Options{},
+			[]string{formWarning("2:1", `"p" (col 1)`, "$1,212.75", 1, "a currency sign and commas between thousands", 2, 2, "1 with a currency sign and commas between thousands, 1 with a currency sign", "1212.75")}},
+		// The warning names the first number so written, at its place,
+		// not the text that turned the column.
+		{"text before the first such number", "k,a\n1,n/a\n2,1 212\n3,3\n4,4\n", Options{},
+			[]string{formWarning("3:3", `"a" (col 2)`, "1 212", 2, "spaces between thousands", 3, 4, "1 with spaces between thousands", "1212")}},
+		// Near misses: 2 numbers and 2 other values, a warning if the
+		// others counted as numbers.
+		{"groups of other than three digits", "a;b;c;d\n1;1;1;1\n2;2;2;2\n12 3;1'2;1,2,3;1 2345\n4 56;1'2345;12,34.5;1.23,4\n", semi, nil},
+		{"unit signs alone, misplaced or doubled", "a;b;c;d;e\n1;1;1;1;1\n2;2;2;2;2\n%;$;%14;$$5;--5%\n% ;€;5%%;$5%;-$-5\n", semi, nil},
+		{"codes of a letter and a digit", "a\nA1\nB2\n1\n2\n", Options{}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tb, err := ParseCSV(strings.NewReader(tc.in), "mem.csv", tc.opt)
@@ -420,22 +468,53 @@ func TestUnknownColumnsFormat(t *testing.T) {
 	}
 }
 
-// TestDecimalComma: the numbers the mixed-column warning counts as written
-// with a decimal comma (continental European notation), and what it does
-// not.
-func TestDecimalComma(t *testing.T) {
-	for _, tc := range []struct {
-		s    string
-		want bool
-	}{
-		{"5,1", true}, {"-0,25", true}, {"1.254,88", true}, {"-12.345,6", true},
-		{"12.345.678", true}, {"1.000.000,5", true}, {"+1.234", false},
-		{"1.201", false}, {"5.1", false}, {"1,2,3", false}, {"1.23,5", false},
-		{"12.3456,7", false}, {"1.234.5", false}, {",5", true}, {"1,", true},
-		{"abc", false}, {"1.2.3,4", false}, {"1,5.0", false}, {"", false},
+// TestWrittenNumber: the numbers that the mixed-column warning counts as
+// written in a form the reader does not take (decimal comma, thousands
+// separators, unit signs), each with the number it reads and its form,
+// and the near misses it does not count (num "": not such a number).
+func TestWrittenNumber(t *testing.T) {
+	const (
+		comma  = "a decimal comma"
+		points = "points between thousands"
+		commas = "commas between thousands"
+		spaces = "spaces between thousands"
+		pct    = "a percent sign"
+		cur    = "a currency sign"
+	)
+	for _, tc := range []struct{ s, num, form string }{
+		// Decimal comma, points between thousands (continental Europe).
+		{"5,1", "5.1", comma}, {"-0,25", "-0.25", comma}, {",5", ".5", comma}, {"1,", "1.", comma},
+		{"1,2", "1.2", comma}, {"1,212", "1.212", comma},
+		{"1.254,88", "1254.88", points + " and " + comma}, {"-12.345,6", "-12345.6", points + " and " + comma},
+		{"12.345.678", "12345678", points}, {"1.000.000,5", "1000000.5", points + " and " + comma},
+		// Other thousands separators, beside a decimal point or comma.
+		{"1,212.75", "1212.75", commas}, {"-1,234,567", "-1234567", commas}, {"1,212.", "1212.", commas},
+		{"1 212,75", "1212.75", spaces + " and " + comma}, {"1 212.75", "1212.75", spaces},
+		{"1 000", "1000", spaces}, {"12 345 678", "12345678", spaces},
+		{"1\u00a0212,75", "1212.75", "no-break spaces (U+00A0) between thousands and " + comma},
+		{"1\u202f212,75", "1212.75", "narrow no-break spaces (U+202F) between thousands and " + comma},
+		{"1'212.75", "1212.75", "apostrophes between thousands"}, {"1'212,75", "1212.75", "apostrophes between thousands and " + comma},
+		{"1\u2019212.75", "1212.75", "apostrophes (U+2019) between thousands"},
+		// Unit signs, leading or trailing, with a sign before or after.
+		{"14%", "14", pct}, {" 14% ", "14", pct}, {"-2.5%", "-2.5", pct}, {"14 %", "14", pct}, {"14\u00a0%", "14", pct}, {"1e3%", "1e3", pct},
+		{"$0.2", "0.2", cur}, {"-$0.2", "-0.2", cur}, {"$-0.2", "-0.2", cur}, {"€3", "3", cur}, {"3 €", "3", cur},
+		{"-3 €", "-3", cur}, {"£12", "12", cur}, {"¥1000", "1000", cur}, {"3,50 €", "3.50", cur + " and " + comma},
+		{"$1,212.75", "1212.75", cur + " and " + commas}, {"1 212,75 €", "1212.75", cur + ", " + spaces + " and " + comma},
+		{"12,5 %", "12.5", pct + " and " + comma},
+		// Numbers as written: not counted here.
+		{"5.1", "", ""}, {"1.201", "", ""}, {"+1.234", "", ""}, {"-7", "", ""}, {" 5 ", "", ""}, {"1e3", "", ""},
+		// Near misses: groups of other than three digits, misplaced or
+		// lone signs, two signs, text.
+		{"1,2,3", "", ""}, {"1.23,5", "", ""}, {"12.3456,7", "", ""}, {"1.234.5", "", ""}, {"1.2.3,4", "", ""},
+		{"1,5.0", "", ""}, {"12,34.5", "", ""}, {"1,2345", "1.2345", comma}, {"12 3", "", ""}, {"1 2345", "", ""},
+		{"1'2", "", ""}, {"1'2345", "", ""}, {" 212", "", ""}, {"1 212 ,5", "", ""}, {"1 234\u00a0567", "", ""},
+		{"%", "", ""}, {"$", "", ""}, {"-", "", ""}, {",", "", ""}, {"%14", "", ""}, {"$$5", "", ""}, {"5$$", "", ""},
+		{"$5%", "", ""}, {"--5%", "", ""}, {"-$-5", "", ""}, {"$inf", "", ""}, {"nan%", "", ""}, {"1e999%", "", ""},
+		{"A1", "", ""}, {"B2", "", ""}, {"abc", "", ""}, {"", "", ""}, {"0x10%", "", ""}, {"1_000", "", ""},
 	} {
-		if got := decimalComma(tc.s); got != tc.want {
-			t.Errorf("decimalComma(%q) = %v, want %v", tc.s, got, tc.want)
+		num, marks := writtenNumber(tc.s)
+		if form := markList(marks); num != tc.num || form != tc.form {
+			t.Errorf("writtenNumber(%q) = %q, %q, want %q, %q", tc.s, num, form, tc.num, tc.form)
 		}
 	}
 }

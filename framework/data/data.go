@@ -103,7 +103,9 @@ type Table struct {
 	// Warnings are findings of the reader that are not errors, each
 	// located as a ParseError is: a column whose type was inferred as
 	// categorical although most of its values are numbers
-	// (ErrMixedColumn), at its first value that is not a number; the
+	// (ErrMixedColumn), at its first number written in a form the reader
+	// does not take ("1 212,75", "14%") when such numbers make it mostly
+	// numbers, else at its first value that is not a number; the
 	// labels of a multi-label LIBSVM file that spell one number in
 	// several ways (ErrNumberSpellings), at the first line that does.
 	Warnings []*ParseError
@@ -207,7 +209,9 @@ var (
 	ErrHiddenName = errors.New("column name holds a bidi control or other invisible (default-ignorable) character")
 	// ErrMixedColumn is the warning (Table.Warnings) of a column read as
 	// categorical because of some text although most of its values are
-	// numbers: often a typo in a numeric column.
+	// numbers: often a typo in a numeric column, or numbers written with
+	// a decimal comma, thousands separators or a unit sign ("1 212,75",
+	// "1,212.75", "14%", "$0.2").
 	ErrMixedColumn = errors.New("mostly numbers, read as categorical")
 	// ErrNumberSpellings is the warning (Table.Warnings) of the labels
 	// of a multi-label LIBSVM file that spell one number in several ways
