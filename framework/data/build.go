@@ -282,6 +282,9 @@ var unitSigns = []struct {
 // other than three digits is no number: "1,2,3", "12 3", "1'2" are text,
 // as are a unit sign alone and two signs.
 func writtenNumber(s string) (num string, marks []string) {
+	if !strings.ContainsAny(s, "0123456789") {
+		return "", nil // text, at once: most levels of a categorical column
+	}
 	if _, kind := parseNum(s); kind == numFinite {
 		return "", nil
 	}
