@@ -108,7 +108,9 @@ The results directory is bench's own: run writes into a directory only
 when it is absent, empty or bench's (it holds a manifest.json bench
 reads, or cells/ or shards/ of bench's files only). A directory holding other files is refused, naming them, unless
 --adopt: each file the run replaces there (summary.csv, NAME.md, run.log…)
-is first moved to DIR/superseded/TIME/, never deleted. An input of the
+is first moved to DIR/superseded/TIME/, never deleted; so is an output
+edited since bench wrote it (its SHA-256, recorded in manifest.json, no
+longer matches), the move said on stderr. An input of the
 experiment (data, folds or test file, FILE itself) that is a file the run
 writes, or lies inside cells/, plots/ or another folder bench manages, is
 refused where FILE names it. A results directory removed or replaced

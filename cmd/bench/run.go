@@ -761,7 +761,7 @@ func table(dir string, verbose bool, stdout, stderr io.Writer) error {
 			return writeMerge(dir, []string{dir}, verbose, stdout, stderr)
 		}
 	}
-	m, written, err := results.Render(dir, render)
+	m, written, err := results.Render(dir, render, stderr)
 	if err != nil {
 		return err
 	}

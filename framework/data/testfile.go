@@ -2,6 +2,7 @@ package data
 
 import (
 	"errors"
+	"fmt"
 
 	"github.com/polyclass/polyclass/internal/regfile"
 )
@@ -9,6 +10,12 @@ import (
 // ErrTestIsTrain is a test file that is the training file itself: every
 // model would be scored on the rows it was fitted on.
 var ErrTestIsTrain = errors.New("data: the test file is the training file")
+
+// ErrTestCopiesTrain is a test file that is another file but holds the
+// training file's rows, row for row: a copy of it (perhaps gzipped, or
+// written another way), which would score every model on the rows it was
+// fitted on as the training file itself would. It is an ErrTestIsTrain.
+var ErrTestCopiesTrain = fmt.Errorf("%w: its rows are the training file's", ErrTestIsTrain)
 
 // TestFitError is a test file that does not fit its training file
 // (Append's error).
@@ -27,13 +34,20 @@ type TestFile struct {
 	// SHA256 is the digest of the test file's bytes as parsed
 	// (ReadHashed).
 	SHA256 string
+	// Copies counts the test rows equal in every column to a row of the
+	// training file (set once the two files were joined). When it is not
+	// 0, FirstCopy is the first of them (0-based among the test rows) and
+	// CopyOf the first training row it equals.
+	Copies, FirstCopy, CopyOf int
 }
 
 // ReadTest reads testPath, the test file of the training file path read
 // as train, with the training file's options, and joins the two
 // (Append). It fails with ErrTestIsTrain when testPath names the
-// training file (a path that cannot be read is not: Read reports it), a
-// *TestFitError when the test file's columns do not fit the training
+// training file (a path that cannot be read is not: Read reports it),
+// ErrTestCopiesTrain when its rows are the training file's, row for row
+// (compared as parsed, so a copy gzipped or written another way is one
+// too), a *TestFitError when the test file's columns do not fit the training
 // file's, and ReadHashed's error otherwise; once the test file
 // was read, the TestFile holds its table even with an error. The two
 // files together may hold MaxRows rows and MaxValues values: reading
@@ -53,6 +67,11 @@ func ReadTest(path, testPath string, train *Table, opt Options) (*TestFile, erro
 	tf := &TestFile{Table: test, SHA256: sum}
 	if tf.Both, err = Append(train, test); err != nil {
 		return tf, &TestFitError{Err: err}
+	}
+	var same bool
+	same, tf.Copies, tf.FirstCopy, tf.CopyOf = rowCopies(tf.Both, train.NumRows)
+	if same {
+		return tf, ErrTestCopiesTrain
 	}
 	return tf, nil
 }

@@ -90,8 +90,31 @@ func (ck *checker) readFiles(c *config.Dataset) (*data.Bound, *config.Dataset) {
 	}
 	if f.Test != nil {
 		ck.readWarnings(c.Name, c.TestPathRange, f.Test.Table)
+		ck.copiedTestRows(c, f.Test)
 	}
 	return f, c
+}
+
+// copiedTestRows warns at the test_path attribute of dataset c when more
+// than half of the rows of its test file tf equal a row of its training
+// file in every column (tf.Copies): the scores on them measure what the
+// models remember of their training rows. The shipped test files hold at
+// most 9.2 % such rows (letter: 458 of 5000; dna 82 of 1186, adult 23 of
+// 16281, satimage and shuttle none); a test file cut from a copy of the
+// training file, or a split that kept the training rows, holds far more.
+func (ck *checker) copiedTestRows(c *config.Dataset, tf *data.TestFile) {
+	m := tf.Table.NumRows
+	if 2*tf.Copies <= m {
+		return
+	}
+	name := "" // the column the rows are located at: the first
+	if len(tf.Table.Columns) > 0 {
+		name = tf.Table.Columns[0].Name
+	}
+	ck.warnf(c.TestPathRange, "Test rows copy training rows",
+		"Dataset %q: %d of the %d rows of the test file %s (%.1f %%) equal a row of the training file %s in every column, e.g. %s test row %d equals %s training row %d: every model would be scored mostly on rows it was fitted on. Remove them from one of the files, unless the data has so few distinct rows that a fair split repeats them.",
+		c.Name, tf.Copies, m, c.TestPath, 100*float64(tf.Copies)/float64(m), c.Path,
+		placeOf(c, c.TestPath, tf.FirstCopy, name), tf.FirstCopy+1, placeOf(c, c.Path, tf.CopyOf, name), tf.CopyOf+1)
 }
 
 // targetOf returns the target of dataset c that data.LoadTarget reads.
@@ -199,6 +222,12 @@ func (ck *checker) labelColumnError(ds *Dataset, err error) {
 // (data.ReadTest's), at the test_path attribute, after the reader's
 // warnings about the test file tf when it was read (nil: not).
 func (ck *checker) testError(c *config.Dataset, tf *data.TestFile, err error) {
+	if errors.Is(err, data.ErrTestCopiesTrain) {
+		ck.errorf(c.TestPathRange, "Test file copies the training file",
+			"Dataset %q: test_path names %s, whose %d rows are those of the training file %s, row for row (a copy of it, perhaps compressed or written another way), so every model would be scored on the rows it was fitted on. Name a file of other rows.",
+			c.Name, c.TestPath, tf.Table.NumRows, c.Path)
+		return
+	}
 	if errors.Is(err, data.ErrTestIsTrain) {
 		ck.errorf(c.TestPathRange, "Test file is the training file",
 			"Dataset %q: test_path names the training file %s itself, so every model would be scored on the rows it was fitted on. Name a file of other rows.", c.Name, c.Path)

@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"os"
 	"path/filepath"
@@ -19,7 +20,7 @@ import (
 
 // TestSilentResolve: what Resolve accepted silently and ran into
 // nonsense: a test file that is the training file (by its path or a link
-// to it), a rope as wide as a metric's range, an experiment of no cell
+// to it) or a copy of it (gzipped or not), a rope as wide as a metric's range, an experiment of no cell
 // (its one reduction covers no dataset: CheckCells), data whose every feature is
 // constant, a dataset's folds file whose number of folds is not the cv
 // block's folds, and a baseline beside timing metrics alone. Each gets an error or a warning at its place.
@@ -31,7 +32,14 @@ func TestSilentResolve(t *testing.T) {
 		"f.csv":     fuzzData["f.csv"],
 		"const.csv": "x1,colour,class\n1,red,a\n1,red,a\n1,red,a\n1,red,b\n1,red,b\n1,red,b\n",
 		"half.csv":  "x1,colour,class\n1,red,a\n1,red,a\n1,red,a\n1,red,b\n1,red,b\n2,red,b\n",
+		"copy.csv":  fuzzData["d.csv"],
 	}
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	if _, err := zw.Write([]byte(fuzzData["d.csv"])); err != nil || zw.Close() != nil {
+		t.Fatal(err)
+	}
+	files["copy.csv.gz"] = gz.String()
 	for name, text := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
@@ -53,6 +61,12 @@ func TestSilentResolve(t *testing.T) {
 			[]string{"exp.hcl:5:15: error: Test file is the training file"}},
 		{"test_path is a link to path", head + "dataset \"d\" {\n  path      = \"d.csv\"\n  test_path = \"link.csv\"\n}\n",
 			[]string{"exp.hcl:5:15: error: Test file is the training file"}},
+		// Campaign 16 N05: a copy of the training file, or its gzip, was
+		// accepted, and k = 1 nearest neighbour scored 1.
+		{"test_path a copy of path", head + "dataset \"d\" {\n  path      = \"d.csv\"\n  test_path = \"copy.csv\"\n}\n",
+			[]string{"exp.hcl:5:15: error: Test file copies the training file"}},
+		{"test_path a gzipped copy of path", head + "dataset \"d\" {\n  path      = \"d.csv\"\n  test_path = \"copy.csv.gz\"\n}\n",
+			[]string{"exp.hcl:5:15: error: Test file copies the training file"}},
 		{"test_path another file", head + "dataset \"d\" {\n  path      = \"d.csv\"\n  test_path = \"t.csv\"\n}\n", nil},
 		{"rope 5 on accuracy", head + "dataset \"d\" { path = \"d.csv\" }\ncv { folds = 4 }\noutput {\n  baseline = \"logreg\"\n  rope     = 5\n}\n",
 			[]string{"exp.hcl:7:14: error: Rope wider than the metric"}},

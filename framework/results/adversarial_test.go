@@ -263,7 +263,7 @@ func runOp(t *testing.T, out string, f []string, inputs []Input, accepted *strin
 		_, err = r.Finish(StatusComplete, 0)
 		return err
 	case "table":
-		_, _, err := Render(out, fakeRender)
+		_, _, err := Render(out, fakeRender, nil)
 		return err
 	case "merge", "mergeto":
 		to := out

@@ -2,6 +2,8 @@ package results
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,13 +15,15 @@ import (
 const tmpPrefix = ".tmp-"
 
 // writeOutputAt writes output f, what its Write produces, to its name
-// inside root (whose directory is dir) atomically (see writeAt).
-func writeOutputAt(root *os.Root, dir string, f Output) error {
+// inside root (whose directory is dir) atomically (see writeAt), and
+// returns the SHA-256 of the bytes written, in hex.
+func writeOutputAt(root *os.Root, dir string, f Output) (string, error) {
 	var b bytes.Buffer
 	if err := f.Write(&b); err != nil {
-		return fmt.Errorf("writing %s: %w", filepath.Join(dir, filepath.FromSlash(f.Name)), err)
+		return "", fmt.Errorf("writing %s: %w", filepath.Join(dir, filepath.FromSlash(f.Name)), err)
 	}
-	return writeAt(root, dir, f.Name, b.Bytes(), 0o644)
+	sum := sha256.Sum256(b.Bytes())
+	return hex.EncodeToString(sum[:]), writeAt(root, dir, f.Name, b.Bytes(), 0o644)
 }
 
 // writeBytes writes b to path atomically (see writeFileIn), making its

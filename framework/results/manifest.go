@@ -79,6 +79,12 @@ type Manifest struct {
 	FailedCells int               `json:"failed_cells"`
 	Uploads     int64             `json:"uploads"`
 	Outputs     map[string]string `json:"outputs"`
+	// OutputSHA256 is, by output name (a key of Outputs), the SHA-256 of
+	// the bytes bench wrote into it: an output whose file no longer has it
+	// (the user edited it) is moved aside before it is written again. A
+	// manifest of a bench from before it records none, and its outputs are
+	// written over as they are.
+	OutputSHA256 map[string]string `json:"output_sha256,omitempty"`
 	// What the tables show, so that they can be rendered again from the
 	// results directory alone (bench table).
 	Metrics     []string `json:"metrics"`

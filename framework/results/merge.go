@@ -43,7 +43,8 @@ type Merged struct {
 	Missing        []MissingCell
 	MissingUnknown int
 	// Notes says what the merge did to files of OUT besides writing: cell
-	// files of another grid moved aside to superseded/TIME/, with why.
+	// files of another grid, outputs edited since they were written or
+	// no longer made, moved aside to superseded/TIME/, with why.
 	Notes []string
 }
 
@@ -195,9 +196,15 @@ func writeMerged(root *os.Root, out string, dirs []string, runs []shardRun, cell
 		results = append(results, cells[i])
 	}
 	res.Cells = len(results)
-	written, err := writeOutputs(root, out, m, results, render, nil, nil, nil)
+	aside := newSetup(out, time.Now, nil)
+	written, err := writeOutputs(root, out, m, results, render, nil, nil, aside)
+	res.Notes = append(res.Notes, aside.notes...)
+	lerr := appendLog(root, out, aside.notes) // what was moved, even after an error
 	if err != nil {
 		return fmt.Errorf("merge: %w", err)
+	}
+	if lerr != nil {
+		return lerr
 	}
 	if err := writeManifest(root, out, m); err != nil {
 		return fmt.Errorf("merge: %w", err)

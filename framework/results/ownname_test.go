@@ -50,7 +50,7 @@ func TestRenderRefusesOwnNames(t *testing.T) {
 				}
 				return out, nil
 			}
-			_, written, err := Render(dir, render)
+			_, written, err := Render(dir, render, nil)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("Render: %v; want an error saying %q", err, tc.want)
 			}

@@ -22,6 +22,8 @@
 package results
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -205,7 +207,7 @@ func Begin(dir string, m *Manifest, digests []string, opt Options) (*Run, error)
 	if old != nil && len(old.Outputs) > 0 {
 		// Still on disk until this run's Finish replaces them (and removes
 		// those it no longer writes: see render).
-		m.Outputs = old.Outputs
+		m.Outputs, m.OutputSHA256 = old.Outputs, old.OutputSHA256
 	}
 	if m.Outputs == nil {
 		m.Outputs = map[string]string{}
@@ -519,10 +521,13 @@ func hasPredictions(c *outcome.CellResult) bool {
 }
 
 // writeOutputs writes the outputs render makes of m's run for cells into
-// dir and records them in m.Outputs (nil render: none); before, when
+// dir and records them in m.Outputs, with the SHA-256 of each in
+// m.OutputSHA256 (nil render: none); before, when
 // set, is called first with each output's path and whether an earlier
 // run lists it (Run.replacer: a file there no run lists is the user's, in
-// a directory adopted, and an input is never written over). The outputs an earlier run recorded in dir's manifest that
+// a directory adopted, and an input is never written over). An output
+// file that changed since the earlier run wrote it (keepEdited: edited by
+// hand) is moved aside through aside before it is written again. The outputs an earlier run recorded in dir's manifest that
 // this one does not write (a format dropped, no tuned cell any more) are
 // moved aside through aside (nil: a setup of its own, its notes
 // unsaid): they are made from the cells, which stay, and would otherwise
@@ -539,11 +544,11 @@ func writeOutputs(root *os.Root, dir string, m *Manifest, cells []*Cell, render 
 			return nil, err
 		}
 	}
-	var previous map[string]string
+	var previous, sums map[string]string
 	if old, err := ReadManifest(dir); err == nil {
-		previous = old.Outputs
+		previous, sums = old.Outputs, old.OutputSHA256
 	}
-	m.Outputs = map[string]string{}
+	m.Outputs, m.OutputSHA256 = map[string]string{}, map[string]string{}
 	var written []string
 	for _, f := range files {
 		path, err := inside(dir, f.Name)
@@ -558,21 +563,56 @@ func writeOutputs(root *os.Root, dir string, m *Manifest, cells []*Cell, render 
 				return written, err
 			}
 		}
-		if err := writeOutputAt(root, dir, f); err != nil {
+		if err := keepEdited(root, f.Name, path, sums[f.Name], aside); err != nil {
+			return written, err
+		}
+		sum, err := writeOutputAt(root, dir, f)
+		if err != nil {
 			// The earlier outputs not yet written again stay, whole, and
 			// listed: the tables of the last run that got to write them.
 			for name, path := range previous {
 				if _, ok := m.Outputs[name]; !ok {
 					m.Outputs[name] = path
+					if recorded, ok := sums[name]; ok {
+						m.OutputSHA256[name] = recorded
+					}
 				}
 			}
 			return written, err
 		}
-		m.Outputs[f.Name] = path
+		m.Outputs[f.Name], m.OutputSHA256[f.Name] = path, sum
 		written = append(written, path)
 	}
 	removeStale(root, dir, m.Experiment, previous, m.Outputs, inputs, aside)
 	return written, nil
+}
+
+// keepEdited moves aside, through aside, the output file name (at path)
+// that an earlier run wrote with the SHA-256 recorded and that no longer
+// has it: the user edited it (notes added to the Markdown report, say),
+// and writing the output again would lose the edits. Nothing is moved when
+// recorded is "" (a manifest of a bench from before the digests), when
+// the file is as written, or when it is not a regular file reached through
+// real folders (a link put there is replaced, never followed: writeAt). A
+// file that cannot be read or moved is an error: it is not written over.
+func keepEdited(root *os.Root, name, path, recorded string, aside *setup) error {
+	if recorded == "" || !plainFile(root, name) {
+		return nil
+	}
+	f, err := root.Open(name)
+	if err != nil {
+		return fmt.Errorf("reading %s before writing it again: %w", path, err)
+	}
+	h := sha256.New()
+	_, err = io.Copy(h, f)
+	f.Close()
+	if err != nil {
+		return fmt.Errorf("reading %s before writing it again: %w", path, err)
+	}
+	if hex.EncodeToString(h.Sum(nil)) == recorded {
+		return nil
+	}
+	return aside.moveAside(path, "it changed after bench wrote it (edited by hand?): its SHA-256 is not the one "+ManifestFile+" records, and an output of the run replaces it")
 }
 
 // ownName refuses output name when it is a file of the results directory
@@ -739,8 +779,9 @@ func Results(cells []*Cell) []*outcome.CellResult {
 // Render writes the outputs render makes of a results directory's
 // manifest and cell files again (bench table) and updates the manifest's
 // outputs. Cell files are checked first: any bad one stops it, named with
-// its reason.
-func Render(dir string, render Renderer) (*Manifest, []string, error) {
+// its reason. Each file it moves aside (an output edited since it was
+// written, one no longer made) is said in one line to notes (nil: none).
+func Render(dir string, render Renderer, notes io.Writer) (*Manifest, []string, error) {
 	if err := checkLayout(dir); err != nil {
 		return nil, nil, err
 	}
@@ -766,7 +807,7 @@ func Render(dir string, render Renderer) (*Manifest, []string, error) {
 		return m, nil, err
 	}
 	defer root.Close()
-	written, err := writeOutputs(root, dir, m, cells, render, nil, nil, nil)
+	written, err := writeOutputs(root, dir, m, cells, render, nil, nil, newSetup(dir, time.Now, notes))
 	if err != nil {
 		return m, written, err
 	}

@@ -374,11 +374,11 @@ func TestSecondRunIsLockedOut(t *testing.T) {
 	if _, err := Begin(dir, manifest("exp"), digests(1), Options{Render: fakeRender}); err == nil || !strings.Contains(err.Error(), "in use by another bench run") {
 		t.Errorf("second Begin: %v", err)
 	}
-	if _, _, err := Render(dir, fakeRender); err == nil {
+	if _, _, err := Render(dir, fakeRender, nil); err == nil {
 		t.Error("Render ran during a run")
 	}
 	r.Finish(StatusComplete, 0)
-	if _, _, err := Render(dir, fakeRender); err != nil {
+	if _, _, err := Render(dir, fakeRender, nil); err != nil {
 		t.Errorf("Render after the run: %v", err)
 	}
 }
@@ -739,7 +739,7 @@ func TestDamagedManifest(t *testing.T) {
 	if _, err := Begin(dir, manifest("exp"), digests(2), Options{Render: fakeRender, Now: clock()}); err == nil || !strings.Contains(err.Error(), advice) {
 		t.Errorf("Begin: %v, want the advice %q", err, advice)
 	}
-	if _, _, err := Render(dir, fakeRender); err == nil || !strings.Contains(err.Error(), advice) {
+	if _, _, err := Render(dir, fakeRender, nil); err == nil || !strings.Contains(err.Error(), advice) {
 		t.Errorf("Render: %v", err)
 	}
 	if _, _, err := Load(dir); err == nil || !strings.Contains(err.Error(), advice) {
@@ -831,7 +831,7 @@ func TestRenderAfterKill(t *testing.T) {
 	r := begin(t, dir, "exp", 3, Options{Render: fakeRender})
 	finishCells(t, r, 0)
 	r.unlock() // as kill -9 leaves it: no Finish
-	m, _, err := Render(dir, fakeRender)
+	m, _, err := Render(dir, fakeRender, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -911,7 +911,7 @@ func TestFullDiskKeepsTheTables(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(dir, "summary.csv", "x"), nil, 0o644)
-	if _, _, err := Render(dir, fakeRender); err == nil {
+	if _, _, err := Render(dir, fakeRender, nil); err == nil {
 		t.Fatal("Render wrote over a directory")
 	}
 	b, err := os.ReadFile(filepath.Join(dir, "folds.csv"))
@@ -948,7 +948,7 @@ func TestHoldLocksOutRuns(t *testing.T) {
 	if _, err := Begin(dir, manifest("exp"), digests(1), Options{Render: fakeRender}); err == nil || !strings.Contains(err.Error(), "in use by another bench run") {
 		t.Errorf("Begin while held: %v", err)
 	}
-	if _, _, err := Render(dir, fakeRender); err == nil {
+	if _, _, err := Render(dir, fakeRender, nil); err == nil {
 		t.Error("Render ran while held")
 	}
 	h.Release()

@@ -107,7 +107,7 @@ func TestShardsShareADirectory(t *testing.T) {
 	}
 	sameTables(t, singleRun(t, cells), dir)
 	// The merged directory is a results directory: bench table renders it.
-	if _, _, err := Render(dir, fakeRender); err != nil {
+	if _, _, err := Render(dir, fakeRender, nil); err != nil {
 		t.Errorf("Render after the merge: %v", err)
 	}
 }
