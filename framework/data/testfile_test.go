@@ -46,7 +46,7 @@ func TestReadTest(t *testing.T) {
 			if !errors.As(err, &fit) || tf == nil || tf.Table == nil || tf.Table.NumRows != 1 {
 				t.Fatalf("got %+v, %v; want a *TestFitError with the test table", tf, err)
 			}
-			if want := `column 1 is "x" in ` + trainPath + ` but "y" in ` + filepath.Join(dir, "cols.csv"); err.Error() != want {
+			if want := filepath.Join(dir, "cols.csv") + ` lacks column "x" of ` + trainPath + ` and has column "y", which ` + trainPath + ` lacks`; err.Error() != want {
 				t.Errorf("error %q, want %q", err, want)
 			}
 		}},
