@@ -37,3 +37,39 @@ func TestParamStringsVisible(t *testing.T) {
 		})
 	}
 }
+
+// TestParamStringsBounded: a string parameter value of at most
+// MaxParamChars characters (1000 letters, 1000 accented letters) is
+// taken; one character more is refused at its place, alone, in a list or
+// in a choice, the value shown cut to its first 60 characters (a
+// 900,000-character value was printed into every table).
+func TestParamStringsBounded(t *testing.T) {
+	const rule = " characters long, more than the 1000 a parameter value may have; it is shown in every table and in the cells' keys."
+	long, accented := strings.Repeat("a", MaxParamChars+1), strings.Repeat("é", MaxParamChars)
+	shown := `"` + strings.Repeat("a", 60) + `"…`
+	for _, tc := range []struct{ name, src, at, want string }{
+		{"1000 letters", base + "learner \"svm\" { params = { kernel = \"" + long[1:] + "\" } }\n", "", ""},
+		{"1000 accented letters", base + "learner \"svm\" { params = { kernel = \"" + accented + "\" } }\n", "", ""},
+		{"1001 letters", base + "learner \"svm\" { params = { kernel = \"" + long + "\" } }\n",
+			"exp.hcl:4:37: error: Invalid parameter value", `Learner "svm": kernel: the string ` + shown + ` is 1001` + rule},
+		{"1001 letters in a list", base + "learner \"svm\" { params = { kernel = [\"rbf\", \"" + long + "\"] } }\n",
+			"exp.hcl:4:37: error: Invalid parameter value", `Learner "svm": kernel: the string ` + shown + ` is 1001` + rule},
+		{"1001 accented letters from format", base + "learner \"svm\" { params = { kernel = format(\"%s%s\", \"" + accented + "\", \"x\") } }\n",
+			"exp.hcl:4:37: error: Invalid parameter value", `Learner "svm": kernel: the string "` + strings.Repeat("é", 60) + `"… is 1001` + rule},
+		{"1001 letters in a choice", base + "learner \"svm\" { params = { kernel = choice([\"rbf\", \"" + long + "\"]) } }\n",
+			"exp.hcl:4:44: error: Invalid function argument", `the string ` + shown + ` is 1001` + rule},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, diags := parse(t, tc.src)
+			if tc.want == "" {
+				if diags != "" {
+					t.Fatalf("diagnostics:\n%s", diags)
+				}
+				return
+			}
+			if !strings.Contains(diags, tc.at) || !strings.Contains(diags, tc.want) {
+				t.Fatalf("diagnostics:\n%s\nwant an error at %s saying\n%s", diags, tc.at, tc.want)
+			}
+		})
+	}
+}

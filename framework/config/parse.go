@@ -16,6 +16,7 @@ import (
 	"sync/atomic"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/gohcl"
@@ -684,9 +685,17 @@ func (d *decoder) value(a *hcl.Attribute) (cty.Value, bool) {
 	return v, true
 }
 
+// MaxParamChars bounds the length of a string parameter value in
+// characters: the value is shown in every table row of its block and in
+// each cell's key, as a label is (MaxLabelChars), yet a regular
+// expression or a file path must fit. The longest string in the shipped
+// experiments and the docs is 67 characters long.
+const MaxParamChars = 1000
+
 // toValue converts an HCL value to a parameter value, refusing a string
 // that holds a character the gate of names refuses
-// (safetext.CheckVisible).
+// (safetext.CheckVisible) or that is longer than MaxParamChars
+// characters.
 func toValue(v cty.Value) (param.Value, error) {
 	if v.IsNull() {
 		return param.Value{}, fmt.Errorf("null is not a parameter value: leave the parameter out to keep its default (a scikit-learn estimator's is often None; docs/shipped-plugins.md says how to grid over None)")
@@ -706,6 +715,9 @@ func toValue(v cty.Value) (param.Value, error) {
 			// A parameter value is shown in every table, the report and
 			// the cell files' keys: it is held to the gate of names.
 			return param.Value{}, fmt.Errorf("the string %s %w; a parameter value is shown in the tables, so it may hold no control, bidi control or other invisible character", safetext.Show(s), err)
+		}
+		if n := utf8.RuneCountInString(s); n > MaxParamChars {
+			return param.Value{}, fmt.Errorf("the string %s is %d characters long, more than the %d a parameter value may have; it is shown in every table and in the cells' keys", safetext.Show(s), n, MaxParamChars)
 		}
 		return param.String(s), nil
 	case t == cty.Bool:
