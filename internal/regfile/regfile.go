@@ -9,10 +9,15 @@ package regfile
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
+	"strconv"
 	"syscall"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // ErrNotRegular is the cause of every error for a path that is not a
@@ -32,7 +37,13 @@ func Open(path string) (*os.File, error) {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
 			// As os.Open says it: "open PATH: no such file or directory".
-			return nil, &fs.PathError{Op: "open", Path: path, Err: pe.Err}
+			reason := pe.Err
+			if errors.Is(reason, fs.ErrNotExist) {
+				if name := otherNormalisation(path); name != "" {
+					reason = fmt.Errorf("%w; did you mean %s (the same name in another Unicode normalisation)", reason, strconv.QuoteToASCII(name))
+				}
+			}
+			return nil, &fs.PathError{Op: "open", Path: path, Err: reason}
 		}
 		return nil, err
 	}
@@ -52,6 +63,34 @@ func Open(path string) (*os.File, error) {
 		return nil, err
 	}
 	return f, nil
+}
+
+// otherNormalisation returns the name of the entry of path's directory
+// that is path's last element in another Unicode normalisation (equal to
+// it once both are in NFC, but not byte for byte), or "" when there is
+// none or the directory cannot be read: a file name written in NFD (as
+// macOS and some archives store "café") looks the same as the NFC name
+// an editor writes, yet opening one does not find the other. Of several
+// such entries, the first in the directory's sorted order.
+func otherNormalisation(path string) string {
+	dir, base := filepath.Split(path)
+	if base == "" {
+		return ""
+	}
+	if dir == "" {
+		dir = "."
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return ""
+	}
+	want := norm.NFC.String(base)
+	for _, e := range entries {
+		if name := e.Name(); name != base && norm.NFC.String(name) == want {
+			return name
+		}
+	}
+	return ""
 }
 
 // ReadFile is os.ReadFile for a regular file only (see Open).

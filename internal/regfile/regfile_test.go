@@ -112,3 +112,49 @@ func TestSame(t *testing.T) {
 		})
 	}
 }
+
+// TestOpenNamesOtherNormalisation: a path that is not found but whose
+// name is an entry of its directory in another Unicode normalisation
+// (NFD "cafe" + U+0301 for NFC "caf" + U+00E9, or the reverse) is still
+// not found, and the error names that entry, escaped so that the two
+// show apart; a name with no such entry gets the plain error, and a
+// directory that does not exist too.
+func TestOpenNamesOtherNormalisation(t *testing.T) {
+	const nfc, nfd = "caf\u00e9.csv", "cafe\u0301.csv"
+	dir := t.TempDir()
+	for _, sub := range []string{"nfd", "nfc"} {
+		if err := os.Mkdir(filepath.Join(dir, sub), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, p := range []string{filepath.Join(dir, "nfd", nfd), filepath.Join(dir, "nfc", nfc)} {
+		if err := os.WriteFile(p, []byte("a,class\n1,x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const hint = " (the same name in another Unicode normalisation)"
+	for _, tc := range []struct{ path, want string }{
+		{filepath.Join(dir, "nfd", nfc), `: no such file or directory; did you mean "cafe\u0301.csv"` + hint},
+		{filepath.Join(dir, "nfc", nfd), `: no such file or directory; did you mean "caf\u00e9.csv"` + hint},
+		{filepath.Join(dir, "nfc", "cafe.csv"), ": no such file or directory"},
+		{filepath.Join(dir, "none", nfc), ": no such file or directory"},
+	} {
+		_, err := Open(tc.path)
+		if err == nil || !errors.Is(err, os.ErrNotExist) {
+			t.Fatalf("Open(%q) = %v, want a not-found error", tc.path, err)
+		}
+		if want := "open " + tc.path + tc.want; err.Error() != want {
+			t.Errorf("Open(%+q) error\n%s\nwant\n%s", tc.path, err, want)
+		}
+	}
+	// A relative path is looked up in the working directory.
+	t.Chdir(filepath.Join(dir, "nfd"))
+	if _, err := Open(nfc); err == nil || !strings.Contains(err.Error(), `did you mean "cafe\u0301.csv"`) {
+		t.Errorf("Open(%+q) in the directory of %+q: %v", nfc, nfd, err)
+	}
+	if f, err := Open(nfd); err != nil {
+		t.Errorf("Open(%+q): %v", nfd, err)
+	} else {
+		f.Close()
+	}
+}
