@@ -688,8 +688,8 @@ func (d *decoder) value(a *hcl.Attribute) (cty.Value, bool) {
 // MaxParamChars bounds the length of a string parameter value in
 // characters: the value is shown in every table row of its block and in
 // each cell's key, as a label is (MaxLabelChars), yet a regular
-// expression or a file path must fit. The longest string in the shipped
-// experiments and the docs is 67 characters long.
+// expression or a file path must fit. The quoted strings in the shipped
+// experiments and the docs are at most 67 characters long.
 const MaxParamChars = 1000
 
 // toValue converts an HCL value to a parameter value, refusing a string
