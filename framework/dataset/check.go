@@ -303,6 +303,11 @@ func (ck *checker) canonicalClasses(d *Dataset, target *data.ClassTarget, err er
 			"Dataset %q: the target column %q holds class labels that look alike but differ as text (letters of other scripts that show as Latin ones, a minus sign or dash for a hyphen, curly quotes for straight ones): %s. They stay distinct classes, which the tables would show as one name twice; write each class one way if they are one class.",
 			c.Name, c.Target, ck.asciiSpellings(d, names.Confusable))
 	}
+	if names.CaseVariants != nil {
+		ck.warnf(c.PathRange, "Class labels differ only in case",
+			"Dataset %q: the target column %q holds class labels that differ only in case: %s. They stay distinct classes; write each class one way if they are one class.",
+			c.Name, c.Target, ck.caseSpellings(d, target.Column, names.CaseVariants))
+	}
 	ck.summaryRowNames(d, target.Column.Levels)
 	return true
 }
@@ -355,6 +360,49 @@ func (ck *checker) spellingList(d *Dataset, groups []data.ClassMerge, show func(
 			part = fmt.Sprintf("%s from %s", show(g.Class), part)
 		}
 		parts = append(parts, part)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// caseSpellings lists groups of class labels of column col (the target
+// of d) that differ only in case, each with its number of rows and,
+// but for the most frequent of its group (the first of those tied), where
+// it first occurs, at most maxSpellings spellings in all: the rarer
+// spellings are the likely typos.
+func (ck *checker) caseSpellings(d *Dataset, col *data.Column, groups []data.ClassMerge) string {
+	rows := make(map[string]int, len(col.Levels))
+	for _, code := range col.Codes {
+		if code >= 0 {
+			rows[col.Levels[code]]++
+		}
+	}
+	var parts []string
+	count := 0
+	for k, g := range groups {
+		if count >= maxSpellings {
+			parts = append(parts, fmt.Sprintf("and %d more", len(groups)-k))
+			break
+		}
+		most := 0
+		for i, s := range g.Spellings {
+			if rows[s.Text] > rows[g.Spellings[most].Text] {
+				most = i
+			}
+		}
+		sp := make([]string, len(g.Spellings))
+		for i, s := range g.Spellings {
+			n := rows[s.Text]
+			sp[i] = fmt.Sprintf("%s (%d row", safetext.Show(s.Text), n)
+			if n != 1 {
+				sp[i] += "s"
+			}
+			if i != most {
+				sp[i] += ", the first at " + ck.spellingAt(d, s)
+			}
+			sp[i] += ")"
+			count++
+		}
+		parts = append(parts, strings.Join(sp[:len(sp)-1], ", ")+" and "+sp[len(sp)-1])
 	}
 	return strings.Join(parts, "; ")
 }
