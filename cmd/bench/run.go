@@ -43,6 +43,9 @@ type options struct {
 	plan       bool
 	pluginsDir string
 	fresh      bool
+	// freshReason is why fresh moves an earlier run's files aside, in the
+	// notes (results.Options.FreshReason): a rerun sets fresh itself.
+	freshReason string
 	// keepOtherBench keeps the cells another build of bench computed
 	// (run; results.Options.KeepOtherBench).
 	keepOtherBench bool
@@ -583,7 +586,7 @@ type begunRun struct {
 func beginRun(ctx context.Context, o *options, file, out string, g *engine.Grid, spec *shard.Spec, warns []string, stopRun context.CancelCauseFunc, stderr io.Writer) (*begunRun, error) {
 	specs := engine.Specs(g, benchBuild())
 	digests := engine.Digests(specs)
-	ropt := results.Options{Fresh: o.fresh, Notes: stderr, Render: render, Stop: stopRun, Specs: specs, KeepOtherBench: o.keepOtherBench,
+	ropt := results.Options{Fresh: o.fresh, FreshReason: o.freshReason, Notes: stderr, Render: render, Stop: stopRun, Specs: specs, KeepOtherBench: o.keepOtherBench,
 		Inputs: experimentInputs(file, g.Experiment), Adopt: o.adopt, Within: o.within}
 	b := &begunRun{spec: spec}
 	if spec != nil {
