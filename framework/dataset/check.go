@@ -26,15 +26,24 @@ func targetRange(c *config.Dataset) hcl.Range {
 
 // unknownTarget reports that dataset c has no column named by its target,
 // at the target attribute (or the dataset block when target is
-// defaulted); hint names the columns (columns) it may mean.
+// defaulted); hint names the columns (columns) it may mean. For a LIBSVM
+// file, whose features are numbered rather than named and are not among
+// columns, it says so, and which column holds the class.
 func (ck *checker) unknownTarget(c *config.Dataset, hint string, columns []string) {
+	libsvm := ""
+	if data.FormatName(c.Path) == "libsvm" {
+		libsvm = ` In a LIBSVM file the labels (the first field of each line) are the column "label" ("label_L" for each label L of a multi-label file) and the features are numbered (1:, 2:, ...), not named columns.`
+		if slices.Equal(columns, []string{"label"}) {
+			libsvm += ` Set target = "label".`
+		}
+	}
 	if c.TargetDefaulted {
 		ck.errorf(targetRange(c), "Unknown column",
-			"Dataset %q has no column %q, the default target%s; set target = \"COLUMN\" in the dataset block. Its columns are: %s.",
-			c.Name, c.Target, hint, listed{names: columns})
+			"Dataset %q has no column %q, the default target%s; set target = \"COLUMN\" in the dataset block. Its columns are: %s.%s",
+			c.Name, c.Target, hint, listed{names: columns}, libsvm)
 		return
 	}
-	ck.errorf(targetRange(c), "Unknown column", "Dataset %q has no column %q%s; its columns are: %s.", c.Name, c.Target, hint, listed{names: columns})
+	ck.errorf(targetRange(c), "Unknown column", "Dataset %q has no column %q%s; its columns are: %s.%s", c.Name, c.Target, hint, listed{names: columns}, libsvm)
 }
 
 // unknownColumns reports the columns that dataset c names and its file
