@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -274,7 +275,8 @@ func TestSubmitAndRerunFollowNoLink(t *testing.T) {
 // still stuck until its timeout). bench used to make it again, print
 // "N cells (0 failed)" and exit 0, leaving some cell files and no
 // run.log; now the run ends with an error saying so, prints no summary,
-// and the directory is not made again.
+// and the directory is not made again. It says so once: on stderr when
+// it happens, not again when bench exits.
 func TestRunDirRemovedMidRun(t *testing.T) {
 	file := writeExperiment(t, `experiment "gone" { seed = 1 }
 dataset "iris" { path = "%REPO%/experiments/data/iris.csv" }
@@ -288,13 +290,13 @@ cv {
 `)
 	out := filepath.Join(t.TempDir(), "out")
 	type result struct {
-		stdout string
-		err    error
+		stdout, stderr string
+		err            error
 	}
 	done := make(chan result, 1)
 	go func() {
-		stdout, _, err := bench(t, "run", "-j", "2", "-o", out, file)
-		done <- result{stdout, err}
+		stdout, stderr, err := bench(t, "run", "-j", "2", "-o", out, file)
+		done <- result{stdout, stderr, err}
 	}()
 	if !waitFor(30*time.Second, func() bool {
 		cells, _ := filepath.Glob(filepath.Join(out, "cells", "*.json"))
@@ -309,6 +311,12 @@ cv {
 	want := "results directory " + out + " was removed or replaced during the run (stat " + out + ": no such file or directory): bench does not make it again, and writes nothing more"
 	if r.err == nil || !strings.Contains(r.err.Error(), want) {
 		t.Errorf("error %v\nwant %s", r.err, want)
+	}
+	// Said once (campaign 15 RD/R1 printed it twice): on stderr when the
+	// run found the directory gone; the error returned is one main does
+	// not print again.
+	if n := strings.Count(r.stderr, want); n != 1 || !errors.Is(r.err, errReported) {
+		t.Errorf("stderr says it %d times, want 1 (error already reported: %v):\n%s", n, errors.Is(r.err, errReported), r.stderr)
 	}
 	if strings.Contains(r.stdout, "cells (") {
 		t.Errorf("the run printed a summary:\n%s", r.stdout)

@@ -257,6 +257,10 @@ func rerunDir(dir, out string) (string, error) {
 	return out, nil
 }
 
+// rerunFreshReason is why a rerun's run moves the files of an earlier
+// rerun aside, in its notes.
+const rerunFreshReason = "a rerun computes every cell again (the earlier rerun's files are kept there)"
+
 // rerunOptions are the options of a rerun's run of file into out: quiet,
 // and fresh, since a rerun computes every cell again.
 func rerunOptions(o *options, out, file string) *options {
@@ -264,6 +268,7 @@ func rerunOptions(o *options, out, file string) *options {
 	sub.out = out
 	sub.quiet = true
 	sub.fresh = true
+	sub.freshReason = rerunFreshReason
 	sub.args = []string{file}
 	return &sub
 }

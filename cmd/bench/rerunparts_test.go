@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/polyclass/polyclass/framework/report"
@@ -99,4 +100,34 @@ func errString(err error) string {
 		return ""
 	}
 	return err.Error()
+}
+
+// TestSecondRerunSaysWhy: a second bench rerun DIR moves the first
+// rerun's files (DIR/rerun) aside, and its notes say why in the words of
+// rerun; campaign 15 found them ending "--fresh", a flag the user never
+// gave.
+func TestSecondRerunSaysWhy(t *testing.T) {
+	_, out := ranIrisLDA(t, "twice", 4)
+	if _, stderr, err := bench(t, "rerun", out); err != nil {
+		t.Fatalf("first rerun: %v\n%s", err, stderr)
+	}
+	_, stderr, err := bench(t, "rerun", out)
+	if err != nil {
+		t.Fatalf("second rerun: %v\n%s", err, stderr)
+	}
+	var moved []string
+	for _, line := range strings.Split(stderr, "\n") {
+		if strings.HasPrefix(line, "moved ") {
+			moved = append(moved, line)
+		}
+	}
+	// The manifest and the one cell of the first rerun.
+	if len(moved) != 2 {
+		t.Fatalf("moved lines: %q, want 2; stderr:\n%s", moved, stderr)
+	}
+	for _, line := range moved {
+		if strings.Contains(line, "--fresh") || !strings.HasSuffix(line, ": "+rerunFreshReason) {
+			t.Errorf("note %q, want one ending %q", line, ": "+rerunFreshReason)
+		}
+	}
 }

@@ -34,6 +34,17 @@ import (
 // errReported marks an error already printed (diagnostics).
 var errReported = errors.New("errors reported above")
 
+// printed is an error that was printed on stderr when it happened: it is
+// errReported, so that main does not print it a second time, and keeps
+// its words for a caller that reads them.
+type printed struct{ error }
+
+// Is makes a printed error errReported.
+func (p printed) Is(target error) bool { return target == errReported }
+
+// Unwrap returns the error printed.
+func (p printed) Unwrap() error { return p.error }
+
 // options are the parsed flags.
 type options struct {
 	out        string
@@ -43,6 +54,9 @@ type options struct {
 	plan       bool
 	pluginsDir string
 	fresh      bool
+	// freshReason is why fresh moves an earlier run's files aside, in the
+	// notes (results.Options.FreshReason): a rerun sets fresh itself.
+	freshReason string
 	// keepOtherBench keeps the cells another build of bench computed
 	// (run; results.Options.KeepOtherBench).
 	keepOtherBench bool
@@ -544,7 +558,12 @@ func runExperiment(ctx context.Context, o *options, file string, g *engine.Grid,
 	written, err := b.run.Finish(status, stats.Uploads)
 	o.timeline.mark("finish")
 	if errors.Is(err, results.ErrDirGone) {
-		return err // runErr is the same news (the run was stopped for it)
+		// runErr is the same news (the run was stopped for it), which the
+		// run printed when it happened.
+		if b.run.GoneNoted(err) {
+			return printed{err}
+		}
+		return err
 	}
 	if err != nil {
 		return errors.Join(runErr, err)
@@ -583,7 +602,7 @@ type begunRun struct {
 func beginRun(ctx context.Context, o *options, file, out string, g *engine.Grid, spec *shard.Spec, warns []string, stopRun context.CancelCauseFunc, stderr io.Writer) (*begunRun, error) {
 	specs := engine.Specs(g, benchBuild())
 	digests := engine.Digests(specs)
-	ropt := results.Options{Fresh: o.fresh, Notes: stderr, Render: render, Stop: stopRun, Specs: specs, KeepOtherBench: o.keepOtherBench,
+	ropt := results.Options{Fresh: o.fresh, FreshReason: o.freshReason, Notes: stderr, Render: render, Stop: stopRun, Specs: specs, KeepOtherBench: o.keepOtherBench,
 		Inputs: experimentInputs(file, g.Experiment), Adopt: o.adopt, Within: o.within}
 	b := &begunRun{spec: spec}
 	if spec != nil {

@@ -182,7 +182,11 @@ func submitSlurm(ctx context.Context, h *host.Host, o *options, file string, std
 // warnEmptyShards notes a submission of more shards than cells.
 func warnEmptyShards(stderr io.Writer, shards, cells int) {
 	if shards > cells {
-		fmt.Fprintf(stderr, "note: %d shards for %d cells: %d shards have no cell to run\n", shards, cells, shards-cells)
+		verb := "have"
+		if shards-cells == 1 {
+			verb = "has"
+		}
+		fmt.Fprintf(stderr, "note: %s for %s: %s %s no cell to run\n", plural(shards, "shard"), plural(cells, "cell"), plural(shards-cells, "shard"), verb)
 	}
 }
 

@@ -418,3 +418,28 @@ func TestSubmitChecksTheResultsDirectory(t *testing.T) {
 		t.Errorf("another experiment: %v", err)
 	}
 }
+
+// TestWarnEmptyShards: the note of a submission of more shards than cells
+// agrees in number ("2 shards for 1 cell: 1 shard has no cell"; campaign
+// 16 wrote "1 shards have"), and there is none when every shard has a
+// cell.
+func TestWarnEmptyShards(t *testing.T) {
+	tests := []struct {
+		shards, cells int
+		want          string
+	}{
+		{2, 1, "note: 2 shards for 1 cell: 1 shard has no cell to run\n"},
+		{6, 4, "note: 6 shards for 4 cells: 2 shards have no cell to run\n"},
+		{5, 3, "note: 5 shards for 3 cells: 2 shards have no cell to run\n"},
+		{4, 3, "note: 4 shards for 3 cells: 1 shard has no cell to run\n"},
+		{3, 3, ""},
+		{1, 4, ""},
+	}
+	for _, tt := range tests {
+		var b strings.Builder
+		warnEmptyShards(&b, tt.shards, tt.cells)
+		if b.String() != tt.want {
+			t.Errorf("warnEmptyShards(%d, %d) = %q, want %q", tt.shards, tt.cells, b.String(), tt.want)
+		}
+	}
+}

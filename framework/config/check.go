@@ -72,12 +72,32 @@ func (d *decoder) gate(rng hcl.Range, name, value string) {
 // pathGate is gate for a path, which also must not read as a shell's
 // expansion (Unexpanded): bench expands none, so that "~/results" would
 // name a directory "~" beside the experiment file, not the home directory
-// it reads as.
+// it reads as. Nor may it be a URL (IsURL): bench reads and writes local
+// files only, and a URL cleaned as a path ("https:/example.com/x.csv")
+// was refused as a file that does not exist.
 func (d *decoder) pathGate(rng hcl.Range, name, value string) {
 	d.gate(rng, name, value)
 	if kind, what := Unexpanded(value); kind != "" {
 		d.errorf(rng, "Unexpanded "+string(kind), "%s %s %s, which bench does not expand (a shell expands it in a command line, before bench sees it): write the path out, or give a path relative to the experiment file.", name, safetext.Show(value), what)
 	}
+	if IsURL(value) {
+		how := "download the file first (curl -O URL, say) and give its path, relative to the experiment file or absolute"
+		if name == "dir" {
+			how = "results are written into a local directory: give its path, relative to the experiment file or absolute"
+		}
+		d.errorf(rng, "Path is a URL", "%s %s is a URL, but bench's paths name local files and directories only, and it downloads nothing: %s.", name, safetext.Show(value), how)
+	}
+}
+
+// urlScheme is the start of a URL: a scheme (RFC 3986: a letter, then
+// letters, digits, +, - and .) and "://".
+var urlScheme = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*://`)
+
+// IsURL reports whether path is a URL ("https://host/x.csv",
+// "s3://bucket/x", "file:///x") rather than a path: it starts with a
+// scheme and "://", which no path a user means to write does.
+func IsURL(path string) bool {
+	return urlScheme.MatchString(path)
 }
 
 // shellVariable is a shell's variable reference, $NAME or ${NAME}, at

@@ -389,6 +389,10 @@ func FuzzParse(f *testing.F) {
 	f.Add(base + "reduction \"r\" { matrix = " + strings.Repeat("[", 70) + "1" + strings.Repeat("]", 70) + " }\n")
 	f.Add(`experiment "x" { seed = ` + strings.Repeat("(", 62) + "1" + strings.Repeat(")", 62) + " }\n")
 	f.Add(`experiment "x" { seed = ` + strings.Repeat("-", 80) + "1 }\n")
+	// UTF-16, with a byte order mark and without (one error, not one per
+	// character).
+	f.Add(encodeUTF16(base, true, 0xFF, 0xFE))
+	f.Add(encodeUTF16(base, false))
 	f.Fuzz(func(t *testing.T, src string) {
 		p := NewParser(formats)
 		exp, diags := p.ParseSource([]byte(src), "fuzz.hcl")

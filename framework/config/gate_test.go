@@ -133,3 +133,33 @@ func checkGateCases(t *testing.T, tests []gateCase) {
 		})
 	}
 }
+
+// TestURLPaths: a path of the file that is a URL is an error at the value
+// that shows it as written and says bench reads local files only
+// (campaign 16: path = "https://example.com/iris.csv" was refused as
+// "open https:/example.com/iris.csv: no such file or directory", the URL
+// cleaned as a path); a colon elsewhere, or a scheme without "//", is a
+// name like any.
+func TestURLPaths(t *testing.T) {
+	const download = " is a URL, but bench's paths name local files and directories only, and it downloads nothing: download the file first (curl -O URL, say) and give its path, relative to the experiment file or absolute."
+	tests := []gateCase{
+		{"dataset path https", `dataset "wine" { path = "https://example.com/iris.csv" }`,
+			`exp.hcl:4:25: error: Path is a URL|path "https://example.com/iris.csv"` + download},
+		{"dataset path s3", `dataset "wine" { path = "s3://bucket/wine.csv" }`,
+			`exp.hcl:4:25: error: Path is a URL|path "s3://bucket/wine.csv"` + download},
+		{"dataset path file:///", `dataset "wine" { path = "file:///data/wine.csv" }`,
+			`exp.hcl:4:25: error: Path is a URL|path "file:///data/wine.csv"` + download},
+		{"test_path", `dataset "wine" {
+  path      = "wine.csv"
+  test_path = "http://example.com/t.csv"
+}`, `exp.hcl:6:15: error: Path is a URL|test_path "http://example.com/t.csv"` + download},
+		{"cv folds file", `cv { folds_file = "https://example.com/f.csv" }`,
+			`exp.hcl:4:19: error: Path is a URL|folds_file "https://example.com/f.csv"` + download},
+		{"output dir", `output { dir = "sftp://host/res" }`,
+			`exp.hcl:4:16: error: Path is a URL|dir "sftp://host/res" is a URL, but bench's paths name local files and directories only, and it downloads nothing: results are written into a local directory: give its path, relative to the experiment file or absolute.`},
+		{"a colon in a name", `dataset "wine" { path = "data/run:1.csv" }`, ""},
+		{"a scheme without //", `dataset "wine" { path = "https:wine.csv" }`, ""},
+		{"a // inside", `dataset "wine" { path = "data//x://y.csv" }`, ""},
+	}
+	checkGateCases(t, tests)
+}

@@ -223,8 +223,13 @@ func readBounded(path string) ([]byte, error) {
 //
 // A file larger than MaxFileBytes, or nested deeper than MaxNesting, is
 // refused before it is parsed: the result is nil and one error, at the
-// first byte beyond the bound.
+// first byte beyond the bound. So is a file saved as UTF-16 (checkUTF16),
+// with one error at its first byte, where the HCL parser gave one per
+// character.
 func (p *Parser) ParseSource(src []byte, filename string) (*Experiment, hcl.Diagnostics) {
+	if d := checkUTF16(src, filename); d != nil {
+		return nil, hcl.Diagnostics{d}
+	}
 	if d := checkBounds(src, filename); d != nil {
 		if s := boundSnippet(src, d.Subject.Start.Byte); s != nil {
 			p.p.AddFile(filename, &hcl.File{Bytes: s})
@@ -253,6 +258,21 @@ func (p *Parser) ParseSource(src []byte, filename string) (*Experiment, hcl.Diag
 	exp.Source = src
 	diags = append(diags, more...)
 	return exp, diags
+}
+
+// checkUTF16 returns the error of src, the text of file filename, when it
+// is UTF-16 rather than UTF-8 (safetext.UTF16), at its first two bytes;
+// else nil. The error shows no source line: a UTF-16 line printed as
+// UTF-8 is noise.
+func checkUTF16(src []byte, filename string) *hcl.Diagnostic {
+	enc := safetext.UTF16(src)
+	if enc == "" {
+		return nil
+	}
+	rng := hcl.Range{Filename: filename, Start: hcl.Pos{Line: 1, Column: 1, Byte: 0}, End: hcl.Pos{Line: 1, Column: 2, Byte: 2}}
+	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Experiment file in UTF-16",
+		Detail:  fmt.Sprintf("The file is encoded as %s; an experiment file must be UTF-8. Save it as UTF-8 (in your editor's Save As, or: iconv -f UTF-16 -t UTF-8 FILE > NEW).", enc),
+		Subject: &rng}
 }
 
 // decodeWithin is decode bounded by p.evalLimit: past it, the result is

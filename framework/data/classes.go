@@ -3,8 +3,11 @@ package data
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
+
+	"golang.org/x/text/cases"
 
 	"github.com/polyclass/polyclass/framework/safetext"
 )
@@ -66,6 +69,13 @@ type ClassNames struct {
 	// beside "-1"), each named by the skeleton; they stay distinct
 	// classes. Nil when there is none.
 	Confusable []ClassMerge
+	// CaseVariants lists the groups of classes (after any merge) whose
+	// labels differ only in case under Unicode case folding ("Setosa"
+	// beside "setosa"), each named by the folded form; they stay
+	// distinct classes, since "A" and "a" may be two. A group whose
+	// labels are Confusable too is left to Confusable. Nil when there is
+	// none.
+	CaseVariants []ClassMerge
 }
 
 // LabelError is the error of a class label that Column.CanonicalClasses
@@ -150,12 +160,14 @@ func (e *SpellingError) Unwrap() error { return ErrLabelSpellings }
 // false in some case ("true", "True", "TRUE", " false") is merged the same
 // way into the classes "true" and "false" (ClassNames.Booleans), as
 // pandas reads a column of booleans. Classes whose labels look alike
-// (ClassNames.Confusable) are listed, and kept. A numeric column is left
-// as it is.
+// (ClassNames.Confusable) or differ only in case (ClassNames.CaseVariants)
+// are listed, and kept. A numeric column is left as it is.
 func (c *Column) CanonicalClasses() (ClassNames, error) {
 	out, err := c.canonicalClasses()
 	if err == nil && c.Kind == Categorical {
-		out.Confusable = skeletonCollisions(c.Levels, firstRows(c))
+		first := firstRows(c)
+		out.Confusable = skeletonCollisions(c.Levels, first)
+		out.CaseVariants = caseCollisions(c.Levels, first)
 	}
 	return out, err
 }
@@ -345,6 +357,39 @@ func skeletonCollisions(levels []string, first []int) []ClassMerge {
 	var out []ClassMerge
 	for _, k := range order {
 		if g := groups[k]; len(g.Spellings) > 1 {
+			out = append(out, *g)
+		}
+	}
+	return out
+}
+
+// caseCollisions returns the groups of levels (first occurring at
+// first[l]) that share one Unicode case folding (cases.Fold: "Setosa"
+// and "setosa", "STRASSE" and "straße"), in the order of each group's
+// first level, but for a group whose levels share one safetext.Skeleton
+// too (skeletonCollisions lists it); nil when there is none.
+func caseCollisions(levels []string, first []int) []ClassMerge {
+	fold := cases.Fold()
+	groups := map[string]*ClassMerge{}
+	var order []string
+	for l, s := range levels {
+		k := fold.String(s)
+		g, ok := groups[k]
+		if !ok {
+			g = &ClassMerge{Class: k}
+			groups[k] = g
+			order = append(order, k)
+		}
+		g.Spellings = append(g.Spellings, Spelling{s, first[l]})
+	}
+	var out []ClassMerge
+	for _, k := range order {
+		g := groups[k]
+		if len(g.Spellings) < 2 {
+			continue
+		}
+		skeleton := safetext.Skeleton(g.Spellings[0].Text)
+		if slices.ContainsFunc(g.Spellings, func(s Spelling) bool { return safetext.Skeleton(s.Text) != skeleton }) {
 			out = append(out, *g)
 		}
 	}

@@ -409,6 +409,10 @@ func openFile(path string, digest io.Writer) (*dataFile, int64, error) {
 			f.Close()
 			return nil, 0, &ParseError{Source: path, Err: fmt.Errorf("%w: the file holds gzip data (it starts with the bytes 1f 8b): name it %s.gz, or gunzip it", ErrSyntax, path)}
 		}
+		if enc := utf16Head(f); enc != "" {
+			f.Close()
+			return nil, 0, &ParseError{Source: path, Line: 1, Byte: 1, Err: fmt.Errorf("%w: the file is encoded as %s; a data file must be UTF-8: save it as UTF-8 (in the program that wrote it, or: iconv -f UTF-16 -t UTF-8 FILE > NEW)", ErrEncoding, enc)}
+		}
 		return &dataFile{text: stored, f: f, digest: digest, ended: ended}, size, nil
 	}
 	zr, err := gzip.NewReader(stored)
@@ -417,6 +421,14 @@ func openFile(path string, digest io.Writer) (*dataFile, int64, error) {
 		return nil, 0, fmt.Errorf("data: %s: gunzip: %w", path, err)
 	}
 	return &dataFile{text: gzipFile{zr, f}, f: f, digest: digest, ended: ended}, size * 4, nil
+}
+
+// utf16Head returns how file f is encoded when its first bytes are UTF-16
+// (safetext.UTF16), else "".
+func utf16Head(f *os.File) string {
+	var head [64]byte
+	n, _ := f.ReadAt(head[:], 0)
+	return safetext.UTF16(head[:n])
 }
 
 // readPath parses the file path, gunzipped when the name ends in .gz,

@@ -137,6 +137,7 @@ func classRows(ct *ClassTarget, err error) []int {
 		spellings(ct.Names.Merged)
 		spellings(ct.Names.Apart)
 		spellings(ct.Names.Confusable)
+		spellings(ct.Names.CaseVariants)
 		if ct.Names.Apart != nil {
 			rows = append(rows, ct.Names.Text.Row)
 		}

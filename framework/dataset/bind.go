@@ -2,6 +2,9 @@ package dataset
 
 import (
 	"errors"
+	"io/fs"
+	"path/filepath"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"gonum.org/v1/gonum/mat"
@@ -85,7 +88,7 @@ func (ck *checker) readFiles(c *config.Dataset) (*data.Bound, *config.Dataset) {
 		return nil, c
 	}
 	if err != nil { // the training file, or its digest
-		ck.errorf(c.PathRange, "Cannot load dataset", "Dataset %q: %v", c.Name, err)
+		ck.errorf(c.PathRange, "Cannot load dataset", "Dataset %q: %v%s", c.Name, err, unexpandedGlob(c.Path, err))
 		return nil, c
 	}
 	if f.Test != nil {
@@ -240,5 +243,16 @@ func (ck *checker) testError(c *config.Dataset, tf *data.TestFile, err error) {
 		ck.errorf(c.TestPathRange, "Test file does not fit the training file", "Dataset %q: %v", c.Name, err)
 		return
 	}
-	ck.errorf(c.TestPathRange, "Cannot load test file", "Dataset %q: %v", c.Name, err)
+	ck.errorf(c.TestPathRange, "Cannot load test file", "Dataset %q: %v%s", c.Name, err, unexpandedGlob(c.TestPath, err))
+}
+
+// unexpandedGlob returns, when err says that no file is at path and path
+// holds a wildcard of a shell's (*, ? or [), the words that say bench does
+// not expand it; else "". A file of that very name is read as any: the
+// words come only when there is none.
+func unexpandedGlob(path string, err error) string {
+	if !errors.Is(err, fs.ErrNotExist) || !strings.ContainsAny(filepath.Base(path), "*?[") {
+		return ""
+	}
+	return " (bench does not expand the wildcards *, ? and [...] as a shell does: a path names one file; declare a dataset per file, or join the files into one)"
 }

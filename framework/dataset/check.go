@@ -26,15 +26,24 @@ func targetRange(c *config.Dataset) hcl.Range {
 
 // unknownTarget reports that dataset c has no column named by its target,
 // at the target attribute (or the dataset block when target is
-// defaulted); hint names the columns (columns) it may mean.
+// defaulted); hint names the columns (columns) it may mean. For a LIBSVM
+// file, whose features are numbered rather than named and are not among
+// columns, it says so, and which column holds the class.
 func (ck *checker) unknownTarget(c *config.Dataset, hint string, columns []string) {
+	libsvm := ""
+	if data.FormatName(c.Path) == "libsvm" {
+		libsvm = ` In a LIBSVM file the labels (the first field of each line) are the column "label" ("label_L" for each label L of a multi-label file) and the features are numbered (1:, 2:, ...), not named columns.`
+		if slices.Equal(columns, []string{"label"}) {
+			libsvm += ` Set target = "label".`
+		}
+	}
 	if c.TargetDefaulted {
 		ck.errorf(targetRange(c), "Unknown column",
-			"Dataset %q has no column %q, the default target%s; set target = \"COLUMN\" in the dataset block. Its columns are: %s.",
-			c.Name, c.Target, hint, listed{names: columns})
+			"Dataset %q has no column %q, the default target%s; set target = \"COLUMN\" in the dataset block. Its columns are: %s.%s",
+			c.Name, c.Target, hint, listed{names: columns}, libsvm)
 		return
 	}
-	ck.errorf(targetRange(c), "Unknown column", "Dataset %q has no column %q%s; its columns are: %s.", c.Name, c.Target, hint, listed{names: columns})
+	ck.errorf(targetRange(c), "Unknown column", "Dataset %q has no column %q%s; its columns are: %s.%s", c.Name, c.Target, hint, listed{names: columns}, libsvm)
 }
 
 // unknownColumns reports the columns that dataset c names and its file
@@ -303,6 +312,11 @@ func (ck *checker) canonicalClasses(d *Dataset, target *data.ClassTarget, err er
 			"Dataset %q: the target column %q holds class labels that look alike but differ as text (letters of other scripts that show as Latin ones, a minus sign or dash for a hyphen, curly quotes for straight ones): %s. They stay distinct classes, which the tables would show as one name twice; write each class one way if they are one class.",
 			c.Name, c.Target, ck.asciiSpellings(d, names.Confusable))
 	}
+	if names.CaseVariants != nil {
+		ck.warnf(c.PathRange, "Class labels differ only in case",
+			"Dataset %q: the target column %q holds class labels that differ only in case: %s. They stay distinct classes; write each class one way if they are one class.",
+			c.Name, c.Target, ck.caseSpellings(d, target.Column, names.CaseVariants))
+	}
 	ck.summaryRowNames(d, target.Column.Levels)
 	return true
 }
@@ -355,6 +369,49 @@ func (ck *checker) spellingList(d *Dataset, groups []data.ClassMerge, show func(
 			part = fmt.Sprintf("%s from %s", show(g.Class), part)
 		}
 		parts = append(parts, part)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// caseSpellings lists groups of class labels of column col (the target
+// of d) that differ only in case, each with its number of rows and,
+// but for the most frequent of its group (the first of those tied), where
+// it first occurs, at most maxSpellings spellings in all: the rarer
+// spellings are the likely typos.
+func (ck *checker) caseSpellings(d *Dataset, col *data.Column, groups []data.ClassMerge) string {
+	rows := make(map[string]int, len(col.Levels))
+	for _, code := range col.Codes {
+		if code >= 0 {
+			rows[col.Levels[code]]++
+		}
+	}
+	var parts []string
+	count := 0
+	for k, g := range groups {
+		if count >= maxSpellings {
+			parts = append(parts, fmt.Sprintf("and %d more", len(groups)-k))
+			break
+		}
+		most := 0
+		for i, s := range g.Spellings {
+			if rows[s.Text] > rows[g.Spellings[most].Text] {
+				most = i
+			}
+		}
+		sp := make([]string, len(g.Spellings))
+		for i, s := range g.Spellings {
+			n := rows[s.Text]
+			sp[i] = fmt.Sprintf("%s (%d row", safetext.Show(s.Text), n)
+			if n != 1 {
+				sp[i] += "s"
+			}
+			if i != most {
+				sp[i] += ", the first at " + ck.spellingAt(d, s)
+			}
+			sp[i] += ")"
+			count++
+		}
+		parts = append(parts, strings.Join(sp[:len(sp)-1], ", ")+" and "+sp[len(sp)-1])
 	}
 	return strings.Join(parts, "; ")
 }

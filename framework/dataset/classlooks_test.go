@@ -16,7 +16,9 @@ import (
 // alike get a warning listing them where they first occur (u21 Cyrillic
 // ѕ, u10 Armenian օ, u13 a minus sign beside a hyphen-minus); a class
 // named like a summary row of the per-class outputs gets a warning
-// (u22). On the code before, each loaded without a word: a second
+// (u22); labels that differ only in case (campaign 16 N03: "Setosa" beside
+// "setosa") get a warning giving each one's rows and where the rarer ones
+// first occur, and stay two classes. On the code before, each loaded without a word: a second
 // "setosa" class, or a class row that reads as the accuracy row.
 func TestClassLabelsThatMislead(t *testing.T) {
 	invisible := func(r rune) string {
@@ -43,7 +45,15 @@ func TestClassLabelsThatMislead(t *testing.T) {
 			`warning: Class named like a summary row: Dataset "d": class "accuracy" bears the name of a summary row of the per-class outputs (accuracy, macro avg, weighted avg, micro avg): in per_class.csv and the per-class tables its row could not be told from that summary row. Rename the class.` + "\n" +
 				`warning: Class named like a summary row: Dataset "d": class "macro avg" bears the name of a summary row of the per-class outputs (accuracy, macro avg, weighted avg, micro avg): in per_class.csv and the per-class tables its row could not be told from that summary row. Rename the class.`},
 		{"fullwidth s, the same warning", "a,class\n1,setosa\n2,\uff53etosa\n", `warning: Confusable class labels: Dataset "d": the target column "class" holds class labels that look alike but differ as text (letters of other scripts that show as Latin ones, a minus sign or dash for a hyphen, curly quotes for straight ones): "setosa" ($DIR/d.csv:2:3: data row 1), "\uff53etosa" ($DIR/d.csv:3:3: data row 2). They stay distinct classes, which the tables would show as one name twice; write each class one way if they are one class.`},
-		{"distinct names, no word", "a,class\n1,setosa\n2,Setosa\n3,accuracy2\n", ""},
+		{"case-only variant, the rarer one located", "a,class\n1,setosa\n2,Setosa\n3,setosa\n4,accuracy2\n",
+			`warning: Class labels differ only in case: Dataset "d": the target column "class" holds class labels that differ only in case: "setosa" (2 rows) and "Setosa" (1 row, the first at $DIR/d.csv:3:3: data row 2). They stay distinct classes; write each class one way if they are one class.`},
+		{"case variants, the first of a tie unlocated, two groups", "a,class\n1,SETOSA\n2,virginica\n3,Setosa\n4,Virginica\n5,Virginica\n6,setosa\n",
+			`warning: Class labels differ only in case: Dataset "d": the target column "class" holds class labels that differ only in case: "SETOSA" (1 row), "Setosa" (1 row, the first at $DIR/d.csv:4:3: data row 3) and "setosa" (1 row, the first at $DIR/d.csv:7:3: data row 6); "virginica" (1 row, the first at $DIR/d.csv:3:3: data row 2) and "Virginica" (2 rows). They stay distinct classes; write each class one way if they are one class.`},
+		{"Unicode case folding: sharp s", "a,class\n1,STRASSE\n2,stra\u00dfe\n3,stra\u00dfe\n",
+			`warning: Class labels differ only in case: Dataset "d": the target column "class" holds class labels that differ only in case: "STRASSE" (1 row, the first at $DIR/d.csv:2:3: data row 1) and "straße" (2 rows). They stay distinct classes; write each class one way if they are one class.`},
+		{"long s folds to s but looks alike: the confusable warning alone", "a,class\n1,setosa\n2,\u017fetosa\n",
+			`warning: Confusable class labels: Dataset "d": the target column "class" holds class labels that look alike but differ as text (letters of other scripts that show as Latin ones, a minus sign or dash for a hyphen, curly quotes for straight ones): "setosa" ($DIR/d.csv:2:3: data row 1), "\u017fetosa" ($DIR/d.csv:3:3: data row 2). They stay distinct classes, which the tables would show as one name twice; write each class one way if they are one class.`},
+		{"distinct names, no word", "a,class\n1,setosa\n2,setosb\n3,accuracy2\n", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -25,7 +25,7 @@ func TestLearnerChecksBesideParamError(t *testing.T) {
 			"exp.hcl:5:18: error: Learner cannot take class weights",
 			"exp.hcl:6:19: error: Unknown metric",
 		}},
-		{"no parameter error", "k = [3, 5]", []string{
+		{"no parameter error", "k = [1, 3]", []string{
 			"exp.hcl:5:18: error: Learner cannot take class weights",
 			"exp.hcl:6:19: error: Unknown metric",
 		}},

@@ -158,6 +158,15 @@ func (r *resolver) dryRun(g *Grid, d *Dataset, red *Reduction, params param.Para
 			dataset: fmt.Sprintf("%q (%d classes: %s)", d.Config.Name, d.K(), safetext.Few(d.Classes, safetext.Listed, nil))}
 	}
 	g.Plans = append(g.Plans, PlanInfo{Dataset: d.Config.Name, Reduction: label, Description: plan.Description})
+	if pr, ok := fewestProblemRows(d, plan.Problems); ok {
+		if r.problemRows == nil {
+			r.problemRows = map[dsRed]problemRows{}
+		}
+		k := dsRed{d, red}
+		if prev, seen := r.problemRows[k]; !seen || pr.Rows < prev.Rows {
+			r.problemRows[k] = pr
+		}
+	}
 	if plan.Code != nil {
 		g.Codes = append(g.Codes, CodeInfo{Dataset: d.Config.Name, Reduction: label, Diagnostics: plan.Diagnostics, Warnings: plan.Warnings})
 	}

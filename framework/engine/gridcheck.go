@@ -55,7 +55,6 @@ func check(g *Grid) hcl.Diagnostics {
 			ck.nIter(g, l)
 		}
 		ck.paramsApply(g, l)
-		ck.trainingRows(g, l)
 		for _, red := range g.Reductions {
 			if red.meets(l) {
 				ck.compatible(l, red)

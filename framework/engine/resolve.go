@@ -29,6 +29,10 @@ type resolver struct {
 	// hung holds the plugins that did not answer a call in time
 	// (pluginCall): Resolve calls them no more.
 	hung map[*host.Plugin]bool
+	// problemRows holds, per dataset and reduction that planned on it,
+	// the fewest rows a problem of its plans trains on in an outer
+	// training part (dryRun, for trainingRows).
+	problemRows map[dsRed]problemRows
 }
 
 // MaxFoldAssignments bounds repeats × rows, the fold assignments of a
@@ -101,6 +105,13 @@ func Resolve(ctx context.Context, exp *config.Experiment, h *host.Host, opt Reso
 	if r.ctx.Err() != nil {
 		return b.grid, r.diags
 	}
+	// The training rows a learner's parameter may not exceed, now that
+	// the plans tell the problems' rows.
+	var ck checker
+	for _, l := range b.grid.Learners {
+		ck.trainingRows(b.grid, l, r.problemRows)
+	}
+	r.diags = append(r.diags, ck.diags...)
 	// The cells of what bound, even after an error: the checks of the
 	// tables' rows (a baseline) and of the cells' identities still apply.
 	b.grid.Cells = cells(b.grid, b.learnerParams, b.redParams)

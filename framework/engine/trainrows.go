@@ -1,8 +1,11 @@
 package engine
 
 import (
+	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/hashicorp/hcl/v2"
 
 	"github.com/polyclass/polyclass/framework/config"
 	"github.com/polyclass/polyclass/framework/param"
@@ -10,12 +13,18 @@ import (
 
 // trainingRows checks each parameter the learner's plugin bounds by the
 // rows a fit trains on (param.ParamSpec.AtMostTrainingRows: knn's k)
-// against the smallest outer training part of each dataset the learner
-// has cells on: a fit on that part with a larger value fails, and the
-// cell with it. When every value the learner's cells take is over, every
-// cell of the learner on the dataset would fail: an error at the
-// parameter; when some are, a warning naming them.
-func (ck *checker) trainingRows(g *Grid, l *Learner) {
+// against the fewest rows a fit of the learner sees on each dataset it
+// has cells on: the smallest outer training part; within it, the
+// smallest problem of a reduction whose plans train problems on fewer
+// rows (plans, from the dry runs: a one-vs-one pair's rows); and, for a
+// tuned learner, an inner training part of tuning, which leaves out at
+// least one tune fold's share of those rows. A fit with a larger value
+// fails, and the cell with it. When every value the learner's cells take
+// is over, or some candidate of a tuned learner (tuning fits each), every
+// cell of the learner on the dataset (or with that reduction) would fail:
+// an error at the parameter; when some values are, a warning naming
+// them.
+func (ck *checker) trainingRows(g *Grid, l *Learner, plans map[dsRed]problemRows) {
 	var bounded []param.ParamSpec
 	for _, s := range l.Info.Params {
 		if s.AtMostTrainingRows {
@@ -41,22 +50,79 @@ func (ck *checker) trainingRows(g *Grid, l *Learner) {
 		if n < 0 || !g.hasCells(d, l) {
 			continue
 		}
-		for _, s := range bounded {
-			over, values := overRows(full, s.Name, n)
-			if len(over) == 0 {
-				continue
+		outer := l.innerBound(trainBound{rows: n, where: fmt.Sprintf("the smallest training part (fold %d)", fold)})
+		var fewer []trainBound // reductions whose problems train on fewer rows
+		for _, red := range g.Reductions {
+			if pr, ok := plans[dsRed{d, red}]; ok && pr.Rows < n && red.covers(d) && red.meets(l) {
+				fewer = append(fewer, l.innerBound(trainBound{rows: pr.Rows, reduction: red.Config.Name,
+					where: fmt.Sprintf("the smallest problem of reduction %q (problem %d, in the training part of fold %d)", red.Config.Name, pr.Problem, pr.Fold)}))
 			}
-			at := learnerParamRange(l.Config, s.Name)
-			if len(over) == values {
-				ck.errorf(at, "Fewer training rows than "+s.Name,
-					"Learner %q: on dataset %q the smallest training part (fold %d) has %d rows, fewer than %s = %s: a fit needs at least %s training rows, so every cell of the learner on the dataset would fail.",
-					l.Config.Name, d.Config.Name, fold, n, s.Name, listNumbers(over), s.Name)
-				continue
-			}
-			ck.warnf(at, "Fewer training rows than "+s.Name,
-				"Learner %q: on dataset %q the smallest training part (fold %d) has %d rows, fewer than %s = %s (%d of its %d values): a fit needs at least %s training rows, so the cells with those values would fail.",
-				l.Config.Name, d.Config.Name, fold, n, s.Name, listNumbers(over), len(over), values, s.Name)
 		}
+		for _, s := range bounded {
+			over, values := overRows(full, s.Name, outer.rows)
+			at := learnerParamRange(l.Config, s.Name)
+			ck.overBound(l, d, s.Name, at, outer, over, nil, values)
+			for _, b := range fewer {
+				more, _ := overRows(full, s.Name, b.rows)
+				ck.overBound(l, d, s.Name, at, b, more, over, values)
+			}
+		}
+	}
+}
+
+// trainBound is the fewest rows a fit of a learner sees on a dataset
+// (rows; an upper bound when atMost) and where (a phrase): in an outer
+// training part, or in a problem of reduction.
+type trainBound struct {
+	rows      int
+	atMost    bool
+	where     string
+	reduction string // "" when the bound holds for every reduction
+}
+
+// innerBound is b within tuning's inner training parts when l is tuned
+// (tune folds = F): each inner part leaves out an inner test fold, and
+// one of the F holds at least a 1/F share (rounded up) of b's rows, so
+// some inner part holds at most the rest; b itself otherwise.
+func (l *Learner) innerBound(b trainBound) trainBound {
+	t := l.Config.Tune
+	if t == nil || t.Folds < 2 {
+		return b
+	}
+	b.rows -= (b.rows + t.Folds - 1) / t.Folds
+	b.atMost = true
+	b.where = fmt.Sprintf("an inner training part of tuning (tune folds = %d) within %s", t.Folds, b.where)
+	return b
+}
+
+// overBound reports the values over (ascending) of learner l's parameter
+// name, given at at, that a fit on dataset d cannot take under bound b,
+// but for those already reported (done); values is the number of the
+// parameter's distinct values.
+func (ck *checker) overBound(l *Learner, d *Dataset, name string, at hcl.Range, b trainBound, over, done []float64, values int) {
+	over = slices.DeleteFunc(slices.Clone(over), func(v float64) bool { return slices.Contains(done, v) })
+	if len(over) == 0 {
+		return
+	}
+	has := "has"
+	if b.atMost {
+		has = "has at most"
+	}
+	cells := "every cell of the learner on the dataset"
+	if b.reduction != "" {
+		cells = fmt.Sprintf("every cell of the learner with reduction %q on the dataset", b.reduction)
+	}
+	head := fmt.Sprintf("Learner %q: on dataset %q %s %s %d rows, fewer than %s = %s", l.Config.Name, d.Config.Name, b.where, has, b.rows, name, listNumbers(over))
+	switch {
+	case l.Candidates != nil:
+		ck.errorf(at, "Fewer training rows than "+name,
+			"%s: a fit needs at least %s training rows, and tuning fits every candidate, so %s would fail.", head, name, cells)
+	case len(over)+len(done) == values:
+		ck.errorf(at, "Fewer training rows than "+name,
+			"%s: a fit needs at least %s training rows, so %s would fail.", head, name, cells)
+	default:
+		ck.warnf(at, "Fewer training rows than "+name,
+			"%s (%d of its %d values): a fit needs at least %s training rows, so the cells with those values would fail.", head, len(over), values, name)
 	}
 }
 

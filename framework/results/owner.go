@@ -519,6 +519,15 @@ func (r *Run) lose(err error) {
 	}
 }
 
+// GoneNoted reports whether err is the news, in the same words, that the
+// run already wrote on Options.Notes when it found its results directory
+// gone (lose): a caller that prints errors need not print it again.
+func (r *Run) GoneNoted(err error) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return err != nil && r.goneErr != nil && r.notes != nil && err.Error() == r.goneErr.Error()
+}
+
 // checkOwner checks, before a run writes anything, that it may write into
 // dir: no link or odd file among its entries (checkLayout), no input of
 // the experiment name among its outputs (checkInputs), and dir bench's or

@@ -47,6 +47,9 @@ type Want struct {
 	Predictions bool
 	// Fresh moves aside every file of the caller's instead of keeping it.
 	Fresh bool
+	// FreshReason is the reason a Decision gives for what Fresh moves
+	// aside; "--fresh" when empty.
+	FreshReason string
 	// KeepFailed keeps failed cells (a merge shows them); without it they
 	// run again, as missing ones do (their cause may have been fixed).
 	KeepFailed bool
@@ -198,6 +201,8 @@ func (r *reconciler) decide(e Entry, i int, note string, isDirect bool) Decision
 		}
 	}
 	switch {
+	case r.w.Fresh && r.w.FreshReason != "":
+		aside(r.w.FreshReason)
 	case r.w.Fresh:
 		aside(reasonFresh)
 	case e.Index < 0:

@@ -59,11 +59,23 @@ func fileExists(path string) bool {
 	return err == nil
 }
 
+// freshReason is o.FreshReason, "--fresh" when empty.
+func (o Options) freshReason() string {
+	if o.FreshReason == "" {
+		return reasonFresh
+	}
+	return o.FreshReason
+}
+
 // Options configure Begin.
 type Options struct {
 	// Fresh starts over: the cells (and manifest) of an earlier run are
 	// moved aside to superseded/TIME/ instead of being resumed.
 	Fresh bool
+	// FreshReason is the reason the notes give for what Fresh moves
+	// aside, in the words of the command that asked for it; "--fresh"
+	// when empty.
+	FreshReason string
 	// Notes receives what Begin did with an earlier run's files, and the
 	// news that a cell could not be written during the run (besides the
 	// run log); nil means the run log only.
@@ -272,11 +284,11 @@ func (r *Run) takeOver(adopted bool, m *Manifest, digests []string, opt Options,
 			return nil, err
 		}
 	}
-	old, err := previousManifest(r.dir, m, opt.Fresh, s)
+	old, err := previousManifest(r.dir, m, opt.Fresh, opt.freshReason(), s)
 	if err != nil {
 		return nil, err
 	}
-	want := Want{Digests: digests, Specs: opt.Specs, Predictions: m.Predictions, Fresh: opt.Fresh, KeepOtherBench: opt.KeepOtherBench}
+	want := Want{Digests: digests, Specs: opt.Specs, Predictions: m.Predictions, Fresh: opt.Fresh, FreshReason: opt.freshReason(), KeepOtherBench: opt.KeepOtherBench}
 	plan, err := r.keep(filepath.Join(r.dir, CellsDir), want, s)
 	if err != nil {
 		return nil, err
@@ -303,8 +315,9 @@ func moveOldPredictions(dir string, s *setup) error {
 
 // previousManifest returns the manifest of the run that last wrote into
 // dir, nil if none did. Another experiment's is an error, as is one that
-// cannot be read, unless fresh: a fresh run moves it aside, read or not.
-func previousManifest(dir string, m *Manifest, fresh bool, s *setup) (*Manifest, error) {
+// cannot be read, unless fresh: a fresh run moves it aside, read or not,
+// for the reason why.
+func previousManifest(dir string, m *Manifest, fresh bool, why string, s *setup) (*Manifest, error) {
 	old, err := ReadManifest(dir)
 	switch {
 	case err == nil && old.Experiment != m.Experiment:
@@ -314,11 +327,11 @@ func previousManifest(dir string, m *Manifest, fresh bool, s *setup) (*Manifest,
 		return nil, nil
 	case err != nil && fresh:
 		// Starting over: the damaged manifest goes aside with the cells.
-		return nil, s.moveAside(filepath.Join(dir, ManifestFile), "--fresh (the manifest could not be read)")
+		return nil, s.moveAside(filepath.Join(dir, ManifestFile), why+" (the manifest could not be read)")
 	case err != nil:
 		return nil, fmt.Errorf("cannot tell what results directory %s holds: %w\n%s", dir, err, damagedManifestAdvice(dir))
 	case fresh:
-		return old, s.moveAside(filepath.Join(dir, ManifestFile), "--fresh")
+		return old, s.moveAside(filepath.Join(dir, ManifestFile), why)
 	}
 	return old, nil
 }

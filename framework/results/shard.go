@@ -104,11 +104,11 @@ func beginShard(dir string, m *Manifest, digests []string, opt Options, now func
 			dir, old.Experiment, m.Experiment)
 	}
 	s := newSetup(dir, now, opt.Notes)
-	if err := checkShards(s, dir, m, sh, digests, opt.Fresh); err != nil {
+	if err := checkShards(s, dir, m, sh, digests, opt.Fresh, opt.freshReason()); err != nil {
 		return nil, err
 	}
 
-	want := Want{Digests: digests, Specs: opt.Specs, Own: func(i int) bool { return own[i] != "" }, Predictions: m.Predictions, Fresh: opt.Fresh, KeepOtherBench: opt.KeepOtherBench}
+	want := Want{Digests: digests, Specs: opt.Specs, Own: func(i int) bool { return own[i] != "" }, Predictions: m.Predictions, Fresh: opt.Fresh, FreshReason: opt.freshReason(), KeepOtherBench: opt.KeepOtherBench}
 	if _, err := r.keep(cells, want, s); err != nil {
 		return nil, err
 	}
@@ -135,9 +135,9 @@ func beginShard(dir string, m *Manifest, digests []string, opt Options, now func
 
 // checkShards checks the shard manifests already in dir against shard sh
 // of a run of m: another experiment's is an error; sh's own is moved
-// aside when fresh; one of another shard count, or of another version of
+// aside when fresh, for the reason why; one of another shard count, or of another version of
 // the grid, gets a note, as bench merge would refuse it.
-func checkShards(s *setup, dir string, m *Manifest, sh *Shard, digests []string, fresh bool) error {
+func checkShards(s *setup, dir string, m *Manifest, sh *Shard, digests []string, fresh bool, why string) error {
 	others, err := readShardManifests(dir)
 	if err != nil {
 		return err
@@ -150,7 +150,7 @@ func checkShards(s *setup, dir string, m *Manifest, sh *Shard, digests []string,
 		}
 		if o.Shard.Index == sh.Index && o.Shard.Count == sh.Count {
 			if fresh {
-				if err := s.moveAside(filepath.Join(shards, ShardManifestName(sh.Index, sh.Count)), "--fresh"); err != nil {
+				if err := s.moveAside(filepath.Join(shards, ShardManifestName(sh.Index, sh.Count)), why); err != nil {
 					return err
 				}
 			}
