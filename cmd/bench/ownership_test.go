@@ -12,15 +12,39 @@ import (
 )
 
 // copyInto copies the repository file src (relative to the repository
-// root) to dir/name, making its folder, and returns its content.
+// root) to dir/name, making its folder, and returns its content; src
+// "FILE@odd" or "FILE@even" copies some of FILE's rows (someRows).
 func copyInto(t *testing.T, src, dir, name string) string {
 	t.Helper()
+	src, rows, split := strings.Cut(src, "@")
 	b, err := os.ReadFile(filepath.Join("../..", src))
 	if err != nil {
 		t.Fatal(err)
 	}
-	writeAt(t, filepath.Join(dir, name), string(b))
-	return string(b)
+	body := string(b)
+	if split {
+		body = someRows(t, body, rows)
+	}
+	writeAt(t, filepath.Join(dir, name), body)
+	return body
+}
+
+// someRows returns the header line of the CSV text body and every other
+// data row: the first, third, ... when rows is "odd", the second,
+// fourth, ... when it is "even" (a training file and its test file cut
+// from one file, each class in both).
+func someRows(t *testing.T, body, rows string) string {
+	t.Helper()
+	lines := strings.SplitAfter(strings.TrimSuffix(body, "\n"), "\n")
+	first := map[string]int{"odd": 1, "even": 2}[rows]
+	if first == 0 {
+		t.Fatalf("rows %q: want odd or even", rows)
+	}
+	out := lines[0]
+	for k := first; k < len(lines); k += 2 {
+		out += lines[k]
+	}
+	return strings.TrimSuffix(out, "\n") + "\n"
 }
 
 // writeAt writes body to path, making its folder.
@@ -79,7 +103,7 @@ output { dir = "." }
 		{
 			name: "every input, with --adopt",
 			files: map[string]string{"summary.csv": "experiments/data/iris.csv", "folds.csv": "",
-				"wine.csv": "experiments/data/wine.csv", "tuning.csv": "experiments/data/wine.csv"},
+				"wine.csv": "experiments/data/wine.csv@odd", "tuning.csv": "experiments/data/wine.csv@even"},
 			exp:   "plots/exp.hcl",
 			flags: []string{"--adopt"},
 			src: `experiment "exp" { seed = 1 }
