@@ -135,8 +135,11 @@ type Run struct {
 	kept      map[int]*outcome.CellResult
 	// keptFiles are the kept cells' files (their digests and specs).
 	keptFiles map[int]*Cell
-	render    Renderer
-	now       func() time.Time
+	// uid is the user the run runs as: kept cells in files another user
+	// owns are warned of (warnForeignCells).
+	uid    int
+	render Renderer
+	now    func() time.Time
 	// notes receives, once, the news that a cell could not be written,
 	// and stop is then called (Options.Stop).
 	notes    io.Writer
