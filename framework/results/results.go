@@ -810,7 +810,13 @@ func Render(dir string, render Renderer, notes io.Writer) (*Manifest, []string, 
 		return m, nil, err
 	}
 	defer root.Close()
-	written, err := writeOutputs(root, dir, m, cells, render, nil, nil, newSetup(dir, time.Now, notes))
+	s := newSetup(dir, time.Now, notes)
+	byIndex := make(map[int]*Cell, len(cells))
+	for _, c := range cells {
+		byIndex[c.Index] = c
+	}
+	warnForeignCells(s, "read from", dir, filepath.Join(dir, CellsDir), cellFileNames(byIndex), os.Geteuid())
+	written, err := writeOutputs(root, dir, m, cells, render, nil, nil, s)
 	if err != nil {
 		return m, written, err
 	}

@@ -45,7 +45,7 @@ func (r *Run) keep(cells string, want Want, s *setup) (Plan, error) {
 	}
 	r.digests = plan.digests(r.digests)
 	if len(plan.Kept) > 0 {
-		warnForeignCells(s, r.dir, cells, keptFileNames(plan), r.uid)
+		warnForeignCells(s, "kept from", r.dir, cells, cellFileNames(plan.Kept), r.uid)
 	}
 	return plan, nil
 }

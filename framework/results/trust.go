@@ -59,11 +59,13 @@ func userName(uid int) string {
 	return "uid " + id
 }
 
-// warnForeignCells notes, when a run keeps the cells of files (names in
+// warnForeignCells notes, when cells are taken from files (names in
 // cells, the results directory dir's cells/), which of dir, cells and
 // files another user owns or may write (writableByOthers, against user
-// uid), and that --fresh computes them again.
-func warnForeignCells(s *setup, dir, cells string, files []string, uid int) {
+// uid), and that a run with --fresh computes them again. how says what is
+// done with them: "kept from" (a run resumes them), "read from" (bench
+// table).
+func warnForeignCells(s *setup, how, dir, cells string, files []string, uid int) {
 	paths := []string{dir, cells}
 	for _, f := range files {
 		paths = append(paths, filepath.Join(cells, f))
@@ -76,21 +78,20 @@ func warnForeignCells(s *setup, dir, cells string, files []string, uid int) {
 	if more := len(foreign) - maxForeignNamed; more > 0 {
 		named += fmt.Sprintf(" and %d more", more)
 	}
-	s.note("warning: %d cell(s) kept from files that another user owns or may write: %s. Cells planted there would be reported as this run's own; unless you trust whoever can write them, run with --fresh to compute them again (the files are moved to %s/ first).",
-		len(files), named, SupersededDir)
+	s.note("warning: %d cell(s) %s files that another user owns or may write: %s. Cells planted there would be reported as the run's own; unless you trust whoever can write them, run the experiment with --fresh to compute them again (the files are moved to %s/ first).",
+		len(files), how, named, SupersededDir)
 }
 
-// keptFileNames returns the file names of the cells of plan that a run
-// keeps, in index order.
-func keptFileNames(plan Plan) []string {
-	idx := make([]int, 0, len(plan.Kept))
-	for i := range plan.Kept {
+// cellFileNames returns the file names of cells, in index order.
+func cellFileNames(cells map[int]*Cell) []string {
+	idx := make([]int, 0, len(cells))
+	for i := range cells {
 		idx = append(idx, i)
 	}
 	slices.Sort(idx)
 	names := make([]string, len(idx))
 	for k, i := range idx {
-		names[k] = CellFileName(i, plan.Kept[i].Digest)
+		names[k] = CellFileName(i, cells[i].Digest)
 	}
 	return names
 }

@@ -60,7 +60,7 @@ func TestResumeWarnsOfForeignCells(t *testing.T) {
 				return
 			}
 			for _, w := range tc.want {
-				want := "warning: 2 cell(s) kept from files that another user owns or may write: " + w + ". Cells planted there would be reported as this run's own; unless you trust whoever can write them, run with --fresh to compute them again (the files are moved to superseded/ first)."
+				want := "warning: 2 cell(s) kept from files that another user owns or may write: " + w + ". Cells planted there would be reported as the run's own; unless you trust whoever can write them, run the experiment with --fresh to compute them again (the files are moved to superseded/ first)."
 				if !strings.Contains(got, want) {
 					t.Errorf("notes lack\n%s\nin\n%s", want, got)
 				}
@@ -95,5 +95,38 @@ func TestWritableByOthers(t *testing.T) {
 	}
 	if got := userName(0); got != "root, uid 0" {
 		t.Errorf("userName(0) = %q", got)
+	}
+}
+
+// TestTableWarnsOfForeignCells: bench table (Render) reading the cells of
+// a directory whose cell file others may write warns as a resumed run
+// does, "read from"; the same directory made private again gets none.
+func TestTableWarnsOfForeignCells(t *testing.T) {
+	dir := t.TempDir()
+	r := begin(t, dir, "exp", 2, Options{Render: fakeRender})
+	finishCells(t, r, 0, 1)
+	r.Finish(StatusComplete, 0)
+	for _, p := range []string{".", CellsDir} {
+		os.Chmod(filepath.Join(dir, p), 0o755)
+	}
+	cell1 := filepath.Join(CellsDir, CellFileName(1, digest(1)))
+	for _, tc := range []struct {
+		mode os.FileMode
+		want string
+	}{
+		{0o646, "warning: 2 cell(s) read from files that another user owns or may write: $DIR/" + cell1 + " (owner " + userName(os.Geteuid()) + ", -rw-r--rw-). Cells planted there"},
+		{0o644, ""},
+	} {
+		if err := os.Chmod(filepath.Join(dir, cell1), tc.mode); err != nil {
+			t.Fatal(err)
+		}
+		var notes strings.Builder
+		if _, _, err := Render(dir, fakeRender, &notes); err != nil {
+			t.Fatal(err)
+		}
+		got := strings.ReplaceAll(notes.String(), dir, "$DIR")
+		if tc.want == "" && strings.Contains(got, "another user") || !strings.Contains(got, tc.want) {
+			t.Errorf("mode %v: notes\n%s\nwant %q", tc.mode, got, tc.want)
+		}
 	}
 }
