@@ -598,6 +598,51 @@ metrics = ["accuracy"]
 	}
 }
 
+// TestSklearnRefusesPathParams: a parameter that names a directory, a
+// Pipeline's memory (joblib's cache, written to and loaded back from) or a
+// step's STEP__memory, is refused at its attribute by bench validate and
+// by bench run before any fit, and nothing is written where it points.
+func TestSklearnRefusesPathParams(t *testing.T) {
+	needPython(t)
+	outside := filepath.Join(t.TempDir(), "cache")
+	file := writeExperiment(t, `experiment "sklearn_memory" { seed = 0 }
+dataset "iris" { path = "%DATA%/iris.csv" }
+learner "pm" {
+  plugin = "sklearn"
+  params = { estimator = "sklearn.pipeline.Pipeline", steps = ["sklearn.preprocessing.StandardScaler", "sklearn.linear_model.LogisticRegression"], memory = "`+outside+`" }
+}
+learner "fa" {
+  plugin = "sklearn"
+  params = { estimator = "sklearn.pipeline.Pipeline", steps = ["sklearn.cluster.FeatureAgglomeration", "sklearn.linear_model.LogisticRegression"], featureagglomeration__memory = "`+outside+`" }
+}
+reduction "none" { scheme = "none" }
+cv { folds = 3 }
+metrics = ["accuracy"]
+`)
+	wants := []string{
+		// At the attribute itself, not the params block.
+		"exp.hcl:5:148: error: Invalid parameter",
+		`Learner "pm" (plugin sklearn), parameter memory: memory is a directory where joblib caches fitted transformers and loads pickles back from, outside bench's results directory; the sklearn plugin refuses it: leave memory unset (no cache)`,
+		"exp.hcl:9:148: error: Invalid parameter",
+		`Learner "fa" (plugin sklearn), parameter featureagglomeration__memory: featureagglomeration__memory is a directory where joblib caches`,
+		"exp.hcl: 2 error(s)",
+	}
+	for _, cmd := range [][]string{{"validate", file}, {"run", "-o", filepath.Join(t.TempDir(), "out"), file}} {
+		_, stderr, err := bench(t, cmd...)
+		if err == nil {
+			t.Fatalf("bench %s accepted memory:\n%s", cmd[0], stderr)
+		}
+		for _, want := range wants {
+			if !strings.Contains(stderr, want) {
+				t.Errorf("bench %s: stderr lacks %q\n%s", cmd[0], want, stderr)
+			}
+		}
+		if _, err := os.Stat(outside); !os.IsNotExist(err) {
+			t.Errorf("bench %s: %s exists (%v): the cache was written outside the results directory", cmd[0], outside, err)
+		}
+	}
+}
+
 // TestSklearnListensOnPrivateSocket: the Python kit serves on a unix
 // socket in the host's private socket directory (PLUGIN_UNIX_SOCKET_DIR,
 // under TMPDIR), as the Go plugins do, not on a loopback TCP port that

@@ -105,3 +105,17 @@ func BenchmarkParseLIBSVM(b *testing.B) { benchParse(b, genLIBSVM(20000, false),
 // BenchmarkParseLIBSVMMulti parses a generated multi-label LIBSVM text
 // (20000 rows × 70 features, 8 labels).
 func BenchmarkParseLIBSVMMulti(b *testing.B) { benchParse(b, genLIBSVM(20000, true), ParseLIBSVM) }
+
+// BenchmarkDuplicatesCovertype counts the equal rows of covertype_50k
+// (50000×13), as bench does for a cross-validated data set: a small part
+// of BenchmarkReadCovertype's time.
+func BenchmarkDuplicatesCovertype(b *testing.B) {
+	t, err := Read(refdata.Data(b, "covertype_50k.csv.gz"), Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		t.Duplicates()
+	}
+}

@@ -84,3 +84,76 @@ func rowKey(t *Table, i int, buf []byte) []byte {
 	}
 	return buf
 }
+
+// Duplicates counts the rows of t that equal another of its rows in every
+// column (rowKey: the class and the features, each missing value like
+// every other): every row of a group of equal rows counts, so a file
+// appended to itself has all its rows counted. first is the first row
+// (0-based) that equals an earlier row, of the first row it equals (both
+// −1 when copies is 0). Each row's key is hashed into 64 bits and looked
+// up in an open-addressing table of the first rows of each key; rows of
+// equal hashes are compared again as keys, so the count is exact.
+func (t *Table) Duplicates() (copies, first, of int) {
+	first, of = -1, -1
+	n := t.NumRows
+	if n < 2 {
+		return 0, first, of
+	}
+	size := 1
+	for size < 2*n {
+		size *= 2
+	}
+	mask := uint64(size - 1)
+	slots := make([]int32, size) // a first row + 1, 0 for none
+	hashes := make([]uint64, n)
+	group := make([]int32, n) // the first row equal to each row
+	count := make([]int32, n) // the rows equal to each first row
+	var buf, key []byte
+	for i := range n {
+		buf = rowKey(t, i, buf[:0])
+		h := keyHash(buf)
+		hashes[i] = h
+		g := int32(i)
+		for p := h & mask; ; p = (p + 1) & mask {
+			s := slots[p]
+			if s == 0 {
+				slots[p] = g + 1
+				break
+			}
+			if j := s - 1; hashes[j] == h {
+				if key = rowKey(t, int(j), key[:0]); bytes.Equal(buf, key) {
+					g = j
+					break
+				}
+			}
+		}
+		group[i] = g
+		count[g]++
+		if g != int32(i) && first < 0 {
+			first, of = i, int(g)
+		}
+	}
+	for i := range n {
+		if count[group[i]] > 1 {
+			copies++
+		}
+	}
+	return copies, first, of
+}
+
+// keyHash is a 64-bit hash of a row's key, eight bytes at a time (a
+// multiply and xor-shift mix; the key's length goes in first).
+func keyHash(b []byte) uint64 {
+	const m = 0x9e3779b97f4a7c15
+	h := uint64(len(b)) * m
+	for len(b) >= 8 {
+		h = (h ^ binary.LittleEndian.Uint64(b)) * m
+		h ^= h >> 32
+		b = b[8:]
+	}
+	for _, c := range b {
+		h = (h ^ uint64(c)) * m
+		h ^= h >> 32
+	}
+	return h ^ h>>29
+}

@@ -94,8 +94,35 @@ func (ck *checker) readFiles(c *config.Dataset) (*data.Bound, *config.Dataset) {
 	if f.Test != nil {
 		ck.readWarnings(c.Name, c.TestPathRange, f.Test.Table)
 		ck.copiedTestRows(c, f.Test)
+	} else {
+		ck.copiedRows(c, f.Table)
 	}
 	return f, c
+}
+
+// copiedRows warns at the path attribute of dataset c, which has no test
+// file and is split into folds, when more than half of the rows of its
+// file t equal another of its rows in every column, the class included
+// (Table.Duplicates): a fold split puts copies of one row on both of its
+// sides, so every model is scored in part on rows it was fitted on. A
+// file appended to itself, or rows oversampled before cross-validation,
+// has all or most of its rows such. The shipped data sets have at most
+// 19.3 % (segment: 446 of 2310 rows; splice 9.7 %, letter's training
+// file 9.2 %, dna's 8.0 %, iris 1.3 %, shuttle none).
+func (ck *checker) copiedRows(c *config.Dataset, t *data.Table) {
+	n := t.NumRows
+	copies, first, of := t.Duplicates()
+	if 2*copies <= n {
+		return
+	}
+	name := "" // the column the rows are located at: the first
+	if len(t.Columns) > 0 {
+		name = t.Columns[0].Name
+	}
+	ck.warnf(c.PathRange, "Rows copy other rows",
+		"Dataset %q: %d of the %d rows of %s (%.1f %%) equal another of its rows in every column, the class included, e.g. %s row %d equals %s row %d: a fold split puts copies of a row on both its training and its test side, so every model is scored in part on rows it was fitted on, and the scores come out inflated. Remove the copies (a file appended to itself, or rows oversampled before cross-validation), unless the data has so few distinct rows that they are real.",
+		c.Name, copies, n, c.Path, 100*float64(copies)/float64(n),
+		placeOf(c, c.Path, first, name), first+1, placeOf(c, c.Path, of, name), of+1)
 }
 
 // copiedTestRows warns at the test_path attribute of dataset c when more

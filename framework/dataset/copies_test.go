@@ -45,3 +45,45 @@ func TestTestFileCopies(t *testing.T) {
 		})
 	}
 }
+
+// TestCrossValidatedCopies: a data set without a test file, split into
+// folds, of which more than half the rows equal another of its rows in
+// every column gets a warning at path that counts them and names the
+// first copy and the row it copies (the training file appended to
+// itself: 8 of 8); one of which half do (2 of 4), or none, gets none,
+// and so does one with a test file, which is not split into folds.
+func TestCrossValidatedCopies(t *testing.T) {
+	dir := filepath.Join("..", "data", "testdata", "copies")
+	at := hcl.Range{Filename: "exp.hcl", Start: hcl.Pos{Line: 2, Column: 15}, End: hcl.Pos{Line: 2, Column: 25}}
+	for _, tc := range []struct {
+		path, test string
+		want       string // diagLines of the diagnostics, $DIR the directory
+	}{
+		{"doubled.csv", "", "warning: Rows copy other rows: Dataset \"d\": 8 of the 8 rows of $DIR/doubled.csv (100.0 %) equal another of its rows in every column, the class included, e.g. $DIR/doubled.csv:6:1: row 5 equals $DIR/doubled.csv:2:1: row 1: a fold split puts copies of a row on both its training and its test side, so every model is scored in part on rows it was fitted on, and the scores come out inflated. Remove the copies (a file appended to itself, or rows oversampled before cross-validation), unless the data has so few distinct rows that they are real."},
+		// A missing value equals a missing value.
+		{"mostcopied.csv", "", "warning: Rows copy other rows: Dataset \"d\": 5 of the 7 rows of $DIR/mostcopied.csv (71.4 %) equal another of its rows in every column, the class included, e.g. $DIR/mostcopied.csv:5:1: row 4 equals $DIR/mostcopied.csv:3:1: row 2: a fold split puts copies of a row on both its training and its test side, so every model is scored in part on rows it was fitted on, and the scores come out inflated. Remove the copies (a file appended to itself, or rows oversampled before cross-validation), unless the data has so few distinct rows that they are real."},
+		{"halfcopied.csv", "", ""},
+		{"train.csv", "", ""},
+		{"doubled.csv", "half.csv", ""},
+	} {
+		t.Run(tc.path+"+"+tc.test, func(t *testing.T) {
+			c := &config.Dataset{Name: "d", Path: filepath.Join(dir, tc.path), Target: "class", PathRange: at}
+			if tc.test != "" {
+				c.TestPath = filepath.Join(dir, tc.test)
+			}
+			var ck checker
+			f, _ := ck.readFiles(c)
+			if got := diagLines(ck.diags, dir); got != tc.want {
+				t.Errorf("diagnostics\n%s\nwant\n%s", got, tc.want)
+			}
+			if f == nil || ck.diags.HasErrors() {
+				t.Errorf("files %v, diagnostics %v", f, ck.diags)
+			}
+			for _, d := range ck.diags {
+				if *d.Subject != at {
+					t.Errorf("%q at %v, want path %v", d.Summary, d.Subject, at)
+				}
+			}
+		})
+	}
+}

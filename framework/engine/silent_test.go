@@ -78,7 +78,8 @@ func TestSilentResolve(t *testing.T) {
 		{"no cell", head + "dataset \"d\" { path = \"d.csv\" }\ncv { folds = 4 }\nreduction \"ova\" { datasets = [] }\n",
 			[]string{"exp.hcl:1:1: error: No cells"}},
 		{"every feature constant", head + "dataset \"d\" { path = \"const.csv\" }\ncv { folds = 3 }\nencoder \"oh\" { type = \"onehot\" }\n",
-			[]string{"exp.hcl:3:22: warning: Every feature is constant"}},
+			// Its rows are copies of each other, too.
+			[]string{"exp.hcl:3:22: warning: Rows copy other rows", "exp.hcl:3:22: warning: Every feature is constant"}},
 		// A dataset's folds file of 4 folds under cv folds = 3: the file's 4
 		// were used in silence (the cv block's own folds_file was checked).
 		{"dataset folds file disagrees with folds", head + "dataset \"d\" {\n  path       = \"d.csv\"\n  folds_file = \"f.csv\"\n}\ncv { folds = 3 }\n",
@@ -90,7 +91,9 @@ func TestSilentResolve(t *testing.T) {
 			[]string{"exp.hcl:6:21: warning: Baseline not tested"}},
 		{"baseline with timings ranked", head + "dataset \"d\" { path = \"d.csv\" }\ncv { folds = 4 }\nmetrics = [\"fit_seconds\"]\noutput {\n  baseline     = \"logreg\"\n  rank_timings = true\n}\n", nil},
 		{"baseline with a quality metric", head + "dataset \"d\" { path = \"d.csv\" }\ncv { folds = 4 }\nmetrics = [\"fit_seconds\", \"accuracy\"]\noutput { baseline = \"logreg\" }\n", nil},
-		{"one feature varies in one row", head + "dataset \"d\" { path = \"half.csv\" }\ncv { folds = 3 }\nencoder \"oh\" { type = \"onehot\" }\n", nil},
+		// Not constant; but 5 of its 6 rows copy another.
+		{"one feature varies in one row", head + "dataset \"d\" { path = \"half.csv\" }\ncv { folds = 3 }\nencoder \"oh\" { type = \"onehot\" }\n",
+			[]string{"exp.hcl:3:22: warning: Rows copy other rows"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			file := filepath.Join(dir, "exp.hcl")

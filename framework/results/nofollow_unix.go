@@ -18,3 +18,13 @@ func links(fi os.FileInfo) uint64 {
 	}
 	return 1
 }
+
+// owner returns the user id that owns the file fi describes (ok false
+// when the system does not say).
+func owner(fi os.FileInfo) (uid int, ok bool) {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return 0, false
+	}
+	return int(st.Uid), true
+}

@@ -147,8 +147,11 @@ type Run struct {
 	kept      map[int]*outcome.CellResult
 	// keptFiles are the kept cells' files (their digests and specs).
 	keptFiles map[int]*Cell
-	render    Renderer
-	now       func() time.Time
+	// uid is the user the run runs as: kept cells in files another user
+	// owns are warned of (warnForeignCells).
+	uid    int
+	render Renderer
+	now    func() time.Time
 	// notes receives, once, the news that a cell could not be written,
 	// and stop is then called (Options.Stop).
 	notes    io.Writer
@@ -820,7 +823,13 @@ func Render(dir string, render Renderer, notes io.Writer) (*Manifest, []string, 
 		return m, nil, err
 	}
 	defer root.Close()
-	written, err := writeOutputs(root, dir, m, cells, render, nil, nil, newSetup(dir, time.Now, notes))
+	s := newSetup(dir, time.Now, notes)
+	byIndex := make(map[int]*Cell, len(cells))
+	for _, c := range cells {
+		byIndex[c.Index] = c
+	}
+	warnForeignCells(s, "read from", dir, filepath.Join(dir, CellsDir), cellFileNames(byIndex), os.Geteuid())
+	written, err := writeOutputs(root, dir, m, cells, render, nil, nil, s)
 	if err != nil {
 		return m, written, err
 	}

@@ -15,7 +15,7 @@ import (
 // newRun is the Run of a run of the grid of digests into dir, holding
 // lock, before anything is kept.
 func newRun(dir string, m *Manifest, digests []string, opt Options, now func() time.Time, lock *os.File) *Run {
-	return &Run{dir: dir, m: m, digests: digests, specs: opt.Specs, lock: lock, now: now, notes: opt.Notes, stop: opt.Stop,
+	return &Run{dir: dir, m: m, digests: digests, specs: opt.Specs, lock: lock, now: now, notes: opt.Notes, stop: opt.Stop, uid: os.Geteuid(),
 		kept: map[int]*outcome.CellResult{}, finished: map[int]*outcome.CellResult{}, unwritten: map[int]*outcome.CellResult{}}
 }
 
@@ -44,6 +44,9 @@ func (r *Run) keep(cells string, want Want, s *setup) (Plan, error) {
 		return Plan{}, err
 	}
 	r.digests = plan.digests(r.digests)
+	if len(plan.Kept) > 0 {
+		warnForeignCells(s, "kept from", r.dir, cells, cellFileNames(plan.Kept), r.uid)
+	}
 	return plan, nil
 }
 

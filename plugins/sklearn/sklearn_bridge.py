@@ -38,6 +38,14 @@ some estimators start joblib worker processes at every fit
 (LogisticRegression with lbfgs: 0.56 s against 7 ms for a binary fit on
 18000 × 16 rows).
 
+A parameter that names a place in the file system is refused, at any
+nesting (``memory`` or ``STEP__memory``): scikit-learn's ``memory``
+(Pipeline, imbalanced-learn's Pipeline, FeatureAgglomeration,
+AgglomerativeClustering, OPTICS) is a directory where joblib writes its
+cache and loads pickles back from, outside bench's results directory.
+scikit-learn 1.2 and imbalanced-learn 0.10 have no other parameter that
+takes a path (``cache_size`` of the SVMs is megabytes of memory).
+
 Scores: ``decision_function`` when the estimator has it, else the
 probabilities of ``predict_proba`` mapped to 2p − 1 for binary problems
 (so the sign still decides), else ``predict``: the value for regressors,
@@ -79,6 +87,13 @@ DEFAULT_ESTIMATOR = "sklearn.linear_model.LogisticRegression"
 
 # The top-level package the bridge imports from whatever packages lists.
 SKLEARN = "sklearn"
+
+# Parameters that name a directory or file, refused at any nesting: a
+# joblib cache directory (memory) is written to and its pickles are loaded
+# back, wherever the experiment points it.
+_PATH_PARAMS = {
+    "memory": "a directory where joblib caches fitted transformers and loads pickles back from",
+}
 
 _TOP_LEVEL = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _IMPORT_PATH = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$")
@@ -202,6 +217,7 @@ class _Spec:
 
     def __init__(self, params, seed=None):
         params = dict(params)
+        _refuse_paths(params)
         self.path = params.pop("estimator", DEFAULT_ESTIMATOR)
         self.source = params.pop("scores", "auto")
         self.packages = params.pop("packages", None) or []
@@ -259,6 +275,21 @@ class _Spec:
         """The listed packages as runtime components (scikit-learn is in
         the plugin's own report)."""
         return [_component(p) for p in sorted(set(self.packages) - {SKLEARN})]
+
+
+def _refuse_paths(params):
+    """A ParamError at the first parameter (in name order) that names a
+    place in the file system (_PATH_PARAMS), itself or a step's or nested
+    estimator's (NAME__memory): its files would lie outside the results
+    directory."""
+    for k in sorted(params):
+        leaf = k.rpartition("__")[2]
+        if leaf in _PATH_PARAMS:
+            raise pp.ParamError(
+                k,
+                f"{k} is {_PATH_PARAMS[leaf]}, outside bench's results directory; "
+                f"the sklearn plugin refuses it: leave {k} unset (no cache)",
+            )
 
 
 def _did_you_mean(name, candidates):

@@ -502,6 +502,29 @@ class BridgeCheckTest(unittest.TestCase):
 
         self.assertEqual(sklearn_bridge._step_names([np.ndarray, dict, np.ndarray]), ["ndarray-1", "dict", "ndarray-2"])
 
+    def test_path_parameters_refused(self):
+        """memory (a joblib cache directory, written to and read back) is
+        refused at any nesting, before the estimator is made, with or
+        without a value the estimator would take."""
+        pipe = dict(estimator="sklearn.pipeline.Pipeline",
+                    steps=["sklearn.cluster.FeatureAgglomeration", "sklearn.linear_model.LogisticRegression"])
+        for name, params in [
+            ("memory", dict(pipe, memory="/tmp/outside")),
+            ("featureagglomeration__memory", dict(pipe, featureagglomeration__memory="/tmp/outside")),
+            ("memory", dict(estimator="imblearn.pipeline.Pipeline", packages=["imblearn"],
+                            steps=["sklearn.linear_model.LogisticRegression"], memory="/tmp/outside")),
+            # An estimator without the parameter gets the same answer.
+            ("memory", dict(memory="/tmp/outside")),
+            ("a__memory", dict(pipe, a__memory="x", memory="y")),
+        ]:
+            with self.subTest(name=name, params=params):
+                self.refused(name, f"{name} is a directory where joblib caches fitted transformers and loads "
+                                   f"pickles back from, outside bench's results directory; the sklearn plugin "
+                                   f"refuses it: leave {name} unset (no cache)", **params)
+        # A name that only contains the word is another parameter.
+        self.refused("memory_x", "has no parameter 'memory_x'", memory_x=1.0)
+        self.assertEqual(self.check(**pipe), [])
+
     def test_runtime_of_listed_packages(self):
         import importlib.metadata
 

@@ -1,0 +1,97 @@
+package results
+
+import (
+	"fmt"
+	"os"
+	"os/user"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Cells kept from an earlier run are trusted as that run's results: a
+// cell file whose checksum was recomputed is accepted (docs/results.md),
+// and its digest covers public inputs only, so anyone can forge one. A run
+// that keeps cells therefore warns when the results directory, its
+// cells/ or a kept cell file belongs to another user or is writable by
+// others (as ssh looks at ~/.ssh): another user could have planted them.
+// It warns rather than refuses, since a team's shared directory of shards
+// (bench merge) may hold another member's files on purpose; and a file
+// writable by its group alone is not warned of, since a umask of 002 (a
+// user private group, Debian's and Ubuntu's default for many accounts)
+// makes every file bench writes so.
+
+// maxForeignNamed is how many such entries a warning names.
+const maxForeignNamed = 3
+
+// writableByOthers describes each of paths that another user than uid
+// owns, or that others (not only its group) may write, as "PATH (owner
+// NAME, MODE)"; paths that cannot be read are left out (the run reads
+// them next and says why).
+func writableByOthers(paths []string, uid int) []string {
+	var out []string
+	for _, p := range paths {
+		fi, err := os.Lstat(p)
+		if err != nil {
+			continue
+		}
+		o, known := owner(fi)
+		if (!known || o == uid) && fi.Mode().Perm()&0o002 == 0 {
+			continue
+		}
+		who := "unknown"
+		if known {
+			who = userName(o)
+		}
+		out = append(out, fmt.Sprintf("%s (owner %s, %s)", p, who, fi.Mode()))
+	}
+	return out
+}
+
+// userName is the login name of user id uid, with the id ("mallory, uid
+// 1001"), or the id alone when the system has no name for it.
+func userName(uid int) string {
+	id := strconv.Itoa(uid)
+	if u, err := user.LookupId(id); err == nil && u.Username != "" {
+		return u.Username + ", uid " + id
+	}
+	return "uid " + id
+}
+
+// warnForeignCells notes, when cells are taken from files (names in
+// cells, the results directory dir's cells/), which of dir, cells and
+// files another user owns or may write (writableByOthers, against user
+// uid), and that a run with --fresh computes them again. how says what is
+// done with them: "kept from" (a run resumes them), "read from" (bench
+// table).
+func warnForeignCells(s *setup, how, dir, cells string, files []string, uid int) {
+	paths := []string{dir, cells}
+	for _, f := range files {
+		paths = append(paths, filepath.Join(cells, f))
+	}
+	foreign := writableByOthers(paths, uid)
+	if len(foreign) == 0 {
+		return
+	}
+	named := strings.Join(foreign[:min(len(foreign), maxForeignNamed)], ", ")
+	if more := len(foreign) - maxForeignNamed; more > 0 {
+		named += fmt.Sprintf(" and %d more", more)
+	}
+	s.note("warning: %d cell(s) %s files that another user owns or may write: %s. Cells planted there would be reported as the run's own; unless you trust whoever can write them, run the experiment with --fresh to compute them again (the files are moved to %s/ first).",
+		len(files), how, named, SupersededDir)
+}
+
+// cellFileNames returns the file names of cells, in index order.
+func cellFileNames(cells map[int]*Cell) []string {
+	idx := make([]int, 0, len(cells))
+	for i := range cells {
+		idx = append(idx, i)
+	}
+	slices.Sort(idx)
+	names := make([]string, len(idx))
+	for k, i := range idx {
+		names[k] = CellFileName(i, cells[i].Digest)
+	}
+	return names
+}
