@@ -427,21 +427,21 @@ func (ck *checker) spellingAt(d *Dataset, s data.Spelling) string {
 // constantFeatures warns when every feature column of dataset d holds
 // one value in every row (a missing value counting as a value of its
 // own): no learner can tell the classes apart by them.
-func (ck *checker) constantFeatures(d *Dataset) {
+func (ck *checker) constantFeatures(d *Dataset) bool {
 	f := d.Features
 	for _, c := range f.Num {
 		if slices.ContainsFunc(c.Vals, func(v float64) bool { return !sameFloat(v, c.Vals[0]) }) {
-			return
+			return false
 		}
 	}
 	for _, c := range f.Cat {
 		if slices.ContainsFunc(c.Codes, func(v int32) bool { return v != c.Codes[0] }) {
-			return
+			return false
 		}
 	}
 	for _, b := range f.Sparse {
 		if !constantColumns(b.M) {
-			return
+			return false
 		}
 	}
 	n := len(f.Num) + len(f.Cat)
@@ -450,6 +450,7 @@ func (ck *checker) constantFeatures(d *Dataset) {
 	}
 	ck.warnf(d.Config.PathRange, "Every feature is constant",
 		"Dataset %q: each of its %d feature column(s) holds one value in every row, so no learner can tell the classes apart: each predicts from the class frequencies alone.", d.Config.Name, n)
+	return true
 }
 
 // sameFloat reports whether a and b are equal or both NaN (missing).

@@ -72,12 +72,12 @@ func TestCrossValidatedCopies(t *testing.T) {
 				c.TestPath = filepath.Join(dir, tc.test)
 			}
 			var ck checker
-			f, _ := ck.readFiles(c)
+			ds := ck.loadDataset(c, &config.CV{Folds: 2, Stratified: true}, 1)
 			if got := diagLines(ck.diags, dir); got != tc.want {
 				t.Errorf("diagnostics\n%s\nwant\n%s", got, tc.want)
 			}
-			if f == nil || ck.diags.HasErrors() {
-				t.Errorf("files %v, diagnostics %v", f, ck.diags)
+			if ds == nil || ck.diags.HasErrors() {
+				t.Errorf("dataset %v, diagnostics %v", ds, ck.diags)
 			}
 			for _, d := range ck.diags {
 				if *d.Subject != at {

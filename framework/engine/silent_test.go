@@ -78,8 +78,9 @@ func TestSilentResolve(t *testing.T) {
 		{"no cell", head + "dataset \"d\" { path = \"d.csv\" }\ncv { folds = 4 }\nreduction \"ova\" { datasets = [] }\n",
 			[]string{"exp.hcl:1:1: error: No cells"}},
 		{"every feature constant", head + "dataset \"d\" { path = \"const.csv\" }\ncv { folds = 3 }\nencoder \"oh\" { type = \"onehot\" }\n",
-			// Its rows are copies of each other, too.
-			[]string{"exp.hcl:3:22: warning: Rows copy other rows", "exp.hcl:3:22: warning: Every feature is constant"}},
+			// Its rows are copies of each other, too: said by this warning
+			// alone.
+			[]string{"exp.hcl:3:22: warning: Every feature is constant"}},
 		// A dataset's folds file of 4 folds under cv folds = 3: the file's 4
 		// were used in silence (the cv block's own folds_file was checked).
 		{"dataset folds file disagrees with folds", head + "dataset \"d\" {\n  path       = \"d.csv\"\n  folds_file = \"f.csv\"\n}\ncv { folds = 3 }\n",
