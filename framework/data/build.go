@@ -281,7 +281,8 @@ var unitSigns = []struct {
 // or with one of groupSeparators between each group of three digits of
 // the whole part and an optional decimal point or comma ("1,212.75",
 // "1.254,88", "1 212,75", "12.345.678"; not "1.201", a number as
-// written), or digits with a decimal point and a Fortran D exponent
+// written; a unit word or a currency code in place of the unit sign:
+// cutUnitWord), or digits with a decimal point and a Fortran D exponent
 // ("1.5D-03"; fortranNumber). It returns the number as parseNum takes it
 // ("1212.75", "-0.2", "1.5e-03") and the names of the marks undone, for
 // messages ("a minus sign (U+2212)", "spaces between thousands", "a
@@ -307,6 +308,9 @@ func writtenNumber(s string) (num string, marks []string) {
 			body, unit = strings.TrimLeft(rest, " \u00a0\u202f"), u.name
 			break
 		}
+	}
+	if unit == "" {
+		body, unit = cutUnitWord(body)
 	}
 	if sign == "" {
 		sign, body, minus = cutSign(body)
@@ -334,6 +338,39 @@ func markList(marks []string) string {
 		return strings.Join(marks, "")
 	}
 	return strings.Join(marks[:len(marks)-1], ", ") + " and " + marks[len(marks)-1]
+}
+
+// cutUnitWord returns s without its unit word, one to three ASCII letters
+// after the number and a space or no-break space (U+00A0) ("1.4 cm",
+// "3 kg", "1.4 USD"), or its currency code, three capital ASCII letters
+// and a space or no-break space before the number ("USD 1.4"), with the
+// name of the mark; s and "" when s has neither. Letters without a space
+// ("3A", "12B": flat numbers, grades), longer words and codes of other
+// than three capitals are no unit.
+func cutUnitWord(s string) (rest, name string) {
+	isLetters := func(t string, lower bool) bool {
+		for i := 0; i < len(t); i++ {
+			c := t[i]
+			if !('A' <= c && c <= 'Z' || lower && 'a' <= c && c <= 'z') {
+				return false
+			}
+		}
+		return true
+	}
+	startsBlank := func(t string) bool { return t == "" || t[0] == ' ' || strings.HasPrefix(t, "\u00a0") }
+	endsBlank := func(t string) bool { return t == "" || t[len(t)-1] == ' ' || strings.HasSuffix(t, "\u00a0") }
+	for _, blank := range []string{" ", "\u00a0"} {
+		if i := strings.LastIndex(s, blank); i >= 0 {
+			word, num := s[i+len(blank):], s[:i]
+			if len(word) >= 1 && len(word) <= 3 && isLetters(word, true) && !endsBlank(num) {
+				return num, "a unit word"
+			}
+		}
+		if code, num, found := strings.Cut(s, blank); found && len(code) == 3 && isLetters(code, false) && !startsBlank(num) {
+			return num, "a currency code"
+		}
+	}
+	return s, ""
 }
 
 // cutSign returns the leading + or - of s, if any, and the rest; a

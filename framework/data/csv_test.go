@@ -376,6 +376,11 @@ func TestParseCSVMixedColumnWarning(t *testing.T) {
 		{"minus signs U+2212", "a,b\n\u22120.2,1.5D-03\n\u22121.4,2.000D-01\n\u22120.3,-1.5d+02\n", Options{},
 			[]string{formWarning("2:1", `"a" (col 1)`, "\u22120.2", 1, "a minus sign (U+2212)", 3, 3, "3 with a minus sign (U+2212)", "-0.2"),
 				formWarning("2:8", `"b" (col 2)`, "1.5D-03", 1, "a Fortran D exponent", 3, 3, "3 with a Fortran D exponent", "1.5e-03")}},
+		// A unit word or a currency code on every value.
+		{"unit words and currency codes", "a,b\n1.4 cm,USD 1.4\n1.5 cm,USD 2\n3 mm,EUR -3\n", Options{},
+			[]string{formWarning("2:1", `"a" (col 1)`, "1.4 cm", 1, "a unit word", 3, 3, "3 with a unit word", "1.4"),
+				formWarning("2:8", `"b" (col 2)`, "USD 1.4", 1, "a currency code", 3, 3, "3 with a currency code", "1.4")}},
+		{"grades, flat numbers, words", "a;b;c\n1;1;1\n2;2;2\n3A;1.4cm;Grade 3\n12B;1.4 metres;usd 1.4\n", semi, nil},
 		{"codes with a D, dashes", "a;b\n1;1\n2;2\n12D4;\u2212\n3D;1\u22122\n", semi, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -488,6 +493,8 @@ func TestWrittenNumber(t *testing.T) {
 		cur     = "a currency sign"
 		minus   = "a minus sign (U+2212)"
 		fortran = "a Fortran D exponent"
+		word    = "a unit word"
+		code    = "a currency code"
 	)
 	for _, tc := range []struct{ s, num, form string }{
 		// Decimal comma, points between thousands (continental Europe).
@@ -515,6 +522,14 @@ func TestWrittenNumber(t *testing.T) {
 		{"$\u22120.2", "-0.2", minus + " and " + cur}, {"\u22121 212,75 €", "-1212.75", minus + ", " + cur + ", " + spaces + " and " + comma},
 		{"\u22122.5%", "-2.5", minus + " and " + pct},
 		{"2.000D-01", "2.000e-01", fortran}, {"1.5D-03", "1.5e-03", fortran}, {"-1.5d+02", "-1.5e+02", fortran}, {"1.5D3", "1.5e3", fortran},
+		// A unit word after the number (one to three ASCII letters, a
+		// space or U+00A0 between) or a currency code before it (three
+		// capital letters and a space).
+		{"1.4 cm", "1.4", word}, {"1.4\u00a0cm", "1.4", word}, {"-3 kg", "-3", word}, {"12 m", "12", word}, {"1.4 USD", "1.4", word},
+		{"1,4 cm", "1.4", word + " and " + comma}, {"1 212,75 EUR", "1212.75", word + ", " + spaces + " and " + comma},
+		{"\u22121.4 cm", "-1.4", minus + " and " + word}, {" 1.4 cm ", "1.4", word},
+		{"USD 1.4", "1.4", code}, {"USD\u00a01.4", "1.4", code}, {"USD -1.4", "-1.4", code}, {"-USD 1.4", "-1.4", code},
+		{"EUR 1.212,75", "1212.75", code + ", " + points + " and " + comma},
 		{".5D0", ".5e0", fortran}, {"1.D2", "1.e2", fortran}, {"\u22121.5D-03", "-1.5e-03", minus + " and " + fortran},
 		// Numbers as written: not counted here.
 		{"5.1", "", ""}, {"1.201", "", ""}, {"+1.234", "", ""}, {"-7", "", ""}, {" 5 ", "", ""}, {"1e3", "", ""},
@@ -532,6 +547,14 @@ func TestWrittenNumber(t *testing.T) {
 		{"\u2212", "", ""}, {"\u2212\u22121", "", ""}, {"-\u22121", "", ""}, {"\u2212-1", "", ""}, {"1\u22122", "", ""}, {"1\u2212", "", ""},
 		{"\u2212abc", "", ""}, {"\u2212inf", "", ""},
 		{"12D4", "", ""}, {"3D", "", ""}, {"1.5D", "", ""}, {"D-03", "", ""}, {".D3", "", ""}, {"1.5D-", "", ""}, {"1.5D-0.3", "", ""},
+		// Near misses of a unit word or a currency code: no space
+		// (flat numbers, grades: "3A", "12B"), two spaces, longer or
+		// other words, a code not of three capitals, two units.
+		{"3A", "", ""}, {"12B", "", ""}, {"1.4cm", "", ""}, {"USD1.4", "", ""}, {"1.4  cm", "", ""}, {"USD  1.4", "", ""},
+		{"1.4 cmss", "", ""}, {"1.4 metres", "", ""}, {"1.4 c2", "", ""}, {"1.4 é", "", ""}, {"1.4 c m", "", ""},
+		{"usd 1.4", "", ""}, {"Usd 1.4", "", ""}, {"US 1.4", "", ""}, {"USDX 1.4", "", ""}, {"cm 1.4", "", ""}, {"Grade 3", "", ""},
+		{"$1.4 USD", "", ""}, {"USD $1.4", "", ""}, {"USD 1.4 cm", "", ""}, {"1.4 cm %", "", ""}, {"USD", "", ""}, {" cm", "", ""},
+		{"1 2 cm", "", ""}, {"A 1", "", ""}, {"USD inf", "", ""}, {"USD 12D4", "", ""},
 		{"1.5DD3", "", ""}, {"1.5D3D", "", ""}, {"1,5D-03", "", ""}, {"1.5E-03", "", ""}, {"1.5D-999", "", ""}, {"1.5 D3", "", ""},
 	} {
 		num, marks := writtenNumber(tc.s)
