@@ -2,6 +2,7 @@ package data
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -436,15 +437,20 @@ func TestUnknownColumnsError(t *testing.T) {
 // it may mean, as suggest.DidYouMean words them, or none.
 func TestUnknownColumnHints(t *testing.T) {
 	for _, tt := range []struct {
-		name string
-		opt  Options
-		want UnknownColumn
+		name, header string // header: "" for the default
+		opt          Options
+		want         UnknownColumn
 	}{
-		{"close to one column", Options{Categorical: []string{"clas"}}, UnknownColumn{"clas", CategoricalList, ` (did you mean "class"?)`}},
-		{"close to two columns", Options{Numeric: []string{"petal"}}, UnknownColumn{"petal", NumericList, ` (did you mean "petal_a" or "petal_b"?)`}},
-		{"close to none", Options{Ignore: []string{"zzz"}}, UnknownColumn{"zzz", IgnoreList, ""}},
+		{"close to one column", "", Options{Categorical: []string{"clas"}}, UnknownColumn{"clas", CategoricalList, ` (did you mean "class"?)`}},
+		{"close to two columns", "", Options{Numeric: []string{"petal"}}, UnknownColumn{"petal", NumericList, ` (did you mean "petal_a" or "petal_b"?)`}},
+		{"close to none", "", Options{Ignore: []string{"zzz"}}, UnknownColumn{"zzz", IgnoreList, ""}},
+		// Quotes around a name, as a word processor writes them, are
+		// folded as blanks are.
+		{"curly quotes", "\u201cpetal\u201d,\u201cclass\u201d", Options{Categorical: []string{"class"}}, UnknownColumn{"class", CategoricalList, " (did you mean \"\u201cclass\u201d\"?)"}},
+		{"a leading blank", "petal, class", Options{Categorical: []string{"class"}}, UnknownColumn{"class", CategoricalList, ` (did you mean " class"?)`}},
 	} {
-		_, err := ParseCSV(strings.NewReader("petal_a,petal_b,class\n1,2,x\n"), "h.csv", tt.opt)
+		header := cmp.Or(tt.header, "petal_a,petal_b,class")
+		_, err := ParseCSV(strings.NewReader(header+"\n1,2\n"), "h.csv", tt.opt)
 		var e *UnknownColumnsError
 		if !errors.As(err, &e) || len(e.Unknown) != 1 || e.Unknown[0] != tt.want {
 			t.Errorf("%s: error %v (%+v), want %+v", tt.name, err, e, tt.want)
