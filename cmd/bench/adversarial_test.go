@@ -68,7 +68,7 @@ func runSummary(t *testing.T, out string, err error) string {
 	t.Helper()
 	files, _ := filepath.Glob(filepath.Join(out, "cells", "*.json"))
 	sort.Strings(files)
-	lines := []string{fmt.Sprintf("%sran %d cells", adversarial.Accepted, len(files))}
+	lines := []string{fmt.Sprintf("%sran %s", adversarial.Accepted, plural(len(files), "cell"))}
 	if err != nil {
 		lines[0] += "; run: " + err.Error()
 	}
