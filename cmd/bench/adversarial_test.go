@@ -38,7 +38,7 @@ func TestAdversarialExperiments(t *testing.T) {
 		if err == nil {
 			var codes bytes.Buffer
 			writeCodes(&codes, g.Codes)
-			out = strings.TrimLeft(out+fmt.Sprintf("\n%s%d cells", adversarial.Accepted, len(g.Cells))+strings.TrimRight(codes.String(), "\n"), "\n")
+			out = strings.TrimLeft(out+fmt.Sprintf("\n%s%s", adversarial.Accepted, plural(len(g.Cells), "cell"))+strings.TrimRight(codes.String(), "\n"), "\n")
 		}
 		return out
 	})
