@@ -215,8 +215,10 @@ var (
 	// ErrMixedColumn is the warning (Table.Warnings) of a column read as
 	// categorical because of some text although most of its values are
 	// numbers: often a typo in a numeric column, or numbers written with
-	// a decimal comma, thousands separators or a unit sign ("1 212,75",
-	// "1,212.75", "14%", "$0.2").
+	// a decimal comma, thousands separators, a unit sign, a unit word or
+	// currency code, the minus sign U+2212 or a Fortran D exponent
+	// ("1 212,75", "1,212.75", "14%", "$0.2", "1.4 cm", "USD 1.4",
+	// "−0.2", "1.5D-03").
 	ErrMixedColumn = errors.New("mostly numbers, read as categorical")
 	// ErrNumberSpellings is the warning (Table.Warnings) of the labels
 	// of a multi-label LIBSVM file that spell one number in several ways
