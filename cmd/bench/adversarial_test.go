@@ -38,7 +38,7 @@ func TestAdversarialExperiments(t *testing.T) {
 		if err == nil {
 			var codes bytes.Buffer
 			writeCodes(&codes, g.Codes)
-			out = strings.TrimLeft(out+fmt.Sprintf("\n%s%d cells", adversarial.Accepted, len(g.Cells))+strings.TrimRight(codes.String(), "\n"), "\n")
+			out = strings.TrimLeft(out+fmt.Sprintf("\n%s%s", adversarial.Accepted, plural(len(g.Cells), "cell"))+strings.TrimRight(codes.String(), "\n"), "\n")
 		}
 		return out
 	})
@@ -68,7 +68,7 @@ func runSummary(t *testing.T, out string, err error) string {
 	t.Helper()
 	files, _ := filepath.Glob(filepath.Join(out, "cells", "*.json"))
 	sort.Strings(files)
-	lines := []string{fmt.Sprintf("%sran %d cells", adversarial.Accepted, len(files))}
+	lines := []string{fmt.Sprintf("%sran %s", adversarial.Accepted, plural(len(files), "cell"))}
 	if err != nil {
 		lines[0] += "; run: " + err.Error()
 	}

@@ -231,3 +231,9 @@ func plural(n int, noun string) string {
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
 }
+
+// nOf is "3 of 4 cells", "1 of 1 cell": n of total nouns, the noun
+// agreeing with total.
+func nOf(n, total int, noun string) string {
+	return fmt.Sprintf("%d of %s", n, plural(total, noun))
+}

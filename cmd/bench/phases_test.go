@@ -29,7 +29,7 @@ func TestWritePhases(t *testing.T) {
 		// Predictions overlap decoding within a fold: the phases may add
 		// up to more than the worker time, and no time is in no phase.
 		{"overlapping", engine.Stats{Workers: 1, Phases: []engine.PhaseTime{{Name: "predict", Seconds: 1}, {Name: "decode", Seconds: 0.5}}}, time.Second,
-			"phases (seconds summed over the workers; 1.000 s of worker time: 1 workers × 1.000 s):\n" +
+			"phases (seconds summed over the workers; 1.000 s of worker time: 1 worker × 1.000 s):\n" +
 				"  predict                     1.000 s  100.0%\n" +
 				"  decode                      0.500 s   50.0%\n" +
 				"  in no phase                 0.000 s    0.0%\n" +

@@ -83,7 +83,7 @@ func writePlan(ctx context.Context, g *engine.Grid, shards int, w io.Writer) err
 	if total.Regression > 0 {
 		kinds = append(kinds, fmt.Sprintf("%d regression", total.Regression))
 	}
-	fmt.Fprintf(w, "total: %d cells, %d folds, %d fits (%s)\n", len(g.Cells), folds, total.Total(), strings.Join(kinds, ", "))
+	fmt.Fprintf(w, "total: %s, %s, %s (%s)\n", plural(len(g.Cells), "cell"), plural(folds, "fold"), plural(total.Total(), "fit"), strings.Join(kinds, ", "))
 	if len(bounds) > 0 {
 		fmt.Fprintf(w, "at most, for cells %s: hyperband's brackets draw more candidates than there are, and a candidate scored before on the same rows is not fitted again (which depends on the scores)\n", joinInts(bounds))
 	}
@@ -112,7 +112,7 @@ func writeShards(w io.Writer, est []shard.Cell, owner []int, n int) {
 		if mean > 0 {
 			ratio = float64(l) / mean
 		}
-		fmt.Fprintf(w, "  shard %d/%d: %d cells, work %d (%.2f × mean)\n", s, n, count[s], l, ratio)
+		fmt.Fprintf(w, "  shard %d/%d: %s, work %d (%.2f × mean)\n", s, n, plural(count[s], "cell"), l, ratio)
 	}
 }
 

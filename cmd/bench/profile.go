@@ -66,7 +66,7 @@ func writePhases(w io.Writer, s engine.Stats, wall time.Duration) {
 		}
 		return 100 * v / have
 	}
-	fmt.Fprintf(w, "phases (seconds summed over the workers; %.3f s of worker time: %d workers × %.3f s):\n", have, s.Workers, wall.Seconds())
+	fmt.Fprintf(w, "phases (seconds summed over the workers; %.3f s of worker time: %s × %.3f s):\n", have, plural(s.Workers, "worker"), wall.Seconds())
 	busy := 0.0
 	for _, p := range s.Phases {
 		busy += p.Seconds

@@ -126,7 +126,7 @@ func recordedPartial(m *results.Manifest, finished int) string {
 	case results.StatusComplete:
 		how = "is partial"
 	}
-	return fmt.Sprintf("the recorded run %s: %d of %d cells; cells it never finished are not compared", how, finished, m.Cells)
+	return fmt.Sprintf("the recorded run %s: %s; cells it never finished are not compared", how, nOf(finished, m.Cells, "cell"))
 }
 
 // finishedIn is the cells of cs that recorded also holds (by cell key),

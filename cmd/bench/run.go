@@ -658,9 +658,9 @@ func (b *begunRun) compute(ctx context.Context, o *options, file string, g *engi
 	}
 	what := plural(len(g.Cells), "cell")
 	if b.spec != nil {
-		what = fmt.Sprintf("shard %s, %d of %d cells", b.spec, len(b.shard.Cells), len(g.Cells))
+		what = fmt.Sprintf("shard %s, %s", b.spec, nOf(len(b.shard.Cells), len(g.Cells), "cell"))
 	}
-	fmt.Fprintf(b.run.Log(), "bench run %s: %s (%d kept), %d folds to run, %d workers\n", file, what, len(b.kept), folds, o.jobs)
+	fmt.Fprintf(b.run.Log(), "bench run %s: %s (%d kept), %s to run, %s\n", file, what, len(b.kept), plural(folds, "fold"), plural(o.jobs, "worker"))
 	cells, stats, runErr := engine.Run(ctx, g, opts)
 	if bar != nil {
 		bar.Finish()
@@ -682,7 +682,7 @@ func runVerdict(runErr error, status results.Status, failed, cells int, logPath 
 		return runErr
 	}
 	if failed > 0 {
-		return fmt.Errorf("%d of %d cells failed; see %s", failed, cells, logPath)
+		return fmt.Errorf("%s failed; see %s", nOf(failed, cells, "cell"), logPath)
 	}
 	return nil
 }
@@ -761,7 +761,7 @@ func (e runEnd) print(w io.Writer) {
 		if e.shard {
 			what = ""
 		}
-		count = fmt.Sprintf("interrupted, %d of %d cells%s", e.cells, e.total, what)
+		count = fmt.Sprintf("interrupted, %s%s", nOf(e.cells, e.total, "cell"), what)
 	}
 	fits := ""
 	if e.stats.FitsRequested > 0 {
@@ -784,9 +784,9 @@ func table(dir string, verbose bool, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%s: %d cells\n", m.Experiment, m.Finished)
+	fmt.Fprintf(stdout, "%s: %s\n", m.Experiment, plural(m.Finished, "cell"))
 	if m.Finished < m.Cells {
-		fmt.Fprintf(stdout, "  partial: %d of %d cells finished (run status: %s)\n", m.Finished, m.Cells, m.Status)
+		fmt.Fprintf(stdout, "  partial: %s finished (run status: %s)\n", nOf(m.Finished, m.Cells, "cell"), m.Status)
 	}
 	writtenSummary(stdout, dir, written, m.Finished, false, verbose)
 	return nil

@@ -98,7 +98,7 @@ func slurmShard(id string, shards int) (*shard.Spec, error) {
 		return nil, usageError{fmt.Sprintf("SLURM_ARRAY_TASK_ID=%d gives the shard, not the number of shards (no SLURM_ARRAY_TASK_COUNT, _MIN and _MAX): give --shards N", i)}
 	}
 	if shards != 0 && shards != s.Count {
-		return nil, usageError{fmt.Sprintf("--shards %d and the job array's %d tasks disagree", shards, s.Count)}
+		return nil, usageError{fmt.Sprintf("--shards %d and the job array's %s disagree", shards, plural(s.Count, "task"))}
 	}
 	if err := s.Check(); err != nil {
 		return nil, fmt.Errorf("SLURM_ARRAY_TASK_ID: %w", err)
@@ -157,7 +157,7 @@ func writeMerge(out string, dirs []string, verbose bool, stdout, stderr io.Write
 	for _, n := range res.Notes {
 		fmt.Fprintln(stderr, n)
 	}
-	fmt.Fprintf(stdout, "%s: %d of %d cells from %d of %d shards\n", m.Experiment, res.Cells, m.Cells, found, res.Shards)
+	fmt.Fprintf(stdout, "%s: %s from %s\n", m.Experiment, nOf(res.Cells, m.Cells, "cell"), nOf(found, res.Shards, "shard"))
 	writtenSummary(stdout, out, res.Written, res.Cells, false, verbose)
 	if res.Complete() {
 		return nil
@@ -173,7 +173,7 @@ func writeMerge(out string, dirs []string, verbose bool, stdout, stderr io.Write
 		fmt.Fprintf(stderr, "  cell %d %s (shard %d/%d)\n", c.Index, c.Name, c.Shard, res.Shards)
 	}
 	missing := len(res.Missing) + res.MissingUnknown
-	return fmt.Errorf("%d of %d cells missing: run their shards again (they resume), then merge again", missing, m.Cells)
+	return fmt.Errorf("%s missing: run their shards again (they resume), then merge again", nOf(missing, m.Cells, "cell"))
 }
 
 // mergeHint is what bench run --shard prints for merging the shards, once

@@ -96,7 +96,7 @@ func checkResultsDir(dir, experiment string, shards int) error {
 		return fmt.Errorf("results directory %s holds experiment %q, not %q: choose another directory with -o", dir, m.Experiment, experiment)
 	}
 	if n, err := results.ShardCount(dir); err == nil && n > 0 && n != shards {
-		return fmt.Errorf("results directory %s holds shards of a run in %d shards, not %d: submit with --shards %d to resume it (bench merge takes shards of one count only), or choose another directory with -o", dir, n, shards, n)
+		return fmt.Errorf("results directory %s holds shards of a run in %s, not %d: submit with --shards %d to resume it (bench merge takes shards of one count only), or choose another directory with -o", dir, plural(n, "shard"), shards, n)
 	}
 	return nil
 }
@@ -160,7 +160,7 @@ func submitSlurm(ctx context.Context, h *host.Host, o *options, file string, std
 		}
 	}
 	warnEmptyShards(stderr, o.shards, len(grid.Cells))
-	fmt.Fprintf(stdout, "%s: %d cells in %d shards, results in %s\n  %s\n  %s\n", s.Experiment, len(grid.Cells), s.Shards, s.Dir, array, merge)
+	fmt.Fprintf(stdout, "%s: %s in %s, results in %s\n  %s\n  %s\n", s.Experiment, plural(len(grid.Cells), "cell"), plural(s.Shards, "shard"), s.Dir, array, merge)
 	if !o.now {
 		fmt.Fprintf(stdout, "submit them with --now, or:\n  jobid=$(sbatch --parsable %s)\n  sbatch --dependency=afterok:${jobid%%%%;*} %s\n",
 			safetext.Quote(array), safetext.Quote(merge))
@@ -174,8 +174,8 @@ func submitSlurm(ctx context.Context, h *host.Host, o *options, file string, std
 	if err != nil {
 		return fmt.Errorf("job array %s submitted, but not the merge job (submit it with sbatch --dependency=afterok:%s %s): %w", arrayID, arrayID, safetext.Quote(merge), err)
 	}
-	fmt.Fprintf(stdout, "submitted job array %s (%d tasks) and merge job %s (runs when every task has succeeded)\n  logs: %s\n",
-		arrayID, s.Shards, mergeID, filepath.Join(s.Scripts, cluster.LogsDir))
+	fmt.Fprintf(stdout, "submitted job array %s (%s) and merge job %s (runs when every task has succeeded)\n  logs: %s\n",
+		arrayID, plural(s.Shards, "task"), mergeID, filepath.Join(s.Scripts, cluster.LogsDir))
 	return nil
 }
 

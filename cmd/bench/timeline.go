@@ -223,7 +223,7 @@ func (r timelineReport) writeText(w io.Writer) {
 		if i == 0 {
 			sep = ""
 		}
-		fmt.Fprintf(w, "%s %.2f× on %d workers", sep, a.Speedup, a.Workers)
+		fmt.Fprintf(w, "%s %.2f× on %s", sep, a.Speedup, plural(a.Workers, "worker"))
 	}
 	fmt.Fprintln(w)
 }

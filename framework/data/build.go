@@ -243,8 +243,13 @@ func (b *colBuilder) mixedWarning() (line, col int, err error) {
 }
 
 // maxMarks is the most marks that writtenNumber undoes in one number: a
-// unit sign, separators between thousands and a decimal comma.
-const maxMarks = 3
+// minus sign U+2212, a unit sign, separators between thousands and a
+// decimal comma.
+const maxMarks = 4
+
+// minusSign is U+2212 MINUS SIGN, which word processors, copies from PDF
+// files and the number formats of some locales write for "-".
+const minusSign = "\u2212"
 
 // groupSeparators are the characters that a number may have between the
 // groups of three digits of its whole part, as spreadsheets and locales
@@ -270,17 +275,21 @@ var unitSigns = []struct {
 
 // writtenNumber reports whether s is a finite number that parseNum does
 // not take as written but would once its written form is undone: an
-// optional sign and a unit sign (unitSigns: before the digits, after the
-// minus sign or not, or after them, a space between allowed), then
-// digits with a decimal comma ("5,1", ",5") or with one of
-// groupSeparators between each group of three digits of the whole part
-// and an optional decimal point or comma ("1,212.75", "1.254,88",
-// "1 212,75", "12.345.678"; not "1.201", a number as written). It
-// returns the number as parseNum takes it ("1212.75") and the names of
-// the marks undone, for messages ("spaces between thousands", "a decimal
-// comma"; maxMarks at most); no marks when s is no such number. A group of
-// other than three digits is no number: "1,2,3", "12 3", "1'2" are text,
-// as are a unit sign alone and two signs.
+// optional sign ("+", "-" or the minus sign U+2212) and a unit sign
+// (unitSigns: before the digits, after the sign or not, or after them, a
+// space between allowed), then digits with a decimal comma ("5,1", ",5")
+// or with one of groupSeparators between each group of three digits of
+// the whole part and an optional decimal point or comma ("1,212.75",
+// "1.254,88", "1 212,75", "12.345.678"; not "1.201", a number as
+// written; a unit word or a currency code in place of the unit sign:
+// cutUnitWord), or digits with a decimal point and a Fortran D exponent
+// ("1.5D-03"; fortranNumber). It returns the number as parseNum takes it
+// ("1212.75", "-0.2", "1.5e-03") and the names of the marks undone, for
+// messages ("a minus sign (U+2212)", "spaces between thousands", "a
+// decimal comma"; maxMarks at most); no marks when s is no such number. A
+// group of other than three digits is no number: "1,2,3", "12 3", "1'2"
+// are text, as are a unit sign alone, two signs and a D without a decimal
+// point ("12D4", a code).
 func writtenNumber(s string) (num string, marks []string) {
 	if !strings.ContainsAny(s, "0123456789") {
 		return "", nil // text, at once: most levels of a categorical column
@@ -289,7 +298,7 @@ func writtenNumber(s string) (num string, marks []string) {
 		return "", nil
 	}
 	unit := ""
-	sign, body := cutSign(strings.Trim(s, " \t"))
+	sign, body, minus := cutSign(strings.Trim(s, " \t"))
 	for _, u := range unitSigns {
 		if rest, found := strings.CutSuffix(body, u.sign); found {
 			body, unit = strings.TrimRight(rest, " \u00a0\u202f"), u.name
@@ -300,12 +309,21 @@ func writtenNumber(s string) (num string, marks []string) {
 			break
 		}
 	}
+	if unit == "" {
+		body, unit = cutUnitWord(body)
+	}
 	if sign == "" {
-		sign, body = cutSign(body)
+		sign, body, minus = cutSign(body)
 	}
 	digits, marks := ungroup(body)
+	if digits == "" {
+		digits, marks = fortranNumber(body)
+	}
 	if unit != "" {
 		marks = append([]string{unit}, marks...)
+	}
+	if minus {
+		marks = append([]string{"a minus sign (U+2212)"}, marks...)
 	}
 	if _, kind := parseNum(sign + digits); kind != numFinite || len(marks) == 0 {
 		return "", nil
@@ -322,12 +340,73 @@ func markList(marks []string) string {
 	return strings.Join(marks[:len(marks)-1], ", ") + " and " + marks[len(marks)-1]
 }
 
-// cutSign returns the leading + or - of s, if any, and the rest.
-func cutSign(s string) (sign, rest string) {
-	if s != "" && (s[0] == '-' || s[0] == '+') {
-		return s[:1], s[1:]
+// cutUnitWord returns s without its unit word, one to three ASCII letters
+// after the number and a space or no-break space (U+00A0) ("1.4 cm",
+// "3 kg", "1.4 USD"), or its currency code, three capital ASCII letters
+// and a space or no-break space before the number ("USD 1.4"), with the
+// name of the mark; s and "" when s has neither. Letters without a space
+// ("3A", "12B": flat numbers, grades), longer words and codes of other
+// than three capitals are no unit.
+func cutUnitWord(s string) (rest, name string) {
+	isLetters := func(t string, lower bool) bool {
+		for i := 0; i < len(t); i++ {
+			c := t[i]
+			if !('A' <= c && c <= 'Z' || lower && 'a' <= c && c <= 'z') {
+				return false
+			}
+		}
+		return true
 	}
-	return "", s
+	startsBlank := func(t string) bool { return t == "" || t[0] == ' ' || strings.HasPrefix(t, "\u00a0") }
+	endsBlank := func(t string) bool { return t == "" || t[len(t)-1] == ' ' || strings.HasSuffix(t, "\u00a0") }
+	for _, blank := range []string{" ", "\u00a0"} {
+		if i := strings.LastIndex(s, blank); i >= 0 {
+			word, num := s[i+len(blank):], s[:i]
+			if len(word) >= 1 && len(word) <= 3 && isLetters(word, true) && !endsBlank(num) {
+				return num, "a unit word"
+			}
+		}
+		if code, num, found := strings.Cut(s, blank); found && len(code) == 3 && isLetters(code, false) && !startsBlank(num) {
+			return num, "a currency code"
+		}
+	}
+	return s, ""
+}
+
+// cutSign returns the leading + or - of s, if any, and the rest; a
+// leading minus sign U+2212 is returned as "-", with minus true.
+func cutSign(s string) (sign, rest string, minus bool) {
+	if s != "" && (s[0] == '-' || s[0] == '+') {
+		return s[:1], s[1:], false
+	}
+	if rest, found := strings.CutPrefix(s, minusSign); found {
+		return "-", rest, true
+	}
+	return "", s, false
+}
+
+// fortranNumber returns s, unsigned digits with a decimal point and a
+// Fortran D exponent ("1.5D-03", "2.000d+01", as Fortran programs write
+// double precision), with the exponent written E ("1.5e-03") and the
+// name of the mark it undid; "" when s is not so written. The decimal
+// point is required, so that codes such as "12D4" and "3D" stay text.
+func fortranNumber(s string) (num string, marks []string) {
+	mant, exp, found := strings.Cut(s, "D")
+	if !found {
+		mant, exp, found = strings.Cut(s, "d")
+	}
+	whole, frac, point := strings.Cut(mant, ".")
+	isDigits := func(t string) bool { return strings.Trim(t, "0123456789") == "" }
+	if !found || !point || whole+frac == "" || !isDigits(whole) || !isDigits(frac) {
+		return "", nil
+	}
+	if exp != "" && (exp[0] == '-' || exp[0] == '+') {
+		exp = exp[1:]
+	}
+	if exp == "" || !isDigits(exp) {
+		return "", nil
+	}
+	return mant + "e" + s[len(mant)+1:], []string{"a Fortran D exponent"}
 }
 
 // ungroup returns s, unsigned digits with an optional decimal point or

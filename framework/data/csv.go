@@ -110,7 +110,11 @@ func parseCSV(r io.Reader, source string, opt Options, size int64) (*Table, erro
 	if rows == 0 {
 		return nil, &ParseError{Source: source, Line: headerLine, Err: fmt.Errorf("%w: header but no data rows", ErrEmpty)}
 	}
-	return finishTable(builders, source, rows)
+	t, err := finishTable(builders, source, rows)
+	if t != nil {
+		t.HeaderLine = headerLine
+	}
+	return t, err
 }
 
 // addRecord adds the fields of record rec, row row, to the builders of its

@@ -2,6 +2,7 @@ package data
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -371,6 +372,17 @@ func TestParseCSVMixedColumnWarning(t *testing.T) {
 		{"groups of other than three digits", "a;b;c;d\n1;1;1;1\n2;2;2;2\n12 3;1'2;1,2,3;1 2345\n4 56;1'2345;12,34.5;1.23,4\n", semi, nil},
 		{"unit signs alone, misplaced or doubled", "a;b;c;d;e\n1;1;1;1;1\n2;2;2;2;2\n%;$;%14;$$5;--5%\n% ;€;5%%;$5%;-$-5\n", semi, nil},
 		{"codes of a letter and a digit", "a\nA1\nB2\n1\n2\n", Options{}, nil},
+		// The minus sign U+2212 and a Fortran D exponent: a column all
+		// of such numbers (log-likelihoods) warns, naming one value.
+		{"minus signs U+2212", "a,b\n\u22120.2,1.5D-03\n\u22121.4,2.000D-01\n\u22120.3,-1.5d+02\n", Options{},
+			[]string{formWarning("2:1", `"a" (col 1)`, "\u22120.2", 1, "a minus sign (U+2212)", 3, 3, "3 with a minus sign (U+2212)", "-0.2"),
+				formWarning("2:8", `"b" (col 2)`, "1.5D-03", 1, "a Fortran D exponent", 3, 3, "3 with a Fortran D exponent", "1.5e-03")}},
+		// A unit word or a currency code on every value.
+		{"unit words and currency codes", "a,b\n1.4 cm,USD 1.4\n1.5 cm,USD 2\n3 mm,EUR -3\n", Options{},
+			[]string{formWarning("2:1", `"a" (col 1)`, "1.4 cm", 1, "a unit word", 3, 3, "3 with a unit word", "1.4"),
+				formWarning("2:8", `"b" (col 2)`, "USD 1.4", 1, "a currency code", 3, 3, "3 with a currency code", "1.4")}},
+		{"grades, flat numbers, words", "a;b;c\n1;1;1\n2;2;2\n3A;1.4cm;Grade 3\n12B;1.4 metres;usd 1.4\n", semi, nil},
+		{"codes with a D, dashes", "a;b\n1;1\n2;2\n12D4;\u2212\n3D;1\u22122\n", semi, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tb, err := ParseCSV(strings.NewReader(tc.in), "mem.csv", tc.opt)
@@ -425,15 +437,20 @@ func TestUnknownColumnsError(t *testing.T) {
 // it may mean, as suggest.DidYouMean words them, or none.
 func TestUnknownColumnHints(t *testing.T) {
 	for _, tt := range []struct {
-		name string
-		opt  Options
-		want UnknownColumn
+		name, header string // header: "" for the default
+		opt          Options
+		want         UnknownColumn
 	}{
-		{"close to one column", Options{Categorical: []string{"clas"}}, UnknownColumn{"clas", CategoricalList, ` (did you mean "class"?)`}},
-		{"close to two columns", Options{Numeric: []string{"petal"}}, UnknownColumn{"petal", NumericList, ` (did you mean "petal_a" or "petal_b"?)`}},
-		{"close to none", Options{Ignore: []string{"zzz"}}, UnknownColumn{"zzz", IgnoreList, ""}},
+		{"close to one column", "", Options{Categorical: []string{"clas"}}, UnknownColumn{"clas", CategoricalList, ` (did you mean "class"?)`}},
+		{"close to two columns", "", Options{Numeric: []string{"petal"}}, UnknownColumn{"petal", NumericList, ` (did you mean "petal_a" or "petal_b"?)`}},
+		{"close to none", "", Options{Ignore: []string{"zzz"}}, UnknownColumn{"zzz", IgnoreList, ""}},
+		// Quotes around a name, as a word processor writes them, are
+		// folded as blanks are.
+		{"curly quotes", "\u201cpetal\u201d,\u201cclass\u201d", Options{Categorical: []string{"class"}}, UnknownColumn{"class", CategoricalList, " (did you mean \"\u201cclass\u201d\"?)"}},
+		{"a leading blank", "petal, class", Options{Categorical: []string{"class"}}, UnknownColumn{"class", CategoricalList, ` (did you mean " class"?)`}},
 	} {
-		_, err := ParseCSV(strings.NewReader("petal_a,petal_b,class\n1,2,x\n"), "h.csv", tt.opt)
+		header := cmp.Or(tt.header, "petal_a,petal_b,class")
+		_, err := ParseCSV(strings.NewReader(header+"\n1,2\n"), "h.csv", tt.opt)
 		var e *UnknownColumnsError
 		if !errors.As(err, &e) || len(e.Unknown) != 1 || e.Unknown[0] != tt.want {
 			t.Errorf("%s: error %v (%+v), want %+v", tt.name, err, e, tt.want)
@@ -474,12 +491,16 @@ func TestUnknownColumnsFormat(t *testing.T) {
 // and the near misses it does not count (num "": not such a number).
 func TestWrittenNumber(t *testing.T) {
 	const (
-		comma  = "a decimal comma"
-		points = "points between thousands"
-		commas = "commas between thousands"
-		spaces = "spaces between thousands"
-		pct    = "a percent sign"
-		cur    = "a currency sign"
+		comma   = "a decimal comma"
+		points  = "points between thousands"
+		commas  = "commas between thousands"
+		spaces  = "spaces between thousands"
+		pct     = "a percent sign"
+		cur     = "a currency sign"
+		minus   = "a minus sign (U+2212)"
+		fortran = "a Fortran D exponent"
+		word    = "a unit word"
+		code    = "a currency code"
 	)
 	for _, tc := range []struct{ s, num, form string }{
 		// Decimal comma, points between thousands (continental Europe).
@@ -501,6 +522,21 @@ func TestWrittenNumber(t *testing.T) {
 		{"-3 €", "-3", cur}, {"£12", "12", cur}, {"¥1000", "1000", cur}, {"3,50 €", "3.50", cur + " and " + comma},
 		{"$1,212.75", "1212.75", cur + " and " + commas}, {"1 212,75 €", "1212.75", cur + ", " + spaces + " and " + comma},
 		{"12,5 %", "12.5", pct + " and " + comma},
+		// The minus sign U+2212 (word processors, PDF copies, some
+		// locales' number formats) and a Fortran D exponent.
+		{"\u22120.2", "-0.2", minus}, {" \u22121,5 ", "-1.5", minus + " and " + comma}, {"\u2212$0.2", "-0.2", minus + " and " + cur},
+		{"$\u22120.2", "-0.2", minus + " and " + cur}, {"\u22121 212,75 €", "-1212.75", minus + ", " + cur + ", " + spaces + " and " + comma},
+		{"\u22122.5%", "-2.5", minus + " and " + pct},
+		{"2.000D-01", "2.000e-01", fortran}, {"1.5D-03", "1.5e-03", fortran}, {"-1.5d+02", "-1.5e+02", fortran}, {"1.5D3", "1.5e3", fortran},
+		// A unit word after the number (one to three ASCII letters, a
+		// space or U+00A0 between) or a currency code before it (three
+		// capital letters and a space).
+		{"1.4 cm", "1.4", word}, {"1.4\u00a0cm", "1.4", word}, {"-3 kg", "-3", word}, {"12 m", "12", word}, {"1.4 USD", "1.4", word},
+		{"1,4 cm", "1.4", word + " and " + comma}, {"1 212,75 EUR", "1212.75", word + ", " + spaces + " and " + comma},
+		{"\u22121.4 cm", "-1.4", minus + " and " + word}, {" 1.4 cm ", "1.4", word},
+		{"USD 1.4", "1.4", code}, {"USD\u00a01.4", "1.4", code}, {"USD -1.4", "-1.4", code}, {"-USD 1.4", "-1.4", code},
+		{"EUR 1.212,75", "1212.75", code + ", " + points + " and " + comma},
+		{".5D0", ".5e0", fortran}, {"1.D2", "1.e2", fortran}, {"\u22121.5D-03", "-1.5e-03", minus + " and " + fortran},
 		// Numbers as written: not counted here.
 		{"5.1", "", ""}, {"1.201", "", ""}, {"+1.234", "", ""}, {"-7", "", ""}, {" 5 ", "", ""}, {"1e3", "", ""},
 		// Near misses: groups of other than three digits, misplaced or
@@ -511,6 +547,21 @@ func TestWrittenNumber(t *testing.T) {
 		{"%", "", ""}, {"$", "", ""}, {"-", "", ""}, {",", "", ""}, {"%14", "", ""}, {"$$5", "", ""}, {"5$$", "", ""},
 		{"$5%", "", ""}, {"--5%", "", ""}, {"-$-5", "", ""}, {"$inf", "", ""}, {"nan%", "", ""}, {"1e999%", "", ""},
 		{"A1", "", ""}, {"B2", "", ""}, {"abc", "", ""}, {"", "", ""}, {"0x10%", "", ""}, {"1_000", "", ""},
+		// Near misses of a minus sign or a D exponent: lone or doubled
+		// signs, a minus sign inside, a D without a decimal point or an
+		// exponent (codes such as "12D4", "3D"), an exponent not whole.
+		{"\u2212", "", ""}, {"\u2212\u22121", "", ""}, {"-\u22121", "", ""}, {"\u2212-1", "", ""}, {"1\u22122", "", ""}, {"1\u2212", "", ""},
+		{"\u2212abc", "", ""}, {"\u2212inf", "", ""},
+		{"12D4", "", ""}, {"3D", "", ""}, {"1.5D", "", ""}, {"D-03", "", ""}, {".D3", "", ""}, {"1.5D-", "", ""}, {"1.5D-0.3", "", ""},
+		// Near misses of a unit word or a currency code: no space
+		// (flat numbers, grades: "3A", "12B"), two spaces, longer or
+		// other words, a code not of three capitals, two units.
+		{"3A", "", ""}, {"12B", "", ""}, {"1.4cm", "", ""}, {"USD1.4", "", ""}, {"1.4  cm", "", ""}, {"USD  1.4", "", ""},
+		{"1.4 cmss", "", ""}, {"1.4 metres", "", ""}, {"1.4 c2", "", ""}, {"1.4 é", "", ""}, {"1.4 c m", "", ""},
+		{"usd 1.4", "", ""}, {"Usd 1.4", "", ""}, {"US 1.4", "", ""}, {"USDX 1.4", "", ""}, {"cm 1.4", "", ""}, {"Grade 3", "", ""},
+		{"$1.4 USD", "", ""}, {"USD $1.4", "", ""}, {"USD 1.4 cm", "", ""}, {"1.4 cm %", "", ""}, {"USD", "", ""}, {" cm", "", ""},
+		{"1 2 cm", "", ""}, {"A 1", "", ""}, {"USD inf", "", ""}, {"USD 12D4", "", ""},
+		{"1.5DD3", "", ""}, {"1.5D3D", "", ""}, {"1,5D-03", "", ""}, {"1.5E-03", "", ""}, {"1.5D-999", "", ""}, {"1.5 D3", "", ""},
 	} {
 		num, marks := writtenNumber(tc.s)
 		if form := markList(marks); num != tc.num || form != tc.form {

@@ -100,6 +100,9 @@ type Table struct {
 
 	// Relation is the ARFF @relation name; "" for other formats.
 	Relation string
+	// HeaderLine is the line of the header row of a CSV or TSV file
+	// (1-based); 0 for other formats.
+	HeaderLine int
 	// Warnings are findings of the reader that are not errors, each
 	// located as a ParseError is: a column whose type was inferred as
 	// categorical although most of its values are numbers
@@ -107,7 +110,9 @@ type Table struct {
 	// does not take ("1 212,75", "14%") when such numbers make it mostly
 	// numbers, else at its first value that is not a number; the
 	// labels of a multi-label LIBSVM file that spell one number in
-	// several ways (ErrNumberSpellings), at the first line that does.
+	// several ways (ErrNumberSpellings), at the first line that does;
+	// with LoadTarget, a header row that looks like data (ErrHeaderData),
+	// at the header line.
 	Warnings []*ParseError
 
 	// LabelCount is the label count given by a MEKA/MULAN "-C n" option in
@@ -210,14 +215,22 @@ var (
 	// ErrMixedColumn is the warning (Table.Warnings) of a column read as
 	// categorical because of some text although most of its values are
 	// numbers: often a typo in a numeric column, or numbers written with
-	// a decimal comma, thousands separators or a unit sign ("1 212,75",
-	// "1,212.75", "14%", "$0.2").
+	// a decimal comma, thousands separators, a unit sign, a unit word or
+	// currency code, the minus sign U+2212 or a Fortran D exponent
+	// ("1 212,75", "1,212.75", "14%", "$0.2", "1.4 cm", "USD 1.4",
+	// "−0.2", "1.5D-03").
 	ErrMixedColumn = errors.New("mostly numbers, read as categorical")
 	// ErrNumberSpellings is the warning (Table.Warnings) of the labels
 	// of a multi-label LIBSVM file that spell one number in several ways
 	// ("1" and "+1"): they are read as one label, named by the number's
 	// shortest form.
 	ErrNumberSpellings = errors.New("labels spelled as one number")
+	// ErrHeaderData is the warning (Table.Warnings, added by LoadTarget)
+	// of a CSV or TSV file whose header row looks like data: every column
+	// name but the target's is a number and the target's name is one of
+	// its values, as when a file without a header line (UCI data) is
+	// given a target named after a value of its first row.
+	ErrHeaderData = errors.New("first row looks like data")
 	// ErrChanged reports a file that grew after its reader reached its
 	// end: its digest would hold bytes never parsed.
 	ErrChanged = errors.New("changed while it was read; run again")

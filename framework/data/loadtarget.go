@@ -2,8 +2,11 @@ package data
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/polyclass/polyclass/framework/safetext"
 )
 
 // Target names the target a dataset binder reads with its files
@@ -62,6 +65,9 @@ func LoadTarget(path, testPath string, opt Options, target Target) (*Bound, erro
 		return b, err
 	}
 	if target.Class != "" {
+		if w := headerAsData(f.Table, target.Class); w != nil {
+			f.Table.Warnings = append(f.Table.Warnings, w)
+		}
 		b.Class, b.ClassErr = b.Rows.ClassTarget(target.Class)
 		rows := classRows(b.Class, b.ClassErr)
 		if testPath == "" {
@@ -161,4 +167,31 @@ func untrainedRows(labels []int, train int) []int {
 		}
 	}
 	return nil
+}
+
+// headerAsData returns the warning (ErrHeaderData) of table t, a CSV or
+// TSV file read with class column class, when its header row looks like
+// data, at the header line, else nil: every other column name is a
+// number (one at least) and class is a value of the class column. A file
+// without a header line (as UCI ships its data) loses its first row to
+// the header so, and its target can only be named after a value of that
+// row. Numbered columns under a named target ("400,401.5,class":
+// wavelengths) are a header.
+func headerAsData(t *Table, class string) *ParseError {
+	col, ok := t.Lookup(class)
+	if t.HeaderLine == 0 || !ok || len(t.Columns) < 2 || !slices.ContainsFunc(col.Levels, func(l string) bool { return strings.TrimSpace(l) == strings.TrimSpace(class) }) {
+		return nil
+	}
+	var names []string
+	for _, c := range t.Columns {
+		if c.Name == class {
+			continue
+		}
+		if _, kind := parseNum(c.Name); kind != numFinite {
+			return nil
+		}
+		names = append(names, c.Name)
+	}
+	return &ParseError{Source: t.Source, Line: t.HeaderLine, Err: fmt.Errorf("%w: every column name but the target's is a number (%s), and the target's name %s is a value of the target column, so the first row is likely a data row, yet it is read as the header, its values as column names: if the file has no header line, add one (the column names) before its first row",
+		ErrHeaderData, safetext.Few(names, safetext.Listed, nil), safetext.Excerpt(class))}
 }

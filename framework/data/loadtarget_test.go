@@ -108,3 +108,51 @@ func TestLoadTargetPlaces(t *testing.T) {
 		})
 	}
 }
+
+// TestLoadTargetHeaderAsData: a CSV file whose header row is data (a file
+// without a header line, its target named after a value of its first
+// row) gets a warning (ErrHeaderData) at the header line; a header of
+// numbered columns whose target is no class value, and a file of one
+// column, get none.
+func TestLoadTargetHeaderAsData(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, file, text, target string
+		want                     string // the warning; "": none
+	}{
+		{"no header line", "nohead.csv", "5.1,3.5,setosa\n4.9,3,setosa\n7,3.2,versicolor\n", "setosa",
+			`nohead.csv:1: first row looks like data: every column name but the target's is a number (5.1, 3.5), and the target's name "setosa" is a value of the target column, so the first row is likely a data row, yet it is read as the header, its values as column names: if the file has no header line, add one (the column names) before its first row`},
+		{"numbered classes", "numbered.tsv", "1.5\t2\t0\n2.5\t3\t1\n3\t1\t0\n", "0",
+			`numbered.tsv:1: first row looks like data: every column name but the target's is a number (1.5, 2), and the target's name "0" is a value of the target column, so the first row is likely a data row, yet it is read as the header, its values as column names: if the file has no header line, add one (the column names) before its first row`},
+		{"after a blank line", "blank.csv", "\n1,a\n2,b\n3,a\n", "a",
+			`blank.csv:2: first row looks like data: every column name but the target's is a number (1), and the target's name "a" is a value of the target column, so the first row is likely a data row, yet it is read as the header, its values as column names: if the file has no header line, add one (the column names) before its first row`},
+		{"a header", "iris.csv", "sepal,petal,class\n5.1,3.5,setosa\n4.9,3,setosa\n", "class", ""},
+		{"numbered columns", "spectra.csv", "400,401.5,class\n0.1,0.2,a\n0.3,0.4,b\n", "class", ""},
+		{"a named column", "named.csv", "5.1,x,setosa\n4.9,3,setosa\n", "setosa", ""},
+		{"the target alone", "one.csv", "a\na\nb\n", "a", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(dir, tc.file)
+			if err := os.WriteFile(path, []byte(tc.text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			b, err := LoadTarget(path, "", Options{Categorical: []string{tc.target}}, Target{Class: tc.target})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, w := range b.Table.Warnings {
+				if errors.Is(w, ErrHeaderData) {
+					got = append(got, w.Error())
+				}
+			}
+			want := []string{}
+			if tc.want != "" {
+				want = append(want, filepath.Join(dir, tc.want))
+			}
+			if !slices.Equal(got, want) && !(len(got) == 0 && len(want) == 0) {
+				t.Errorf("warnings %q, want %q", got, want)
+			}
+		})
+	}
+}

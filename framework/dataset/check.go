@@ -221,6 +221,8 @@ func (ck *checker) readWarnings(name string, rng hcl.Range, t *data.Table) {
 			summary = "Column of numbers read as categorical"
 		case errors.Is(w, data.ErrNumberSpellings):
 			summary = "Labels compared as numbers"
+		case errors.Is(w, data.ErrHeaderData):
+			summary = "Header row looks like data"
 		}
 		if shown[summary] < maxReadWarnings {
 			shown[summary]++

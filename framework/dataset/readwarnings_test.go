@@ -61,3 +61,25 @@ func TestReadWarningsBounded(t *testing.T) {
 		})
 	}
 }
+
+// TestReadFilesHeaderAsData: a CSV file without a header line, its target
+// named after a value of its first row, gets one warning at its path
+// attribute that names the header line; the same rows under a header
+// get none.
+func TestReadFilesHeaderAsData(t *testing.T) {
+	rows := "5.1,3.5,setosa\n4.9,3,setosa\n7,3.2,versicolor\n"
+	for _, tc := range []struct{ name, text, target, want string }{
+		{"no header line", rows, "setosa", `warning: Header row looks like data: Dataset "d": $DIR/d.csv:1: first row looks like data: every column name but the target's is a number (5.1, 3.5), and the target's name "setosa" is a value of the target column, so the first row is likely a data row, yet it is read as the header, its values as column names: if the file has no header line, add one (the column names) before its first row`},
+		{"a header", "sl,sw,class\n" + rows, "class", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ck, ds, dir := loadTarget(t, "d.csv", tc.text, config.Dataset{Target: tc.target})
+			if f, _ := ck.readFiles(ds.Config); f == nil {
+				t.Fatalf("not read: %s", diagLines(ck.diags, dir))
+			}
+			if got := diagLines(ck.diags, dir); got != tc.want {
+				t.Errorf("warnings:\n%s\nwant\n%s", got, tc.want)
+			}
+		})
+	}
+}

@@ -11,7 +11,7 @@ import (
 
 // Closest returns the candidates closest to name, best first: those at the
 // smallest edit distance (Levenshtein, after lower-casing and ignoring
-// '_', '-', '.' and ' ') when that distance is small for the name's
+// '_', '-', '.', ' ' and quotes) when that distance is small for the name's
 // length, those made of the same words in another order ("f1_macro" for
 // "macro_f1"), and, as the farthest of the close ones, those the name of
 // at least 3 characters begins ("auc_ovr" for "auc"); never one that
@@ -67,16 +67,25 @@ func DidYouMean(name string, candidates []string) string {
 	return fmt.Sprintf(" (did you mean %s?)", strings.Join(q, " or "))
 }
 
-// fold lower-cases s and drops separators.
+// fold lower-cases s and drops separators and quotes: a name quoted in
+// a file (a header a word processor wrote, "\u201cclass\u201d") reads as
+// the name, as one with blanks around it does.
 func fold(s string) string {
 	return strings.Map(func(r rune) rune {
 		switch r {
 		case '_', '-', '.', ' ':
 			return -1
 		}
+		if strings.ContainsRune(quotes, r) {
+			return -1
+		}
 		return r
 	}, strings.ToLower(s))
 }
+
+// quotes are the quotation marks fold drops: ASCII ones, the typographic
+// ones (U+2018 to U+201F) and guillemets.
+const quotes = "\"'`\u2018\u2019\u201a\u201b\u201c\u201d\u201e\u201f\u00ab\u00bb\u2039\u203a"
 
 // wordKey returns the sorted words of s (split at separators), or "" for a
 // single word.

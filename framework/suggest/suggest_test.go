@@ -53,6 +53,33 @@ func TestClosestShortCandidates(t *testing.T) {
 	}
 }
 
+// TestClosestQuotes: quotes around a name (a header written by a word
+// processor, a name quoted twice) are folded as blanks are, either side.
+func TestClosestQuotes(t *testing.T) {
+	columns := []string{"\u201csepal_length\u201d", "\u201cclass\u201d", "'kind'", "\u00abtype\u00bb", `"z"`}
+	for _, tc := range []struct {
+		name string
+		want []string
+	}{
+		{"class", []string{"\u201cclass\u201d"}},
+		{"Class", []string{"\u201cclass\u201d"}},
+		{"kind", []string{"'kind'"}},
+		{"type", []string{"\u00abtype\u00bb"}},
+		{"sepal_length", []string{"\u201csepal_length\u201d"}},
+		{"z", []string{`"z"`}},
+		{"\u2018class\u2019", []string{"\u201cclass\u201d"}},
+		{"y", nil},
+		{"\u201c\u201d", nil},
+	} {
+		if got := Closest(tc.name, columns); !slices.Equal(got, tc.want) {
+			t.Errorf("Closest(%q) = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+	if got := Closest("\u201cclass\u201d", []string{"class", "mass"}); !slices.Equal(got, []string{"class"}) {
+		t.Errorf("Closest(curly-quoted class) = %q, want class", got)
+	}
+}
+
 func TestDidYouMean(t *testing.T) {
 	for _, tc := range []struct{ name, want string }{
 		{"acuracy", ` (did you mean "accuracy"?)`},
