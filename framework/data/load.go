@@ -9,6 +9,12 @@ type Files struct {
 	// Test is the test file (ReadTest), nil without one or when it could
 	// not be read.
 	Test *TestFile
+	// Copies counts, without a test file, the rows of Table that equal
+	// another of its rows in every column, FirstCopy the first of them
+	// and CopyOf the row it equals (Table.Duplicates): cross-validation
+	// puts copies of a row on both sides of a split. With a test file
+	// they are 0, −1, −1: Test counts its rows that copy training rows.
+	Copies, FirstCopy, CopyOf int
 }
 
 // TestError is the failure of a dataset's test file (ReadTest's error),
@@ -33,8 +39,9 @@ func Load(path, testPath string, opt Options) (*Files, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := &Files{Table: t, SHA256: sum}
+	f := &Files{Table: t, SHA256: sum, FirstCopy: -1, CopyOf: -1}
 	if testPath == "" {
+		f.Copies, f.FirstCopy, f.CopyOf = t.Duplicates()
 		return f, nil
 	}
 	if f.Test, err = ReadTest(path, testPath, t, opt); err != nil {

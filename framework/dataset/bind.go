@@ -54,7 +54,7 @@ func (ck *checker) loadDataset(c *config.Dataset, cvc *config.CV, seed uint64) *
 		return nil
 	}
 	if !ck.constantFeatures(ds) && f.Test == nil {
-		ck.copiedRows(c, f.Table)
+		ck.copiedRows(c, f.Files)
 	}
 	return ds
 }
@@ -102,8 +102,8 @@ func (ck *checker) readFiles(c *config.Dataset) (*data.Bound, *config.Dataset) {
 
 // copiedRows warns at the path attribute of dataset c, which has no test
 // file and is split into folds, when more than half of the rows of its
-// file t equal another of its rows in every column, the class included
-// (Table.Duplicates): a fold split puts copies of one row on both of its
+// file (f.Table) equal another of its rows in every column, the class
+// included (f.Copies, counted as the file was read): a fold split puts copies of one row on both of its
 // sides, so every model is scored in part on rows it was fitted on. A
 // file appended to itself, or rows oversampled before cross-validation,
 // has all or most of its rows such. The shipped data sets have at most
@@ -111,9 +111,9 @@ func (ck *checker) readFiles(c *config.Dataset) (*data.Bound, *config.Dataset) {
 // file 9.2 %, dna's 8.0 %, iris 1.3 %, shuttle none). It is not called
 // for a dataset without features or whose features are all constant,
 // whose rows are copies for that reason, which its own diagnostic says.
-func (ck *checker) copiedRows(c *config.Dataset, t *data.Table) {
-	n := t.NumRows
-	copies, first, of := t.Duplicates()
+func (ck *checker) copiedRows(c *config.Dataset, f *data.Files) {
+	t, n := f.Table, f.Table.NumRows
+	copies, first, of := f.Copies, f.FirstCopy, f.CopyOf
 	if 2*copies <= n {
 		return
 	}
@@ -164,7 +164,7 @@ func (ck *checker) classTarget(ds *Dataset, f *data.Bound) bool {
 	if errors.Is(err, data.ErrUnknownColumn) {
 		// A guard: the target is among the categorical names that
 		// data.Load checks (loadOptions), and unknownColumns reported it.
-		ck.unknownTarget(c, "", t.ColumnNames())
+		ck.unknownTarget(c, "", t.ColumnNames(), "")
 		return false
 	}
 	if !ck.canonicalClasses(ds, target, err) {

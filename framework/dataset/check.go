@@ -26,12 +26,13 @@ func targetRange(c *config.Dataset) hcl.Range {
 
 // unknownTarget reports that dataset c has no column named by its target,
 // at the target attribute (or the dataset block when target is
-// defaulted); hint names the columns (columns) it may mean. For a LIBSVM
-// file, whose features are numbered rather than named and are not among
-// columns, it says so, and which column holds the class.
-func (ck *checker) unknownTarget(c *config.Dataset, hint string, columns []string) {
+// defaulted); hint names the columns (columns) it may mean. For a file
+// the reader read as LIBSVM (format, data.UnknownColumnsError's), whose
+// features are numbered rather than named and are not among columns, it
+// says so, and which column holds the class.
+func (ck *checker) unknownTarget(c *config.Dataset, hint string, columns []string, format string) {
 	libsvm := ""
-	if data.FormatName(c.Path) == "libsvm" {
+	if format == "libsvm" {
 		libsvm = ` In a LIBSVM file the labels (the first field of each line) are the column "label" ("label_L" for each label L of a multi-label file) and the features are numbered (1:, 2:, ...), not named columns.`
 		if slices.Equal(columns, []string{"label"}) {
 			libsvm += ` Set target = "label".`
@@ -59,7 +60,7 @@ func (ck *checker) unknownColumns(c *config.Dataset, e *data.UnknownColumnsError
 		switch {
 		case u.List == data.CategoricalList && u.Name == c.Target && !slices.Contains(c.Categorical, c.Target):
 			if !c.TargetDefaulted || e.Format != "arff" {
-				ck.unknownTarget(c, u.Hint, e.Columns)
+				ck.unknownTarget(c, u.Hint, e.Columns, e.Format)
 			}
 			continue
 		case u.List == data.NumericList:
