@@ -342,10 +342,34 @@ func foldCollisions(levels []string, first []int) error {
 // first[l]) that share one safetext.Skeleton, in the order of each
 // group's first level; nil when there is none.
 func skeletonCollisions(levels []string, first []int) []ClassMerge {
+	return levelGroups(levels, first, safetext.Skeleton)
+}
+
+// caseCollisions returns the groups of levels (first occurring at
+// first[l]) that share one Unicode case folding (cases.Fold: "Setosa"
+// and "setosa", "STRASSE" and "straße"), in the order of each group's
+// first level, but for a group whose levels share one safetext.Skeleton
+// too (skeletonCollisions lists it); nil when there is none.
+func caseCollisions(levels []string, first []int) []ClassMerge {
+	fold := cases.Fold()
+	out := slices.DeleteFunc(levelGroups(levels, first, fold.String), func(g ClassMerge) bool {
+		skeleton := safetext.Skeleton(g.Spellings[0].Text)
+		return !slices.ContainsFunc(g.Spellings, func(s Spelling) bool { return safetext.Skeleton(s.Text) != skeleton })
+	})
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// levelGroups returns the groups of two or more levels (first occurring
+// at first[l]) that share one key, each named by it, in the order of
+// each group's first level; nil when there is none.
+func levelGroups(levels []string, first []int, key func(string) string) []ClassMerge {
 	groups := map[string]*ClassMerge{}
 	var order []string
 	for l, s := range levels {
-		k := safetext.Skeleton(s)
+		k := key(s)
 		g, ok := groups[k]
 		if !ok {
 			g = &ClassMerge{Class: k}
@@ -357,39 +381,6 @@ func skeletonCollisions(levels []string, first []int) []ClassMerge {
 	var out []ClassMerge
 	for _, k := range order {
 		if g := groups[k]; len(g.Spellings) > 1 {
-			out = append(out, *g)
-		}
-	}
-	return out
-}
-
-// caseCollisions returns the groups of levels (first occurring at
-// first[l]) that share one Unicode case folding (cases.Fold: "Setosa"
-// and "setosa", "STRASSE" and "straße"), in the order of each group's
-// first level, but for a group whose levels share one safetext.Skeleton
-// too (skeletonCollisions lists it); nil when there is none.
-func caseCollisions(levels []string, first []int) []ClassMerge {
-	fold := cases.Fold()
-	groups := map[string]*ClassMerge{}
-	var order []string
-	for l, s := range levels {
-		k := fold.String(s)
-		g, ok := groups[k]
-		if !ok {
-			g = &ClassMerge{Class: k}
-			groups[k] = g
-			order = append(order, k)
-		}
-		g.Spellings = append(g.Spellings, Spelling{s, first[l]})
-	}
-	var out []ClassMerge
-	for _, k := range order {
-		g := groups[k]
-		if len(g.Spellings) < 2 {
-			continue
-		}
-		skeleton := safetext.Skeleton(g.Spellings[0].Text)
-		if slices.ContainsFunc(g.Spellings, func(s Spelling) bool { return safetext.Skeleton(s.Text) != skeleton }) {
 			out = append(out, *g)
 		}
 	}
