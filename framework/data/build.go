@@ -242,14 +242,45 @@ func (b *colBuilder) mixedWarning() (line, col int, err error) {
 	return b.textLine, b.textByte, fmt.Errorf("%w: %s (data row %d) is not a number, yet %d of the column's %d values are: list the column in numeric to make such a value an error, or in categorical to keep it categorical without this warning", ErrMixedColumn, safetext.Excerpt(b.textValue), b.firstText+1, nums, values)
 }
 
-// maxMarks is the most marks that writtenNumber undoes in one number: a
-// minus sign U+2212, a unit sign, separators between thousands and a
-// decimal comma.
-const maxMarks = 4
+// maxMarks is the most marks that writtenNumber undoes in one number:
+// full-width digits, a minus sign such as U+2212, a unit sign, separators
+// between thousands and a decimal comma.
+const maxMarks = 5
 
-// minusSign is U+2212 MINUS SIGN, which word processors, copies from PDF
-// files and the number formats of some locales write for "-".
-const minusSign = "\u2212"
+// minusSigns are the characters other than "-" written for a minus sign,
+// each with its name for messages: U+2212 by word processors, copies from
+// PDF files and the number formats of some locales, dashes by
+// autocorrection (" -" becomes an en dash), the small and full-width
+// hyphen-minus by East Asian input methods (NFKC makes them "-").
+var minusSigns = []struct{ sign, name string }{
+	{"\u2212", "a minus sign (U+2212)"},
+	{"\u2012", "a figure dash (U+2012)"},
+	{"\u2013", "an en dash (U+2013)"},
+	{"\ufe63", "a small hyphen-minus (U+FE63)"},
+	{"\uff0d", "a full-width hyphen-minus (U+FF0D)"},
+}
+
+// wideDigitsMark names the mark narrowDigits undoes.
+const wideDigitsMark = "full-width digits (U+FF10-U+FF19)"
+
+// narrowDigits returns s with its full-width digits and full-width full
+// stops (U+FF10-U+FF19, U+FF0E, as East Asian input methods write them)
+// as the ASCII ones NFKC makes of them, and whether it had any.
+func narrowDigits(s string) (string, bool) {
+	wide := false
+	n := strings.Map(func(r rune) rune {
+		switch {
+		case '\uff10' <= r && r <= '\uff19':
+			wide = true
+			return r - '\uff10' + '0'
+		case r == '\uff0e':
+			wide = true
+			return '.'
+		}
+		return r
+	}, s)
+	return n, wide
+}
 
 // groupSeparators are the characters that a number may have between the
 // groups of three digits of its whole part, as spreadsheets and locales
@@ -275,7 +306,8 @@ var unitSigns = []struct {
 
 // writtenNumber reports whether s is a finite number that parseNum does
 // not take as written but would once its written form is undone: an
-// optional sign ("+", "-" or the minus sign U+2212) and a unit sign
+// optional sign ("+", "-" or one of minusSigns: U+2212, dashes, the small
+// and full-width hyphen-minus) and a unit sign
 // (unitSigns: before the digits, after the sign or not, or after them, a
 // space between allowed), then digits with a decimal comma ("5,1", ",5")
 // or with one of groupSeparators between each group of three digits of
@@ -283,7 +315,8 @@ var unitSigns = []struct {
 // "1.254,88", "1 212,75", "12.345.678"; not "1.201", a number as
 // written; a unit word or a currency code in place of the unit sign:
 // cutUnitWord), or digits with a decimal point and a Fortran D exponent
-// ("1.5D-03"; fortranNumber). It returns the number as parseNum takes it
+// ("1.5D-03"; fortranNumber); full-width digits and full stops count as
+// the ASCII ones (narrowDigits: "\uff10\uff0e\uff12"). It returns the number as parseNum takes it
 // ("1212.75", "-0.2", "1.5e-03") and the names of the marks undone, for
 // messages ("a minus sign (U+2212)", "spaces between thousands", "a
 // decimal comma"; maxMarks at most); no marks when s is no such number. A
@@ -291,12 +324,13 @@ var unitSigns = []struct {
 // are text, as are a unit sign alone, two signs and a D without a decimal
 // point ("12D4", a code).
 func writtenNumber(s string) (num string, marks []string) {
-	if !strings.ContainsAny(s, "0123456789") {
+	if !strings.ContainsAny(s, "0123456789\uff10\uff11\uff12\uff13\uff14\uff15\uff16\uff17\uff18\uff19") {
 		return "", nil // text, at once: most levels of a categorical column
 	}
 	if _, kind := parseNum(s); kind == numFinite {
 		return "", nil
 	}
+	s, wide := narrowDigits(s)
 	unit := ""
 	sign, body, minus := cutSign(strings.Trim(s, " \t"))
 	for _, u := range unitSigns {
@@ -322,8 +356,11 @@ func writtenNumber(s string) (num string, marks []string) {
 	if unit != "" {
 		marks = append([]string{unit}, marks...)
 	}
-	if minus {
-		marks = append([]string{"a minus sign (U+2212)"}, marks...)
+	if minus != "" {
+		marks = append([]string{minus}, marks...)
+	}
+	if wide {
+		marks = append([]string{wideDigitsMark}, marks...)
 	}
 	if _, kind := parseNum(sign + digits); kind != numFinite || len(marks) == 0 {
 		return "", nil
@@ -374,15 +411,17 @@ func cutUnitWord(s string) (rest, name string) {
 }
 
 // cutSign returns the leading + or - of s, if any, and the rest; a
-// leading minus sign U+2212 is returned as "-", with minus true.
-func cutSign(s string) (sign, rest string, minus bool) {
+// leading one of minusSigns is returned as "-", with its name.
+func cutSign(s string) (sign, rest, minus string) {
 	if s != "" && (s[0] == '-' || s[0] == '+') {
-		return s[:1], s[1:], false
+		return s[:1], s[1:], ""
 	}
-	if rest, found := strings.CutPrefix(s, minusSign); found {
-		return "-", rest, true
+	for _, m := range minusSigns {
+		if rest, found := strings.CutPrefix(s, m.sign); found {
+			return "-", rest, m.name
+		}
 	}
-	return "", s, false
+	return "", s, ""
 }
 
 // fortranNumber returns s, unsigned digits with a decimal point and a

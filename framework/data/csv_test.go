@@ -377,6 +377,11 @@ func TestParseCSVMixedColumnWarning(t *testing.T) {
 		{"minus signs U+2212", "a,b\n\u22120.2,1.5D-03\n\u22121.4,2.000D-01\n\u22120.3,-1.5d+02\n", Options{},
 			[]string{formWarning("2:1", `"a" (col 1)`, "\u22120.2", 1, "a minus sign (U+2212)", 3, 3, "3 with a minus sign (U+2212)", "-0.2"),
 				formWarning("2:8", `"b" (col 2)`, "1.5D-03", 1, "a Fortran D exponent", 3, 3, "3 with a Fortran D exponent", "1.5e-03")}},
+		// Other minus signs (an en dash from autocorrection, a full-width
+		// hyphen-minus) and full-width digits: counted, naming one value.
+		{"en dashes and full-width digits", "a,b\n\u20130.2,\uff10\uff0e\uff12\n\u20121.4,\uff0d\uff11\n0.3,\uff13\n", Options{},
+			[]string{formWarning("2:1", `"a" (col 1)`, "\u20130.2", 1, "an en dash (U+2013)", 3, 3, "1 with an en dash (U+2013), 1 with a figure dash (U+2012)", "-0.2"),
+				formWarning("3:8", `"b" (col 2)`, "\uff0d\uff11", 2, "full-width digits (U+FF10-U+FF19) and a full-width hyphen-minus (U+FF0D)", 3, 3, "2 with full-width digits (U+FF10-U+FF19), 1 with full-width digits (U+FF10-U+FF19) and a full-width hyphen-minus (U+FF0D)", "-1")}},
 		// A unit word or a currency code on every value.
 		{"unit words and currency codes", "a,b\n1.4 cm,USD 1.4\n1.5 cm,USD 2\n3 mm,EUR -3\n", Options{},
 			[]string{formWarning("2:1", `"a" (col 1)`, "1.4 cm", 1, "a unit word", 3, 3, "3 with a unit word", "1.4"),
@@ -501,6 +506,7 @@ func TestWrittenNumber(t *testing.T) {
 		fortran = "a Fortran D exponent"
 		word    = "a unit word"
 		code    = "a currency code"
+		wide    = "full-width digits (U+FF10-U+FF19)"
 	)
 	for _, tc := range []struct{ s, num, form string }{
 		// Decimal comma, points between thousands (continental Europe).
@@ -536,6 +542,15 @@ func TestWrittenNumber(t *testing.T) {
 		{"\u22121.4 cm", "-1.4", minus + " and " + word}, {" 1.4 cm ", "1.4", word},
 		{"USD 1.4", "1.4", code}, {"USD\u00a01.4", "1.4", code}, {"USD -1.4", "-1.4", code}, {"-USD 1.4", "-1.4", code},
 		{"EUR 1.212,75", "1212.75", code + ", " + points + " and " + comma},
+		// Other minus signs (autocorrected dashes, East Asian input
+		// methods) and full-width digits and full stops (NFKC).
+		{"\u20120.2", "-0.2", "a figure dash (U+2012)"}, {"\u20130.2", "-0.2", "an en dash (U+2013)"},
+		{"\ufe630.2", "-0.2", "a small hyphen-minus (U+FE63)"}, {"\uff0d0.2", "-0.2", "a full-width hyphen-minus (U+FF0D)"},
+		{"\u20131,5 cm", "-1.5", "an en dash (U+2013), a unit word and " + comma},
+		{"\uff10\uff0e\uff12", "0.2", wide}, {"\uff11\uff12", "12", wide}, {"\uff0d\uff10\uff0e\uff12", "-0.2", wide + " and a full-width hyphen-minus (U+FF0D)"},
+		{"1\uff0e5", "1.5", wide}, {"\uff11,5 %", "1.5", wide + ", " + pct + " and " + comma},
+		{"\u2013", "", ""}, {"1\u20132", "", ""}, {"\u2013\u20131", "", ""}, {"-\u20131", "", ""}, {"\u2014 1", "", ""}, {"\u20141", "", ""},
+		{"A\uff11", "", ""}, {"\uff21\uff11", "", ""}, {"\uff0e", "", ""}, {"\uff11\uff0e\uff12\uff0e\uff13", "", ""},
 		{".5D0", ".5e0", fortran}, {"1.D2", "1.e2", fortran}, {"\u22121.5D-03", "-1.5e-03", minus + " and " + fortran},
 		// Numbers as written: not counted here.
 		{"5.1", "", ""}, {"1.201", "", ""}, {"+1.234", "", ""}, {"-7", "", ""}, {" 5 ", "", ""}, {"1e3", "", ""},
