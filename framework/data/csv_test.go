@@ -386,6 +386,14 @@ func TestParseCSVMixedColumnWarning(t *testing.T) {
 		{"unit words and currency codes", "a,b\n1.4 cm,USD 1.4\n1.5 cm,USD 2\n3 mm,EUR -3\n", Options{},
 			[]string{formWarning("2:1", `"a" (col 1)`, "1.4 cm", 1, "a unit word", 3, 3, "3 with a unit word", "1.4"),
 				formWarning("2:8", `"b" (col 2)`, "USD 1.4", 1, "a currency code", 3, 3, "3 with a currency code", "1.4")}},
+		// A unit word with no space counts when most values have it; as
+		// codes on a few values ("3A", "12B") it does not. The value named
+		// is one with the unit, not always the first (a majority vote).
+		{"unit words with no space", "a;b;c\n1.4cm;1;3A\n1.5cm;1.4cm;1.4cm\n3cm;1.5cm;1.5cm\n;2cm;1.6cm\n", semi,
+			[]string{formWarning("2:1", `"a" (col 1)`, "1.4cm", 1, "a unit word with no space", 3, 3, "3 with a unit word with no space", "1.4"),
+				formWarning("4:5", `"b" (col 2)`, "1.5cm", 3, "a unit word with no space", 4, 4, "3 with a unit word with no space", "1.5"),
+				formWarning("4:11", `"c" (col 3)`, "1.5cm", 3, "a unit word with no space", 3, 4, "3 with a unit word with no space", "1.5")}},
+		{"units with no space on half the values or fewer", "a;b\n1cm;1\n2mm;2\n3kg;3A\n4;12B\n", semi, nil},
 		{"grades, flat numbers, words", "a;b;c\n1;1;1\n2;2;2\n3A;1.4cm;Grade 3\n12B;1.4 metres;usd 1.4\n", semi, nil},
 		{"codes with a D, dashes", "a;b\n1;1\n2;2\n12D4;\u2212\n3D;1\u22122\n", semi, nil},
 	} {
@@ -507,6 +515,7 @@ func TestWrittenNumber(t *testing.T) {
 		word    = "a unit word"
 		code    = "a currency code"
 		wide    = "full-width digits (U+FF10-U+FF19)"
+		noSpace = "a unit word with no space"
 	)
 	for _, tc := range []struct{ s, num, form string }{
 		// Decimal comma, points between thousands (continental Europe).
@@ -552,6 +561,12 @@ func TestWrittenNumber(t *testing.T) {
 		{"\u2013", "", ""}, {"1\u20132", "", ""}, {"\u2013\u20131", "", ""}, {"-\u20131", "", ""}, {"\u2014 1", "", ""}, {"\u20141", "", ""},
 		{"A\uff11", "", ""}, {"\uff21\uff11", "", ""}, {"\uff0e", "", ""}, {"\uff11\uff0e\uff12\uff0e\uff13", "", ""},
 		{".5D0", ".5e0", fortran}, {"1.D2", "1.e2", fortran}, {"\u22121.5D-03", "-1.5e-03", minus + " and " + fortran},
+		// A unit word with no space (one to three ASCII letters right
+		// after the number): counted here, and by the column only when
+		// most of its values have the same one (codes such as "3A").
+		{"1.4cm", "1.4", noSpace}, {"-3kg", "-3", noSpace}, {" 12m ", "12", noSpace}, {"1,4cm", "1.4", noSpace + " and " + comma},
+		{"3A", "3", noSpace}, {"12B", "12", noSpace}, {"3D", "3", noSpace}, {"1.5D", "1.5", noSpace}, {"1.CM", "1.", noSpace},
+		{"1.4cmss", "", ""}, {"1e3cm", "", ""}, {"1.5D3D", "", ""}, {"cm", "", ""}, {"1.4c2", "", ""}, {"1.4é", "", ""}, {"A1cm", "", ""},
 		// Numbers as written: not counted here.
 		{"5.1", "", ""}, {"1.201", "", ""}, {"+1.234", "", ""}, {"-7", "", ""}, {" 5 ", "", ""}, {"1e3", "", ""},
 		// Near misses: groups of other than three digits, misplaced or
@@ -567,11 +582,11 @@ func TestWrittenNumber(t *testing.T) {
 		// exponent (codes such as "12D4", "3D"), an exponent not whole.
 		{"\u2212", "", ""}, {"\u2212\u22121", "", ""}, {"-\u22121", "", ""}, {"\u2212-1", "", ""}, {"1\u22122", "", ""}, {"1\u2212", "", ""},
 		{"\u2212abc", "", ""}, {"\u2212inf", "", ""},
-		{"12D4", "", ""}, {"3D", "", ""}, {"1.5D", "", ""}, {"D-03", "", ""}, {".D3", "", ""}, {"1.5D-", "", ""}, {"1.5D-0.3", "", ""},
+		{"12D4", "", ""}, {"D-03", "", ""}, {".D3", "", ""}, {"1.5D-", "", ""}, {"1.5D-0.3", "", ""},
 		// Near misses of a unit word or a currency code: no space
 		// (flat numbers, grades: "3A", "12B"), two spaces, longer or
 		// other words, a code not of three capitals, two units.
-		{"3A", "", ""}, {"12B", "", ""}, {"1.4cm", "", ""}, {"USD1.4", "", ""}, {"1.4  cm", "", ""}, {"USD  1.4", "", ""},
+		{"USD1.4", "", ""}, {"1.4  cm", "", ""}, {"USD  1.4", "", ""},
 		{"1.4 cmss", "", ""}, {"1.4 metres", "", ""}, {"1.4 c2", "", ""}, {"1.4 é", "", ""}, {"1.4 c m", "", ""},
 		{"usd 1.4", "", ""}, {"Usd 1.4", "", ""}, {"US 1.4", "", ""}, {"USDX 1.4", "", ""}, {"cm 1.4", "", ""}, {"Grade 3", "", ""},
 		{"$1.4 USD", "", ""}, {"USD $1.4", "", ""}, {"USD 1.4 cm", "", ""}, {"1.4 cm %", "", ""}, {"USD", "", ""}, {" cm", "", ""},
