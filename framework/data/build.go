@@ -304,10 +304,43 @@ func (b *colBuilder) mixedWarning() (line, col int, err error) {
 	return b.textLine, b.textByte, fmt.Errorf("%w: %s (data row %d) is not a number, yet %d of the column's %d values are: list the column in numeric to make such a value an error, or in categorical to keep it categorical without this warning", ErrMixedColumn, safetext.Excerpt(b.textValue), b.firstText+1, nums, values)
 }
 
-// maxMarks is the most marks that writtenNumber undoes in one number:
-// full-width digits, a minus sign such as U+2212, a unit sign, separators
-// between thousands and a decimal comma.
-const maxMarks = 5
+// maxMarks is the most marks that writtenNumber undoes in one number: a
+// spreadsheet form, full-width digits, a minus sign such as U+2212, a unit
+// sign, separators between thousands and a decimal comma.
+const maxMarks = 6
+
+// spreadsheetForms are the forms in which spreadsheets and their exports
+// write a number around its digits, each with its name for messages and
+// whether it makes the number negative: accounting negatives "(1.4)", a
+// leading apostrophe that forces a cell to text "'1.4", a trailing minus
+// "1.4-" (SAP and COBOL reports), an exported formula "=1.4". A form with
+// a suffix needs the number before it to end in other than a letter, so
+// that "1.5D-" and "(3A)" stay text.
+var spreadsheetForms = []struct {
+	prefix, suffix, name string
+	negative             bool
+}{
+	{"(", ")", "accounting parentheses (a negative number)", true},
+	{"'", "", "a leading apostrophe (a spreadsheet's mark of text)", false},
+	{"", "-", "a trailing minus", true},
+	{"=", "", "a formula sign", false},
+}
+
+// cutSpreadsheetForm returns s without its spreadsheet form (one of
+// spreadsheetForms), the form's name and whether it makes the number
+// negative; s and "" when s has none.
+func cutSpreadsheetForm(s string) (rest, name string, negative bool) {
+	for _, f := range spreadsheetForms {
+		inner, found := strings.CutPrefix(s, f.prefix)
+		if found {
+			inner, found = strings.CutSuffix(inner, f.suffix)
+		}
+		if found && inner != "" && (f.suffix == "" || !isLetter(rune(inner[len(inner)-1]))) {
+			return inner, f.name, f.negative
+		}
+	}
+	return s, "", false
+}
 
 // minusSigns are the characters other than "-" written for a minus sign,
 // each with its name for messages: U+2212 by word processors, copies from
@@ -377,7 +410,8 @@ var unitSigns = []struct {
 // "1.254,88", "1 212,75", "12.345.678"; not "1.201", a number as
 // written; a unit word or a currency code in place of the unit sign:
 // cutUnitWord), or digits with a decimal point and a Fortran D exponent
-// ("1.5D-03"; fortranNumber); full-width digits and full stops count as
+// ("1.5D-03"; fortranNumber), all in one of spreadsheetForms or not
+// ("(1.4)", "'1.4", "1.4-", "=1.4"); full-width digits and full stops count as
 // the ASCII ones (narrowDigits: "\uff10\uff0e\uff12"). It returns the number as parseNum takes it
 // ("1212.75", "-0.2", "1.5e-03") and the names of the marks undone, for
 // messages ("a minus sign (U+2212)", "spaces between thousands", "a
@@ -393,8 +427,9 @@ func writtenNumber(s string) (num string, marks []string) {
 		return "", nil
 	}
 	s, wide := narrowDigits(s)
+	s, form, negative := cutSpreadsheetForm(strings.Trim(s, " \t"))
 	unit := ""
-	sign, body, minus := cutSign(strings.Trim(s, " \t"))
+	sign, body, minus := cutSign(s)
 	for _, u := range unitSigns {
 		if rest, found := strings.CutSuffix(body, u.sign); found {
 			body, unit = strings.TrimRight(rest, " \u00a0\u202f"), u.name
@@ -411,6 +446,11 @@ func writtenNumber(s string) (num string, marks []string) {
 	if sign == "" {
 		sign, body, minus = cutSign(body)
 	}
+	if negative && sign != "" {
+		return "", nil // two signs: "(-1.4)", "-1.4-"
+	} else if negative {
+		sign = "-"
+	}
 	digits, marks := ungroup(body)
 	if digits == "" {
 		digits, marks = fortranNumber(body)
@@ -423,6 +463,9 @@ func writtenNumber(s string) (num string, marks []string) {
 	}
 	if wide {
 		marks = append([]string{wideDigitsMark}, marks...)
+	}
+	if form != "" {
+		marks = append([]string{form}, marks...)
 	}
 	if _, kind := parseNum(sign + digits); kind != numFinite || len(marks) == 0 {
 		return "", nil

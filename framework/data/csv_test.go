@@ -394,6 +394,13 @@ func TestParseCSVMixedColumnWarning(t *testing.T) {
 				formWarning("4:5", `"b" (col 2)`, "1.5cm", 3, "a unit word with no space", 4, 4, "3 with a unit word with no space", "1.5"),
 				formWarning("4:11", `"c" (col 3)`, "1.5cm", 3, "a unit word with no space", 3, 4, "3 with a unit word with no space", "1.5")}},
 		{"units with no space on half the values or fewer", "a;b\n1cm;1\n2mm;2\n3kg;3A\n4;12B\n", semi, nil},
+		// Spreadsheet forms on every value: each warns, naming the
+		// number meant.
+		{"spreadsheet forms", "a;b;c;d\n(1.4);'1.4;1.4-;=1.4\n(2);'2;2-;=2\n", semi,
+			[]string{formWarning("2:1", `"a" (col 1)`, "(1.4)", 1, "accounting parentheses (a negative number)", 2, 2, "2 with accounting parentheses (a negative number)", "-1.4"),
+				formWarning("2:7", `"b" (col 2)`, "'1.4", 1, "a leading apostrophe (a spreadsheet's mark of text)", 2, 2, "2 with a leading apostrophe (a spreadsheet's mark of text)", "1.4"),
+				formWarning("2:12", `"c" (col 3)`, "1.4-", 1, "a trailing minus", 2, 2, "2 with a trailing minus", "-1.4"),
+				formWarning("2:17", `"d" (col 4)`, "=1.4", 1, "a formula sign", 2, 2, "2 with a formula sign", "1.4")}},
 		{"grades, flat numbers, words", "a;b;c\n1;1;1\n2;2;2\n3A;1.4cm;Grade 3\n12B;1.4 metres;usd 1.4\n", semi, nil},
 		{"codes with a D, dashes", "a;b\n1;1\n2;2\n12D4;\u2212\n3D;1\u22122\n", semi, nil},
 	} {
@@ -516,6 +523,10 @@ func TestWrittenNumber(t *testing.T) {
 		code    = "a currency code"
 		wide    = "full-width digits (U+FF10-U+FF19)"
 		noSpace = "a unit word with no space"
+		paren   = "accounting parentheses (a negative number)"
+		apos    = "a leading apostrophe (a spreadsheet's mark of text)"
+		trail   = "a trailing minus"
+		formula = "a formula sign"
 	)
 	for _, tc := range []struct{ s, num, form string }{
 		// Decimal comma, points between thousands (continental Europe).
@@ -567,6 +578,15 @@ func TestWrittenNumber(t *testing.T) {
 		{"1.4cm", "1.4", noSpace}, {"-3kg", "-3", noSpace}, {" 12m ", "12", noSpace}, {"1,4cm", "1.4", noSpace + " and " + comma},
 		{"3A", "3", noSpace}, {"12B", "12", noSpace}, {"3D", "3", noSpace}, {"1.5D", "1.5", noSpace}, {"1.CM", "1.", noSpace},
 		{"1.4cmss", "", ""}, {"1e3cm", "", ""}, {"1.5D3D", "", ""}, {"cm", "", ""}, {"1.4c2", "", ""}, {"1.4é", "", ""}, {"A1cm", "", ""},
+		// Spreadsheet forms: accounting negatives, a leading apostrophe
+		// (text-forced), a trailing minus, a formula; near misses.
+		{"(1.4)", "-1.4", paren}, {" (1,212.75) ", "-1212.75", paren + " and " + commas}, {"($0.2)", "-0.2", paren + " and " + cur},
+		{"'1.4", "1.4", apos}, {"'-1.4", "-1.4", apos}, {"'1,5", "1.5", apos + " and " + comma},
+		{"1.4-", "-1.4", trail}, {"1,234.56-", "-1234.56", trail + " and " + commas}, {"14%-", "-14", trail + " and " + pct},
+		{"=1.4", "1.4", formula}, {"=-1.4", "-1.4", formula}, {"=\u22121.4", "-1.4", formula + " and " + minus},
+		{"(-1.4)", "", ""}, {"(\u22121.4)", "", ""}, {"-1.4-", "", ""}, {"()", "", ""}, {"(1.4", "", ""}, {"1.4)", "", ""},
+		{"'", "", ""}, {"=", "", ""}, {"''1.4", "", ""}, {"=1+2", "", ""}, {"=A1", "", ""}, {"(3A)", "", ""}, {"1.4--", "", ""},
+		{"((1.4))", "", ""}, {"'(1.4)", "", ""}, {"=(1.4)", "", ""},
 		// Numbers as written: not counted here.
 		{"5.1", "", ""}, {"1.201", "", ""}, {"+1.234", "", ""}, {"-7", "", ""}, {" 5 ", "", ""}, {"1e3", "", ""},
 		// Near misses: groups of other than three digits, misplaced or
