@@ -3,6 +3,7 @@ package data
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -64,6 +65,16 @@ type colBuilder struct {
 	// fill in formLine and formByte.
 	formRow, formMarks, formLine, formByte int
 	justForm                               bool
+
+	// unit is the unit word written with no space after the number
+	// ("cm" of "1.4cm"; unitSuffix) that is on most values of an inferred
+	// column turned categorical, if one is (a majority vote over its
+	// values: unitVotes; "" stands for values without one), and unitRow
+	// a row of a value with it. addAt sets justUnit when it records one,
+	// for the reader to fill in unitLine and unitByte.
+	unit                                   string
+	unitVotes, unitRow, unitLine, unitByte int
+	justUnit                               bool
 }
 
 // span locates a value in colBuilder.text.
@@ -71,7 +82,7 @@ type span struct{ off, end int }
 
 // newBuilder returns a builder; capHint is the expected row count.
 func newBuilder(name string, mode colMode, capHint int) *colBuilder {
-	b := &colBuilder{name: name, mode: mode, hint: capHint, firstBad: -1, firstText: -1, formRow: -1}
+	b := &colBuilder{name: name, mode: mode, hint: capHint, firstBad: -1, firstText: -1, formRow: -1, unitRow: -1}
 	switch mode {
 	case modeCat:
 		b.cat = true
@@ -167,13 +178,59 @@ func (b *colBuilder) addLevel(s string, row int) error {
 		return err
 	}
 	b.codes = append(b.codes, code)
+	if b.mode == modeInfer && row >= 0 {
+		b.voteUnit(unitSuffix(s), row)
+	}
 	if b.mode == modeInfer && row >= 0 && int(code) == n && b.formMarks < maxMarks {
-		// A new level: the first row of its value.
-		if _, marks := writtenNumber(s); len(marks) > b.formMarks {
+		// A new level: the first row of its value. A unit word with no
+		// space counts only when most values have it (unitRow).
+		if _, marks := writtenNumber(s); len(marks) > b.formMarks && !slices.Contains(marks, noSpaceUnit) {
 			b.formRow, b.formMarks, b.justForm = row, len(marks), true
 		}
 	}
 	return nil
+}
+
+// voteUnit counts the unit word with no space of the value of row (""
+// for none) in the majority vote (Boyer and Moore's) of unit: at the end,
+// the unit on most values, if any, is unit.
+func (b *colBuilder) voteUnit(u string, row int) {
+	switch {
+	case u == b.unit:
+		b.unitVotes++
+	case b.unitVotes == 0:
+		b.unit, b.unitVotes = u, 1
+		if u != "" {
+			b.unitRow, b.justUnit = row, true
+		}
+	default:
+		b.unitVotes--
+	}
+}
+
+// majorityUnit returns unit when it is on most of the column's values
+// (counted, as the vote only names a candidate), else "".
+func (b *colBuilder) majorityUnit() string {
+	if b.unit == "" || b.unitRow < 0 {
+		return ""
+	}
+	on := make([]bool, len(b.levels))
+	for l, s := range b.levels {
+		on[l] = unitSuffix(s) == b.unit
+	}
+	with, values := 0, 0
+	for _, c := range b.codes {
+		if c >= 0 {
+			values++
+			if on[c] {
+				with++
+			}
+		}
+	}
+	if 2*with > values {
+		return b.unit
+	}
+	return ""
 }
 
 // finish returns the error an inferred column that ends numeric owes for
@@ -198,12 +255,13 @@ func (b *colBuilder) mixedWarning() (line, col int, err error) {
 	if !b.cat || b.mode != modeInfer || b.firstText < 0 {
 		return 0, 0, nil
 	}
+	unit := b.majorityUnit()
 	plain := make([]bool, len(b.levels))
 	forms := make([]string, len(b.levels)) // writtenNumber's form; "": none
 	for l, s := range b.levels {
 		if _, kind := parseNum(s); kind == numFinite {
 			plain[l] = true
-		} else if _, marks := writtenNumber(s); marks != nil {
+		} else if _, marks := writtenNumber(s); marks != nil && (!slices.Contains(marks, noSpaceUnit) || unit != "" && unitSuffix(s) == unit) {
 			forms[l] = markList(marks)
 		}
 	}
@@ -226,15 +284,19 @@ func (b *colBuilder) mixedWarning() (line, col int, err error) {
 			tally[f]++
 		}
 	}
-	if written > 0 && nums+written > values-nums-written && b.formRow >= 0 {
+	row, line, col := b.formRow, b.formLine, b.formByte
+	if row < 0 && unit != "" {
+		row, line, col = b.unitRow, b.unitLine, b.unitByte
+	}
+	if written > 0 && nums+written > values-nums-written && row >= 0 {
 		counts := make([]string, len(order))
 		for i, f := range order {
 			counts[i] = fmt.Sprintf("%d with %s", tally[f], f)
 		}
-		ex := b.levels[b.codes[b.formRow]]
+		ex := b.levels[b.codes[row]]
 		num, marks := writtenNumber(ex)
-		return b.formLine, b.formByte, fmt.Errorf("%w: %s (data row %d) is a number written with %s, read as text; %d of the column's %d values are numbers when such forms count (%s): the reader takes plain numbers only (a decimal point, no thousands separator, no unit sign), so the column stays categorical, one level per distinct value; write %s, not %s, before loading, or list the column in categorical to keep it categorical without this warning",
-			ErrMixedColumn, safetext.Excerpt(ex), b.formRow+1, markList(marks), nums+written, values, safetext.Few(counts, safetext.Listed, nil), safetext.Excerpt(num), safetext.Excerpt(ex))
+		return line, col, fmt.Errorf("%w: %s (data row %d) is a number written with %s, read as text; %d of the column's %d values are numbers when such forms count (%s): the reader takes plain numbers only (a decimal point, no thousands separator, no unit sign), so the column stays categorical, one level per distinct value; write %s, not %s, before loading, or list the column in categorical to keep it categorical without this warning",
+			ErrMixedColumn, safetext.Excerpt(ex), row+1, markList(marks), nums+written, values, safetext.Few(counts, safetext.Listed, nil), safetext.Excerpt(num), safetext.Excerpt(ex))
 	}
 	if nums <= values-nums {
 		return 0, 0, nil
@@ -243,13 +305,77 @@ func (b *colBuilder) mixedWarning() (line, col int, err error) {
 }
 
 // maxMarks is the most marks that writtenNumber undoes in one number: a
-// minus sign U+2212, a unit sign, separators between thousands and a
-// decimal comma.
-const maxMarks = 4
+// spreadsheet form, full-width digits, a minus sign such as U+2212, a unit
+// sign, separators between thousands and a decimal comma.
+const maxMarks = 6
 
-// minusSign is U+2212 MINUS SIGN, which word processors, copies from PDF
-// files and the number formats of some locales write for "-".
-const minusSign = "\u2212"
+// spreadsheetForms are the forms in which spreadsheets and their exports
+// write a number around its digits, each with its name for messages and
+// whether it makes the number negative: accounting negatives "(1.4)", a
+// leading apostrophe that forces a cell to text "'1.4", a trailing minus
+// "1.4-" (SAP and COBOL reports), an exported formula "=1.4". A form with
+// a suffix needs the number before it to end in other than a letter, so
+// that "1.5D-" and "(3A)" stay text.
+var spreadsheetForms = []struct {
+	prefix, suffix, name string
+	negative             bool
+}{
+	{"(", ")", "accounting parentheses (a negative number)", true},
+	{"'", "", "a leading apostrophe (a spreadsheet's mark of text)", false},
+	{"", "-", "a trailing minus", true},
+	{"=", "", "a formula sign", false},
+}
+
+// cutSpreadsheetForm returns s without its spreadsheet form (one of
+// spreadsheetForms), the form's name and whether it makes the number
+// negative; s and "" when s has none.
+func cutSpreadsheetForm(s string) (rest, name string, negative bool) {
+	for _, f := range spreadsheetForms {
+		inner, found := strings.CutPrefix(s, f.prefix)
+		if found {
+			inner, found = strings.CutSuffix(inner, f.suffix)
+		}
+		if found && inner != "" && (f.suffix == "" || !isLetter(rune(inner[len(inner)-1]))) {
+			return inner, f.name, f.negative
+		}
+	}
+	return s, "", false
+}
+
+// minusSigns are the characters other than "-" written for a minus sign,
+// each with its name for messages: U+2212 by word processors, copies from
+// PDF files and the number formats of some locales, dashes by
+// autocorrection (" -" becomes an en dash), the small and full-width
+// hyphen-minus by East Asian input methods (NFKC makes them "-").
+var minusSigns = []struct{ sign, name string }{
+	{"\u2212", "a minus sign (U+2212)"},
+	{"\u2012", "a figure dash (U+2012)"},
+	{"\u2013", "an en dash (U+2013)"},
+	{"\ufe63", "a small hyphen-minus (U+FE63)"},
+	{"\uff0d", "a full-width hyphen-minus (U+FF0D)"},
+}
+
+// wideDigitsMark names the mark narrowDigits undoes.
+const wideDigitsMark = "full-width digits (U+FF10-U+FF19)"
+
+// narrowDigits returns s with its full-width digits and full-width full
+// stops (U+FF10-U+FF19, U+FF0E, as East Asian input methods write them)
+// as the ASCII ones NFKC makes of them, and whether it had any.
+func narrowDigits(s string) (string, bool) {
+	wide := false
+	n := strings.Map(func(r rune) rune {
+		switch {
+		case '\uff10' <= r && r <= '\uff19':
+			wide = true
+			return r - '\uff10' + '0'
+		case r == '\uff0e':
+			wide = true
+			return '.'
+		}
+		return r
+	}, s)
+	return n, wide
+}
 
 // groupSeparators are the characters that a number may have between the
 // groups of three digits of its whole part, as spreadsheets and locales
@@ -275,7 +401,8 @@ var unitSigns = []struct {
 
 // writtenNumber reports whether s is a finite number that parseNum does
 // not take as written but would once its written form is undone: an
-// optional sign ("+", "-" or the minus sign U+2212) and a unit sign
+// optional sign ("+", "-" or one of minusSigns: U+2212, dashes, the small
+// and full-width hyphen-minus) and a unit sign
 // (unitSigns: before the digits, after the sign or not, or after them, a
 // space between allowed), then digits with a decimal comma ("5,1", ",5")
 // or with one of groupSeparators between each group of three digits of
@@ -283,7 +410,9 @@ var unitSigns = []struct {
 // "1.254,88", "1 212,75", "12.345.678"; not "1.201", a number as
 // written; a unit word or a currency code in place of the unit sign:
 // cutUnitWord), or digits with a decimal point and a Fortran D exponent
-// ("1.5D-03"; fortranNumber). It returns the number as parseNum takes it
+// ("1.5D-03"; fortranNumber), all in one of spreadsheetForms or not
+// ("(1.4)", "'1.4", "1.4-", "=1.4"); full-width digits and full stops count as
+// the ASCII ones (narrowDigits: "\uff10\uff0e\uff12"). It returns the number as parseNum takes it
 // ("1212.75", "-0.2", "1.5e-03") and the names of the marks undone, for
 // messages ("a minus sign (U+2212)", "spaces between thousands", "a
 // decimal comma"; maxMarks at most); no marks when s is no such number. A
@@ -291,14 +420,16 @@ var unitSigns = []struct {
 // are text, as are a unit sign alone, two signs and a D without a decimal
 // point ("12D4", a code).
 func writtenNumber(s string) (num string, marks []string) {
-	if !strings.ContainsAny(s, "0123456789") {
+	if !strings.ContainsAny(s, "0123456789\uff10\uff11\uff12\uff13\uff14\uff15\uff16\uff17\uff18\uff19") {
 		return "", nil // text, at once: most levels of a categorical column
 	}
 	if _, kind := parseNum(s); kind == numFinite {
 		return "", nil
 	}
+	s, wide := narrowDigits(s)
+	s, form, negative := cutSpreadsheetForm(strings.Trim(s, " \t"))
 	unit := ""
-	sign, body, minus := cutSign(strings.Trim(s, " \t"))
+	sign, body, minus := cutSign(s)
 	for _, u := range unitSigns {
 		if rest, found := strings.CutSuffix(body, u.sign); found {
 			body, unit = strings.TrimRight(rest, " \u00a0\u202f"), u.name
@@ -315,6 +446,11 @@ func writtenNumber(s string) (num string, marks []string) {
 	if sign == "" {
 		sign, body, minus = cutSign(body)
 	}
+	if negative && sign != "" {
+		return "", nil // two signs: "(-1.4)", "-1.4-"
+	} else if negative {
+		sign = "-"
+	}
 	digits, marks := ungroup(body)
 	if digits == "" {
 		digits, marks = fortranNumber(body)
@@ -322,8 +458,14 @@ func writtenNumber(s string) (num string, marks []string) {
 	if unit != "" {
 		marks = append([]string{unit}, marks...)
 	}
-	if minus {
-		marks = append([]string{"a minus sign (U+2212)"}, marks...)
+	if minus != "" {
+		marks = append([]string{minus}, marks...)
+	}
+	if wide {
+		marks = append([]string{wideDigitsMark}, marks...)
+	}
+	if form != "" {
+		marks = append([]string{form}, marks...)
 	}
 	if _, kind := parseNum(sign + digits); kind != numFinite || len(marks) == 0 {
 		return "", nil
@@ -344,9 +486,10 @@ func markList(marks []string) string {
 // after the number and a space or no-break space (U+00A0) ("1.4 cm",
 // "3 kg", "1.4 USD"), or its currency code, three capital ASCII letters
 // and a space or no-break space before the number ("USD 1.4"), with the
-// name of the mark; s and "" when s has neither. Letters without a space
-// ("3A", "12B": flat numbers, grades), longer words and codes of other
-// than three capitals are no unit.
+// name of the mark, or its unit word with no space (unitSuffix: "1.4cm",
+// but also "3A", which the column counts only when most of its values
+// have the same one); s and "" when s has none. Longer words and codes of
+// other than three capitals are no unit.
 func cutUnitWord(s string) (rest, name string) {
 	isLetters := func(t string, lower bool) bool {
 		for i := 0; i < len(t); i++ {
@@ -370,19 +513,49 @@ func cutUnitWord(s string) (rest, name string) {
 			return num, "a currency code"
 		}
 	}
+	if u := unitSuffix(s); u != "" {
+		return s[:len(s)-len(u)], noSpaceUnit
+	}
 	return s, ""
 }
 
+// isLetter reports whether r is an ASCII letter.
+func isLetter(r rune) bool { return 'a' <= r|0x20 && r|0x20 <= 'z' }
+
+// noSpaceUnit names the mark of a unit word written with no space after
+// the number ("1.4cm"; unitSuffix).
+const noSpaceUnit = "a unit word with no space"
+
+// unitSuffix returns the one to three ASCII letters that end s, spaces
+// around it aside, right after a digit or a decimal point or comma
+// ("cm" of "1.4cm", "A" of "3A"); "" when s ends otherwise. Such a
+// suffix is a unit only when most of a column's values have it: on a
+// few values it is a code ("3A", "12B": flat numbers, grades). A number
+// with a letter before the suffix ("1.5D3D", "1e3cm") has none.
+func unitSuffix(s string) string {
+	s = strings.Trim(s, " ")
+	i := len(s)
+	for i > 0 && len(s)-i < 4 && isLetter(rune(s[i-1])) {
+		i--
+	}
+	if n := len(s) - i; n < 1 || n > 3 || i == 0 || !strings.ContainsRune("0123456789.,", rune(s[i-1])) || strings.IndexFunc(s[:i], isLetter) >= 0 {
+		return ""
+	}
+	return s[i:]
+}
+
 // cutSign returns the leading + or - of s, if any, and the rest; a
-// leading minus sign U+2212 is returned as "-", with minus true.
-func cutSign(s string) (sign, rest string, minus bool) {
+// leading one of minusSigns is returned as "-", with its name.
+func cutSign(s string) (sign, rest, minus string) {
 	if s != "" && (s[0] == '-' || s[0] == '+') {
-		return s[:1], s[1:], false
+		return s[:1], s[1:], ""
 	}
-	if rest, found := strings.CutPrefix(s, minusSign); found {
-		return "-", rest, true
+	for _, m := range minusSigns {
+		if rest, found := strings.CutPrefix(s, m.sign); found {
+			return "-", rest, m.name
+		}
 	}
-	return "", s, false
+	return "", s, ""
 }
 
 // fortranNumber returns s, unsigned digits with a decimal point and a
@@ -471,6 +644,11 @@ func (b *colBuilder) toCategorical() {
 		codes[i], _ = b.intern(string(b.text[sp.off:sp.end]))
 	}
 	b.codes = codes
+	for _, c := range codes {
+		if c >= 0 {
+			b.voteUnit("", -1) // a number as written: no unit word
+		}
+	}
 	b.num, b.spans, b.text = nil, nil, nil
 	b.firstBad, b.justBad = -1, false
 }

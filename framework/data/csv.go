@@ -142,6 +142,10 @@ func addRecord(builders []*colBuilder, rec []string, row int, cr *csv.Reader, so
 			b.formLine, b.formByte = cr.FieldPos(i)
 			b.justForm = false
 		}
+		if b.justUnit {
+			b.unitLine, b.unitByte = cr.FieldPos(i)
+			b.justUnit = false
+		}
 	}
 	return nil
 }

@@ -377,10 +377,30 @@ func TestParseCSVMixedColumnWarning(t *testing.T) {
 		{"minus signs U+2212", "a,b\n\u22120.2,1.5D-03\n\u22121.4,2.000D-01\n\u22120.3,-1.5d+02\n", Options{},
 			[]string{formWarning("2:1", `"a" (col 1)`, "\u22120.2", 1, "a minus sign (U+2212)", 3, 3, "3 with a minus sign (U+2212)", "-0.2"),
 				formWarning("2:8", `"b" (col 2)`, "1.5D-03", 1, "a Fortran D exponent", 3, 3, "3 with a Fortran D exponent", "1.5e-03")}},
+		// Other minus signs (an en dash from autocorrection, a full-width
+		// hyphen-minus) and full-width digits: counted, naming one value.
+		{"en dashes and full-width digits", "a,b\n\u20130.2,\uff10\uff0e\uff12\n\u20121.4,\uff0d\uff11\n0.3,\uff13\n", Options{},
+			[]string{formWarning("2:1", `"a" (col 1)`, "\u20130.2", 1, "an en dash (U+2013)", 3, 3, "1 with an en dash (U+2013), 1 with a figure dash (U+2012)", "-0.2"),
+				formWarning("3:8", `"b" (col 2)`, "\uff0d\uff11", 2, "full-width digits (U+FF10-U+FF19) and a full-width hyphen-minus (U+FF0D)", 3, 3, "2 with full-width digits (U+FF10-U+FF19), 1 with full-width digits (U+FF10-U+FF19) and a full-width hyphen-minus (U+FF0D)", "-1")}},
 		// A unit word or a currency code on every value.
 		{"unit words and currency codes", "a,b\n1.4 cm,USD 1.4\n1.5 cm,USD 2\n3 mm,EUR -3\n", Options{},
 			[]string{formWarning("2:1", `"a" (col 1)`, "1.4 cm", 1, "a unit word", 3, 3, "3 with a unit word", "1.4"),
 				formWarning("2:8", `"b" (col 2)`, "USD 1.4", 1, "a currency code", 3, 3, "3 with a currency code", "1.4")}},
+		// A unit word with no space counts when most values have it; as
+		// codes on a few values ("3A", "12B") it does not. The value named
+		// is one with the unit, not always the first (a majority vote).
+		{"unit words with no space", "a;b;c\n1.4cm;1;3A\n1.5cm;1.4cm;1.4cm\n3cm;1.5cm;1.5cm\n;2cm;1.6cm\n", semi,
+			[]string{formWarning("2:1", `"a" (col 1)`, "1.4cm", 1, "a unit word with no space", 3, 3, "3 with a unit word with no space", "1.4"),
+				formWarning("4:5", `"b" (col 2)`, "1.5cm", 3, "a unit word with no space", 4, 4, "3 with a unit word with no space", "1.5"),
+				formWarning("4:11", `"c" (col 3)`, "1.5cm", 3, "a unit word with no space", 3, 4, "3 with a unit word with no space", "1.5")}},
+		{"units with no space on half the values or fewer", "a;b\n1cm;1\n2mm;2\n3kg;3A\n4;12B\n", semi, nil},
+		// Spreadsheet forms on every value: each warns, naming the
+		// number meant.
+		{"spreadsheet forms", "a;b;c;d\n(1.4);'1.4;1.4-;=1.4\n(2);'2;2-;=2\n", semi,
+			[]string{formWarning("2:1", `"a" (col 1)`, "(1.4)", 1, "accounting parentheses (a negative number)", 2, 2, "2 with accounting parentheses (a negative number)", "-1.4"),
+				formWarning("2:7", `"b" (col 2)`, "'1.4", 1, "a leading apostrophe (a spreadsheet's mark of text)", 2, 2, "2 with a leading apostrophe (a spreadsheet's mark of text)", "1.4"),
+				formWarning("2:12", `"c" (col 3)`, "1.4-", 1, "a trailing minus", 2, 2, "2 with a trailing minus", "-1.4"),
+				formWarning("2:17", `"d" (col 4)`, "=1.4", 1, "a formula sign", 2, 2, "2 with a formula sign", "1.4")}},
 		{"grades, flat numbers, words", "a;b;c\n1;1;1\n2;2;2\n3A;1.4cm;Grade 3\n12B;1.4 metres;usd 1.4\n", semi, nil},
 		{"codes with a D, dashes", "a;b\n1;1\n2;2\n12D4;\u2212\n3D;1\u22122\n", semi, nil},
 	} {
@@ -501,6 +521,12 @@ func TestWrittenNumber(t *testing.T) {
 		fortran = "a Fortran D exponent"
 		word    = "a unit word"
 		code    = "a currency code"
+		wide    = "full-width digits (U+FF10-U+FF19)"
+		noSpace = "a unit word with no space"
+		paren   = "accounting parentheses (a negative number)"
+		apos    = "a leading apostrophe (a spreadsheet's mark of text)"
+		trail   = "a trailing minus"
+		formula = "a formula sign"
 	)
 	for _, tc := range []struct{ s, num, form string }{
 		// Decimal comma, points between thousands (continental Europe).
@@ -536,7 +562,31 @@ func TestWrittenNumber(t *testing.T) {
 		{"\u22121.4 cm", "-1.4", minus + " and " + word}, {" 1.4 cm ", "1.4", word},
 		{"USD 1.4", "1.4", code}, {"USD\u00a01.4", "1.4", code}, {"USD -1.4", "-1.4", code}, {"-USD 1.4", "-1.4", code},
 		{"EUR 1.212,75", "1212.75", code + ", " + points + " and " + comma},
+		// Other minus signs (autocorrected dashes, East Asian input
+		// methods) and full-width digits and full stops (NFKC).
+		{"\u20120.2", "-0.2", "a figure dash (U+2012)"}, {"\u20130.2", "-0.2", "an en dash (U+2013)"},
+		{"\ufe630.2", "-0.2", "a small hyphen-minus (U+FE63)"}, {"\uff0d0.2", "-0.2", "a full-width hyphen-minus (U+FF0D)"},
+		{"\u20131,5 cm", "-1.5", "an en dash (U+2013), a unit word and " + comma},
+		{"\uff10\uff0e\uff12", "0.2", wide}, {"\uff11\uff12", "12", wide}, {"\uff0d\uff10\uff0e\uff12", "-0.2", wide + " and a full-width hyphen-minus (U+FF0D)"},
+		{"1\uff0e5", "1.5", wide}, {"\uff11,5 %", "1.5", wide + ", " + pct + " and " + comma},
+		{"\u2013", "", ""}, {"1\u20132", "", ""}, {"\u2013\u20131", "", ""}, {"-\u20131", "", ""}, {"\u2014 1", "", ""}, {"\u20141", "", ""},
+		{"A\uff11", "", ""}, {"\uff21\uff11", "", ""}, {"\uff0e", "", ""}, {"\uff11\uff0e\uff12\uff0e\uff13", "", ""},
 		{".5D0", ".5e0", fortran}, {"1.D2", "1.e2", fortran}, {"\u22121.5D-03", "-1.5e-03", minus + " and " + fortran},
+		// A unit word with no space (one to three ASCII letters right
+		// after the number): counted here, and by the column only when
+		// most of its values have the same one (codes such as "3A").
+		{"1.4cm", "1.4", noSpace}, {"-3kg", "-3", noSpace}, {" 12m ", "12", noSpace}, {"1,4cm", "1.4", noSpace + " and " + comma},
+		{"3A", "3", noSpace}, {"12B", "12", noSpace}, {"3D", "3", noSpace}, {"1.5D", "1.5", noSpace}, {"1.CM", "1.", noSpace},
+		{"1.4cmss", "", ""}, {"1e3cm", "", ""}, {"1.5D3D", "", ""}, {"cm", "", ""}, {"1.4c2", "", ""}, {"1.4é", "", ""}, {"A1cm", "", ""},
+		// Spreadsheet forms: accounting negatives, a leading apostrophe
+		// (text-forced), a trailing minus, a formula; near misses.
+		{"(1.4)", "-1.4", paren}, {" (1,212.75) ", "-1212.75", paren + " and " + commas}, {"($0.2)", "-0.2", paren + " and " + cur},
+		{"'1.4", "1.4", apos}, {"'-1.4", "-1.4", apos}, {"'1,5", "1.5", apos + " and " + comma},
+		{"1.4-", "-1.4", trail}, {"1,234.56-", "-1234.56", trail + " and " + commas}, {"14%-", "-14", trail + " and " + pct},
+		{"=1.4", "1.4", formula}, {"=-1.4", "-1.4", formula}, {"=\u22121.4", "-1.4", formula + " and " + minus},
+		{"(-1.4)", "", ""}, {"(\u22121.4)", "", ""}, {"-1.4-", "", ""}, {"()", "", ""}, {"(1.4", "", ""}, {"1.4)", "", ""},
+		{"'", "", ""}, {"=", "", ""}, {"''1.4", "", ""}, {"=1+2", "", ""}, {"=A1", "", ""}, {"(3A)", "", ""}, {"1.4--", "", ""},
+		{"((1.4))", "", ""}, {"'(1.4)", "", ""}, {"=(1.4)", "", ""},
 		// Numbers as written: not counted here.
 		{"5.1", "", ""}, {"1.201", "", ""}, {"+1.234", "", ""}, {"-7", "", ""}, {" 5 ", "", ""}, {"1e3", "", ""},
 		// Near misses: groups of other than three digits, misplaced or
@@ -552,11 +602,11 @@ func TestWrittenNumber(t *testing.T) {
 		// exponent (codes such as "12D4", "3D"), an exponent not whole.
 		{"\u2212", "", ""}, {"\u2212\u22121", "", ""}, {"-\u22121", "", ""}, {"\u2212-1", "", ""}, {"1\u22122", "", ""}, {"1\u2212", "", ""},
 		{"\u2212abc", "", ""}, {"\u2212inf", "", ""},
-		{"12D4", "", ""}, {"3D", "", ""}, {"1.5D", "", ""}, {"D-03", "", ""}, {".D3", "", ""}, {"1.5D-", "", ""}, {"1.5D-0.3", "", ""},
+		{"12D4", "", ""}, {"D-03", "", ""}, {".D3", "", ""}, {"1.5D-", "", ""}, {"1.5D-0.3", "", ""},
 		// Near misses of a unit word or a currency code: no space
 		// (flat numbers, grades: "3A", "12B"), two spaces, longer or
 		// other words, a code not of three capitals, two units.
-		{"3A", "", ""}, {"12B", "", ""}, {"1.4cm", "", ""}, {"USD1.4", "", ""}, {"1.4  cm", "", ""}, {"USD  1.4", "", ""},
+		{"USD1.4", "", ""}, {"1.4  cm", "", ""}, {"USD  1.4", "", ""},
 		{"1.4 cmss", "", ""}, {"1.4 metres", "", ""}, {"1.4 c2", "", ""}, {"1.4 é", "", ""}, {"1.4 c m", "", ""},
 		{"usd 1.4", "", ""}, {"Usd 1.4", "", ""}, {"US 1.4", "", ""}, {"USDX 1.4", "", ""}, {"cm 1.4", "", ""}, {"Grade 3", "", ""},
 		{"$1.4 USD", "", ""}, {"USD $1.4", "", ""}, {"USD 1.4 cm", "", ""}, {"1.4 cm %", "", ""}, {"USD", "", ""}, {" cm", "", ""},

@@ -74,6 +74,13 @@ func (s shardRun) String() string { return fmt.Sprintf("shard %s (%s)", s.m.Shar
 // merged too, listed among dirs or not (their cells would otherwise be
 // moved aside as not the merged shards').
 func Merge(out string, dirs []string, render Renderer) (*Merged, error) {
+	return mergeAs(out, dirs, render, os.Geteuid())
+}
+
+// mergeAs is Merge run as user uid: shard directories, cells/ and cell
+// files that another user owns or others may write are warned of in the
+// notes (warnForeignShards).
+func mergeAs(out string, dirs []string, render Renderer, uid int) (*Merged, error) {
 	dirs, runs, err := shardsOfOneRun(out, dirs)
 	if err != nil {
 		return nil, err
@@ -95,7 +102,7 @@ func Merge(out string, dirs []string, render Renderer) (*Merged, error) {
 	for i, c := range owned {
 		digests[i] = c.Digest
 	}
-	cells, notes, err := gatherCells(root, out, dirs, Want{Digests: digests, Predictions: ref.m.Predictions, KeepFailed: true})
+	cells, notes, err := gatherCells(root, out, dirs, Want{Digests: digests, Predictions: ref.m.Predictions, KeepFailed: true}, uid)
 	if err != nil {
 		return nil, mergeGone(root, out, err)
 	}
@@ -268,8 +275,9 @@ func ownedCells(runs []shardRun, found []bool) (owned map[int]ShardCell, owner m
 // of out that is no wanted cell (another grid's, left by an earlier run)
 // is moved aside, so that out holds the merged run alone; the other
 // directories are only read. It returns the cells by index and notes on
-// what it moved.
-func gatherCells(root *os.Root, out string, dirs []string, w Want) (map[int]*Cell, []string, error) {
+// what it moved, and a warning when another user than uid owns, or others
+// may write, a directory or a file the cells are read from.
+func gatherCells(root *os.Root, out string, dirs []string, w Want, uid int) (map[int]*Cell, []string, error) {
 	dirs = uniqueDirs(append([]string{out}, dirs...))
 	entries, from, err := readAllEntries(dirs, w)
 	if err != nil {
@@ -283,6 +291,7 @@ func gatherCells(root *os.Root, out string, dirs []string, w Want) (map[int]*Cel
 		return nil, nil, err
 	}
 	s := newSetup(out, time.Now, nil)
+	warnForeignShards(s, dirs, plan, from, uid)
 	ownDir := filepath.Clean(dirs[0])
 	if err := placeCells(root, out, plan, from, ownDir); err != nil {
 		return nil, nil, err

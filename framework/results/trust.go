@@ -70,6 +70,29 @@ func warnForeignCells(s *setup, how, dir, cells string, files []string, uid int)
 	for _, f := range files {
 		paths = append(paths, filepath.Join(cells, f))
 	}
+	warnForeign(s, how, len(files), paths, uid)
+}
+
+// warnForeignShards is warnForeignCells for a merge: it notes which of
+// the results directories dirs, their cells/ and the cell files the plan
+// keeps (each read from the directory from names) another user owns or
+// may write, against user uid.
+func warnForeignShards(s *setup, dirs []string, plan Plan, from []string, uid int) {
+	var paths []string
+	for _, d := range dirs {
+		paths = append(paths, d, filepath.Join(d, CellsDir))
+	}
+	for k, d := range plan.Decisions {
+		if d.Action == Keep || d.Action == Renumber {
+			paths = append(paths, filepath.Join(from[k], CellsDir, d.Name))
+		}
+	}
+	warnForeign(s, "merged from", len(plan.Kept), paths, uid)
+}
+
+// warnForeign writes the warning of warnForeignCells for n cells taken
+// from files, naming those of paths that writableByOthers names.
+func warnForeign(s *setup, how string, n int, paths []string, uid int) {
 	foreign := writableByOthers(paths, uid)
 	if len(foreign) == 0 {
 		return
@@ -79,7 +102,7 @@ func warnForeignCells(s *setup, how, dir, cells string, files []string, uid int)
 		named += fmt.Sprintf(" and %d more", more)
 	}
 	s.note("warning: %d cell(s) %s files that another user owns or may write: %s. Cells planted there would be reported as the run's own; unless you trust whoever can write them, run the experiment with --fresh to compute them again (the files are moved to %s/ first).",
-		len(files), how, named, SupersededDir)
+		n, how, named, SupersededDir)
 }
 
 // cellFileNames returns the file names of cells, in index order.

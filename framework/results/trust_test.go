@@ -130,3 +130,66 @@ func TestTableWarnsOfForeignCells(t *testing.T) {
 		}
 	}
 }
+
+// TestMergeWarnsOfForeignShards: bench merge (and bench table over a
+// directory of shards, which merges it) warns of each shard directory,
+// cells/ and merged cell file that another user owns (an injected uid) or
+// that others may write, as a resumed run does, "merged from"; private
+// shards and a group-writable file (a umask of 002) get no warning.
+func TestMergeWarnsOfForeignShards(t *testing.T) {
+	const cells = 2
+	me, other := os.Geteuid(), os.Geteuid()+1
+	name := userName(me)
+	cell1 := filepath.Join(CellsDir, CellFileName(1, digest(1)))
+	for _, tc := range []struct {
+		name  string
+		uid   int
+		modes map[string]os.FileMode // by path in shard 1's directory
+		want  string                 // "" for none; $S1 for shard 1's directory
+	}{
+		{"private", me, nil, ""},
+		{"group-writable", me, map[string]os.FileMode{".": 0o775, CellsDir: 0o775, cell1: 0o664}, ""},
+		{"cell file writable by others", me, map[string]os.FileMode{cell1: 0o666},
+			"warning: 2 cell(s) merged from files that another user owns or may write: $S1/" + cell1 + " (owner " + name + ", -rw-rw-rw-). Cells planted there"},
+		{"shard directory writable by others", me, map[string]os.FileMode{".": 0o777, CellsDir: 0o777},
+			"merged from files that another user owns or may write: $S1 (owner " + name + ", drwxrwxrwx), $S1/cells (owner " + name + ", drwxrwxrwx). Cells planted there"},
+		{"another user's shards", other, nil,
+			"warning: 2 cell(s) merged from files that another user owns or may write: $OUT (owner " + name + ", drwxr-xr-x), $OUT/cells (owner " + name + ", drwxr-xr-x), $S0 (owner " + name + ", drwxr-xr-x) and 5 more."},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := t.TempDir()
+			dirs := []string{t.TempDir(), t.TempDir()}
+			for i, d := range dirs {
+				r := begin(t, d, "exp", cells, Options{Render: fakeRender, Shard: shardOf(i, 2, cells)})
+				finishCells(t, r, i)
+				if _, err := r.Finish(StatusComplete, 0); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, d := range append([]string{out}, dirs...) {
+				os.Chmod(d, 0o755)
+				os.Chmod(filepath.Join(d, CellsDir), 0o755)
+				files, _ := filepath.Glob(filepath.Join(d, CellsDir, "*.json"))
+				for _, f := range files {
+					os.Chmod(f, 0o644)
+				}
+			}
+			for p, m := range tc.modes {
+				if err := os.Chmod(filepath.Join(dirs[1], p), m); err != nil {
+					t.Fatal(err)
+				}
+			}
+			res, err := mergeAs(out, dirs, fakeRender, tc.uid)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := strings.NewReplacer(out, "$OUT", dirs[0], "$S0", dirs[1], "$S1").Replace(strings.Join(res.Notes, "\n"))
+			if tc.want == "" && strings.Contains(got, "another user") || !strings.Contains(got, tc.want) {
+				t.Errorf("notes\n%s\nwant %q", got, tc.want)
+			}
+			if !res.Complete() || res.Cells != cells {
+				t.Errorf("merged %d cells, complete %v", res.Cells, res.Complete())
+			}
+		})
+	}
+}
