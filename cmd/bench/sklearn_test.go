@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"gonum.org/v1/gonum/mat"
 	"google.golang.org/grpc/codes"
@@ -760,5 +761,56 @@ metrics = ["accuracy"]
 	}
 	if t.Failed() {
 		t.Log(stderr)
+	}
+}
+
+// TestSklearnRaiseAtImport: a module that calls sys.exit or raises
+// KeyboardInterrupt when imported left the plugin's CheckParams
+// unanswered (the bridge caught ImportError only, and the SDK's check
+// Exception, so gRPC's worker thread took the rest): bench validate and
+// bench run waited for the host's bound on the calls made before any cell
+// runs (engine.DefaultResolveCallTimeout, two minutes with no cv.timeout)
+// and then said only that the plugin did not answer. The bridge now
+// answers at once with an error at the estimator, naming the module, what
+// it raised and where.
+func TestSklearnRaiseAtImport(t *testing.T) {
+	needPython(t)
+	useImportFixture(t)
+	file := writeExperiment(t, `experiment "sklearn_raise" { seed = 0 }
+dataset "iris" { path = "%DATA%/iris.csv" }
+learner "exits" {
+  plugin = "sklearn"
+  params = { estimator = "exits_at_import.X", packages = ["exits_at_import"] }
+}
+learner "interrupts" {
+  plugin = "sklearn"
+  params = { estimator = "interrupts_at_import.X", packages = ["interrupts_at_import"] }
+}
+reduction "ova" { scheme = "ova" }
+metrics = ["accuracy"]
+`)
+	for _, cmd := range [][]string{{"validate", file}, {"run", "-o", filepath.Join(t.TempDir(), "out"), file}} {
+		start := time.Now()
+		_, stderr, err := bench(t, cmd...)
+		took := time.Since(start)
+		if err == nil {
+			t.Fatalf("bench %s accepted the modules:\n%s", cmd[0], stderr)
+		}
+		// Well under the two minutes of the host's bound, which would
+		// have ended the call otherwise.
+		if took > time.Minute {
+			t.Errorf("bench %s took %v", cmd[0], took)
+		}
+		for _, want := range []string{
+			"exp.hcl:5:14: error: Invalid parameter",
+			`Learner "exits" (plugin sklearn), parameter estimator: cannot import exits_at_import.X: importing exits_at_import raised SystemExit(3) (at exits_at_import.py:5, in <module>)`,
+			"exp.hcl:9:14: error: Invalid parameter",
+			`Learner "interrupts" (plugin sklearn), parameter estimator: cannot import interrupts_at_import.X: importing interrupts_at_import raised KeyboardInterrupt (at interrupts_at_import.py:3, in <module>)`,
+			"exp.hcl: 2 error(s)",
+		} {
+			if !strings.Contains(stderr, want) {
+				t.Errorf("bench %s: stderr lacks %q\n%s", cmd[0], want, stderr)
+			}
+		}
 	}
 }

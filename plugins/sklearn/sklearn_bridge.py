@@ -77,6 +77,7 @@ import re
 import site
 import sys
 import sysconfig
+import traceback
 
 try:
     import numpy as np
@@ -234,7 +235,24 @@ def _import(path, mod, param):
             module = importlib.import_module(name)
         except ImportError as e:
             raise pp.ParamError(param, f"cannot import {path}: {e}") from None
+        except BaseException as e:  # sys.exit or KeyboardInterrupt at import too: an answer, not a stuck call
+            traceback.print_exc(file=sys.stderr)  # to the run log: where it failed
+            raise pp.ParamError(param, f"cannot import {path}: importing {name} raised {_raised(e)}") from None
     return module
+
+
+def _raised(e):
+    """An exception raised while importing, in one line with where it was
+    raised (the last frame of its traceback)."""
+    if isinstance(e, SystemExit):
+        what = f"SystemExit({e.code!r})"
+    else:
+        what = f"{type(e).__name__}: {e}" if str(e) else type(e).__name__
+    frames = traceback.extract_tb(e.__traceback__)
+    if frames:
+        f = frames[-1]
+        what += f" (at {os.path.basename(f.filename)}:{f.lineno}, in {f.name})"
+    return what
 
 
 def _estimator_class(path, allowed, param="estimator"):
@@ -256,7 +274,11 @@ def _estimator_class(path, allowed, param="estimator"):
                                    f"(a program's entry point, which acts when imported)")
     mod, _, name = path.rpartition(".")
     module = _import(path, mod, param)
-    cls = getattr(module, name, None)
+    try:
+        cls = getattr(module, name, None)
+    except BaseException as e:  # a module's __getattr__
+        traceback.print_exc(file=sys.stderr)
+        raise pp.ParamError(param, f"cannot import {path}: {mod}.{name} raised {_raised(e)}") from None
     if cls is None:
         close = difflib.get_close_matches(name, [n for n in dir(module) if not n.startswith("_")], n=1)
         hint = f"; did you mean {mod}.{close[0]}?" if close else ""

@@ -646,6 +646,25 @@ class BridgeImportTest(unittest.TestCase):
                                           f"import path", estimator=path, packages=["polyclass_fixture"])
         self.assertNothingImported("polyclass_fixture._unloaded")
 
+    def test_raise_at_import_answers(self):
+        """A module that calls sys.exit or raises KeyboardInterrupt when
+        imported left CheckParams unanswered (the check caught ImportError
+        only, gRPC's worker thread took the rest) until the host's bound:
+        it is an error at the parameter that named it."""
+        for name, params, want in [
+            ("estimator", dict(estimator="exits_at_import.X", packages=["exits_at_import"]),
+             "cannot import exits_at_import.X: importing exits_at_import raised SystemExit(3) "
+             "(at exits_at_import.py:5, in <module>)"),
+            ("estimator", dict(estimator="interrupts_at_import.X", packages=["interrupts_at_import"]),
+             "cannot import interrupts_at_import.X: importing interrupts_at_import raised KeyboardInterrupt "
+             "(at interrupts_at_import.py:3, in <module>)"),
+            ("steps", dict(estimator="sklearn.pipeline.Pipeline", steps=["exits_at_import.X"],
+                           packages=["exits_at_import"]),
+             "importing exits_at_import raised SystemExit(3)"),
+        ]:
+            with self.subTest(params=params):
+                self.refused(name, want, **params)
+
 
 class BridgeLabelsTest(unittest.TestCase):
     """Binary targets are fitted as 0/1 and a multiclass problem's classes
@@ -987,6 +1006,23 @@ class CheckParamsServiceTest(unittest.TestCase):
         problems, _ = check(kk=1.0, c="x")
         self.assertEqual(problems, [("c", "c must be a number, not string"),
                                     ("kk", "unknown (did you mean 'k'?); valid parameters: c, k")])
+
+    def test_base_exception_in_check_answers(self):
+        """A check that raises SystemExit or KeyboardInterrupt (an
+        estimator's constructor, say) answers with a problem of the
+        parameters as a whole, as any other exception does: gRPC's worker
+        thread took them, and the call was never answered."""
+        for exc, want in [(SystemExit(3), r"^check failed: the learner called sys.exit\(3\) \(at test_sdk.py:\d+, in check\)$"),
+                          (KeyboardInterrupt(), r"^check failed: KeyboardInterrupt \(at test_sdk.py:\d+, in check\)$")]:
+            class Raises(_Learner):
+                def check(self, params, exc=exc):
+                    raise exc
+
+            with self.subTest(exc=type(exc).__name__):
+                r = service.LearnerService(Raises(None)).CheckParams(pb.CheckParamsRequest(), _Context())
+                self.assertEqual(len(r.problems), 1)
+                self.assertEqual(r.problems[0].param, "")
+                self.assertRegex(r.problems[0].message, want)
 
 
 if __name__ == "__main__":
