@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"gonum.org/v1/gonum/mat"
 	"google.golang.org/grpc/codes"
@@ -668,5 +669,148 @@ func TestSklearnListensOnPrivateSocket(t *testing.T) {
 	if len(socks) != 1 || !strings.HasPrefix(socks[0], base+string(filepath.Separator)+"run-") ||
 		!regexp.MustCompile(`/plugin[0-9a-f]{10}$`).MatchString(socks[0]) {
 		t.Fatalf("sockets under TMPDIR while the sklearn plugin runs: %v; want one, %s/run-*/pluginXXXXXXXXXX", socks, base)
+	}
+}
+
+// importFixture is the directory of Python modules for the sklearn
+// bridge's import checks (see its polyclass_fixture package), which a test
+// puts on the plugin's PYTHONPATH.
+const importFixture = "../../plugins/sklearn/testdata/importfix"
+
+// useImportFixture puts importFixture on PYTHONPATH for the plugins t
+// starts and returns the file the fixture's private and __main__ modules
+// write to when imported (POLYCLASS_FIXTURE_MARK).
+func useImportFixture(t *testing.T) string {
+	t.Helper()
+	dir, err := filepath.Abs(importFixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mark := filepath.Join(t.TempDir(), "imported")
+	t.Setenv("PYTHONPATH", dir)
+	t.Setenv("POLYCLASS_FIXTURE_MARK", mark)
+	return mark
+}
+
+// TestSklearnPackagesOfTheStandardLibrary: packages named any module the
+// plugin's Python could find, the standard library's included, and the
+// bridge imported what estimator named there: unittest.__main__ ran the
+// tests of the working directory when bench validate checked the
+// parameters, antigravity started a web browser. packages now names
+// installed third-party packages only (refused at its value, saying why),
+// the bridge never imports a __main__ module, and a private module only
+// where its package's public part imports it already; nothing is imported
+// from the fixture's __main__ or its unimported private module.
+func TestSklearnPackagesOfTheStandardLibrary(t *testing.T) {
+	needPython(t)
+	mark := useImportFixture(t)
+	file := writeExperiment(t, `experiment "sklearn_packages" { seed = 0 }
+dataset "iris" { path = "%DATA%/iris.csv" }
+learner "ut" {
+  plugin = "sklearn"
+  params = { estimator = "unittest.__main__.X", packages = ["unittest"] }
+}
+learner "anti" {
+  plugin = "sklearn"
+  params = { estimator = "antigravity.X", packages = ["numpy", "antigravity"] }
+}
+learner "main" {
+  plugin = "sklearn"
+  params = { estimator = "polyclass_fixture.__main__.Est", packages = ["polyclass_fixture"] }
+}
+learner "private" {
+  plugin = "sklearn"
+  params = { estimator = "polyclass_fixture._unloaded.Est", packages = ["polyclass_fixture"] }
+}
+learner "fine" {
+  plugin = "sklearn"
+  params = { estimator = "polyclass_fixture._loaded.Est", packages = ["polyclass_fixture"] }
+}
+reduction "ova" { scheme = "ova" }
+cv {
+  folds   = 3
+  timeout = 20
+}
+metrics = ["accuracy"]
+`)
+	_, stderr, err := bench(t, "validate", file)
+	if err == nil {
+		t.Fatalf("bench validate accepted the packages:\n%s", stderr)
+	}
+	stdlib := "is a module of Python's standard library; packages names installed third-party packages (such as xgboost) that estimator and steps may come from"
+	for _, want := range []string{
+		"exp.hcl:5:49: error: Invalid parameter",
+		`Learner "ut" (plugin sklearn), parameter packages: 'unittest' ` + stdlib,
+		"exp.hcl:9:43: error: Invalid parameter",
+		`Learner "anti" (plugin sklearn), parameter packages: 'antigravity' ` + stdlib,
+		"exp.hcl:13:14: error: Invalid parameter",
+		`Learner "main" (plugin sklearn), parameter estimator: polyclass_fixture.__main__.Est: the bridge never imports a __main__ module (a program's entry point, which acts when imported)`,
+		"exp.hcl:17:14: error: Invalid parameter",
+		`Learner "private" (plugin sklearn), parameter estimator: polyclass_fixture._unloaded.Est: polyclass_fixture._unloaded is a private module (a part starting with _) that importing polyclass_fixture does not import; name the class by its public import path`,
+		"exp.hcl: 4 error(s)",
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("bench validate: stderr lacks %q", want)
+		}
+	}
+	if strings.Contains(stderr, `"fine"`) {
+		t.Errorf("bench validate refused polyclass_fixture._loaded.Est, which the package's public part imports")
+	}
+	if b, err := os.ReadFile(mark); !os.IsNotExist(err) {
+		t.Errorf("fixture modules were imported (%v): %s", err, b)
+	}
+	if t.Failed() {
+		t.Log(stderr)
+	}
+}
+
+// TestSklearnRaiseAtImport: a module that calls sys.exit or raises
+// KeyboardInterrupt when imported left the plugin's CheckParams
+// unanswered (the bridge caught ImportError only, and the SDK's check
+// Exception, so gRPC's worker thread took the rest): bench validate and
+// bench run waited for the host's bound on the calls made before any cell
+// runs (engine.DefaultResolveCallTimeout, two minutes with no cv.timeout)
+// and then said only that the plugin did not answer. The bridge now
+// answers at once with an error at the estimator, naming the module, what
+// it raised and where.
+func TestSklearnRaiseAtImport(t *testing.T) {
+	needPython(t)
+	useImportFixture(t)
+	file := writeExperiment(t, `experiment "sklearn_raise" { seed = 0 }
+dataset "iris" { path = "%DATA%/iris.csv" }
+learner "exits" {
+  plugin = "sklearn"
+  params = { estimator = "exits_at_import.X", packages = ["exits_at_import"] }
+}
+learner "interrupts" {
+  plugin = "sklearn"
+  params = { estimator = "interrupts_at_import.X", packages = ["interrupts_at_import"] }
+}
+reduction "ova" { scheme = "ova" }
+metrics = ["accuracy"]
+`)
+	for _, cmd := range [][]string{{"validate", file}, {"run", "-o", filepath.Join(t.TempDir(), "out"), file}} {
+		start := time.Now()
+		_, stderr, err := bench(t, cmd...)
+		took := time.Since(start)
+		if err == nil {
+			t.Fatalf("bench %s accepted the modules:\n%s", cmd[0], stderr)
+		}
+		// Well under the two minutes of the host's bound, which would
+		// have ended the call otherwise.
+		if took > time.Minute {
+			t.Errorf("bench %s took %v", cmd[0], took)
+		}
+		for _, want := range []string{
+			"exp.hcl:5:14: error: Invalid parameter",
+			`Learner "exits" (plugin sklearn), parameter estimator: cannot import exits_at_import.X: importing exits_at_import raised SystemExit(3) (at exits_at_import.py:5, in <module>)`,
+			"exp.hcl:9:14: error: Invalid parameter",
+			`Learner "interrupts" (plugin sklearn), parameter estimator: cannot import interrupts_at_import.X: importing interrupts_at_import raised KeyboardInterrupt (at interrupts_at_import.py:3, in <module>)`,
+			"exp.hcl: 2 error(s)",
+		} {
+			if !strings.Contains(stderr, want) {
+				t.Errorf("bench %s: stderr lacks %q\n%s", cmd[0], want, stderr)
+			}
+		}
 	}
 }

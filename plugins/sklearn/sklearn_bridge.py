@@ -22,8 +22,15 @@ API as a polyclass learner.
 ``estimator`` names the estimator class by its import path. The bridge
 imports from scikit-learn (``sklearn``) and from the top-level packages
 ``packages`` lists, nothing else: it checks an import path's package
-before importing anything, so an experiment file cannot make it import an
-arbitrary module. ``steps`` gives a pipeline (scikit-learn's or
+before importing anything. ``packages`` names installed third-party
+packages only: a module of Python's standard library (which acts when
+imported: antigravity starts a web browser, unittest.__main__ runs the
+tests of the working directory) or a private name is refused. In an
+import path, a ``__main__`` module is never imported, and a private
+module (a part starting with _) only where its public parent has imported
+it already. So an experiment file can make the bridge import public
+modules of scikit-learn and of the third-party packages it lists, nothing
+else. ``steps`` gives a pipeline (scikit-learn's or
 imbalanced-learn's ``Pipeline``) its steps by import path, each named as
 ``make_pipeline`` names it (the class name in lower case), so that
 ``NAME__PARAM`` sets a step's parameter. Every other parameter is a
@@ -65,8 +72,12 @@ import importlib
 import importlib.metadata
 import importlib.util
 import inspect
+import os
 import re
+import site
 import sys
+import sysconfig
+import traceback
 
 try:
     import numpy as np
@@ -138,21 +149,116 @@ def _info():
 
 def _allowed(packages):
     """The top-level packages the bridge may import from: sklearn and those
-    listed, each checked to be a package name installed here (found
-    without importing it)."""
+    listed, each checked, without importing it, to be a package installed
+    here that is neither private (a name starting with _) nor part of
+    Python's standard library: stdlib modules act when imported (antigravity
+    starts a web browser, unittest's __main__ runs the tests of the working
+    directory), and no estimator lives there."""
     allowed = {SKLEARN}
     for name in packages or []:
-        if not _TOP_LEVEL.match(name):
+        if not isinstance(name, str) or not _TOP_LEVEL.match(name):
             raise pp.ParamError("packages", f"{name!r} is not a top-level package name such as xgboost")
-        if importlib.util.find_spec(name) is None:
+        if name.startswith("_"):
+            raise pp.ParamError("packages", f"{name!r} is a private module (its name starts with _); "
+                                            f"{_PACKAGES_ARE}")
+        if name in _STDLIB_NAMES:
+            raise pp.ParamError("packages", f"{name!r} is a module of Python's standard library; {_PACKAGES_ARE}")
+        try:
+            spec = importlib.util.find_spec(name)
+        except (ImportError, ValueError) as e:
+            raise pp.ParamError("packages", f"{name!r} cannot be found: {e}") from None
+        if spec is None:
             raise pp.ParamError("packages", f"{name!r} is not installed in the plugin's Python ({sys.executable})")
+        where = _stdlib_origin(spec)
+        if where is not None:
+            raise pp.ParamError("packages", f"{name!r} is a module of Python's standard library ({where}); "
+                                            f"{_PACKAGES_ARE}")
         allowed.add(name)
     return allowed
 
 
+# What packages names, said when a name is refused.
+_PACKAGES_ARE = "packages names installed third-party packages (such as xgboost) that estimator and steps may come from"
+
+# The names of the standard library's modules (Python 3.10 and later; the
+# directory check of _stdlib_origin covers an older Python).
+_STDLIB_NAMES = frozenset(getattr(sys, "stdlib_module_names", ()))
+
+
+def _under(path, dirs):
+    """Whether path (resolved) lies in one of the directories dirs."""
+    path = os.path.realpath(path)
+    return any(path == d or path.startswith(d.rstrip(os.sep) + os.sep) for d in dirs)
+
+
+def _stdlib_origin(spec):
+    """Where a module spec lies in the standard library: its origin, or
+    "built-in" or "frozen", or None when it lies elsewhere. A module in
+    site-packages or dist-packages is third-party even where those lie
+    inside the standard library's directory (a virtual environment,
+    Python built from source)."""
+    if spec.origin in ("built-in", "frozen"):
+        return spec.origin
+    stdlib = {os.path.realpath(p) for p in (sysconfig.get_paths().get(k) for k in ("stdlib", "platstdlib")) if p}
+    third = {os.path.realpath(p) for p in (sysconfig.get_paths().get(k) for k in ("purelib", "platlib")) if p}
+    third |= {os.path.realpath(p) for p in getattr(site, "getsitepackages", lambda: [])()}
+    places = ([spec.origin] if spec.has_location and spec.origin else []) + list(spec.submodule_search_locations or [])
+    for place in places:
+        if _under(place, stdlib) and not _under(place, third):
+            return place
+    return None
+
+
+def _import(path, mod, param):
+    """Imports module mod of import path path, one part after the other. A
+    part __main__ is refused (a program's entry point, which acts when
+    imported); a private part (starting with _), and any part under it, only
+    where importing the public part above it has imported it already (as
+    sklearn.linear_model imports sklearn.linear_model._logistic): the bridge
+    imports no private module on its own."""
+    parts = mod.split(".")
+    private = None
+    module = None
+    for i, part in enumerate(parts):
+        name = ".".join(parts[: i + 1])
+        if part.startswith("_") and private is None:
+            private = name
+        if private is not None:
+            module = sys.modules.get(name)
+            if module is None:
+                public = ".".join(parts[:i]) if private == name else private.rpartition(".")[0]
+                raise pp.ParamError(param, f"{path}: {name} is a private module (a part starting with _) "
+                                           f"that importing {public} does not import; name the class by "
+                                           f"its public import path")
+            continue
+        try:
+            module = importlib.import_module(name)
+        except ImportError as e:
+            raise pp.ParamError(param, f"cannot import {path}: {e}") from None
+        except BaseException as e:  # sys.exit or KeyboardInterrupt at import too: an answer, not a stuck call
+            traceback.print_exc(file=sys.stderr)  # to the run log: where it failed
+            raise pp.ParamError(param, f"cannot import {path}: importing {name} raised {_raised(e)}") from None
+    return module
+
+
+def _raised(e):
+    """An exception raised while importing, in one line with where it was
+    raised (the last frame of its traceback)."""
+    if isinstance(e, SystemExit):
+        what = f"SystemExit({e.code!r})"
+    else:
+        what = f"{type(e).__name__}: {e}" if str(e) else type(e).__name__
+    frames = traceback.extract_tb(e.__traceback__)
+    if frames:
+        f = frames[-1]
+        what += f" (at {os.path.basename(f.filename)}:{f.lineno}, in {f.name})"
+    return what
+
+
 def _estimator_class(path, allowed, param="estimator"):
     """The class an import path names, its package checked against allowed
-    before anything is imported."""
+    and its parts against __main__ before anything is imported (see
+    _import for private modules)."""
     if not isinstance(path, str) or not _IMPORT_PATH.match(path):
         raise pp.ParamError(param, f"{path!r} is not an import path such as sklearn.svm.SVC")
     top = path.partition(".")[0]
@@ -163,12 +269,16 @@ def _estimator_class(path, allowed, param="estimator"):
             f"{path}: the bridge imports from sklearn{''.join(', ' + p for p in listed)} only; "
             f"to use {top}, list it: packages = [\"{top}\"]",
         )
+    if "__main__" in path.split("."):
+        raise pp.ParamError(param, f"{path}: the bridge never imports a __main__ module "
+                                   f"(a program's entry point, which acts when imported)")
     mod, _, name = path.rpartition(".")
+    module = _import(path, mod, param)
     try:
-        module = importlib.import_module(mod)
-    except ImportError as e:
-        raise pp.ParamError(param, f"cannot import {path}: {e}") from None
-    cls = getattr(module, name, None)
+        cls = getattr(module, name, None)
+    except BaseException as e:  # a module's __getattr__
+        traceback.print_exc(file=sys.stderr)
+        raise pp.ParamError(param, f"cannot import {path}: {mod}.{name} raised {_raised(e)}") from None
     if cls is None:
         close = difflib.get_close_matches(name, [n for n in dir(module) if not n.startswith("_")], n=1)
         hint = f"; did you mean {mod}.{close[0]}?" if close else ""

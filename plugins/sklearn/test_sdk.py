@@ -1,7 +1,10 @@
 """Unit tests of the Python plugin SDK (run by plugins/sklearn/sdk_test.go,
 or by hand: /usr/bin/python3 -m unittest discover -s plugins/sklearn)."""
 
+import os
 import struct
+import sys
+import tempfile
 import unittest
 
 import numpy as np
@@ -533,6 +536,136 @@ class BridgeCheckTest(unittest.TestCase):
                          [("numpy", np.__version__), ("scipy", importlib.metadata.version("scipy"))])
 
 
+# Modules for the import checks: a third-party package with private
+# modules and a __main__ (see its docstring), modules that raise at import.
+IMPORT_FIXTURE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "testdata", "importfix")
+
+
+class BridgeImportTest(unittest.TestCase):
+    """packages names installed third-party packages only, never one of
+    the standard library; the bridge never imports a __main__ module, and a
+    private module only where its public parent has imported it."""
+
+    def setUp(self):
+        sys.path.insert(0, IMPORT_FIXTURE)
+        self.addCleanup(sys.path.remove, IMPORT_FIXTURE)
+        self.mark = os.path.join(tempfile.mkdtemp(), "mark")
+        old = os.environ.get("POLYCLASS_FIXTURE_MARK")
+        os.environ["POLYCLASS_FIXTURE_MARK"] = self.mark
+        self.addCleanup(lambda: os.environ.pop("POLYCLASS_FIXTURE_MARK") if old is None
+                        else os.environ.__setitem__("POLYCLASS_FIXTURE_MARK", old))
+
+    def check(self, **params):
+        import sklearn_bridge
+
+        return sklearn_bridge.SklearnLearner().check(params)
+
+    def refused(self, name, want, **params):
+        with self.assertRaises(learner.ParamError) as cm:
+            self.check(**params)
+        self.assertEqual(cm.exception.name, name)
+        self.assertIn(want, cm.exception.message)
+
+    def assertNothingImported(self, *modules):
+        for m in modules:
+            self.assertFalse(m in sys.modules, f"{m} was imported")
+        self.assertFalse(os.path.exists(self.mark), "a fixture module was imported")
+
+    def test_standard_library_refused(self):
+        """unittest.__main__ runs the test_*.py files of the working
+        directory when imported, antigravity starts a web browser: no
+        module of the standard library is a package an estimator comes
+        from, built-in (sys) or not."""
+        for name, estimator in [
+            ("unittest", "unittest.__main__.X"),
+            ("antigravity", "antigravity.X"),
+            ("this", "this.X"),
+            ("venv", "venv.__main__.X"),
+            ("json", "json.JSONDecoder"),
+            ("sys", "sys.X"),
+        ]:
+            with self.subTest(name=name):
+                self.refused("packages", f"{name!r} is a module of Python's standard library; packages names "
+                                         f"installed third-party packages (such as xgboost) that estimator and "
+                                         f"steps may come from", packages=["numpy", name], estimator=estimator)
+        self.assertNothingImported("unittest.__main__", "antigravity", "this", "venv.__main__")
+        self.refused("packages", "'_polyclass_fixture' is a private module (its name starts with _)",
+                     packages=["_polyclass_fixture"])
+
+    def test_stdlib_origin(self):
+        """A module whose file lies in the standard library's directory is
+        refused whatever its name, unless it lies in a site-packages or
+        dist-packages directory (which a virtual environment or a Python
+        built from source keeps inside that directory)."""
+        import importlib.util
+        import site
+        import sysconfig
+
+        import sklearn_bridge
+
+        stdlib = sysconfig.get_paths()["stdlib"]
+        inside = os.path.join(stdlib, "polyclass_m.py")
+        cases = [
+            (importlib.util.spec_from_file_location("polyclass_m", inside), os.path.realpath(inside)),
+            (importlib.util.find_spec("sys"), "built-in"),
+            (importlib.util.find_spec("json"), os.path.join(os.path.realpath(stdlib), "json", "__init__.py")),
+            (importlib.util.find_spec("numpy"), None),
+            (importlib.util.find_spec("polyclass_fixture"), None),
+        ]
+        for d in [sysconfig.get_paths()["purelib"]] + site.getsitepackages():
+            cases.append((importlib.util.spec_from_file_location("polyclass_m", os.path.join(d, "polyclass_m.py")), None))
+        for spec, want in cases:
+            with self.subTest(origin=spec.origin):
+                self.assertEqual(sklearn_bridge._stdlib_origin(spec), want)
+
+    def test_main_never_imported(self):
+        for name, params in [
+            ("estimator", dict(estimator="polyclass_fixture.__main__.Est")),
+            ("steps", dict(estimator="sklearn.pipeline.Pipeline", steps=["polyclass_fixture.__main__.Est"])),
+            ("estimator", dict(estimator="sklearn.__main__.X")),
+        ]:
+            with self.subTest(params=params):
+                path = params.get("steps", [params["estimator"]])[0]
+                self.refused(name, f"{path}: the bridge never imports a __main__ module (a program's entry point, "
+                                   f"which acts when imported)", packages=["polyclass_fixture"], **params)
+        self.assertNothingImported("polyclass_fixture.__main__", "sklearn.__main__")
+
+    def test_private_module_only_when_imported(self):
+        self.assertEqual(self.check(estimator="polyclass_fixture._loaded.Est", packages=["polyclass_fixture"]),
+                         [learner.Component("polyclass_fixture", "")])
+        self.assertEqual(self.check(estimator="sklearn.linear_model._logistic.LogisticRegression"), [])
+        for path, private, public in [
+            ("polyclass_fixture._unloaded.Est", "polyclass_fixture._unloaded", "polyclass_fixture"),
+            ("polyclass_fixture._unloaded.deeper.Est", "polyclass_fixture._unloaded", "polyclass_fixture"),
+            ("polyclass_fixture.__init__.Est", "polyclass_fixture.__init__", "polyclass_fixture"),
+            ("polyclass_fixture._loaded.sub.Est", "polyclass_fixture._loaded.sub", "polyclass_fixture"),
+        ]:
+            with self.subTest(path=path):
+                self.refused("estimator", f"{path}: {private} is a private module (a part starting with _) that "
+                                          f"importing {public} does not import; name the class by its public "
+                                          f"import path", estimator=path, packages=["polyclass_fixture"])
+        self.assertNothingImported("polyclass_fixture._unloaded")
+
+    def test_raise_at_import_answers(self):
+        """A module that calls sys.exit or raises KeyboardInterrupt when
+        imported left CheckParams unanswered (the check caught ImportError
+        only, gRPC's worker thread took the rest) until the host's bound:
+        it is an error at the parameter that named it."""
+        for name, params, want in [
+            ("estimator", dict(estimator="exits_at_import.X", packages=["exits_at_import"]),
+             "cannot import exits_at_import.X: importing exits_at_import raised SystemExit(3) "
+             "(at exits_at_import.py:5, in <module>)"),
+            ("estimator", dict(estimator="interrupts_at_import.X", packages=["interrupts_at_import"]),
+             "cannot import interrupts_at_import.X: importing interrupts_at_import raised KeyboardInterrupt "
+             "(at interrupts_at_import.py:3, in <module>)"),
+            ("steps", dict(estimator="sklearn.pipeline.Pipeline", steps=["exits_at_import.X"],
+                           packages=["exits_at_import"]),
+             "importing exits_at_import raised SystemExit(3)"),
+        ]:
+            with self.subTest(params=params):
+                self.refused(name, want, **params)
+
+
 class BridgeLabelsTest(unittest.TestCase):
     """Binary targets are fitted as 0/1 and a multiclass problem's classes
     as 0..m-1; scores come back in the problem's class columns."""
@@ -873,6 +1006,23 @@ class CheckParamsServiceTest(unittest.TestCase):
         problems, _ = check(kk=1.0, c="x")
         self.assertEqual(problems, [("c", "c must be a number, not string"),
                                     ("kk", "unknown (did you mean 'k'?); valid parameters: c, k")])
+
+    def test_base_exception_in_check_answers(self):
+        """A check that raises SystemExit or KeyboardInterrupt (an
+        estimator's constructor, say) answers with a problem of the
+        parameters as a whole, as any other exception does: gRPC's worker
+        thread took them, and the call was never answered."""
+        for exc, want in [(SystemExit(3), r"^check failed: the learner called sys.exit\(3\) \(at test_sdk.py:\d+, in check\)$"),
+                          (KeyboardInterrupt(), r"^check failed: KeyboardInterrupt \(at test_sdk.py:\d+, in check\)$")]:
+            class Raises(_Learner):
+                def check(self, params, exc=exc):
+                    raise exc
+
+            with self.subTest(exc=type(exc).__name__):
+                r = service.LearnerService(Raises(None)).CheckParams(pb.CheckParamsRequest(), _Context())
+                self.assertEqual(len(r.problems), 1)
+                self.assertEqual(r.problems[0].param, "")
+                self.assertRegex(r.problems[0].message, want)
 
 
 if __name__ == "__main__":

@@ -195,7 +195,7 @@ def _describe(e: BaseException) -> str:
     if isinstance(e, SystemExit):
         what = f"the learner called sys.exit({e.code!r})"
     else:
-        what = f"{type(e).__name__}: {e}"
+        what = f"{type(e).__name__}: {e}" if str(e) else type(e).__name__
     frames = traceback.extract_tb(e.__traceback__)
     if frames:
         f = frames[-1]
@@ -390,7 +390,7 @@ class LearnerService(pb_grpc.LearnerServiceServicer):
         except ParamError as e:
             resp.problems.add(param=e.name, message=e.message)
             return resp
-        except Exception as e:  # the learner's own failure: a problem of the parameters as a whole
+        except BaseException as e:  # the learner's own failure (sys.exit too): a problem of the parameters as a whole
             traceback.print_exc(file=sys.stderr)
             resp.problems.add(message=f"check failed: {_describe(e)}")
             return resp

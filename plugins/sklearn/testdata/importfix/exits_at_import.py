@@ -1,0 +1,5 @@
+"""A module that calls sys.exit when imported."""
+
+import sys
+
+sys.exit(3)

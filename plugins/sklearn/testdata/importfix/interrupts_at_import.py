@@ -1,0 +1,3 @@
+"""A module that raises KeyboardInterrupt when imported."""
+
+raise KeyboardInterrupt
