@@ -27,10 +27,11 @@ const maxForeignNamed = 3
 
 // writableByOthers describes each of paths that another user than uid
 // owns, or that others (not only its group) may write, as "PATH (owner
-// NAME, MODE)"; paths that cannot be read are left out (the run reads
-// them next and says why).
-func writableByOthers(paths []string, uid int) []string {
+// NAME, MODE)", and returns those paths as a set; paths that cannot be
+// read are left out (the run reads them next and says why).
+func writableByOthers(paths []string, uid int) ([]string, map[string]bool) {
 	var out []string
+	bad := map[string]bool{}
 	for _, p := range paths {
 		fi, err := os.Lstat(p)
 		if err != nil {
@@ -45,8 +46,9 @@ func writableByOthers(paths []string, uid int) []string {
 			who = userName(o)
 		}
 		out = append(out, fmt.Sprintf("%s (owner %s, %s)", p, who, fi.Mode()))
+		bad[p] = true
 	}
-	return out
+	return out, bad
 }
 
 // userName is the login name of user id uid, with the id ("mallory, uid
@@ -66,11 +68,12 @@ func userName(uid int) string {
 // done with them: "kept from" (a run resumes them), "read from" (bench
 // table).
 func warnForeignCells(s *setup, how, dir, cells string, files []string, uid int) {
-	paths := []string{dir, cells}
-	for _, f := range files {
-		paths = append(paths, filepath.Join(cells, f))
+	paths := make([]string, len(files))
+	for k, f := range files {
+		paths[k] = filepath.Join(cells, f)
 	}
-	warnForeign(s, how, len(files), paths, uid)
+	warnForeign(s, how, "run the experiment with --fresh to compute them again (the files are moved to "+SupersededDir+"/ first)",
+		append([]string{dir, cells}, paths...), paths, uid)
 }
 
 // warnForeignShards is warnForeignCells for a merge: it notes which of
@@ -78,31 +81,40 @@ func warnForeignCells(s *setup, how, dir, cells string, files []string, uid int)
 // keeps (each read from the directory from names) another user owns or
 // may write, against user uid.
 func warnForeignShards(s *setup, dirs []string, plan Plan, from []string, uid int) {
-	var paths []string
+	var paths, files []string
 	for _, d := range dirs {
 		paths = append(paths, d, filepath.Join(d, CellsDir))
 	}
 	for k, d := range plan.Decisions {
 		if d.Action == Keep || d.Action == Renumber {
-			paths = append(paths, filepath.Join(from[k], CellsDir, d.Name))
+			files = append(files, filepath.Join(from[k], CellsDir, d.Name))
 		}
 	}
-	warnForeign(s, "merged from", len(plan.Kept), paths, uid)
+	warnForeign(s, "merged from", "leave the shard directories named out of the merge, or run their shards again yourself (bench run --shard I/N)",
+		append(paths, files...), files, uid)
 }
 
-// warnForeign writes the warning of warnForeignCells for n cells taken
-// from files, naming those of paths that writableByOthers names.
-func warnForeign(s *setup, how string, n int, paths []string, uid int) {
-	foreign := writableByOthers(paths, uid)
+// warnForeign writes the warning of warnForeignCells, naming those of
+// paths that writableByOthers names and counting the cells of files (a
+// subset of paths) at risk: the file, its cells/ or the directory above
+// it so named. advice says what to do.
+func warnForeign(s *setup, how, advice string, paths, files []string, uid int) {
+	foreign, bad := writableByOthers(paths, uid)
 	if len(foreign) == 0 {
 		return
+	}
+	n := 0
+	for _, f := range files {
+		if cells := filepath.Dir(f); bad[f] || bad[cells] || bad[filepath.Dir(cells)] {
+			n++
+		}
 	}
 	named := strings.Join(foreign[:min(len(foreign), maxForeignNamed)], ", ")
 	if more := len(foreign) - maxForeignNamed; more > 0 {
 		named += fmt.Sprintf(" and %d more", more)
 	}
-	s.note("warning: %d cell(s) %s files that another user owns or may write: %s. Cells planted there would be reported as the run's own; unless you trust whoever can write them, run the experiment with --fresh to compute them again (the files are moved to %s/ first).",
-		n, how, named, SupersededDir)
+	s.note("warning: %d cell(s) %s files that another user owns or may write: %s. Cells planted there would be reported as the run's own; unless you trust whoever can write them, %s.",
+		n, how, named, advice)
 }
 
 // cellFileNames returns the file names of cells, in index order.
