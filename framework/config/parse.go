@@ -286,11 +286,16 @@ func (p *Parser) decodeWithin(body hcl.Body, filename string, inText map[[2]stri
 		diags hcl.Diagnostics
 	}
 	var at atomic.Pointer[hcl.Block]
-	done := make(chan result, 1)
+	done, started := make(chan result, 1), make(chan struct{})
 	go func() {
+		close(started)
 		exp, diags := decode(body, filename, p.formats, inText, &at)
 		done <- result{exp, diags}
 	}()
+	// The limit counts from the start of the decode, not of the goroutine
+	// that runs it: on a busy machine the goroutine may wait longer than
+	// the limit to be run, and the error would then name no block.
+	<-started
 	limit := p.evalLimit
 	if limit <= 0 {
 		limit = DefaultEvalLimit
