@@ -401,6 +401,18 @@ func TestParseCSVMixedColumnWarning(t *testing.T) {
 				formWarning("2:7", `"b" (col 2)`, "'1.4", 1, "a leading apostrophe (a spreadsheet's mark of text)", 2, 2, "2 with a leading apostrophe (a spreadsheet's mark of text)", "1.4"),
 				formWarning("2:12", `"c" (col 3)`, "1.4-", 1, "a trailing minus", 2, 2, "2 with a trailing minus", "-1.4"),
 				formWarning("2:17", `"d" (col 4)`, "=1.4", 1, "a formula sign", 2, 2, "2 with a formula sign", "1.4")}},
+		// White space other than spaces around the number, digits of
+		// another script, an approximation sign, an uncertainty, a
+		// footnote mark, a hexadecimal float, a space after the sign:
+		// each warns, naming the number meant.
+		{"pasted and published forms", "a;b;c;d;e;f;g\n1.4\u00a0;\u0661\u066b\u0664;~1.4;1.4 \u00b1 0.1;1.4*;0x1.8p+0;+ 1.4\n\u20092;\u0662;~2;2 \u00b1 0.2;2\u2020;0x1p+1;- 2\n", semi,
+			[]string{formWarning("2:1", `"a" (col 1)`, "1.4\u00a0", 1, "white space other than a space (U+00A0) around it", 2, 2, "1 with white space other than a space (U+00A0) around it, 1 with white space other than a space (U+2009) around it", "1.4"),
+				formWarning("2:7", `"b" (col 2)`, "\u0661\u066b\u0664", 1, "digits of another script (U+0660-U+0669)", 2, 2, "2 with digits of another script (U+0660-U+0669)", "1.4"),
+				formWarning("2:14", `"c" (col 3)`, "~1.4", 1, "an approximation sign", 2, 2, "2 with an approximation sign", "1.4"),
+				formWarning("2:19", `"d" (col 4)`, "1.4 \u00b1 0.1", 1, "an uncertainty after it (\u00b1)", 2, 2, "2 with an uncertainty after it (\u00b1)", "1.4"),
+				formWarning("2:30", `"e" (col 5)`, "1.4*", 1, "a footnote mark", 2, 2, "2 with a footnote mark", "1.4"),
+				formWarning("2:35", `"f" (col 6)`, "0x1.8p+0", 1, "a hexadecimal float", 2, 2, "2 with a hexadecimal float", "1.5"),
+				formWarning("2:44", `"g" (col 7)`, "+ 1.4", 1, "a space after the sign", 2, 2, "2 with a space after the sign", "+1.4")}},
 		{"grades, flat numbers, words", "a;b;c\n1;1;1\n2;2;2\n3A;1.4cm;Grade 3\n12B;1.4 metres;usd 1.4\n", semi, nil},
 		{"codes with a D, dashes", "a;b\n1;1\n2;2\n12D4;\u2212\n3D;1\u22122\n", semi, nil},
 	} {
@@ -527,6 +539,14 @@ func TestWrittenNumber(t *testing.T) {
 		apos    = "a leading apostrophe (a spreadsheet's mark of text)"
 		trail   = "a trailing minus"
 		formula = "a formula sign"
+		arabic  = "digits of another script (U+0660-U+0669)"
+		nbsp    = "white space other than a space (U+00A0) around it"
+		thin    = "white space other than a space (U+2009) around it"
+		foot    = "a footnote mark"
+		pm      = "an uncertainty after it (\u00b1)"
+		approx  = "an approximation sign"
+		spaced  = "a space after the sign"
+		hex     = "a hexadecimal float"
 	)
 	for _, tc := range []struct{ s, num, form string }{
 		// Decimal comma, points between thousands (continental Europe).
@@ -587,6 +607,27 @@ func TestWrittenNumber(t *testing.T) {
 		{"(-1.4)", "", ""}, {"(\u22121.4)", "", ""}, {"-1.4-", "", ""}, {"()", "", ""}, {"(1.4", "", ""}, {"1.4)", "", ""},
 		{"'", "", ""}, {"=", "", ""}, {"''1.4", "", ""}, {"=1+2", "", ""}, {"=A1", "", ""}, {"(3A)", "", ""}, {"1.4--", "", ""},
 		{"((1.4))", "", ""}, {"'(1.4)", "", ""}, {"=(1.4)", "", ""},
+		// Digits of other scripts (Unicode category Nd) and the Arabic
+		// decimal and thousands separators; white space other than
+		// spaces around a number, as spreadsheets and web pages paste it.
+		{"\u0661\u066b\u0664", "1.4", arabic}, {"\u0661\u0662", "12", arabic}, {"1\u066b4", "1.4", arabic},
+		{"\u0661\u066c\u0662\u0663\u0664\u066b\u0665", "1234.5", arabic + " and Arabic thousands separators (U+066C) between thousands"},
+		{"\u06f1.\u06f4", "1.4", "digits of another script (U+06F0-U+06F9)"}, {"\u0967.\u096a", "1.4", "digits of another script (U+0966-U+096F)"},
+		{"\U0001d7d9.\U0001d7dc", "1.4", "digits of another script (U+1D7D8-U+1D7E1)"}, {"\u2212\u0661", "-1", arabic + " and " + minus},
+		{"1.4\u00a0", "1.4", nbsp}, {"\u00a01.4", "1.4", nbsp}, {"1.4\u2009", "1.4", thin}, {" \u00a01.4\u2009 ", "1.4", nbsp},
+		{"\u00a01,5\u00a0", "1.5", nbsp + " and " + comma}, {"\u00a0", "", ""}, {"\u00a0abc1", "", ""}, {"1\u00a02", "", ""},
+		// Footnote marks, uncertainties, approximation signs, a space
+		// after the sign, hexadecimal floats.
+		{"1.4*", "1.4", foot}, {"1.4**", "1.4", foot}, {"1.4 *", "1.4", foot}, {"0.93\u2020", "0.93", foot}, {"-12\u2021", "-12", foot},
+		{"(1.4)*", "-1.4", paren + " and " + foot}, {"1,4*", "1.4", comma + " and " + foot},
+		{"1.4 \u00b1 0.1", "1.4", pm}, {"1.4\u00b10.1", "1.4", pm}, {"1,4 \u00b1 0,1", "1.4", comma + " and " + pm}, {"1.4 +/- 0.1", "1.4", pm},
+		{"-1.4 \u00b1 2e-3", "-1.4", pm}, {"~1.4", "1.4", approx}, {"~ 1.4", "1.4", approx}, {"\u22481.4", "1.4", approx},
+		{"\u223c-1.4", "-1.4", approx}, {"~1,4 \u00b1 0,1", "1.4", approx + ", " + comma + " and " + pm},
+		{"+ 1.4", "+1.4", spaced}, {"- 1.4", "-1.4", spaced}, {"\u2212 1.4", "-1.4", minus + " and " + spaced},
+		{"0x1.6666666666666p+0", "1.4", hex}, {"-0x1.8p1", "-3", hex}, {"0X1P-2", "0.25", hex},
+		{"*", "", ""}, {"1*2", "", ""}, {"*1.4", "", ""}, {"1.4 \u00b1", "", ""}, {"\u00b1 0.1", "", ""}, {"1.4 \u00b1 -0.1", "", ""},
+		{"1.4 \u00b1 abc", "", ""}, {"1.4 \u00b1 0.1 \u00b1 0.2", "", ""}, {"~", "", ""}, {"~~1.4", "", ""}, {"1.4~", "", ""},
+		{"+  ", "", ""}, {"+ ", "", ""}, {"- -1.4", "", ""}, {"0x10", "", ""}, {"0x1p99999", "", ""}, {"0xg.1p0", "", ""}, {"x1p0", "", ""},
 		// Numbers as written: not counted here.
 		{"5.1", "", ""}, {"1.201", "", ""}, {"+1.234", "", ""}, {"-7", "", ""}, {" 5 ", "", ""}, {"1e3", "", ""},
 		// Near misses: groups of other than three digits, misplaced or

@@ -276,3 +276,35 @@ func checkCanonical(t *testing.T, c *Column) {
 		seen[v] = l
 	}
 }
+
+// FuzzWrittenNumber checks writtenNumber's invariants: a value it reads
+// as a number is no number as written, the number it gives is one, with
+// one mark at least and no mark named twice; a plain number has no marks.
+func FuzzWrittenNumber(f *testing.F) {
+	for _, s := range []string{
+		"1 212,75 €", "\u22121.4 cm", "(1,212.75)", "'1.4", "1.5D-03", "\uff11\uff0e\uff12",
+		"\u0661\u066b\u0664", "1.4\u00a0", "~1,4 \u00b1 0,1", "1.4*", "0x1.8p+0", "+ 1.4", "1.4", "3A",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		num, marks := writtenNumber(s)
+		if _, kind := parseNum(s); kind == numFinite && (num != "" || marks != nil) {
+			t.Fatalf("writtenNumber(%q) = %q, %q for a number as written", s, num, marks)
+		}
+		if num == "" {
+			if marks != nil {
+				t.Fatalf("writtenNumber(%q) gives marks %q and no number", s, marks)
+			}
+			return
+		}
+		if _, kind := parseNum(num); kind != numFinite || len(marks) == 0 {
+			t.Fatalf("writtenNumber(%q) = %q (%v), %q", s, num, kind, marks)
+		}
+		for i, m := range marks {
+			if m == "" || slices.Contains(marks[i+1:], m) {
+				t.Fatalf("writtenNumber(%q): marks %q", s, marks)
+			}
+		}
+	})
+}

@@ -1,13 +1,18 @@
 package data
 
 import (
+	"fmt"
+	"math"
+	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
-// maxMarks is the most marks that writtenNumber undoes in one number: a
-// spreadsheet form, full-width digits, a minus sign such as U+2212, a unit
-// sign, separators between thousands and a decimal comma.
+// maxMarks is the number of marks after which a column stops looking for
+// a value that writtenNumber finds more marks in (addLevel): enough for a
+// spreadsheet form, digits of another script, a minus sign such as
+// U+2212, a unit sign, separators between thousands and a decimal comma.
 const maxMarks = 6
 
 // spreadsheetForms are the forms in which spreadsheets and their exports
@@ -56,26 +61,125 @@ var minusSigns = []struct{ sign, name string }{
 	{"\uff0d", "a full-width hyphen-minus (U+FF0D)"},
 }
 
-// wideDigitsMark names the mark narrowDigits undoes.
+// wideDigitsMark names the mark of full-width digits (asciiDigits).
 const wideDigitsMark = "full-width digits (U+FF10-U+FF19)"
 
-// narrowDigits returns s with its full-width digits and full-width full
-// stops (U+FF10-U+FF19, U+FF0E, as East Asian input methods write them)
-// as the ASCII ones NFKC makes of them, and whether it had any.
-func narrowDigits(s string) (string, bool) {
-	wide := false
+// asciiDigits returns s with its decimal digits of other scripts (Unicode
+// category Nd: full-width digits U+FF10-U+FF19 as East Asian input
+// methods write them, Arabic-Indic digits U+0660-U+0669, Devanagari
+// digits, ...) as the ASCII ones, and its full-width full stops (U+FF0E)
+// and Arabic decimal separators (U+066B) as decimal points, with the
+// name of the mark ("full-width digits (U+FF10-U+FF19)", "digits of
+// another script (U+0660-U+0669)", after the first such character); ""
+// when s has none.
+func asciiDigits(s string) (string, string) {
+	mark := ""
+	name := func(zero rune) {
+		switch {
+		case mark != "":
+		case zero == '\uff10':
+			mark = wideDigitsMark
+		default:
+			mark = fmt.Sprintf("digits of another script (U+%04X-U+%04X)", zero, zero+9)
+		}
+	}
 	n := strings.Map(func(r rune) rune {
 		switch {
-		case '\uff10' <= r && r <= '\uff19':
-			wide = true
-			return r - '\uff10' + '0'
+		case r < utf8.RuneSelf:
 		case r == '\uff0e':
-			wide = true
+			name('\uff10')
 			return '.'
+		case r == '\u066b':
+			name('\u0660')
+			return '.'
+		case unicode.IsDigit(r):
+			zero := digitZero(r)
+			name(zero)
+			return '0' + r - zero
 		}
 		return r
 	}, s)
-	return n, wide
+	return n, mark
+}
+
+// digitZero returns the digit zero of decimal digit r (Unicode category
+// Nd), which Unicode encodes in runs of ten from zero to nine.
+func digitZero(r rune) rune {
+	z := r
+	for unicode.IsDigit(z - 1) {
+		z--
+	}
+	return z + (r-z)/10*10
+}
+
+// trimBlank returns s without the white space around it (Unicode's: a
+// no-break space U+00A0 and a thin space U+2009 as spreadsheets and web
+// pages paste them, as well as spaces and tabs), with the name of the
+// mark when other than spaces and tabs were trimmed; "" when none were.
+func trimBlank(s string) (string, string) {
+	t := strings.TrimFunc(s, unicode.IsSpace)
+	if t == strings.Trim(s, " \t") {
+		return t, ""
+	}
+	i := strings.Index(s, t)
+	for _, r := range s[:i] + s[i+len(t):] {
+		if r != ' ' && r != '\t' {
+			return t, fmt.Sprintf("white space other than a space (U+%04X) around it", r)
+		}
+	}
+	return t, ""
+}
+
+// cutFootnote returns s without the footnote marks that published tables
+// put after a number ("1.4*", "0.93†", "12‡", "1.4 **"), with the
+// name of the mark; s and "" when it has none.
+func cutFootnote(s string) (string, string) {
+	t := strings.TrimRight(s, "*\u2020\u2021")
+	if t == s || t == "" {
+		return s, ""
+	}
+	return strings.TrimRight(t, " "), "a footnote mark"
+}
+
+// cutUncertainty returns s without the uncertainty that copied summary
+// tables write after a number ("1.4 ± 0.1", "1,4±0,1", "1.4 +/- 0.1": a
+// plus-minus sign and an unsigned number), with the name of the mark; s
+// and "" when it has none.
+func cutUncertainty(s string) (string, string) {
+	for _, pm := range []string{"\u00b1", "+/-"} {
+		before, after, found := strings.Cut(s, pm)
+		before, after = strings.TrimRight(before, " "), strings.TrimLeft(after, " ")
+		if _, kind := parseNum(strings.Replace(after, ",", ".", 1)); found && before != "" && kind == numFinite && after[0] != '-' && after[0] != '+' {
+			return before, "an uncertainty after it (\u00b1)"
+		}
+	}
+	return s, ""
+}
+
+// cutApprox returns s without the approximation sign before it ("~1.4",
+// "≈ 1.4", "∼1.4"), with the name of the mark; s and "" when it has none.
+func cutApprox(s string) (string, string) {
+	for _, a := range []string{"~", "\u2248", "\u223c"} {
+		if rest, found := strings.CutPrefix(s, a); found {
+			return strings.TrimLeft(rest, " "), "an approximation sign"
+		}
+	}
+	return s, ""
+}
+
+// hexFloat returns s, an unsigned hexadecimal float with a binary
+// exponent as C99's printf("%a") and Python's float.hex write it
+// ("0x1.6666666666666p+0"), as a decimal number with the name of the
+// mark; "" when s is no such number.
+func hexFloat(s string) (num string, marks []string) {
+	if len(s) < 2 || s[0] != '0' || s[1]|0x20 != 'x' || !strings.ContainsAny(s, "pP") {
+		return "", nil
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsInf(v, 0) {
+		return "", nil
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64), []string{"a hexadecimal float"}
 }
 
 // groupSeparators are the characters that a number may have between the
@@ -86,6 +190,7 @@ var groupSeparators = []struct{ sep, name string }{
 	{",", "commas"}, {".", "points"}, {" ", "spaces"},
 	{"\u00a0", "no-break spaces (U+00A0)"}, {"\u202f", "narrow no-break spaces (U+202F)"},
 	{"'", "apostrophes"}, {"\u2019", "apostrophes (U+2019)"},
+	{"\u066c", "Arabic thousands separators (U+066C)"},
 }
 
 // unitSigns are the signs that a number may carry ("14%", "$0.2", "3 €"):
@@ -101,34 +206,46 @@ var unitSigns = []struct {
 }
 
 // writtenNumber reports whether s is a finite number that parseNum does
-// not take as written but would once its written form is undone: an
-// optional sign ("+", "-" or one of minusSigns: U+2212, dashes, the small
-// and full-width hyphen-minus) and a unit sign
-// (unitSigns: before the digits, after the sign or not, or after them, a
-// space between allowed), then digits with a decimal comma ("5,1", ",5")
-// or with one of groupSeparators between each group of three digits of
-// the whole part and an optional decimal point or comma ("1,212.75",
-// "1.254,88", "1 212,75", "12.345.678"; not "1.201", a number as
-// written; a unit word or a currency code in place of the unit sign:
-// cutUnitWord), or digits with a decimal point and a Fortran D exponent
-// ("1.5D-03"; fortranNumber), all in one of spreadsheetForms or not
-// ("(1.4)", "'1.4", "1.4-", "=1.4"); full-width digits and full stops count as
-// the ASCII ones (narrowDigits: "\uff10\uff0e\uff12"). It returns the number as parseNum takes it
-// ("1212.75", "-0.2", "1.5e-03") and the names of the marks undone, for
-// messages ("a minus sign (U+2212)", "spaces between thousands", "a
-// decimal comma"; maxMarks at most); no marks when s is no such number. A
-// group of other than three digits is no number: "1,2,3", "12 3", "1'2"
+// not take as written but would once its written form is undone, and
+// returns the number as parseNum takes it ("1212.75", "-0.2",
+// "1.5e-03") with the names of the marks undone, for messages ("a minus
+// sign (U+2212)", "spaces between thousands", "a decimal comma"); no
+// marks when s is no such number. The forms, outermost first:
+//   - digits of another script (asciiDigits: "\uff10\uff0e\uff12",
+//     "\u0661\u066b\u0664") and white space other than spaces around it
+//     (trimBlank: "1.4\u00a0");
+//   - a footnote mark after it (cutFootnote: "1.4*"), one of
+//     spreadsheetForms ("(1.4)", "'1.4", "1.4-", "=1.4"), an uncertainty
+//     after it (cutUncertainty: "1.4 \u00b1 0.1"), an approximation sign
+//     before it (cutApprox: "~1.4");
+//   - an optional sign ("+", "-" or one of minusSigns: U+2212, dashes, the
+//     small and full-width hyphen-minus; "+ 1.4", a space after it, is a
+//     mark) and a unit sign (unitSigns: before the digits, after the sign
+//     or not, or after them, a space between allowed) or a unit word or a
+//     currency code (cutUnitWord: "1.4 cm", "USD 1.4");
+//   - then digits with a decimal comma ("5,1", ",5") or with one of
+//     groupSeparators between each group of three digits of the whole part
+//     and an optional decimal point or comma ("1,212.75", "1.254,88",
+//     "1 212,75", "12.345.678"; not "1.201", a number as written; ungroup),
+//     or digits with a decimal point and a Fortran D exponent ("1.5D-03";
+//     fortranNumber), or a hexadecimal float (hexFloat: "0x1.8p+0").
+//
+// A group of other than three digits is no number: "1,2,3", "12 3", "1'2"
 // are text, as are a unit sign alone, two signs and a D without a decimal
 // point ("12D4", a code).
 func writtenNumber(s string) (num string, marks []string) {
-	if !strings.ContainsAny(s, "0123456789\uff10\uff11\uff12\uff13\uff14\uff15\uff16\uff17\uff18\uff19") {
+	if strings.IndexFunc(s, unicode.IsDigit) < 0 {
 		return "", nil // text, at once: most levels of a categorical column
 	}
 	if _, kind := parseNum(s); kind == numFinite {
 		return "", nil
 	}
-	s, wide := narrowDigits(s)
-	s, form, negative := cutSpreadsheetForm(strings.Trim(s, " \t"))
+	s, script := asciiDigits(s)
+	s, blank := trimBlank(s)
+	s, foot := cutFootnote(s)
+	s, form, negative := cutSpreadsheetForm(s)
+	s, spread := cutUncertainty(s)
+	s, approx := cutApprox(s)
 	unit := ""
 	sign, body, minus := cutSign(s)
 	for _, u := range unitSigns {
@@ -147,31 +264,39 @@ func writtenNumber(s string) (num string, marks []string) {
 	if sign == "" {
 		sign, body, minus = cutSign(body)
 	}
+	spaced := ""
+	if t := strings.TrimLeft(body, " "); sign != "" && t != body {
+		body, spaced = t, "a space after the sign"
+	}
 	if negative && sign != "" {
 		return "", nil // two signs: "(-1.4)", "-1.4-"
 	} else if negative {
 		sign = "-"
 	}
-	digits, marks := ungroup(body)
+	digits, inner := ungroup(body)
 	if digits == "" {
-		digits, marks = fortranNumber(body)
+		digits, inner = fortranNumber(body)
 	}
-	if unit != "" {
-		marks = append([]string{unit}, marks...)
+	if digits == "" {
+		digits, inner = hexFloat(body)
 	}
-	if minus != "" {
-		marks = append([]string{minus}, marks...)
-	}
-	if wide {
-		marks = append([]string{wideDigitsMark}, marks...)
-	}
-	if form != "" {
-		marks = append([]string{form}, marks...)
-	}
+	marks = append(present(form, script, blank, approx, minus, spaced, unit), inner...)
+	marks = append(marks, present(foot, spread)...)
 	if _, kind := parseNum(sign + digits); kind != numFinite || len(marks) == 0 {
 		return "", nil
 	}
 	return sign + digits, marks
+}
+
+// present returns the names that are not "", in order.
+func present(names ...string) []string {
+	var p []string
+	for _, n := range names {
+		if n != "" {
+			p = append(p, n)
+		}
+	}
+	return p
 }
 
 // markList joins the names of marks for a message: "a currency sign,
