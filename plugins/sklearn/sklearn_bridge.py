@@ -666,6 +666,10 @@ class SklearnLearner(pp.Learner):
     def check(self, params):
         spec = _Spec(params)
         spec.validate()
+        if not (sklearn.base.is_classifier(spec.est) or sklearn.base.is_regressor(spec.est)):
+            raise pp.ParamError("estimator", f"{spec.path} is neither a classifier nor a regressor (scikit-learn's "
+                                             f"is_classifier and is_regressor): a learner's estimator predicts classes "
+                                             f"or values, as LogisticRegression or Ridge do")
         _source(spec)
         return spec.runtime()
 

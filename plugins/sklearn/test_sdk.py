@@ -493,6 +493,13 @@ class BridgeCheckTest(unittest.TestCase):
         self.refused("max_iters", "LogisticRegression has no parameter 'max_iters'; did you mean 'max_iter'?", max_iters=5.0)
         self.refused("C", "The 'C' parameter of LogisticRegression must be a float in the range (0, inf]", C=-1.0)
         self.refused("scores", "sklearn.svm.SVC has no predict_proba", estimator="sklearn.svm.SVC", scores="predict_proba")
+        # A clusterer or a transformer is no learner: refused by the check
+        # (bench validate), not first by every fold's fit.
+        for est in ["sklearn.cluster.KMeans", "sklearn.preprocessing.StandardScaler"]:
+            self.refused("estimator", f"{est} is neither a classifier nor a regressor", estimator=est)
+        self.refused("estimator", "sklearn.pipeline.Pipeline is neither a classifier nor a regressor",
+                     estimator="sklearn.pipeline.Pipeline", steps=["sklearn.preprocessing.StandardScaler"])
+        self.assertEqual(self.check(estimator="sklearn.linear_model.Ridge"), [])
 
     def test_pipeline_steps(self):
         pipe = dict(estimator="sklearn.pipeline.Pipeline",
