@@ -56,6 +56,7 @@ func (ck *checker) loadDataset(c *config.Dataset, cvc *config.CV, seed uint64) *
 	if !ck.constantFeatures(ds) && f.Test == nil {
 		ck.copiedRows(c, f.Files)
 	}
+	ck.rowNumbers(ds, c, train)
 	return ds
 }
 
