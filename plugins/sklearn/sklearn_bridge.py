@@ -248,11 +248,7 @@ def _raised(e):
         what = f"SystemExit({e.code!r})"
     else:
         what = f"{type(e).__name__}: {e}" if str(e) else type(e).__name__
-    frames = traceback.extract_tb(e.__traceback__)
-    if frames:
-        f = frames[-1]
-        what += f" (at {os.path.basename(f.filename)}:{f.lineno}, in {f.name})"
-    return what
+    return what + pp.where_raised(e)
 
 
 def _estimator_class(path, allowed, param="estimator"):

@@ -298,6 +298,15 @@ class ServiceTest(unittest.TestCase):
             self.fit(self.service(fit))
         self.assertRegex(cm.exception.args[1], r"^fit: problem 0: the learner called sys.exit\(3\) \(at test_sdk.py:\d+, in fit\)$")
 
+    def test_where_raised(self):
+        def deep():
+            raise ValueError("x")
+        try:
+            deep()
+        except ValueError as e:
+            self.assertRegex(learner.where_raised(e), r"^ \(at test_sdk.py:\d+, in deep\)$")
+        self.assertEqual(learner.where_raised(ValueError("never raised")), "")
+
     def test_prediction_shapes(self):
         good = np.zeros(4)
         cases = [

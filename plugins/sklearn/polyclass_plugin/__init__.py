@@ -38,6 +38,7 @@ from .learner import (
     Model,
     ParamError,
     ParamSpec,
+    where_raised,
 )
 from .runtime import Component, package
 from .serve import COOKIE_KEY, COOKIE_VALUE, PROTOCOL_VERSION, serve
@@ -63,4 +64,5 @@ __all__ = [
     "ParamSpec",
     "package",
     "serve",
+    "where_raised",
 ]

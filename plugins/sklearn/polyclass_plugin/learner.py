@@ -1,5 +1,7 @@
 """The types a learner plugin implements and returns."""
 
+import os
+import traceback
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional
 
@@ -254,6 +256,17 @@ class Learner:
         several threads (one per gRPC call): keep fit free of shared
         mutable state, or lock it."""
         raise NotImplementedError
+
+
+def where_raised(e: BaseException) -> str:
+    """Where exception e was raised, for a one-line report of it: " (at
+    FILE:LINE, in FUNCTION)" of the last frame of its traceback (the file's
+    base name), or "" when it has no traceback."""
+    frames = traceback.extract_tb(e.__traceback__)
+    if not frames:
+        return ""
+    f = frames[-1]
+    return f" (at {os.path.basename(f.filename)}:{f.lineno}, in {f.name})"
 
 
 class ParamError(Exception):

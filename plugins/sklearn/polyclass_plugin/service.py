@@ -16,7 +16,7 @@ import scipy.sparse
 from . import dataset, runtime
 from ._proto import plugin_pb2 as pb
 from ._proto import plugin_pb2_grpc as pb_grpc
-from .learner import BINARY, MULTICLASS, PARAM_TYPES, REGRESSION, FitInput, ParamError
+from .learner import BINARY, MULTICLASS, PARAM_TYPES, REGRESSION, FitInput, ParamError, where_raised
 
 _KINDS = {pb.Problem.BINARY: BINARY, pb.Problem.MULTICLASS: MULTICLASS, pb.Problem.REGRESSION: REGRESSION}
 
@@ -196,11 +196,7 @@ def _describe(e: BaseException) -> str:
         what = f"the learner called sys.exit({e.code!r})"
     else:
         what = f"{type(e).__name__}: {e}" if str(e) else type(e).__name__
-    frames = traceback.extract_tb(e.__traceback__)
-    if frames:
-        f = frames[-1]
-        what += f" (at {os.path.basename(f.filename)}:{f.lineno}, in {f.name})"
-    return what
+    return what + where_raised(e)
 
 
 def _columns(a, rows: int, outputs: int, what: str):
