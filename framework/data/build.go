@@ -40,41 +40,59 @@ type colBuilder struct {
 	spans []span
 	hint  int // expected row count, for preallocation
 
-	// firstBad is the row of the first infinite or out-of-range number of
-	// an inferred column (−1: none): an error if the column ends numeric.
-	// addAt sets justBad when it records one, for the reader to fill in
-	// badLine and badByte.
-	firstBad, badLine, badByte int
-	badText                    string
-	justBad                    bool
+	// badAt is the first infinite or out-of-range number of an inferred
+	// column (row −1: none), badText its text: an error if the column
+	// ends numeric.
+	badAt   valueAt
+	badText string
 
-	// firstText is the row of the value that turned an inferred column
-	// categorical (−1: none), kept for the warning of a column that is
-	// mostly numbers (mixedWarning); addAt sets justText when it records
-	// it, for the reader to fill in textLine and textByte.
-	firstText, textLine, textByte int
-	textValue                     string
-	justText                      bool
+	// textAt is the value that turned an inferred column categorical
+	// (row −1: none), textValue its text, kept for the warning of a
+	// column that is mostly numbers (mixedWarning).
+	textAt    valueAt
+	textValue string
 
-	// formRow is the row of the value that the warning of a column of
-	// numbers in written forms the reader does not take names
-	// (writtenNumber: "1 212,75", "14%"; −1: none): of an inferred column
-	// turned categorical, the first such value of the most marks
-	// (formMarks: "1 212,75" has two, "906,72" one), whose fix shows the
-	// most. addAt sets justForm when it records one, for the reader to
-	// fill in formLine and formByte.
-	formRow, formMarks, formLine, formByte int
-	justForm                               bool
+	// formAt is the value that the warning of a column of numbers in
+	// written forms the reader does not take names (writtenNumber:
+	// "1 212,75", "14%"; row −1: none): of an inferred column turned
+	// categorical, the first such value of the most marks (formMarks:
+	// "1 212,75" has two, "906,72" one), whose fix shows the most.
+	formAt    valueAt
+	formMarks int
 
 	// unit is the unit word written with no space after the number
 	// ("cm" of "1.4cm"; unitSuffix) that is on most values of an inferred
 	// column turned categorical, if one is (a majority vote over its
-	// values: unitVotes; "" stands for values without one), and unitRow
-	// a row of a value with it. addAt sets justUnit when it records one,
-	// for the reader to fill in unitLine and unitByte.
-	unit                                   string
-	unitVotes, unitRow, unitLine, unitByte int
-	justUnit                               bool
+	// values: unitVotes; "" stands for values without one), and unitAt
+	// a value with it.
+	unit      string
+	unitVotes int
+	unitAt    valueAt
+}
+
+// valueAt is a value of a column that a message may name: its row
+// (noRow: none) and, in a file with positions, its line and byte column.
+// addAt records the row and marks the value pending; the reader then
+// fills in the position of the field it passed (placePending).
+type valueAt struct {
+	row, line, col int
+	pending        bool
+}
+
+// noRow is the row of a valueAt that names no value.
+const noRow = -1
+
+// at records row, pending its position.
+func (v *valueAt) at(row int) { *v = valueAt{row: row, pending: true} }
+
+// placePending fills in the position (line, byte column) of the values
+// of b that addAt recorded for the field it was last given.
+func (b *colBuilder) placePending(line, col int) {
+	for _, v := range [...]*valueAt{&b.badAt, &b.textAt, &b.formAt, &b.unitAt} {
+		if v.pending {
+			v.line, v.col, v.pending = line, col, false
+		}
+	}
 }
 
 // span locates a value in colBuilder.text.
@@ -82,7 +100,7 @@ type span struct{ off, end int }
 
 // newBuilder returns a builder; capHint is the expected row count.
 func newBuilder(name string, mode colMode, capHint int) *colBuilder {
-	b := &colBuilder{name: name, mode: mode, hint: capHint, firstBad: -1, firstText: -1, formRow: -1, unitRow: -1}
+	b := &colBuilder{name: name, mode: mode, hint: capHint, badAt: valueAt{row: noRow}, textAt: valueAt{row: noRow}, formAt: valueAt{row: noRow}, unitAt: valueAt{row: noRow}}
 	switch mode {
 	case modeCat:
 		b.cat = true
@@ -113,7 +131,7 @@ func (b *colBuilder) add(s string, missing bool) error {
 
 // addAt appends the value of row; missing values become NaN or −1. An
 // infinite or out-of-range number is an error in a numeric column; in an
-// inferred column it is recorded in firstBad (when row ≥ 0) and becomes
+// inferred column it is recorded in badAt (when row ≥ 0) and becomes
 // an error only if the column ends numeric (see finish).
 func (b *colBuilder) addAt(s string, missing bool, row int) error {
 	if missing {
@@ -140,15 +158,17 @@ func (b *colBuilder) addAt(s string, missing bool, row int) error {
 	case kind == numText:
 		// An inferred column met text: it is categorical after all.
 		if row >= 0 {
-			b.firstText, b.textValue, b.justText = row, strings.Clone(s), true
+			b.textAt.at(row)
+			b.textValue = strings.Clone(s)
 		}
 		b.toCategorical()
 		return b.addAt(s, false, row)
 	case kind == numInfinite && b.mode == modeNum:
 		return fmt.Errorf("%w: %s (infinite or out of range)", ErrNotNumeric, safetext.Excerpt(s))
 	case kind == numInfinite:
-		if b.firstBad < 0 {
-			b.firstBad, b.badText, b.justBad = row, strings.Clone(s), true
+		if b.badAt.row < 0 {
+			b.badAt.at(row)
+			b.badText = strings.Clone(s)
 		}
 		v = math.NaN()
 	}
@@ -170,7 +190,7 @@ func (b *colBuilder) addAt(s string, missing bool, row int) error {
 
 // addLevel appends value s of row of a categorical column. In an
 // inferred column, it records the first value of the most marks that is
-// a number in a written form the reader does not take (formRow).
+// a number in a written form the reader does not take (formAt).
 func (b *colBuilder) addLevel(s string, row int) error {
 	n := len(b.levels)
 	code, err := b.intern(s)
@@ -183,9 +203,10 @@ func (b *colBuilder) addLevel(s string, row int) error {
 	}
 	if b.mode == modeInfer && row >= 0 && int(code) == n && b.formMarks < maxMarks {
 		// A new level: the first row of its value. A unit word with no
-		// space counts only when most values have it (unitRow).
+		// space counts only when most values have it (unitAt).
 		if _, marks := writtenNumber(s); len(marks) > b.formMarks && !slices.Contains(marks, noSpaceUnit) {
-			b.formRow, b.formMarks, b.justForm = row, len(marks), true
+			b.formAt.at(row)
+			b.formMarks = len(marks)
 		}
 	}
 	return nil
@@ -201,7 +222,7 @@ func (b *colBuilder) voteUnit(u string, row int) {
 	case b.unitVotes == 0:
 		b.unit, b.unitVotes = u, 1
 		if u != "" {
-			b.unitRow, b.justUnit = row, true
+			b.unitAt.at(row)
 		}
 	default:
 		b.unitVotes--
@@ -211,7 +232,7 @@ func (b *colBuilder) voteUnit(u string, row int) {
 // majorityUnit returns unit when it is on most of the column's values
 // (counted, as the vote only names a candidate), else "".
 func (b *colBuilder) majorityUnit() string {
-	if b.unit == "" || b.unitRow < 0 {
+	if b.unit == "" || b.unitAt.row < 0 {
 		return ""
 	}
 	on := make([]bool, len(b.levels))
@@ -236,8 +257,8 @@ func (b *colBuilder) majorityUnit() string {
 // finish returns the error an inferred column that ends numeric owes for
 // an infinite or out-of-range value, and drops the kept text.
 func (b *colBuilder) finish() error {
-	if !b.cat && b.firstBad >= 0 {
-		return fmt.Errorf("%w: %s (infinite or out of range; data row %d) in a column of numbers: give a finite value, leave the field empty for a missing value, or list the column in categorical", ErrNotNumeric, safetext.Excerpt(b.badText), b.firstBad+1)
+	if !b.cat && b.badAt.row >= 0 {
+		return fmt.Errorf("%w: %s (infinite or out of range; data row %d) in a column of numbers: give a finite value, leave the field empty for a missing value, or list the column in categorical", ErrNotNumeric, safetext.Excerpt(b.badText), b.badAt.row+1)
 	}
 	b.text, b.spans = nil, nil
 	return nil
@@ -248,11 +269,11 @@ func (b *colBuilder) finish() error {
 // not, else nil, with the line and byte column of the value it names. A
 // number written in a form the reader does not take (writtenNumber:
 // "5,1", "1 212,75", "14%") counts as a number; when such numbers make
-// the column mostly numbers, the warning names one (formRow), with the
+// the column mostly numbers, the warning names one (formAt), with the
 // number to write instead, and tallies the forms; otherwise it names
 // the value that turned the column.
 func (b *colBuilder) mixedWarning() (line, col int, err error) {
-	if !b.cat || b.mode != modeInfer || b.firstText < 0 {
+	if !b.cat || b.mode != modeInfer || b.textAt.row < 0 {
 		return 0, 0, nil
 	}
 	unit := b.majorityUnit()
@@ -284,24 +305,24 @@ func (b *colBuilder) mixedWarning() (line, col int, err error) {
 			tally[f]++
 		}
 	}
-	row, line, col := b.formRow, b.formLine, b.formByte
-	if row < 0 && unit != "" {
-		row, line, col = b.unitRow, b.unitLine, b.unitByte
+	at := b.formAt
+	if at.row < 0 && unit != "" {
+		at = b.unitAt
 	}
-	if written > 0 && nums+written > values-nums-written && row >= 0 {
+	if written > 0 && nums+written > values-nums-written && at.row >= 0 {
 		counts := make([]string, len(order))
 		for i, f := range order {
 			counts[i] = fmt.Sprintf("%d with %s", tally[f], f)
 		}
-		ex := b.levels[b.codes[row]]
+		ex := b.levels[b.codes[at.row]]
 		num, marks := writtenNumber(ex)
-		return line, col, fmt.Errorf("%w: %s (data row %d) is a number written with %s, read as text; %d of the column's %d values are numbers when such forms count (%s): the reader takes plain numbers only (a decimal point, no thousands separator, no unit sign), so the column stays categorical, one level per distinct value; write %s, not %s, before loading, or list the column in categorical to keep it categorical without this warning",
-			ErrMixedColumn, safetext.Excerpt(ex), row+1, markList(marks), nums+written, values, safetext.Few(counts, safetext.Listed, nil), safetext.Excerpt(num), safetext.Excerpt(ex))
+		return at.line, at.col, fmt.Errorf("%w: %s (data row %d) is a number written with %s, read as text; %d of the column's %d values are numbers when such forms count (%s): the reader takes plain numbers only (a decimal point, no thousands separator, no unit sign), so the column stays categorical, one level per distinct value; write %s, not %s, before loading, or list the column in categorical to keep it categorical without this warning",
+			ErrMixedColumn, safetext.Excerpt(ex), at.row+1, markList(marks), nums+written, values, safetext.Few(counts, safetext.Listed, nil), safetext.Excerpt(num), safetext.Excerpt(ex))
 	}
 	if nums <= values-nums {
 		return 0, 0, nil
 	}
-	return b.textLine, b.textByte, fmt.Errorf("%w: %s (data row %d) is not a number, yet %d of the column's %d values are: list the column in numeric to make such a value an error, or in categorical to keep it categorical without this warning", ErrMixedColumn, safetext.Excerpt(b.textValue), b.firstText+1, nums, values)
+	return b.textAt.line, b.textAt.col, fmt.Errorf("%w: %s (data row %d) is not a number, yet %d of the column's %d values are: list the column in numeric to make such a value an error, or in categorical to keep it categorical without this warning", ErrMixedColumn, safetext.Excerpt(b.textValue), b.textAt.row+1, nums, values)
 }
 
 // toCategorical turns an inferred column read so far as numbers into a
@@ -324,7 +345,7 @@ func (b *colBuilder) toCategorical() {
 		}
 	}
 	b.num, b.spans, b.text = nil, nil, nil
-	b.firstBad, b.justBad = -1, false
+	b.badAt = valueAt{row: noRow}
 }
 
 // controlChar returns an ErrControl error when s holds a control

@@ -130,22 +130,7 @@ func addRecord(builders []*colBuilder, rec []string, row int, cr *csv.Reader, so
 			line, col := cr.FieldPos(i)
 			return &ParseError{Source: source, Line: line, Byte: col, Column: b.name, Col: i + 1, Err: err}
 		}
-		if b.justBad {
-			b.badLine, b.badByte = cr.FieldPos(i)
-			b.justBad = false
-		}
-		if b.justText {
-			b.textLine, b.textByte = cr.FieldPos(i)
-			b.justText = false
-		}
-		if b.justForm {
-			b.formLine, b.formByte = cr.FieldPos(i)
-			b.justForm = false
-		}
-		if b.justUnit {
-			b.unitLine, b.unitByte = cr.FieldPos(i)
-			b.justUnit = false
-		}
+		b.placePending(cr.FieldPos(i))
 	}
 	return nil
 }
@@ -159,7 +144,7 @@ func finishTable(builders []*colBuilder, source string, rows int) (*Table, error
 			continue
 		}
 		if err := b.finish(); err != nil {
-			return nil, &ParseError{Source: source, Line: b.badLine, Byte: b.badByte, Column: b.name, Col: i + 1, Err: err}
+			return nil, &ParseError{Source: source, Line: b.badAt.line, Byte: b.badAt.col, Column: b.name, Col: i + 1, Err: err}
 		}
 		if line, col, w := b.mixedWarning(); w != nil {
 			t.Warnings = append(t.Warnings, &ParseError{Source: source, Line: line, Byte: col, Column: b.name, Col: i + 1, Err: w})
