@@ -59,6 +59,11 @@ type ClassNames struct {
 	// (Text names the first level that is not a number); nil otherwise.
 	Apart []ClassMerge
 	Text  Spelling
+	// TextOutOfRange reports that Text is a number beyond float64's range
+	// ("1e-400", "1e999"), which counts as text; Apart then groups the
+	// spellings of one such number ("1e-400", "1.0e-400", "10e-401") by
+	// its decimal value, named by its shortest form (decimalForm).
+	TextOutOfRange bool
 	// Booleans reports that Merged holds booleans: every level is true or
 	// false in some case, with blanks around it or not, and the classes
 	// are named "true" and "false".
@@ -187,8 +192,12 @@ func (c *Column) canonicalClasses() (ClassNames, error) {
 		canon = make([]string, len(c.Levels))
 		for l, s := range c.Levels {
 			var ok bool
-			if canon[l], ok = canonicalNumber(s); !ok && text < 0 {
-				text = l
+			if canon[l], ok = canonicalNumber(s); !ok {
+				// Beyond float64's range: text, grouped by its value.
+				canon[l], _ = decimalForm(s)
+				if text < 0 {
+					text = l
+				}
 			}
 		}
 	}
@@ -212,6 +221,7 @@ func (c *Column) canonicalClasses() (ClassNames, error) {
 		return out, nil
 	case text >= 0:
 		out.Text = Spelling{c.Levels[text], first[text]}
+		_, out.TextOutOfRange = decimalForm(c.Levels[text])
 		for _, name := range order {
 			if g := groups[name]; len(g.Spellings) > 1 {
 				out.Apart = append(out.Apart, *g)
@@ -289,6 +299,47 @@ func canonicalNumber(s string) (string, bool) {
 		v = 0 // −0 is 0
 	}
 	return strconv.FormatFloat(v, 'g', -1, 64), true
+}
+
+// decimalForm returns the shortest decimal form of s when s is a number
+// written in decimal that float64 cannot hold (parseNum's numInfinite,
+// overflow or underflow: "1e-400", "1.0e-400", "-12e999"): its digits without leading and
+// trailing zeros, a decimal point after the first, and the exponent
+// ("1e-400", "-1.2e1000"), so that two spellings of one such number have
+// one form; "", false for any other s, and for an exponent of more than
+// 18 digits.
+func decimalForm(s string) (string, bool) {
+	t := strings.TrimSpace(s)
+	if _, kind := parseNum(t); kind != numInfinite {
+		return "", false
+	}
+	sign := ""
+	if t != "" && (t[0] == '-' || t[0] == '+') {
+		sign, t = strings.TrimPrefix(t[:1], "+"), t[1:]
+	}
+	mant, exp, found := strings.Cut(strings.ToLower(t), "e")
+	e := int64(0)
+	if found {
+		var err error
+		if e, err = strconv.ParseInt(exp, 10, 64); err != nil || len(strings.TrimLeft(exp, "+-")) > 18 {
+			return "", false
+		}
+	}
+	whole, frac, _ := strings.Cut(mant, ".")
+	if strings.Trim(whole+frac, "0123456789") != "" || whole+frac == "" {
+		return "", false // inf, nan, hexadecimal, underscores
+	}
+	digits := strings.TrimLeft(whole+frac, "0")
+	e += int64(len(whole)) - int64(len(whole+frac)-len(digits)) - 1 // the exponent of the first digit
+	digits = strings.TrimRight(digits, "0")
+	if digits == "" {
+		return "", false // zero is in range
+	}
+	form := digits[:1]
+	if len(digits) > 1 {
+		form += "." + digits[1:]
+	}
+	return sign + form + "e" + strconv.FormatInt(e, 10), true
 }
 
 // checkLabels returns a *LabelError for the first of levels (first

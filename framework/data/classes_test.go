@@ -28,6 +28,9 @@ func (n ClassNames) String() string {
 	case n.Merged != nil:
 		return "merged " + list(n.Merged)
 	case n.Apart != nil:
+		if n.TextOutOfRange {
+			return fmt.Sprintf("apart %s (text %q@%d, out of range)", list(n.Apart), n.Text.Text, n.Text.Row+1)
+		}
 		return fmt.Sprintf("apart %s (text %q@%d)", list(n.Apart), n.Text.Text, n.Text.Row+1)
 	}
 	return ""
@@ -39,6 +42,22 @@ func (n ClassNames) String() string {
 // shortest form when every value is a number, stay apart (and are told)
 // when some value is text, and are left as written when no two collide; a
 // label with a control character is refused with its row.
+// TestDecimalForm: the spellings of one number beyond float64's range
+// have one form; numbers in range and other text have none.
+func TestDecimalForm(t *testing.T) {
+	for _, tc := range []struct{ s, want string }{
+		{"1e-400", "1e-400"}, {"1.0e-400", "1e-400"}, {"10E-401", "1e-400"}, {"0.01e-398", "1e-400"}, {" 1e-400 ", "1e-400"},
+		{"+1e-400", "1e-400"}, {"-1.50e-400", "-1.5e-400"}, {"12e999", "1.2e1000"}, {"1200e997", "1.2e1000"}, {".5e-400", "5e-401"},
+		{"1e400", "1e400"}, {"00012.3400e500", "1.234e501"},
+		{"1e-300", ""}, {"1", ""}, {"0e-999", ""}, {"inf", ""}, {"nan", ""}, {"x", ""}, {"0x1p-2000", ""}, {"1_0e-400", ""},
+		{"1e-99999999999999999999", ""}, {"", ""},
+	} {
+		if got, ok := decimalForm(tc.s); got != tc.want || ok != (tc.want != "") {
+			t.Errorf("decimalForm(%q) = %q, %v, want %q", tc.s, got, ok, tc.want)
+		}
+	}
+}
+
 func TestCanonicalClasses(t *testing.T) {
 	arff := func(class, rows string) string {
 		return "@relation r\n@attribute a numeric\n@attribute class " + class + "\n@data\n" + rows
@@ -105,6 +124,12 @@ func TestCanonicalClasses(t *testing.T) {
 			text:   arff("{TRUE,true,false}", "1,TRUE\n2,true\n3,false\n"),
 			levels: []string{"true", "false"}, rows: []string{"true", "true", "false"},
 			names: `merged booleans true="TRUE"@1,"true"@2`},
+		// Numbers beyond float64's range count as text; the spellings of
+		// one such number are grouped by its decimal value and stay apart.
+		{name: "csv out-of-range spellings of one number", file: "d.csv", column: "class",
+			text:   "a,class\n1,1\n2,1.0e-400\n3,1e-400\n4,2\n5,10E-401\n6,1e-401\n",
+			levels: []string{"1", "1.0e-400", "1e-400", "2", "10E-401", "1e-401"}, rows: []string{"1", "1.0e-400", "1e-400", "2", "10E-401", "1e-401"},
+			names: `apart 1e-400="1.0e-400"@2,"1e-400"@3,"10E-401"@5 (text "1.0e-400"@2, out of range)`},
 		{name: "csv hexadecimal is text", file: "d.csv", column: "class",
 			text:   "a,class\n1,16\n2,0x10\n",
 			levels: []string{"16", "0x10"}, rows: []string{"16", "0x10"}},

@@ -306,9 +306,13 @@ func (ck *checker) canonicalClasses(d *Dataset, target *data.ClassTarget, err er
 			"Dataset %q: every value of the target column %q is a number, and some numbers are spelled in several ways, so classes are compared as numbers (as pandas reads them) and named by each number's shortest form: %s.",
 			c.Name, c.Target, ck.spellings(d, names.Merged))
 	case names.Apart != nil:
+		why := "the column holds text too"
+		if names.TextOutOfRange {
+			why = "the column holds a number beyond float64's range, which counts as text"
+		}
 		ck.warnf(c.PathRange, "Classes spelled as one number",
-			"Dataset %q: the target column %q spells one number in several ways, and these stay distinct classes because the column holds text too (%s, %s): %s. Write each class one way if they are one class.",
-			c.Name, c.Target, excerpt(names.Text.Text), ck.spellingAt(d, names.Text), ck.spellings(d, names.Apart))
+			"Dataset %q: the target column %q spells one number in several ways, and these stay distinct classes because %s (%s, %s): %s. Write each class one way if they are one class.",
+			c.Name, c.Target, why, excerpt(names.Text.Text), ck.spellingAt(d, names.Text), ck.spellings(d, names.Apart))
 	}
 	if names.Confusable != nil {
 		ck.warnf(c.PathRange, "Confusable class labels",
