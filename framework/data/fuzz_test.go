@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/polyclass/polyclass/framework/safetext"
 )
 
 // addFiles adds the content of testdata files to a fuzz corpus.
@@ -231,12 +233,32 @@ func checkCanonicals(t *testing.T, tb *Table) {
 	}
 }
 
+// checkSpellingError requires each group of se to hold two levels or
+// more of levels that differ as text and read as one (safetext.Fold).
+func checkSpellingError(t *testing.T, se *SpellingError, levels []string) {
+	t.Helper()
+	for _, g := range se.Groups {
+		if len(g.Spellings) < 2 {
+			t.Fatalf("%v: a group of one for levels %q", se, levels)
+		}
+		for _, sp := range g.Spellings {
+			if !slices.Contains(levels, sp.Text) || safetext.Fold(sp.Text) != safetext.Fold(g.Spellings[0].Text) {
+				t.Fatalf("%v for levels %q", se, levels)
+			}
+		}
+	}
+}
+
 // checkCanonical runs CanonicalClasses on a copy of categorical column c
 // and checks its invariant (see FuzzCanonicalClasses).
 func checkCanonical(t *testing.T, c *Column) {
 	t.Helper()
 	cc := Column{Name: c.Name, Kind: c.Kind, Levels: slices.Clone(c.Levels), Codes: slices.Clone(c.Codes)}
 	_, err := cc.CanonicalClasses()
+	if se := (*SpellingError)(nil); errors.As(err, &se) {
+		checkSpellingError(t, se, c.Levels)
+		return
+	}
 	if err != nil {
 		var le *LabelError
 		if !errors.As(err, &le) || controlIndex(le.Value) < 0 || !slices.Contains(c.Levels, le.Value) {
