@@ -55,6 +55,12 @@ type Learner struct {
 	// plugin's answers to CheckParams, such as the version of the package
 	// an estimator comes from), each component once.
 	Runtime []plugin.Component
+	// StartErr, when set, is why the learner's plugin did not start
+	// (ResolveOptions.FailUnstarted): Plugin is a stand-in holding its
+	// binary (host.Host.Unstarted), Info is nil, the grid's checks of
+	// what the plugin offers pass over the learner, and every fold of
+	// its cells fails with StartErr, as a fold whose plugin crashed.
+	StartErr error
 }
 
 // Reduction is a reduction block with its running plugin.

@@ -46,6 +46,9 @@ func check(g *Grid) hcl.Diagnostics {
 	ck.baselineTested(g.Experiment)
 	ck.stratifiedMultiLabel(g)
 	for _, l := range g.Learners {
+		if l.StartErr != nil {
+			continue // what its plugin offers is not known
+		}
 		if l.Config.Tune != nil {
 			ck.tuned(l)
 			ck.tuneMetricApplies(g, l)
