@@ -193,8 +193,12 @@ func (r *resolver) bind() (*bound, bool) {
 		if rd.Plugin == "" && !r.pickPlugin(rd) {
 			continue
 		}
-		p := r.plugin(rd.Plugin, rd.PluginRange)
-		if p == nil {
+		p, err := r.host.Get(r.ctx, rd.Plugin)
+		if err != nil {
+			if rr, sets := r.unstartedReduction(rd, err); rr != nil {
+				g.Reductions = append(g.Reductions, rr)
+				b.redParams[rr] = sets
+			}
 			continue
 		}
 		rr, sets, diags := bindReduction(rd, p)
