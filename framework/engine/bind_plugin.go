@@ -12,15 +12,6 @@ import (
 	"github.com/polyclass/polyclass/framework/plugin"
 )
 
-func (r *resolver) plugin(name string, rng hcl.Range) *host.Plugin {
-	p, err := r.host.Get(r.ctx, name)
-	if err != nil {
-		r.pluginError(err, rng)
-		return nil
-	}
-	return p
-}
-
 // pluginError reports err, the host's answer when asked for a plugin, at
 // rng.
 func (r *resolver) pluginError(err error, rng hcl.Range) {

@@ -586,13 +586,6 @@ func (s *scheduler) runFold(ctx context.Context, t task, e *matrixEntry) (fr out
 			err = fmt.Errorf("internal error: %v\n%s", p, debug.Stack())
 		}
 	}()
-	if err := t.cell.startErr(); err != nil {
-		// A plugin did not start when the run began (Resolve kept its
-		// learner or reduction): the folds fail as those of a plugin that
-		// cannot be started again after a crash, with the same error, and
-		// nothing is encoded for them.
-		return outcome.FoldResult{}, err
-	}
 	start := time.Now()
 	x, enc, err := design(s.g, t, e, s.opt.denseBudget())
 	s.clock.since(phaseEncode, start)
