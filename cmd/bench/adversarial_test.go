@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/polyclass/polyclass/framework/engine"
 	"github.com/polyclass/polyclass/framework/host"
 	"github.com/polyclass/polyclass/framework/outcome"
 	"github.com/polyclass/polyclass/internal/adversarial"
@@ -33,7 +34,7 @@ func TestAdversarialExperiments(t *testing.T) {
 	adversarial.Run(t, "experiments", func(t *testing.T, c *adversarial.Case, dir string) string {
 		file := c.WriteFiles(t, dir)
 		var stderr bytes.Buffer
-		g, _, err := prepare(commandContext(t), h, file, "", nil, 0, &stderr)
+		g, _, err := prepare(commandContext(t), h, file, "", nil, engine.ResolveOptions{}, &stderr)
 		out := strings.ReplaceAll(strings.TrimRight(stderr.String(), "\n"), pluginsDir, "$PLUGINS")
 		if err == nil {
 			var codes bytes.Buffer

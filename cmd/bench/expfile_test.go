@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/polyclass/polyclass/framework/engine"
 	"github.com/polyclass/polyclass/framework/host"
 )
 
@@ -32,7 +33,7 @@ cv { folds = 3 }
 	h := host.New(pluginsDir, io.Discard)
 	defer h.Close()
 	var diags strings.Builder
-	g, _, err := prepare(commandContext(t), h, file, "", nil, 0, &diags)
+	g, _, err := prepare(commandContext(t), h, file, "", nil, engine.ResolveOptions{}, &diags)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, diags.String())
 	}
@@ -51,7 +52,7 @@ cv { folds = 3 }
 		{"no digest asked", "", ""},
 	} {
 		var stderr strings.Builder
-		_, _, err := prepare(commandContext(t), h, file, tc.want, nil, 0, &stderr)
+		_, _, err := prepare(commandContext(t), h, file, tc.want, nil, engine.ResolveOptions{}, &stderr)
 		switch {
 		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
 			t.Errorf("%s: err %v, want one saying %q", tc.name, err, tc.err)

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/polyclass/polyclass/framework/engine"
 	"github.com/polyclass/polyclass/framework/host"
 )
 
@@ -32,7 +33,7 @@ cv { folds = 3 }
 	h := host.New(pluginsDir, io.Discard)
 	defer h.Close()
 	var diags strings.Builder
-	g, _, err := prepare(commandContext(t), h, file, "", nil, 0, &diags)
+	g, _, err := prepare(commandContext(t), h, file, "", nil, engine.ResolveOptions{}, &diags)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, diags.String())
 	}

@@ -56,7 +56,7 @@ func rerun(ctx context.Context, h *host.Host, o *options, stdout, stderr io.Writ
 	if err := checkRecordedFile(dir, old); err != nil {
 		return err
 	}
-	g, warns, err := prepare(ctx, h, old.File, old.FileSHA256, &old.Seed, int64(o.denseBudget), stderr)
+	g, warns, err := prepare(ctx, h, old.File, old.FileSHA256, &old.Seed, engine.ResolveOptions{DenseBudget: int64(o.denseBudget), FailUnstarted: true}, stderr)
 	if err != nil {
 		return err
 	}

@@ -141,12 +141,14 @@ const defaultReducer = "reducers"
 // prepare parses an experiment file (with the seed replaced when seed is
 // not nil) and resolves it against its data and plugins, printing every
 // diagnostic, and returns the grid with its warnings (see warnings);
-// denseBudget is the run's --dense-budget (0: the default),
+// ro.DenseBudget is the run's --dense-budget (0: the default),
 // against which the cells of learners that take dense input only are
-// checked. With wantSHA256 set (a rerun's recorded digest), bytes of
+// checked, and ro.FailUnstarted, set for a command that runs cells, keeps
+// a learner whose plugin does not start, its cells failing (a check
+// reports the plugin as an error); prepare sets ro.DefaultReducer. With wantSHA256 set (a rerun's recorded digest), bytes of
 // another digest are refused before they are parsed: the file is read
 // once, so the bytes checked are the bytes parsed.
-func prepare(ctx context.Context, h *host.Host, file, wantSHA256 string, seed *uint64, denseBudget int64, stderr io.Writer) (*engine.Grid, []string, error) {
+func prepare(ctx context.Context, h *host.Host, file, wantSHA256 string, seed *uint64, ro engine.ResolveOptions, stderr io.Writer) (*engine.Grid, []string, error) {
 	p := config.NewParser(report.FormatNames())
 	exp, diags, err := parseChecked(p, file, wantSHA256)
 	if err != nil {
@@ -162,7 +164,8 @@ func prepare(ctx context.Context, h *host.Host, file, wantSHA256 string, seed *u
 			exp.Seed = *seed
 		}
 		var more hcl.Diagnostics
-		grid, more = engine.Resolve(ctx, exp, h, engine.ResolveOptions{DefaultReducer: defaultReducer, DenseBudget: denseBudget})
+		ro.DefaultReducer = defaultReducer
+		grid, more = engine.Resolve(ctx, exp, h, ro)
 		if ctx.Err() != nil {
 			// Interrupted while starting the plugins: their "errors" are
 			// the interruption, not the file's.
@@ -489,7 +492,10 @@ func experimentCommand(ctx context.Context, h *host.Host, cmd string, o *options
 		}
 	}
 	file := o.args[0]
-	grid, warns, err := prepare(ctx, h, file, "", nil, int64(o.denseBudget), stderr)
+	// bench run fails the cells of a plugin that does not start and runs
+	// the others; bench validate, a check, reports it as an error.
+	ro := engine.ResolveOptions{DenseBudget: int64(o.denseBudget), FailUnstarted: cmd == "run"}
+	grid, warns, err := prepare(ctx, h, file, "", nil, ro, stderr)
 	if err != nil {
 		return err
 	}

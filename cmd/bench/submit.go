@@ -15,6 +15,7 @@ import (
 
 	"github.com/polyclass/polyclass/framework/cluster"
 	"github.com/polyclass/polyclass/framework/config"
+	"github.com/polyclass/polyclass/framework/engine"
 	"github.com/polyclass/polyclass/framework/host"
 	"github.com/polyclass/polyclass/framework/report"
 	"github.com/polyclass/polyclass/framework/results"
@@ -105,7 +106,7 @@ func checkResultsDir(dir, experiment string, shards int) error {
 // tasks run the same bench and plugins), writes the job array's and the
 // merge job's batch scripts and, with --now, submits them.
 func submitSlurm(ctx context.Context, h *host.Host, o *options, file string, stdout, stderr io.Writer) error {
-	grid, _, err := prepare(ctx, h, file, "", nil, int64(o.denseBudget), stderr)
+	grid, _, err := prepare(ctx, h, file, "", nil, engine.ResolveOptions{DenseBudget: int64(o.denseBudget)}, stderr)
 	if err != nil {
 		return err
 	}

@@ -101,7 +101,7 @@ func (ck *checker) paramsApply(g *Grid, l *Learner) {
 	}
 	var kinds []problem.ProblemKind
 	for _, red := range g.Reductions {
-		if red.meets(l) && !slices.Contains(kinds, red.learnerProblems()) {
+		if red.meets(l) && red.StartErr == nil && !slices.Contains(kinds, red.learnerProblems()) {
 			kinds = append(kinds, red.learnerProblems())
 		}
 	}

@@ -145,7 +145,7 @@ func (r *resolver) denseBudgets(g *Grid) {
 	count := map[key]int{}
 	for _, c := range g.Cells {
 		sh, ok := r.designs[designKey{c.Dataset, c.Pipeline}]
-		if !ok || !sh.csr || !denseOnly(c.Learner) {
+		if !ok || !sh.csr || !denseOnly(c.Learner) || c.Learner.StartErr != nil {
 			continue
 		}
 		k := key{designKey{c.Dataset, c.Pipeline}, c.Learner}

@@ -36,7 +36,7 @@ func (r *resolver) dryRuns(b *bound) {
 	planned := map[*Reduction]bool{}
 	for _, d := range g.Datasets {
 		for _, red := range g.Reductions {
-			if !red.covers(d) || red.Scheme.MultiLabel != d.MultiLabel {
+			if !red.covers(d) || red.Scheme.MultiLabel != d.MultiLabel || red.StartErr != nil {
 				continue
 			}
 			planned[red] = true
@@ -48,7 +48,7 @@ func (r *resolver) dryRuns(b *bound) {
 		}
 	}
 	for _, red := range g.Reductions {
-		if !planned[red] {
+		if !planned[red] && red.StartErr == nil {
 			fails = append(fails, r.checkScheme(red, b.redParams[red])...)
 		}
 	}

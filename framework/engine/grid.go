@@ -33,7 +33,8 @@ type Pipeline struct {
 	Steps  []encode.Step
 }
 
-// Learner is a learner block with its running plugin.
+// Learner is a learner block with its running plugin (or, in a run,
+// the stand-in of a plugin that did not start: StartErr).
 type Learner struct {
 	Config *config.Learner
 	Plugin *host.Plugin
@@ -55,15 +56,28 @@ type Learner struct {
 	// plugin's answers to CheckParams, such as the version of the package
 	// an estimator comes from), each component once.
 	Runtime []plugin.Component
+	// StartErr, when set, is why the learner's plugin did not start
+	// (ResolveOptions.FailUnstarted): Plugin is a stand-in holding its
+	// binary (host.Host.Unstarted), Info is nil, the grid's checks of
+	// what the plugin offers pass over the learner, and every fold of
+	// its cells fails with StartErr, as a fold whose plugin crashed.
+	StartErr error
 }
 
-// Reduction is a reduction block with its running plugin.
+// Reduction is a reduction block with its running plugin (or, in a run,
+// the stand-in of a plugin that did not start: StartErr).
 type Reduction struct {
 	Config *config.Reduction
 	Plugin *host.Plugin
 	Scheme plugin.Scheme
 	// Varied names the parameters given as a list that expands.
 	Varied map[string]bool
+	// StartErr, when set, is why the reduction's plugin did not start
+	// (ResolveOptions.FailUnstarted): Plugin is a stand-in holding its
+	// binary, Scheme holds the scheme's name alone, the grid's checks of
+	// what the scheme is and its dry runs pass over the reduction, and
+	// every fold of its cells fails with StartErr.
+	StartErr error
 }
 
 // Cell is one combination of the grid.
@@ -83,6 +97,15 @@ type Cell struct {
 	// under its pipeline, fitted on every row, is over the dense budget,
 	// and every fold of the cell fails with it.
 	denseOver error
+}
+
+// startErr returns why the plugin of the cell's learner, else of its
+// reduction, did not start (Learner.StartErr, Reduction.StartErr), or nil.
+func (c *Cell) startErr() error {
+	if c.Learner.StartErr != nil {
+		return c.Learner.StartErr
+	}
+	return c.Reduction.StartErr
 }
 
 // ClassWeight returns the class_weight setting behind c.Weights, or nil.

@@ -46,6 +46,9 @@ func check(g *Grid) hcl.Diagnostics {
 	ck.baselineTested(g.Experiment)
 	ck.stratifiedMultiLabel(g)
 	for _, l := range g.Learners {
+		if l.StartErr != nil {
+			continue // what its plugin offers is not known
+		}
 		if l.Config.Tune != nil {
 			ck.tuned(l)
 			ck.tuneMetricApplies(g, l)
@@ -57,7 +60,9 @@ func check(g *Grid) hcl.Diagnostics {
 		ck.paramsApply(g, l)
 		for _, red := range g.Reductions {
 			if red.meets(l) {
-				ck.compatible(l, red)
+				if red.StartErr == nil {
+					ck.compatible(l, red)
+				}
 				ck.weighable(l, red)
 			}
 		}
@@ -65,7 +70,7 @@ func check(g *Grid) hcl.Diagnostics {
 	ck.classNames(g)
 	for _, d := range g.Datasets {
 		for _, red := range g.Reductions {
-			if red.covers(d) {
+			if red.covers(d) && red.StartErr == nil {
 				ck.fits(d, red)
 			}
 		}

@@ -100,6 +100,9 @@ func (g *Grid) FoldRows(ctx context.Context, c *Cell) (int64, error) {
 // the times a fold trains them: k+1 for a stage that asks for another with
 // k inner folds, 1 for the last.
 func (g *Grid) planStages(ctx context.Context, c *Cell, fn func(problems []plugin.Problem, times int)) error {
+	if err := c.Reduction.StartErr; err != nil {
+		return err
+	}
 	req := planRequest(g.Experiment.Seed, c.Dataset, c.Reduction, c.RedParams)
 	for {
 		plan, err := c.Reduction.Plugin.Reducer.Plan(ctx, req)

@@ -52,6 +52,14 @@ type ResolveOptions struct {
 	// (Options.DenseBudget; 0: DefaultDenseBudget): Resolve warns of the
 	// cells that will fail over it.
 	DenseBudget int64
+	// FailUnstarted keeps in the grid a learner whose plugin is there but
+	// does not start (it exits before its handshake line, prints
+	// something else, hangs, or fails its Info probe): Resolve warns, and
+	// each of the learner's cells fails with the start's error when run
+	// (Learner.StartErr), so that the other learners' cells still run.
+	// Without it (a check, such as bench validate) such a plugin is an
+	// error.
+	FailUnstarted bool
 }
 
 // Resolve binds an experiment to its data and plugins and expands it into
@@ -109,7 +117,9 @@ func Resolve(ctx context.Context, exp *config.Experiment, h *host.Host, opt Reso
 	// the plans tell the problems' rows.
 	var ck checker
 	for _, l := range b.grid.Learners {
-		ck.trainingRows(b.grid, l, r.problemRows)
+		if l.StartErr == nil {
+			ck.trainingRows(b.grid, l, r.problemRows)
+		}
 	}
 	r.diags = append(r.diags, ck.diags...)
 	// The cells of what bound, even after an error: the checks of the
@@ -164,8 +174,12 @@ func (r *resolver) bind() (*bound, bool) {
 		}
 	}
 	for _, l := range exp.Learners {
-		p := r.plugin(l.Plugin, l.PluginRange)
-		if p == nil {
+		p, err := r.host.Get(r.ctx, l.Plugin)
+		if err != nil {
+			if rl, sets := r.unstarted(l, err); rl != nil {
+				g.Learners = append(g.Learners, rl)
+				b.learnerParams[rl] = sets
+			}
 			continue
 		}
 		rl, sets, diags := bindLearner(l, p, exp.Metrics, exp.Seed)
@@ -179,8 +193,12 @@ func (r *resolver) bind() (*bound, bool) {
 		if rd.Plugin == "" && !r.pickPlugin(rd) {
 			continue
 		}
-		p := r.plugin(rd.Plugin, rd.PluginRange)
-		if p == nil {
+		p, err := r.host.Get(r.ctx, rd.Plugin)
+		if err != nil {
+			if rr, sets := r.unstartedReduction(rd, err); rr != nil {
+				g.Reductions = append(g.Reductions, rr)
+				b.redParams[rr] = sets
+			}
 			continue
 		}
 		rr, sets, diags := bindReduction(rd, p)
@@ -196,6 +214,9 @@ func (r *resolver) bind() (*bound, bool) {
 		return b, false
 	}
 	for _, l := range g.Learners {
+		if l.StartErr != nil {
+			continue // no plugin to ask
+		}
 		sets := b.learnerParams[l]
 		if l.Candidates != nil {
 			sets = l.Candidates

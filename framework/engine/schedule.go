@@ -358,10 +358,18 @@ func skipsAbove(err error) bool {
 // in a way that skips it (see failedBelow). A fold whose plugin process ended under it (perhaps
 // in another cell's fold) runs again on a fresh process, at most
 // maxRetries times, while no lower fold of its cell has failed in a way
-// that skips it.
+// that skips it. A fold of a cell whose plugin did not start
+// (Cell.startErr) fails at once with the start's error.
 func (s *scheduler) execute(ctx context.Context, t task) (outcome.FoldResult, error) {
 	if s.failedBelow(t) {
 		return outcome.FoldResult{}, errSkipped
+	}
+	if err := t.cell.startErr(); err != nil {
+		// A plugin did not start when the run began (Resolve kept its
+		// learner or reduction): the fold fails as one whose plugin
+		// cannot be started again after a crash, with the same error,
+		// and nothing is encoded for it.
+		return outcome.FoldResult{}, err
 	}
 	e := s.matrices[t.key]
 	fr, err := s.fold(ctx, t, e)

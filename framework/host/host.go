@@ -572,6 +572,28 @@ func (h *Host) Get(ctx context.Context, name string) (*Plugin, error) {
 	return r.p, r.err
 }
 
+// Unstarted returns a stand-in for plugin name, whose start failed (Get
+// returned the error): its binary, with the SHA-256 taken for the start
+// (else the file's now, "" when it cannot be read), serving nothing and
+// with no process. A run keeps it as the plugin of the learner whose
+// cells then fail with the start's error (engine.Learner.StartErr). It
+// returns nil when name has no binary in the host's directories.
+func (h *Host) Unstarted(name string) *Plugin {
+	if _, err := h.Binaries(); err != nil {
+		return nil
+	}
+	h.mu.Lock()
+	b, ok := h.binaries[name]
+	h.mu.Unlock()
+	if !ok {
+		return nil
+	}
+	if sum, err := h.checksum(b); err == nil {
+		b = sum
+	}
+	return &Plugin{Binary: b, stderr: newTailBuffer(0)}
+}
+
 // notExecutable says whether path is a regular file that no one may
 // execute: a plugin copied or built without its mode.
 func notExecutable(path string) bool {
