@@ -211,6 +211,13 @@ func Begin(dir string, m *Manifest, digests []string, opt Options) (*Run, error)
 	if err := r.hold(); err != nil {
 		return nil, err
 	}
+	// Refused before anything is moved (appendAt checks it again); an
+	// adopting run moves the user's run log aside instead.
+	if !adopted {
+		if err := checkOneNames(root, dir, oneName{LogFile, logOneName, "bench starts a new one"}); err != nil {
+			return nil, err
+		}
+	}
 	s := newSetup(dir, now, opt.Notes)
 	old, err := r.takeOver(adopted, m, digests, opt, s)
 	if err != nil {
