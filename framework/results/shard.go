@@ -99,15 +99,7 @@ func beginShard(dir string, m *Manifest, digests []string, opt Options, now func
 	removeTempsOf(shards, func(name string) bool { return strings.HasPrefix(name, tmpPrefix+manifestName+"-") })
 	removeTempsOf(cells, func(name string) bool { i, ok := cellIndex(name); return ok && own[i] != "" })
 
-	if old, err := ReadManifest(dir); err == nil && old.Experiment != m.Experiment {
-		return nil, fmt.Errorf("results directory %s holds experiment %q, not %q: choose another directory with -o (or move it away)",
-			dir, old.Experiment, m.Experiment)
-	}
-	// Refused before anything is moved: a record or a log of the shard
-	// that has other names (hard links).
-	if err := checkOneNames(r.root, dir,
-		oneName{ShardsDir + "/" + manifestName, shardRecordOneName, "the shard writes a new one"},
-		oneName{ShardsDir + "/" + ShardLogName(sh.Index, sh.Count), logOneName, "bench starts a new one"}); err != nil {
+	if err := checkShardStart(r.root, dir, m, sh); err != nil {
 		return nil, err
 	}
 	s := newSetup(dir, now, opt.Notes)
@@ -138,6 +130,19 @@ func beginShard(dir string, m *Manifest, digests []string, opt Options, now func
 	}
 	ok = true
 	return r, nil
+}
+
+// checkShardStart refuses, before shard sh of a run of m moves anything
+// in dir (opened as root), a results directory of another experiment,
+// and a record or a log of the shard of other names (hard links).
+func checkShardStart(root *os.Root, dir string, m *Manifest, sh *Shard) error {
+	if old, err := ReadManifest(dir); err == nil && old.Experiment != m.Experiment {
+		return fmt.Errorf("results directory %s holds experiment %q, not %q: choose another directory with -o (or move it away)",
+			dir, old.Experiment, m.Experiment)
+	}
+	return checkOneNames(root, dir,
+		oneName{ShardsDir + "/" + ShardManifestName(sh.Index, sh.Count), shardRecordOneName, "the shard writes a new one"},
+		oneName{ShardsDir + "/" + ShardLogName(sh.Index, sh.Count), logOneName, "bench starts a new one"})
 }
 
 // checkShards checks the shard manifests already in dir against shard sh
