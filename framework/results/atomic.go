@@ -14,16 +14,16 @@ import (
 // is an unfinished write (bench was killed) and never a result.
 const tmpPrefix = ".tmp-"
 
-// writeOutputAt writes output f, what its Write produces, to its name
-// inside root (whose directory is dir) atomically (see writeAt), and
-// returns the SHA-256 of the bytes written, in hex.
-func writeOutputAt(root *os.Root, dir string, f Output) (string, error) {
+// renderOutput returns the bytes of output f, what its Write produces (to
+// be written to its name inside the results directory dir), and their
+// SHA-256 in hex.
+func renderOutput(dir string, f Output) ([]byte, string, error) {
 	var b bytes.Buffer
 	if err := f.Write(&b); err != nil {
-		return "", fmt.Errorf("writing %s: %w", filepath.Join(dir, filepath.FromSlash(f.Name)), err)
+		return nil, "", fmt.Errorf("writing %s: %w", filepath.Join(dir, filepath.FromSlash(f.Name)), err)
 	}
 	sum := sha256.Sum256(b.Bytes())
-	return hex.EncodeToString(sum[:]), writeAt(root, dir, f.Name, b.Bytes(), 0o644)
+	return b.Bytes(), hex.EncodeToString(sum[:]), nil
 }
 
 // writeBytes writes b to path atomically (see writeFileIn), making its

@@ -85,6 +85,14 @@ type Manifest struct {
 	// manifest of a bench from before it records none, and its outputs are
 	// written over as they are.
 	OutputSHA256 map[string]string `json:"output_sha256,omitempty"`
+	// OutputPendingSHA256 is, by output name, the SHA-256 of the bytes
+	// bench is about to write into an output whose file has another one:
+	// recorded before the file is written, and gone from the manifest
+	// written once every output is, so that the outputs of a run killed
+	// between the two (written, their manifest not) are taken as bench's,
+	// not as edited by hand. An output's file is as bench wrote it when
+	// its SHA-256 is either.
+	OutputPendingSHA256 map[string]string `json:"output_pending_sha256,omitempty"`
 	// What the tables show, so that they can be rendered again from the
 	// results directory alone (bench table).
 	Metrics     []string `json:"metrics"`
@@ -236,6 +244,18 @@ func writeManifest(root *os.Root, dir string, m *Manifest) error {
 	}
 	// Into dir as it is: a results directory removed meanwhile is an
 	// error, never made again.
+	return writeAt(root, dir, ManifestFile, append(b, '\n'), 0o644)
+}
+
+// rewriteManifest writes m, a manifest read from dir, back to
+// dir/manifest.json atomically, through root, under the schema it was
+// read with: a change of a field the schema has (an output about to be
+// written), nothing else.
+func rewriteManifest(root *os.Root, dir string, m *Manifest) error {
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return fmt.Errorf("manifest: %w", err)
+	}
 	return writeAt(root, dir, ManifestFile, append(b, '\n'), 0o644)
 }
 

@@ -211,6 +211,13 @@ func Begin(dir string, m *Manifest, digests []string, opt Options) (*Run, error)
 	if err := r.hold(); err != nil {
 		return nil, err
 	}
+	// Refused before anything is moved (appendAt checks it again); an
+	// adopting run moves the user's run log aside instead.
+	if !adopted {
+		if err := checkOneNames(root, dir, oneName{LogFile, logOneName, "bench starts a new one"}); err != nil {
+			return nil, err
+		}
+	}
 	s := newSetup(dir, now, opt.Notes)
 	old, err := r.takeOver(adopted, m, digests, opt, s)
 	if err != nil {
@@ -222,7 +229,7 @@ func Begin(dir string, m *Manifest, digests []string, opt Options) (*Run, error)
 	if old != nil && len(old.Outputs) > 0 {
 		// Still on disk until this run's Finish replaces them (and removes
 		// those it no longer writes: see render).
-		m.Outputs, m.OutputSHA256 = old.Outputs, old.OutputSHA256
+		m.Outputs, m.OutputSHA256, m.OutputPendingSHA256 = old.Outputs, old.OutputSHA256, old.OutputPendingSHA256
 	}
 	if m.Outputs == nil {
 		m.Outputs = map[string]string{}
@@ -560,11 +567,17 @@ func writeOutputs(root *os.Root, dir string, m *Manifest, cells []*Cell, render 
 			return nil, err
 		}
 	}
-	var previous, sums map[string]string
-	if old, err := ReadManifest(dir); err == nil {
-		previous, sums = old.Outputs, old.OutputSHA256
+	// disk is the manifest in dir as the outputs are written (nil: none
+	// read), whose digests the next command checks the outputs against
+	// should this one be killed before it writes m.
+	var previous, sums, pending map[string]string
+	disk, err := ReadManifest(dir)
+	if err == nil {
+		previous, sums, pending = disk.Outputs, disk.OutputSHA256, disk.OutputPendingSHA256
+	} else {
+		disk = nil
 	}
-	m.Outputs, m.OutputSHA256 = map[string]string{}, map[string]string{}
+	m.Outputs, m.OutputSHA256, m.OutputPendingSHA256 = map[string]string{}, map[string]string{}, nil
 	var written []string
 	for _, f := range files {
 		path, err := inside(dir, f.Name)
@@ -579,10 +592,17 @@ func writeOutputs(root *os.Root, dir string, m *Manifest, cells []*Cell, render 
 				return written, err
 			}
 		}
-		if err := keepEdited(root, f.Name, path, sums[f.Name], aside); err != nil {
+		have, err := keepEdited(root, f.Name, path, sums[f.Name], pending[f.Name], aside)
+		if err != nil {
 			return written, err
 		}
-		sum, err := writeOutputAt(root, dir, f)
+		b, sum, err := renderOutput(dir, f)
+		if err == nil {
+			err = pend(root, dir, disk, f.Name, have, sum)
+		}
+		if err == nil {
+			err = writeAt(root, dir, f.Name, b, 0o644)
+		}
 		if err != nil {
 			// The earlier outputs not yet written again stay, whole, and
 			// listed: the tables of the last run that got to write them.
@@ -591,6 +611,12 @@ func writeOutputs(root *os.Root, dir string, m *Manifest, cells []*Cell, render 
 					m.Outputs[name] = path
 					if recorded, ok := sums[name]; ok {
 						m.OutputSHA256[name] = recorded
+					}
+					if p, ok := pending[name]; ok {
+						if m.OutputPendingSHA256 == nil {
+							m.OutputPendingSHA256 = map[string]string{}
+						}
+						m.OutputPendingSHA256[name] = p
 					}
 				}
 			}
@@ -604,31 +630,60 @@ func writeOutputs(root *os.Root, dir string, m *Manifest, cells []*Cell, render 
 }
 
 // keepEdited moves aside, through aside, the output file name (at path)
-// that an earlier run wrote with the SHA-256 recorded and that no longer
-// has it: the user edited it (notes added to the Markdown report, say),
-// and writing the output again would lose the edits. Nothing is moved when
-// recorded is "" (a manifest of a bench from before the digests), when
-// the file is as written, or when it is not a regular file reached through
-// real folders (a link put there is replaced, never followed: writeAt). A
-// file that cannot be read or moved is an error: it is not written over.
-func keepEdited(root *os.Root, name, path, recorded string, aside *setup) error {
+// that an earlier run wrote with the SHA-256 recorded, or was about to
+// write with the SHA-256 pending (a run killed before its manifest), and
+// that has neither: the user edited it (notes added to the Markdown
+// report, say), and writing the output again would lose the edits. It
+// returns the file's SHA-256 when the file stays (as bench wrote it), ""
+// otherwise. Nothing is moved when recorded is "" (a manifest of a bench
+// from before the digests), when the file is as written, or when it is
+// not a regular file reached through real folders (a link put there is
+// replaced, never followed: writeAt). A file that cannot be read or moved
+// is an error: it is not written over.
+func keepEdited(root *os.Root, name, path, recorded, pending string, aside *setup) (string, error) {
 	if recorded == "" || !plainFile(root, name) {
-		return nil
+		return "", nil
 	}
 	f, err := root.Open(name)
 	if err != nil {
-		return fmt.Errorf("reading %s before writing it again: %w", path, err)
+		return "", fmt.Errorf("reading %s before writing it again: %w", path, err)
 	}
 	h := sha256.New()
 	_, err = io.Copy(h, f)
 	f.Close()
 	if err != nil {
-		return fmt.Errorf("reading %s before writing it again: %w", path, err)
+		return "", fmt.Errorf("reading %s before writing it again: %w", path, err)
 	}
-	if hex.EncodeToString(h.Sum(nil)) == recorded {
+	if sum := hex.EncodeToString(h.Sum(nil)); sum == recorded || sum == pending {
+		return sum, nil
+	}
+	return "", aside.moveAside(path, "it changed after bench wrote it (edited by hand?): its SHA-256 is not the one "+ManifestFile+" records, and an output of the run replaces it")
+}
+
+// pend records in disk, the manifest in dir (nil: none), before output
+// name is written with the SHA-256 sum, that its file may have that
+// digest, when the next command would otherwise take the file written
+// for one edited by hand (its recorded digest another, nor sum pending
+// already): the digest the file has now (have, checked by keepEdited; ""
+// when there is none to keep) becomes the recorded one and sum the
+// pending one, so that the file is bench's whether or not the command is
+// killed before it writes it, or after and before its manifest.
+func pend(root *os.Root, dir string, disk *Manifest, name, have, sum string) error {
+	if disk == nil {
 		return nil
 	}
-	return aside.moveAside(path, "it changed after bench wrote it (edited by hand?): its SHA-256 is not the one "+ManifestFile+" records, and an output of the run replaces it")
+	recorded := disk.OutputSHA256[name]
+	if recorded == "" || sum == recorded || sum == disk.OutputPendingSHA256[name] {
+		return nil
+	}
+	if have != "" {
+		disk.OutputSHA256[name] = have
+	}
+	if disk.OutputPendingSHA256 == nil {
+		disk.OutputPendingSHA256 = map[string]string{}
+	}
+	disk.OutputPendingSHA256[name] = sum
+	return rewriteManifest(root, dir, disk)
 }
 
 // ownName refuses output name when it is a file of the results directory

@@ -133,13 +133,44 @@ func appendAt(root *os.Root, dir, name string) (*os.File, error) {
 		err = regfile.Check(full, fi.Mode())
 	}
 	if err == nil && links(fi) > 1 {
-		err = fmt.Errorf("%s has %d names (hard links): another, outside the results directory, may be a file of yours, and bench appends only to a run log of its own; remove %s (bench starts a new one) or choose another results directory", full, links(fi), full)
+		err = hardLinkError(full, links(fi), "bench appends only to a run log of its own", "bench starts a new one")
 	}
 	if err != nil {
 		f.Close()
 		return nil, err
 	}
 	return f, nil
+}
+
+// hardLinkError is the error of full, a file of a results directory that
+// bench writes or appends to, found with n names (hard links): why says
+// why bench does not take it, again what it does once full is removed.
+func hardLinkError(full string, n uint64, why, again string) error {
+	return fmt.Errorf("%s has %d names (hard links): another, outside the results directory, may be a file of yours, and %s; remove %s (%s) or choose another results directory", full, n, why, full, again)
+}
+
+// oneName is a file of a results directory that a command writes or
+// appends to (see checkOneNames): its name, slash-separated inside the
+// directory, why bench does not take it when it has other names, and what
+// bench does once it is removed.
+type oneName struct{ name, why, again string }
+
+// checkOneNames refuses the first of names (inside root, whose directory
+// is dir) that exists with more than one name (a hard link): a command
+// checks them before it moves or writes anything, so that a run refused
+// for its log or its record has moved no cell aside. appendAt checks a run
+// log again as it opens it (a link made meanwhile); a record is replaced
+// by a rename, which never writes into the other name's file, and is
+// refused all the same: bench writes its files under one name.
+func checkOneNames(root *os.Root, dir string, names ...oneName) error {
+	for _, n := range names {
+		fi, err := root.Lstat(n.name)
+		if err != nil || !fi.Mode().IsRegular() || links(fi) <= 1 {
+			continue
+		}
+		return hardLinkError(filepath.Join(dir, filepath.FromSlash(n.name)), links(fi), n.why, n.again)
+	}
+	return nil
 }
 
 // createTemp creates, exclusively, a temporary file beside name in root

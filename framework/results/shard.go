@@ -99,9 +99,8 @@ func beginShard(dir string, m *Manifest, digests []string, opt Options, now func
 	removeTempsOf(shards, func(name string) bool { return strings.HasPrefix(name, tmpPrefix+manifestName+"-") })
 	removeTempsOf(cells, func(name string) bool { i, ok := cellIndex(name); return ok && own[i] != "" })
 
-	if old, err := ReadManifest(dir); err == nil && old.Experiment != m.Experiment {
-		return nil, fmt.Errorf("results directory %s holds experiment %q, not %q: choose another directory with -o (or move it away)",
-			dir, old.Experiment, m.Experiment)
+	if err := checkShardStart(r.root, dir, m, sh); err != nil {
+		return nil, err
 	}
 	s := newSetup(dir, now, opt.Notes)
 	if err := checkShards(s, dir, m, sh, digests, opt.Fresh, opt.freshReason()); err != nil {
@@ -131,6 +130,19 @@ func beginShard(dir string, m *Manifest, digests []string, opt Options, now func
 	}
 	ok = true
 	return r, nil
+}
+
+// checkShardStart refuses, before shard sh of a run of m moves anything
+// in dir (opened as root), a results directory of another experiment,
+// and a record or a log of the shard of other names (hard links).
+func checkShardStart(root *os.Root, dir string, m *Manifest, sh *Shard) error {
+	if old, err := ReadManifest(dir); err == nil && old.Experiment != m.Experiment {
+		return fmt.Errorf("results directory %s holds experiment %q, not %q: choose another directory with -o (or move it away)",
+			dir, old.Experiment, m.Experiment)
+	}
+	return checkOneNames(root, dir,
+		oneName{ShardsDir + "/" + ShardManifestName(sh.Index, sh.Count), shardRecordOneName, "the shard writes a new one"},
+		oneName{ShardsDir + "/" + ShardLogName(sh.Index, sh.Count), logOneName, "bench starts a new one"})
 }
 
 // checkShards checks the shard manifests already in dir against shard sh
@@ -265,14 +277,18 @@ func readShardManifests(dir string) ([]*Manifest, error) {
 			continue
 		}
 		path := filepath.Join(dir, ShardsDir, e.Name())
+		i, _ := strconv.Atoi(sm[1])
+		n, _ := strconv.Atoi(sm[2])
 		m, err := readManifestFile(path)
+		var newer newerSchemaError
+		if err != nil && !errors.As(err, &newer) && !errors.Is(err, errLink) && !errors.Is(err, os.ErrNotExist) {
+			return nil, notShardRecord(path, i, n, err)
+		}
 		if err != nil {
 			return nil, err
 		}
-		i, _ := strconv.Atoi(sm[1])
-		n, _ := strconv.Atoi(sm[2])
 		if m.Shard == nil || m.Shard.Index != i || m.Shard.Count != n {
-			return nil, fmt.Errorf("%s: not the manifest of shard %d/%d", path, i, n)
+			return nil, notShardRecord(path, i, n, fmt.Errorf("%s: not the manifest of shard %d/%d", path, i, n))
 		}
 		out = append(out, m)
 	}
@@ -283,6 +299,21 @@ func readShardManifests(dir string) ([]*Manifest, error) {
 		return out[a].Shard.Index < out[b].Shard.Index
 	})
 	return out, nil
+}
+
+// The reasons checkOneNames gives for a shard's record and a run log of
+// more than one name.
+const (
+	shardRecordOneName = "this is not a shard record as bench wrote it (bench writes each under one name); nothing was moved or written"
+	logOneName         = "bench appends only to a run log of its own; nothing was moved or written"
+)
+
+// notShardRecord is the error of the file path, at the place of shard i
+// of n's record, that err says is not one: what it is not, and what to do,
+// since bench neither reads it nor moves it aside (it may be the user's).
+func notShardRecord(path string, i, n int, err error) error {
+	return fmt.Errorf("%w\n%s is not a shard record bench wrote (the manifest of shard %d/%d), and bench moves nothing aside while it is there, --fresh or not: if it is a file of yours, move it out of %s; if it is that shard's record, damaged, delete it and run the shard again (its cell files are checked one by one and kept)",
+		err, path, i, n, filepath.Dir(path))
 }
 
 // ShardCount returns the number of shards the shard manifests in dir were
