@@ -54,11 +54,20 @@ func TestNestedResultsDirectory(t *testing.T) {
 					t.Fatalf("Begin: %v", err)
 				}
 				r2.Finish(StatusComplete, 0)
+				if err := Owned(dir); err != nil {
+					t.Errorf("Owned: %v", err)
+				}
 				return
 			}
 			want := strings.ReplaceAll(tt.want, "$ROOT", root)
 			if err == nil || !strings.HasPrefix(err.Error(), want) {
 				t.Fatalf("Begin: %v\nwant %s", err, want)
+			}
+			// bench submit and bench merge check their directory with
+			// Owned (campaign 20 N28, N29: submit wrote its scripts into
+			// another run's cells/, merge its tables).
+			if err := Owned(dir); err == nil || !strings.HasPrefix(err.Error(), want) {
+				t.Errorf("Owned: %v\nwant %s", err, want)
 			}
 			if _, err := os.Stat(dir); !os.IsNotExist(err) {
 				t.Errorf("%s was made (%v)", dir, err)

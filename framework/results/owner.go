@@ -57,9 +57,16 @@ var ownEntries = map[string]bool{CellsDir: true, ShardsDir: true, SupersededDir:
 var managedDirs = []string{CellsDir, ShardsDir, "plots", "predictions", SlurmDir, K8sDir, RerunDir}
 
 // Owned returns nil when bench may write into dir: it is absent, empty,
-// or bench's (see ownEntries). Otherwise the error names dir, the entries
-// that make it someone else's and how to proceed.
+// or bench's (see ownEntries), and lies inside no other results
+// directory (checkNested). Otherwise the error names dir, what makes it
+// no place to write (the entries that make it someone else's, or the
+// results directory around it) and how to proceed. bench submit and
+// bench merge check their directory with it, as a run does with
+// checkOwner.
 func Owned(dir string) error {
+	if err := checkNested(dir); err != nil {
+		return err
+	}
 	foreign, err := foreignEntries(dir)
 	if err != nil || len(foreign) == 0 {
 		return err
