@@ -365,28 +365,23 @@ func checkLabels(levels []string, first []int) error {
 // safetext.Fold, listing every such group in the order of its first
 // level; nil when there is none.
 func foldCollisions(levels []string, first []int) error {
-	groups := map[string]*ClassMerge{}
-	var order []string
-	for l, s := range levels {
-		f := safetext.Fold(s)
-		g, ok := groups[f]
-		if !ok {
-			g = &ClassMerge{Class: f}
-			groups[f] = g
-			order = append(order, f)
-		}
-		g.Spellings = append(g.Spellings, Spelling{s, first[l]})
+	if groups := levelGroups(levels, first, safetext.Fold); groups != nil {
+		return &SpellingError{Groups: groups}
 	}
-	var err SpellingError
-	for _, f := range order {
-		if g := groups[f]; len(g.Spellings) > 1 {
-			err.Groups = append(err.Groups, *g)
-		}
-	}
-	if err.Groups == nil {
+	return nil
+}
+
+// FoldedLevels returns the groups of the levels of categorical column c
+// that read as one but differ as text (one safetext.Fold: Unicode NFC
+// normalisation, blanks around them or inside: "é" precomposed and as e
+// + U+0301, "red" and "red\u00a0"), each named by the form they share,
+// with the row where each first occurs, in the order of each group's
+// first level; nil when there is none or c is numeric.
+func (c *Column) FoldedLevels() []ClassMerge {
+	if c.Kind != Categorical {
 		return nil
 	}
-	return &err
+	return levelGroups(c.Levels, firstRows(c), safetext.Fold)
 }
 
 // skeletonCollisions returns the groups of levels (first occurring at

@@ -57,6 +57,7 @@ func (ck *checker) loadDataset(c *config.Dataset, cvc *config.CV, seed uint64) *
 		ck.copiedRows(c, f.Files)
 	}
 	ck.rowNumbers(ds, c, train)
+	ck.foldedLevels(ds)
 	return ds
 }
 
