@@ -597,3 +597,24 @@ func TestFlagOfAnotherCommand(t *testing.T) {
 		})
 	}
 }
+
+// TestErrorLineEscapesControls: the error a command ends with is printed
+// with the characters a terminal acts on escaped, as an unknown flag
+// holding an escape sequence (campaign 20 N07) would otherwise color or
+// clear the user's terminal; newlines (the usage lines) are kept.
+func TestErrorLineEscapesControls(t *testing.T) {
+	_, _, err := bench(t, "run", "--o\x1b[31m", "x.hcl")
+	if err == nil {
+		t.Fatal("an unknown flag was accepted")
+	}
+	got := errorLine(err)
+	if !strings.HasPrefix(got, `bench: run: flag provided but not defined: -o\x1b[31m`+"\nusage: bench run") {
+		t.Errorf("errorLine = %q", got)
+	}
+	if strings.ContainsAny(got, "\x1b\u009b\r") {
+		t.Errorf("errorLine keeps a control character: %q", got)
+	}
+	if got := errorLine(errors.New("a\u009b2Jb\r\u202e")); got != `bench: a\u009b2Jb\r\u202e` {
+		t.Errorf("errorLine = %q", got)
+	}
+}

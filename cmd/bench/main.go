@@ -24,6 +24,7 @@ import (
 	"github.com/hashicorp/go-plugin"
 
 	"github.com/polyclass/polyclass/framework/host"
+	"github.com/polyclass/polyclass/framework/safetext"
 )
 
 func main() {
@@ -68,10 +69,10 @@ func main() {
 	if err != nil {
 		var ue usageError
 		if !errors.As(err, &ue) && !errors.Is(err, errReported) {
-			fmt.Fprintln(os.Stderr, "bench:", err)
+			fmt.Fprintln(os.Stderr, errorLine(err))
 		}
 		if errors.As(err, &ue) {
-			fmt.Fprintln(os.Stderr, "bench:", err)
+			fmt.Fprintln(os.Stderr, errorLine(err))
 			os.Exit(2)
 		}
 		// Stopped by a signal: 128 + its number, as a shell reports it
@@ -161,4 +162,13 @@ func notifyContext(sigs ...os.Signal) (context.Context, context.CancelFunc) {
 		}
 	}()
 	return ctx, func() { cancel(context.Canceled) }
+}
+
+// errorLine is the message bench prints for the error a command ended
+// with: "bench: " and the error's text with the characters a terminal
+// acts on (escape, carriage return and the other controls, bidi
+// controls) written as escapes (safetext.Text), since it may quote what
+// the command line or a file held (an unknown flag "--o\x1b[31m").
+func errorLine(err error) string {
+	return "bench: " + safetext.Text(err.Error())
 }
