@@ -112,7 +112,9 @@ type Table struct {
 	// labels of a multi-label LIBSVM file that spell one number in
 	// several ways (ErrNumberSpellings), at the first line that does;
 	// with LoadTarget, a header row that looks like data (ErrHeaderData),
-	// at the header line.
+	// at the header line, and the values of a categorical column that
+	// read as one but are spelled differently (ErrLevelSpellings), at the
+	// first row of the second spelling.
 	Warnings []*ParseError
 
 	// LabelCount is the label count given by a MEKA/MULAN "-C n" option in

@@ -64,6 +64,7 @@ func LoadTarget(path, testPath string, opt Options, target Target) (*Bound, erro
 	if err != nil {
 		return b, err
 	}
+	f.Table.Warnings = append(f.Table.Warnings, levelSpellings(b.Rows, f.Table.NumRows, path, testPath, opt, target.Class)...)
 	if target.Class != "" {
 		if w := headerAsData(f.Table, target.Class); w != nil {
 			f.Table.Warnings = append(f.Table.Warnings, w)

@@ -57,7 +57,6 @@ func (ck *checker) loadDataset(c *config.Dataset, cvc *config.CV, seed uint64) *
 		ck.copiedRows(c, f.Files)
 	}
 	ck.rowNumbers(ds, c, train)
-	ck.foldedLevels(ds)
 	return ds
 }
 

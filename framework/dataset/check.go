@@ -224,6 +224,8 @@ func (ck *checker) readWarnings(name string, rng hcl.Range, t *data.Table) {
 			summary = "Labels compared as numbers"
 		case errors.Is(w, data.ErrHeaderData):
 			summary = "Header row looks like data"
+		case errors.Is(w, data.ErrLevelSpellings):
+			summary = "Values spelled as one"
 		}
 		if shown[summary] < maxReadWarnings {
 			shown[summary]++

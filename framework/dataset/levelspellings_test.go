@@ -13,23 +13,25 @@ import (
 // TestFoldedLevels: a categorical feature whose values read as one but
 // differ as text (NFC and NFD, as a training file written on one system
 // and a test file on another; a trailing no-break space) gets a warning
-// at path listing the spellings in ASCII with their places; values that
+// at path, located at the second spelling's first row (in the test file
+// when it is there), listing the spellings in ASCII with their rows
+// (data.ErrLevelSpellings); values that
 // differ in case or in letters get none (campaign 20 N42: the test file's
 // levels all unseen, accuracy 0.3333, no word).
 func TestFoldedLevels(t *testing.T) {
 	at := hcl.Range{Filename: "exp.hcl", Start: hcl.Pos{Line: 2, Column: 15}, End: hcl.Pos{Line: 2, Column: 25}}
-	const tail = ". Each is a level of its own: one-hot encoding gives each a column, and a row of one spelling matches none of the other's. Write each value one way."
-	const head = `warning: Levels spelled as one: Dataset "d": categorical column "colour" holds values that read as one but differ as text (in Unicode normalisation, NFC, as files written on macOS and elsewhere differ, or in blanks around them or inside): `
+	const tail = " (they differ in Unicode normalisation, NFC, as files written on macOS and elsewhere do, or in blanks around them or inside); each is a level of its own: one-hot encoding gives each a column, and a row of one spelling matches none of the other's; write each value one way"
+	const head = `warning: Values spelled as one: Dataset "d": `
 	for _, tc := range []struct {
 		name, file, test, want string
 	}{
 		{"NFC in training, NFD in the test file",
 			"x,colour,class\n1,cr\u00e8me,a\n2,bleu,a\n3,cr\u00e8me,b\n4,bleu,b\n",
 			"x,colour,class\n5,cre\u0300me,a\n6,bleu,b\n",
-			head + `"cr\u00e8me" ($DIR/d.csv:2:3: data row 1), "cre\u0300me" ($DIR/t.csv:2:3: test row 1)` + tail},
+			head + `$DIR/t.csv:2:3: column "colour": values read as one but spelled differently: "cr\u00e8me" (data row 1), "cre\u0300me" (test row 1)` + tail},
 		{"a trailing no-break space in one file",
 			"x,colour,class\n1,red,a\n2,blue,a\n3,red\u00a0,b\n4,blue,b\n5, blue,a\n6,red,b\n", "",
-			head + `"red" ($DIR/d.csv:2:3: data row 1), "red\u00a0" ($DIR/d.csv:4:3: data row 3); "blue" ($DIR/d.csv:3:3: data row 2), " blue" ($DIR/d.csv:6:3: data row 5)` + tail},
+			head + `$DIR/d.csv:4:3: column "colour": values read as one but spelled differently: "red" (data row 1), "red\u00a0" (data row 3); "blue" (data row 2), " blue" (data row 5)` + tail},
 		{"case and letters differ", "x,colour,class\n1,Red,a\n2,red,a\n3,rot,b\n4,Red,b\n", "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -22,6 +22,36 @@ func (r *resolver) pluginError(err error, rng hcl.Range) {
 	r.errorf(rng, "Plugin failed to start", "%v", err)
 }
 
+// learner binds learner block l with its plugin (bindLearner), or, when
+// the plugin does not start, as unstarted does; it returns the learner
+// and the parameter sets of its cells, nil after an error.
+func (r *resolver) learner(l *config.Learner) (*Learner, []param.Params) {
+	p, err := r.host.Get(r.ctx, l.Plugin)
+	if err != nil {
+		return r.unstarted(l, err)
+	}
+	rl, sets, diags := bindLearner(l, p, r.exp.Metrics, r.exp.Seed)
+	r.diags = append(r.diags, diags...)
+	return rl, sets
+}
+
+// reduction binds reduction block rd with its plugin, the one that
+// offers its scheme when rd names none (pickPlugin), or, when the plugin
+// does not start, as unstartedReduction does; it returns the reduction
+// and the parameter sets of its cells, nil after an error.
+func (r *resolver) reduction(rd *config.Reduction) (*Reduction, []param.Params) {
+	if rd.Plugin == "" && !r.pickPlugin(rd) {
+		return nil, nil
+	}
+	p, err := r.host.Get(r.ctx, rd.Plugin)
+	if err != nil {
+		return r.unstartedReduction(rd, err)
+	}
+	rr, sets, diags := bindReduction(rd, p)
+	r.diags = append(r.diags, diags...)
+	return rr, sets
+}
+
 // unstarted binds learner block l, whose plugin the host could not give
 // (err), when the run fails the cells of such a learner
 // (ResolveOptions.FailUnstarted) and the plugin's binary is there but

@@ -174,36 +174,13 @@ func (r *resolver) bind() (*bound, bool) {
 		}
 	}
 	for _, l := range exp.Learners {
-		p, err := r.host.Get(r.ctx, l.Plugin)
-		if err != nil {
-			if rl, sets := r.unstarted(l, err); rl != nil {
-				g.Learners = append(g.Learners, rl)
-				b.learnerParams[rl] = sets
-			}
-			continue
-		}
-		rl, sets, diags := bindLearner(l, p, exp.Metrics, exp.Seed)
-		r.diags = append(r.diags, diags...)
-		if rl != nil {
+		if rl, sets := r.learner(l); rl != nil {
 			g.Learners = append(g.Learners, rl)
 			b.learnerParams[rl] = sets
 		}
 	}
 	for _, rd := range exp.Reductions {
-		if rd.Plugin == "" && !r.pickPlugin(rd) {
-			continue
-		}
-		p, err := r.host.Get(r.ctx, rd.Plugin)
-		if err != nil {
-			if rr, sets := r.unstartedReduction(rd, err); rr != nil {
-				g.Reductions = append(g.Reductions, rr)
-				b.redParams[rr] = sets
-			}
-			continue
-		}
-		rr, sets, diags := bindReduction(rd, p)
-		r.diags = append(r.diags, diags...)
-		if rr != nil {
+		if rr, sets := r.reduction(rd); rr != nil {
 			g.Reductions = append(g.Reductions, rr)
 			b.redParams[rr] = sets
 		}
