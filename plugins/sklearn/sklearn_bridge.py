@@ -352,6 +352,7 @@ class _Spec:
             else:
                 self.kwargs[k] = _kwarg(self.cls, k, v)
         for k in sorted(self.kwargs):
+            _refuse_huge(k, self.kwargs[k])
             if k not in valid:
                 shallow = ", ".join(sorted(self.est.get_params(deep=False)))
                 raise pp.ParamError(k, f"{self.cls.__name__} has no parameter {k!r}"
@@ -427,6 +428,31 @@ def _kwarg(cls, name, v):
     if isinstance(v, float) and v.is_integer() and _accepts_int(cls, name):
         return int(v)
     return v
+
+
+# The whole numbers scikit-learn's parameter checks take: numpy holds them
+# as int64 or uint64, and of a larger one (2^64, as random_state) the check
+# says only "ufunc 'isnan' not supported for the input types", naming no
+# parameter.
+_WHOLE_MIN, _WHOLE_MAX = -(2**63), 2**64 - 1
+
+
+def _refuse_huge(name, v):
+    """A ParamError at parameter name when its value (or an element of a
+    list) is a whole number outside _WHOLE_MIN.._WHOLE_MAX, saying why."""
+    if isinstance(v, list):
+        for e in v:
+            _refuse_huge(name, e)
+        return
+    if isinstance(v, bool) or not isinstance(v, int) or _WHOLE_MIN <= v <= _WHOLE_MAX:
+        return
+    shown = str(v) if len(str(v)) <= 24 else repr(float(v))
+    if name.rpartition("__")[2] == "random_state":
+        why = "a seed is a whole number from 0 to 4294967295 (2^32 − 1), the seeds numpy's RandomState takes"
+    else:
+        why = (f"scikit-learn checks a whole number as a 64-bit integer, from −2^63 to 2^64 − 1 "
+               f"({_WHOLE_MIN} to {_WHOLE_MAX})")
+    raise pp.ParamError(name, f"{name} = {shown} is out of range: {why}")
 
 
 _PARAM_IN_MESSAGE = re.compile(r"(?:The '(\w+)' parameter|Invalid parameter '(\w+)'|parameter (\w+)\b)")

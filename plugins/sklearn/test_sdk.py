@@ -558,6 +558,30 @@ class BridgeCheckTest(unittest.TestCase):
                      estimator="sklearn.pipeline.Pipeline", steps=["sklearn.preprocessing.StandardScaler"])
         self.assertEqual(self.check(estimator="sklearn.linear_model.Ridge"), [])
 
+    def test_whole_numbers_beyond_64_bits(self):
+        """A whole number beyond what numpy holds as int64 or uint64 is
+        refused at its parameter, saying why: scikit-learn's own check of
+        it says only "ufunc 'isnan' not supported", which named no
+        parameter (estimator was blamed)."""
+        seed = "is out of range: a seed is a whole number from 0 to 4294967295 (2^32 − 1)"
+        pipe = dict(estimator="sklearn.pipeline.Pipeline", steps=["sklearn.linear_model.LogisticRegression"])
+        cases = [
+            ("random_state", {"random_state": 2.0**64}, f"random_state = 18446744073709551616 {seed}"),
+            ("random_state", {"random_state": -(2.0**64)}, f"random_state = -18446744073709551616 {seed}"),
+            ("random_state", {"random_state": 1e300}, f"random_state = 1e+300 {seed}"),
+            ("logisticregression__random_state", {**pipe, "logisticregression__random_state": 2.0**64},
+             f"logisticregression__random_state = 18446744073709551616 {seed}"),
+            ("max_iter", {"max_iter": 2.0**64}, "max_iter = 18446744073709551616 is out of range: scikit-learn checks "
+                                                "a whole number as a 64-bit integer, from −2^63 to 2^64 − 1"),
+            # Within 64 bits, scikit-learn's own message names the parameter.
+            ("random_state", {"random_state": 2.0**63}, "The 'random_state' parameter of LogisticRegression must be an "
+                                                        "int in the range [0, 4294967295]"),
+        ]
+        for name, params, want in cases:
+            with self.subTest(params=params):
+                self.refused(name, want, **params)
+        self.assertEqual(self.check(max_iter=2.0**64 - 2048), [])
+
     def test_pipeline_steps(self):
         pipe = dict(estimator="sklearn.pipeline.Pipeline",
                     steps=["sklearn.preprocessing.StandardScaler", "sklearn.linear_model.LogisticRegression"])
