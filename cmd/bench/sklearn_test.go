@@ -536,7 +536,8 @@ metrics = ["accuracy"]
 // (with a suggestion), a value scikit-learn's constraints refuse, an
 // estimator from a package the learner does not list, a misspelt class,
 // a parameter name holding a bidi control and a newline (Go-quoted; it
-// was echoed raw, splitting the message's line).
+// was echoed raw, splitting the message's line), a random_state beyond 64
+// bits (at random_state, with the seeds' range).
 func TestSklearnValidateParams(t *testing.T) {
 	needPython(t)
 	file := writeExperiment(t, `experiment "sklearn_validate" { seed = 0 }
@@ -565,6 +566,10 @@ learner "hostile" {
   plugin = "sklearn"
   params = { "C\u202e\n" = 1 }
 }
+learner "seed" {
+  plugin = "sklearn"
+  params = { random_state = 18446744073709551616 }
+}
 reduction "ova" { scheme = "ova" }
 metrics = ["accuracy"]
 `)
@@ -585,7 +590,11 @@ metrics = ["accuracy"]
 		// message stays one line and shows what the file holds.
 		"exp.hcl:25:14: error: Invalid parameter",
 		"\nLearner \"hostile\" (plugin sklearn), parameter \"C\\u202e\\n\": LogisticRegression has no parameter 'C\\u202e\\n'. Its parameters are: C,",
-		"exp.hcl: 5 error(s)",
+		// 2^64: scikit-learn's own check says "ufunc 'isnan' not
+		// supported", naming no parameter.
+		"exp.hcl:29:14: error: Invalid parameter",
+		`Learner "seed" (plugin sklearn), parameter random_state: random_state = 18446744073709551616 is out of range: a seed is a whole number from 0 to 4294967295 (2^32 − 1), the seeds numpy's RandomState takes`,
+		"exp.hcl: 6 error(s)",
 	} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("bench validate: stderr lacks %q", want)

@@ -352,6 +352,7 @@ class _Spec:
             else:
                 self.kwargs[k] = _kwarg(self.cls, k, v)
         for k in sorted(self.kwargs):
+            _refuse_huge(k, self.kwargs[k])
             if k not in valid:
                 shallow = ", ".join(sorted(self.est.get_params(deep=False)))
                 raise pp.ParamError(k, f"{self.cls.__name__} has no parameter {k!r}"
@@ -427,6 +428,31 @@ def _kwarg(cls, name, v):
     if isinstance(v, float) and v.is_integer() and _accepts_int(cls, name):
         return int(v)
     return v
+
+
+# The whole numbers scikit-learn's parameter checks take: numpy holds them
+# as int64 or uint64, and of a larger one (2^64, as random_state) the check
+# says only "ufunc 'isnan' not supported for the input types", naming no
+# parameter.
+_WHOLE_MIN, _WHOLE_MAX = -(2**63), 2**64 - 1
+
+
+def _refuse_huge(name, v):
+    """A ParamError at parameter name when its value (or an element of a
+    list) is a whole number outside _WHOLE_MIN.._WHOLE_MAX, saying why."""
+    if isinstance(v, list):
+        for e in v:
+            _refuse_huge(name, e)
+        return
+    if isinstance(v, bool) or not isinstance(v, int) or _WHOLE_MIN <= v <= _WHOLE_MAX:
+        return
+    shown = str(v) if len(str(v)) <= 24 else repr(float(v))
+    if name.rpartition("__")[2] == "random_state":
+        why = "a seed is a whole number from 0 to 4294967295 (2^32 − 1), the seeds numpy's RandomState takes"
+    else:
+        why = (f"scikit-learn checks a whole number as a 64-bit integer, from −2^63 to 2^64 − 1 "
+               f"({_WHOLE_MIN} to {_WHOLE_MAX})")
+    raise pp.ParamError(name, f"{name} = {shown} is out of range: {why}")
 
 
 _PARAM_IN_MESSAGE = re.compile(r"(?:The '(\w+)' parameter|Invalid parameter '(\w+)'|parameter (\w+)\b)")
@@ -535,6 +561,21 @@ def _not_converged(est):
     return False
 
 
+def _own(X):
+    """A writable copy of X (a numpy array or a scipy.sparse matrix) for
+    one call of an estimator's fit, predict_proba, decision_function or
+    predict. The kit's rows are read-only: a transformer that works in
+    place (copy = false, a step's STEPNAME__copy = false, copy_X = false)
+    would fail on them, and rows it could write into would be scaled once
+    more by each later call on them (predict_proba, then
+    decision_function, of the same rows), so that the estimator scored
+    rows unlike those it was fitted on. The copy costs one pass over the
+    rows per call: on letter, 57 µs for a fit's 15000 × 16 rows and 11 µs
+    for each call on 5000 test rows, against 0.5 s and more for the fit
+    and predict of a logistic regression."""
+    return X.copy()
+
+
 class _Constant(pp.Model):
     """The model of a problem whose used rows are all of one class."""
 
@@ -612,12 +653,12 @@ class _Fitted(pp.Model):
         rows = X.shape[0]
         proba = None
         if (probabilities or self.source == "predict_proba") and kind != pp.REGRESSION and hasattr(est, "predict_proba"):
-            proba = self._classes(est.predict_proba(X), "predict_proba", rows)
+            proba = self._classes(est.predict_proba(_own(X)), "predict_proba", rows)
         if kind == pp.REGRESSION:
-            return np.asarray(est.predict(X), float).reshape(-1, 1), None
+            return np.asarray(est.predict(_own(X)), float).reshape(-1, 1), None
         if self.source == "predict":
             # Hard predictions: +1 for the predicted class, −1 elsewhere.
-            pred = self._predicted(est.predict(X), rows)
+            pred = self._predicted(est.predict(_own(X)), rows)
             if kind == pp.BINARY:
                 return np.where(pred > 0, 1.0, -1.0).reshape(-1, 1), (proba[:, 1:2] if probabilities and proba is not None else None)
             s = np.full((pred.shape[0], self.outputs), -1.0)
@@ -627,12 +668,12 @@ class _Fitted(pp.Model):
             # classes_ is [0, 1] for −1, +1: column 1 and positive decision
             # values mean +1.
             if self.source == "decision_function":
-                s = np.asarray(est.decision_function(X), float).reshape(-1, 1)
+                s = np.asarray(est.decision_function(_own(X)), float).reshape(-1, 1)
             else:
                 s = 2 * proba[:, 1:2] - 1
             return s, (proba[:, 1:2] if probabilities and proba is not None else None)
         if self.source == "decision_function":
-            d = np.asarray(est.decision_function(X), float)
+            d = np.asarray(est.decision_function(_own(X)), float)
             if d.ndim == 1 and self._fitted == 2:  # two classes present: the score of classes_[1]
                 d = np.column_stack([-d, d])
             d = self._classes(d, "decision_function", rows)
@@ -694,7 +735,7 @@ class SklearnLearner(pp.Learner):
         X, dense = problem.X, False
         try:
             try:
-                est.fit(X, y, **fit_kw)
+                est.fit(_own(X), y, **fit_kw)
             except TypeError as e:
                 # An estimator without sparse support says so on CSR input:
                 # it trains, and later predicts, on the dense rows.

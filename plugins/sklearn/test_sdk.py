@@ -329,6 +329,54 @@ class ServiceTest(unittest.TestCase):
                     self.predict(svc, h)
                 self.assertIn(f"predict: model 0: {want}", cm.exception.args[1])
 
+    def test_rows_are_read_only(self):
+        """A learner that writes into the rows it is given (problem.X in
+        fit, X in predict, a CSR matrix's values) fails the call with
+        numpy's refusal, where it was made and why; the cached rows, which
+        every problem and model of a call share, stay as they were."""
+        class Sparse(_Learner):
+            def info(self):
+                i = super().info()
+                i.capabilities.sparse = True
+                return i
+
+        class Shifts(_Model):
+            def predict(self, X, probabilities):
+                X -= 1
+                return self._scores, self._probs
+
+        def scales(p):
+            p.X *= 2
+
+        def zeroes(p):
+            p.X.data[0] = 0
+
+        dense = np.arange(8, dtype=np.float64).reshape(4, 2)
+        csr = scipy.sparse.csr_matrix(dense)
+        why = ("; the rows the kit hands fit (problem.X) and predict (X) are read-only, shared by the models "
+               "of a call: a learner that changes them must work on a copy (X.copy())")
+        cases = [
+            ("fit scales X", _Learner, dense, scales, None,
+             r"^fit: problem 0: ValueError: output array is read-only \(at test_sdk.py:\d+, in scales\)"),
+            ("fit writes a CSR value", Sparse, csr, zeroes, None,
+             r"^fit: problem 0: ValueError: assignment destination is read-only \(at test_sdk.py:\d+, in zeroes\)"),
+            ("predict shifts X", _Learner, dense, lambda p: Shifts(np.zeros(4)), "predict",
+             r"^predict: model 0: ValueError: output array is read-only \(at test_sdk.py:\d+, in predict\)"),
+        ]
+        for name, cls, x, fit, at, want in cases:
+            with self.subTest(name):
+                svc = service.LearnerService(cls(fit))
+                kept = x.copy()
+                svc._cache.put("d", dataset.read_only(x.copy()), 64)
+                with self.assertRaises(_Aborted) as cm:
+                    h = self.fit(svc).models[0].handle
+                    self.predict(svc, h)
+                self.assertRegex(cm.exception.args[1], want)
+                self.assertTrue(cm.exception.args[1].endswith(why), cm.exception.args[1])
+                got = svc._cache.get("d")
+                np.testing.assert_array_equal(got.toarray() if scipy.sparse.issparse(got) else got,
+                                              kept.toarray() if scipy.sparse.issparse(kept) else kept)
+
     def test_not_converged_travels(self):
         class Stopped(_Model):
             not_converged = True
@@ -509,6 +557,30 @@ class BridgeCheckTest(unittest.TestCase):
         self.refused("estimator", "sklearn.pipeline.Pipeline is neither a classifier nor a regressor",
                      estimator="sklearn.pipeline.Pipeline", steps=["sklearn.preprocessing.StandardScaler"])
         self.assertEqual(self.check(estimator="sklearn.linear_model.Ridge"), [])
+
+    def test_whole_numbers_beyond_64_bits(self):
+        """A whole number beyond what numpy holds as int64 or uint64 is
+        refused at its parameter, saying why: scikit-learn's own check of
+        it says only "ufunc 'isnan' not supported", which named no
+        parameter (estimator was blamed)."""
+        seed = "is out of range: a seed is a whole number from 0 to 4294967295 (2^32 − 1)"
+        pipe = dict(estimator="sklearn.pipeline.Pipeline", steps=["sklearn.linear_model.LogisticRegression"])
+        cases = [
+            ("random_state", {"random_state": 2.0**64}, f"random_state = 18446744073709551616 {seed}"),
+            ("random_state", {"random_state": -(2.0**64)}, f"random_state = -18446744073709551616 {seed}"),
+            ("random_state", {"random_state": 1e300}, f"random_state = 1e+300 {seed}"),
+            ("logisticregression__random_state", {**pipe, "logisticregression__random_state": 2.0**64},
+             f"logisticregression__random_state = 18446744073709551616 {seed}"),
+            ("max_iter", {"max_iter": 2.0**64}, "max_iter = 18446744073709551616 is out of range: scikit-learn checks "
+                                                "a whole number as a 64-bit integer, from −2^63 to 2^64 − 1"),
+            # Within 64 bits, scikit-learn's own message names the parameter.
+            ("random_state", {"random_state": 2.0**63}, "The 'random_state' parameter of LogisticRegression must be an "
+                                                        "int in the range [0, 4294967295]"),
+        ]
+        for name, params, want in cases:
+            with self.subTest(params=params):
+                self.refused(name, want, **params)
+        self.assertEqual(self.check(max_iter=2.0**64 - 2048), [])
 
     def test_pipeline_steps(self):
         pipe = dict(estimator="sklearn.pipeline.Pipeline",
@@ -709,6 +781,54 @@ class BridgeLabelsTest(unittest.TestCase):
                         np.testing.assert_array_equal(np.argmax(s, axis=1), y)
                         np.testing.assert_allclose(p.sum(axis=1), 1)
                         self.assertTrue(np.all(p[:, [0, 2]] == 0))
+
+
+class BridgeInPlaceTest(unittest.TestCase):
+    """A transformer that works in place (copy = false) gives the numbers
+    it gives with copy = true: each call of the estimator (fit,
+    predict_proba, then decision_function of the same rows) gets its own
+    copy of the rows, read-only as the kit hands them or not, and the
+    rows stay as they were."""
+
+    def test_copy_false_scores_as_copy_true(self):
+        import sklearn.datasets
+        import sklearn_bridge
+
+        X, y = sklearn.datasets.load_iris(return_X_y=True)
+        train, test = np.arange(0, 150, 2), np.arange(1, 150, 2)
+        # Accuracy on the odd rows of a fit on the even ones, as
+        # scikit-learn's own make_pipeline(StandardScaler(),
+        # LogisticRegression()) gives it (73 of 75), and
+        # make_pipeline(PowerTransformer(), LinearSVC(random_state=1)) for
+        # versicolor against the rest (55 of 75).
+        pipes = [
+            ("standardscaler", learner.MULTICLASS, "sklearn.linear_model.LogisticRegression", "auto", 73 / 75),
+            ("standardscaler", learner.MULTICLASS, "sklearn.linear_model.LogisticRegression", "decision_function", 73 / 75),
+            ("powertransformer", learner.BINARY, "sklearn.svm.LinearSVC", "auto", 55 / 75),
+        ]
+        for scaler, kind, final, source, want in pipes:
+            steps = [f"sklearn.preprocessing.{'StandardScaler' if scaler == 'standardscaler' else 'PowerTransformer'}", final]
+            t = y if kind == learner.MULTICLASS else np.where(y == 1, 1.0, -1.0)
+            got = {}
+            for copy in (True, False):
+                for writable in (True, False):
+                    with self.subTest(scaler=scaler, source=source, copy=copy, writable=writable):
+                        Xtr, Xte = X[train].copy(), X[test].copy()
+                        Xtr.setflags(write=writable)
+                        Xte.setflags(write=writable)
+                        fi = learner.FitInput(kind=kind, X=Xtr, y=t[train], weights=None, num_classes=3 if kind == learner.MULTICLASS else 2, seed=1)
+                        m = sklearn_bridge.SklearnLearner().fit(fi, {"estimator": "sklearn.pipeline.Pipeline", "steps": steps,
+                                                                     f"{scaler}__copy": copy, "scores": source})
+                        s, _ = m.predict(Xte, True)
+                        s2, _ = m.predict(Xte, True)  # a second look at the same rows (another model of the call)
+                        np.testing.assert_array_equal(s2, s)
+                        np.testing.assert_array_equal(Xtr, X[train])
+                        np.testing.assert_array_equal(Xte, X[test])
+                        pred = s.argmax(axis=1) if kind == learner.MULTICLASS else np.where(s[:, 0] > 0, 1.0, -1.0)
+                        self.assertAlmostEqual((pred == t[test]).mean(), want, delta=1e-9)
+                        got[copy, writable] = s
+            np.testing.assert_array_equal(got[False, True], got[True, True])
+            np.testing.assert_array_equal(got[False, False], got[True, True])
 
 
 class Warns:

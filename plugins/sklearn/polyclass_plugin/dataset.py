@@ -29,7 +29,9 @@ def digest_of(layout: int, rows: int, cols: int, nnz: int, data) -> str:
 
 def decode(header, data: bytearray):
     """Checks an upload against its header and returns the matrix: a
-    numpy array (DENSE) or a scipy.sparse.csr_matrix (CSR)."""
+    numpy array (DENSE) or a scipy.sparse.csr_matrix (CSR), its arrays
+    read-only (the cache shares it among every call that names its
+    digest)."""
     rows, cols, nnz = header.rows, header.cols, header.nnz
     got = digest_of(header.layout, rows, cols, nnz, data)
     if got != header.digest:
@@ -39,7 +41,7 @@ def decode(header, data: bytearray):
     if header.layout == pb.DatasetHeader.DENSE:
         if len(data) != 8 * rows * cols:
             raise ValueError(f"dense dataset {rows}×{cols} needs {8 * rows * cols} bytes, got {len(data)}")
-        return np.frombuffer(data, dtype="<f8").reshape(rows, cols)
+        return read_only(np.frombuffer(data, dtype="<f8").reshape(rows, cols))
     if header.layout == pb.DatasetHeader.CSR:
         want = 8 * (rows + 1) + 12 * nnz
         if len(data) != want:
@@ -53,8 +55,23 @@ def decode(header, data: bytearray):
             raise ValueError("CSR dataset: indptr must rise from 0 to nnz")
         if nnz and (indices.min() < 0 or indices.max() >= cols):
             raise ValueError(f"CSR dataset: a column index is outside 0..{cols - 1}")
-        return scipy.sparse.csr_matrix((values, indices, indptr), shape=(rows, cols))
+        return read_only(scipy.sparse.csr_matrix((values, indices, indptr), shape=(rows, cols)))
     raise ValueError(f"unknown dataset layout {header.layout}")
+
+
+def read_only(m):
+    """m (a numpy array or a scipy.sparse matrix) with its arrays (a sparse
+    matrix's data, indices and indptr) made read-only, and m. The kit hands
+    a learner its rows so: predict's rows go to every model of a Predict
+    call in turn, and a learner that wrote into them (a scaler working in
+    place) would change the rows the next model predicts, and its own
+    second look at them; numpy refuses the write instead ("assignment
+    destination is read-only"), and the kit's report of the error says
+    why."""
+    parts = (m.data, m.indices, m.indptr) if scipy.sparse.issparse(m) else (m,)
+    for a in parts:
+        a.setflags(write=False)
+    return m
 
 
 class Cache:

@@ -176,7 +176,11 @@ class FitInput:
     """One training problem, restricted to the rows it uses.
 
     ``X`` is a numpy array (n × d) or, for learners with the sparse
-    capability and CSR uploads, a ``scipy.sparse.csr_matrix``. ``y`` holds
+    capability and CSR uploads, a ``scipy.sparse.csr_matrix``, read-only
+    (a sparse matrix's data, indices and indptr too): a learner that
+    changes its input, to scale it in place say, works on ``X.copy()``,
+    and a write into X itself fails the fit with numpy's "assignment
+    destination is read-only". ``y`` holds
     −1/+1 for BINARY, class indices 0..num_classes−1 for MULTICLASS and real
     values for REGRESSION. ``weights`` is None (all 1) or one weight per row.
     ``seed`` seeds any randomness of the solver (the host derives it from
@@ -215,7 +219,9 @@ class Model:
     not_converged: bool = False
 
     def predict(self, X, probabilities: bool):
-        """Returns (scores, probs) for the rows of X: two n × outputs
+        """Returns (scores, probs) for the rows of X (read-only, as
+        FitInput.X is: the kit hands the same rows to every model of a
+        Predict call): two n × outputs
         arrays (a vector of n entries will do for one output); probs is None
         when not asked for or not available.
 

@@ -191,12 +191,14 @@ def did_you_mean(name: str, candidates) -> str:
 def _describe(e: BaseException) -> str:
     """An exception of a learner's fit or predict in one line, with where it
     was raised (the last frame of its traceback, which the run log holds
-    whole)."""
+    whole), and why when it is numpy's refusal of a write into the
+    read-only rows (see dataset.read_only)."""
     if isinstance(e, SystemExit):
         what = f"the learner called sys.exit({e.code!r})"
     else:
         what = f"{type(e).__name__}: {e}" if str(e) else type(e).__name__
-    return what + where_raised(e)
+    why = _READ_ONLY_WHY if isinstance(e, ValueError) and "read-only" in str(e) else ""
+    return what + where_raised(e) + why
 
 
 def _columns(a, rows: int, outputs: int, what: str):
@@ -213,6 +215,12 @@ def _columns(a, rows: int, outputs: int, what: str):
         return None, (f"{what} have shape {a.shape}, want ({rows}, {outputs}): "
                       f"one row per input row, one column per output of the model (Model.outputs = {outputs})")
     return a, None
+
+
+# What the kit adds to numpy's refusal of a write into a read-only array
+# ("assignment destination is read-only", "output array is read-only").
+_READ_ONLY_WHY = ("; the rows the kit hands fit (problem.X) and predict (X) are read-only, shared by the models "
+                  "of a call: a learner that changes them must work on a copy (X.copy())")
 
 
 class NativeThreads:
@@ -331,10 +339,12 @@ class LearnerService(pb_grpc.LearnerServiceServicer):
         return x, r
 
     def _input(self, x, rows):
+        """The rows of dataset x a learner gets, read-only (see
+        dataset.read_only)."""
         sub = x[rows]
         if scipy.sparse.issparse(sub) and not self._info.capabilities.sparse:
             sub = sub.toarray()
-        return sub
+        return dataset.read_only(sub)
 
     # ------------------------------------------------------------ models
 
