@@ -23,7 +23,10 @@ func TestPluginThatDoesNotStartFailsItsCells(t *testing.T) {
 	t.Parallel()
 	const (
 		exits  = "#!/bin/sh\necho 'cannot load libfoo.so: no such file' >&2\nexit 1\n"
-		prints = "#!/bin/sh\necho 'starting up'\necho 'missing model file' >&2\nexit 3\n"
+		// The stderr line comes first: bench ends a plugin at its first
+		// stdout line that is no handshake, and a line written to stderr
+		// after it may never be (under load, the test failed so).
+		prints = "#!/bin/sh\necho 'missing model file' >&2\necho 'starting up'\nexit 3\n"
 	)
 	exited := []string{"the plugin exited (or closed its stdout) before printing its handshake line", "plugin stderr:\ncannot load libfoo.so: no such file"}
 	printed := []string{`the plugin printed "starting up" to stdout where its handshake line`, "plugin stderr:\nmissing model file"}
