@@ -78,3 +78,58 @@ func TestNestedResultsDirectory(t *testing.T) {
 		})
 	}
 }
+
+// TestNestedInUnmergedDirectory: a directory that bears a run's mark but
+// no manifest yet (a shard not merged: shards/ and cells/; a run killed
+// before its first manifest: cells/) is a results directory too, so that
+// a run, a submit or a merge into its cells/ or shards/ is refused
+// (campaign 21 N01: while a job array ran, all three wrote there, and the
+// merge then failed on "cells/x: not a cell file"); a folder of the
+// user's named cells, holding other files, marks nothing.
+func TestNestedInUnmergedDirectory(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		files []string // the files of outer, made empty
+		rel   string   // the directory checked, under outer
+		want  string   // the error's start, "" for none
+	}{
+		{"a shard not merged", []string{"cells/0000-0123456789abcdef.json", "shards/0-of-2.json", "shards/0-of-2.log"}, "cells/x",
+			"results directory $OUTER/cells/x lies inside results directory $OUTER (in its cells/)"},
+		{"into its shards", []string{"cells/0000-0123456789abcdef.json", "shards/0-of-2.json"}, "shards/m",
+			"results directory $OUTER/shards/m lies inside results directory $OUTER (in its shards/)"},
+		{"a shard that wrote no cell yet", []string{"shards/1-of-2.log"}, "cells/x",
+			"results directory $OUTER/cells/x lies inside results directory $OUTER (in its cells/)"},
+		{"a run killed before its manifest", []string{"cells/0003-0123456789abcdef.json"}, "plots/x",
+			"results directory $OUTER/plots/x lies inside results directory $OUTER (in its plots/)"},
+		{"the user's folder named cells", []string{"cells/notes.txt"}, "cells/x", ""},
+		{"the user's folder named shards", []string{"shards/0-of-2.csv"}, "shards/x", ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			outer := filepath.Join(t.TempDir(), "outer")
+			for _, f := range tt.files {
+				p := filepath.Join(outer, filepath.FromSlash(f))
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, nil, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			dir := filepath.Join(outer, filepath.FromSlash(tt.rel))
+			err := Owned(dir)
+			if tt.want == "" {
+				if err != nil {
+					t.Errorf("Owned: %v", err)
+				}
+				return
+			}
+			want := strings.ReplaceAll(tt.want, "$OUTER", outer)
+			if err == nil || !strings.HasPrefix(err.Error(), want) {
+				t.Errorf("Owned: %v\nwant %s", err, want)
+			}
+			if err := checkNested(dir); err == nil || !strings.HasPrefix(err.Error(), want) {
+				t.Errorf("checkNested: %v\nwant %s", err, want)
+			}
+		})
+	}
+}

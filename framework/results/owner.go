@@ -592,17 +592,19 @@ func (r *Run) replacer(s *setup) func(path string, listed bool) error {
 }
 
 // Enclosing returns the bench results directory that is path or holds
-// it: the nearest of path and its parents whose manifest ReadManifest
-// reads; "" when none is. Files that are not a run's (profiles, say) must
-// not be written there: bench takes a results directory's entries for its
-// own, and moves or replaces them.
+// it: the nearest of path and its parents that bears a mark of a run
+// (benchsMark: a manifest ReadManifest reads, or a cells/ or shards/
+// folder of bench's own files, as a run killed before its manifest or a
+// shard not yet merged leaves); "" when none is. Files that are not a
+// run's (profiles, say) must not be written there: bench takes a results
+// directory's entries for its own, and moves or replaces them.
 func Enclosing(path string) string {
 	d, err := filepath.Abs(path)
 	if err != nil {
 		return ""
 	}
 	for {
-		if _, err := ReadManifest(d); err == nil {
+		if runsMark(d) {
 			return d
 		}
 		parent := filepath.Dir(d)
@@ -611,6 +613,18 @@ func Enclosing(path string) string {
 		}
 		d = parent
 	}
+}
+
+// runsMark reports whether directory d bears a mark of a run of bench
+// (benchsMark): a manifest bench reads, or a cells/ or shards/ folder
+// holding bench's own files and nothing else.
+func runsMark(d string) bool {
+	for _, name := range []string{ManifestFile, CellsDir, ShardsDir} {
+		if _, mark := benchsMark(d, name); mark {
+			return true
+		}
+	}
+	return false
 }
 
 // Inside reports whether path is dir or lies inside it, comparing their
