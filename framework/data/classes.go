@@ -371,17 +371,19 @@ func foldCollisions(levels []string, first []int) error {
 	return nil
 }
 
-// FoldedLevels returns the groups of the levels of categorical column c
-// that read as one but differ as text (one safetext.Fold: Unicode NFC
-// normalisation, blanks around them or inside: "é" precomposed and as e
-// + U+0301, "red" and "red\u00a0"), each named by the form they share,
-// with the row where each first occurs, in the order of each group's
-// first level; nil when there is none or c is numeric.
-func (c *Column) FoldedLevels() []ClassMerge {
+// LookAlikeLevels returns the groups of the levels of categorical column
+// c that a reader takes for one but that differ as text (one
+// safetext.Skeleton: Unicode normalisation, NFC or NFKC, "é" precomposed
+// and as e + U+0301, full-width "ｃａｆｅ" and "cafe"; letters of other
+// scripts that look alike, a Cyrillic "е" for a Latin "e"; blanks around
+// them or inside, "red" and "red\u00a0"), each named by the form they
+// share, with the row where each first occurs, in the order of each
+// group's first level; nil when there is none or c is numeric.
+func (c *Column) LookAlikeLevels() []ClassMerge {
 	if c.Kind != Categorical {
 		return nil
 	}
-	return levelGroups(c.Levels, firstRows(c), safetext.Fold)
+	return levelGroups(c.Levels, firstRows(c), safetext.Skeleton)
 }
 
 // skeletonCollisions returns the groups of levels (first occurring at

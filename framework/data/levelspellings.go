@@ -10,9 +10,10 @@ import (
 
 // ErrLevelSpellings is the warning (Table.Warnings, added by LoadTarget)
 // of a categorical column whose values read as one but differ as text
-// (Column.FoldedLevels): in Unicode normalisation, as a file written on
-// macOS (NFD) and one written elsewhere (NFC) differ, or in blanks around
-// them or inside. Each is a level of its own: one-hot encoding gives
+// (Column.LookAlikeLevels): in Unicode normalisation, as a file written on
+// macOS (NFD) and one written elsewhere (NFC) differ, in full-width forms
+// or letters of other scripts that look alike, or in blanks around them
+// or inside. Each is a level of its own: one-hot encoding gives
 // each a column, and a row of one spelling matches none of the other's.
 var ErrLevelSpellings = errors.New("values read as one but spelled differently")
 
@@ -32,7 +33,7 @@ func levelSpellings(rows *Table, train int, path, testPath string, opt Options, 
 	var out []*ParseError
 	for i := range rows.Columns {
 		c := &rows.Columns[i]
-		groups := c.FoldedLevels()
+		groups := c.LookAlikeLevels()
 		if c.Name == skip || groups == nil {
 			continue
 		}
@@ -43,7 +44,7 @@ func levelSpellings(rows *Table, train int, path, testPath string, opt Options, 
 		}
 		pos := Locate(file, opt, fileRow, c.Name)
 		out = append(out, &ParseError{Source: file, Line: pos.Line, Byte: pos.Byte, Column: c.Name,
-			Err: fmt.Errorf("%w: %s (they differ in Unicode normalisation, NFC, as files written on macOS and elsewhere do, or in blanks around them or inside); each is a level of its own: one-hot encoding gives each a column, and a row of one spelling matches none of the other's; write each value one way",
+			Err: fmt.Errorf("%w: %s (they differ in Unicode normalisation, as files written on macOS and elsewhere do, in full-width forms or letters of other scripts that look alike, or in blanks around them or inside); each is a level of its own: one-hot encoding gives each a column, and a row of one spelling matches none of the other's; write each value one way",
 				ErrLevelSpellings, spellingRows(groups, train, testPath))})
 	}
 	return out
