@@ -49,3 +49,34 @@ cv { folds = 3 }
 		})
 	}
 }
+
+// TestLDAShrinkageBesideAutoShrinkage: lda's shrinkage applies only when
+// auto_shrinkage is false (Ledoit–Wolf replaces it), so a shrinkage set
+// beside auto_shrinkage = true is warned of, as other parameters that do
+// not apply are (campaign 21 N07: rows named shrinkage=0.9 held the
+// numbers of auto_shrinkage alone, with no word); beside false it is not.
+func TestLDAShrinkageBesideAutoShrinkage(t *testing.T) {
+	for _, tc := range []struct {
+		auto string
+		warn bool
+	}{{"true", true}, {"false", false}} {
+		t.Run("auto_shrinkage="+tc.auto, func(t *testing.T) {
+			file := writeExperiment(t, `experiment "t" { seed = 1 }
+dataset "iris" { path = "%REPO%/experiments/data/iris.csv" }
+learner "lda" {
+  params = { shrinkage = [0.5, 0.9], auto_shrinkage = `+tc.auto+` }
+}
+reduction "none" { scheme = "none" }
+cv { folds = 3 }
+`)
+			_, stderr, err := bench(t, "validate", file)
+			if err != nil {
+				t.Fatalf("validate: %v\n%s", err, stderr)
+			}
+			const want = "shrinkage applies only when auto_shrinkage is false, which no combination of this experiment meets"
+			if got := strings.Contains(stderr, "exp.hcl:4:14: warning: Parameter does not apply") && strings.Contains(stderr, want); got != tc.warn {
+				t.Errorf("warned %v, want %v:\n%s", got, tc.warn, stderr)
+			}
+		})
+	}
+}
