@@ -22,7 +22,7 @@ import (
 func TestPluginThatDoesNotStartFailsItsCells(t *testing.T) {
 	t.Parallel()
 	const (
-		exits  = "#!/bin/sh\necho 'cannot load libfoo.so: no such file' >&2\nexit 1\n"
+		exits = "#!/bin/sh\necho 'cannot load libfoo.so: no such file' >&2\nexit 1\n"
 		// The stderr line comes first: bench ends a plugin at its first
 		// stdout line that is no handshake, and a line written to stderr
 		// after it may never be (under load, the test failed so).
