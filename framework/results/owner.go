@@ -414,7 +414,7 @@ type Folder struct {
 	root      *os.Root
 	dir, name string
 	// aside moves edited files to superseded/TIME/, one TIME for the
-	// Folder, and says so on Notes.
+	// Folder, and says so on the notes OpenFolder was given.
 	aside *setup
 }
 
