@@ -146,7 +146,7 @@ func submitSlurm(ctx context.Context, h *host.Host, o *options, file string, std
 	}
 	// slurm/ and slurm/logs/ are entries of the results directory: made
 	// there and written through it, never followed.
-	folder, err := results.OpenFolder(s.Dir, slurmDir)
+	folder, err := results.OpenFolder(s.Dir, slurmDir, stderr)
 	if err != nil {
 		return fmt.Errorf("submit slurm: %w", err)
 	}
@@ -259,7 +259,7 @@ func submitK8s(o *options, file string, stdout, stderr io.Writer) error {
 	}
 	// k8s/ is an entry of the results directory: made there and written
 	// through it, never followed.
-	folder, err := results.OpenFolder(out, k8sDir)
+	folder, err := results.OpenFolder(out, k8sDir, stderr)
 	if err != nil {
 		return fmt.Errorf("submit k8s: %w", err)
 	}

@@ -443,3 +443,101 @@ func TestWarnEmptyShards(t *testing.T) {
 		}
 	}
 }
+
+// TestSubmitKeepsEditedScripts: submitting again into a results directory
+// whose job scripts (slurm/) or Kubernetes manifests (k8s/) the user
+// edited by hand (an account and a module added, a deadline set) moves
+// each edited file to superseded/TIME/, with the user's bytes, says so in
+// one line on stderr and writes the file again; files as bench wrote them
+// are written again in silence, with the same bytes or new ones (another
+// shard count), and nothing is moved.
+func TestSubmitKeepsEditedScripts(t *testing.T) {
+	exp := writeExperiment(t, smallExperiment)
+	const k8sHint = "submit k8s checked the experiment file alone"
+	tests := []struct {
+		name   string
+		target []string // submit's target and its flags
+		again  string   // --shards of the second submit
+		edit   map[string][2]string
+	}{
+		{name: "slurm, unedited", target: []string{"slurm", "--plugins", pluginsDir}, again: "2"},
+		{name: "slurm, unedited, other shards", target: []string{"slurm", "--plugins", pluginsDir}, again: "3"},
+		{name: "slurm, array edited", target: []string{"slurm", "--plugins", pluginsDir}, again: "2",
+			edit: map[string][2]string{"slurm/array.sbatch": {"set -euo pipefail\n", "#SBATCH --account=proj42\nmodule load python\nset -euo pipefail\n"}}},
+		{name: "slurm, both edited, other shards", target: []string{"slurm", "--plugins", pluginsDir}, again: "3",
+			edit: map[string][2]string{"slurm/array.sbatch": {"set -euo pipefail\n", "#SBATCH --account=proj42\nset -euo pipefail\n"},
+				"slurm/merge.sbatch": {"set -euo pipefail\n", "#SBATCH --qos=long\nset -euo pipefail\n"}}},
+		{name: "k8s, unedited", target: []string{"k8s", "--image", "reg/b:1"}, again: "2"},
+		{name: "k8s, unedited, other shards", target: []string{"k8s", "--image", "reg/b:1"}, again: "3"},
+		{name: "k8s, shards edited", target: []string{"k8s", "--image", "reg/b:1"}, again: "2",
+			edit: map[string][2]string{"k8s/shards.json": {`"backoffLimit": 2`, `"backoffLimit": 9, "activeDeadlineSeconds": 86400`}}},
+		{name: "k8s, merge edited", target: []string{"k8s", "--image", "reg/b:1"}, again: "3",
+			edit: map[string][2]string{"k8s/merge.json": {`"backoffLimit": 0`, `"backoffLimit": 5`}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "res")
+			submit := func(shards string) string {
+				args := append(append([]string{"submit"}, tt.target[0], exp, "-o", dir, "--shards", shards), tt.target[1:]...)
+				_, stderr, err := runBench(t, args...)
+				if err != nil {
+					t.Fatalf("%v\nstderr:\n%s", err, stderr)
+				}
+				var lines []string
+				for _, l := range strings.Split(strings.TrimSuffix(stderr, "\n"), "\n") {
+					if l != "" && !strings.HasPrefix(l, k8sHint) {
+						lines = append(lines, l)
+					}
+				}
+				return strings.Join(lines, "\n")
+			}
+			if said := submit("2"); said != "" {
+				t.Fatalf("first submit said %q", said)
+			}
+			edited := map[string]string{}
+			for name, e := range tt.edit {
+				path := filepath.Join(dir, filepath.FromSlash(name))
+				text := readFile(t, path)
+				if !strings.Contains(text, e[0]) {
+					t.Fatalf("%s holds no %q:\n%s", name, e[0], text)
+				}
+				edited[name] = strings.Replace(text, e[0], e[1], 1)
+				if err := os.WriteFile(path, []byte(edited[name]), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			said := submit(tt.again)
+			var moved []string
+			filepath.WalkDir(filepath.Join(dir, "superseded"), func(path string, e os.DirEntry, err error) error {
+				if err == nil && e.Type().IsRegular() {
+					moved = append(moved, path)
+				}
+				return nil
+			})
+			if len(moved) != len(edited) {
+				t.Fatalf("moved aside %v, want the %d edited files; stderr %q", moved, len(edited), said)
+			}
+			for _, path := range moved {
+				rel := filepath.ToSlash(path[len(filepath.Join(dir, "superseded"))+1:])
+				stamp, name, _ := strings.Cut(rel, "/")
+				if got := readFile(t, path); got != edited[name] {
+					t.Errorf("%s moved aside holds:\n%s\nwant the user's bytes:\n%s", name, got, edited[name])
+				}
+				line := fmt.Sprintf("moved %s aside to superseded/%s/%s: it changed after bench wrote it (edited by hand?): its SHA-256 is not the one %s/.bench-written records, and bench writes it again",
+					name, stamp, name, filepath.Dir(name))
+				if !strings.Contains(said+"\n", line+"\n") {
+					t.Errorf("stderr:\n%s\nwant the line:\n%s", said, line)
+				}
+				if got := readFile(t, filepath.Join(dir, filepath.FromSlash(name))); got == edited[name] || strings.Contains(got, tt.edit[name][1]) {
+					t.Errorf("%s not written again:\n%s", name, got)
+				}
+			}
+			if len(edited) == 0 && said != "" {
+				t.Errorf("stderr %q, want nothing said", said)
+			}
+			if strings.Count(said, "\n")+1 != len(edited) && len(edited) > 0 {
+				t.Errorf("stderr:\n%s\nwant %d lines", said, len(edited))
+			}
+		})
+	}
+}

@@ -370,7 +370,7 @@ func swapOp(t *testing.T, out, what, cells string) error {
 // link to ../victim, and writes file there.
 func folderOp(t *testing.T, out, name, file string) error {
 	t.Helper()
-	f, err := OpenFolder(out, name)
+	f, err := OpenFolder(out, name, nil)
 	if err != nil {
 		return err
 	}

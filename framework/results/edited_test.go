@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestEditedOutputsMovedAside: an output the user edited after bench
@@ -232,5 +233,100 @@ func TestMergeKeepsEditedOutputs(t *testing.T) {
 	}
 	if log, _ := os.ReadFile(filepath.Join(dir, LogFile)); !strings.Contains(string(log), "moved exp.md aside to superseded/") {
 		t.Errorf("run log:\n%s\nwant the move", log)
+	}
+}
+
+// TestHugeOutputMovedAsideUnread: an output replaced by a sparse file of
+// 200 GB is moved aside at once, unread: its size is not the one
+// manifest.json records (output_bytes). With a manifest of a bench from
+// before the sizes, a file over MaxFileBytes is moved aside unread too,
+// saying so. The next outputs are as the first run wrote them, each with
+// its size recorded.
+func TestHugeOutputMovedAsideUnread(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		sizes  bool // the manifest records output_bytes
+		reason string
+	}{
+		{"sizes recorded", true, ": it changed after bench wrote it (edited by hand?): its SHA-256 is not the one manifest.json records, and an output of the run replaces it"},
+		{"manifest without sizes", false, ": it holds 214748364800 bytes, more than the 268435456 (256 MiB) bench reads of a results file, and manifest.json records no size for it: taken as changed after bench wrote it, unread, and an output of the run replaces it"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			r := begin(t, dir, "exp", 1, Options{Render: fakeRender})
+			r.CellFinished(cell(0))
+			if _, err := r.Finish(StatusComplete, 0); err != nil {
+				t.Fatal(err)
+			}
+			written := checkOutputSums(t, dir)
+			m, err := ReadManifest(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := m.OutputBytes["summary.csv"], int64(len(written["summary.csv"])); got != want || len(m.OutputBytes) != len(m.Outputs) {
+				t.Fatalf("output_bytes %v: summary.csv %d, want %d, and one for each output", m.OutputBytes, got, want)
+			}
+			if !tt.sizes {
+				dropField(t, filepath.Join(dir, ManifestFile), "output_bytes")
+			}
+			if err := os.Truncate(filepath.Join(dir, "summary.csv"), 200<<30); err != nil {
+				t.Skipf("no sparse file of 200 GB here: %v", err)
+			}
+			var notes strings.Builder
+			start := time.Now()
+			r = begin(t, dir, "exp", 1, Options{Render: fakeRender, Notes: &notes})
+			if _, err := r.Finish(StatusComplete, 0); err != nil {
+				t.Fatal(err)
+			}
+			if took := time.Since(start); took > 5*time.Second {
+				t.Errorf("took %v, want at once (the file unread)", took)
+			}
+			if after := checkOutputSums(t, dir); after["summary.csv"] != written["summary.csv"] {
+				t.Errorf("summary.csv %q, want %q", after["summary.csv"], written["summary.csv"])
+			}
+			moved, _ := filepath.Glob(filepath.Join(dir, SupersededDir, "*", "summary.csv"))
+			if len(moved) != 1 {
+				t.Fatalf("moved %v, want summary.csv", moved)
+			}
+			if fi, err := os.Stat(moved[0]); err != nil || fi.Size() != 200<<30 {
+				t.Errorf("moved %v (%v), want the 200 GB file", fi, err)
+			}
+			var said []string
+			for _, l := range strings.Split(notes.String(), "\n") {
+				if strings.HasPrefix(l, "moved ") {
+					said = append(said, l)
+				}
+			}
+			if len(said) != 1 || !strings.HasPrefix(said[0], "moved summary.csv aside to superseded/") || !strings.HasSuffix(said[0], tt.reason) {
+				t.Errorf("notes %q, want one move of summary.csv ending %q", said, tt.reason)
+			}
+			if m, err := ReadManifest(dir); err != nil || m.OutputBytes["summary.csv"] != int64(len(written["summary.csv"])) {
+				t.Errorf("output_bytes after: %v (%v)", m.OutputBytes, err)
+			}
+		})
+	}
+}
+
+// dropField removes a field of the JSON object in the file at path (a
+// manifest as a bench from before the field wrote it).
+func dropField(t *testing.T, path, field string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(b, &fields); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := fields[field]; !ok {
+		t.Fatalf("%s holds no %s", path, field)
+	}
+	delete(fields, field)
+	if b, err = json.Marshal(fields); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -194,9 +194,10 @@ func recordVersion(t *testing.T, dir, v string, outputs []string) {
 		if !slices.Contains(outputs, f.Name) {
 			continue
 		}
-		have, err := keepEdited(root, f.Name, filepath.Join(dir, f.Name), disk.OutputSHA256[f.Name], disk.OutputPendingSHA256[f.Name], newSetup(dir, clock(), nil))
-		if err != nil || have == "" {
-			t.Fatalf("%s: kept %q, %v", f.Name, have, err)
+		recorded := Written{SHA256: disk.OutputSHA256[f.Name], Size: disk.OutputBytes[f.Name]}
+		have, err := keepEdited(root, f.Name, filepath.Join(dir, f.Name), recorded, disk.OutputPendingSHA256[f.Name], newSetup(dir, clock(), nil))
+		if err != nil || have.SHA256 == "" {
+			t.Fatalf("%s: kept %+v, %v", f.Name, have, err)
 		}
 		_, sum, err := renderOutput(dir, f)
 		if err != nil {

@@ -85,6 +85,13 @@ type Manifest struct {
 	// manifest of a bench from before it records none, and its outputs are
 	// written over as they are.
 	OutputSHA256 map[string]string `json:"output_sha256,omitempty"`
+	// OutputBytes is, by output name, the size in bytes of the file
+	// bench wrote (that of OutputSHA256): a file of another size is
+	// edited, told without reading it (a huge file put in an output's
+	// place is never read whole). A manifest of a bench from before it
+	// records none; an output without one is read when it holds no more
+	// than MaxFileBytes, and taken as edited otherwise.
+	OutputBytes map[string]int64 `json:"output_bytes,omitempty"`
 	// OutputPendingSHA256 is, by output name, the SHA-256 of the bytes
 	// bench is about to write into an output whose file has another one:
 	// recorded before the file is written, and gone from the manifest

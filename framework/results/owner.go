@@ -3,6 +3,7 @@ package results
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -11,6 +12,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 )
 
 // The results directory is bench's own. A run writes into a directory only
@@ -405,16 +407,22 @@ func mustRel(dir, path string) string {
 // Folder is a folder of bench's own in a results directory (slurm/,
 // k8s/) that a command writes files into: through the directory's Root,
 // so that a symbolic link put in the folder's place after OpenFolder
-// checked it is refused, never followed out of the directory.
+// checked it is refused, never followed out of the directory. The folder
+// records what it wrote in its WrittenFile, and a file edited since is
+// moved aside before it is written again (WriteFile).
 type Folder struct {
 	root      *os.Root
 	dir, name string
+	// aside moves edited files to superseded/TIME/, one TIME for the
+	// Folder, and says so on the notes OpenFolder was given.
+	aside *setup
 }
 
 // OpenFolder makes DIR/NAME as Subdir does, refusing a link or anything
 // but a directory on the way, and opens dir as the Root its files are
-// written through. Close it when done.
-func OpenFolder(dir, name string) (*Folder, error) {
+// written through. Each file WriteFile moves aside is said in one line on
+// notes (nil: not said). Close it when done.
+func OpenFolder(dir, name string, notes io.Writer) (*Folder, error) {
 	if _, err := Subdir(dir, name); err != nil {
 		return nil, err
 	}
@@ -422,7 +430,7 @@ func OpenFolder(dir, name string) (*Folder, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Folder{root: root, dir: dir, name: path.Clean(name)}, nil
+	return &Folder{root: root, dir: dir, name: path.Clean(name), aside: newSetup(dir, time.Now, notes)}, nil
 }
 
 // Path is the path of the entry name (slash-separated) of f.
@@ -437,13 +445,6 @@ func (f *Folder) Mkdir(name string) error {
 		return fmt.Errorf("making %s: %w", f.Path(name), linkError(f.root, f.dir, rel+"/x", err))
 	}
 	return nil
-}
-
-// WriteFile writes b to the file name (slash-separated) of f through a
-// temporary file renamed over it (a link at its place is replaced, not
-// followed), with mode perm.
-func (f *Folder) WriteFile(name string, b []byte, perm os.FileMode) error {
-	return writeAt(f.root, f.dir, f.name+"/"+name, b, perm)
 }
 
 // Close closes f's Root.

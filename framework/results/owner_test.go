@@ -364,7 +364,7 @@ func TestSubdir(t *testing.T) {
 	if err != nil || got != filepath.Join(dir, "slurm", "logs") {
 		t.Fatalf("Subdir: %q, %v", got, err)
 	}
-	f, err := OpenFolder(dir, "slurm")
+	f, err := OpenFolder(dir, "slurm", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,8 +22,6 @@
 package results
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -229,7 +227,7 @@ func Begin(dir string, m *Manifest, digests []string, opt Options) (*Run, error)
 	if old != nil && len(old.Outputs) > 0 {
 		// Still on disk until this run's Finish replaces them (and removes
 		// those it no longer writes: see render).
-		m.Outputs, m.OutputSHA256, m.OutputPendingSHA256 = old.Outputs, old.OutputSHA256, old.OutputPendingSHA256
+		m.Outputs, m.OutputSHA256, m.OutputBytes, m.OutputPendingSHA256 = old.Outputs, old.OutputSHA256, old.OutputBytes, old.OutputPendingSHA256
 	}
 	if m.Outputs == nil {
 		m.Outputs = map[string]string{}
@@ -571,13 +569,14 @@ func writeOutputs(root *os.Root, dir string, m *Manifest, cells []*Cell, render 
 	// read), whose digests the next command checks the outputs against
 	// should this one be killed before it writes m.
 	var previous, sums, pending map[string]string
+	var sizes map[string]int64
 	disk, err := ReadManifest(dir)
 	if err == nil {
-		previous, sums, pending = disk.Outputs, disk.OutputSHA256, disk.OutputPendingSHA256
+		previous, sums, sizes, pending = disk.Outputs, disk.OutputSHA256, disk.OutputBytes, disk.OutputPendingSHA256
 	} else {
 		disk = nil
 	}
-	m.Outputs, m.OutputSHA256, m.OutputPendingSHA256 = map[string]string{}, map[string]string{}, nil
+	m.Outputs, m.OutputSHA256, m.OutputBytes, m.OutputPendingSHA256 = map[string]string{}, map[string]string{}, map[string]int64{}, nil
 	var written []string
 	for _, f := range files {
 		path, err := inside(dir, f.Name)
@@ -592,7 +591,11 @@ func writeOutputs(root *os.Root, dir string, m *Manifest, cells []*Cell, render 
 				return written, err
 			}
 		}
-		have, err := keepEdited(root, f.Name, path, sums[f.Name], pending[f.Name], aside)
+		recorded := Written{SHA256: sums[f.Name], Size: -1}
+		if n, ok := sizes[f.Name]; ok {
+			recorded.Size = n
+		}
+		have, err := keepEdited(root, f.Name, path, recorded, pending[f.Name], aside)
 		if err != nil {
 			return written, err
 		}
@@ -612,6 +615,9 @@ func writeOutputs(root *os.Root, dir string, m *Manifest, cells []*Cell, render 
 					if recorded, ok := sums[name]; ok {
 						m.OutputSHA256[name] = recorded
 					}
+					if n, ok := sizes[name]; ok {
+						m.OutputBytes[name] = n
+					}
 					if p, ok := pending[name]; ok {
 						if m.OutputPendingSHA256 == nil {
 							m.OutputPendingSHA256 = map[string]string{}
@@ -622,7 +628,7 @@ func writeOutputs(root *os.Root, dir string, m *Manifest, cells []*Cell, render 
 			}
 			return written, err
 		}
-		m.Outputs[f.Name], m.OutputSHA256[f.Name] = path, sum
+		m.Outputs[f.Name], m.OutputSHA256[f.Name], m.OutputBytes[f.Name] = path, sum, int64(len(b))
 		written = append(written, path)
 	}
 	removeStale(root, dir, m.Experiment, previous, m.Outputs, inputs, aside)
@@ -630,45 +636,45 @@ func writeOutputs(root *os.Root, dir string, m *Manifest, cells []*Cell, render 
 }
 
 // keepEdited moves aside, through aside, the output file name (at path)
-// that an earlier run wrote with the SHA-256 recorded, or was about to
-// write with the SHA-256 pending (a run killed before its manifest), and
-// that has neither: the user edited it (notes added to the Markdown
-// report, say), and writing the output again would lose the edits. It
-// returns the file's SHA-256 when the file stays (as bench wrote it), ""
-// otherwise. Nothing is moved when recorded is "" (a manifest of a bench
-// from before the digests), when the file is as written, or when it is
-// not a regular file reached through real folders (a link put there is
-// replaced, never followed: writeAt). A file that cannot be read or moved
-// is an error: it is not written over.
-func keepEdited(root *os.Root, name, path, recorded, pending string, aside *setup) (string, error) {
-	if recorded == "" || !plainFile(root, name) {
-		return "", nil
+// that an earlier run wrote as recorded (its SHA-256, and its size when
+// the manifest records it), or was about to write with the SHA-256
+// pending (a run killed before its manifest), and that has neither: the
+// user edited it (notes added to the Markdown report, say), and writing
+// the output again would lose the edits. Sizes are compared first
+// (asWritten): a file replaced by a huge one is moved aside unread. It
+// returns the file's content when the file stays (as bench wrote it),
+// zero Written otherwise. Nothing is moved when recorded.SHA256 is "" (a
+// manifest of a bench from before the digests), when the file is as
+// written, or when it is not a regular file reached through real folders
+// (a link put there is replaced, never followed: writeAt). A file that
+// cannot be read or moved is an error: it is not written over.
+func keepEdited(root *os.Root, name, path string, recorded Written, pending string, aside *setup) (Written, error) {
+	if recorded.SHA256 == "" || !plainFile(root, name) {
+		return Written{}, nil
 	}
-	f, err := root.Open(name)
+	want := []Written{recorded}
+	if pending != "" {
+		want = append(want, Written{SHA256: pending, Size: -1})
+	}
+	have, how, err := asWritten(root, name, want)
 	if err != nil {
-		return "", fmt.Errorf("reading %s before writing it again: %w", path, err)
+		return Written{}, fmt.Errorf("reading %s before writing it again: %w", path, err)
 	}
-	h := sha256.New()
-	_, err = io.Copy(h, f)
-	f.Close()
-	if err != nil {
-		return "", fmt.Errorf("reading %s before writing it again: %w", path, err)
+	if how == sameAsWritten {
+		return have, nil
 	}
-	if sum := hex.EncodeToString(h.Sum(nil)); sum == recorded || sum == pending {
-		return sum, nil
-	}
-	return "", aside.moveAside(path, "it changed after bench wrote it (edited by hand?): its SHA-256 is not the one "+ManifestFile+" records, and an output of the run replaces it")
+	return Written{}, aside.moveAside(path, editedReason(how, have.Size, ManifestFile, "an output of the run replaces it"))
 }
 
 // pend records in disk, the manifest in dir (nil: none), before output
 // name is written with the SHA-256 sum, that its file may have that
 // digest, when the next command would otherwise take the file written
 // for one edited by hand (its recorded digest another, nor sum pending
-// already): the digest the file has now (have, checked by keepEdited; ""
-// when there is none to keep) becomes the recorded one and sum the
-// pending one, so that the file is bench's whether or not the command is
+// already): the digest and size the file has now (have, checked by
+// keepEdited; zero when there is none to keep) become the recorded ones
+// and sum the pending one, so that the file is bench's whether or not the command is
 // killed before it writes it, or after and before its manifest.
-func pend(root *os.Root, dir string, disk *Manifest, name, have, sum string) error {
+func pend(root *os.Root, dir string, disk *Manifest, name string, have Written, sum string) error {
 	if disk == nil {
 		return nil
 	}
@@ -676,8 +682,12 @@ func pend(root *os.Root, dir string, disk *Manifest, name, have, sum string) err
 	if recorded == "" || sum == recorded || sum == disk.OutputPendingSHA256[name] {
 		return nil
 	}
-	if have != "" {
-		disk.OutputSHA256[name] = have
+	if have.SHA256 != "" {
+		disk.OutputSHA256[name] = have.SHA256
+		if disk.OutputBytes == nil {
+			disk.OutputBytes = map[string]int64{}
+		}
+		disk.OutputBytes[name] = have.Size
 	}
 	if disk.OutputPendingSHA256 == nil {
 		disk.OutputPendingSHA256 = map[string]string{}

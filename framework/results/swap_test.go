@@ -31,7 +31,7 @@ func TestSwappedLinkNeverFollowed(t *testing.T) {
 			return folderWrite(t, out, "k8s", "shards.json", swap)
 		}, "writing $OUT/k8s/shards.json: results directory $OUT: k8s is a symbolic link (to $ELSE), put there while bench was writing; bench follows no symbolic link inside a results directory and wrote nothing through it: move it away and run again (path escapes from parent)"},
 		{"slurm/ before logs/", func(t *testing.T, out string, swap func(string)) error {
-			f, err := OpenFolder(out, "slurm")
+			f, err := OpenFolder(out, "slurm", nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -98,7 +98,7 @@ func TestSwappedLinkNeverFollowed(t *testing.T) {
 // folderWrite opens the folder name of out, swaps it, and writes file
 // there.
 func folderWrite(t *testing.T, out, name, file string, swap func(string)) error {
-	f, err := OpenFolder(out, name)
+	f, err := OpenFolder(out, name, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
