@@ -192,8 +192,9 @@ type Tables struct {
 	Searches []Search
 	// ComputedBy names the programs that computed the cells (Spec).
 	ComputedBy []string
-	// Warnings are the experiment's warnings (Spec); every format but
-	// CSV lists them in its header.
+	// Warnings are the experiment's warnings (Spec), then a note for each
+	// figure that could not be drawn (Files); every format but CSV lists
+	// them in its header.
 	Warnings []string
 	// Edges are the tuned parameters chosen on the edge of their grid in
 	// most outer folds (TuningEdges).
