@@ -74,7 +74,7 @@ func newDatasetRecord(d *engine.Dataset, dir string) results.DatasetRecord {
 	if f := d.Features; f != nil {
 		r.NumericFeatures, r.CategoricalFeatures = len(f.Num), len(f.Cat)
 		for _, b := range f.Sparse {
-			r.NumericFeatures += len(b.Names)
+			r.NumericFeatures += b.M.Cols
 		}
 	}
 	counts := make([]int, len(d.Classes))
