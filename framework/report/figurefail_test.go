@@ -60,8 +60,8 @@ func TestOneClassCurves(t *testing.T) {
 // TestFigureFailureKeepsTables: a figure that cannot be drawn (here a
 // reliability diagram whose cell file lists 14 bin confidences for its 15
 // bins) costs no table and no other figure. The outputs are all written,
-// the figure is left out, the Markdown report's warnings and Spec.Notes
-// name it and say why, and BuildFigures returns the other figures with an
+// the figure is left out, the Markdown and HTML reports' warnings and
+// Spec.Notes name it and say why, and BuildFigures returns the other figures with an
 // error naming it.
 func TestFigureFailureKeepsTables(t *testing.T) {
 	cells := goldenCells()
@@ -71,23 +71,24 @@ func TestFigureFailureKeepsTables(t *testing.T) {
 	const name = "reliability_iris_logreg_C=1"
 	const why = "reliability diagram: 15 bins, 14 confidences, 15 accuracies"
 	var notes bytes.Buffer
-	s := Spec{Experiment: "f", Metrics: []string{"accuracy"}, Formats: []string{"markdown", "csv", "plots"}, ConfusionRows: []string{label}, Notes: &notes}
+	s := Spec{Experiment: "f", Metrics: []string{"accuracy"}, Formats: []string{"markdown", "csv", "html"}, ConfusionRows: []string{label}, Notes: &notes}
 	files, err := Files(s, cells)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var names []string
-	var md string
+	text := map[string]string{}
 	for _, f := range files {
 		names = append(names, f.Name)
-		if f.Name == "f.md" {
+		if f.Name == "f.md" || f.Name == "f.html" {
 			var b bytes.Buffer
 			if err := f.Write(&b); err != nil {
 				t.Fatal(err)
 			}
-			md = b.String()
+			text[f.Name] = b.String()
 		}
 	}
+	md := text["f.md"]
 	for _, want := range []string{"f.md", "summary.csv", "folds.csv", "per_class.csv", "plots/box_accuracy.png", "plots/confusion_iris_logreg_C=1.png", "plots/curves_iris_logreg_C=1.png"} {
 		if !slices.Contains(names, want) {
 			t.Errorf("no output %s among %q", want, names)
@@ -99,6 +100,9 @@ func TestFigureFailureKeepsTables(t *testing.T) {
 	note := "figure " + name + " is left out: it could not be drawn: " + why
 	if !strings.Contains(md, "## Warnings\n\n- "+note+"\n") {
 		t.Errorf("f.md does not warn %q:\n%s", note, md)
+	}
+	if want := "<strong>1 warning</strong> (figures that could not be drawn):\n<ul>\n<li>" + note + "</li>"; !strings.Contains(text["f.html"], want) {
+		t.Errorf("f.html lacks %q", want)
 	}
 	if got := notes.String(); got != "warning: "+note+"\n" {
 		t.Errorf("notes %q, want the warning", got)

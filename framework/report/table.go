@@ -192,10 +192,12 @@ type Tables struct {
 	Searches []Search
 	// ComputedBy names the programs that computed the cells (Spec).
 	ComputedBy []string
-	// Warnings are the experiment's warnings (Spec), then a note for each
-	// figure that could not be drawn (Files); every format but CSV lists
-	// them in its header.
+	// Warnings are the experiment's warnings (Spec); every format but
+	// CSV lists them in its header.
 	Warnings []string
+	// FigureWarnings name the figures that could not be drawn and why
+	// (Files); the header lists them after Warnings.
+	FigureWarnings []string
 	// Edges are the tuned parameters chosen on the edge of their grid in
 	// most outer folds (TuningEdges).
 	Edges []EdgeChoice

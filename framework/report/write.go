@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"path"
-	"slices"
 	"strings"
 
 	"github.com/polyclass/polyclass/framework/metrics"
@@ -217,14 +216,14 @@ func Files(s Spec, cells []*outcome.CellResult) ([]File, error) {
 	o := &outputs{spec: s, tables: BuildTables(s, cells), cells: cells}
 	o.tables.Partial = s.Partial
 	o.tables.ComputedBy = s.ComputedBy
-	o.tables.Warnings = slices.Clone(s.Warnings)
+	o.tables.Warnings = s.Warnings
 	if figures {
 		figs, failed, err := buildFigures(o.tables, cells, s.ConfusionRows)
 		if err != nil {
 			return nil, err
 		}
 		o.figs = figs
-		o.tables.Warnings = append(o.tables.Warnings, failed...)
+		o.tables.FigureWarnings = failed
 		if s.Notes != nil {
 			for _, f := range failed {
 				fmt.Fprintf(s.Notes, "warning: %s\n", f)
