@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"maps"
 	"path/filepath"
 	"runtime"
@@ -73,7 +74,7 @@ func newDatasetRecord(d *engine.Dataset, dir string) results.DatasetRecord {
 	if f := d.Features; f != nil {
 		r.NumericFeatures, r.CategoricalFeatures = len(f.Num), len(f.Cat)
 		for _, b := range f.Sparse {
-			r.NumericFeatures += len(b.Names)
+			r.NumericFeatures += b.M.Cols
 		}
 	}
 	counts := make([]int, len(d.Classes))
@@ -118,11 +119,21 @@ func relativeTo(dir, path string) string {
 	return filepath.ToSlash(rel)
 }
 
-// render makes the outputs of a run (package report's tables, figures and
-// predictions files) from its manifest and cells: results.Renderer.
-func render(m *results.Manifest, cells []*results.Cell) ([]results.Output, error) {
+// renderer returns what makes the outputs of a run (package report's
+// tables, figures and predictions files) from its manifest and cells:
+// results.Renderer. A figure that cannot be drawn is a warning on notes.
+func renderer(notes io.Writer) results.Renderer {
+	return func(m *results.Manifest, cells []*results.Cell) ([]results.Output, error) {
+		return render(m, cells, notes)
+	}
+}
+
+// render makes the outputs of a run from its manifest and cells, a
+// warning on notes for each figure that cannot be drawn (renderer).
+func render(m *results.Manifest, cells []*results.Cell, notes io.Writer) ([]results.Output, error) {
 	spec := reportSpec(m, len(cells))
 	spec.ComputedBy = computedBy(cells)
+	spec.Notes = notes
 	files, err := report.Files(spec, results.Results(cells))
 	if err != nil {
 		return nil, err

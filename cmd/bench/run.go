@@ -608,7 +608,7 @@ type begunRun struct {
 func beginRun(ctx context.Context, o *options, file, out string, g *engine.Grid, spec *shard.Spec, warns []string, stopRun context.CancelCauseFunc, stderr io.Writer) (*begunRun, error) {
 	specs := engine.Specs(g, benchBuild())
 	digests := engine.Digests(specs)
-	ropt := results.Options{Fresh: o.fresh, FreshReason: o.freshReason, Notes: stderr, Render: render, Stop: stopRun, Specs: specs, KeepOtherBench: o.keepOtherBench,
+	ropt := results.Options{Fresh: o.fresh, FreshReason: o.freshReason, Notes: stderr, Render: renderer(stderr), Stop: stopRun, Specs: specs, KeepOtherBench: o.keepOtherBench,
 		Inputs: experimentInputs(file, g.Experiment), Adopt: o.adopt, Within: o.within}
 	b := &begunRun{spec: spec}
 	if spec != nil {
@@ -786,7 +786,7 @@ func table(dir string, verbose bool, stdout, stderr io.Writer) error {
 			return writeMerge(dir, []string{dir}, verbose, stdout, stderr)
 		}
 	}
-	m, written, err := results.Render(dir, render, stderr)
+	m, written, err := results.Render(dir, renderer(stderr), stderr)
 	if err != nil {
 		return err
 	}

@@ -143,7 +143,7 @@ func merge(o *options, stdout, stderr io.Writer) error {
 // written when verbose); missing cells are an error, after the partial
 // tables are written.
 func writeMerge(out string, dirs []string, verbose bool, stdout, stderr io.Writer) error {
-	res, err := results.Merge(out, dirs, render)
+	res, err := results.Merge(out, dirs, renderer(stderr))
 	if err != nil {
 		return err
 	}

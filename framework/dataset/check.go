@@ -455,7 +455,7 @@ func (ck *checker) constantFeatures(d *Dataset) bool {
 	}
 	n := len(f.Num) + len(f.Cat)
 	for _, b := range f.Sparse {
-		n += len(b.Names)
+		n += b.M.Cols
 	}
 	ck.warnf(d.Config.PathRange, "Every feature is constant",
 		"Dataset %q: each of its %d feature column(s) holds one value in every row, so no learner can tell the classes apart: each predicts from the class frequencies alone.", d.Config.Name, n)

@@ -55,7 +55,8 @@ func TestDiabetesMemory(t *testing.T) {
 	}
 	f, ctx := loadDiabetes(t)
 	out := encodeAll(t, f, ctx, diabetesPipeline())
-	m, names, err := out.Design()
+	m, fn, err := out.Design()
+	names := fn.List()
 	if err != nil {
 		t.Fatal(err)
 	}

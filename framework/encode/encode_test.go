@@ -38,10 +38,11 @@ func catCol(name string, values ...string) CatCol {
 // dense returns the design of f as rows of named values.
 func designMap(t *testing.T, f *Frame) (names []string, rows [][]float64) {
 	t.Helper()
-	m, names, err := f.Design()
+	m, fn, err := f.Design()
 	if err != nil {
 		t.Fatalf("Design: %v", err)
 	}
+	names = fn.List()
 	rows = make([][]float64, f.Rows)
 	for i := range rows {
 		rows[i] = make([]float64, len(names))
@@ -561,7 +562,8 @@ func TestDesignMixed(t *testing.T) {
 		{0, 0, 0, 3, 0, 0, 0, 0, 0},
 		{-1, 0, 4, 0, 5, 0, 0, 0, 0},
 	}
-	m, names, err := f.Design()
+	m, fn, err := f.Design()
+	names := fn.List()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -765,8 +767,9 @@ func TestStepsContract(t *testing.T) {
 				}
 			}
 			for _, b := range out1.Sparse {
-				if b.M.Rows != f.Rows || len(b.Names) != b.M.Cols || b.M.Validate() != nil {
-					t.Fatalf("bad sparse block %d×%d, %d names", b.M.Rows, b.M.Cols, len(b.Names))
+				named := len(b.Names) == b.M.Cols || (b.Names == nil && b.Prefix != "")
+				if b.M.Rows != f.Rows || !named || b.M.Validate() != nil {
+					t.Fatalf("bad sparse block %d×%d, %d names, prefix %q", b.M.Rows, b.M.Cols, len(b.Names), b.Prefix)
 				}
 			}
 		})
@@ -878,7 +881,8 @@ func TestDesignDensity(t *testing.T) {
 			if len(tt.f.Sparse) != 0 {
 				t.Fatalf("onehot made %d sparse blocks of a few indicators", len(tt.f.Sparse))
 			}
-			m, names, err := tt.f.Design()
+			m, fn, err := tt.f.Design()
+			names := fn.List()
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -956,9 +960,11 @@ func TestOneHotLastSameDesign(t *testing.T) {
 				if made := len(out.Sparse) > len(tt.f.Sparse); made != (last && tt.sparse) {
 					t.Errorf("last %v: sparse block %v", last, made)
 				}
-				if designs[k], names[k], err = out.Design(); err != nil {
+				var fn FeatureNames
+				if designs[k], fn, err = out.Design(); err != nil {
 					t.Fatal(err)
 				}
+				names[k] = fn.List()
 			}
 			if !reflect.DeepEqual(designs[0], designs[1]) || !reflect.DeepEqual(names[0], names[1]) {
 				t.Errorf("designs differ:\n%+v %v\n%+v %v", designs[0].CSR, names[0], designs[1].CSR, names[1])

@@ -7,6 +7,7 @@ package encode
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
@@ -40,8 +41,62 @@ type Frame struct {
 
 // SparseBlock is a block of numeric features stored sparse.
 type SparseBlock struct {
+	// Names are the names of the block's M.Cols columns, or nil when
+	// Prefix names them.
 	Names []string
-	M     *sparse.CSR
+	// Prefix, when Names is nil, names column j Prefix[j] ("hash[17]"),
+	// made when asked (Name): a block as wide as a hash encoder's 2^26
+	// buckets holds no names.
+	Prefix string
+	M      *sparse.CSR
+}
+
+// Name returns the name of the block's column j (0 ≤ j < M.Cols).
+func (b SparseBlock) Name(j int) string {
+	if b.Names != nil {
+		return b.Names[j]
+	}
+	return b.Prefix + "[" + strconv.Itoa(j) + "]"
+}
+
+// FeatureNames are the names of a design's columns (Frame.Design): the
+// dense columns', then each sparse block's, each made when asked (Name),
+// so that a design of millions of hashed columns holds no names.
+type FeatureNames struct {
+	num    []string
+	blocks []SparseBlock
+	n      int
+}
+
+// Len returns the number of columns named.
+func (n FeatureNames) Len() int { return n.n }
+
+// Name returns the name of column j (0 ≤ j < Len).
+func (n FeatureNames) Name(j int) string {
+	if j < 0 || j >= n.n {
+		panic(fmt.Sprintf("encode: feature %d of %d", j, n.n))
+	}
+	if j < len(n.num) {
+		return n.num[j]
+	}
+	j -= len(n.num)
+	for _, b := range n.blocks {
+		if j < b.M.Cols {
+			return b.Name(j)
+		}
+		j -= b.M.Cols
+	}
+	panic("unreachable")
+}
+
+// List returns every name: as many strings as columns, for a design
+// known to be narrow.
+func (n FeatureNames) List() []string {
+	out := make([]string, n.n)
+	for j := range out {
+		out[j] = n.Name(j)
+	}
+	return out
 }
 
 // NewFrame returns the feature columns of t, leaving out the columns named
@@ -85,37 +140,36 @@ const SparseDensity = 0.3
 // Design assembles the numeric features into a design matrix: CSR when
 // any block is sparse (dense columns then join it as sparse entries) or
 // when fewer than SparseDensity of its entries are non-zero, else dense;
-// the values and the column order are the same either way. Categorical
-// columns left unencoded and missing values are errors.
-func (f *Frame) Design() (matrix.Matrix, []string, error) {
+// the values and the column order are the same either way. The names of
+// its columns are made when asked (FeatureNames), so that they cost no
+// memory of the design's width. Categorical columns left unencoded and
+// missing values are errors.
+func (f *Frame) Design() (matrix.Matrix, FeatureNames, error) {
 	if len(f.Cat) > 0 {
 		names := make([]string, len(f.Cat))
 		for i, c := range f.Cat {
 			names[i] = c.Name
 		}
-		return matrix.Matrix{}, nil, fmt.Errorf("categorical column(s) %s have no encoder: add an encoder such as onehot to the pipeline", strings.Join(names, ", "))
+		return matrix.Matrix{}, FeatureNames{}, fmt.Errorf("categorical column(s) %s have no encoder: add an encoder such as onehot to the pipeline", strings.Join(names, ", "))
 	}
 	for _, c := range f.Num {
 		for i, v := range c.Vals {
 			if math.IsNaN(v) {
-				return matrix.Matrix{}, nil, fmt.Errorf("column %q has a missing value in data row %d: add an impute encoder to the pipeline", c.Name, i+1)
+				return matrix.Matrix{}, FeatureNames{}, fmt.Errorf("column %q has a missing value in data row %d: add an impute encoder to the pipeline", c.Name, i+1)
 			}
 		}
 	}
-	var names []string
-	for _, c := range f.Num {
-		names = append(names, c.Name)
+	names := FeatureNames{num: make([]string, len(f.Num)), blocks: f.Sparse, n: f.Width()}
+	for j, c := range f.Num {
+		names.num[j] = c.Name
 	}
-	for _, b := range f.Sparse {
-		names = append(names, b.Names...)
-	}
-	if len(names) == 0 {
-		return matrix.Matrix{}, nil, fmt.Errorf("the pipeline leaves no features")
+	if names.n == 0 {
+		return matrix.Matrix{}, FeatureNames{}, fmt.Errorf("the pipeline leaves no features")
 	}
 	if _, csr := f.DesignShape(); !csr {
 		return matrix.Matrix{Dense: f.dense()}, names, nil
 	}
-	return matrix.Matrix{CSR: f.csr(len(names), f.rowEnds())}, names, nil
+	return matrix.Matrix{CSR: f.csr(names.n, f.rowEnds())}, names, nil
 }
 
 // DesignShape returns the number of columns of the design matrix Design

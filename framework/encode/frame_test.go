@@ -91,7 +91,8 @@ func TestDesignShape(t *testing.T) {
 		{"sparse block", &Frame{Rows: 2, Num: []NumCol{{"a", []float64{1, 2}}}, Sparse: []SparseBlock{{Names: []string{"x", "y", "z"}, M: csr}}}, 4, true},
 	} {
 		cols, isCSR := tt.f.DesignShape()
-		m, names, err := tt.f.Design()
+		m, fn, err := tt.f.Design()
+		names := fn.List()
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}

@@ -144,10 +144,6 @@ func (h *Hash) FitTransform(f *Frame, ctx *Context) (*Frame, error) {
 		}
 		m.Indptr[i+1] = int64(len(m.Values))
 	}
-	names := make([]string, h.Buckets)
-	for j := range names {
-		names[j] = fmt.Sprintf("hash[%d]", j)
-	}
-	out.Sparse = append(out.Sparse, SparseBlock{Names: names, M: m})
+	out.Sparse = append(out.Sparse, SparseBlock{Prefix: "hash", M: m})
 	return out, nil
 }

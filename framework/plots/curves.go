@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"slices"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -49,7 +50,7 @@ func ThresholdCurves(title string, roc, pr []Line) (*Figure, error) {
 	if title != "" {
 		titleH = 24
 	}
-	groups := curveLegend(roc)
+	groups := curveLegend(legendLines(roc, pr))
 	legendH := layoutLegend(groups, 8, W-16, 0).H
 	H := titleH + legendH + 6 + panel
 	legend := layoutLegend(groups, 8, W-16, H-titleH)
@@ -146,6 +147,20 @@ func curvePanel(title, xl, yl string, lines []Line, diagonal bool) (*plot.Plot, 
 	return p, nil
 }
 
+// legendLines are the lines the legend names: the ROC panel's (with their
+// areas), then each average of the precision–recall panel that the ROC
+// panel lacks (its ROC curve left out, undefined), so that every line
+// drawn has its entry.
+func legendLines(roc, pr []Line) []Line {
+	lines := slices.Clone(roc)
+	for _, l := range pr {
+		if l.Average != "" && !slices.ContainsFunc(roc, func(r Line) bool { return r.Average == l.Average }) {
+			lines = append(lines, l)
+		}
+	}
+	return lines
+}
+
 // curveLegend names the lines: each class in its colour (up to
 // maxClassLines; beyond, one grey entry for all), then the averages.
 func curveLegend(lines []Line) []legendGroup {
@@ -232,7 +247,7 @@ func reliabilityPanel(count []int, confidence, accuracy []float64) (*plot.Plot, 
 	top.Add(plotter.NewGrid())
 	var pts plotter.XYs
 	for b := range count {
-		if count[b] == 0 || math.IsNaN(accuracy[b]) {
+		if count[b] == 0 || math.IsNaN(accuracy[b]) || math.IsInf(accuracy[b], 0) {
 			continue
 		}
 		x0 := float64(b) * width
@@ -243,7 +258,9 @@ func reliabilityPanel(count []int, confidence, accuracy []float64) (*plot.Plot, 
 		bar.Color = lighten(Colour(0), 0.45)
 		bar.LineStyle = line(0.6, color.White)
 		top.Add(bar)
-		pts = append(pts, plotter.XY{X: confidence[b], Y: accuracy[b]})
+		if !math.IsNaN(confidence[b]) && !math.IsInf(confidence[b], 0) {
+			pts = append(pts, plotter.XY{X: confidence[b], Y: accuracy[b]})
+		}
 	}
 	diag, err := plotter.NewLine(plotter.XYs{{X: 0, Y: 0}, {X: 1, Y: 1}})
 	if err != nil {

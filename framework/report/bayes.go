@@ -380,10 +380,10 @@ func jsonBayesOf(c *Comparison) *jsonBayes {
 // bayesFigures draws the posterior of every Bayesian comparison of c: with
 // one dataset the correlated t-test's density (file
 // bayes_METRIC_LEFT_vs_RIGHT), with several the simplex of the signed-rank
-// test's Monte Carlo samples.
-func bayesFigures(c *Comparison) ([]Figure, error) {
+// test's Monte Carlo samples; ff gets those that cannot be drawn.
+func bayesFigures(c *Comparison, ff *figureFailures) []Figure {
 	if c.Bayes == nil {
-		return nil, nil
+		return nil
 	}
 	var figs []Figure
 	for _, p := range c.Bayes.Pairs {
@@ -414,10 +414,11 @@ func bayesFigures(c *Comparison) ([]Figure, error) {
 			continue
 		}
 		if err != nil {
-			return figs, fmt.Errorf("figures: %w", err)
+			ff.add(name, err)
+			continue
 		}
 		figs = append(figs, Figure{Name: name, Metric: c.Metric, Kind: "bayes", Caption: caption, Fig: f,
 			key: figureKey("bayes", c.Metric, c.Rows[p.Left].Full, c.Rows[p.Right].Full)})
 	}
-	return figs, nil
+	return figs
 }

@@ -3,6 +3,7 @@ package report
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -137,42 +138,56 @@ func figureKey(parts ...string) string { return strings.Join(parts, "\x00") }
 // (search_DATASET_LEARNER_REDUCTION).
 //
 // File names come from the metrics', datasets' and rows' labels, made
-// safe (fileSafe) and unique (uniqueNames).
+// safe (fileSafe) and unique (uniqueNames). A figure that cannot be drawn
+// is left out and the others are drawn all the same: the error then names
+// each figure left out, and the figures returned are the others.
 func BuildFigures(t *Tables, cells []*outcome.CellResult, confusionRows []string) ([]Figure, error) {
-	figs, err := buildFigures(t, cells, confusionRows)
-	uniqueNames(figs)
+	figs, failed, err := buildFigures(t, cells, confusionRows)
+	for _, f := range failed {
+		err = errors.Join(err, errors.New(f))
+	}
 	return figs, err
 }
 
-// buildFigures draws the figures of BuildFigures: each metric's, then the
-// confusion matrices'. On an error it returns the figures drawn before.
-func buildFigures(t *Tables, cells []*outcome.CellResult, confusionRows []string) ([]Figure, error) {
-	var figs []Figure
+// figureFailures collects the figures that could not be drawn, a note
+// each naming the figure and why: the report lists them, and the other
+// figures and every table are written all the same.
+type figureFailures []string
+
+// add records that figure name could not be drawn.
+func (ff *figureFailures) add(name string, err error) {
+	*ff = append(*ff, fmt.Sprintf("figure %s is left out: it could not be drawn: %v", name, err))
+}
+
+// buildFigures draws the figures of BuildFigures, made unique
+// (uniqueNames): each metric's, then the confusion matrices', then the
+// searches'. failed names the figures that could not be drawn; err is a
+// confusion row that names no row.
+func buildFigures(t *Tables, cells []*outcome.CellResult, confusionRows []string) (figs []Figure, failed []string, err error) {
+	var ff figureFailures
+	defer func() { uniqueNames(figs) }()
 	for _, c := range t.Metrics {
-		mf, err := metricFigures(c)
-		figs = append(figs, mf...)
-		if err != nil {
-			return figs, err
-		}
+		figs = append(figs, metricFigures(c, &ff)...)
 	}
 	if len(t.Metrics) == 0 {
-		return figs, nil
+		return figs, ff, nil
 	}
-	cf, err := confusionFigures(t, cells, confusionRows)
+	cf, err := confusionFigures(t, cells, confusionRows, &ff)
 	figs = append(figs, cf...)
 	if err != nil {
-		return figs, err
+		return figs, ff, err
 	}
-	sf, err := searchFigures(t.Searches)
-	return append(figs, sf...), err
+	figs = append(figs, searchFigures(t.Searches, &ff)...)
+	return figs, ff, nil
 }
 
 // searchFigures draws, for each search with rounds (successive halving,
 // hyperband), its candidates' inner scores against the resource of each
 // round, one colour per outer fold, each round's best joined (within a
 // hyperband bracket)
-// (search_DATASET_LEARNER_REDUCTION, Kind "search").
-func searchFigures(ss []Search) ([]Figure, error) {
+// (search_DATASET_LEARNER_REDUCTION, Kind "search"); ff gets those that
+// cannot be drawn.
+func searchFigures(ss []Search, ff *figureFailures) []Figure {
 	var figs []Figure
 	for _, s := range ss {
 		if len(s.Folds) == 0 {
@@ -186,51 +201,50 @@ func searchFigures(ss []Search) ([]Figure, error) {
 					sr.Best = append(sr.Best, nil)
 				}
 				for _, v := range r.Scores {
-					if !math.IsNaN(float64(v)) { // a score the metric could not give
+					if finite(float64(v)) { // a score the metric could not give
 						sr.Points = append(sr.Points, plotter.XY{X: float64(r.Resources), Y: float64(v)})
 					}
 				}
-				if !math.IsNaN(float64(r.BestScore)) {
+				if finite(float64(r.BestScore)) {
 					sr.Best[len(sr.Best)-1] = append(sr.Best[len(sr.Best)-1], plotter.XY{X: float64(r.Resources), Y: float64(r.BestScore)})
 				}
 			}
 			series = append(series, sr)
 		}
 		title := fmt.Sprintf("%s · %s · %s: %s search", s.Dataset, s.Learner, s.Reduction, s.Strategy)
+		name := "search_" + fileSafe(s.Dataset) + "_" + fileSafe(s.Learner) + "_" + fileSafe(s.Reduction)
 		fig, err := plots.SearchScores(title, s.unit(), "inner mean "+s.Metric, series)
 		if err != nil {
-			return figs, fmt.Errorf("figures: %w", err)
+			ff.add(name, err)
+			continue
 		}
-		figs = append(figs, Figure{Name: "search_" + fileSafe(s.Dataset) + "_" + fileSafe(s.Learner) + "_" + fileSafe(s.Reduction), Kind: "search",
+		figs = append(figs, Figure{Name: name, Kind: "search",
 			Caption: title + ": each candidate's inner mean per round against its " + s.unit() + ", each outer fold's round best joined", Fig: fig,
 			key: figureKey("search", s.Dataset, s.Encoder, s.Learner, s.Reduction)})
 	}
-	return figs, nil
+	return figs
 }
 
+// finite reports whether x is a number a plot can place (not NaN, not
+// infinite).
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
 // metricFigures draws the figures of one metric: its box plot, its
-// critical-difference diagrams and its Bayesian figures.
-func metricFigures(c *Comparison) ([]Figure, error) {
+// critical-difference diagrams and its Bayesian figures; ff gets those
+// that cannot be drawn.
+func metricFigures(c *Comparison, ff *figureFailures) []Figure {
 	var figs []Figure
 	if len(c.Rows) > 0 && len(c.Datasets) > 0 {
-		f, err := boxFigure(c)
-		if err != nil {
-			return figs, err
+		if f, err := boxFigure(c); err != nil {
+			ff.add("box_"+fileSafe(c.Metric), err)
+		} else {
+			figs = append(figs, f)
 		}
-		figs = append(figs, f)
 	}
 	if a := c.Across; a != nil && a.Friedman != nil {
-		cd, err := cdFigures(c)
-		figs = append(figs, cd...)
-		if err != nil {
-			return figs, err
-		}
+		figs = append(figs, cdFigures(c, ff)...)
 	}
-	bf, err := bayesFigures(c)
-	if err != nil {
-		return figs, err
-	}
-	return append(figs, bf...), nil
+	return append(figs, bayesFigures(c, ff)...)
 }
 
 // boxFigure draws the box plot of a metric's fold scores (box_METRIC).
@@ -245,7 +259,9 @@ func boxFigure(c *Comparison) (Figure, error) {
 		for r := range c.Rows {
 			if e := c.Entries[r][d]; e.ok() {
 				for _, f := range e.folds {
-					scores[d][r] = append(scores[d][r], f.v)
+					if finite(f.v) { // an infinite score has no place on the axis
+						scores[d][r] = append(scores[d][r], f.v)
+					}
 				}
 			}
 		}
@@ -253,43 +269,49 @@ func boxFigure(c *Comparison) (Figure, error) {
 	title := fmt.Sprintf("%s (%s): fold scores", c.Metric, direction(c.HigherIsBetter))
 	f, err := plots.BoxPlots(title, c.Metric, c.Datasets, boxRows, scores)
 	if err != nil {
-		return Figure{}, fmt.Errorf("figures: %w", err)
+		return Figure{}, err
 	}
 	return Figure{Name: "box_" + fileSafe(c.Metric), Metric: c.Metric, Caption: title, Fig: f}, nil
 }
 
 // cdFigures draws the critical-difference diagram of a metric whose
 // Friedman test ran (cd_METRIC) and, with a baseline among the rows
-// tested, its control variant (cd_control_METRIC).
-func cdFigures(c *Comparison) ([]Figure, error) {
+// tested, its control variant (cd_control_METRIC); ff gets those that
+// cannot be drawn.
+func cdFigures(c *Comparison, ff *figureFailures) []Figure {
 	a := c.Across
 	tested := make([]string, len(a.Rows))
 	for i, r := range a.Rows {
 		tested[i] = c.Rows[r].Label
 	}
+	var figs []Figure
 	title := fmt.Sprintf("%s: average ranks, Nemenyi CD at α = %s (N = %d)", c.Metric, fixed(c.Alpha, 2), a.Friedman.N)
-	f, err := plots.CriticalDifference(title, tested, a.Friedman.AvgRanks, a.CD)
-	if err != nil {
-		return nil, fmt.Errorf("figures: %w", err)
+	name := "cd_" + fileSafe(c.Metric)
+	if f, err := plots.CriticalDifference(title, tested, a.Friedman.AvgRanks, a.CD); err != nil {
+		ff.add(name, err)
+	} else {
+		figs = append(figs, Figure{Name: name, Metric: c.Metric, Caption: title, Fig: f})
 	}
-	figs := []Figure{{Name: "cd_" + fileSafe(c.Metric), Metric: c.Metric, Caption: title, Fig: f}}
 	ctl := a.Control
 	if ctl == nil {
-		return figs, nil
+		return figs
 	}
 	title = fmt.Sprintf("%s: average ranks, Bonferroni–Dunn CD against %s at α = %s (N = %d)", c.Metric,
 		tested[ctl.Control], fixed(c.Alpha, 2), a.Friedman.N)
-	f, err = plots.CriticalDifferenceControl(title, tested, a.Friedman.AvgRanks, ctl.Control, ctl.CD)
+	name = "cd_control_" + fileSafe(c.Metric)
+	f, err := plots.CriticalDifferenceControl(title, tested, a.Friedman.AvgRanks, ctl.Control, ctl.CD)
 	if err != nil {
-		return figs, fmt.Errorf("figures: %w", err)
+		ff.add(name, err)
+		return figs
 	}
-	return append(figs, Figure{Name: "cd_control_" + fileSafe(c.Metric), Metric: c.Metric, Caption: title, Fig: f}), nil
+	return append(figs, Figure{Name: name, Metric: c.Metric, Caption: title, Fig: f})
 }
 
 // confusionFigures draws the confusion-matrix heat map and the views of
 // the cells of each dataset's chosen rows (see BuildFigures), by the first
-// metric's comparison.
-func confusionFigures(t *Tables, cells []*outcome.CellResult, confusionRows []string) ([]Figure, error) {
+// metric's comparison; ff gets those that cannot be drawn. A confusion
+// row that names no row is an error.
+func confusionFigures(t *Tables, cells []*outcome.CellResult, confusionRows []string, ff *figureFailures) ([]Figure, error) {
 	first := t.Metrics[0]
 	chosen, err := chosenRows(first, confusionRows)
 	if err != nil {
@@ -307,11 +329,7 @@ func confusionFigures(t *Tables, cells []*outcome.CellResult, confusionRows []st
 				if cell.Dataset != ds || rowOf[i] != r || cell.Failed() {
 					continue
 				}
-				cf, err := cellFigures(cell, ds, rows[r].Label, rows[r].Full)
-				figs = append(figs, cf...)
-				if err != nil {
-					return figs, err
-				}
+				figs = append(figs, cellFigures(cell, ds, rows[r].Label, rows[r].Full, ff)...)
 			}
 		}
 	}
@@ -344,23 +362,20 @@ func bestRow(first *Comparison, d int) []int {
 
 // cellFigures draws the confusion-matrix heat map of one cell of dataset
 // ds and row label (when its folds hold confusion matrices), then its
-// views (viewFigures).
-func cellFigures(cell *outcome.CellResult, ds, label, full string) ([]Figure, error) {
+// views (viewFigures); ff gets those that cannot be drawn.
+func cellFigures(cell *outcome.CellResult, ds, label, full string, ff *figureFailures) []Figure {
 	var figs []Figure
 	title := fmt.Sprintf("%s: %s", ds, label)
 	if counts, ok := sumConfusion(cell); ok {
-		f, err := plots.ConfusionHeatMap(title, cell.Classes, counts)
-		if err != nil {
-			return figs, fmt.Errorf("figures: %w", err)
+		name := "confusion_" + fileSafe(ds) + "_" + fileSafe(label)
+		if f, err := plots.ConfusionHeatMap(title, cell.Classes, counts); err != nil {
+			ff.add(name, err)
+		} else {
+			figs = append(figs, Figure{Name: name, Kind: "confusion",
+				Caption: title + ": " + confusionNote(cell, counts), Fig: f, key: figureKey("confusion", ds, full)})
 		}
-		figs = append(figs, Figure{Name: "confusion_" + fileSafe(ds) + "_" + fileSafe(label), Kind: "confusion",
-			Caption: title + ": " + confusionNote(cell, counts), Fig: f, key: figureKey("confusion", ds, full)})
 	}
-	views, err := viewFigures(cell, title, fileSafe(ds)+"_"+fileSafe(label), figureKey(ds, full))
-	if err != nil {
-		return figs, fmt.Errorf("figures: %w", err)
-	}
-	return append(figs, views...), nil
+	return append(figs, viewFigures(cell, title, fileSafe(ds)+"_"+fileSafe(label), figureKey(ds, full), ff)...)
 }
 
 func columnRanks(c *Comparison, d int) []float64 {

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -22,9 +23,9 @@ func headSection(t *Tables, cells []*outcome.CellResult) section {
 		s.Blocks = append(s.Blocks, partialBlocks(t.Partial)...)
 		s.JSON = append(s.JSON, jsonField{"partial", t.Partial})
 	}
-	if len(t.Warnings) > 0 {
-		s.Blocks = append(s.Blocks, warningBlocks(t.Warnings)...)
-		s.JSON = append(s.JSON, jsonField{"warnings", t.Warnings})
+	if warnings := append(slices.Clone(t.Warnings), t.FigureWarnings...); len(warnings) > 0 {
+		s.Blocks = append(s.Blocks, warningBlocks(warnings, len(t.FigureWarnings))...)
+		s.JSON = append(s.JSON, jsonField{"warnings", warnings})
 	}
 	if n := failedCells(cells); n > 0 {
 		s.Blocks = append(s.Blocks, banner{ID: "failed", Class: "banner failed", Text: text{strong(plural(n, "cell") + " failed"),
@@ -43,16 +44,24 @@ func partialBlocks(why string) []block {
 	}
 }
 
-// warningBlocks list the experiment's warnings, each on one line: a
-// Warnings section in Markdown, a banner in HTML, a comment each in
+// warningBlocks list the experiment's warnings, then the last figures of
+// them, which name the figures that could not be drawn, each on one line:
+// a Warnings section in Markdown, a banner in HTML, a comment each in
 // LaTeX (for the author, not the paper).
-func warningBlocks(warnings []string) []block {
+func warningBlocks(warnings []string, figures int) []block {
 	items, whole := make([]text, len(warnings)), make([]text, len(warnings))
+	source := " (as bench validate gives them):"
+	switch {
+	case figures == len(warnings):
+		source = " (figures that could not be drawn):"
+	case figures > 0:
+		source = " (as bench validate gives them, then the figures that could not be drawn):"
+	}
 	for i, w := range warnings {
 		items[i], whole[i] = txt(strings.ReplaceAll(w, "\n", " ")), txt(w)
 	}
 	out := []block{heading{Level: 2, Text: txt("Warnings"), In: only(mdFormat)}, list{Items: items, In: only(mdFormat)},
-		banner{ID: "warnings", Class: "banner", Text: text{strong(plural(len(warnings), "warning")), {S: " (as bench validate gives them):"}}, Items: whole}}
+		banner{ID: "warnings", Class: "banner", Text: text{strong(plural(len(warnings), "warning")), {S: source}}, Items: whole}}
 	for _, w := range warnings {
 		out = append(out, para{Text: txt("Warning: " + w), In: only(texFormat)})
 	}

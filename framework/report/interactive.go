@@ -164,7 +164,7 @@ function plot(svg, family, classes, xl, yl, diagonal) {
   const lines = family.classes.map((c, i) => [c, i, ""]).concat([[family.micro, 0, "micro"], [family.macro, 0, "macro"]]);
   for (const [c, i, avg] of lines) {
     const p = c.points.split(" ").map(Number);
-    if (p.length < 4) continue;
+    if (p.length < 4 || p.some(isNaN)) continue; // undefined: the figure's caption says so
     const pts = [];
     for (let j = 0; j < p.length; j += 2) pts.push(X(p[j]).toFixed(1) + "," + Y(p[j + 1]).toFixed(1));
     const a = Object.assign({ points: pts.join(" "), fill: "none", class: avg || "class" }, styleOf(i, family.classes.length, avg));

@@ -195,6 +195,9 @@ type Tables struct {
 	// Warnings are the experiment's warnings (Spec); every format but
 	// CSV lists them in its header.
 	Warnings []string
+	// FigureWarnings name the figures that could not be drawn and why
+	// (Files); the header lists them after Warnings.
+	FigureWarnings []string
 	// Edges are the tuned parameters chosen on the edge of their grid in
 	// most outer folds (TuningEdges).
 	Edges []EdgeChoice

@@ -103,52 +103,89 @@ func perClassAndViews(cells []*outcome.CellResult, rows []Row, datasets []string
 // viewFigures draws the threshold figures of one cell: its ROC and
 // precision–recall curves (curves_NAME) and, for probabilities, its
 // reliability diagram (reliability_NAME); none without views. key tells
-// the cell apart (figureKey).
-func viewFigures(c *outcome.CellResult, title, name, key string) ([]Figure, error) {
+// the cell apart (figureKey); ff gets the figures that cannot be drawn.
+func viewFigures(c *outcome.CellResult, title, name, key string, ff *figureFailures) []Figure {
 	v := c.Curves
 	if v == nil {
-		return nil, nil
+		return nil
 	}
-	roc, pr := curveLines(c.Classes, v)
-	f, err := plots.ThresholdCurves(title, roc, pr)
-	if err != nil {
-		return nil, err
+	var figs []Figure
+	roc, pr, undefined := curveLines(c.Classes, v)
+	caption := fmt.Sprintf("%s: ROC and precision–recall curves of the %d out-of-fold scores pooled over folds and repeats; areas: ROC AUC and average precision", title, v.Rows)
+	if len(undefined) > 0 {
+		caption += "; left out, undefined: " + strings.Join(undefined, "; ")
 	}
-	figs := []Figure{{Name: "curves_" + name, Kind: "curves", Fig: f, key: figureKey("curves", key),
-		Caption: fmt.Sprintf("%s: ROC and precision–recall curves of the %d out-of-fold scores pooled over folds and repeats; areas: ROC AUC and average precision", title, v.Rows)}}
+	if f, err := plots.ThresholdCurves(title, roc, pr); err != nil {
+		ff.add("curves_"+name, err)
+	} else {
+		figs = append(figs, Figure{Name: "curves_" + name, Kind: "curves", Fig: f, key: figureKey("curves", key), Caption: caption})
+	}
 	if rel := v.Reliability; rel != nil {
-		conf, acc := make([]float64, len(rel.Count)), make([]float64, len(rel.Count))
-		for b := range rel.Count {
-			conf[b], acc[b] = float64(rel.Confidence[b]), float64(rel.Accuracy[b])
+		// As the cell file gives them: lengths that differ from the bins'
+		// are the diagram's error, not an index out of range.
+		conf, acc := make([]float64, len(rel.Confidence)), make([]float64, len(rel.Accuracy))
+		for b := range conf {
+			conf[b] = float64(rel.Confidence[b])
+		}
+		for b := range acc {
+			acc[b] = float64(rel.Accuracy[b])
 		}
 		t := fmt.Sprintf("%s (ECE %s)", title, fixed(float64(rel.ECE), 3))
 		f, err := plots.ReliabilityDiagram(t, rel.Count, conf, acc)
 		if err != nil {
-			return nil, err
+			ff.add("reliability_"+name, err)
+			return figs
 		}
 		figs = append(figs, Figure{Name: "reliability_" + name, Kind: "reliability", Fig: f, key: figureKey("reliability", key),
 			Caption: fmt.Sprintf("%s: reliability diagram of the largest class probability in %d equal-width bins; expected calibration error %s, maximum %s",
 				title, curves.Bins, fixed(float64(rel.ECE), 4), fixed(float64(rel.MCE), 4))})
 	}
-	return figs, nil
+	return figs
 }
 
-// curveLines names the lines of a cell's curves with their areas.
-func curveLines(classes []string, v *curves.Set) (roc, pr []plots.Line) {
+// curveLines names the lines of a cell's curves with their areas. A curve
+// with a point that is not a number is undefined (the macro average of a
+// split whose test rows hold one class: no class has both positive and
+// negative rows, and its AUC is shown "–"): it is left out, and undefined
+// says which and why, for the figure's caption.
+func curveLines(classes []string, v *curves.Set) (roc, pr []plots.Line, undefined []string) {
+	keep := func(lines *[]plots.Line, l plots.Line, what, why string) {
+		if !finitePoints(l.X) || !finitePoints(l.Y) {
+			undefined = append(undefined, what+" ("+why+")")
+			return
+		}
+		*lines = append(*lines, l)
+	}
 	for i, c := range v.ROC.Classes {
 		name := classNameOr(classes, i)
-		roc = append(roc, plots.Line{Name: name + " (AUC " + fixed(float64(c.Area), 3) + ")", X: c.X, Y: c.Y})
+		keep(&roc, plots.Line{Name: name + " (AUC " + fixed(float64(c.Area), 3) + ")", X: c.X, Y: c.Y},
+			"the ROC curve of "+name, "its rates are not numbers")
 	}
 	for i, c := range v.PR.Classes {
-		pr = append(pr, plots.Line{Name: classNameOr(classes, i) + " (AP " + fixed(float64(c.Area), 3) + ")", X: c.X, Y: c.Y})
+		name := classNameOr(classes, i)
+		keep(&pr, plots.Line{Name: name + " (AP " + fixed(float64(c.Area), 3) + ")", X: c.X, Y: c.Y},
+			"the precision–recall curve of "+name, "its precision or recall is not a number")
 	}
-	roc = append(roc,
-		plots.Line{Name: "micro-average (AUC " + fixed(float64(v.ROC.Micro.Area), 3) + ")", X: v.ROC.Micro.X, Y: v.ROC.Micro.Y, Average: "micro"},
-		plots.Line{Name: "macro-average (AUC " + fixed(float64(v.ROC.Macro.Area), 3) + ")", X: v.ROC.Macro.X, Y: v.ROC.Macro.Y, Average: "macro"})
-	pr = append(pr,
-		plots.Line{Name: "micro-average", X: v.PR.Micro.X, Y: v.PR.Micro.Y, Average: "micro"},
-		plots.Line{Name: "macro-average", X: v.PR.Macro.X, Y: v.PR.Macro.Y, Average: "macro"})
-	return roc, pr
+	keep(&roc, plots.Line{Name: "micro-average (AUC " + fixed(float64(v.ROC.Micro.Area), 3) + ")", X: v.ROC.Micro.X, Y: v.ROC.Micro.Y, Average: "micro"},
+		"the micro-average ROC curve", "the pooled decisions lack positive or negative rows")
+	keep(&roc, plots.Line{Name: "macro-average (AUC " + fixed(float64(v.ROC.Macro.Area), 3) + ")", X: v.ROC.Macro.X, Y: v.ROC.Macro.Y, Average: "macro"},
+		"the macro-average ROC curve", "no class has both positive and negative rows")
+	keep(&pr, plots.Line{Name: "micro-average", X: v.PR.Micro.X, Y: v.PR.Micro.Y, Average: "micro"},
+		"the micro-average precision–recall curve", "the pooled decisions lack positive rows")
+	keep(&pr, plots.Line{Name: "macro-average", X: v.PR.Macro.X, Y: v.PR.Macro.Y, Average: "macro"},
+		"the macro-average precision–recall curve", "no class has positive rows")
+	return roc, pr, undefined
+}
+
+// finitePoints reports whether every coordinate of x is a number a plot
+// can place.
+func finitePoints(x []float64) bool {
+	for _, v := range x {
+		if !finite(v) {
+			return false
+		}
+	}
+	return true
 }
 
 // className returns the name of class i, or "class i" when the cell does

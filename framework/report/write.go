@@ -70,6 +70,9 @@ type Spec struct {
 	// Warnings are the experiment's warnings, as validate gives them;
 	// the Markdown, HTML, LaTeX and JSON outputs list them.
 	Warnings []string
+	// Notes, when set, receives a line "warning: …" for each figure that
+	// could not be drawn (Files); the outputs' warnings list them too.
+	Notes io.Writer
 }
 
 // File is one output file: its path relative to the results directory
@@ -196,7 +199,10 @@ func jsonFiles(o *outputs) []File {
 // every dataset with a cell that kept its predictions (they are not stored
 // in the cell files, so re-rendering a results directory cannot rewrite
 // them). The same spec and cells always give the same bytes. A format
-// that is not one of Formats is an error.
+// that is not one of Formats is an error. A figure that cannot be drawn
+// costs no table and no other figure: it is left out, and the outputs'
+// warnings (and s.Notes) name it and say why; the run's tables are
+// complete, so it is a warning, not an error.
 func Files(s Spec, cells []*outcome.CellResult) ([]File, error) {
 	formats := make([]Format, len(s.Formats))
 	figures := false
@@ -212,9 +218,16 @@ func Files(s Spec, cells []*outcome.CellResult) ([]File, error) {
 	o.tables.ComputedBy = s.ComputedBy
 	o.tables.Warnings = s.Warnings
 	if figures {
-		var err error
-		if o.figs, err = BuildFigures(o.tables, cells, s.ConfusionRows); err != nil {
+		figs, failed, err := buildFigures(o.tables, cells, s.ConfusionRows)
+		if err != nil {
 			return nil, err
+		}
+		o.figs = figs
+		o.tables.FigureWarnings = failed
+		if s.Notes != nil {
+			for _, f := range failed {
+				fmt.Fprintf(s.Notes, "warning: %s\n", f)
+			}
 		}
 	}
 	var files []File
