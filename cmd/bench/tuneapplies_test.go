@@ -50,21 +50,30 @@ cv { folds = 3 }
 	}
 }
 
-// TestLDAShrinkageBesideAutoShrinkage: lda's shrinkage applies only when
-// auto_shrinkage is false (Ledoit–Wolf replaces it), so a shrinkage set
-// beside auto_shrinkage = true is warned of, as other parameters that do
-// not apply are (campaign 21 N07: rows named shrinkage=0.9 held the
-// numbers of auto_shrinkage alone, with no word); beside false it is not.
-func TestLDAShrinkageBesideAutoShrinkage(t *testing.T) {
+// TestLDAParametersApply: lda's shrinkage applies only under method lda
+// with auto_shrinkage false (Ledoit–Wolf replaces it), auto_shrinkage and
+// tol only under method lda, ridge only under lsq and ridge: each set
+// where it does not apply is warned of, as other parameters that do not
+// apply are (campaign 21 N07, campaign 22 R07: rows named shrinkage=0.9,
+// or ridge=5, held the numbers of the setting without it, with no word).
+func TestLDAParametersApply(t *testing.T) {
 	for _, tc := range []struct {
-		auto string
-		warn bool
-	}{{"true", true}, {"false", false}} {
-		t.Run("auto_shrinkage="+tc.auto, func(t *testing.T) {
+		name, params string
+		warn         string // the parameter warned of; "" for none
+	}{
+		{"shrinkage beside auto_shrinkage", `shrinkage = [0.5, 0.9], auto_shrinkage = true`, "shrinkage"},
+		{"shrinkage without auto_shrinkage", `shrinkage = [0.5, 0.9], auto_shrinkage = false`, ""},
+		{"shrinkage under lsq", `method = "lsq", shrinkage = 0.5`, "shrinkage"},
+		{"auto_shrinkage under lsq", `method = "lsq", auto_shrinkage = true`, "auto_shrinkage"},
+		{"tol under ridge", `method = "ridge", tol = 1e-6`, "tol"},
+		{"ridge under lda", `ridge = 5`, "ridge"},
+		{"ridge under lsq", `method = "lsq", ridge = 5`, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
 			file := writeExperiment(t, `experiment "t" { seed = 1 }
 dataset "iris" { path = "%REPO%/experiments/data/iris.csv" }
 learner "lda" {
-  params = { shrinkage = [0.5, 0.9], auto_shrinkage = `+tc.auto+` }
+  params = { `+tc.params+` }
 }
 reduction "none" { scheme = "none" }
 cv { folds = 3 }
@@ -73,9 +82,15 @@ cv { folds = 3 }
 			if err != nil {
 				t.Fatalf("validate: %v\n%s", err, stderr)
 			}
-			const want = "shrinkage applies only when auto_shrinkage is false, which no combination of this experiment meets"
-			if got := strings.Contains(stderr, "exp.hcl:4:14: warning: Parameter does not apply") && strings.Contains(stderr, want); got != tc.warn {
-				t.Errorf("warned %v, want %v:\n%s", got, tc.warn, stderr)
+			warned := strings.Contains(stderr, "warning: Parameter does not apply")
+			if tc.warn == "" {
+				if warned {
+					t.Errorf("a warning:\n%s", stderr)
+				}
+				return
+			}
+			if want := "Learner \"lda\" (plugin lda): " + tc.warn + " applies only when method is "; !warned || !strings.Contains(stderr, want) {
+				t.Errorf("no warning %q:\n%s", want, stderr)
 			}
 		})
 	}

@@ -33,13 +33,25 @@ func (learner) Info() sdk.LearnerInfo {
 		Capabilities: sdk.Capabilities{Binary: true, Multiclass: true, Regression: true, Scores: true, Probabilities: true},
 		Params: []sdk.ParamSpec{
 			{Name: "method", Type: sdk.StringParam, Default: sdk.String("lda"), Allowed: []string{"lda", "lsq", "ridge"}, Description: "lda; lsq = least squares on the indicator matrix, argmax; ridge = regression (binary targets ±1)"},
-			{Name: "shrinkage", Type: sdk.NumberParam, Default: sdk.Number(0), Min: sdk.Bound(0), Max: sdk.Bound(1), Description: "covariance shrinkage towards trace/d·I (> 0 switches to the lsqr solver); auto_shrinkage replaces it",
-				AppliesWhen: []sdk.Condition{{Clauses: []sdk.Clause{{Param: "auto_shrinkage", OneOf: []sdk.Value{sdk.Bool(false)}}}}}},
-			{Name: "auto_shrinkage", Type: sdk.BoolParam, Default: sdk.Bool(false), Description: "Ledoit–Wolf shrinkage (lsqr solver)"},
-			{Name: "ridge", Type: sdk.NumberParam, Default: sdk.Number(0), Min: sdk.Bound(0), Description: "ridge penalty of lsq and ridge (0 = ordinary least squares)"},
-			{Name: "tol", Type: sdk.NumberParam, Default: sdk.Number(discriminant.DefaultTol), Min: sdk.Bound(0), MinExclusive: true, Description: "rank tolerance of the SVD solver"},
+			{Name: "shrinkage", Type: sdk.NumberParam, Default: sdk.Number(0), Min: sdk.Bound(0), Max: sdk.Bound(1), Description: "covariance shrinkage towards trace/d·I (> 0 switches to the lsqr solver) of method lda; auto_shrinkage replaces it",
+				AppliesWhen: []sdk.Condition{onLDA(sdk.Clause{Param: "auto_shrinkage", OneOf: []sdk.Value{sdk.Bool(false)}})}},
+			{Name: "auto_shrinkage", Type: sdk.BoolParam, Default: sdk.Bool(false), Description: "Ledoit–Wolf shrinkage (lsqr solver) of method lda",
+				AppliesWhen: []sdk.Condition{onLDA()}},
+			{Name: "ridge", Type: sdk.NumberParam, Default: sdk.Number(0), Min: sdk.Bound(0), Description: "ridge penalty of lsq and ridge (0 = ordinary least squares), and of every regression problem",
+				AppliesWhen: []sdk.Condition{sdk.When("method", "lsq", "ridge"), sdk.OnProblems(sdk.Regression)}},
+			{Name: "tol", Type: sdk.NumberParam, Default: sdk.Number(discriminant.DefaultTol), Min: sdk.Bound(0), MinExclusive: true, Description: "rank tolerance of the SVD solver of method lda",
+				AppliesWhen: []sdk.Condition{onLDA()}},
 		},
 	}
+}
+
+// onLDA returns the condition that the learner fits by method lda (the
+// method is lda and its problems are classes: regression problems are
+// fitted by ridge regression whatever the method), with the clauses more.
+func onLDA(more ...sdk.Clause) sdk.Condition {
+	c := sdk.When("method", "lda").On(sdk.Binary, sdk.Multiclass)
+	c.Clauses = append(c.Clauses, more...)
+	return c
 }
 
 // dense returns x as a dense matrix: the solvers need one. (lda does not
