@@ -54,23 +54,37 @@ func levelSpellings(rows *Table, train int, path, testPath string, opt Options, 
 // where it first occurs ("data row 3", "test row 2" for a row from train
 // on when there is a test file), at most maxLevelSpellings in all.
 func spellingRows(groups []ClassMerge, train int, testPath string) string {
+	return ListSpellings(groups, maxLevelSpellings, safetext.ShowASCII, func(s Spelling) string {
+		if testPath != "" && s.Row >= train {
+			return fmt.Sprintf("test row %d", s.Row-train+1)
+		}
+		return fmt.Sprintf("data row %d", s.Row+1)
+	}, false)
+}
+
+// ListSpellings lists groups of spellings for a message, each spelling
+// shown by show with where it first occurs (at: "data row 3"), groups
+// apart by "; ", at most most spellings in all and then how many groups
+// are left ("and 2 more"); a group is named by its form ("1 from "1.0"
+// (data row 2), ...") when named.
+func ListSpellings(groups []ClassMerge, most int, show func(string) string, at func(Spelling) string, named bool) string {
 	var parts []string
 	shown := 0
 	for k, g := range groups {
-		if shown >= maxLevelSpellings {
+		if shown >= most {
 			parts = append(parts, fmt.Sprintf("and %d more", len(groups)-k))
 			break
 		}
-		var sp []string
-		for _, s := range g.Spellings {
-			at := fmt.Sprintf("data row %d", s.Row+1)
-			if testPath != "" && s.Row >= train {
-				at = fmt.Sprintf("test row %d", s.Row-train+1)
-			}
-			sp = append(sp, fmt.Sprintf("%s (%s)", safetext.ShowASCII(s.Text), at))
-			shown++
+		sp := make([]string, len(g.Spellings))
+		for i, s := range g.Spellings {
+			sp[i] = fmt.Sprintf("%s (%s)", show(s.Text), at(s))
 		}
-		parts = append(parts, strings.Join(sp, ", "))
+		shown += len(sp)
+		part := strings.Join(sp, ", ")
+		if named {
+			part = fmt.Sprintf("%s from %s", show(g.Class), part)
+		}
+		parts = append(parts, part)
 	}
 	return strings.Join(parts, "; ")
 }

@@ -359,27 +359,9 @@ func (ck *checker) asciiSpellings(d *Dataset, groups []data.ClassMerge) string {
 
 // spellingList lists groups of spellings, each shown by show with where
 // it first occurs, at most maxSpellings spellings in all; a group is
-// named by its class ("1 from ...") when named.
+// named by its class ("1 from ...") when named (data.ListSpellings).
 func (ck *checker) spellingList(d *Dataset, groups []data.ClassMerge, show func(string) string, named bool) string {
-	var parts []string
-	shown := 0
-	for k, g := range groups {
-		if shown >= maxSpellings {
-			parts = append(parts, fmt.Sprintf("and %d more", len(groups)-k))
-			break
-		}
-		var sp []string
-		for _, s := range g.Spellings {
-			sp = append(sp, fmt.Sprintf("%s (%s)", show(s.Text), ck.spellingAt(d, s)))
-			shown++
-		}
-		part := strings.Join(sp, ", ")
-		if named {
-			part = fmt.Sprintf("%s from %s", show(g.Class), part)
-		}
-		parts = append(parts, part)
-	}
-	return strings.Join(parts, "; ")
+	return data.ListSpellings(groups, maxSpellings, show, func(s data.Spelling) string { return ck.spellingAt(d, s) }, named)
 }
 
 // caseSpellings lists groups of class labels of column col (the target

@@ -1,14 +1,6 @@
 package dataset
 
-import (
-	"os"
-	"path/filepath"
-	"testing"
-
-	"github.com/hashicorp/hcl/v2"
-
-	"github.com/polyclass/polyclass/framework/config"
-)
+import "testing"
 
 // TestLookAlikeLevels: a categorical feature whose values read as one but
 // differ as text (NFC and NFD, as a training file written on one system
@@ -20,7 +12,6 @@ import (
 // differ in case or in letters get none (campaign 20 N42: the test file's
 // levels all unseen, accuracy 0.3333, no word).
 func TestLookAlikeLevels(t *testing.T) {
-	at := hcl.Range{Filename: "exp.hcl", Start: hcl.Pos{Line: 2, Column: 15}, End: hcl.Pos{Line: 2, Column: 25}}
 	const tail = " (they differ in Unicode normalisation, as files written on macOS and elsewhere do, in full-width forms or letters of other scripts that look alike, or in blanks around them or inside); each is a level of its own: one-hot encoding gives each a column, and a row of one spelling matches none of the other's; write each value one way"
 	const head = `warning: Values spelled as one: Dataset "d": `
 	for _, tc := range []struct {
@@ -42,24 +33,12 @@ func TestLookAlikeLevels(t *testing.T) {
 		{"case and letters differ", "x,colour,class\n1,Red,a\n2,red,a\n3,rot,b\n4,Red,b\n", "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			dir := t.TempDir()
-			c := &config.Dataset{Name: "d", Path: filepath.Join(dir, "d.csv"), Target: "class", PathRange: at}
-			if err := os.WriteFile(c.Path, []byte(tc.file), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			if tc.test != "" {
-				c.TestPath = filepath.Join(dir, "t.csv")
-				if err := os.WriteFile(c.TestPath, []byte(tc.test), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			var ck checker
-			ds := ck.loadDataset(c, &config.CV{Folds: 2, Stratified: true}, 1)
-			if got := diagLines(ck.diags, dir); got != tc.want {
+			got, ds := loadText(t, tc.file, tc.test)
+			if got != tc.want {
 				t.Errorf("diagnostics\n%s\nwant\n%s", got, tc.want)
 			}
 			if ds == nil {
-				t.Errorf("no dataset: %v", ck.diags)
+				t.Error("no dataset")
 			}
 		})
 	}

@@ -2,14 +2,8 @@ package dataset
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/hashicorp/hcl/v2"
-
-	"github.com/polyclass/polyclass/framework/config"
 )
 
 // TestRowNumbers: a numeric feature that numbers the training rows (each
@@ -18,7 +12,6 @@ import (
 // at path naming the column, its first value's place and its range; a
 // count of fewer rows, another step, a gap or a missing value gets none.
 func TestRowNumbers(t *testing.T) {
-	at := hcl.Range{Filename: "exp.hcl", Start: hcl.Pos{Line: 2, Column: 15}, End: hcl.Pos{Line: 2, Column: 25}}
 	// rows returns a file of n rows sorted by class (a then b), with
 	// column id holding id(i) on row i and a feature x.
 	rows := func(header string, n int, id func(i int) string) string {
@@ -55,24 +48,12 @@ func TestRowNumbers(t *testing.T) {
 		{"another name of pandas", rows("Unnamed", 6, count(3)), "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			dir := t.TempDir()
-			c := &config.Dataset{Name: "d", Path: filepath.Join(dir, "d.csv"), Target: "class", PathRange: at}
-			if err := os.WriteFile(c.Path, []byte(tc.file), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			if tc.test != "" {
-				c.TestPath = filepath.Join(dir, "t.csv")
-				if err := os.WriteFile(c.TestPath, []byte(tc.test), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			var ck checker
-			ds := ck.loadDataset(c, &config.CV{Folds: 2, Stratified: true}, 1)
-			if got := diagLines(ck.diags, dir); got != tc.want {
+			got, ds := loadText(t, tc.file, tc.test)
+			if got != tc.want {
 				t.Errorf("diagnostics\n%s\nwant\n%s", got, tc.want)
 			}
 			if ds == nil {
-				t.Errorf("no dataset: %v", ck.diags)
+				t.Error("no dataset")
 			}
 		})
 	}
