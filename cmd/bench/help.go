@@ -31,7 +31,7 @@ var flagDocs = map[string][2]string{
 	"fresh":            {"--fresh", "start over: move an earlier run's cells in DIR aside to DIR/superseded/TIME/ instead of resuming"},
 	"keep-other-bench": {"--keep-other-bench", "resume with the cells another build of bench computed (inputs otherwise equal) instead of computing them again; each is noted"},
 	"adopt":            {"--adopt", "write into a directory that is not bench's (it holds other files and no manifest.json), moving each file the run replaces to DIR/superseded/TIME/ first"},
-	"plugins":          {"--plugins DIR", "plugins directory, or several as DIR:DIR…, searched in order (default: the directory of the bench binary)"},
+	"plugins":          {"--plugins DIR", "plugins directory, or several as DIR:DIR…, searched in order, a relative one from the working directory (default: the directory of the bench binary, whole even when its path holds :)"},
 	"plan":             {"--plan", "list every cell with its folds and model fits, and the totals"},
 	"shard":            {"--shard I/N", "run shard I (from 0) of N only; see 'bench help merge'"},
 	"shards":           {"--shards N", "number of shards: tasks of the job array, completions of the Indexed Job (submit); the N of JOB_COMPLETION_INDEX (run); the shards of the plan (validate --plan)"},

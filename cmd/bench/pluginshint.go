@@ -4,7 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
+	"strconv"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -13,27 +13,34 @@ import (
 
 // pluginsHint is the hint that goes with the diagnostics of a plugin or
 // scheme not found ("Unknown plugin", "Unknown scheme"): when the plugins
-// directories dirs (--plugins) leave out shipped, bench's own directory,
+// directories dirs (of --plugins) leave out shipped, bench's own directory,
 // and it holds plugins, that --plugins replaces it rather than adding to
 // it; when dirs hold it and a plugin is not found, how to add a
 // directory of one's own plugins. "" otherwise.
-func pluginsHint(diags hcl.Diagnostics, dirs, shipped string) string {
+func pluginsHint(diags hcl.Diagnostics, dirs []string, shipped string) string {
 	if shipped == "" || !hasError(diags, "Unknown plugin", "Unknown scheme") {
 		return ""
 	}
-	if slices.ContainsFunc(filepath.SplitList(dirs), func(d string) bool { return filepath.Clean(d) == filepath.Clean(shipped) }) {
-		if hasError(diags, "Unknown plugin") {
-			return "hint: bench looks for a plugin NAME as bench-plugin-NAME in " + dirs +
-				" only; for a plugin of your own in another directory, --plugins DIR" + string(os.PathListSeparator) + dirs + " searches both\n"
+	sep := string(os.PathListSeparator)
+	if slices.ContainsFunc(dirs, func(d string) bool { return filepath.Clean(d) == filepath.Clean(shipped) }) {
+		if !hasError(diags, "Unknown plugin") {
+			return ""
 		}
-		return ""
+		hint := "hint: bench looks for a plugin NAME as bench-plugin-NAME in " + host.ShowDirs(dirs) + " only; "
+		if list, err := host.JoinDirs(dirs); err == nil {
+			return hint + "for a plugin of your own in another directory, --plugins DIR" + sep + list + " searches both\n"
+		}
+		return hint + "--plugins, which takes directories separated by " + strconv.Quote(sep) + ", cannot name a directory whose path holds it: to add a directory of your own plugins, install bench and its plugins under a path without " + strconv.Quote(sep) + "\n"
 	}
 	if bins, err := host.Discover(shipped); err != nil || len(bins) == 0 {
 		return ""
 	}
-	list := strings.TrimRight(dirs, string(os.PathListSeparator)) + string(os.PathListSeparator) + shipped
-	return "hint: --plugins " + dirs + " replaces bench's own plugins directory " + shipped +
-		" (the shipped learners and reducers, the schemes ova, ovo, ecoc among them): --plugins " + list + " searches both\n"
+	hint := "hint: --plugins " + host.ShowDirs(dirs) + " replaces bench's own plugins directory " + shipped +
+		" (the shipped learners and reducers, the schemes ova, ovo, ecoc among them)"
+	if list, err := host.JoinDirs(append(slices.Clone(dirs), shipped)); err == nil {
+		return hint + ": --plugins " + list + " searches both\n"
+	}
+	return hint + "; --plugins cannot name both, a path holding " + strconv.Quote(sep) + " among them\n"
 }
 
 // hasError reports whether diags hold an error with one of the summaries.

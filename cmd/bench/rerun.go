@@ -152,10 +152,10 @@ func finishedIn(cs, recorded []*outcome.CellResult) []*outcome.CellResult {
 // checkRecordedPlugins).
 func rerunHost(o *options) *host.Host {
 	own := ownPluginsDir()
-	if !o.set["plugins"] || own == "" || own == o.pluginsDir {
+	if !o.set["plugins"] || own == "" || slices.Contains(o.plugins, own) {
 		return nil
 	}
-	return host.New(o.pluginsDir+string(os.PathListSeparator)+own, o.pluginLog)
+	return host.NewDirs(append(slices.Clone(o.plugins), own), o.pluginLog)
 }
 
 // ownPluginsDir is bench's own plugins directory (its executable's), ""
@@ -168,12 +168,13 @@ func ownPluginsDir() string {
 	return filepath.Dir(exe)
 }
 
-// givenPlugins is the --plugins value given now, "" when none is.
-func givenPlugins(o *options) string {
+// givenPlugins is the directories of the --plugins given now, nil when
+// none is.
+func givenPlugins(o *options) []string {
 	if !o.set["plugins"] {
-		return ""
+		return nil
 	}
-	return o.pluginsDir
+	return o.plugins
 }
 
 // checkRecordedFile refuses, before anything reads it as an experiment,
@@ -315,8 +316,8 @@ func rerunVerdict(stdout io.Writer, dir string, diffs []report.Difference, chang
 // resultsDir is refused: bench runs no program that comes with results.
 // A binary found with another digest and no recorded file that has the
 // recorded one is run: the rerun reports the change (inputChanges).
-// given is the --plugins value given now, "" for none.
-func checkRecordedPlugins(h *host.Host, plugins []results.PluginRecord, resultsDir, given string) error {
+// given is the directories of the --plugins given now, nil for none.
+func checkRecordedPlugins(h *host.Host, plugins []results.PluginRecord, resultsDir string, given []string) error {
 	bins, err := h.Binaries()
 	if err != nil {
 		return fmt.Errorf("rerun: %w", err)
@@ -343,12 +344,13 @@ func checkRecordedPlugins(h *host.Host, plugins []results.PluginRecord, resultsD
 	}
 	msg := "rerun: " + strings.Join(problems, "\nrerun: ")
 	if len(trust) > 0 {
-		dirs := trust
-		if given != "" {
-			dirs = append([]string{given}, trust...)
+		dirs := append(slices.Clone(given), trust...)
+		msg += fmt.Sprintf("\nrerun: a results directory's manifest is not trusted to name programs to run; if you trust %s, say so: ", listDirs(trust))
+		if list, err := host.JoinDirs(dirs); err == nil {
+			msg += fmt.Sprintf("bench rerun --plugins %s %s", safetext.Quote(safetext.Path(list)), safetext.Quote(safetext.Path(resultsDir)))
+		} else {
+			msg += fmt.Sprintf("bench rerun --plugins names a list of directories separated by %q, and %v; move or link the directory to a path without it", string(os.PathListSeparator), err)
 		}
-		msg += fmt.Sprintf("\nrerun: a results directory's manifest is not trusted to name programs to run; if you trust %s, say so: bench rerun --plugins %s %s",
-			listDirs(trust), safetext.Quote(safetext.Path(strings.Join(dirs, string(os.PathListSeparator)))), safetext.Quote(safetext.Path(resultsDir)))
 	}
 	return errors.New(msg)
 }

@@ -78,6 +78,8 @@ func TestCheckRecordedPlugins(t *testing.T) {
 	secret.Name = "shadow"
 	changed := write(searched+"/bench-plugin-changed", "rebuilt")
 	changed.SHA256 = hexOf("as built then")
+	colonDir := filepath.Join(t.TempDir(), "x"+string(os.PathListSeparator)+"y")
+	colon := write(colonDir+"/bench-plugin-colon", "beyond a separator")
 	h := host.New(searched, nil)
 	trust := func(dirs string) string {
 		return "\nrerun: a results directory's manifest is not trusted to name programs to run; if you trust " + rec + ", say so: bench rerun --plugins " + dirs + " " + res
@@ -101,10 +103,13 @@ func TestCheckRecordedPlugins(t *testing.T) {
 			"rerun: plugin away: not found in " + searched + "; the manifest records it as " + away.Path + ", which resolves to " + res + "/tools/bench-plugin-away, inside the results directory " + res + ": bench runs no program that comes with results"},
 		{"a relative path", []results.PluginRecord{{Name: "rel", Path: "bench-plugin-rel"}}, "",
 			"rerun: plugin rel: not found in " + searched + "; the manifest records it as bench-plugin-rel, a relative path (bench records absolute ones)"},
+		{"recorded in a directory whose path holds the list separator: never written into a --plugins list", []results.PluginRecord{colon}, "",
+			"rerun: plugin colon: not found in " + searched + "; the manifest records it as " + colon.Path + ", in a directory not searched" +
+				"\nrerun: a results directory's manifest is not trusted to name programs to run; if you trust " + colonDir + ", say so: bench rerun --plugins names a list of directories separated by \":\", and plugins directory \"" + colonDir + "\" holds \":\", which separates the directories of a list: a list cannot name it; move or link the directory to a path without it"},
 		{"a file that is no plugin binary (campaign 7 B17: never read, not even for its digest)", []results.PluginRecord{secret}, "",
 			"rerun: plugin shadow: not found in " + searched + "; the manifest records it as " + secret.Path + ", which is not named bench-plugin-shadow (bench records plugin binaries only)"},
 	} {
-		err := checkRecordedPlugins(h, tc.plugins, res, tc.given)
+		err := checkRecordedPlugins(h, tc.plugins, res, host.SplitDirs(tc.given))
 		if got := errText(err); got != tc.want {
 			t.Errorf("%s:\n got %q\nwant %q", tc.name, got, tc.want)
 		}

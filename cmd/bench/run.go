@@ -47,12 +47,15 @@ func (p printed) Unwrap() error { return p.error }
 
 // options are the parsed flags.
 type options struct {
-	out        string
-	jobs       int
-	quiet      bool
-	verbose    bool
-	plan       bool
+	out     string
+	jobs    int
+	quiet   bool
+	verbose bool
+	plan    bool
+	// pluginsDir is the --plugins value as given ("" when none is);
+	// plugins are the directories it names, or bench's own directory.
 	pluginsDir string
+	plugins    []string
 	fresh      bool
 	// freshReason is why fresh moves an earlier run's files aside, in the
 	// notes (results.Options.FreshReason): a rerun sets fresh itself.
@@ -189,7 +192,7 @@ func prepare(ctx context.Context, h *host.Host, file, wantSHA256 string, seed *u
 		if err := config.WriteDiagnostics(stderr, p.Files(), diags); err != nil {
 			return nil, nil, err
 		}
-		io.WriteString(stderr, pluginsHint(diags, h.Dir(), benchDir()))
+		io.WriteString(stderr, pluginsHint(diags, h.Dirs(), benchDir()))
 	}
 	if diags.HasErrors() {
 		n := 0
@@ -265,14 +268,43 @@ func parseFlags(cmd string, args []string, stderr io.Writer) (*options, error) {
 	case o.jobs == 0:
 		o.jobs = runtime.NumCPU()
 	}
-	if o.pluginsDir == "" {
+	plugins, err := pluginDirs(cmd, o)
+	if err != nil {
+		return nil, err
+	}
+	o.plugins = plugins
+	return o, nil
+}
+
+// pluginDirs is the plugin directories of o: those of --plugins, split at
+// os.PathListSeparator, empty entries left out and each relative one made
+// absolute against the working directory (as -o is: "--plugins DIR:bin"
+// names the bin of the directory bench is started in), now, so that no
+// later step searches a relative directory; without --plugins, bench's own
+// directory, one directory even when its path holds the separator.
+func pluginDirs(cmd string, o *options) ([]string, error) {
+	if !o.set["plugins"] {
 		exe, err := os.Executable()
 		if err != nil {
 			return nil, fmt.Errorf("finding the plugins directory: %w", err)
 		}
-		o.pluginsDir = filepath.Dir(exe)
+		return []string{filepath.Dir(exe)}, nil
 	}
-	return o, nil
+	dirs := host.SplitDirs(o.pluginsDir)
+	if len(dirs) == 0 {
+		return nil, usageError{fmt.Sprintf("%s: --plugins %q: want a directory, or several separated by %q (leave --plugins out for bench's own directory)", cmd, o.pluginsDir, string(os.PathListSeparator))}
+	}
+	for i, d := range dirs {
+		if err := checkUnexpanded(cmd+": --plugins", d); err != nil {
+			return nil, err
+		}
+		abs, err := filepath.Abs(d)
+		if err != nil {
+			return nil, fmt.Errorf("%s: --plugins %s: %w", cmd, d, err)
+		}
+		dirs[i] = abs
+	}
+	return dirs, nil
 }
 
 // checkSetFlags refuses a flag given a value that means nothing, before
@@ -403,7 +435,7 @@ func builtinCommand(cmd string, args []string, stdout io.Writer) (done bool, err
 func withHost(ctx context.Context, cmd string, o *options, stdout, stderr io.Writer) error {
 	// Plugin stderr streams into the run log once a run opens it.
 	o.pluginLog = &pluginLog{}
-	h := host.New(o.pluginsDir, o.pluginLog)
+	h := host.NewDirs(o.plugins, o.pluginLog)
 	command := func() error { return hostCommand(ctx, h, cmd, o, stdout, stderr) }
 	if o.profile != "" && cmd == "run" {
 		if o.out != "" && results.Inside(o.profile, o.out) {
@@ -833,7 +865,7 @@ func listPlugins(ctx context.Context, h *host.Host, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	notExec := host.NotExecutable(h.Dir())
+	notExec := host.NotExecutable(h.Dirs())
 	if len(bins) == 0 && len(notExec) == 0 {
 		fmt.Fprintf(w, "no plugins (%s*) in %s\n", host.BinaryPrefix, h.Dir())
 		return nil

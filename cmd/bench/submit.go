@@ -125,8 +125,8 @@ func submitSlurm(ctx context.Context, h *host.Host, o *options, file string, std
 			return err
 		}
 	}
-	if abs[1], err = absList(o.pluginsDir); err != nil {
-		return err
+	if abs[1], err = scriptPlugins(o.plugins, exe); err != nil {
+		return usageError{"submit slurm: " + err.Error()}
 	}
 	s := &cluster.Slurm{Run: cluster.Run{Experiment: grid.Experiment.Name, Bench: abs[0], Plugins: abs[1], File: abs[2], Dir: abs[3], Shards: o.shards, DenseBudget: int64(o.denseBudget)},
 		Partition: o.partition, Time: o.time, CPUs: o.cpus, Mem: o.mem, Scripts: filepath.Join(abs[3], slurmDir)}
@@ -285,16 +285,21 @@ func submitK8s(o *options, file string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// absList makes every directory of a list (os.PathListSeparator between
-// them, as --plugins takes) absolute.
-func absList(dirs string) (string, error) {
-	parts := filepath.SplitList(dirs)
-	for i, d := range parts {
-		a, err := filepath.Abs(d)
-		if err != nil {
-			return "", err
-		}
-		parts[i] = a
+// scriptPlugins is the --plugins value of a job script that runs the
+// bench binary exe with the plugin directories dirs (absolute, see
+// pluginDirs): the list that bench reads back as dirs, or "" (no
+// --plugins, bench's default) when dirs is exe's own directory alone and
+// its path holds the list separator, which a list cannot name. A
+// directory of --plugins never holds the separator (the value was split
+// at it) unless the working directory it was made absolute against does:
+// such a list is refused.
+func scriptPlugins(dirs []string, exe string) (string, error) {
+	list, err := host.JoinDirs(dirs)
+	if err == nil {
+		return list, nil
 	}
-	return strings.Join(parts, string(os.PathListSeparator)), nil
+	if len(dirs) == 1 && dirs[0] == filepath.Dir(exe) {
+		return "", nil
+	}
+	return "", fmt.Errorf("the job script cannot name the plugins directories: %w; move or link the directory to a path without %q", err, string(os.PathListSeparator))
 }

@@ -21,8 +21,9 @@ type Run struct {
 	Experiment string
 	// Bench is the bench binary the tasks run.
 	Bench string
-	// Plugins is the plugins directory; empty leaves bench's default (the
-	// directory of the bench binary).
+	// Plugins is the tasks' --plugins: absolute directories separated by
+	// the list separator (":" on Unix); empty leaves bench's default (the
+	// directory of the bench binary, one directory whatever its path).
 	Plugins string
 	// File is the experiment file.
 	File string

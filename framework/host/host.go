@@ -19,6 +19,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -77,9 +78,11 @@ func Discover(dir string) ([]Binary, error) {
 	return out, nil
 }
 
-// pluginDirs splits a list of directories (see New), leaving out empty
-// entries ("bin:" is bin).
-func pluginDirs(list string) []string {
+// SplitDirs splits a list of directories separated by
+// os.PathListSeparator (":" on Unix, as in PATH), leaving out empty
+// entries ("bin:" is bin): an empty PATH entry is the working directory,
+// which a list of plugin directories never means.
+func SplitDirs(list string) []string {
 	var out []string
 	for _, d := range filepath.SplitList(list) {
 		if d != "" {
@@ -89,12 +92,55 @@ func pluginDirs(list string) []string {
 	return out
 }
 
+// JoinDirs is the list SplitDirs reads back as dirs: the directories
+// separated by os.PathListSeparator. It refuses an empty directory and
+// one whose path holds the separator, which a list cannot name (no
+// quoting exists: PATH has none).
+func JoinDirs(dirs []string) (string, error) {
+	for _, d := range dirs {
+		if d == "" {
+			return "", errors.New("an empty directory in a list of plugin directories")
+		}
+		if strings.ContainsRune(d, os.PathListSeparator) {
+			return "", fmt.Errorf("plugins directory %q holds %q, which separates the directories of a list: a list cannot name it", d, string(os.PathListSeparator))
+		}
+	}
+	return strings.Join(dirs, string(os.PathListSeparator)), nil
+}
+
+// ShowDirs writes dirs for a message: as JoinDirs joins them when it
+// can, else each quoted.
+func ShowDirs(dirs []string) string {
+	if list, err := JoinDirs(dirs); err == nil {
+		return list
+	}
+	q := make([]string, len(dirs))
+	for i, d := range dirs {
+		q[i] = strconv.Quote(d)
+	}
+	return strings.Join(q, " and ")
+}
+
+// checkAbsolute refuses a relative directory: the host would search it
+// in whatever the working directory is, a place no one chose.
+func checkAbsolute(dirs []string) error {
+	for _, d := range dirs {
+		if !filepath.IsAbs(d) {
+			return fmt.Errorf("plugins directory %q is relative: a host searches absolute directories only (a relative one would be looked up in the working directory)", d)
+		}
+	}
+	return nil
+}
+
 // discoverAll is Discover over a list of directories (see New): the
 // binaries of each, a name found earlier hiding the same name later.
-func discoverAll(dirs string) ([]Binary, error) {
+func discoverAll(dirs []string) ([]Binary, error) {
+	if err := checkAbsolute(dirs); err != nil {
+		return nil, err
+	}
 	var out []Binary
 	seen := map[string]bool{}
-	for _, dir := range pluginDirs(dirs) {
+	for _, dir := range dirs {
 		bins, err := Discover(dir)
 		if err != nil {
 			return nil, err
@@ -110,13 +156,12 @@ func discoverAll(dirs string) ([]Binary, error) {
 	return out, nil
 }
 
-// NotExecutable returns the paths of the files in dirs (one directory or a
-// list, see New) named like plugins (BinaryPrefix…) that Discover leaves
+// NotExecutable returns the paths of the files in dirs named like plugins (BinaryPrefix…) that Discover leaves
 // out because no one may execute them: a plugin copied without its mode,
 // say.
-func NotExecutable(dirs string) []string {
+func NotExecutable(dirs []string) []string {
 	var out []string
-	for _, dir := range pluginDirs(dirs) {
+	for _, dir := range dirs {
 		entries, err := os.ReadDir(dir)
 		if err != nil {
 			continue
@@ -389,10 +434,9 @@ func (p *Plugin) KillFirst() bool {
 
 // Host starts plugins from a list of directories, each at most once.
 type Host struct {
-	// dir is the directory, or directories separated by the system's list
-	// separator (os.PathListSeparator, ':' on Unix), searched in order.
-	dir string
-	log io.Writer
+	// dirs are the directories searched, in order.
+	dirs []string
+	log  io.Writer
 
 	mu       sync.Mutex
 	binaries map[string]Binary
@@ -419,16 +463,25 @@ type startResult struct {
 	err  error
 }
 
-// New returns a Host for the plugins in dir: one directory, or several
-// separated by os.PathListSeparator (":" on Unix, as in PATH), where a
-// plugin found in an earlier one hides any of its name in a later one.
-// Plugin stderr is copied to log (which may be nil), each line prefixed
-// with the plugin's name.
-func New(dir string, log io.Writer) *Host {
+// New returns a Host for the plugins in the directories of list,
+// separated by os.PathListSeparator (":" on Unix, as in PATH; see
+// SplitDirs): NewDirs(SplitDirs(list), log). A directory whose path holds
+// the separator cannot be named this way: NewDirs takes it.
+func New(list string, log io.Writer) *Host {
+	return NewDirs(SplitDirs(list), log)
+}
+
+// NewDirs returns a Host for the plugins in dirs, each one directory
+// taken whole, searched in order: a plugin found in an earlier one hides
+// any of its name in a later one. Every directory must be absolute (the
+// host refuses to list or start plugins otherwise). Plugin stderr is
+// copied to log (which may be nil), each line prefixed with the plugin's
+// name.
+func NewDirs(dirs []string, log io.Writer) *Host {
 	if log == nil {
 		log = io.Discard
 	}
-	return &Host{dir: dir, log: &syncWriter{w: log}, running: map[string]*startResult{}, hashFile: fileSHA256, startTimeout: StartTimeout}
+	return &Host{dirs: slices.Clone(dirs), log: &syncWriter{w: log}, running: map[string]*startResult{}, hashFile: fileSHA256, startTimeout: StartTimeout}
 }
 
 // Open starts the plugin binary at path, whatever its file name: the
@@ -439,7 +492,7 @@ func Open(ctx context.Context, path string, log io.Writer) (*Plugin, error) {
 	if notExecutable(path) {
 		return nil, fmt.Errorf("plugin %s: %s is not executable (chmod +x %s)", name, path, path)
 	}
-	h := New(filepath.Dir(path), log)
+	h := NewDirs([]string{filepath.Dir(path)}, log)
 	p, err := h.start(ctx, Binary{Name: name, Path: path})
 	if err != nil {
 		h.removeSockets()
@@ -487,8 +540,11 @@ func (h *Host) SetProfileDir(dir string) {
 	h.profileDir = dir
 }
 
-// Dir returns the plugins directory.
-func (h *Host) Dir() string { return h.dir }
+// Dir returns the plugins directories for a message (see ShowDirs).
+func (h *Host) Dir() string { return ShowDirs(h.dirs) }
+
+// Dirs returns the plugins directories, in the order they are searched.
+func (h *Host) Dirs() []string { return slices.Clone(h.dirs) }
 
 // Binaries lists the plugin binaries of the host's directory.
 func (h *Host) Binaries() ([]Binary, error) {
@@ -496,9 +552,9 @@ func (h *Host) Binaries() ([]Binary, error) {
 	defer h.mu.Unlock()
 	if h.binaries == nil {
 		var bins []Binary
-		if h.dir != "" || len(h.local) == 0 {
+		if len(h.dirs) > 0 || len(h.local) == 0 {
 			var err error
-			if bins, err = discoverAll(h.dir); err != nil {
+			if bins, err = discoverAll(h.dirs); err != nil {
 				return nil, err
 			}
 		}
@@ -545,7 +601,7 @@ func (h *Host) Get(ctx context.Context, name string) (*Plugin, error) {
 	impl, local := h.local[name]
 	h.mu.Unlock()
 	if !ok {
-		for _, dir := range pluginDirs(h.dir) {
+		for _, dir := range h.dirs {
 			if path := filepath.Join(dir, BinaryPrefix+name); notExecutable(path) {
 				return nil, fmt.Errorf("%w: %s is not executable (chmod +x %s)", ErrNotFound, path, path)
 			}
@@ -554,7 +610,7 @@ func (h *Host) Get(ctx context.Context, name string) (*Plugin, error) {
 		for i, b := range bins {
 			names[i] = b.Name
 		}
-		return nil, fmt.Errorf("%w: no %s%s in %s (found: %s)", ErrNotFound, BinaryPrefix, name, h.dir, strings.Join(names, ", "))
+		return nil, fmt.Errorf("%w: no %s%s in %s (found: %s)", ErrNotFound, BinaryPrefix, name, h.Dir(), strings.Join(names, ", "))
 	}
 	r.once.Do(func() {
 		if local {
@@ -606,7 +662,7 @@ func notExecutable(path string) bool {
 // passes over it (as PATH does), and the run would otherwise use b, an
 // older build of a later directory, say, without a word.
 func (h *Host) shadowedByNotExecutable(b Binary) error {
-	for _, dir := range pluginDirs(h.dir) {
+	for _, dir := range h.dirs {
 		path := filepath.Join(dir, BinaryPrefix+b.Name)
 		if path == b.Path || filepath.Dir(b.Path) == filepath.Clean(dir) {
 			return nil

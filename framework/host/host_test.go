@@ -77,6 +77,79 @@ func TestDiscover(t *testing.T) {
 	}
 }
 
+// TestPluginsDirHoldingSeparator: NewDirs takes a directory whose path
+// holds the list separator as one directory, and never searches the
+// pieces New would split it into: a relative piece ("y/bin") would be
+// looked up in the working directory.
+func TestPluginsDirHoldingSeparator(t *testing.T) {
+	root := t.TempDir()
+	sep := string(os.PathListSeparator)
+	own := filepath.Join(root, "x"+sep+"y", "bin")
+	for _, d := range []string{own, filepath.Join(root, "x"), filepath.Join(root, "y", "bin")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	copyFile(t, reducers, filepath.Join(own, "bench-plugin-reducers"), 0o755)
+	// What the split would find: y/bin relative to the working directory.
+	os.WriteFile(filepath.Join(root, "y", "bin", "bench-plugin-planted"), []byte("#!/bin/sh\nexit 3\n"), 0o755)
+	t.Chdir(root)
+
+	h := NewDirs([]string{own}, nil)
+	defer h.Close()
+	bins, err := h.Binaries()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(bins) != 1 || bins[0].Name != "reducers" || bins[0].Path != filepath.Join(own, "bench-plugin-reducers") {
+		t.Fatalf("binaries %v, want the reducers of %s alone", bins, own)
+	}
+	if p, err := h.Get(context.Background(), "reducers"); err != nil || p.Reducer == nil {
+		t.Fatalf("reducers from %s: %v", own, err)
+	}
+	if _, err := h.Get(context.Background(), "planted"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("planted: %v, want ErrNotFound", err)
+	}
+	// The same path as a list: its relative piece is refused, not searched.
+	_, err = New(own, nil).Binaries()
+	if err == nil || !strings.Contains(err.Error(), `"y/bin" is relative`) {
+		t.Fatalf("the split list: %v, want y/bin refused as relative", err)
+	}
+}
+
+// TestJoinDirs: JoinDirs writes a list SplitDirs reads back as the same
+// directories, and refuses one it cannot write.
+func TestJoinDirs(t *testing.T) {
+	sep := string(os.PathListSeparator)
+	for _, c := range []struct {
+		dirs    []string
+		want    string
+		wantErr string
+	}{
+		{dirs: []string{"/a"}, want: "/a"},
+		{dirs: []string{"/a", "/b c", "/d"}, want: "/a" + sep + "/b c" + sep + "/d"},
+		{dirs: []string{"/a", "/x" + sep + "y/bin"}, wantErr: `"/x` + sep + `y/bin" holds`},
+		{dirs: []string{"/a", ""}, wantErr: "an empty directory"},
+	} {
+		got, err := JoinDirs(c.dirs)
+		if c.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), c.wantErr) {
+				t.Errorf("JoinDirs(%q) = %q, %v; want an error with %s", c.dirs, got, err, c.wantErr)
+			}
+			continue
+		}
+		if err != nil || got != c.want {
+			t.Errorf("JoinDirs(%q) = %q, %v; want %q", c.dirs, got, err, c.want)
+		}
+		if back := SplitDirs(got); !reflect.DeepEqual(back, c.dirs) {
+			t.Errorf("SplitDirs(%q) = %q, want %q", got, back, c.dirs)
+		}
+	}
+	if got, want := ShowDirs([]string{"/a", "/x" + sep + "y"}), `"/a" and "/x`+sep+`y"`; got != want {
+		t.Errorf("ShowDirs = %s, want %s", got, want)
+	}
+}
+
 // TestDirectoryList: a Host's directory may be a list (PATH-style); each
 // is searched in order, an earlier one's plugin hiding a later one's of
 // the same name, and NotExecutable looks in all of them.
@@ -105,7 +178,7 @@ func TestDirectoryList(t *testing.T) {
 	if err != nil || p.Reducer == nil {
 		t.Fatalf("reducers from the second directory: %v", err)
 	}
-	if got := NotExecutable(list); !reflect.DeepEqual(got, []string{filepath.Join(shipped, "bench-plugin-notes")}) {
+	if got := NotExecutable([]string{mine, shipped}); !reflect.DeepEqual(got, []string{filepath.Join(shipped, "bench-plugin-notes")}) {
 		t.Errorf("not executable %v", got)
 	}
 	if _, err := New(mine+string(os.PathListSeparator)+filepath.Join(mine, "missing"), nil).Binaries(); err == nil {
