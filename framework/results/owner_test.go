@@ -78,7 +78,9 @@ func TestOwnership(t *testing.T) {
 		{"unfinished writes only", func(t *testing.T, dir string) { writeFiles(t, dir, map[string]string{".tmp-manifest.json-1": ""}) }, ""},
 		// A name starting with .tmp- is the user's unless it is a temporary
 		// name of bench's for a file bench writes there (campaign 22 N01).
-		{"the user's .tmp- file", func(t *testing.T, dir string) { writeFiles(t, dir, map[string]string{".tmp-notes.md": "3 weeks of work"}) },
+		{"the user's .tmp- file", func(t *testing.T, dir string) {
+			writeFiles(t, dir, map[string]string{".tmp-notes.md": "3 weeks of work"})
+		},
 			`results directory $DIR is not bench's: it holds ".tmp-notes.md" and no manifest.json;`},
 		{"a temporary name of no file bench writes", func(t *testing.T, dir string) {
 			writeFiles(t, dir, map[string]string{".tmp-notes.txt-123": "x", ".tmp-summary.csv-12345678901": "x"})
@@ -88,7 +90,9 @@ func TestOwnership(t *testing.T) {
 		{"the user's slurm folder", func(t *testing.T, dir string) {
 			writeFiles(t, dir, map[string]string{"slurm/merge.sbatch": "#SBATCH --account=lab42\n", "slurm/README": "notes"})
 		}, `results directory $DIR is not bench's: it holds "slurm" (holds "README", which bench submit does not write) and no manifest.json;`},
-		{"the user's k8s manifest", func(t *testing.T, dir string) { writeFiles(t, dir, map[string]string{"k8s/merge.json": `{"my":"own manifest"}`}) },
+		{"the user's k8s manifest", func(t *testing.T, dir string) {
+			writeFiles(t, dir, map[string]string{"k8s/merge.json": `{"my":"own manifest"}`})
+		},
 			`results directory $DIR is not bench's: it holds "k8s" (holds "merge.json" but no record .bench-written of bench submit's) and no manifest.json;`},
 		{"the user's superseded folder", func(t *testing.T, dir string) { writeFiles(t, dir, map[string]string{"superseded/v1/paper.tex": "x"}) },
 			`results directory $DIR is not bench's: it holds "superseded" (holds "v1", which is no folder of files bench moved aside) and no manifest.json;`},
