@@ -7,8 +7,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/polyclass/polyclass/framework/cluster"
+	"github.com/polyclass/polyclass/framework/results"
 )
 
 // smallExperiment has 4 cells (2 datasets × 2 learners).
@@ -606,4 +610,22 @@ func TestSubmitRefusesTheUsersFolder(t *testing.T) {
 			t.Errorf("the run wrote into slurm/logs: %d entries", len(entries))
 		}
 	})
+}
+
+// TestSubmitFileNames: the names package results takes for bench submit's
+// own files in slurm/ and k8s/ are those the scripts and manifests are
+// written under: a name out of step would make submit refuse its own
+// folder, or take a user's file for its own.
+func TestSubmitFileNames(t *testing.T) {
+	for folder, want := range map[string][]string{
+		results.SlurmDir: {cluster.ArrayScript, cluster.MergeScript},
+		results.K8sDir:   {cluster.ShardsManifest, cluster.MergeManifest},
+	} {
+		if got := results.SubmitFiles(folder); !slices.Equal(got, want) {
+			t.Errorf("results.SubmitFiles(%q) = %v, want %v", folder, got, want)
+		}
+	}
+	if results.SubmitLogs != cluster.LogsDir {
+		t.Errorf("results.SubmitLogs = %q, want %q", results.SubmitLogs, cluster.LogsDir)
+	}
 }

@@ -14,8 +14,6 @@ import (
 	"sort"
 	"strings"
 	"time"
-
-	"github.com/polyclass/polyclass/framework/cluster"
 )
 
 // The results directory is bench's own. A run writes into a directory only
@@ -55,15 +53,22 @@ type Input struct {
 	At string
 }
 
-// submitFiles are, by folder, the files bench submit writes in slurm/
-// and k8s/ (besides WrittenFile), and the folder it makes there.
+// submitFiles are, by folder (SlurmDir, K8sDir), the files bench submit
+// writes there besides WrittenFile (package cluster's names): a file of
+// another name makes the folder the user's.
 var submitFiles = map[string][]string{
-	SlurmDir: {cluster.ArrayScript, cluster.MergeScript},
-	K8sDir:   {cluster.ShardsManifest, cluster.MergeManifest},
+	SlurmDir: {"array.sbatch", "merge.sbatch"},
+	K8sDir:   {"shards.json", "merge.json"},
 }
 
-// submitLogs is the folder of slurm/ that Slurm writes the jobs' logs in.
-const submitLogs = cluster.LogsDir
+// SubmitFiles returns the names of the files bench submit writes in the
+// folder (SlurmDir or K8sDir) besides WrittenFile, as the ownership check
+// takes them: those of package cluster, which writes them.
+func SubmitFiles(folder string) []string { return slices.Clone(submitFiles[folder]) }
+
+// SubmitLogs is the folder of slurm/ that Slurm writes the jobs' logs in
+// (package cluster's LogsDir).
+const SubmitLogs = "logs"
 
 // supersededStamp matches the name of a folder of superseded/ (setup's
 // TIME).
@@ -247,7 +252,7 @@ func submitFolder(path, name string) (why string, own, recorded bool) {
 				file = n
 			}
 			continue
-		case name == SlurmDir && n == submitLogs && e.IsDir():
+		case name == SlurmDir && n == SubmitLogs && e.IsDir():
 			continue
 		}
 		return fmt.Sprintf("holds %q, which bench submit does not write", n), false, false
