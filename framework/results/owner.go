@@ -158,6 +158,10 @@ func foreignEntries(dir string) ([]foreignEntry, error) {
 // is known.
 func ownEntry(dir, name string) (own bool, why string) {
 	path := filepath.Join(dir, name)
+	if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		to, _ := os.Readlink(path)
+		return false, fmt.Sprintf("a symbolic link (to %s), which bench does not follow inside a results directory", to)
+	}
 	switch name {
 	case CellsDir, ShardsDir:
 		return emptyDir(path), ""
