@@ -284,6 +284,10 @@ func TestSubmitAndRerunFollowNoLink(t *testing.T) {
 			defer os.Remove(filepath.Join(dir, tt.link))
 			_, _, err := runBench(t, tt.args(dir)...)
 			want := fmt.Sprintf("results directory %s: %s is a symbolic link (to %s); bench follows no symbolic link inside a results directory", dir, tt.link, elsewhere)
+			if tt.dir == "" {
+				// A directory holding only the link is not bench's.
+				want = fmt.Sprintf("results directory %s is not bench's: it holds %q (a symbolic link (to %s), which bench does not follow inside a results directory)", dir, tt.link, elsewhere)
+			}
 			if err == nil || !strings.Contains(err.Error(), want) {
 				t.Errorf("error %v\nwant %s", err, want)
 			}

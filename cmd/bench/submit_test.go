@@ -7,8 +7,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/polyclass/polyclass/framework/cluster"
+	"github.com/polyclass/polyclass/framework/results"
 )
 
 // smallExperiment has 4 cells (2 datasets × 2 learners).
@@ -539,5 +543,89 @@ func TestSubmitKeepsEditedScripts(t *testing.T) {
 				t.Errorf("stderr:\n%s\nwant %d lines", said, len(edited))
 			}
 		})
+	}
+}
+
+// TestSubmitRefusesTheUsersFolder: a user's own slurm/ or k8s/ (their own
+// merge.sbatch beside a README; their own merge.json, with no record of
+// bench submit's) makes no directory bench's: submit refuses it naming the
+// folder and leaves the user's files as they were (campaign 22 N02). A
+// directory bench submit wrote into is a results directory: a run into its
+// slurm/logs/ is refused (campaign 22 R03).
+func TestSubmitRefusesTheUsersFolder(t *testing.T) {
+	exp := writeExperiment(t, smallExperiment)
+	tests := []struct {
+		name   string
+		target []string
+		files  map[string]string
+		want   string
+	}{
+		{"slurm", []string{"slurm", "--plugins", pluginsDir},
+			map[string]string{"slurm/merge.sbatch": "#!/bin/bash\n#SBATCH --account=lab42\nsrun python merge_all.py\n", "slurm/README": "notes\n"},
+			`it holds "slurm" (holds "README", which bench submit does not write) and no manifest.json`},
+		{"k8s", []string{"k8s", "--image", "reg/b:1"},
+			map[string]string{"k8s/merge.json": `{"my":"own manifest"}` + "\n"},
+			`it holds "k8s" (holds "merge.json" but no record .bench-written of bench submit's) and no manifest.json`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "proj")
+			for name, body := range tt.files {
+				path := filepath.Join(dir, filepath.FromSlash(name))
+				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			args := append(append([]string{"submit"}, tt.target[0], exp, "-o", dir, "--shards", "2"), tt.target[1:]...)
+			_, _, err := runBench(t, args...)
+			if err == nil || !strings.Contains(err.Error(), "is not bench's: "+tt.want) {
+				t.Fatalf("submit %s: %v\nwant %s", tt.target[0], err, tt.want)
+			}
+			for name, body := range tt.files {
+				if got := readFile(t, filepath.Join(dir, filepath.FromSlash(name))); got != body {
+					t.Errorf("%s now holds:\n%s\nwant the user's:\n%s", name, got, body)
+				}
+			}
+			entries, _ := os.ReadDir(filepath.Join(dir, tt.target[0]))
+			if len(entries) != len(tt.files) {
+				t.Errorf("%d entries in %s/, want the user's %d", len(entries), tt.target[0], len(tt.files))
+			}
+		})
+	}
+	t.Run("run into a submitted directory's slurm/logs", func(t *testing.T) {
+		z := filepath.Join(t.TempDir(), "Z")
+		if _, stderr, err := runBench(t, "submit", "slurm", exp, "--plugins", pluginsDir, "-o", z, "--shards", "2"); err != nil {
+			t.Fatalf("submit: %v\n%s", err, stderr)
+		}
+		logs := filepath.Join(z, "slurm", "logs")
+		_, _, err := bench(t, "run", "-o", logs, exp)
+		want := fmt.Sprintf("results directory %s lies inside results directory %s (in its slurm/)", logs, z)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Fatalf("run -o Z/slurm/logs: %v\nwant %s", err, want)
+		}
+		if entries, _ := os.ReadDir(logs); len(entries) != 0 {
+			t.Errorf("the run wrote into slurm/logs: %d entries", len(entries))
+		}
+	})
+}
+
+// TestSubmitFileNames: the names package results takes for bench submit's
+// own files in slurm/ and k8s/ are those the scripts and manifests are
+// written under: a name out of step would make submit refuse its own
+// folder, or take a user's file for its own.
+func TestSubmitFileNames(t *testing.T) {
+	for folder, want := range map[string][]string{
+		results.SlurmDir: {cluster.ArrayScript, cluster.MergeScript},
+		results.K8sDir:   {cluster.ShardsManifest, cluster.MergeManifest},
+	} {
+		if got := results.SubmitFiles(folder); !slices.Equal(got, want) {
+			t.Errorf("results.SubmitFiles(%q) = %v, want %v", folder, got, want)
+		}
+	}
+	if results.SubmitLogs != cluster.LogsDir {
+		t.Errorf("results.SubmitLogs = %q, want %q", results.SubmitLogs, cluster.LogsDir)
 	}
 }

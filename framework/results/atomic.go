@@ -2,17 +2,46 @@ package results
 
 import (
 	"bytes"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
+	"regexp"
 )
 
-// tmpPrefix starts the name of every file being written; a file so named
-// is an unfinished write (bench was killed) and never a result.
+// tmpPrefix starts the name of every file bench writes through a
+// temporary one (tempName): .tmp-NAME-SUFFIX, NAME the file's own name and
+// SUFFIX 12 random hexadecimal digits. Only a name of that exact form,
+// whose NAME is a file bench writes in that folder, is an unfinished write
+// of bench's (bench was killed): any other name starting with .tmp- is the
+// user's, and bench neither takes it for its own nor removes it.
 const tmpPrefix = ".tmp-"
+
+// tempForm matches a temporary name of bench's, its target's name in
+// group 1: the suffix is 12 hexadecimal digits, or the 1 to 10 decimal
+// digits os.CreateTemp gave the temporary files of earlier versions.
+var tempForm = regexp.MustCompile(`^\.tmp-(.+)-([0-9a-f]{12}|[0-9]{1,10})$`)
+
+// tempName returns a new temporary name for the file named base.
+func tempName(base string) string {
+	var r [6]byte
+	rand.Read(r[:])
+	return tmpPrefix + base + "-" + hex.EncodeToString(r[:])
+}
+
+// tempTarget returns the name of the file that the file named name was
+// the temporary of (tempName), and whether name is such a temporary name.
+func tempTarget(name string) (string, bool) {
+	m := tempForm.FindStringSubmatch(name)
+	if m == nil {
+		return "", false
+	}
+	return m[1], true
+}
 
 // renderOutput returns the bytes of output f, what its Write produces (to
 // be written to its name inside the results directory dir), and their
@@ -41,8 +70,7 @@ func writeBytesMode(path string, b []byte, perm os.FileMode) error {
 // replaceFile is writeBytesMode into a directory that must exist: one
 // removed meanwhile is an error, never made again.
 func replaceFile(path string, b []byte, perm os.FileMode) error {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, tmpPrefix+filepath.Base(path)+"-*")
+	tmp, err := createTempFile(path)
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
@@ -71,21 +99,40 @@ func replaceFile(path string, b []byte, perm os.FileMode) error {
 	return nil
 }
 
-// removeTemps removes the unfinished writes a killed run left in dir.
-func removeTemps(dir string) { removeTempsOf(dir, func(string) bool { return true }) }
+// createTempFile creates, exclusively, a temporary file beside path
+// (tempName), with mode 0600.
+func createTempFile(path string) (*os.File, error) {
+	dir, base := filepath.Dir(path), filepath.Base(path)
+	for range 100 {
+		f, err := os.OpenFile(filepath.Join(dir, tempName(base)), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		return f, err
+	}
+	return nil, fmt.Errorf("no free temporary name beside %s", path)
+}
 
-// removeTempsOf removes the unfinished writes in dir whose name (the
-// temporary one) mine accepts: a shard removes its own only, since other
-// shards may be writing theirs.
-func removeTempsOf(dir string, mine func(name string) bool) {
+// removeTempsOf removes the unfinished writes a killed command left in
+// dir: the regular files of a temporary name of bench's (tempTarget) whose
+// target mine accepts (a name bench writes there; a shard accepts its own
+// only, since other shards may be writing theirs), unless one is an input
+// of inputs (by device and inode). Any other file is left where it is.
+func removeTempsOf(dir string, mine func(target string) bool, inputs []Input) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return
 	}
 	for _, e := range entries {
-		if !e.IsDir() && strings.HasPrefix(e.Name(), tmpPrefix) && mine(e.Name()) {
-			os.Remove(filepath.Join(dir, e.Name()))
+		target, ok := tempTarget(e.Name())
+		if !ok || !e.Type().IsRegular() || !mine(target) {
+			continue
 		}
+		path := filepath.Join(dir, e.Name())
+		if isInput(path, inputs) {
+			continue
+		}
+		os.Remove(path)
 	}
 }
 

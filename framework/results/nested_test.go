@@ -133,3 +133,53 @@ func TestNestedInUnmergedDirectory(t *testing.T) {
 		})
 	}
 }
+
+// TestNestedInSubmitted: a directory where bench submit wrote its scripts
+// (slurm/ or k8s/ with its record) is a results directory: a run into its
+// slurm/logs/ or k8s/ is refused (campaign 22 R03); a user's own slurm/
+// (no record) makes no results directory.
+func TestNestedInSubmitted(t *testing.T) {
+	for _, tt := range []struct {
+		name, folder, file, rel, want string
+	}{
+		{"slurm logs", SlurmDir, "array.sbatch", "Z/slurm/logs", "results directory $ROOT/Z/slurm/logs lies inside results directory $ROOT/Z (in its slurm/), whose entries bench takes for its own"},
+		{"k8s", K8sDir, "shards.json", "Z/k8s/out", "results directory $ROOT/Z/k8s/out lies inside results directory $ROOT/Z (in its k8s/)"},
+		{"the user's slurm", "", "", "Z/slurm/logs", ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			root := t.TempDir()
+			z := filepath.Join(root, "Z")
+			if tt.folder != "" {
+				f, err := OpenFolder(z, tt.folder, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := f.WriteFile(tt.file, []byte("#!/bin/bash\n"), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				f.Close()
+				os.MkdirAll(filepath.Join(z, SlurmDir, "logs"), 0o755)
+			} else {
+				writeFiles(t, z, map[string]string{"slurm/array.sbatch": "#!/bin/bash\n", "slurm/README": "notes"})
+			}
+			dir := filepath.Join(root, tt.rel)
+			_, err := Begin(dir, manifest("inner"), digests(1), Options{Render: fakeRender, Now: clock()})
+			if tt.want == "" {
+				if err != nil {
+					t.Fatalf("Begin: %v", err)
+				}
+				return
+			}
+			want := strings.ReplaceAll(tt.want, "$ROOT", root)
+			if err == nil || !strings.HasPrefix(err.Error(), want) {
+				t.Fatalf("Begin: %v\nwant %s", err, want)
+			}
+			if err := Owned(dir); err == nil || !strings.HasPrefix(err.Error(), want) {
+				t.Errorf("Owned: %v\nwant %s", err, want)
+			}
+			if err := Owned(z); err != nil {
+				t.Errorf("Owned(Z): %v", err)
+			}
+		})
+	}
+}

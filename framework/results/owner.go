@@ -1,6 +1,7 @@
 package results
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -17,9 +18,12 @@ import (
 
 // The results directory is bench's own. A run writes into a directory only
 // when it is absent, empty or already bench's (it holds a manifest, a
-// cells/ or a shards/ directory, or only entries bench makes before those:
-// slurm/, k8s/, superseded/, rerun/, the lock); any other directory is
-// refused, unless
+// cells/, shards/, slurm/ or k8s/ folder of bench's own files, or only
+// entries bench makes before those: an empty cells/ or shards/, slurm/ and
+// k8s/ holding only what bench submit writes there, superseded/ holding
+// only TIME folders, a rerun/ that is itself bench's, the empty lock file,
+// unfinished writes of bench's outputs); any other directory is refused,
+// unless
 // the caller adopts it (Options.Adopt), which moves every file the run
 // replaces to superseded/TIME/ first. No input of the experiment may be
 // one of the files a run writes, nor lie inside a directory bench manages
@@ -49,10 +53,26 @@ type Input struct {
 	At string
 }
 
-// ownEntries are the entries bench makes in a results directory before
-// its manifest (a run killed early, bench submit): a directory holding
-// only these (and unfinished writes) is bench's.
-var ownEntries = map[string]bool{CellsDir: true, ShardsDir: true, SupersededDir: true, SlurmDir: true, K8sDir: true, RerunDir: true, lockFile: true}
+// submitFiles are, by folder (SlurmDir, K8sDir), the files bench submit
+// writes there besides WrittenFile (package cluster's names): a file of
+// another name makes the folder the user's.
+var submitFiles = map[string][]string{
+	SlurmDir: {"array.sbatch", "merge.sbatch"},
+	K8sDir:   {"shards.json", "merge.json"},
+}
+
+// SubmitFiles returns the names of the files bench submit writes in the
+// folder (SlurmDir or K8sDir) besides WrittenFile, as the ownership check
+// takes them: those of package cluster, which writes them.
+func SubmitFiles(folder string) []string { return slices.Clone(submitFiles[folder]) }
+
+// SubmitLogs is the folder of slurm/ that Slurm writes the jobs' logs in
+// (package cluster's LogsDir).
+const SubmitLogs = "logs"
+
+// supersededStamp matches the name of a folder of superseded/ (setup's
+// TIME).
+var supersededStamp = regexp.MustCompile(`^[0-9]{8}T[0-9]{6}\.[0-9]{9}Z$`)
 
 // managedDirs are the directories of a results directory whose files bench
 // replaces, moves aside or removes: no input may lie inside one.
@@ -115,16 +135,163 @@ func foreignEntries(dir string) ([]foreignEntry, error) {
 		name := e.Name()
 		why, mark := benchsMark(dir, name)
 		if mark {
-			return nil, nil // a run's, a run's whose manifest went, shards'
+			return nil, nil // a run's, a run's whose manifest went, shards', submit's
 		}
-		// cells/ and shards/ that are not bench's are the user's, unless
-		// empty.
-		own := ownEntries[name] && (name != CellsDir && name != ShardsDir || emptyDir(filepath.Join(dir, name)))
-		if !own && !strings.HasPrefix(name, tmpPrefix) {
+		if own, ownWhy := ownEntry(dir, name); !own {
+			if why == "" {
+				why = ownWhy
+			}
 			foreign = append(foreign, foreignEntry{name, why})
 		}
 	}
 	return foreign, nil
+}
+
+// ownEntry reports whether the entry name of dir is one bench makes there
+// before its manifest (a run killed early, bench submit, bench rerun): an
+// empty cells/ or shards/; a slurm/ or k8s/ folder holding only what bench
+// submit writes there (submitFolder); a superseded/ holding only TIME
+// folders; a rerun/ that is itself a directory of bench's (foreignEntries);
+// the lock file, empty as bench makes it; an unfinished write (tempTarget)
+// of a file bench writes at the top of a results directory. Anything else
+// of those names is the user's, and why says what makes it so, where that
+// is known.
+func ownEntry(dir, name string) (own bool, why string) {
+	path := filepath.Join(dir, name)
+	if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		to, _ := os.Readlink(path)
+		return false, fmt.Sprintf("a symbolic link (to %s), which bench does not follow inside a results directory", to)
+	}
+	switch name {
+	case CellsDir, ShardsDir:
+		return emptyDir(path), ""
+	case SlurmDir, K8sDir:
+		why, own, _ := submitFolder(path, name)
+		return own, why
+	case SupersededDir:
+		return onlyStamps(path)
+	case RerunDir:
+		if _, isDir := dirEntries(path); !isDir {
+			return false, ""
+		}
+		foreign, err := foreignEntries(path)
+		if err != nil || len(foreign) > 0 {
+			return false, "no results directory of bench's"
+		}
+		return true, ""
+	case lockFile:
+		fi, err := os.Lstat(path)
+		if err != nil || !fi.Mode().IsRegular() || fi.Size() != 0 {
+			return false, "not the empty lock file bench makes"
+		}
+		return true, ""
+	}
+	if target, ok := tempTarget(name); ok && topOutput(target, "") {
+		fi, err := os.Lstat(path)
+		return err == nil && fi.Mode().IsRegular(), ""
+	}
+	return false, ""
+}
+
+// topOutput reports whether bench writes a file named name at the top of
+// a results directory of experiment (any experiment, when ""): a file of
+// fixedOutputs or a report NAME.md, NAME.tex, NAME.html, NAME.json.
+func topOutput(name, experiment string) bool {
+	if slices.Contains(fixedOutputs, name) {
+		return true
+	}
+	for _, ext := range reportExts {
+		if stem, ok := strings.CutSuffix(name, ext); ok && stem != "" && (experiment == "" || stem == experiment) {
+			return true
+		}
+	}
+	return false
+}
+
+// tempTargets returns, by folder of a results directory of experiment
+// ("" for its top), what accepts the name of a file bench writes there:
+// the unfinished writes of those (tempTarget) are a killed run's, which
+// Run.hold removes.
+func tempTargets(experiment string) map[string]func(string) bool {
+	return map[string]func(string) bool{
+		"":       func(n string) bool { return topOutput(n, experiment) },
+		CellsDir: isCellFileName,
+		"plots": func(n string) bool {
+			return !strings.Contains(n, "/") && (strings.HasSuffix(n, ".svg") || strings.HasSuffix(n, ".png"))
+		},
+		"predictions": func(n string) bool { return !strings.Contains(n, "/") && strings.HasSuffix(n, ".csv") },
+	}
+}
+
+// isCellFileName reports whether name is of a cell file's form
+// (CellFileName).
+func isCellFileName(n string) bool { _, ok := cellIndex(n); return ok }
+
+// submitFolder reports whether path, the folder name (SlurmDir or K8sDir)
+// of a results directory, is a directory (not a link) holding only what
+// bench submit writes there (own): its record (WrittenFile), and beside
+// it its files (submitFiles); Slurm's logs/ folder; unfinished writes of
+// those; or nothing. A file of submit's name with no record beside it is
+// the user's (their own merge.sbatch in their own slurm/). recorded
+// reports whether the record is there and reads as one, which makes the
+// folder a mark of bench's (benchsMark). why names the first entry that
+// makes the folder the user's.
+func submitFolder(path, name string) (why string, own, recorded bool) {
+	entries, isDir := dirEntries(path)
+	if !isDir {
+		return "", false, false
+	}
+	files, file := submitFiles[name], ""
+	for _, e := range entries {
+		n := e.Name()
+		if target, ok := tempTarget(n); ok && (target == WrittenFile || slices.Contains(files, target)) && e.Type().IsRegular() {
+			continue
+		}
+		switch {
+		case n == WrittenFile && e.Type().IsRegular() && readsAsRecord(filepath.Join(path, n)):
+			recorded = true
+			continue
+		case slices.Contains(files, n) && e.Type().IsRegular():
+			if file == "" {
+				file = n
+			}
+			continue
+		case name == SlurmDir && n == SubmitLogs && e.IsDir():
+			continue
+		}
+		return fmt.Sprintf("holds %q, which bench submit does not write", n), false, false
+	}
+	if file != "" && !recorded {
+		return fmt.Sprintf("holds %q but no record %s of bench submit's", file, WrittenFile), false, false
+	}
+	return "", true, recorded
+}
+
+// readsAsRecord reports whether the file path reads as a WrittenFile of
+// this bench's schema.
+func readsAsRecord(path string) bool {
+	b, err := readIn(path)
+	if err != nil {
+		return false
+	}
+	var rec writtenRecord
+	return json.Unmarshal(b, &rec) == nil && rec.Schema == writtenSchema && rec.Files != nil
+}
+
+// onlyStamps reports whether path is a directory (not a link) holding
+// only folders named as superseded/ names them (supersededStamp), or
+// nothing; why names the first other entry.
+func onlyStamps(path string) (own bool, why string) {
+	entries, isDir := dirEntries(path)
+	if !isDir {
+		return false, ""
+	}
+	for _, e := range entries {
+		if !e.IsDir() || !supersededStamp.MatchString(e.Name()) {
+			return false, fmt.Sprintf("holds %q, which is no folder of files bench moved aside", e.Name())
+		}
+	}
+	return true, ""
 }
 
 // benchsMark reports whether the entry name of dir shows that a run of
@@ -149,9 +316,12 @@ func benchsMark(dir, name string) (why string, mark bool) {
 		}
 		return why, err == nil
 	case CellsDir:
-		return onlyEntries(path, "cell file", func(n string) bool { _, ok := cellIndex(n); return ok })
+		return onlyEntries(path, "cell file", isCellFileName)
 	case ShardsDir:
 		return onlyEntries(path, "shard's file", shardFile.MatchString)
+	case SlurmDir, K8sDir:
+		why, _, recorded := submitFolder(path, name)
+		return why, recorded
 	}
 	return "", false
 }
@@ -160,17 +330,20 @@ func benchsMark(dir, name string) (why string, mark bool) {
 var shardFile = regexp.MustCompile(`^(\.lock-)?[0-9]+-of-[0-9]+(\.json|\.log)?$`)
 
 // onlyEntries reports whether dir is a directory (not a link) holding at
-// least one name ok accepts (a file of kind), and besides those only
-// unfinished writes (all). When it holds one, why names the first other
-// entry: "holds \".DS_Store\", which is no cell file, beside its cell
-// files".
+// least one name ok accepts (a file of kind, or its unfinished write), and
+// besides those only unfinished writes of such names (tempTarget) (all).
+// When it holds one, why names the first other entry: "holds
+// \".DS_Store\", which is no cell file, beside its cell files".
 func onlyEntries(dir, kind string, ok func(string) bool) (why string, all bool) {
 	entries, isDir := dirEntries(dir)
 	found, stray := false, ""
 	for _, e := range entries {
 		n := e.Name()
-		if stray == "" && !strings.HasPrefix(n, tmpPrefix) && !ok(n) {
-			stray = n
+		if target, isTemp := tempTarget(n); isTemp && ok(target) {
+			n = target
+		}
+		if stray == "" && !ok(n) {
+			stray = e.Name()
 		}
 		found = found || ok(n)
 	}
@@ -617,10 +790,11 @@ func Enclosing(path string) string {
 }
 
 // runsMark reports whether directory d bears a mark of a run of bench
-// (benchsMark): a manifest bench reads, or a cells/ or shards/ folder
-// holding bench's own files and nothing else.
+// (benchsMark): a manifest bench reads, a cells/ or shards/ folder
+// holding bench's own files and nothing else, or a slurm/ or k8s/ folder
+// holding only what bench submit writes there, its record among them.
 func runsMark(d string) bool {
-	for _, name := range []string{ManifestFile, CellsDir, ShardsDir} {
+	for _, name := range []string{ManifestFile, CellsDir, ShardsDir, SlurmDir, K8sDir} {
 		if _, mark := benchsMark(d, name); mark {
 			return true
 		}

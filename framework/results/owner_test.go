@@ -40,6 +40,7 @@ func checkFiles(t *testing.T, dir string, files map[string]string) {
 // as it was.
 func TestOwnership(t *testing.T) {
 	user := map[string]string{"summary.csv": "mine,1\n", "base.md": "# my notes\n"}
+	record := `{"schema": 1, "files": {}}`
 	tests := []struct {
 		name  string
 		setup func(t *testing.T, dir string)
@@ -50,8 +51,11 @@ func TestOwnership(t *testing.T) {
 		{"user's files", func(t *testing.T, dir string) { writeFiles(t, dir, user) },
 			`results directory $DIR is not bench's: it holds "base.md", "summary.csv" and no manifest.json; bench writes only into a directory that is absent, empty or its own: choose another directory with -o, or run with --adopt to write there (each file the run replaces is moved to superseded/TIME/ first, never deleted)`},
 		{"one user file among bench's", func(t *testing.T, dir string) {
+			writeFiles(t, dir, map[string]string{"slurm/array.sbatch": "#!/bin/sh\n", "slurm/" + WrittenFile: record, "notes.txt": "x"})
+		}, ""}, // slurm/ with its record is a mark of bench's, as cells/ is
+		{"one user file beside submit's scripts with no record", func(t *testing.T, dir string) {
 			writeFiles(t, dir, map[string]string{"slurm/array.sbatch": "#!/bin/sh\n", "notes.txt": "x"})
-		}, `results directory $DIR is not bench's: it holds "notes.txt" and no manifest.json;`},
+		}, `results directory $DIR is not bench's: it holds "notes.txt", "slurm" (holds "array.sbatch" but no record .bench-written of bench submit's) and no manifest.json;`},
 		{"an earlier run", func(t *testing.T, dir string) {
 			r := begin(t, dir, "base", 1, Options{Render: fakeRender})
 			finishCells(t, r, 0)
@@ -64,9 +68,38 @@ func TestOwnership(t *testing.T) {
 			os.Remove(filepath.Join(dir, ManifestFile))
 		}, ""},
 		{"bench submit's scripts only", func(t *testing.T, dir string) {
-			writeFiles(t, dir, map[string]string{"slurm/array.sbatch": "#!/bin/sh\n", "k8s/shards.json": "{}"})
+			writeFiles(t, dir, map[string]string{"slurm/array.sbatch": "#!/bin/sh\n", "slurm/" + WrittenFile: record, "k8s/shards.json": "{}", "k8s/" + WrittenFile: record})
+		}, ""},
+		{"what bench makes before its files", func(t *testing.T, dir string) {
+			writeFiles(t, dir, map[string]string{".lock": "", "superseded/20260101T000000.000000000Z/run.log": "x", "rerun/cells/.tmp-0000-ab.json-0123456789ab": "{",
+				"slurm/.tmp-array.sbatch-17": "#", "k8s/.tmp-" + WrittenFile + "-4": "{"})
+			os.MkdirAll(filepath.Join(dir, "slurm", "logs"), 0o755)
 		}, ""},
 		{"unfinished writes only", func(t *testing.T, dir string) { writeFiles(t, dir, map[string]string{".tmp-manifest.json-1": ""}) }, ""},
+		// A name starting with .tmp- is the user's unless it is a temporary
+		// name of bench's for a file bench writes there (campaign 22 N01).
+		{"the user's .tmp- file", func(t *testing.T, dir string) {
+			writeFiles(t, dir, map[string]string{".tmp-notes.md": "3 weeks of work"})
+		},
+			`results directory $DIR is not bench's: it holds ".tmp-notes.md" and no manifest.json;`},
+		{"a temporary name of no file bench writes", func(t *testing.T, dir string) {
+			writeFiles(t, dir, map[string]string{".tmp-notes.txt-123": "x", ".tmp-summary.csv-12345678901": "x"})
+		}, `results directory $DIR is not bench's: it holds ".tmp-notes.txt-123", ".tmp-summary.csv-12345678901" and no manifest.json;`},
+		// slurm/, k8s/, superseded/, rerun/ and .lock are bench's only when
+		// they hold what bench puts there (campaign 22 N02).
+		{"the user's slurm folder", func(t *testing.T, dir string) {
+			writeFiles(t, dir, map[string]string{"slurm/merge.sbatch": "#SBATCH --account=lab42\n", "slurm/README": "notes"})
+		}, `results directory $DIR is not bench's: it holds "slurm" (holds "README", which bench submit does not write) and no manifest.json;`},
+		{"the user's k8s manifest", func(t *testing.T, dir string) {
+			writeFiles(t, dir, map[string]string{"k8s/merge.json": `{"my":"own manifest"}`})
+		},
+			`results directory $DIR is not bench's: it holds "k8s" (holds "merge.json" but no record .bench-written of bench submit's) and no manifest.json;`},
+		{"the user's superseded folder", func(t *testing.T, dir string) { writeFiles(t, dir, map[string]string{"superseded/v1/paper.tex": "x"}) },
+			`results directory $DIR is not bench's: it holds "superseded" (holds "v1", which is no folder of files bench moved aside) and no manifest.json;`},
+		{"the user's rerun folder", func(t *testing.T, dir string) { writeFiles(t, dir, map[string]string{"rerun/notes.txt": "x"}) },
+			`results directory $DIR is not bench's: it holds "rerun" (no results directory of bench's) and no manifest.json;`},
+		{"the user's .lock file", func(t *testing.T, dir string) { writeFiles(t, dir, map[string]string{".lock": "pid 42\n"}) },
+			`results directory $DIR is not bench's: it holds ".lock" (not the empty lock file bench makes) and no manifest.json;`},
 		// A user's own folders named shards or cells, or a manifest.json
 		// of theirs, make no directory bench's (the fourth new-user trial).
 		{"the user's shards folder beside their files", func(t *testing.T, dir string) {

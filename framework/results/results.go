@@ -277,8 +277,10 @@ func (r *Run) hold() error {
 	if err := r.still(); err != nil {
 		return err
 	}
-	for _, d := range []string{r.dir, filepath.Join(r.dir, CellsDir), filepath.Join(r.dir, "plots"), filepath.Join(r.dir, "predictions")} {
-		removeTemps(d) // a killed run's unfinished writes
+	// A killed run's unfinished writes, of the files bench writes in
+	// each folder; no other file (a user's .tmp-notes.md) is touched.
+	for sub, mine := range tempTargets(r.m.Experiment) {
+		removeTempsOf(filepath.Join(r.dir, sub), mine, r.inputs)
 	}
 	return nil
 }

@@ -129,11 +129,11 @@ func TestResume(t *testing.T) {
 	// Cell 1's inputs change; a stray file appears; a write was cut off.
 	stale := filepath.Join(cells, CellFileName(1, digest(1)))
 	os.WriteFile(filepath.Join(cells, "notes.txt"), []byte("x"), 0o644)
-	os.WriteFile(filepath.Join(cells, tmpPrefix+"0003.json-123"), []byte("{"), 0o644)
+	os.WriteFile(filepath.Join(cells, tmpPrefix+CellFileName(3, digest(3))+"-123"), []byte("{"), 0o644)
 	// And a kill -9 cut off the writes of a plot and of predictions.
-	for _, sub := range []string{"plots", "predictions"} {
+	for sub, name := range map[string]string{"plots": "box_accuracy.svg", "predictions": "iris.csv"} {
 		os.MkdirAll(filepath.Join(dir, sub), 0o755)
-		os.WriteFile(filepath.Join(dir, sub, tmpPrefix+"x.svg-77"), []byte("<"), 0o644)
+		os.WriteFile(filepath.Join(dir, sub, tmpPrefix+name+"-77"), []byte("<"), 0o644)
 	}
 	ds := digests(4)
 	ds[1] = digest(99)

@@ -1,8 +1,6 @@
 package results
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -174,12 +172,10 @@ func checkOneNames(root *os.Root, dir string, names ...oneName) error {
 }
 
 // createTemp creates, exclusively, a temporary file beside name in root
-// (tmpPrefix, so that a killed command's leftovers are recognised).
+// (tempName, so that a killed command's leftovers are recognised).
 func createTemp(root *os.Root, name string) (string, *os.File, error) {
 	for range 100 {
-		var r [6]byte
-		rand.Read(r[:])
-		tmp := path.Join(path.Dir(name), tmpPrefix+path.Base(name)+"-"+hex.EncodeToString(r[:]))
+		tmp := path.Join(path.Dir(name), tempName(path.Base(name)))
 		f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 		if errors.Is(err, fs.ErrExist) {
 			continue

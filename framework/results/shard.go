@@ -96,8 +96,8 @@ func beginShard(dir string, m *Manifest, digests []string, opt Options, now func
 		own[c.Index] = c.Digest
 	}
 	manifestName := ShardManifestName(sh.Index, sh.Count)
-	removeTempsOf(shards, func(name string) bool { return strings.HasPrefix(name, tmpPrefix+manifestName+"-") })
-	removeTempsOf(cells, func(name string) bool { i, ok := cellIndex(name); return ok && own[i] != "" })
+	removeTempsOf(shards, func(target string) bool { return target == manifestName }, opt.Inputs)
+	removeTempsOf(cells, func(target string) bool { i, ok := cellIndex(target); return ok && own[i] != "" }, opt.Inputs)
 
 	if err := checkShardStart(r.root, dir, m, sh); err != nil {
 		return nil, err
@@ -335,9 +335,8 @@ func ShardCount(dir string) (int, error) {
 
 // cellIndex returns the index a cell file's name starts with.
 func cellIndex(name string) (int, bool) {
-	name = strings.TrimPrefix(name, tmpPrefix)
 	digits, rest, ok := strings.Cut(name, "-")
-	if !ok || !strings.HasSuffix(rest, ".json") && !strings.Contains(rest, ".json-") {
+	if !ok || !strings.HasSuffix(rest, ".json") {
 		return 0, false
 	}
 	i, err := strconv.Atoi(digits)
