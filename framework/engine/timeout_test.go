@@ -25,10 +25,11 @@ func (s *slowCentroid) Fit(ctx context.Context, in sdk.FitInput, p param.Params)
 
 // TestTimeoutBoundsEachCandidate: cv.timeout bounds a fold's own calls and
 // each candidate of its tuning on its own, not the search as a whole. With
-// fits of 25 ms, 10 candidates × 2 inner folds take at least 0.5 s per
-// outer fold, over the 300 ms timeout, while each candidate's 3 fits (at
-// most 75 ms) and the refit of the winner stay well inside it: the cell
-// succeeds. (Before, the search counted against the fold's one timeout and
+// fits of 25 ms, 30 candidates × 2 inner folds take at least 1.5 s per
+// outer fold, over the 1 s timeout, while each candidate's 3 fits (at
+// most 75 ms) and the refit of the winner stay well inside it, with room
+// for a loaded machine under the race detector (at 300 ms a fresh clone's
+// make test once timed a candidate out): the cell succeeds. (Before, the search counted against the fold's one timeout and
 // the cell failed; Hsu & Lin's 225 pairs on letter ran past the default
 // hour the same way.) That a call over the timeout still fails its cell,
 // with a real plugin process, is cmd/bench's TestFoldTimeoutExcludesPluginStart.
@@ -42,11 +43,11 @@ func TestTimeoutBoundsEachCandidate(t *testing.T) {
 	l := g.Learners[0]
 	l.Config.Tune = &config.Tune{Folds: 2, InnerSeed: -1}
 	l.TuneMetric = "accuracy"
-	for c := range 10 {
+	for c := range 30 {
 		l.Candidates = append(l.Candidates, param.Params{"c": param.Number(float64(c))})
 	}
 	l.Tuned = map[string]bool{"c": true}
-	res, _, err := Run(context.Background(), g, Options{Workers: 1, Timeout: 300 * time.Millisecond})
+	res, _, err := Run(context.Background(), g, Options{Workers: 1, Timeout: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +55,7 @@ func TestTimeoutBoundsEachCandidate(t *testing.T) {
 		t.Fatalf("cell failed: %s", firstLine(res[0].Error))
 	}
 	for _, f := range res[0].Folds {
-		if len(f.TuneScores) != 10 || f.Chosen == "" {
+		if len(f.TuneScores) != 30 || f.Chosen == "" {
 			t.Errorf("fold %d: %d candidates scored, chose %q", f.Fold, len(f.TuneScores), f.Chosen)
 		}
 	}

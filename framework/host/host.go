@@ -402,9 +402,10 @@ func (p *Plugin) Stop() { p.stopWithin(ShutdownGrace) }
 
 // stopWithin is Stop with grace as the graceful shutdown's bound.
 func (p *Plugin) stopWithin(grace time.Duration) {
-	if p.closeLocal != nil {
+	switch {
+	case p.closeLocal != nil:
 		p.closeOnce.Do(p.closeLocal)
-	} else {
+	case p.client != nil: // none: a stand-in (Unstarted) or a caller's own connection, no process
 		stop(p.client, p.cmd, grace)
 	}
 	if p.cancelStart != nil {

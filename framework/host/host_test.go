@@ -353,3 +353,22 @@ func TestOpenNotExecutable(t *testing.T) {
 		t.Fatalf("Open = %v, want %q", err, want)
 	}
 }
+
+// TestStopWithoutProcess: a Plugin with no process (a stand-in of a
+// plugin that did not start, or one made on a caller's own connection, as
+// the engine's tests make) stops and is killed as a no-op; the kill of a
+// timed-out call on one crashed the engine's tests under load (a nil
+// go-plugin client's Kill).
+func TestStopWithoutProcess(t *testing.T) {
+	p := &Plugin{Binary: Binary{Name: "fake"}}
+	if !p.KillFirst() {
+		t.Error("KillFirst of a plugin not yet killed = false")
+	}
+	if p.KillFirst() {
+		t.Error("the second KillFirst = true")
+	}
+	p.Stop()
+	if !p.Killed() || p.Exited() {
+		t.Errorf("Killed %v, Exited %v", p.Killed(), p.Exited())
+	}
+}
